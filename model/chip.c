@@ -1,0 +1,316 @@
+/* chip.c - chip engine: event dispatch, task lifecycle (ready, complete, release, consumed, watermark). */
+#include "chip.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vec.h"
+
+static ps_t ns(int64_t v)
+{
+    return ps_from_ns((uint64_t)v);
+}
+
+int chip_init(chip *c, const platform *p, const chip_config *cfg, const char *graph_path, char *err,
+              size_t errlen)
+{
+    memset(c, 0, sizeof(*c));
+    c->plat = *p;
+    c->cfg = *cfg;
+    c->ncores = platform_num_cores(p);
+    c->nsched = platform_num_sched(p);
+    c->cost = (chip_costs){
+        .submit = ns(p->orch_submit_ns),
+        .scope_end_per_task = ns(p->orch_scope_end_per_task_ns),
+        .poll = ns(p->mmio_cond_read_ns),
+        .store = ns(p->mmio_store_ns),
+        .wmb = ns(p->sched_wmb_ns),
+        .idle_iter = ns(p->sched_idle_iter_ns),
+        .pop = ns(p->dispatch_pop_ns),
+        .payload = ns(p->dispatch_payload_ns),
+        .subtask = ns(p->complete_subtask_ns),
+        .resolve_base = ns(p->resolve_base_ns),
+        .resolve_per = ns(p->resolve_per_consumer_ns),
+        .release = ns(p->complete_subtask_ns),
+        .visible = ns(p->dispatch_visible_ns),
+        .setup = ns(p->aicore_setup_ns),
+        .fin_latency = ns(p->fin_cond_latency_ns),
+    };
+    if (evq_init(&c->q, 1024) != 0)
+        goto oom;
+    for (int r = 0; r < RING_COUNT; r++)
+        if (task_ring_init(&c->rings[r], cfg->ring_task_window[r]) != 0)
+            goto oom;
+    for (int s = 0; s < 3; s++)
+        readyq_init(&c->ready[s]);
+    readyq_init(&c->dummyq);
+    core_topology(c->cores, (int)p->clusters, c->nsched);
+    for (int t = 0; t < c->nsched; t++)
+        sched_init_thread(c, t);
+    c->nodes_cap = 1024;
+    c->nodes = calloc(c->nodes_cap, sizeof(*c->nodes));
+    if (!c->nodes)
+        goto oom;
+    c->nodes_used = 0;
+    c->nodes_free = 0;
+    /* node 0 is the null sentinel; 1 .. cap-1 start on the free list */
+    for (size_t i = c->nodes_cap - 1; i >= 1; i--) {
+        c->nodes[i].next = c->nodes_free;
+        c->nodes_free = (uint32_t)i;
+    }
+    if (swimlane_init(&c->sl, cfg->swimlane_level, c->ncores) != 0)
+        goto oom;
+    if (orch_init(c, graph_path, err, errlen) != 0) {
+        chip_free(c);
+        return -1;
+    }
+    c->status = CHIP_RUNNING;
+    chip_schedule(c, 0, EV_ORCH_STEP, 0, 0);
+    for (int t = 0; t < c->nsched; t++)
+        chip_schedule(c, 0, EV_SCHED_ITER, (uint32_t)t, c->threads[t].gen);
+    return 0;
+oom:
+    snprintf(err, errlen, "out of memory while building the chip model");
+    chip_free(c);
+    return -1;
+}
+
+void chip_free(chip *c)
+{
+    evq_free(&c->q);
+    for (int r = 0; r < RING_COUNT; r++)
+        task_ring_free(&c->rings[r]);
+    for (int s = 0; s < 3; s++)
+        readyq_free(&c->ready[s]);
+    readyq_free(&c->dummyq);
+    for (int t = 0; t < c->nsched; t++)
+        sched_free_thread(&c->threads[t]);
+    free(c->nodes);
+    c->nodes = NULL;
+    swimlane_free(&c->sl);
+    orch_free(&c->orch);
+}
+
+void chip_schedule(chip *c, ps_t t, enum chip_event kind, uint32_t who, uint64_t arg)
+{
+    if (evq_push(&c->q, t, (uint32_t)kind, who, arg) != 0)
+        chip_error(c, "out of memory in the event queue");
+}
+
+void chip_fatal(chip *c, int code, const char *fmt, ...)
+{
+    if (c->status != CHIP_RUNNING)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(c->message, sizeof(c->message), fmt, ap);
+    va_end(ap);
+    c->status = CHIP_FATAL;
+    c->fatal_code = code;
+    c->end_time = c->now;
+}
+
+void chip_error(chip *c, const char *fmt, ...)
+{
+    if (c->status != CHIP_RUNNING && c->status != CHIP_DONE)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(c->message, sizeof(c->message), fmt, ap);
+    va_end(ap);
+    c->status = CHIP_ERROR;
+    c->end_time = c->now;
+}
+
+task *chip_task(chip *c, uint64_t id)
+{
+    int r = task_id_ring(id);
+    if (r >= RING_COUNT)
+        return NULL;
+    return task_ring_get(&c->rings[r], task_id_local(id));
+}
+
+void chip_queue_depths(const chip *c, uint32_t d[3])
+{
+    for (int s = 0; s < 3; s++)
+        d[s] = (uint32_t)c->ready[s].len;
+}
+
+int chip_add_fanout(chip *c, task *producer, uint64_t consumer)
+{
+    if (!c->nodes_free) {
+        size_t ncap = c->nodes_cap * 2;
+        fanout_node *nn = realloc(c->nodes, ncap * sizeof(*nn));
+        if (!nn)
+            return -1;
+        c->nodes = nn;
+        for (size_t i = ncap - 1; i >= c->nodes_cap; i--) {
+            c->nodes[i].next = c->nodes_free;
+            c->nodes_free = (uint32_t)i;
+        }
+        c->nodes_cap = ncap;
+    }
+    uint32_t n = c->nodes_free;
+    c->nodes_free = c->nodes[n].next;
+    c->nodes[n].consumer = consumer;
+    c->nodes[n].next = producer->fanout_head;
+    producer->fanout_head = n;
+    producer->consumers++;
+    c->nodes_used++;
+    return 0;
+}
+
+void chip_route_ready(chip *c, task *tk, ps_t t)
+{
+    if (tk->queued)
+        return;
+    tk->queued = true;
+    tk->ready_at = t;
+    readyq *q = (tk->shape == SHAPE_DUMMY || !tk->predicate) ? &c->dummyq : &c->ready[tk->shape];
+    if (readyq_push(q, tk->id) != 0) {
+        chip_error(c, "out of memory in a ready queue");
+        return;
+    }
+    sched_notify_queued(c, tk, t);
+}
+
+/* The run is over once orchestration ended and every submitted task completed. */
+static void check_finished(chip *c)
+{
+    if (c->status == CHIP_RUNNING && c->orch.done && c->tasks_completed == c->tasks_submitted) {
+        c->status = CHIP_DONE;
+        c->end_time = c->orch.end_time > c->last_completion ? c->orch.end_time : c->last_completion;
+    }
+}
+
+void chip_task_done(chip *c, task *tk, int thread, ps_t t)
+{
+    tk->state = TASK_COMPLETED;
+    tk->completed_at = t;
+    c->tasks_completed++;
+    if (t > c->last_completion)
+        c->last_completion = t;
+    /* the fanout walk: every consumer wired while this task was pending */
+    uint32_t n = tk->fanout_head;
+    while (n) {
+        fanout_node *node = &c->nodes[n];
+        task *cons = chip_task(c, node->consumer);
+        if (cons) {
+            cons->fanin_refcount++;
+            if (cons->published && cons->fanin_refcount == cons->fanin_count)
+                chip_route_ready(c, cons, t);
+        }
+        uint32_t next = node->next;
+        node->next = c->nodes_free;
+        c->nodes_free = n;
+        c->nodes_used--;
+        n = next;
+    }
+    tk->fanout_head = 0;
+    if (thread >= 0)
+        sched_defer_release(c, thread, tk->id, t);
+    else
+        chip_release(c, tk, t);
+    check_finished(c);
+}
+
+/* Walks the ring's watermark over consumed slots, in ring order (runtime.md §1.3). */
+static void advance_watermark(chip *c, int ring, ps_t t)
+{
+    task_ring *r = &c->rings[ring];
+    uint32_t before = r->last_alive;
+    while (r->last_alive != r->next_local) {
+        task *s = &r->slots[r->last_alive & (r->window - 1)];
+        if (s->state != TASK_CONSUMED)
+            break;
+        task_clear_links(s);
+        r->last_alive++;
+    }
+    if (r->last_alive != before)
+        orch_on_ring_advance(c, ring, t);
+}
+
+void chip_check_consumed(chip *c, task *tk, ps_t t)
+{
+    if (tk->state != TASK_COMPLETED || !tk->scope_released || !tk->releases_done ||
+        tk->fanout_released != tk->fanout_claims)
+        return;
+    tk->state = TASK_CONSUMED;
+    advance_watermark(c, task_id_ring(tk->id), t);
+}
+
+void chip_release(chip *c, task *tk, ps_t t)
+{
+    for (uint32_t i = 0; i < tk->nlinks; i++) {
+        task_link *l = task_link_at(tk, i);
+        if (!l->retain)
+            continue;
+        task *p = chip_task(c, l->producer);
+        if (p) {
+            p->fanout_released++;
+            chip_check_consumed(c, p, t);
+        }
+    }
+    tk->releases_done = true;
+    chip_check_consumed(c, tk, t);
+}
+
+int chip_step(chip *c)
+{
+    if (c->status != CHIP_RUNNING)
+        return 0;
+    evq_event ev;
+    if (evq_pop(&c->q, &ev) != 0) {
+        c->status = CHIP_STALLED;
+        c->end_time = c->now;
+        if (c->orch.blocked)
+            snprintf(c->message, sizeof(c->message),
+                     "nothing can progress: the orchestrator waits for a slot on ring %d "
+                     "(%u tasks in flight, window %u) and no task can complete; "
+                     "%llu of %llu submitted tasks completed",
+                     c->orch.blocked_ring, task_ring_active(&c->rings[c->orch.blocked_ring]),
+                     c->rings[c->orch.blocked_ring].window, (unsigned long long)c->tasks_completed,
+                     (unsigned long long)c->tasks_submitted);
+        else
+            snprintf(c->message, sizeof(c->message),
+                     "nothing can progress: %llu of %llu submitted tasks completed",
+                     (unsigned long long)c->tasks_completed, (unsigned long long)c->tasks_submitted);
+        return 0;
+    }
+    c->now = ev.t;
+    c->events++;
+    switch ((enum chip_event)ev.kind) {
+    case EV_ORCH_STEP:
+        orch_on_step(c, ev.t);
+        break;
+    case EV_ORCH_PUBLISH:
+        orch_on_publish(c, ev.arg, ev.t);
+        break;
+    case EV_SCHED_ITER:
+        if (ev.arg == c->threads[ev.who].gen)
+            sched_on_iter(c, (int)ev.who, ev.t);
+        break;
+    case EV_SCHED_DISPATCH:
+        if (ev.arg == c->threads[ev.who].gen)
+            sched_on_dispatch(c, (int)ev.who, ev.t);
+        break;
+    case EV_TASK_DONE: {
+        task *tk = chip_task(c, ev.arg);
+        if (!tk)
+            chip_error(c, "internal: completion of unknown task %llu", (unsigned long long)ev.arg);
+        else
+            chip_task_done(c, tk, (int)ev.who, ev.t);
+        break;
+    }
+    }
+    return c->status == CHIP_RUNNING;
+}
+
+chip_status chip_run(chip *c)
+{
+    while (chip_step(c))
+        ;
+    return c->status;
+}

@@ -1,0 +1,129 @@
+/* chip.h - the chip engine: one event heap driving the orchestrator, the scheduler threads and the AICores.
+ */
+#ifndef PTOSIM_CHIP_H
+#define PTOSIM_CHIP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core.h"
+#include "evq.h"
+#include "orch.h"
+#include "platform.h"
+#include "readyq.h"
+#include "sched.h"
+#include "simtime.h"
+#include "swimlane.h"
+#include "task.h"
+
+/* What the user asked for on the command line (the runtime's RunConfig). */
+typedef struct chip_config {
+    int swimlane_level;                    /* enable_chip_swimlane, 0..4 */
+    uint32_t ring_task_window[RING_COUNT]; /* effective task window per ring */
+} chip_config;
+
+/* Event kinds of the chip heap. */
+enum chip_event {
+    EV_ORCH_STEP,      /* orchestrator carries out its next operation */
+    EV_ORCH_PUBLISH,   /* a submit call ends: the task is wired and published */
+    EV_SCHED_ITER,     /* a scheduler iteration starts (complete phase); arg = generation */
+    EV_SCHED_DISPATCH, /* a scheduler iteration's dummy + dispatch phases; arg = generation */
+    EV_TASK_DONE,      /* a completion walk ends: effects of a task completing; arg = task id */
+};
+
+typedef enum {
+    CHIP_RUNNING, /* events remain */
+    CHIP_DONE,    /* every submitted task completed, orchestration finished */
+    CHIP_FATAL,   /* a runtime error code ended the run */
+    CHIP_STALLED, /* nothing left to happen but work remains */
+    CHIP_ERROR,   /* the simulator itself failed (out of memory, unreadable graph) */
+} chip_status;
+
+/* Control-path costs in picoseconds, from the platform. */
+typedef struct chip_costs {
+    ps_t submit, scope_end_per_task;
+    ps_t poll, store, wmb, idle_iter, pop, payload, subtask, resolve_base, resolve_per, release;
+    ps_t visible, setup, fin_latency;
+} chip_costs;
+
+/* One node of a producer's fanout list. */
+typedef struct fanout_node {
+    uint64_t consumer; /* consumer task id */
+    uint32_t next;     /* next node, 0 = end */
+} fanout_node;
+
+typedef struct chip {
+    platform plat;               /* parameters */
+    chip_config cfg;             /* run options */
+    chip_costs cost;             /* derived costs */
+    evq q;                       /* the event heap */
+    ps_t now;                    /* time of the event being handled */
+    uint64_t events;             /* events handled */
+    task_ring rings[RING_COUNT]; /* task windows */
+    readyq ready[3];             /* global ready queues per shape: AIC, AIV, MIX */
+    readyq dummyq;               /* dependency-only tasks and false predicates */
+    int ncores;                  /* AICores */
+    core cores[PLATFORM_MAX_CORES];
+    int nsched; /* scheduler threads */
+    sched_thread threads[PLATFORM_MAX_AICPU_THREADS];
+    orch orch;          /* the orchestrator thread */
+    fanout_node *nodes; /* fanout list nodes; [0] is the null sentinel */
+    size_t nodes_cap;
+    uint32_t nodes_free;      /* free list head */
+    uint32_t nodes_used;      /* nodes in use */
+    swimlane sl;              /* swimlane records */
+    uint64_t tasks_submitted; /* submit + dummy + alloc */
+    uint64_t tasks_completed;
+    uint64_t kernel_tasks; /* tasks that ran on AICores */
+    uint64_t executions;   /* AICore executions (task x core x block) */
+    ps_t last_completion;  /* latest completion */
+    ps_t end_time;         /* when the run ended */
+    chip_status status;
+    int fatal_code;     /* runtime error code when CHIP_FATAL */
+    char message[4096]; /* what ended the run, when not CHIP_DONE */
+} chip;
+
+/* Builds a chip for a validated graph. Returns 0, or -1 with a message in err. */
+int chip_init(chip *c, const platform *p, const chip_config *cfg, const char *graph_path, char *err,
+              size_t errlen);
+
+/* Frees everything. */
+void chip_free(chip *c);
+
+/* Handles the next event. Returns 1 while the run goes on, 0 once it ended
+ * (see c->status). */
+int chip_step(chip *c);
+
+/* Time of the next event, PS_NEVER when none. */
+static inline ps_t chip_next_time(const chip *c)
+{
+    return evq_peek_time(&c->q);
+}
+
+/* Runs to the end without any outside world. Returns the final status. */
+chip_status chip_run(chip *c);
+
+/* The live task with this id, or NULL when retired or never allocated. */
+struct task *chip_task(chip *c, uint64_t id);
+
+/* Schedules an event. */
+void chip_schedule(chip *c, ps_t t, enum chip_event kind, uint32_t who, uint64_t arg);
+
+/* Ends the run with a runtime error code (runtime.md §1.8). */
+void chip_fatal(chip *c, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* Ends the run because the simulator failed (not the simulated runtime). */
+void chip_error(chip *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Counts queued ready tasks per shape into d[3]. */
+void chip_queue_depths(const chip *c, uint32_t d[3]);
+
+/* Task lifecycle (runtime.md §2.5-2.6), shared by the orchestrator and the schedulers. */
+void chip_route_ready(chip *c, struct task *tk, ps_t t);           /* to a ready or the dummy queue */
+void chip_task_done(chip *c, struct task *tk, int thread, ps_t t); /* completion effects */
+void chip_release(chip *c, struct task *tk, ps_t t);               /* deferred release of RETAIN pins */
+void chip_check_consumed(chip *c, struct task *tk, ps_t t);
+int chip_add_fanout(chip *c, struct task *producer, uint64_t consumer); /* 0 or -1 (OOM) */
+
+#endif

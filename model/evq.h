@@ -1,0 +1,46 @@
+/* evq.h - the chip engine's event queue: a binary min-heap keyed by (time, insertion order). */
+#ifndef PTOSIM_EVQ_H
+#define PTOSIM_EVQ_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "simtime.h"
+
+/* One pending event. Ties at equal time pop in insertion order, which makes
+ * every run with the same inputs replay identically. */
+typedef struct evq_event {
+    ps_t t;        /* when it fires */
+    uint64_t seq;  /* insertion counter: the tie breaker */
+    uint32_t kind; /* what to do; meaning belongs to the caller */
+    uint32_t who;  /* which entity (thread index, core id, ...) */
+    uint64_t arg;  /* caller data, e.g. a generation number for lazy cancel */
+} evq_event;
+
+typedef struct evq {
+    evq_event *heap;   /* heap[0] is the earliest event */
+    size_t len;        /* events in the heap */
+    size_t cap;        /* allocated slots */
+    uint64_t next_seq; /* sequence number of the next push */
+    uint64_t pushed;   /* events pushed over the queue's life */
+} evq;
+
+/* Initialises an empty queue. Returns 0, or -1 when out of memory. */
+int evq_init(evq *q, size_t initial_cap);
+
+/* Frees the queue's storage. */
+void evq_free(evq *q);
+
+/* Adds an event. Returns 0, or -1 when out of memory. */
+int evq_push(evq *q, ps_t t, uint32_t kind, uint32_t who, uint64_t arg);
+
+/* Removes the earliest event into *out. Returns 0, or -1 if the queue is empty. */
+int evq_pop(evq *q, evq_event *out);
+
+/* Time of the earliest event, or PS_NEVER when empty. */
+static inline ps_t evq_peek_time(const evq *q)
+{
+    return q->len ? q->heap[0].t : PS_NEVER;
+}
+
+#endif

@@ -1,0 +1,1066 @@
+/* graph.c - graph file reader: one cJSON parse per line, every field checked, names kept in bounded tables.
+ */
+#include "graph.h"
+
+#include <cJSON.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dtype.h"
+
+#define AUTO_ADDR_BASE 0x12c0000000ULL /* first auto-assigned external address */
+#define AUTO_ADDR_ALIGN 0x10000ULL     /* auto-assigned buffers start on 64 KiB */
+#define MAX_SCOPE_DEPTH 64             /* PTO2_MAX_SCOPE_DEPTH, root scope included */
+
+/* Formats "FILE:LINE: field: message" into err and returns -1. */
+static int fail(const graph *g, char *err, size_t errlen, const char *field, const char *fmt, ...)
+{
+    char msg[GRAPH_ERR_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    va_end(ap);
+    snprintf(err, errlen, "%s:%ld: %s: %s", g->path, g->line, field, msg);
+    return -1;
+}
+
+static const char *jtype(const cJSON *v)
+{
+    if (cJSON_IsString(v))
+        return "a string";
+    if (cJSON_IsNumber(v))
+        return "a number";
+    if (cJSON_IsBool(v))
+        return "a boolean";
+    if (cJSON_IsNull(v))
+        return "null";
+    if (cJSON_IsArray(v))
+        return "an array";
+    if (cJSON_IsObject(v))
+        return "an object";
+    return "an invalid value";
+}
+
+/* Rejects keys not in allowed (NULL-terminated): a typo must not be ignored. */
+static int check_keys(const graph *g, const cJSON *obj, const char *const *allowed, const char *path,
+                      char *err, size_t errlen)
+{
+    const cJSON *it;
+    cJSON_ArrayForEach(it, obj)
+    {
+        int ok = 0;
+        for (const char *const *a = allowed; *a; a++)
+            if (strcmp(*a, it->string) == 0)
+                ok = 1;
+        if (!ok) {
+            char field[256];
+            snprintf(field, sizeof(field), "%s%s%s", path, path[0] ? "." : "", it->string);
+            return fail(g, err, errlen, field, "unknown field");
+        }
+    }
+    return 0;
+}
+
+/* Reads an integer field. A missing optional field leaves *out unchanged.
+ * Integers may also be decimal strings (64-bit values lose precision as JSON
+ * numbers above 2^53). */
+static int get_int(const graph *g, const cJSON *obj, const char *key, const char *field, bool required,
+                   int64_t min, int64_t max, int64_t *out, char *err, size_t errlen)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+    if (!v) {
+        if (required)
+            return fail(g, err, errlen, field, "missing required field");
+        return 0;
+    }
+    int64_t x;
+    if (cJSON_IsNumber(v)) {
+        double d = v->valuedouble;
+        if (d != floor(d) || fabs(d) > 9.007199254740992e15)
+            return fail(g, err, errlen, field, "must be an integer, got %.17g", d);
+        x = (int64_t)d;
+    } else if (cJSON_IsString(v)) {
+        char *end;
+        errno = 0;
+        long long ll = strtoll(v->valuestring, &end, 10);
+        if (end == v->valuestring || *end || errno)
+            return fail(g, err, errlen, field, "must be an integer, got \"%s\"", v->valuestring);
+        x = ll;
+    } else {
+        return fail(g, err, errlen, field, "must be an integer, got %s", jtype(v));
+    }
+    if (x < min)
+        return fail(g, err, errlen, field, "must be >= %" PRId64 ", got %" PRId64, min, x);
+    if (x > max)
+        return fail(g, err, errlen, field, "must be <= %" PRId64 ", got %" PRId64, max, x);
+    *out = x;
+    return 0;
+}
+
+/* Reads an unsigned 64-bit value given as a number or as a decimal/0x-hex string. */
+static int get_u64(const graph *g, const cJSON *v, const char *field, uint64_t *out, char *err, size_t errlen)
+{
+    if (cJSON_IsNumber(v)) {
+        double d = v->valuedouble;
+        if (d < 0 || d != floor(d) || d > 9.007199254740992e15)
+            return fail(g, err, errlen, field,
+                        "must be a non-negative integer (write values above 2^53 as strings)");
+        *out = (uint64_t)d;
+        return 0;
+    }
+    if (cJSON_IsString(v)) {
+        const char *s = v->valuestring;
+        char *end;
+        errno = 0;
+        int base = (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) ? 16 : 10;
+        if (*s == '-' || *s == '\0')
+            return fail(g, err, errlen, field, "must be a non-negative integer, got \"%s\"", s);
+        unsigned long long u = strtoull(s, &end, base);
+        if (*end || errno)
+            return fail(g, err, errlen, field, "must be a decimal or 0x-hex integer, got \"%s\"", s);
+        *out = u;
+        return 0;
+    }
+    return fail(g, err, errlen, field, "must be an integer or a string, got %s", jtype(v));
+}
+
+static int get_bool(const graph *g, const cJSON *obj, const char *key, const char *field, bool *out,
+                    char *err, size_t errlen)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+    if (!v)
+        return 0;
+    if (!cJSON_IsBool(v))
+        return fail(g, err, errlen, field, "must be true or false, got %s", jtype(v));
+    *out = cJSON_IsTrue(v);
+    return 0;
+}
+
+/* Reads a string field into out (size outlen). */
+static int get_str(const graph *g, const cJSON *obj, const char *key, const char *field, bool required,
+                   char *out, size_t outlen, char *err, size_t errlen)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+    if (!v) {
+        if (required)
+            return fail(g, err, errlen, field, "missing required field");
+        return 0;
+    }
+    if (!cJSON_IsString(v))
+        return fail(g, err, errlen, field, "must be a string, got %s", jtype(v));
+    if (strlen(v->valuestring) >= outlen)
+        return fail(g, err, errlen, field, "longer than %zu characters", outlen - 1);
+    snprintf(out, outlen, "%s", v->valuestring);
+    return 0;
+}
+
+/* Reads an array of positive (or non-negative) integers. */
+static int get_dims(const graph *g, const cJSON *v, const char *field, int64_t min, int64_t *dims, int *ndim,
+                    char *err, size_t errlen)
+{
+    if (!cJSON_IsArray(v))
+        return fail(g, err, errlen, field, "must be an array of integers, got %s", jtype(v));
+    int n = 0;
+    const cJSON *it;
+    cJSON_ArrayForEach(it, v)
+    {
+        if (n == GRAPH_MAX_DIMS)
+            return fail(g, err, errlen, field, "more than %d dimensions", GRAPH_MAX_DIMS);
+        if (!cJSON_IsNumber(it) || it->valuedouble != floor(it->valuedouble) ||
+            it->valuedouble < (double)min || it->valuedouble > 9.007199254740992e15)
+            return fail(g, err, errlen, field, "entries must be integers >= %" PRId64, min);
+        dims[n++] = (int64_t)it->valuedouble;
+    }
+    if (n == 0)
+        return fail(g, err, errlen, field, "must have at least one dimension");
+    *ndim = n;
+    return 0;
+}
+
+static int get_dtype(const graph *g, const cJSON *obj, const char *key, const char *field, bool required,
+                     int *out, char *err, size_t errlen)
+{
+    char name[32] = "";
+    if (get_str(g, obj, key, field, required, name, sizeof(name), err, errlen) != 0)
+        return -1;
+    if (!name[0])
+        return 0;
+    int dt = dtype_parse(name);
+    if (dt < 0)
+        return fail(g, err, errlen, field,
+                    "unknown dtype '%s' (FLOAT32, FLOAT16, BFLOAT16, INT8..INT64, UINT8..UINT64, BOOL)",
+                    name);
+    *out = dt;
+    return 0;
+}
+
+/* Parses a cost object: {"cycles": N} or {"ns": N}. */
+static int get_cost(const graph *g, const cJSON *v, const char *field, graph_cost *out, char *err,
+                    size_t errlen)
+{
+    static const char *const keys[] = {"cycles", "ns", NULL};
+    if (!cJSON_IsObject(v))
+        return fail(g, err, errlen, field, "must be an object such as {\"cycles\": 1800}, got %s", jtype(v));
+    if (check_keys(g, v, keys, field, err, errlen) != 0)
+        return -1;
+    int forms = 0;
+    for (int i = 0; keys[i]; i++) {
+        const cJSON *x = cJSON_GetObjectItemCaseSensitive(v, keys[i]);
+        if (!x)
+            continue;
+        char sub[256];
+        snprintf(sub, sizeof(sub), "%s.%s", field, keys[i]);
+        if (!cJSON_IsNumber(x) || x->valuedouble != floor(x->valuedouble))
+            return fail(g, err, errlen, sub, "must be an integer, got %s", jtype(x));
+        if (x->valuedouble < 0)
+            return fail(g, err, errlen, sub, "must be >= 0, got %.17g", x->valuedouble);
+        if (x->valuedouble > 1e15)
+            return fail(g, err, errlen, sub, "must be <= 1e15, got %.17g", x->valuedouble);
+        out->kind = i == 0 ? COST_CYCLES : COST_NS;
+        out->value = (uint64_t)x->valuedouble;
+        forms++;
+    }
+    if (forms != 1)
+        return fail(g, err, errlen, field, "give exactly one of \"cycles\" or \"ns\"");
+    return 0;
+}
+
+static int ensure_tensor_slot(graph *g, int slot)
+{
+    if ((size_t)slot < g->tensors_cap)
+        return 0;
+    size_t ncap = g->tensors_cap ? g->tensors_cap * 2 : 64;
+    while (ncap <= (size_t)slot)
+        ncap *= 2;
+    graph_tensor *nt = realloc(g->tensors, ncap * sizeof(*nt));
+    if (!nt)
+        return -1;
+    memset(nt + g->tensors_cap, 0, (ncap - g->tensors_cap) * sizeof(*nt));
+    g->tensors = nt;
+    g->tensors_cap = ncap;
+    return 0;
+}
+
+static uint64_t numel_of(const int64_t *shape, int ndim)
+{
+    uint64_t n = 1;
+    for (int i = 0; i < ndim; i++)
+        n *= (uint64_t)shape[i];
+    return n;
+}
+
+/* Parses the header line. */
+static int parse_header(graph *g, const cJSON *h, char *err, size_t errlen)
+{
+    static const char *const keys[] = {"ptosim_graph", "name",    "description", "orchestrator",
+                                       "kernels",      "tensors", NULL};
+    int64_t ver = 0;
+    if (!cJSON_IsObject(h))
+        return fail(g, err, errlen, "ptosim_graph", "line 1 must be the graph header object");
+    if (!cJSON_GetObjectItemCaseSensitive(h, "ptosim_graph"))
+        return fail(g, err, errlen, "ptosim_graph",
+                    "missing required field (line 1 must be the graph header)");
+    if (get_int(g, h, "ptosim_graph", "ptosim_graph", true, 0, INT32_MAX, &ver, err, errlen) != 0)
+        return -1;
+    if (ver != GRAPH_VERSION)
+        return fail(g, err, errlen, "ptosim_graph",
+                    "unsupported format version %" PRId64 " (this ptosim reads version %d)", ver,
+                    GRAPH_VERSION);
+    if (check_keys(g, h, keys, "", err, errlen) != 0)
+        return -1;
+    if (get_str(g, h, "name", "name", true, g->name, sizeof(g->name), err, errlen) != 0)
+        return -1;
+    for (const char *c = g->name; *c; c++)
+        if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '_' ||
+              *c == '-' || *c == '.'))
+            return fail(g, err, errlen, "name",
+                        "'%s' may only use letters, digits, '_', '-' and '.' (it names files)", g->name);
+    if (!g->name[0])
+        return fail(g, err, errlen, "name", "must not be empty");
+    if (get_str(g, h, "orchestrator", "orchestrator", false, g->orchestrator, sizeof(g->orchestrator), err,
+                errlen) != 0)
+        return -1;
+
+    const cJSON *ks = cJSON_GetObjectItemCaseSensitive(h, "kernels");
+    if (!ks)
+        return fail(g, err, errlen, "kernels", "missing required field");
+    if (!cJSON_IsArray(ks))
+        return fail(g, err, errlen, "kernels", "must be an array, got %s", jtype(ks));
+    int nk = cJSON_GetArraySize(ks);
+    g->kernels = calloc(nk ? (size_t)nk : 1, sizeof(*g->kernels));
+    if (!g->kernels)
+        return fail(g, err, errlen, "kernels", "out of memory");
+    const cJSON *k;
+    int i = 0;
+    cJSON_ArrayForEach(k, ks)
+    {
+        static const char *const kkeys[] = {"id", "name", "core", "cost", NULL};
+        char f[96];
+        graph_kernel *gk = &g->kernels[i];
+        snprintf(f, sizeof(f), "kernels[%d]", i);
+        if (!cJSON_IsObject(k))
+            return fail(g, err, errlen, f, "must be an object, got %s", jtype(k));
+        if (check_keys(g, k, kkeys, f, err, errlen) != 0)
+            return -1;
+        int64_t id = 0;
+        snprintf(f, sizeof(f), "kernels[%d].id", i);
+        if (get_int(g, k, "id", f, true, 0, GRAPH_MAX_FUNC_ID - 1, &id, err, errlen) != 0)
+            return -1;
+        if (g->func_to_kernel[id] >= 0)
+            return fail(g, err, errlen, f, "func id %" PRId64 " is used twice", id);
+        gk->id = (int)id;
+        snprintf(f, sizeof(f), "kernels[%d].name", i);
+        if (get_str(g, k, "name", f, true, gk->name, sizeof(gk->name), err, errlen) != 0)
+            return -1;
+        if (!gk->name[0])
+            return fail(g, err, errlen, f, "must not be empty");
+        for (int j = 0; j < i; j++)
+            if (strcmp(g->kernels[j].name, gk->name) == 0)
+                return fail(g, err, errlen, f, "kernel name '%s' is used twice", gk->name);
+        char core[16] = "";
+        snprintf(f, sizeof(f), "kernels[%d].core", i);
+        if (get_str(g, k, "core", f, true, core, sizeof(core), err, errlen) != 0)
+            return -1;
+        if (strcmp(core, "aic") == 0)
+            gk->core = CORE_AIC;
+        else if (strcmp(core, "aiv") == 0)
+            gk->core = CORE_AIV;
+        else
+            return fail(g, err, errlen, f, "must be \"aic\" or \"aiv\", got \"%s\"", core);
+        snprintf(f, sizeof(f), "kernels[%d].cost", i);
+        const cJSON *c = cJSON_GetObjectItemCaseSensitive(k, "cost");
+        if (!c)
+            return fail(g, err, errlen, f, "missing required field");
+        if (get_cost(g, c, f, &gk->cost, err, errlen) != 0)
+            return -1;
+        g->func_to_kernel[id] = i;
+        i++;
+    }
+    g->nkernels = nk;
+
+    const cJSON *ts = cJSON_GetObjectItemCaseSensitive(h, "tensors");
+    if (ts && !cJSON_IsArray(ts))
+        return fail(g, err, errlen, "tensors", "must be an array, got %s", jtype(ts));
+    i = 0;
+    const cJSON *t;
+    cJSON_ArrayForEach(t, ts)
+    {
+        static const char *const tkeys[] = {"name", "dtype", "shape", "addr", "version", NULL};
+        char f[96], name[GRAPH_NAME_MAX];
+        snprintf(f, sizeof(f), "tensors[%d]", i);
+        if (!cJSON_IsObject(t))
+            return fail(g, err, errlen, f, "must be an object, got %s", jtype(t));
+        if (check_keys(g, t, tkeys, f, err, errlen) != 0)
+            return -1;
+        snprintf(f, sizeof(f), "tensors[%d].name", i);
+        if (get_str(g, t, "name", f, true, name, sizeof(name), err, errlen) != 0)
+            return -1;
+        if (strtab_find(&g->tensor_names, name) >= 0)
+            return fail(g, err, errlen, f, "tensor '%s' is declared twice", name);
+        int slot = strtab_intern(&g->tensor_names, name);
+        if (slot < 0 || ensure_tensor_slot(g, slot) != 0)
+            return fail(g, err, errlen, f, "out of memory");
+        graph_tensor *gt = &g->tensors[slot];
+        snprintf(f, sizeof(f), "tensors[%d].dtype", i);
+        if (get_dtype(g, t, "dtype", f, true, &gt->dtype, err, errlen) != 0)
+            return -1;
+        snprintf(f, sizeof(f), "tensors[%d].shape", i);
+        const cJSON *sh = cJSON_GetObjectItemCaseSensitive(t, "shape");
+        if (!sh)
+            return fail(g, err, errlen, f, "missing required field");
+        if (get_dims(g, sh, f, 1, gt->shape, &gt->ndim, err, errlen) != 0)
+            return -1;
+        gt->numel = numel_of(gt->shape, gt->ndim);
+        int64_t ver = 0;
+        snprintf(f, sizeof(f), "tensors[%d].version", i);
+        if (get_int(g, t, "version", f, false, 0, INT32_MAX, &ver, err, errlen) != 0)
+            return -1;
+        gt->version = (int32_t)ver;
+        const cJSON *a = cJSON_GetObjectItemCaseSensitive(t, "addr");
+        uint64_t bytes = gt->numel * (uint64_t)dtype_size(gt->dtype);
+        if (a) {
+            snprintf(f, sizeof(f), "tensors[%d].addr", i);
+            if (get_u64(g, a, f, &gt->addr, err, errlen) != 0)
+                return -1;
+            if (gt->addr == 0)
+                return fail(g, err, errlen, f, "must not be 0");
+        } else {
+            gt->addr = g->next_auto_addr;
+            g->next_auto_addr += (bytes + AUTO_ADDR_ALIGN - 1) / AUTO_ADDR_ALIGN * AUTO_ADDR_ALIGN;
+            if (bytes == 0)
+                g->next_auto_addr += AUTO_ADDR_ALIGN;
+        }
+        gt->external = true;
+        gt->defined_line = 1;
+        i++;
+    }
+    g->nexternal = i;
+    return 0;
+}
+
+static const char *const DIR_NAMES[] = {"in", "out", "inout", "out_existing", "no_dep"};
+
+const char *graph_dir_name(graph_dir d)
+{
+    return DIR_NAMES[d];
+}
+
+/* Binds (or rebinds) a tensor name to a runtime-created buffer. */
+static int bind_output(graph *g, const char *name, const graph_arg *a, const char *field, char *err,
+                       size_t errlen)
+{
+    int slot = strtab_intern(&g->tensor_names, name);
+    if (slot < 0 || ensure_tensor_slot(g, slot) != 0)
+        return fail(g, err, errlen, field, "out of memory");
+    graph_tensor *gt = &g->tensors[slot];
+    if (gt->external)
+        return fail(g, err, errlen, field,
+                    "'%s' is an external tensor from the header; a runtime-created output needs "
+                    "a new name (use out_existing to write into it)",
+                    name);
+    gt->dtype = a->dtype;
+    gt->ndim = a->ndim;
+    memcpy(gt->shape, a->shape, sizeof(gt->shape));
+    gt->numel = numel_of(a->shape, a->ndim);
+    gt->addr = 0;
+    gt->version = 0;
+    gt->defined_line = g->line;
+    return 0;
+}
+
+/* Parses a runtime-created tensor ({"dir":"out"} arg or an alloc entry); the
+ * name is bound by the caller after the whole op is read. */
+static int parse_new_tensor(graph *g, const cJSON *o, const char *path, const char *namekey, graph_arg *a,
+                            char *name, char *err, size_t errlen)
+{
+    char f[160];
+    snprintf(f, sizeof(f), "%s.%s", path, namekey);
+    if (get_str(g, o, namekey, f, true, name, GRAPH_NAME_MAX, err, errlen) != 0)
+        return -1;
+    if (!name[0])
+        return fail(g, err, errlen, f, "must not be empty");
+    snprintf(f, sizeof(f), "%s.dtype", path);
+    if (get_dtype(g, o, "dtype", f, true, &a->dtype, err, errlen) != 0)
+        return -1;
+    snprintf(f, sizeof(f), "%s.shape", path);
+    const cJSON *sh = cJSON_GetObjectItemCaseSensitive(o, "shape");
+    if (!sh)
+        return fail(g, err, errlen, f, "missing required field");
+    if (get_dims(g, sh, f, 1, a->shape, &a->ndim, err, errlen) != 0)
+        return -1;
+    int64_t s = 1;
+    for (int d = a->ndim - 1; d >= 0; d--) {
+        a->strides[d] = s;
+        s *= a->shape[d];
+    }
+    a->start_offset = 0;
+    a->tensor = -1;
+    return 0;
+}
+
+/* Parses a view of an existing tensor into a. */
+static int parse_view(graph *g, const cJSON *o, const char *path, graph_arg *a, char *err, size_t errlen)
+{
+    char f[160], name[GRAPH_NAME_MAX];
+    snprintf(f, sizeof(f), "%s.tensor", path);
+    if (get_str(g, o, "tensor", f, true, name, sizeof(name), err, errlen) != 0)
+        return -1;
+    int slot = strtab_find(&g->tensor_names, name);
+    if (slot < 0)
+        return fail(g, err, errlen, f,
+                    "unknown tensor '%s' (declare it in the header or create it with an \"out\" arg "
+                    "or an alloc first)",
+                    name);
+    const graph_tensor *gt = &g->tensors[slot];
+    a->tensor = slot;
+    a->dtype = gt->dtype;
+    a->version = gt->version;
+
+    const cJSON *sh = cJSON_GetObjectItemCaseSensitive(o, "shape");
+    snprintf(f, sizeof(f), "%s.shape", path);
+    if (sh) {
+        if (get_dims(g, sh, f, 1, a->shape, &a->ndim, err, errlen) != 0)
+            return -1;
+    } else {
+        a->ndim = gt->ndim;
+        memcpy(a->shape, gt->shape, sizeof(a->shape));
+    }
+    /* default strides: the buffer's row-major strides when ranks agree */
+    const int64_t *base_shape = a->ndim == gt->ndim ? gt->shape : a->shape;
+    int64_t s = 1;
+    for (int d = a->ndim - 1; d >= 0; d--) {
+        a->strides[d] = s;
+        s *= base_shape[d];
+    }
+    const cJSON *st = cJSON_GetObjectItemCaseSensitive(o, "strides");
+    if (st) {
+        int n;
+        int64_t tmp[GRAPH_MAX_DIMS];
+        snprintf(f, sizeof(f), "%s.strides", path);
+        if (get_dims(g, st, f, 1, tmp, &n, err, errlen) != 0)
+            return -1;
+        if (n != a->ndim)
+            return fail(g, err, errlen, f, "has %d entries but the view has %d dimensions", n, a->ndim);
+        memcpy(a->strides, tmp, sizeof(tmp));
+    }
+    const cJSON *off = cJSON_GetObjectItemCaseSensitive(o, "offset");
+    const cJSON *so = cJSON_GetObjectItemCaseSensitive(o, "start_offset");
+    a->start_offset = 0;
+    if (off && so)
+        return fail(g, err, errlen, path, "give \"offset\" or \"start_offset\", not both");
+    if (off) {
+        int n;
+        int64_t tmp[GRAPH_MAX_DIMS];
+        snprintf(f, sizeof(f), "%s.offset", path);
+        if (get_dims(g, off, f, 0, tmp, &n, err, errlen) != 0)
+            return -1;
+        if (n != a->ndim)
+            return fail(g, err, errlen, f, "has %d entries but the view has %d dimensions", n, a->ndim);
+        for (int d = 0; d < n; d++)
+            a->start_offset += (uint64_t)tmp[d] * (uint64_t)a->strides[d];
+    } else if (so) {
+        snprintf(f, sizeof(f), "%s.start_offset", path);
+        if (get_u64(g, so, f, &a->start_offset, err, errlen) != 0)
+            return -1;
+    }
+    uint64_t last = a->start_offset;
+    for (int d = 0; d < a->ndim; d++)
+        last += (uint64_t)(a->shape[d] - 1) * (uint64_t)a->strides[d];
+    if (last >= gt->numel)
+        return fail(g, err, errlen, path,
+                    "view reaches element %" PRIu64 " but tensor '%s' has %" PRIu64 " elements", last, name,
+                    gt->numel);
+    int64_t ver = a->version;
+    snprintf(f, sizeof(f), "%s.version", path);
+    if (get_int(g, o, "version", f, false, 0, INT32_MAX, &ver, err, errlen) != 0)
+        return -1;
+    a->version = (int32_t)ver;
+    return 0;
+}
+
+/* Parses the "args" array of a submit/dummy. Output names are bound after
+ * every arg is read: inputs see the bindings from before this op. */
+static int parse_args(graph *g, const cJSON *args, graph_op *op, char *err, size_t errlen)
+{
+    static const char *const tkeys[] = {"dir",          "tensor",  "shape", "offset",
+                                        "start_offset", "strides", "dtype", "version",
+                                        "manual_dep",   "dump",    NULL};
+    static const char *const skeys[] = {"scalar", "dtype", "dump", NULL};
+    char out_names[GRAPH_MAX_TENSOR_ARGS][GRAPH_NAME_MAX];
+    int out_slots[GRAPH_MAX_TENSOR_ARGS];
+    int nout = 0;
+    if (!cJSON_IsArray(args))
+        return fail(g, err, errlen, "args", "must be an array, got %s", jtype(args));
+    int i = 0;
+    const cJSON *o;
+    cJSON_ArrayForEach(o, args)
+    {
+        char path[48], f[96];
+        snprintf(path, sizeof(path), "args[%d]", i);
+        if (!cJSON_IsObject(o))
+            return fail(g, err, errlen, path, "must be an object, got %s", jtype(o));
+        if (cJSON_GetObjectItemCaseSensitive(o, "scalar")) {
+            if (check_keys(g, o, skeys, path, err, errlen) != 0)
+                return -1;
+            if (op->nscalars == GRAPH_MAX_SCALAR_ARGS)
+                return fail(g, err, errlen, path, "more than %d scalar args (CORE_MAX_SCALAR_ARGS)",
+                            GRAPH_MAX_SCALAR_ARGS);
+            graph_scalar *s = &op->scalars[op->nscalars];
+            const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, "scalar");
+            snprintf(f, sizeof(f), "%s.scalar", path);
+            if (cJSON_IsNumber(v))
+                s->value = v->valuedouble;
+            else if (cJSON_IsBool(v))
+                s->value = cJSON_IsTrue(v) ? 1 : 0;
+            else
+                return fail(g, err, errlen, f, "must be a number or a boolean, got %s", jtype(v));
+            s->dtype = cJSON_IsBool(v) ? DT_BOOL : DT_UINT64;
+            snprintf(f, sizeof(f), "%s.dtype", path);
+            if (get_dtype(g, o, "dtype", f, false, &s->dtype, err, errlen) != 0)
+                return -1;
+            s->dump = false;
+            snprintf(f, sizeof(f), "%s.dump", path);
+            if (get_bool(g, o, "dump", f, &s->dump, err, errlen) != 0)
+                return -1;
+            op->nscalars++;
+            i++;
+            continue;
+        }
+        if (check_keys(g, o, tkeys, path, err, errlen) != 0)
+            return -1;
+        if (op->nargs == GRAPH_MAX_TENSOR_ARGS)
+            return fail(g, err, errlen, path, "more than %d tensor args (CORE_MAX_TENSOR_ARGS)",
+                        GRAPH_MAX_TENSOR_ARGS);
+        graph_arg *a = &op->args[op->nargs];
+        memset(a, 0, sizeof(*a));
+        char dir[32] = "";
+        snprintf(f, sizeof(f), "%s.dir", path);
+        if (get_str(g, o, "dir", f, true, dir, sizeof(dir), err, errlen) != 0)
+            return -1;
+        int d = -1;
+        for (int k = 0; k < 5; k++)
+            if (strcmp(dir, DIR_NAMES[k]) == 0)
+                d = k;
+        if (d < 0)
+            return fail(g, err, errlen, f,
+                        "unknown direction '%s' (expected in, out, inout, out_existing or no_dep)", dir);
+        a->dir = (graph_dir)d;
+        if (a->dir == DIR_OUT) {
+            static const char *const okeys[] = {"dir",        "tensor", "shape", "dtype",
+                                                "manual_dep", "dump",   NULL};
+            if (check_keys(g, o, okeys, path, err, errlen) != 0)
+                return -1;
+            if (parse_new_tensor(g, o, path, "tensor", a, out_names[nout], err, errlen) != 0)
+                return -1;
+            out_slots[nout++] = op->nargs;
+        } else {
+            if (cJSON_GetObjectItemCaseSensitive(o, "dtype")) {
+                snprintf(f, sizeof(f), "%s.dtype", path);
+                return fail(g, err, errlen, f,
+                            "only \"out\" args declare a dtype; a view takes its tensor's");
+            }
+            if (parse_view(g, o, path, a, err, errlen) != 0)
+                return -1;
+        }
+        snprintf(f, sizeof(f), "%s.manual_dep", path);
+        if (get_bool(g, o, "manual_dep", f, &a->manual_dep, err, errlen) != 0)
+            return -1;
+        snprintf(f, sizeof(f), "%s.dump", path);
+        if (get_bool(g, o, "dump", f, &a->dump, err, errlen) != 0)
+            return -1;
+        op->nargs++;
+        i++;
+    }
+    for (int k = 0; k < nout; k++) {
+        char f[96];
+        snprintf(f, sizeof(f), "args[%d].tensor", out_slots[k]);
+        for (int j = 0; j < k; j++)
+            if (strcmp(out_names[j], out_names[k]) == 0)
+                return fail(g, err, errlen, f, "output '%s' is created twice by one task", out_names[k]);
+        if (bind_output(g, out_names[k], &op->args[out_slots[k]], f, err, errlen) != 0)
+            return -1;
+        op->args[out_slots[k]].tensor = strtab_find(&g->tensor_names, out_names[k]);
+    }
+    return 0;
+}
+
+/* Resolves one kernel reference (name or func id) into a kernel. */
+static const graph_kernel *resolve_kernel(graph *g, const cJSON *v, const char *field, char *err,
+                                          size_t errlen)
+{
+    if (cJSON_IsString(v)) {
+        for (int i = 0; i < g->nkernels; i++)
+            if (strcmp(g->kernels[i].name, v->valuestring) == 0)
+                return &g->kernels[i];
+        fail(g, err, errlen, field, "unknown kernel '%s' (not in the header's kernel table)", v->valuestring);
+        return NULL;
+    }
+    if (cJSON_IsNumber(v) && v->valuedouble == floor(v->valuedouble)) {
+        const graph_kernel *k = graph_kernel_by_id(g, (int)v->valuedouble);
+        if (k && v->valuedouble >= 0)
+            return k;
+        fail(g, err, errlen, field, "unknown kernel id %.17g (not in the header's kernel table)",
+             v->valuedouble);
+        return NULL;
+    }
+    fail(g, err, errlen, field, "must be a kernel name or func id, got %s", jtype(v));
+    return NULL;
+}
+
+static int parse_kernels(graph *g, const cJSON *line, graph_op *op, char *err, size_t errlen)
+{
+    const cJSON *one = cJSON_GetObjectItemCaseSensitive(line, "kernel");
+    const cJSON *three = cJSON_GetObjectItemCaseSensitive(line, "kernels");
+    op->kernel_ids[0] = op->kernel_ids[1] = op->kernel_ids[2] = -1;
+    if (one && three)
+        return fail(g, err, errlen, "kernel", "give \"kernel\" or \"kernels\", not both");
+    if (!one && !three)
+        return fail(g, err, errlen, "kernel", "missing required field (or \"kernels\")");
+    if (one) {
+        const graph_kernel *k = resolve_kernel(g, one, "kernel", err, errlen);
+        if (!k)
+            return -1;
+        op->kernel_ids[k->core == CORE_AIC ? 0 : 1] = k->id;
+        return 0;
+    }
+    if (!cJSON_IsArray(three) || cJSON_GetArraySize(three) != 3)
+        return fail(g, err, errlen, "kernels",
+                    "must be an array of 3 entries [aic, aiv0, aiv1] (null or -1 = inactive)");
+    int i = 0, active = 0;
+    const cJSON *v;
+    cJSON_ArrayForEach(v, three)
+    {
+        char f[32];
+        snprintf(f, sizeof(f), "kernels[%d]", i);
+        if (cJSON_IsNull(v) || (cJSON_IsNumber(v) && v->valuedouble == -1)) {
+            i++;
+            continue;
+        }
+        const graph_kernel *k = resolve_kernel(g, v, f, err, errlen);
+        if (!k)
+            return -1;
+        core_type want = i == 0 ? CORE_AIC : CORE_AIV;
+        if (k->core != want)
+            return fail(g, err, errlen, f, "kernel '%s' is %s but slot %d runs on %s", k->name,
+                        k->core == CORE_AIC ? "aic" : "aiv", i, want == CORE_AIC ? "aic" : "aiv");
+        op->kernel_ids[i] = k->id;
+        active++;
+        i++;
+    }
+    if (!active)
+        return fail(g, err, errlen, "kernels",
+                    "no active kernel (use {\"op\":\"dummy\"} for a dependency-only task)");
+    return 0;
+}
+
+static int parse_deps(graph *g, const cJSON *line, graph_op *op, char *err, size_t errlen)
+{
+    const cJSON *deps = cJSON_GetObjectItemCaseSensitive(line, "deps");
+    op->ndeps = 0;
+    op->deps = g->depbuf;
+    if (!deps)
+        return 0;
+    if (!cJSON_IsArray(deps))
+        return fail(g, err, errlen, "deps", "must be an array of task labels or task ids, got %s",
+                    jtype(deps));
+    size_t n = (size_t)cJSON_GetArraySize(deps);
+    if (n > g->depcap) {
+        graph_dep *nd = realloc(g->depbuf, n * sizeof(*nd));
+        if (!nd)
+            return fail(g, err, errlen, "deps", "out of memory");
+        g->depbuf = nd;
+        g->depcap = n;
+    }
+    op->deps = g->depbuf;
+    const cJSON *v;
+    int i = 0;
+    cJSON_ArrayForEach(v, deps)
+    {
+        char f[32];
+        snprintf(f, sizeof(f), "deps[%d]", i);
+        graph_dep *d = &op->deps[i];
+        if (cJSON_IsString(v)) {
+            d->label = strtab_find(&g->labels, v->valuestring);
+            if (d->label < 0)
+                return fail(g, err, errlen, f, "unknown task '%s' (no earlier op has that \"id\")",
+                            v->valuestring);
+            d->raw_id = 0;
+        } else if (cJSON_IsNumber(v)) {
+            if (get_u64(g, v, f, &d->raw_id, err, errlen) != 0)
+                return -1;
+            if ((d->raw_id >> 32) > 3)
+                return fail(g, err, errlen, f, "task id %" PRIu64 " names ring %" PRIu64 " (rings are 0..3)",
+                            d->raw_id, d->raw_id >> 32);
+            d->label = -1;
+        } else {
+            return fail(g, err, errlen, f, "must be a task label (string) or a task id, got %s", jtype(v));
+        }
+        i++;
+    }
+    op->ndeps = i;
+    return 0;
+}
+
+/* Binds the op's "id" label, after its deps were resolved. */
+static int bind_label(graph *g, const cJSON *line, graph_op *op, char *err, size_t errlen)
+{
+    char label[GRAPH_NAME_MAX] = "";
+    op->label = -1;
+    if (get_str(g, line, "id", "id", false, label, sizeof(label), err, errlen) != 0)
+        return -1;
+    if (!label[0]) {
+        if (cJSON_GetObjectItemCaseSensitive(line, "id"))
+            return fail(g, err, errlen, "id", "must not be empty");
+        return 0;
+    }
+    int slot = strtab_intern(&g->labels, label);
+    if (slot < 0)
+        return fail(g, err, errlen, "id", "out of memory");
+    if ((size_t)slot >= g->labels_cap) {
+        size_t ncap = g->labels_cap ? g->labels_cap * 2 : 64;
+        long *nl = realloc(g->label_line, ncap * sizeof(*nl));
+        if (!nl)
+            return fail(g, err, errlen, "id", "out of memory");
+        g->label_line = nl;
+        g->labels_cap = ncap;
+    }
+    g->label_line[slot] = g->line;
+    op->label = slot;
+    return 0;
+}
+
+static int parse_task_common(graph *g, const cJSON *line, graph_op *op, char *err, size_t errlen)
+{
+    int64_t bn = 1;
+    if (get_int(g, line, "block_num", "block_num", false, 1, GRAPH_MAX_BLOCK_NUM, &bn, err, errlen) != 0)
+        return -1;
+    op->block_num = (int)bn;
+    if (get_bool(g, line, "sync_start", "sync_start", &op->sync_start, err, errlen) != 0 ||
+        get_bool(g, line, "early_resolve", "early_resolve", &op->early_resolve, err, errlen) != 0 ||
+        get_bool(g, line, "predicate", "predicate", &op->predicate, err, errlen) != 0 ||
+        get_bool(g, line, "dump", "dump", &op->dump_task, err, errlen) != 0)
+        return -1;
+    const cJSON *cost = cJSON_GetObjectItemCaseSensitive(line, "cost");
+    if (cost) {
+        if (get_cost(g, cost, "cost", &op->cost, err, errlen) != 0)
+            return -1;
+        op->has_cost = true;
+    }
+    const cJSON *args = cJSON_GetObjectItemCaseSensitive(line, "args");
+    if (parse_deps(g, line, op, err, errlen) != 0)
+        return -1;
+    if (args && parse_args(g, args, op, err, errlen) != 0)
+        return -1;
+    return bind_label(g, line, op, err, errlen);
+}
+
+static int parse_op(graph *g, const cJSON *line, graph_op *op, char *err, size_t errlen)
+{
+    char kind[32] = "";
+    memset(op, 0, offsetof(graph_op, args));
+    op->nargs = op->nscalars = op->ndeps = 0;
+    op->label = -1;
+    op->predicate = true;
+    op->block_num = 1;
+    op->kernel_ids[0] = op->kernel_ids[1] = op->kernel_ids[2] = -1;
+    op->line = g->line;
+    if (!cJSON_IsObject(line))
+        return fail(g, err, errlen, "op", "each line must be a JSON object, got %s", jtype(line));
+    if (get_str(g, line, "op", "op", true, kind, sizeof(kind), err, errlen) != 0)
+        return -1;
+    if (strcmp(kind, "scope_begin") == 0) {
+        static const char *const keys[] = {"op", "site", "mode", NULL};
+        char mode[16] = "auto";
+        if (check_keys(g, line, keys, "", err, errlen) != 0)
+            return -1;
+        op->kind = OP_SCOPE_BEGIN;
+        snprintf(op->site, sizeof(op->site), "(unknown):0");
+        if (get_str(g, line, "site", "site", false, op->site, sizeof(op->site), err, errlen) != 0 ||
+            get_str(g, line, "mode", "mode", false, mode, sizeof(mode), err, errlen) != 0)
+            return -1;
+        if (strcmp(mode, "manual") == 0)
+            op->manual = true;
+        else if (strcmp(mode, "auto") != 0)
+            return fail(g, err, errlen, "mode", "must be \"auto\" or \"manual\", got \"%s\"", mode);
+        if (g->scope_depth + 1 >= MAX_SCOPE_DEPTH)
+            return fail(g, err, errlen, "op",
+                        "scopes nest deeper than %d (PTO2_MAX_SCOPE_DEPTH, the root scope included)",
+                        MAX_SCOPE_DEPTH);
+        g->scope_lines[g->scope_depth++] = g->line;
+        return 0;
+    }
+    if (strcmp(kind, "scope_end") == 0) {
+        static const char *const keys[] = {"op", NULL};
+        if (check_keys(g, line, keys, "", err, errlen) != 0)
+            return -1;
+        op->kind = OP_SCOPE_END;
+        if (g->scope_depth == 0)
+            return fail(g, err, errlen, "op", "scope_end without a matching scope_begin");
+        g->scope_depth--;
+        return 0;
+    }
+    if (strcmp(kind, "submit") == 0) {
+        static const char *const keys[] = {
+            "op",         "id",   "kernel",    "kernels",       "args", "deps", "block_num",
+            "sync_start", "cost", "predicate", "early_resolve", "dump", NULL};
+        if (check_keys(g, line, keys, "", err, errlen) != 0)
+            return -1;
+        op->kind = OP_SUBMIT;
+        if (parse_kernels(g, line, op, err, errlen) != 0)
+            return -1;
+        g->nsubmits++;
+        return parse_task_common(g, line, op, err, errlen);
+    }
+    if (strcmp(kind, "dummy") == 0) {
+        static const char *const keys[] = {"op", "id", "args", "deps", NULL};
+        if (check_keys(g, line, keys, "", err, errlen) != 0)
+            return -1;
+        op->kind = OP_DUMMY;
+        g->nsubmits++;
+        return parse_task_common(g, line, op, err, errlen);
+    }
+    if (strcmp(kind, "alloc") == 0) {
+        static const char *const keys[] = {"op", "id", "tensors", NULL};
+        static const char *const tkeys[] = {"name", "dtype", "shape", NULL};
+        char names[GRAPH_MAX_TENSOR_ARGS][GRAPH_NAME_MAX];
+        if (check_keys(g, line, keys, "", err, errlen) != 0)
+            return -1;
+        op->kind = OP_ALLOC;
+        const cJSON *ts = cJSON_GetObjectItemCaseSensitive(line, "tensors");
+        if (!ts)
+            return fail(g, err, errlen, "tensors", "missing required field");
+        if (!cJSON_IsArray(ts) || cJSON_GetArraySize(ts) == 0)
+            return fail(g, err, errlen, "tensors", "must be a non-empty array of tensors");
+        const cJSON *t;
+        cJSON_ArrayForEach(t, ts)
+        {
+            char path[48];
+            snprintf(path, sizeof(path), "tensors[%d]", op->nargs);
+            if (op->nargs == GRAPH_MAX_TENSOR_ARGS)
+                return fail(g, err, errlen, path, "more than %d tensors in one alloc", GRAPH_MAX_TENSOR_ARGS);
+            if (!cJSON_IsObject(t))
+                return fail(g, err, errlen, path, "must be an object, got %s", jtype(t));
+            if (check_keys(g, t, tkeys, path, err, errlen) != 0)
+                return -1;
+            graph_arg *a = &op->args[op->nargs];
+            memset(a, 0, sizeof(*a));
+            a->dir = DIR_OUT;
+            if (parse_new_tensor(g, t, path, "name", a, names[op->nargs], err, errlen) != 0)
+                return -1;
+            op->nargs++;
+        }
+        for (int k = 0; k < op->nargs; k++) {
+            char f[48];
+            snprintf(f, sizeof(f), "tensors[%d].name", k);
+            for (int j = 0; j < k; j++)
+                if (strcmp(names[j], names[k]) == 0)
+                    return fail(g, err, errlen, f, "tensor '%s' is allocated twice", names[k]);
+            if (bind_output(g, names[k], &op->args[k], f, err, errlen) != 0)
+                return -1;
+            op->args[k].tensor = strtab_find(&g->tensor_names, names[k]);
+        }
+        g->nsubmits++;
+        return bind_label(g, line, op, err, errlen);
+    }
+    if (strcmp(kind, "user_code") == 0) {
+        static const char *const keys[] = {"op", "ns", NULL};
+        int64_t ns = 0;
+        if (check_keys(g, line, keys, "", err, errlen) != 0)
+            return -1;
+        op->kind = OP_USER_CODE;
+        if (get_int(g, line, "ns", "ns", true, 0, (int64_t)1e15, &ns, err, errlen) != 0)
+            return -1;
+        op->user_ns = (uint64_t)ns;
+        return 0;
+    }
+    return fail(g, err, errlen, "op",
+                "unknown operation '%s' (expected scope_begin, scope_end, submit, dummy, alloc or "
+                "user_code)",
+                kind);
+}
+
+/* Reads the next non-blank line into g->linebuf. Returns its length, or -1 at EOF. */
+static ssize_t next_line(graph *g)
+{
+    for (;;) {
+        ssize_t n = getline(&g->linebuf, &g->linecap, g->f);
+        if (n < 0)
+            return -1;
+        g->line++;
+        while (n > 0 && (g->linebuf[n - 1] == '\n' || g->linebuf[n - 1] == '\r'))
+            g->linebuf[--n] = '\0';
+        ssize_t i = 0;
+        while (i < n && (g->linebuf[i] == ' ' || g->linebuf[i] == '\t'))
+            i++;
+        if (i < n)
+            return n;
+    }
+}
+
+/* Parses g->linebuf as one JSON value. */
+static cJSON *parse_line(graph *g, ssize_t n, char *err, size_t errlen)
+{
+    const char *end = NULL;
+    cJSON *j = cJSON_ParseWithOpts(g->linebuf, &end, 1);
+    if (!j) {
+        const char *at = cJSON_GetErrorPtr();
+        long col = at && at >= g->linebuf && at <= g->linebuf + n ? (long)(at - g->linebuf) + 1 : 1;
+        fail(g, err, errlen, "json", "not valid JSON (error near column %ld)", col);
+    }
+    return j;
+}
+
+int graph_open(graph *g, const char *path, char *err, size_t errlen)
+{
+    memset(g, 0, sizeof(*g));
+    snprintf(g->path, sizeof(g->path), "%s", path);
+    for (int i = 0; i < GRAPH_MAX_FUNC_ID; i++)
+        g->func_to_kernel[i] = -1;
+    strtab_init(&g->tensor_names);
+    strtab_init(&g->labels);
+    g->next_auto_addr = AUTO_ADDR_BASE;
+    g->f = fopen(path, "r");
+    if (!g->f) {
+        snprintf(err, errlen, "%s: cannot open graph file: %s", path, strerror(errno));
+        return -1;
+    }
+    ssize_t n = next_line(g);
+    if (n < 0) {
+        g->line = 1;
+        fail(g, err, errlen, "ptosim_graph", "empty file (line 1 must be the graph header)");
+        graph_close(g);
+        return -1;
+    }
+    cJSON *h = parse_line(g, n, err, errlen);
+    int rc = h ? parse_header(g, h, err, errlen) : -1;
+    cJSON_Delete(h);
+    if (rc != 0)
+        graph_close(g);
+    return rc;
+}
+
+int graph_next(graph *g, graph_op *op, char *err, size_t errlen)
+{
+    ssize_t n = next_line(g);
+    if (n < 0) {
+        if (ferror(g->f)) {
+            snprintf(err, errlen, "%s: read error: %s", g->path, strerror(errno));
+            return -1;
+        }
+        if (g->scope_depth > 0) {
+            long end_line = g->line;
+            g->line = g->scope_lines[g->scope_depth - 1];
+            fail(g, err, errlen, "scope_begin",
+                 "scope is never closed (end of file after line %ld; %d scope(s) open)", end_line,
+                 g->scope_depth);
+            return -1;
+        }
+        return 0;
+    }
+    cJSON *j = parse_line(g, n, err, errlen);
+    if (!j)
+        return -1;
+    int rc = parse_op(g, j, op, err, errlen);
+    cJSON_Delete(j);
+    if (rc != 0)
+        return -1;
+    g->nops++;
+    return 1;
+}
+
+void graph_close(graph *g)
+{
+    if (g->f)
+        fclose(g->f);
+    free(g->linebuf);
+    free(g->kernels);
+    free(g->tensors);
+    free(g->label_line);
+    free(g->depbuf);
+    strtab_free(&g->tensor_names);
+    strtab_free(&g->labels);
+    memset(g, 0, sizeof(*g));
+}
+
+int graph_validate(const char *path, char *err, size_t errlen)
+{
+    graph g;
+    if (graph_open(&g, path, err, errlen) != 0)
+        return -1;
+    graph_op *op = malloc(sizeof(*op));
+    if (!op) {
+        snprintf(err, errlen, "%s: out of memory", path);
+        graph_close(&g);
+        return -1;
+    }
+    int rc;
+    while ((rc = graph_next(&g, op, err, errlen)) == 1)
+        ;
+    free(op);
+    graph_close(&g);
+    return rc;
+}

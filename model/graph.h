@@ -1,0 +1,184 @@
+/* graph.h - streaming reader and validator of ptosim graph files (JSON Lines, format version 1). */
+#ifndef PTOSIM_GRAPH_H
+#define PTOSIM_GRAPH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "strtab.h"
+
+#define GRAPH_VERSION 1
+#define GRAPH_MAX_DIMS 8
+#define GRAPH_MAX_TENSOR_ARGS 32  /* CORE_MAX_TENSOR_ARGS (runtime.md §1.1) */
+#define GRAPH_MAX_SCALAR_ARGS 16  /* CORE_MAX_SCALAR_ARGS (runtime.md §1.1) */
+#define GRAPH_MAX_FUNC_ID 1024    /* RUNTIME_MAX_FUNC_ID (runtime.md §1.1) */
+#define GRAPH_MAX_BLOCK_NUM 32767 /* block counts are int16 (runtime.md §3.6) */
+#define GRAPH_NAME_MAX 128
+#define GRAPH_SITE_MAX 64
+#define GRAPH_ERR_MAX 1024
+
+/* Core type of a kernel. */
+typedef enum { CORE_AIC = 0, CORE_AIV = 1 } core_type;
+
+/* How a kernel's (or a task's) execution time is given. */
+typedef enum {
+    COST_CYCLES, /* flat AICore cycles per block */
+    COST_NS,     /* flat nanoseconds per block (imported captures) */
+} cost_kind;
+
+typedef struct graph_cost {
+    cost_kind kind; /* which form */
+    uint64_t value; /* cycles or ns */
+} graph_cost;
+
+/* One entry of the header's kernel table. */
+typedef struct graph_kernel {
+    int id;                    /* func_id, 0..1023 */
+    char name[GRAPH_NAME_MAX]; /* name for the name map and for "kernel": "name" */
+    core_type core;            /* which core type runs it */
+    graph_cost cost;           /* default execution time */
+} graph_kernel;
+
+/* What the reader knows about the tensor currently bound to a name. */
+typedef struct graph_tensor {
+    int dtype;                     /* element type */
+    int ndim;                      /* rank */
+    int64_t shape[GRAPH_MAX_DIMS]; /* full buffer shape */
+    uint64_t numel;                /* elements in the buffer */
+    uint64_t addr;                 /* device address; 0 = allocated by the runtime */
+    int32_t version;               /* tensor version */
+    bool external;                 /* declared in the header (no owner task) */
+    long defined_line;             /* line that bound it (1 = header) */
+} graph_tensor;
+
+/* Argument directions (the runtime's tags, runtime.md §2.1). */
+typedef enum {
+    DIR_IN,           /* INPUT */
+    DIR_OUT,          /* OUTPUT: runtime-created buffer */
+    DIR_INOUT,        /* INOUT */
+    DIR_OUT_EXISTING, /* OUTPUT_EXISTING */
+    DIR_NO_DEP,       /* NO_DEP */
+} graph_dir;
+
+/* One tensor argument, resolved to a view of a named tensor. */
+typedef struct graph_arg {
+    graph_dir dir;                   /* direction tag */
+    int tensor;                      /* tensor slot (binding of the name at this line) */
+    int dtype;                       /* element type of the view */
+    int ndim;                        /* rank of the view */
+    int64_t shape[GRAPH_MAX_DIMS];   /* view shape, elements per dim */
+    int64_t strides[GRAPH_MAX_DIMS]; /* view strides, elements, all > 0 */
+    uint64_t start_offset;           /* element offset of the view origin */
+    int32_t version;                 /* view version */
+    bool manual_dep;                 /* skip TensorMap lookup and insert */
+    bool dump;                       /* tagged for a level-1/3 args dump */
+} graph_arg;
+
+/* One scalar argument. */
+typedef struct graph_scalar {
+    int dtype;    /* element type (UINT64 when not given) */
+    double value; /* numeric value (booleans as 0/1) */
+    bool dump;    /* tagged for dump */
+} graph_scalar;
+
+/* One explicit dependency: a label of an earlier task, or a raw task id. */
+typedef struct graph_dep {
+    int label;       /* label slot, or -1 when raw_id is used */
+    uint64_t raw_id; /* (ring << 32) | local, when label < 0 */
+} graph_dep;
+
+typedef enum {
+    OP_SCOPE_BEGIN,
+    OP_SCOPE_END,
+    OP_SUBMIT,
+    OP_DUMMY,
+    OP_ALLOC,
+    OP_USER_CODE,
+} graph_op_kind;
+
+/* One orchestration operation. The reader reuses one op; copy what you keep. */
+typedef struct graph_op {
+    graph_op_kind kind; /* what it is */
+    long line;          /* 1-based line in the file */
+    /* scope_begin */
+    bool manual;               /* manual scope */
+    char site[GRAPH_SITE_MAX]; /* "<file>:<line>" of the scope, "(unknown):0" if none */
+    /* submit, dummy, alloc */
+    int label;             /* label slot this op binds ("id"), or -1 */
+    int32_t kernel_ids[3]; /* [aic, aiv0, aiv1], -1 = inactive */
+    int block_num;         /* SPMD blocks, >= 1 */
+    bool sync_start;       /* require_sync_start */
+    bool early_resolve;    /* allow_early_resolve (producer flag) */
+    bool predicate;        /* false: retired without dispatch */
+    bool dump_task;        /* whole task tagged for dump */
+    bool has_cost;         /* cost overrides the kernels' costs */
+    graph_cost cost;       /* the override */
+    int nargs;             /* tensor args (alloc: the tensors it creates) */
+    graph_arg args[GRAPH_MAX_TENSOR_ARGS];
+    int nscalars; /* scalar args */
+    graph_scalar scalars[GRAPH_MAX_SCALAR_ARGS];
+    int ndeps;       /* explicit deps */
+    graph_dep *deps; /* reader-owned, valid until the next op */
+    /* user_code */
+    uint64_t user_ns; /* orchestrator user-code time */
+} graph_op;
+
+/* An open graph file. */
+typedef struct graph {
+    char path[4096];                       /* file name, for messages */
+    FILE *f;                               /* the stream */
+    char *linebuf;                         /* getline buffer */
+    size_t linecap;                        /* its capacity */
+    long line;                             /* last line read */
+    char name[GRAPH_NAME_MAX];             /* graph name (used in file names) */
+    char orchestrator[GRAPH_NAME_MAX];     /* orchestrator name for the name map, "" = null */
+    int nkernels;                          /* entries of kernels */
+    graph_kernel *kernels;                 /* kernel table in header order */
+    int func_to_kernel[GRAPH_MAX_FUNC_ID]; /* func_id -> kernels index, -1 = none */
+    strtab tensor_names;                   /* tensor name -> slot */
+    graph_tensor *tensors;                 /* current binding per slot */
+    size_t tensors_cap;                    /* allocated entries of tensors */
+    int nexternal;                         /* external tensors declared in the header */
+    strtab labels;                         /* task label -> slot */
+    long *label_line;                      /* line that last bound each label */
+    size_t labels_cap;                     /* allocated entries of label_line */
+    graph_dep *depbuf;                     /* storage behind op.deps */
+    size_t depcap;                         /* its capacity */
+    int scope_depth;                       /* open user scopes */
+    int manual_depth;                      /* depth of the outermost manual scope, 0 = none */
+    long scope_lines[64];                  /* line of each open scope_begin */
+    long nops;                             /* operations read */
+    long nsubmits;                         /* submit + dummy + alloc ops read */
+    uint64_t next_auto_addr;               /* next address for a header tensor without "addr" */
+} graph;
+
+/* Opens a graph file and reads its header. Returns 0, or -1 with
+ * "FILE:LINE: field: what is wrong" in err. */
+int graph_open(graph *g, const char *path, char *err, size_t errlen);
+
+/* Reads the next operation into *op. Returns 1 for an op, 0 at a clean end of
+ * file, -1 with a message in err for malformed input (including a scope left
+ * open at the end). */
+int graph_next(graph *g, graph_op *op, char *err, size_t errlen);
+
+/* Closes the file and frees everything. */
+void graph_close(graph *g);
+
+/* Reads the whole file once, checking every line. Returns 0, or -1 with the
+ * first problem in err. Memory stays bounded by the distinct names used. */
+int graph_validate(const char *path, char *err, size_t errlen);
+
+/* Kernel of a func_id, or NULL. */
+static inline const graph_kernel *graph_kernel_by_id(const graph *g, int func_id)
+{
+    if (func_id < 0 || func_id >= GRAPH_MAX_FUNC_ID || g->func_to_kernel[func_id] < 0)
+        return NULL;
+    return &g->kernels[g->func_to_kernel[func_id]];
+}
+
+/* Name of a direction as written in graph files ("in", "out", ...). */
+const char *graph_dir_name(graph_dir d);
+
+#endif

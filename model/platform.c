@@ -1,0 +1,396 @@
+/* platform.c - parameter table, a2a3 defaults, platform JSON loading and KEY=VALUE overrides. */
+#include "platform.h"
+
+#include <cJSON.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef enum { PT_INT, PT_DOUBLE } param_type;
+
+/* One row of the parameter table: where the value lives, its default, its
+ * legal range and the spec section it comes from. */
+typedef struct param_def {
+    const char *name;   /* key in JSON files and --set */
+    param_type type;    /* integer or floating point */
+    size_t offset;      /* offsetof(platform, field) */
+    double def;         /* a2a3 default */
+    double min, max;    /* accepted range, inclusive */
+    const char *unit;   /* for the table */
+    const char *source; /* spec section the default comes from */
+    const char *what;   /* one-line meaning */
+} param_def;
+
+#define F(field) offsetof(platform, field)
+#define I64MAX 9.2e18
+
+static const param_def PARAMS[] = {
+    {"clusters", PT_INT, F(clusters), 24, 1, PLATFORM_MAX_CLUSTERS, "", "runtime.md §5.1",
+     "AICore clusters, 1 AIC + 2 AIV each (a2a3sim uses 8)"},
+    {"aicpu_threads", PT_INT, F(aicpu_threads), 4, 2, PLATFORM_MAX_AICPU_THREADS, "", "runtime.md §1.9",
+     "active AICPU threads: schedulers + 1 orchestrator"},
+    {"aicore_freq_hz", PT_INT, F(aicore_freq_hz), 1.8e9, 1e6, 1e11, "Hz", "hardware.md §1.4", "AICore clock"},
+    {"sys_cnt_freq_hz", PT_INT, F(sys_cnt_freq_hz), 5e7, 1e3, 1e10, "Hz", "formats.md §0.5",
+     "system counter for every timestamp (PLATFORM_PROF_SYS_CNT_FREQ)"},
+    {"sys_cnt_origin_ticks", PT_INT, F(sys_cnt_origin_ticks), 1000000, 1, 1e15, "ticks", "formats.md §2.4",
+     "counter value at simulated time 0 (a tick of 0 reads as 'absent')"},
+    {"orch_submit_ns", PT_INT, F(orch_submit_ns), 874, 0, 1e12, "ns", "runtime.md §5.4",
+     "orchestrator cost of one submit (0.874 us/task average)"},
+    {"orch_scope_end_per_task_ns", PT_INT, F(orch_scope_end_per_task_ns), 22, 0, 1e12, "ns",
+     "runtime.md §5.4", "end_scope cost per task it releases"},
+    {"mmio_cond_read_ns", PT_INT, F(mmio_cond_read_ns), 100, 0, 1e9, "ns", "runtime.md §5.2",
+     "one COND register load (95-105 ns, serial within a thread)"},
+    {"mmio_store_ns", PT_INT, F(mmio_store_ns), 5, 0, 1e9, "ns", "runtime.md §5.2",
+     "one posted MMIO store in a burst"},
+    {"sched_wmb_ns", PT_INT, F(sched_wmb_ns), 30, 0, 1e9, "ns", "runtime.md §5.2",
+     "wmb() before a dispatch burst"},
+    {"sched_idle_iter_ns", PT_INT, F(sched_idle_iter_ns), 115, 1, 1e9, "ns", "runtime.md §5.4",
+     "scheduler loop iteration that found nothing to do"},
+    {"dispatch_pop_ns", PT_INT, F(dispatch_pop_ns), 60, 0, 1e9, "ns", "runtime.md §3.3",
+     "pop of one task from a ready queue (calibration choice)"},
+    {"dispatch_payload_ns", PT_INT, F(dispatch_payload_ns), 120, 0, 1e9, "ns", "runtime.md §3.3",
+     "building one core's dispatch payload (calibration choice)"},
+    {"complete_subtask_ns", PT_INT, F(complete_subtask_ns), 40, 0, 1e9, "ns", "runtime.md §3.3",
+     "bookkeeping of one observed FIN (calibration choice)"},
+    {"resolve_base_ns", PT_INT, F(resolve_base_ns), 410, 0, 1e9, "ns", "runtime.md §5.4",
+     "completion fan-out walk, fixed part (0.5 us at 1-2 consumers)"},
+    {"resolve_per_consumer_ns", PT_INT, F(resolve_per_consumer_ns), 92, 0, 1e9, "ns", "runtime.md §5.4",
+     "completion fan-out walk, per consumer (5 us at 50)"},
+    {"dispatch_visible_ns", PT_INT, F(dispatch_visible_ns), 140, 0, 1e9, "ns", "runtime.md §5.2",
+     "AICPU store until the AICore sees DATA_MAIN_BASE"},
+    {"aicore_setup_ns", PT_INT, F(aicore_setup_ns), 290, 0, 1e9, "ns", "runtime.md §5.3",
+     "receive -> start: payload invalidate + ACK (mean 0.29 us)"},
+    {"fin_cond_latency_ns", PT_INT, F(fin_cond_latency_ns), 80, 0, 1e9, "ns", "runtime.md §5.2",
+     "kernel end until FIN is readable in COND (min observed 180 ns = 80 + one load)"},
+    {"ring_task_window", PT_INT, F(ring_task_window), 16384, 4, 2147483647, "slots", "runtime.md §1.1",
+     "default task window per ring (PTO2_TASK_WINDOW_SIZE)"},
+    {"ring_heap", PT_INT, F(ring_heap), 268435456, 1024, I64MAX, "bytes", "runtime.md §1.1",
+     "default heap per ring (PTO2_HEAP_SIZE)"},
+    {"ring_dep_pool", PT_INT, F(ring_dep_pool), 16384, 4, 2147483647, "nodes", "runtime.md §1.1",
+     "default dependency-list pool per ring (PTO2_DEP_LIST_POOL_SIZE)"},
+    {"tensormap_pool", PT_INT, F(tensormap_pool), 65536, 1, 2147483647, "entries", "runtime.md §1.1",
+     "TensorMap entry pool, one global (PTO2_TENSORMAP_POOL_SIZE)"},
+    {"host_collector_bw", PT_DOUBLE, F(host_collector_bw), 42e6, 1, 1e13, "B/s", "hardware.md §4.4",
+     "host-side DFX collector drain (the ~42 MB/s args-dump drain)"},
+};
+
+#define NPARAMS (sizeof(PARAMS) / sizeof(PARAMS[0]))
+
+static const param_def *find_param(const char *name)
+{
+    for (size_t i = 0; i < NPARAMS; i++)
+        if (strcmp(PARAMS[i].name, name) == 0)
+            return &PARAMS[i];
+    return NULL;
+}
+
+static void put_value(platform *p, const param_def *d, double v)
+{
+    char *base = (char *)p + d->offset;
+    if (d->type == PT_INT)
+        *(int64_t *)base = (int64_t)v;
+    else
+        *(double *)base = v;
+}
+
+static double get_value(const platform *p, const param_def *d)
+{
+    const char *base = (const char *)p + d->offset;
+    return d->type == PT_INT ? (double)*(const int64_t *)base : *(const double *)base;
+}
+
+void platform_defaults(platform *p)
+{
+    memset(p, 0, sizeof(*p));
+    snprintf(p->name, sizeof(p->name), "a2a3");
+    for (size_t i = 0; i < NPARAMS; i++)
+        put_value(p, &PARAMS[i], PARAMS[i].def);
+}
+
+/* Checks v against d's type and range; writes "what is wrong" into err. */
+static int check_value(const param_def *d, double v, char *err, size_t errlen)
+{
+    if (!isfinite(v)) {
+        snprintf(err, errlen, "must be a finite number");
+        return -1;
+    }
+    if (d->type == PT_INT && v != floor(v)) {
+        snprintf(err, errlen, "must be an integer, got %g", v);
+        return -1;
+    }
+    if (v < d->min || v > d->max) {
+        snprintf(err, errlen, "must be in [%.15g, %.15g], got %.15g", d->min, d->max, v);
+        return -1;
+    }
+    return 0;
+}
+
+/* Parses a textual value for d. Integers must be plain decimal (exact); doubles
+ * may use exponents. */
+static int parse_value(const param_def *d, const char *text, double *out, char *err, size_t errlen)
+{
+    char *end = NULL;
+    errno = 0;
+    if (d->type == PT_INT) {
+        long long v = strtoll(text, &end, 10);
+        if (end == text || *end != '\0' || errno) {
+            snprintf(err, errlen, "'%s' is not an integer", text);
+            return -1;
+        }
+        *out = (double)v;
+    } else {
+        double v = strtod(text, &end);
+        if (end == text || *end != '\0' || errno) {
+            snprintf(err, errlen, "'%s' is not a number", text);
+            return -1;
+        }
+        *out = v;
+    }
+    return check_value(d, *out, err, errlen);
+}
+
+int platform_set(platform *p, const char *assignment, char *err, size_t errlen)
+{
+    const char *eq = strchr(assignment, '=');
+    if (!eq || eq == assignment) {
+        snprintf(err, errlen, "--set %s: expected KEY=VALUE", assignment);
+        return -1;
+    }
+    char key[128];
+    size_t klen = (size_t)(eq - assignment);
+    if (klen >= sizeof(key))
+        klen = sizeof(key) - 1;
+    memcpy(key, assignment, klen);
+    key[klen] = '\0';
+    const param_def *d = find_param(key);
+    if (!d) {
+        snprintf(err, errlen, "--set %s: unknown platform parameter '%s' (ptosim params lists them)",
+                 assignment, key);
+        return -1;
+    }
+    double v;
+    char why[256];
+    if (parse_value(d, eq + 1, &v, why, sizeof(why)) != 0) {
+        snprintf(err, errlen, "--set %s: %s", assignment, why);
+        return -1;
+    }
+    put_value(p, d, v);
+    return 0;
+}
+
+static char *read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 4096, n = 0;
+    char *buf = malloc(cap);
+    while (buf) {
+        size_t got = fread(buf + n, 1, cap - n - 1, f);
+        n += got;
+        if (n + 1 < cap)
+            break;
+        char *nb = realloc(buf, cap * 2);
+        if (!nb) {
+            free(buf);
+            buf = NULL;
+            break;
+        }
+        buf = nb;
+        cap *= 2;
+    }
+    fclose(f);
+    if (buf) {
+        buf[n] = '\0';
+        *len = n;
+    }
+    return buf;
+}
+
+static void dir_of(const char *path, char *out, size_t outlen)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        snprintf(out, outlen, ".");
+    else
+        snprintf(out, outlen, "%.*s", (int)(slash - path), path);
+}
+
+static int is_file_arg(const char *s)
+{
+    size_t n = strlen(s);
+    return strchr(s, '/') != NULL || (n > 5 && strcmp(s + n - 5, ".json") == 0);
+}
+
+static int load_depth(platform *p, const char *name_or_file, const char *dir, int depth, char *err,
+                      size_t errlen)
+{
+    char path[PLATFORM_PATH_MAX];
+    if (is_file_arg(name_or_file))
+        snprintf(path, sizeof(path), "%s", name_or_file);
+    else
+        snprintf(path, sizeof(path), "%s/%s.json", dir ? dir : "platforms", name_or_file);
+    if (depth > 4) {
+        snprintf(err, errlen, "%s: base: platforms inherit more than 4 levels deep", path);
+        return -1;
+    }
+    size_t len = 0;
+    char *text = read_file(path, &len);
+    if (!text) {
+        if (is_file_arg(name_or_file))
+            snprintf(err, errlen, "%s: cannot read platform file: %s", path, strerror(errno));
+        else
+            snprintf(err, errlen, "unknown platform '%s' (no file %s)", name_or_file, path);
+        return -1;
+    }
+    int rc = -1;
+    cJSON *root = cJSON_ParseWithLength(text, len);
+    char fdir[PLATFORM_PATH_MAX];
+    dir_of(path, fdir, sizeof(fdir));
+    if (!root || !cJSON_IsObject(root)) {
+        snprintf(err, errlen, "%s: not a JSON object", path);
+        goto out;
+    }
+    const cJSON *ver = cJSON_GetObjectItemCaseSensitive(root, "ptosim_platform");
+    if (!cJSON_IsNumber(ver) || ver->valuedouble != 1) {
+        snprintf(err, errlen, "%s: ptosim_platform: must be 1", path);
+        goto out;
+    }
+    const cJSON *base = cJSON_GetObjectItemCaseSensitive(root, "base");
+    if (base) {
+        if (!cJSON_IsString(base)) {
+            snprintf(err, errlen, "%s: base: must be a platform name", path);
+            goto out;
+        }
+        if (load_depth(p, base->valuestring, fdir, depth + 1, err, errlen) != 0)
+            goto out;
+    } else {
+        platform_defaults(p);
+    }
+    const cJSON *item;
+    cJSON_ArrayForEach(item, root)
+    {
+        const char *k = item->string;
+        if (strcmp(k, "ptosim_platform") == 0 || strcmp(k, "base") == 0 || strcmp(k, "description") == 0)
+            continue;
+        if (strcmp(k, "name") == 0) {
+            if (!cJSON_IsString(item) || !item->valuestring[0] ||
+                strlen(item->valuestring) >= sizeof(p->name)) {
+                snprintf(err, errlen, "%s: name: must be a non-empty string", path);
+                goto out;
+            }
+            snprintf(p->name, sizeof(p->name), "%s", item->valuestring);
+        } else if (strcmp(k, "simgrid_platform") == 0) {
+            if (!cJSON_IsString(item)) {
+                snprintf(err, errlen, "%s: simgrid_platform: must be a file name", path);
+                goto out;
+            }
+            int n = item->valuestring[0] == '/'
+                        ? snprintf(p->xml_path, sizeof(p->xml_path), "%s", item->valuestring)
+                        : snprintf(p->xml_path, sizeof(p->xml_path), "%s/%s", fdir, item->valuestring);
+            if (n < 0 || (size_t)n >= sizeof(p->xml_path)) {
+                snprintf(err, errlen, "%s: simgrid_platform: path too long", path);
+                goto out;
+            }
+        } else if (strcmp(k, "params") == 0) {
+            if (!cJSON_IsObject(item)) {
+                snprintf(err, errlen, "%s: params: must be an object", path);
+                goto out;
+            }
+            const cJSON *pv;
+            cJSON_ArrayForEach(pv, item)
+            {
+                const param_def *d = find_param(pv->string);
+                char why[256];
+                if (!d) {
+                    snprintf(err, errlen, "%s: params.%s: unknown platform parameter", path, pv->string);
+                    goto out;
+                }
+                if (!cJSON_IsNumber(pv)) {
+                    snprintf(err, errlen, "%s: params.%s: must be a number", path, pv->string);
+                    goto out;
+                }
+                if (check_value(d, pv->valuedouble, why, sizeof(why)) != 0) {
+                    snprintf(err, errlen, "%s: params.%s: %s", path, pv->string, why);
+                    goto out;
+                }
+                put_value(p, d, pv->valuedouble);
+            }
+        } else {
+            snprintf(err, errlen, "%s: %s: unknown field", path, k);
+            goto out;
+        }
+    }
+    snprintf(p->json_path, sizeof(p->json_path), "%s", path);
+    rc = 0;
+out:
+    cJSON_Delete(root);
+    free(text);
+    return rc;
+}
+
+int platform_load(platform *p, const char *name_or_file, const char *dir, char *err, size_t errlen)
+{
+    platform_defaults(p);
+    p->xml_path[0] = '\0';
+    if (load_depth(p, name_or_file, dir, 0, err, errlen) != 0)
+        return -1;
+    if (!p->xml_path[0]) {
+        snprintf(err, errlen, "%s: simgrid_platform: missing (the SimGrid XML of the platform)",
+                 p->json_path);
+        return -1;
+    }
+    return 0;
+}
+
+int platform_validate(const platform *p, char *err, size_t errlen)
+{
+    const int64_t w = p->ring_task_window;
+    if (w & (w - 1)) {
+        snprintf(err, errlen, "ring_task_window=%" PRId64 ": must be a power of 2", w);
+        return -1;
+    }
+    if (p->aicpu_threads - 1 > p->clusters) {
+        snprintf(err, errlen, "aicpu_threads=%" PRId64 ": more schedulers than clusters (%" PRId64 ")",
+                 p->aicpu_threads, p->clusters);
+        return -1;
+    }
+    return 0;
+}
+
+size_t platform_param_count(void)
+{
+    return NPARAMS;
+}
+
+const char *platform_param_name(size_t i)
+{
+    return i < NPARAMS ? PARAMS[i].name : NULL;
+}
+
+const char *platform_param_value(const platform *p, size_t i, char *buf, size_t buflen)
+{
+    if (i >= NPARAMS) {
+        snprintf(buf, buflen, "null");
+        return buf;
+    }
+    double v = get_value(p, &PARAMS[i]);
+    if (PARAMS[i].type == PT_INT)
+        snprintf(buf, buflen, "%" PRId64, (int64_t)v);
+    else
+        snprintf(buf, buflen, "%.17g", v);
+    return buf;
+}
+
+void platform_print_table(const platform *p, FILE *out)
+{
+    fprintf(out, "platform %s (%s)\n", p->name, p->json_path[0] ? p->json_path : "built-in");
+    fprintf(out, "%-28s %14s %-7s %-18s %s\n", "parameter", "value", "unit", "source", "meaning");
+    for (size_t i = 0; i < NPARAMS; i++) {
+        char v[64];
+        fprintf(out, "%-28s %14s %-7s %-18s %s\n", PARAMS[i].name, platform_param_value(p, i, v, sizeof(v)),
+                PARAMS[i].unit, PARAMS[i].source, PARAMS[i].what);
+    }
+}

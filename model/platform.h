@@ -1,0 +1,97 @@
+/* platform.h - chip and runtime parameters of a simulated platform: defaults, JSON files, --set overrides. */
+#ifndef PTOSIM_PLATFORM_H
+#define PTOSIM_PLATFORM_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define PLATFORM_NAME_MAX 64
+#define PLATFORM_PATH_MAX 4096
+#define PLATFORM_MAX_CLUSTERS 24 /* PLATFORM_MAX_BLOCKDIM (runtime.md §5.1) */
+#define PLATFORM_MAX_CORES (3 * PLATFORM_MAX_CLUSTERS)
+#define PLATFORM_MAX_AICPU_THREADS 4 /* PLATFORM_MAX_AICPU_THREADS (runtime.md §1.9) */
+#define PLATFORM_RING_COUNT 4        /* PTO2_MAX_RING_DEPTH (runtime.md §1.1) */
+
+/* Every tunable number of the model. Field comments give the unit; the
+ * parameter table in platform.c gives each one's source in the spec. */
+typedef struct platform {
+    char name[PLATFORM_NAME_MAX];      /* platform name, e.g. "a2a3" */
+    char json_path[PLATFORM_PATH_MAX]; /* file the parameters came from ("" = built-in) */
+    char xml_path[PLATFORM_PATH_MAX];  /* SimGrid platform XML */
+
+    /* topology */
+    int64_t clusters;      /* AICore clusters (1 AIC + 2 AIV each) */
+    int64_t aicpu_threads; /* active AICPU threads: schedulers + 1 orchestrator */
+
+    /* clocks */
+    int64_t aicore_freq_hz;       /* AICore clock, Hz */
+    int64_t sys_cnt_freq_hz;      /* system counter used for every timestamp, Hz */
+    int64_t sys_cnt_origin_ticks; /* counter value at simulated time 0 */
+
+    /* orchestrator (AICPU) */
+    int64_t orch_submit_ns;             /* one submit_task / dummy / alloc call */
+    int64_t orch_scope_end_per_task_ns; /* end_scope, per task released */
+
+    /* scheduler threads (AICPU) and the AICPU<->AICore control path */
+    int64_t mmio_cond_read_ns;       /* one COND load, serial within a thread */
+    int64_t mmio_store_ns;           /* one posted MMIO store within a burst */
+    int64_t sched_wmb_ns;            /* store barrier before a dispatch burst */
+    int64_t sched_idle_iter_ns;      /* loop overhead of an iteration that did nothing */
+    int64_t dispatch_pop_ns;         /* popping one task from a ready queue */
+    int64_t dispatch_payload_ns;     /* building one core's dispatch payload */
+    int64_t complete_subtask_ns;     /* handling one observed FIN */
+    int64_t resolve_base_ns;         /* completion fan-out walk, fixed part */
+    int64_t resolve_per_consumer_ns; /* completion fan-out walk, per consumer */
+    int64_t dispatch_visible_ns;     /* store to DATA_MAIN_BASE until the AICore sees it */
+    int64_t aicore_setup_ns;         /* receive -> start: payload invalidate + ACK */
+    int64_t fin_cond_latency_ns;     /* kernel end until FIN is readable in COND */
+
+    /* runtime ring defaults (per scope-depth ring) */
+    int64_t ring_task_window; /* task slots per ring */
+    int64_t ring_heap;        /* heap bytes per ring */
+    int64_t ring_dep_pool;    /* dependency-list nodes per ring */
+    int64_t tensormap_pool;   /* TensorMap entries (one global pool) */
+
+    /* host side */
+    double host_collector_bw; /* device->host DFX collector drain, bytes/s */
+} platform;
+
+/* Fills p with the built-in a2a3 defaults. */
+void platform_defaults(platform *p);
+
+/* Loads a platform by name (NAME -> DIR/NAME.json) or by path (anything with
+ * a '/' or ending in ".json"). A file may name a "base" platform in the same
+ * directory whose values it starts from. Returns 0, or -1 with a message
+ * naming the file and field in err. */
+int platform_load(platform *p, const char *name_or_file, const char *dir, char *err, size_t errlen);
+
+/* Applies one "KEY=VALUE" override. Returns 0, or -1 with a message in err. */
+int platform_set(platform *p, const char *assignment, char *err, size_t errlen);
+
+/* Checks cross-parameter rules. Returns 0, or -1 with a message in err. */
+int platform_validate(const platform *p, char *err, size_t errlen);
+
+/* Number of parameters in the table. */
+size_t platform_param_count(void);
+
+/* Name of parameter i, or NULL past the end. */
+const char *platform_param_name(size_t i);
+
+/* Writes parameter i's value as JSON text into buf. Returns buf. */
+const char *platform_param_value(const platform *p, size_t i, char *buf, size_t buflen);
+
+/* Prints the parameter table (name, value, unit, source, meaning) to out. */
+void platform_print_table(const platform *p, FILE *out);
+
+/* Derived topology helpers (runtime.md §5.1, formats.md §0.4). */
+static inline int platform_num_cores(const platform *p)
+{
+    return (int)(3 * p->clusters);
+}
+static inline int platform_num_sched(const platform *p)
+{
+    return (int)(p->aicpu_threads - 1);
+}
+
+#endif

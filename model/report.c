@@ -1,0 +1,178 @@
+/* report.c - ptosim_run.json, name_map_<graph>.json and the stdout summary. */
+#include "report.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+#include "jsonw.h"
+#include "outfile.h"
+#include "rterr.h"
+
+const char *report_status_name(chip_status s)
+{
+    switch (s) {
+    case CHIP_DONE:
+        return "ok";
+    case CHIP_FATAL:
+        return "runtime_error";
+    case CHIP_STALLED:
+        return "stalled";
+    case CHIP_RUNNING:
+        return "unfinished";
+    case CHIP_ERROR:
+    default:
+        return "error";
+    }
+}
+
+double report_busy_fraction(const chip *c, core_type type)
+{
+    ps_t busy = 0;
+    int n = 0;
+    for (int i = 0; i < c->ncores; i++)
+        if (c->cores[i].type == type) {
+            busy += c->cores[i].busy_ps;
+            n++;
+        }
+    if (!n || !c->end_time)
+        return 0;
+    return (double)busy / ((double)c->end_time * n);
+}
+
+int report_write_run(const chip *c, const report_info *ri, const char *path, char *err, size_t errlen)
+{
+    outfile of;
+    FILE *f = outfile_open(&of, path, err, errlen);
+    if (!f)
+        return -1;
+    const platform *p = &c->plat;
+    fputs("{\n  \"ptosim_version\": ", f);
+    jsonw_str(f, ri->version);
+    fputs(",\n  \"graph\": {\"file\": ", f);
+    jsonw_str(f, ri->graph_path);
+    fputs(", \"name\": ", f);
+    jsonw_str(f, c->orch.g.name);
+    fprintf(f, ", \"operations\": %ld},\n", c->orch.g.nops);
+
+    fputs("  \"platform\": {\"name\": ", f);
+    jsonw_str(f, p->name);
+    fputs(", \"file\": ", f);
+    jsonw_str(f, p->json_path[0] ? p->json_path : NULL);
+    fputs(", \"simgrid_platform\": ", f);
+    jsonw_str(f, p->xml_path[0] ? p->xml_path : NULL);
+    fputs(", \"params\": {", f);
+    for (size_t i = 0; i < platform_param_count(); i++) {
+        char v[64];
+        fprintf(f, "%s\"%s\": %s", i ? ", " : "", platform_param_name(i),
+                platform_param_value(p, i, v, sizeof(v)));
+    }
+    fputs("}},\n", f);
+
+    fprintf(f,
+            "  \"config\": {\"enable_chip_swimlane\": %d, \"aicpu_thread_num\": %" PRId64
+            ", \"ring_task_window\": [",
+            c->cfg.swimlane_level, p->aicpu_threads);
+    for (int r = 0; r < RING_COUNT; r++)
+        fprintf(f, "%s%" PRIu32, r ? ", " : "", c->cfg.ring_task_window[r]);
+    fputs("]},\n  \"simgrid_cfg\": [", f);
+    for (int i = 0; i < ri->nsg_cfg; i++) {
+        fputs(i ? ", " : "", f);
+        jsonw_str(f, ri->sg_cfg[i]);
+    }
+    fputs("],\n", f);
+
+    fprintf(f, "  \"outcome\": {\"status\": \"%s\", \"exit_code\": %d, \"runtime_error\": ",
+            report_status_name(c->status), ri->exit_code);
+    if (c->status == CHIP_FATAL) {
+        fprintf(f, "{\"code\": %d, \"name\": ", c->fatal_code);
+        jsonw_str(f, rterr_name(c->fatal_code));
+        fputs(", \"detail\": ", f);
+        jsonw_str(f, rterr_detail(c->fatal_code));
+        fputs(", \"hint\": ", f);
+        jsonw_str(f, rterr_hint(c->fatal_code));
+        fputc('}', f);
+    } else {
+        fputs("null", f);
+    }
+    fputs(", \"message\": ", f);
+    jsonw_str(f, c->status == CHIP_DONE ? NULL : c->message);
+    fputs("},\n", f);
+
+    fprintf(f, "  \"makespan_us\": %.6f,\n", us_from_ps(c->end_time));
+    fprintf(f, "  \"orchestrator_end_us\": %.6f,\n", us_from_ps(c->orch.end_time));
+    fprintf(f,
+            "  \"tasks\": {\"submitted\": %" PRIu64 ", \"completed\": %" PRIu64 ", \"kernel_tasks\": %" PRIu64
+            ", \"aicore_executions\": %" PRIu64 "},\n",
+            c->tasks_submitted, c->tasks_completed, c->kernel_tasks, c->executions);
+    fprintf(f, "  \"busy_fraction\": {\"aic\": %.6f, \"aiv\": %.6f},\n", report_busy_fraction(c, CORE_AIC),
+            report_busy_fraction(c, CORE_AIV));
+    fputs("  \"rings\": [", f);
+    for (int r = 0; r < RING_COUNT; r++)
+        fprintf(f,
+                "%s\n    {\"ring\": %d, \"task_window\": %" PRIu32 ", \"task_window_peak\": %" PRIu64
+                ", \"orchestrator_blocked_us\": %.6f}",
+                r ? "," : "", r, c->rings[r].window, c->rings[r].peak_active,
+                us_from_ps(c->orch.blocked_ps[r]));
+    fputs("\n  ],\n  \"outputs\": [", f);
+    for (int i = 0; i < ri->noutputs; i++) {
+        fputs(i ? ", " : "", f);
+        jsonw_str(f, ri->outputs[i]);
+    }
+    fputs("],\n", f);
+    fprintf(f, "  \"simulator\": {\"events\": %" PRIu64 ", \"simgrid_clock_s\": %.12f, ", c->events,
+            ri->simgrid_clock);
+    if (ri->host_seconds >= 0) {
+        double hs = ri->host_seconds > 1e-9 ? ri->host_seconds : 1e-9;
+        fprintf(f,
+                "\"host_seconds\": %.6f, \"tasks_per_host_second\": %.0f, "
+                "\"events_per_host_second\": %.0f}\n",
+                ri->host_seconds, (double)c->tasks_completed / hs, (double)c->events / hs);
+    } else {
+        fputs("\"host_seconds\": null, \"tasks_per_host_second\": null, "
+              "\"events_per_host_second\": null}\n",
+              f);
+    }
+    fputs("}\n", f);
+    return outfile_commit(&of, err, errlen);
+}
+
+int report_write_name_map(const graph *g, const char *path, char *err, size_t errlen)
+{
+    outfile of;
+    FILE *f = outfile_open(&of, path, err, errlen);
+    if (!f)
+        return -1;
+    fputs("{\"level\": 2, \"orchestrator_name\": ", f);
+    jsonw_str(f, g->orchestrator[0] ? g->orchestrator : NULL);
+    fputs(", \"callable_id_to_name\": {", f);
+    /* ascending func id, so the file does not depend on header order */
+    int first = 1;
+    for (int id = 0; id < GRAPH_MAX_FUNC_ID; id++) {
+        const graph_kernel *k = graph_kernel_by_id(g, id);
+        if (!k)
+            continue;
+        fprintf(f, "%s\"%d\": ", first ? "" : ", ", id);
+        jsonw_str(f, k->name);
+        first = 0;
+    }
+    fputs("}}\n", f);
+    return outfile_commit(&of, err, errlen);
+}
+
+void report_summary(const chip *c, const report_info *ri, FILE *out)
+{
+    fprintf(out, "ptosim: %s on %s: %s\n", c->orch.g.name, c->plat.name, report_status_name(c->status));
+    if (c->status == CHIP_FATAL)
+        fprintf(out, "  runtime error %d %s\n", c->fatal_code, rterr_name(c->fatal_code));
+    fprintf(out,
+            "  tasks %" PRIu64 "/%" PRIu64 " completed (%" PRIu64 " on AICores, %" PRIu64
+            " executions), makespan %.3f us\n",
+            c->tasks_completed, c->tasks_submitted, c->kernel_tasks, c->executions, us_from_ps(c->end_time));
+    fprintf(out, "  busy: aic %.1f%%, aiv %.1f%%; orchestrator blocked %.3f us\n",
+            100 * report_busy_fraction(c, CORE_AIC), 100 * report_busy_fraction(c, CORE_AIV),
+            us_from_ps(c->orch.blocked_ps[0] + c->orch.blocked_ps[1] + c->orch.blocked_ps[2] +
+                       c->orch.blocked_ps[3]));
+    if (ri->host_seconds >= 0)
+        fprintf(out, "  simulated in %.3f s host time (%" PRIu64 " events, %.0f tasks/s)\n", ri->host_seconds,
+                c->events, (double)c->tasks_completed / (ri->host_seconds > 1e-9 ? ri->host_seconds : 1e-9));
+}

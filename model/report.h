@@ -1,0 +1,38 @@
+/* report.h - what a run tells its user: ptosim_run.json, the name map, and the stdout summary. */
+#ifndef PTOSIM_REPORT_H
+#define PTOSIM_REPORT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "chip.h"
+
+/* Facts about the run that live outside the chip model. */
+typedef struct report_info {
+    const char *version;       /* ptosim version */
+    const char *graph_path;    /* graph file */
+    const char *const *sg_cfg; /* SimGrid configuration items, "key:value" */
+    int nsg_cfg;
+    double host_seconds;        /* host time of the simulation, < 0 = not measured */
+    double simgrid_clock;       /* SimGrid's clock at the end, seconds */
+    int exit_code;              /* exit status the program will return */
+    const char *const *outputs; /* files written under the work dir */
+    int noutputs;
+} report_info;
+
+/* Outcome keyword for a status: "ok", "runtime_error", "stalled", "error". */
+const char *report_status_name(chip_status s);
+
+/* Writes ptosim_run.json. Returns 0, or -1 with a message in err. */
+int report_write_run(const chip *c, const report_info *ri, const char *path, char *err, size_t errlen);
+
+/* Writes name_map_<graph>.json (formats.md §0.6). Returns 0, or -1 with a message in err. */
+int report_write_name_map(const graph *g, const char *path, char *err, size_t errlen);
+
+/* Prints the short human summary. */
+void report_summary(const chip *c, const report_info *ri, FILE *out);
+
+/* Busy fraction of one core type over the makespan, 0..1. */
+double report_busy_fraction(const chip *c, core_type type);
+
+#endif

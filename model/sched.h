@@ -1,0 +1,65 @@
+/* sched.h - AICPU scheduler threads: the complete / dummy / dispatch loop, with idle iterations skipped
+ * analytically. */
+#ifndef PTOSIM_SCHED_H
+#define PTOSIM_SCHED_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "platform.h"
+#include "simtime.h"
+
+struct chip;
+struct task;
+
+#define SCHED_DUMMY_THREADS 3  /* only threads 0-2 drain the dummy queue (runtime.md §3.3) */
+#define SCHED_DUMMY_PER_ITER 8 /* dummy tasks completed per iteration */
+#define SCHED_DEFERRED_CAP 256 /* PTO2_DEFERRED_RELEASE_CAP (runtime.md §2.6) */
+
+/* One scheduler thread. While an iteration finds nothing to do the thread
+ * "sleeps": its iterations are periodic (period = polls + idle overhead), so
+ * the next iteration that can observe a FIN, or see a newly queued task, is
+ * computed instead of simulated one by one. */
+typedef struct sched_thread {
+    int index;                              /* thread index (0 .. schedulers-1) */
+    int ncores;                             /* owned cores */
+    int core_ids[PLATFORM_MAX_CORES];       /* owned cores in polling order */
+    int nclusters;                          /* owned clusters */
+    int cluster_ids[PLATFORM_MAX_CLUSTERS]; /* owned clusters in order */
+    uint64_t gen;                           /* generation of the live scheduled event */
+    uint64_t loop_iter;                     /* iteration counter */
+    ps_t iter_start;                        /* start of the current iteration */
+    uint32_t iter_completions;              /* FINs observed in the current iteration */
+    bool sleeping;                          /* idle: no event except a FIN wake-up */
+    ps_t sleep_base;                        /* start of the idle iteration that began the sleep */
+    ps_t sleep_period;                      /* length of one idle iteration */
+    uint64_t sleep_base_iter;               /* loop_iter at sleep_base */
+    int sleep_nbusy;                        /* running cores polled per idle iteration */
+    uint32_t sleep_misses_per_iter;         /* ready-queue pop misses per idle iteration */
+    ps_t wake_at;                           /* time of the FIN wake-up, PS_NEVER if none */
+    uint64_t *deferred;                     /* completed tasks awaiting their deferred release */
+    size_t ndeferred, deferred_cap;
+    uint32_t pop_hit, pop_miss; /* pop counts since the last dispatch record */
+    uint64_t dispatched;        /* subtasks dispatched */
+    uint64_t completed;         /* FINs observed */
+} sched_thread;
+
+/* Sets up thread ti's ownership from the core topology. */
+void sched_init_thread(struct chip *c, int ti);
+
+/* Frees a thread's buffers. */
+void sched_free_thread(sched_thread *th);
+
+/* Event handlers: start of an iteration (complete phase) and its dummy +
+ * dispatch phases. */
+void sched_on_iter(struct chip *c, int ti, ps_t t);
+void sched_on_dispatch(struct chip *c, int ti, ps_t t);
+
+/* A task was queued at time t: wake sleeping threads that could take it. */
+void sched_notify_queued(struct chip *c, const struct task *tk, ps_t t);
+
+/* Queues a completed task for thread ti's deferred release. */
+void sched_defer_release(struct chip *c, int ti, uint64_t task_id, ps_t t);
+
+#endif

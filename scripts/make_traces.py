@@ -1,0 +1,119 @@
+#!/usr/bin/env python3
+"""make_traces.py - regenerates the small example graphs in traces/ (a developer tool; the
+files are committed, so nothing in the build or tests needs Python)."""
+import json, os
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+OUT = os.path.join(HERE, "..", "traces")
+
+
+def write(name, header, ops):
+    with open(os.path.join(OUT, name + ".jsonl"), "w") as f:
+        f.write(json.dumps(header) + "\n")
+        for op in ops:
+            f.write(json.dumps(op) + "\n")
+
+
+def out(name, shape, dtype="FLOAT16"):
+    return {"dir": "out", "tensor": name, "dtype": dtype, "shape": shape}
+
+
+def inp(name, **view):
+    return dict({"dir": "in", "tensor": name}, **view)
+
+
+def fan200():
+    # 200 independent AIV tasks of 500 us: 48 AIV cores take them in ceil(200/48) = 5 waves
+    hdr = {"ptosim_graph": 1, "name": "fan200",
+           "kernels": [{"id": 0, "name": "vexp", "core": "aiv", "cost": {"cycles": 900000}}]}
+    write("fan200", hdr, [{"op": "submit", "kernel": "vexp"} for _ in range(200)])
+
+
+def forkjoin():
+    # one AIC producer, 8 AIV workers on disjoint row blocks, one AIV join
+    hdr = {"ptosim_graph": 1, "name": "forkjoin",
+           "kernels": [{"id": 0, "name": "matmul", "core": "aic", "cost": {"cycles": 36000}},
+                       {"id": 1, "name": "gelu", "core": "aiv", "cost": {"cycles": 9000}},
+                       {"id": 2, "name": "reduce", "core": "aiv", "cost": {"cycles": 5400}}],
+           "tensors": [{"name": "x", "dtype": "FLOAT16", "shape": [2048, 64]},
+                       {"name": "w", "dtype": "FLOAT16", "shape": [64, 64]}]}
+    ops = [{"op": "scope_begin", "site": "forkjoin.py:10"},
+           {"op": "submit", "id": "prod", "kernel": "matmul",
+            "args": [inp("x"), inp("w"), out("h", [2048, 64])]}]
+    for k in range(8):
+        ops.append({"op": "submit", "kernel": "gelu",
+                    "args": [inp("h", shape=[256, 64], offset=[256 * k, 0]), out("g%d" % k, [256, 64])]})
+    ops.append({"op": "submit", "id": "join", "kernel": "reduce",
+                "args": [inp("g%d" % k) for k in range(8)] + [out("y", [64])]})
+    ops.append({"op": "scope_end"})
+    write("forkjoin", hdr, ops)
+
+
+def mix_spmd():
+    hdr = {"ptosim_graph": 1, "name": "mix_spmd",
+           "kernels": [{"id": 0, "name": "qk_mm", "core": "aic", "cost": {"cycles": 27000}},
+                       {"id": 1, "name": "softmax", "core": "aiv", "cost": {"cycles": 18000}},
+                       {"id": 2, "name": "scale", "core": "aiv", "cost": {"cycles": 9000}},
+                       {"id": 3, "name": "proj", "core": "aic", "cost": {"cycles": 18000}}],
+           "tensors": [{"name": "q", "dtype": "BFLOAT16", "shape": [4, 128, 128]},
+                       {"name": "k", "dtype": "BFLOAT16", "shape": [4, 128, 128]}]}
+    ops = [{"op": "scope_begin", "site": "mix_spmd.py:20"},
+           # MIX: AIC + both AIVs of one cluster per block, 4 blocks = 4 clusters
+           {"op": "submit", "kernels": ["qk_mm", "softmax", "softmax"], "block_num": 4,
+            "args": [inp("q"), inp("k"), out("s", [4, 128, 128], "FLOAT32")]},
+           # SPMD AIV with 96 blocks: two waves on 48 AIV cores
+           {"op": "submit", "kernel": "scale", "block_num": 96,
+            "args": [inp("s"), out("p", [4, 128, 128])]},
+           # SPMD AIC with one block per cluster
+           {"op": "submit", "kernel": "proj", "block_num": 24,
+            "args": [inp("p"), out("o", [4, 128, 128])]},
+           {"op": "scope_end"}]
+    write("mix_spmd", hdr, ops)
+
+
+def default():
+    # a small decoder: 8 layers, each in its own scope (ring 1), with the usual chain of
+    # norm -> qkv -> rope -> attention (MIX) -> out-proj -> add -> up -> act -> down -> add
+    H = 1024
+    hdr = {"ptosim_graph": 1, "name": "default", "orchestrator": "mini_decoder",
+           "kernels": [{"id": 0, "name": "rmsnorm", "core": "aiv", "cost": {"cycles": 7200}},
+                       {"id": 1, "name": "qkv_proj", "core": "aic", "cost": {"cycles": 27000}},
+                       {"id": 2, "name": "rope", "core": "aiv", "cost": {"cycles": 5400}},
+                       {"id": 3, "name": "attn_qk_pv", "core": "aic", "cost": {"cycles": 36000}},
+                       {"id": 4, "name": "attn_softmax", "core": "aiv", "cost": {"cycles": 27000}},
+                       {"id": 5, "name": "o_proj", "core": "aic", "cost": {"cycles": 18000}},
+                       {"id": 6, "name": "residual_add", "core": "aiv", "cost": {"cycles": 3600}},
+                       {"id": 7, "name": "up_gate", "core": "aic", "cost": {"cycles": 54000}},
+                       {"id": 8, "name": "swiglu", "core": "aiv", "cost": {"cycles": 9000}},
+                       {"id": 9, "name": "down_proj", "core": "aic", "cost": {"cycles": 36000}}],
+           "tensors": [{"name": "x", "dtype": "BFLOAT16", "shape": [16, H]},
+                       {"name": "kv_cache", "dtype": "BFLOAT16", "shape": [8, 2, 4096, 128]}]}
+    ops = [{"op": "alloc", "id": "ws", "tensors": [{"name": "scratch", "dtype": "FLOAT32", "shape": [16, H]}]}]
+    h = "x"
+    for layer in range(8):
+        ops.append({"op": "scope_begin", "site": "decoder.py:%d" % (40 + layer)})
+        ops.append({"op": "user_code", "ns": 300})
+        ops.append({"op": "submit", "kernel": "rmsnorm", "args": [inp(h), out("n", [16, H])]})
+        ops.append({"op": "submit", "kernel": "qkv_proj", "block_num": 8, "args": [inp("n"), out("qkv", [16, 3 * H])]})
+        ops.append({"op": "submit", "kernel": "rope", "block_num": 8, "args": [inp("qkv"), out("qr", [16, 3 * H])]})
+        ops.append({"op": "submit", "kernels": ["attn_qk_pv", "attn_softmax", "attn_softmax"], "block_num": 8,
+                    "args": [inp("qr"), inp("kv_cache", shape=[1, 2, 4096, 128], offset=[layer, 0, 0, 0]),
+                             out("a", [16, H])]})
+        ops.append({"op": "submit", "kernel": "o_proj", "block_num": 8, "args": [inp("a"), out("o", [16, H])]})
+        ops.append({"op": "submit", "kernel": "residual_add", "args": [inp(h), inp("o"), out("r", [16, H])]})
+        ops.append({"op": "submit", "kernel": "up_gate", "block_num": 16, "args": [inp("r"), out("u", [16, 4 * H])]})
+        ops.append({"op": "submit", "kernel": "swiglu", "block_num": 16, "args": [inp("u"), out("s", [16, 2 * H])]})
+        ops.append({"op": "submit", "kernel": "down_proj", "block_num": 8, "args": [inp("s"), out("d", [16, H])]})
+        ops.append({"op": "submit", "id": "layer_out", "kernel": "residual_add",
+                    "args": [inp("r"), inp("d"), out("h%d" % layer, [16, H])]})
+        ops.append({"op": "dummy", "deps": ["layer_out"]})
+        ops.append({"op": "scope_end"})
+        h = "h%d" % layer
+    write("default", hdr, ops)
+
+
+if __name__ == "__main__":
+    fan200()
+    forkjoin()
+    mix_spmd()
+    default()

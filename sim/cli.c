@@ -1,0 +1,161 @@
+/* cli.c - `ptosim run` option parsing. */
+#include "cli.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void cli_run_usage(void)
+{
+    puts("usage: ptosim run GRAPH [options]\n"
+         "\n"
+         "Simulates the graph on a simulated a2a3 chip running the PTO2 runtime.\n"
+         "\n"
+         "options:\n"
+         "  -o, --work-dir DIR            write DIR/ptosim_run.json and DIR/dfx_outputs/\n"
+         "  -p, --platform NAME|FILE      platform (default a2a3; also a2a3sim)\n"
+         "  --enable-chip-swimlane[=N]    chip_swimlane_records.json at level N (0-4, bare = 4)\n"
+         "  --set KEY=VALUE               override a platform parameter (ptosim params lists them)\n"
+         "  --no-host-timing              leave host timing out of ptosim_run.json (byte-identical reruns)\n"
+         "  --quiet                       no summary on stdout\n"
+         "  --cfg=KEY:VALUE, --log=...    passed to SimGrid\n"
+         "  -h, --help                    this text");
+}
+
+/* Matches "--name" or "--name=value"; *value gets the inline value or NULL. */
+static bool opt_is(const char *arg, const char *name, const char **value)
+{
+    size_t n = strlen(name);
+    if (strncmp(arg, name, n) != 0)
+        return false;
+    if (arg[n] == '\0') {
+        *value = NULL;
+        return true;
+    }
+    if (arg[n] == '=') {
+        *value = arg + n + 1;
+        return true;
+    }
+    return false;
+}
+
+/* Takes an option's value: inline ("--x=v") or the next argument. */
+static int need_value(int argc, char **argv, int *i, const char *name, const char *inl, const char **out,
+                      char *err, size_t errlen)
+{
+    if (inl) {
+        *out = inl;
+        return 0;
+    }
+    if (*i + 1 >= argc) {
+        snprintf(err, errlen, "%s: missing value", name);
+        return -1;
+    }
+    *out = argv[++*i];
+    return 0;
+}
+
+static int parse_level(const char *s, int *out)
+{
+    char *end;
+    long v = strtol(s, &end, 10);
+    if (end == s || *end)
+        return -1;
+    *out = (int)v;
+    return 0;
+}
+
+int cli_parse_run(int argc, char **argv, cli_run *o, char *err, size_t errlen)
+{
+    memset(o, 0, sizeof(*o));
+    o->platform = "a2a3";
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i], *v = NULL;
+        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+            cli_run_usage();
+            return 1;
+        }
+        if (strncmp(a, "--cfg=", 6) == 0 || strncmp(a, "--log=", 6) == 0) {
+            if (o->nsg == CLI_MAX_SG) {
+                snprintf(err, errlen, "too many --cfg/--log arguments (at most %d)", CLI_MAX_SG);
+                return -1;
+            }
+            o->sg_args[o->nsg++] = a;
+            continue;
+        }
+        if (strcmp(a, "-o") == 0 || opt_is(a, "--work-dir", &v)) {
+            if (need_value(argc, argv, &i, "--work-dir", v, &o->work_dir, err, errlen) != 0)
+                return -1;
+            continue;
+        }
+        if (strcmp(a, "-p") == 0 || opt_is(a, "--platform", &v)) {
+            if (need_value(argc, argv, &i, "--platform", v, &o->platform, err, errlen) != 0)
+                return -1;
+            continue;
+        }
+        if (opt_is(a, "--set", &v)) {
+            const char *kv;
+            if (need_value(argc, argv, &i, "--set", v, &kv, err, errlen) != 0)
+                return -1;
+            if (o->nsets == CLI_MAX_SETS) {
+                snprintf(err, errlen, "too many --set arguments (at most %d)", CLI_MAX_SETS);
+                return -1;
+            }
+            o->sets[o->nsets++] = kv;
+            continue;
+        }
+        if (opt_is(a, "--enable-chip-swimlane", &v)) {
+            int lvl = 4; /* bare flag = 4 (formats.md §6.1) */
+            /* the runtime's CLI also takes the level as the next word */
+            if (!v && i + 1 < argc && argv[i + 1][0] >= '0' && argv[i + 1][0] <= '9' && !argv[i + 1][1])
+                v = argv[++i];
+            if (v && parse_level(v, &lvl) != 0) {
+                snprintf(err, errlen,
+                         "--enable-chip-swimlane: enable_chip_swimlane must be an int "
+                         "collection level (0-4), got '%s'",
+                         v);
+                return -1;
+            }
+            if (lvl < 0 || lvl > 4) {
+                snprintf(err, errlen,
+                         "--enable-chip-swimlane: enable_chip_swimlane must be a collection level in "
+                         "[0, 4] (0=off, 1=AICore timing, 2=+dispatch/finish, 3=+sched phases, "
+                         "4=+orch phases), got %d",
+                         lvl);
+                return -1;
+            }
+            o->swimlane_level = lvl;
+            continue;
+        }
+        if (strcmp(a, "--no-host-timing") == 0) {
+            o->no_host_timing = true;
+            continue;
+        }
+        if (strcmp(a, "--quiet") == 0) {
+            o->quiet = true;
+            continue;
+        }
+        if (a[0] == '-' && a[1] != '\0') {
+            snprintf(err, errlen, "unknown option '%s' (ptosim run --help lists the options)", a);
+            return -1;
+        }
+        if (o->graph) {
+            snprintf(err, errlen, "run takes one GRAPH file, got '%s' and '%s'", o->graph, a);
+            return -1;
+        }
+        o->graph = a;
+    }
+    o->sg_args[o->nsg] = NULL;
+    if (!o->graph) {
+        snprintf(err, errlen, "missing GRAPH (usage: ptosim run GRAPH [options])");
+        return -1;
+    }
+    if (o->swimlane_level > 0 && !o->work_dir) {
+        snprintf(err, errlen,
+                 "CallConfig: output_prefix must be set whenever any of enable_chip_swimlane / "
+                 "enable_dump_args / enable_pmu / enable_dep_gen / enable_scope_stats is enabled "
+                 "(give -o DIR)");
+        return -1;
+    }
+    return 0;
+}

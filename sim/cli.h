@@ -1,0 +1,42 @@
+/* cli.h - command-line parsing of `ptosim run` (options mirror the runtime's RunConfig names). */
+#ifndef PTOSIM_CLI_H
+#define PTOSIM_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define CLI_MAX_SETS 256
+#define CLI_MAX_SG 48
+
+/* Exit statuses of the program (README, "Exit status"). */
+enum {
+    EXIT_OK = 0,
+    EXIT_INTERNAL = 1, /* the simulator failed: I/O, memory */
+    EXIT_USAGE = 2,    /* bad command line, platform or configuration */
+    EXIT_GRAPH = 3,    /* malformed graph file */
+    EXIT_RUNTIME = 4,  /* the simulated runtime ended with an error code */
+    EXIT_DEVICE = 5,   /* the simulated device failed (STARS kill, stream sync) */
+    EXIT_STALLED = 6,  /* the simulation could not progress (deadlock) */
+};
+
+typedef struct cli_run {
+    const char *graph;              /* graph file */
+    const char *work_dir;           /* -o: outputs go to DIR/dfx_outputs and DIR/ptosim_run.json */
+    const char *platform;           /* -p: platform name or file */
+    int swimlane_level;             /* --enable-chip-swimlane, 0..4 */
+    const char *sets[CLI_MAX_SETS]; /* --set KEY=VALUE, in order */
+    int nsets;
+    bool no_host_timing;                 /* --no-host-timing: null host times, byte-identical files */
+    bool quiet;                          /* --quiet: no summary on stdout */
+    const char *sg_args[CLI_MAX_SG + 1]; /* --cfg=... / --log=..., NULL-terminated */
+    int nsg;
+} cli_run;
+
+/* Parses the arguments after "run". Returns 0, 1 when --help was printed, or
+ * -1 with a message in err. */
+int cli_parse_run(int argc, char **argv, cli_run *o, char *err, size_t errlen);
+
+/* Prints the usage of `ptosim run`. */
+void cli_run_usage(void);
+
+#endif

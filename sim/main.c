@@ -1,0 +1,88 @@
+/* main.c - ptosim's entry point: subcommand dispatch. */
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../model/graph.h"
+#include "../model/platform.h"
+#include "cli.h"
+#include "run.h"
+
+static void usage(FILE *out)
+{
+    fputs("usage: ptosim COMMAND [ARGS]\n"
+          "\n"
+          "ptosim simulates an Ascend a2a3 chip running the PTO2 task-graph runtime.\n"
+          "\n"
+          "commands:\n"
+          "  run GRAPH [options]          simulate a graph file (ptosim run --help)\n"
+          "  validate GRAPH               check a graph file without simulating it\n"
+          "  params [-p NAME|FILE]        list the platform parameters with their sources\n"
+          "  --help, --version\n",
+          out);
+}
+
+static int cmd_validate(int argc, char **argv)
+{
+    if (argc != 1) {
+        fputs("usage: ptosim validate GRAPH\n", stderr);
+        return EXIT_USAGE;
+    }
+    char err[GRAPH_ERR_MAX];
+    if (graph_validate(argv[0], err, sizeof(err)) != 0) {
+        fprintf(stderr, "ptosim: %s\n", err);
+        return EXIT_GRAPH;
+    }
+    printf("%s: ok\n", argv[0]);
+    return EXIT_OK;
+}
+
+static int cmd_params(int argc, char **argv)
+{
+    const char *name = "a2a3";
+    for (int i = 0; i < argc; i++) {
+        if ((strcmp(argv[i], "-p") == 0 || strcmp(argv[i], "--platform") == 0) && i + 1 < argc)
+            name = argv[++i];
+        else if (strncmp(argv[i], "--platform=", 11) == 0)
+            name = argv[i] + 11;
+        else {
+            fputs("usage: ptosim params [-p NAME|FILE]\n", stderr);
+            return EXIT_USAGE;
+        }
+    }
+    char dir[PATH_MAX], err[4096];
+    run_platform_dir(dir, sizeof(dir));
+    platform p;
+    if (platform_load(&p, name, dir, err, sizeof(err)) != 0) {
+        fprintf(stderr, "ptosim: %s\n", err);
+        return EXIT_USAGE;
+    }
+    platform_print_table(&p, stdout);
+    return EXIT_OK;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return EXIT_USAGE;
+    }
+    const char *cmd = argv[1];
+    if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
+        usage(stdout);
+        return EXIT_OK;
+    }
+    if (strcmp(cmd, "--version") == 0) {
+        printf("ptosim %s\n", PTOSIM_VERSION);
+        return EXIT_OK;
+    }
+    if (strcmp(cmd, "run") == 0)
+        return run_main(argc - 2, argv + 2);
+    if (strcmp(cmd, "validate") == 0)
+        return cmd_validate(argc - 2, argv + 2);
+    if (strcmp(cmd, "params") == 0)
+        return cmd_params(argc - 2, argv + 2);
+    fprintf(stderr, "ptosim: unknown command '%s'\n", cmd);
+    usage(stderr);
+    return EXIT_USAGE;
+}

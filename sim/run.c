@@ -1,0 +1,237 @@
+/* run.c - `ptosim run`: load the platform, validate the graph, simulate it, write the run's files. */
+#include "run.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../model/chip.h"
+#include "../model/outfile.h"
+#include "../model/report.h"
+#include "../model/rterr.h"
+#include "cli.h"
+#include "sgrun.h"
+
+#ifndef PTOSIM_DATADIR
+#define PTOSIM_DATADIR "platforms"
+#endif
+
+static int file_exists(const char *path)
+{
+    return access(path, R_OK) == 0;
+}
+
+void run_platform_dir(char *out, int outlen)
+{
+    const char *env = getenv("PTOSIM_PLATFORM_DIR");
+    if (env && *env) {
+        snprintf(out, (size_t)outlen, "%s", env);
+        return;
+    }
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+    if (n > 0) {
+        exe[n] = '\0';
+        char *slash = strrchr(exe, '/');
+        if (slash) {
+            *slash = '\0';
+            char probe[PATH_MAX + 64];
+            snprintf(probe, sizeof(probe), "%s/../platforms/a2a3.json", exe);
+            if (file_exists(probe)) {
+                snprintf(out, (size_t)outlen, "%s/../platforms", exe);
+                return;
+            }
+            snprintf(probe, sizeof(probe), "%s/platforms/a2a3.json", exe);
+            if (file_exists(probe)) {
+                snprintf(out, (size_t)outlen, "%s/platforms", exe);
+                return;
+            }
+        }
+    }
+    snprintf(out, (size_t)outlen, "%s", PTOSIM_DATADIR);
+}
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Output files with fixed names: a run removes the ones it will not rewrite,
+ * so a folder never mixes two runs. */
+static const char *const MANAGED[] = {
+    "dfx_outputs/chip_swimlane_records.json",
+    "dfx_outputs/deps.json",
+    "dfx_outputs/pmu.csv",
+    "dfx_outputs/scope_stats/scope_stats.jsonl",
+    "dfx_outputs/args_dump/args_dump.json",
+    "dfx_outputs/args_dump/args.bin",
+    "ptosim_run.json",
+};
+
+static int exit_for(chip_status s)
+{
+    switch (s) {
+    case CHIP_DONE:
+        return EXIT_OK;
+    case CHIP_FATAL:
+        return EXIT_RUNTIME;
+    case CHIP_STALLED:
+        return EXIT_STALLED;
+    default:
+        return EXIT_INTERNAL;
+    }
+}
+
+int run_main(int argc, char **argv)
+{
+    cli_run opt;
+    char err[4096];
+    int rc = cli_parse_run(argc, argv, &opt, err, sizeof(err));
+    if (rc == 1)
+        return EXIT_OK;
+    if (rc != 0) {
+        fprintf(stderr, "ptosim: %s\n", err);
+        return EXIT_USAGE;
+    }
+
+    char pdir[PATH_MAX];
+    run_platform_dir(pdir, sizeof(pdir));
+    platform plat;
+    if (platform_load(&plat, opt.platform, pdir, err, sizeof(err)) != 0) {
+        fprintf(stderr, "ptosim: %s\n", err);
+        return EXIT_USAGE;
+    }
+    for (int i = 0; i < opt.nsets; i++)
+        if (platform_set(&plat, opt.sets[i], err, sizeof(err)) != 0) {
+            fprintf(stderr, "ptosim: %s\n", err);
+            return EXIT_USAGE;
+        }
+    if (platform_validate(&plat, err, sizeof(err)) != 0) {
+        fprintf(stderr, "ptosim: platform %s: %s\n", plat.name, err);
+        return EXIT_USAGE;
+    }
+
+    /* every line is checked before anything is simulated */
+    if (graph_validate(opt.graph, err, sizeof(err)) != 0) {
+        fprintf(stderr, "ptosim: %s\n", err);
+        return EXIT_GRAPH;
+    }
+
+    chip_config cfg = {.swimlane_level = opt.swimlane_level};
+    for (int r = 0; r < RING_COUNT; r++)
+        cfg.ring_task_window[r] = (uint32_t)plat.ring_task_window;
+
+    char dfx[PATH_MAX + 32];
+    if (opt.work_dir) {
+        snprintf(dfx, sizeof(dfx), "%s/dfx_outputs", opt.work_dir);
+        if (outfile_mkdirs(dfx, err, sizeof(err)) != 0) {
+            fprintf(stderr, "ptosim: %s\n", err);
+            return EXIT_INTERNAL;
+        }
+        for (size_t i = 0; i < sizeof(MANAGED) / sizeof(MANAGED[0]); i++) {
+            char p[PATH_MAX + 64];
+            snprintf(p, sizeof(p), "%s/%s", opt.work_dir, MANAGED[i]);
+            remove(p);
+        }
+    }
+
+    chip *c = malloc(sizeof(*c));
+    if (!c) {
+        fprintf(stderr, "ptosim: out of memory\n");
+        return EXIT_INTERNAL;
+    }
+    if (chip_init(c, &plat, &cfg, opt.graph, err, sizeof(err)) != 0) {
+        fprintf(stderr, "ptosim: %s\n", err);
+        free(c);
+        return EXIT_INTERNAL;
+    }
+
+    sgrun_cfg sgcfg;
+    sgrun_result sgres = {0};
+    double t0 = now_seconds();
+    int sgrc = sgrun_run(plat.xml_path, plat.host_collector_bw, opt.sg_args, sgrun_chip_body, c, &sgcfg,
+                         &sgres, err, sizeof(err));
+    double host_s = now_seconds() - t0;
+    int exit_code = sgrc != 0 ? (sgres.finished ? EXIT_INTERNAL : EXIT_STALLED) : exit_for(c->status);
+    if (sgrc != 0 && !sgres.finished && c->status == CHIP_RUNNING) {
+        c->status = CHIP_STALLED;
+        snprintf(c->message, sizeof(c->message), "%s", err);
+    }
+
+    const char *outputs[8];
+    int nout = 0;
+    int write_failed = 0;
+    char namemap_rel[256], path[PATH_MAX + 300];
+    if (opt.work_dir) {
+        snprintf(namemap_rel, sizeof(namemap_rel), "dfx_outputs/name_map_%s.json", c->orch.g.name);
+        snprintf(path, sizeof(path), "%s/%s", opt.work_dir, namemap_rel);
+        if (report_write_name_map(&c->orch.g, path, err, sizeof(err)) != 0) {
+            fprintf(stderr, "ptosim: %s\n", err);
+            write_failed = 1;
+        } else {
+            outputs[nout++] = namemap_rel;
+        }
+        int ncores = c->ncores, is_aiv[PLATFORM_MAX_CORES], owner[PLATFORM_MAX_CORES];
+        for (int i = 0; i < ncores; i++) {
+            is_aiv[i] = c->cores[i].type == CORE_AIV;
+            owner[i] = c->cores[i].thread;
+        }
+        swimlane_meta meta = {.num_cores = ncores,
+                              .core_is_aiv = is_aiv,
+                              .core_to_thread = owner,
+                              .tick_hz = (uint64_t)plat.sys_cnt_freq_hz,
+                              .origin_ticks = (uint64_t)plat.sys_cnt_origin_ticks};
+        snprintf(path, sizeof(path), "%s/dfx_outputs/chip_swimlane_records.json", opt.work_dir);
+        int written = 0;
+        if (swimlane_write(&c->sl, &meta, path, &written, err, sizeof(err)) != 0) {
+            fprintf(stderr, "ptosim: %s\n", err);
+            write_failed = 1;
+        } else if (written) {
+            outputs[nout++] = "dfx_outputs/chip_swimlane_records.json";
+        } else if (opt.swimlane_level > 0) {
+            fprintf(stderr, "ptosim: Warning: No performance data to export.\n");
+        }
+    }
+    if (write_failed && exit_code == EXIT_OK)
+        exit_code = EXIT_INTERNAL;
+
+    report_info ri = {.version = PTOSIM_VERSION,
+                      .graph_path = opt.graph,
+                      .sg_cfg = sgcfg.items,
+                      .nsg_cfg = sgcfg.n,
+                      .host_seconds = opt.no_host_timing ? -1 : host_s,
+                      .simgrid_clock = sgres.clock,
+                      .exit_code = exit_code,
+                      .outputs = outputs,
+                      .noutputs = nout};
+    if (opt.work_dir) {
+        snprintf(path, sizeof(path), "%s/ptosim_run.json", opt.work_dir);
+        if (report_write_run(c, &ri, path, err, sizeof(err)) != 0) {
+            fprintf(stderr, "ptosim: %s\n", err);
+            if (exit_code == EXIT_OK)
+                exit_code = ri.exit_code = EXIT_INTERNAL;
+        }
+    }
+    if (c->status == CHIP_FATAL) {
+        fprintf(stderr, "ptosim: runtime error %d %s: %s\n", c->fatal_code, rterr_name(c->fatal_code),
+                c->message);
+        fprintf(stderr, "ptosim: error detail: %s\n", rterr_detail(c->fatal_code));
+        fprintf(stderr, "ptosim: error hint: %s\n", rterr_hint(c->fatal_code));
+    } else if (c->status != CHIP_DONE) {
+        fprintf(stderr, "ptosim: %s: %s\n", report_status_name(c->status), c->message);
+    } else if (sgrc != 0) {
+        fprintf(stderr, "ptosim: %s\n", err);
+    }
+    if (!opt.quiet)
+        report_summary(c, &ri, stdout);
+    fflush(stdout);
+    chip_free(c);
+    free(c);
+    return exit_code;
+}

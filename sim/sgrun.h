@@ -1,0 +1,39 @@
+/* sgrun.h - the SimGrid side: engine set-up, platform loading, the chip engine actor, deadlock detection. */
+#ifndef PTOSIM_SGRUN_H
+#define PTOSIM_SGRUN_H
+
+#include <stddef.h>
+
+#include "../model/chip.h"
+
+#define SGRUN_MAX_CFG 64
+
+/* SimGrid settings the run used (ours first, then the user's). */
+typedef struct sgrun_cfg {
+    const char *items[SGRUN_MAX_CFG]; /* "key:value" */
+    int n;
+} sgrun_cfg;
+
+/* Outcome of the SimGrid part of a run. */
+typedef struct sgrun_result {
+    double clock; /* SimGrid's clock when simgrid_run returned, seconds */
+    int finished; /* the engine actor reached its end */
+} sgrun_result;
+
+/* Body of the engine actor: runs the simulation, sets *finished. */
+typedef void (*sgrun_body)(void *data, int *finished);
+
+/* Starts SimGrid with our defaults plus the user's --cfg=/--log= arguments
+ * (user_args, NULL-terminated), loads the platform XML, runs body in an actor
+ * on the host "aicpu" and returns when SimGrid has nothing left to do.
+ * Returns 0, or -1 with a message in err (platform problems, or a SimGrid
+ * deadlock: simgrid_run returned before the actor finished). One call per
+ * process (SimGrid allows one engine). */
+int sgrun_run(const char *xml_path, double collector_bw, const char *const *user_args, sgrun_body body,
+              void *data, sgrun_cfg *cfg_used, sgrun_result *res, char *err, size_t errlen);
+
+/* Body that runs a chip to its end and syncs SimGrid's clock to the chip's
+ * end time. data is a chip *. */
+void sgrun_chip_body(void *data, int *finished);
+
+#endif

@@ -1,0 +1,17 @@
+/* run_tests.c - the one test runner: every suite, fork mode, one closing summary line. */
+#include <stdlib.h>
+
+#include "testutil.h"
+
+int main(void)
+{
+    SRunner *sr = srunner_create(suite_basics());
+    srunner_add_suite(sr, suite_graph());
+    srunner_add_suite(sr, suite_platform());
+    srunner_add_suite(sr, suite_chip());
+    srunner_add_suite(sr, suite_e2e());
+    srunner_run_all(sr, CK_ENV);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

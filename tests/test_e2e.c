@@ -1,0 +1,350 @@
+/* test_e2e.c - the ptosim program end to end: files per swimlane level, determinism, exit codes, SimGrid. */
+#include <semaphore.h>
+#include <simgrid/semaphore.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../sim/sgrun.h"
+#include "testutil.h"
+
+static char *path_in(const char *dir, const char *rel)
+{
+    size_t n = strlen(dir) + strlen(rel) + 2;
+    char *p = malloc(n);
+    snprintf(p, n, "%s/%s", dir, rel);
+    return p;
+}
+
+START_TEST(swimlane_files_have_exactly_the_keys_of_each_level)
+{
+    static const char *const top1[] = {"chip_swimlane_level", "metadata", "aicore_tasks", "aicpu_tasks",
+                                       NULL};
+    static const char *const top3[] = {"chip_swimlane_level",    "metadata", "aicore_tasks", "aicpu_tasks",
+                                       "aicpu_scheduler_phases", NULL};
+    static const char *const top4[] = {
+        "chip_swimlane_level",       "metadata", "aicore_tasks", "aicpu_tasks", "aicpu_scheduler_phases",
+        "aicpu_orchestrator_phases", NULL};
+    static const char *const meta12[] = {"clock_freq_hz", "num_cores", "core_types", NULL};
+    static const char *const meta34[] = {"clock_freq_hz", "num_cores", "core_types", "core_to_thread", NULL};
+    static const char *const orch_keys[] = {"submit_idx", "task_id", "start_cycles", "end_cycles", NULL};
+    for (int level = 1; level <= 4; level++) {
+        const char *dir = tu_tmpdir();
+        char lv[8];
+        snprintf(lv, sizeof(lv), "%d", level);
+        const char *args[] = {
+            "run", TRACE("chain3.jsonl"), "-o", dir, "--enable-chip-swimlane", lv, "--quiet", NULL};
+        run_out r = tu_run(args);
+        ck_assert_msg(r.status == 0, "level %d: exit %d: %s", level, r.status, r.err);
+        char *p = path_in(dir, "dfx_outputs/chip_swimlane_records.json");
+        cJSON *j = tu_json_file(p);
+        tu_assert_keys(j, level <= 2 ? top1 : level == 3 ? top3 : top4, "top level");
+        ck_assert_int_eq(cJSON_GetObjectItem(j, "chip_swimlane_level")->valueint, level);
+        const cJSON *m = cJSON_GetObjectItem(j, "metadata");
+        tu_assert_keys(m, level <= 2 ? meta12 : meta34, "metadata");
+        ck_assert_int_eq(cJSON_GetObjectItem(m, "clock_freq_hz")->valueint, 50000000);
+        ck_assert_int_eq(cJSON_GetObjectItem(m, "num_cores")->valueint, 72);
+        ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItem(m, "core_types")), 72);
+        const cJSON *core = cJSON_GetObjectItem(j, "aicore_tasks");
+        ck_assert_int_eq(cJSON_GetArraySize(core), 3);
+        const cJSON *row;
+        cJSON_ArrayForEach(row, core)
+        {
+            ck_assert_int_eq(cJSON_GetArraySize(row), 6);
+            ck_assert_int_gt(cJSON_GetArrayItem(row, 3)->valuedouble, 0); /* no zero tick */
+        }
+        const cJSON *cpu = cJSON_GetObjectItem(j, "aicpu_tasks");
+        ck_assert_int_eq(cJSON_GetArraySize(cpu), level == 1 ? 0 : 3);
+        cJSON_ArrayForEach(row, cpu) ck_assert_int_eq(cJSON_GetArraySize(row), 4);
+        if (level >= 3) {
+            const cJSON *ph = cJSON_GetObjectItem(j, "aicpu_scheduler_phases");
+            ck_assert_int_eq(cJSON_GetArraySize(ph), 4);
+            ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetArrayItem(ph, 3)), 0); /* orchestrator lane */
+            const cJSON *rec = cJSON_GetArrayItem(cJSON_GetArrayItem(ph, 0), 0);
+            static const char *const disp[] = {
+                "kind",    "start_cycles", "end_cycles",      "loop_iter",     "tasks_processed",
+                "pop_hit", "pop_miss",     "shared_at_start", "shared_at_end", NULL};
+            ck_assert_str_eq(cJSON_GetObjectItem(rec, "kind")->valuestring, "dispatch");
+            tu_assert_keys(rec, disp, "dispatch record");
+        }
+        if (level == 4) {
+            const cJSON *o = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "aicpu_orchestrator_phases"), 0);
+            ck_assert_int_eq(cJSON_GetArraySize(o), 3);
+            tu_assert_keys(cJSON_GetArrayItem(o, 0), orch_keys, "orchestrator record");
+        }
+        cJSON_Delete(j);
+        free(p);
+        tu_run_free(&r);
+    }
+}
+END_TEST
+
+START_TEST(level_two_rows_join_on_core_and_token)
+{
+    const char *dir = tu_tmpdir();
+    const char *args[] = {"run", TRACE("fan200.jsonl"), "-o", dir, "--enable-chip-swimlane=2", "--quiet",
+                          NULL};
+    run_out r = tu_run(args);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    char *p = path_in(dir, "dfx_outputs/chip_swimlane_records.json");
+    cJSON *j = tu_json_file(p);
+    const cJSON *core = cJSON_GetObjectItem(j, "aicore_tasks"), *cpu = cJSON_GetObjectItem(j, "aicpu_tasks");
+    ck_assert_int_eq(cJSON_GetArraySize(core), 200);
+    ck_assert_int_eq(cJSON_GetArraySize(cpu), 200);
+    const cJSON *a = core->child, *b = cpu->child;
+    int prev_core = -1, prev_reg = 0;
+    for (; a && b; a = a->next, b = b->next) {
+        int c = cJSON_GetArrayItem(a, 0)->valueint, reg = cJSON_GetArrayItem(a, 2)->valueint;
+        ck_assert_int_eq(cJSON_GetArrayItem(b, 0)->valueint, c);
+        ck_assert_int_eq(cJSON_GetArrayItem(b, 1)->valueint, reg);
+        /* grouped by core, tokens 1, 2, 3 ... per core */
+        ck_assert_int_ge(c, prev_core);
+        ck_assert_int_eq(reg, c == prev_core ? prev_reg + 1 : 1);
+        prev_core = c;
+        prev_reg = reg;
+        double dispatch = cJSON_GetArrayItem(b, 2)->valuedouble,
+               finish = cJSON_GetArrayItem(b, 3)->valuedouble;
+        double start = cJSON_GetArrayItem(a, 3)->valuedouble, end = cJSON_GetArrayItem(a, 4)->valuedouble;
+        ck_assert(dispatch <= start && start <= end && end <= finish);
+    }
+    cJSON_Delete(j);
+    free(p);
+    tu_run_free(&r);
+}
+END_TEST
+
+static int same_file(const char *a, const char *b)
+{
+    char *x = tu_read(a), *y = tu_read(b);
+    int same = x && y && strcmp(x, y) == 0;
+    free(x);
+    free(y);
+    return same;
+}
+
+START_TEST(same_inputs_give_byte_identical_outputs)
+{
+    const char *d1 = tu_tmpdir(), *d2 = tu_tmpdir();
+    const char *a1[] = {
+        "run", TRACE("default.jsonl"), "-o", d1, "--enable-chip-swimlane", "--no-host-timing", "--quiet",
+        NULL};
+    const char *a2[] = {
+        "run", TRACE("default.jsonl"), "-o", d2, "--enable-chip-swimlane", "--no-host-timing", "--quiet",
+        NULL};
+    run_out r1 = tu_run(a1), r2 = tu_run(a2);
+    ck_assert_msg(r1.status == 0 && r2.status == 0, "%s %s", r1.err, r2.err);
+    const char *files[] = {"ptosim_run.json", "dfx_outputs/chip_swimlane_records.json",
+                           "dfx_outputs/name_map_default.json"};
+    for (int i = 0; i < 3; i++) {
+        char *p1 = path_in(d1, files[i]), *p2 = path_in(d2, files[i]);
+        ck_assert_msg(same_file(p1, p2), "%s differs between two identical runs", files[i]);
+        free(p1);
+        free(p2);
+    }
+    tu_run_free(&r1);
+    tu_run_free(&r2);
+}
+END_TEST
+
+START_TEST(run_report_and_name_map_describe_the_run)
+{
+    const char *dir = tu_tmpdir();
+    const char *args[] = {"run", TRACE("chain3.jsonl"), "-o", dir, NULL};
+    run_out r = tu_run(args);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_msg(strstr(r.out, "makespan 34.854 us") != NULL, "%s", r.out);
+    char *p = path_in(dir, "ptosim_run.json");
+    cJSON *j = tu_json_file(p);
+    static const char *const keys[] = {
+        "ptosim_version",      "graph", "platform",      "config", "simgrid_cfg", "outcome",   "makespan_us",
+        "orchestrator_end_us", "tasks", "busy_fraction", "rings",  "outputs",     "simulator", NULL};
+    tu_assert_keys(j, keys, "ptosim_run.json");
+    ck_assert_str_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(j, "outcome"), "status")->valuestring, "ok");
+    ck_assert(cJSON_GetObjectItem(j, "makespan_us")->valuedouble == 34.854);
+    /* 3 x 10 us on one of 48 AIV cores over 34.854 us */
+    double aiv = cJSON_GetObjectItem(cJSON_GetObjectItem(j, "busy_fraction"), "aiv")->valuedouble;
+    ck_assert_double_eq_tol(aiv, 30.0 / (48 * 34.854), 1e-6);
+    const cJSON *sim = cJSON_GetObjectItem(j, "simulator");
+    ck_assert_int_gt(cJSON_GetObjectItem(sim, "events")->valueint, 0);
+    ck_assert(cJSON_IsNumber(cJSON_GetObjectItem(sim, "host_seconds")));
+    ck_assert(cJSON_GetObjectItem(sim, "simgrid_clock_s")->valuedouble == 34.854e-6);
+    cJSON_Delete(j);
+    free(p);
+    p = path_in(dir, "dfx_outputs/name_map_chain3.json");
+    char *nm = tu_read(p);
+    ck_assert_str_eq(nm, "{\"level\": 2, \"orchestrator_name\": null, \"callable_id_to_name\": {\"0\": "
+                         "\"vadd\"}}\n");
+    free(nm);
+    free(p);
+    tu_run_free(&r);
+}
+END_TEST
+
+START_TEST(errors_give_distinct_exit_codes_and_clear_messages)
+{
+    const char *dir = tu_tmpdir();
+    char *bad =
+        tu_write(dir, "bad.jsonl", "{\"ptosim_graph\": 1, \"name\": \"b\", \"kernels\": []}\n{\"op\": 3}\n");
+    const char *a1[] = {"run", bad, NULL};
+    run_out r = tu_run(a1);
+    ck_assert_int_eq(r.status, 3);
+    ck_assert_msg(strstr(r.err, "bad.jsonl:2: op: must be a string, got a number") != NULL, "%s", r.err);
+    tu_run_free(&r);
+
+    const char *a2[] = {"run", TRACE("chain3.jsonl"), "--bogus", NULL};
+    r = tu_run(a2);
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_msg(strstr(r.err, "unknown option '--bogus'") != NULL, "%s", r.err);
+    tu_run_free(&r);
+
+    const char *a3[] = {"run", TRACE("chain3.jsonl"), "--enable-chip-swimlane", NULL};
+    r = tu_run(a3);
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_msg(strstr(r.err, "CallConfig: output_prefix must be set") != NULL, "%s", r.err);
+    tu_run_free(&r);
+
+    const char *a4[] = {"run", TRACE("chain3.jsonl"), "--set", "clusters=99", NULL};
+    r = tu_run(a4);
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_msg(strstr(r.err, "--set clusters=99: must be in [1, 24], got 99") != NULL, "%s", r.err);
+    tu_run_free(&r);
+
+    const char *a5[] = {"run", TRACE("chain3.jsonl"), "-o", dir, "--enable-chip-swimlane=7", NULL};
+    r = tu_run(a5);
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_msg(strstr(r.err, "must be a collection level in [0, 4]") != NULL, "%s", r.err);
+    tu_run_free(&r);
+
+    const char *a6[] = {"run", TRACE("chain3.jsonl"), "-p", "a9", NULL};
+    r = tu_run(a6);
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_msg(strstr(r.err, "unknown platform 'a9'") != NULL, "%s", r.err);
+    tu_run_free(&r);
+
+    /* a flat graph longer than a tiny window can never progress: exit 6 */
+    char *flat =
+        tu_write(dir, "flat.jsonl",
+                 "{\"ptosim_graph\": 1, \"name\": \"flat\", \"kernels\": [{\"id\": 0, \"name\": \"k\", "
+                 "\"core\": \"aiv\", \"cost\": {\"cycles\": 100}}]}\n"
+                 "{\"op\": \"submit\", \"kernel\": \"k\"}\n{\"op\": \"submit\", \"kernel\": \"k\"}\n"
+                 "{\"op\": \"submit\", \"kernel\": \"k\"}\n{\"op\": \"submit\", \"kernel\": \"k\"}\n");
+    const char *a7[] = {"run", flat, "-o", dir, "--set", "ring_task_window=4", NULL};
+    r = tu_run(a7);
+    ck_assert_int_eq(r.status, 6);
+    ck_assert_msg(strstr(r.err, "stalled: nothing can progress") != NULL, "%s", r.err);
+    char *rp = path_in(dir, "ptosim_run.json");
+    cJSON *j = tu_json_file(rp); /* the outputs of a failed run are still written */
+    ck_assert_str_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(j, "outcome"), "status")->valuestring,
+                     "stalled");
+    ck_assert_int_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(j, "outcome"), "exit_code")->valueint, 6);
+    cJSON_Delete(j);
+    free(rp);
+    tu_run_free(&r);
+
+    /* a runtime error code: exit 4 with the runtime's name and hint */
+    char *dep =
+        tu_write(dir, "dep.jsonl",
+                 "{\"ptosim_graph\": 1, \"name\": \"dep\", \"kernels\": [{\"id\": 0, \"name\": \"k\", "
+                 "\"core\": \"aiv\", \"cost\": {\"cycles\": 100}}]}\n"
+                 "{\"op\": \"submit\", \"kernel\": \"k\", \"deps\": [5]}\n");
+    const char *a8[] = {"run", dep, NULL};
+    r = tu_run(a8);
+    ck_assert_int_eq(r.status, 4);
+    ck_assert_msg(strstr(r.err, "runtime error 5 INVALID_ARGS") != NULL, "%s", r.err);
+    ck_assert_msg(strstr(r.err, "error hint:") != NULL, "%s", r.err);
+    tu_run_free(&r);
+    free(bad);
+    free(flat);
+    free(dep);
+}
+END_TEST
+
+START_TEST(help_version_params_and_validate)
+{
+    const char *a1[] = {"--version", NULL};
+    run_out r = tu_run(a1);
+    ck_assert_int_eq(r.status, 0);
+    ck_assert_str_eq(r.out, "ptosim 0.1.0\n");
+    tu_run_free(&r);
+    const char *a2[] = {"run", "--help", NULL};
+    r = tu_run(a2);
+    ck_assert_int_eq(r.status, 0);
+    ck_assert_msg(strstr(r.out, "--enable-chip-swimlane[=N]") != NULL, "%s", r.out);
+    tu_run_free(&r);
+    const char *a3[] = {"params", "-p", "a2a3sim", NULL};
+    r = tu_run(a3);
+    ck_assert_int_eq(r.status, 0);
+    ck_assert_msg(strstr(r.out, "orch_submit_ns") && strstr(r.out, "runtime.md §5.4"), "%s", r.out);
+    tu_run_free(&r);
+    const char *a4[] = {"validate", TRACE("default.jsonl"), NULL};
+    r = tu_run(a4);
+    ck_assert_int_eq(r.status, 0);
+    tu_run_free(&r);
+    const char *a5[] = {"frobnicate", NULL};
+    r = tu_run(a5);
+    ck_assert_int_eq(r.status, 2);
+    tu_run_free(&r);
+}
+END_TEST
+
+START_TEST(a2a3sim_platform_has_24_cores)
+{
+    const char *dir = tu_tmpdir();
+    const char *args[] = {"run", TRACE("mix_spmd.jsonl"),    "-p",      "a2a3sim", "-o",
+                          dir,   "--enable-chip-swimlane=3", "--quiet", NULL};
+    run_out r = tu_run(args);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    char *p = path_in(dir, "dfx_outputs/chip_swimlane_records.json");
+    cJSON *j = tu_json_file(p);
+    const cJSON *m = cJSON_GetObjectItem(j, "metadata");
+    ck_assert_int_eq(cJSON_GetObjectItem(m, "num_cores")->valueint, 24);
+    /* formats.md §2.5's core_to_thread for the sim shape */
+    int want[24] = {0, 1, 2, 0, 1, 2, 0, 1, 0, 0, 1, 1, 2, 2, 0, 0, 1, 1, 2, 2, 0, 0, 1, 1};
+    const cJSON *ct = cJSON_GetObjectItem(m, "core_to_thread");
+    for (int i = 0; i < 24; i++)
+        ck_assert_int_eq(cJSON_GetArrayItem(ct, i)->valueint, want[i]);
+    cJSON_Delete(j);
+    free(p);
+    tu_run_free(&r);
+}
+END_TEST
+
+/* An engine body that waits for a semaphore nobody releases. */
+static void blocked_body(void *data, int *finished)
+{
+    (void)data;
+    sg_sem_t s = sg_sem_init(0);
+    sg_sem_acquire(s);
+    *finished = 1;
+}
+
+START_TEST(simgrid_deadlock_becomes_an_error)
+{
+    sgrun_cfg cfg;
+    sgrun_result res = {0};
+    char err[1024];
+    const char *noargs[] = {"--log=root.app:file:/dev/null", NULL};
+    int rc = sgrun_run(PTOSIM_SRCDIR "/platforms/a2a3.xml", 42e6, noargs, blocked_body, NULL, &cfg, &res, err,
+                       sizeof(err));
+    ck_assert_int_eq(rc, -1);
+    ck_assert_int_eq(res.finished, 0);
+    ck_assert_msg(strstr(err, "simulation deadlock") != NULL, "%s", err);
+}
+END_TEST
+
+Suite *suite_e2e(void)
+{
+    Suite *s = suite_create("e2e");
+    TCase *tc = tcase_create("program");
+    tcase_add_test(tc, swimlane_files_have_exactly_the_keys_of_each_level);
+    tcase_add_test(tc, level_two_rows_join_on_core_and_token);
+    tcase_add_test(tc, same_inputs_give_byte_identical_outputs);
+    tcase_add_test(tc, run_report_and_name_map_describe_the_run);
+    tcase_add_test(tc, errors_give_distinct_exit_codes_and_clear_messages);
+    tcase_add_test(tc, help_version_params_and_validate);
+    tcase_add_test(tc, a2a3sim_platform_has_24_cores);
+    tcase_add_test(tc, simgrid_deadlock_becomes_an_error);
+    tcase_set_timeout(tc, 60);
+    suite_add_tcase(s, tc);
+    return s;
+}

@@ -1,0 +1,343 @@
+/* test_graph.c - graph file reader: accepted forms, and one test per malformed-input message. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../model/graph.h"
+#include "testutil.h"
+
+#define HDR                                                                                                  \
+    "{\"ptosim_graph\": 1, \"name\": \"g\", \"kernels\": [{\"id\": 0, \"name\": \"vadd\", \"core\": "        \
+    "\"aiv\", \"cost\": {\"cycles\": 1800}}, {\"id\": 3, \"name\": \"mm\", \"core\": \"aic\", \"cost\": "    \
+    "{\"ns\": 2000}}], \"tensors\": [{\"name\": \"x\", \"dtype\": \"FLOAT32\", \"shape\": [4, 8]}]}\n"
+
+/* Validates text as a graph file; returns the error message ("" when valid). */
+static const char *check(const char *text)
+{
+    static char err[GRAPH_ERR_MAX];
+    const char *dir = tu_tmpdir();
+    char *path = tu_write(dir, "g.jsonl", text);
+    err[0] = '\0';
+    if (graph_validate(path, err, sizeof(err)) == 0)
+        err[0] = '\0';
+    free(path);
+    return err;
+}
+
+/* Asserts that text is rejected with a message that names line and field. */
+static void expect_error(const char *text, const char *where, const char *what)
+{
+    const char *err = check(text);
+    ck_assert_msg(err[0] != '\0', "accepted a malformed graph (expected %s)", where);
+    ck_assert_msg(strstr(err, "/g.jsonl:") != NULL, "message lacks FILE: %s", err);
+    ck_assert_msg(strstr(err, where) != NULL, "message '%s' lacks '%s'", err, where);
+    ck_assert_msg(strstr(err, what) != NULL, "message '%s' lacks '%s'", err, what);
+}
+
+START_TEST(valid_graph_streams_every_operation)
+{
+    const char *dir = tu_tmpdir();
+    char *path =
+        tu_write(dir, "g.jsonl",
+                 HDR "{\"op\": \"scope_begin\", \"site\": \"pa.cpp:42\"}\n"
+                     "\n" /* blank lines are skipped */
+                     "{\"op\": \"submit\", \"id\": \"a\", \"kernel\": \"vadd\", \"args\": [{\"dir\": "
+                     "\"in\", \"tensor\": \"x\", \"shape\": [2, 8], \"offset\": [2, 0]}, {\"dir\": "
+                     "\"out\", \"tensor\": \"y\", \"dtype\": \"FLOAT16\", \"shape\": [16]}, "
+                     "{\"scalar\": 1.5, \"dtype\": \"FLOAT32\"}]}\n"
+                     "{\"op\": \"alloc\", \"id\": \"al\", \"tensors\": [{\"name\": \"d\", "
+                     "\"dtype\": \"INT8\", \"shape\": [64]}]}\n"
+                     "{\"op\": \"dummy\", \"deps\": [\"a\", \"al\"]}\n"
+                     "{\"op\": \"submit\", \"kernels\": [3, \"vadd\", null], \"block_num\": 4, "
+                     "\"sync_start\": true, \"deps\": [4294967296], \"cost\": {\"cycles\": 9}}\n"
+                     "{\"op\": \"user_code\", \"ns\": 250}\n"
+                     "{\"op\": \"scope_end\"}\n");
+    graph g;
+    char err[GRAPH_ERR_MAX];
+    graph_op op;
+    ck_assert_int_eq(graph_open(&g, path, err, sizeof(err)), 0);
+    ck_assert_str_eq(g.name, "g");
+    ck_assert_int_eq(g.nkernels, 2);
+    ck_assert_ptr_nonnull(graph_kernel_by_id(&g, 3));
+    ck_assert_uint_eq(g.tensors[0].addr, 0x12c0000000ULL); /* auto address */
+    ck_assert_int_eq(graph_next(&g, &op, err, sizeof(err)), 1);
+    ck_assert_int_eq(op.kind, OP_SCOPE_BEGIN);
+    ck_assert_str_eq(op.site, "pa.cpp:42");
+    ck_assert_int_eq(graph_next(&g, &op, err, sizeof(err)), 1);
+    ck_assert_int_eq(op.kind, OP_SUBMIT);
+    ck_assert_int_eq(op.line, 4);
+    ck_assert_int_eq(op.kernel_ids[0], -1);
+    ck_assert_int_eq(op.kernel_ids[1], 0);
+    ck_assert_int_eq(op.nargs, 2);
+    ck_assert_int_eq(op.nscalars, 1);
+    ck_assert_uint_eq(op.args[0].start_offset, 16); /* offset [2,0] with strides [8,1] */
+    ck_assert_int_eq(op.args[0].shape[0], 2);
+    ck_assert_int_eq(op.args[1].dir, DIR_OUT);
+    ck_assert_int_eq(graph_next(&g, &op, err, sizeof(err)), 1);
+    ck_assert_int_eq(op.kind, OP_ALLOC);
+    ck_assert_int_eq(op.nargs, 1);
+    ck_assert_int_eq(graph_next(&g, &op, err, sizeof(err)), 1);
+    ck_assert_int_eq(op.kind, OP_DUMMY);
+    ck_assert_int_eq(op.ndeps, 2);
+    ck_assert_int_eq(op.deps[1].label, 1);
+    ck_assert_int_eq(graph_next(&g, &op, err, sizeof(err)), 1);
+    ck_assert_int_eq(op.kernel_ids[0], 3);
+    ck_assert_int_eq(op.kernel_ids[1], 0);
+    ck_assert_int_eq(op.kernel_ids[2], -1);
+    ck_assert_int_eq(op.block_num, 4);
+    ck_assert(op.sync_start);
+    ck_assert(op.has_cost);
+    ck_assert_uint_eq(op.deps[0].raw_id, 4294967296ULL);
+    ck_assert_int_eq(graph_next(&g, &op, err, sizeof(err)), 1);
+    ck_assert_uint_eq(op.user_ns, 250);
+    ck_assert_int_eq(graph_next(&g, &op, err, sizeof(err)), 1);
+    ck_assert_int_eq(op.kind, OP_SCOPE_END);
+    ck_assert_int_eq(graph_next(&g, &op, err, sizeof(err)), 0);
+    graph_close(&g);
+    free(path);
+}
+END_TEST
+
+START_TEST(large_addresses_are_read_from_strings)
+{
+    const char *err =
+        check("{\"ptosim_graph\": 1, \"name\": \"g\", \"kernels\": [], \"tensors\": [{\"name\": "
+              "\"x\", \"dtype\": \"INT64\", \"shape\": [2], \"addr\": \"0xfffffffffff00000\"}, "
+              "{\"name\": \"y\", \"dtype\": \"INT64\", \"shape\": [2], \"addr\": "
+              "\"18446744073708503040\"}]}\n");
+    ck_assert_str_eq(err, "");
+}
+END_TEST
+
+START_TEST(inputs_see_the_binding_before_an_output_rebinds_the_name)
+{
+    /* loop bodies reuse names: "t" is read, then rebound by the same task */
+    const char *dir = tu_tmpdir();
+    char *path = tu_write(dir, "g.jsonl",
+                          HDR "{\"op\": \"submit\", \"kernel\": \"vadd\", \"args\": [{\"dir\": \"out\", "
+                              "\"tensor\": \"t\", \"dtype\": \"FLOAT32\", \"shape\": [8]}]}\n"
+                              "{\"op\": \"submit\", \"kernel\": \"vadd\", \"args\": [{\"dir\": \"in\", "
+                              "\"tensor\": \"t\"}, {\"dir\": \"out\", \"tensor\": \"t\", \"dtype\": "
+                              "\"FLOAT32\", \"shape\": [4]}]}\n");
+    graph g;
+    char err[GRAPH_ERR_MAX];
+    graph_op op;
+    ck_assert_int_eq(graph_open(&g, path, err, sizeof(err)), 0);
+    ck_assert_int_eq(graph_next(&g, &op, err, sizeof(err)), 1);
+    ck_assert_int_eq(graph_next(&g, &op, err, sizeof(err)), 1);
+    ck_assert_int_eq(op.args[0].shape[0], 8); /* the old 8-element t */
+    ck_assert_int_eq(op.args[0].tensor, op.args[1].tensor);
+    ck_assert_int_eq(g.tensors[op.args[1].tensor].shape[0], 4); /* rebound after the op */
+    graph_close(&g);
+    free(path);
+}
+END_TEST
+
+START_TEST(memory_is_bounded_by_distinct_names_not_by_lines)
+{
+    const char *dir = tu_tmpdir();
+    char path[256];
+    snprintf(path, sizeof(path), "%s/big.jsonl", dir);
+    FILE *f = fopen(path, "w");
+    fputs(HDR, f);
+    for (int i = 0; i < 20000; i++)
+        fprintf(f, "{\"op\": \"submit\", \"id\": \"step\", \"kernel\": \"vadd\", \"args\": [{\"dir\": "
+                   "\"in\", \"tensor\": \"x\"}, {\"dir\": \"out\", \"tensor\": \"acc\", \"dtype\": "
+                   "\"FLOAT32\", \"shape\": [8]}]}\n");
+    fclose(f);
+    graph g;
+    char err[GRAPH_ERR_MAX];
+    graph_op op;
+    ck_assert_int_eq(graph_open(&g, path, err, sizeof(err)), 0);
+    int n = 0;
+    while (graph_next(&g, &op, err, sizeof(err)) == 1)
+        n++;
+    ck_assert_int_eq(n, 20000);
+    ck_assert_uint_eq(g.tensor_names.count, 2); /* x and acc */
+    ck_assert_uint_eq(g.labels.count, 1);
+    graph_close(&g);
+}
+END_TEST
+
+START_TEST(bad_json_is_rejected_with_its_column)
+{
+    expect_error(HDR "{\"op\": \"submit\", }\n", "g.jsonl:2: json:", "not valid JSON (error near column");
+}
+END_TEST
+
+START_TEST(unknown_op_is_rejected)
+{
+    expect_error(HDR "{\"op\": \"launch\"}\n", ":2: op:", "unknown operation 'launch'");
+}
+END_TEST
+
+START_TEST(wrong_field_type_is_rejected)
+{
+    expect_error(HDR "{\"op\": \"submit\", \"kernel\": \"vadd\", \"block_num\": \"two\"}\n",
+                 ":2: block_num:", "must be an integer, got \"two\"");
+    expect_error(HDR "{\"op\": \"submit\", \"kernel\": \"vadd\", \"sync_start\": 1}\n",
+                 ":2: sync_start:", "must be true or false, got a number");
+    expect_error(HDR "{\"op\": \"submit\", \"kernel\": \"vadd\", \"args\": {}}\n",
+                 ":2: args:", "must be an array, got an object");
+}
+END_TEST
+
+START_TEST(unknown_field_is_rejected)
+{
+    expect_error(HDR "{\"op\": \"submit\", \"kernel\": \"vadd\", \"blocks\": 2}\n",
+                 ":2: blocks:", "unknown field");
+    expect_error(HDR "{\"op\": \"submit\", \"kernel\": \"vadd\", \"args\": [{\"dir\": \"in\", \"tensor\": "
+                     "\"x\", \"stride\": [1, 1]}]}\n",
+                 ":2: args[0].stride:", "unknown field");
+}
+END_TEST
+
+START_TEST(unknown_kernel_is_rejected)
+{
+    expect_error(HDR "{\"op\": \"submit\", \"kernel\": \"nope\"}\n", ":2: kernel:", "unknown kernel 'nope'");
+    expect_error(HDR "{\"op\": \"submit\", \"kernels\": [7, -1, -1]}\n",
+                 ":2: kernels[0]:", "unknown kernel id 7");
+    expect_error(HDR "{\"op\": \"submit\", \"kernels\": [\"vadd\", null, null]}\n",
+                 ":2: kernels[0]:", "kernel 'vadd' is aiv but slot 0 runs on aic");
+}
+END_TEST
+
+START_TEST(missing_required_field_is_rejected)
+{
+    expect_error(HDR "{\"op\": \"submit\", \"kernel\": \"vadd\", \"args\": [{\"dir\": \"in\"}]}\n",
+                 ":2: args[0].tensor:", "missing required field");
+    expect_error(HDR "{\"kernel\": \"vadd\"}\n", ":2: op:", "missing required field");
+    expect_error("{\"ptosim_graph\": 1, \"name\": \"g\"}\n", ":1: kernels:", "missing required field");
+    expect_error(HDR "{\"op\": \"submit\", \"kernel\": \"vadd\", \"args\": [{\"dir\": \"out\", \"tensor\": "
+                     "\"o\", \"shape\": [4]}]}\n",
+                 ":2: args[0].dtype:", "missing required field");
+}
+END_TEST
+
+START_TEST(bad_direction_is_rejected)
+{
+    expect_error(HDR "{\"op\": \"submit\", \"kernel\": \"vadd\", \"args\": [{\"dir\": \"input\", \"tensor\": "
+                     "\"x\"}]}\n",
+                 ":2: args[0].dir:", "unknown direction 'input'");
+}
+END_TEST
+
+START_TEST(scope_end_without_begin_is_rejected)
+{
+    expect_error(HDR "{\"op\": \"scope_end\"}\n", ":2: op:", "scope_end without a matching scope_begin");
+}
+END_TEST
+
+START_TEST(unclosed_scope_is_rejected_at_its_begin_line)
+{
+    expect_error(HDR "{\"op\": \"scope_begin\"}\n{\"op\": \"scope_begin\"}\n{\"op\": \"scope_end\"}\n",
+                 ":2: scope_begin:", "scope is never closed (end of file after line 4");
+}
+END_TEST
+
+START_TEST(block_num_below_one_is_rejected)
+{
+    expect_error(HDR "{\"op\": \"submit\", \"kernel\": \"vadd\", \"block_num\": 0}\n",
+                 ":2: block_num:", "must be >= 1, got 0");
+}
+END_TEST
+
+START_TEST(negative_cost_is_rejected)
+{
+    expect_error(
+        "{\"ptosim_graph\": 1, \"name\": \"g\", \"kernels\": [{\"id\": 0, \"name\": \"k\", \"core\": "
+        "\"aiv\", \"cost\": {\"cycles\": -5}}]}\n",
+        ":1: kernels[0].cost.cycles:", "must be >= 0, got -5");
+    expect_error(HDR "{\"op\": \"submit\", \"kernel\": \"vadd\", \"cost\": {\"ns\": -1}}\n",
+                 ":2: cost.ns:", "must be >= 0, got -1");
+    expect_error(HDR "{\"op\": \"user_code\", \"ns\": -3}\n", ":2: ns:", "must be >= 0, got -3");
+}
+END_TEST
+
+START_TEST(wrong_version_is_rejected)
+{
+    expect_error("{\"ptosim_graph\": 2, \"name\": \"g\", \"kernels\": []}\n",
+                 ":1: ptosim_graph:", "unsupported format version 2 (this ptosim reads version 1)");
+    expect_error("{\"op\": \"submit\"}\n", ":1: ptosim_graph:", "missing required field");
+    expect_error("", ":1: ptosim_graph:", "empty file");
+}
+END_TEST
+
+START_TEST(references_to_unknown_names_are_rejected)
+{
+    expect_error(HDR "{\"op\": \"submit\", \"kernel\": \"vadd\", \"args\": [{\"dir\": \"in\", \"tensor\": "
+                     "\"ghost\"}]}\n",
+                 ":2: args[0].tensor:", "unknown tensor 'ghost'");
+    expect_error(HDR "{\"op\": \"dummy\", \"deps\": [\"later\"]}\n{\"op\": \"dummy\", \"id\": \"later\"}\n",
+                 ":2: deps[0]:", "unknown task 'later'");
+    expect_error(HDR "{\"op\": \"dummy\", \"deps\": [21474836480]}\n", ":2: deps[0]:", "names ring 5");
+}
+END_TEST
+
+START_TEST(views_outside_their_tensor_are_rejected)
+{
+    expect_error(HDR "{\"op\": \"submit\", \"kernel\": \"vadd\", \"args\": [{\"dir\": \"in\", \"tensor\": "
+                     "\"x\", \"shape\": [2, 8], \"offset\": [3, 0]}]}\n",
+                 ":2: args[0]:", "view reaches element 39 but tensor 'x' has 32 elements");
+    expect_error(HDR "{\"op\": \"submit\", \"kernel\": \"vadd\", \"args\": [{\"dir\": \"in\", \"tensor\": "
+                     "\"x\", \"strides\": [1]}]}\n",
+                 ":2: args[0].strides:", "has 1 entries but the view has 2 dimensions");
+}
+END_TEST
+
+START_TEST(header_problems_are_rejected)
+{
+    expect_error(
+        "{\"ptosim_graph\": 1, \"name\": \"g\", \"kernels\": [{\"id\": 0, \"name\": \"a\", \"core\": "
+        "\"aiv\", \"cost\": {\"cycles\": 1}}, {\"id\": 0, \"name\": \"b\", \"core\": \"aiv\", "
+        "\"cost\": {\"cycles\": 1}}]}\n",
+        ":1: kernels[1].id:", "func id 0 is used twice");
+    expect_error("{\"ptosim_graph\": 1, \"name\": \"a/b\", \"kernels\": []}\n",
+                 ":1: name:", "may only use letters");
+    expect_error(
+        "{\"ptosim_graph\": 1, \"name\": \"g\", \"kernels\": [{\"id\": 0, \"name\": \"a\", \"core\": "
+        "\"npu\", \"cost\": {\"cycles\": 1}}]}\n",
+        ":1: kernels[0].core:", "must be \"aic\" or \"aiv\"");
+    expect_error(
+        "{\"ptosim_graph\": 1, \"name\": \"g\", \"kernels\": [{\"id\": 0, \"name\": \"a\", \"core\": "
+        "\"aiv\", \"cost\": {\"cycles\": 1, \"ns\": 2}}]}\n",
+        ":1: kernels[0].cost:", "give exactly one of");
+}
+END_TEST
+
+START_TEST(missing_file_is_named)
+{
+    char err[GRAPH_ERR_MAX];
+    ck_assert_int_eq(graph_validate("/nonexistent/g.jsonl", err, sizeof(err)), -1);
+    ck_assert_msg(strstr(err, "/nonexistent/g.jsonl: cannot open graph file") != NULL, "%s", err);
+}
+END_TEST
+
+Suite *suite_graph(void)
+{
+    Suite *s = suite_create("graph");
+    TCase *tc = tcase_create("reader");
+    tcase_add_test(tc, valid_graph_streams_every_operation);
+    tcase_add_test(tc, large_addresses_are_read_from_strings);
+    tcase_add_test(tc, inputs_see_the_binding_before_an_output_rebinds_the_name);
+    tcase_add_test(tc, memory_is_bounded_by_distinct_names_not_by_lines);
+    tcase_add_test(tc, bad_json_is_rejected_with_its_column);
+    tcase_add_test(tc, unknown_op_is_rejected);
+    tcase_add_test(tc, wrong_field_type_is_rejected);
+    tcase_add_test(tc, unknown_field_is_rejected);
+    tcase_add_test(tc, unknown_kernel_is_rejected);
+    tcase_add_test(tc, missing_required_field_is_rejected);
+    tcase_add_test(tc, bad_direction_is_rejected);
+    tcase_add_test(tc, scope_end_without_begin_is_rejected);
+    tcase_add_test(tc, unclosed_scope_is_rejected_at_its_begin_line);
+    tcase_add_test(tc, block_num_below_one_is_rejected);
+    tcase_add_test(tc, negative_cost_is_rejected);
+    tcase_add_test(tc, wrong_version_is_rejected);
+    tcase_add_test(tc, references_to_unknown_names_are_rejected);
+    tcase_add_test(tc, views_outside_their_tensor_are_rejected);
+    tcase_add_test(tc, header_problems_are_rejected);
+    tcase_add_test(tc, missing_file_is_named);
+    tcase_set_timeout(tc, 30);
+    suite_add_tcase(s, tc);
+    return s;
+}

@@ -1,0 +1,120 @@
+/* test_platform.c - platform files, defaults and --set overrides, with their error messages. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../model/platform.h"
+#include "testutil.h"
+
+#define PDIR PTOSIM_SRCDIR "/platforms"
+
+START_TEST(a2a3_file_holds_exactly_the_builtin_defaults)
+{
+    platform def, file;
+    char err[1024];
+    platform_defaults(&def);
+    ck_assert_int_eq(platform_load(&file, "a2a3", PDIR, err, sizeof(err)), 0);
+    for (size_t i = 0; i < platform_param_count(); i++) {
+        char a[64], b[64];
+        ck_assert_msg(strcmp(platform_param_value(&def, i, a, sizeof(a)),
+                             platform_param_value(&file, i, b, sizeof(b))) == 0,
+                      "%s: built-in %s, a2a3.json %s", platform_param_name(i), a, b);
+    }
+    ck_assert_str_eq(file.name, "a2a3");
+    ck_assert_msg(strstr(file.xml_path, "platforms/a2a3.xml") != NULL, "%s", file.xml_path);
+    /* the spec numbers the issue names */
+    ck_assert_int_eq(file.clusters, 24);
+    ck_assert_int_eq(platform_num_cores(&file), 72);
+    ck_assert_int_eq(platform_num_sched(&file), 3);
+    ck_assert_int_eq(file.aicore_freq_hz, 1800000000);
+    ck_assert_int_eq(file.sys_cnt_freq_hz, 50000000);
+    ck_assert_int_eq(file.orch_submit_ns, 874);
+    ck_assert_int_eq(file.mmio_cond_read_ns, 100);
+    ck_assert_int_eq(file.dispatch_visible_ns, 140);
+    ck_assert_int_eq(file.sched_idle_iter_ns, 115);
+    ck_assert(file.host_collector_bw == 42e6);
+}
+END_TEST
+
+START_TEST(a2a3sim_inherits_a2a3_with_eight_clusters)
+{
+    platform p;
+    char err[1024];
+    ck_assert_int_eq(platform_load(&p, "a2a3sim", PDIR, err, sizeof(err)), 0);
+    ck_assert_str_eq(p.name, "a2a3sim");
+    ck_assert_int_eq(p.clusters, 8);
+    ck_assert_int_eq(platform_num_cores(&p), 24);
+    ck_assert_int_eq(p.orch_submit_ns, 874);
+    ck_assert_msg(strstr(p.xml_path, "a2a3.xml") != NULL, "%s", p.xml_path);
+}
+END_TEST
+
+START_TEST(set_overrides_and_rejects_bad_input)
+{
+    platform p;
+    char err[1024];
+    platform_defaults(&p);
+    ck_assert_int_eq(platform_set(&p, "orch_submit_ns=1000", err, sizeof(err)), 0);
+    ck_assert_int_eq(p.orch_submit_ns, 1000);
+    ck_assert_int_eq(platform_set(&p, "host_collector_bw=1.5e8", err, sizeof(err)), 0);
+    ck_assert(p.host_collector_bw == 1.5e8);
+
+    ck_assert_int_eq(platform_set(&p, "orch_submit=5", err, sizeof(err)), -1);
+    ck_assert_str_eq(err, "--set orch_submit=5: unknown platform parameter 'orch_submit' (ptosim params "
+                          "lists them)");
+    ck_assert_int_eq(platform_set(&p, "clusters=abc", err, sizeof(err)), -1);
+    ck_assert_str_eq(err, "--set clusters=abc: 'abc' is not an integer");
+    ck_assert_int_eq(platform_set(&p, "clusters=25", err, sizeof(err)), -1);
+    ck_assert_str_eq(err, "--set clusters=25: must be in [1, 24], got 25");
+    ck_assert_int_eq(platform_set(&p, "clusters", err, sizeof(err)), -1);
+    ck_assert_str_eq(err, "--set clusters: expected KEY=VALUE");
+    ck_assert_int_eq(platform_set(&p, "ring_task_window=100", err, sizeof(err)), 0);
+    ck_assert_int_eq(platform_validate(&p, err, sizeof(err)), -1);
+    ck_assert_str_eq(err, "ring_task_window=100: must be a power of 2");
+}
+END_TEST
+
+START_TEST(platform_file_errors_name_file_and_field)
+{
+    platform p;
+    char err[1024];
+    const char *dir = tu_tmpdir();
+    ck_assert_int_eq(platform_load(&p, "nosuch", PDIR, err, sizeof(err)), -1);
+    ck_assert_msg(strstr(err, "unknown platform 'nosuch'") != NULL, "%s", err);
+
+    char *f1 = tu_write(dir, "p1.json",
+                        "{\"ptosim_platform\": 1, \"simgrid_platform\": \"x.xml\", "
+                        "\"params\": {\"clusterz\": 3}}");
+    ck_assert_int_eq(platform_load(&p, f1, NULL, err, sizeof(err)), -1);
+    ck_assert_msg(strstr(err, "p1.json: params.clusterz: unknown platform parameter") != NULL, "%s", err);
+
+    char *f2 = tu_write(dir, "p2.json",
+                        "{\"ptosim_platform\": 1, \"simgrid_platform\": \"x.xml\", "
+                        "\"params\": {\"aicpu_threads\": 9}}");
+    ck_assert_int_eq(platform_load(&p, f2, NULL, err, sizeof(err)), -1);
+    ck_assert_msg(strstr(err, "p2.json: params.aicpu_threads: must be in [2, 4], got 9") != NULL, "%s", err);
+
+    char *f3 = tu_write(dir, "p3.json", "{\"ptosim_platform\": 1, \"params\": {}}");
+    ck_assert_int_eq(platform_load(&p, f3, NULL, err, sizeof(err)), -1);
+    ck_assert_msg(strstr(err, "p3.json: simgrid_platform: missing") != NULL, "%s", err);
+
+    char *f4 = tu_write(dir, "p4.json", "{not json");
+    ck_assert_int_eq(platform_load(&p, f4, NULL, err, sizeof(err)), -1);
+    ck_assert_msg(strstr(err, "p4.json: not a JSON object") != NULL, "%s", err);
+    free(f1);
+    free(f2);
+    free(f3);
+    free(f4);
+}
+END_TEST
+
+Suite *suite_platform(void)
+{
+    Suite *s = suite_create("platform");
+    TCase *tc = tcase_create("params");
+    tcase_add_test(tc, a2a3_file_holds_exactly_the_builtin_defaults);
+    tcase_add_test(tc, a2a3sim_inherits_a2a3_with_eight_clusters);
+    tcase_add_test(tc, set_overrides_and_rejects_bad_input);
+    tcase_add_test(tc, platform_file_errors_name_file_and_field);
+    suite_add_tcase(s, tc);
+    return s;
+}

@@ -1,0 +1,119 @@
+/* testutil.c - temp dirs, files, child processes and JSON helpers for the tests. */
+#include "testutil.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+const char *tu_tmpdir(void)
+{
+    static char buf[16][64];
+    static int next;
+    char *p = buf[next++ % 16];
+    snprintf(p, 64, "/tmp/ptosim-test-XXXXXX");
+    ck_assert_msg(mkdtemp(p) != NULL, "mkdtemp failed");
+    return p;
+}
+
+char *tu_write(const char *dir, const char *name, const char *text)
+{
+    size_t n = strlen(dir) + strlen(name) + 2;
+    char *path = malloc(n);
+    snprintf(path, n, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    ck_assert_msg(f != NULL, "cannot write %s", path);
+    fputs(text, f);
+    fclose(f);
+    return path;
+}
+
+char *tu_read(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap);
+    size_t got;
+    while ((got = fread(buf + n, 1, cap - n - 1, f)) > 0) {
+        n += got;
+        if (n + 1 == cap) {
+            cap *= 2;
+            buf = realloc(buf, cap);
+        }
+    }
+    fclose(f);
+    buf[n] = '\0';
+    return buf;
+}
+
+int tu_exists(const char *path)
+{
+    return access(path, F_OK) == 0;
+}
+
+run_out tu_run(const char *const *args)
+{
+    run_out r = {0};
+    char outp[] = "/tmp/ptosim-out-XXXXXX", errp[] = "/tmp/ptosim-err-XXXXXX";
+    int fo = mkstemp(outp), fe = mkstemp(errp);
+    ck_assert(fo >= 0 && fe >= 0);
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    ck_assert(pid >= 0);
+    if (pid == 0) {
+        const char *argv[64];
+        int n = 0;
+        argv[n++] = PTOSIM_BIN;
+        for (int i = 0; args[i] && n < 63; i++)
+            argv[n++] = args[i];
+        argv[n] = NULL;
+        dup2(fo, 1);
+        dup2(fe, 2);
+        execv(PTOSIM_BIN, (char *const *)argv);
+        _exit(127);
+    }
+    int st = 0;
+    waitpid(pid, &st, 0);
+    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+    close(fo);
+    close(fe);
+    r.out = tu_read(outp);
+    r.err = tu_read(errp);
+    unlink(outp);
+    unlink(errp);
+    return r;
+}
+
+void tu_run_free(run_out *r)
+{
+    free(r->out);
+    free(r->err);
+}
+
+cJSON *tu_json_file(const char *path)
+{
+    char *text = tu_read(path);
+    ck_assert_msg(text != NULL, "missing file %s", path);
+    cJSON *j = cJSON_Parse(text);
+    ck_assert_msg(j != NULL, "not JSON: %s", path);
+    free(text);
+    return j;
+}
+
+void tu_assert_keys(const cJSON *obj, const char *const *keys, const char *where)
+{
+    const cJSON *it = obj ? obj->child : NULL;
+    int i = 0;
+    for (; keys[i]; i++, it = it->next) {
+        ck_assert_msg(it != NULL, "%s: missing key %s (position %d)", where, keys[i], i);
+        ck_assert_msg(strcmp(it->string, keys[i]) == 0, "%s: key %d is %s, expected %s", where, i, it->string,
+                      keys[i]);
+    }
+    ck_assert_msg(it == NULL, "%s: unexpected extra key %s", where, it ? it->string : "");
+}

@@ -1,0 +1,54 @@
+/* testutil.h - helpers shared by the test suites: temp files, running the ptosim binary, reading JSON. */
+#ifndef PTOSIM_TESTUTIL_H
+#define PTOSIM_TESTUTIL_H
+
+#include <cJSON.h>
+#include <check.h>
+#include <stddef.h>
+
+#ifndef PTOSIM_SRCDIR
+#define PTOSIM_SRCDIR "."
+#endif
+#define PTOSIM_BIN PTOSIM_SRCDIR "/build/ptosim"
+#define TRACE(name) PTOSIM_SRCDIR "/traces/" name
+
+/* Output of one ptosim process. */
+typedef struct run_out {
+    int status; /* exit status, or 128 + signal */
+    char *out;  /* stdout (malloc'd) */
+    char *err;  /* stderr (malloc'd) */
+} run_out;
+
+/* Makes a fresh temporary directory; returns a static-lifetime copy of its path. */
+const char *tu_tmpdir(void);
+
+/* Writes text to dir/name and returns the path (malloc'd). */
+char *tu_write(const char *dir, const char *name, const char *text);
+
+/* Reads a whole file (malloc'd, NUL-terminated), NULL if missing. */
+char *tu_read(const char *path);
+
+/* Runs the ptosim binary with a shell-free argv (NULL-terminated, argv[0] is
+ * not needed). */
+run_out tu_run(const char *const *args);
+
+/* Frees a run_out. */
+void tu_run_free(run_out *r);
+
+/* Parses a JSON file (caller deletes), failing the test if unreadable. */
+cJSON *tu_json_file(const char *path);
+
+/* Does file path exist? */
+int tu_exists(const char *path);
+
+/* Checks that obj's keys are exactly keys[] (NULL-terminated), in order. */
+void tu_assert_keys(const cJSON *obj, const char *const *keys, const char *where);
+
+/* The suites. */
+Suite *suite_basics(void);
+Suite *suite_graph(void);
+Suite *suite_platform(void);
+Suite *suite_chip(void);
+Suite *suite_e2e(void);
+
+#endif
