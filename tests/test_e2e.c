@@ -79,6 +79,79 @@ START_TEST(swimlane_files_have_exactly_the_keys_of_each_level)
 }
 END_TEST
 
+/* Keys a scheduler phase record of this kind must have, in order (formats.md §2.3). */
+static void assert_phase_keys(const cJSON *rec)
+{
+    const char *kind = cJSON_GetObjectItem(rec, "kind")->valuestring;
+    const char *keys[12];
+    int n = 0;
+    keys[n++] = "kind";
+    keys[n++] = "start_cycles";
+    keys[n++] = "end_cycles";
+    keys[n++] = "loop_iter";
+    keys[n++] = "tasks_processed";
+    if (strcmp(kind, "dispatch") == 0) {
+        keys[n++] = "pop_hit";
+        keys[n++] = "pop_miss";
+    }
+    if (strcmp(kind, "dummy_task") == 0 || strcmp(kind, "predicated_skip") == 0)
+        keys[n++] = "task_id";
+    keys[n++] = "shared_at_start";
+    keys[n++] = "shared_at_end";
+    keys[n] = NULL;
+    tu_assert_keys(rec, keys, kind);
+    ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItem(rec, "shared_at_start")), 3);
+}
+
+START_TEST(every_phase_record_kind_has_its_keys)
+{
+    const char *dir = tu_tmpdir();
+    const char *args[] = {"run", TRACE("default.jsonl"), "-o", dir, "--enable-chip-swimlane", "--quiet",
+                          NULL};
+    run_out r = tu_run(args);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    char *p = path_in(dir, "dfx_outputs/chip_swimlane_records.json");
+    cJSON *j = tu_json_file(p);
+    const cJSON *lanes = cJSON_GetObjectItem(j, "aicpu_scheduler_phases"), *lane, *rec;
+    int kinds = 0, seen[6] = {0};
+    const char *names[6] = {"complete", "dispatch", "release", "dummy", "dummy_task", "resolve"};
+    cJSON_ArrayForEach(lane, lanes) cJSON_ArrayForEach(rec, lane)
+    {
+        assert_phase_keys(rec);
+        for (int i = 0; i < 6; i++)
+            if (strcmp(cJSON_GetObjectItem(rec, "kind")->valuestring, names[i]) == 0 && !seen[i]++)
+                kinds++;
+    }
+    ck_assert_msg(kinds >= 5, "only %d of the expected record kinds appeared", kinds);
+    /* one orchestrator record per submit, dummy and alloc: 8 x 11 + 1 = 89 */
+    const cJSON *orch = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "aicpu_orchestrator_phases"), 0);
+    ck_assert_int_eq(cJSON_GetArraySize(orch), 89);
+    int idx = 0;
+    cJSON_ArrayForEach(rec, orch) ck_assert_int_eq(cJSON_GetObjectItem(rec, "submit_idx")->valueint, idx++);
+    cJSON_Delete(j);
+    free(p);
+    tu_run_free(&r);
+}
+END_TEST
+
+START_TEST(simgrid_options_pass_through)
+{
+    const char *dir = tu_tmpdir();
+    const char *args[] = {"run", TRACE("chain3.jsonl"), "-o", dir, "--cfg=network/model:CM02", "--quiet",
+                          NULL};
+    run_out r = tu_run(args);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_str_eq(r.err, ""); /* SimGrid stays quiet */
+    char *p = path_in(dir, "ptosim_run.json");
+    cJSON *j = tu_json_file(p);
+    const cJSON *cfg = cJSON_GetObjectItem(j, "simgrid_cfg");
+    ck_assert_str_eq(cJSON_GetArrayItem(cfg, cJSON_GetArraySize(cfg) - 1)->valuestring, "network/model:CM02");
+    cJSON_Delete(j);
+    free(p);
+    tu_run_free(&r);
+}
+END_TEST
+
 START_TEST(level_two_rows_join_on_core_and_token)
 {
     const char *dir = tu_tmpdir();
@@ -338,6 +411,8 @@ Suite *suite_e2e(void)
     TCase *tc = tcase_create("program");
     tcase_add_test(tc, swimlane_files_have_exactly_the_keys_of_each_level);
     tcase_add_test(tc, level_two_rows_join_on_core_and_token);
+    tcase_add_test(tc, every_phase_record_kind_has_its_keys);
+    tcase_add_test(tc, simgrid_options_pass_through);
     tcase_add_test(tc, same_inputs_give_byte_identical_outputs);
     tcase_add_test(tc, run_report_and_name_map_describe_the_run);
     tcase_add_test(tc, errors_give_distinct_exit_codes_and_clear_messages);
