@@ -13,6 +13,16 @@ static ps_t ns(int64_t v)
     return ps_from_ns((uint64_t)v);
 }
 
+void chip_config_defaults(chip_config *cfg, const platform *p)
+{
+    memset(cfg, 0, sizeof(*cfg));
+    for (int r = 0; r < RING_COUNT; r++) {
+        cfg->ring_task_window[r] = (uint32_t)p->ring_task_window;
+        cfg->ring_heap[r] = (uint64_t)p->ring_heap;
+        cfg->ring_dep_pool[r] = (uint32_t)p->ring_dep_pool;
+    }
+}
+
 int chip_init(chip *c, const platform *p, const chip_config *cfg, const char *graph_path, char *err,
               size_t errlen)
 {

@@ -20,7 +20,9 @@
 /* What the user asked for on the command line (the runtime's RunConfig). */
 typedef struct chip_config {
     int swimlane_level;                    /* enable_chip_swimlane, 0..4 */
-    uint32_t ring_task_window[RING_COUNT]; /* effective task window per ring */
+    uint32_t ring_task_window[RING_COUNT]; /* effective task window per ring, slots */
+    uint64_t ring_heap[RING_COUNT];        /* effective heap per ring, bytes */
+    uint32_t ring_dep_pool[RING_COUNT];    /* effective dependency-list pool per ring, entries */
 } chip_config;
 
 /* Event kinds of the chip heap. */
@@ -83,6 +85,9 @@ typedef struct chip {
     int fatal_code;     /* runtime error code when CHIP_FATAL */
     char message[4096]; /* what ended the run, when not CHIP_DONE */
 } chip;
+
+/* Fills cfg with the platform's ring defaults and everything off. */
+void chip_config_defaults(chip_config *cfg, const platform *p);
 
 /* Builds a chip for a validated graph. Returns 0, or -1 with a message in err. */
 int chip_init(chip *c, const platform *p, const chip_config *cfg, const char *graph_path, char *err,

@@ -1,6 +1,8 @@
 /* cli.c - `ptosim run` option parsing. */
 #include "cli.h"
 
+#include "../model/runcfg.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +17,11 @@ void cli_run_usage(void)
          "  -o, --work-dir DIR            write DIR/ptosim_run.json and DIR/dfx_outputs/\n"
          "  -p, --platform NAME|FILE      platform (default a2a3; also a2a3sim)\n"
          "  --enable-chip-swimlane[=N]    chip_swimlane_records.json at level N (0-4, bare = 4)\n"
+         "  --ring-task-window N|a,b,c,d  task slots per scope-depth ring (power of 2 >= 4; 0 = default)\n"
+         "  --ring-heap N|a,b,c,d         heap bytes per ring (power of 2 >= 1024; 0 = default)\n"
+         "  --ring-dep-pool N|a,b,c,d     dependency-list entries per ring ([4, INT32_MAX]; 0 = default)\n"
+         "  --aicpu-thread-num N          AICPU threads: 0 = auto (4), else 2-4 (1 orchestrator + "
+         "schedulers)\n"
          "  --set KEY=VALUE               override a platform parameter (ptosim params lists them)\n"
          "  --no-host-timing              leave host timing out of ptosim_run.json (byte-identical reruns)\n"
          "  --quiet                       no summary on stdout\n"
@@ -102,6 +109,31 @@ int cli_parse_run(int argc, char **argv, cli_run *o, char *err, size_t errlen)
                 return -1;
             }
             o->sets[o->nsets++] = kv;
+            continue;
+        }
+        int knob = opt_is(a, "--ring-task-window", &v) ? KNOB_TASK_WINDOW
+                   : opt_is(a, "--ring-heap", &v)      ? KNOB_HEAP
+                   : opt_is(a, "--ring-dep-pool", &v)  ? KNOB_DEP_POOL
+                                                       : -1;
+        if (knob >= 0) {
+            const char *text;
+            if (need_value(argc, argv, &i, runcfg_knob_flag((runcfg_knob)knob), v, &text, err, errlen) != 0 ||
+                runcfg_parse_ring((runcfg_knob)knob, text, o->rings[knob], err, errlen) != 0)
+                return -1;
+            continue;
+        }
+        if (opt_is(a, "--aicpu-thread-num", &v)) {
+            const char *text;
+            char *end;
+            if (need_value(argc, argv, &i, "--aicpu-thread-num", v, &text, err, errlen) != 0)
+                return -1;
+            o->aicpu_thread_num = strtol(text, &end, 10);
+            if (end == text || *end) {
+                snprintf(err, errlen, "--aicpu-thread-num: '%s' is not an integer", text);
+                return -1;
+            }
+            if (runcfg_check_threads(o->aicpu_thread_num, err, errlen) != 0)
+                return -1;
             continue;
         }
         if (opt_is(a, "--enable-chip-swimlane", &v)) {

@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #define CLI_MAX_SETS 256
 #define CLI_MAX_SG 48
@@ -26,6 +27,8 @@ typedef struct cli_run {
     int swimlane_level;             /* --enable-chip-swimlane, 0..4 */
     const char *sets[CLI_MAX_SETS]; /* --set KEY=VALUE, in order */
     int nsets;
+    uint64_t rings[3][4];                /* --ring-task-window/-heap/-dep-pool per ring, 0 = default */
+    long aicpu_thread_num;               /* --aicpu-thread-num, 0 = auto */
     bool no_host_timing;                 /* --no-host-timing: null host times, byte-identical files */
     bool quiet;                          /* --quiet: no summary on stdout */
     const char *sg_args[CLI_MAX_SG + 1]; /* --cfg=... / --log=..., NULL-terminated */

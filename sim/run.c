@@ -13,6 +13,7 @@
 #include "../model/outfile.h"
 #include "../model/report.h"
 #include "../model/rterr.h"
+#include "../model/runcfg.h"
 #include "cli.h"
 #include "sgrun.h"
 
@@ -107,6 +108,11 @@ int run_main(int argc, char **argv)
         fprintf(stderr, "ptosim: %s\n", err);
         return EXIT_USAGE;
     }
+    char warn[1024];
+    if (runcfg_warn_retired_env(warn, sizeof(warn)))
+        fprintf(stderr, "ptosim: %s", warn);
+    if (opt.aicpu_thread_num)
+        plat.aicpu_threads = opt.aicpu_thread_num;
     for (int i = 0; i < opt.nsets; i++)
         if (platform_set(&plat, opt.sets[i], err, sizeof(err)) != 0) {
             fprintf(stderr, "ptosim: %s\n", err);
@@ -123,9 +129,18 @@ int run_main(int argc, char **argv)
         return EXIT_GRAPH;
     }
 
-    chip_config cfg = {.swimlane_level = opt.swimlane_level};
-    for (int r = 0; r < RING_COUNT; r++)
-        cfg.ring_task_window[r] = (uint32_t)plat.ring_task_window;
+    chip_config cfg;
+    chip_config_defaults(&cfg, &plat);
+    cfg.swimlane_level = opt.swimlane_level;
+    for (int r = 0; r < RING_COUNT; r++) {
+        /* a per-run value wins; 0 keeps the platform default (runtime.md §1.9) */
+        if (opt.rings[KNOB_TASK_WINDOW][r])
+            cfg.ring_task_window[r] = (uint32_t)opt.rings[KNOB_TASK_WINDOW][r];
+        if (opt.rings[KNOB_HEAP][r])
+            cfg.ring_heap[r] = opt.rings[KNOB_HEAP][r];
+        if (opt.rings[KNOB_DEP_POOL][r])
+            cfg.ring_dep_pool[r] = (uint32_t)opt.rings[KNOB_DEP_POOL][r];
+    }
 
     char dfx[PATH_MAX + 32];
     if (opt.work_dir) {

@@ -8,6 +8,7 @@ int main(void)
     SRunner *sr = srunner_create(suite_basics());
     srunner_add_suite(sr, suite_graph());
     srunner_add_suite(sr, suite_platform());
+    srunner_add_suite(sr, suite_runcfg());
     srunner_add_suite(sr, suite_chip());
     srunner_add_suite(sr, suite_e2e());
     srunner_run_all(sr, CK_ENV);

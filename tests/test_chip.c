@@ -19,9 +19,9 @@ static chip *run_graph(const char *text, const char *const *sets, int level)
     for (int i = 0; sets && sets[i]; i++)
         ck_assert_msg(platform_set(&p, sets[i], err, sizeof(err)) == 0, "%s", err);
     ck_assert_msg(graph_validate(path, err, sizeof(err)) == 0, "%s", err);
-    chip_config cfg = {.swimlane_level = level};
-    for (int r = 0; r < RING_COUNT; r++)
-        cfg.ring_task_window[r] = (uint32_t)p.ring_task_window;
+    chip_config cfg;
+    chip_config_defaults(&cfg, &p);
+    cfg.swimlane_level = level;
     chip *c = malloc(sizeof(*c));
     ck_assert_msg(chip_init(c, &p, &cfg, path, err, sizeof(err)) == 0, "%s", err);
     chip_run(c);

@@ -50,5 +50,6 @@ Suite *suite_graph(void);
 Suite *suite_platform(void);
 Suite *suite_chip(void);
 Suite *suite_e2e(void);
+Suite *suite_runcfg(void);
 
 #endif

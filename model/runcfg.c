@@ -1,0 +1,140 @@
+/* runcfg.c - ring knob parsing and validation with pypto RunConfig's messages (runtime.md §1.9). */
+#include "runcfg.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define INT32_MAX_VALUE 2147483647ULL
+
+static const char *const NAMES[] = {"ring_task_window", "ring_heap", "ring_dep_pool"};
+static const char *const FLAGS[] = {"--ring-task-window", "--ring-heap", "--ring-dep-pool"};
+static const char *const PHRASES[] = {"be a power of 2 >= 4", "be a power of 2 >= 1024 (bytes per ring)",
+                                      "be in [4, INT32_MAX]"};
+static const char *const ENVS[] = {"PTO2_RING_TASK_WINDOW", "PTO2_RING_HEAP", "PTO2_RING_DEP_POOL"};
+
+const char *runcfg_knob_name(runcfg_knob k)
+{
+    return NAMES[k];
+}
+
+const char *runcfg_knob_flag(runcfg_knob k)
+{
+    return FLAGS[k];
+}
+
+static bool pow2(uint64_t v)
+{
+    return v && !(v & (v - 1));
+}
+
+static bool valid(runcfg_knob k, uint64_t v)
+{
+    switch (k) {
+    case KNOB_TASK_WINDOW:
+        return pow2(v) && v >= 4 && v <= INT32_MAX_VALUE;
+    case KNOB_HEAP:
+        return pow2(v) && v >= 1024;
+    case KNOB_DEP_POOL:
+    default:
+        return v >= 4 && v <= INT32_MAX_VALUE;
+    }
+}
+
+/* Parses one decimal integer token of length len; writes the Python repr of
+ * what was given into repr (an int as digits, anything else quoted). */
+static int parse_token(const char *s, size_t len, uint64_t *v, char *repr, size_t reprlen)
+{
+    char tok[64];
+    if (len >= sizeof(tok))
+        len = sizeof(tok) - 1;
+    memcpy(tok, s, len);
+    tok[len] = '\0';
+    char *end;
+    errno = 0;
+    bool digits = len > 0;
+    for (size_t i = 0; i < len; i++)
+        if ((tok[i] < '0' || tok[i] > '9') && !(i == 0 && tok[i] == '-'))
+            digits = false;
+    if (!digits) {
+        snprintf(repr, reprlen, "'%s'", tok);
+        return -1;
+    }
+    snprintf(repr, reprlen, "%s", tok);
+    if (tok[0] == '-')
+        return -1;
+    unsigned long long u = strtoull(tok, &end, 10);
+    if (errno || *end)
+        return -1;
+    *v = u;
+    return 0;
+}
+
+int runcfg_parse_ring(runcfg_knob k, const char *text, uint64_t out[RUNCFG_RINGS], char *err, size_t errlen)
+{
+    char repr[80];
+    const char *comma = strchr(text, ',');
+    if (!comma) {
+        uint64_t v = 0;
+        if (parse_token(text, strlen(text), &v, repr, sizeof(repr)) != 0 || !valid(k, v)) {
+            snprintf(err, errlen, "%s: %s must %s, got %s", FLAGS[k], NAMES[k], PHRASES[k], repr);
+            return -1;
+        }
+        for (int r = 0; r < RUNCFG_RINGS; r++)
+            out[r] = v;
+        return 0;
+    }
+    int n = 1;
+    for (const char *p = text; *p; p++)
+        n += *p == ',';
+    if (n != RUNCFG_RINGS) {
+        snprintf(err, errlen, "%s: %s must have exactly 4 entries (one per scope-depth ring), got %d",
+                 FLAGS[k], NAMES[k], n);
+        return -1;
+    }
+    const char *p = text;
+    for (int r = 0; r < RUNCFG_RINGS; r++) {
+        const char *e = strchr(p, ',');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        uint64_t v = 0;
+        if (parse_token(p, len, &v, repr, sizeof(repr)) != 0 || (v != 0 && !valid(k, v))) {
+            snprintf(err, errlen, "%s: %s entries must %s (or 0 to keep default), got %s", FLAGS[k], NAMES[k],
+                     PHRASES[k], repr);
+            return -1;
+        }
+        out[r] = v;
+        p = e ? e + 1 : p + len;
+    }
+    return 0;
+}
+
+int runcfg_check_threads(long n, char *err, size_t errlen)
+{
+    if (n == 0 || (n >= 2 && n <= 4))
+        return 0;
+    snprintf(err, errlen, "--aicpu-thread-num: launch_aicpu_num (%ld) must be 0 (auto) or in range [2, 4]",
+             n);
+    return -1;
+}
+
+int runcfg_warn_retired_env(char *out, size_t outlen)
+{
+    int n = 0;
+    size_t used = 0;
+    if (out && outlen)
+        out[0] = '\0';
+    for (int k = 0; k < 3; k++) {
+        const char *v = getenv(ENVS[k]);
+        if (!v)
+            continue;
+        n++;
+        if (out && used < outlen)
+            used += (size_t)snprintf(out + used, outlen - used,
+                                     "warning: %s is set but no longer read (the process-wide PTO2_RING_* "
+                                     "variables are retired); use %s\n",
+                                     ENVS[k], FLAGS[k]);
+    }
+    return n;
+}

@@ -1,0 +1,39 @@
+/* runcfg.h - the user's runtime knobs (RunConfig): ring sizes per scope-depth ring and the AICPU thread
+ * count, with the runtime's validation messages. */
+#ifndef PTOSIM_RUNCFG_H
+#define PTOSIM_RUNCFG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define RUNCFG_RINGS 4
+
+/* Which ring knob a value belongs to (runtime.md §1.9). */
+typedef enum {
+    KNOB_TASK_WINDOW, /* power of 2 >= 4, slots */
+    KNOB_HEAP,        /* power of 2 >= 1024, bytes */
+    KNOB_DEP_POOL,    /* in [4, INT32_MAX], entries */
+} runcfg_knob;
+
+/* Knob name as RunConfig spells it ("ring_task_window"). */
+const char *runcfg_knob_name(runcfg_knob k);
+
+/* Command-line flag of a knob ("--ring-task-window"). */
+const char *runcfg_knob_flag(runcfg_knob k);
+
+/* Parses a knob value: one integer (broadcast to the four rings; 0 is
+ * rejected) or exactly four comma-separated integers (0 keeps that ring's
+ * default). out[r] = 0 means "default". Returns 0, or -1 with pypto's
+ * RunConfig message in err. */
+int runcfg_parse_ring(runcfg_knob k, const char *text, uint64_t out[RUNCFG_RINGS], char *err, size_t errlen);
+
+/* Checks --aicpu-thread-num: 0 (auto) or 2..4. Returns 0, or -1 with the
+ * runtime's message. */
+int runcfg_check_threads(long n, char *err, size_t errlen);
+
+/* Looks for the retired process-wide PTO2_RING_* variables in the environment
+ * and writes one warning line per variable set to out (which may be NULL).
+ * Returns how many were set. */
+int runcfg_warn_retired_env(char *out, size_t outlen);
+
+#endif
