@@ -34,6 +34,7 @@ int chip_init(chip *c, const platform *p, const chip_config *cfg, const char *gr
     c->cost = (chip_costs){
         .submit = ns(p->orch_submit_ns),
         .scope_end_per_task = ns(p->orch_scope_end_per_task_ns),
+        .spin = ns(p->orch_spin_ns),
         .poll = ns(p->mmio_cond_read_ns),
         .store = ns(p->mmio_store_ns),
         .wmb = ns(p->sched_wmb_ns),
@@ -50,9 +51,28 @@ int chip_init(chip *c, const platform *p, const chip_config *cfg, const char *gr
     };
     if (evq_init(&c->q, 1024) != 0)
         goto oom;
-    for (int r = 0; r < RING_COUNT; r++)
+    for (int r = 0; r < RING_COUNT; r++) {
         if (task_ring_init(&c->rings[r], cfg->ring_task_window[r]) != 0)
             goto oom;
+        ring_heap_init(&c->heaps[r], cfg->ring_heap[r]);
+        dep_pool_init(&c->deppools[r], cfg->ring_dep_pool[r]);
+    }
+    if (tmap_init(&c->tm, (uint32_t)p->tensormap_pool, cfg->ring_task_window, false) != 0)
+        goto oom;
+    if (cfg->dep_gen) {
+        if (depgen_init(&c->dg, cfg->ring_task_window, err, errlen) != 0) {
+            chip_free(c);
+            return -1;
+        }
+        c->dep_gen_on = true;
+    }
+    if (cfg->scope_stats) {
+        if (scopestats_init(&c->ss, err, errlen) != 0) {
+            chip_free(c);
+            return -1;
+        }
+        c->scope_stats_on = true;
+    }
     for (int s = 0; s < 3; s++)
         readyq_init(&c->ready[s]);
     readyq_init(&c->dummyq);
@@ -99,6 +119,13 @@ void chip_free(chip *c)
         sched_free_thread(&c->threads[t]);
     free(c->nodes);
     c->nodes = NULL;
+    if (c->tm.pool)
+        tmap_free(&c->tm);
+    if (c->dep_gen_on)
+        depgen_free(&c->dg);
+    if (c->scope_stats_on)
+        scopestats_free(&c->ss);
+    c->dep_gen_on = c->scope_stats_on = false;
     swimlane_free(&c->sl);
     orch_free(&c->orch);
 }
@@ -235,6 +262,11 @@ static void advance_watermark(chip *c, int ring, ps_t t)
         task *s = &r->slots[r->last_alive & (r->window - 1)];
         if (s->state != TASK_CONSUMED)
             break;
+        /* what the orchestrator's lazy reclaim will read (runtime.md §1.4-1.5) */
+        c->retired_heap_off[ring] = s->heap_end_off;
+        c->retired_heap_cum[ring] = s->heap_end_cum;
+        c->retired_dep_mark[ring] = s->dep_pool_mark;
+        c->spill_used[ring] -= s->spill;
         task_clear_links(s);
         r->last_alive++;
     }
@@ -305,6 +337,9 @@ int chip_step(chip *c)
     case EV_SCHED_DISPATCH:
         if (ev.arg == c->threads[ev.who].gen)
             sched_on_dispatch(c, (int)ev.who, ev.t);
+        break;
+    case EV_ORCH_CHECK:
+        orch_on_check(c, ev.arg, ev.t);
         break;
     case EV_TASK_DONE: {
         task *tk = chip_task(c, ev.arg);

@@ -8,14 +8,18 @@
 #include <stdint.h>
 
 #include "core.h"
+#include "depgen.h"
 #include "evq.h"
 #include "orch.h"
 #include "platform.h"
 #include "readyq.h"
+#include "ringres.h"
 #include "sched.h"
+#include "scopestats.h"
 #include "simtime.h"
 #include "swimlane.h"
 #include "task.h"
+#include "tmap.h"
 
 /* What the user asked for on the command line (the runtime's RunConfig). */
 typedef struct chip_config {
@@ -23,6 +27,8 @@ typedef struct chip_config {
     uint32_t ring_task_window[RING_COUNT]; /* effective task window per ring, slots */
     uint64_t ring_heap[RING_COUNT];        /* effective heap per ring, bytes */
     uint32_t ring_dep_pool[RING_COUNT];    /* effective dependency-list pool per ring, entries */
+    bool dep_gen;                          /* enable_dep_gen: collect deps.json */
+    bool scope_stats;                      /* enable_scope_stats: collect scope_stats.jsonl */
 } chip_config;
 
 /* Event kinds of the chip heap. */
@@ -32,6 +38,7 @@ enum chip_event {
     EV_SCHED_ITER,     /* a scheduler iteration starts (complete phase); arg = generation */
     EV_SCHED_DISPATCH, /* a scheduler iteration's dummy + dispatch phases; arg = generation */
     EV_TASK_DONE,      /* a completion walk ends: effects of a task completing; arg = task id */
+    EV_ORCH_CHECK,     /* deadlock check of a blocked allocation; arg = generation */
 };
 
 typedef enum {
@@ -44,7 +51,7 @@ typedef enum {
 
 /* Control-path costs in picoseconds, from the platform. */
 typedef struct chip_costs {
-    ps_t submit, scope_end_per_task;
+    ps_t submit, scope_end_per_task, spin;
     ps_t poll, store, wmb, idle_iter, pop, payload, subtask, resolve_base, resolve_per, release;
     ps_t visible, setup, fin_latency;
 } chip_costs;
@@ -56,16 +63,28 @@ typedef struct fanout_node {
 } fanout_node;
 
 typedef struct chip {
-    platform plat;               /* parameters */
-    chip_config cfg;             /* run options */
-    chip_costs cost;             /* derived costs */
-    evq q;                       /* the event heap */
-    ps_t now;                    /* time of the event being handled */
-    uint64_t events;             /* events handled */
-    task_ring rings[RING_COUNT]; /* task windows */
-    readyq ready[3];             /* global ready queues per shape: AIC, AIV, MIX */
-    readyq dummyq;               /* dependency-only tasks and false predicates */
-    int ncores;                  /* AICores */
+    platform plat;                         /* parameters */
+    chip_config cfg;                       /* run options */
+    chip_costs cost;                       /* derived costs */
+    evq q;                                 /* the event heap */
+    ps_t now;                              /* time of the event being handled */
+    uint64_t events;                       /* events handled */
+    task_ring rings[RING_COUNT];           /* task windows */
+    ring_heap heaps[RING_COUNT];           /* heap rings */
+    dep_pool deppools[RING_COUNT];         /* dependency-list pools */
+    uint64_t spill_used[RING_COUNT];       /* fanin spill entries held per ring */
+    uint64_t spill_peak[RING_COUNT];       /* most held at once */
+    uint64_t retired_heap_off[RING_COUNT]; /* heap block end of the newest retired task */
+    uint64_t retired_heap_cum[RING_COUNT]; /* ... cumulative */
+    uint64_t retired_dep_mark[RING_COUNT]; /* dependency-pool mark of the newest retired task */
+    tmap tm;                               /* the TensorMap */
+    bool dep_gen_on;                       /* deps.json collection */
+    depgen dg;                             /* ... its state */
+    bool scope_stats_on;                   /* scope stats collection */
+    scopestats ss;                         /* ... its state */
+    readyq ready[3];                       /* global ready queues per shape: AIC, AIV, MIX */
+    readyq dummyq;                         /* dependency-only tasks and false predicates */
+    int ncores;                            /* AICores */
     core cores[PLATFORM_MAX_CORES];
     int nsched; /* scheduler threads */
     sched_thread threads[PLATFORM_MAX_AICPU_THREADS];

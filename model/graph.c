@@ -458,6 +458,7 @@ static int parse_new_tensor(graph *g, const cJSON *o, const char *path, const ch
         s *= a->shape[d];
     }
     a->start_offset = 0;
+    a->buffer_numel = numel_of(a->shape, a->ndim);
     a->tensor = -1;
     return 0;
 }
@@ -479,6 +480,7 @@ static int parse_view(graph *g, const cJSON *o, const char *path, graph_arg *a, 
     a->tensor = slot;
     a->dtype = gt->dtype;
     a->version = gt->version;
+    a->buffer_numel = gt->numel;
 
     const cJSON *sh = cJSON_GetObjectItemCaseSensitive(o, "shape");
     snprintf(f, sizeof(f), "%s.shape", path);

@@ -10,7 +10,7 @@
 #include "strtab.h"
 
 #define GRAPH_VERSION 1
-#define GRAPH_MAX_DIMS 8
+#define GRAPH_MAX_DIMS 5          /* Tensor::shapes[5] */
 #define GRAPH_MAX_TENSOR_ARGS 32  /* CORE_MAX_TENSOR_ARGS (runtime.md §1.1) */
 #define GRAPH_MAX_SCALAR_ARGS 16  /* CORE_MAX_SCALAR_ARGS (runtime.md §1.1) */
 #define GRAPH_MAX_FUNC_ID 1024    /* RUNTIME_MAX_FUNC_ID (runtime.md §1.1) */
@@ -71,6 +71,7 @@ typedef struct graph_arg {
     int64_t shape[GRAPH_MAX_DIMS];   /* view shape, elements per dim */
     int64_t strides[GRAPH_MAX_DIMS]; /* view strides, elements, all > 0 */
     uint64_t start_offset;           /* element offset of the view origin */
+    uint64_t buffer_numel;           /* elements of the whole buffer the view is of */
     int32_t version;                 /* view version */
     bool manual_dep;                 /* skip TensorMap lookup and insert */
     bool dump;                       /* tagged for a level-1/3 args dump */

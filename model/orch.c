@@ -1,38 +1,21 @@
-/* orch.c - orchestrator thread: scopes, submits (allocation, dependency wiring, publish), back-pressure on
- * full rings. */
+/* orch.c - orchestrator thread: scopes, staged submits with back-pressure on every ring resource, deadlock
+ * detection (runtime.md §1-2). */
 #include "orch.h"
 
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "chip.h"
+#include "dtype.h"
 #include "vec.h"
 
-int orch_init(chip *c, const char *graph_path, char *err, size_t errlen)
-{
-    orch *o = &c->orch;
-    memset(o, 0, sizeof(*o));
-    if (graph_open(&o->g, graph_path, err, errlen) != 0)
-        return -1;
-    o->op = malloc(sizeof(*o->op));
-    if (!o->op) {
-        snprintf(err, errlen, "out of memory");
-        return -1;
-    }
-    /* the executor's implicit root scope: depth 0, ring 0 */
-    o->nscopes = 1;
-    snprintf(o->scopes[0].site, sizeof(o->scopes[0].site), "(unknown):0");
-    return 0;
-}
+static const char *const RES_NAMES[RES_COUNT] = {"none",        "task_window", "heap",
+                                                 "fanin_spill", "tensormap",   "dep_pool"};
 
-void orch_free(orch *o)
+const char *orch_resource_name(orch_resource r)
 {
-    graph_close(&o->g);
-    free(o->op);
-    free(o->scope_list);
-    free(o->tensors);
-    free(o->labels);
-    memset(o, 0, sizeof(*o));
+    return RES_NAMES[r];
 }
 
 static int current_ring(const orch *o)
@@ -49,7 +32,7 @@ static bool in_manual_scope(const orch *o)
     return false;
 }
 
-/* Makes sure per-slot arrays cover tensor slot / label slot n. */
+/* Makes sure per-slot arrays cover slot n. */
 static int ensure_slots(void **buf, size_t *cap, size_t n, size_t elem)
 {
     if (n < *cap)
@@ -64,6 +47,56 @@ static int ensure_slots(void **buf, size_t *cap, size_t n, size_t elem)
     *buf = nb;
     *cap = ncap;
     return 0;
+}
+
+/* A scope-stats sample of the current scope (formats.md §3). */
+static void sample_scope(chip *c, bool begin)
+{
+    if (!c->scope_stats_on)
+        return;
+    orch *o = &c->orch;
+    int depth = o->nscopes - 1, r = current_ring(o);
+    scope_sample x = {.site = o->scopes[depth].site,
+                      .begin = begin,
+                      .depth = depth,
+                      .ring = r,
+                      .task_window_start = c->rings[r].last_alive,
+                      .task_window_end = c->rings[r].next_local,
+                      .heap_start = c->heaps[r].tail_cum,
+                      .heap_end = c->heaps[r].alloc_cum,
+                      .dep_pool_start = c->deppools[r].tail,
+                      .dep_pool_end = c->deppools[r].top,
+                      .tensormap = tmap_used(&c->tm)};
+    scopestats_add(&c->ss, &x);
+}
+
+int orch_init(chip *c, const char *graph_path, char *err, size_t errlen)
+{
+    orch *o = &c->orch;
+    memset(o, 0, sizeof(*o));
+    o->anchor = PS_NEVER;
+    if (graph_open(&o->g, graph_path, err, errlen) != 0)
+        return -1;
+    o->op = malloc(sizeof(*o->op));
+    if (!o->op) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    /* the executor's implicit root scope: depth 0, ring 0, no site */
+    o->nscopes = 1;
+    snprintf(o->scopes[0].site, sizeof(o->scopes[0].site), "(unknown):0");
+    sample_scope(c, true);
+    return 0;
+}
+
+void orch_free(orch *o)
+{
+    graph_close(&o->g);
+    free(o->op);
+    free(o->scope_list);
+    free(o->tensors);
+    free(o->labels);
+    memset(o, 0, sizeof(*o));
 }
 
 /* Releases the scope reference of every task in list[from ..) (end_scope). */
@@ -105,8 +138,173 @@ static task_shape shape_of(uint8_t mask)
     }
 }
 
-/* Resolves the op's explicit deps to task ids, before this task takes an id.
- * Returns 0, or -1 after ending the run with code 5. */
+static uint8_t mask_of(const int32_t kernel_ids[3])
+{
+    uint8_t m = 0;
+    for (int s = 0; s < 3; s++)
+        if (kernel_ids[s] >= 0)
+            m |= (uint8_t)(1u << s);
+    return m;
+}
+
+/* ---- blocking and deadlock detection (runtime.md §1.8) ---- */
+
+static void schedule_check(chip *c, ps_t at)
+{
+    orch *o = &c->orch;
+    o->check_gen++;
+    chip_schedule(c, at, EV_ORCH_CHECK, 0, o->check_gen);
+}
+
+/* The allocation at this stage cannot proceed: wait (and count spins). */
+static void block(chip *c, orch_resource res, int ring, ps_t t)
+{
+    orch *o = &c->orch;
+    if (!o->blocked) {
+        o->blocked = true;
+        o->blocked_since = t;
+        o->anchor = PS_NEVER;
+        schedule_check(c, t + ORCH_CHECK_SPINS * c->cost.spin);
+    }
+    o->res = res;
+    o->blocked_ring = ring;
+}
+
+/* The stage went through: account the wait, cancel the pending check. */
+static void unblock(chip *c, ps_t t)
+{
+    orch *o = &c->orch;
+    if (!o->blocked)
+        return;
+    o->blocked = false;
+    o->blocked_ps[o->blocked_ring] += t - o->blocked_since;
+    o->blocked_res_ps[o->res] += t - o->blocked_since;
+    o->check_gen++;
+}
+
+/* Progress while blocked: spins and the backstop start over, then retry. */
+static void progress(chip *c, ps_t t)
+{
+    orch *o = &c->orch;
+    o->anchor = PS_NEVER;
+    schedule_check(c, t + ORCH_CHECK_SPINS * c->cost.spin);
+    chip_schedule(c, t, EV_ORCH_STEP, 0, 0);
+}
+
+/* The oldest task pinned by an open scope mapped to this ring, or UINT64_MAX. */
+static uint64_t oldest_open_task(const orch *o, int ring)
+{
+    if (ring >= o->nscopes)
+        return UINT64_MAX;
+    size_t i = o->scopes[ring].list_start;
+    return i < o->nscope_list ? o->scope_list[i] : UINT64_MAX;
+}
+
+static int code_of(orch_resource r)
+{
+    switch (r) {
+    case RES_HEAP:
+        return 2;
+    case RES_TASK_WINDOW:
+        return 3;
+    case RES_TENSORMAP:
+        return 11;
+    default:
+        return 4;
+    }
+}
+
+static void deadlock(chip *c, bool structural)
+{
+    orch *o = &c->orch;
+    int r = o->blocked_ring;
+    const task_ring *tr = &c->rings[r];
+    char why[512];
+    if (structural)
+        snprintf(
+            why, sizeof(why),
+            "Head task %u on ring %d is the oldest task owned by an open scope on this ring -> only "
+            "scope_end can free it and the orchestrator is blocked here. Provable head-of-line deadlock.",
+            tr->last_alive, r);
+    else
+        snprintf(why, sizeof(why), "No reclaim progress for ~500 ms (%" PRIu64 " cycles wall clock).",
+                 (uint64_t)c->plat.sys_cnt_freq_hz / 2);
+    const char *head;
+    switch (o->res) {
+    case RES_HEAP:
+        head = "Task Allocator Deadlock - Heap Exhausted!";
+        break;
+    case RES_TASK_WINDOW:
+        head = "Task Allocator Deadlock - Task Ring Full!";
+        break;
+    case RES_SPILL:
+        head = "Fanin Spill Pool Deadlock Detected!";
+        break;
+    case RES_TENSORMAP:
+        head = "TensorMap Entry Pool Deadlock Detected!";
+        break;
+    default:
+        head = "Dependency Pool Deadlock Detected!";
+    }
+    const ring_heap *h = &c->heaps[r];
+    const dep_pool *d = &c->deppools[r];
+    chip_fatal(c, code_of(o->res),
+               "FATAL: %s ring=%d (%s:%ld). %s Task ring %d: current=%u, last_alive=%u, active=%u/%u. "
+               "Heap ring %d: top=%" PRIu64 ", tail=%" PRIu64 ", size=%" PRIu64 ", requested=%" PRIu64
+               ". Dep pool: used=%" PRIu64 "/%" PRIu64 ". TensorMap: used=%u/%u.",
+               head, r, o->g.path, o->op->line, why, r, tr->next_local, tr->last_alive, task_ring_active(tr),
+               tr->window, r, h->top, h->tail, h->cap, o->heap_need, d->top - d->tail, d->cap,
+               tmap_used(&c->tm), c->tm.capacity);
+}
+
+void orch_on_check(chip *c, uint64_t gen, ps_t t)
+{
+    orch *o = &c->orch;
+    if (gen != o->check_gen || !o->blocked || c->status != CHIP_RUNNING)
+        return;
+    int r = o->blocked_ring;
+    /* structural head-of-line check: task window, heap and dependency pool */
+    if (o->res == RES_TASK_WINDOW || o->res == RES_HEAP || o->res == RES_DEP_POOL) {
+        const task_ring *tr = &c->rings[r];
+        if (tr->last_alive != tr->next_local && task_make_id(r, tr->last_alive) == oldest_open_task(o, r)) {
+            deadlock(c, true);
+            return;
+        }
+    }
+    ps_t period = ORCH_CHECK_SPINS * c->cost.spin;
+    if (o->anchor == PS_NEVER) {
+        /* the backstop is armed at the first check and fires at the first
+         * 1024-spin mark at least 500 ms later */
+        o->anchor = t;
+        schedule_check(c, t + (ORCH_BACKSTOP_PS + period - 1) / period * period);
+        return;
+    }
+    if (t - o->anchor >= ORCH_BACKSTOP_PS)
+        deadlock(c, false);
+}
+
+void orch_on_ring_advance(chip *c, int ring, ps_t t)
+{
+    orch *o = &c->orch;
+    if (!o->blocked)
+        return;
+    if (o->res == RES_TENSORMAP) {
+        /* the TensorMap counts progress in entries freed, over every ring */
+        uint32_t alive[RING_COUNT];
+        for (int r = 0; r < RING_COUNT; r++)
+            alive[r] = c->rings[r].last_alive;
+        if (tmap_reclaim_all(&c->tm, alive))
+            progress(c, t);
+        return;
+    }
+    if (o->blocked_ring == ring)
+        progress(c, t);
+}
+
+/* ---- the submit call ---- */
+
+/* Resolves the op's explicit deps to task ids. Returns 0, or -1 after ending
+ * the run with code 5. */
 static int resolve_deps(chip *c, uint64_t *ids)
 {
     orch *o = &c->orch;
@@ -114,11 +312,11 @@ static int resolve_deps(chip *c, uint64_t *ids)
     for (int i = 0; i < op->ndeps; i++) {
         uint64_t id = op->deps[i].label >= 0 ? o->labels[op->deps[i].label] : op->deps[i].raw_id;
         const task_ring *r = &c->rings[task_id_ring(id)];
-        if (task_id_local(id) >= r->next_local) { /* never handed out: invalid (code 5) */
+        if (task_id_local(id) >= r->next_local || id == o->cur) { /* never handed out: invalid */
             chip_fatal(c, 5,
-                       "%s:%ld: deps[%d]: Arg.set_dependencies(...) requires valid task ids; task "
-                       "%llu (ring %d, local %u) was never submitted",
-                       o->g.path, op->line, i, (unsigned long long)id, task_id_ring(id), task_id_local(id));
+                       "%s:%ld: deps[%d]: Arg.set_dependencies(...) requires valid task ids; task %" PRIu64
+                       " (ring %d, local %u) was never submitted",
+                       o->g.path, op->line, i, id, task_id_ring(id), task_id_local(id));
             return -1;
         }
         ids[i] = id;
@@ -126,35 +324,73 @@ static int resolve_deps(chip *c, uint64_t *ids)
     return 0;
 }
 
-/* Adds an edge producer -> tk (deduplicated, flags OR-ed). Retired producers give no edge. */
+/* The view an arg describes, with the buffer address the model knows. */
+static tmap_view view_of(const chip *c, const graph_arg *a, uint64_t out_addr)
+{
+    const orch *o = &c->orch;
+    tmap_view v = {.buffer_numel = a->buffer_numel,
+                   .start = a->start_offset,
+                   .version = a->version,
+                   .dtype = (uint8_t)a->dtype,
+                   .ndims = (uint8_t)a->ndim};
+    if (a->dir == DIR_OUT)
+        v.addr = out_addr;
+    else if ((size_t)a->tensor < o->tensors_cap && o->tensors[a->tensor].owned)
+        v.addr = o->tensors[a->tensor].addr;
+    else
+        v.addr = o->g.tensors[a->tensor].addr;
+    for (int d = 0; d < a->ndim; d++) {
+        v.shape[d] = a->shape[d];
+        v.strides[d] = a->strides[d];
+    }
+    return v;
+}
+
+static bool creator_of(const chip *c, const graph_arg *a, uint64_t *owner)
+{
+    const orch *o = &c->orch;
+    if (a->dir == DIR_OUT || (size_t)a->tensor >= o->tensors_cap || !o->tensors[a->tensor].owned)
+        return false;
+    *owner = o->tensors[a->tensor].owner;
+    return true;
+}
+
+/* Adds an edge producer -> tk unless the producer is retired or consumed. */
 static int add_edge(chip *c, task *tk, uint64_t producer, bool retain)
 {
-    if (!chip_task(c, producer))
+    task *p = chip_task(c, producer);
+    if (!p || p->state == TASK_CONSUMED)
         return 0; /* already retired: silently skipped (runtime.md §2.1) */
-    if (task_add_link(tk, producer, retain) < 0) {
+    int fresh = task_add_link(tk, producer, retain);
+    if (fresh < 0) {
         chip_error(c, "out of memory for dependency links");
         return -1;
     }
+    if (fresh)
+        p->fanout_claims++; /* every edge claims the producer (runtime.md §2.5) */
     return 0;
 }
 
-/* Allocates the task of the current op and wires its dependencies at time t. */
-static task *submit_task(chip *c, int ring, ps_t t)
+typedef struct lookup_ctx {
+    chip *c;
+    task *tk;
+    bool inout;
+    int failed;
+} lookup_ctx;
+
+static int tensormap_edge(void *vctx, const tmap_entry *e, tmap_overlap ov)
+{
+    lookup_ctx *x = vctx;
+    if (add_edge(x->c, x->tk, e->producer, false) != 0)
+        x->failed = 1;
+    return (x->inout && ov == OV_COVERED) ? 1 : 0;
+}
+
+/* Allocates the task slot and heap block of the current op (stage ALLOC). */
+static task *create_task(chip *c, int ring, uint64_t heap_off)
 {
     orch *o = &c->orch;
     const graph_op *op = o->op;
-    uint64_t *dep_ids = NULL;
-    if (op->ndeps) {
-        dep_ids = malloc((size_t)op->ndeps * sizeof(*dep_ids));
-        if (!dep_ids) {
-            chip_error(c, "out of memory");
-            return NULL;
-        }
-        if (resolve_deps(c, dep_ids) != 0) {
-            free(dep_ids);
-            return NULL;
-        }
-    }
     task_ring *r = &c->rings[ring];
     uint32_t local = r->next_local++;
     if (task_ring_active(r) > r->peak_active)
@@ -166,23 +402,36 @@ static task *submit_task(chip *c, int ring, ps_t t)
     tk->submit_idx = o->submit_idx;
     tk->block_num = op->block_num;
     tk->predicate = op->predicate;
-    tk->early_resolve = op->early_resolve;
+    tk->early_resolve = op->early_resolve || op->kind == OP_ALLOC;
     tk->sync_start = op->sync_start;
     tk->fanin_count = 1; /* the orchestrator's guard, released at publish */
+    tk->heap_end_off = c->heaps[ring].top;
+    tk->heap_end_cum = c->heaps[ring].alloc_cum;
     for (int s = 0; s < 3; s++) {
         tk->kernel_ids[s] = op->kernel_ids[s];
         if (op->kernel_ids[s] < 0)
             continue;
-        tk->mask |= (uint8_t)(1u << s);
         const graph_kernel *k = graph_kernel_by_id(&o->g, op->kernel_ids[s]);
         tk->dur[s] = kernel_time(c, op->has_cost ? &op->cost : &k->cost);
     }
+    tk->mask = mask_of(op->kernel_ids);
     tk->shape = op->kind == OP_ALLOC ? SHAPE_ALLOC : (uint8_t)shape_of(tk->mask);
     tk->subtasks_total = tk->block_num * __builtin_popcount(tk->mask);
     c->tasks_submitted++;
     if (tk->shape != SHAPE_DUMMY && tk->shape != SHAPE_ALLOC)
         c->kernel_tasks++;
-
+    /* output addresses: packed in the block, each rounded to 1024 B */
+    uint64_t base = ORCH_HEAP_ARENA_BASE;
+    for (int rr = 0; rr < ring; rr++)
+        base += c->cfg.ring_heap[rr];
+    uint64_t off = heap_off;
+    for (int i = 0; i < op->nargs; i++) {
+        const graph_arg *a = &op->args[i];
+        if (a->dir != DIR_OUT)
+            continue;
+        o->out_addr[i] = base + off;
+        off += heap_round_output((uint64_t)a->buffer_numel * (uint64_t)dtype_size(a->dtype));
+    }
     if (vec_grow((void **)&o->scope_list, &o->scope_list_cap, o->nscope_list, sizeof(*o->scope_list)) != 0)
         goto oom;
     o->scope_list[o->nscope_list++] = tk->id;
@@ -191,68 +440,270 @@ static task *submit_task(chip *c, int ring, ps_t t)
             goto oom;
         o->labels[op->label] = tk->id;
     }
+    return tk;
+oom:
+    chip_error(c, "out of memory in the orchestrator");
+    return NULL;
+}
 
-    /* edges: explicit deps first, then creator retention per arg (runtime.md §2.1) */
-    for (int i = 0; i < op->ndeps; i++)
-        if (add_edge(c, tk, dep_ids[i], true) != 0)
-            goto fail;
-    if (!in_manual_scope(o) && op->kind != OP_ALLOC)
-        for (int i = 0; i < op->nargs; i++) {
-            const graph_arg *a = &op->args[i];
-            if (a->dir == DIR_OUT || (size_t)a->tensor >= o->tensors_cap)
-                continue;
-            const orch_tensor *ts = &o->tensors[a->tensor];
-            if (ts->owned && add_edge(c, tk, ts->owner, true) != 0)
-                goto fail;
-        }
-
-    /* wiring: claim a fanout slot on every producer; a pending producer gets
-     * this task in its fanout list, a completed one counts right away */
-    for (uint32_t i = 0; i < tk->nlinks; i++) {
-        task_link *l = task_link_at(tk, i);
-        task *p = chip_task(c, l->producer);
-        p->fanout_claims++;
-        tk->fanin_count++;
-        if (p->state == TASK_PENDING) {
-            if (chip_add_fanout(c, p, tk->id) != 0)
-                goto oom;
-        } else {
-            tk->fanin_refcount++;
-        }
-        if (!l->retain) { /* WAIT-only edges release their claim at wiring */
-            p->fanout_released++;
-            chip_check_consumed(c, p, t);
-        }
-    }
-
-    /* outputs: later readers find their creator through the owner */
+/* Binds the op's runtime-created outputs to their names. */
+static int bind_outputs(chip *c, const task *tk)
+{
+    orch *o = &c->orch;
+    const graph_op *op = o->op;
     for (int i = 0; i < op->nargs; i++) {
         const graph_arg *a = &op->args[i];
         if (a->dir != DIR_OUT)
             continue;
-        if (ensure_slots((void **)&o->tensors, &o->tensors_cap, (size_t)a->tensor, sizeof(*o->tensors)) != 0)
-            goto oom;
-        o->tensors[a->tensor] = (orch_tensor){.owner = tk->id, .owned = true};
+        if (ensure_slots((void **)&o->tensors, &o->tensors_cap, (size_t)a->tensor, sizeof(*o->tensors)) !=
+            0) {
+            chip_error(c, "out of memory in the orchestrator");
+            return -1;
+        }
+        o->tensors[a->tensor] = (orch_tensor){.owner = tk->id, .addr = o->out_addr[i], .owned = true};
     }
-    free(dep_ids);
-    return tk;
-oom:
-    chip_error(c, "out of memory in the orchestrator");
-fail:
-    free(dep_ids);
-    return NULL;
+    return 0;
 }
 
-/* Carries out scope_begin. Returns 0, or -1 after ending the run. */
-static int begin_scope(chip *c)
+/* Records the task in deps.json, as the runtime's replay sees it. */
+static int record_dep_gen(chip *c, const task *tk, const uint64_t *dep_ids)
 {
     orch *o = &c->orch;
     const graph_op *op = o->op;
-    orch_scope *s = &o->scopes[o->nscopes++];
-    s->list_start = o->nscope_list;
-    s->manual = op->manual;
-    memcpy(s->site, op->site, sizeof(s->site));
+    depgen_arg args[GRAPH_MAX_TENSOR_ARGS];
+    static const int TYPE_OF[] = {
+        [DIR_IN] = 0, [DIR_OUT] = 1, [DIR_INOUT] = 2, [DIR_OUT_EXISTING] = 3, [DIR_NO_DEP] = 4};
+    for (int i = 0; i < op->nargs; i++) {
+        const graph_arg *a = &op->args[i];
+        args[i] = (depgen_arg){.type = TYPE_OF[a->dir], .manual_dep = a->manual_dep};
+        args[i].v = view_of(c, a, o->out_addr[i]);
+        args[i].has_owner = creator_of(c, a, &args[i].owner);
+    }
+    depgen_task dt = {.id = tk->id,
+                      .manual = in_manual_scope(o),
+                      .early_dispatch = op->early_resolve,
+                      .block_num = op->block_num,
+                      .nargs = op->nargs,
+                      .args = args,
+                      .ndeps = op->ndeps,
+                      .deps = dep_ids};
+    memcpy(dt.kernel_ids, op->kernel_ids, sizeof(dt.kernel_ids));
+    if (depgen_add(&c->dg, &dt) != 0) {
+        chip_error(c, "out of memory collecting deps.json");
+        return -1;
+    }
     return 0;
+}
+
+/* Stage FANIN: explicit deps first, then per argument the creator edge and the
+ * TensorMap lookup (runtime.md §2.1). Claims every producer. */
+static int compute_fanin(chip *c, task *tk, int ring)
+{
+    orch *o = &c->orch;
+    const graph_op *op = o->op;
+    uint64_t dep_ids_small[16], *dep_ids = dep_ids_small;
+    if (op->ndeps > 16 && !(dep_ids = malloc((size_t)op->ndeps * sizeof(*dep_ids)))) {
+        chip_error(c, "out of memory");
+        return -1;
+    }
+    int rc = -1;
+    tmap_sync(&c->tm, ring, task_id_local(tk->id), c->rings[ring].last_alive);
+    if (resolve_deps(c, dep_ids) != 0)
+        goto out;
+    if (c->dep_gen_on && op->kind != OP_ALLOC && record_dep_gen(c, tk, dep_ids) != 0)
+        goto out;
+    for (int i = 0; i < op->ndeps; i++)
+        if (add_edge(c, tk, dep_ids[i], true) != 0)
+            goto out;
+    if (!in_manual_scope(o) && op->kind != OP_ALLOC)
+        for (int i = 0; i < op->nargs; i++) {
+            const graph_arg *a = &op->args[i];
+            uint64_t owner;
+            if (a->dir == DIR_OUT)
+                continue;
+            if (creator_of(c, a, &owner) && add_edge(c, tk, owner, true) != 0)
+                goto out;
+            if ((a->dir == DIR_IN || a->dir == DIR_INOUT) && !a->manual_dep) {
+                tmap_view v = view_of(c, a, 0);
+                lookup_ctx x = {.c = c, .tk = tk, .inout = a->dir == DIR_INOUT};
+                tmap_lookup(&c->tm, &v, tensormap_edge, &x);
+                if (x.failed)
+                    goto out;
+            }
+        }
+    rc = 0;
+out:
+    if (dep_ids != dep_ids_small)
+        free(dep_ids);
+    return rc;
+}
+
+/* Writers this task registers in the TensorMap. */
+static uint32_t registrable(const chip *c)
+{
+    const orch *o = &c->orch;
+    const graph_op *op = o->op;
+    if (op->kind == OP_ALLOC || in_manual_scope(o))
+        return 0;
+    uint32_t n = 0;
+    for (int i = 0; i < op->nargs; i++)
+        n += (op->args[i].dir == DIR_INOUT || op->args[i].dir == DIR_OUT_EXISTING) && !op->args[i].manual_dep;
+    return n;
+}
+
+/* Stage WIRE: a pending producer gets the task in its fanout list (one
+ * dependency-pool node); a completed one counts at once; WAIT-only edges give
+ * their claim back (runtime.md §2.5). */
+static int wire(chip *c, task *tk, int ring, ps_t t)
+{
+    uint64_t pending = 0;
+    for (uint32_t i = 0; i < tk->nlinks; i++) {
+        task_link *l = task_link_at(tk, i);
+        task *p = chip_task(c, l->producer);
+        tk->fanin_count++;
+        if (p->state == TASK_PENDING) {
+            if (chip_add_fanout(c, p, tk->id) != 0) {
+                chip_error(c, "out of memory for fanout lists");
+                return -1;
+            }
+            pending++;
+        } else {
+            tk->fanin_refcount++;
+        }
+        if (!l->retain) {
+            p->fanout_released++;
+            chip_check_consumed(c, p, t);
+        }
+    }
+    dep_pool_take(&c->deppools[ring], pending);
+    tk->dep_pool_mark = c->deppools[ring].top;
+    return 0;
+}
+
+/* Carries out the current submit/dummy/alloc op from its current stage.
+ * Returns when it blocks, fails, or has scheduled its publish. */
+static void step_submit(chip *c, ps_t t)
+{
+    orch *o = &c->orch;
+    const graph_op *op = o->op;
+    int ring = current_ring(o);
+    task_ring *r = &c->rings[ring];
+    task *tk = NULL;
+    if (o->stage == SUB_IDLE) {
+        o->call_start = t;
+        /* sync_start above the physical limit can never be admitted (code 7) */
+        if (op->kind == OP_SUBMIT && op->sync_start && op->block_num > 1) {
+            int limit = shape_of(mask_of(op->kernel_ids)) == SHAPE_AIV ? 2 * (int)c->plat.clusters
+                                                                       : (int)c->plat.clusters;
+            if (op->block_num > limit) {
+                chip_fatal(c, 7, "%s:%ld: require_sync_start block_num=%d > limit=%d (deadlock guaranteed)",
+                           o->g.path, op->line, op->block_num, limit);
+                return;
+            }
+        }
+        /* scope pre-check: the innermost scope may hold at most window - 2 tasks before this one */
+        size_t in_scope = o->nscope_list - o->scopes[o->nscopes - 1].list_start;
+        if (in_scope >= r->window - 1) {
+            chip_fatal(c, 1,
+                       "%s:%ld: FATAL: Scope Deadlock Detected! (ring %d) Tasks in current scope (%zu) >= "
+                       "task_window_size (%u). scope_depth=%d, site %s, active_tasks: %u / %u",
+                       o->g.path, op->line, ring, in_scope, r->window, o->nscopes - 1,
+                       o->scopes[o->nscopes - 1].site, task_ring_active(r), r->window);
+            return;
+        }
+        o->heap_need = 0;
+        for (int i = 0; i < op->nargs; i++)
+            if (op->args[i].dir == DIR_OUT)
+                o->heap_need +=
+                    heap_round_output(op->args[i].buffer_numel * (uint64_t)dtype_size(op->args[i].dtype));
+        o->stage = SUB_ALLOC;
+    }
+    if (o->stage == SUB_ALLOC) {
+        /* the heap tail follows the watermark lazily, at the orchestrator's alloc */
+        ring_heap_set_tail(&c->heaps[ring], c->retired_heap_off[ring], c->retired_heap_cum[ring]);
+        if (!task_ring_has_space(r)) {
+            block(c, RES_TASK_WINDOW, ring, t);
+            return;
+        }
+        uint64_t heap_off;
+        if (ring_heap_alloc(&c->heaps[ring], o->heap_need, &heap_off) != 0) {
+            block(c, RES_HEAP, ring, t);
+            return;
+        }
+        unblock(c, t);
+        tk = create_task(c, ring, heap_off);
+        if (!tk)
+            return;
+        o->cur = tk->id;
+        if (op->kind == OP_ALLOC) {
+            if (bind_outputs(c, tk) != 0)
+                return;
+            o->stage = SUB_IDLE;
+            o->have_op = false;
+            chip_schedule(c, t + c->cost.submit, EV_ORCH_PUBLISH, 0, tk->id);
+            return;
+        }
+        o->stage = SUB_FANIN;
+    }
+    tk = chip_task(c, o->cur);
+    if (o->stage == SUB_FANIN) {
+        if (compute_fanin(c, tk, ring) != 0 || bind_outputs(c, tk) != 0)
+            return;
+        o->stage = SUB_SPILL;
+    }
+    if (o->stage == SUB_SPILL) {
+        /* producers beyond the 64 inline ones take fanin spill entries */
+        uint32_t need = tk->nlinks > FANIN_INLINE_CAP ? tk->nlinks - FANIN_INLINE_CAP : 0;
+        if (need && c->spill_used[ring] + need > c->cfg.ring_dep_pool[ring]) {
+            block(c, RES_SPILL, ring, t);
+            return;
+        }
+        unblock(c, t);
+        c->spill_used[ring] += need;
+        tk->spill = need;
+        if (c->spill_used[ring] > c->spill_peak[ring])
+            c->spill_peak[ring] = c->spill_used[ring];
+        o->stage = SUB_TMAP;
+    }
+    if (o->stage == SUB_TMAP) {
+        uint32_t need = registrable(c);
+        if (tmap_available(&c->tm) < need) {
+            uint32_t alive[RING_COUNT];
+            for (int rr = 0; rr < RING_COUNT; rr++)
+                alive[rr] = c->rings[rr].last_alive;
+            tmap_reclaim_all(&c->tm, alive);
+            if (tmap_available(&c->tm) < need) {
+                block(c, RES_TENSORMAP, ring, t);
+                return;
+            }
+        }
+        unblock(c, t);
+        if (need)
+            for (int i = 0; i < op->nargs; i++) {
+                const graph_arg *a = &op->args[i];
+                if ((a->dir == DIR_INOUT || a->dir == DIR_OUT_EXISTING) && !a->manual_dep) {
+                    tmap_view v = view_of(c, a, 0);
+                    tmap_insert(&c->tm, &v, tk->id);
+                }
+            }
+        o->stage = SUB_WIRE;
+    }
+    if (o->stage == SUB_WIRE) {
+        dep_pool *d = &c->deppools[ring];
+        if (dep_pool_available(d) < tk->nlinks) {
+            dep_pool_reclaim(d, r->last_alive, c->retired_dep_mark[ring]);
+            if (dep_pool_available(d) < tk->nlinks) {
+                block(c, RES_DEP_POOL, ring, t);
+                return;
+            }
+        }
+        unblock(c, t);
+        if (wire(c, tk, ring, t) != 0)
+            return;
+        o->stage = SUB_IDLE;
+        o->have_op = false;
+        chip_schedule(c, t + c->cost.submit, EV_ORCH_PUBLISH, 0, tk->id);
+    }
 }
 
 void orch_on_step(chip *c, ps_t t)
@@ -265,7 +716,7 @@ void orch_on_step(chip *c, ps_t t)
         if (o->eof_seen) {
             o->done = true;
             o->end_time = t;
-            /* a run with nothing submitted ends here */
+            /* a run with nothing left to complete ends here */
             if (c->tasks_completed == c->tasks_submitted) {
                 c->status = CHIP_DONE;
                 c->end_time = t > c->last_completion ? t : c->last_completion;
@@ -280,23 +731,33 @@ void orch_on_step(chip *c, ps_t t)
             }
             if (rc == 0) {
                 /* orchestration returned: the executor ends the root scope */
+                sample_scope(c, false);
                 size_t n = release_scope(c, 0, t);
                 o->eof_seen = true;
                 chip_schedule(c, t + n * c->cost.scope_end_per_task, EV_ORCH_STEP, 0, 0);
                 return;
             }
             o->have_op = true;
-            o->call_started = false;
+            o->stage = SUB_IDLE;
         }
         graph_op *op = o->op;
         switch (op->kind) {
         case OP_SCOPE_BEGIN:
             o->have_op = false;
-            if (begin_scope(c) != 0)
+            if (!op->manual && in_manual_scope(o)) {
+                chip_fatal(c, 5, "%s:%ld: auto scope nested inside manual scope is not supported", o->g.path,
+                           op->line);
                 return;
+            }
+            orch_scope *s = &o->scopes[o->nscopes++];
+            s->list_start = o->nscope_list;
+            s->manual = op->manual;
+            memcpy(s->site, op->site, sizeof(s->site));
+            sample_scope(c, true);
             continue;
         case OP_SCOPE_END: {
             o->have_op = false;
+            sample_scope(c, false); /* taken before the scope's tasks are released */
             orch_scope *s = &o->scopes[--o->nscopes];
             size_t n = release_scope(c, s->list_start, t);
             if (n) {
@@ -314,25 +775,9 @@ void orch_on_step(chip *c, ps_t t)
             continue;
         case OP_SUBMIT:
         case OP_DUMMY:
-        case OP_ALLOC: {
-            if (!o->call_started) {
-                o->call_started = true;
-                o->call_start = t;
-            }
-            int ring = current_ring(o);
-            if (!task_ring_has_space(&c->rings[ring])) {
-                o->blocked = true;
-                o->blocked_ring = ring;
-                o->blocked_since = t;
-                return; /* resumed by orch_on_ring_advance */
-            }
-            task *tk = submit_task(c, ring, t);
-            if (!tk)
-                return;
-            o->have_op = false;
-            chip_schedule(c, t + c->cost.submit, EV_ORCH_PUBLISH, 0, tk->id);
+        case OP_ALLOC:
+            step_submit(c, t);
             return;
-        }
         }
     }
 }
@@ -342,7 +787,7 @@ void orch_on_publish(chip *c, uint64_t task_id, ps_t t)
     orch *o = &c->orch;
     task *tk = chip_task(c, task_id);
     if (!tk) {
-        chip_error(c, "internal: published task %llu is not live", (unsigned long long)task_id);
+        chip_error(c, "internal: published task %" PRIu64 " is not live", task_id);
         return;
     }
     sl_orch rec = {.submit_idx = o->submit_idx++, .task_id = task_id, .start = o->call_start, .end = t};
@@ -357,20 +802,11 @@ void orch_on_publish(chip *c, uint64_t task_id, ps_t t)
         tk->completed_at = t;
         c->tasks_completed++;
         tk->releases_done = true;
+        chip_check_consumed(c, tk, t);
     } else {
         tk->fanin_refcount++; /* release the guard: wiring is complete */
         if (tk->fanin_refcount == tk->fanin_count)
             chip_route_ready(c, tk, t);
     }
     orch_on_step(c, t);
-}
-
-void orch_on_ring_advance(chip *c, int ring, ps_t t)
-{
-    orch *o = &c->orch;
-    if (!o->blocked || o->blocked_ring != ring || !task_ring_has_space(&c->rings[ring]))
-        return;
-    o->blocked = false;
-    o->blocked_ps[ring] += t - o->blocked_since;
-    chip_schedule(c, t, EV_ORCH_STEP, 0, 0);
 }

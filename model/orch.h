@@ -13,12 +13,16 @@
 
 struct chip;
 
-#define ORCH_MAX_SCOPES 64 /* PTO2_MAX_SCOPE_DEPTH, the root scope included */
+#define ORCH_MAX_SCOPES 64                   /* PTO2_MAX_SCOPE_DEPTH, the root scope included */
+#define ORCH_CHECK_SPINS 1024                /* deadlock checks run every 1024 spins without progress */
+#define ORCH_BACKSTOP_PS (500 * PS_PER_MS)   /* PTO2_ALLOC_DEADLOCK_TIMEOUT_CYCLES: 500 ms */
+#define ORCH_HEAP_ARENA_BASE 0x2000000000ULL /* device address of ring 0's heap */
 
 /* The model's state of the tensor currently bound to a name. */
 typedef struct orch_tensor {
     uint64_t owner; /* creator task id (runtime-created tensors) */
-    bool owned;     /* owner is meaningful */
+    uint64_t addr;  /* heap address of a runtime-created buffer */
+    bool owned;     /* runtime-created: owner and addr are meaningful */
 } orch_tensor;
 
 /* One open scope. */
@@ -28,19 +32,47 @@ typedef struct orch_scope {
     char site[GRAPH_SITE_MAX]; /* "<file>:<line>" */
 } orch_scope;
 
+/* Where a submit call is (each stage may block, runtime.md §8 recipe). */
+typedef enum {
+    SUB_IDLE,  /* no call in progress */
+    SUB_ALLOC, /* task slot + heap, together */
+    SUB_FANIN, /* explicit, creator and TensorMap edges; claims */
+    SUB_SPILL, /* fanin spill entries beyond 64 producers */
+    SUB_TMAP,  /* TensorMap entries for the task's writers */
+    SUB_WIRE,  /* dependency-pool nodes, wiring */
+} orch_stage;
+
+/* What a blocked orchestrator waits for. */
+typedef enum {
+    RES_NONE,
+    RES_TASK_WINDOW, /* code 3 on deadlock */
+    RES_HEAP,        /* code 2 */
+    RES_SPILL,       /* code 4 (500 ms backstop only) */
+    RES_TENSORMAP,   /* code 11 (500 ms backstop only) */
+    RES_DEP_POOL,    /* code 4 */
+    RES_COUNT
+} orch_resource;
+
 typedef struct orch {
-    graph g;                            /* the graph being streamed */
-    graph_op *op;                       /* current operation */
-    bool have_op;                       /* op read but not yet carried out (e.g. blocked) */
-    bool call_started;                  /* the current submit call began (call_start valid) */
-    ps_t call_start;                    /* start of the current submit call, blocking included */
-    bool eof_seen;                      /* graph exhausted, root scope released */
-    bool done;                          /* orchestration finished */
-    bool blocked;                       /* waiting for ring space */
-    int blocked_ring;                   /* ring it waits on */
-    ps_t blocked_since;                 /* when the wait began */
-    ps_t blocked_ps[RING_COUNT];        /* total wait per ring */
-    uint64_t submit_idx;                /* submits so far (orchestrator record index) */
+    graph g;                                  /* the graph being streamed */
+    graph_op *op;                             /* current operation */
+    bool have_op;                             /* op read but not yet carried out (e.g. blocked) */
+    orch_stage stage;                         /* progress of the current submit call */
+    ps_t call_start;                          /* start of the current submit call, blocking included */
+    uint64_t cur;                             /* task being submitted, once allocated */
+    uint64_t heap_need;                       /* heap bytes of the current task */
+    uint64_t out_addr[GRAPH_MAX_TENSOR_ARGS]; /* addresses of its runtime-created outputs */
+    bool eof_seen;                            /* graph exhausted, root scope released */
+    bool done;                                /* orchestration finished */
+    bool blocked;                             /* waiting for a resource */
+    orch_resource res;                        /* what it waits for */
+    int blocked_ring;                         /* ring of that resource */
+    ps_t blocked_since;                       /* when the wait began */
+    ps_t anchor;                    /* backstop anchor: first check without progress (PS_NEVER = unarmed) */
+    uint64_t check_gen;             /* generation of the pending deadlock check */
+    ps_t blocked_ps[RING_COUNT];    /* total wait per ring */
+    ps_t blocked_res_ps[RES_COUNT]; /* total wait per resource */
+    uint64_t submit_idx;            /* submits so far (orchestrator record index) */
     orch_scope scopes[ORCH_MAX_SCOPES]; /* open scopes, [0] = root */
     int nscopes;                        /* open scopes, root included */
     uint64_t *scope_list;               /* flat scope-task list */
@@ -52,17 +84,22 @@ typedef struct orch {
     ps_t end_time; /* when orchestration finished */
 } orch;
 
-/* Opens the graph and prepares the root scope. Returns 0, or -1 with a message in err. */
+/* Opens the graph and begins the root scope. Returns 0, or -1 with a message in err. */
 int orch_init(struct chip *c, const char *graph_path, char *err, size_t errlen);
 
 /* Frees everything. */
 void orch_free(orch *o);
 
-/* Event handlers: carry out operations from time t; finish a submit at t. */
+/* Event handlers: carry out operations from time t; finish a submit at t;
+ * run a deadlock check of a blocked allocation. */
 void orch_on_step(struct chip *c, ps_t t);
 void orch_on_publish(struct chip *c, uint64_t task_id, ps_t t);
+void orch_on_check(struct chip *c, uint64_t gen, ps_t t);
 
-/* Ring r advanced its watermark at time t: resume a blocked orchestrator. */
+/* Ring r advanced its watermark at time t: a blocked orchestrator retries. */
 void orch_on_ring_advance(struct chip *c, int ring, ps_t t);
+
+/* Name of a resource for reports ("task_window", "heap", ...). */
+const char *orch_resource_name(orch_resource r);
 
 #endif

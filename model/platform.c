@@ -40,6 +40,8 @@ static const param_def PARAMS[] = {
      "orchestrator cost of one submit (0.874 us/task average)"},
     {"orch_scope_end_per_task_ns", PT_INT, F(orch_scope_end_per_task_ns), 22, 0, 1e12, "ns",
      "runtime.md §5.4", "end_scope cost per task it releases"},
+    {"orch_spin_ns", PT_INT, F(orch_spin_ns), 50, 1, 1e9, "ns", "runtime.md §1.8",
+     "one spin of a blocked allocator (deadlock checks every 1024 spins; calibration choice)"},
     {"mmio_cond_read_ns", PT_INT, F(mmio_cond_read_ns), 100, 0, 1e9, "ns", "runtime.md §5.2",
      "one COND register load (95-105 ns, serial within a thread)"},
     {"mmio_store_ns", PT_INT, F(mmio_store_ns), 5, 0, 1e9, "ns", "runtime.md §5.2",

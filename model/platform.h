@@ -32,6 +32,7 @@ typedef struct platform {
     /* orchestrator (AICPU) */
     int64_t orch_submit_ns;             /* one submit_task / dummy / alloc call */
     int64_t orch_scope_end_per_task_ns; /* end_scope, per task released */
+    int64_t orch_spin_ns;               /* one spin of a blocked allocation loop */
 
     /* scheduler threads (AICPU) and the AICPU<->AICore control path */
     int64_t mmio_cond_read_ns;       /* one COND load, serial within a thread */

@@ -68,12 +68,20 @@ int report_write_run(const chip *c, const report_info *ri, const char *path, cha
     }
     fputs("}},\n", f);
 
-    fprintf(f,
-            "  \"config\": {\"enable_chip_swimlane\": %d, \"aicpu_thread_num\": %" PRId64
-            ", \"ring_task_window\": [",
-            c->cfg.swimlane_level, p->aicpu_threads);
+    fprintf(
+        f,
+        "  \"config\": {\"enable_chip_swimlane\": %d, \"enable_dep_gen\": %s, \"enable_scope_stats\": %s, "
+        "\"aicpu_thread_num\": %" PRId64 ", \"ring_task_window\": [",
+        c->cfg.swimlane_level, c->cfg.dep_gen ? "true" : "false", c->cfg.scope_stats ? "true" : "false",
+        p->aicpu_threads);
     for (int r = 0; r < RING_COUNT; r++)
         fprintf(f, "%s%" PRIu32, r ? ", " : "", c->cfg.ring_task_window[r]);
+    fputs("], \"ring_heap\": [", f);
+    for (int r = 0; r < RING_COUNT; r++)
+        fprintf(f, "%s%" PRIu64, r ? ", " : "", c->cfg.ring_heap[r]);
+    fputs("], \"ring_dep_pool\": [", f);
+    for (int r = 0; r < RING_COUNT; r++)
+        fprintf(f, "%s%" PRIu32, r ? ", " : "", c->cfg.ring_dep_pool[r]);
     fputs("]},\n  \"simgrid_cfg\": [", f);
     for (int i = 0; i < ri->nsg_cfg; i++) {
         fputs(i ? ", " : "", f);
@@ -109,11 +117,20 @@ int report_write_run(const chip *c, const report_info *ri, const char *path, cha
     fputs("  \"rings\": [", f);
     for (int r = 0; r < RING_COUNT; r++)
         fprintf(f,
-                "%s\n    {\"ring\": %d, \"task_window\": %" PRIu32 ", \"task_window_peak\": %" PRIu64
+                "%s\n    {\"ring\": %d, \"tasks\": %" PRIu32 ", \"task_window\": %" PRIu32
+                ", \"task_window_peak\": %" PRIu64 ", \"heap\": %" PRIu64 ", \"heap_peak\": %" PRIu64
+                ", \"dep_pool\": %" PRIu32 ", \"dep_pool_peak\": %" PRIu64 ", \"fanin_spill_peak\": %" PRIu64
                 ", \"orchestrator_blocked_us\": %.6f}",
-                r ? "," : "", r, c->rings[r].window, c->rings[r].peak_active,
-                us_from_ps(c->orch.blocked_ps[r]));
-    fputs("\n  ],\n  \"outputs\": [", f);
+                r ? "," : "", r, c->rings[r].next_local, c->rings[r].window, c->rings[r].peak_active,
+                c->heaps[r].cap, c->heaps[r].peak_used, c->cfg.ring_dep_pool[r], c->deppools[r].peak_used,
+                c->spill_peak[r], us_from_ps(c->orch.blocked_ps[r]));
+    fprintf(f, "\n  ],\n  \"tensormap\": {\"capacity\": %" PRIu32 ", \"peak\": %" PRIu32 "},\n",
+            c->tm.capacity, c->tm.peak_used);
+    fputs("  \"orchestrator_blocked_us\": {", f);
+    for (int k = 1; k < RES_COUNT; k++)
+        fprintf(f, "%s\"%s\": %.6f", k > 1 ? ", " : "", orch_resource_name((orch_resource)k),
+                us_from_ps(c->orch.blocked_res_ps[k]));
+    fputs("},\n  \"outputs\": [", f);
     for (int i = 0; i < ri->noutputs; i++) {
         fputs(i ? ", " : "", f);
         jsonw_str(f, ri->outputs[i]);

@@ -342,15 +342,16 @@ static int run_releases(chip *c, int ti, ps_t *cur)
 void sched_defer_release(chip *c, int ti, uint64_t task_id, ps_t t)
 {
     sched_thread *th = &c->threads[ti];
+    if (th->ndeferred >= SCHED_DEFERRED_CAP) {
+        /* a full queue is drained before the next push (scheduler_completion.cpp) */
+        ps_t cur = t;
+        run_releases(c, ti, &cur);
+    }
     if (vec_grow((void **)&th->deferred, &th->deferred_cap, th->ndeferred, sizeof(*th->deferred)) != 0) {
         chip_error(c, "out of memory for deferred releases");
         return;
     }
     th->deferred[th->ndeferred++] = task_id;
-    if (th->ndeferred >= SCHED_DEFERRED_CAP) {
-        ps_t cur = t;
-        run_releases(c, ti, &cur);
-    }
 }
 
 /* Nothing happened this iteration: sleep until a FIN can be observed. */

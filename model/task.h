@@ -74,6 +74,10 @@ typedef struct task {
     task_link links_inline[TASK_FANIN_INLINE];
     task_link *links_more;   /* producers beyond the inline ones (malloc'd) */
     uint32_t links_more_cap; /* capacity of links_more */
+    uint64_t heap_end_off;   /* end offset of its heap block */
+    uint64_t heap_end_cum;   /* ... as a cumulative heap position */
+    uint64_t dep_pool_mark;  /* dependency-pool top after its wiring */
+    uint32_t spill;          /* fanin spill entries it holds */
     ps_t ready_at;           /* when it became ready */
     ps_t completed_at;       /* when the completion was observed */
 } task;

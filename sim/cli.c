@@ -17,6 +17,8 @@ void cli_run_usage(void)
          "  -o, --work-dir DIR            write DIR/ptosim_run.json and DIR/dfx_outputs/\n"
          "  -p, --platform NAME|FILE      platform (default a2a3; also a2a3sim)\n"
          "  --enable-chip-swimlane[=N]    chip_swimlane_records.json at level N (0-4, bare = 4)\n"
+         "  --enable-dep-gen              deps.json: the dependency graph the runtime builds\n"
+         "  --enable-scope-stats          scope_stats/scope_stats.jsonl: ring counters at every scope\n"
          "  --ring-task-window N|a,b,c,d  task slots per scope-depth ring (power of 2 >= 4; 0 = default)\n"
          "  --ring-heap N|a,b,c,d         heap bytes per ring (power of 2 >= 1024; 0 = default)\n"
          "  --ring-dep-pool N|a,b,c,d     dependency-list entries per ring ([4, INT32_MAX]; 0 = default)\n"
@@ -159,6 +161,14 @@ int cli_parse_run(int argc, char **argv, cli_run *o, char *err, size_t errlen)
             o->swimlane_level = lvl;
             continue;
         }
+        if (strcmp(a, "--enable-dep-gen") == 0) {
+            o->dep_gen = true;
+            continue;
+        }
+        if (strcmp(a, "--enable-scope-stats") == 0) {
+            o->scope_stats = true;
+            continue;
+        }
         if (strcmp(a, "--no-host-timing") == 0) {
             o->no_host_timing = true;
             continue;
@@ -182,7 +192,7 @@ int cli_parse_run(int argc, char **argv, cli_run *o, char *err, size_t errlen)
         snprintf(err, errlen, "missing GRAPH (usage: ptosim run GRAPH [options])");
         return -1;
     }
-    if (o->swimlane_level > 0 && !o->work_dir) {
+    if ((o->swimlane_level > 0 || o->dep_gen || o->scope_stats) && !o->work_dir) {
         snprintf(err, errlen,
                  "CallConfig: output_prefix must be set whenever any of enable_chip_swimlane / "
                  "enable_dump_args / enable_pmu / enable_dep_gen / enable_scope_stats is enabled "

@@ -29,6 +29,8 @@ typedef struct cli_run {
     int nsets;
     uint64_t rings[3][4];                /* --ring-task-window/-heap/-dep-pool per ring, 0 = default */
     long aicpu_thread_num;               /* --aicpu-thread-num, 0 = auto */
+    bool dep_gen;                        /* --enable-dep-gen */
+    bool scope_stats;                    /* --enable-scope-stats */
     bool no_host_timing;                 /* --no-host-timing: null host times, byte-identical files */
     bool quiet;                          /* --quiet: no summary on stdout */
     const char *sg_args[CLI_MAX_SG + 1]; /* --cfg=... / --log=..., NULL-terminated */

@@ -132,6 +132,8 @@ int run_main(int argc, char **argv)
     chip_config cfg;
     chip_config_defaults(&cfg, &plat);
     cfg.swimlane_level = opt.swimlane_level;
+    cfg.dep_gen = opt.dep_gen;
+    cfg.scope_stats = opt.scope_stats;
     for (int r = 0; r < RING_COUNT; r++) {
         /* a per-run value wins; 0 keeps the platform default (runtime.md §1.9) */
         if (opt.rings[KNOB_TASK_WINDOW][r])
@@ -211,6 +213,32 @@ int run_main(int argc, char **argv)
             outputs[nout++] = "dfx_outputs/chip_swimlane_records.json";
         } else if (opt.swimlane_level > 0) {
             fprintf(stderr, "ptosim: Warning: No performance data to export.\n");
+        }
+    }
+    if (opt.work_dir && c->dep_gen_on) {
+        snprintf(path, sizeof(path), "%s/dfx_outputs/deps.json", opt.work_dir);
+        if (depgen_write(&c->dg, path, err, sizeof(err)) != 0) {
+            fprintf(stderr, "ptosim: %s\n", err);
+            write_failed = 1;
+        } else {
+            outputs[nout++] = "dfx_outputs/deps.json";
+        }
+    }
+    if (opt.work_dir && c->scope_stats_on) {
+        snprintf(path, sizeof(path), "%s/dfx_outputs/scope_stats", opt.work_dir);
+        scope_caps caps = {.tensormap = (uint32_t)plat.tensormap_pool};
+        for (int r = 0; r < RING_COUNT; r++) {
+            caps.task_window[r] = cfg.ring_task_window[r];
+            caps.heap[r] = cfg.ring_heap[r];
+            caps.dep_pool[r] = cfg.ring_dep_pool[r];
+        }
+        if (outfile_mkdirs(path, err, sizeof(err)) != 0 ||
+            (snprintf(path, sizeof(path), "%s/dfx_outputs/scope_stats/scope_stats.jsonl", opt.work_dir),
+             scopestats_write(&c->ss, path, c->status == CHIP_FATAL, &caps, err, sizeof(err)) != 0)) {
+            fprintf(stderr, "ptosim: %s\n", err);
+            write_failed = 1;
+        } else {
+            outputs[nout++] = "dfx_outputs/scope_stats/scope_stats.jsonl";
         }
     }
     if (write_failed && exit_code == EXIT_OK)

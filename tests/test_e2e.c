@@ -294,22 +294,23 @@ START_TEST(errors_give_distinct_exit_codes_and_clear_messages)
     ck_assert_msg(strstr(r.err, "unknown platform 'a9'") != NULL, "%s", r.err);
     tu_run_free(&r);
 
-    /* a flat graph longer than a tiny window can never progress: exit 6 */
+    /* a flat graph longer than a tiny window: code 1, exit 4, outputs still written */
     char *flat =
         tu_write(dir, "flat.jsonl",
                  "{\"ptosim_graph\": 1, \"name\": \"flat\", \"kernels\": [{\"id\": 0, \"name\": \"k\", "
                  "\"core\": \"aiv\", \"cost\": {\"cycles\": 100}}]}\n"
                  "{\"op\": \"submit\", \"kernel\": \"k\"}\n{\"op\": \"submit\", \"kernel\": \"k\"}\n"
                  "{\"op\": \"submit\", \"kernel\": \"k\"}\n{\"op\": \"submit\", \"kernel\": \"k\"}\n");
-    const char *a7[] = {"run", flat, "-o", dir, "--set", "ring_task_window=4", NULL};
+    const char *a7[] = {"run", flat, "-o", dir, "--ring-task-window", "4", NULL};
     r = tu_run(a7);
-    ck_assert_int_eq(r.status, 6);
-    ck_assert_msg(strstr(r.err, "stalled: nothing can progress") != NULL, "%s", r.err);
+    ck_assert_int_eq(r.status, 4);
+    ck_assert_msg(strstr(r.err, "runtime error 1 SCOPE_DEADLOCK") != NULL, "%s", r.err);
     char *rp = path_in(dir, "ptosim_run.json");
-    cJSON *j = tu_json_file(rp); /* the outputs of a failed run are still written */
-    ck_assert_str_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(j, "outcome"), "status")->valuestring,
-                     "stalled");
-    ck_assert_int_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(j, "outcome"), "exit_code")->valueint, 6);
+    cJSON *j = tu_json_file(rp);
+    const cJSON *outcome = cJSON_GetObjectItem(j, "outcome");
+    ck_assert_str_eq(cJSON_GetObjectItem(outcome, "status")->valuestring, "runtime_error");
+    ck_assert_int_eq(cJSON_GetObjectItem(outcome, "exit_code")->valueint, 4);
+    ck_assert_int_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(outcome, "runtime_error"), "code")->valueint, 1);
     cJSON_Delete(j);
     free(rp);
     tu_run_free(&r);

@@ -1,0 +1,283 @@
+/* depgen.c - deps.json writer: per submit its task entry, new tensors and edges (explicit, then creator and
+ * TensorMap per arg). */
+#include "depgen.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dtype.h"
+#include "outfile.h"
+
+static const char *const TYPE_NAMES[] = {"INPUT", "OUTPUT", "INOUT", "OUTPUT_EXISTING", "UNKNOWN"};
+
+uint64_t depgen_tensor_id(uint64_t addr, int32_t version)
+{
+    uint64_t h = 0xcbf29ce484222325ULL;
+    uint32_t ver = (uint32_t)version;
+    for (int i = 0; i < 8; i++) {
+        h ^= (addr >> (8 * i)) & 0xFF;
+        h *= 0x100000001b3ULL;
+    }
+    for (int i = 0; i < 4; i++) {
+        h ^= (ver >> (8 * i)) & 0xFF;
+        h *= 0x100000001b3ULL;
+    }
+    return h;
+}
+
+int depgen_init(depgen *d, const uint32_t window[TMAP_RINGS], char *err, size_t errlen)
+{
+    memset(d, 0, sizeof(*d));
+    d->tasks = tmpfile();
+    d->tensors = tmpfile();
+    d->edges = tmpfile();
+    if (!d->tasks || !d->tensors || !d->edges) {
+        snprintf(err, errlen, "cannot create temporary files for deps.json: %s", strerror(errno));
+        depgen_free(d);
+        return -1;
+    }
+    if (tmap_init(&d->logical, 0, window, true) != 0) {
+        snprintf(err, errlen, "out of memory for deps.json");
+        depgen_free(d);
+        return -1;
+    }
+    return 0;
+}
+
+void depgen_free(depgen *d)
+{
+    if (d->tasks)
+        fclose(d->tasks);
+    if (d->tensors)
+        fclose(d->tensors);
+    if (d->edges)
+        fclose(d->edges);
+    free(d->seen);
+    free(d->preds);
+    if (d->logical.pool)
+        tmap_free(&d->logical);
+    memset(d, 0, sizeof(*d));
+}
+
+/* Adds id to the set of tensors already listed; returns 1 if it was new, -1 on OOM. */
+static int seen_add(depgen *d, uint64_t id)
+{
+    if (id == 0) {
+        int fresh = !d->seen_zero;
+        d->seen_zero = true;
+        return fresh;
+    }
+    if ((d->nseen + 1) * 2 > d->seen_cap) {
+        size_t ncap = d->seen_cap ? d->seen_cap * 2 : 1024;
+        uint64_t *ns = calloc(ncap, sizeof(*ns));
+        if (!ns)
+            return -1;
+        for (size_t i = 0; i < d->seen_cap; i++)
+            if (d->seen[i]) {
+                size_t j = (d->seen[i] * 0x9E3779B97F4A7C15ULL) & (ncap - 1);
+                while (ns[j])
+                    j = (j + 1) & (ncap - 1);
+                ns[j] = d->seen[i];
+            }
+        free(d->seen);
+        d->seen = ns;
+        d->seen_cap = ncap;
+    }
+    size_t j = (id * 0x9E3779B97F4A7C15ULL) & (d->seen_cap - 1);
+    while (d->seen[j]) {
+        if (d->seen[j] == id)
+            return 0;
+        j = (j + 1) & (d->seen_cap - 1);
+    }
+    d->seen[j] = id;
+    d->nseen++;
+    return 1;
+}
+
+static bool pred_seen(const depgen *d, uint64_t p)
+{
+    for (size_t i = 0; i < d->npreds; i++)
+        if (d->preds[i] == p)
+            return true;
+    return false;
+}
+
+static int pred_add(depgen *d, uint64_t p)
+{
+    if (pred_seen(d, p))
+        return 0;
+    if (d->npreds == d->preds_cap) {
+        size_t ncap = d->preds_cap ? d->preds_cap * 2 : 64;
+        uint64_t *np = realloc(d->preds, ncap * sizeof(*np));
+        if (!np)
+            return -1;
+        d->preds = np;
+        d->preds_cap = ncap;
+    }
+    d->preds[d->npreds++] = p;
+    return 0;
+}
+
+static void put_dims(FILE *f, const int64_t *v, int n)
+{
+    fputc('[', f);
+    for (int i = 0; i < n; i++)
+        fprintf(f, "%s%" PRId64, i ? "," : "", v[i]);
+    fputc(']', f);
+}
+
+/* Starts an edge object: pred, succ, arg, source, flags. */
+static void edge_head(depgen *d, uint64_t pred, uint64_t succ, int arg, const char *source, bool retain)
+{
+    fprintf(d->edges,
+            "%s{\"pred\":\"%" PRIu64 "\",\"succ\":\"%" PRIu64 "\",\"arg\":%d,\"source\":\"%s\",\"flags\":%s",
+            d->nedges ? "," : "", pred, succ, arg, source, retain ? "[\"wait\",\"retain\"]" : "[\"wait\"]");
+    d->nedges++;
+}
+
+static void consumer_fields(FILE *f, uint64_t tensor_id, const tmap_view *v)
+{
+    fprintf(f, ",\"tensor_id\":\"%" PRIu64 "\",\"consumer_dtype\":\"%s\",\"consumer_shape\":", tensor_id,
+            dtype_name(v->dtype));
+    put_dims(f, v->shape, v->ndims);
+    fprintf(f, ",\"consumer_start_offset\":\"%" PRIu64 "\",\"consumer_strides\":", v->start);
+    put_dims(f, v->strides, v->ndims);
+}
+
+/* Lookup visitor: one TensorMap edge per matching writer entry. */
+typedef struct lookup_ctx {
+    depgen *d;
+    const depgen_task *t;
+    int arg;
+    bool inout;
+    int oom;
+} lookup_ctx;
+
+static int emit_tensormap_edge(void *vctx, const tmap_entry *e, tmap_overlap ov)
+{
+    lookup_ctx *x = vctx;
+    depgen *d = x->d;
+    const tmap_view *cv = &x->t->args[x->arg].v;
+    edge_head(d, e->producer, x->t->id, x->arg, "tensormap", false);
+    fprintf(d->edges, ",\"overlap\":\"%s\"", ov == OV_COVERED ? "covered" : "other");
+    consumer_fields(d->edges, depgen_tensor_id(e->v.addr, e->v.version), cv);
+    fputs(",\"producer_shape\":", d->edges);
+    put_dims(d->edges, e->v.shape, e->v.ndims);
+    fprintf(d->edges, ",\"producer_start_offset\":\"%" PRIu64 "\",\"producer_strides\":", e->v.start);
+    put_dims(d->edges, e->v.strides, e->v.ndims);
+    fputc('}', d->edges);
+    if (pred_add(d, e->producer) != 0)
+        x->oom = 1;
+    return (x->inout && ov == OV_COVERED) ? 1 : 0; /* an INOUT that covers a writer replaces it */
+}
+
+int depgen_add(depgen *d, const depgen_task *t)
+{
+    FILE *f = d->tasks;
+    fprintf(f,
+            "%s{\"task_id\":\"%" PRIu64 "\",\"scope\":\"%s\",\"early_dispatch\":%s,\"kernel_ids\":[%d,%d,%d],"
+            "\"block_num\":%d,\"args\":[",
+            d->ntasks ? "," : "", t->id, t->manual ? "manual" : "auto", t->early_dispatch ? "true" : "false",
+            t->kernel_ids[0], t->kernel_ids[1], t->kernel_ids[2], t->block_num < 1 ? 1 : t->block_num);
+    d->ntasks++;
+    for (int i = 0; i < t->nargs; i++) {
+        const depgen_arg *a = &t->args[i];
+        fprintf(f, "%s{\"idx\":%d,\"type\":\"%s\"", i ? "," : "", i, TYPE_NAMES[a->type]);
+        if (a->type == 1) {
+            fputc('}', f);
+            continue;
+        }
+        uint64_t tid = depgen_tensor_id(a->v.addr, a->v.version);
+        fprintf(f, ",\"tensor_id\":\"%" PRIu64 "\",\"dtype\":\"%s\",\"shape\":", tid, dtype_name(a->v.dtype));
+        put_dims(f, a->v.shape, a->v.ndims);
+        fprintf(f, ",\"start_offset\":\"%" PRIu64 "\",\"strides\":", a->v.start);
+        put_dims(f, a->v.strides, a->v.ndims);
+        fputc('}', f);
+        int fresh = seen_add(d, tid);
+        if (fresh < 0)
+            return -1;
+        if (fresh) {
+            fprintf(d->tensors,
+                    "%s{\"tensor_id\":\"%" PRIu64 "\",\"buffer_addr\":\"%" PRIu64
+                    "\",\"version\":%d,\"dtype\":"
+                    "\"%s\",\"buffer_numel\":\"%" PRIu64 "\"}",
+                    d->ntensors ? "," : "", tid, a->v.addr, a->v.version, dtype_name(a->v.dtype),
+                    dtype_size(a->v.dtype) ? a->v.buffer_numel : 0);
+            d->ntensors++;
+        }
+    }
+    fputs("]}", f);
+
+    /* edges: explicit deps first, one per distinct predecessor */
+    d->npreds = 0;
+    for (int i = 0; i < t->ndeps; i++) {
+        if (pred_seen(d, t->deps[i]))
+            continue;
+        edge_head(d, t->deps[i], t->id, -1, "explicit", true);
+        fputc('}', d->edges);
+        if (pred_add(d, t->deps[i]) != 0)
+            return -1;
+    }
+    if (t->manual)
+        return 0; /* a manual scope has only explicit edges, and registers nothing */
+    for (int i = 0; i < t->nargs; i++) {
+        const depgen_arg *a = &t->args[i];
+        if (a->type == 1)
+            continue;
+        if (a->has_owner && !pred_seen(d, a->owner)) {
+            edge_head(d, a->owner, t->id, i, "creator", true);
+            consumer_fields(d->edges, depgen_tensor_id(a->v.addr, a->v.version), &a->v);
+            fputc('}', d->edges);
+            if (pred_add(d, a->owner) != 0)
+                return -1;
+        }
+        if ((a->type == 0 || a->type == 2) && !a->manual_dep) {
+            lookup_ctx x = {.d = d, .t = t, .arg = i, .inout = a->type == 2};
+            tmap_lookup(&d->logical, &a->v, emit_tensormap_edge, &x);
+            if (x.oom)
+                return -1;
+        }
+    }
+    for (int i = 0; i < t->nargs; i++) {
+        const depgen_arg *a = &t->args[i];
+        if ((a->type == 2 || a->type == 3) && !a->manual_dep && tmap_insert(&d->logical, &a->v, t->id) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int copy_body(FILE *from, FILE *to)
+{
+    char buf[1 << 16];
+    size_t n;
+    if (fflush(from) != 0 || fseek(from, 0, SEEK_SET) != 0)
+        return -1;
+    while ((n = fread(buf, 1, sizeof(buf), from)) > 0)
+        if (fwrite(buf, 1, n, to) != n)
+            return -1;
+    return ferror(from) ? -1 : 0;
+}
+
+int depgen_write(depgen *d, const char *path, char *err, size_t errlen)
+{
+    outfile of;
+    FILE *f = outfile_open(&of, path, err, errlen);
+    if (!f)
+        return -1;
+    int bad = 0;
+    fputs("{\"tasks\":[", f);
+    bad |= copy_body(d->tasks, f);
+    fputs("],\"tensors\":[", f);
+    bad |= copy_body(d->tensors, f);
+    fputs("],\"edges\":[", f);
+    bad |= copy_body(d->edges, f);
+    fputs("]}\n", f);
+    if (bad) {
+        outfile_abort(&of);
+        snprintf(err, errlen, "%s: cannot assemble deps.json: %s", path, strerror(errno));
+        return -1;
+    }
+    return outfile_commit(&of, err, errlen);
+}

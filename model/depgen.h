@@ -1,0 +1,63 @@
+/* depgen.h - deps.json: the logical dependency graph as the runtime's dep_gen replay writes it (formats.md
+ * §1). */
+#ifndef PTOSIM_DEPGEN_H
+#define PTOSIM_DEPGEN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "tmap.h"
+
+/* One tensor argument as deps.json describes it. */
+typedef struct depgen_arg {
+    int type;        /* 0 INPUT, 1 OUTPUT, 2 INOUT, 3 OUTPUT_EXISTING, 4 NO_DEP */
+    bool manual_dep; /* no TensorMap lookup or insert */
+    bool has_owner;  /* the buffer was created by a task (creator edge) */
+    uint64_t owner;  /* that task */
+    tmap_view v;     /* the view (unused for OUTPUT) */
+} depgen_arg;
+
+/* One submitted task (alloc_tensors are not recorded). */
+typedef struct depgen_task {
+    uint64_t id;           /* task id */
+    bool manual;           /* submitted inside a manual scope */
+    bool early_dispatch;   /* allow_early_resolve */
+    int32_t kernel_ids[3]; /* [aic, aiv0, aiv1] */
+    int32_t block_num;     /* SPMD blocks */
+    int nargs;
+    const depgen_arg *args; /* tensor args in slot order */
+    int ndeps;
+    const uint64_t *deps; /* explicit deps in order */
+} depgen_task;
+
+typedef struct depgen {
+    FILE *tasks, *tensors, *edges; /* bodies, joined at the end */
+    uint64_t ntasks, ntensors, nedges;
+    uint64_t *seen; /* tensor ids already in tensors[] (open addressing, 0 = empty) */
+    size_t seen_cap, nseen;
+    bool seen_zero;  /* tensor id 0 (the empty marker) was seen */
+    tmap logical;    /* the replay's TensorMap: nothing ever retires */
+    uint64_t *preds; /* scratch: producers of the current task */
+    size_t npreds, preds_cap;
+} depgen;
+
+/* FNV-1a 64 over the address (8 bytes LE) then the version (4 bytes LE). */
+uint64_t depgen_tensor_id(uint64_t addr, int32_t version);
+
+/* Opens the temporary bodies. Returns 0, or -1 with a message in err. */
+int depgen_init(depgen *d, const uint32_t window[TMAP_RINGS], char *err, size_t errlen);
+
+/* Frees everything and removes temporary files. */
+void depgen_free(depgen *d);
+
+/* Records one submit (or dummy) in submission order: its tasks[] entry,
+ * new tensors[] entries and its edges, then registers its writers. Returns
+ * 0, or -1 when out of memory. */
+int depgen_add(depgen *d, const depgen_task *t);
+
+/* Writes deps.json (one line). Returns 0, or -1 with a message in err. */
+int depgen_write(depgen *d, const char *path, char *err, size_t errlen);
+
+#endif
