@@ -228,9 +228,22 @@ START_TEST(run_report_and_name_map_describe_the_run)
     ck_assert_msg(strstr(r.out, "makespan 34.854 us") != NULL, "%s", r.out);
     char *p = path_in(dir, "ptosim_run.json");
     cJSON *j = tu_json_file(p);
-    static const char *const keys[] = {
-        "ptosim_version",      "graph", "platform",      "config", "simgrid_cfg", "outcome",   "makespan_us",
-        "orchestrator_end_us", "tasks", "busy_fraction", "rings",  "outputs",     "simulator", NULL};
+    static const char *const keys[] = {"ptosim_version",
+                                       "graph",
+                                       "platform",
+                                       "config",
+                                       "simgrid_cfg",
+                                       "outcome",
+                                       "makespan_us",
+                                       "orchestrator_end_us",
+                                       "tasks",
+                                       "busy_fraction",
+                                       "rings",
+                                       "tensormap",
+                                       "orchestrator_blocked_us",
+                                       "outputs",
+                                       "simulator",
+                                       NULL};
     tu_assert_keys(j, keys, "ptosim_run.json");
     ck_assert_str_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(j, "outcome"), "status")->valuestring, "ok");
     ck_assert(cJSON_GetObjectItem(j, "makespan_us")->valuedouble == 34.854);
