@@ -8,31 +8,14 @@
 
 #define NS(x) ((ps_t)(x)*PS_PER_NS)
 
-/* Builds and runs a chip on graph text with a2a3 defaults (plus sets). */
 static chip *run_graph(const char *text, const char *const *sets, int level)
 {
-    const char *dir = tu_tmpdir();
-    char *path = tu_write(dir, "g.jsonl", text);
-    char err[4096];
-    platform p;
-    platform_defaults(&p);
-    for (int i = 0; sets && sets[i]; i++)
-        ck_assert_msg(platform_set(&p, sets[i], err, sizeof(err)) == 0, "%s", err);
-    ck_assert_msg(graph_validate(path, err, sizeof(err)) == 0, "%s", err);
-    chip_config cfg;
-    chip_config_defaults(&cfg, &p);
-    cfg.swimlane_level = level;
-    chip *c = malloc(sizeof(*c));
-    ck_assert_msg(chip_init(c, &p, &cfg, path, err, sizeof(err)) == 0, "%s", err);
-    chip_run(c);
-    free(path);
-    return c;
+    return tu_chip(text, sets, level, NULL);
 }
 
 static void done(chip *c)
 {
-    chip_free(c);
-    free(c);
+    tu_chip_free(c);
 }
 
 /* The execution of task id on any core; fails if absent. */

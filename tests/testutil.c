@@ -1,6 +1,8 @@
 /* testutil.c - temp dirs, files, child processes and JSON helpers for the tests. */
 #include "testutil.h"
 
+#include "../model/chip.h"
+
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -116,4 +118,32 @@ void tu_assert_keys(const cJSON *obj, const char *const *keys, const char *where
                       keys[i]);
     }
     ck_assert_msg(it == NULL, "%s: unexpected extra key %s", where, it ? it->string : "");
+}
+
+chip *tu_chip(const char *text, const char *const *sets, int swimlane_level, void (*tweak)(chip_config *cfg))
+{
+    const char *dir = tu_tmpdir();
+    char *path = tu_write(dir, "g.jsonl", text);
+    char err[4096];
+    platform p;
+    platform_defaults(&p);
+    for (int i = 0; sets && sets[i]; i++)
+        ck_assert_msg(platform_set(&p, sets[i], err, sizeof(err)) == 0, "%s", err);
+    ck_assert_msg(graph_validate(path, err, sizeof(err)) == 0, "%s", err);
+    chip_config cfg;
+    chip_config_defaults(&cfg, &p);
+    cfg.swimlane_level = swimlane_level;
+    if (tweak)
+        tweak(&cfg);
+    chip *c = malloc(sizeof(*c));
+    ck_assert_msg(chip_init(c, &p, &cfg, path, err, sizeof(err)) == 0, "%s", err);
+    chip_run(c);
+    free(path);
+    return c;
+}
+
+void tu_chip_free(chip *c)
+{
+    chip_free(c);
+    free(c);
 }

@@ -44,6 +44,18 @@ int tu_exists(const char *path);
 /* Checks that obj's keys are exactly keys[] (NULL-terminated), in order. */
 void tu_assert_keys(const cJSON *obj, const char *const *keys, const char *where);
 
+struct chip;
+struct chip_config;
+
+/* Validates graph text, builds a chip with a2a3 defaults plus `sets`
+ * (KEY=VALUE, NULL-terminated), lets tweak adjust the run configuration, and
+ * runs it to its end without SimGrid. */
+struct chip *tu_chip(const char *text, const char *const *sets, int swimlane_level,
+                     void (*tweak)(struct chip_config *cfg));
+
+/* Frees a chip from tu_chip. */
+void tu_chip_free(struct chip *c);
+
 /* The suites. */
 Suite *suite_basics(void);
 Suite *suite_graph(void);
@@ -51,5 +63,7 @@ Suite *suite_platform(void);
 Suite *suite_chip(void);
 Suite *suite_e2e(void);
 Suite *suite_runcfg(void);
+Suite *suite_rings(void);
+Suite *suite_deps(void);
 
 #endif
