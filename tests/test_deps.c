@@ -1,12 +1,418 @@
-/* test_deps.c - dependency inference and deps.json: the spec's example, overlap cases, INOUT readers. */
+/* test_deps.c - dependency inference and deps.json: the spec's example, overlap cases, INOUT readers, manual
+ * scopes. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "../model/chip.h"
 #include "testutil.h"
 
+static void dep_gen_on(chip_config *cfg)
+{
+    cfg->dep_gen = true;
+}
+
+/* Runs graph text with dep gen on; returns the parsed deps.json (caller deletes). */
+static cJSON *deps_of(const char *text, chip **out)
+{
+    chip *c = tu_chip(text, NULL, 1, dep_gen_on);
+    ck_assert_msg(c->status == CHIP_DONE, "%s", c->message);
+    const char *dir = tu_tmpdir();
+    char path[256], err[1024];
+    snprintf(path, sizeof(path), "%s/deps.json", dir);
+    ck_assert_msg(depgen_write(&c->dg, path, err, sizeof(err)) == 0, "%s", err);
+    char *raw = tu_read(path);
+    /* one line, with a trailing newline */
+    ck_assert_ptr_eq(strchr(raw, '\n'), raw + strlen(raw) - 1);
+    free(raw);
+    cJSON *j = tu_json_file(path);
+    if (out)
+        *out = c;
+    else
+        tu_chip_free(c);
+    return j;
+}
+
+/* Finds the edge pred -> succ with this source and arg; NULL if absent. */
+static const cJSON *edge(const cJSON *deps, const char *pred, const char *succ, const char *source, int arg)
+{
+    const cJSON *e;
+    cJSON_ArrayForEach(e, cJSON_GetObjectItem(deps, "edges"))
+    {
+        if (!strcmp(cJSON_GetObjectItem(e, "pred")->valuestring, pred) &&
+            !strcmp(cJSON_GetObjectItem(e, "succ")->valuestring, succ) &&
+            !strcmp(cJSON_GetObjectItem(e, "source")->valuestring, source) &&
+            cJSON_GetObjectItem(e, "arg")->valueint == arg)
+            return e;
+    }
+    return NULL;
+}
+
+static int nedges(const cJSON *deps)
+{
+    return cJSON_GetArraySize(cJSON_GetObjectItem(deps, "edges"));
+}
+
+static const char *overlap(const cJSON *e)
+{
+    return cJSON_GetObjectItem(e, "overlap")->valuestring;
+}
+
+/* formats.md §1.7: add -> C; alloc D; matmul(C) -> D; scope { MIX SPMD(D) inout Y;
+ * dummy after it }; scale(Y). External a, b, Y at the example's addresses. */
+static const char *EXAMPLE =
+    "{\"ptosim_graph\": 1, \"name\": \"demo\", \"kernels\": [{\"id\": 0, \"name\": \"add\", \"core\": "
+    "\"aiv\", "
+    "\"cost\": {\"cycles\": 1800}}, {\"id\": 1, \"name\": \"matmul\", \"core\": \"aic\", \"cost\": "
+    "{\"cycles\": "
+    "1800}}, {\"id\": 2, \"name\": \"fa_aic\", \"core\": \"aic\", \"cost\": {\"cycles\": 900}}, {\"id\": 3, "
+    "\"name\": \"fa_aiv\", \"core\": \"aiv\", \"cost\": {\"cycles\": 900}}, {\"id\": 4, \"name\": \"scale\", "
+    "\"core\": \"aiv\", \"cost\": {\"cycles\": 360}}], \"tensors\": [{\"name\": \"a\", \"dtype\": "
+    "\"FLOAT32\", "
+    "\"shape\": [16384], \"addr\": \"80530636800\"}, {\"name\": \"b\", \"dtype\": \"FLOAT32\", \"shape\": "
+    "[16384], "
+    "\"addr\": \"80530702336\"}, {\"name\": \"Y\", \"dtype\": \"FLOAT32\", \"shape\": [16384], \"addr\": "
+    "\"80530898944\"}]}\n"
+    "{\"op\": \"submit\", \"kernel\": \"add\", \"args\": [{\"dir\": \"in\", \"tensor\": \"a\"}, {\"dir\": "
+    "\"in\", "
+    "\"tensor\": \"b\"}, {\"dir\": \"out\", \"tensor\": \"C\", \"dtype\": \"FLOAT32\", \"shape\": "
+    "[16384]}]}\n"
+    "{\"op\": \"alloc\", \"tensors\": [{\"name\": \"D\", \"dtype\": \"FLOAT32\", \"shape\": [16384]}]}\n"
+    "{\"op\": \"submit\", \"kernel\": \"matmul\", \"args\": [{\"dir\": \"in\", \"tensor\": \"C\"}, {\"dir\": "
+    "\"out_existing\", \"tensor\": \"D\"}]}\n"
+    "{\"op\": \"scope_begin\", \"site\": \"orch_demo.cpp:42\"}\n"
+    "{\"op\": \"submit\", \"id\": \"fa\", \"kernels\": [\"fa_aic\", \"fa_aiv\", \"fa_aiv\"], \"block_num\": "
+    "2, "
+    "\"args\": [{\"dir\": \"in\", \"tensor\": \"D\"}, {\"dir\": \"inout\", \"tensor\": \"Y\"}]}\n"
+    "{\"op\": \"dummy\", \"deps\": [\"fa\"]}\n"
+    "{\"op\": \"scope_end\"}\n"
+    "{\"op\": \"submit\", \"kernel\": \"scale\", \"args\": [{\"dir\": \"in\", \"tensor\": \"Y\"}, {\"dir\": "
+    "\"out\", "
+    "\"tensor\": \"o\", \"dtype\": \"FLOAT32\", \"shape\": [16384]}]}\n";
+
+START_TEST(the_spec_example_gives_exactly_its_edges)
+{
+    cJSON *d = deps_of(EXAMPLE, NULL);
+    static const char *const top[] = {"tasks", "tensors", "edges", NULL};
+    tu_assert_keys(d, top, "deps.json");
+    /* tasks in submission order; the alloc (task 1) is absent */
+    const char *ids[] = {"0", "2", "4294967296", "4294967297", "3"};
+    int kernels[5][3] = {{-1, 0, -1}, {1, -1, -1}, {2, 3, 3}, {-1, -1, -1}, {-1, 4, -1}};
+    const cJSON *tasks = cJSON_GetObjectItem(d, "tasks");
+    ck_assert_int_eq(cJSON_GetArraySize(tasks), 5);
+    for (int i = 0; i < 5; i++) {
+        const cJSON *t = cJSON_GetArrayItem(tasks, i);
+        static const char *const keys[] = {"task_id", "scope", "early_dispatch", "kernel_ids", "block_num",
+                                           "args",    NULL};
+        tu_assert_keys(t, keys, "task");
+        ck_assert_str_eq(cJSON_GetObjectItem(t, "task_id")->valuestring, ids[i]);
+        ck_assert_str_eq(cJSON_GetObjectItem(t, "scope")->valuestring, "auto");
+        for (int k = 0; k < 3; k++)
+            ck_assert_int_eq(cJSON_GetArrayItem(cJSON_GetObjectItem(t, "kernel_ids"), k)->valueint,
+                             kernels[i][k]);
+        ck_assert_int_eq(cJSON_GetObjectItem(t, "block_num")->valueint, i == 2 ? 2 : 1);
+    }
+    /* task 0's args: a, b with the example's tensor ids, then an OUTPUT with idx and type only */
+    const cJSON *args0 = cJSON_GetObjectItem(cJSON_GetArrayItem(tasks, 0), "args");
+    ck_assert_str_eq(cJSON_GetObjectItem(cJSON_GetArrayItem(args0, 0), "tensor_id")->valuestring,
+                     "14419249432455074311");
+    ck_assert_str_eq(cJSON_GetObjectItem(cJSON_GetArrayItem(args0, 1), "tensor_id")->valuestring,
+                     "17952637467417642718");
+    static const char *const out_keys[] = {"idx", "type", NULL};
+    tu_assert_keys(cJSON_GetArrayItem(args0, 2), out_keys, "OUTPUT arg");
+    /* the six edges of formats.md §1.7, in its order */
+    ck_assert_int_eq(nedges(d), 6);
+    const cJSON *e[6] = {edge(d, "0", "2", "creator", 0),
+                         edge(d, "1", "2", "creator", 1),
+                         edge(d, "1", "4294967296", "creator", 0),
+                         edge(d, "2", "4294967296", "tensormap", 0),
+                         edge(d, "4294967296", "4294967297", "explicit", -1),
+                         edge(d, "4294967296", "3", "tensormap", 0)};
+    for (int i = 0; i < 6; i++) {
+        ck_assert_msg(e[i] != NULL, "edge %d missing", i);
+        ck_assert_ptr_eq(e[i], cJSON_GetArrayItem(cJSON_GetObjectItem(d, "edges"), i));
+    }
+    ck_assert_str_eq(overlap(e[3]), "covered");
+    ck_assert_str_eq(overlap(e[5]), "covered");
+    ck_assert_str_eq(cJSON_GetObjectItem(e[5], "tensor_id")->valuestring, "12708107144214429539"); /* Y */
+    static const char *const cre[] = {"pred",
+                                      "succ",
+                                      "arg",
+                                      "source",
+                                      "flags",
+                                      "tensor_id",
+                                      "consumer_dtype",
+                                      "consumer_shape",
+                                      "consumer_start_offset",
+                                      "consumer_strides",
+                                      NULL};
+    tu_assert_keys(e[0], cre, "creator edge");
+    static const char *const tm[] = {"pred",
+                                     "succ",
+                                     "arg",
+                                     "source",
+                                     "flags",
+                                     "overlap",
+                                     "tensor_id",
+                                     "consumer_dtype",
+                                     "consumer_shape",
+                                     "consumer_start_offset",
+                                     "consumer_strides",
+                                     "producer_shape",
+                                     "producer_start_offset",
+                                     "producer_strides",
+                                     NULL};
+    tu_assert_keys(e[3], tm, "tensormap edge");
+    static const char *const ex[] = {"pred", "succ", "arg", "source", "flags", NULL};
+    tu_assert_keys(e[4], ex, "explicit edge");
+    ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItem(e[4], "flags")), 2);
+    ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItem(e[3], "flags")), 1);
+    /* tensors in first-seen order: a, b, C, D, Y */
+    const cJSON *tensors = cJSON_GetObjectItem(d, "tensors");
+    ck_assert_int_eq(cJSON_GetArraySize(tensors), 5);
+    const cJSON *ta = cJSON_GetArrayItem(tensors, 0);
+    static const char *const tkeys[] = {"tensor_id", "buffer_addr", "version", "dtype", "buffer_numel", NULL};
+    tu_assert_keys(ta, tkeys, "tensor");
+    ck_assert_str_eq(cJSON_GetObjectItem(ta, "buffer_addr")->valuestring, "80530636800");
+    ck_assert_str_eq(cJSON_GetObjectItem(ta, "buffer_numel")->valuestring, "16384");
+    ck_assert_str_eq(cJSON_GetObjectItem(cJSON_GetArrayItem(tensors, 4), "tensor_id")->valuestring,
+                     "12708107144214429539");
+    cJSON_Delete(d);
+}
+END_TEST
+
+START_TEST(the_example_runs_in_dependency_order)
+{
+    chip *c = NULL;
+    cJSON *d = deps_of(EXAMPLE, &c);
+    cJSON_Delete(d);
+    ck_assert_uint_eq(c->tasks_completed, 6);
+    ck_assert_uint_eq(c->executions, 1 + 1 + 2 * 3 + 1); /* MIX x 2 blocks = 6 executions */
+    /* scale (task 3) starts after both MIX blocks finished */
+    ps_t mix_end = 0, scale_start = 0;
+    for (int k = 0; k < c->ncores; k++)
+        for (size_t i = 0; i < c->sl.per_core[k].n; i++) {
+            const sl_exec *e = &c->sl.per_core[k].v[i];
+            if (e->task_id == task_make_id(1, 0) && e->end > mix_end)
+                mix_end = e->end;
+            if (e->task_id == 3)
+                scale_start = e->start;
+        }
+    ck_assert_uint_gt(scale_start, mix_end);
+    tu_chip_free(c);
+}
+END_TEST
+
+#define TILES_HDR                                                                                            \
+    "{\"ptosim_graph\": 1, \"name\": \"t\", \"kernels\": [{\"id\": 0, \"name\": \"k\", \"core\": \"aiv\", "  \
+    "\"cost\": {\"cycles\": 1800}}], \"tensors\": [{\"name\": \"x\", \"dtype\": \"FLOAT16\", \"shape\": "    \
+    "[64, "                                                                                                  \
+    "64]}]}\n"                                                                                               \
+    "{\"op\": \"submit\", \"kernel\": \"k\", \"args\": [{\"dir\": \"out_existing\", \"tensor\": \"x\", "     \
+    "\"shape\": [32, 64]}]}\n"
+
+START_TEST(disjoint_row_major_tiles_give_no_edge)
+{
+    /* the writer covers rows 0..31; readers of rows 32..63, 16..47 and all */
+    cJSON *d =
+        deps_of(TILES_HDR
+                "{\"op\": \"submit\", \"kernel\": \"k\", \"args\": [{\"dir\": \"in\", \"tensor\": \"x\", "
+                "\"shape\": [32, 64], \"offset\": [32, 0]}]}\n"
+                "{\"op\": \"submit\", \"kernel\": \"k\", \"args\": [{\"dir\": \"in\", \"tensor\": \"x\", "
+                "\"shape\": [32, 64], \"offset\": [16, 0]}]}\n"
+                "{\"op\": \"submit\", \"kernel\": \"k\", \"args\": [{\"dir\": \"in\", \"tensor\": \"x\"}]}\n",
+                NULL);
+    ck_assert_int_eq(nedges(d), 2);
+    ck_assert_ptr_null(edge(d, "0", "1", "tensormap", 0));
+    ck_assert_str_eq(overlap(edge(d, "0", "2", "tensormap", 0)), "other");
+    ck_assert_str_eq(overlap(edge(d, "0", "3", "tensormap", 0)), "covered");
+    cJSON_Delete(d);
+}
+END_TEST
+
+START_TEST(strided_views_give_conservative_other_edges)
+{
+    /* a transposed view of rows 0..31 (strides [1, 64]) and a column slice of
+     * rows 32..63 (disjoint in rows) */
+    cJSON *d = deps_of(
+        TILES_HDR "{\"op\": \"submit\", \"kernel\": \"k\", \"args\": [{\"dir\": \"in\", \"tensor\": \"x\", "
+                  "\"shape\": [64, 32], \"strides\": [1, 64]}]}\n"
+                  "{\"op\": \"submit\", \"kernel\": \"k\", \"args\": [{\"dir\": \"in\", \"tensor\": \"x\", "
+                  "\"shape\": [32, 8], \"offset\": [32, 8]}]}\n"
+                  "{\"op\": \"submit\", \"kernel\": \"k\", \"args\": [{\"dir\": \"in\", \"tensor\": \"x\", "
+                  "\"shape\": [64, 8]}]}\n",
+        NULL);
+    ck_assert_str_eq(overlap(edge(d, "0", "1", "tensormap", 0)), "other"); /* strides differ: not provable */
+    ck_assert_ptr_null(edge(d, "0", "2", "tensormap", 0));                 /* same layout, disjoint rows */
+    ck_assert_str_eq(overlap(edge(d, "0", "3", "tensormap", 0)), "other"); /* overlaps without covering */
+    cJSON_Delete(d);
+}
+END_TEST
+
+START_TEST(readers_promoted_to_inout_serialize)
+{
+    const char *in =
+        TILES_HDR "{\"op\": \"submit\", \"kernel\": \"k\", \"args\": [{\"dir\": \"in\", \"tensor\": "
+                  "\"x\"}]}\n{\"op\": \"submit\", \"kernel\": \"k\", \"args\": [{\"dir\": \"in\", "
+                  "\"tensor\": \"x\"}]}\n";
+    const char *inout =
+        TILES_HDR "{\"op\": \"submit\", \"kernel\": \"k\", \"args\": [{\"dir\": \"inout\", "
+                  "\"tensor\": \"x\"}]}\n{\"op\": \"submit\", \"kernel\": \"k\", \"args\": [{\"dir\": "
+                  "\"inout\", \"tensor\": \"x\"}]}\n";
+    chip *c;
+    cJSON *d = deps_of(in, &c);
+    /* two readers both wait for the writer only, and run side by side */
+    ck_assert_int_eq(nedges(d), 2);
+    ck_assert_ptr_nonnull(edge(d, "0", "1", "tensormap", 0));
+    ck_assert_ptr_nonnull(edge(d, "0", "2", "tensormap", 0));
+    cJSON_Delete(d);
+    ps_t r1_end = 0, r2_start = 0;
+    for (int k = 0; k < c->ncores; k++)
+        for (size_t i = 0; i < c->sl.per_core[k].n; i++) {
+            if (c->sl.per_core[k].v[i].task_id == 1)
+                r1_end = c->sl.per_core[k].v[i].end;
+            if (c->sl.per_core[k].v[i].task_id == 2)
+                r2_start = c->sl.per_core[k].v[i].start;
+        }
+    ck_assert_uint_lt(r2_start, r1_end);
+    tu_chip_free(c);
+    /* as INOUT the first reader covers the writer's entry and replaces it:
+     * a chain writer -> r1 -> r2 */
+    d = deps_of(inout, &c);
+    ck_assert_int_eq(nedges(d), 2);
+    ck_assert_str_eq(overlap(edge(d, "0", "1", "tensormap", 0)), "covered");
+    ck_assert_str_eq(overlap(edge(d, "1", "2", "tensormap", 0)), "covered");
+    ck_assert_ptr_null(edge(d, "0", "2", "tensormap", 0));
+    cJSON_Delete(d);
+    for (int k = 0; k < c->ncores; k++)
+        for (size_t i = 0; i < c->sl.per_core[k].n; i++) {
+            if (c->sl.per_core[k].v[i].task_id == 1)
+                r1_end = c->sl.per_core[k].v[i].end;
+            if (c->sl.per_core[k].v[i].task_id == 2)
+                r2_start = c->sl.per_core[k].v[i].start;
+        }
+    ck_assert_uint_gt(r2_start, r1_end);
+    tu_chip_free(c);
+}
+END_TEST
+
+START_TEST(war_is_not_tracked)
+{
+    /* a reader, then a writer of the same region: the writer does not wait */
+    cJSON *d =
+        deps_of(TILES_HDR "{\"op\": \"submit\", \"kernel\": \"k\", \"args\": [{\"dir\": \"in\", "
+                          "\"tensor\": \"x\", \"shape\": [32, 64], \"offset\": [32, 0]}]}\n"
+                          "{\"op\": \"submit\", \"kernel\": \"k\", \"args\": [{\"dir\": \"out_existing\", "
+                          "\"tensor\": \"x\", \"shape\": [32, 64], \"offset\": [32, 0]}]}\n",
+                NULL);
+    ck_assert_int_eq(nedges(d), 0);
+    cJSON_Delete(d);
+}
+END_TEST
+
+START_TEST(manual_scopes_keep_only_explicit_edges)
+{
+    cJSON *d =
+        deps_of(TILES_HDR "{\"op\": \"scope_begin\", \"mode\": \"manual\"}\n"
+                          "{\"op\": \"submit\", \"id\": \"m1\", \"kernel\": \"k\", \"args\": [{\"dir\": "
+                          "\"inout\", \"tensor\": \"x\"}]}\n"
+                          "{\"op\": \"submit\", \"kernel\": \"k\", \"deps\": [\"m1\"], \"args\": [{\"dir\": "
+                          "\"in\", \"tensor\": \"x\"}]}\n"
+                          "{\"op\": \"scope_end\"}\n"
+                          "{\"op\": \"submit\", \"kernel\": \"k\", \"args\": [{\"dir\": \"in\", \"tensor\": "
+                          "\"x\"}]}\n",
+                NULL);
+    /* inside: no lookup, no insert -> only the explicit edge; after: the
+     * manual writer was never registered, so the reader sees the first writer */
+    ck_assert_int_eq(nedges(d), 2);
+    ck_assert_ptr_nonnull(edge(d, "4294967296", "4294967297", "explicit", -1));
+    ck_assert_ptr_nonnull(edge(d, "0", "1", "tensormap", 0));
+    const cJSON *tasks = cJSON_GetObjectItem(d, "tasks");
+    ck_assert_str_eq(cJSON_GetObjectItem(cJSON_GetArrayItem(tasks, 1), "scope")->valuestring, "manual");
+    ck_assert_str_eq(cJSON_GetObjectItem(cJSON_GetArrayItem(tasks, 3), "scope")->valuestring, "auto");
+    cJSON_Delete(d);
+}
+END_TEST
+
+START_TEST(no_dep_args_are_unknown_and_keep_creator_edges)
+{
+    cJSON *d = deps_of(TILES_HDR
+                       "{\"op\": \"submit\", \"kernel\": \"k\", \"args\": [{\"dir\": \"out\", \"tensor\": "
+                       "\"o\", \"dtype\": \"FLOAT16\", \"shape\": [8]}]}\n"
+                       "{\"op\": \"submit\", \"kernel\": \"k\", \"args\": [{\"dir\": \"no_dep\", \"tensor\": "
+                       "\"o\"}, {\"dir\": \"no_dep\", \"tensor\": \"x\"}]}\n",
+                       NULL);
+    ck_assert_int_eq(nedges(d), 1);
+    ck_assert_ptr_nonnull(edge(d, "1", "2", "creator", 0));
+    const cJSON *a = cJSON_GetArrayItem(
+        cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(d, "tasks"), 2), "args"), 1);
+    ck_assert_str_eq(cJSON_GetObjectItem(a, "type")->valuestring, "UNKNOWN");
+    ck_assert_ptr_nonnull(cJSON_GetObjectItem(a, "tensor_id"));
+    cJSON_Delete(d);
+}
+END_TEST
+
+START_TEST(edges_to_retired_producers_stay_in_deps_json_but_do_not_wait)
+{
+    /* the writer's scope ends and it retires long before the reader (1 ms of
+     * user code): deps.json is the logical graph, the run has no wait */
+    chip *c;
+    cJSON *d =
+        deps_of("{\"ptosim_graph\": 1, \"name\": \"t\", \"kernels\": [{\"id\": 0, \"name\": \"k\", \"core\": "
+                "\"aiv\", \"cost\": {\"cycles\": 1800}}], \"tensors\": [{\"name\": \"x\", \"dtype\": "
+                "\"FLOAT16\", \"shape\": [64]}]}\n"
+                "{\"op\": \"scope_begin\"}\n{\"op\": \"submit\", \"kernel\": \"k\", \"args\": [{\"dir\": "
+                "\"inout\", \"tensor\": \"x\"}]}\n{\"op\": \"scope_end\"}\n"
+                "{\"op\": \"user_code\", \"ns\": 1000000}\n"
+                "{\"op\": \"scope_begin\"}\n{\"op\": \"submit\", \"kernel\": \"k\", \"args\": [{\"dir\": "
+                "\"in\", \"tensor\": \"x\"}]}\n{\"op\": \"scope_end\"}\n",
+                &c);
+    ck_assert_ptr_nonnull(edge(d, "4294967296", "4294967297", "tensormap", 0));
+    cJSON_Delete(d);
+    /* in the run the writer had retired when the reader was wired: no link,
+     * only the orchestrator's guard in the reader's fanin */
+    task *reader = chip_task(c, task_make_id(1, 1));
+    ck_assert_ptr_nonnull(reader);
+    ck_assert_uint_eq(reader->nlinks, 0);
+    ck_assert_int_eq(reader->fanin_count, 1);
+    tu_chip_free(c);
+}
+END_TEST
+
+START_TEST(false_predicate_retires_like_a_dummy)
+{
+    chip *c = tu_chip(TILES_HDR
+                      "{\"op\": \"submit\", \"kernel\": \"k\", \"predicate\": false, \"args\": [{\"dir\": "
+                      "\"inout\", \"tensor\": \"x\"}]}\n"
+                      "{\"op\": \"submit\", \"kernel\": \"k\", \"args\": [{\"dir\": \"in\", \"tensor\": "
+                      "\"x\"}]}\n",
+                      NULL, 3, NULL);
+    ck_assert_int_eq(c->status, CHIP_DONE);
+    ck_assert_uint_eq(c->tasks_completed, 3);
+    ck_assert_uint_eq(c->executions, 2); /* the skipped task ran on no core */
+    int markers = 0;
+    for (int t = 0; t < 3; t++)
+        for (size_t i = 0; i < c->sl.threads[t].n; i++)
+            markers += c->sl.threads[t].v[i].kind == PH_PREDICATED_SKIP && c->sl.threads[t].v[i].task_id == 1;
+    ck_assert_int_eq(markers, 1);
+    tu_chip_free(c);
+}
+END_TEST
+
 Suite *suite_deps(void)
 {
     Suite *s = suite_create("deps");
+    TCase *tc = tcase_create("inference");
+    tcase_add_test(tc, the_spec_example_gives_exactly_its_edges);
+    tcase_add_test(tc, the_example_runs_in_dependency_order);
+    tcase_add_test(tc, disjoint_row_major_tiles_give_no_edge);
+    tcase_add_test(tc, strided_views_give_conservative_other_edges);
+    tcase_add_test(tc, readers_promoted_to_inout_serialize);
+    tcase_add_test(tc, war_is_not_tracked);
+    tcase_add_test(tc, manual_scopes_keep_only_explicit_edges);
+    tcase_add_test(tc, no_dep_args_are_unknown_and_keep_creator_edges);
+    tcase_add_test(tc, edges_to_retired_producers_stay_in_deps_json_but_do_not_wait);
+    tcase_add_test(tc, false_predicate_retires_like_a_dummy);
+    tcase_set_timeout(tc, 30);
+    suite_add_tcase(s, tc);
     return s;
 }
