@@ -341,6 +341,156 @@ START_TEST(a_dep_pool_that_cannot_cover_64_retirements_deadlocks_with_code_4)
 }
 END_TEST
 
+/* ---- scope stats ---- */
+
+static uint32_t g_window1 = 16384; /* ring 1's window for the next tweak_stats */
+
+static void tweak_stats(chip_config *cfg)
+{
+    cfg->scope_stats = true;
+    cfg->ring_task_window[1] = g_window1;
+}
+
+/* Writes the chip's scope stats and reads them back, one cJSON per line. */
+static cJSON **read_stats(chip *c, int *n)
+{
+    const char *dir = tu_tmpdir();
+    char path[256], err[1024];
+    snprintf(path, sizeof(path), "%s/scope_stats.jsonl", dir);
+    scope_caps caps = {.tensormap = c->tm.capacity};
+    for (int r = 0; r < RING_COUNT; r++) {
+        caps.task_window[r] = c->cfg.ring_task_window[r];
+        caps.heap[r] = c->cfg.ring_heap[r];
+        caps.dep_pool[r] = c->cfg.ring_dep_pool[r];
+    }
+    ck_assert_msg(scopestats_write(&c->ss, path, c->status == CHIP_FATAL, &caps, err, sizeof(err)) == 0, "%s",
+                  err);
+    char *text = tu_read(path);
+    cJSON **lines = NULL;
+    *n = 0;
+    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+        lines = realloc(lines, (size_t)(*n + 1) * sizeof(*lines));
+        lines[*n] = cJSON_Parse(line);
+        ck_assert_msg(lines[*n] != NULL, "not JSON: %s", line);
+        (*n)++;
+    }
+    free(text);
+    return lines;
+}
+
+static void free_lines(cJSON **l, int n)
+{
+    for (int i = 0; i < n; i++)
+        cJSON_Delete(l[i]);
+    free(l);
+}
+
+static int num(const cJSON *o, const char *k)
+{
+    return cJSON_GetObjectItem(o, k)->valueint;
+}
+
+START_TEST(scope_stats_samples_every_scope_with_the_runtime_fields)
+{
+    g_window1 = 64;
+    chip *c = tu_chip(HDR "{\"op\": \"scope_begin\", \"site\": \"/very/long/path/"
+                          "abcdefghijklmnopqrstuvwxyz0123456789.cpp:77\"}\n" SUBMIT(
+                              "short") "{\"op\": \"scope_begin\", \"site\": \"inner.py:9\"}\n" SUBMIT("short")
+                              SUBMIT("short") END END,
+                      NULL, 0, tweak_stats);
+    ck_assert_int_eq(c->status, CHIP_DONE);
+    int n;
+    cJSON **l = read_stats(c, &n);
+    static const char *const head[] = {"version",      "fatal",           "dropped",
+                                       "total",        "task_window_max", "heap_max",
+                                       "dep_pool_max", "tensormap_max",   NULL};
+    tu_assert_keys(l[0], head, "line 1");
+    ck_assert_int_eq(num(l[0], "version"), 6);
+    ck_assert(cJSON_IsFalse(cJSON_GetObjectItem(l[0], "fatal")));
+    ck_assert_int_eq(num(l[0], "total"), 6); /* root + 2 scopes, begin and end */
+    ck_assert_int_eq(cJSON_GetArrayItem(cJSON_GetObjectItem(l[0], "task_window_max"), 1)->valueint, 64);
+    ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItem(l[0], "heap_max")), 4);
+    ck_assert_int_eq(n, 7);
+    static const char *const rec[] = {
+        "site",       "phase",    "depth",          "ring",         "task_window_start", "task_window_end",
+        "heap_start", "heap_end", "dep_pool_start", "dep_pool_end", "tensormap",         NULL};
+    const char *sites[] = {"(unknown):0", "abcdefghijklmnopqrstuvwxyz01234:77", "inner.py:9",
+                           "inner.py:9",  "abcdefghijklmnopqrstuvwxyz01234:77", "(unknown):0"};
+    const char *phases[] = {"begin", "begin", "begin", "end", "end", "end"};
+    int depths[] = {0, 1, 2, 2, 1, 0};
+    for (int i = 1; i < n; i++) {
+        tu_assert_keys(l[i], rec, "record");
+        ck_assert_str_eq(cJSON_GetObjectItem(l[i], "site")->valuestring, sites[i - 1]);
+        ck_assert_str_eq(cJSON_GetObjectItem(l[i], "phase")->valuestring, phases[i - 1]);
+        ck_assert_int_eq(num(l[i], "depth"), depths[i - 1]);
+        ck_assert_int_eq(num(l[i], "ring"), depths[i - 1]);
+    }
+    /* the inner scope's end sample: ring 2 allocated 2 tasks; the end is taken
+     * before its tasks are released */
+    ck_assert_int_eq(num(l[4], "task_window_end") - num(l[3], "task_window_start"), 2);
+    free_lines(l, n);
+    tu_chip_free(c);
+}
+END_TEST
+
+/* 200 independent 10 us AIV tasks, each in its own scope on ring 1. */
+static char *scoped_fan(void)
+{
+    char *g = NULL;
+    size_t n = 0;
+    add(&g, &n,
+        "{\"ptosim_graph\": 1, \"name\": \"sf\", \"kernels\": [{\"id\": 0, \"name\": \"v\", \"core\": "
+        "\"aiv\", \"cost\": {\"cycles\": 18000}}]}\n");
+    for (int i = 0; i < 200; i++)
+        add(&g, &n, "{\"op\": \"scope_begin\", \"site\": \"loop.py:3\"}\n" SUBMIT("v") END);
+    return g;
+}
+
+/* Largest scope high-water mark on ring 1: end.task_window_end - begin.task_window_start. */
+static int ring1_high_water(cJSON **l, int n)
+{
+    int best = 0;
+    for (int i = 1; i + 1 < n; i++)
+        if (num(l[i], "ring") == 1 && !strcmp(cJSON_GetObjectItem(l[i], "phase")->valuestring, "begin")) {
+            int hw = num(l[i + 1], "task_window_end") - num(l[i], "task_window_start");
+            if (hw > best)
+                best = hw;
+        }
+    return best;
+}
+
+START_TEST(raising_a_saturated_task_window_shortens_the_makespan)
+{
+    /* window 4: at most 3 tasks in flight, so 48 AIV cores run 3 at a time and
+     * every scope's high-water mark reaches the capacity; window 64: the
+     * orchestrator (0.874 us per submit) is the only limit, 10 us kernels keep
+     * about 12 in flight */
+    char *g = scoped_fan();
+    g_window1 = 4;
+    chip *small = tu_chip(g, NULL, 0, tweak_stats);
+    g_window1 = 64;
+    chip *big = tu_chip(g, NULL, 0, tweak_stats);
+    free(g);
+    ck_assert_int_eq(small->status, CHIP_DONE);
+    ck_assert_int_eq(big->status, CHIP_DONE);
+    int n1, n2;
+    cJSON **l1 = read_stats(small, &n1), **l2 = read_stats(big, &n2);
+    ck_assert_int_eq(ring1_high_water(l1, n1), 4); /* at capacity */
+    ck_assert_int_lt(ring1_high_water(l2, n2), 32);
+    ck_assert_int_gt(ring1_high_water(l2, n2), 4);
+    /* 200 tasks 3 at a time: at least 200 / 3 x 10 us; with room, the
+     * submission rate bounds it: about 200 x 0.874 us + one kernel */
+    ck_assert_uint_gt(small->end_time, 666 * PS_PER_US);
+    ck_assert_uint_lt(big->end_time, 200 * PS_PER_US);
+    ck_assert_uint_gt(small->orch.blocked_ps[1], 400 * PS_PER_US);
+    ck_assert_uint_eq(big->orch.blocked_ps[1], 0);
+    free_lines(l1, n1);
+    free_lines(l2, n2);
+    tu_chip_free(small);
+    tu_chip_free(big);
+}
+END_TEST
+
 Suite *suite_rings(void)
 {
     Suite *s = suite_create("rings");
@@ -361,6 +511,8 @@ Suite *suite_rings(void)
     tcase_add_test(tc, dep_pool_reclaims_in_batches_of_64_retired_tasks);
     tcase_add_test(tc, a_small_dep_pool_blocks_until_a_batch_retires_then_completes);
     tcase_add_test(tc, a_dep_pool_that_cannot_cover_64_retirements_deadlocks_with_code_4);
+    tcase_add_test(tc, scope_stats_samples_every_scope_with_the_runtime_fields);
+    tcase_add_test(tc, raising_a_saturated_task_window_shortens_the_makespan);
     tcase_set_timeout(tc, 30);
     suite_add_tcase(s, tc);
     return s;
