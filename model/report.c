@@ -176,6 +176,48 @@ int report_write_name_map(const graph *g, const char *path, char *err, size_t er
     return outfile_commit(&of, err, errlen);
 }
 
+static void csv_rings(FILE *out, const uint64_t v[RING_COUNT])
+{
+    fprintf(out, ",%" PRIu64 "/%" PRIu64 "/%" PRIu64 "/%" PRIu64, v[0], v[1], v[2], v[3]);
+}
+
+void report_csv(const chip *c, const report_info *ri, FILE *out)
+{
+    fputs("graph,platform,ring_task_window,ring_heap,ring_dep_pool,status,code,exit,makespan_us,"
+          "tasks_completed,task_window_peak,heap_peak,dep_pool_peak,tensormap_peak,blocked_us,"
+          "blocked_task_window_us,blocked_heap_us,blocked_dep_pool_us,blocked_tensormap_us\n",
+          out);
+    uint64_t v[RING_COUNT];
+    fprintf(out, "%s,%s", c->orch.g.name, c->plat.name);
+    for (int r = 0; r < RING_COUNT; r++)
+        v[r] = c->cfg.ring_task_window[r];
+    csv_rings(out, v);
+    csv_rings(out, c->cfg.ring_heap);
+    for (int r = 0; r < RING_COUNT; r++)
+        v[r] = c->cfg.ring_dep_pool[r];
+    csv_rings(out, v);
+    fprintf(out, ",%s,%d,%d,%.6f,%" PRIu64, report_status_name(c->status),
+            c->status == CHIP_FATAL ? c->fatal_code : 0, ri->exit_code, us_from_ps(c->end_time),
+            c->tasks_completed);
+    for (int r = 0; r < RING_COUNT; r++)
+        v[r] = c->rings[r].peak_active;
+    csv_rings(out, v);
+    for (int r = 0; r < RING_COUNT; r++)
+        v[r] = c->heaps[r].peak_used;
+    csv_rings(out, v);
+    for (int r = 0; r < RING_COUNT; r++)
+        v[r] = c->deppools[r].peak_used;
+    csv_rings(out, v);
+    fprintf(out, ",%" PRIu32, c->tm.peak_used);
+    double b[RING_COUNT];
+    for (int r = 0; r < RING_COUNT; r++)
+        b[r] = us_from_ps(c->orch.blocked_ps[r]);
+    fprintf(out, ",%.3f/%.3f/%.3f/%.3f", b[0], b[1], b[2], b[3]);
+    fprintf(out, ",%.3f,%.3f,%.3f,%.3f\n", us_from_ps(c->orch.blocked_res_ps[RES_TASK_WINDOW]),
+            us_from_ps(c->orch.blocked_res_ps[RES_HEAP]), us_from_ps(c->orch.blocked_res_ps[RES_DEP_POOL]),
+            us_from_ps(c->orch.blocked_res_ps[RES_TENSORMAP]));
+}
+
 void report_summary(const chip *c, const report_info *ri, FILE *out)
 {
     fprintf(out, "ptosim: %s on %s: %s\n", c->orch.g.name, c->plat.name, report_status_name(c->status));

@@ -29,6 +29,10 @@ int report_write_run(const chip *c, const report_info *ri, const char *path, cha
 /* Writes name_map_<graph>.json (formats.md §0.6). Returns 0, or -1 with a message in err. */
 int report_write_name_map(const graph *g, const char *path, char *err, size_t errlen);
 
+/* Prints the run as CSV: a header line and one row (for sweeps). Per-ring
+ * values are joined with '/'. */
+void report_csv(const chip *c, const report_info *ri, FILE *out);
+
 /* Prints the short human summary. */
 void report_summary(const chip *c, const report_info *ri, FILE *out);
 

@@ -27,6 +27,7 @@ void cli_run_usage(void)
          "  --set KEY=VALUE               override a platform parameter (ptosim params lists them)\n"
          "  --no-host-timing              leave host timing out of ptosim_run.json (byte-identical reruns)\n"
          "  --quiet                       no summary on stdout\n"
+         "  --summary-csv                 print a CSV header and one row instead of the summary\n"
          "  --cfg=KEY:VALUE, --log=...    passed to SimGrid\n"
          "  -h, --help                    this text");
 }
@@ -171,6 +172,10 @@ int cli_parse_run(int argc, char **argv, cli_run *o, char *err, size_t errlen)
         }
         if (strcmp(a, "--no-host-timing") == 0) {
             o->no_host_timing = true;
+            continue;
+        }
+        if (strcmp(a, "--summary-csv") == 0) {
+            o->summary_csv = true;
             continue;
         }
         if (strcmp(a, "--quiet") == 0) {

@@ -31,6 +31,7 @@ typedef struct cli_run {
     long aicpu_thread_num;               /* --aicpu-thread-num, 0 = auto */
     bool dep_gen;                        /* --enable-dep-gen */
     bool scope_stats;                    /* --enable-scope-stats */
+    bool summary_csv;                    /* --summary-csv: CSV header + row instead of the summary */
     bool no_host_timing;                 /* --no-host-timing: null host times, byte-identical files */
     bool quiet;                          /* --quiet: no summary on stdout */
     const char *sg_args[CLI_MAX_SG + 1]; /* --cfg=... / --log=..., NULL-terminated */

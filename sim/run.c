@@ -271,7 +271,9 @@ int run_main(int argc, char **argv)
     } else if (sgrc != 0) {
         fprintf(stderr, "ptosim: %s\n", err);
     }
-    if (!opt.quiet)
+    if (opt.summary_csv)
+        report_csv(c, &ri, stdout);
+    else if (!opt.quiet)
         report_summary(c, &ri, stdout);
     fflush(stdout);
     chip_free(c);

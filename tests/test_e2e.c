@@ -419,6 +419,137 @@ START_TEST(simgrid_deadlock_becomes_an_error)
 }
 END_TEST
 
+/* 60 independent 10 us AIV tasks, each in its own scope (ring 1). */
+static char *write_scoped_fan(const char *dir)
+{
+    char *text = malloc(60 * 120 + 256);
+    strcpy(text,
+           "{\"ptosim_graph\": 1, \"name\": \"sf\", \"kernels\": [{\"id\": 0, \"name\": \"v\", \"core\": "
+           "\"aiv\", \"cost\": {\"cycles\": 18000}}]}\n");
+    for (int i = 0; i < 60; i++)
+        strcat(text, "{\"op\": \"scope_begin\", \"site\": \"loop.py:3\"}\n{\"op\": \"submit\", \"kernel\": "
+                     "\"v\"}\n{\"op\": \"scope_end\"}\n");
+    char *p = tu_write(dir, "sf.jsonl", text);
+    free(text);
+    return p;
+}
+
+START_TEST(dep_gen_and_scope_stats_files_are_written)
+{
+    const char *dir = tu_tmpdir();
+    const char *args[] = {"run",
+                          TRACE("forkjoin.jsonl"),
+                          "-o",
+                          dir,
+                          "--enable-dep-gen",
+                          "--enable-scope-stats",
+                          "--ring-task-window",
+                          "0,64,0,0",
+                          "--quiet",
+                          NULL};
+    run_out r = tu_run(args);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    char *p = path_in(dir, "dfx_outputs/deps.json");
+    cJSON *d = tu_json_file(p);
+    /* 10 tasks; the join reads 8 worker outputs (creator edges) and the
+     * workers read the producer's output (creator edges): 16 edges */
+    ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItem(d, "tasks")), 10);
+    ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItem(d, "edges")), 16);
+    cJSON_Delete(d);
+    free(p);
+    p = path_in(dir, "dfx_outputs/scope_stats/scope_stats.jsonl");
+    char *text = tu_read(p);
+    ck_assert_msg(strncmp(text,
+                          "{\"version\": 6, \"fatal\": false, \"dropped\": 0, \"total\": 4, "
+                          "\"task_window_max\": [16384, 64, 16384, 16384]",
+                          80) == 0,
+                  "%s", text);
+    ck_assert_msg(
+        strstr(text, "{\"site\": \"forkjoin.py:10\", \"phase\": \"begin\", \"depth\": 1, \"ring\": 1,"), "%s",
+        text);
+    free(text);
+    free(p);
+    tu_run_free(&r);
+}
+END_TEST
+
+START_TEST(a_fatal_run_still_writes_scope_stats_marked_fatal)
+{
+    const char *dir = tu_tmpdir();
+    /* 4 tasks in one scope with window 4: code 1 at the 4th submit */
+    char *flat =
+        tu_write(dir, "flat.jsonl",
+                 "{\"ptosim_graph\": 1, \"name\": \"flat\", \"kernels\": [{\"id\": 0, \"name\": \"k\", "
+                 "\"core\": \"aiv\", \"cost\": {\"cycles\": 100}}]}\n"
+                 "{\"op\": \"scope_begin\"}\n{\"op\": \"submit\", \"kernel\": \"k\"}\n"
+                 "{\"op\": \"submit\", \"kernel\": \"k\"}\n{\"op\": \"submit\", \"kernel\": \"k\"}\n"
+                 "{\"op\": \"submit\", \"kernel\": \"k\"}\n{\"op\": \"scope_end\"}\n");
+    const char *args[] = {"run", flat, "-o", dir, "--enable-scope-stats", "--ring-task-window", "4", NULL};
+    run_out r = tu_run(args);
+    ck_assert_int_eq(r.status, 4);
+    char *p = path_in(dir, "dfx_outputs/scope_stats/scope_stats.jsonl");
+    char *text = tu_read(p);
+    ck_assert_msg(text && strncmp(text, "{\"version\": 6, \"fatal\": true,", 29) == 0, "%s",
+                  text ? text : "none");
+    free(text);
+    free(p);
+    free(flat);
+    tu_run_free(&r);
+}
+END_TEST
+
+START_TEST(retired_ring_variables_draw_a_warning_only)
+{
+    setenv("PTO2_RING_TASK_WINDOW", "4", 1);
+    const char *args[] = {"run", TRACE("chain3.jsonl"), "--quiet", NULL};
+    run_out r = tu_run(args);
+    unsetenv("PTO2_RING_TASK_WINDOW");
+    ck_assert_int_eq(r.status, 0); /* a window of 4 would not matter here anyway: it is ignored */
+    ck_assert_str_eq(r.err,
+                     "ptosim: warning: PTO2_RING_TASK_WINDOW is set but no longer read (the process-wide "
+                     "PTO2_RING_* variables are retired); use --ring-task-window\n");
+    tu_run_free(&r);
+}
+END_TEST
+
+START_TEST(sweep_script_writes_one_row_per_point_in_order)
+{
+    const char *dir = tu_tmpdir();
+    char *g = write_scoped_fan(dir);
+    char cmd[1024];
+    snprintf(
+        cmd, sizeof(cmd),
+        "%s/scripts/sweep_rings.sh %s --task-window 0/4/0/0,0/64/0/0 --dep-pool 16,64 -j 2 -o %s/sweep.csv "
+        "--ptosim %s",
+        PTOSIM_SRCDIR, g, dir, PTOSIM_BIN);
+    ck_assert_int_eq(system(cmd), 0);
+    char csv[512];
+    snprintf(csv, sizeof(csv), "%s/sweep.csv", dir);
+    char *text = tu_read(csv);
+    ck_assert_ptr_nonnull(text);
+    int lines = 0;
+    for (char *c = text; *c; c++)
+        lines += *c == '\n';
+    ck_assert_int_eq(lines, 5); /* header + 2 x 2 points */
+    ck_assert_msg(strncmp(text,
+                          "graph,platform,ring_task_window,ring_heap,ring_dep_pool,status,code,exit,"
+                          "makespan_us,",
+                          83) == 0,
+                  "%s", text);
+    /* rows in point order: window 4 first, both dep pools, then window 64 */
+    char *row = strchr(text, '\n') + 1;
+    ck_assert_msg(strncmp(row, "sf,a2a3,16384/4/16384/16384,", 28) == 0, "%s", row);
+    ck_assert_msg(strstr(row, ",16/16/16/16,ok,0,0,") != NULL, "%s", row);
+    char *third = strchr(strchr(row, '\n') + 1, '\n') + 1;
+    ck_assert_msg(strncmp(third, "sf,a2a3,16384/64/16384/16384,", 29) == 0, "%s", third);
+    /* the saturated window is slower: compare the makespan columns */
+    double m4 = atof(strstr(row, ",ok,0,0,") + 8), m64 = atof(strstr(third, ",ok,0,0,") + 8);
+    ck_assert_msg(m4 > 2 * m64, "window 4: %f us, window 64: %f us", m4, m64);
+    free(text);
+    free(g);
+}
+END_TEST
+
 Suite *suite_e2e(void)
 {
     Suite *s = suite_create("e2e");
@@ -433,6 +564,10 @@ Suite *suite_e2e(void)
     tcase_add_test(tc, help_version_params_and_validate);
     tcase_add_test(tc, a2a3sim_platform_has_24_cores);
     tcase_add_test(tc, simgrid_deadlock_becomes_an_error);
+    tcase_add_test(tc, dep_gen_and_scope_stats_files_are_written);
+    tcase_add_test(tc, a_fatal_run_still_writes_scope_stats_marked_fatal);
+    tcase_add_test(tc, retired_ring_variables_draw_a_warning_only);
+    tcase_add_test(tc, sweep_script_writes_one_row_per_point_in_order);
     tcase_set_timeout(tc, 60);
     suite_add_tcase(s, tc);
     return s;
