@@ -213,8 +213,7 @@ void chip_route_ready(chip *c, task *tk, ps_t t)
     sched_notify_queued(c, tk, t);
 }
 
-/* The run is over once orchestration ended and every submitted task completed. */
-static void check_finished(chip *c)
+void chip_check_finished(chip *c)
 {
     if (c->status == CHIP_RUNNING && c->orch.done && c->tasks_completed == c->tasks_submitted) {
         c->status = CHIP_DONE;
@@ -250,7 +249,7 @@ void chip_task_done(chip *c, task *tk, int thread, ps_t t)
         sched_defer_release(c, thread, tk->id, t);
     else
         chip_release(c, tk, t);
-    check_finished(c);
+    chip_check_finished(c);
 }
 
 /* Walks the ring's watermark over consumed slots, in ring order (runtime.md §1.3). */

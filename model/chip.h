@@ -140,6 +140,10 @@ void chip_fatal(chip *c, int code, const char *fmt, ...) __attribute__((format(p
 /* Ends the run because the simulator failed (not the simulated runtime). */
 void chip_error(chip *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* Ends the run (CHIP_DONE) once orchestration finished and every submitted
+ * task completed; the end time is the later of the two. */
+void chip_check_finished(chip *c);
+
 /* Counts queued ready tasks per shape into d[3]. */
 void chip_queue_depths(const chip *c, uint32_t d[3]);
 

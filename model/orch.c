@@ -716,11 +716,7 @@ void orch_on_step(chip *c, ps_t t)
         if (o->eof_seen) {
             o->done = true;
             o->end_time = t;
-            /* a run with nothing left to complete ends here */
-            if (c->tasks_completed == c->tasks_submitted) {
-                c->status = CHIP_DONE;
-                c->end_time = t > c->last_completion ? t : c->last_completion;
-            }
+            chip_check_finished(c);
             return;
         }
         if (!o->have_op) {

@@ -18,18 +18,9 @@ static void done(chip *c)
     tu_chip_free(c);
 }
 
-/* The execution of task id on any core; fails if absent. */
 static const sl_exec *find_exec(const chip *c, uint64_t id, int *core_out)
 {
-    for (int k = 0; k < c->ncores; k++)
-        for (size_t i = 0; i < c->sl.per_core[k].n; i++)
-            if (c->sl.per_core[k].v[i].task_id == id) {
-                if (core_out)
-                    *core_out = k;
-                return &c->sl.per_core[k].v[i];
-            }
-    ck_abort_msg("no execution of task %llu", (unsigned long long)id);
-    return NULL;
+    return tu_exec(c, id, core_out);
 }
 
 static const char *CHAIN3 =

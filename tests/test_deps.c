@@ -265,14 +265,7 @@ START_TEST(readers_promoted_to_inout_serialize)
     ck_assert_ptr_nonnull(edge(d, "0", "1", "tensormap", 0));
     ck_assert_ptr_nonnull(edge(d, "0", "2", "tensormap", 0));
     cJSON_Delete(d);
-    ps_t r1_end = 0, r2_start = 0;
-    for (int k = 0; k < c->ncores; k++)
-        for (size_t i = 0; i < c->sl.per_core[k].n; i++) {
-            if (c->sl.per_core[k].v[i].task_id == 1)
-                r1_end = c->sl.per_core[k].v[i].end;
-            if (c->sl.per_core[k].v[i].task_id == 2)
-                r2_start = c->sl.per_core[k].v[i].start;
-        }
+    ps_t r1_end = tu_exec(c, 1, NULL)->end, r2_start = tu_exec(c, 2, NULL)->start;
     ck_assert_uint_lt(r2_start, r1_end);
     tu_chip_free(c);
     /* as INOUT the first reader covers the writer's entry and replaces it:
@@ -283,13 +276,8 @@ START_TEST(readers_promoted_to_inout_serialize)
     ck_assert_str_eq(overlap(edge(d, "1", "2", "tensormap", 0)), "covered");
     ck_assert_ptr_null(edge(d, "0", "2", "tensormap", 0));
     cJSON_Delete(d);
-    for (int k = 0; k < c->ncores; k++)
-        for (size_t i = 0; i < c->sl.per_core[k].n; i++) {
-            if (c->sl.per_core[k].v[i].task_id == 1)
-                r1_end = c->sl.per_core[k].v[i].end;
-            if (c->sl.per_core[k].v[i].task_id == 2)
-                r2_start = c->sl.per_core[k].v[i].start;
-        }
+    r1_end = tu_exec(c, 1, NULL)->end;
+    r2_start = tu_exec(c, 2, NULL)->start;
     ck_assert_uint_gt(r2_start, r1_end);
     tu_chip_free(c);
 }

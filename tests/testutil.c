@@ -147,3 +147,16 @@ void tu_chip_free(chip *c)
     chip_free(c);
     free(c);
 }
+
+const sl_exec *tu_exec(const chip *c, uint64_t id, int *core_out)
+{
+    for (int k = 0; k < c->ncores; k++)
+        for (size_t i = 0; i < c->sl.per_core[k].n; i++)
+            if (c->sl.per_core[k].v[i].task_id == id) {
+                if (core_out)
+                    *core_out = k;
+                return &c->sl.per_core[k].v[i];
+            }
+    ck_abort_msg("no execution of task %llu", (unsigned long long)id);
+    return NULL;
+}

@@ -5,6 +5,7 @@
 #include <cJSON.h>
 #include <check.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #ifndef PTOSIM_SRCDIR
 #define PTOSIM_SRCDIR "."
@@ -52,6 +53,9 @@ struct chip_config;
  * runs it to its end without SimGrid. */
 struct chip *tu_chip(const char *text, const char *const *sets, int swimlane_level,
                      void (*tweak)(struct chip_config *cfg));
+
+/* The first AICore execution of task id (failing the test if none), and its core. */
+const struct sl_exec *tu_exec(const struct chip *c, uint64_t id, int *core_out);
 
 /* Frees a chip from tu_chip. */
 void tu_chip_free(struct chip *c);
