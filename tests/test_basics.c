@@ -9,6 +9,7 @@
 #include "../model/simtime.h"
 #include "../model/strtab.h"
 #include "../model/task.h"
+#include "../model/tmap.h"
 #include "testutil.h"
 
 START_TEST(evq_pops_in_time_order_and_ties_in_insertion_order)
@@ -166,6 +167,91 @@ START_TEST(task_links_deduplicate_and_or_flags)
 }
 END_TEST
 
+/* A row-major view of rows [r0, r0+nr) x cols [c0, c0+nc) of a 64 x 64 FLOAT16 buffer. */
+static tmap_view box(int r0, int nr, int c0, int nc)
+{
+    tmap_view v = {.addr = 0x1000, .buffer_numel = 64 * 64, .dtype = DT_FLOAT16, .ndims = 2};
+    v.shape[0] = nr;
+    v.shape[1] = nc;
+    v.strides[0] = 64;
+    v.strides[1] = 1;
+    v.start = (uint64_t)r0 * 64 + (uint64_t)c0;
+    return v;
+}
+
+START_TEST(overlap_verdicts_follow_the_runtime_check)
+{
+    tmap_view w = box(0, 32, 0, 64); /* the writer: rows 0..31 */
+    ck_assert_int_eq(tmap_check_overlap(&w, &w), OV_COVERED);
+    tmap_view all = box(0, 64, 0, 64), below = box(32, 32, 0, 64), half = box(16, 32, 0, 64);
+    ck_assert_int_eq(tmap_check_overlap(&w, &all), OV_COVERED); /* the reader contains the writer */
+    ck_assert_int_eq(tmap_check_overlap(&w, &below), OV_NONE);  /* disjoint element ranges */
+    ck_assert_int_eq(tmap_check_overlap(&w, &half), OV_OTHER);  /* partial */
+    /* element ranges interleave but the boxes do not: columns 32..63 of rows
+     * 0..31 against columns 0..31 of rows 0..63 overlap; against rows 32.. not */
+    tmap_view right = box(0, 32, 32, 32), left_low = box(32, 32, 0, 32);
+    ck_assert_int_eq(tmap_check_overlap(&right, &left_low), OV_NONE); /* box test proves it */
+    tmap_view t = box(0, 64, 0, 32);
+    t.strides[0] = 1; /* a transposed view */
+    t.strides[1] = 64;
+    ck_assert_int_eq(tmap_check_overlap(&w, &t), OV_OTHER);
+    tmap_view newer = box(32, 32, 0, 64);
+    newer.version = 1; /* a newer consumer version: conservatively overlapping */
+    ck_assert_int_eq(tmap_check_overlap(&w, &newer), OV_OTHER);
+}
+END_TEST
+
+typedef struct seen_ctx {
+    uint64_t producers[8];
+    int n;
+    int remove_covered;
+} seen_ctx;
+
+static int collect(void *vctx, const tmap_entry *e, tmap_overlap ov)
+{
+    seen_ctx *x = vctx;
+    x->producers[x->n++] = e->producer;
+    return x->remove_covered && ov == OV_COVERED;
+}
+
+START_TEST(lookup_visits_newest_first_and_skips_retired_writers)
+{
+    tmap m;
+    uint32_t win[4] = {16, 16, 16, 16};
+    ck_assert_int_eq(tmap_init(&m, 8, win, false), 0);
+    tmap_view a = box(0, 32, 0, 64), b = box(16, 16, 0, 64);
+    ck_assert_int_eq(tmap_insert(&m, &a, 1), 0);
+    ck_assert_int_eq(tmap_insert(&m, &b, 2), 0);
+    ck_assert_uint_eq(tmap_used(&m), 2);
+    tmap_view all = box(0, 64, 0, 64);
+    seen_ctx x = {.n = 0};
+    tmap_lookup(&m, &all, collect, &x);
+    ck_assert_int_eq(x.n, 2);
+    ck_assert_uint_eq(x.producers[0], 2); /* newest first */
+    ck_assert_uint_eq(x.producers[1], 1);
+    /* an INOUT covering both removes them */
+    x = (seen_ctx){.remove_covered = 1};
+    tmap_lookup(&m, &all, collect, &x);
+    ck_assert_uint_eq(tmap_used(&m), 0);
+    /* writers of retired tasks are skipped at once, freed at cleanup */
+    tmap_insert(&m, &a, 3);
+    tmap_insert(&m, &b, 70);
+    ck_assert_uint_eq(tmap_sync(&m, 0, 71, 4), 0); /* only 4 retired: no cleanup yet */
+    x = (seen_ctx){.n = 0};
+    tmap_lookup(&m, &all, collect, &x);
+    ck_assert_int_eq(x.n, 1); /* task 3 is retired */
+    ck_assert_uint_eq(x.producers[0], 70);
+    ck_assert_uint_eq(tmap_sync(&m, 0, 72, 64), 1); /* 64 retired: task 3's entry is freed */
+    ck_assert_uint_eq(tmap_used(&m), 1);
+    /* the pool is bounded */
+    for (int i = 0; i < 7; i++)
+        ck_assert_int_eq(tmap_insert(&m, &a, 80 + (uint64_t)i), 0);
+    ck_assert_int_eq(tmap_insert(&m, &a, 90), -1);
+    ck_assert_uint_eq(m.peak_used, 8);
+    tmap_free(&m);
+}
+END_TEST
+
 Suite *suite_basics(void)
 {
     Suite *s = suite_create("basics");
@@ -179,6 +265,8 @@ Suite *suite_basics(void)
     tcase_add_test(tc, time_conversions_round_as_documented);
     tcase_add_test(tc, dtype_names_and_sizes_follow_the_runtime_table);
     tcase_add_test(tc, task_links_deduplicate_and_or_flags);
+    tcase_add_test(tc, overlap_verdicts_follow_the_runtime_check);
+    tcase_add_test(tc, lookup_visits_newest_first_and_skips_retired_writers);
     suite_add_tcase(s, tc);
     return s;
 }
