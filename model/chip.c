@@ -21,6 +21,7 @@ void chip_config_defaults(chip_config *cfg, const platform *p)
         cfg->ring_heap[r] = (uint64_t)p->ring_heap;
         cfg->ring_dep_pool[r] = (uint32_t)p->ring_dep_pool;
     }
+    cfg->scheduler_timeout = (ps_t)p->scheduler_timeout_ms * PS_PER_MS;
 }
 
 int chip_init(chip *c, const platform *p, const chip_config *cfg, const char *graph_path, char *err,
@@ -48,6 +49,9 @@ int chip_init(chip *c, const platform *p, const chip_config *cfg, const char *gr
         .visible = ns(p->dispatch_visible_ns),
         .setup = ns(p->aicore_setup_ns),
         .fin_latency = ns(p->fin_cond_latency_ns),
+        .record_wb = cfg->swimlane_level > 0 && p->dfx_overhead ? ns(p->aicore_record_ns) : 0,
+        .first_min = ns(p->aicore_first_task_min_ns),
+        .first_max = ns(p->aicore_first_task_max_ns),
     };
     if (evq_init(&c->q, 1024) != 0)
         goto oom;
@@ -269,8 +273,10 @@ static void advance_watermark(chip *c, int ring, ps_t t)
         task_clear_links(s);
         r->last_alive++;
     }
-    if (r->last_alive != before)
+    if (r->last_alive != before) {
+        c->ring_advances++;
         orch_on_ring_advance(c, ring, t);
+    }
 }
 
 void chip_check_consumed(chip *c, task *tk, ps_t t)
@@ -336,6 +342,10 @@ int chip_step(chip *c)
     case EV_SCHED_DISPATCH:
         if (ev.arg == c->threads[ev.who].gen)
             sched_on_dispatch(c, (int)ev.who, ev.t);
+        break;
+    case EV_SCHED_TIMEOUT:
+        if (ev.arg == c->threads[ev.who].gen)
+            sched_on_timeout(c, (int)ev.who, ev.t);
         break;
     case EV_ORCH_CHECK:
         orch_on_check(c, ev.arg, ev.t);

@@ -29,6 +29,8 @@ typedef struct chip_config {
     uint32_t ring_dep_pool[RING_COUNT];    /* effective dependency-list pool per ring, entries */
     bool dep_gen;                          /* enable_dep_gen: collect deps.json */
     bool scope_stats;                      /* enable_scope_stats: collect scope_stats.jsonl */
+    int pmu_event_type;                    /* enable_pmu: 0 off, else the event group */
+    ps_t scheduler_timeout;                /* scheduler no-progress timeout */
 } chip_config;
 
 /* Event kinds of the chip heap. */
@@ -39,6 +41,7 @@ enum chip_event {
     EV_SCHED_DISPATCH, /* a scheduler iteration's dummy + dispatch phases; arg = generation */
     EV_TASK_DONE,      /* a completion walk ends: effects of a task completing; arg = task id */
     EV_ORCH_CHECK,     /* deadlock check of a blocked allocation; arg = generation */
+    EV_SCHED_TIMEOUT,  /* a sleeping scheduler's no-progress timeout; arg = generation */
 };
 
 typedef enum {
@@ -54,6 +57,8 @@ typedef struct chip_costs {
     ps_t submit, scope_end_per_task, spin;
     ps_t poll, store, wmb, idle_iter, pop, payload, subtask, resolve_base, resolve_per, release;
     ps_t visible, setup, fin_latency;
+    ps_t record_wb;            /* AICore swimlane record commit after each task (0 when off) */
+    ps_t first_min, first_max; /* first-task extra pickup latency on half the cores */
 } chip_costs;
 
 /* One node of a producer's fanout list. */
@@ -96,10 +101,11 @@ typedef struct chip {
     swimlane sl;              /* swimlane records */
     uint64_t tasks_submitted; /* submit + dummy + alloc */
     uint64_t tasks_completed;
-    uint64_t kernel_tasks; /* tasks that ran on AICores */
-    uint64_t executions;   /* AICore executions (task x core x block) */
-    ps_t last_completion;  /* latest completion */
-    ps_t end_time;         /* when the run ended */
+    uint64_t kernel_tasks;  /* tasks that ran on AICores */
+    uint64_t executions;    /* AICore executions (task x core x block) */
+    uint64_t ring_advances; /* watermark advances (progress for the scheduler timeout) */
+    ps_t last_completion;   /* latest completion */
+    ps_t end_time;          /* when the run ended */
     chip_status status;
     int fatal_code;     /* runtime error code when CHIP_FATAL */
     char message[4096]; /* what ended the run, when not CHIP_DONE */

@@ -1,4 +1,4 @@
-/* core.c - AICore topology and dispatch tokens. */
+/* core.c - AICore topology, dispatch tokens and the running/pending slot transitions seen through COND. */
 #include "core.h"
 
 #include <string.h>
@@ -26,4 +26,46 @@ uint32_t core_next_reg(core *c)
         r = 1;
     c->last_reg = r;
     return r;
+}
+
+core_poll core_poll_at(core *c, ps_t r, ps_t lat, core_slot done[2])
+{
+    if (!c->busy)
+        return POLL_NOTHING;
+    if (c->has_pending) {
+        if (c->pend.end + lat <= r) { /* FIN of the pending task: both done */
+            done[0] = c->run;
+            done[1] = c->pend;
+            c->busy = c->has_pending = c->pending_occupied = false;
+            return POLL_BOTH_DONE;
+        }
+        if (c->pend.start + lat <= r) { /* ACK of the pending task: serial execution went on */
+            done[0] = c->run;
+            c->run = c->pend;
+            c->has_pending = c->pending_occupied = false;
+            return POLL_PROMOTED;
+        }
+        return POLL_NOTHING; /* a running FIN with a normal pending task is transient */
+    }
+    if (c->run.end + lat <= r) {
+        done[0] = c->run;
+        c->busy = c->pending_occupied = false;
+        return POLL_RUN_DONE;
+    }
+    if (c->pending_occupied && c->run.start + lat <= r) {
+        c->pending_occupied = false;
+        return POLL_ACK;
+    }
+    return POLL_NOTHING;
+}
+
+ps_t core_next_observable(const core *c, ps_t lat, bool want_ack)
+{
+    if (!c->busy)
+        return PS_NEVER;
+    if (c->has_pending)
+        return c->pend.start + lat;
+    if (want_ack && c->pending_occupied)
+        return c->run.start + lat;
+    return c->run.end + lat;
 }

@@ -1,4 +1,5 @@
-/* core.h - AICore state: topology (ids, clusters, owning scheduler thread) and the running execution. */
+/* core.h - AICore state: topology, the running and pending slots (dual issue), and the COND transitions the
+ * AICPU observes. */
 #ifndef PTOSIM_CORE_H
 #define PTOSIM_CORE_H
 
@@ -10,27 +11,47 @@
 
 #define CORE_REG_RESERVED_LOW 0x7FFFFFF0U /* start of the reserved token band (runtime.md §3.4) */
 
-/* One AICore. Its timeline for an execution is fixed when the scheduler
- * writes the dispatch, so a core needs no events of its own. */
+/* One execution bound to a core slot. Its timeline is fixed when the
+ * scheduler writes the dispatch, so a core needs no events of its own. */
+typedef struct core_slot {
+    uint64_t task_id; /* task */
+    int block;        /* SPMD block index */
+    int subslot;      /* task subslot whose kernel runs (0 AIC, 1 AIV0, 2 AIV1) */
+    uint32_t reg;     /* dispatch token: the swimlane join key */
+    ps_t dispatch;    /* AICPU store to DATA_MAIN_BASE */
+    ps_t receive;     /* AICore read the token */
+    ps_t start;       /* ACK written, kernel body starts */
+    ps_t end;         /* kernel body returned, FIN written */
+} core_slot;
+
+/* One AICore. */
 typedef struct core {
-    int id;              /* logical core id (AIC first, formats.md §0.4) */
-    core_type type;      /* AIC or AIV */
-    int cluster;         /* cluster index */
-    int subslot;         /* 0 = AIC, 1 = AIV0, 2 = AIV1 of its cluster */
-    int thread;          /* owning scheduler thread */
-    bool busy;           /* an execution is bound to the core */
-    uint64_t task_id;    /* running task */
-    int block;           /* SPMD block index of the running execution */
-    uint32_t reg;        /* dispatch token of the running execution */
-    uint32_t last_reg;   /* last token handed out on this core */
-    ps_t dispatch;       /* AICPU store to DATA_MAIN_BASE */
-    ps_t receive;        /* AICore read the token */
-    ps_t start;          /* kernel body starts */
-    ps_t end;            /* kernel body returned */
-    ps_t fin_visible;    /* FIN readable in COND */
-    uint64_t executions; /* executions run */
-    ps_t busy_ps;        /* sum of kernel windows */
+    int id;                /* logical core id (AIC first, formats.md §0.4) */
+    core_type type;        /* AIC or AIV */
+    int cluster;           /* cluster index */
+    int subslot;           /* 0 = AIC, 1 = AIV0, 2 = AIV1 of its cluster */
+    int thread;            /* owning scheduler thread */
+    bool busy;             /* the running slot holds an execution */
+    core_slot run;         /* running slot */
+    bool has_pending;      /* the pending slot holds an execution */
+    core_slot pend;        /* pending slot (dual issue, runtime.md §3.4) */
+    bool pending_occupied; /* set by every dispatch, cleared when the AICPU sees the ACK: no pending write
+                              before */
+    bool picked_up;        /* the first task after launch was received (it pays extra latency) */
+    ps_t free_at;          /* the core reads its next token from here on (after FIN + record commit) */
+    uint32_t last_reg;     /* last token handed out */
+    uint64_t executions;   /* executions run */
+    ps_t busy_ps;          /* sum of kernel windows */
 } core;
+
+/* What one COND read changed (decide_slot_transition, runtime.md §3.5). */
+typedef enum {
+    POLL_NOTHING,   /* no visible change, or a running FIN while a pending task waits */
+    POLL_ACK,       /* the running task's ACK: the pending slot is usable (not progress) */
+    POLL_RUN_DONE,  /* the running task is done, the core is idle */
+    POLL_PROMOTED,  /* the pending task's ACK: the running one is done, the pending one runs */
+    POLL_BOTH_DONE, /* the pending task's FIN: both are done, the core is idle */
+} core_poll;
 
 /* Fills cores[0 .. 3*clusters) with ids, types, clusters and owner threads:
  * AIC c = c, AIV = clusters + 2c (+1); cluster c belongs to thread c % nsched
@@ -39,5 +60,21 @@ void core_topology(core *cores, int clusters, int nsched);
 
 /* Next dispatch token of a core: 1, 2, 3 ... skipping the reserved band. */
 uint32_t core_next_reg(core *c);
+
+/* Applies the COND value visible at time r (events become visible `lat`
+ * after they happen). Finished slots are copied to done[0] (and done[1]
+ * for POLL_BOTH_DONE, the pending one) before the core's state changes. */
+core_poll core_poll_at(core *c, ps_t r, ps_t lat, core_slot done[2]);
+
+/* Earliest time a COND read would observe a completion on this busy core
+ * (and, when want_ack, the running task's ACK that frees the pending slot). */
+ps_t core_next_observable(const core *c, ps_t lat, bool want_ack);
+
+/* Can a task be written into the pending slot now (a busy core whose ACK the
+ * AICPU has seen, with an empty pending slot)? */
+static inline bool core_pending_ready(const core *c)
+{
+    return c->busy && !c->pending_occupied && !c->has_pending;
+}
 
 #endif

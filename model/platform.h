@@ -47,6 +47,12 @@ typedef struct platform {
     int64_t dispatch_visible_ns;     /* store to DATA_MAIN_BASE until the AICore sees it */
     int64_t aicore_setup_ns;         /* receive -> start: payload invalidate + ACK */
     int64_t fin_cond_latency_ns;     /* kernel end until FIN is readable in COND */
+    int64_t
+        aicore_first_task_min_ns; /* extra pickup latency of a core's first task (slow half of the cores) */
+    int64_t aicore_first_task_max_ns; /* ... its upper bound */
+    int64_t aicore_record_ns;         /* AICore swimlane record write-back after each task */
+    int64_t dfx_overhead;             /* 1: profiling costs what it costs on silicon; 0: free */
+    int64_t scheduler_timeout_ms;     /* scheduler no-progress timeout (code 100) */
 
     /* runtime ring defaults (per scope-depth ring) */
     int64_t ring_task_window; /* task slots per ring */

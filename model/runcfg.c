@@ -138,3 +138,78 @@ int runcfg_warn_retired_env(char *out, size_t outlen)
     }
     return n;
 }
+
+static bool pmu_valid(long t)
+{
+    return t == 1 || t == 2 || (t >= 4 && t <= 8);
+}
+
+int runcfg_pmu_type(int given, const char *value, const char *env, int *type, char *warn, size_t warnlen,
+                    char *err, size_t errlen)
+{
+    if (warn && warnlen)
+        warn[0] = '\0';
+    *type = 0;
+    if (!given)
+        return 0;
+    if (value) {
+        char *end;
+        errno = 0;
+        long t = strtol(value, &end, 10);
+        if (end == value || *end || errno) {
+            snprintf(err, errlen, "--enable-pmu: '%s' is not an integer event type", value);
+            return -1;
+        }
+        if (t == 0)
+            return 0; /* explicitly off */
+        if (!pmu_valid(t)) {
+            snprintf(warn, warnlen, "Invalid PMU event type %ld, using default (PIPE_UTILIZATION=2)", t);
+            t = 2;
+        }
+        *type = (int)t;
+        return 0;
+    }
+    *type = 2; /* bare flag = PIPE_UTILIZATION */
+    if (env) {
+        char *end;
+        errno = 0;
+        long t = strtol(env, &end, 10);
+        if (end != env && !*end && !errno && pmu_valid(t))
+            *type = (int)t;
+        else
+            snprintf(warn, warnlen, "Invalid SIMPLER_PMU_EVENT_TYPE=%s, using default (PIPE_UTILIZATION=2)",
+                     env);
+    }
+    return 0;
+}
+
+int runcfg_timeout_ms(const char *flag, const char *flag_value, const char *env_name, long def, long *out,
+                      char *warn, size_t warnlen, char *err, size_t errlen)
+{
+    if (warn && warnlen)
+        warn[0] = '\0';
+    *out = def;
+    char *end;
+    if (flag_value) {
+        errno = 0;
+        long v = strtol(flag_value, &end, 10);
+        if (end == flag_value || *end || errno || v <= 0) {
+            snprintf(err, errlen, "%s: must be a positive integer (milliseconds), got '%s'", flag,
+                     flag_value);
+            return -1;
+        }
+        *out = v;
+        return 0;
+    }
+    const char *env = getenv(env_name);
+    if (env) {
+        errno = 0;
+        long v = strtol(env, &end, 10);
+        if (end == env || *end || errno || v <= 0)
+            snprintf(warn, warnlen, "%s=%s is not a positive integer, ignored (using %ld)", env_name, env,
+                     def);
+        else
+            *out = v;
+    }
+    return 0;
+}

@@ -31,6 +31,21 @@ int runcfg_parse_ring(runcfg_knob k, const char *text, uint64_t out[RUNCFG_RINGS
  * runtime's message. */
 int runcfg_check_threads(long n, char *err, size_t errlen);
 
+/* Resolves the PMU event type (formats.md §4.1): off unless --enable-pmu was
+ * given; an explicit value wins; a bare flag takes SIMPLER_PMU_EVENT_TYPE
+ * (env, may be NULL) when valid, else 2. An invalid non-zero type falls back
+ * to 2 with the runtime's message in warn. Returns 0, or -1 with a message in
+ * err when value is not an integer. */
+int runcfg_pmu_type(int given, const char *value, const char *env, int *type, char *warn, size_t warnlen,
+                    char *err, size_t errlen);
+
+/* Resolves a millisecond timeout: the flag's value (may be NULL) wins, then
+ * the environment variable env_name, then def. A flag that is not a positive
+ * integer is an error; a bad environment value is ignored with a warning.
+ * Returns 0, or -1 with a message in err. */
+int runcfg_timeout_ms(const char *flag, const char *flag_value, const char *env_name, long def, long *out,
+                      char *warn, size_t warnlen, char *err, size_t errlen);
+
 /* Looks for the retired process-wide PTO2_RING_* variables in the environment
  * and writes one warning line per variable set to out (which may be NULL).
  * Returns how many were set. */

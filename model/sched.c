@@ -1,6 +1,8 @@
-/* sched.c - scheduler thread loop (runtime.md §3.3): complete, dummy, dispatch, deferred release, idle. */
+/* sched.c - scheduler thread loop (runtime.md §3.3): complete, dummy, dispatch (idle then pending stages),
+ * deferred release, idle, timeout. */
 #include "sched.h"
 
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,6 +28,11 @@ void sched_free_thread(sched_thread *th)
 {
     free(th->deferred);
     th->deferred = NULL;
+}
+
+static bool single_issue(const chip *c)
+{
+    return c->cfg.pmu_event_type > 0;
 }
 
 static void add_phase(chip *c, int ti, phase_kind kind, ps_t start, ps_t end, uint32_t tasks,
@@ -59,22 +66,39 @@ static ps_t walk_cost(const chip *c, const task *tk)
     return c->cost.resolve_base + c->cost.resolve_per * tk->consumers;
 }
 
-/* A FIN was read at time t: record the execution and free the core. */
-static void observe_fin(chip *c, core *co, ps_t t)
+/* A subtask left core k at time t (read by the poll ending then): record it
+ * and, when it was the task's last, schedule the task's completion after the
+ * fan-out walk. Returns the time the thread spent. */
+static ps_t retire(chip *c, int ti, int k, const core_slot *s, ps_t t, const uint32_t shared[3])
 {
-    sl_exec e = {.task_id = co->task_id,
-                 .reg = co->reg,
-                 .dispatch = co->dispatch,
-                 .receive = co->receive,
-                 .start = co->start,
-                 .end = co->end,
+    core *co = &c->cores[k];
+    sl_exec e = {.task_id = s->task_id,
+                 .reg = s->reg,
+                 .dispatch = s->dispatch,
+                 .receive = s->receive,
+                 .start = s->start,
+                 .end = s->end,
                  .finish = t};
-    if (swimlane_add_exec(&c->sl, co->id, &e) != 0)
+    if (swimlane_add_exec(&c->sl, k, &e) != 0)
         chip_error(c, "out of memory for swimlane records");
-    co->busy = false;
     co->executions++;
-    co->busy_ps += co->end - co->start;
+    co->busy_ps += s->end - s->start;
     c->executions++;
+    c->threads[ti].completed++;
+    ps_t spent = c->cost.subtask;
+    task *tk = chip_task(c, s->task_id);
+    if (!tk) {
+        chip_error(c, "internal: FIN of unknown task %" PRIu64, s->task_id);
+        return spent;
+    }
+    if (++tk->subtasks_done == tk->subtasks_total) {
+        ps_t w = walk_cost(c, tk);
+        if (w >= PS_PER_US)
+            add_phase(c, ti, PH_RESOLVE, t + spent, t + spent + w, tk->consumers, 0, shared);
+        spent += w;
+        chip_schedule(c, t + spent, EV_TASK_DONE, (uint32_t)ti, s->task_id);
+    }
+    return spent;
 }
 
 void sched_on_iter(chip *c, int ti, ps_t t)
@@ -91,29 +115,25 @@ void sched_on_iter(chip *c, int ti, ps_t t)
     chip_queue_depths(c, shared);
     ps_t cur = t;
     uint32_t done = 0;
-    for (int k = 0; k < th->ncores; k++) {
-        core *co = &c->cores[th->core_ids[k]];
-        if (!co->busy)
+    for (int i = 0; i < th->ncores; i++) {
+        int k = th->core_ids[i];
+        if (!c->cores[k].busy)
             continue;
         cur += c->cost.poll; /* one serial COND load */
-        if (co->fin_visible > cur)
-            continue;
-        uint64_t tid = co->task_id;
-        observe_fin(c, co, cur);
-        cur += c->cost.subtask;
-        th->completed++;
-        done++;
-        task *tk = chip_task(c, tid);
-        if (!tk) {
-            chip_error(c, "internal: FIN of unknown task %llu", (unsigned long long)tid);
-            return;
-        }
-        if (++tk->subtasks_done == tk->subtasks_total) {
-            ps_t w = walk_cost(c, tk);
-            if (w >= PS_PER_US)
-                add_phase(c, ti, PH_RESOLVE, cur, cur + w, tk->consumers, 0, shared);
-            cur += w;
-            chip_schedule(c, cur, EV_TASK_DONE, (uint32_t)ti, tid);
+        core_slot fin[2];
+        switch (core_poll_at(&c->cores[k], cur, c->cost.fin_latency, fin)) {
+        case POLL_RUN_DONE:
+        case POLL_PROMOTED:
+            cur += retire(c, ti, k, &fin[0], cur, shared);
+            done++;
+            break;
+        case POLL_BOTH_DONE:
+            cur += retire(c, ti, k, &fin[0], cur, shared);
+            cur += retire(c, ti, k, &fin[1], cur, shared);
+            done += 2;
+            break;
+        default:
+            break;
         }
     }
     th->iter_completions = done;
@@ -122,13 +142,11 @@ void sched_on_iter(chip *c, int ti, ps_t t)
     chip_schedule(c, cur, EV_SCHED_DISPATCH, (uint32_t)ti, th->gen);
 }
 
-/* Is core id idle? */
-static bool idle(const chip *c, int id)
-{
-    return !c->cores[id].busy;
-}
+/* ---- dispatch ---- */
 
-/* Cores of cluster cl that a task with this mask needs; returns how many. */
+typedef enum { STAGE_IDLE, STAGE_PENDING } stage_phase;
+
+/* Cores of cluster cl that a task with this mask uses; returns how many. */
 static int cluster_cores(const chip *c, int cl, uint8_t mask, int out[3])
 {
     int n = 0;
@@ -139,44 +157,78 @@ static int cluster_cores(const chip *c, int cl, uint8_t mask, int out[3])
     return n;
 }
 
-static bool cluster_idle_for(const chip *c, int cl, uint8_t mask)
+/* classify_mix_cluster: a cluster takes a MIX block at this phase when every
+ * core the task uses is idle (IDLE) or running with a free pending slot
+ * (PENDING); any pending-occupied core rejects it. */
+static bool cluster_fits(const chip *c, int cl, uint8_t mask, stage_phase ph)
 {
     int ids[3];
     int n = cluster_cores(c, cl, mask, ids);
-    for (int i = 0; i < n; i++)
-        if (!idle(c, ids[i]))
+    for (int i = 0; i < n; i++) {
+        const core *co = &c->cores[ids[i]];
+        if (ph == STAGE_IDLE ? co->busy : !core_pending_ready(co))
             return false;
+    }
     return true;
 }
 
-/* Units (cores, or clusters for MIX) of a shape that thread th can dispatch to now. */
-static int idle_units(const chip *c, const sched_thread *th, int shape, uint8_t mask)
+/* Is core k a dispatch target of this shape and phase? */
+static bool core_fits(const core *co, int shape, stage_phase ph)
+{
+    if ((int)co->type != (shape == SHAPE_AIC ? CORE_AIC : CORE_AIV))
+        return false;
+    return ph == STAGE_IDLE ? !co->busy : core_pending_ready(co);
+}
+
+/* Units of a shape thread th can dispatch to at this phase (clusters for MIX). */
+static int units(const chip *c, const sched_thread *th, int shape, uint8_t mask, stage_phase ph)
 {
     int n = 0;
     if (shape == SHAPE_MIX) {
         for (int i = 0; i < th->nclusters; i++)
-            n += cluster_idle_for(c, th->cluster_ids[i], mask ? mask : 7);
+            n += cluster_fits(c, th->cluster_ids[i], mask ? mask : 7, ph);
         return n;
     }
-    for (int i = 0; i < th->ncores; i++) {
-        const core *co = &c->cores[th->core_ids[i]];
-        if (!co->busy && (int)co->type == (shape == SHAPE_AIC ? CORE_AIC : CORE_AIV))
-            n++;
-    }
+    for (int i = 0; i < th->ncores; i++)
+        n += core_fits(&c->cores[th->core_ids[i]], shape, ph);
     return n;
 }
 
-static void notify_shape(chip *c, int shape, ps_t t);
+/* Could some MIX block (any two or three cores of a cluster) be placed at this phase? */
+static bool mix_possible(const chip *c, const sched_thread *th, stage_phase ph)
+{
+    for (int i = 0; i < th->nclusters; i++) {
+        int ids[3], fit = 0;
+        cluster_cores(c, th->cluster_ids[i], 7, ids);
+        for (int k = 0; k < 3; k++) {
+            const core *co = &c->cores[ids[k]];
+            fit += ph == STAGE_IDLE ? !co->busy : core_pending_ready(co);
+        }
+        if (fit >= 2)
+            return true;
+    }
+    return false;
+}
 
-/* One core's share of a dispatch batch. */
+/* has_idle_in_other_threads: a peer with an idle unit of this shape takes the
+ * work before anyone fills a pending slot. */
+static bool other_has_idle(const chip *c, int ti, int shape)
+{
+    for (int t = 0; t < c->nsched; t++)
+        if (t != ti && units(c, &c->threads[t], shape, 7, STAGE_IDLE) > 0)
+            return true;
+    return false;
+}
+
+/* One core's share of a publish batch. */
 typedef struct dispatch_slot {
     int core;
     uint64_t task_id;
     int block;
-    int subslot; /* task subslot whose kernel runs there */
+    int subslot;     /* task subslot whose kernel runs there */
+    bool to_pending; /* into the pending slot of a running core */
 } dispatch_slot;
 
-/* Subslot of the single kernel of an AIC/AIV task. */
 static int single_subslot(const task *tk)
 {
     for (int s = 0; s < 3; s++)
@@ -185,44 +237,120 @@ static int single_subslot(const task *tk)
     return 0;
 }
 
-/* Pops tasks of one shape and places their blocks on idle units of thread th.
- * Adds the placements to batch; returns false on an internal failure. */
-static bool stage_shape(chip *c, sched_thread *th, int shape, dispatch_slot *batch, int *nbatch, ps_t *cur)
+/* The extra pickup latency of a core's first task: half of the cores (odd
+ * ids) pay 2.5-5 us of NoC routing, spread deterministically (runtime.md §5.3). */
+static ps_t first_task_extra(const chip *c, int k)
 {
-    readyq *q = &c->ready[shape];
-    for (;;) {
-        if (q->len == 0) {
-            if (idle_units(c, th, shape, 7) > 0)
-                th->pop_miss++; /* an idle unit looked and found nothing */
-            return true;
+    if (!(k & 1))
+        return 0;
+    if (c->cost.first_max <= c->cost.first_min)
+        return c->cost.first_min;
+    uint64_t h = ((uint64_t)(uint32_t)k * 2654435761u) >> 8;
+    return c->cost.first_min + h % (c->cost.first_max - c->cost.first_min + 1);
+}
+
+/* Publishes a batch: one store barrier, one dispatch timestamp, then one MMIO
+ * store per subtask; fixes each core's timeline (runtime.md §3.3-3.4). */
+static void publish(chip *c, int ti, dispatch_slot *batch, int n, ps_t *cur)
+{
+    *cur += c->cost.wmb;
+    ps_t ts = *cur; /* one get_sys_cnt for the whole batch */
+    for (int i = 0; i < n; i++) {
+        core *co = &c->cores[batch[i].core];
+        task *tk = chip_task(c, batch[i].task_id);
+        core_slot *s = batch[i].to_pending ? &co->pend : &co->run;
+        s->task_id = batch[i].task_id;
+        s->block = batch[i].block;
+        s->subslot = batch[i].subslot;
+        s->reg = core_next_reg(co);
+        s->dispatch = ts;
+        ps_t seen = ts + (ps_t)i * c->cost.store + c->cost.visible;
+        /* a pending token is read after the running task's FIN and record commit */
+        ps_t ready = batch[i].to_pending ? co->run.end + c->cost.record_wb : co->free_at;
+        s->receive = seen > ready ? seen : ready;
+        if (!co->picked_up) {
+            s->receive += first_task_extra(c, co->id);
+            co->picked_up = true;
         }
-        task *tk = chip_task(c, readyq_peek(q));
-        if (!tk) {
-            chip_error(c, "internal: queued task %llu is not live", (unsigned long long)readyq_peek(q));
-            return false;
-        }
-        int units = idle_units(c, th, shape, tk->mask);
-        if (units == 0)
-            return true; /* the head task needs cores this thread does not have idle */
+        s->start = s->receive + c->cost.setup;
+        s->end = s->start + tk->dur[batch[i].subslot];
+        co->free_at = s->end + c->cost.record_wb;
+        co->pending_occupied = true; /* cleared when the AICPU sees this task's ACK */
+        if (batch[i].to_pending)
+            co->has_pending = true;
+        else
+            co->busy = true;
+    }
+    *cur += (ps_t)n * c->cost.store;
+    c->threads[ti].dispatched += (uint64_t)n;
+}
+
+static void notify_shape(chip *c, int shape, ps_t t);
+
+/* dispatch_shape: pops up to as many tasks as there are units, claims block
+ * ranges (re-pushing a task whose blocks remain), prepares each subtask, and
+ * publishes the batch. Returns subtasks published, -1 on failure. */
+static int dispatch_shape(chip *c, int ti, readyq *q, int shape, stage_phase ph, ps_t *cur)
+{
+    sched_thread *th = &c->threads[ti];
+    /* MIX pops as many tasks as the thread has clusters, AIC/AIV as many as it has usable cores */
+    int want =
+        shape == SHAPE_MIX ? (mix_possible(c, th, ph) ? th->nclusters : 0) : units(c, th, shape, 7, ph);
+    if (want == 0)
+        return 0;
+    if (q->len == 0) {
+        th->pop_miss++;
+        return 0;
+    }
+    dispatch_slot batch[PLATFORM_MAX_CORES];
+    int nb = 0;
+    int popped = 0;
+    uint64_t requeue[PLATFORM_MAX_CORES];
+    int nrequeue = 0;
+    while (popped < want && q->len && (shape == SHAPE_MIX || units(c, th, shape, 7, ph) > 0)) {
         uint64_t tid;
         readyq_pop(q, &tid);
-        *cur += c->cost.pop;
+        popped++;
         th->pop_hit++;
-        int remaining = tk->block_num - tk->blocks_claimed;
-        int take = remaining < units ? remaining : units;
+        *cur += c->cost.pop;
+        task *tk = chip_task(c, tid);
+        if (!tk) {
+            chip_error(c, "internal: queued task %" PRIu64 " is not live", tid);
+            return -1;
+        }
+        if (tk->sync_start && tk->block_num > 1 && ph == STAGE_PENDING) {
+            requeue[nrequeue++] = tid; /* sync-start blocks never take pending slots */
+            continue;
+        }
+        int avail = units(c, th, shape, tk->mask, ph);
+        if (avail == 0) {
+            requeue[nrequeue++] = tid; /* no cluster fits this task's cores at this phase */
+            continue;
+        }
+        int take = tk->block_num - tk->blocks_claimed;
+        if (take > avail)
+            take = avail;
+        int first_block = tk->blocks_claimed;
+        tk->blocks_claimed += take;
+        if (tk->blocks_claimed < tk->block_num)
+            requeue[nrequeue++] = tid; /* re-pushed before preparing, so peers can claim the rest */
         for (int b = 0; b < take; b++) {
-            int block = tk->blocks_claimed++;
             if (shape == SHAPE_MIX) {
                 for (int i = 0; i < th->nclusters; i++) {
                     int cl = th->cluster_ids[i];
-                    if (!cluster_idle_for(c, cl, tk->mask))
+                    if (!cluster_fits(c, cl, tk->mask, ph))
                         continue;
                     int ids[3];
                     int n = cluster_cores(c, cl, tk->mask, ids);
                     for (int k = 0; k < n; k++) {
-                        batch[*nbatch] = (dispatch_slot){ids[k], tid, block, c->cores[ids[k]].subslot};
-                        c->cores[ids[k]].busy = true; /* reserved for this batch */
-                        (*nbatch)++;
+                        core *co = &c->cores[ids[k]];
+                        batch[nb++] =
+                            (dispatch_slot){ids[k], tid, first_block + b, co->subslot, ph == STAGE_PENDING};
+                        /* reserve it for this batch */
+                        if (ph == STAGE_IDLE)
+                            co->busy = true;
+                        else
+                            co->has_pending = true;
                         *cur += c->cost.payload;
                     }
                     break;
@@ -230,71 +358,76 @@ static bool stage_shape(chip *c, sched_thread *th, int shape, dispatch_slot *bat
             } else {
                 for (int i = 0; i < th->ncores; i++) {
                     core *co = &c->cores[th->core_ids[i]];
-                    if (co->busy || (int)co->type != (shape == SHAPE_AIC ? CORE_AIC : CORE_AIV))
+                    if (!core_fits(co, shape, ph))
                         continue;
-                    batch[*nbatch] = (dispatch_slot){co->id, tid, block, single_subslot(tk)};
-                    co->busy = true; /* reserved for this batch */
-                    (*nbatch)++;
+                    batch[nb++] = (dispatch_slot){co->id, tid, first_block + b, single_subslot(tk),
+                                                  ph == STAGE_PENDING};
+                    if (ph == STAGE_IDLE)
+                        co->busy = true;
+                    else
+                        co->has_pending = true;
                     *cur += c->cost.payload;
                     break;
                 }
             }
         }
-        if (tk->blocks_claimed < tk->block_num) {
-            /* blocks remain: back to the queue so any thread can claim them */
-            if (readyq_push(q, tid) != 0)
-                return false;
-            sched_notify_queued(c, tk, c->now);
-        } else if (shape == SHAPE_MIX && q->len == 0) {
-            /* AIC/AIV work held back while MIX waited may now go anywhere */
-            notify_shape(c, SHAPE_AIC, c->now);
-            notify_shape(c, SHAPE_AIV, c->now);
+    }
+    /* undo the reservations: publish sets the real state */
+    for (int i = 0; i < nb; i++) {
+        core *co = &c->cores[batch[i].core];
+        if (batch[i].to_pending)
+            co->has_pending = false;
+        else
+            co->busy = false;
+    }
+    if (nb)
+        publish(c, ti, batch, nb, cur);
+    for (int i = 0; i < nrequeue; i++) {
+        if (readyq_push(q, requeue[i]) != 0) {
+            chip_error(c, "out of memory in a ready queue");
+            return -1;
         }
     }
+    if (nrequeue)
+        notify_shape(c, shape, c->now);
+    return nb;
 }
 
-/* Dispatch phase: MIX on idle clusters, then AIC/AIV on idle cores (AIC first
- * on even threads, AIV first on odd ones; skipped while MIX work waits), then
- * one barrier and a burst of MMIO stores. Returns subtasks dispatched. */
+/* run_staging_order over the regular ready queues: MIX on idle clusters; AIC
+ * and AIV on idle cores (AIC first on even threads), unless MIX work is left;
+ * not under PMU: MIX, then AIC/AIV into pending slots, each only when no other
+ * thread has an idle unit of that shape. */
 static int dispatch_ready(chip *c, int ti, ps_t *cur)
 {
-    sched_thread *th = &c->threads[ti];
-    dispatch_slot batch[PLATFORM_MAX_CORES];
-    int nbatch = 0;
-    ps_t start = *cur;
     uint32_t shared[3];
     chip_queue_depths(c, shared);
-    if (!stage_shape(c, th, SHAPE_MIX, batch, &nbatch, cur))
-        goto oom;
-    if (c->ready[SHAPE_MIX].len == 0 || idle_units(c, th, SHAPE_MIX, 7) > 0) {
-        int first = th->index % 2 == 0 ? SHAPE_AIC : SHAPE_AIV;
-        if (!stage_shape(c, th, first, batch, &nbatch, cur) ||
-            !stage_shape(c, th, first == SHAPE_AIC ? SHAPE_AIV : SHAPE_AIC, batch, &nbatch, cur))
-            goto oom;
+    ps_t start = *cur;
+    int first = ti % 2 == 0 ? SHAPE_AIC : SHAPE_AIV, second = first == SHAPE_AIC ? SHAPE_AIV : SHAPE_AIC;
+    /* the stages in order; a pending stage is skipped under PMU or when a peer has an idle unit */
+    struct {
+        int shape;
+        stage_phase ph;
+    } stages[6] = {{SHAPE_MIX, STAGE_IDLE},    {first, STAGE_IDLE},    {second, STAGE_IDLE},
+                   {SHAPE_MIX, STAGE_PENDING}, {first, STAGE_PENDING}, {second, STAGE_PENDING}};
+    int n = 0;
+    for (int i = 0; i < 6; i++) {
+        int shape = stages[i].shape;
+        if (stages[i].ph == STAGE_PENDING && (single_issue(c) || other_has_idle(c, ti, shape)))
+            continue;
+        if (shape != SHAPE_MIX && c->ready[SHAPE_MIX].len)
+            continue; /* AIC/AIV wait while MIX work is queued */
+        int r = dispatch_shape(c, ti, &c->ready[shape], shape, stages[i].ph, cur);
+        if (r < 0)
+            break;
+        n += r;
     }
-    if (nbatch == 0)
-        return 0;
-    *cur += c->cost.wmb;
-    for (int k = 0; k < nbatch; k++) {
-        core *co = &c->cores[batch[k].core];
-        task *tk = chip_task(c, batch[k].task_id);
-        co->busy = true;
-        co->task_id = batch[k].task_id;
-        co->block = batch[k].block;
-        co->reg = core_next_reg(co);
-        co->dispatch = *cur; /* stamped just before its store */
-        *cur += c->cost.store;
-        co->receive = co->dispatch + c->cost.visible;
-        co->start = co->receive + c->cost.setup;
-        co->end = co->start + tk->dur[batch[k].subslot];
-        co->fin_visible = co->end + c->cost.fin_latency;
+    if (n) {
+        add_phase(c, ti, PH_DISPATCH, start, *cur, (uint32_t)n, 0, shared);
+        /* cores this thread just filled may leave work that peers can now put in pending slots */
+        for (int s = 0; s < 3; s++)
+            notify_shape(c, s, c->now);
     }
-    th->dispatched += (uint64_t)nbatch;
-    add_phase(c, ti, PH_DISPATCH, start, *cur, (uint32_t)nbatch, 0, shared);
-    return nbatch;
-oom:
-    chip_error(c, "out of memory in the scheduler");
-    return 0;
+    return n;
 }
 
 /* Drains up to 8 dependency-only tasks (threads 0-2). Returns how many. */
@@ -308,7 +441,7 @@ static int drain_dummies(chip *c, int ti, ps_t *cur)
     while (n < SCHED_DUMMY_PER_ITER && readyq_pop(&c->dummyq, &tid) == 0) {
         task *tk = chip_task(c, tid);
         if (!tk) {
-            chip_error(c, "internal: queued dummy %llu is not live", (unsigned long long)tid);
+            chip_error(c, "internal: queued dummy %" PRIu64 " is not live", tid);
             return n;
         }
         add_phase(c, ti, tk->predicate ? PH_DUMMY_TASK : PH_PREDICATED_SKIP, *cur, *cur, 1, tid, NULL);
@@ -354,10 +487,46 @@ void sched_defer_release(chip *c, int ti, uint64_t task_id, ps_t t)
     th->deferred[th->ndeferred++] = task_id;
 }
 
-/* Nothing happened this iteration: sleep until a FIN can be observed. */
+/* ---- idle: sleeping, waking, the no-progress timeout ---- */
+
+/* Would queued work make this thread want to see its running tasks' ACKs
+ * (to fill pending slots)? */
+static bool wants_acks(const chip *c)
+{
+    if (single_issue(c))
+        return false;
+    for (int s = 0; s < 3; s++)
+        if (c->ready[s].len)
+            return true;
+    return false;
+}
+
+/* Iteration j >= 1 of a sleep, the first whose time base + j*P + offset is at or after `at`. */
+static uint64_t first_iter_at(const sched_thread *th, ps_t offset, ps_t at)
+{
+    ps_t first = th->sleep_base + offset;
+    if (at <= first + th->sleep_period)
+        return 1;
+    return (at - first + th->sleep_period - 1) / th->sleep_period;
+}
+
+/* Schedules the first idle iteration whose check finds no progress for longer
+ * than the timeout, if it comes before the wake-up. */
+static void arm_timeout(chip *c, sched_thread *th)
+{
+    ps_t polls = (ps_t)th->sleep_nbusy * c->cost.poll;
+    ps_t due = th->last_progress + c->cfg.scheduler_timeout + 1; /* strictly more than the timeout */
+    uint64_t j = first_iter_at(th, polls, due);
+    ps_t at = th->sleep_base + j * th->sleep_period;
+    if (at < th->wake_at)
+        chip_schedule(c, at + polls, EV_SCHED_TIMEOUT, (uint32_t)th->index, th->gen);
+}
+
+/* Nothing happened this iteration: sleep until a poll can observe a change. */
 static void go_to_sleep(chip *c, sched_thread *th)
 {
     ps_t poll = c->cost.poll;
+    bool want_ack = wants_acks(c);
     int nbusy = 0;
     for (int k = 0; k < th->ncores; k++)
         nbusy += c->cores[th->core_ids[k]].busy;
@@ -368,7 +537,7 @@ static void go_to_sleep(chip *c, sched_thread *th)
     th->sleep_base_iter = th->loop_iter;
     th->sleep_misses_per_iter = 0;
     for (int s = 0; s < 3; s++)
-        th->sleep_misses_per_iter += idle_units(c, th, s, 7) > 0;
+        th->sleep_misses_per_iter += units(c, th, s, 7, STAGE_IDLE) > 0;
     ps_t wake = PS_NEVER;
     int kb = 0;
     for (int k = 0; k < th->ncores; k++) {
@@ -376,23 +545,80 @@ static void go_to_sleep(chip *c, sched_thread *th)
         if (!co->busy)
             continue;
         kb++;
-        /* iteration j reads this core at sleep_base + j*P + kb*poll */
-        ps_t first_read = th->sleep_base + (ps_t)kb * poll;
-        uint64_t j = 1;
-        if (co->fin_visible > first_read) {
-            uint64_t need = co->fin_visible - first_read;
-            j = (need + th->sleep_period - 1) / th->sleep_period;
-            if (j < 1)
-                j = 1;
-        }
-        ps_t at = th->sleep_base + j * th->sleep_period;
-        if (at < wake)
-            wake = at;
+        /* iteration j reads this core when its kb-th load returns */
+        ps_t at = core_next_observable(co, c->cost.fin_latency, want_ack);
+        ps_t s = th->sleep_base + first_iter_at(th, (ps_t)kb * poll, at) * th->sleep_period;
+        if (s < wake)
+            wake = s;
     }
     th->gen++;
     th->wake_at = wake;
     if (wake != PS_NEVER)
         chip_schedule(c, wake, EV_SCHED_ITER, (uint32_t)th->index, th->gen);
+    arm_timeout(c, th);
+}
+
+/* Counts not-yet-completed tasks by state for the stall report. */
+static void classify_stall(chip *c, int *running, int *ready, int *waiting, uint64_t *stuck, int *stuck_core)
+{
+    *running = *ready = *waiting = 0;
+    *stuck = UINT64_MAX;
+    *stuck_core = -1;
+    for (int r = 0; r < RING_COUNT; r++) {
+        task_ring *tr = &c->rings[r];
+        for (uint32_t l = tr->last_alive; l != tr->next_local; l++) {
+            task *tk = &tr->slots[l & (tr->window - 1)];
+            if (tk->state != TASK_PENDING || tk->shape == SHAPE_ALLOC)
+                continue;
+            int on = -1;
+            for (int k = 0; k < c->ncores && on < 0; k++)
+                if (c->cores[k].busy && (c->cores[k].run.task_id == tk->id ||
+                                         (c->cores[k].has_pending && c->cores[k].pend.task_id == tk->id)))
+                    on = k;
+            if (on >= 0) {
+                if (!*running)
+                    *stuck = tk->id, *stuck_core = on;
+                (*running)++;
+            } else if (tk->published && tk->fanin_refcount >= tk->fanin_count) {
+                (*ready)++;
+            } else {
+                (*waiting)++;
+            }
+        }
+    }
+}
+
+void sched_on_timeout(chip *c, int ti, ps_t t)
+{
+    sched_thread *th = &c->threads[ti];
+    bool self_owns = false, anyone_owns = false;
+    for (int k = 0; k < c->ncores; k++)
+        if (c->cores[k].busy) {
+            anyone_owns = true;
+            self_owns |= c->cores[k].thread == ti;
+        }
+    bool global_stuck = !self_owns && c->tasks_completed < c->tasks_submitted && !anyone_owns;
+    if (!self_owns && !global_stuck) {
+        th->last_progress = t; /* nothing of ours is stuck: keep spinning */
+        arm_timeout(c, th);
+        return;
+    }
+    int running, ready, waiting, stuck_core;
+    uint64_t stuck;
+    classify_stall(c, &running, &ready, &waiting, &stuck, &stuck_core);
+    const char *sub = running         ? "S1:running-stalled"
+                      : ready         ? "S3:ready-but-all-idle"
+                      : waiting       ? "S4:dependency-deadlock"
+                      : !c->orch.done ? "S5:orchestrator-starvation"
+                                      : "unknown";
+    int detail = running ? 1 : ready ? 3 : waiting ? 4 : !c->orch.done ? 5 : 99;
+    chip_fatal(c, 100,
+               "PTO2 scheduler timeout sub_class=%s (detail=%d) completed=%" PRIu64 "/%" PRIu64
+               " running=%d ready=%d waiting=%d orch_done=%d stuck_task_id=%" PRId64
+               " stuck_core=%d (thread %d made no progress for %.3f ms)",
+               sub, detail, c->tasks_completed, c->tasks_submitted, running, ready, waiting,
+               c->orch.done ? 1 : 0, stuck == UINT64_MAX ? (int64_t)-1 : (int64_t)stuck, stuck_core, ti,
+               (double)(t - th->last_progress) / (double)PS_PER_MS);
 }
 
 void sched_on_dispatch(chip *c, int ti, ps_t t)
@@ -402,13 +628,21 @@ void sched_on_dispatch(chip *c, int ti, ps_t t)
     int progressed = th->iter_completions > 0;
     progressed += drain_dummies(c, ti, &cur);
     progressed += dispatch_ready(c, ti, &cur);
-    if (!progressed)
-        progressed += run_releases(c, ti, &cur);
     if (c->status != CHIP_RUNNING)
         return;
     if (progressed) {
+        th->last_progress = cur;
         th->loop_iter++;
         chip_schedule(c, cur, EV_SCHED_ITER, (uint32_t)ti, th->gen);
+        return;
+    }
+    /* an idle iteration runs the deferred releases; a ring they advance counts as progress */
+    uint64_t advances = c->ring_advances;
+    if (run_releases(c, ti, &cur)) {
+        if (c->ring_advances != advances)
+            th->last_progress = cur;
+        th->loop_iter++;
+        chip_schedule(c, cur + c->cost.idle_iter, EV_SCHED_ITER, (uint32_t)ti, th->gen);
         return;
     }
     go_to_sleep(c, th);
@@ -422,16 +656,10 @@ static void kick(chip *c, int ti, ps_t t)
     if (!th->sleeping)
         return;
     ps_t polls = (ps_t)th->sleep_nbusy * c->cost.poll;
-    ps_t first_dispatch = th->sleep_base + polls;
-    uint64_t j = 1;
-    if (t > first_dispatch) {
-        j = (t - first_dispatch + th->sleep_period - 1) / th->sleep_period;
-        if (j < 1)
-            j = 1;
-    }
-    ps_t s = th->sleep_base + j * th->sleep_period;
+    ps_t s = th->sleep_base + first_iter_at(th, polls, t) * th->sleep_period;
     if (s >= th->wake_at)
-        return; /* the FIN wake-up comes first and will see the queue */
+        return; /* the poll wake-up comes first and will see the queue */
+    uint64_t j = (s - th->sleep_base) / th->sleep_period;
     th->sleeping = false;
     th->gen++;
     th->loop_iter = th->sleep_base_iter + j;
@@ -441,13 +669,23 @@ static void kick(chip *c, int ti, ps_t t)
     chip_schedule(c, s + polls, EV_SCHED_DISPATCH, (uint32_t)ti, th->gen);
 }
 
-/* Wakes sleeping threads that have idle units for queued work of a shape. */
+/* Could thread ti place work of this shape, in any stage? */
+static bool could_take(const chip *c, int ti, int shape, uint8_t mask)
+{
+    const sched_thread *th = &c->threads[ti];
+    if (shape == SHAPE_MIX && mask == 7)
+        return mix_possible(c, th, STAGE_IDLE) || (!single_issue(c) && mix_possible(c, th, STAGE_PENDING));
+    return units(c, th, shape, mask, STAGE_IDLE) > 0 ||
+           (!single_issue(c) && units(c, th, shape, mask, STAGE_PENDING) > 0);
+}
+
+/* Wakes sleeping threads that can place queued work of a shape. */
 static void notify_shape(chip *c, int shape, ps_t t)
 {
     if (c->ready[shape].len == 0)
         return;
     for (int ti = 0; ti < c->nsched; ti++)
-        if (idle_units(c, &c->threads[ti], shape, 7) > 0)
+        if (could_take(c, ti, shape, 7))
             kick(c, ti, t);
 }
 
@@ -459,6 +697,6 @@ void sched_notify_queued(chip *c, const task *tk, ps_t t)
         return;
     }
     for (int ti = 0; ti < c->nsched; ti++)
-        if (idle_units(c, &c->threads[ti], tk->shape, tk->mask) > 0)
+        if (could_take(c, ti, tk->shape, tk->mask))
             kick(c, ti, t);
 }

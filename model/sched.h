@@ -27,22 +27,23 @@ typedef struct sched_thread {
     int core_ids[PLATFORM_MAX_CORES];       /* owned cores in polling order */
     int nclusters;                          /* owned clusters */
     int cluster_ids[PLATFORM_MAX_CLUSTERS]; /* owned clusters in order */
-    uint64_t gen;                           /* generation of the live scheduled event */
+    uint64_t gen;                           /* generation of the live scheduled events */
     uint64_t loop_iter;                     /* iteration counter */
     ps_t iter_start;                        /* start of the current iteration */
-    uint32_t iter_completions;              /* FINs observed in the current iteration */
-    bool sleeping;                          /* idle: no event except a FIN wake-up */
+    uint32_t iter_completions;              /* running slots retired in the current iteration */
+    bool sleeping;                          /* idle: no event except a wake-up */
     ps_t sleep_base;                        /* start of the idle iteration that began the sleep */
     ps_t sleep_period;                      /* length of one idle iteration */
     uint64_t sleep_base_iter;               /* loop_iter at sleep_base */
     int sleep_nbusy;                        /* running cores polled per idle iteration */
     uint32_t sleep_misses_per_iter;         /* ready-queue pop misses per idle iteration */
-    ps_t wake_at;                           /* time of the FIN wake-up, PS_NEVER if none */
+    ps_t wake_at;                           /* time of the poll wake-up, PS_NEVER if none */
+    ps_t last_progress;                     /* end of the last iteration that made progress */
     uint64_t *deferred;                     /* completed tasks awaiting their deferred release */
     size_t ndeferred, deferred_cap;
     uint32_t pop_hit, pop_miss; /* pop counts since the last dispatch record */
     uint64_t dispatched;        /* subtasks dispatched */
-    uint64_t completed;         /* FINs observed */
+    uint64_t completed;         /* running slots retired */
 } sched_thread;
 
 /* Sets up thread ti's ownership from the core topology. */
@@ -51,10 +52,11 @@ void sched_init_thread(struct chip *c, int ti);
 /* Frees a thread's buffers. */
 void sched_free_thread(sched_thread *th);
 
-/* Event handlers: start of an iteration (complete phase) and its dummy +
- * dispatch phases. */
+/* Event handlers: start of an iteration (complete phase); its dummy and
+ * dispatch phases; the no-progress timeout of a sleeping thread. */
 void sched_on_iter(struct chip *c, int ti, ps_t t);
 void sched_on_dispatch(struct chip *c, int ti, ps_t t);
+void sched_on_timeout(struct chip *c, int ti, ps_t t);
 
 /* A task was queued at time t: wake sleeping threads that could take it. */
 void sched_notify_queued(struct chip *c, const struct task *tk, ps_t t);

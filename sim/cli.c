@@ -19,6 +19,10 @@ void cli_run_usage(void)
          "  --enable-chip-swimlane[=N]    chip_swimlane_records.json at level N (0-4, bare = 4)\n"
          "  --enable-dep-gen              deps.json: the dependency graph the runtime builds\n"
          "  --enable-scope-stats          scope_stats/scope_stats.jsonl: ring counters at every scope\n"
+         "  --enable-pmu[=TYPE]           PMU collection, event group 1, 2, 4-8 (bare = 2); forces single "
+         "issue\n"
+         "  --scheduler-timeout-ms N      scheduler no-progress timeout (default 10000; "
+         "SIMPLER_SCHEDULER_TIMEOUT_MS)\n"
          "  --ring-task-window N|a,b,c,d  task slots per scope-depth ring (power of 2 >= 4; 0 = default)\n"
          "  --ring-heap N|a,b,c,d         heap bytes per ring (power of 2 >= 1024; 0 = default)\n"
          "  --ring-dep-pool N|a,b,c,d     dependency-list entries per ring ([4, INT32_MAX]; 0 = default)\n"
@@ -162,6 +166,19 @@ int cli_parse_run(int argc, char **argv, cli_run *o, char *err, size_t errlen)
             o->swimlane_level = lvl;
             continue;
         }
+        if (opt_is(a, "--enable-pmu", &v)) {
+            /* like the runtime's CLI, the type may also be the next word */
+            if (!v && i + 1 < argc && argv[i + 1][0] >= '0' && argv[i + 1][0] <= '9' && !argv[i + 1][1])
+                v = argv[++i];
+            o->pmu_given = true;
+            o->pmu_value = v;
+            continue;
+        }
+        if (opt_is(a, "--scheduler-timeout-ms", &v)) {
+            if (need_value(argc, argv, &i, "--scheduler-timeout-ms", v, &o->sched_timeout, err, errlen) != 0)
+                return -1;
+            continue;
+        }
         if (strcmp(a, "--enable-dep-gen") == 0) {
             o->dep_gen = true;
             continue;
@@ -197,7 +214,9 @@ int cli_parse_run(int argc, char **argv, cli_run *o, char *err, size_t errlen)
         snprintf(err, errlen, "missing GRAPH (usage: ptosim run GRAPH [options])");
         return -1;
     }
-    if ((o->swimlane_level > 0 || o->dep_gen || o->scope_stats) && !o->work_dir) {
+    if ((o->swimlane_level > 0 || o->dep_gen || o->scope_stats ||
+         (o->pmu_given && (!o->pmu_value || strcmp(o->pmu_value, "0")))) &&
+        !o->work_dir) {
         snprintf(err, errlen,
                  "CallConfig: output_prefix must be set whenever any of enable_chip_swimlane / "
                  "enable_dump_args / enable_pmu / enable_dep_gen / enable_scope_stats is enabled "

@@ -32,6 +32,9 @@ typedef struct cli_run {
     bool dep_gen;                        /* --enable-dep-gen */
     bool scope_stats;                    /* --enable-scope-stats */
     bool summary_csv;                    /* --summary-csv: CSV header + row instead of the summary */
+    bool pmu_given;                      /* --enable-pmu seen */
+    const char *pmu_value;               /* its =TYPE, or NULL when bare */
+    const char *sched_timeout;           /* --scheduler-timeout-ms value, or NULL */
     bool no_host_timing;                 /* --no-host-timing: null host times, byte-identical files */
     bool quiet;                          /* --quiet: no summary on stdout */
     const char *sg_args[CLI_MAX_SG + 1]; /* --cfg=... / --log=..., NULL-terminated */

@@ -132,6 +132,18 @@ int run_main(int argc, char **argv)
     chip_config cfg;
     chip_config_defaults(&cfg, &plat);
     cfg.swimlane_level = opt.swimlane_level;
+    long timeout_ms;
+    if (runcfg_pmu_type(opt.pmu_given, opt.pmu_value, getenv("SIMPLER_PMU_EVENT_TYPE"), &cfg.pmu_event_type,
+                        warn, sizeof(warn), err, sizeof(err)) != 0 ||
+        runcfg_timeout_ms("--scheduler-timeout-ms", opt.sched_timeout, "SIMPLER_SCHEDULER_TIMEOUT_MS",
+                          (long)plat.scheduler_timeout_ms, &timeout_ms, warn + strlen(warn),
+                          sizeof(warn) - strlen(warn), err, sizeof(err)) != 0) {
+        fprintf(stderr, "ptosim: %s\n", err);
+        return EXIT_USAGE;
+    }
+    if (warn[0])
+        fprintf(stderr, "ptosim: warning: %s\n", warn);
+    cfg.scheduler_timeout = (ps_t)timeout_ms * PS_PER_MS;
     cfg.dep_gen = opt.dep_gen;
     cfg.scope_stats = opt.scope_stats;
     for (int r = 0; r < RING_COUNT; r++) {
