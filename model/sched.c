@@ -144,7 +144,24 @@ void sched_on_iter(chip *c, int ti, ps_t t)
 
 /* ---- dispatch ---- */
 
-typedef enum { STAGE_IDLE, STAGE_PENDING } stage_phase;
+typedef enum {
+    STAGE_IDLE,    /* idle cores */
+    STAGE_PENDING, /* pending slots of running cores whose ACK the thread has seen */
+    STAGE_SOON,    /* pending slots once the thread polls the ACK (for wake-ups only) */
+} stage_phase;
+
+/* Does core co take a block at this phase? */
+static bool core_phase_fits(const core *co, stage_phase ph)
+{
+    switch (ph) {
+    case STAGE_IDLE:
+        return !co->busy;
+    case STAGE_PENDING:
+        return core_pending_ready(co);
+    default:
+        return co->busy && !co->has_pending;
+    }
+}
 
 /* Cores of cluster cl that a task with this mask uses; returns how many. */
 static int cluster_cores(const chip *c, int cl, uint8_t mask, int out[3])
@@ -164,11 +181,9 @@ static bool cluster_fits(const chip *c, int cl, uint8_t mask, stage_phase ph)
 {
     int ids[3];
     int n = cluster_cores(c, cl, mask, ids);
-    for (int i = 0; i < n; i++) {
-        const core *co = &c->cores[ids[i]];
-        if (ph == STAGE_IDLE ? co->busy : !core_pending_ready(co))
+    for (int i = 0; i < n; i++)
+        if (!core_phase_fits(&c->cores[ids[i]], ph))
             return false;
-    }
     return true;
 }
 
@@ -177,7 +192,7 @@ static bool core_fits(const core *co, int shape, stage_phase ph)
 {
     if ((int)co->type != (shape == SHAPE_AIC ? CORE_AIC : CORE_AIV))
         return false;
-    return ph == STAGE_IDLE ? !co->busy : core_pending_ready(co);
+    return core_phase_fits(co, ph);
 }
 
 /* Units of a shape thread th can dispatch to at this phase (clusters for MIX). */
@@ -200,10 +215,8 @@ static bool mix_possible(const chip *c, const sched_thread *th, stage_phase ph)
     for (int i = 0; i < th->nclusters; i++) {
         int ids[3], fit = 0;
         cluster_cores(c, th->cluster_ids[i], 7, ids);
-        for (int k = 0; k < 3; k++) {
-            const core *co = &c->cores[ids[k]];
-            fit += ph == STAGE_IDLE ? !co->busy : core_pending_ready(co);
-        }
+        for (int k = 0; k < 3; k++)
+            fit += core_phase_fits(&c->cores[ids[k]], ph);
         if (fit >= 2)
             return true;
     }
@@ -673,10 +686,11 @@ static void kick(chip *c, int ti, ps_t t)
 static bool could_take(const chip *c, int ti, int shape, uint8_t mask)
 {
     const sched_thread *th = &c->threads[ti];
+    /* a running core whose ACK the thread will read in the iteration it wakes into counts */
     if (shape == SHAPE_MIX && mask == 7)
-        return mix_possible(c, th, STAGE_IDLE) || (!single_issue(c) && mix_possible(c, th, STAGE_PENDING));
+        return mix_possible(c, th, STAGE_IDLE) || (!single_issue(c) && mix_possible(c, th, STAGE_SOON));
     return units(c, th, shape, mask, STAGE_IDLE) > 0 ||
-           (!single_issue(c) && units(c, th, shape, mask, STAGE_PENDING) > 0);
+           (!single_issue(c) && units(c, th, shape, mask, STAGE_SOON) > 0);
 }
 
 /* Wakes sleeping threads that can place queued work of a shape. */

@@ -69,5 +69,6 @@ Suite *suite_e2e(void);
 Suite *suite_runcfg(void);
 Suite *suite_rings(void);
 Suite *suite_deps(void);
+Suite *suite_sched(void);
 
 #endif
