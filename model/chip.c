@@ -52,6 +52,7 @@ int chip_init(chip *c, const platform *p, const chip_config *cfg, const char *gr
         .record_wb = cfg->swimlane_level > 0 && p->dfx_overhead ? ns(p->aicore_record_ns) : 0,
         .first_min = ns(p->aicore_first_task_min_ns),
         .first_max = ns(p->aicore_first_task_max_ns),
+        .drain_sync = ns(p->drain_sync_ns),
     };
     if (evq_init(&c->q, 1024) != 0)
         goto oom;
@@ -80,6 +81,8 @@ int chip_init(chip *c, const platform *p, const chip_config *cfg, const char *gr
     for (int s = 0; s < 3; s++)
         readyq_init(&c->ready[s]);
     readyq_init(&c->dummyq);
+    for (int s = 0; s < 3; s++)
+        readyq_init(&c->ready_sync[s]);
     core_topology(c->cores, (int)p->clusters, c->nsched);
     for (int t = 0; t < c->nsched; t++)
         sched_init_thread(c, t);
@@ -119,6 +122,8 @@ void chip_free(chip *c)
     for (int s = 0; s < 3; s++)
         readyq_free(&c->ready[s]);
     readyq_free(&c->dummyq);
+    for (int s = 0; s < 3; s++)
+        readyq_free(&c->ready_sync[s]);
     for (int t = 0; t < c->nsched; t++)
         sched_free_thread(&c->threads[t]);
     free(c->nodes);
@@ -176,7 +181,7 @@ task *chip_task(chip *c, uint64_t id)
 void chip_queue_depths(const chip *c, uint32_t d[3])
 {
     for (int s = 0; s < 3; s++)
-        d[s] = (uint32_t)c->ready[s].len;
+        d[s] = (uint32_t)(c->ready[s].len + c->ready_sync[s].len);
 }
 
 int chip_add_fanout(chip *c, task *producer, uint64_t consumer)
@@ -209,7 +214,9 @@ void chip_route_ready(chip *c, task *tk, ps_t t)
         return;
     tk->queued = true;
     tk->ready_at = t;
-    readyq *q = (tk->shape == SHAPE_DUMMY || !tk->predicate) ? &c->dummyq : &c->ready[tk->shape];
+    readyq *q = (tk->shape == SHAPE_DUMMY || !tk->predicate) ? &c->dummyq
+                : tk->sync_start && tk->block_num > 1        ? &c->ready_sync[tk->shape]
+                                                             : &c->ready[tk->shape];
     if (readyq_push(q, tk->id) != 0) {
         chip_error(c, "out of memory in a ready queue");
         return;
@@ -346,6 +353,10 @@ int chip_step(chip *c)
     case EV_SCHED_TIMEOUT:
         if (ev.arg == c->threads[ev.who].gen)
             sched_on_timeout(c, (int)ev.who, ev.t);
+        break;
+    case EV_DRAIN_RESOLVE:
+        if (ev.arg == c->drain.attempt)
+            sched_on_drain_resolve(c, ev.t);
         break;
     case EV_ORCH_CHECK:
         orch_on_check(c, ev.arg, ev.t);

@@ -42,6 +42,7 @@ enum chip_event {
     EV_TASK_DONE,      /* a completion walk ends: effects of a task completing; arg = task id */
     EV_ORCH_CHECK,     /* deadlock check of a blocked allocation; arg = generation */
     EV_SCHED_TIMEOUT,  /* a sleeping scheduler's no-progress timeout; arg = generation */
+    EV_DRAIN_RESOLVE,  /* every scheduler reached the sync-start drain: count capacity, stage or retry */
 };
 
 typedef enum {
@@ -52,6 +53,21 @@ typedef enum {
     CHIP_ERROR,   /* the simulator itself failed (out of memory, unreadable graph) */
 } chip_status;
 
+/* The single global sync-start drain (runtime.md §3.7): while active, every
+ * scheduler stops dispatching and, once all have arrived, thread 0 counts
+ * idle capacity; short means another round, enough means all stage. */
+typedef struct drain_state {
+    bool active;                                 /* a drain is in progress */
+    uint64_t task_id;                            /* the sync-start task it places */
+    uint64_t attempt;                            /* attempt number (rounds) */
+    uint64_t attempts_total;                     /* rounds over the run */
+    int arrived;                                 /* threads at the barrier this attempt */
+    bool at_barrier[PLATFORM_MAX_AICPU_THREADS]; /* which ones */
+    ps_t arrive_at[PLATFORM_MAX_AICPU_THREADS];  /* when they arrived (first arrival of the drain) */
+    bool staged_any;                             /* a drain that placed blocks (for reports) */
+    uint64_t drains;                             /* drains over the run */
+} drain_state;
+
 /* Control-path costs in picoseconds, from the platform. */
 typedef struct chip_costs {
     ps_t submit, scope_end_per_task, spin;
@@ -59,6 +75,7 @@ typedef struct chip_costs {
     ps_t visible, setup, fin_latency;
     ps_t record_wb;            /* AICore swimlane record commit after each task (0 when off) */
     ps_t first_min, first_max; /* first-task extra pickup latency on half the cores */
+    ps_t drain_sync;           /* the drain's acknowledgement tree across the scheduler threads */
 } chip_costs;
 
 /* One node of a producer's fanout list. */
@@ -89,6 +106,8 @@ typedef struct chip {
     scopestats ss;                         /* ... its state */
     readyq ready[3];                       /* global ready queues per shape: AIC, AIV, MIX */
     readyq dummyq;                         /* dependency-only tasks and false predicates */
+    readyq ready_sync[3];                  /* sync-start lane per shape (tier 0) */
+    drain_state drain;                     /* the global sync-start drain */
     int ncores;                            /* AICores */
     core cores[PLATFORM_MAX_CORES];
     int nsched; /* scheduler threads */

@@ -84,6 +84,9 @@ static const param_def PARAMS[] = {
      "1: profiling perturbs timing as on silicon; 0: collection is free"},
     {"scheduler_timeout_ms", PT_INT, F(scheduler_timeout_ms), 10000, 1, 1e9, "ms", "runtime.md §3.11",
      "scheduler no-progress timeout (SIMPLER_SCHEDULER_TIMEOUT_MS), code 100"},
+    {"drain_sync_ns", PT_INT, F(drain_sync_ns), 200, 0, 1e9, "ns", "runtime.md §3.7",
+     "sync-start drain: acknowledgement tree + root broadcast (upstream gives no number; calibration "
+     "choice)"},
     {"host_collector_bw", PT_DOUBLE, F(host_collector_bw), 42e6, 1, 1e13, "B/s", "hardware.md §4.4",
      "host-side DFX collector drain (the ~42 MB/s args-dump drain)"},
 };

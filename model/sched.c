@@ -300,10 +300,31 @@ static void publish(chip *c, int ti, dispatch_slot *batch, int n, ps_t *cur)
 
 static void notify_shape(chip *c, int shape, ps_t t);
 
+/* Undoes the placeholders set while a batch was prepared: publish sets the real state. */
+static void release_reservations(chip *c, const dispatch_slot *batch, int nb)
+{
+    for (int i = 0; i < nb; i++) {
+        core *co = &c->cores[batch[i].core];
+        if (batch[i].to_pending)
+            co->has_pending = false;
+        else
+            co->busy = false;
+    }
+}
+
 /* dispatch_shape: pops up to as many tasks as there are units, claims block
  * ranges (re-pushing a task whose blocks remain), prepares each subtask, and
  * publishes the batch. Returns subtasks published, -1 on failure. */
-static int dispatch_shape(chip *c, int ti, readyq *q, int shape, stage_phase ph, ps_t *cur)
+static void enter_drain(chip *c, int ti, task *tk);
+
+/* A sync-start task of more than one block (runtime.md §3.7). */
+static bool is_sync(const task *tk)
+{
+    return tk->sync_start && tk->block_num > 1;
+}
+
+static int dispatch_shape(chip *c, int ti, readyq *q, int shape, stage_phase ph, ps_t *cur,
+                          bool *entered_drain)
 {
     sched_thread *th = &c->threads[ti];
     /* MIX pops as many tasks as the thread has clusters, AIC/AIV as many as it has usable cores */
@@ -331,11 +352,24 @@ static int dispatch_shape(chip *c, int ti, readyq *q, int shape, stage_phase ph,
             chip_error(c, "internal: queued task %" PRIu64 " is not live", tid);
             return -1;
         }
-        if (tk->sync_start && tk->block_num > 1 && ph == STAGE_PENDING) {
+        if (is_sync(tk) && ph != STAGE_IDLE) {
             requeue[nrequeue++] = tid; /* sync-start blocks never take pending slots */
             continue;
         }
         int avail = units(c, th, shape, tk->mask, ph);
+        if (is_sync(tk) && avail < tk->block_num) {
+            /* not every block fits this thread's idle cores: the global drain */
+            if (nb) {
+                publish(c, ti, batch, nb, cur);
+                nb = 0;
+            }
+            if (c->drain.active)
+                requeue[nrequeue++] = tid;
+            else
+                enter_drain(c, ti, tk);
+            *entered_drain = true;
+            break;
+        }
         if (avail == 0) {
             requeue[nrequeue++] = tid; /* no cluster fits this task's cores at this phase */
             continue;
@@ -384,15 +418,13 @@ static int dispatch_shape(chip *c, int ti, readyq *q, int shape, stage_phase ph,
                 }
             }
         }
+        if (is_sync(tk)) { /* local fast path: every block at once, its own store barrier */
+            release_reservations(c, batch, nb);
+            publish(c, ti, batch, nb, cur);
+            nb = 0;
+        }
     }
-    /* undo the reservations: publish sets the real state */
-    for (int i = 0; i < nb; i++) {
-        core *co = &c->cores[batch[i].core];
-        if (batch[i].to_pending)
-            co->has_pending = false;
-        else
-            co->busy = false;
-    }
+    release_reservations(c, batch, nb);
     if (nb)
         publish(c, ti, batch, nb, cur);
     for (int i = 0; i < nrequeue; i++) {
@@ -423,16 +455,21 @@ static int dispatch_ready(chip *c, int ti, ps_t *cur)
     } stages[6] = {{SHAPE_MIX, STAGE_IDLE},    {first, STAGE_IDLE},    {second, STAGE_IDLE},
                    {SHAPE_MIX, STAGE_PENDING}, {first, STAGE_PENDING}, {second, STAGE_PENDING}};
     int n = 0;
-    for (int i = 0; i < 6; i++) {
-        int shape = stages[i].shape;
-        if (stages[i].ph == STAGE_PENDING && (single_issue(c) || other_has_idle(c, ti, shape)))
-            continue;
-        if (shape != SHAPE_MIX && c->ready[SHAPE_MIX].len)
-            continue; /* AIC/AIV wait while MIX work is queued */
-        int r = dispatch_shape(c, ti, &c->ready[shape], shape, stages[i].ph, cur);
-        if (r < 0)
-            break;
-        n += r;
+    bool drained = false;
+    /* tier 0: the sync-start lane; tier 1: the regular ready queues */
+    for (int tier = 0; tier < 2 && !drained; tier++) {
+        readyq *lane = tier == 0 ? c->ready_sync : c->ready;
+        for (int i = 0; i < 6 && !drained; i++) {
+            int shape = stages[i].shape;
+            if (stages[i].ph == STAGE_PENDING && (single_issue(c) || other_has_idle(c, ti, shape)))
+                continue;
+            if (shape != SHAPE_MIX && lane[SHAPE_MIX].len)
+                continue; /* AIC/AIV wait while MIX work is queued */
+            int r = dispatch_shape(c, ti, &lane[shape], shape, stages[i].ph, cur, &drained);
+            if (r < 0)
+                return n;
+            n += r;
+        }
     }
     if (n) {
         add_phase(c, ti, PH_DISPATCH, start, *cur, (uint32_t)n, 0, shared);
@@ -634,15 +671,153 @@ void sched_on_timeout(chip *c, int ti, ps_t t)
                (double)(t - th->last_progress) / (double)PS_PER_MS);
 }
 
+/* ---- the sync-start drain (runtime.md §3.7) ---- */
+
+static void kick(chip *c, int ti, ps_t t);
+
+/* Claims the single global drain for task tk; every thread joins it at its
+ * next iteration (sleeping ones are woken). */
+static void enter_drain(chip *c, int ti, task *tk)
+{
+    drain_state *d = &c->drain;
+    (void)ti;
+    d->active = true;
+    d->task_id = tk->id;
+    d->attempt++;
+    d->arrived = 0;
+    memset(d->at_barrier, 0, sizeof(d->at_barrier));
+    d->drains++;
+    for (int t = 0; t < c->nsched; t++)
+        kick(c, t, c->now);
+}
+
+/* Thread ti reached the drain check of its iteration at time t: it waits at
+ * the acknowledgement tree; the last arrival lets thread 0 decide. */
+static void drain_arrive(chip *c, int ti, ps_t t)
+{
+    drain_state *d = &c->drain;
+    if (d->at_barrier[ti])
+        return;
+    d->at_barrier[ti] = true;
+    d->arrive_at[ti] = t;
+    if (++d->arrived == c->nsched)
+        chip_schedule(c, t + c->cost.drain_sync, EV_DRAIN_RESOLVE, 0, d->attempt);
+}
+
+/* Thread ti places up to `want` blocks of tk on its idle units at time t;
+ * returns blocks staged and sets *end to when its publish finished. */
+static int drain_stage(chip *c, int ti, task *tk, int want, ps_t t, ps_t *end)
+{
+    sched_thread *th = &c->threads[ti];
+    int shape = tk->shape, claim = units(c, th, shape, tk->mask, STAGE_IDLE);
+    if (claim > want)
+        claim = want;
+    dispatch_slot batch[PLATFORM_MAX_CORES];
+    int nb = 0;
+    ps_t cur = t;
+    for (int b = 0; b < claim; b++) {
+        int block = tk->blocks_claimed++;
+        if (shape == SHAPE_MIX) {
+            for (int i = 0; i < th->nclusters; i++) {
+                int cl = th->cluster_ids[i];
+                if (!cluster_fits(c, cl, tk->mask, STAGE_IDLE))
+                    continue;
+                int ids[3], n = cluster_cores(c, cl, tk->mask, ids);
+                for (int k = 0; k < n; k++) {
+                    batch[nb++] = (dispatch_slot){ids[k], tk->id, block, c->cores[ids[k]].subslot, false};
+                    c->cores[ids[k]].busy = true;
+                    cur += c->cost.payload;
+                }
+                break;
+            }
+        } else {
+            for (int i = 0; i < th->ncores; i++) {
+                core *co = &c->cores[th->core_ids[i]];
+                if (!core_fits(co, shape, STAGE_IDLE))
+                    continue;
+                batch[nb++] = (dispatch_slot){co->id, tk->id, block, single_subslot(tk), false};
+                co->busy = true;
+                cur += c->cost.payload;
+                break;
+            }
+        }
+    }
+    *end = t;
+    if (!nb)
+        return 0;
+    release_reservations(c, batch, nb);
+    ps_t prep_end = cur;
+    publish(c, ti, batch, nb, &cur);
+    add_phase(c, ti, PH_DRAIN_PREPARE, t, prep_end, (uint32_t)nb, 0, NULL);
+    add_phase(c, ti, PH_DRAIN_PUBLISH, prep_end, cur, (uint32_t)nb, 0, NULL);
+    *end = cur;
+    return claim;
+}
+
+void sched_on_drain_resolve(chip *c, ps_t t)
+{
+    drain_state *d = &c->drain;
+    task *tk = chip_task(c, d->task_id);
+    if (!tk) {
+        chip_error(c, "internal: the drained task %" PRIu64 " is not live", d->task_id);
+        return;
+    }
+    int need = tk->block_num - tk->blocks_claimed, have = 0;
+    for (int ti = 0; ti < c->nsched; ti++)
+        have += units(c, &c->threads[ti], tk->shape, tk->mask, STAGE_IDLE);
+    if (have < need) {
+        /* short: another attempt; everyone polls completions once more and returns */
+        d->attempt++;
+        d->attempts_total++;
+        d->arrived = 0;
+        memset(d->at_barrier, 0, sizeof(d->at_barrier));
+        for (int ti = 0; ti < c->nsched; ti++) {
+            c->threads[ti].loop_iter++;
+            chip_schedule(c, t, EV_SCHED_ITER, (uint32_t)ti, c->threads[ti].gen);
+        }
+        return;
+    }
+    /* enough: every thread stages its share of blocks in parallel */
+    int staged[PLATFORM_MAX_AICPU_THREADS] = {0};
+    ps_t done = t;
+    for (int ti = 0; ti < c->nsched && tk->blocks_claimed < tk->block_num; ti++) {
+        ps_t end;
+        staged[ti] = drain_stage(c, ti, tk, tk->block_num - tk->blocks_claimed, t, &end);
+        if (end > done)
+            done = end;
+    }
+    d->active = false;
+    d->staged_any = true;
+    for (int ti = 0; ti < c->nsched; ti++) {
+        sched_thread *th = &c->threads[ti];
+        add_phase(c, ti, PH_DRAIN, d->arrive_at[ti], done, (uint32_t)staged[ti], 0, NULL);
+        if (staged[ti])
+            th->last_progress = done;
+        th->loop_iter++;
+        chip_schedule(c, done, EV_SCHED_ITER, (uint32_t)ti, th->gen);
+    }
+}
+
 void sched_on_dispatch(chip *c, int ti, ps_t t)
 {
     sched_thread *th = &c->threads[ti];
+    if (c->drain.active) { /* phase 2: a drain replaces dummy, dispatch and the idle tail */
+        drain_arrive(c, ti, t);
+        return;
+    }
     ps_t cur = t;
     int progressed = th->iter_completions > 0;
     progressed += drain_dummies(c, ti, &cur);
     progressed += dispatch_ready(c, ti, &cur);
     if (c->status != CHIP_RUNNING)
         return;
+    if (c->drain.active) { /* this thread just entered it: it arrives at its next iteration */
+        if (progressed)
+            th->last_progress = cur;
+        th->loop_iter++;
+        chip_schedule(c, cur + (progressed ? 0 : c->cost.idle_iter), EV_SCHED_ITER, (uint32_t)ti, th->gen);
+        return;
+    }
     if (progressed) {
         th->last_progress = cur;
         th->loop_iter++;
@@ -696,7 +871,7 @@ static bool could_take(const chip *c, int ti, int shape, uint8_t mask)
 /* Wakes sleeping threads that can place queued work of a shape. */
 static void notify_shape(chip *c, int shape, ps_t t)
 {
-    if (c->ready[shape].len == 0)
+    if (c->ready[shape].len == 0 && c->ready_sync[shape].len == 0)
         return;
     for (int ti = 0; ti < c->nsched; ti++)
         if (could_take(c, ti, shape, 7))

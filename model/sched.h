@@ -58,6 +58,10 @@ void sched_on_iter(struct chip *c, int ti, ps_t t);
 void sched_on_dispatch(struct chip *c, int ti, ps_t t);
 void sched_on_timeout(struct chip *c, int ti, ps_t t);
 
+/* Every scheduler reached the sync-start drain barrier: thread 0 counts idle
+ * capacity; short starts another round, enough stages the task everywhere. */
+void sched_on_drain_resolve(struct chip *c, ps_t t);
+
 /* A task was queued at time t: wake sleeping threads that could take it. */
 void sched_notify_queued(struct chip *c, const struct task *tk, ps_t t);
 

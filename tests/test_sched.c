@@ -133,6 +133,84 @@ START_TEST(a_kernel_that_never_ends_is_scheduler_timeout_100)
 }
 END_TEST
 
+/* A warm-up SPMD task on all 48 AIV cores (so no first-task latency later),
+ * 20 long AIV tasks, a 48-block sync-start AIV task, then 10 more long ones. */
+static char *sync_graph(void)
+{
+    char *g = malloc(8192);
+    strcpy(g, "{\"ptosim_graph\": 1, \"name\": \"s\", \"kernels\": [{\"id\": 0, \"name\": \"long\", "
+              "\"core\": \"aiv\", "
+              "\"cost\": {\"cycles\": 90000}}, {\"id\": 1, \"name\": \"bar\", \"core\": \"aiv\", \"cost\": "
+              "{\"cycles\": 9000}}]}\n"
+              "{\"op\": \"submit\", \"id\": \"warm\", \"kernel\": \"bar\", \"block_num\": 48}\n");
+    for (int i = 0; i < 20; i++)
+        strcat(g, "{\"op\": \"submit\", \"kernel\": \"long\", \"deps\": [\"warm\"]}\n");
+    strcat(g, "{\"op\": \"submit\", \"kernel\": \"bar\", \"block_num\": 48, \"sync_start\": true, \"deps\": "
+              "[\"warm\"]}\n");
+    for (int i = 0; i < 10; i++)
+        strcat(g, "{\"op\": \"submit\", \"kernel\": \"long\", \"deps\": [\"warm\"]}\n");
+    return g;
+}
+
+START_TEST(sync_start_places_all_48_blocks_in_one_admission)
+{
+    char *g = sync_graph();
+    chip *c = tu_chip(g, NULL, 3, NULL);
+    free(g);
+    ck_assert_int_eq(c->status, CHIP_DONE);
+    uint64_t sync_id = 21;
+    ps_t first = PS_NEVER, last = 0, long_end = 0, later_start = PS_NEVER;
+    int blocks = 0;
+    for (int k = 24; k < 72; k++)
+        for (size_t i = 0; i < c->sl.per_core[k].n; i++) {
+            const sl_exec *e = &c->sl.per_core[k].v[i];
+            if (e->task_id == sync_id) {
+                blocks++;
+                first = e->start < first ? e->start : first;
+                last = e->start > last ? e->start : last;
+            } else if (e->task_id >= 1 && e->task_id <= 20 && e->end > long_end) {
+                long_end = e->end;
+            } else if (e->task_id > sync_id && e->start < later_start) {
+                later_start = e->start;
+            }
+        }
+    ck_assert_int_eq(blocks, 48);
+    /* no wave: not one block starts before the other work has left the AIV cores */
+    ck_assert_uint_gt(first, long_end);
+    /* one admission: the three threads stage 16 blocks each in parallel
+     * (16 payloads x 120 ns + barrier + stores), all start within ~2 us */
+    ck_assert_uint_lt(last - first, NS(2000));
+    /* normal dispatch was frozen during the drain */
+    ck_assert_uint_gt(later_start, first);
+    int drains = 0;
+    for (int t = 0; t < 3; t++)
+        for (size_t i = 0; i < c->sl.threads[t].n; i++)
+            if (c->sl.threads[t].v[i].kind == PH_DRAIN) {
+                ck_assert_uint_eq(c->sl.threads[t].v[i].tasks, 16);
+                drains++;
+            }
+    ck_assert_int_eq(drains, 3);
+    ck_assert_uint_eq(c->drain.drains, 1);
+    ck_assert_uint_gt(c->drain.attempts_total, 0); /* it had to wait for the long tasks */
+    tu_chip_free(c);
+}
+END_TEST
+
+START_TEST(sync_start_fits_one_thread_without_a_drain)
+{
+    /* 8 AIC blocks fit thread 0's 8 idle AIC cores: the local fast path */
+    chip *c = tu_chip(
+        "{\"ptosim_graph\": 1, \"name\": \"s\", \"kernels\": [{\"id\": 0, \"name\": \"mm\", \"core\": "
+        "\"aic\", \"cost\": {\"cycles\": 1800}}]}\n"
+        "{\"op\": \"submit\", \"kernel\": \"mm\", \"block_num\": 8, \"sync_start\": true}\n",
+        NULL, 1, NULL);
+    ck_assert_int_eq(c->status, CHIP_DONE);
+    ck_assert_uint_eq(c->drain.drains, 0);
+    ck_assert_uint_eq(c->executions, 8);
+    tu_chip_free(c);
+}
+END_TEST
+
 Suite *suite_sched(void)
 {
     Suite *s = suite_create("sched");
@@ -142,6 +220,8 @@ Suite *suite_sched(void)
     tcase_add_test(tc, swimlane_record_writeback_slows_back_to_back_tasks_unless_disabled);
     tcase_add_test(tc, first_task_on_half_the_cores_is_slower);
     tcase_add_test(tc, a_kernel_that_never_ends_is_scheduler_timeout_100);
+    tcase_add_test(tc, sync_start_places_all_48_blocks_in_one_admission);
+    tcase_add_test(tc, sync_start_fits_one_thread_without_a_drain);
     tcase_set_timeout(tc, 30);
     suite_add_tcase(s, tc);
     return s;
