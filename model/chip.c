@@ -53,6 +53,7 @@ int chip_init(chip *c, const platform *p, const chip_config *cfg, const char *gr
         .first_min = ns(p->aicore_first_task_min_ns),
         .first_max = ns(p->aicore_first_task_max_ns),
         .drain_sync = ns(p->drain_sync_ns),
+        .arg_fill = ns(p->aicore_arg_fill_ns),
     };
     if (evq_init(&c->q, 1024) != 0)
         goto oom;
@@ -81,8 +82,10 @@ int chip_init(chip *c, const platform *p, const chip_config *cfg, const char *gr
     for (int s = 0; s < 3; s++)
         readyq_init(&c->ready[s]);
     readyq_init(&c->dummyq);
-    for (int s = 0; s < 3; s++)
+    for (int s = 0; s < 3; s++) {
         readyq_init(&c->ready_sync[s]);
+        readyq_init(&c->early[s]);
+    }
     core_topology(c->cores, (int)p->clusters, c->nsched);
     for (int t = 0; t < c->nsched; t++)
         sched_init_thread(c, t);
@@ -122,8 +125,10 @@ void chip_free(chip *c)
     for (int s = 0; s < 3; s++)
         readyq_free(&c->ready[s]);
     readyq_free(&c->dummyq);
-    for (int s = 0; s < 3; s++)
+    for (int s = 0; s < 3; s++) {
         readyq_free(&c->ready_sync[s]);
+        readyq_free(&c->early[s]);
+    }
     for (int t = 0; t < c->nsched; t++)
         sched_free_thread(&c->threads[t]);
     free(c->nodes);
@@ -208,12 +213,68 @@ int chip_add_fanout(chip *c, task *producer, uint64_t consumer)
     return 0;
 }
 
+#define EARLY_QUEUE_CAP 64 /* PTO2_EARLY_DISPATCH_QUEUE_SIZE */
+
+void chip_try_early_candidate(chip *c, task *tk, ps_t t)
+{
+    if (tk->early != EARLY_NONE || !tk->early_ok || !tk->published || tk->queued ||
+        tk->dispatch_fanin < tk->early_target || c->cfg.pmu_event_type > 0)
+        return;
+    readyq *q = &c->early[tk->shape];
+    if (q->len >= EARLY_QUEUE_CAP)
+        return; /* full: the task simply takes the normal path later */
+    if (readyq_push(q, tk->id) != 0) {
+        chip_error(c, "out of memory in an early-dispatch queue");
+        return;
+    }
+    tk->early = EARLY_STAGING;
+    sched_notify_early(c, t);
+}
+
+void chip_propagate_dispatch(chip *c, task *p, ps_t t)
+{
+    if (p->propagated || !p->early_resolve || p->early == EARLY_STAGING ||
+        p->subtasks_published < p->subtasks_total)
+        return;
+    p->propagated = true;
+    for (uint32_t n = p->fanout_head; n; n = c->nodes[n].next) {
+        task *cons = chip_task(c, c->nodes[n].consumer);
+        if (!cons || !cons->early_ok || !cons->predicate)
+            continue;
+        cons->dispatch_fanin++;
+        chip_try_early_candidate(c, cons, t);
+    }
+}
+
+/* Releases a pre-staged consumer: its doorbells ring inline in the
+ * producer's completion walk; blocks never staged go to the ready queue. */
+static bool ring_doorbells(chip *c, task *tk, ps_t t)
+{
+    tk->early = EARLY_DISPATCHED;
+    int k = 0;
+    for (int w = 0; w < 2; w++)
+        for (uint64_t m = tk->staged_mask[w]; m; m &= m - 1) {
+            int id = w * 64 + __builtin_ctzll(m);
+            sched_ring_core(c, id, tk->id, t + (ps_t)k++ * c->cost.store);
+        }
+    tk->staged_mask[0] = tk->staged_mask[1] = 0;
+    c->early_rung += (uint64_t)k;
+    chip_propagate_dispatch(c, tk, t);
+    return tk->blocks_claimed >= tk->block_num; /* every block staged: handled */
+}
+
 void chip_route_ready(chip *c, task *tk, ps_t t)
 {
     if (tk->queued)
         return;
     tk->queued = true;
     tk->ready_at = t;
+    if (tk->early == EARLY_STAGING) {
+        if (ring_doorbells(c, tk, t))
+            return;
+    } else {
+        tk->early = EARLY_DISPATCHED; /* a stale candidate entry is dropped when popped */
+    }
     readyq *q = (tk->shape == SHAPE_DUMMY || !tk->predicate) ? &c->dummyq
                 : tk->sync_start && tk->block_num > 1        ? &c->ready_sync[tk->shape]
                                                              : &c->ready[tk->shape];

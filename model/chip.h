@@ -76,6 +76,7 @@ typedef struct chip_costs {
     ps_t record_wb;            /* AICore swimlane record commit after each task (0 when off) */
     ps_t first_min, first_max; /* first-task extra pickup latency on half the cores */
     ps_t drain_sync;           /* the drain's acknowledgement tree across the scheduler threads */
+    ps_t arg_fill;             /* a gated core filling its own args (hidden in the doorbell wait) */
 } chip_costs;
 
 /* One node of a producer's fanout list. */
@@ -107,6 +108,9 @@ typedef struct chip {
     readyq ready[3];                       /* global ready queues per shape: AIC, AIV, MIX */
     readyq dummyq;                         /* dependency-only tasks and false predicates */
     readyq ready_sync[3];                  /* sync-start lane per shape (tier 0) */
+    readyq early[3];                       /* early-dispatch candidates per shape (64 each) */
+    uint64_t early_staged;                 /* blocks pre-staged as gated payloads */
+    uint64_t early_rung;                   /* doorbells rung by completion walks */
     drain_state drain;                     /* the global sync-start drain */
     int ncores;                            /* AICores */
     core cores[PLATFORM_MAX_CORES];
@@ -176,6 +180,10 @@ void chip_queue_depths(const chip *c, uint32_t d[3]);
 void chip_route_ready(chip *c, struct task *tk, ps_t t);           /* to a ready or the dummy queue */
 void chip_task_done(chip *c, struct task *tk, int thread, ps_t t); /* completion effects */
 void chip_release(chip *c, struct task *tk, ps_t t);               /* deferred release of RETAIN pins */
+/* Early dispatch (runtime.md §3.8): a flagged producer fully published tells its
+ * consumers; a consumer whose producers all did becomes a candidate. */
+void chip_propagate_dispatch(chip *c, struct task *producer, ps_t t);
+void chip_try_early_candidate(chip *c, struct task *tk, ps_t t);
 void chip_check_consumed(chip *c, struct task *tk, ps_t t);
 int chip_add_fanout(chip *c, struct task *producer, uint64_t consumer); /* 0 or -1 (OOM) */
 

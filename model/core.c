@@ -30,8 +30,18 @@ uint32_t core_next_reg(core *c)
 
 core_poll core_poll_at(core *c, ps_t r, ps_t lat, core_slot done[2])
 {
-    if (!c->busy)
+    if (!c->busy || core_waiting_doorbell(c))
         return POLL_NOTHING;
+    if (c->has_pending && c->pend.gated && c->pend.ring == PS_NEVER) {
+        /* case 3.3: a gated pending task is promoted on the running FIN, without an ACK */
+        if (c->run.end + lat <= r) {
+            done[0] = c->run;
+            c->run = c->pend;
+            c->has_pending = false; /* pending_occupied stays set */
+            return POLL_PROMOTED;
+        }
+        return POLL_NOTHING;
+    }
     if (c->has_pending) {
         if (c->pend.end + lat <= r) { /* FIN of the pending task: both done */
             done[0] = c->run;
@@ -61,8 +71,10 @@ core_poll core_poll_at(core *c, ps_t r, ps_t lat, core_slot done[2])
 
 ps_t core_next_observable(const core *c, ps_t lat, bool want_ack)
 {
-    if (!c->busy)
+    if (!c->busy || core_waiting_doorbell(c))
         return PS_NEVER;
+    if (c->has_pending && c->pend.gated && c->pend.ring == PS_NEVER)
+        return c->run.end + lat;
     if (c->has_pending)
         return c->pend.start + lat;
     if (want_ack && c->pending_occupied)

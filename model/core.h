@@ -22,6 +22,8 @@ typedef struct core_slot {
     ps_t receive;     /* AICore read the token */
     ps_t start;       /* ACK written, kernel body starts */
     ps_t end;         /* kernel body returned, FIN written */
+    bool gated;       /* an early-dispatch payload: the core waits for the doorbell, no ACK */
+    ps_t ring;        /* when the doorbell rang, PS_NEVER while gated */
 } core_slot;
 
 /* One AICore. */
@@ -69,6 +71,13 @@ core_poll core_poll_at(core *c, ps_t r, ps_t lat, core_slot done[2]);
 /* Earliest time a COND read would observe a completion on this busy core
  * (and, when want_ack, the running task's ACK that frees the pending slot). */
 ps_t core_next_observable(const core *c, ps_t lat, bool want_ack);
+
+/* Is the running slot a gated payload whose doorbell has not rung? The AICPU
+ * does not poll such a core. */
+static inline bool core_waiting_doorbell(const core *c)
+{
+    return c->busy && c->run.gated && c->run.ring == PS_NEVER;
+}
 
 /* Can a task be written into the pending slot now (a busy core whose ACK the
  * AICPU has seen, with an empty pending slot)? */

@@ -557,6 +557,7 @@ static uint32_t registrable(const chip *c)
 static int wire(chip *c, task *tk, int ring, ps_t t)
 {
     uint64_t pending = 0;
+    bool all_flagged = true;
     for (uint32_t i = 0; i < tk->nlinks; i++) {
         task_link *l = task_link_at(tk, i);
         task *p = chip_task(c, l->producer);
@@ -567,8 +568,12 @@ static int wire(chip *c, task *tk, int ring, ps_t t)
                 return -1;
             }
             pending++;
+            /* early dispatch: one unflagged producer disqualifies the consumer */
+            all_flagged &= p->early_resolve;
+            tk->dispatch_fanin += p->propagated;
         } else {
             tk->fanin_refcount++;
+            tk->dispatch_fanin++;
         }
         if (!l->retain) {
             p->fanout_released++;
@@ -577,6 +582,11 @@ static int wire(chip *c, task *tk, int ring, ps_t t)
     }
     dep_pool_take(&c->deppools[ring], pending);
     tk->dep_pool_mark = c->deppools[ring].top;
+    /* a consumer whose producers all completed is simply ready; sync-start
+     * tasks are never pre-staged block by block (runtime.md §3.8) */
+    tk->early_target = (int32_t)tk->nlinks;
+    tk->early_ok = pending > 0 && all_flagged && tk->predicate && tk->shape <= SHAPE_MIX &&
+                   !(tk->sync_start && tk->block_num > 1);
     return 0;
 }
 
@@ -803,6 +813,8 @@ void orch_on_publish(chip *c, uint64_t task_id, ps_t t)
         tk->fanin_refcount++; /* release the guard: wiring is complete */
         if (tk->fanin_refcount == tk->fanin_count)
             chip_route_ready(c, tk, t);
+        else
+            chip_try_early_candidate(c, tk, t);
     }
     orch_on_step(c, t);
 }

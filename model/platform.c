@@ -87,6 +87,8 @@ static const param_def PARAMS[] = {
     {"drain_sync_ns", PT_INT, F(drain_sync_ns), 200, 0, 1e9, "ns", "runtime.md §3.7",
      "sync-start drain: acknowledgement tree + root broadcast (upstream gives no number; calibration "
      "choice)"},
+    {"aicore_arg_fill_ns", PT_INT, F(aicore_arg_fill_ns), 1000, 0, 1e9, "ns", "runtime.md §3.8",
+     "early dispatch: the gated core fills args itself (+1.0 us receive->start, hidden in the wait)"},
     {"host_collector_bw", PT_DOUBLE, F(host_collector_bw), 42e6, 1, 1e13, "B/s", "hardware.md §4.4",
      "host-side DFX collector drain (the ~42 MB/s args-dump drain)"},
 };

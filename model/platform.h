@@ -54,6 +54,7 @@ typedef struct platform {
     int64_t dfx_overhead;             /* 1: profiling costs what it costs on silicon; 0: free */
     int64_t scheduler_timeout_ms;     /* scheduler no-progress timeout (code 100) */
     int64_t drain_sync_ns;            /* one sync-start drain acknowledgement round across the schedulers */
+    int64_t aicore_arg_fill_ns;       /* a gated (early-dispatch) core filling its own args */
 
     /* runtime ring defaults (per scope-depth ring) */
     int64_t ring_task_window; /* task slots per ring */

@@ -117,8 +117,8 @@ void sched_on_iter(chip *c, int ti, ps_t t)
     uint32_t done = 0;
     for (int i = 0; i < th->ncores; i++) {
         int k = th->core_ids[i];
-        if (!c->cores[k].busy)
-            continue;
+        if (!c->cores[k].busy || core_waiting_doorbell(&c->cores[k]))
+            continue;        /* idle, or staged and gated: not polled */
         cur += c->cost.poll; /* one serial COND load */
         core_slot fin[2];
         switch (core_poll_at(&c->cores[k], cur, c->cost.fin_latency, fin)) {
@@ -263,8 +263,9 @@ static ps_t first_task_extra(const chip *c, int k)
 }
 
 /* Publishes a batch: one store barrier, one dispatch timestamp, then one MMIO
- * store per subtask; fixes each core's timeline (runtime.md §3.3-3.4). */
-static void publish(chip *c, int ti, dispatch_slot *batch, int n, ps_t *cur)
+ * store per subtask; fixes each core's timeline (runtime.md §3.3-3.4). A
+ * gated batch (early dispatch) waits for its doorbell: no start yet. */
+static void publish(chip *c, int ti, dispatch_slot *batch, int n, ps_t *cur, bool gated)
 {
     *cur += c->cost.wmb;
     ps_t ts = *cur; /* one get_sys_cnt for the whole batch */
@@ -285,9 +286,16 @@ static void publish(chip *c, int ti, dispatch_slot *batch, int n, ps_t *cur)
             s->receive += first_task_extra(c, co->id);
             co->picked_up = true;
         }
-        s->start = s->receive + c->cost.setup;
-        s->end = s->start + tk->dur[batch[i].subslot];
-        co->free_at = s->end + c->cost.record_wb;
+        s->gated = gated;
+        s->ring = PS_NEVER;
+        if (gated) {
+            s->start = s->end = PS_NEVER; /* fixed when the doorbell rings */
+            tk->staged_mask[co->id / 64] |= 1ULL << (co->id % 64);
+        } else {
+            s->start = s->receive + c->cost.setup;
+            s->end = s->start + tk->dur[batch[i].subslot];
+            co->free_at = s->end + c->cost.record_wb;
+        }
         co->pending_occupied = true; /* cleared when the AICPU sees this task's ACK */
         if (batch[i].to_pending)
             co->has_pending = true;
@@ -296,6 +304,13 @@ static void publish(chip *c, int ti, dispatch_slot *batch, int n, ps_t *cur)
     }
     *cur += (ps_t)n * c->cost.store;
     c->threads[ti].dispatched += (uint64_t)n;
+    /* a flagged producer whose last block is out tells its consumers (early dispatch) */
+    for (int i = 0; i < n; i++) {
+        task *tk = chip_task(c, batch[i].task_id);
+        tk->subtasks_published++;
+        if (!gated)
+            chip_propagate_dispatch(c, tk, c->now);
+    }
 }
 
 static void notify_shape(chip *c, int shape, ps_t t);
@@ -324,7 +339,7 @@ static bool is_sync(const task *tk)
 }
 
 static int dispatch_shape(chip *c, int ti, readyq *q, int shape, stage_phase ph, ps_t *cur,
-                          bool *entered_drain)
+                          bool *entered_drain, bool early)
 {
     sched_thread *th = &c->threads[ti];
     /* MIX pops as many tasks as the thread has clusters, AIC/AIV as many as it has usable cores */
@@ -348,6 +363,8 @@ static int dispatch_shape(chip *c, int ti, readyq *q, int shape, stage_phase ph,
         th->pop_hit++;
         *cur += c->cost.pop;
         task *tk = chip_task(c, tid);
+        if (early && (!tk || tk->early != EARLY_STAGING || tk->queued))
+            continue; /* released or routed meanwhile: a stale candidate is dropped */
         if (!tk) {
             chip_error(c, "internal: queued task %" PRIu64 " is not live", tid);
             return -1;
@@ -360,7 +377,7 @@ static int dispatch_shape(chip *c, int ti, readyq *q, int shape, stage_phase ph,
         if (is_sync(tk) && avail < tk->block_num) {
             /* not every block fits this thread's idle cores: the global drain */
             if (nb) {
-                publish(c, ti, batch, nb, cur);
+                publish(c, ti, batch, nb, cur, early);
                 nb = 0;
             }
             if (c->drain.active)
@@ -420,21 +437,23 @@ static int dispatch_shape(chip *c, int ti, readyq *q, int shape, stage_phase ph,
         }
         if (is_sync(tk)) { /* local fast path: every block at once, its own store barrier */
             release_reservations(c, batch, nb);
-            publish(c, ti, batch, nb, cur);
+            publish(c, ti, batch, nb, cur, early);
             nb = 0;
         }
     }
     release_reservations(c, batch, nb);
     if (nb)
-        publish(c, ti, batch, nb, cur);
+        publish(c, ti, batch, nb, cur, early);
     for (int i = 0; i < nrequeue; i++) {
         if (readyq_push(q, requeue[i]) != 0) {
             chip_error(c, "out of memory in a ready queue");
             return -1;
         }
     }
-    if (nrequeue)
+    if (nrequeue && !early)
         notify_shape(c, shape, c->now);
+    if (early)
+        c->early_staged += (uint64_t)nb;
     return nb;
 }
 
@@ -465,7 +484,7 @@ static int dispatch_ready(chip *c, int ti, ps_t *cur)
                 continue;
             if (shape != SHAPE_MIX && lane[SHAPE_MIX].len)
                 continue; /* AIC/AIV wait while MIX work is queued */
-            int r = dispatch_shape(c, ti, &lane[shape], shape, stages[i].ph, cur, &drained);
+            int r = dispatch_shape(c, ti, &lane[shape], shape, stages[i].ph, cur, &drained, false);
             if (r < 0)
                 return n;
             n += r;
@@ -477,6 +496,44 @@ static int dispatch_ready(chip *c, int ti, ps_t *cur)
         for (int s = 0; s < 3; s++)
             notify_shape(c, s, c->now);
     }
+    return n;
+}
+
+/* Phase 4b (runtime.md §3.8): with PMU off, a free slot, and every normal
+ * ready queue empty, stage early-dispatch candidates as gated payloads in the
+ * same staging order. Returns blocks staged. */
+static int try_early_dispatch(chip *c, int ti, ps_t *cur)
+{
+    if (single_issue(c) || !(c->early[0].len + c->early[1].len + c->early[2].len))
+        return 0;
+    for (int s = 0; s < 3; s++)
+        if (c->ready[s].len || c->ready_sync[s].len)
+            return 0; /* normal work strictly before speculative work */
+    sched_thread *th = &c->threads[ti];
+    if (units(c, th, SHAPE_AIC, 7, STAGE_IDLE) + units(c, th, SHAPE_AIV, 7, STAGE_IDLE) +
+            units(c, th, SHAPE_AIC, 7, STAGE_PENDING) + units(c, th, SHAPE_AIV, 7, STAGE_PENDING) ==
+        0)
+        return 0; /* no free slot */
+    ps_t start = *cur;
+    int first = ti % 2 == 0 ? SHAPE_AIC : SHAPE_AIV, second = first == SHAPE_AIC ? SHAPE_AIV : SHAPE_AIC;
+    struct {
+        int shape;
+        stage_phase ph;
+    } stages[6] = {{SHAPE_MIX, STAGE_IDLE},    {first, STAGE_IDLE},    {second, STAGE_IDLE},
+                   {SHAPE_MIX, STAGE_PENDING}, {first, STAGE_PENDING}, {second, STAGE_PENDING}};
+    int n = 0;
+    bool unused = false;
+    for (int i = 0; i < 6; i++) {
+        int shape = stages[i].shape;
+        if (stages[i].ph == STAGE_PENDING && other_has_idle(c, ti, shape))
+            continue;
+        int r = dispatch_shape(c, ti, &c->early[shape], shape, stages[i].ph, cur, &unused, true);
+        if (r < 0)
+            break;
+        n += r;
+    }
+    if (n)
+        add_phase(c, ti, PH_EARLY_DISPATCH, start, *cur, (uint32_t)n, 0, NULL);
     return n;
 }
 
@@ -579,7 +636,7 @@ static void go_to_sleep(chip *c, sched_thread *th)
     bool want_ack = wants_acks(c);
     int nbusy = 0;
     for (int k = 0; k < th->ncores; k++)
-        nbusy += c->cores[th->core_ids[k]].busy;
+        nbusy += c->cores[th->core_ids[k]].busy && !core_waiting_doorbell(&c->cores[th->core_ids[k]]);
     th->sleeping = true;
     th->sleep_base = th->iter_start;
     th->sleep_nbusy = nbusy;
@@ -592,7 +649,7 @@ static void go_to_sleep(chip *c, sched_thread *th)
     int kb = 0;
     for (int k = 0; k < th->ncores; k++) {
         const core *co = &c->cores[th->core_ids[k]];
-        if (!co->busy)
+        if (!co->busy || core_waiting_doorbell(co))
             continue;
         kb++;
         /* iteration j reads this core when its kb-th load returns */
@@ -747,7 +804,7 @@ static int drain_stage(chip *c, int ti, task *tk, int want, ps_t t, ps_t *end)
         return 0;
     release_reservations(c, batch, nb);
     ps_t prep_end = cur;
-    publish(c, ti, batch, nb, &cur);
+    publish(c, ti, batch, nb, &cur, false);
     add_phase(c, ti, PH_DRAIN_PREPARE, t, prep_end, (uint32_t)nb, 0, NULL);
     add_phase(c, ti, PH_DRAIN_PUBLISH, prep_end, cur, (uint32_t)nb, 0, NULL);
     *end = cur;
@@ -809,6 +866,8 @@ void sched_on_dispatch(chip *c, int ti, ps_t t)
     int progressed = th->iter_completions > 0;
     progressed += drain_dummies(c, ti, &cur);
     progressed += dispatch_ready(c, ti, &cur);
+    if (!c->drain.active)
+        progressed += try_early_dispatch(c, ti, &cur);
     if (c->status != CHIP_RUNNING)
         return;
     if (c->drain.active) { /* this thread just entered it: it arrives at its next iteration */
@@ -888,4 +947,37 @@ void sched_notify_queued(chip *c, const task *tk, ps_t t)
     for (int ti = 0; ti < c->nsched; ti++)
         if (could_take(c, ti, tk->shape, tk->mask))
             kick(c, ti, t);
+}
+
+void sched_notify_early(chip *c, ps_t t)
+{
+    for (int ti = 0; ti < c->nsched; ti++) {
+        const sched_thread *th = &c->threads[ti];
+        if (units(c, th, SHAPE_AIC, 7, STAGE_IDLE) + units(c, th, SHAPE_AIV, 7, STAGE_IDLE) +
+                units(c, th, SHAPE_AIC, 7, STAGE_SOON) + units(c, th, SHAPE_AIV, 7, STAGE_SOON) >
+            0)
+            kick(c, ti, t);
+    }
+}
+
+void sched_ring_core(chip *c, int core_id, uint64_t task_id, ps_t t)
+{
+    core *co = &c->cores[core_id];
+    core_slot *s =
+        co->busy && co->run.task_id == task_id && co->run.gated && co->run.ring == PS_NEVER ? &co->run
+        : co->has_pending && co->pend.task_id == task_id && co->pend.gated && co->pend.ring == PS_NEVER
+            ? &co->pend
+            : NULL;
+    if (!s)
+        return;
+    task *tk = chip_task(c, task_id);
+    /* the core filled its args while it waited; it ACKs and starts once the
+     * doorbell store is visible (runtime.md §3.8) */
+    s->ring = t;
+    ps_t ready = s->receive + c->cost.setup + c->cost.arg_fill, rung = t + c->cost.visible;
+    s->start = ready > rung ? ready : rung;
+    s->end = s->start + tk->dur[s->subslot];
+    co->free_at = s->end + c->cost.record_wb;
+    /* its owner now has one more core to poll */
+    kick(c, co->thread, t);
 }

@@ -65,6 +65,13 @@ void sched_on_drain_resolve(struct chip *c, ps_t t);
 /* A task was queued at time t: wake sleeping threads that could take it. */
 void sched_notify_queued(struct chip *c, const struct task *tk, ps_t t);
 
+/* An early-dispatch candidate was queued: wake threads that may stage it. */
+void sched_notify_early(struct chip *c, ps_t t);
+
+/* The doorbell of core `core_id` rang at time t for task_id's gated block:
+ * its timeline is fixed and its owner polls it again. */
+void sched_ring_core(struct chip *c, int core_id, uint64_t task_id, ps_t t);
+
 /* Queues a completed task for thread ti's deferred release. */
 void sched_defer_release(struct chip *c, int ti, uint64_t task_id, ps_t t);
 

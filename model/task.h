@@ -21,6 +21,13 @@ typedef enum {
     SHAPE_ALLOC = 4, /* alloc_tensors: completes inline, never queued */
 } task_shape;
 
+/* Early-dispatch state of a consumer (runtime.md §3.8). */
+typedef enum {
+    EARLY_NONE = 0,       /* not a candidate (yet) */
+    EARLY_STAGING = 1,    /* queued or staged as gated payloads, waiting for its producers */
+    EARLY_DISPATCHED = 2, /* released: doorbells rung, or routed the normal way */
+} early_state;
+
 /* Task states (pto_runtime2_types.h): PENDING covers waiting, queued and running. */
 typedef enum { TASK_PENDING = 0, TASK_COMPLETED = 1, TASK_CONSUMED = 2 } task_state;
 
@@ -72,14 +79,21 @@ typedef struct task {
     uint32_t fanout_head;    /* first fanout node (index into the chip's node pool), 0 = none */
     uint32_t nlinks;         /* producers linked */
     task_link links_inline[TASK_FANIN_INLINE];
-    task_link *links_more;   /* producers beyond the inline ones (malloc'd) */
-    uint32_t links_more_cap; /* capacity of links_more */
-    uint64_t heap_end_off;   /* end offset of its heap block */
-    uint64_t heap_end_cum;   /* ... as a cumulative heap position */
-    uint64_t dep_pool_mark;  /* dependency-pool top after its wiring */
-    uint32_t spill;          /* fanin spill entries it holds */
-    ps_t ready_at;           /* when it became ready */
-    ps_t completed_at;       /* when the completion was observed */
+    task_link *links_more;      /* producers beyond the inline ones (malloc'd) */
+    uint32_t links_more_cap;    /* capacity of links_more */
+    uint64_t heap_end_off;      /* end offset of its heap block */
+    uint64_t heap_end_cum;      /* ... as a cumulative heap position */
+    uint64_t dep_pool_mark;     /* dependency-pool top after its wiring */
+    uint32_t spill;             /* fanin spill entries it holds */
+    uint8_t early;              /* early_state */
+    bool early_ok;              /* every WAIT producer is flagged early_resolve (or was complete at wiring) */
+    bool propagated;            /* this producer told its consumers it is fully published */
+    int32_t dispatch_fanin;     /* producers fully published, or complete at wiring */
+    int32_t early_target;       /* producers to count (WAIT edges) */
+    int32_t subtasks_published; /* subtasks written to cores */
+    uint64_t staged_mask[2];    /* cores holding a gated block of this task */
+    ps_t ready_at;              /* when it became ready */
+    ps_t completed_at;          /* when the completion was observed */
 } task;
 
 /* Producer link i of t. */

@@ -1,5 +1,7 @@
 /* test_sched.c - scheduler and AICore control path: dual issue, PMU single issue, first-task latency,
  * timeout. */
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -211,6 +213,95 @@ START_TEST(sync_start_fits_one_thread_without_a_drain)
 }
 END_TEST
 
+/* Producer P (AIV, 10 us) writes t; consumer C (AIV, 1 us) reads it. */
+static char *pc_graph(const char *p_flag, bool second_unflagged)
+{
+    char *g = malloc(2048);
+    snprintf(g, 2048,
+             "{\"ptosim_graph\": 1, \"name\": \"e\", \"kernels\": [{\"id\": 0, \"name\": \"p\", \"core\": "
+             "\"aiv\", "
+             "\"cost\": {\"cycles\": 18000}}, {\"id\": 1, \"name\": \"c\", \"core\": \"aiv\", \"cost\": "
+             "{\"cycles\": "
+             "1800}}]}\n"
+             "{\"op\": \"submit\", \"kernel\": \"p\", \"early_resolve\": %s, \"args\": [{\"dir\": \"out\", "
+             "\"tensor\": "
+             "\"t\", \"dtype\": \"FLOAT32\", \"shape\": [1024]}]}\n"
+             "%s"
+             "{\"op\": \"submit\", \"kernel\": \"c\", \"args\": [{\"dir\": \"in\", \"tensor\": \"t\"}%s]}\n",
+             p_flag,
+             second_unflagged
+                 ? "{\"op\": \"submit\", \"kernel\": \"p\", \"args\": [{\"dir\": \"out\", \"tensor\": "
+                   "\"u\", \"dtype\": \"FLOAT32\", \"shape\": [1024]}]}\n"
+                 : "",
+             second_unflagged ? ", {\"dir\": \"in\", \"tensor\": \"u\"}" : "");
+    return g;
+}
+
+/*
+ * P: published 874, dispatched in thread 0's iteration at 920, stored 1130,
+ * starts 1560, ends 11560; its FIN is read at 11770 and its completion walk
+ * (one consumer) ends at 11770 + 40 + 502 = 12312.
+ * Without the flag C is dispatched by that walk's thread: stored 12312 + 210 =
+ * 12522, starts 12522 + 430 = 12952.
+ * With it: C is wired while P, fully published, propagated; at C's publish
+ * (1748) it becomes a candidate; thread 1 (idle, iterating every 115 ns from
+ * 920) stages it at its iteration 1840 on its first AIV core (26): pop 60 +
+ * payload 120 + wmb 30 -> stored at 2050, read at 2190, args filled by 3480.
+ * The walk rings the doorbell at 12312; C starts when it is visible, 12452:
+ * 500 ns sooner.
+ */
+START_TEST(early_dispatch_starts_the_consumer_sooner)
+{
+    char *g = pc_graph("false", false);
+    chip *plain = tu_chip(g, NULL, 3, NULL);
+    free(g);
+    g = pc_graph("true", false);
+    chip *early = tu_chip(g, NULL, 3, NULL);
+    free(g);
+    int core;
+    const sl_exec *pp = tu_exec(plain, 0, NULL), *pc = tu_exec(plain, 1, NULL);
+    ck_assert_uint_eq(pp->end, NS(11560));
+    ck_assert_uint_eq(pc->start, NS(12952));
+    const sl_exec *ep = tu_exec(early, 0, NULL), *ec = tu_exec(early, 1, &core);
+    ck_assert_uint_eq(ep->end, NS(11560));
+    ck_assert_int_eq(core, 26);
+    ck_assert_uint_eq(ec->dispatch, NS(2050)); /* staged long before P ended */
+    ck_assert_uint_eq(ec->start, NS(12452));
+    ck_assert_uint_eq(early->early_staged, 1);
+    ck_assert_uint_eq(early->early_rung, 1);
+    int records = 0;
+    for (size_t i = 0; i < early->sl.threads[1].n; i++)
+        records += early->sl.threads[1].v[i].kind == PH_EARLY_DISPATCH;
+    ck_assert_int_eq(records, 1);
+    tu_chip_free(plain);
+    tu_chip_free(early);
+}
+END_TEST
+
+START_TEST(an_unflagged_producer_disqualifies_early_dispatch)
+{
+    char *g = pc_graph("true", true);
+    chip *c = tu_chip(g, NULL, 3, NULL);
+    free(g);
+    ck_assert_int_eq(c->status, CHIP_DONE);
+    ck_assert_uint_eq(c->early_staged, 0);
+    const sl_exec *consumer = tu_exec(c, 2, NULL);
+    ck_assert_uint_gt(consumer->dispatch, tu_exec(c, 1, NULL)->end); /* dispatched after both producers */
+    tu_chip_free(c);
+}
+END_TEST
+
+START_TEST(pmu_turns_early_dispatch_off)
+{
+    char *g = pc_graph("true", false);
+    chip *c = tu_chip(g, NULL, 3, pmu_on);
+    free(g);
+    ck_assert_uint_eq(c->early_staged, 0);
+    ck_assert_uint_gt(tu_exec(c, 1, NULL)->dispatch, tu_exec(c, 0, NULL)->end);
+    tu_chip_free(c);
+}
+END_TEST
+
 Suite *suite_sched(void)
 {
     Suite *s = suite_create("sched");
@@ -222,6 +313,9 @@ Suite *suite_sched(void)
     tcase_add_test(tc, a_kernel_that_never_ends_is_scheduler_timeout_100);
     tcase_add_test(tc, sync_start_places_all_48_blocks_in_one_admission);
     tcase_add_test(tc, sync_start_fits_one_thread_without_a_drain);
+    tcase_add_test(tc, early_dispatch_starts_the_consumer_sooner);
+    tcase_add_test(tc, an_unflagged_producer_disqualifies_early_dispatch);
+    tcase_add_test(tc, pmu_turns_early_dispatch_off);
     tcase_set_timeout(tc, 30);
     suite_add_tcase(s, tc);
     return s;
