@@ -118,10 +118,13 @@ void sched_on_iter(chip *c, int ti, ps_t t)
     for (int i = 0; i < th->ncores; i++) {
         int k = th->core_ids[i];
         if (!c->cores[k].busy || core_waiting_doorbell(&c->cores[k]))
-            continue;        /* idle, or staged and gated: not polled */
-        cur += c->cost.poll; /* one serial COND load */
+            continue; /* idle, or staged and gated: not polled */
+        /* one serial COND load: it samples the register when issued and
+         * returns 100 ns later, when the thread can act on it */
         core_slot fin[2];
-        switch (core_poll_at(&c->cores[k], cur, c->cost.fin_latency, fin)) {
+        core_poll r = core_poll_at(&c->cores[k], cur, c->cost.fin_latency, fin);
+        cur += c->cost.poll;
+        switch (r) {
         case POLL_RUN_DONE:
         case POLL_PROMOTED:
             cur += retire(c, ti, k, &fin[0], cur, shared);
@@ -651,10 +654,10 @@ static void go_to_sleep(chip *c, sched_thread *th)
         const core *co = &c->cores[th->core_ids[k]];
         if (!co->busy || core_waiting_doorbell(co))
             continue;
-        kb++;
-        /* iteration j reads this core when its kb-th load returns */
+        /* iteration j samples this core when it issues its kb-th load */
         ps_t at = core_next_observable(co, c->cost.fin_latency, want_ack);
         ps_t s = th->sleep_base + first_iter_at(th, (ps_t)kb * poll, at) * th->sleep_period;
+        kb++;
         if (s < wake)
             wake = s;
     }

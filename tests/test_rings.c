@@ -185,13 +185,14 @@ END_TEST
  * A runs on thread 0: dispatched in the iteration at 920, stored at
  * 920 + 60 + 120 + 30 = 1130, starts 1130 + 140 + 290 = 1560, ends 101560, FIN
  * readable at 101640. Thread 0 then sleeps with one running core (period 215
- * ns); kicked for C at 2644 it runs an iteration at 2640 (poll ends 2740), and
- * 2740 + 460 x 215 = 101640 is the poll that sees A's FIN. Completion:
- * 101640 + 40 + walk 410 = 102090. In that iteration nothing else happens, so
- * the next one (102090, no running core) is idle and runs A's deferred release:
- * A (completed, scope ended, no consumers) is CONSUMED, ring 1's watermark moves
- * to 1 and D is admitted at 102090 after 102090 - 2644 = 99446 ns blocked; it
- * publishes at 102090 + 874 = 102964.
+ * ns); kicked for C at 2644 it runs an iteration at 2640, and a COND load
+ * samples the register when issued: the iteration at 2640 + 460 x 215 =
+ * 101540 misses the FIN, the one at 101755 sees it, its load returning at
+ * 101855. Completion: 101855 + 40 + walk 410 = 102305. In that iteration
+ * nothing else happens, so the next one (102305, no running core) is idle
+ * and runs A's deferred release: A (completed, scope ended, no consumers) is
+ * CONSUMED, ring 1's watermark moves to 1 and D is admitted at 102305 after
+ * 102305 - 2644 = 99661 ns blocked; it publishes at 102305 + 874 = 103179.
  */
 START_TEST(fourth_submit_of_a_window_4_ring_blocks_until_the_first_task_is_consumed)
 {
@@ -203,9 +204,9 @@ START_TEST(fourth_submit_of_a_window_4_ring_blocks_until_the_first_task_is_consu
     const sl_orch *d = &c->sl.orch[3];
     ck_assert_uint_eq(d->task_id, task_make_id(1, 3));
     ck_assert_uint_eq(d->start, NS(2644));
-    ck_assert_uint_eq(d->end, NS(102964));
-    ck_assert_uint_eq(c->orch.blocked_ps[1], NS(99446));
-    ck_assert_uint_eq(c->orch.blocked_res_ps[RES_TASK_WINDOW], NS(99446));
+    ck_assert_uint_eq(d->end, NS(103179));
+    ck_assert_uint_eq(c->orch.blocked_ps[1], NS(99661));
+    ck_assert_uint_eq(c->orch.blocked_res_ps[RES_TASK_WINDOW], NS(99661));
     ck_assert_uint_eq(c->rings[1].peak_active, 3);
     tu_chip_free(c);
 }

@@ -70,5 +70,6 @@ Suite *suite_runcfg(void);
 Suite *suite_rings(void);
 Suite *suite_deps(void);
 Suite *suite_sched(void);
+Suite *suite_calib(void);
 
 #endif

@@ -1,0 +1,188 @@
+/* test_calib.c - calibration: micro-graphs whose swimlane records reproduce the control-path figures measured
+ * on silicon (runtime.md §5.2-5.4). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../model/chip.h"
+#include "testutil.h"
+
+#define NS(x) ((ps_t)(x)*PS_PER_NS)
+
+/* Waves of `per_wave` independent AIV tasks of 20-38 us, one scope each, with
+ * 40 us of orchestrator user code between waves. */
+static chip *waves(int per_wave, int nwaves)
+{
+    size_t cap = 256 + (size_t)nwaves * (size_t)(per_wave + 3) * 80;
+    char *g = malloc(cap);
+    size_t n = (size_t)snprintf(g, cap,
+                                "{\"ptosim_graph\": 1, \"name\": \"w\", \"kernels\": [{\"id\": 0, \"name\": "
+                                "\"v\", \"core\": \"aiv\", \"cost\": {\"cycles\": 36000}}]}\n");
+    for (int w = 0; w < nwaves; w++) {
+        n += (size_t)snprintf(g + n, cap - n, "{\"op\": \"scope_begin\"}\n");
+        for (int i = 0; i < per_wave; i++)
+            n += (size_t)snprintf(g + n, cap - n,
+                                  "{\"op\": \"submit\", \"kernel\": \"v\", \"cost\": {\"cycles\": %d}}\n",
+                                  36000 + 1800 * ((i * 7 + w * 3) % 11));
+        n += (size_t)snprintf(g + n, cap - n,
+                              "{\"op\": \"scope_end\"}\n{\"op\": \"user_code\", \"ns\": 40000}\n");
+    }
+    chip *c = tu_chip(g, NULL, 4, NULL);
+    free(g);
+    ck_assert_int_eq(c->status, CHIP_DONE);
+    return c;
+}
+
+START_TEST(fin_to_finish_matches_the_cond_polling_measurement)
+{
+    /* runtime.md §5.2: AICore FIN -> AICPU observes via COND: avg ~600 ns, min
+     * ~180 ns, max ~2 us. Here 24 tasks in flight (8 running cores per thread) */
+    chip *c = waves(24, 20);
+    ps_t lo = PS_NEVER, hi = 0, sum = 0;
+    int n = 0;
+    for (int k = 0; k < c->ncores; k++)
+        for (size_t i = 0; i < c->sl.per_core[k].n; i++) {
+            const sl_exec *e = &c->sl.per_core[k].v[i];
+            ps_t d = e->finish - e->end;
+            lo = d < lo ? d : lo;
+            hi = d > hi ? d : hi;
+            sum += d;
+            n++;
+        }
+    ck_assert_int_eq(n, 480);
+    ck_assert_uint_eq(lo, NS(180)); /* 80 ns until readable + one 100 ns load */
+    ck_assert_uint_le(hi, NS(2000));
+    ck_assert_uint_ge(sum / (ps_t)n, NS(400));
+    ck_assert_uint_le(sum / (ps_t)n, NS(800));
+    tu_chip_free(c);
+}
+END_TEST
+
+START_TEST(dispatch_to_start_and_receive_to_start_match)
+{
+    /* runtime.md §5.3: steady dispatch -> start 0.2-0.5 us; receive -> start
+     * mean 0.29 us (payload invalidate + ACK). Cores already warm (second
+     * wave on) pay no first-task latency. */
+    chip *c = waves(24, 20);
+    int steady = 0;
+    for (int k = 0; k < c->ncores; k++)
+        for (size_t i = 1; i < c->sl.per_core[k].n; i++) {
+            const sl_exec *e = &c->sl.per_core[k].v[i];
+            ck_assert_uint_eq(e->start - e->receive, NS(290));
+            ps_t head = e->start - e->dispatch;
+            ck_assert_uint_ge(head, NS(200));
+            ck_assert_uint_le(head, NS(500));
+            steady++;
+        }
+    ck_assert_int_gt(steady, 300);
+    tu_chip_free(c);
+}
+END_TEST
+
+START_TEST(orchestrator_spends_0_874_us_per_submit)
+{
+    /* runtime.md §5.4: 0.874 us per task (14.6 ms over 16,704 tasks) */
+    chip *c = waves(24, 5);
+    for (size_t i = 0; i < c->sl.norch; i++)
+        ck_assert_uint_eq(c->sl.orch[i].end - c->sl.orch[i].start, NS(874));
+    ck_assert_uint_eq(c->sl.norch, 120);
+    tu_chip_free(c);
+}
+END_TEST
+
+START_TEST(polling_24_running_cores_takes_2_4_us)
+{
+    /* runtime.md §5.2: one thread polls 24 cores in ~2.4 us (COND loads of
+     * 95-105 ns, serial within a thread). Fill every core of the chip with a
+     * long task of a distinct length: the first completion thread 0 sees is
+     * read in a loop over its 24 running cores. */
+    char *g = malloc(72 * 96 + 256);
+    size_t n = (size_t)sprintf(
+        g, "{\"ptosim_graph\": 1, \"name\": \"p\", \"kernels\": [{\"id\": 0, \"name\": \"m\", "
+           "\"core\": \"aic\", \"cost\": {\"cycles\": 1}}, {\"id\": 1, \"name\": \"v\", \"core\": "
+           "\"aiv\", \"cost\": {\"cycles\": 1}}]}\n");
+    for (int i = 0; i < 72; i++)
+        n += (size_t)sprintf(g + n, "{\"op\": \"submit\", \"kernel\": \"%s\", \"cost\": {\"cycles\": %d}}\n",
+                             i < 24 ? "m" : "v", 1800000 + 18000 * i);
+    chip *c = tu_chip(g, NULL, 3, NULL);
+    free(g);
+    ck_assert_int_eq(c->status, CHIP_DONE);
+    const sl_phase *first = NULL;
+    for (size_t i = 0; i < c->sl.threads[0].n && !first; i++)
+        if (c->sl.threads[0].v[i].kind == PH_COMPLETE)
+            first = &c->sl.threads[0].v[i];
+    ck_assert_ptr_nonnull(first);
+    ck_assert_uint_eq(first->tasks, 1);
+    /* 24 loads x 100 ns, then the FIN's bookkeeping (40 ns) and its walk (410 ns) */
+    ck_assert_uint_eq(first->end - first->start, NS(24 * 100 + 40 + 410));
+    tu_chip_free(c);
+}
+END_TEST
+
+START_TEST(back_to_back_switch_with_swimlane_is_0_81_us)
+{
+    /* runtime.md §5.3: back-to-back switch with swimlane on: mean 0.81 us =
+     * 0.52 record write-back + 0.29 setup. A saturated chip pre-loads every
+     * core's next task into its pending slot. */
+    char *g = malloc(72 * 3 * 64 + 256);
+    size_t n = (size_t)sprintf(
+        g, "{\"ptosim_graph\": 1, \"name\": \"s\", \"kernels\": [{\"id\": 0, \"name\": \"v\", "
+           "\"core\": \"aiv\", \"cost\": {\"cycles\": 180000}}]}\n");
+    for (int i = 0; i < 48 * 3; i++)
+        n += (size_t)sprintf(g + n, "{\"op\": \"submit\", \"kernel\": \"v\"}\n");
+    chip *c = tu_chip(g, NULL, 1, NULL);
+    free(g);
+    int switches = 0;
+    for (int k = 24; k < 72; k++)
+        for (size_t i = 1; i < c->sl.per_core[k].n; i++) {
+            const sl_exec *a = &c->sl.per_core[k].v[i - 1], *b = &c->sl.per_core[k].v[i];
+            ck_assert_uint_eq(b->start - a->end, NS(810));
+            switches++;
+        }
+    ck_assert_int_eq(switches, 96); /* 3 tasks per AIV core: 2 switches each */
+    tu_chip_free(c);
+}
+END_TEST
+
+START_TEST(completion_walk_grows_with_the_consumer_count)
+{
+    /* runtime.md §5.4: the fan-out walk takes ~0.5 us for 1-2 consumers and ~5
+     * us for 50; a walk of 1 us or more gets a nested resolve record */
+    char *g = malloc(60 * 128 + 512);
+    size_t n = (size_t)sprintf(
+        g, "{\"ptosim_graph\": 1, \"name\": \"r\", \"kernels\": [{\"id\": 0, \"name\": \"v\", "
+           "\"core\": \"aiv\", \"cost\": {\"cycles\": 180000}}]}\n"
+           "{\"op\": \"submit\", \"kernel\": \"v\", \"args\": [{\"dir\": \"out\", \"tensor\": "
+           "\"t\", \"dtype\": \"FLOAT32\", \"shape\": [64]}]}\n");
+    for (int i = 0; i < 50; i++)
+        n += (size_t)sprintf(
+            g + n, "{\"op\": \"submit\", \"kernel\": \"v\", \"args\": [{\"dir\": \"in\", \"tensor\": "
+                   "\"t\"}]}\n");
+    chip *c = tu_chip(g, NULL, 3, NULL);
+    free(g);
+    const sl_phase *resolve = NULL;
+    for (int t = 0; t < 3 && !resolve; t++)
+        for (size_t i = 0; i < c->sl.threads[t].n && !resolve; i++)
+            if (c->sl.threads[t].v[i].kind == PH_RESOLVE)
+                resolve = &c->sl.threads[t].v[i];
+    ck_assert_ptr_nonnull(resolve);
+    ck_assert_uint_eq(resolve->tasks, 50);
+    ck_assert_uint_eq(resolve->end - resolve->start, NS(410 + 50 * 92)); /* 5.01 us */
+    tu_chip_free(c);
+}
+END_TEST
+
+Suite *suite_calib(void)
+{
+    Suite *s = suite_create("calib");
+    TCase *tc = tcase_create("control path");
+    tcase_add_test(tc, fin_to_finish_matches_the_cond_polling_measurement);
+    tcase_add_test(tc, dispatch_to_start_and_receive_to_start_match);
+    tcase_add_test(tc, orchestrator_spends_0_874_us_per_submit);
+    tcase_add_test(tc, polling_24_running_cores_takes_2_4_us);
+    tcase_add_test(tc, back_to_back_switch_with_swimlane_is_0_81_us);
+    tcase_add_test(tc, completion_walk_grows_with_the_consumer_count);
+    tcase_set_timeout(tc, 30);
+    suite_add_tcase(s, tc);
+    return s;
+}
