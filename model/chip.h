@@ -111,6 +111,8 @@ typedef struct chip {
     readyq early[3];                       /* early-dispatch candidates per shape (64 each) */
     uint64_t early_staged;                 /* blocks pre-staged as gated payloads */
     uint64_t early_rung;                   /* doorbells rung by completion walks */
+    uint64_t pending_dispatches;           /* blocks written to a pending slot (dual issue) */
+    ps_t record_wb_delay;                  /* task pickups held back by swimlane record commits */
     drain_state drain;                     /* the global sync-start drain */
     int ncores;                            /* AICores */
     core cores[PLATFORM_MAX_CORES];

@@ -39,6 +39,43 @@ double report_busy_fraction(const chip *c, core_type type)
     return (double)busy / ((double)c->end_time * n);
 }
 
+bool report_perturbed(const chip *c)
+{
+    return c->record_wb_delay > 0 || c->cfg.pmu_event_type != 0;
+}
+
+/* Which profiling self-costs shaped this makespan (runtime.md §3.10, §5.3):
+ * the AICore's swimlane record commit after every task, and the PMU's
+ * single issue with early dispatch off. */
+static void write_profiling(const chip *c, FILE *f)
+{
+    bool wb = c->cost.record_wb > 0, pmu = c->cfg.pmu_event_type != 0;
+    uint64_t n = wb ? c->executions : 0;
+    fprintf(f,
+            "  \"profiling\": {\"perturbed\": %s, \"swimlane_record_writeback\": %s, "
+            "\"record_writeback_us_per_task\": %.6f, \"record_writebacks\": %" PRIu64
+            ", \"record_writeback_total_us\": %.6f, \"pickup_delay_us\": %.6f, \"pmu_single_issue\": %s, "
+            "\"early_dispatch\": %s},\n",
+            report_perturbed(c) ? "true" : "false", wb ? "true" : "false", us_from_ps(c->cost.record_wb), n,
+            us_from_ps(c->cost.record_wb * (ps_t)n), us_from_ps(c->record_wb_delay), pmu ? "true" : "false",
+            pmu ? "false" : "true");
+}
+
+/* What the scheduler did that the swimlane does not count directly. */
+static void write_scheduler(const chip *c, FILE *f)
+{
+    uint64_t dispatched = 0;
+    for (int i = 0; i < c->nsched; i++)
+        dispatched += c->threads[i].dispatched;
+    fprintf(f,
+            "  \"scheduler\": {\"threads\": %d, \"dispatched_blocks\": %" PRIu64
+            ", \"pending_slot_dispatches\": %" PRIu64 ", \"early_staged\": %" PRIu64
+            ", \"early_doorbells\": %" PRIu64 ", \"sync_start_drains\": %" PRIu64
+            ", \"drain_rounds\": %" PRIu64 "},\n",
+            c->nsched, dispatched, c->pending_dispatches, c->early_staged, c->early_rung, c->drain.drains,
+            c->drain.attempts_total);
+}
+
 int report_write_run(const chip *c, const report_info *ri, const char *path, char *err, size_t errlen)
 {
     outfile of;
@@ -130,7 +167,10 @@ int report_write_run(const chip *c, const report_info *ri, const char *path, cha
     for (int k = 1; k < RES_COUNT; k++)
         fprintf(f, "%s\"%s\": %.6f", k > 1 ? ", " : "", orch_resource_name((orch_resource)k),
                 us_from_ps(c->orch.blocked_res_ps[k]));
-    fputs("},\n  \"outputs\": [", f);
+    fputs("},\n", f);
+    write_profiling(c, f);
+    write_scheduler(c, f);
+    fputs("  \"outputs\": [", f);
     for (int i = 0; i < ri->noutputs; i++) {
         fputs(i ? ", " : "", f);
         jsonw_str(f, ri->outputs[i]);
@@ -231,6 +271,15 @@ void report_summary(const chip *c, const report_info *ri, FILE *out)
             100 * report_busy_fraction(c, CORE_AIC), 100 * report_busy_fraction(c, CORE_AIV),
             us_from_ps(c->orch.blocked_ps[0] + c->orch.blocked_ps[1] + c->orch.blocked_ps[2] +
                        c->orch.blocked_ps[3]));
+    if (c->record_wb_delay > 0)
+        fprintf(
+            out,
+            "  profiling perturbed this makespan: swimlane record write-back (%.3f us per task) held task "
+            "pickups back %.3f us in all (--set dfx_overhead=0 leaves it out)\n",
+            us_from_ps(c->cost.record_wb), us_from_ps(c->record_wb_delay));
+    if (c->cfg.pmu_event_type != 0)
+        fprintf(out,
+                "  profiling perturbed this makespan: PMU on forces single issue and no early dispatch\n");
     if (ri->host_seconds >= 0)
         fprintf(out, "  simulated in %.3f s host time (%" PRIu64 " events, %.0f tasks/s)\n", ri->host_seconds,
                 c->events, (double)c->tasks_completed / (ri->host_seconds > 1e-9 ? ri->host_seconds : 1e-9));

@@ -33,6 +33,10 @@ int report_write_name_map(const graph *g, const char *path, char *err, size_t er
  * values are joined with '/'. */
 void report_csv(const chip *c, const report_info *ri, FILE *out);
 
+/* True when profiling self-costs shaped the simulated makespan: a task
+ * pickup waited on a swimlane record commit, or the PMU forced single issue. */
+bool report_perturbed(const chip *c);
+
 /* Prints the short human summary. */
 void report_summary(const chip *c, const report_info *ri, FILE *out);
 

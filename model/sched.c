@@ -285,6 +285,8 @@ static void publish(chip *c, int ti, dispatch_slot *batch, int n, ps_t *cur, boo
         /* a pending token is read after the running task's FIN and record commit */
         ps_t ready = batch[i].to_pending ? co->run.end + c->cost.record_wb : co->free_at;
         s->receive = seen > ready ? seen : ready;
+        if (ready > seen) /* the part of the wait the record commit caused */
+            c->record_wb_delay += ready - seen < c->cost.record_wb ? ready - seen : c->cost.record_wb;
         if (!co->picked_up) {
             s->receive += first_task_extra(c, co->id);
             co->picked_up = true;
@@ -300,9 +302,10 @@ static void publish(chip *c, int ti, dispatch_slot *batch, int n, ps_t *cur, boo
             co->free_at = s->end + c->cost.record_wb;
         }
         co->pending_occupied = true; /* cleared when the AICPU sees this task's ACK */
-        if (batch[i].to_pending)
+        if (batch[i].to_pending) {
             co->has_pending = true;
-        else
+            c->pending_dispatches++;
+        } else
             co->busy = true;
     }
     *cur += (ps_t)n * c->cost.store;

@@ -241,6 +241,8 @@ START_TEST(run_report_and_name_map_describe_the_run)
                                        "rings",
                                        "tensormap",
                                        "orchestrator_blocked_us",
+                                       "profiling",
+                                       "scheduler",
                                        "outputs",
                                        "simulator",
                                        NULL};
@@ -250,6 +252,15 @@ START_TEST(run_report_and_name_map_describe_the_run)
     /* 3 x 10 us on one of 48 AIV cores over 35.084 us */
     double aiv = cJSON_GetObjectItem(cJSON_GetObjectItem(j, "busy_fraction"), "aiv")->valuedouble;
     ck_assert_double_eq_tol(aiv, 30.0 / (48 * 35.084), 1e-6);
+    /* swimlane off by default: no record write-back, no PMU, nothing perturbed */
+    const cJSON *prof = cJSON_GetObjectItem(j, "profiling");
+    ck_assert(cJSON_IsFalse(cJSON_GetObjectItem(prof, "perturbed")));
+    ck_assert_int_eq(cJSON_GetObjectItem(prof, "record_writebacks")->valueint, 0);
+    ck_assert(cJSON_IsTrue(cJSON_GetObjectItem(prof, "early_dispatch")));
+    /* three single-block tasks, each dispatched once into an idle core */
+    const cJSON *sch = cJSON_GetObjectItem(j, "scheduler");
+    ck_assert_int_eq(cJSON_GetObjectItem(sch, "dispatched_blocks")->valueint, 3);
+    ck_assert_int_eq(cJSON_GetObjectItem(sch, "pending_slot_dispatches")->valueint, 0);
     const cJSON *sim = cJSON_GetObjectItem(j, "simulator");
     ck_assert_int_gt(cJSON_GetObjectItem(sim, "events")->valueint, 0);
     ck_assert(cJSON_IsNumber(cJSON_GetObjectItem(sim, "host_seconds")));
@@ -263,6 +274,53 @@ START_TEST(run_report_and_name_map_describe_the_run)
     free(nm);
     free(p);
     tu_run_free(&r);
+}
+END_TEST
+
+/* Runs fan200 into a fresh directory and returns its ptosim_run.json. */
+static cJSON *fan200_report(const char *extra1, const char *extra2, run_out *r)
+{
+    const char *dir = tu_tmpdir();
+    const char *args[] = {"run", TRACE("fan200.jsonl"), "-o", dir, extra1, extra2, NULL};
+    *r = tu_run(args);
+    ck_assert_msg(r->status == 0, "%s", r->err);
+    char *p = path_in(dir, "ptosim_run.json");
+    cJSON *j = tu_json_file(p);
+    free(p);
+    return j;
+}
+
+START_TEST(run_report_says_whether_profiling_perturbed_the_makespan)
+{
+    /* 200 back-to-back tasks on 48 cores: with the swimlane on, a task that
+     * follows another on its core waits for the record commit; with
+     * dfx_overhead=0 the same records cost nothing and the makespan is the
+     * clean one */
+    run_out r0, r1, r2;
+    cJSON *clean = fan200_report(NULL, NULL, &r0);
+    cJSON *sl = fan200_report("--enable-chip-swimlane", "1", &r1);
+    cJSON *free_sl = fan200_report("--enable-chip-swimlane=1", "--set=dfx_overhead=0", &r2);
+    const cJSON *p_clean = cJSON_GetObjectItem(clean, "profiling"),
+                *p_sl = cJSON_GetObjectItem(sl, "profiling"),
+                *p_free = cJSON_GetObjectItem(free_sl, "profiling");
+    ck_assert(cJSON_IsFalse(cJSON_GetObjectItem(p_clean, "perturbed")));
+    ck_assert(cJSON_IsTrue(cJSON_GetObjectItem(p_sl, "perturbed")));
+    ck_assert(cJSON_IsFalse(cJSON_GetObjectItem(p_free, "perturbed")));
+    ck_assert_int_eq(cJSON_GetObjectItem(p_sl, "record_writebacks")->valueint, 200);
+    ck_assert(cJSON_GetObjectItem(p_sl, "record_writeback_total_us")->valuedouble == 104.0); /* 200 x 0.52 */
+    double held = cJSON_GetObjectItem(p_sl, "pickup_delay_us")->valuedouble;
+    ck_assert(held > 0 && held <= 104.0);
+    double m_clean = cJSON_GetObjectItem(clean, "makespan_us")->valuedouble;
+    ck_assert(cJSON_GetObjectItem(sl, "makespan_us")->valuedouble > m_clean);
+    ck_assert(cJSON_GetObjectItem(free_sl, "makespan_us")->valuedouble == m_clean);
+    ck_assert_msg(strstr(r1.out, "profiling perturbed this makespan") != NULL, "%s", r1.out);
+    ck_assert_msg(strstr(r0.out, "perturbed") == NULL && strstr(r2.out, "perturbed") == NULL, "%s", r2.out);
+    cJSON_Delete(clean);
+    cJSON_Delete(sl);
+    cJSON_Delete(free_sl);
+    tu_run_free(&r0);
+    tu_run_free(&r1);
+    tu_run_free(&r2);
 }
 END_TEST
 
@@ -568,6 +626,7 @@ Suite *suite_e2e(void)
     tcase_add_test(tc, a_fatal_run_still_writes_scope_stats_marked_fatal);
     tcase_add_test(tc, retired_ring_variables_draw_a_warning_only);
     tcase_add_test(tc, sweep_script_writes_one_row_per_point_in_order);
+    tcase_add_test(tc, run_report_says_whether_profiling_perturbed_the_makespan);
     tcase_set_timeout(tc, 60);
     suite_add_tcase(s, tc);
     return s;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../model/chip.h"
+#include "../model/report.h"
 #include "testutil.h"
 
 #define NS(x) ((ps_t)(x)*PS_PER_NS)
@@ -52,6 +53,8 @@ START_TEST(pmu_forces_single_issue)
     const sl_exec *a = &c->sl.per_core[0].v[0], *b = &c->sl.per_core[0].v[1];
     ck_assert_uint_ge(b->dispatch, a->finish); /* only after a's FIN was observed */
     ck_assert_uint_gt(b->start, a->end + NS(810));
+    ck_assert_uint_eq(c->pending_dispatches, 0);
+    ck_assert(report_perturbed(c));
     tu_chip_free(c);
 }
 END_TEST
@@ -74,6 +77,13 @@ START_TEST(swimlane_record_writeback_slows_back_to_back_tasks_unless_disabled)
     }
     ck_assert_uint_gt(on->end_time, off->end_time);
     ck_assert_uint_eq(free_on->end_time, off->end_time);
+    /* only b's pickup waited on a record commit, for all of its 520 ns */
+    ck_assert_uint_eq(on->record_wb_delay, NS(520));
+    ck_assert_uint_eq(off->record_wb_delay, 0);
+    ck_assert_uint_eq(free_on->record_wb_delay, 0);
+    ck_assert(report_perturbed(on));
+    ck_assert(!report_perturbed(off) && !report_perturbed(free_on));
+    ck_assert_uint_eq(on->pending_dispatches, 1); /* b went to the pending slot */
     tu_chip_free(off);
     tu_chip_free(on);
     tu_chip_free(free_on);
