@@ -112,7 +112,32 @@ def default():
     write("default", hdr, ops)
 
 
+def granularity(name, tasks, block_num=1):
+    # one elementwise pass over x[4800, 256] into y, cut into `tasks` row chunks of
+    # `block_num` SPMD blocks each: the same 4.8 ms of AIV work (4800 rows x 1 us) whatever
+    # the cut; only the grain changes
+    rows = 4800 // (tasks * block_num)
+    hdr = {"ptosim_graph": 1, "name": name,
+           "kernels": [{"id": 0, "name": "silu", "core": "aiv", "cost": {"cycles": 1800 * rows}}],
+           "tensors": [{"name": "x", "dtype": "FLOAT16", "shape": [4800, 256]},
+                       {"name": "y", "dtype": "FLOAT16", "shape": [4800, 256]}]}
+    ops = [{"op": "scope_begin", "site": name + ".py:12"}]
+    for k in range(tasks):
+        view = {"shape": [rows * block_num, 256], "offset": [k * rows * block_num, 0]}
+        op = {"op": "submit", "kernel": "silu",
+              "args": [inp("x", **view), dict({"dir": "out_existing", "tensor": "y"}, **view)]}
+        if block_num > 1:
+            op["block_num"] = block_num
+        ops.append(op)
+    ops.append({"op": "scope_end"})
+    write(name, hdr, ops)
+
+
 if __name__ == "__main__":
+    granularity("grain_fine", 4800)
+    granularity("grain_right", 48)
+    granularity("grain_spmd", 1, 48)
+    granularity("grain_coarse", 24)
     fan200()
     forkjoin()
     mix_spmd()

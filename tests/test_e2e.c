@@ -324,6 +324,57 @@ START_TEST(run_report_says_whether_profiling_perturbed_the_makespan)
 }
 END_TEST
 
+/* Runs a trace with no extra options; returns its ptosim_run.json. */
+static cJSON *trace_report(const char *trace)
+{
+    const char *dir = tu_tmpdir();
+    const char *args[] = {"run", trace, "-o", dir, NULL};
+    run_out r = tu_run(args);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    char *p = path_in(dir, "ptosim_run.json");
+    cJSON *j = tu_json_file(p);
+    free(p);
+    return j;
+}
+
+static double json_num(const cJSON *j, const char *a, const char *b)
+{
+    const cJSON *v = cJSON_GetObjectItem(j, a);
+    if (b)
+        v = cJSON_GetObjectItem(v, b);
+    ck_assert_msg(cJSON_IsNumber(v), "%s.%s", a, b ? b : "");
+    return v->valuedouble;
+}
+
+START_TEST(granularity_traces_show_both_failure_modes)
+{
+    /* too fine: 4800 tasks of 1 us are paced by the orchestrator alone,
+     * 0.874 us per submit plus 22 ns per task at scope_end; all 4800 sit in
+     * the ring-1 window until then */
+    cJSON *fine = trace_report(TRACE("grain_fine.jsonl"));
+    ck_assert_double_eq_tol(json_num(fine, "makespan_us", NULL), 4800 * 0.896, 1e-6);
+    const cJSON *ring1 = cJSON_GetArrayItem(cJSON_GetObjectItem(fine, "rings"), 1);
+    ck_assert_int_eq(cJSON_GetObjectItem(ring1, "task_window_peak")->valueint, 4800);
+    /* too coarse: 24 tasks of 200 us keep at most 24 of 48 AIV cores busy,
+     * so the AIV busy fraction stays under one half */
+    cJSON *coarse = trace_report(TRACE("grain_coarse.jsonl"));
+    double m = json_num(coarse, "makespan_us", NULL);
+    ck_assert_double_eq_tol(json_num(coarse, "busy_fraction", "aiv"), 24 * 200.0 / (48 * m), 1e-6);
+    ck_assert(m > 200 && m < 200 + 24 * 0.874 + 10);
+    /* one task per core beats both; one SPMD submit of the same blocks
+     * drops the orchestrator's 48-submit ramp */
+    cJSON *right = trace_report(TRACE("grain_right.jsonl")), *spmd = trace_report(TRACE("grain_spmd.jsonl"));
+    double mr = json_num(right, "makespan_us", NULL), ms = json_num(spmd, "makespan_us", NULL);
+    ck_assert(mr < m && mr > 100 + 47 * 0.874);
+    ck_assert(ms < mr && ms > 100);
+    cJSON_Delete(fine);
+    cJSON_Delete(coarse);
+    cJSON_Delete(right);
+    cJSON_Delete(spmd);
+}
+END_TEST
+
 START_TEST(errors_give_distinct_exit_codes_and_clear_messages)
 {
     const char *dir = tu_tmpdir();
@@ -627,6 +678,7 @@ Suite *suite_e2e(void)
     tcase_add_test(tc, retired_ring_variables_draw_a_warning_only);
     tcase_add_test(tc, sweep_script_writes_one_row_per_point_in_order);
     tcase_add_test(tc, run_report_says_whether_profiling_perturbed_the_makespan);
+    tcase_add_test(tc, granularity_traces_show_both_failure_modes);
     tcase_set_timeout(tc, 60);
     suite_add_tcase(s, tc);
     return s;
