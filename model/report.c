@@ -279,7 +279,7 @@ void report_summary(const chip *c, const report_info *ri, FILE *out)
             us_from_ps(c->cost.record_wb), us_from_ps(c->record_wb_delay));
     if (c->cfg.pmu_event_type != 0)
         fprintf(out,
-                "  profiling perturbed this makespan: PMU on forces single issue and no early dispatch\n");
+                "  profiling: PMU on, so single issue and no early dispatch (a PMU-off run may be faster)\n");
     if (ri->host_seconds >= 0)
         fprintf(out, "  simulated in %.3f s host time (%" PRIu64 " events, %.0f tasks/s)\n", ri->host_seconds,
                 c->events, (double)c->tasks_completed / (ri->host_seconds > 1e-9 ? ri->host_seconds : 1e-9));

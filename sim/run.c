@@ -134,10 +134,18 @@ int run_main(int argc, char **argv)
     cfg.swimlane_level = opt.swimlane_level;
     long timeout_ms;
     if (runcfg_pmu_type(opt.pmu_given, opt.pmu_value, getenv("SIMPLER_PMU_EVENT_TYPE"), &cfg.pmu_event_type,
-                        warn, sizeof(warn), err, sizeof(err)) != 0 ||
-        runcfg_timeout_ms("--scheduler-timeout-ms", opt.sched_timeout, "SIMPLER_SCHEDULER_TIMEOUT_MS",
-                          (long)plat.scheduler_timeout_ms, &timeout_ms, warn + strlen(warn),
-                          sizeof(warn) - strlen(warn), err, sizeof(err)) != 0) {
+                        warn, sizeof(warn), err, sizeof(err)) != 0) {
+        fprintf(stderr, "ptosim: %s\n", err);
+        return EXIT_USAGE;
+    }
+    if (warn[0])
+        fprintf(stderr, "ptosim: warning: %s\n", warn);
+    if (cfg.pmu_event_type)
+        fprintf(stderr, "ptosim: note: --enable-pmu models the PMU's effect on dispatch (single issue); "
+                        "this version does not write pmu.csv yet\n");
+    if (runcfg_timeout_ms("--scheduler-timeout-ms", opt.sched_timeout, "SIMPLER_SCHEDULER_TIMEOUT_MS",
+                          (long)plat.scheduler_timeout_ms, &timeout_ms, warn, sizeof(warn), err,
+                          sizeof(err)) != 0) {
         fprintf(stderr, "ptosim: %s\n", err);
         return EXIT_USAGE;
     }

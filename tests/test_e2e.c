@@ -621,6 +621,73 @@ START_TEST(retired_ring_variables_draw_a_warning_only)
 }
 END_TEST
 
+#define NEVER_ENDS                                                                                           \
+    "{\"ptosim_graph\": 1, \"name\": \"hang\", \"kernels\": [{\"id\": 0, \"name\": \"spin\", \"core\": "     \
+    "\"aiv\", "                                                                                              \
+    "\"cost\": {\"ns\": 1000000000000}}]}\n{\"op\": \"submit\", \"kernel\": \"spin\"}\n"
+
+START_TEST(scheduler_timeout_from_flag_or_environment_is_code_100)
+{
+    /* a 1000 s kernel: with a 20 ms timeout the owning thread gives up at
+     * about 20 ms of simulated time, from the flag or the environment */
+    const char *dir = tu_tmpdir();
+    char *g = tu_write(dir, "hang.jsonl", NEVER_ENDS);
+    const char *flag[] = {"run", g, "-o", dir, "--scheduler-timeout-ms", "20", NULL};
+    run_out r = tu_run(flag);
+    ck_assert_int_eq(r.status, 4);
+    ck_assert_msg(strstr(r.err, "runtime error 100 SCHEDULER_TIMEOUT") != NULL, "%s", r.err);
+    ck_assert_msg(strstr(r.err, "PTO2 scheduler timeout sub_class=S1") != NULL, "%s", r.err);
+    char *p = path_in(dir, "ptosim_run.json");
+    cJSON *j = tu_json_file(p);
+    const cJSON *rt = cJSON_GetObjectItem(cJSON_GetObjectItem(j, "outcome"), "runtime_error");
+    ck_assert_int_eq(cJSON_GetObjectItem(rt, "code")->valueint, 100);
+    double m = cJSON_GetObjectItem(j, "makespan_us")->valuedouble;
+    ck_assert(m >= 20000 && m < 20010);
+    cJSON_Delete(j);
+    tu_run_free(&r);
+
+    setenv("SIMPLER_SCHEDULER_TIMEOUT_MS", "20", 1);
+    const char *env[] = {"run", g, "--quiet", NULL};
+    r = tu_run(env);
+    ck_assert_int_eq(r.status, 4);
+    ck_assert_msg(strstr(r.err, "runtime error 100") != NULL, "%s", r.err);
+    tu_run_free(&r);
+    setenv("SIMPLER_SCHEDULER_TIMEOUT_MS", "twenty", 1);
+    const char *bad_env[] = {"run", g, "--quiet", "--scheduler-timeout-ms", "5", NULL};
+    r = tu_run(bad_env); /* the flag wins; the environment is not even read */
+    ck_assert_int_eq(r.status, 4);
+    ck_assert_msg(strstr(r.err, "warning") == NULL, "%s", r.err);
+    tu_run_free(&r);
+    unsetenv("SIMPLER_SCHEDULER_TIMEOUT_MS");
+    free(p);
+    free(g);
+}
+END_TEST
+
+START_TEST(pmu_environment_and_bad_values_warn_and_fall_back)
+{
+    setenv("SIMPLER_PMU_EVENT_TYPE", "3", 1);
+    setenv("SIMPLER_SCHEDULER_TIMEOUT_MS", "soon", 1);
+    const char *args[] = {"run", TRACE("chain3.jsonl"), "--quiet", "-o", tu_tmpdir(), "--enable-pmu", NULL};
+    run_out r = tu_run(args);
+    unsetenv("SIMPLER_PMU_EVENT_TYPE");
+    unsetenv("SIMPLER_SCHEDULER_TIMEOUT_MS");
+    ck_assert_int_eq(r.status, 0);
+    ck_assert_str_eq(
+        r.err, "ptosim: warning: Invalid SIMPLER_PMU_EVENT_TYPE=3, using default "
+               "(PIPE_UTILIZATION=2)\nptosim: note: --enable-pmu models the PMU's effect on dispatch (single "
+               "issue); this version does not write pmu.csv yet\nptosim: warning: "
+               "SIMPLER_SCHEDULER_TIMEOUT_MS=soon is not a "
+               "positive integer, ignored (using 10000)\n");
+    tu_run_free(&r);
+    const char *bad[] = {"run", TRACE("chain3.jsonl"), "-o", tu_tmpdir(), "--enable-pmu=pipe", NULL};
+    r = tu_run(bad);
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_str_eq(r.err, "ptosim: --enable-pmu: 'pipe' is not an integer event type\n");
+    tu_run_free(&r);
+}
+END_TEST
+
 START_TEST(sweep_script_writes_one_row_per_point_in_order)
 {
     const char *dir = tu_tmpdir();
@@ -679,6 +746,8 @@ Suite *suite_e2e(void)
     tcase_add_test(tc, sweep_script_writes_one_row_per_point_in_order);
     tcase_add_test(tc, run_report_says_whether_profiling_perturbed_the_makespan);
     tcase_add_test(tc, granularity_traces_show_both_failure_modes);
+    tcase_add_test(tc, scheduler_timeout_from_flag_or_environment_is_code_100);
+    tcase_add_test(tc, pmu_environment_and_bad_values_warn_and_fall_back);
     tcase_set_timeout(tc, 60);
     suite_add_tcase(s, tc);
     return s;

@@ -109,6 +109,64 @@ START_TEST(retired_ring_variables_only_warn)
 }
 END_TEST
 
+START_TEST(pmu_event_type_resolution_and_messages)
+{
+    char warn[256], err[256];
+    int t = -1;
+    ck_assert_int_eq(runcfg_pmu_type(0, NULL, "4", &t, warn, sizeof(warn), err, sizeof(err)), 0);
+    ck_assert_int_eq(t, 0); /* no --enable-pmu: off, whatever the environment says */
+    ck_assert_int_eq(runcfg_pmu_type(1, NULL, NULL, &t, warn, sizeof(warn), err, sizeof(err)), 0);
+    ck_assert_int_eq(t, 2); /* bare flag: PIPE_UTILIZATION */
+    ck_assert_str_eq(warn, "");
+    ck_assert_int_eq(runcfg_pmu_type(1, NULL, "4", &t, warn, sizeof(warn), err, sizeof(err)), 0);
+    ck_assert_int_eq(t, 4); /* bare flag takes a valid SIMPLER_PMU_EVENT_TYPE */
+    ck_assert_int_eq(runcfg_pmu_type(1, "5", "4", &t, warn, sizeof(warn), err, sizeof(err)), 0);
+    ck_assert_int_eq(t, 5); /* an explicit value wins */
+    ck_assert_int_eq(runcfg_pmu_type(1, NULL, "3", &t, warn, sizeof(warn), err, sizeof(err)), 0);
+    ck_assert_int_eq(t, 2); /* 3 is not an a2a3 event group */
+    ck_assert_str_eq(warn, "Invalid SIMPLER_PMU_EVENT_TYPE=3, using default (PIPE_UTILIZATION=2)");
+    ck_assert_int_eq(runcfg_pmu_type(1, "9", NULL, &t, warn, sizeof(warn), err, sizeof(err)), 0);
+    ck_assert_int_eq(t, 2);
+    ck_assert_str_eq(warn, "Invalid PMU event type 9, using default (PIPE_UTILIZATION=2)");
+    ck_assert_int_eq(runcfg_pmu_type(1, "0", NULL, &t, warn, sizeof(warn), err, sizeof(err)), 0);
+    ck_assert_int_eq(t, 0); /* explicitly off */
+    ck_assert_int_eq(runcfg_pmu_type(1, "pipe", NULL, &t, warn, sizeof(warn), err, sizeof(err)), -1);
+    ck_assert_str_eq(err, "--enable-pmu: 'pipe' is not an integer event type");
+}
+END_TEST
+
+START_TEST(timeout_flag_wins_over_environment)
+{
+    char warn[256], err[256];
+    long ms = 0;
+    unsetenv("PTOSIM_TEST_TIMEOUT_MS");
+    ck_assert_int_eq(runcfg_timeout_ms("--t", NULL, "PTOSIM_TEST_TIMEOUT_MS", 10000, &ms, warn, sizeof(warn),
+                                       err, sizeof(err)),
+                     0);
+    ck_assert_int_eq(ms, 10000);
+    setenv("PTOSIM_TEST_TIMEOUT_MS", "2000", 1);
+    ck_assert_int_eq(runcfg_timeout_ms("--t", NULL, "PTOSIM_TEST_TIMEOUT_MS", 10000, &ms, warn, sizeof(warn),
+                                       err, sizeof(err)),
+                     0);
+    ck_assert_int_eq(ms, 2000);
+    ck_assert_int_eq(runcfg_timeout_ms("--t", "30", "PTOSIM_TEST_TIMEOUT_MS", 10000, &ms, warn, sizeof(warn),
+                                       err, sizeof(err)),
+                     0);
+    ck_assert_int_eq(ms, 30);
+    setenv("PTOSIM_TEST_TIMEOUT_MS", "soon", 1);
+    ck_assert_int_eq(runcfg_timeout_ms("--t", NULL, "PTOSIM_TEST_TIMEOUT_MS", 10000, &ms, warn, sizeof(warn),
+                                       err, sizeof(err)),
+                     0);
+    ck_assert_int_eq(ms, 10000);
+    ck_assert_str_eq(warn, "PTOSIM_TEST_TIMEOUT_MS=soon is not a positive integer, ignored (using 10000)");
+    ck_assert_int_eq(runcfg_timeout_ms("--t", "0", "PTOSIM_TEST_TIMEOUT_MS", 10000, &ms, warn, sizeof(warn),
+                                       err, sizeof(err)),
+                     -1);
+    ck_assert_str_eq(err, "--t: must be a positive integer (milliseconds), got '0'");
+    unsetenv("PTOSIM_TEST_TIMEOUT_MS");
+}
+END_TEST
+
 Suite *suite_runcfg(void)
 {
     Suite *s = suite_create("runcfg");
@@ -119,6 +177,8 @@ Suite *suite_runcfg(void)
     tcase_add_test(tc, dep_pool_messages);
     tcase_add_test(tc, thread_count_is_auto_or_two_to_four);
     tcase_add_test(tc, retired_ring_variables_only_warn);
+    tcase_add_test(tc, pmu_event_type_resolution_and_messages);
+    tcase_add_test(tc, timeout_flag_wins_over_environment);
     suite_add_tcase(s, tc);
     return s;
 }
