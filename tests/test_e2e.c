@@ -1,6 +1,7 @@
 /* test_e2e.c - the ptosim program end to end: files per swimlane level, determinism, exit codes, SimGrid. */
 #include <semaphore.h>
 #include <simgrid/semaphore.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -130,6 +131,98 @@ START_TEST(every_phase_record_kind_has_its_keys)
     cJSON_ArrayForEach(rec, orch) ck_assert_int_eq(cJSON_GetObjectItem(rec, "submit_idx")->valueint, idx++);
     cJSON_Delete(j);
     free(p);
+    tu_run_free(&r);
+}
+END_TEST
+
+/* One graph that makes every scheduler phase kind appear: an early-resolve
+ * producer and its consumer (early_dispatch), a producer with 8 consumers (a
+ * walk of 410 + 8 x 92 ns >= 1 us: resolve), a dummy, a false predicate, and
+ * a 48-block sync_start task behind a running one (the global drain). */
+#define PHASES_GRAPH                                                                                         \
+    "{\"ptosim_graph\": 1, \"name\": \"phases\", \"kernels\": [{\"id\": 0, \"name\": \"v\", \"core\": "      \
+    "\"aiv\", \"cost\": {\"ns\": 10000}}, {\"id\": 1, \"name\": \"long\", \"core\": \"aiv\", \"cost\": "     \
+    "{\"ns\": 50000}}]}\n"                                                                                   \
+    "{\"op\": \"submit\", \"id\": \"a\", \"kernel\": \"v\", \"early_resolve\": true}\n"                      \
+    "{\"op\": \"submit\", \"kernel\": \"v\", \"deps\": [\"a\"]}\n"                                           \
+    "{\"op\": \"submit\", \"id\": \"p\", \"kernel\": \"v\"}\n" EIGHT_CONSUMERS                               \
+    "{\"op\": \"dummy\", \"deps\": [\"p\"]}\n"                                                               \
+    "{\"op\": \"submit\", \"kernel\": \"v\", \"predicate\": false}\n"                                        \
+    "{\"op\": \"submit\", \"kernel\": \"long\"}\n"                                                           \
+    "{\"op\": \"submit\", \"kernel\": \"v\", \"block_num\": 48, \"sync_start\": true}\n"
+#define CONSUMER "{\"op\": \"submit\", \"kernel\": \"v\", \"deps\": [\"p\"]}\n"
+#define EIGHT_CONSUMERS CONSUMER CONSUMER CONSUMER CONSUMER CONSUMER CONSUMER CONSUMER CONSUMER
+
+static bool kind_in(const char *kind, const char *const *set)
+{
+    for (; *set; set++)
+        if (strcmp(kind, *set) == 0)
+            return true;
+    return false;
+}
+
+START_TEST(every_phase_kind_appears_and_outer_phases_never_overlap)
+{
+    static const char *const outer[] = {"complete", "async_poll",     "dispatch", "release",
+                                        "dummy",    "early_dispatch", "drain",    NULL};
+    static const char *const all[] = {"complete",       "dispatch",   "release",         "dummy",
+                                      "early_dispatch", "drain",      "resolve",         "drain_prepare",
+                                      "drain_publish",  "dummy_task", "predicated_skip", NULL};
+    const char *dir = tu_tmpdir();
+    char *g = tu_write(dir, "phases.jsonl", PHASES_GRAPH);
+    const char *args[] = {"run", g, "-o", dir, "--enable-chip-swimlane", "3", "--quiet", NULL};
+    run_out r = tu_run(args);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    char *p = path_in(dir, "dfx_outputs/chip_swimlane_records.json");
+    cJSON *j = tu_json_file(p);
+    int seen[16] = {0};
+    const cJSON *lane, *rec, *o;
+    cJSON_ArrayForEach(lane, cJSON_GetObjectItem(j, "aicpu_scheduler_phases"))
+    {
+        /* records are written when their phase ends, so an inner phase comes
+         * before the outer one that holds it; outer ones are in time order */
+        double outer_end = 0;
+        cJSON_ArrayForEach(rec, lane)
+        {
+            const char *kind = cJSON_GetObjectItem(rec, "kind")->valuestring;
+            double st = cJSON_GetObjectItem(rec, "start_cycles")->valuedouble;
+            double en = cJSON_GetObjectItem(rec, "end_cycles")->valuedouble;
+            ck_assert_msg(kind_in(kind, all), "unexpected kind %s", kind);
+            for (int i = 0; all[i]; i++)
+                seen[i] += strcmp(kind, all[i]) == 0;
+            ck_assert(en >= st);
+            if (kind_in(kind, outer)) {
+                ck_assert_msg(st >= outer_end, "%s at %.0f overlaps the previous outer phase ending %.0f",
+                              kind, st, outer_end);
+                outer_end = en;
+                continue;
+            }
+            if (strcmp(kind, "dummy_task") == 0 || strcmp(kind, "predicated_skip") == 0) {
+                ck_assert(st == en); /* zero-width markers */
+                ck_assert_int_eq(cJSON_GetObjectItem(rec, "tasks_processed")->valueint, 1);
+                /* the dummy is task 11, the false predicate task 12 (ring 0) */
+                ck_assert_int_eq(cJSON_GetObjectItem(rec, "task_id")->valueint, kind[0] == 'd' ? 11 : 12);
+                continue;
+            }
+            /* an inner phase sits inside an outer one of the kind that owns it */
+            bool drain_inner = strncmp(kind, "drain_", 6) == 0, inside = false;
+            cJSON_ArrayForEach(o, lane)
+            {
+                const char *ok = cJSON_GetObjectItem(o, "kind")->valuestring;
+                bool owner = drain_inner ? strcmp(ok, "drain") == 0
+                                         : strcmp(ok, "complete") == 0 || strcmp(ok, "dummy") == 0;
+                if (owner && st >= cJSON_GetObjectItem(o, "start_cycles")->valuedouble &&
+                    en <= cJSON_GetObjectItem(o, "end_cycles")->valuedouble)
+                    inside = true;
+            }
+            ck_assert_msg(inside, "%s at %.0f-%.0f is inside no phase that owns it", kind, st, en);
+        }
+    }
+    for (int i = 0; all[i]; i++)
+        ck_assert_msg(seen[i] > 0, "no %s record", all[i]);
+    cJSON_Delete(j);
+    free(p);
+    free(g);
     tu_run_free(&r);
 }
 END_TEST
@@ -748,6 +841,7 @@ Suite *suite_e2e(void)
     tcase_add_test(tc, granularity_traces_show_both_failure_modes);
     tcase_add_test(tc, scheduler_timeout_from_flag_or_environment_is_code_100);
     tcase_add_test(tc, pmu_environment_and_bad_values_warn_and_fall_back);
+    tcase_add_test(tc, every_phase_kind_appears_and_outer_phases_never_overlap);
     tcase_set_timeout(tc, 60);
     suite_add_tcase(s, tc);
     return s;
