@@ -314,6 +314,34 @@ START_TEST(pmu_turns_early_dispatch_off)
 }
 END_TEST
 
+#define SYNC_PRODUCER(flag, consumer_sync)                                                                   \
+    "{\"ptosim_graph\": 1, \"name\": \"se\", \"kernels\": [{\"id\": 0, \"name\": \"v\", \"core\": \"aiv\", " \
+    "\"cost\": {\"ns\": 10000}}]}\n{\"op\": \"submit\", \"id\": \"a\", \"kernel\": \"v\", \"block_num\": "   \
+    "4, "                                                                                                    \
+    "\"sync_start\": true, \"early_resolve\": " flag                                                         \
+    "}\n{\"op\": \"submit\", \"kernel\": \"v\", \"block_num\": "                                             \
+    "2, \"sync_start\": " consumer_sync ", \"deps\": [\"a\"]}\n"
+
+START_TEST(a_sync_start_producer_lets_its_flagged_consumers_be_pre_staged)
+{
+    /* the consumer of a flagged 4-block sync_start producer is pre-staged
+     * (both its blocks) and starts sooner than without the flag; a consumer
+     * that is itself sync_start is never pre-staged block by block */
+    chip *plain = tu_chip(SYNC_PRODUCER("false", "false"), NULL, 3, NULL);
+    chip *early = tu_chip(SYNC_PRODUCER("true", "false"), NULL, 3, NULL);
+    chip *sync = tu_chip(SYNC_PRODUCER("true", "true"), NULL, 3, NULL);
+    ck_assert_int_eq(early->status, CHIP_DONE);
+    ck_assert_uint_eq(plain->early_staged, 0);
+    ck_assert_uint_eq(early->early_staged, 2);
+    ck_assert_uint_eq(sync->early_staged, 0);
+    ck_assert_uint_lt(tu_exec(early, 1, NULL)->start, tu_exec(plain, 1, NULL)->start);
+    ck_assert_uint_gt(tu_exec(sync, 1, NULL)->dispatch, tu_exec(sync, 0, NULL)->end);
+    tu_chip_free(plain);
+    tu_chip_free(early);
+    tu_chip_free(sync);
+}
+END_TEST
+
 Suite *suite_sched(void)
 {
     Suite *s = suite_create("sched");
@@ -328,6 +356,7 @@ Suite *suite_sched(void)
     tcase_add_test(tc, early_dispatch_starts_the_consumer_sooner);
     tcase_add_test(tc, an_unflagged_producer_disqualifies_early_dispatch);
     tcase_add_test(tc, pmu_turns_early_dispatch_off);
+    tcase_add_test(tc, a_sync_start_producer_lets_its_flagged_consumers_be_pre_staged);
     tcase_set_timeout(tc, 30);
     suite_add_tcase(s, tc);
     return s;
