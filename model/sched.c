@@ -463,6 +463,24 @@ static int dispatch_shape(chip *c, int ti, readyq *q, int shape, stage_phase ph,
     return nb;
 }
 
+/* One step of the runtime's staging order: a shape into idle units or pending slots. */
+typedef struct staging_step {
+    int shape;
+    stage_phase ph;
+} staging_step;
+
+/* The staging order of thread ti: MIX, then AIC/AIV (AIC first on even
+ * threads, AIV first on odd ones), into idle units, then the same into
+ * pending slots. */
+static void staging_order(int ti, staging_step out[6])
+{
+    int first = ti % 2 == 0 ? SHAPE_AIC : SHAPE_AIV, second = first == SHAPE_AIC ? SHAPE_AIV : SHAPE_AIC;
+    const staging_step order[6] = {{SHAPE_MIX, STAGE_IDLE}, {first, STAGE_IDLE},
+                                   {second, STAGE_IDLE},    {SHAPE_MIX, STAGE_PENDING},
+                                   {first, STAGE_PENDING},  {second, STAGE_PENDING}};
+    memcpy(out, order, sizeof(order));
+}
+
 /* run_staging_order over the regular ready queues: MIX on idle clusters; AIC
  * and AIV on idle cores (AIC first on even threads), unless MIX work is left;
  * not under PMU: MIX, then AIC/AIV into pending slots, each only when no other
@@ -472,13 +490,9 @@ static int dispatch_ready(chip *c, int ti, ps_t *cur)
     uint32_t shared[3];
     chip_queue_depths(c, shared);
     ps_t start = *cur;
-    int first = ti % 2 == 0 ? SHAPE_AIC : SHAPE_AIV, second = first == SHAPE_AIC ? SHAPE_AIV : SHAPE_AIC;
     /* the stages in order; a pending stage is skipped under PMU or when a peer has an idle unit */
-    struct {
-        int shape;
-        stage_phase ph;
-    } stages[6] = {{SHAPE_MIX, STAGE_IDLE},    {first, STAGE_IDLE},    {second, STAGE_IDLE},
-                   {SHAPE_MIX, STAGE_PENDING}, {first, STAGE_PENDING}, {second, STAGE_PENDING}};
+    staging_step stages[6];
+    staging_order(ti, stages);
     int n = 0;
     bool drained = false;
     /* tier 0: the sync-start lane; tier 1: the regular ready queues */
@@ -521,12 +535,8 @@ static int try_early_dispatch(chip *c, int ti, ps_t *cur)
         0)
         return 0; /* no free slot */
     ps_t start = *cur;
-    int first = ti % 2 == 0 ? SHAPE_AIC : SHAPE_AIV, second = first == SHAPE_AIC ? SHAPE_AIV : SHAPE_AIC;
-    struct {
-        int shape;
-        stage_phase ph;
-    } stages[6] = {{SHAPE_MIX, STAGE_IDLE},    {first, STAGE_IDLE},    {second, STAGE_IDLE},
-                   {SHAPE_MIX, STAGE_PENDING}, {first, STAGE_PENDING}, {second, STAGE_PENDING}};
+    staging_step stages[6];
+    staging_order(ti, stages);
     int n = 0;
     bool unused = false;
     for (int i = 0; i < 6; i++) {
