@@ -54,7 +54,27 @@ int chip_init(chip *c, const platform *p, const chip_config *cfg, const char *gr
         .first_max = ns(p->aicore_first_task_max_ns),
         .drain_sync = ns(p->drain_sync_ns),
         .arg_fill = ns(p->aicore_arg_fill_ns),
+        .pmu_read = cfg->pmu_event_type ? (ps_t)p->pmu_fin_reads * ns(p->mmio_cond_read_ns) : 0,
     };
+    pipe_rates rates = {.gm_bytes_per_cycle = p->gm_bytes_per_cycle,
+                        .mte1_bytes_per_cycle = p->mte1_bytes_per_cycle,
+                        .vec_bytes_per_cycle = p->vec_bytes_per_cycle,
+                        .cube_m = (uint32_t)p->cube_m,
+                        .cube_n = (uint32_t)p->cube_n,
+                        .cube_k_bytes = (uint32_t)p->cube_k_bytes,
+                        .scalar_cycles_per_tile = (uint64_t)p->scalar_cycles_per_tile};
+    if (pipe_table_init(&c->pipes, &rates) != 0)
+        goto oom;
+    c->kstats = calloc(GRAPH_MAX_FUNC_ID, sizeof(*c->kstats));
+    if (!c->kstats)
+        goto oom;
+    if (cfg->pmu_event_type) {
+        if (pmu_log_init(&c->pmu, cfg->pmu_event_type, (uint64_t)p->pmu_bytes_per_req, err, errlen) != 0) {
+            chip_free(c);
+            return -1;
+        }
+        c->pmu_on = true;
+    }
     if (evq_init(&c->q, 1024) != 0)
         goto oom;
     for (int r = 0; r < RING_COUNT; r++) {
@@ -141,6 +161,12 @@ void chip_free(chip *c)
         scopestats_free(&c->ss);
     c->dep_gen_on = c->scope_stats_on = false;
     swimlane_free(&c->sl);
+    pipe_table_free(&c->pipes);
+    free(c->kstats);
+    c->kstats = NULL;
+    if (c->pmu_on)
+        pmu_log_free(&c->pmu);
+    c->pmu_on = false;
     orch_free(&c->orch);
 }
 

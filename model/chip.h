@@ -11,7 +11,9 @@
 #include "depgen.h"
 #include "evq.h"
 #include "orch.h"
+#include "pipe.h"
 #include "platform.h"
+#include "pmu.h"
 #include "readyq.h"
 #include "ringres.h"
 #include "sched.h"
@@ -68,6 +70,16 @@ typedef struct drain_state {
     uint64_t drains;                             /* drains over the run */
 } drain_state;
 
+/* What the executions of one kernel did on the cores (the pipe report). */
+typedef struct kernel_stats {
+    uint64_t executions;            /* AICore executions */
+    ps_t core_ps;                   /* kernel windows, summed */
+    ps_t idle_mem_ps;               /* the same executions on an idle memory system */
+    uint64_t window_cycles;         /* kernel windows in AICore cycles, pipe-model executions only */
+    double busy_cycles[PIPE_COUNT]; /* pipe busy cycles, GM pipes stretched by contention */
+    uint64_t pipe_executions;       /* executions with a pipe model */
+} kernel_stats;
+
 /* Control-path costs in picoseconds, from the platform. */
 typedef struct chip_costs {
     ps_t submit, scope_end_per_task, spin;
@@ -77,6 +89,7 @@ typedef struct chip_costs {
     ps_t first_min, first_max; /* first-task extra pickup latency on half the cores */
     ps_t drain_sync;           /* the drain's acknowledgement tree across the scheduler threads */
     ps_t arg_fill;             /* a gated core filling its own args (hidden in the doorbell wait) */
+    ps_t pmu_read;             /* PMU on: the AICPU's counter loads after each FIN */
 } chip_costs;
 
 /* One node of a producer's fanout list. */
@@ -121,10 +134,15 @@ typedef struct chip {
     orch orch;          /* the orchestrator thread */
     fanout_node *nodes; /* fanout list nodes; [0] is the null sentinel */
     size_t nodes_cap;
-    uint32_t nodes_free;      /* free list head */
-    uint32_t nodes_used;      /* nodes in use */
-    swimlane sl;              /* swimlane records */
-    uint64_t tasks_submitted; /* submit + dummy + alloc */
+    uint32_t nodes_free;                     /* free list head */
+    uint32_t nodes_used;                     /* nodes in use */
+    swimlane sl;                             /* swimlane records */
+    pipe_table pipes;                        /* pipe-model results of every distinct pipe cost */
+    uint32_t kernel_pipe[GRAPH_MAX_FUNC_ID]; /* func id -> pipes index (0 = flat cost or not seen yet) */
+    kernel_stats *kstats;                    /* per func id */
+    bool pmu_on;                             /* pmu.csv rows are collected */
+    pmu_log pmu;                             /* ... here */
+    uint64_t tasks_submitted;                /* submit + dummy + alloc */
     uint64_t tasks_completed;
     uint64_t kernel_tasks;  /* tasks that ran on AICores */
     uint64_t executions;    /* AICore executions (task x core x block) */

@@ -248,18 +248,6 @@ int depgen_add(depgen *d, const depgen_task *t)
     return 0;
 }
 
-static int copy_body(FILE *from, FILE *to)
-{
-    char buf[1 << 16];
-    size_t n;
-    if (fflush(from) != 0 || fseek(from, 0, SEEK_SET) != 0)
-        return -1;
-    while ((n = fread(buf, 1, sizeof(buf), from)) > 0)
-        if (fwrite(buf, 1, n, to) != n)
-            return -1;
-    return ferror(from) ? -1 : 0;
-}
-
 int depgen_write(depgen *d, const char *path, char *err, size_t errlen)
 {
     outfile of;
@@ -268,11 +256,11 @@ int depgen_write(depgen *d, const char *path, char *err, size_t errlen)
         return -1;
     int bad = 0;
     fputs("{\"tasks\":[", f);
-    bad |= copy_body(d->tasks, f);
+    bad |= outfile_copy(d->tasks, f);
     fputs("],\"tensors\":[", f);
-    bad |= copy_body(d->tensors, f);
+    bad |= outfile_copy(d->tensors, f);
     fputs("],\"edges\":[", f);
-    bad |= copy_body(d->edges, f);
+    bad |= outfile_copy(d->edges, f);
     fputs("]}\n", f);
     if (bad) {
         outfile_abort(&of);

@@ -198,13 +198,171 @@ static int get_dtype(const graph *g, const cJSON *obj, const char *key, const ch
     return 0;
 }
 
-/* Parses a cost object: {"cycles": N} or {"ns": N}. */
-static int get_cost(const graph *g, const cJSON *v, const char *field, graph_cost *out, char *err,
-                    size_t errlen)
+/* Reads a non-negative integer member `key` of obj (if present) into *out,
+ * at most max. */
+static int get_count(const graph *g, const cJSON *obj, const char *key, const char *parent, uint64_t max,
+                     uint64_t *out, char *err, size_t errlen)
+{
+    const cJSON *x = cJSON_GetObjectItemCaseSensitive(obj, key);
+    if (!x)
+        return 0;
+    char f[256];
+    snprintf(f, sizeof(f), "%s.%s", parent, key);
+    if (!cJSON_IsNumber(x) || x->valuedouble != floor(x->valuedouble))
+        return fail(g, err, errlen, f, "must be an integer, got %s", jtype(x));
+    if (x->valuedouble < 0)
+        return fail(g, err, errlen, f, "must be >= 0, got %.17g", x->valuedouble);
+    if (x->valuedouble > (double)max)
+        return fail(g, err, errlen, f, "must be <= %" PRIu64 ", got %.17g", max, x->valuedouble);
+    *out = (uint64_t)x->valuedouble;
+    return 0;
+}
+
+/* One pipe's entry of a pipe-form cost: cycles per tile, or the work of one
+ * tile ({"bytes"} for MTE1/MTE2/MTE3/FIXPIPE, {"m","n","k"} for the cube,
+ * {"elems"} for the vector unit, each with optional "cycles" on top). */
+static int get_pipe_entry(const graph *g, const cJSON *v, pipe_id p, const char *field, pipe_kernel *pk,
+                          char *err, size_t errlen)
+{
+    pipe_work *w = &pk->work;
+    if (cJSON_IsNumber(v)) {
+        if (v->valuedouble != floor(v->valuedouble))
+            return fail(g, err, errlen, field, "must be an integer (cycles per tile), got %.17g",
+                        v->valuedouble);
+        if (v->valuedouble < 0 || v->valuedouble > (double)GRAPH_MAX_PIPE_CYCLES)
+            return fail(g, err, errlen, field, "must be in [0, %" PRIu64 "] cycles per tile, got %.17g",
+                        (uint64_t)GRAPH_MAX_PIPE_CYCLES, v->valuedouble);
+        w->cycles[p] = (uint64_t)v->valuedouble;
+        return 0;
+    }
+    if (!cJSON_IsObject(v))
+        return fail(g, err, errlen, field, "must be cycles per tile or an object, got %s", jtype(v));
+    static const char *const mte_keys[] = {"bytes", "cycles", NULL};
+    static const char *const cube_keys[] = {"m", "n", "k", "dtype", "cycles", NULL};
+    static const char *const vec_keys[] = {"elems", "dtype", "cycles", NULL};
+    static const char *const scalar_keys[] = {"cycles", NULL};
+    const char *const *keys = p == PIPE_CUBE     ? cube_keys
+                              : p == PIPE_VECTOR ? vec_keys
+                              : p == PIPE_SCALAR ? scalar_keys
+                                                 : mte_keys;
+    if (check_keys(g, v, keys, field, err, errlen) != 0 ||
+        get_count(g, v, "cycles", field, GRAPH_MAX_PIPE_CYCLES, &w->cycles[p], err, errlen) != 0)
+        return -1;
+    if (p == PIPE_CUBE) {
+        static const char *const dims[3] = {"m", "n", "k"};
+        int given = 0;
+        for (int d = 0; d < 3; d++) {
+            given += cJSON_GetObjectItemCaseSensitive(v, dims[d]) != NULL;
+            if (get_count(g, v, dims[d], field, 1 << 20, &w->mnk[d], err, errlen) != 0)
+                return -1;
+        }
+        if (given != 0 && given != 3)
+            return fail(g, err, errlen, field, "give all of m, n and k (one m x n x k multiply per tile)");
+        int dt = DT_FLOAT16;
+        char f[300];
+        snprintf(f, sizeof(f), "%.200s.dtype", field);
+        if (get_dtype(g, v, "dtype", f, false, &dt, err, errlen) != 0)
+            return -1;
+        if (dt != DT_FLOAT16 && dt != DT_BFLOAT16 && dt != DT_INT8)
+            return fail(g, err, errlen, f, "the cube takes FLOAT16, BFLOAT16 or INT8, got %s",
+                        dtype_name(dt));
+        w->cube_elem_bytes = (uint32_t)dtype_size(dt);
+    } else if (p == PIPE_VECTOR) {
+        if (get_count(g, v, "elems", field, GRAPH_MAX_PIPE_BYTES, &w->vec_elems, err, errlen) != 0)
+            return -1;
+        int dt = DT_FLOAT16;
+        char f[300];
+        snprintf(f, sizeof(f), "%.200s.dtype", field);
+        if (get_dtype(g, v, "dtype", f, false, &dt, err, errlen) != 0)
+            return -1;
+        if (dtype_size(dt) < 1)
+            return fail(g, err, errlen, f, "%s has no whole-byte element size", dtype_name(dt));
+        w->vec_elem_bytes = (uint32_t)dtype_size(dt);
+    } else if (p != PIPE_SCALAR) {
+        if (get_count(g, v, "bytes", field, GRAPH_MAX_PIPE_BYTES, &w->bytes[p], err, errlen) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* The pipe form: {"tiles", "buffers", and one entry per pipe}; checks that
+ * every pipe exists on the core type and that N buffers of a tile fit the
+ * core's local memory (UB on the AIV, L1 on the AIC; hardware.md §1.3). */
+static int get_pipe_cost(const graph *g, const cJSON *v, const char *field, core_type core, pipe_kernel *pk,
+                         char *err, size_t errlen)
+{
+    static const char *const keys[] = {"tiles", "buffers", "scalar", "mte1",    "mte2",
+                                       "mte3",  "cube",    "vector", "fixpipe", NULL};
+    if (check_keys(g, v, keys, field, err, errlen) != 0)
+        return -1;
+    memset(pk, 0, sizeof(*pk));
+    pk->aic = core == CORE_AIC;
+    uint64_t tiles = 1, buffers = 2;
+    if (get_count(g, v, "tiles", field, GRAPH_MAX_TILES, &tiles, err, errlen) != 0 ||
+        get_count(g, v, "buffers", field, 16, &buffers, err, errlen) != 0)
+        return -1;
+    char f[256];
+    if (tiles < 1) {
+        snprintf(f, sizeof(f), "%s.tiles", field);
+        return fail(g, err, errlen, f, "must be >= 1, got 0");
+    }
+    if (buffers < 1) {
+        snprintf(f, sizeof(f), "%s.buffers", field);
+        return fail(g, err, errlen, f, "must be >= 1, got 0");
+    }
+    pk->tiles = (uint32_t)tiles;
+    pk->buffers = (uint32_t)buffers;
+    int npipes = 0;
+    for (int p = 0; p < PIPE_COUNT; p++) {
+        const cJSON *x = cJSON_GetObjectItemCaseSensitive(v, pipe_name((pipe_id)p));
+        if (!x)
+            continue;
+        snprintf(f, sizeof(f), "%s.%s", field, pipe_name((pipe_id)p));
+        if (!pipe_on_core((pipe_id)p, pk->aic))
+            return fail(g, err, errlen, f, "the %s has no %s pipe (its pipes: %s)", pk->aic ? "AIC" : "AIV",
+                        pipe_name((pipe_id)p),
+                        pk->aic ? "scalar, mte1, mte2, cube, fixpipe" : "scalar, mte2, mte3, vector");
+        if (get_pipe_entry(g, x, (pipe_id)p, f, pk, err, errlen) != 0)
+            return -1;
+        if (p == PIPE_SCALAR)
+            pk->scalar_given = true;
+        else
+            npipes++;
+    }
+    if (!npipes)
+        return fail(g, err, errlen, field, "the pipe form needs work on at least one pipe besides scalar");
+    /* N buffers of one tile's input (and output, on the AIV) must fit */
+    const pipe_work *w = &pk->work;
+    uint64_t per = pk->aic ? w->bytes[PIPE_MTE2] : w->bytes[PIPE_MTE2] + w->bytes[PIPE_MTE3];
+    uint64_t cap = pk->aic ? PIPE_L1_BYTES : PIPE_UB_BYTES;
+    if (per * buffers > cap) {
+        if (pk->aic)
+            return fail(g, err, errlen, field,
+                        "%" PRIu64 " buffers x mte2 %" PRIu64 " B = %" PRIu64
+                        " B do not fit the AIC's %" PRIu64 " KiB L1; use more, smaller tiles",
+                        buffers, w->bytes[PIPE_MTE2], per * buffers, cap / 1024);
+        return fail(g, err, errlen, field,
+                    "%" PRIu64 " buffers x (mte2 %" PRIu64 " B + mte3 %" PRIu64 " B) = %" PRIu64
+                    " B do not fit the AIV's %" PRIu64 " KiB UB; use more, smaller tiles",
+                    buffers, w->bytes[PIPE_MTE2], w->bytes[PIPE_MTE3], per * buffers, cap / 1024);
+    }
+    return 0;
+}
+
+/* Parses a cost object: {"cycles": N}, {"ns": N}, or (pipes true) the pipe
+ * form for a kernel of core type `core`. */
+static int get_cost(const graph *g, const cJSON *v, const char *field, bool pipes, core_type core,
+                    graph_cost *out, char *err, size_t errlen)
 {
     static const char *const keys[] = {"cycles", "ns", NULL};
     if (!cJSON_IsObject(v))
         return fail(g, err, errlen, field, "must be an object such as {\"cycles\": 1800}, got %s", jtype(v));
+    memset(out, 0, sizeof(*out));
+    if (!cJSON_GetObjectItemCaseSensitive(v, "cycles") && !cJSON_GetObjectItemCaseSensitive(v, "ns") &&
+        pipes) {
+        out->kind = COST_PIPES;
+        return get_pipe_cost(g, v, field, core, &out->pipe, err, errlen);
+    }
     if (check_keys(g, v, keys, field, err, errlen) != 0)
         return -1;
     int forms = 0;
@@ -335,7 +493,7 @@ static int parse_header(graph *g, const cJSON *h, char *err, size_t errlen)
         const cJSON *c = cJSON_GetObjectItemCaseSensitive(k, "cost");
         if (!c)
             return fail(g, err, errlen, f, "missing required field");
-        if (get_cost(g, c, f, &gk->cost, err, errlen) != 0)
+        if (get_cost(g, c, f, true, gk->core, &gk->cost, err, errlen) != 0)
             return -1;
         g->func_to_kernel[id] = i;
         i++;
@@ -808,7 +966,23 @@ static int parse_task_common(graph *g, const cJSON *line, graph_op *op, char *er
         return -1;
     const cJSON *cost = cJSON_GetObjectItemCaseSensitive(line, "cost");
     if (cost) {
-        if (get_cost(g, cost, "cost", &op->cost, err, errlen) != 0)
+        /* the pipe form needs one core type: a single kernel, or SPMD of one */
+        int core = -1;
+        bool one_type = true;
+        for (int k = 0; k < 3; k++)
+            if (op->kernel_ids[k] >= 0) {
+                int t = k == 0 ? CORE_AIC : CORE_AIV;
+                one_type &= core < 0 || core == t;
+                core = t;
+            }
+        bool pipes = one_type && core >= 0;
+        if (!pipes && cJSON_IsObject(cost) && !cJSON_GetObjectItemCaseSensitive(cost, "cycles") &&
+            !cJSON_GetObjectItemCaseSensitive(cost, "ns"))
+            return fail(g, err, errlen, "cost",
+                        "a MIX task's cost override must be flat ({\"cycles\": N} or {\"ns\": N}); give "
+                        "pipe costs in the kernel table");
+        if (get_cost(g, cost, "cost", pipes, core == CORE_AIC ? CORE_AIC : CORE_AIV, &op->cost, err,
+                     errlen) != 0)
             return -1;
         op->has_cost = true;
     }

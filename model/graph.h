@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "pipe.h"
 #include "strtab.h"
 
 #define GRAPH_VERSION 1
@@ -26,11 +27,13 @@ typedef enum { CORE_AIC = 0, CORE_AIV = 1 } core_type;
 typedef enum {
     COST_CYCLES, /* flat AICore cycles per block */
     COST_NS,     /* flat nanoseconds per block (imported captures) */
+    COST_PIPES,  /* tiles through the core's pipes (pipe.h) */
 } cost_kind;
 
 typedef struct graph_cost {
-    cost_kind kind; /* which form */
-    uint64_t value; /* cycles or ns */
+    cost_kind kind;   /* which form */
+    uint64_t value;   /* cycles or ns (flat forms) */
+    pipe_kernel pipe; /* the pipe form */
 } graph_cost;
 
 /* One entry of the header's kernel table. */

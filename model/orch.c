@@ -115,11 +115,30 @@ static size_t release_scope(chip *c, size_t from, ps_t t)
     return n;
 }
 
-static ps_t kernel_time(const chip *c, const graph_cost *cost)
+/* Time of one block of kernel func with this cost (the kernel's own, or a
+ * task's override) on an idle memory system; *pipe_ix gets its pipe-model
+ * result, 0 for a flat cost. */
+static ps_t kernel_time(chip *c, const graph_cost *cost, int func, bool override, uint32_t *pipe_ix)
 {
+    *pipe_ix = 0;
     if (cost->kind == COST_NS)
         return ps_from_ns(cost->value);
-    return ps_from_cycles(cost->value, (uint64_t)c->plat.aicore_freq_hz);
+    uint64_t cycles = cost->value;
+    if (cost->kind == COST_PIPES) {
+        /* a kernel's own cost is looked up once; overrides go through the table's hash */
+        uint32_t ix = override ? 0 : c->kernel_pipe[func];
+        if (!ix)
+            ix = pipe_table_get(&c->pipes, &cost->pipe);
+        if (!ix) {
+            chip_error(c, "out of memory for pipe-model results");
+            return 0;
+        }
+        if (!override)
+            c->kernel_pipe[func] = ix;
+        *pipe_ix = ix;
+        cycles = pipe_table_result(&c->pipes, ix)->total_cycles;
+    }
+    return ps_from_cycles(cycles, (uint64_t)c->plat.aicore_freq_hz);
 }
 
 /* Shape from the active subslots (runtime.md §3.2). */
@@ -412,7 +431,8 @@ static task *create_task(chip *c, int ring, uint64_t heap_off)
         if (op->kernel_ids[s] < 0)
             continue;
         const graph_kernel *k = graph_kernel_by_id(&o->g, op->kernel_ids[s]);
-        tk->dur[s] = kernel_time(c, op->has_cost ? &op->cost : &k->cost);
+        tk->dur[s] =
+            kernel_time(c, op->has_cost ? &op->cost : &k->cost, k->id, op->has_cost, &tk->pipe_ix[s]);
     }
     tk->mask = mask_of(op->kernel_ids);
     tk->shape = op->kind == OP_ALLOC ? SHAPE_ALLOC : (uint8_t)shape_of(tk->mask);

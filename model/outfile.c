@@ -73,3 +73,15 @@ int outfile_mkdirs(const char *dir, char *err, size_t errlen)
     }
     return 0;
 }
+
+int outfile_copy(FILE *from, FILE *to)
+{
+    char buf[1 << 16];
+    size_t n;
+    if (fflush(from) != 0 || fseek(from, 0, SEEK_SET) != 0)
+        return -1;
+    while ((n = fread(buf, 1, sizeof(buf), from)) > 0)
+        if (fwrite(buf, 1, n, to) != n)
+            return -1;
+    return ferror(from) ? -1 : 0;
+}

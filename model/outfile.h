@@ -22,6 +22,10 @@ int outfile_commit(outfile *o, char *err, size_t errlen);
 /* Closes and removes the temporary file. */
 void outfile_abort(outfile *o);
 
+/* Appends everything written to the temporary file `from` to `to`. Returns
+ * 0, or -1 on an I/O error (errno set). */
+int outfile_copy(FILE *from, FILE *to);
+
 /* Creates a directory and its parents (mkdir -p). Returns 0, or -1 with a message in err. */
 int outfile_mkdirs(const char *dir, char *err, size_t errlen);
 

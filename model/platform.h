@@ -56,6 +56,18 @@ typedef struct platform {
     int64_t drain_sync_ns;            /* one sync-start drain acknowledgement round across the schedulers */
     int64_t aicore_arg_fill_ns;       /* a gated (early-dispatch) core filling its own args */
 
+    /* AICore pipes and memory (hardware.md §1.4-1.5) */
+    double gm_bytes_per_cycle;      /* per-core ceiling of each GM pipe (MTE2, MTE3, FIXPIPE) */
+    double mte1_bytes_per_cycle;    /* L1 -> L0A/L0B */
+    double vec_bytes_per_cycle;     /* vector unit: 128 fp16 lanes = 256 B per cycle */
+    int64_t cube_m;                 /* cube step per cycle: m ... */
+    int64_t cube_n;                 /* ... x n ... */
+    int64_t cube_k_bytes;           /* ... x this many bytes of k (16 fp16) */
+    int64_t scalar_cycles_per_tile; /* scalar issue overhead per tile, unless a kernel gives its own */
+    double hbm_bw;                  /* die HBM bandwidth shared by every core's GM traffic, B/s */
+    int64_t pmu_fin_reads;          /* PMU counter loads by the AICPU after each FIN (PMU on) */
+    int64_t pmu_bytes_per_req;      /* bytes per memory request in the PMU request counters */
+
     /* runtime ring defaults (per scope-depth ring) */
     int64_t ring_task_window; /* task slots per ring */
     int64_t ring_heap;        /* heap bytes per ring */

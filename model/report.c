@@ -61,6 +61,86 @@ static void write_profiling(const chip *c, FILE *f)
             pmu ? "false" : "true");
 }
 
+/* Busy fraction of pipe p over a kernel's pipe-model executions. */
+static double pipe_fraction(const kernel_stats *ks, int p)
+{
+    return ks->window_cycles ? ks->busy_cycles[p] / (double)ks->window_cycles : 0;
+}
+
+static int busiest_pipe(const kernel_stats *ks)
+{
+    int best = 0;
+    for (int p = 1; p < PIPE_COUNT; p++)
+        if (ks->busy_cycles[p] > ks->busy_cycles[best])
+            best = p;
+    return best;
+}
+
+bool report_bottleneck(const chip *c, int *func, int *pipe, double *fraction)
+{
+    const kernel_stats *top = NULL;
+    for (int f = 0; f < GRAPH_MAX_FUNC_ID; f++) {
+        const kernel_stats *ks = &c->kstats[f];
+        if (ks->pipe_executions && (!top || ks->core_ps > top->core_ps)) {
+            top = ks;
+            *func = f;
+        }
+    }
+    if (!top)
+        return false;
+    *pipe = busiest_pipe(top);
+    *fraction = pipe_fraction(top, *pipe);
+    return true;
+}
+
+/* Per kernel: executions, time on cores, contention, and (pipe model) how
+ * busy each of its core's pipes was. */
+static void write_kernels(const chip *c, FILE *f)
+{
+    fputs("  \"kernels\": [", f);
+    int first = 1;
+    for (int id = 0; id < GRAPH_MAX_FUNC_ID; id++) {
+        const graph_kernel *k = graph_kernel_by_id(&c->orch.g, id);
+        if (!k)
+            continue;
+        const kernel_stats *ks = &c->kstats[id];
+        bool pipes = ks->pipe_executions > 0, aic = k->core == CORE_AIC;
+        fprintf(f, "%s\n    {\"func_id\": %d, \"name\": ", first ? "" : ",", id);
+        jsonw_str(f, k->name);
+        fprintf(f,
+                ", \"core\": \"%s\", \"cost_model\": \"%s\", \"executions\": %" PRIu64
+                ", \"core_time_us\": %.6f, \"contention_stretch\": %.6f, \"pipe_busy_fraction\": ",
+                aic ? "aic" : "aiv", k->cost.kind == COST_PIPES ? "pipes" : "flat", ks->executions,
+                us_from_ps(ks->core_ps),
+                ks->idle_mem_ps ? (double)ks->core_ps / (double)ks->idle_mem_ps : 1.0);
+        if (pipes) {
+            int n = 0;
+            fputc('{', f);
+            for (int p = 0; p < PIPE_COUNT; p++)
+                if (pipe_on_core((pipe_id)p, aic))
+                    fprintf(f, "%s\"%s\": %.6f", n++ ? ", " : "", pipe_name((pipe_id)p),
+                            pipe_fraction(ks, p));
+            int b = busiest_pipe(ks);
+            fprintf(f, "}, \"busiest_pipe\": \"%s\", \"busiest_pipe_busy_fraction\": %.6f}",
+                    pipe_name((pipe_id)b), pipe_fraction(ks, b));
+        } else {
+            fputs("null, \"busiest_pipe\": null, \"busiest_pipe_busy_fraction\": null}", f);
+        }
+        first = 0;
+    }
+    fputs(first ? "],\n" : "\n  ],\n", f);
+    int func, pipe;
+    double frac;
+    if (report_bottleneck(c, &func, &pipe, &frac)) {
+        fprintf(f, "  \"bottleneck\": {\"pipe\": \"%s\", \"func_id\": %d, \"kernel\": ",
+                pipe_name((pipe_id)pipe), func);
+        jsonw_str(f, graph_kernel_by_id(&c->orch.g, func)->name);
+        fprintf(f, ", \"busy_fraction\": %.6f},\n", frac);
+    } else {
+        fputs("  \"bottleneck\": null,\n", f);
+    }
+}
+
 /* What the scheduler did that the swimlane does not count directly. */
 static void write_scheduler(const chip *c, FILE *f)
 {
@@ -151,6 +231,7 @@ int report_write_run(const chip *c, const report_info *ri, const char *path, cha
             c->tasks_submitted, c->tasks_completed, c->kernel_tasks, c->executions);
     fprintf(f, "  \"busy_fraction\": {\"aic\": %.6f, \"aiv\": %.6f},\n", report_busy_fraction(c, CORE_AIC),
             report_busy_fraction(c, CORE_AIV));
+    write_kernels(c, f);
     fputs("  \"rings\": [", f);
     for (int r = 0; r < RING_COUNT; r++)
         fprintf(f,
@@ -271,6 +352,14 @@ void report_summary(const chip *c, const report_info *ri, FILE *out)
             100 * report_busy_fraction(c, CORE_AIC), 100 * report_busy_fraction(c, CORE_AIV),
             us_from_ps(c->orch.blocked_ps[0] + c->orch.blocked_ps[1] + c->orch.blocked_ps[2] +
                        c->orch.blocked_ps[3]));
+    int func, pipe;
+    double frac;
+    if (report_bottleneck(c, &func, &pipe, &frac)) {
+        const kernel_stats *ks = &c->kstats[func];
+        fprintf(out, "  bottleneck: %s pipe, busy %.1f%% of the %.3f us that %s (most time on cores) ran\n",
+                pipe_name((pipe_id)pipe), 100 * frac, us_from_ps(ks->core_ps),
+                graph_kernel_by_id(&c->orch.g, func)->name);
+    }
     if (c->record_wb_delay > 0)
         fprintf(
             out,

@@ -37,6 +37,10 @@ void report_csv(const chip *c, const report_info *ri, FILE *out);
  * pickup waited on a swimlane record commit, or the PMU forced single issue. */
 bool report_perturbed(const chip *c);
 
+/* The run's bottleneck pipe: the busiest pipe of the pipe-model kernel
+ * with the most time on cores. False when no kernel has a pipe model. */
+bool report_bottleneck(const chip *c, int *func, int *pipe, double *fraction);
+
 /* Prints the short human summary. */
 void report_summary(const chip *c, const report_info *ri, FILE *out);
 

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pmu.h"
+
 #define INT32_MAX_VALUE 2147483647ULL
 
 static const char *const NAMES[] = {"ring_task_window", "ring_heap", "ring_dep_pool"};
@@ -141,7 +143,7 @@ int runcfg_warn_retired_env(char *out, size_t outlen)
 
 static bool pmu_valid(long t)
 {
-    return t == 1 || t == 2 || (t >= 4 && t <= 8);
+    return t >= 0 && t <= 8 && pmu_type_valid((int)t);
 }
 
 int runcfg_pmu_type(int given, const char *value, const char *env, int *type, char *warn, size_t warnlen,

@@ -69,6 +69,46 @@ static ps_t walk_cost(const chip *c, const task *tk)
 /* A subtask left core k at time t (read by the poll ending then): record it
  * and, when it was the task's last, schedule the task's completion after the
  * fan-out walk. Returns the time the thread spent. */
+/* Adds one finished execution to its kernel's pipe figures and, with the
+ * PMU on, to pmu.csv. */
+static void account_execution(chip *c, const core *co, const task *tk, const core_slot *s)
+{
+    int func = tk->kernel_ids[s->subslot];
+    if (func < 0 || func >= GRAPH_MAX_FUNC_ID)
+        return;
+    kernel_stats *ks = &c->kstats[func];
+    ps_t window = s->end - s->start, idle = tk->dur[s->subslot];
+    /* nearest whole cycle: a window of N cycles is N cycles rounded to the picosecond */
+    uint64_t freq = (uint64_t)c->plat.aicore_freq_hz;
+    uint64_t cycles = (uint64_t)(((unsigned __int128)window * freq + PS_PER_S / 2) / PS_PER_S);
+    double stretch = idle ? (double)window / (double)idle : 1.0;
+    uint32_t ix = tk->pipe_ix[s->subslot];
+    const pipe_result *pr = ix ? pipe_table_result(&c->pipes, ix) : NULL;
+    ks->executions++;
+    ks->core_ps += window;
+    ks->idle_mem_ps += idle;
+    if (pr) {
+        ks->pipe_executions++;
+        ks->window_cycles += cycles;
+        for (int p = 0; p < PIPE_COUNT; p++) {
+            double b = (double)pr->busy_cycles[p] * (pipe_is_gm((pipe_id)p) ? stretch : 1.0);
+            ks->busy_cycles[p] += b < (double)cycles ? b : (double)cycles;
+        }
+    }
+    if (c->pmu_on) {
+        pmu_exec e = {.thread_id = co->thread,
+                      .core_id = co->id,
+                      .task_id = tk->id,
+                      .func_id = (uint32_t)func,
+                      .core_type = co->type == CORE_AIV,
+                      .total_cycles = cycles,
+                      .pk = ix ? pipe_table_kernel(&c->pipes, ix) : NULL,
+                      .pr = pr,
+                      .stretch = stretch};
+        pmu_log_add(&c->pmu, &e);
+    }
+}
+
 static ps_t retire(chip *c, int ti, int k, const core_slot *s, ps_t t, const uint32_t shared[3])
 {
     core *co = &c->cores[k];
@@ -85,12 +125,13 @@ static ps_t retire(chip *c, int ti, int k, const core_slot *s, ps_t t, const uin
     co->busy_ps += s->end - s->start;
     c->executions++;
     c->threads[ti].completed++;
-    ps_t spent = c->cost.subtask;
+    ps_t spent = c->cost.subtask + c->cost.pmu_read;
     task *tk = chip_task(c, s->task_id);
     if (!tk) {
         chip_error(c, "internal: FIN of unknown task %" PRIu64, s->task_id);
         return spent;
     }
+    account_execution(c, co, tk, s);
     if (++tk->subtasks_done == tk->subtasks_total) {
         ps_t w = walk_cost(c, tk);
         if (w >= PS_PER_US)

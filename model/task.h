@@ -69,6 +69,7 @@ typedef struct task {
     int32_t subtasks_done;   /* FINs observed */
     int32_t subtasks_total;  /* block_num x popcount(mask) */
     ps_t dur[3];             /* kernel time per subslot, per block */
+    uint32_t pipe_ix[3];     /* pipe-model result per subslot (chip pipes), 0 = flat cost */
     int32_t fanin_count;     /* distinct WAIT producers + 1 (released at publish) */
     int32_t fanin_refcount;  /* producers completed + released guard */
     int32_t fanout_claims;   /* consumer edges claimed on this task */

@@ -140,9 +140,6 @@ int run_main(int argc, char **argv)
     }
     if (warn[0])
         fprintf(stderr, "ptosim: warning: %s\n", warn);
-    if (cfg.pmu_event_type)
-        fprintf(stderr, "ptosim: note: --enable-pmu models the PMU's effect on dispatch (single issue); "
-                        "this version does not write pmu.csv yet\n");
     if (runcfg_timeout_ms("--scheduler-timeout-ms", opt.sched_timeout, "SIMPLER_SCHEDULER_TIMEOUT_MS",
                           (long)plat.scheduler_timeout_ms, &timeout_ms, warn, sizeof(warn), err,
                           sizeof(err)) != 0) {
@@ -242,6 +239,16 @@ int run_main(int argc, char **argv)
             write_failed = 1;
         } else {
             outputs[nout++] = "dfx_outputs/deps.json";
+        }
+    }
+    if (opt.work_dir && c->pmu_on) {
+        snprintf(path, sizeof(path), "%s/dfx_outputs/pmu.csv", opt.work_dir);
+        int written = 0;
+        if (pmu_log_write(&c->pmu, path, &written, err, sizeof(err)) != 0) {
+            fprintf(stderr, "ptosim: %s\n", err);
+            write_failed = 1;
+        } else if (written) {
+            outputs[nout++] = "dfx_outputs/pmu.csv";
         }
     }
     if (opt.work_dir && c->scope_stats_on) {

@@ -12,6 +12,8 @@ int main(void)
     srunner_add_suite(sr, suite_chip());
     srunner_add_suite(sr, suite_rings());
     srunner_add_suite(sr, suite_deps());
+    srunner_add_suite(sr, suite_pipe());
+    srunner_add_suite(sr, suite_pmu());
     srunner_add_suite(sr, suite_sched());
     srunner_add_suite(sr, suite_calib());
     srunner_add_suite(sr, suite_e2e());

@@ -71,5 +71,7 @@ Suite *suite_rings(void);
 Suite *suite_deps(void);
 Suite *suite_sched(void);
 Suite *suite_calib(void);
+Suite *suite_pipe(void);
+Suite *suite_pmu(void);
 
 #endif

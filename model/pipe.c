@@ -1,0 +1,215 @@
+/* pipe.c - per-pipe kernel timing: tiles through N-buffered pipe stages (hardware.md §1.7). */
+#include "pipe.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const NAMES[PIPE_COUNT] = {"scalar", "mte1", "mte2", "mte3", "cube", "vector", "fixpipe"};
+
+/* Dataflow order per core type (hardware.md §1.2). */
+static const pipe_id AIC_ORDER[] = {PIPE_SCALAR, PIPE_MTE2, PIPE_MTE1, PIPE_CUBE, PIPE_FIXPIPE};
+static const pipe_id AIV_ORDER[] = {PIPE_SCALAR, PIPE_MTE2, PIPE_VECTOR, PIPE_MTE3};
+
+const char *pipe_name(pipe_id p)
+{
+    return p >= 0 && p < PIPE_COUNT ? NAMES[p] : "?";
+}
+
+bool pipe_on_core(pipe_id p, bool aic)
+{
+    switch (p) {
+    case PIPE_SCALAR:
+    case PIPE_MTE2:
+        return true;
+    case PIPE_MTE1:
+    case PIPE_CUBE:
+    case PIPE_FIXPIPE:
+        return aic;
+    case PIPE_MTE3:
+    case PIPE_VECTOR:
+        return !aic;
+    default:
+        return false;
+    }
+}
+
+bool pipe_is_gm(pipe_id p)
+{
+    return p == PIPE_MTE2 || p == PIPE_MTE3 || p == PIPE_FIXPIPE;
+}
+
+static uint64_t ceil_div(uint64_t a, uint64_t b)
+{
+    return b ? (a + b - 1) / b : 0;
+}
+
+/* Whole cycles to move `bytes` at `rate` bytes per cycle. */
+static uint64_t transfer_cycles(uint64_t bytes, double rate)
+{
+    if (!bytes || rate <= 0)
+        return 0;
+    double c = (double)bytes / rate;
+    uint64_t whole = (uint64_t)c;
+    return (double)whole < c ? whole + 1 : whole;
+}
+
+void pipe_tile_cycles(const pipe_kernel *k, const pipe_rates *r, uint64_t out[PIPE_COUNT])
+{
+    const pipe_work *w = &k->work;
+    for (int p = 0; p < PIPE_COUNT; p++)
+        out[p] = w->cycles[p];
+    if (!k->scalar_given)
+        out[PIPE_SCALAR] = r->scalar_cycles_per_tile;
+    out[PIPE_MTE1] += transfer_cycles(w->bytes[PIPE_MTE1], r->mte1_bytes_per_cycle);
+    for (int p = 0; p < PIPE_COUNT; p++)
+        if (pipe_is_gm((pipe_id)p))
+            out[p] += transfer_cycles(w->bytes[p], r->gm_bytes_per_cycle);
+    if (w->mnk[0] && w->mnk[1] && w->mnk[2]) {
+        /* one m x n x k multiply: ceil(m/16) x ceil(n/16) x ceil(k/(32 B / element)) steps */
+        uint32_t eb = w->cube_elem_bytes ? w->cube_elem_bytes : 2;
+        uint64_t kstep = r->cube_k_bytes / eb ? r->cube_k_bytes / eb : 1;
+        out[PIPE_CUBE] +=
+            ceil_div(w->mnk[0], r->cube_m) * ceil_div(w->mnk[1], r->cube_n) * ceil_div(w->mnk[2], kstep);
+    }
+    if (w->vec_elems) {
+        uint32_t eb = w->vec_elem_bytes ? w->vec_elem_bytes : 2;
+        out[PIPE_VECTOR] += transfer_cycles(w->vec_elems * eb, r->vec_bytes_per_cycle);
+    }
+}
+
+void pipe_run(const pipe_kernel *k, const pipe_rates *r, pipe_result *out)
+{
+    memset(out, 0, sizeof(*out));
+    uint64_t per_tile[PIPE_COUNT];
+    pipe_tile_cycles(k, r, per_tile);
+    const pipe_id *order = k->aic ? AIC_ORDER : AIV_ORDER;
+    int norder = k->aic ? (int)(sizeof(AIC_ORDER) / sizeof(*AIC_ORDER))
+                        : (int)(sizeof(AIV_ORDER) / sizeof(*AIV_ORDER));
+    /* the stages that have work, in dataflow order */
+    uint64_t cost[PIPE_COUNT];
+    int nst = 0;
+    for (int i = 0; i < norder; i++)
+        if (per_tile[order[i]])
+            cost[nst++] = per_tile[order[i]];
+    uint64_t tiles = k->tiles ? k->tiles : 1, n = k->buffers ? k->buffers : 1;
+    for (int p = 0; p < PIPE_COUNT; p++) {
+        out->busy_cycles[p] = per_tile[p] * tiles;
+        out->bytes[p] = k->work.bytes[p] * tiles;
+        if (pipe_is_gm((pipe_id)p))
+            out->gm_bytes += out->bytes[p];
+        if (out->busy_cycles[p] > out->busy_cycles[out->busiest])
+            out->busiest = (pipe_id)p;
+    }
+    if (!nst)
+        return;
+    /* end[i % (n + 1)][s]: when stage s finished tile i; tile i needs tiles
+     * i-1 (same stage) and i-n (next stage), so n + 1 rows suffice */
+    uint64_t rows = n + 1;
+    uint64_t *end = calloc(rows * (uint64_t)nst, sizeof(*end));
+    if (!end) { /* cannot happen for sane sizes; fall back to the serial bound */
+        for (int s = 0; s < nst; s++)
+            out->total_cycles += cost[s] * tiles;
+        return;
+    }
+    for (uint64_t i = 0; i < tiles; i++) {
+        uint64_t *cur = &end[(i % rows) * nst];
+        const uint64_t *prev = i ? &end[((i - 1) % rows) * nst] : NULL;
+        const uint64_t *back = i >= n ? &end[((i - n) % rows) * nst] : NULL;
+        for (int s = 0; s < nst; s++) {
+            uint64_t st = 0;
+            if (s > 0 && cur[s - 1] > st)
+                st = cur[s - 1]; /* previous pipe delivered this tile */
+            if (prev && prev[s] > st)
+                st = prev[s]; /* this pipe is free */
+            if (back && s + 1 < nst && back[s + 1] > st)
+                st = back[s + 1]; /* a buffer towards the next pipe is free */
+            cur[s] = st + cost[s];
+        }
+    }
+    out->total_cycles = end[((tiles - 1) % rows) * nst + nst - 1];
+    free(end);
+}
+
+int pipe_table_init(pipe_table *t, const pipe_rates *r)
+{
+    memset(t, 0, sizeof(*t));
+    t->rates = *r;
+    t->cap = 16;
+    t->nslots = 64;
+    t->keys = calloc(t->cap, sizeof(*t->keys));
+    t->results = calloc(t->cap, sizeof(*t->results));
+    t->slots = calloc(t->nslots, sizeof(*t->slots));
+    t->n = 1; /* index 0 means "no pipe model" */
+    if (!t->keys || !t->results || !t->slots) {
+        pipe_table_free(t);
+        return -1;
+    }
+    return 0;
+}
+
+void pipe_table_free(pipe_table *t)
+{
+    free(t->keys);
+    free(t->results);
+    free(t->slots);
+    memset(t, 0, sizeof(*t));
+}
+
+/* FNV-1a over the kernel's bytes. */
+static uint64_t hash_kernel(const pipe_kernel *k)
+{
+    const unsigned char *b = (const unsigned char *)k;
+    uint64_t h = 1469598103934665603ULL;
+    for (size_t i = 0; i < sizeof(*k); i++)
+        h = (h ^ b[i]) * 1099511628211ULL;
+    return h;
+}
+
+static size_t find_slot(const pipe_table *t, const pipe_kernel *k, uint64_t h)
+{
+    size_t m = t->nslots - 1, i = (size_t)h & m;
+    while (t->slots[i] && memcmp(&t->keys[t->slots[i]], k, sizeof(*k)) != 0)
+        i = (i + 1) & m;
+    return i;
+}
+
+static int rehash(pipe_table *t)
+{
+    size_t n2 = t->nslots * 2;
+    uint32_t *ns = calloc(n2, sizeof(*ns));
+    if (!ns)
+        return -1;
+    free(t->slots);
+    t->slots = ns;
+    t->nslots = n2;
+    for (uint32_t ix = 1; ix < t->n; ix++)
+        t->slots[find_slot(t, &t->keys[ix], hash_kernel(&t->keys[ix]))] = ix;
+    return 0;
+}
+
+uint32_t pipe_table_get(pipe_table *t, const pipe_kernel *k)
+{
+    uint64_t h = hash_kernel(k);
+    size_t i = find_slot(t, k, h);
+    if (t->slots[i])
+        return t->slots[i];
+    if (t->n == t->cap) {
+        size_t ncap = t->cap * 2;
+        pipe_kernel *nk = realloc(t->keys, ncap * sizeof(*nk));
+        if (!nk)
+            return 0;
+        t->keys = nk;
+        pipe_result *nr = realloc(t->results, ncap * sizeof(*nr));
+        if (!nr)
+            return 0;
+        t->results = nr;
+        t->cap = ncap;
+    }
+    uint32_t ix = (uint32_t)t->n++;
+    t->keys[ix] = *k;
+    pipe_run(k, &t->rates, &t->results[ix]);
+    t->slots[i] = ix;
+    if (t->n * 2 > t->nslots && rehash(t) != 0)
+        return 0;
+    return ix;
+}

@@ -1,0 +1,261 @@
+/* test_pipe.c - the AICore pipe model: hand-worked pipelines, derived pipe times, the pipe-form cost in graph
+ * files. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../model/graph.h"
+#include "../model/pipe.h"
+#include "testutil.h"
+
+/* a2a3 rates (platforms/a2a3.json) */
+static const pipe_rates A2A3 = {.gm_bytes_per_cycle = 32,
+                                .mte1_bytes_per_cycle = 512,
+                                .vec_bytes_per_cycle = 256,
+                                .cube_m = 16,
+                                .cube_n = 16,
+                                .cube_k_bytes = 32,
+                                .scalar_cycles_per_tile = 200};
+
+/* An AIV kernel with explicit cycles per tile for scalar, MTE2, vector, MTE3. */
+static pipe_kernel aiv_cycles(uint32_t tiles, uint32_t buffers, uint64_t s, uint64_t m2, uint64_t v,
+                              uint64_t m3)
+{
+    pipe_kernel k;
+    memset(&k, 0, sizeof(k));
+    k.tiles = tiles;
+    k.buffers = buffers;
+    k.scalar_given = true;
+    k.work.cycles[PIPE_SCALAR] = s;
+    k.work.cycles[PIPE_MTE2] = m2;
+    k.work.cycles[PIPE_VECTOR] = v;
+    k.work.cycles[PIPE_MTE3] = m3;
+    return k;
+}
+
+START_TEST(one_tile_is_the_serial_sum_of_its_stages)
+{
+    pipe_result r;
+    pipe_kernel k = aiv_cycles(1, 2, 50, 100, 80, 10);
+    pipe_run(&k, &A2A3, &r);
+    ck_assert_uint_eq(r.total_cycles, 50 + 100 + 80 + 10);
+    ck_assert_uint_eq(r.busy_cycles[PIPE_MTE2], 100);
+    ck_assert_int_eq(r.busiest, PIPE_MTE2);
+}
+END_TEST
+
+START_TEST(four_double_buffered_tiles_are_paced_by_the_slowest_pipe)
+{
+    /* scalar 50, MTE2 100, vector 80, MTE3 10 per tile, 2 buffers:
+     * prologue: tile 0 through scalar (50), then MTE2 paces tiles 0-3
+     * (4 x 100 = 400, MTE2 of tile i+1 overlapping vector of tile i), then
+     * the epilogue drains tile 3 through vector and MTE3 (80 + 10):
+     * 50 + 4 x 100 + 90 = 540 = the first tile's 240 + 3 x 100 */
+    pipe_result r;
+    pipe_kernel k = aiv_cycles(4, 2, 50, 100, 80, 10);
+    pipe_run(&k, &A2A3, &r);
+    ck_assert_uint_eq(r.total_cycles, 540);
+    ck_assert_uint_eq(r.busy_cycles[PIPE_MTE2], 400);
+    ck_assert_uint_eq(r.busy_cycles[PIPE_VECTOR], 320);
+    ck_assert_uint_eq(r.busy_cycles[PIPE_SCALAR], 200);
+}
+END_TEST
+
+START_TEST(single_buffering_serialises_load_and_compute)
+{
+    /* one buffer: MTE2 of tile i+1 waits until the vector unit released
+     * tile i's buffer, so after the first tile (240) each tile costs
+     * MTE2 + vector = 180: tile 1 loads 230-330, computes 330-410 ... and
+     * tile 3 stores 770-780. 240 + 3 x 180 = 780 vs 540 double-buffered */
+    pipe_result single, dbl;
+    pipe_kernel k1 = aiv_cycles(4, 1, 50, 100, 80, 10), k2 = aiv_cycles(4, 2, 50, 100, 80, 10);
+    pipe_run(&k1, &A2A3, &single);
+    pipe_run(&k2, &A2A3, &dbl);
+    ck_assert_uint_eq(single.total_cycles, 780);
+    ck_assert_uint_eq(dbl.total_cycles, 540);
+    /* the same work either way */
+    for (int p = 0; p < PIPE_COUNT; p++)
+        ck_assert_uint_eq(single.busy_cycles[p], dbl.busy_cycles[p]);
+}
+END_TEST
+
+START_TEST(pipe_times_derive_from_bytes_shapes_and_elements)
+{
+    pipe_kernel v;
+    memset(&v, 0, sizeof(v));
+    v.tiles = 1;
+    v.buffers = 2;
+    v.work.bytes[PIPE_MTE2] = 32768; /* 32 KiB at 32 B/cycle: 1024 cycles */
+    v.work.vec_elems = 16384;        /* 16384 fp16 = 32 KiB at 256 B/cycle: 128 */
+    v.work.vec_elem_bytes = 2;
+    v.work.bytes[PIPE_MTE3] = 16384; /* 512 */
+    uint64_t c[PIPE_COUNT];
+    pipe_tile_cycles(&v, &A2A3, c);
+    ck_assert_uint_eq(c[PIPE_SCALAR], 200); /* the platform default */
+    ck_assert_uint_eq(c[PIPE_MTE2], 1024);
+    ck_assert_uint_eq(c[PIPE_VECTOR], 128);
+    ck_assert_uint_eq(c[PIPE_MTE3], 512);
+    v.work.vec_elem_bytes = 4; /* fp32: 64 lanes */
+    pipe_tile_cycles(&v, &A2A3, c);
+    ck_assert_uint_eq(c[PIPE_VECTOR], 256);
+
+    pipe_kernel m;
+    memset(&m, 0, sizeof(m));
+    m.aic = true;
+    m.tiles = 1;
+    m.buffers = 2;
+    m.work.mnk[0] = 128, m.work.mnk[1] = 128, m.work.mnk[2] = 64; /* 8 x 8 x 4 fp16 steps */
+    m.work.cube_elem_bytes = 2;
+    m.work.bytes[PIPE_MTE1] = 32768;  /* 64 cycles at 512 B/cycle */
+    m.work.bytes[PIPE_FIXPIPE] = 100; /* 3.125 -> 4 cycles */
+    pipe_tile_cycles(&m, &A2A3, c);
+    ck_assert_uint_eq(c[PIPE_CUBE], 256);
+    ck_assert_uint_eq(c[PIPE_MTE1], 64);
+    ck_assert_uint_eq(c[PIPE_FIXPIPE], 4);
+    m.work.cube_elem_bytes = 1; /* int8: k steps of 32 */
+    pipe_tile_cycles(&m, &A2A3, c);
+    ck_assert_uint_eq(c[PIPE_CUBE], 128);
+}
+END_TEST
+
+START_TEST(the_table_runs_each_distinct_kernel_once)
+{
+    pipe_table t;
+    ck_assert_int_eq(pipe_table_init(&t, &A2A3), 0);
+    pipe_kernel a = aiv_cycles(4, 2, 50, 100, 80, 10), b = aiv_cycles(4, 1, 50, 100, 80, 10);
+    uint32_t ia = pipe_table_get(&t, &a), ib = pipe_table_get(&t, &b);
+    ck_assert_uint_ne(ia, 0);
+    ck_assert_uint_ne(ia, ib);
+    ck_assert_uint_eq(pipe_table_get(&t, &a), ia);
+    ck_assert_uint_eq(pipe_table_result(&t, ia)->total_cycles, 540);
+    ck_assert_uint_eq(pipe_table_result(&t, ib)->total_cycles, 780);
+    /* many distinct entries survive rehashing */
+    for (uint32_t n = 1; n <= 200; n++) {
+        pipe_kernel k = aiv_cycles(n, 2, 0, 10, 0, 0);
+        uint32_t ix = pipe_table_get(&t, &k);
+        ck_assert_uint_eq(pipe_table_result(&t, ix)->total_cycles, 10 * n);
+    }
+    ck_assert_uint_eq(pipe_table_get(&t, &a), ia);
+    pipe_table_free(&t);
+}
+END_TEST
+
+/* Validates a one-kernel graph whose kernel has the given core and cost;
+ * returns the error ("" when valid). */
+static const char *check_cost(const char *core, const char *cost)
+{
+    static char err[GRAPH_ERR_MAX];
+    char text[2048];
+    snprintf(
+        text, sizeof(text),
+        "{\"ptosim_graph\": 1, \"name\": \"p\", \"kernels\": [{\"id\": 0, \"name\": \"k\", \"core\": \"%s\", "
+        "\"cost\": %s}]}\n{\"op\": \"submit\", \"kernel\": \"k\"}\n",
+        core, cost);
+    char *path = tu_write(tu_tmpdir(), "p.jsonl", text);
+    err[0] = '\0';
+    if (graph_validate(path, err, sizeof(err)) == 0)
+        err[0] = '\0';
+    free(path);
+    return err;
+}
+
+static void expect_cost_error(const char *core, const char *cost, const char *msg)
+{
+    const char *err = check_cost(core, cost);
+    ck_assert_msg(strstr(err, msg) != NULL, "for %s got '%s', expected '%s'", cost, err, msg);
+}
+
+START_TEST(graph_files_accept_the_pipe_form)
+{
+    ck_assert_str_eq(
+        check_cost("aiv", "{\"tiles\": 8, \"mte2\": {\"bytes\": 32768}, \"vector\": {\"elems\": 16384}, "
+                          "\"mte3\": {\"bytes\": 32768}}"),
+        "");
+    ck_assert_str_eq(
+        check_cost("aic", "{\"tiles\": 4, \"buffers\": 2, \"scalar\": 100, \"mte2\": {\"bytes\": 65536}, "
+                          "\"mte1\": {\"bytes\": 65536}, \"cube\": {\"m\": 128, \"n\": 128, \"k\": 128, "
+                          "\"dtype\": \"BFLOAT16\"}, \"fixpipe\": {\"bytes\": 32768}}"),
+        "");
+    ck_assert_str_eq(check_cost("aiv", "{\"vector\": 900}"), ""); /* cycles per tile, one tile */
+}
+END_TEST
+
+START_TEST(pipe_form_errors_name_the_field)
+{
+    expect_cost_error(
+        "aic", "{\"vector\": 100}",
+        ":1: kernels[0].cost.vector: the AIC has no vector pipe (its pipes: scalar, mte1, mte2, cube, "
+        "fixpipe)");
+    expect_cost_error(
+        "aiv", "{\"cube\": {\"m\": 16, \"n\": 16, \"k\": 16}}",
+        ":1: kernels[0].cost.cube: the AIV has no cube pipe (its pipes: scalar, mte2, mte3, vector)");
+    expect_cost_error("aiv", "{\"tiles\": 0, \"vector\": 10}",
+                      ":1: kernels[0].cost.tiles: must be >= 1, got 0");
+    expect_cost_error("aiv", "{\"tiles\": 2000000, \"vector\": 10}",
+                      ":1: kernels[0].cost.tiles: must be <= 1000000, got 2000000");
+    expect_cost_error("aiv", "{\"buffers\": 0, \"vector\": 10}",
+                      ":1: kernels[0].cost.buffers: must be >= 1, got 0");
+    expect_cost_error("aiv", "{\"vector\": -4}",
+                      ":1: kernels[0].cost.vector: must be in [0, 1000000000000] cycles");
+    expect_cost_error("aiv", "{\"mte2\": {\"bytes\": 1.5}}",
+                      ":1: kernels[0].cost.mte2.bytes: must be an integer");
+    expect_cost_error("aiv", "{\"mte2\": {\"elems\": 4}}", ":1: kernels[0].cost.mte2.elems: unknown field");
+    expect_cost_error("aiv", "{\"tile\": 4, \"vector\": 10}", ":1: kernels[0].cost.tile: unknown field");
+    expect_cost_error("aiv", "{\"scalar\": 10}",
+                      ":1: kernels[0].cost: the pipe form needs work on at least one pipe besides scalar");
+    expect_cost_error("aic", "{\"cube\": {\"m\": 16, \"n\": 16}}",
+                      ":1: kernels[0].cost.cube: give all of m, n and k (one m x n x k multiply per tile)");
+    expect_cost_error(
+        "aic", "{\"cube\": {\"m\": 16, \"n\": 16, \"k\": 16, \"dtype\": \"FLOAT32\"}}",
+        ":1: kernels[0].cost.cube.dtype: the cube takes FLOAT16, BFLOAT16 or INT8, got FLOAT32");
+    expect_cost_error("aiv", "{\"vector\": {\"elems\": 8, \"dtype\": \"FLOAT8\"}}",
+                      ":1: kernels[0].cost.vector.dtype: unknown dtype 'FLOAT8'");
+    /* 2 x (64 + 64 KiB) = 256 KiB > 192 KiB UB; 2 x 512 KiB > 512 KiB L1 */
+    expect_cost_error(
+        "aiv", "{\"mte2\": {\"bytes\": 65536}, \"mte3\": {\"bytes\": 65536}}",
+        ":1: kernels[0].cost: 2 buffers x (mte2 65536 B + mte3 65536 B) = 262144 B do not fit the "
+        "AIV's 192 KiB UB; use more, smaller tiles");
+    expect_cost_error(
+        "aic", "{\"mte2\": {\"bytes\": 524288}}",
+        ":1: kernels[0].cost: 2 buffers x mte2 524288 B = 1048576 B do not fit the AIC's 512 KiB L1; "
+        "use more, smaller tiles");
+    expect_cost_error("aiv", "{\"cycles\": 10, \"tiles\": 2}", ":1: kernels[0].cost.tiles: unknown field");
+}
+END_TEST
+
+START_TEST(a_mix_task_cannot_override_with_pipes)
+{
+    char *path =
+        tu_write(tu_tmpdir(), "m.jsonl",
+                 "{\"ptosim_graph\": 1, \"name\": \"m\", \"kernels\": [{\"id\": 0, \"name\": \"c\", "
+                 "\"core\": \"aic\", "
+                 "\"cost\": {\"cycles\": 10}}, {\"id\": 1, \"name\": \"v\", \"core\": \"aiv\", \"cost\": "
+                 "{\"cycles\": 10}}]}\n"
+                 "{\"op\": \"submit\", \"kernel\": \"v\", \"cost\": {\"tiles\": 4, \"vector\": 100}}\n"
+                 "{\"op\": \"submit\", \"kernels\": [\"c\", \"v\", null], \"cost\": {\"tiles\": 4, "
+                 "\"vector\": 100}}\n");
+    char err[GRAPH_ERR_MAX] = "";
+    ck_assert_int_eq(graph_validate(path, err, sizeof(err)), -1);
+    ck_assert_msg(
+        strstr(err, ":3: cost: a MIX task's cost override must be flat ({\"cycles\": N} or {\"ns\": N}); "
+                    "give pipe costs in the kernel table") != NULL,
+        "%s", err);
+    free(path);
+}
+END_TEST
+
+Suite *suite_pipe(void)
+{
+    Suite *s = suite_create("pipe");
+    TCase *tc = tcase_create("pipeline");
+    tcase_add_test(tc, one_tile_is_the_serial_sum_of_its_stages);
+    tcase_add_test(tc, four_double_buffered_tiles_are_paced_by_the_slowest_pipe);
+    tcase_add_test(tc, single_buffering_serialises_load_and_compute);
+    tcase_add_test(tc, pipe_times_derive_from_bytes_shapes_and_elements);
+    tcase_add_test(tc, the_table_runs_each_distinct_kernel_once);
+    tcase_add_test(tc, graph_files_accept_the_pipe_form);
+    tcase_add_test(tc, pipe_form_errors_name_the_field);
+    tcase_add_test(tc, a_mix_task_cannot_override_with_pipes);
+    suite_add_tcase(s, tc);
+    return s;
+}
