@@ -65,6 +65,8 @@ int chip_init(chip *c, const platform *p, const chip_config *cfg, const char *gr
                         .scalar_cycles_per_tile = (uint64_t)p->scalar_cycles_per_tile};
     if (pipe_table_init(&c->pipes, &rates) != 0)
         goto oom;
+    hbm_init(&c->mem, p->hbm_bw);
+    c->hbm_next = PS_NEVER;
     c->kstats = calloc(GRAPH_MAX_FUNC_ID, sizeof(*c->kstats));
     if (!c->kstats)
         goto oom;
@@ -444,6 +446,10 @@ int chip_step(chip *c)
     case EV_DRAIN_RESOLVE:
         if (ev.arg == c->drain.attempt)
             sched_on_drain_resolve(c, ev.t);
+        break;
+    case EV_HBM:
+        if (ev.arg == c->hbm_gen)
+            sched_on_hbm(c, ev.t);
         break;
     case EV_ORCH_CHECK:
         orch_on_check(c, ev.arg, ev.t);

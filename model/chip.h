@@ -10,6 +10,7 @@
 #include "core.h"
 #include "depgen.h"
 #include "evq.h"
+#include "hbm.h"
 #include "orch.h"
 #include "pipe.h"
 #include "platform.h"
@@ -45,6 +46,7 @@ enum chip_event {
     EV_ORCH_CHECK,     /* deadlock check of a blocked allocation; arg = generation */
     EV_SCHED_TIMEOUT,  /* a sleeping scheduler's no-progress timeout; arg = generation */
     EV_DRAIN_RESOLVE,  /* every scheduler reached the sync-start drain: count capacity, stage or retry */
+    EV_HBM,            /* a GM flow starts or ends: reshare HBM bandwidth; arg = generation */
 };
 
 typedef enum {
@@ -140,6 +142,11 @@ typedef struct chip {
     pipe_table pipes;                        /* pipe-model results of every distinct pipe cost */
     uint32_t kernel_pipe[GRAPH_MAX_FUNC_ID]; /* func id -> pipes index (0 = flat cost or not seen yet) */
     kernel_stats *kstats;                    /* per func id */
+    hbm mem;                                 /* the die's shared HBM bandwidth */
+    uint64_t hbm_gen;                        /* generation of the live EV_HBM */
+    ps_t hbm_next;                           /* ... and its time (PS_NEVER: none) */
+    uint64_t hbm_reshares;                   /* bandwidth re-shares over the run */
+    uint64_t gm_bytes;                       /* GM bytes moved by pipe-model executions */
     bool pmu_on;                             /* pmu.csv rows are collected */
     pmu_log pmu;                             /* ... here */
     uint64_t tasks_submitted;                /* submit + dummy + alloc */

@@ -24,26 +24,39 @@ typedef struct core_slot {
     ps_t end;         /* kernel body returned, FIN written */
     bool gated;       /* an early-dispatch payload: the core waits for the doorbell, no ACK */
     ps_t ring;        /* when the doorbell rang, PS_NEVER while gated */
+    ps_t seen;        /* when the dispatch store became visible to the core */
 } core_slot;
+
+/* Which execution a core's GM flow belongs to (it may sit in the running or
+ * the pending slot, and move between them). */
+typedef struct core_flowref {
+    uint64_t task_id;
+    int block;
+    int subslot;
+} core_flowref;
 
 /* One AICore. */
 typedef struct core {
-    int id;                /* logical core id (AIC first, formats.md §0.4) */
-    core_type type;        /* AIC or AIV */
-    int cluster;           /* cluster index */
-    int subslot;           /* 0 = AIC, 1 = AIV0, 2 = AIV1 of its cluster */
-    int thread;            /* owning scheduler thread */
-    bool busy;             /* the running slot holds an execution */
-    core_slot run;         /* running slot */
-    bool has_pending;      /* the pending slot holds an execution */
-    core_slot pend;        /* pending slot (dual issue, runtime.md §3.4) */
-    bool pending_occupied; /* set by every dispatch, cleared when the AICPU sees the ACK: no pending write
-                              before */
-    bool picked_up;        /* the first task after launch was received (it pays extra latency) */
-    ps_t free_at;          /* the core reads its next token from here on (after FIN + record commit) */
-    uint32_t last_reg;     /* last token handed out */
-    uint64_t executions;   /* executions run */
-    ps_t busy_ps;          /* sum of kernel windows */
+    int id;                 /* logical core id (AIC first, formats.md §0.4) */
+    core_type type;         /* AIC or AIV */
+    int cluster;            /* cluster index */
+    int subslot;            /* 0 = AIC, 1 = AIV0, 2 = AIV1 of its cluster */
+    int thread;             /* owning scheduler thread */
+    bool busy;              /* the running slot holds an execution */
+    core_slot run;          /* running slot */
+    bool has_pending;       /* the pending slot holds an execution */
+    core_slot pend;         /* pending slot (dual issue, runtime.md §3.4) */
+    bool pending_occupied;  /* set by every dispatch, cleared when the AICPU sees the ACK: no pending write
+                               before */
+    bool picked_up;         /* the first task after launch was received (it pays extra latency) */
+    ps_t free_at;           /* the core reads its next token from here on (after FIN + record commit) */
+    uint32_t last_reg;      /* last token handed out */
+    uint64_t executions;    /* executions run */
+    ps_t busy_ps;           /* sum of kernel windows */
+    ps_t flow_start_at;     /* next execution with GM traffic starts here (PS_NEVER: none known) */
+    core_flowref flow_next; /* ... which one */
+    ps_t flow_end_at;       /* the running GM flow ends here (PS_NEVER: none) */
+    core_flowref flow_cur;  /* ... which execution it is */
 } core;
 
 /* What one COND read changed (decide_slot_transition, runtime.md §3.5). */

@@ -141,6 +141,17 @@ static void write_kernels(const chip *c, FILE *f)
     }
 }
 
+/* The die's shared HBM: traffic, mean bandwidth, time oversubscribed. */
+static void write_hbm(const chip *c, FILE *f)
+{
+    double secs = (double)c->end_time / PS_PER_S;
+    fprintf(f,
+            "  \"hbm\": {\"bandwidth_gb_s\": %.3f, \"gm_bytes\": %" PRIu64
+            ", \"mean_gb_s\": %.3f, \"saturated_us\": %.6f, \"reshares\": %" PRIu64 "},\n",
+            c->plat.hbm_bw / 1e9, c->gm_bytes, secs > 0 ? (double)c->gm_bytes / secs / 1e9 : 0,
+            us_from_ps(c->mem.saturated_ps), c->hbm_reshares);
+}
+
 /* What the scheduler did that the swimlane does not count directly. */
 static void write_scheduler(const chip *c, FILE *f)
 {
@@ -232,6 +243,7 @@ int report_write_run(const chip *c, const report_info *ri, const char *path, cha
     fprintf(f, "  \"busy_fraction\": {\"aic\": %.6f, \"aiv\": %.6f},\n", report_busy_fraction(c, CORE_AIC),
             report_busy_fraction(c, CORE_AIV));
     write_kernels(c, f);
+    write_hbm(c, f);
     fputs("  \"rings\": [", f);
     for (int r = 0; r < RING_COUNT; r++)
         fprintf(f,
@@ -360,6 +372,9 @@ void report_summary(const chip *c, const report_info *ri, FILE *out)
                 pipe_name((pipe_id)pipe), 100 * frac, us_from_ps(ks->core_ps),
                 graph_kernel_by_id(&c->orch.g, func)->name);
     }
+    if (c->mem.saturated_ps > 0)
+        fprintf(out, "  HBM saturated for %.3f us of the run (%.0f GB/s shared by every core's GM traffic)\n",
+                us_from_ps(c->mem.saturated_ps), c->plat.hbm_bw / 1e9);
     if (c->record_wb_delay > 0)
         fprintf(
             out,

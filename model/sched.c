@@ -69,6 +69,148 @@ static ps_t walk_cost(const chip *c, const task *tk)
 /* A subtask left core k at time t (read by the poll ending then): record it
  * and, when it was the task's last, schedule the task's completion after the
  * fan-out walk. Returns the time the thread spent. */
+static void plan_wake(chip *c, sched_thread *th);
+
+/* ---- shared HBM bandwidth: GM flows of running executions ---- */
+
+static bool flow_is(const core_flowref *r, const core_slot *s)
+{
+    return r->task_id == s->task_id && r->block == s->block && r->subslot == s->subslot;
+}
+
+/* The GM traffic of slot s's kernel: average demand at full speed (bytes
+ * per ps) and full-speed duration. False when it moves no GM bytes. */
+static bool slot_traffic(chip *c, const core_slot *s, double *demand, ps_t *work)
+{
+    const task *tk = chip_task(c, s->task_id);
+    if (!tk || !tk->pipe_ix[s->subslot])
+        return false;
+    const pipe_result *pr = pipe_table_result(&c->pipes, tk->pipe_ix[s->subslot]);
+    *work = tk->dur[s->subslot];
+    if (!pr->gm_bytes || !*work)
+        return false;
+    *demand = (double)pr->gm_bytes / (double)*work;
+    return true;
+}
+
+/* Schedules the one EV_HBM at the earliest flow start or end. */
+static void hbm_reschedule(chip *c)
+{
+    ps_t next = PS_NEVER;
+    for (int k = 0; k < c->ncores; k++) {
+        const core *co = &c->cores[k];
+        if (co->flow_start_at < next)
+            next = co->flow_start_at;
+        if (co->flow_end_at < next)
+            next = co->flow_end_at;
+    }
+    if (next == c->hbm_next)
+        return;
+    c->hbm_gen++;
+    c->hbm_next = next;
+    if (next != PS_NEVER)
+        chip_schedule(c, next, EV_HBM, 0, c->hbm_gen);
+}
+
+/* Slot s on core co has a known start: if its kernel moves GM bytes, its
+ * flow joins the HBM share then. */
+static void expect_flow(chip *c, core *co, const core_slot *s)
+{
+    double demand;
+    ps_t work;
+    if (!slot_traffic(c, s, &demand, &work))
+        return;
+    co->flow_start_at = s->start;
+    co->flow_next = (core_flowref){s->task_id, s->block, s->subslot};
+    hbm_reschedule(c);
+}
+
+/* The slot of core co that holds execution r, or NULL. */
+static core_slot *slot_of(core *co, const core_flowref *r)
+{
+    if (co->busy && flow_is(r, &co->run))
+        return &co->run;
+    if (co->has_pending && flow_is(r, &co->pend))
+        return &co->pend;
+    return NULL;
+}
+
+/* The running slot's end moved: the pending task behind it reads its token
+ * after the new end and the record commit, and starts (or, gated, becomes
+ * ready for its doorbell) accordingly. */
+static void retime_behind(chip *c, core *co, const core_slot *moved)
+{
+    if (moved != &co->run || !co->has_pending) {
+        co->free_at = moved->end + c->cost.record_wb;
+        return;
+    }
+    core_slot *p = &co->pend;
+    ps_t ready = co->run.end + c->cost.record_wb;
+    p->receive = p->seen > ready ? p->seen : ready;
+    if (p->gated && p->ring == PS_NEVER) {
+        co->free_at = co->run.end + c->cost.record_wb;
+        return;
+    }
+    const task *tk = chip_task(c, p->task_id);
+    ps_t start = p->receive + c->cost.setup;
+    if (p->gated) {
+        ps_t filled = start + c->cost.arg_fill, rung = p->ring + c->cost.visible;
+        start = filled > rung ? filled : rung;
+    }
+    p->start = start;
+    p->end = start + (tk ? tk->dur[p->subslot] : 0);
+    co->free_at = p->end + c->cost.record_wb;
+    if (co->flow_start_at != PS_NEVER && flow_is(&co->flow_next, p))
+        co->flow_start_at = p->start;
+}
+
+void sched_on_hbm(chip *c, ps_t t)
+{
+    c->hbm_next = PS_NEVER;
+    hbm_advance(&c->mem, t);
+    for (int k = 0; k < c->ncores; k++) {
+        core *co = &c->cores[k];
+        if (co->flow_end_at <= t) {
+            hbm_remove(&c->mem, k);
+            co->flow_end_at = PS_NEVER;
+        }
+        if (co->flow_start_at <= t) {
+            core_slot *s = slot_of(co, &co->flow_next);
+            double demand;
+            ps_t work;
+            co->flow_start_at = PS_NEVER;
+            if (s && slot_traffic(c, s, &demand, &work)) {
+                hbm_add(&c->mem, k, demand, (double)work);
+                co->flow_cur = co->flow_next;
+                co->flow_end_at = s->end;
+            }
+        }
+    }
+    hbm_share(&c->mem);
+    c->hbm_reshares++;
+    bool retimed[PLATFORM_MAX_AICPU_THREADS] = {false};
+    for (int k = 0; k < c->ncores; k++) {
+        core *co = &c->cores[k];
+        if (co->flow_end_at == PS_NEVER || c->mem.flows[k].pinned || !c->mem.flows[k].changed)
+            continue; /* same speed, same end */
+        ps_t end = hbm_end(&c->mem, k);
+        if (end == co->flow_end_at)
+            continue;
+        co->flow_end_at = end;
+        core_slot *s = slot_of(co, &co->flow_cur);
+        if (!s)
+            continue;
+        s->end = end;
+        retime_behind(c, co, s);
+        retimed[co->thread] = true;
+    }
+    /* a sleeping owner re-plans the poll that will see the moved end */
+    for (int ti = 0; ti < c->nsched; ti++)
+        if (retimed[ti] && c->threads[ti].sleeping)
+            plan_wake(c, &c->threads[ti]);
+    hbm_reschedule(c);
+}
+
 /* Adds one finished execution to its kernel's pipe figures and, with the
  * PMU on, to pmu.csv. */
 static void account_execution(chip *c, const core *co, const task *tk, const core_slot *s)
@@ -88,6 +230,7 @@ static void account_execution(chip *c, const core *co, const task *tk, const cor
     ks->core_ps += window;
     ks->idle_mem_ps += idle;
     if (pr) {
+        c->gm_bytes += pr->gm_bytes;
         ks->pipe_executions++;
         ks->window_cycles += cycles;
         for (int p = 0; p < PIPE_COUNT; p++) {
@@ -132,6 +275,12 @@ static ps_t retire(chip *c, int ti, int k, const core_slot *s, ps_t t, const uin
         return spent;
     }
     account_execution(c, co, tk, s);
+    if (co->flow_end_at != PS_NEVER && flow_is(&co->flow_cur, s)) {
+        /* the AICPU saw this end (its load may run ahead of the event
+         * clock): the flow keeps its speed so the end stays where it was seen */
+        hbm_advance(&c->mem, c->now);
+        hbm_pin(&c->mem, k);
+    }
     if (++tk->subtasks_done == tk->subtasks_total) {
         ps_t w = walk_cost(c, tk);
         if (w >= PS_PER_US)
@@ -325,6 +474,7 @@ static void publish(chip *c, int ti, dispatch_slot *batch, int n, ps_t *cur, boo
         ps_t seen = ts + (ps_t)i * c->cost.store + c->cost.visible;
         /* a pending token is read after the running task's FIN and record commit */
         ps_t ready = batch[i].to_pending ? co->run.end + c->cost.record_wb : co->free_at;
+        s->seen = seen;
         s->receive = seen > ready ? seen : ready;
         if (ready > seen) /* the part of the wait the record commit caused */
             c->record_wb_delay += ready - seen < c->cost.record_wb ? ready - seen : c->cost.record_wb;
@@ -341,6 +491,7 @@ static void publish(chip *c, int ti, dispatch_slot *batch, int n, ps_t *cur, boo
             s->start = s->receive + c->cost.setup;
             s->end = s->start + tk->dur[batch[i].subslot];
             co->free_at = s->end + c->cost.record_wb;
+            expect_flow(c, co, s);
         }
         co->pending_occupied = true; /* cleared when the AICPU sees this task's ACK */
         if (batch[i].to_pending) {
@@ -683,14 +834,16 @@ static void arm_timeout(chip *c, sched_thread *th)
     uint64_t j = first_iter_at(th, polls, due);
     ps_t at = th->sleep_base + j * th->sleep_period;
     if (at < th->wake_at)
-        chip_schedule(c, at + polls, EV_SCHED_TIMEOUT, (uint32_t)th->index, th->gen);
+        chip_schedule(c, at + polls > c->now ? at + polls : c->now, EV_SCHED_TIMEOUT, (uint32_t)th->index,
+                      th->gen);
 }
+
+static void plan_wake(chip *c, sched_thread *th);
 
 /* Nothing happened this iteration: sleep until a poll can observe a change. */
 static void go_to_sleep(chip *c, sched_thread *th)
 {
     ps_t poll = c->cost.poll;
-    bool want_ack = wants_acks(c);
     int nbusy = 0;
     for (int k = 0; k < th->ncores; k++)
         nbusy += c->cores[th->core_ids[k]].busy && !core_waiting_doorbell(&c->cores[th->core_ids[k]]);
@@ -702,6 +855,16 @@ static void go_to_sleep(chip *c, sched_thread *th)
     th->sleep_misses_per_iter = 0;
     for (int s = 0; s < 3; s++)
         th->sleep_misses_per_iter += units(c, th, s, 7, STAGE_IDLE) > 0;
+    plan_wake(c, th);
+}
+
+/* The first idle iteration of a sleeping thread that can observe a change on
+ * one of its cores: schedules it (and the timeout check, if that comes
+ * first). Called again when a running task's end moves. */
+static void plan_wake(chip *c, sched_thread *th)
+{
+    ps_t poll = c->cost.poll;
+    bool want_ack = wants_acks(c);
     ps_t wake = PS_NEVER;
     int kb = 0;
     for (int k = 0; k < th->ncores; k++) {
@@ -1035,6 +1198,7 @@ void sched_ring_core(chip *c, int core_id, uint64_t task_id, ps_t t)
     s->start = ready > rung ? ready : rung;
     s->end = s->start + tk->dur[s->subslot];
     co->free_at = s->end + c->cost.record_wb;
+    expect_flow(c, co, s);
     /* its owner now has one more core to poll */
     kick(c, co->thread, t);
 }

@@ -58,6 +58,10 @@ void sched_on_iter(struct chip *c, int ti, ps_t t);
 void sched_on_dispatch(struct chip *c, int ti, ps_t t);
 void sched_on_timeout(struct chip *c, int ti, ps_t t);
 
+/* GM flows start or end at time t: reshare the HBM bandwidth and move the
+ * ends of the executions whose speed changed. */
+void sched_on_hbm(struct chip *c, ps_t t);
+
 /* Every scheduler reached the sync-start drain barrier: thread 0 counts idle
  * capacity; short starts another round, enough stages the task everywhere. */
 void sched_on_drain_resolve(struct chip *c, ps_t t);

@@ -333,6 +333,7 @@ START_TEST(run_report_and_name_map_describe_the_run)
                                        "busy_fraction",
                                        "kernels",
                                        "bottleneck",
+                                       "hbm",
                                        "rings",
                                        "tensormap",
                                        "orchestrator_blocked_us",

@@ -73,5 +73,6 @@ Suite *suite_sched(void);
 Suite *suite_calib(void);
 Suite *suite_pipe(void);
 Suite *suite_pmu(void);
+Suite *suite_hbm(void);
 
 #endif
