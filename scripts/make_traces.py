@@ -75,17 +75,25 @@ def default():
     # a small decoder: 8 layers, each in its own scope (ring 1), with the usual chain of
     # norm -> qkv -> rope -> attention (MIX) -> out-proj -> add -> up -> act -> down -> add
     H = 1024
+    # pipe-form costs: decode moves weights and KV once, so GM traffic (MTE2) paces the matmuls
+    def aiv(tiles, mte2, elems, mte3):
+        return {"tiles": tiles, "mte2": {"bytes": mte2}, "vector": {"elems": elems}, "mte3": {"bytes": mte3}}
+
+    def aic(tiles, mte2, m, n, k, out):
+        return {"tiles": tiles, "mte2": {"bytes": mte2}, "mte1": {"bytes": mte2},
+                "cube": {"m": m, "n": n, "k": k}, "fixpipe": {"bytes": out}}
+
     hdr = {"ptosim_graph": 1, "name": "default", "orchestrator": "mini_decoder",
-           "kernels": [{"id": 0, "name": "rmsnorm", "core": "aiv", "cost": {"cycles": 7200}},
-                       {"id": 1, "name": "qkv_proj", "core": "aic", "cost": {"cycles": 27000}},
-                       {"id": 2, "name": "rope", "core": "aiv", "cost": {"cycles": 5400}},
-                       {"id": 3, "name": "attn_qk_pv", "core": "aic", "cost": {"cycles": 36000}},
-                       {"id": 4, "name": "attn_softmax", "core": "aiv", "cost": {"cycles": 27000}},
-                       {"id": 5, "name": "o_proj", "core": "aic", "cost": {"cycles": 18000}},
-                       {"id": 6, "name": "residual_add", "core": "aiv", "cost": {"cycles": 3600}},
-                       {"id": 7, "name": "up_gate", "core": "aic", "cost": {"cycles": 54000}},
-                       {"id": 8, "name": "swiglu", "core": "aiv", "cost": {"cycles": 9000}},
-                       {"id": 9, "name": "down_proj", "core": "aic", "cost": {"cycles": 36000}}],
+           "kernels": [{"id": 0, "name": "rmsnorm", "core": "aiv", "cost": aiv(4, 8192, 8192, 8192)},
+                       {"id": 1, "name": "qkv_proj", "core": "aic", "cost": aic(8, 65536, 16, 256, 128, 8192)},
+                       {"id": 2, "name": "rope", "core": "aiv", "cost": aiv(2, 16384, 16384, 16384)},
+                       {"id": 3, "name": "attn_qk_pv", "core": "aic", "cost": aic(8, 65536, 16, 128, 256, 4096)},
+                       {"id": 4, "name": "attn_softmax", "core": "aiv", "cost": aiv(8, 8192, 32768, 8192)},
+                       {"id": 5, "name": "o_proj", "core": "aic", "cost": aic(6, 65536, 16, 256, 128, 8192)},
+                       {"id": 6, "name": "residual_add", "core": "aiv", "cost": aiv(2, 16384, 8192, 8192)},
+                       {"id": 7, "name": "up_gate", "core": "aic", "cost": aic(12, 65536, 16, 256, 128, 8192)},
+                       {"id": 8, "name": "swiglu", "core": "aiv", "cost": aiv(4, 16384, 16384, 8192)},
+                       {"id": 9, "name": "down_proj", "core": "aic", "cost": aic(12, 65536, 16, 256, 128, 8192)}],
            "tensors": [{"name": "x", "dtype": "BFLOAT16", "shape": [16, H]},
                        {"name": "kv_cache", "dtype": "BFLOAT16", "shape": [8, 2, 4096, 128]}]}
     ops = [{"op": "alloc", "id": "ws", "tensors": [{"name": "scratch", "dtype": "FLOAT32", "shape": [16, H]}]}]
