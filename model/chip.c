@@ -70,6 +70,16 @@ int chip_init(chip *c, const platform *p, const chip_config *cfg, const char *gr
     c->kstats = calloc(GRAPH_MAX_FUNC_ID, sizeof(*c->kstats));
     if (!c->kstats)
         goto oom;
+    if (cfg->dump_level) {
+        dump_params dp = {.record = ns(p->dump_record_ns),
+                          .copy_bps = p->aicpu_copy_bw,
+                          .gather_bps = p->aicpu_gather_bw,
+                          .arena = (uint64_t)p->dump_arena_bytes};
+        if (dump_init(&c->dump, cfg->dump_level, &dp,
+                      p->dump_payload ? DUMP_PAYLOAD_PATTERN : DUMP_PAYLOAD_SPARSE) != 0)
+            goto oom;
+        c->dump_on = true;
+    }
     if (cfg->pmu_event_type) {
         if (pmu_log_init(&c->pmu, cfg->pmu_event_type, (uint64_t)p->pmu_bytes_per_req, err, errlen) != 0) {
             chip_free(c);
@@ -141,6 +151,15 @@ oom:
 
 void chip_free(chip *c)
 {
+    if (c->dump_on) {
+        for (int r = 0; r < RING_COUNT; r++)
+            for (uint32_t i = 0; c->rings[r].slots && i < c->rings[r].window; i++) {
+                dump_desc_free(c->rings[r].slots[i].dump);
+                c->rings[r].slots[i].dump = NULL;
+            }
+        dump_free(&c->dump);
+        c->dump_on = false;
+    }
     evq_free(&c->q);
     for (int r = 0; r < RING_COUNT; r++)
         task_ring_free(&c->rings[r]);

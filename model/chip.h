@@ -9,6 +9,7 @@
 
 #include "core.h"
 #include "depgen.h"
+#include "dump.h"
 #include "evq.h"
 #include "hbm.h"
 #include "orch.h"
@@ -33,6 +34,7 @@ typedef struct chip_config {
     bool dep_gen;                          /* enable_dep_gen: collect deps.json */
     bool scope_stats;                      /* enable_scope_stats: collect scope_stats.jsonl */
     int pmu_event_type;                    /* enable_pmu: 0 off, else the event group */
+    int dump_level;                        /* enable_dump_args: 0 off, 1 partial, 2 full, 3 hybrid */
     ps_t scheduler_timeout;                /* scheduler no-progress timeout */
 } chip_config;
 
@@ -147,6 +149,8 @@ typedef struct chip {
     ps_t hbm_next;                           /* ... and its time (PS_NEVER: none) */
     uint64_t hbm_reshares;                   /* bandwidth re-shares over the run */
     uint64_t gm_bytes;                       /* GM bytes moved by pipe-model executions */
+    bool dump_on;                            /* args dump collected */
+    dump_state dump;                         /* ... its state */
     bool pmu_on;                             /* pmu.csv rows are collected */
     pmu_log pmu;                             /* ... here */
     uint64_t tasks_submitted;                /* submit + dummy + alloc */

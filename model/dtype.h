@@ -31,4 +31,11 @@ int dtype_size(int dt);
 /* Parses an upper-case dtype name. Returns the dtype, or -1 if unknown. */
 int dtype_parse(const char *name);
 
+/* Writes value v as one little-endian element of dtype dt into out
+ * (dtype_size(dt) bytes): IEEE single, half (round to nearest even) and
+ * bfloat16 (round to nearest even) for the float types, two's complement
+ * (saturating) for integers, 0/1 for BOOL, the raw low byte for 8-bit and
+ * 4-bit float formats. */
+void dtype_encode(int dt, double v, unsigned char *out);
+
 #endif

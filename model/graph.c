@@ -387,6 +387,48 @@ static int get_cost(const graph *g, const cJSON *v, const char *field, bool pipe
     return 0;
 }
 
+/* Reads "data": an array of at most GRAPH_MAX_DATA numbers or booleans (the
+ * values an args dump shows for a tensor), appended to g->databuf. Returns
+ * the count in *n and the start offset in *off. */
+static int get_data(graph *g, const cJSON *v, const char *field, uint64_t want_max, bool exact, uint32_t *n,
+                    size_t *off, char *err, size_t errlen)
+{
+    if (!cJSON_IsArray(v))
+        return fail(g, err, errlen, field, "must be an array of numbers, got %s", jtype(v));
+    size_t len = (size_t)cJSON_GetArraySize(v);
+    if (len > GRAPH_MAX_DATA)
+        return fail(g, err, errlen, field, "at most %d values, got %zu", GRAPH_MAX_DATA, len);
+    if (exact && len != want_max)
+        return fail(g, err, errlen, field,
+                    "must give one value per element of the view (%" PRIu64 "), got %zu", want_max, len);
+    if (len > want_max)
+        return fail(g, err, errlen, field, "more values (%zu) than the tensor has elements (%" PRIu64 ")",
+                    len, want_max);
+    if (g->datalen + len > g->datacap) {
+        size_t ncap = g->datacap ? g->datacap : 256;
+        while (ncap < g->datalen + len)
+            ncap *= 2;
+        double *nd = realloc(g->databuf, ncap * sizeof(*nd));
+        if (!nd)
+            return fail(g, err, errlen, field, "out of memory");
+        g->databuf = nd;
+        g->datacap = ncap;
+    }
+    *off = g->datalen;
+    const cJSON *x;
+    cJSON_ArrayForEach(x, v)
+    {
+        if (cJSON_IsNumber(x))
+            g->databuf[g->datalen++] = x->valuedouble;
+        else if (cJSON_IsBool(x))
+            g->databuf[g->datalen++] = cJSON_IsTrue(x) ? 1 : 0;
+        else
+            return fail(g, err, errlen, field, "values must be numbers or booleans, got %s", jtype(x));
+    }
+    *n = (uint32_t)len;
+    return 0;
+}
+
 static int ensure_tensor_slot(graph *g, int slot)
 {
     if ((size_t)slot < g->tensors_cap)
@@ -507,7 +549,7 @@ static int parse_header(graph *g, const cJSON *h, char *err, size_t errlen)
     const cJSON *t;
     cJSON_ArrayForEach(t, ts)
     {
-        static const char *const tkeys[] = {"name", "dtype", "shape", "addr", "version", NULL};
+        static const char *const tkeys[] = {"name", "dtype", "shape", "addr", "version", "data", NULL};
         char f[96], name[GRAPH_NAME_MAX];
         snprintf(f, sizeof(f), "tensors[%d]", i);
         if (!cJSON_IsObject(t))
@@ -554,6 +596,19 @@ static int parse_header(graph *g, const cJSON *h, char *err, size_t errlen)
         }
         gt->external = true;
         gt->defined_line = 1;
+        const cJSON *dv = cJSON_GetObjectItemCaseSensitive(t, "data");
+        if (dv) {
+            size_t off = 0;
+            snprintf(f, sizeof(f), "tensors[%d].data", i);
+            g->datalen = 0;
+            if (get_data(g, dv, f, gt->numel, false, &gt->ndata, &off, err, errlen) != 0)
+                return -1;
+            gt->data = malloc((gt->ndata ? gt->ndata : 1) * sizeof(double));
+            if (!gt->data)
+                return fail(g, err, errlen, f, "out of memory");
+            memcpy(gt->data, g->databuf + off, gt->ndata * sizeof(double));
+            g->datalen = 0;
+        }
         i++;
     }
     g->nexternal = i;
@@ -706,9 +761,9 @@ static int parse_view(graph *g, const cJSON *o, const char *path, graph_arg *a, 
  * every arg is read: inputs see the bindings from before this op. */
 static int parse_args(graph *g, const cJSON *args, graph_op *op, char *err, size_t errlen)
 {
-    static const char *const tkeys[] = {"dir",          "tensor",  "shape", "offset",
-                                        "start_offset", "strides", "dtype", "version",
-                                        "manual_dep",   "dump",    NULL};
+    static const char *const tkeys[] = {"dir",   "tensor",  "shape",      "offset", "start_offset", "strides",
+                                        "dtype", "version", "manual_dep", "dump",   "data",         NULL};
+    size_t data_off[GRAPH_MAX_TENSOR_ARGS];
     static const char *const skeys[] = {"scalar", "dtype", "dump", NULL};
     char out_names[GRAPH_MAX_TENSOR_ARGS][GRAPH_NAME_MAX];
     int out_slots[GRAPH_MAX_TENSOR_ARGS];
@@ -771,7 +826,7 @@ static int parse_args(graph *g, const cJSON *args, graph_op *op, char *err, size
         a->dir = (graph_dir)d;
         if (a->dir == DIR_OUT) {
             static const char *const okeys[] = {"dir",        "tensor", "shape", "dtype",
-                                                "manual_dep", "dump",   NULL};
+                                                "manual_dep", "dump",   "data",  NULL};
             if (check_keys(g, o, okeys, path, err, errlen) != 0)
                 return -1;
             if (parse_new_tensor(g, o, path, "tensor", a, out_names[nout], err, errlen) != 0)
@@ -792,9 +847,25 @@ static int parse_args(graph *g, const cJSON *args, graph_op *op, char *err, size
         snprintf(f, sizeof(f), "%s.dump", path);
         if (get_bool(g, o, "dump", f, &a->dump, err, errlen) != 0)
             return -1;
+        const cJSON *dv = cJSON_GetObjectItemCaseSensitive(o, "data");
+        if (dv) {
+            snprintf(f, sizeof(f), "%s.data", path);
+            if (a->dir == DIR_IN || a->dir == DIR_NO_DEP)
+                return fail(
+                    g, err, errlen, f,
+                    "only outputs (out, inout, out_existing) give data: an input shows what its tensor "
+                    "holds");
+            uint64_t n = 1;
+            for (int d2 = 0; d2 < a->ndim; d2++)
+                n *= (uint64_t)a->shape[d2];
+            if (get_data(g, dv, f, n, true, &a->ndata, &data_off[op->nargs], err, errlen) != 0)
+                return -1;
+        }
         op->nargs++;
         i++;
     }
+    for (int k = 0; k < op->nargs; k++) /* the buffer may have moved while it grew */
+        op->args[k].data = op->args[k].ndata ? g->databuf + data_off[k] : NULL;
     for (int k = 0; k < nout; k++) {
         char f[96];
         snprintf(f, sizeof(f), "args[%d].tensor", out_slots[k]);
@@ -999,6 +1070,7 @@ static int parse_op(graph *g, const cJSON *line, graph_op *op, char *err, size_t
     char kind[32] = "";
     memset(op, 0, offsetof(graph_op, args));
     op->nargs = op->nscalars = op->ndeps = 0;
+    g->datalen = 0;
     op->label = -1;
     op->predicate = true;
     op->block_num = 1;
@@ -1217,6 +1289,9 @@ void graph_close(graph *g)
     free(g->tensors);
     free(g->label_line);
     free(g->depbuf);
+    free(g->databuf);
+    for (int i = 0; i < g->nexternal && g->tensors; i++)
+        free(g->tensors[i].data);
     strtab_free(&g->tensor_names);
     strtab_free(&g->labels);
     memset(g, 0, sizeof(*g));

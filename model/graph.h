@@ -15,6 +15,7 @@
 #define GRAPH_MAX_TENSOR_ARGS 32  /* CORE_MAX_TENSOR_ARGS (runtime.md §1.1) */
 #define GRAPH_MAX_SCALAR_ARGS 16  /* CORE_MAX_SCALAR_ARGS (runtime.md §1.1) */
 #define GRAPH_MAX_FUNC_ID 1024    /* RUNTIME_MAX_FUNC_ID (runtime.md §1.1) */
+#define GRAPH_MAX_DATA 4096       /* literal tensor values on one tensor or argument */
 #define GRAPH_MAX_BLOCK_NUM 32767 /* block counts are int16 (runtime.md §3.6) */
 #define GRAPH_NAME_MAX 128
 #define GRAPH_SITE_MAX 64
@@ -53,6 +54,8 @@ typedef struct graph_tensor {
     uint64_t addr;                 /* device address; 0 = allocated by the runtime */
     int32_t version;               /* tensor version */
     bool external;                 /* declared in the header (no owner task) */
+    uint32_t ndata;                /* initial values given in the header ("data"), 0 = none */
+    double *data;                  /* ... row-major from element 0 */
     long defined_line;             /* line that bound it (1 = header) */
 } graph_tensor;
 
@@ -78,6 +81,8 @@ typedef struct graph_arg {
     int32_t version;                 /* view version */
     bool manual_dep;                 /* skip TensorMap lookup and insert */
     bool dump;                       /* tagged for a level-1/3 args dump */
+    uint32_t ndata;                  /* values given for an output ("data"), 0 = none */
+    const double *data;              /* ... row-major over the view (reader-owned, valid until the next op) */
 } graph_arg;
 
 /* One scalar argument. */
@@ -148,6 +153,8 @@ typedef struct graph {
     strtab labels;                         /* task label -> slot */
     long *label_line;                      /* line that last bound each label */
     size_t labels_cap;                     /* allocated entries of label_line */
+    double *databuf;                       /* storage behind op.args[].data */
+    size_t datalen, datacap;               /* values in use, allocated */
     graph_dep *depbuf;                     /* storage behind op.deps */
     size_t depcap;                         /* its capacity */
     int scope_depth;                       /* open user scopes */

@@ -416,6 +416,7 @@ static task *create_task(chip *c, int ring, uint64_t heap_off)
         r->peak_active = task_ring_active(r);
     task *tk = &r->slots[local & (r->window - 1)];
     task_clear_links(tk);
+    dump_desc_free(tk->dump); /* a slot whose last task never reached its capture (none in a clean run) */
     memset(tk, 0, sizeof(*tk));
     tk->id = task_make_id(ring, local);
     tk->submit_idx = o->submit_idx;
@@ -433,6 +434,14 @@ static task *create_task(chip *c, int ring, uint64_t heap_off)
         const graph_kernel *k = graph_kernel_by_id(&o->g, op->kernel_ids[s]);
         tk->dur[s] =
             kernel_time(c, op->has_cost ? &op->cost : &k->cost, k->id, op->has_cost, &tk->pipe_ix[s]);
+    }
+    if (c->dump_on) {
+        /* with dump on every kernel ends with a full pipe barrier before its FIN */
+        for (int s = 0; s < 3; s++)
+            if (op->kernel_ids[s] >= 0)
+                tk->dur[s] += ps_from_ns((uint64_t)c->plat.aicore_dump_barrier_ns);
+        if (dump_submit(c, tk, op) != 0)
+            chip_error(c, "out of memory for args dump records");
     }
     tk->mask = mask_of(op->kernel_ids);
     tk->shape = op->kind == OP_ALLOC ? SHAPE_ALLOC : (uint8_t)shape_of(tk->mask);

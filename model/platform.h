@@ -68,6 +68,14 @@ typedef struct platform {
     int64_t pmu_fin_reads;          /* PMU counter loads by the AICPU after each FIN (PMU on) */
     int64_t pmu_bytes_per_req;      /* bytes per memory request in the PMU request counters */
 
+    /* args dump (hardware.md §4.2) */
+    int64_t dump_record_ns;         /* AICPU: one 128-B metadata record */
+    double aicpu_copy_bw;           /* AICPU memcpy into the arena, B/s (contiguous views) */
+    double aicpu_gather_bw;         /* ... strided views, B/s */
+    int64_t dump_arena_bytes;       /* payload arena per AICPU thread */
+    int64_t aicore_dump_barrier_ns; /* AICore pipe_barrier(PIPE_ALL) before FIN with dump on */
+    int64_t dump_payload;           /* 0: unknown values are sparse zeros; 1: a written pattern */
+
     /* runtime ring defaults (per scope-depth ring) */
     int64_t ring_task_window; /* task slots per ring */
     int64_t ring_heap;        /* heap bytes per ring */

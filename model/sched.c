@@ -282,6 +282,8 @@ static ps_t retire(chip *c, int ti, int k, const core_slot *s, ps_t t, const uin
         hbm_pin(&c->mem, k);
     }
     if (++tk->subtasks_done == tk->subtasks_total) {
+        if (tk->dump) /* args dump: outputs are captured once every block is done */
+            spent += dump_capture(c, ti, tk, DUMP_AFTER_COMPLETION, t + spent);
         ps_t w = walk_cost(c, tk);
         if (w >= PS_PER_US)
             add_phase(c, ti, PH_RESOLVE, t + spent, t + spent + w, tk->consumers, 0, shared);
@@ -460,6 +462,12 @@ static ps_t first_task_extra(const chip *c, int k)
  * gated batch (early dispatch) waits for its doorbell: no start yet. */
 static void publish(chip *c, int ti, dispatch_slot *batch, int n, ps_t *cur, bool gated)
 {
+    /* args dump: a task's inputs are captured before its first block goes out */
+    for (int i = 0; c->dump_on && i < n; i++) {
+        task *tk = chip_task(c, batch[i].task_id);
+        if (tk && tk->dump)
+            *cur += dump_capture(c, ti, tk, DUMP_BEFORE_DISPATCH, *cur);
+    }
     *cur += c->cost.wmb;
     ps_t ts = *cur; /* one get_sys_cnt for the whole batch */
     for (int i = 0; i < n; i++) {

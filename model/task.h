@@ -95,6 +95,7 @@ typedef struct task {
     uint64_t staged_mask[2];    /* cores holding a gated block of this task */
     ps_t ready_at;              /* when it became ready */
     ps_t completed_at;          /* when the completion was observed */
+    struct dump_desc *dump;     /* args it will dump (args dump on), NULL = none */
 } task;
 
 /* Producer link i of t. */

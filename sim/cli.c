@@ -21,6 +21,8 @@ void cli_run_usage(void)
          "  --enable-scope-stats          scope_stats/scope_stats.jsonl: ring counters at every scope\n"
          "  --enable-pmu[=TYPE]           PMU collection, event group 1, 2, 4-8 (bare = 2); forces single "
          "issue\n"
+         "  --dump-args[=LEVEL]           args_dump/: 1 tagged args (bare), 2 every arg, 3 all metadata + "
+         "tagged payload\n"
          "  --scheduler-timeout-ms N      scheduler no-progress timeout (default 10000; "
          "SIMPLER_SCHEDULER_TIMEOUT_MS)\n"
          "  --ring-task-window N|a,b,c,d  task slots per scope-depth ring (power of 2 >= 4; 0 = default)\n"
@@ -174,6 +176,25 @@ int cli_parse_run(int argc, char **argv, cli_run *o, char *err, size_t errlen)
             o->pmu_value = v;
             continue;
         }
+        if (opt_is(a, "--dump-args", &v)) {
+            int lvl = 1; /* bare flag = 1, partial (formats.md §6.1) */
+            if (!v && i + 1 < argc && argv[i + 1][0] >= '0' && argv[i + 1][0] <= '9' && !argv[i + 1][1])
+                v = argv[++i];
+            if (v && parse_level(v, &lvl) != 0) {
+                snprintf(err, errlen, "--dump-args: enable_dump_args must be an int level (0-3), got '%s'",
+                         v);
+                return -1;
+            }
+            if (lvl < 0 || lvl > 3) {
+                snprintf(err, errlen,
+                         "--dump-args: enable_dump_args must be a level in [0, 3] (0=off, 1=tagged args, "
+                         "2=every arg, 3=every arg's metadata with tagged payload), got %d",
+                         lvl);
+                return -1;
+            }
+            o->dump_level = lvl;
+            continue;
+        }
         if (opt_is(a, "--scheduler-timeout-ms", &v)) {
             if (need_value(argc, argv, &i, "--scheduler-timeout-ms", v, &o->sched_timeout, err, errlen) != 0)
                 return -1;
@@ -214,7 +235,7 @@ int cli_parse_run(int argc, char **argv, cli_run *o, char *err, size_t errlen)
         snprintf(err, errlen, "missing GRAPH (usage: ptosim run GRAPH [options])");
         return -1;
     }
-    if ((o->swimlane_level > 0 || o->dep_gen || o->scope_stats ||
+    if ((o->swimlane_level > 0 || o->dep_gen || o->scope_stats || o->dump_level > 0 ||
          (o->pmu_given && (!o->pmu_value || strcmp(o->pmu_value, "0")))) &&
         !o->work_dir) {
         snprintf(err, errlen,

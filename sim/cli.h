@@ -32,6 +32,7 @@ typedef struct cli_run {
     bool dep_gen;                        /* --enable-dep-gen */
     bool scope_stats;                    /* --enable-scope-stats */
     bool summary_csv;                    /* --summary-csv: CSV header + row instead of the summary */
+    int dump_level;                      /* --dump-args, 0..3 */
     bool pmu_given;                      /* --enable-pmu seen */
     const char *pmu_value;               /* its =TYPE, or NULL when bare */
     const char *sched_timeout;           /* --scheduler-timeout-ms value, or NULL */

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -74,6 +75,37 @@ static const char *const MANAGED[] = {
     "dfx_outputs/args_dump/args.bin",
     "ptosim_run.json",
 };
+
+/* Finishes args_dump/: args.bin (levels 1-2: whenever a record was
+ * collected, even if empty; level 3: only when a payload byte was written)
+ * and the manifest. No record at all: no args_dump/ (formats.md §5.2). */
+static int write_args_dump(chip *c, const char *work_dir, outfile *binf, char *err, size_t errlen)
+{
+    argsdump *ad = &c->dump.ad;
+    char path[PATH_MAX + 300];
+    snprintf(path, sizeof(path), "%s/dfx_outputs/args_dump", work_dir);
+    bool keep_bin = ad->n && (ad->level != 3 || ad->bin_end > 0);
+    if (!keep_bin) {
+        outfile_abort(binf);
+        ad->bin = NULL;
+        if (!ad->n) {
+            rmdir(path);
+            return 0;
+        }
+    } else {
+        if (argsdump_finish_bin(ad) != 0) {
+            snprintf(err, errlen, "%.3900s/args.bin: cannot write: %s", path, strerror(errno));
+            outfile_abort(binf);
+            ad->bin = NULL;
+            return -1;
+        }
+        ad->bin = NULL;
+        if (outfile_commit(binf, err, errlen) != 0)
+            return -1;
+    }
+    snprintf(path, sizeof(path), "%s/dfx_outputs/args_dump/args_dump.json", work_dir);
+    return argsdump_write_manifest(ad, path, keep_bin, err, errlen);
+}
 
 static int exit_for(chip_status s)
 {
@@ -149,6 +181,7 @@ int run_main(int argc, char **argv)
     if (warn[0])
         fprintf(stderr, "ptosim: warning: %s\n", warn);
     cfg.scheduler_timeout = (ps_t)timeout_ms * PS_PER_MS;
+    cfg.dump_level = opt.dump_level;
     cfg.dep_gen = opt.dep_gen;
     cfg.scope_stats = opt.scope_stats;
     for (int r = 0; r < RING_COUNT; r++) {
@@ -184,6 +217,23 @@ int run_main(int argc, char **argv)
         fprintf(stderr, "ptosim: %s\n", err);
         free(c);
         return EXIT_INTERNAL;
+    }
+
+    /* args.bin is written while the simulated host collector persists payloads */
+    outfile binf;
+    bool bin_open = false;
+    char path_early[PATH_MAX + 300];
+    if (c->dump_on && opt.work_dir) {
+        snprintf(path_early, sizeof(path_early), "%s/dfx_outputs/args_dump", opt.work_dir);
+        if (outfile_mkdirs(path_early, err, sizeof(err)) != 0 ||
+            (snprintf(path_early, sizeof(path_early), "%s/dfx_outputs/args_dump/args.bin", opt.work_dir),
+             !(c->dump.ad.bin = outfile_open(&binf, path_early, err, sizeof(err))))) {
+            fprintf(stderr, "ptosim: %s\n", err);
+            chip_free(c);
+            free(c);
+            return EXIT_INTERNAL;
+        }
+        bin_open = true;
     }
 
     sgrun_cfg sgcfg;
@@ -239,6 +289,16 @@ int run_main(int argc, char **argv)
             write_failed = 1;
         } else {
             outputs[nout++] = "dfx_outputs/deps.json";
+        }
+    }
+    if (bin_open) {
+        if (write_args_dump(c, opt.work_dir, &binf, err, sizeof(err)) != 0) {
+            fprintf(stderr, "ptosim: %s\n", err);
+            write_failed = 1;
+        } else if (c->dump.ad.n) {
+            outputs[nout++] = "dfx_outputs/args_dump/args_dump.json";
+            if (c->dump.ad.bin_end || c->dump.level != 3)
+                outputs[nout++] = "dfx_outputs/args_dump/args.bin";
         }
     }
     if (opt.work_dir && c->pmu_on) {

@@ -74,5 +74,6 @@ Suite *suite_calib(void);
 Suite *suite_pipe(void);
 Suite *suite_pmu(void);
 Suite *suite_hbm(void);
+Suite *suite_dump(void);
 
 #endif

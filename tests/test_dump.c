@@ -1,0 +1,242 @@
+/* test_dump.c - args dump: the manifest and payload bytes, level selection, capture points. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "testutil.h"
+
+/* formats.md §5.5: one AIV add of two 4-element FLOAT32 tensors and a float scalar. */
+#define ADD_GRAPH                                                                                            \
+    "{\"ptosim_graph\": 1, \"name\": \"add\", \"kernels\": [{\"id\": 0, \"name\": \"add\", \"core\": "       \
+    "\"aiv\", "                                                                                              \
+    "\"cost\": {\"cycles\": 1800}}], \"tensors\": [{\"name\": \"x\", \"dtype\": \"FLOAT32\", \"shape\": "    \
+    "[4], "                                                                                                  \
+    "\"data\": [1, 2, 3, 4]}, {\"name\": \"y\", \"dtype\": \"FLOAT32\", \"shape\": [4], \"data\": [10, 20, " \
+    "30, "                                                                                                   \
+    "40]}]}\n{\"op\": \"submit\", \"kernel\": \"add\"%s, \"args\": [{\"dir\": \"in\", \"tensor\": "          \
+    "\"x\"%s}, "                                                                                             \
+    "{\"dir\": \"in\", \"tensor\": \"y\"}, {\"dir\": \"out\", \"tensor\": \"z\", \"dtype\": \"FLOAT32\", "   \
+    "\"shape\": [4], \"data\": [12, 23, 34, 45]}, {\"scalar\": 1.0, \"dtype\": \"FLOAT32\"}]}\n"
+
+static const char SPEC_MANIFEST[] =
+    "{\n"
+    "  \"run_dir\": \"args_dump\",\n"
+    "  \"bin_format\": {\"type\": \"logical_contiguous\", \"byte_order\": \"little_endian\"},\n"
+    "  \"dump_args_level\": 2,\n"
+    "  \"total_args\": 4,\n"
+    "  \"before_dispatch\": 3,\n"
+    "  \"after_completion\": 1,\n"
+    "  \"input_args\": 3,\n"
+    "  \"output_args\": 1,\n"
+    "  \"inout_args\": 0,\n"
+    "  \"truncated_args\": 0,\n"
+    "  \"dropped_records\": 0,\n"
+    "  \"dropped_overwrite\": 0,\n"
+    "  \"bin_file\": \"args.bin\",\n"
+    "  \"args\": [\n"
+    "    {\"task_id\": \"0x0000000000000000\", \"func_id\": [0], \"arg_index\": 0, \"role\": \"input\", "
+    "\"stage\": "
+    "\"before_dispatch\", \"kind\": \"tensor\", \"dtype\": \"FLOAT32\", \"is_contiguous\": true, \"shape\": "
+    "[4], "
+    "\"strides\": [1], \"start_offset\": 0, \"numel\": 4, \"bin_offset\": 0, \"bin_size\": 16, "
+    "\"truncated\": false, "
+    "\"overwritten\": false},\n"
+    "    {\"task_id\": \"0x0000000000000000\", \"func_id\": [0], \"arg_index\": 1, \"role\": \"input\", "
+    "\"stage\": "
+    "\"before_dispatch\", \"kind\": \"tensor\", \"dtype\": \"FLOAT32\", \"is_contiguous\": true, \"shape\": "
+    "[4], "
+    "\"strides\": [1], \"start_offset\": 0, \"numel\": 4, \"bin_offset\": 16, \"bin_size\": 16, "
+    "\"truncated\": false, "
+    "\"overwritten\": false},\n"
+    "    {\"task_id\": \"0x0000000000000000\", \"func_id\": [0], \"arg_index\": 3, \"role\": \"input\", "
+    "\"stage\": "
+    "\"before_dispatch\", \"kind\": \"scalar\", \"dtype\": \"FLOAT32\", \"value\": 1.0, \"is_contiguous\": "
+    "true, "
+    "\"shape\": [], \"strides\": [], \"start_offset\": 0, \"numel\": 1, \"bin_offset\": 0, \"bin_size\": 0, "
+    "\"truncated\": false, \"overwritten\": false},\n"
+    "    {\"task_id\": \"0x0000000000000000\", \"func_id\": [0], \"arg_index\": 2, \"role\": \"output\", "
+    "\"stage\": "
+    "\"after_completion\", \"kind\": \"tensor\", \"dtype\": \"FLOAT32\", \"is_contiguous\": true, \"shape\": "
+    "[4], "
+    "\"strides\": [1], \"start_offset\": 0, \"numel\": 4, \"bin_offset\": 32, \"bin_size\": 16, "
+    "\"truncated\": false, "
+    "\"overwritten\": false}\n"
+    "  ]\n"
+    "}\n";
+
+/* Runs the add graph (task_tag / x_tag spliced into the submit and x's arg) at a dump level; returns the work
+ * dir. */
+static const char *run_add(const char *level, const char *task_tag, const char *x_tag)
+{
+    const char *dir = tu_tmpdir();
+    char text[4096];
+    snprintf(text, sizeof(text), ADD_GRAPH, task_tag, x_tag);
+    char *g = tu_write(dir, "add.jsonl", text);
+    char flag[32];
+    snprintf(flag, sizeof(flag), "--dump-args=%s", level);
+    const char *args[] = {"run", g, "-o", dir, flag, "--quiet", NULL};
+    run_out r = tu_run(args);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    free(g);
+    return dir;
+}
+
+static char *file_in(const char *dir, const char *rel, size_t *len)
+{
+    char p[4200];
+    snprintf(p, sizeof(p), "%s/dfx_outputs/args_dump/%s", dir, rel);
+    FILE *f = fopen(p, "rb");
+    if (!f)
+        return NULL;
+    char *buf = malloc(1 << 16);
+    *len = fread(buf, 1, 1 << 16, f);
+    fclose(f);
+    return buf;
+}
+
+START_TEST(the_spec_example_is_reproduced_byte_for_byte)
+{
+    const char *dir = run_add("2", "", "");
+    size_t n;
+    char *m = file_in(dir, "args_dump.json", &n);
+    ck_assert_ptr_nonnull(m);
+    m[n] = '\0';
+    ck_assert_str_eq(m, SPEC_MANIFEST);
+    free(m);
+    /* 48 bytes: little-endian f32 1,2,3,4 then 10,20,30,40 then 12,23,34,45 */
+    char *bin = file_in(dir, "args.bin", &n);
+    ck_assert_uint_eq(n, 48);
+    float want[12] = {1, 2, 3, 4, 10, 20, 30, 40, 12, 23, 34, 45};
+    ck_assert(memcmp(bin, want, sizeof(want)) == 0);
+    free(bin);
+}
+END_TEST
+
+START_TEST(level_one_without_a_tag_writes_nothing)
+{
+    const char *dir = run_add("1", "", "");
+    char p[4200];
+    snprintf(p, sizeof(p), "%s/dfx_outputs/args_dump", dir);
+    struct stat st;
+    ck_assert_int_ne(stat(p, &st), 0);
+}
+END_TEST
+
+START_TEST(level_one_dumps_only_the_tagged_argument)
+{
+    const char *dir = run_add("1", "", ", \"dump\": true");
+    size_t n;
+    char *m = file_in(dir, "args_dump.json", &n);
+    m[n] = '\0';
+    ck_assert_ptr_nonnull(strstr(m, "\"dump_args_level\": 1,\n  \"total_args\": 1,\n"));
+    ck_assert_ptr_nonnull(strstr(m, "\"arg_index\": 0, \"role\": \"input\""));
+    ck_assert_ptr_nonnull(strstr(m, "\"bin_offset\": 0, \"bin_size\": 16"));
+    free(m);
+    char *bin = file_in(dir, "args.bin", &n);
+    ck_assert_uint_eq(n, 16);
+    float want[4] = {1, 2, 3, 4};
+    ck_assert(memcmp(bin, want, sizeof(want)) == 0);
+    free(bin);
+    /* a tagged task dumps all of its args, like level 2 */
+    dir = run_add("1", ", \"dump\": true", "");
+    m = file_in(dir, "args_dump.json", &n);
+    m[n] = '\0';
+    ck_assert_ptr_nonnull(strstr(m, "\"total_args\": 4,"));
+    free(m);
+}
+END_TEST
+
+START_TEST(level_three_lists_every_arg_with_payload_only_where_tagged)
+{
+    const char *dir = run_add("3", "", ", \"dump\": true");
+    size_t n;
+    char *m = file_in(dir, "args_dump.json", &n);
+    m[n] = '\0';
+    ck_assert_ptr_nonnull(strstr(m, "\"dump_args_level\": 3,\n  \"total_args\": 4,\n"));
+    /* x (tagged) has its 16 bytes; y and z are metadata only */
+    ck_assert_ptr_nonnull(
+        strstr(m, "\"arg_index\": 0, \"role\": \"input\", \"stage\": \"before_dispatch\", \"kind\": "
+                  "\"tensor\", \"dtype\": \"FLOAT32\", \"is_contiguous\": true, \"shape\": [4], "
+                  "\"strides\": [1], \"start_offset\": 0, \"numel\": 4, \"bin_offset\": 0, "
+                  "\"bin_size\": 16"));
+    ck_assert_ptr_nonnull(
+        strstr(m, "\"arg_index\": 1, \"role\": \"input\", \"stage\": \"before_dispatch\", \"kind\": "
+                  "\"tensor\", \"dtype\": \"FLOAT32\", \"is_contiguous\": true, \"shape\": [4], "
+                  "\"strides\": [1], \"start_offset\": 0, \"numel\": 4, \"bin_offset\": 0, "
+                  "\"bin_size\": 0"));
+    ck_assert_ptr_nonnull(strstr(m, "\"bin_file\": \"args.bin\""));
+    free(m);
+    /* no tag at all: metadata for everything, no args.bin, bin_file null */
+    dir = run_add("3", "", "");
+    m = file_in(dir, "args_dump.json", &n);
+    m[n] = '\0';
+    ck_assert_ptr_nonnull(strstr(m, "\"total_args\": 4,"));
+    ck_assert_ptr_nonnull(strstr(m, "\"bin_file\": null,"));
+    free(m);
+    ck_assert_ptr_null(file_in(dir, "args.bin", &n));
+}
+END_TEST
+
+START_TEST(dump_level_errors_are_clear)
+{
+    const char *args[] = {"run", TRACE("chain3.jsonl"), "-o", tu_tmpdir(), "--dump-args=4", NULL};
+    run_out r = tu_run(args);
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_str_eq(r.err,
+                     "ptosim: --dump-args: enable_dump_args must be a level in [0, 3] (0=off, 1=tagged args, "
+                     "2=every arg, 3=every arg's metadata with tagged payload), got 4\n");
+    tu_run_free(&r);
+    const char *noprefix[] = {"run", TRACE("chain3.jsonl"), "--dump-args", NULL};
+    r = tu_run(noprefix);
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_ptr_nonnull(strstr(r.err, "CallConfig: output_prefix must be set"));
+    tu_run_free(&r);
+}
+END_TEST
+
+START_TEST(data_errors_name_the_field)
+{
+    const char *dir = tu_tmpdir();
+    char *g = tu_write(
+        dir, "d.jsonl",
+        "{\"ptosim_graph\": 1, \"name\": \"d\", \"kernels\": [{\"id\": 0, \"name\": \"k\", \"core\": "
+        "\"aiv\", \"cost\": {\"ns\": 1}}], \"tensors\": [{\"name\": \"x\", \"dtype\": \"FLOAT32\", "
+        "\"shape\": [2], \"data\": [1, 2, 3]}]}\n");
+    const char *args[] = {"validate", g, NULL};
+    run_out r = tu_run(args);
+    ck_assert_int_eq(r.status, 3);
+    ck_assert_ptr_nonnull(
+        strstr(r.err, "d.jsonl:1: tensors[0].data: more values (3) than the tensor has elements (2)"));
+    tu_run_free(&r);
+    free(g);
+    g = tu_write(
+        dir, "e.jsonl",
+        "{\"ptosim_graph\": 1, \"name\": \"e\", \"kernels\": [{\"id\": 0, \"name\": \"k\", \"core\": "
+        "\"aiv\", \"cost\": {\"ns\": 1}}], \"tensors\": [{\"name\": \"x\", \"dtype\": \"FLOAT32\", "
+        "\"shape\": [2]}]}\n{\"op\": \"submit\", \"kernel\": \"k\", \"args\": [{\"dir\": \"in\", \"tensor\": "
+        "\"x\", \"data\": [1, 2]}]}\n{\"op\": \"submit\", \"kernel\": \"k\", \"args\": [{\"dir\": \"out\", "
+        "\"tensor\": \"y\", \"dtype\": \"FLOAT32\", \"shape\": [3], \"data\": [1]}]}\n");
+    const char *args2[] = {"validate", g, NULL};
+    r = tu_run(args2);
+    ck_assert_ptr_nonnull(
+        strstr(r.err, "e.jsonl:2: args[0].data: only outputs (out, inout, out_existing) give data"));
+    tu_run_free(&r);
+    free(g);
+}
+END_TEST
+
+Suite *suite_dump(void)
+{
+    Suite *s = suite_create("dump");
+    TCase *tc = tcase_create("args dump");
+    tcase_add_test(tc, the_spec_example_is_reproduced_byte_for_byte);
+    tcase_add_test(tc, level_one_without_a_tag_writes_nothing);
+    tcase_add_test(tc, level_one_dumps_only_the_tagged_argument);
+    tcase_add_test(tc, level_three_lists_every_arg_with_payload_only_where_tagged);
+    tcase_add_test(tc, dump_level_errors_are_clear);
+    tcase_add_test(tc, data_errors_name_the_field);
+    suite_add_tcase(s, tc);
+    return s;
+}
