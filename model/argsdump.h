@@ -32,6 +32,7 @@ typedef struct dump_rec {
     bool payload;       /* the payload is copied (selected) */
     bool truncated;     /* larger than the arena: only arena/2 copied */
     bool dropped;       /* lost on the device (a park passed the backstop) */
+    uint8_t thread;     /* AICPU thread that captured it */
     uint16_t arg_index; /* tensor slot, or tensors + scalar index */
     int64_t shape[GRAPH_MAX_DIMS];
     int64_t strides[GRAPH_MAX_DIMS];

@@ -74,7 +74,12 @@ int chip_init(chip *c, const platform *p, const chip_config *cfg, const char *gr
         dump_params dp = {.record = ns(p->dump_record_ns),
                           .copy_bps = p->aicpu_copy_bw,
                           .gather_bps = p->aicpu_gather_bw,
-                          .arena = (uint64_t)p->dump_arena_bytes};
+                          .arena = (uint64_t)p->dump_arena_bytes,
+                          .buf_records = (uint32_t)p->dump_buf_records,
+                          .buffers = (int)p->dump_buffers,
+                          .free_queue = (int)p->dump_free_queue,
+                          .ready_queue = (int)p->dump_ready_queue,
+                          .backstop = (ps_t)p->dfx_park_timeout_ms * PS_PER_MS};
         if (dump_init(&c->dump, cfg->dump_level, &dp,
                       p->dump_payload ? DUMP_PAYLOAD_PATTERN : DUMP_PAYLOAD_SPARSE) != 0)
             goto oom;
@@ -451,16 +456,25 @@ int chip_step(chip *c)
         orch_on_publish(c, ev.arg, ev.t);
         break;
     case EV_SCHED_ITER:
+    case EV_SCHED_DISPATCH:
+    case EV_SCHED_TIMEOUT:
+        /* args dump back-pressure: every scheduler thread is parked until the freeze opens */
+        if (c->dump_on && ev.t < c->dump.freeze_until && ev.arg == c->threads[ev.who].gen) {
+            chip_schedule(c, c->dump.freeze_until, (enum chip_event)ev.kind, ev.who, ev.arg);
+            break;
+        }
+        if (ev.kind == EV_SCHED_DISPATCH) {
+            if (ev.arg == c->threads[ev.who].gen)
+                sched_on_dispatch(c, (int)ev.who, ev.t);
+            break;
+        }
+        if (ev.kind == EV_SCHED_TIMEOUT) {
+            if (ev.arg == c->threads[ev.who].gen)
+                sched_on_timeout(c, (int)ev.who, ev.t);
+            break;
+        }
         if (ev.arg == c->threads[ev.who].gen)
             sched_on_iter(c, (int)ev.who, ev.t);
-        break;
-    case EV_SCHED_DISPATCH:
-        if (ev.arg == c->threads[ev.who].gen)
-            sched_on_dispatch(c, (int)ev.who, ev.t);
-        break;
-    case EV_SCHED_TIMEOUT:
-        if (ev.arg == c->threads[ev.who].gen)
-            sched_on_timeout(c, (int)ev.who, ev.t);
         break;
     case EV_DRAIN_RESOLVE:
         if (ev.arg == c->drain.attempt)
@@ -489,5 +503,8 @@ chip_status chip_run(chip *c)
 {
     while (chip_step(c))
         ;
+    /* without a host collector the args dump is drained at once */
+    if (c->dump_on && !c->dump.host)
+        dump_flush(c, c->end_time, c->dump.killed, NULL, NULL);
     return c->status;
 }

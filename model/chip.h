@@ -55,8 +55,11 @@ typedef enum {
     CHIP_RUNNING, /* events remain */
     CHIP_DONE,    /* every submitted task completed, orchestration finished */
     CHIP_FATAL,   /* a runtime error code ended the run */
-    CHIP_STALLED, /* nothing left to happen but work remains */
-    CHIP_ERROR,   /* the simulator itself failed (out of memory, unreadable graph) */
+    CHIP_STALLED,
+    /* nothing left to happen but work remains */ CHIP_ERROR, /* the simulator itself failed (out of memory,
+                                                                 unreadable graph) */
+    CHIP_DEVICE_ERROR, /* the device was killed (STARS op-execute timeout) or the host gave up (stream sync)
+                        */
 } chip_status;
 
 /* The single global sync-start drain (runtime.md §3.7): while active, every

@@ -15,6 +15,14 @@ int dump_init(dump_state *d, int level, const dump_params *p, dump_payload_mode 
     memset(d, 0, sizeof(*d));
     d->level = level;
     d->p = *p;
+    d->kill_at = PS_NEVER;
+    for (int t = 0; t < PLATFORM_MAX_AICPU_THREADS; t++) {
+        d->th[t].cur = calloc(p->buf_records ? p->buf_records : 1, sizeof(*d->th[t].cur));
+        if (!d->th[t].cur)
+            return -1;
+        /* one buffer is current; the free queue holds up to its slots of the rest */
+        d->th[t].free_bufs = p->buffers - 1 < p->free_queue ? p->buffers - 1 : p->free_queue;
+    }
     return argsdump_init(&d->ad, level, mode, p->arena);
 }
 
@@ -22,6 +30,8 @@ void dump_free(dump_state *d)
 {
     for (size_t i = 0; i < d->ntv; i++)
         free(d->tv[i].v);
+    for (int t = 0; t < PLATFORM_MAX_AICPU_THREADS; t++)
+        free(d->th[t].cur);
     free(d->tv);
     argsdump_free(&d->ad);
     memset(d, 0, sizeof(*d));
@@ -263,40 +273,181 @@ int dump_submit(chip *c, task *tk, const graph_op *op)
     return 0;
 }
 
+bool dump_gate_open(const dump_state *d, int ti, dump_gate gate)
+{
+    const dump_thread *th = &d->th[ti];
+    switch (gate) {
+    case DUMP_GATE_FREE_BUFFER:
+        return th->free_bufs > 0;
+    case DUMP_GATE_READY_SLOT:
+        return th->ready < d->p.ready_queue;
+    case DUMP_GATE_ARENA:
+    default:
+        return th->persisted_payloads >= th->published_payloads;
+    }
+}
+
+void dump_host_collected(dump_state *d, int ti)
+{
+    dump_thread *th = &d->th[ti];
+    if (th->ready > 0)
+        th->ready--;
+    if (th->free_bufs < d->p.free_queue)
+        th->free_bufs++;
+}
+
+int dump_host_persisted(dump_state *d, size_t i)
+{
+    dump_rec *r = &d->ad.recs[i];
+    bool payload = r->bin_size > 0 && !r->persisted;
+    if (argsdump_persist(&d->ad, i) != 0)
+        return -1;
+    if (payload)
+        d->th[r->thread].persisted_payloads++;
+    return 0;
+}
+
+/* Thread ti waits at a gate from time t: every scheduler thread freezes with
+ * it (the global back-pressure is common-mode) until the host opens it, the
+ * 30 s backstop passes, or the device dies. Returns when it goes on;
+ * *dropped is set when the backstop ended the wait. */
+static ps_t park(chip *c, int ti, dump_gate gate, ps_t t, bool *dropped)
+{
+    dump_state *d = &c->dump;
+    dump_thread *th = &d->th[ti];
+    *dropped = false;
+    if (!d->host || dump_gate_open(d, ti, gate) || d->killed)
+        return t;
+    ps_t limit = t + d->p.backstop;
+    if (d->kill_at < limit)
+        limit = d->kill_at;
+    ps_t open = d->host->wait(d->host->ctx, ti, gate, t, limit);
+    if (open < t)
+        open = t;
+    th->parks++;
+    th->parked_ps += open - t;
+    if (open > d->freeze_until)
+        d->freeze_until = open;
+    if (!dump_gate_open(d, ti, gate)) {
+        if (open >= d->kill_at)
+            d->killed = true; /* the device is reaped while parked */
+        else
+            *dropped = true;
+    }
+    return open;
+}
+
+/* Publishes thread ti's current metadata buffer at time *t and takes a
+ * replacement, parking at a full ready queue or an empty free queue. */
+static void publish_current(chip *c, int ti, ps_t *t)
+{
+    dump_state *d = &c->dump;
+    dump_thread *th = &d->th[ti];
+    bool dropped;
+    if (!th->ncur)
+        return;
+    *t = park(c, ti, DUMP_GATE_READY_SLOT, *t, &dropped);
+    if (dropped || d->killed) { /* the buffer's records are lost */
+        for (uint32_t i = 0; i < th->ncur; i++)
+            d->ad.recs[th->cur[i]].dropped = true;
+        d->ad.dropped += th->ncur;
+        th->ncur = 0;
+        return;
+    }
+    for (uint32_t i = 0; i < th->ncur; i++)
+        th->published_payloads += d->ad.recs[th->cur[i]].bin_size > 0;
+    th->ready++;
+    if (d->host)
+        d->host->publish(d->host->ctx, ti, th->cur, th->ncur, *t);
+    else
+        for (uint32_t i = 0; i < th->ncur; i++)
+            dump_host_persisted(d, th->cur[i]);
+    th->ncur = 0;
+    if (!d->host) {
+        th->ready--;
+        return;
+    }
+    *t = park(c, ti, DUMP_GATE_FREE_BUFFER, *t, &dropped);
+    if (!dropped && !d->killed)
+        th->free_bufs--;
+}
+
 ps_t dump_capture(chip *c, int ti, task *tk, dump_stage stage, ps_t t)
 {
-    (void)ti;
-    (void)t;
     dump_desc *dd = tk->dump;
     if (!dd || (stage == DUMP_BEFORE_DISPATCH && dd->before_done))
         return 0;
     dump_state *d = &c->dump;
-    ps_t spent = 0;
-    for (int i = 0; i < dd->n; i++) {
+    dump_thread *th = &d->th[ti];
+    ps_t start = t;
+    for (int i = 0; i < dd->n && !d->killed; i++) {
         const dump_rec *r = &dd->recs[i];
         if (r->stage != stage)
             continue;
         long ix = argsdump_add(&d->ad, r, dd->vals[i]);
         if (ix < 0) {
             chip_error(c, "out of memory for args dump records");
-            return spent;
+            break;
         }
-        const dump_rec *x = &d->ad.recs[ix];
-        spent += d->p.record;
+        dump_rec *x = &d->ad.recs[ix];
+        x->thread = (uint8_t)ti;
+        /* a metadata slot: a full buffer is published and replaced first */
+        if (th->ncur == d->p.buf_records)
+            publish_current(c, ti, &t);
+        /* arena space: a payload that would wrap the arena waits until the
+         * host has written every payload published so far */
+        if (x->bin_size && th->arena_pos + x->bin_size > d->p.arena) {
+            publish_current(c, ti, &t);
+            bool dropped;
+            t = park(c, ti, DUMP_GATE_ARENA, t, &dropped);
+            if (dropped) {
+                x->dropped = true;
+                d->ad.dropped++;
+                continue;
+            }
+            if (d->killed)
+                break;
+            th->arena_pos = 0;
+        }
+        t += d->p.record;
         if (x->bin_size) {
             double bps = x->contiguous ? d->p.copy_bps : d->p.gather_bps;
-            spent += (ps_t)((double)x->bin_size / bps * PS_PER_S);
+            t += (ps_t)((double)x->bin_size / bps * PS_PER_S);
+            th->arena_pos += x->bin_size;
+            th->produced_bytes += x->bin_size;
             d->bytes += x->bin_size;
         }
-        if (argsdump_persist(&d->ad, (size_t)ix) != 0)
-            chip_error(c, "cannot write args.bin");
+        th->cur[th->ncur++] = (uint32_t)ix;
+        if (!d->host && th->ncur == d->p.buf_records)
+            publish_current(c, ti, &t);
     }
-    d->copy_ps += spent;
+    d->copy_ps += t - start;
     if (stage == DUMP_BEFORE_DISPATCH) {
         dd->before_done = true;
     } else {
         dump_desc_free(dd);
         tk->dump = NULL;
     }
-    return spent;
+    return t - start;
+}
+
+void dump_flush(chip *c, ps_t t, bool killed, void (*note)(int ti, uint32_t count, void *ctx), void *ctx)
+{
+    dump_state *d = &c->dump;
+    for (int ti = 0; ti < PLATFORM_MAX_AICPU_THREADS; ti++) {
+        dump_thread *th = &d->th[ti];
+        if (!th->ncur)
+            continue;
+        if (killed && note)
+            note(ti, th->ncur, ctx);
+        /* the flush (or the host's recovery) publishes without waiting */
+        for (uint32_t i = 0; i < th->ncur; i++)
+            th->published_payloads += d->ad.recs[th->cur[i]].bin_size > 0;
+        if (d->host)
+            d->host->publish(d->host->ctx, ti, th->cur, th->ncur, t);
+        else
+            for (uint32_t i = 0; i < th->ncur; i++)
+                dump_host_persisted(d, th->cur[i]);
+        th->ncur = 0;
+    }
 }

@@ -7,6 +7,7 @@
 
 #include "argsdump.h"
 #include "graph.h"
+#include "platform.h"
 #include "simtime.h"
 
 struct chip;
@@ -22,11 +23,48 @@ typedef struct dump_desc {
 
 /* Device-side costs and sizes (hardware.md §4.2). */
 typedef struct dump_params {
-    ps_t record;       /* AICPU: one 128-B metadata record */
-    double copy_bps;   /* AICPU memcpy into the arena, contiguous views */
-    double gather_bps; /* ... strided views, gathered element by element */
-    uint64_t arena;    /* payload arena per thread, bytes */
+    ps_t record;          /* AICPU: one 128-B metadata record */
+    double copy_bps;      /* AICPU memcpy into the arena, contiguous views */
+    double gather_bps;    /* ... strided views, gathered element by element */
+    uint64_t arena;       /* payload arena per thread, bytes */
+    uint32_t buf_records; /* records per metadata buffer (256) */
+    int buffers;          /* metadata buffers per thread (8) */
+    int free_queue;       /* free-queue slots per thread (4) */
+    int ready_queue;      /* ready-queue entries per thread (64) */
+    ps_t backstop;        /* a park longer than this drops records instead (30 s) */
 } dump_params;
+
+/* Where a thread's dump can block (hardware.md §4.3). */
+typedef enum {
+    DUMP_GATE_FREE_BUFFER, /* a full metadata buffer needs a replacement from the free queue */
+    DUMP_GATE_READY_SLOT,  /* publishing needs room in the ready queue */
+    DUMP_GATE_ARENA,       /* wrapping the arena needs every published payload written by the host */
+} dump_gate;
+
+/* One AICPU thread's dump lane on the device. */
+typedef struct dump_thread {
+    uint32_t *cur;               /* records in the current metadata buffer */
+    uint32_t ncur;               /* how many */
+    int free_bufs;               /* buffers in the free queue */
+    int ready;                   /* published buffers the host has not drained */
+    uint64_t arena_pos;          /* bytes used in this arena cycle */
+    uint64_t published_payloads; /* payload records in published buffers */
+    uint64_t persisted_payloads; /* ... the host writer has written */
+    uint64_t produced_bytes;     /* payload bytes copied into the arena */
+    uint64_t parks;              /* times it parked */
+    ps_t parked_ps;              /* time spent parked */
+} dump_thread;
+
+/* The host side as the device sees it: publish a sealed metadata buffer,
+ * and block until a gate opens. The simulator's SimGrid collector provides
+ * it; without one the host is infinitely fast. */
+typedef struct dump_host {
+    void *ctx;
+    /* records recs[0..n) of thread ti form a buffer published at time t */
+    void (*publish)(void *ctx, int ti, const uint32_t *recs, uint32_t n, ps_t t);
+    /* blocks from time t until gate of thread ti opens or `limit`; returns when */
+    ps_t (*wait)(void *ctx, int ti, dump_gate gate, ps_t t, ps_t limit);
+} dump_host;
 
 /* Known values of one tensor binding (only tensors the graph gave data for). */
 typedef struct dump_tvals {
@@ -35,14 +73,19 @@ typedef struct dump_tvals {
 } dump_tvals;
 
 typedef struct dump_state {
-    int level;      /* 0 off, 1 partial, 2 full, 3 hybrid */
-    dump_params p;  /* costs and sizes */
-    argsdump ad;    /* the records and args.bin */
-    dump_tvals *tv; /* per graph tensor slot */
-    size_t ntv;     /* entries of tv */
-    uint64_t tasks; /* tasks that dumped something */
-    uint64_t bytes; /* payload bytes copied into arenas */
-    ps_t copy_ps;   /* AICPU time spent capturing */
+    int level;             /* 0 off, 1 partial, 2 full, 3 hybrid */
+    dump_params p;         /* costs and sizes */
+    argsdump ad;           /* the records and args.bin */
+    dump_tvals *tv;        /* per graph tensor slot */
+    size_t ntv;            /* entries of tv */
+    const dump_host *host; /* the collector, NULL = infinitely fast */
+    dump_thread th[PLATFORM_MAX_AICPU_THREADS];
+    ps_t freeze_until; /* the common-mode freeze holds every scheduler thread until then */
+    ps_t kill_at;      /* a park cannot outlast the device's life (STARS / stream sync) */
+    bool killed;       /* a park ran into kill_at */
+    uint64_t tasks;    /* tasks that dumped something */
+    uint64_t bytes;    /* payload bytes copied into arenas */
+    ps_t copy_ps;      /* AICPU time spent capturing */
 } dump_state;
 
 /* Starts the dump state of a run at level (1-3). Returns 0 or -1 (memory). */
@@ -59,6 +102,22 @@ int dump_submit(struct chip *c, struct task *tk, const graph_op *op);
 /* A capture point of tk on scheduler thread ti at time t: copies the
  * stage's records into the thread's arena. Returns the AICPU time it took. */
 ps_t dump_capture(struct chip *c, int ti, struct task *tk, dump_stage stage, ps_t t);
+
+/* Is the gate of thread ti open? (For the host side's waits.) */
+bool dump_gate_open(const dump_state *d, int ti, dump_gate gate);
+
+/* Host side: drained one published buffer of thread ti and recycled it
+ * into the free queue. */
+void dump_host_collected(dump_state *d, int ti);
+
+/* Host side: the writer handled record i (payload written, if any). */
+int dump_host_persisted(dump_state *d, size_t i);
+
+/* End of the device's run at time t: each thread publishes its partial
+ * buffer (dump_args_flush); after a kill the flush never ran and the host's
+ * reconcile recovers them, reported through note (may be NULL). */
+void dump_flush(struct chip *c, ps_t t, bool killed, void (*note)(int ti, uint32_t count, void *ctx),
+                void *ctx);
 
 /* Frees a task's records (after its last capture, or when it never runs). */
 void dump_desc_free(dump_desc *dd);

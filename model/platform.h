@@ -75,6 +75,13 @@ typedef struct platform {
     int64_t dump_arena_bytes;       /* payload arena per AICPU thread */
     int64_t aicore_dump_barrier_ns; /* AICore pipe_barrier(PIPE_ALL) before FIN with dump on */
     int64_t dump_payload;           /* 0: unknown values are sparse zeros; 1: a written pattern */
+    int64_t dump_buf_records;       /* metadata records per buffer */
+    int64_t dump_buffers;           /* metadata buffers per AICPU thread */
+    int64_t dump_free_queue;        /* free-queue slots per thread */
+    int64_t dump_ready_queue;       /* ready-queue entries per thread */
+    int64_t dfx_park_timeout_ms;    /* a DFX park longer than this drops records */
+    int64_t host_record_ns;         /* host collector: per-record cost besides the payload transfer */
+    int64_t host_poll_ns;           /* host drain threads poll the ready queues this often */
 
     /* runtime ring defaults (per scope-depth ring) */
     int64_t ring_task_window; /* task slots per ring */

@@ -152,6 +152,38 @@ static void write_hbm(const chip *c, FILE *f)
             us_from_ps(c->mem.saturated_ps), c->hbm_reshares);
 }
 
+/* Args dump: what the device produced, what the host drained, how long the
+ * scheduler threads were parked (hardware.md §4.4). */
+static void write_dump(const chip *c, const report_info *ri, FILE *f)
+{
+    if (!c->dump_on) {
+        fputs("  \"args_dump\": null,\n", f);
+        return;
+    }
+    const dump_state *d = &c->dump;
+    uint64_t truncated = 0;
+    for (size_t i = 0; i < d->ad.n; i++)
+        truncated += d->ad.recs[i].truncated;
+    fprintf(
+        f,
+        "  \"args_dump\": {\"level\": %d, \"tasks\": %" PRIu64
+        ", \"records\": %zu, \"payload_bytes\": %" PRIu64 ", \"written_bytes_at_device_end\": %" PRIu64
+        ", \"drain_deficit_bytes\": %" PRIu64 ", \"written_bytes\": %" PRIu64
+        ", \"drain_bytes_per_s\": %.0f, \"arena_bytes_per_thread\": %" PRIu64 ", \"truncated_args\": %" PRIu64
+        ", \"dropped_records\": %" PRIu64
+        ", \"reconciled_threads\": %d, \"aicpu_capture_us\": %.6f, \"host_done_us\": %.6f, \"threads\": [",
+        d->level, d->tasks, d->ad.n, d->bytes, ri->dump_written_at_end,
+        d->bytes > ri->dump_written_at_end ? d->bytes - ri->dump_written_at_end : 0, ri->dump_written,
+        c->plat.host_collector_bw, d->p.arena, truncated, d->ad.dropped, ri->dump_reconciled,
+        us_from_ps(d->copy_ps), ri->dump_host_done_s * 1e6);
+    for (int t = 0; t < c->nsched; t++)
+        fprintf(f,
+                "%s{\"thread\": %d, \"payload_bytes\": %" PRIu64 ", \"parks\": %" PRIu64
+                ", \"parked_us\": %.6f}",
+                t ? ", " : "", t, d->th[t].produced_bytes, d->th[t].parks, us_from_ps(d->th[t].parked_ps));
+    fputs("]},\n", f);
+}
+
 /* What the scheduler did that the swimlane does not count directly. */
 static void write_scheduler(const chip *c, FILE *f)
 {
@@ -262,6 +294,7 @@ int report_write_run(const chip *c, const report_info *ri, const char *path, cha
                 us_from_ps(c->orch.blocked_res_ps[k]));
     fputs("},\n", f);
     write_profiling(c, f);
+    write_dump(c, ri, f);
     write_scheduler(c, f);
     fputs("  \"outputs\": [", f);
     for (int i = 0; i < ri->noutputs; i++) {

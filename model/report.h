@@ -18,6 +18,11 @@ typedef struct report_info {
     int exit_code;              /* exit status the program will return */
     const char *const *outputs; /* files written under the work dir */
     int noutputs;
+    /* the host-side args dump collector (dump on) */
+    double dump_host_done_s;      /* when the writer finished, seconds */
+    uint64_t dump_written_at_end; /* payload bytes written when the device finished */
+    uint64_t dump_written;        /* payload bytes written in all */
+    int dump_reconciled;          /* threads whose un-flushed buffer the host recovered */
 } report_info;
 
 /* Outcome keyword for a status: "ok", "runtime_error", "stalled", "error". */

@@ -239,7 +239,8 @@ int run_main(int argc, char **argv)
     sgrun_cfg sgcfg;
     sgrun_result sgres = {0};
     double t0 = now_seconds();
-    int sgrc = sgrun_run(plat.xml_path, plat.host_collector_bw, opt.sg_args, sgrun_chip_body, c, &sgcfg,
+    sgrun_chip sc = {.c = c};
+    int sgrc = sgrun_run(plat.xml_path, plat.host_collector_bw, opt.sg_args, sgrun_chip_body, &sc, &sgcfg,
                          &sgres, err, sizeof(err));
     double host_s = now_seconds() - t0;
     int exit_code = sgrc != 0 ? (sgres.finished ? EXIT_INTERNAL : EXIT_STALLED) : exit_for(c->status);
@@ -339,7 +340,11 @@ int run_main(int argc, char **argv)
                       .simgrid_clock = sgres.clock,
                       .exit_code = exit_code,
                       .outputs = outputs,
-                      .noutputs = nout};
+                      .noutputs = nout,
+                      .dump_host_done_s = sc.dump.done_s,
+                      .dump_written_at_end = sc.dump.bytes_at_device_end,
+                      .dump_written = sc.dump.bytes_written,
+                      .dump_reconciled = sc.dump.reconciled_threads};
     if (opt.work_dir) {
         snprintf(path, sizeof(path), "%s/ptosim_run.json", opt.work_dir);
         if (report_write_run(c, &ri, path, err, sizeof(err)) != 0) {

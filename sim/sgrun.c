@@ -37,12 +37,17 @@ static void engine_actor(int argc, char **argv)
 
 void sgrun_chip_body(void *data, int *finished)
 {
-    chip *c = data;
+    sgrun_chip *sc = data;
+    chip *c = sc->c;
+    if (c->dump_on)
+        collector_start(c, stderr);
     chip_run(c);
     /* the chip ran ahead in C; bring SimGrid's clock to the same instant */
     double end = sec_from_ps(c->end_time);
     if (end > simgrid_get_clock())
         sg_actor_sleep_until(end);
+    if (c->dump_on)
+        collector_finish(c, &sc->dump);
     *finished = 1;
 }
 

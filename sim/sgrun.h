@@ -5,7 +5,7 @@
 #include <stddef.h>
 
 #include "../model/chip.h"
-
+#include "collector.h"
 #define SGRUN_MAX_CFG 64
 
 /* SimGrid settings the run used (ours first, then the user's). */
@@ -32,8 +32,14 @@ typedef void (*sgrun_body)(void *data, int *finished);
 int sgrun_run(const char *xml_path, double collector_bw, const char *const *user_args, sgrun_body body,
               void *data, sgrun_cfg *cfg_used, sgrun_result *res, char *err, size_t errlen);
 
-/* Body that runs a chip to its end and syncs SimGrid's clock to the chip's
- * end time. data is a chip *. */
+/* What the engine actor runs: a chip, and (args dump on) the host collector. */
+typedef struct sgrun_chip {
+    chip *c;              /* the chip */
+    collector_stats dump; /* host-side args dump figures */
+} sgrun_chip;
+
+/* Body that runs a chip to its end (with the args-dump collector actors
+ * when the dump is on) and syncs SimGrid's clock. data is a sgrun_chip *. */
 void sgrun_chip_body(void *data, int *finished);
 
 #endif

@@ -227,6 +227,79 @@ START_TEST(data_errors_name_the_field)
 }
 END_TEST
 
+/* 8 AIV tasks, each reading a 256 KiB row of x and writing a 256 KiB y: a full dump of 16 x 256 KiB = 4 MiB.
+ */
+static char *bp8_graph(const char *dir)
+{
+    char text[8192];
+    int n = snprintf(
+        text, sizeof(text),
+        "{\"ptosim_graph\": 1, \"name\": \"bp8\", \"kernels\": [{\"id\": 0, \"name\": \"k\", \"core\": "
+        "\"aiv\", \"cost\": {\"ns\": 10000}}], \"tensors\": [{\"name\": \"x\", \"dtype\": \"FLOAT16\", "
+        "\"shape\": [8, 131072]}]}\n{\"op\": \"scope_begin\"}\n");
+    for (int i = 0; i < 8; i++)
+        n += snprintf(
+            text + n, sizeof(text) - (size_t)n,
+            "{\"op\": \"submit\", \"kernel\": \"k\", \"args\": [{\"dir\": \"in\", \"tensor\": \"x\", "
+            "\"shape\": [1, 131072], \"offset\": [%d, 0]}, {\"dir\": \"out\", \"tensor\": \"y%d\", "
+            "\"dtype\": \"FLOAT16\", \"shape\": [131072]}]}\n",
+            i, i);
+    snprintf(text + n, sizeof(text) - (size_t)n, "{\"op\": \"scope_end\"}\n");
+    return tu_write(dir, "bp8.jsonl", text);
+}
+
+START_TEST(back_pressure_stretches_the_run_to_the_drain_deficit)
+{
+    /* one scheduler thread, a 1 MiB arena, a 1 MB/s host drain, D = 4 MiB
+     * dumped in 256 KiB payloads: every fourth payload fills the arena, and
+     * the fifth waits until the host has written all four (1 MiB at 1 MB/s
+     * = 1.048576 s). Three such waits: the run takes (D - A) / R =
+     * 3 MiB / 1 MB/s = 3.145728 s plus its (microsecond) compute; the last
+     * 1 MiB is written after the device is done. */
+    const char *dir = tu_tmpdir();
+    char *g = bp8_graph(dir);
+    const char *args[] = {"run",
+                          g,
+                          "-o",
+                          dir,
+                          "--dump-args=2",
+                          "--aicpu-thread-num",
+                          "2",
+                          "--set",
+                          "dump_arena_bytes=1048576",
+                          "--set",
+                          "host_collector_bw=1000000",
+                          "--quiet",
+                          NULL};
+    run_out r = tu_run(args);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    char p[4200];
+    snprintf(p, sizeof(p), "%s/ptosim_run.json", dir);
+    cJSON *j = tu_json_file(p);
+    double makespan = cJSON_GetObjectItem(j, "makespan_us")->valuedouble;
+    ck_assert_msg(makespan >= 3145728.0 && makespan < 3145728.0 + 1000, "makespan %.3f us", makespan);
+    const cJSON *d = cJSON_GetObjectItem(j, "args_dump");
+    ck_assert(cJSON_GetObjectItem(d, "payload_bytes")->valuedouble == 4194304);
+    ck_assert(cJSON_GetObjectItem(d, "written_bytes_at_device_end")->valuedouble == 3145728);
+    ck_assert(cJSON_GetObjectItem(d, "drain_deficit_bytes")->valuedouble == 1048576);
+    const cJSON *t0 = cJSON_GetArrayItem(cJSON_GetObjectItem(d, "threads"), 0);
+    ck_assert_int_eq(cJSON_GetObjectItem(t0, "parks")->valueint, 3);
+    double parked = cJSON_GetObjectItem(t0, "parked_us")->valuedouble;
+    ck_assert_msg(parked >= 3145728.0 && parked < 3145728.0 + 1000, "parked %.3f us", parked);
+    /* the host writes the last arena after the device: 1.048576 s more */
+    double done = cJSON_GetObjectItem(d, "host_done_us")->valuedouble;
+    ck_assert_double_eq_tol(done, makespan + 1048576.0, 100);
+    cJSON_Delete(j);
+    /* the payloads are all in args.bin, holes and all */
+    snprintf(p, sizeof(p), "%s/dfx_outputs/args_dump/args.bin", dir);
+    struct stat st;
+    ck_assert_int_eq(stat(p, &st), 0);
+    ck_assert_int_eq(st.st_size, 4194304);
+    tu_run_free(&r);
+    free(g);
+}
+END_TEST
+
 Suite *suite_dump(void)
 {
     Suite *s = suite_create("dump");
@@ -237,6 +310,7 @@ Suite *suite_dump(void)
     tcase_add_test(tc, level_three_lists_every_arg_with_payload_only_where_tagged);
     tcase_add_test(tc, dump_level_errors_are_clear);
     tcase_add_test(tc, data_errors_name_the_field);
+    tcase_add_test(tc, back_pressure_stretches_the_run_to_the_drain_deficit);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -338,6 +338,7 @@ START_TEST(run_report_and_name_map_describe_the_run)
                                        "tensormap",
                                        "orchestrator_blocked_us",
                                        "profiling",
+                                       "args_dump",
                                        "scheduler",
                                        "outputs",
                                        "simulator",

@@ -1,0 +1,268 @@
+/* collector.c - the args-dump host collector as SimGrid actors (hardware.md §4.1-4.5). */
+#include "collector.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <simgrid/actor.h>
+#include <simgrid/engine.h>
+#include <simgrid/host.h>
+#include <simgrid/mailbox.h>
+#include <simgrid/semaphore.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* One published metadata buffer. */
+typedef struct pub_buf {
+    int ti;         /* AICPU thread */
+    uint32_t *recs; /* record indices */
+    uint32_t n;
+    ps_t t; /* when it was published */
+} pub_buf;
+
+typedef struct collector {
+    chip *c;
+    FILE *log;
+    dump_host iface;
+    /* actors run one at a time and switch only in SimGrid calls, so the
+     * queues need no lock; semaphores only count work and progress */
+    sg_sem_t bufs_ready; /* published buffers for the drain */
+    sg_sem_t recs_ready; /* collected records for the copy */
+    sg_sem_t progress;   /* the engine waits on host progress */
+    pub_buf *bufs;       /* published, not yet drained, in publish order */
+    size_t nbufs, bufs_head, bufs_cap;
+    uint32_t *wq; /* records collected, waiting for the payload copy and the writer */
+    size_t wq_head, wq_len, wq_cap;
+    sg_mailbox_t mb;
+    bool device_done;     /* nothing more will be published */
+    uint64_t collected;   /* records collected */
+    uint64_t written;     /* records the writer finished */
+    uint64_t bytes;       /* payload bytes written */
+    double last_progress; /* time of the last "Collecting" line */
+    int reconciled;
+} collector;
+
+static collector the; /* one run per process */
+
+static double sec(ps_t t)
+{
+    return (double)t / PS_PER_S;
+}
+
+static ps_t ps(double s)
+{
+    return (ps_t)llround(s * PS_PER_S);
+}
+
+static void publish(void *ctx, int ti, const uint32_t *recs, uint32_t n, ps_t t)
+{
+    collector *h = ctx;
+    if (h->nbufs == h->bufs_cap) {
+        size_t ncap = h->bufs_cap ? h->bufs_cap * 2 : 64;
+        pub_buf *nb = realloc(h->bufs, ncap * sizeof(*nb));
+        if (!nb) {
+            chip_error(h->c, "out of memory in the args dump collector");
+            return;
+        }
+        h->bufs = nb;
+        h->bufs_cap = ncap;
+    }
+    pub_buf *b = &h->bufs[h->nbufs++];
+    b->ti = ti;
+    b->n = n;
+    b->t = t;
+    b->recs = malloc((n ? n : 1) * sizeof(*b->recs));
+    if (b->recs)
+        memcpy(b->recs, recs, n * sizeof(*recs));
+    sg_sem_release(h->bufs_ready);
+}
+
+static ps_t wait_gate(void *ctx, int ti, dump_gate gate, ps_t t, ps_t limit)
+{
+    collector *h = ctx;
+    if (sec(t) > simgrid_get_clock())
+        sg_actor_sleep_until(sec(t));
+    while (!dump_gate_open(&h->c->dump, ti, gate)) {
+        double now = simgrid_get_clock();
+        if (now >= sec(limit))
+            break;
+        sg_sem_acquire_timeout(h->progress, sec(limit) - now);
+    }
+    ps_t now = ps(simgrid_get_clock());
+    return now > limit ? limit : now;
+}
+
+static void wq_push(collector *h, uint32_t r)
+{
+    if (h->wq_len == h->wq_cap) {
+        size_t ncap = h->wq_cap ? h->wq_cap * 2 : 1024;
+        uint32_t *nw = malloc(ncap * sizeof(*nw));
+        if (!nw) {
+            chip_error(h->c, "out of memory in the args dump collector");
+            return;
+        }
+        for (size_t i = 0; i < h->wq_len; i++)
+            nw[i] = h->wq[(h->wq_head + i) % h->wq_cap];
+        free(h->wq);
+        h->wq = nw;
+        h->wq_cap = ncap;
+        h->wq_head = 0;
+    }
+    h->wq[(h->wq_head + h->wq_len++) % h->wq_cap] = r;
+}
+
+/* Drain threads: poll the ready queues every host_poll_ns, collect each
+ * buffer (its records go to the writer queue) and recycle it into its
+ * thread's free queue. */
+static void drain_actor(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    collector *h = &the;
+    sg_actor_daemonize(sg_actor_self());
+    ps_t poll = ps_from_ns((uint64_t)h->c->plat.host_poll_ns);
+    for (;;) {
+        sg_sem_acquire(h->bufs_ready);
+        pub_buf b = h->bufs[h->bufs_head++];
+        ps_t tick = (b.t + poll - 1) / poll * poll; /* the first poll that sees it */
+        if (sec(tick) > simgrid_get_clock())
+            sg_actor_sleep_until(sec(tick));
+        dump_host_collected(&h->c->dump, b.ti);
+        for (uint32_t i = 0; i < b.n; i++) {
+            wq_push(h, b.recs[i]);
+            sg_sem_release(h->recs_ready);
+        }
+        h->collected += b.n;
+        free(b.recs);
+        double now = simgrid_get_clock();
+        if (now - h->last_progress >= 5.0) {
+            h->last_progress = now;
+            fprintf(h->log, "ptosim: [host] Collecting: %" PRIu64 " args, %.1f GB written (%lds)\n",
+                    h->collected, (double)h->bytes / 1e9, (long)now);
+        }
+        sg_sem_release(h->progress);
+    }
+}
+
+/* The payload copy out of the device arena through the host mapping: one
+ * record at a time over the collector link (host_collector_bw). */
+static void copy_actor(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    collector *h = &the;
+    sg_actor_daemonize(sg_actor_self());
+    for (;;) {
+        sg_sem_acquire(h->recs_ready);
+        uint32_t r = h->wq[h->wq_head];
+        h->wq_head = (h->wq_head + 1) % h->wq_cap;
+        h->wq_len--;
+        uint64_t size = h->c->dump.ad.recs[r].bin_size;
+        sg_mailbox_put(h->mb, (void *)(uintptr_t)(r + 1), (long)size);
+    }
+}
+
+/* The single writer: appends each payload to args.bin in collection order. */
+static void writer_actor(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    collector *h = &the;
+    sg_actor_daemonize(sg_actor_self());
+    double record = (double)h->c->plat.host_record_ns * 1e-9;
+    for (;;) {
+        uint32_t r = (uint32_t)((uintptr_t)sg_mailbox_get(h->mb) - 1);
+        if (record > 0)
+            sg_actor_sleep_for(record);
+        h->bytes += h->c->dump.ad.recs[r].bin_size;
+        if (dump_host_persisted(&h->c->dump, r) != 0)
+            chip_error(h->c, "cannot write args.bin");
+        h->written++;
+        sg_sem_release(h->progress);
+    }
+}
+
+static void start(const char *name, sg_host_t host, void (*code)(int, char **))
+{
+    sg_actor_t a = sg_actor_init(name, host);
+    sg_actor_start(a, code, 0, NULL);
+}
+
+void collector_start(chip *c, FILE *log)
+{
+    collector *h = &the;
+    memset(h, 0, sizeof(*h));
+    h->c = c;
+    h->log = log;
+    h->bufs_ready = sg_sem_init(0);
+    h->recs_ready = sg_sem_init(0);
+    h->progress = sg_sem_init(0);
+    h->mb = sg_mailbox_by_name("args_dump_payload");
+    h->iface = (dump_host){.ctx = h, .publish = publish, .wait = wait_gate};
+    c->dump.host = &h->iface;
+    sg_host_t host = sg_host_by_name("host"), aicpu = sg_host_by_name("aicpu");
+    start("dump-drain", host, drain_actor);
+    start("dump-copy", aicpu, copy_actor);
+    start("dump-writer", host, writer_actor);
+}
+
+static void note_reconcile(int ti, uint32_t count, void *ctx)
+{
+    collector *h = ctx;
+    h->reconciled++;
+    fprintf(
+        h->log,
+        "ptosim: [host] Dump reconcile: thread %d had an un-flushed buffer (count=%u) — device flush did not "
+        "run (AICPU likely reaped on a hang); recovered the records host-side\n",
+        ti, count);
+}
+
+void collector_finish(chip *c, collector_stats *st)
+{
+    collector *h = &the;
+    memset(st, 0, sizeof(*st));
+    if (sec(c->end_time) > simgrid_get_clock())
+        sg_actor_sleep_until(sec(c->end_time));
+    st->bytes_at_device_end = h->bytes;
+    bool killed = c->status == CHIP_DEVICE_ERROR;
+    dump_flush(c, c->end_time, killed, note_reconcile, h);
+    if (killed && h->reconciled)
+        fprintf(h->log,
+                "ptosim: [host] Dump reconcile: recovered un-flushed buffers from %d thread(s) (device-side "
+                "flush "
+                "was skipped, typically an AICPU hang reap)\n",
+                h->reconciled);
+    if (c->dump.ad.dropped)
+        fprintf(h->log,
+                "ptosim: [host] Dump reconcile: %" PRIu64 " records dropped on device side. Increase "
+                "PLATFORM_DUMP_BUFFERS_PER_THREAD or PLATFORM_DUMP_READYQUEUE_SIZE.\n",
+                c->dump.ad.dropped);
+    /* the host keeps writing after the device is done */
+    h->device_done = true;
+    uint64_t total = c->dump.ad.n - c->dump.ad.dropped;
+    double next = simgrid_get_clock() + 1.0; /* the export loop reports once a second */
+    while (h->written < total) {
+        double left = next - simgrid_get_clock();
+        if (left > 0)
+            sg_sem_acquire_timeout(h->progress, left);
+        if (h->written < total && simgrid_get_clock() >= next) {
+            fprintf(h->log,
+                    "ptosim: [host] Writing to disk: %.1f GB written, %" PRIu64 " args remaining (%lds)\n",
+                    (double)h->bytes / 1e9, total - h->written, (long)simgrid_get_clock());
+            next += 1.0;
+        }
+    }
+    double now = simgrid_get_clock();
+    if (h->collected)
+        fprintf(h->log, "ptosim: [host] Collected %" PRIu64 " args, wrote %.1f GB to disk (%.1fs)\n",
+                h->collected, (double)h->bytes / 1e9, now);
+    else
+        fprintf(h->log, "ptosim: [host] No args dump data to export\n");
+    st->done_s = now;
+    st->records = h->collected;
+    st->bytes_written = h->bytes;
+    st->reconciled_threads = h->reconciled;
+    free(h->bufs);
+    free(h->wq);
+    c->dump.host = NULL;
+}
