@@ -1,6 +1,8 @@
 /* chip.c - chip engine: event dispatch, task lifecycle (ready, complete, release, consumed, watermark). */
 #include "chip.h"
 
+#include <math.h>
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +24,36 @@ void chip_config_defaults(chip_config *cfg, const platform *p)
         cfg->ring_dep_pool[r] = (uint32_t)p->ring_dep_pool;
     }
     cfg->scheduler_timeout = (ps_t)p->scheduler_timeout_ms * PS_PER_MS;
+    cfg->op_execute_timeout_us = (long)p->op_execute_timeout_us;
+    cfg->stream_sync_timeout_ms = (long)p->stream_sync_timeout_ms;
+}
+
+/* The device's watchdogs (hardware.md §3.1-3.2): the AICore launch's STARS
+ * op-execute timer, ceil(timeout / credit) credits of 2^32 ns, armed at
+ * launch for the whole run (the AICPU launch has 4 credits more, so it never
+ * fires first); the host's stream sync gives up at its own timeout. Sim
+ * platforms have neither. */
+static void arm_watchdogs(chip *c)
+{
+    c->stars_deadline = c->stream_deadline = PS_NEVER;
+    if (!c->plat.has_stars)
+        return;
+    double us = (double)c->cfg.op_execute_timeout_us;
+    if (c->plat.stars_credit_us > 0) {
+        double credits = ceil(us / c->plat.stars_credit_us);
+        if (credits < 1)
+            credits = 1;
+        if (credits > 254) /* 8-bit credit field; 255 would mean "never" */
+            credits = 254;
+        c->stars_credits = (uint32_t)credits;
+        us = credits * c->plat.stars_credit_us;
+    }
+    c->stars_deadline = (ps_t)llround(us * 1e6);
+    c->stream_deadline = (ps_t)c->cfg.stream_sync_timeout_ms * PS_PER_MS;
+    ps_t kill = c->stars_deadline < c->stream_deadline ? c->stars_deadline : c->stream_deadline;
+    if (c->dump_on)
+        c->dump.kill_at = kill;
+    chip_schedule(c, kill, EV_DEVICE_KILL, 0, 0);
 }
 
 int chip_init(chip *c, const platform *p, const chip_config *cfg, const char *graph_path, char *err,
@@ -144,6 +176,7 @@ int chip_init(chip *c, const platform *p, const chip_config *cfg, const char *gr
         return -1;
     }
     c->status = CHIP_RUNNING;
+    arm_watchdogs(c);
     chip_schedule(c, 0, EV_ORCH_STEP, 0, 0);
     for (int t = 0; t < c->nsched; t++)
         chip_schedule(c, 0, EV_SCHED_ITER, (uint32_t)t, c->threads[t].gen);
@@ -213,6 +246,26 @@ void chip_fatal(chip *c, int code, const char *fmt, ...)
     c->status = CHIP_FATAL;
     c->fatal_code = code;
     c->end_time = c->now;
+}
+
+void chip_device_kill(chip *c, ps_t t)
+{
+    if (c->status != CHIP_RUNNING)
+        return;
+    c->status = CHIP_DEVICE_ERROR;
+    c->end_time = t;
+    bool stars = c->stars_deadline <= c->stream_deadline;
+    c->device_code = stars ? 507018 : 507046;
+    if (stars)
+        snprintf(c->message, sizeof(c->message),
+                 "STARS op-execute timeout: the AICore launch ran past its deadline (%u credit(s), %.6f s) "
+                 "and was "
+                 "reaped with the AICPU (HandleTaskTimeout / kill aicpu-sd)",
+                 c->stars_credits, sec_from_ps(c->stars_deadline));
+    else
+        snprintf(c->message, sizeof(c->message),
+                 "Stream sync timeout: stream=AICPU timeout_ms=%ld device_id=0 block_dim=%d",
+                 c->cfg.stream_sync_timeout_ms, c->ncores / 3);
 }
 
 void chip_error(chip *c, const char *fmt, ...)
@@ -479,6 +532,9 @@ int chip_step(chip *c)
     case EV_DRAIN_RESOLVE:
         if (ev.arg == c->drain.attempt)
             sched_on_drain_resolve(c, ev.t);
+        break;
+    case EV_DEVICE_KILL:
+        chip_device_kill(c, ev.t);
         break;
     case EV_HBM:
         if (ev.arg == c->hbm_gen)

@@ -36,6 +36,8 @@ typedef struct chip_config {
     int pmu_event_type;                    /* enable_pmu: 0 off, else the event group */
     int dump_level;                        /* enable_dump_args: 0 off, 1 partial, 2 full, 3 hybrid */
     ps_t scheduler_timeout;                /* scheduler no-progress timeout */
+    long op_execute_timeout_us;            /* STARS op-execute timeout requested */
+    long stream_sync_timeout_ms;           /* host stream-sync timeout */
 } chip_config;
 
 /* Event kinds of the chip heap. */
@@ -47,8 +49,10 @@ enum chip_event {
     EV_TASK_DONE,      /* a completion walk ends: effects of a task completing; arg = task id */
     EV_ORCH_CHECK,     /* deadlock check of a blocked allocation; arg = generation */
     EV_SCHED_TIMEOUT,  /* a sleeping scheduler's no-progress timeout; arg = generation */
-    EV_DRAIN_RESOLVE,  /* every scheduler reached the sync-start drain: count capacity, stage or retry */
-    EV_HBM,            /* a GM flow starts or ends: reshare HBM bandwidth; arg = generation */
+    EV_DRAIN_RESOLVE,
+    /* every scheduler reached the sync-start drain: count capacity, stage or retry */
+    EV_HBM,         /* a GM flow starts or ends: reshare HBM bandwidth; arg = generation */
+    EV_DEVICE_KILL, /* the STARS watchdog or the host stream sync gives up on the run */
 };
 
 typedef enum {
@@ -164,8 +168,12 @@ typedef struct chip {
     ps_t last_completion;   /* latest completion */
     ps_t end_time;          /* when the run ended */
     chip_status status;
-    int fatal_code;     /* runtime error code when CHIP_FATAL */
-    char message[4096]; /* what ended the run, when not CHIP_DONE */
+    int fatal_code;         /* runtime error code when CHIP_FATAL */
+    int device_code;        /* ACL error when CHIP_DEVICE_ERROR (507018, 507046) */
+    ps_t stars_deadline;    /* when the AICore launch's op-execute watchdog fires (PS_NEVER: no STARS) */
+    ps_t stream_deadline;   /* when the host's stream sync gives up (PS_NEVER: none) */
+    uint32_t stars_credits; /* credits programmed for the AICore launch */
+    char message[4096];     /* what ended the run, when not CHIP_DONE */
 } chip;
 
 /* Fills cfg with the platform's ring defaults and everything off. */
@@ -199,6 +207,10 @@ void chip_schedule(chip *c, ps_t t, enum chip_event kind, uint32_t who, uint64_t
 
 /* Ends the run with a runtime error code (runtime.md §1.8). */
 void chip_fatal(chip *c, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* Ends the run at time t with a device error: the STARS watchdog reaped the
+ * op (507018), or the host's stream sync gave up first (507046). */
+void chip_device_kill(chip *c, ps_t t);
 
 /* Ends the run because the simulator failed (not the simulated runtime). */
 void chip_error(chip *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

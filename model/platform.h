@@ -53,8 +53,13 @@ typedef struct platform {
     int64_t aicore_record_ns;         /* AICore swimlane record write-back after each task */
     int64_t dfx_overhead;             /* 1: profiling costs what it costs on silicon; 0: free */
     int64_t scheduler_timeout_ms;     /* scheduler no-progress timeout (code 100) */
-    int64_t drain_sync_ns;            /* one sync-start drain acknowledgement round across the schedulers */
-    int64_t aicore_arg_fill_ns;       /* a gated (early-dispatch) core filling its own args */
+    int64_t op_execute_timeout_us;    /* STARS op-execute timeout requested (SIMPLER_OP_EXECUTE_TIMEOUT_US) */
+    double stars_credit_us;           /* STARS credit granularity; 0 = exact (a "fine" watchdog) */
+    int64_t stars_aicpu_extra_credits; /* the AICPU launch's extra credits */
+    int64_t stream_sync_timeout_ms;    /* host stream-sync timeout (SIMPLER_STREAM_SYNC_TIMEOUT_MS) */
+    int64_t has_stars;                 /* 1: onboard (STARS and stream sync); 0: a sim platform, neither */
+    int64_t drain_sync_ns;             /* one sync-start drain acknowledgement round across the schedulers */
+    int64_t aicore_arg_fill_ns;        /* a gated (early-dispatch) core filling its own args */
 
     /* AICore pipes and memory (hardware.md §1.4-1.5) */
     double gm_bytes_per_cycle;      /* per-core ceiling of each GM pipe (MTE2, MTE3, FIXPIPE) */

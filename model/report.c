@@ -15,6 +15,8 @@ const char *report_status_name(chip_status s)
         return "ok";
     case CHIP_FATAL:
         return "runtime_error";
+    case CHIP_DEVICE_ERROR:
+        return "device_error";
     case CHIP_STALLED:
         return "stalled";
     case CHIP_RUNNING:
@@ -262,6 +264,21 @@ int report_write_run(const chip *c, const report_info *ri, const char *path, cha
     } else {
         fputs("null", f);
     }
+    fputs(", \"device_error\": ", f);
+    if (c->status == CHIP_DEVICE_ERROR) {
+        bool stars = c->device_code == 507018;
+        fprintf(f, "{\"code\": %d, \"name\": \"%s\", \"detail\": ", c->device_code,
+                rterr_acl_name(c->device_code));
+        jsonw_str(f, rterr_acl_detail(c->device_code));
+        fprintf(
+            f,
+            ", \"watchdog\": \"%s\", \"at_us\": %.6f, \"op_execute_timeout_us\": %ld, \"stars_credits\": %u, "
+            "\"stars_deadline_us\": %.6f, \"stream_sync_timeout_ms\": %ld}",
+            stars ? "stars_op_execute" : "stream_sync", us_from_ps(c->end_time), c->cfg.op_execute_timeout_us,
+            c->stars_credits, us_from_ps(c->stars_deadline), c->cfg.stream_sync_timeout_ms);
+    } else {
+        fputs("null", f);
+    }
     fputs(", \"message\": ", f);
     jsonw_str(f, c->status == CHIP_DONE ? NULL : c->message);
     fputs("},\n", f);
@@ -389,6 +406,9 @@ void report_summary(const chip *c, const report_info *ri, FILE *out)
     fprintf(out, "ptosim: %s on %s: %s\n", c->orch.g.name, c->plat.name, report_status_name(c->status));
     if (c->status == CHIP_FATAL)
         fprintf(out, "  runtime error %d %s\n", c->fatal_code, rterr_name(c->fatal_code));
+    if (c->status == CHIP_DEVICE_ERROR)
+        fprintf(out, "  device error %d %s at %.6f s\n", c->device_code, rterr_acl_name(c->device_code),
+                sec_from_ps(c->end_time));
     fprintf(out,
             "  tasks %" PRIu64 "/%" PRIu64 " completed (%" PRIu64 " on AICores, %" PRIu64
             " executions), makespan %.3f us\n",

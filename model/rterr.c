@@ -62,3 +62,32 @@ const char *rterr_hint(int code)
 {
     return find(code) ? find(code)->hint : "";
 }
+
+static const struct {
+    int code;
+    const char *name, *detail;
+} ACL[] = {
+    {507014, "ACL_ERROR_RT_AICORE_TIMEOUT", "AICore task exceeded its execution timeout"},
+    {507015, "ACL_ERROR_RT_AICORE_EXCEPTION", "AICore task faulted"},
+    {507017, "ACL_ERROR_RT_AICPU_TIMEOUT", "AICPU task exceeded its execution timeout"},
+    {507018, "ACL_ERROR_RT_AICPU_EXCEPTION", "AICPU task faulted - the generic one"},
+    {507046, "ACL_ERROR_RT_STREAM_SYNC_TIMEOUT", "Host timed out on a stream sync"},
+    {507899, "ACL_ERROR_RT_DRV_INTERNAL_ERROR",
+     "Driver internal error; typically a sticky error on an already-poisoned context"},
+};
+
+const char *rterr_acl_name(int code)
+{
+    for (size_t i = 0; i < sizeof(ACL) / sizeof(ACL[0]); i++)
+        if (ACL[i].code == code)
+            return ACL[i].name;
+    return "UNKNOWN";
+}
+
+const char *rterr_acl_detail(int code)
+{
+    for (size_t i = 0; i < sizeof(ACL) / sizeof(ACL[0]); i++)
+        if (ACL[i].code == code)
+            return ACL[i].detail;
+    return "unknown ACL error";
+}

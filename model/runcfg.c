@@ -185,8 +185,8 @@ int runcfg_pmu_type(int given, const char *value, const char *env, int *type, ch
     return 0;
 }
 
-int runcfg_timeout_ms(const char *flag, const char *flag_value, const char *env_name, long def, long *out,
-                      char *warn, size_t warnlen, char *err, size_t errlen)
+int runcfg_timeout(const char *flag, const char *flag_value, const char *env_name, const char *unit, long def,
+                   long *out, char *warn, size_t warnlen, char *err, size_t errlen)
 {
     if (warn && warnlen)
         warn[0] = '\0';
@@ -196,8 +196,7 @@ int runcfg_timeout_ms(const char *flag, const char *flag_value, const char *env_
         errno = 0;
         long v = strtol(flag_value, &end, 10);
         if (end == flag_value || *end || errno || v <= 0) {
-            snprintf(err, errlen, "%s: must be a positive integer (milliseconds), got '%s'", flag,
-                     flag_value);
+            snprintf(err, errlen, "%s: must be a positive integer (%s), got '%s'", flag, unit, flag_value);
             return -1;
         }
         *out = v;
@@ -214,4 +213,11 @@ int runcfg_timeout_ms(const char *flag, const char *flag_value, const char *env_
             *out = v;
     }
     return 0;
+}
+
+bool runcfg_timeouts_ordered(long sched_ms, long op_us, long stream_ms)
+{
+    double op_ms = (double)op_us / 1000.0;
+    return (double)sched_ms < op_ms && op_ms < (double)stream_ms &&
+           (double)stream_ms > (double)sched_ms + 1500.0;
 }

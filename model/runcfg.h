@@ -3,6 +3,7 @@
 #ifndef PTOSIM_RUNCFG_H
 #define PTOSIM_RUNCFG_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -39,12 +40,16 @@ int runcfg_check_threads(long n, char *err, size_t errlen);
 int runcfg_pmu_type(int given, const char *value, const char *env, int *type, char *warn, size_t warnlen,
                     char *err, size_t errlen);
 
-/* Resolves a millisecond timeout: the flag's value (may be NULL) wins, then
- * the environment variable env_name, then def. A flag that is not a positive
- * integer is an error; a bad environment value is ignored with a warning.
- * Returns 0, or -1 with a message in err. */
-int runcfg_timeout_ms(const char *flag, const char *flag_value, const char *env_name, long def, long *out,
-                      char *warn, size_t warnlen, char *err, size_t errlen);
+/* Resolves a timeout in `unit` ("milliseconds", "microseconds"): the flag's
+ * value (may be NULL) wins, then the environment variable env_name, then
+ * def. A flag that is not a positive integer is an error; a bad environment
+ * value is ignored with a warning. Returns 0, or -1 with a message in err. */
+int runcfg_timeout(const char *flag, const char *flag_value, const char *env_name, const char *unit, long def,
+                   long *out, char *warn, size_t warnlen, char *err, size_t errlen);
+
+/* The runtime's ordering rule for the onboard timeouts (runtime.md §3.11):
+ * scheduler < op-execute < stream-sync, and stream-sync > scheduler + 1.5 s. */
+bool runcfg_timeouts_ordered(long sched_ms, long op_us, long stream_ms);
 
 /* Looks for the retired process-wide PTO2_RING_* variables in the environment
  * and writes one warning line per variable set to out (which may be NULL).

@@ -23,6 +23,10 @@ void cli_run_usage(void)
          "issue\n"
          "  --dump-args[=LEVEL]           args_dump/: 1 tagged args (bare), 2 every arg, 3 all metadata + "
          "tagged payload\n"
+         "  --op-execute-timeout-us N     STARS op-execute timeout (default 45000000; "
+         "SIMPLER_OP_EXECUTE_TIMEOUT_US)\n"
+         "  --stream-sync-timeout-ms N    host stream-sync timeout (default 50000; "
+         "SIMPLER_STREAM_SYNC_TIMEOUT_MS)\n"
          "  --scheduler-timeout-ms N      scheduler no-progress timeout (default 10000; "
          "SIMPLER_SCHEDULER_TIMEOUT_MS)\n"
          "  --ring-task-window N|a,b,c,d  task slots per scope-depth ring (power of 2 >= 4; 0 = default)\n"
@@ -193,6 +197,17 @@ int cli_parse_run(int argc, char **argv, cli_run *o, char *err, size_t errlen)
                 return -1;
             }
             o->dump_level = lvl;
+            continue;
+        }
+        if (opt_is(a, "--op-execute-timeout-us", &v)) {
+            if (need_value(argc, argv, &i, "--op-execute-timeout-us", v, &o->op_timeout, err, errlen) != 0)
+                return -1;
+            continue;
+        }
+        if (opt_is(a, "--stream-sync-timeout-ms", &v)) {
+            if (need_value(argc, argv, &i, "--stream-sync-timeout-ms", v, &o->stream_timeout, err, errlen) !=
+                0)
+                return -1;
             continue;
         }
         if (opt_is(a, "--scheduler-timeout-ms", &v)) {

@@ -36,6 +36,8 @@ typedef struct cli_run {
     bool pmu_given;                      /* --enable-pmu seen */
     const char *pmu_value;               /* its =TYPE, or NULL when bare */
     const char *sched_timeout;           /* --scheduler-timeout-ms value, or NULL */
+    const char *op_timeout;              /* --op-execute-timeout-us value, or NULL */
+    const char *stream_timeout;          /* --stream-sync-timeout-ms value, or NULL */
     bool no_host_timing;                 /* --no-host-timing: null host times, byte-identical files */
     bool quiet;                          /* --quiet: no summary on stdout */
     const char *sg_args[CLI_MAX_SG + 1]; /* --cfg=... / --log=..., NULL-terminated */

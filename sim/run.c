@@ -114,6 +114,8 @@ static int exit_for(chip_status s)
         return EXIT_OK;
     case CHIP_FATAL:
         return EXIT_RUNTIME;
+    case CHIP_DEVICE_ERROR:
+        return EXIT_DEVICE;
     case CHIP_STALLED:
         return EXIT_STALLED;
     default:
@@ -171,16 +173,46 @@ int run_main(int argc, char **argv)
         return EXIT_USAGE;
     }
     if (warn[0])
-        fprintf(stderr, "ptosim: warning: %s\n", warn);
-    if (runcfg_timeout_ms("--scheduler-timeout-ms", opt.sched_timeout, "SIMPLER_SCHEDULER_TIMEOUT_MS",
-                          (long)plat.scheduler_timeout_ms, &timeout_ms, warn, sizeof(warn), err,
-                          sizeof(err)) != 0) {
-        fprintf(stderr, "ptosim: %s\n", err);
-        return EXIT_USAGE;
+        fprintf(
+            stderr, "ptosim: warning: %s\n",
+            warn); /* the timeout chain: flag, then the runtime's environment variable, then the platform */
+    long op_us, stream_ms;
+    struct {
+        const char *flag, *value, *env, *unit;
+        long def, *out;
+    } chain[3] = {
+        {"--scheduler-timeout-ms", opt.sched_timeout, "SIMPLER_SCHEDULER_TIMEOUT_MS", "milliseconds",
+         (long)plat.scheduler_timeout_ms, &timeout_ms},
+        {"--op-execute-timeout-us", opt.op_timeout, "SIMPLER_OP_EXECUTE_TIMEOUT_US", "microseconds",
+         (long)plat.op_execute_timeout_us, &op_us},
+        {"--stream-sync-timeout-ms", opt.stream_timeout, "SIMPLER_STREAM_SYNC_TIMEOUT_MS", "milliseconds",
+         (long)plat.stream_sync_timeout_ms, &stream_ms},
+    };
+    for (int k = 0; k < 3; k++) {
+        if (runcfg_timeout(chain[k].flag, chain[k].value, chain[k].env, chain[k].unit, chain[k].def,
+                           chain[k].out, warn, sizeof(warn), err, sizeof(err)) != 0) {
+            fprintf(stderr, "ptosim: %s\n", err);
+            return EXIT_USAGE;
+        }
+        if (warn[0])
+            fprintf(stderr, "ptosim: warning: %s\n", warn);
     }
-    if (warn[0])
-        fprintf(stderr, "ptosim: warning: %s\n", warn);
+    /* onboard, the three must be ordered, else every override is ignored (runtime.md §3.11) */
+    if (plat.has_stars && !runcfg_timeouts_ordered(timeout_ms, op_us, stream_ms)) {
+        fprintf(
+            stderr,
+            "ptosim: warning: timeouts scheduler %ld ms, op-execute %ld us, stream-sync %ld ms break the "
+            "ordering scheduler < op-execute < stream-sync (and stream-sync > scheduler + 1.5 s); ignored, "
+            "using the defaults %ld ms / %ld us / %ld ms\n",
+            timeout_ms, op_us, stream_ms, (long)plat.scheduler_timeout_ms, (long)plat.op_execute_timeout_us,
+            (long)plat.stream_sync_timeout_ms);
+        timeout_ms = (long)plat.scheduler_timeout_ms;
+        op_us = (long)plat.op_execute_timeout_us;
+        stream_ms = (long)plat.stream_sync_timeout_ms;
+    }
     cfg.scheduler_timeout = (ps_t)timeout_ms * PS_PER_MS;
+    cfg.op_execute_timeout_us = op_us;
+    cfg.stream_sync_timeout_ms = stream_ms;
     cfg.dump_level = opt.dump_level;
     cfg.dep_gen = opt.dep_gen;
     cfg.scope_stats = opt.scope_stats;
@@ -322,7 +354,8 @@ int run_main(int argc, char **argv)
         }
         if (outfile_mkdirs(path, err, sizeof(err)) != 0 ||
             (snprintf(path, sizeof(path), "%s/dfx_outputs/scope_stats/scope_stats.jsonl", opt.work_dir),
-             scopestats_write(&c->ss, path, c->status == CHIP_FATAL, &caps, err, sizeof(err)) != 0)) {
+             scopestats_write(&c->ss, path, c->status == CHIP_FATAL || c->status == CHIP_DEVICE_ERROR, &caps,
+                              err, sizeof(err)) != 0)) {
             fprintf(stderr, "ptosim: %s\n", err);
             write_failed = 1;
         } else {
@@ -358,6 +391,25 @@ int run_main(int argc, char **argv)
                 c->message);
         fprintf(stderr, "ptosim: error detail: %s\n", rterr_detail(c->fatal_code));
         fprintf(stderr, "ptosim: error hint: %s\n", rterr_hint(c->fatal_code));
+    } else if (c->status == CHIP_DEVICE_ERROR) {
+        /* what the host reports after the watchdog (formats.md §5.6) */
+        fprintf(stderr, "ptosim: [device] %s\n", c->message);
+        if (c->device_code == 507046)
+            fprintf(stderr, "ptosim: %s\n", c->message);
+        else
+            fprintf(stderr, "ptosim: aclrtSynchronizeStreamWithTimeout (AICPU) failed: %d\n", c->device_code);
+        fprintf(stderr, "ptosim: ACL error detail: %d %s - %s\n", c->device_code,
+                rterr_acl_name(c->device_code), rterr_acl_detail(c->device_code));
+        fprintf(stderr,
+                "ptosim: ACL error hint: do NOT read this as 'deadlock' or 'OOM' on its own -- a %s kill is "
+                "not proof "
+                "of a deadlock, the run may simply be slow (see ptosim_run.json: outcome.device_error, "
+                "args_dump). "
+                "See docs/troubleshooting/device-error-codes.md\n",
+                c->device_code == 507046 ? "stream-sync" : "STARS op-execute");
+        fprintf(stderr,
+                "ptosim: AICore error %d: device drained, but force-resetting in finalize regardless\n",
+                c->device_code);
     } else if (c->status != CHIP_DONE) {
         fprintf(stderr, "ptosim: %s: %s\n", report_status_name(c->status), c->message);
     } else if (sgrc != 0) {

@@ -300,6 +300,188 @@ START_TEST(back_pressure_stretches_the_run_to_the_drain_deficit)
 }
 END_TEST
 
+/* A chain of n one-second AIV tasks (progress every second: the scheduler timeout never fires). */
+static char *chain_graph(const char *dir, int n)
+{
+    size_t cap = 256 + (size_t)n * 96;
+    char *out = malloc(cap);
+    int o = snprintf(
+        out, cap,
+        "{\"ptosim_graph\": 1, \"name\": \"secs\", \"kernels\": [{\"id\": 0, \"name\": \"sec\", \"core\": "
+        "\"aiv\", \"cost\": {\"ns\": 1000000000}}]}\n{\"op\": \"submit\", \"id\": \"t0\", \"kernel\": "
+        "\"sec\"}\n");
+    for (int i = 1; i < n; i++)
+        o += snprintf(out + o, cap - (size_t)o,
+                      "{\"op\": \"submit\", \"id\": \"t%d\", \"kernel\": \"sec\", \"deps\": [\"t%d\"]}\n", i,
+                      i - 1);
+    char *g = tu_write(dir, "secs.jsonl", out);
+    free(out);
+    return g;
+}
+
+static cJSON *report_of(const char *dir)
+{
+    char p[4200];
+    snprintf(p, sizeof(p), "%s/ptosim_run.json", dir);
+    return tu_json_file(p);
+}
+
+START_TEST(stars_kills_at_the_credit_deadline_and_outputs_survive)
+{
+    /* 45 s requested = ceil(45 / 4.294967296) = 11 credits = 47.244640256 s:
+     * a 60 s chain is reaped then, not at 45 s; the host sees 507018 */
+    const char *dir = tu_tmpdir();
+    char *g = chain_graph(dir, 60);
+    const char *args[] = {"run",     g,   "-o", dir, "--enable-chip-swimlane", "--enable-scope-stats",
+                          "--quiet", NULL};
+    run_out r = tu_run(args);
+    ck_assert_int_eq(r.status, 5);
+    ck_assert_ptr_nonnull(
+        strstr(r.err, "ptosim: aclrtSynchronizeStreamWithTimeout (AICPU) failed: 507018\n"));
+    ck_assert_ptr_nonnull(
+        strstr(r.err, "ptosim: ACL error detail: 507018 ACL_ERROR_RT_AICPU_EXCEPTION - AICPU task faulted"));
+    cJSON *j = report_of(dir);
+    ck_assert(cJSON_GetObjectItem(j, "makespan_us")->valuedouble == 47244640.256);
+    const cJSON *o = cJSON_GetObjectItem(j, "outcome");
+    ck_assert_str_eq(cJSON_GetObjectItem(o, "status")->valuestring, "device_error");
+    const cJSON *de = cJSON_GetObjectItem(o, "device_error");
+    ck_assert_int_eq(cJSON_GetObjectItem(de, "code")->valueint, 507018);
+    ck_assert_str_eq(cJSON_GetObjectItem(de, "watchdog")->valuestring, "stars_op_execute");
+    ck_assert_int_eq(cJSON_GetObjectItem(de, "stars_credits")->valueint, 11);
+    /* 47 tasks finished before the kill; the collected outputs are still written */
+    ck_assert_int_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(j, "tasks"), "completed")->valueint, 47);
+    cJSON_Delete(j);
+    char p[4200];
+    snprintf(p, sizeof(p), "%s/dfx_outputs/chip_swimlane_records.json", dir);
+    ck_assert(tu_exists(p));
+    snprintf(p, sizeof(p), "%s/dfx_outputs/scope_stats/scope_stats.jsonl", dir);
+    char *ss = tu_read(p);
+    ck_assert(strncmp(ss, "{\"version\": 6, \"fatal\": true,", 29) == 0);
+    free(ss);
+    tu_run_free(&r);
+    free(g);
+}
+END_TEST
+
+START_TEST(a_run_inside_the_credit_rounding_is_not_killed)
+{
+    /* 8 s requested is 2 credits = 8.589934592 s: an 8.0001 s chain finishes.
+     * With an exact watchdog (stars_credit_us=0) the same run dies at 8 s. */
+    const char *dir = tu_tmpdir();
+    char *g = chain_graph(dir, 8);
+    const char *ok[] = {"run",
+                        g,
+                        "-o",
+                        dir,
+                        "--op-execute-timeout-us",
+                        "8000000",
+                        "--scheduler-timeout-ms",
+                        "5000",
+                        "--stream-sync-timeout-ms",
+                        "20000",
+                        "--quiet",
+                        NULL};
+    run_out r = tu_run(ok);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    cJSON *j = report_of(dir);
+    double m = cJSON_GetObjectItem(j, "makespan_us")->valuedouble;
+    ck_assert(m > 8000000.0 && m < 8589934.592);
+    cJSON_Delete(j);
+    tu_run_free(&r);
+    const char *exact[] = {"run",
+                           g,
+                           "-o",
+                           dir,
+                           "--op-execute-timeout-us",
+                           "8000000",
+                           "--scheduler-timeout-ms",
+                           "5000",
+                           "--stream-sync-timeout-ms",
+                           "20000",
+                           "--set",
+                           "stars_credit_us=0",
+                           "--quiet",
+                           NULL};
+    r = tu_run(exact);
+    ck_assert_int_eq(r.status, 5);
+    j = report_of(dir);
+    ck_assert(cJSON_GetObjectItem(j, "makespan_us")->valuedouble == 8000000.0);
+    cJSON_Delete(j);
+    tu_run_free(&r);
+    free(g);
+}
+END_TEST
+
+START_TEST(the_scheduler_timeout_fires_first_on_a_hang_and_stars_on_a_slow_run)
+{
+    /* a kernel that never ends: its owner sees no progress for 10 s and
+     * latches code 100 long before STARS at 47.2 s */
+    const char *dir = tu_tmpdir();
+    char *g =
+        tu_write(dir, "hang.jsonl",
+                 "{\"ptosim_graph\": 1, \"name\": \"hang\", \"kernels\": [{\"id\": 0, \"name\": \"spin\", "
+                 "\"core\": \"aiv\", \"cost\": {\"ns\": 1000000000000}}]}\n{\"op\": \"submit\", \"kernel\": "
+                 "\"spin\"}\n");
+    const char *args[] = {"run", g, "-o", dir, "--quiet", NULL};
+    run_out r = tu_run(args);
+    ck_assert_int_eq(r.status, 4);
+    ck_assert_ptr_nonnull(strstr(r.err, "runtime error 100 SCHEDULER_TIMEOUT"));
+    cJSON *j = report_of(dir);
+    double m = cJSON_GetObjectItem(j, "makespan_us")->valuedouble;
+    ck_assert(m > 10e6 && m < 10.01e6);
+    cJSON_Delete(j);
+    tu_run_free(&r);
+    free(g);
+    /* a chain that keeps completing a task every second never trips it:
+     * STARS reaps it (the test above); and on a sim platform nothing does */
+    g = chain_graph(dir, 50);
+    const char *sim[] = {"run", g, "-o", dir, "-p", "a2a3sim", "--quiet", NULL};
+    r = tu_run(sim);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    free(g);
+}
+END_TEST
+
+START_TEST(misordered_timeouts_are_ignored_with_a_warning)
+{
+    /* 3 s op-execute below the 10 s scheduler timeout breaks the ordering */
+    const char *dir = tu_tmpdir();
+    char *g = chain_graph(dir, 1);
+    const char *args[] = {"run", g, "-o", dir, "--op-execute-timeout-us", "3000000", "--quiet", NULL};
+    run_out r = tu_run(args);
+    ck_assert_int_eq(r.status, 0);
+    ck_assert_str_eq(
+        r.err, "ptosim: warning: timeouts scheduler 10000 ms, op-execute 3000000 us, stream-sync 50000 ms "
+               "break the ordering scheduler < op-execute < stream-sync (and stream-sync > scheduler + "
+               "1.5 s); ignored, using the defaults 10000 ms / 45000000 us / 50000 ms\n");
+    tu_run_free(&r);
+    /* the CI values are ordered: the host's 4 s stream sync gives up before
+     * the one-credit (4.295 s) STARS deadline */
+    char *g60 = chain_graph(dir, 60);
+    const char *ci[] = {"run",
+                        g60,
+                        "-o",
+                        dir,
+                        "--op-execute-timeout-us",
+                        "3000000",
+                        "--scheduler-timeout-ms",
+                        "2000",
+                        "--stream-sync-timeout-ms",
+                        "4000",
+                        "--quiet",
+                        NULL};
+    r = tu_run(ci);
+    ck_assert_int_eq(r.status, 5);
+    ck_assert_ptr_nonnull(
+        strstr(r.err, "ptosim: Stream sync timeout: stream=AICPU timeout_ms=4000 device_id=0"));
+    ck_assert_ptr_nonnull(strstr(r.err, "507046 ACL_ERROR_RT_STREAM_SYNC_TIMEOUT"));
+    tu_run_free(&r);
+    free(g);
+    free(g60);
+}
+END_TEST
+
 Suite *suite_dump(void)
 {
     Suite *s = suite_create("dump");
@@ -311,6 +493,10 @@ Suite *suite_dump(void)
     tcase_add_test(tc, dump_level_errors_are_clear);
     tcase_add_test(tc, data_errors_name_the_field);
     tcase_add_test(tc, back_pressure_stretches_the_run_to_the_drain_deficit);
+    tcase_add_test(tc, stars_kills_at_the_credit_deadline_and_outputs_survive);
+    tcase_add_test(tc, a_run_inside_the_credit_rounding_is_not_killed);
+    tcase_add_test(tc, the_scheduler_timeout_fires_first_on_a_hang_and_stars_on_a_slow_run);
+    tcase_add_test(tc, misordered_timeouts_are_ignored_with_a_warning);
     suite_add_tcase(s, tc);
     return s;
 }

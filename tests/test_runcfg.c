@@ -140,27 +140,27 @@ START_TEST(timeout_flag_wins_over_environment)
     char warn[256], err[256];
     long ms = 0;
     unsetenv("PTOSIM_TEST_TIMEOUT_MS");
-    ck_assert_int_eq(runcfg_timeout_ms("--t", NULL, "PTOSIM_TEST_TIMEOUT_MS", 10000, &ms, warn, sizeof(warn),
-                                       err, sizeof(err)),
+    ck_assert_int_eq(runcfg_timeout("--t", NULL, "PTOSIM_TEST_TIMEOUT_MS", "milliseconds", 10000, &ms, warn,
+                                    sizeof(warn), err, sizeof(err)),
                      0);
     ck_assert_int_eq(ms, 10000);
     setenv("PTOSIM_TEST_TIMEOUT_MS", "2000", 1);
-    ck_assert_int_eq(runcfg_timeout_ms("--t", NULL, "PTOSIM_TEST_TIMEOUT_MS", 10000, &ms, warn, sizeof(warn),
-                                       err, sizeof(err)),
+    ck_assert_int_eq(runcfg_timeout("--t", NULL, "PTOSIM_TEST_TIMEOUT_MS", "milliseconds", 10000, &ms, warn,
+                                    sizeof(warn), err, sizeof(err)),
                      0);
     ck_assert_int_eq(ms, 2000);
-    ck_assert_int_eq(runcfg_timeout_ms("--t", "30", "PTOSIM_TEST_TIMEOUT_MS", 10000, &ms, warn, sizeof(warn),
-                                       err, sizeof(err)),
+    ck_assert_int_eq(runcfg_timeout("--t", "30", "PTOSIM_TEST_TIMEOUT_MS", "milliseconds", 10000, &ms, warn,
+                                    sizeof(warn), err, sizeof(err)),
                      0);
     ck_assert_int_eq(ms, 30);
     setenv("PTOSIM_TEST_TIMEOUT_MS", "soon", 1);
-    ck_assert_int_eq(runcfg_timeout_ms("--t", NULL, "PTOSIM_TEST_TIMEOUT_MS", 10000, &ms, warn, sizeof(warn),
-                                       err, sizeof(err)),
+    ck_assert_int_eq(runcfg_timeout("--t", NULL, "PTOSIM_TEST_TIMEOUT_MS", "milliseconds", 10000, &ms, warn,
+                                    sizeof(warn), err, sizeof(err)),
                      0);
     ck_assert_int_eq(ms, 10000);
     ck_assert_str_eq(warn, "PTOSIM_TEST_TIMEOUT_MS=soon is not a positive integer, ignored (using 10000)");
-    ck_assert_int_eq(runcfg_timeout_ms("--t", "0", "PTOSIM_TEST_TIMEOUT_MS", 10000, &ms, warn, sizeof(warn),
-                                       err, sizeof(err)),
+    ck_assert_int_eq(runcfg_timeout("--t", "0", "PTOSIM_TEST_TIMEOUT_MS", "milliseconds", 10000, &ms, warn,
+                                    sizeof(warn), err, sizeof(err)),
                      -1);
     ck_assert_str_eq(err, "--t: must be a positive integer (milliseconds), got '0'");
     unsetenv("PTOSIM_TEST_TIMEOUT_MS");
