@@ -326,8 +326,10 @@ static ps_t park(chip *c, int ti, dump_gate gate, ps_t t, bool *dropped)
         open = t;
     th->parks++;
     th->parked_ps += open - t;
-    if (open > d->freeze_until)
+    if (open > d->freeze_until) {
+        d->frozen_ps += open - (t > d->freeze_until ? t : d->freeze_until);
         d->freeze_until = open;
+    }
     if (!dump_gate_open(d, ti, gate)) {
         if (open >= d->kill_at)
             d->killed = true; /* the device is reaped while parked */
@@ -347,7 +349,9 @@ static void publish_current(chip *c, int ti, ps_t *t)
     if (!th->ncur)
         return;
     *t = park(c, ti, DUMP_GATE_READY_SLOT, *t, &dropped);
-    if (dropped || d->killed) { /* the buffer's records are lost */
+    if (d->killed)
+        return;    /* it stays the current buffer: the host's reconcile recovers it */
+    if (dropped) { /* the buffer's records are lost */
         for (uint32_t i = 0; i < th->ncur; i++)
             d->ad.recs[th->cur[i]].dropped = true;
         d->ad.dropped += th->ncur;
@@ -394,6 +398,10 @@ ps_t dump_capture(chip *c, int ti, task *tk, dump_stage stage, ps_t t)
         /* a metadata slot: a full buffer is published and replaced first */
         if (th->ncur == d->p.buf_records)
             publish_current(c, ti, &t);
+        if (d->killed || th->ncur == d->p.buf_records) {
+            d->ad.n--; /* the AICPU died (or lost its buffer) before this record was written */
+            break;
+        }
         /* arena space: a payload that would wrap the arena waits until the
          * host has written every payload published so far */
         if (x->bin_size && th->arena_pos + x->bin_size > d->p.arena) {
@@ -405,23 +413,26 @@ ps_t dump_capture(chip *c, int ti, task *tk, dump_stage stage, ps_t t)
                 d->ad.dropped++;
                 continue;
             }
-            if (d->killed)
+            if (d->killed) {
+                d->ad.n--;
                 break;
+            }
             th->arena_pos = 0;
         }
-        t += d->p.record;
+        ps_t copy = d->p.record;
         if (x->bin_size) {
             double bps = x->contiguous ? d->p.copy_bps : d->p.gather_bps;
-            t += (ps_t)((double)x->bin_size / bps * PS_PER_S);
+            copy += (ps_t)((double)x->bin_size / bps * PS_PER_S);
             th->arena_pos += x->bin_size;
             th->produced_bytes += x->bin_size;
             d->bytes += x->bin_size;
         }
+        t += copy;
+        d->copy_ps += copy;
         th->cur[th->ncur++] = (uint32_t)ix;
         if (!d->host && th->ncur == d->p.buf_records)
             publish_current(c, ti, &t);
     }
-    d->copy_ps += t - start;
     if (stage == DUMP_BEFORE_DISPATCH) {
         dd->before_done = true;
     } else {

@@ -83,6 +83,7 @@ typedef struct dump_state {
     ps_t freeze_until; /* the common-mode freeze holds every scheduler thread until then */
     ps_t kill_at;      /* a park cannot outlast the device's life (STARS / stream sync) */
     bool killed;       /* a park ran into kill_at */
+    ps_t frozen_ps;    /* time the common-mode freeze held every scheduler thread (union of parks) */
     uint64_t tasks;    /* tasks that dumped something */
     uint64_t bytes;    /* payload bytes copied into arenas */
     ps_t copy_ps;      /* AICPU time spent capturing */

@@ -166,18 +166,20 @@ static void write_dump(const chip *c, const report_info *ri, FILE *f)
     uint64_t truncated = 0;
     for (size_t i = 0; i < d->ad.n; i++)
         truncated += d->ad.recs[i].truncated;
-    fprintf(
-        f,
-        "  \"args_dump\": {\"level\": %d, \"tasks\": %" PRIu64
-        ", \"records\": %zu, \"payload_bytes\": %" PRIu64 ", \"written_bytes_at_device_end\": %" PRIu64
-        ", \"drain_deficit_bytes\": %" PRIu64 ", \"written_bytes\": %" PRIu64
-        ", \"drain_bytes_per_s\": %.0f, \"arena_bytes_per_thread\": %" PRIu64 ", \"truncated_args\": %" PRIu64
-        ", \"dropped_records\": %" PRIu64
-        ", \"reconciled_threads\": %d, \"aicpu_capture_us\": %.6f, \"host_done_us\": %.6f, \"threads\": [",
-        d->level, d->tasks, d->ad.n, d->bytes, ri->dump_written_at_end,
-        d->bytes > ri->dump_written_at_end ? d->bytes - ri->dump_written_at_end : 0, ri->dump_written,
-        c->plat.host_collector_bw, d->p.arena, truncated, d->ad.dropped, ri->dump_reconciled,
-        us_from_ps(d->copy_ps), ri->dump_host_done_s * 1e6);
+    fprintf(f,
+            "  \"args_dump\": {\"level\": %d, \"tasks\": %" PRIu64
+            ", \"records\": %zu, \"payload_bytes\": %" PRIu64 ", \"written_bytes_at_device_end\": %" PRIu64
+            ", \"drain_deficit_bytes\": %" PRIu64 ", \"written_bytes\": %" PRIu64
+            ", \"drain_bytes_per_s\": %.0f, \"arena_bytes_per_thread\": %" PRIu64
+            ", \"truncated_args\": %" PRIu64 ", \"dropped_records\": %" PRIu64
+            ", \"reconciled_threads\": %d, \"aicpu_capture_us\": %.6f, \"frozen_us\": %.6f, "
+            "\"killed_while_parked\": %s, "
+            "\"host_done_us\": %.6f, \"threads\": [",
+            d->level, d->tasks, d->ad.n, d->bytes, ri->dump_written_at_end,
+            d->bytes > ri->dump_written_at_end ? d->bytes - ri->dump_written_at_end : 0, ri->dump_written,
+            c->plat.host_collector_bw, d->p.arena, truncated, d->ad.dropped, ri->dump_reconciled,
+            us_from_ps(d->copy_ps), us_from_ps(d->frozen_ps), d->killed ? "true" : "false",
+            ri->dump_host_done_s * 1e6);
     for (int t = 0; t < c->nsched; t++)
         fprintf(f,
                 "%s{\"thread\": %d, \"payload_bytes\": %" PRIu64 ", \"parks\": %" PRIu64

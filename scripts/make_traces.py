@@ -141,10 +141,69 @@ def granularity(name, tasks, block_num=1):
     write(name, hdr, ops)
 
 
+def dump_stall(batches=64, ctx=8192, chunk=1024, name="dump_stall"):
+    # paged attention after the #860 report: 64 batch x 8192 context, 8 bindings of which the
+    # key and value caches are 1 GiB each (4096 blocks x 128 tokens x 8 heads x 128 dim, BF16).
+    # Every QK / PV task takes a whole cache, as the kernel indexes it through the block table,
+    # so a full args dump copies (the arena's half of) 1 GiB per task. Two small tensors carry
+    # dump tags: context_lens on each batch's first QK, and out on each batch's last update.
+    cache = [4096, 128, 8, 128]
+    hdr = {"ptosim_graph": 1, "name": name, "orchestrator": "paged_attention",
+           "kernels": [{"id": 0, "name": "qk_matmul", "core": "aic",
+                        "cost": {"tiles": 8, "mte2": {"bytes": 65536}, "mte1": {"bytes": 65536},
+                                 "cube": {"m": 16, "n": 128, "k": 128}, "fixpipe": {"bytes": 8192}}},
+                       {"id": 1, "name": "softmax", "core": "aiv",
+                        "cost": {"tiles": 4, "mte2": {"bytes": 16384}, "vector": {"elems": 16384},
+                                 "mte3": {"bytes": 8192}}},
+                       {"id": 2, "name": "pv_matmul", "core": "aic",
+                        "cost": {"tiles": 8, "mte2": {"bytes": 65536}, "mte1": {"bytes": 65536},
+                                 "cube": {"m": 16, "n": 128, "k": 128}, "fixpipe": {"bytes": 8192}}},
+                       {"id": 3, "name": "online_update", "core": "aiv",
+                        "cost": {"tiles": 2, "mte2": {"bytes": 16384}, "vector": {"elems": 8192},
+                                 "mte3": {"bytes": 8192}}}],
+           "tensors": [{"name": "query", "dtype": "BFLOAT16", "shape": [batches, 8, 128]},
+                       {"name": "key_cache", "dtype": "BFLOAT16", "shape": cache},
+                       {"name": "value_cache", "dtype": "BFLOAT16", "shape": cache},
+                       {"name": "block_table", "dtype": "INT32", "shape": [batches, ctx // 128]},
+                       {"name": "context_lens", "dtype": "INT32", "shape": [batches]},
+                       {"name": "out", "dtype": "BFLOAT16", "shape": [batches, 8, 128]},
+                       {"name": "m_state", "dtype": "FLOAT32", "shape": [batches, 8]},
+                       {"name": "l_state", "dtype": "FLOAT32", "shape": [batches, 8]}]}
+    ops = []
+    chunks = ctx // chunk
+    for b in range(batches):
+        ops.append({"op": "scope_begin", "site": "paged_attention.cpp:%d" % (60 + b % 4)})
+        row = {"shape": [1, 8, 128], "offset": [b, 0, 0]}
+        for c in range(chunks):
+            ops.append({"op": "scope_begin", "site": "paged_attention.cpp:71"})
+            qk_args = [inp("query", **row), inp("key_cache"),
+                       inp("block_table", shape=[1, ctx // 128], offset=[b, 0]),
+                       dict(inp("context_lens"), dump=True) if c == 0 else inp("context_lens"),
+                       out("s", [8, chunk], "FLOAT32")]
+            ops.append({"op": "submit", "kernel": "qk_matmul", "args": qk_args + [{"scalar": 0.0883883, "dtype": "FLOAT32"}]})
+            ops.append({"op": "submit", "kernel": "softmax", "args": [inp("s"), out("p", [8, chunk], "BFLOAT16"),
+                                                                     out("mi", [8], "FLOAT32"), out("li", [8], "FLOAT32")]})
+            ops.append({"op": "submit", "kernel": "pv_matmul",
+                        "args": [inp("p"), inp("value_cache"),
+                                 inp("block_table", shape=[1, ctx // 128], offset=[b, 0]),
+                                 out("oi", [8, 128], "FLOAT32")]})
+            upd = {"dir": "inout", "tensor": "out", "shape": [1, 8, 128], "offset": [b, 0, 0]}
+            if c == chunks - 1:
+                upd["dump"] = True
+            ops.append({"op": "submit", "kernel": "online_update",
+                        "args": [inp("oi"), inp("mi"), inp("li"),
+                                 {"dir": "inout", "tensor": "m_state", "shape": [1, 8], "offset": [b, 0]},
+                                 {"dir": "inout", "tensor": "l_state", "shape": [1, 8], "offset": [b, 0]}, upd]})
+            ops.append({"op": "scope_end"})
+        ops.append({"op": "scope_end"})
+    write(name, hdr, ops)
+
+
 if __name__ == "__main__":
     granularity("grain_fine", 4800)
     granularity("grain_right", 48)
     granularity("grain_spmd", 1, 48)
+    dump_stall()
     granularity("grain_coarse", 24)
     fan200()
     forkjoin()

@@ -35,6 +35,7 @@ typedef struct collector {
     size_t wq_head, wq_len, wq_cap;
     sg_mailbox_t mb;
     bool device_done;     /* nothing more will be published */
+    uint64_t in_flight;   /* records between the copy and the writer */
     uint64_t collected;   /* records collected */
     uint64_t written;     /* records the writer finished */
     uint64_t bytes;       /* payload bytes written */
@@ -157,6 +158,7 @@ static void copy_actor(int argc, char **argv)
         uint32_t r = h->wq[h->wq_head];
         h->wq_head = (h->wq_head + 1) % h->wq_cap;
         h->wq_len--;
+        h->in_flight++;
         uint64_t size = h->c->dump.ad.recs[r].bin_size;
         sg_mailbox_put(h->mb, (void *)(uintptr_t)(r + 1), (long)size);
     }
@@ -178,6 +180,7 @@ static void writer_actor(int argc, char **argv)
         if (dump_host_persisted(&h->c->dump, r) != 0)
             chip_error(h->c, "cannot write args.bin");
         h->written++;
+        h->in_flight--;
         sg_sem_release(h->progress);
     }
 }
@@ -245,6 +248,12 @@ void collector_finish(chip *c, collector_stats *st)
         double left = next - simgrid_get_clock();
         if (left > 0)
             sg_sem_acquire_timeout(h->progress, left);
+        if (h->written < total && h->bufs_head == h->nbufs && !h->wq_len && !h->in_flight) {
+            fprintf(h->log,
+                    "ptosim: [host] internal: %" PRIu64 " args were never published; not waiting for them\n",
+                    total - h->written);
+            break;
+        }
         if (h->written < total && simgrid_get_clock() >= next) {
             fprintf(h->log,
                     "ptosim: [host] Writing to disk: %.1f GB written, %" PRIu64 " args remaining (%lds)\n",

@@ -482,6 +482,52 @@ START_TEST(misordered_timeouts_are_ignored_with_a_warning)
 }
 END_TEST
 
+START_TEST(the_shipped_dump_stall_scenario)
+{
+    /* traces/dump_stall.jsonl: a full dump is reaped by STARS at the 11-credit
+     * deadline while the scheduler threads are parked; by then the host has
+     * drained about R x T = 42 MB/s x 47.24 s = 1.984 GB (whole payloads of
+     * 64 MiB, so up to one less) */
+    const char *dir = tu_tmpdir();
+    const char *full[] = {"run", TRACE("dump_stall.jsonl"), "-o", dir, "--dump-args=2", "--quiet", NULL};
+    run_out r = tu_run(full);
+    ck_assert_int_eq(r.status, 5);
+    cJSON *j = report_of(dir);
+    ck_assert(cJSON_GetObjectItem(j, "makespan_us")->valuedouble == 47244640.256);
+    const cJSON *d = cJSON_GetObjectItem(j, "args_dump");
+    double written = cJSON_GetObjectItem(d, "written_bytes_at_device_end")->valuedouble;
+    double rt = 42e6 * 47.244640256;
+    ck_assert_msg(written <= rt && written > rt - 67108864.0, "written %.0f", written);
+    ck_assert(cJSON_IsTrue(cJSON_GetObjectItem(d, "killed_while_parked")));
+    ck_assert(cJSON_GetObjectItem(d, "frozen_us")->valuedouble > 0.9 * 47244640.256);
+    ck_assert_int_eq(cJSON_GetObjectItem(d, "reconciled_threads")->valueint, 2);
+    cJSON_Delete(j);
+    ck_assert_ptr_nonnull(strstr(r.err, "Dump reconcile: thread 1 had an un-flushed buffer"));
+    char p[4200];
+    snprintf(p, sizeof(p), "%s/dfx_outputs/args_dump/args_dump.json", dir);
+    ck_assert(tu_exists(p)); /* a partial dump survives the kill */
+    tu_run_free(&r);
+    /* the cure: level 1 with two small tagged tensors stays within 1 % of a run without dump */
+    const char *off[] = {"run", TRACE("dump_stall.jsonl"), "-o", dir, "--quiet", NULL};
+    r = tu_run(off);
+    ck_assert_int_eq(r.status, 0);
+    j = report_of(dir);
+    double base = cJSON_GetObjectItem(j, "makespan_us")->valuedouble;
+    cJSON_Delete(j);
+    tu_run_free(&r);
+    const char *tagged[] = {"run", TRACE("dump_stall.jsonl"), "-o", dir, "--dump-args=1", "--quiet", NULL};
+    r = tu_run(tagged);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    j = report_of(dir);
+    double one = cJSON_GetObjectItem(j, "makespan_us")->valuedouble;
+    ck_assert(one >= base && one < base * 1.01);
+    /* 64 batches: context_lens (256 B) on each first QK, out (2 KiB view) on each last update */
+    ck_assert_int_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(j, "args_dump"), "tasks")->valueint, 128);
+    cJSON_Delete(j);
+    tu_run_free(&r);
+}
+END_TEST
+
 Suite *suite_dump(void)
 {
     Suite *s = suite_create("dump");
@@ -497,6 +543,7 @@ Suite *suite_dump(void)
     tcase_add_test(tc, a_run_inside_the_credit_rounding_is_not_killed);
     tcase_add_test(tc, the_scheduler_timeout_fires_first_on_a_hang_and_stars_on_a_slow_run);
     tcase_add_test(tc, misordered_timeouts_are_ignored_with_a_warning);
+    tcase_add_test(tc, the_shipped_dump_stall_scenario);
     suite_add_tcase(s, tc);
     return s;
 }
