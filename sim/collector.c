@@ -262,6 +262,13 @@ void collector_finish(chip *c, collector_stats *st)
         }
     }
     double now = simgrid_get_clock();
+    uint64_t truncated = 0;
+    for (size_t i = 0; i < c->dump.ad.n; i++)
+        truncated += c->dump.ad.recs[i].truncated;
+    if (truncated || c->dump.ad.dropped)
+        fprintf(h->log,
+                "ptosim: [host] Args dump anomalies: truncated=%" PRIu64 ", dropped_records=%" PRIu64 "\n",
+                truncated, c->dump.ad.dropped);
     if (h->collected)
         fprintf(h->log, "ptosim: [host] Collected %" PRIu64 " args, wrote %.1f GB to disk (%.1fs)\n",
                 h->collected, (double)h->bytes / 1e9, now);

@@ -528,6 +528,63 @@ START_TEST(the_shipped_dump_stall_scenario)
 }
 END_TEST
 
+START_TEST(a_park_past_the_backstop_drops_records)
+{
+    /* one thread, 1 MiB arena (four 256 KiB payloads), a 20 kB/s host: the
+     * fifth payload waits for 52.4 s of drain, so after 30 s it is dropped;
+     * the sixth waits out the rest and the arena restarts. Every fifth
+     * payload of the 16 is lost: p5, p10, p15. (a2a3sim: no STARS.) */
+    const char *dir = tu_tmpdir();
+    char *g = bp8_graph(dir);
+    const char *args[] = {"run",
+                          g,
+                          "-o",
+                          dir,
+                          "-p",
+                          "a2a3sim",
+                          "--dump-args=2",
+                          "--aicpu-thread-num",
+                          "2",
+                          "--set",
+                          "dump_arena_bytes=1048576",
+                          "--set",
+                          "host_collector_bw=20000",
+                          "--quiet",
+                          NULL};
+    run_out r = tu_run(args);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_ptr_nonnull(strstr(r.err, "Dump reconcile: 3 records dropped on device side."));
+    ck_assert_ptr_nonnull(strstr(r.err, "Args dump anomalies: truncated=0, dropped_records=3\n"));
+    size_t n;
+    char *m = file_in(dir, "args_dump.json", &n);
+    m[n] = '\0';
+    ck_assert_ptr_nonnull(strstr(m, "\"total_args\": 13,"));
+    ck_assert_ptr_nonnull(strstr(m, "\"dropped_records\": 3,"));
+    free(m);
+    tu_run_free(&r);
+    free(g);
+}
+END_TEST
+
+START_TEST(the_pattern_payload_writes_element_indices)
+{
+    /* dump_payload=1: unknown FLOAT16 elements read 0, 1, 2, 3 ... (0x0000, 0x3c00, 0x4000, 0x4200) */
+    const char *dir = tu_tmpdir();
+    char *g = bp8_graph(dir);
+    const char *args[] = {"run", g, "-o", dir, "--dump-args=2", "--set", "dump_payload=1", "--quiet", NULL};
+    run_out r = tu_run(args);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    size_t n;
+    unsigned char *bin = (unsigned char *)file_in(dir, "args.bin", &n);
+    ck_assert_uint_ge(n, 8);
+    const unsigned char want[8] = {0x00, 0x00, 0x00, 0x3c, 0x00, 0x40, 0x00, 0x42};
+    ck_assert(memcmp(bin, want, 8) == 0);
+    free(bin);
+    tu_run_free(&r);
+    free(g);
+}
+END_TEST
+
 Suite *suite_dump(void)
 {
     Suite *s = suite_create("dump");
@@ -544,6 +601,8 @@ Suite *suite_dump(void)
     tcase_add_test(tc, the_scheduler_timeout_fires_first_on_a_hang_and_stars_on_a_slow_run);
     tcase_add_test(tc, misordered_timeouts_are_ignored_with_a_warning);
     tcase_add_test(tc, the_shipped_dump_stall_scenario);
+    tcase_add_test(tc, a_park_past_the_backstop_drops_records);
+    tcase_add_test(tc, the_pattern_payload_writes_element_indices);
     suite_add_tcase(s, tc);
     return s;
 }
