@@ -22,6 +22,9 @@ void sched_init_thread(chip *c, int ti)
         th->core_ids[th->ncores++] = (int)c->plat.clusters + 2 * cl;
         th->core_ids[th->ncores++] = (int)c->plat.clusters + 2 * cl + 1;
     }
+    /* every core starts idle */
+    th->units[CORE_AIC][0] = th->nclusters;
+    th->units[CORE_AIV][0] = 2 * th->nclusters;
 }
 
 void sched_free_thread(sched_thread *th)
@@ -34,6 +37,9 @@ static bool single_issue(const chip *c)
 {
     return c->cfg.pmu_event_type > 0;
 }
+
+static unsigned phase_bits(const core *co);
+static void track(chip *c, const core *co, unsigned before);
 
 static void add_phase(chip *c, int ti, phase_kind kind, ps_t start, ps_t end, uint32_t tasks,
                       uint64_t task_id, const uint32_t shared_start[3])
@@ -314,7 +320,9 @@ void sched_on_iter(chip *c, int ti, ps_t t)
         /* one serial COND load: it samples the register when issued and
          * returns 100 ns later, when the thread can act on it */
         core_slot fin[2];
+        unsigned before = phase_bits(&c->cores[k]);
         core_poll r = core_poll_at(&c->cores[k], cur, c->cost.fin_latency, fin);
+        track(c, &c->cores[k], before);
         cur += c->cost.poll;
         switch (r) {
         case POLL_RUN_DONE:
@@ -358,6 +366,25 @@ static bool core_phase_fits(const core *co, stage_phase ph)
     }
 }
 
+/* The staging phases core co fits, one bit per stage_phase. */
+static unsigned phase_bits(const core *co)
+{
+    return (unsigned)core_phase_fits(co, STAGE_IDLE) | (unsigned)core_phase_fits(co, STAGE_PENDING) << 1 |
+           (unsigned)core_phase_fits(co, STAGE_SOON) << 2;
+}
+
+/* Core co changed from phase bits `before`: its owner's unit counts follow. */
+static void track(chip *c, const core *co, unsigned before)
+{
+    unsigned after = phase_bits(co);
+    if (after == before)
+        return;
+    int *u = c->threads[co->thread].units[co->type];
+    for (int p = 0; p < 3; p++)
+        if ((before ^ after) & (1u << p))
+            u[p] += (after >> p) & 1 ? 1 : -1;
+}
+
 /* Cores of cluster cl that a task with this mask uses; returns how many. */
 static int cluster_cores(const chip *c, int cl, uint8_t mask, int out[3])
 {
@@ -399,9 +426,14 @@ static int units(const chip *c, const sched_thread *th, int shape, uint8_t mask,
             n += cluster_fits(c, th->cluster_ids[i], mask ? mask : 7, ph);
         return n;
     }
+#ifdef PTOSIM_CHECK_UNITS /* build with -DPTOSIM_CHECK_UNITS to verify the counts against a scan */
     for (int i = 0; i < th->ncores; i++)
         n += core_fits(&c->cores[th->core_ids[i]], shape, ph);
-    return n;
+    if (n != th->units[shape == SHAPE_AIC ? CORE_AIC : CORE_AIV][ph])
+        abort();
+#endif
+    (void)c;
+    return th->units[shape == SHAPE_AIC ? CORE_AIC : CORE_AIV][ph];
 }
 
 /* Could some MIX block (any two or three cores of a cluster) be placed at this phase? */
@@ -472,6 +504,7 @@ static void publish(chip *c, int ti, dispatch_slot *batch, int n, ps_t *cur, boo
     ps_t ts = *cur; /* one get_sys_cnt for the whole batch */
     for (int i = 0; i < n; i++) {
         core *co = &c->cores[batch[i].core];
+        unsigned before = phase_bits(co);
         task *tk = chip_task(c, batch[i].task_id);
         core_slot *s = batch[i].to_pending ? &co->pend : &co->run;
         s->task_id = batch[i].task_id;
@@ -505,8 +538,10 @@ static void publish(chip *c, int ti, dispatch_slot *batch, int n, ps_t *cur, boo
         if (batch[i].to_pending) {
             co->has_pending = true;
             c->pending_dispatches++;
-        } else
+        } else {
             co->busy = true;
+        }
+        track(c, co, before);
     }
     *cur += (ps_t)n * c->cost.store;
     c->threads[ti].dispatched += (uint64_t)n;
@@ -526,10 +561,12 @@ static void release_reservations(chip *c, const dispatch_slot *batch, int nb)
 {
     for (int i = 0; i < nb; i++) {
         core *co = &c->cores[batch[i].core];
+        unsigned before = phase_bits(co);
         if (batch[i].to_pending)
             co->has_pending = false;
         else
             co->busy = false;
+        track(c, co, before);
     }
 }
 
@@ -617,10 +654,12 @@ static int dispatch_shape(chip *c, int ti, readyq *q, int shape, stage_phase ph,
                         batch[nb++] =
                             (dispatch_slot){ids[k], tid, first_block + b, co->subslot, ph == STAGE_PENDING};
                         /* reserve it for this batch */
+                        unsigned before = phase_bits(co);
                         if (ph == STAGE_IDLE)
                             co->busy = true;
                         else
                             co->has_pending = true;
+                        track(c, co, before);
                         *cur += c->cost.payload;
                     }
                     break;
@@ -632,10 +671,12 @@ static int dispatch_shape(chip *c, int ti, readyq *q, int shape, stage_phase ph,
                         continue;
                     batch[nb++] = (dispatch_slot){co->id, tid, first_block + b, single_subslot(tk),
                                                   ph == STAGE_PENDING};
+                    unsigned before = phase_bits(co);
                     if (ph == STAGE_IDLE)
                         co->busy = true;
                     else
                         co->has_pending = true;
+                    track(c, co, before);
                     *cur += c->cost.payload;
                     break;
                 }
@@ -647,9 +688,10 @@ static int dispatch_shape(chip *c, int ti, readyq *q, int shape, stage_phase ph,
             nb = 0;
         }
     }
-    release_reservations(c, batch, nb);
-    if (nb)
+    if (nb) {
+        release_reservations(c, batch, nb);
         publish(c, ti, batch, nb, cur, early);
+    }
     for (int i = 0; i < nrequeue; i++) {
         if (readyq_push(q, requeue[i]) != 0) {
             chip_error(c, "out of memory in a ready queue");
@@ -1010,7 +1052,9 @@ static int drain_stage(chip *c, int ti, task *tk, int want, ps_t t, ps_t *end)
                 int ids[3], n = cluster_cores(c, cl, tk->mask, ids);
                 for (int k = 0; k < n; k++) {
                     batch[nb++] = (dispatch_slot){ids[k], tk->id, block, c->cores[ids[k]].subslot, false};
+                    unsigned before = phase_bits(&c->cores[ids[k]]);
                     c->cores[ids[k]].busy = true;
+                    track(c, &c->cores[ids[k]], before);
                     cur += c->cost.payload;
                 }
                 break;
@@ -1021,7 +1065,9 @@ static int drain_stage(chip *c, int ti, task *tk, int want, ps_t t, ps_t *end)
                 if (!core_fits(co, shape, STAGE_IDLE))
                     continue;
                 batch[nb++] = (dispatch_slot){co->id, tk->id, block, single_subslot(tk), false};
+                unsigned before = phase_bits(co);
                 co->busy = true;
+                track(c, co, before);
                 cur += c->cost.payload;
                 break;
             }

@@ -44,6 +44,7 @@ typedef struct sched_thread {
     uint32_t pop_hit, pop_miss; /* pop counts since the last dispatch record */
     uint64_t dispatched;        /* subtasks dispatched */
     uint64_t completed;         /* running slots retired */
+    int units[2][3];            /* owned AIC/AIV cores that fit each staging phase (kept as cores change) */
 } sched_thread;
 
 /* Sets up thread ti's ownership from the core topology. */
