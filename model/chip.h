@@ -140,7 +140,8 @@ typedef struct chip {
     drain_state drain;                     /* the global sync-start drain */
     int ncores;                            /* AICores */
     core cores[PLATFORM_MAX_CORES];
-    int nsched; /* scheduler threads */
+    uint8_t cluster_fit[PLATFORM_MAX_CLUSTERS][3]; /* cores of each cluster that fit each staging phase */
+    int nsched;                                    /* scheduler threads */
     sched_thread threads[PLATFORM_MAX_AICPU_THREADS];
     orch orch;          /* the orchestrator thread */
     fanout_node *nodes; /* fanout list nodes; [0] is the null sentinel */

@@ -25,6 +25,9 @@ void sched_init_thread(chip *c, int ti)
     /* every core starts idle */
     th->units[CORE_AIC][0] = th->nclusters;
     th->units[CORE_AIV][0] = 2 * th->nclusters;
+    th->mix_units[0] = th->nclusters;
+    for (int i = 0; i < th->nclusters; i++)
+        c->cluster_fit[th->cluster_ids[i]][0] = 3;
 }
 
 void sched_free_thread(sched_thread *th)
@@ -379,10 +382,19 @@ static void track(chip *c, const core *co, unsigned before)
     unsigned after = phase_bits(co);
     if (after == before)
         return;
-    int *u = c->threads[co->thread].units[co->type];
+    sched_thread *th = &c->threads[co->thread];
+    int *u = th->units[co->type];
+    uint8_t *fit = c->cluster_fit[co->cluster];
     for (int p = 0; p < 3; p++)
-        if ((before ^ after) & (1u << p))
-            u[p] += (after >> p) & 1 ? 1 : -1;
+        if ((before ^ after) & (1u << p)) {
+            int d = (after >> p) & 1 ? 1 : -1;
+            u[p] += d;
+            /* a cluster can take some MIX block while two of its cores fit */
+            bool was = fit[p] >= 2;
+            fit[p] = (uint8_t)(fit[p] + d);
+            if (was != (fit[p] >= 2))
+                th->mix_units[p] += d;
+        }
 }
 
 /* Cores of cluster cl that a task with this mask uses; returns how many. */
@@ -439,15 +451,20 @@ static int units(const chip *c, const sched_thread *th, int shape, uint8_t mask,
 /* Could some MIX block (any two or three cores of a cluster) be placed at this phase? */
 static bool mix_possible(const chip *c, const sched_thread *th, stage_phase ph)
 {
+#ifdef PTOSIM_CHECK_UNITS /* verify the kept count against a scan */
+    bool any = false;
     for (int i = 0; i < th->nclusters; i++) {
         int ids[3], fit = 0;
         cluster_cores(c, th->cluster_ids[i], 7, ids);
         for (int k = 0; k < 3; k++)
             fit += core_phase_fits(&c->cores[ids[k]], ph);
-        if (fit >= 2)
-            return true;
+        any |= fit >= 2;
     }
-    return false;
+    if (any != (th->mix_units[ph] > 0))
+        abort();
+#endif
+    (void)c;
+    return th->mix_units[ph] > 0;
 }
 
 /* has_idle_in_other_threads: a peer with an idle unit of this shape takes the
