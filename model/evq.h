@@ -2,6 +2,7 @@
 #ifndef PTOSIM_EVQ_H
 #define PTOSIM_EVQ_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -23,6 +24,8 @@ typedef struct evq {
     size_t cap;        /* allocated slots */
     uint64_t next_seq; /* sequence number of the next push */
     uint64_t pushed;   /* events pushed over the queue's life */
+    bool has_front;    /* front holds an event earlier than every heap entry */
+    evq_event front;
 } evq;
 
 /* Initialises an empty queue. Returns 0, or -1 when out of memory. */
@@ -40,7 +43,7 @@ int evq_pop(evq *q, evq_event *out);
 /* Time of the earliest event, or PS_NEVER when empty. */
 static inline ps_t evq_peek_time(const evq *q)
 {
-    return q->len ? q->heap[0].t : PS_NEVER;
+    return q->has_front ? q->front.t : q->len ? q->heap[0].t : PS_NEVER;
 }
 
 #endif

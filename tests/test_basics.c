@@ -57,6 +57,45 @@ START_TEST(evq_stays_ordered_under_many_random_pushes)
 }
 END_TEST
 
+START_TEST(evq_interleaved_pushes_and_pops_keep_time_then_insertion_order)
+{
+    /* a simulation pushes while it pops: every pop must return the least
+     * (time, sequence) of what is queued, whichever of the front slot or
+     * the heap holds it; a brute-force list is the reference */
+    evq q;
+    evq_init(&q, 4);
+    evq_event ref[4096];
+    int nref = 0;
+    uint64_t x = 99, now = 0;
+    for (int step = 0; step < 20000; step++) {
+        x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+        if ((x >> 60) < 9 || nref == 0) { /* push, often at "now" or just after it */
+            if (nref == 4096)
+                continue;
+            uint64_t t = now + ((x >> 40) % 3 == 0 ? 0 : (x >> 20) % 50);
+            evq_push(&q, t, 0, 0, (uint64_t)step);
+            ref[nref++] = (evq_event){.t = t, .arg = (uint64_t)step};
+        } else {
+            int best = 0;
+            for (int i = 1; i < nref; i++)
+                if (ref[i].t < ref[best].t || (ref[i].t == ref[best].t && ref[i].arg < ref[best].arg))
+                    best = i;
+            evq_event ev;
+            ck_assert_int_eq(evq_pop(&q, &ev), 0);
+            ck_assert_uint_eq(ev.t, ref[best].t);
+            ck_assert_uint_eq(ev.arg, ref[best].arg);
+            now = ev.t;
+            ref[best] = ref[--nref];
+            uint64_t least = PS_NEVER;
+            for (int i = 0; i < nref; i++)
+                least = ref[i].t < least ? ref[i].t : least;
+            ck_assert_uint_eq(evq_peek_time(&q), least);
+        }
+    }
+    evq_free(&q);
+}
+END_TEST
+
 START_TEST(strtab_gives_dense_slots_in_first_seen_order)
 {
     strtab t;
@@ -258,6 +297,7 @@ Suite *suite_basics(void)
     TCase *tc = tcase_create("components");
     tcase_add_test(tc, evq_pops_in_time_order_and_ties_in_insertion_order);
     tcase_add_test(tc, evq_stays_ordered_under_many_random_pushes);
+    tcase_add_test(tc, evq_interleaved_pushes_and_pops_keep_time_then_insertion_order);
     tcase_add_test(tc, strtab_gives_dense_slots_in_first_seen_order);
     tcase_add_test(tc, readyq_is_fifo_across_growth);
     tcase_add_test(tc, core_topology_matches_runtime_numbering);
