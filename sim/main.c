@@ -6,6 +6,7 @@
 #include "../model/graph.h"
 #include "../model/platform.h"
 #include "cli.h"
+#include "import.h"
 #include "run.h"
 
 static void usage(FILE *out)
@@ -17,6 +18,8 @@ static void usage(FILE *out)
           "commands:\n"
           "  run GRAPH [options]          simulate a graph file (ptosim run --help)\n"
           "  validate GRAPH               check a graph file without simulating it\n"
+          "  import DFX_DIR               rebuild a graph file from a capture (deps.json, swimlane, scope "
+          "stats)\n"
           "  params [-p NAME|FILE]        list the platform parameters with their sources\n"
           "  --help, --version\n",
           out);
@@ -78,6 +81,8 @@ int main(int argc, char **argv)
     }
     if (strcmp(cmd, "run") == 0)
         return run_main(argc - 2, argv + 2);
+    if (strcmp(cmd, "import") == 0)
+        return import_main(argc - 2, argv + 2);
     if (strcmp(cmd, "validate") == 0)
         return cmd_validate(argc - 2, argv + 2);
     if (strcmp(cmd, "params") == 0)
