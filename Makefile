@@ -44,10 +44,10 @@ $(BUILD)/tests/%.o: tests/%.c
 	$(CC) $(CFLAGS_ALL) $(CHECK_CFLAGS) -DPTOSIM_SRCDIR='"$(CURDIR)"' -c -o $@ $<
 
 $(BUILD)/ptosim: $(MODEL_OBJ) $(SIM_OBJ) $(BUILD)/sim/main.o
-	$(CC) -o $@ $^ $(PKG_LIBS) -lm
+	$(CC) -o $@ $^ $(PKG_LIBS) -lm -pthread
 
 $(BUILD)/run_tests: $(TEST_OBJ) $(MODEL_OBJ) $(SIM_OBJ)
-	$(CC) -o $@ $^ $(PKG_LIBS) $(CHECK_LIBS) -lm
+	$(CC) -o $@ $^ $(PKG_LIBS) $(CHECK_LIBS) -lm -pthread
 
 # model/ must stay free of SimGrid so its tests need no engine.
 lint:
@@ -59,6 +59,18 @@ check: lint $(BUILD)/ptosim $(BUILD)/run_tests
 
 run: $(BUILD)/ptosim
 	./$(BUILD)/ptosim run traces/default.jsonl -o out/default --enable-chip-swimlane
+
+# Speed and memory figures (not a test: the machines are noisy); see bench/run.sh.
+bench: $(BUILD)/ptosim $(BUILD)/measure $(BUILD)/heap_baseline
+	BUILD=$(BUILD) sh bench/run.sh
+
+$(BUILD)/measure: bench/measure.c
+	@mkdir -p $(BUILD)
+	$(CC) -std=c11 -O2 -Wall -Wextra -Werror -D_DEFAULT_SOURCE -o $@ $<
+
+$(BUILD)/heap_baseline: bench/heap_baseline.c
+	@mkdir -p $(BUILD)
+	$(CC) -std=c11 -O2 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -o $@ $<
 
 clean:
 	rm -rf $(BUILD) out

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -107,6 +108,21 @@ static int write_args_dump(chip *c, const char *work_dir, outfile *binf, char *e
     return argsdump_write_manifest(ad, path, keep_bin, err, errlen);
 }
 
+/* The graph check that runs beside the simulation. */
+typedef struct validation {
+    pthread_t thread;
+    const char *path;
+    int rc;
+    char err[GRAPH_ERR_MAX];
+} validation;
+
+static void *validate_graph(void *arg)
+{
+    validation *v = arg;
+    v->rc = graph_validate(v->path, v->err, sizeof(v->err));
+    return NULL;
+}
+
 static int exit_for(chip_status s)
 {
     switch (s) {
@@ -155,12 +171,6 @@ int run_main(int argc, char **argv)
     if (platform_validate(&plat, err, sizeof(err)) != 0) {
         fprintf(stderr, "ptosim: platform %s: %s\n", plat.name, err);
         return EXIT_USAGE;
-    }
-
-    /* every line is checked before anything is simulated */
-    if (graph_validate(opt.graph, err, sizeof(err)) != 0) {
-        fprintf(stderr, "ptosim: %s\n", err);
-        return EXIT_GRAPH;
     }
 
     chip_config cfg;
@@ -226,19 +236,12 @@ int run_main(int argc, char **argv)
             cfg.ring_dep_pool[r] = (uint32_t)opt.rings[KNOB_DEP_POOL][r];
     }
 
-    char dfx[PATH_MAX + 32];
-    if (opt.work_dir) {
-        snprintf(dfx, sizeof(dfx), "%s/dfx_outputs", opt.work_dir);
-        if (outfile_mkdirs(dfx, err, sizeof(err)) != 0) {
-            fprintf(stderr, "ptosim: %s\n", err);
-            return EXIT_INTERNAL;
-        }
-        for (size_t i = 0; i < sizeof(MANAGED) / sizeof(MANAGED[0]); i++) {
-            char p[PATH_MAX + 64];
-            snprintf(p, sizeof(p), "%s/%s", opt.work_dir, MANAGED[i]);
-            remove(p);
-        }
-    }
+    /* every line is checked on the second core while the first simulates; a
+     * malformed graph ends the run with its error and no output at all */
+    validation val = {.path = opt.graph};
+    bool val_thread = pthread_create(&val.thread, NULL, validate_graph, &val) == 0;
+    if (!val_thread)
+        validate_graph(&val);
 
     chip *c = malloc(sizeof(*c));
     if (!c) {
@@ -246,9 +249,11 @@ int run_main(int argc, char **argv)
         return EXIT_INTERNAL;
     }
     if (chip_init(c, &plat, &cfg, opt.graph, err, sizeof(err)) != 0) {
-        fprintf(stderr, "ptosim: %s\n", err);
+        if (val_thread)
+            pthread_join(val.thread, NULL);
+        fprintf(stderr, "ptosim: %s\n", val.rc != 0 ? val.err : err);
         free(c);
-        return EXIT_INTERNAL;
+        return val.rc != 0 ? EXIT_GRAPH : EXIT_INTERNAL;
     }
 
     /* args.bin is written while the simulated host collector persists payloads */
@@ -275,6 +280,32 @@ int run_main(int argc, char **argv)
     int sgrc = sgrun_run(plat.xml_path, plat.host_collector_bw, opt.sg_args, sgrun_chip_body, &sc, &sgcfg,
                          &sgres, err, sizeof(err));
     double host_s = now_seconds() - t0;
+    if (val_thread)
+        pthread_join(val.thread, NULL);
+    if (val.rc != 0) {
+        fprintf(stderr, "ptosim: %s\n", val.err);
+        if (bin_open)
+            outfile_abort(&binf);
+        c->dump.ad.bin = NULL;
+        chip_free(c);
+        free(c);
+        return EXIT_GRAPH;
+    }
+    char dfx[PATH_MAX + 32];
+    if (opt.work_dir) {
+        snprintf(dfx, sizeof(dfx), "%s/dfx_outputs", opt.work_dir);
+        if (outfile_mkdirs(dfx, err, sizeof(err)) != 0) {
+            fprintf(stderr, "ptosim: %s\n", err);
+            chip_free(c);
+            free(c);
+            return EXIT_INTERNAL;
+        }
+        for (size_t i = 0; i < sizeof(MANAGED) / sizeof(MANAGED[0]); i++) {
+            char p[PATH_MAX + 64];
+            snprintf(p, sizeof(p), "%s/%s", opt.work_dir, MANAGED[i]);
+            remove(p);
+        }
+    }
     int exit_code = sgrc != 0 ? (sgres.finished ? EXIT_INTERNAL : EXIT_STALLED) : exit_for(c->status);
     if (sgrc != 0 && !sgres.finished && c->status == CHIP_RUNNING) {
         c->status = CHIP_STALLED;

@@ -472,6 +472,33 @@ START_TEST(granularity_traces_show_both_failure_modes)
 }
 END_TEST
 
+START_TEST(a_malformed_graph_writes_nothing)
+{
+    /* the check runs beside the simulation; a bad line still means no output at all */
+    const char *dir = tu_tmpdir();
+    char *g = tu_write(
+        dir, "bad.jsonl",
+        "{\"ptosim_graph\": 1, \"name\": \"b\", \"kernels\": [{\"id\": 0, \"name\": \"k\", \"core\": "
+        "\"aiv\", \"cost\": {\"ns\": 10}}]}\n{\"op\": \"submit\", \"kernel\": \"k\"}\n{\"op\": "
+        "\"submit\", \"kernel\": \"nope\"}\n");
+    char out[4200];
+    snprintf(out, sizeof(out), "%s/out", dir);
+    const char *args[] = {"run", g, "-o", out, "--enable-chip-swimlane", "--dump-args=2", NULL};
+    run_out r = tu_run(args);
+    ck_assert_int_eq(r.status, 3);
+    ck_assert_ptr_nonnull(strstr(r.err, "bad.jsonl:3: kernel: unknown kernel 'nope'"));
+    char p[4300];
+    snprintf(p, sizeof(p), "%s/ptosim_run.json", out);
+    ck_assert(!tu_exists(p));
+    snprintf(p, sizeof(p), "%s/dfx_outputs/chip_swimlane_records.json", out);
+    ck_assert(!tu_exists(p));
+    snprintf(p, sizeof(p), "%s/dfx_outputs/args_dump/args.bin", out);
+    ck_assert(!tu_exists(p));
+    tu_run_free(&r);
+    free(g);
+}
+END_TEST
+
 START_TEST(errors_give_distinct_exit_codes_and_clear_messages)
 {
     const char *dir = tu_tmpdir();
@@ -832,6 +859,7 @@ Suite *suite_e2e(void)
     tcase_add_test(tc, same_inputs_give_byte_identical_outputs);
     tcase_add_test(tc, run_report_and_name_map_describe_the_run);
     tcase_add_test(tc, errors_give_distinct_exit_codes_and_clear_messages);
+    tcase_add_test(tc, a_malformed_graph_writes_nothing);
     tcase_add_test(tc, help_version_params_and_validate);
     tcase_add_test(tc, a2a3sim_platform_has_24_cores);
     tcase_add_test(tc, simgrid_deadlock_becomes_an_error);
