@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +46,30 @@ static const char *jtype(const cJSON *v)
     return "an invalid value";
 }
 
+/* cJSON_GetObjectItemCaseSensitive with a first-character test before the
+ * string compare: a graph line is looked up a dozen times. */
+static inline cJSON *jget(const cJSON *obj, const char *key)
+{
+    if (!obj)
+        return NULL;
+    for (cJSON *it = obj->child; it; it = it->next)
+        if (it->string && it->string[0] == key[0] && strcmp(it->string, key) == 0)
+            return it;
+    return NULL;
+}
+
+/* "path.key" into buf without printf (field names are built for every line). */
+static const char *join_field(char *buf, size_t len, const char *path, const char *key)
+{
+    size_t a = strlen(path), b = strlen(key);
+    if (a + b + 2 > len)
+        a = len > b + 2 ? len - b - 2 : 0;
+    memcpy(buf, path, a);
+    buf[a] = '.';
+    memcpy(buf + a + 1, key, b + 1);
+    return buf;
+}
+
 /* Rejects keys not in allowed (NULL-terminated): a typo must not be ignored. */
 static int check_keys(const graph *g, const cJSON *obj, const char *const *allowed, const char *path,
                       char *err, size_t errlen)
@@ -53,8 +78,8 @@ static int check_keys(const graph *g, const cJSON *obj, const char *const *allow
     cJSON_ArrayForEach(it, obj)
     {
         int ok = 0;
-        for (const char *const *a = allowed; *a; a++)
-            if (strcmp(*a, it->string) == 0)
+        for (const char *const *a = allowed; *a && !ok; a++)
+            if ((*a)[0] == it->string[0] && strcmp(*a, it->string) == 0)
                 ok = 1;
         if (!ok) {
             char field[256];
@@ -71,7 +96,7 @@ static int check_keys(const graph *g, const cJSON *obj, const char *const *allow
 static int get_int(const graph *g, const cJSON *obj, const char *key, const char *field, bool required,
                    int64_t min, int64_t max, int64_t *out, char *err, size_t errlen)
 {
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+    const cJSON *v = jget(obj, key);
     if (!v) {
         if (required)
             return fail(g, err, errlen, field, "missing required field");
@@ -131,7 +156,7 @@ static int get_u64(const graph *g, const cJSON *v, const char *field, uint64_t *
 static int get_bool(const graph *g, const cJSON *obj, const char *key, const char *field, bool *out,
                     char *err, size_t errlen)
 {
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+    const cJSON *v = jget(obj, key);
     if (!v)
         return 0;
     if (!cJSON_IsBool(v))
@@ -144,7 +169,7 @@ static int get_bool(const graph *g, const cJSON *obj, const char *key, const cha
 static int get_str(const graph *g, const cJSON *obj, const char *key, const char *field, bool required,
                    char *out, size_t outlen, char *err, size_t errlen)
 {
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+    const cJSON *v = jget(obj, key);
     if (!v) {
         if (required)
             return fail(g, err, errlen, field, "missing required field");
@@ -203,7 +228,7 @@ static int get_dtype(const graph *g, const cJSON *obj, const char *key, const ch
 static int get_count(const graph *g, const cJSON *obj, const char *key, const char *parent, uint64_t max,
                      uint64_t *out, char *err, size_t errlen)
 {
-    const cJSON *x = cJSON_GetObjectItemCaseSensitive(obj, key);
+    const cJSON *x = jget(obj, key);
     if (!x)
         return 0;
     char f[256];
@@ -252,7 +277,7 @@ static int get_pipe_entry(const graph *g, const cJSON *v, pipe_id p, const char 
         static const char *const dims[3] = {"m", "n", "k"};
         int given = 0;
         for (int d = 0; d < 3; d++) {
-            given += cJSON_GetObjectItemCaseSensitive(v, dims[d]) != NULL;
+            given += jget(v, dims[d]) != NULL;
             if (get_count(g, v, dims[d], field, 1 << 20, &w->mnk[d], err, errlen) != 0)
                 return -1;
         }
@@ -303,18 +328,18 @@ static int get_pipe_cost(const graph *g, const cJSON *v, const char *field, core
         return -1;
     char f[256];
     if (tiles < 1) {
-        snprintf(f, sizeof(f), "%s.tiles", field);
+        join_field(f, sizeof(f), field, "tiles");
         return fail(g, err, errlen, f, "must be >= 1, got 0");
     }
     if (buffers < 1) {
-        snprintf(f, sizeof(f), "%s.buffers", field);
+        join_field(f, sizeof(f), field, "buffers");
         return fail(g, err, errlen, f, "must be >= 1, got 0");
     }
     pk->tiles = (uint32_t)tiles;
     pk->buffers = (uint32_t)buffers;
     int npipes = 0;
     for (int p = 0; p < PIPE_COUNT; p++) {
-        const cJSON *x = cJSON_GetObjectItemCaseSensitive(v, pipe_name((pipe_id)p));
+        const cJSON *x = jget(v, pipe_name((pipe_id)p));
         if (!x)
             continue;
         snprintf(f, sizeof(f), "%s.%s", field, pipe_name((pipe_id)p));
@@ -358,8 +383,7 @@ static int get_cost(const graph *g, const cJSON *v, const char *field, bool pipe
     if (!cJSON_IsObject(v))
         return fail(g, err, errlen, field, "must be an object such as {\"cycles\": 1800}, got %s", jtype(v));
     memset(out, 0, sizeof(*out));
-    if (!cJSON_GetObjectItemCaseSensitive(v, "cycles") && !cJSON_GetObjectItemCaseSensitive(v, "ns") &&
-        pipes) {
+    if (!jget(v, "cycles") && !jget(v, "ns") && pipes) {
         out->kind = COST_PIPES;
         return get_pipe_cost(g, v, field, core, &out->pipe, err, errlen);
     }
@@ -367,7 +391,7 @@ static int get_cost(const graph *g, const cJSON *v, const char *field, bool pipe
         return -1;
     int forms = 0;
     for (int i = 0; keys[i]; i++) {
-        const cJSON *x = cJSON_GetObjectItemCaseSensitive(v, keys[i]);
+        const cJSON *x = jget(v, keys[i]);
         if (!x)
             continue;
         char sub[256];
@@ -461,7 +485,7 @@ static int parse_header(graph *g, const cJSON *h, char *err, size_t errlen)
     int64_t ver = 0;
     if (!cJSON_IsObject(h))
         return fail(g, err, errlen, "ptosim_graph", "line 1 must be the graph header object");
-    if (!cJSON_GetObjectItemCaseSensitive(h, "ptosim_graph"))
+    if (!jget(h, "ptosim_graph"))
         return fail(g, err, errlen, "ptosim_graph",
                     "missing required field (line 1 must be the graph header)");
     if (get_int(g, h, "ptosim_graph", "ptosim_graph", true, 0, INT32_MAX, &ver, err, errlen) != 0)
@@ -485,7 +509,7 @@ static int parse_header(graph *g, const cJSON *h, char *err, size_t errlen)
                 errlen) != 0)
         return -1;
 
-    const cJSON *ks = cJSON_GetObjectItemCaseSensitive(h, "kernels");
+    const cJSON *ks = jget(h, "kernels");
     if (!ks)
         return fail(g, err, errlen, "kernels", "missing required field");
     if (!cJSON_IsArray(ks))
@@ -532,7 +556,7 @@ static int parse_header(graph *g, const cJSON *h, char *err, size_t errlen)
         else
             return fail(g, err, errlen, f, "must be \"aic\" or \"aiv\", got \"%s\"", core);
         snprintf(f, sizeof(f), "kernels[%d].cost", i);
-        const cJSON *c = cJSON_GetObjectItemCaseSensitive(k, "cost");
+        const cJSON *c = jget(k, "cost");
         if (!c)
             return fail(g, err, errlen, f, "missing required field");
         if (get_cost(g, c, f, true, gk->core, &gk->cost, err, errlen) != 0)
@@ -542,7 +566,7 @@ static int parse_header(graph *g, const cJSON *h, char *err, size_t errlen)
     }
     g->nkernels = nk;
 
-    const cJSON *ts = cJSON_GetObjectItemCaseSensitive(h, "tensors");
+    const cJSON *ts = jget(h, "tensors");
     if (ts && !cJSON_IsArray(ts))
         return fail(g, err, errlen, "tensors", "must be an array, got %s", jtype(ts));
     i = 0;
@@ -569,7 +593,7 @@ static int parse_header(graph *g, const cJSON *h, char *err, size_t errlen)
         if (get_dtype(g, t, "dtype", f, true, &gt->dtype, err, errlen) != 0)
             return -1;
         snprintf(f, sizeof(f), "tensors[%d].shape", i);
-        const cJSON *sh = cJSON_GetObjectItemCaseSensitive(t, "shape");
+        const cJSON *sh = jget(t, "shape");
         if (!sh)
             return fail(g, err, errlen, f, "missing required field");
         if (get_dims(g, sh, f, 1, gt->shape, &gt->ndim, err, errlen) != 0)
@@ -580,7 +604,7 @@ static int parse_header(graph *g, const cJSON *h, char *err, size_t errlen)
         if (get_int(g, t, "version", f, false, 0, INT32_MAX, &ver, err, errlen) != 0)
             return -1;
         gt->version = (int32_t)ver;
-        const cJSON *a = cJSON_GetObjectItemCaseSensitive(t, "addr");
+        const cJSON *a = jget(t, "addr");
         uint64_t bytes = gt->numel * (uint64_t)dtype_size(gt->dtype);
         if (a) {
             snprintf(f, sizeof(f), "tensors[%d].addr", i);
@@ -596,7 +620,7 @@ static int parse_header(graph *g, const cJSON *h, char *err, size_t errlen)
         }
         gt->external = true;
         gt->defined_line = 1;
-        const cJSON *dv = cJSON_GetObjectItemCaseSensitive(t, "data");
+        const cJSON *dv = jget(t, "data");
         if (dv) {
             size_t off = 0;
             snprintf(f, sizeof(f), "tensors[%d].data", i);
@@ -656,11 +680,11 @@ static int parse_new_tensor(graph *g, const cJSON *o, const char *path, const ch
         return -1;
     if (!name[0])
         return fail(g, err, errlen, f, "must not be empty");
-    snprintf(f, sizeof(f), "%s.dtype", path);
+    join_field(f, sizeof(f), path, "dtype");
     if (get_dtype(g, o, "dtype", f, true, &a->dtype, err, errlen) != 0)
         return -1;
-    snprintf(f, sizeof(f), "%s.shape", path);
-    const cJSON *sh = cJSON_GetObjectItemCaseSensitive(o, "shape");
+    join_field(f, sizeof(f), path, "shape");
+    const cJSON *sh = jget(o, "shape");
     if (!sh)
         return fail(g, err, errlen, f, "missing required field");
     if (get_dims(g, sh, f, 1, a->shape, &a->ndim, err, errlen) != 0)
@@ -680,7 +704,7 @@ static int parse_new_tensor(graph *g, const cJSON *o, const char *path, const ch
 static int parse_view(graph *g, const cJSON *o, const char *path, graph_arg *a, char *err, size_t errlen)
 {
     char f[160], name[GRAPH_NAME_MAX];
-    snprintf(f, sizeof(f), "%s.tensor", path);
+    join_field(f, sizeof(f), path, "tensor");
     if (get_str(g, o, "tensor", f, true, name, sizeof(name), err, errlen) != 0)
         return -1;
     int slot = strtab_find(&g->tensor_names, name);
@@ -695,8 +719,8 @@ static int parse_view(graph *g, const cJSON *o, const char *path, graph_arg *a, 
     a->version = gt->version;
     a->buffer_numel = gt->numel;
 
-    const cJSON *sh = cJSON_GetObjectItemCaseSensitive(o, "shape");
-    snprintf(f, sizeof(f), "%s.shape", path);
+    const cJSON *sh = jget(o, "shape");
+    join_field(f, sizeof(f), path, "shape");
     if (sh) {
         if (get_dims(g, sh, f, 1, a->shape, &a->ndim, err, errlen) != 0)
             return -1;
@@ -711,26 +735,26 @@ static int parse_view(graph *g, const cJSON *o, const char *path, graph_arg *a, 
         a->strides[d] = s;
         s *= base_shape[d];
     }
-    const cJSON *st = cJSON_GetObjectItemCaseSensitive(o, "strides");
+    const cJSON *st = jget(o, "strides");
     if (st) {
         int n;
         int64_t tmp[GRAPH_MAX_DIMS];
-        snprintf(f, sizeof(f), "%s.strides", path);
+        join_field(f, sizeof(f), path, "strides");
         if (get_dims(g, st, f, 1, tmp, &n, err, errlen) != 0)
             return -1;
         if (n != a->ndim)
             return fail(g, err, errlen, f, "has %d entries but the view has %d dimensions", n, a->ndim);
         memcpy(a->strides, tmp, sizeof(tmp));
     }
-    const cJSON *off = cJSON_GetObjectItemCaseSensitive(o, "offset");
-    const cJSON *so = cJSON_GetObjectItemCaseSensitive(o, "start_offset");
+    const cJSON *off = jget(o, "offset");
+    const cJSON *so = jget(o, "start_offset");
     a->start_offset = 0;
     if (off && so)
         return fail(g, err, errlen, path, "give \"offset\" or \"start_offset\", not both");
     if (off) {
         int n;
         int64_t tmp[GRAPH_MAX_DIMS];
-        snprintf(f, sizeof(f), "%s.offset", path);
+        join_field(f, sizeof(f), path, "offset");
         if (get_dims(g, off, f, 0, tmp, &n, err, errlen) != 0)
             return -1;
         if (n != a->ndim)
@@ -738,7 +762,7 @@ static int parse_view(graph *g, const cJSON *o, const char *path, graph_arg *a, 
         for (int d = 0; d < n; d++)
             a->start_offset += (uint64_t)tmp[d] * (uint64_t)a->strides[d];
     } else if (so) {
-        snprintf(f, sizeof(f), "%s.start_offset", path);
+        join_field(f, sizeof(f), path, "start_offset");
         if (get_u64(g, so, f, &a->start_offset, err, errlen) != 0)
             return -1;
     }
@@ -750,7 +774,7 @@ static int parse_view(graph *g, const cJSON *o, const char *path, graph_arg *a, 
                     "view reaches element %" PRIu64 " but tensor '%s' has %" PRIu64 " elements", last, name,
                     gt->numel);
     int64_t ver = a->version;
-    snprintf(f, sizeof(f), "%s.version", path);
+    join_field(f, sizeof(f), path, "version");
     if (get_int(g, o, "version", f, false, 0, INT32_MAX, &ver, err, errlen) != 0)
         return -1;
     a->version = (int32_t)ver;
@@ -778,15 +802,15 @@ static int parse_args(graph *g, const cJSON *args, graph_op *op, char *err, size
         snprintf(path, sizeof(path), "args[%d]", i);
         if (!cJSON_IsObject(o))
             return fail(g, err, errlen, path, "must be an object, got %s", jtype(o));
-        if (cJSON_GetObjectItemCaseSensitive(o, "scalar")) {
+        if (jget(o, "scalar")) {
             if (check_keys(g, o, skeys, path, err, errlen) != 0)
                 return -1;
             if (op->nscalars == GRAPH_MAX_SCALAR_ARGS)
                 return fail(g, err, errlen, path, "more than %d scalar args (CORE_MAX_SCALAR_ARGS)",
                             GRAPH_MAX_SCALAR_ARGS);
             graph_scalar *s = &op->scalars[op->nscalars];
-            const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, "scalar");
-            snprintf(f, sizeof(f), "%s.scalar", path);
+            const cJSON *v = jget(o, "scalar");
+            join_field(f, sizeof(f), path, "scalar");
             if (cJSON_IsNumber(v))
                 s->value = v->valuedouble;
             else if (cJSON_IsBool(v))
@@ -794,11 +818,11 @@ static int parse_args(graph *g, const cJSON *args, graph_op *op, char *err, size
             else
                 return fail(g, err, errlen, f, "must be a number or a boolean, got %s", jtype(v));
             s->dtype = cJSON_IsBool(v) ? DT_BOOL : DT_UINT64;
-            snprintf(f, sizeof(f), "%s.dtype", path);
+            join_field(f, sizeof(f), path, "dtype");
             if (get_dtype(g, o, "dtype", f, false, &s->dtype, err, errlen) != 0)
                 return -1;
             s->dump = false;
-            snprintf(f, sizeof(f), "%s.dump", path);
+            join_field(f, sizeof(f), path, "dump");
             if (get_bool(g, o, "dump", f, &s->dump, err, errlen) != 0)
                 return -1;
             op->nscalars++;
@@ -813,7 +837,7 @@ static int parse_args(graph *g, const cJSON *args, graph_op *op, char *err, size
         graph_arg *a = &op->args[op->nargs];
         memset(a, 0, sizeof(*a));
         char dir[32] = "";
-        snprintf(f, sizeof(f), "%s.dir", path);
+        join_field(f, sizeof(f), path, "dir");
         if (get_str(g, o, "dir", f, true, dir, sizeof(dir), err, errlen) != 0)
             return -1;
         int d = -1;
@@ -833,23 +857,23 @@ static int parse_args(graph *g, const cJSON *args, graph_op *op, char *err, size
                 return -1;
             out_slots[nout++] = op->nargs;
         } else {
-            if (cJSON_GetObjectItemCaseSensitive(o, "dtype")) {
-                snprintf(f, sizeof(f), "%s.dtype", path);
+            if (jget(o, "dtype")) {
+                join_field(f, sizeof(f), path, "dtype");
                 return fail(g, err, errlen, f,
                             "only \"out\" args declare a dtype; a view takes its tensor's");
             }
             if (parse_view(g, o, path, a, err, errlen) != 0)
                 return -1;
         }
-        snprintf(f, sizeof(f), "%s.manual_dep", path);
+        join_field(f, sizeof(f), path, "manual_dep");
         if (get_bool(g, o, "manual_dep", f, &a->manual_dep, err, errlen) != 0)
             return -1;
-        snprintf(f, sizeof(f), "%s.dump", path);
+        join_field(f, sizeof(f), path, "dump");
         if (get_bool(g, o, "dump", f, &a->dump, err, errlen) != 0)
             return -1;
-        const cJSON *dv = cJSON_GetObjectItemCaseSensitive(o, "data");
+        const cJSON *dv = jget(o, "data");
         if (dv) {
-            snprintf(f, sizeof(f), "%s.data", path);
+            join_field(f, sizeof(f), path, "data");
             if (a->dir == DIR_IN || a->dir == DIR_NO_DEP)
                 return fail(
                     g, err, errlen, f,
@@ -904,8 +928,8 @@ static const graph_kernel *resolve_kernel(graph *g, const cJSON *v, const char *
 
 static int parse_kernels(graph *g, const cJSON *line, graph_op *op, char *err, size_t errlen)
 {
-    const cJSON *one = cJSON_GetObjectItemCaseSensitive(line, "kernel");
-    const cJSON *three = cJSON_GetObjectItemCaseSensitive(line, "kernels");
+    const cJSON *one = jget(line, "kernel");
+    const cJSON *three = jget(line, "kernels");
     op->kernel_ids[0] = op->kernel_ids[1] = op->kernel_ids[2] = -1;
     if (one && three)
         return fail(g, err, errlen, "kernel", "give \"kernel\" or \"kernels\", not both");
@@ -950,7 +974,7 @@ static int parse_kernels(graph *g, const cJSON *line, graph_op *op, char *err, s
 
 static int parse_deps(graph *g, const cJSON *line, graph_op *op, char *err, size_t errlen)
 {
-    const cJSON *deps = cJSON_GetObjectItemCaseSensitive(line, "deps");
+    const cJSON *deps = jget(line, "deps");
     op->ndeps = 0;
     op->deps = g->depbuf;
     if (!deps)
@@ -1004,7 +1028,7 @@ static int bind_label(graph *g, const cJSON *line, graph_op *op, char *err, size
     if (get_str(g, line, "id", "id", false, label, sizeof(label), err, errlen) != 0)
         return -1;
     if (!label[0]) {
-        if (cJSON_GetObjectItemCaseSensitive(line, "id"))
+        if (jget(line, "id"))
             return fail(g, err, errlen, "id", "must not be empty");
         return 0;
     }
@@ -1035,7 +1059,7 @@ static int parse_task_common(graph *g, const cJSON *line, graph_op *op, char *er
         get_bool(g, line, "predicate", "predicate", &op->predicate, err, errlen) != 0 ||
         get_bool(g, line, "dump", "dump", &op->dump_task, err, errlen) != 0)
         return -1;
-    const cJSON *cost = cJSON_GetObjectItemCaseSensitive(line, "cost");
+    const cJSON *cost = jget(line, "cost");
     if (cost) {
         /* the pipe form needs one core type: a single kernel, or SPMD of one */
         int core = -1;
@@ -1047,8 +1071,7 @@ static int parse_task_common(graph *g, const cJSON *line, graph_op *op, char *er
                 core = t;
             }
         bool pipes = one_type && core >= 0;
-        if (!pipes && cJSON_IsObject(cost) && !cJSON_GetObjectItemCaseSensitive(cost, "cycles") &&
-            !cJSON_GetObjectItemCaseSensitive(cost, "ns"))
+        if (!pipes && cJSON_IsObject(cost) && !jget(cost, "cycles") && !jget(cost, "ns"))
             return fail(g, err, errlen, "cost",
                         "a MIX task's cost override must be flat ({\"cycles\": N} or {\"ns\": N}); give "
                         "pipe costs in the kernel table");
@@ -1057,7 +1080,7 @@ static int parse_task_common(graph *g, const cJSON *line, graph_op *op, char *er
             return -1;
         op->has_cost = true;
     }
-    const cJSON *args = cJSON_GetObjectItemCaseSensitive(line, "args");
+    const cJSON *args = jget(line, "args");
     if (parse_deps(g, line, op, err, errlen) != 0)
         return -1;
     if (args && parse_args(g, args, op, err, errlen) != 0)
@@ -1138,7 +1161,7 @@ static int parse_op(graph *g, const cJSON *line, graph_op *op, char *err, size_t
         if (check_keys(g, line, keys, "", err, errlen) != 0)
             return -1;
         op->kind = OP_ALLOC;
-        const cJSON *ts = cJSON_GetObjectItemCaseSensitive(line, "tensors");
+        const cJSON *ts = jget(line, "tensors");
         if (!ts)
             return fail(g, err, errlen, "tensors", "missing required field");
         if (!cJSON_IsArray(ts) || cJSON_GetArraySize(ts) == 0)
@@ -1209,13 +1232,60 @@ static ssize_t next_line(graph *g)
     }
 }
 
+/* cJSON's nodes for one line come from a per-thread arena that the next
+ * line reuses (a graph line is parsed and dropped a million times); a tag
+ * before each block tells cJSON_Delete which ones malloc gave. */
+#define ARENA_BYTES (64 * 1024)
+#define ARENA_TAG 16
+static _Thread_local char *arena;
+static _Thread_local size_t arena_used;
+static _Thread_local bool arena_on;
+
+static void *hook_malloc(size_t n)
+{
+    size_t need = (n + ARENA_TAG + 15) & ~(size_t)15;
+    if (arena_on && arena && arena_used + need <= ARENA_BYTES) {
+        char *p = arena + arena_used;
+        arena_used += need;
+        p[0] = 1;
+        return p + ARENA_TAG;
+    }
+    char *p = malloc(n + ARENA_TAG);
+    if (!p)
+        return NULL;
+    p[0] = 0;
+    return p + ARENA_TAG;
+}
+
+static void hook_free(void *q)
+{
+    if (!q)
+        return;
+    char *p = (char *)q - ARENA_TAG;
+    if (p[0] == 0)
+        free(p);
+}
+
+static pthread_once_t hooks_once = PTHREAD_ONCE_INIT;
+
+static void install_hooks(void)
+{
+    cJSON_Hooks h = {.malloc_fn = hook_malloc, .free_fn = hook_free};
+    cJSON_InitHooks(&h);
+}
+
 /* Parses g->linebuf as one JSON value. */
 static cJSON *parse_line(graph *g, ssize_t n, char *err, size_t errlen)
 {
     const char *end = NULL;
+    if (!arena)
+        arena = malloc(ARENA_BYTES);
+    arena_used = 0;
+    arena_on = true;
     cJSON *j = cJSON_ParseWithOpts(g->linebuf, &end, 1);
+    arena_on = false;
     if (!j) {
-        const char *at = cJSON_GetErrorPtr();
+        const char *at = end; /* the error position (cJSON_GetErrorPtr is shared between threads) */
         long col = at && at >= g->linebuf && at <= g->linebuf + n ? (long)(at - g->linebuf) + 1 : 1;
         fail(g, err, errlen, "json", "not valid JSON (error near column %ld)", col);
     }
@@ -1224,6 +1294,7 @@ static cJSON *parse_line(graph *g, ssize_t n, char *err, size_t errlen)
 
 int graph_open(graph *g, const char *path, char *err, size_t errlen)
 {
+    pthread_once(&hooks_once, install_hooks);
     memset(g, 0, sizeof(*g));
     snprintf(g->path, sizeof(g->path), "%s", path);
     for (int i = 0; i < GRAPH_MAX_FUNC_ID; i++)

@@ -26,6 +26,7 @@ void sched_init_thread(chip *c, int ti)
     th->units[CORE_AIC][0] = th->nclusters;
     th->units[CORE_AIV][0] = 2 * th->nclusters;
     th->mix_units[0] = th->nclusters;
+    th->mix_full[0] = th->nclusters;
     for (int i = 0; i < th->nclusters; i++)
         c->cluster_fit[th->cluster_ids[i]][0] = 3;
 }
@@ -390,10 +391,12 @@ static void track(chip *c, const core *co, unsigned before)
             int d = (after >> p) & 1 ? 1 : -1;
             u[p] += d;
             /* a cluster can take some MIX block while two of its cores fit */
-            bool was = fit[p] >= 2;
+            bool was = fit[p] >= 2, was_full = fit[p] == 3;
             fit[p] = (uint8_t)(fit[p] + d);
             if (was != (fit[p] >= 2))
                 th->mix_units[p] += d;
+            if (was_full != (fit[p] == 3))
+                th->mix_full[p] += d;
         }
 }
 
@@ -434,8 +437,17 @@ static int units(const chip *c, const sched_thread *th, int shape, uint8_t mask,
 {
     int n = 0;
     if (shape == SHAPE_MIX) {
+        if (!mask || mask == 7) {
+#ifdef PTOSIM_CHECK_UNITS
+            for (int i = 0; i < th->nclusters; i++)
+                n += cluster_fits(c, th->cluster_ids[i], 7, ph);
+            if (n != th->mix_full[ph])
+                abort();
+#endif
+            return th->mix_full[ph]; /* whole clusters: kept as cores change */
+        }
         for (int i = 0; i < th->nclusters; i++)
-            n += cluster_fits(c, th->cluster_ids[i], mask ? mask : 7, ph);
+            n += cluster_fits(c, th->cluster_ids[i], mask, ph);
         return n;
     }
 #ifdef PTOSIM_CHECK_UNITS /* build with -DPTOSIM_CHECK_UNITS to verify the counts against a scan */

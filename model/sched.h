@@ -46,6 +46,7 @@ typedef struct sched_thread {
     uint64_t completed;         /* running slots retired */
     int units[2][3];            /* owned AIC/AIV cores that fit each staging phase (kept as cores change) */
     int mix_units[3];           /* owned clusters with two or more cores that fit each phase */
+    int mix_full[3];            /* owned clusters whose three cores all fit each phase */
 } sched_thread;
 
 /* Sets up thread ti's ownership from the core topology. */
