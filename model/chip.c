@@ -508,9 +508,11 @@ int chip_step(chip *c)
     case EV_ORCH_PUBLISH:
         orch_on_publish(c, ev.arg, ev.t);
         break;
+    case EV_SCHED_TIMEOUT:
+        sched_on_timeout_event(c, (int)ev.who, ev.t);
+        break;
     case EV_SCHED_ITER:
     case EV_SCHED_DISPATCH:
-    case EV_SCHED_TIMEOUT:
         /* args dump back-pressure: every scheduler thread is parked until the freeze opens */
         if (c->dump_on && ev.t < c->dump.freeze_until && ev.arg == c->threads[ev.who].gen) {
             chip_schedule(c, c->dump.freeze_until, (enum chip_event)ev.kind, ev.who, ev.arg);
@@ -519,11 +521,6 @@ int chip_step(chip *c)
         if (ev.kind == EV_SCHED_DISPATCH) {
             if (ev.arg == c->threads[ev.who].gen)
                 sched_on_dispatch(c, (int)ev.who, ev.t);
-            break;
-        }
-        if (ev.kind == EV_SCHED_TIMEOUT) {
-            if (ev.arg == c->threads[ev.who].gen)
-                sched_on_timeout(c, (int)ev.who, ev.t);
             break;
         }
         if (ev.arg == c->threads[ev.who].gen)

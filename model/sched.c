@@ -15,6 +15,7 @@ void sched_init_thread(chip *c, int ti)
     memset(th, 0, sizeof(*th));
     th->index = ti;
     th->wake_at = PS_NEVER;
+    th->timeout_due = th->timeout_event_at = PS_NEVER;
     /* clusters round-robin; poll order per cluster: AIC, AIV0, AIV1 */
     for (int cl = ti; cl < c->plat.clusters; cl += c->nsched) {
         th->cluster_ids[th->nclusters++] = cl;
@@ -904,17 +905,43 @@ static uint64_t first_iter_at(const sched_thread *th, ps_t offset, ps_t at)
     return (at - first + th->sleep_period - 1) / th->sleep_period;
 }
 
-/* Schedules the first idle iteration whose check finds no progress for longer
- * than the timeout, if it comes before the wake-up. */
+/* Notes the first idle iteration of this sleep whose check finds no progress
+ * for longer than the timeout, if it comes before the wake-up. A thread keeps
+ * at most one timeout event queued: sleeps come and go a million times, and
+ * their (10 s later) timeouts would otherwise fill the event queue. */
 static void arm_timeout(chip *c, sched_thread *th)
 {
     ps_t polls = (ps_t)th->sleep_nbusy * c->cost.poll;
     ps_t due = th->last_progress + c->cfg.scheduler_timeout + 1; /* strictly more than the timeout */
     uint64_t j = first_iter_at(th, polls, due);
     ps_t at = th->sleep_base + j * th->sleep_period;
-    if (at < th->wake_at)
-        chip_schedule(c, at + polls > c->now ? at + polls : c->now, EV_SCHED_TIMEOUT, (uint32_t)th->index,
-                      th->gen);
+    th->timeout_due = PS_NEVER;
+    if (at >= th->wake_at)
+        return;
+    th->timeout_due = at + polls > c->now ? at + polls : c->now;
+    if (th->timeout_event_at <= th->timeout_due)
+        return; /* the queued one fires first and looks again */
+    th->timeout_event_at = th->timeout_due;
+    chip_schedule(c, th->timeout_due, EV_SCHED_TIMEOUT, (uint32_t)th->index, 0);
+}
+
+void sched_on_timeout_event(chip *c, int ti, ps_t t)
+{
+    sched_thread *th = &c->threads[ti];
+    if (t != th->timeout_event_at)
+        return; /* replaced by an earlier one */
+    th->timeout_event_at = PS_NEVER;
+    ps_t due = th->sleeping ? th->timeout_due : PS_NEVER;
+    if (due == PS_NEVER)
+        return; /* awake: its next sleep arms it again */
+    if (c->dump_on && due < c->dump.freeze_until)
+        due = c->dump.freeze_until; /* a parked thread checks nothing */
+    if (due > t) {
+        th->timeout_event_at = due;
+        chip_schedule(c, due, EV_SCHED_TIMEOUT, (uint32_t)ti, 0);
+        return;
+    }
+    sched_on_timeout(c, ti, t);
 }
 
 static void plan_wake(chip *c, sched_thread *th);

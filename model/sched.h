@@ -47,6 +47,8 @@ typedef struct sched_thread {
     int units[2][3];            /* owned AIC/AIV cores that fit each staging phase (kept as cores change) */
     int mix_units[3];           /* owned clusters with two or more cores that fit each phase */
     int mix_full[3];            /* owned clusters whose three cores all fit each phase */
+    ps_t timeout_due;           /* the no-progress check of the current sleep, PS_NEVER if none */
+    ps_t timeout_event_at;      /* the one queued timeout event, PS_NEVER if none */
 } sched_thread;
 
 /* Sets up thread ti's ownership from the core topology. */
@@ -60,6 +62,10 @@ void sched_free_thread(sched_thread *th);
 void sched_on_iter(struct chip *c, int ti, ps_t t);
 void sched_on_dispatch(struct chip *c, int ti, ps_t t);
 void sched_on_timeout(struct chip *c, int ti, ps_t t);
+
+/* The queued timeout event of thread ti fires at t: checks the current
+ * sleep's no-progress deadline (and queues the next one). */
+void sched_on_timeout_event(struct chip *c, int ti, ps_t t);
 
 /* GM flows start or end at time t: reshare the HBM bandwidth and move the
  * ends of the executions whose speed changed. */
