@@ -179,7 +179,7 @@ static int get_str(const graph *g, const cJSON *obj, const char *key, const char
         return fail(g, err, errlen, field, "must be a string, got %s", jtype(v));
     if (strlen(v->valuestring) >= outlen)
         return fail(g, err, errlen, field, "longer than %zu characters", outlen - 1);
-    snprintf(out, outlen, "%s", v->valuestring);
+    memcpy(out, v->valuestring, strlen(v->valuestring) + 1); /* the length was checked above */
     return 0;
 }
 
@@ -1109,7 +1109,7 @@ static int parse_op(graph *g, const cJSON *line, graph_op *op, char *err, size_t
         if (check_keys(g, line, keys, "", err, errlen) != 0)
             return -1;
         op->kind = OP_SCOPE_BEGIN;
-        snprintf(op->site, sizeof(op->site), "(unknown):0");
+        memcpy(op->site, "(unknown):0", sizeof("(unknown):0"));
         if (get_str(g, line, "site", "site", false, op->site, sizeof(op->site), err, errlen) != 0 ||
             get_str(g, line, "mode", "mode", false, mode, sizeof(mode), err, errlen) != 0)
             return -1;
