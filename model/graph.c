@@ -1286,12 +1286,12 @@ void graph_close(graph *g)
         fclose(g->f);
     free(g->linebuf);
     free(g->kernels);
+    for (int i = 0; i < g->nexternal && g->tensors; i++)
+        free(g->tensors[i].data);
     free(g->tensors);
     free(g->label_line);
     free(g->depbuf);
     free(g->databuf);
-    for (int i = 0; i < g->nexternal && g->tensors; i++)
-        free(g->tensors[i].data);
     strtab_free(&g->tensor_names);
     strtab_free(&g->labels);
     memset(g, 0, sizeof(*g));
