@@ -75,5 +75,6 @@ Suite *suite_pipe(void);
 Suite *suite_pmu(void);
 Suite *suite_hbm(void);
 Suite *suite_dump(void);
+Suite *suite_gen(void);
 
 #endif
