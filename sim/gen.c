@@ -335,7 +335,9 @@ static void cost_mm(char *buf, int64_t m, int64_t n, int64_t k, int64_t reps, in
  * them that two buffers of a tile's input and output fit the UB. */
 static void cost_vec(char *buf, int64_t elems, int64_t in_bytes, int64_t out_bytes, const char *dtype)
 {
-    int64_t tiles = max64(1, ceil_div(elems, 4096));
+    int64_t tiles =
+        max64(max64(1, ceil_div(elems, 4096)), ceil_div(2 * (in_bytes + out_bytes), PIPE_UB_BYTES));
+    /* per-tile rounding may still need one more */
     while (2 * (ceil_div(in_bytes, tiles) + ceil_div(out_bytes, tiles)) > (int64_t)PIPE_UB_BYTES)
         tiles++;
     int n = snprintf(buf, COST_MAX, "{\"tiles\": %" PRId64 ", \"buffers\": 2", tiles);
@@ -889,6 +891,17 @@ static const gen_param P_DECODE[] = {
     {"layers", PT_INT, "1", 1, 80, NULL, "decoder layers, each in its own scope"},
 };
 
+static int check_decode(const gen_val *v, char *err, size_t len)
+{
+    /* each KV cache holds layers x batch x seq rows of 1024 */
+    if ((double)v[DL_L].i * (double)v[DL_B].i * (double)v[DL_S].i * 1024.0 > (double)GEN_MAX_ELEMS) {
+        snprintf(err, len,
+                 "--seq: the KV caches would exceed 2^40 elements; use fewer layers, rows or tokens");
+        return -1;
+    }
+    return 0;
+}
+
 /* Qwen3-14B shapes. */
 #define DL_HID 5120 /* hidden */
 #define DL_NH 40    /* query heads */
@@ -1374,7 +1387,7 @@ static const gen_kind KINDS[] = {
          "  tokens chained per row -> out_proj -> residual -> MLP -> down -> residual; each layer in\n"
          "  a scope. 254 + 4 B + 2 B ceil(S/512) tasks per layer: 542 at the defaults, the runtime's\n"
          "  StressBatch16Seq3500 (1088 AICore tasks for two layers, 4 of them outside the layers).\n",
-         P_DECODE, NULL, emit_decode),
+         P_DECODE, check_decode, emit_decode),
     KIND("random", "a random layered DAG with daggen's controls; explicit deps, a scope per level",
          "  Tasks are AIC or AIV at random with flat costs of 1-50 us. A level wider than the\n"
          "  ring's task window (16384 by default) ends in SCOPE_DEADLOCK.\n",
