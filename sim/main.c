@@ -6,6 +6,7 @@
 #include "../model/graph.h"
 #include "../model/platform.h"
 #include "cli.h"
+#include "gen.h"
 #include "import.h"
 #include "run.h"
 
@@ -20,6 +21,7 @@ static void usage(FILE *out)
           "  validate GRAPH               check a graph file without simulating it\n"
           "  import DFX_DIR               rebuild a graph file from a capture (deps.json, swimlane, scope "
           "stats)\n"
+          "  gen KIND [--PARAM VALUE ...] write a synthetic graph to stdout (ptosim gen --help)\n"
           "  params [-p NAME|FILE]        list the platform parameters with their sources\n"
           "  --help, --version\n",
           out);
@@ -85,6 +87,8 @@ int main(int argc, char **argv)
         return import_main(argc - 2, argv + 2);
     if (strcmp(cmd, "validate") == 0)
         return cmd_validate(argc - 2, argv + 2);
+    if (strcmp(cmd, "gen") == 0)
+        return gen_main(argc - 2, argv + 2);
     if (strcmp(cmd, "params") == 0)
         return cmd_params(argc - 2, argv + 2);
     fprintf(stderr, "ptosim: unknown command '%s'\n", cmd);

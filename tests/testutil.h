@@ -76,5 +76,6 @@ Suite *suite_pmu(void);
 Suite *suite_hbm(void);
 Suite *suite_dump(void);
 Suite *suite_import(void);
+Suite *suite_gen(void);
 
 #endif

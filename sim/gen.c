@@ -1,0 +1,1554 @@
+/* gen.c - `ptosim gen`: synthetic workload graphs (chain, fan, ..., random DAGs) streamed to stdout. */
+#include "gen.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../model/pipe.h"
+#include "cli.h"
+
+#define GEN_MAX_PARAMS 8
+#define GEN_MAX_ELEMS (1LL << 40) /* per tensor: keeps every offset and byte count far below 2^63 */
+#define GEN_ERR_MAX 512
+
+/* ------------------------------------------------------------------ */
+/* Parameters                                                          */
+/* ------------------------------------------------------------------ */
+
+typedef enum { PT_INT, PT_REAL, PT_CHOICE } gen_ptype;
+
+/* One --param of a kind. */
+typedef struct gen_param {
+    const char *name;    /* without the leading "--" */
+    gen_ptype type;      /* how the value is read */
+    const char *def;     /* default, as it would be typed */
+    double min, max;     /* bounds of PT_INT and PT_REAL values */
+    const char *choices; /* PT_CHOICE: "a, b, c" */
+    const char *help;    /* one line */
+} gen_param;
+
+/* A parsed value. */
+typedef struct gen_val {
+    int64_t i;     /* PT_INT */
+    double r;      /* PT_REAL */
+    const char *s; /* PT_CHOICE */
+} gen_val;
+
+/* Output state: the stream and the list being written. */
+typedef struct gen {
+    FILE *f;                   /* where the graph goes */
+    int nitems;                /* items written in the current JSON list */
+    const struct gen_kind *kd; /* what is generated */
+    const gen_val *v;          /* its parameter values */
+} gen;
+
+typedef struct gen_kind {
+    const char *name;        /* KIND */
+    const char *summary;     /* one line for the kind list */
+    const char *notes;       /* extra lines for `ptosim gen KIND --help`, or NULL */
+    const gen_param *params; /* its parameters */
+    int nparams;
+    /* cross-parameter checks: writes "--param: what is wrong" and returns -1 */
+    int (*check)(const gen_val *v, char *err, size_t len);
+    void (*emit)(gen *g); /* writes the graph */
+} gen_kind;
+
+/* ------------------------------------------------------------------ */
+/* Small helpers                                                       */
+/* ------------------------------------------------------------------ */
+
+static int64_t ceil_div(int64_t a, int64_t b)
+{
+    return (a + b - 1) / b;
+}
+
+static int64_t min64(int64_t a, int64_t b)
+{
+    return a < b ? a : b;
+}
+
+static int64_t max64(int64_t a, int64_t b)
+{
+    return a > b ? a : b;
+}
+
+/* splitmix64: tiny, fast and the same on every platform (rand() is neither). */
+static uint64_t rng_next(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+/* Uniform in [0, 1), from the top 53 bits. */
+static double rng_unit(uint64_t *s)
+{
+    return (double)(rng_next(s) >> 11) * (1.0 / 9007199254740992.0);
+}
+
+/* Uniform in [0, n), without modulo bias. */
+static uint64_t rng_below(uint64_t *s, uint64_t n)
+{
+    uint64_t limit = UINT64_MAX - UINT64_MAX % n;
+    uint64_t x;
+    do
+        x = rng_next(s);
+    while (x >= limit);
+    return x % n;
+}
+
+/* ------------------------------------------------------------------ */
+/* JSON emission: every line is written as soon as it is known         */
+/* ------------------------------------------------------------------ */
+
+static void put(gen *g, const char *s)
+{
+    fputs(s, g->f);
+}
+
+static void putf(gen *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void putf(gen *g, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(g->f, fmt, ap);
+    va_end(ap);
+}
+
+/* Separator before the next item of the current list. */
+static void sep(gen *g)
+{
+    if (g->nitems++)
+        put(g, ", ");
+}
+
+static void put_dims(gen *g, int nd, const int64_t *d)
+{
+    put(g, "[");
+    for (int i = 0; i < nd; i++)
+        putf(g, "%s%" PRId64, i ? ", " : "", d[i]);
+    put(g, "]");
+}
+
+/* The parameter value as `ptosim gen` would print it back. */
+static void put_value(gen *g, const gen_param *p, const gen_val *v)
+{
+    if (p->type == PT_INT)
+        putf(g, "%" PRId64, v->i);
+    else if (p->type == PT_REAL)
+        putf(g, "%.15g", v->r);
+    else
+        put(g, v->s);
+}
+
+/* Header up to the kernel list; the description records the full command. */
+static void hdr_begin(gen *g, const char *orchestrator)
+{
+    putf(g, "{\"ptosim_graph\": 1, \"name\": \"gen_%s\", \"description\": \"ptosim gen %s", g->kd->name,
+         g->kd->name);
+    for (int i = 0; i < g->kd->nparams; i++) {
+        putf(g, " --%s ", g->kd->params[i].name);
+        put_value(g, &g->kd->params[i], &g->v[i]);
+    }
+    put(g, "\"");
+    if (orchestrator)
+        putf(g, ", \"orchestrator\": \"%s\"", orchestrator);
+    put(g, ", \"kernels\": [");
+    g->nitems = 0;
+}
+
+static void hdr_kernel(gen *g, int id, const char *name, const char *core, const char *cost)
+{
+    sep(g);
+    putf(g, "{\"id\": %d, \"name\": \"%s\", \"core\": \"%s\", \"cost\": %s}", id, name, core, cost);
+}
+
+static void hdr_tensors(gen *g)
+{
+    put(g, "], \"tensors\": [");
+    g->nitems = 0;
+}
+
+/* An external tensor of one (s1 == 0) or two dimensions. */
+static void hdr_tensor(gen *g, const char *name, const char *dtype, int64_t s0, int64_t s1)
+{
+    int64_t d[2] = {s0, s1};
+    sep(g);
+    putf(g, "{\"name\": \"%s\", \"dtype\": \"%s\", \"shape\": ", name, dtype);
+    put_dims(g, s1 ? 2 : 1, d);
+    put(g, "}");
+}
+
+static void hdr_end(gen *g)
+{
+    put(g, "]}\n");
+}
+
+static void scope_begin(gen *g, int site, bool manual)
+{
+    putf(g, "{\"op\": \"scope_begin\", \"site\": \"gen_%s:%d\"%s}\n", g->kd->name, site,
+         manual ? ", \"mode\": \"manual\"" : "");
+}
+
+static void scope_end(gen *g)
+{
+    put(g, "{\"op\": \"scope_end\"}\n");
+}
+
+/* Opens a submit of one kernel; label may be NULL. Finish with op_end. */
+static void submit(gen *g, const char *label, const char *kernel)
+{
+    put(g, "{\"op\": \"submit\"");
+    if (label)
+        putf(g, ", \"id\": \"%s\"", label);
+    putf(g, ", \"kernel\": \"%s\"", kernel);
+}
+
+/* Opens a MIX submit: one AIC kernel and the same AIV kernel on both AIV slots. */
+static void submit_mix(gen *g, const char *aic, const char *aiv, int block_num)
+{
+    putf(g, "{\"op\": \"submit\", \"kernels\": [\"%s\", \"%s\", \"%s\"]", aic, aiv, aiv);
+    if (block_num > 1)
+        putf(g, ", \"block_num\": %d", block_num);
+}
+
+static void op_cost(gen *g, const char *cost)
+{
+    putf(g, ", \"cost\": %s", cost);
+}
+
+static void op_end(gen *g)
+{
+    put(g, "}\n");
+}
+
+/* A view: shape and per-dimension offsets (nd == 0: the whole tensor). */
+typedef struct gview {
+    int nd;
+    int64_t shape[2], off[2];
+} gview;
+
+static gview v1(int64_t s0, int64_t o0)
+{
+    return (gview){1, {s0, 0}, {o0, 0}};
+}
+
+static gview v2(int64_t s0, int64_t s1, int64_t o0, int64_t o1)
+{
+    return (gview){2, {s0, s1}, {o0, o1}};
+}
+
+static void args_begin(gen *g)
+{
+    put(g, ", \"args\": [");
+    g->nitems = 0;
+}
+
+static void args_end(gen *g)
+{
+    put(g, "]");
+}
+
+/* A tensor argument (in, inout, out_existing) on a view, or the whole tensor when v is NULL. */
+static void arg(gen *g, const char *dir, const char *tensor, const gview *v)
+{
+    sep(g);
+    putf(g, "{\"dir\": \"%s\", \"tensor\": \"%s\"", dir, tensor);
+    if (v && v->nd) {
+        put(g, ", \"shape\": ");
+        put_dims(g, v->nd, v->shape);
+        put(g, ", \"offset\": ");
+        put_dims(g, v->nd, v->off);
+    }
+    put(g, "}");
+}
+
+/* An `out` argument: a new runtime buffer of one (s1 == 0) or two dimensions. */
+static void arg_out(gen *g, const char *tensor, const char *dtype, int64_t s0, int64_t s1)
+{
+    int64_t d[2] = {s0, s1};
+    sep(g);
+    putf(g, "{\"dir\": \"out\", \"tensor\": \"%s\", \"dtype\": \"%s\", \"shape\": ", tensor, dtype);
+    put_dims(g, s1 ? 2 : 1, d);
+    put(g, "}");
+}
+
+/* A scalar argument; value is its JSON text, dtype NULL for the default (UINT64). */
+static void arg_scalar(gen *g, const char *value, const char *dtype)
+{
+    sep(g);
+    putf(g, "{\"scalar\": %s", value);
+    if (dtype)
+        putf(g, ", \"dtype\": \"%s\"", dtype);
+    put(g, "}");
+}
+
+/* Explicit deps are written as they are decided: the first opens the list. */
+static void dep(gen *g, int *ndeps, const char *label)
+{
+    put(g, *ndeps ? ", " : ", \"deps\": [");
+    putf(g, "\"%s\"", label);
+    (*ndeps)++;
+}
+
+static void deps_end(gen *g, int ndeps)
+{
+    if (ndeps)
+        put(g, "]");
+}
+
+/* ------------------------------------------------------------------ */
+/* Pipe-form costs                                                      */
+/* ------------------------------------------------------------------ */
+
+#define COST_MAX 320
+
+/* An m x n x k matmul on the AIC, `reps` times over: balanced tiles of at
+ * most 128 x 128 x 256, so two buffers of A and B tiles always fit L1 even
+ * at 4 bytes per element (2 x (128 x 256 + 128 x 256) x 4 = 512 KiB). Each
+ * tile loads its A and B parts (decode re-reads the small activation, as
+ * the kernels do); the output leaves through FIXPIPE once. */
+static void cost_mm(char *buf, int64_t m, int64_t n, int64_t k, int64_t reps, int in_bytes, int out_bytes,
+                    const char *dtype)
+{
+    int64_t tm = ceil_div(m, 128), tn = ceil_div(n, 128), tk = ceil_div(k, 256);
+    int64_t mt = ceil_div(m, tm), nt = ceil_div(n, tn), kt = ceil_div(k, tk);
+    int64_t tiles = tm * tn * tk * reps;
+    int64_t fix = ceil_div(m * n * out_bytes * reps, tiles);
+    snprintf(buf, COST_MAX,
+             "{\"tiles\": %" PRId64 ", \"buffers\": 2, \"mte2\": {\"bytes\": %" PRId64
+             "}, \"mte1\": {\"bytes\": %" PRId64 "}, \"cube\": {\"m\": %" PRId64 ", \"n\": %" PRId64
+             ", \"k\": %" PRId64 ", \"dtype\": \"%s\"}, \"fixpipe\": {\"bytes\": %" PRId64 "}}",
+             tiles, (mt + nt) * kt * in_bytes, (mt + nt) * kt * in_bytes, mt, nt, kt, dtype, fix);
+}
+
+/* A vector pass over elems elements on the AIV that reads in_bytes and
+ * writes out_bytes in all: tiles of at most 4096 elements, and enough of
+ * them that two buffers of a tile's input and output fit the UB. */
+static void cost_vec(char *buf, int64_t elems, int64_t in_bytes, int64_t out_bytes, const char *dtype)
+{
+    int64_t tiles =
+        max64(max64(1, ceil_div(elems, 4096)), ceil_div(2 * (in_bytes + out_bytes), PIPE_UB_BYTES));
+    /* per-tile rounding may still need one more */
+    while (2 * (ceil_div(in_bytes, tiles) + ceil_div(out_bytes, tiles)) > (int64_t)PIPE_UB_BYTES)
+        tiles++;
+    int n = snprintf(buf, COST_MAX, "{\"tiles\": %" PRId64 ", \"buffers\": 2", tiles);
+    if (in_bytes)
+        n += snprintf(buf + n, COST_MAX - n, ", \"mte2\": {\"bytes\": %" PRId64 "}",
+                      ceil_div(in_bytes, tiles));
+    n += snprintf(buf + n, COST_MAX - n, ", \"vector\": {\"elems\": %" PRId64 ", \"dtype\": \"%s\"}",
+                  ceil_div(elems, tiles), dtype);
+    if (out_bytes)
+        n += snprintf(buf + n, COST_MAX - n, ", \"mte3\": {\"bytes\": %" PRId64 "}",
+                      ceil_div(out_bytes, tiles));
+    snprintf(buf + n, COST_MAX - n, "}");
+}
+
+static void cost_ns(char *buf, int64_t ns)
+{
+    snprintf(buf, COST_MAX, "{\"ns\": %" PRId64 "}", ns);
+}
+
+/* ------------------------------------------------------------------ */
+/* chain                                                               */
+/* ------------------------------------------------------------------ */
+
+static const gen_param P_CHAIN[] = {
+    {"n", PT_INT, "100", 1, 1e9, NULL, "tasks"},
+    {"cost-ns", PT_INT, "10000", 0, 1e12, NULL, "flat cost of each task (ns)"},
+};
+
+static void emit_chain(gen *g)
+{
+    char cost[COST_MAX];
+    cost_ns(cost, g->v[1].i);
+    hdr_begin(g, NULL);
+    hdr_kernel(g, 0, "step", "aiv", cost);
+    hdr_tensors(g);
+    hdr_tensor(g, "x", "FLOAT32", 64, 0);
+    hdr_end(g);
+    for (int64_t i = 0; i < g->v[0].i; i++) {
+        /* task i reads the buffer task i-1 created; the name is rebound after the op */
+        scope_begin(g, 1, false);
+        submit(g, NULL, "step");
+        args_begin(g);
+        arg(g, "in", i ? "h" : "x", NULL);
+        arg_out(g, "h", "FLOAT32", 64, 0);
+        args_end(g);
+        op_end(g);
+        scope_end(g);
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* fan                                                                 */
+/* ------------------------------------------------------------------ */
+
+static const gen_param P_FAN[] = {
+    {"n", PT_INT, "100", 1, 1e9, NULL, "tasks"},
+    {"cost-ns", PT_INT, "10000", 0, 1e12, NULL, "flat cost of each task (ns)"},
+};
+
+static void emit_fan(gen *g)
+{
+    char cost[COST_MAX];
+    cost_ns(cost, g->v[1].i);
+    hdr_begin(g, NULL);
+    hdr_kernel(g, 0, "work", "aiv", cost);
+    hdr_tensors(g);
+    hdr_tensor(g, "y", "FLOAT32", g->v[0].i, 16);
+    hdr_end(g);
+    for (int64_t i = 0; i < g->v[0].i; i++) {
+        /* disjoint rows of one external tensor: no two tasks overlap, so no edges */
+        gview row = v2(1, 16, i, 0);
+        scope_begin(g, 1, false);
+        submit(g, NULL, "work");
+        args_begin(g);
+        arg(g, "out_existing", "y", &row);
+        args_end(g);
+        op_end(g);
+        scope_end(g);
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* forkjoin                                                            */
+/* ------------------------------------------------------------------ */
+
+static const gen_param P_FORKJOIN[] = {
+    {"width", PT_INT, "8", 1, 10000, NULL, "parallel workers per stage"},
+    {"stages", PT_INT, "4", 1, 1e7, NULL, "producer -> workers -> join stages, chained"},
+    {"cost-ns", PT_INT, "10000", 0, 1e12, NULL, "flat cost of each task (ns)"},
+};
+
+#define FJ_ROWS 16 /* rows of the shared tensors per worker */
+
+static void emit_forkjoin(gen *g)
+{
+    int64_t w = g->v[0].i, s = g->v[1].i;
+    char cost[COST_MAX];
+    cost_ns(cost, g->v[2].i);
+    hdr_begin(g, NULL);
+    hdr_kernel(g, 0, "produce", "aic", cost);
+    hdr_kernel(g, 1, "work", "aiv", cost);
+    hdr_kernel(g, 2, "join", "aiv", cost);
+    hdr_tensors(g);
+    hdr_tensor(g, "x", "FLOAT16", w * FJ_ROWS, 64);
+    hdr_end(g);
+    for (int64_t st = 0; st < s; st++) {
+        scope_begin(g, 1, false);
+        /* the producer also creates the buffer the workers fill, so the join
+         * finds them through the TensorMap without an alloc task */
+        submit(g, NULL, "produce");
+        args_begin(g);
+        arg(g, "in", st ? "y" : "x", NULL);
+        arg_out(g, "h", "FLOAT16", w * FJ_ROWS, 64);
+        arg_out(g, "g", "FLOAT16", w * FJ_ROWS, 64);
+        args_end(g);
+        op_end(g);
+        for (int64_t k = 0; k < w; k++) {
+            gview rows = v2(FJ_ROWS, 64, k * FJ_ROWS, 0);
+            scope_begin(g, 2, false);
+            submit(g, NULL, "work");
+            args_begin(g);
+            arg(g, "in", "h", &rows);
+            arg(g, "out_existing", "g", &rows);
+            args_end(g);
+            op_end(g);
+            scope_end(g);
+        }
+        submit(g, NULL, "join");
+        args_begin(g);
+        arg(g, "in", "g", NULL);
+        arg_out(g, "y", "FLOAT16", FJ_ROWS, 64);
+        args_end(g);
+        op_end(g);
+        scope_end(g);
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* granularity                                                         */
+/* ------------------------------------------------------------------ */
+
+static const gen_param P_GRAIN[] = {
+    {"k", PT_INT, "48", 1, 1e7, NULL, "tasks the work is cut into"},
+    {"total-us", PT_INT, "4800", 1, 1e7, NULL, "AIV work in all (us): rows of x, 1 us each"},
+};
+
+static int check_grain(const gen_val *v, char *err, size_t len)
+{
+    if (v[0].i > v[1].i) {
+        snprintf(err, len,
+                 "--k: must be at most --total-us (%" PRId64 ") so every task gets a row, got %" PRId64,
+                 v[1].i, v[0].i);
+        return -1;
+    }
+    return 0;
+}
+
+/* scripts/make_traces.py granularity(): silu over x[rows, 256] into y, one
+ * row = 1 us (1800 cycles); rows not divisible by k go one each to the first
+ * tasks, which then override the kernel's cost. */
+static void emit_granularity(gen *g)
+{
+    int64_t k = g->v[0].i, rows = g->v[1].i, base = rows / k, extra = rows % k;
+    char cost[COST_MAX];
+    snprintf(cost, sizeof(cost), "{\"cycles\": %" PRId64 "}", 1800 * base);
+    hdr_begin(g, NULL);
+    hdr_kernel(g, 0, "silu", "aiv", cost);
+    hdr_tensors(g);
+    hdr_tensor(g, "x", "FLOAT16", rows, 256);
+    hdr_tensor(g, "y", "FLOAT16", rows, 256);
+    hdr_end(g);
+    scope_begin(g, 1, false);
+    int64_t off = 0;
+    for (int64_t i = 0; i < k; i++) {
+        int64_t r = base + (i < extra);
+        gview view = v2(r, 256, off, 0);
+        submit(g, NULL, "silu");
+        args_begin(g);
+        arg(g, "in", "x", &view);
+        arg(g, "out_existing", "y", &view);
+        args_end(g);
+        if (r != base) {
+            snprintf(cost, sizeof(cost), "{\"cycles\": %" PRId64 "}", 1800 * r);
+            op_cost(g, cost);
+        }
+        op_end(g);
+        off += r;
+    }
+    scope_end(g);
+}
+
+/* ------------------------------------------------------------------ */
+/* bgemm                                                               */
+/* ------------------------------------------------------------------ */
+
+enum { BG_BATCH, BG_M, BG_N, BG_K, BG_TILE };
+
+static const gen_param P_BGEMM[] = {
+    {"batch", PT_INT, "2", 1, 65536, NULL, "batches"},
+    {"grid-m", PT_INT, "4", 1, 65536, NULL, "output tile rows"},
+    {"grid-n", PT_INT, "4", 1, 65536, NULL, "output tile columns"},
+    {"grid-k", PT_INT, "4", 1, 65536, NULL, "K steps (gemm + add pairs) per output tile"},
+    {"tile", PT_INT, "64", 16, 1024, NULL, "tile edge (elements); tiles are T x T FLOAT32"},
+};
+
+/* Elements of the largest of A [B,M,K], B [B,K,N], C [B,M,N] tiles; -1 past GEN_MAX_ELEMS. */
+static int64_t bgemm_elems(const gen_val *v)
+{
+    double t2 = (double)v[BG_TILE].i * (double)v[BG_TILE].i, b = (double)v[BG_BATCH].i;
+    double m = (double)v[BG_M].i, n = (double)v[BG_N].i, k = (double)v[BG_K].i;
+    double worst = b * t2 * fmax(m * k, fmax(k * n, m * n));
+    return worst > (double)GEN_MAX_ELEMS ? -1 : (int64_t)worst;
+}
+
+static int check_bgemm(const gen_val *v, char *err, size_t len)
+{
+    if (bgemm_elems(v) < 0) {
+        snprintf(err, len,
+                 "--batch: A, B or C would exceed 2^40 elements; use a smaller grid, batch or tile");
+        return -1;
+    }
+    return 0;
+}
+
+/* examples/a2a3/tensormap_and_ringbuffer/bgemm (bgemm_orch.cpp): tile-first
+ * 1D layouts, one scope per output tile, P = A[m,k] @ B[k,n] on the AIC
+ * (func 0) then C[m,n] += P on the AIV (func 1), edges from the TensorMap. */
+static void emit_bgemm(gen *g)
+{
+    const gen_val *v = g->v;
+    int64_t bt = v[BG_BATCH].i, gm = v[BG_M].i, gn = v[BG_N].i, gk = v[BG_K].i, t = v[BG_TILE].i;
+    int64_t te = t * t;
+    char cost[COST_MAX];
+    hdr_begin(g, "bgemm_orch");
+    cost_mm(cost, t, t, t, 1, 4, 4, "FLOAT16"); /* FLOAT32 tiles in GM; the cube rate of fp16 */
+    hdr_kernel(g, 0, "gemm_tile", "aic", cost);
+    cost_vec(cost, te, 2 * te * 4, te * 4, "FLOAT32");
+    hdr_kernel(g, 1, "tile_add", "aiv", cost);
+    hdr_tensors(g);
+    hdr_tensor(g, "A", "FLOAT32", bt * gm * gk * te, 0);
+    hdr_tensor(g, "B", "FLOAT32", bt * gk * gn * te, 0);
+    hdr_tensor(g, "C", "FLOAT32", bt * gm * gn * te, 0);
+    hdr_end(g);
+    for (int64_t b = 0; b < bt; b++)
+        for (int64_t m = 0; m < gm; m++)
+            for (int64_t n = 0; n < gn; n++) {
+                gview cv = v1(te, ((b * gm + m) * gn + n) * te);
+                scope_begin(g, 1, false);
+                for (int64_t k = 0; k < gk; k++) {
+                    gview av = v1(te, ((b * gm + m) * gk + k) * te);
+                    gview bv = v1(te, ((b * gk + k) * gn + n) * te);
+                    submit(g, NULL, "gemm_tile");
+                    args_begin(g);
+                    arg(g, "in", "A", &av);
+                    arg(g, "in", "B", &bv);
+                    arg_out(g, "P", "FLOAT32", te, 0);
+                    args_end(g);
+                    op_end(g);
+                    submit(g, NULL, "tile_add");
+                    args_begin(g);
+                    arg(g, "inout", "C", &cv);
+                    arg(g, "in", "P", NULL);
+                    args_end(g);
+                    op_end(g);
+                }
+                scope_end(g);
+            }
+}
+
+/* ------------------------------------------------------------------ */
+/* paged_attention                                                     */
+/* ------------------------------------------------------------------ */
+
+enum { PA_B, PA_H, PA_D, PA_BS, PA_C, PA_VAR, PA_U };
+
+static const gen_param P_PA[] = {
+    {"batch", PT_INT, "4", 1, 65536, NULL, "batches (requests)"},
+    {"heads", PT_INT, "16", 1, 4096, NULL, "query heads; q_tile = min(heads, 128)"},
+    {"head-dim", PT_INT, "128", 16, 512, NULL, "head dimension"},
+    {"block-size", PT_INT, "128", 16, 1024, NULL, "tokens per KV-cache block"},
+    {"context", PT_INT, "1024", 1, 1e7, NULL, "context length (tokens) of every batch"},
+    {"variant", PT_CHOICE, "plain", 0, 0, "plain, unroll, manual, spmd", "orchestration style"},
+    {"unroll", PT_INT, "64", 1, 65536, NULL, "KV blocks per task (unroll, manual)"},
+};
+
+#define PA_SPMD_BLOCKS 24 /* one MIX block per cluster */
+
+static int check_pa(const gen_val *v, char *err, size_t len)
+{
+    double rows = (double)v[PA_B].i * (double)ceil_div(v[PA_C].i, v[PA_BS].i) * (double)v[PA_BS].i;
+    if (rows * (double)v[PA_D].i > (double)GEN_MAX_ELEMS) {
+        snprintf(err, len,
+                 "--context: the KV caches would exceed 2^40 elements; use fewer batches or tokens");
+        return -1;
+    }
+    return 0;
+}
+
+/* Shapes shared by the variants. */
+typedef struct pa_dims {
+    int64_t b, h, d, bs, ctx, nb, qt, ql, u;
+} pa_dims;
+
+static void pa_costs(const pa_dims *p, int64_t nblk, char *qk, char *sf, char *pv)
+{
+    int64_t s = p->qt * p->bs * nblk; /* scores per task */
+    cost_mm(qk, p->qt, p->bs * nblk, p->d, 1, 2, 4, "BFLOAT16");
+    cost_vec(sf, s, s * 4, s * 2 + 2 * p->qt * 4, "FLOAT32");
+    cost_mm(pv, p->qt, p->d, p->bs * nblk, 1, 2, 4, "BFLOAT16");
+}
+
+/* One (b, q) body of the plain variant: runtime paged_attention_orch.cpp. */
+static void pa_plain_body(gen *g, const pa_dims *p, int64_t b, const gview *qi, const gview *ov,
+                          const char *scale)
+{
+    put(g, "{\"op\": \"alloc\", \"tensors\": [");
+    putf(g,
+         "{\"name\": \"oi\", \"dtype\": \"FLOAT32\", \"shape\": [%" PRId64 ", %" PRId64
+         "]}, {\"name\": \"li\", \"dtype\": \"FLOAT32\", \"shape\": [%" PRId64
+         "]}, {\"name\": \"mi\", \"dtype\": \"FLOAT32\", \"shape\": [%" PRId64 "]}]}\n",
+         p->qt, p->d, p->qt, p->qt);
+    for (int64_t bn = 0; bn < p->nb; bn++) {
+        gview kv = v2(p->bs, p->d, (b * p->nb + bn) * p->bs, 0); /* block table = identity */
+        int64_t valid = min64(p->bs, p->ctx - bn * p->bs);
+        gview sv = v2(p->qt, valid, 0, 0);
+        scope_begin(g, 2, false);
+        submit(g, NULL, "qk_matmul");
+        args_begin(g);
+        arg(g, "in", "query", qi);
+        arg(g, "in", "key_cache", &kv);
+        arg_out(g, "sij", "FLOAT32", p->qt, p->bs);
+        args_end(g);
+        op_end(g);
+        submit(g, NULL, "softmax_prepare");
+        args_begin(g);
+        arg(g, "in", "sij", valid < p->bs ? &sv : NULL);
+        arg_out(g, "pij", "BFLOAT16", p->qt, p->bs);
+        arg_out(g, "mij", "FLOAT32", p->qt, 0);
+        arg_out(g, "lij", "FLOAT32", p->qt, 0);
+        arg_scalar(g, scale, "FLOAT32");
+        args_end(g);
+        op_end(g);
+        submit(g, NULL, "pv_matmul");
+        args_begin(g);
+        arg(g, "in", "pij", NULL);
+        arg(g, "in", "value_cache", &kv);
+        arg_out(g, "oi_tmp", "FLOAT32", p->qt, p->d);
+        args_end(g);
+        op_end(g);
+        submit(g, NULL, "online_update");
+        args_begin(g);
+        arg(g, "in", "mij", NULL);
+        arg(g, "in", "lij", NULL);
+        arg(g, "in", "oi_tmp", NULL);
+        arg(g, "inout", "mi", NULL);
+        arg(g, "inout", "li", NULL);
+        arg(g, "inout", "oi", NULL);
+        arg(g, "inout", "out", ov);
+        arg_scalar(g, bn == 0 ? "1" : "0", NULL);
+        arg_scalar(g, bn == p->nb - 1 ? "1" : "0", NULL);
+        args_end(g);
+        op_end(g);
+        scope_end(g);
+    }
+}
+
+/* One (b, q) body of the unroll and manual variants: a task takes up to U
+ * blocks, indexing the whole caches through its block-table row. Manual
+ * scopes get no TensorMap or creator edges, so the chain is explicit. */
+static void pa_group_body(gen *g, const pa_dims *p, int64_t b, const gview *qi, const gview *ov,
+                          const char *scale, bool manual)
+{
+    if (manual) {
+        put(g, "{\"op\": \"alloc\", \"tensors\": [");
+        putf(g,
+             "{\"name\": \"oi\", \"dtype\": \"FLOAT32\", \"shape\": [%" PRId64 ", %" PRId64
+             "]}, {\"name\": \"li\", \"dtype\": \"FLOAT32\", \"shape\": [%" PRId64
+             "]}, {\"name\": \"mi\", \"dtype\": \"FLOAT32\", \"shape\": [%" PRId64 "]}]}\n",
+             p->qt, p->d, p->qt, p->qt);
+    } else {
+        submit(g, NULL, "hub");
+        args_begin(g);
+        arg_out(g, "oi", "FLOAT32", p->qt, p->d);
+        arg_out(g, "li", "FLOAT32", p->qt, 0);
+        arg_out(g, "mi", "FLOAT32", p->qt, 0);
+        args_end(g);
+        op_end(g);
+    }
+    int64_t ngroups = ceil_div(p->nb, p->u), full = min64(p->u, p->nb);
+    for (int64_t gi = 0; gi < ngroups; gi++) {
+        int64_t n = min64(p->u, p->nb - gi * p->u), first = gi * p->u;
+        int64_t valid = min64(n * p->bs, p->ctx - first * p->bs);
+        gview bt = v2(1, n, b, first), sv = v2(p->qt, valid, 0, 0);
+        char qk[COST_MAX], sf[COST_MAX], pv[COST_MAX];
+        pa_costs(p, n, qk, sf, pv); /* a short last group costs less than the kernels' default */
+        int nd;
+        scope_begin(g, 2, manual);
+        submit(g, manual ? "qk" : NULL, "qk_matmul");
+        args_begin(g);
+        arg(g, "in", "query", qi);
+        arg(g, "in", "key_cache", NULL);
+        arg(g, "in", "block_table", &bt);
+        arg_out(g, "sij", "FLOAT32", p->qt, n * p->bs);
+        args_end(g);
+        if (n != full)
+            op_cost(g, qk);
+        op_end(g);
+        submit(g, manual ? "sf" : NULL, "softmax_prepare");
+        args_begin(g);
+        arg(g, "in", "sij", valid < n * p->bs ? &sv : NULL);
+        arg_out(g, "pij", "BFLOAT16", p->qt, n * p->bs);
+        arg_out(g, "mij", "FLOAT32", p->qt, 0);
+        arg_out(g, "lij", "FLOAT32", p->qt, 0);
+        arg_scalar(g, scale, "FLOAT32");
+        args_end(g);
+        nd = 0;
+        if (manual)
+            dep(g, &nd, "qk");
+        deps_end(g, nd);
+        if (n != full)
+            op_cost(g, sf);
+        op_end(g);
+        submit(g, manual ? "pv" : NULL, "pv_matmul");
+        args_begin(g);
+        arg(g, "in", "pij", NULL);
+        arg(g, "in", "value_cache", NULL);
+        arg(g, "in", "block_table", &bt);
+        arg_out(g, "oi_tmp", "FLOAT32", p->qt, p->d);
+        args_end(g);
+        nd = 0;
+        if (manual)
+            dep(g, &nd, "sf");
+        deps_end(g, nd);
+        if (n != full)
+            op_cost(g, pv);
+        op_end(g);
+        /* the update's label alternates: the model binds a submit's own label
+         * before it resolves its deps, so "deps": ["up"] on a task labelled
+         * "up" would name the task itself */
+        char up[8], prev[8];
+        snprintf(up, sizeof(up), "up%d", (int)(gi % 2));
+        snprintf(prev, sizeof(prev), "up%d", (int)((gi + 1) % 2));
+        submit(g, manual ? up : NULL, "online_update");
+        args_begin(g);
+        arg(g, "in", "mij", NULL);
+        arg(g, "in", "lij", NULL);
+        arg(g, "in", "oi_tmp", NULL);
+        arg(g, "inout", "mi", NULL);
+        arg(g, "inout", "li", NULL);
+        arg(g, "inout", "oi", NULL);
+        arg(g, "inout", "out", ov);
+        arg_scalar(g, gi == 0 ? "1" : "0", NULL);
+        arg_scalar(g, gi == ngroups - 1 ? "1" : "0", NULL);
+        args_end(g);
+        nd = 0;
+        if (manual) {
+            dep(g, &nd, "pv");
+            if (gi > 0) /* the previous group's update of this (b, q) */
+                dep(g, &nd, prev);
+        }
+        deps_end(g, nd);
+        op_end(g);
+        scope_end(g);
+    }
+}
+
+static void emit_pa(gen *g)
+{
+    const gen_val *v = g->v;
+    pa_dims p = {.b = v[PA_B].i, .h = v[PA_H].i, .d = v[PA_D].i, .bs = v[PA_BS].i, .ctx = v[PA_C].i};
+    p.nb = ceil_div(p.ctx, p.bs);
+    p.qt = min64(p.h, 128);
+    p.ql = ceil_div(p.h, p.qt);
+    const char *var = v[PA_VAR].s;
+    bool plain = !strcmp(var, "plain"), spmd = !strcmp(var, "spmd"), manual = !strcmp(var, "manual");
+    p.u = plain ? 1 : v[PA_U].i;
+    int64_t per = min64(p.u, p.nb); /* blocks per task at full size */
+    char scale[32], c0[COST_MAX], c1[COST_MAX], c2[COST_MAX];
+    snprintf(scale, sizeof(scale), "%.9g", 1.0 / sqrt((double)p.d));
+
+    hdr_begin(g, "paged_attention");
+    if (spmd) {
+        /* each of 24 blocks takes an equal share of the (b, q, block) steps:
+         * QK and PV on the AIC, softmax and update split over the two AIVs */
+        int64_t w = ceil_div(p.b * p.ql * p.nb, PA_SPMD_BLOCKS);
+        int64_t e = ceil_div(w * p.qt * (p.bs + p.d), 2);
+        cost_mm(c0, p.qt, p.bs, p.d, 2 * w, 2, 4, "BFLOAT16");
+        hdr_kernel(g, 5, "pa_aic", "aic", c0);
+        cost_vec(c1, e, e * 4, e * 4, "FLOAT32");
+        hdr_kernel(g, 6, "pa_aiv", "aiv", c1);
+    } else {
+        char c3[COST_MAX];
+        pa_costs(&p, per, c0, c1, c2);
+        cost_vec(c3, p.qt * p.d, p.qt * p.d * 8 + p.qt * 16, p.qt * p.d * 6 + p.qt * 8, "FLOAT32");
+        hdr_kernel(g, 0, "qk_matmul", "aic", c0);
+        hdr_kernel(g, 1, "softmax_prepare", "aiv", c1);
+        hdr_kernel(g, 2, "pv_matmul", "aic", c2);
+        hdr_kernel(g, 3, "online_update", "aiv", c3);
+        if (!plain && !manual) {
+            cost_vec(c3, p.qt * p.d + 2 * p.qt, 0, (p.qt * p.d + 2 * p.qt) * 4, "FLOAT32");
+            hdr_kernel(g, 4, "hub", "aiv", c3);
+        }
+    }
+    hdr_tensors(g);
+    hdr_tensor(g, "query", "BFLOAT16", p.b * p.h, p.d);
+    hdr_tensor(g, "key_cache", "BFLOAT16", p.b * p.nb * p.bs, p.d);
+    hdr_tensor(g, "value_cache", "BFLOAT16", p.b * p.nb * p.bs, p.d);
+    hdr_tensor(g, "block_table", "INT32", p.b, p.nb);
+    hdr_tensor(g, "out", "BFLOAT16", p.b * p.h, p.d);
+    hdr_end(g);
+
+    if (spmd) {
+        scope_begin(g, 1, false);
+        submit_mix(g, "pa_aic", "pa_aiv", PA_SPMD_BLOCKS);
+        args_begin(g);
+        arg(g, "in", "query", NULL);
+        arg(g, "in", "key_cache", NULL);
+        arg(g, "in", "value_cache", NULL);
+        arg(g, "in", "block_table", NULL);
+        arg(g, "inout", "out", NULL);
+        arg_out(g, "ws_sij", "FLOAT32", PA_SPMD_BLOCKS, p.qt * p.bs);
+        arg_out(g, "ws_pij", "BFLOAT16", PA_SPMD_BLOCKS, p.qt * p.bs);
+        arg_out(g, "ws_oi", "FLOAT32", PA_SPMD_BLOCKS, p.qt * p.d);
+        args_end(g);
+        op_end(g);
+        scope_end(g);
+        return;
+    }
+    for (int64_t b = 0; b < p.b; b++)
+        for (int64_t q = 0; q < p.ql; q++) {
+            int64_t row = b * p.h + q * p.qt, rows = min64(p.qt, p.h - q * p.qt);
+            gview qi = v2(rows, p.d, row, 0), ov = v2(rows, p.d, row, 0);
+            scope_begin(g, 1, manual);
+            if (plain)
+                pa_plain_body(g, &p, b, &qi, &ov, scale);
+            else
+                pa_group_body(g, &p, b, &qi, &ov, scale, manual);
+            scope_end(g);
+        }
+}
+
+/* ------------------------------------------------------------------ */
+/* decode_layer                                                        */
+/* ------------------------------------------------------------------ */
+
+enum { DL_B, DL_S, DL_L };
+
+static const gen_param P_DECODE[] = {
+    {"batch", PT_INT, "16", 1, 256, NULL, "batch rows (one new token each)"},
+    {"seq", PT_INT, "3500", 1, 131072, NULL, "context length (tokens), attended in chunks of 512"},
+    {"layers", PT_INT, "1", 1, 80, NULL, "decoder layers, each in its own scope"},
+};
+
+static int check_decode(const gen_val *v, char *err, size_t len)
+{
+    /* each KV cache holds layers x batch x seq rows of 1024 */
+    if ((double)v[DL_L].i * (double)v[DL_B].i * (double)v[DL_S].i * 1024.0 > (double)GEN_MAX_ELEMS) {
+        snprintf(err, len,
+                 "--seq: the KV caches would exceed 2^40 elements; use fewer layers, rows or tokens");
+        return -1;
+    }
+    return 0;
+}
+
+/* Qwen3-14B shapes. */
+#define DL_HID 5120 /* hidden */
+#define DL_NH 40    /* query heads */
+#define DL_NKV 8    /* key/value heads */
+#define DL_HD 128   /* head dim */
+#define DL_KVD 1024 /* NKV x HD */
+#define DL_QKD 6144 /* (NH + NKV) x HD: q and k rows normed together */
+#define DL_INTER 17408
+#define DL_CHUNK 512 /* KV tokens per fa_fused task */
+
+/* Task counts per layer at the runtime's StressBatch16Seq3500: 1088 AICore
+ * tasks for two layers = 2 x 542 + 4 outside the layers (not generated).
+ * These tile counts make 254 + 4 B + 2 B ceil(S/512) = 542 at B=16, S=3500
+ * without adjustment. */
+#define DL_QT 40 /* q_proj, out_proj, down_proj tiles of 128 columns */
+#define DL_KT 8  /* k_proj, v_proj tiles */
+#define DL_MT 34 /* gate_proj, up_proj tiles of 512 columns */
+#define DL_SILU 22
+#define DL_RRC 4  /* residual_rms_cast: 1280 columns each */
+#define DL_DCR 10 /* down_cast_residual: 512 columns each */
+
+static const char *const DL_KERNELS[] = {
+    "copy_hidden",
+    "x_gamma",
+    "rms_recip",
+    "q_seed",
+    "q_proj",
+    "k_seed",
+    "k_proj",
+    "v_seed",
+    "v_proj",
+    "qk_gamma",
+    "qk_recip",
+    "rope_qkv",
+    "fa_work_build",
+    "fa_fused_aic",
+    "fa_fused_aiv",
+    "online_softmax",
+    "out_seed",
+    "attn_fence",
+    "out_proj",
+    "residual_rms_cast",
+    "post_rms_reduce",
+    "gate_seed",
+    "up_seed",
+    "down_seed",
+    "gate_proj",
+    "up_proj",
+    "silu",
+    "down_proj",
+    "down_cast_residual",
+    "out_consolidate",
+    "copy_out",
+};
+
+static void dl_kernel_costs(gen *g, int64_t B)
+{
+    char c[COST_MAX];
+    int id = 0;
+#define AIV(elems, in, out)                                                                                  \
+    do {                                                                                                     \
+        cost_vec(c, (elems), (in), (out), "FLOAT32");                                                        \
+        hdr_kernel(g, id, DL_KERNELS[id], "aiv", c);                                                         \
+        id++;                                                                                                \
+    } while (0)
+#define AIC(m, n, k, reps)                                                                                   \
+    do {                                                                                                     \
+        cost_mm(c, (m), (n), (k), (reps), 2, 4, "BFLOAT16");                                                 \
+        hdr_kernel(g, id, DL_KERNELS[id], "aic", c);                                                         \
+        id++;                                                                                                \
+    } while (0)
+    int64_t h = B * DL_HID, kv = B * DL_KVD, it = B * DL_INTER, sc = DL_NH * DL_CHUNK;
+    AIV(h, h * 2, h * 4);                                /* copy_hidden: bf16 -> f32 residual */
+    AIV(h, h * 4 + DL_HID * 2, h * 2);                   /* x_gamma */
+    AIV(h, h * 4, B * 4);                                /* rms_recip */
+    AIV(2 * h, 0, 2 * h * 4);                            /* q_seed: q and attn accumulators */
+    AIC(B, DL_HID / DL_QT, DL_HID, 1);                   /* q_proj: weights streamed once */
+    AIV(kv, 0, kv * 4);                                  /* k_seed */
+    AIC(B, DL_KVD / DL_KT, DL_HID, 1);                   /* k_proj */
+    AIV(kv, 0, kv * 4);                                  /* v_seed */
+    AIC(B, DL_KVD / DL_KT, DL_HID, 1);                   /* v_proj */
+    AIV(DL_QKD, DL_QKD * 4 + 2 * DL_HD * 2, DL_QKD * 4); /* qk_gamma */
+    AIV(DL_QKD, DL_QKD * 4, (DL_NH + DL_NKV) * 4);       /* qk_recip */
+    /* rope_qkv: q rotated in place, the new token's k and v into the cache */
+    AIV(DL_QKD + DL_KVD, (DL_QKD + DL_KVD) * 4 + 2 * DL_HD * 2, DL_HID * 4 + 2 * DL_KVD * 2);
+    AIV(64, 64 * 4, 64 * 4 + 2 * DL_NH * 4);          /* fa_work_build */
+    AIC(DL_NH / DL_NKV, DL_CHUNK, DL_HD, 2 * DL_NKV); /* fa_fused_aic: QK and PV per KV head */
+    AIV(sc / 2, sc * 2, sc);                          /* fa_fused_aiv: half the heads' softmax each */
+    AIV(DL_HID, DL_HID * 8 + DL_NH * 16, DL_HID * 4 + DL_NH * 8); /* online_softmax */
+    AIV(h, 0, h * 6 + B * DL_RRC * 4);                       /* out_seed: o, its bf16 cast, sum of squares */
+    AIV(h, h * 4, h * 2);                                    /* attn_fence: all rows, cast to bf16 */
+    AIC(B, DL_HID / DL_QT, DL_HID, 1);                       /* out_proj */
+    AIV(h / DL_RRC, h / DL_RRC * 8, h / DL_RRC * 6 + B * 4); /* residual_rms_cast */
+    AIV(B * DL_RRC + DL_HID, B * DL_RRC * 4 + DL_HID * 2, B * 4); /* post_rms_reduce */
+    AIV(it, 0, it * 4);                                           /* gate_seed */
+    AIV(it, 0, it * 4);                                           /* up_seed */
+    AIV(h + it, 0, h * 4 + it * 2);                               /* down_seed: down and act */
+    AIC(B, DL_INTER / DL_MT, DL_HID, 1);                          /* gate_proj */
+    AIC(B, DL_INTER / DL_MT, DL_HID, 1);                          /* up_proj */
+    AIV(ceil_div(it, DL_SILU), ceil_div(it, DL_SILU) * 8, ceil_div(it, DL_SILU) * 2); /* silu */
+    AIC(B, DL_HID / DL_QT, DL_INTER, 1);                                              /* down_proj */
+    AIV(h / DL_DCR, h / DL_DCR * 8, h / DL_DCR * 4);                                  /* down_cast_residual */
+    AIV(h, h * 4, h * 2);                                                             /* out_consolidate */
+    AIV(h, h * 2, h * 2);                                                             /* copy_out */
+#undef AIV
+#undef AIC
+}
+
+/* A tiled projection: task j multiplies act by weight rows [j*nt, (j+1)*nt)
+ * into acc columns [j*nt, (j+1)*nt), accumulating in place (inout). */
+static void dl_proj(gen *g, const char *kernel, int tiles, int64_t nt, int64_t kdim, int64_t B,
+                    const char *act, const char *scale, const char *w, const char *acc, int site)
+{
+    scope_begin(g, site, false);
+    for (int j = 0; j < tiles; j++) {
+        gview wv = v2(nt, kdim, j * nt, 0), av = v2(B, nt, 0, j * nt);
+        submit(g, NULL, kernel);
+        args_begin(g);
+        arg(g, "in", act, NULL);
+        if (scale)
+            arg(g, "in", scale, NULL);
+        arg(g, "in", w, &wv);
+        arg(g, "inout", acc, &av);
+        args_end(g);
+        op_end(g);
+    }
+    scope_end(g);
+}
+
+/* An elementwise seed task creating up to two accumulators (s1 == 0: one dimension). */
+static void dl_seed(gen *g, const char *kernel, const char *t0, const char *d0, int64_t a0, int64_t a1,
+                    const char *t1, const char *d1, int64_t b0, int64_t b1)
+{
+    submit(g, NULL, kernel);
+    args_begin(g);
+    arg_out(g, t0, d0, a0, a1);
+    if (t1)
+        arg_out(g, t1, d1, b0, b1);
+    args_end(g);
+    op_end(g);
+}
+
+static void emit_decode(gen *g)
+{
+    int64_t B = g->v[DL_B].i, S = g->v[DL_S].i, L = g->v[DL_L].i;
+    int64_t nc = ceil_div(S, DL_CHUNK);
+    hdr_begin(g, "qwen3_14b_decode");
+    dl_kernel_costs(g, B);
+    hdr_tensors(g);
+    hdr_tensor(g, "hidden", "BFLOAT16", B, DL_HID);
+    hdr_tensor(g, "input_rms_weight", "BFLOAT16", DL_HID, 0);
+    hdr_tensor(g, "post_rms_weight", "BFLOAT16", DL_HID, 0);
+    hdr_tensor(g, "q_norm_weight", "BFLOAT16", DL_HD, 0);
+    hdr_tensor(g, "k_norm_weight", "BFLOAT16", DL_HD, 0);
+    hdr_tensor(g, "wq", "BFLOAT16", DL_HID, DL_HID);
+    hdr_tensor(g, "wk", "BFLOAT16", DL_KVD, DL_HID);
+    hdr_tensor(g, "wv", "BFLOAT16", DL_KVD, DL_HID);
+    hdr_tensor(g, "wo", "BFLOAT16", DL_HID, DL_HID);
+    hdr_tensor(g, "w_gate", "BFLOAT16", DL_INTER, DL_HID);
+    hdr_tensor(g, "w_up", "BFLOAT16", DL_INTER, DL_HID);
+    hdr_tensor(g, "w_down", "BFLOAT16", DL_HID, DL_INTER);
+    hdr_tensor(g, "rope_cos", "BFLOAT16", B, DL_HD);
+    hdr_tensor(g, "rope_sin", "BFLOAT16", B, DL_HD);
+    hdr_tensor(g, "seq_lens", "INT32", B, 0);
+    /* every layer has its own KV rows: row (layer * B + b) * S + token */
+    hdr_tensor(g, "k_cache", "BFLOAT16", L * B * S, DL_KVD);
+    hdr_tensor(g, "v_cache", "BFLOAT16", L * B * S, DL_KVD);
+    hdr_tensor(g, "out", "BFLOAT16", B, DL_HID);
+    hdr_end(g);
+
+    for (int64_t l = 0; l < L; l++) {
+        scope_begin(g, 1, false);
+        /* input norm: the residual is carried in FP32 across the layer */
+        submit(g, NULL, "copy_hidden");
+        args_begin(g);
+        arg(g, "in", l ? "out" : "hidden", NULL); /* the previous layer's copy_out */
+        arg_out(g, "resid", "FLOAT32", B, DL_HID);
+        args_end(g);
+        op_end(g);
+        submit(g, NULL, "x_gamma");
+        args_begin(g);
+        arg(g, "in", "resid", NULL);
+        arg(g, "in", "input_rms_weight", NULL);
+        arg_out(g, "xg", "BFLOAT16", B, DL_HID);
+        args_end(g);
+        op_end(g);
+        submit(g, NULL, "rms_recip");
+        args_begin(g);
+        arg(g, "in", "resid", NULL);
+        arg_out(g, "rr", "FLOAT32", B, 0);
+        args_end(g);
+        op_end(g);
+
+        /* projections: a seed zeroes the accumulator, tiles fill disjoint columns */
+        dl_seed(g, "q_seed", "q", "FLOAT32", B, DL_HID, "attn", "FLOAT32", B, DL_HID);
+        dl_proj(g, "q_proj", DL_QT, DL_HID / DL_QT, DL_HID, B, "xg", "rr", "wq", "q", 2);
+        dl_seed(g, "k_seed", "k", "FLOAT32", B, DL_KVD, NULL, NULL, 0, 0);
+        dl_proj(g, "k_proj", DL_KT, DL_KVD / DL_KT, DL_HID, B, "xg", "rr", "wk", "k", 3);
+        dl_seed(g, "v_seed", "v", "FLOAT32", B, DL_KVD, NULL, NULL, 0, 0);
+        dl_proj(g, "v_proj", DL_KT, DL_KVD / DL_KT, DL_HID, B, "xg", "rr", "wv", "v", 4);
+
+        /* per batch row: q/k norm, rope (writes the new token's k and v into
+         * the cache), then attention chunks chained through the row's
+         * accumulator */
+        for (int64_t b = 0; b < B; b++) {
+            int64_t base = (l * B + b) * S;
+            gview qrow = v2(1, DL_HID, b, 0), krow = v2(1, DL_KVD, b, 0), hrow = v2(1, DL_HD, b, 0);
+            gview newtok = v2(1, DL_KVD, base + S - 1, 0), one = v1(1, b);
+            scope_begin(g, 5, false);
+            submit(g, NULL, "qk_gamma");
+            args_begin(g);
+            arg(g, "in", "q", &qrow);
+            arg(g, "in", "k", &krow);
+            arg(g, "in", "q_norm_weight", NULL);
+            arg(g, "in", "k_norm_weight", NULL);
+            arg_out(g, "qkg", "FLOAT32", DL_QKD, 0);
+            args_end(g);
+            op_end(g);
+            submit(g, NULL, "qk_recip");
+            args_begin(g);
+            arg(g, "in", "qkg", NULL);
+            arg_out(g, "qkr", "FLOAT32", DL_NH + DL_NKV, 0);
+            args_end(g);
+            op_end(g);
+            submit(g, NULL, "rope_qkv");
+            args_begin(g);
+            arg(g, "in", "qkg", NULL);
+            arg(g, "in", "qkr", NULL);
+            arg(g, "in", "rope_cos", &hrow);
+            arg(g, "in", "rope_sin", &hrow);
+            arg(g, "in", "v", &krow);
+            arg(g, "inout", "q", &qrow);
+            arg(g, "out_existing", "k_cache", &newtok);
+            arg(g, "out_existing", "v_cache", &newtok);
+            args_end(g);
+            op_end(g);
+            submit(g, NULL, "fa_work_build");
+            args_begin(g);
+            arg(g, "in", "seq_lens", &one);
+            arg_out(g, "fw", "INT32", 64, 0);
+            arg_out(g, "ml", "FLOAT32", 2 * DL_NH, 0);
+            args_end(g);
+            op_end(g);
+            for (int64_t c = 0; c < nc; c++) {
+                gview kv = v2(min64(DL_CHUNK, S - c * DL_CHUNK), DL_KVD, base + c * DL_CHUNK, 0);
+                scope_begin(g, 6, false);
+                submit_mix(g, "fa_fused_aic", "fa_fused_aiv", 1);
+                args_begin(g);
+                arg(g, "in", "q", &qrow);
+                arg(g, "in", "fw", NULL);
+                arg(g, "in", "k_cache", &kv); /* the last chunk holds the new token: rope -> fa */
+                arg(g, "in", "v_cache", &kv);
+                arg_out(g, "part", "FLOAT32", 1, DL_HID);
+                arg_out(g, "pm", "FLOAT32", 2 * DL_NH, 0);
+                args_end(g);
+                op_end(g);
+                submit(g, NULL, "online_softmax");
+                args_begin(g);
+                arg(g, "in", "part", NULL);
+                arg(g, "in", "pm", NULL);
+                arg(g, "inout", "attn", &qrow);
+                arg(g, "inout", "ml", NULL);
+                args_end(g);
+                op_end(g);
+                scope_end(g);
+            }
+            scope_end(g);
+        }
+
+        /* output projection once every row's attention is done */
+        submit(g, NULL, "out_seed");
+        args_begin(g);
+        arg_out(g, "o", "FLOAT32", B, DL_HID);
+        arg_out(g, "hb", "BFLOAT16", B, DL_HID);
+        arg_out(g, "ssq", "FLOAT32", B, DL_RRC);
+        args_end(g);
+        op_end(g);
+        submit(g, NULL, "attn_fence");
+        args_begin(g);
+        arg(g, "in", "attn", NULL); /* waits for each row's last online_softmax */
+        arg_out(g, "ab", "BFLOAT16", B, DL_HID);
+        args_end(g);
+        op_end(g);
+        dl_proj(g, "out_proj", DL_QT, DL_HID / DL_QT, DL_HID, B, "ab", NULL, "wo", "o", 7);
+
+        /* residual add, bf16 cast for the MLP and per-chunk sums of squares */
+        scope_begin(g, 8, false);
+        for (int k = 0; k < DL_RRC; k++) {
+            int64_t w = DL_HID / DL_RRC;
+            gview cols = v2(B, w, 0, k * w), sq = v2(B, 1, 0, k);
+            submit(g, NULL, "residual_rms_cast");
+            args_begin(g);
+            arg(g, "in", "o", &cols);
+            arg(g, "inout", "resid", &cols);
+            arg(g, "out_existing", "hb", &cols);
+            arg(g, "inout", "ssq", &sq);
+            args_end(g);
+            op_end(g);
+        }
+        scope_end(g);
+        submit(g, NULL, "post_rms_reduce");
+        args_begin(g);
+        arg(g, "in", "ssq", NULL);
+        arg(g, "in", "post_rms_weight", NULL);
+        arg_out(g, "rr2", "FLOAT32", B, 0);
+        args_end(g);
+        op_end(g);
+
+        /* MLP */
+        dl_seed(g, "gate_seed", "gate", "FLOAT32", B, DL_INTER, NULL, NULL, 0, 0);
+        dl_seed(g, "up_seed", "up", "FLOAT32", B, DL_INTER, NULL, NULL, 0, 0);
+        dl_seed(g, "down_seed", "down", "FLOAT32", B, DL_HID, "act", "BFLOAT16", B, DL_INTER);
+        dl_proj(g, "gate_proj", DL_MT, DL_INTER / DL_MT, DL_HID, B, "hb", "rr2", "w_gate", "gate", 9);
+        dl_proj(g, "up_proj", DL_MT, DL_INTER / DL_MT, DL_HID, B, "hb", "rr2", "w_up", "up", 10);
+        scope_begin(g, 11, false);
+        for (int k = 0; k < DL_SILU; k++) {
+            /* 17408 columns do not split evenly in 22: chunks of 791 or 792 */
+            int64_t c0 = (int64_t)k * DL_INTER / DL_SILU, c1 = (int64_t)(k + 1) * DL_INTER / DL_SILU;
+            gview cols = v2(B, c1 - c0, 0, c0);
+            submit(g, NULL, "silu");
+            args_begin(g);
+            arg(g, "in", "gate", &cols);
+            arg(g, "in", "up", &cols);
+            arg(g, "out_existing", "act", &cols);
+            args_end(g);
+            op_end(g);
+        }
+        scope_end(g);
+        dl_proj(g, "down_proj", DL_QT, DL_HID / DL_QT, DL_INTER, B, "act", NULL, "w_down", "down", 12);
+        scope_begin(g, 13, false);
+        for (int k = 0; k < DL_DCR; k++) {
+            int64_t w = DL_HID / DL_DCR;
+            gview cols = v2(B, w, 0, k * w);
+            submit(g, NULL, "down_cast_residual");
+            args_begin(g);
+            arg(g, "in", "down", &cols);
+            arg(g, "inout", "resid", &cols);
+            args_end(g);
+            op_end(g);
+        }
+        scope_end(g);
+        submit(g, NULL, "out_consolidate");
+        args_begin(g);
+        arg(g, "in", "resid", NULL);
+        arg_out(g, "x", "BFLOAT16", B, DL_HID);
+        args_end(g);
+        op_end(g);
+        submit(g, NULL, "copy_out");
+        args_begin(g);
+        arg(g, "in", "x", NULL);
+        arg(g, "out_existing", "out", NULL);
+        args_end(g);
+        op_end(g);
+        scope_end(g);
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* random                                                              */
+/* ------------------------------------------------------------------ */
+
+enum { RD_N, RD_FAT, RD_DENS, RD_REG, RD_JUMP, RD_SEED };
+
+static const gen_param P_RANDOM[] = {
+    {"n", PT_INT, "100", 1, 1e7, NULL, "tasks"},
+    {"fat", PT_REAL, "0.5", 0, 1, NULL, "width: exp(fat * log(n)) tasks per level on average"},
+    {"density", PT_REAL, "0.5", 0, 1, NULL,
+     "probability of an edge to each task of the previous jump levels"},
+    {"regular", PT_REAL, "0.9", 0, 1, NULL,
+     "1 = every level the same width; lower varies widths by up to 100(1-r)%"},
+    {"jump", PT_INT, "1", 1, 1000, NULL, "levels back an edge may reach"},
+    {"seed", PT_INT, "1", 0, 9223372036854775807.0, NULL, "random seed"},
+};
+
+/* daggen's getIntRandomNumberAround: x +- perc percent, at least 1. */
+static int64_t around(uint64_t *rng, int64_t x, double perc)
+{
+    double r = -perc + 2 * perc * rng_unit(rng);
+    return max64(1, (int64_t)((double)x * (1.0 + r / 100.0)));
+}
+
+static void emit_random(gen *g)
+{
+    const gen_val *v = g->v;
+    int64_t n = v[RD_N].i, jump = v[RD_JUMP].i;
+    double dens = v[RD_DENS].r;
+    uint64_t rng = (uint64_t)v[RD_SEED].i;
+    int64_t mean = max64(1, (int64_t)exp(v[RD_FAT].r * log((double)n)));
+    /* widths of the last jump + 1 levels: labels are reused modulo jump + 1,
+     * so a level's labels are rebound only once no later level can reach them */
+    int64_t *widths = calloc((size_t)jump + 1, sizeof(*widths));
+    if (!widths) {
+        fprintf(stderr, "ptosim gen: random: out of memory\n");
+        exit(EXIT_INTERNAL);
+    }
+    char cost[COST_MAX], label[48];
+    hdr_begin(g, NULL);
+    cost_ns(cost, 1000);
+    hdr_kernel(g, 0, "rand_aic", "aic", cost);
+    hdr_kernel(g, 1, "rand_aiv", "aiv", cost);
+    hdr_tensors(g);
+    hdr_end(g);
+    double logq = dens < 1 ? log1p(-dens) : 0;
+    int64_t done = 0;
+    for (int64_t lv = 0; done < n; lv++) {
+        int64_t w = min64(around(&rng, mean, 100.0 - 100.0 * v[RD_REG].r), n - done);
+        widths[lv % (jump + 1)] = w;
+        scope_begin(g, 1, false);
+        for (int64_t j = 0; j < w; j++) {
+            bool aic = rng_next(&rng) >> 63;
+            int64_t ns = 1000 + (int64_t)rng_below(&rng, 49001); /* 1-50 us */
+            snprintf(label, sizeof(label), "t%" PRId64 "_%" PRId64, lv % (jump + 1), j);
+            submit(g, label, aic ? "rand_aic" : "rand_aiv");
+            int nd = 0;
+            for (int64_t back = 1; back <= jump && back <= lv && dens > 0; back++) {
+                int64_t pl = lv - back, pw = widths[pl % (jump + 1)];
+                /* Bernoulli(dens) per candidate, drawn as geometric gaps: time
+                 * proportional to the edges, not to the candidates */
+                for (int64_t k = 0;; k++) {
+                    if (dens < 1) {
+                        double u = rng_unit(&rng);
+                        k += (int64_t)floor(log1p(-u) / logq);
+                    }
+                    if (k >= pw)
+                        break;
+                    snprintf(label, sizeof(label), "t%" PRId64 "_%" PRId64, pl % (jump + 1), k);
+                    dep(g, &nd, label);
+                }
+            }
+            if (lv > 0 && nd == 0) { /* at least one parent, in the level above */
+                int64_t pl = lv - 1;
+                snprintf(label, sizeof(label), "t%" PRId64 "_%" PRIu64, pl % (jump + 1),
+                         rng_below(&rng, (uint64_t)widths[pl % (jump + 1)]));
+                dep(g, &nd, label);
+            }
+            deps_end(g, nd);
+            cost_ns(cost, ns);
+            op_cost(g, cost);
+            op_end(g);
+        }
+        scope_end(g);
+        done += w;
+    }
+    free(widths);
+}
+
+/* ------------------------------------------------------------------ */
+/* Kinds, help and the command line                                     */
+/* ------------------------------------------------------------------ */
+
+#define KIND(name, summary, notes, params, check, emit)                                                      \
+    {                                                                                                        \
+        name, summary, notes, params, (int)(sizeof(params) / sizeof(params[0])), check, emit                 \
+    }
+
+static const gen_kind KINDS[] = {
+    KIND("chain", "N dependent AIV tasks, each reading the buffer the previous one wrote; a scope per task",
+         NULL, P_CHAIN, NULL, emit_chain),
+    KIND("fan", "N independent AIV tasks, each writing its own row of one external tensor; a scope per task",
+         "  `ptosim gen fan --n 1000000` streams 10^6 tasks in bounded memory.\n", P_FAN, NULL, emit_fan),
+    KIND("forkjoin", "S stages of 1 AIC producer -> W AIV workers on disjoint rows -> 1 AIV join",
+         "  S x (W + 2) tasks; each stage in a scope, each worker in a nested one; the join\n"
+         "  finds the W workers through the TensorMap (more than 64 producers spill).\n",
+         P_FORKJOIN, NULL, emit_forkjoin),
+    KIND("granularity", "the same T us of AIV work cut into K tasks over disjoint row chunks, in one scope",
+         "  Mirrors granularity() in scripts/make_traces.py: --k 48 is traces/grain_right.jsonl,\n"
+         "  --k 4800 grain_fine, --k 24 grain_coarse.\n",
+         P_GRAIN, check_grain, emit_granularity),
+    KIND("bgemm", "the runtime's bgemm example: per output tile a scope, K x (gemm on AIC, add on AIV)",
+         "  Defaults as in bgemm_orch.cpp (TILE 64, 4 x 4 x 4 grid, batch 2): 256 tasks, 32 chains of 8.\n",
+         P_BGEMM, check_bgemm, emit_bgemm),
+    KIND("paged_attention", "the runtime's paged attention: QK, softmax, PV, online update per KV block",
+         "  plain  : per (batch, q tile) a scope with an alloc, per KV block a nested scope of\n"
+         "           QK (AIC) -> SF (AIV) -> PV (AIC) -> UP (AIV): B x ceil(H/128) x ceil(C/BS) x 4 tasks\n"
+         "  unroll : a hub task creates the accumulators; each task takes --unroll blocks\n"
+         "  manual : unroll in manual scopes, with explicit deps and an alloc instead of the hub\n"
+         "  spmd   : one MIX task (pa_aic + 2 x pa_aiv), block_num 24\n"
+         "  The runtime's Case1 is --batch 256 --heads 16 --head-dim 128 --block-size 128\n"
+         "  --context 8192: 65,536 tasks with plain (and 256 allocs).\n",
+         P_PA, check_pa, emit_pa),
+    KIND("decode_layer", "a Qwen3-14B decode layer (hidden 5120, 40/8 heads, MLP 17408, bf16)",
+         "  Norm -> q/k/v projections -> per-row q/k norm and rope -> attention in chunks of 512\n"
+         "  tokens chained per row -> out_proj -> residual -> MLP -> down -> residual; each layer in\n"
+         "  a scope. 254 + 4 B + 2 B ceil(S/512) tasks per layer: 542 at the defaults, the runtime's\n"
+         "  StressBatch16Seq3500 (1088 AICore tasks for two layers, 4 of them outside the layers).\n",
+         P_DECODE, check_decode, emit_decode),
+    KIND("random", "a random layered DAG with daggen's controls; explicit deps, a scope per level",
+         "  Tasks are AIC or AIV at random with flat costs of 1-50 us. A level wider than the\n"
+         "  ring's task window (16384 by default) ends in SCOPE_DEADLOCK.\n",
+         P_RANDOM, NULL, emit_random),
+};
+
+#define NKINDS ((int)(sizeof(KINDS) / sizeof(KINDS[0])))
+
+static void print_params(FILE *out, const gen_kind *k)
+{
+    for (int i = 0; i < k->nparams; i++) {
+        const gen_param *p = &k->params[i];
+        char left[64];
+        snprintf(left, sizeof(left), "--%s %s", p->name, p->def);
+        fprintf(out, "    %-24s %s", left, p->help);
+        if (p->type == PT_CHOICE)
+            fprintf(out, ": %s", p->choices);
+        fputc('\n', out);
+    }
+}
+
+static void usage(FILE *out)
+{
+    fputs("usage: ptosim gen KIND [--PARAM VALUE ...] > GRAPH.jsonl\n"
+          "\n"
+          "Writes a graph file to stdout as it is generated (bounded memory); the same\n"
+          "arguments give the same bytes. Every parameter is optional (default shown).\n"
+          "\n"
+          "kinds:\n",
+          out);
+    for (int i = 0; i < NKINDS; i++) {
+        fprintf(out, "  %-16s %s\n", KINDS[i].name, KINDS[i].summary);
+        print_params(out, &KINDS[i]);
+    }
+    fputs("\n`ptosim gen KIND --help` tells more about one kind.\n", out);
+}
+
+static void kind_usage(FILE *out, const gen_kind *k)
+{
+    fprintf(out, "usage: ptosim gen %s [--PARAM VALUE ...] > GRAPH.jsonl\n\n%s\n", k->name, k->summary);
+    if (k->notes)
+        fputs(k->notes, out);
+    fputs("\nparameters (default shown):\n", out);
+    print_params(out, k);
+}
+
+/* Parses text as parameter p. Returns 0, or -1 with "what is wrong" in err. */
+static int parse_value(const gen_param *p, const char *text, gen_val *v, char *err, size_t len)
+{
+    char *end = NULL;
+    errno = 0;
+    if (p->type == PT_INT) {
+        long long x = text[0] ? strtoll(text, &end, 10) : 0;
+        if (!text[0] || *end || errno == ERANGE || (double)x < p->min || (double)x > p->max) {
+            snprintf(err, len, "must be an integer in [%.0f, %.0f], got '%s'", p->min, p->max, text);
+            return -1;
+        }
+        v->i = x;
+    } else if (p->type == PT_REAL) {
+        double x = text[0] ? strtod(text, &end) : 0;
+        if (!text[0] || *end || errno == ERANGE || !isfinite(x) || x < p->min || x > p->max) {
+            snprintf(err, len, "must be a number in [%g, %g], got '%s'", p->min, p->max, text);
+            return -1;
+        }
+        v->r = x;
+    } else {
+        /* choices are "a, b, c": match a whole entry */
+        size_t n = strlen(text);
+        for (const char *c = p->choices; n && *c;) {
+            const char *e = strchr(c, ',');
+            size_t cl = e ? (size_t)(e - c) : strlen(c);
+            if (cl == n && !strncmp(c, text, n)) {
+                v->s = text;
+                return 0;
+            }
+            c += cl;
+            while (*c == ',' || *c == ' ')
+                c++;
+        }
+        snprintf(err, len, "must be one of %s, got '%s'", p->choices, text);
+        return -1;
+    }
+    return 0;
+}
+
+int gen_main(int argc, char **argv)
+{
+    if (argc < 1) {
+        usage(stderr);
+        return EXIT_USAGE;
+    }
+    if (!strcmp(argv[0], "--help") || !strcmp(argv[0], "-h") || !strcmp(argv[0], "help")) {
+        usage(stdout);
+        return EXIT_OK;
+    }
+    const gen_kind *k = NULL;
+    for (int i = 0; i < NKINDS; i++)
+        if (!strcmp(argv[0], KINDS[i].name))
+            k = &KINDS[i];
+    if (!k) {
+        fprintf(stderr, "ptosim gen: %s: unknown kind; kinds are", argv[0]);
+        for (int i = 0; i < NKINDS; i++)
+            fprintf(stderr, "%s %s", i ? "," : "", KINDS[i].name);
+        fputs(" (ptosim gen --help)\n", stderr);
+        return EXIT_USAGE;
+    }
+    gen_val v[GEN_MAX_PARAMS];
+    char err[GEN_ERR_MAX];
+    for (int i = 0; i < k->nparams; i++)
+        if (parse_value(&k->params[i], k->params[i].def, &v[i], err, sizeof(err)) != 0) {
+            fprintf(stderr, "ptosim gen: %s: --%s: bad default: %s\n", k->name, k->params[i].name, err);
+            return EXIT_INTERNAL;
+        }
+    for (int a = 1; a < argc; a++) {
+        const char *s = argv[a];
+        if (!strcmp(s, "--help") || !strcmp(s, "-h")) {
+            kind_usage(stdout, k);
+            return EXIT_OK;
+        }
+        if (strncmp(s, "--", 2) != 0) {
+            fprintf(stderr, "ptosim gen: %s: %s: expected --PARAM VALUE\n", k->name, s);
+            return EXIT_USAGE;
+        }
+        const char *eq = strchr(s, '=');
+        size_t nl = eq ? (size_t)(eq - s - 2) : strlen(s + 2);
+        int pi = -1;
+        for (int i = 0; i < k->nparams; i++)
+            if (strlen(k->params[i].name) == nl && !strncmp(k->params[i].name, s + 2, nl))
+                pi = i;
+        if (pi < 0) {
+            fprintf(stderr, "ptosim gen: %s: --%.*s: unknown parameter; %s takes", k->name, (int)nl, s + 2,
+                    k->name);
+            for (int i = 0; i < k->nparams; i++)
+                fprintf(stderr, "%s --%s", i ? "," : "", k->params[i].name);
+            fputc('\n', stderr);
+            return EXIT_USAGE;
+        }
+        const char *text = eq ? eq + 1 : NULL;
+        if (!text) {
+            if (a + 1 >= argc) {
+                fprintf(stderr, "ptosim gen: %s: --%s: missing value\n", k->name, k->params[pi].name);
+                return EXIT_USAGE;
+            }
+            text = argv[++a];
+        }
+        if (parse_value(&k->params[pi], text, &v[pi], err, sizeof(err)) != 0) {
+            fprintf(stderr, "ptosim gen: %s: --%s: %s\n", k->name, k->params[pi].name, err);
+            return EXIT_USAGE;
+        }
+    }
+    if (k->check && k->check(v, err, sizeof(err)) != 0) {
+        fprintf(stderr, "ptosim gen: %s: %s\n", k->name, err);
+        return EXIT_USAGE;
+    }
+    static char buf[1 << 16];
+    setvbuf(stdout, buf, _IOFBF, sizeof(buf));
+    gen g = {.f = stdout, .kd = k, .v = v};
+    k->emit(&g);
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "ptosim gen: %s: writing the graph failed: %s\n", k->name, strerror(errno));
+        return EXIT_INTERNAL;
+    }
+    return EXIT_OK;
+}
