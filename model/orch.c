@@ -464,11 +464,6 @@ static task *create_task(chip *c, int ring, uint64_t heap_off)
     if (vec_grow((void **)&o->scope_list, &o->scope_list_cap, o->nscope_list, sizeof(*o->scope_list)) != 0)
         goto oom;
     o->scope_list[o->nscope_list++] = tk->id;
-    if (op->label >= 0) {
-        if (ensure_slots((void **)&o->labels, &o->labels_cap, (size_t)op->label, sizeof(*o->labels)) != 0)
-            goto oom;
-        o->labels[op->label] = tk->id;
-    }
     return tk;
 oom:
     chip_error(c, "out of memory in the orchestrator");
@@ -539,6 +534,14 @@ static int compute_fanin(chip *c, task *tk, int ring)
     tmap_sync(&c->tm, ring, task_id_local(tk->id), c->rings[ring].last_alive);
     if (resolve_deps(c, dep_ids) != 0)
         goto out;
+    /* the op's own label is bound only now: its deps see the earlier binding */
+    if (op->label >= 0) {
+        if (ensure_slots((void **)&o->labels, &o->labels_cap, (size_t)op->label, sizeof(*o->labels)) != 0) {
+            chip_error(c, "out of memory in the orchestrator");
+            goto out;
+        }
+        o->labels[op->label] = tk->id;
+    }
     if (c->dep_gen_on && op->kind != OP_ALLOC && record_dep_gen(c, tk, dep_ids) != 0)
         goto out;
     for (int i = 0; i < op->ndeps; i++)

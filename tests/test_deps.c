@@ -180,6 +180,23 @@ START_TEST(the_spec_example_gives_exactly_its_edges)
 }
 END_TEST
 
+START_TEST(a_rebound_label_in_its_own_deps_means_the_earlier_task)
+{
+    /* up, then a second "up" that depends on "up": the edge comes from the
+     * first task (the label is rebound only after the deps are read) */
+    cJSON *d = deps_of(
+        "{\"ptosim_graph\": 1, \"name\": \"l\", \"kernels\": [{\"id\": 0, \"name\": \"k\", \"core\": "
+        "\"aiv\", \"cost\": {\"ns\": 100}}]}\n{\"op\": \"submit\", \"id\": \"up\", \"kernel\": \"k\"}\n"
+        "{\"op\": \"submit\", \"id\": \"up\", \"kernel\": \"k\", \"deps\": [\"up\"]}\n"
+        "{\"op\": \"submit\", \"kernel\": \"k\", \"deps\": [\"up\"]}\n",
+        NULL);
+    ck_assert_int_eq(nedges(d), 2);
+    ck_assert_ptr_nonnull(edge(d, "0", "1", "explicit", -1));
+    ck_assert_ptr_nonnull(edge(d, "1", "2", "explicit", -1));
+    cJSON_Delete(d);
+}
+END_TEST
+
 START_TEST(the_example_runs_in_dependency_order)
 {
     chip *c = NULL;
@@ -392,6 +409,7 @@ Suite *suite_deps(void)
     TCase *tc = tcase_create("inference");
     tcase_add_test(tc, the_spec_example_gives_exactly_its_edges);
     tcase_add_test(tc, the_example_runs_in_dependency_order);
+    tcase_add_test(tc, a_rebound_label_in_its_own_deps_means_the_earlier_task);
     tcase_add_test(tc, disjoint_row_major_tiles_give_no_edge);
     tcase_add_test(tc, strided_views_give_conservative_other_edges);
     tcase_add_test(tc, readers_promoted_to_inout_serialize);
