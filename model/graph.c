@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "dtype.h"
+#include "jsonl.h"
 
 #define AUTO_ADDR_BASE 0x12c0000000ULL /* first auto-assigned external address */
 #define AUTO_ADDR_ALIGN 0x10000ULL     /* auto-assigned buffers start on 64 KiB */
@@ -1282,7 +1283,7 @@ static cJSON *parse_line(graph *g, ssize_t n, char *err, size_t errlen)
         arena = malloc(ARENA_BYTES);
     arena_used = 0;
     arena_on = true;
-    cJSON *j = cJSON_ParseWithOpts(g->linebuf, &end, 1);
+    cJSON *j = jsonl_parse(g->linebuf, (size_t)n, &end);
     arena_on = false;
     if (!j) {
         const char *at = end; /* the error position (cJSON_GetErrorPtr is shared between threads) */

@@ -5,6 +5,7 @@
 #include "../model/core.h"
 #include "../model/dtype.h"
 #include "../model/evq.h"
+#include "../model/jsonl.h"
 #include "../model/readyq.h"
 #include "../model/simtime.h"
 #include "../model/strtab.h"
@@ -93,6 +94,67 @@ START_TEST(evq_interleaved_pushes_and_pops_keep_time_then_insertion_order)
         }
     }
     evq_free(&q);
+}
+END_TEST
+
+/* Parses text with both parsers and compares what cJSON prints for each. */
+static void same_as_cjson(const char *text)
+{
+    const char *at = NULL;
+    cJSON *a = jsonl_parse(text, strlen(text), &at), *b = cJSON_Parse(text);
+    ck_assert_msg(a && b, "%s: jsonl %s, cJSON %s", text, a ? "ok" : "failed", b ? "ok" : "failed");
+    char *pa = cJSON_PrintUnformatted(a), *pb = cJSON_PrintUnformatted(b);
+    ck_assert_str_eq(pa, pb);
+    cJSON_free(pa);
+    cJSON_free(pb);
+    cJSON_Delete(a);
+    cJSON_Delete(b);
+}
+
+START_TEST(the_line_parser_builds_what_cjson_builds)
+{
+    same_as_cjson("{\"op\": \"submit\", \"kernel\": \"vadd\", \"block_num\": 48}");
+    same_as_cjson(" { \"a\" : [1, -2, 3.5, 1e3, -0.25E-2, 123456789012345678, 9007199254740993] } ");
+    same_as_cjson("{\"s\": \"tab\\there \\\"q\\\" \\\\ \\/ \\u00e9 \\ud83d\\ude00\", \"t\": true, \"f\": "
+                  "false, \"n\": null}");
+    same_as_cjson("[[], {}, [[[{}]]], {\"x\": {\"y\": [true]}}]");
+    same_as_cjson("\"just a string\"");
+    same_as_cjson("{\"dup\": 1, \"dup\": 2}");
+    /* valueint saturates like cJSON's */
+    cJSON *v = jsonl_parse("[5000000000, -5000000000, 7]", 28, NULL);
+    ck_assert_int_eq(cJSON_GetArrayItem(v, 0)->valueint, 2147483647);
+    ck_assert_int_eq(cJSON_GetArrayItem(v, 1)->valueint, -2147483647 - 1);
+    ck_assert_int_eq(cJSON_GetArrayItem(v, 2)->valueint, 7);
+    cJSON_Delete(v);
+}
+END_TEST
+
+START_TEST(the_line_parser_points_at_the_first_bad_byte)
+{
+    static const struct {
+        const char *text;
+        int col; /* 0-based offset of the offending byte */
+    } bad[] = {
+        {"{\"op\": \"submit\", }", 17},
+        {"{\"a\" 1}", 5},
+        {"[1, 2", 5},
+        {"{\"a\": tru}", 6},
+        {"[01]", 2},
+        {"[1.]", 3},
+        {"[-]", 2},
+        {"\"open", 5},
+        {"{\"a\": 1} x", 9},
+        {"[\"\\x\"]", 3},
+        {"[\"\\u12G4\"]", 3},
+        {"", 0},
+    };
+    for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
+        const char *at = NULL;
+        cJSON *v = jsonl_parse(bad[i].text, strlen(bad[i].text), &at);
+        ck_assert_msg(v == NULL, "accepted %s", bad[i].text);
+        ck_assert_msg(at - bad[i].text == bad[i].col, "%s: error at %td, expected %d", bad[i].text,
+                      at - bad[i].text, bad[i].col);
+    }
 }
 END_TEST
 
@@ -298,6 +360,8 @@ Suite *suite_basics(void)
     tcase_add_test(tc, evq_pops_in_time_order_and_ties_in_insertion_order);
     tcase_add_test(tc, evq_stays_ordered_under_many_random_pushes);
     tcase_add_test(tc, evq_interleaved_pushes_and_pops_keep_time_then_insertion_order);
+    tcase_add_test(tc, the_line_parser_builds_what_cjson_builds);
+    tcase_add_test(tc, the_line_parser_points_at_the_first_bad_byte);
     tcase_add_test(tc, strtab_gives_dense_slots_in_first_seen_order);
     tcase_add_test(tc, readyq_is_fifo_across_growth);
     tcase_add_test(tc, core_topology_matches_runtime_numbering);
