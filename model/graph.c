@@ -59,6 +59,26 @@ static inline cJSON *jget(const cJSON *obj, const char *key)
     return NULL;
 }
 
+/* "name[i]" into buf without printf. */
+static void index_field(char *buf, size_t len, const char *name, int i)
+{
+    char digits[16];
+    int nd = 0;
+    do {
+        digits[nd++] = (char)('0' + i % 10);
+        i /= 10;
+    } while (i > 0 && nd < 15);
+    size_t a = strlen(name);
+    if (a + (size_t)nd + 3 > len)
+        a = 0;
+    memcpy(buf, name, a);
+    buf[a] = '[';
+    for (int k = 0; k < nd; k++)
+        buf[a + 1 + (size_t)k] = digits[nd - 1 - k];
+    buf[a + 1 + (size_t)nd] = ']';
+    buf[a + 2 + (size_t)nd] = '\0';
+}
+
 /* "path.key" into buf without printf (field names are built for every line). */
 static const char *join_field(char *buf, size_t len, const char *path, const char *key)
 {
@@ -800,7 +820,7 @@ static int parse_args(graph *g, const cJSON *args, graph_op *op, char *err, size
     cJSON_ArrayForEach(o, args)
     {
         char path[48], f[96];
-        snprintf(path, sizeof(path), "args[%d]", i);
+        index_field(path, sizeof(path), "args", i);
         if (!cJSON_IsObject(o))
             return fail(g, err, errlen, path, "must be an object, got %s", jtype(o));
         if (jget(o, "scalar")) {
