@@ -45,7 +45,7 @@ case_() {
 
 graph fan_1e6 fan --n 1000000
 graph chain_1e6 chain --n 1000000
-graph pa_case1 paged_attention --batch 64 --heads 16 --head-dim 128 --block-size 128 --context 8192
+graph pa_case1 paged_attention --batch 256 --heads 16 --head-dim 128 --block-size 128 --context 8192
 graph fan_1e7 fan --n 10000000
 
 case_ fan_1e6_dfx_off "$D/fan_1e6.jsonl"

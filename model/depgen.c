@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "dtype.h"
+#include "jsonw.h"
 #include "outfile.h"
 
 static const char *const TYPE_NAMES[] = {"INPUT", "OUTPUT", "INOUT", "OUTPUT_EXISTING", "UNKNOWN"};
@@ -123,26 +124,41 @@ static int pred_add(depgen *d, uint64_t p)
 static void put_dims(FILE *f, const int64_t *v, int n)
 {
     fputc('[', f);
-    for (int i = 0; i < n; i++)
-        fprintf(f, "%s%" PRId64, i ? "," : "", v[i]);
+    for (int i = 0; i < n; i++) {
+        if (i)
+            fputc(',', f);
+        jsonw_i64(f, v[i]);
+    }
     fputc(']', f);
 }
 
 /* Starts an edge object: pred, succ, arg, source, flags. */
 static void edge_head(depgen *d, uint64_t pred, uint64_t succ, int arg, const char *source, bool retain)
 {
-    fprintf(d->edges,
-            "%s{\"pred\":\"%" PRIu64 "\",\"succ\":\"%" PRIu64 "\",\"arg\":%d,\"source\":\"%s\",\"flags\":%s",
-            d->nedges ? "," : "", pred, succ, arg, source, retain ? "[\"wait\",\"retain\"]" : "[\"wait\"]");
+    FILE *f = d->edges;
+    fputs(d->nedges ? ",{\"pred\":" : "{\"pred\":", f);
+    jsonw_qu64(f, pred);
+    fputs(",\"succ\":", f);
+    jsonw_qu64(f, succ);
+    fputs(",\"arg\":", f);
+    jsonw_i64(f, arg);
+    fputs(",\"source\":\"", f);
+    fputs(source, f);
+    fputs(retain ? "\",\"flags\":[\"wait\",\"retain\"]" : "\",\"flags\":[\"wait\"]", f);
     d->nedges++;
 }
 
 static void consumer_fields(FILE *f, uint64_t tensor_id, const tmap_view *v)
 {
-    fprintf(f, ",\"tensor_id\":\"%" PRIu64 "\",\"consumer_dtype\":\"%s\",\"consumer_shape\":", tensor_id,
-            dtype_name(v->dtype));
+    fputs(",\"tensor_id\":", f);
+    jsonw_qu64(f, tensor_id);
+    fputs(",\"consumer_dtype\":\"", f);
+    fputs(dtype_name(v->dtype), f);
+    fputs("\",\"consumer_shape\":", f);
     put_dims(f, v->shape, v->ndims);
-    fprintf(f, ",\"consumer_start_offset\":\"%" PRIu64 "\",\"consumer_strides\":", v->start);
+    fputs(",\"consumer_start_offset\":", f);
+    jsonw_qu64(f, v->start);
+    fputs(",\"consumer_strides\":", f);
     put_dims(f, v->strides, v->ndims);
 }
 
@@ -165,7 +181,9 @@ static int emit_tensormap_edge(void *vctx, const tmap_entry *e, tmap_overlap ov)
     consumer_fields(d->edges, depgen_tensor_id(e->v.addr, e->v.version), cv);
     fputs(",\"producer_shape\":", d->edges);
     put_dims(d->edges, e->v.shape, e->v.ndims);
-    fprintf(d->edges, ",\"producer_start_offset\":\"%" PRIu64 "\",\"producer_strides\":", e->v.start);
+    fputs(",\"producer_start_offset\":", d->edges);
+    jsonw_qu64(d->edges, e->v.start);
+    fputs(",\"producer_strides\":", d->edges);
     put_dims(d->edges, e->v.strides, e->v.ndims);
     fputc('}', d->edges);
     if (pred_add(d, e->producer) != 0)
@@ -184,15 +202,25 @@ int depgen_add(depgen *d, const depgen_task *t)
     d->ntasks++;
     for (int i = 0; i < t->nargs; i++) {
         const depgen_arg *a = &t->args[i];
-        fprintf(f, "%s{\"idx\":%d,\"type\":\"%s\"", i ? "," : "", i, TYPE_NAMES[a->type]);
+        fputs(i ? ",{\"idx\":" : "{\"idx\":", f);
+        jsonw_i64(f, i);
+        fputs(",\"type\":\"", f);
+        fputs(TYPE_NAMES[a->type], f);
+        fputc('"', f);
         if (a->type == 1) {
             fputc('}', f);
             continue;
         }
         uint64_t tid = depgen_tensor_id(a->v.addr, a->v.version);
-        fprintf(f, ",\"tensor_id\":\"%" PRIu64 "\",\"dtype\":\"%s\",\"shape\":", tid, dtype_name(a->v.dtype));
+        fputs(",\"tensor_id\":", f);
+        jsonw_qu64(f, tid);
+        fputs(",\"dtype\":\"", f);
+        fputs(dtype_name(a->v.dtype), f);
+        fputs("\",\"shape\":", f);
         put_dims(f, a->v.shape, a->v.ndims);
-        fprintf(f, ",\"start_offset\":\"%" PRIu64 "\",\"strides\":", a->v.start);
+        fputs(",\"start_offset\":", f);
+        jsonw_qu64(f, a->v.start);
+        fputs(",\"strides\":", f);
         put_dims(f, a->v.strides, a->v.ndims);
         fputc('}', f);
         int fresh = seen_add(d, tid);

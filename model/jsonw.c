@@ -46,3 +46,40 @@ void jsonw_num(FILE *f, double v)
     else
         fprintf(f, "%.17g", v);
 }
+
+/* Decimal digits of v, right-aligned in buf[0..24); returns the first. */
+static char *digits(char *buf, uint64_t v)
+{
+    char *p = buf + 24;
+    do {
+        *--p = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    return p;
+}
+
+void jsonw_u64(FILE *f, uint64_t v)
+{
+    char buf[24];
+    char *p = digits(buf, v);
+    fwrite(p, 1, (size_t)(buf + 24 - p), f);
+}
+
+void jsonw_i64(FILE *f, int64_t v)
+{
+    if (v < 0) {
+        fputc('-', f);
+        jsonw_u64(f, (uint64_t)(-(v + 1)) + 1);
+    } else {
+        jsonw_u64(f, (uint64_t)v);
+    }
+}
+
+void jsonw_qu64(FILE *f, uint64_t v)
+{
+    char buf[26];
+    char *p = digits(buf + 1, v);
+    *--p = '"';
+    buf[25] = '"';
+    fwrite(p, 1, (size_t)(buf + 26 - p), f);
+}

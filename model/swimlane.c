@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "jsonw.h"
 #include "outfile.h"
 #include "vec.h"
 
@@ -136,8 +137,19 @@ int swimlane_write(const swimlane *s, const swimlane_meta *m, const char *path, 
         for (size_t i = 0; i < s->per_core[c].n; i++) {
             const sl_exec *e = &s->per_core[c].v[i];
             uint64_t st = tick(m, e->start), rc = tick(m, e->receive);
-            fprintf(f, "%s\n    [%d, %" PRIu64 ", %" PRIu32 ", %" PRIu64 ", %" PRIu64 ", %" PRIu64 "]",
-                    first ? "" : ",", c, e->task_id, e->reg, st, tick(m, e->end), st - rc);
+            fputs(first ? "\n    [" : ",\n    [", f);
+            jsonw_i64(f, c);
+            fputs(", ", f);
+            jsonw_u64(f, e->task_id);
+            fputs(", ", f);
+            jsonw_u64(f, e->reg);
+            fputs(", ", f);
+            jsonw_u64(f, st);
+            fputs(", ", f);
+            jsonw_u64(f, tick(m, e->end));
+            fputs(", ", f);
+            jsonw_u64(f, st - rc);
+            fputc(']', f);
             first = 0;
         }
     fputs(first ? "],\n  \"aicpu_tasks\": [" : "\n  ],\n  \"aicpu_tasks\": [", f);
@@ -146,8 +158,15 @@ int swimlane_write(const swimlane *s, const swimlane_meta *m, const char *path, 
         for (int c = 0; c < s->ncores; c++)
             for (size_t i = 0; i < s->per_core[c].n; i++) {
                 const sl_exec *e = &s->per_core[c].v[i];
-                fprintf(f, "%s\n    [%d, %" PRIu32 ", %" PRIu64 ", %" PRIu64 "]", first ? "" : ",", c, e->reg,
-                        tick(m, e->dispatch), tick(m, e->finish));
+                fputs(first ? "\n    [" : ",\n    [", f);
+                jsonw_i64(f, c);
+                fputs(", ", f);
+                jsonw_u64(f, e->reg);
+                fputs(", ", f);
+                jsonw_u64(f, tick(m, e->dispatch));
+                fputs(", ", f);
+                jsonw_u64(f, tick(m, e->finish));
+                fputc(']', f);
                 first = 0;
             }
     fputs(first ? "]" : "\n  ]", f);
