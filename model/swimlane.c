@@ -83,19 +83,39 @@ static uint64_t tick(const swimlane_meta *m, ps_t t)
 
 static void write_depths(FILE *f, const char *key, const uint32_t d[3])
 {
-    fprintf(f, ", \"%s\": [%" PRIu32 ", %" PRIu32 ", %" PRIu32 "]", key, d[0], d[1], d[2]);
+    fputs(", \"", f);
+    fputs(key, f);
+    fputs("\": [", f);
+    for (int i = 0; i < 3; i++) {
+        if (i)
+            fputs(", ", f);
+        jsonw_u64(f, d[i]);
+    }
+    fputc(']', f);
 }
 
 static void write_phase(FILE *f, const swimlane_meta *m, const sl_phase *p)
 {
-    fprintf(f,
-            "{\"kind\": \"%s\", \"start_cycles\": %" PRIu64 ", \"end_cycles\": %" PRIu64
-            ", \"loop_iter\": %" PRIu64 ", \"tasks_processed\": %" PRIu32,
-            PHASE_NAMES[p->kind], tick(m, p->start), tick(m, p->end), p->loop_iter, p->tasks);
-    if (p->kind == PH_DISPATCH)
-        fprintf(f, ", \"pop_hit\": %" PRIu32 ", \"pop_miss\": %" PRIu32, p->pop_hit, p->pop_miss);
-    if (p->kind == PH_DUMMY_TASK || p->kind == PH_PREDICATED_SKIP)
-        fprintf(f, ", \"task_id\": %" PRIu64, p->task_id);
+    fputs("{\"kind\": \"", f);
+    fputs(PHASE_NAMES[p->kind], f);
+    fputs("\", \"start_cycles\": ", f);
+    jsonw_u64(f, tick(m, p->start));
+    fputs(", \"end_cycles\": ", f);
+    jsonw_u64(f, tick(m, p->end));
+    fputs(", \"loop_iter\": ", f);
+    jsonw_u64(f, p->loop_iter);
+    fputs(", \"tasks_processed\": ", f);
+    jsonw_u64(f, p->tasks);
+    if (p->kind == PH_DISPATCH) {
+        fputs(", \"pop_hit\": ", f);
+        jsonw_u64(f, p->pop_hit);
+        fputs(", \"pop_miss\": ", f);
+        jsonw_u64(f, p->pop_miss);
+    }
+    if (p->kind == PH_DUMMY_TASK || p->kind == PH_PREDICATED_SKIP) {
+        fputs(", \"task_id\": ", f);
+        jsonw_u64(f, p->task_id);
+    }
     write_depths(f, "shared_at_start", p->shared_start);
     write_depths(f, "shared_at_end", p->shared_end);
     fputc('}', f);
@@ -176,7 +196,7 @@ int swimlane_write(const swimlane *s, const swimlane_meta *m, const char *path, 
             const sl_thread_lane *l = &s->threads[t];
             fprintf(f, "%s\n    [", t ? "," : "");
             for (size_t i = 0; i < l->n; i++) {
-                fprintf(f, "%s\n      ", i ? "," : "");
+                fputs(i ? ",\n      " : "\n      ", f);
                 write_phase(f, m, &l->v[i]);
             }
             fputs(l->n ? "\n    ]" : "]", f);
@@ -187,10 +207,15 @@ int swimlane_write(const swimlane *s, const swimlane_meta *m, const char *path, 
         fputs(",\n  \"aicpu_orchestrator_phases\": [\n    [", f);
         for (size_t i = 0; i < s->norch; i++) {
             const sl_orch *o = &s->orch[i];
-            fprintf(f,
-                    "%s\n      {\"submit_idx\": %" PRIu64 ", \"task_id\": %" PRIu64
-                    ", \"start_cycles\": %" PRIu64 ", \"end_cycles\": %" PRIu64 "}",
-                    i ? "," : "", o->submit_idx, o->task_id, tick(m, o->start), tick(m, o->end));
+            fputs(i ? ",\n      {\"submit_idx\": " : "\n      {\"submit_idx\": ", f);
+            jsonw_u64(f, o->submit_idx);
+            fputs(", \"task_id\": ", f);
+            jsonw_u64(f, o->task_id);
+            fputs(", \"start_cycles\": ", f);
+            jsonw_u64(f, tick(m, o->start));
+            fputs(", \"end_cycles\": ", f);
+            jsonw_u64(f, tick(m, o->end));
+            fputc('}', f);
         }
         fputs("\n    ]\n  ]", f);
     }
