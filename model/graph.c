@@ -1235,21 +1235,68 @@ static int parse_op(graph *g, const cJSON *line, graph_op *op, char *err, size_t
                 kind);
 }
 
-/* Reads the next non-blank line into g->linebuf. Returns its length, or -1 at EOF. */
+/* Reads the next non-blank line, NUL-terminated in place, into g->linebuf
+ * (which points into g->rbuf). Returns its length, or -1 at EOF or on a read
+ * error. Lines are cut out of large fread blocks: getline costs as much as
+ * the JSON parse on million-line graphs. */
 static ssize_t next_line(graph *g)
 {
     for (;;) {
-        ssize_t n = getline(&g->linebuf, &g->linecap, g->f);
-        if (n < 0)
+        char *start = g->rbuf + g->rpos;
+        char *nl = g->rpos < g->rlen ? memchr(start, '\n', g->rlen - g->rpos) : NULL;
+        size_t n;
+        if (nl) {
+            n = (size_t)(nl - start);
+            g->rpos += n + 1;
+        } else if (!g->reof) {
+            /* keep the partial line, make room, read more */
+            size_t keep = g->rlen - g->rpos;
+            if (keep + GRAPH_READ_BLOCK + 1 > g->rcap) {
+                size_t cap = g->rcap ? g->rcap * 2 : 2 * GRAPH_READ_BLOCK + 1;
+                while (keep + GRAPH_READ_BLOCK + 1 > cap)
+                    cap *= 2;
+                char *p = malloc(cap);
+                if (!p) {
+                    errno = ENOMEM;
+                    g->rerror = true;
+                    return -1;
+                }
+                memcpy(p, start, keep);
+                free(g->rbuf);
+                g->rbuf = p;
+                g->rcap = cap;
+            } else {
+                memmove(g->rbuf, start, keep);
+            }
+            g->rpos = 0;
+            g->rlen = keep;
+            size_t got = fread(g->rbuf + keep, 1, GRAPH_READ_BLOCK, g->f);
+            g->rlen += got;
+            if (got < GRAPH_READ_BLOCK) {
+                if (g->rerror) {
+                    g->rerror = true;
+                    return -1;
+                }
+                g->reof = true;
+            }
+            continue;
+        } else if (g->rpos < g->rlen) {
+            n = g->rlen - g->rpos; /* last line without a newline */
+            g->rpos = g->rlen;
+        } else {
             return -1;
+        }
+        start[n] = '\0'; /* the newline's place, or the spare byte after rlen */
         g->line++;
-        while (n > 0 && (g->linebuf[n - 1] == '\n' || g->linebuf[n - 1] == '\r'))
-            g->linebuf[--n] = '\0';
-        ssize_t i = 0;
-        while (i < n && (g->linebuf[i] == ' ' || g->linebuf[i] == '\t'))
+        while (n > 0 && start[n - 1] == '\r')
+            start[--n] = '\0';
+        size_t i = 0;
+        while (i < n && (start[i] == ' ' || start[i] == '\t'))
             i++;
-        if (i < n)
-            return n;
+        if (i < n) {
+            g->linebuf = start;
+            return (ssize_t)n;
+        }
     }
 }
 
@@ -1288,9 +1335,11 @@ static void hook_free(void *q)
 }
 
 static pthread_once_t hooks_once = PTHREAD_ONCE_INIT;
+static pthread_key_t arena_key; /* frees a reader thread's arena when it exits */
 
 static void install_hooks(void)
 {
+    pthread_key_create(&arena_key, free);
     cJSON_Hooks h = {.malloc_fn = hook_malloc, .free_fn = hook_free};
     cJSON_InitHooks(&h);
 }
@@ -1299,8 +1348,10 @@ static void install_hooks(void)
 static cJSON *parse_line(graph *g, ssize_t n, char *err, size_t errlen)
 {
     const char *end = NULL;
-    if (!arena)
+    if (!arena) {
         arena = malloc(ARENA_BYTES);
+        pthread_setspecific(arena_key, arena);
+    }
     arena_used = 0;
     arena_on = true;
     cJSON *j = jsonl_parse(g->linebuf, (size_t)n, &end);
@@ -1347,7 +1398,7 @@ int graph_next(graph *g, graph_op *op, char *err, size_t errlen)
 {
     ssize_t n = next_line(g);
     if (n < 0) {
-        if (ferror(g->f)) {
+        if (g->rerror) {
             snprintf(err, errlen, "%s: read error: %s", g->path, strerror(errno));
             return -1;
         }
@@ -1376,7 +1427,7 @@ void graph_close(graph *g)
 {
     if (g->f)
         fclose(g->f);
-    free(g->linebuf);
+    free(g->rbuf);
     free(g->kernels);
     for (int i = 0; i < g->nexternal && g->tensors; i++)
         free(g->tensors[i].data);

@@ -20,6 +20,7 @@
 #define GRAPH_NAME_MAX 128
 #define GRAPH_SITE_MAX 64
 #define GRAPH_ERR_MAX 1024
+#define GRAPH_READ_BLOCK (1 << 20) /* bytes per read of the graph file */
 
 /* Core type of a kernel. */
 typedef enum { CORE_AIC = 0, CORE_AIV = 1 } core_type;
@@ -138,8 +139,10 @@ typedef struct graph_op {
 typedef struct graph {
     char path[4096];                       /* file name, for messages */
     FILE *f;                               /* the stream */
-    char *linebuf;                         /* getline buffer */
-    size_t linecap;                        /* its capacity */
+    char *rbuf;                            /* read buffer: blocks of the file */
+    size_t rcap, rlen, rpos;               /* its capacity, bytes in it, next unread byte */
+    bool reof, rerror;                     /* end of file reached; a read failed (errno) */
+    char *linebuf;                         /* current line, inside rbuf */
     long line;                             /* last line read */
     char name[GRAPH_NAME_MAX];             /* graph name (used in file names) */
     char orchestrator[GRAPH_NAME_MAX];     /* orchestrator name for the name map, "" = null */

@@ -8,6 +8,7 @@
 
 #include "chip.h"
 #include "dtype.h"
+#include "readahead.h"
 #include "vec.h"
 
 static const char *const RES_NAMES[RES_COUNT] = {"none",        "task_window", "heap",
@@ -77,6 +78,7 @@ int orch_init(chip *c, const char *graph_path, char *err, size_t errlen)
     o->anchor = PS_NEVER;
     if (graph_open(&o->g, graph_path, err, errlen) != 0)
         return -1;
+    o->ra = readahead_start(&o->g); /* NULL: parse on this thread */
     o->op = malloc(sizeof(*o->op));
     if (!o->op) {
         snprintf(err, errlen, "out of memory");
@@ -89,8 +91,19 @@ int orch_init(chip *c, const char *graph_path, char *err, size_t errlen)
     return 0;
 }
 
+int orch_finish_reading(orch *o, char *err, size_t errlen)
+{
+    if (!o->ra)
+        return graph_validate(o->g.path, err, errlen);
+    int rc = readahead_finish(o->ra, err, errlen);
+    o->ra = NULL;
+    return rc;
+}
+
 void orch_free(orch *o)
 {
+    if (o->ra)
+        readahead_cancel(o->ra);
     graph_close(&o->g);
     free(o->op);
     free(o->scope_list);
@@ -762,7 +775,8 @@ void orch_on_step(chip *c, ps_t t)
             return;
         }
         if (!o->have_op) {
-            int rc = graph_next(&o->g, o->op, err, sizeof(err));
+            int rc = o->ra ? readahead_next(o->ra, &o->g, o->op, err, sizeof(err))
+                           : graph_next(&o->g, o->op, err, sizeof(err));
             if (rc < 0) {
                 chip_error(c, "%s", err);
                 return;

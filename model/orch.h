@@ -55,6 +55,7 @@ typedef enum {
 
 typedef struct orch {
     graph g;                                  /* the graph being streamed */
+    struct readahead *ra;                     /* its reader thread, NULL if parsed here */
     graph_op *op;                             /* current operation */
     bool have_op;                             /* op read but not yet carried out (e.g. blocked) */
     orch_stage stage;                         /* progress of the current submit call */
@@ -88,6 +89,11 @@ typedef struct orch {
 int orch_init(struct chip *c, const char *graph_path, char *err, size_t errlen);
 
 /* Frees everything. */
+/* Waits until every line of the graph has been checked (the reader goes on
+ * past where the simulation stopped). Returns 0, or -1 with the file's first
+ * error in err. */
+int orch_finish_reading(orch *o, char *err, size_t errlen);
+
 void orch_free(orch *o);
 
 /* Event handlers: carry out operations from time t; finish a submit at t;

@@ -3,7 +3,6 @@
 
 #include <errno.h>
 #include <limits.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,21 +105,6 @@ static int write_args_dump(chip *c, const char *work_dir, outfile *binf, char *e
     }
     snprintf(path, sizeof(path), "%s/dfx_outputs/args_dump/args_dump.json", work_dir);
     return argsdump_write_manifest(ad, path, keep_bin, err, errlen);
-}
-
-/* The graph check that runs beside the simulation. */
-typedef struct validation {
-    pthread_t thread;
-    const char *path;
-    int rc;
-    char err[GRAPH_ERR_MAX];
-} validation;
-
-static void *validate_graph(void *arg)
-{
-    validation *v = arg;
-    v->rc = graph_validate(v->path, v->err, sizeof(v->err));
-    return NULL;
 }
 
 static int exit_for(chip_status s)
@@ -236,24 +220,20 @@ int run_main(int argc, char **argv)
             cfg.ring_dep_pool[r] = (uint32_t)opt.rings[KNOB_DEP_POOL][r];
     }
 
-    /* every line is checked on the second core while the first simulates; a
-     * malformed graph ends the run with its error and no output at all */
-    validation val = {.path = opt.graph};
-    bool val_thread = pthread_create(&val.thread, NULL, validate_graph, &val) == 0;
-    if (!val_thread)
-        validate_graph(&val);
-
+    /* the graph is parsed on the second core while the first simulates, and
+     * to its last line even when the run stops early: a malformed graph ends
+     * the run with its error and no output at all */
     chip *c = malloc(sizeof(*c));
     if (!c) {
         fprintf(stderr, "ptosim: out of memory\n");
         return EXIT_INTERNAL;
     }
     if (chip_init(c, &plat, &cfg, opt.graph, err, sizeof(err)) != 0) {
-        if (val_thread)
-            pthread_join(val.thread, NULL);
-        fprintf(stderr, "ptosim: %s\n", val.rc != 0 ? val.err : err);
+        char gerr[GRAPH_ERR_MAX];
+        bool bad_graph = graph_validate(opt.graph, gerr, sizeof(gerr)) != 0;
+        fprintf(stderr, "ptosim: %s\n", bad_graph ? gerr : err);
         free(c);
-        return val.rc != 0 ? EXIT_GRAPH : EXIT_INTERNAL;
+        return bad_graph ? EXIT_GRAPH : EXIT_INTERNAL;
     }
 
     /* args.bin is written while the simulated host collector persists payloads */
@@ -280,10 +260,9 @@ int run_main(int argc, char **argv)
     int sgrc = sgrun_run(plat.xml_path, plat.host_collector_bw, opt.sg_args, sgrun_chip_body, &sc, &sgcfg,
                          &sgres, err, sizeof(err));
     double host_s = now_seconds() - t0;
-    if (val_thread)
-        pthread_join(val.thread, NULL);
-    if (val.rc != 0) {
-        fprintf(stderr, "ptosim: %s\n", val.err);
+    char gerr[GRAPH_ERR_MAX];
+    if (orch_finish_reading(&c->orch, gerr, sizeof(gerr)) != 0) {
+        fprintf(stderr, "ptosim: %s\n", gerr);
         if (bin_open)
             outfile_abort(&binf);
         c->dump.ad.bin = NULL;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "../model/graph.h"
+#include "../model/readahead.h"
 #include "testutil.h"
 
 #define HDR                                                                                                  \
@@ -313,6 +314,172 @@ START_TEST(missing_file_is_named)
 }
 END_TEST
 
+/* Lines are cut from large read blocks: a line longer than a block, CRLF
+ * endings and a last line without a newline all read as written. */
+START_TEST(long_lines_crlf_and_a_missing_final_newline_are_read)
+{
+    size_t pad = 3 * GRAPH_READ_BLOCK;
+    char *text = malloc(pad + 1024);
+    size_t len = (size_t)sprintf(text, "%s", HDR);
+    len += (size_t)sprintf(text + len,
+                           "{\"op\": \"user_code\", \"ns\": 7}\r\n{\"op\": \"user_code\", \"ns\": 8");
+    memset(text + len, ' ', pad);
+    len += pad;
+    len += (size_t)sprintf(text + len, "}\r\n\r\n{\"op\": \"user_code\", \"ns\": 9}");
+    char *path = tu_write(tu_tmpdir(), "g.jsonl", text);
+    free(text);
+    graph g;
+    char err[GRAPH_ERR_MAX];
+    graph_op op;
+    ck_assert_int_eq(graph_open(&g, path, err, sizeof(err)), 0);
+    for (int i = 0; i < 3; i++) {
+        ck_assert_int_eq(graph_next(&g, &op, err, sizeof(err)), 1);
+        ck_assert_int_eq(op.kind, OP_USER_CODE);
+        ck_assert_uint_eq(op.user_ns, 7 + (uint64_t)i);
+    }
+    ck_assert_int_eq(op.line, 5); /* the blank CRLF line 4 is skipped */
+    ck_assert_int_eq(graph_next(&g, &op, err, sizeof(err)), 0);
+    graph_close(&g);
+    free(path);
+}
+END_TEST
+
+/* Asserts that two parsed operations carry the same content (pointers aside). */
+static void assert_same_op(const graph_op *a, const graph_op *b)
+{
+    ck_assert_int_eq(a->kind, b->kind);
+    ck_assert_int_eq(a->line, b->line);
+    ck_assert_int_eq(a->manual, b->manual);
+    ck_assert_str_eq(a->site, b->site);
+    ck_assert_int_eq(a->label, b->label);
+    ck_assert_mem_eq(a->kernel_ids, b->kernel_ids, sizeof(a->kernel_ids));
+    ck_assert_int_eq(a->block_num, b->block_num);
+    ck_assert_int_eq(a->sync_start, b->sync_start);
+    ck_assert_int_eq(a->early_resolve, b->early_resolve);
+    ck_assert_int_eq(a->predicate, b->predicate);
+    ck_assert_int_eq(a->dump_task, b->dump_task);
+    ck_assert_int_eq(a->has_cost, b->has_cost);
+    if (a->has_cost)
+        ck_assert_mem_eq(&a->cost, &b->cost, sizeof(a->cost));
+    ck_assert_int_eq(a->nargs, b->nargs);
+    for (int i = 0; i < a->nargs; i++) {
+        graph_arg x = a->args[i], y = b->args[i];
+        ck_assert_int_eq(x.ndata, y.ndata);
+        if (x.ndata)
+            ck_assert_mem_eq(x.data, y.data, x.ndata * sizeof(double));
+        x.data = y.data = NULL;
+        ck_assert_mem_eq(&x, &y, sizeof(x));
+    }
+    ck_assert_int_eq(a->nscalars, b->nscalars);
+    for (int i = 0; i < a->nscalars; i++) {
+        ck_assert_int_eq(a->scalars[i].dtype, b->scalars[i].dtype);
+        ck_assert_mem_eq(&a->scalars[i].value, &b->scalars[i].value, sizeof(double));
+        ck_assert_int_eq(a->scalars[i].dump, b->scalars[i].dump);
+    }
+    ck_assert_int_eq(a->ndeps, b->ndeps);
+    for (int i = 0; i < a->ndeps; i++) {
+        ck_assert_int_eq(a->deps[i].label, b->deps[i].label);
+        ck_assert_uint_eq(a->deps[i].raw_id, b->deps[i].raw_id);
+    }
+    if (a->kind == OP_USER_CODE)
+        ck_assert_int_eq(a->user_ns, b->user_ns);
+}
+
+/* The reader thread hands over exactly what graph_next reads, across batch
+ * boundaries (dump_stall is 700 KB: several 256 KB batches), with literal
+ * data, explicit deps and cost overrides. */
+START_TEST(read_ahead_gives_the_operations_graph_next_gives)
+{
+    static const char *const traces[] = {TRACE("dump_stall.jsonl"), TRACE("default.jsonl"),
+                                         TRACE("gen_paged_attention_manual.jsonl"), TRACE("gen_random.jsonl"),
+                                         TRACE("chain3.jsonl")};
+    graph_op *a = malloc(sizeof(*a)), *b = malloc(sizeof(*b));
+    for (size_t t = 0; t < sizeof(traces) / sizeof(traces[0]); t++) {
+        graph g1, g2;
+        char err[GRAPH_ERR_MAX];
+        ck_assert_int_eq(graph_open(&g1, traces[t], err, sizeof(err)), 0);
+        ck_assert_int_eq(graph_open(&g2, traces[t], err, sizeof(err)), 0);
+        readahead *ra = readahead_start(&g2);
+        ck_assert_ptr_nonnull(ra);
+        long n = 0;
+        int r1, r2;
+        do {
+            r1 = graph_next(&g1, a, err, sizeof(err));
+            r2 = readahead_next(ra, &g2, b, err, sizeof(err));
+            ck_assert_int_eq(r1, r2);
+            if (r1 == 1) {
+                assert_same_op(a, b);
+                n++;
+            }
+        } while (r1 == 1);
+        ck_assert_int_eq(r1, 0);
+        ck_assert_int_eq(g2.nops, n);
+        ck_assert_int_eq(g2.nops, g1.nops);
+        ck_assert_int_eq(readahead_finish(ra, err, sizeof(err)), 0);
+        graph_close(&g1);
+        graph_close(&g2);
+    }
+    free(a);
+    free(b);
+}
+END_TEST
+
+/* Writes a graph of n good submits followed by one bad line. */
+static char *many_then_bad(const char *dir, int n)
+{
+    size_t cap = (size_t)n * 64 + 512, len = 0;
+    char *text = malloc(cap);
+    len += (size_t)snprintf(text + len, cap - len, "%s", HDR);
+    for (int i = 0; i < n; i++)
+        len += (size_t)snprintf(text + len, cap - len, "{\"op\": \"submit\", \"kernel\": \"vadd\"}\n");
+    snprintf(text + len, cap - len, "{\"op\": \"submit\", \"kernel\": \"nope\"}\n");
+    char *path = tu_write(dir, "g.jsonl", text);
+    free(text);
+    return path;
+}
+
+/* An error reaches the consumer in place, with graph_next's message; and a
+ * consumer that stops early still gets the whole file's verdict. */
+START_TEST(read_ahead_reports_the_first_error_even_past_where_the_run_stopped)
+{
+    const int n = 20000; /* several batches before the bad line */
+    char *path = many_then_bad(tu_tmpdir(), n);
+    graph g;
+    char err[GRAPH_ERR_MAX], want[GRAPH_ERR_MAX];
+    ck_assert_int_eq(graph_validate(path, want, sizeof(want)), -1);
+    ck_assert_ptr_nonnull(strstr(want, ":20002: kernel: unknown kernel 'nope'"));
+
+    graph_op *op = malloc(sizeof(*op));
+    ck_assert_int_eq(graph_open(&g, path, err, sizeof(err)), 0);
+    readahead *ra = readahead_start(&g);
+    int rc, got = 0;
+    while ((rc = readahead_next(ra, &g, op, err, sizeof(err))) == 1)
+        got++;
+    ck_assert_int_eq(got, n);
+    ck_assert_int_eq(rc, -1);
+    ck_assert_str_eq(err, want);
+    ck_assert_int_eq(readahead_finish(ra, err, sizeof(err)), -1);
+    ck_assert_str_eq(err, want);
+    graph_close(&g);
+
+    /* stop after one op: the verdict still covers line 20002 */
+    ck_assert_int_eq(graph_open(&g, path, err, sizeof(err)), 0);
+    ra = readahead_start(&g);
+    ck_assert_int_eq(readahead_next(ra, &g, op, err, sizeof(err)), 1);
+    ck_assert_int_eq(op->line, 2);
+    err[0] = '\0';
+    ck_assert_int_eq(readahead_finish(ra, err, sizeof(err)), -1);
+    ck_assert_str_eq(err, want);
+
+    /* cancelling does not wait for the verdict (and does not hang) */
+    ra = readahead_start(&g);
+    readahead_cancel(ra);
+    graph_close(&g);
+    free(op);
+    free(path);
+}
+END_TEST
+
 Suite *suite_graph(void)
 {
     Suite *s = suite_create("graph");
@@ -337,6 +504,9 @@ Suite *suite_graph(void)
     tcase_add_test(tc, views_outside_their_tensor_are_rejected);
     tcase_add_test(tc, header_problems_are_rejected);
     tcase_add_test(tc, missing_file_is_named);
+    tcase_add_test(tc, long_lines_crlf_and_a_missing_final_newline_are_read);
+    tcase_add_test(tc, read_ahead_gives_the_operations_graph_next_gives);
+    tcase_add_test(tc, read_ahead_reports_the_first_error_even_past_where_the_run_stopped);
     tcase_set_timeout(tc, 30);
     suite_add_tcase(s, tc);
     return s;
