@@ -194,11 +194,20 @@ static int emit_tensormap_edge(void *vctx, const tmap_entry *e, tmap_overlap ov)
 int depgen_add(depgen *d, const depgen_task *t)
 {
     FILE *f = d->tasks;
-    fprintf(f,
-            "%s{\"task_id\":\"%" PRIu64 "\",\"scope\":\"%s\",\"early_dispatch\":%s,\"kernel_ids\":[%d,%d,%d],"
-            "\"block_num\":%d,\"args\":[",
-            d->ntasks ? "," : "", t->id, t->manual ? "manual" : "auto", t->early_dispatch ? "true" : "false",
-            t->kernel_ids[0], t->kernel_ids[1], t->kernel_ids[2], t->block_num < 1 ? 1 : t->block_num);
+    fputs(d->ntasks ? ",{\"task_id\":" : "{\"task_id\":", f);
+    jsonw_qu64(f, t->id);
+    fputs(t->manual ? ",\"scope\":\"manual\"" : ",\"scope\":\"auto\"", f);
+    fputs(t->early_dispatch ? ",\"early_dispatch\":true,\"kernel_ids\":["
+                            : ",\"early_dispatch\":false,\"kernel_ids\":[",
+          f);
+    for (int k = 0; k < 3; k++) {
+        if (k)
+            fputc(',', f);
+        jsonw_i64(f, t->kernel_ids[k]);
+    }
+    fputs("],\"block_num\":", f);
+    jsonw_i64(f, t->block_num < 1 ? 1 : t->block_num);
+    fputs(",\"args\":[", f);
     d->ntasks++;
     for (int i = 0; i < t->nargs; i++) {
         const depgen_arg *a = &t->args[i];
@@ -227,12 +236,18 @@ int depgen_add(depgen *d, const depgen_task *t)
         if (fresh < 0)
             return -1;
         if (fresh) {
-            fprintf(d->tensors,
-                    "%s{\"tensor_id\":\"%" PRIu64 "\",\"buffer_addr\":\"%" PRIu64
-                    "\",\"version\":%d,\"dtype\":"
-                    "\"%s\",\"buffer_numel\":\"%" PRIu64 "\"}",
-                    d->ntensors ? "," : "", tid, a->v.addr, a->v.version, dtype_name(a->v.dtype),
-                    dtype_size(a->v.dtype) ? a->v.buffer_numel : 0);
+            FILE *tf = d->tensors;
+            fputs(d->ntensors ? ",{\"tensor_id\":" : "{\"tensor_id\":", tf);
+            jsonw_qu64(tf, tid);
+            fputs(",\"buffer_addr\":", tf);
+            jsonw_qu64(tf, a->v.addr);
+            fputs(",\"version\":", tf);
+            jsonw_i64(tf, a->v.version);
+            fputs(",\"dtype\":\"", tf);
+            fputs(dtype_name(a->v.dtype), tf);
+            fputs("\",\"buffer_numel\":", tf);
+            jsonw_qu64(tf, dtype_size(a->v.dtype) ? a->v.buffer_numel : 0);
+            fputc('}', tf);
             d->ntensors++;
         }
     }

@@ -1,6 +1,8 @@
 /* pmu.c - pmu.csv rosters and counters derived from the pipe model (formats.md §4, hardware.md §2). */
 #include "pmu.h"
 
+#include "jsonw.h"
+
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -140,11 +142,27 @@ void pmu_write_row(FILE *f, int t, const pmu_exec *e, uint64_t bytes_per_req)
 {
     uint32_t v[PMU_SLOTS];
     pmu_counters(t, e, bytes_per_req, v);
-    fprintf(f, "%d,%d,0x%016" PRIx64 ",%" PRIu32 ",%d,%" PRIu64, e->thread_id, e->core_id, e->task_id,
-            e->func_id, e->core_type, e->total_cycles);
-    for (int i = 0; i < pmu_ncolumns(t); i++)
-        fprintf(f, ",%" PRIu32, v[i]);
-    fprintf(f, ",%d\n", t);
+    /* one row per task execution: printf would dominate an all-DFX run */
+    jsonw_i64(f, e->thread_id);
+    fputc(',', f);
+    jsonw_i64(f, e->core_id);
+    char hex[20] = ",0x";
+    for (int i = 0; i < 16; i++)
+        hex[3 + i] = "0123456789abcdef"[(e->task_id >> (60 - 4 * i)) & 0xf];
+    hex[19] = ',';
+    fwrite(hex, 1, sizeof(hex), f);
+    jsonw_u64(f, e->func_id);
+    fputc(',', f);
+    jsonw_i64(f, e->core_type);
+    fputc(',', f);
+    jsonw_u64(f, e->total_cycles);
+    for (int i = 0; i < pmu_ncolumns(t); i++) {
+        fputc(',', f);
+        jsonw_u64(f, v[i]);
+    }
+    fputc(',', f);
+    jsonw_i64(f, t);
+    fputc('\n', f);
 }
 
 int pmu_log_init(pmu_log *l, int t, uint64_t bytes_per_req, char *err, size_t errlen)
