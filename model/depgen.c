@@ -31,9 +31,9 @@ uint64_t depgen_tensor_id(uint64_t addr, int32_t version)
 int depgen_init(depgen *d, const uint32_t window[TMAP_RINGS], char *err, size_t errlen)
 {
     memset(d, 0, sizeof(*d));
-    d->tasks = tmpfile();
-    d->tensors = tmpfile();
-    d->edges = tmpfile();
+    d->tasks = outfile_scratch();
+    d->tensors = outfile_scratch();
+    d->edges = outfile_scratch();
     if (!d->tasks || !d->tensors || !d->edges) {
         snprintf(err, errlen, "cannot create temporary files for deps.json: %s", strerror(errno));
         depgen_free(d);

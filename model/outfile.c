@@ -2,6 +2,7 @@
 #include "outfile.h"
 
 #include <errno.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -21,7 +22,17 @@ FILE *outfile_open(outfile *o, const char *path, char *err, size_t errlen)
     o->buf = malloc(OUTFILE_BUF);
     if (o->buf)
         setvbuf(o->f, o->buf, _IOFBF, OUTFILE_BUF);
+    /* one thread writes each file: stdio's per-call lock is a fifth of an all-DFX run */
+    __fsetlocking(o->f, FSETLOCKING_BYCALLER);
     return o->f;
+}
+
+FILE *outfile_scratch(void)
+{
+    FILE *f = tmpfile();
+    if (f)
+        __fsetlocking(f, FSETLOCKING_BYCALLER);
+    return f;
 }
 
 int outfile_commit(outfile *o, char *err, size_t errlen)

@@ -170,7 +170,7 @@ int pmu_log_init(pmu_log *l, int t, uint64_t bytes_per_req, char *err, size_t er
     memset(l, 0, sizeof(*l));
     l->type = t;
     l->bytes_per_req = bytes_per_req;
-    l->rows = tmpfile();
+    l->rows = outfile_scratch();
     if (!l->rows) {
         snprintf(err, errlen, "cannot create a temporary file for pmu.csv rows: %s", strerror(errno));
         return -1;

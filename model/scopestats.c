@@ -12,7 +12,7 @@
 int scopestats_init(scopestats *s, char *err, size_t errlen)
 {
     memset(s, 0, sizeof(*s));
-    s->body = tmpfile();
+    s->body = outfile_scratch();
     if (!s->body) {
         snprintf(err, errlen, "cannot create a temporary file for scope stats: %s", strerror(errno));
         return -1;
