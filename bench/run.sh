@@ -1,7 +1,7 @@
 #!/bin/sh
 # run.sh - `make bench`: ptosim's own speed and memory on four workloads, each against a bare C
 # binary-heap event loop popping as many events (bench/heap_baseline.c), measured in the same run.
-# Figures are end to end: graph reading (two passes: validation, then the run) included.
+# Figures are end to end, graph reading included; host seconds are medians of repeated runs.
 set -eu
 BUILD=${BUILD:-build}
 P=$BUILD/ptosim
@@ -24,16 +24,23 @@ field() {
 }
 
 printf '%-28s %10s %9s %12s %12s %14s %9s %10s %7s\n' case tasks host_s tasks/s events events/s rss_MiB heap_s ratio
-# case NAME GRAPH RUN-OPTIONS...
+# case NAME REPEATS GRAPH RUN-OPTIONS...: host seconds are the median of
+# REPEATS runs (the short cases vary by tens of percent on a shared machine)
 case_() {
     name=$1
-    g=$2
-    shift 2
+    reps=$2
+    g=$3
+    shift 3
     out=$D/out_$name
-    rm -rf "$out"
-    m=$("$BUILD/measure" "$P" run "$g" -o "$out" --quiet "$@" || true)
-    secs=${m% *}
-    rss=${m#* }
+    : > "$D/runs_$name"
+    i=0
+    while [ "$i" -lt "$reps" ]; do
+        rm -rf "$out"
+        "$BUILD/measure" "$P" run "$g" -o "$out" --quiet "$@" >> "$D/runs_$name" || true
+        i=$((i + 1))
+    done
+    secs=$(sort -n "$D/runs_$name" | awk '{ s[NR] = $1 } END { print s[int((NR + 1) / 2)] }')
+    rss=$(sort -n -k2 "$D/runs_$name" | tail -n 1 | cut -d' ' -f2)
     tasks=$(field "$out/ptosim_run.json" completed)
     events=$(field "$out/ptosim_run.json" events)
     base=$("$BUILD/heap_baseline" "$events")
@@ -48,10 +55,10 @@ graph chain_1e6 chain --n 1000000
 graph pa_case1 paged_attention --batch 256 --heads 16 --head-dim 128 --block-size 128 --context 8192
 graph fan_1e7 fan --n 10000000
 
-case_ fan_1e6_dfx_off "$D/fan_1e6.jsonl"
-case_ chain_1e6_dfx_off "$D/chain_1e6.jsonl"
-case_ paged_attention_dfx_off "$D/pa_case1.jsonl"
-case_ paged_attention_all_dfx "$D/pa_case1.jsonl" --enable-chip-swimlane 4 --enable-pmu --enable-scope-stats --enable-dep-gen
-case_ fan_1e7_streamed "$D/fan_1e7.jsonl"
+case_ fan_1e6_dfx_off 3 "$D/fan_1e6.jsonl"
+case_ chain_1e6_dfx_off 3 "$D/chain_1e6.jsonl"
+case_ paged_attention_dfx_off 5 "$D/pa_case1.jsonl"
+case_ paged_attention_all_dfx 5 "$D/pa_case1.jsonl" --enable-chip-swimlane 4 --enable-pmu --enable-scope-stats --enable-dep-gen
+case_ fan_1e7_streamed 1 "$D/fan_1e7.jsonl"
 awk -v a="$(cat "$D/secs_paged_attention_all_dfx")" -v o="$(cat "$D/secs_paged_attention_dfx_off")" \
     'BEGIN { printf "all DFX on / DFX off (paged_attention): %.2fx\n", a / o }'
