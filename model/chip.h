@@ -38,6 +38,9 @@ typedef struct chip_config {
     ps_t scheduler_timeout;                /* scheduler no-progress timeout */
     long op_execute_timeout_us;            /* STARS op-execute timeout requested */
     long stream_sync_timeout_ms;           /* host stream-sync timeout */
+    const struct worker *worker;           /* several programs on one worker: where tensors live, or NULL */
+    int worker_program;                    /* this program's index on it */
+    FILE *worker_log;                      /* accesses to resident tensors go here, or NULL */
 } chip_config;
 
 /* Event kinds of the chip heap. */

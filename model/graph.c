@@ -13,6 +13,7 @@
 
 #include "dtype.h"
 #include "jsonl.h"
+#include "runcfg.h"
 
 #define AUTO_ADDR_BASE 0x12c0000000ULL /* first auto-assigned external address */
 #define AUTO_ADDR_ALIGN 0x10000ULL     /* auto-assigned buffers start on 64 KiB */
@@ -499,10 +500,59 @@ static uint64_t numel_of(const int64_t *shape, int ndim)
 }
 
 /* Parses the header line. */
+/* Reads the header's "run_config": the ring sizes this program asks for, as
+ * pypto's RunConfig takes them (an integer for the four rings, or a list of
+ * four where 0 keeps that ring's default), checked with RunConfig's rules. */
+static int parse_run_config(graph *g, const cJSON *rc, char *err, size_t errlen)
+{
+    static const char *const keys[] = {"ring_task_window", "ring_heap", "ring_dep_pool", NULL};
+    if (!cJSON_IsObject(rc))
+        return fail(g, err, errlen, "run_config", "must be an object, got %s", jtype(rc));
+    if (check_keys(g, rc, keys, "run_config", err, errlen) != 0)
+        return -1;
+    for (int k = 0; k < 3; k++) {
+        const cJSON *v = jget(rc, keys[k]);
+        if (!v)
+            continue;
+        char f[64], text[128];
+        snprintf(f, sizeof(f), "run_config.%s", keys[k]);
+        size_t n = 0;
+        const cJSON *items[5] = {v};
+        int nitems = 1;
+        if (cJSON_IsArray(v)) {
+            nitems = 0;
+            const cJSON *e;
+            cJSON_ArrayForEach(e, v)
+            {
+                if (nitems == 5)
+                    break;
+                items[nitems++] = e;
+            }
+        }
+        for (int i = 0; i < nitems; i++) {
+            double d = cJSON_IsNumber(items[i]) ? items[i]->valuedouble : -1;
+            if (!cJSON_IsNumber(items[i]) || d != floor(d) || d < 0 || d > 1.8e19)
+                return fail(g, err, errlen, f,
+                            "must be a non-negative integer or a list of 4 of them, got %s",
+                            cJSON_IsNumber(items[i]) ? "another number" : jtype(items[i]));
+            n += (size_t)snprintf(text + n, sizeof(text) - n, "%s%.0f", i ? "," : "", d);
+        }
+        char msg[256];
+        if (runcfg_parse_ring((runcfg_knob)k, text, g->run_rings[k], msg, sizeof(msg)) != 0) {
+            const char *m = msg, *flag = runcfg_knob_flag((runcfg_knob)k);
+            if (strncmp(m, flag, strlen(flag)) == 0 && strncmp(m + strlen(flag), ": ", 2) == 0)
+                m += strlen(flag) + 2; /* the field names it here */
+            return fail(g, err, errlen, f, "%s", m);
+        }
+        g->has_run_config = true;
+    }
+    return 0;
+}
+
 static int parse_header(graph *g, const cJSON *h, char *err, size_t errlen)
 {
     static const char *const keys[] = {"ptosim_graph", "name",    "description", "orchestrator",
-                                       "kernels",      "tensors", NULL};
+                                       "kernels",      "tensors", "run_config",  NULL};
     int64_t ver = 0;
     if (!cJSON_IsObject(h))
         return fail(g, err, errlen, "ptosim_graph", "line 1 must be the graph header object");
@@ -528,6 +578,9 @@ static int parse_header(graph *g, const cJSON *h, char *err, size_t errlen)
         return fail(g, err, errlen, "name", "must not be empty");
     if (get_str(g, h, "orchestrator", "orchestrator", false, g->orchestrator, sizeof(g->orchestrator), err,
                 errlen) != 0)
+        return -1;
+    const cJSON *rc = jget(h, "run_config");
+    if (rc && parse_run_config(g, rc, err, errlen) != 0)
         return -1;
 
     const cJSON *ks = jget(h, "kernels");
@@ -594,7 +647,8 @@ static int parse_header(graph *g, const cJSON *h, char *err, size_t errlen)
     const cJSON *t;
     cJSON_ArrayForEach(t, ts)
     {
-        static const char *const tkeys[] = {"name", "dtype", "shape", "addr", "version", "data", NULL};
+        static const char *const tkeys[] = {"name",    "dtype", "shape",    "addr",
+                                            "version", "data",  "resident", NULL};
         char f[96], name[GRAPH_NAME_MAX];
         snprintf(f, sizeof(f), "tensors[%d]", i);
         if (!cJSON_IsObject(t))
@@ -634,6 +688,7 @@ static int parse_header(graph *g, const cJSON *h, char *err, size_t errlen)
             if (gt->addr == 0)
                 return fail(g, err, errlen, f, "must not be 0");
         } else {
+            gt->auto_addr = true;
             gt->addr = g->next_auto_addr;
             g->next_auto_addr += (bytes + AUTO_ADDR_ALIGN - 1) / AUTO_ADDR_ALIGN * AUTO_ADDR_ALIGN;
             if (bytes == 0)
@@ -641,6 +696,9 @@ static int parse_header(graph *g, const cJSON *h, char *err, size_t errlen)
         }
         gt->external = true;
         gt->defined_line = 1;
+        snprintf(f, sizeof(f), "tensors[%d].resident", i);
+        if (get_bool(g, t, "resident", f, &gt->resident, err, errlen) != 0)
+            return -1;
         const cJSON *dv = jget(t, "data");
         if (dv) {
             size_t off = 0;

@@ -55,6 +55,8 @@ typedef struct graph_tensor {
     uint64_t addr;                 /* device address; 0 = allocated by the runtime */
     int32_t version;               /* tensor version */
     bool external;                 /* declared in the header (no owner task) */
+    bool resident;                 /* worker-resident: same buffer in every program of a run (header) */
+    bool auto_addr;                /* the reader chose addr (the header gave none) */
     uint32_t ndata;                /* initial values given in the header ("data"), 0 = none */
     double *data;                  /* ... row-major from element 0 */
     long defined_line;             /* line that bound it (1 = header) */
@@ -166,6 +168,8 @@ typedef struct graph {
     long nops;                             /* operations read */
     long nsubmits;                         /* submit + dummy + alloc ops read */
     uint64_t next_auto_addr;               /* next address for a header tensor without "addr" */
+    bool has_run_config;                   /* the header gave "run_config" */
+    uint64_t run_rings[3][4];              /* its ring sizes per knob (runcfg_knob) and ring, 0 = unset */
 } graph;
 
 /* Opens a graph file and reads its header. Returns 0, or -1 with

@@ -10,6 +10,7 @@
 #include "dtype.h"
 #include "readahead.h"
 #include "vec.h"
+#include "worker.h"
 
 static const char *const RES_NAMES[RES_COUNT] = {"none",        "task_window", "heap",
                                                  "fanin_spill", "tensormap",   "dep_pool"};
@@ -78,6 +79,8 @@ int orch_init(chip *c, const char *graph_path, char *err, size_t errlen)
     o->anchor = PS_NEVER;
     if (graph_open(&o->g, graph_path, err, errlen) != 0)
         return -1;
+    if (c->cfg.worker)
+        worker_place(c->cfg.worker, c->cfg.worker_program, &o->g);
     o->ra = readahead_start(&o->g); /* NULL: parse on this thread */
     o->op = malloc(sizeof(*o->op));
     if (!o->op) {
@@ -532,6 +535,28 @@ static int record_dep_gen(chip *c, const task *tk, const uint64_t *dep_ids)
     return 0;
 }
 
+/* Tells the worker which resident tensors the task reads and writes: a later
+ * program's readers link to the last writer (worker.h). */
+static void log_resident_access(chip *c, const task *tk)
+{
+    const orch *o = &c->orch;
+    const graph_op *op = o->op;
+    for (int i = 0; i < op->nargs; i++) {
+        const graph_arg *a = &op->args[i];
+        if (a->dir == DIR_OUT || a->dir == DIR_NO_DEP || (size_t)a->tensor >= (size_t)o->g.nexternal ||
+            !o->g.tensors[a->tensor].resident)
+            continue;
+        tmap_view v = view_of(c, a, 0);
+        int r = worker_resident_of(c->cfg.worker, v.addr);
+        if (r < 0)
+            continue;
+        if (a->dir == DIR_IN || a->dir == DIR_INOUT)
+            worker_log_access(c->cfg.worker_log, tk->id, r, false, &v);
+        if (a->dir == DIR_OUT_EXISTING || a->dir == DIR_INOUT)
+            worker_log_access(c->cfg.worker_log, tk->id, r, true, &v);
+    }
+}
+
 /* Stage FANIN: explicit deps first, then per argument the creator edge and the
  * TensorMap lookup (runtime.md §2.1). Claims every producer. */
 static int compute_fanin(chip *c, task *tk, int ring)
@@ -557,6 +582,8 @@ static int compute_fanin(chip *c, task *tk, int ring)
     }
     if (c->dep_gen_on && op->kind != OP_ALLOC && record_dep_gen(c, tk, dep_ids) != 0)
         goto out;
+    if (c->cfg.worker_log && op->kind != OP_ALLOC)
+        log_resident_access(c, tk);
     for (int i = 0; i < op->ndeps; i++)
         if (add_edge(c, tk, dep_ids[i], true) != 0)
             goto out;

@@ -145,6 +145,18 @@ static const param_def PARAMS[] = {
      "early dispatch: the gated core fills args itself (+1.0 us receive->start, hidden in the wait)"},
     {"host_collector_bw", PT_DOUBLE, F(host_collector_bw), 42e6, 1, 1e13, "B/s", "hardware.md §4.4",
      "host-side DFX collector drain (the ~42 MB/s args-dump drain)"},
+    {"worker_init_us", PT_DOUBLE, F(worker_init_us), 0, 0, 1e12, "us", "runtime.md §4.1",
+     "Worker.init (open the device, fork children): upstream gives no figure; 0 leaves it out"},
+    {"register_us", PT_DOUBLE, F(register_us), 0, 0, 1e12, "us", "runtime.md §4.1",
+     "register(callable) per distinct program: upstream gives no figure; 0 leaves it out"},
+    {"arena_build_us", PT_DOUBLE, F(arena_build_us), 800000, 0, 1e12, "us", "runtime.md §1.9",
+     "building the prebuilt runtime arena for a ring sizing (~800 ms; one cached sizing per worker)"},
+    {"first_launch_us", PT_DOUBLE, F(first_launch_us), 400, 0, 1e12, "us", "runtime.md §4.1",
+     "the worker's first AICore launch (~0.4 ms after the launch reorder; a5 figure, a2a3 unverified)"},
+    {"run_preamble_us", PT_DOUBLE, F(run_preamble_us), 138, 0, 1e12, "us", "runtime.md §4.1",
+     "device preamble per run: 283 us serial of which 217 us handshake, now split over 3 schedulers"},
+    {"run_prep_us", PT_DOUBLE, F(run_prep_us), 22000, 0, 1e12, "us", "runtime.md §4.1",
+     "per-run prep: config validate + arena wire + SM reset (~22 ms on a qwen3-14B decode step)"},
 };
 
 #define NPARAMS (sizeof(PARAMS) / sizeof(PARAMS[0]))

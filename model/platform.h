@@ -96,6 +96,14 @@ typedef struct platform {
 
     /* host side */
     double host_collector_bw; /* device->host DFX collector drain, bytes/s */
+
+    /* the worker around the runs (runtime.md §4.1) */
+    double worker_init_us;  /* Worker.init: open the device, fork children */
+    double register_us;     /* register(callable): upload one program's binaries */
+    double arena_build_us;  /* prebuilt runtime arena for a ring sizing (one cached per worker) */
+    double first_launch_us; /* the first AICore launch of a worker */
+    double run_preamble_us; /* device preamble of every run: executor init + core handshake */
+    double run_prep_us;     /* per-run prep: config validate + arena wire + SM reset */
 } platform;
 
 /* Fills p with the built-in a2a3 defaults. */

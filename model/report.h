@@ -2,6 +2,7 @@
 #ifndef PTOSIM_REPORT_H
 #define PTOSIM_REPORT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -36,7 +37,7 @@ int report_write_name_map(const graph *g, const char *path, char *err, size_t er
 
 /* Prints the run as CSV: a header line and one row (for sweeps). Per-ring
  * values are joined with '/'. */
-void report_csv(const chip *c, const report_info *ri, FILE *out);
+void report_csv(const chip *c, const report_info *ri, FILE *out, bool header);
 
 /* True when profiling self-costs shaped the simulated makespan: a task
  * pickup waited on a swimlane record commit, or the PMU forced single issue. */

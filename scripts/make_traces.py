@@ -199,6 +199,77 @@ def dump_stall(batches=64, ctx=8192, chunk=1024, name="dump_stall"):
     write(name, hdr, ops)
 
 
+def kv_pair(blocks=8, bs=128, hd=128, hidden=1024):
+    """A prefill and a decode program sharing one worker-resident KV cache (README, "Several
+    programs on one worker"): prefill writes KV blocks 0..blocks-1; decode appends its token's
+    K/V at row blocks*bs and attends over every block, reading what prefill wrote."""
+    rows = (blocks + 1) * bs
+    kernels = [
+        {"id": 0, "name": "kv_proj", "core": "aic",
+         "cost": {"tiles": 8, "mte2": {"bytes": 262144}, "mte1": {"bytes": 262144},
+                  "cube": {"m": 16, "n": 256, "k": 128}, "fixpipe": {"bytes": 65536}}},
+        {"id": 1, "name": "q_proj", "core": "aic",
+         "cost": {"tiles": 8, "mte2": {"bytes": 131072}, "mte1": {"bytes": 131072},
+                  "cube": {"m": 16, "n": 128, "k": 128}, "fixpipe": {"bytes": 32768}}},
+        {"id": 2, "name": "attn", "core": "aic",
+         "cost": {"tiles": 8, "mte2": {"bytes": 131072}, "mte1": {"bytes": 131072},
+                  "cube": {"m": 16, "n": 128, "k": 128}, "fixpipe": {"bytes": 32768}}},
+        {"id": 3, "name": "qk", "core": "aic",
+         "cost": {"tiles": 1, "mte2": {"bytes": 32768}, "mte1": {"bytes": 32768},
+                  "cube": {"m": 16, "n": 128, "k": 128}, "fixpipe": {"bytes": 512}}},
+        {"id": 4, "name": "softmax", "core": "aiv",
+         "cost": {"tiles": 1, "mte2": {"bytes": 512}, "vector": {"elems": 1024}, "mte3": {"bytes": 512}}},
+        {"id": 5, "name": "pv", "core": "aic",
+         "cost": {"tiles": 1, "mte2": {"bytes": 32768}, "mte1": {"bytes": 32768},
+                  "cube": {"m": 16, "n": 128, "k": 128}, "fixpipe": {"bytes": 512}}},
+        {"id": 6, "name": "update", "core": "aiv",
+         "cost": {"tiles": 1, "mte2": {"bytes": 1024}, "vector": {"elems": 2048}, "mte3": {"bytes": 512}}},
+    ]
+    kv = [{"name": "k_cache", "dtype": "BFLOAT16", "shape": [rows, hd], "resident": True},
+          {"name": "v_cache", "dtype": "BFLOAT16", "shape": [rows, hd], "resident": True}]
+
+    def cache(d, name, row, n):
+        return {"dir": d, "tensor": name, "shape": [n, hd], "offset": [row, 0]}
+
+    hdr = {"ptosim_graph": 1, "name": "kv_prefill", "orchestrator": "prefill", "kernels": kernels,
+           "tensors": kv + [{"name": "x", "dtype": "BFLOAT16", "shape": [blocks * bs, hidden]}]}
+    ops = [{"op": "scope_begin", "site": "prefill.py:12"}]
+    for b in range(blocks):
+        xb = inp("x", shape=[bs, hidden], offset=[b * bs, 0])
+        ops += [{"op": "scope_begin", "site": "prefill.py:20"},
+                {"op": "submit", "kernel": "kv_proj",
+                 "args": [xb, cache("out_existing", "k_cache", b * bs, bs),
+                          cache("out_existing", "v_cache", b * bs, bs)]},
+                {"op": "submit", "kernel": "q_proj", "args": [xb, out("q%d" % b, [bs, hd], "BFLOAT16")]},
+                {"op": "submit", "kernel": "attn",
+                 "args": [inp("q%d" % b), cache("in", "k_cache", 0, (b + 1) * bs),
+                          cache("in", "v_cache", 0, (b + 1) * bs), out("o%d" % b, [bs, hd], "BFLOAT16")]},
+                {"op": "scope_end"}]
+    ops.append({"op": "scope_end"})
+    write("kv_prefill", hdr, ops)
+
+    hdr = {"ptosim_graph": 1, "name": "kv_decode", "orchestrator": "decode", "kernels": kernels,
+           "tensors": kv + [{"name": "xt", "dtype": "BFLOAT16", "shape": [1, hidden]},
+                            {"name": "acc", "dtype": "FLOAT32", "shape": [1, hd]}]}
+    t = blocks * bs  # the new token's row
+    ops = [{"op": "scope_begin", "site": "decode.py:30"},
+           {"op": "submit", "kernel": "kv_proj",
+            "args": [inp("xt"), cache("out_existing", "k_cache", t, 1), cache("out_existing", "v_cache", t, 1)]},
+           {"op": "submit", "kernel": "q_proj", "args": [inp("xt"), out("qt", [1, hd], "BFLOAT16")]}]
+    for b in range(blocks + 1):
+        n = bs if b < blocks else 1
+        ops += [{"op": "scope_begin", "site": "decode.py:41"},
+                {"op": "submit", "kernel": "qk",
+                 "args": [inp("qt"), cache("in", "k_cache", b * bs, n), out("s%d" % b, [1, n], "FLOAT32")]},
+                {"op": "submit", "kernel": "softmax", "args": [inp("s%d" % b), out("p%d" % b, [1, n], "BFLOAT16")]},
+                {"op": "submit", "kernel": "pv",
+                 "args": [inp("p%d" % b), cache("in", "v_cache", b * bs, n), out("ob%d" % b, [1, hd], "FLOAT32")]},
+                {"op": "submit", "kernel": "update", "args": [inp("ob%d" % b), {"dir": "inout", "tensor": "acc"}]},
+                {"op": "scope_end"}]
+    ops.append({"op": "scope_end"})
+    write("kv_decode", hdr, ops)
+
+
 if __name__ == "__main__":
     granularity("grain_fine", 4800)
     granularity("grain_right", 48)
@@ -209,3 +280,4 @@ if __name__ == "__main__":
     forkjoin()
     mix_spmd()
     default()
+    kv_pair()

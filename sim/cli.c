@@ -9,9 +9,11 @@
 
 void cli_run_usage(void)
 {
-    puts("usage: ptosim run GRAPH [options]\n"
+    puts("usage: ptosim run GRAPH [GRAPH...] [options]\n"
          "\n"
-         "Simulates the graph on a simulated a2a3 chip running the PTO2 runtime.\n"
+         "Simulates the graph on a simulated a2a3 chip running the PTO2 runtime. Several graphs run as\n"
+         "successive programs on one worker: setup and the ring arena are paid once, resident tensors\n"
+         "keep their address, and each program writes DIR/N_NAME/ (README, \"Several programs\").\n"
          "\n"
          "options:\n"
          "  -o, --work-dir DIR            write DIR/ptosim_run.json and DIR/dfx_outputs/\n"
@@ -239,11 +241,13 @@ int cli_parse_run(int argc, char **argv, cli_run *o, char *err, size_t errlen)
             snprintf(err, errlen, "unknown option '%s' (ptosim run --help lists the options)", a);
             return -1;
         }
-        if (o->graph) {
-            snprintf(err, errlen, "run takes one GRAPH file, got '%s' and '%s'", o->graph, a);
+        if (o->ngraphs == CLI_MAX_GRAPHS) {
+            snprintf(err, errlen, "at most %d GRAPH files (programs on one worker), got more",
+                     CLI_MAX_GRAPHS);
             return -1;
         }
-        o->graph = a;
+        o->graphs[o->ngraphs++] = a;
+        o->graph = o->graphs[0];
     }
     o->sg_args[o->nsg] = NULL;
     if (!o->graph) {

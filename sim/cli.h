@@ -8,6 +8,7 @@
 
 #define CLI_MAX_SETS 256
 #define CLI_MAX_SG 48
+#define CLI_MAX_GRAPHS 64 /* WORKER_MAX_PROGRAMS */
 
 /* Exit statuses of the program (README, "Exit status"). */
 enum {
@@ -21,7 +22,9 @@ enum {
 };
 
 typedef struct cli_run {
-    const char *graph;              /* graph file */
+    const char *graph;                  /* graph file (the first one) */
+    const char *graphs[CLI_MAX_GRAPHS]; /* every graph file: programs run in this order on one worker */
+    int ngraphs;
     const char *work_dir;           /* -o: outputs go to DIR/dfx_outputs and DIR/ptosim_run.json */
     const char *platform;           /* -p: platform name or file */
     int swimlane_level;             /* --enable-chip-swimlane, 0..4 */

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -15,6 +16,7 @@
 #include "../model/report.h"
 #include "../model/rterr.h"
 #include "../model/runcfg.h"
+#include "../model/worker.h"
 #include "cli.h"
 #include "sgrun.h"
 
@@ -123,21 +125,16 @@ static int exit_for(chip_status s)
     }
 }
 
-int run_main(int argc, char **argv)
+/* Everything of a run that comes before a graph: the platform with its
+ * overrides, the timeouts and the collectors. Returns EXIT_OK or the exit
+ * status to end with. */
+static int prepare(const cli_run *o, platform *pl, chip_config *cf)
 {
-    cli_run opt;
+    cli_run opt = *o;
     char err[4096];
-    int rc = cli_parse_run(argc, argv, &opt, err, sizeof(err));
-    if (rc == 1)
-        return EXIT_OK;
-    if (rc != 0) {
-        fprintf(stderr, "ptosim: %s\n", err);
-        return EXIT_USAGE;
-    }
-
+    platform plat;
     char pdir[PATH_MAX];
     run_platform_dir(pdir, sizeof(pdir));
-    platform plat;
     if (platform_load(&plat, opt.platform, pdir, err, sizeof(err)) != 0) {
         fprintf(stderr, "ptosim: %s\n", err);
         return EXIT_USAGE;
@@ -210,15 +207,53 @@ int run_main(int argc, char **argv)
     cfg.dump_level = opt.dump_level;
     cfg.dep_gen = opt.dep_gen;
     cfg.scope_stats = opt.scope_stats;
+    *pl = plat;
+    *cf = cfg;
+    return EXIT_OK;
+}
+
+/* Ring sizes of one program, lowest first: the platform default, the
+ * graph header's run_config, the flags (0 keeps the lower layer; runtime.md
+ * §1.9). */
+static void apply_rings(chip_config *cfg, const platform *plat, const graph *hdr, const cli_run *opt)
+{
     for (int r = 0; r < RING_COUNT; r++) {
-        /* a per-run value wins; 0 keeps the platform default (runtime.md §1.9) */
-        if (opt.rings[KNOB_TASK_WINDOW][r])
-            cfg.ring_task_window[r] = (uint32_t)opt.rings[KNOB_TASK_WINDOW][r];
-        if (opt.rings[KNOB_HEAP][r])
-            cfg.ring_heap[r] = opt.rings[KNOB_HEAP][r];
-        if (opt.rings[KNOB_DEP_POOL][r])
-            cfg.ring_dep_pool[r] = (uint32_t)opt.rings[KNOB_DEP_POOL][r];
+        uint64_t v[3] = {(uint64_t)plat->ring_task_window, (uint64_t)plat->ring_heap,
+                         (uint64_t)plat->ring_dep_pool};
+        for (int k = 0; k < 3; k++) {
+            if (hdr && hdr->run_rings[k][r])
+                v[k] = hdr->run_rings[k][r];
+            if (opt->rings[k][r])
+                v[k] = opt->rings[k][r];
+        }
+        cfg->ring_task_window[r] = (uint32_t)v[KNOB_TASK_WINDOW];
+        cfg->ring_heap[r] = v[KNOB_HEAP];
+        cfg->ring_dep_pool[r] = (uint32_t)v[KNOB_DEP_POOL];
     }
+}
+
+/* The sizing vector the worker caches its arena on. */
+static void rings_of(const chip_config *cfg, uint64_t out[3][4])
+{
+    for (int r = 0; r < RING_COUNT; r++) {
+        out[KNOB_TASK_WINDOW][r] = cfg->ring_task_window[r];
+        out[KNOB_HEAP][r] = cfg->ring_heap[r];
+        out[KNOB_DEP_POOL][r] = cfg->ring_dep_pool[r];
+    }
+}
+
+/* Simulates one program and writes its files to work_dir (NULL: none).
+ * csv_header: --summary-csv prints its header line. Fills res when given.
+ * Returns the exit status. */
+static int simulate(const cli_run *o, const platform *pl, const chip_config *cf, const char *graph_path,
+                    const char *work_dir, bool csv_header, worker_result *res)
+{
+    cli_run opt = *o;
+    opt.graph = graph_path;
+    opt.work_dir = work_dir;
+    platform plat = *pl;
+    chip_config cfg = *cf;
+    char err[4096];
 
     /* the graph is parsed on the second core while the first simulates, and
      * to its last line even when the run stops early: a malformed graph ends
@@ -426,11 +461,182 @@ int run_main(int argc, char **argv)
         fprintf(stderr, "ptosim: %s\n", err);
     }
     if (opt.summary_csv)
-        report_csv(c, &ri, stdout);
+        report_csv(c, &ri, stdout, csv_header);
     else if (!opt.quiet)
         report_summary(c, &ri, stdout);
     fflush(stdout);
+    if (res) {
+        res->exit_code = exit_code;
+        snprintf(res->status, sizeof(res->status), "%s", report_status_name(c->status));
+        res->makespan_us = us_from_ps(c->end_time);
+        res->tasks_completed = c->tasks_completed;
+    }
     chip_free(c);
     free(c);
     return exit_code;
+}
+
+/* Reads a graph's header (the whole graph is checked later). Returns 0, or
+ * prints the graph's error and returns -1. */
+static int read_header(const char *path, graph *g)
+{
+    char err[GRAPH_ERR_MAX];
+    if (graph_open(g, path, err, sizeof(err)) != 0) {
+        fprintf(stderr, "ptosim: %s\n", err);
+        return -1;
+    }
+    return 0;
+}
+
+/* Runs one program of the worker in a child process (each run has its own
+ * SimGrid engine, which a process can start only once); its accesses to
+ * resident tensors and its result come back through log. Returns 0, or -1
+ * when the child died without a result. */
+static int run_program(const cli_run *opt, const platform *plat, const chip_config *base, worker *w, int p,
+                       const char *work_dir)
+{
+    worker_program *pr = &w->prog[p];
+    FILE *log = tmpfile();
+    if (!log) {
+        fprintf(stderr, "ptosim: cannot create a temporary file: %s\n", strerror(errno));
+        return -1;
+    }
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid < 0) {
+        fprintf(stderr, "ptosim: cannot start program %d: %s\n", p, strerror(errno));
+        fclose(log);
+        return -1;
+    }
+    if (pid == 0) {
+        chip_config cfg = *base;
+        for (int r = 0; r < RING_COUNT; r++) {
+            cfg.ring_task_window[r] = (uint32_t)pr->rings[KNOB_TASK_WINDOW][r];
+            cfg.ring_heap[r] = pr->rings[KNOB_HEAP][r];
+            cfg.ring_dep_pool[r] = (uint32_t)pr->rings[KNOB_DEP_POOL][r];
+        }
+        cfg.worker = w;
+        cfg.worker_program = p;
+        cfg.worker_log = log;
+        /* the run's files carry its place on the worker's clock */
+        platform pl = *plat;
+        pl.sys_cnt_origin_ticks += (int64_t)(pr->start_us * (double)pl.sys_cnt_freq_hz / 1e6 + 0.5);
+        char dir[PATH_MAX + 300];
+        if (work_dir)
+            snprintf(dir, sizeof(dir), "%s/%s", work_dir, pr->dir);
+        if (!opt->quiet && !opt->summary_csv)
+            printf("== program %d of %d: %s (%s)\n", p + 1, w->nprograms, pr->name, pr->path);
+        worker_result res = {.exit_code = EXIT_INTERNAL};
+        int code = simulate(opt, &pl, &cfg, pr->path, work_dir ? dir : NULL, p == 0, &res);
+        worker_log_result(log, &res);
+        fflush(log);
+        fflush(stdout);
+        fflush(stderr);
+        _exit(code);
+    }
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    int rc = worker_take_log(w, p, log);
+    fclose(log);
+    if (rc != 0)
+        fprintf(stderr, "ptosim: program %d (%s) ended without a result (%s %d)\n", p, pr->path,
+                WIFSIGNALED(status) ? "signal" : "exit status",
+                WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
+    return rc;
+}
+
+/* Several graphs: successive programs on one worker (runtime.md §4.2). */
+static int run_worker(const cli_run *opt, const platform *plat, const chip_config *cfg)
+{
+    worker *w = calloc(1, sizeof(*w));
+    if (!w) {
+        fprintf(stderr, "ptosim: out of memory\n");
+        return EXIT_INTERNAL;
+    }
+    worker_init(w);
+    int code = EXIT_OK;
+    char err[GRAPH_ERR_MAX + 256];
+    /* every graph is checked before the first program runs: no half-written worker */
+    for (int p = 0; p < opt->ngraphs && code == EXIT_OK; p++) {
+        graph hdr;
+        if (read_header(opt->graphs[p], &hdr) != 0) {
+            code = EXIT_GRAPH;
+            break;
+        }
+        chip_config pc = *cfg;
+        apply_rings(&pc, plat, &hdr, opt);
+        uint64_t rings[3][4];
+        rings_of(&pc, rings);
+        if (worker_add_program(w, &hdr, rings, err, sizeof(err)) != 0) {
+            fprintf(stderr, "ptosim: %s\n", err);
+            code = EXIT_GRAPH;
+        }
+        graph_close(&hdr);
+        if (code == EXIT_OK && graph_validate(opt->graphs[p], err, sizeof(err)) != 0) {
+            fprintf(stderr, "ptosim: %s\n", err);
+            code = EXIT_GRAPH;
+        }
+    }
+    worker_costs costs = {.init_us = plat->worker_init_us,
+                          .register_us = plat->register_us,
+                          .arena_build_us = plat->arena_build_us,
+                          .first_launch_us = plat->first_launch_us,
+                          .preamble_us = plat->run_preamble_us,
+                          .prep_us = plat->run_prep_us};
+    if (code == EXIT_OK && opt->work_dir && outfile_mkdirs(opt->work_dir, err, sizeof(err)) != 0) {
+        fprintf(stderr, "ptosim: %s\n", err);
+        code = EXIT_INTERNAL;
+    }
+    for (int p = 0; p < w->nprograms && code == EXIT_OK; p++) {
+        worker_timeline(w, &costs); /* places program p after the ones that ran */
+        if (run_program(opt, plat, cfg, w, p, opt->work_dir) != 0)
+            code = EXIT_INTERNAL;
+        else if (w->prog[p].result.exit_code != EXIT_OK)
+            code = w->prog[p].result.exit_code; /* a failed run ends the session */
+    }
+    if (code != EXIT_GRAPH && w->nprograms) {
+        worker_timeline(w, &costs);
+        if (opt->work_dir) {
+            char path[PATH_MAX + 32];
+            snprintf(path, sizeof(path), "%s/ptosim_run.json", opt->work_dir);
+            if (worker_write_json(w, &costs, path, err, sizeof(err)) != 0) {
+                fprintf(stderr, "ptosim: %s\n", err);
+                if (code == EXIT_OK)
+                    code = EXIT_INTERNAL;
+            }
+        }
+        if (!opt->quiet && !opt->summary_csv)
+            worker_summary(w, stdout);
+    }
+    worker_free(w);
+    free(w);
+    return code;
+}
+
+int run_main(int argc, char **argv)
+{
+    cli_run opt;
+    char err[4096];
+    int rc = cli_parse_run(argc, argv, &opt, err, sizeof(err));
+    if (rc == 1)
+        return EXIT_OK;
+    if (rc != 0) {
+        fprintf(stderr, "ptosim: %s\n", err);
+        return EXIT_USAGE;
+    }
+    platform plat;
+    chip_config cfg;
+    int code = prepare(&opt, &plat, &cfg);
+    if (code != EXIT_OK)
+        return code;
+    if (opt.ngraphs > 1)
+        return run_worker(&opt, &plat, &cfg);
+    graph hdr;
+    if (read_header(opt.graph, &hdr) != 0)
+        return EXIT_GRAPH;
+    apply_rings(&cfg, &plat, &hdr, &opt);
+    graph_close(&hdr);
+    return simulate(&opt, &plat, &cfg, opt.graph, opt.work_dir, true, NULL);
 }
