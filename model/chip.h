@@ -113,12 +113,14 @@ typedef struct fanout_node {
 } fanout_node;
 
 typedef struct chip {
-    platform plat;                         /* parameters */
-    chip_config cfg;                       /* run options */
-    chip_costs cost;                       /* derived costs */
-    evq q;                                 /* the event heap */
-    ps_t now;                              /* time of the event being handled */
-    uint64_t events;                       /* events handled */
+    platform plat;                                        /* parameters */
+    chip_config cfg;                                      /* run options */
+    chip_costs cost;                                      /* derived costs */
+    evq q;                                                /* the event heap */
+    ps_t now;                                             /* time of the event being handled */
+    uint64_t events;                                      /* events handled */
+    void (*on_progress)(const struct chip *c, void *arg); /* called every 65536 events, or NULL */
+    void *progress_arg;
     task_ring rings[RING_COUNT];           /* task windows */
     ring_heap heaps[RING_COUNT];           /* heap rings */
     dep_pool deppools[RING_COUNT];         /* dependency-list pools */

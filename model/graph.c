@@ -1326,6 +1326,7 @@ static ssize_t next_line(graph *g)
             } else {
                 memmove(g->rbuf, start, keep);
             }
+            g->rbase += g->rpos;
             g->rpos = 0;
             g->rlen = keep;
             size_t got = fread(g->rbuf + keep, 1, GRAPH_READ_BLOCK, g->f);
@@ -1478,6 +1479,7 @@ int graph_next(graph *g, graph_op *op, char *err, size_t errlen)
     if (rc != 0)
         return -1;
     g->nops++;
+    op->byte_end = g->rbase + g->rpos;
     return 1;
 }
 

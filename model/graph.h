@@ -114,6 +114,7 @@ typedef enum {
 typedef struct graph_op {
     graph_op_kind kind; /* what it is */
     long line;          /* 1-based line in the file */
+    uint64_t byte_end;  /* file offset just past its line (progress) */
     /* scope_begin */
     bool manual;               /* manual scope */
     char site[GRAPH_SITE_MAX]; /* "<file>:<line>" of the scope, "(unknown):0" if none */
@@ -143,6 +144,7 @@ typedef struct graph {
     FILE *f;                               /* the stream */
     char *rbuf;                            /* read buffer: blocks of the file */
     size_t rcap, rlen, rpos;               /* its capacity, bytes in it, next unread byte */
+    uint64_t rbase;                        /* file offset of rbuf[0] */
     bool reof, rerror;                     /* end of file reached; a read failed (errno) */
     char *linebuf;                         /* current line, inside rbuf */
     long line;                             /* last line read */

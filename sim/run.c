@@ -18,6 +18,7 @@
 #include "../model/runcfg.h"
 #include "../model/worker.h"
 #include "cli.h"
+#include "progress.h"
 #include "sgrun.h"
 
 #ifndef PTOSIM_DATADIR
@@ -271,6 +272,11 @@ static int simulate(const cli_run *o, const platform *pl, const chip_config *cf,
         return bad_graph ? EXIT_GRAPH : EXIT_INTERNAL;
     }
 
+    progress prog;
+    progress_start(&prog, graph_path);
+    c->on_progress = progress_tick;
+    c->progress_arg = &prog;
+
     /* args.bin is written while the simulated host collector persists payloads */
     outfile binf;
     bool bin_open = false;
@@ -295,6 +301,7 @@ static int simulate(const cli_run *o, const platform *pl, const chip_config *cf,
     int sgrc = sgrun_run(plat.xml_path, plat.host_collector_bw, opt.sg_args, sgrun_chip_body, &sc, &sgcfg,
                          &sgres, err, sizeof(err));
     double host_s = now_seconds() - t0;
+    progress_end(&prog);
     char gerr[GRAPH_ERR_MAX];
     if (orch_finish_reading(&c->orch, gerr, sizeof(gerr)) != 0) {
         fprintf(stderr, "ptosim: %s\n", gerr);

@@ -1,10 +1,13 @@
 /* test_e2e.c - the ptosim program end to end: files per swimlane level, determinism, exit codes, SimGrid. */
+#include <pty.h>
 #include <semaphore.h>
 #include <simgrid/semaphore.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "../sim/sgrun.h"
 #include "testutil.h"
@@ -848,6 +851,63 @@ START_TEST(sweep_script_writes_one_row_per_point_in_order)
 }
 END_TEST
 
+/* Runs ptosim with argv under a pseudo-terminal and returns all it printed (malloc'd). */
+static char *run_on_terminal(const char *const *args)
+{
+    int fd;
+    pid_t pid = forkpty(&fd, NULL, NULL, NULL);
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        const char *argv[16] = {PTOSIM_BIN};
+        for (int i = 0; args[i] && i < 14; i++)
+            argv[i + 1] = args[i];
+        execv(PTOSIM_BIN, (char *const *)argv);
+        _exit(127);
+    }
+    size_t len = 0, cap = 1 << 16;
+    char *buf = malloc(cap);
+    for (;;) {
+        if (len + 4096 > cap)
+            buf = realloc(buf, cap *= 2);
+        ssize_t n = read(fd, buf + len, 4096);
+        if (n <= 0)
+            break; /* EIO once the child has gone */
+        len += (size_t)n;
+    }
+    buf[len] = '\0';
+    close(fd);
+    int status;
+    waitpid(pid, &status, 0);
+    ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "%s", buf);
+    return buf;
+}
+
+/* A long run shows tasks, simulated time, rate and ETA on a terminal's stderr
+ * and nothing when stderr is not a terminal. PTOSIM_PROGRESS_AFTER_MS=0 makes
+ * a run of 80k events "long": the line is drawn every 65536 events. */
+START_TEST(progress_shows_on_a_terminal_only)
+{
+    run_out g = tu_run((const char *[]){"gen", "fan", "--n", "8000", NULL});
+    ck_assert_int_eq(g.status, 0);
+    char *graph = tu_write(tu_tmpdir(), "fan.jsonl", g.out);
+    tu_run_free(&g);
+    setenv("PTOSIM_PROGRESS_AFTER_MS", "0", 1);
+    const char *args[] = {"run", graph, "--quiet", NULL};
+    char *tty = run_on_terminal(args);
+    ck_assert_msg(strstr(tty, "completed, simulated ") != NULL, "%s", tty);
+    ck_assert_msg(strstr(tty, "tasks/s, graph ") != NULL, "%s", tty);
+    ck_assert_msg(strstr(tty, "% read, ETA ") != NULL, "%s", tty);
+    ck_assert_msg(strstr(tty, "\r\033[K") != NULL, "the line is not cleared: %s", tty);
+    free(tty);
+    run_out r = tu_run(args);
+    ck_assert_int_eq(r.status, 0);
+    ck_assert_str_eq(r.err, "");
+    tu_run_free(&r);
+    unsetenv("PTOSIM_PROGRESS_AFTER_MS");
+    free(graph);
+}
+END_TEST
+
 Suite *suite_e2e(void)
 {
     Suite *s = suite_create("e2e");
@@ -872,6 +932,7 @@ Suite *suite_e2e(void)
     tcase_add_test(tc, scheduler_timeout_from_flag_or_environment_is_code_100);
     tcase_add_test(tc, pmu_environment_and_bad_values_warn_and_fall_back);
     tcase_add_test(tc, every_phase_kind_appears_and_outer_phases_never_overlap);
+    tcase_add_test(tc, progress_shows_on_a_terminal_only);
     tcase_set_timeout(tc, 60);
     suite_add_tcase(s, tc);
     return s;
