@@ -18,6 +18,7 @@
 
 #include "../model/outfile.h"
 #include "../model/platform.h"
+#include "../model/runcfg.h"
 #include "cli.h"
 #include "run.h"
 
@@ -26,6 +27,10 @@
 #define SWEEP_MAX_JOBS 1024
 #define SWEEP_STDERR_SHOWN 4000 /* bytes of a failed point's stderr echoed to ours */
 #define SLURM_MAX_ARRAY 1001    /* Slurm's default MaxArraySize (slurm.conf) */
+/* appended to errors in the options passed through: a list there is a likely slip */
+#define LISTS_HINT                                                                                           \
+    "; only --ring-task-window, --ring-heap, --ring-dep-pool and --aicpu-thread-num take lists, every "      \
+    "other option goes to each run as it is"
 
 /* The knobs a sweep takes lists for, in the column order of points.csv. */
 static const char *const KNOB_FLAGS[SWEEP_KNOBS] = {"--ring-task-window", "--ring-heap", "--ring-dep-pool",
@@ -483,10 +488,22 @@ static int check(sweep *s)
     int rc = cli_parse_run(ac - 2, (char **)av + 2, &opt, err, sizeof(err));
     free(av);
     if (rc != 0) {
-        fprintf(stderr,
-                "ptosim sweep: %s; only --ring-task-window, --ring-heap, --ring-dep-pool and "
-                "--aicpu-thread-num take lists, every other option goes to each run as it is\n",
-                err);
+        fprintf(stderr, "ptosim sweep: %s" LISTS_HINT "\n", err);
+        return EXIT_USAGE;
+    }
+    /* values the run checks after parsing: PMU type and timeouts (environment fallbacks warn in the run) */
+    char warn[512];
+    int pmu;
+    long t;
+    const char *flags[3] = {"--scheduler-timeout-ms", "--op-execute-timeout-us", "--stream-sync-timeout-ms"};
+    const char *values[3] = {opt.sched_timeout, opt.op_timeout, opt.stream_timeout};
+    bool bad =
+        runcfg_pmu_type(opt.pmu_given, opt.pmu_value, NULL, &pmu, warn, sizeof(warn), err, sizeof(err));
+    for (int k = 0; k < 3 && !bad; k++)
+        bad = values[k] && runcfg_timeout(flags[k], values[k], "", k == 1 ? "microseconds" : "milliseconds",
+                                          1, &t, warn, sizeof(warn), err, sizeof(err)) != 0;
+    if (bad) {
+        fprintf(stderr, "ptosim sweep: %s" LISTS_HINT "\n", err);
         return EXIT_USAGE;
     }
     /* the platform as run.c builds it, once per thread count swept (a --set may override it) */
@@ -575,6 +592,12 @@ static bool row_ok(const char *text, const char **row)
         fr += *c == ',';
     *row = r;
     return fh == fr;
+}
+
+/* What is wrong with a row.csv that row_ok refused (text NULL: unreadable). */
+static const char *row_why(const char *text)
+{
+    return !text ? "is missing" : !text[0] ? "is empty" : "is not a CSV header and one row";
 }
 
 /* Prints why point i gave no row: how its run ended when known (status: a wait status, -1 = never
@@ -696,8 +719,7 @@ static int collect(const char *dir, const int *status, long nstatus)
         char *text = read_file(rowp, NULL);
         const char *row = NULL;
         if (!text || !row_ok(text, &row)) {
-            report_missing(dir, n, cell[1], label, status && n < nstatus ? status[n] : -2,
-                           !text ? "is missing" : "is not a CSV header and one row");
+            report_missing(dir, n, cell[1], label, status && n < nstatus ? status[n] : -2, row_why(text));
             missing++;
         } else if (header && strncmp(text, header, (size_t)(row - text)) != 0) {
             fprintf(stderr, "ptosim sweep: point %ld (%s): %s has another header than point 0's\n", n, label,
@@ -795,17 +817,31 @@ static pid_t spawn_point(const sweep *s, long i)
     return pid;
 }
 
-/* Progress on stderr when it is a terminal and the sweep has taken more than a second. */
+/* Progress on stderr when it is a terminal and the sweep has taken more than a second
+ * ($PTOSIM_SWEEP_PROGRESS_AFTER seconds: the tests set 0 to see it on small sweeps). */
 typedef struct progress {
-    bool on;   /* stderr is a terminal */
-    bool seen; /* a line has been shown (so the last one gets its newline) */
-    double t0; /* start, host seconds */
+    bool on;      /* stderr is a terminal */
+    bool seen;    /* a line has been shown (so the last one gets its newline) */
+    double t0;    /* start, host seconds */
+    double after; /* seconds before the first line */
 } progress;
+
+static void progress_start(progress *p)
+{
+    const char *env = getenv("PTOSIM_SWEEP_PROGRESS_AFTER");
+    char *end;
+    p->on = isatty(2);
+    p->seen = false;
+    p->t0 = now_seconds();
+    p->after = env && *env ? strtod(env, &end) : 1.0;
+    if (!env || !*env || *end || p->after < 0)
+        p->after = 1.0;
+}
 
 static void progress_show(progress *p, long done, long total)
 {
     double el = now_seconds() - p->t0;
-    if (!p->on || el < 1.0)
+    if (!p->on || el < p->after)
         return;
     if (done == total) {
         if (p->seen)
@@ -836,7 +872,8 @@ static void run_local(const sweep *s, int *status)
         jobs = s->npoints;
     pid_t *pids = calloc((size_t)jobs, sizeof(pid_t));
     long *which = calloc((size_t)jobs, sizeof(long));
-    progress pg = {.on = isatty(2), .t0 = now_seconds()};
+    progress pg;
+    progress_start(&pg);
     struct sigaction sa = {0}, old_sa;
     struct itimerval tick = {{0, 500000}, {1, 0}}, off = {{0, 0}, {0, 0}};
     if (pg.on) {
@@ -910,16 +947,16 @@ static int run_point(const sweep *s)
     snprintf(rowp, sizeof(rowp), "%s/row.csv", wd);
     char *text = read_file(rowp, NULL);
     const char *row;
-    bool found = text != NULL, ok = found && row_ok(text, &row);
-    free(text);
-    if (ok)
+    if (text && row_ok(text, &row)) {
+        free(text);
         return EXIT_OK;
+    }
     const char *cells[SWEEP_KNOBS];
     point_cells(s, s->point, cells);
     point_label(cells, label, sizeof(label));
     snprintf(rel, sizeof(rel), "points/%04ld", s->point);
-    report_missing(s->dir_abs, s->point, rel, label, pid > 0 ? st : -1,
-                   found ? "is not a CSV header and one row" : "is missing");
+    report_missing(s->dir_abs, s->point, rel, label, pid > 0 ? st : -1, row_why(text));
+    free(text);
     return EXIT_INTERNAL;
 }
 
