@@ -32,7 +32,9 @@
     "; only --ring-task-window, --ring-heap, --ring-dep-pool and --aicpu-thread-num take lists, every "      \
     "other option goes to each run as it is"
 
-/* The knobs a sweep takes lists for, in the column order of points.csv. */
+/* The knobs a sweep takes lists for, in the column order of points.csv: the three ring knobs in
+ * runcfg_knob order, then the thread count. */
+enum { SWEEP_KNOB_THREADS = 3 };
 static const char *const KNOB_FLAGS[SWEEP_KNOBS] = {"--ring-task-window", "--ring-heap", "--ring-dep-pool",
                                                     "--aicpu-thread-num"};
 static const char *const POINTS_HEADER =
@@ -516,15 +518,15 @@ static int check(sweep *s)
     }
     const sweep_list *threads = NULL;
     for (int k = 0; k < s->nlists; k++)
-        if (s->lists[k].knob == 3)
+        if (s->lists[k].knob == SWEEP_KNOB_THREADS)
             threads = &s->lists[k];
     for (int v = 0; v < (threads ? threads->n : 1); v++) {
         platform p = base;
-        long t = 0;
+        long nthreads = 0;
         if (threads)
-            parse_long(threads->vals[v], 0, 4, &t); /* checked above */
-        if (t)
-            p.aicpu_threads = t;
+            parse_long(threads->vals[v], 0, 4, &nthreads); /* checked above */
+        if (nthreads)
+            p.aicpu_threads = nthreads;
         for (int i = 0; i < opt.nsets; i++)
             if (platform_set(&p, opt.sets[i], err, sizeof(err)) != 0) {
                 fprintf(stderr, "ptosim sweep: %s\n", err);
