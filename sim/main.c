@@ -9,6 +9,7 @@
 #include "gen.h"
 #include "import.h"
 #include "run.h"
+#include "sweep.h"
 
 static void usage(FILE *out)
 {
@@ -18,6 +19,8 @@ static void usage(FILE *out)
           "\n"
           "commands:\n"
           "  run GRAPH [options]          simulate a graph file (ptosim run --help)\n"
+          "  sweep GRAPH [lists] -o DIR   one run per point of knob lists, merged into DIR/sweep.csv "
+          "(ptosim sweep --help)\n"
           "  validate GRAPH               check a graph file without simulating it\n"
           "  import DFX_DIR               rebuild a graph file from a capture (deps.json, swimlane, scope "
           "stats)\n"
@@ -83,6 +86,8 @@ int main(int argc, char **argv)
     }
     if (strcmp(cmd, "run") == 0)
         return run_main(argc - 2, argv + 2);
+    if (strcmp(cmd, "sweep") == 0)
+        return sweep_main(argc - 2, argv + 2);
     if (strcmp(cmd, "import") == 0)
         return import_main(argc - 2, argv + 2);
     if (strcmp(cmd, "validate") == 0)

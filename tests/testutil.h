@@ -78,5 +78,6 @@ Suite *suite_dump(void);
 Suite *suite_import(void);
 Suite *suite_gen(void);
 Suite *suite_worker(void);
+Suite *suite_sweep(void);
 
 #endif

@@ -1,0 +1,1224 @@
+/* sweep.c - `ptosim sweep`: one `ptosim run` process per point of the knob lists' cartesian product, run
+ * here, as a Slurm job array or through GNU parallel, and merged into DIR/sweep.csv. */
+#include "sweep.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../model/outfile.h"
+#include "../model/platform.h"
+#include "../model/runcfg.h"
+#include "cli.h"
+#include "run.h"
+
+#define SWEEP_KNOBS 4
+#define SWEEP_MAX_POINTS 1000000 /* keeps DIR/points/ listable; far past what one machine sweeps */
+#define SWEEP_MAX_JOBS 1024
+#define SWEEP_STDERR_SHOWN 4000 /* bytes of a failed point's stderr echoed to ours */
+#define SLURM_MAX_ARRAY 1001    /* Slurm's default MaxArraySize (slurm.conf) */
+/* appended to errors in the options passed through: a list there is a likely slip */
+#define LISTS_HINT                                                                                           \
+    "; only --ring-task-window, --ring-heap, --ring-dep-pool and --aicpu-thread-num take lists, every "      \
+    "other option goes to each run as it is"
+
+/* The knobs a sweep takes lists for, in the column order of points.csv: the three ring knobs in
+ * runcfg_knob order, then the thread count. */
+enum { SWEEP_KNOB_THREADS = 3 };
+static const char *const KNOB_FLAGS[SWEEP_KNOBS] = {"--ring-task-window", "--ring-heap", "--ring-dep-pool",
+                                                    "--aicpu-thread-num"};
+static const char *const POINTS_HEADER =
+    "point,dir,ring_task_window,ring_heap,ring_dep_pool,aicpu_thread_num\n";
+
+typedef enum { ENGINE_LOCAL, ENGINE_SLURM, ENGINE_PARALLEL } sweep_engine;
+
+/* One knob's list, as given on the command line. */
+typedef struct sweep_list {
+    int knob;         /* index into KNOB_FLAGS */
+    const char *text; /* the list as written (passed on unchanged to --point runs) */
+    char **shown;     /* each value as written: per-ring ones as a/b/c/d */
+    char **vals;      /* each value as `ptosim run` takes it: a,b,c,d */
+    int n;            /* number of values */
+} sweep_list;
+
+typedef struct sweep {
+    const char *graph;             /* GRAPH as given */
+    const char *dir;               /* -o DIR as given */
+    long jobs;                     /* -j N, 0 = not given */
+    sweep_engine engine;           /* --engine */
+    const char *parallel_args;     /* --parallel-args, split at blanks */
+    const char **hosts;            /* -S HOSTS, in order */
+    int nhosts;                    /* entries in hosts */
+    long point;                    /* --point I, or -1 for every point */
+    sweep_list lists[SWEEP_KNOBS]; /* in the order given: the first varies slowest */
+    int nlists;                    /* entries in lists */
+    const char **pass;             /* every other option, passed to each run in order */
+    int npass;                     /* entries in pass */
+    long npoints;                  /* product of the list lengths */
+    char exe[PATH_MAX];            /* this binary, from /proc/self/exe */
+    char graph_abs[PATH_MAX];      /* GRAPH made absolute */
+    char dir_abs[PATH_MAX];        /* DIR made absolute (created first) */
+    char cwd[PATH_MAX];            /* where relative paths in `pass` resolve */
+} sweep;
+
+void sweep_usage(void)
+{
+    puts("usage: ptosim sweep GRAPH [KNOB LIST ...] [run options] -o DIR [-j N] [--engine ENGINE]\n"
+         "       ptosim sweep --collect DIR\n"
+         "\n"
+         "Runs `ptosim run GRAPH` once per point of the cartesian product of the knob lists, one\n"
+         "process per point, and writes DIR/sweep.csv: the `ptosim run --summary-csv` header once,\n"
+         "then one row per point in point order (the first knob given varies slowest).\n"
+         "\n"
+         "knobs (LIST: comma-separated values; a per-ring value is a/b/c/d, 0 keeps that ring's default):\n"
+         "  --ring-task-window LIST       task slots per ring (power of 2 >= 4)\n"
+         "  --ring-heap LIST              heap bytes per ring (power of 2 >= 1024)\n"
+         "  --ring-dep-pool LIST          dependency-list entries per ring ([4, INT32_MAX])\n"
+         "  --aicpu-thread-num LIST       AICPU threads (0 = auto, else 2-4)\n"
+         "Every other option of `ptosim run` (ptosim run --help) goes to every point unchanged.\n"
+         "\n"
+         "options:\n"
+         "  -o, --work-dir DIR            the sweep's folder (required): sweep.csv, points.csv, and\n"
+         "                                points/NNNN/ per point (row.csv, stderr.txt, ptosim_run.json,\n"
+         "                                dfx_outputs/)\n"
+         "  -j, --jobs N                  points at once (default: the online CPUs); slurm: the array's\n"
+         "                                %N throttle (default none); parallel: its -j (default its own)\n"
+         "  --engine local                run the points here (default), progress on a terminal's stderr\n"
+         "  --engine slurm                write DIR/sweep.sbatch (a job array: task i runs point i) and\n"
+         "                                DIR/collect.sbatch, and print how to submit them; runs nothing\n"
+         "  --engine parallel             run the points through GNU parallel, then merge the rows\n"
+         "  --parallel-args 'ARGS'        more GNU parallel options, split at blanks (e.g. '--bar')\n"
+         "  -S, --sshlogin HOSTS          GNU parallel's -S: run points on these hosts too (the binary,\n"
+         "                                GRAPH and DIR must be at the same paths there)\n"
+         "  --point I                     run only point I into DIR/points/NNNN (what the engines run)\n"
+         "  --collect DIR                 merge DIR/points/NNNN/row.csv into DIR/sweep.csv, naming any\n"
+         "                                point without a row\n"
+         "  -h, --help                    this text\n"
+         "\n"
+         "A point whose run ends in a runtime error still gives its row (status, code, exit). A point\n"
+         "that gives no row is reported with its stderr once the others have run; then sweep.csv is\n"
+         "not written and the exit status is 1. Rerun that point with the same command plus --point I,\n"
+         "then ptosim sweep --collect DIR.\n"
+         "\n"
+         "example:\n"
+         "  ptosim sweep traces/default.jsonl --ring-task-window 16,64,256 --ring-heap 1048576,268435456 \\\n"
+         "      -j 2 -o out/sweep");
+}
+
+/* ---- small helpers ---- */
+
+/* Matches "--name" or "--name=value"; *value gets the inline value or NULL. */
+static bool opt_is(const char *arg, const char *name, const char **value)
+{
+    size_t n = strlen(name);
+    if (strncmp(arg, name, n) != 0)
+        return false;
+    if (arg[n] == '\0') {
+        *value = NULL;
+        return true;
+    }
+    if (arg[n] == '=') {
+        *value = arg + n + 1;
+        return true;
+    }
+    return false;
+}
+
+/* Takes an option's value, inline or the next argument. Returns 0, or -1 after printing why. */
+static int take(int argc, char **argv, int *i, const char *name, const char *inl, const char **out)
+{
+    if (inl) {
+        *out = inl;
+        return 0;
+    }
+    if (*i + 1 >= argc) {
+        fprintf(stderr, "ptosim sweep: %s: missing value\n", name);
+        return -1;
+    }
+    *out = argv[++*i];
+    return 0;
+}
+
+/* Parses a non-negative decimal integer in [lo, hi]. Returns 0 or -1. */
+static int parse_long(const char *s, long lo, long hi, long *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (end == s || *end || errno || v < lo || v > hi)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+/* Reads a whole file (malloc'd, NUL-terminated); NULL with errno set when it cannot. */
+static char *read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 4096, n = 0;
+    char *buf = malloc(cap);
+    while (buf) {
+        n += fread(buf + n, 1, cap - n - 1, f);
+        if (n + 1 < cap)
+            break;
+        char *bigger = realloc(buf, cap * 2);
+        if (!bigger) {
+            free(buf);
+            buf = NULL;
+            errno = ENOMEM;
+            break;
+        }
+        buf = bigger;
+        cap *= 2;
+    }
+    int bad = ferror(f);
+    fclose(f);
+    if (!buf || bad) {
+        free(buf);
+        if (bad)
+            errno = EIO;
+        return NULL;
+    }
+    buf[n] = '\0';
+    if (len)
+        *len = n;
+    return buf;
+}
+
+/* Writes s single-quoted for sh: 'it'\''s'. */
+static void sh_quote(FILE *f, const char *s)
+{
+    fputc('\'', f);
+    for (; *s; s++) {
+        if (*s == '\'')
+            fputs("'\\''", f);
+        else
+            fputc(*s, f);
+    }
+    fputc('\'', f);
+}
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* ---- points ---- */
+
+/* Each list's value index at point i: the last list varies fastest, like nested loops. */
+static void point_indices(const sweep *s, long i, int idx[SWEEP_KNOBS])
+{
+    for (int k = s->nlists - 1; k >= 0; k--) {
+        idx[k] = (int)(i % s->lists[k].n);
+        i /= s->lists[k].n;
+    }
+}
+
+/* The point's folder, DIR/points/NNNN (absolute). */
+static void point_dir(const sweep *s, long i, char *out, size_t outlen)
+{
+    snprintf(out, outlen, "%s/points/%04ld", s->dir_abs, i);
+}
+
+/* The point's knob values as written, one cell per KNOB_FLAGS column ("" = not swept). */
+static void point_cells(const sweep *s, long i, const char *cells[SWEEP_KNOBS])
+{
+    int idx[SWEEP_KNOBS];
+    point_indices(s, i, idx);
+    for (int k = 0; k < SWEEP_KNOBS; k++)
+        cells[k] = "";
+    for (int k = 0; k < s->nlists; k++)
+        cells[s->lists[k].knob] = s->lists[k].shown[idx[k]];
+}
+
+/* "--ring-task-window 16 --ring-heap 1024" from a point's cells, for messages. */
+static void point_label(const char *const cells[SWEEP_KNOBS], char *out, size_t outlen)
+{
+    size_t used = 0;
+    out[0] = '\0';
+    for (int k = 0; k < SWEEP_KNOBS && used < outlen; k++)
+        if (cells[k][0])
+            used += (size_t)snprintf(out + used, outlen - used, "%s%s %s", used ? " " : "", KNOB_FLAGS[k],
+                                     cells[k]);
+    if (!out[0])
+        snprintf(out, outlen, "no knob swept");
+}
+
+/* The argv of `ptosim run` for point i (malloc'd array of borrowed strings, NULL-terminated);
+ * wd is the point's folder and must outlive it. */
+static const char **point_argv(const sweep *s, long i, const char *wd)
+{
+    const char **av = malloc(sizeof(*av) * (size_t)(8 + 2 * s->nlists + s->npass));
+    if (!av)
+        return NULL;
+    int idx[SWEEP_KNOBS], n = 0;
+    point_indices(s, i, idx);
+    av[n++] = s->exe;
+    av[n++] = "run";
+    av[n++] = s->graph_abs;
+    for (int k = 0; k < s->nlists; k++) {
+        av[n++] = KNOB_FLAGS[s->lists[k].knob];
+        av[n++] = s->lists[k].vals[idx[k]];
+    }
+    for (int k = 0; k < s->npass; k++)
+        av[n++] = s->pass[k];
+    av[n++] = "--summary-csv";
+    av[n++] = "-o";
+    av[n++] = wd;
+    av[n] = NULL;
+    return av;
+}
+
+/* ---- the command line ---- */
+
+static void sweep_free(sweep *s)
+{
+    for (int k = 0; k < s->nlists; k++) {
+        for (int v = 0; v < s->lists[k].n; v++) {
+            free(s->lists[k].shown[v]);
+            free(s->lists[k].vals[v]);
+        }
+        free(s->lists[k].shown);
+        free(s->lists[k].vals);
+    }
+    free(s->hosts);
+    free(s->pass);
+}
+
+/* Splits a knob's list at commas into its values. Returns 0, or -1 when out of memory. */
+static int split_list(sweep_list *l)
+{
+    int n = 1;
+    for (const char *p = l->text; *p; p++)
+        n += *p == ',';
+    l->shown = calloc((size_t)n, sizeof(char *));
+    l->vals = calloc((size_t)n, sizeof(char *));
+    if (!l->shown || !l->vals)
+        return -1;
+    const char *p = l->text;
+    for (int v = 0; v < n; v++) {
+        const char *e = strchr(p, ',');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        l->shown[v] = strndup(p, len);
+        l->vals[v] = strndup(p, len);
+        l->n++;
+        if (!l->shown[v] || !l->vals[v])
+            return -1;
+        for (char *c = l->vals[v]; *c; c++)
+            if (*c == '/') /* a/b/c/d is the run's a,b,c,d (commas separate the list) */
+                *c = ',';
+        p = e ? e + 1 : p + len;
+    }
+    return 0;
+}
+
+/* Parses the arguments after "sweep" (except --collect). Returns 0, 1 after --help, or an exit status
+ * (> 1) after printing why. */
+static int parse(int argc, char **argv, sweep *s)
+{
+    memset(s, 0, sizeof(*s));
+    s->point = -1;
+    s->hosts = calloc((size_t)argc + 1, sizeof(char *));
+    s->pass = calloc((size_t)argc + 1, sizeof(char *));
+    if (!s->hosts || !s->pass) {
+        fputs("ptosim sweep: out of memory\n", stderr);
+        return EXIT_INTERNAL;
+    }
+    for (int i = 0; i < argc; i++)
+        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+            sweep_usage();
+            return 1;
+        }
+    if (argc == 0 || argv[0][0] == '-') {
+        fputs("ptosim sweep: missing GRAPH (usage: ptosim sweep GRAPH [KNOB LIST ...] [run options] -o DIR; "
+              "ptosim sweep --help)\n",
+              stderr);
+        return EXIT_USAGE;
+    }
+    s->graph = argv[0];
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = NULL, *text;
+        int knob = -1;
+        for (int k = 0; k < SWEEP_KNOBS && knob < 0; k++)
+            if (opt_is(a, KNOB_FLAGS[k], &v))
+                knob = k;
+        if (knob >= 0) {
+            if (take(argc, argv, &i, KNOB_FLAGS[knob], v, &text) != 0)
+                return EXIT_USAGE;
+            for (int k = 0; k < s->nlists; k++)
+                if (s->lists[k].knob == knob) {
+                    fprintf(stderr, "ptosim sweep: %s given twice (give one list per knob)\n",
+                            KNOB_FLAGS[knob]);
+                    return EXIT_USAGE;
+                }
+            sweep_list *l = &s->lists[s->nlists++];
+            l->knob = knob;
+            l->text = text;
+            if (split_list(l) != 0) {
+                fputs("ptosim sweep: out of memory\n", stderr);
+                return EXIT_INTERNAL;
+            }
+        } else if (strcmp(a, "-o") == 0 || opt_is(a, "--work-dir", &v)) {
+            if (take(argc, argv, &i, "--work-dir", v, &s->dir) != 0)
+                return EXIT_USAGE;
+        } else if (strcmp(a, "-j") == 0 || opt_is(a, "--jobs", &v) || (strncmp(a, "-j", 2) == 0 && a[2])) {
+            if (strncmp(a, "-j", 2) == 0 && a[2])
+                v = a + 2;
+            if (take(argc, argv, &i, "-j", v, &text) != 0)
+                return EXIT_USAGE;
+            if (parse_long(text, 1, SWEEP_MAX_JOBS, &s->jobs) != 0) {
+                fprintf(stderr, "ptosim sweep: -j: '%s' is not a number of jobs in [1, %d]\n", text,
+                        SWEEP_MAX_JOBS);
+                return EXIT_USAGE;
+            }
+        } else if (opt_is(a, "--engine", &v)) {
+            if (take(argc, argv, &i, "--engine", v, &text) != 0)
+                return EXIT_USAGE;
+            if (strcmp(text, "local") == 0)
+                s->engine = ENGINE_LOCAL;
+            else if (strcmp(text, "slurm") == 0)
+                s->engine = ENGINE_SLURM;
+            else if (strcmp(text, "parallel") == 0)
+                s->engine = ENGINE_PARALLEL;
+            else {
+                fprintf(stderr, "ptosim sweep: --engine: '%s' is not an engine (local, slurm, parallel)\n",
+                        text);
+                return EXIT_USAGE;
+            }
+        } else if (opt_is(a, "--parallel-args", &v)) {
+            if (take(argc, argv, &i, "--parallel-args", v, &s->parallel_args) != 0)
+                return EXIT_USAGE;
+        } else if (strcmp(a, "-S") == 0 || opt_is(a, "--sshlogin", &v)) {
+            if (take(argc, argv, &i, "--sshlogin", v, &s->hosts[s->nhosts]) != 0)
+                return EXIT_USAGE;
+            s->nhosts++;
+        } else if (opt_is(a, "--point", &v)) {
+            if (take(argc, argv, &i, "--point", v, &text) != 0)
+                return EXIT_USAGE;
+            if (parse_long(text, 0, SWEEP_MAX_POINTS - 1, &s->point) != 0) {
+                fprintf(stderr, "ptosim sweep: --point: '%s' is not a point index\n", text);
+                return EXIT_USAGE;
+            }
+        } else if (opt_is(a, "--collect", &v)) {
+            fputs("ptosim sweep: --collect DIR takes no other argument (ptosim sweep --collect DIR)\n",
+                  stderr);
+            return EXIT_USAGE;
+        } else {
+            s->pass[s->npass++] = a;
+        }
+    }
+    if (!s->dir) {
+        fputs("ptosim sweep: missing -o DIR (the sweep writes DIR/sweep.csv and a folder per point under "
+              "DIR/points/)\n",
+              stderr);
+        return EXIT_USAGE;
+    }
+    if ((s->parallel_args || s->nhosts) && s->engine != ENGINE_PARALLEL) {
+        fputs("ptosim sweep: --parallel-args and -S are options of --engine parallel\n", stderr);
+        return EXIT_USAGE;
+    }
+    s->npoints = 1;
+    for (int k = 0; k < s->nlists; k++) {
+        s->npoints *= s->lists[k].n;
+        if (s->npoints > SWEEP_MAX_POINTS) {
+            fprintf(stderr, "ptosim sweep: more than %d points; split the sweep\n", SWEEP_MAX_POINTS);
+            return EXIT_USAGE;
+        }
+    }
+    if (s->point >= s->npoints) {
+        fprintf(stderr, "ptosim sweep: --point %ld: the sweep has %ld point%s (0-%ld)\n", s->point,
+                s->npoints, s->npoints == 1 ? "" : "s", s->npoints - 1);
+        return EXIT_USAGE;
+    }
+    return 0;
+}
+
+/* Checks every knob value and the options passed through as `ptosim run` would, with its messages, and the
+ * platform with its --set overrides, so a mistake stops the sweep before any point runs. Returns 0, or an
+ * exit status after printing why. */
+static int check(sweep *s)
+{
+    char err[4096];
+    cli_run opt;
+    for (int k = 0; k < s->nlists; k++)
+        for (int v = 0; v < s->lists[k].n; v++) {
+            char *av[] = {(char *)KNOB_FLAGS[s->lists[k].knob], s->lists[k].vals[v], (char *)s->graph};
+            if (cli_parse_run(3, av, &opt, err, sizeof(err)) != 0) {
+                fprintf(stderr, "ptosim sweep: %s\n", err);
+                return EXIT_USAGE;
+            }
+        }
+    FILE *g = fopen(s->graph, "r");
+    if (!g) {
+        fprintf(stderr, "ptosim sweep: %s: cannot read the graph: %s\n", s->graph, strerror(errno));
+        return EXIT_USAGE;
+    }
+    fclose(g);
+    ssize_t n = readlink("/proc/self/exe", s->exe, sizeof(s->exe) - 1);
+    if (n <= 0) {
+        fprintf(stderr, "ptosim sweep: cannot find this program (/proc/self/exe): %s\n", strerror(errno));
+        return EXIT_INTERNAL;
+    }
+    s->exe[n] = '\0';
+    if (!realpath(s->graph, s->graph_abs) || !getcwd(s->cwd, sizeof(s->cwd))) {
+        fprintf(stderr, "ptosim sweep: %s: %s\n", s->graph, strerror(errno));
+        return EXIT_INTERNAL;
+    }
+    /* the options passed through, with point 0's knob values; the work dir is a stand-in */
+    const char **av = point_argv(s, 0, "DIR");
+    if (!av) {
+        fputs("ptosim sweep: out of memory\n", stderr);
+        return EXIT_INTERNAL;
+    }
+    int ac = 0;
+    while (av[ac])
+        ac++;
+    int rc = cli_parse_run(ac - 2, (char **)av + 2, &opt, err, sizeof(err));
+    free(av);
+    if (rc != 0) {
+        fprintf(stderr, "ptosim sweep: %s" LISTS_HINT "\n", err);
+        return EXIT_USAGE;
+    }
+    /* values the run checks after parsing: PMU type and timeouts (environment fallbacks warn in the run) */
+    char warn[512];
+    int pmu;
+    long t;
+    const char *flags[3] = {"--scheduler-timeout-ms", "--op-execute-timeout-us", "--stream-sync-timeout-ms"};
+    const char *values[3] = {opt.sched_timeout, opt.op_timeout, opt.stream_timeout};
+    bool bad =
+        runcfg_pmu_type(opt.pmu_given, opt.pmu_value, NULL, &pmu, warn, sizeof(warn), err, sizeof(err));
+    for (int k = 0; k < 3 && !bad; k++)
+        bad = values[k] && runcfg_timeout(flags[k], values[k], "", k == 1 ? "microseconds" : "milliseconds",
+                                          1, &t, warn, sizeof(warn), err, sizeof(err)) != 0;
+    if (bad) {
+        fprintf(stderr, "ptosim sweep: %s" LISTS_HINT "\n", err);
+        return EXIT_USAGE;
+    }
+    /* the platform as run.c builds it, once per thread count swept (a --set may override it) */
+    char pdir[PATH_MAX];
+    run_platform_dir(pdir, sizeof(pdir));
+    platform base;
+    if (platform_load(&base, opt.platform, pdir, err, sizeof(err)) != 0) {
+        fprintf(stderr, "ptosim sweep: %s\n", err);
+        return EXIT_USAGE;
+    }
+    const sweep_list *threads = NULL;
+    for (int k = 0; k < s->nlists; k++)
+        if (s->lists[k].knob == SWEEP_KNOB_THREADS)
+            threads = &s->lists[k];
+    for (int v = 0; v < (threads ? threads->n : 1); v++) {
+        platform p = base;
+        long nthreads = 0;
+        if (threads)
+            parse_long(threads->vals[v], 0, 4, &nthreads); /* checked above */
+        if (nthreads)
+            p.aicpu_threads = nthreads;
+        for (int i = 0; i < opt.nsets; i++)
+            if (platform_set(&p, opt.sets[i], err, sizeof(err)) != 0) {
+                fprintf(stderr, "ptosim sweep: %s\n", err);
+                return EXIT_USAGE;
+            }
+        if (platform_validate(&p, err, sizeof(err)) != 0) {
+            fprintf(stderr, "ptosim sweep: platform %s: %s\n", p.name, err);
+            return EXIT_USAGE;
+        }
+    }
+    if (outfile_mkdirs(s->dir, err, sizeof(err)) != 0) {
+        fprintf(stderr, "ptosim sweep: %s\n", err);
+        return EXIT_INTERNAL;
+    }
+    if (!realpath(s->dir, s->dir_abs)) {
+        fprintf(stderr, "ptosim sweep: %s: %s\n", s->dir, strerror(errno));
+        return EXIT_INTERNAL;
+    }
+    return 0;
+}
+
+/* ---- the folder: manifest, rows, merge ---- */
+
+/* Writes DIR/points.csv (the manifest --collect reads) and removes a previous sweep.csv, so the folder
+ * never pairs these points with older results. Returns 0, or -1 after printing why. */
+static int write_manifest(const sweep *s)
+{
+    char path[PATH_MAX + 64], err[4200];
+    snprintf(path, sizeof(path), "%s/sweep.csv", s->dir_abs);
+    remove(path);
+    snprintf(path, sizeof(path), "%s/points.csv", s->dir_abs);
+    outfile o;
+    FILE *f = outfile_open(&o, path, err, sizeof(err));
+    if (!f) {
+        fprintf(stderr, "ptosim sweep: %s\n", err);
+        return -1;
+    }
+    fputs(POINTS_HEADER, f);
+    for (long i = 0; i < s->npoints; i++) {
+        const char *cells[SWEEP_KNOBS];
+        point_cells(s, i, cells);
+        fprintf(f, "%ld,points/%04ld,%s,%s,%s,%s\n", i, i, cells[0], cells[1], cells[2], cells[3]);
+    }
+    if (outfile_commit(&o, err, sizeof(err)) != 0) {
+        fprintf(stderr, "ptosim sweep: %s\n", err);
+        return -1;
+    }
+    return 0;
+}
+
+/* Does text hold exactly a CSV header and one row, both ending in a newline, with as many fields? Sets
+ * *row to the row's start. */
+static bool row_ok(const char *text, const char **row)
+{
+    const char *nl = strchr(text, '\n');
+    if (!nl || nl == text)
+        return false;
+    const char *r = nl + 1, *end = strchr(r, '\n');
+    if (!end || end == r || end[1] != '\0')
+        return false;
+    int fh = 0, fr = 0;
+    for (const char *c = text; c < nl; c++)
+        fh += *c == ',';
+    for (const char *c = r; c < end; c++)
+        fr += *c == ',';
+    *row = r;
+    return fh == fr;
+}
+
+/* What is wrong with a row.csv that row_ok refused (text NULL: unreadable). */
+static const char *row_why(const char *text)
+{
+    return !text ? "is missing" : !text[0] ? "is empty" : "is not a CSV header and one row";
+}
+
+/* Prints why point i gave no row: how its run ended when known (status: a wait status, -1 = never
+ * started, -2 = unknown), then its stderr. */
+static void report_missing(const char *dir, long i, const char *pdir, const char *label, int status,
+                           const char *why)
+{
+    char how[96] = "";
+    if (status == -1)
+        snprintf(how, sizeof(how), ": it did not start");
+    else if (status >= 0 && WIFSIGNALED(status))
+        snprintf(how, sizeof(how), ": killed by signal %d", WTERMSIG(status));
+    else if (status >= 0 && WIFEXITED(status))
+        snprintf(how, sizeof(how), ": exit %d", WEXITSTATUS(status));
+    fprintf(stderr, "ptosim sweep: point %ld (%s) gave no row%s (%s/%s/row.csv %s)", i, label, how, dir, pdir,
+            why);
+    char path[PATH_MAX + 300];
+    snprintf(path, sizeof(path), "%s/%s/stderr.txt", dir, pdir);
+    size_t len = 0;
+    char *text = read_file(path, &len);
+    if (text && len) {
+        fprintf(stderr, "; its stderr (%s):\n", path);
+        fwrite(text, 1, len > SWEEP_STDERR_SHOWN ? SWEEP_STDERR_SHOWN : len, stderr);
+        if (len > SWEEP_STDERR_SHOWN)
+            fputs("\n[...]\n", stderr);
+        else if (text[len - 1] != '\n')
+            fputc('\n', stderr);
+    } else {
+        fputc('\n', stderr);
+    }
+    free(text);
+}
+
+/* Index of column name in a CSV header line, or -1. */
+static int csv_column(const char *header, const char *name)
+{
+    size_t n = strlen(name);
+    int col = 0;
+    for (const char *c = header; *c && *c != '\n'; col++) {
+        if (strncmp(c, name, n) == 0 && (c[n] == ',' || c[n] == '\n' || !c[n]))
+            return col;
+        while (*c && *c != ',' && *c != '\n')
+            c++;
+        if (*c == ',')
+            c++;
+    }
+    return -1;
+}
+
+/* Does field col of a CSV line equal value? */
+static bool csv_field_is(const char *line, int col, const char *value)
+{
+    for (int k = 0; k < col; k++) {
+        line = strchr(line, ',');
+        if (!line)
+            return false;
+        line++;
+    }
+    size_t n = strlen(value);
+    return strncmp(line, value, n) == 0 && (line[n] == ',' || line[n] == '\n');
+}
+
+/* Merges DIR/points/NNNN/row.csv in point order into DIR/sweep.csv, as listed by DIR/points.csv. status
+ * (may be NULL) holds the wait status of nstatus points, for the messages. Returns an exit status. */
+static int collect(const char *dir, const int *status, long nstatus)
+{
+    char path[PATH_MAX + 300], err[4400];
+    snprintf(path, sizeof(path), "%s/points.csv", dir);
+    char *manifest = read_file(path, NULL);
+    if (!manifest) {
+        fprintf(stderr, "ptosim sweep: %s: cannot read: %s (is %s a sweep's folder?)\n", path,
+                strerror(errno), dir);
+        return EXIT_USAGE;
+    }
+    size_t hl = strlen(POINTS_HEADER);
+    if (strncmp(manifest, POINTS_HEADER, hl) != 0) {
+        fprintf(stderr, "ptosim sweep: %s: not a sweep's list of points (the first line is not %.*s)\n", path,
+                (int)hl - 1, POINTS_HEADER);
+        free(manifest);
+        return EXIT_USAGE;
+    }
+    char csv[PATH_MAX + 64];
+    snprintf(csv, sizeof(csv), "%s/sweep.csv", dir);
+    outfile o;
+    FILE *out = outfile_open(&o, csv, err, sizeof(err));
+    if (!out) {
+        fprintf(stderr, "ptosim sweep: %s\n", err);
+        free(manifest);
+        return EXIT_INTERNAL;
+    }
+    char *header = NULL;
+    long n = 0, missing = 0, not_ok = 0;
+    int status_col = -1;
+    for (char *line = manifest + hl; *line; n++) {
+        char *eol = strchr(line, '\n');
+        if (eol)
+            *eol = '\0';
+        /* point,dir,4 knob cells; every cell is free of commas and quotes */
+        char *cell[2 + SWEEP_KNOBS], *p = line;
+        int nc = 0;
+        for (; nc < 2 + SWEEP_KNOBS && p; nc++) {
+            cell[nc] = p;
+            p = strchr(p, ',');
+            if (p)
+                *p++ = '\0';
+        }
+        long idx;
+        if (nc != 2 + SWEEP_KNOBS || p || parse_long(cell[0], 0, SWEEP_MAX_POINTS, &idx) != 0 || idx != n ||
+            strstr(cell[1], "..") || cell[1][0] == '/') {
+            fprintf(stderr, "ptosim sweep: %s:%ld: not a point line (point,dir,%d knob values)\n", path,
+                    n + 2, SWEEP_KNOBS);
+            missing = -1;
+            break;
+        }
+        char label[512];
+        point_label((const char *const *)cell + 2, label, sizeof(label));
+        char rowp[PATH_MAX + 300];
+        snprintf(rowp, sizeof(rowp), "%s/%s/row.csv", dir, cell[1]);
+        char *text = read_file(rowp, NULL);
+        const char *row = NULL;
+        if (!text || !row_ok(text, &row)) {
+            report_missing(dir, n, cell[1], label, status && n < nstatus ? status[n] : -2, row_why(text));
+            missing++;
+        } else if (header && strncmp(text, header, (size_t)(row - text)) != 0) {
+            fprintf(stderr, "ptosim sweep: point %ld (%s): %s has another header than point 0's\n", n, label,
+                    rowp);
+            missing++;
+        } else {
+            if (!header) {
+                header = strndup(text, (size_t)(row - text));
+                if (!header) {
+                    fputs("ptosim sweep: out of memory\n", stderr);
+                    free(text);
+                    missing = -1;
+                    break;
+                }
+                fputs(header, out);
+                status_col = csv_column(header, "status");
+            }
+            fputs(row, out);
+            not_ok += status_col >= 0 && !csv_field_is(row, status_col, "ok");
+        }
+        free(text);
+        line = eol ? eol + 1 : line + strlen(line);
+    }
+    free(manifest);
+    free(header);
+    if (missing) {
+        outfile_abort(&o);
+        remove(csv);
+        if (missing > 0)
+            fprintf(stderr,
+                    "ptosim sweep: %ld of %ld points gave no row, so %s is not written; rerun one with the "
+                    "sweep's command plus --point I, then ptosim sweep --collect %s\n",
+                    missing, n, csv, dir);
+        return missing > 0 ? EXIT_INTERNAL : EXIT_USAGE;
+    }
+    if (n == 0 || outfile_commit(&o, err, sizeof(err)) != 0) {
+        if (n == 0) {
+            outfile_abort(&o);
+            fprintf(stderr, "ptosim sweep: %s lists no point\n", path);
+        } else {
+            fprintf(stderr, "ptosim sweep: %s\n", err);
+        }
+        return n == 0 ? EXIT_USAGE : EXIT_INTERNAL;
+    }
+    printf("ptosim sweep: %ld point%s -> %s", n, n == 1 ? "" : "s", csv);
+    if (not_ok)
+        printf(" (%ld not ok: see the status column)", not_ok);
+    putchar('\n');
+    return EXIT_OK;
+}
+
+/* ---- running points ---- */
+
+/* Starts point i: `ptosim run` with the point's knobs and the shared options, stdout to row.csv and stderr
+ * to stderr.txt in DIR/points/NNNN. Returns its pid, or -1 after printing why. */
+static pid_t spawn_point(const sweep *s, long i)
+{
+    char wd[PATH_MAX + 32], path[PATH_MAX + 64], err[PATH_MAX + 256];
+    point_dir(s, i, wd, sizeof(wd));
+    if (outfile_mkdirs(wd, err, sizeof(err)) != 0) {
+        fprintf(stderr, "ptosim sweep: point %ld: %s\n", i, err);
+        return -1;
+    }
+    /* close-on-exec: sibling points must not inherit each other's files */
+    snprintf(path, sizeof(path), "%s/row.csv", wd);
+    int fo = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    snprintf(path, sizeof(path), "%s/stderr.txt", wd);
+    int fe = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    int fi = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    const char **av = point_argv(s, i, wd);
+    pid_t pid = -1;
+    if (fo < 0 || fe < 0 || fi < 0 || !av)
+        fprintf(stderr, "ptosim sweep: point %ld: cannot set up %s: %s\n", i, wd, strerror(errno));
+    else {
+        fflush(stdout);
+        fflush(stderr);
+        pid = fork();
+        if (pid == 0) {
+            if (dup2(fi, 0) < 0 || dup2(fo, 1) < 0 || dup2(fe, 2) < 0)
+                _exit(127);
+            execv(s->exe, (char *const *)av);
+            dprintf(2, "ptosim sweep: cannot run %s: %s\n", s->exe, strerror(errno));
+            _exit(127);
+        }
+        if (pid < 0)
+            fprintf(stderr, "ptosim sweep: point %ld: cannot start a process: %s\n", i, strerror(errno));
+    }
+    free(av);
+    if (fo >= 0)
+        close(fo);
+    if (fe >= 0)
+        close(fe);
+    if (fi >= 0)
+        close(fi);
+    return pid;
+}
+
+/* Progress on stderr when it is a terminal and the sweep has taken more than a second
+ * ($PTOSIM_SWEEP_PROGRESS_AFTER seconds: the tests set 0 to see it on small sweeps). */
+typedef struct progress {
+    bool on;      /* stderr is a terminal */
+    bool seen;    /* a line has been shown (so the last one gets its newline) */
+    double t0;    /* start, host seconds */
+    double after; /* seconds before the first line */
+} progress;
+
+static void progress_start(progress *p)
+{
+    const char *env = getenv("PTOSIM_SWEEP_PROGRESS_AFTER");
+    char *end;
+    p->on = isatty(2);
+    p->seen = false;
+    p->t0 = now_seconds();
+    p->after = env && *env ? strtod(env, &end) : 1.0;
+    if (!env || !*env || *end || p->after < 0)
+        p->after = 1.0;
+}
+
+static void progress_show(progress *p, long done, long total)
+{
+    double el = now_seconds() - p->t0;
+    if (!p->on || el < p->after)
+        return;
+    if (done == total) {
+        if (p->seen)
+            fprintf(stderr, "\rptosim sweep: %ld/%ld points in %.1f s\033[K\n", done, total, el);
+        return;
+    }
+    fprintf(stderr, "\rptosim sweep: %ld/%ld points, %.2f points/s", done, total, done / el);
+    if (done) {
+        long eta = (long)((total - done) * el / done + 0.5);
+        fprintf(stderr, ", ETA %ld:%02ld", eta / 60, eta % 60);
+    }
+    fputs("\033[K", stderr);
+    p->seen = true;
+}
+
+static void on_alarm(int sig)
+{
+    (void)sig; /* only interrupts waitpid, so the progress line refreshes */
+}
+
+/* Runs every point here, s->jobs at a time; status[i] gets point i's wait status (-1: not started). */
+static void run_local(const sweep *s, int *status)
+{
+    long jobs = s->jobs ? s->jobs : sysconf(_SC_NPROCESSORS_ONLN);
+    if (jobs < 1)
+        jobs = 1;
+    if (jobs > s->npoints)
+        jobs = s->npoints;
+    pid_t *pids = calloc((size_t)jobs, sizeof(pid_t));
+    long *which = calloc((size_t)jobs, sizeof(long));
+    progress pg;
+    progress_start(&pg);
+    struct sigaction sa = {0}, old_sa;
+    struct itimerval tick = {{0, 500000}, {1, 0}}, off = {{0, 0}, {0, 0}};
+    if (pg.on) {
+        /* no SA_RESTART: the tick makes waitpid return EINTR */
+        sa.sa_handler = on_alarm;
+        sigemptyset(&sa.sa_mask);
+        sigaction(SIGALRM, &sa, &old_sa);
+        setitimer(ITIMER_REAL, &tick, NULL);
+    }
+    long next = 0, done = 0, running = 0;
+    for (long i = 0; i < s->npoints; i++)
+        status[i] = -1;
+    while (done < s->npoints) {
+        for (long slot = 0; pids && which && slot < jobs && next < s->npoints; slot++)
+            if (pids[slot] == 0) {
+                pid_t pid = spawn_point(s, next);
+                if (pid < 0) {
+                    next++;
+                    done++;
+                    slot--; /* the slot is still free */
+                    continue;
+                }
+                pids[slot] = pid;
+                which[slot] = next++;
+                running++;
+            }
+        if (running == 0) {
+            if (!pids || !which) { /* out of memory: nothing can start */
+                fputs("ptosim sweep: out of memory\n", stderr);
+                break;
+            }
+            continue;
+        }
+        int st;
+        pid_t pid = waitpid(-1, &st, 0);
+        if (pid < 0) {
+            if (errno == EINTR) {
+                progress_show(&pg, done, s->npoints);
+                continue;
+            }
+            fprintf(stderr, "ptosim sweep: waitpid: %s\n", strerror(errno));
+            break;
+        }
+        for (long slot = 0; slot < jobs; slot++)
+            if (pids[slot] == pid) {
+                status[which[slot]] = st;
+                pids[slot] = 0;
+                running--;
+                done++;
+                break;
+            }
+        progress_show(&pg, done, s->npoints);
+    }
+    if (pg.on) {
+        setitimer(ITIMER_REAL, &off, NULL);
+        sigaction(SIGALRM, &old_sa, NULL);
+    }
+    free(pids);
+    free(which);
+}
+
+/* --point I: runs that one point into DIR/points/NNNN. Returns 0 when it gave a row. */
+static int run_point(const sweep *s)
+{
+    pid_t pid = spawn_point(s, s->point);
+    int st = -1;
+    while (pid > 0 && waitpid(pid, &st, 0) < 0 && errno == EINTR)
+        ;
+    char wd[PATH_MAX + 32], rowp[PATH_MAX + 64], label[512], rel[32];
+    point_dir(s, s->point, wd, sizeof(wd));
+    snprintf(rowp, sizeof(rowp), "%s/row.csv", wd);
+    char *text = read_file(rowp, NULL);
+    const char *row;
+    if (text && row_ok(text, &row)) {
+        free(text);
+        return EXIT_OK;
+    }
+    const char *cells[SWEEP_KNOBS];
+    point_cells(s, s->point, cells);
+    point_label(cells, label, sizeof(label));
+    snprintf(rel, sizeof(rel), "points/%04ld", s->point);
+    report_missing(s->dir_abs, s->point, rel, label, pid > 0 ? st : -1, row_why(text));
+    free(text);
+    return EXIT_INTERNAL;
+}
+
+/* ---- engines past one machine ---- */
+
+/* Writes the command that runs one point (the caller appends the index) with absolute paths. */
+static void write_point_command(FILE *f, const sweep *s)
+{
+    sh_quote(f, s->exe);
+    fputs(" sweep ", f);
+    sh_quote(f, s->graph_abs);
+    for (int k = 0; k < s->nlists; k++) {
+        fprintf(f, " %s ", KNOB_FLAGS[s->lists[k].knob]);
+        sh_quote(f, s->lists[k].text);
+    }
+    for (int k = 0; k < s->npass; k++) {
+        fputc(' ', f);
+        sh_quote(f, s->pass[k]);
+    }
+    fputs(" -o ", f);
+    sh_quote(f, s->dir_abs);
+    fputs(" --point ", f);
+}
+
+/* Removes every point's row.csv, so a collect never merges rows of an earlier sweep in the same folder. */
+static void remove_rows(const sweep *s)
+{
+    char path[PATH_MAX + 64];
+    for (long i = 0; i < s->npoints; i++) {
+        point_dir(s, i, path, sizeof(path) - 16);
+        strcat(path, "/row.csv");
+        remove(path);
+    }
+}
+
+/* --engine slurm: DIR/sweep.sbatch (task i runs point i; plain sh apart from the #SBATCH comments) and
+ * DIR/collect.sbatch; prints how to submit them. */
+static int write_slurm(const sweep *s)
+{
+    char path[PATH_MAX + 64], logs[PATH_MAX + 64], err[4400];
+    snprintf(logs, sizeof(logs), "%s/slurm", s->dir_abs);
+    if (outfile_mkdirs(logs, err, sizeof(err)) != 0) {
+        fprintf(stderr, "ptosim sweep: %s\n", err);
+        return EXIT_INTERNAL;
+    }
+    remove_rows(s);
+    for (int which = 0; which < 2; which++) {
+        snprintf(path, sizeof(path), "%s/%s", s->dir_abs, which ? "collect.sbatch" : "sweep.sbatch");
+        outfile o;
+        FILE *f = outfile_open(&o, path, err, sizeof(err));
+        if (!f) {
+            fprintf(stderr, "ptosim sweep: %s\n", err);
+            return EXIT_INTERNAL;
+        }
+        fputs("#!/bin/sh\n", f);
+        if (!which) {
+            fprintf(
+                f,
+                "# sweep.sbatch - a Slurm job array written by `ptosim sweep --engine slurm`: task i runs "
+                "point i of %ld\n# into points/NNNN/ beside this file. Then run collect.sbatch.\n",
+                s->npoints);
+            fprintf(f, "#SBATCH --job-name=ptosim-sweep\n#SBATCH --array=0-%ld", s->npoints - 1);
+            if (s->jobs)
+                fprintf(f, "%%%ld", s->jobs);
+            /* a run parses its graph on a second thread while the first simulates */
+            fprintf(f, "\n#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=2\n#SBATCH --output=%s/%%A_%%a.out\n",
+                    logs);
+        } else {
+            fputs(
+                "# collect.sbatch - merges the rows of the points of sweep.sbatch into sweep.csv; written by "
+                "`ptosim sweep\n# --engine slurm`. Submit it with --dependency=afterany:JOBID of the "
+                "array.\n#SBATCH --job-name=ptosim-sweep-collect\n#SBATCH --ntasks=1\n",
+                f);
+            fprintf(f, "#SBATCH --output=%s/collect-%%j.out\n", logs);
+        }
+        fputs("cd ", f);
+        sh_quote(f, s->cwd); /* where relative paths among the run options resolve */
+        fputs(" || exit 1\nexec ", f);
+        if (!which) {
+            write_point_command(f, s);
+            fputs("\"${SLURM_ARRAY_TASK_ID:?is not set: submit this script with sbatch}\"\n", f);
+        } else {
+            sh_quote(f, s->exe);
+            fputs(" sweep --collect ", f);
+            sh_quote(f, s->dir_abs);
+            fputc('\n', f);
+        }
+        if (outfile_commit(&o, err, sizeof(err)) != 0) {
+            fprintf(stderr, "ptosim sweep: %s\n", err);
+            return EXIT_INTERNAL;
+        }
+        chmod(path, 0755); /* convenience only: sbatch and sh read it either way */
+    }
+    printf("ptosim sweep: %ld point%s; wrote %s/sweep.sbatch (a job array, task i runs point i) and "
+           "%s/collect.sbatch.\nSubmit both, the merge after the array:\n"
+           "  jobid=$(sbatch --parsable %s/sweep.sbatch)\n"
+           "  sbatch --dependency=afterany:$jobid %s/collect.sbatch\n"
+           "or, once the array has finished: %s sweep --collect %s\n",
+           s->npoints, s->npoints == 1 ? "" : "s", s->dir_abs, s->dir_abs, s->dir_abs, s->dir_abs, s->exe,
+           s->dir_abs);
+    if (s->npoints > SLURM_MAX_ARRAY - 1)
+        printf("note: %ld tasks is past Slurm's default MaxArraySize (%d); ask your admins, or split the "
+               "sweep\n",
+               s->npoints, SLURM_MAX_ARRAY);
+    return EXIT_OK;
+}
+
+/* Is there an executable `name` on PATH? */
+static bool on_path(const char *name)
+{
+    const char *path = getenv("PATH");
+    if (!path)
+        return false;
+    while (*path) {
+        const char *e = strchr(path, ':');
+        size_t len = e ? (size_t)(e - path) : strlen(path);
+        char probe[PATH_MAX + 64];
+        snprintf(probe, sizeof(probe), "%.*s/%s", (int)len, len ? path : ".", name);
+        if (access(probe, X_OK) == 0)
+            return true;
+        path += len + (e ? 1 : 0);
+    }
+    return false;
+}
+
+/* --engine parallel: DIR/points.txt, then `parallel -q ... ptosim sweep ... --point {} :::: points.txt`,
+ * then the merge. */
+static int run_parallel(const sweep *s)
+{
+    if (!on_path("parallel")) {
+        fputs("ptosim sweep: --engine parallel needs GNU parallel, which is not on PATH (Debian: apt-get "
+              "install parallel); --engine local runs the points here\n",
+              stderr);
+        return EXIT_USAGE;
+    }
+    char list[PATH_MAX + 64], err[4400];
+    snprintf(list, sizeof(list), "%s/points.txt", s->dir_abs);
+    outfile o;
+    FILE *f = outfile_open(&o, list, err, sizeof(err));
+    if (!f) {
+        fprintf(stderr, "ptosim sweep: %s\n", err);
+        return EXIT_INTERNAL;
+    }
+    for (long i = 0; i < s->npoints; i++)
+        fprintf(f, "%ld\n", i);
+    if (outfile_commit(&o, err, sizeof(err)) != 0) {
+        fprintf(stderr, "ptosim sweep: %s\n", err);
+        return EXIT_INTERNAL;
+    }
+    remove_rows(s);
+    /* words: parallel's, then the point command, then "--point {} :::: list" */
+    char *pa = s->parallel_args ? strdup(s->parallel_args) : NULL;
+    size_t cap =
+        16 + 2 * (size_t)s->nhosts + 2 * (size_t)s->nlists + (size_t)s->npass + (pa ? strlen(pa) / 2 + 1 : 0);
+    const char **av = malloc(sizeof(*av) * cap);
+    char jobs[32];
+    if (!av || (s->parallel_args && !pa)) {
+        fputs("ptosim sweep: out of memory\n", stderr);
+        free(av);
+        free(pa);
+        return EXIT_INTERNAL;
+    }
+    int n = 0;
+    av[n++] = "parallel";
+    av[n++] = "-q"; /* quote the command: paths with blanks survive parallel's shell */
+    if (s->jobs) {
+        snprintf(jobs, sizeof(jobs), "%ld", s->jobs);
+        av[n++] = "-j";
+        av[n++] = jobs;
+    }
+    for (int k = 0; k < s->nhosts; k++) {
+        av[n++] = "-S";
+        av[n++] = s->hosts[k];
+    }
+    if (s->nhosts) { /* remote points run in this folder too, for relative paths among the options */
+        av[n++] = "--wd";
+        av[n++] = s->cwd;
+    }
+    for (char *w = pa ? strtok(pa, " \t\n") : NULL; w; w = strtok(NULL, " \t\n"))
+        av[n++] = w;
+    av[n++] = s->exe;
+    av[n++] = "sweep";
+    av[n++] = s->graph_abs;
+    for (int k = 0; k < s->nlists; k++) {
+        av[n++] = KNOB_FLAGS[s->lists[k].knob];
+        av[n++] = s->lists[k].text;
+    }
+    for (int k = 0; k < s->npass; k++)
+        av[n++] = s->pass[k];
+    av[n++] = "-o";
+    av[n++] = s->dir_abs;
+    av[n++] = "--point";
+    av[n++] = "{}";
+    av[n++] = "::::";
+    av[n++] = list;
+    av[n] = NULL;
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid == 0) {
+        execvp("parallel", (char *const *)av);
+        dprintf(2, "ptosim sweep: cannot run GNU parallel: %s\n", strerror(errno));
+        _exit(127);
+    }
+    free(av);
+    free(pa);
+    int st;
+    while (pid > 0 && waitpid(pid, &st, 0) < 0 && errno == EINTR)
+        ;
+    if (pid < 0) {
+        fprintf(stderr, "ptosim sweep: cannot start GNU parallel: %s\n", strerror(errno));
+        return EXIT_INTERNAL;
+    }
+    /* parallel's status counts failed points; the merge names them */
+    return collect(s->dir_abs, NULL, 0);
+}
+
+/* ---- entry ---- */
+
+int sweep_main(int argc, char **argv)
+{
+    if (argc == 0) {
+        fputs("usage: ptosim sweep GRAPH [KNOB LIST ...] [run options] -o DIR (ptosim sweep --help)\n",
+              stderr);
+        return EXIT_USAGE;
+    }
+    const char *v;
+    if (opt_is(argv[0], "--collect", &v)) {
+        const char *dir = v ? v : argc > 1 ? argv[1] : NULL;
+        if (!dir || argc != (v ? 1 : 2)) {
+            fputs("usage: ptosim sweep --collect DIR\n", stderr);
+            return EXIT_USAGE;
+        }
+        return collect(dir, NULL, 0);
+    }
+    sweep s;
+    int rc = parse(argc, argv, &s);
+    if (rc == 0)
+        rc = check(&s);
+    if (rc == 1)
+        rc = EXIT_OK; /* --help */
+    else if (rc == 0 && s.point >= 0)
+        rc = run_point(&s);
+    else if (rc == 0 && write_manifest(&s) != 0)
+        rc = EXIT_INTERNAL;
+    else if (rc == 0 && s.engine == ENGINE_SLURM)
+        rc = write_slurm(&s);
+    else if (rc == 0 && s.engine == ENGINE_PARALLEL)
+        rc = run_parallel(&s);
+    else if (rc == 0) {
+        int *status = malloc(sizeof(int) * (size_t)s.npoints);
+        if (!status) {
+            fputs("ptosim sweep: out of memory\n", stderr);
+            rc = EXIT_INTERNAL;
+        } else {
+            run_local(&s, status);
+            rc = collect(s.dir_abs, status, s.npoints);
+            free(status);
+        }
+    }
+    sweep_free(&s);
+    return rc;
+}

@@ -1,0 +1,726 @@
+/* test_sweep.c - ptosim sweep: point order, rows and makespans worked by hand, determinism across -j, the
+ * Slurm array run task by task, GNU parallel's command line, the collect step, progress and every error. */
+#define _XOPEN_SOURCE 700 /* posix_openpt and friends, for the progress test's terminal */
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "testutil.h"
+
+#define HEADER                                                                                               \
+    "graph,platform,ring_task_window,ring_heap,ring_dep_pool,status,code,exit,makespan_us,tasks_completed,"  \
+    "task_window_peak,heap_peak,dep_pool_peak,tensormap_peak,blocked_us,blocked_task_window_us,"             \
+    "blocked_heap_us,blocked_dep_pool_us,blocked_tensormap_us\n"
+#define LISTS_HINT                                                                                           \
+    "; only --ring-task-window, --ring-heap, --ring-dep-pool and --aicpu-thread-num take lists, every "      \
+    "other option goes to each run as it is\n"
+
+/* 60 scopes of one 10 us AIV task (18000 cycles at 1.8 GHz), no dependencies: each task sits in ring 1
+ * (scope depth 1) and needs no dependency-pool entry. */
+static char *write_scoped_fan(const char *dir)
+{
+    char *text = malloc(60 * 120 + 256);
+    strcpy(text,
+           "{\"ptosim_graph\": 1, \"name\": \"sf\", \"kernels\": [{\"id\": 0, \"name\": \"v\", \"core\": "
+           "\"aiv\", \"cost\": {\"cycles\": 18000}}]}\n");
+    for (int i = 0; i < 60; i++)
+        strcat(text, "{\"op\": \"scope_begin\"}\n{\"op\": \"submit\", \"kernel\": \"v\"}\n{\"op\": "
+                     "\"scope_end\"}\n");
+    char *p = tu_write(dir, "sf.jsonl", text);
+    free(text);
+    return p;
+}
+
+static char *path_in(const char *dir, const char *name)
+{
+    size_t n = strlen(dir) + strlen(name) + 2;
+    char *p = malloc(n);
+    snprintf(p, n, "%s/%s", dir, name);
+    return p;
+}
+
+static char *read_in(const char *dir, const char *name)
+{
+    char *p = path_in(dir, name);
+    char *text = tu_read(p);
+    free(p);
+    return text;
+}
+
+static int count_lines(const char *text)
+{
+    int n = 0;
+    for (; *text; text++)
+        n += *text == '\n';
+    return n;
+}
+
+/* Line k (0-based) of text, copied. */
+static char *line_of(const char *text, int k)
+{
+    for (; k > 0 && text; k--) {
+        text = strchr(text, '\n');
+        if (text)
+            text++;
+    }
+    ck_assert_ptr_nonnull(text);
+    const char *e = strchr(text, '\n');
+    return strndup(text, e ? (size_t)(e - text) : strlen(text));
+}
+
+/* Field k (0-based) of a CSV line, copied. */
+static char *field(const char *line, int k)
+{
+    for (; k > 0; k--) {
+        line = strchr(line, ',');
+        ck_assert_ptr_nonnull(line);
+        line++;
+    }
+    const char *e = strchr(line, ',');
+    return strndup(line, e ? (size_t)(e - line) : strlen(line));
+}
+
+/* Asserts field k of row r (1 = first row after the header) of csv. */
+static void assert_field(const char *csv, int r, int k, const char *want)
+{
+    char *line = line_of(csv, r), *got = field(line, k);
+    ck_assert_msg(strcmp(got, want) == 0, "row %d field %d: '%s', want '%s' (%s)", r, k, got, want, line);
+    free(got);
+    free(line);
+}
+
+static double makespan(const char *csv, int r)
+{
+    char *line = line_of(csv, r), *f = field(line, 8);
+    double v = atof(f);
+    free(f);
+    free(line);
+    return v;
+}
+
+/* Runs ptosim with args and checks it exits with status and writes exactly err to stderr. */
+static void expect_error(const char *const *args, int status, const char *err)
+{
+    run_out r = tu_run(args);
+    ck_assert_msg(r.status == status, "status %d, want %d: %s", r.status, status, r.err);
+    ck_assert_str_eq(r.err, err);
+    tu_run_free(&r);
+}
+
+START_TEST(local_sweep_gives_one_row_per_point_in_nested_loop_order)
+{
+    /* window 4 on ring 1 holds at most 3 tasks in flight: 60 tasks of 10 us take at least 60 / 3 x 10 =
+     * 200 us. Window 64 leaves the orchestrator (0.874 us per submit) as the only limit: about 60 x 0.874
+     * + 10 = 62 us. With no dependencies the dependency pool changes nothing. */
+    const char *dir = tu_tmpdir();
+    char *g = write_scoped_fan(dir), *out = path_in(dir, "s");
+    const char *args[] = {"sweep",
+                          g,
+                          "--ring-task-window",
+                          "0/4/0/0,0/64/0/0",
+                          "--ring-dep-pool",
+                          "16,64,256",
+                          "-j",
+                          "2",
+                          "-o",
+                          out,
+                          NULL};
+    run_out r = tu_run(args);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_str_eq(r.err, ""); /* stderr is not a terminal: no progress */
+    char want[512];
+    snprintf(want, sizeof(want), "ptosim sweep: 6 points -> %s/sweep.csv\n", out);
+    ck_assert_str_eq(r.out, want);
+    tu_run_free(&r);
+    char *csv = read_in(out, "sweep.csv");
+    ck_assert_ptr_nonnull(csv);
+    ck_assert_int_eq(count_lines(csv), 7); /* the header once, 2 x 3 points */
+    ck_assert_msg(strncmp(csv, HEADER, strlen(HEADER)) == 0, "%s", csv);
+    /* the first knob varies slowest */
+    const char *windows[] = {"16384/4/16384/16384", "16384/64/16384/16384"};
+    const char *pools[] = {"16/16/16/16", "64/64/64/64", "256/256/256/256"};
+    for (int w = 0; w < 2; w++)
+        for (int d = 0; d < 3; d++) {
+            int row = 1 + 3 * w + d;
+            assert_field(csv, row, 0, "sf");
+            assert_field(csv, row, 2, windows[w]);
+            assert_field(csv, row, 3, "268435456/268435456/268435456/268435456");
+            assert_field(csv, row, 4, pools[d]);
+            assert_field(csv, row, 5, "ok");
+            assert_field(csv, row, 9, "60");
+            assert_field(csv, row, 12, "0/0/0/0"); /* no dependency-pool entry used */
+            ck_assert(makespan(csv, row) == makespan(csv, 1 + 3 * w));
+        }
+    assert_field(csv, 1, 10, "0/3/0/0"); /* window 4: 3 in flight at most */
+    ck_assert_msg(makespan(csv, 1) >= 200 && makespan(csv, 4) < 100, "window 4: %f us, window 64: %f us",
+                  makespan(csv, 1), makespan(csv, 4));
+    /* the manifest and a folder per point you can open */
+    char *manifest = read_in(out, "points.csv");
+    ck_assert_str_eq(manifest, "point,dir,ring_task_window,ring_heap,ring_dep_pool,aicpu_thread_num\n"
+                               "0,points/0000,0/4/0/0,,16,\n1,points/0001,0/4/0/0,,64,\n"
+                               "2,points/0002,0/4/0/0,,256,\n3,points/0003,0/64/0/0,,16,\n"
+                               "4,points/0004,0/64/0/0,,64,\n5,points/0005,0/64/0/0,,256,\n");
+    char *row5 = read_in(out, "points/0005/row.csv");
+    char *last = line_of(csv, 6);
+    ck_assert_msg(strncmp(row5, HEADER, strlen(HEADER)) == 0 &&
+                      strncmp(row5 + strlen(HEADER), last, strlen(last)) == 0,
+                  "%s", row5);
+    char *run = path_in(out, "points/0005/ptosim_run.json");
+    cJSON *j = tu_json_file(run);
+    cJSON *cfg = cJSON_GetObjectItem(j, "config");
+    ck_assert_int_eq(cJSON_GetArrayItem(cJSON_GetObjectItem(cfg, "ring_task_window"), 1)->valueint, 64);
+    ck_assert_int_eq(cJSON_GetArrayItem(cJSON_GetObjectItem(cfg, "ring_dep_pool"), 0)->valueint, 256);
+    cJSON_Delete(j);
+    free(run);
+    free(last);
+    free(row5);
+    free(manifest);
+    free(csv);
+    free(out);
+    free(g);
+}
+END_TEST
+
+START_TEST(shared_options_reach_every_point_and_thread_counts_sweep)
+{
+    /* --aicpu-thread-num is not a CSV column: the manifest and each point's ptosim_run.json carry it; a
+     * shared diagnostic flag writes its file into every point's folder */
+    const char *dir = tu_tmpdir();
+    char *out = path_in(dir, "s");
+    const char *args[] = {
+        "sweep", TRACE("chain3.jsonl"), "--aicpu-thread-num", "2,4", "--enable-dep-gen", "--quiet", "-o", out,
+        NULL};
+    run_out r = tu_run(args);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    char *manifest = read_in(out, "points.csv");
+    ck_assert_str_eq(manifest, "point,dir,ring_task_window,ring_heap,ring_dep_pool,aicpu_thread_num\n"
+                               "0,points/0000,,,,2\n1,points/0001,,,,4\n");
+    for (int i = 0; i < 2; i++) {
+        char name[64];
+        snprintf(name, sizeof(name), "points/%04d/ptosim_run.json", i);
+        char *p = path_in(out, name);
+        cJSON *j = tu_json_file(p);
+        ck_assert_int_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(j, "config"), "aicpu_thread_num")->valueint,
+                         i ? 4 : 2);
+        cJSON_Delete(j);
+        free(p);
+        snprintf(name, sizeof(name), "%s/points/%04d/dfx_outputs/deps.json", out, i);
+        ck_assert_msg(tu_exists(name), "%s", name);
+    }
+    free(manifest);
+    free(out);
+}
+END_TEST
+
+START_TEST(a_point_that_ends_in_a_runtime_error_still_gives_its_row)
+{
+    /* fan200 submits 200 tasks in the outer scope: window 4 fails the scope pre-check (code 1, exit 4) */
+    const char *dir = tu_tmpdir();
+    char *out = path_in(dir, "s");
+    const char *args[] = {"sweep", TRACE("fan200.jsonl"), "--ring-task-window", "4,256", "-o", out, NULL};
+    run_out r = tu_run(args);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    char want[512];
+    snprintf(want, sizeof(want), "ptosim sweep: 2 points -> %s/sweep.csv (1 not ok: see the status column)\n",
+             out);
+    ck_assert_str_eq(r.out, want);
+    tu_run_free(&r);
+    char *csv = read_in(out, "sweep.csv");
+    ck_assert_int_eq(count_lines(csv), 3);
+    assert_field(csv, 1, 5, "runtime_error");
+    assert_field(csv, 1, 6, "1");
+    assert_field(csv, 1, 7, "4");
+    assert_field(csv, 2, 5, "ok");
+    char *err = read_in(out, "points/0000/stderr.txt");
+    ck_assert_msg(strstr(err, "runtime error 1 SCOPE_DEADLOCK") != NULL, "%s", err);
+    free(err);
+    free(csv);
+    free(out);
+}
+END_TEST
+
+START_TEST(j1_and_j2_give_byte_identical_csv)
+{
+    const char *dir = tu_tmpdir();
+    char *a = path_in(dir, "a"), *b = path_in(dir, "b");
+    const char *j1[] = {"sweep",
+                        TRACE("default.jsonl"),
+                        "--ring-task-window",
+                        "16,64",
+                        "--ring-heap",
+                        "65536,268435456",
+                        "-j",
+                        "1",
+                        "-o",
+                        a,
+                        NULL};
+    const char *j2[] = {"sweep",
+                        TRACE("default.jsonl"),
+                        "--ring-task-window",
+                        "16,64",
+                        "--ring-heap",
+                        "65536,268435456",
+                        "-j2",
+                        "-o",
+                        b,
+                        NULL};
+    run_out r = tu_run(j1);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    r = tu_run(j2);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    char *ca = read_in(a, "sweep.csv"), *cb = read_in(b, "sweep.csv");
+    ck_assert_int_eq(count_lines(ca), 5);
+    ck_assert_str_eq(ca, cb);
+    assert_field(ca, 1, 5, "runtime_error"); /* a 64 KiB heap is too small for the decoder: code 2 */
+    assert_field(ca, 1, 6, "2");
+    assert_field(ca, 2, 5, "ok");
+    free(ca);
+    free(cb);
+    free(a);
+    free(b);
+}
+END_TEST
+
+/* Runs cmd through sh; returns its exit status. */
+static int sh(const char *cmd)
+{
+    int st = system(cmd);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+}
+
+START_TEST(slurm_array_tasks_run_locally_merge_to_the_local_csv)
+{
+    const char *dir = tu_tmpdir();
+    char *g = write_scoped_fan(dir), *local = path_in(dir, "local"), *arr = path_in(dir, "array");
+    const char *lo[] = {"sweep",
+                        g,
+                        "--ring-task-window",
+                        "0/4/0/0,0/64/0/0",
+                        "--ring-heap",
+                        "1048576,268435456",
+                        "--set",
+                        "dfx_overhead=0",
+                        "-o",
+                        local,
+                        NULL};
+    run_out r = tu_run(lo);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    const char *sl[] = {"sweep",
+                        g,
+                        "--ring-task-window",
+                        "0/4/0/0,0/64/0/0",
+                        "--ring-heap",
+                        "1048576,268435456",
+                        "--set",
+                        "dfx_overhead=0",
+                        "--engine",
+                        "slurm",
+                        "-j",
+                        "2",
+                        "-o",
+                        arr,
+                        NULL};
+    r = tu_run(sl);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    char want[1024];
+    snprintf(want, sizeof(want), "  jobid=$(sbatch --parsable %s/sweep.sbatch)\n", arr);
+    ck_assert_msg(strstr(r.out, want) != NULL, "%s", r.out);
+    snprintf(want, sizeof(want), "  sbatch --dependency=afterany:$jobid %s/collect.sbatch\n", arr);
+    ck_assert_msg(strstr(r.out, want) != NULL, "%s", r.out);
+    tu_run_free(&r);
+    char *script = read_in(arr, "sweep.sbatch");
+    ck_assert_msg(strstr(script, "\n#SBATCH --array=0-3%2\n") != NULL, "%s", script);
+    snprintf(want, sizeof(want), "sweep '%s' --ring-task-window '0/4/0/0,0/64/0/0'", g); /* absolute paths */
+    ck_assert_msg(strstr(script, want) != NULL, "%s", script);
+    char *row0 = path_in(arr, "points/0000/row.csv");
+    ck_assert_msg(!tu_exists(row0), "nothing runs before sbatch");
+    free(row0);
+    /* without the array's variable the script refuses to guess a point */
+    char cmd[2048];
+    snprintf(cmd, sizeof(cmd), "env -u SLURM_ARRAY_TASK_ID sh %s/sweep.sbatch 2>/dev/null", arr);
+    ck_assert_int_ne(sh(cmd), 0);
+    for (int i = 0; i < 4; i++) {
+        snprintf(cmd, sizeof(cmd), "SLURM_ARRAY_TASK_ID=%d sh %s/sweep.sbatch", i, arr);
+        ck_assert_int_eq(sh(cmd), 0);
+    }
+    snprintf(cmd, sizeof(cmd), "sh %s/collect.sbatch >/dev/null", arr);
+    ck_assert_int_eq(sh(cmd), 0);
+    char *a = read_in(local, "sweep.csv"), *b = read_in(arr, "sweep.csv");
+    ck_assert_int_eq(count_lines(a), 5);
+    ck_assert_str_eq(a, b);
+    char *ma = read_in(local, "points.csv"), *mb = read_in(arr, "points.csv");
+    ck_assert_str_eq(ma, mb);
+    free(ma);
+    free(mb);
+    free(a);
+    free(b);
+    free(script);
+    free(g);
+    free(local);
+    free(arr);
+}
+END_TEST
+
+START_TEST(a_point_without_a_row_is_named_and_can_be_rerun_then_collected)
+{
+    /* point 1's dfx_outputs is a file, so its run cannot write and prints no row (exit 1); the other points
+     * still run; sweep.csv waits until the point is rerun with --point and the rows are collected */
+    const char *dir = tu_tmpdir();
+    char *out = path_in(dir, "s"), *blocker = path_in(dir, "s/points/0001/dfx_outputs");
+    char cmd[1024];
+    snprintf(cmd, sizeof(cmd), "mkdir -p %s/s/points/0001 && : > %s", dir, blocker);
+    ck_assert_int_eq(sh(cmd), 0);
+    const char *args[] = {"sweep", TRACE("chain3.jsonl"), "--ring-task-window", "4,8,16", "-o", out, NULL};
+    run_out r = tu_run(args);
+    ck_assert_int_eq(r.status, 1);
+    char want[2048];
+    snprintf(want, sizeof(want),
+             "ptosim sweep: point 1 (--ring-task-window 8) gave no row: exit 1 (%s/points/0001/row.csv is "
+             "empty); its stderr (%s/points/0001/stderr.txt):\nptosim: %s: not a directory\n",
+             out, out, blocker);
+    ck_assert_msg(strncmp(r.err, want, strlen(want)) == 0, "%s", r.err);
+    snprintf(want, sizeof(want),
+             "ptosim sweep: 1 of 3 points gave no row, so %s/sweep.csv is not written; rerun one with the "
+             "sweep's command plus --point I, then ptosim sweep --collect %s\n",
+             out, out);
+    ck_assert_msg(strstr(r.err, want) != NULL, "%s", r.err);
+    ck_assert_str_eq(r.out, "");
+    tu_run_free(&r);
+    char *p = path_in(out, "sweep.csv");
+    ck_assert(!tu_exists(p));
+    char *row0 = read_in(out, "points/0000/row.csv"), *row2 = read_in(out, "points/0002/row.csv");
+    ck_assert_int_eq(count_lines(row0), 2);
+    ck_assert_int_eq(count_lines(row2), 2);
+    unlink(blocker);
+    const char *again[] = {
+        "sweep", TRACE("chain3.jsonl"), "--ring-task-window", "4,8,16", "-o", out, "--point", "1", NULL};
+    r = tu_run(again);
+    ck_assert_msg(r.status == 0 && !r.out[0] && !r.err[0], "%d %s %s", r.status, r.out, r.err);
+    tu_run_free(&r);
+    const char *col[] = {"sweep", "--collect", out, NULL};
+    r = tu_run(col);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    char *csv = tu_read(p);
+    ck_assert_int_eq(count_lines(csv), 4);
+    assert_field(csv, 2, 2, "8/8/8/8");
+    free(csv);
+    free(row0);
+    free(row2);
+    free(p);
+    free(blocker);
+    free(out);
+}
+END_TEST
+
+START_TEST(collect_names_the_points_without_a_row)
+{
+    const char *dir = tu_tmpdir();
+    char *out = path_in(dir, "s");
+    const char *sl[] = {
+        "sweep", TRACE("chain3.jsonl"), "--ring-heap", "1024,2048/0/0/0", "--engine", "slurm", "-o", out,
+        NULL};
+    run_out r = tu_run(sl);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_msg(strstr(r.out, "#") == NULL && strstr(r.out, "ptosim sweep: 2 points; wrote ") == r.out,
+                  "%s", r.out);
+    tu_run_free(&r);
+    char *script = read_in(out, "sweep.sbatch");
+    ck_assert_msg(strstr(script, "\n#SBATCH --array=0-1\n") != NULL, "%s", script); /* no -j: no throttle */
+    free(script);
+    const char *col[] = {"sweep", "--collect", out, NULL};
+    char want[2048];
+    snprintf(
+        want, sizeof(want),
+        "ptosim sweep: point 0 (--ring-heap 1024) gave no row (%s/points/0000/row.csv is missing)\n"
+        "ptosim sweep: point 1 (--ring-heap 2048/0/0/0) gave no row (%s/points/0001/row.csv is missing)\n"
+        "ptosim sweep: 2 of 2 points gave no row, so %s/sweep.csv is not written; rerun one with the "
+        "sweep's command plus --point I, then ptosim sweep --collect %s\n",
+        out, out, out, out);
+    expect_error(col, 1, want);
+    /* a row from another binary's header is refused too */
+    const char *p0[] = {
+        "sweep", TRACE("chain3.jsonl"), "--ring-heap", "1024,2048/0/0/0", "-o", out, "--point", "0", NULL};
+    const char *p1[] = {
+        "sweep", TRACE("chain3.jsonl"), "--ring-heap", "1024,2048/0/0/0", "-o", out, "--point", "1", NULL};
+    r = tu_run(p0);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    r = tu_run(p1);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    char *row = read_in(out, "points/0001/row.csv");
+    row[0] = 'G';
+    char *rp = path_in(out, "points/0001");
+    free(tu_write(rp, "row.csv", row));
+    snprintf(want, sizeof(want),
+             "ptosim sweep: point 1 (--ring-heap 2048/0/0/0): %s/points/0001/row.csv has another header than "
+             "point 0's\nptosim sweep: 1 of 2 points gave no row, so %s/sweep.csv is not written; rerun one "
+             "with the sweep's command plus --point I, then ptosim sweep --collect %s\n",
+             out, out, out);
+    expect_error(col, 1, want);
+    free(rp);
+    free(row);
+    /* not a sweep's folder */
+    const char *none[] = {"sweep", "--collect", dir, NULL};
+    snprintf(
+        want, sizeof(want),
+        "ptosim sweep: %s/points.csv: cannot read: No such file or directory (is %s a sweep's folder?)\n",
+        dir, dir);
+    expect_error(none, 2, want);
+    const char *bare[] = {"sweep", "--collect", NULL};
+    expect_error(bare, 2, "usage: ptosim sweep --collect DIR\n");
+    free(out);
+}
+END_TEST
+
+START_TEST(parallel_engine_hands_the_points_to_gnu_parallel)
+{
+    /* a stand-in for GNU parallel on PATH: it records its arguments and runs the command once per line of
+     * the :::: file with {} replaced, as parallel -q does */
+    const char *dir = tu_tmpdir();
+    char *fake = tu_write(dir, "parallel",
+                          "#!/bin/bash\n"
+                          "printf '%s\\n' \"$@\" > \"${0%/*}/args.txt\"\n"
+                          "args=(\"$@\")\n"
+                          "n=${#args[@]}\n"
+                          "i=0; while [[ ${args[i+1]} != sweep ]]; do i=$((i + 1)); done\n"
+                          "cmd=(\"${args[@]:i:n-i-2}\")\n"
+                          "while read -r p; do \"${cmd[@]//\\{\\}/$p}\"; done < \"${args[n-1]}\"\n");
+    chmod(fake, 0755);
+    char *out = path_in(dir, "s"), *local = path_in(dir, "local");
+    const char *lo[] = {"sweep", TRACE("chain3.jsonl"), "--ring-task-window", "4,8", "-o", local, NULL};
+    run_out r = tu_run(lo);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    setenv("PATH", dir, 1);
+    const char *pa[] = {
+        "sweep", TRACE("chain3.jsonl"), "--ring-task-window", "4,8", "--engine", "parallel", "-j", "2", "-S",
+        "host1", "--parallel-args",     "--bar  --eta",       "-o",  out,        NULL};
+    r = tu_run(pa);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    char *a = read_in(local, "sweep.csv"), *b = read_in(out, "sweep.csv");
+    ck_assert_str_eq(a, b);
+    char *list = read_in(out, "points.txt");
+    ck_assert_str_eq(list, "0\n1\n");
+    char *got = read_in(dir, "args.txt"), cwd[4096], want[16384];
+    ck_assert_ptr_nonnull(getcwd(cwd, sizeof(cwd)));
+    char exe[4096];
+    ck_assert_ptr_nonnull(realpath(PTOSIM_BIN, exe));
+    char graph[4096];
+    ck_assert_ptr_nonnull(realpath(TRACE("chain3.jsonl"), graph));
+    snprintf(want, sizeof(want),
+             "-q\n-j\n2\n-S\nhost1\n--wd\n%s\n--bar\n--eta\n%s\nsweep\n%s\n--ring-task-window\n4,8\n-o\n%s\n"
+             "--point\n{}\n::::\n%s/points.txt\n",
+             cwd, exe, graph, out, out);
+    ck_assert_str_eq(got, want);
+    /* without GNU parallel: say so, run nothing */
+    setenv("PATH", "/nonexistent", 1);
+    expect_error(pa, 2,
+                 "ptosim sweep: --engine parallel needs GNU parallel, which is not on PATH (Debian: apt-get "
+                 "install parallel); --engine local runs the points here\n");
+    free(got);
+    free(list);
+    free(a);
+    free(b);
+    free(out);
+    free(local);
+    free(fake);
+}
+END_TEST
+
+START_TEST(progress_shows_on_a_terminal_only)
+{
+    /* stderr on a pseudo-terminal; the one-second threshold lowered to 0 so a small sweep shows it */
+    int m = posix_openpt(O_RDWR | O_NOCTTY);
+    ck_assert(m >= 0 && grantpt(m) == 0 && unlockpt(m) == 0);
+    int s = open(ptsname(m), O_RDWR | O_NOCTTY);
+    ck_assert(s >= 0);
+    const char *dir = tu_tmpdir();
+    char *out = path_in(dir, "s");
+    pid_t pid = fork();
+    if (pid == 0) {
+        setenv("PTOSIM_SWEEP_PROGRESS_AFTER", "0", 1);
+        int devnull = open("/dev/null", O_WRONLY);
+        dup2(devnull, 1);
+        dup2(s, 2);
+        execl(PTOSIM_BIN, PTOSIM_BIN, "sweep", TRACE("chain3.jsonl"), "--ring-task-window", "4,8", "-j", "1",
+              "-o", out, (char *)NULL);
+        _exit(127);
+    }
+    int st;
+    waitpid(pid, &st, 0);
+    ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    char buf[4096];
+    size_t n = 0;
+    struct pollfd pf = {.fd = m, .events = POLLIN};
+    while (n < sizeof(buf) - 1 && poll(&pf, 1, 200) > 0) {
+        ssize_t got = read(m, buf + n, sizeof(buf) - 1 - n);
+        if (got <= 0)
+            break;
+        n += (size_t)got;
+    }
+    buf[n] = '\0';
+    ck_assert_msg(strstr(buf, "\rptosim sweep: 1/2 points, ") != NULL, "%s", buf);
+    ck_assert_msg(strstr(buf, ", ETA 0:00") != NULL, "%s", buf);
+    ck_assert_msg(strstr(buf, "\rptosim sweep: 2/2 points in ") != NULL, "%s", buf);
+    close(s);
+    close(m);
+    /* the same on a file: nothing */
+    setenv("PTOSIM_SWEEP_PROGRESS_AFTER", "0", 1);
+    const char *args[] = {"sweep", TRACE("chain3.jsonl"), "--ring-task-window", "4,8", "-o", out, NULL};
+    run_out r = tu_run(args);
+    ck_assert_int_eq(r.status, 0);
+    ck_assert_str_eq(r.err, "");
+    tu_run_free(&r);
+    free(out);
+}
+END_TEST
+
+START_TEST(every_command_line_error_is_named_before_any_point_runs)
+{
+    const char *dir = tu_tmpdir();
+    char *out = path_in(dir, "s");
+    const char *g = TRACE("chain3.jsonl");
+    const char *unknown[] = {"sweep", g, "--ring-foo", "4,8", "-o", out, NULL};
+    expect_error(
+        unknown, 2,
+        "ptosim sweep: unknown option '--ring-foo' (ptosim run --help lists the options)" LISTS_HINT);
+    const char *shared[] = {"sweep", g, "--scheduler-timeout-ms", "10,20", "-o", out, NULL};
+    expect_error(shared, 2,
+                 "ptosim sweep: --scheduler-timeout-ms: must be a positive integer (milliseconds), got "
+                 "'10,20'" LISTS_HINT);
+    /* knob values: the messages of ptosim run */
+    const char *heap[] = {"sweep", g, "--ring-heap", "1024,64", "-o", out, NULL};
+    expect_error(heap, 2,
+                 "ptosim sweep: --ring-heap: ring_heap must be a power of 2 >= 1024 (bytes per ring), "
+                 "got 64\n");
+    const char *three[] = {"sweep", g, "--ring-task-window", "0/4/0", "-o", out, NULL};
+    expect_error(three, 2,
+                 "ptosim sweep: --ring-task-window: ring_task_window must have exactly 4 entries (one per "
+                 "scope-depth ring), got 3\n");
+    const char *entry[] = {"sweep", g, "--ring-dep-pool", "16,0/2/0/0", "-o", out, NULL};
+    expect_error(
+        entry, 2,
+        "ptosim sweep: --ring-dep-pool: ring_dep_pool entries must be in [4, INT32_MAX] (or 0 to keep "
+        "default), got 2\n");
+    const char *empty[] = {"sweep", g, "--ring-task-window", "16,,64", "-o", out, NULL};
+    expect_error(empty, 2,
+                 "ptosim sweep: --ring-task-window: ring_task_window must be a power of 2 >= 4, got ''\n");
+    const char *threads[] = {"sweep", g, "--aicpu-thread-num", "2,5", "-o", out, NULL};
+    expect_error(
+        threads, 2,
+        "ptosim sweep: --aicpu-thread-num: launch_aicpu_num (5) must be 0 (auto) or in range [2, 4]\n");
+    const char *twice[] = {"sweep", g, "--ring-heap", "1024", "--ring-heap=2048", "-o", out, NULL};
+    expect_error(twice, 2, "ptosim sweep: --ring-heap given twice (give one list per knob)\n");
+    const char *novalue[] = {"sweep", g, "-o", out, "--ring-heap", NULL};
+    expect_error(novalue, 2, "ptosim sweep: --ring-heap: missing value\n");
+    const char *noout[] = {"sweep", g, "--ring-heap", "1024", NULL};
+    expect_error(noout, 2,
+                 "ptosim sweep: missing -o DIR (the sweep writes DIR/sweep.csv and a folder per point under "
+                 "DIR/points/)\n");
+    const char *nograph[] = {"sweep", "--ring-heap", "1024", "-o", out, NULL};
+    expect_error(
+        nograph, 2,
+        "ptosim sweep: missing GRAPH (usage: ptosim sweep GRAPH [KNOB LIST ...] [run options] -o DIR; "
+        "ptosim sweep --help)\n");
+    const char *bare[] = {"sweep", NULL};
+    expect_error(bare, 2,
+                 "usage: ptosim sweep GRAPH [KNOB LIST ...] [run options] -o DIR (ptosim sweep --help)\n");
+    const char *missing[] = {"sweep", "/nonexistent.jsonl", "-o", out, NULL};
+    expect_error(missing, 2,
+                 "ptosim sweep: /nonexistent.jsonl: cannot read the graph: No such file or directory\n");
+    const char *jobs[] = {"sweep", g, "-j", "0", "-o", out, NULL};
+    expect_error(jobs, 2, "ptosim sweep: -j: '0' is not a number of jobs in [1, 1024]\n");
+    const char *engine[] = {"sweep", g, "--engine", "pbs", "-o", out, NULL};
+    expect_error(engine, 2, "ptosim sweep: --engine: 'pbs' is not an engine (local, slurm, parallel)\n");
+    const char *hosts[] = {"sweep", g, "-S", "h1", "-o", out, NULL};
+    expect_error(hosts, 2, "ptosim sweep: --parallel-args and -S are options of --engine parallel\n");
+    const char *point[] = {"sweep", g, "--ring-heap", "1024,2048", "--point", "2", "-o", out, NULL};
+    expect_error(point, 2, "ptosim sweep: --point 2: the sweep has 2 points (0-1)\n");
+    const char *pointx[] = {"sweep", g, "--point", "x", "-o", out, NULL};
+    expect_error(pointx, 2, "ptosim sweep: --point: 'x' is not a point index\n");
+    const char *collect[] = {"sweep", g, "--collect", out, NULL};
+    expect_error(collect, 2,
+                 "ptosim sweep: --collect DIR takes no other argument (ptosim sweep --collect DIR)\n");
+    const char *set[] = {"sweep", g, "--set", "no_such_parameter=1", "-o", out, NULL};
+    run_out r = tu_run(set);
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_msg(strncmp(r.err, "ptosim sweep: ", 14) == 0 && strstr(r.err, "no_such_parameter") != NULL,
+                  "%s", r.err);
+    tu_run_free(&r);
+    /* over a million points: 2000 dependency pools x 29 windows x 31 heaps */
+    static char pools[2000 * 6], windows[29 * 12], heaps[31 * 16];
+    size_t n = 0;
+    for (int i = 0; i < 2000; i++)
+        n += (size_t)snprintf(pools + n, sizeof(pools) - n, "%s%d", i ? "," : "", 4 + i);
+    n = 0;
+    for (int i = 2; i <= 30; i++)
+        n += (size_t)snprintf(windows + n, sizeof(windows) - n, "%s%lu", i > 2 ? "," : "", 1UL << i);
+    n = 0;
+    for (int i = 10; i <= 40; i++)
+        n += (size_t)snprintf(heaps + n, sizeof(heaps) - n, "%s%llu", i > 10 ? "," : "", 1ULL << i);
+    const char *huge[] = {
+        "sweep", g,   "--ring-dep-pool", pools, "--ring-task-window", windows, "--ring-heap", heaps, "-o",
+        out,     NULL};
+    expect_error(huge, 2, "ptosim sweep: more than 1000000 points; split the sweep\n");
+    /* none of these made the sweep's folder */
+    ck_assert(!tu_exists(out));
+    free(out);
+}
+END_TEST
+
+START_TEST(help_lists_the_knobs_and_engines)
+{
+    const char *help[] = {"sweep", "--help", NULL};
+    run_out r = tu_run(help);
+    ck_assert_int_eq(r.status, 0);
+    const char *must[] = {"--ring-task-window LIST",
+                          "--ring-heap LIST",
+                          "--ring-dep-pool LIST",
+                          "--aicpu-thread-num LIST",
+                          "--engine slurm",
+                          "--engine parallel",
+                          "--collect DIR",
+                          "--point I",
+                          "-j, --jobs N",
+                          NULL};
+    for (int i = 0; must[i]; i++)
+        ck_assert_msg(strstr(r.out, must[i]) != NULL, "%s missing from\n%s", must[i], r.out);
+    tu_run_free(&r);
+    const char *top[] = {"--help", NULL};
+    r = tu_run(top);
+    ck_assert_msg(strstr(r.out, "\n  sweep GRAPH") != NULL, "%s", r.out);
+    tu_run_free(&r);
+}
+END_TEST
+
+Suite *suite_sweep(void)
+{
+    Suite *s = suite_create("sweep");
+    TCase *tc = tcase_create("sweep");
+    tcase_add_test(tc, local_sweep_gives_one_row_per_point_in_nested_loop_order);
+    tcase_add_test(tc, shared_options_reach_every_point_and_thread_counts_sweep);
+    tcase_add_test(tc, a_point_that_ends_in_a_runtime_error_still_gives_its_row);
+    tcase_add_test(tc, j1_and_j2_give_byte_identical_csv);
+    tcase_add_test(tc, slurm_array_tasks_run_locally_merge_to_the_local_csv);
+    tcase_add_test(tc, a_point_without_a_row_is_named_and_can_be_rerun_then_collected);
+    tcase_add_test(tc, collect_names_the_points_without_a_row);
+    tcase_add_test(tc, parallel_engine_hands_the_points_to_gnu_parallel);
+    tcase_add_test(tc, progress_shows_on_a_terminal_only);
+    tcase_add_test(tc, every_command_line_error_is_named_before_any_point_runs);
+    tcase_add_test(tc, help_lists_the_knobs_and_engines);
+    tcase_set_timeout(tc, 60);
+    suite_add_tcase(s, tc);
+    return s;
+}
