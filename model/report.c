@@ -371,7 +371,7 @@ void report_csv(const chip *c, const report_info *ri, FILE *out, bool header)
     if (header)
         fputs("graph,platform,ring_task_window,ring_heap,ring_dep_pool,status,code,exit,makespan_us,"
               "tasks_completed,task_window_peak,heap_peak,dep_pool_peak,tensormap_peak,blocked_us,"
-              "blocked_task_window_us,blocked_heap_us,blocked_dep_pool_us,blocked_tensormap_us\n",
+              "blocked_task_window_us,blocked_heap_us,blocked_dep_pool_us,blocked_tensormap_us,aicpu_thread_num\n",
               out);
     uint64_t v[RING_COUNT];
     fprintf(out, "%s,%s", c->orch.g.name, c->plat.name);
@@ -399,9 +399,9 @@ void report_csv(const chip *c, const report_info *ri, FILE *out, bool header)
     for (int r = 0; r < RING_COUNT; r++)
         b[r] = us_from_ps(c->orch.blocked_ps[r]);
     fprintf(out, ",%.3f/%.3f/%.3f/%.3f", b[0], b[1], b[2], b[3]);
-    fprintf(out, ",%.3f,%.3f,%.3f,%.3f\n", us_from_ps(c->orch.blocked_res_ps[RES_TASK_WINDOW]),
+    fprintf(out, ",%.3f,%.3f,%.3f,%.3f,%d\n", us_from_ps(c->orch.blocked_res_ps[RES_TASK_WINDOW]),
             us_from_ps(c->orch.blocked_res_ps[RES_HEAP]), us_from_ps(c->orch.blocked_res_ps[RES_DEP_POOL]),
-            us_from_ps(c->orch.blocked_res_ps[RES_TENSORMAP]));
+            us_from_ps(c->orch.blocked_res_ps[RES_TENSORMAP]), (int)c->plat.aicpu_threads);
 }
 
 void report_summary(const chip *c, const report_info *ri, FILE *out)

@@ -15,7 +15,7 @@
 #define HEADER                                                                                               \
     "graph,platform,ring_task_window,ring_heap,ring_dep_pool,status,code,exit,makespan_us,tasks_completed,"  \
     "task_window_peak,heap_peak,dep_pool_peak,tensormap_peak,blocked_us,blocked_task_window_us,"             \
-    "blocked_heap_us,blocked_dep_pool_us,blocked_tensormap_us\n"
+    "blocked_heap_us,blocked_dep_pool_us,blocked_tensormap_us,aicpu_thread_num\n"
 #define LISTS_HINT                                                                                           \
     "; only --ring-task-window, --ring-heap, --ring-dep-pool and --aicpu-thread-num take lists, every "      \
     "other option goes to each run as it is\n"
