@@ -477,6 +477,20 @@ void chip_release(chip *c, task *tk, ps_t t)
     chip_check_consumed(c, tk, t);
 }
 
+/* Idle cores that could have run a ready task, over the dt before the next
+ * event: min(idle cores of a type, tasks of that type or MIX queued). */
+static void measure_idle(chip *c, ps_t dt)
+{
+    for (int ty = 0; ty < 2; ty++) {
+        int idle = 0;
+        for (int t = 0; t < c->nsched; t++)
+            idle += c->threads[t].units[ty][0]; /* [0]: cores fitting the IDLE staging phase */
+        size_t ready =
+            c->ready[ty].len + c->ready[SHAPE_MIX].len + c->ready_sync[ty].len + c->ready_sync[SHAPE_MIX].len;
+        c->idle_ready_ps[ty] += (double)dt * (double)((size_t)idle < ready ? (size_t)idle : ready);
+    }
+}
+
 int chip_step(chip *c)
 {
     if (c->status != CHIP_RUNNING)
@@ -499,6 +513,8 @@ int chip_step(chip *c)
                      (unsigned long long)c->tasks_completed, (unsigned long long)c->tasks_submitted);
         return 0;
     }
+    if (c->measure_idle && ev.t > c->now)
+        measure_idle(c, ev.t - c->now);
     c->now = ev.t;
     c->events++;
     switch ((enum chip_event)ev.kind) {

@@ -113,12 +113,14 @@ typedef struct fanout_node {
 } fanout_node;
 
 typedef struct chip {
-    platform plat;                                        /* parameters */
-    chip_config cfg;                                      /* run options */
-    chip_costs cost;                                      /* derived costs */
-    evq q;                                                /* the event heap */
-    ps_t now;                                             /* time of the event being handled */
-    uint64_t events;                                      /* events handled */
+    platform plat;           /* parameters */
+    chip_config cfg;         /* run options */
+    chip_costs cost;         /* derived costs */
+    evq q;                   /* the event heap */
+    ps_t now;                /* time of the event being handled */
+    uint64_t events;         /* events handled */
+    bool measure_idle;       /* accumulate idle_ready_ps (ptosim tune) */
+    double idle_ready_ps[2]; /* per core type: idle cores x time while a task of the type was queued */
     void (*on_progress)(const struct chip *c, void *arg); /* called every 65536 events, or NULL */
     void *progress_arg;
     task_ring rings[RING_COUNT];           /* task windows */

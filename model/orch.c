@@ -214,6 +214,17 @@ static void unblock(chip *c, ps_t t)
     o->blocked = false;
     o->blocked_ps[o->blocked_ring] += t - o->blocked_since;
     o->blocked_res_ps[o->res] += t - o->blocked_since;
+    const char *site = o->scopes[o->nscopes - 1].site;
+    int k = 0;
+    while (k < o->nsites && !(o->sites[k].res == o->res && o->sites[k].ring == o->blocked_ring &&
+                              strcmp(o->sites[k].site, site) == 0))
+        k++;
+    if (k == o->nsites && o->nsites < ORCH_BLOCK_SITES) {
+        o->sites[k] = (orch_block_site){.res = o->res, .ring = o->blocked_ring};
+        memcpy(o->sites[k].site, site, sizeof(o->sites[k].site));
+        o->nsites++;
+    }
+    o->sites[k < o->nsites ? k : o->nsites - 1].ps += t - o->blocked_since;
     o->check_gen++;
 }
 

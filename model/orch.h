@@ -53,6 +53,16 @@ typedef enum {
     RES_COUNT
 } orch_resource;
 
+#define ORCH_BLOCK_SITES 16 /* distinct (resource, ring, site) waits kept; the rest add to the last */
+
+/* Where the orchestrator waited: which ring resource, inside which scope. */
+typedef struct orch_block_site {
+    orch_resource res;
+    int ring;
+    char site[GRAPH_SITE_MAX];
+    ps_t ps;
+} orch_block_site;
+
 typedef struct orch {
     graph g;                                  /* the graph being streamed */
     struct readahead *ra;                     /* its reader thread, NULL if parsed here */
@@ -73,7 +83,9 @@ typedef struct orch {
     uint64_t check_gen;             /* generation of the pending deadlock check */
     ps_t blocked_ps[RING_COUNT];    /* total wait per ring */
     ps_t blocked_res_ps[RES_COUNT]; /* total wait per resource */
-    uint64_t submit_idx;            /* submits so far (orchestrator record index) */
+    orch_block_site sites[ORCH_BLOCK_SITES]; /* waits by resource, ring and innermost scope site */
+    int nsites;
+    uint64_t submit_idx;                /* submits so far (orchestrator record index) */
     orch_scope scopes[ORCH_MAX_SCOPES]; /* open scopes, [0] = root */
     int nscopes;                        /* open scopes, root included */
     uint64_t *scope_list;               /* flat scope-task list */

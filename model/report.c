@@ -371,7 +371,8 @@ void report_csv(const chip *c, const report_info *ri, FILE *out, bool header)
     if (header)
         fputs("graph,platform,ring_task_window,ring_heap,ring_dep_pool,status,code,exit,makespan_us,"
               "tasks_completed,task_window_peak,heap_peak,dep_pool_peak,tensormap_peak,blocked_us,"
-              "blocked_task_window_us,blocked_heap_us,blocked_dep_pool_us,blocked_tensormap_us,aicpu_thread_num\n",
+              "blocked_task_window_us,blocked_heap_us,blocked_dep_pool_us,blocked_tensormap_us,aicpu_thread_"
+              "num\n",
               out);
     uint64_t v[RING_COUNT];
     fprintf(out, "%s,%s", c->orch.g.name, c->plat.name);

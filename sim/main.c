@@ -10,24 +10,29 @@
 #include "import.h"
 #include "run.h"
 #include "sweep.h"
+#include "tune.h"
 
 static void usage(FILE *out)
 {
-    fputs("usage: ptosim COMMAND [ARGS]\n"
-          "\n"
-          "ptosim simulates an Ascend a2a3 chip running the PTO2 task-graph runtime.\n"
-          "\n"
-          "commands:\n"
-          "  run GRAPH [options]          simulate a graph file (ptosim run --help)\n"
-          "  sweep GRAPH [lists] -o DIR   one run per point of knob lists, merged into DIR/sweep.csv "
-          "(ptosim sweep --help)\n"
-          "  validate GRAPH               check a graph file without simulating it\n"
-          "  import DFX_DIR               rebuild a graph file from a capture (deps.json, swimlane, scope "
-          "stats)\n"
-          "  gen KIND [--PARAM VALUE ...] write a synthetic graph to stdout (ptosim gen --help)\n"
-          "  params [-p NAME|FILE]        list the platform parameters with their sources\n"
-          "  --help, --version\n",
-          out);
+    fputs(
+        "usage: ptosim COMMAND [ARGS]\n"
+        "\n"
+        "ptosim simulates an Ascend a2a3 chip running the PTO2 task-graph runtime.\n"
+        "\n"
+        "commands:\n"
+        "  run GRAPH [GRAPH...] [opts]  simulate a graph file; several = programs on one worker (ptosim run "
+        "--help)\n"
+        "  tune GRAPH [options]         walk the tuning loop and recommend ring settings (ptosim tune "
+        "--help)\n"
+        "  sweep GRAPH [lists] -o DIR   one run per point of knob lists, merged into DIR/sweep.csv "
+        "(ptosim sweep --help)\n"
+        "  validate GRAPH               check a graph file without simulating it\n"
+        "  import DFX_DIR               rebuild a graph file from a capture (deps.json, swimlane, scope "
+        "stats)\n"
+        "  gen KIND [--PARAM VALUE ...] write a synthetic graph to stdout (ptosim gen --help)\n"
+        "  params [-p NAME|FILE]        list the platform parameters with their sources\n"
+        "  --help, --version\n",
+        out);
 }
 
 static int cmd_validate(int argc, char **argv)
@@ -88,6 +93,8 @@ int main(int argc, char **argv)
         return run_main(argc - 2, argv + 2);
     if (strcmp(cmd, "sweep") == 0)
         return sweep_main(argc - 2, argv + 2);
+    if (strcmp(cmd, "tune") == 0)
+        return tune_main(argc - 2, argv + 2);
     if (strcmp(cmd, "import") == 0)
         return import_main(argc - 2, argv + 2);
     if (strcmp(cmd, "validate") == 0)

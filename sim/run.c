@@ -129,7 +129,7 @@ static int exit_for(chip_status s)
 /* Everything of a run that comes before a graph: the platform with its
  * overrides, the timeouts and the collectors. Returns EXIT_OK or the exit
  * status to end with. */
-static int prepare(const cli_run *o, platform *pl, chip_config *cf)
+int run_prepare(const cli_run *o, platform *pl, chip_config *cf)
 {
     cli_run opt = *o;
     char err[4096];
@@ -216,7 +216,7 @@ static int prepare(const cli_run *o, platform *pl, chip_config *cf)
 /* Ring sizes of one program, lowest first: the platform default, the
  * graph header's run_config, the flags (0 keeps the lower layer; runtime.md
  * §1.9). */
-static void apply_rings(chip_config *cfg, const platform *plat, const graph *hdr, const cli_run *opt)
+void run_apply_rings(chip_config *cfg, const platform *plat, const graph *hdr, const cli_run *opt)
 {
     for (int r = 0; r < RING_COUNT; r++) {
         uint64_t v[3] = {(uint64_t)plat->ring_task_window, (uint64_t)plat->ring_heap,
@@ -573,7 +573,7 @@ static int run_worker(const cli_run *opt, const platform *plat, const chip_confi
             break;
         }
         chip_config pc = *cfg;
-        apply_rings(&pc, plat, &hdr, opt);
+        run_apply_rings(&pc, plat, &hdr, opt);
         uint64_t rings[3][4];
         rings_of(&pc, rings);
         if (worker_add_program(w, &hdr, rings, err, sizeof(err)) != 0) {
@@ -635,7 +635,7 @@ int run_main(int argc, char **argv)
     }
     platform plat;
     chip_config cfg;
-    int code = prepare(&opt, &plat, &cfg);
+    int code = run_prepare(&opt, &plat, &cfg);
     if (code != EXIT_OK)
         return code;
     if (opt.ngraphs > 1)
@@ -643,7 +643,7 @@ int run_main(int argc, char **argv)
     graph hdr;
     if (read_header(opt.graph, &hdr) != 0)
         return EXIT_GRAPH;
-    apply_rings(&cfg, &plat, &hdr, &opt);
+    run_apply_rings(&cfg, &plat, &hdr, &opt);
     graph_close(&hdr);
     return simulate(&opt, &plat, &cfg, opt.graph, opt.work_dir, true, NULL);
 }

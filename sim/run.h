@@ -4,6 +4,18 @@
 
 #define PTOSIM_VERSION "0.1.0"
 
+#include "../model/chip.h"
+#include "cli.h"
+
+/* Everything of a run that comes before a graph: the platform with its
+ * overrides, the timeouts and the collectors. Returns EXIT_OK or the exit
+ * status to end with (the message is printed). */
+int run_prepare(const cli_run *opt, platform *plat, chip_config *cfg);
+
+/* Ring sizes of one program, lowest first: the platform default, the graph
+ * header's run_config (hdr may be NULL), the flags. */
+void run_apply_rings(chip_config *cfg, const platform *plat, const graph *hdr, const cli_run *opt);
+
 /* Runs `ptosim run` with the arguments after "run". Returns the exit status. */
 int run_main(int argc, char **argv);
 

@@ -21,6 +21,7 @@ int main(void)
     srunner_add_suite(sr, suite_calib());
     srunner_add_suite(sr, suite_gen());
     srunner_add_suite(sr, suite_worker());
+    srunner_add_suite(sr, suite_tune());
     srunner_add_suite(sr, suite_e2e());
     srunner_add_suite(sr, suite_sweep());
     srunner_run_all(sr, CK_ENV);

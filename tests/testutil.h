@@ -78,6 +78,7 @@ Suite *suite_dump(void);
 Suite *suite_import(void);
 Suite *suite_gen(void);
 Suite *suite_worker(void);
+Suite *suite_tune(void);
 Suite *suite_sweep(void);
 
 #endif

@@ -1,0 +1,372 @@
+/* test_tune.c - `ptosim tune`: races and serialising edges in the graph, and the ring search. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../model/graph.h"
+#include "../model/lint.h"
+#include "testutil.h"
+
+/* x is 8 x 8 FLOAT32: 64 elements, row-major. */
+#define HDR                                                                                                  \
+    "{\"ptosim_graph\": 1, \"name\": \"g\", \"kernels\": [{\"id\": 0, \"name\": \"rd\", \"core\": \"aiv\", " \
+    "\"cost\": {\"ns\": 1000}}, {\"id\": 1, \"name\": \"wr\", \"core\": \"aiv\", \"cost\": {\"ns\": "        \
+    "1000}}], \"tensors\": [{\"name\": \"x\", \"dtype\": \"FLOAT32\", \"shape\": [8, 8]}]}\n"
+
+static lint_report lint_text(const char *ops)
+{
+    char *text = malloc(strlen(HDR) + strlen(ops) + 1);
+    strcpy(text, HDR);
+    strcat(text, ops);
+    char *path = tu_write(tu_tmpdir(), "g.jsonl", text);
+    free(text);
+    graph g;
+    lint_report r;
+    char err[GRAPH_ERR_MAX];
+    ck_assert_msg(lint_graph(path, &g, &r, err, sizeof(err)) == 0, "%s", err);
+    graph_close(&g);
+    free(path);
+    return r;
+}
+
+static size_t total(const lint_report *r)
+{
+    size_t n = 0;
+    for (int k = 0; k < LINT_KINDS; k++)
+        n += r->count[k];
+    return n;
+}
+
+/* line 2 reads rows 0-3 of x; line 3 writes rows 2-5 with nothing ordering it
+ * after the read: the runtime does not track write-after-read. */
+START_TEST(a_write_after_an_unordered_read_is_a_race)
+{
+    lint_report r =
+        lint_text("{\"op\": \"submit\", \"id\": \"r\", \"kernel\": \"rd\", \"args\": [{\"dir\": \"in\", "
+                  "\"tensor\": \"x\", \"shape\": [4, 8], \"offset\": [0, 0]}]}\n"
+                  "{\"op\": \"submit\", \"kernel\": \"wr\", \"args\": [{\"dir\": \"out_existing\", "
+                  "\"tensor\": \"x\", \"shape\": [4, 8], \"offset\": [2, 0]}]}\n");
+    ck_assert_int_eq(r.count[LINT_WAR], 1);
+    ck_assert_int_eq(total(&r), 1);
+    ck_assert_int_eq(r.shown[0].line_a, 2);
+    ck_assert_int_eq(r.shown[0].line_b, 3);
+    ck_assert_int_eq(r.shown[0].kernel_a, 0);
+    ck_assert_int_eq(r.shown[0].kernel_b, 1);
+    lint_report_free(&r);
+
+    /* an explicit dep orders them; disjoint rows never race */
+    r = lint_text("{\"op\": \"submit\", \"id\": \"r\", \"kernel\": \"rd\", \"args\": [{\"dir\": \"in\", "
+                  "\"tensor\": \"x\", \"shape\": [4, 8], \"offset\": [0, 0]}]}\n"
+                  "{\"op\": \"submit\", \"kernel\": \"wr\", \"deps\": [\"r\"], \"args\": [{\"dir\": "
+                  "\"out_existing\", \"tensor\": \"x\", \"shape\": [4, 8], \"offset\": [2, 0]}]}\n"
+                  "{\"op\": \"submit\", \"kernel\": \"wr\", \"args\": [{\"dir\": \"out_existing\", "
+                  "\"tensor\": \"x\", \"shape\": [2, 8], \"offset\": [6, 0]}]}\n");
+    ck_assert_int_eq(total(&r), 0);
+    lint_report_free(&r);
+
+    /* an order through a chain of edges counts: read -> (dep) a -> (RAW) b writes */
+    r = lint_text("{\"op\": \"submit\", \"id\": \"r\", \"kernel\": \"rd\", \"args\": [{\"dir\": \"in\", "
+                  "\"tensor\": \"x\", \"shape\": [4, 8], \"offset\": [0, 0]}]}\n"
+                  "{\"op\": \"submit\", \"kernel\": \"wr\", \"deps\": [\"r\"], \"args\": [{\"dir\": \"out\", "
+                  "\"tensor\": \"t\", \"dtype\": \"FLOAT32\", \"shape\": [4]}]}\n"
+                  "{\"op\": \"submit\", \"kernel\": \"wr\", \"args\": [{\"dir\": \"in\", \"tensor\": \"t\"}, "
+                  "{\"dir\": \"inout\", \"tensor\": \"x\", \"shape\": [4, 8], \"offset\": [0, 0]}]}\n");
+    ck_assert_int_eq(total(&r), 0);
+    lint_report_free(&r);
+}
+END_TEST
+
+START_TEST(unordered_writes_and_opt_outs_are_races)
+{
+    /* out_existing does not look up earlier writers */
+    lint_report r =
+        lint_text("{\"op\": \"submit\", \"kernel\": \"wr\", \"args\": [{\"dir\": \"out_existing\", "
+                  "\"tensor\": \"x\", \"shape\": [4, 8], \"offset\": [0, 0]}]}\n"
+                  "{\"op\": \"submit\", \"kernel\": \"wr\", \"args\": [{\"dir\": \"out_existing\", "
+                  "\"tensor\": \"x\", \"shape\": [1, 8], \"offset\": [3, 0]}]}\n");
+    ck_assert_int_eq(r.count[LINT_WAW], 1);
+    ck_assert_int_eq(total(&r), 1);
+    lint_report_free(&r);
+    /* inout looks them up: ordered */
+    r = lint_text("{\"op\": \"submit\", \"kernel\": \"wr\", \"args\": [{\"dir\": \"out_existing\", "
+                  "\"tensor\": \"x\", \"shape\": [4, 8], \"offset\": [0, 0]}]}\n"
+                  "{\"op\": \"submit\", \"kernel\": \"wr\", \"args\": [{\"dir\": \"inout\", "
+                  "\"tensor\": \"x\", \"shape\": [1, 8], \"offset\": [3, 0]}]}\n");
+    ck_assert_int_eq(total(&r), 0);
+    lint_report_free(&r);
+    /* a manual_dep reader of what a writer just wrote, and a no_dep one, and a manual scope */
+    r = lint_text(
+        "{\"op\": \"submit\", \"kernel\": \"wr\", \"args\": [{\"dir\": \"out_existing\", "
+        "\"tensor\": \"x\", \"shape\": [4, 8], \"offset\": [0, 0]}]}\n"
+        "{\"op\": \"submit\", \"kernel\": \"rd\", \"args\": [{\"dir\": \"in\", \"tensor\": \"x\", "
+        "\"shape\": [1, 8], \"offset\": [0, 0], \"manual_dep\": true}]}\n"
+        "{\"op\": \"submit\", \"kernel\": \"rd\", \"args\": [{\"dir\": \"no_dep\", \"tensor\": \"x\", "
+        "\"shape\": [1, 8], \"offset\": [1, 0]}]}\n"
+        "{\"op\": \"scope_begin\", \"mode\": \"manual\"}\n"
+        "{\"op\": \"submit\", \"kernel\": \"rd\", \"args\": [{\"dir\": \"in\", \"tensor\": \"x\", "
+        "\"shape\": [1, 8], \"offset\": [2, 0]}]}\n"
+        "{\"op\": \"scope_end\"}\n"
+        "{\"op\": \"submit\", \"kernel\": \"rd\", \"args\": [{\"dir\": \"in\", \"tensor\": \"x\", "
+        "\"shape\": [1, 8], \"offset\": [3, 0]}]}\n");
+    ck_assert_int_eq(r.count[LINT_OPT_OUT], 3);
+    ck_assert_int_eq(total(&r), 3);
+    ck_assert_int_eq(r.shown[2].line_b, 6);
+    lint_report_free(&r);
+}
+END_TEST
+
+/* Columns 0-3 and a transposed view of columns 4-7 share no element, but the
+ * overlap test sees different strides and keeps the edge (OTHER); a newer
+ * version does the same on rows that do not meet. A real overlap is no
+ * finding. */
+START_TEST(an_edge_between_disjoint_views_is_a_suspicious_serialisation)
+{
+    lint_report r =
+        lint_text("{\"op\": \"submit\", \"kernel\": \"wr\", \"args\": [{\"dir\": \"out_existing\", "
+                  "\"tensor\": \"x\", \"shape\": [8, 4], \"offset\": [0, 0]}]}\n"
+                  "{\"op\": \"submit\", \"kernel\": \"rd\", \"args\": [{\"dir\": \"in\", "
+                  "\"tensor\": \"x\", \"shape\": [4, 8], \"strides\": [1, 8], \"start_offset\": 4}]}\n"
+                  "{\"op\": \"submit\", \"kernel\": \"rd\", \"args\": [{\"dir\": \"in\", "
+                  "\"tensor\": \"x\", \"shape\": [8, 4], \"offset\": [0, 4], \"version\": 1}]}\n"
+                  "{\"op\": \"submit\", \"kernel\": \"rd\", \"args\": [{\"dir\": \"in\", "
+                  "\"tensor\": \"x\", \"shape\": [8, 4], \"strides\": [8, 1], \"start_offset\": 2}]}\n");
+    ck_assert_int_eq(r.count[LINT_FALSE_EDGE], 2);
+    ck_assert_int_eq(total(&r), 2);
+    ck_assert_int_eq(r.shown[0].line_b, 3);
+    ck_assert_str_eq(r.shown[0].why, "views that are not nested row-major boxes");
+    ck_assert_int_eq(r.shown[1].line_b, 4);
+    ck_assert_str_eq(r.shown[1].why, "the reader's view has a newer version");
+    lint_report_free(&r);
+}
+END_TEST
+
+START_TEST(inout_chains_are_counted)
+{
+    char ops[4096] = "";
+    for (int i = 0; i < 5; i++)
+        strcat(ops,
+               "{\"op\": \"submit\", \"kernel\": \"wr\", \"args\": [{\"dir\": \"inout\", \"tensor\": \"x\", "
+               "\"shape\": [1, 8], \"offset\": [0, 0]}]}\n");
+    /* three on another row are too short to report */
+    for (int i = 0; i < 3; i++)
+        strcat(ops,
+               "{\"op\": \"submit\", \"kernel\": \"wr\", \"args\": [{\"dir\": \"inout\", \"tensor\": \"x\", "
+               "\"shape\": [1, 8], \"offset\": [1, 0]}]}\n");
+    lint_report r = lint_text(ops);
+    ck_assert_int_eq(r.count[LINT_INOUT_CHAIN], 1);
+    ck_assert_int_eq(total(&r), 1);
+    ck_assert_int_eq(r.shown[0].chain, 5);
+    ck_assert_int_eq(r.shown[0].line_a, 2);
+    ck_assert_int_eq(r.shown[0].line_b, 6);
+    lint_report_free(&r);
+}
+END_TEST
+
+START_TEST(exact_intersection_of_views)
+{
+    tmap_view a = {.buffer_numel = 64, .start = 0, .ndims = 2}, b = a;
+    a.shape[0] = 8, a.shape[1] = 4, a.strides[0] = 8, a.strides[1] = 1; /* columns 0-3 */
+    b.start = 4;
+    b.shape[0] = 4, b.shape[1] = 8, b.strides[0] = 1, b.strides[1] = 8; /* columns 4-7, transposed */
+    ck_assert_int_eq(lint_views_intersect(&a, &b), 0);
+    b.start = 3; /* columns 3-6: column 3 is shared */
+    ck_assert_int_eq(lint_views_intersect(&a, &b), 1);
+    tmap_view c = {.buffer_numel = 64, .start = 32, .ndims = 1}; /* elements 32-63, dense */
+    c.shape[0] = 32, c.strides[0] = 1;
+    tmap_view d = c;
+    d.start = 0;
+    ck_assert_int_eq(lint_views_intersect(&c, &d), 0);
+    d.start = 1;
+    ck_assert_int_eq(lint_views_intersect(&c, &d), 1);
+}
+END_TEST
+
+START_TEST(shipped_clean_graphs_have_no_findings)
+{
+    static const char *const clean[] = {TRACE("forkjoin.jsonl"), TRACE("gen_fan.jsonl"),
+                                        TRACE("chain3.jsonl"), TRACE("kv_prefill.jsonl")};
+    for (size_t i = 0; i < sizeof(clean) / sizeof(clean[0]); i++) {
+        graph g;
+        lint_report r;
+        char err[GRAPH_ERR_MAX];
+        ck_assert_msg(lint_graph(clean[i], &g, &r, err, sizeof(err)) == 0, "%s", err);
+        ck_assert_msg(total(&r) == 0, "%s: %zu findings", clean[i], total(&r));
+        ck_assert(!r.truncated);
+        graph_close(&g);
+        lint_report_free(&r);
+    }
+}
+END_TEST
+
+/* ---- the ptosim tune program ---- */
+
+static char *fan_graph(void)
+{
+    run_out g = tu_run((const char *[]){"gen", "fan", "--n", "400", "--cost-ns", "20000", NULL});
+    ck_assert_int_eq(g.status, 0);
+    char *path = tu_write(tu_tmpdir(), "fan.jsonl", g.out);
+    tu_run_free(&g);
+    return path;
+}
+
+/* The makespan and task-window wait of one ptosim run. */
+static void run_with(const char *graph, const char *window, double *makespan, double *blocked)
+{
+    const char *dir = tu_tmpdir();
+    const char *args[] = {"run", graph, "-o", dir, "--quiet", "--ring-task-window", window, NULL};
+    run_out r = tu_run(args);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    char p[4300];
+    snprintf(p, sizeof(p), "%s/ptosim_run.json", dir);
+    cJSON *j = tu_json_file(p);
+    *makespan = cJSON_GetObjectItem(j, "makespan_us")->valuedouble;
+    *blocked =
+        cJSON_GetObjectItem(cJSON_GetObjectItem(j, "orchestrator_blocked_us"), "task_window")->valuedouble;
+    cJSON_Delete(j);
+}
+
+/* 400 scoped 20 us AIV tasks, one per scope on ring 1, with 8 slots per
+ * ring: the orchestrator waits for slots. Doubling ring 1's window helps up
+ * to 64, the first size at which it never waits; tune stops there and
+ * reports what ptosim run measures for that setting. */
+START_TEST(tune_grows_an_undersized_task_window_until_the_stall_is_gone)
+{
+    char *g = fan_graph();
+    const char *args[] = {"tune", g, "--ring-task-window", "8", NULL};
+    run_out r = tu_run(args);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_msg(strstr(r.out, "ring 1 task_window full: the orchestrator waited") != NULL, "%s", r.out);
+    ck_assert_msg(strstr(r.out, "ring 1 ring_task_window 32 -> 64: makespan") != NULL, "%s", r.out);
+    ck_assert_msg(strstr(r.out, "   ptosim flags: --ring-task-window 8,64,8,8\n") != NULL, "%s", r.out);
+    ck_assert_msg(strstr(r.out, "RunConfig(platform=\"a2a3\", ring_task_window=[8, 64, 8, 8])") != NULL, "%s",
+                  r.out);
+    double m64, b64, m32, b32, m8, b8;
+    run_with(g, "8,64,8,8", &m64, &b64);
+    run_with(g, "8,32,8,8", &m32, &b32);
+    run_with(g, "8", &m8, &b8);
+    ck_assert_double_eq(b64, 0);
+    ck_assert(b32 > 0 && m32 > m64);
+    char want[128];
+    snprintf(want, sizeof(want), "measured: makespan %.3f us (was: makespan %.3f us", m64, m8);
+    ck_assert_msg(strstr(r.out, want) != NULL, "want '%s' in %s", want, r.out);
+    ck_assert_msg(strstr(r.out, "-> 128") == NULL, "%s", r.out); /* nothing left to try after 64 */
+    tu_run_free(&r);
+
+    /* with the default 16384 slots nothing waits: nothing changes */
+    const char *args2[] = {"tune", g, NULL};
+    r = tu_run(args2);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_msg(strstr(r.out, "nothing to try: no ring held the orchestrator back") != NULL, "%s", r.out);
+    ck_assert_msg(strstr(r.out, "keep the current settings") != NULL, "%s", r.out);
+    ck_assert_msg(strstr(r.out, " kept") == NULL, "%s", r.out);
+    tu_run_free(&r);
+    free(g);
+}
+END_TEST
+
+/* 100 tasks at depth 0 with 64 slots: the scope pre-check fails the run
+ * (code 1). Tune grows ring 0's window until it runs, and never recommends
+ * the failing size. */
+START_TEST(tune_recovers_a_run_that_fails_on_a_ring)
+{
+    char text[16384];
+    size_t n = (size_t)snprintf(text, sizeof(text), "%s", HDR);
+    for (int i = 0; i < 100; i++)
+        n += (size_t)snprintf(text + n, sizeof(text) - n, "{\"op\": \"submit\", \"kernel\": \"rd\"}\n");
+    char *g = tu_write(tu_tmpdir(), "flat.jsonl", text);
+    const char *args[] = {"tune", g, "--ring-task-window", "64", NULL};
+    run_out r = tu_run(args);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_msg(
+        strstr(r.out, "the run ends with runtime error 1: ring 0's ring_task_window is too small") != NULL,
+        "%s", r.out);
+    ck_assert_msg(strstr(r.out, "ring 0 ring_task_window 64 -> 128: makespan") != NULL, "%s", r.out);
+    ck_assert_msg(strstr(r.out, "ptosim flags: --ring-task-window 128,64,64,64") != NULL, "%s", r.out);
+    ck_assert_msg(strstr(r.out, "(was: fails: runtime error 1 SCOPE_DEADLOCK)") != NULL, "%s", r.out);
+    tu_run_free(&r);
+    free(g);
+}
+END_TEST
+
+START_TEST(tune_reports_a_planted_race_and_serialising_edge_and_nothing_on_a_clean_graph)
+{
+    char *g =
+        tu_write(tu_tmpdir(), "planted.jsonl",
+                 HDR "{\"op\": \"submit\", \"kernel\": \"wr\", \"args\": [{\"dir\": \"out_existing\", "
+                     "\"tensor\": \"x\", \"shape\": [8, 4], \"offset\": [0, 0]}]}\n"
+                     "{\"op\": \"submit\", \"kernel\": \"rd\", \"args\": [{\"dir\": \"in\", \"tensor\": "
+                     "\"x\", \"shape\": [4, 8], \"strides\": [1, 8], \"start_offset\": 4}]}\n"
+                     "{\"op\": \"submit\", \"kernel\": \"wr\", \"args\": [{\"dir\": \"out_existing\", "
+                     "\"tensor\": \"x\", \"shape\": [1, 8], \"offset\": [7, 0]}]}\n");
+    const char *args[] = {"tune", g, NULL};
+    run_out r = tu_run(args);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    /* line 3 reads columns 4-7 (row 7 included) and line 4 writes all of row 7 with no edge after
+     * it: WAR. Line 2 wrote columns 0-3 of row 7 too, and out_existing does not look up: WAW.
+     * Line 2 -> line 3 is the edge between disjoint column sets. */
+    ck_assert_msg(strstr(r.out, "a chain where a fan-out was expected: 1 suspicious serialising pattern\n") !=
+                      NULL,
+                  "%s", r.out);
+    ck_assert_msg(strstr(r.out, "a fan-out where a chain was needed: 2 latent races\n") != NULL, "%s", r.out);
+    ck_assert_msg(strstr(r.out, "1 x write-after-read race") != NULL, "%s", r.out);
+    ck_assert_msg(strstr(r.out, "line 3 (rd) and line 4 (wr) on x\n") != NULL, "%s", r.out);
+    ck_assert_msg(strstr(r.out, "1 x write-after-write race") != NULL, "%s", r.out);
+    ck_assert_msg(strstr(r.out, "line 2 (wr) and line 4 (wr) on x\n") != NULL, "%s", r.out);
+    ck_assert_msg(
+        strstr(r.out, "line 2 (wr) and line 3 (rd) on x: views that are not nested row-major boxes") != NULL,
+        "%s", r.out);
+    tu_run_free(&r);
+
+    const char *args2[] = {"tune", TRACE("forkjoin.jsonl"), NULL};
+    r = tu_run(args2);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_msg(strstr(r.out, ": 0 suspicious serialising patterns\n") != NULL, "%s", r.out);
+    ck_assert_msg(strstr(r.out, ": 0 latent races\n") != NULL, "%s", r.out);
+    tu_run_free(&r);
+    free(g);
+}
+END_TEST
+
+START_TEST(tune_usage_errors_are_named)
+{
+    static const struct {
+        const char *a[6];
+        int status;
+        const char *want;
+    } cases[] = {
+        {{"tune", TRACE("chain3.jsonl"), "--max-trials", "x", NULL},
+         2,
+         "--max-trials needs an integer in [0, 10000]"},
+        {{"tune", TRACE("chain3.jsonl"), "-o", "/tmp/x", NULL}, 2, "takes one GRAPH and no output options"},
+        {{"tune", TRACE("chain3.jsonl"), TRACE("fan200.jsonl"), NULL}, 2, "takes one GRAPH"},
+        {{"tune", "/nonexistent.jsonl", NULL}, 3, "/nonexistent.jsonl: cannot open graph file"},
+        {{"tune", TRACE("chain3.jsonl"), "--ring-task-window", "6", NULL}, 2, "power of 2"},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        run_out r = tu_run(cases[i].a);
+        ck_assert_msg(r.status == cases[i].status, "case %zu: status %d: %s", i, r.status, r.err);
+        ck_assert_msg(strstr(r.err, cases[i].want) != NULL, "case %zu: %s", i, r.err);
+        tu_run_free(&r);
+    }
+}
+END_TEST
+
+Suite *suite_tune(void)
+{
+    Suite *s = suite_create("tune");
+    TCase *tc = tcase_create("tune");
+    tcase_add_test(tc, a_write_after_an_unordered_read_is_a_race);
+    tcase_add_test(tc, unordered_writes_and_opt_outs_are_races);
+    tcase_add_test(tc, an_edge_between_disjoint_views_is_a_suspicious_serialisation);
+    tcase_add_test(tc, inout_chains_are_counted);
+    tcase_add_test(tc, exact_intersection_of_views);
+    tcase_add_test(tc, shipped_clean_graphs_have_no_findings);
+    tcase_add_test(tc, tune_grows_an_undersized_task_window_until_the_stall_is_gone);
+    tcase_add_test(tc, tune_recovers_a_run_that_fails_on_a_ring);
+    tcase_add_test(tc, tune_reports_a_planted_race_and_serialising_edge_and_nothing_on_a_clean_graph);
+    tcase_add_test(tc, tune_usage_errors_are_named);
+    tcase_set_timeout(tc, 120);
+    suite_add_tcase(s, tc);
+    return s;
+}
