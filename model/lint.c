@@ -2,8 +2,11 @@
  * serialise without a real overlap (runtime.md §2.3-2.4). */
 #include "lint.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "vec.h"
 
 #define HISTORY_CAP 1024      /* accesses and writer entries kept per buffer */
 #define PATH_VISIT_CAP 200000 /* tasks one path search may visit */
@@ -76,22 +79,6 @@ typedef struct lint {
     int depth;
     bool oom;
 } lint;
-
-static int grow(void **buf, size_t *cap, size_t need, size_t elem)
-{
-    if (need <= *cap)
-        return 0;
-    size_t n = *cap ? *cap * 2 : 64;
-    while (n < need)
-        n *= 2;
-    void *p = realloc(*buf, n * elem);
-    if (!p)
-        return -1;
-    memset((char *)p + *cap * elem, 0, (n - *cap) * elem);
-    *buf = p;
-    *cap = n;
-    return 0;
-}
 
 const char *lint_kind_text(lint_kind k)
 {
@@ -187,24 +174,33 @@ int lint_views_intersect(const tmap_view *a, const tmap_view *b)
 
 /* ---- findings ---- */
 
-static void report(lint *L, lint_kind k, uint32_t a, uint32_t b, int slot, int chain, const char *why)
+/* Counts a finding of kind k and returns a slot to describe it, or NULL when
+ * LINT_SHOW of that kind are already kept. */
+static lint_finding *add_finding(lint *L, lint_kind k)
 {
     lint_report *r = L->r;
     if (r->count[k]++ >= LINT_SHOW)
-        return;
-    if (grow((void **)&r->shown, &r->shown_cap, r->nshown + 1, sizeof(*r->shown)) != 0) {
+        return NULL;
+    if (vec_reserve_zeroed((void **)&r->shown, &r->shown_cap, r->nshown + 1, sizeof(*r->shown)) != 0) {
         L->oom = true;
-        return;
+        return NULL;
     }
     lint_finding *f = &r->shown[r->nshown++];
     memset(f, 0, sizeof(*f));
     f->kind = k;
+    return f;
+}
+
+static void report(lint *L, lint_kind k, uint32_t a, uint32_t b, int slot, const char *why)
+{
+    lint_finding *f = add_finding(L, k);
+    if (!f)
+        return;
     f->line_a = L->tasks[a].line;
     f->line_b = L->tasks[b].line;
     f->kernel_a = L->tasks[a].kernel;
     f->kernel_b = L->tasks[b].kernel;
     f->tensor = slot;
-    f->chain = chain;
     snprintf(f->why, sizeof(f->why), "%s", why ? why : "");
 }
 
@@ -213,16 +209,9 @@ static void end_chain(lint *L, const entry *e)
 {
     if (e->chain < LINT_CHAIN_MIN)
         return;
-    lint_report *r = L->r;
-    if (r->count[LINT_INOUT_CHAIN]++ >= LINT_SHOW)
+    lint_finding *f = add_finding(L, LINT_INOUT_CHAIN);
+    if (!f)
         return;
-    if (grow((void **)&r->shown, &r->shown_cap, r->nshown + 1, sizeof(*r->shown)) != 0) {
-        L->oom = true;
-        return;
-    }
-    lint_finding *f = &r->shown[r->nshown++];
-    memset(f, 0, sizeof(*f));
-    f->kind = LINT_INOUT_CHAIN;
     f->line_a = e->chain_first;
     f->line_b = L->tasks[e->task].line;
     f->kernel_a = f->kernel_b = L->tasks[e->task].kernel;
@@ -250,7 +239,7 @@ static void add_pred(lint *L, uint32_t t, uint32_t p)
     for (uint32_t i = ti->pred_start; i < ti->pred_start + ti->npred; i++)
         if (L->preds[i] == p)
             return;
-    if (grow((void **)&L->preds, &L->pcap, L->npreds + 1, sizeof(*L->preds)) != 0) {
+    if (vec_reserve_zeroed((void **)&L->preds, &L->pcap, L->npreds + 1, sizeof(*L->preds)) != 0) {
         L->oom = true;
         return;
     }
@@ -260,7 +249,7 @@ static void add_pred(lint *L, uint32_t t, uint32_t p)
 
 static int32_t new_buffer(lint *L, int32_t creator)
 {
-    if (grow((void **)&L->bufs, &L->bcap, L->nbufs + 1, sizeof(*L->bufs)) != 0) {
+    if (vec_reserve_zeroed((void **)&L->bufs, &L->bcap, L->nbufs + 1, sizeof(*L->bufs)) != 0) {
         L->oom = true;
         return -1;
     }
@@ -274,8 +263,8 @@ static int32_t new_buffer(lint *L, int32_t creator)
  * when the search was cut short. */
 static bool mark_ancestors(lint *L, uint32_t t, uint32_t lo)
 {
-    if (grow((void **)&L->stamp, &L->stamp_cap, L->ntasks, sizeof(*L->stamp)) != 0 ||
-        grow((void **)&L->queue, &L->qcap, L->ntasks, sizeof(*L->queue)) != 0) {
+    if (vec_reserve_zeroed((void **)&L->stamp, &L->stamp_cap, L->ntasks, sizeof(*L->stamp)) != 0 ||
+        vec_reserve_zeroed((void **)&L->queue, &L->qcap, L->ntasks, sizeof(*L->queue)) != 0) {
         L->oom = true;
         return false;
     }
@@ -305,7 +294,7 @@ static void add_access(lint *L, buffer *b, const access *x)
         b->nacc--;
         L->r->truncated = true;
     }
-    if (grow((void **)&b->acc, &b->acap, b->nacc + 1, sizeof(*b->acc)) != 0) {
+    if (vec_reserve_zeroed((void **)&b->acc, &b->acap, b->nacc + 1, sizeof(*b->acc)) != 0) {
         L->oom = true;
         return;
     }
@@ -320,7 +309,7 @@ static void add_entry(lint *L, buffer *b, const entry *e)
         b->nent--;
         L->r->truncated = true;
     }
-    if (grow((void **)&b->ent, &b->ecap, b->nent + 1, sizeof(*b->ent)) != 0) {
+    if (vec_reserve_zeroed((void **)&b->ent, &b->ecap, b->nent + 1, sizeof(*b->ent)) != 0) {
         L->oom = true;
         return;
     }
@@ -350,7 +339,7 @@ static bool writes(graph_dir d)
 static void task_op(lint *L, const graph_op *op)
 {
     graph *g = L->g;
-    if (grow((void **)&L->tasks, &L->tcap, L->ntasks + 1, sizeof(*L->tasks)) != 0) {
+    if (vec_reserve_zeroed((void **)&L->tasks, &L->tcap, L->ntasks + 1, sizeof(*L->tasks)) != 0) {
         L->oom = true;
         return;
     }
@@ -375,7 +364,8 @@ static void task_op(lint *L, const graph_op *op)
     /* edges first, as the runtime wires them: creators, then TensorMap lookups */
     for (int i = 0; i < op->nargs; i++) {
         const graph_arg *a = &op->args[i];
-        if (grow((void **)&L->slot_buf, &L->slot_cap, (size_t)a->tensor + 1, sizeof(*L->slot_buf)) != 0) {
+        if (vec_reserve_zeroed((void **)&L->slot_buf, &L->slot_cap, (size_t)a->tensor + 1,
+                               sizeof(*L->slot_buf)) != 0) {
             L->oom = true;
             return;
         }
@@ -408,7 +398,7 @@ static void task_op(lint *L, const graph_op *op)
             if (ov != OV_NONE && e->task != t) {
                 add_pred(L, t, e->task);
                 if (ov == OV_OTHER && lint_views_intersect(&e->v, &v) == 0)
-                    report(L, LINT_FALSE_EDGE, e->task, t, a->tensor, 0,
+                    report(L, LINT_FALSE_EDGE, e->task, t, a->tensor,
                            v.version > e->v.version ? "the reader's view has a newer version"
                                                     : "views that are not nested row-major boxes");
             }
@@ -427,8 +417,8 @@ static void task_op(lint *L, const graph_op *op)
     if (L->oom)
         return;
     if (op->label >= 0) {
-        if (grow((void **)&L->label_task, &L->label_cap, (size_t)op->label + 1, sizeof(*L->label_task)) !=
-            0) {
+        if (vec_reserve_zeroed((void **)&L->label_task, &L->label_cap, (size_t)op->label + 1,
+                               sizeof(*L->label_task)) != 0) {
             L->oom = true;
             return;
         }
@@ -448,7 +438,7 @@ static void task_op(lint *L, const graph_op *op)
             const access *x = &b->acc[k];
             if (x->task == t || (!x->write && !w) || lint_views_intersect(&x->v, &v) != 1)
                 continue;
-            if (grow((void **)&L->cand, &L->ccap, L->ncand + 1, sizeof(*L->cand)) != 0) {
+            if (vec_reserve_zeroed((void **)&L->cand, &L->ccap, L->ncand + 1, sizeof(*L->cand)) != 0) {
                 L->oom = true;
                 return;
             }
@@ -479,7 +469,7 @@ static void task_op(lint *L, const graph_op *op)
                              : !c->a_write          ? LINT_WAR
                              : c->b_write           ? LINT_WAW
                                                     : LINT_RAW;
-            report(L, kind, c->a, t, c->slot, 0, NULL);
+            report(L, kind, c->a, t, c->slot, NULL);
         }
     }
 

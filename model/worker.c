@@ -10,6 +10,7 @@
 #include "jsonw.h"
 #include "outfile.h"
 #include "runcfg.h"
+#include "vec.h"
 
 /* Records of the log a program's run writes for the worker. */
 enum { REC_ACCESS = 1, REC_RESULT = 2 };
@@ -38,21 +39,6 @@ void worker_free(worker *w)
     free(w->writes);
     free(w->edges);
     memset(w, 0, sizeof(*w));
-}
-
-static int grow(void **buf, size_t *cap, size_t need, size_t elem)
-{
-    if (need <= *cap)
-        return 0;
-    size_t n = *cap ? *cap * 2 : 64;
-    while (n < need)
-        n *= 2;
-    void *p = realloc(*buf, n * elem);
-    if (!p)
-        return -1;
-    *buf = p;
-    *cap = n;
-    return 0;
 }
 
 static void dims_text(char *out, size_t len, const int64_t *d, int n)
@@ -122,7 +108,7 @@ int worker_add_program(worker *w, const graph *g, const uint64_t rings[3][4], ch
             }
             continue;
         }
-        if (grow((void **)&w->res, &w->res_cap, (size_t)w->nres + 1, sizeof(*w->res)) != 0) {
+        if (vec_reserve_zeroed((void **)&w->res, &w->res_cap, (size_t)w->nres + 1, sizeof(*w->res)) != 0) {
             snprintf(err, errlen, "out of memory");
             return -1;
         }
@@ -193,7 +179,7 @@ static int add_edge(worker *w, const worker_write *from, int p, uint64_t task)
         if (e->from_program == from->program && e->from_task == from->task_id)
             return 0;
     }
-    if (grow((void **)&w->edges, &w->edges_cap, w->nedges + 1, sizeof(*w->edges)) != 0)
+    if (vec_reserve_zeroed((void **)&w->edges, &w->edges_cap, w->nedges + 1, sizeof(*w->edges)) != 0)
         return -1;
     w->edges[w->nedges++] = (worker_edge){.from_program = from->program,
                                           .from_task = from->task_id,
@@ -214,7 +200,7 @@ static int add_write(worker *w, const worker_write *x)
         w->writes[keep++] = *o;
     }
     w->nwrites = keep;
-    if (grow((void **)&w->writes, &w->writes_cap, w->nwrites + 1, sizeof(*w->writes)) != 0)
+    if (vec_reserve_zeroed((void **)&w->writes, &w->writes_cap, w->nwrites + 1, sizeof(*w->writes)) != 0)
         return -1;
     w->writes[w->nwrites++] = *x;
     return 0;
@@ -247,7 +233,7 @@ int worker_take_log(worker *w, int p, FILE *log)
                     rc = -1;
             }
             if (a.write) {
-                if (grow((void **)&mine, &cap, nmine + 1, sizeof(*mine)) != 0) {
+                if (vec_reserve_zeroed((void **)&mine, &cap, nmine + 1, sizeof(*mine)) != 0) {
                     rc = -1;
                     break;
                 }
