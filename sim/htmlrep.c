@@ -93,21 +93,6 @@ static void esc(FILE *f, const char *s)
         }
 }
 
-/* Bytes with a binary unit: 512 B, 1 KiB, 1.5 MiB, 256 MiB. */
-static void fmt_bytes(char *b, size_t n, double v)
-{
-    static const char *const unit[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-    int u = 0;
-    while (u < 4 && fabs(v) >= 1024) {
-        v /= 1024;
-        u++;
-    }
-    if (v == floor(v))
-        snprintf(b, n, "%.0f %s", v, unit[u]);
-    else
-        snprintf(b, n, "%.1f %s", v, unit[u]);
-}
-
 /* A plain number with at most `dec` decimals, trailing zeros dropped. */
 static void fmt_num(char *b, size_t n, double v, int dec)
 {
@@ -121,6 +106,21 @@ static void fmt_num(char *b, size_t n, double v, int dec)
     }
     if (strcmp(b, "-0") == 0)
         snprintf(b, n, "0");
+}
+
+/* Bytes with a binary unit: 512 B, 1 KiB, 1.25 MiB, 256 MiB. */
+static void fmt_bytes(char *b, size_t n, double v)
+{
+    static const char *const unit[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    int u = 0;
+    while (u < 4 && fabs(v) >= 1024) {
+        v /= 1024;
+        u++;
+    }
+    char num[32];
+    fmt_num(num, sizeof(num), v, 2);
+    if (snprintf(b, n, "%s %s", num, unit[u]) < 0)
+        b[0] = '\0';
 }
 
 /* The runtime tools' task names: t<local> in ring 0, r<ring>t<local> otherwise. */

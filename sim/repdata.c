@@ -38,6 +38,11 @@ static int slurp(const char *path, char **text, size_t *len, char *err, size_t e
             return RD_ABSENT;
         return bad(err, errlen, "%s: cannot read: %s", path, strerror(errno));
     }
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && !S_ISREG(st.st_mode)) {
+        fclose(f);
+        return bad(err, errlen, "%s: cannot read: not a regular file", path);
+    }
     size_t cap = 1 << 16, n = 0, got;
     char *buf = malloc(cap + 1);
     while (buf && (got = fread(buf + n, 1, cap - n, f)) > 0) {
@@ -80,6 +85,10 @@ static int map_file(const char *path, const char **text, size_t *len, char *err,
         int e = errno;
         close(fd);
         return bad(err, errlen, "%s: cannot read: %s", path, strerror(e));
+    }
+    if (!S_ISREG(st.st_mode)) {
+        close(fd);
+        return bad(err, errlen, "%s: cannot read: not a regular file", path);
     }
     *len = (size_t)st.st_size;
     *text = "";
