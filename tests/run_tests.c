@@ -20,6 +20,7 @@ int main(void)
     srunner_add_suite(sr, suite_sched());
     srunner_add_suite(sr, suite_calib());
     srunner_add_suite(sr, suite_gen());
+    srunner_add_suite(sr, suite_report());
     srunner_add_suite(sr, suite_e2e());
     srunner_run_all(sr, CK_ENV);
     int failed = srunner_ntests_failed(sr);

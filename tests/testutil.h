@@ -77,5 +77,6 @@ Suite *suite_hbm(void);
 Suite *suite_dump(void);
 Suite *suite_import(void);
 Suite *suite_gen(void);
+Suite *suite_report(void);
 
 #endif
