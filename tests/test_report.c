@@ -819,6 +819,31 @@ START_TEST(report_command_errors_and_help)
 }
 END_TEST
 
+START_TEST(write_failures_are_named_and_leave_no_partial_page)
+{
+    /* the temporary file cannot be created: a directory holds its name */
+    const char *dir = fixture(F_RUN);
+    char p[4200], err[8192], want[4400];
+    snprintf(p, sizeof(p), "%s/report.html.tmp", dir);
+    ck_assert_int_eq(mkdir(p, 0755), 0);
+    ck_assert_int_eq(htmlrep_write(dir, err, sizeof(err)), 1);
+    snprintf(want, sizeof(want), "%s/report.html: cannot write: Is a directory", dir);
+    ck_assert_str_eq(err, want);
+    snprintf(p, sizeof(p), "%s/report.html", dir);
+    ck_assert(!tu_exists(p));
+    /* the page cannot be renamed into place: report.html is a directory with a file in it */
+    dir = fixture(F_RUN);
+    snprintf(p, sizeof(p), "%s/report.html", dir);
+    ck_assert_int_eq(mkdir(p, 0755), 0);
+    free(tu_write(p, "keep", "x"));
+    ck_assert_int_eq(htmlrep_write(dir, err, sizeof(err)), 1);
+    snprintf(want, sizeof(want), "%s/report.html: write failed: Is a directory", dir);
+    ck_assert_str_eq(err, want);
+    snprintf(p, sizeof(p), "%s/report.html.tmp", dir);
+    ck_assert(!tu_exists(p));
+}
+END_TEST
+
 /* ------------------------------------------------------------------ */
 /* Real runs, determinism, size                                        */
 /* ------------------------------------------------------------------ */
@@ -1184,6 +1209,7 @@ Suite *suite_report(void)
     tcase_add_test(tc, missing_optional_inputs_give_notes);
     tcase_add_test(tc, malformed_inputs_name_file_and_field_and_write_nothing);
     tcase_add_test(tc, report_command_errors_and_help);
+    tcase_add_test(tc, write_failures_are_named_and_leave_no_partial_page);
     tcase_add_test(tc, a_real_run_reports_its_own_numbers_byte_identically);
     tcase_add_test(tc, a_big_swimlane_is_binned_and_stays_small);
     suite_add_tcase(s, tc);
