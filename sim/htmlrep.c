@@ -460,8 +460,11 @@ static void section_summary(rep *r)
     card(f, "AIV busy", NULL, v, NULL);
     if (run->orch_end_us > 0) {
         snprintf(v, sizeof(v), "%.3f µs", run->orch_end_us);
-        snprintf(d, sizeof(d), "last submit done (%.1f%% of the makespan)",
-                 run->makespan_us > 0 ? 100 * run->orch_end_us / run->makespan_us : 0);
+        double blocked = 0;
+        for (int i = 0; i < RD_RINGS; i++)
+            blocked += run->rings[i].blocked_us;
+        snprintf(d, sizeof(d), "last submit done (%.1f%% of the makespan); blocked on rings %.3f µs",
+                 run->makespan_us > 0 ? 100 * run->orch_end_us / run->makespan_us : 0, blocked);
         card(f, "orchestrator", NULL, v, d);
     }
     if (run->bottleneck) {
@@ -973,7 +976,8 @@ static void rings_table(rep *r)
         pct_cell(f, g->task_window_peak, g->task_window, false);
         pct_cell(f, g->heap_peak, g->heap, true);
         pct_cell(f, g->dep_pool_peak, g->dep_pool, false);
-        fprintf(f, "<td>%.3f</td></tr>\n", g->blocked_us);
+        fprintf(f, "<td%s>%.3f</td></tr>\n",
+                g->blocked_us > 0 ? " style=\"background:rgba(214,39,40,0.25)\"" : "", g->blocked_us);
     }
     fputs("</table>\n", f);
 }

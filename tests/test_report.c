@@ -295,6 +295,7 @@ START_TEST(report_of_a_run_draws_the_critical_path_and_the_numbers)
     ASSERT_HAS(page, "27.8%");
     ASSERT_HAS(page, "52.8%");
     ASSERT_HAS(page, "mte2 pipe");
+    ASSERT_HAS(page, "last submit done (11.1% of the makespan); blocked on rings 1.500 µs");
     /* bar mode: 4 bars, the chain's 3 in red on top, 2 connectors between them */
     ASSERT_HAS(page, "data-mode=\"bars\"");
     char *cp = between(page, "<g class=\"cp\">", "</g>");
@@ -366,7 +367,8 @@ START_TEST(ring_occupancy_has_one_series_per_ring_with_samples)
     fig = between(page, "<figure id=\"ring-heap\">", "</figure>");
     ASSERT_HAS(fig, "ring 1: 2 samples, highest 512 KiB of 1 MiB (50.0%)");
     free(fig);
-    /* peaks against capacity from ptosim_run.json */
+    /* peaks against capacity from ptosim_run.json; the ring the orchestrator waited on is shaded */
+    ASSERT_HAS(page, "<td style=\"background:rgba(214,39,40,0.25)\">1.500</td>");
     ASSERT_HAS(page, "<td style=\"background:rgba(214,39,40,0.12)\">4 / 16 (25.0%)</td>");
     free(page);
 }
