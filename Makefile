@@ -32,7 +32,7 @@ MODEL_OBJ := $(MODEL_SRC:%.c=$(BUILD)/%.o)
 SIM_OBJ := $(SIM_SRC:%.c=$(BUILD)/%.o)
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
 
-.PHONY: all check run bench clean format lint
+.PHONY: all check run bench clean format lint chromium-dep
 all: $(BUILD)/ptosim
 
 $(BUILD)/%.o: %.c
@@ -54,7 +54,11 @@ lint:
 	@if grep -rn -e '#include <simgrid' -e '#include <xbt' model/; then \
 		echo "model/ must not include SimGrid headers" >&2; exit 1; fi
 
-check: lint $(BUILD)/ptosim $(BUILD)/run_tests
+# The report tests render a page in headless Chromium (Debian's `chromium`).
+chromium-dep:
+	@command -v chromium >/dev/null 2>&1 || sh ./scripts/install-deps.sh --chromium
+
+check: lint chromium-dep $(BUILD)/ptosim $(BUILD)/run_tests
 	./$(BUILD)/run_tests
 
 run: $(BUILD)/ptosim

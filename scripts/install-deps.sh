@@ -1,16 +1,44 @@
 #!/bin/sh
-# Installs the build and test dependencies of ptosim on Debian (SimGrid, cJSON, Check, pkg-config).
+# Installs the build and test dependencies of ptosim on Debian (SimGrid, cJSON, Check, pkg-config; Chromium with --chromium).
+#
+#   scripts/install-deps.sh             what `make` needs to build
+#   scripts/install-deps.sh --chromium  also headless Chromium, which `make check` renders `ptosim report` pages with
 set -eu
+want_chromium=0
+for a in "$@"; do
+    case "$a" in
+    --chromium) want_chromium=1 ;;
+    *)
+        echo "usage: scripts/install-deps.sh [--chromium]" >&2
+        exit 2
+        ;;
+    esac
+done
 missing=""
+pkgs=""
 for pc in simgrid libcjson check; do
     if ! pkg-config --exists "$pc" 2>/dev/null; then missing="$missing $pc"; fi
 done
-if command -v pkg-config >/dev/null 2>&1 && [ -z "$missing" ]; then
+if ! command -v pkg-config >/dev/null 2>&1 || [ -n "$missing" ]; then
+    missing="${missing:- pkg-config}"
+    pkgs="libsimgrid-dev libcjson-dev check pkg-config"
+fi
+if [ "$want_chromium" -eq 1 ] && ! command -v chromium >/dev/null 2>&1; then
+    missing="$missing chromium"
+    # a font, so the text of a rendered page has glyphs on a machine without any
+    pkgs="$pkgs chromium fonts-dejavu-core"
+fi
+if [ -z "$pkgs" ]; then
     exit 0
 fi
-echo "install-deps: installing libsimgrid-dev libcjson-dev check pkg-config (missing:${missing:- pkg-config})" >&2
+echo "install-deps: installing$pkgs (missing:$missing)" >&2
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq
-$SUDO apt-get install -y -qq --no-install-recommends libsimgrid-dev libcjson-dev check pkg-config >/dev/null
+# shellcheck disable=SC2086 # the package list is meant to split
+$SUDO apt-get install -y -qq --no-install-recommends $pkgs >/dev/null
+if [ "$want_chromium" -eq 1 ] && ! command -v chromium >/dev/null 2>&1; then
+    echo "install-deps: chromium is still not on PATH after apt-get install chromium" >&2
+    exit 1
+fi

@@ -7,6 +7,7 @@
 #include "../model/platform.h"
 #include "cli.h"
 #include "gen.h"
+#include "htmlrep.h"
 #include "import.h"
 #include "run.h"
 #include "sweep.h"
@@ -31,6 +32,8 @@ static void usage(FILE *out)
         "stats)\n"
         "  gen KIND [--PARAM VALUE ...] write a synthetic graph to stdout (ptosim gen --help)\n"
         "  params [-p NAME|FILE]        list the platform parameters with their sources\n"
+        "  report DIR                   write DIR/report.html: a page of a run or sweep (ptosim report "
+        "--help)\n"
         "  --help, --version\n",
         out);
 }
@@ -101,6 +104,8 @@ int main(int argc, char **argv)
         return cmd_validate(argc - 2, argv + 2);
     if (strcmp(cmd, "gen") == 0)
         return gen_main(argc - 2, argv + 2);
+    if (strcmp(cmd, "report") == 0)
+        return htmlrep_main(argc - 2, argv + 2);
     if (strcmp(cmd, "params") == 0)
         return cmd_params(argc - 2, argv + 2);
     fprintf(stderr, "ptosim: unknown command '%s'\n", cmd);

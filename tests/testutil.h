@@ -80,5 +80,6 @@ Suite *suite_gen(void);
 Suite *suite_worker(void);
 Suite *suite_tune(void);
 Suite *suite_sweep(void);
+Suite *suite_report(void);
 
 #endif

@@ -1,0 +1,1804 @@
+/* htmlrep.c - `ptosim report DIR`: summary, swimlane with the critical path, ring occupancy, pipes and sweep
+ * curves as one self-contained HTML page. */
+#include "htmlrep.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "../model/outfile.h"
+#include "../model/rterr.h"
+#include "cli.h"
+#include "repdata.h"
+
+/* Colours: core types as deps_viewer draws them (AIC blue, AIV orange), the
+ * critical path red, rings and sweep groups from a qualitative palette. */
+#define COL_AIC "#3b78c2"
+#define COL_AIV "#f08a24"
+#define COL_CP "#d62728"
+static const char *const RING_COL[RD_RINGS] = {"#2e9e4f", "#8e5cc2", "#8c564b", "#d64fa6"};
+static const char *const GROUP_COL[] = {"#3b78c2", "#d62728", "#2e9e4f", "#8e5cc2",
+                                        "#f08a24", "#17becf", "#8c564b", "#7f7f7f"};
+#define NGROUP_COL (sizeof(GROUP_COL) / sizeof(GROUP_COL[0]))
+
+/* Swimlane geometry (px): the plot is HTMLREP_BINS px wide, so a bin is a pixel column. */
+#define SL_LEFT 84
+#define SL_RIGHT 16
+#define SL_TOP 34
+#define SL_W (SL_LEFT + HTMLREP_BINS + SL_RIGHT)
+#define SL_MAX_LINKS 2000 /* critical-path connectors drawn at most */
+
+/* Small line charts (rings, sweep). */
+#define CH_W 540
+#define CH_LEFT 72
+#define CH_RIGHT 18
+#define CH_TOP 22
+#define CH_PLOT_H 190
+#define CH_BOTTOM 52
+#define CH_PLOT_W (CH_W - CH_LEFT - CH_RIGHT)
+#define CH_H (CH_TOP + CH_PLOT_H + CH_BOTTOM)
+
+typedef struct rep {
+    const char *dir; /* as given */
+    FILE *f;         /* the page being written */
+    bool has_run;    /* ptosim_run.json read */
+    rd_run run;
+    int sl_rc; /* RD_OK or RD_ABSENT */
+    rd_swimlane sl;
+    int deps_rc;
+    rd_deps deps;
+    rd_task *by_id; /* deps tasks sorted by id */
+    rd_path cp;     /* critical path (n = 0 without deps.json) */
+    int sc_rc;
+    rd_scopes sc;
+    int pmu_rc;
+    rd_pmu pmu;
+    bool has_sweep;
+    rd_sweep sw;
+} rep;
+
+/* ------------------------------------------------------------------ */
+/* Text helpers                                                        */
+/* ------------------------------------------------------------------ */
+
+/* Writes s with HTML's five special characters escaped. */
+static void esc(FILE *f, const char *s)
+{
+    for (; *s; s++)
+        switch (*s) {
+        case '&':
+            fputs("&amp;", f);
+            break;
+        case '<':
+            fputs("&lt;", f);
+            break;
+        case '>':
+            fputs("&gt;", f);
+            break;
+        case '"':
+            fputs("&quot;", f);
+            break;
+        case '\'':
+            fputs("&#39;", f);
+            break;
+        default:
+            fputc(*s, f);
+        }
+}
+
+/* A plain number with at most `dec` decimals, trailing zeros dropped. */
+static void fmt_num(char *b, size_t n, double v, int dec)
+{
+    snprintf(b, n, "%.*f", dec, v);
+    if (strchr(b, '.')) {
+        size_t k = strlen(b);
+        while (k && b[k - 1] == '0')
+            b[--k] = '\0';
+        if (k && b[k - 1] == '.')
+            b[--k] = '\0';
+    }
+    if (strcmp(b, "-0") == 0)
+        snprintf(b, n, "0");
+}
+
+/* Bytes with a binary unit: 512 B, 1 KiB, 1.25 MiB, 256 MiB. */
+static void fmt_bytes(char *b, size_t n, double v)
+{
+    static const char *const unit[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    int u = 0;
+    while (u < 4 && fabs(v) >= 1024) {
+        v /= 1024;
+        u++;
+    }
+    char num[32];
+    fmt_num(num, sizeof(num), v, 2);
+    if (snprintf(b, n, "%s %s", num, unit[u]) < 0)
+        b[0] = '\0';
+}
+
+/* The runtime tools' task names: t<local> in ring 0, r<ring>t<local> otherwise. */
+static void task_name(char *b, size_t n, uint64_t id)
+{
+    unsigned ring = (unsigned)(id >> 32) & 0xff, local = (unsigned)(id & 0xffffffffu);
+    if (ring)
+        snprintf(b, n, "r%ut%u", ring, local);
+    else
+        snprintf(b, n, "t%u", local);
+}
+
+static const char *kernel_name(const rep *r, int func)
+{
+    for (int i = 0; i < r->run.nkernels; i++)
+        if (r->run.kernels[i].func_id == func && r->run.kernels[i].name[0])
+            return r->run.kernels[i].name;
+    return NULL;
+}
+
+static void func_label(const rep *r, char *b, size_t n, int func)
+{
+    const char *k = kernel_name(r, func);
+    if (k)
+        snprintf(b, n, "%s", k);
+    else
+        snprintf(b, n, "func %d", func);
+}
+
+static const rd_task *deps_task(const rep *r, uint64_t id)
+{
+    size_t lo = 0, hi = r->deps.ntasks;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (r->by_id[mid].id < id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < r->deps.ntasks && r->by_id[lo].id == id ? &r->by_id[lo] : NULL;
+}
+
+/* What ran: the kernel of a task on a core type (aic: slot 0, else slot 1 or 2),
+ * or for the whole task (core < 0) every active kernel joined with '+'. */
+static void task_kernel(const rep *r, char *b, size_t n, uint64_t id, int core_aic)
+{
+    const rd_task *t = r->by_id ? deps_task(r, id) : NULL;
+    b[0] = '\0';
+    if (!t)
+        return;
+    int k[3] = {t->k[0], t->k[1], t->k[2]};
+    if (core_aic == 1)
+        k[1] = k[2] = -1;
+    else if (core_aic == 0) {
+        k[0] = -1;
+        if (k[1] < 0)
+            k[1] = k[2];
+        k[2] = -1;
+    } else if (k[2] == k[1])
+        k[2] = -1;
+    size_t m = 0;
+    for (int i = 0; i < 3; i++)
+        if (k[i] >= 0) {
+            char name[RD_NAME_MAX];
+            func_label(r, name, sizeof(name), k[i]);
+            m += (size_t)snprintf(b + m, m < n ? n - m : 0, "%s%s", m ? "+" : "", name);
+            if (m >= n)
+                return;
+        }
+    if (!m)
+        snprintf(b, n, "dummy");
+}
+
+/* A note: something the page cannot show, and why. */
+static void note(FILE *f, const char *html)
+{
+    fprintf(f, "<p class=\"note\">%s</p>\n", html);
+}
+
+/* ------------------------------------------------------------------ */
+/* Axes                                                                */
+/* ------------------------------------------------------------------ */
+
+/* A value axis mapped onto pixels [p0, p1] (p1 < p0 for a y axis). */
+typedef struct axis {
+    double lo, hi; /* values at p0 and p1 (log2 of them when log) */
+    double p0, p1;
+    bool log; /* log2 scale */
+} axis;
+
+static double ax_px(const axis *a, double v)
+{
+    double x = a->log ? log2(v > 0 ? v : 1) : v;
+    double span = a->hi - a->lo;
+    return a->p0 + (span > 0 ? (x - a->lo) / span : 0.5) * (a->p1 - a->p0);
+}
+
+/* 1, 2 or 5 times a power of ten, about span/target. */
+static double nice_step(double span, int target)
+{
+    if (!(span > 0))
+        return 1;
+    double raw = span / target, mag = pow(10, floor(log10(raw))), q = raw / mag;
+    return (q <= 1 ? 1 : q <= 2 ? 2 : q <= 5 ? 5 : 10) * mag;
+}
+
+static int step_decimals(double step)
+{
+    int d = (int)-floor(log10(step) + 1e-9);
+    return d < 0 ? 0 : d > 6 ? 6 : d;
+}
+
+/* Horizontal grid lines and labels of a linear y axis from 0 to a->hi; fmt == 'b' formats bytes. */
+static void y_ticks(FILE *f, const axis *a, double step, int x0, int x1, char fmt)
+{
+    int dec = step_decimals(step);
+    for (double v = 0; v <= a->hi * (1 + 1e-9); v += step) {
+        double y = ax_px(a, v);
+        char lab[32];
+        if (fmt == 'b')
+            fmt_bytes(lab, sizeof(lab), v);
+        else
+            fmt_num(lab, sizeof(lab), v, dec);
+        fprintf(f, "<line class=\"grid\" x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\"/>", x0, y, x1, y);
+        fprintf(f, "<text class=\"tick\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n", x0 - 5,
+                y + 3.5, lab);
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Page head                                                           */
+/* ------------------------------------------------------------------ */
+
+static const char CSS[] =
+    "body{font-family:'DejaVu Sans',Verdana,Arial,sans-serif;color:#222;background:#fff;max-width:1120px;"
+    "margin:0 auto;padding:12px 20px 40px;font-size:14px}\n"
+    "h1{font-size:22px;margin:8px 0 2px}h2{font-size:18px;margin:30px 0 8px;padding-bottom:4px;"
+    "border-bottom:1px solid #ddd}h3{font-size:15px;margin:18px 0 6px}\n"
+    ".sub{color:#666;font-size:13px;margin:2px 0 8px}nav{margin:6px 0 4px}nav a{margin-right:16px}\n"
+    ".cards{display:flex;flex-wrap:wrap;gap:10px;margin:8px 0}.card{border:1px solid #ddd;border-radius:6px;"
+    "padding:8px 12px;min-width:140px}.card .k{font-size:12px;color:#666}.card .v{font-size:18px;"
+    "font-weight:bold;margin-top:2px}.card .d{font-size:12px;color:#444}\n"
+    ".ok{color:#1a7f37}.bad{color:#c62828}.banner{border:1px solid #e0a0a0;background:#fdf0f0;"
+    "border-radius:6px;padding:8px 12px;margin:8px 0}\n"
+    ".note{background:#f5f7fa;border-left:4px solid #9aa7b5;padding:6px 10px;color:#444;font-size:13px}\n"
+    "svg{display:block;max-width:100%;height:auto;margin:4px 0}svg text{font-size:11px;fill:#333}\n"
+    "svg .tick{font-size:10px;fill:#555}svg .title{font-size:12px;fill:#222}svg "
+    ".lane{font-size:9px;fill:#444}\n"
+    "svg .grid{stroke:#e6e6e6;stroke-width:1}svg .axis{stroke:#888;stroke-width:1}\n"
+    "svg .aic{fill:" COL_AIC "}svg .aiv{fill:" COL_AIV "}svg .cp{fill:" COL_CP "}"
+    "svg .cpl{stroke:" COL_CP ";stroke-width:1.2;stroke-opacity:0.75;fill:none}\n"
+    "svg .series{fill:none;stroke-width:1.6}svg .cap{stroke-dasharray:5 4;stroke-width:1.2;fill:none}\n"
+    "svg .curve{fill:none;stroke-width:2}svg .pt{stroke:#fff;stroke-width:1}svg .fail{stroke:" COL_CP
+    ";stroke-width:2}\n"
+    ".charts{display:flex;flex-wrap:wrap;gap:12px 24px}figure{margin:0}figcaption{font-weight:bold;"
+    "font-size:13px;margin:4px 0}\n"
+    ".legend{list-style:none;padding:0;margin:2px 0 0 8px;font-size:12px}.legend li{margin:1px 0}"
+    ".sw{display:inline-block;width:14px;height:9px;margin-right:6px;border-radius:2px}\n"
+    "table{border-collapse:collapse;font-size:12px;margin:6px 0}th,td{border:1px solid #ddd;padding:2px 7px;"
+    "text-align:right}th{background:#f3f4f6}.l{text-align:left}\n"
+    "details{margin:8px 0}summary{cursor:pointer;color:#345}footer{margin-top:30px;color:#888;"
+    "font-size:12px}\n";
+
+static void page_head(rep *r)
+{
+    FILE *f = r->f;
+    fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>ptosim report", f);
+    if (r->has_run && r->run.graph[0]) {
+        fputs(": ", f);
+        esc(f, r->run.graph);
+    }
+    fprintf(f, "</title>\n<style>\n%s</style>\n</head>\n<body>\n", CSS);
+    fputs("<h1>ptosim report", f);
+    if (r->has_run) {
+        fputs(": ", f);
+        esc(f, r->run.graph[0] ? r->run.graph : "run");
+        if (r->run.platform[0]) {
+            fputs(" on ", f);
+            esc(f, r->run.platform);
+        }
+    } else if (r->has_sweep) {
+        fputs(": sweep", f);
+        if (r->sw.ngroups == 1) {
+            fputs(" of ", f);
+            esc(f, r->sw.groups[0][0]);
+            fputs(" on ", f);
+            esc(f, r->sw.groups[0][1]);
+        }
+    }
+    fputs("</h1>\n<nav>", f);
+    if (r->has_run)
+        fputs("<a href=\"#summary\">Summary</a><a href=\"#swimlane\">Swimlane</a><a href=\"#rings\">Rings</a>"
+              "<a href=\"#pipes\">Pipes</a>",
+              f);
+    if (r->has_sweep)
+        fputs("<a href=\"#sweep\">Sweep</a>", f);
+    fputs("</nav>\n", f);
+}
+
+/* Which inputs were read, and how to get the missing ones. */
+static void inputs_table(rep *r)
+{
+    FILE *f = r->f;
+    struct {
+        const char *file;
+        bool there;
+        const char *how;
+    } in[] = {
+        {"ptosim_run.json", r->has_run, "ptosim run GRAPH -o DIR"},
+        {"dfx_outputs/chip_swimlane_records.json", r->sl_rc == RD_OK, "--enable-chip-swimlane"},
+        {"dfx_outputs/deps.json", r->deps_rc == RD_OK, "--enable-dep-gen"},
+        {"dfx_outputs/scope_stats/scope_stats.jsonl", r->sc_rc == RD_OK, "--enable-scope-stats"},
+        {"dfx_outputs/pmu.csv", r->pmu_rc == RD_OK, "--enable-pmu"},
+        {"sweep.csv", r->has_sweep, "ptosim sweep (one row per configuration point)"},
+    };
+    fputs("<details><summary>Inputs read from this directory</summary>\n<table><tr><th class=\"l\">file</th>"
+          "<th class=\"l\">status</th><th class=\"l\">written by</th></tr>\n",
+          f);
+    for (size_t i = 0; i < sizeof(in) / sizeof(in[0]); i++) {
+        if (!r->has_run && i > 0 && i < 5)
+            continue;
+        fprintf(f, "<tr><td class=\"l\">%s</td><td class=\"l\">%s</td><td class=\"l\">%s</td></tr>\n",
+                in[i].file, in[i].there ? "read" : "absent", in[i].how);
+    }
+    fputs("</table></details>\n", f);
+}
+
+/* ------------------------------------------------------------------ */
+/* Summary                                                             */
+/* ------------------------------------------------------------------ */
+
+static void card(FILE *f, const char *key, const char *cls, const char *value, const char *detail)
+{
+    fprintf(f, "<div class=\"card\"><div class=\"k\">%s</div><div class=\"v%s%s\">", key, cls ? " " : "",
+            cls ? cls : "");
+    esc(f, value);
+    fputs("</div>", f);
+    if (detail) {
+        fputs("<div class=\"d\">", f);
+        esc(f, detail);
+        fputs("</div>", f);
+    }
+    fputs("</div>\n", f);
+}
+
+/* Busy fraction per core type as two horizontal bars. */
+static void busy_svg(FILE *f, const rd_run *run)
+{
+    const int w = 560, x0 = 48, bw = 420;
+    fprintf(f,
+            "<svg id=\"busy-chart\" width=\"%d\" height=\"64\" viewBox=\"0 0 %d 64\" role=\"img\" "
+            "aria-label=\"busy fraction per core type\">\n",
+            w, w);
+    struct {
+        const char *name, *cls;
+        double v;
+    } row[2] = {{"AIC", "aic", run->busy_aic}, {"AIV", "aiv", run->busy_aiv}};
+    for (int i = 0; i < 2; i++) {
+        double v = row[i].v < 0 ? 0 : row[i].v > 1 ? 1 : row[i].v;
+        int y = 8 + i * 26;
+        fprintf(f,
+                "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%s</text><rect x=\"%d\" y=\"%d\" width=\"%d\" "
+                "height=\"16\" fill=\"#eef0f3\"/><rect class=\"%s\" x=\"%d\" y=\"%d\" width=\"%.1f\" "
+                "height=\"16\"/><text x=\"%.1f\" y=\"%d\">%.1f%% busy</text>\n",
+                x0 - 8, y + 12, row[i].name, x0, y, bw, row[i].cls, x0, y, v * bw, x0 + bw + 8.0, y + 12,
+                100 * row[i].v);
+    }
+    fputs("</svg>\n", f);
+}
+
+static void section_summary(rep *r)
+{
+    FILE *f = r->f;
+    const rd_run *run = &r->run;
+    char v[256], d[512];
+    fputs("<section id=\"summary\">\n<h2>Summary</h2>\n", f);
+    if (run->version[0] || run->swimlane_level || run->dep_gen || run->scope_stats || run->pmu) {
+        fputs("<p class=\"sub\">", f);
+        if (run->version[0]) {
+            fputs("written by ptosim ", f);
+            esc(f, run->version);
+        }
+        fprintf(f, "; DFX: swimlane level %d%s%s%s</p>\n", run->swimlane_level,
+                run->dep_gen ? ", dep gen" : "", run->scope_stats ? ", scope stats" : "",
+                run->pmu ? ", PMU" : "");
+    }
+    bool ok = strcmp(run->status, "ok") == 0;
+    if (run->rt_error)
+        snprintf(v, sizeof(v), "runtime error %d %s", run->rt_code, run->rt_name);
+    else if (run->dev_error)
+        snprintf(v, sizeof(v), "device error %d %s", run->dev_code, run->dev_name);
+    else
+        snprintf(v, sizeof(v), "%s", run->status);
+    if (!ok) {
+        fputs("<div class=\"banner\" id=\"outcome-banner\"><b class=\"bad\">", f);
+        esc(f, v);
+        fprintf(f, "</b> (exit status %d)", run->exit_code);
+        if (run->rt_error && run->rt_detail[0]) {
+            fputs(": ", f);
+            esc(f, run->rt_detail);
+        }
+        if (run->dev_error) {
+            fprintf(f, " at %.3f µs", run->dev_at_us);
+            if (run->dev_watchdog[0]) {
+                fputs(", fired by the ", f);
+                esc(f, run->dev_watchdog);
+                fputs(" watchdog", f);
+            }
+        }
+        if (run->rt_error && run->rt_hint[0]) {
+            fputs("<br>Hint: ", f);
+            esc(f, run->rt_hint);
+        }
+        if (run->message[0]) {
+            fputs("<br>", f);
+            esc(f, run->message);
+        }
+        fputs("</div>\n", f);
+    }
+    fputs("<div class=\"cards\">\n", f);
+    char ms[64];
+    snprintf(ms, sizeof(ms), "%.3f µs", run->makespan_us);
+    d[0] = '\0';
+    if (run->makespan_us >= 1e6)
+        snprintf(d, sizeof(d), "%.3f s", run->makespan_us / 1e6);
+    else if (run->makespan_us >= 1e4)
+        snprintf(d, sizeof(d), "%.3f ms", run->makespan_us / 1e3);
+    card(f, "makespan", NULL, ms, d[0] ? d : NULL);
+    card(f, "outcome", ok ? "ok" : "bad", v, NULL);
+    snprintf(v, sizeof(v), "%" PRIu64 " / %" PRIu64, run->completed, run->submitted);
+    snprintf(d, sizeof(d), "completed; %" PRIu64 " on AICores, %" PRIu64 " executions", run->kernel_tasks,
+             run->executions);
+    card(f, "tasks", NULL, v, d);
+    snprintf(v, sizeof(v), "%.1f%%", 100 * run->busy_aic);
+    card(f, "AIC busy", NULL, v, NULL);
+    snprintf(v, sizeof(v), "%.1f%%", 100 * run->busy_aiv);
+    card(f, "AIV busy", NULL, v, NULL);
+    if (run->orch_end_us > 0) {
+        snprintf(v, sizeof(v), "%.3f µs", run->orch_end_us);
+        double blocked = 0;
+        for (int i = 0; i < RD_RINGS; i++)
+            blocked += run->rings[i].blocked_us;
+        snprintf(d, sizeof(d), "last submit done (%.1f%% of the makespan); blocked on rings %.3f µs",
+                 run->makespan_us > 0 ? 100 * run->orch_end_us / run->makespan_us : 0, blocked);
+        card(f, "orchestrator", NULL, v, d);
+    }
+    if (run->bottleneck) {
+        snprintf(v, sizeof(v), "%s pipe", run->bn_pipe);
+        snprintf(d, sizeof(d), "%.1f%% busy in %s (most time on cores)", 100 * run->bn_fraction,
+                 run->bn_kernel);
+        card(f, "bottleneck", NULL, v, d);
+    } else {
+        card(f, "bottleneck", NULL, "none", "no kernel has a pipe cost model");
+    }
+    fputs("</div>\n<h3>Busy fraction per core type</h3>\n", f);
+    busy_svg(f, run);
+    if (run->perturbed)
+        note(f, "Profiling perturbed this makespan (swimlane record write-back or PMU single issue; "
+                "<code>profiling</code> in ptosim_run.json says which).");
+    if (run->orch_end_us >= 0.9 * run->makespan_us && run->busy_aic < 0.5 && run->busy_aiv < 0.5 &&
+        run->makespan_us > 0) {
+        snprintf(
+            d, sizeof(d),
+            "The orchestrator was still submitting at %.1f%% of the makespan while the cores were mostly "
+            "idle: this run is bound by task submission, not by the cores.",
+            100 * run->orch_end_us / run->makespan_us);
+        note(f, d);
+    }
+    if (run->hbm_saturated_us > 0) {
+        snprintf(d, sizeof(d), "Shared HBM was saturated for %.3f µs of the run.", run->hbm_saturated_us);
+        note(f, d);
+    }
+    inputs_table(r);
+    fputs("</section>\n", f);
+}
+
+/* ------------------------------------------------------------------ */
+/* Swimlane                                                            */
+/* ------------------------------------------------------------------ */
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* A critical task and its place among the path's executed steps. */
+typedef struct crit_task {
+    uint64_t id;
+    size_t step;
+} crit_task;
+
+static int cmp_crit(const void *a, const void *b)
+{
+    return cmp_u64(&((const crit_task *)a)->id, &((const crit_task *)b)->id);
+}
+
+/* Marks the executions of critical tasks (mark 1) and, of each, the one that
+ * ended last (mark 2: the one its successor waited on); gate[k] is that
+ * execution for the k-th executed step of the path. Returns 0, or -1 when out
+ * of memory. */
+static int mark_critical(const rep *r, unsigned char **mark, long **gate, size_t *ngate)
+{
+    const rd_swimlane *sl = &r->sl;
+    *mark = calloc(sl->nex ? sl->nex : 1, 1);
+    *gate = malloc((r->cp.n ? r->cp.n : 1) * sizeof(**gate));
+    crit_task *ct = malloc((r->cp.n ? r->cp.n : 1) * sizeof(*ct));
+    *ngate = 0;
+    if (!*mark || !*gate || !ct) {
+        free(ct);
+        return -1;
+    }
+    for (size_t i = 0; i < r->cp.n; i++)
+        if (r->cp.v[i].executed) {
+            ct[*ngate] = (crit_task){r->cp.v[i].task, *ngate};
+            (*gate)[(*ngate)++] = -1;
+        }
+    qsort(ct, *ngate, sizeof(*ct), cmp_crit);
+    for (size_t i = 0; i < sl->nex && *ngate; i++) {
+        crit_task key = {sl->ex[i].task, 0};
+        const crit_task *c = bsearch(&key, ct, *ngate, sizeof(*ct), cmp_crit);
+        if (!c)
+            continue;
+        (*mark)[i] = 1;
+        long *g = &(*gate)[c->step];
+        if (*g < 0 || sl->ex[i].end > sl->ex[*g].end)
+            *g = (long)i;
+    }
+    for (size_t k = 0; k < *ngate; k++)
+        if ((*gate)[k] >= 0)
+            (*mark)[(*gate)[k]] = 2;
+    free(ct);
+    return 0;
+}
+
+/* Time axis unit for a span in microseconds. */
+static void time_unit(double span_us, double *div, const char **name)
+{
+    if (span_us >= 1e7) {
+        *div = 1e6;
+        *name = "s";
+    } else if (span_us >= 1e4) {
+        *div = 1e3;
+        *name = "ms";
+    } else {
+        *div = 1;
+        *name = "µs";
+    }
+}
+
+/* The swimlane's layout: a lane per core, AIC lanes first as the file numbers them, a gap where the type
+ * changes. */
+typedef struct lanes {
+    int lh;     /* lane height */
+    int *y;     /* top of each core's lane */
+    int bottom; /* below the last lane */
+    uint64_t t0, t1;
+    double sx; /* px per tick */
+} lanes;
+
+static void swimlane_axis(FILE *f, const rep *r, const lanes *L)
+{
+    double span_us = (double)(L->t1 - L->t0) * 1e6 / (double)r->sl.clock_hz, div;
+    const char *unit;
+    time_unit(span_us, &div, &unit);
+    double span = span_us / div, step = nice_step(span, 10);
+    int dec = step_decimals(step);
+    for (double t = 0; t <= span * (1 + 1e-9); t += step) {
+        double x = SL_LEFT + (span > 0 ? t / span : 0) * HTMLREP_BINS;
+        char lab[32];
+        fmt_num(lab, sizeof(lab), t, dec);
+        fprintf(f,
+                "<line class=\"grid\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/><text class=\"tick\" "
+                "x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>\n",
+                x, SL_TOP - 4, x, L->bottom + 2, x, L->bottom + 15, lab);
+    }
+    fprintf(f,
+            "<text class=\"title\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">time since launch (%s)</text>\n",
+            SL_LEFT + HTMLREP_BINS / 2, L->bottom + 32, unit);
+}
+
+/* Lane backgrounds and labels. */
+static void swimlane_lanes(FILE *f, const rep *r, const lanes *L)
+{
+    const rd_swimlane *sl = &r->sl;
+    int every = L->lh >= 11 ? 1 : (11 + L->lh - 1) / L->lh;
+    for (int c = 0; c < sl->ncores; c++) {
+        bool aic = sl->aic[c];
+        fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"/>", SL_LEFT, L->y[c],
+                HTMLREP_BINS, L->lh, aic ? (c % 2 ? "#e8f0fa" : "#f1f6fc") : (c % 2 ? "#fcefe2" : "#fdf6ee"));
+        int idx = 0; /* position within its run of same-type cores */
+        for (int k = c - 1; k >= 0 && sl->aic[k] == aic; k--)
+            idx++;
+        if (idx % every == 0)
+            fprintf(f, "<text class=\"lane\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s_%d</text>",
+                    SL_LEFT - 5, L->y[c] + L->lh / 2.0 + 3, aic ? "AIC" : "AIV", c);
+        fputc('\n', f);
+    }
+}
+
+/* Bar mode: one rectangle per execution, with a tooltip. */
+static void swimlane_bars(FILE *f, const rep *r, const lanes *L, const unsigned char *mark)
+{
+    const rd_swimlane *sl = &r->sl;
+    double us = 1e6 / (double)sl->clock_hz;
+    for (int pass = 0; pass < 3; pass++) { /* AIC, AIV, then critical on top */
+        fprintf(f, "<g class=\"%s\">\n", pass == 0 ? "aic" : pass == 1 ? "aiv" : "cp");
+        for (size_t i = 0; i < sl->nex; i++) {
+            const rd_exec *e = &sl->ex[i];
+            bool cp = mark[i] == 2;
+            if (pass == 2 ? !cp : (cp || sl->aic[e->core] != (pass == 0)))
+                continue;
+            double x = SL_LEFT + (double)(e->start - L->t0) * L->sx, w = (double)(e->end - e->start) * L->sx;
+            char tn[32], kn[2 * RD_NAME_MAX];
+            task_name(tn, sizeof(tn), e->task);
+            task_kernel(r, kn, sizeof(kn), e->task, sl->aic[e->core]);
+            fprintf(f, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\"><title>%s ", x,
+                    L->y[e->core] + 1, w < 0.6 ? 0.6 : w, L->lh - 2, tn);
+            esc(f, kn);
+            fprintf(f, " on %s_%d: %.3f–%.3f µs (%.3f µs)%s</title></rect>\n",
+                    sl->aic[e->core] ? "AIC" : "AIV", e->core, (double)(e->start - L->t0) * us,
+                    (double)(e->end - L->t0) * us, (double)(e->end - e->start) * us,
+                    cp        ? ", on the critical path"
+                    : mark[i] ? ", a block of a critical task"
+                              : "");
+        }
+        fputs("</g>\n", f);
+    }
+}
+
+/* Connectors between consecutive critical tasks: from the end of one's last execution to the start of the
+ * next one's. */
+static void swimlane_links(FILE *f, const rep *r, const lanes *L, const long *gate, size_t ngate)
+{
+    const rd_swimlane *sl = &r->sl;
+    if (ngate < 2 || ngate > SL_MAX_LINKS)
+        return;
+    fputs("<g class=\"cpl\">\n", f);
+    for (size_t i = 1; i < ngate; i++) {
+        if (gate[i - 1] < 0 || gate[i] < 0)
+            continue;
+        const rd_exec *a = &sl->ex[gate[i - 1]], *b = &sl->ex[gate[i]];
+        fprintf(f, "<path d=\"M%.1f %.1fL%.1f %.1f\"/>\n", SL_LEFT + (double)(a->end - L->t0) * L->sx,
+                L->y[a->core] + L->lh / 2.0, SL_LEFT + (double)(b->start - L->t0) * L->sx,
+                L->y[b->core] + L->lh / 2.0);
+    }
+    fputs("</g>\n", f);
+}
+
+/* Bin mode: per core, how busy each pixel column was, in four shades; critical columns in red. */
+static int swimlane_bins(FILE *f, const rep *r, const lanes *L, const unsigned char *mark)
+{
+    const rd_swimlane *sl = &r->sl;
+    size_t nb = (size_t)sl->ncores * HTMLREP_BINS;
+    float *busy = calloc(nb, sizeof(*busy));
+    unsigned char *cp = calloc(nb, 1);
+    if (!busy || !cp) {
+        free(busy);
+        free(cp);
+        return -1;
+    }
+    double span = (double)(L->t1 - L->t0);
+    for (size_t i = 0; i < sl->nex; i++) {
+        const rd_exec *e = &sl->ex[i];
+        double x0 = (double)(e->start - L->t0) / span * HTMLREP_BINS,
+               x1 = (double)(e->end - L->t0) / span * HTMLREP_BINS;
+        bool c = mark[i] == 2;
+        size_t b0 = (size_t)x0, b1 = (size_t)ceil(x1);
+        if (b1 <= b0)
+            b1 = b0 + 1;
+        for (size_t b = b0; b < b1 && b < HTMLREP_BINS; b++) {
+            double lo = x0 > (double)b ? x0 : (double)b, hi = x1 < (double)b + 1 ? x1 : (double)b + 1;
+            size_t k = (size_t)e->core * HTMLREP_BINS + b;
+            busy[k] += (float)(hi > lo ? hi - lo : 0);
+            if (c)
+                cp[k] = 1;
+        }
+    }
+    static const char *const shade[5] = {"", "0.3", "0.5", "0.75", "1"};
+    for (int c = 0; c < sl->ncores; c++) {
+        int y = L->y[c] + 1, h = L->lh - 2;
+        for (int lv = 1; lv <= 5; lv++) { /* 1-4 busy shades, 5 = critical */
+            bool any = false;
+            for (int b = 0; b < HTMLREP_BINS;) {
+                size_t k = (size_t)c * HTMLREP_BINS + (size_t)b;
+                int l = lv == 5 ? (cp[k] ? 5 : 0) : (busy[k] > 0 ? (int)ceil(busy[k] * 4 - 1e-6) : 0);
+                if (l > 4 && lv < 5)
+                    l = 4;
+                if (l != lv) {
+                    b++;
+                    continue;
+                }
+                int e = b + 1;
+                while (e < HTMLREP_BINS) {
+                    size_t k2 = (size_t)c * HTMLREP_BINS + (size_t)e;
+                    int l2 = lv == 5 ? (cp[k2] ? 5 : 0) : (busy[k2] > 0 ? (int)ceil(busy[k2] * 4 - 1e-6) : 0);
+                    if (l2 > 4 && lv < 5)
+                        l2 = 4;
+                    if (l2 != lv)
+                        break;
+                    e++;
+                }
+                if (!any) {
+                    if (lv == 5)
+                        fputs("<path class=\"cp\" d=\"", f);
+                    else
+                        fprintf(f, "<path class=\"%s\" fill-opacity=\"%s\" d=\"", sl->aic[c] ? "aic" : "aiv",
+                                shade[lv]);
+                    any = true;
+                }
+                fprintf(f, "M%d %dh%dv%dh-%dz", SL_LEFT + b, y, e - b, h, e - b);
+                b = e;
+            }
+            if (any)
+                fputs("\"/>\n", f);
+        }
+    }
+    free(busy);
+    free(cp);
+    return 0;
+}
+
+/* The critical path as a table: the first and last rows when it is long. */
+static void path_table(rep *r, uint64_t t0)
+{
+    FILE *f = r->f;
+    double us = 1e6 / (double)r->sl.clock_hz;
+    fputs(
+        "<details open><summary>Critical path, task by task</summary>\n<table id=\"cp-table\"><tr><th>#</th>"
+        "<th class=\"l\">task</th><th class=\"l\">kernel</th><th>start (µs)</th><th>end (µs)</th>"
+        "<th>ran (µs)</th><th>wait before (µs)</th></tr>\n",
+        f);
+    size_t n = r->cp.n, half = HTMLREP_MAX_PATH_ROWS / 2;
+    uint64_t prev_end = 0;
+    bool have_prev = false;
+    for (size_t i = 0; i < n; i++) {
+        const rd_step *s = &r->cp.v[i];
+        bool shown = n <= HTMLREP_MAX_PATH_ROWS || i < half || i >= n - half;
+        if (!shown) {
+            if (i == half)
+                fprintf(f, "<tr><td colspan=\"7\" class=\"l\">... %zu more tasks ...</td></tr>\n",
+                        n - 2 * half);
+        } else {
+            char tn[32], kn[3 * RD_NAME_MAX];
+            task_name(tn, sizeof(tn), s->task);
+            task_kernel(r, kn, sizeof(kn), s->task, -1);
+            fprintf(f, "<tr><td>%zu</td><td class=\"l\">%s</td><td class=\"l\">", i + 1, tn);
+            esc(f, kn[0] ? kn : "?");
+            if (s->executed) {
+                fprintf(f, "</td><td>%.3f</td><td>%.3f</td><td>%.3f</td>", (double)(s->start - t0) * us,
+                        (double)(s->end - t0) * us, (double)(s->end - s->start) * us);
+                if (have_prev)
+                    fprintf(f, "<td>%.3f</td>", ((double)s->start - (double)prev_end) * us);
+                else
+                    fputs("<td></td>", f);
+            } else {
+                fputs(" (did not run on a core)</td><td></td><td></td><td></td><td></td>", f);
+            }
+            fputs("</tr>\n", f);
+        }
+        if (s->executed) {
+            prev_end = s->end;
+            have_prev = true;
+        }
+    }
+    fputs("</table></details>\n", f);
+}
+
+static void section_swimlane(rep *r)
+{
+    FILE *f = r->f;
+    const rd_swimlane *sl = &r->sl;
+    fputs("<section id=\"swimlane\">\n<h2>Swimlane</h2>\n", f);
+    if (r->sl_rc != RD_OK) {
+        note(f, "No swimlane: <code>dfx_outputs/chip_swimlane_records.json</code> is absent (run with "
+                "<code>--enable-chip-swimlane</code>).");
+        fputs("</section>\n", f);
+        return;
+    }
+    if (!sl->nex || !sl->ncores) {
+        note(f, "The swimlane file holds no AICore executions (the run ended before any task ran).");
+        fputs("</section>\n", f);
+        return;
+    }
+    lanes L = {0};
+    L.lh = sl->ncores <= 16 ? 18 : sl->ncores <= 32 ? 12 : sl->ncores <= 80 ? 8 : 4;
+    L.y = malloc((size_t)sl->ncores * sizeof(*L.y));
+    if (!L.y) {
+        note(f, "Out of memory drawing the swimlane.");
+        fputs("</section>\n", f);
+        return;
+    }
+    int y = SL_TOP;
+    for (int c = 0; c < sl->ncores; c++) {
+        if (c && sl->aic[c] != sl->aic[c - 1])
+            y += 6;
+        L.y[c] = y;
+        y += L.lh;
+    }
+    L.bottom = y;
+    uint64_t lo = UINT64_MAX, hi = 0;
+    for (size_t i = 0; i < sl->nex; i++) {
+        if (sl->ex[i].start < lo)
+            lo = sl->ex[i].start;
+        if (sl->ex[i].end > hi)
+            hi = sl->ex[i].end;
+    }
+    /* time 0 is the launch (sys_cnt_origin_ticks), so the axis ends at the makespan */
+    L.t0 = r->run.origin_ticks && r->run.origin_ticks <= lo ? r->run.origin_ticks : lo;
+    uint64_t mk = L.t0 + (uint64_t)llround(r->run.makespan_us * (double)sl->clock_hz / 1e6);
+    L.t1 = mk > hi ? mk : hi;
+    if (L.t1 <= L.t0)
+        L.t1 = L.t0 + 1;
+    L.sx = (double)HTMLREP_BINS / (double)(L.t1 - L.t0);
+
+    unsigned char *mark = NULL;
+    long *gate = NULL;
+    size_t ngate = 0;
+    if (mark_critical(r, &mark, &gate, &ngate) != 0) {
+        note(f, "Out of memory drawing the swimlane.");
+        free(mark);
+        free(gate);
+        free(L.y);
+        fputs("</section>\n", f);
+        return;
+    }
+    bool bars = sl->nex <= HTMLREP_MAX_BARS;
+    double us = 1e6 / (double)sl->clock_hz;
+
+    fprintf(f, "<p class=\"sub\">%zu AICore executions on %d cores (level %d records). ", sl->nex, sl->ncores,
+            sl->level);
+    if (bars)
+        fputs("Each bar is one execution, from kernel start to end; hover for its task and times.</p>\n", f);
+    else
+        fprintf(
+            f,
+            "Too many to draw one by one (more than %d): each core's time line is cut into %d columns, "
+            "each shaded by the share of it the core was busy (4 shades); columns where a critical task's "
+            "last execution ran are red.</p>\n",
+            HTMLREP_MAX_BARS, HTMLREP_BINS);
+    if (r->deps_rc != RD_OK)
+        note(f,
+             "No <code>dfx_outputs/deps.json</code> (run with <code>--enable-dep-gen</code>): the critical "
+             "path is not highlighted.");
+    else if (r->cp.n) {
+        double ran = 0;
+        uint64_t first = 0, last = 0;
+        bool seen = false;
+        for (size_t i = 0; i < r->cp.n; i++)
+            if (r->cp.v[i].executed) {
+                ran += (double)(r->cp.v[i].end - r->cp.v[i].start) * us;
+                first = seen ? first : r->cp.v[i].start;
+                last = r->cp.v[i].end;
+                seen = true;
+            }
+        char a[32], b[32];
+        task_name(a, sizeof(a), r->cp.v[0].task);
+        task_name(b, sizeof(b), r->cp.v[r->cp.n - 1].task);
+        double span = (double)(last - first) * us;
+        fprintf(
+            f,
+            "<p id=\"cp-summary\">Critical path (red): <b>%zu tasks</b>, %s to %s, walked back from the "
+            "task that finished last through the predecessor that finished last (deps.json edges). A red bar "
+            "is a critical task's last execution (of an SPMD or MIX task, the block its successor waited "
+            "on). It starts at %.3f µs; in the %.3f µs from there to its end its tasks ran %.3f µs "
+            "(%.1f%%), the rest is waiting between them.</p>\n",
+            r->cp.n, a, b, (double)(first - L.t0) * us, span, ran, span > 0 ? 100 * ran / span : 0);
+    }
+
+    int h = L.bottom + 44;
+    fprintf(f,
+            "<svg id=\"swimlane-chart\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\" "
+            "aria-label=\"swimlane: executions per core over time\" data-mode=\"%s\">\n",
+            SL_W, h, SL_W, h, bars ? "bars" : "bins");
+    /* legend */
+    int lx = SL_LEFT;
+    fprintf(f,
+            "<rect class=\"aic\" x=\"%d\" y=\"8\" width=\"14\" height=\"10\"/><text x=\"%d\" y=\"17\">AIC "
+            "(cube)</text>",
+            lx, lx + 18);
+    lx += 100;
+    fprintf(f,
+            "<rect class=\"aiv\" x=\"%d\" y=\"8\" width=\"14\" height=\"10\"/><text x=\"%d\" y=\"17\">AIV "
+            "(vector)</text>",
+            lx, lx + 18);
+    lx += 110;
+    if (r->cp.n) {
+        fprintf(f,
+                "<rect class=\"cp\" x=\"%d\" y=\"8\" width=\"14\" height=\"10\"/><text x=\"%d\" "
+                "y=\"17\">critical path</text>",
+                lx, lx + 18);
+        lx += 120;
+    }
+    if (!bars) {
+        static const char *const sh[4] = {"0.3", "0.5", "0.75", "1"};
+        fprintf(f, "<text x=\"%d\" y=\"17\">busy share of a column:</text>", lx);
+        lx += 150;
+        for (int i = 0; i < 4; i++, lx += 52)
+            fprintf(f,
+                    "<rect class=\"aic\" fill-opacity=\"%s\" x=\"%d\" y=\"8\" width=\"14\" height=\"10\"/>"
+                    "<text x=\"%d\" y=\"17\">%d%%</text>",
+                    sh[i], lx, lx + 18, 25 * (i + 1));
+    }
+    fputc('\n', f);
+    swimlane_lanes(f, r, &L);
+    swimlane_axis(f, r, &L);
+    if (bars) {
+        swimlane_bars(f, r, &L, mark);
+        swimlane_links(f, r, &L, gate, ngate);
+    } else if (swimlane_bins(f, r, &L, mark) != 0) {
+        fputs("<text x=\"100\" y=\"60\">out of memory</text>", f);
+    }
+    fprintf(f, "<line class=\"axis\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>\n</svg>\n", SL_LEFT,
+            L.bottom + 2, SL_LEFT + HTMLREP_BINS, L.bottom + 2);
+    if (r->cp.n)
+        path_table(r, L.t0);
+    free(mark);
+    free(gate);
+    free(L.y);
+    fputs("</section>\n", f);
+}
+
+/* ------------------------------------------------------------------ */
+/* Rings                                                               */
+/* ------------------------------------------------------------------ */
+
+static void pct_cell(FILE *f, uint64_t peak, uint64_t cap, bool bytes)
+{
+    char a[32], b[32];
+    if (bytes) {
+        fmt_bytes(a, sizeof(a), (double)peak);
+        fmt_bytes(b, sizeof(b), (double)cap);
+    } else {
+        snprintf(a, sizeof(a), "%" PRIu64, peak);
+        snprintf(b, sizeof(b), "%" PRIu64, cap);
+    }
+    double p = cap ? 100.0 * (double)peak / (double)cap : 0;
+    fprintf(f, "<td style=\"background:rgba(214,39,40,%.2f)\">%s / %s (%.1f%%)</td>",
+            p >= 100 ? 0.5 : p / 200, a, b, p);
+}
+
+/* Peaks against capacity from ptosim_run.json (exact, unlike the sampled charts). */
+static void rings_table(rep *r)
+{
+    FILE *f = r->f;
+    fputs("<table id=\"ring-peaks\"><tr><th>ring</th><th>task window peak / capacity</th>"
+          "<th>heap peak / capacity</th><th>dep pool peak / capacity</th><th>orchestrator blocked (µs)</th>"
+          "</tr>\n",
+          f);
+    for (int i = 0; i < RD_RINGS; i++) {
+        const rd_ring *g = &r->run.rings[i];
+        fprintf(f, "<tr><td>%d</td>", i);
+        pct_cell(f, g->task_window_peak, g->task_window, false);
+        pct_cell(f, g->heap_peak, g->heap, true);
+        pct_cell(f, g->dep_pool_peak, g->dep_pool, false);
+        fprintf(f, "<td%s>%.3f</td></tr>\n",
+                g->blocked_us > 0 ? " style=\"background:rgba(214,39,40,0.25)\"" : "", g->blocked_us);
+    }
+    fputs("</table>\n", f);
+}
+
+/* One resource's chart: live occupancy at each sample, a series per ring with samples. */
+static void ring_chart(rep *r, int res)
+{
+    static const char *const id[3] = {"task_window", "heap", "dep_pool"};
+    static const char *const title[3] = {"Task window: live task slots", "Heap: live bytes",
+                                         "Dependency pool: live entries"};
+    FILE *f = r->f;
+    const rd_scopes *sc = &r->sc;
+    const uint64_t *cap = res == 0 ? sc->task_window_max : res == 1 ? sc->heap_max : sc->dep_pool_max;
+    uint64_t peak[RD_RINGS] = {0};
+    size_t count[RD_RINGS] = {0};
+    for (size_t i = 0; i < sc->n; i++) {
+        const rd_sample *s = &sc->v[i];
+        uint64_t v = res == 0 ? s->task_window : res == 1 ? s->heap : s->dep_pool;
+        count[s->ring]++;
+        if (v > peak[s->ring])
+            peak[s->ring] = v;
+    }
+    /* scale: up to the capacity when some ring comes within 20% of it; else zoom on the samples */
+    double maxv = 0, mincap = 0;
+    bool same_cap = true;
+    int first = -1;
+    for (int g = 0; g < RD_RINGS; g++) {
+        if (!count[g])
+            continue;
+        if (first < 0)
+            first = g;
+        else if (cap[g] != cap[first])
+            same_cap = false;
+        if ((double)peak[g] > maxv)
+            maxv = (double)peak[g];
+        if (!mincap || (double)cap[g] < mincap)
+            mincap = (double)cap[g];
+    }
+    bool show_cap = mincap > 0 && maxv >= 0.2 * mincap;
+    double top = show_cap ? (maxv > mincap ? maxv : mincap) * 1.05 : (maxv > 0 ? maxv * 1.25 : 1);
+    if (res != 1 && top < 4)
+        top = 4;
+    double step = nice_step(top, 5);
+    if (res == 1) { /* byte ticks on binary steps */
+        double s = 1;
+        while (s * 6 < top)
+            s *= 2;
+        step = s;
+    }
+    top = ceil(top / step) * step;
+    axis ax = {0, (double)(sc->n > 1 ? sc->n - 1 : 1), CH_LEFT, CH_LEFT + CH_PLOT_W, false};
+    axis ay = {0, top, CH_TOP + CH_PLOT_H, CH_TOP, false};
+
+    fprintf(f, "<figure id=\"ring-%s\"><figcaption>%s per ring</figcaption>\n", id[res], title[res]);
+    fprintf(f,
+            "<svg class=\"ring-chart\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\" "
+            "aria-label=\"%s\">\n",
+            CH_W, CH_H, CH_W, CH_H, title[res]);
+    y_ticks(f, &ay, step, CH_LEFT, CH_LEFT + CH_PLOT_W, res == 1 ? 'b' : 'n');
+    /* x ticks: sample numbers */
+    double xs = nice_step((double)(sc->n > 1 ? sc->n - 1 : 1), 6);
+    if (xs < 1)
+        xs = 1;
+    for (double v = 0; v <= ax.hi + 1e-9; v += xs)
+        fprintf(f, "<text class=\"tick\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%.0f</text>",
+                ax_px(&ax, v), CH_TOP + CH_PLOT_H + 14, v);
+    fprintf(f,
+            "\n<text class=\"title\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">scope boundary (sample in "
+            "scope_stats.jsonl, orchestration order)</text>\n",
+            CH_LEFT + CH_PLOT_W / 2, CH_TOP + CH_PLOT_H + 34);
+    fprintf(f, "<line class=\"axis\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>\n", CH_LEFT,
+            CH_TOP + CH_PLOT_H, CH_LEFT + CH_PLOT_W, CH_TOP + CH_PLOT_H);
+    if (show_cap) {
+        for (int g = 0; g < RD_RINGS; g++) {
+            if (!count[g] || (same_cap && g != first))
+                continue;
+            double yc = ax_px(&ay, (double)cap[g]);
+            fprintf(f,
+                    "<line class=\"cap\" data-ring=\"%d\" stroke=\"%s\" x1=\"%d\" y1=\"%.1f\" x2=\"%d\" "
+                    "y2=\"%.1f\"/>",
+                    same_cap ? -1 : g, same_cap ? "#555" : RING_COL[g], CH_LEFT, yc, CH_LEFT + CH_PLOT_W, yc);
+            if (same_cap)
+                fprintf(f, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">capacity</text>",
+                        CH_LEFT + CH_PLOT_W - 4, yc - 4);
+            fputc('\n', f);
+        }
+    }
+    /* series, thinned to a min and a max per pixel column when denser than that */
+    for (int g = 0; g < RD_RINGS; g++) {
+        if (!count[g])
+            continue;
+        fprintf(f, "<polyline class=\"series\" data-ring=\"%d\" stroke=\"%s\" points=\"", g, RING_COL[g]);
+        bool thin = count[g] > 2 * (size_t)CH_PLOT_W;
+        int col = -1;
+        double cmin = 0, cmax = 0;
+        int n = 0;
+        for (size_t i = 0; i <= sc->n; i++) {
+            bool end = i == sc->n;
+            if (!end && sc->v[i].ring != g)
+                continue;
+            double v = 0, x = 0;
+            if (!end) {
+                const rd_sample *s = &sc->v[i];
+                v = (double)(res == 0 ? s->task_window : res == 1 ? s->heap : s->dep_pool);
+                x = ax_px(&ax, (double)i);
+                if (!thin) {
+                    fprintf(f, "%s%.1f,%.1f", n++ ? " " : "", x, ax_px(&ay, v));
+                    continue;
+                }
+            } else if (!thin) {
+                break;
+            }
+            int c = end ? INT_MAX : (int)x;
+            if (c != col) {
+                if (col >= 0)
+                    fprintf(f, "%s%d,%.1f %d,%.1f", n++ ? " " : "", col, ax_px(&ay, cmin), col,
+                            ax_px(&ay, cmax));
+                col = c;
+                cmin = cmax = v;
+            } else {
+                cmin = v < cmin ? v : cmin;
+                cmax = v > cmax ? v : cmax;
+            }
+        }
+        fputs("\"/>\n", f);
+    }
+    fputs("</svg>\n<ul class=\"legend\">", f);
+    for (int g = 0; g < RD_RINGS; g++) {
+        char a[32], b[32];
+        if (res == 1) {
+            fmt_bytes(a, sizeof(a), (double)peak[g]);
+            fmt_bytes(b, sizeof(b), (double)cap[g]);
+        } else {
+            snprintf(a, sizeof(a), "%" PRIu64, peak[g]);
+            snprintf(b, sizeof(b), "%" PRIu64, cap[g]);
+        }
+        if (count[g])
+            fprintf(
+                f,
+                "<li><span class=\"sw\" style=\"background:%s\"></span>ring %d: %zu samples, highest %s of "
+                "%s (%.1f%%)</li>",
+                RING_COL[g], g, count[g], a, b, cap[g] ? 100.0 * (double)peak[g] / (double)cap[g] : 0);
+        else
+            fprintf(f, "<li><span class=\"sw\" style=\"background:#ccc\"></span>ring %d: no samples</li>", g);
+    }
+    if (!show_cap && maxv > 0)
+        fprintf(
+            f,
+            "<li>the capacity lines are above this scale (every ring stays under 20%% of its capacity)</li>");
+    fputs("</ul></figure>\n", f);
+}
+
+static void section_rings(rep *r)
+{
+    FILE *f = r->f;
+    fputs("<section id=\"rings\">\n<h2>Rings</h2>\n<h3>Peaks against capacity (ptosim_run.json)</h3>\n", f);
+    rings_table(r);
+    fputs("<h3>Occupancy over the run (scope stats)</h3>\n", f);
+    if (r->sc_rc != RD_OK)
+        note(f, "No scope stats: <code>dfx_outputs/scope_stats/scope_stats.jsonl</code> is absent (run with "
+                "<code>--enable-scope-stats</code>), so ring occupancy over time is not shown.");
+    else if (!r->sc.n)
+        note(f, "The scope stats file has no samples (no scope was recorded).");
+    else {
+        fprintf(
+            f,
+            "<p class=\"sub\">What each ring held at every scope begin and end (%zu samples; the runtime "
+            "stamps them with no time, so the x axis is their order). Live = <code>*_end - *_start</code> "
+            "of the sample.%s</p>\n<div class=\"charts\">\n",
+            r->sc.n, r->sc.fatal ? " A runtime fatal was latched: later samples are diagnostic only." : "");
+        for (int res = 0; res < 3; res++)
+            ring_chart(r, res);
+        fputs("</div>\n", f);
+    }
+    fputs("</section>\n", f);
+}
+
+/* ------------------------------------------------------------------ */
+/* Pipes                                                               */
+/* ------------------------------------------------------------------ */
+
+static const rd_kernel *g_sort_k;
+static int cmp_kernel_time(const void *a, const void *b)
+{
+    const rd_kernel *x = &g_sort_k[*(const int *)a], *y = &g_sort_k[*(const int *)b];
+    if (x->core_time_us != y->core_time_us)
+        return x->core_time_us > y->core_time_us ? -1 : 1;
+    return x->func_id < y->func_id ? -1 : x->func_id > y->func_id;
+}
+
+/* A heat map: a row per pipe-model kernel (most time on cores first), a column per pipe. */
+static void pipes_heatmap(rep *r)
+{
+    FILE *f = r->f;
+    const rd_run *run = &r->run;
+    int *idx = malloc((size_t)run->nkernels * sizeof(*idx)), n = 0;
+    if (!idx)
+        return;
+    double tmax = 0;
+    for (int i = 0; i < run->nkernels; i++)
+        if (run->kernels[i].has_pipes) {
+            idx[n++] = i;
+            if (run->kernels[i].core_time_us > tmax)
+                tmax = run->kernels[i].core_time_us;
+        }
+    g_sort_k = run->kernels;
+    qsort(idx, (size_t)n, sizeof(*idx), cmp_kernel_time);
+    const int name_w = 190, bar_w = 150, cw = 72, rh = 24, top = 40, x0 = name_w + bar_w + 20;
+    int w = x0 + PIPE_COUNT * cw + 10, h = top + n * rh + 10;
+    fprintf(f,
+            "<svg id=\"pipes-chart\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\" "
+            "aria-label=\"pipe busy fraction per kernel\">\n",
+            w, h, w, h);
+    fprintf(f, "<text class=\"title\" x=\"8\" y=\"%d\">kernel</text>", top - 10);
+    fprintf(f, "<text class=\"title\" x=\"%d\" y=\"%d\">time on cores (µs)</text>", name_w + 10, top - 10);
+    for (int p = 0; p < PIPE_COUNT; p++)
+        fprintf(f, "<text class=\"title\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">%s</text>",
+                x0 + p * cw + cw / 2, top - 10, pipe_name((pipe_id)p));
+    fputc('\n', f);
+    for (int i = 0; i < n; i++) {
+        const rd_kernel *k = &run->kernels[idx[i]];
+        int y = top + i * rh;
+        bool bn = run->bottleneck && strcmp(k->name, run->bn_kernel) == 0;
+        fprintf(f, "<g class=\"krow\" data-kernel=\"");
+        esc(f, k->name);
+        fprintf(f, "\"><rect x=\"0\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"/>", y,
+                x0 + PIPE_COUNT * cw, rh, bn ? "#fff4d6" : (i % 2 ? "#fafafa" : "#ffffff"));
+        fprintf(f, "<rect class=\"%s\" x=\"8\" y=\"%d\" width=\"8\" height=\"%d\"/>", k->aic ? "aic" : "aiv",
+                y + 5, rh - 10);
+        char nm[RD_NAME_MAX + 8];
+        snprintf(nm, sizeof(nm), "%.24s%s", k->name, strlen(k->name) > 24 ? "..." : "");
+        fprintf(f, "<text x=\"22\" y=\"%d\">", y + 16);
+        esc(f, nm);
+        fprintf(f, "%s</text>", bn ? " *" : "");
+        double bw = tmax > 0 ? k->core_time_us / tmax * (bar_w - 60) : 0;
+        fprintf(f,
+                "<rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"#9aa7b5\"/><text x=\"%.1f\" "
+                "y=\"%d\">%.1f</text>",
+                name_w + 10, y + 6, bw, rh - 12, name_w + 14 + bw, y + 16, k->core_time_us);
+        for (int p = 0; p < PIPE_COUNT; p++) {
+            int x = x0 + p * cw;
+            double v = k->pipe[p];
+            if (v < 0) {
+                fprintf(f,
+                        "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#f0f0f0\"/><text x=\"%d\" "
+                        "y=\"%d\" text-anchor=\"middle\" fill=\"#aaa\">-</text>",
+                        x + 1, y + 1, cw - 2, rh - 2, x + cw / 2, y + 16);
+                continue;
+            }
+            double t = v > 1 ? 1 : v;
+            /* white to deep red */
+            int cr = (int)lround(255 - t * (255 - 183)), cg = (int)lround(255 - t * (255 - 28)),
+                cb = (int)lround(255 - t * (255 - 28));
+            bool busiest = p == k->busiest;
+            fprintf(f,
+                    "<rect class=\"cell%s\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
+                    "fill=\"rgb(%d,%d,%d)\"%s/>"
+                    "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\"%s>%.0f%%</text>",
+                    busiest ? " busiest" : "", x + 1, y + 1, cw - 2, rh - 2, cr, cg, cb,
+                    busiest ? " stroke=\"#111\" stroke-width=\"2\"" : "", x + cw / 2, y + 16,
+                    t > 0.55 ? " style=\"fill:#fff\"" : "", 100 * v);
+        }
+        fputs("</g>\n", f);
+    }
+    fputs("</svg>\n", f);
+    free(idx);
+}
+
+static const char *pmu_group_name(int t)
+{
+    switch (t) {
+    case 1:
+        return "ARITHMETIC_UTILIZATION";
+    case 2:
+        return "PIPE_UTILIZATION";
+    case 4:
+        return "MEMORY";
+    case 5:
+        return "MEMORY_L0";
+    case 6:
+        return "RESOURCE_CONFLICT";
+    case 7:
+        return "MEMORY_UB";
+    case 8:
+        return "L2_CACHE";
+    default:
+        return "unknown group";
+    }
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t a = strlen(s), b = strlen(suffix);
+    return a >= b && strcmp(s + a - b, suffix) == 0;
+}
+
+/* pmu.csv per kernel: cycle counters as a share of the kernel window, other counters summed. */
+static void pmu_table(rep *r)
+{
+    FILE *f = r->f;
+    const rd_pmu *pm = &r->pmu;
+    fprintf(
+        f,
+        "<h3>PMU counters per kernel (pmu.csv, event group %d %s, %" PRIu64 " rows)</h3>\n<p "
+        "class=\"sub\">Counters ending in <code>_cycles</code> as a share of <code>pmu_total_cycles</code>; "
+        "the others summed over the kernel's executions.</p>\n<table id=\"pmu-table\"><tr><th "
+        "class=\"l\">kernel</th><th class=\"l\">core</th><th>rows</th><th>mean total cycles</th>",
+        pm->event_type, pmu_group_name(pm->event_type), pm->rows);
+    for (int c = 0; c < pm->ncounters; c++) { /* let long counter names wrap at their underscores */
+        fputs("<th>", f);
+        for (const char *q = pm->counter_name[c]; *q; q++) {
+            char one[2] = {*q, 0};
+            esc(f, one);
+            if (*q == '_')
+                fputs("<wbr>", f);
+        }
+        fputs("</th>", f);
+    }
+    fputs("</tr>\n", f);
+    for (int i = 0; i < pm->nfuncs; i++) {
+        const rd_pmu_func *pf = &pm->funcs[i];
+        char nm[RD_NAME_MAX];
+        func_label(r, nm, sizeof(nm), (int)pf->func_id);
+        fputs("<tr><td class=\"l\">", f);
+        esc(f, nm);
+        fprintf(f, "</td><td class=\"l\">%s</td><td>%" PRIu64 "</td><td>%.0f</td>",
+                pf->core_type ? "AIV" : "AIC", pf->rows,
+                pf->rows ? (double)pf->total_cycles / (double)pf->rows : 0);
+        for (int c = 0; c < pm->ncounters; c++) {
+            if (ends_with(pm->counter_name[c], "_cycles")) {
+                double v = pf->total_cycles ? (double)pf->counter[c] / (double)pf->total_cycles : 0;
+                fprintf(f, "<td style=\"background:rgba(183,28,28,%.2f)\">%.1f%%</td>", v > 1 ? 0.6 : v * 0.6,
+                        100 * v);
+            } else {
+                fprintf(f, "<td>%" PRIu64 "</td>", pf->counter[c]);
+            }
+        }
+        fputs("</tr>\n", f);
+    }
+    fputs("</table>\n", f);
+}
+
+static void section_pipes(rep *r)
+{
+    FILE *f = r->f;
+    const rd_run *run = &r->run;
+    fputs("<section id=\"pipes\">\n<h2>Pipes</h2>\n", f);
+    int npipes = 0;
+    for (int i = 0; i < run->nkernels; i++)
+        npipes += run->kernels[i].has_pipes;
+    if (npipes) {
+        fputs("<p class=\"sub\">Busy fraction of each pipe over each kernel's executions (ptosim_run.json "
+              "<code>kernels</code>); the busiest pipe of each kernel is outlined",
+              f);
+        if (run->bottleneck) {
+            fprintf(f, "; the run's bottleneck (*) is the <b>%s</b> pipe of <b>", run->bn_pipe);
+            esc(f, run->bn_kernel);
+            fprintf(f, "</b>, busy %.1f%% of its time on cores", 100 * run->bn_fraction);
+        }
+        fputs(".</p>\n", f);
+        pipes_heatmap(r);
+    } else {
+        note(f, "No kernel has a pipe cost model (flat costs only), so there are no pipe busy fractions.");
+    }
+    if (npipes < run->nkernels) {
+        fputs("<p class=\"note\">Kernels with a flat cost (no pipe model): ", f);
+        for (int i = 0, k = 0; i < run->nkernels; i++)
+            if (!run->kernels[i].has_pipes) {
+                fputs(k++ ? ", " : "", f);
+                esc(f, run->kernels[i].name);
+            }
+        fputs(".</p>\n", f);
+    }
+    if (r->pmu_rc == RD_OK)
+        pmu_table(r);
+    else
+        note(f, "No <code>dfx_outputs/pmu.csv</code> (run with <code>--enable-pmu</code>): no PMU counters.");
+    fputs("</section>\n", f);
+}
+
+/* ------------------------------------------------------------------ */
+/* Sweep                                                               */
+/* ------------------------------------------------------------------ */
+
+static void knob_value_label(char *b, size_t n, const rd_knob *k, uint64_t v)
+{
+    if (k->column == RD_KNOB_HEAP)
+        fmt_bytes(b, n, (double)v);
+    else
+        snprintf(b, n, "%" PRIu64, v);
+}
+
+static void row_status(char *b, size_t n, const rd_row *row)
+{
+    if (strcmp(row->status, "runtime_error") == 0)
+        snprintf(b, n, "runtime error %d %s", row->code, rterr_name(row->code));
+    else
+        snprintf(b, n, "%s (exit %d)", row->status, row->exit);
+}
+
+/* One chart per knob: the least makespan at each value (over the other knobs' values), per group. */
+static int sweep_chart(rep *r, const rd_knob *k, int ki, int nknobs)
+{
+    FILE *f = r->f;
+    const rd_sweep *sw = &r->sw;
+    rd_point **pts = calloc((size_t)sw->ngroups, sizeof(*pts));
+    int *np = calloc((size_t)sw->ngroups, sizeof(*np));
+    if (!pts || !np) {
+        free(pts);
+        free(np);
+        return -1;
+    }
+    int rc = 0;
+    double ymax = 0;
+    uint64_t xlo = UINT64_MAX, xhi = 0;
+    bool any_fail = false;
+    for (int g = 0; g < sw->ngroups; g++) {
+        np[g] = rd_sweep_curve(sw, k, g, &pts[g]);
+        if (np[g] < 0) {
+            rc = -1;
+            goto out;
+        }
+        for (int i = 0; i < np[g]; i++) {
+            const rd_point *p = &pts[g][i];
+            if (p->nok && p->makespan_us > ymax)
+                ymax = p->makespan_us;
+            any_fail |= !p->nok;
+            xlo = p->x < xlo ? p->x : xlo;
+            xhi = p->x > xhi ? p->x : xhi;
+        }
+    }
+    bool log = xlo > 0 && xhi >= 4 * xlo;
+    double step = nice_step(ymax > 0 ? ymax * 1.05 : 1, 5),
+           top = ceil((ymax > 0 ? ymax * 1.05 : 1) / step) * step;
+    int plot_top = CH_TOP + (any_fail ? 14 : 0);
+    axis ax = {log ? log2((double)xlo) : (double)xlo, log ? log2((double)xhi) : (double)xhi, CH_LEFT + 14,
+               CH_LEFT + CH_PLOT_W - 14, log};
+    if (xlo == xhi) {
+        ax.lo -= 1;
+        ax.hi += 1;
+    }
+    axis ay = {0, top, CH_TOP + CH_PLOT_H, plot_top, false};
+    fprintf(f, "<figure class=\"sweep-fig\" id=\"sweep-knob-%d\"><figcaption>makespan against ", ki);
+    esc(f, k->label);
+    fputs("</figcaption>\n", f);
+    fprintf(f,
+            "<svg class=\"sweep-chart\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\" "
+            "aria-label=\"makespan against %s\">\n",
+            CH_W, CH_H, CH_W, CH_H, k->label);
+    y_ticks(f, &ay, step, CH_LEFT, CH_LEFT + CH_PLOT_W, 'n');
+    fprintf(
+        f,
+        "<text class=\"title\" transform=\"translate(14 %d) rotate(-90)\" text-anchor=\"middle\">makespan "
+        "(µs)</text>\n",
+        CH_TOP + CH_PLOT_H / 2);
+    /* x ticks at the values swept, skipping labels that would touch the previous one */
+    double last_x = -1e9;
+    for (int g = 0; g < sw->ngroups; g++)
+        for (int i = 0; i < np[g]; i++) {
+            bool dup = false;
+            for (int h = 0; h < g && !dup; h++)
+                for (int j = 0; j < np[h]; j++)
+                    dup |= pts[h][j].x == pts[g][i].x;
+            if (dup)
+                continue;
+            double x = ax_px(&ax, (double)pts[g][i].x);
+            char lab[32];
+            knob_value_label(lab, sizeof(lab), k, pts[g][i].x);
+            fprintf(f, "<line class=\"grid\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/>", x, plot_top, x,
+                    CH_TOP + CH_PLOT_H + 4);
+            if (x - last_x >= 7.0 * (double)strlen(lab) + 6) {
+                fprintf(f, "<text class=\"tick\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>", x,
+                        CH_TOP + CH_PLOT_H + 16, lab);
+                last_x = x;
+            }
+            fputc('\n', f);
+        }
+    fprintf(f, "<text class=\"title\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">", CH_LEFT + CH_PLOT_W / 2,
+            CH_TOP + CH_PLOT_H + 36);
+    esc(f, k->label);
+    fprintf(f, "%s</text>\n", log ? " (log2 scale)" : "");
+    fprintf(f, "<line class=\"axis\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>\n", CH_LEFT,
+            CH_TOP + CH_PLOT_H, CH_LEFT + CH_PLOT_W, CH_TOP + CH_PLOT_H);
+    for (int g = 0; g < sw->ngroups; g++) {
+        const char *col = GROUP_COL[(size_t)g % NGROUP_COL];
+        fprintf(f, "<polyline class=\"curve\" data-group=\"%d\" stroke=\"%s\" data-points=\"", g, col);
+        for (int i = 0, n = 0; i < np[g]; i++)
+            if (pts[g][i].nok)
+                fprintf(f, "%s%" PRIu64 ":%.3f", n++ ? " " : "", pts[g][i].x, pts[g][i].makespan_us);
+        fputs("\" points=\"", f);
+        for (int i = 0, n = 0; i < np[g]; i++)
+            if (pts[g][i].nok)
+                fprintf(f, "%s%.1f,%.1f", n++ ? " " : "", ax_px(&ax, (double)pts[g][i].x),
+                        ax_px(&ay, pts[g][i].makespan_us));
+        fputs("\"/>\n", f);
+        for (int i = 0; i < np[g]; i++) {
+            const rd_point *p = &pts[g][i];
+            char lab[32], st[RD_NAME_MAX + 64];
+            knob_value_label(lab, sizeof(lab), k, p->x);
+            double x = ax_px(&ax, (double)p->x);
+            if (p->nok) {
+                fprintf(f,
+                        "<circle class=\"pt\" cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\"><title>%s: %.3f µs "
+                        "(best of %d ok of %d rows)</title></circle>\n",
+                        x, ax_px(&ay, p->makespan_us), col, lab, p->makespan_us, p->nok, p->nrows);
+            } else {
+                row_status(st, sizeof(st), p->fail);
+                fprintf(
+                    f,
+                    "<path class=\"fail\" d=\"M%.1f %dl8 8m0 -8l-8 8\"><title>%s: every row failed, first: "
+                    "line %d, %s</title></path>\n",
+                    x - 4, CH_TOP + 2, lab, p->fail->line, st);
+            }
+        }
+    }
+    fputs("</svg>\n", f);
+    /* legend and the points as a table */
+    fputs("<ul class=\"legend\">", f);
+    if (sw->ngroups > 1)
+        for (int g = 0; g < sw->ngroups; g++) {
+            fprintf(f, "<li><span class=\"sw\" style=\"background:%s\"></span>",
+                    GROUP_COL[(size_t)g % NGROUP_COL]);
+            esc(f, sw->groups[g][0]);
+            fputs(" on ", f);
+            esc(f, sw->groups[g][1]);
+            fputs("</li>", f);
+        }
+    if (nknobs > 1)
+        fputs(
+            "<li>each point: the least makespan of the ok rows at that value, whatever the other knobs</li>",
+            f);
+    if (any_fail)
+        fputs("<li><b style=\"color:" COL_CP
+              "\">&#x2715;</b> at the top: every row at that value failed</li>",
+              f);
+    fputs("</ul>\n<table class=\"curve-table\"><tr>", f);
+    if (sw->ngroups > 1)
+        fputs("<th class=\"l\">graph on platform</th>", f);
+    fputs("<th>value</th><th>makespan (µs)</th><th>rows ok / all</th><th class=\"l\">failure</th></tr>\n", f);
+    for (int g = 0; g < sw->ngroups; g++)
+        for (int i = 0; i < np[g]; i++) {
+            const rd_point *p = &pts[g][i];
+            char lab[32], st[RD_NAME_MAX + 64] = "";
+            knob_value_label(lab, sizeof(lab), k, p->x);
+            fputs("<tr>", f);
+            if (sw->ngroups > 1) {
+                fputs("<td class=\"l\">", f);
+                esc(f, sw->groups[g][0]);
+                fputs(" on ", f);
+                esc(f, sw->groups[g][1]);
+                fputs("</td>", f);
+            }
+            if (p->fail)
+                row_status(st, sizeof(st), p->fail);
+            if (p->nok)
+                fprintf(f, "<td>%s</td><td>%.3f</td><td>%d / %d</td><td class=\"l\">%s%s</td></tr>\n", lab,
+                        p->makespan_us, p->nok, p->nrows, p->fail ? "others: first " : "", st);
+            else
+                fprintf(f, "<td>%s</td><td>-</td><td>0 / %d</td><td class=\"l\">%s</td></tr>\n", lab,
+                        p->nrows, st);
+        }
+    fputs("</table></figure>\n", f);
+out:
+    for (int g = 0; g < sw->ngroups; g++)
+        free(pts[g]);
+    free(pts);
+    free(np);
+    return rc;
+}
+
+static void rings_cell(FILE *f, const uint64_t v[RD_RINGS], bool bytes)
+{
+    char b[4][32];
+    for (int i = 0; i < RD_RINGS; i++) {
+        if (bytes)
+            fmt_bytes(b[i], sizeof(b[i]), (double)v[i]);
+        else
+            snprintf(b[i], sizeof(b[i]), "%" PRIu64, v[i]);
+    }
+    if (v[0] == v[1] && v[1] == v[2] && v[2] == v[3])
+        fprintf(f, "<td>%s</td>", b[0]);
+    else
+        fprintf(f, "<td>%s / %s / %s / %s</td>", b[0], b[1], b[2], b[3]);
+}
+
+static int section_sweep(rep *r)
+{
+    FILE *f = r->f;
+    const rd_sweep *sw = &r->sw;
+    fputs("<section id=\"sweep\">\n<h2>Sweep</h2>\n", f);
+    fprintf(f, "<p class=\"sub\">%zu configuration points from sweep.csv", sw->nrows);
+    if (sw->ngroups == 1) {
+        fputs(" (", f);
+        esc(f, sw->groups[0][0]);
+        fputs(" on ", f);
+        esc(f, sw->groups[0][1]);
+        fputs(")", f);
+    } else if (sw->ngroups > 1) {
+        fprintf(f, " over %d graph and platform pairs (a curve each)", sw->ngroups);
+    }
+    fputs(".</p>\n", f);
+    rd_knob knobs[RD_KNOB_COLUMNS * RD_RINGS];
+    int nk = rd_sweep_knobs(sw, knobs, (int)(sizeof(knobs) / sizeof(knobs[0])));
+    if (!sw->nrows)
+        note(f, "sweep.csv has a header and no rows: nothing to plot.");
+    else if (!nk)
+        note(f,
+             "No knob takes more than one value over the rows (ring_task_window, ring_heap and ring_dep_pool "
+             "are each the same in every row): nothing to plot against.");
+    else {
+        fprintf(
+            f,
+            "<p class=\"sub\">%d swept knob%s: a chart each. A knob is swept when a ring's value changes "
+            "between rows; rings that always hold equal values are one knob.</p>\n<div class=\"charts\">\n",
+            nk, nk == 1 ? "" : "s");
+        for (int i = 0; i < nk; i++)
+            if (sweep_chart(r, &knobs[i], i, nk) != 0)
+                return -1;
+        fputs("</div>\n", f);
+    }
+    if (sw->nrows) {
+        fprintf(f,
+                "<details><summary>All %zu rows</summary>\n<table id=\"sweep-rows\"><tr><th>line</th>"
+                "<th class=\"l\">graph</th><th "
+                "class=\"l\">platform</th><th>ring_task_window</th><th>ring_heap</th>"
+                "<th>ring_dep_pool</th><th class=\"l\">status</th><th>makespan (µs)</th></tr>\n",
+                sw->nrows);
+        for (size_t i = 0; i < sw->nrows; i++) {
+            const rd_row *row = &sw->rows[i];
+            char st[RD_NAME_MAX + 64];
+            fprintf(f, "<tr><td>%d</td><td class=\"l\">", row->line);
+            esc(f, sw->groups[row->group][0]);
+            fputs("</td><td class=\"l\">", f);
+            esc(f, sw->groups[row->group][1]);
+            fputs("</td>", f);
+            rings_cell(f, row->knob[RD_KNOB_TASK_WINDOW], false);
+            rings_cell(f, row->knob[RD_KNOB_HEAP], true);
+            rings_cell(f, row->knob[RD_KNOB_DEP_POOL], false);
+            if (strcmp(row->status, "ok") == 0)
+                snprintf(st, sizeof(st), "ok");
+            else
+                row_status(st, sizeof(st), row);
+            fprintf(f, "<td class=\"l\">%s</td><td>%.3f</td></tr>\n", st, row->makespan_us);
+        }
+        fputs("</table></details>\n", f);
+    }
+    fputs("</section>\n", f);
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* The command                                                         */
+/* ------------------------------------------------------------------ */
+
+static int cmp_task_id(const void *a, const void *b)
+{
+    const rd_task *x = a, *y = b;
+    return x->id < y->id ? -1 : x->id > y->id;
+}
+
+static void rep_free(rep *r)
+{
+    rd_run_free(&r->run);
+    rd_swimlane_free(&r->sl);
+    rd_deps_free(&r->deps);
+    free(r->by_id);
+    rd_path_free(&r->cp);
+    rd_scopes_free(&r->sc);
+    rd_pmu_free(&r->pmu);
+    rd_sweep_free(&r->sw);
+}
+
+/* Reads every input; an optional one may be absent. */
+static int rep_load(rep *r, char *err, size_t errlen)
+{
+    char p[PATH_MAX + 64];
+    snprintf(p, sizeof(p), "%s/ptosim_run.json", r->dir);
+    int rc = rd_load_run(p, &r->run, err, errlen);
+    if (rc == RD_BAD)
+        return EXIT_GRAPH;
+    r->has_run = rc == RD_OK;
+    snprintf(p, sizeof(p), "%s/sweep.csv", r->dir);
+    rc = rd_load_sweep(p, &r->sw, err, errlen);
+    if (rc == RD_BAD)
+        return EXIT_GRAPH;
+    r->has_sweep = rc == RD_OK;
+    if (!r->has_run && !r->has_sweep) {
+        snprintf(err, errlen, "%s: no ptosim_run.json or sweep.csv (run ptosim run -o %s first)", r->dir,
+                 r->dir);
+        return EXIT_USAGE;
+    }
+    r->sl_rc = r->deps_rc = r->sc_rc = r->pmu_rc = RD_ABSENT;
+    if (!r->has_run)
+        return EXIT_OK; /* the run sections need ptosim_run.json */
+    snprintf(p, sizeof(p), "%s/dfx_outputs/chip_swimlane_records.json", r->dir);
+    if ((r->sl_rc = rd_load_swimlane(p, &r->sl, err, errlen)) == RD_BAD)
+        return EXIT_GRAPH;
+    snprintf(p, sizeof(p), "%s/dfx_outputs/deps.json", r->dir);
+    if ((r->deps_rc = rd_load_deps(p, &r->deps, err, errlen)) == RD_BAD)
+        return EXIT_GRAPH;
+    snprintf(p, sizeof(p), "%s/dfx_outputs/scope_stats/scope_stats.jsonl", r->dir);
+    if ((r->sc_rc = rd_load_scopes(p, &r->sc, err, errlen)) == RD_BAD)
+        return EXIT_GRAPH;
+    snprintf(p, sizeof(p), "%s/dfx_outputs/pmu.csv", r->dir);
+    if ((r->pmu_rc = rd_load_pmu(p, &r->pmu, err, errlen)) == RD_BAD)
+        return EXIT_GRAPH;
+    if (r->deps_rc == RD_OK) {
+        r->by_id = malloc((r->deps.ntasks ? r->deps.ntasks : 1) * sizeof(*r->by_id));
+        if (!r->by_id) {
+            snprintf(err, errlen, "out of memory");
+            return EXIT_INTERNAL;
+        }
+        if (r->deps.ntasks)
+            memcpy(r->by_id, r->deps.tasks, r->deps.ntasks * sizeof(*r->by_id));
+        qsort(r->by_id, r->deps.ntasks, sizeof(*r->by_id), cmp_task_id);
+        if (r->sl_rc == RD_OK && rd_critical_path(&r->sl, &r->deps, &r->cp) != 0) {
+            snprintf(err, errlen, "out of memory");
+            return EXIT_INTERNAL;
+        }
+    }
+    return EXIT_OK;
+}
+
+int htmlrep_write(const char *dir, char *err, size_t errlen)
+{
+    struct stat st;
+    if (stat(dir, &st) != 0) {
+        snprintf(err, errlen, "%s: cannot open directory: %s", dir, strerror(errno));
+        return EXIT_USAGE;
+    }
+    if (!S_ISDIR(st.st_mode)) {
+        snprintf(err, errlen, "%s: not a directory", dir);
+        return EXIT_USAGE;
+    }
+    rep r;
+    memset(&r, 0, sizeof(r));
+    r.dir = dir;
+    int status = rep_load(&r, err, errlen);
+    if (status != EXIT_OK) {
+        rep_free(&r);
+        return status;
+    }
+    char path[PATH_MAX + 64];
+    snprintf(path, sizeof(path), "%s/report.html", dir);
+    outfile of;
+    r.f = outfile_open(&of, path, err, errlen);
+    if (!r.f) {
+        rep_free(&r);
+        return EXIT_INTERNAL;
+    }
+    page_head(&r);
+    if (r.has_run) {
+        section_summary(&r);
+        section_swimlane(&r);
+        section_rings(&r);
+        section_pipes(&r);
+    } else {
+        note(r.f,
+             "No <code>ptosim_run.json</code> in this directory: the run sections (summary, swimlane, rings, "
+             "pipes) are absent; it holds a sweep.");
+        inputs_table(&r);
+    }
+    if (r.has_sweep && section_sweep(&r) != 0) {
+        outfile_abort(&of);
+        rep_free(&r);
+        snprintf(err, errlen, "out of memory");
+        return EXIT_INTERNAL;
+    }
+    fputs("<footer>Written by <code>ptosim report</code> from the files in this directory; the page loads "
+          "nothing else.</footer>\n</body>\n</html>\n",
+          r.f);
+    rep_free(&r);
+    if (outfile_commit(&of, err, errlen) != 0)
+        return EXIT_INTERNAL;
+    return EXIT_OK;
+}
+
+static void usage(FILE *out)
+{
+    fputs("usage: ptosim report DIR\n"
+          "\n"
+          "Writes DIR/report.html: one self-contained page (inline SVG and CSS; no script, nothing\n"
+          "fetched) of a run written by `ptosim run GRAPH -o DIR`, or of a sweep (DIR/sweep.csv):\n"
+          "  summary   makespan, outcome, busy fraction per core type, bottleneck pipe (ptosim_run.json)\n"
+          "  swimlane  executions per core with the dependency-critical path in red\n"
+          "            (dfx_outputs/chip_swimlane_records.json, dfx_outputs/deps.json)\n"
+          "  rings     ring peaks against capacity, and occupancy at every scope boundary\n"
+          "            (dfx_outputs/scope_stats/scope_stats.jsonl)\n"
+          "  pipes     pipe busy fraction per kernel (ptosim_run.json kernels, dfx_outputs/pmu.csv)\n"
+          "  sweep     makespan against each swept ring knob (sweep.csv: the columns of --summary-csv)\n"
+          "\n"
+          "A missing optional file gives a note in the page. Above 10000 executions the swimlane\n"
+          "shades each core's busy share of 1000 time columns instead of drawing every execution.\n"
+          "Same directory, same page, byte for byte.\n"
+          "\n"
+          "exit status: 0 written; 1 I/O error; 2 bad command line, or DIR holds neither\n"
+          "ptosim_run.json nor sweep.csv; 3 a malformed input (the message names file and field)\n",
+          out);
+}
+
+int htmlrep_main(int argc, char **argv)
+{
+    if (argc == 1 && (strcmp(argv[0], "--help") == 0 || strcmp(argv[0], "-h") == 0)) {
+        usage(stdout);
+        return EXIT_OK;
+    }
+    if (argc != 1 || argv[0][0] == '-') {
+        usage(stderr);
+        return EXIT_USAGE;
+    }
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof(dir), "%s", argv[0]);
+    size_t n = strlen(dir);
+    while (n > 1 && dir[n - 1] == '/')
+        dir[--n] = '\0';
+    char err[RD_ERR_MAX + PATH_MAX];
+    int status = htmlrep_write(dir, err, sizeof(err));
+    if (status != EXIT_OK) {
+        fprintf(stderr, "ptosim report: %s\n", err);
+        return status;
+    }
+    printf("ptosim report: wrote %s/report.html\n", dir);
+    return EXIT_OK;
+}

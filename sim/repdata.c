@@ -1,0 +1,1493 @@
+/* repdata.c - reading a run directory's files for `ptosim report`, the critical path, and sweep curves. */
+#include "repdata.h"
+
+#include <cJSON.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "jscan.h"
+
+/* ------------------------------------------------------------------ */
+/* Shared helpers                                                      */
+/* ------------------------------------------------------------------ */
+
+static int bad(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int bad(char *err, size_t errlen, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+    return RD_BAD;
+}
+
+/* Reads a whole file into a NUL-terminated buffer. RD_ABSENT when it does not exist. */
+static int slurp(const char *path, char **text, size_t *len, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        if (errno == ENOENT)
+            return RD_ABSENT;
+        return bad(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+    }
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && !S_ISREG(st.st_mode)) {
+        fclose(f);
+        return bad(err, errlen, "%s: cannot read: not a regular file", path);
+    }
+    size_t cap = 1 << 16, n = 0, got;
+    char *buf = malloc(cap + 1);
+    while (buf && (got = fread(buf + n, 1, cap - n, f)) > 0) {
+        n += got;
+        if (n == cap) {
+            char *nb = realloc(buf, 2 * cap + 1);
+            if (!nb) {
+                free(buf);
+                buf = NULL;
+                break;
+            }
+            buf = nb;
+            cap *= 2;
+        }
+    }
+    int rerr = ferror(f);
+    fclose(f);
+    if (!buf || rerr) {
+        free(buf);
+        return bad(err, errlen, "%s: cannot read: %s", path, buf ? "I/O error" : "out of memory");
+    }
+    buf[n] = '\0';
+    *text = buf;
+    *len = n;
+    return RD_OK;
+}
+
+/* Maps a whole file read-only: big captures (a 10^7-edge deps.json is about 1 GB) stay in the page cache
+ * instead of the heap. RD_ABSENT when it does not exist. */
+static int map_file(const char *path, const char **text, size_t *len, char *err, size_t errlen)
+{
+    int fd = open(path, O_RDONLY);
+    if (fd < 0) {
+        if (errno == ENOENT)
+            return RD_ABSENT;
+        return bad(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        int e = errno;
+        close(fd);
+        return bad(err, errlen, "%s: cannot read: %s", path, strerror(e));
+    }
+    if (!S_ISREG(st.st_mode)) {
+        close(fd);
+        return bad(err, errlen, "%s: cannot read: not a regular file", path);
+    }
+    *len = (size_t)st.st_size;
+    *text = "";
+    if (*len) {
+        void *m = mmap(NULL, *len, PROT_READ, MAP_PRIVATE, fd, 0);
+        if (m == MAP_FAILED) {
+            int e = errno;
+            close(fd);
+            return bad(err, errlen, "%s: cannot read: %s", path, strerror(e));
+        }
+        *text = m;
+    }
+    close(fd);
+    return RD_OK;
+}
+
+static void unmap_file(const char *text, size_t len)
+{
+    if (len)
+        munmap((void *)text, len);
+}
+
+/* Appends one element to a growing array; false when out of memory. */
+static bool grow(void **v, size_t *cap, size_t n, size_t size)
+{
+    if (n < *cap)
+        return true;
+    size_t ncap = *cap ? *cap * 2 : 256;
+    void *nv = realloc(*v, ncap * size);
+    if (!nv)
+        return false;
+    *v = nv;
+    *cap = ncap;
+    return true;
+}
+
+static void copy_str(char *dst, size_t n, const char *src)
+{
+    snprintf(dst, n, "%s", src ? src : "");
+}
+
+/* ------------------------------------------------------------------ */
+/* ptosim_run.json                                                     */
+/* ------------------------------------------------------------------ */
+
+/* Field access with messages naming the file and the field. */
+typedef struct jctx {
+    const char *path;
+    char *err;
+    size_t errlen;
+} jctx;
+
+static int field_bad(jctx *c, const char *field, const char *what)
+{
+    return bad(c->err, c->errlen, "%s: %s: %s", c->path, field, what);
+}
+
+/* An object member that must be an object. */
+static const cJSON *need_obj(jctx *c, const cJSON *o, const char *key, const char *field)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    if (!cJSON_IsObject(v)) {
+        field_bad(c, field, "missing or not an object");
+        return NULL;
+    }
+    return v;
+}
+
+static int need_num(jctx *c, const cJSON *o, const char *key, const char *field, double *out)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    if (!cJSON_IsNumber(v))
+        return field_bad(c, field, "missing or not a number");
+    *out = v->valuedouble;
+    return 0;
+}
+
+static int need_u64(jctx *c, const cJSON *o, const char *key, const char *field, uint64_t *out)
+{
+    double d = 0;
+    if (need_num(c, o, key, field, &d) != 0)
+        return RD_BAD;
+    if (d < 0 || d > 1.8e19)
+        return field_bad(c, field, "not a non-negative integer");
+    *out = (uint64_t)d;
+    return 0;
+}
+
+/* Optional members: absent or null keeps the default; any other type is an error. */
+static int opt_num(jctx *c, const cJSON *o, const char *key, const char *field, double *out)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    if (!v || cJSON_IsNull(v))
+        return 0;
+    if (!cJSON_IsNumber(v))
+        return field_bad(c, field, "not a number");
+    *out = v->valuedouble;
+    return 0;
+}
+
+static int opt_str(jctx *c, const cJSON *o, const char *key, const char *field, char *out, size_t n)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    if (!v || cJSON_IsNull(v))
+        return 0;
+    if (!cJSON_IsString(v))
+        return field_bad(c, field, "not a string");
+    copy_str(out, n, v->valuestring);
+    return 0;
+}
+
+static int opt_bool(jctx *c, const cJSON *o, const char *key, const char *field, bool *out)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    if (!v || cJSON_IsNull(v))
+        return 0;
+    if (!cJSON_IsBool(v))
+        return field_bad(c, field, "not true or false");
+    *out = cJSON_IsTrue(v);
+    return 0;
+}
+
+/* An optional member that is an object or null; *out NULL when absent or null. */
+static int opt_obj(jctx *c, const cJSON *o, const char *key, const char *field, const cJSON **out)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    *out = NULL;
+    if (!v || cJSON_IsNull(v))
+        return 0;
+    if (!cJSON_IsObject(v))
+        return field_bad(c, field, "not an object or null");
+    *out = v;
+    return 0;
+}
+
+static int load_outcome(jctx *c, const cJSON *root, rd_run *r)
+{
+    const cJSON *o = need_obj(c, root, "outcome", "outcome");
+    if (!o)
+        return RD_BAD;
+    const cJSON *st = cJSON_GetObjectItemCaseSensitive(o, "status");
+    if (!cJSON_IsString(st))
+        return field_bad(c, "outcome.status", "missing or not a string");
+    copy_str(r->status, sizeof(r->status), st->valuestring);
+    double d = 0;
+    if (need_num(c, o, "exit_code", "outcome.exit_code", &d) != 0)
+        return RD_BAD;
+    r->exit_code = (int)d;
+    const cJSON *e;
+    if (opt_obj(c, o, "runtime_error", "outcome.runtime_error", &e) != 0)
+        return RD_BAD;
+    if (e) {
+        r->rt_error = true;
+        if (need_num(c, e, "code", "outcome.runtime_error.code", &d) != 0 ||
+            opt_str(c, e, "name", "outcome.runtime_error.name", r->rt_name, sizeof(r->rt_name)) != 0 ||
+            opt_str(c, e, "detail", "outcome.runtime_error.detail", r->rt_detail, sizeof(r->rt_detail)) !=
+                0 ||
+            opt_str(c, e, "hint", "outcome.runtime_error.hint", r->rt_hint, sizeof(r->rt_hint)) != 0)
+            return RD_BAD;
+        r->rt_code = (int)d;
+    }
+    if (opt_obj(c, o, "device_error", "outcome.device_error", &e) != 0)
+        return RD_BAD;
+    if (e) {
+        r->dev_error = true;
+        if (need_num(c, e, "code", "outcome.device_error.code", &d) != 0 ||
+            opt_str(c, e, "name", "outcome.device_error.name", r->dev_name, sizeof(r->dev_name)) != 0 ||
+            opt_num(c, e, "at_us", "outcome.device_error.at_us", &r->dev_at_us) != 0 ||
+            opt_str(c, e, "watchdog", "outcome.device_error.watchdog", r->dev_watchdog,
+                    sizeof(r->dev_watchdog)) != 0)
+            return RD_BAD;
+        r->dev_code = (int)d;
+    }
+    return opt_str(c, o, "message", "outcome.message", r->message, sizeof(r->message));
+}
+
+static int load_kernels(jctx *c, const cJSON *root, rd_run *r)
+{
+    const cJSON *ks = cJSON_GetObjectItemCaseSensitive(root, "kernels");
+    if (!ks || cJSON_IsNull(ks))
+        return 0;
+    if (!cJSON_IsArray(ks))
+        return field_bad(c, "kernels", "not an array");
+    int n = cJSON_GetArraySize(ks);
+    r->kernels = calloc(n ? (size_t)n : 1, sizeof(*r->kernels));
+    if (!r->kernels)
+        return field_bad(c, "kernels", "out of memory");
+    const cJSON *k;
+    char f[128];
+    cJSON_ArrayForEach(k, ks)
+    {
+        rd_kernel *kd = &r->kernels[r->nkernels];
+        int i = r->nkernels;
+        double d = 0;
+        snprintf(f, sizeof(f), "kernels[%d]", i);
+        if (!cJSON_IsObject(k))
+            return field_bad(c, f, "not an object");
+        snprintf(f, sizeof(f), "kernels[%d].func_id", i);
+        if (need_num(c, k, "func_id", f, &d) != 0)
+            return RD_BAD;
+        kd->func_id = (int)d;
+        snprintf(f, sizeof(f), "kernels[%d].name", i);
+        if (opt_str(c, k, "name", f, kd->name, sizeof(kd->name)) != 0)
+            return RD_BAD;
+        char core[16] = "aiv";
+        snprintf(f, sizeof(f), "kernels[%d].core", i);
+        if (opt_str(c, k, "core", f, core, sizeof(core)) != 0)
+            return RD_BAD;
+        if (strcmp(core, "aic") != 0 && strcmp(core, "aiv") != 0)
+            return field_bad(c, f, "not \"aic\" or \"aiv\"");
+        kd->aic = strcmp(core, "aic") == 0;
+        snprintf(f, sizeof(f), "kernels[%d].executions", i);
+        if (need_u64(c, k, "executions", f, &kd->executions) != 0)
+            return RD_BAD;
+        snprintf(f, sizeof(f), "kernels[%d].core_time_us", i);
+        if (need_num(c, k, "core_time_us", f, &kd->core_time_us) != 0)
+            return RD_BAD;
+        kd->busiest = -1;
+        for (int p = 0; p < PIPE_COUNT; p++)
+            kd->pipe[p] = -1;
+        const cJSON *pb = cJSON_GetObjectItemCaseSensitive(k, "pipe_busy_fraction");
+        snprintf(f, sizeof(f), "kernels[%d].pipe_busy_fraction", i);
+        if (pb && !cJSON_IsNull(pb)) {
+            if (!cJSON_IsObject(pb))
+                return field_bad(c, f, "not an object or null");
+            kd->has_pipes = true;
+            const cJSON *m;
+            cJSON_ArrayForEach(m, pb)
+            {
+                int p = 0;
+                while (p < PIPE_COUNT && strcmp(pipe_name((pipe_id)p), m->string) != 0)
+                    p++;
+                snprintf(f, sizeof(f), "kernels[%d].pipe_busy_fraction.%s", i, m->string);
+                if (p == PIPE_COUNT)
+                    return field_bad(c, f, "not a pipe (scalar, mte1, mte2, mte3, cube, vector, fixpipe)");
+                if (!cJSON_IsNumber(m) || m->valuedouble < 0)
+                    return field_bad(c, f, "not a non-negative number");
+                kd->pipe[p] = m->valuedouble;
+                if (kd->busiest < 0 || m->valuedouble > kd->pipe[kd->busiest])
+                    kd->busiest = p;
+            }
+        }
+        r->nkernels++;
+    }
+    return 0;
+}
+
+static int load_rings(jctx *c, const cJSON *root, rd_run *r)
+{
+    const cJSON *rs = cJSON_GetObjectItemCaseSensitive(root, "rings");
+    if (!cJSON_IsArray(rs) || cJSON_GetArraySize(rs) != RD_RINGS)
+        return field_bad(c, "rings", "missing or not an array of 4 rings");
+    static const char *const keys[] = {"task_window", "task_window_peak", "heap",
+                                       "heap_peak",   "dep_pool",         "dep_pool_peak"};
+    for (int i = 0; i < RD_RINGS; i++) {
+        const cJSON *ri = cJSON_GetArrayItem(rs, i);
+        rd_ring *g = &r->rings[i];
+        uint64_t *dst[] = {&g->task_window, &g->task_window_peak, &g->heap,
+                           &g->heap_peak,   &g->dep_pool,         &g->dep_pool_peak};
+        char f[96];
+        for (int k = 0; k < 6; k++) {
+            snprintf(f, sizeof(f), "rings[%d].%s", i, keys[k]);
+            if (need_u64(c, ri, keys[k], f, dst[k]) != 0)
+                return RD_BAD;
+        }
+        snprintf(f, sizeof(f), "rings[%d].orchestrator_blocked_us", i);
+        if (opt_num(c, ri, "orchestrator_blocked_us", f, &g->blocked_us) != 0)
+            return RD_BAD;
+    }
+    return 0;
+}
+
+static int load_run_json(jctx *c, const cJSON *root, rd_run *r)
+{
+    if (!cJSON_IsObject(root))
+        return bad(c->err, c->errlen, "%s: not a JSON object", c->path);
+    if (opt_str(c, root, "ptosim_version", "ptosim_version", r->version, sizeof(r->version)) != 0)
+        return RD_BAD;
+    const cJSON *o;
+    if (opt_obj(c, root, "graph", "graph", &o) != 0 ||
+        (o && opt_str(c, o, "name", "graph.name", r->graph, sizeof(r->graph)) != 0))
+        return RD_BAD;
+    if (opt_obj(c, root, "platform", "platform", &o) != 0 ||
+        (o && opt_str(c, o, "name", "platform.name", r->platform, sizeof(r->platform)) != 0))
+        return RD_BAD;
+    if (o) {
+        const cJSON *params;
+        double d = 0;
+        if (opt_obj(c, o, "params", "platform.params", &params) != 0 ||
+            (params &&
+             opt_num(c, params, "sys_cnt_origin_ticks", "platform.params.sys_cnt_origin_ticks", &d) != 0))
+            return RD_BAD;
+        r->origin_ticks = d > 0 ? (uint64_t)d : 0;
+    }
+    if (opt_obj(c, root, "config", "config", &o) != 0)
+        return RD_BAD;
+    if (o) {
+        double d = 0;
+        if (opt_num(c, o, "enable_chip_swimlane", "config.enable_chip_swimlane", &d) != 0 ||
+            opt_bool(c, o, "enable_dep_gen", "config.enable_dep_gen", &r->dep_gen) != 0 ||
+            opt_bool(c, o, "enable_scope_stats", "config.enable_scope_stats", &r->scope_stats) != 0)
+            return RD_BAD;
+        r->swimlane_level = (int)d;
+    }
+    if (load_outcome(c, root, r) != 0 ||
+        need_num(c, root, "makespan_us", "makespan_us", &r->makespan_us) != 0 ||
+        opt_num(c, root, "orchestrator_end_us", "orchestrator_end_us", &r->orch_end_us) != 0)
+        return RD_BAD;
+    if (!(o = need_obj(c, root, "tasks", "tasks")) ||
+        need_u64(c, o, "submitted", "tasks.submitted", &r->submitted) != 0 ||
+        need_u64(c, o, "completed", "tasks.completed", &r->completed) != 0 ||
+        need_u64(c, o, "kernel_tasks", "tasks.kernel_tasks", &r->kernel_tasks) != 0 ||
+        need_u64(c, o, "aicore_executions", "tasks.aicore_executions", &r->executions) != 0)
+        return RD_BAD;
+    if (!(o = need_obj(c, root, "busy_fraction", "busy_fraction")) ||
+        need_num(c, o, "aic", "busy_fraction.aic", &r->busy_aic) != 0 ||
+        need_num(c, o, "aiv", "busy_fraction.aiv", &r->busy_aiv) != 0)
+        return RD_BAD;
+    if (load_kernels(c, root, r) != 0)
+        return RD_BAD;
+    if (opt_obj(c, root, "bottleneck", "bottleneck", &o) != 0)
+        return RD_BAD;
+    if (o) {
+        r->bottleneck = true;
+        if (opt_str(c, o, "pipe", "bottleneck.pipe", r->bn_pipe, sizeof(r->bn_pipe)) != 0 ||
+            opt_str(c, o, "kernel", "bottleneck.kernel", r->bn_kernel, sizeof(r->bn_kernel)) != 0 ||
+            need_num(c, o, "busy_fraction", "bottleneck.busy_fraction", &r->bn_fraction) != 0)
+            return RD_BAD;
+    }
+    if (load_rings(c, root, r) != 0)
+        return RD_BAD;
+    if (opt_obj(c, root, "tensormap", "tensormap", &o) != 0)
+        return RD_BAD;
+    if (o) {
+        double cap = 0, peak = 0;
+        if (opt_num(c, o, "capacity", "tensormap.capacity", &cap) != 0 ||
+            opt_num(c, o, "peak", "tensormap.peak", &peak) != 0)
+            return RD_BAD;
+        r->tensormap_capacity = (uint64_t)cap;
+        r->tensormap_peak = (uint64_t)peak;
+    }
+    if (opt_obj(c, root, "profiling", "profiling", &o) != 0 ||
+        (o && (opt_bool(c, o, "perturbed", "profiling.perturbed", &r->perturbed) != 0 ||
+               opt_bool(c, o, "pmu_single_issue", "profiling.pmu_single_issue", &r->pmu) != 0)))
+        return RD_BAD;
+    if (opt_obj(c, root, "hbm", "hbm", &o) != 0 ||
+        (o && opt_num(c, o, "saturated_us", "hbm.saturated_us", &r->hbm_saturated_us) != 0))
+        return RD_BAD;
+    return 0;
+}
+
+int rd_load_run(const char *path, rd_run *r, char *err, size_t errlen)
+{
+    memset(r, 0, sizeof(*r));
+    char *text;
+    size_t len;
+    int rc = slurp(path, &text, &len, err, errlen);
+    if (rc != RD_OK)
+        return rc;
+    const char *end = NULL;
+    cJSON *root = cJSON_ParseWithLengthOpts(text, len + 1, &end, 1) /* the NUL counts */;
+    if (!root) {
+        rc = bad(err, errlen, "%s: not valid JSON (at byte %zu)", path, end ? (size_t)(end - text) : len);
+        free(text);
+        return rc;
+    }
+    jctx c = {path, err, errlen};
+    rc = load_run_json(&c, root, r);
+    cJSON_Delete(root);
+    free(text);
+    if (rc != 0) {
+        rd_run_free(r);
+        return RD_BAD;
+    }
+    return RD_OK;
+}
+
+void rd_run_free(rd_run *r)
+{
+    free(r->kernels);
+    r->kernels = NULL;
+    r->nkernels = 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* chip_swimlane_records.json                                          */
+/* ------------------------------------------------------------------ */
+
+static int syntax(const char *path, const jscan *s, char *err, size_t errlen)
+{
+    return bad(err, errlen, "%s: not valid JSON (at byte %zu)", path, jscan_offset(s));
+}
+
+/* metadata: clock_freq_hz, num_cores, core_types. */
+static int swimlane_metadata(const char *path, jscan *s, rd_swimlane *sl, int64_t *num_cores, char *err,
+                             size_t errlen)
+{
+    if (!jscan_eat(s, '{'))
+        return bad(err, errlen, "%s: metadata: not an object", path);
+    bool first = true;
+    char key[64];
+    int r;
+    while ((r = jscan_member(s, &first, key, sizeof(key))) == 1) {
+        if (strcmp(key, "clock_freq_hz") == 0) {
+            int64_t v;
+            if (!jscan_i64(s, &v) || v <= 0)
+                return bad(err, errlen, "%s: metadata.clock_freq_hz: not a positive integer", path);
+            sl->clock_hz = (uint64_t)v;
+        } else if (strcmp(key, "num_cores") == 0) {
+            if (!jscan_i64(s, num_cores) || *num_cores < 0)
+                return bad(err, errlen, "%s: metadata.num_cores: not a non-negative integer", path);
+        } else if (strcmp(key, "core_types") == 0) {
+            if (!jscan_eat(s, '['))
+                return bad(err, errlen, "%s: metadata.core_types: not an array", path);
+            size_t cap = 0, n = 0;
+            bool f2 = true;
+            int r2;
+            while ((r2 = jscan_next(s, ']', &f2)) == 1) {
+                char t[8];
+                if (!jscan_string(s, t, sizeof(t)) || (strcmp(t, "aic") != 0 && strcmp(t, "aiv") != 0))
+                    return bad(err, errlen, "%s: metadata.core_types[%zu]: not \"aic\" or \"aiv\"", path, n);
+                if (!grow((void **)&sl->aic, &cap, n, sizeof(*sl->aic)))
+                    return bad(err, errlen, "%s: out of memory", path);
+                sl->aic[n++] = strcmp(t, "aic") == 0;
+            }
+            if (r2 < 0)
+                return syntax(path, s, err, errlen);
+            sl->ncores = (int)n;
+        } else if (!jscan_skip(s)) {
+            return syntax(path, s, err, errlen);
+        }
+    }
+    return r < 0 ? syntax(path, s, err, errlen) : 0;
+}
+
+/* aicore_tasks: [core_id, task_token_raw, reg_task_id, start, end, receive_to_start] rows. */
+static int swimlane_rows(const char *path, jscan *s, rd_swimlane *sl, char *err, size_t errlen)
+{
+    if (!jscan_eat(s, '['))
+        return bad(err, errlen, "%s: aicore_tasks: not an array", path);
+    size_t cap = 0;
+    bool first = true;
+    int r;
+    while ((r = jscan_next(s, ']', &first)) == 1) {
+        size_t i = sl->nex;
+        int64_t core, reg, r2s;
+        uint64_t task, start, end;
+        if (!jscan_eat(s, '[') || !jscan_i64(s, &core) || !jscan_eat(s, ',') || !jscan_u64(s, &task) ||
+            !jscan_eat(s, ',') || !jscan_i64(s, &reg) || !jscan_eat(s, ',') || !jscan_u64(s, &start) ||
+            !jscan_eat(s, ',') || !jscan_u64(s, &end) || (jscan_eat(s, ',') && !jscan_i64(s, &r2s)) ||
+            !jscan_eat(s, ']'))
+            return bad(err, errlen,
+                       "%s: aicore_tasks[%zu]: not [core_id, task_id, reg_task_id, start, end, "
+                       "receive_to_start] integers",
+                       path, i);
+        if (core < 0 || core > INT32_MAX)
+            return bad(err, errlen, "%s: aicore_tasks[%zu]: core_id %" PRId64 " is negative", path, i, core);
+        if (end < start)
+            return bad(err, errlen, "%s: aicore_tasks[%zu]: end %" PRIu64 " before start %" PRIu64, path, i,
+                       end, start);
+        if (!grow((void **)&sl->ex, &cap, sl->nex, sizeof(*sl->ex)))
+            return bad(err, errlen, "%s: out of memory", path);
+        sl->ex[sl->nex++] = (rd_exec){.task = task, .start = start, .end = end, .core = (int32_t)core};
+    }
+    return r < 0 ? syntax(path, s, err, errlen) : 0;
+}
+
+int rd_load_swimlane(const char *path, rd_swimlane *sl, char *err, size_t errlen)
+{
+    memset(sl, 0, sizeof(*sl));
+    const char *text;
+    size_t len;
+    int rc = map_file(path, &text, &len, err, errlen);
+    if (rc != RD_OK)
+        return rc;
+    jscan s;
+    jscan_init(&s, text, len);
+    bool first = true, rows = false, meta = false;
+    char key[64];
+    int64_t num_cores = -1;
+    int r;
+    rc = RD_OK;
+    if (!jscan_eat(&s, '{')) {
+        rc = bad(err, errlen, "%s: not a JSON object", path);
+        goto out;
+    }
+    while ((r = jscan_member(&s, &first, key, sizeof(key))) == 1) {
+        if (strcmp(key, "chip_swimlane_level") == 0) {
+            int64_t v;
+            if (!jscan_i64(&s, &v) || v < 1 || v > 4) {
+                rc = bad(err, errlen, "%s: chip_swimlane_level: not a level 1-4", path);
+                goto out;
+            }
+            sl->level = (int)v;
+        } else if (strcmp(key, "metadata") == 0) {
+            meta = true;
+            if ((rc = swimlane_metadata(path, &s, sl, &num_cores, err, errlen)) != 0)
+                goto out;
+        } else if (strcmp(key, "aicore_tasks") == 0) {
+            rows = true;
+            if ((rc = swimlane_rows(path, &s, sl, err, errlen)) != 0)
+                goto out;
+        } else if (!jscan_skip(&s)) {
+            rc = syntax(path, &s, err, errlen);
+            goto out;
+        }
+    }
+    if (r < 0 || jscan_peek(&s) != 0) {
+        rc = syntax(path, &s, err, errlen);
+        goto out;
+    }
+    if (!sl->level)
+        rc = bad(err, errlen, "%s: chip_swimlane_level: missing", path);
+    else if (!meta || !sl->clock_hz)
+        rc = bad(err, errlen, "%s: metadata.clock_freq_hz: missing", path);
+    else if (!sl->aic)
+        rc = bad(err, errlen, "%s: metadata.core_types: missing or empty", path);
+    else if (num_cores >= 0 && num_cores != sl->ncores)
+        rc = bad(err, errlen, "%s: metadata.num_cores: %" PRId64 ", but core_types lists %d cores", path,
+                 num_cores, sl->ncores);
+    else if (!rows)
+        rc = bad(err, errlen, "%s: aicore_tasks: missing", path);
+    for (size_t i = 0; rc == RD_OK && i < sl->nex; i++)
+        if (sl->ex[i].core >= sl->ncores)
+            rc = bad(err, errlen, "%s: aicore_tasks[%zu]: core_id %d, but there are %d cores", path, i,
+                     sl->ex[i].core, sl->ncores);
+out:
+    unmap_file(text, len);
+    if (rc != RD_OK)
+        rd_swimlane_free(sl);
+    return rc;
+}
+
+void rd_swimlane_free(rd_swimlane *sl)
+{
+    free(sl->aic);
+    free(sl->ex);
+    memset(sl, 0, sizeof(*sl));
+}
+
+/* ------------------------------------------------------------------ */
+/* deps.json                                                           */
+/* ------------------------------------------------------------------ */
+
+static int cmp_edge_succ(const void *a, const void *b)
+{
+    const rd_edge *x = a, *y = b;
+    if (x->succ != y->succ)
+        return x->succ < y->succ ? -1 : 1;
+    return x->pred < y->pred ? -1 : x->pred > y->pred;
+}
+
+/* Sorts the edges by successor, then predecessor, and drops repeats: the
+ * runtime writes an edge per matched tensor slice, the walk needs each
+ * (pred, succ) pair once. */
+static void unique_edges(rd_deps *d)
+{
+    if (!d->nedges)
+        return;
+    qsort(d->edges, d->nedges, sizeof(*d->edges), cmp_edge_succ);
+    size_t n = 1;
+    for (size_t i = 1; i < d->nedges; i++)
+        if (d->edges[i].pred != d->edges[n - 1].pred || d->edges[i].succ != d->edges[n - 1].succ)
+            d->edges[n++] = d->edges[i];
+    d->nedges = n;
+}
+
+static int deps_tasks(const char *path, jscan *s, rd_deps *d, char *err, size_t errlen)
+{
+    if (!jscan_eat(s, '['))
+        return bad(err, errlen, "%s: tasks: not an array", path);
+    size_t cap = 0;
+    bool first = true;
+    int r;
+    while ((r = jscan_next(s, ']', &first)) == 1) {
+        size_t i = d->ntasks;
+        rd_task t = {.id = 0, .k = {-1, -1, -1}};
+        bool has_id = false, f2 = true;
+        char key[64];
+        int r2;
+        if (!jscan_eat(s, '{'))
+            return bad(err, errlen, "%s: tasks[%zu]: not an object", path, i);
+        while ((r2 = jscan_member(s, &f2, key, sizeof(key))) == 1) {
+            if (strcmp(key, "task_id") == 0) {
+                if (!jscan_u64(s, &t.id))
+                    return bad(err, errlen, "%s: tasks[%zu].task_id: not a decimal task id", path, i);
+                has_id = true;
+            } else if (strcmp(key, "kernel_ids") == 0) {
+                int64_t k[3];
+                if (!jscan_eat(s, '[') || !jscan_i64(s, &k[0]) || !jscan_eat(s, ',') ||
+                    !jscan_i64(s, &k[1]) || !jscan_eat(s, ',') || !jscan_i64(s, &k[2]) || !jscan_eat(s, ']'))
+                    return bad(err, errlen, "%s: tasks[%zu].kernel_ids: not 3 integers", path, i);
+                for (int j = 0; j < 3; j++)
+                    t.k[j] = k[j] < 0 || k[j] > INT32_MAX ? -1 : (int32_t)k[j];
+            } else if (!jscan_skip(s)) {
+                return syntax(path, s, err, errlen);
+            }
+        }
+        if (r2 < 0)
+            return syntax(path, s, err, errlen);
+        if (!has_id)
+            return bad(err, errlen, "%s: tasks[%zu].task_id: missing", path, i);
+        if (!grow((void **)&d->tasks, &cap, d->ntasks, sizeof(*d->tasks)))
+            return bad(err, errlen, "%s: out of memory", path);
+        d->tasks[d->ntasks++] = t;
+    }
+    return r < 0 ? syntax(path, s, err, errlen) : 0;
+}
+
+static int deps_edges(const char *path, jscan *s, rd_deps *d, char *err, size_t errlen)
+{
+    if (!jscan_eat(s, '['))
+        return bad(err, errlen, "%s: edges: not an array", path);
+    size_t cap = 0;
+    bool first = true;
+    int r;
+    while ((r = jscan_next(s, ']', &first)) == 1) {
+        size_t i = d->nedges;
+        rd_edge e = {0, 0};
+        bool has_pred = false, has_succ = false, f2 = true;
+        char key[64];
+        int r2;
+        if (!jscan_eat(s, '{'))
+            return bad(err, errlen, "%s: edges[%zu]: not an object", path, i);
+        while ((r2 = jscan_member(s, &f2, key, sizeof(key))) == 1) {
+            bool is_pred = strcmp(key, "pred") == 0;
+            if (is_pred || strcmp(key, "succ") == 0) {
+                if (!jscan_u64(s, is_pred ? &e.pred : &e.succ))
+                    return bad(err, errlen, "%s: edges[%zu].%s: not a decimal task id", path, i, key);
+                *(is_pred ? &has_pred : &has_succ) = true;
+            } else if (!jscan_skip(s)) {
+                return syntax(path, s, err, errlen);
+            }
+        }
+        if (r2 < 0)
+            return syntax(path, s, err, errlen);
+        if (!has_pred || !has_succ)
+            return bad(err, errlen, "%s: edges[%zu].%s: missing", path, i, has_pred ? "succ" : "pred");
+        if (!grow((void **)&d->edges, &cap, d->nedges, sizeof(*d->edges)))
+            return bad(err, errlen, "%s: out of memory", path);
+        d->edges[d->nedges++] = e;
+    }
+    return r < 0 ? syntax(path, s, err, errlen) : 0;
+}
+
+int rd_load_deps(const char *path, rd_deps *d, char *err, size_t errlen)
+{
+    memset(d, 0, sizeof(*d));
+    const char *text;
+    size_t len;
+    int rc = map_file(path, &text, &len, err, errlen);
+    if (rc != RD_OK)
+        return rc;
+    jscan s;
+    jscan_init(&s, text, len);
+    bool first = true, tasks = false, edges = false;
+    char key[64];
+    int r;
+    if (!jscan_eat(&s, '{')) {
+        rc = bad(err, errlen, "%s: not a JSON object", path);
+        goto out;
+    }
+    while ((r = jscan_member(&s, &first, key, sizeof(key))) == 1) {
+        if (strcmp(key, "tasks") == 0) {
+            tasks = true;
+            rc = deps_tasks(path, &s, d, err, errlen);
+        } else if (strcmp(key, "edges") == 0) {
+            edges = true;
+            rc = deps_edges(path, &s, d, err, errlen);
+        } else if (!jscan_skip(&s)) {
+            rc = syntax(path, &s, err, errlen);
+        }
+        if (rc != RD_OK)
+            goto out;
+    }
+    if (r < 0 || jscan_peek(&s) != 0)
+        rc = syntax(path, &s, err, errlen);
+    else if (!tasks)
+        rc = bad(err, errlen, "%s: tasks: missing", path);
+    else if (!edges)
+        rc = bad(err, errlen, "%s: edges: missing", path);
+    else
+        unique_edges(d);
+out:
+    unmap_file(text, len);
+    if (rc != RD_OK)
+        rd_deps_free(d);
+    return rc;
+}
+
+void rd_deps_free(rd_deps *d)
+{
+    free(d->tasks);
+    free(d->edges);
+    memset(d, 0, sizeof(*d));
+}
+
+/* ------------------------------------------------------------------ */
+/* Critical path                                                       */
+/* ------------------------------------------------------------------ */
+
+/* A task of the walk: any id seen in the swimlane, deps.json's tasks or its edges. */
+typedef struct cp_node {
+    uint64_t id;
+    uint64_t start, end; /* over its executions */
+    int64_t eff;         /* when it finished: its last end, or its last predecessor's (-1 = never) */
+    size_t order;        /* submission index in deps.json, SIZE_MAX = not listed */
+    bool executed, visited;
+} cp_node;
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Index of id in the sorted node table (it is there by construction). */
+static size_t node_of(const cp_node *n, size_t nn, uint64_t id)
+{
+    size_t lo = 0, hi = nn;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (n[mid].id < id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Predecessor edges of succ: [*lo, *hi) in edges sorted by successor. */
+static void preds_of(const rd_edge *e, size_t ne, uint64_t succ, size_t *lo, size_t *hi)
+{
+    size_t a = 0, b = ne;
+    while (a < b) {
+        size_t mid = a + (b - a) / 2;
+        if (e[mid].succ < succ)
+            a = mid + 1;
+        else
+            b = mid;
+    }
+    *lo = a;
+    while (a < ne && e[a].succ == succ)
+        a++;
+    *hi = a;
+}
+
+/* Orders nodes by submission, unlisted ones (allocs, unknown tasks) last by id. */
+static int cmp_node_order(const void *a, const void *b)
+{
+    const cp_node *x = *(cp_node *const *)a, *y = *(cp_node *const *)b;
+    if (x->order != y->order)
+        return x->order < y->order ? -1 : 1;
+    return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* The node of id in the sorted table, or NULL (an alloc task: in no file but deps.json's edges). */
+static cp_node *find_node(cp_node *n, size_t nn, uint64_t id)
+{
+    size_t i = node_of(n, nn, id);
+    return i < nn && n[i].id == id ? &n[i] : NULL;
+}
+
+int rd_critical_path(const rd_swimlane *sl, const rd_deps *d, rd_path *out)
+{
+    memset(out, 0, sizeof(*out));
+    if (!sl->nex)
+        return 0;
+    int rc = -1;
+    size_t nids = sl->nex + d->ntasks, nn = 0;
+    uint64_t *ids = malloc(nids * sizeof(*ids));
+    cp_node *n = NULL, **byorder = NULL;
+    if (!ids)
+        goto out;
+    for (size_t i = 0; i < sl->nex; i++)
+        ids[i] = sl->ex[i].task;
+    for (size_t i = 0; i < d->ntasks; i++)
+        ids[sl->nex + i] = d->tasks[i].id;
+    qsort(ids, nids, sizeof(*ids), cmp_u64);
+    for (size_t i = 0; i < nids; i++)
+        if (i == 0 || ids[i] != ids[nn - 1])
+            ids[nn++] = ids[i];
+    n = calloc(nn, sizeof(*n));
+    byorder = malloc(nn * sizeof(*byorder));
+    out->v = malloc(nn * sizeof(*out->v));
+    if (!n || !byorder || !out->v)
+        goto out;
+    for (size_t i = 0; i < nn; i++)
+        n[i] = (cp_node){.id = ids[i], .eff = -1, .order = SIZE_MAX};
+    for (size_t i = 0; i < sl->nex; i++) {
+        cp_node *t = find_node(n, nn, sl->ex[i].task);
+        if (!t->executed || sl->ex[i].start < t->start)
+            t->start = sl->ex[i].start;
+        if (!t->executed || sl->ex[i].end > t->end)
+            t->end = sl->ex[i].end;
+        t->executed = true;
+    }
+    for (size_t i = 0; i < d->ntasks; i++) {
+        cp_node *t = find_node(n, nn, d->tasks[i].id);
+        if (t->order == SIZE_MAX)
+            t->order = i;
+    }
+
+    /* finishing times in submission order, so a dummy sees its predecessors' */
+    for (size_t i = 0; i < nn; i++)
+        byorder[i] = &n[i];
+    qsort(byorder, nn, sizeof(*byorder), cmp_node_order);
+    for (size_t i = 0; i < nn; i++) {
+        cp_node *t = byorder[i];
+        if (t->executed) {
+            t->eff = (int64_t)t->end;
+            continue;
+        }
+        size_t lo, hi;
+        preds_of(d->edges, d->nedges, t->id, &lo, &hi);
+        for (size_t j = lo; j < hi; j++) {
+            const cp_node *p = find_node(n, nn, d->edges[j].pred);
+            if (p && p != t && p->eff > t->eff)
+                t->eff = p->eff;
+        }
+    }
+
+    /* the walk back, from the last end (the lowest id among equals) */
+    cp_node *cur = NULL;
+    for (size_t i = 0; i < nn; i++)
+        if (n[i].executed && (!cur || n[i].end > cur->end))
+            cur = &n[i];
+    while (cur && !cur->visited) {
+        cur->visited = true;
+        out->v[out->n++] =
+            (rd_step){.task = cur->id, .executed = cur->executed, .start = cur->start, .end = cur->end};
+        size_t lo, hi;
+        cp_node *best = NULL;
+        preds_of(d->edges, d->nedges, cur->id, &lo, &hi);
+        for (size_t j = lo; j < hi; j++) { /* ascending pred id: the first of equals is the lowest */
+            cp_node *p = find_node(n, nn, d->edges[j].pred);
+            if (p && p != cur && p->eff >= 0 && (!best || p->eff > best->eff))
+                best = p;
+        }
+        cur = best;
+    }
+    for (size_t i = 0; i < out->n / 2; i++) {
+        rd_step tmp = out->v[i];
+        out->v[i] = out->v[out->n - 1 - i];
+        out->v[out->n - 1 - i] = tmp;
+    }
+    rc = 0;
+out:
+    free(ids);
+    free(n);
+    free(byorder);
+    if (rc != 0)
+        rd_path_free(out);
+    return rc;
+}
+
+void rd_path_free(rd_path *p)
+{
+    free(p->v);
+    p->v = NULL;
+    p->n = 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Line-oriented files                                                 */
+/* ------------------------------------------------------------------ */
+
+/* Cuts text into lines in place: returns the next line (without "\n" or
+ * "\r\n"), advancing *p; NULL at the end. */
+static char *next_line(char **p)
+{
+    char *s = *p;
+    if (!s || !*s)
+        return NULL;
+    char *nl = strchr(s, '\n');
+    if (nl) {
+        *nl = '\0';
+        *p = nl + 1;
+    } else {
+        *p = s + strlen(s);
+    }
+    size_t n = strlen(s);
+    if (n && s[n - 1] == '\r')
+        s[n - 1] = '\0';
+    return s;
+}
+
+/* Splits a CSV line (no quoting) at commas in place; returns the field count (at most max). */
+static int split_csv(char *line, char **f, int max)
+{
+    int n = 0;
+    f[n++] = line;
+    for (char *p = line; *p; p++)
+        if (*p == ',') {
+            *p = '\0';
+            if (n == max)
+                return max + 1;
+            f[n++] = p + 1;
+        }
+    return n;
+}
+
+static bool parse_u64(const char *s, uint64_t *v)
+{
+    if (!*s || *s < '0' || *s > '9')
+        return false;
+    char *end;
+    errno = 0;
+    unsigned long long x = strtoull(s, &end, 10);
+    if (*end || errno)
+        return false;
+    *v = x;
+    return true;
+}
+
+static bool parse_int(const char *s, int *v)
+{
+    char *end;
+    errno = 0;
+    long x = strtol(s, &end, 10);
+    if (!*s || *end || errno || x < INT32_MIN || x > INT32_MAX)
+        return false;
+    *v = (int)x;
+    return true;
+}
+
+/* ------------------------------------------------------------------ */
+/* scope_stats.jsonl                                                   */
+/* ------------------------------------------------------------------ */
+
+static int ring_array(const char *path, const cJSON *meta, const char *key, uint64_t out[RD_RINGS], char *err,
+                      size_t errlen)
+{
+    const cJSON *a = cJSON_GetObjectItemCaseSensitive(meta, key);
+    if (!cJSON_IsArray(a) || cJSON_GetArraySize(a) != RD_RINGS)
+        return bad(err, errlen, "%s:1: %s: missing or not an array of 4 numbers", path, key);
+    for (int i = 0; i < RD_RINGS; i++) {
+        const cJSON *v = cJSON_GetArrayItem(a, i);
+        if (!cJSON_IsNumber(v) || v->valuedouble < 0)
+            return bad(err, errlen, "%s:1: %s[%d]: not a non-negative number", path, key, i);
+        out[i] = (uint64_t)v->valuedouble;
+    }
+    return 0;
+}
+
+/* One sample line: ring, phase and the live count of each resource. */
+static int scope_sample(const char *path, int line, const cJSON *j, rd_sample *s, char *err, size_t errlen)
+{
+    if (!cJSON_IsObject(j))
+        return bad(err, errlen, "%s:%d: not a JSON object", path, line);
+    const cJSON *ring = cJSON_GetObjectItemCaseSensitive(j, "ring");
+    if (!cJSON_IsNumber(ring) || ring->valuedouble < 0 || ring->valuedouble >= RD_RINGS ||
+        ring->valuedouble != (int)ring->valuedouble)
+        return bad(err, errlen, "%s:%d: ring: missing or not a ring 0-3", path, line);
+    s->ring = (int)ring->valuedouble;
+    const cJSON *ph = cJSON_GetObjectItemCaseSensitive(j, "phase");
+    if (!cJSON_IsString(ph) || (strcmp(ph->valuestring, "begin") != 0 && strcmp(ph->valuestring, "end") != 0))
+        return bad(err, errlen, "%s:%d: phase: missing or not \"begin\" or \"end\"", path, line);
+    s->begin = strcmp(ph->valuestring, "begin") == 0;
+    static const char *const res[] = {"task_window", "heap", "dep_pool"};
+    uint64_t *dst[] = {&s->task_window, &s->heap, &s->dep_pool};
+    for (int r = 0; r < 3; r++) {
+        char k0[32], k1[32];
+        snprintf(k0, sizeof(k0), "%s_start", res[r]);
+        snprintf(k1, sizeof(k1), "%s_end", res[r]);
+        const cJSON *a = cJSON_GetObjectItemCaseSensitive(j, k0),
+                    *b = cJSON_GetObjectItemCaseSensitive(j, k1);
+        if (!cJSON_IsNumber(a) || a->valuedouble < 0)
+            return bad(err, errlen, "%s:%d: %s: missing or not a non-negative number", path, line, k0);
+        if (!cJSON_IsNumber(b) || b->valuedouble < 0)
+            return bad(err, errlen, "%s:%d: %s: missing or not a non-negative number", path, line, k1);
+        if (b->valuedouble < a->valuedouble)
+            return bad(err, errlen, "%s:%d: %s: %.0f is below %s %.0f", path, line, k1, b->valuedouble, k0,
+                       a->valuedouble);
+        *dst[r] = (uint64_t)b->valuedouble - (uint64_t)a->valuedouble;
+    }
+    return 0;
+}
+
+int rd_load_scopes(const char *path, rd_scopes *sc, char *err, size_t errlen)
+{
+    memset(sc, 0, sizeof(*sc));
+    char *text;
+    size_t len, cap = 0;
+    int rc = slurp(path, &text, &len, err, errlen);
+    if (rc != RD_OK)
+        return rc;
+    char *p = text, *l;
+    int line = 0;
+    bool meta = false;
+    while ((l = next_line(&p)) != NULL) {
+        line++;
+        if (!l[strspn(l, " \t")])
+            continue; /* blank lines are skipped, as scope_stats_plot does */
+        cJSON *j = cJSON_Parse(l);
+        if (!j) {
+            rc = bad(err, errlen, "%s:%d: not valid JSON", path, line);
+            break;
+        }
+        if (!meta) {
+            meta = true;
+            const cJSON *f = cJSON_GetObjectItemCaseSensitive(j, "fatal"),
+                        *dr = cJSON_GetObjectItemCaseSensitive(j, "dropped");
+            sc->fatal = cJSON_IsTrue(f);
+            sc->dropped = cJSON_IsNumber(dr) && dr->valuedouble > 0 ? (uint64_t)dr->valuedouble : 0;
+            if (!cJSON_IsObject(j))
+                rc = bad(err, errlen, "%s:%d: not a JSON object", path, line);
+            else if (ring_array(path, j, "task_window_max", sc->task_window_max, err, errlen) != 0 ||
+                     ring_array(path, j, "heap_max", sc->heap_max, err, errlen) != 0 ||
+                     ring_array(path, j, "dep_pool_max", sc->dep_pool_max, err, errlen) != 0)
+                rc = RD_BAD;
+        } else if (!grow((void **)&sc->v, &cap, sc->n, sizeof(*sc->v))) {
+            rc = bad(err, errlen, "%s: out of memory", path);
+        } else if (scope_sample(path, line, j, &sc->v[sc->n], err, errlen) != 0) {
+            rc = RD_BAD;
+        } else {
+            sc->n++;
+        }
+        cJSON_Delete(j);
+        if (rc != RD_OK)
+            break;
+    }
+    if (rc == RD_OK && !meta)
+        rc = bad(err, errlen, "%s:1: no metadata line (the file is empty)", path);
+    free(text);
+    if (rc != RD_OK)
+        rd_scopes_free(sc);
+    return rc;
+}
+
+void rd_scopes_free(rd_scopes *s)
+{
+    free(s->v);
+    memset(s, 0, sizeof(*s));
+}
+
+/* ------------------------------------------------------------------ */
+/* pmu.csv                                                             */
+/* ------------------------------------------------------------------ */
+
+#define PMU_LEAD 6 /* thread_id,core_id,task_id,func_id,core_type,pmu_total_cycles */
+
+static int cmp_pmu_func(const void *a, const void *b)
+{
+    const rd_pmu_func *x = a, *y = b;
+    return x->func_id < y->func_id ? -1 : x->func_id > y->func_id;
+}
+
+int rd_load_pmu(const char *path, rd_pmu *pm, char *err, size_t errlen)
+{
+    static const char *const lead[PMU_LEAD] = {"thread_id", "core_id",   "task_id",
+                                               "func_id",   "core_type", "pmu_total_cycles"};
+    memset(pm, 0, sizeof(*pm));
+    char *text;
+    size_t len, cap = 0;
+    int rc = slurp(path, &text, &len, err, errlen);
+    if (rc != RD_OK)
+        return rc;
+    char *p = text, *l, *f[PMU_LEAD + RD_MAX_COUNTERS + 2], *hdr[PMU_LEAD + RD_MAX_COUNTERS + 2];
+    const int maxf = PMU_LEAD + RD_MAX_COUNTERS + 1;
+    int line = 1, nh;
+    if ((l = next_line(&p)) == NULL) {
+        rc = bad(err, errlen, "%s:1: no header line (the file is empty)", path);
+        goto out;
+    }
+    nh = split_csv(l, hdr, maxf);
+    if (nh > maxf) {
+        rc = bad(err, errlen, "%s:1: header: more than %d counter columns", path, RD_MAX_COUNTERS);
+        goto out;
+    }
+    for (int i = 0; i < PMU_LEAD; i++)
+        if (i >= nh || strcmp(hdr[i], lead[i]) != 0) {
+            rc = bad(err, errlen, "%s:1: header: column %d is \"%s\", expected %s", path, i + 1,
+                     i < nh ? hdr[i] : "", lead[i]);
+            goto out;
+        }
+    if (nh < PMU_LEAD + 1 || strcmp(hdr[nh - 1], "event_type") != 0) {
+        rc = bad(err, errlen, "%s:1: header: the last column is not event_type", path);
+        goto out;
+    }
+    pm->ncounters = nh - PMU_LEAD - 1;
+    pm->event_type = -1;
+    for (int i = 0; i < pm->ncounters; i++)
+        copy_str(pm->counter_name[i], sizeof(pm->counter_name[i]), hdr[PMU_LEAD + i]);
+    while ((l = next_line(&p)) != NULL) {
+        line++;
+        if (!*l)
+            continue;
+        int n = split_csv(l, f, maxf);
+        if (n != nh) {
+            rc = bad(err, errlen, "%s:%d: %d fields, the header has %d", path, line, n > maxf ? maxf : n, nh);
+            goto out;
+        }
+        uint64_t func, total, cnt[RD_MAX_COUNTERS];
+        int core_type, ev;
+        if (strncmp(f[2], "0x", 2) != 0 || strlen(f[2]) != 18 || strspn(f[2] + 2, "0123456789abcdef") != 16) {
+            rc = bad(err, errlen, "%s:%d: task_id: \"%s\" is not 0x and 16 hex digits", path, line, f[2]);
+            goto out;
+        }
+        if (!parse_u64(f[3], &func) || func > UINT32_MAX) {
+            rc = bad(err, errlen, "%s:%d: func_id: \"%s\" is not an unsigned integer", path, line, f[3]);
+            goto out;
+        }
+        if (!parse_int(f[4], &core_type) || (core_type != 0 && core_type != 1)) {
+            rc = bad(err, errlen, "%s:%d: core_type: \"%s\" is not 0 (AIC) or 1 (AIV)", path, line, f[4]);
+            goto out;
+        }
+        if (!parse_u64(f[5], &total)) {
+            rc = bad(err, errlen, "%s:%d: pmu_total_cycles: \"%s\" is not an unsigned integer", path, line,
+                     f[5]);
+            goto out;
+        }
+        for (int i = 0; i < pm->ncounters; i++)
+            if (!parse_u64(f[PMU_LEAD + i], &cnt[i])) {
+                rc = bad(err, errlen, "%s:%d: %s: \"%s\" is not an unsigned integer", path, line,
+                         pm->counter_name[i], f[PMU_LEAD + i]);
+                goto out;
+            }
+        if (!parse_int(f[nh - 1], &ev) || ev < 1) {
+            rc = bad(err, errlen, "%s:%d: event_type: \"%s\" is not an event group", path, line, f[nh - 1]);
+            goto out;
+        }
+        if (pm->event_type >= 0 && ev != pm->event_type) {
+            rc = bad(err, errlen, "%s:%d: event_type: %d, but earlier rows have %d", path, line, ev,
+                     pm->event_type);
+            goto out;
+        }
+        pm->event_type = ev;
+        int k = 0;
+        while (k < pm->nfuncs && pm->funcs[k].func_id != func)
+            k++;
+        if (k == pm->nfuncs) {
+            if (!grow((void **)&pm->funcs, &cap, (size_t)pm->nfuncs, sizeof(*pm->funcs))) {
+                rc = bad(err, errlen, "%s: out of memory", path);
+                goto out;
+            }
+            memset(&pm->funcs[k], 0, sizeof(pm->funcs[k]));
+            pm->funcs[k].func_id = (uint32_t)func;
+            pm->funcs[k].core_type = core_type;
+            pm->nfuncs++;
+        }
+        rd_pmu_func *pf = &pm->funcs[k];
+        pf->rows++;
+        pf->total_cycles += total;
+        for (int i = 0; i < pm->ncounters; i++)
+            pf->counter[i] += cnt[i];
+        pm->rows++;
+    }
+    if (pm->nfuncs)
+        qsort(pm->funcs, (size_t)pm->nfuncs, sizeof(*pm->funcs), cmp_pmu_func);
+out:
+    free(text);
+    if (rc != RD_OK)
+        rd_pmu_free(pm);
+    return rc;
+}
+
+void rd_pmu_free(rd_pmu *p)
+{
+    free(p->funcs);
+    memset(p, 0, sizeof(*p));
+}
+
+/* ------------------------------------------------------------------ */
+/* sweep.csv                                                           */
+/* ------------------------------------------------------------------ */
+
+static const char *const KNOB_COLUMN[RD_KNOB_COLUMNS] = {"ring_task_window", "ring_heap", "ring_dep_pool"};
+
+/* "a/b/c/d" (per ring) or one value for every ring. */
+static bool parse_rings(char *s, uint64_t out[RD_RINGS])
+{
+    char *part[RD_RINGS + 1];
+    int n = 0;
+    part[n++] = s;
+    for (char *p = s; *p; p++)
+        if (*p == '/') {
+            *p = '\0';
+            if (n == RD_RINGS)
+                return false;
+            part[n++] = p + 1;
+        }
+    if (n != 1 && n != RD_RINGS)
+        return false;
+    for (int r = 0; r < RD_RINGS; r++)
+        if (!parse_u64(part[n == 1 ? 0 : r], &out[r]))
+            return false;
+    return true;
+}
+
+int rd_load_sweep(const char *path, rd_sweep *sw, char *err, size_t errlen)
+{
+    enum { C_GRAPH, C_PLATFORM, C_TW, C_HEAP, C_DEP, C_STATUS, C_CODE, C_EXIT, C_MAKESPAN, C_NEED };
+    static const char *const need[C_NEED] = {"graph",     "platform",      "ring_task_window",
+                                             "ring_heap", "ring_dep_pool", "status",
+                                             "code",      "exit",          "makespan_us"};
+#define SWEEP_MAX_COLUMNS 64
+    memset(sw, 0, sizeof(*sw));
+    char *text;
+    size_t len, cap = 0, gcap = 0;
+    int rc = slurp(path, &text, &len, err, errlen);
+    if (rc != RD_OK)
+        return rc;
+    char *p = text, *l, *f[SWEEP_MAX_COLUMNS + 1];
+    int col[C_NEED], line = 1, nh;
+    if ((l = next_line(&p)) == NULL || !*l) {
+        rc = bad(err, errlen, "%s:1: no header line (the file is empty)", path);
+        goto out;
+    }
+    nh = split_csv(l, f, SWEEP_MAX_COLUMNS);
+    if (nh > SWEEP_MAX_COLUMNS) {
+        rc = bad(err, errlen, "%s:1: header: more than %d columns", path, SWEEP_MAX_COLUMNS);
+        goto out;
+    }
+    for (int c = 0; c < C_NEED; c++) {
+        col[c] = -1;
+        for (int i = 0; i < nh && col[c] < 0; i++)
+            if (strcmp(f[i], need[c]) == 0)
+                col[c] = i;
+        if (col[c] < 0) {
+            rc = bad(err, errlen,
+                     "%s:1: header: no %s column (expected the columns of ptosim run --summary-csv)", path,
+                     need[c]);
+            goto out;
+        }
+    }
+    while ((l = next_line(&p)) != NULL) {
+        line++;
+        if (!*l)
+            continue;
+        int n = split_csv(l, f, SWEEP_MAX_COLUMNS);
+        if (n != nh) {
+            rc = bad(err, errlen, "%s:%d: %d fields, the header has %d", path, line,
+                     n > SWEEP_MAX_COLUMNS ? SWEEP_MAX_COLUMNS : n, nh);
+            goto out;
+        }
+        if (!grow((void **)&sw->rows, &cap, sw->nrows, sizeof(*sw->rows))) {
+            rc = bad(err, errlen, "%s: out of memory", path);
+            goto out;
+        }
+        rd_row *r = &sw->rows[sw->nrows];
+        memset(r, 0, sizeof(*r));
+        r->line = line;
+        for (int k = 0; k < RD_KNOB_COLUMNS; k++) {
+            int c = col[C_TW + k];
+            char copy[256];
+            copy_str(copy, sizeof(copy), f[c]);
+            if (!parse_rings(copy, r->knob[k])) {
+                rc = bad(err, errlen, "%s:%d: %s: \"%s\" is not N or N/N/N/N", path, line, need[C_TW + k],
+                         f[c]);
+                goto out;
+            }
+        }
+        copy_str(r->status, sizeof(r->status), f[col[C_STATUS]]);
+        if (!r->status[0]) {
+            rc = bad(err, errlen, "%s:%d: status: empty", path, line);
+            goto out;
+        }
+        if (!parse_int(f[col[C_CODE]], &r->code)) {
+            rc = bad(err, errlen, "%s:%d: code: \"%s\" is not an integer", path, line, f[col[C_CODE]]);
+            goto out;
+        }
+        if (!parse_int(f[col[C_EXIT]], &r->exit)) {
+            rc = bad(err, errlen, "%s:%d: exit: \"%s\" is not an integer", path, line, f[col[C_EXIT]]);
+            goto out;
+        }
+        char *end;
+        const char *ms = f[col[C_MAKESPAN]];
+        errno = 0;
+        r->makespan_us = strtod(ms, &end);
+        if (!*ms || *end || errno || r->makespan_us < 0 || r->makespan_us != r->makespan_us) {
+            rc = bad(err, errlen, "%s:%d: makespan_us: \"%s\" is not a non-negative number", path, line, ms);
+            goto out;
+        }
+        const char *g = f[col[C_GRAPH]], *pl = f[col[C_PLATFORM]];
+        int gi = 0;
+        while (gi < sw->ngroups && (strcmp(sw->groups[gi][0], g) != 0 || strcmp(sw->groups[gi][1], pl) != 0))
+            gi++;
+        if (gi == sw->ngroups) {
+            if (!grow((void **)&sw->groups, &gcap, (size_t)sw->ngroups, sizeof(*sw->groups))) {
+                rc = bad(err, errlen, "%s: out of memory", path);
+                goto out;
+            }
+            copy_str(sw->groups[gi][0], RD_NAME_MAX, g);
+            copy_str(sw->groups[gi][1], RD_NAME_MAX, pl);
+            sw->ngroups++;
+        }
+        r->group = gi;
+        sw->nrows++;
+    }
+out:
+    free(text);
+    if (rc != RD_OK)
+        rd_sweep_free(sw);
+    return rc;
+#undef SWEEP_MAX_COLUMNS
+}
+
+void rd_sweep_free(rd_sweep *s)
+{
+    free(s->rows);
+    free(s->groups);
+    memset(s, 0, sizeof(*s));
+}
+
+int rd_sweep_knobs(const rd_sweep *s, rd_knob *out, int max)
+{
+    int n = 0;
+    for (int c = 0; c < RD_KNOB_COLUMNS; c++) {
+        unsigned mask = 0;
+        for (int r = 0; r < RD_RINGS; r++)
+            for (size_t i = 1; i < s->nrows; i++)
+                if (s->rows[i].knob[c][r] != s->rows[0].knob[c][r])
+                    mask |= 1u << r;
+        if (!mask)
+            continue;
+        /* do the varying rings move together? */
+        int low = __builtin_ctz(mask);
+        bool together = true;
+        for (size_t i = 0; i < s->nrows && together; i++)
+            for (int r = low + 1; r < RD_RINGS; r++)
+                if ((mask >> r & 1) && s->rows[i].knob[c][r] != s->rows[i].knob[c][low])
+                    together = false;
+        for (int r = 0; r < RD_RINGS && n < max; r++) {
+            if (!(mask >> r & 1) || (together && r != low))
+                continue;
+            rd_knob *k = &out[n++];
+            k->column = c;
+            k->mask = together ? mask : 1u << r;
+            if (k->mask == 0xf)
+                snprintf(k->label, sizeof(k->label), "%s (all rings)", KNOB_COLUMN[c]);
+            else if (!(k->mask & (k->mask - 1)))
+                snprintf(k->label, sizeof(k->label), "%s (ring %d)", KNOB_COLUMN[c], r);
+            else {
+                int m = snprintf(k->label, sizeof(k->label), "%s (rings", KNOB_COLUMN[c]);
+                for (int q = 0, first = 1; q < RD_RINGS; q++)
+                    if (k->mask >> q & 1) {
+                        m += snprintf(k->label + m, sizeof(k->label) - (size_t)m, "%s %d", first ? "" : ",",
+                                      q);
+                        first = 0;
+                    }
+                snprintf(k->label + m, sizeof(k->label) - (size_t)m, ")");
+            }
+        }
+    }
+    return n;
+}
+
+uint64_t rd_knob_value(const rd_knob *k, const rd_row *r)
+{
+    return r->knob[k->column][__builtin_ctz(k->mask)];
+}
+
+int rd_sweep_curve(const rd_sweep *s, const rd_knob *k, int group, rd_point **out)
+{
+    *out = NULL;
+    uint64_t *xs = malloc((s->nrows ? s->nrows : 1) * sizeof(*xs));
+    if (!xs)
+        return -1;
+    size_t nx = 0;
+    for (size_t i = 0; i < s->nrows; i++)
+        if (s->rows[i].group == group)
+            xs[nx++] = rd_knob_value(k, &s->rows[i]);
+    qsort(xs, nx, sizeof(*xs), cmp_u64);
+    size_t nu = 0;
+    for (size_t i = 0; i < nx; i++)
+        if (i == 0 || xs[i] != xs[i - 1])
+            xs[nu++] = xs[i];
+    rd_point *pt = calloc(nu ? nu : 1, sizeof(*pt));
+    if (!pt) {
+        free(xs);
+        return -1;
+    }
+    for (size_t j = 0; j < nu; j++)
+        pt[j].x = xs[j];
+    free(xs);
+    for (size_t i = 0; i < s->nrows; i++) {
+        const rd_row *r = &s->rows[i];
+        if (r->group != group)
+            continue;
+        uint64_t x = rd_knob_value(k, r);
+        size_t lo = 0, hi = nu;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (pt[mid].x < x)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        rd_point *q = &pt[lo];
+        q->nrows++;
+        if (strcmp(r->status, "ok") == 0) {
+            if (!q->nok || r->makespan_us < q->makespan_us)
+                q->makespan_us = r->makespan_us;
+            q->nok++;
+        } else if (!q->fail) {
+            q->fail = r;
+        }
+    }
+    *out = pt;
+    return (int)nu;
+}

@@ -1,0 +1,257 @@
+/* repdata.h - what `ptosim report` reads from a run or sweep directory, and what it derives (critical path,
+ * swept knobs). */
+#ifndef PTOSIM_REPDATA_H
+#define PTOSIM_REPDATA_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../model/pipe.h"
+
+#define RD_RINGS 4         /* scope-depth rings (formats.md §0.3) */
+#define RD_NAME_MAX 128    /* graph, platform and kernel names kept */
+#define RD_TEXT_MAX 512    /* details, hints, messages kept */
+#define RD_ERR_MAX 1024    /* error messages */
+#define RD_MAX_COUNTERS 16 /* PMU counter columns (a2a3 rosters have at most 8) */
+
+/* Loaders return RD_OK, RD_ABSENT when the file does not exist (an optional
+ * input), or RD_BAD with "FILE[:LINE]: FIELD: what is wrong" in err. */
+enum { RD_OK = 0, RD_ABSENT = 1, RD_BAD = -1 };
+
+/* ------------------------------------------------------------------ */
+/* ptosim_run.json                                                     */
+/* ------------------------------------------------------------------ */
+
+typedef struct rd_kernel {
+    int func_id;
+    char name[RD_NAME_MAX];
+    bool aic;                /* runs on AIC cores (else AIV) */
+    uint64_t executions;     /* AICore executions */
+    double core_time_us;     /* time on cores, all executions */
+    bool has_pipes;          /* pipe_busy_fraction given (pipe cost model) */
+    double pipe[PIPE_COUNT]; /* busy fraction per pipe, < 0 = not a pipe of its core */
+    int busiest;             /* busiest pipe, -1 = none */
+} rd_kernel;
+
+typedef struct rd_ring {
+    uint64_t task_window, task_window_peak; /* slots */
+    uint64_t heap, heap_peak;               /* bytes */
+    uint64_t dep_pool, dep_pool_peak;       /* entries */
+    double blocked_us;                      /* orchestrator blocked on this ring */
+} rd_ring;
+
+typedef struct rd_run {
+    char version[64];           /* ptosim_version */
+    char graph[RD_NAME_MAX];    /* graph.name ("" = not given) */
+    char platform[RD_NAME_MAX]; /* platform.name */
+    char status[32];            /* outcome.status: ok, runtime_error, device_error, stalled, ... */
+    int exit_code;              /* outcome.exit_code */
+    bool rt_error;              /* outcome.runtime_error present */
+    int rt_code;                /* its code, name, detail and hint */
+    char rt_name[RD_NAME_MAX];
+    char rt_detail[RD_TEXT_MAX], rt_hint[RD_TEXT_MAX];
+    bool dev_error; /* outcome.device_error present */
+    int dev_code;   /* its code, name, when, which watchdog */
+    char dev_name[RD_NAME_MAX];
+    double dev_at_us;
+    char dev_watchdog[64];
+    char message[RD_TEXT_MAX]; /* outcome.message ("" = null) */
+    double makespan_us;
+    double orch_end_us; /* orchestrator_end_us: the last submit done, 0 = not given */
+    uint64_t submitted, completed, kernel_tasks, executions; /* tasks.* */
+    double busy_aic, busy_aiv;                               /* busy_fraction.* */
+    rd_kernel *kernels;                                      /* kernels[], in file order */
+    int nkernels;
+    bool bottleneck;  /* bottleneck given (not null) */
+    char bn_pipe[32]; /* its pipe, kernel and busy fraction */
+    char bn_kernel[RD_NAME_MAX];
+    double bn_fraction;
+    rd_ring rings[RD_RINGS];
+    uint64_t tensormap_capacity, tensormap_peak;
+    int swimlane_level; /* config.enable_chip_swimlane */
+    bool dep_gen;       /* config.enable_dep_gen */
+    bool scope_stats;   /* config.enable_scope_stats */
+    bool pmu;           /* profiling.pmu_single_issue: PMU collection was on */
+    bool perturbed;     /* profiling.perturbed */
+    double hbm_saturated_us;
+    uint64_t origin_ticks; /* platform.params.sys_cnt_origin_ticks (time 0), 0 = not given */
+} rd_run;
+
+/* Reads path (a ptosim_run.json). */
+int rd_load_run(const char *path, rd_run *r, char *err, size_t errlen);
+void rd_run_free(rd_run *r);
+
+/* ------------------------------------------------------------------ */
+/* chip_swimlane_records.json (formats.md §2.3)                       */
+/* ------------------------------------------------------------------ */
+
+typedef struct rd_exec {
+    uint64_t task;       /* task id (ring << 32 | local) */
+    uint64_t start, end; /* system-counter ticks */
+    int32_t core;        /* core id */
+} rd_exec;
+
+typedef struct rd_swimlane {
+    int level;         /* chip_swimlane_level, 1..4 */
+    uint64_t clock_hz; /* metadata.clock_freq_hz */
+    int ncores;
+    bool *aic;   /* per core: an AIC (else AIV) */
+    rd_exec *ex; /* aicore_tasks, in file order */
+    size_t nex;
+} rd_swimlane;
+
+/* Reads path (only the level, clock, core types and aicore_tasks; the rest is skipped). */
+int rd_load_swimlane(const char *path, rd_swimlane *sl, char *err, size_t errlen);
+void rd_swimlane_free(rd_swimlane *sl);
+
+/* ------------------------------------------------------------------ */
+/* deps.json (formats.md §1)                                           */
+/* ------------------------------------------------------------------ */
+
+typedef struct rd_task {
+    uint64_t id;  /* task_id */
+    int32_t k[3]; /* kernel_ids [aic, aiv0, aiv1], -1 = inactive */
+} rd_task;
+
+typedef struct rd_edge {
+    uint64_t pred, succ;
+} rd_edge;
+
+typedef struct rd_deps {
+    rd_task *tasks; /* in submission order */
+    size_t ntasks;
+    rd_edge *edges; /* sorted by successor, then predecessor; each pair once */
+    size_t nedges;
+} rd_deps;
+
+/* Reads path (task ids, kernel ids and edge endpoints). */
+int rd_load_deps(const char *path, rd_deps *d, char *err, size_t errlen);
+void rd_deps_free(rd_deps *d);
+
+/* ------------------------------------------------------------------ */
+/* Critical path                                                       */
+/* ------------------------------------------------------------------ */
+
+typedef struct rd_step {
+    uint64_t task;       /* task id */
+    bool executed;       /* ran on AICores (dummy and alloc tasks did not) */
+    uint64_t start, end; /* first start, last end over its executions (ticks), executed only */
+} rd_step;
+
+typedef struct rd_path {
+    rd_step *v; /* first task to last */
+    size_t n;
+} rd_path;
+
+/* The dependency-critical path: from the task that finished last, step back
+ * to the predecessor that finished last, until a task has none. A task that
+ * never ran (dummy) finishes when its last predecessor did. Ties go to the
+ * lower task id. Returns 0, or -1 when out of memory. */
+int rd_critical_path(const rd_swimlane *sl, const rd_deps *d, rd_path *out);
+void rd_path_free(rd_path *p);
+
+/* ------------------------------------------------------------------ */
+/* scope_stats/scope_stats.jsonl (formats.md §3)                       */
+/* ------------------------------------------------------------------ */
+
+/* One sample: live occupancy of its ring's resources at a scope boundary. */
+typedef struct rd_sample {
+    int ring;
+    bool begin;
+    uint64_t task_window; /* task_window_end - task_window_start (slots) */
+    uint64_t heap;        /* heap_end - heap_start (bytes) */
+    uint64_t dep_pool;    /* dep_pool_end - dep_pool_start (entries) */
+} rd_sample;
+
+typedef struct rd_scopes {
+    uint64_t task_window_max[RD_RINGS], heap_max[RD_RINGS], dep_pool_max[RD_RINGS];
+    bool fatal;       /* a runtime fatal was latched */
+    uint64_t dropped; /* records dropped on the device */
+    rd_sample *v;     /* samples, file order */
+    size_t n;
+} rd_scopes;
+
+int rd_load_scopes(const char *path, rd_scopes *s, char *err, size_t errlen);
+void rd_scopes_free(rd_scopes *s);
+
+/* ------------------------------------------------------------------ */
+/* pmu.csv (formats.md §4)                                             */
+/* ------------------------------------------------------------------ */
+
+/* The rows of one func id, summed. */
+typedef struct rd_pmu_func {
+    uint32_t func_id;
+    int core_type;                     /* 0 AIC, 1 AIV (of its first row) */
+    uint64_t rows;                     /* executions */
+    uint64_t total_cycles;             /* sum of pmu_total_cycles */
+    uint64_t counter[RD_MAX_COUNTERS]; /* sum of each event counter */
+} rd_pmu_func;
+
+typedef struct rd_pmu {
+    int event_type; /* the group (event_type column) */
+    int ncounters;
+    char counter_name[RD_MAX_COUNTERS][48];
+    rd_pmu_func *funcs; /* ascending func id */
+    int nfuncs;
+    uint64_t rows;
+} rd_pmu;
+
+int rd_load_pmu(const char *path, rd_pmu *p, char *err, size_t errlen);
+void rd_pmu_free(rd_pmu *p);
+
+/* ------------------------------------------------------------------ */
+/* sweep.csv (the columns of `ptosim run --summary-csv`)              */
+/* ------------------------------------------------------------------ */
+
+enum { RD_KNOB_TASK_WINDOW, RD_KNOB_HEAP, RD_KNOB_DEP_POOL, RD_KNOB_COLUMNS };
+
+typedef struct rd_row {
+    int line;                                 /* line in the file */
+    int group;                                /* index of its (graph, platform) pair */
+    uint64_t knob[RD_KNOB_COLUMNS][RD_RINGS]; /* ring_task_window, ring_heap, ring_dep_pool per ring */
+    char status[32];                          /* ok, runtime_error, ... */
+    int code, exit;                           /* runtime error code, exit status */
+    double makespan_us;
+} rd_row;
+
+typedef struct rd_sweep {
+    rd_row *rows;
+    size_t nrows;
+    char (*groups)[2][RD_NAME_MAX]; /* distinct (graph, platform), first-seen order */
+    int ngroups;
+} rd_sweep;
+
+int rd_load_sweep(const char *path, rd_sweep *s, char *err, size_t errlen);
+void rd_sweep_free(rd_sweep *s);
+
+/* A swept knob: one ring column, for the rings in mask, which move together. */
+typedef struct rd_knob {
+    int column;     /* RD_KNOB_* */
+    unsigned mask;  /* rings whose value varies (bit r = ring r) */
+    char label[64]; /* "ring_task_window (ring 1)", "ring_heap (all rings)" */
+} rd_knob;
+
+/* Finds the swept knobs: a ring column is swept when some ring's value takes
+ * more than one value over the rows; the varying rings form one knob when
+ * they hold equal values in every row, else one knob per varying ring.
+ * Returns how many (at most max). */
+int rd_sweep_knobs(const rd_sweep *s, rd_knob *out, int max);
+
+/* The knob's value in a row (the value of the lowest ring in its mask). */
+uint64_t rd_knob_value(const rd_knob *k, const rd_row *r);
+
+/* One point of a makespan-versus-knob curve. */
+typedef struct rd_point {
+    uint64_t x;         /* knob value */
+    int nrows, nok;     /* rows at this value, of which ok */
+    double makespan_us; /* least makespan over the ok rows (whatever the other knobs) */
+    const rd_row *fail; /* no ok row: the first row, for its status and code */
+} rd_point;
+
+/* The curve of knob k over the rows of group g: one point per distinct
+ * value, ascending. Returns the number of points (malloc'd in *out), -1 when
+ * out of memory. */
+int rd_sweep_curve(const rd_sweep *s, const rd_knob *k, int group, rd_point **out);
+
+#endif

@@ -1,0 +1,1223 @@
+/* test_report.c - `ptosim report`: critical path, ring series and sweep curves worked by hand, every error
+ * message, the size bound of big swimlanes, and the page as headless Chromium renders it. */
+#define _XOPEN_SOURCE 700 /* nftw */
+#include <fcntl.h>
+#include <ftw.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../model/outfile.h"
+#include "../sim/htmlrep.h"
+#include "../sim/repdata.h"
+#include "testutil.h"
+
+/* ------------------------------------------------------------------ */
+/* A hand-made run                                                     */
+/* ------------------------------------------------------------------ */
+
+/* Four tasks at 50 MHz (50 ticks a microsecond) from the origin 1000000:
+ *   t0 mm   on AIC_0   2-12 us  \
+ *   t1 vadd on AIV_2  14-24 us   > a chain: t0 -> t1 -> t2 (deps.json)
+ *   t2 mm   on AIC_1  26-36 us  /
+ *   t3 vadd on AIV_3   2-30 us    a side task with no edges
+ * The makespan is 36 us; AIC busy 20 of 2 x 36 us = 27.8 %, AIV 38 of 72 = 52.8 %. */
+static const char RUN_JSON[] =
+    "{\"ptosim_version\": \"test\", \"graph\": {\"file\": \"g.jsonl\", \"name\": \"chain3side\"},\n"
+    " \"platform\": {\"name\": \"a2a3\", \"params\": {\"sys_cnt_origin_ticks\": 1000000}},\n"
+    " \"config\": {\"enable_chip_swimlane\": 1, \"enable_dep_gen\": true, \"enable_scope_stats\": true},\n"
+    " \"outcome\": {\"status\": \"ok\", \"exit_code\": 0, \"runtime_error\": null, \"device_error\": null, "
+    "\"message\": null},\n"
+    " \"makespan_us\": 36.000000, \"orchestrator_end_us\": 4.000000,\n"
+    " \"tasks\": {\"submitted\": 4, \"completed\": 4, \"kernel_tasks\": 4, \"aicore_executions\": 4},\n"
+    " \"busy_fraction\": {\"aic\": 0.277778, \"aiv\": 0.527778},\n"
+    " \"kernels\": [\n"
+    "  {\"func_id\": 0, \"name\": \"mm\", \"core\": \"aic\", \"cost_model\": \"pipes\", \"executions\": 2, "
+    "\"core_time_us\": 20.0, \"contention_stretch\": 1.0, \"pipe_busy_fraction\": {\"scalar\": 0.1, "
+    "\"mte1\": "
+    "0.2, \"mte2\": 0.9, \"cube\": 0.5, \"fixpipe\": 0.3}, \"busiest_pipe\": \"mte2\", "
+    "\"busiest_pipe_busy_fraction\": 0.9},\n"
+    "  {\"func_id\": 1, \"name\": \"vadd\", \"core\": \"aiv\", \"cost_model\": \"flat\", \"executions\": 2, "
+    "\"core_time_us\": 38.0, \"contention_stretch\": 1.0, \"pipe_busy_fraction\": null, \"busiest_pipe\": "
+    "null, "
+    "\"busiest_pipe_busy_fraction\": null}],\n"
+    " \"bottleneck\": {\"pipe\": \"mte2\", \"func_id\": 0, \"kernel\": \"mm\", \"busy_fraction\": 0.9},\n"
+    " \"rings\": [\n"
+    "  {\"ring\": 0, \"tasks\": 4, \"task_window\": 16, \"task_window_peak\": 1, \"heap\": 1048576, "
+    "\"heap_peak\": 0, "
+    "\"dep_pool\": 64, \"dep_pool_peak\": 0, \"fanin_spill_peak\": 0, \"orchestrator_blocked_us\": 0.0},\n"
+    "  {\"ring\": 1, \"tasks\": 0, \"task_window\": 16, \"task_window_peak\": 4, \"heap\": 1048576, "
+    "\"heap_peak\": "
+    "524288, \"dep_pool\": 64, \"dep_pool_peak\": 2, \"fanin_spill_peak\": 0, \"orchestrator_blocked_us\": "
+    "1.5},\n"
+    "  {\"ring\": 2, \"tasks\": 0, \"task_window\": 16, \"task_window_peak\": 0, \"heap\": 1048576, "
+    "\"heap_peak\": 0, "
+    "\"dep_pool\": 64, \"dep_pool_peak\": 0, \"fanin_spill_peak\": 0, \"orchestrator_blocked_us\": 0.0},\n"
+    "  {\"ring\": 3, \"tasks\": 0, \"task_window\": 16, \"task_window_peak\": 1, \"heap\": 1048576, "
+    "\"heap_peak\": "
+    "1024, \"dep_pool\": 64, \"dep_pool_peak\": 0, \"fanin_spill_peak\": 0, \"orchestrator_blocked_us\": "
+    "0.0}],\n"
+    " \"tensormap\": {\"capacity\": 1024, \"peak\": 0},\n"
+    " \"profiling\": {\"perturbed\": false, \"pmu_single_issue\": true},\n"
+    " \"hbm\": {\"saturated_us\": 0.0}\n"
+    "}\n";
+
+static const char SWIMLANE_JSON[] = "{\"chip_swimlane_level\": 1, \"metadata\": {\"clock_freq_hz\": "
+                                    "50000000, \"num_cores\": 4, \"core_types\": "
+                                    "[\"aic\", \"aic\", \"aiv\", \"aiv\"]},\n"
+                                    " \"aicore_tasks\": [\n"
+                                    "  [0, 0, 1, 1000100, 1000600, 5],\n"
+                                    "  [1, 2, 1, 1001300, 1001800, 5],\n"
+                                    "  [2, 1, 1, 1000700, 1001200, 5],\n"
+                                    "  [3, 3, 1, 1000100, 1001500, 5]\n"
+                                    " ],\n"
+                                    " \"aicpu_tasks\": []\n"
+                                    "}\n";
+
+/* t0 -> t1 twice (two tensormap slices), t1 -> t2; t3 has no edges. */
+static const char DEPS_JSON[] =
+    "{\"tasks\":[{\"task_id\":\"0\",\"scope\":\"auto\",\"early_dispatch\":false,\"kernel_ids\":[0,-1,-1],"
+    "\"block_num\":1,\"args\":[]},"
+    "{\"task_id\":\"1\",\"scope\":\"auto\",\"early_dispatch\":false,\"kernel_ids\":[-1,1,-1],\"block_num\":1,"
+    "\"args\":[]},"
+    "{\"task_id\":\"2\",\"scope\":\"auto\",\"early_dispatch\":false,\"kernel_ids\":[0,-1,-1],\"block_num\":1,"
+    "\"args\":[]},"
+    "{\"task_id\":\"3\",\"scope\":\"auto\",\"early_dispatch\":false,\"kernel_ids\":[-1,1,-1],\"block_num\":1,"
+    "\"args\":[]}],\"tensors\":[],"
+    "\"edges\":[{\"pred\":\"0\",\"succ\":\"1\",\"arg\":0,\"source\":\"tensormap\",\"flags\":[\"wait\"]},"
+    "{\"pred\":\"0\",\"succ\":\"1\",\"arg\":1,\"source\":\"tensormap\",\"flags\":[\"wait\"]},"
+    "{\"pred\":\"1\",\"succ\":\"2\",\"arg\":0,\"source\":\"creator\",\"flags\":[\"wait\",\"retain\"]}]}\n";
+
+/* Samples on rings 0, 1 and 3 (none on ring 2): ring 1 ends its scope with 4 live slots (25 % of 16). */
+static const char SCOPES_JSONL[] =
+    "{\"version\": 6, \"fatal\": false, \"dropped\": 0, \"total\": 6, \"task_window_max\": [16, 16, 16, 16], "
+    "\"heap_max\": [1048576, 1048576, 1048576, 1048576], \"dep_pool_max\": [64, 64, 64, 64], "
+    "\"tensormap_max\": "
+    "1024}\n"
+    "{\"site\": \"(unknown):0\", \"phase\": \"begin\", \"depth\": 0, \"ring\": 0, \"task_window_start\": 0, "
+    "\"task_window_end\": 0, \"heap_start\": 0, \"heap_end\": 0, \"dep_pool_start\": 0, \"dep_pool_end\": 0, "
+    "\"tensormap\": 0}\n"
+    "{\"site\": \"g.py:1\", \"phase\": \"begin\", \"depth\": 1, \"ring\": 1, \"task_window_start\": 0, "
+    "\"task_window_end\": 0, \"heap_start\": 0, \"heap_end\": 0, \"dep_pool_start\": 0, \"dep_pool_end\": 0, "
+    "\"tensormap\": 0}\n"
+    "{\"site\": \"g.py:1\", \"phase\": \"end\", \"depth\": 1, \"ring\": 1, \"task_window_start\": 0, "
+    "\"task_window_end\": 4, \"heap_start\": 0, \"heap_end\": 524288, \"dep_pool_start\": 0, "
+    "\"dep_pool_end\": 2, "
+    "\"tensormap\": 0}\n"
+    "\n"
+    "{\"site\": \"g.py:2\", \"phase\": \"begin\", \"depth\": 3, \"ring\": 3, \"task_window_start\": 0, "
+    "\"task_window_end\": 0, \"heap_start\": 0, \"heap_end\": 0, \"dep_pool_start\": 0, \"dep_pool_end\": 0, "
+    "\"tensormap\": 0}\n"
+    "{\"site\": \"g.py:2\", \"phase\": \"end\", \"depth\": 3, \"ring\": 3, \"task_window_start\": 0, "
+    "\"task_window_end\": 1, \"heap_start\": 0, \"heap_end\": 1024, \"dep_pool_start\": 0, \"dep_pool_end\": "
+    "0, "
+    "\"tensormap\": 0}\n"
+    "{\"site\": \"(unknown):0\", \"phase\": \"end\", \"depth\": 0, \"ring\": 0, \"task_window_start\": 0, "
+    "\"task_window_end\": 1, \"heap_start\": 0, \"heap_end\": 0, \"dep_pool_start\": 0, \"dep_pool_end\": 0, "
+    "\"tensormap\": 0}\n";
+
+/* mm: mte2 32400 of 36000 cycles = 90.0 %, cube 18000 = 50.0 %. */
+static const char PMU_CSV[] =
+    "thread_id,core_id,task_id,func_id,core_type,pmu_total_cycles,vec_busy_cycles,cube_busy_cycles,"
+    "scalar_busy_cycles,mte1_busy_cycles,mte2_busy_cycles,mte3_busy_cycles,icache_miss,icache_req,event_"
+    "type\n"
+    "0,0,0x0000000000000000,0,0,18000,0,9000,1800,3600,16200,0,0,0,2\n"
+    "1,1,0x0000000000000002,0,0,18000,0,9000,1800,3600,16200,0,0,0,2\n"
+    "2,2,0x0000000000000001,1,1,18000,0,0,0,0,0,0,0,0,2\n"
+    "0,3,0x0000000000000003,1,1,50400,0,0,0,0,0,0,0,0,2\n";
+
+#define SWEEP_HEADER                                                                                         \
+    "graph,platform,ring_task_window,ring_heap,ring_dep_pool,status,code,exit,makespan_us,tasks_completed,"  \
+    "task_window_peak,heap_peak,dep_pool_peak,tensormap_peak,blocked_us,blocked_task_window_us,"             \
+    "blocked_heap_us,blocked_dep_pool_us,blocked_tensormap_us\n"
+#define SWEEP_TAIL ",4,1/1/0/0,0/0/0/0,0/0/0/0,0,0.000/0.000/0.000/0.000,0.000,0.000,0.000,0.000\n"
+
+/* Two swept knobs: the task window of every ring (4, 16, 64) and ring 1's heap (1024, 2048 bytes).
+ * Least ok makespan per task window: 4 -> 900 (the other row failed), 16 -> 450, 64 -> 300;
+ * per ring-1 heap: 1024 -> min(500, 300) = 300, 2048 -> min(900, 450, 320) = 320. */
+static const char SWEEP_CSV[] = SWEEP_HEADER
+    "g,a2a3,4/4/4/4,268435456/1024/268435456/268435456,16384/16384/16384/16384,runtime_error,3,4,"
+    "5.000000" SWEEP_TAIL
+    "g,a2a3,4/4/4/4,268435456/2048/268435456/268435456,16384/16384/16384/16384,ok,0,0,900.000000" SWEEP_TAIL
+    "g,a2a3,16/16/16/16,268435456/1024/268435456/268435456,16384/16384/16384/16384,ok,0,0,"
+    "500.000000" SWEEP_TAIL
+    "g,a2a3,16/16/16/16,268435456/2048/268435456/268435456,16384/16384/16384/16384,ok,0,0,"
+    "450.000000" SWEEP_TAIL
+    "g,a2a3,64/64/64/64,268435456/1024/268435456/268435456,16384/16384/16384/16384,ok,0,0,"
+    "300.000000" SWEEP_TAIL
+    "g,a2a3,64/64/64/64,268435456/2048/268435456/268435456,16384/16384/16384/16384,ok,0,0,"
+    "320.000000" SWEEP_TAIL;
+
+enum { F_RUN = 1, F_SWIMLANE = 2, F_DEPS = 4, F_SCOPES = 8, F_PMU = 16, F_SWEEP = 32, F_ALL = 63 };
+
+static void put(const char *dir, const char *name, const char *text)
+{
+    char p[4200];
+    snprintf(p, sizeof(p), "%s/dfx_outputs/scope_stats", dir);
+    char err[4400];
+    ck_assert(outfile_mkdirs(p, err, sizeof(err)) == 0);
+    free(tu_write(dir, name, text));
+}
+
+/* A fresh directory with the chosen inputs of the hand-made run. */
+static const char *fixture(int which)
+{
+    const char *dir = tu_tmpdir();
+    if (which & F_RUN)
+        put(dir, "ptosim_run.json", RUN_JSON);
+    if (which & F_SWIMLANE)
+        put(dir, "dfx_outputs/chip_swimlane_records.json", SWIMLANE_JSON);
+    if (which & F_DEPS)
+        put(dir, "dfx_outputs/deps.json", DEPS_JSON);
+    if (which & F_SCOPES)
+        put(dir, "dfx_outputs/scope_stats/scope_stats.jsonl", SCOPES_JSONL);
+    if (which & F_PMU)
+        put(dir, "dfx_outputs/pmu.csv", PMU_CSV);
+    if (which & F_SWEEP)
+        put(dir, "sweep.csv", SWEEP_CSV);
+    return dir;
+}
+
+/* Writes DIR/report.html in process; returns the page (caller frees). */
+static char *report_of(const char *dir)
+{
+    char err[8192];
+    int st = htmlrep_write(dir, err, sizeof(err));
+    ck_assert_msg(st == 0, "htmlrep_write: %d %s", st, err);
+    char p[4200];
+    snprintf(p, sizeof(p), "%s/report.html", dir);
+    char *page = tu_read(p);
+    ck_assert_ptr_nonnull(page);
+    return page;
+}
+
+static int count(const char *hay, const char *needle)
+{
+    int n = 0;
+    for (const char *p = hay; (p = strstr(p, needle)) != NULL; p += strlen(needle))
+        n++;
+    return n;
+}
+
+/* The text between the first `from` and the next `to` after it (malloc'd). */
+static char *between(const char *hay, const char *from, const char *to)
+{
+    const char *a = strstr(hay, from);
+    ck_assert_msg(a != NULL, "missing %s", from);
+    const char *b = strstr(a, to);
+    ck_assert_msg(b != NULL, "missing %s after %s", to, from);
+    return strndup(a, (size_t)(b - a));
+}
+
+#define ASSERT_HAS(hay, needle) ck_assert_msg(strstr((hay), (needle)) != NULL, "page lacks: %s", (needle))
+
+/* ------------------------------------------------------------------ */
+/* Critical path                                                       */
+/* ------------------------------------------------------------------ */
+
+START_TEST(critical_path_of_a_chain_and_a_side_task_is_the_chain)
+{
+    const char *dir = fixture(F_SWIMLANE | F_DEPS);
+    char p[4200], err[4096];
+    rd_swimlane sl;
+    rd_deps d;
+    snprintf(p, sizeof(p), "%s/dfx_outputs/chip_swimlane_records.json", dir);
+    ck_assert_int_eq(rd_load_swimlane(p, &sl, err, sizeof(err)), RD_OK);
+    snprintf(p, sizeof(p), "%s/dfx_outputs/deps.json", dir);
+    ck_assert_int_eq(rd_load_deps(p, &d, err, sizeof(err)), RD_OK);
+    ck_assert_int_eq(d.nedges, 2); /* the repeated t0 -> t1 slice counts once */
+    rd_path cp;
+    ck_assert_int_eq(rd_critical_path(&sl, &d, &cp), 0);
+    /* t2 ends last (36 us); its predecessor t1, then t0; t3 (ends at 30 us) is no predecessor */
+    ck_assert_int_eq(cp.n, 3);
+    static const uint64_t id[3] = {0, 1, 2}, start[3] = {1000100, 1000700, 1001300},
+                          end[3] = {1000600, 1001200, 1001800};
+    for (int i = 0; i < 3; i++) {
+        ck_assert_uint_eq(cp.v[i].task, id[i]);
+        ck_assert(cp.v[i].executed);
+        ck_assert_uint_eq(cp.v[i].start, start[i]);
+        ck_assert_uint_eq(cp.v[i].end, end[i]);
+    }
+    rd_path_free(&cp);
+    rd_swimlane_free(&sl);
+    rd_deps_free(&d);
+}
+END_TEST
+
+START_TEST(critical_path_takes_the_predecessor_that_finished_last)
+{
+    /* t0 ends at 10, t1 and t2 both at 20; the dummy t3 waits on all three, t4 on t3.
+     * The walk from t4 goes through t3 (finishing with its last predecessor, 20) to t1
+     * (t1 and t2 tie; the lower id wins). */
+    rd_exec ex[] = {{0, 0, 10, 0}, {1, 0, 20, 1}, {2, 5, 20, 2}, {4, 25, 30, 0}};
+    bool aic[3] = {true, true, true};
+    rd_swimlane sl = {.level = 1, .clock_hz = 50000000, .ncores = 3, .aic = aic, .ex = ex, .nex = 4};
+    rd_task tasks[] = {
+        {0, {0, -1, -1}}, {1, {0, -1, -1}}, {2, {0, -1, -1}}, {3, {-1, -1, -1}}, {4, {0, -1, -1}}};
+    rd_edge edges[] = {{0, 3}, {1, 3}, {2, 3}, {3, 4}}; /* sorted by successor */
+    rd_deps d = {.tasks = tasks, .ntasks = 5, .edges = edges, .nedges = 4};
+    rd_path cp;
+    ck_assert_int_eq(rd_critical_path(&sl, &d, &cp), 0);
+    ck_assert_int_eq(cp.n, 3);
+    ck_assert_uint_eq(cp.v[0].task, 1);
+    ck_assert_uint_eq(cp.v[1].task, 3);
+    ck_assert(!cp.v[1].executed);
+    ck_assert_uint_eq(cp.v[2].task, 4);
+    rd_path_free(&cp);
+
+    /* a cycle in a malformed deps.json ends the walk instead of looping: t4 <- t1 <- t4 */
+    rd_edge cyc[] = {{4, 1}, {1, 4}};
+    rd_deps dc = {.tasks = tasks, .ntasks = 5, .edges = cyc, .nedges = 2};
+    ck_assert_int_eq(rd_critical_path(&sl, &dc, &cp), 0);
+    ck_assert_int_eq(cp.n, 2);
+    ck_assert_uint_eq(cp.v[0].task, 1);
+    ck_assert_uint_eq(cp.v[1].task, 4);
+    rd_path_free(&cp);
+}
+END_TEST
+
+/* ------------------------------------------------------------------ */
+/* The page, read as text                                              */
+/* ------------------------------------------------------------------ */
+
+START_TEST(report_of_a_run_draws_the_critical_path_and_the_numbers)
+{
+    const char *dir = fixture(F_ALL & ~F_SWEEP);
+    char *page = report_of(dir);
+    ASSERT_HAS(page, "<title>ptosim report: chain3side</title>");
+    ASSERT_HAS(page, "36.000 µs");
+    ASSERT_HAS(page, "27.8%");
+    ASSERT_HAS(page, "52.8%");
+    ASSERT_HAS(page, "mte2 pipe");
+    ASSERT_HAS(page, "last submit done (11.1% of the makespan); blocked on rings 1.500 µs");
+    /* bar mode: 4 bars, the chain's 3 in red on top, 2 connectors between them */
+    ASSERT_HAS(page, "data-mode=\"bars\"");
+    char *cp = between(page, "<g class=\"cp\">", "</g>");
+    ck_assert_int_eq(count(cp, "<rect"), 3);
+    ASSERT_HAS(cp, "t0 mm on AIC_0: 2.000–12.000 µs (10.000 µs), on the critical path");
+    ASSERT_HAS(cp, "t1 vadd on AIV_2: 14.000–24.000 µs (10.000 µs), on the critical path");
+    ASSERT_HAS(cp, "t2 mm on AIC_1: 26.000–36.000 µs (10.000 µs), on the critical path");
+    free(cp);
+    char *links = between(page, "<g class=\"cpl\">", "</g>");
+    ck_assert_int_eq(count(links, "<path"), 2);
+    free(links);
+    /* the side task is drawn, not red */
+    char *aiv = between(page, "<g class=\"aiv\">", "</g>");
+    ASSERT_HAS(aiv, "t3 vadd on AIV_3: 2.000–30.000 µs");
+    free(aiv);
+    /* from 2 us to 36 us the chain's tasks ran 30 us */
+    ASSERT_HAS(page, "<b>3 tasks</b>, t0 to t2");
+    ASSERT_HAS(
+        page,
+        "It starts at 2.000 µs; in the 34.000 µs from there to its end its tasks ran 30.000 µs (88.2%)");
+    /* pipes: mm's busiest pipe outlined; vadd listed as flat; PMU shares */
+    ASSERT_HAS(page, "class=\"cell busiest\"");
+    ASSERT_HAS(page, "Kernels with a flat cost (no pipe model): vadd.");
+    ASSERT_HAS(page, ">90.0%</td>");
+    ASSERT_HAS(page, ">50.0%</td>");
+    /* nothing outside the page: no script, stylesheet link, or URL */
+    ck_assert_int_eq(count(page, "<script"), 0);
+    ck_assert_int_eq(count(page, "<link"), 0);
+    ck_assert_int_eq(count(page, "http:"), 0);
+    ck_assert_int_eq(count(page, "https:"), 0);
+    ck_assert_int_eq(count(page, "url("), 0);
+    free(page);
+}
+END_TEST
+
+/* The polylines of one ring chart, as their data-ring values. */
+static void series_of(const char *page, const char *chart, char *out, size_t n)
+{
+    char from[64];
+    snprintf(from, sizeof(from), "<figure id=\"ring-%s\">", chart);
+    char *fig = between(page, from, "</figure>");
+    out[0] = '\0';
+    for (const char *p = fig; (p = strstr(p, "<polyline class=\"series\" data-ring=\"")) != NULL; p++) {
+        size_t k = strlen(out);
+        snprintf(out + k, n - k, "%c", p[strlen("<polyline class=\"series\" data-ring=\"")]);
+    }
+    free(fig);
+}
+
+START_TEST(ring_occupancy_has_one_series_per_ring_with_samples)
+{
+    const char *dir = fixture(F_RUN | F_SCOPES);
+    char *page = report_of(dir);
+    char s[16];
+    static const char *const charts[3] = {"task_window", "heap", "dep_pool"};
+    for (int i = 0; i < 3; i++) {
+        series_of(page, charts[i], s, sizeof(s));
+        ck_assert_str_eq(s, "013"); /* rings 0, 1 and 3; ring 2 has no sample */
+    }
+    char *fig = between(page, "<figure id=\"ring-task_window\">", "</figure>");
+    /* ring 1's two samples (#1 begin 0 live, #2 end 4 live) of the 6 on the x axis 72..522 px,
+     * y 212 (0) .. 22 (top = 16 x 1.05 rounded up to 20 by the 5-slot step): 4 -> 174 */
+    ASSERT_HAS(fig, "data-ring=\"1\" stroke=\"#8e5cc2\" points=\"162.0,212.0 252.0,174.0\"");
+    /* a ring at 25 % of its capacity: the common capacity line is drawn */
+    ck_assert_int_eq(count(fig, "class=\"cap\""), 1);
+    ASSERT_HAS(fig, "ring 1: 2 samples, highest 4 of 16 (25.0%)");
+    ASSERT_HAS(fig, "ring 2: no samples");
+    free(fig);
+    fig = between(page, "<figure id=\"ring-heap\">", "</figure>");
+    ASSERT_HAS(fig, "ring 1: 2 samples, highest 512 KiB of 1 MiB (50.0%)");
+    free(fig);
+    /* peaks against capacity from ptosim_run.json; the ring the orchestrator waited on is shaded */
+    ASSERT_HAS(page, "<td style=\"background:rgba(214,39,40,0.25)\">1.500</td>");
+    ASSERT_HAS(page, "<td style=\"background:rgba(214,39,40,0.12)\">4 / 16 (25.0%)</td>");
+    free(page);
+}
+END_TEST
+
+/* ------------------------------------------------------------------ */
+/* Sweeps                                                              */
+/* ------------------------------------------------------------------ */
+
+START_TEST(sweep_with_two_swept_knobs_gives_two_curves)
+{
+    const char *dir = fixture(F_SWEEP);
+    char p[4200], err[4096];
+    snprintf(p, sizeof(p), "%s/sweep.csv", dir);
+    rd_sweep sw;
+    ck_assert_int_eq(rd_load_sweep(p, &sw, err, sizeof(err)), RD_OK);
+    ck_assert_int_eq(sw.nrows, 6);
+    ck_assert_int_eq(sw.ngroups, 1);
+    rd_knob k[8];
+    ck_assert_int_eq(rd_sweep_knobs(&sw, k, 8), 2);
+    ck_assert_str_eq(k[0].label, "ring_task_window (all rings)");
+    ck_assert_str_eq(k[1].label, "ring_heap (ring 1)");
+    rd_point *pt;
+    ck_assert_int_eq(rd_sweep_curve(&sw, &k[0], 0, &pt), 3);
+    ck_assert_uint_eq(pt[0].x, 4);
+    ck_assert_int_eq(pt[0].nok, 1);
+    ck_assert_int_eq(pt[0].nrows, 2);
+    ck_assert_double_eq(pt[0].makespan_us, 900);
+    ck_assert_int_eq(pt[0].fail->line, 2);
+    ck_assert_uint_eq(pt[1].x, 16);
+    ck_assert_double_eq(pt[1].makespan_us, 450);
+    ck_assert_uint_eq(pt[2].x, 64);
+    ck_assert_double_eq(pt[2].makespan_us, 300);
+    free(pt);
+    ck_assert_int_eq(rd_sweep_curve(&sw, &k[1], 0, &pt), 2);
+    ck_assert_uint_eq(pt[0].x, 1024);
+    ck_assert_double_eq(pt[0].makespan_us, 300);
+    ck_assert_uint_eq(pt[1].x, 2048);
+    ck_assert_double_eq(pt[1].makespan_us, 320);
+    free(pt);
+    rd_sweep_free(&sw);
+
+    /* the page: no run sections, a curve per knob with those points */
+    char *page = report_of(dir);
+    ASSERT_HAS(page, "<h1>ptosim report: sweep of g on a2a3</h1>");
+    ASSERT_HAS(page, "the run sections (summary, swimlane, rings, pipes) are absent");
+    ck_assert_int_eq(count(page, "<section id=\"summary\""), 0);
+    ck_assert_int_eq(count(page, "<polyline class=\"curve\""), 2);
+    ASSERT_HAS(page, "data-points=\"4:900.000 16:450.000 64:300.000\"");
+    ASSERT_HAS(page, "data-points=\"1024:300.000 2048:320.000\"");
+    ASSERT_HAS(page, "ring_task_window (all rings) (log2 scale)</text>"); /* 4..64 spans 16x */
+    ASSERT_HAS(page, "ring_heap (ring 1)</text>");                        /* 1024..2048, under 4x: linear */
+    free(page);
+}
+END_TEST
+
+START_TEST(rings_that_move_apart_are_separate_knobs)
+{
+    const char *dir = tu_tmpdir();
+    /* ring 0's window and ring 1's window vary independently; rings 1 and 2 of the dep pool move together */
+    free(tu_write(dir, "sweep.csv",
+                  SWEEP_HEADER "g,a2a3,4/16/16/16,1024,64/8/8/64,ok,0,0,10" SWEEP_TAIL
+                               "g,a2a3,16/4/16/16,1024,64/16/16/64,ok,0,0,20" SWEEP_TAIL
+                               "g,a2a3,16/16/16/16,1024,64/16/16/64,runtime_error,3,4,1" SWEEP_TAIL));
+    char p[4200], err[4096];
+    snprintf(p, sizeof(p), "%s/sweep.csv", dir);
+    rd_sweep sw;
+    ck_assert_int_eq(rd_load_sweep(p, &sw, err, sizeof(err)), RD_OK);
+    rd_knob k[8];
+    ck_assert_int_eq(rd_sweep_knobs(&sw, k, 8), 3);
+    ck_assert_str_eq(k[0].label, "ring_task_window (ring 0)");
+    ck_assert_str_eq(k[1].label, "ring_task_window (ring 1)");
+    ck_assert_str_eq(k[2].label, "ring_dep_pool (rings 1, 2)");
+    /* ring 0 at 16: one ok row (20) and one failed; at 4: 10 */
+    rd_point *pt;
+    ck_assert_int_eq(rd_sweep_curve(&sw, &k[0], 0, &pt), 2);
+    ck_assert_double_eq(pt[0].makespan_us, 10);
+    ck_assert_double_eq(pt[1].makespan_us, 20);
+    ck_assert_int_eq(pt[1].nrows, 2);
+    free(pt);
+    rd_sweep_free(&sw);
+    /* every row at a value failed: a cross instead of a point, named in the table */
+    free(tu_write(dir, "sweep.csv",
+                  SWEEP_HEADER "g,a2a3,4,1024,64,runtime_error,3,4,1" SWEEP_TAIL
+                               "g,a2a3,16,1024,64,ok,0,0,20" SWEEP_TAIL));
+    char *page = report_of(dir);
+    ck_assert_int_eq(count(page, "<path class=\"fail\""), 1);
+    ASSERT_HAS(
+        page, "<td>4</td><td>-</td><td>0 / 1</td><td class=\"l\">runtime error 3 FLOW_CONTROL_DEADLOCK</td>");
+    ASSERT_HAS(page, "data-points=\"16:20.000\"");
+    free(page);
+    /* nothing swept: a note */
+    free(tu_write(dir, "sweep.csv", SWEEP_HEADER "g,a2a3,4,1024,64,ok,0,0,20" SWEEP_TAIL));
+    page = report_of(dir);
+    ASSERT_HAS(page, "No knob takes more than one value");
+    free(page);
+}
+END_TEST
+
+/* ------------------------------------------------------------------ */
+/* Missing and malformed inputs                                        */
+/* ------------------------------------------------------------------ */
+
+START_TEST(missing_optional_inputs_give_notes)
+{
+    char *page = report_of(fixture(F_RUN));
+    ASSERT_HAS(page, "No swimlane: <code>dfx_outputs/chip_swimlane_records.json</code> is absent (run with "
+                     "<code>--enable-chip-swimlane</code>).");
+    ASSERT_HAS(page, "No scope stats: <code>dfx_outputs/scope_stats/scope_stats.jsonl</code> is absent");
+    ASSERT_HAS(page, "No <code>dfx_outputs/pmu.csv</code> (run with <code>--enable-pmu</code>)");
+    ASSERT_HAS(page, "<section id=\"pipes\">");
+    ck_assert_int_eq(count(page, "<section id=\"sweep\""), 0);
+    free(page);
+    page = report_of(fixture(F_RUN | F_SWIMLANE));
+    ASSERT_HAS(page,
+               "No <code>dfx_outputs/deps.json</code> (run with <code>--enable-dep-gen</code>): the critical "
+               "path is not highlighted.");
+    ck_assert_int_eq(count(page, "<g class=\"cp\">\n</g>"), 1); /* no red bar */
+    free(page);
+}
+END_TEST
+
+/* One malformed input: the file (relative to the run directory), its text, the message after "DIR/". */
+typedef struct bad_case {
+    const char *file, *text, *msg;
+} bad_case;
+
+#define SL_HEAD                                                                                              \
+    "{\"chip_swimlane_level\": 1, \"metadata\": {\"clock_freq_hz\": 50000000, \"core_types\": [\"aic\"]}, "
+#define PMU_HEAD "thread_id,core_id,task_id,func_id,core_type,pmu_total_cycles,vec_busy_cycles,event_type\n"
+#define PMU_ROW(task, func, type, total, vec, ev) "0,0," task "," func "," type "," total "," vec "," ev "\n"
+#define SC_HEAD                                                                                              \
+    "{\"task_window_max\": [16, 16, 16, 16], \"heap_max\": [1024, 1024, 1024, 1024], \"dep_pool_max\": [4, " \
+    "4, 4, "                                                                                                 \
+    "4]}\n"
+#define SC_REST                                                                                              \
+    "\"task_window_start\": 0, \"task_window_end\": 1, \"heap_start\": 0, \"heap_end\": 0, "                 \
+    "\"dep_pool_start\": 0, \"dep_pool_end\": 0}\n"
+#define SW_ROW(tw, status, code, exit, ms) "g,a2a3," tw ",1024,64," status "," code "," exit "," ms SWEEP_TAIL
+
+static const bad_case BAD[] = {
+    /* ptosim_run.json */
+    {"ptosim_run.json", "{\"makespan_us\": ", "ptosim_run.json: not valid JSON (at byte 16)"},
+    {"ptosim_run.json", "[1]", "ptosim_run.json: not a JSON object"},
+    {"ptosim_run.json", "{}", "ptosim_run.json: outcome: missing or not an object"},
+    {"ptosim_run.json", "{\"outcome\": {}}", "ptosim_run.json: outcome.status: missing or not a string"},
+    {"ptosim_run.json", "{\"outcome\": {\"status\": \"ok\"}}",
+     "ptosim_run.json: outcome.exit_code: missing or not a number"},
+    {"ptosim_run.json", "{\"outcome\": {\"status\": \"ok\", \"exit_code\": 0}}",
+     "ptosim_run.json: makespan_us: missing or not a number"},
+    {"ptosim_run.json", "{\"graph\": {\"name\": 1}}", "ptosim_run.json: graph.name: not a string"},
+    {"ptosim_run.json", "{\"graph\": 7}", "ptosim_run.json: graph: not an object or null"},
+    {"ptosim_run.json", "{\"config\": {\"enable_dep_gen\": 1}}",
+     "ptosim_run.json: config.enable_dep_gen: not true or false"},
+    {"ptosim_run.json", "{\"config\": {\"enable_chip_swimlane\": \"4\"}}",
+     "ptosim_run.json: config.enable_chip_swimlane: not a number"},
+    {"ptosim_run.json",
+     "{\"outcome\": {\"status\": \"runtime_error\", \"exit_code\": 4, \"runtime_error\": {\"name\": \"X\"}}}",
+     "ptosim_run.json: outcome.runtime_error.code: missing or not a number"},
+    {"ptosim_run.json",
+     "{\"outcome\": {\"status\": \"ok\", \"exit_code\": 0}, \"makespan_us\": 1, \"tasks\": {}}",
+     "ptosim_run.json: tasks.submitted: missing or not a number"},
+    {"ptosim_run.json",
+     "{\"outcome\": {\"status\": \"ok\", \"exit_code\": 0}, \"makespan_us\": 1, \"tasks\": {\"submitted\": "
+     "-1}}",
+     "ptosim_run.json: tasks.submitted: not a non-negative integer"},
+    {"ptosim_run.json",
+     "{\"outcome\": {\"status\": \"ok\", \"exit_code\": 0}, \"makespan_us\": 1, \"tasks\": {\"submitted\": "
+     "1, "
+     "\"completed\": 1, \"kernel_tasks\": 1, \"aicore_executions\": 1}, \"busy_fraction\": {\"aic\": 0, "
+     "\"aiv\": "
+     "0}, \"kernels\": {}}",
+     "ptosim_run.json: kernels: not an array"},
+    {"ptosim_run.json",
+     "{\"outcome\": {\"status\": \"ok\", \"exit_code\": 0}, \"makespan_us\": 1, \"tasks\": {\"submitted\": "
+     "1, "
+     "\"completed\": 1, \"kernel_tasks\": 1, \"aicore_executions\": 1}, \"busy_fraction\": {\"aic\": 0, "
+     "\"aiv\": "
+     "0}, \"kernels\": [3]}",
+     "ptosim_run.json: kernels[0]: not an object"},
+    {"ptosim_run.json",
+     "{\"outcome\": {\"status\": \"ok\", \"exit_code\": 0}, \"makespan_us\": 1, \"tasks\": {\"submitted\": "
+     "1, "
+     "\"completed\": 1, \"kernel_tasks\": 1, \"aicore_executions\": 1}, \"busy_fraction\": {\"aic\": 0, "
+     "\"aiv\": "
+     "0}, \"kernels\": [{\"func_id\": 0, \"core\": \"cpu\"}]}",
+     "ptosim_run.json: kernels[0].core: not \"aic\" or \"aiv\""},
+    {"ptosim_run.json",
+     "{\"outcome\": {\"status\": \"ok\", \"exit_code\": 0}, \"makespan_us\": 1, \"tasks\": {\"submitted\": "
+     "1, "
+     "\"completed\": 1, \"kernel_tasks\": 1, \"aicore_executions\": 1}, \"busy_fraction\": {\"aic\": 0, "
+     "\"aiv\": "
+     "0}, \"kernels\": [{\"func_id\": 0, \"executions\": 1, \"core_time_us\": 1, \"pipe_busy_fraction\": "
+     "{\"warp\": 0.5}}]}",
+     "ptosim_run.json: kernels[0].pipe_busy_fraction.warp: not a pipe (scalar, mte1, mte2, mte3, cube, "
+     "vector, "
+     "fixpipe)"},
+    {"ptosim_run.json",
+     "{\"outcome\": {\"status\": \"ok\", \"exit_code\": 0}, \"makespan_us\": 1, \"tasks\": {\"submitted\": "
+     "1, "
+     "\"completed\": 1, \"kernel_tasks\": 1, \"aicore_executions\": 1}, \"busy_fraction\": {\"aic\": 0, "
+     "\"aiv\": "
+     "0}, \"kernels\": [{\"func_id\": 0, \"executions\": 1, \"core_time_us\": 1, \"pipe_busy_fraction\": "
+     "{\"mte2\": \"high\"}}]}",
+     "ptosim_run.json: kernels[0].pipe_busy_fraction.mte2: not a non-negative number"},
+    {"ptosim_run.json",
+     "{\"outcome\": {\"status\": \"ok\", \"exit_code\": 0}, \"makespan_us\": 1, \"tasks\": {\"submitted\": "
+     "1, "
+     "\"completed\": 1, \"kernel_tasks\": 1, \"aicore_executions\": 1}, \"busy_fraction\": {\"aic\": 0, "
+     "\"aiv\": "
+     "0}, \"rings\": [{}]}",
+     "ptosim_run.json: rings: missing or not an array of 4 rings"},
+    {"ptosim_run.json",
+     "{\"outcome\": {\"status\": \"ok\", \"exit_code\": 0}, \"makespan_us\": 1, \"tasks\": {\"submitted\": "
+     "1, "
+     "\"completed\": 1, \"kernel_tasks\": 1, \"aicore_executions\": 1}, \"busy_fraction\": {\"aic\": 0, "
+     "\"aiv\": "
+     "0}, \"rings\": [{}, {}, {}, {}]}",
+     "ptosim_run.json: rings[0].task_window: missing or not a number"},
+    /* chip_swimlane_records.json */
+    {"dfx_outputs/chip_swimlane_records.json", "{\"chip_swimlane_level\": 1, \"x\": [1, 2",
+     "chip_swimlane_records.json: not valid JSON (at byte 37)"},
+    {"dfx_outputs/chip_swimlane_records.json", "[]", "chip_swimlane_records.json: not a JSON object"},
+    {"dfx_outputs/chip_swimlane_records.json", "{\"chip_swimlane_level\": 5}",
+     "chip_swimlane_level: not a level 1-4"},
+    {"dfx_outputs/chip_swimlane_records.json", "{\"aicore_tasks\": []}", "chip_swimlane_level: missing"},
+    {"dfx_outputs/chip_swimlane_records.json", "{\"chip_swimlane_level\": 1, \"metadata\": []}",
+     "metadata: not an object"},
+    {"dfx_outputs/chip_swimlane_records.json",
+     "{\"chip_swimlane_level\": 1, \"metadata\": {\"clock_freq_hz\": 0}}",
+     "metadata.clock_freq_hz: not a positive integer"},
+    {"dfx_outputs/chip_swimlane_records.json",
+     "{\"chip_swimlane_level\": 1, \"metadata\": {\"num_cores\": -1}}",
+     "metadata.num_cores: not a non-negative integer"},
+    {"dfx_outputs/chip_swimlane_records.json",
+     "{\"chip_swimlane_level\": 1, \"metadata\": {\"core_types\": 2}}", "metadata.core_types: not an array"},
+    {"dfx_outputs/chip_swimlane_records.json",
+     "{\"chip_swimlane_level\": 1, \"metadata\": {\"core_types\": [\"gpu\"]}}",
+     "metadata.core_types[0]: not \"aic\" or \"aiv\""},
+    {"dfx_outputs/chip_swimlane_records.json", "{\"chip_swimlane_level\": 1, \"metadata\": {}}",
+     "metadata.clock_freq_hz: missing"},
+    {"dfx_outputs/chip_swimlane_records.json",
+     "{\"chip_swimlane_level\": 1, \"metadata\": {\"clock_freq_hz\": 1}}",
+     "metadata.core_types: missing or empty"},
+    {"dfx_outputs/chip_swimlane_records.json",
+     "{\"chip_swimlane_level\": 1, \"metadata\": {\"clock_freq_hz\": 1, \"num_cores\": 2, \"core_types\": "
+     "[\"aic\"]}}",
+     "metadata.num_cores: 2, but core_types lists 1 cores"},
+    {"dfx_outputs/chip_swimlane_records.json", SL_HEAD "\"x\": 1}", "aicore_tasks: missing"},
+    {"dfx_outputs/chip_swimlane_records.json", SL_HEAD "\"aicore_tasks\": {}}", "aicore_tasks: not an array"},
+    {"dfx_outputs/chip_swimlane_records.json", SL_HEAD "\"aicore_tasks\": [[0, 1, 1, 5]]}",
+     "aicore_tasks[0]: not [core_id, task_id, reg_task_id, start, end, receive_to_start] integers"},
+    {"dfx_outputs/chip_swimlane_records.json", SL_HEAD "\"aicore_tasks\": [[-1, 1, 1, 5, 6, 0]]}",
+     "aicore_tasks[0]: core_id -1 is negative"},
+    {"dfx_outputs/chip_swimlane_records.json", SL_HEAD "\"aicore_tasks\": [[0, 1, 1, 6, 5, 0]]}",
+     "aicore_tasks[0]: end 5 before start 6"},
+    {"dfx_outputs/chip_swimlane_records.json",
+     SL_HEAD "\"aicore_tasks\": [[0, 1, 1, 5, 6, 0], [1, 1, 1, 5, 6, 0]]}",
+     "aicore_tasks[1]: core_id 1, but there are 1 cores"},
+    /* deps.json */
+    {"dfx_outputs/deps.json", "{\"tasks\": [], \"edges\": [", "deps.json: not valid JSON (at byte 24)"},
+    {"dfx_outputs/deps.json", "7", "deps.json: not a JSON object"},
+    {"dfx_outputs/deps.json", "{\"edges\": []}", "deps.json: tasks: missing"},
+    {"dfx_outputs/deps.json", "{\"tasks\": []}", "deps.json: edges: missing"},
+    {"dfx_outputs/deps.json", "{\"tasks\": {}}", "deps.json: tasks: not an array"},
+    {"dfx_outputs/deps.json", "{\"tasks\": [1]}", "deps.json: tasks[0]: not an object"},
+    {"dfx_outputs/deps.json", "{\"tasks\": [{\"task_id\": \"0x10\"}]}",
+     "deps.json: tasks[0].task_id: not a decimal task id"},
+    {"dfx_outputs/deps.json", "{\"tasks\": [{\"scope\": \"auto\"}]}", "deps.json: tasks[0].task_id: missing"},
+    {"dfx_outputs/deps.json", "{\"tasks\": [{\"task_id\": \"1\", \"kernel_ids\": [0, 1]}]}",
+     "deps.json: tasks[0].kernel_ids: not 3 integers"},
+    {"dfx_outputs/deps.json", "{\"tasks\": [], \"edges\": 0}", "deps.json: edges: not an array"},
+    {"dfx_outputs/deps.json", "{\"tasks\": [], \"edges\": [[1, 2]]}", "deps.json: edges[0]: not an object"},
+    {"dfx_outputs/deps.json", "{\"tasks\": [], \"edges\": [{\"pred\": \"-1\", \"succ\": \"2\"}]}",
+     "deps.json: edges[0].pred: not a decimal task id"},
+    {"dfx_outputs/deps.json", "{\"tasks\": [], \"edges\": [{\"pred\": \"1\"}]}",
+     "deps.json: edges[0].succ: missing"},
+    /* scope_stats.jsonl */
+    {"dfx_outputs/scope_stats/scope_stats.jsonl", "",
+     "scope_stats.jsonl:1: no metadata line (the file is empty)"},
+    {"dfx_outputs/scope_stats/scope_stats.jsonl", "{\"version\": 6", "scope_stats.jsonl:1: not valid JSON"},
+    {"dfx_outputs/scope_stats/scope_stats.jsonl", "[]", "scope_stats.jsonl:1: not a JSON object"},
+    {"dfx_outputs/scope_stats/scope_stats.jsonl", "{\"task_window_max\": [16, 16]}",
+     "scope_stats.jsonl:1: task_window_max: missing or not an array of 4 numbers"},
+    {"dfx_outputs/scope_stats/scope_stats.jsonl", "{\"task_window_max\": [16, 16, -1, 16]}",
+     "scope_stats.jsonl:1: task_window_max[2]: not a non-negative number"},
+    {"dfx_outputs/scope_stats/scope_stats.jsonl", SC_HEAD "7\n", "scope_stats.jsonl:2: not a JSON object"},
+    {"dfx_outputs/scope_stats/scope_stats.jsonl", SC_HEAD "{\"ring\": 4, \"phase\": \"begin\", " SC_REST,
+     "scope_stats.jsonl:2: ring: missing or not a ring 0-3"},
+    {"dfx_outputs/scope_stats/scope_stats.jsonl", SC_HEAD "\n{\"ring\": 1, \"phase\": \"middle\", " SC_REST,
+     "scope_stats.jsonl:3: phase: missing or not \"begin\" or \"end\""},
+    {"dfx_outputs/scope_stats/scope_stats.jsonl",
+     SC_HEAD "{\"ring\": 1, \"phase\": \"end\", \"task_window_end\": 1}\n",
+     "scope_stats.jsonl:2: task_window_start: missing or not a non-negative number"},
+    {"dfx_outputs/scope_stats/scope_stats.jsonl",
+     SC_HEAD "{\"ring\": 1, \"phase\": \"end\", \"task_window_start\": 0, \"task_window_end\": 1, "
+             "\"heap_start\": 0}\n",
+     "scope_stats.jsonl:2: heap_end: missing or not a non-negative number"},
+    {"dfx_outputs/scope_stats/scope_stats.jsonl",
+     SC_HEAD "{\"ring\": 1, \"phase\": \"end\", \"task_window_start\": 5, \"task_window_end\": 1}\n",
+     "scope_stats.jsonl:2: task_window_end: 1 is below task_window_start 5"},
+    /* pmu.csv */
+    {"dfx_outputs/pmu.csv", "", "pmu.csv:1: no header line (the file is empty)"},
+    {"dfx_outputs/pmu.csv",
+     "thread_id,core_id,task_id,func_id,core_type,pmu_total_cycles,a,b,c,d,e,f,g,h,i,j,k,l,m,n,o,p,q,event_"
+     "type\n",
+     "pmu.csv:1: header: more than 16 counter columns"},
+    {"dfx_outputs/pmu.csv", "thread_id,core,task_id\n",
+     "pmu.csv:1: header: column 2 is \"core\", expected core_id"},
+    {"dfx_outputs/pmu.csv", "thread_id,core_id,task_id,func_id,core_type,pmu_total_cycles,vec_busy_cycles\n",
+     "pmu.csv:1: header: the last column is not event_type"},
+    {"dfx_outputs/pmu.csv", PMU_HEAD "0,0,0x0000000000000000,0,0,10,5\n",
+     "pmu.csv:2: 7 fields, the header has 8"},
+    {"dfx_outputs/pmu.csv", PMU_HEAD PMU_ROW("0x10", "0", "0", "10", "5", "2"),
+     "pmu.csv:2: task_id: \"0x10\" is not 0x and 16 hex digits"},
+    {"dfx_outputs/pmu.csv", PMU_HEAD PMU_ROW("0x0000000000000000", "-1", "0", "10", "5", "2"),
+     "pmu.csv:2: func_id: \"-1\" is not an unsigned integer"},
+    {"dfx_outputs/pmu.csv", PMU_HEAD PMU_ROW("0x0000000000000000", "0", "2", "10", "5", "2"),
+     "pmu.csv:2: core_type: \"2\" is not 0 (AIC) or 1 (AIV)"},
+    {"dfx_outputs/pmu.csv", PMU_HEAD PMU_ROW("0x0000000000000000", "0", "0", "ten", "5", "2"),
+     "pmu.csv:2: pmu_total_cycles: \"ten\" is not an unsigned integer"},
+    {"dfx_outputs/pmu.csv", PMU_HEAD PMU_ROW("0x0000000000000000", "0", "0", "10", "5.5", "2"),
+     "pmu.csv:2: vec_busy_cycles: \"5.5\" is not an unsigned integer"},
+    {"dfx_outputs/pmu.csv", PMU_HEAD PMU_ROW("0x0000000000000000", "0", "0", "10", "5", "0"),
+     "pmu.csv:2: event_type: \"0\" is not an event group"},
+    {"dfx_outputs/pmu.csv",
+     PMU_HEAD PMU_ROW("0x0000000000000000", "0", "0", "10", "5", "2")
+         PMU_ROW("0x0000000000000001", "0", "0", "10", "5", "4"),
+     "pmu.csv:3: event_type: 4, but earlier rows have 2"},
+    /* sweep.csv */
+    {"sweep.csv", "", "sweep.csv:1: no header line (the file is empty)"},
+    {"sweep.csv",
+     "a,b,c,d,e,f,g,h,i,j,k,l,m,n,o,p,q,r,s,t,u,v,w,x,y,z,a,b,c,d,e,f,g,h,i,j,k,l,m,n,o,p,q,r,s,t,u,v,w,x,y,"
+     "z,a,b,c,d,"
+     "e,f,g,h,i,j,k,l,m\n",
+     "sweep.csv:1: header: more than 64 columns"},
+    {"sweep.csv", "graph,platform,ring_task_window,ring_heap,ring_dep_pool,status,code,exit\n",
+     "sweep.csv:1: header: no makespan_us column (expected the columns of ptosim run --summary-csv)"},
+    {"sweep.csv", SWEEP_HEADER "g,a2a3,4,1024\n", "sweep.csv:2: 4 fields, the header has 19"},
+    {"sweep.csv", SWEEP_HEADER SW_ROW("4", "ok", "0", "0", "1") SW_ROW("4/4", "ok", "0", "0", "1"),
+     "sweep.csv:3: ring_task_window: \"4/4\" is not N or N/N/N/N"},
+    {"sweep.csv", SWEEP_HEADER SW_ROW("4", "", "0", "0", "1"), "sweep.csv:2: status: empty"},
+    {"sweep.csv", SWEEP_HEADER SW_ROW("4", "ok", "x", "0", "1"),
+     "sweep.csv:2: code: \"x\" is not an integer"},
+    {"sweep.csv", SWEEP_HEADER SW_ROW("4", "ok", "0", "", "1"), "sweep.csv:2: exit: \"\" is not an integer"},
+    {"sweep.csv", SWEEP_HEADER SW_ROW("4", "ok", "0", "0", "-3"),
+     "sweep.csv:2: makespan_us: \"-3\" is not a non-negative number"},
+};
+
+START_TEST(malformed_inputs_name_file_and_field_and_write_nothing)
+{
+    for (size_t i = 0; i < sizeof(BAD) / sizeof(BAD[0]); i++) {
+        const bad_case *b = &BAD[i];
+        /* a good run, then the one bad file (a sweep case needs no run) */
+        const char *dir = fixture(strcmp(b->file, "sweep.csv") == 0 ? 0 : F_RUN);
+        put(dir, b->file, b->text);
+        char err[8192], want[4400];
+        int st = htmlrep_write(dir, err, sizeof(err));
+        ck_assert_msg(st == 3, "case %zu (%s): status %d, %s", i, b->file, st, err);
+        snprintf(want, sizeof(want), "%s/", dir);
+        ck_assert_msg(strncmp(err, want, strlen(want)) == 0, "case %zu: message does not start with DIR: %s",
+                      i, err);
+        ck_assert_msg(strstr(err, b->msg) != NULL, "case %zu: got \"%s\", expected \"%s\"", i, err, b->msg);
+        snprintf(want, sizeof(want), "%s/report.html", dir);
+        ck_assert_msg(!tu_exists(want), "case %zu: a report.html was written", i);
+        snprintf(want, sizeof(want), "%s/report.html.tmp", dir);
+        ck_assert_msg(!tu_exists(want), "case %zu: a temporary file was left", i);
+    }
+}
+END_TEST
+
+START_TEST(report_command_errors_and_help)
+{
+    /* neither input */
+    const char *dir = tu_tmpdir();
+    const char *args[] = {"report", dir, NULL};
+    run_out r = tu_run(args);
+    ck_assert_int_eq(r.status, 2);
+    char want[4400];
+    snprintf(want, sizeof(want),
+             "ptosim report: %s: no ptosim_run.json or sweep.csv (run ptosim run -o %s first)\n", dir, dir);
+    ck_assert_str_eq(r.err, want);
+    tu_run_free(&r);
+    /* not there, not a directory */
+    char missing[4200];
+    snprintf(missing, sizeof(missing), "%s/nope", dir);
+    const char *a2[] = {"report", missing, NULL};
+    r = tu_run(a2);
+    ck_assert_int_eq(r.status, 2);
+    snprintf(want, sizeof(want), "ptosim report: %s: cannot open directory: No such file or directory\n",
+             missing);
+    ck_assert_str_eq(r.err, want);
+    tu_run_free(&r);
+    char *file = tu_write(dir, "plain", "x");
+    const char *a3[] = {"report", file, NULL};
+    r = tu_run(a3);
+    ck_assert_int_eq(r.status, 2);
+    snprintf(want, sizeof(want), "ptosim report: %s: not a directory\n", file);
+    ck_assert_str_eq(r.err, want);
+    tu_run_free(&r);
+    free(file);
+    /* an input that is a directory */
+    snprintf(missing, sizeof(missing), "%s/ptosim_run.json", dir);
+    ck_assert_int_eq(mkdir(missing, 0755), 0);
+    r = tu_run(args);
+    ck_assert_int_eq(r.status, 3);
+    snprintf(want, sizeof(want), "ptosim report: %s/ptosim_run.json: cannot read: not a regular file\n", dir);
+    ck_assert_str_eq(r.err, want);
+    tu_run_free(&r);
+    /* malformed input through the program: status 3, the message on stderr */
+    const char *bad = fixture(F_RUN);
+    put(bad, "dfx_outputs/pmu.csv", "thread_id\n");
+    const char *a4[] = {"report", bad, NULL};
+    r = tu_run(a4);
+    ck_assert_int_eq(r.status, 3);
+    snprintf(want, sizeof(want),
+             "ptosim report: %s/dfx_outputs/pmu.csv:1: header: column 2 is \"\", expected core_id\n", bad);
+    ck_assert_str_eq(r.err, want);
+    tu_run_free(&r);
+    /* usage */
+    const char *none[] = {"report", NULL};
+    r = tu_run(none);
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_ptr_nonnull(strstr(r.err, "usage: ptosim report DIR"));
+    tu_run_free(&r);
+    const char *two[] = {"report", dir, dir, NULL};
+    r = tu_run(two);
+    ck_assert_int_eq(r.status, 2);
+    tu_run_free(&r);
+    const char *help[] = {"report", "--help", NULL};
+    r = tu_run(help);
+    ck_assert_int_eq(r.status, 0);
+    ck_assert_ptr_nonnull(strstr(r.out, "usage: ptosim report DIR"));
+    ck_assert_ptr_nonnull(strstr(r.out, "Above 10000 executions"));
+    tu_run_free(&r);
+    const char *top[] = {"--help", NULL};
+    r = tu_run(top);
+    ck_assert_ptr_nonnull(strstr(r.out, "  report DIR "));
+    tu_run_free(&r);
+    /* success says where the page went; a trailing slash is dropped */
+    const char *ok = fixture(F_RUN);
+    char slash[4200];
+    snprintf(slash, sizeof(slash), "%s/", ok);
+    const char *a5[] = {"report", slash, NULL};
+    r = tu_run(a5);
+    ck_assert_int_eq(r.status, 0);
+    snprintf(want, sizeof(want), "ptosim report: wrote %s/report.html\n", ok);
+    ck_assert_str_eq(r.out, want);
+    tu_run_free(&r);
+}
+END_TEST
+
+START_TEST(write_failures_are_named_and_leave_no_partial_page)
+{
+    /* the temporary file cannot be created: a directory holds its name */
+    const char *dir = fixture(F_RUN);
+    char p[4200], err[8192], want[4400];
+    snprintf(p, sizeof(p), "%s/report.html.tmp", dir);
+    ck_assert_int_eq(mkdir(p, 0755), 0);
+    ck_assert_int_eq(htmlrep_write(dir, err, sizeof(err)), 1);
+    snprintf(want, sizeof(want), "%s/report.html: cannot write: Is a directory", dir);
+    ck_assert_str_eq(err, want);
+    snprintf(p, sizeof(p), "%s/report.html", dir);
+    ck_assert(!tu_exists(p));
+    /* the page cannot be renamed into place: report.html is a directory with a file in it */
+    dir = fixture(F_RUN);
+    snprintf(p, sizeof(p), "%s/report.html", dir);
+    ck_assert_int_eq(mkdir(p, 0755), 0);
+    free(tu_write(p, "keep", "x"));
+    ck_assert_int_eq(htmlrep_write(dir, err, sizeof(err)), 1);
+    snprintf(want, sizeof(want), "%s/report.html: write failed: Is a directory", dir);
+    ck_assert_str_eq(err, want);
+    snprintf(p, sizeof(p), "%s/report.html.tmp", dir);
+    ck_assert(!tu_exists(p));
+}
+END_TEST
+
+/* ------------------------------------------------------------------ */
+/* Real runs, determinism, size                                        */
+/* ------------------------------------------------------------------ */
+
+START_TEST(a_real_run_reports_its_own_numbers_byte_identically)
+{
+    const char *dir = tu_tmpdir();
+    const char *args[] = {"run",
+                          TRACE("default.jsonl"),
+                          "-o",
+                          dir,
+                          "--enable-chip-swimlane",
+                          "--enable-dep-gen",
+                          "--enable-scope-stats",
+                          "--enable-pmu",
+                          "--quiet",
+                          NULL};
+    run_out r = tu_run(args);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    char p[4200];
+    snprintf(p, sizeof(p), "%s/ptosim_run.json", dir);
+    cJSON *j = tu_json_file(p);
+    char want[256];
+    snprintf(want, sizeof(want), "<div class=\"v\">%.3f µs</div>",
+             cJSON_GetObjectItem(j, "makespan_us")->valuedouble);
+    const cJSON *bn = cJSON_GetObjectItem(j, "bottleneck");
+    char bnw[256];
+    snprintf(bnw, sizeof(bnw), "%.1f%% busy in %s (most time on cores)",
+             100 * cJSON_GetObjectItem(bn, "busy_fraction")->valuedouble,
+             cJSON_GetObjectItem(bn, "kernel")->valuestring);
+    cJSON_Delete(j);
+    char *page = report_of(dir);
+    ASSERT_HAS(page, want);
+    ASSERT_HAS(page, bnw);
+    ASSERT_HAS(page, "data-mode=\"bars\"");
+    ck_assert_int_eq(count(page, "<svg class=\"ring-chart\""), 3);
+    ASSERT_HAS(page, "<svg id=\"pipes-chart\"");
+    ASSERT_HAS(page, "<table id=\"pmu-table\">");
+    ASSERT_HAS(page, "<p id=\"cp-summary\">Critical path (red): <b>");
+    char *again = report_of(dir);
+    ck_assert_msg(strcmp(page, again) == 0, "a second report of the same directory differs");
+    free(again);
+    free(page);
+}
+END_TEST
+
+START_TEST(a_big_swimlane_is_binned_and_stays_small)
+{
+    /* 100,800 executions on 72 cores (1400 each) with busy shares that change from column to column */
+    const char *dir = fixture(F_RUN);
+    char p[4200];
+    snprintf(p, sizeof(p), "%s/dfx_outputs/chip_swimlane_records.json", dir);
+    FILE *f = fopen(p, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("{\"chip_swimlane_level\": 1, \"metadata\": {\"clock_freq_hz\": 50000000, \"num_cores\": 72, "
+          "\"core_types\": [",
+          f);
+    for (int c = 0; c < 72; c++)
+        fprintf(f, "%s\"%s\"", c ? ", " : "", c < 24 ? "aic" : "aiv");
+    fputs("]}, \"aicore_tasks\": [\n", f);
+    const int per = 1400, slot = 90; /* ticks per execution slot; the run spans 126000 ticks */
+    for (int c = 0; c < 72; c++)
+        for (int k = 0; k < per; k++) {
+            long s = 1000000 + (long)k * slot, d = 10 + (long)((k * 7 + c) % 8) * 10;
+            if (c == 0 && k == per - 1)
+                d = 89; /* core 0's chain ends last */
+            fprintf(f, "%s[%d, %ld, %d, %ld, %ld, 5]", c || k ? ",\n" : "", c, (long)c * per + k, k + 1, s,
+                    s + d);
+        }
+    fputs("]}\n", f);
+    fclose(f);
+    /* a deps chain through core 0's executions, so the critical path is marked too */
+    snprintf(p, sizeof(p), "%s/dfx_outputs/deps.json", dir);
+    f = fopen(p, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("{\"tasks\": [", f);
+    for (int k = 0; k < per; k++)
+        fprintf(f, "%s{\"task_id\": \"%d\", \"kernel_ids\": [0, -1, -1]}", k ? "," : "", k);
+    fputs("], \"edges\": [", f);
+    for (int k = 1; k < per; k++)
+        fprintf(f, "%s{\"pred\": \"%d\", \"succ\": \"%d\"}", k > 1 ? "," : "", k - 1, k);
+    fputs("]}\n", f);
+    fclose(f);
+    char *page = report_of(dir);
+    size_t size = strlen(page);
+    ASSERT_HAS(page, "data-mode=\"bins\"");
+    ASSERT_HAS(page, "100800 AICore executions on 72 cores");
+    ASSERT_HAS(page, "<b>1400 tasks</b>, t0 to t1399");
+    /* at most 5 paths a core (4 shades and the critical path), and no bar per execution */
+    char *svg = between(page, "<svg id=\"swimlane-chart\"", "</svg>");
+    ck_assert_int_le(count(svg, "<path"), 72 * 5);
+    ck_assert_int_ge(count(svg, "<path class=\"cp\""), 1);
+    ck_assert_int_lt(count(svg, "<rect"), 100);
+    free(svg);
+    ck_assert_msg(size < 5u * 1000 * 1000, "report.html is %zu bytes", size);
+    free(page);
+}
+END_TEST
+
+/* ------------------------------------------------------------------ */
+/* Headless Chromium                                                   */
+/* ------------------------------------------------------------------ */
+
+/* Measures the rendered page and writes the facts as JSON into <pre id="probe"> (non-ASCII and <>& as \u
+ * escapes, so the DOM dump needs no unescaping): section ids and visible text, rendered SVGs, curves, ring
+ * series, critical-path bars with their computed fill, text boxes that overlap or leave their SVG. */
+static const char PROBE[] =
+    "<script>window.addEventListener('load', function () {\n"
+    "var R = {sections: [], text: {}, svgs: {}, curves: [], series: {}, cp: [], overlaps: [], clipped: []};\n"
+    "document.querySelectorAll('section').forEach(function (s) {\n"
+    "  R.sections.push(s.id); R.text[s.id] = s.innerText; var n = 0;\n"
+    "  s.querySelectorAll('svg').forEach(function (g) { var b = g.getBoundingClientRect();\n"
+    "    if (b.width > 50 && b.height > 30) n++; });\n"
+    "  R.svgs[s.id] = n; });\n"
+    "document.querySelectorAll('#sweep polyline.curve').forEach(function (p) {\n"
+    "  R.curves.push({points: p.getAttribute('data-points'), n: p.points.numberOfItems,\n"
+    "                 w: p.getBoundingClientRect().width}); });\n"
+    "['task_window', 'heap', 'dep_pool'].forEach(function (k) { var a = [];\n"
+    "  document.querySelectorAll('#ring-' + k + ' polyline.series').forEach(function (p) {\n"
+    "    if (p.getBoundingClientRect().width > 0) a.push(p.getAttribute('data-ring')); });\n"
+    "  R.series[k] = a.join(''); });\n"
+    "document.querySelectorAll('#swimlane-chart g.cp rect').forEach(function (r) { var b = "
+    "r.getBoundingClientRect();\n"
+    "  R.cp.push({title: r.querySelector('title').textContent, fill: getComputedStyle(r).fill, w: b.width,\n"
+    "             h: b.height}); });\n"
+    "document.querySelectorAll('svg').forEach(function (g) { var gb = g.getBoundingClientRect();\n"
+    "  var t = Array.prototype.map.call(g.querySelectorAll('text'), function (e) {\n"
+    "    return {s: e.textContent, b: e.getBoundingClientRect()}; });\n"
+    "  t.forEach(function (a, i) { var x = a.b;\n"
+    "    if (x.left < gb.left - 1 || x.right > gb.right + 1 || x.top < gb.top - 1 || x.bottom > gb.bottom + "
+    "1)\n"
+    "      R.clipped.push((g.id || g.getAttribute('class')) + ': ' + a.s);\n"
+    "    for (var j = i + 1; j < t.length; j++) { var y = t[j].b;\n"
+    "      if (x.left < y.right - 1 && y.left < x.right - 1 && x.top < y.bottom - 1 && y.top < x.bottom - "
+    "1)\n"
+    "        R.overlaps.push((g.id || g.getAttribute('class')) + ': ' + a.s + ' / ' + t[j].s); } }); });\n"
+    "var p = document.createElement('pre'); p.id = 'probe';\n"
+    "p.textContent = JSON.stringify(R).replace(/[\\u007f-\\uffff<>&]/g, function (c) {\n"
+    "  return '\\\\u' + ('000' + c.charCodeAt(0).toString(16)).slice(-4); });\n"
+    "document.body.appendChild(p); });</script>\n";
+
+/* Runs chromium with args (NULL-terminated), stdout to out_path; returns its exit status. */
+static int chromium(const char *const *args, const char *out_path)
+{
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    ck_assert(pid >= 0);
+    if (pid == 0) {
+        const char *argv[24];
+        int n = 0;
+        argv[n++] = "chromium";
+        for (int i = 0; args[i] && n < 23; i++)
+            argv[n++] = args[i];
+        argv[n] = NULL;
+        int fo = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644), fe = open("/dev/null", O_WRONLY);
+        dup2(fo, 1);
+        dup2(fe, 2);
+        execvp("chromium", (char *const *)argv);
+        _exit(127);
+    }
+    int st = 0;
+    waitpid(pid, &st, 0);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st;
+    (void)flag;
+    (void)ftw;
+    return remove(path);
+}
+
+/* rm -rf of the browser profile (2-3 MB a launch). */
+static void rm_tree(const char *dir)
+{
+    nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+static bool on_path(const char *prog)
+{
+    const char *path = getenv("PATH");
+    char buf[4096];
+    snprintf(buf, sizeof(buf), "%s", path ? path : "/usr/bin:/bin");
+    for (char *d = strtok(buf, ":"); d; d = strtok(NULL, ":")) {
+        char p[4200];
+        snprintf(p, sizeof(p), "%s/%s", d, prog);
+        if (access(p, X_OK) == 0)
+            return true;
+    }
+    return false;
+}
+
+static const cJSON *probe_get(const cJSON *o, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    ck_assert_msg(v != NULL, "probe lacks %s", key);
+    return v;
+}
+
+#define ASSERT_SHOWS(section, text)                                                                          \
+    ck_assert_msg(strstr(cJSON_GetObjectItem(probe_get(R, "text"), section)->valuestring, (text)) != NULL,   \
+                  "section %s does not show: %s", section, text)
+
+START_TEST(chromium_renders_every_section_with_its_numbers)
+{
+    ck_assert_msg(on_path("chromium"),
+                  "chromium is not on PATH: `make check` installs Debian's chromium package through "
+                  "scripts/install-deps.sh --chromium (apt-get, as root or with sudo); run that, then retry");
+    const char *dir = fixture(F_ALL);
+    char *page = report_of(dir);
+    char probe_path[4200], dom_path[4200], png_path[4200], ud[4200], url[4300];
+    snprintf(probe_path, sizeof(probe_path), "%s/probe.html", dir);
+    FILE *f = fopen(probe_path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs(page, f);
+    fputs(PROBE, f);
+    fclose(f);
+    free(page);
+    snprintf(dom_path, sizeof(dom_path), "%s/dom.html", dir);
+    snprintf(ud, sizeof(ud), "--user-data-dir=%s/chromium-profile", dir);
+    snprintf(url, sizeof(url), "file://%s", probe_path);
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    const char *dump[] = {"--headless",
+                          "--no-sandbox",
+                          "--disable-gpu",
+                          ud,
+                          "--window-size=1200,900",
+                          "--virtual-time-budget=3000",
+                          "--dump-dom",
+                          url,
+                          NULL};
+    int st = chromium(dump, dom_path);
+    ck_assert_msg(st == 0, "chromium --dump-dom exited with %d", st);
+
+    char *dom = tu_read(dom_path);
+    ck_assert_ptr_nonnull(dom);
+    char *json = between(dom, "<pre id=\"probe\">", "</pre>");
+    cJSON *R = cJSON_Parse(json + strlen("<pre id=\"probe\">"));
+    ck_assert_msg(R != NULL, "the probe's JSON does not parse: %.200s", json);
+    free(json);
+    free(dom);
+
+    /* every section, in order, each with its charts rendered at a visible size */
+    const cJSON *secs = probe_get(R, "sections");
+    static const char *const want_secs[] = {"summary", "swimlane", "rings", "pipes", "sweep"};
+    static const int want_svgs[] = {1, 1, 3, 1, 2};
+    ck_assert_int_eq(cJSON_GetArraySize(secs), 5);
+    for (int i = 0; i < 5; i++) {
+        ck_assert_str_eq(cJSON_GetArrayItem(secs, i)->valuestring, want_secs[i]);
+        ck_assert_msg(cJSON_GetObjectItem(probe_get(R, "svgs"), want_secs[i])->valueint == want_svgs[i],
+                      "section %s renders %d svgs", want_secs[i],
+                      cJSON_GetObjectItem(probe_get(R, "svgs"), want_secs[i])->valueint);
+    }
+    /* the numbers a reader sees */
+    ASSERT_SHOWS("summary", "makespan\n36.000 µs");
+    ASSERT_SHOWS("summary", "outcome\nok");
+    ASSERT_SHOWS("summary", "4 / 4");
+    ASSERT_SHOWS("summary", "AIC busy\n27.8%");
+    ASSERT_SHOWS("summary", "AIV busy\n52.8%");
+    ASSERT_SHOWS("summary", "bottleneck\nmte2 pipe\n90.0% busy in mm");
+    ASSERT_SHOWS("swimlane", "Critical path (red): 3 tasks, t0 to t2");
+    ASSERT_SHOWS("swimlane", "2\tt1\tvadd\t14.000\t24.000\t10.000\t2.000");
+    ASSERT_SHOWS("rings", "ring 1: 2 samples, highest 4 of 16 (25.0%)");
+    ASSERT_SHOWS("rings", "ring 2: no samples");
+    ASSERT_SHOWS("pipes", "mte2");
+    ASSERT_SHOWS("pipes", "90%");
+    ASSERT_SHOWS("pipes", "Kernels with a flat cost (no pipe model): vadd.");
+    ASSERT_SHOWS("sweep", "2 swept knobs");
+    ASSERT_SHOWS("sweep", "makespan against ring_task_window (all rings)");
+    ASSERT_SHOWS("sweep", "makespan against ring_heap (ring 1)");
+    ASSERT_SHOWS("sweep", "4\t900.000\t1 / 2\tothers: first runtime error 3 FLOW_CONTROL_DEADLOCK");
+    /* the critical path: three red bars, drawn at a visible size */
+    const cJSON *cp = probe_get(R, "cp");
+    ck_assert_int_eq(cJSON_GetArraySize(cp), 3);
+    /* in file order: core 0 (t0), core 1 (t2), core 2 (t1) */
+    static const char *const cp_title[3] = {"t0 mm on AIC_0: 2.000", "t2 mm on AIC_1: 26.000",
+                                            "t1 vadd on AIV_2: 14.000"};
+    for (int i = 0; i < 3; i++) {
+        const cJSON *b = cJSON_GetArrayItem(cp, i);
+        ck_assert_msg(
+            strncmp(cJSON_GetObjectItem(b, "title")->valuestring, cp_title[i], strlen(cp_title[i])) == 0,
+            "critical bar %d: %s", i, cJSON_GetObjectItem(b, "title")->valuestring);
+        ck_assert_str_eq(cJSON_GetObjectItem(b, "fill")->valuestring, "rgb(214, 39, 40)");
+        ck_assert(cJSON_GetObjectItem(b, "w")->valuedouble > 50 &&
+                  cJSON_GetObjectItem(b, "h")->valuedouble > 4);
+    }
+    /* one series per ring with samples in each ring chart; one curve per swept knob */
+    const cJSON *series = probe_get(R, "series");
+    ck_assert_str_eq(cJSON_GetObjectItem(series, "task_window")->valuestring, "013");
+    ck_assert_str_eq(cJSON_GetObjectItem(series, "heap")->valuestring, "013");
+    ck_assert_str_eq(cJSON_GetObjectItem(series, "dep_pool")->valuestring, "013");
+    const cJSON *curves = probe_get(R, "curves");
+    ck_assert_int_eq(cJSON_GetArraySize(curves), 2);
+    ck_assert_str_eq(cJSON_GetObjectItem(cJSON_GetArrayItem(curves, 0), "points")->valuestring,
+                     "4:900.000 16:450.000 64:300.000");
+    ck_assert_int_eq(cJSON_GetObjectItem(cJSON_GetArrayItem(curves, 0), "n")->valueint, 3);
+    ck_assert_str_eq(cJSON_GetObjectItem(cJSON_GetArrayItem(curves, 1), "points")->valuestring,
+                     "1024:300.000 2048:320.000");
+    ck_assert_int_eq(cJSON_GetObjectItem(cJSON_GetArrayItem(curves, 1), "n")->valueint, 2);
+    for (int i = 0; i < 2; i++)
+        ck_assert(cJSON_GetObjectItem(cJSON_GetArrayItem(curves, i), "w")->valuedouble > 100);
+    /* no label overlaps another or leaves its chart */
+    char *ov = cJSON_PrintUnformatted(probe_get(R, "overlaps")),
+         *cl = cJSON_PrintUnformatted(probe_get(R, "clipped"));
+    ck_assert_msg(strcmp(ov, "[]") == 0, "overlapping labels: %s", ov);
+    ck_assert_msg(strcmp(cl, "[]") == 0, "labels outside their chart: %s", cl);
+    free(ov);
+    free(cl);
+    cJSON_Delete(R);
+
+    /* and the pristine page as pixels: a 1200 x 2400 PNG that is not blank (a blank page of that size
+     * compresses to about 13 KB, a title and one line of text to 18 KB) */
+    snprintf(png_path, sizeof(png_path), "--screenshot=%s/shot.png", dir);
+    snprintf(url, sizeof(url), "file://%s/report.html", dir);
+    const char *shot[] = {"--headless",
+                          "--no-sandbox",
+                          "--disable-gpu",
+                          ud,
+                          "--hide-scrollbars",
+                          "--window-size=1200,2400",
+                          png_path,
+                          url,
+                          NULL};
+    snprintf(dom_path, sizeof(dom_path), "%s/shot.log", dir);
+    st = chromium(shot, dom_path);
+    ck_assert_msg(st == 0, "chromium --screenshot exited with %d", st);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    snprintf(png_path, sizeof(png_path), "%s/shot.png", dir);
+    FILE *pf = fopen(png_path, "rb");
+    ck_assert_msg(pf != NULL, "no screenshot written");
+    unsigned char h[24];
+    ck_assert_int_eq(fread(h, 1, sizeof(h), pf), sizeof(h));
+    fseek(pf, 0, SEEK_END);
+    long png_size = ftell(pf);
+    fclose(pf);
+    ck_assert(memcmp(h, "\x89PNG\r\n\x1a\n", 8) == 0 && memcmp(h + 12, "IHDR", 4) == 0);
+    unsigned w = (unsigned)h[16] << 24 | (unsigned)h[17] << 16 | (unsigned)h[18] << 8 | h[19];
+    unsigned ht = (unsigned)h[20] << 24 | (unsigned)h[21] << 16 | (unsigned)h[22] << 8 | h[23];
+    ck_assert_uint_eq(w, 1200);
+    ck_assert_uint_eq(ht, 2400);
+    ck_assert_msg(png_size > 60000, "the screenshot is %ld bytes: a blank page?", png_size);
+    rm_tree(ud + strlen("--user-data-dir="));
+    fprintf(stderr, "chromium: 2 launches, %.1f s\n",
+            (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
+}
+END_TEST
+
+Suite *suite_report(void)
+{
+    Suite *s = suite_create("report");
+    TCase *tc = tcase_create("report");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, critical_path_of_a_chain_and_a_side_task_is_the_chain);
+    tcase_add_test(tc, critical_path_takes_the_predecessor_that_finished_last);
+    tcase_add_test(tc, report_of_a_run_draws_the_critical_path_and_the_numbers);
+    tcase_add_test(tc, ring_occupancy_has_one_series_per_ring_with_samples);
+    tcase_add_test(tc, sweep_with_two_swept_knobs_gives_two_curves);
+    tcase_add_test(tc, rings_that_move_apart_are_separate_knobs);
+    tcase_add_test(tc, missing_optional_inputs_give_notes);
+    tcase_add_test(tc, malformed_inputs_name_file_and_field_and_write_nothing);
+    tcase_add_test(tc, report_command_errors_and_help);
+    tcase_add_test(tc, write_failures_are_named_and_leave_no_partial_page);
+    tcase_add_test(tc, a_real_run_reports_its_own_numbers_byte_identically);
+    tcase_add_test(tc, a_big_swimlane_is_binned_and_stays_small);
+    suite_add_tcase(s, tc);
+    TCase *ch = tcase_create("chromium");
+    tcase_set_timeout(ch, 120);
+    tcase_add_test(ch, chromium_renders_every_section_with_its_numbers);
+    suite_add_tcase(s, ch);
+    return s;
+}
