@@ -12,6 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
+
+#include <cJSON.h>
 
 #include "../model/outfile.h"
 #include "../model/rterr.h"
@@ -1701,6 +1704,187 @@ static int rep_load(rep *r, char *err, size_t errlen)
     return EXIT_OK;
 }
 
+/* ------------------------------------------------------------------ */
+/* A worker's folder: several programs (ptosim run A.jsonl B.jsonl)     */
+/* ------------------------------------------------------------------ */
+
+static double jnum(const cJSON *o, const char *k)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+    return cJSON_IsNumber(v) ? v->valuedouble : 0;
+}
+
+static const char *jstr(const cJSON *o, const char *k)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+    return cJSON_IsString(v) ? v->valuestring : "";
+}
+
+/* The worker's clock as one bar: setup, then per program an arena rebuild
+ * (when its sizing changed) and its run, to scale. */
+static void worker_timeline(FILE *f, const cJSON *progs, const cJSON *wk, const cJSON *costs)
+{
+    double total = jnum(wk, "total_us"), x0 = 10, width = 1100;
+    if (total <= 0)
+        return;
+    fputs("<svg width=\"1120\" height=\"74\" role=\"img\" aria-label=\"worker timeline\">\n", f);
+    double setup = jnum(wk, "setup_us");
+    fprintf(f,
+            "<rect x=\"%.1f\" y=\"10\" width=\"%.1f\" height=\"26\" fill=\"#b8c0c8\"><title>setup %.3f ms"
+            "</title></rect>\n",
+            x0, width * setup / total, setup / 1e3);
+    const cJSON *p;
+    int i = 0;
+    cJSON_ArrayForEach(p, progs)
+    {
+        double start = jnum(p, "start_us"), dev = jnum(p, "device_us");
+        if (i > 0 && strcmp(jstr(p, "arena"), "built") == 0) {
+            double b = jnum(costs, "arena_build");
+            fprintf(f,
+                    "<rect x=\"%.1f\" y=\"10\" width=\"%.1f\" height=\"26\" fill=\"#d9534f\"><title>arena "
+                    "rebuilt for program %d: %.3f ms</title></rect>\n",
+                    x0 + width * (start - b) / total, width * b / total, i, b / 1e3);
+        }
+        fprintf(f, "<rect x=\"%.1f\" y=\"10\" width=\"%.1f\" height=\"26\" fill=\"%s\"><title>%d ",
+                x0 + width * start / total, width * dev / total > 1 ? width * dev / total : 1,
+                i % 2 ? "#4a7bd0" : "#2c5aa0", i);
+        esc(f, jstr(p, "name"));
+        fprintf(f, ": %.3f ms</title></rect>\n", dev / 1e3);
+        i++;
+    }
+    fprintf(f,
+            "<text x=\"%.1f\" y=\"54\" font-size=\"11\">0</text><text x=\"%.1f\" y=\"54\" font-size=\"11\" "
+            "text-anchor=\"end\">%.3f ms</text>\n",
+            x0, x0 + width, total / 1e3);
+    fputs(
+        "<text x=\"10\" y=\"70\" font-size=\"11\" fill=\"#555\">grey: setup (init, registration, arena, "
+        "first "
+        "launch); red: arena rebuilt for a new ring sizing; blue: runs (preamble + prep + makespan)</text>\n"
+        "</svg>\n",
+        f);
+}
+
+static int worker_page(const char *dir, const cJSON *w, char *err, size_t errlen)
+{
+    const cJSON *progs = cJSON_GetObjectItemCaseSensitive(w, "programs"),
+                *wk = cJSON_GetObjectItemCaseSensitive(w, "worker"),
+                *costs = cJSON_GetObjectItemCaseSensitive(w, "costs_us"), *p;
+    if (!cJSON_IsArray(progs) || !cJSON_IsObject(wk) || !cJSON_IsObject(costs)) {
+        snprintf(err, errlen, "%s/ptosim_run.json: programs, worker, costs_us: missing or of the wrong type",
+                 dir);
+        return EXIT_GRAPH;
+    }
+    /* each program's own page first */
+    cJSON_ArrayForEach(p, progs)
+    {
+        char sub[PATH_MAX + 300], probe[PATH_MAX + 400];
+        snprintf(sub, sizeof(sub), "%s/%s", dir, jstr(p, "dir"));
+        snprintf(probe, sizeof(probe), "%s/ptosim_run.json", sub);
+        if (access(probe, R_OK) != 0)
+            continue;
+        int rc = htmlrep_write(sub, err, errlen);
+        if (rc != EXIT_OK)
+            return rc;
+    }
+    char path[PATH_MAX + 64];
+    snprintf(path, sizeof(path), "%s/report.html", dir);
+    outfile of;
+    FILE *f = outfile_open(&of, path, err, errlen);
+    if (!f)
+        return EXIT_INTERNAL;
+    fprintf(
+        f,
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>ptosim report: "
+        "worker</title>\n<style>\n%s</style>\n</head>\n<body>\n<h1>ptosim report: %d programs on one worker"
+        "</h1>\n<section id=\"worker\"><h2>Worker</h2>\n<div class=\"cards\">\n",
+        CSS, cJSON_GetArraySize(progs));
+    char v[64], d[96];
+    snprintf(v, sizeof(v), "%.3f ms", jnum(wk, "setup_us") / 1e3);
+    snprintf(d, sizeof(d), "arena built %d time(s)", (int)jnum(wk, "arena_builds"));
+    card(f, "setup", "", v, d);
+    snprintf(v, sizeof(v), "%.3f ms", jnum(wk, "total_us") / 1e3);
+    card(f, "total on this worker", "", v, "setup, rebuilds and runs");
+    snprintf(v, sizeof(v), "%.3f ms", jnum(wk, "fresh_workers_us") / 1e3);
+    card(f, "on fresh workers", "", v, "each program set up alone");
+    snprintf(v, sizeof(v), "%.3f ms", jnum(wk, "saved_us") / 1e3);
+    card(f, "saved", "", v, "by sharing the worker");
+    fputs("</div>\n", f);
+    worker_timeline(f, progs, wk, costs);
+    fputs("<table><tr><th>#</th><th class=\"l\">program</th><th>status</th><th>arena</th><th>start ms</th>"
+          "<th>device ms</th><th>makespan us</th><th>tasks</th></tr>\n",
+          f);
+    int i = 0;
+    cJSON_ArrayForEach(p, progs)
+    {
+        bool ran = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(p, "ran"));
+        fprintf(f, "<tr><td>%d</td><td class=\"l\">", i++);
+        if (ran) {
+            fputs("<a href=\"", f);
+            esc(f, jstr(p, "dir"));
+            fputs("/report.html\">", f);
+        }
+        esc(f, jstr(p, "name"));
+        fputs(ran ? "</a></td><td>" : "</td><td>", f);
+        esc(f, jstr(p, "status"));
+        fprintf(f, "</td><td>%s</td><td>%.3f</td><td>%.3f</td><td>%.3f</td><td>%.0f</td></tr>\n",
+                jstr(p, "arena"), jnum(p, "start_us") / 1e3, jnum(p, "device_us") / 1e3,
+                jnum(p, "makespan_us"), jnum(p, "tasks_completed"));
+    }
+    fputs("</table>\n</section>\n", f);
+    const cJSON *res = cJSON_GetObjectItemCaseSensitive(w, "resident"),
+                *edges = cJSON_GetObjectItemCaseSensitive(w, "cross_program_edges"), *e;
+    fprintf(
+        f,
+        "<section id=\"resident\"><h2>Resident tensors</h2>\n<p>%d resident tensor(s); %d edge(s) across "
+        "programs: a later program's reader of a resident region and the earlier program's task that wrote "
+        "it last.</p>\n<table><tr><th class=\"l\">tensor</th><th>address</th><th>placed by</th><th>read "
+        "across programs</th></tr>\n",
+        cJSON_GetArraySize(res), cJSON_GetArraySize(edges));
+    cJSON_ArrayForEach(p, res)
+    {
+        int n = 0;
+        cJSON_ArrayForEach(e, edges) n += strcmp(jstr(e, "tensor"), jstr(p, "name")) == 0;
+        fputs("<tr><td class=\"l\">", f);
+        esc(f, jstr(p, "name"));
+        fputs("</td><td>", f);
+        esc(f, jstr(p, "addr"));
+        fprintf(f, "</td><td>%d</td><td>%d</td></tr>\n", (int)jnum(p, "placed_by"), n);
+    }
+    fputs("</table>\n</section>\n<footer>Written by <code>ptosim report</code> from the worker's "
+          "<code>ptosim_run.json</code>; each program's page is in its folder.</footer>\n</body>\n</html>\n",
+          f);
+    return outfile_commit(&of, err, errlen) == 0 ? EXIT_OK : EXIT_INTERNAL;
+}
+
+/* The worker's ptosim_run.json (parsed), or NULL when DIR holds a single run. */
+static cJSON *worker_json(const char *dir)
+{
+    char path[PATH_MAX + 64];
+    snprintf(path, sizeof(path), "%s/ptosim_run.json", dir);
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    char head[64] = "";
+    size_t n = fread(head, 1, sizeof(head) - 1, f);
+    head[n] = '\0';
+    if (!strstr(head, "\"ptosim_worker\"")) {
+        fclose(f);
+        return NULL;
+    }
+    fseek(f, 0, SEEK_END);
+    long len = ftell(f);
+    rewind(f);
+    char *text = len > 0 ? malloc((size_t)len + 1) : NULL;
+    cJSON *j = NULL;
+    if (text && fread(text, 1, (size_t)len, f) == (size_t)len) {
+        text[len] = '\0';
+        j = cJSON_Parse(text);
+    }
+    free(text);
+    fclose(f);
+    return j;
+}
+
 int htmlrep_write(const char *dir, char *err, size_t errlen)
 {
     struct stat st;
@@ -1711,6 +1895,12 @@ int htmlrep_write(const char *dir, char *err, size_t errlen)
     if (!S_ISDIR(st.st_mode)) {
         snprintf(err, errlen, "%s: not a directory", dir);
         return EXIT_USAGE;
+    }
+    cJSON *w = worker_json(dir);
+    if (w) {
+        int rc = worker_page(dir, w, err, errlen);
+        cJSON_Delete(w);
+        return rc;
     }
     rep r;
     memset(&r, 0, sizeof(r));

@@ -317,6 +317,27 @@ START_TEST(prefill_and_decode_share_the_kv_cache_on_one_worker)
     }
     ck_assert_int_eq(n, 32);
     cJSON_Delete(j);
+
+    /* ptosim report on the worker's folder: each program's page, and an index over them */
+    const char *rep[] = {"report", dir, NULL};
+    r = tu_run(rep);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    char path[4300];
+    snprintf(path, sizeof(path), "%s/report.html", dir);
+    char *page = tu_read(path);
+    ck_assert_ptr_nonnull(page);
+    for (int p = 0; p < 3; p++) {
+        char link[128];
+        snprintf(link, sizeof(link), "<a href=\"%s/report.html\">", sub[p]);
+        ck_assert_msg(strstr(page, link) != NULL, "no link %s", link);
+        snprintf(path, sizeof(path), "%s/%s/report.html", dir, sub[p]);
+        ck_assert_msg(tu_exists(path), "%s", path);
+    }
+    ck_assert_msg(strstr(page, "2 resident tensor(s); 32 edge(s) across programs") != NULL, "%s", page);
+    ck_assert_msg(strstr(page, "<td class=\"l\">k_cache</td><td>") != NULL, "%s", page);
+    ck_assert_ptr_null(strstr(page, "arena rebuilt for program"));
+    free(page);
 }
 END_TEST
 
@@ -364,6 +385,20 @@ START_TEST(a_changed_ring_sizing_between_programs_pays_the_rebuild)
     /* fresh workers: 4 setups; this worker: 1 setup + 2 rebuilds */
     ck_assert_double_eq_tol(num(wk, "saved_us"), 4 * 800400 - 800400 - 2 * 800000, 5e-3);
     cJSON_Delete(j);
+    /* the report's timeline shows the two rebuilds */
+    const char *rep[] = {"report", out, NULL};
+    r = tu_run(rep);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    char path[4400];
+    snprintf(path, sizeof(path), "%s/report.html", out);
+    char *page = tu_read(path);
+    ck_assert_ptr_nonnull(page);
+    int rebuilds = 0;
+    for (const char *q = page; (q = strstr(q, "arena rebuilt for program")) != NULL; q++)
+        rebuilds++;
+    ck_assert_int_eq(rebuilds, 2);
+    free(page);
 
     /* a flag sets every program's sizing: no rebuild */
     const char *args2[] = {"run", a, b, "-o", out, "--quiet", "--ring-task-window", "256", NULL};
