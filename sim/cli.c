@@ -44,8 +44,7 @@ void cli_run_usage(void)
          "  -h, --help                    this text");
 }
 
-/* Matches "--name" or "--name=value"; *value gets the inline value or NULL. */
-static bool opt_is(const char *arg, const char *name, const char **value)
+bool cli_opt_is(const char *arg, const char *name, const char **value)
 {
     size_t n = strlen(name);
     if (strncmp(arg, name, n) != 0)
@@ -105,17 +104,17 @@ int cli_parse_run(int argc, char **argv, cli_run *o, char *err, size_t errlen)
             o->sg_args[o->nsg++] = a;
             continue;
         }
-        if (strcmp(a, "-o") == 0 || opt_is(a, "--work-dir", &v)) {
+        if (strcmp(a, "-o") == 0 || cli_opt_is(a, "--work-dir", &v)) {
             if (need_value(argc, argv, &i, "--work-dir", v, &o->work_dir, err, errlen) != 0)
                 return -1;
             continue;
         }
-        if (strcmp(a, "-p") == 0 || opt_is(a, "--platform", &v)) {
+        if (strcmp(a, "-p") == 0 || cli_opt_is(a, "--platform", &v)) {
             if (need_value(argc, argv, &i, "--platform", v, &o->platform, err, errlen) != 0)
                 return -1;
             continue;
         }
-        if (opt_is(a, "--set", &v)) {
+        if (cli_opt_is(a, "--set", &v)) {
             const char *kv;
             if (need_value(argc, argv, &i, "--set", v, &kv, err, errlen) != 0)
                 return -1;
@@ -126,10 +125,10 @@ int cli_parse_run(int argc, char **argv, cli_run *o, char *err, size_t errlen)
             o->sets[o->nsets++] = kv;
             continue;
         }
-        int knob = opt_is(a, "--ring-task-window", &v) ? KNOB_TASK_WINDOW
-                   : opt_is(a, "--ring-heap", &v)      ? KNOB_HEAP
-                   : opt_is(a, "--ring-dep-pool", &v)  ? KNOB_DEP_POOL
-                                                       : -1;
+        int knob = cli_opt_is(a, "--ring-task-window", &v) ? KNOB_TASK_WINDOW
+                   : cli_opt_is(a, "--ring-heap", &v)      ? KNOB_HEAP
+                   : cli_opt_is(a, "--ring-dep-pool", &v)  ? KNOB_DEP_POOL
+                                                           : -1;
         if (knob >= 0) {
             const char *text;
             if (need_value(argc, argv, &i, runcfg_knob_flag((runcfg_knob)knob), v, &text, err, errlen) != 0 ||
@@ -137,7 +136,7 @@ int cli_parse_run(int argc, char **argv, cli_run *o, char *err, size_t errlen)
                 return -1;
             continue;
         }
-        if (opt_is(a, "--aicpu-thread-num", &v)) {
+        if (cli_opt_is(a, "--aicpu-thread-num", &v)) {
             const char *text;
             char *end;
             if (need_value(argc, argv, &i, "--aicpu-thread-num", v, &text, err, errlen) != 0)
@@ -151,7 +150,7 @@ int cli_parse_run(int argc, char **argv, cli_run *o, char *err, size_t errlen)
                 return -1;
             continue;
         }
-        if (opt_is(a, "--enable-chip-swimlane", &v)) {
+        if (cli_opt_is(a, "--enable-chip-swimlane", &v)) {
             int lvl = 4; /* bare flag = 4 (formats.md §6.1) */
             /* the runtime's CLI also takes the level as the next word */
             if (!v && i + 1 < argc && argv[i + 1][0] >= '0' && argv[i + 1][0] <= '9' && !argv[i + 1][1])
@@ -174,7 +173,7 @@ int cli_parse_run(int argc, char **argv, cli_run *o, char *err, size_t errlen)
             o->swimlane_level = lvl;
             continue;
         }
-        if (opt_is(a, "--enable-pmu", &v)) {
+        if (cli_opt_is(a, "--enable-pmu", &v)) {
             /* like the runtime's CLI, the type may also be the next word */
             if (!v && i + 1 < argc && argv[i + 1][0] >= '0' && argv[i + 1][0] <= '9' && !argv[i + 1][1])
                 v = argv[++i];
@@ -182,7 +181,7 @@ int cli_parse_run(int argc, char **argv, cli_run *o, char *err, size_t errlen)
             o->pmu_value = v;
             continue;
         }
-        if (opt_is(a, "--dump-args", &v)) {
+        if (cli_opt_is(a, "--dump-args", &v)) {
             int lvl = 1; /* bare flag = 1, partial (formats.md §6.1) */
             if (!v && i + 1 < argc && argv[i + 1][0] >= '0' && argv[i + 1][0] <= '9' && !argv[i + 1][1])
                 v = argv[++i];
@@ -201,18 +200,18 @@ int cli_parse_run(int argc, char **argv, cli_run *o, char *err, size_t errlen)
             o->dump_level = lvl;
             continue;
         }
-        if (opt_is(a, "--op-execute-timeout-us", &v)) {
+        if (cli_opt_is(a, "--op-execute-timeout-us", &v)) {
             if (need_value(argc, argv, &i, "--op-execute-timeout-us", v, &o->op_timeout, err, errlen) != 0)
                 return -1;
             continue;
         }
-        if (opt_is(a, "--stream-sync-timeout-ms", &v)) {
+        if (cli_opt_is(a, "--stream-sync-timeout-ms", &v)) {
             if (need_value(argc, argv, &i, "--stream-sync-timeout-ms", v, &o->stream_timeout, err, errlen) !=
                 0)
                 return -1;
             continue;
         }
-        if (opt_is(a, "--scheduler-timeout-ms", &v)) {
+        if (cli_opt_is(a, "--scheduler-timeout-ms", &v)) {
             if (need_value(argc, argv, &i, "--scheduler-timeout-ms", v, &o->sched_timeout, err, errlen) != 0)
                 return -1;
             continue;

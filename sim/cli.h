@@ -51,6 +51,9 @@ typedef struct cli_run {
  * -1 with a message in err. */
 int cli_parse_run(int argc, char **argv, cli_run *o, char *err, size_t errlen);
 
+/* Matches "--name" or "--name=value"; *value gets the inline value or NULL. */
+bool cli_opt_is(const char *arg, const char *name, const char **value);
+
 /* Prints the usage of `ptosim run`. */
 void cli_run_usage(void);
 

@@ -117,23 +117,6 @@ void sweep_usage(void)
 
 /* ---- small helpers ---- */
 
-/* Matches "--name" or "--name=value"; *value gets the inline value or NULL. */
-static bool opt_is(const char *arg, const char *name, const char **value)
-{
-    size_t n = strlen(name);
-    if (strncmp(arg, name, n) != 0)
-        return false;
-    if (arg[n] == '\0') {
-        *value = NULL;
-        return true;
-    }
-    if (arg[n] == '=') {
-        *value = arg + n + 1;
-        return true;
-    }
-    return false;
-}
-
 /* Takes an option's value, inline or the next argument. Returns 0, or -1 after printing why. */
 static int take(int argc, char **argv, int *i, const char *name, const char *inl, const char **out)
 {
@@ -354,7 +337,7 @@ static int parse(int argc, char **argv, sweep *s)
         const char *a = argv[i], *v = NULL, *text;
         int knob = -1;
         for (int k = 0; k < SWEEP_KNOBS && knob < 0; k++)
-            if (opt_is(a, KNOB_FLAGS[k], &v))
+            if (cli_opt_is(a, KNOB_FLAGS[k], &v))
                 knob = k;
         if (knob >= 0) {
             if (take(argc, argv, &i, KNOB_FLAGS[knob], v, &text) != 0)
@@ -372,10 +355,11 @@ static int parse(int argc, char **argv, sweep *s)
                 fputs("ptosim sweep: out of memory\n", stderr);
                 return EXIT_INTERNAL;
             }
-        } else if (strcmp(a, "-o") == 0 || opt_is(a, "--work-dir", &v)) {
+        } else if (strcmp(a, "-o") == 0 || cli_opt_is(a, "--work-dir", &v)) {
             if (take(argc, argv, &i, "--work-dir", v, &s->dir) != 0)
                 return EXIT_USAGE;
-        } else if (strcmp(a, "-j") == 0 || opt_is(a, "--jobs", &v) || (strncmp(a, "-j", 2) == 0 && a[2])) {
+        } else if (strcmp(a, "-j") == 0 || cli_opt_is(a, "--jobs", &v) ||
+                   (strncmp(a, "-j", 2) == 0 && a[2])) {
             if (strncmp(a, "-j", 2) == 0 && a[2])
                 v = a + 2;
             if (take(argc, argv, &i, "-j", v, &text) != 0)
@@ -385,7 +369,7 @@ static int parse(int argc, char **argv, sweep *s)
                         SWEEP_MAX_JOBS);
                 return EXIT_USAGE;
             }
-        } else if (opt_is(a, "--engine", &v)) {
+        } else if (cli_opt_is(a, "--engine", &v)) {
             if (take(argc, argv, &i, "--engine", v, &text) != 0)
                 return EXIT_USAGE;
             if (strcmp(text, "local") == 0)
@@ -399,21 +383,21 @@ static int parse(int argc, char **argv, sweep *s)
                         text);
                 return EXIT_USAGE;
             }
-        } else if (opt_is(a, "--parallel-args", &v)) {
+        } else if (cli_opt_is(a, "--parallel-args", &v)) {
             if (take(argc, argv, &i, "--parallel-args", v, &s->parallel_args) != 0)
                 return EXIT_USAGE;
-        } else if (strcmp(a, "-S") == 0 || opt_is(a, "--sshlogin", &v)) {
+        } else if (strcmp(a, "-S") == 0 || cli_opt_is(a, "--sshlogin", &v)) {
             if (take(argc, argv, &i, "--sshlogin", v, &s->hosts[s->nhosts]) != 0)
                 return EXIT_USAGE;
             s->nhosts++;
-        } else if (opt_is(a, "--point", &v)) {
+        } else if (cli_opt_is(a, "--point", &v)) {
             if (take(argc, argv, &i, "--point", v, &text) != 0)
                 return EXIT_USAGE;
             if (parse_long(text, 0, SWEEP_MAX_POINTS - 1, &s->point) != 0) {
                 fprintf(stderr, "ptosim sweep: --point: '%s' is not a point index\n", text);
                 return EXIT_USAGE;
             }
-        } else if (opt_is(a, "--collect", &v)) {
+        } else if (cli_opt_is(a, "--collect", &v)) {
             fputs("ptosim sweep: --collect DIR takes no other argument (ptosim sweep --collect DIR)\n",
                   stderr);
             return EXIT_USAGE;
@@ -1186,7 +1170,7 @@ int sweep_main(int argc, char **argv)
         return EXIT_USAGE;
     }
     const char *v;
-    if (opt_is(argv[0], "--collect", &v)) {
+    if (cli_opt_is(argv[0], "--collect", &v)) {
         const char *dir = v ? v : argc > 1 ? argv[1] : NULL;
         if (!dir || argc != (v ? 1 : 2)) {
             fputs("usage: ptosim sweep --collect DIR\n", stderr);
