@@ -42,8 +42,22 @@ struct readahead {
     bool holding;    /* the consumer holds batches[take] */
 };
 
-/* Fixed part of a record: the op up to its cost, then the counts. */
-#define PREFIX_BYTES offsetof(graph_op, cost)
+/* Fixed part of a record: the op up to its cost, then the counts. The scope
+ * site travels only with a scope_begin (two thirds of a generated graph's
+ * lines are scope ops, and the site is a fifth of the prefix). */
+#define HEAD_BYTES offsetof(graph_op, site)                               /* kind, line, byte_end, manual */
+#define SITE_BYTES (offsetof(graph_op, label) - offsetof(graph_op, site)) /* scope_begin only */
+#define TASK_BYTES (offsetof(graph_op, cost) - offsetof(graph_op, label)) /* label .. has_cost */
+
+static size_t align8(size_t n)
+{
+    return (n + 7) & ~(size_t)7;
+}
+
+static size_t prefix_bytes(const graph_op *op)
+{
+    return align8(HEAD_BYTES) + (op->kind == OP_SCOPE_BEGIN ? align8(SITE_BYTES) : 0) + align8(TASK_BYTES);
+}
 
 typedef struct ra_counts {
     int32_t nargs, nscalars, ndeps;
@@ -52,18 +66,13 @@ typedef struct ra_counts {
     int32_t record_bytes;
 } ra_counts;
 
-static size_t align8(size_t n)
-{
-    return (n + 7) & ~(size_t)7;
-}
-
 static size_t record_size(const graph_op *op, uint32_t *ndata)
 {
     uint32_t nd = 0;
     for (int i = 0; i < op->nargs; i++)
         nd += op->args[i].ndata;
     *ndata = nd;
-    return align8(PREFIX_BYTES) + (op->has_cost ? align8(sizeof(graph_cost)) : 0) + sizeof(ra_counts) +
+    return prefix_bytes(op) + (op->has_cost ? align8(sizeof(graph_cost)) : 0) + sizeof(ra_counts) +
            (size_t)op->nargs * sizeof(graph_arg) + (size_t)op->nscalars * sizeof(graph_scalar) +
            (size_t)op->ndeps * sizeof(graph_dep) + (size_t)nd * sizeof(double);
 }
@@ -84,8 +93,14 @@ static int encode(ra_batch *b, const graph_op *op)
         b->cap = cap;
     }
     unsigned char *p = b->buf + b->used;
-    memcpy(p, op, PREFIX_BYTES);
-    p += align8(PREFIX_BYTES);
+    memcpy(p, op, HEAD_BYTES);
+    p += align8(HEAD_BYTES);
+    if (op->kind == OP_SCOPE_BEGIN) {
+        memcpy(p, op->site, SITE_BYTES);
+        p += align8(SITE_BYTES);
+    }
+    memcpy(p, &op->label, TASK_BYTES);
+    p += align8(TASK_BYTES);
     if (op->has_cost) {
         memcpy(p, &op->cost, sizeof(graph_cost));
         p += align8(sizeof(graph_cost));
@@ -118,8 +133,14 @@ static int encode(ra_batch *b, const graph_op *op)
 static void decode(const ra_batch *b, size_t *pos, graph_op *op)
 {
     const unsigned char *p = b->buf + *pos;
-    memcpy(op, p, PREFIX_BYTES);
-    p += align8(PREFIX_BYTES);
+    memcpy(op, p, HEAD_BYTES);
+    p += align8(HEAD_BYTES);
+    if (op->kind == OP_SCOPE_BEGIN) { /* other ops leave the site as it was: nothing reads it */
+        memcpy(op->site, p, SITE_BYTES);
+        p += align8(SITE_BYTES);
+    }
+    memcpy(&op->label, p, TASK_BYTES);
+    p += align8(TASK_BYTES);
     if (op->has_cost) {
         memcpy(&op->cost, p, sizeof(graph_cost));
         p += align8(sizeof(graph_cost));
