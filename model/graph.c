@@ -514,9 +514,8 @@ static int parse_run_config(graph *g, const cJSON *rc, char *err, size_t errlen)
         const cJSON *v = jget(rc, keys[k]);
         if (!v)
             continue;
-        char f[64], text[128];
+        char f[64];
         snprintf(f, sizeof(f), "run_config.%s", keys[k]);
-        size_t n = 0;
         const cJSON *items[5] = {v};
         int nitems = 1;
         if (cJSON_IsArray(v)) {
@@ -529,21 +528,19 @@ static int parse_run_config(graph *g, const cJSON *rc, char *err, size_t errlen)
                 items[nitems++] = e;
             }
         }
+        uint64_t vals[5];
         for (int i = 0; i < nitems; i++) {
             double d = cJSON_IsNumber(items[i]) ? items[i]->valuedouble : -1;
             if (!cJSON_IsNumber(items[i]) || d != floor(d) || d < 0 || d > 1.8e19)
                 return fail(g, err, errlen, f,
                             "must be a non-negative integer or a list of 4 of them, got %s",
                             cJSON_IsNumber(items[i]) ? "another number" : jtype(items[i]));
-            n += (size_t)snprintf(text + n, sizeof(text) - n, "%s%.0f", i ? "," : "", d);
+            vals[i] = (uint64_t)d;
         }
         char msg[256];
-        if (runcfg_parse_ring((runcfg_knob)k, text, g->run_rings[k], msg, sizeof(msg)) != 0) {
-            const char *m = msg, *flag = runcfg_knob_flag((runcfg_knob)k);
-            if (strncmp(m, flag, strlen(flag)) == 0 && strncmp(m + strlen(flag), ": ", 2) == 0)
-                m += strlen(flag) + 2; /* the field names it here */
-            return fail(g, err, errlen, f, "%s", m);
-        }
+        if (runcfg_ring_values((runcfg_knob)k, vals, nitems, cJSON_IsArray(v), g->run_rings[k], msg,
+                               sizeof(msg)) != 0)
+            return fail(g, err, errlen, f, "%s", msg);
         g->has_run_config = true;
     }
     return 0;

@@ -2,6 +2,7 @@
 #include "runcfg.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,16 +75,33 @@ static int parse_token(const char *s, size_t len, uint64_t *v, char *repr, size_
     return 0;
 }
 
+/* RunConfig's message for a bad value (repr as written), a bad list entry or a
+ * list of the wrong length; prefix names the flag ("" in a graph header). */
+static int bad_value(runcfg_knob k, const char *prefix, bool entry, const char *repr, char *err,
+                     size_t errlen)
+{
+    snprintf(err, errlen,
+             entry ? "%s%s entries must %s (or 0 to keep default), got %s" : "%s%s must %s, got %s", prefix,
+             NAMES[k], PHRASES[k], repr);
+    return -1;
+}
+
+static int bad_count(runcfg_knob k, const char *prefix, int n, char *err, size_t errlen)
+{
+    snprintf(err, errlen, "%s%s must have exactly 4 entries (one per scope-depth ring), got %d", prefix,
+             NAMES[k], n);
+    return -1;
+}
+
 int runcfg_parse_ring(runcfg_knob k, const char *text, uint64_t out[RUNCFG_RINGS], char *err, size_t errlen)
 {
-    char repr[80];
+    char repr[80], prefix[40];
+    snprintf(prefix, sizeof(prefix), "%s: ", FLAGS[k]);
     const char *comma = strchr(text, ',');
     if (!comma) {
         uint64_t v = 0;
-        if (parse_token(text, strlen(text), &v, repr, sizeof(repr)) != 0 || !valid(k, v)) {
-            snprintf(err, errlen, "%s: %s must %s, got %s", FLAGS[k], NAMES[k], PHRASES[k], repr);
-            return -1;
-        }
+        if (parse_token(text, strlen(text), &v, repr, sizeof(repr)) != 0 || !valid(k, v))
+            return bad_value(k, prefix, false, repr, err, errlen);
         for (int r = 0; r < RUNCFG_RINGS; r++)
             out[r] = v;
         return 0;
@@ -91,23 +109,40 @@ int runcfg_parse_ring(runcfg_knob k, const char *text, uint64_t out[RUNCFG_RINGS
     int n = 1;
     for (const char *p = text; *p; p++)
         n += *p == ',';
-    if (n != RUNCFG_RINGS) {
-        snprintf(err, errlen, "%s: %s must have exactly 4 entries (one per scope-depth ring), got %d",
-                 FLAGS[k], NAMES[k], n);
-        return -1;
-    }
+    if (n != RUNCFG_RINGS)
+        return bad_count(k, prefix, n, err, errlen);
     const char *p = text;
     for (int r = 0; r < RUNCFG_RINGS; r++) {
         const char *e = strchr(p, ',');
         size_t len = e ? (size_t)(e - p) : strlen(p);
         uint64_t v = 0;
-        if (parse_token(p, len, &v, repr, sizeof(repr)) != 0 || (v != 0 && !valid(k, v))) {
-            snprintf(err, errlen, "%s: %s entries must %s (or 0 to keep default), got %s", FLAGS[k], NAMES[k],
-                     PHRASES[k], repr);
-            return -1;
-        }
+        if (parse_token(p, len, &v, repr, sizeof(repr)) != 0 || (v != 0 && !valid(k, v)))
+            return bad_value(k, prefix, true, repr, err, errlen);
         out[r] = v;
         p = e ? e + 1 : p + len;
+    }
+    return 0;
+}
+
+int runcfg_ring_values(runcfg_knob k, const uint64_t *v, int n, bool list, uint64_t out[RUNCFG_RINGS],
+                       char *err, size_t errlen)
+{
+    char repr[32];
+    if (!list) {
+        snprintf(repr, sizeof(repr), "%" PRIu64, v[0]);
+        if (!valid(k, v[0]))
+            return bad_value(k, "", false, repr, err, errlen);
+        for (int r = 0; r < RUNCFG_RINGS; r++)
+            out[r] = v[0];
+        return 0;
+    }
+    if (n != RUNCFG_RINGS)
+        return bad_count(k, "", n, err, errlen);
+    for (int r = 0; r < RUNCFG_RINGS; r++) {
+        snprintf(repr, sizeof(repr), "%" PRIu64, v[r]);
+        if (v[r] != 0 && !valid(k, v[r]))
+            return bad_value(k, "", true, repr, err, errlen);
+        out[r] = v[r];
     }
     return 0;
 }

@@ -28,6 +28,12 @@ const char *runcfg_knob_flag(runcfg_knob k);
  * RunConfig message in err. */
 int runcfg_parse_ring(runcfg_knob k, const char *text, uint64_t out[RUNCFG_RINGS], char *err, size_t errlen);
 
+/* The same rules for values already read as integers (a graph header's
+ * run_config): one value broadcast (list false), or a list of n that must be
+ * 4. The message is RunConfig's, without a flag. */
+int runcfg_ring_values(runcfg_knob k, const uint64_t *v, int n, bool list, uint64_t out[RUNCFG_RINGS],
+                       char *err, size_t errlen);
+
 /* Checks --aicpu-thread-num: 0 (auto) or 2..4. Returns 0, or -1 with the
  * runtime's message. */
 int runcfg_check_threads(long n, char *err, size_t errlen);
