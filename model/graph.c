@@ -13,6 +13,7 @@
 
 #include "dtype.h"
 #include "jsonl.h"
+#include "ringres.h"
 #include "runcfg.h"
 
 #define AUTO_ADDR_BASE 0x12c0000000ULL /* first auto-assigned external address */
@@ -671,6 +672,7 @@ static int parse_header(graph *g, const cJSON *h, char *err, size_t errlen)
         if (get_dims(g, sh, f, 1, gt->shape, &gt->ndim, err, errlen) != 0)
             return -1;
         gt->numel = numel_of(gt->shape, gt->ndim);
+        gt->storage_numel = gt->numel;
         int64_t ver = 0;
         snprintf(f, sizeof(f), "tensors[%d].version", i);
         if (get_int(g, t, "version", f, false, 0, INT32_MAX, &ver, err, errlen) != 0)
@@ -739,10 +741,20 @@ static int bind_output(graph *g, const char *name, const graph_arg *a, const cha
     gt->ndim = a->ndim;
     memcpy(gt->shape, a->shape, sizeof(gt->shape));
     gt->numel = numel_of(a->shape, a->ndim);
+    gt->storage_numel = a->buffer_numel;
     gt->addr = 0;
     gt->version = 0;
     gt->defined_line = g->line;
     return 0;
+}
+
+/* The runtime sizes a created buffer up to the 1024-byte packed-output
+ * alignment (calculate_output_layout in pto_orchestrator.cpp), and its overlap
+ * test and deps.json see that storage: FLOAT32 [3,5] has 256 elements. */
+static uint64_t created_storage_numel(uint64_t numel, int dtype)
+{
+    uint64_t size = (uint64_t)dtype_size(dtype);
+    return size ? heap_round_output(numel * size) / size : numel;
 }
 
 /* Parses a runtime-created tensor ({"dir":"out"} arg or an alloc entry); the
@@ -771,7 +783,7 @@ static int parse_new_tensor(graph *g, const cJSON *o, const char *path, const ch
         s *= a->shape[d];
     }
     a->start_offset = 0;
-    a->buffer_numel = numel_of(a->shape, a->ndim);
+    a->buffer_numel = created_storage_numel(numel_of(a->shape, a->ndim), a->dtype);
     a->tensor = -1;
     return 0;
 }
@@ -793,7 +805,7 @@ static int parse_view(graph *g, const cJSON *o, const char *path, graph_arg *a, 
     a->tensor = slot;
     a->dtype = gt->dtype;
     a->version = gt->version;
-    a->buffer_numel = gt->numel;
+    a->buffer_numel = gt->storage_numel;
 
     const cJSON *sh = jget(o, "shape");
     join_field(f, sizeof(f), path, "shape");
@@ -1080,6 +1092,9 @@ static int parse_deps(graph *g, const cJSON *line, graph_op *op, char *err, size
                 return fail(g, err, errlen, f, "unknown task '%s' (no earlier op has that \"id\")",
                             v->valuestring);
             d->raw_id = 0;
+        } else if (cJSON_IsNumber(v) && v->valuedouble == -1) {
+            d->raw_id = UINT64_MAX; /* PTO2TaskId::invalid(): the run ends with code 5, as in the runtime */
+            d->label = -1;
         } else if (cJSON_IsNumber(v)) {
             if (get_u64(g, v, f, &d->raw_id, err, errlen) != 0)
                 return -1;

@@ -52,6 +52,7 @@ typedef struct graph_tensor {
     int ndim;                      /* rank */
     int64_t shape[GRAPH_MAX_DIMS]; /* full buffer shape */
     uint64_t numel;                /* elements in the buffer */
+    uint64_t storage_numel;        /* elements of its storage: numel, rounded up to 1024 B when runtime-created */
     uint64_t addr;                 /* device address; 0 = allocated by the runtime */
     int32_t version;               /* tensor version */
     bool external;                 /* declared in the header (no owner task) */
@@ -80,7 +81,7 @@ typedef struct graph_arg {
     int64_t shape[GRAPH_MAX_DIMS];   /* view shape, elements per dim */
     int64_t strides[GRAPH_MAX_DIMS]; /* view strides, elements, all > 0 */
     uint64_t start_offset;           /* element offset of the view origin */
-    uint64_t buffer_numel;           /* elements of the whole buffer the view is of */
+    uint64_t buffer_numel;           /* elements of the storage the view is of (graph_tensor.storage_numel) */
     int32_t version;                 /* view version */
     bool manual_dep;                 /* skip TensorMap lookup and insert */
     bool dump;                       /* tagged for a level-1/3 args dump */

@@ -349,7 +349,10 @@ void orch_on_ring_advance(chip *c, int ring, ps_t t)
 
 /* ---- the submit call ---- */
 
-/* Resolves the op's explicit deps to task ids. Returns 0, or -1 after ending
+/* Resolves the op's explicit deps to task ids. Only the invalid id (all ones)
+ * is rejected: an id that names no live task, never-issued ones included,
+ * counts as already retired (the runtime's submit_task_common skips it, and
+ * append_fanin_or_fail finds no live producer). Returns 0, or -1 after ending
  * the run with code 5. */
 static int resolve_deps(chip *c, uint64_t *ids)
 {
@@ -357,16 +360,29 @@ static int resolve_deps(chip *c, uint64_t *ids)
     const graph_op *op = o->op;
     for (int i = 0; i < op->ndeps; i++) {
         uint64_t id = op->deps[i].label >= 0 ? o->labels[op->deps[i].label] : op->deps[i].raw_id;
-        const task_ring *r = &c->rings[task_id_ring(id)];
-        if (task_id_local(id) >= r->next_local || id == o->cur) { /* never handed out: invalid */
-            chip_fatal(c, 5,
-                       "%s:%ld: deps[%d]: Arg.set_dependencies(...) requires valid task ids; task %" PRIu64
-                       " (ring %d, local %u) was never submitted",
-                       o->g.path, op->line, i, id, task_id_ring(id), task_id_local(id));
+        if (id == TASK_ID_INVALID) {
+            chip_fatal(c, 5, "%s:%ld: deps[%d]: Arg.set_dependencies(...) requires valid task ids", o->g.path,
+                       op->line, i);
             return -1;
         }
         ids[i] = id;
     }
+    return 0;
+}
+
+/* Binds the op's "id" label to the task just allocated; its deps were
+ * resolved against the earlier binding. */
+static int bind_label(chip *c, const task *tk)
+{
+    orch *o = &c->orch;
+    const graph_op *op = o->op;
+    if (op->label < 0)
+        return 0;
+    if (ensure_slots((void **)&o->labels, &o->labels_cap, (size_t)op->label, sizeof(*o->labels)) != 0) {
+        chip_error(c, "out of memory in the orchestrator");
+        return -1;
+    }
+    o->labels[op->label] = tk->id;
     return 0;
 }
 
@@ -583,20 +599,14 @@ static int compute_fanin(chip *c, task *tk, int ring)
     tmap_sync(&c->tm, ring, task_id_local(tk->id), c->rings[ring].last_alive);
     if (resolve_deps(c, dep_ids) != 0)
         goto out;
-    /* the op's own label is bound only now: its deps see the earlier binding */
-    if (op->label >= 0) {
-        if (ensure_slots((void **)&o->labels, &o->labels_cap, (size_t)op->label, sizeof(*o->labels)) != 0) {
-            chip_error(c, "out of memory in the orchestrator");
-            goto out;
-        }
-        o->labels[op->label] = tk->id;
-    }
+    if (bind_label(c, tk) != 0)
+        goto out;
     if (c->dep_gen_on && op->kind != OP_ALLOC && record_dep_gen(c, tk, dep_ids) != 0)
         goto out;
     if (c->cfg.worker_log && op->kind != OP_ALLOC)
         log_resident_access(c, tk);
     for (int i = 0; i < op->ndeps; i++)
-        if (add_edge(c, tk, dep_ids[i], true) != 0)
+        if (dep_ids[i] != tk->id && add_edge(c, tk, dep_ids[i], true) != 0)
             goto out;
     if (!in_manual_scope(o) && op->kind != OP_ALLOC)
         for (int i = 0; i < op->nargs; i++) {
@@ -729,7 +739,7 @@ static void step_submit(chip *c, ps_t t)
             return;
         o->cur = tk->id;
         if (op->kind == OP_ALLOC) {
-            if (bind_outputs(c, tk) != 0)
+            if (bind_label(c, tk) != 0 || bind_outputs(c, tk) != 0)
                 return;
             o->stage = SUB_IDLE;
             o->have_op = false;

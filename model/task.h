@@ -31,7 +31,9 @@ typedef enum {
 /* Task states (pto_runtime2_types.h): PENDING covers waiting, queued and running. */
 typedef enum { TASK_PENDING = 0, TASK_COMPLETED = 1, TASK_CONSUMED = 2 } task_state;
 
-/* Task ids are (ring << 32) | local (formats.md §0.3). */
+/* Task ids are (ring << 32) | local (formats.md §0.3); all ones is
+ * PTO2TaskId::invalid() (hw-native-sys/simpler src/common/task_interface/pto_task_id.h). */
+#define TASK_ID_INVALID UINT64_MAX
 static inline uint64_t task_make_id(int ring, uint32_t local)
 {
     return ((uint64_t)ring << 32) | local;

@@ -263,14 +263,55 @@ START_TEST(flat_graph_longer_than_the_window_is_scope_deadlock)
 }
 END_TEST
 
-START_TEST(invalid_explicit_dependency_is_runtime_error_5)
+START_TEST(only_the_invalid_task_id_is_runtime_error_5)
 {
+    /* PTO2TaskId::invalid() (all ones, written -1) is the one id
+     * set_dependencies rejects (submit_task_common) */
     char text[1024];
-    snprintf(text, sizeof(text), "%s{\"op\": \"submit\", \"kernel\": \"post\", \"deps\": [7]}\n", MIXHDR);
+    snprintf(text, sizeof(text), "%s{\"op\": \"submit\", \"kernel\": \"post\", \"deps\": [-1]}\n", MIXHDR);
     chip *c = run_graph(text, NULL, 0);
     ck_assert_int_eq(c->status, CHIP_FATAL);
     ck_assert_int_eq(c->fatal_code, 5);
-    ck_assert_msg(strstr(c->message, "requires valid task ids") != NULL, "%s", c->message);
+    ck_assert_msg(strstr(c->message, ":2: deps[0]: Arg.set_dependencies(...) requires valid task ids") != NULL,
+                  "%s", c->message);
+    done(c);
+}
+END_TEST
+
+START_TEST(dependency_on_a_task_never_issued_counts_as_retired)
+{
+    /* ring 0 local 7 was never handed out: the runtime finds no live task in
+     * its slot and adds no edge, so both tasks run at once */
+    char text[1024];
+    snprintf(text, sizeof(text),
+             "%s{\"op\": \"submit\", \"kernel\": \"post\", \"deps\": [7]}\n"
+             "{\"op\": \"submit\", \"kernel\": \"post\", \"deps\": [12884901895]}\n",
+             MIXHDR);
+    chip *c = run_graph(text, NULL, 1);
+    ck_assert_int_eq(c->status, CHIP_DONE);
+    ck_assert_uint_eq(c->tasks_completed, 2);
+    const sl_exec *a = find_exec(c, 0, NULL), *b = find_exec(c, 1, NULL);
+    ck_assert_uint_lt(b->start, a->end);
+    done(c);
+}
+END_TEST
+
+START_TEST(explicit_dependency_on_an_alloc_task)
+{
+    /* the manual-scope pattern of the runtime's paged_attention_manual_scope:
+     * add_dep(alloc task); the alloc completes inline, so the edge costs nothing */
+    char text[1024];
+    snprintf(text, sizeof(text),
+             "%s{\"op\": \"scope_begin\", \"mode\": \"manual\"}\n"
+             "{\"op\": \"alloc\", \"id\": \"acc\", \"tensors\": [{\"name\": \"o\", \"dtype\": "
+             "\"FLOAT32\", \"shape\": [256]}]}\n"
+             "{\"op\": \"submit\", \"kernel\": \"post\", \"deps\": [\"acc\"], \"args\": [{\"dir\": "
+             "\"inout\", \"tensor\": \"o\"}]}\n{\"op\": \"scope_end\"}\n",
+             MIXHDR);
+    chip *c = run_graph(text, NULL, 1);
+    ck_assert_int_eq(c->status, CHIP_DONE);
+    ck_assert_uint_eq(c->tasks_completed, 2);
+    ck_assert_uint_eq(c->executions, 1);
     done(c);
 }
 END_TEST
@@ -286,7 +327,9 @@ Suite *suite_chip(void)
     tcase_add_test(tc, dummy_and_explicit_deps_order_tasks);
     tcase_add_test(tc, full_task_window_blocks_the_orchestrator_until_a_slot_is_consumed);
     tcase_add_test(tc, flat_graph_longer_than_the_window_is_scope_deadlock);
-    tcase_add_test(tc, invalid_explicit_dependency_is_runtime_error_5);
+    tcase_add_test(tc, only_the_invalid_task_id_is_runtime_error_5);
+    tcase_add_test(tc, dependency_on_a_task_never_issued_counts_as_retired);
+    tcase_add_test(tc, explicit_dependency_on_an_alloc_task);
     tcase_set_timeout(tc, 30);
     suite_add_tcase(s, tc);
     return s;

@@ -403,6 +403,65 @@ START_TEST(false_predicate_retires_like_a_dummy)
 }
 END_TEST
 
+/* The conformance probe (tests/real/probe): per scope, T0 reads e and
+ * creates X; T1 and T2 each inout X; T3 reads X. */
+static void probe_graph(char *text, size_t len, const char *shape)
+{
+    int n = snprintf(text, len,
+                     "{\"ptosim_graph\": 1, \"name\": \"probe\", \"kernels\": [{\"id\": 0, \"name\": \"k\", "
+                     "\"core\": \"aiv\", \"cost\": {\"ns\": 1000}}], \"tensors\": [{\"name\": \"e\", "
+                     "\"dtype\": \"FLOAT32\", \"shape\": [16]}]}\n{\"op\": \"scope_begin\"}\n"
+                     "{\"op\": \"submit\", \"kernel\": \"k\", \"args\": [{\"dir\": \"in\", \"tensor\": \"e\"}, "
+                     "{\"dir\": \"out\", \"tensor\": \"X\", \"dtype\": \"FLOAT32\", \"shape\": %s}]}\n",
+                     shape);
+    for (int i = 0; i < 2; i++)
+        n += snprintf(text + n, len - (size_t)n,
+                      "{\"op\": \"submit\", \"kernel\": \"k\", \"args\": [{\"dir\": \"inout\", \"tensor\": "
+                      "\"X\"}]}\n");
+    snprintf(text + n, len - (size_t)n,
+             "{\"op\": \"submit\", \"kernel\": \"k\", \"args\": [{\"dir\": \"in\", \"tensor\": \"X\"}]}\n"
+             "{\"op\": \"scope_end\"}\n");
+}
+
+START_TEST(created_storage_is_aligned_so_a_partial_row_layout_keeps_the_older_writer)
+{
+    /* The runtime sizes X up to 1024 B: [3,5] FLOAT32 (60 B) has 256
+     * elements of storage, and 256 % 5 != 0, so its overlap test cannot
+     * derive a row-major reference shape: T2's inout does not cover T1's
+     * entry (other), and T3 gets both writers. [4,8]: 256 % 8 == 0, T2
+     * covers T1 (covered), T3 gets one writer. [16,33]: 2112 B -> 3072 B =
+     * 768 elements, 768 % 33 != 0: two writers. */
+    static const struct {
+        const char *shape, *numel, *ov;
+        int t3_edges, tensormap;
+    } cases[] = {{"[3, 5]", "256", "other", 3, 2}, {"[4, 8]", "256", "covered", 2, 1},
+                 {"[16, 33]", "768", "other", 3, 2}};
+    for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+        char text[4096];
+        probe_graph(text, sizeof(text), cases[k].shape);
+        chip *c;
+        cJSON *d = deps_of(text, &c);
+        const cJSON *x = cJSON_GetArrayItem(cJSON_GetObjectItem(d, "tensors"), 1);
+        ck_assert_str_eq(cJSON_GetObjectItem(x, "buffer_numel")->valuestring, cases[k].numel);
+        const cJSON *e12 = edge(d, "4294967297", "4294967298", "tensormap", 0);
+        ck_assert_ptr_nonnull(e12);
+        ck_assert_str_eq(overlap(e12), cases[k].ov);
+        int into_t3 = 0;
+        const cJSON *e;
+        cJSON_ArrayForEach(e, cJSON_GetObjectItem(d, "edges")) into_t3 +=
+            strcmp(cJSON_GetObjectItem(e, "succ")->valuestring, "4294967299") == 0;
+        ck_assert_int_eq(into_t3, cases[k].t3_edges);
+        ck_assert_ptr_nonnull(edge(d, "4294967296", "4294967299", "creator", 0));
+        ck_assert_ptr_nonnull(edge(d, "4294967298", "4294967299", "tensormap", 0));
+        ck_assert_int_eq(edge(d, "4294967297", "4294967299", "tensormap", 0) != NULL, cases[k].t3_edges == 3);
+        /* the TensorMap keeps both writers, or only the newer one */
+        ck_assert_uint_eq(c->tm.peak_used, (uint32_t)cases[k].tensormap);
+        cJSON_Delete(d);
+        tu_chip_free(c);
+    }
+}
+END_TEST
+
 Suite *suite_deps(void)
 {
     Suite *s = suite_create("deps");
@@ -418,6 +477,7 @@ Suite *suite_deps(void)
     tcase_add_test(tc, no_dep_args_are_unknown_and_keep_creator_edges);
     tcase_add_test(tc, edges_to_retired_producers_stay_in_deps_json_but_do_not_wait);
     tcase_add_test(tc, false_predicate_retires_like_a_dummy);
+    tcase_add_test(tc, created_storage_is_aligned_so_a_partial_row_layout_keeps_the_older_writer);
     tcase_set_timeout(tc, 30);
     suite_add_tcase(s, tc);
     return s;

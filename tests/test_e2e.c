@@ -569,7 +569,7 @@ START_TEST(errors_give_distinct_exit_codes_and_clear_messages)
         tu_write(dir, "dep.jsonl",
                  "{\"ptosim_graph\": 1, \"name\": \"dep\", \"kernels\": [{\"id\": 0, \"name\": \"k\", "
                  "\"core\": \"aiv\", \"cost\": {\"cycles\": 100}}]}\n"
-                 "{\"op\": \"submit\", \"kernel\": \"k\", \"deps\": [5]}\n");
+                 "{\"op\": \"submit\", \"kernel\": \"k\", \"deps\": [-1]}\n");
     const char *a8[] = {"run", dep, NULL};
     r = tu_run(a8);
     ck_assert_int_eq(r.status, 4);
