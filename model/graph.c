@@ -503,7 +503,8 @@ static uint64_t numel_of(const int64_t *shape, int ndim)
 /* Parses the header line. */
 /* Reads the header's "run_config": the ring sizes this program asks for, as
  * pypto's RunConfig takes them (an integer for the four rings, or a list of
- * four where 0 keeps that ring's default), checked with RunConfig's rules. */
+ * four where 0 keeps that ring's default), checked with RunConfig's rules but
+ * for the heap, which only needs the runtime's 1024-byte minimum. */
 static int parse_run_config(graph *g, const cJSON *rc, char *err, size_t errlen)
 {
     static const char *const keys[] = {"ring_task_window", "ring_heap", "ring_dep_pool", NULL};
@@ -539,9 +540,22 @@ static int parse_run_config(graph *g, const cJSON *rc, char *err, size_t errlen)
             vals[i] = (uint64_t)d;
         }
         char msg[256];
-        if (runcfg_ring_values((runcfg_knob)k, vals, nitems, cJSON_IsArray(v), g->run_rings[k], msg,
-                               sizeof(msg)) != 0)
+        bool list = cJSON_IsArray(v);
+        if (k == KNOB_HEAP && (!list || nitems == 4)) {
+            /* the runtime takes any heap of at least 1024 bytes (runtime_maker.cpp validates only that);
+             * the power-of-2 rule is pypto RunConfig's, and captures made through the runtime's own
+             * RuntimeEnv use other sizes (tests/real/heap_rebase: 1572864) */
+            for (int i = 0; i < nitems; i++)
+                if (vals[i] < 1024 && (vals[i] != 0 || !list))
+                    return fail(g, err, errlen, f, "ring_heap %s >= 1024 (bytes per ring)%s, got %" PRIu64,
+                                list ? "entries must be" : "must be", list ? " (or 0 to keep default)" : "",
+                                vals[i]);
+            for (int r = 0; r < 4; r++)
+                g->run_rings[k][r] = vals[list ? r : 0];
+        } else if (runcfg_ring_values((runcfg_knob)k, vals, nitems, list, g->run_rings[k], msg, sizeof(msg)) !=
+                   0) {
             return fail(g, err, errlen, f, "%s", msg);
+        }
         g->has_run_config = true;
     }
     return 0;

@@ -1,5 +1,5 @@
-/* import.c - rebuilds a graph file from a runtime capture: tasks and edges from deps.json, durations from the
- * swimlane, scopes from scope stats (formats.md §1-§3). */
+/* import.c - rebuilds a graph file from a runtime capture: tasks, args and edges from deps.json, the op
+ * order and scopes from scope stats, created buffers from heap offsets, kernel times from the swimlane. */
 #include "import.h"
 
 #include <cJSON.h>
@@ -16,45 +16,103 @@
 
 #include "../model/dtype.h"
 #include "../model/graph.h"
+#include "../model/ringres.h"
+#include "../model/tmap.h"
+#include "../model/vec.h"
 #include "cli.h"
+
+#define RINGS 4                               /* PTO2_MAX_RING_DEPTH */
+#define MAX_SCOPE_DEPTH 64                    /* PTO2_MAX_SCOPE_DEPTH, the root scope included */
+#define DEFAULT_RING_HEAP (256ULL << 20)      /* the runtime's default heap per ring */
+#define GUESSED_SCOPE_TASKS 1024              /* guessed scopes close after this many tasks */
+#define UNCONSUMED_SLOT_BYTES HEAP_OUTPUT_ALIGN /* least heap an output nobody read can take */
 
 enum { A_IN, A_OUT, A_INOUT, A_OUT_EXISTING, A_NO_DEP };
 static const char *const DIRS[] = {"in", "out", "inout", "out_existing", "no_dep"};
 
 typedef struct imp_arg {
     int type;   /* A_* */
-    int tensor; /* index into tensors, -1 = unknown (an OUTPUT nobody consumed) */
+    int dtype;  /* the view's dtype */
+    bool manual_dep; /* inferred: the tensor takes no part in TensorMap lookups */
+    int tensor; /* tensors[] index of the view, -1 for OUTPUT */
+    int buf;    /* the buffer it names (bufs[] index), -1 until resolved */
     int ndim;
     int64_t shape[GRAPH_MAX_DIMS], strides[GRAPH_MAX_DIMS];
     uint64_t start;
 } imp_arg;
 
+/* An edge into a task, as deps.json lists it. */
+typedef struct imp_edge {
+    size_t pred; /* tasks[] index, SIZE_MAX = names no task (a raw dependency) */
+    uint64_t pred_id;
+    int arg;    /* consumer arg, -1 explicit */
+    int source; /* 0 explicit, 1 creator, 2 tensormap */
+    int tensor; /* tensors[] index (creator, tensormap), -1 otherwise */
+} imp_edge;
+
 typedef struct imp_task {
     uint64_t id;
-    bool manual, early, alloc;
+    int ring;
+    uint32_t local;
+    bool alloc;  /* alloc_tensors: not in tasks[], known from ids and creator edges */
+    bool manual; /* submitted inside a manual scope */
+    bool early;  /* allow_early_resolve */
     int32_t k[3];
     int block_num;
     int nargs;
     imp_arg *args;
-    uint64_t *deps; /* explicit predecessors */
-    int ndeps, depcap;
-    double ns; /* median execution time, < 0 = not seen */
+    imp_edge *edges; /* edges into this task, in file order */
+    size_t nedges, edgecap;
+    int nslots;      /* OUTPUT args (submits) */
+    int *outs;       /* created buffers in slot order */
+    size_t nouts, outcap;
+    size_t pos;      /* index in the op order */
+    int *anchored;   /* tensors creator edges say it made */
+    size_t nanchored, anchorcap;
+    double ns;       /* median execution time, < 0 = not seen */
 } imp_task;
 
+/* One deps.json tensors[] record. */
 typedef struct imp_tensor {
     uint64_t tid, addr, numel;
     int version, dtype;
-    uint64_t creator; /* creating task, UINT64_MAX = external */
-    bool bound;       /* its creator's output slot is known */
+    size_t *creators; /* tasks named by creator edges of this tensor */
+    size_t ncreators, creatorcap;
+    bool heap;        /* runtime-created: lies in the heap arena */
+    int ring;         /* its heap ring */
+    uint64_t off;     /* its offset inside that ring */
+    size_t first_use; /* op position of the first task reading it */
+    size_t *readers;  /* auto-scope readers without a creator edge: (task << 6) | arg */
+    size_t nreaders, readercap;
+    int *made;        /* created buffers holding it, in creation order */
+    size_t nmade, madecap;
 } imp_tensor;
 
-/* One scope-stats sample: a scope boundary at `depth` with ring counter `count`. */
+/* A buffer of the graph file: an external tensor or one created output. */
+typedef struct imp_buf {
+    bool created;
+    int tensor;     /* tensors[] record, -1 = an output nobody read */
+    size_t task;    /* creator, created only */
+    uint64_t bytes; /* heap bytes, created only */
+} imp_buf;
+
+/* One scope-stats sample of a scope at depth >= 1 (the root scope is implicit). */
 typedef struct imp_scope {
     bool begin;
     int depth, ring;
-    uint64_t count;
+    uint64_t head;     /* task_window_end: tasks the ring had handed out */
+    uint64_t heap_end; /* cumulative heap bytes allocated on the ring */
+    long line;
     char site[GRAPH_SITE_MAX];
 } imp_scope;
+
+enum { OP_TASK, OP_BEGIN, OP_END };
+typedef struct imp_op {
+    int kind;
+    size_t task;                 /* OP_TASK */
+    bool manual;                 /* OP_BEGIN */
+    const char *site;            /* OP_BEGIN: the capture's site, NULL for a guessed scope */
+} imp_op;
 
 typedef struct importer {
     const char *dir;
@@ -62,14 +120,26 @@ typedef struct importer {
     size_t errlen;
     imp_task *tasks;
     size_t ntasks, taskcap;
+    size_t nknown; /* tasks[0 .. nknown) are deps.json's, in submission order */
     imp_tensor *tensors;
     size_t ntensors;
+    uint32_t *tid_hash; /* open addressing: tensors[] index + 1, 0 = empty */
+    size_t tid_mask;
+    imp_buf *bufs;
+    size_t nbufs, bufcap;
     imp_scope *scopes;
     size_t nscopes, scopecap;
+    bool have_stats;                 /* scope stats with samples */
+    uint64_t cap[3][RINGS];          /* the capture's task window, heap and dep pool per ring */
+    uint64_t ring_count[RINGS];      /* tasks each ring handed out */
+    long *by_local[RINGS];           /* ring -> local id -> tasks[] index */
+    imp_op *ops;
+    size_t nops, opcap;
     char names[GRAPH_MAX_FUNC_ID][GRAPH_NAME_MAX]; /* func id -> kernel name ("" = unknown) */
     char graph_name[GRAPH_NAME_MAX], orchestrator[GRAPH_NAME_MAX];
     double func_ns[GRAPH_MAX_FUNC_ID]; /* median per func id, < 0 = none */
     int func_core[GRAPH_MAX_FUNC_ID];  /* 0 AIC, 1 AIV, -1 unused */
+    FILE *warn;                        /* notes on what a capture could not tell */
 } importer;
 
 static int fail(importer *im, const char *file, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -82,6 +152,25 @@ static int fail(importer *im, const char *file, const char *fmt, ...)
     va_end(ap);
     snprintf(im->err, im->errlen, "%s/%s: %s", im->dir, file, msg);
     return -1;
+}
+
+static int oom(importer *im)
+{
+    snprintf(im->err, im->errlen, "out of memory");
+    return -1;
+}
+
+static void note(importer *im, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void note(importer *im, const char *fmt, ...)
+{
+    if (!im->warn)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("ptosim import: note: ", im->warn);
+    vfprintf(im->warn, fmt, ap);
+    fputc('\n', im->warn);
+    va_end(ap);
 }
 
 /* Reads a whole file; NULL when it does not exist (errno set). */
@@ -123,12 +212,12 @@ static bool get_u64(const cJSON *v, uint64_t *out)
         char *end;
         errno = 0;
         unsigned long long x = strtoull(v->valuestring, &end, 10);
-        if (end == v->valuestring || *end || errno)
+        if (end == v->valuestring || *end || errno || v->valuestring[0] == '-')
             return false;
         *out = x;
         return true;
     }
-    if (cJSON_IsNumber(v) && v->valuedouble >= 0) {
+    if (cJSON_IsNumber(v) && v->valuedouble >= 0 && v->valuedouble < 1.8e19) {
         *out = (uint64_t)v->valuedouble;
         return true;
     }
@@ -143,40 +232,71 @@ static bool get_dims(const cJSON *v, int64_t *out, int *n)
     const cJSON *x;
     cJSON_ArrayForEach(x, v)
     {
-        if (!cJSON_IsNumber(x))
+        if (!cJSON_IsNumber(x) || x->valuedouble < 0 || x->valuedouble > 9e15)
             return false;
         out[(*n)++] = (int64_t)x->valuedouble;
     }
     return true;
 }
 
+static int ring_of(uint64_t id)
+{
+    return (int)(id >> 32);
+}
+
+/* The tasks[] index of a task id, or -1. */
 static long find_task(const importer *im, uint64_t id)
 {
-    /* tasks are in submission order, ids ascending within a ring: a scan is fine for captures */
-    for (size_t i = 0; i < im->ntasks; i++)
-        if (im->tasks[i].id == id)
-            return (long)i;
+    int r = ring_of(id);
+    uint64_t local = id & 0xFFFFFFFFu;
+    if (r < RINGS && im->by_local[r] && local < im->ring_count[r])
+        return im->by_local[r][local];
     return -1;
+}
+
+static size_t tid_slot(uint64_t tid, size_t mask)
+{
+    return (size_t)((tid * 0x9E3779B97F4A7C15ULL) >> 17) & mask;
 }
 
 static long find_tensor(const importer *im, uint64_t tid)
 {
-    for (size_t i = 0; i < im->ntensors; i++)
-        if (im->tensors[i].tid == tid)
-            return (long)i;
-    return -1;
+    if (!im->tid_hash)
+        return -1;
+    for (size_t h = tid_slot(tid, im->tid_mask);; h = (h + 1) & im->tid_mask) {
+        uint32_t v = im->tid_hash[h];
+        if (!v)
+            return -1;
+        if (im->tensors[v - 1].tid == tid)
+            return (long)v - 1;
+    }
+}
+
+/* Indexes tensors[] by tensor id (the first record of an id wins). */
+static int hash_tensors(importer *im)
+{
+    size_t n = 16;
+    while (n < 2 * im->ntensors + 2)
+        n *= 2;
+    im->tid_hash = calloc(n, sizeof(*im->tid_hash));
+    if (!im->tid_hash)
+        return oom(im);
+    im->tid_mask = n - 1;
+    for (size_t i = 0; i < im->ntensors; i++) {
+        if (find_tensor(im, im->tensors[i].tid) >= 0)
+            continue;
+        size_t h = tid_slot(im->tensors[i].tid, im->tid_mask);
+        while (im->tid_hash[h])
+            h = (h + 1) & im->tid_mask;
+        im->tid_hash[h] = (uint32_t)i + 1;
+    }
+    return 0;
 }
 
 static imp_task *add_task(importer *im)
 {
-    if (im->ntasks == im->taskcap) {
-        size_t ncap = im->taskcap ? im->taskcap * 2 : 256;
-        imp_task *nt = realloc(im->tasks, ncap * sizeof(*nt));
-        if (!nt)
-            return NULL;
-        im->tasks = nt;
-        im->taskcap = ncap;
-    }
+    if (vec_grow((void **)&im->tasks, &im->taskcap, im->ntasks, sizeof(*im->tasks)) != 0)
+        return NULL;
     imp_task *t = &im->tasks[im->ntasks++];
     memset(t, 0, sizeof(*t));
     t->ns = -1;
@@ -185,21 +305,234 @@ static imp_task *add_task(importer *im)
     return t;
 }
 
-static int add_dep(imp_task *t, uint64_t pred)
+static int add_edge(importer *im, imp_task *t, imp_edge e)
 {
-    for (int i = 0; i < t->ndeps; i++)
-        if (t->deps[i] == pred)
-            return 0;
-    if (t->ndeps == t->depcap) {
-        int ncap = t->depcap ? 2 * t->depcap : 4;
-        uint64_t *nd = realloc(t->deps, (size_t)ncap * sizeof(*nd));
-        if (!nd)
-            return -1;
-        t->deps = nd;
-        t->depcap = ncap;
-    }
-    t->deps[t->ndeps++] = pred;
+    if (vec_grow((void **)&t->edges, &t->edgecap, t->nedges, sizeof(*t->edges)) != 0)
+        return oom(im);
+    t->edges[t->nedges++] = e;
     return 0;
+}
+
+static int add_buf(importer *im, imp_buf b)
+{
+    if (vec_grow((void **)&im->bufs, &im->bufcap, im->nbufs, sizeof(*im->bufs)) != 0)
+        return -1;
+    im->bufs[im->nbufs] = b;
+    return (int)im->nbufs++;
+}
+
+/* ---- reading ---- */
+
+static int read_tensor(importer *im, const cJSON *x, int i)
+{
+    imp_tensor *t = &im->tensors[im->ntensors];
+    memset(t, 0, sizeof(*t));
+    const cJSON *dt = cJSON_GetObjectItemCaseSensitive(x, "dtype");
+    if (!get_u64(cJSON_GetObjectItemCaseSensitive(x, "tensor_id"), &t->tid) ||
+        !get_u64(cJSON_GetObjectItemCaseSensitive(x, "buffer_addr"), &t->addr) ||
+        !get_u64(cJSON_GetObjectItemCaseSensitive(x, "buffer_numel"), &t->numel) || !cJSON_IsString(dt) ||
+        dtype_parse(dt->valuestring) < 0)
+        return fail(im, "deps.json", "tensors[%d]: needs tensor_id, buffer_addr, buffer_numel and a known dtype",
+                    i);
+    t->dtype = dtype_parse(dt->valuestring);
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(x, "version");
+    t->version = cJSON_IsNumber(v) ? (int)v->valuedouble : 0;
+    t->first_use = SIZE_MAX;
+    im->ntensors++;
+    return 0;
+}
+
+static int read_task(importer *im, const cJSON *x, int i)
+{
+    imp_task *t = add_task(im);
+    if (!t)
+        return oom(im);
+    const cJSON *k = cJSON_GetObjectItemCaseSensitive(x, "kernel_ids"),
+                *args = cJSON_GetObjectItemCaseSensitive(x, "args"),
+                *sc = cJSON_GetObjectItemCaseSensitive(x, "scope"),
+                *bn = cJSON_GetObjectItemCaseSensitive(x, "block_num");
+    if (!get_u64(cJSON_GetObjectItemCaseSensitive(x, "task_id"), &t->id) || !cJSON_IsArray(k) ||
+        cJSON_GetArraySize(k) != 3 || !cJSON_IsArray(args))
+        return fail(im, "deps.json", "tasks[%d]: needs task_id, kernel_ids [aic, aiv0, aiv1] and args", i);
+    if (ring_of(t->id) >= RINGS)
+        return fail(im, "deps.json", "tasks[%d].task_id: %" PRIu64 " names ring %d (rings are 0..3)", i, t->id,
+                    ring_of(t->id));
+    t->ring = ring_of(t->id);
+    t->local = (uint32_t)t->id;
+    for (int s = 0; s < 3; s++) {
+        const cJSON *kv = cJSON_GetArrayItem(k, s);
+        t->k[s] = cJSON_IsNumber(kv) && kv->valuedouble >= 0 ? (int32_t)kv->valuedouble : -1;
+        if (t->k[s] >= GRAPH_MAX_FUNC_ID)
+            return fail(im, "deps.json", "tasks[%d].kernel_ids: func id %d is out of range", i, t->k[s]);
+    }
+    t->manual = cJSON_IsString(sc) && strcmp(sc->valuestring, "manual") == 0;
+    t->early = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(x, "early_dispatch"));
+    t->block_num = cJSON_IsNumber(bn) && bn->valuedouble >= 1 && bn->valuedouble <= 32767 ? (int)bn->valuedouble
+                                                                                          : 1;
+    int na = cJSON_GetArraySize(args);
+    if (na > GRAPH_MAX_TENSOR_ARGS)
+        return fail(im, "deps.json", "tasks[%d].args: %d tensor args, at most %d", i, na, GRAPH_MAX_TENSOR_ARGS);
+    t->args = calloc(na ? (size_t)na : 1, sizeof(*t->args));
+    if (!t->args)
+        return oom(im);
+    const cJSON *a;
+    cJSON_ArrayForEach(a, args)
+    {
+        imp_arg *ia = &t->args[t->nargs];
+        const cJSON *ty = cJSON_GetObjectItemCaseSensitive(a, "type");
+        const char *tn = cJSON_IsString(ty) ? ty->valuestring : "";
+        ia->tensor = -1;
+        ia->buf = -1;
+        ia->type = strcmp(tn, "INPUT") == 0             ? A_IN
+                   : strcmp(tn, "OUTPUT") == 0          ? A_OUT
+                   : strcmp(tn, "INOUT") == 0           ? A_INOUT
+                   : strcmp(tn, "OUTPUT_EXISTING") == 0 ? A_OUT_EXISTING
+                                                        : A_NO_DEP;
+        if (ia->type == A_OUT) {
+            t->nslots++;
+        } else {
+            uint64_t tid;
+            int nd_shape = 0, nd_strides = 0;
+            if (!get_u64(cJSON_GetObjectItemCaseSensitive(a, "tensor_id"), &tid) ||
+                (ia->tensor = (int)find_tensor(im, tid)) < 0 ||
+                !get_dims(cJSON_GetObjectItemCaseSensitive(a, "shape"), ia->shape, &nd_shape) ||
+                !get_dims(cJSON_GetObjectItemCaseSensitive(a, "strides"), ia->strides, &nd_strides) ||
+                nd_shape != nd_strides || !get_u64(cJSON_GetObjectItemCaseSensitive(a, "start_offset"), &ia->start))
+                return fail(im, "deps.json",
+                            "tasks[%d].args[%d]: needs a known tensor_id, shape, strides and start_offset", i,
+                            t->nargs);
+            ia->ndim = nd_shape;
+            const cJSON *dt = cJSON_GetObjectItemCaseSensitive(a, "dtype");
+            ia->dtype = cJSON_IsString(dt) ? dtype_parse(dt->valuestring) : -1;
+            if (ia->dtype < 0)
+                ia->dtype = im->tensors[ia->tensor].dtype;
+        }
+        t->nargs++;
+    }
+    return 0;
+}
+
+/* Indexes tasks by (ring, local id); ids a ring handed out that deps.json
+ * does not list are alloc_tensors calls (the only other kind of task). */
+static int index_tasks(importer *im)
+{
+    for (size_t i = 0; i < im->ntasks; i++) {
+        imp_task *t = &im->tasks[i];
+        if ((uint64_t)t->local + 1 > im->ring_count[t->ring])
+            im->ring_count[t->ring] = (uint64_t)t->local + 1;
+    }
+    for (int r = 0; r < RINGS; r++) {
+        if (im->ring_count[r] > (64u << 20))
+            return fail(im, "deps.json", "ring %d: local task id %" PRIu64 " is beyond what a capture can hold", r,
+                        im->ring_count[r] - 1);
+        free(im->by_local[r]);
+        im->by_local[r] = malloc((im->ring_count[r] ? im->ring_count[r] : 1) * sizeof(long));
+        if (!im->by_local[r])
+            return oom(im);
+        for (uint64_t l = 0; l < im->ring_count[r]; l++)
+            im->by_local[r][l] = -1;
+    }
+    for (size_t i = 0; i < im->ntasks; i++) {
+        imp_task *t = &im->tasks[i];
+        if (im->by_local[t->ring][t->local] >= 0)
+            return fail(im, "deps.json", "task %" PRIu64 " is listed twice", t->id);
+        im->by_local[t->ring][t->local] = (long)i;
+    }
+    for (int r = 0; r < RINGS; r++)
+        for (uint64_t l = 0; l < im->ring_count[r]; l++) {
+            if (im->by_local[r][l] >= 0)
+                continue;
+            imp_task *t = add_task(im);
+            if (!t)
+                return oom(im);
+            t->id = ((uint64_t)r << 32) | l;
+            t->ring = r;
+            t->local = (uint32_t)l;
+            t->alloc = true;
+            im->by_local[r][l] = (long)(im->ntasks - 1);
+        }
+    return 0;
+}
+
+static int read_edges(importer *im, const cJSON *edges)
+{
+    const cJSON *x;
+    int i = 0;
+    cJSON_ArrayForEach(x, edges)
+    {
+        uint64_t pred, succ;
+        const cJSON *src = cJSON_GetObjectItemCaseSensitive(x, "source"),
+                    *arg = cJSON_GetObjectItemCaseSensitive(x, "arg");
+        if (!get_u64(cJSON_GetObjectItemCaseSensitive(x, "pred"), &pred) ||
+            !get_u64(cJSON_GetObjectItemCaseSensitive(x, "succ"), &succ) || !cJSON_IsString(src))
+            return fail(im, "deps.json", "edges[%d]: needs pred, succ and source", i);
+        long s = find_task(im, succ);
+        if (s < 0 || (size_t)s >= im->nknown)
+            return fail(im, "deps.json", "edges[%d]: succ %" PRIu64 " is not in tasks", i, succ);
+        imp_edge e = {.pred_id = pred, .arg = cJSON_IsNumber(arg) ? (int)arg->valuedouble : -1, .tensor = -1};
+        e.source = strcmp(src->valuestring, "explicit") == 0   ? 0
+                   : strcmp(src->valuestring, "creator") == 0  ? 1
+                   : strcmp(src->valuestring, "tensormap") == 0 ? 2
+                                                               : -1;
+        if (e.source < 0)
+            return fail(im, "deps.json", "edges[%d].source: \"%s\" is not explicit, creator or tensormap", i,
+                        src->valuestring);
+        long p = find_task(im, pred);
+        e.pred = p < 0 ? SIZE_MAX : (size_t)p;
+        if (e.source != 0) {
+            uint64_t tid;
+            long ti;
+            if (p < 0)
+                return fail(im, "deps.json", "edges[%d]: pred %" PRIu64 " of a %s edge is no task", i, pred,
+                            src->valuestring);
+            if (!get_u64(cJSON_GetObjectItemCaseSensitive(x, "tensor_id"), &tid) || (ti = find_tensor(im, tid)) < 0)
+                ti = -1;
+            e.tensor = (int)ti;
+            if (e.source == 1 && ti >= 0) {
+                imp_tensor *tn = &im->tensors[ti];
+                bool seen = false;
+                for (size_t c = 0; c < tn->ncreators; c++)
+                    seen |= tn->creators[c] == (size_t)p;
+                if (!seen) {
+                    imp_task *pt = &im->tasks[p];
+                    if (vec_grow((void **)&tn->creators, &tn->creatorcap, tn->ncreators, sizeof(size_t)) != 0 ||
+                        vec_grow((void **)&pt->anchored, &pt->anchorcap, pt->nanchored, sizeof(int)) != 0)
+                        return oom(im);
+                    tn->creators[tn->ncreators++] = (size_t)p;
+                    pt->anchored[pt->nanchored++] = (int)ti;
+                }
+            }
+        }
+        if (add_edge(im, &im->tasks[s], e) != 0)
+            return -1;
+        i++;
+    }
+    return 0;
+}
+
+/* Ids named by creator or explicit edges that no ring counted yet extend the
+ * rings: allocs reached only that way (an alloc consumed only in a manual
+ * scope is named by nothing else). Explicit preds beyond what scope stats
+ * counted are ids never issued, kept as raw dependencies. */
+static void count_edge_preds(importer *im, const cJSON *edges)
+{
+    const cJSON *x;
+    cJSON_ArrayForEach(x, edges)
+    {
+        uint64_t pred;
+        const cJSON *src = cJSON_GetObjectItemCaseSensitive(x, "source");
+        if (!get_u64(cJSON_GetObjectItemCaseSensitive(x, "pred"), &pred) || !cJSON_IsString(src) ||
+            ring_of(pred) >= RINGS)
+            continue;
+        bool creator = strcmp(src->valuestring, "creator") == 0;
+        bool expl = strcmp(src->valuestring, "explicit") == 0;
+        int r = ring_of(pred);
+        uint64_t local = pred & 0xFFFFFFFFu;
+        if (creator || (expl && !im->have_stats)) {
+            if (local + 1 > im->ring_count[r] && local < (64u << 20))
+                im->ring_count[r] = local + 1;
+        }
+    }
 }
 
 static int read_deps(importer *im)
@@ -222,160 +555,24 @@ static int read_deps(importer *im)
     int nt = cJSON_IsArray(tensors) ? cJSON_GetArraySize(tensors) : 0;
     im->tensors = calloc(nt ? (size_t)nt : 1, sizeof(*im->tensors));
     if (!im->tensors) {
-        fail(im, "deps.json", "out of memory");
+        oom(im);
         goto out;
     }
     const cJSON *x;
     int i = 0;
-    cJSON_ArrayForEach(x, tensors)
-    {
-        imp_tensor *t = &im->tensors[im->ntensors];
-        const cJSON *dt = cJSON_GetObjectItemCaseSensitive(x, "dtype");
-        if (!get_u64(cJSON_GetObjectItemCaseSensitive(x, "tensor_id"), &t->tid) ||
-            !get_u64(cJSON_GetObjectItemCaseSensitive(x, "buffer_addr"), &t->addr) ||
-            !get_u64(cJSON_GetObjectItemCaseSensitive(x, "buffer_numel"), &t->numel) || !cJSON_IsString(dt) ||
-            dtype_parse(dt->valuestring) < 0) {
-            fail(im, "deps.json", "tensors[%d]: needs tensor_id, buffer_addr, buffer_numel and a known dtype",
-                 i);
-            goto out;
-        }
-        t->dtype = dtype_parse(dt->valuestring);
-        const cJSON *v = cJSON_GetObjectItemCaseSensitive(x, "version");
-        t->version = cJSON_IsNumber(v) ? (int)v->valuedouble : 0;
-        t->creator = UINT64_MAX;
-        im->ntensors++;
-        i++;
-    }
+    cJSON_ArrayForEach(x, tensors) if (read_tensor(im, x, i++) != 0) goto out;
+    if (hash_tensors(im) != 0)
+        goto out;
     i = 0;
-    cJSON_ArrayForEach(x, tasks)
-    {
-        imp_task *t = add_task(im);
-        const cJSON *k = cJSON_GetObjectItemCaseSensitive(x, "kernel_ids"),
-                    *args = cJSON_GetObjectItemCaseSensitive(x, "args"),
-                    *sc = cJSON_GetObjectItemCaseSensitive(x, "scope"),
-                    *bn = cJSON_GetObjectItemCaseSensitive(x, "block_num");
-        if (!t || !get_u64(cJSON_GetObjectItemCaseSensitive(x, "task_id"), &t->id) || !cJSON_IsArray(k) ||
-            cJSON_GetArraySize(k) != 3 || !cJSON_IsArray(args)) {
-            fail(im, "deps.json", "tasks[%d]: needs task_id, kernel_ids [aic, aiv0, aiv1] and args", i);
-            goto out;
-        }
-        for (int s = 0; s < 3; s++) {
-            const cJSON *kv = cJSON_GetArrayItem(k, s);
-            t->k[s] = cJSON_IsNumber(kv) ? (int32_t)kv->valuedouble : -1;
-            if (t->k[s] >= GRAPH_MAX_FUNC_ID) {
-                fail(im, "deps.json", "tasks[%d].kernel_ids: func id %d is out of range", i, t->k[s]);
-                goto out;
-            }
-        }
-        t->manual = cJSON_IsString(sc) && strcmp(sc->valuestring, "manual") == 0;
-        t->early = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(x, "early_dispatch"));
-        t->block_num = cJSON_IsNumber(bn) && bn->valuedouble >= 1 ? (int)bn->valuedouble : 1;
-        int na = cJSON_GetArraySize(args);
-        t->args = calloc(na ? (size_t)na : 1, sizeof(*t->args));
-        if (!t->args) {
-            fail(im, "deps.json", "out of memory");
-            goto out;
-        }
-        const cJSON *a;
-        cJSON_ArrayForEach(a, args)
-        {
-            imp_arg *ia = &t->args[t->nargs];
-            const cJSON *ty = cJSON_GetObjectItemCaseSensitive(a, "type");
-            const char *tn = cJSON_IsString(ty) ? ty->valuestring : "";
-            ia->tensor = -1;
-            ia->type = strcmp(tn, "INPUT") == 0             ? A_IN
-                       : strcmp(tn, "OUTPUT") == 0          ? A_OUT
-                       : strcmp(tn, "INOUT") == 0           ? A_INOUT
-                       : strcmp(tn, "OUTPUT_EXISTING") == 0 ? A_OUT_EXISTING
-                                                            : A_NO_DEP;
-            if (ia->type != A_OUT) {
-                uint64_t tid;
-                if (!get_u64(cJSON_GetObjectItemCaseSensitive(a, "tensor_id"), &tid) ||
-                    (ia->tensor = (int)find_tensor(im, tid)) < 0 ||
-                    !get_dims(cJSON_GetObjectItemCaseSensitive(a, "shape"), ia->shape, &ia->ndim) ||
-                    !get_dims(cJSON_GetObjectItemCaseSensitive(a, "strides"), ia->strides, &ia->ndim) ||
-                    !get_u64(cJSON_GetObjectItemCaseSensitive(a, "start_offset"), &ia->start)) {
-                    fail(im, "deps.json",
-                         "tasks[%d].args[%d]: needs a known tensor_id, shape, strides and start_offset", i,
-                         t->nargs);
-                    goto out;
-                }
-            }
-            t->nargs++;
-        }
-        i++;
-    }
-    /* edges: explicit ones become deps; creator ones tell which task made which buffer */
-    i = 0;
-    cJSON_ArrayForEach(x, edges)
-    {
-        uint64_t pred, succ;
-        const cJSON *src = cJSON_GetObjectItemCaseSensitive(x, "source");
-        if (!get_u64(cJSON_GetObjectItemCaseSensitive(x, "pred"), &pred) ||
-            !get_u64(cJSON_GetObjectItemCaseSensitive(x, "succ"), &succ) || !cJSON_IsString(src)) {
-            fail(im, "deps.json", "edges[%d]: needs pred, succ and source", i);
-            goto out;
-        }
-        long s = find_task(im, succ);
-        if (s < 0) {
-            fail(im, "deps.json", "edges[%d]: succ %" PRIu64 " is not in tasks", i, succ);
-            goto out;
-        }
-        if (strcmp(src->valuestring, "explicit") == 0) {
-            if (add_dep(&im->tasks[s], pred) != 0) {
-                fail(im, "deps.json", "out of memory");
-                goto out;
-            }
-        } else if (strcmp(src->valuestring, "creator") == 0) {
-            uint64_t tid;
-            long ti;
-            if (get_u64(cJSON_GetObjectItemCaseSensitive(x, "tensor_id"), &tid) &&
-                (ti = find_tensor(im, tid)) >= 0)
-                im->tensors[ti].creator = pred;
-        }
-        i++;
-    }
+    cJSON_ArrayForEach(x, tasks) if (read_task(im, x, i++) != 0) goto out;
+    im->nknown = im->ntasks;
+    count_edge_preds(im, edges);
+    if (index_tasks(im) != 0 || read_edges(im, edges) != 0)
+        goto out;
     rc = 0;
 out:
     cJSON_Delete(root);
     return rc;
-}
-
-/* Creators absent from tasks[] are alloc_tensors calls: add them as tasks. */
-static int add_allocs(importer *im)
-{
-    for (size_t i = 0; i < im->ntensors; i++) {
-        uint64_t c = im->tensors[i].creator;
-        if (c == UINT64_MAX || find_task(im, c) >= 0)
-            continue;
-        imp_task *t = add_task(im);
-        if (!t)
-            return fail(im, "deps.json", "out of memory");
-        t->id = c;
-        t->alloc = true;
-    }
-    return 0;
-}
-
-/* Binds each created buffer to its creator's output: the first OUTPUT slot
- * not yet bound (exact when a task creates one buffer; in first-consumer
- * order otherwise). */
-static void bind_outputs(importer *im)
-{
-    for (size_t i = 0; i < im->ntensors; i++) {
-        imp_tensor *tn = &im->tensors[i];
-        if (tn->creator == UINT64_MAX)
-            continue;
-        imp_task *t = &im->tasks[find_task(im, tn->creator)];
-        if (t->alloc)
-            continue; /* listed by its alloc op */
-        for (int a = 0; a < t->nargs; a++)
-            if (t->args[a].type == A_OUT && t->args[a].tensor < 0) {
-                t->args[a].tensor = (int)i;
-                tn->bound = true;
-                break;
-            }
-    }
 }
 
 static int cmp_d(const void *a, const void *b)
@@ -407,10 +604,11 @@ static int read_swimlane(importer *im)
     double *dur = malloc((n ? n : 1) * sizeof(*dur));
     long *task = malloc((n ? n : 1) * sizeof(*task));
     int *func = malloc((n ? n : 1) * sizeof(*func));
-    if (!dur || !task || !func) {
-        free(dur), free(task), free(func);
+    double *tmp = malloc((n ? n : 1) * sizeof(*tmp));
+    if (!dur || !task || !func || !tmp) {
+        free(dur), free(task), free(func), free(tmp);
         cJSON_Delete(root);
-        return fail(im, "chip_swimlane_records.json", "out of memory");
+        return oom(im);
     }
     size_t m = 0;
     const cJSON *e;
@@ -418,11 +616,10 @@ static int read_swimlane(importer *im)
     {
         uint64_t core, id, start, end;
         if (!get_u64(cJSON_GetArrayItem(e, 0), &core) || !get_u64(cJSON_GetArrayItem(e, 1), &id) ||
-            !get_u64(cJSON_GetArrayItem(e, 3), &start) || !get_u64(cJSON_GetArrayItem(e, 4), &end) ||
-            end < start)
+            !get_u64(cJSON_GetArrayItem(e, 3), &start) || !get_u64(cJSON_GetArrayItem(e, 4), &end) || end < start)
             continue;
         long t = find_task(im, id);
-        if (t < 0)
+        if (t < 0 || (size_t)t >= im->nknown)
             continue;
         const cJSON *ct = cJSON_GetArrayItem(types, (int)core);
         bool aiv = cJSON_IsString(ct) && strcmp(ct->valuestring, "aiv") == 0;
@@ -433,21 +630,16 @@ static int read_swimlane(importer *im)
         m++;
     }
     cJSON_Delete(root);
-    /* medians: sort a copy of each group */
-    double *tmp = malloc((m ? m : 1) * sizeof(*tmp));
-    if (!tmp) {
-        free(dur), free(task), free(func);
-        return fail(im, "chip_swimlane_records.json", "out of memory");
-    }
-    for (size_t t = 0; t < im->ntasks; t++) {
-        size_t k = 0;
-        for (size_t i = 0; i < m; i++)
-            if (task[i] == (long)t)
-                tmp[k++] = dur[i];
-        if (k) {
+    /* per task: sort (task, duration) pairs by gathering each task's run */
+    for (size_t i = 0; i < m;) {
+        size_t j = i, k = 0;
+        while (j < m && task[j] == task[i])
+            tmp[k++] = dur[j++];
+        if (im->tasks[task[i]].ns < 0) { /* a task's executions are contiguous in practice */
             qsort(tmp, k, sizeof(*tmp), cmp_d);
-            im->tasks[t].ns = tmp[k / 2];
+            im->tasks[task[i]].ns = tmp[k / 2];
         }
+        i = j;
     }
     for (int f = 0; f < GRAPH_MAX_FUNC_ID; f++) {
         size_t k = 0;
@@ -482,6 +674,10 @@ static void read_name_map(importer *im)
         char *dot = strstr(im->graph_name, ".json");
         if (dot)
             *dot = '\0';
+        for (char *p = im->graph_name; *p; p++) /* a graph name names files */
+            if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+                  *p == '_' || *p == '-' || *p == '.'))
+                *p = '_';
     }
     char *text = slurp(im->dir, best, NULL);
     cJSON *root = text ? cJSON_Parse(text) : NULL;
@@ -499,59 +695,880 @@ static void read_name_map(importer *im)
     cJSON_Delete(root);
 }
 
+static bool get_ring_array(const cJSON *meta, const char *key, uint64_t out[RINGS])
+{
+    const cJSON *a = cJSON_GetObjectItemCaseSensitive(meta, key);
+    if (!cJSON_IsArray(a) || cJSON_GetArraySize(a) != RINGS)
+        return false;
+    for (int r = 0; r < RINGS; r++)
+        if (!get_u64(cJSON_GetArrayItem(a, r), &out[r]))
+            return false;
+    return true;
+}
+
 static int read_scope_stats(importer *im)
 {
-    char *text = slurp(im->dir, "scope_stats/scope_stats.jsonl", NULL);
+    static const char *const FILE_NAME = "scope_stats/scope_stats.jsonl";
+    char *text = slurp(im->dir, FILE_NAME, NULL);
     if (!text)
-        return 0; /* optional: scopes are guessed from the rings */
+        return 0; /* optional: scopes are then guessed from the rings */
     char *save = NULL;
-    int line = 0;
+    long line = 0;
+    bool usable = true;
     for (char *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
-        if (line++ == 0)
-            continue; /* metadata */
+        line++;
         cJSON *r = cJSON_Parse(l);
+        if (!r) {
+            free(text);
+            return fail(im, FILE_NAME, "line %ld: not valid JSON", line);
+        }
+        if (line == 1) {
+            const cJSON *fatal = cJSON_GetObjectItemCaseSensitive(r, "fatal"),
+                        *dropped = cJSON_GetObjectItemCaseSensitive(r, "dropped");
+            static const char *const KEYS[3] = {"task_window_max", "heap_max", "dep_pool_max"};
+            for (int k = 0; k < 3; k++)
+                if (!get_ring_array(r, KEYS[k], im->cap[k]))
+                    memset(im->cap[k], 0, sizeof(im->cap[k]));
+            if (cJSON_IsTrue(fatal) || (cJSON_IsNumber(dropped) && dropped->valuedouble > 0)) {
+                note(im, "%s: the run was fatal or dropped samples; scopes are guessed from the rings", FILE_NAME);
+                usable = false;
+            }
+            cJSON_Delete(r);
+            continue;
+        }
         const cJSON *ph = cJSON_GetObjectItemCaseSensitive(r, "phase"),
                     *depth = cJSON_GetObjectItemCaseSensitive(r, "depth"),
                     *ring = cJSON_GetObjectItemCaseSensitive(r, "ring"),
                     *end = cJSON_GetObjectItemCaseSensitive(r, "task_window_end"),
+                    *hend = cJSON_GetObjectItemCaseSensitive(r, "heap_end"),
                     *site = cJSON_GetObjectItemCaseSensitive(r, "site");
-        if (!cJSON_IsString(ph) || !cJSON_IsNumber(depth) || !cJSON_IsNumber(ring) || !cJSON_IsNumber(end)) {
+        if (!cJSON_IsString(ph) || !cJSON_IsNumber(depth) || !cJSON_IsNumber(ring) || !cJSON_IsNumber(end) ||
+            ring->valuedouble < 0 || ring->valuedouble >= RINGS || depth->valuedouble < 0 ||
+            end->valuedouble < 0) {
             cJSON_Delete(r);
             free(text);
-            return fail(im, "scope_stats/scope_stats.jsonl",
-                        "line %d: needs phase, depth, ring, task_window_end", line);
+            return fail(im, FILE_NAME, "line %ld: needs phase, depth, ring (0..3) and task_window_end", line);
         }
-        if (depth->valuedouble >= 1) { /* the executor's root scope is implicit */
-            if (im->nscopes == im->scopecap) {
-                size_t ncap = im->scopecap ? im->scopecap * 2 : 256;
-                imp_scope *ns = realloc(im->scopes, ncap * sizeof(*ns));
-                if (!ns) {
-                    cJSON_Delete(r);
-                    free(text);
-                    return fail(im, "scope_stats/scope_stats.jsonl", "out of memory");
-                }
-                im->scopes = ns;
-                im->scopecap = ncap;
-            }
-            imp_scope *s = &im->scopes[im->nscopes++];
-            s->begin = strcmp(ph->valuestring, "begin") == 0;
-            s->depth = (int)depth->valuedouble;
-            s->ring = (int)ring->valuedouble;
-            s->count = (uint64_t)end->valuedouble;
-            snprintf(s->site, sizeof(s->site), "%s",
-                     cJSON_IsString(site) ? site->valuestring : "(unknown):0");
+        if (vec_grow((void **)&im->scopes, &im->scopecap, im->nscopes, sizeof(*im->scopes)) != 0) {
+            cJSON_Delete(r);
+            free(text);
+            return oom(im);
         }
+        imp_scope *s = &im->scopes[im->nscopes++];
+        s->begin = strcmp(ph->valuestring, "begin") == 0;
+        s->depth = (int)depth->valuedouble;
+        s->ring = (int)ring->valuedouble;
+        s->head = (uint64_t)end->valuedouble;
+        s->heap_end = cJSON_IsNumber(hend) && hend->valuedouble >= 0 ? (uint64_t)hend->valuedouble : 0;
+        s->line = line;
+        snprintf(s->site, sizeof(s->site), "%s", cJSON_IsString(site) ? site->valuestring : "(unknown):0");
         cJSON_Delete(r);
     }
     free(text);
+    im->have_stats = usable && im->nscopes > 0;
+    if (im->have_stats) /* every ring's last sample counts all it handed out */
+        for (size_t i = 0; i < im->nscopes; i++)
+            if (im->scopes[i].head > im->ring_count[im->scopes[i].ring])
+                im->ring_count[im->scopes[i].ring] = im->scopes[i].head;
     return 0;
+}
+
+/* ---- the op order ---- */
+
+static int push_op(importer *im, imp_op op)
+{
+    if (vec_grow((void **)&im->ops, &im->opcap, im->nops, sizeof(*im->ops)) != 0)
+        return oom(im);
+    if (op.kind == OP_TASK)
+        im->tasks[op.task].pos = im->nops;
+    im->ops[im->nops++] = op;
+    return 0;
+}
+
+static int ring_of_depth(int depth)
+{
+    return depth < RINGS - 1 ? depth : RINGS - 1;
+}
+
+/* Emits the next ids of ring r while they are allocs and fewer than limit
+ * (the head of ring r's next scope sample). */
+static int emit_allocs(importer *im, int r, uint64_t *emitted, uint64_t limit)
+{
+    while (emitted[r] < im->ring_count[r] && emitted[r] < limit) {
+        size_t ti = (size_t)im->by_local[r][emitted[r]];
+        if (!im->tasks[ti].alloc)
+            break;
+        if (push_op(im, (imp_op){.kind = OP_TASK, .task = ti}) != 0)
+            return -1;
+        emitted[r]++;
+    }
+    return 0;
+}
+
+static int order_merge(importer *im, const uint64_t *limit);
+
+/* Merges the submission order of deps.json, the per-ring id order (allocs
+ * fill the gaps) and the scope samples into one op sequence. A task can be
+ * issued only while the current depth maps to its ring, and a sample of ring
+ * r comes exactly when r has handed out `head` ids. */
+static int order_with_stats(importer *im)
+{
+    /* limit[si * RINGS + r]: head of the first sample of ring r at or after si */
+    uint64_t *limit = malloc((im->nscopes + 1) * RINGS * sizeof(*limit));
+    if (!limit)
+        return oom(im);
+    for (int r = 0; r < RINGS; r++)
+        limit[im->nscopes * RINGS + r] = UINT64_MAX;
+    for (size_t i = im->nscopes; i-- > 0;)
+        for (int r = 0; r < RINGS; r++)
+            limit[i * RINGS + r] = im->scopes[i].ring == r ? im->scopes[i].head : limit[(i + 1) * RINGS + r];
+    int rc = order_merge(im, limit);
+    free(limit);
+    return rc;
+}
+
+static int order_merge(importer *im, const uint64_t *limit)
+{
+    uint64_t emitted[RINGS] = {0};
+    size_t gi = 0, si = 0;
+    int depth = 0;
+    static const char *const F = "scope_stats/scope_stats.jsonl";
+    for (;;) {
+        while (si < im->nscopes && im->scopes[si].depth == 0)
+            si++; /* the root scope's samples: implicit */
+        const imp_scope *next = si < im->nscopes ? &im->scopes[si] : NULL;
+        int r = ring_of_depth(depth);
+        if (emit_allocs(im, r, emitted, limit[si * RINGS + r]) != 0)
+            return -1;
+        if (gi < im->nknown) {
+            const imp_task *t = &im->tasks[gi];
+            bool head_ok = emitted[r] < limit[si * RINGS + r];
+            if (t->ring == r && t->local == emitted[r] && head_ok) {
+                if (push_op(im, (imp_op){.kind = OP_TASK, .task = gi}) != 0)
+                    return -1;
+                gi++;
+                emitted[r]++;
+                continue;
+            }
+        }
+        if (!next)
+            break;
+        if (next->ring == r && emitted[r] != next->head)
+            return fail(im, F,
+                        "line %ld: ring %d had handed out %" PRIu64 " tasks, but deps.json lists task %" PRIu64
+                        " next (the files are not of one run)",
+                        next->line, r, next->head,
+                        gi < im->nknown ? im->tasks[gi].id : (uint64_t)r << 32 | emitted[r]);
+        if (next->begin) {
+            if (next->depth != depth + 1)
+                return fail(im, F, "line %ld: a scope begins at depth %d inside depth %d", next->line, next->depth,
+                            depth);
+            if (depth + 1 >= MAX_SCOPE_DEPTH)
+                return fail(im, F, "line %ld: scopes nest deeper than %d", next->line, MAX_SCOPE_DEPTH - 1);
+            if (push_op(im, (imp_op){.kind = OP_BEGIN, .site = next->site}) != 0)
+                return -1;
+            depth++;
+        } else {
+            if (next->depth != depth)
+                return fail(im, F, "line %ld: a scope of depth %d ends inside depth %d", next->line, next->depth,
+                            depth);
+            if (push_op(im, (imp_op){.kind = OP_END}) != 0)
+                return -1;
+            depth--;
+        }
+        si++;
+    }
+    if (gi < im->nknown)
+        return fail(im, F, "task %" PRIu64 " (ring %d) cannot be placed in the scopes sampled (a scope of ring %d "
+                    "would have to be open)",
+                    im->tasks[gi].id, im->tasks[gi].ring, im->tasks[gi].ring);
+    for (int r = 0; r < RINGS; r++)
+        if (emitted[r] != im->ring_count[r])
+            return fail(im, F, "ring %d handed out %" PRIu64 " tasks but only %" PRIu64 " fit its scopes", r,
+                        im->ring_count[r], emitted[r]);
+    while (depth-- > 0)
+        if (push_op(im, (imp_op){.kind = OP_END}) != 0)
+            return -1;
+    return 0;
+}
+
+/* Without scope stats: scopes follow the rings (a task of ring r runs at
+ * depth r, deeper rings share ring 3), closed every GUESSED_SCOPE_TASKS
+ * tasks so a long run of one ring does not hold the whole window. */
+static int order_guessed(importer *im)
+{
+    uint64_t emitted[RINGS] = {0};
+    int depth = 0;
+    size_t in_scope = 0;
+    for (size_t gi = 0;; gi++) {
+        int want;
+        if (gi < im->nknown) {
+            want = im->tasks[gi].ring;
+        } else {
+            want = -1; /* trailing allocs of some ring */
+            for (int r = 0; r < RINGS && want < 0; r++)
+                if (emitted[r] < im->ring_count[r])
+                    want = r;
+            if (want < 0)
+                break;
+        }
+        if (depth == want && want > 0 && in_scope >= GUESSED_SCOPE_TASKS) {
+            if (push_op(im, (imp_op){.kind = OP_END}) != 0 || push_op(im, (imp_op){.kind = OP_BEGIN}) != 0)
+                return -1;
+            in_scope = 0;
+        }
+        while (depth > want) {
+            if (push_op(im, (imp_op){.kind = OP_END}) != 0)
+                return -1;
+            depth--;
+            in_scope = 0;
+            if (emit_allocs(im, ring_of_depth(depth), emitted, UINT64_MAX) != 0)
+                return -1;
+        }
+        while (depth < want) {
+            if (push_op(im, (imp_op){.kind = OP_BEGIN}) != 0)
+                return -1;
+            depth++;
+            in_scope = 0;
+            if (emit_allocs(im, ring_of_depth(depth), emitted, UINT64_MAX) != 0)
+                return -1;
+        }
+        if (gi >= im->nknown) {
+            if (emit_allocs(im, want, emitted, UINT64_MAX) != 0)
+                return -1;
+            if (emitted[want] < im->ring_count[want])
+                return fail(im, "deps.json", "ring %d: task %" PRIu64 " is listed out of its ring's order", want,
+                            ((uint64_t)want << 32) | emitted[want]);
+            gi--;
+            continue;
+        }
+        const imp_task *t = &im->tasks[gi];
+        if (t->local != emitted[want])
+            return fail(im, "deps.json", "task %" PRIu64 " is listed before task %" PRIu64 " of its ring", t->id,
+                        ((uint64_t)want << 32) | emitted[want]);
+        if (push_op(im, (imp_op){.kind = OP_TASK, .task = gi}) != 0)
+            return -1;
+        emitted[want]++;
+        in_scope++;
+        if (emit_allocs(im, want, emitted, UINT64_MAX) != 0)
+            return -1;
+    }
+    while (depth-- > 0)
+        if (push_op(im, (imp_op){.kind = OP_END}) != 0)
+            return -1;
+    return 0;
+}
+
+/* Scope modes: a scope is manual when a task directly inside it was
+ * submitted in a manual scope, or when a scope around it is (the runtime
+ * rejects an auto scope inside a manual one). */
+static int assign_modes(importer *im)
+{
+    size_t stack[MAX_SCOPE_DEPTH + 1];
+    int top = 0;
+    for (size_t i = 0; i < im->nops; i++) {
+        imp_op *op = &im->ops[i];
+        if (op->kind == OP_BEGIN) {
+            stack[++top] = i;
+            op->manual = false;
+        } else if (op->kind == OP_END) {
+            top--;
+        } else if (im->tasks[op->task].manual) {
+            if (top == 0)
+                return fail(im, "deps.json", "task %" PRIu64 " was submitted in a manual scope, but no scope is open",
+                            im->tasks[op->task].id);
+            im->ops[stack[top]].manual = true;
+        }
+    }
+    bool manual[MAX_SCOPE_DEPTH + 1] = {false};
+    top = 0;
+    for (size_t i = 0; i < im->nops; i++) {
+        imp_op *op = &im->ops[i];
+        if (op->kind == OP_BEGIN) {
+            top++;
+            op->manual |= manual[top - 1];
+            manual[top] = op->manual;
+        } else if (op->kind == OP_END) {
+            top--;
+        } else if (!im->tasks[op->task].alloc && !im->tasks[op->task].manual && manual[top]) {
+            return fail(im, "deps.json", "task %" PRIu64 " is an auto-scope task inside a manual scope",
+                        im->tasks[op->task].id);
+        }
+    }
+    return 0;
+}
+
+/* ---- created buffers from heap offsets ---- */
+
+static uint64_t tensor_bytes(const imp_tensor *t)
+{
+    return heap_round_output(t->numel * (uint64_t)(dtype_size(t->dtype) ? dtype_size(t->dtype) : 1));
+}
+
+/* A created tensor's creator is named by a creator edge only for the first
+ * consumer that reaches that producer: the replay drops it when the producer
+ * already is a predecessor (explicit deps, earlier args), and a manual scope
+ * records none. So the heap arena is located from the creator edges (and,
+ * without any, from where the most tensors fit the sizes scope stats
+ * recorded), and every tensor inside it belongs to the task whose block of
+ * consecutive outputs holds its offset. */
+static void locate_heap(importer *im, uint64_t size[RINGS], uint64_t prefix[RINGS + 1], uint64_t used[RINGS])
+{
+    for (int r = 0; r < RINGS; r++) {
+        size[r] = im->cap[1][r] ? im->cap[1][r] : DEFAULT_RING_HEAP;
+        used[r] = size[r];
+    }
+    prefix[0] = 0;
+    for (int r = 0; r < RINGS; r++)
+        prefix[r + 1] = prefix[r] + size[r];
+    if (im->have_stats) {
+        memset(used, 0, RINGS * sizeof(*used));
+        for (size_t i = 0; i < im->nscopes; i++) {
+            const imp_scope *s = &im->scopes[i];
+            if (s->heap_end > used[s->ring])
+                used[s->ring] = s->heap_end;
+        }
+        for (int r = 0; r < RINGS; r++)
+            if (used[r] > size[r])
+                used[r] = size[r];
+    }
+    bool allocating[RINGS] = {false};
+    size_t first_alloc[RINGS] = {SIZE_MAX, SIZE_MAX, SIZE_MAX, SIZE_MAX}; /* op position of the ring's first */
+    for (size_t i = 0; i < im->ntasks; i++)
+        if (im->tasks[i].alloc || im->tasks[i].nslots) {
+            allocating[im->tasks[i].ring] = true;
+            if (im->tasks[i].pos < first_alloc[im->tasks[i].ring])
+                first_alloc[im->tasks[i].ring] = im->tasks[i].pos;
+        }
+    /* the highest base every anchored tensor allows */
+    uint64_t bound = UINT64_MAX;
+    bool anchored = false;
+    for (size_t x = 0; x < im->ntensors; x++)
+        for (size_t c = 0; c < im->tensors[x].ncreators; c++) {
+            const imp_task *p = &im->tasks[im->tensors[x].creators[c]];
+            uint64_t lo = prefix[p->ring];
+            if (im->tensors[x].addr >= lo && im->tensors[x].addr - lo < bound)
+                bound = im->tensors[x].addr - lo;
+            anchored = true;
+        }
+    uint64_t best = 0;
+    size_t best_score = 0;
+    bool found = false;
+    for (size_t y = 0; y < im->ntensors; y++)
+        for (int r = 0; r < RINGS; r++) {
+            if (!allocating[r] || im->tensors[y].addr < prefix[r])
+                continue;
+            uint64_t base = im->tensors[y].addr - prefix[r];
+            if (anchored && base > bound)
+                continue;
+            size_t score = 0;
+            bool consistent = true;
+            for (size_t x = 0; x < im->ntensors; x++) {
+                const imp_tensor *t = &im->tensors[x];
+                if (t->addr < base || t->addr - base >= prefix[RINGS])
+                    continue;
+                uint64_t rel = t->addr - base;
+                int tr = 0;
+                while (rel >= prefix[tr + 1])
+                    tr++;
+                /* only a tensor some earlier task of that ring could have made counts */
+                bool in = allocating[tr] && rel - prefix[tr] < used[tr] && first_alloc[tr] < t->first_use;
+                for (size_t c = 0; c < t->ncreators; c++)
+                    if (im->tasks[t->creators[c]].ring != tr)
+                        consistent = false;
+                score += in;
+            }
+            for (size_t x = 0; x < im->ntensors && consistent; x++)
+                if (im->tensors[x].ncreators &&
+                    (im->tensors[x].addr < base || im->tensors[x].addr - base >= prefix[RINGS]))
+                    consistent = false;
+            if (!consistent)
+                continue;
+            if (!found || score > best_score || (score == best_score && base > best)) {
+                best = base;
+                best_score = score;
+                found = true;
+            }
+        }
+    if (!found || (!anchored && best_score == 0))
+        return; /* nothing is runtime-created */
+    for (size_t x = 0; x < im->ntensors; x++) {
+        imp_tensor *t = &im->tensors[x];
+        if (t->addr < best || t->addr - best >= prefix[RINGS])
+            continue;
+        uint64_t rel = t->addr - best;
+        int tr = 0;
+        while (rel >= prefix[tr + 1])
+            tr++;
+        if (!allocating[tr] || (rel - prefix[tr] >= used[tr] && !t->ncreators))
+            continue;
+        t->heap = true;
+        t->ring = tr;
+        t->off = rel - prefix[tr];
+    }
+}
+
+/* Is task p (tasks[] index) a predecessor of task t before its arg i (explicit
+ * deps, edges of earlier args)? */
+static bool pred_before(const imp_task *t, int i, size_t p)
+{
+    for (size_t e = 0; e < t->nedges; e++)
+        if (t->edges[e].pred == p && t->edges[e].arg < i)
+            return true;
+    return false;
+}
+
+/* Could task p have created tensor x? */
+static bool may_create(const importer *im, size_t p, size_t x)
+{
+    const imp_tensor *t = &im->tensors[x];
+    const imp_task *pt = &im->tasks[p];
+    if (!t->heap || t->ring != pt->ring)
+        return false;
+    if (t->ncreators) {
+        for (size_t c = 0; c < t->ncreators; c++)
+            if (t->creators[c] == p)
+                return true;
+        return false;
+    }
+    if (pt->pos >= t->first_use)
+        return false;
+    /* an auto-scope reader without a creator edge already had the creator as a predecessor */
+    for (size_t k = 0; k < t->nreaders; k++)
+        if (!pred_before(&im->tasks[t->readers[k] >> 6], (int)(t->readers[k] & 63), p))
+            return false;
+    return true;
+}
+
+typedef struct heap_walk {
+    importer *im;
+    size_t *items; /* heap tensors of the ring, by offset */
+    size_t nitems;
+    size_t *taken; /* per item: times taken (a tensor rebased to the same offset is made again) */
+    uint64_t cursor;
+    size_t scan;     /* items before it are taken or below the cursor */
+    size_t later_need; /* slot_need of the ring's tasks after the current one */
+    int pending_buf; /* the last output nobody read, which can still grow */
+} heap_walk;
+
+/* Has item i been made as often as creator edges say (once without them)? */
+static bool spent(const heap_walk *w, size_t i)
+{
+    size_t n = w->im->tensors[w->items[i]].ncreators;
+    return w->taken[i] >= (n ? n : 1);
+}
+
+/* The first untaken item at or after the cursor. */
+static long next_item(heap_walk *w)
+{
+    while (w->scan < w->nitems &&
+           (spent(w, w->scan) || w->im->tensors[w->items[w->scan]].off < w->cursor))
+        w->scan++;
+    return w->scan < w->nitems ? (long)w->scan : -1;
+}
+
+static int add_output(importer *im, size_t p, int tensor, uint64_t bytes)
+{
+    imp_task *t = &im->tasks[p];
+    int b = add_buf(im, (imp_buf){.created = true, .tensor = tensor, .task = p, .bytes = bytes});
+    if (b < 0 || vec_grow((void **)&t->outs, &t->outcap, t->nouts, sizeof(*t->outs)) != 0)
+        return oom(im);
+    t->outs[t->nouts++] = b;
+    if (tensor >= 0) {
+        imp_tensor *tn = &im->tensors[tensor];
+        if (vec_grow((void **)&tn->made, &tn->madecap, tn->nmade, sizeof(*tn->made)) != 0)
+            return oom(im);
+        tn->made[tn->nmade++] = b;
+    }
+    return b;
+}
+
+/* Has task p already taken tensor x as an output? */
+static bool made_by(const importer *im, int x, size_t p)
+{
+    const imp_tensor *t = &im->tensors[x];
+    for (size_t i = 0; i < t->nmade; i++)
+        if (im->bufs[t->made[i]].task == p)
+            return true;
+    return false;
+}
+
+/* Unanchored tensors still to place at or after the cursor, against the
+ * slots later tasks of the ring still need filled (each submit's outputs
+ * beyond its anchored ones, at least one per alloc): an alloc takes another
+ * tensor only while there are more tensors than later slots. */
+static bool alloc_may_take_more(const heap_walk *w, size_t from)
+{
+    const importer *im = w->im;
+    size_t unanchored = 0;
+    for (size_t i = from; i < w->nitems; i++)
+        if (!spent(w, i) && !im->tensors[w->items[i]].ncreators && im->tensors[w->items[i]].off >= w->cursor)
+            unanchored++;
+    return unanchored > w->later_need;
+}
+
+/* One output slot of task p: the tensor at the cursor if p may have made it;
+ * else an output nobody read, as large as the gap to the next tensor p may
+ * have made, or (nothing of p's ahead) the least an output takes, growing
+ * when the next tensor is reached. alloc_more asks for another entry of an
+ * alloc, which there is only if a tensor it may have made is next. Returns 0,
+ * 1 when an alloc has no more entries, -1 when out of memory. */
+static int take_slot(heap_walk *w, size_t p, bool alloc_more)
+{
+    importer *im = w->im;
+    long i = next_item(w);
+    bool mine = i >= 0 && may_create(im, p, w->items[i]) && !made_by(im, (int)w->items[i], p);
+    if (mine && alloc_more && (im->tensors[w->items[i]].ncreators == 0 && !alloc_may_take_more(w, (size_t)i)))
+        mine = false;
+    if (mine) {
+        const imp_tensor *t = &im->tensors[w->items[i]];
+        if (t->off > w->cursor) {
+            if (w->pending_buf >= 0) {
+                im->bufs[w->pending_buf].bytes += t->off - w->cursor;
+            } else if (alloc_more) {
+                return 1; /* an alloc's next entry would start at the cursor */
+            } else { /* this slot was not read; the tensor is a later slot's */
+                int b = add_output(im, p, -1, t->off - w->cursor);
+                if (b < 0)
+                    return -1;
+                w->cursor = t->off;
+                return 0;
+            }
+            w->cursor = t->off;
+        }
+        if (add_output(im, p, (int)w->items[i], tensor_bytes(t)) < 0)
+            return -1;
+        w->taken[i]++;
+        w->cursor += tensor_bytes(t);
+        w->pending_buf = -1;
+        return 0;
+    }
+    if (alloc_more)
+        return 1;
+    int b = add_output(im, p, -1, UNCONSUMED_SLOT_BYTES);
+    if (b < 0)
+        return -1;
+    w->cursor += UNCONSUMED_SLOT_BYTES;
+    w->pending_buf = b;
+    return 0;
+}
+
+typedef struct off_item {
+    uint64_t off;
+    size_t x;
+} off_item;
+
+static int cmp_off(const void *a, const void *b)
+{
+    const off_item *x = a, *y = b;
+    if (x->off != y->off)
+        return x->off < y->off ? -1 : 1;
+    return x->x < y->x ? -1 : x->x > y->x;
+}
+
+/* Heap tensors of ring r by offset (ties in record order). Returns the count, or -1. */
+static long ring_items(const importer *im, int r, size_t *out)
+{
+    size_t n = 0;
+    off_item *v = malloc((im->ntensors ? im->ntensors : 1) * sizeof(*v));
+    if (!v)
+        return -1;
+    for (size_t x = 0; x < im->ntensors; x++)
+        if (im->tensors[x].heap && im->tensors[x].ring == r)
+            v[n++] = (off_item){im->tensors[x].off, x};
+    qsort(v, n, sizeof(*v), cmp_off);
+    for (size_t i = 0; i < n; i++)
+        out[i] = v[i].x;
+    free(v);
+    return (long)n;
+}
+
+/* Slots task p still needs from unanchored tensors. */
+static size_t slot_need(const imp_task *t)
+{
+    if (t->alloc)
+        return t->nanchored ? 0 : 1;
+    return (size_t)t->nslots > t->nanchored ? (size_t)t->nslots - t->nanchored : 0;
+}
+
+/* The ring's outputs laid out as the runtime's heap does: each task's
+ * outputs packed in slot order where the last task's ended, back at 0 when
+ * the block does not fit the end. Scope stats' cumulative heap counter fixes
+ * the size of the last output nobody read before each sample. */
+static int walk_ring(importer *im, int r, uint64_t size)
+{
+    heap_walk w = {.im = im, .pending_buf = -1};
+    w.items = malloc((im->ntensors ? im->ntensors : 1) * sizeof(*w.items));
+    w.taken = calloc(im->ntensors ? im->ntensors : 1, sizeof(*w.taken));
+    if (!w.items || !w.taken) {
+        free(w.items);
+        free(w.taken);
+        return oom(im);
+    }
+    long n = ring_items(im, r, w.items);
+    if (n < 0) {
+        free(w.items);
+        free(w.taken);
+        return oom(im);
+    }
+    w.nitems = (size_t)n;
+    for (uint64_t l = 0; l < im->ring_count[r]; l++)
+        w.later_need += slot_need(&im->tasks[im->by_local[r][l]]);
+    size_t si = 0; /* next scope sample of this ring */
+    uint64_t wraps = 0;
+    int rc = 0;
+    for (uint64_t l = 0; l < im->ring_count[r] && rc == 0; l++) {
+        size_t p = (size_t)im->by_local[r][l];
+        imp_task *t = &im->tasks[p];
+        /* samples taken before this task: the heap counter says where the cursor is */
+        for (; im->have_stats && si < im->nscopes; si++) {
+            const imp_scope *s = &im->scopes[si];
+            if (s->ring != r)
+                continue;
+            if (s->head > l)
+                break;
+            uint64_t at = wraps * size + w.cursor;
+            if (s->heap_end > at && w.pending_buf >= 0) {
+                im->bufs[w.pending_buf].bytes += s->heap_end - at;
+                w.cursor += s->heap_end - at;
+            }
+            w.pending_buf = -1;
+        }
+        w.later_need -= slot_need(t);
+        if (!t->alloc && !t->nslots)
+            continue;
+        /* a block that starts below the cursor wrapped (or the empty ring rebased) */
+        for (size_t a = 0; a < t->nanchored; a++) {
+            const imp_tensor *at = &im->tensors[t->anchored[a]];
+            if (at->heap && at->ring == r && at->off < w.cursor && !made_by(im, t->anchored[a], p)) {
+                w.cursor = 0;
+                w.scan = 0;
+                w.pending_buf = -1;
+                wraps++;
+                break;
+            }
+        }
+        if (t->alloc) {
+            if ((rc = take_slot(&w, p, false)) < 0)
+                break;
+            while ((rc = take_slot(&w, p, true)) == 0)
+                ;
+            rc = rc < 0 ? -1 : 0;
+        } else {
+            for (int s = 0; s < t->nslots && rc == 0; s++)
+                rc = take_slot(&w, p, false) < 0 ? -1 : 0;
+        }
+    }
+    for (; rc == 0 && im->have_stats && si < im->nscopes; si++) {
+        const imp_scope *s = &im->scopes[si];
+        uint64_t at = wraps * size + w.cursor;
+        if (s->ring == r && s->heap_end > at && w.pending_buf >= 0) {
+            im->bufs[w.pending_buf].bytes += s->heap_end - at;
+            w.cursor += s->heap_end - at;
+        }
+    }
+    for (size_t i = 0; i < w.nitems && rc == 0; i++)
+        if (!w.taken[i]) {
+            imp_tensor *t = &im->tensors[w.items[i]];
+            if (t->ncreators) { /* anchored but skipped by the layout: keep its creator */
+                if (add_output(im, t->creators[0], (int)w.items[i], tensor_bytes(t)) < 0)
+                    rc = -1;
+                note(im, "tensor %" PRIu64 " (ring %d, offset %" PRIu64 ") does not fit its creator's block", t->tid,
+                     r, t->off);
+            } else {
+                t->heap = false;
+                note(im, "tensor %" PRIu64 " lies in ring %d's heap but no task before its first reader could "
+                     "have made it; it is imported as an external tensor",
+                     t->tid, r);
+            }
+        }
+    free(w.items);
+    free(w.taken);
+    return rc;
+}
+
+/* Points every arg at its buffer: the creation its creator edge names, else
+ * the latest creation of that tensor before the reader, else the external
+ * tensor. */
+static int resolve_args(importer *im)
+{
+    int *external = malloc((im->ntensors ? im->ntensors : 1) * sizeof(*external));
+    if (!external)
+        return oom(im);
+    for (size_t x = 0; x < im->ntensors; x++)
+        external[x] = -1;
+    int rc = 0;
+    for (size_t k = 0; k < im->nknown && rc == 0; k++) {
+        imp_task *t = &im->tasks[k];
+        for (int i = 0; i < t->nargs; i++) {
+            imp_arg *a = &t->args[i];
+            if (a->type == A_OUT)
+                continue;
+            size_t named = SIZE_MAX;
+            for (size_t e = 0; e < t->nedges; e++)
+                if (t->edges[e].source == 1 && t->edges[e].arg == i)
+                    named = t->edges[e].pred;
+            int best = -1;
+            const imp_tensor *tn = &im->tensors[a->tensor];
+            for (size_t m = 0; m < tn->nmade; m++) {
+                int b = tn->made[m];
+                const imp_buf *bf = &im->bufs[b];
+                if (im->tasks[bf->task].pos >= t->pos)
+                    continue;
+                if (named != SIZE_MAX ? bf->task == named
+                                      : (best < 0 || im->tasks[bf->task].pos > im->tasks[im->bufs[best].task].pos))
+                    best = b;
+            }
+            if (best < 0 && im->tensors[a->tensor].heap) /* an output of another address names the same tensor */
+                note(im, "task %" PRIu64 " arg %d reads tensor %" PRIu64 " before any task made it", t->id, i,
+                     im->tensors[a->tensor].tid);
+            if (best < 0) {
+                if (external[a->tensor] < 0 &&
+                    (external[a->tensor] = add_buf(im, (imp_buf){.tensor = a->tensor})) < 0) {
+                    rc = oom(im);
+                    break;
+                }
+                best = external[a->tensor];
+            }
+            a->buf = best;
+        }
+    }
+    free(external);
+    return rc;
+}
+
+static tmap_view view_of(const importer *im, const imp_arg *a)
+{
+    const imp_tensor *t = &im->tensors[a->tensor];
+    tmap_view v = {.addr = t->addr,
+                   .buffer_numel = t->numel,
+                   .start = a->start,
+                   .version = t->version,
+                   .dtype = (uint8_t)a->dtype,
+                   .ndims = (uint8_t)a->ndim};
+    for (int d = 0; d < a->ndim; d++) {
+        v.shape[d] = a->shape[d];
+        v.strides[d] = a->strides[d];
+    }
+    return v;
+}
+
+static bool is_writer(const imp_task *t, const imp_arg *a)
+{
+    return !t->manual && (a->type == A_INOUT || a->type == A_OUT_EXISTING);
+}
+
+/* deps.json does not say which tensors were made with manual_dep (no
+ * TensorMap lookup or insert; e.g. the batched paged attention's `out`). A
+ * buffer written and then read in auto scopes with overlapping views, yet
+ * named by no TensorMap edge at all, was: its args are marked manual_dep. */
+static int infer_manual_dep(importer *im)
+{
+    bool *edged = calloc(im->ntensors ? im->ntensors : 1, sizeof(*edged));
+    bool *decided = calloc(im->ntensors ? im->ntensors : 1, sizeof(*decided));
+    if (!edged || !decided) {
+        free(edged);
+        free(decided);
+        return oom(im);
+    }
+    /* buffers (by address) some TensorMap edge reaches */
+    for (size_t k = 0; k < im->nknown; k++) {
+        const imp_task *t = &im->tasks[k];
+        for (size_t e = 0; e < t->nedges; e++)
+            if (t->edges[e].source == 2 && t->edges[e].arg >= 0 && t->edges[e].arg < t->nargs &&
+                t->args[t->edges[e].arg].tensor >= 0)
+                edged[t->args[t->edges[e].arg].tensor] = true;
+    }
+    for (size_t x = 0; x < im->ntensors; x++) /* spread over records of the same address */
+        if (edged[x])
+            for (size_t y = 0; y < im->ntensors; y++)
+                if (im->tensors[y].addr == im->tensors[x].addr)
+                    edged[y] = true;
+    for (size_t k = 0; k < im->nknown; k++) {
+        const imp_task *r = &im->tasks[k];
+        for (int i = 0; i < r->nargs; i++) {
+            const imp_arg *ra = &r->args[i];
+            if (r->manual || (ra->type != A_IN && ra->type != A_INOUT) || edged[ra->tensor] || decided[ra->tensor])
+                continue;
+            uint64_t addr = im->tensors[ra->tensor].addr;
+            tmap_view rv = view_of(im, ra);
+            bool predicted = false;
+            for (size_t w = 0; w < k && !predicted; w++) {
+                const imp_task *wt = &im->tasks[w];
+                for (int j = 0; j < wt->nargs && !predicted; j++) {
+                    const imp_arg *wa = &wt->args[j];
+                    if (!is_writer(wt, wa) || im->tensors[wa->tensor].addr != addr)
+                        continue;
+                    tmap_view wv = view_of(im, wa);
+                    predicted = tmap_check_overlap(&wv, &rv) != OV_NONE;
+                }
+            }
+            if (!predicted)
+                continue;
+            for (size_t y = 0; y < im->ntensors; y++)
+                if (im->tensors[y].addr == addr)
+                    decided[y] = true;
+            note(im, "tensor %" PRIu64 " is written and read in auto scopes but no TensorMap edge names it: "
+                 "imported as manual_dep",
+                 im->tensors[ra->tensor].tid);
+        }
+    }
+    for (size_t k = 0; k < im->nknown; k++)
+        for (int i = 0; i < im->tasks[k].nargs; i++) {
+            imp_arg *a = &im->tasks[k].args[i];
+            if (a->tensor >= 0 && decided[a->tensor])
+                a->manual_dep = true;
+        }
+    free(edged);
+    free(decided);
+    return 0;
+}
+
+static int infer_buffers(importer *im)
+{
+    for (size_t k = 0; k < im->nknown; k++) {
+        const imp_task *t = &im->tasks[k];
+        for (int i = 0; i < t->nargs; i++) {
+            if (t->args[i].tensor < 0)
+                continue;
+            imp_tensor *tn = &im->tensors[t->args[i].tensor];
+            if (t->pos < tn->first_use)
+                tn->first_use = t->pos;
+            bool named = false;
+            for (size_t e = 0; e < t->nedges; e++)
+                named |= t->edges[e].source == 1 && t->edges[e].arg == i;
+            if (!t->manual && !named) {
+                if (vec_grow((void **)&tn->readers, &tn->readercap, tn->nreaders, sizeof(size_t)) != 0)
+                    return oom(im);
+                tn->readers[tn->nreaders++] = k << 6 | (size_t)i;
+            }
+        }
+    }
+    uint64_t size[RINGS], prefix[RINGS + 1], used[RINGS];
+    locate_heap(im, size, prefix, used);
+    for (int r = 0; r < RINGS; r++)
+        if (walk_ring(im, r, size[r]) != 0)
+            return -1;
+    if (resolve_args(im) != 0)
+        return -1;
+    return infer_manual_dep(im);
 }
 
 /* ---- writing ---- */
 
-static int ring_of(uint64_t id)
+static void put_str(FILE *f, const char *s)
 {
-    return (int)((id >> 32) & 0xFF);
+    fputc('"', f);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(f, "\\%c", c);
+        else if (c < 0x20)
+            fprintf(f, "\\u%04x", c);
+        else
+            fputc(c, f);
+    }
+    fputc('"', f);
 }
 
 static void put_dims(FILE *f, const int64_t *v, int n)
@@ -562,15 +1579,45 @@ static void put_dims(FILE *f, const int64_t *v, int n)
     fputc(']', f);
 }
 
+/* A buffer's name: e<k> for external tensors, o<task>_<slot> for outputs. */
+static void buf_name(const importer *im, int b, char *out, size_t len)
+{
+    const imp_buf *bf = &im->bufs[b];
+    if (!bf->created) {
+        snprintf(out, len, "e%d", bf->tensor);
+        return;
+    }
+    const imp_task *t = &im->tasks[bf->task];
+    size_t slot = 0;
+    while (slot < t->nouts && t->outs[slot] != b)
+        slot++;
+    snprintf(out, len, "o%" PRIu64 "_%zu", t->id, slot);
+}
+
+/* dtype and shape of a created buffer: its tensor record, or bytes. */
+static void put_new_tensor(const importer *im, int b, const char *key, FILE *f)
+{
+    const imp_buf *bf = &im->bufs[b];
+    char name[64];
+    buf_name(im, b, name, sizeof(name));
+    if (bf->tensor >= 0) {
+        const imp_tensor *t = &im->tensors[bf->tensor];
+        fprintf(f, "\"%s\": \"%s\", \"dtype\": \"%s\", \"shape\": [%" PRIu64 "]", key, name,
+                dtype_name(t->dtype), t->numel ? t->numel : 1);
+    } else { /* nobody read it: only its heap size is known */
+        fprintf(f, "\"%s\": \"%s\", \"dtype\": \"INT8\", \"shape\": [%" PRIu64 "]", key, name, bf->bytes);
+    }
+}
+
 static void put_task(const importer *im, const imp_task *t, FILE *f)
 {
     if (t->alloc) {
         fprintf(f, "{\"op\": \"alloc\", \"id\": \"t%" PRIu64 "\", \"tensors\": [", t->id);
-        int n = 0;
-        for (size_t i = 0; i < im->ntensors; i++)
-            if (im->tensors[i].creator == t->id)
-                fprintf(f, "%s{\"name\": \"t%zu\", \"dtype\": \"%s\", \"shape\": [%" PRIu64 "]}",
-                        n++ ? ", " : "", i, dtype_name(im->tensors[i].dtype), im->tensors[i].numel);
+        for (size_t o = 0; o < t->nouts; o++) {
+            fputs(o ? ", {" : "{", f);
+            put_new_tensor(im, t->outs[o], "name", f);
+            fputc('}', f);
+        }
         fputs("]}\n", f);
         return;
     }
@@ -593,153 +1640,105 @@ static void put_task(const importer *im, const imp_task *t, FILE *f)
             fprintf(f, ", \"cost\": {\"ns\": %.0f}", t->ns);
     }
     fputs(", \"args\": [", f);
+    size_t slot = 0;
     for (int a = 0; a < t->nargs; a++) {
         const imp_arg *ia = &t->args[a];
         fputs(a ? ", " : "", f);
         if (ia->type == A_OUT) {
-            if (ia->tensor >= 0)
-                fprintf(
-                    f, "{\"dir\": \"out\", \"tensor\": \"t%d\", \"dtype\": \"%s\", \"shape\": [%" PRIu64 "]}",
-                    ia->tensor, dtype_name(im->tensors[ia->tensor].dtype), im->tensors[ia->tensor].numel);
-            else /* nobody read it: its size is unknown */
-                fprintf(f,
-                        "{\"dir\": \"out\", \"tensor\": \"u%" PRIu64
-                        "_%d\", \"dtype\": \"INT8\", \"shape\": [1]}",
-                        t->id, a);
+            fputs("{\"dir\": \"out\", ", f);
+            put_new_tensor(im, t->outs[slot++], "tensor", f);
+            fputc('}', f);
             continue;
         }
-        fprintf(f, "{\"dir\": \"%s\", \"tensor\": \"t%d\", \"shape\": ", DIRS[ia->type], ia->tensor);
+        char name[64];
+        buf_name(im, ia->buf, name, sizeof(name));
+        fprintf(f, "{\"dir\": \"%s\", \"tensor\": \"%s\", \"shape\": ", DIRS[ia->type], name);
         put_dims(f, ia->shape, ia->ndim);
         fputs(", \"strides\": ", f);
         put_dims(f, ia->strides, ia->ndim);
-        fprintf(f, ", \"start_offset\": %" PRIu64 "}", ia->start);
+        fprintf(f, ", \"start_offset\": %" PRIu64, ia->start);
+        const imp_buf *bf = &im->bufs[ia->buf];
+        int base_version = bf->created ? 0 : im->tensors[bf->tensor].version;
+        if (im->tensors[ia->tensor].version != base_version)
+            fprintf(f, ", \"version\": %d", im->tensors[ia->tensor].version);
+        if (ia->manual_dep)
+            fputs(", \"manual_dep\": true", f);
+        fputc('}', f);
     }
     fputc(']', f);
-    if (t->ndeps) {
-        fputs(", \"deps\": [", f);
-        for (int d = 0; d < t->ndeps; d++)
-            fprintf(f, "%s\"t%" PRIu64 "\"", d ? ", " : "", t->deps[d]);
-        fputc(']', f);
+    bool first = true;
+    for (size_t e = 0; e < t->nedges; e++) {
+        const imp_edge *ed = &t->edges[e];
+        if (ed->source != 0)
+            continue;
+        fputs(first ? ", \"deps\": [" : ", ", f);
+        first = false;
+        if (ed->pred != SIZE_MAX)
+            fprintf(f, "\"t%" PRIu64 "\"", ed->pred_id);
+        else /* an id no task had: the runtime counts it as retired */
+            fprintf(f, "%" PRIu64, ed->pred_id);
     }
+    if (!first)
+        fputc(']', f);
     fputs("}\n", f);
 }
 
-/* Puts each alloc task after the submit whose id precedes it in its ring. */
-static int order_tasks(importer *im)
+static void put_ops(const importer *im, FILE *f)
 {
-    size_t n = im->ntasks;
-    imp_task *out = malloc((n ? n : 1) * sizeof(*out));
-    bool *used = calloc(n ? n : 1, sizeof(*used));
-    if (!out || !used) {
-        free(out);
-        free(used);
-        return fail(im, "deps.json", "out of memory");
-    }
-    size_t k = 0;
-    /* allocs whose predecessor in their ring is not a submit come first in their ring's place */
-    for (size_t i = 0; i < n; i++) {
-        if (im->tasks[i].alloc)
-            continue;
-        /* pending allocs of this ring with a smaller local id go before it */
-        for (size_t j = 0; j < n; j++)
-            if (!used[j] && im->tasks[j].alloc && ring_of(im->tasks[j].id) == ring_of(im->tasks[i].id) &&
-                im->tasks[j].id < im->tasks[i].id) {
-                out[k++] = im->tasks[j];
-                used[j] = true;
+    for (size_t i = 0; i < im->nops; i++) {
+        const imp_op *op = &im->ops[i];
+        if (op->kind == OP_TASK) {
+            put_task(im, &im->tasks[op->task], f);
+        } else if (op->kind == OP_END) {
+            fputs("{\"op\": \"scope_end\"}\n", f);
+        } else {
+            fputs("{\"op\": \"scope_begin\"", f);
+            if (op->site) {
+                fputs(", \"site\": ", f);
+                put_str(f, op->site);
             }
-        out[k++] = im->tasks[i];
-        used[i] = true;
+            fputs(op->manual ? ", \"mode\": \"manual\"}\n" : "}\n", f);
+        }
     }
-    for (size_t j = 0; j < n; j++)
-        if (!used[j])
-            out[k++] = im->tasks[j];
-    free(im->tasks);
-    free(used);
-    im->tasks = out;
-    im->taskcap = n;
-    return 0;
 }
 
-/* Emits the ops: tasks in submission order with the scopes of the capture
- * (scope stats) or, without them, scopes that follow the task rings. */
-static void put_ops(importer *im, FILE *f)
+static void put_run_config(const importer *im, FILE *f)
 {
-    size_t si = 0;
-    int depth = 0;
-    uint64_t emitted[4] = {0}; /* tasks emitted per ring (local ids are dense from 0) */
-    int guessed = 0;           /* tasks in the current guessed scope */
-    for (size_t i = 0; i < im->ntasks; i++) {
-        const imp_task *t = &im->tasks[i];
-        int r = ring_of(t->id);
-        if (im->nscopes) {
-            /* scope boundaries recorded before this task: an event comes first
-             * once its ring has all the tasks it counted, or when this task
-             * cannot belong to the current depth */
-            while (si < im->nscopes) {
-                const imp_scope *s = &im->scopes[si];
-                int cur_ring = depth < 3 ? depth : 3;
-                bool fits_here = r == cur_ring && (s->ring != r || emitted[r] < s->count);
-                if (fits_here)
-                    break;
-                if (s->begin) {
-                    fprintf(f, "{\"op\": \"scope_begin\", \"site\": \"%s\"%s}\n", s->site,
-                            t->manual && s->depth == depth + 1 ? ", \"mode\": \"manual\"" : "");
-                    depth++;
-                } else {
-                    fputs("{\"op\": \"scope_end\"}\n", f);
-                    depth--;
-                }
-                si++;
-            }
-        } else {
-            /* guessed: nest to the task's ring, and close a scope every 1024 tasks so a long
-             * run of one ring does not hold the whole window */
-            int want = r;
-            if (depth == want && want > 0 && guessed >= 1024) {
-                fputs("{\"op\": \"scope_end\"}\n{\"op\": \"scope_begin\"}\n", f);
-                guessed = 0;
-            }
-            while (depth > want) {
-                fputs("{\"op\": \"scope_end\"}\n", f);
-                depth--;
-                guessed = 0;
-            }
-            while (depth < want) {
-                fprintf(f, "{\"op\": \"scope_begin\"%s}\n", t->manual ? ", \"mode\": \"manual\"" : "");
-                depth++;
-                guessed = 0;
-            }
-            guessed++;
-        }
-        put_task(im, t, f);
-        if (r < 4)
-            emitted[r]++;
+    static const char *const KEYS[3] = {"ring_task_window", "ring_heap", "ring_dep_pool"};
+    bool any = false;
+    for (int k = 0; k < 3; k++)
+        any |= im->cap[k][0] != 0;
+    if (!any)
+        return;
+    fputs(", \"run_config\": {", f);
+    bool first = true;
+    for (int k = 0; k < 3; k++) {
+        if (!im->cap[k][0])
+            continue;
+        fprintf(f, "%s\"%s\": [", first ? "" : ", ", KEYS[k]);
+        for (int r = 0; r < RINGS; r++)
+            fprintf(f, "%s%" PRIu64, r ? ", " : "", im->cap[k][r]);
+        fputc(']', f);
+        first = false;
     }
-    for (; si < im->nscopes; si++) {
-        if (im->scopes[si].begin) {
-            fprintf(f, "{\"op\": \"scope_begin\", \"site\": \"%s\"}\n", im->scopes[si].site);
-            depth++;
-        } else {
-            fputs("{\"op\": \"scope_end\"}\n", f);
-            depth--;
-        }
-    }
-    while (depth-- > 0)
-        fputs("{\"op\": \"scope_end\"}\n", f);
+    fputc('}', f);
 }
 
 static void put_header(importer *im, FILE *f)
 {
     for (int i = 0; i < GRAPH_MAX_FUNC_ID; i++)
         im->func_core[i] = -1;
-    for (size_t i = 0; i < im->ntasks; i++)
+    for (size_t i = 0; i < im->nknown; i++)
         for (int s = 0; s < 3; s++)
             if (im->tasks[i].k[s] >= 0)
                 im->func_core[im->tasks[i].k[s]] = s == 0 ? 0 : 1;
     fputs("{\"ptosim_graph\": 1, \"name\": ", f);
-    fprintf(f, "\"%s\"", im->graph_name[0] ? im->graph_name : "imported");
-    if (im->orchestrator[0])
-        fprintf(f, ", \"orchestrator\": \"%s\"", im->orchestrator);
+    put_str(f, im->graph_name[0] ? im->graph_name : "imported");
+    if (im->orchestrator[0]) {
+        fputs(", \"orchestrator\": ", f);
+        put_str(f, im->orchestrator);
+    }
+    put_run_config(im, f);
     fputs(", \"kernels\": [", f);
     int n = 0;
     for (int id = 0; id < GRAPH_MAX_FUNC_ID; id++) {
@@ -747,22 +1746,48 @@ static void put_header(importer *im, FILE *f)
             continue;
         char fallback[32];
         snprintf(fallback, sizeof(fallback), "func%d", id);
-        fprintf(f, "%s{\"id\": %d, \"name\": \"%s\", \"core\": \"%s\", \"cost\": {\"ns\": %.0f}}",
-                n++ ? ", " : "", id, im->names[id][0] ? im->names[id] : fallback,
-                im->func_core[id] ? "aiv" : "aic", im->func_ns[id] >= 0 ? im->func_ns[id] : 1000.0);
+        fprintf(f, "%s{\"id\": %d, \"name\": ", n++ ? ", " : "", id);
+        put_str(f, im->names[id][0] ? im->names[id] : fallback);
+        fprintf(f, ", \"core\": \"%s\", \"cost\": {\"ns\": %.0f}}", im->func_core[id] ? "aiv" : "aic",
+                im->func_ns[id] >= 0 ? im->func_ns[id] : 1000.0);
     }
     fputs("], \"tensors\": [", f);
     n = 0;
-    for (size_t i = 0; i < im->ntensors; i++) {
-        const imp_tensor *t = &im->tensors[i];
-        if (t->creator != UINT64_MAX)
+    for (size_t b = 0; b < im->nbufs; b++) {
+        const imp_buf *bf = &im->bufs[b];
+        if (bf->created)
             continue;
+        const imp_tensor *t = &im->tensors[bf->tensor];
         fprintf(f,
-                "%s{\"name\": \"t%zu\", \"dtype\": \"%s\", \"shape\": [%" PRIu64 "], \"addr\": \"%" PRIu64
+                "%s{\"name\": \"e%d\", \"dtype\": \"%s\", \"shape\": [%" PRIu64 "], \"addr\": \"%" PRIu64
                 "\", \"version\": %d}",
-                n++ ? ", " : "", i, dtype_name(t->dtype), t->numel ? t->numel : 1, t->addr, t->version);
+                n++ ? ", " : "", bf->tensor, dtype_name(t->dtype), t->numel ? t->numel : 1, t->addr, t->version);
     }
     fputs("]}\n", f);
+}
+
+static void free_importer(importer *im)
+{
+    for (size_t i = 0; i < im->ntasks; i++) {
+        free(im->tasks[i].args);
+        free(im->tasks[i].edges);
+        free(im->tasks[i].outs);
+        free(im->tasks[i].anchored);
+    }
+    for (size_t i = 0; i < im->ntensors; i++) {
+        free(im->tensors[i].creators);
+        free(im->tensors[i].readers);
+        free(im->tensors[i].made);
+    }
+    free(im->tid_hash);
+    for (int r = 0; r < RINGS; r++)
+        free(im->by_local[r]);
+    free(im->tasks);
+    free(im->tensors);
+    free(im->bufs);
+    free(im->scopes);
+    free(im->ops);
+    free(im);
 }
 
 int import_capture(const char *dfx_dir, FILE *out, char *err, size_t errlen)
@@ -775,43 +1800,37 @@ int import_capture(const char *dfx_dir, FILE *out, char *err, size_t errlen)
     im->dir = dfx_dir;
     im->err = err;
     im->errlen = errlen;
+    im->warn = stderr;
     for (int i = 0; i < GRAPH_MAX_FUNC_ID; i++)
         im->func_ns[i] = -1;
-    int rc = read_deps(im);
+    /* scope stats first: their heads count the allocs no edge names */
+    int rc = read_scope_stats(im);
     if (rc == 0)
-        rc = add_allocs(im);
-    if (rc == 0) {
-        bind_outputs(im);
-        rc = order_tasks(im);
-    }
+        rc = read_deps(im);
+    if (rc == 0)
+        rc = im->have_stats ? order_with_stats(im) : order_guessed(im);
+    if (rc == 0)
+        rc = assign_modes(im);
+    if (rc == 0)
+        rc = infer_buffers(im);
     if (rc == 0)
         rc = read_swimlane(im);
-    if (rc == 0)
-        rc = read_scope_stats(im);
     if (rc == 0) {
         read_name_map(im);
         put_header(im, out);
         put_ops(im, out);
     }
-    for (size_t i = 0; i < im->ntasks; i++) {
-        free(im->tasks[i].args);
-        free(im->tasks[i].deps);
-    }
-    free(im->tasks);
-    free(im->tensors);
-    free(im->scopes);
-    free(im);
+    free_importer(im);
     return rc;
 }
 
 int import_main(int argc, char **argv)
 {
     if (argc != 1 || argv[0][0] == '-') {
-        fputs(
-            "usage: ptosim import DFX_DIR > graph.jsonl\n"
-            "  DFX_DIR: a run's dfx_outputs/ with deps.json (--enable-dep-gen); chip_swimlane_records.json\n"
-            "  gives the kernel times and scope_stats/scope_stats.jsonl the scopes, when present\n",
-            argc == 1 && strcmp(argv[0], "--help") == 0 ? stdout : stderr);
+        fputs("usage: ptosim import DFX_DIR > graph.jsonl\n"
+              "  DFX_DIR: a run's dfx_outputs/ with deps.json (--enable-dep-gen); chip_swimlane_records.json\n"
+              "  gives the kernel times and scope_stats/scope_stats.jsonl the scopes, when present\n",
+              argc == 1 && strcmp(argv[0], "--help") == 0 ? stdout : stderr);
         return argc == 1 && strcmp(argv[0], "--help") == 0 ? EXIT_OK : EXIT_USAGE;
     }
     char err[2048];
