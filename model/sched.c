@@ -621,7 +621,9 @@ static void release_reservations(chip *c, const dispatch_slot *batch, int nb)
 
 /* dispatch_shape: pops up to as many tasks as there are units, claims block
  * ranges (re-pushing a task whose blocks remain), prepares each subtask, and
- * publishes the batch. Returns subtasks published, -1 on failure. */
+ * publishes the batch. Returns subtasks published, or for early staging the
+ * blocks staged (what the runtime's early_dispatch record counts:
+ * stage_consumer_blocks, scheduler_dispatch.cpp); -1 on failure. */
 static void enter_drain(chip *c, int ti, task *tk, bool gated);
 
 static int dispatch_shape(chip *c, int ti, readyq *q, int shape, stage_phase ph, ps_t *cur,
@@ -638,7 +640,7 @@ static int dispatch_shape(chip *c, int ti, readyq *q, int shape, stage_phase ph,
         return 0;
     }
     dispatch_slot batch[PLATFORM_MAX_CORES];
-    int nb = 0;
+    int nb = 0, blocks = 0;
     int popped = 0;
     uint64_t requeue[PLATFORM_MAX_CORES];
     int nrequeue = 0;
@@ -680,6 +682,7 @@ static int dispatch_shape(chip *c, int ti, readyq *q, int shape, stage_phase ph,
         int take = tk->block_num - tk->blocks_claimed;
         if (take > avail)
             take = avail;
+        blocks += take;
         int first_block = tk->blocks_claimed;
         tk->blocks_claimed += take;
         if (tk->blocks_claimed < tk->block_num)
@@ -743,9 +746,10 @@ static int dispatch_shape(chip *c, int ti, readyq *q, int shape, stage_phase ph,
     }
     if (nrequeue && !early)
         notify_shape(c, shape, c->now);
-    if (early)
-        c->early_staged += (uint64_t)nb;
-    return nb;
+    if (!early)
+        return nb;
+    c->early_staged += (uint64_t)blocks;
+    return blocks;
 }
 
 /* One step of the runtime's staging order: a shape into idle units or pending slots. */

@@ -352,6 +352,34 @@ START_TEST(a_sync_start_producer_lets_its_flagged_consumers_be_pre_staged)
 }
 END_TEST
 
+START_TEST(early_dispatch_counts_a_mix_consumer_in_blocks)
+{
+    /* a 2-block MIX consumer of a flagged producer: thread 1 stages both
+     * blocks (6 cores) in one pass; the runtime's early_dispatch record and
+     * early_staged count 2 blocks, the doorbells 6 cores */
+    chip *c =
+        tu_chip("{\"ptosim_graph\": 1, \"name\": \"m\", \"kernels\": [{\"id\": 0, \"name\": \"p\", "
+                "\"core\": \"aiv\", \"cost\": {\"ns\": 10000}}, {\"id\": 1, \"name\": \"ca\", \"core\": "
+                "\"aic\", \"cost\": {\"ns\": 1000}}, {\"id\": 2, \"name\": \"cv\", \"core\": \"aiv\", "
+                "\"cost\": {\"ns\": 1000}}]}\n"
+                "{\"op\": \"submit\", \"id\": \"p\", \"kernel\": \"p\", \"early_resolve\": true}\n"
+                "{\"op\": \"submit\", \"kernels\": [\"ca\", \"cv\", \"cv\"], \"block_num\": 2, "
+                "\"deps\": [\"p\"]}\n",
+                NULL, 3, NULL);
+    ck_assert_int_eq(c->status, CHIP_DONE);
+    ck_assert_uint_eq(c->early_staged, 2);
+    ck_assert_uint_eq(c->early_rung, 6);
+    int records = 0;
+    for (size_t i = 0; i < c->sl.threads[1].n; i++)
+        if (c->sl.threads[1].v[i].kind == PH_EARLY_DISPATCH) {
+            ck_assert_uint_eq(c->sl.threads[1].v[i].tasks, 2);
+            records++;
+        }
+    ck_assert_int_eq(records, 1);
+    tu_chip_free(c);
+}
+END_TEST
+
 /* Producer P (AIV, 10 us, flagged) writes t; C, a 4-block sync_start AIV
  * task, reads it. */
 #define SYNC_COHORT                                                                                          \
@@ -484,6 +512,7 @@ Suite *suite_sched(void)
     tcase_add_test(tc, an_unflagged_producer_disqualifies_early_dispatch);
     tcase_add_test(tc, pmu_turns_early_dispatch_off);
     tcase_add_test(tc, a_sync_start_producer_lets_its_flagged_consumers_be_pre_staged);
+    tcase_add_test(tc, early_dispatch_counts_a_mix_consumer_in_blocks);
     tcase_add_test(tc, early_dispatch_pre_stages_a_sync_start_cohort_whole);
     tcase_add_test(tc, a_sync_start_cohort_in_pending_slots_launches_at_its_last_promotion);
     tcase_set_timeout(tc, 30);
