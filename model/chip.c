@@ -155,6 +155,7 @@ int chip_init(chip *c, const platform *p, const chip_config *cfg, const char *gr
         readyq_init(&c->ready_sync[s]);
         readyq_init(&c->early[s]);
     }
+    readyq_init(&c->early_sync);
     core_topology(c->cores, (int)p->clusters, c->nsched);
     for (int t = 0; t < c->nsched; t++)
         sched_init_thread(c, t);
@@ -208,6 +209,7 @@ void chip_free(chip *c)
         readyq_free(&c->ready_sync[s]);
         readyq_free(&c->early[s]);
     }
+    readyq_free(&c->early_sync);
     for (int t = 0; t < c->nsched; t++)
         sched_free_thread(&c->threads[t]);
     free(c->nodes);
@@ -325,7 +327,9 @@ void chip_try_early_candidate(chip *c, task *tk, ps_t t)
     if (tk->early != EARLY_NONE || !tk->early_ok || !tk->published || tk->queued ||
         tk->dispatch_fanin < tk->early_target || c->cfg.pmu_event_type > 0)
         return;
-    readyq *q = &c->early[tk->shape];
+    /* a sync-start cohort waits in one queue for every shape, for an owner
+     * that stages it whole (pto_scheduler.h try_enqueue_early_dispatch_candidate) */
+    readyq *q = tk->sync_start ? &c->early_sync : &c->early[tk->shape];
     if (q->len >= EARLY_QUEUE_CAP)
         return; /* full: the task simply takes the normal path later */
     if (readyq_push(q, tk->id) != 0) {
@@ -338,8 +342,10 @@ void chip_try_early_candidate(chip *c, task *tk, ps_t t)
 
 void chip_propagate_dispatch(chip *c, task *p, ps_t t)
 {
+    /* gated blocks not yet rung are not launch-visible (a staged sync-start
+     * cohort waiting for its rendezvous) */
     if (p->propagated || !p->early_resolve || p->early == EARLY_STAGING ||
-        p->subtasks_published < p->subtasks_total)
+        p->subtasks_published < p->subtasks_total || p->staged_mask[0] || p->staged_mask[1])
         return;
     p->propagated = true;
     for (uint32_t n = p->fanout_head; n; n = c->nodes[n].next) {
@@ -351,11 +357,9 @@ void chip_propagate_dispatch(chip *c, task *p, ps_t t)
     }
 }
 
-/* Releases a pre-staged consumer: its doorbells ring inline in the
- * producer's completion walk; blocks never staged go to the ready queue. */
-static bool ring_doorbells(chip *c, task *tk, ps_t t)
+/* Rings the doorbell of every gated core of tk, one MMIO store apart, from t. */
+static void ring_staged(chip *c, task *tk, ps_t t)
 {
-    tk->early = EARLY_DISPATCHED;
     int k = 0;
     for (int w = 0; w < 2; w++)
         for (uint64_t m = tk->staged_mask[w]; m; m &= m - 1) {
@@ -364,6 +368,34 @@ static bool ring_doorbells(chip *c, task *tk, ps_t t)
         }
     tk->staged_mask[0] = tk->staged_mask[1] = 0;
     c->early_rung += (uint64_t)k;
+}
+
+bool chip_sync_rendezvous(chip *c, task *tk, ps_t t)
+{
+    /* maybe_rendezvous_ring (pto_scheduler.h): staged cores counted, not
+     * blocks, so a MIX block split over running and pending slots counts right */
+    int staged = __builtin_popcountll(tk->staged_mask[0]) + __builtin_popcountll(tk->staged_mask[1]);
+    if (!staged || tk->sync_running != staged || tk->early != EARLY_DISPATCHED)
+        return false;
+    ring_staged(c, tk, t);
+    chip_propagate_dispatch(c, tk, t);
+    return true;
+}
+
+/* Releases a pre-staged consumer (try_early_dispatch_release, pto_scheduler.h):
+ * its doorbells ring inline in the producer's completion walk, and blocks never
+ * staged go to the ready queue. A sync-start cohort rings only at its
+ * rendezvous, now or at the promotion of its last pending block; one that a
+ * gated drain is placing is left to that drain. Returns true when handled. */
+static bool ring_doorbells(chip *c, task *tk, ps_t t)
+{
+    tk->early = EARLY_DISPATCHED;
+    if (tk->sync_start) {
+        chip_sync_rendezvous(c, tk, t);
+        return tk->blocks_claimed >= tk->block_num ||
+               (c->drain.active && c->drain.gated && c->drain.task_id == tk->id);
+    }
+    ring_staged(c, tk, t);
     chip_propagate_dispatch(c, tk, t);
     return tk->blocks_claimed >= tk->block_num; /* every block staged: handled */
 }
@@ -381,7 +413,7 @@ void chip_route_ready(chip *c, task *tk, ps_t t)
         tk->early = EARLY_DISPATCHED; /* a stale candidate entry is dropped when popped */
     }
     readyq *q = (tk->shape == SHAPE_DUMMY || !tk->predicate) ? &c->dummyq
-                : tk->sync_start && tk->block_num > 1        ? &c->ready_sync[tk->shape]
+                : tk->sync_start                             ? &c->ready_sync[tk->shape]
                                                              : &c->ready[tk->shape];
     if (readyq_push(q, tk->id) != 0) {
         chip_error(c, "out of memory in a ready queue");

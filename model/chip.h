@@ -75,6 +75,7 @@ typedef enum {
 typedef struct drain_state {
     bool active;                                 /* a drain is in progress */
     uint64_t task_id;                            /* the sync-start task it places */
+    bool gated;                                  /* an early cohort: idle and pending slots, gated blocks */
     uint64_t attempt;                            /* attempt number (rounds) */
     uint64_t attempts_total;                     /* rounds over the run */
     int arrived;                                 /* threads at the barrier this attempt */
@@ -140,8 +141,9 @@ typedef struct chip {
     readyq dummyq;                         /* dependency-only tasks and false predicates */
     readyq ready_sync[3];                  /* sync-start lane per shape (tier 0) */
     readyq early[3];                       /* early-dispatch candidates per shape (64 each) */
+    readyq early_sync;                     /* sync-start early candidates, every shape (64) */
     uint64_t early_staged;                 /* blocks pre-staged as gated payloads */
-    uint64_t early_rung;                   /* doorbells rung by completion walks */
+    uint64_t early_rung;                   /* doorbells rung: completion walks, sync-start rendezvous */
     uint64_t pending_dispatches;           /* blocks written to a pending slot (dual issue) */
     ps_t record_wb_delay;                  /* task pickups held back by swimlane record commits */
     drain_state drain;                     /* the global sync-start drain */
@@ -238,6 +240,10 @@ void chip_release(chip *c, struct task *tk, ps_t t);               /* deferred r
  * consumers; a consumer whose producers all did becomes a candidate. */
 void chip_propagate_dispatch(chip *c, struct task *producer, ps_t t);
 void chip_try_early_candidate(chip *c, struct task *tk, ps_t t);
+/* The sync-start rendezvous: once every gated core of tk's cohort holds a
+ * running slot and its producers have released it, rings them all at t and
+ * returns true (it rings once); else false. */
+bool chip_sync_rendezvous(chip *c, struct task *tk, ps_t t);
 void chip_check_consumed(chip *c, struct task *tk, ps_t t);
 int chip_add_fanout(chip *c, struct task *producer, uint64_t consumer); /* 0 or -1 (OOM) */
 

@@ -466,7 +466,8 @@ static task *create_task(chip *c, int ring, uint64_t heap_off)
     tk->block_num = op->block_num;
     tk->predicate = op->predicate;
     tk->early_resolve = op->early_resolve || op->kind == OP_ALLOC;
-    tk->sync_start = op->sync_start;
+    /* the runtime keeps the flag only when it means something (pto_orchestrator.cpp submit_task) */
+    tk->sync_start = op->sync_start && op->block_num > 1;
     tk->fanin_count = 1; /* the orchestrator's guard, released at publish */
     tk->heap_end_off = c->heaps[ring].top;
     tk->heap_end_cum = c->heaps[ring].alloc_cum;
@@ -675,11 +676,11 @@ static int wire(chip *c, task *tk, int ring, ps_t t)
     }
     dep_pool_take(&c->deppools[ring], pending);
     tk->dep_pool_mark = c->deppools[ring].top;
-    /* a consumer whose producers all completed is simply ready; sync-start
-     * tasks are never pre-staged block by block (runtime.md §3.8) */
+    /* a consumer whose producers all completed is simply ready; a sync-start
+     * consumer is a candidate too, pre-staged as a whole cohort
+     * (pto_scheduler.h try_enqueue_early_dispatch_candidate) */
     tk->early_target = (int32_t)tk->nlinks;
-    tk->early_ok = pending > 0 && all_flagged && tk->predicate && tk->shape <= SHAPE_MIX &&
-                   !(tk->sync_start && tk->block_num > 1);
+    tk->early_ok = pending > 0 && all_flagged && tk->predicate && tk->shape <= SHAPE_MIX;
     return 0;
 }
 

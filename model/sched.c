@@ -304,6 +304,21 @@ static ps_t retire(chip *c, int ti, int k, const core_slot *s, ps_t t, const uin
     return spent;
 }
 
+/* Core co just promoted its pending slot at time t. A gated block of a
+ * sync-start cohort now holds a running slot: the rendezvous counts it, and
+ * the last one in rings the cohort when its producers have released it
+ * (check_running_cores_for_completion, scheduler_completion.cpp). */
+static void promoted_gated(chip *c, const core *co, ps_t t)
+{
+    if (!co->run.gated || co->run.ring != PS_NEVER)
+        return;
+    task *tk = chip_task(c, co->run.task_id);
+    if (!tk || !tk->sync_start)
+        return;
+    tk->sync_running++;
+    chip_sync_rendezvous(c, tk, t);
+}
+
 void sched_on_iter(chip *c, int ti, ps_t t)
 {
     sched_thread *th = &c->threads[ti];
@@ -331,9 +346,13 @@ void sched_on_iter(chip *c, int ti, ps_t t)
         cur += c->cost.poll;
         switch (r) {
         case POLL_RUN_DONE:
+            cur += retire(c, ti, k, &fin[0], cur, shared);
+            done++;
+            break;
         case POLL_PROMOTED:
             cur += retire(c, ti, k, &fin[0], cur, shared);
             done++;
+            promoted_gated(c, &c->cores[k], cur);
             break;
         case POLL_BOTH_DONE:
             cur += retire(c, ti, k, &fin[0], cur, shared);
@@ -602,14 +621,10 @@ static void release_reservations(chip *c, const dispatch_slot *batch, int nb)
 
 /* dispatch_shape: pops up to as many tasks as there are units, claims block
  * ranges (re-pushing a task whose blocks remain), prepares each subtask, and
- * publishes the batch. Returns subtasks published, -1 on failure. */
-static void enter_drain(chip *c, int ti, task *tk);
-
-/* A sync-start task of more than one block (runtime.md §3.7). */
-static bool is_sync(const task *tk)
-{
-    return tk->sync_start && tk->block_num > 1;
-}
+ * publishes the batch. Returns subtasks published, or for early staging the
+ * blocks staged (what the runtime's early_dispatch record counts:
+ * stage_consumer_blocks, scheduler_dispatch.cpp); -1 on failure. */
+static void enter_drain(chip *c, int ti, task *tk, bool gated);
 
 static int dispatch_shape(chip *c, int ti, readyq *q, int shape, stage_phase ph, ps_t *cur,
                           bool *entered_drain, bool early)
@@ -625,7 +640,7 @@ static int dispatch_shape(chip *c, int ti, readyq *q, int shape, stage_phase ph,
         return 0;
     }
     dispatch_slot batch[PLATFORM_MAX_CORES];
-    int nb = 0;
+    int nb = 0, blocks = 0;
     int popped = 0;
     uint64_t requeue[PLATFORM_MAX_CORES];
     int nrequeue = 0;
@@ -642,12 +657,12 @@ static int dispatch_shape(chip *c, int ti, readyq *q, int shape, stage_phase ph,
             chip_error(c, "internal: queued task %" PRIu64 " is not live", tid);
             return -1;
         }
-        if (is_sync(tk) && ph != STAGE_IDLE) {
+        if (tk->sync_start && ph != STAGE_IDLE) {
             requeue[nrequeue++] = tid; /* sync-start blocks never take pending slots */
             continue;
         }
         int avail = units(c, th, shape, tk->mask, ph);
-        if (is_sync(tk) && avail < tk->block_num) {
+        if (tk->sync_start && avail < tk->block_num) {
             /* not every block fits this thread's idle cores: the global drain */
             if (nb) {
                 publish(c, ti, batch, nb, cur, early);
@@ -656,7 +671,7 @@ static int dispatch_shape(chip *c, int ti, readyq *q, int shape, stage_phase ph,
             if (c->drain.active)
                 requeue[nrequeue++] = tid;
             else
-                enter_drain(c, ti, tk);
+                enter_drain(c, ti, tk, false);
             *entered_drain = true;
             break;
         }
@@ -667,6 +682,7 @@ static int dispatch_shape(chip *c, int ti, readyq *q, int shape, stage_phase ph,
         int take = tk->block_num - tk->blocks_claimed;
         if (take > avail)
             take = avail;
+        blocks += take;
         int first_block = tk->blocks_claimed;
         tk->blocks_claimed += take;
         if (tk->blocks_claimed < tk->block_num)
@@ -712,7 +728,7 @@ static int dispatch_shape(chip *c, int ti, readyq *q, int shape, stage_phase ph,
                 }
             }
         }
-        if (is_sync(tk)) { /* local fast path: every block at once, its own store barrier */
+        if (tk->sync_start) { /* local fast path: every block at once, its own store barrier */
             release_reservations(c, batch, nb);
             publish(c, ti, batch, nb, cur, early);
             nb = 0;
@@ -730,9 +746,10 @@ static int dispatch_shape(chip *c, int ti, readyq *q, int shape, stage_phase ph,
     }
     if (nrequeue && !early)
         notify_shape(c, shape, c->now);
-    if (early)
-        c->early_staged += (uint64_t)nb;
-    return nb;
+    if (!early)
+        return nb;
+    c->early_staged += (uint64_t)blocks;
+    return blocks;
 }
 
 /* One step of the runtime's staging order: a shape into idle units or pending slots. */
@@ -791,12 +808,49 @@ static int dispatch_ready(chip *c, int ti, ps_t *cur)
     return n;
 }
 
+static int stage_cohort(chip *c, int ti, task *tk, int want, bool gated, bool record, ps_t t, ps_t *end);
+static int cohort_capacity(const chip *c, const sched_thread *th, const task *tk, bool gated);
+
+/* Tier 0 of early dispatch (try_early_dispatch, scheduler_dispatch.cpp): one
+ * sync-start candidate per pass. Its owner stages the whole cohort, gated, on
+ * its own idle and pending slots when they hold it; otherwise it claims the
+ * global drain, which does the same across every thread. Never part of a
+ * cohort: a partial one would hold gated cores nobody can ring. Returns
+ * blocks staged. */
+static int early_sync_cohort(chip *c, int ti, ps_t *cur)
+{
+    uint64_t tid;
+    if (readyq_pop(&c->early_sync, &tid) != 0)
+        return 0;
+    *cur += c->cost.pop;
+    task *tk = chip_task(c, tid);
+    if (!tk || tk->early != EARLY_STAGING || tk->queued)
+        return 0; /* released meanwhile: its entry is dropped */
+    if (c->drain.active) {
+        /* the drain slot is taken: back in the queue (cancel_early_sync_drain) */
+        if (readyq_push(&c->early_sync, tid) != 0)
+            chip_error(c, "out of memory in an early-dispatch queue");
+        return 0;
+    }
+    if (cohort_capacity(c, &c->threads[ti], tk, true) < tk->block_num) {
+        enter_drain(c, ti, tk, true);
+        return 0;
+    }
+    ps_t end;
+    int n = stage_cohort(c, ti, tk, tk->block_num, true, false, *cur, &end);
+    *cur = end;
+    c->early_staged += (uint64_t)n;
+    chip_sync_rendezvous(c, tk, end);
+    return n;
+}
+
 /* Phase 4b (runtime.md §3.8): with PMU off, a free slot, and every normal
- * ready queue empty, stage early-dispatch candidates as gated payloads in the
- * same staging order. Returns blocks staged. */
+ * ready queue empty, stage early-dispatch candidates as gated payloads: a
+ * sync-start cohort first, then the others in the normal staging order.
+ * Returns blocks staged. */
 static int try_early_dispatch(chip *c, int ti, ps_t *cur)
 {
-    if (single_issue(c) || !(c->early[0].len + c->early[1].len + c->early[2].len))
+    if (single_issue(c) || !(c->early[0].len + c->early[1].len + c->early[2].len + c->early_sync.len))
         return 0;
     for (int s = 0; s < 3; s++)
         if (c->ready[s].len || c->ready_sync[s].len)
@@ -809,7 +863,7 @@ static int try_early_dispatch(chip *c, int ti, ps_t *cur)
     ps_t start = *cur;
     staging_step stages[6];
     staging_order(ti, stages);
-    int n = 0;
+    int n = early_sync_cohort(c, ti, cur);
     bool unused = false;
     for (int i = 0; i < 6; i++) {
         int shape = stages[i].shape;
@@ -1058,14 +1112,15 @@ void sched_on_timeout(chip *c, int ti, ps_t t)
 
 static void kick(chip *c, int ti, ps_t t);
 
-/* Claims the single global drain for task tk; every thread joins it at its
- * next iteration (sleeping ones are woken). */
-static void enter_drain(chip *c, int ti, task *tk)
+/* Claims the single global drain for task tk, gated for an early cohort;
+ * every thread joins it at its next iteration (sleeping ones are woken). */
+static void enter_drain(chip *c, int ti, task *tk, bool gated)
 {
     drain_state *d = &c->drain;
     (void)ti;
     d->active = true;
     d->task_id = tk->id;
+    d->gated = gated;
     d->attempt++;
     d->arrived = 0;
     memset(d->at_barrier, 0, sizeof(d->at_barrier));
@@ -1087,58 +1142,106 @@ static void drain_arrive(chip *c, int ti, ps_t t)
         chip_schedule(c, t + c->cost.drain_sync, EV_DRAIN_RESOLVE, 0, d->attempt);
 }
 
-/* Thread ti places up to `want` blocks of tk on its idle units at time t;
- * returns blocks staged and sets *end to when its publish finished. */
-static int drain_stage(chip *c, int ti, task *tk, int want, ps_t t, ps_t *end)
+/* Can every core of cluster cl that the task uses take a gated block, idle
+ * (running slot) or busy with a free pending slot? A gated MIX block is split
+ * core by core (mix_cluster_all_slots, scheduler_types.h). */
+static bool split_fits(const chip *c, int cl, uint8_t mask)
+{
+    int ids[3];
+    int n = cluster_cores(c, cl, mask, ids);
+    for (int i = 0; i < n; i++)
+        if (!core_phase_fits(&c->cores[ids[i]], STAGE_IDLE) &&
+            !core_phase_fits(&c->cores[ids[i]], STAGE_PENDING))
+            return false;
+    return n > 0;
+}
+
+/* Blocks of sync-start task tk that thread th could place now
+ * (count_available_blocks, scheduler_types.h): idle units, plus pending slots
+ * for a gated cohort. */
+static int cohort_capacity(const chip *c, const sched_thread *th, const task *tk, bool gated)
+{
+    int n = units(c, th, tk->shape, tk->mask, STAGE_IDLE);
+    if (!gated)
+        return n;
+    if (tk->shape != SHAPE_MIX)
+        return n + units(c, th, tk->shape, tk->mask, STAGE_PENDING);
+    n = 0;
+    for (int i = 0; i < th->nclusters; i++)
+        n += split_fits(c, th->cluster_ids[i], tk->mask);
+    return n;
+}
+
+/* Thread ti places up to `want` blocks of sync-start task tk on its own cores
+ * at time t (stage_sync_start_cores, scheduler_completion.cpp): a ready
+ * cohort on idle units only; a gated (early) one on idle cores' running
+ * slots, then on busy cores' pending slots, a MIX block split core by core.
+ * Each pass is one publish batch; with `record` it leaves its drain_prepare
+ * and drain_publish records. The gated cores that took running slots count
+ * towards the rendezvous. Returns blocks staged; *end is when the last
+ * publish finished (t if none). */
+static int stage_cohort(chip *c, int ti, task *tk, int want, bool gated, bool record, ps_t t, ps_t *end)
 {
     sched_thread *th = &c->threads[ti];
-    int shape = tk->shape, claim = units(c, th, shape, tk->mask, STAGE_IDLE);
-    if (claim > want)
-        claim = want;
-    dispatch_slot batch[PLATFORM_MAX_CORES];
-    int nb = 0;
+    int shape = tk->shape, staged = 0;
+    int passes = gated && shape != SHAPE_MIX ? 2 : 1;
     ps_t cur = t;
-    for (int b = 0; b < claim; b++) {
-        int block = tk->blocks_claimed++;
+    for (int pass = 0; pass < passes && staged < want; pass++) {
+        dispatch_slot batch[PLATFORM_MAX_CORES];
+        int nb = 0;
+        ps_t start = cur;
         if (shape == SHAPE_MIX) {
-            for (int i = 0; i < th->nclusters; i++) {
+            for (int i = 0; i < th->nclusters && staged < want; i++) {
                 int cl = th->cluster_ids[i];
-                if (!cluster_fits(c, cl, tk->mask, STAGE_IDLE))
+                if (gated ? !split_fits(c, cl, tk->mask) : !cluster_fits(c, cl, tk->mask, STAGE_IDLE))
                     continue;
-                int ids[3], n = cluster_cores(c, cl, tk->mask, ids);
+                int ids[3], n = cluster_cores(c, cl, tk->mask, ids), block = tk->blocks_claimed++;
                 for (int k = 0; k < n; k++) {
-                    batch[nb++] = (dispatch_slot){ids[k], tk->id, block, c->cores[ids[k]].subslot, false};
-                    unsigned before = phase_bits(&c->cores[ids[k]]);
-                    c->cores[ids[k]].busy = true;
-                    track(c, &c->cores[ids[k]], before);
+                    core *co = &c->cores[ids[k]];
+                    bool to_pending = co->busy; /* only a gated split finds a busy core here */
+                    batch[nb++] = (dispatch_slot){ids[k], tk->id, block, co->subslot, to_pending};
+                    unsigned before = phase_bits(co);
+                    if (to_pending)
+                        co->has_pending = true;
+                    else
+                        co->busy = true;
+                    track(c, co, before);
+                    tk->sync_running += gated && !to_pending;
                     cur += c->cost.payload;
                 }
-                break;
+                staged++;
             }
         } else {
-            for (int i = 0; i < th->ncores; i++) {
+            stage_phase ph = pass == 0 ? STAGE_IDLE : STAGE_PENDING;
+            for (int i = 0; i < th->ncores && staged < want; i++) {
                 core *co = &c->cores[th->core_ids[i]];
-                if (!core_fits(co, shape, STAGE_IDLE))
+                if (!core_fits(co, shape, ph))
                     continue;
-                batch[nb++] = (dispatch_slot){co->id, tk->id, block, single_subslot(tk), false};
+                batch[nb++] =
+                    (dispatch_slot){co->id, tk->id, tk->blocks_claimed++, single_subslot(tk), pass == 1};
                 unsigned before = phase_bits(co);
-                co->busy = true;
+                if (pass == 1)
+                    co->has_pending = true;
+                else
+                    co->busy = true;
                 track(c, co, before);
+                tk->sync_running += gated && pass == 0;
                 cur += c->cost.payload;
-                break;
+                staged++;
             }
         }
+        if (!nb)
+            continue;
+        release_reservations(c, batch, nb);
+        ps_t prep_end = cur;
+        publish(c, ti, batch, nb, &cur, gated);
+        if (record) {
+            add_phase(c, ti, PH_DRAIN_PREPARE, start, prep_end, (uint32_t)nb, 0, NULL);
+            add_phase(c, ti, PH_DRAIN_PUBLISH, prep_end, cur, (uint32_t)nb, 0, NULL);
+        }
     }
-    *end = t;
-    if (!nb)
-        return 0;
-    release_reservations(c, batch, nb);
-    ps_t prep_end = cur;
-    publish(c, ti, batch, nb, &cur, false);
-    add_phase(c, ti, PH_DRAIN_PREPARE, t, prep_end, (uint32_t)nb, 0, NULL);
-    add_phase(c, ti, PH_DRAIN_PUBLISH, prep_end, cur, (uint32_t)nb, 0, NULL);
     *end = cur;
-    return claim;
+    return staged;
 }
 
 void sched_on_drain_resolve(chip *c, ps_t t)
@@ -1151,7 +1254,7 @@ void sched_on_drain_resolve(chip *c, ps_t t)
     }
     int need = tk->block_num - tk->blocks_claimed, have = 0;
     for (int ti = 0; ti < c->nsched; ti++)
-        have += units(c, &c->threads[ti], tk->shape, tk->mask, STAGE_IDLE);
+        have += cohort_capacity(c, &c->threads[ti], tk, d->gated);
     if (have < need) {
         /* short: another attempt; everyone polls completions once more and returns */
         d->attempt++;
@@ -1169,12 +1272,19 @@ void sched_on_drain_resolve(chip *c, ps_t t)
     ps_t done = t;
     for (int ti = 0; ti < c->nsched && tk->blocks_claimed < tk->block_num; ti++) {
         ps_t end;
-        staged[ti] = drain_stage(c, ti, tk, tk->block_num - tk->blocks_claimed, t, &end);
+        staged[ti] = stage_cohort(c, ti, tk, tk->block_num - tk->blocks_claimed, d->gated, true, t, &end);
         if (end > done)
             done = end;
+        if (d->gated)
+            c->early_staged += (uint64_t)staged[ti];
     }
     d->active = false;
     d->staged_any = true;
+    /* a gated cohort whose producers released it while the drain ran, and
+     * whose blocks all took running slots, launches now
+     * (retry_sync_start_rendezvous_after_staging) */
+    if (d->gated)
+        chip_sync_rendezvous(c, tk, done);
     for (int ti = 0; ti < c->nsched; ti++) {
         sched_thread *th = &c->threads[ti];
         add_phase(c, ti, PH_DRAIN, d->arrive_at[ti], done, (uint32_t)staged[ti], 0, NULL);

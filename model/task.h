@@ -63,7 +63,7 @@ typedef struct task {
     uint8_t mask;            /* active subslots: bit0 AIC, bit1 AIV0, bit2 AIV1 */
     bool predicate;          /* false: retired without dispatch */
     bool early_resolve;      /* allow_early_resolve */
-    bool sync_start;         /* require_sync_start */
+    bool sync_start;         /* require_sync_start (kept only with block_num > 1) */
     bool published;          /* orchestrator finished wiring (the +1 fanin released) */
     bool queued;             /* routed to a ready queue (exactly once) */
     int32_t block_num;       /* SPMD blocks */
@@ -95,6 +95,7 @@ typedef struct task {
     int32_t early_target;       /* producers to count (WAIT edges) */
     int32_t subtasks_published; /* subtasks written to cores */
     uint64_t staged_mask[2];    /* cores holding a gated block of this task */
+    int32_t sync_running;       /* sync-start cohort: its gated cores in running slots (rendezvous count) */
     ps_t ready_at;              /* when it became ready */
     ps_t completed_at;          /* when the completion was observed */
     struct dump_desc *dump;     /* args it will dump (args dump on), NULL = none */

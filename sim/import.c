@@ -1,5 +1,6 @@
 /* import.c - rebuilds a graph file from a runtime capture: tasks, args and edges from deps.json, the op
- * order and scopes from scope stats, created buffers from heap offsets, kernel times from the swimlane. */
+ * order and scopes from scope stats, created buffers from heap offsets, kernel times and sync-start drains
+ * from the swimlane. */
 #include "import.h"
 
 #include <cJSON.h>
@@ -57,6 +58,7 @@ typedef struct imp_task {
     bool alloc;  /* alloc_tensors: not in tasks[], known from ids and creator edges */
     bool manual; /* submitted inside a manual scope */
     bool early;  /* allow_early_resolve */
+    bool sync;   /* require_sync_start: its blocks went out in a sync-start drain */
     int32_t k[3];
     int block_num;
     int nargs;
@@ -581,7 +583,130 @@ static int cmp_d(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* Median execution times from the swimlane, per task and per func id. */
+/* A drain_publish record: thread and span in swimlane ticks. */
+typedef struct imp_span {
+    uint64_t thread, start, end;
+} imp_span;
+
+/* One execution by its dispatch token: core and reg. */
+typedef struct imp_token {
+    uint64_t core, reg;
+} imp_token;
+
+static int cmp_span(const void *a, const void *b)
+{
+    const imp_span *x = a, *y = b;
+    return x->thread != y->thread ? (x->thread < y->thread ? -1 : 1)
+           : x->start < y->start  ? -1
+                                  : x->start > y->start;
+}
+
+static int cmp_token(const void *a, const void *b)
+{
+    const imp_token *x = a, *y = b;
+    return x->core != y->core ? (x->core < y->core ? -1 : 1) : x->reg < y->reg ? -1 : x->reg > y->reg;
+}
+
+/* Does a drain_publish span of `thread` hold time ts? spans sorted by thread, then start. */
+static bool in_drain(const imp_span *sp, size_t n, uint64_t thread, uint64_t ts)
+{
+    size_t lo = 0, hi = n; /* the first span past (thread, ts) */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (sp[mid].thread < thread || (sp[mid].thread == thread && sp[mid].start <= ts))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo > 0 && sp[lo - 1].thread == thread && sp[lo - 1].end >= ts;
+}
+
+/* Only require_sync_start tasks go through the sync-start drain (enter_drain_mode
+ * in scheduler_dispatch.cpp dispatch_shape and try_early_dispatch), and a
+ * drain's blocks carry the dispatch time of its drain_publish record: a task
+ * with an execution dispatched inside one is sync_start. deps.json has no such
+ * flag, and a cohort placed by one thread alone leaves no drain to tell. */
+static int mark_drained(importer *im, const cJSON *root)
+{
+    const cJSON *phases = cJSON_GetObjectItemCaseSensitive(root, "aicpu_scheduler_phases"),
+                *dispatches = cJSON_GetObjectItemCaseSensitive(root, "aicpu_tasks"),
+                *execs = cJSON_GetObjectItemCaseSensitive(root, "aicore_tasks"),
+                *owner = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(root, "metadata"),
+                                                          "core_to_thread");
+    if (!cJSON_IsArray(phases) || !cJSON_IsArray(dispatches) || !cJSON_IsArray(owner))
+        return 0;
+    imp_span *sp = NULL;
+    imp_token *tok = NULL;
+    size_t nsp = 0, ntok = 0, cap = 0;
+    int rc = 0;
+    uint64_t thread = 0;
+    const cJSON *lane, *p, *d, *e;
+    cJSON_ArrayForEach(lane, phases)
+    {
+        cJSON_ArrayForEach(p, lane)
+        {
+            const cJSON *kind = cJSON_GetObjectItemCaseSensitive(p, "kind");
+            imp_span s = {.thread = thread};
+            if (!cJSON_IsString(kind) || strcmp(kind->valuestring, "drain_publish") != 0 ||
+                !get_u64(cJSON_GetObjectItemCaseSensitive(p, "start_cycles"), &s.start) ||
+                !get_u64(cJSON_GetObjectItemCaseSensitive(p, "end_cycles"), &s.end))
+                continue;
+            if (nsp == cap) {
+                cap = cap ? 2 * cap : 16;
+                imp_span *ns = realloc(sp, cap * sizeof(*ns));
+                if (!ns)
+                    goto oom;
+                sp = ns;
+            }
+            sp[nsp++] = s;
+        }
+        thread++;
+    }
+    if (!nsp)
+        goto out;
+    qsort(sp, nsp, sizeof(*sp), cmp_span);
+    cap = 0;
+    cJSON_ArrayForEach(d, dispatches)
+    {
+        imp_token t;
+        uint64_t ts, th;
+        if (!get_u64(cJSON_GetArrayItem(d, 0), &t.core) || !get_u64(cJSON_GetArrayItem(d, 1), &t.reg) ||
+            !get_u64(cJSON_GetArrayItem(d, 2), &ts) || t.core >= (uint64_t)cJSON_GetArraySize(owner) ||
+            !get_u64(cJSON_GetArrayItem(owner, (int)t.core), &th) || !in_drain(sp, nsp, th, ts))
+            continue;
+        if (ntok == cap) {
+            cap = cap ? 2 * cap : 64;
+            imp_token *nt = realloc(tok, cap * sizeof(*nt));
+            if (!nt)
+                goto oom;
+            tok = nt;
+        }
+        tok[ntok++] = t;
+    }
+    if (!ntok)
+        goto out;
+    qsort(tok, ntok, sizeof(*tok), cmp_token);
+    cJSON_ArrayForEach(e, execs)
+    {
+        imp_token t;
+        uint64_t id;
+        long ti;
+        if (get_u64(cJSON_GetArrayItem(e, 0), &t.core) && get_u64(cJSON_GetArrayItem(e, 1), &id) &&
+            get_u64(cJSON_GetArrayItem(e, 2), &t.reg) && bsearch(&t, tok, ntok, sizeof(*tok), cmp_token) &&
+            (ti = find_task(im, id)) >= 0)
+            im->tasks[ti].sync = true;
+    }
+    goto out;
+oom:
+    rc = oom(im);
+out:
+    free(sp);
+    free(tok);
+    return rc;
+}
+
+/* Median execution times from the swimlane, per task and per func id; tasks
+ * placed by a sync-start drain are marked sync_start. */
 static int read_swimlane(importer *im)
 {
     char *text = slurp(im->dir, "chip_swimlane_records.json", NULL);
@@ -598,6 +723,10 @@ static int read_swimlane(importer *im)
     if (!cJSON_IsNumber(hz) || hz->valuedouble <= 0 || !cJSON_IsArray(execs)) {
         cJSON_Delete(root);
         return fail(im, "chip_swimlane_records.json", "needs metadata.clock_freq_hz and aicore_tasks");
+    }
+    if (mark_drained(im, root) != 0) {
+        cJSON_Delete(root);
+        return -1;
     }
     double ns_per_tick = 1e9 / hz->valuedouble;
     size_t n = (size_t)cJSON_GetArraySize(execs);
@@ -1633,6 +1762,8 @@ static void put_task(const importer *im, const imp_task *t, FILE *f)
         fputc(']', f);
         if (t->block_num > 1)
             fprintf(f, ", \"block_num\": %d", t->block_num);
+        if (t->sync && t->block_num > 1)
+            fputs(", \"sync_start\": true", f);
         if (t->early)
             fputs(", \"early_resolve\": true", f);
         int active = (t->k[0] >= 0) + (t->k[1] >= 0) + (t->k[2] >= 0);

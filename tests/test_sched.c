@@ -325,20 +325,175 @@ END_TEST
 START_TEST(a_sync_start_producer_lets_its_flagged_consumers_be_pre_staged)
 {
     /* the consumer of a flagged 4-block sync_start producer is pre-staged
-     * (both its blocks) and starts sooner than without the flag; a consumer
-     * that is itself sync_start is never pre-staged block by block */
+     * (both its blocks) and starts sooner than without the flag; so is a
+     * consumer that is itself sync_start, as one cohort whose two blocks are
+     * rung together, one MMIO store (5 ns) apart */
     chip *plain = tu_chip(SYNC_PRODUCER("false", "false"), NULL, 3, NULL);
     chip *early = tu_chip(SYNC_PRODUCER("true", "false"), NULL, 3, NULL);
     chip *sync = tu_chip(SYNC_PRODUCER("true", "true"), NULL, 3, NULL);
     ck_assert_int_eq(early->status, CHIP_DONE);
+    ck_assert_int_eq(sync->status, CHIP_DONE);
     ck_assert_uint_eq(plain->early_staged, 0);
     ck_assert_uint_eq(early->early_staged, 2);
-    ck_assert_uint_eq(sync->early_staged, 0);
+    ck_assert_uint_eq(sync->early_staged, 2);
     ck_assert_uint_lt(tu_exec(early, 1, NULL)->start, tu_exec(plain, 1, NULL)->start);
-    ck_assert_uint_gt(tu_exec(sync, 1, NULL)->dispatch, tu_exec(sync, 0, NULL)->end);
+    ck_assert_uint_lt(tu_exec(sync, 1, NULL)->dispatch, tu_exec(sync, 0, NULL)->end);
+    ps_t starts[2];
+    int n = 0;
+    for (int k = 0; k < sync->ncores; k++)
+        for (size_t i = 0; i < sync->sl.per_core[k].n; i++)
+            if (sync->sl.per_core[k].v[i].task_id == 1)
+                starts[n++] = sync->sl.per_core[k].v[i].start;
+    ck_assert_int_eq(n, 2);
+    ck_assert_uint_eq(starts[1] - starts[0], NS(5));
     tu_chip_free(plain);
     tu_chip_free(early);
     tu_chip_free(sync);
+}
+END_TEST
+
+START_TEST(early_dispatch_counts_a_mix_consumer_in_blocks)
+{
+    /* a 2-block MIX consumer of a flagged producer: thread 1 stages both
+     * blocks (6 cores) in one pass; the runtime's early_dispatch record and
+     * early_staged count 2 blocks, the doorbells 6 cores */
+    chip *c =
+        tu_chip("{\"ptosim_graph\": 1, \"name\": \"m\", \"kernels\": [{\"id\": 0, \"name\": \"p\", "
+                "\"core\": \"aiv\", \"cost\": {\"ns\": 10000}}, {\"id\": 1, \"name\": \"ca\", \"core\": "
+                "\"aic\", \"cost\": {\"ns\": 1000}}, {\"id\": 2, \"name\": \"cv\", \"core\": \"aiv\", "
+                "\"cost\": {\"ns\": 1000}}]}\n"
+                "{\"op\": \"submit\", \"id\": \"p\", \"kernel\": \"p\", \"early_resolve\": true}\n"
+                "{\"op\": \"submit\", \"kernels\": [\"ca\", \"cv\", \"cv\"], \"block_num\": 2, "
+                "\"deps\": [\"p\"]}\n",
+                NULL, 3, NULL);
+    ck_assert_int_eq(c->status, CHIP_DONE);
+    ck_assert_uint_eq(c->early_staged, 2);
+    ck_assert_uint_eq(c->early_rung, 6);
+    int records = 0;
+    for (size_t i = 0; i < c->sl.threads[1].n; i++)
+        if (c->sl.threads[1].v[i].kind == PH_EARLY_DISPATCH) {
+            ck_assert_uint_eq(c->sl.threads[1].v[i].tasks, 2);
+            records++;
+        }
+    ck_assert_int_eq(records, 1);
+    tu_chip_free(c);
+}
+END_TEST
+
+/* Producer P (AIV, 10 us, flagged) writes t; C, a 4-block sync_start AIV
+ * task, reads it. */
+#define SYNC_COHORT                                                                                          \
+    "{\"ptosim_graph\": 1, \"name\": \"sc\", \"kernels\": [{\"id\": 0, \"name\": \"p\", \"core\": \"aiv\", " \
+    "\"cost\": {\"cycles\": 18000}}, {\"id\": 1, \"name\": \"c\", \"core\": \"aiv\", \"cost\": "             \
+    "{\"cycles\": 1800}}]}\n"                                                                                \
+    "{\"op\": \"submit\", \"kernel\": \"p\", \"early_resolve\": true, \"args\": [{\"dir\": \"out\", "        \
+    "\"tensor\": \"t\", \"dtype\": \"FLOAT32\", \"shape\": [1024]}]}\n"                                      \
+    "{\"op\": \"submit\", \"kernel\": \"c\", \"block_num\": 4, \"sync_start\": true, \"args\": [{\"dir\": "  \
+    "\"in\", \"tensor\": \"t\"}]}\n"
+
+/*
+ * P runs as in early_dispatch_starts_the_consumer_sooner: stored 1130,
+ * 1560-11560, its completion walk ends at 12312. C is published at 1748 and
+ * becomes a sync-start candidate; thread 1 (idle, every 115 ns from 920)
+ * pops it at its iteration 1840: its 16 idle AIV cores hold the whole cohort,
+ * so it stages all 4 blocks itself, gated, on its first four AIV cores (26,
+ * 27, 32, 33): pop 60 + 4 payloads x 120 + wmb 30 -> one dispatch time,
+ * 2410; stores to 2430. Every block took a running slot, so P's walk (12312)
+ * is the rendezvous: it rings the four doorbells 5 ns apart and each block
+ * starts when its store is visible (140 ns): 12452, 12457, 12462, 12467.
+ * The odd cores' 2.5-5 us first-task pickup hides in the wait.
+ */
+START_TEST(early_dispatch_pre_stages_a_sync_start_cohort_whole)
+{
+    chip *c = tu_chip(SYNC_COHORT, NULL, 3, NULL);
+    ck_assert_int_eq(c->status, CHIP_DONE);
+    ck_assert_uint_eq(c->early_staged, 4);
+    ck_assert_uint_eq(c->early_rung, 4);
+    ck_assert_uint_eq(c->drain.drains, 0);
+    ck_assert_uint_eq(tu_exec(c, 0, NULL)->end, NS(11560));
+    const int cores[4] = {26, 27, 32, 33};
+    for (int b = 0; b < 4; b++) {
+        ck_assert_uint_eq(c->sl.per_core[cores[b]].n, 1);
+        const sl_exec *e = &c->sl.per_core[cores[b]].v[0];
+        ck_assert_uint_eq(e->task_id, 1);
+        ck_assert_uint_eq(e->dispatch, NS(2410));
+        ck_assert_uint_eq(e->start, NS(12452) + (ps_t)b * NS(5));
+    }
+    int records = 0;
+    for (size_t i = 0; i < c->sl.threads[1].n; i++)
+        if (c->sl.threads[1].v[i].kind == PH_EARLY_DISPATCH) {
+            ck_assert_uint_eq(c->sl.threads[1].v[i].tasks, 4); /* blocks, as the runtime counts them */
+            records++;
+        }
+    ck_assert_int_eq(records, 1);
+    tu_chip_free(c);
+}
+END_TEST
+
+/* One scheduler thread owning one cluster (AIC 0, AIV 1 and 2): L1 (20 us)
+ * and L2 (30 us) fill the AIV cores; after 5 us of user code, P (AIC, 5 us,
+ * flagged) and C (AIV, 2 blocks, sync_start, after P). */
+static const char *const ONE_THREAD_ONE_CLUSTER[] = {"clusters=1", "aicpu_threads=2", NULL};
+#define PENDING_COHORT(sync)                                                                                 \
+    "{\"ptosim_graph\": 1, \"name\": \"pc\", \"kernels\": ["                                                 \
+    "{\"id\": 0, \"name\": \"l1\", \"core\": \"aiv\", \"cost\": {\"ns\": 20000}}, "                          \
+    "{\"id\": 1, \"name\": \"l2\", \"core\": \"aiv\", \"cost\": {\"ns\": 30000}}, "                          \
+    "{\"id\": 2, \"name\": \"p\", \"core\": \"aic\", \"cost\": {\"ns\": 5000}}, "                            \
+    "{\"id\": 3, \"name\": \"c\", \"core\": \"aiv\", \"cost\": {\"ns\": 1000}}]}\n"                          \
+    "{\"op\": \"submit\", \"kernel\": \"l1\"}\n"                                                             \
+    "{\"op\": \"submit\", \"kernel\": \"l2\"}\n"                                                             \
+    "{\"op\": \"user_code\", \"ns\": 5000}\n"                                                                \
+    "{\"op\": \"submit\", \"id\": \"p\", \"kernel\": \"p\", \"early_resolve\": true}\n"                      \
+    "{\"op\": \"submit\", \"kernel\": \"c\", \"block_num\": 2, \"sync_start\": " sync                        \
+    ", \"deps\": [\"p\"]}\n"
+
+/*
+ * L1 goes to core 1 (stored 1130), L2 to core 2 in the dispatch phase at
+ * 1880: stored 2090, seen 2230, 2520-32520. P is published at 7622, C at
+ * 8496. The thread, asleep since 7865 (3 busy cores: 415 ns iterations),
+ * stages C at its dispatch phase of 8580: no idle AIV core, but both AIV
+ * cores' ACKs were seen, so the cohort fits their pending slots: pop 60 + 2
+ * x 120 + wmb 30 -> dispatched 8910, gated, no drain. P (stored 7860,
+ * 8290-13290) completes and releases C while neither block holds a running
+ * slot; core 1's block gets one when L1 ends (about 24.4 us): no doorbell
+ * yet. The thread, asleep from 25667 with one core to poll (215 ns
+ * iterations), first samples L2's FIN (32520 + 80) at 25667 + 33 x 215 =
+ * 32762; the load returns at 32862, retiring L2 takes 40 + its walk 410 ->
+ * 33312, and the promotion of C's second block completes the rendezvous
+ * there: core 1's block starts when its doorbell is visible, 33452, held
+ * 7 us past its own pickup; core 2's starts after the record commit, setup
+ * and its own arg fill: 32520 + 520 + 290 + 1000 = 34330. Without
+ * sync_start the first block starts on its own, before L2 ends.
+ */
+START_TEST(a_sync_start_cohort_in_pending_slots_launches_at_its_last_promotion)
+{
+    chip *c = tu_chip(PENDING_COHORT("true"), ONE_THREAD_ONE_CLUSTER, 3, NULL);
+    chip *plain = tu_chip(PENDING_COHORT("false"), ONE_THREAD_ONE_CLUSTER, 3, NULL);
+    ck_assert_int_eq(c->status, CHIP_DONE);
+    ck_assert_uint_eq(c->early_staged, 2);
+    ck_assert_uint_eq(c->pending_dispatches, 2);
+    ck_assert_uint_eq(c->drain.drains, 0);
+    ck_assert_uint_eq(tu_exec(c, 1, NULL)->end, NS(32520));
+    const sl_exec *b1 = &c->sl.per_core[1].v[1], *b2 = &c->sl.per_core[2].v[1];
+    ck_assert_uint_eq(b1->task_id, 3);
+    ck_assert_uint_eq(b2->task_id, 3);
+    ck_assert_uint_eq(b1->dispatch, NS(8910));
+    ck_assert_uint_eq(b2->dispatch, NS(8910));
+    ck_assert_uint_eq(b1->start, NS(33452));
+    ck_assert_uint_eq(b2->start, NS(34330));
+    /* the ring is the end of the complete phase that retired L2 */
+    bool seen = false;
+    for (size_t i = 0; i < c->sl.threads[0].n; i++) {
+        const sl_phase *p = &c->sl.threads[0].v[i];
+        if (p->kind == PH_COMPLETE && p->start == NS(32762)) {
+            ck_assert_uint_eq(p->end, NS(33312));
+            seen = true;
+        }
+    }
+    ck_assert(seen);
+    ck_assert_uint_lt(tu_exec(plain, 3, NULL)->start, NS(32520));
+    tu_chip_free(c);
+    tu_chip_free(plain);
 }
 END_TEST
 
@@ -357,6 +512,9 @@ Suite *suite_sched(void)
     tcase_add_test(tc, an_unflagged_producer_disqualifies_early_dispatch);
     tcase_add_test(tc, pmu_turns_early_dispatch_off);
     tcase_add_test(tc, a_sync_start_producer_lets_its_flagged_consumers_be_pre_staged);
+    tcase_add_test(tc, early_dispatch_counts_a_mix_consumer_in_blocks);
+    tcase_add_test(tc, early_dispatch_pre_stages_a_sync_start_cohort_whole);
+    tcase_add_test(tc, a_sync_start_cohort_in_pending_slots_launches_at_its_last_promotion);
     tcase_set_timeout(tc, 30);
     suite_add_tcase(s, tc);
     return s;
