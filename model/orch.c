@@ -568,6 +568,20 @@ static void log_resident_access(chip *c, const task *tk)
     }
 }
 
+/* Binds the current op's "id" label, if any, to task tk. Returns 0, or -1 out of memory. */
+static int bind_label(chip *c, const task *tk)
+{
+    orch *o = &c->orch;
+    if (o->op->label < 0)
+        return 0;
+    if (ensure_slots((void **)&o->labels, &o->labels_cap, (size_t)o->op->label, sizeof(*o->labels)) != 0) {
+        chip_error(c, "out of memory in the orchestrator");
+        return -1;
+    }
+    o->labels[o->op->label] = tk->id;
+    return 0;
+}
+
 /* Stage FANIN: explicit deps first, then per argument the creator edge and the
  * TensorMap lookup (runtime.md §2.1). Claims every producer. */
 static int compute_fanin(chip *c, task *tk, int ring)
@@ -584,13 +598,8 @@ static int compute_fanin(chip *c, task *tk, int ring)
     if (resolve_deps(c, dep_ids) != 0)
         goto out;
     /* the op's own label is bound only now: its deps see the earlier binding */
-    if (op->label >= 0) {
-        if (ensure_slots((void **)&o->labels, &o->labels_cap, (size_t)op->label, sizeof(*o->labels)) != 0) {
-            chip_error(c, "out of memory in the orchestrator");
-            goto out;
-        }
-        o->labels[op->label] = tk->id;
-    }
+    if (bind_label(c, tk) != 0)
+        goto out;
     if (c->dep_gen_on && op->kind != OP_ALLOC && record_dep_gen(c, tk, dep_ids) != 0)
         goto out;
     if (c->cfg.worker_log && op->kind != OP_ALLOC)
@@ -729,7 +738,8 @@ static void step_submit(chip *c, ps_t t)
             return;
         o->cur = tk->id;
         if (op->kind == OP_ALLOC) {
-            if (bind_outputs(c, tk) != 0)
+            /* an alloc has no fanin stage, but later deps may name it (alloc_outs.task_id()) */
+            if (bind_outputs(c, tk) != 0 || bind_label(c, tk) != 0)
                 return;
             o->stage = SUB_IDLE;
             o->have_op = false;
