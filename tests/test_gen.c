@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../model/chip.h"
+#include "depcmp.h"
 #include "testutil.h"
 
 /* Runs `ptosim gen ARGS...` (NULL-terminated) and returns its stdout, failing on any error. */
@@ -59,6 +60,64 @@ static void check_kind(char *text, int submits, int allocs)
     tu_chip_free(runs(text, (uint64_t)submits, (uint64_t)(submits + allocs)));
     free(text);
 }
+
+START_TEST(depcmp_reports_what_differs)
+{
+    /* pa_small1 against itself: nothing; against a copy with one edge's arg changed and task 1's input
+     * reading the query: that edge on both sides, and task 1 (the tensor order shifts after it) */
+    char real[512];
+    snprintf(real, sizeof(real), "%s/tests/real/pa_small1/deps.json", PTOSIM_SRCDIR);
+    depcmp d;
+    depcmp_deps(real, real, &d);
+    ck_assert_int_eq(d.tasks_real, 12);
+    ck_assert_int_eq(d.edges_sim, 23);
+    ck_assert_str_eq(d.task_diff, "");
+    ck_assert_str_eq(d.edge_diff, "");
+    depcmp_free(&d);
+    cJSON *j = tu_json_file(real);
+    cJSON *e0 = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "edges"), 0);
+    cJSON_SetNumberValue(cJSON_GetObjectItem(e0, "arg"), 1);
+    cJSON *tasks = cJSON_GetObjectItem(j, "tasks");
+    const char *query =
+        cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(cJSON_GetArrayItem(tasks, 0), "args"), 0),
+                            "tensor_id")
+            ->valuestring;
+    cJSON *a1 = cJSON_GetArrayItem(cJSON_GetObjectItem(cJSON_GetArrayItem(tasks, 1), "args"), 0);
+    cJSON_ReplaceItemInObject(a1, "tensor_id", cJSON_CreateString(query));
+    char *text = cJSON_PrintUnformatted(j);
+    char *mod = tu_write(tu_tmpdir(), "deps.json", text);
+    depcmp_deps(real, mod, &d);
+    ck_assert_str_eq(d.edge_diff, "- \"8589934592\" \"8589934593\" 0 \"creator\" -\n"
+                                  "+ \"8589934592\" \"8589934593\" 1 \"creator\" -\n");
+    ck_assert_msg(strncmp(d.task_diff, "task 1\n", 7) == 0, "%s", d.task_diff);
+    ck_assert_msg(strstr(d.task_diff, "| \"INPUT\" \"FLOAT32\" [16,16] \"0\" [16,1] t2 |") != NULL, "%s",
+                  d.task_diff);
+    ck_assert_msg(strstr(d.task_diff, "| \"INPUT\" \"FLOAT32\" [16,16] \"0\" [16,1] t0 |") != NULL, "%s",
+                  d.task_diff);
+    depcmp_free(&d);
+    /* scope records: a site renamed consistently is the same site; a changed window end is not */
+    char sreal[512];
+    snprintf(sreal, sizeof(sreal), "%s/tests/real/pa_small1/scope_stats/scope_stats.jsonl", PTOSIM_SRCDIR);
+    char *st = tu_read(sreal);
+    for (char *p; (p = strstr(st, "paged_attention_orch.cpp:177")) != NULL;)
+        memcpy(p, "gen_paged_attention:2________", strlen("paged_attention_orch.cpp:177"));
+    char *last = strstr(st, "\"task_window_end\": 12");
+    ck_assert_ptr_nonnull(last);
+    last[strlen("\"task_window_end\": 1")] = '3';
+    char *smod = tu_write(tu_tmpdir(), "scope_stats.jsonl", st);
+    int nr, ns;
+    char *diff = depcmp_scopes(sreal, smod, &nr, &ns);
+    ck_assert_int_eq(nr, 10);
+    ck_assert_int_eq(ns, 10);
+    ck_assert_str_eq(diff, "record 7\n- site2 \"end\" 2 2 12\n+ site2 \"end\" 2 2 13\n");
+    free(diff);
+    free(smod);
+    free(st);
+    free(mod);
+    free(text);
+    cJSON_Delete(j);
+}
+END_TEST
 
 START_TEST(synthetic_kinds_have_their_task_counts)
 {
@@ -364,6 +423,7 @@ Suite *suite_gen(void)
 {
     Suite *s = suite_create("gen");
     TCase *tc = tcase_create("gen");
+    tcase_add_test(tc, depcmp_reports_what_differs);
     tcase_add_test(tc, synthetic_kinds_have_their_task_counts);
     tcase_add_test(tc, chain_is_a_chain_and_fan_has_no_edges);
     tcase_add_test(tc, granularity_mirrors_make_traces);
