@@ -533,78 +533,91 @@ static void emit_granularity(gen *g)
 /* bgemm                                                               */
 /* ------------------------------------------------------------------ */
 
-enum { BG_BATCH, BG_M, BG_N, BG_K, BG_TILE };
+enum { BG_TASKS, BG_TILE, BG_LOOP, BG_K };
 
+/* The parameters of test_benchmark_bgemm.py, under its names; defaults are its Case0. */
 static const gen_param P_BGEMM[] = {
-    {"batch", PT_INT, "2", 1, 65536, NULL, "batches"},
-    {"grid-m", PT_INT, "4", 1, 65536, NULL, "output tile rows"},
-    {"grid-n", PT_INT, "4", 1, 65536, NULL, "output tile columns"},
-    {"grid-k", PT_INT, "4", 1, 65536, NULL, "K steps (gemm + add pairs) per output tile"},
-    {"tile", PT_INT, "64", 16, 1024, NULL, "tile edge (elements); tiles are T x T FLOAT32"},
+    {"matmul-add-task-num", PT_INT, "500", 1, 1e7, NULL,
+     "gemm + add pairs in all; num_groups = this / grid-k (rounded down)"},
+    {"incore-data-size", PT_INT, "128", 16, 1024, NULL, "tile edge (elements); tiles are T x T FLOAT32"},
+    {"incore-loop", PT_INT, "4", 1, 65536, NULL, "tiles per task (each task walks them in turn)"},
+    {"grid-k", PT_INT, "2", 1, 65536, NULL, "K steps (gemm + add pairs) per group"},
 };
 
-/* Elements of the largest of A [B,M,K], B [B,K,N], C [B,M,N] tiles; -1 past GEN_MAX_ELEMS. */
+/* Elements of A and B (the largest tensors); -1 past GEN_MAX_ELEMS. */
 static int64_t bgemm_elems(const gen_val *v)
 {
-    double t2 = (double)v[BG_TILE].i * (double)v[BG_TILE].i, b = (double)v[BG_BATCH].i;
-    double m = (double)v[BG_M].i, n = (double)v[BG_N].i, k = (double)v[BG_K].i;
-    double worst = b * t2 * fmax(m * k, fmax(k * n, m * n));
+    double t = (double)v[BG_TILE].i, groups = (double)(v[BG_TASKS].i / v[BG_K].i);
+    double worst = groups * (double)v[BG_K].i * (double)v[BG_LOOP].i * t * t;
     return worst > (double)GEN_MAX_ELEMS ? -1 : (int64_t)worst;
 }
 
 static int check_bgemm(const gen_val *v, char *err, size_t len)
 {
+    if (v[BG_TASKS].i < v[BG_K].i) {
+        snprintf(err, len,
+                 "--matmul-add-task-num: must be at least --grid-k (%" PRId64
+                 ") to make one group, got %" PRId64,
+                 v[BG_K].i, v[BG_TASKS].i);
+        return -1;
+    }
     if (bgemm_elems(v) < 0) {
         snprintf(err, len,
-                 "--batch: A, B or C would exceed 2^40 elements; use a smaller grid, batch or tile");
+                 "--matmul-add-task-num: A and B would exceed 2^40 elements; use fewer tasks or tiles");
         return -1;
     }
     return 0;
 }
 
-/* examples/a2a3/tensormap_and_ringbuffer/bgemm (bgemm_orch.cpp): tile-first
- * 1D layouts, one scope per output tile, P = A[m,k] @ B[k,n] on the AIC
- * (func 0) then C[m,n] += P on the AIV (func 1), edges from the TensorMap. */
+/* hw-native-sys/simpler examples/a2a3/tensormap_and_ringbuffer/benchmark_bgemm
+ * (kernels/orchestration/bgemm_orch.cpp): grid_m = grid_n = 1, so a group is
+ * one output block of incore_loop tiles. Per group a scope of grid_k x (P =
+ * A[g,k] @ B[g,k] on the AIC, func 0; C[g] += P on the AIV, func 1); every
+ * task also reads the INT64[4] config tensor the kernels take their sizes from. */
 static void emit_bgemm(gen *g)
 {
     const gen_val *v = g->v;
-    int64_t bt = v[BG_BATCH].i, gm = v[BG_M].i, gn = v[BG_N].i, gk = v[BG_K].i, t = v[BG_TILE].i;
-    int64_t te = t * t;
+    int64_t t = v[BG_TILE].i, loop = v[BG_LOOP].i, gk = v[BG_K].i, groups = v[BG_TASKS].i / gk;
+    int64_t ge = loop * t * t; /* elements of one group's block */
     char cost[COST_MAX];
     hdr_begin(g, "bgemm_orch");
-    cost_mm(cost, t, t, t, 1, 4, 4, "FLOAT16"); /* FLOAT32 tiles in GM; the cube rate of fp16 */
+    cost_mm(cost, t, t, t, loop, 4, 4, "FLOAT16"); /* FLOAT32 tiles in GM; the cube rate of fp16 */
     hdr_kernel(g, 0, "gemm_tile", "aic", cost);
-    cost_vec(cost, te, 2 * te * 4, te * 4, "FLOAT32");
+    cost_vec(cost, ge, 2 * ge * 4, ge * 4, "FLOAT32");
     hdr_kernel(g, 1, "tile_add", "aiv", cost);
     hdr_tensors(g);
-    hdr_tensor(g, "A", "FLOAT32", bt * gm * gk * te, 0);
-    hdr_tensor(g, "B", "FLOAT32", bt * gk * gn * te, 0);
-    hdr_tensor(g, "C", "FLOAT32", bt * gm * gn * te, 0);
+    hdr_tensor(g, "A", "FLOAT32", groups * gk * ge, 0);
+    hdr_tensor(g, "B", "FLOAT32", groups * gk * ge, 0);
+    hdr_tensor(g, "C", "FLOAT32", groups * ge, 0);
+    sep(g);
+    putf(g,
+         "{\"name\": \"config\", \"dtype\": \"INT64\", \"shape\": [4], \"data\": [%" PRId64 ", %" PRId64
+         ", %" PRId64 ", %" PRId64 "]}",
+         t, gk, groups, loop);
     hdr_end(g);
-    for (int64_t b = 0; b < bt; b++)
-        for (int64_t m = 0; m < gm; m++)
-            for (int64_t n = 0; n < gn; n++) {
-                gview cv = v1(te, ((b * gm + m) * gn + n) * te);
-                scope_begin(g, 1, false);
-                for (int64_t k = 0; k < gk; k++) {
-                    gview av = v1(te, ((b * gm + m) * gk + k) * te);
-                    gview bv = v1(te, ((b * gk + k) * gn + n) * te);
-                    submit(g, NULL, "gemm_tile");
-                    args_begin(g);
-                    arg(g, "in", "A", &av);
-                    arg(g, "in", "B", &bv);
-                    arg_out(g, "P", "FLOAT32", te, 0);
-                    args_end(g);
-                    op_end(g);
-                    submit(g, NULL, "tile_add");
-                    args_begin(g);
-                    arg(g, "inout", "C", &cv);
-                    arg(g, "in", "P", NULL);
-                    args_end(g);
-                    op_end(g);
-                }
-                scope_end(g);
-            }
+    for (int64_t gi = 0; gi < groups; gi++) {
+        gview cv = v1(ge, gi * ge);
+        scope_begin(g, 1, false);
+        for (int64_t k = 0; k < gk; k++) {
+            gview abv = v1(ge, (gi * gk + k) * ge); /* A and B: [groups, grid_k, loop, T, T] */
+            submit(g, NULL, "gemm_tile");
+            args_begin(g);
+            arg(g, "in", "A", &abv);
+            arg(g, "in", "B", &abv);
+            arg_out(g, "P", "FLOAT32", ge, 0);
+            arg(g, "in", "config", NULL);
+            args_end(g);
+            op_end(g);
+            submit(g, NULL, "tile_add");
+            args_begin(g);
+            arg(g, "inout", "C", &cv);
+            arg(g, "in", "P", NULL);
+            arg(g, "in", "config", NULL);
+            args_end(g);
+            op_end(g);
+        }
+        scope_end(g);
+    }
 }
 
 /* ------------------------------------------------------------------ */
@@ -1370,8 +1383,10 @@ static const gen_kind KINDS[] = {
          "  Mirrors granularity() in scripts/make_traces.py: --k 48 is traces/grain_right.jsonl,\n"
          "  --k 4800 grain_fine, --k 24 grain_coarse.\n",
          P_GRAIN, check_grain, emit_granularity),
-    KIND("bgemm", "the runtime's bgemm example: per output tile a scope, K x (gemm on AIC, add on AIV)",
-         "  Defaults as in bgemm_orch.cpp (TILE 64, 4 x 4 x 4 grid, batch 2): 256 tasks, 32 chains of 8.\n",
+    KIND("bgemm", "the runtime's benchmark_bgemm: per group a scope, K x (gemm on AIC, add on AIV)",
+         "  Parameters as test_benchmark_bgemm.py names them; the defaults are its Case0 (250 groups,\n"
+         "  1000 tasks). Every task also reads the INT64[4] config tensor. Case1 is\n"
+         "  --matmul-add-task-num 64 --incore-data-size 128 --incore-loop 4 --grid-k 2: 128 tasks.\n",
          P_BGEMM, check_bgemm, emit_bgemm),
     KIND("paged_attention", "the runtime's paged attention: QK, softmax, PV, online update per KV block",
          "  plain  : per (batch, q tile) a scope with an alloc, per KV block a nested scope of\n"

@@ -37,6 +37,57 @@ static int count(const char *text, const char *needle)
     return n;
 }
 
+/* Runs `ptosim gen ARGS...` (NULL-terminated), simulates the graph on a2a3sim
+ * with dep-gen and scope stats, and compares the outputs with the real
+ * runtime's capture tests/real/CAPTURE: deps.json into *d, and the scope
+ * records' differences returned (the caller frees both). */
+static char *vs_capture(const char *capture, depcmp *d, const char *first, ...)
+{
+    const char *args[32] = {"gen", first};
+    int n = 2;
+    va_list ap;
+    va_start(ap, first);
+    for (const char *a; (a = va_arg(ap, const char *)) != NULL && n < 31;)
+        args[n++] = a;
+    va_end(ap);
+    args[n] = NULL;
+    run_out r = tu_run(args);
+    ck_assert_msg(r.status == 0, "gen %s: exit %d: %s", first, r.status, r.err);
+    const char *dir = tu_tmpdir();
+    char *path = tu_write(dir, "graph.jsonl", r.out);
+    tu_run_free(&r);
+    const char *run[] = {"run", "-p", "a2a3sim", "--enable-dep-gen", "--enable-scope-stats",
+                         "-o",  dir,  path,      "--quiet",          NULL};
+    r = tu_run(run);
+    ck_assert_msg(r.status == 0, "run %s: exit %d: %s", path, r.status, r.err);
+    tu_run_free(&r);
+    free(path);
+    char real[512], sim[512];
+    snprintf(real, sizeof(real), "%s/tests/real/%s/deps.json", PTOSIM_SRCDIR, capture);
+    snprintf(sim, sizeof(sim), "%s/dfx_outputs/deps.json", dir);
+    depcmp_deps(real, sim, d);
+    snprintf(real, sizeof(real), "%s/tests/real/%s/scope_stats/scope_stats.jsonl", PTOSIM_SRCDIR, capture);
+    snprintf(sim, sizeof(sim), "%s/dfx_outputs/scope_stats/scope_stats.jsonl", dir);
+    int nreal, nsim;
+    char *scopes = depcmp_scopes(real, sim, &nreal, &nsim);
+    ck_assert_int_eq(nsim, nreal);
+    return scopes;
+}
+
+/* Asserts that the generated graph gives exactly the capture's tasks, edges and scope records. */
+static void assert_same_as_capture(depcmp *d, char *scopes, int tasks, int edges)
+{
+    ck_assert_int_eq(d->tasks_real, tasks);
+    ck_assert_int_eq(d->edges_real, edges);
+    ck_assert_msg(d->task_diff[0] == '\0', "tasks differ:\n%.2000s", d->task_diff);
+    ck_assert_msg(d->edge_diff[0] == '\0', "edges differ:\n%.2000s", d->edge_diff);
+    ck_assert_msg(scopes[0] == '\0', "scope records differ:\n%.2000s", scopes);
+    ck_assert_int_eq(d->tasks_sim, tasks);
+    ck_assert_int_eq(d->edges_sim, edges);
+    depcmp_free(d);
+    free(scopes);
+}
+
 #define SUBMIT "\"op\": \"submit\""
 #define ALLOC "\"op\": \"alloc\""
 
@@ -175,19 +226,39 @@ START_TEST(granularity_mirrors_make_traces)
 }
 END_TEST
 
-START_TEST(bgemm_defaults_are_the_runtime_example)
+START_TEST(bgemm_defaults_are_benchmark_bgemm_case0)
 {
-    /* 2 batches x 4 x 4 output tiles, each a scope of 4 x (gemm, add): 256 tasks, 32 chains of 8 */
+    /* test_benchmark_bgemm.py Case0: 500 pairs over grid_k 2 = 250 groups, each a scope of 2 x (gemm, add) */
     char *t = gen("bgemm", NULL);
-    ck_assert_int_eq(count(t, "scope_begin"), 32);
-    ck_assert_int_eq(count(t, "\"kernel\": \"gemm_tile\""), 128);
-    ck_assert_int_eq(count(t, "\"kernel\": \"tile_add\""), 128);
-    ck_assert_msg(strstr(t, "\"cube\": {\"m\": 64, \"n\": 64, \"k\": 64, \"dtype\": \"FLOAT16\"}") != NULL,
+    ck_assert_int_eq(count(t, "scope_begin"), 250);
+    ck_assert_int_eq(count(t, "\"kernel\": \"gemm_tile\""), 500);
+    ck_assert_int_eq(count(t, "\"kernel\": \"tile_add\""), 500);
+    /* every task reads config = [tile_size, grid_k, num_groups, incore_loop] */
+    ck_assert_int_eq(count(t, "{\"dir\": \"in\", \"tensor\": \"config\"}"), 1000);
+    ck_assert_msg(
+        strstr(t, "\"name\": \"config\", \"dtype\": \"INT64\", \"shape\": [4], \"data\": [128, 2, 250, 4]") !=
+            NULL,
+        "config tensor");
+    /* a group is incore_loop 4 tiles of 128 x 128: 65536 elements, the tile 128 x 128 x 128 on the cube */
+    ck_assert_msg(strstr(t, "\"cube\": {\"m\": 128, \"n\": 128, \"k\": 128, \"dtype\": \"FLOAT16\"}") != NULL,
                   "pipe-form gemm cost");
-    check_kind(t, 256, 0);
-    check_kind(gen("bgemm", "--batch", "1", "--grid-m", "2", "--grid-n", "3", "--grid-k", "5", "--tile",
-                   "128", NULL),
-               2 * 3 * 5 * 2, 0);
+    /* offset 65536: A and B of group 0's second K step, and C of group 1 in its two adds */
+    ck_assert_int_eq(count(t, "\"shape\": [65536], \"offset\": [65536]"), 2 + 2);
+    check_kind(t, 1000, 0);
+    /* 7 pairs over grid_k 3: 2 groups (the last pair is dropped, as the test's // does) */
+    check_kind(gen("bgemm", "--matmul-add-task-num", "7", "--grid-k", "3", "--incore-data-size", "16", NULL),
+               2 * 3 * 2, 0);
+}
+END_TEST
+
+START_TEST(bgemm_matches_the_runtime_case1_capture)
+{
+    /* test_benchmark_bgemm.py Case1: 64 pairs, tiles of 128, 4 tiles per task, grid_k 2: 32 groups,
+     * 128 tasks; 64 creator edges (gemm -> add) and 32 TensorMap edges (add -> add on C) */
+    depcmp d;
+    char *s = vs_capture("bgemm_case1", &d, "bgemm", "--matmul-add-task-num", "64", "--incore-data-size",
+                         "128", "--incore-loop", "4", "--grid-k", "2", NULL);
+    assert_same_as_capture(&d, s, 128, 96);
 }
 END_TEST
 
@@ -360,8 +431,12 @@ START_TEST(bad_parameters_are_named)
     gen_fails(
         a7,
         "ptosim gen: granularity: --k: must be at most --total-us (10) so every task gets a row, got 11\n");
-    const char *a8[] = {"gen", "bgemm", "--tile", "1024", "--grid-m", "4096", "--grid-k", "4096", NULL};
-    gen_fails(a8, "ptosim gen: bgemm: --batch: A, B or C would exceed 2^40 elements");
+    const char *a8[] = {"gen", "bgemm", "--incore-data-size", "1024", "--incore-loop", "65536", NULL};
+    gen_fails(a8, "ptosim gen: bgemm: --matmul-add-task-num: A and B would exceed 2^40 elements");
+    const char *a10[] = {"gen", "bgemm", "--matmul-add-task-num", "3", "--grid-k", "4", NULL};
+    gen_fails(a10,
+              "ptosim gen: bgemm: --matmul-add-task-num: must be at least --grid-k (4) to make one group, "
+              "got 3\n");
     const char *a9[] = {"gen", NULL};
     gen_fails(a9, "usage: ptosim gen KIND");
 
@@ -427,7 +502,8 @@ Suite *suite_gen(void)
     tcase_add_test(tc, synthetic_kinds_have_their_task_counts);
     tcase_add_test(tc, chain_is_a_chain_and_fan_has_no_edges);
     tcase_add_test(tc, granularity_mirrors_make_traces);
-    tcase_add_test(tc, bgemm_defaults_are_the_runtime_example);
+    tcase_add_test(tc, bgemm_defaults_are_benchmark_bgemm_case0);
+    tcase_add_test(tc, bgemm_matches_the_runtime_case1_capture);
     tcase_add_test(tc, paged_attention_variants_have_their_task_counts);
     tcase_add_test(tc, paged_attention_plain_edges_by_hand);
     tcase_add_test(tc, decode_layer_has_542_tasks_per_layer);
