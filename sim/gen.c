@@ -14,7 +14,7 @@
 #include "../model/pipe.h"
 #include "cli.h"
 
-#define GEN_MAX_PARAMS 8
+#define GEN_MAX_PARAMS 12
 #define GEN_MAX_ELEMS (1LL << 40) /* per tensor: keeps every offset and byte count far below 2^63 */
 #define GEN_ERR_MAX 512
 
@@ -22,7 +22,7 @@
 /* Parameters                                                          */
 /* ------------------------------------------------------------------ */
 
-typedef enum { PT_INT, PT_REAL, PT_CHOICE } gen_ptype;
+typedef enum { PT_INT, PT_REAL, PT_CHOICE, PT_TEXT } gen_ptype;
 
 /* One --param of a kind. */
 typedef struct gen_param {
@@ -38,7 +38,7 @@ typedef struct gen_param {
 typedef struct gen_val {
     int64_t i;     /* PT_INT */
     double r;      /* PT_REAL */
-    const char *s; /* PT_CHOICE */
+    const char *s; /* PT_CHOICE, PT_TEXT */
 } gen_val;
 
 /* Output state: the stream and the list being written. */
@@ -624,7 +624,7 @@ static void emit_bgemm(gen *g)
 /* paged_attention                                                     */
 /* ------------------------------------------------------------------ */
 
-enum { PA_B, PA_H, PA_D, PA_BS, PA_C, PA_VAR, PA_U };
+enum { PA_B, PA_H, PA_D, PA_BS, PA_C, PA_VAR, PA_U, PA_BT, PA_MML };
 
 static const gen_param P_PA[] = {
     {"batch", PT_INT, "4", 1, 65536, NULL, "batches (requests)"},
@@ -634,25 +634,75 @@ static const gen_param P_PA[] = {
     {"context", PT_INT, "1024", 1, 1e7, NULL, "context length (tokens) of every batch"},
     {"variant", PT_CHOICE, "plain", 0, 0, "plain, unroll, manual, spmd", "orchestration style"},
     {"unroll", PT_INT, "64", 1, 65536, NULL, "KV blocks per task (unroll, manual)"},
+    {"block-table", PT_TEXT, "identity", 0, 0, NULL,
+     "identity, or batch x ceil(context / block-size) block indices, comma-separated"},
+    {"max-model-len", PT_INT, "0", 0, 1e9, NULL, "block_table columns x block-size; 0: the context's blocks"},
 };
 
 #define PA_SPMD_BLOCKS 24 /* one MIX block per cluster */
 
+/* Parses the --block-table list into tbl (n entries, each below n), or checks
+ * it when tbl is NULL. Returns 0, or -1 with "what is wrong" in err. */
+static int pa_parse_table(const char *text, int64_t n, int64_t *tbl, char *err, size_t len)
+{
+    const char *p = text;
+    for (int64_t i = 0; i < n; i++) {
+        char *end;
+        errno = 0;
+        long long x = strtoll(p, &end, 10);
+        if (end == p || *p == '-' || *p == '+' || errno == ERANGE || x >= n || (*end && *end != ',') ||
+            (!*end && i + 1 < n)) {
+            snprintf(err, len,
+                     "--block-table: must be identity or %" PRId64
+                     " comma-separated block indices below %" PRId64 " (batch x blocks), got '%s'",
+                     n, n, text);
+            return -1;
+        }
+        if (tbl)
+            tbl[i] = x;
+        p = *end ? end + 1 : end;
+    }
+    if (*p || (p > text && p[-1] == ',')) {
+        snprintf(err, len, "--block-table: has more than %" PRId64 " entries (batch x blocks), got '%s'", n,
+                 text);
+        return -1;
+    }
+    return 0;
+}
+
 static int check_pa(const gen_val *v, char *err, size_t len)
 {
-    double rows = (double)v[PA_B].i * (double)ceil_div(v[PA_C].i, v[PA_BS].i) * (double)v[PA_BS].i;
+    int64_t nb = ceil_div(v[PA_C].i, v[PA_BS].i);
+    double rows = (double)v[PA_B].i * (double)nb * (double)v[PA_BS].i;
     if (rows * (double)v[PA_D].i > (double)GEN_MAX_ELEMS) {
         snprintf(err, len,
                  "--context: the KV caches would exceed 2^40 elements; use fewer batches or tokens");
         return -1;
     }
+    if (v[PA_MML].i && v[PA_MML].i / v[PA_BS].i < nb) {
+        snprintf(err, len,
+                 "--max-model-len: must hold the context's %" PRId64 " blocks of %" PRId64
+                 " tokens, got %" PRId64,
+                 nb, v[PA_BS].i, v[PA_MML].i);
+        return -1;
+    }
+    if (strcmp(v[PA_BT].s, "identity") != 0)
+        return pa_parse_table(v[PA_BT].s, v[PA_B].i * nb, NULL, err, len);
     return 0;
 }
 
 /* Shapes shared by the variants. */
 typedef struct pa_dims {
     int64_t b, h, d, bs, ctx, nb, qt, ql, u;
+    int64_t cols;       /* block_table columns */
+    const int64_t *tbl; /* b x nb physical blocks, or NULL for the identity */
 } pa_dims;
+
+/* The cache block that holds batch b's block bn (the block table). */
+static int64_t pa_block(const pa_dims *p, int64_t b, int64_t bn)
+{
+    return p->tbl ? p->tbl[b * p->nb + bn] : b * p->nb + bn;
+}
 
 static void pa_costs(const pa_dims *p, int64_t nblk, char *qk, char *sf, char *pv)
 {
@@ -673,7 +723,7 @@ static void pa_plain_body(gen *g, const pa_dims *p, int64_t b, const gview *qi, 
          "]}, {\"name\": \"mi\", \"dtype\": \"FLOAT32\", \"shape\": [%" PRId64 "]}]}\n",
          p->qt, p->d, p->qt, p->qt);
     for (int64_t bn = 0; bn < p->nb; bn++) {
-        gview kv = v2(p->bs, p->d, (b * p->nb + bn) * p->bs, 0); /* block table = identity */
+        gview kv = v2(p->bs, p->d, pa_block(p, b, bn) * p->bs, 0);
         int64_t valid = min64(p->bs, p->ctx - bn * p->bs);
         gview sv = v2(p->qt, valid, 0, 0);
         scope_begin(g, 2, false);
@@ -824,9 +874,20 @@ static void emit_pa(gen *g)
     p.nb = ceil_div(p.ctx, p.bs);
     p.qt = min64(p.h, 128);
     p.ql = ceil_div(p.h, p.qt);
+    p.cols = v[PA_MML].i ? v[PA_MML].i / p.bs : p.nb;
     const char *var = v[PA_VAR].s;
     bool plain = !strcmp(var, "plain"), spmd = !strcmp(var, "spmd"), manual = !strcmp(var, "manual");
     p.u = plain ? 1 : v[PA_U].i;
+    int64_t *tbl = NULL;
+    if (strcmp(v[PA_BT].s, "identity") != 0) {
+        char err[GEN_ERR_MAX];
+        tbl = malloc((size_t)(p.b * p.nb) * sizeof(*tbl));
+        if (!tbl || pa_parse_table(v[PA_BT].s, p.b * p.nb, tbl, err, sizeof(err)) != 0) {
+            fprintf(stderr, "ptosim gen: paged_attention: %s\n", tbl ? err : "out of memory");
+            exit(EXIT_INTERNAL);
+        }
+        p.tbl = tbl;
+    }
     int64_t per = min64(p.u, p.nb); /* blocks per task at full size */
     char scale[32], c0[COST_MAX], c1[COST_MAX], c2[COST_MAX];
     snprintf(scale, sizeof(scale), "%.9g", 1.0 / sqrt((double)p.d));
@@ -858,8 +919,9 @@ static void emit_pa(gen *g)
     hdr_tensor(g, "query", "BFLOAT16", p.b * p.h, p.d);
     hdr_tensor(g, "key_cache", "BFLOAT16", p.b * p.nb * p.bs, p.d);
     hdr_tensor(g, "value_cache", "BFLOAT16", p.b * p.nb * p.bs, p.d);
-    hdr_tensor(g, "block_table", "INT32", p.b, p.nb);
-    hdr_tensor(g, "out", "BFLOAT16", p.b * p.h, p.d);
+    hdr_tensor(g, "block_table", "INT32", p.b, p.cols);
+    hdr_tensor(g, "context_lens", "INT32", p.b, 0);
+    hdr_tensor(g, "out", "FLOAT32", p.b * p.h, p.d); /* the examples accumulate the output in FP32 */
     hdr_end(g);
 
     if (spmd) {
@@ -877,6 +939,7 @@ static void emit_pa(gen *g)
         args_end(g);
         op_end(g);
         scope_end(g);
+        free(tbl);
         return;
     }
     for (int64_t b = 0; b < p.b; b++)
@@ -890,6 +953,7 @@ static void emit_pa(gen *g)
                 pa_group_body(g, &p, b, &qi, &ov, scale, manual);
             scope_end(g);
         }
+    free(tbl);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1394,8 +1458,11 @@ static const gen_kind KINDS[] = {
          "  unroll : a hub task creates the accumulators; each task takes --unroll blocks\n"
          "  manual : unroll in manual scopes, with explicit deps and an alloc instead of the hub\n"
          "  spmd   : one MIX task (pa_aic + 2 x pa_aiv), block_num 24\n"
-         "  The runtime's Case1 is --batch 256 --heads 16 --head-dim 128 --block-size 128\n"
-         "  --context 8192: 65,536 tasks with plain (and 256 allocs).\n",
+         "  KV views follow --block-table; the runtime's tests draw it at random, so give the\n"
+         "  drawn table to reproduce a run. The runtime's Case1 is --batch 256 --heads 16\n"
+         "  --head-dim 128 --block-size 128 --context 8192: 65,536 tasks with plain (and 256\n"
+         "  allocs). CaseSmall1 is --batch 1 --heads 16 --head-dim 16 --block-size 16 --context 33\n"
+         "  --max-model-len 256.\n",
          P_PA, check_pa, emit_pa),
     KIND("decode_layer", "a Qwen3-14B decode layer (hidden 5120, 40/8 heads, MLP 17408, bf16)",
          "  Norm -> q/k/v projections -> per-row q/k norm and rope -> attention in chunks of 512\n"
@@ -1468,6 +1535,19 @@ static int parse_value(const gen_param *p, const char *text, gen_val *v, char *e
             return -1;
         }
         v->r = x;
+    } else if (p->type == PT_TEXT) {
+        /* the kind checks the content; here only what would break the JSON description */
+        for (const char *c = text; *c; c++)
+            if (*c == '"' || *c == '\\' || (unsigned char)*c < 0x20) {
+                snprintf(err, len, "must not contain quotes, backslashes or control characters, got '%s'",
+                         text);
+                return -1;
+            }
+        if (!text[0]) {
+            snprintf(err, len, "must not be empty");
+            return -1;
+        }
+        v->s = text;
     } else {
         /* choices are "a, b, c": match a whole entry */
         size_t n = strlen(text);

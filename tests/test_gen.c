@@ -292,6 +292,19 @@ START_TEST(paged_attention_variants_have_their_task_counts)
 }
 END_TEST
 
+START_TEST(paged_attention_matches_the_runtime_small1_capture)
+{
+    /* test_paged_attention.py CaseSmall1: 1 batch, 16 heads of 16, blocks of 16 tokens, context 33
+     * (3 blocks, the last holding 1 token), max_model_len 256; its random block table was [2, 1, 1]
+     * (the key views start at elements 512, 256, 256). 12 tasks, the alloc on ring 1, an FP32 out */
+    depcmp d;
+    char *s = vs_capture("pa_small1", &d, "paged_attention", "--batch", "1", "--heads", "16", "--head-dim",
+                         "16", "--block-size", "16", "--context", "33", "--max-model-len", "256",
+                         "--block-table", "2,1,1", NULL);
+    assert_same_as_capture(&d, s, 12, 23);
+}
+END_TEST
+
 START_TEST(paged_attention_plain_edges_by_hand)
 {
     /* B=2, H=16 (q_loop 1), C = 2 x BS: per batch QK0 SF0 PV0 UP0 QK1 SF1 PV1 UP1 (task i = 8b + 4bn + k);
@@ -437,6 +450,26 @@ START_TEST(bad_parameters_are_named)
     gen_fails(a10,
               "ptosim gen: bgemm: --matmul-add-task-num: must be at least --grid-k (4) to make one group, "
               "got 3\n");
+    const char *a11[] = {"gen", "paged_attention", "--batch", "1", "--context",
+                         "300", "--block-table",   "2,1",     NULL};
+    gen_fails(a11, "ptosim gen: paged_attention: --block-table: must be identity or 3 comma-separated block "
+                   "indices below 3 (batch x blocks), got '2,1'\n");
+    const char *a12[] = {"gen", "paged_attention", "--batch", "1", "--context",
+                         "300", "--block-table",   "0,3,1",   NULL};
+    gen_fails(a12, "--block-table: must be identity or 3 comma-separated block indices below 3");
+    const char *a13[] = {"gen", "paged_attention", "--batch", "1", "--context",
+                         "300", "--block-table",   "0,1,2,0", NULL};
+    gen_fails(a13,
+              "ptosim gen: paged_attention: --block-table: has more than 3 entries (batch x blocks), got "
+              "'0,1,2,0'\n");
+    const char *a14[] = {"gen", "paged_attention", "--context", "300", "--max-model-len", "256", NULL};
+    gen_fails(a14,
+              "ptosim gen: paged_attention: --max-model-len: must hold the context's 3 blocks of 128 tokens, "
+              "got 256\n");
+    const char *a15[] = {"gen", "paged_attention", "--block-table", "1,\"2", NULL};
+    gen_fails(a15,
+              "ptosim gen: paged_attention: --block-table: must not contain quotes, backslashes or control "
+              "characters, got '1,\"2'\n");
     const char *a9[] = {"gen", NULL};
     gen_fails(a9, "usage: ptosim gen KIND");
 
@@ -505,6 +538,7 @@ Suite *suite_gen(void)
     tcase_add_test(tc, bgemm_defaults_are_benchmark_bgemm_case0);
     tcase_add_test(tc, bgemm_matches_the_runtime_case1_capture);
     tcase_add_test(tc, paged_attention_variants_have_their_task_counts);
+    tcase_add_test(tc, paged_attention_matches_the_runtime_small1_capture);
     tcase_add_test(tc, paged_attention_plain_edges_by_hand);
     tcase_add_test(tc, decode_layer_has_542_tasks_per_layer);
     tcase_add_test(tc, output_is_deterministic);
