@@ -633,7 +633,7 @@ static const gen_param P_PA[] = {
     {"block-size", PT_INT, "128", 16, 1024, NULL, "tokens per KV-cache block"},
     {"context", PT_INT, "1024", 1, 1e7, NULL, "context length (tokens) of every batch"},
     {"variant", PT_CHOICE, "plain", 0, 0, "plain, unroll, manual, spmd", "orchestration style"},
-    {"unroll", PT_INT, "64", 1, 65536, NULL, "KV blocks per task (unroll, manual)"},
+    {"unroll", PT_INT, "64", 1, 65536, NULL, "KV blocks per task (unroll)"},
     {"block-table", PT_TEXT, "identity", 0, 0, NULL,
      "identity, or batch x ceil(context / block-size) block indices, comma-separated"},
     {"max-model-len", PT_INT, "0", 0, 1e9, NULL, "block_table columns x block-size; 0: the context's blocks"},
@@ -704,61 +704,94 @@ static int64_t pa_block(const pa_dims *p, int64_t b, int64_t bn)
     return p->tbl ? p->tbl[b * p->nb + bn] : b * p->nb + bn;
 }
 
-static void pa_costs(const pa_dims *p, int64_t nblk, char *qk, char *sf, char *pv)
+/* Costs of QK, SF and PV for `rows` query rows over nblk blocks. */
+static void pa_costs(const pa_dims *p, int64_t rows, int64_t nblk, char *qk, char *sf, char *pv)
 {
-    int64_t s = p->qt * p->bs * nblk; /* scores per task */
-    cost_mm(qk, p->qt, p->bs * nblk, p->d, 1, 2, 4, "BFLOAT16");
-    cost_vec(sf, s, s * 4, s * 2 + 2 * p->qt * 4, "FLOAT32");
-    cost_mm(pv, p->qt, p->d, p->bs * nblk, 1, 2, 4, "BFLOAT16");
+    int64_t s = rows * p->bs * nblk; /* scores per task */
+    cost_mm(qk, rows, p->bs * nblk, p->d, 1, 2, 4, "BFLOAT16");
+    cost_vec(sf, s, s * 4, s * 2 + 2 * rows * 4, "FLOAT32");
+    cost_mm(pv, rows, p->d, p->bs * nblk, 1, 2, 4, "BFLOAT16");
 }
 
-/* One (b, q) body of the plain variant: runtime paged_attention_orch.cpp. */
+/* An alloc of the accumulators oi [rows, D], li and mi [rows], labelled when label is not NULL. */
+static void pa_alloc(gen *g, const char *label, int64_t rows, int64_t d)
+{
+    put(g, "{\"op\": \"alloc\"");
+    if (label)
+        putf(g, ", \"id\": \"%s\"", label);
+    putf(g,
+         ", \"tensors\": [{\"name\": \"oi\", \"dtype\": \"FLOAT32\", \"shape\": [%" PRId64 ", %" PRId64
+         "]}, {\"name\": \"li\", \"dtype\": \"FLOAT32\", \"shape\": [%" PRId64
+         "]}, {\"name\": \"mi\", \"dtype\": \"FLOAT32\", \"shape\": [%" PRId64 "]}]}\n",
+         rows, d, rows, rows);
+}
+
+/* One block's QK, SF and PV of the plain and manual variants; manual labels
+ * them and chains them with explicit deps, as TensorMap edges are off there. */
+static void pa_block_tasks(gen *g, const pa_dims *p, int64_t b, int64_t bn, const gview *qi,
+                           const char *scale, bool manual)
+{
+    gview kv = v2(p->bs, p->d, pa_block(p, b, bn) * p->bs, 0);
+    int64_t valid = min64(p->bs, p->ctx - bn * p->bs);
+    gview sv = v2(p->qt, valid, 0, 0);
+    int nd = 0;
+    submit(g, manual ? "qk" : NULL, "qk_matmul");
+    args_begin(g);
+    arg(g, "in", "query", qi);
+    arg(g, "in", "key_cache", &kv);
+    arg_out(g, "sij", "FLOAT32", p->qt, p->bs);
+    args_end(g);
+    op_end(g);
+    submit(g, manual ? "sf" : NULL, "softmax_prepare");
+    args_begin(g);
+    arg(g, "in", "sij", valid < p->bs ? &sv : NULL);
+    arg_out(g, "pij", "BFLOAT16", p->qt, p->bs);
+    arg_out(g, "mij", "FLOAT32", p->qt, 0);
+    arg_out(g, "lij", "FLOAT32", p->qt, 0);
+    arg_scalar(g, scale, "FLOAT32");
+    args_end(g);
+    if (manual)
+        dep(g, &nd, "qk");
+    deps_end(g, nd);
+    op_end(g);
+    submit(g, manual ? "pv" : NULL, "pv_matmul");
+    args_begin(g);
+    arg(g, "in", "pij", NULL);
+    arg(g, "in", "value_cache", &kv);
+    arg_out(g, "oi_tmp", "FLOAT32", p->qt, p->d);
+    args_end(g);
+    nd = 0;
+    if (manual)
+        dep(g, &nd, "sf");
+    deps_end(g, nd);
+    op_end(g);
+}
+
+/* The online update's tensor args: this block's partials into the accumulators and the out rows. */
+static void pa_update_args(gen *g, const gview *ov)
+{
+    arg(g, "in", "mij", NULL);
+    arg(g, "in", "lij", NULL);
+    arg(g, "in", "oi_tmp", NULL);
+    arg(g, "inout", "mi", NULL);
+    arg(g, "inout", "li", NULL);
+    arg(g, "inout", "oi", NULL);
+    arg(g, "inout", "out", ov);
+}
+
+/* One (b, q) body of the plain variant: hw-native-sys/simpler
+ * examples/a2a3/tensormap_and_ringbuffer/paged_attention (paged_attention_orch.cpp):
+ * an alloc of the accumulators, then per KV block a nested scope of QK -> SF -> PV -> UP. */
 static void pa_plain_body(gen *g, const pa_dims *p, int64_t b, const gview *qi, const gview *ov,
                           const char *scale)
 {
-    put(g, "{\"op\": \"alloc\", \"tensors\": [");
-    putf(g,
-         "{\"name\": \"oi\", \"dtype\": \"FLOAT32\", \"shape\": [%" PRId64 ", %" PRId64
-         "]}, {\"name\": \"li\", \"dtype\": \"FLOAT32\", \"shape\": [%" PRId64
-         "]}, {\"name\": \"mi\", \"dtype\": \"FLOAT32\", \"shape\": [%" PRId64 "]}]}\n",
-         p->qt, p->d, p->qt, p->qt);
+    pa_alloc(g, NULL, p->qt, p->d);
     for (int64_t bn = 0; bn < p->nb; bn++) {
-        gview kv = v2(p->bs, p->d, pa_block(p, b, bn) * p->bs, 0);
-        int64_t valid = min64(p->bs, p->ctx - bn * p->bs);
-        gview sv = v2(p->qt, valid, 0, 0);
         scope_begin(g, 2, false);
-        submit(g, NULL, "qk_matmul");
-        args_begin(g);
-        arg(g, "in", "query", qi);
-        arg(g, "in", "key_cache", &kv);
-        arg_out(g, "sij", "FLOAT32", p->qt, p->bs);
-        args_end(g);
-        op_end(g);
-        submit(g, NULL, "softmax_prepare");
-        args_begin(g);
-        arg(g, "in", "sij", valid < p->bs ? &sv : NULL);
-        arg_out(g, "pij", "BFLOAT16", p->qt, p->bs);
-        arg_out(g, "mij", "FLOAT32", p->qt, 0);
-        arg_out(g, "lij", "FLOAT32", p->qt, 0);
-        arg_scalar(g, scale, "FLOAT32");
-        args_end(g);
-        op_end(g);
-        submit(g, NULL, "pv_matmul");
-        args_begin(g);
-        arg(g, "in", "pij", NULL);
-        arg(g, "in", "value_cache", &kv);
-        arg_out(g, "oi_tmp", "FLOAT32", p->qt, p->d);
-        args_end(g);
-        op_end(g);
+        pa_block_tasks(g, p, b, bn, qi, scale, false);
         submit(g, NULL, "online_update");
         args_begin(g);
-        arg(g, "in", "mij", NULL);
-        arg(g, "in", "lij", NULL);
-        arg(g, "in", "oi_tmp", NULL);
-        arg(g, "inout", "mi", NULL);
-        arg(g, "inout", "li", NULL);
-        arg(g, "inout", "oi", NULL);
-        arg(g, "inout", "out", ov);
+        pa_update_args(g, ov);
         arg_scalar(g, bn == 0 ? "1" : "0", NULL);
         arg_scalar(g, bn == p->nb - 1 ? "1" : "0", NULL);
         args_end(g);
@@ -767,38 +800,63 @@ static void pa_plain_body(gen *g, const pa_dims *p, int64_t b, const gview *qi, 
     }
 }
 
-/* One (b, q) body of the unroll and manual variants: a task takes up to U
- * blocks, indexing the whole caches through its block-table row. Manual
- * scopes get no TensorMap or creator edges, so the chain is explicit. */
-static void pa_group_body(gen *g, const pa_dims *p, int64_t b, const gview *qi, const gview *ov,
-                          const char *scale, bool manual)
+/* One (b, q) body of the manual variant, in the caller's manual scope:
+ * examples/a2a3/tensormap_and_ringbuffer/paged_attention_manual_scope. The
+ * same tasks as plain without the per-block scopes; a manual scope gets no
+ * TensorMap or creator edges, so each task names its producers: SF the QK,
+ * PV the SF, UP the PV and the previous UP, and the last UP the alloc (which
+ * keeps the accumulators alive until then). */
+static void pa_manual_body(gen *g, const pa_dims *p, int64_t b, const gview *qi, const gview *ov,
+                           const char *scale)
 {
-    if (manual) {
-        put(g, "{\"op\": \"alloc\", \"tensors\": [");
-        putf(g,
-             "{\"name\": \"oi\", \"dtype\": \"FLOAT32\", \"shape\": [%" PRId64 ", %" PRId64
-             "]}, {\"name\": \"li\", \"dtype\": \"FLOAT32\", \"shape\": [%" PRId64
-             "]}, {\"name\": \"mi\", \"dtype\": \"FLOAT32\", \"shape\": [%" PRId64 "]}]}\n",
-             p->qt, p->d, p->qt, p->qt);
-    } else {
-        submit(g, NULL, "hub");
+    pa_alloc(g, "alloc", p->qt, p->d);
+    for (int64_t bn = 0; bn < p->nb; bn++) {
+        pa_block_tasks(g, p, b, bn, qi, scale, true);
+        /* the update's label alternates: the model binds a submit's own label
+         * before it resolves its deps, so "deps": ["up"] on a task labelled
+         * "up" would name the task itself */
+        char up[8], prev[8];
+        snprintf(up, sizeof(up), "up%d", (int)(bn % 2));
+        snprintf(prev, sizeof(prev), "up%d", (int)((bn + 1) % 2));
+        int nd = 0;
+        submit(g, up, "online_update");
         args_begin(g);
-        arg_out(g, "oi", "FLOAT32", p->qt, p->d);
-        arg_out(g, "li", "FLOAT32", p->qt, 0);
-        arg_out(g, "mi", "FLOAT32", p->qt, 0);
+        pa_update_args(g, ov);
+        arg_scalar(g, bn == 0 ? "1" : "0", NULL);
+        arg_scalar(g, bn == p->nb - 1 ? "1" : "0", NULL);
         args_end(g);
+        dep(g, &nd, "pv");
+        if (bn > 0)
+            dep(g, &nd, prev);
+        if (bn == p->nb - 1)
+            dep(g, &nd, "alloc");
+        deps_end(g, nd);
         op_end(g);
     }
+}
+
+/* One (b, q) body of the unroll variant: a task takes up to U blocks,
+ * indexing the whole caches through its block-table row; a hub task creates
+ * the accumulators so the updates find them through the TensorMap. */
+static void pa_group_body(gen *g, const pa_dims *p, int64_t b, const gview *qi, const gview *ov,
+                          const char *scale)
+{
+    submit(g, NULL, "hub");
+    args_begin(g);
+    arg_out(g, "oi", "FLOAT32", p->qt, p->d);
+    arg_out(g, "li", "FLOAT32", p->qt, 0);
+    arg_out(g, "mi", "FLOAT32", p->qt, 0);
+    args_end(g);
+    op_end(g);
     int64_t ngroups = ceil_div(p->nb, p->u), full = min64(p->u, p->nb);
     for (int64_t gi = 0; gi < ngroups; gi++) {
         int64_t n = min64(p->u, p->nb - gi * p->u), first = gi * p->u;
         int64_t valid = min64(n * p->bs, p->ctx - first * p->bs);
         gview bt = v2(1, n, b, first), sv = v2(p->qt, valid, 0, 0);
         char qk[COST_MAX], sf[COST_MAX], pv[COST_MAX];
-        pa_costs(p, n, qk, sf, pv); /* a short last group costs less than the kernels' default */
-        int nd;
-        scope_begin(g, 2, manual);
-        submit(g, manual ? "qk" : NULL, "qk_matmul");
+        pa_costs(p, p->qt, n, qk, sf, pv); /* a short last group costs less than the kernels' default */
+        scope_begin(g, 2, false);
+        submit(g, NULL, "qk_matmul");
         args_begin(g);
         arg(g, "in", "query", qi);
         arg(g, "in", "key_cache", NULL);
@@ -808,7 +866,7 @@ static void pa_group_body(gen *g, const pa_dims *p, int64_t b, const gview *qi, 
         if (n != full)
             op_cost(g, qk);
         op_end(g);
-        submit(g, manual ? "sf" : NULL, "softmax_prepare");
+        submit(g, NULL, "softmax_prepare");
         args_begin(g);
         arg(g, "in", "sij", valid < n * p->bs ? &sv : NULL);
         arg_out(g, "pij", "BFLOAT16", p->qt, n * p->bs);
@@ -816,52 +874,25 @@ static void pa_group_body(gen *g, const pa_dims *p, int64_t b, const gview *qi, 
         arg_out(g, "lij", "FLOAT32", p->qt, 0);
         arg_scalar(g, scale, "FLOAT32");
         args_end(g);
-        nd = 0;
-        if (manual)
-            dep(g, &nd, "qk");
-        deps_end(g, nd);
         if (n != full)
             op_cost(g, sf);
         op_end(g);
-        submit(g, manual ? "pv" : NULL, "pv_matmul");
+        submit(g, NULL, "pv_matmul");
         args_begin(g);
         arg(g, "in", "pij", NULL);
         arg(g, "in", "value_cache", NULL);
         arg(g, "in", "block_table", &bt);
         arg_out(g, "oi_tmp", "FLOAT32", p->qt, p->d);
         args_end(g);
-        nd = 0;
-        if (manual)
-            dep(g, &nd, "sf");
-        deps_end(g, nd);
         if (n != full)
             op_cost(g, pv);
         op_end(g);
-        /* the update's label alternates: the model binds a submit's own label
-         * before it resolves its deps, so "deps": ["up"] on a task labelled
-         * "up" would name the task itself */
-        char up[8], prev[8];
-        snprintf(up, sizeof(up), "up%d", (int)(gi % 2));
-        snprintf(prev, sizeof(prev), "up%d", (int)((gi + 1) % 2));
-        submit(g, manual ? up : NULL, "online_update");
+        submit(g, NULL, "online_update");
         args_begin(g);
-        arg(g, "in", "mij", NULL);
-        arg(g, "in", "lij", NULL);
-        arg(g, "in", "oi_tmp", NULL);
-        arg(g, "inout", "mi", NULL);
-        arg(g, "inout", "li", NULL);
-        arg(g, "inout", "oi", NULL);
-        arg(g, "inout", "out", ov);
+        pa_update_args(g, ov);
         arg_scalar(g, gi == 0 ? "1" : "0", NULL);
         arg_scalar(g, gi == ngroups - 1 ? "1" : "0", NULL);
         args_end(g);
-        nd = 0;
-        if (manual) {
-            dep(g, &nd, "pv");
-            if (gi > 0) /* the previous group's update of this (b, q) */
-                dep(g, &nd, prev);
-        }
-        deps_end(g, nd);
         op_end(g);
         scope_end(g);
     }
@@ -877,7 +908,8 @@ static void emit_pa(gen *g)
     p.cols = v[PA_MML].i ? v[PA_MML].i / p.bs : p.nb;
     const char *var = v[PA_VAR].s;
     bool plain = !strcmp(var, "plain"), spmd = !strcmp(var, "spmd"), manual = !strcmp(var, "manual");
-    p.u = plain ? 1 : v[PA_U].i;
+    bool unroll = !strcmp(var, "unroll");
+    p.u = unroll ? v[PA_U].i : 1;
     int64_t *tbl = NULL;
     if (strcmp(v[PA_BT].s, "identity") != 0) {
         char err[GEN_ERR_MAX];
@@ -904,13 +936,13 @@ static void emit_pa(gen *g)
         hdr_kernel(g, 6, "pa_aiv", "aiv", c1);
     } else {
         char c3[COST_MAX];
-        pa_costs(&p, per, c0, c1, c2);
+        pa_costs(&p, p.qt, per, c0, c1, c2);
         cost_vec(c3, p.qt * p.d, p.qt * p.d * 8 + p.qt * 16, p.qt * p.d * 6 + p.qt * 8, "FLOAT32");
         hdr_kernel(g, 0, "qk_matmul", "aic", c0);
         hdr_kernel(g, 1, "softmax_prepare", "aiv", c1);
         hdr_kernel(g, 2, "pv_matmul", "aic", c2);
         hdr_kernel(g, 3, "online_update", "aiv", c3);
-        if (!plain && !manual) {
+        if (unroll) {
             cost_vec(c3, p.qt * p.d + 2 * p.qt, 0, (p.qt * p.d + 2 * p.qt) * 4, "FLOAT32");
             hdr_kernel(g, 4, "hub", "aiv", c3);
         }
@@ -939,20 +971,21 @@ static void emit_pa(gen *g)
         args_end(g);
         op_end(g);
         scope_end(g);
-        free(tbl);
-        return;
+    } else {
+        for (int64_t b = 0; b < p.b; b++)
+            for (int64_t q = 0; q < p.ql; q++) {
+                int64_t row = b * p.h + q * p.qt, rows = min64(p.qt, p.h - q * p.qt);
+                gview qi = v2(rows, p.d, row, 0), ov = v2(rows, p.d, row, 0);
+                scope_begin(g, 1, manual);
+                if (plain)
+                    pa_plain_body(g, &p, b, &qi, &ov, scale);
+                else if (manual)
+                    pa_manual_body(g, &p, b, &qi, &ov, scale);
+                else
+                    pa_group_body(g, &p, b, &qi, &ov, scale);
+                scope_end(g);
+            }
     }
-    for (int64_t b = 0; b < p.b; b++)
-        for (int64_t q = 0; q < p.ql; q++) {
-            int64_t row = b * p.h + q * p.qt, rows = min64(p.qt, p.h - q * p.qt);
-            gview qi = v2(rows, p.d, row, 0), ov = v2(rows, p.d, row, 0);
-            scope_begin(g, 1, manual);
-            if (plain)
-                pa_plain_body(g, &p, b, &qi, &ov, scale);
-            else
-                pa_group_body(g, &p, b, &qi, &ov, scale, manual);
-            scope_end(g);
-        }
     free(tbl);
 }
 
@@ -1453,10 +1486,13 @@ static const gen_kind KINDS[] = {
          "  --matmul-add-task-num 64 --incore-data-size 128 --incore-loop 4 --grid-k 2: 128 tasks.\n",
          P_BGEMM, check_bgemm, emit_bgemm),
     KIND("paged_attention", "the runtime's paged attention: QK, softmax, PV, online update per KV block",
-         "  plain  : per (batch, q tile) a scope with an alloc, per KV block a nested scope of\n"
-         "           QK (AIC) -> SF (AIV) -> PV (AIC) -> UP (AIV): B x ceil(H/128) x ceil(C/BS) x 4 tasks\n"
+         "  plain  : examples/a2a3/tensormap_and_ringbuffer/paged_attention: per (batch, q tile) a\n"
+         "           scope with an alloc, per KV block a nested scope of QK (AIC) -> SF (AIV) ->\n"
+         "           PV (AIC) -> UP (AIV): B x ceil(H/128) x ceil(C/BS) x 4 tasks\n"
+         "  manual : examples/.../paged_attention_manual_scope: the same tasks in one manual scope\n"
+         "           per (batch, q tile), without per-block scopes; explicit deps QK -> SF -> PV ->\n"
+         "           UP, UP -> next UP, and the alloc -> the last UP\n"
          "  unroll : a hub task creates the accumulators; each task takes --unroll blocks\n"
-         "  manual : unroll in manual scopes, with explicit deps and an alloc instead of the hub\n"
          "  spmd   : one MIX task (pa_aic + 2 x pa_aiv), block_num 24\n"
          "  KV views follow --block-table; the runtime's tests draw it at random, so give the\n"
          "  drawn table to reproduce a run. The runtime's Case1 is --batch 256 --heads 16\n"

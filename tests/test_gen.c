@@ -274,10 +274,15 @@ START_TEST(paged_attention_variants_have_their_task_counts)
     check_kind(t, 8, 1);
     check_kind(PA("unroll", "64"), 1 + 4, 0); /* hub + one group of both blocks */
     check_kind(PA("unroll", "1"), 1 + 2 * 4, 0);
-    t = PA("manual", "1");
-    ck_assert_int_eq(count(t, "\"mode\": \"manual\""), 1 + 2);
-    ck_assert_int_eq(count(t, "\"deps\""), 2 * 3);                /* SF, PV and UP of each group */
-    ck_assert_int_eq(count(t, "\"deps\": [\"pv\", \"up0\"]"), 1); /* the second UP also waits for the first */
+    /* manual: one manual scope per (b, q), no per-block scopes; SF, PV and UP of each block name their
+     * producer, the second UP also the first, and the last UP the alloc */
+    t = PA("manual", "64");
+    ck_assert_int_eq(count(t, "scope_begin"), 1);
+    ck_assert_int_eq(count(t, "\"mode\": \"manual\""), 1);
+    ck_assert_int_eq(count(t, "\"deps\""), 2 * 3);
+    ck_assert_int_eq(count(t, "\"id\": \"alloc\""), 1);
+    ck_assert_int_eq(count(t, "\"deps\": [\"pv\"]}"), 1);
+    ck_assert_int_eq(count(t, "\"deps\": [\"pv\", \"up0\", \"alloc\"]}"), 1);
     check_kind(t, 8, 1);
     t = PA("spmd", "64");
     chip *c = runs(t, 1, 1);
@@ -302,6 +307,19 @@ START_TEST(paged_attention_matches_the_runtime_small1_capture)
                          "16", "--block-size", "16", "--context", "33", "--max-model-len", "256",
                          "--block-table", "2,1,1", NULL);
     assert_same_as_capture(&d, s, 12, 23);
+}
+END_TEST
+
+START_TEST(paged_attention_manual_matches_the_runtime_manual_scope_capture)
+{
+    /* test_paged_attention_manual_scope.py CaseSmall1: the shapes of pa_small1 with the drawn table
+     * [2, 1, 2]; 12 tasks in one manual scope on ring 1 (the alloc is local 0) and only explicit
+     * edges: QK -> SF -> PV -> UP per block, UP -> UP, and the alloc -> the last UP */
+    depcmp d;
+    char *s = vs_capture("pams_small1", &d, "paged_attention", "--variant", "manual", "--batch", "1",
+                         "--heads", "16", "--head-dim", "16", "--block-size", "16", "--context", "33",
+                         "--max-model-len", "256", "--block-table", "2,1,2", NULL);
+    assert_same_as_capture(&d, s, 12, 12);
 }
 END_TEST
 
@@ -539,6 +557,7 @@ Suite *suite_gen(void)
     tcase_add_test(tc, bgemm_matches_the_runtime_case1_capture);
     tcase_add_test(tc, paged_attention_variants_have_their_task_counts);
     tcase_add_test(tc, paged_attention_matches_the_runtime_small1_capture);
+    tcase_add_test(tc, paged_attention_manual_matches_the_runtime_manual_scope_capture);
     tcase_add_test(tc, paged_attention_plain_edges_by_hand);
     tcase_add_test(tc, decode_layer_has_542_tasks_per_layer);
     tcase_add_test(tc, output_is_deterministic);
