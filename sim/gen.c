@@ -632,14 +632,15 @@ static const gen_param P_PA[] = {
     {"head-dim", PT_INT, "128", 16, 512, NULL, "head dimension"},
     {"block-size", PT_INT, "128", 16, 1024, NULL, "tokens per KV-cache block"},
     {"context", PT_INT, "1024", 1, 1e7, NULL, "context length (tokens) of every batch"},
-    {"variant", PT_CHOICE, "plain", 0, 0, "plain, unroll, manual, spmd", "orchestration style"},
+    {"variant", PT_CHOICE, "plain", 0, 0, "plain, unroll, manual, batch, spmd", "orchestration style"},
     {"unroll", PT_INT, "64", 1, 65536, NULL, "KV blocks per task (unroll)"},
     {"block-table", PT_TEXT, "identity", 0, 0, NULL,
      "identity, or batch x ceil(context / block-size) block indices, comma-separated"},
     {"max-model-len", PT_INT, "0", 0, 1e9, NULL, "block_table columns x block-size; 0: the context's blocks"},
 };
 
-#define PA_SPMD_BLOCKS 24 /* one MIX block per cluster */
+#define PA_SPMD_BLOCKS 24   /* one MIX block per cluster */
+#define PA_IN_CORE_BATCH 16 /* batch variant: batches per task (IN_CORE_BATCH) */
 
 /* Parses the --block-table list into tbl (n entries, each below n), or checks
  * it when tbl is NULL. Returns 0, or -1 with "what is wrong" in err. */
@@ -768,7 +769,7 @@ static void pa_block_tasks(gen *g, const pa_dims *p, int64_t b, int64_t bn, cons
 }
 
 /* The online update's tensor args: this block's partials into the accumulators and the out rows. */
-static void pa_update_args(gen *g, const gview *ov)
+static void pa_update_args(gen *g, const gview *ov, bool out_manual_dep)
 {
     arg(g, "in", "mij", NULL);
     arg(g, "in", "lij", NULL);
@@ -776,7 +777,12 @@ static void pa_update_args(gen *g, const gview *ov)
     arg(g, "inout", "mi", NULL);
     arg(g, "inout", "li", NULL);
     arg(g, "inout", "oi", NULL);
-    arg(g, "inout", "out", ov);
+    if (out_manual_dep) {
+        sep(g);
+        put(g, "{\"dir\": \"inout\", \"tensor\": \"out\", \"manual_dep\": true}");
+    } else {
+        arg(g, "inout", "out", ov);
+    }
 }
 
 /* One (b, q) body of the plain variant: hw-native-sys/simpler
@@ -791,7 +797,7 @@ static void pa_plain_body(gen *g, const pa_dims *p, int64_t b, const gview *qi, 
         pa_block_tasks(g, p, b, bn, qi, scale, false);
         submit(g, NULL, "online_update");
         args_begin(g);
-        pa_update_args(g, ov);
+        pa_update_args(g, ov, false);
         arg_scalar(g, bn == 0 ? "1" : "0", NULL);
         arg_scalar(g, bn == p->nb - 1 ? "1" : "0", NULL);
         args_end(g);
@@ -821,7 +827,7 @@ static void pa_manual_body(gen *g, const pa_dims *p, int64_t b, const gview *qi,
         int nd = 0;
         submit(g, up, "online_update");
         args_begin(g);
-        pa_update_args(g, ov);
+        pa_update_args(g, ov, false);
         arg_scalar(g, bn == 0 ? "1" : "0", NULL);
         arg_scalar(g, bn == p->nb - 1 ? "1" : "0", NULL);
         args_end(g);
@@ -889,13 +895,103 @@ static void pa_group_body(gen *g, const pa_dims *p, int64_t b, const gview *qi, 
         op_end(g);
         submit(g, NULL, "online_update");
         args_begin(g);
-        pa_update_args(g, ov);
+        pa_update_args(g, ov, false);
         arg_scalar(g, gi == 0 ? "1" : "0", NULL);
         arg_scalar(g, gi == ngroups - 1 ? "1" : "0", NULL);
         args_end(g);
         op_end(g);
         scope_end(g);
     }
+}
+
+/* A scalar argument given as an integer (UINT64). */
+static void arg_int(gen *g, int64_t x)
+{
+    char t[32];
+    snprintf(t, sizeof(t), "%" PRId64, x);
+    arg_scalar(g, t, NULL);
+}
+
+/* The batch variant: hw-native-sys/simpler
+ * tests/st/a2a3/tensormap_and_ringbuffer/batch_paged_attention. Per q tile and
+ * chunk of up to 16 batches a scope with an alloc of the chunk's
+ * accumulators, then per KV block a nested scope of the four tasks over the
+ * whole chunk; the kernels index the whole query, caches and block table
+ * themselves, and `out` is manual_dep, so the updates chain only through the
+ * accumulators. */
+static void pa_batch(gen *g, const pa_dims *p, const char *scale)
+{
+    int64_t nchunks = ceil_div(p->b, PA_IN_CORE_BATCH), full = min64(p->b, PA_IN_CORE_BATCH);
+    for (int64_t q = 0; q < p->ql; q++)
+        for (int64_t ch = 0; ch < nchunks; ch++) {
+            int64_t bc = min64(PA_IN_CORE_BATCH, p->b - ch * PA_IN_CORE_BATCH), start = ch * PA_IN_CORE_BATCH;
+            int64_t rows = bc * p->qt;
+            char qk[COST_MAX], sf[COST_MAX], pv[COST_MAX];
+            pa_costs(p, rows, 1, qk, sf, pv); /* a short last chunk costs less than the kernels' default */
+            scope_begin(g, 1, false);
+            pa_alloc(g, NULL, rows, p->d);
+            for (int64_t bn = 0; bn < p->nb; bn++) {
+                scope_begin(g, 2, false);
+                submit(g, NULL, "qk_matmul");
+                args_begin(g);
+                arg(g, "in", "query", NULL);
+                arg(g, "in", "key_cache", NULL);
+                arg(g, "in", "block_table", NULL);
+                arg_out(g, "sij", "FLOAT32", rows, p->bs);
+                arg_int(g, bc);
+                arg_int(g, bn);
+                arg_int(g, q * p->qt);
+                arg_int(g, p->cols);
+                arg_int(g, p->h);
+                arg_int(g, start);
+                args_end(g);
+                if (bc != full)
+                    op_cost(g, qk);
+                op_end(g);
+                submit(g, NULL, "softmax_prepare");
+                args_begin(g);
+                arg(g, "in", "sij", NULL);
+                arg(g, "in", "context_lens", NULL);
+                arg_out(g, "pij", "BFLOAT16", rows, p->bs);
+                arg_out(g, "mij", "FLOAT32", rows, 0);
+                arg_out(g, "lij", "FLOAT32", rows, 0);
+                arg_scalar(g, scale, "FLOAT32");
+                arg_int(g, bc);
+                arg_int(g, bn);
+                arg_int(g, start);
+                args_end(g);
+                if (bc != full)
+                    op_cost(g, sf);
+                op_end(g);
+                submit(g, NULL, "pv_matmul");
+                args_begin(g);
+                arg(g, "in", "pij", NULL);
+                arg(g, "in", "value_cache", NULL);
+                arg(g, "in", "block_table", NULL);
+                arg_out(g, "oi_tmp", "FLOAT32", rows, p->d);
+                arg_int(g, bc);
+                arg_int(g, bn);
+                arg_int(g, p->cols);
+                arg_int(g, start);
+                args_end(g);
+                if (bc != full)
+                    op_cost(g, pv);
+                op_end(g);
+                submit(g, NULL, "online_update");
+                args_begin(g);
+                pa_update_args(g, NULL, true);
+                arg_int(g, bn == 0);
+                arg_int(g, bn == p->nb - 1);
+                arg_int(g, bc);
+                arg_int(g, q * p->qt);
+                arg_int(g, p->h);
+                arg_int(g, start);
+                args_end(g);
+                op_end(g);
+                scope_end(g);
+            }
+            scope_end(g);
+        }
 }
 
 static void emit_pa(gen *g)
@@ -908,7 +1004,7 @@ static void emit_pa(gen *g)
     p.cols = v[PA_MML].i ? v[PA_MML].i / p.bs : p.nb;
     const char *var = v[PA_VAR].s;
     bool plain = !strcmp(var, "plain"), spmd = !strcmp(var, "spmd"), manual = !strcmp(var, "manual");
-    bool unroll = !strcmp(var, "unroll");
+    bool batch = !strcmp(var, "batch"), unroll = !strcmp(var, "unroll");
     p.u = unroll ? v[PA_U].i : 1;
     int64_t *tbl = NULL;
     if (strcmp(v[PA_BT].s, "identity") != 0) {
@@ -936,8 +1032,9 @@ static void emit_pa(gen *g)
         hdr_kernel(g, 6, "pa_aiv", "aiv", c1);
     } else {
         char c3[COST_MAX];
-        pa_costs(&p, p.qt, per, c0, c1, c2);
-        cost_vec(c3, p.qt * p.d, p.qt * p.d * 8 + p.qt * 16, p.qt * p.d * 6 + p.qt * 8, "FLOAT32");
+        int64_t rows = batch ? min64(p.b, PA_IN_CORE_BATCH) * p.qt : p.qt; /* query rows per task */
+        pa_costs(&p, rows, per, c0, c1, c2);
+        cost_vec(c3, rows * p.d, rows * p.d * 8 + rows * 16, rows * p.d * 6 + rows * 8, "FLOAT32");
         hdr_kernel(g, 0, "qk_matmul", "aic", c0);
         hdr_kernel(g, 1, "softmax_prepare", "aiv", c1);
         hdr_kernel(g, 2, "pv_matmul", "aic", c2);
@@ -971,6 +1068,8 @@ static void emit_pa(gen *g)
         args_end(g);
         op_end(g);
         scope_end(g);
+    } else if (batch) {
+        pa_batch(g, &p, scale);
     } else {
         for (int64_t b = 0; b < p.b; b++)
             for (int64_t q = 0; q < p.ql; q++) {
@@ -1492,6 +1591,9 @@ static const gen_kind KINDS[] = {
          "  manual : examples/.../paged_attention_manual_scope: the same tasks in one manual scope\n"
          "           per (batch, q tile), without per-block scopes; explicit deps QK -> SF -> PV ->\n"
          "           UP, UP -> next UP, and the alloc -> the last UP\n"
+         "  batch  : tests/st/a2a3/tensormap_and_ringbuffer/batch_paged_attention: per q tile and\n"
+         "           16 batches a scope with an alloc, per KV block a nested scope of the four\n"
+         "           tasks over the whole chunk\n"
          "  unroll : a hub task creates the accumulators; each task takes --unroll blocks\n"
          "  spmd   : one MIX task (pa_aic + 2 x pa_aiv), block_num 24\n"
          "  KV views follow --block-table; the runtime's tests draw it at random, so give the\n"

@@ -284,12 +284,22 @@ START_TEST(paged_attention_variants_have_their_task_counts)
     ck_assert_int_eq(count(t, "\"deps\": [\"pv\"]}"), 1);
     ck_assert_int_eq(count(t, "\"deps\": [\"pv\", \"up0\", \"alloc\"]}"), 1);
     check_kind(t, 8, 1);
+    t = PA("batch", "64"); /* one chunk of batches: a scope with the alloc, a nested scope per block */
+    ck_assert_int_eq(count(t, "scope_begin"), 1 + 2);
+    ck_assert_int_eq(count(t, "{\"dir\": \"inout\", \"tensor\": \"out\", \"manual_dep\": true}"), 2);
+    check_kind(t, 8, 1);
     t = PA("spmd", "64");
     chip *c = runs(t, 1, 1);
     ck_assert_uint_eq(c->executions, 24 * 3); /* 24 MIX blocks, each an AIC and two AIVs */
     tu_chip_free(c);
     free(t);
 #undef PA
+    /* batch with 17 batches: chunks of 16 and 1 (256 and 16 query rows), each 2 blocks x 4 tasks */
+    t = gen("paged_attention", "--variant", "batch", "--batch", "17", "--context", "256", NULL);
+    ck_assert_int_eq(count(t, "scope_begin"), 2 * (1 + 2));
+    ck_assert_int_eq(count(t, "\"tensor\": \"sij\", \"dtype\": \"FLOAT32\", \"shape\": [256, 128]"), 2);
+    ck_assert_int_eq(count(t, "\"tensor\": \"sij\", \"dtype\": \"FLOAT32\", \"shape\": [16, 128]"), 2);
+    check_kind(t, 2 * 2 * 4, 2);
     /* H=200: q_tile 128, q_loop 2, the second tile 72 rows; C=300 with BS 128: 3 blocks */
     t = gen("paged_attention", "--batch", "2", "--heads", "200", "--context", "300", NULL);
     ck_assert_int_eq(count(t, "\"shape\": [72, 128], \"offset\": [128, 0]"), 2 * 3);
@@ -320,6 +330,19 @@ START_TEST(paged_attention_manual_matches_the_runtime_manual_scope_capture)
                          "--heads", "16", "--head-dim", "16", "--block-size", "16", "--context", "33",
                          "--max-model-len", "256", "--block-table", "2,1,2", NULL);
     assert_same_as_capture(&d, s, 12, 12);
+}
+END_TEST
+
+START_TEST(paged_attention_batch_matches_the_runtime_batch_capture)
+{
+    /* tests/st batch_paged_attention CaseSmall1 (the shapes of pa_small1): one chunk, so a scope with
+     * the alloc and 3 nested block scopes; whole-tensor views, and `out` manual_dep, so the updates
+     * chain through the three accumulators only (3 covered TensorMap edges per later update) */
+    depcmp d;
+    char *s = vs_capture("batch_pa_small1", &d, "paged_attention", "--variant", "batch", "--batch", "1",
+                         "--heads", "16", "--head-dim", "16", "--block-size", "16", "--context", "33",
+                         "--max-model-len", "256", NULL);
+    assert_same_as_capture(&d, s, 12, 21);
 }
 END_TEST
 
@@ -453,9 +476,8 @@ START_TEST(bad_parameters_are_named)
     const char *a4[] = {"gen", "random", "--density", "1.5", NULL};
     gen_fails(a4, "ptosim gen: random: --density: must be a number in [0, 1], got '1.5'\n");
     const char *a5[] = {"gen", "paged_attention", "--variant", "fast", NULL};
-    gen_fails(
-        a5,
-        "ptosim gen: paged_attention: --variant: must be one of plain, unroll, manual, spmd, got 'fast'\n");
+    gen_fails(a5, "ptosim gen: paged_attention: --variant: must be one of plain, unroll, manual, batch, "
+                  "spmd, got 'fast'\n");
     const char *a6[] = {"gen", "chain", "--n", NULL};
     gen_fails(a6, "ptosim gen: chain: --n: missing value\n");
     const char *a7[] = {"gen", "granularity", "--k", "11", "--total-us", "10", NULL};
@@ -558,6 +580,7 @@ Suite *suite_gen(void)
     tcase_add_test(tc, paged_attention_variants_have_their_task_counts);
     tcase_add_test(tc, paged_attention_matches_the_runtime_small1_capture);
     tcase_add_test(tc, paged_attention_manual_matches_the_runtime_manual_scope_capture);
+    tcase_add_test(tc, paged_attention_batch_matches_the_runtime_batch_capture);
     tcase_add_test(tc, paged_attention_plain_edges_by_hand);
     tcase_add_test(tc, decode_layer_has_542_tasks_per_layer);
     tcase_add_test(tc, output_is_deterministic);
