@@ -291,6 +291,14 @@ static void arg_scalar(gen *g, const char *value, const char *dtype)
     put(g, "}");
 }
 
+/* A scalar argument given as an integer (UINT64). */
+static void arg_int(gen *g, int64_t x)
+{
+    char t[32];
+    snprintf(t, sizeof(t), "%" PRId64, x);
+    arg_scalar(g, t, NULL);
+}
+
 /* Explicit deps are written as they are decided: the first opens the list. */
 static void dep(gen *g, int *ndeps, const char *label)
 {
@@ -904,14 +912,6 @@ static void pa_group_body(gen *g, const pa_dims *p, int64_t b, const gview *qi, 
     }
 }
 
-/* A scalar argument given as an integer (UINT64). */
-static void arg_int(gen *g, int64_t x)
-{
-    char t[32];
-    snprintf(t, sizeof(t), "%" PRId64, x);
-    arg_scalar(g, t, NULL);
-}
-
 /* The batch variant: hw-native-sys/simpler
  * tests/st/a2a3/tensormap_and_ringbuffer/batch_paged_attention. Per q tile and
  * chunk of up to 16 batches a scope with an alloc of the chunk's
@@ -1092,16 +1092,36 @@ static void emit_pa(gen *g)
 /* decode_layer                                                        */
 /* ------------------------------------------------------------------ */
 
-enum { DL_B, DL_S, DL_L };
+enum { DL_B, DL_S, DL_L, DL_VAR, DL_ACN };
 
 static const gen_param P_DECODE[] = {
-    {"batch", PT_INT, "16", 1, 256, NULL, "batch rows (one new token each)"},
-    {"seq", PT_INT, "3500", 1, 131072, NULL, "context length (tokens), attended in chunks of 512"},
+    {"batch", PT_INT, "16", 1, 256, NULL, "batch rows (one new token each); qwen3_14b_decode: 16"},
+    {"seq", PT_INT, "3500", 1, 131072, NULL, "context length (tokens); fa_fused attends it in chunks of 512"},
     {"layers", PT_INT, "1", 1, 80, NULL, "decoder layers, each in its own scope"},
+    {"variant", PT_CHOICE, "fa_fused", 0, 0, "fa_fused, qwen3_14b_decode", "kernel set and orchestration"},
+    {"attention-core-num", PT_INT, "24", 1, 32767, NULL,
+     "qwen3_14b_decode: blocks of the MIX attention task (attention_core_num)"},
 };
+
+#define QW_MAX_SEQ 5500 /* qwen3_14b_decode: codegen-time KV pool and RoPE length (MAX_SEQ) */
 
 static int check_decode(const gen_val *v, char *err, size_t len)
 {
+    if (!strcmp(v[DL_VAR].s, "qwen3_14b_decode")) {
+        /* the harvested orchestration hard-codes its shapes */
+        if (v[DL_B].i != 16) {
+            snprintf(err, len, "--batch: qwen3_14b_decode is generated code for batch 16, got %" PRId64,
+                     v[DL_B].i);
+            return -1;
+        }
+        if (v[DL_S].i > QW_MAX_SEQ) {
+            snprintf(err, len,
+                     "--seq: qwen3_14b_decode sizes its KV pool for %d tokens (MAX_SEQ), got %" PRId64,
+                     QW_MAX_SEQ, v[DL_S].i);
+            return -1;
+        }
+        return 0;
+    }
     /* each KV cache holds layers x batch x seq rows of 1024 */
     if ((double)v[DL_L].i * (double)v[DL_B].i * (double)v[DL_S].i * 1024.0 > (double)GEN_MAX_ELEMS) {
         snprintf(err, len,
@@ -1121,8 +1141,10 @@ static int check_decode(const gen_val *v, char *err, size_t len)
 #define DL_INTER 17408
 #define DL_CHUNK 512 /* KV tokens per fa_fused task */
 
-/* Task counts per layer at the runtime's StressBatch16Seq3500: 1088 AICore
- * tasks for two layers = 2 x 542 + 4 outside the layers (not generated).
+/* The fa_fused variant follows an older qwen3_14b_decode kernel set (the one
+ * published silicon figures were measured on). Task counts per layer at its
+ * StressBatch16Seq3500: 1088 AICore tasks for two layers = 2 x 542 + 4
+ * outside the layers (not generated).
  * These tile counts make 254 + 4 B + 2 B ceil(S/512) = 542 at B=16, S=3500
  * without adjustment. */
 #define DL_QT 40 /* q_proj, out_proj, down_proj tiles of 128 columns */
@@ -1253,7 +1275,8 @@ static void dl_seed(gen *g, const char *kernel, const char *t0, const char *d0, 
     op_end(g);
 }
 
-static void emit_decode(gen *g)
+/* The fa_fused variant: the older kernel set, every task of one block. */
+static void emit_decode_fa(gen *g)
 {
     int64_t B = g->v[DL_B].i, S = g->v[DL_S].i, L = g->v[DL_L].i;
     int64_t nc = ceil_div(S, DL_CHUNK);
@@ -1468,6 +1491,559 @@ static void emit_decode(gen *g)
     }
 }
 
+/* The qwen3_14b_decode variant: hw-native-sys/simpler
+ * examples/a2a3/tensormap_and_ringbuffer/qwen3_14b_decode, whose
+ * kernels/orchestration/decode_fwd_layers.cpp is pypto codegen with its shapes
+ * hard-coded (batch 16, MAX_SEQ 5500). Per layer a scope with two allocs of
+ * the layer's intermediates, a manual scope (depth 3 under the root scope)
+ * holding everything up to the down projections, chained by explicit deps,
+ * and dcr_xgamma back in the layer scope. */
+
+#define QW_B 16
+#define QW_HID 5120
+#define QW_KVH 1024 /* 8 KV heads x 128 */
+#define QW_INTER 17408
+#define QW_HD 128
+#define QW_BLOCKS 43                                        /* ceil(MAX_SEQ / 128) KV blocks per row */
+#define QW_CACHE_ROWS ((int64_t)QW_B * QW_BLOCKS * 8 * 128) /* one layer's paged KV pool: 704512 rows */
+#define QW_META 27840                                       /* pa_metadata bytes */
+#define QW_WS 66132544                                      /* pa_workspace bytes */
+#define QW_OUT_UNITS 50  /* out_proj: 10 column tiles of 512 x 5 K splits of 1024 */
+#define QW_OUT_DIRECT 26 /* of which single tasks; the other 24 are one SPMD task */
+#define QW_GU_SPLITS 5   /* gate/up/down K splits (or out tiles) of 1024 */
+#define QW_GU_SPMD_N 6   /* gate/up column tiles done by the 5 SPMD tasks of 6 blocks */
+#define QW_GU_N 17       /* 17408 / 1024 column tiles */
+
+static const char *const QW_KERNELS[] = {
+    "paged_attention_tiling_cce",
+    "copy_hidden",
+    "x_gamma0",
+    "attn_out_seed",
+    "rms_recip",
+    "q_seed",
+    "q_proj",
+    "kv_seed",
+    "mlp_out_seed",
+    "k_proj",
+    "v_proj",
+    "paged_attention_rope_cce_aic",
+    "paged_attention_rope_cce_aiv",
+    "out_proj",
+    "out_proj_0",
+    "residual_rms_cast",
+    "residual_rms_cast_0",
+    "residual_rms_cast_1",
+    "residual_rms_cast_2",
+    "residual_rms_cast_3",
+    "post_rms_reduce",
+    "gate_proj",
+    "up_proj",
+    "gate_proj_0",
+    "up_proj_0",
+    "gate_proj_1",
+    "up_proj_1",
+    "gate_proj_2",
+    "up_proj_2",
+    "gate_proj_3",
+    "up_proj_3",
+    "gate_proj_4",
+    "up_proj_4",
+    "silu",
+    "down_proj",
+    "dcr_xgamma",
+    "copy_out",
+};
+
+/* The kernel table, func ids as in the example's CALLABLE; costs are one block's. */
+static void qw_kernels(gen *g, int64_t seq, int64_t acn)
+{
+    char c[COST_MAX];
+    int64_t h = (int64_t)QW_B * QW_HID, col = (int64_t)QW_B * 1024; /* a 1024-column tile of the batch */
+    /* attention: each block takes its share of the 16 x 8 (row, KV head) pairs; per pair QK and PV of
+     * 5 query heads over the context on the AIC, softmax split over the two AIVs */
+    int64_t pairs = ceil_div((int64_t)QW_B * 8, acn), sc = ceil_div(5 * seq * pairs, 2);
+    for (int id = 0; id < (int)(sizeof(QW_KERNELS) / sizeof(QW_KERNELS[0])); id++) {
+        const char *n = QW_KERNELS[id];
+        bool aic = strstr(n, "proj") || !strcmp(n, "paged_attention_rope_cce_aic");
+        if (!strcmp(n, "paged_attention_rope_cce_aic"))
+            cost_mm(c, 5, seq, QW_HD, 2 * pairs, 2, 4, "BFLOAT16");
+        else if (!strcmp(n, "paged_attention_rope_cce_aiv"))
+            cost_vec(c, sc, sc * 4, sc * 2, "FLOAT32");
+        else if (strstr(n, "q_proj") || strstr(n, "k_proj") || strstr(n, "v_proj") || strstr(n, "out_proj"))
+            cost_mm(c, QW_B, 512, 1024, 1, 2, 4, "BFLOAT16"); /* one unit of 512 columns x 1024 of K */
+        else if (aic)
+            cost_mm(c, QW_B, 1024, 1024, 1, 2, 4, "BFLOAT16"); /* gate, up, down: 1024 x 1024 units */
+        else if (!strcmp(n, "paged_attention_tiling_cce"))
+            cost_vec(c, 64, 64 * 4, QW_META, "FLOAT32");
+        else if (!strcmp(n, "copy_hidden"))
+            cost_vec(c, h, h * 2, h * 4, "FLOAT32");
+        else if (!strcmp(n, "x_gamma0") || !strcmp(n, "dcr_xgamma")) /* 5 blocks of 1024 columns */
+            cost_vec(c, col, col * 8 + 1024 * 4, col * 6, "FLOAT32");
+        else if (!strcmp(n, "attn_out_seed"))
+            cost_vec(c, h, 0, h * 2, "FLOAT32");
+        else if (!strcmp(n, "rms_recip") || !strcmp(n, "post_rms_reduce"))
+            cost_vec(c, h, h * 4, QW_B * 4, "FLOAT32");
+        else if (!strcmp(n, "q_seed"))
+            cost_vec(c, h, 0, h * 4, "FLOAT32");
+        else if (!strcmp(n, "kv_seed"))
+            cost_vec(c, 2 * QW_B * QW_KVH, 0, 2 * QW_B * QW_KVH * 4, "FLOAT32");
+        else if (!strcmp(n, "mlp_out_seed"))
+            cost_vec(c, 2 * h + 2 * QW_B * QW_INTER, 0, (2 * h + 2 * QW_B * QW_INTER) * 4, "FLOAT32");
+        else if (strstr(n, "residual_rms_cast"))
+            cost_vec(c, col, col * 12 + 1024 * 4, col * 6, "FLOAT32");
+        else if (!strcmp(n, "silu"))
+            cost_vec(c, col, col * 8 + QW_B * 4, col * 2, "FLOAT32");
+        else /* copy_out */
+            cost_vec(c, h, h * 4, h * 2, "FLOAT32");
+        hdr_kernel(g, id, n, aic ? "aic" : "aiv", c);
+    }
+}
+
+/* Opens a submit with the flags the codegen sets. */
+static void qw_submit(gen *g, const char *label, const char *kernel, int block_num, bool early)
+{
+    submit(g, label, kernel);
+    if (block_num > 1)
+        putf(g, ", \"block_num\": %d", block_num);
+    if (early)
+        put(g, ", \"early_resolve\": true");
+}
+
+/* A whole-tensor view reshaped to [16, 40, 128] (ChipTensor::reshape). */
+static void qw_heads(gen *g, const char *dir, const char *tensor)
+{
+    sep(g);
+    putf(g, "{\"dir\": \"%s\", \"tensor\": \"%s\", \"shape\": [%d, 40, %d]}", dir, tensor, QW_B, QW_HD);
+}
+
+/* The label of out_tids[u], the task that ran out_proj unit u. */
+static void qw_out_label(char *buf, size_t n, int u)
+{
+    if (u < QW_OUT_DIRECT)
+        snprintf(buf, n, "out%d", u);
+    else
+        snprintf(buf, n, "out_direct");
+}
+
+/* The label of gate_tids[t] or up_tids[t] (t = column tile x 5 + K split). */
+static void qw_gu_label(char *buf, size_t n, const char *what, int t)
+{
+    if (t / QW_GU_SPLITS < QW_GU_SPMD_N)
+        snprintf(buf, n, "%s%d", what, t % QW_GU_SPLITS);
+    else
+        snprintf(buf, n, "%s%d_%d", what, t / QW_GU_SPLITS, t % QW_GU_SPLITS);
+}
+
+/* Explicit deps on labels "fmt % i" for i in [lo, hi) through a label function. */
+static void qw_dep_range(gen *g, int *nd, int lo, int hi, void (*name)(char *, size_t, int))
+{
+    char l[32];
+    for (int i = lo; i < hi; i++) {
+        name(l, sizeof(l), i);
+        dep(g, nd, l);
+    }
+}
+
+static void qw_down_label(char *buf, size_t n, int t)
+{
+    snprintf(buf, n, "down%d", t);
+}
+
+/* One layer's manual scope: everything from the phase fence to the down projections. */
+static void qw_layer_manual(gen *g, int64_t i, int64_t acn, const char *prev_normed, const char *cur,
+                            const char *normed)
+{
+    char l[32], l2[32];
+    int nd = 0;
+    int64_t hbase = i * QW_HID;
+    gview qn = v2(1, QW_HD, i, 0); /* this layer's row of the q/k norm weights */
+    scope_begin(g, 5, true);
+    put(g, "{\"op\": \"dummy\", \"id\": \"fence\"}\n");
+    qw_submit(g, "attn_seed", "attn_out_seed", 1, true);
+    args_begin(g);
+    arg(g, "in", "attn_out", NULL);
+    args_end(g);
+    op_end(g);
+    qw_submit(g, "rms", "rms_recip", 1, true);
+    args_begin(g);
+    arg(g, "in", cur, NULL);
+    arg(g, "inout", "inv_rms_states", NULL);
+    args_end(g);
+    nd = 0;
+    dep(g, &nd, prev_normed);
+    dep(g, &nd, "fence");
+    deps_end(g, nd);
+    op_end(g);
+    qw_submit(g, "q_seed", "q_seed", 1, true);
+    args_begin(g);
+    arg(g, "inout", "q_proj", NULL);
+    args_end(g);
+    op_end(g);
+    qw_submit(g, "q_proj", "q_proj", 50, true);
+    args_begin(g);
+    arg(g, "inout", "q_proj", NULL);
+    arg(g, "in", normed, NULL);
+    arg(g, "in", "wq", NULL);
+    arg_int(g, hbase);
+    args_end(g);
+    nd = 0;
+    dep(g, &nd, prev_normed);
+    dep(g, &nd, "q_seed");
+    deps_end(g, nd);
+    op_end(g);
+    qw_submit(g, "kv_seed", "kv_seed", 1, false);
+    args_begin(g);
+    arg(g, "inout", "k_proj", NULL);
+    arg(g, "inout", "v_proj", NULL);
+    args_end(g);
+    nd = 0;
+    dep(g, &nd, prev_normed);
+    dep(g, &nd, "fence");
+    deps_end(g, nd);
+    op_end(g);
+    qw_submit(g, "mlp_seed", "mlp_out_seed", 1, true);
+    args_begin(g);
+    arg(g, "inout", "down_acc_all", NULL);
+    arg(g, "inout", "gate_acc_all", NULL);
+    arg(g, "inout", "up_acc_all", NULL);
+    arg(g, "inout", "attn_proj_fp32", NULL);
+    args_end(g);
+    nd = 0;
+    dep(g, &nd, prev_normed);
+    dep(g, &nd, "fence");
+    deps_end(g, nd);
+    op_end(g);
+    for (int kv = 0; kv < 2; kv++) {
+        const char *what = kv ? "v_proj" : "k_proj";
+        qw_submit(g, what, what, 10, true);
+        args_begin(g);
+        arg(g, "inout", what, NULL);
+        arg(g, "in", normed, NULL);
+        arg(g, "in", kv ? "wv" : "wk", NULL);
+        arg_int(g, hbase);
+        args_end(g);
+        nd = 0;
+        dep(g, &nd, "kv_seed");
+        deps_end(g, nd);
+        op_end(g);
+    }
+
+    /* attention: one MIX task, all blocks started together */
+    putf(g,
+         "{\"op\": \"submit\", \"id\": \"attn\", \"kernels\": [\"%s\", \"%s\", \"%s\"], \"block_num\": "
+         "%" PRId64 ", \"sync_start\": true, \"early_resolve\": true",
+         QW_KERNELS[11], QW_KERNELS[12], QW_KERNELS[12], acn);
+    args_begin(g);
+    qw_heads(g, "inout", "attn_out");
+    qw_heads(g, "inout", "q_tnd_flat");
+    arg(g, "inout", "k_cache", NULL);
+    arg(g, "inout", "v_cache", NULL);
+    arg(g, "in", "block_table", NULL);
+    arg(g, "inout", "pa_workspace", NULL);
+    arg(g, "inout", "pa_metadata", NULL);
+    arg(g, "in", "q_proj", NULL);
+    arg(g, "in", "k_proj", NULL);
+    arg(g, "in", "v_proj", NULL);
+    arg(g, "in", "q_norm_weight", &qn);
+    arg(g, "in", "k_norm_weight", &qn);
+    arg(g, "in", "rope_cos", NULL);
+    arg(g, "in", "rope_sin", NULL);
+    arg(g, "in", "inv_rms_states", NULL);
+    arg(g, "in", "slot_mapping", NULL);
+    arg(g, "in", "seq_lens", NULL);
+    arg_int(g, i * QW_CACHE_ROWS);
+    args_end(g);
+    nd = 0;
+    static const char *const attn_deps[] = {"q_proj", "k_proj",    "v_proj",  "rms",
+                                            "tiling", "attn_seed", "mlp_seed"};
+    for (size_t k = 0; k < sizeof(attn_deps) / sizeof(attn_deps[0]); k++)
+        dep(g, &nd, attn_deps[k]);
+    deps_end(g, nd);
+    op_end(g);
+
+    /* out_proj: 26 units as single tasks behind a fence, the other 24 as one SPMD task */
+    put(g, "{\"op\": \"dummy\", \"id\": \"out_fence\", \"deps\": [\"attn\"]}\n");
+    for (int u = 0; u <= QW_OUT_DIRECT; u++) {
+        bool direct = u == QW_OUT_DIRECT;
+        qw_out_label(l, sizeof(l), u);
+        qw_submit(g, l, direct ? "out_proj_0" : "out_proj", direct ? QW_OUT_UNITS - QW_OUT_DIRECT : 1, false);
+        args_begin(g);
+        arg(g, "in", "attn_out", NULL);
+        arg(g, "in", "wo", NULL);
+        arg(g, "inout", "attn_proj_fp32", NULL);
+        if (direct) {
+            arg_int(g, QW_OUT_DIRECT);
+            arg_int(g, hbase);
+        } else {
+            arg_int(g, (u % 5) * 1024);
+            arg_int(g, hbase);
+            arg_int(g, (u / 5) * 512);
+        }
+        args_end(g);
+        nd = 0;
+        dep(g, &nd, direct ? "attn" : "out_fence");
+        deps_end(g, nd);
+        op_end(g);
+    }
+
+    /* residual + post norm per 1024 columns, each after the 10 out_proj units of its columns */
+    for (int k = 0; k < 5; k++) {
+        snprintf(l, sizeof(l), "cast%d", k);
+        qw_submit(g, l, QW_KERNELS[15 + k], 1, true);
+        args_begin(g);
+        arg(g, "inout", "mlp_norm_in", NULL);
+        arg(g, "inout", "post_norm_partial", NULL);
+        arg(g, "in", "attn_proj_fp32", NULL);
+        arg(g, "in", cur, NULL);
+        arg(g, "in", "post_rms_weight", NULL);
+        arg_int(g, k * 1024);
+        arg_int(g, i);
+        args_end(g);
+        nd = 0;
+        qw_dep_range(g, &nd, 10 * k, 10 * k + 10, qw_out_label);
+        deps_end(g, nd);
+        op_end(g);
+    }
+    qw_submit(g, "reduce", "post_rms_reduce", 1, false);
+    args_begin(g);
+    arg(g, "in", "attn_proj_fp32", NULL);
+    arg(g, "in", cur, NULL);
+    arg(g, "inout", "inv_rms_tile", NULL);
+    args_end(g);
+    nd = 0;
+    qw_dep_range(g, &nd, 0, QW_OUT_UNITS, qw_out_label);
+    deps_end(g, nd);
+    op_end(g);
+
+    /* gate and up: per K split two fences and an SPMD task each over the first 6 column tiles */
+    for (int k = 0; k < QW_GU_SPLITS; k++) {
+        for (int gu = 0; gu < 2; gu++)
+            putf(g, "{\"op\": \"dummy\", \"id\": \"%s_late%d\", \"deps\": [\"cast%d\"]}\n",
+                 gu ? "up" : "gate", k, k);
+        for (int gu = 0; gu < 2; gu++) {
+            const char *what = gu ? "up" : "gate";
+            snprintf(l, sizeof(l), "%s%d", what, k);
+            qw_submit(g, l, QW_KERNELS[(k ? 23 + 2 * (k - 1) : 21) + gu], QW_GU_SPMD_N, false);
+            args_begin(g);
+            arg(g, "in", "mlp_norm_in", NULL);
+            arg(g, "in", gu ? "w_up" : "w_gate", NULL);
+            arg(g, "inout", gu ? "up_acc_all" : "gate_acc_all", NULL);
+            arg_int(g, k * 1024);
+            arg_int(g, hbase);
+            args_end(g);
+            nd = 0;
+            snprintf(l2, sizeof(l2), "cast%d", k);
+            dep(g, &nd, l2);
+            deps_end(g, nd);
+            op_end(g);
+        }
+    }
+    for (int n = QW_GU_SPMD_N; n < QW_GU_N; n++)
+        for (int k = 0; k < QW_GU_SPLITS; k++)
+            for (int gu = 0; gu < 2; gu++) {
+                const char *what = gu ? "up" : "gate";
+                qw_gu_label(l, sizeof(l), what, n * QW_GU_SPLITS + k);
+                qw_submit(g, l, gu ? "up_proj_4" : "gate_proj_4", 1, false);
+                args_begin(g);
+                arg(g, "in", "mlp_norm_in", NULL);
+                arg(g, "in", gu ? "w_up" : "w_gate", NULL);
+                arg(g, "inout", gu ? "up_acc_all" : "gate_acc_all", NULL);
+                arg_int(g, k * 1024);
+                arg_int(g, hbase);
+                arg_int(g, n * 1024);
+                args_end(g);
+                nd = 0;
+                snprintf(l2, sizeof(l2), "%s_late%d", what, k);
+                dep(g, &nd, l2);
+                deps_end(g, nd);
+                op_end(g);
+            }
+
+    /* silu per column tile, after the post norm and its 5 gate and 5 up splits */
+    for (int n = 0; n < QW_GU_N; n++) {
+        snprintf(l, sizeof(l), "silu%d", n);
+        qw_submit(g, l, "silu", 1, false);
+        args_begin(g);
+        arg(g, "in", "inv_rms_tile", NULL);
+        arg(g, "inout", "mlp_tile", NULL);
+        arg(g, "in", "gate_acc_all", NULL);
+        arg(g, "in", "up_acc_all", NULL);
+        arg_int(g, n * 1024);
+        args_end(g);
+        nd = 0;
+        dep(g, &nd, "reduce");
+        for (int gu = 0; gu < 2; gu++)
+            for (int k = 0; k < QW_GU_SPLITS; k++) {
+                qw_gu_label(l2, sizeof(l2), gu ? "up" : "gate", n * QW_GU_SPLITS + k);
+                dep(g, &nd, l2);
+            }
+        deps_end(g, nd);
+        op_end(g);
+    }
+
+    /* down: 5 output tiles x 17 K splits, each after the silu of its K split */
+    for (int n = 0; n < QW_GU_SPLITS; n++)
+        for (int k = 0; k < QW_GU_N; k++) {
+            qw_down_label(l, sizeof(l), n * QW_GU_N + k);
+            qw_submit(g, l, "down_proj", 1, true);
+            args_begin(g);
+            arg(g, "in", "mlp_tile", NULL);
+            arg(g, "in", "w_down", NULL);
+            arg(g, "inout", "down_acc_all", NULL);
+            arg_int(g, k * 1024);
+            arg_int(g, i * QW_INTER);
+            arg_int(g, n * 1024);
+            args_end(g);
+            nd = 0;
+            snprintf(l2, sizeof(l2), "silu%d", k);
+            dep(g, &nd, l2);
+            deps_end(g, nd);
+            op_end(g);
+        }
+    scope_end(g);
+}
+
+/* An alloc of named tensors: names[k] with dtypes[k] and shape [s0[k]] or [s0[k], s1[k]]. */
+static void qw_alloc(gen *g, int n, const char *const *names, const char *const *dtypes, const int64_t *s0,
+                     const int64_t *s1)
+{
+    put(g, "{\"op\": \"alloc\", \"tensors\": [");
+    for (int k = 0; k < n; k++) {
+        int64_t d[2] = {s0[k], s1[k]};
+        putf(g, "%s{\"name\": \"%s\", \"dtype\": \"%s\", \"shape\": ", k ? ", " : "", names[k], dtypes[k]);
+        put_dims(g, s1[k] ? 2 : 1, d);
+        put(g, "}");
+    }
+    put(g, "]}\n");
+}
+
+static void emit_qwen3(gen *g)
+{
+    int64_t L = g->v[DL_L].i, seq = g->v[DL_S].i, acn = g->v[DL_ACN].i;
+    int64_t hrows = L * QW_HID; /* weights are stacked per layer along dim 0 */
+    hdr_begin(g, "decode_fwd_layers");
+    qw_kernels(g, seq, acn);
+    hdr_tensors(g);
+    hdr_tensor(g, "hidden_states", "BFLOAT16", QW_B, QW_HID);
+    hdr_tensor(g, "input_rms_weight", "FLOAT32", L, QW_HID);
+    hdr_tensor(g, "wq", "BFLOAT16", hrows, QW_HID);
+    hdr_tensor(g, "wk", "BFLOAT16", hrows, QW_KVH);
+    hdr_tensor(g, "wv", "BFLOAT16", hrows, QW_KVH);
+    hdr_tensor(g, "q_norm_weight", "FLOAT32", L, QW_HD);
+    hdr_tensor(g, "k_norm_weight", "FLOAT32", L, QW_HD);
+    hdr_tensor(g, "seq_lens", "INT32", QW_B, 0);
+    hdr_tensor(g, "block_table", "INT32", (int64_t)QW_B * QW_BLOCKS, 0);
+    hdr_tensor(g, "slot_mapping", "INT32", QW_B, 0);
+    hdr_tensor(g, "rope_cos", "FLOAT32", QW_MAX_SEQ, QW_HD);
+    hdr_tensor(g, "rope_sin", "FLOAT32", QW_MAX_SEQ, QW_HD);
+    hdr_tensor(g, "k_cache", "BFLOAT16", L * QW_CACHE_ROWS, QW_HD);
+    hdr_tensor(g, "v_cache", "BFLOAT16", L * QW_CACHE_ROWS, QW_HD);
+    hdr_tensor(g, "wo", "BFLOAT16", hrows, QW_HID);
+    hdr_tensor(g, "w_gate", "BFLOAT16", hrows, QW_INTER);
+    hdr_tensor(g, "w_up", "BFLOAT16", hrows, QW_INTER);
+    hdr_tensor(g, "w_down", "BFLOAT16", L * QW_INTER, QW_HID);
+    hdr_tensor(g, "post_rms_weight", "FLOAT32", L, QW_HID);
+    hdr_tensor(g, "out", "BFLOAT16", QW_B, QW_HID);
+    hdr_end(g);
+
+    scope_begin(g, 1, false);
+    {
+        static const char *const n[] = {"pa_metadata", "pa_workspace", "cur0", "normed0"};
+        static const char *const d[] = {"UINT8", "UINT8", "FLOAT32", "BFLOAT16"};
+        static const int64_t s0[] = {QW_META, QW_WS, QW_B, QW_B}, s1[] = {0, 0, QW_HID, QW_HID};
+        qw_alloc(g, 4, n, d, s0, s1);
+    }
+    qw_submit(g, "tiling", "paged_attention_tiling_cce", 1, true);
+    args_begin(g);
+    arg(g, "in", "seq_lens", NULL);
+    arg(g, "out_existing", "pa_metadata", NULL);
+    arg_scalar(g, "43", "INT32");  /* pa_max_blocks: block_table entries / 16 */
+    arg_scalar(g, "688", "INT32"); /* pa_num_pages: one layer's pool rows / 1024 */
+    args_end(g);
+    op_end(g);
+    put(g, "{\"op\": \"dummy\"}\n"); /* phase fence 0: nothing depends on it */
+    scope_begin(g, 2, false);
+    submit(g, "copy_hidden", "copy_hidden");
+    args_begin(g);
+    arg(g, "out_existing", "cur0", NULL);
+    arg(g, "in", "hidden_states", NULL);
+    arg_int(g, 0);
+    args_end(g);
+    op_end(g);
+    scope_end(g);
+    scope_begin(g, 3, true);
+    qw_submit(g, "xgamma", "x_gamma0", 5, true);
+    args_begin(g);
+    arg(g, "out_existing", "normed0", NULL);
+    arg(g, "in", "cur0", NULL);
+    arg(g, "in", "input_rms_weight", NULL);
+    args_end(g);
+    put(g, ", \"deps\": [\"copy_hidden\"]");
+    op_end(g);
+    scope_end(g);
+
+    /* the layer's input and output alternate between two names: an alloc
+     * binds its outputs after the op, and dcr_xgamma reads one, writes the other */
+    for (int64_t i = 0; i < L; i++) {
+        const char *cur = i == 0 ? "cur0" : i % 2 ? "hidden_a" : "hidden_b";
+        const char *normed = i == 0 ? "normed0" : i % 2 ? "normed_a" : "normed_b";
+        const char *next = i % 2 ? "hidden_b" : "hidden_a", *next_normed = i % 2 ? "normed_b" : "normed_a";
+        scope_begin(g, 4, false);
+        {
+            const char *const n[] = {next,     next_normed, "inv_rms_states", "q_proj",
+                                     "k_proj", "v_proj",    "q_tnd_flat",     "attn_out"};
+            static const char *const d[] = {"FLOAT32", "BFLOAT16", "FLOAT32",  "FLOAT32",
+                                            "FLOAT32", "FLOAT32",  "BFLOAT16", "BFLOAT16"};
+            static const int64_t s0[] = {QW_B, QW_B, QW_B, QW_B, QW_B, QW_B, 640, QW_B};
+            static const int64_t s1[] = {QW_HID, QW_HID, 1, QW_HID, QW_KVH, QW_KVH, QW_HD, QW_HID};
+            qw_alloc(g, 8, n, d, s0, s1);
+        }
+        {
+            static const char *const n[] = {"down_acc_all",   "gate_acc_all",      "up_acc_all",
+                                            "attn_proj_fp32", "post_norm_partial", "mlp_norm_in",
+                                            "inv_rms_tile",   "mlp_tile"};
+            static const char *const d[] = {"FLOAT32", "FLOAT32",  "FLOAT32", "FLOAT32",
+                                            "FLOAT32", "BFLOAT16", "FLOAT32", "BFLOAT16"};
+            static const int64_t s0[] = {QW_B, QW_B, QW_B, QW_B, QW_B, QW_B, QW_B, QW_B};
+            static const int64_t s1[] = {QW_HID, QW_INTER, QW_INTER, QW_HID, QW_HID, QW_HID, 1, QW_INTER};
+            qw_alloc(g, 8, n, d, s0, s1);
+        }
+        qw_layer_manual(g, i, acn, i == 0 ? "xgamma" : "dcr", cur, normed);
+        qw_submit(g, "dcr", "dcr_xgamma", 5, true);
+        args_begin(g);
+        arg(g, "in", "down_acc_all", NULL);
+        arg(g, "in", "post_norm_partial", NULL);
+        arg(g, "inout", next, NULL);
+        arg(g, "in", "input_rms_weight", NULL);
+        arg(g, "inout", next_normed, NULL);
+        arg_int(g, min64(i + 1, L - 1));
+        args_end(g);
+        int nd = 0;
+        qw_dep_range(g, &nd, 0, QW_GU_SPLITS * QW_GU_N, qw_down_label);
+        deps_end(g, nd);
+        op_end(g);
+        scope_end(g);
+    }
+    scope_begin(g, 6, false);
+    submit(g, NULL, "copy_out");
+    args_begin(g);
+    arg(g, "out_existing", "out", NULL);
+    arg(g, "in", L % 2 ? "hidden_a" : "hidden_b", NULL);
+    arg_int(g, 0);
+    args_end(g);
+    op_end(g);
+    scope_end(g);
+    scope_end(g);
+}
+
+static void emit_decode(gen *g)
+{
+    if (!strcmp(g->v[DL_VAR].s, "qwen3_14b_decode"))
+        emit_qwen3(g);
+    else
+        emit_decode_fa(g);
+}
+
 /* ------------------------------------------------------------------ */
 /* random                                                              */
 /* ------------------------------------------------------------------ */
@@ -1602,11 +2178,19 @@ static const gen_kind KINDS[] = {
          "  allocs). CaseSmall1 is --batch 1 --heads 16 --head-dim 16 --block-size 16 --context 33\n"
          "  --max-model-len 256.\n",
          P_PA, check_pa, emit_pa),
-    KIND("decode_layer", "a Qwen3-14B decode layer (hidden 5120, 40/8 heads, MLP 17408, bf16)",
-         "  Norm -> q/k/v projections -> per-row q/k norm and rope -> attention in chunks of 512\n"
-         "  tokens chained per row -> out_proj -> residual -> MLP -> down -> residual; each layer in\n"
-         "  a scope. 254 + 4 B + 2 B ceil(S/512) tasks per layer: 542 at the defaults, the runtime's\n"
-         "  StressBatch16Seq3500 (1088 AICore tasks for two layers, 4 of them outside the layers).\n",
+    KIND("decode_layer", "Qwen3-14B decode layers (hidden 5120, 40/8 heads, MLP 17408, bf16)",
+         "  fa_fused (the default): an older qwen3_14b_decode kernel set, kept because published\n"
+         "  silicon figures were measured on it. Norm -> q/k/v projections -> per-row q/k norm and\n"
+         "  rope -> attention in chunks of 512 tokens (fa_fused MIX + online_softmax) chained per\n"
+         "  row -> out_proj -> residual -> MLP -> down -> residual; each layer in a scope, block_num\n"
+         "  1 everywhere. 254 + 4 B + 2 B ceil(S/512) tasks per layer: 542 at the defaults, that\n"
+         "  set's StressBatch16Seq3500 (1088 AICore tasks for two layers, 4 outside the layers).\n"
+         "  qwen3_14b_decode: the runtime's current examples/a2a3/tensormap_and_ringbuffer/\n"
+         "  qwen3_14b_decode (decode_fwd_layers.cpp, batch 16): per layer a scope with two allocs,\n"
+         "  a manual scope of 276 tasks with explicit deps (SPMD projections of up to 50 blocks,\n"
+         "  one sync-start MIX attention task of --attention-core-num blocks, dummy fences) and\n"
+         "  dcr_xgamma; 5 + 277 L tasks in all (dummies included). --layers 2\n"
+         "  --attention-core-num 8 is the capture tests/real/qwen3_noop2L.\n",
          P_DECODE, check_decode, emit_decode),
     KIND("random", "a random layered DAG with daggen's controls; explicit deps, a scope per level",
          "  Tasks are AIC or AIV at random with flat costs of 1-50 us. A level wider than the\n"

@@ -434,6 +434,39 @@ START_TEST(decode_layer_has_542_tasks_per_layer)
 }
 END_TEST
 
+START_TEST(decode_layer_qwen3_variant_has_the_example_structure)
+{
+    /* one layer, attention_core_num 24: 4 AICore tasks outside the layer (tiling, copy_hidden,
+     * x_gamma0, copy_out) + 265 in it; 1 + 12 dummies; 3 allocs. Executions: 8 outside; in the layer
+     * 8 seeds and projections (75 blocks), the MIX attention (24 x 3), 26 + 24 out_proj units, 5 casts,
+     * the reduce, 5 x 2 SPMD gate/up tasks of 6 blocks, 110 late gate/up, 17 silu, 85 down, dcr (5) */
+    char *t = gen("decode_layer", "--variant", "qwen3_14b_decode", NULL);
+    ck_assert_int_eq(count(t, "\"op\": \"dummy\""), 13);
+    ck_assert_int_eq(count(t, ALLOC), 3);
+    ck_assert_int_eq(count(t, "\"mode\": \"manual\""), 2);
+    ck_assert_int_eq(count(t, "\"kernel\": \"down_proj\""), 85);
+    ck_assert_int_eq(count(t, "\"kernel\": \"gate_proj_4\""), 55);
+    ck_assert_int_eq(count(t, "\"block_num\": 50"), 1);
+    ck_assert_int_eq(count(t, "\"block_num\": 24, \"sync_start\": true"), 1);
+    chip *c = runs(t, 4 + 265, 4 + 265 + 13 + 3);
+    ck_assert_uint_eq(c->executions, 8 + 75 + 72 + 50 + 5 + 1 + 60 + 110 + 17 + 85 + 5);
+    tu_chip_free(c);
+    free(t);
+}
+END_TEST
+
+START_TEST(decode_layer_qwen3_matches_the_runtime_noop_capture)
+{
+    /* the capture ran examples/.../qwen3_14b_decode with no-op kernels, 2 layers and
+     * attention_core_num 8: 559 tasks, 1185 edges (1177 explicit, 7 creator, 1 TensorMap). Tensors'
+     * buffer_numel is not compared: ptosim does not round a created tensor's storage up to 1024 B */
+    depcmp d;
+    char *s = vs_capture("qwen3_noop2L", &d, "decode_layer", "--variant", "qwen3_14b_decode", "--layers", "2",
+                         "--attention-core-num", "8", NULL);
+    assert_same_as_capture(&d, s, 559, 1185);
+}
+END_TEST
+
 START_TEST(output_is_deterministic)
 {
     char *a = gen("random", "--n", "200", NULL), *b = gen("random", "--n=200", "--seed", "1", NULL);
@@ -448,8 +481,8 @@ START_TEST(output_is_deterministic)
     b = gen("decode_layer", "--batch", "2", NULL);
     ck_assert_str_eq(a, b);
     /* the description records every parameter, so a file says how to make it again */
-    ck_assert_msg(strstr(a, "\"description\": \"ptosim gen decode_layer --batch 2 --seq 3500 --layers 1\"") !=
-                      NULL,
+    ck_assert_msg(strstr(a, "\"description\": \"ptosim gen decode_layer --batch 2 --seq 3500 --layers 1 "
+                            "--variant fa_fused --attention-core-num 24\"") != NULL,
                   "description");
     free(a);
     free(b);
@@ -510,6 +543,13 @@ START_TEST(bad_parameters_are_named)
     gen_fails(a15,
               "ptosim gen: paged_attention: --block-table: must not contain quotes, backslashes or control "
               "characters, got '1,\"2'\n");
+    const char *a16[] = {"gen", "decode_layer", "--variant", "qwen3_14b_decode", "--batch", "8", NULL};
+    gen_fails(a16,
+              "ptosim gen: decode_layer: --batch: qwen3_14b_decode is generated code for batch 16, got 8\n");
+    const char *a17[] = {"gen", "decode_layer", "--variant", "qwen3_14b_decode", "--seq", "5501", NULL};
+    gen_fails(
+        a17, "ptosim gen: decode_layer: --seq: qwen3_14b_decode sizes its KV pool for 5500 tokens (MAX_SEQ), "
+             "got 5501\n");
     const char *a9[] = {"gen", NULL};
     gen_fails(a9, "usage: ptosim gen KIND");
 
@@ -583,6 +623,8 @@ Suite *suite_gen(void)
     tcase_add_test(tc, paged_attention_batch_matches_the_runtime_batch_capture);
     tcase_add_test(tc, paged_attention_plain_edges_by_hand);
     tcase_add_test(tc, decode_layer_has_542_tasks_per_layer);
+    tcase_add_test(tc, decode_layer_qwen3_variant_has_the_example_structure);
+    tcase_add_test(tc, decode_layer_qwen3_matches_the_runtime_noop_capture);
     tcase_add_test(tc, output_is_deterministic);
     tcase_add_test(tc, bad_parameters_are_named);
     tcase_add_test(tc, a_flat_graph_longer_than_the_window_deadlocks);
