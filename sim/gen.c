@@ -643,7 +643,7 @@ static const gen_param P_PA[] = {
     {"variant", PT_CHOICE, "plain", 0, 0, "plain, unroll, manual, batch, spmd", "orchestration style"},
     {"unroll", PT_INT, "64", 1, 65536, NULL, "KV blocks per task (unroll)"},
     {"block-table", PT_TEXT, "identity", 0, 0, NULL,
-     "identity, or batch x ceil(context / block-size) block indices, comma-separated"},
+     "plain, manual: identity, or the batches' block indices in order, comma-separated"},
     {"max-model-len", PT_INT, "0", 0, 1e9, NULL, "block_table columns x block-size; 0: the context's blocks"},
 };
 
@@ -2206,7 +2206,7 @@ static void print_params(FILE *out, const gen_kind *k)
         const gen_param *p = &k->params[i];
         char left[64];
         snprintf(left, sizeof(left), "--%s %s", p->name, p->def);
-        fprintf(out, "    %-24s %s", left, p->help);
+        fprintf(out, "    %-26s %s", left, p->help);
         if (p->type == PT_CHOICE)
             fprintf(out, ": %s", p->choices);
         fputc('\n', out);
