@@ -826,14 +826,10 @@ static void pa_manual_body(gen *g, const pa_dims *p, int64_t b, const gview *qi,
     pa_alloc(g, "alloc", p->qt, p->d);
     for (int64_t bn = 0; bn < p->nb; bn++) {
         pa_block_tasks(g, p, b, bn, qi, scale, true);
-        /* the update's label alternates: the model binds a submit's own label
-         * before it resolves its deps, so "deps": ["up"] on a task labelled
-         * "up" would name the task itself */
-        char up[8], prev[8];
-        snprintf(up, sizeof(up), "up%d", (int)(bn % 2));
-        snprintf(prev, sizeof(prev), "up%d", (int)((bn + 1) % 2));
+        /* "up" in its own deps is the previous update: a label is rebound only
+         * after the op's deps are read (prev_update_task in the example) */
         int nd = 0;
-        submit(g, up, "online_update");
+        submit(g, "up", "online_update");
         args_begin(g);
         pa_update_args(g, ov, false);
         arg_scalar(g, bn == 0 ? "1" : "0", NULL);
@@ -841,7 +837,7 @@ static void pa_manual_body(gen *g, const pa_dims *p, int64_t b, const gview *qi,
         args_end(g);
         dep(g, &nd, "pv");
         if (bn > 0)
-            dep(g, &nd, prev);
+            dep(g, &nd, "up");
         if (bn == p->nb - 1)
             dep(g, &nd, "alloc");
         deps_end(g, nd);

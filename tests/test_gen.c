@@ -282,7 +282,7 @@ START_TEST(paged_attention_variants_have_their_task_counts)
     ck_assert_int_eq(count(t, "\"deps\""), 2 * 3);
     ck_assert_int_eq(count(t, "\"id\": \"alloc\""), 1);
     ck_assert_int_eq(count(t, "\"deps\": [\"pv\"]}"), 1);
-    ck_assert_int_eq(count(t, "\"deps\": [\"pv\", \"up0\", \"alloc\"]}"), 1);
+    ck_assert_int_eq(count(t, "\"deps\": [\"pv\", \"up\", \"alloc\"]}"), 1);
     check_kind(t, 8, 1);
     t = PA("batch", "64"); /* one chunk of batches: a scope with the alloc, a nested scope per block */
     ck_assert_int_eq(count(t, "scope_begin"), 1 + 2);
