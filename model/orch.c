@@ -600,6 +600,7 @@ static int compute_fanin(chip *c, task *tk, int ring)
     tmap_sync(&c->tm, ring, task_id_local(tk->id), c->rings[ring].last_alive);
     if (resolve_deps(c, dep_ids) != 0)
         goto out;
+    /* the op's own label is bound only now: its deps see the earlier binding */
     if (bind_label(c, tk) != 0)
         goto out;
     if (c->dep_gen_on && op->kind != OP_ALLOC && record_dep_gen(c, tk, dep_ids) != 0)
@@ -740,6 +741,7 @@ static void step_submit(chip *c, ps_t t)
             return;
         o->cur = tk->id;
         if (op->kind == OP_ALLOC) {
+            /* an alloc has no fanin stage, but later deps may name it (alloc_outs.task_id()) */
             if (bind_label(c, tk) != 0 || bind_outputs(c, tk) != 0)
                 return;
             o->stage = SUB_IDLE;

@@ -14,7 +14,7 @@
 #include "../model/pipe.h"
 #include "cli.h"
 
-#define GEN_MAX_PARAMS 8
+#define GEN_MAX_PARAMS 12
 #define GEN_MAX_ELEMS (1LL << 40) /* per tensor: keeps every offset and byte count far below 2^63 */
 #define GEN_ERR_MAX 512
 
@@ -22,7 +22,7 @@
 /* Parameters                                                          */
 /* ------------------------------------------------------------------ */
 
-typedef enum { PT_INT, PT_REAL, PT_CHOICE } gen_ptype;
+typedef enum { PT_INT, PT_REAL, PT_CHOICE, PT_TEXT } gen_ptype;
 
 /* One --param of a kind. */
 typedef struct gen_param {
@@ -38,7 +38,7 @@ typedef struct gen_param {
 typedef struct gen_val {
     int64_t i;     /* PT_INT */
     double r;      /* PT_REAL */
-    const char *s; /* PT_CHOICE */
+    const char *s; /* PT_CHOICE, PT_TEXT */
 } gen_val;
 
 /* Output state: the stream and the list being written. */
@@ -291,6 +291,14 @@ static void arg_scalar(gen *g, const char *value, const char *dtype)
     put(g, "}");
 }
 
+/* A scalar argument given as an integer (UINT64). */
+static void arg_int(gen *g, int64_t x)
+{
+    char t[32];
+    snprintf(t, sizeof(t), "%" PRId64, x);
+    arg_scalar(g, t, NULL);
+}
+
 /* Explicit deps are written as they are decided: the first opens the list. */
 static void dep(gen *g, int *ndeps, const char *label)
 {
@@ -533,85 +541,98 @@ static void emit_granularity(gen *g)
 /* bgemm                                                               */
 /* ------------------------------------------------------------------ */
 
-enum { BG_BATCH, BG_M, BG_N, BG_K, BG_TILE };
+enum { BG_TASKS, BG_TILE, BG_LOOP, BG_K };
 
+/* The parameters of test_benchmark_bgemm.py, under its names; defaults are its Case0. */
 static const gen_param P_BGEMM[] = {
-    {"batch", PT_INT, "2", 1, 65536, NULL, "batches"},
-    {"grid-m", PT_INT, "4", 1, 65536, NULL, "output tile rows"},
-    {"grid-n", PT_INT, "4", 1, 65536, NULL, "output tile columns"},
-    {"grid-k", PT_INT, "4", 1, 65536, NULL, "K steps (gemm + add pairs) per output tile"},
-    {"tile", PT_INT, "64", 16, 1024, NULL, "tile edge (elements); tiles are T x T FLOAT32"},
+    {"matmul-add-task-num", PT_INT, "500", 1, 1e7, NULL,
+     "gemm + add pairs in all; num_groups = this / grid-k (rounded down)"},
+    {"incore-data-size", PT_INT, "128", 16, 1024, NULL, "tile edge (elements); tiles are T x T FLOAT32"},
+    {"incore-loop", PT_INT, "4", 1, 65536, NULL, "tiles per task (each task walks them in turn)"},
+    {"grid-k", PT_INT, "2", 1, 65536, NULL, "K steps (gemm + add pairs) per group"},
 };
 
-/* Elements of the largest of A [B,M,K], B [B,K,N], C [B,M,N] tiles; -1 past GEN_MAX_ELEMS. */
+/* Elements of A and B (the largest tensors); -1 past GEN_MAX_ELEMS. */
 static int64_t bgemm_elems(const gen_val *v)
 {
-    double t2 = (double)v[BG_TILE].i * (double)v[BG_TILE].i, b = (double)v[BG_BATCH].i;
-    double m = (double)v[BG_M].i, n = (double)v[BG_N].i, k = (double)v[BG_K].i;
-    double worst = b * t2 * fmax(m * k, fmax(k * n, m * n));
+    double t = (double)v[BG_TILE].i, groups = (double)(v[BG_TASKS].i / v[BG_K].i);
+    double worst = groups * (double)v[BG_K].i * (double)v[BG_LOOP].i * t * t;
     return worst > (double)GEN_MAX_ELEMS ? -1 : (int64_t)worst;
 }
 
 static int check_bgemm(const gen_val *v, char *err, size_t len)
 {
+    if (v[BG_TASKS].i < v[BG_K].i) {
+        snprintf(err, len,
+                 "--matmul-add-task-num: must be at least --grid-k (%" PRId64
+                 ") to make one group, got %" PRId64,
+                 v[BG_K].i, v[BG_TASKS].i);
+        return -1;
+    }
     if (bgemm_elems(v) < 0) {
         snprintf(err, len,
-                 "--batch: A, B or C would exceed 2^40 elements; use a smaller grid, batch or tile");
+                 "--matmul-add-task-num: A and B would exceed 2^40 elements; use fewer tasks or tiles");
         return -1;
     }
     return 0;
 }
 
-/* examples/a2a3/tensormap_and_ringbuffer/bgemm (bgemm_orch.cpp): tile-first
- * 1D layouts, one scope per output tile, P = A[m,k] @ B[k,n] on the AIC
- * (func 0) then C[m,n] += P on the AIV (func 1), edges from the TensorMap. */
+/* hw-native-sys/simpler examples/a2a3/tensormap_and_ringbuffer/benchmark_bgemm
+ * (kernels/orchestration/bgemm_orch.cpp): grid_m = grid_n = 1, so a group is
+ * one output block of incore_loop tiles. Per group a scope of grid_k x (P =
+ * A[g,k] @ B[g,k] on the AIC, func 0; C[g] += P on the AIV, func 1); every
+ * task also reads the INT64[4] config tensor the kernels take their sizes from. */
 static void emit_bgemm(gen *g)
 {
     const gen_val *v = g->v;
-    int64_t bt = v[BG_BATCH].i, gm = v[BG_M].i, gn = v[BG_N].i, gk = v[BG_K].i, t = v[BG_TILE].i;
-    int64_t te = t * t;
+    int64_t t = v[BG_TILE].i, loop = v[BG_LOOP].i, gk = v[BG_K].i, groups = v[BG_TASKS].i / gk;
+    int64_t ge = loop * t * t; /* elements of one group's block */
     char cost[COST_MAX];
     hdr_begin(g, "bgemm_orch");
-    cost_mm(cost, t, t, t, 1, 4, 4, "FLOAT16"); /* FLOAT32 tiles in GM; the cube rate of fp16 */
+    cost_mm(cost, t, t, t, loop, 4, 4, "FLOAT16"); /* FLOAT32 tiles in GM; the cube rate of fp16 */
     hdr_kernel(g, 0, "gemm_tile", "aic", cost);
-    cost_vec(cost, te, 2 * te * 4, te * 4, "FLOAT32");
+    cost_vec(cost, ge, 2 * ge * 4, ge * 4, "FLOAT32");
     hdr_kernel(g, 1, "tile_add", "aiv", cost);
     hdr_tensors(g);
-    hdr_tensor(g, "A", "FLOAT32", bt * gm * gk * te, 0);
-    hdr_tensor(g, "B", "FLOAT32", bt * gk * gn * te, 0);
-    hdr_tensor(g, "C", "FLOAT32", bt * gm * gn * te, 0);
+    hdr_tensor(g, "A", "FLOAT32", groups * gk * ge, 0);
+    hdr_tensor(g, "B", "FLOAT32", groups * gk * ge, 0);
+    hdr_tensor(g, "C", "FLOAT32", groups * ge, 0);
+    sep(g);
+    putf(g,
+         "{\"name\": \"config\", \"dtype\": \"INT64\", \"shape\": [4], \"data\": [%" PRId64 ", %" PRId64
+         ", %" PRId64 ", %" PRId64 "]}",
+         t, gk, groups, loop);
     hdr_end(g);
-    for (int64_t b = 0; b < bt; b++)
-        for (int64_t m = 0; m < gm; m++)
-            for (int64_t n = 0; n < gn; n++) {
-                gview cv = v1(te, ((b * gm + m) * gn + n) * te);
-                scope_begin(g, 1, false);
-                for (int64_t k = 0; k < gk; k++) {
-                    gview av = v1(te, ((b * gm + m) * gk + k) * te);
-                    gview bv = v1(te, ((b * gk + k) * gn + n) * te);
-                    submit(g, NULL, "gemm_tile");
-                    args_begin(g);
-                    arg(g, "in", "A", &av);
-                    arg(g, "in", "B", &bv);
-                    arg_out(g, "P", "FLOAT32", te, 0);
-                    args_end(g);
-                    op_end(g);
-                    submit(g, NULL, "tile_add");
-                    args_begin(g);
-                    arg(g, "inout", "C", &cv);
-                    arg(g, "in", "P", NULL);
-                    args_end(g);
-                    op_end(g);
-                }
-                scope_end(g);
-            }
+    for (int64_t gi = 0; gi < groups; gi++) {
+        gview cv = v1(ge, gi * ge);
+        scope_begin(g, 1, false);
+        for (int64_t k = 0; k < gk; k++) {
+            gview abv = v1(ge, (gi * gk + k) * ge); /* A and B: [groups, grid_k, loop, T, T] */
+            submit(g, NULL, "gemm_tile");
+            args_begin(g);
+            arg(g, "in", "A", &abv);
+            arg(g, "in", "B", &abv);
+            arg_out(g, "P", "FLOAT32", ge, 0);
+            arg(g, "in", "config", NULL);
+            args_end(g);
+            op_end(g);
+            submit(g, NULL, "tile_add");
+            args_begin(g);
+            arg(g, "inout", "C", &cv);
+            arg(g, "in", "P", NULL);
+            arg(g, "in", "config", NULL);
+            args_end(g);
+            op_end(g);
+        }
+        scope_end(g);
+    }
 }
 
 /* ------------------------------------------------------------------ */
 /* paged_attention                                                     */
 /* ------------------------------------------------------------------ */
 
-enum { PA_B, PA_H, PA_D, PA_BS, PA_C, PA_VAR, PA_U };
+enum { PA_B, PA_H, PA_D, PA_BS, PA_C, PA_VAR, PA_U, PA_BT, PA_MML };
 
 static const gen_param P_PA[] = {
     {"batch", PT_INT, "4", 1, 65536, NULL, "batches (requests)"},
@@ -619,83 +640,172 @@ static const gen_param P_PA[] = {
     {"head-dim", PT_INT, "128", 16, 512, NULL, "head dimension"},
     {"block-size", PT_INT, "128", 16, 1024, NULL, "tokens per KV-cache block"},
     {"context", PT_INT, "1024", 1, 1e7, NULL, "context length (tokens) of every batch"},
-    {"variant", PT_CHOICE, "plain", 0, 0, "plain, unroll, manual, spmd", "orchestration style"},
-    {"unroll", PT_INT, "64", 1, 65536, NULL, "KV blocks per task (unroll, manual)"},
+    {"variant", PT_CHOICE, "plain", 0, 0, "plain, unroll, manual, batch, spmd", "orchestration style"},
+    {"unroll", PT_INT, "64", 1, 65536, NULL, "KV blocks per task (unroll)"},
+    {"block-table", PT_TEXT, "identity", 0, 0, NULL,
+     "plain, manual: identity, or the batches' block indices in order, comma-separated"},
+    {"max-model-len", PT_INT, "0", 0, 1e9, NULL, "block_table columns x block-size; 0: the context's blocks"},
 };
 
-#define PA_SPMD_BLOCKS 24 /* one MIX block per cluster */
+#define PA_SPMD_BLOCKS 24   /* one MIX block per cluster */
+#define PA_IN_CORE_BATCH 16 /* batch variant: batches per task (IN_CORE_BATCH) */
+
+/* Parses the --block-table list into tbl (n entries, each below n), or checks
+ * it when tbl is NULL. Returns 0, or -1 with "what is wrong" in err. */
+static int pa_parse_table(const char *text, int64_t n, int64_t *tbl, char *err, size_t len)
+{
+    const char *p = text;
+    for (int64_t i = 0; i < n; i++) {
+        char *end;
+        errno = 0;
+        long long x = strtoll(p, &end, 10);
+        if (end == p || *p == '-' || *p == '+' || errno == ERANGE || x >= n || (*end && *end != ',') ||
+            (!*end && i + 1 < n)) {
+            snprintf(err, len,
+                     "--block-table: must be identity or %" PRId64
+                     " comma-separated block indices below %" PRId64 " (batch x blocks), got '%s'",
+                     n, n, text);
+            return -1;
+        }
+        if (tbl)
+            tbl[i] = x;
+        p = *end ? end + 1 : end;
+    }
+    if (*p || (p > text && p[-1] == ',')) {
+        snprintf(err, len, "--block-table: has more than %" PRId64 " entries (batch x blocks), got '%s'", n,
+                 text);
+        return -1;
+    }
+    return 0;
+}
 
 static int check_pa(const gen_val *v, char *err, size_t len)
 {
-    double rows = (double)v[PA_B].i * (double)ceil_div(v[PA_C].i, v[PA_BS].i) * (double)v[PA_BS].i;
+    int64_t nb = ceil_div(v[PA_C].i, v[PA_BS].i);
+    double rows = (double)v[PA_B].i * (double)nb * (double)v[PA_BS].i;
     if (rows * (double)v[PA_D].i > (double)GEN_MAX_ELEMS) {
         snprintf(err, len,
                  "--context: the KV caches would exceed 2^40 elements; use fewer batches or tokens");
         return -1;
     }
+    if (v[PA_MML].i && v[PA_MML].i / v[PA_BS].i < nb) {
+        snprintf(err, len,
+                 "--max-model-len: must hold the context's %" PRId64 " blocks of %" PRId64
+                 " tokens, got %" PRId64,
+                 nb, v[PA_BS].i, v[PA_MML].i);
+        return -1;
+    }
+    if (strcmp(v[PA_BT].s, "identity") != 0)
+        return pa_parse_table(v[PA_BT].s, v[PA_B].i * nb, NULL, err, len);
     return 0;
 }
 
 /* Shapes shared by the variants. */
 typedef struct pa_dims {
     int64_t b, h, d, bs, ctx, nb, qt, ql, u;
+    int64_t cols;       /* block_table columns */
+    const int64_t *tbl; /* b x nb physical blocks, or NULL for the identity */
 } pa_dims;
 
-static void pa_costs(const pa_dims *p, int64_t nblk, char *qk, char *sf, char *pv)
+/* The cache block that holds batch b's block bn (the block table). */
+static int64_t pa_block(const pa_dims *p, int64_t b, int64_t bn)
 {
-    int64_t s = p->qt * p->bs * nblk; /* scores per task */
-    cost_mm(qk, p->qt, p->bs * nblk, p->d, 1, 2, 4, "BFLOAT16");
-    cost_vec(sf, s, s * 4, s * 2 + 2 * p->qt * 4, "FLOAT32");
-    cost_mm(pv, p->qt, p->d, p->bs * nblk, 1, 2, 4, "BFLOAT16");
+    return p->tbl ? p->tbl[b * p->nb + bn] : b * p->nb + bn;
 }
 
-/* One (b, q) body of the plain variant: runtime paged_attention_orch.cpp. */
+/* Costs of QK, SF and PV for `rows` query rows over nblk blocks. */
+static void pa_costs(const pa_dims *p, int64_t rows, int64_t nblk, char *qk, char *sf, char *pv)
+{
+    int64_t s = rows * p->bs * nblk; /* scores per task */
+    cost_mm(qk, rows, p->bs * nblk, p->d, 1, 2, 4, "BFLOAT16");
+    cost_vec(sf, s, s * 4, s * 2 + 2 * rows * 4, "FLOAT32");
+    cost_mm(pv, rows, p->d, p->bs * nblk, 1, 2, 4, "BFLOAT16");
+}
+
+/* An alloc of the accumulators oi [rows, D], li and mi [rows], labelled when label is not NULL. */
+static void pa_alloc(gen *g, const char *label, int64_t rows, int64_t d)
+{
+    put(g, "{\"op\": \"alloc\"");
+    if (label)
+        putf(g, ", \"id\": \"%s\"", label);
+    putf(g,
+         ", \"tensors\": [{\"name\": \"oi\", \"dtype\": \"FLOAT32\", \"shape\": [%" PRId64 ", %" PRId64
+         "]}, {\"name\": \"li\", \"dtype\": \"FLOAT32\", \"shape\": [%" PRId64
+         "]}, {\"name\": \"mi\", \"dtype\": \"FLOAT32\", \"shape\": [%" PRId64 "]}]}\n",
+         rows, d, rows, rows);
+}
+
+/* One block's QK, SF and PV of the plain and manual variants; manual labels
+ * them and chains them with explicit deps, as TensorMap edges are off there. */
+static void pa_block_tasks(gen *g, const pa_dims *p, int64_t b, int64_t bn, const gview *qi,
+                           const char *scale, bool manual)
+{
+    gview kv = v2(p->bs, p->d, pa_block(p, b, bn) * p->bs, 0);
+    int64_t valid = min64(p->bs, p->ctx - bn * p->bs);
+    gview sv = v2(p->qt, valid, 0, 0);
+    int nd = 0;
+    submit(g, manual ? "qk" : NULL, "qk_matmul");
+    args_begin(g);
+    arg(g, "in", "query", qi);
+    arg(g, "in", "key_cache", &kv);
+    arg_out(g, "sij", "FLOAT32", p->qt, p->bs);
+    args_end(g);
+    op_end(g);
+    submit(g, manual ? "sf" : NULL, "softmax_prepare");
+    args_begin(g);
+    arg(g, "in", "sij", valid < p->bs ? &sv : NULL);
+    arg_out(g, "pij", "BFLOAT16", p->qt, p->bs);
+    arg_out(g, "mij", "FLOAT32", p->qt, 0);
+    arg_out(g, "lij", "FLOAT32", p->qt, 0);
+    arg_scalar(g, scale, "FLOAT32");
+    args_end(g);
+    if (manual)
+        dep(g, &nd, "qk");
+    deps_end(g, nd);
+    op_end(g);
+    submit(g, manual ? "pv" : NULL, "pv_matmul");
+    args_begin(g);
+    arg(g, "in", "pij", NULL);
+    arg(g, "in", "value_cache", &kv);
+    arg_out(g, "oi_tmp", "FLOAT32", p->qt, p->d);
+    args_end(g);
+    nd = 0;
+    if (manual)
+        dep(g, &nd, "sf");
+    deps_end(g, nd);
+    op_end(g);
+}
+
+/* The online update's tensor args: this block's partials into the accumulators and the out rows. */
+static void pa_update_args(gen *g, const gview *ov, bool out_manual_dep)
+{
+    arg(g, "in", "mij", NULL);
+    arg(g, "in", "lij", NULL);
+    arg(g, "in", "oi_tmp", NULL);
+    arg(g, "inout", "mi", NULL);
+    arg(g, "inout", "li", NULL);
+    arg(g, "inout", "oi", NULL);
+    if (out_manual_dep) {
+        sep(g);
+        put(g, "{\"dir\": \"inout\", \"tensor\": \"out\", \"manual_dep\": true}");
+    } else {
+        arg(g, "inout", "out", ov);
+    }
+}
+
+/* One (b, q) body of the plain variant: hw-native-sys/simpler
+ * examples/a2a3/tensormap_and_ringbuffer/paged_attention (paged_attention_orch.cpp):
+ * an alloc of the accumulators, then per KV block a nested scope of QK -> SF -> PV -> UP. */
 static void pa_plain_body(gen *g, const pa_dims *p, int64_t b, const gview *qi, const gview *ov,
                           const char *scale)
 {
-    put(g, "{\"op\": \"alloc\", \"tensors\": [");
-    putf(g,
-         "{\"name\": \"oi\", \"dtype\": \"FLOAT32\", \"shape\": [%" PRId64 ", %" PRId64
-         "]}, {\"name\": \"li\", \"dtype\": \"FLOAT32\", \"shape\": [%" PRId64
-         "]}, {\"name\": \"mi\", \"dtype\": \"FLOAT32\", \"shape\": [%" PRId64 "]}]}\n",
-         p->qt, p->d, p->qt, p->qt);
+    pa_alloc(g, NULL, p->qt, p->d);
     for (int64_t bn = 0; bn < p->nb; bn++) {
-        gview kv = v2(p->bs, p->d, (b * p->nb + bn) * p->bs, 0); /* block table = identity */
-        int64_t valid = min64(p->bs, p->ctx - bn * p->bs);
-        gview sv = v2(p->qt, valid, 0, 0);
         scope_begin(g, 2, false);
-        submit(g, NULL, "qk_matmul");
-        args_begin(g);
-        arg(g, "in", "query", qi);
-        arg(g, "in", "key_cache", &kv);
-        arg_out(g, "sij", "FLOAT32", p->qt, p->bs);
-        args_end(g);
-        op_end(g);
-        submit(g, NULL, "softmax_prepare");
-        args_begin(g);
-        arg(g, "in", "sij", valid < p->bs ? &sv : NULL);
-        arg_out(g, "pij", "BFLOAT16", p->qt, p->bs);
-        arg_out(g, "mij", "FLOAT32", p->qt, 0);
-        arg_out(g, "lij", "FLOAT32", p->qt, 0);
-        arg_scalar(g, scale, "FLOAT32");
-        args_end(g);
-        op_end(g);
-        submit(g, NULL, "pv_matmul");
-        args_begin(g);
-        arg(g, "in", "pij", NULL);
-        arg(g, "in", "value_cache", &kv);
-        arg_out(g, "oi_tmp", "FLOAT32", p->qt, p->d);
-        args_end(g);
-        op_end(g);
+        pa_block_tasks(g, p, b, bn, qi, scale, false);
         submit(g, NULL, "online_update");
         args_begin(g);
-        arg(g, "in", "mij", NULL);
-        arg(g, "in", "lij", NULL);
-        arg(g, "in", "oi_tmp", NULL);
-        arg(g, "inout", "mi", NULL);
-        arg(g, "inout", "li", NULL);
-        arg(g, "inout", "oi", NULL);
-        arg(g, "inout", "out", ov);
+        pa_update_args(g, ov, false);
         arg_scalar(g, bn == 0 ? "1" : "0", NULL);
         arg_scalar(g, bn == p->nb - 1 ? "1" : "0", NULL);
         args_end(g);
@@ -704,38 +814,59 @@ static void pa_plain_body(gen *g, const pa_dims *p, int64_t b, const gview *qi, 
     }
 }
 
-/* One (b, q) body of the unroll and manual variants: a task takes up to U
- * blocks, indexing the whole caches through its block-table row. Manual
- * scopes get no TensorMap or creator edges, so the chain is explicit. */
-static void pa_group_body(gen *g, const pa_dims *p, int64_t b, const gview *qi, const gview *ov,
-                          const char *scale, bool manual)
+/* One (b, q) body of the manual variant, in the caller's manual scope:
+ * examples/a2a3/tensormap_and_ringbuffer/paged_attention_manual_scope. The
+ * same tasks as plain without the per-block scopes; a manual scope gets no
+ * TensorMap or creator edges, so each task names its producers: SF the QK,
+ * PV the SF, UP the PV and the previous UP, and the last UP the alloc (which
+ * keeps the accumulators alive until then). */
+static void pa_manual_body(gen *g, const pa_dims *p, int64_t b, const gview *qi, const gview *ov,
+                           const char *scale)
 {
-    if (manual) {
-        put(g, "{\"op\": \"alloc\", \"tensors\": [");
-        putf(g,
-             "{\"name\": \"oi\", \"dtype\": \"FLOAT32\", \"shape\": [%" PRId64 ", %" PRId64
-             "]}, {\"name\": \"li\", \"dtype\": \"FLOAT32\", \"shape\": [%" PRId64
-             "]}, {\"name\": \"mi\", \"dtype\": \"FLOAT32\", \"shape\": [%" PRId64 "]}]}\n",
-             p->qt, p->d, p->qt, p->qt);
-    } else {
-        submit(g, NULL, "hub");
+    pa_alloc(g, "alloc", p->qt, p->d);
+    for (int64_t bn = 0; bn < p->nb; bn++) {
+        pa_block_tasks(g, p, b, bn, qi, scale, true);
+        /* "up" in its own deps is the previous update: a label is rebound only
+         * after the op's deps are read (prev_update_task in the example) */
+        int nd = 0;
+        submit(g, "up", "online_update");
         args_begin(g);
-        arg_out(g, "oi", "FLOAT32", p->qt, p->d);
-        arg_out(g, "li", "FLOAT32", p->qt, 0);
-        arg_out(g, "mi", "FLOAT32", p->qt, 0);
+        pa_update_args(g, ov, false);
+        arg_scalar(g, bn == 0 ? "1" : "0", NULL);
+        arg_scalar(g, bn == p->nb - 1 ? "1" : "0", NULL);
         args_end(g);
+        dep(g, &nd, "pv");
+        if (bn > 0)
+            dep(g, &nd, "up");
+        if (bn == p->nb - 1)
+            dep(g, &nd, "alloc");
+        deps_end(g, nd);
         op_end(g);
     }
+}
+
+/* One (b, q) body of the unroll variant: a task takes up to U blocks,
+ * indexing the whole caches through its block-table row; a hub task creates
+ * the accumulators so the updates find them through the TensorMap. */
+static void pa_group_body(gen *g, const pa_dims *p, int64_t b, const gview *qi, const gview *ov,
+                          const char *scale)
+{
+    submit(g, NULL, "hub");
+    args_begin(g);
+    arg_out(g, "oi", "FLOAT32", p->qt, p->d);
+    arg_out(g, "li", "FLOAT32", p->qt, 0);
+    arg_out(g, "mi", "FLOAT32", p->qt, 0);
+    args_end(g);
+    op_end(g);
     int64_t ngroups = ceil_div(p->nb, p->u), full = min64(p->u, p->nb);
     for (int64_t gi = 0; gi < ngroups; gi++) {
         int64_t n = min64(p->u, p->nb - gi * p->u), first = gi * p->u;
         int64_t valid = min64(n * p->bs, p->ctx - first * p->bs);
         gview bt = v2(1, n, b, first), sv = v2(p->qt, valid, 0, 0);
         char qk[COST_MAX], sf[COST_MAX], pv[COST_MAX];
-        pa_costs(p, n, qk, sf, pv); /* a short last group costs less than the kernels' default */
-        int nd;
-        scope_begin(g, 2, manual);
-        submit(g, manual ? "qk" : NULL, "qk_matmul");
+        pa_costs(p, p->qt, n, qk, sf, pv); /* a short last group costs less than the kernels' default */
+        scope_begin(g, 2, false);
+        submit(g, NULL, "qk_matmul");
         args_begin(g);
         arg(g, "in", "query", qi);
         arg(g, "in", "key_cache", NULL);
@@ -745,7 +876,7 @@ static void pa_group_body(gen *g, const pa_dims *p, int64_t b, const gview *qi, 
         if (n != full)
             op_cost(g, qk);
         op_end(g);
-        submit(g, manual ? "sf" : NULL, "softmax_prepare");
+        submit(g, NULL, "softmax_prepare");
         args_begin(g);
         arg(g, "in", "sij", valid < n * p->bs ? &sv : NULL);
         arg_out(g, "pij", "BFLOAT16", p->qt, n * p->bs);
@@ -753,55 +884,110 @@ static void pa_group_body(gen *g, const pa_dims *p, int64_t b, const gview *qi, 
         arg_out(g, "lij", "FLOAT32", p->qt, 0);
         arg_scalar(g, scale, "FLOAT32");
         args_end(g);
-        nd = 0;
-        if (manual)
-            dep(g, &nd, "qk");
-        deps_end(g, nd);
         if (n != full)
             op_cost(g, sf);
         op_end(g);
-        submit(g, manual ? "pv" : NULL, "pv_matmul");
+        submit(g, NULL, "pv_matmul");
         args_begin(g);
         arg(g, "in", "pij", NULL);
         arg(g, "in", "value_cache", NULL);
         arg(g, "in", "block_table", &bt);
         arg_out(g, "oi_tmp", "FLOAT32", p->qt, p->d);
         args_end(g);
-        nd = 0;
-        if (manual)
-            dep(g, &nd, "sf");
-        deps_end(g, nd);
         if (n != full)
             op_cost(g, pv);
         op_end(g);
-        /* the update's label alternates: the model binds a submit's own label
-         * before it resolves its deps, so "deps": ["up"] on a task labelled
-         * "up" would name the task itself */
-        char up[8], prev[8];
-        snprintf(up, sizeof(up), "up%d", (int)(gi % 2));
-        snprintf(prev, sizeof(prev), "up%d", (int)((gi + 1) % 2));
-        submit(g, manual ? up : NULL, "online_update");
+        submit(g, NULL, "online_update");
         args_begin(g);
-        arg(g, "in", "mij", NULL);
-        arg(g, "in", "lij", NULL);
-        arg(g, "in", "oi_tmp", NULL);
-        arg(g, "inout", "mi", NULL);
-        arg(g, "inout", "li", NULL);
-        arg(g, "inout", "oi", NULL);
-        arg(g, "inout", "out", ov);
+        pa_update_args(g, ov, false);
         arg_scalar(g, gi == 0 ? "1" : "0", NULL);
         arg_scalar(g, gi == ngroups - 1 ? "1" : "0", NULL);
         args_end(g);
-        nd = 0;
-        if (manual) {
-            dep(g, &nd, "pv");
-            if (gi > 0) /* the previous group's update of this (b, q) */
-                dep(g, &nd, prev);
-        }
-        deps_end(g, nd);
         op_end(g);
         scope_end(g);
     }
+}
+
+/* The batch variant: hw-native-sys/simpler
+ * tests/st/a2a3/tensormap_and_ringbuffer/batch_paged_attention. Per q tile and
+ * chunk of up to 16 batches a scope with an alloc of the chunk's
+ * accumulators, then per KV block a nested scope of the four tasks over the
+ * whole chunk; the kernels index the whole query, caches and block table
+ * themselves, and `out` is manual_dep, so the updates chain only through the
+ * accumulators. */
+static void pa_batch(gen *g, const pa_dims *p, const char *scale)
+{
+    int64_t nchunks = ceil_div(p->b, PA_IN_CORE_BATCH), full = min64(p->b, PA_IN_CORE_BATCH);
+    for (int64_t q = 0; q < p->ql; q++)
+        for (int64_t ch = 0; ch < nchunks; ch++) {
+            int64_t bc = min64(PA_IN_CORE_BATCH, p->b - ch * PA_IN_CORE_BATCH), start = ch * PA_IN_CORE_BATCH;
+            int64_t rows = bc * p->qt;
+            char qk[COST_MAX], sf[COST_MAX], pv[COST_MAX];
+            pa_costs(p, rows, 1, qk, sf, pv); /* a short last chunk costs less than the kernels' default */
+            scope_begin(g, 1, false);
+            pa_alloc(g, NULL, rows, p->d);
+            for (int64_t bn = 0; bn < p->nb; bn++) {
+                scope_begin(g, 2, false);
+                submit(g, NULL, "qk_matmul");
+                args_begin(g);
+                arg(g, "in", "query", NULL);
+                arg(g, "in", "key_cache", NULL);
+                arg(g, "in", "block_table", NULL);
+                arg_out(g, "sij", "FLOAT32", rows, p->bs);
+                arg_int(g, bc);
+                arg_int(g, bn);
+                arg_int(g, q * p->qt);
+                arg_int(g, p->cols);
+                arg_int(g, p->h);
+                arg_int(g, start);
+                args_end(g);
+                if (bc != full)
+                    op_cost(g, qk);
+                op_end(g);
+                submit(g, NULL, "softmax_prepare");
+                args_begin(g);
+                arg(g, "in", "sij", NULL);
+                arg(g, "in", "context_lens", NULL);
+                arg_out(g, "pij", "BFLOAT16", rows, p->bs);
+                arg_out(g, "mij", "FLOAT32", rows, 0);
+                arg_out(g, "lij", "FLOAT32", rows, 0);
+                arg_scalar(g, scale, "FLOAT32");
+                arg_int(g, bc);
+                arg_int(g, bn);
+                arg_int(g, start);
+                args_end(g);
+                if (bc != full)
+                    op_cost(g, sf);
+                op_end(g);
+                submit(g, NULL, "pv_matmul");
+                args_begin(g);
+                arg(g, "in", "pij", NULL);
+                arg(g, "in", "value_cache", NULL);
+                arg(g, "in", "block_table", NULL);
+                arg_out(g, "oi_tmp", "FLOAT32", rows, p->d);
+                arg_int(g, bc);
+                arg_int(g, bn);
+                arg_int(g, p->cols);
+                arg_int(g, start);
+                args_end(g);
+                if (bc != full)
+                    op_cost(g, pv);
+                op_end(g);
+                submit(g, NULL, "online_update");
+                args_begin(g);
+                pa_update_args(g, NULL, true);
+                arg_int(g, bn == 0);
+                arg_int(g, bn == p->nb - 1);
+                arg_int(g, bc);
+                arg_int(g, q * p->qt);
+                arg_int(g, p->h);
+                arg_int(g, start);
+                args_end(g);
+                op_end(g);
+                scope_end(g);
+            }
+            scope_end(g);
+        }
 }
 
 static void emit_pa(gen *g)
@@ -811,9 +997,21 @@ static void emit_pa(gen *g)
     p.nb = ceil_div(p.ctx, p.bs);
     p.qt = min64(p.h, 128);
     p.ql = ceil_div(p.h, p.qt);
+    p.cols = v[PA_MML].i ? v[PA_MML].i / p.bs : p.nb;
     const char *var = v[PA_VAR].s;
     bool plain = !strcmp(var, "plain"), spmd = !strcmp(var, "spmd"), manual = !strcmp(var, "manual");
-    p.u = plain ? 1 : v[PA_U].i;
+    bool batch = !strcmp(var, "batch"), unroll = !strcmp(var, "unroll");
+    p.u = unroll ? v[PA_U].i : 1;
+    int64_t *tbl = NULL;
+    if (strcmp(v[PA_BT].s, "identity") != 0) {
+        char err[GEN_ERR_MAX];
+        tbl = malloc((size_t)(p.b * p.nb) * sizeof(*tbl));
+        if (!tbl || pa_parse_table(v[PA_BT].s, p.b * p.nb, tbl, err, sizeof(err)) != 0) {
+            fprintf(stderr, "ptosim gen: paged_attention: %s\n", tbl ? err : "out of memory");
+            exit(EXIT_INTERNAL);
+        }
+        p.tbl = tbl;
+    }
     int64_t per = min64(p.u, p.nb); /* blocks per task at full size */
     char scale[32], c0[COST_MAX], c1[COST_MAX], c2[COST_MAX];
     snprintf(scale, sizeof(scale), "%.9g", 1.0 / sqrt((double)p.d));
@@ -830,13 +1028,14 @@ static void emit_pa(gen *g)
         hdr_kernel(g, 6, "pa_aiv", "aiv", c1);
     } else {
         char c3[COST_MAX];
-        pa_costs(&p, per, c0, c1, c2);
-        cost_vec(c3, p.qt * p.d, p.qt * p.d * 8 + p.qt * 16, p.qt * p.d * 6 + p.qt * 8, "FLOAT32");
+        int64_t rows = batch ? min64(p.b, PA_IN_CORE_BATCH) * p.qt : p.qt; /* query rows per task */
+        pa_costs(&p, rows, per, c0, c1, c2);
+        cost_vec(c3, rows * p.d, rows * p.d * 8 + rows * 16, rows * p.d * 6 + rows * 8, "FLOAT32");
         hdr_kernel(g, 0, "qk_matmul", "aic", c0);
         hdr_kernel(g, 1, "softmax_prepare", "aiv", c1);
         hdr_kernel(g, 2, "pv_matmul", "aic", c2);
         hdr_kernel(g, 3, "online_update", "aiv", c3);
-        if (!plain && !manual) {
+        if (unroll) {
             cost_vec(c3, p.qt * p.d + 2 * p.qt, 0, (p.qt * p.d + 2 * p.qt) * 4, "FLOAT32");
             hdr_kernel(g, 4, "hub", "aiv", c3);
         }
@@ -845,8 +1044,9 @@ static void emit_pa(gen *g)
     hdr_tensor(g, "query", "BFLOAT16", p.b * p.h, p.d);
     hdr_tensor(g, "key_cache", "BFLOAT16", p.b * p.nb * p.bs, p.d);
     hdr_tensor(g, "value_cache", "BFLOAT16", p.b * p.nb * p.bs, p.d);
-    hdr_tensor(g, "block_table", "INT32", p.b, p.nb);
-    hdr_tensor(g, "out", "BFLOAT16", p.b * p.h, p.d);
+    hdr_tensor(g, "block_table", "INT32", p.b, p.cols);
+    hdr_tensor(g, "context_lens", "INT32", p.b, 0);
+    hdr_tensor(g, "out", "FLOAT32", p.b * p.h, p.d); /* the examples accumulate the output in FP32 */
     hdr_end(g);
 
     if (spmd) {
@@ -864,35 +1064,60 @@ static void emit_pa(gen *g)
         args_end(g);
         op_end(g);
         scope_end(g);
-        return;
+    } else if (batch) {
+        pa_batch(g, &p, scale);
+    } else {
+        for (int64_t b = 0; b < p.b; b++)
+            for (int64_t q = 0; q < p.ql; q++) {
+                int64_t row = b * p.h + q * p.qt, rows = min64(p.qt, p.h - q * p.qt);
+                gview qi = v2(rows, p.d, row, 0), ov = v2(rows, p.d, row, 0);
+                scope_begin(g, 1, manual);
+                if (plain)
+                    pa_plain_body(g, &p, b, &qi, &ov, scale);
+                else if (manual)
+                    pa_manual_body(g, &p, b, &qi, &ov, scale);
+                else
+                    pa_group_body(g, &p, b, &qi, &ov, scale);
+                scope_end(g);
+            }
     }
-    for (int64_t b = 0; b < p.b; b++)
-        for (int64_t q = 0; q < p.ql; q++) {
-            int64_t row = b * p.h + q * p.qt, rows = min64(p.qt, p.h - q * p.qt);
-            gview qi = v2(rows, p.d, row, 0), ov = v2(rows, p.d, row, 0);
-            scope_begin(g, 1, manual);
-            if (plain)
-                pa_plain_body(g, &p, b, &qi, &ov, scale);
-            else
-                pa_group_body(g, &p, b, &qi, &ov, scale, manual);
-            scope_end(g);
-        }
+    free(tbl);
 }
 
 /* ------------------------------------------------------------------ */
 /* decode_layer                                                        */
 /* ------------------------------------------------------------------ */
 
-enum { DL_B, DL_S, DL_L };
+enum { DL_B, DL_S, DL_L, DL_VAR, DL_ACN };
 
 static const gen_param P_DECODE[] = {
-    {"batch", PT_INT, "16", 1, 256, NULL, "batch rows (one new token each)"},
-    {"seq", PT_INT, "3500", 1, 131072, NULL, "context length (tokens), attended in chunks of 512"},
+    {"batch", PT_INT, "16", 1, 256, NULL, "batch rows (one new token each); qwen3_14b_decode: 16"},
+    {"seq", PT_INT, "3500", 1, 131072, NULL, "context length (tokens); fa_fused attends it in chunks of 512"},
     {"layers", PT_INT, "1", 1, 80, NULL, "decoder layers, each in its own scope"},
+    {"variant", PT_CHOICE, "fa_fused", 0, 0, "fa_fused, qwen3_14b_decode", "kernel set and orchestration"},
+    {"attention-core-num", PT_INT, "24", 1, 32767, NULL,
+     "qwen3_14b_decode: blocks of the MIX attention task (attention_core_num)"},
 };
+
+#define QW_MAX_SEQ 5500 /* qwen3_14b_decode: codegen-time KV pool and RoPE length (MAX_SEQ) */
 
 static int check_decode(const gen_val *v, char *err, size_t len)
 {
+    if (!strcmp(v[DL_VAR].s, "qwen3_14b_decode")) {
+        /* the harvested orchestration hard-codes its shapes */
+        if (v[DL_B].i != 16) {
+            snprintf(err, len, "--batch: qwen3_14b_decode is generated code for batch 16, got %" PRId64,
+                     v[DL_B].i);
+            return -1;
+        }
+        if (v[DL_S].i > QW_MAX_SEQ) {
+            snprintf(err, len,
+                     "--seq: qwen3_14b_decode sizes its KV pool for %d tokens (MAX_SEQ), got %" PRId64,
+                     QW_MAX_SEQ, v[DL_S].i);
+            return -1;
+        }
+        return 0;
+    }
     /* each KV cache holds layers x batch x seq rows of 1024 */
     if ((double)v[DL_L].i * (double)v[DL_B].i * (double)v[DL_S].i * 1024.0 > (double)GEN_MAX_ELEMS) {
         snprintf(err, len,
@@ -912,8 +1137,10 @@ static int check_decode(const gen_val *v, char *err, size_t len)
 #define DL_INTER 17408
 #define DL_CHUNK 512 /* KV tokens per fa_fused task */
 
-/* Task counts per layer at the runtime's StressBatch16Seq3500: 1088 AICore
- * tasks for two layers = 2 x 542 + 4 outside the layers (not generated).
+/* The fa_fused variant follows an older qwen3_14b_decode kernel set (the one
+ * published silicon figures were measured on). Task counts per layer at its
+ * StressBatch16Seq3500: 1088 AICore tasks for two layers = 2 x 542 + 4
+ * outside the layers (not generated).
  * These tile counts make 254 + 4 B + 2 B ceil(S/512) = 542 at B=16, S=3500
  * without adjustment. */
 #define DL_QT 40 /* q_proj, out_proj, down_proj tiles of 128 columns */
@@ -1044,7 +1271,8 @@ static void dl_seed(gen *g, const char *kernel, const char *t0, const char *d0, 
     op_end(g);
 }
 
-static void emit_decode(gen *g)
+/* The fa_fused variant: the older kernel set, every task of one block. */
+static void emit_decode_fa(gen *g)
 {
     int64_t B = g->v[DL_B].i, S = g->v[DL_S].i, L = g->v[DL_L].i;
     int64_t nc = ceil_div(S, DL_CHUNK);
@@ -1259,6 +1487,559 @@ static void emit_decode(gen *g)
     }
 }
 
+/* The qwen3_14b_decode variant: hw-native-sys/simpler
+ * examples/a2a3/tensormap_and_ringbuffer/qwen3_14b_decode, whose
+ * kernels/orchestration/decode_fwd_layers.cpp is pypto codegen with its shapes
+ * hard-coded (batch 16, MAX_SEQ 5500). Per layer a scope with two allocs of
+ * the layer's intermediates, a manual scope (depth 3 under the root scope)
+ * holding everything up to the down projections, chained by explicit deps,
+ * and dcr_xgamma back in the layer scope. */
+
+#define QW_B 16
+#define QW_HID 5120
+#define QW_KVH 1024 /* 8 KV heads x 128 */
+#define QW_INTER 17408
+#define QW_HD 128
+#define QW_BLOCKS 43                                        /* ceil(MAX_SEQ / 128) KV blocks per row */
+#define QW_CACHE_ROWS ((int64_t)QW_B * QW_BLOCKS * 8 * 128) /* one layer's paged KV pool: 704512 rows */
+#define QW_META 27840                                       /* pa_metadata bytes */
+#define QW_WS 66132544                                      /* pa_workspace bytes */
+#define QW_OUT_UNITS 50  /* out_proj: 10 column tiles of 512 x 5 K splits of 1024 */
+#define QW_OUT_DIRECT 26 /* of which single tasks; the other 24 are one SPMD task */
+#define QW_GU_SPLITS 5   /* gate/up/down K splits (or out tiles) of 1024 */
+#define QW_GU_SPMD_N 6   /* gate/up column tiles done by the 5 SPMD tasks of 6 blocks */
+#define QW_GU_N 17       /* 17408 / 1024 column tiles */
+
+static const char *const QW_KERNELS[] = {
+    "paged_attention_tiling_cce",
+    "copy_hidden",
+    "x_gamma0",
+    "attn_out_seed",
+    "rms_recip",
+    "q_seed",
+    "q_proj",
+    "kv_seed",
+    "mlp_out_seed",
+    "k_proj",
+    "v_proj",
+    "paged_attention_rope_cce_aic",
+    "paged_attention_rope_cce_aiv",
+    "out_proj",
+    "out_proj_0",
+    "residual_rms_cast",
+    "residual_rms_cast_0",
+    "residual_rms_cast_1",
+    "residual_rms_cast_2",
+    "residual_rms_cast_3",
+    "post_rms_reduce",
+    "gate_proj",
+    "up_proj",
+    "gate_proj_0",
+    "up_proj_0",
+    "gate_proj_1",
+    "up_proj_1",
+    "gate_proj_2",
+    "up_proj_2",
+    "gate_proj_3",
+    "up_proj_3",
+    "gate_proj_4",
+    "up_proj_4",
+    "silu",
+    "down_proj",
+    "dcr_xgamma",
+    "copy_out",
+};
+
+/* The kernel table, func ids as in the example's CALLABLE; costs are one block's. */
+static void qw_kernels(gen *g, int64_t seq, int64_t acn)
+{
+    char c[COST_MAX];
+    int64_t h = (int64_t)QW_B * QW_HID, col = (int64_t)QW_B * 1024; /* a 1024-column tile of the batch */
+    /* attention: each block takes its share of the 16 x 8 (row, KV head) pairs; per pair QK and PV of
+     * 5 query heads over the context on the AIC, softmax split over the two AIVs */
+    int64_t pairs = ceil_div((int64_t)QW_B * 8, acn), sc = ceil_div(5 * seq * pairs, 2);
+    for (int id = 0; id < (int)(sizeof(QW_KERNELS) / sizeof(QW_KERNELS[0])); id++) {
+        const char *n = QW_KERNELS[id];
+        bool aic = strstr(n, "proj") || !strcmp(n, "paged_attention_rope_cce_aic");
+        if (!strcmp(n, "paged_attention_rope_cce_aic"))
+            cost_mm(c, 5, seq, QW_HD, 2 * pairs, 2, 4, "BFLOAT16");
+        else if (!strcmp(n, "paged_attention_rope_cce_aiv"))
+            cost_vec(c, sc, sc * 4, sc * 2, "FLOAT32");
+        else if (strstr(n, "q_proj") || strstr(n, "k_proj") || strstr(n, "v_proj") || strstr(n, "out_proj"))
+            cost_mm(c, QW_B, 512, 1024, 1, 2, 4, "BFLOAT16"); /* one unit of 512 columns x 1024 of K */
+        else if (aic)
+            cost_mm(c, QW_B, 1024, 1024, 1, 2, 4, "BFLOAT16"); /* gate, up, down: 1024 x 1024 units */
+        else if (!strcmp(n, "paged_attention_tiling_cce"))
+            cost_vec(c, 64, 64 * 4, QW_META, "FLOAT32");
+        else if (!strcmp(n, "copy_hidden"))
+            cost_vec(c, h, h * 2, h * 4, "FLOAT32");
+        else if (!strcmp(n, "x_gamma0") || !strcmp(n, "dcr_xgamma")) /* 5 blocks of 1024 columns */
+            cost_vec(c, col, col * 8 + 1024 * 4, col * 6, "FLOAT32");
+        else if (!strcmp(n, "attn_out_seed"))
+            cost_vec(c, h, 0, h * 2, "FLOAT32");
+        else if (!strcmp(n, "rms_recip") || !strcmp(n, "post_rms_reduce"))
+            cost_vec(c, h, h * 4, QW_B * 4, "FLOAT32");
+        else if (!strcmp(n, "q_seed"))
+            cost_vec(c, h, 0, h * 4, "FLOAT32");
+        else if (!strcmp(n, "kv_seed"))
+            cost_vec(c, 2 * QW_B * QW_KVH, 0, 2 * QW_B * QW_KVH * 4, "FLOAT32");
+        else if (!strcmp(n, "mlp_out_seed"))
+            cost_vec(c, 2 * h + 2 * QW_B * QW_INTER, 0, (2 * h + 2 * QW_B * QW_INTER) * 4, "FLOAT32");
+        else if (strstr(n, "residual_rms_cast"))
+            cost_vec(c, col, col * 12 + 1024 * 4, col * 6, "FLOAT32");
+        else if (!strcmp(n, "silu"))
+            cost_vec(c, col, col * 8 + QW_B * 4, col * 2, "FLOAT32");
+        else /* copy_out */
+            cost_vec(c, h, h * 4, h * 2, "FLOAT32");
+        hdr_kernel(g, id, n, aic ? "aic" : "aiv", c);
+    }
+}
+
+/* Opens a submit with the flags the codegen sets. */
+static void qw_submit(gen *g, const char *label, const char *kernel, int block_num, bool early)
+{
+    submit(g, label, kernel);
+    if (block_num > 1)
+        putf(g, ", \"block_num\": %d", block_num);
+    if (early)
+        put(g, ", \"early_resolve\": true");
+}
+
+/* A whole-tensor view reshaped to [16, 40, 128] (ChipTensor::reshape). */
+static void qw_heads(gen *g, const char *dir, const char *tensor)
+{
+    sep(g);
+    putf(g, "{\"dir\": \"%s\", \"tensor\": \"%s\", \"shape\": [%d, 40, %d]}", dir, tensor, QW_B, QW_HD);
+}
+
+/* The label of out_tids[u], the task that ran out_proj unit u. */
+static void qw_out_label(char *buf, size_t n, int u)
+{
+    if (u < QW_OUT_DIRECT)
+        snprintf(buf, n, "out%d", u);
+    else
+        snprintf(buf, n, "out_direct");
+}
+
+/* The label of gate_tids[t] or up_tids[t] (t = column tile x 5 + K split). */
+static void qw_gu_label(char *buf, size_t n, const char *what, int t)
+{
+    if (t / QW_GU_SPLITS < QW_GU_SPMD_N)
+        snprintf(buf, n, "%s%d", what, t % QW_GU_SPLITS);
+    else
+        snprintf(buf, n, "%s%d_%d", what, t / QW_GU_SPLITS, t % QW_GU_SPLITS);
+}
+
+/* Explicit deps on labels "fmt % i" for i in [lo, hi) through a label function. */
+static void qw_dep_range(gen *g, int *nd, int lo, int hi, void (*name)(char *, size_t, int))
+{
+    char l[32];
+    for (int i = lo; i < hi; i++) {
+        name(l, sizeof(l), i);
+        dep(g, nd, l);
+    }
+}
+
+static void qw_down_label(char *buf, size_t n, int t)
+{
+    snprintf(buf, n, "down%d", t);
+}
+
+/* One layer's manual scope: everything from the phase fence to the down projections. */
+static void qw_layer_manual(gen *g, int64_t i, int64_t acn, const char *prev_normed, const char *cur,
+                            const char *normed)
+{
+    char l[32], l2[32];
+    int nd = 0;
+    int64_t hbase = i * QW_HID;
+    gview qn = v2(1, QW_HD, i, 0); /* this layer's row of the q/k norm weights */
+    scope_begin(g, 5, true);
+    put(g, "{\"op\": \"dummy\", \"id\": \"fence\"}\n");
+    qw_submit(g, "attn_seed", "attn_out_seed", 1, true);
+    args_begin(g);
+    arg(g, "in", "attn_out", NULL);
+    args_end(g);
+    op_end(g);
+    qw_submit(g, "rms", "rms_recip", 1, true);
+    args_begin(g);
+    arg(g, "in", cur, NULL);
+    arg(g, "inout", "inv_rms_states", NULL);
+    args_end(g);
+    nd = 0;
+    dep(g, &nd, prev_normed);
+    dep(g, &nd, "fence");
+    deps_end(g, nd);
+    op_end(g);
+    qw_submit(g, "q_seed", "q_seed", 1, true);
+    args_begin(g);
+    arg(g, "inout", "q_proj", NULL);
+    args_end(g);
+    op_end(g);
+    qw_submit(g, "q_proj", "q_proj", 50, true);
+    args_begin(g);
+    arg(g, "inout", "q_proj", NULL);
+    arg(g, "in", normed, NULL);
+    arg(g, "in", "wq", NULL);
+    arg_int(g, hbase);
+    args_end(g);
+    nd = 0;
+    dep(g, &nd, prev_normed);
+    dep(g, &nd, "q_seed");
+    deps_end(g, nd);
+    op_end(g);
+    qw_submit(g, "kv_seed", "kv_seed", 1, false);
+    args_begin(g);
+    arg(g, "inout", "k_proj", NULL);
+    arg(g, "inout", "v_proj", NULL);
+    args_end(g);
+    nd = 0;
+    dep(g, &nd, prev_normed);
+    dep(g, &nd, "fence");
+    deps_end(g, nd);
+    op_end(g);
+    qw_submit(g, "mlp_seed", "mlp_out_seed", 1, true);
+    args_begin(g);
+    arg(g, "inout", "down_acc_all", NULL);
+    arg(g, "inout", "gate_acc_all", NULL);
+    arg(g, "inout", "up_acc_all", NULL);
+    arg(g, "inout", "attn_proj_fp32", NULL);
+    args_end(g);
+    nd = 0;
+    dep(g, &nd, prev_normed);
+    dep(g, &nd, "fence");
+    deps_end(g, nd);
+    op_end(g);
+    for (int kv = 0; kv < 2; kv++) {
+        const char *what = kv ? "v_proj" : "k_proj";
+        qw_submit(g, what, what, 10, true);
+        args_begin(g);
+        arg(g, "inout", what, NULL);
+        arg(g, "in", normed, NULL);
+        arg(g, "in", kv ? "wv" : "wk", NULL);
+        arg_int(g, hbase);
+        args_end(g);
+        nd = 0;
+        dep(g, &nd, "kv_seed");
+        deps_end(g, nd);
+        op_end(g);
+    }
+
+    /* attention: one MIX task, all blocks started together */
+    putf(g,
+         "{\"op\": \"submit\", \"id\": \"attn\", \"kernels\": [\"%s\", \"%s\", \"%s\"], \"block_num\": "
+         "%" PRId64 ", \"sync_start\": true, \"early_resolve\": true",
+         QW_KERNELS[11], QW_KERNELS[12], QW_KERNELS[12], acn);
+    args_begin(g);
+    qw_heads(g, "inout", "attn_out");
+    qw_heads(g, "inout", "q_tnd_flat");
+    arg(g, "inout", "k_cache", NULL);
+    arg(g, "inout", "v_cache", NULL);
+    arg(g, "in", "block_table", NULL);
+    arg(g, "inout", "pa_workspace", NULL);
+    arg(g, "inout", "pa_metadata", NULL);
+    arg(g, "in", "q_proj", NULL);
+    arg(g, "in", "k_proj", NULL);
+    arg(g, "in", "v_proj", NULL);
+    arg(g, "in", "q_norm_weight", &qn);
+    arg(g, "in", "k_norm_weight", &qn);
+    arg(g, "in", "rope_cos", NULL);
+    arg(g, "in", "rope_sin", NULL);
+    arg(g, "in", "inv_rms_states", NULL);
+    arg(g, "in", "slot_mapping", NULL);
+    arg(g, "in", "seq_lens", NULL);
+    arg_int(g, i * QW_CACHE_ROWS);
+    args_end(g);
+    nd = 0;
+    static const char *const attn_deps[] = {"q_proj", "k_proj",    "v_proj",  "rms",
+                                            "tiling", "attn_seed", "mlp_seed"};
+    for (size_t k = 0; k < sizeof(attn_deps) / sizeof(attn_deps[0]); k++)
+        dep(g, &nd, attn_deps[k]);
+    deps_end(g, nd);
+    op_end(g);
+
+    /* out_proj: 26 units as single tasks behind a fence, the other 24 as one SPMD task */
+    put(g, "{\"op\": \"dummy\", \"id\": \"out_fence\", \"deps\": [\"attn\"]}\n");
+    for (int u = 0; u <= QW_OUT_DIRECT; u++) {
+        bool direct = u == QW_OUT_DIRECT;
+        qw_out_label(l, sizeof(l), u);
+        qw_submit(g, l, direct ? "out_proj_0" : "out_proj", direct ? QW_OUT_UNITS - QW_OUT_DIRECT : 1, false);
+        args_begin(g);
+        arg(g, "in", "attn_out", NULL);
+        arg(g, "in", "wo", NULL);
+        arg(g, "inout", "attn_proj_fp32", NULL);
+        if (direct) {
+            arg_int(g, QW_OUT_DIRECT);
+            arg_int(g, hbase);
+        } else {
+            arg_int(g, (u % 5) * 1024);
+            arg_int(g, hbase);
+            arg_int(g, (u / 5) * 512);
+        }
+        args_end(g);
+        nd = 0;
+        dep(g, &nd, direct ? "attn" : "out_fence");
+        deps_end(g, nd);
+        op_end(g);
+    }
+
+    /* residual + post norm per 1024 columns, each after the 10 out_proj units of its columns */
+    for (int k = 0; k < 5; k++) {
+        snprintf(l, sizeof(l), "cast%d", k);
+        qw_submit(g, l, QW_KERNELS[15 + k], 1, true);
+        args_begin(g);
+        arg(g, "inout", "mlp_norm_in", NULL);
+        arg(g, "inout", "post_norm_partial", NULL);
+        arg(g, "in", "attn_proj_fp32", NULL);
+        arg(g, "in", cur, NULL);
+        arg(g, "in", "post_rms_weight", NULL);
+        arg_int(g, k * 1024);
+        arg_int(g, i);
+        args_end(g);
+        nd = 0;
+        qw_dep_range(g, &nd, 10 * k, 10 * k + 10, qw_out_label);
+        deps_end(g, nd);
+        op_end(g);
+    }
+    qw_submit(g, "reduce", "post_rms_reduce", 1, false);
+    args_begin(g);
+    arg(g, "in", "attn_proj_fp32", NULL);
+    arg(g, "in", cur, NULL);
+    arg(g, "inout", "inv_rms_tile", NULL);
+    args_end(g);
+    nd = 0;
+    qw_dep_range(g, &nd, 0, QW_OUT_UNITS, qw_out_label);
+    deps_end(g, nd);
+    op_end(g);
+
+    /* gate and up: per K split two fences and an SPMD task each over the first 6 column tiles */
+    for (int k = 0; k < QW_GU_SPLITS; k++) {
+        for (int gu = 0; gu < 2; gu++)
+            putf(g, "{\"op\": \"dummy\", \"id\": \"%s_late%d\", \"deps\": [\"cast%d\"]}\n",
+                 gu ? "up" : "gate", k, k);
+        for (int gu = 0; gu < 2; gu++) {
+            const char *what = gu ? "up" : "gate";
+            snprintf(l, sizeof(l), "%s%d", what, k);
+            qw_submit(g, l, QW_KERNELS[(k ? 23 + 2 * (k - 1) : 21) + gu], QW_GU_SPMD_N, false);
+            args_begin(g);
+            arg(g, "in", "mlp_norm_in", NULL);
+            arg(g, "in", gu ? "w_up" : "w_gate", NULL);
+            arg(g, "inout", gu ? "up_acc_all" : "gate_acc_all", NULL);
+            arg_int(g, k * 1024);
+            arg_int(g, hbase);
+            args_end(g);
+            nd = 0;
+            snprintf(l2, sizeof(l2), "cast%d", k);
+            dep(g, &nd, l2);
+            deps_end(g, nd);
+            op_end(g);
+        }
+    }
+    for (int n = QW_GU_SPMD_N; n < QW_GU_N; n++)
+        for (int k = 0; k < QW_GU_SPLITS; k++)
+            for (int gu = 0; gu < 2; gu++) {
+                const char *what = gu ? "up" : "gate";
+                qw_gu_label(l, sizeof(l), what, n * QW_GU_SPLITS + k);
+                qw_submit(g, l, gu ? "up_proj_4" : "gate_proj_4", 1, false);
+                args_begin(g);
+                arg(g, "in", "mlp_norm_in", NULL);
+                arg(g, "in", gu ? "w_up" : "w_gate", NULL);
+                arg(g, "inout", gu ? "up_acc_all" : "gate_acc_all", NULL);
+                arg_int(g, k * 1024);
+                arg_int(g, hbase);
+                arg_int(g, n * 1024);
+                args_end(g);
+                nd = 0;
+                snprintf(l2, sizeof(l2), "%s_late%d", what, k);
+                dep(g, &nd, l2);
+                deps_end(g, nd);
+                op_end(g);
+            }
+
+    /* silu per column tile, after the post norm and its 5 gate and 5 up splits */
+    for (int n = 0; n < QW_GU_N; n++) {
+        snprintf(l, sizeof(l), "silu%d", n);
+        qw_submit(g, l, "silu", 1, false);
+        args_begin(g);
+        arg(g, "in", "inv_rms_tile", NULL);
+        arg(g, "inout", "mlp_tile", NULL);
+        arg(g, "in", "gate_acc_all", NULL);
+        arg(g, "in", "up_acc_all", NULL);
+        arg_int(g, n * 1024);
+        args_end(g);
+        nd = 0;
+        dep(g, &nd, "reduce");
+        for (int gu = 0; gu < 2; gu++)
+            for (int k = 0; k < QW_GU_SPLITS; k++) {
+                qw_gu_label(l2, sizeof(l2), gu ? "up" : "gate", n * QW_GU_SPLITS + k);
+                dep(g, &nd, l2);
+            }
+        deps_end(g, nd);
+        op_end(g);
+    }
+
+    /* down: 5 output tiles x 17 K splits, each after the silu of its K split */
+    for (int n = 0; n < QW_GU_SPLITS; n++)
+        for (int k = 0; k < QW_GU_N; k++) {
+            qw_down_label(l, sizeof(l), n * QW_GU_N + k);
+            qw_submit(g, l, "down_proj", 1, true);
+            args_begin(g);
+            arg(g, "in", "mlp_tile", NULL);
+            arg(g, "in", "w_down", NULL);
+            arg(g, "inout", "down_acc_all", NULL);
+            arg_int(g, k * 1024);
+            arg_int(g, i * QW_INTER);
+            arg_int(g, n * 1024);
+            args_end(g);
+            nd = 0;
+            snprintf(l2, sizeof(l2), "silu%d", k);
+            dep(g, &nd, l2);
+            deps_end(g, nd);
+            op_end(g);
+        }
+    scope_end(g);
+}
+
+/* An alloc of named tensors: names[k] with dtypes[k] and shape [s0[k]] or [s0[k], s1[k]]. */
+static void qw_alloc(gen *g, int n, const char *const *names, const char *const *dtypes, const int64_t *s0,
+                     const int64_t *s1)
+{
+    put(g, "{\"op\": \"alloc\", \"tensors\": [");
+    for (int k = 0; k < n; k++) {
+        int64_t d[2] = {s0[k], s1[k]};
+        putf(g, "%s{\"name\": \"%s\", \"dtype\": \"%s\", \"shape\": ", k ? ", " : "", names[k], dtypes[k]);
+        put_dims(g, s1[k] ? 2 : 1, d);
+        put(g, "}");
+    }
+    put(g, "]}\n");
+}
+
+static void emit_qwen3(gen *g)
+{
+    int64_t L = g->v[DL_L].i, seq = g->v[DL_S].i, acn = g->v[DL_ACN].i;
+    int64_t hrows = L * QW_HID; /* weights are stacked per layer along dim 0 */
+    hdr_begin(g, "decode_fwd_layers");
+    qw_kernels(g, seq, acn);
+    hdr_tensors(g);
+    hdr_tensor(g, "hidden_states", "BFLOAT16", QW_B, QW_HID);
+    hdr_tensor(g, "input_rms_weight", "FLOAT32", L, QW_HID);
+    hdr_tensor(g, "wq", "BFLOAT16", hrows, QW_HID);
+    hdr_tensor(g, "wk", "BFLOAT16", hrows, QW_KVH);
+    hdr_tensor(g, "wv", "BFLOAT16", hrows, QW_KVH);
+    hdr_tensor(g, "q_norm_weight", "FLOAT32", L, QW_HD);
+    hdr_tensor(g, "k_norm_weight", "FLOAT32", L, QW_HD);
+    hdr_tensor(g, "seq_lens", "INT32", QW_B, 0);
+    hdr_tensor(g, "block_table", "INT32", (int64_t)QW_B * QW_BLOCKS, 0);
+    hdr_tensor(g, "slot_mapping", "INT32", QW_B, 0);
+    hdr_tensor(g, "rope_cos", "FLOAT32", QW_MAX_SEQ, QW_HD);
+    hdr_tensor(g, "rope_sin", "FLOAT32", QW_MAX_SEQ, QW_HD);
+    hdr_tensor(g, "k_cache", "BFLOAT16", L * QW_CACHE_ROWS, QW_HD);
+    hdr_tensor(g, "v_cache", "BFLOAT16", L * QW_CACHE_ROWS, QW_HD);
+    hdr_tensor(g, "wo", "BFLOAT16", hrows, QW_HID);
+    hdr_tensor(g, "w_gate", "BFLOAT16", hrows, QW_INTER);
+    hdr_tensor(g, "w_up", "BFLOAT16", hrows, QW_INTER);
+    hdr_tensor(g, "w_down", "BFLOAT16", L * QW_INTER, QW_HID);
+    hdr_tensor(g, "post_rms_weight", "FLOAT32", L, QW_HID);
+    hdr_tensor(g, "out", "BFLOAT16", QW_B, QW_HID);
+    hdr_end(g);
+
+    scope_begin(g, 1, false);
+    {
+        static const char *const n[] = {"pa_metadata", "pa_workspace", "cur0", "normed0"};
+        static const char *const d[] = {"UINT8", "UINT8", "FLOAT32", "BFLOAT16"};
+        static const int64_t s0[] = {QW_META, QW_WS, QW_B, QW_B}, s1[] = {0, 0, QW_HID, QW_HID};
+        qw_alloc(g, 4, n, d, s0, s1);
+    }
+    qw_submit(g, "tiling", "paged_attention_tiling_cce", 1, true);
+    args_begin(g);
+    arg(g, "in", "seq_lens", NULL);
+    arg(g, "out_existing", "pa_metadata", NULL);
+    arg_scalar(g, "43", "INT32");  /* pa_max_blocks: block_table entries / 16 */
+    arg_scalar(g, "688", "INT32"); /* pa_num_pages: one layer's pool rows / 1024 */
+    args_end(g);
+    op_end(g);
+    put(g, "{\"op\": \"dummy\"}\n"); /* phase fence 0: nothing depends on it */
+    scope_begin(g, 2, false);
+    submit(g, "copy_hidden", "copy_hidden");
+    args_begin(g);
+    arg(g, "out_existing", "cur0", NULL);
+    arg(g, "in", "hidden_states", NULL);
+    arg_int(g, 0);
+    args_end(g);
+    op_end(g);
+    scope_end(g);
+    scope_begin(g, 3, true);
+    qw_submit(g, "xgamma", "x_gamma0", 5, true);
+    args_begin(g);
+    arg(g, "out_existing", "normed0", NULL);
+    arg(g, "in", "cur0", NULL);
+    arg(g, "in", "input_rms_weight", NULL);
+    args_end(g);
+    put(g, ", \"deps\": [\"copy_hidden\"]");
+    op_end(g);
+    scope_end(g);
+
+    /* the layer's input and output alternate between two names: an alloc
+     * binds its outputs after the op, and dcr_xgamma reads one, writes the other */
+    for (int64_t i = 0; i < L; i++) {
+        const char *cur = i == 0 ? "cur0" : i % 2 ? "hidden_a" : "hidden_b";
+        const char *normed = i == 0 ? "normed0" : i % 2 ? "normed_a" : "normed_b";
+        const char *next = i % 2 ? "hidden_b" : "hidden_a", *next_normed = i % 2 ? "normed_b" : "normed_a";
+        scope_begin(g, 4, false);
+        {
+            const char *const n[] = {next,     next_normed, "inv_rms_states", "q_proj",
+                                     "k_proj", "v_proj",    "q_tnd_flat",     "attn_out"};
+            static const char *const d[] = {"FLOAT32", "BFLOAT16", "FLOAT32",  "FLOAT32",
+                                            "FLOAT32", "FLOAT32",  "BFLOAT16", "BFLOAT16"};
+            static const int64_t s0[] = {QW_B, QW_B, QW_B, QW_B, QW_B, QW_B, 640, QW_B};
+            static const int64_t s1[] = {QW_HID, QW_HID, 1, QW_HID, QW_KVH, QW_KVH, QW_HD, QW_HID};
+            qw_alloc(g, 8, n, d, s0, s1);
+        }
+        {
+            static const char *const n[] = {"down_acc_all",   "gate_acc_all",      "up_acc_all",
+                                            "attn_proj_fp32", "post_norm_partial", "mlp_norm_in",
+                                            "inv_rms_tile",   "mlp_tile"};
+            static const char *const d[] = {"FLOAT32", "FLOAT32",  "FLOAT32", "FLOAT32",
+                                            "FLOAT32", "BFLOAT16", "FLOAT32", "BFLOAT16"};
+            static const int64_t s0[] = {QW_B, QW_B, QW_B, QW_B, QW_B, QW_B, QW_B, QW_B};
+            static const int64_t s1[] = {QW_HID, QW_INTER, QW_INTER, QW_HID, QW_HID, QW_HID, 1, QW_INTER};
+            qw_alloc(g, 8, n, d, s0, s1);
+        }
+        qw_layer_manual(g, i, acn, i == 0 ? "xgamma" : "dcr", cur, normed);
+        qw_submit(g, "dcr", "dcr_xgamma", 5, true);
+        args_begin(g);
+        arg(g, "in", "down_acc_all", NULL);
+        arg(g, "in", "post_norm_partial", NULL);
+        arg(g, "inout", next, NULL);
+        arg(g, "in", "input_rms_weight", NULL);
+        arg(g, "inout", next_normed, NULL);
+        arg_int(g, min64(i + 1, L - 1));
+        args_end(g);
+        int nd = 0;
+        qw_dep_range(g, &nd, 0, QW_GU_SPLITS * QW_GU_N, qw_down_label);
+        deps_end(g, nd);
+        op_end(g);
+        scope_end(g);
+    }
+    scope_begin(g, 6, false);
+    submit(g, NULL, "copy_out");
+    args_begin(g);
+    arg(g, "out_existing", "out", NULL);
+    arg(g, "in", L % 2 ? "hidden_a" : "hidden_b", NULL);
+    arg_int(g, 0);
+    args_end(g);
+    op_end(g);
+    scope_end(g);
+    scope_end(g);
+}
+
+static void emit_decode(gen *g)
+{
+    if (!strcmp(g->v[DL_VAR].s, "qwen3_14b_decode"))
+        emit_qwen3(g);
+    else
+        emit_decode_fa(g);
+}
+
 /* ------------------------------------------------------------------ */
 /* random                                                              */
 /* ------------------------------------------------------------------ */
@@ -1370,23 +2151,42 @@ static const gen_kind KINDS[] = {
          "  Mirrors granularity() in scripts/make_traces.py: --k 48 is traces/grain_right.jsonl,\n"
          "  --k 4800 grain_fine, --k 24 grain_coarse.\n",
          P_GRAIN, check_grain, emit_granularity),
-    KIND("bgemm", "the runtime's bgemm example: per output tile a scope, K x (gemm on AIC, add on AIV)",
-         "  Defaults as in bgemm_orch.cpp (TILE 64, 4 x 4 x 4 grid, batch 2): 256 tasks, 32 chains of 8.\n",
+    KIND("bgemm", "the runtime's benchmark_bgemm: per group a scope, K x (gemm on AIC, add on AIV)",
+         "  Parameters as test_benchmark_bgemm.py names them; the defaults are its Case0 (250 groups,\n"
+         "  1000 tasks). Every task also reads the INT64[4] config tensor. Case1 is\n"
+         "  --matmul-add-task-num 64 --incore-data-size 128 --incore-loop 4 --grid-k 2: 128 tasks.\n",
          P_BGEMM, check_bgemm, emit_bgemm),
     KIND("paged_attention", "the runtime's paged attention: QK, softmax, PV, online update per KV block",
-         "  plain  : per (batch, q tile) a scope with an alloc, per KV block a nested scope of\n"
-         "           QK (AIC) -> SF (AIV) -> PV (AIC) -> UP (AIV): B x ceil(H/128) x ceil(C/BS) x 4 tasks\n"
+         "  plain  : examples/a2a3/tensormap_and_ringbuffer/paged_attention: per (batch, q tile) a\n"
+         "           scope with an alloc, per KV block a nested scope of QK (AIC) -> SF (AIV) ->\n"
+         "           PV (AIC) -> UP (AIV): B x ceil(H/128) x ceil(C/BS) x 4 tasks\n"
+         "  manual : examples/.../paged_attention_manual_scope: the same tasks in one manual scope\n"
+         "           per (batch, q tile), without per-block scopes; explicit deps QK -> SF -> PV ->\n"
+         "           UP, UP -> next UP, and the alloc -> the last UP\n"
+         "  batch  : tests/st/a2a3/tensormap_and_ringbuffer/batch_paged_attention: per q tile and\n"
+         "           16 batches a scope with an alloc, per KV block a nested scope of the four\n"
+         "           tasks over the whole chunk\n"
          "  unroll : a hub task creates the accumulators; each task takes --unroll blocks\n"
-         "  manual : unroll in manual scopes, with explicit deps and an alloc instead of the hub\n"
          "  spmd   : one MIX task (pa_aic + 2 x pa_aiv), block_num 24\n"
-         "  The runtime's Case1 is --batch 256 --heads 16 --head-dim 128 --block-size 128\n"
-         "  --context 8192: 65,536 tasks with plain (and 256 allocs).\n",
+         "  KV views follow --block-table; the runtime's tests draw it at random, so give the\n"
+         "  drawn table to reproduce a run. The runtime's Case1 is --batch 256 --heads 16\n"
+         "  --head-dim 128 --block-size 128 --context 8192: 65,536 tasks with plain (and 256\n"
+         "  allocs). CaseSmall1 is --batch 1 --heads 16 --head-dim 16 --block-size 16 --context 33\n"
+         "  --max-model-len 256.\n",
          P_PA, check_pa, emit_pa),
-    KIND("decode_layer", "a Qwen3-14B decode layer (hidden 5120, 40/8 heads, MLP 17408, bf16)",
-         "  Norm -> q/k/v projections -> per-row q/k norm and rope -> attention in chunks of 512\n"
-         "  tokens chained per row -> out_proj -> residual -> MLP -> down -> residual; each layer in\n"
-         "  a scope. 254 + 4 B + 2 B ceil(S/512) tasks per layer: 542 at the defaults, the runtime's\n"
-         "  StressBatch16Seq3500 (1088 AICore tasks for two layers, 4 of them outside the layers).\n",
+    KIND("decode_layer", "Qwen3-14B decode layers (hidden 5120, 40/8 heads, MLP 17408, bf16)",
+         "  fa_fused (the default): an older qwen3_14b_decode kernel set, kept because published\n"
+         "  silicon figures were measured on it. Norm -> q/k/v projections -> per-row q/k norm and\n"
+         "  rope -> attention in chunks of 512 tokens (fa_fused MIX + online_softmax) chained per\n"
+         "  row -> out_proj -> residual -> MLP -> down -> residual; each layer in a scope, block_num\n"
+         "  1 everywhere. 254 + 4 B + 2 B ceil(S/512) tasks per layer: 542 at the defaults, that\n"
+         "  set's StressBatch16Seq3500 (1088 AICore tasks for two layers, 4 outside the layers).\n"
+         "  qwen3_14b_decode: the runtime's current examples/a2a3/tensormap_and_ringbuffer/\n"
+         "  qwen3_14b_decode (decode_fwd_layers.cpp, batch 16): per layer a scope with two allocs,\n"
+         "  a manual scope of 276 tasks with explicit deps (SPMD projections of up to 50 blocks,\n"
+         "  one sync-start MIX attention task of --attention-core-num blocks, dummy fences) and\n"
+         "  dcr_xgamma; 5 + 277 L tasks in all (dummies included). --layers 2\n"
+         "  --attention-core-num 8 is the capture tests/real/qwen3_noop2L.\n",
          P_DECODE, check_decode, emit_decode),
     KIND("random", "a random layered DAG with daggen's controls; explicit deps, a scope per level",
          "  Tasks are AIC or AIV at random with flat costs of 1-50 us. A level wider than the\n"
@@ -1402,7 +2202,7 @@ static void print_params(FILE *out, const gen_kind *k)
         const gen_param *p = &k->params[i];
         char left[64];
         snprintf(left, sizeof(left), "--%s %s", p->name, p->def);
-        fprintf(out, "    %-24s %s", left, p->help);
+        fprintf(out, "    %-26s %s", left, p->help);
         if (p->type == PT_CHOICE)
             fprintf(out, ": %s", p->choices);
         fputc('\n', out);
@@ -1453,6 +2253,19 @@ static int parse_value(const gen_param *p, const char *text, gen_val *v, char *e
             return -1;
         }
         v->r = x;
+    } else if (p->type == PT_TEXT) {
+        /* the kind checks the content; here only what would break the JSON description */
+        for (const char *c = text; *c; c++)
+            if (*c == '"' || *c == '\\' || (unsigned char)*c < 0x20) {
+                snprintf(err, len, "must not contain quotes, backslashes or control characters, got '%s'",
+                         text);
+                return -1;
+            }
+        if (!text[0]) {
+            snprintf(err, len, "must not be empty");
+            return -1;
+        }
+        v->s = text;
     } else {
         /* choices are "a, b, c": match a whole entry */
         size_t n = strlen(text);

@@ -197,6 +197,24 @@ START_TEST(a_rebound_label_in_its_own_deps_means_the_earlier_task)
 }
 END_TEST
 
+START_TEST(an_alloc_label_names_the_alloc_task)
+{
+    /* t (task 0), alloc a (task 1), then a task that depends on "a": the edge
+     * comes from the alloc, as alloc_outs.task_id() does in the runtime's
+     * paged_attention_manual_scope example */
+    cJSON *d = deps_of(
+        "{\"ptosim_graph\": 1, \"name\": \"l\", \"kernels\": [{\"id\": 0, \"name\": \"k\", \"core\": "
+        "\"aiv\", \"cost\": {\"ns\": 100}}]}\n{\"op\": \"submit\", \"id\": \"t\", \"kernel\": \"k\"}\n"
+        "{\"op\": \"alloc\", \"id\": \"a\", \"tensors\": [{\"name\": \"x\", \"dtype\": \"FLOAT32\", "
+        "\"shape\": [16]}]}\n"
+        "{\"op\": \"submit\", \"kernel\": \"k\", \"deps\": [\"a\"]}\n",
+        NULL);
+    ck_assert_int_eq(nedges(d), 1);
+    ck_assert_ptr_nonnull(edge(d, "1", "2", "explicit", -1));
+    cJSON_Delete(d);
+}
+END_TEST
+
 START_TEST(the_example_runs_in_dependency_order)
 {
     chip *c = NULL;
@@ -469,6 +487,7 @@ Suite *suite_deps(void)
     tcase_add_test(tc, the_spec_example_gives_exactly_its_edges);
     tcase_add_test(tc, the_example_runs_in_dependency_order);
     tcase_add_test(tc, a_rebound_label_in_its_own_deps_means_the_earlier_task);
+    tcase_add_test(tc, an_alloc_label_names_the_alloc_task);
     tcase_add_test(tc, disjoint_row_major_tiles_give_no_edge);
     tcase_add_test(tc, strided_views_give_conservative_other_edges);
     tcase_add_test(tc, readers_promoted_to_inout_serialize);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../model/chip.h"
+#include "depcmp.h"
 #include "testutil.h"
 
 /* Runs `ptosim gen ARGS...` (NULL-terminated) and returns its stdout, failing on any error. */
@@ -36,6 +37,57 @@ static int count(const char *text, const char *needle)
     return n;
 }
 
+/* Runs `ptosim gen ARGS...` (NULL-terminated), simulates the graph on a2a3sim
+ * with dep-gen and scope stats, and compares the outputs with the real
+ * runtime's capture tests/real/CAPTURE: deps.json into *d, and the scope
+ * records' differences returned (the caller frees both). */
+static char *vs_capture(const char *capture, depcmp *d, const char *first, ...)
+{
+    const char *args[32] = {"gen", first};
+    int n = 2;
+    va_list ap;
+    va_start(ap, first);
+    for (const char *a; (a = va_arg(ap, const char *)) != NULL && n < 31;)
+        args[n++] = a;
+    va_end(ap);
+    args[n] = NULL;
+    run_out r = tu_run(args);
+    ck_assert_msg(r.status == 0, "gen %s: exit %d: %s", first, r.status, r.err);
+    const char *dir = tu_tmpdir();
+    char *path = tu_write(dir, "graph.jsonl", r.out);
+    tu_run_free(&r);
+    const char *run[] = {"run", "-p", "a2a3sim", "--enable-dep-gen", "--enable-scope-stats",
+                         "-o",  dir,  path,      "--quiet",          NULL};
+    r = tu_run(run);
+    ck_assert_msg(r.status == 0, "run %s: exit %d: %s", path, r.status, r.err);
+    tu_run_free(&r);
+    free(path);
+    char real[512], sim[512];
+    snprintf(real, sizeof(real), "%s/tests/real/%s/deps.json", PTOSIM_SRCDIR, capture);
+    snprintf(sim, sizeof(sim), "%s/dfx_outputs/deps.json", dir);
+    depcmp_deps(real, sim, d);
+    snprintf(real, sizeof(real), "%s/tests/real/%s/scope_stats/scope_stats.jsonl", PTOSIM_SRCDIR, capture);
+    snprintf(sim, sizeof(sim), "%s/dfx_outputs/scope_stats/scope_stats.jsonl", dir);
+    int nreal, nsim;
+    char *scopes = depcmp_scopes(real, sim, &nreal, &nsim);
+    ck_assert_int_eq(nsim, nreal);
+    return scopes;
+}
+
+/* Asserts that the generated graph gives exactly the capture's tasks, edges and scope records. */
+static void assert_same_as_capture(depcmp *d, char *scopes, int tasks, int edges)
+{
+    ck_assert_int_eq(d->tasks_real, tasks);
+    ck_assert_int_eq(d->edges_real, edges);
+    ck_assert_msg(d->task_diff[0] == '\0', "tasks differ:\n%.2000s", d->task_diff);
+    ck_assert_msg(d->edge_diff[0] == '\0', "edges differ:\n%.2000s", d->edge_diff);
+    ck_assert_msg(scopes[0] == '\0', "scope records differ:\n%.2000s", scopes);
+    ck_assert_int_eq(d->tasks_sim, tasks);
+    ck_assert_int_eq(d->edges_sim, edges);
+    depcmp_free(d);
+    free(scopes);
+}
+
 #define SUBMIT "\"op\": \"submit\""
 #define ALLOC "\"op\": \"alloc\""
 
@@ -59,6 +111,64 @@ static void check_kind(char *text, int submits, int allocs)
     tu_chip_free(runs(text, (uint64_t)submits, (uint64_t)(submits + allocs)));
     free(text);
 }
+
+START_TEST(depcmp_reports_what_differs)
+{
+    /* pa_small1 against itself: nothing; against a copy with one edge's arg changed and task 1's input
+     * reading the query: that edge on both sides, and task 1 (the tensor order shifts after it) */
+    char real[512];
+    snprintf(real, sizeof(real), "%s/tests/real/pa_small1/deps.json", PTOSIM_SRCDIR);
+    depcmp d;
+    depcmp_deps(real, real, &d);
+    ck_assert_int_eq(d.tasks_real, 12);
+    ck_assert_int_eq(d.edges_sim, 23);
+    ck_assert_str_eq(d.task_diff, "");
+    ck_assert_str_eq(d.edge_diff, "");
+    depcmp_free(&d);
+    cJSON *j = tu_json_file(real);
+    cJSON *e0 = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "edges"), 0);
+    cJSON_SetNumberValue(cJSON_GetObjectItem(e0, "arg"), 1);
+    cJSON *tasks = cJSON_GetObjectItem(j, "tasks");
+    const char *query =
+        cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(cJSON_GetArrayItem(tasks, 0), "args"), 0),
+                            "tensor_id")
+            ->valuestring;
+    cJSON *a1 = cJSON_GetArrayItem(cJSON_GetObjectItem(cJSON_GetArrayItem(tasks, 1), "args"), 0);
+    cJSON_ReplaceItemInObject(a1, "tensor_id", cJSON_CreateString(query));
+    char *text = cJSON_PrintUnformatted(j);
+    char *mod = tu_write(tu_tmpdir(), "deps.json", text);
+    depcmp_deps(real, mod, &d);
+    ck_assert_str_eq(d.edge_diff, "- \"8589934592\" \"8589934593\" 0 \"creator\" -\n"
+                                  "+ \"8589934592\" \"8589934593\" 1 \"creator\" -\n");
+    ck_assert_msg(strncmp(d.task_diff, "task 1\n", 7) == 0, "%s", d.task_diff);
+    ck_assert_msg(strstr(d.task_diff, "| \"INPUT\" \"FLOAT32\" [16,16] \"0\" [16,1] t2 |") != NULL, "%s",
+                  d.task_diff);
+    ck_assert_msg(strstr(d.task_diff, "| \"INPUT\" \"FLOAT32\" [16,16] \"0\" [16,1] t0 |") != NULL, "%s",
+                  d.task_diff);
+    depcmp_free(&d);
+    /* scope records: a site renamed consistently is the same site; a changed window end is not */
+    char sreal[512];
+    snprintf(sreal, sizeof(sreal), "%s/tests/real/pa_small1/scope_stats/scope_stats.jsonl", PTOSIM_SRCDIR);
+    char *st = tu_read(sreal);
+    for (char *p; (p = strstr(st, "paged_attention_orch.cpp:177")) != NULL;)
+        memcpy(p, "gen_paged_attention:2________", strlen("paged_attention_orch.cpp:177"));
+    char *last = strstr(st, "\"task_window_end\": 12");
+    ck_assert_ptr_nonnull(last);
+    last[strlen("\"task_window_end\": 1")] = '3';
+    char *smod = tu_write(tu_tmpdir(), "scope_stats.jsonl", st);
+    int nr, ns;
+    char *diff = depcmp_scopes(sreal, smod, &nr, &ns);
+    ck_assert_int_eq(nr, 10);
+    ck_assert_int_eq(ns, 10);
+    ck_assert_str_eq(diff, "record 7\n- site2 \"end\" 2 2 12\n+ site2 \"end\" 2 2 13\n");
+    free(diff);
+    free(smod);
+    free(st);
+    free(mod);
+    free(text);
+    cJSON_Delete(j);
+}
+END_TEST
 
 START_TEST(synthetic_kinds_have_their_task_counts)
 {
@@ -116,19 +226,39 @@ START_TEST(granularity_mirrors_make_traces)
 }
 END_TEST
 
-START_TEST(bgemm_defaults_are_the_runtime_example)
+START_TEST(bgemm_defaults_are_benchmark_bgemm_case0)
 {
-    /* 2 batches x 4 x 4 output tiles, each a scope of 4 x (gemm, add): 256 tasks, 32 chains of 8 */
+    /* test_benchmark_bgemm.py Case0: 500 pairs over grid_k 2 = 250 groups, each a scope of 2 x (gemm, add) */
     char *t = gen("bgemm", NULL);
-    ck_assert_int_eq(count(t, "scope_begin"), 32);
-    ck_assert_int_eq(count(t, "\"kernel\": \"gemm_tile\""), 128);
-    ck_assert_int_eq(count(t, "\"kernel\": \"tile_add\""), 128);
-    ck_assert_msg(strstr(t, "\"cube\": {\"m\": 64, \"n\": 64, \"k\": 64, \"dtype\": \"FLOAT16\"}") != NULL,
+    ck_assert_int_eq(count(t, "scope_begin"), 250);
+    ck_assert_int_eq(count(t, "\"kernel\": \"gemm_tile\""), 500);
+    ck_assert_int_eq(count(t, "\"kernel\": \"tile_add\""), 500);
+    /* every task reads config = [tile_size, grid_k, num_groups, incore_loop] */
+    ck_assert_int_eq(count(t, "{\"dir\": \"in\", \"tensor\": \"config\"}"), 1000);
+    ck_assert_msg(
+        strstr(t, "\"name\": \"config\", \"dtype\": \"INT64\", \"shape\": [4], \"data\": [128, 2, 250, 4]") !=
+            NULL,
+        "config tensor");
+    /* a group is incore_loop 4 tiles of 128 x 128: 65536 elements, the tile 128 x 128 x 128 on the cube */
+    ck_assert_msg(strstr(t, "\"cube\": {\"m\": 128, \"n\": 128, \"k\": 128, \"dtype\": \"FLOAT16\"}") != NULL,
                   "pipe-form gemm cost");
-    check_kind(t, 256, 0);
-    check_kind(gen("bgemm", "--batch", "1", "--grid-m", "2", "--grid-n", "3", "--grid-k", "5", "--tile",
-                   "128", NULL),
-               2 * 3 * 5 * 2, 0);
+    /* offset 65536: A and B of group 0's second K step, and C of group 1 in its two adds */
+    ck_assert_int_eq(count(t, "\"shape\": [65536], \"offset\": [65536]"), 2 + 2);
+    check_kind(t, 1000, 0);
+    /* 7 pairs over grid_k 3: 2 groups (the last pair is dropped, as the test's // does) */
+    check_kind(gen("bgemm", "--matmul-add-task-num", "7", "--grid-k", "3", "--incore-data-size", "16", NULL),
+               2 * 3 * 2, 0);
+}
+END_TEST
+
+START_TEST(bgemm_matches_the_runtime_case1_capture)
+{
+    /* test_benchmark_bgemm.py Case1: 64 pairs, tiles of 128, 4 tiles per task, grid_k 2: 32 groups,
+     * 128 tasks; 64 creator edges (gemm -> add) and 32 TensorMap edges (add -> add on C) */
+    depcmp d;
+    char *s = vs_capture("bgemm_case1", &d, "bgemm", "--matmul-add-task-num", "64", "--incore-data-size",
+                         "128", "--incore-loop", "4", "--grid-k", "2", NULL);
+    assert_same_as_capture(&d, s, 128, 96);
 }
 END_TEST
 
@@ -144,10 +274,19 @@ START_TEST(paged_attention_variants_have_their_task_counts)
     check_kind(t, 8, 1);
     check_kind(PA("unroll", "64"), 1 + 4, 0); /* hub + one group of both blocks */
     check_kind(PA("unroll", "1"), 1 + 2 * 4, 0);
-    t = PA("manual", "1");
-    ck_assert_int_eq(count(t, "\"mode\": \"manual\""), 1 + 2);
-    ck_assert_int_eq(count(t, "\"deps\""), 2 * 3);                /* SF, PV and UP of each group */
-    ck_assert_int_eq(count(t, "\"deps\": [\"pv\", \"up0\"]"), 1); /* the second UP also waits for the first */
+    /* manual: one manual scope per (b, q), no per-block scopes; SF, PV and UP of each block name their
+     * producer, the second UP also the first, and the last UP the alloc */
+    t = PA("manual", "64");
+    ck_assert_int_eq(count(t, "scope_begin"), 1);
+    ck_assert_int_eq(count(t, "\"mode\": \"manual\""), 1);
+    ck_assert_int_eq(count(t, "\"deps\""), 2 * 3);
+    ck_assert_int_eq(count(t, "\"id\": \"alloc\""), 1);
+    ck_assert_int_eq(count(t, "\"deps\": [\"pv\"]}"), 1);
+    ck_assert_int_eq(count(t, "\"deps\": [\"pv\", \"up\", \"alloc\"]}"), 1);
+    check_kind(t, 8, 1);
+    t = PA("batch", "64"); /* one chunk of batches: a scope with the alloc, a nested scope per block */
+    ck_assert_int_eq(count(t, "scope_begin"), 1 + 2);
+    ck_assert_int_eq(count(t, "{\"dir\": \"inout\", \"tensor\": \"out\", \"manual_dep\": true}"), 2);
     check_kind(t, 8, 1);
     t = PA("spmd", "64");
     chip *c = runs(t, 1, 1);
@@ -155,10 +294,55 @@ START_TEST(paged_attention_variants_have_their_task_counts)
     tu_chip_free(c);
     free(t);
 #undef PA
+    /* batch with 17 batches: chunks of 16 and 1 (256 and 16 query rows), each 2 blocks x 4 tasks */
+    t = gen("paged_attention", "--variant", "batch", "--batch", "17", "--context", "256", NULL);
+    ck_assert_int_eq(count(t, "scope_begin"), 2 * (1 + 2));
+    ck_assert_int_eq(count(t, "\"tensor\": \"sij\", \"dtype\": \"FLOAT32\", \"shape\": [256, 128]"), 2);
+    ck_assert_int_eq(count(t, "\"tensor\": \"sij\", \"dtype\": \"FLOAT32\", \"shape\": [16, 128]"), 2);
+    check_kind(t, 2 * 2 * 4, 2);
     /* H=200: q_tile 128, q_loop 2, the second tile 72 rows; C=300 with BS 128: 3 blocks */
     t = gen("paged_attention", "--batch", "2", "--heads", "200", "--context", "300", NULL);
     ck_assert_int_eq(count(t, "\"shape\": [72, 128], \"offset\": [128, 0]"), 2 * 3);
     check_kind(t, 2 * 2 * 3 * 4, 2 * 2);
+}
+END_TEST
+
+START_TEST(paged_attention_matches_the_runtime_small1_capture)
+{
+    /* test_paged_attention.py CaseSmall1: 1 batch, 16 heads of 16, blocks of 16 tokens, context 33
+     * (3 blocks, the last holding 1 token), max_model_len 256; its random block table was [2, 1, 1]
+     * (the key views start at elements 512, 256, 256). 12 tasks, the alloc on ring 1, an FP32 out */
+    depcmp d;
+    char *s = vs_capture("pa_small1", &d, "paged_attention", "--batch", "1", "--heads", "16", "--head-dim",
+                         "16", "--block-size", "16", "--context", "33", "--max-model-len", "256",
+                         "--block-table", "2,1,1", NULL);
+    assert_same_as_capture(&d, s, 12, 23);
+}
+END_TEST
+
+START_TEST(paged_attention_manual_matches_the_runtime_manual_scope_capture)
+{
+    /* test_paged_attention_manual_scope.py CaseSmall1: the shapes of pa_small1 with the drawn table
+     * [2, 1, 2]; 12 tasks in one manual scope on ring 1 (the alloc is local 0) and only explicit
+     * edges: QK -> SF -> PV -> UP per block, UP -> UP, and the alloc -> the last UP */
+    depcmp d;
+    char *s = vs_capture("pams_small1", &d, "paged_attention", "--variant", "manual", "--batch", "1",
+                         "--heads", "16", "--head-dim", "16", "--block-size", "16", "--context", "33",
+                         "--max-model-len", "256", "--block-table", "2,1,2", NULL);
+    assert_same_as_capture(&d, s, 12, 12);
+}
+END_TEST
+
+START_TEST(paged_attention_batch_matches_the_runtime_batch_capture)
+{
+    /* tests/st batch_paged_attention CaseSmall1 (the shapes of pa_small1): one chunk, so a scope with
+     * the alloc and 3 nested block scopes; whole-tensor views, and `out` manual_dep, so the updates
+     * chain through the three accumulators only (3 covered TensorMap edges per later update) */
+    depcmp d;
+    char *s = vs_capture("batch_pa_small1", &d, "paged_attention", "--variant", "batch", "--batch", "1",
+                         "--heads", "16", "--head-dim", "16", "--block-size", "16", "--context", "33",
+                         "--max-model-len", "256", NULL);
+    assert_same_as_capture(&d, s, 12, 21);
 }
 END_TEST
 
@@ -250,6 +434,39 @@ START_TEST(decode_layer_has_542_tasks_per_layer)
 }
 END_TEST
 
+START_TEST(decode_layer_qwen3_variant_has_the_example_structure)
+{
+    /* one layer, attention_core_num 24: 4 AICore tasks outside the layer (tiling, copy_hidden,
+     * x_gamma0, copy_out) + 265 in it; 1 + 12 dummies; 3 allocs. Executions: 8 outside; in the layer
+     * 8 seeds and projections (75 blocks), the MIX attention (24 x 3), 26 + 24 out_proj units, 5 casts,
+     * the reduce, 5 x 2 SPMD gate/up tasks of 6 blocks, 110 late gate/up, 17 silu, 85 down, dcr (5) */
+    char *t = gen("decode_layer", "--variant", "qwen3_14b_decode", NULL);
+    ck_assert_int_eq(count(t, "\"op\": \"dummy\""), 13);
+    ck_assert_int_eq(count(t, ALLOC), 3);
+    ck_assert_int_eq(count(t, "\"mode\": \"manual\""), 2);
+    ck_assert_int_eq(count(t, "\"kernel\": \"down_proj\""), 85);
+    ck_assert_int_eq(count(t, "\"kernel\": \"gate_proj_4\""), 55);
+    ck_assert_int_eq(count(t, "\"block_num\": 50"), 1);
+    ck_assert_int_eq(count(t, "\"block_num\": 24, \"sync_start\": true"), 1);
+    chip *c = runs(t, 4 + 265, 4 + 265 + 13 + 3);
+    ck_assert_uint_eq(c->executions, 8 + 75 + 72 + 50 + 5 + 1 + 60 + 110 + 17 + 85 + 5);
+    tu_chip_free(c);
+    free(t);
+}
+END_TEST
+
+START_TEST(decode_layer_qwen3_matches_the_runtime_noop_capture)
+{
+    /* the capture ran examples/.../qwen3_14b_decode with no-op kernels, 2 layers and
+     * attention_core_num 8: 559 tasks, 1185 edges (1177 explicit, 7 creator, 1 TensorMap). Tensors'
+     * buffer_numel is not compared: ptosim does not round a created tensor's storage up to 1024 B */
+    depcmp d;
+    char *s = vs_capture("qwen3_noop2L", &d, "decode_layer", "--variant", "qwen3_14b_decode", "--layers", "2",
+                         "--attention-core-num", "8", NULL);
+    assert_same_as_capture(&d, s, 559, 1185);
+}
+END_TEST
+
 START_TEST(output_is_deterministic)
 {
     char *a = gen("random", "--n", "200", NULL), *b = gen("random", "--n=200", "--seed", "1", NULL);
@@ -264,8 +481,8 @@ START_TEST(output_is_deterministic)
     b = gen("decode_layer", "--batch", "2", NULL);
     ck_assert_str_eq(a, b);
     /* the description records every parameter, so a file says how to make it again */
-    ck_assert_msg(strstr(a, "\"description\": \"ptosim gen decode_layer --batch 2 --seq 3500 --layers 1\"") !=
-                      NULL,
+    ck_assert_msg(strstr(a, "\"description\": \"ptosim gen decode_layer --batch 2 --seq 3500 --layers 1 "
+                            "--variant fa_fused --attention-core-num 24\"") != NULL,
                   "description");
     free(a);
     free(b);
@@ -292,17 +509,47 @@ START_TEST(bad_parameters_are_named)
     const char *a4[] = {"gen", "random", "--density", "1.5", NULL};
     gen_fails(a4, "ptosim gen: random: --density: must be a number in [0, 1], got '1.5'\n");
     const char *a5[] = {"gen", "paged_attention", "--variant", "fast", NULL};
-    gen_fails(
-        a5,
-        "ptosim gen: paged_attention: --variant: must be one of plain, unroll, manual, spmd, got 'fast'\n");
+    gen_fails(a5, "ptosim gen: paged_attention: --variant: must be one of plain, unroll, manual, batch, "
+                  "spmd, got 'fast'\n");
     const char *a6[] = {"gen", "chain", "--n", NULL};
     gen_fails(a6, "ptosim gen: chain: --n: missing value\n");
     const char *a7[] = {"gen", "granularity", "--k", "11", "--total-us", "10", NULL};
     gen_fails(
         a7,
         "ptosim gen: granularity: --k: must be at most --total-us (10) so every task gets a row, got 11\n");
-    const char *a8[] = {"gen", "bgemm", "--tile", "1024", "--grid-m", "4096", "--grid-k", "4096", NULL};
-    gen_fails(a8, "ptosim gen: bgemm: --batch: A, B or C would exceed 2^40 elements");
+    const char *a8[] = {"gen", "bgemm", "--incore-data-size", "1024", "--incore-loop", "65536", NULL};
+    gen_fails(a8, "ptosim gen: bgemm: --matmul-add-task-num: A and B would exceed 2^40 elements");
+    const char *a10[] = {"gen", "bgemm", "--matmul-add-task-num", "3", "--grid-k", "4", NULL};
+    gen_fails(a10,
+              "ptosim gen: bgemm: --matmul-add-task-num: must be at least --grid-k (4) to make one group, "
+              "got 3\n");
+    const char *a11[] = {"gen", "paged_attention", "--batch", "1", "--context",
+                         "300", "--block-table",   "2,1",     NULL};
+    gen_fails(a11, "ptosim gen: paged_attention: --block-table: must be identity or 3 comma-separated block "
+                   "indices below 3 (batch x blocks), got '2,1'\n");
+    const char *a12[] = {"gen", "paged_attention", "--batch", "1", "--context",
+                         "300", "--block-table",   "0,3,1",   NULL};
+    gen_fails(a12, "--block-table: must be identity or 3 comma-separated block indices below 3");
+    const char *a13[] = {"gen", "paged_attention", "--batch", "1", "--context",
+                         "300", "--block-table",   "0,1,2,0", NULL};
+    gen_fails(a13,
+              "ptosim gen: paged_attention: --block-table: has more than 3 entries (batch x blocks), got "
+              "'0,1,2,0'\n");
+    const char *a14[] = {"gen", "paged_attention", "--context", "300", "--max-model-len", "256", NULL};
+    gen_fails(a14,
+              "ptosim gen: paged_attention: --max-model-len: must hold the context's 3 blocks of 128 tokens, "
+              "got 256\n");
+    const char *a15[] = {"gen", "paged_attention", "--block-table", "1,\"2", NULL};
+    gen_fails(a15,
+              "ptosim gen: paged_attention: --block-table: must not contain quotes, backslashes or control "
+              "characters, got '1,\"2'\n");
+    const char *a16[] = {"gen", "decode_layer", "--variant", "qwen3_14b_decode", "--batch", "8", NULL};
+    gen_fails(a16,
+              "ptosim gen: decode_layer: --batch: qwen3_14b_decode is generated code for batch 16, got 8\n");
+    const char *a17[] = {"gen", "decode_layer", "--variant", "qwen3_14b_decode", "--seq", "5501", NULL};
+    gen_fails(
+        a17, "ptosim gen: decode_layer: --seq: qwen3_14b_decode sizes its KV pool for 5500 tokens (MAX_SEQ), "
+             "got 5501\n");
     const char *a9[] = {"gen", NULL};
     gen_fails(a9, "usage: ptosim gen KIND");
 
@@ -364,13 +611,20 @@ Suite *suite_gen(void)
 {
     Suite *s = suite_create("gen");
     TCase *tc = tcase_create("gen");
+    tcase_add_test(tc, depcmp_reports_what_differs);
     tcase_add_test(tc, synthetic_kinds_have_their_task_counts);
     tcase_add_test(tc, chain_is_a_chain_and_fan_has_no_edges);
     tcase_add_test(tc, granularity_mirrors_make_traces);
-    tcase_add_test(tc, bgemm_defaults_are_the_runtime_example);
+    tcase_add_test(tc, bgemm_defaults_are_benchmark_bgemm_case0);
+    tcase_add_test(tc, bgemm_matches_the_runtime_case1_capture);
     tcase_add_test(tc, paged_attention_variants_have_their_task_counts);
+    tcase_add_test(tc, paged_attention_matches_the_runtime_small1_capture);
+    tcase_add_test(tc, paged_attention_manual_matches_the_runtime_manual_scope_capture);
+    tcase_add_test(tc, paged_attention_batch_matches_the_runtime_batch_capture);
     tcase_add_test(tc, paged_attention_plain_edges_by_hand);
     tcase_add_test(tc, decode_layer_has_542_tasks_per_layer);
+    tcase_add_test(tc, decode_layer_qwen3_variant_has_the_example_structure);
+    tcase_add_test(tc, decode_layer_qwen3_matches_the_runtime_noop_capture);
     tcase_add_test(tc, output_is_deterministic);
     tcase_add_test(tc, bad_parameters_are_named);
     tcase_add_test(tc, a_flat_graph_longer_than_the_window_deadlocks);
