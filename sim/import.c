@@ -577,11 +577,6 @@ out:
     return rc;
 }
 
-static int cmp_d(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
 
 /* A drain_publish record: thread and span in swimlane ticks. */
 typedef struct imp_span {
@@ -705,6 +700,22 @@ out:
     return rc;
 }
 
+/* One AICore execution: its task (or func), kernel and time. */
+typedef struct exec_rec {
+    uint64_t key;
+    int func;
+    bool mix;
+    double ns;
+} exec_rec;
+
+static int cmp_rec(const void *a, const void *b)
+{
+    const exec_rec *x = a, *y = b;
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
+    return x->ns < y->ns ? -1 : x->ns > y->ns;
+}
+
 /* Median execution times from the swimlane, per task and per func id; tasks
  * placed by a sync-start drain are marked sync_start. */
 static int read_swimlane(importer *im)
@@ -733,9 +744,8 @@ static int read_swimlane(importer *im)
     double *dur = malloc((n ? n : 1) * sizeof(*dur));
     long *task = malloc((n ? n : 1) * sizeof(*task));
     int *func = malloc((n ? n : 1) * sizeof(*func));
-    double *tmp = malloc((n ? n : 1) * sizeof(*tmp));
-    if (!dur || !task || !func || !tmp) {
-        free(dur), free(task), free(func), free(tmp);
+    if (!dur || !task || !func) {
+        free(dur), free(task), free(func);
         cJSON_Delete(root);
         return oom(im);
     }
@@ -759,28 +769,56 @@ static int read_swimlane(importer *im)
         m++;
     }
     cJSON_Delete(root);
-    /* per task: sort (task, duration) pairs by gathering each task's run */
+    /* per task: the median of its executions */
+    exec_rec *rec = malloc((m ? m : 1) * sizeof(*rec));
+    if (!rec) {
+        free(dur), free(task), free(func);
+        return oom(im);
+    }
+    for (size_t i = 0; i < m; i++) {
+        const imp_task *tk = &im->tasks[task[i]];
+        bool mix = (tk->k[0] >= 0) + (tk->k[1] >= 0) + (tk->k[2] >= 0) > 1;
+        rec[i] = (exec_rec){.key = (uint64_t)task[i], .func = func[i], .mix = mix, .ns = dur[i]};
+    }
+    qsort(rec, m, sizeof(*rec), cmp_rec);
+    exec_rec *per = malloc((m ? m : 1) * sizeof(*per)); /* (func, median) of single-kernel tasks */
+    if (!per) {
+        free(rec), free(dur), free(task), free(func);
+        return oom(im);
+    }
+    size_t nper = 0;
     for (size_t i = 0; i < m;) {
-        size_t j = i, k = 0;
-        while (j < m && task[j] == task[i])
-            tmp[k++] = dur[j++];
-        if (im->tasks[task[i]].ns < 0) { /* a task's executions are contiguous in practice */
-            qsort(tmp, k, sizeof(*tmp), cmp_d);
-            im->tasks[task[i]].ns = tmp[k / 2];
-        }
+        size_t j = i;
+        while (j < m && rec[j].key == rec[i].key)
+            j++;
+        imp_task *tk = &im->tasks[rec[i].key];
+        tk->ns = rec[i + (j - i) / 2].ns;
+        if (!rec[i].mix)
+            per[nper++] = (exec_rec){.key = (uint64_t)rec[i].func, .ns = tk->ns};
         i = j;
     }
-    for (int f = 0; f < GRAPH_MAX_FUNC_ID; f++) {
-        size_t k = 0;
-        for (size_t i = 0; i < m; i++)
-            if (func[i] == f)
-                tmp[k++] = dur[i];
-        if (k) {
-            qsort(tmp, k, sizeof(*tmp), cmp_d);
-            im->func_ns[f] = tmp[k / 2];
+    /* per func: a MIX task runs its kernels' costs, so their executions' median;
+     * a kernel only single-kernel tasks run (each with its own cost) takes the
+     * median of those tasks' costs, so that re-importing a rerun changes nothing */
+    for (size_t i = 0; i < m; i++)
+        rec[i].key = rec[i].mix ? (uint64_t)rec[i].func : UINT64_MAX;
+    qsort(rec, m, sizeof(*rec), cmp_rec);
+    qsort(per, nper, sizeof(*per), cmp_rec);
+    for (int pass = 0; pass < 2; pass++) {
+        const exec_rec *v = pass ? per : rec;
+        size_t n = pass ? nper : m;
+        for (size_t i = 0; i < n && v[i].key != UINT64_MAX;) {
+            size_t j = i;
+            while (j < n && v[j].key == v[i].key)
+                j++;
+            if (im->func_ns[v[i].key] < 0)
+                im->func_ns[v[i].key] = v[i + (j - i) / 2].ns;
+            i = j;
         }
     }
-    free(tmp), free(dur), free(task), free(func);
+    free(per);
+    free(rec);
+    free(dur), free(task), free(func);
     return 0;
 }
 
