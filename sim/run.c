@@ -14,7 +14,6 @@
 #include "../model/chip.h"
 #include "../model/outfile.h"
 #include "../model/report.h"
-#include "../model/rterr.h"
 #include "../model/runcfg.h"
 #include "../model/worker.h"
 #include "cli.h"
@@ -438,32 +437,8 @@ static int simulate(const cli_run *o, const platform *pl, const chip_config *cf,
                 exit_code = ri.exit_code = EXIT_INTERNAL;
         }
     }
-    if (c->status == CHIP_FATAL) {
-        fprintf(stderr, "ptosim: runtime error %d %s: %s\n", c->fatal_code, rterr_name(c->fatal_code),
-                c->message);
-        fprintf(stderr, "ptosim: error detail: %s\n", rterr_detail(c->fatal_code));
-        fprintf(stderr, "ptosim: error hint: %s\n", rterr_hint(c->fatal_code));
-    } else if (c->status == CHIP_DEVICE_ERROR) {
-        /* what the host reports after the watchdog (formats.md §5.6) */
-        fprintf(stderr, "ptosim: [device] %s\n", c->message);
-        if (c->device_code == 507046)
-            fprintf(stderr, "ptosim: %s\n", c->message);
-        else
-            fprintf(stderr, "ptosim: aclrtSynchronizeStreamWithTimeout (AICPU) failed: %d\n", c->device_code);
-        fprintf(stderr, "ptosim: ACL error detail: %d %s - %s\n", c->device_code,
-                rterr_acl_name(c->device_code), rterr_acl_detail(c->device_code));
-        fprintf(stderr,
-                "ptosim: ACL error hint: do NOT read this as 'deadlock' or 'OOM' on its own -- a %s kill is "
-                "not proof "
-                "of a deadlock, the run may simply be slow (see ptosim_run.json: outcome.device_error, "
-                "args_dump). "
-                "See docs/troubleshooting/device-error-codes.md\n",
-                c->device_code == 507046 ? "stream-sync" : "STARS op-execute");
-        fprintf(stderr,
-                "ptosim: AICore error %d: device drained, but force-resetting in finalize regardless\n",
-                c->device_code);
-    } else if (c->status != CHIP_DONE) {
-        fprintf(stderr, "ptosim: %s: %s\n", report_status_name(c->status), c->message);
+    if (c->status != CHIP_DONE) {
+        report_failure(c, stderr);
     } else if (sgrc != 0) {
         fprintf(stderr, "ptosim: %s\n", err);
     }

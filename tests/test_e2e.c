@@ -553,7 +553,7 @@ START_TEST(errors_give_distinct_exit_codes_and_clear_messages)
     const char *a7[] = {"run", flat, "-o", dir, "--ring-task-window", "4", NULL};
     r = tu_run(a7);
     ck_assert_int_eq(r.status, 4);
-    ck_assert_msg(strstr(r.err, "runtime error 1 SCOPE_DEADLOCK") != NULL, "%s", r.err);
+    ck_assert_msg(tu_starts(r.err, TU_ORCH_FAILED(1)), "%s", r.err);
     char *rp = path_in(dir, "ptosim_run.json");
     cJSON *j = tu_json_file(rp);
     const cJSON *outcome = cJSON_GetObjectItem(j, "outcome");
@@ -573,8 +573,11 @@ START_TEST(errors_give_distinct_exit_codes_and_clear_messages)
     const char *a8[] = {"run", dep, NULL};
     r = tu_run(a8);
     ck_assert_int_eq(r.status, 4);
-    ck_assert_msg(strstr(r.err, "runtime error 5 INVALID_ARGS") != NULL, "%s", r.err);
-    ck_assert_msg(strstr(r.err, "error hint:") != NULL, "%s", r.err);
+    ck_assert_msg(tu_starts(r.err, TU_ORCH_FAILED(5) "error detail: orch_error_code=5 INVALID_ARGS - "),
+                  "%s", r.err);
+    ck_assert_msg(strstr(r.err, "\nerror hint: an orchestration bug, not a capacity problem"), "%s", r.err);
+    ck_assert_msg(strstr(r.err, ": deps[0]: Arg.set_dependencies(...) requires valid task ids; task 5"), "%s",
+                  r.err);
     tu_run_free(&r);
     free(bad);
     free(flat);
@@ -762,8 +765,8 @@ START_TEST(scheduler_timeout_from_flag_or_environment_is_code_100)
     const char *flag[] = {"run", g, "-o", dir, "--scheduler-timeout-ms", "20", NULL};
     run_out r = tu_run(flag);
     ck_assert_int_eq(r.status, 4);
-    ck_assert_msg(strstr(r.err, "runtime error 100 SCHEDULER_TIMEOUT") != NULL, "%s", r.err);
-    ck_assert_msg(strstr(r.err, "PTO2 scheduler timeout sub_class=S1") != NULL, "%s", r.err);
+    ck_assert_msg(tu_starts(r.err, TU_SCHED_FAILED(100)), "%s", r.err);
+    ck_assert_msg(strstr(r.err, "\nPTO2 scheduler timeout sub_class=S1") != NULL, "%s", r.err);
     char *p = path_in(dir, "ptosim_run.json");
     cJSON *j = tu_json_file(p);
     const cJSON *rt = cJSON_GetObjectItem(cJSON_GetObjectItem(j, "outcome"), "runtime_error");
@@ -777,7 +780,7 @@ START_TEST(scheduler_timeout_from_flag_or_environment_is_code_100)
     const char *env[] = {"run", g, "--quiet", NULL};
     r = tu_run(env);
     ck_assert_int_eq(r.status, 4);
-    ck_assert_msg(strstr(r.err, "runtime error 100") != NULL, "%s", r.err);
+    ck_assert_msg(tu_starts(r.err, TU_SCHED_FAILED(100)), "%s", r.err);
     tu_run_free(&r);
     setenv("SIMPLER_SCHEDULER_TIMEOUT_MS", "twenty", 1);
     const char *bad_env[] = {"run", g, "--quiet", "--scheduler-timeout-ms", "5", NULL};
