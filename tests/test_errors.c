@@ -147,6 +147,14 @@ START_TEST(a_fatal_run_prints_the_three_host_lines_then_ptosim_lines)
     const char *args[] = {"run", g, "--ring-task-window", "4", "--quiet", NULL};
     run_out r = tu_run(args);
     ck_assert_int_eq(r.status, 4);
+    char last[512];
+    snprintf(last, sizeof(last),
+             "\nptosim: %s:5: FATAL: Scope Deadlock Detected! (ring 0) Tasks in current scope (3) >= "
+             "task_window_size (4). scope_depth: 1, ring_id: 0, scope_task_count: 3, active_tasks: 3 / 4 "
+             "(scope opened at (unknown):0)\n",
+             g);
+    ck_assert_msg(strlen(r.err) > strlen(last) && strcmp(r.err + strlen(r.err) - strlen(last), last) == 0,
+                  "%s", r.err);
     assert_host_lines_then_ptosim(
         r.err,
         "PTO2 runtime failed: orch_error_code=1 sched_error_code=0 runtime_status=-1\n"
@@ -161,6 +169,37 @@ START_TEST(a_fatal_run_prints_the_three_host_lines_then_ptosim_lines)
         "PTO2_RING_TASK_WINDOW; see the scopes with --enable-scope-stats\n");
     tu_run_free(&r);
     free(g);
+}
+END_TEST
+
+static void window_4(chip_config *cfg)
+{
+    for (int r = 0; r < RING_COUNT; r++)
+        cfg->ring_task_window[r] = 4;
+}
+
+START_TEST(scope_deadlock_counts_the_root_scope_as_the_runtime_does)
+{
+    /* the first user scope: scope_stack_top 1 on ring 1, which the runtime
+     * prints as scope_depth 2 (pto_orchestrator.cpp check_scope_can_accept_task
+     * prints scope_stack_top + 1; the executor's root scope is top 0). Its
+     * fourth submit sees 3 tasks in the scope >= 4 - 1; none is reclaimed. */
+    chip *c = tu_chip("{\"ptosim_graph\": 1, \"name\": \"s\", \"kernels\": [{\"id\": 0, \"name\": \"k\", "
+                      "\"core\": \"aiv\", \"cost\": {\"cycles\": 100}}]}\n"
+                      "{\"op\": \"scope_begin\", \"site\": \"demo.cpp:42\"}\n"
+                      "{\"op\": \"submit\", \"kernel\": \"k\"}\n{\"op\": \"submit\", \"kernel\": \"k\"}\n"
+                      "{\"op\": \"submit\", \"kernel\": \"k\"}\n{\"op\": \"submit\", \"kernel\": \"k\"}\n"
+                      "{\"op\": \"scope_end\"}\n",
+                      NULL, 0, window_4);
+    ck_assert_int_eq(c->status, CHIP_FATAL);
+    ck_assert_int_eq(c->fatal_code, 1);
+    const char *m = strstr(c->message, ":6: ");
+    ck_assert_msg(m != NULL, "%s", c->message);
+    ck_assert_str_eq(m,
+                     ":6: FATAL: Scope Deadlock Detected! (ring 1) Tasks in current scope (3) >= "
+                     "task_window_size (4). scope_depth: 2, ring_id: 1, scope_task_count: 3, active_tasks: "
+                     "3 / 4 (scope opened at demo.cpp:42)");
+    tu_chip_free(c);
 }
 END_TEST
 
@@ -206,6 +245,7 @@ Suite *suite_errors(void)
     tcase_add_test(tc, stall_sub_classes_carry_the_runtime_labels);
     tcase_add_test(tc, a_fatal_run_prints_the_three_host_lines_then_ptosim_lines);
     tcase_add_test(tc, a_scheduler_timeout_adds_the_sub_class_line_after_the_hint);
+    tcase_add_test(tc, scope_deadlock_counts_the_root_scope_as_the_runtime_does);
     suite_add_tcase(s, tc);
     return s;
 }
