@@ -140,8 +140,6 @@ int run_prepare(const cli_run *o, platform *pl, chip_config *cf)
         return EXIT_USAGE;
     }
     char warn[1024];
-    if (runcfg_warn_retired_env(warn, sizeof(warn)))
-        fprintf(stderr, "ptosim: %s", warn);
     if (opt.aicpu_thread_num)
         plat.aicpu_threads = opt.aicpu_thread_num;
     for (int i = 0; i < opt.nsets; i++)
@@ -156,6 +154,18 @@ int run_prepare(const cli_run *o, platform *pl, chip_config *cf)
 
     chip_config cfg;
     chip_config_defaults(&cfg, &plat);
+    /* the runtime's PTO2_RING_* variables sit between the platform's defaults
+     * and the per-call sizes (runtime_maker.cpp resolve_ring_config) */
+    uint64_t env[3][RUNCFG_RINGS];
+    runcfg_env_rings(env, stderr, "ptosim: warning: ");
+    for (int r = 0; r < RING_COUNT; r++) {
+        if (env[KNOB_TASK_WINDOW][r])
+            cfg.ring_task_window[r] = (uint32_t)env[KNOB_TASK_WINDOW][r];
+        if (env[KNOB_HEAP][r])
+            cfg.ring_heap[r] = env[KNOB_HEAP][r];
+        if (env[KNOB_DEP_POOL][r])
+            cfg.ring_dep_pool[r] = (uint32_t)env[KNOB_DEP_POOL][r];
+    }
     cfg.swimlane_level = opt.swimlane_level;
     long timeout_ms;
     if (runcfg_pmu_type(opt.pmu_given, opt.pmu_value, getenv("SIMPLER_PMU_EVENT_TYPE"), &cfg.pmu_event_type,
@@ -212,14 +222,13 @@ int run_prepare(const cli_run *o, platform *pl, chip_config *cf)
     return EXIT_OK;
 }
 
-/* Ring sizes of one program, lowest first: the platform default, the
- * graph header's run_config, the flags (0 keeps the lower layer; runtime.md
- * §1.9). */
-void run_apply_rings(chip_config *cfg, const platform *plat, const graph *hdr, const cli_run *opt)
+/* Ring sizes of one program, lowest first: what cfg has from run_prepare
+ * (the platform default, then PTO2_RING_*), the graph header's run_config,
+ * the flags (0 keeps the lower layer; runtime_maker.cpp resolve_ring_config). */
+void run_apply_rings(chip_config *cfg, const graph *hdr, const cli_run *opt)
 {
     for (int r = 0; r < RING_COUNT; r++) {
-        uint64_t v[3] = {(uint64_t)plat->ring_task_window, (uint64_t)plat->ring_heap,
-                         (uint64_t)plat->ring_dep_pool};
+        uint64_t v[3] = {cfg->ring_task_window[r], cfg->ring_heap[r], cfg->ring_dep_pool[r]};
         for (int k = 0; k < 3; k++) {
             if (hdr && hdr->run_rings[k][r])
                 v[k] = hdr->run_rings[k][r];
@@ -548,7 +557,7 @@ static int run_worker(const cli_run *opt, const platform *plat, const chip_confi
             break;
         }
         chip_config pc = *cfg;
-        run_apply_rings(&pc, plat, &hdr, opt);
+        run_apply_rings(&pc, &hdr, opt);
         uint64_t rings[3][4];
         rings_of(&pc, rings);
         if (worker_add_program(w, &hdr, rings, err, sizeof(err)) != 0) {
@@ -618,7 +627,7 @@ int run_main(int argc, char **argv)
     graph hdr;
     if (read_header(opt.graph, &hdr) != 0)
         return EXIT_GRAPH;
-    run_apply_rings(&cfg, &plat, &hdr, &opt);
+    run_apply_rings(&cfg, &hdr, &opt);
     graph_close(&hdr);
     return simulate(&opt, &plat, &cfg, opt.graph, opt.work_dir, true, NULL);
 }
