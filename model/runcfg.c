@@ -1,4 +1,4 @@
-/* runcfg.c - ring knob parsing and validation with pypto RunConfig's messages (runtime.md §1.9). */
+/* runcfg.c - ring knobs as RunConfig, RuntimeEnv and PTO2_RING_* take them, with their messages. */
 #include "runcfg.h"
 
 #include <ctype.h>
@@ -35,11 +35,12 @@ static bool pow2(uint64_t v)
     return v && !(v & (v - 1));
 }
 
+/* pypto RunConfig's rule for a non-zero value. */
 static bool valid(runcfg_knob k, uint64_t v)
 {
     switch (k) {
     case KNOB_TASK_WINDOW:
-        return pow2(v) && v >= 4 && v <= INT32_MAX_VALUE;
+        return pow2(v) && v >= 4;
     case KNOB_HEAP:
         return pow2(v) && v >= 1024;
     case KNOB_DEP_POOL:
@@ -88,6 +89,24 @@ static int bad_value(runcfg_knob k, const char *prefix, bool entry, const char *
     return -1;
 }
 
+/* Checks a non-zero value as the user's stack does: pypto's RunConfig, then
+ * simpler's RuntimeEnv::validate (hw-native-sys/simpler
+ * src/common/task_interface/call_config.h), which only adds the task
+ * window's INT32_MAX bound (RunConfig is as strict or stricter elsewhere).
+ * Returns 0, or -1 with the message of the layer that refuses it. */
+static int check_value(runcfg_knob k, uint64_t v, const char *prefix, bool entry, const char *repr, char *err,
+                       size_t errlen)
+{
+    if (!valid(k, v))
+        return bad_value(k, prefix, entry, repr, err, errlen);
+    if (k == KNOB_TASK_WINDOW && v > INT32_MAX_VALUE) {
+        snprintf(err, errlen, "%sRuntimeEnv: ring_task_window must be a power of 2 in [4, INT32_MAX]",
+                 prefix);
+        return -1;
+    }
+    return 0;
+}
+
 static int bad_count(runcfg_knob k, const char *prefix, int n, char *err, size_t errlen)
 {
     snprintf(err, errlen, "%s%s must have exactly 4 entries (one per scope-depth ring), got %d", prefix,
@@ -102,8 +121,10 @@ int runcfg_parse_ring(runcfg_knob k, const char *text, uint64_t out[RUNCFG_RINGS
     const char *comma = strchr(text, ',');
     if (!comma) {
         uint64_t v = 0;
-        if (parse_token(text, strlen(text), &v, repr, sizeof(repr)) != 0 || !valid(k, v))
+        if (parse_token(text, strlen(text), &v, repr, sizeof(repr)) != 0)
             return bad_value(k, prefix, false, repr, err, errlen);
+        if (check_value(k, v, prefix, false, repr, err, errlen) != 0)
+            return -1;
         for (int r = 0; r < RUNCFG_RINGS; r++)
             out[r] = v;
         return 0;
@@ -118,8 +139,10 @@ int runcfg_parse_ring(runcfg_knob k, const char *text, uint64_t out[RUNCFG_RINGS
         const char *e = strchr(p, ',');
         size_t len = e ? (size_t)(e - p) : strlen(p);
         uint64_t v = 0;
-        if (parse_token(p, len, &v, repr, sizeof(repr)) != 0 || (v != 0 && !valid(k, v)))
+        if (parse_token(p, len, &v, repr, sizeof(repr)) != 0)
             return bad_value(k, prefix, true, repr, err, errlen);
+        if (v != 0 && check_value(k, v, prefix, true, repr, err, errlen) != 0)
+            return -1;
         out[r] = v;
         p = e ? e + 1 : p + len;
     }
@@ -132,8 +155,8 @@ int runcfg_ring_values(runcfg_knob k, const uint64_t *v, int n, bool list, uint6
     char repr[32];
     if (!list) {
         snprintf(repr, sizeof(repr), "%" PRIu64, v[0]);
-        if (!valid(k, v[0]))
-            return bad_value(k, "", false, repr, err, errlen);
+        if (check_value(k, v[0], "", false, repr, err, errlen) != 0)
+            return -1;
         for (int r = 0; r < RUNCFG_RINGS; r++)
             out[r] = v[0];
         return 0;
@@ -142,8 +165,8 @@ int runcfg_ring_values(runcfg_knob k, const uint64_t *v, int n, bool list, uint6
         return bad_count(k, "", n, err, errlen);
     for (int r = 0; r < RUNCFG_RINGS; r++) {
         snprintf(repr, sizeof(repr), "%" PRIu64, v[r]);
-        if (v[r] != 0 && !valid(k, v[r]))
-            return bad_value(k, "", true, repr, err, errlen);
+        if (v[r] != 0 && check_value(k, v[r], "", true, repr, err, errlen) != 0)
+            return -1;
         out[r] = v[r];
     }
     return 0;

@@ -44,6 +44,24 @@ START_TEST(task_window_messages)
     ck_assert_str_eq(reject(KNOB_TASK_WINDOW, "16,0,64"),
                      "--ring-task-window: ring_task_window must have exactly 4 entries (one per scope-depth "
                      "ring), got 3");
+    /* powers of 2 above INT32_MAX pass pypto's RunConfig and meet simpler's
+     * RuntimeEnv::validate, which names the real range */
+    ck_assert_str_eq(
+        reject(KNOB_TASK_WINDOW, "4294967296"),
+        "--ring-task-window: RuntimeEnv: ring_task_window must be a power of 2 in [4, INT32_MAX]");
+    ck_assert_str_eq(
+        reject(KNOB_TASK_WINDOW, "2147483648"),
+        "--ring-task-window: RuntimeEnv: ring_task_window must be a power of 2 in [4, INT32_MAX]");
+    ck_assert_str_eq(
+        reject(KNOB_TASK_WINDOW, "0,4294967296,0,0"),
+        "--ring-task-window: RuntimeEnv: ring_task_window must be a power of 2 in [4, INT32_MAX]");
+    uint64_t v[4];
+    char err[256];
+    ck_assert_int_eq(runcfg_parse_ring(KNOB_TASK_WINDOW, "1073741824", v, err, sizeof(err)), 0);
+    ck_assert_uint_eq(v[3], 1073741824);
+    const uint64_t big[4] = {4294967296ULL};
+    ck_assert_int_eq(runcfg_ring_values(KNOB_TASK_WINDOW, big, 1, false, v, err, sizeof(err)), -1);
+    ck_assert_str_eq(err, "RuntimeEnv: ring_task_window must be a power of 2 in [4, INT32_MAX]");
     ck_assert_str_eq(reject(KNOB_TASK_WINDOW, "16,0,64,3"),
                      "--ring-task-window: ring_task_window entries must be a power of 2 >= 4 (or 0 to keep "
                      "default), got 3");

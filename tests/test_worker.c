@@ -450,6 +450,10 @@ START_TEST(bad_run_config_is_rejected_with_runconfig_messages)
                                          "integer or a list of 4 of them, got a string"},
         {"{\"ring_windows\": 64}", "g.jsonl:1: run_config.ring_windows: unknown field"},
         {"[64]", "g.jsonl:1: run_config: must be an object, got an array"},
+        /* 2^32 passes RunConfig (a power of 2 >= 4); simpler's RuntimeEnv refuses it */
+        {"{\"ring_task_window\": [0, 4294967296, 0, 0]}",
+         "g.jsonl:1: run_config.ring_task_window: RuntimeEnv: ring_task_window must be a power of 2 in [4, "
+         "INT32_MAX]"},
     };
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         const char *dir = tu_tmpdir();
