@@ -818,6 +818,22 @@ START_TEST(ring_variables_sit_between_the_platform_and_the_per_call_sizes)
 }
 END_TEST
 
+START_TEST(a_swimlane_without_records_warns_with_the_prefix)
+{
+    /* a graph without tasks: the collector has nothing, and says so as the runtime's LOG_WARN does */
+    const char *dir = tu_tmpdir();
+    char *g = tu_write(dir, "empty.jsonl",
+                       "{\"ptosim_graph\": 1, \"name\": \"e\", \"kernels\": [{\"id\": 0, \"name\": \"k\", "
+                       "\"core\": \"aiv\", \"cost\": {\"cycles\": 100}}]}\n");
+    const char *args[] = {"run", g, "-o", dir, "--enable-chip-swimlane", "--quiet", NULL};
+    run_out r = tu_run(args);
+    ck_assert_int_eq(r.status, 0);
+    ck_assert_str_eq(r.err, "ptosim: Warning: No performance data to export.\n");
+    tu_run_free(&r);
+    free(g);
+}
+END_TEST
+
 #define NEVER_ENDS                                                                                           \
     "{\"ptosim_graph\": 1, \"name\": \"hang\", \"kernels\": [{\"id\": 0, \"name\": \"spin\", \"core\": "     \
     "\"aiv\", "                                                                                              \
@@ -996,6 +1012,7 @@ Suite *suite_e2e(void)
     tcase_add_test(tc, dep_gen_and_scope_stats_files_are_written);
     tcase_add_test(tc, a_fatal_run_still_writes_scope_stats_marked_fatal);
     tcase_add_test(tc, ring_variables_sit_between_the_platform_and_the_per_call_sizes);
+    tcase_add_test(tc, a_swimlane_without_records_warns_with_the_prefix);
     tcase_add_test(tc, sweep_script_writes_one_row_per_point_in_order);
     tcase_add_test(tc, run_report_says_whether_profiling_perturbed_the_makespan);
     tcase_add_test(tc, granularity_traces_show_both_failure_modes);
