@@ -422,23 +422,32 @@ void report_failure(const chip *c, FILE *f)
         if (c->note[0])
             fprintf(f, "ptosim: %s\n", c->note);
     } else if (c->status == CHIP_DEVICE_ERROR) {
-        /* what the host reports after the watchdog (device_runner_base.cpp sync_stream_pair) */
-        fprintf(f, "ptosim: [device] %s\n", c->message);
-        if (c->device_code == 507046)
-            fprintf(f, "ptosim: %s\n", c->message);
+        /* the host's lines after the watchdog: sync_stream_pair (device_runner_base.cpp) names
+         * the failed sync, ACL_LOG_ERROR_DETAIL annotates the code, and
+         * recover_device_or_mark_unusable (device_runner.cpp) marks the card for a reset */
+        int rc = c->device_code;
+        bool stream_sync = rc == 507046; /* then the message is the host's own line */
+        if (stream_sync)
+            fprintf(f, "%s\n", c->message);
         else
-            fprintf(f, "ptosim: aclrtSynchronizeStreamWithTimeout (AICPU) failed: %d\n", c->device_code);
-        fprintf(f, "ptosim: ACL error detail: %d %s - %s\n", c->device_code, rterr_acl_name(c->device_code),
-                rterr_acl_detail(c->device_code));
-        fprintf(f,
-                "ptosim: ACL error hint: do NOT read this as 'deadlock' or 'OOM' on its own -- a %s kill is "
-                "not proof "
-                "of a deadlock, the run may simply be slow (see ptosim_run.json: outcome.device_error, "
-                "args_dump). "
-                "See docs/troubleshooting/device-error-codes.md\n",
-                c->device_code == 507046 ? "stream-sync" : "STARS op-execute");
-        fprintf(f, "ptosim: AICore error %d: device drained, but force-resetting in finalize regardless\n",
-                c->device_code);
+            fprintf(f, "aclrtSynchronizeStreamWithTimeout (AICPU) failed: %d\n", rc);
+        if (rterr_acl_name(rc)) {
+            fprintf(f, "ACL error detail: %d %s - %s\n", rc, rterr_acl_name(rc), rterr_acl_detail(rc));
+            fprintf(f, "ACL error hint: %s. See docs/troubleshooting/device-error-codes.md\n",
+                    rterr_acl_hint(rc));
+        }
+        fprintf(
+            f,
+            "AICore error %d: device drained, but force-resetting in finalize regardless (drain success does "
+            "not prove the card is clean)\n",
+            rc);
+        if (!stream_sync)
+            fprintf(f, "ptosim: [device] %s\n", c->message);
+        fprintf(
+            f,
+            "ptosim: a %s kill is not proof of a deadlock: the run may simply be slow (see ptosim_run.json: "
+            "outcome.device_error, args_dump)\n",
+            stream_sync ? "stream-sync" : "STARS op-execute");
     } else if (c->status != CHIP_DONE) {
         fprintf(f, "ptosim: %s: %s\n", report_status_name(c->status), c->message);
     }

@@ -236,6 +236,62 @@ START_TEST(a_scheduler_timeout_adds_the_sub_class_line_after_the_hint)
 }
 END_TEST
 
+#define ACL_HINT                                                                                             \
+    "ACL error hint: do NOT read this as 'deadlock' or 'OOM' on its own -- it is a generic host-side code. " \
+    "Grep the host log for 'orch_error_code=' / 'sched_error_code=' / 'sub_class=' to get the "              \
+    "device-classified reason, and read the device log for the detector that fired. See "                    \
+    "docs/troubleshooting/device-error-codes.md\n"
+
+/* The host's report of a device kill: a chip that ran a trivial graph, then
+ * killed by the watchdog whose deadline comes first. */
+static char *device_failure(ps_t stars, ps_t stream)
+{
+    chip *c = tu_chip("{\"ptosim_graph\": 1, \"name\": \"d\", \"kernels\": [{\"id\": 0, \"name\": \"k\", "
+                      "\"core\": \"aiv\", \"cost\": {\"cycles\": 100}}]}\n",
+                      NULL, 0, NULL);
+    c->status = CHIP_RUNNING;
+    c->stars_deadline = stars;
+    c->stream_deadline = stream;
+    c->stars_credits = 1;
+    c->cfg.stream_sync_timeout_ms = 4000;
+    chip_device_kill(c, stars < stream ? stars : stream);
+    FILE *f = tmpfile();
+    report_failure(c, f);
+    tu_chip_free(c);
+    return drain(f);
+}
+
+START_TEST(a_device_kill_prints_the_runtimes_acl_lines_then_ptosim_lines)
+{
+    /* sync_stream_pair (device_runner_base.cpp), ACL_LOG_ERROR_DETAIL and
+     * recover_device_or_mark_unusable (a2a3 device_runner.cpp) */
+    char *s = device_failure(4294967296000ULL, PS_NEVER); /* one credit, 4.294967296 s */
+    ck_assert_str_eq(
+        s,
+        "aclrtSynchronizeStreamWithTimeout (AICPU) failed: 507018\n"
+        "ACL error detail: 507018 ACL_ERROR_RT_AICPU_EXCEPTION - an AICPU task raised an exception; several "
+        "distinct on-device mechanisms all surface as this one generic code\n" ACL_HINT
+        "AICore error 507018: device drained, but force-resetting in finalize regardless (drain success does "
+        "not prove the card is clean)\n"
+        "ptosim: [device] STARS op-execute timeout: the AICore launch ran past its deadline (1 credit(s), "
+        "4.294967 s) and was reaped with the AICPU (HandleTaskTimeout / kill aicpu-sd)\n"
+        "ptosim: a STARS op-execute kill is not proof of a deadlock: the run may simply be slow (see "
+        "ptosim_run.json: outcome.device_error, args_dump)\n");
+    free(s);
+    s = device_failure(PS_NEVER, 4000 * PS_PER_MS);
+    ck_assert_str_eq(
+        s,
+        "Stream sync timeout: stream=AICPU timeout_ms=4000 device_id=0 block_dim=24\n"
+        "ACL error detail: 507046 ACL_ERROR_RT_STREAM_SYNC_TIMEOUT - the host timed out waiting on a stream "
+        "sync; the device never reported completion\n" ACL_HINT
+        "AICore error 507046: device drained, but force-resetting in finalize regardless (drain success does "
+        "not prove the card is clean)\n"
+        "ptosim: a stream-sync kill is not proof of a deadlock: the run may simply be slow (see "
+        "ptosim_run.json: outcome.device_error, args_dump)\n");
+    free(s);
+}
+END_TEST
+
 Suite *suite_errors(void)
 {
     Suite *s = suite_create("errors");
@@ -246,6 +302,7 @@ Suite *suite_errors(void)
     tcase_add_test(tc, a_fatal_run_prints_the_three_host_lines_then_ptosim_lines);
     tcase_add_test(tc, a_scheduler_timeout_adds_the_sub_class_line_after_the_hint);
     tcase_add_test(tc, scope_deadlock_counts_the_root_scope_as_the_runtime_does);
+    tcase_add_test(tc, a_device_kill_prints_the_runtimes_acl_lines_then_ptosim_lines);
     suite_add_tcase(s, tc);
     return s;
 }
