@@ -125,6 +125,20 @@ static int exit_for(chip_status s)
     }
 }
 
+/* Lays the non-zero sizes of one layer (per knob and ring) over cfg's. The
+ * values are checked where they are read, so they fit the fields. */
+static void lay_rings(chip_config *cfg, const uint64_t layer[3][RUNCFG_RINGS])
+{
+    for (int r = 0; r < RING_COUNT; r++) {
+        if (layer[KNOB_TASK_WINDOW][r])
+            cfg->ring_task_window[r] = (uint32_t)layer[KNOB_TASK_WINDOW][r];
+        if (layer[KNOB_HEAP][r])
+            cfg->ring_heap[r] = layer[KNOB_HEAP][r];
+        if (layer[KNOB_DEP_POOL][r])
+            cfg->ring_dep_pool[r] = (uint32_t)layer[KNOB_DEP_POOL][r];
+    }
+}
+
 /* Everything of a run that comes before a graph: the platform with its
  * overrides, the timeouts and the collectors. Returns EXIT_OK or the exit
  * status to end with. */
@@ -158,14 +172,7 @@ int run_prepare(const cli_run *o, platform *pl, chip_config *cf)
      * and the per-call sizes (runtime_maker.cpp resolve_ring_config) */
     uint64_t env[3][RUNCFG_RINGS];
     runcfg_env_rings(env, stderr, "ptosim: warning: ");
-    for (int r = 0; r < RING_COUNT; r++) {
-        if (env[KNOB_TASK_WINDOW][r])
-            cfg.ring_task_window[r] = (uint32_t)env[KNOB_TASK_WINDOW][r];
-        if (env[KNOB_HEAP][r])
-            cfg.ring_heap[r] = env[KNOB_HEAP][r];
-        if (env[KNOB_DEP_POOL][r])
-            cfg.ring_dep_pool[r] = (uint32_t)env[KNOB_DEP_POOL][r];
-    }
+    lay_rings(&cfg, env);
     cfg.swimlane_level = opt.swimlane_level;
     long timeout_ms;
     if (runcfg_pmu_type(opt.pmu_given, opt.pmu_value, getenv("SIMPLER_PMU_EVENT_TYPE"), &cfg.pmu_event_type,
@@ -227,18 +234,9 @@ int run_prepare(const cli_run *o, platform *pl, chip_config *cf)
  * the flags (0 keeps the lower layer; runtime_maker.cpp resolve_ring_config). */
 void run_apply_rings(chip_config *cfg, const graph *hdr, const cli_run *opt)
 {
-    for (int r = 0; r < RING_COUNT; r++) {
-        uint64_t v[3] = {cfg->ring_task_window[r], cfg->ring_heap[r], cfg->ring_dep_pool[r]};
-        for (int k = 0; k < 3; k++) {
-            if (hdr && hdr->run_rings[k][r])
-                v[k] = hdr->run_rings[k][r];
-            if (opt->rings[k][r])
-                v[k] = opt->rings[k][r];
-        }
-        cfg->ring_task_window[r] = (uint32_t)v[KNOB_TASK_WINDOW];
-        cfg->ring_heap[r] = v[KNOB_HEAP];
-        cfg->ring_dep_pool[r] = (uint32_t)v[KNOB_DEP_POOL];
-    }
+    if (hdr)
+        lay_rings(cfg, hdr->run_rings);
+    lay_rings(cfg, opt->rings);
 }
 
 /* The sizing vector the worker caches its arena on. */
