@@ -573,8 +573,8 @@ START_TEST(errors_give_distinct_exit_codes_and_clear_messages)
     const char *a8[] = {"run", dep, NULL};
     r = tu_run(a8);
     ck_assert_int_eq(r.status, 4);
-    ck_assert_msg(tu_starts(r.err, TU_ORCH_FAILED(5) "error detail: orch_error_code=5 INVALID_ARGS - "),
-                  "%s", r.err);
+    ck_assert_msg(tu_starts(r.err, TU_ORCH_FAILED(5) "error detail: orch_error_code=5 INVALID_ARGS - "), "%s",
+                  r.err);
     ck_assert_msg(strstr(r.err, "\nerror hint: an orchestration bug, not a capacity problem"), "%s", r.err);
     ck_assert_msg(strstr(r.err, ": deps[0]: Arg.set_dependencies(...) requires valid task ids; task 5"), "%s",
                   r.err);

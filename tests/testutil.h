@@ -44,9 +44,9 @@ cJSON *tu_json_file(const char *path);
 int tu_exists(const char *path);
 
 /* The runtime's first host line for a latched orchestrator or scheduler code. */
-#define TU_ORCH_FAILED(n)                                                                                   \
+#define TU_ORCH_FAILED(n)                                                                                    \
     "PTO2 runtime failed: orch_error_code=" #n " sched_error_code=0 runtime_status=-" #n "\n"
-#define TU_SCHED_FAILED(n)                                                                                  \
+#define TU_SCHED_FAILED(n)                                                                                   \
     "PTO2 runtime failed: orch_error_code=0 sched_error_code=" #n " runtime_status=-" #n "\n"
 
 /* Does s start with prefix? */
