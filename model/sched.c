@@ -1038,12 +1038,12 @@ void sched_on_timeout(chip *c, int ti, ps_t t)
         arm_timeout(c, th);
         return;
     }
+    if (c->status != CHIP_RUNNING)
+        return; /* another error ended the run first; its message stands */
     int running, ready, waiting, stuck_core;
     uint64_t stuck;
     classify_stall(c, &running, &ready, &waiting, &stuck, &stuck_core);
     int detail = running ? 1 : ready ? 3 : waiting ? 4 : !c->orch.done ? 5 : 99;
-    if (c->status != CHIP_RUNNING)
-        return;
     /* the message is the host's sub_class= line (runtime_maker.cpp validate_runtime_impl) */
     chip_fatal(c, 100,
                "PTO2 scheduler timeout sub_class=%s (detail=%d) completed=%" PRIu64 "/%" PRIu64
