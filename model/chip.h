@@ -184,6 +184,7 @@ typedef struct chip {
     ps_t stream_deadline;   /* when the host's stream sync gives up (PS_NEVER: none) */
     uint32_t stars_credits; /* credits programmed for the AICore launch */
     char message[4096];     /* what ended the run, when not CHIP_DONE */
+    char note[160];         /* ptosim's own context for a fatal beyond the runtime's text, or empty */
 } chip;
 
 /* Fills cfg with the platform's ring defaults and everything off. */

@@ -709,11 +709,14 @@ static void step_submit(chip *c, ps_t t)
         /* scope pre-check: the innermost scope may hold at most window - 2 tasks before this one */
         size_t in_scope = o->nscope_list - o->scopes[o->nscopes - 1].list_start;
         if (in_scope >= r->window - 1) {
+            /* the runtime's report (pto_orchestrator.cpp check_scope_can_accept_task) on one
+             * line; its scope_depth is scope_stack_top + 1, so the root scope is 1 */
             chip_fatal(c, 1,
                        "%s:%ld: FATAL: Scope Deadlock Detected! (ring %d) Tasks in current scope (%zu) >= "
-                       "task_window_size (%u). scope_depth=%d, site %s, active_tasks: %u / %u",
-                       o->g.path, op->line, ring, in_scope, r->window, o->nscopes - 1,
-                       o->scopes[o->nscopes - 1].site, task_ring_active(r), r->window);
+                       "task_window_size (%u). scope_depth: %d, ring_id: %d, scope_task_count: %zu, "
+                       "active_tasks: %u / %u (scope opened at %s)",
+                       o->g.path, op->line, ring, in_scope, r->window, o->nscopes, ring, in_scope,
+                       task_ring_active(r), r->window, o->scopes[o->nscopes - 1].site);
             return;
         }
         o->heap_need = 0;

@@ -269,8 +269,9 @@ int report_write_run(const chip *c, const report_info *ri, const char *path, cha
     fputs(", \"device_error\": ", f);
     if (c->status == CHIP_DEVICE_ERROR) {
         bool stars = c->device_code == 507018;
-        fprintf(f, "{\"code\": %d, \"name\": \"%s\", \"detail\": ", c->device_code,
-                rterr_acl_name(c->device_code));
+        fprintf(f, "{\"code\": %d, \"name\": ", c->device_code);
+        jsonw_str(f, rterr_acl_name(c->device_code));
+        fputs(", \"detail\": ", f);
         jsonw_str(f, rterr_acl_detail(c->device_code));
         fprintf(
             f,
@@ -403,6 +404,53 @@ void report_csv(const chip *c, const report_info *ri, FILE *out, bool header)
     fprintf(out, ",%.3f,%.3f,%.3f,%.3f,%d\n", us_from_ps(c->orch.blocked_res_ps[RES_TASK_WINDOW]),
             us_from_ps(c->orch.blocked_res_ps[RES_HEAP]), us_from_ps(c->orch.blocked_res_ps[RES_DEP_POOL]),
             us_from_ps(c->orch.blocked_res_ps[RES_TENSORMAP]), (int)c->plat.aicpu_threads);
+}
+
+void report_failure(const chip *c, FILE *f)
+{
+    if (c->status == CHIP_FATAL) {
+        rterr_print_failure(f, c->fatal_code);
+        /* the host adds the scheduler timeout's sub_class= line (runtime_maker.cpp
+         * validate_runtime_impl); every other code's diagnostic is in the device log */
+        bool host_line = c->fatal_code == RTERR_SCHEDULER_TIMEOUT;
+        if (host_line)
+            fprintf(f, "%s\n", c->message);
+        if (rterr_ptosim_knob(c->fatal_code))
+            fprintf(f, "ptosim: set it with %s\n", rterr_ptosim_knob(c->fatal_code));
+        if (!host_line)
+            fprintf(f, "ptosim: %s\n", c->message);
+        if (c->note[0])
+            fprintf(f, "ptosim: %s\n", c->note);
+    } else if (c->status == CHIP_DEVICE_ERROR) {
+        /* the host's lines after the watchdog: sync_stream_pair (device_runner_base.cpp) names
+         * the failed sync, ACL_LOG_ERROR_DETAIL annotates the code, and
+         * recover_device_or_mark_unusable (device_runner.cpp) marks the card for a reset */
+        int rc = c->device_code;
+        bool stream_sync = rc == 507046; /* then the message is the host's own line */
+        if (stream_sync)
+            fprintf(f, "%s\n", c->message);
+        else
+            fprintf(f, "aclrtSynchronizeStreamWithTimeout (AICPU) failed: %d\n", rc);
+        if (rterr_acl_name(rc)) {
+            fprintf(f, "ACL error detail: %d %s - %s\n", rc, rterr_acl_name(rc), rterr_acl_detail(rc));
+            fprintf(f, "ACL error hint: %s. See docs/troubleshooting/device-error-codes.md\n",
+                    rterr_acl_hint(rc));
+        }
+        fprintf(
+            f,
+            "AICore error %d: device drained, but force-resetting in finalize regardless (drain success does "
+            "not prove the card is clean)\n",
+            rc);
+        if (!stream_sync)
+            fprintf(f, "ptosim: [device] %s\n", c->message);
+        fprintf(
+            f,
+            "ptosim: a %s kill is not proof of a deadlock: the run may simply be slow (see ptosim_run.json: "
+            "outcome.device_error, args_dump)\n",
+            stream_sync ? "stream-sync" : "STARS op-execute");
+    } else if (c->status != CHIP_DONE) {
+        fprintf(f, "ptosim: %s: %s\n", report_status_name(c->status), c->message);
+    }
 }
 
 void report_summary(const chip *c, const report_info *ri, FILE *out)

@@ -47,6 +47,11 @@ bool report_perturbed(const chip *c);
  * with the most time on cores. False when no kernel has a pipe model. */
 bool report_bottleneck(const chip *c, int *func, int *pipe, double *fraction);
 
+/* Prints what the host says when a run fails (nothing for CHIP_DONE): for a
+ * runtime fatal the runtime's own host lines, byte for byte, then ptosim's
+ * context, each line of which starts "ptosim: ". */
+void report_failure(const chip *c, FILE *f);
+
 /* Prints the short human summary. */
 void report_summary(const chip *c, const report_info *ri, FILE *out);
 

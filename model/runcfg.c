@@ -1,8 +1,10 @@
-/* runcfg.c - ring knob parsing and validation with pypto RunConfig's messages (runtime.md §1.9). */
+/* runcfg.c - ring knobs as RunConfig, RuntimeEnv and PTO2_RING_* take them, with their messages. */
 #include "runcfg.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,11 +35,12 @@ static bool pow2(uint64_t v)
     return v && !(v & (v - 1));
 }
 
+/* pypto RunConfig's rule for a non-zero value. */
 static bool valid(runcfg_knob k, uint64_t v)
 {
     switch (k) {
     case KNOB_TASK_WINDOW:
-        return pow2(v) && v >= 4 && v <= INT32_MAX_VALUE;
+        return pow2(v) && v >= 4;
     case KNOB_HEAP:
         return pow2(v) && v >= 1024;
     case KNOB_DEP_POOL:
@@ -86,6 +89,24 @@ static int bad_value(runcfg_knob k, const char *prefix, bool entry, const char *
     return -1;
 }
 
+/* Checks a non-zero value as the user's stack does: pypto's RunConfig, then
+ * simpler's RuntimeEnv::validate (hw-native-sys/simpler
+ * src/common/task_interface/call_config.h), which only adds the task
+ * window's INT32_MAX bound (RunConfig is as strict or stricter elsewhere).
+ * Returns 0, or -1 with the message of the layer that refuses it. */
+static int check_value(runcfg_knob k, uint64_t v, const char *prefix, bool entry, const char *repr, char *err,
+                       size_t errlen)
+{
+    if (!valid(k, v))
+        return bad_value(k, prefix, entry, repr, err, errlen);
+    if (k == KNOB_TASK_WINDOW && v > INT32_MAX_VALUE) {
+        snprintf(err, errlen, "%sRuntimeEnv: ring_task_window must be a power of 2 in [4, INT32_MAX]",
+                 prefix);
+        return -1;
+    }
+    return 0;
+}
+
 static int bad_count(runcfg_knob k, const char *prefix, int n, char *err, size_t errlen)
 {
     snprintf(err, errlen, "%s%s must have exactly 4 entries (one per scope-depth ring), got %d", prefix,
@@ -100,8 +121,10 @@ int runcfg_parse_ring(runcfg_knob k, const char *text, uint64_t out[RUNCFG_RINGS
     const char *comma = strchr(text, ',');
     if (!comma) {
         uint64_t v = 0;
-        if (parse_token(text, strlen(text), &v, repr, sizeof(repr)) != 0 || !valid(k, v))
+        if (parse_token(text, strlen(text), &v, repr, sizeof(repr)) != 0)
             return bad_value(k, prefix, false, repr, err, errlen);
+        if (check_value(k, v, prefix, false, repr, err, errlen) != 0)
+            return -1;
         for (int r = 0; r < RUNCFG_RINGS; r++)
             out[r] = v;
         return 0;
@@ -116,8 +139,10 @@ int runcfg_parse_ring(runcfg_knob k, const char *text, uint64_t out[RUNCFG_RINGS
         const char *e = strchr(p, ',');
         size_t len = e ? (size_t)(e - p) : strlen(p);
         uint64_t v = 0;
-        if (parse_token(p, len, &v, repr, sizeof(repr)) != 0 || (v != 0 && !valid(k, v)))
+        if (parse_token(p, len, &v, repr, sizeof(repr)) != 0)
             return bad_value(k, prefix, true, repr, err, errlen);
+        if (v != 0 && check_value(k, v, prefix, true, repr, err, errlen) != 0)
+            return -1;
         out[r] = v;
         p = e ? e + 1 : p + len;
     }
@@ -130,8 +155,8 @@ int runcfg_ring_values(runcfg_knob k, const uint64_t *v, int n, bool list, uint6
     char repr[32];
     if (!list) {
         snprintf(repr, sizeof(repr), "%" PRIu64, v[0]);
-        if (!valid(k, v[0]))
-            return bad_value(k, "", false, repr, err, errlen);
+        if (check_value(k, v[0], "", false, repr, err, errlen) != 0)
+            return -1;
         for (int r = 0; r < RUNCFG_RINGS; r++)
             out[r] = v[0];
         return 0;
@@ -140,8 +165,8 @@ int runcfg_ring_values(runcfg_knob k, const uint64_t *v, int n, bool list, uint6
         return bad_count(k, "", n, err, errlen);
     for (int r = 0; r < RUNCFG_RINGS; r++) {
         snprintf(repr, sizeof(repr), "%" PRIu64, v[r]);
-        if (v[r] != 0 && !valid(k, v[r]))
-            return bad_value(k, "", true, repr, err, errlen);
+        if (v[r] != 0 && check_value(k, v[r], "", true, repr, err, errlen) != 0)
+            return -1;
         out[r] = v[r];
     }
     return 0;
@@ -156,24 +181,111 @@ int runcfg_check_threads(long n, char *err, size_t errlen)
     return -1;
 }
 
-int runcfg_warn_retired_env(char *out, size_t outlen)
+/* Where the runtime's PTO2_RING_* warnings go: a stream and the prefix of each line. */
+typedef struct env_warn {
+    FILE *f;            /* NULL: nowhere */
+    const char *prefix; /* written before each line */
+} env_warn;
+
+/* Writes one warning line. */
+static void warn_line(const env_warn *w, const char *fmt, ...)
 {
-    int n = 0;
-    size_t used = 0;
-    if (out && outlen)
-        out[0] = '\0';
-    for (int k = 0; k < 3; k++) {
-        const char *v = getenv(ENVS[k]);
-        if (!v)
-            continue;
-        n++;
-        if (out && used < outlen)
-            used += (size_t)snprintf(out + used, outlen - used,
-                                     "warning: %s is set but no longer read (the process-wide PTO2_RING_* "
-                                     "variables are retired); use %s\n",
-                                     ENVS[k], FLAGS[k]);
+    if (!w->f)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    fputs(w->prefix, w->f);
+    vfprintf(w->f, fmt, ap);
+    fputc('\n', w->f);
+    va_end(ap);
+}
+
+/* One token of a PTO2_RING_* value, as runtime_maker.cpp parse_uint_token
+ * reads it: trimmed, decimal, in [lo, hi], a power of 2 when asked. Returns
+ * 0, or -1 after appending the runtime's warning. */
+static int env_token(const char *name, const char *raw, size_t rawlen, uint64_t lo, uint64_t hi,
+                     bool need_pow2, uint64_t *out, const env_warn *w)
+{
+    const char *b = raw, *e = raw + rawlen;
+    while (b < e && isspace((unsigned char)*b))
+        b++;
+    while (e > b && isspace((unsigned char)e[-1]))
+        e--;
+    if (b == e) {
+        warn_line(w, "%s has an empty value in '%.*s', ignored", name, (int)rawlen, raw);
+        return -1;
     }
-    return n;
+    /* strtoull's base-10 reading of the whole token, without a copy: an
+     * optional '+', digits, nothing after them, no overflow */
+    int tl = (int)(e - b);
+    const char *p = b + (*b == '+');
+    uint64_t v = 0;
+    bool digits = p < e && isdigit((unsigned char)*p), over = false;
+    for (; p < e && isdigit((unsigned char)*p); p++) {
+        unsigned d = (unsigned)(*p - '0');
+        over |= v > (UINT64_MAX - d) / 10;
+        v = v * 10 + d;
+    }
+    if (*b == '-' || !digits || p != e || over) {
+        warn_line(w, "%s=%.*s invalid (must be a non-negative integer), ignored", name, tl, b);
+        return -1;
+    }
+    if (v < lo || v > hi) {
+        warn_line(w, "%s=%.*s invalid (must be in [%" PRIu64 ", %" PRIu64 "]), ignored", name, tl, b, lo, hi);
+        return -1;
+    }
+    if (need_pow2 && !pow2(v)) {
+        warn_line(w, "%s=%.*s invalid (must be a power of 2), ignored", name, tl, b);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+/* One PTO2_RING_* value: a scalar for every ring, or exactly four values.
+ * Returns 0 with v filled, or -1 after appending the runtime's warning. */
+static int env_value(runcfg_knob k, const char *text, uint64_t v[RUNCFG_RINGS], const env_warn *w)
+{
+    /* the ranges of runtime_maker.cpp resolve_ring_config; the heap needs no power of 2 there */
+    static const uint64_t LO[] = {4, 1024, 4}, HI[] = {INT32_MAX_VALUE, UINT64_MAX, INT32_MAX_VALUE};
+    const char *name = ENVS[k];
+    bool pw = k == KNOB_TASK_WINDOW;
+    size_t len = strlen(text), pos = 0;
+    if (!strchr(text, ',')) {
+        if (env_token(name, text, len, LO[k], HI[k], pw, &v[0], w) != 0)
+            return -1;
+        for (int r = 1; r < RUNCFG_RINGS; r++)
+            v[r] = v[0];
+        return 0;
+    }
+    for (int r = 0; r < RUNCFG_RINGS; r++) {
+        const char *comma = strchr(text + pos, ',');
+        size_t n = comma ? (size_t)(comma - (text + pos)) : len - pos;
+        if (env_token(name, text + pos, n, LO[k], HI[k], pw, &v[r], w) != 0)
+            return -1;
+        if (!comma && r != RUNCFG_RINGS - 1)
+            goto bad_count;
+        pos = comma ? (size_t)(comma - text) + 1 : len;
+    }
+    if (pos < len || text[len - 1] == ',')
+        goto bad_count; /* a fifth value, or a comma after the fourth */
+    return 0;
+bad_count:
+    warn_line(w, "%s=%s invalid (expected exactly %d comma-separated values), ignored", name, text,
+              RUNCFG_RINGS);
+    return -1;
+}
+
+void runcfg_env_rings(uint64_t out[3][RUNCFG_RINGS], FILE *warn, const char *prefix)
+{
+    const env_warn w = {warn, prefix ? prefix : ""};
+    for (int k = 0; k < 3; k++) {
+        const char *text = getenv(ENVS[k]);
+        uint64_t v[RUNCFG_RINGS] = {0};
+        bool ok = text && env_value((runcfg_knob)k, text, v, &w) == 0;
+        for (int r = 0; r < RUNCFG_RINGS; r++)
+            out[k][r] = ok ? v[r] : 0;
+    }
 }
 
 static bool pmu_valid(long t)

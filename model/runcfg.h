@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #define RUNCFG_RINGS 4
 
@@ -57,9 +58,14 @@ int runcfg_timeout(const char *flag, const char *flag_value, const char *env_nam
  * scheduler < op-execute < stream-sync, and stream-sync > scheduler + 1.5 s. */
 bool runcfg_timeouts_ordered(long sched_ms, long op_us, long stream_ms);
 
-/* Looks for the retired process-wide PTO2_RING_* variables in the environment
- * and writes one warning line per variable set to out (which may be NULL).
- * Returns how many were set. */
-int runcfg_warn_retired_env(char *out, size_t outlen);
+/* Reads PTO2_RING_TASK_WINDOW, PTO2_RING_HEAP and PTO2_RING_DEP_POOL as the
+ * runtime's host does (hw-native-sys/simpler
+ * src/a2a3/runtime/tensormap_and_ringbuffer/host/runtime_maker.cpp
+ * apply_env_ring_values): one value for every ring, or exactly four
+ * comma-separated ones, each in the knob's range. A bad value leaves the
+ * whole variable unread and writes the runtime's warning as a line of warn
+ * (NULL: nowhere) after prefix. out[k][r] = 0 where a variable is unset or
+ * unread. */
+void runcfg_env_rings(uint64_t out[3][RUNCFG_RINGS], FILE *warn, const char *prefix);
 
 #endif

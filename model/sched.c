@@ -3,10 +3,12 @@
 #include "sched.h"
 
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "chip.h"
+#include "rterr.h"
 #include "vec.h"
 
 void sched_init_thread(chip *c, int ti)
@@ -1090,22 +1092,20 @@ void sched_on_timeout(chip *c, int ti, ps_t t)
         arm_timeout(c, th);
         return;
     }
+    if (c->status != CHIP_RUNNING)
+        return; /* another error ended the run first; its message stands */
     int running, ready, waiting, stuck_core;
     uint64_t stuck;
     classify_stall(c, &running, &ready, &waiting, &stuck, &stuck_core);
-    const char *sub = running         ? "S1:running-stalled"
-                      : ready         ? "S3:ready-but-all-idle"
-                      : waiting       ? "S4:dependency-deadlock"
-                      : !c->orch.done ? "S5:orchestrator-starvation"
-                                      : "unknown";
     int detail = running ? 1 : ready ? 3 : waiting ? 4 : !c->orch.done ? 5 : 99;
+    /* the message is the host's sub_class= line (runtime_maker.cpp validate_runtime_impl) */
     chip_fatal(c, 100,
                "PTO2 scheduler timeout sub_class=%s (detail=%d) completed=%" PRIu64 "/%" PRIu64
-               " running=%d ready=%d waiting=%d orch_done=%d stuck_task_id=%" PRId64
-               " stuck_core=%d (thread %d made no progress for %.3f ms)",
-               sub, detail, c->tasks_completed, c->tasks_submitted, running, ready, waiting,
-               c->orch.done ? 1 : 0, stuck == UINT64_MAX ? (int64_t)-1 : (int64_t)stuck, stuck_core, ti,
-               (double)(t - th->last_progress) / (double)PS_PER_MS);
+               " running=%d ready=%d waiting=%d orch_done=%d stuck_task_id=%" PRId64 " stuck_core=%d",
+               rterr_stall_name(detail), detail, c->tasks_completed, c->tasks_submitted, running, ready,
+               waiting, c->orch.done ? 1 : 0, stuck == UINT64_MAX ? (int64_t)-1 : (int64_t)stuck, stuck_core);
+    snprintf(c->note, sizeof(c->note), "scheduler thread %d made no progress for %.3f ms", ti,
+             (double)(t - th->last_progress) / (double)PS_PER_MS);
 }
 
 /* ---- the sync-start drain (runtime.md §3.7) ---- */

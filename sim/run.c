@@ -14,7 +14,6 @@
 #include "../model/chip.h"
 #include "../model/outfile.h"
 #include "../model/report.h"
-#include "../model/rterr.h"
 #include "../model/runcfg.h"
 #include "../model/worker.h"
 #include "cli.h"
@@ -126,6 +125,20 @@ static int exit_for(chip_status s)
     }
 }
 
+/* Lays the non-zero sizes of one layer (per knob and ring) over cfg's. The
+ * values are checked where they are read, so they fit the fields. */
+static void lay_rings(chip_config *cfg, const uint64_t layer[3][RUNCFG_RINGS])
+{
+    for (int r = 0; r < RING_COUNT; r++) {
+        if (layer[KNOB_TASK_WINDOW][r])
+            cfg->ring_task_window[r] = (uint32_t)layer[KNOB_TASK_WINDOW][r];
+        if (layer[KNOB_HEAP][r])
+            cfg->ring_heap[r] = layer[KNOB_HEAP][r];
+        if (layer[KNOB_DEP_POOL][r])
+            cfg->ring_dep_pool[r] = (uint32_t)layer[KNOB_DEP_POOL][r];
+    }
+}
+
 /* Everything of a run that comes before a graph: the platform with its
  * overrides, the timeouts and the collectors. Returns EXIT_OK or the exit
  * status to end with. */
@@ -141,8 +154,6 @@ int run_prepare(const cli_run *o, platform *pl, chip_config *cf)
         return EXIT_USAGE;
     }
     char warn[1024];
-    if (runcfg_warn_retired_env(warn, sizeof(warn)))
-        fprintf(stderr, "ptosim: %s", warn);
     if (opt.aicpu_thread_num)
         plat.aicpu_threads = opt.aicpu_thread_num;
     for (int i = 0; i < opt.nsets; i++)
@@ -157,6 +168,11 @@ int run_prepare(const cli_run *o, platform *pl, chip_config *cf)
 
     chip_config cfg;
     chip_config_defaults(&cfg, &plat);
+    /* the runtime's PTO2_RING_* variables sit between the platform's defaults
+     * and the per-call sizes (runtime_maker.cpp resolve_ring_config) */
+    uint64_t env[3][RUNCFG_RINGS];
+    runcfg_env_rings(env, stderr, "ptosim: warning: ");
+    lay_rings(&cfg, env);
     cfg.swimlane_level = opt.swimlane_level;
     long timeout_ms;
     if (runcfg_pmu_type(opt.pmu_given, opt.pmu_value, getenv("SIMPLER_PMU_EVENT_TYPE"), &cfg.pmu_event_type,
@@ -213,24 +229,14 @@ int run_prepare(const cli_run *o, platform *pl, chip_config *cf)
     return EXIT_OK;
 }
 
-/* Ring sizes of one program, lowest first: the platform default, the
- * graph header's run_config, the flags (0 keeps the lower layer; runtime.md
- * §1.9). */
-void run_apply_rings(chip_config *cfg, const platform *plat, const graph *hdr, const cli_run *opt)
+/* Ring sizes of one program, lowest first: what cfg has from run_prepare
+ * (the platform default, then PTO2_RING_*), the graph header's run_config,
+ * the flags (0 keeps the lower layer; runtime_maker.cpp resolve_ring_config). */
+void run_apply_rings(chip_config *cfg, const graph *hdr, const cli_run *opt)
 {
-    for (int r = 0; r < RING_COUNT; r++) {
-        uint64_t v[3] = {(uint64_t)plat->ring_task_window, (uint64_t)plat->ring_heap,
-                         (uint64_t)plat->ring_dep_pool};
-        for (int k = 0; k < 3; k++) {
-            if (hdr && hdr->run_rings[k][r])
-                v[k] = hdr->run_rings[k][r];
-            if (opt->rings[k][r])
-                v[k] = opt->rings[k][r];
-        }
-        cfg->ring_task_window[r] = (uint32_t)v[KNOB_TASK_WINDOW];
-        cfg->ring_heap[r] = v[KNOB_HEAP];
-        cfg->ring_dep_pool[r] = (uint32_t)v[KNOB_DEP_POOL];
-    }
+    if (hdr)
+        lay_rings(cfg, hdr->run_rings);
+    lay_rings(cfg, opt->rings);
 }
 
 /* The sizing vector the worker caches its arena on. */
@@ -438,32 +444,8 @@ static int simulate(const cli_run *o, const platform *pl, const chip_config *cf,
                 exit_code = ri.exit_code = EXIT_INTERNAL;
         }
     }
-    if (c->status == CHIP_FATAL) {
-        fprintf(stderr, "ptosim: runtime error %d %s: %s\n", c->fatal_code, rterr_name(c->fatal_code),
-                c->message);
-        fprintf(stderr, "ptosim: error detail: %s\n", rterr_detail(c->fatal_code));
-        fprintf(stderr, "ptosim: error hint: %s\n", rterr_hint(c->fatal_code));
-    } else if (c->status == CHIP_DEVICE_ERROR) {
-        /* what the host reports after the watchdog (formats.md §5.6) */
-        fprintf(stderr, "ptosim: [device] %s\n", c->message);
-        if (c->device_code == 507046)
-            fprintf(stderr, "ptosim: %s\n", c->message);
-        else
-            fprintf(stderr, "ptosim: aclrtSynchronizeStreamWithTimeout (AICPU) failed: %d\n", c->device_code);
-        fprintf(stderr, "ptosim: ACL error detail: %d %s - %s\n", c->device_code,
-                rterr_acl_name(c->device_code), rterr_acl_detail(c->device_code));
-        fprintf(stderr,
-                "ptosim: ACL error hint: do NOT read this as 'deadlock' or 'OOM' on its own -- a %s kill is "
-                "not proof "
-                "of a deadlock, the run may simply be slow (see ptosim_run.json: outcome.device_error, "
-                "args_dump). "
-                "See docs/troubleshooting/device-error-codes.md\n",
-                c->device_code == 507046 ? "stream-sync" : "STARS op-execute");
-        fprintf(stderr,
-                "ptosim: AICore error %d: device drained, but force-resetting in finalize regardless\n",
-                c->device_code);
-    } else if (c->status != CHIP_DONE) {
-        fprintf(stderr, "ptosim: %s: %s\n", report_status_name(c->status), c->message);
+    if (c->status != CHIP_DONE) {
+        report_failure(c, stderr);
     } else if (sgrc != 0) {
         fprintf(stderr, "ptosim: %s\n", err);
     }
@@ -573,7 +555,7 @@ static int run_worker(const cli_run *opt, const platform *plat, const chip_confi
             break;
         }
         chip_config pc = *cfg;
-        run_apply_rings(&pc, plat, &hdr, opt);
+        run_apply_rings(&pc, &hdr, opt);
         uint64_t rings[3][4];
         rings_of(&pc, rings);
         if (worker_add_program(w, &hdr, rings, err, sizeof(err)) != 0) {
@@ -643,7 +625,7 @@ int run_main(int argc, char **argv)
     graph hdr;
     if (read_header(opt.graph, &hdr) != 0)
         return EXIT_GRAPH;
-    run_apply_rings(&cfg, &plat, &hdr, &opt);
+    run_apply_rings(&cfg, &hdr, &opt);
     graph_close(&hdr);
     return simulate(&opt, &plat, &cfg, opt.graph, opt.work_dir, true, NULL);
 }

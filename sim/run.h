@@ -12,9 +12,10 @@
  * status to end with (the message is printed). */
 int run_prepare(const cli_run *opt, platform *plat, chip_config *cfg);
 
-/* Ring sizes of one program, lowest first: the platform default, the graph
- * header's run_config (hdr may be NULL), the flags. */
-void run_apply_rings(chip_config *cfg, const platform *plat, const graph *hdr, const cli_run *opt);
+/* Ring sizes of one program, lowest first: what run_prepare put in cfg (the
+ * platform default, then the PTO2_RING_* variables), the graph header's
+ * run_config (hdr may be NULL), the flags. */
+void run_apply_rings(chip_config *cfg, const graph *hdr, const cli_run *opt);
 
 /* Runs `ptosim run` with the arguments after "run". Returns the exit status. */
 int run_main(int argc, char **argv);

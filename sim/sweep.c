@@ -1043,10 +1043,12 @@ static int write_slurm(const sweep *s)
            "or, once the array has finished: %s sweep --collect %s\n",
            s->npoints, s->npoints == 1 ? "" : "s", s->dir_abs, s->dir_abs, s->dir_abs, s->dir_abs, s->exe,
            s->dir_abs);
-    if (s->npoints > SLURM_MAX_ARRAY - 1)
-        printf("note: %ld tasks is past Slurm's default MaxArraySize (%d); ask your admins, or split the "
-               "sweep\n",
-               s->npoints, SLURM_MAX_ARRAY);
+    /* the largest task index Slurm takes is MaxArraySize - 1 */
+    if (s->npoints > SLURM_MAX_ARRAY)
+        fprintf(stderr,
+                "ptosim: warning: a job array of %ld tasks (indices 0-%ld) is past Slurm's default "
+                "MaxArraySize of %d (indices 0-%d); ask your admins, or split the sweep\n",
+                s->npoints, s->npoints - 1, SLURM_MAX_ARRAY, SLURM_MAX_ARRAY - 1);
     return EXIT_OK;
 }
 

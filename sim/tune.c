@@ -381,7 +381,7 @@ int tune_main(int argc, char **argv)
         lint_report_free(&lr);
         return EXIT_GRAPH;
     }
-    run_apply_rings(&cfg, &plat, &hdr, &opt);
+    run_apply_rings(&cfg, &hdr, &opt);
     graph_close(&hdr);
 
     printf("ptosim tune: %s (%ld tasks) on %s\n", g.name, lr.tasks, plat.name);

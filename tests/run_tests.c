@@ -9,6 +9,7 @@ int main(void)
     srunner_add_suite(sr, suite_graph());
     srunner_add_suite(sr, suite_platform());
     srunner_add_suite(sr, suite_runcfg());
+    srunner_add_suite(sr, suite_errors());
     srunner_add_suite(sr, suite_chip());
     srunner_add_suite(sr, suite_rings());
     srunner_add_suite(sr, suite_deps());

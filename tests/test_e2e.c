@@ -553,7 +553,7 @@ START_TEST(errors_give_distinct_exit_codes_and_clear_messages)
     const char *a7[] = {"run", flat, "-o", dir, "--ring-task-window", "4", NULL};
     r = tu_run(a7);
     ck_assert_int_eq(r.status, 4);
-    ck_assert_msg(strstr(r.err, "runtime error 1 SCOPE_DEADLOCK") != NULL, "%s", r.err);
+    ck_assert_msg(tu_starts(r.err, TU_ORCH_FAILED(1)), "%s", r.err);
     char *rp = path_in(dir, "ptosim_run.json");
     cJSON *j = tu_json_file(rp);
     const cJSON *outcome = cJSON_GetObjectItem(j, "outcome");
@@ -573,8 +573,11 @@ START_TEST(errors_give_distinct_exit_codes_and_clear_messages)
     const char *a8[] = {"run", dep, NULL};
     r = tu_run(a8);
     ck_assert_int_eq(r.status, 4);
-    ck_assert_msg(strstr(r.err, "runtime error 5 INVALID_ARGS") != NULL, "%s", r.err);
-    ck_assert_msg(strstr(r.err, "error hint:") != NULL, "%s", r.err);
+    ck_assert_msg(tu_starts(r.err, TU_ORCH_FAILED(5) "error detail: orch_error_code=5 INVALID_ARGS - "), "%s",
+                  r.err);
+    ck_assert_msg(strstr(r.err, "\nerror hint: an orchestration bug, not a capacity problem"), "%s", r.err);
+    ck_assert_msg(strstr(r.err, ": deps[0]: Arg.set_dependencies(...) requires valid task ids; task 5"), "%s",
+                  r.err);
     tu_run_free(&r);
     free(bad);
     free(flat);
@@ -734,17 +737,100 @@ START_TEST(a_fatal_run_still_writes_scope_stats_marked_fatal)
 }
 END_TEST
 
-START_TEST(retired_ring_variables_draw_a_warning_only)
+/* Runs graph with PTO2_RING_* variable name set to value (NULL: none) and
+ * the extra arguments; checks the exit status and returns the config's
+ * ring_task_window and ring_heap from ptosim_run.json. */
+static run_out run_with_ring_env(const char *name, const char *value, const char *graph, const char *flag,
+                                 const char *flag_value, int status, uint64_t window[4], uint64_t heap[4])
 {
-    setenv("PTO2_RING_TASK_WINDOW", "4", 1);
-    const char *args[] = {"run", TRACE("chain3.jsonl"), "--quiet", NULL};
+    const char *dir = tu_tmpdir();
+    const char *args[] = {"run", graph, "-o", dir, "--quiet", flag, flag_value, NULL};
+    if (name)
+        setenv(name, value, 1);
     run_out r = tu_run(args);
-    unsetenv("PTO2_RING_TASK_WINDOW");
-    ck_assert_int_eq(r.status, 0); /* a window of 4 would not matter here anyway: it is ignored */
-    ck_assert_str_eq(r.err,
-                     "ptosim: warning: PTO2_RING_TASK_WINDOW is set but no longer read (the process-wide "
-                     "PTO2_RING_* variables are retired); use --ring-task-window\n");
+    if (name)
+        unsetenv(name);
+    ck_assert_msg(r.status == status, "exit %d: %s", r.status, r.err);
+    char *p = path_in(dir, "ptosim_run.json");
+    cJSON *j = tu_json_file(p);
+    const cJSON *cfg = cJSON_GetObjectItem(j, "config");
+    for (int i = 0; i < 4; i++) {
+        window[i] =
+            (uint64_t)cJSON_GetArrayItem(cJSON_GetObjectItem(cfg, "ring_task_window"), i)->valuedouble;
+        heap[i] = (uint64_t)cJSON_GetArrayItem(cJSON_GetObjectItem(cfg, "ring_heap"), i)->valuedouble;
+    }
+    cJSON_Delete(j);
+    free(p);
+    return r;
+}
+
+#define ASSERT_RINGS(v, a, b, c, d)                                                                          \
+    ck_assert_msg(v[0] == a && v[1] == b && v[2] == c && v[3] == d, #v " = %llu,%llu,%llu,%llu",             \
+                  (unsigned long long)v[0], (unsigned long long)v[1], (unsigned long long)v[2],              \
+                  (unsigned long long)v[3])
+
+START_TEST(ring_variables_sit_between_the_platform_and_the_per_call_sizes)
+{
+    /* per ring: flag > graph run_config > PTO2_RING_* > platform default
+     * (runtime_maker.cpp resolve_ring_config: per-call entry > env > default) */
+    const char *dir = tu_tmpdir();
+    char *g =
+        tu_write(dir, "rc.jsonl",
+                 "{\"ptosim_graph\": 1, \"name\": \"rc\", \"kernels\": [{\"id\": 0, \"name\": \"k\", "
+                 "\"core\": \"aiv\", \"cost\": {\"cycles\": 100}}], \"run_config\": {\"ring_task_window\": "
+                 "[0, 0, 256, 0]}}\n{\"op\": \"submit\", \"kernel\": \"k\"}\n");
+    uint64_t w[4], h[4];
+    run_out r = run_with_ring_env("PTO2_RING_TASK_WINDOW", "8,16,32,64", g, "--ring-task-window", "0,128,0,0",
+                                  0, w, h);
+    ASSERT_RINGS(w, 8, 128, 256, 64); /* env, flag, run_config, env */
+    ASSERT_RINGS(h, 268435456, 268435456, 268435456, 268435456);
+    ck_assert_str_eq(r.err, "");
     tu_run_free(&r);
+    /* the heap needs no power of 2 from the environment (it does from a flag) */
+    r = run_with_ring_env("PTO2_RING_HEAP", "1536", g, "--ring-heap", "0,0,0,2048", 0, w, h);
+    ASSERT_RINGS(h, 1536, 1536, 1536, 2048);
+    ASSERT_RINGS(w, 16384, 16384, 256, 16384);
+    tu_run_free(&r);
+    /* a bad value is ignored with the runtime's warning: the platform's default stands */
+    r = run_with_ring_env("PTO2_RING_TASK_WINDOW", "48", g, "--ring-heap", "0,0,0,0", 0, w, h);
+    ck_assert_str_eq(r.err,
+                     "ptosim: warning: PTO2_RING_TASK_WINDOW=48 invalid (must be a power of 2), ignored\n");
+    ASSERT_RINGS(w, 16384, 16384, 256, 16384);
+    tu_run_free(&r);
+    free(g);
+
+    /* the variable reaches the run: four tasks in the root scope with a
+     * 4-slot window end in code 1, as the hint's PTO2_RING_TASK_WINDOW says;
+     * the flag wins over it */
+    g = tu_write(dir, "flat.jsonl",
+                 "{\"ptosim_graph\": 1, \"name\": \"flat\", \"kernels\": [{\"id\": 0, \"name\": \"k\", "
+                 "\"core\": \"aiv\", \"cost\": {\"cycles\": 100}}]}\n"
+                 "{\"op\": \"submit\", \"kernel\": \"k\"}\n{\"op\": \"submit\", \"kernel\": \"k\"}\n"
+                 "{\"op\": \"submit\", \"kernel\": \"k\"}\n{\"op\": \"submit\", \"kernel\": \"k\"}\n");
+    r = run_with_ring_env("PTO2_RING_TASK_WINDOW", "4", g, "--ring-dep-pool", "0,0,0,0", 4, w, h);
+    ck_assert_msg(tu_starts(r.err, TU_ORCH_FAILED(1)), "%s", r.err);
+    ASSERT_RINGS(w, 4, 4, 4, 4);
+    tu_run_free(&r);
+    r = run_with_ring_env("PTO2_RING_TASK_WINDOW", "4", g, "--ring-task-window", "16", 0, w, h);
+    ASSERT_RINGS(w, 16, 16, 16, 16);
+    tu_run_free(&r);
+    free(g);
+}
+END_TEST
+
+START_TEST(a_swimlane_without_records_warns_with_the_prefix)
+{
+    /* a graph without tasks: the collector has nothing, and says so as the runtime's LOG_WARN does */
+    const char *dir = tu_tmpdir();
+    char *g = tu_write(dir, "empty.jsonl",
+                       "{\"ptosim_graph\": 1, \"name\": \"e\", \"kernels\": [{\"id\": 0, \"name\": \"k\", "
+                       "\"core\": \"aiv\", \"cost\": {\"cycles\": 100}}]}\n");
+    const char *args[] = {"run", g, "-o", dir, "--enable-chip-swimlane", "--quiet", NULL};
+    run_out r = tu_run(args);
+    ck_assert_int_eq(r.status, 0);
+    ck_assert_str_eq(r.err, "ptosim: Warning: No performance data to export.\n");
+    tu_run_free(&r);
+    free(g);
 }
 END_TEST
 
@@ -762,8 +848,8 @@ START_TEST(scheduler_timeout_from_flag_or_environment_is_code_100)
     const char *flag[] = {"run", g, "-o", dir, "--scheduler-timeout-ms", "20", NULL};
     run_out r = tu_run(flag);
     ck_assert_int_eq(r.status, 4);
-    ck_assert_msg(strstr(r.err, "runtime error 100 SCHEDULER_TIMEOUT") != NULL, "%s", r.err);
-    ck_assert_msg(strstr(r.err, "PTO2 scheduler timeout sub_class=S1") != NULL, "%s", r.err);
+    ck_assert_msg(tu_starts(r.err, TU_SCHED_FAILED(100)), "%s", r.err);
+    ck_assert_msg(strstr(r.err, "\nPTO2 scheduler timeout sub_class=S1") != NULL, "%s", r.err);
     char *p = path_in(dir, "ptosim_run.json");
     cJSON *j = tu_json_file(p);
     const cJSON *rt = cJSON_GetObjectItem(cJSON_GetObjectItem(j, "outcome"), "runtime_error");
@@ -777,7 +863,7 @@ START_TEST(scheduler_timeout_from_flag_or_environment_is_code_100)
     const char *env[] = {"run", g, "--quiet", NULL};
     r = tu_run(env);
     ck_assert_int_eq(r.status, 4);
-    ck_assert_msg(strstr(r.err, "runtime error 100") != NULL, "%s", r.err);
+    ck_assert_msg(tu_starts(r.err, TU_SCHED_FAILED(100)), "%s", r.err);
     tu_run_free(&r);
     setenv("SIMPLER_SCHEDULER_TIMEOUT_MS", "twenty", 1);
     const char *bad_env[] = {"run", g, "--quiet", "--scheduler-timeout-ms", "5", NULL};
@@ -925,7 +1011,8 @@ Suite *suite_e2e(void)
     tcase_add_test(tc, simgrid_deadlock_becomes_an_error);
     tcase_add_test(tc, dep_gen_and_scope_stats_files_are_written);
     tcase_add_test(tc, a_fatal_run_still_writes_scope_stats_marked_fatal);
-    tcase_add_test(tc, retired_ring_variables_draw_a_warning_only);
+    tcase_add_test(tc, ring_variables_sit_between_the_platform_and_the_per_call_sizes);
+    tcase_add_test(tc, a_swimlane_without_records_warns_with_the_prefix);
     tcase_add_test(tc, sweep_script_writes_one_row_per_point_in_order);
     tcase_add_test(tc, run_report_says_whether_profiling_perturbed_the_makespan);
     tcase_add_test(tc, granularity_traces_show_both_failure_modes);

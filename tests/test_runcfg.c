@@ -1,4 +1,5 @@
 /* test_runcfg.c - ring knobs and thread count: accepted forms and every RunConfig message. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,6 +44,24 @@ START_TEST(task_window_messages)
     ck_assert_str_eq(reject(KNOB_TASK_WINDOW, "16,0,64"),
                      "--ring-task-window: ring_task_window must have exactly 4 entries (one per scope-depth "
                      "ring), got 3");
+    /* powers of 2 above INT32_MAX pass pypto's RunConfig and meet simpler's
+     * RuntimeEnv::validate, which names the real range */
+    ck_assert_str_eq(
+        reject(KNOB_TASK_WINDOW, "4294967296"),
+        "--ring-task-window: RuntimeEnv: ring_task_window must be a power of 2 in [4, INT32_MAX]");
+    ck_assert_str_eq(
+        reject(KNOB_TASK_WINDOW, "2147483648"),
+        "--ring-task-window: RuntimeEnv: ring_task_window must be a power of 2 in [4, INT32_MAX]");
+    ck_assert_str_eq(
+        reject(KNOB_TASK_WINDOW, "0,4294967296,0,0"),
+        "--ring-task-window: RuntimeEnv: ring_task_window must be a power of 2 in [4, INT32_MAX]");
+    uint64_t v[4];
+    char err[256];
+    ck_assert_int_eq(runcfg_parse_ring(KNOB_TASK_WINDOW, "1073741824", v, err, sizeof(err)), 0);
+    ck_assert_uint_eq(v[3], 1073741824);
+    const uint64_t big[4] = {4294967296ULL};
+    ck_assert_int_eq(runcfg_ring_values(KNOB_TASK_WINDOW, big, 1, false, v, err, sizeof(err)), -1);
+    ck_assert_str_eq(err, "RuntimeEnv: ring_task_window must be a power of 2 in [4, INT32_MAX]");
     ck_assert_str_eq(reject(KNOB_TASK_WINDOW, "16,0,64,3"),
                      "--ring-task-window: ring_task_window entries must be a power of 2 >= 4 (or 0 to keep "
                      "default), got 3");
@@ -92,20 +111,105 @@ START_TEST(thread_count_is_auto_or_two_to_four)
 }
 END_TEST
 
-START_TEST(retired_ring_variables_only_warn)
+/* Reads the PTO2_RING_* variables with only name set, to text; returns the
+ * warnings written (static). */
+static const char *env_rings(const char *name, const char *text, uint64_t out[3][4])
 {
-    char out[1024];
+    static char buf[1024];
     unsetenv("PTO2_RING_TASK_WINDOW");
     unsetenv("PTO2_RING_HEAP");
     unsetenv("PTO2_RING_DEP_POOL");
-    ck_assert_int_eq(runcfg_warn_retired_env(out, sizeof(out)), 0);
-    ck_assert_str_eq(out, "");
-    setenv("PTO2_RING_TASK_WINDOW", "64", 1);
-    ck_assert_int_eq(runcfg_warn_retired_env(out, sizeof(out)), 1);
-    ck_assert_str_eq(out,
-                     "warning: PTO2_RING_TASK_WINDOW is set but no longer read (the process-wide PTO2_RING_* "
-                     "variables are retired); use --ring-task-window\n");
+    if (name)
+        setenv(name, text, 1);
+    FILE *f = tmpfile();
+    ck_assert(f != NULL);
+    runcfg_env_rings(out, f, "w: ");
+    long n = ftell(f);
+    ck_assert(n >= 0 && (size_t)n < sizeof(buf));
+    rewind(f);
+    buf[fread(buf, 1, (size_t)n, f)] = '\0';
+    fclose(f);
+    if (name)
+        unsetenv(name);
+    return buf;
+}
+
+/* Checks the four values read for knob k. */
+static void assert_rings(uint64_t out[3][4], runcfg_knob k, uint64_t a, uint64_t b, uint64_t c, uint64_t d)
+{
+    const uint64_t want[4] = {a, b, c, d};
+    for (int r = 0; r < 4; r++)
+        ck_assert_msg(out[k][r] == want[r], "knob %d ring %d: %llu, want %llu", (int)k, r,
+                      (unsigned long long)out[k][r], (unsigned long long)want[r]);
+}
+
+START_TEST(ring_variables_are_read_as_the_runtime_reads_them)
+{
+    uint64_t o[3][4];
+    ck_assert_str_eq(env_rings(NULL, NULL, o), "");
+    for (int k = 0; k < 3; k++)
+        assert_rings(o, (runcfg_knob)k, 0, 0, 0, 0); /* unset: the next layer down */
+    ck_assert_str_eq(env_rings("PTO2_RING_TASK_WINDOW", "64", o), "");
+    assert_rings(o, KNOB_TASK_WINDOW, 64, 64, 64, 64); /* one value for every ring */
+    assert_rings(o, KNOB_HEAP, 0, 0, 0, 0);
+    ck_assert_str_eq(env_rings("PTO2_RING_TASK_WINDOW", " 8, 16 ,32,64 ", o), "");
+    assert_rings(o, KNOB_TASK_WINDOW, 8, 16, 32, 64); /* each value trimmed */
+    ck_assert_str_eq(env_rings("PTO2_RING_TASK_WINDOW", "+16", o), "");
+    assert_rings(o, KNOB_TASK_WINDOW, 16, 16, 16, 16); /* strtoull takes a plus sign */
+    /* the heap only needs >= 1024 bytes here, up to UINT64_MAX; the dep pool no power of 2 */
+    ck_assert_str_eq(env_rings("PTO2_RING_HEAP", "1536", o), "");
+    assert_rings(o, KNOB_HEAP, 1536, 1536, 1536, 1536);
+    ck_assert_str_eq(env_rings("PTO2_RING_HEAP", "18446744073709551615", o), "");
+    assert_rings(o, KNOB_HEAP, UINT64_MAX, UINT64_MAX, UINT64_MAX, UINT64_MAX);
+    ck_assert_str_eq(env_rings("PTO2_RING_DEP_POOL", "5,6,7,2147483647", o), "");
+    assert_rings(o, KNOB_DEP_POOL, 5, 6, 7, 2147483647);
+}
+END_TEST
+
+START_TEST(a_bad_ring_variable_is_ignored_with_the_runtime_warning)
+{
+    uint64_t o[3][4];
+    static const struct {
+        const char *name, *text, *warning;
+    } cases[] = {
+        {"PTO2_RING_TASK_WINDOW", "", "PTO2_RING_TASK_WINDOW has an empty value in '', ignored"},
+        {"PTO2_RING_TASK_WINDOW", "8, ,8,8", "PTO2_RING_TASK_WINDOW has an empty value in ' ', ignored"},
+        {"PTO2_RING_HEAP", "-1024", "PTO2_RING_HEAP=-1024 invalid (must be a non-negative integer), ignored"},
+        {"PTO2_RING_HEAP", "1k", "PTO2_RING_HEAP=1k invalid (must be a non-negative integer), ignored"},
+        {"PTO2_RING_HEAP", "18446744073709551616",
+         "PTO2_RING_HEAP=18446744073709551616 invalid (must be a non-negative integer), ignored"},
+        {"PTO2_RING_HEAP", "512",
+         "PTO2_RING_HEAP=512 invalid (must be in [1024, 18446744073709551615]), ignored"},
+        {"PTO2_RING_TASK_WINDOW", "4294967296",
+         "PTO2_RING_TASK_WINDOW=4294967296 invalid (must be in [4, 2147483647]), ignored"},
+        {"PTO2_RING_TASK_WINDOW", "16,16,48,16",
+         "PTO2_RING_TASK_WINDOW=48 invalid (must be a power of 2), ignored"},
+        {"PTO2_RING_DEP_POOL", "3", "PTO2_RING_DEP_POOL=3 invalid (must be in [4, 2147483647]), ignored"},
+        {"PTO2_RING_DEP_POOL", "4,4,4",
+         "PTO2_RING_DEP_POOL=4,4,4 invalid (expected exactly 4 comma-separated values), ignored"},
+        {"PTO2_RING_DEP_POOL", "4,4,4,4,",
+         "PTO2_RING_DEP_POOL=4,4,4,4, invalid (expected exactly 4 comma-separated values), ignored"},
+        {"PTO2_RING_DEP_POOL", "4,4,4,4,x",
+         "PTO2_RING_DEP_POOL=4,4,4,4,x invalid (expected exactly 4 comma-separated values), ignored"},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        char want[256];
+        snprintf(want, sizeof(want), "w: %s\n", cases[i].warning);
+        ck_assert_str_eq(env_rings(cases[i].name, cases[i].text, o), want);
+        for (int k = 0; k < 3; k++)
+            assert_rings(o, (runcfg_knob)k, 0, 0, 0, 0); /* the whole variable is left unread */
+    }
+    /* one bad variable does not stop the others */
+    setenv("PTO2_RING_HEAP", "2048", 1);
+    setenv("PTO2_RING_TASK_WINDOW", "6", 1);
+    FILE *f = tmpfile();
+    runcfg_env_rings(o, f, "");
+    ck_assert_int_gt(ftell(f), 0);
+    fclose(f);
+    unsetenv("PTO2_RING_HEAP");
     unsetenv("PTO2_RING_TASK_WINDOW");
+    assert_rings(o, KNOB_TASK_WINDOW, 0, 0, 0, 0);
+    assert_rings(o, KNOB_HEAP, 2048, 2048, 2048, 2048);
 }
 END_TEST
 
@@ -176,7 +280,8 @@ Suite *suite_runcfg(void)
     tcase_add_test(tc, heap_messages_reject_64_bytes);
     tcase_add_test(tc, dep_pool_messages);
     tcase_add_test(tc, thread_count_is_auto_or_two_to_four);
-    tcase_add_test(tc, retired_ring_variables_only_warn);
+    tcase_add_test(tc, ring_variables_are_read_as_the_runtime_reads_them);
+    tcase_add_test(tc, a_bad_ring_variable_is_ignored_with_the_runtime_warning);
     tcase_add_test(tc, pmu_event_type_resolution_and_messages);
     tcase_add_test(tc, timeout_flag_wins_over_environment);
     suite_add_tcase(s, tc);

@@ -92,6 +92,11 @@ run_out tu_run(const char *const *args)
     return r;
 }
 
+bool tu_starts(const char *s, const char *prefix)
+{
+    return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
 void tu_run_free(run_out *r)
 {
     free(r->out);

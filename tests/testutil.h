@@ -4,6 +4,7 @@
 
 #include <cJSON.h>
 #include <check.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -41,6 +42,15 @@ cJSON *tu_json_file(const char *path);
 
 /* Does file path exist? */
 int tu_exists(const char *path);
+
+/* The runtime's first host line for a latched orchestrator or scheduler code. */
+#define TU_ORCH_FAILED(n)                                                                                    \
+    "PTO2 runtime failed: orch_error_code=" #n " sched_error_code=0 runtime_status=-" #n "\n"
+#define TU_SCHED_FAILED(n)                                                                                   \
+    "PTO2 runtime failed: orch_error_code=0 sched_error_code=" #n " runtime_status=-" #n "\n"
+
+/* Does s start with prefix? */
+bool tu_starts(const char *s, const char *prefix);
 
 /* Checks that obj's keys are exactly keys[] (NULL-terminated), in order. */
 void tu_assert_keys(const cJSON *obj, const char *const *keys, const char *where);
@@ -81,5 +91,6 @@ Suite *suite_worker(void);
 Suite *suite_tune(void);
 Suite *suite_sweep(void);
 Suite *suite_report(void);
+Suite *suite_errors(void);
 
 #endif

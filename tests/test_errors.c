@@ -1,0 +1,308 @@
+/* test_errors.c - error reporting as the runtime reports it: the host's fatal lines, byte for byte. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../model/chip.h"
+#include "../model/report.h"
+#include "../model/rterr.h"
+#include "testutil.h"
+
+#define CAPTURE PTOSIM_SRCDIR "/tests/real/fatal_host_log.txt"
+
+/* What f wrote, as a malloc'd string. */
+static char *drain(FILE *f)
+{
+    long n = ftell(f);
+    ck_assert(n >= 0);
+    rewind(f);
+    char *s = malloc((size_t)n + 1);
+    ck_assert_uint_eq(fread(s, 1, (size_t)n, f), (size_t)n);
+    s[n] = '\0';
+    fclose(f);
+    return s;
+}
+
+/* ptosim's host lines for one code. */
+static char *failure_lines(int code)
+{
+    FILE *f = tmpfile();
+    ck_assert(f != NULL);
+    rterr_print_failure(f, code);
+    return drain(f);
+}
+
+/* Is line (without its newline, len bytes) one of the capture's lines? */
+static bool in_capture(const char *const *lines, int n, const char *line, size_t len)
+{
+    for (int i = 0; i < n; i++)
+        if (strlen(lines[i]) == len && memcmp(lines[i], line, len) == 0)
+            return true;
+    return false;
+}
+
+START_TEST(host_lines_are_the_runtime_capture_byte_for_byte)
+{
+    /* every line the real runtime printed for its fatal codes, log prefix
+     * stripped; ptosim's lines for the same codes must be exactly that set */
+    char *text = tu_read(CAPTURE);
+    ck_assert_msg(text != NULL, "missing %s", CAPTURE);
+    const char *lines[64];
+    bool used[64] = {false};
+    int n = 0, codes[16], ncodes = 0;
+    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+        const char *tag = "[runtime_maker.cpp:1019] ";
+        char *body = strstr(line, tag);
+        ck_assert_msg(body != NULL, "no log prefix: %s", line);
+        body += strlen(tag);
+        ck_assert(n < 64);
+        lines[n++] = body;
+        int orch, sched, status;
+        if (sscanf(body, "PTO2 runtime failed: orch_error_code=%d sched_error_code=%d runtime_status=%d",
+                   &orch, &sched, &status) == 3) {
+            ck_assert_int_eq(status, -(orch ? orch : sched));
+            codes[ncodes++] = orch ? orch : sched;
+        }
+    }
+    ck_assert_int_eq(ncodes, 9); /* 1, 2, 3, 4, 5, 7, 9, 101, 102 */
+    ck_assert_int_eq(n, 27);     /* three lines each */
+    for (int i = 0; i < ncodes; i++) {
+        char *mine = failure_lines(codes[i]);
+        int count = 0;
+        for (char *p = mine; *p; count++) {
+            char *e = strchr(p, '\n');
+            ck_assert_msg(e != NULL, "unterminated line for code %d", codes[i]);
+            ck_assert_msg(in_capture(lines, n, p, (size_t)(e - p)), "code %d: not in the capture: %.*s",
+                          codes[i], (int)(e - p), p);
+            for (int k = 0; k < n; k++)
+                if (strlen(lines[k]) == (size_t)(e - p) && memcmp(lines[k], p, (size_t)(e - p)) == 0)
+                    used[k] = true;
+            p = e + 1;
+        }
+        ck_assert_int_eq(count, 3);
+        free(mine);
+    }
+    for (int k = 0; k < n; k++)
+        ck_assert_msg(used[k], "ptosim never prints: %s", lines[k]);
+    free(text);
+}
+END_TEST
+
+START_TEST(an_uncovered_code_stays_a_bare_failure_line)
+{
+    /* 6 is retired in a2a3 tensormap_and_ringbuffer: no detail borrowed from a neighbour */
+    char *s = failure_lines(6);
+    ck_assert_str_eq(s, "PTO2 runtime failed: orch_error_code=6 sched_error_code=0 runtime_status=-6\n");
+    free(s);
+    ck_assert_str_eq(rterr_name(6), "unknown");
+    /* a scheduler code names the scheduler's field */
+    s = failure_lines(103);
+    ck_assert_str_eq(s,
+                     "PTO2 runtime failed: orch_error_code=0 sched_error_code=103 runtime_status=-103\n"
+                     "error detail: sched_error_code=103 ASYNC_REGISTRATION_FAILED - the scheduler received "
+                     "an async completion message of an illegal kind (runtime-internal; ASYNC_WAIT_OVERFLOW "
+                     "normally intercepts this first)\n"
+                     "error hint: not expected in normal operation -- keep the device log and report it to "
+                     "the runtime maintainers; tuning the ring capacities will not help. See "
+                     "docs/troubleshooting/device-error-codes.md\n");
+    free(s);
+}
+END_TEST
+
+START_TEST(stall_sub_classes_carry_the_runtime_labels)
+{
+    ck_assert_str_eq(rterr_stall_name(1), "S1:running-stalled");
+    ck_assert_str_eq(rterr_stall_name(3), "S3:ready-but-all-idle");
+    ck_assert_str_eq(rterr_stall_name(4), "S4:dependency-deadlock");
+    ck_assert_str_eq(rterr_stall_name(5), "S5:orchestrator-starvation");
+    ck_assert_str_eq(rterr_stall_name(99), "unknown:accounting/corruption");
+    ck_assert_str_eq(rterr_stall_name(2), "invalid");
+}
+END_TEST
+
+/* Checks that err starts with want and that every line after it starts
+ * "ptosim: " (ptosim's own context follows the runtime's lines). */
+static void assert_host_lines_then_ptosim(const char *err, const char *want)
+{
+    ck_assert_msg(strncmp(err, want, strlen(want)) == 0, "want:\n%s\ngot:\n%s", want, err);
+    for (const char *p = err + strlen(want); *p; p = strchr(p, '\n') + 1) {
+        ck_assert_msg(strncmp(p, "ptosim: ", 8) == 0, "a line without the prefix: %s", p);
+        ck_assert_msg(strchr(p, '\n') != NULL, "unterminated: %s", p);
+    }
+}
+
+#define FLAT4                                                                                                \
+    "{\"ptosim_graph\": 1, \"name\": \"flat\", \"kernels\": [{\"id\": 0, \"name\": \"k\", \"core\": "        \
+    "\"aiv\", "                                                                                              \
+    "\"cost\": {\"cycles\": 100}}]}\n"                                                                       \
+    "{\"op\": \"submit\", \"kernel\": \"k\"}\n{\"op\": \"submit\", \"kernel\": \"k\"}\n"                     \
+    "{\"op\": \"submit\", \"kernel\": \"k\"}\n{\"op\": \"submit\", \"kernel\": \"k\"}\n"
+
+START_TEST(a_fatal_run_prints_the_three_host_lines_then_ptosim_lines)
+{
+    /* four tasks in the root scope with a 4-slot window: the fourth submit
+     * meets 3 >= 4 - 1 in the scope pre-check, code 1 */
+    const char *dir = tu_tmpdir();
+    char *g = tu_write(dir, "flat.jsonl", FLAT4);
+    const char *args[] = {"run", g, "--ring-task-window", "4", "--quiet", NULL};
+    run_out r = tu_run(args);
+    ck_assert_int_eq(r.status, 4);
+    char last[512];
+    snprintf(last, sizeof(last),
+             "\nptosim: %s:5: FATAL: Scope Deadlock Detected! (ring 0) Tasks in current scope (3) >= "
+             "task_window_size (4). scope_depth: 1, ring_id: 0, scope_task_count: 3, active_tasks: 3 / 4 "
+             "(scope opened at (unknown):0)\n",
+             g);
+    ck_assert_msg(strlen(r.err) > strlen(last) && strcmp(r.err + strlen(r.err) - strlen(last), last) == 0,
+                  "%s", r.err);
+    assert_host_lines_then_ptosim(
+        r.err,
+        "PTO2 runtime failed: orch_error_code=1 sched_error_code=0 runtime_status=-1\n"
+        "error detail: orch_error_code=1 SCOPE_DEADLOCK - tasks submitted in one scope reached the ring "
+        "task-window cap; their fanout references are only released at scope_end, so no slot can be "
+        "reclaimed\n"
+        "error hint: raise ring_task_window (PTO2_RING_TASK_WINDOW) or split the scope so slots are "
+        "reclaimed "
+        "sooner; enable CallConfig.enable_scope_stats to see which scope peaked. See "
+        "docs/troubleshooting/device-error-codes.md\n"
+        "ptosim: set it with --ring-task-window N|a,b,c,d (RunConfig ring_task_window) or "
+        "PTO2_RING_TASK_WINDOW; see the scopes with --enable-scope-stats\n");
+    tu_run_free(&r);
+    free(g);
+}
+END_TEST
+
+static void window_4(chip_config *cfg)
+{
+    for (int r = 0; r < RING_COUNT; r++)
+        cfg->ring_task_window[r] = 4;
+}
+
+START_TEST(scope_deadlock_counts_the_root_scope_as_the_runtime_does)
+{
+    /* the first user scope: scope_stack_top 1 on ring 1, which the runtime
+     * prints as scope_depth 2 (pto_orchestrator.cpp check_scope_can_accept_task
+     * prints scope_stack_top + 1; the executor's root scope is top 0). Its
+     * fourth submit sees 3 tasks in the scope >= 4 - 1; none is reclaimed. */
+    chip *c = tu_chip("{\"ptosim_graph\": 1, \"name\": \"s\", \"kernels\": [{\"id\": 0, \"name\": \"k\", "
+                      "\"core\": \"aiv\", \"cost\": {\"cycles\": 100}}]}\n"
+                      "{\"op\": \"scope_begin\", \"site\": \"demo.cpp:42\"}\n"
+                      "{\"op\": \"submit\", \"kernel\": \"k\"}\n{\"op\": \"submit\", \"kernel\": \"k\"}\n"
+                      "{\"op\": \"submit\", \"kernel\": \"k\"}\n{\"op\": \"submit\", \"kernel\": \"k\"}\n"
+                      "{\"op\": \"scope_end\"}\n",
+                      NULL, 0, window_4);
+    ck_assert_int_eq(c->status, CHIP_FATAL);
+    ck_assert_int_eq(c->fatal_code, 1);
+    const char *m = strstr(c->message, ":6: ");
+    ck_assert_msg(m != NULL, "%s", c->message);
+    ck_assert_str_eq(m,
+                     ":6: FATAL: Scope Deadlock Detected! (ring 1) Tasks in current scope (3) >= "
+                     "task_window_size (4). scope_depth: 2, ring_id: 1, scope_task_count: 3, active_tasks: "
+                     "3 / 4 (scope opened at demo.cpp:42)");
+    tu_chip_free(c);
+}
+END_TEST
+
+static void timeout_20ms(chip_config *cfg)
+{
+    cfg->scheduler_timeout = 20 * PS_PER_MS;
+}
+
+START_TEST(a_scheduler_timeout_adds_the_sub_class_line_after_the_hint)
+{
+    /* one AIC kernel of 1e15 cycles: its owner thread sees no progress for 20 ms */
+    chip *c = tu_chip("{\"ptosim_graph\": 1, \"name\": \"h\", \"kernels\": [{\"id\": 0, \"name\": \"spin\", "
+                      "\"core\": \"aic\", \"cost\": {\"cycles\": 1000000000000000}}]}\n"
+                      "{\"op\": \"submit\", \"kernel\": \"spin\"}\n",
+                      NULL, 0, timeout_20ms);
+    FILE *f = tmpfile();
+    report_failure(c, f);
+    char *s = drain(f);
+    ck_assert_str_eq(
+        s,
+        "PTO2 runtime failed: orch_error_code=0 sched_error_code=100 runtime_status=-100\n"
+        "error detail: sched_error_code=100 SCHEDULER_TIMEOUT - the scheduler saw no forward progress within "
+        "its timeout; the sub_class= line below carries the device-classified reason and locators\n"
+        "error hint: read the sub_class= line below first, then follow the S1-S5 table in the doc; raise "
+        "PTO2_SCHEDULER_TIMEOUT_MS to tell a true deadlock apart from a merely slow kernel. See "
+        "docs/troubleshooting/device-error-codes.md\n"
+        "PTO2 scheduler timeout sub_class=S1:running-stalled (detail=1) completed=0/1 running=1 ready=0 "
+        "waiting=0 orch_done=1 stuck_task_id=0 stuck_core=0\n"
+        "ptosim: set it with --scheduler-timeout-ms N or SIMPLER_SCHEDULER_TIMEOUT_MS (the variable the "
+        "runtime reads)\n"
+        "ptosim: scheduler thread 0 made no progress for 20.000 ms\n");
+    free(s);
+    tu_chip_free(c);
+}
+END_TEST
+
+#define ACL_HINT                                                                                             \
+    "ACL error hint: do NOT read this as 'deadlock' or 'OOM' on its own -- it is a generic host-side code. " \
+    "Grep the host log for 'orch_error_code=' / 'sched_error_code=' / 'sub_class=' to get the "              \
+    "device-classified reason, and read the device log for the detector that fired. See "                    \
+    "docs/troubleshooting/device-error-codes.md\n"
+
+/* The host's report of a device kill: a chip that ran a trivial graph, then
+ * killed by the watchdog whose deadline comes first. */
+static char *device_failure(ps_t stars, ps_t stream)
+{
+    chip *c = tu_chip("{\"ptosim_graph\": 1, \"name\": \"d\", \"kernels\": [{\"id\": 0, \"name\": \"k\", "
+                      "\"core\": \"aiv\", \"cost\": {\"cycles\": 100}}]}\n",
+                      NULL, 0, NULL);
+    c->status = CHIP_RUNNING;
+    c->stars_deadline = stars;
+    c->stream_deadline = stream;
+    c->stars_credits = 1;
+    c->cfg.stream_sync_timeout_ms = 4000;
+    chip_device_kill(c, stars < stream ? stars : stream);
+    FILE *f = tmpfile();
+    report_failure(c, f);
+    tu_chip_free(c);
+    return drain(f);
+}
+
+START_TEST(a_device_kill_prints_the_runtimes_acl_lines_then_ptosim_lines)
+{
+    /* sync_stream_pair (device_runner_base.cpp), ACL_LOG_ERROR_DETAIL and
+     * recover_device_or_mark_unusable (a2a3 device_runner.cpp) */
+    char *s = device_failure(4294967296000ULL, PS_NEVER); /* one credit, 4.294967296 s */
+    ck_assert_str_eq(
+        s,
+        "aclrtSynchronizeStreamWithTimeout (AICPU) failed: 507018\n"
+        "ACL error detail: 507018 ACL_ERROR_RT_AICPU_EXCEPTION - an AICPU task raised an exception; several "
+        "distinct on-device mechanisms all surface as this one generic code\n" ACL_HINT
+        "AICore error 507018: device drained, but force-resetting in finalize regardless (drain success does "
+        "not prove the card is clean)\n"
+        "ptosim: [device] STARS op-execute timeout: the AICore launch ran past its deadline (1 credit(s), "
+        "4.294967 s) and was reaped with the AICPU (HandleTaskTimeout / kill aicpu-sd)\n"
+        "ptosim: a STARS op-execute kill is not proof of a deadlock: the run may simply be slow (see "
+        "ptosim_run.json: outcome.device_error, args_dump)\n");
+    free(s);
+    s = device_failure(PS_NEVER, 4000 * PS_PER_MS);
+    ck_assert_str_eq(
+        s,
+        "Stream sync timeout: stream=AICPU timeout_ms=4000 device_id=0 block_dim=24\n"
+        "ACL error detail: 507046 ACL_ERROR_RT_STREAM_SYNC_TIMEOUT - the host timed out waiting on a stream "
+        "sync; the device never reported completion\n" ACL_HINT
+        "AICore error 507046: device drained, but force-resetting in finalize regardless (drain success does "
+        "not prove the card is clean)\n"
+        "ptosim: a stream-sync kill is not proof of a deadlock: the run may simply be slow (see "
+        "ptosim_run.json: outcome.device_error, args_dump)\n");
+    free(s);
+}
+END_TEST
+
+Suite *suite_errors(void)
+{
+    Suite *s = suite_create("errors");
+    TCase *tc = tcase_create("host lines");
+    tcase_add_test(tc, host_lines_are_the_runtime_capture_byte_for_byte);
+    tcase_add_test(tc, an_uncovered_code_stays_a_bare_failure_line);
+    tcase_add_test(tc, stall_sub_classes_carry_the_runtime_labels);
+    tcase_add_test(tc, a_fatal_run_prints_the_three_host_lines_then_ptosim_lines);
+    tcase_add_test(tc, a_scheduler_timeout_adds_the_sub_class_line_after_the_hint);
+    tcase_add_test(tc, scope_deadlock_counts_the_root_scope_as_the_runtime_does);
+    tcase_add_test(tc, a_device_kill_prints_the_runtimes_acl_lines_then_ptosim_lines);
+    suite_add_tcase(s, tc);
+    return s;
+}
