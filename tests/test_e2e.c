@@ -576,7 +576,7 @@ START_TEST(errors_give_distinct_exit_codes_and_clear_messages)
     ck_assert_msg(tu_starts(r.err, TU_ORCH_FAILED(5) "error detail: orch_error_code=5 INVALID_ARGS - "), "%s",
                   r.err);
     ck_assert_msg(strstr(r.err, "\nerror hint: an orchestration bug, not a capacity problem"), "%s", r.err);
-    ck_assert_msg(strstr(r.err, ": deps[0]: Arg.set_dependencies(...) requires valid task ids; task 5"), "%s",
+    ck_assert_msg(strstr(r.err, "dep.jsonl:2: deps[0]: Arg.set_dependencies(...) requires valid task ids\n"), "%s",
                   r.err);
     tu_run_free(&r);
     free(bad);
