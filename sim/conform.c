@@ -504,31 +504,34 @@ static void cmp_tasks(cf_file *f, const cJSON *rd, const cJSON *sd, const strtab
     }
 }
 
-/* One edge as a line: every compared field, the tensor as T<n>. The line is also the sort key. */
+/* One edge as a line: every compared field, the tensor as T<n>; the overlap, the tensor, the consumer view
+ * and the producer view only when the edge has some field of them (an absent one inside shows as "-").
+ * The line is also the sort key. Returns a malloc'd string, NULL when out of memory. */
 static char *edge_line(const cJSON *e, const strtab *t)
 {
-    char pred[CF_VALUE_MAX], succ[CF_VALUE_MAX], arg[CF_VALUE_MAX], src[CF_VALUE_MAX], flags[CF_VALUE_MAX],
-        ov[CF_VALUE_MAX], tn[32], cd[CF_VALUE_MAX], cs[CF_VALUE_MAX], co[CF_VALUE_MAX], cst[CF_VALUE_MAX],
-        ps[CF_VALUE_MAX], po[CF_VALUE_MAX], pst[CF_VALUE_MAX];
+    char line[16 * CF_VALUE_MAX], v[6][CF_VALUE_MAX];
+    size_t n = 0;
 #define F(k) cJSON_GetObjectItemCaseSensitive(e, k)
-    int n = snprintf(
-        NULL, 0,
-        "%s -> %s arg %s %s %s overlap %s %s consumer %s %s off %s strides %s producer %s off %s strides %s",
-        task_label(F("pred"), pred, sizeof(pred)), task_label(F("succ"), succ, sizeof(succ)),
-        jtext(F("arg"), arg, sizeof(arg)), jraw(F("source"), src, sizeof(src)),
-        jtext(F("flags"), flags, sizeof(flags)), jraw(F("overlap"), ov, sizeof(ov)),
-        tensor_name(t, F("tensor_id"), tn, sizeof(tn)), jraw(F("consumer_dtype"), cd, sizeof(cd)),
-        jtext(F("consumer_shape"), cs, sizeof(cs)), jraw(F("consumer_start_offset"), co, sizeof(co)),
-        jtext(F("consumer_strides"), cst, sizeof(cst)), jtext(F("producer_shape"), ps, sizeof(ps)),
-        jraw(F("producer_start_offset"), po, sizeof(po)), jtext(F("producer_strides"), pst, sizeof(pst)));
+#define PUT(...) (n += (size_t)snprintf(line + n, n < sizeof(line) ? sizeof(line) - n : 0, __VA_ARGS__))
+    PUT("%s -> %s arg %s %s %s", task_label(F("pred"), v[0], sizeof(v[0])),
+        task_label(F("succ"), v[1], sizeof(v[1])), jtext(F("arg"), v[2], sizeof(v[2])),
+        jraw(F("source"), v[3], sizeof(v[3])), jtext(F("flags"), v[4], sizeof(v[4])));
+    if (F("overlap"))
+        PUT(" overlap %s", jraw(F("overlap"), v[0], sizeof(v[0])));
+    if (F("tensor_id"))
+        PUT(" %s", tensor_name(t, F("tensor_id"), v[0], sizeof(v[0])));
+    if (F("consumer_dtype") || F("consumer_shape") || F("consumer_start_offset") || F("consumer_strides"))
+        PUT(" consumer %s %s off %s strides %s", jraw(F("consumer_dtype"), v[0], sizeof(v[0])),
+            jtext(F("consumer_shape"), v[1], sizeof(v[1])),
+            jraw(F("consumer_start_offset"), v[2], sizeof(v[2])),
+            jtext(F("consumer_strides"), v[3], sizeof(v[3])));
+    if (F("producer_shape") || F("producer_start_offset") || F("producer_strides"))
+        PUT(" producer %s off %s strides %s", jtext(F("producer_shape"), v[0], sizeof(v[0])),
+            jraw(F("producer_start_offset"), v[1], sizeof(v[1])),
+            jtext(F("producer_strides"), v[2], sizeof(v[2])));
+#undef PUT
 #undef F
-    char *line = malloc((size_t)n + 1);
-    if (line)
-        snprintf(line, (size_t)n + 1,
-                 "%s -> %s arg %s %s %s overlap %s %s consumer %s %s off %s strides %s producer %s off %s "
-                 "strides %s",
-                 pred, succ, arg, src, flags, ov, tn, cd, cs, co, cst, ps, po, pst);
-    return line;
+    return strdup(line);
 }
 
 static int cmp_str(const void *a, const void *b)
