@@ -301,7 +301,7 @@ static cJSON *load_object(const char *path, char *err, size_t errlen)
 typedef struct cf_lines {
     cJSON **v;   /* parsed lines */
     int *lineno; /* their line numbers in the file */
-    size_t n;
+    size_t n;    /* lines (at least the header) */
 } cf_lines;
 
 static void lines_free(cf_lines *l)
@@ -595,7 +595,8 @@ static int cmp_edges(cf_file *f, const cJSON *rd, const cJSON *sd, const strtab 
 
 /* ptosim's heap arena: [ORCH_HEAP_ARENA_BASE, + the four ring heaps). */
 typedef struct cf_arena {
-    uint64_t base, size;
+    uint64_t base; /* ORCH_HEAP_ARENA_BASE: ring 0's heap */
+    uint64_t size; /* the four ring heaps, bytes */
 } cf_arena;
 
 static const char *const TENSOR_KEYS[] = {"version", "dtype", "buffer_numel"};
@@ -680,9 +681,11 @@ static const char *const RECORD_KEYS[] = {"site", "phase", "depth", "ring", "tas
 /* Peaks of what is not compared: per ring the most live task slots, heap bytes and dep-pool entries
  * (end - start) at any sample, and the most TensorMap entries in use. */
 typedef struct cf_peaks {
-    bool seen[CF_RING_COUNT];
-    double task_window[CF_RING_COUNT], heap[CF_RING_COUNT], dep_pool[CF_RING_COUNT];
-    double tensormap;
+    bool seen[CF_RING_COUNT];          /* the ring has a record */
+    double task_window[CF_RING_COUNT]; /* task slots */
+    double heap[CF_RING_COUNT];        /* heap bytes */
+    double dep_pool[CF_RING_COUNT];    /* dep-pool entries */
+    double tensormap;                  /* TensorMap entries (one global pool) */
 } cf_peaks;
 
 static double live(const cJSON *rec, const char *start, const char *end)
@@ -961,10 +964,13 @@ static int check_swimlane(const cJSON *j, const char *path, char *err, size_t er
 
 /* The three files of one dfx_outputs folder (NULL = absent). */
 typedef struct cf_dfx {
-    char deps_path[PATH_MAX], scope_path[PATH_MAX], swim_path[PATH_MAX];
-    cJSON *deps, *swim;
-    cf_lines scope;
-    bool has_scope;
+    char deps_path[PATH_MAX];  /* DIR/deps.json */
+    char scope_path[PATH_MAX]; /* DIR/scope_stats/scope_stats.jsonl */
+    char swim_path[PATH_MAX];  /* DIR/chip_swimlane_records.json */
+    cJSON *deps;               /* deps.json, checked by check_deps */
+    cJSON *swim;               /* the swimlane, checked by check_swimlane */
+    cf_lines scope;            /* scope stats: the header, then the records */
+    bool has_scope;            /* scope is loaded */
 } cf_dfx;
 
 static void dfx_free(cf_dfx *d)
@@ -1216,10 +1222,10 @@ out:
 
 /* The arguments of the run after "GRAPH": owned strings in buf, pointers in av. */
 typedef struct cf_argv {
-    const char *av[40];
-    int n;
-    char buf[8][128];
-    int nbuf;
+    const char *av[40]; /* the arguments, NULL-terminated */
+    int n;              /* arguments in av */
+    char buf[8][128];   /* the values av points to that are built here */
+    int nbuf;           /* buf entries used */
 } cf_argv;
 
 static void add(cf_argv *a, const char *s)
