@@ -6,6 +6,7 @@
 #include "../model/graph.h"
 #include "../model/platform.h"
 #include "cli.h"
+#include "conform.h"
 #include "gen.h"
 #include "htmlrep.h"
 #include "import.h"
@@ -30,6 +31,8 @@ static void usage(FILE *out)
         "  validate GRAPH               check a graph file without simulating it\n"
         "  import DFX_DIR               rebuild a graph file from a capture (deps.json, swimlane, scope "
         "stats)\n"
+        "  conform DFX_DIR [-o DIR]     simulate a runtime capture and compare the outputs (ptosim conform "
+        "--help)\n"
         "  gen KIND [--PARAM VALUE ...] write a synthetic graph to stdout (ptosim gen --help)\n"
         "  params [-p NAME|FILE]        list the platform parameters with their sources\n"
         "  report DIR                   write DIR/report.html: a page of a run or sweep (ptosim report "
@@ -100,6 +103,8 @@ int main(int argc, char **argv)
         return tune_main(argc - 2, argv + 2);
     if (strcmp(cmd, "import") == 0)
         return import_main(argc - 2, argv + 2);
+    if (strcmp(cmd, "conform") == 0)
+        return conform_main(argc - 2, argv + 2);
     if (strcmp(cmd, "validate") == 0)
         return cmd_validate(argc - 2, argv + 2);
     if (strcmp(cmd, "gen") == 0)

@@ -1,0 +1,1458 @@
+/* conform.c - `ptosim conform`: a runtime capture imported, re-simulated and compared with ptosim's run. */
+#define _XOPEN_SOURCE 700 /* nftw */
+#include "conform.h"
+
+#include <cJSON.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../model/orch.h"
+#include "../model/outfile.h"
+#include "../model/platform.h"
+#include "../model/strtab.h"
+#include "cli.h"
+#include "import.h"
+#include "run.h"
+
+/*
+ * What is compared, and why not the rest. The captures come from the
+ * runtime's functional simulator (a2a3sim), whose host threads race at host
+ * speed: anything that depends on when a task completes or retires is a fact
+ * of that one run, not of the runtime. Paths below are in hw-native-sys/simpler
+ * under src/a2a3/runtime/tensormap_and_ringbuffer/.
+ *
+ * deps.json (built by the host replay of the submit records, host/dep_gen_replay.cpp):
+ * everything, since the replay does not depend on timing. Tasks in order
+ * (task_id, scope, early_dispatch, kernel_ids, block_num), their args in
+ * order (idx, type, dtype, shape, start_offset, strides, tensor), the edge
+ * multiset (pred, succ, arg, source, flags, overlap, tensor and the consumer
+ * and producer views), and tensors[] in order (tensor, version, dtype,
+ * buffer_numel, buffer_addr). A tensor_id hashes the buffer address, and the
+ * runtime's heap is a host malloc in a2a3sim, so ids are compared through a
+ * bijection: T<n> is the n-th distinct id in order of first appearance
+ * (tasks[].args, then edges, then tensors[], in file order), and the same
+ * tensor must have the same T<n> on both sides. buffer_addr: an external
+ * tensor (outside ptosim's heap arena) must have the same address; a
+ * runtime-created one (inside the arena) is compared by its offset in the
+ * arena, real address minus ptosim's offset being one constant (the real
+ * arena base). The arena is the four ring heaps back to back from
+ * ORCH_HEAP_ARENA_BASE, as the runtime lays them out
+ * (runtime/shared/pto_runtime2_init.cpp init_data_from_layout).
+ *
+ * scope_stats.jsonl: the header (version, fatal, dropped, total and the
+ * capacities task_window_max, heap_max, dep_pool_max, tensormap_max), then
+ * per record site, phase, depth, ring, task_window_end and heap_end: the
+ * allocation counters (runtime/pto_ring_buffer.h task_head, heap_top). Not
+ * task_window_start, heap_start, dep_pool_start: retirement frontiers. Not
+ * dep_pool_end: wire_fanin_task (runtime/pto_orchestrator.cpp) takes a
+ * dep-pool entry only for a producer not yet COMPLETED. Not tensormap: the
+ * TensorMap frees a retired producer's entries lazily, when last_task_alive
+ * advances (runtime/pto_tensormap.h cleanup_retired). Their peaks are printed
+ * side by side as information. Known weakness: heap_end and created
+ * addresses also depend on retirement when a ring wraps or rebases an empty
+ * ring to 0 (pto_ring_buffer.h try_bump_heap); they are compared anyway, as
+ * a model that gets those right must also reproduce the timing that led there.
+ *
+ * chip_swimlane_records.json: its schema (top-level keys in order, metadata
+ * keys in order, the arity of aicore_tasks and aicpu_tasks rows, the number
+ * of per-thread phase arrays, the key set of each phase kind seen on both
+ * sides), chip_swimlane_level, metadata.num_cores, core_types and
+ * core_to_thread. Never times, nor which phase kinds occur (a resolve is
+ * recorded only for walks of RESOLVE_EMIT_MIN_CYCLES or more,
+ * runtime/scheduler/scheduler_completion.cpp; a drain only when a sync-start
+ * drain happens), nor clock_freq_hz (the unit of times).
+ */
+
+#define CF_VALUE_MAX 160 /* a value printed in a difference line, longer ones end in "..." */
+#define CF_RING_COUNT 4  /* PTO2_MAX_RING_DEPTH */
+#define CF_DEFAULT_RING_HEAP (256ULL * 1024 * 1024) /* PTO2_HEAP_SIZE, runtime/pto_runtime2_types.h */
+
+/* One compared file: where its lines go and how many differences it had. */
+typedef struct cf_file {
+    FILE *out;        /* the report */
+    const char *name; /* file name as printed */
+    long diffs;       /* differences found */
+} cf_file;
+
+/* Prints one difference line (the first CONFORM_MAX_LINES of a file) and counts it. */
+static void diff(cf_file *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void diff(cf_file *f, const char *fmt, ...)
+{
+    if (f->diffs++ >= CONFORM_MAX_LINES)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(f->out, "%s: ", f->name);
+    vfprintf(f->out, fmt, ap);
+    fputc('\n', f->out);
+    va_end(ap);
+}
+
+/* Prints an information line: something shown, not compared. */
+static void info(cf_file *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void info(cf_file *f, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(f->out, "%s: (not compared) ", f->name);
+    vfprintf(f->out, fmt, ap);
+    fputc('\n', f->out);
+    va_end(ap);
+}
+
+/* Says how many differences were not printed. */
+static void more(const cf_file *f)
+{
+    if (f->diffs > CONFORM_MAX_LINES)
+        fprintf(f->out, "%s: ... and %ld more differences\n", f->name, f->diffs - CONFORM_MAX_LINES);
+}
+
+static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+/* ---- values ---- */
+
+/* Equal JSON values; absent (NULL) equals only absent. */
+static bool same(const cJSON *a, const cJSON *b)
+{
+    if (!a || !b)
+        return a == b;
+    return cJSON_Compare(a, b, true);
+}
+
+/* v as compact JSON into buf ("-" when absent, "..." when cut). Returns buf. */
+static const char *jtext(const cJSON *v, char *buf, size_t n)
+{
+    if (!v) {
+        snprintf(buf, n, "-");
+        return buf;
+    }
+    char *s = cJSON_PrintUnformatted(v);
+    if (!s) {
+        snprintf(buf, n, "?");
+        return buf;
+    }
+    if (strlen(s) >= n && n > 4)
+        snprintf(buf, n, "%.*s...", (int)(n - 4), s);
+    else
+        snprintf(buf, n, "%s", s);
+    free(s);
+    return buf;
+}
+
+/* Like jtext, but a string shows without quotes. */
+static const char *jraw(const cJSON *v, char *buf, size_t n)
+{
+    if (cJSON_IsString(v)) {
+        snprintf(buf, n, "%s", v->valuestring);
+        return buf;
+    }
+    return jtext(v, buf, n);
+}
+
+/* An unsigned 64-bit value written as a decimal string (or a whole number). */
+static bool get_u64(const cJSON *v, uint64_t *out)
+{
+    if (cJSON_IsNumber(v) && v->valuedouble >= 0 && v->valuedouble < 18446744073709551616.0 &&
+        v->valuedouble == (double)(uint64_t)v->valuedouble) {
+        *out = (uint64_t)v->valuedouble;
+        return true;
+    }
+    if (!cJSON_IsString(v) || !v->valuestring[0] || v->valuestring[0] == '-')
+        return false;
+    char *end;
+    errno = 0;
+    unsigned long long x = strtoull(v->valuestring, &end, 10);
+    if (errno || *end)
+        return false;
+    *out = x;
+    return true;
+}
+
+/* A task id as the swimlane converter shows it: t<local> on ring 0, r<ring>t<local> otherwise. */
+static const char *task_label(const cJSON *v, char *buf, size_t n)
+{
+    uint64_t id;
+    if (!get_u64(v, &id))
+        return jtext(v, buf, n);
+    unsigned ring = (unsigned)((id >> 32) & 0xFF), local = (unsigned)(id & 0xFFFFFFFFu);
+    if (ring)
+        snprintf(buf, n, "r%ut%u", ring, local);
+    else
+        snprintf(buf, n, "t%u", local);
+    return buf;
+}
+
+/* Compares obj_a[key] with obj_b[key], one difference line prefixed by where. */
+static void cmp_key(cf_file *f, const char *where, const cJSON *a, const cJSON *b, const char *key)
+{
+    const cJSON *va = cJSON_GetObjectItemCaseSensitive(a, key),
+                *vb = cJSON_GetObjectItemCaseSensitive(b, key);
+    if (same(va, vb))
+        return;
+    char ta[CF_VALUE_MAX], tb[CF_VALUE_MAX];
+    diff(f, "%s%s%s: real %s, ptosim %s", where, *where ? " " : "", key, jtext(va, ta, sizeof(ta)),
+         jtext(vb, tb, sizeof(tb)));
+}
+
+/* ---- files ---- */
+
+static bool is_file(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* Reads a whole file (malloc'd, NUL-terminated; *len its size). NULL with a message in err. */
+static char *slurp(const char *path, size_t *len, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        fail(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+        return NULL;
+    }
+    size_t cap = 1 << 16, n = 0, got;
+    char *buf = malloc(cap);
+    while (buf && (got = fread(buf + n, 1, cap - n - 1, f)) > 0) {
+        n += got;
+        if (n + 1 == cap) {
+            char *nb = realloc(buf, cap * 2);
+            if (!nb) {
+                free(buf);
+                buf = NULL;
+                break;
+            }
+            buf = nb;
+            cap *= 2;
+        }
+    }
+    bool bad = ferror(f);
+    fclose(f);
+    if (!buf || bad) {
+        fail(err, errlen, "%s: cannot read: %s", path, buf ? "I/O error" : "out of memory");
+        free(buf);
+        return NULL;
+    }
+    buf[n] = '\0';
+    *len = n;
+    return buf;
+}
+
+/* Parses one JSON value from text[0..len); NULL with "WHAT: not JSON (byte N)" in err. */
+static cJSON *parse(const char *text, size_t len, const char *what, char *err, size_t errlen)
+{
+    const char *end = NULL;
+    cJSON *j = cJSON_ParseWithLengthOpts(text, len, &end, false);
+    if (!j) {
+        size_t at = end && end >= text ? (size_t)(end - text) : 0;
+        const char *e = cJSON_GetErrorPtr();
+        if (e && e >= text && e <= text + len)
+            at = (size_t)(e - text);
+        /* cJSON puts an error at the end of the text on its last byte */
+        fail(err, errlen, "%s: not JSON (byte %zu%s)", what, at, at + 1 == len ? ", the last" : "");
+        return NULL;
+    }
+    while (end && end < text + len && (*end == ' ' || *end == '\n' || *end == '\r' || *end == '\t'))
+        end++;
+    if (end && end < text + len) {
+        cJSON_Delete(j);
+        fail(err, errlen, "%s: not JSON (byte %zu: text after the value)", what, (size_t)(end - text));
+        return NULL;
+    }
+    return j;
+}
+
+/* Loads a JSON file that must be an object. */
+static cJSON *load_object(const char *path, char *err, size_t errlen)
+{
+    size_t len;
+    char *text = slurp(path, &len, err, errlen);
+    if (!text)
+        return NULL;
+    cJSON *j = parse(text, len, path, err, errlen);
+    free(text);
+    if (j && !cJSON_IsObject(j)) {
+        cJSON_Delete(j);
+        fail(err, errlen, "%s: not a JSON object", path);
+        return NULL;
+    }
+    return j;
+}
+
+/* scope_stats.jsonl: one object per non-blank line, the header first. */
+typedef struct cf_lines {
+    cJSON **v;   /* parsed lines */
+    int *lineno; /* their line numbers in the file */
+    size_t n;    /* lines (at least the header) */
+} cf_lines;
+
+static void lines_free(cf_lines *l)
+{
+    for (size_t i = 0; i < l->n; i++)
+        cJSON_Delete(l->v[i]);
+    free(l->v);
+    free(l->lineno);
+    memset(l, 0, sizeof(*l));
+}
+
+static int load_lines(const char *path, cf_lines *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof(*out));
+    size_t len;
+    char *text = slurp(path, &len, err, errlen);
+    if (!text)
+        return -1;
+    size_t cap = 0;
+    int lineno = 0, rc = 0;
+    for (char *p = text; p < text + len;) {
+        char *eol = memchr(p, '\n', (size_t)(text + len - p));
+        size_t n = eol ? (size_t)(eol - p) : (size_t)(text + len - p);
+        lineno++;
+        bool blank = true;
+        for (size_t k = 0; k < n && blank; k++)
+            blank = p[k] == ' ' || p[k] == '\t' || p[k] == '\r';
+        if (!blank) {
+            char what[PATH_MAX + 32];
+            snprintf(what, sizeof(what), "%s:%d", path, lineno);
+            cJSON *j = parse(p, n, what, err, errlen);
+            if (j && !cJSON_IsObject(j)) {
+                cJSON_Delete(j);
+                j = NULL;
+                fail(err, errlen, "%s: not a JSON object", what);
+            }
+            if (!j) {
+                rc = -1;
+                break;
+            }
+            if (out->n == cap) {
+                size_t nc = cap ? cap * 2 : 64;
+                cJSON **nv = realloc(out->v, nc * sizeof(*nv));
+                int *nl = nv ? realloc(out->lineno, nc * sizeof(*nl)) : NULL;
+                if (nv)
+                    out->v = nv;
+                if (!nl) {
+                    cJSON_Delete(j);
+                    rc = fail(err, errlen, "%s: out of memory", path);
+                    break;
+                }
+                out->lineno = nl;
+                cap = nc;
+            }
+            out->v[out->n] = j;
+            out->lineno[out->n++] = lineno;
+        }
+        p += n + 1;
+    }
+    free(text);
+    if (rc == 0 && out->n == 0)
+        rc = fail(err, errlen, "%s: empty (the first line is the run's header)", path);
+    if (rc != 0)
+        lines_free(out);
+    return rc;
+}
+
+/* ---- the shape the comparison walks ---- */
+
+/* An array member of obj, or an error naming path and where. */
+static const cJSON *need_array(const cJSON *obj, const char *key, const char *path, const char *where,
+                               char *err, size_t errlen)
+{
+    const cJSON *a = cJSON_GetObjectItemCaseSensitive(obj, key);
+    if (!cJSON_IsArray(a)) {
+        fail(err, errlen, "%s: %s%s%s: %s", path, where, *where ? "." : "", key,
+             a ? "not an array" : "missing");
+        return NULL;
+    }
+    return a;
+}
+
+/* Checks that deps.json has tasks, tensors and edges arrays of objects and each task an args array of
+ * objects. */
+static int check_deps(const cJSON *d, const char *path, char *err, size_t errlen)
+{
+    static const char *const LISTS[] = {"tasks", "tensors", "edges"};
+    for (int l = 0; l < 3; l++) {
+        const cJSON *a = need_array(d, LISTS[l], path, "", err, errlen);
+        if (!a)
+            return -1;
+        int i = 0;
+        const cJSON *e;
+        cJSON_ArrayForEach(e, a)
+        {
+            char where[64];
+            snprintf(where, sizeof(where), "%s[%d]", LISTS[l], i);
+            if (!cJSON_IsObject(e))
+                return fail(err, errlen, "%s: %s: not an object", path, where);
+            if (l == 0) {
+                const cJSON *args = need_array(e, "args", path, where, err, errlen), *g;
+                if (!args)
+                    return -1;
+                int k = 0;
+                cJSON_ArrayForEach(g, args)
+                {
+                    if (!cJSON_IsObject(g))
+                        return fail(err, errlen, "%s: %s.args[%d]: not an object", path, where, k);
+                    k++;
+                }
+            }
+            if (l == 1 && !cJSON_GetObjectItemCaseSensitive(e, "buffer_addr"))
+                return fail(err, errlen, "%s: %s.buffer_addr: missing", path, where);
+            i++;
+        }
+    }
+    return 0;
+}
+
+/* ---- deps.json ---- */
+
+/* The key of tensor_id values: a string as it is, anything else as JSON text. */
+static const char *id_key(const cJSON *v, char *buf, size_t n)
+{
+    return cJSON_IsString(v) ? v->valuestring : jtext(v, buf, n);
+}
+
+/* Numbers every distinct tensor_id in order of first appearance: tasks[].args, edges, tensors[]. */
+static int number_tensors(const cJSON *d, strtab *t)
+{
+    static const char *const LISTS[] = {"tasks", "edges", "tensors"};
+    char buf[CF_VALUE_MAX];
+    for (int l = 0; l < 3; l++) {
+        const cJSON *e;
+        cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(d, LISTS[l]))
+        {
+            if (l == 0) {
+                const cJSON *g;
+                cJSON_ArrayForEach(g, cJSON_GetObjectItemCaseSensitive(e, "args"))
+                {
+                    const cJSON *id = cJSON_GetObjectItemCaseSensitive(g, "tensor_id");
+                    if (id && strtab_intern(t, id_key(id, buf, sizeof(buf))) < 0)
+                        return -1;
+                }
+            } else {
+                const cJSON *id = cJSON_GetObjectItemCaseSensitive(e, "tensor_id");
+                if (id && strtab_intern(t, id_key(id, buf, sizeof(buf))) < 0)
+                    return -1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* "T<n>" of a tensor_id value, "-" when absent. */
+static const char *tensor_name(const strtab *t, const cJSON *id, char *buf, size_t n)
+{
+    char kb[CF_VALUE_MAX];
+    if (!id)
+        snprintf(buf, n, "-");
+    else
+        snprintf(buf, n, "T%d", strtab_find(t, id_key(id, kb, sizeof(kb))));
+    return buf;
+}
+
+static const char *const TASK_KEYS[] = {"task_id", "scope", "early_dispatch", "kernel_ids", "block_num"};
+static const char *const ARG_KEYS[] = {"idx", "type", "dtype", "shape", "start_offset", "strides"};
+
+static void cmp_tasks(cf_file *f, const cJSON *rd, const cJSON *sd, const strtab *rt, const strtab *st)
+{
+    const cJSON *ra = cJSON_GetObjectItemCaseSensitive(rd, "tasks"),
+                *sa = cJSON_GetObjectItemCaseSensitive(sd, "tasks");
+    int rn = cJSON_GetArraySize(ra), sn = cJSON_GetArraySize(sa);
+    if (rn != sn)
+        diff(f, "tasks: real %d, ptosim %d", rn, sn);
+    const cJSON *r = ra->child, *s = sa->child;
+    for (int i = 0; r && s; i++, r = r->next, s = s->next) {
+        char lab[CF_VALUE_MAX], where[CF_VALUE_MAX + 32];
+        snprintf(where, sizeof(where), "tasks[%d] %s", i,
+                 task_label(cJSON_GetObjectItemCaseSensitive(r, "task_id"), lab, sizeof(lab)));
+        for (size_t k = 0; k < sizeof(TASK_KEYS) / sizeof(TASK_KEYS[0]); k++)
+            cmp_key(f, where, r, s, TASK_KEYS[k]);
+        const cJSON *rg = cJSON_GetObjectItemCaseSensitive(r, "args"),
+                    *sg = cJSON_GetObjectItemCaseSensitive(s, "args");
+        int rgn = cJSON_GetArraySize(rg), sgn = cJSON_GetArraySize(sg);
+        if (rgn != sgn)
+            diff(f, "%s args: real %d, ptosim %d", where, rgn, sgn);
+        const cJSON *x = rg->child, *y = sg->child;
+        for (int k = 0; x && y; k++, x = x->next, y = y->next) {
+            char aw[sizeof(where) + 32];
+            snprintf(aw, sizeof(aw), "%s args[%d]", where, k);
+            for (size_t q = 0; q < sizeof(ARG_KEYS) / sizeof(ARG_KEYS[0]); q++)
+                cmp_key(f, aw, x, y, ARG_KEYS[q]);
+            char ta[32], tb[32];
+            tensor_name(rt, cJSON_GetObjectItemCaseSensitive(x, "tensor_id"), ta, sizeof(ta));
+            tensor_name(st, cJSON_GetObjectItemCaseSensitive(y, "tensor_id"), tb, sizeof(tb));
+            if (strcmp(ta, tb) != 0)
+                diff(f, "%s tensor: real %s, ptosim %s", aw, ta, tb);
+        }
+    }
+}
+
+/* One edge as a line: every compared field, the tensor as T<n>; the overlap, the tensor, the consumer view
+ * and the producer view only when the edge has some field of them (an absent one inside shows as "-").
+ * The line is also the sort key. Returns a malloc'd string, NULL when out of memory. */
+static char *edge_line(const cJSON *e, const strtab *t)
+{
+    char line[16 * CF_VALUE_MAX], v[6][CF_VALUE_MAX];
+    size_t n = 0;
+#define F(k) cJSON_GetObjectItemCaseSensitive(e, k)
+#define PUT(...) (n += (size_t)snprintf(line + n, n < sizeof(line) ? sizeof(line) - n : 0, __VA_ARGS__))
+    PUT("%s -> %s arg %s %s %s", task_label(F("pred"), v[0], sizeof(v[0])),
+        task_label(F("succ"), v[1], sizeof(v[1])), jtext(F("arg"), v[2], sizeof(v[2])),
+        jraw(F("source"), v[3], sizeof(v[3])), jtext(F("flags"), v[4], sizeof(v[4])));
+    if (F("overlap"))
+        PUT(" overlap %s", jraw(F("overlap"), v[0], sizeof(v[0])));
+    if (F("tensor_id"))
+        PUT(" %s", tensor_name(t, F("tensor_id"), v[0], sizeof(v[0])));
+    if (F("consumer_dtype") || F("consumer_shape") || F("consumer_start_offset") || F("consumer_strides"))
+        PUT(" consumer %s %s off %s strides %s", jraw(F("consumer_dtype"), v[0], sizeof(v[0])),
+            jtext(F("consumer_shape"), v[1], sizeof(v[1])),
+            jraw(F("consumer_start_offset"), v[2], sizeof(v[2])),
+            jtext(F("consumer_strides"), v[3], sizeof(v[3])));
+    if (F("producer_shape") || F("producer_start_offset") || F("producer_strides"))
+        PUT(" producer %s off %s strides %s", jtext(F("producer_shape"), v[0], sizeof(v[0])),
+            jraw(F("producer_start_offset"), v[1], sizeof(v[1])),
+            jtext(F("producer_strides"), v[2], sizeof(v[2])));
+#undef PUT
+#undef F
+    return strdup(line);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The edges of d as sorted lines; NULL when out of memory. */
+static char **edge_lines(const cJSON *d, const strtab *t, size_t *n)
+{
+    const cJSON *edges = cJSON_GetObjectItemCaseSensitive(d, "edges"), *e;
+    *n = (size_t)cJSON_GetArraySize(edges);
+    char **v = calloc(*n ? *n : 1, sizeof(*v));
+    size_t i = 0;
+    cJSON_ArrayForEach(e, edges)
+    {
+        if (!v || !(v[i++] = edge_line(e, t))) {
+            for (size_t k = 0; v && k < i; k++)
+                free(v[k]);
+            free(v);
+            return NULL;
+        }
+    }
+    qsort(v, *n, sizeof(*v), cmp_str);
+    return v;
+}
+
+/* The edge multisets: a sorted merge; what is left on one side is an edge only there. */
+static int cmp_edges(cf_file *f, const cJSON *rd, const cJSON *sd, const strtab *rt, const strtab *st)
+{
+    size_t rn, sn;
+    char **r = edge_lines(rd, rt, &rn), **s = r ? edge_lines(sd, st, &sn) : NULL;
+    if (!s) {
+        for (size_t i = 0; r && i < rn; i++)
+            free(r[i]);
+        free(r);
+        return -1;
+    }
+    if (rn != sn)
+        diff(f, "edges: real %zu, ptosim %zu", rn, sn);
+    size_t i = 0, j = 0;
+    while (i < rn || j < sn) {
+        int c = i == rn ? 1 : j == sn ? -1 : strcmp(r[i], s[j]);
+        if (c == 0) {
+            i++;
+            j++;
+        } else if (c < 0) {
+            diff(f, "edge only in real: %s", r[i++]);
+        } else {
+            diff(f, "edge only in ptosim: %s", s[j++]);
+        }
+    }
+    for (i = 0; i < rn; i++)
+        free(r[i]);
+    for (j = 0; j < sn; j++)
+        free(s[j]);
+    free(r);
+    free(s);
+    return 0;
+}
+
+/* ptosim's heap arena: [ORCH_HEAP_ARENA_BASE, + the four ring heaps). */
+typedef struct cf_arena {
+    uint64_t base; /* ORCH_HEAP_ARENA_BASE: ring 0's heap */
+    uint64_t size; /* the four ring heaps, bytes */
+} cf_arena;
+
+static const char *const TENSOR_KEYS[] = {"version", "dtype", "buffer_numel"};
+
+static void cmp_tensors(cf_file *f, const cJSON *rd, const cJSON *sd, const strtab *rt, const strtab *st,
+                        const cf_arena *arena)
+{
+    const cJSON *ra = cJSON_GetObjectItemCaseSensitive(rd, "tensors"),
+                *sa = cJSON_GetObjectItemCaseSensitive(sd, "tensors");
+    int rn = cJSON_GetArraySize(ra), sn = cJSON_GetArraySize(sa);
+    if (rn != sn)
+        diff(f, "tensors: real %d, ptosim %d", rn, sn);
+    bool have_base = false;
+    uint64_t real_base = 0; /* real address of ptosim's arena offset 0 */
+    int base_from = -1;
+    const cJSON *r = ra->child, *s = sa->child;
+    for (int i = 0; r && s; i++, r = r->next, s = s->next) {
+        char where[64], ta[32], tb[32], va[CF_VALUE_MAX], vb[CF_VALUE_MAX];
+        snprintf(where, sizeof(where), "tensors[%d]", i);
+        tensor_name(rt, cJSON_GetObjectItemCaseSensitive(r, "tensor_id"), ta, sizeof(ta));
+        tensor_name(st, cJSON_GetObjectItemCaseSensitive(s, "tensor_id"), tb, sizeof(tb));
+        if (strcmp(ta, tb) != 0)
+            diff(f, "%s tensor: real %s, ptosim %s", where, ta, tb);
+        for (size_t k = 0; k < sizeof(TENSOR_KEYS) / sizeof(TENSOR_KEYS[0]); k++)
+            cmp_key(f, where, r, s, TENSOR_KEYS[k]);
+        const cJSON *rv = cJSON_GetObjectItemCaseSensitive(r, "buffer_addr"),
+                    *sv = cJSON_GetObjectItemCaseSensitive(s, "buffer_addr");
+        uint64_t ra64, sa64;
+        if (!get_u64(rv, &ra64) || !get_u64(sv, &sa64)) {
+            if (!same(rv, sv))
+                diff(f, "%s buffer_addr: real %s, ptosim %s (not both decimal u64)", where,
+                     jtext(rv, va, sizeof(va)), jtext(sv, vb, sizeof(vb)));
+            continue;
+        }
+        if (sa64 < arena->base || sa64 - arena->base >= arena->size) {
+            if (ra64 != sa64)
+                diff(f, "%s buffer_addr: real %" PRIu64 ", ptosim %" PRIu64 " (external: must be equal)",
+                     where, ra64, sa64);
+            continue;
+        }
+        uint64_t off = sa64 - arena->base;
+        if (!have_base) {
+            have_base = true;
+            real_base = ra64 - off;
+            base_from = i;
+        } else if (ra64 - off != real_base) {
+            diff(f,
+                 "%s buffer_addr: heap offset real 0x%" PRIx64 ", ptosim 0x%" PRIx64
+                 " (offsets from the real heap base 0x%" PRIx64 " that tensors[%d] gives)",
+                 where, ra64 - real_base, off, real_base, base_from);
+        }
+    }
+}
+
+static int cmp_deps(cf_file *f, const cJSON *rd, const cJSON *sd, const cf_arena *arena)
+{
+    strtab rt, st;
+    strtab_init(&rt);
+    strtab_init(&st);
+    int rc = -1;
+    if (number_tensors(rd, &rt) != 0 || number_tensors(sd, &st) != 0)
+        goto out;
+    if (rt.count != st.count)
+        diff(f, "distinct tensor ids: real %zu, ptosim %zu", rt.count, st.count);
+    cmp_tasks(f, rd, sd, &rt, &st);
+    if (cmp_edges(f, rd, sd, &rt, &st) != 0)
+        goto out;
+    cmp_tensors(f, rd, sd, &rt, &st, arena);
+    rc = 0;
+out:
+    strtab_free(&rt);
+    strtab_free(&st);
+    return rc;
+}
+
+/* ---- scope_stats.jsonl ---- */
+
+static const char *const HEADER_KEYS[] = {"version",         "fatal",    "dropped",      "total",
+                                          "task_window_max", "heap_max", "dep_pool_max", "tensormap_max"};
+static const char *const RECORD_KEYS[] = {"site", "phase", "depth", "ring", "task_window_end", "heap_end"};
+
+/* Peaks of what is not compared: per ring the most live task slots, heap bytes and dep-pool entries
+ * (end - start) at any sample, and the most TensorMap entries in use. */
+typedef struct cf_peaks {
+    bool seen[CF_RING_COUNT];          /* the ring has a record */
+    double task_window[CF_RING_COUNT]; /* task slots */
+    double heap[CF_RING_COUNT];        /* heap bytes */
+    double dep_pool[CF_RING_COUNT];    /* dep-pool entries */
+    double tensormap;                  /* TensorMap entries (one global pool) */
+} cf_peaks;
+
+static double live(const cJSON *rec, const char *start, const char *end)
+{
+    const cJSON *a = cJSON_GetObjectItemCaseSensitive(rec, start),
+                *b = cJSON_GetObjectItemCaseSensitive(rec, end);
+    return cJSON_IsNumber(a) && cJSON_IsNumber(b) ? b->valuedouble - a->valuedouble : 0;
+}
+
+static void peaks_of(const cf_lines *l, cf_peaks *p)
+{
+    memset(p, 0, sizeof(*p));
+    for (size_t i = 1; i < l->n; i++) {
+        const cJSON *rec = l->v[i], *ring = cJSON_GetObjectItemCaseSensitive(rec, "ring"),
+                    *tm = cJSON_GetObjectItemCaseSensitive(rec, "tensormap");
+        if (cJSON_IsNumber(tm) && tm->valuedouble > p->tensormap)
+            p->tensormap = tm->valuedouble;
+        if (!cJSON_IsNumber(ring) || ring->valueint < 0 || ring->valueint >= CF_RING_COUNT)
+            continue;
+        int r = ring->valueint;
+        double tw = live(rec, "task_window_start", "task_window_end"),
+               hp = live(rec, "heap_start", "heap_end"), dp = live(rec, "dep_pool_start", "dep_pool_end");
+        p->seen[r] = true;
+        if (tw > p->task_window[r])
+            p->task_window[r] = tw;
+        if (hp > p->heap[r])
+            p->heap[r] = hp;
+        if (dp > p->dep_pool[r])
+            p->dep_pool[r] = dp;
+    }
+}
+
+static void cmp_scope(cf_file *f, const cf_lines *r, const cf_lines *s)
+{
+    for (size_t k = 0; k < sizeof(HEADER_KEYS) / sizeof(HEADER_KEYS[0]); k++)
+        cmp_key(f, "header", r->v[0], s->v[0], HEADER_KEYS[k]);
+    if (r->n != s->n)
+        diff(f, "records: real %zu, ptosim %zu", r->n - 1, s->n - 1);
+    for (size_t i = 1; i < r->n && i < s->n; i++) {
+        char where[CF_VALUE_MAX + 64], site[CF_VALUE_MAX], phase[32], ring[32];
+        const cJSON *rec = r->v[i];
+        snprintf(where, sizeof(where), "line %d (%s %s, ring %s)", r->lineno[i],
+                 jraw(cJSON_GetObjectItemCaseSensitive(rec, "site"), site, sizeof(site)),
+                 jraw(cJSON_GetObjectItemCaseSensitive(rec, "phase"), phase, sizeof(phase)),
+                 jtext(cJSON_GetObjectItemCaseSensitive(rec, "ring"), ring, sizeof(ring)));
+        for (size_t k = 0; k < sizeof(RECORD_KEYS) / sizeof(RECORD_KEYS[0]); k++)
+            cmp_key(f, where, rec, s->v[i], RECORD_KEYS[k]);
+    }
+    cf_peaks pr, ps;
+    peaks_of(r, &pr);
+    peaks_of(s, &ps);
+    for (int g = 0; g < CF_RING_COUNT; g++)
+        if (pr.seen[g] || ps.seen[g])
+            info(f,
+                 "ring %d peak live: task_window real %.0f, ptosim %.0f; heap real %.0f, ptosim %.0f; "
+                 "dep_pool real %.0f, ptosim %.0f",
+                 g, pr.task_window[g], ps.task_window[g], pr.heap[g], ps.heap[g], pr.dep_pool[g],
+                 ps.dep_pool[g]);
+    info(f, "tensormap peak: real %.0f, ptosim %.0f", pr.tensormap, ps.tensormap);
+}
+
+/* ---- chip_swimlane_records.json ---- */
+
+/* The keys of obj in order, comma-separated, into buf. */
+static const char *key_list(const cJSON *obj, char *buf, size_t n)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    const cJSON *c;
+    cJSON_ArrayForEach(c, obj)
+    {
+        int w = snprintf(buf + len, n - len, "%s%s", len ? "," : "", c->string ? c->string : "?");
+        if (w < 0 || (size_t)w >= n - len)
+            break;
+        len += (size_t)w;
+    }
+    return buf;
+}
+
+/* The distinct lengths of the rows of a list of arrays, as "6" or "5,6" ("" for no rows), into buf. */
+static void arities(const cJSON *rows, char *buf, size_t n)
+{
+    bool seen[64] = {false};
+    const cJSON *row;
+    cJSON_ArrayForEach(row, rows)
+    {
+        int k = cJSON_GetArraySize(row);
+        seen[k < 63 ? k : 63] = true;
+    }
+    size_t len = 0;
+    buf[0] = '\0';
+    for (int k = 0; k < 64; k++)
+        if (seen[k])
+            len += (size_t)snprintf(buf + len, n - len, "%s%d", len ? "," : "", k);
+}
+
+/* A phase record as "kind{key,key,...}" (keys sorted; "-" when it has no kind, as orchestrator records). */
+static void phase_item(const cJSON *rec, char *item, size_t size)
+{
+    const char *names[64];
+    int n = 0;
+    const cJSON *c;
+    cJSON_ArrayForEach(c, rec)
+    {
+        if (n < 64)
+            names[n++] = c->string ? c->string : "?";
+    }
+    qsort(names, (size_t)n, sizeof(names[0]), cmp_str);
+    const cJSON *kind = cJSON_GetObjectItemCaseSensitive(rec, "kind");
+    size_t len = (size_t)snprintf(item, size, "%s{", cJSON_IsString(kind) ? kind->valuestring : "-");
+    for (int i = 0; i < n && len < size; i++)
+        len += (size_t)snprintf(item + len, size - len, "%s%s", i ? "," : "", names[i]);
+    if (len < size)
+        snprintf(item + len, size - len, "}");
+}
+
+/* The distinct phase items of a list of lanes, in t. Returns 0, or -1 when out of memory. */
+static int kinds_of(const cJSON *phases, strtab *t)
+{
+    const cJSON *lane, *rec;
+    cJSON_ArrayForEach(lane, phases)
+    {
+        cJSON_ArrayForEach(rec, lane)
+        {
+            char item[1024];
+            phase_item(rec, item, sizeof(item));
+            if (strtab_intern(t, item) < 0)
+                return -1;
+        }
+    }
+    return 0;
+}
+
+/* Does the kind of item (the text before '{') occur among t's items? */
+static bool has_kind(const strtab *t, const char *item)
+{
+    size_t n = strcspn(item, "{");
+    for (size_t i = 0; i < t->count; i++)
+        if (strncmp(t->keys[i], item, n) == 0 && t->keys[i][n] == '{')
+            return true;
+    return false;
+}
+
+static int cmp_phase_keys(cf_file *f, const char *list, const cJSON *ra, const cJSON *sa)
+{
+    if (!ra || !sa)
+        return 0; /* an absent list is a top-level key difference */
+    if (cJSON_GetArraySize(ra) != cJSON_GetArraySize(sa))
+        diff(f, "%s: real %d lanes, ptosim %d", list, cJSON_GetArraySize(ra), cJSON_GetArraySize(sa));
+    strtab r, s;
+    strtab_init(&r);
+    strtab_init(&s);
+    int rc = kinds_of(ra, &r) != 0 || kinds_of(sa, &s) != 0 ? -1 : 0;
+    for (size_t i = 0; rc == 0 && i < r.count; i++) {
+        const char *it = r.keys[i];
+        if (strtab_find(&s, it) >= 0)
+            continue;
+        if (has_kind(&s, it))
+            diff(f, "%s: keys only in real: %s", list, it);
+        else
+            info(f, "%s: kind %.*s recorded only in real", list, (int)strcspn(it, "{"), it);
+    }
+    for (size_t i = 0; rc == 0 && i < s.count; i++) {
+        const char *it = s.keys[i];
+        if (strtab_find(&r, it) >= 0)
+            continue;
+        if (has_kind(&r, it))
+            diff(f, "%s: keys only in ptosim: %s", list, it);
+        else
+            info(f, "%s: kind %.*s recorded only in ptosim", list, (int)strcspn(it, "{"), it);
+    }
+    strtab_free(&r);
+    strtab_free(&s);
+    return rc;
+}
+
+/* Compares two arrays of equal length element by element: how many differ, and the first. */
+static void cmp_per_core(cf_file *f, const char *what, const cJSON *a, const cJSON *b)
+{
+    if (same(a, b))
+        return;
+    char ta[CF_VALUE_MAX], tb[CF_VALUE_MAX];
+    if (!cJSON_IsArray(a) || !cJSON_IsArray(b) || cJSON_GetArraySize(a) != cJSON_GetArraySize(b)) {
+        diff(f, "%s: real %s, ptosim %s", what, jtext(a, ta, sizeof(ta)), jtext(b, tb, sizeof(tb)));
+        return;
+    }
+    int n = 0, first = -1, i = 0;
+    for (const cJSON *x = a->child, *y = b->child; x && y; x = x->next, y = y->next, i++)
+        if (!same(x, y)) {
+            n++;
+            if (first < 0)
+                first = i;
+        }
+    diff(f, "%s: %d of %d cores differ; core %d: real %s, ptosim %s", what, n, i, first,
+         jtext(cJSON_GetArrayItem(a, first), ta, sizeof(ta)),
+         jtext(cJSON_GetArrayItem(b, first), tb, sizeof(tb)));
+}
+
+/* Compares two swimlane files (checked by check_swimlane). Returns 0, or -1 when out of memory. */
+static int cmp_swimlane(cf_file *f, const cJSON *r, const cJSON *s)
+{
+    char ka[1024], kb[1024];
+    if (strcmp(key_list(r, ka, sizeof(ka)), key_list(s, kb, sizeof(kb))) != 0)
+        diff(f, "top-level keys: real %s; ptosim %s", ka, kb);
+    cmp_key(f, "", r, s, "chip_swimlane_level");
+    const cJSON *rm = cJSON_GetObjectItemCaseSensitive(r, "metadata"),
+                *sm = cJSON_GetObjectItemCaseSensitive(s, "metadata");
+    if (strcmp(key_list(rm, ka, sizeof(ka)), key_list(sm, kb, sizeof(kb))) != 0)
+        diff(f, "metadata keys: real %s; ptosim %s", ka, kb);
+    cmp_key(f, "metadata", rm, sm, "num_cores");
+    cmp_per_core(f, "metadata.core_types", cJSON_GetObjectItemCaseSensitive(rm, "core_types"),
+                 cJSON_GetObjectItemCaseSensitive(sm, "core_types"));
+    cmp_per_core(f, "metadata.core_to_thread", cJSON_GetObjectItemCaseSensitive(rm, "core_to_thread"),
+                 cJSON_GetObjectItemCaseSensitive(sm, "core_to_thread"));
+    static const char *const ROWS[] = {"aicore_tasks", "aicpu_tasks"};
+    for (int k = 0; k < 2; k++) {
+        const cJSON *a = cJSON_GetObjectItemCaseSensitive(r, ROWS[k]),
+                    *b = cJSON_GetObjectItemCaseSensitive(s, ROWS[k]);
+        if (!a || !b)
+            continue; /* a top-level key difference */
+        arities(a, ka, sizeof(ka));
+        arities(b, kb, sizeof(kb));
+        if (*ka && *kb && strcmp(ka, kb) != 0) /* no rows on one side: nothing to compare */
+            diff(f, "%s rows: real %s values, ptosim %s", ROWS[k], ka, kb);
+    }
+    static const char *const PHASES[] = {"aicpu_scheduler_phases", "aicpu_orchestrator_phases"};
+    for (int k = 0; k < 2; k++)
+        if (cmp_phase_keys(f, PHASES[k], cJSON_GetObjectItemCaseSensitive(r, PHASES[k]),
+                           cJSON_GetObjectItemCaseSensitive(s, PHASES[k])) != 0)
+            return -1;
+    return 0;
+}
+
+/* Checks what the comparison walks: a metadata object, row lists of arrays, phase lists of arrays of objects.
+ */
+static int check_swimlane(const cJSON *j, const char *path, char *err, size_t errlen)
+{
+    const cJSON *md = cJSON_GetObjectItemCaseSensitive(j, "metadata");
+    if (!cJSON_IsObject(md))
+        return fail(err, errlen, "%s: metadata: %s", path, md ? "not an object" : "missing");
+    static const char *const ROWS[] = {"aicore_tasks", "aicpu_tasks"};
+    for (int k = 0; k < 2; k++) {
+        const cJSON *a = cJSON_GetObjectItemCaseSensitive(j, ROWS[k]), *row;
+        if (a && !cJSON_IsArray(a))
+            return fail(err, errlen, "%s: %s: not an array", path, ROWS[k]);
+        cJSON_ArrayForEach(row, a)
+        {
+            if (!cJSON_IsArray(row))
+                return fail(err, errlen, "%s: %s: a row is not an array", path, ROWS[k]);
+        }
+    }
+    static const char *const PHASES[] = {"aicpu_scheduler_phases", "aicpu_orchestrator_phases"};
+    for (int k = 0; k < 2; k++) {
+        const cJSON *a = cJSON_GetObjectItemCaseSensitive(j, PHASES[k]), *lane, *rec;
+        if (!a)
+            continue;
+        if (!cJSON_IsArray(a))
+            return fail(err, errlen, "%s: %s: not an array", path, PHASES[k]);
+        int i = 0;
+        cJSON_ArrayForEach(lane, a)
+        {
+            if (!cJSON_IsArray(lane))
+                return fail(err, errlen, "%s: %s[%d]: not an array", path, PHASES[k], i);
+            cJSON_ArrayForEach(rec, lane)
+            {
+                if (!cJSON_IsObject(rec))
+                    return fail(err, errlen, "%s: %s[%d]: a record is not an object", path, PHASES[k], i);
+            }
+            i++;
+        }
+    }
+    return 0;
+}
+
+/* ---- the whole comparison ---- */
+
+/* The three files of one dfx_outputs folder (NULL = absent). */
+typedef struct cf_dfx {
+    char deps_path[PATH_MAX];  /* DIR/deps.json */
+    char scope_path[PATH_MAX]; /* DIR/scope_stats/scope_stats.jsonl */
+    char swim_path[PATH_MAX];  /* DIR/chip_swimlane_records.json */
+    cJSON *deps;               /* deps.json, checked by check_deps */
+    cJSON *swim;               /* the swimlane, checked by check_swimlane */
+    cf_lines scope;            /* scope stats: the header, then the records */
+    bool has_scope;            /* scope is loaded */
+} cf_dfx;
+
+static void dfx_free(cf_dfx *d)
+{
+    cJSON_Delete(d->deps);
+    cJSON_Delete(d->swim);
+    if (d->has_scope)
+        lines_free(&d->scope);
+}
+
+/* Loads what of dir's three files exists; a real capture must have deps.json. Known weakness: the files
+ * are held as cJSON trees, about ten times their text: fine for captures of a few thousand tasks (those in
+ * tests/real are under 1 MB), heavy for a 65,536-task one, which the scanner of sim/jscan.h would fix. */
+static int dfx_load(cf_dfx *d, const char *dir, bool real, char *err, size_t errlen)
+{
+    memset(d, 0, sizeof(*d));
+    struct stat st;
+    if (stat(dir, &st) != 0)
+        return fail(err, errlen, "%s: %s", dir, errno == ENOENT ? "no such folder" : strerror(errno));
+    if (!S_ISDIR(st.st_mode))
+        return fail(err, errlen, "%s: not a folder", dir);
+    snprintf(d->deps_path, sizeof(d->deps_path), "%s/deps.json", dir);
+    snprintf(d->scope_path, sizeof(d->scope_path), "%s/scope_stats/scope_stats.jsonl", dir);
+    snprintf(d->swim_path, sizeof(d->swim_path), "%s/chip_swimlane_records.json", dir);
+    if (is_file(d->deps_path)) {
+        if (!(d->deps = load_object(d->deps_path, err, errlen)) ||
+            check_deps(d->deps, d->deps_path, err, errlen))
+            return -1;
+    } else if (real) {
+        return fail(err, errlen, "%s: no deps.json (the capture needs --enable-dep-gen)", dir);
+    }
+    if (is_file(d->scope_path)) {
+        if (load_lines(d->scope_path, &d->scope, err, errlen) != 0)
+            return -1;
+        d->has_scope = true;
+    }
+    if (is_file(d->swim_path)) {
+        if (!(d->swim = load_object(d->swim_path, err, errlen)) ||
+            check_swimlane(d->swim, d->swim_path, err, errlen))
+            return -1;
+    }
+    return 0;
+}
+
+/* Per-ring heap sizes of ptosim's run: its scope_stats header, else ../ptosim_run.json, else the default. */
+static void sim_arena(const cf_dfx *s, const char *sim_dir, cf_arena *a, FILE *report)
+{
+    const cJSON *heaps = s->has_scope ? cJSON_GetObjectItemCaseSensitive(s->scope.v[0], "heap_max") : NULL;
+    cJSON *run = NULL;
+    if (!heaps) {
+        char path[PATH_MAX + 32], err[PATH_MAX + 64];
+        snprintf(path, sizeof(path), "%s/../ptosim_run.json", sim_dir);
+        if (is_file(path) && (run = load_object(path, err, sizeof(err))) != NULL)
+            heaps = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(run, "config"),
+                                                     "ring_heap");
+    }
+    a->base = ORCH_HEAP_ARENA_BASE;
+    a->size = 0;
+    bool ok = cJSON_GetArraySize(heaps) == CF_RING_COUNT;
+    for (int r = 0; ok && r < CF_RING_COUNT; r++) {
+        uint64_t v;
+        ok = get_u64(cJSON_GetArrayItem(heaps, r), &v);
+        a->size += v;
+    }
+    if (!ok) {
+        a->size = CF_RING_COUNT * CF_DEFAULT_RING_HEAP;
+        fprintf(report,
+                "deps.json: (not compared) ptosim's ring heap sizes are unknown (no scope_stats header, no "
+                "ptosim_run.json): its arena is taken as 4 x 256 MiB\n");
+    }
+    cJSON_Delete(run);
+}
+
+long conform_compare(const char *real_dir, const char *sim_dir, FILE *report, char *err, size_t errlen)
+{
+    cf_dfx r, s;
+    long total = -1;
+    int rl = dfx_load(&r, real_dir, true, err, errlen);
+    int sl = rl == 0 ? dfx_load(&s, sim_dir, false, err, errlen) : -1;
+    if (rl != 0 || sl != 0) {
+        dfx_free(&r);
+        if (rl == 0)
+            dfx_free(&s);
+        return -1;
+    }
+    cf_file fd = {report, "deps.json", 0}, fs = {report, "scope_stats.jsonl", 0},
+            fw = {report, "chip_swimlane_records.json", 0};
+    if (!s.deps) {
+        diff(&fd, "in the capture, not in ptosim's output");
+    } else {
+        cf_arena arena;
+        sim_arena(&s, sim_dir, &arena, report);
+        if (cmp_deps(&fd, r.deps, s.deps, &arena) != 0) {
+            fail(err, errlen, "out of memory");
+            goto out;
+        }
+    }
+    more(&fd);
+    if (!r.has_scope)
+        info(&fs, "not in the capture");
+    else if (!s.has_scope)
+        diff(&fs, "in the capture, not in ptosim's output");
+    else
+        cmp_scope(&fs, &r.scope, &s.scope);
+    more(&fs);
+    if (!r.swim)
+        info(&fw, "not in the capture");
+    else if (!s.swim)
+        diff(&fw, "in the capture, not in ptosim's output");
+    else if (cmp_swimlane(&fw, r.swim, s.swim) != 0) {
+        fail(err, errlen, "out of memory");
+        goto out;
+    }
+    more(&fw);
+    total = fd.diffs + fs.diffs + fw.diffs;
+    if (total == 0) {
+        fprintf(report, "conform: %s: equal (deps.json: %d tasks, %d edges, %d tensors", real_dir,
+                cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(r.deps, "tasks")),
+                cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(r.deps, "edges")),
+                cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(r.deps, "tensors")));
+        if (r.has_scope)
+            fprintf(report, "; scope_stats.jsonl: %zu records", r.scope.n - 1);
+        if (r.swim)
+            fprintf(report, "; chip_swimlane_records.json: schema and core map");
+        fputs(")\n", report);
+    } else {
+        fprintf(report,
+                "conform: %s: %ld difference%s (deps.json %ld, scope_stats.jsonl %ld, "
+                "chip_swimlane_records.json %ld)\n",
+                real_dir, total, total == 1 ? "" : "s", fd.diffs, fs.diffs, fw.diffs);
+    }
+out:
+    dfx_free(&r);
+    dfx_free(&s);
+    return total;
+}
+
+/* ---- ptosim conform ---- */
+
+static void conform_usage(FILE *out)
+{
+    fputs(
+        "usage: ptosim conform CAPTURE_DIR [-o WORKDIR] [-p PLATFORM]\n"
+        "\n"
+        "Imports a runtime capture (a run's dfx_outputs/ with deps.json), simulates the graph with the\n"
+        "capture's settings and compares what does not depend on timing: deps.json whole, the scope\n"
+        "stats' allocation counters, the swimlane's schema and core map (README, \"Does ptosim build what\n"
+        "the runtime builds?\"). One line per difference, then a verdict.\n"
+        "\n"
+        "options:\n"
+        "  -o, --work-dir DIR        keep DIR/graph.jsonl and the run's DIR/dfx_outputs (default: a\n"
+        "                            temporary folder, removed afterwards)\n"
+        "  -p, --platform NAME|FILE  platform (default: from the swimlane's num_cores, 24 a2a3sim, 72 a2a3)\n"
+        "  -h, --help                this text\n"
+        "\n"
+        "exit status: 0 equal, 1 different, 2 bad command line or platform, 3 a capture that cannot be\n"
+        "read or imported, 4-6 the run failed as `ptosim run` says, 7 conform itself failed\n",
+        out);
+}
+
+/* What the run takes from the capture. */
+typedef struct cf_capture {
+    const char *platform;            /* -p value */
+    int swimlane_level;              /* 0 = no swimlane file */
+    long threads;                    /* AICPU threads the core map implies, 0 = not known */
+    bool scope_stats;                /* scope_stats/scope_stats.jsonl present */
+    int64_t rings[3][CF_RING_COUNT]; /* task_window_max, heap_max, dep_pool_max */
+    int64_t tensormap;               /* tensormap_max, 0 = not known */
+} cf_capture;
+
+static const struct {
+    int cores;
+    const char *platform;
+} CORES_PLATFORM[] = {{24, "a2a3sim"}, {72, "a2a3"}};
+
+/* Reads the capture's swimlane metadata and scope-stats header. Returns 0, EXIT_USAGE (num_cores names no
+ * platform and no -p) or EXIT_GRAPH, with a message in err. */
+static int read_capture(const char *dir, const char *platform, cf_capture *c, char *err, size_t errlen)
+{
+    memset(c, 0, sizeof(*c));
+    c->platform = platform;
+    cf_dfx d;
+    if (dfx_load(&d, dir, true, err, errlen) != 0) {
+        dfx_free(&d);
+        return EXIT_GRAPH;
+    }
+    int rc = 0;
+    if (d.swim) {
+        const cJSON *lv = cJSON_GetObjectItemCaseSensitive(d.swim, "chip_swimlane_level"),
+                    *md = cJSON_GetObjectItemCaseSensitive(d.swim, "metadata"),
+                    *nc = cJSON_GetObjectItemCaseSensitive(md, "num_cores"),
+                    *ct = cJSON_GetObjectItemCaseSensitive(md, "core_to_thread"), *x;
+        if (!cJSON_IsNumber(lv) || lv->valueint < 1 || lv->valueint > 4) {
+            rc = fail(err, errlen, "%s: chip_swimlane_level: not 1-4", d.swim_path);
+            goto out;
+        }
+        c->swimlane_level = lv->valueint;
+        if (!cJSON_IsNumber(nc)) {
+            rc =
+                fail(err, errlen, "%s: metadata.num_cores: %s", d.swim_path, nc ? "not a number" : "missing");
+            goto out;
+        }
+        for (size_t i = 0; !c->platform && i < sizeof(CORES_PLATFORM) / sizeof(CORES_PLATFORM[0]); i++)
+            if (CORES_PLATFORM[i].cores == nc->valueint)
+                c->platform = CORES_PLATFORM[i].platform;
+        if (!c->platform) {
+            fail(err, errlen,
+                 "%s: metadata.num_cores %d names no platform (24 a2a3sim, 72 a2a3): give one with -p",
+                 d.swim_path, nc->valueint);
+            rc = EXIT_USAGE;
+            goto out;
+        }
+        /* the core map has one scheduler thread index per core; the orchestrator is one more thread */
+        int most = -1;
+        cJSON_ArrayForEach(x, ct)
+        {
+            if (cJSON_IsNumber(x) && x->valueint > most)
+                most = x->valueint;
+        }
+        if (most >= 0)
+            c->threads = most + 2;
+    }
+    if (d.has_scope) {
+        static const char *const CAPS[] = {"task_window_max", "heap_max", "dep_pool_max"};
+        const cJSON *h = d.scope.v[0];
+        for (int k = 0; k < 3; k++) {
+            const cJSON *a = cJSON_GetObjectItemCaseSensitive(h, CAPS[k]);
+            bool ok = cJSON_GetArraySize(a) == CF_RING_COUNT;
+            for (int r = 0; ok && r < CF_RING_COUNT; r++) {
+                const cJSON *v = cJSON_GetArrayItem(a, r);
+                ok = cJSON_IsNumber(v) && v->valuedouble >= 0;
+                c->rings[k][r] = ok ? (int64_t)v->valuedouble : 0;
+            }
+            if (!ok) {
+                rc = fail(err, errlen, "%s:%d: %s: not 4 numbers", d.scope_path, d.scope.lineno[0], CAPS[k]);
+                goto out;
+            }
+        }
+        const cJSON *tm = cJSON_GetObjectItemCaseSensitive(h, "tensormap_max");
+        c->tensormap = cJSON_IsNumber(tm) ? (int64_t)tm->valuedouble : 0;
+        c->scope_stats = true;
+    }
+    if (!c->platform)
+        c->platform = "a2a3"; /* no swimlane: ptosim run's default */
+out:
+    dfx_free(&d);
+    return rc < 0 ? EXIT_GRAPH : rc;
+}
+
+/* The arguments of the run after "GRAPH": owned strings in buf, pointers in av. */
+typedef struct cf_argv {
+    const char *av[40]; /* the arguments, NULL-terminated */
+    int n;              /* arguments in av */
+    char buf[8][128];   /* the values av points to that are built here */
+    int nbuf;           /* buf entries used */
+} cf_argv;
+
+static void add(cf_argv *a, const char *s)
+{
+    if (a->n < (int)(sizeof(a->av) / sizeof(a->av[0])) - 1)
+        a->av[a->n++] = s;
+    a->av[a->n] = NULL;
+}
+
+/* Adds "FLAG a,b,c,d" when a ring's value differs from the platform's default. */
+static void add_rings(cf_argv *a, const char *flag, const int64_t v[CF_RING_COUNT], int64_t dflt)
+{
+    bool differs = false;
+    for (int r = 0; r < CF_RING_COUNT; r++)
+        differs |= v[r] != dflt;
+    if (!differs || a->nbuf == 8)
+        return;
+    char *b = a->buf[a->nbuf++];
+    snprintf(b, 128, "%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64, v[0], v[1], v[2], v[3]);
+    add(a, flag);
+    add(a, b);
+}
+
+static void run_options(const cf_capture *c, const platform *p, cf_argv *a)
+{
+    memset(a, 0, sizeof(*a));
+    add(a, "-p");
+    add(a, c->platform);
+    add(a, "--enable-dep-gen");
+    if (c->scope_stats)
+        add(a, "--enable-scope-stats");
+    if (c->swimlane_level) {
+        snprintf(a->buf[a->nbuf], 128, "--enable-chip-swimlane=%d", c->swimlane_level);
+        add(a, a->buf[a->nbuf++]);
+    }
+    if (c->threads && c->threads != p->aicpu_threads) {
+        snprintf(a->buf[a->nbuf], 128, "%ld", c->threads);
+        add(a, "--aicpu-thread-num");
+        add(a, a->buf[a->nbuf++]);
+    }
+    if (c->scope_stats) {
+        add_rings(a, "--ring-task-window", c->rings[0], p->ring_task_window);
+        add_rings(a, "--ring-heap", c->rings[1], p->ring_heap);
+        add_rings(a, "--ring-dep-pool", c->rings[2], p->ring_dep_pool);
+        if (c->tensormap && c->tensormap != p->tensormap_pool && a->nbuf < 8) {
+            snprintf(a->buf[a->nbuf], 128, "tensormap_pool=%" PRId64, c->tensormap);
+            add(a, "--set");
+            add(a, a->buf[a->nbuf++]);
+        }
+    }
+}
+
+/* Runs `ptosim run GRAPH -o WORKDIR --quiet OPTIONS` as a child (its stdout to our stderr, so the report
+ * on stdout stays clean). Returns its exit status, or CONFORM_EXIT_FAILED. */
+static int run_child(const char *graph, const char *work, const cf_argv *opts)
+{
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+    if (n <= 0) {
+        fprintf(stderr, "ptosim conform: cannot find this program (/proc/self/exe): %s\n", strerror(errno));
+        return CONFORM_EXIT_FAILED;
+    }
+    exe[n] = '\0';
+    const char *av[64];
+    int k = 0;
+    av[k++] = exe;
+    av[k++] = "run";
+    av[k++] = graph;
+    av[k++] = "-o";
+    av[k++] = work;
+    av[k++] = "--quiet";
+    for (int i = 0; i < opts->n; i++)
+        av[k++] = opts->av[i];
+    av[k] = NULL;
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid < 0) {
+        fprintf(stderr, "ptosim conform: cannot start a process: %s\n", strerror(errno));
+        return CONFORM_EXIT_FAILED;
+    }
+    if (pid == 0) {
+        int fi = open("/dev/null", O_RDONLY);
+        if (fi < 0 || dup2(fi, 0) < 0 || dup2(2, 1) < 0)
+            _exit(127);
+        execv(exe, (char *const *)av);
+        dprintf(2, "ptosim conform: cannot run %s: %s\n", exe, strerror(errno));
+        _exit(127);
+    }
+    int st;
+    while (waitpid(pid, &st, 0) < 0)
+        if (errno != EINTR) {
+            fprintf(stderr, "ptosim conform: waitpid: %s\n", strerror(errno));
+            return CONFORM_EXIT_FAILED;
+        }
+    if (WIFSIGNALED(st)) {
+        fprintf(stderr, "ptosim conform: the run was killed by signal %d\n", WTERMSIG(st));
+        return CONFORM_EXIT_FAILED;
+    }
+    return WEXITSTATUS(st);
+}
+
+static int rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+{
+    (void)sb;
+    (void)flag;
+    (void)ftw;
+    return remove(path);
+}
+
+/* Writes WORK/graph.jsonl from the capture. Returns 0, or an exit status after printing why. */
+static int import_to(const char *capture, const char *graph)
+{
+    char err[PATH_MAX + 2048];
+    outfile o;
+    FILE *f = outfile_open(&o, graph, err, sizeof(err));
+    if (!f) {
+        fprintf(stderr, "ptosim conform: %s\n", err);
+        return CONFORM_EXIT_FAILED;
+    }
+    if (import_capture(capture, f, err, sizeof(err)) != 0) {
+        outfile_abort(&o);
+        fprintf(stderr, "ptosim conform: %s\n", err);
+        return EXIT_GRAPH;
+    }
+    if (outfile_commit(&o, err, sizeof(err)) != 0) {
+        fprintf(stderr, "ptosim conform: %s\n", err);
+        return CONFORM_EXIT_FAILED;
+    }
+    return 0;
+}
+
+int conform_main(int argc, char **argv)
+{
+    const char *capture = NULL, *work = NULL, *plat_name = NULL, *v = NULL;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+            conform_usage(stdout);
+            return EXIT_OK;
+        }
+        const char **slot = NULL;
+        if (strcmp(a, "-o") == 0 || cli_opt_is(a, "--work-dir", &v))
+            slot = &work;
+        else if (strcmp(a, "-p") == 0 || cli_opt_is(a, "--platform", &v))
+            slot = &plat_name;
+        if (slot) {
+            if (a[1] != '-' || !v) {
+                if (i + 1 >= argc) {
+                    fprintf(stderr, "ptosim conform: %s: missing value\n", a);
+                    return EXIT_USAGE;
+                }
+                v = argv[++i];
+            }
+            *slot = v;
+        } else if (a[0] == '-' || capture) {
+            fprintf(stderr, "ptosim conform: %s: %s\n", a,
+                    a[0] == '-' ? "unknown option" : "one capture only");
+            conform_usage(stderr);
+            return EXIT_USAGE;
+        } else {
+            capture = a;
+        }
+    }
+    if (!capture) {
+        conform_usage(stderr);
+        return EXIT_USAGE;
+    }
+    char err[PATH_MAX + 2048];
+    cf_capture cap;
+    int rc = read_capture(capture, plat_name, &cap, err, sizeof(err));
+    if (rc != 0) {
+        fprintf(stderr, "ptosim conform: %s\n", err);
+        return rc;
+    }
+    char pdir[PATH_MAX];
+    run_platform_dir(pdir, sizeof(pdir));
+    platform plat;
+    if (platform_load(&plat, cap.platform, pdir, err, sizeof(err)) != 0) {
+        fprintf(stderr, "ptosim conform: %s\n", err);
+        return EXIT_USAGE;
+    }
+    cf_argv opts;
+    run_options(&cap, &plat, &opts);
+    printf("conform: %s: ptosim run with", capture);
+    for (int i = 0; i < opts.n; i++)
+        printf(" %s", opts.av[i]);
+    putchar('\n');
+
+    char tmp[PATH_MAX];
+    bool own = !work;
+    if (own) {
+        const char *t = getenv("TMPDIR");
+        snprintf(tmp, sizeof(tmp), "%s/ptosim-conform-XXXXXX", t && *t ? t : "/tmp");
+        if (!mkdtemp(tmp)) {
+            fprintf(stderr, "ptosim conform: cannot make a folder %s: %s\n", tmp, strerror(errno));
+            return CONFORM_EXIT_FAILED;
+        }
+        work = tmp;
+    } else if (outfile_mkdirs(work, err, sizeof(err)) != 0) {
+        fprintf(stderr, "ptosim conform: %s\n", err);
+        return CONFORM_EXIT_FAILED;
+    }
+    char graph[PATH_MAX + 32], dfx[PATH_MAX + 32];
+    snprintf(graph, sizeof(graph), "%s/graph.jsonl", work);
+    snprintf(dfx, sizeof(dfx), "%s/dfx_outputs", work);
+    rc = import_to(capture, graph);
+    if (rc == 0) {
+        int st = run_child(graph, work, &opts);
+        if (st != EXIT_OK) {
+            /* 2-6 keep run's meanings (a graph run refuses is a capture that does not import: 3) */
+            rc = st >= EXIT_USAGE && st <= EXIT_STALLED ? st : CONFORM_EXIT_FAILED;
+            fprintf(stderr, "ptosim conform: %s: the run of %s ended with exit status %d\n", capture, graph,
+                    st);
+        }
+    }
+    if (rc == 0) {
+        fflush(stdout);
+        long n = conform_compare(capture, dfx, stdout, err, sizeof(err));
+        if (n < 0) {
+            fprintf(stderr, "ptosim conform: %s\n", err);
+            rc = CONFORM_EXIT_FAILED;
+        } else {
+            rc = n ? CONFORM_EXIT_DIFFERENT : EXIT_OK;
+        }
+    }
+    if (own)
+        nftw(tmp, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+    return rc;
+}
