@@ -1236,19 +1236,6 @@ static void add(cf_argv *a, const char *s)
 }
 
 /* Adds "FLAG a,b,c,d" when a ring's value differs from the platform's default. */
-static void add_rings(cf_argv *a, const char *flag, const int64_t v[CF_RING_COUNT], int64_t dflt)
-{
-    bool differs = false;
-    for (int r = 0; r < CF_RING_COUNT; r++)
-        differs |= v[r] != dflt;
-    if (!differs || a->nbuf == 8)
-        return;
-    char *b = a->buf[a->nbuf++];
-    snprintf(b, 128, "%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64, v[0], v[1], v[2], v[3]);
-    add(a, flag);
-    add(a, b);
-}
-
 static void run_options(const cf_capture *c, const platform *p, cf_argv *a)
 {
     memset(a, 0, sizeof(*a));
@@ -1266,10 +1253,9 @@ static void run_options(const cf_capture *c, const platform *p, cf_argv *a)
         add(a, "--aicpu-thread-num");
         add(a, a->buf[a->nbuf++]);
     }
+    /* the ring sizes travel in the imported graph's run_config (which, as the runtime, takes a heap
+     * of any size from 1024 bytes: heap_rebase's ring 1 has 1572864) */
     if (c->scope_stats) {
-        add_rings(a, "--ring-task-window", c->rings[0], p->ring_task_window);
-        add_rings(a, "--ring-heap", c->rings[1], p->ring_heap);
-        add_rings(a, "--ring-dep-pool", c->rings[2], p->ring_dep_pool);
         if (c->tensormap && c->tensormap != p->tensormap_pool && a->nbuf < 8) {
             snprintf(a->buf[a->nbuf], 128, "tensormap_pool=%" PRId64, c->tensormap);
             add(a, "--set");

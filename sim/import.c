@@ -132,6 +132,7 @@ typedef struct importer {
     imp_scope *scopes;
     size_t nscopes, scopecap;
     bool have_stats;                 /* scope stats with samples */
+    bool stats_suspect;              /* ... of a fatal run, or with samples dropped */
     uint64_t cap[3][RINGS];          /* the capture's task window, heap and dep pool per ring */
     uint64_t ring_count[RINGS];      /* tasks each ring handed out */
     long *by_local[RINGS];           /* ring -> local id -> tasks[] index */
@@ -881,7 +882,6 @@ static int read_scope_stats(importer *im)
         return 0; /* optional: scopes are then guessed from the rings */
     char *save = NULL;
     long line = 0;
-    bool usable = true;
     for (char *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
         line++;
         cJSON *r = cJSON_Parse(l);
@@ -896,10 +896,9 @@ static int read_scope_stats(importer *im)
             for (int k = 0; k < 3; k++)
                 if (!get_ring_array(r, KEYS[k], im->cap[k]))
                     memset(im->cap[k], 0, sizeof(im->cap[k]));
-            if (cJSON_IsTrue(fatal) || (cJSON_IsNumber(dropped) && dropped->valuedouble > 0)) {
-                note(im, "%s: the run was fatal or dropped samples; scopes are guessed from the rings", FILE_NAME);
-                usable = false;
-            }
+            /* samples of a fatal run or with some dropped are tried, and scopes
+             * guessed from the rings if they do not fit */
+            im->stats_suspect = cJSON_IsTrue(fatal) || (cJSON_IsNumber(dropped) && dropped->valuedouble > 0);
             cJSON_Delete(r);
             continue;
         }
@@ -932,7 +931,7 @@ static int read_scope_stats(importer *im)
         cJSON_Delete(r);
     }
     free(text);
-    im->have_stats = usable && im->nscopes > 0;
+    im->have_stats = im->nscopes > 0;
     if (im->have_stats) /* every ring's last sample counts all it handed out */
         for (size_t i = 0; i < im->nscopes; i++)
             if (im->scopes[i].head > im->ring_count[im->scopes[i].ring])
@@ -1976,8 +1975,17 @@ int import_capture(const char *dfx_dir, FILE *out, char *err, size_t errlen)
     int rc = read_scope_stats(im);
     if (rc == 0)
         rc = read_deps(im);
-    if (rc == 0)
-        rc = im->have_stats ? order_with_stats(im) : order_guessed(im);
+    if (rc == 0 && im->have_stats) {
+        rc = order_with_stats(im);
+        if (rc != 0 && im->stats_suspect) {
+            note(im, "%s (the run was fatal or dropped samples): scopes are guessed from the rings", err);
+            im->nops = 0;
+            im->have_stats = false;
+            rc = 0;
+        }
+    }
+    if (rc == 0 && !im->have_stats)
+        rc = order_guessed(im);
     if (rc == 0)
         rc = assign_modes(im);
     if (rc == 0)
