@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "readall.h"
+
 typedef enum { PT_INT, PT_DOUBLE } param_type;
 
 /* One row of the parameter table: where the value lives, its default, its
@@ -268,27 +270,8 @@ static char *read_file(const char *path, size_t *len)
     FILE *f = fopen(path, "rb");
     if (!f)
         return NULL;
-    size_t cap = 4096, n = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        size_t got = fread(buf + n, 1, cap - n - 1, f);
-        n += got;
-        if (n + 1 < cap)
-            break;
-        char *nb = realloc(buf, cap * 2);
-        if (!nb) {
-            free(buf);
-            buf = NULL;
-            break;
-        }
-        buf = nb;
-        cap *= 2;
-    }
+    char *buf = readall(f, len);
     fclose(f);
-    if (buf) {
-        buf[n] = '\0';
-        *len = n;
-    }
     return buf;
 }
 

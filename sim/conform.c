@@ -20,6 +20,7 @@
 #include "../model/orch.h"
 #include "../model/outfile.h"
 #include "../model/platform.h"
+#include "../model/readall.h"
 #include "../model/strtab.h"
 #include "cli.h"
 #include "import.h"
@@ -229,30 +230,10 @@ static char *slurp(const char *path, size_t *len, char *err, size_t errlen)
         fail(err, errlen, "%s: cannot read: %s", path, strerror(errno));
         return NULL;
     }
-    size_t cap = 1 << 16, n = 0, got;
-    char *buf = malloc(cap);
-    while (buf && (got = fread(buf + n, 1, cap - n - 1, f)) > 0) {
-        n += got;
-        if (n + 1 == cap) {
-            char *nb = realloc(buf, cap * 2);
-            if (!nb) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = nb;
-            cap *= 2;
-        }
-    }
-    bool bad = ferror(f);
+    char *buf = readall(f, len);
+    if (!buf)
+        fail(err, errlen, "%s: cannot read: %s", path, errno == ENOMEM ? "out of memory" : "I/O error");
     fclose(f);
-    if (!buf || bad) {
-        fail(err, errlen, "%s: cannot read: %s", path, buf ? "I/O error" : "out of memory");
-        free(buf);
-        return NULL;
-    }
-    buf[n] = '\0';
-    *len = n;
     return buf;
 }
 

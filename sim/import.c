@@ -17,6 +17,7 @@
 
 #include "../model/dtype.h"
 #include "../model/graph.h"
+#include "../model/readall.h"
 #include "../model/ringres.h"
 #include "../model/tmap.h"
 #include "../model/vec.h"
@@ -176,7 +177,7 @@ static void note(importer *im, const char *fmt, ...)
     va_end(ap);
 }
 
-/* Reads a whole file; NULL when it does not exist (errno set). */
+/* Reads a whole file; NULL when it cannot (errno set: ENOENT when it does not exist). */
 static char *slurp(const char *dir, const char *name, size_t *len)
 {
     char path[PATH_MAX];
@@ -184,27 +185,10 @@ static char *slurp(const char *dir, const char *name, size_t *len)
     FILE *f = fopen(path, "rb");
     if (!f)
         return NULL;
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap + 1);
-    size_t got;
-    while (buf && (got = fread(buf + n, 1, cap - n, f)) > 0) {
-        n += got;
-        if (n == cap) {
-            char *nb = realloc(buf, 2 * cap + 1);
-            if (!nb) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = nb;
-            cap *= 2;
-        }
-    }
+    char *buf = readall(f, len);
+    int e = errno;
     fclose(f);
-    if (buf)
-        buf[n] = '\0';
-    if (len)
-        *len = n;
+    errno = e;
     return buf;
 }
 

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../model/readall.h"
 #include "jscan.h"
 
 /* ------------------------------------------------------------------ */
@@ -43,30 +44,12 @@ static int slurp(const char *path, char **text, size_t *len, char *err, size_t e
         fclose(f);
         return bad(err, errlen, "%s: cannot read: not a regular file", path);
     }
-    size_t cap = 1 << 16, n = 0, got;
-    char *buf = malloc(cap + 1);
-    while (buf && (got = fread(buf + n, 1, cap - n, f)) > 0) {
-        n += got;
-        if (n == cap) {
-            char *nb = realloc(buf, 2 * cap + 1);
-            if (!nb) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = nb;
-            cap *= 2;
-        }
-    }
-    int rerr = ferror(f);
+    char *buf = readall(f, len);
+    int e = errno;
     fclose(f);
-    if (!buf || rerr) {
-        free(buf);
-        return bad(err, errlen, "%s: cannot read: %s", path, buf ? "I/O error" : "out of memory");
-    }
-    buf[n] = '\0';
+    if (!buf)
+        return bad(err, errlen, "%s: cannot read: %s", path, e == ENOMEM ? "out of memory" : "I/O error");
     *text = buf;
-    *len = n;
     return RD_OK;
 }
 

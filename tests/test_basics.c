@@ -6,6 +6,7 @@
 #include "../model/dtype.h"
 #include "../model/evq.h"
 #include "../model/jsonl.h"
+#include "../model/readall.h"
 #include "../model/readyq.h"
 #include "../model/simtime.h"
 #include "../model/strtab.h"
@@ -353,11 +354,42 @@ START_TEST(lookup_visits_newest_first_and_skips_retired_writers)
 }
 END_TEST
 
+START_TEST(readall_reads_past_its_first_block_and_ends_with_a_nul)
+{
+    /* 200000 bytes: the 64 KiB buffer doubles twice; a file of nothing is "" */
+    const char *dir = tu_tmpdir();
+    char *text = malloc(200001);
+    for (int i = 0; i < 200000; i++)
+        text[i] = (char)('a' + i % 26);
+    text[200000] = '\0';
+    char *path = tu_write(dir, "big", text);
+    FILE *f = fopen(path, "rb");
+    size_t len = 0;
+    char *got = readall(f, &len);
+    fclose(f);
+    ck_assert_uint_eq(len, 200000);
+    ck_assert_int_eq(got[len], '\0');
+    ck_assert_int_eq(memcmp(got, text, len), 0);
+    free(got);
+    free(path);
+    path = tu_write(dir, "empty", "");
+    f = fopen(path, "rb");
+    got = readall(f, &len);
+    fclose(f);
+    ck_assert_uint_eq(len, 0);
+    ck_assert_str_eq(got, "");
+    free(got);
+    free(path);
+    free(text);
+}
+END_TEST
+
 Suite *suite_basics(void)
 {
     Suite *s = suite_create("basics");
     TCase *tc = tcase_create("components");
     tcase_add_test(tc, evq_pops_in_time_order_and_ties_in_insertion_order);
+    tcase_add_test(tc, readall_reads_past_its_first_block_and_ends_with_a_nul);
     tcase_add_test(tc, evq_stays_ordered_under_many_random_pushes);
     tcase_add_test(tc, evq_interleaved_pushes_and_pops_keep_time_then_insertion_order);
     tcase_add_test(tc, the_line_parser_builds_what_cjson_builds);
