@@ -28,6 +28,7 @@
 #define DEFAULT_RING_HEAP (256ULL << 20)      /* the runtime's default heap per ring */
 #define GUESSED_SCOPE_TASKS 1024              /* guessed scopes close after this many tasks */
 #define UNCONSUMED_SLOT_BYTES HEAP_OUTPUT_ALIGN /* least heap an output nobody read can take */
+#define IMPORT_MAX_NOTES 20                   /* notes printed; the rest are counted */
 
 enum { A_IN, A_OUT, A_INOUT, A_OUT_EXISTING, A_NO_DEP };
 static const char *const DIRS[] = {"in", "out", "inout", "out_existing", "no_dep"};
@@ -144,6 +145,7 @@ typedef struct importer {
     double func_ns[GRAPH_MAX_FUNC_ID]; /* median per func id, < 0 = none */
     int func_core[GRAPH_MAX_FUNC_ID];  /* 0 AIC, 1 AIV, -1 unused */
     FILE *warn;                        /* notes on what a capture could not tell */
+    size_t notes;                      /* notes so far (past IMPORT_MAX_NOTES only counted) */
 } importer;
 
 static int fail(importer *im, const char *file, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -167,7 +169,7 @@ static int oom(importer *im)
 static void note(importer *im, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void note(importer *im, const char *fmt, ...)
 {
-    if (!im->warn)
+    if (!im->warn || im->notes++ >= IMPORT_MAX_NOTES)
         return;
     va_list ap;
     va_start(ap, fmt);
@@ -1981,6 +1983,8 @@ int import_capture(const char *dfx_dir, FILE *out, char *err, size_t errlen)
         put_header(im, out);
         put_ops(im, out);
     }
+    if (im->notes > IMPORT_MAX_NOTES && im->warn)
+        fprintf(im->warn, "ptosim import: note: %zu more notes like these\n", im->notes - IMPORT_MAX_NOTES);
     free_importer(im);
     return rc;
 }

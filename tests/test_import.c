@@ -561,6 +561,24 @@ START_TEST(import_of_a_rerun_is_a_fixed_point)
     }
     closedir(d);
     ck_assert_int_ge(n, 24);
+    /* the one generator variant with no committed instance */
+    const char *gen[] = {"gen", "paged_attention", "--variant", "batch", "--batch", "2", "--context", "256", NULL};
+    run_out r = tu_run(gen);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    const char *dir = tu_tmpdir(), *a = tu_tmpdir(), *b = tu_tmpdir();
+    char *g0 = tu_write(dir, "batch.jsonl", r.out);
+    tu_run_free(&r);
+    capture(g0, a, true);
+    char *g1 = import_of(a);
+    capture(g1, b, true);
+    char *g2 = import_of(b);
+    char *t1 = tu_read(g1), *t2 = tu_read(g2);
+    ck_assert_msg(strcmp(t1, t2) == 0, "paged_attention --variant batch: the imported graph changes");
+    free(t1);
+    free(t2);
+    free(g0);
+    free(g1);
+    free(g2);
 }
 END_TEST
 
