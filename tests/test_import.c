@@ -582,6 +582,47 @@ START_TEST(import_of_a_rerun_is_a_fixed_point)
 }
 END_TEST
 
+/* Notes on what import decided: the batched paged attention's `out` named,
+ * and no more than 20 of them before a count of the rest. */
+START_TEST(import_notes_what_it_inferred_and_caps_them)
+{
+    const char *args[] = {"import", real_dir("batch_pa_small1"), NULL};
+    run_out r = tu_run(args);
+    ck_assert_int_eq(r.status, 0);
+    ck_assert_str_eq(r.err, "ptosim import: note: tensor 3463261816522170288 is written and read in auto scopes "
+                            "but no TensorMap edge names it: imported as manual_dep\n");
+    tu_run_free(&r);
+    /* 25 external tensors, each written then read with no TensorMap edge */
+    char *deps = malloc(65536);
+    size_t n = (size_t)snprintf(deps, 65536, "{\"tasks\":[");
+    for (int k = 0; k < 50; k++)
+        n += (size_t)snprintf(deps + n, 65536 - n,
+                              "%s{\"task_id\":\"%d\",\"scope\":\"auto\",\"early_dispatch\":false,\"kernel_ids\":[-1,0,"
+                              "-1],\"block_num\":1,\"args\":[{\"idx\":0,\"type\":\"%s\",\"tensor_id\":\"%d\",\"dtype\":"
+                              "\"FLOAT32\",\"shape\":[16],\"start_offset\":\"0\",\"strides\":[1]}]}",
+                              k ? "," : "", k, k % 2 ? "INPUT" : "INOUT", 1000 + k / 2);
+    n += (size_t)snprintf(deps + n, 65536 - n, "],\"tensors\":[");
+    for (int k = 0; k < 25; k++)
+        n += (size_t)snprintf(deps + n, 65536 - n,
+                              "%s{\"tensor_id\":\"%d\",\"buffer_addr\":\"%d\",\"version\":0,\"dtype\":\"FLOAT32\","
+                              "\"buffer_numel\":\"16\"}",
+                              k ? "," : "", 1000 + k, 4096 * (k + 1));
+    snprintf(deps + n, 65536 - n, "],\"edges\":[]}\n");
+    const char *dir = tu_tmpdir();
+    free(tu_write(dir, "deps.json", deps));
+    free(deps);
+    const char *imp[] = {"import", dir, NULL};
+    r = tu_run(imp);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    int lines = 0;
+    for (const char *p = r.err; *p; p++)
+        lines += *p == '\n';
+    ck_assert_int_eq(lines, 21);
+    ck_assert_ptr_nonnull(strstr(r.err, "\nptosim import: note: 5 more notes like these\n"));
+    tu_run_free(&r);
+}
+END_TEST
+
 Suite *suite_import(void)
 {
     Suite *s = suite_create("import");
@@ -604,6 +645,7 @@ Suite *suite_import(void)
     tcase_add_test(conf, created_tensors_come_back_from_heap_offsets);
     tcase_add_test(conf, scope_modes_creators_and_manual_dep_come_back);
     tcase_add_test(conf, import_of_a_rerun_is_a_fixed_point);
+    tcase_add_test(conf, import_notes_what_it_inferred_and_caps_them);
     suite_add_tcase(s, conf);
     return s;
 }
