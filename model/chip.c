@@ -88,13 +88,8 @@ int chip_init(chip *c, const platform *p, const chip_config *cfg, const char *gr
         .arg_fill = ns(p->aicore_arg_fill_ns),
         .pmu_read = cfg->pmu_event_type ? (ps_t)p->pmu_fin_reads * ns(p->mmio_cond_read_ns) : 0,
     };
-    pipe_rates rates = {.gm_bytes_per_cycle = p->gm_bytes_per_cycle,
-                        .mte1_bytes_per_cycle = p->mte1_bytes_per_cycle,
-                        .vec_bytes_per_cycle = p->vec_bytes_per_cycle,
-                        .cube_m = (uint32_t)p->cube_m,
-                        .cube_n = (uint32_t)p->cube_n,
-                        .cube_k_bytes = (uint32_t)p->cube_k_bytes,
-                        .scalar_cycles_per_tile = (uint64_t)p->scalar_cycles_per_tile};
+    pipe_rates rates;
+    platform_pipe_rates(p, &rates);
     if (pipe_table_init(&c->pipes, &rates) != 0)
         goto oom;
     hbm_init(&c->mem, p->hbm_bw);

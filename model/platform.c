@@ -236,6 +236,17 @@ static int parse_value(const param_def *d, const char *text, double *out, char *
     return check_value(d, *out, err, errlen);
 }
 
+void platform_pipe_rates(const platform *p, pipe_rates *r)
+{
+    *r = (pipe_rates){.gm_bytes_per_cycle = p->gm_bytes_per_cycle,
+                      .mte1_bytes_per_cycle = p->mte1_bytes_per_cycle,
+                      .vec_bytes_per_cycle = p->vec_bytes_per_cycle,
+                      .cube_m = (uint32_t)p->cube_m,
+                      .cube_n = (uint32_t)p->cube_n,
+                      .cube_k_bytes = (uint32_t)p->cube_k_bytes,
+                      .scalar_cycles_per_tile = (uint64_t)p->scalar_cycles_per_tile};
+}
+
 int platform_set(platform *p, const char *assignment, char *err, size_t errlen)
 {
     const char *eq = strchr(assignment, '=');

@@ -6,6 +6,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "pipe.h"
+
 #define PLATFORM_NAME_MAX 64
 #define PLATFORM_PATH_MAX 4096
 #define PLATFORM_MAX_CLUSTERS 24 /* PLATFORM_MAX_BLOCKDIM (runtime.md §5.1) */
@@ -108,6 +110,9 @@ typedef struct platform {
 
 /* Fills p with the built-in a2a3 defaults. */
 void platform_defaults(platform *p);
+
+/* The per-core pipe rates of platform p (the pipe model's view of it). */
+void platform_pipe_rates(const platform *p, pipe_rates *r);
 
 /* Loads a platform by name (NAME -> DIR/NAME.json) or by path (anything with
  * a '/' or ending in ".json"). A file may name a "base" platform in the same

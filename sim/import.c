@@ -22,134 +22,11 @@
 #include "../model/tmap.h"
 #include "../model/vec.h"
 #include "cli.h"
+#include "importer.h"
 
-#define RINGS 4                               /* PTO2_MAX_RING_DEPTH */
-#define MAX_SCOPE_DEPTH 64                    /* PTO2_MAX_SCOPE_DEPTH, the root scope included */
-#define DEFAULT_RING_HEAP (256ULL << 20)      /* the runtime's default heap per ring */
-#define GUESSED_SCOPE_TASKS 1024              /* guessed scopes close after this many tasks */
-#define UNCONSUMED_SLOT_BYTES HEAP_OUTPUT_ALIGN /* least heap an output nobody read can take */
-#define IMPORT_MAX_NOTES 20                   /* notes printed; the rest are counted */
-
-enum { A_IN, A_OUT, A_INOUT, A_OUT_EXISTING, A_NO_DEP };
 static const char *const DIRS[] = {"in", "out", "inout", "out_existing", "no_dep"};
 
-typedef struct imp_arg {
-    int type;   /* A_* */
-    int dtype;  /* the view's dtype */
-    bool manual_dep; /* inferred: the tensor takes no part in TensorMap lookups */
-    int tensor; /* tensors[] index of the view, -1 for OUTPUT */
-    int buf;    /* the buffer it names (bufs[] index), -1 until resolved */
-    int ndim;
-    int64_t shape[GRAPH_MAX_DIMS], strides[GRAPH_MAX_DIMS];
-    uint64_t start;
-} imp_arg;
-
-/* An edge into a task, as deps.json lists it. */
-typedef struct imp_edge {
-    size_t pred; /* tasks[] index, SIZE_MAX = names no task (a raw dependency) */
-    uint64_t pred_id;
-    int arg;    /* consumer arg, -1 explicit */
-    int source; /* 0 explicit, 1 creator, 2 tensormap */
-    int tensor; /* tensors[] index (creator, tensormap), -1 otherwise */
-} imp_edge;
-
-typedef struct imp_task {
-    uint64_t id;
-    int ring;
-    uint32_t local;
-    bool alloc;  /* alloc_tensors: not in tasks[], known from ids and creator edges */
-    bool manual; /* submitted inside a manual scope */
-    bool early;  /* allow_early_resolve */
-    bool sync;   /* require_sync_start: its blocks went out in a sync-start drain */
-    int32_t k[3];
-    int block_num;
-    int nargs;
-    imp_arg *args;
-    imp_edge *edges; /* edges into this task, in file order */
-    size_t nedges, edgecap;
-    int nslots;      /* OUTPUT args (submits) */
-    int *outs;       /* created buffers in slot order */
-    size_t nouts, outcap;
-    size_t pos;      /* index in the op order */
-    int *anchored;   /* tensors creator edges say it made */
-    size_t nanchored, anchorcap;
-    double ns;       /* median execution time, < 0 = not seen */
-} imp_task;
-
-/* One deps.json tensors[] record. */
-typedef struct imp_tensor {
-    uint64_t tid, addr, numel;
-    int version, dtype;
-    size_t *creators; /* tasks named by creator edges of this tensor */
-    size_t ncreators, creatorcap;
-    bool heap;        /* runtime-created: lies in the heap arena */
-    int ring;         /* its heap ring */
-    uint64_t off;     /* its offset inside that ring */
-    size_t first_use; /* op position of the first task reading it */
-    size_t *readers;  /* auto-scope readers without a creator edge: (task << 6) | arg */
-    size_t nreaders, readercap;
-    int *made;        /* created buffers holding it, in creation order */
-    size_t nmade, madecap;
-} imp_tensor;
-
-/* A buffer of the graph file: an external tensor or one created output. */
-typedef struct imp_buf {
-    bool created;
-    int tensor;     /* tensors[] record, -1 = an output nobody read */
-    size_t task;    /* creator, created only */
-    uint64_t bytes; /* heap bytes, created only */
-} imp_buf;
-
-/* One scope-stats sample of a scope at depth >= 1 (the root scope is implicit). */
-typedef struct imp_scope {
-    bool begin;
-    int depth, ring;
-    uint64_t head;     /* task_window_end: tasks the ring had handed out */
-    uint64_t heap_end; /* cumulative heap bytes allocated on the ring */
-    long line;
-    char site[GRAPH_SITE_MAX];
-} imp_scope;
-
-enum { OP_TASK, OP_BEGIN, OP_END };
-typedef struct imp_op {
-    int kind;
-    size_t task;                 /* OP_TASK */
-    bool manual;                 /* OP_BEGIN */
-    const char *site;            /* OP_BEGIN: the capture's site, NULL for a guessed scope */
-} imp_op;
-
-typedef struct importer {
-    const char *dir;
-    char *err;
-    size_t errlen;
-    imp_task *tasks;
-    size_t ntasks, taskcap;
-    size_t nknown; /* tasks[0 .. nknown) are deps.json's, in submission order */
-    imp_tensor *tensors;
-    size_t ntensors;
-    uint32_t *tid_hash; /* open addressing: tensors[] index + 1, 0 = empty */
-    size_t tid_mask;
-    imp_buf *bufs;
-    size_t nbufs, bufcap;
-    imp_scope *scopes;
-    size_t nscopes, scopecap;
-    bool have_stats;                 /* scope stats with samples */
-    bool stats_suspect;              /* ... of a fatal run, or with samples dropped */
-    uint64_t cap[3][RINGS];          /* the capture's task window, heap and dep pool per ring */
-    uint64_t ring_count[RINGS];      /* tasks each ring handed out */
-    long *by_local[RINGS];           /* ring -> local id -> tasks[] index */
-    imp_op *ops;
-    size_t nops, opcap;
-    char names[GRAPH_MAX_FUNC_ID][GRAPH_NAME_MAX]; /* func id -> kernel name ("" = unknown) */
-    char graph_name[GRAPH_NAME_MAX], orchestrator[GRAPH_NAME_MAX];
-    double func_ns[GRAPH_MAX_FUNC_ID]; /* median per func id, < 0 = none */
-    int func_core[GRAPH_MAX_FUNC_ID];  /* 0 AIC, 1 AIV, -1 unused */
-    FILE *warn;                        /* notes on what a capture could not tell */
-    size_t notes;                      /* notes so far (past IMPORT_MAX_NOTES only counted) */
-} importer;
-
-static int fail(importer *im, const char *file, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int fail(importer *im, const char *file, const char *fmt, ...)
+int imp_fail(importer *im, const char *file, const char *fmt, ...)
 {
     char msg[1024];
     va_list ap;
@@ -160,14 +37,13 @@ static int fail(importer *im, const char *file, const char *fmt, ...)
     return -1;
 }
 
-static int oom(importer *im)
+int imp_oom(importer *im)
 {
     snprintf(im->err, im->errlen, "out of memory");
     return -1;
 }
 
-static void note(importer *im, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void note(importer *im, const char *fmt, ...)
+void imp_note(importer *im, const char *fmt, ...)
 {
     if (!im->warn || im->notes++ >= IMPORT_MAX_NOTES)
         return;
@@ -269,7 +145,7 @@ static int hash_tensors(importer *im)
         n *= 2;
     im->tid_hash = calloc(n, sizeof(*im->tid_hash));
     if (!im->tid_hash)
-        return oom(im);
+        return imp_oom(im);
     im->tid_mask = n - 1;
     for (size_t i = 0; i < im->ntensors; i++) {
         if (find_tensor(im, im->tensors[i].tid) >= 0)
@@ -297,7 +173,7 @@ static imp_task *add_task(importer *im)
 static int add_edge(importer *im, imp_task *t, imp_edge e)
 {
     if (vec_grow((void **)&t->edges, &t->edgecap, t->nedges, sizeof(*t->edges)) != 0)
-        return oom(im);
+        return imp_oom(im);
     t->edges[t->nedges++] = e;
     return 0;
 }
@@ -321,7 +197,7 @@ static int read_tensor(importer *im, const cJSON *x, int i)
         !get_u64(cJSON_GetObjectItemCaseSensitive(x, "buffer_addr"), &t->addr) ||
         !get_u64(cJSON_GetObjectItemCaseSensitive(x, "buffer_numel"), &t->numel) || !cJSON_IsString(dt) ||
         dtype_parse(dt->valuestring) < 0)
-        return fail(im, "deps.json", "tensors[%d]: needs tensor_id, buffer_addr, buffer_numel and a known dtype",
+        return imp_fail(im, "deps.json", "tensors[%d]: needs tensor_id, buffer_addr, buffer_numel and a known dtype",
                     i);
     t->dtype = dtype_parse(dt->valuestring);
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(x, "version");
@@ -335,16 +211,16 @@ static int read_task(importer *im, const cJSON *x, int i)
 {
     imp_task *t = add_task(im);
     if (!t)
-        return oom(im);
+        return imp_oom(im);
     const cJSON *k = cJSON_GetObjectItemCaseSensitive(x, "kernel_ids"),
                 *args = cJSON_GetObjectItemCaseSensitive(x, "args"),
                 *sc = cJSON_GetObjectItemCaseSensitive(x, "scope"),
                 *bn = cJSON_GetObjectItemCaseSensitive(x, "block_num");
     if (!get_u64(cJSON_GetObjectItemCaseSensitive(x, "task_id"), &t->id) || !cJSON_IsArray(k) ||
         cJSON_GetArraySize(k) != 3 || !cJSON_IsArray(args))
-        return fail(im, "deps.json", "tasks[%d]: needs task_id, kernel_ids [aic, aiv0, aiv1] and args", i);
+        return imp_fail(im, "deps.json", "tasks[%d]: needs task_id, kernel_ids [aic, aiv0, aiv1] and args", i);
     if (ring_of(t->id) >= RINGS)
-        return fail(im, "deps.json", "tasks[%d].task_id: %" PRIu64 " names ring %d (rings are 0..3)", i, t->id,
+        return imp_fail(im, "deps.json", "tasks[%d].task_id: %" PRIu64 " names ring %d (rings are 0..3)", i, t->id,
                     ring_of(t->id));
     t->ring = ring_of(t->id);
     t->local = (uint32_t)t->id;
@@ -352,7 +228,7 @@ static int read_task(importer *im, const cJSON *x, int i)
         const cJSON *kv = cJSON_GetArrayItem(k, s);
         t->k[s] = cJSON_IsNumber(kv) && kv->valuedouble >= 0 ? (int32_t)kv->valuedouble : -1;
         if (t->k[s] >= GRAPH_MAX_FUNC_ID)
-            return fail(im, "deps.json", "tasks[%d].kernel_ids: func id %d is out of range", i, t->k[s]);
+            return imp_fail(im, "deps.json", "tasks[%d].kernel_ids: func id %d is out of range", i, t->k[s]);
     }
     t->manual = cJSON_IsString(sc) && strcmp(sc->valuestring, "manual") == 0;
     t->early = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(x, "early_dispatch"));
@@ -360,10 +236,10 @@ static int read_task(importer *im, const cJSON *x, int i)
                                                                                           : 1;
     int na = cJSON_GetArraySize(args);
     if (na > GRAPH_MAX_TENSOR_ARGS)
-        return fail(im, "deps.json", "tasks[%d].args: %d tensor args, at most %d", i, na, GRAPH_MAX_TENSOR_ARGS);
+        return imp_fail(im, "deps.json", "tasks[%d].args: %d tensor args, at most %d", i, na, GRAPH_MAX_TENSOR_ARGS);
     t->args = calloc(na ? (size_t)na : 1, sizeof(*t->args));
     if (!t->args)
-        return oom(im);
+        return imp_oom(im);
     const cJSON *a;
     cJSON_ArrayForEach(a, args)
     {
@@ -387,7 +263,7 @@ static int read_task(importer *im, const cJSON *x, int i)
                 !get_dims(cJSON_GetObjectItemCaseSensitive(a, "shape"), ia->shape, &nd_shape) ||
                 !get_dims(cJSON_GetObjectItemCaseSensitive(a, "strides"), ia->strides, &nd_strides) ||
                 nd_shape != nd_strides || !get_u64(cJSON_GetObjectItemCaseSensitive(a, "start_offset"), &ia->start))
-                return fail(im, "deps.json",
+                return imp_fail(im, "deps.json",
                             "tasks[%d].args[%d]: needs a known tensor_id, shape, strides and start_offset", i,
                             t->nargs);
             ia->ndim = nd_shape;
@@ -412,19 +288,19 @@ static int index_tasks(importer *im)
     }
     for (int r = 0; r < RINGS; r++) {
         if (im->ring_count[r] > (64u << 20))
-            return fail(im, "deps.json", "ring %d: local task id %" PRIu64 " is beyond what a capture can hold", r,
+            return imp_fail(im, "deps.json", "ring %d: local task id %" PRIu64 " is beyond what a capture can hold", r,
                         im->ring_count[r] - 1);
         free(im->by_local[r]);
         im->by_local[r] = malloc((im->ring_count[r] ? im->ring_count[r] : 1) * sizeof(long));
         if (!im->by_local[r])
-            return oom(im);
+            return imp_oom(im);
         for (uint64_t l = 0; l < im->ring_count[r]; l++)
             im->by_local[r][l] = -1;
     }
     for (size_t i = 0; i < im->ntasks; i++) {
         imp_task *t = &im->tasks[i];
         if (im->by_local[t->ring][t->local] >= 0)
-            return fail(im, "deps.json", "task %" PRIu64 " is listed twice", t->id);
+            return imp_fail(im, "deps.json", "task %" PRIu64 " is listed twice", t->id);
         im->by_local[t->ring][t->local] = (long)i;
     }
     for (int r = 0; r < RINGS; r++)
@@ -433,7 +309,7 @@ static int index_tasks(importer *im)
                 continue;
             imp_task *t = add_task(im);
             if (!t)
-                return oom(im);
+                return imp_oom(im);
             t->id = ((uint64_t)r << 32) | l;
             t->ring = r;
             t->local = (uint32_t)l;
@@ -454,17 +330,17 @@ static int read_edges(importer *im, const cJSON *edges)
                     *arg = cJSON_GetObjectItemCaseSensitive(x, "arg");
         if (!get_u64(cJSON_GetObjectItemCaseSensitive(x, "pred"), &pred) ||
             !get_u64(cJSON_GetObjectItemCaseSensitive(x, "succ"), &succ) || !cJSON_IsString(src))
-            return fail(im, "deps.json", "edges[%d]: needs pred, succ and source", i);
+            return imp_fail(im, "deps.json", "edges[%d]: needs pred, succ and source", i);
         long s = find_task(im, succ);
         if (s < 0 || (size_t)s >= im->nknown)
-            return fail(im, "deps.json", "edges[%d]: succ %" PRIu64 " is not in tasks", i, succ);
+            return imp_fail(im, "deps.json", "edges[%d]: succ %" PRIu64 " is not in tasks", i, succ);
         imp_edge e = {.pred_id = pred, .arg = cJSON_IsNumber(arg) ? (int)arg->valuedouble : -1, .tensor = -1};
         e.source = strcmp(src->valuestring, "explicit") == 0   ? 0
                    : strcmp(src->valuestring, "creator") == 0  ? 1
                    : strcmp(src->valuestring, "tensormap") == 0 ? 2
                                                                : -1;
         if (e.source < 0)
-            return fail(im, "deps.json", "edges[%d].source: \"%s\" is not explicit, creator or tensormap", i,
+            return imp_fail(im, "deps.json", "edges[%d].source: \"%s\" is not explicit, creator or tensormap", i,
                         src->valuestring);
         long p = find_task(im, pred);
         e.pred = p < 0 ? SIZE_MAX : (size_t)p;
@@ -472,7 +348,7 @@ static int read_edges(importer *im, const cJSON *edges)
             uint64_t tid;
             long ti;
             if (p < 0)
-                return fail(im, "deps.json", "edges[%d]: pred %" PRIu64 " of a %s edge is no task", i, pred,
+                return imp_fail(im, "deps.json", "edges[%d]: pred %" PRIu64 " of a %s edge is no task", i, pred,
                             src->valuestring);
             if (!get_u64(cJSON_GetObjectItemCaseSensitive(x, "tensor_id"), &tid) || (ti = find_tensor(im, tid)) < 0)
                 ti = -1;
@@ -486,7 +362,7 @@ static int read_edges(importer *im, const cJSON *edges)
                     imp_task *pt = &im->tasks[p];
                     if (vec_grow((void **)&tn->creators, &tn->creatorcap, tn->ncreators, sizeof(size_t)) != 0 ||
                         vec_grow((void **)&pt->anchored, &pt->anchorcap, pt->nanchored, sizeof(int)) != 0)
-                        return oom(im);
+                        return imp_oom(im);
                     tn->creators[tn->ncreators++] = (size_t)p;
                     pt->anchored[pt->nanchored++] = (int)ti;
                 }
@@ -528,23 +404,23 @@ static int read_deps(importer *im)
 {
     char *text = slurp(im->dir, "deps.json", NULL);
     if (!text)
-        return fail(im, "deps.json", "cannot read: %s (capture with --enable-dep-gen)", strerror(errno));
+        return imp_fail(im, "deps.json", "cannot read: %s (capture with --enable-dep-gen)", strerror(errno));
     cJSON *root = cJSON_Parse(text);
     free(text);
     if (!root)
-        return fail(im, "deps.json", "not valid JSON");
+        return imp_fail(im, "deps.json", "not valid JSON");
     int rc = -1;
     const cJSON *tensors = cJSON_GetObjectItemCaseSensitive(root, "tensors"),
                 *tasks = cJSON_GetObjectItemCaseSensitive(root, "tasks"),
                 *edges = cJSON_GetObjectItemCaseSensitive(root, "edges");
     if (!cJSON_IsArray(tasks) || !cJSON_IsArray(edges)) {
-        fail(im, "deps.json", "needs the arrays \"tasks\" and \"edges\"");
+        imp_fail(im, "deps.json", "needs the arrays \"tasks\" and \"edges\"");
         goto out;
     }
     int nt = cJSON_IsArray(tensors) ? cJSON_GetArraySize(tensors) : 0;
     im->tensors = calloc(nt ? (size_t)nt : 1, sizeof(*im->tensors));
     if (!im->tensors) {
-        oom(im);
+        imp_oom(im);
         goto out;
     }
     const cJSON *x;
@@ -680,7 +556,7 @@ static int mark_drained(importer *im, const cJSON *root)
     }
     goto out;
 oom:
-    rc = oom(im);
+    rc = imp_oom(im);
 out:
     free(sp);
     free(tok);
@@ -713,14 +589,18 @@ static int read_swimlane(importer *im)
     cJSON *root = cJSON_Parse(text);
     free(text);
     if (!root)
-        return fail(im, "chip_swimlane_records.json", "not valid JSON");
+        return imp_fail(im, "chip_swimlane_records.json", "not valid JSON");
     const cJSON *meta = cJSON_GetObjectItemCaseSensitive(root, "metadata"),
                 *execs = cJSON_GetObjectItemCaseSensitive(root, "aicore_tasks");
+    const cJSON *ncores = cJSON_GetObjectItemCaseSensitive(meta, "num_cores");
+    im->swim_cores = cJSON_IsNumber(ncores) && ncores->valuedouble > 0 && ncores->valuedouble < 1e6
+                         ? (int)ncores->valuedouble
+                         : -1;
     const cJSON *hz = cJSON_GetObjectItemCaseSensitive(meta, "clock_freq_hz"),
                 *types = cJSON_GetObjectItemCaseSensitive(meta, "core_types");
     if (!cJSON_IsNumber(hz) || hz->valuedouble <= 0 || !cJSON_IsArray(execs)) {
         cJSON_Delete(root);
-        return fail(im, "chip_swimlane_records.json", "needs metadata.clock_freq_hz and aicore_tasks");
+        return imp_fail(im, "chip_swimlane_records.json", "needs metadata.clock_freq_hz and aicore_tasks");
     }
     if (mark_drained(im, root) != 0) {
         cJSON_Delete(root);
@@ -734,7 +614,7 @@ static int read_swimlane(importer *im)
     if (!dur || !task || !func) {
         free(dur), free(task), free(func);
         cJSON_Delete(root);
-        return oom(im);
+        return imp_oom(im);
     }
     size_t m = 0;
     const cJSON *e;
@@ -760,7 +640,7 @@ static int read_swimlane(importer *im)
     exec_rec *rec = malloc((m ? m : 1) * sizeof(*rec));
     if (!rec) {
         free(dur), free(task), free(func);
-        return oom(im);
+        return imp_oom(im);
     }
     for (size_t i = 0; i < m; i++) {
         const imp_task *tk = &im->tasks[task[i]];
@@ -771,7 +651,7 @@ static int read_swimlane(importer *im)
     exec_rec *per = malloc((m ? m : 1) * sizeof(*per)); /* (func, median) of single-kernel tasks */
     if (!per) {
         free(rec), free(dur), free(task), free(func);
-        return oom(im);
+        return imp_oom(im);
     }
     size_t nper = 0;
     for (size_t i = 0; i < m;) {
@@ -873,7 +753,7 @@ static int read_scope_stats(importer *im)
         cJSON *r = cJSON_Parse(l);
         if (!r) {
             free(text);
-            return fail(im, FILE_NAME, "line %ld: not valid JSON", line);
+            return imp_fail(im, FILE_NAME, "line %ld: not valid JSON", line);
         }
         if (line == 1) {
             const cJSON *fatal = cJSON_GetObjectItemCaseSensitive(r, "fatal"),
@@ -899,12 +779,12 @@ static int read_scope_stats(importer *im)
             end->valuedouble < 0) {
             cJSON_Delete(r);
             free(text);
-            return fail(im, FILE_NAME, "line %ld: needs phase, depth, ring (0..3) and task_window_end", line);
+            return imp_fail(im, FILE_NAME, "line %ld: needs phase, depth, ring (0..3) and task_window_end", line);
         }
         if (vec_grow((void **)&im->scopes, &im->scopecap, im->nscopes, sizeof(*im->scopes)) != 0) {
             cJSON_Delete(r);
             free(text);
-            return oom(im);
+            return imp_oom(im);
         }
         imp_scope *s = &im->scopes[im->nscopes++];
         s->begin = strcmp(ph->valuestring, "begin") == 0;
@@ -930,7 +810,7 @@ static int read_scope_stats(importer *im)
 static int push_op(importer *im, imp_op op)
 {
     if (vec_grow((void **)&im->ops, &im->opcap, im->nops, sizeof(*im->ops)) != 0)
-        return oom(im);
+        return imp_oom(im);
     if (op.kind == OP_TASK)
         im->tasks[op.task].pos = im->nops;
     im->ops[im->nops++] = op;
@@ -968,7 +848,7 @@ static int order_with_stats(importer *im)
     /* limit[si * RINGS + r]: head of the first sample of ring r at or after si */
     uint64_t *limit = malloc((im->nscopes + 1) * RINGS * sizeof(*limit));
     if (!limit)
-        return oom(im);
+        return imp_oom(im);
     for (int r = 0; r < RINGS; r++)
         limit[im->nscopes * RINGS + r] = UINT64_MAX;
     for (size_t i = im->nscopes; i-- > 0;)
@@ -1006,23 +886,23 @@ static int order_merge(importer *im, const uint64_t *limit)
         if (!next)
             break;
         if (next->ring == r && emitted[r] != next->head)
-            return fail(im, F,
+            return imp_fail(im, F,
                         "line %ld: ring %d had handed out %" PRIu64 " tasks, but deps.json lists task %" PRIu64
                         " next (the files are not of one run)",
                         next->line, r, next->head,
                         gi < im->nknown ? im->tasks[gi].id : (uint64_t)r << 32 | emitted[r]);
         if (next->begin) {
             if (next->depth != depth + 1)
-                return fail(im, F, "line %ld: a scope begins at depth %d inside depth %d", next->line, next->depth,
+                return imp_fail(im, F, "line %ld: a scope begins at depth %d inside depth %d", next->line, next->depth,
                             depth);
             if (depth + 1 >= MAX_SCOPE_DEPTH)
-                return fail(im, F, "line %ld: scopes nest deeper than %d", next->line, MAX_SCOPE_DEPTH - 1);
+                return imp_fail(im, F, "line %ld: scopes nest deeper than %d", next->line, MAX_SCOPE_DEPTH - 1);
             if (push_op(im, (imp_op){.kind = OP_BEGIN, .site = next->site}) != 0)
                 return -1;
             depth++;
         } else {
             if (next->depth != depth)
-                return fail(im, F, "line %ld: a scope of depth %d ends inside depth %d", next->line, next->depth,
+                return imp_fail(im, F, "line %ld: a scope of depth %d ends inside depth %d", next->line, next->depth,
                             depth);
             if (push_op(im, (imp_op){.kind = OP_END}) != 0)
                 return -1;
@@ -1031,12 +911,12 @@ static int order_merge(importer *im, const uint64_t *limit)
         si++;
     }
     if (gi < im->nknown)
-        return fail(im, F, "task %" PRIu64 " (ring %d) cannot be placed in the scopes sampled (a scope of ring %d "
+        return imp_fail(im, F, "task %" PRIu64 " (ring %d) cannot be placed in the scopes sampled (a scope of ring %d "
                     "would have to be open)",
                     im->tasks[gi].id, im->tasks[gi].ring, im->tasks[gi].ring);
     for (int r = 0; r < RINGS; r++)
         if (emitted[r] != im->ring_count[r])
-            return fail(im, F, "ring %d handed out %" PRIu64 " tasks but only %" PRIu64 " fit its scopes", r,
+            return imp_fail(im, F, "ring %d handed out %" PRIu64 " tasks but only %" PRIu64 " fit its scopes", r,
                         im->ring_count[r], emitted[r]);
     while (depth-- > 0)
         if (push_op(im, (imp_op){.kind = OP_END}) != 0)
@@ -1089,14 +969,14 @@ static int order_guessed(importer *im)
             if (emit_allocs(im, want, emitted, UINT64_MAX) != 0)
                 return -1;
             if (emitted[want] < im->ring_count[want])
-                return fail(im, "deps.json", "ring %d: task %" PRIu64 " is listed out of its ring's order", want,
+                return imp_fail(im, "deps.json", "ring %d: task %" PRIu64 " is listed out of its ring's order", want,
                             ((uint64_t)want << 32) | emitted[want]);
             gi--;
             continue;
         }
         const imp_task *t = &im->tasks[gi];
         if (t->local != emitted[want])
-            return fail(im, "deps.json", "task %" PRIu64 " is listed before task %" PRIu64 " of its ring", t->id,
+            return imp_fail(im, "deps.json", "task %" PRIu64 " is listed before task %" PRIu64 " of its ring", t->id,
                         ((uint64_t)want << 32) | emitted[want]);
         if (push_op(im, (imp_op){.kind = OP_TASK, .task = gi}) != 0)
             return -1;
@@ -1127,7 +1007,7 @@ static int assign_modes(importer *im)
             top--;
         } else if (im->tasks[op->task].manual) {
             if (top == 0)
-                return fail(im, "deps.json", "task %" PRIu64 " was submitted in a manual scope, but no scope is open",
+                return imp_fail(im, "deps.json", "task %" PRIu64 " was submitted in a manual scope, but no scope is open",
                             im->tasks[op->task].id);
             im->ops[stack[top]].manual = true;
         }
@@ -1143,7 +1023,7 @@ static int assign_modes(importer *im)
         } else if (op->kind == OP_END) {
             top--;
         } else if (!im->tasks[op->task].alloc && !im->tasks[op->task].manual && manual[top]) {
-            return fail(im, "deps.json", "task %" PRIu64 " is an auto-scope task inside a manual scope",
+            return imp_fail(im, "deps.json", "task %" PRIu64 " is an auto-scope task inside a manual scope",
                         im->tasks[op->task].id);
         }
     }
@@ -1324,12 +1204,12 @@ static int add_output(importer *im, size_t p, int tensor, uint64_t bytes)
     imp_task *t = &im->tasks[p];
     int b = add_buf(im, (imp_buf){.created = true, .tensor = tensor, .task = p, .bytes = bytes});
     if (b < 0 || vec_grow((void **)&t->outs, &t->outcap, t->nouts, sizeof(*t->outs)) != 0)
-        return oom(im);
+        return imp_oom(im);
     t->outs[t->nouts++] = b;
     if (tensor >= 0) {
         imp_tensor *tn = &im->tensors[tensor];
         if (vec_grow((void **)&tn->made, &tn->madecap, tn->nmade, sizeof(*tn->made)) != 0)
-            return oom(im);
+            return imp_oom(im);
         tn->made[tn->nmade++] = b;
     }
     return b;
@@ -1455,13 +1335,13 @@ static int walk_ring(importer *im, int r, uint64_t size)
     if (!w.items || !w.taken) {
         free(w.items);
         free(w.taken);
-        return oom(im);
+        return imp_oom(im);
     }
     long n = ring_items(im, r, w.items);
     if (n < 0) {
         free(w.items);
         free(w.taken);
-        return oom(im);
+        return imp_oom(im);
     }
     w.nitems = (size_t)n;
     for (uint64_t l = 0; l < im->ring_count[r]; l++)
@@ -1525,11 +1405,11 @@ static int walk_ring(importer *im, int r, uint64_t size)
             if (t->ncreators) { /* anchored but skipped by the layout: keep its creator */
                 if (add_output(im, t->creators[0], (int)w.items[i], tensor_bytes(t)) < 0)
                     rc = -1;
-                note(im, "tensor %" PRIu64 " (ring %d, offset %" PRIu64 ") does not fit its creator's block", t->tid,
+                imp_note(im, "tensor %" PRIu64 " (ring %d, offset %" PRIu64 ") does not fit its creator's block", t->tid,
                      r, t->off);
             } else {
                 t->heap = false;
-                note(im, "tensor %" PRIu64 " lies in ring %d's heap but no task before its first reader could "
+                imp_note(im, "tensor %" PRIu64 " lies in ring %d's heap but no task before its first reader could "
                      "have made it; it is imported as an external tensor",
                      t->tid, r);
             }
@@ -1542,11 +1422,19 @@ static int walk_ring(importer *im, int r, uint64_t size)
 /* Points every arg at its buffer: the creation its creator edge names, else
  * the latest creation of that tensor before the reader, else the external
  * tensor. */
+static uint64_t view_bytes(const imp_arg *a)
+{
+    uint64_t n = (uint64_t)(dtype_size(a->dtype) > 0 ? dtype_size(a->dtype) : 1);
+    for (int d = 0; d < a->ndim; d++)
+        n *= (uint64_t)a->shape[d];
+    return n;
+}
+
 static int resolve_args(importer *im)
 {
     int *external = malloc((im->ntensors ? im->ntensors : 1) * sizeof(*external));
     if (!external)
-        return oom(im);
+        return imp_oom(im);
     for (size_t x = 0; x < im->ntensors; x++)
         external[x] = -1;
     int rc = 0;
@@ -1572,17 +1460,23 @@ static int resolve_args(importer *im)
                     best = b;
             }
             if (best < 0 && im->tensors[a->tensor].heap) /* an output of another address names the same tensor */
-                note(im, "task %" PRIu64 " arg %d reads tensor %" PRIu64 " before any task made it", t->id, i,
+                imp_note(im, "task %" PRIu64 " arg %d reads tensor %" PRIu64 " before any task made it", t->id, i,
                      im->tensors[a->tensor].tid);
             if (best < 0) {
                 if (external[a->tensor] < 0 &&
                     (external[a->tensor] = add_buf(im, (imp_buf){.tensor = a->tensor})) < 0) {
-                    rc = oom(im);
+                    rc = imp_oom(im);
                     break;
                 }
                 best = external[a->tensor];
             }
             a->buf = best;
+            imp_buf *bf = &im->bufs[best];
+            uint64_t vb = view_bytes(a);
+            if (!bf->view || vb > bf->view_bytes) { /* what a reader sees: the output's size for the model */
+                bf->view = a;
+                bf->view_bytes = vb;
+            }
         }
     }
     free(external);
@@ -1621,7 +1515,7 @@ static int infer_manual_dep(importer *im)
     if (!edged || !decided) {
         free(edged);
         free(decided);
-        return oom(im);
+        return imp_oom(im);
     }
     /* buffers (by address) some TensorMap edge reaches */
     for (size_t k = 0; k < im->nknown; k++) {
@@ -1660,7 +1554,7 @@ static int infer_manual_dep(importer *im)
             for (size_t y = 0; y < im->ntensors; y++)
                 if (im->tensors[y].addr == addr)
                     decided[y] = true;
-            note(im, "tensor %" PRIu64 " is written and read in auto scopes but no TensorMap edge names it: "
+            imp_note(im, "tensor %" PRIu64 " is written and read in auto scopes but no TensorMap edge names it: "
                  "imported as manual_dep",
                  im->tensors[ra->tensor].tid);
         }
@@ -1691,7 +1585,7 @@ static int infer_buffers(importer *im)
                 named |= t->edges[e].source == 1 && t->edges[e].arg == i;
             if (!t->manual && !named) {
                 if (vec_grow((void **)&tn->readers, &tn->readercap, tn->nreaders, sizeof(size_t)) != 0)
-                    return oom(im);
+                    return imp_oom(im);
                 tn->readers[tn->nreaders++] = k << 6 | (size_t)i;
             }
         }
@@ -1708,7 +1602,7 @@ static int infer_buffers(importer *im)
 
 /* ---- writing ---- */
 
-static void put_str(FILE *f, const char *s)
+void imp_put_str(FILE *f, const char *s)
 {
     fputc('"', f);
     for (; *s; s++) {
@@ -1789,9 +1683,7 @@ static void put_task(const importer *im, const imp_task *t, FILE *f)
             fputs(", \"sync_start\": true", f);
         if (t->early)
             fputs(", \"early_resolve\": true", f);
-        int active = (t->k[0] >= 0) + (t->k[1] >= 0) + (t->k[2] >= 0);
-        if (t->ns >= 0 && active == 1) /* its own measured time (MIX tasks take their kernels') */
-            fprintf(f, ", \"cost\": {\"ns\": %.0f}", t->ns);
+        imp_put_task_cost(im, t, f);
     }
     fputs(", \"args\": [", f);
     size_t slot = 0;
@@ -1849,7 +1741,7 @@ static void put_ops(const importer *im, FILE *f)
             fputs("{\"op\": \"scope_begin\"", f);
             if (op->site) {
                 fputs(", \"site\": ", f);
-                put_str(f, op->site);
+                imp_put_str(f, op->site);
             }
             fputs(op->manual ? ", \"mode\": \"manual\"}\n" : "}\n", f);
         }
@@ -1887,10 +1779,10 @@ static void put_header(importer *im, FILE *f)
             if (im->tasks[i].k[s] >= 0)
                 im->func_core[im->tasks[i].k[s]] = s == 0 ? 0 : 1;
     fputs("{\"ptosim_graph\": 1, \"name\": ", f);
-    put_str(f, im->graph_name[0] ? im->graph_name : "imported");
+    imp_put_str(f, im->graph_name[0] ? im->graph_name : "imported");
     if (im->orchestrator[0]) {
         fputs(", \"orchestrator\": ", f);
-        put_str(f, im->orchestrator);
+        imp_put_str(f, im->orchestrator);
     }
     put_run_config(im, f);
     fputs(", \"kernels\": [", f);
@@ -1901,9 +1793,10 @@ static void put_header(importer *im, FILE *f)
         char fallback[32];
         snprintf(fallback, sizeof(fallback), "func%d", id);
         fprintf(f, "%s{\"id\": %d, \"name\": ", n++ ? ", " : "", id);
-        put_str(f, im->names[id][0] ? im->names[id] : fallback);
-        fprintf(f, ", \"core\": \"%s\", \"cost\": {\"ns\": %.0f}}", im->func_core[id] ? "aiv" : "aic",
-                im->func_ns[id] >= 0 ? im->func_ns[id] : 1000.0);
+        imp_put_str(f, im->names[id][0] ? im->names[id] : fallback);
+        fprintf(f, ", \"core\": \"%s\"", im->func_core[id] ? "aiv" : "aic");
+        imp_put_kernel_cost(im, id, f);
+        fputc('}', f);
     }
     fputs("], \"tensors\": [", f);
     n = 0;
@@ -1934,6 +1827,10 @@ static void free_importer(importer *im)
         free(im->tensors[i].made);
     }
     free(im->tid_hash);
+    if (im->kernels)
+        for (int f = 0; f < GRAPH_MAX_FUNC_ID; f++)
+            free(im->kernels[f].table);
+    free(im->kernels);
     for (int r = 0; r < RINGS; r++)
         free(im->by_local[r]);
     free(im->tasks);
@@ -1944,8 +1841,11 @@ static void free_importer(importer *im)
     free(im);
 }
 
-int import_capture(const char *dfx_dir, FILE *out, char *err, size_t errlen)
+int import_capture(const char *dfx_dir, const import_opts *opt, FILE *out, char *err, size_t errlen)
 {
+    static const import_opts defaults = {.costs = IMPORT_COSTS_AUTO};
+    if (!opt)
+        opt = &defaults;
     importer *im = calloc(1, sizeof(*im));
     if (!im) {
         snprintf(err, errlen, "out of memory");
@@ -1964,7 +1864,7 @@ int import_capture(const char *dfx_dir, FILE *out, char *err, size_t errlen)
     if (rc == 0 && im->have_stats) {
         rc = order_with_stats(im);
         if (rc != 0 && im->stats_suspect) {
-            note(im, "%s (the run was fatal or dropped samples): scopes are guessed from the rings", err);
+            imp_note(im, "%s (the run was fatal or dropped samples): scopes are guessed from the rings", err);
             im->nops = 0;
             im->have_stats = false;
             rc = 0;
@@ -1980,6 +1880,9 @@ int import_capture(const char *dfx_dir, FILE *out, char *err, size_t errlen)
         rc = read_swimlane(im);
     if (rc == 0) {
         read_name_map(im);
+        rc = imp_costs(im, opt);
+    }
+    if (rc == 0) {
         put_header(im, out);
         put_ops(im, out);
     }
@@ -1989,17 +1892,59 @@ int import_capture(const char *dfx_dir, FILE *out, char *err, size_t errlen)
     return rc;
 }
 
+static void import_usage(FILE *f)
+{
+    fputs("usage: ptosim import [--costs swimlane|model|FILE] DFX_DIR > graph.jsonl\n"
+          "  DFX_DIR: a run's dfx_outputs/ with deps.json (--enable-dep-gen); scope_stats/scope_stats.jsonl\n"
+          "  gives the scopes and ring sizes, chip_swimlane_records.json the kernel times, when present\n"
+          "  --costs swimlane  each kernel's median time in the swimlane (the default for a capture on a2a3\n"
+          "                    silicon, 72 cores)\n"
+          "  --costs model     a pipe profile derived from each kernel's args (the default for a capture of a\n"
+          "                    simulator platform, 24 cores, or without a swimlane)\n"
+          "  --costs FILE      the model, overridden by a table of kernel name or func id -> cost: JSON\n"
+          "                    {\"GEMM\": {\"ns\": 5000}, \"1\": {\"cycles\": 9000}, ...} (a cost may be the pipe\n"
+          "                    form) or CSV \"kernel,ns\" / \"kernel,cycles\" (a file named model or swimlane:\n"
+          "                    write ./model)\n"
+          "exit status: 0 written; 2 usage; 3 the capture or the costs table cannot be used\n",
+          f);
+}
+
 int import_main(int argc, char **argv)
 {
-    if (argc != 1 || argv[0][0] == '-') {
-        fputs("usage: ptosim import DFX_DIR > graph.jsonl\n"
-              "  DFX_DIR: a run's dfx_outputs/ with deps.json (--enable-dep-gen); chip_swimlane_records.json\n"
-              "  gives the kernel times and scope_stats/scope_stats.jsonl the scopes, when present\n",
-              argc == 1 && strcmp(argv[0], "--help") == 0 ? stdout : stderr);
-        return argc == 1 && strcmp(argv[0], "--help") == 0 ? EXIT_OK : EXIT_USAGE;
+    import_opts opt = {.costs = IMPORT_COSTS_AUTO};
+    const char *dir = NULL;
+    for (int i = 0; i < argc; i++) {
+        const char *v = NULL;
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            import_usage(stdout);
+            return EXIT_OK;
+        }
+        if (cli_opt_is(argv[i], "--costs", &v)) {
+            if (!v && i + 1 < argc)
+                v = argv[++i];
+            if (!v || !*v) {
+                fputs("ptosim import: --costs needs swimlane, model or a file\n", stderr);
+                import_usage(stderr);
+                return EXIT_USAGE;
+            }
+            opt.costs = strcmp(v, "swimlane") == 0 ? IMPORT_COSTS_SWIMLANE : IMPORT_COSTS_MODEL;
+            opt.costs_file = strcmp(v, "swimlane") == 0 || strcmp(v, "model") == 0 ? NULL : v;
+            continue;
+        }
+        if (argv[i][0] == '-' || dir) {
+            fprintf(stderr, "ptosim import: %s: %s\n", argv[i],
+                    argv[i][0] == '-' ? "unknown option" : "one capture folder at a time");
+            import_usage(stderr);
+            return EXIT_USAGE;
+        }
+        dir = argv[i];
+    }
+    if (!dir) {
+        import_usage(stderr);
+        return EXIT_USAGE;
     }
     char err[2048];
-    if (import_capture(argv[0], stdout, err, sizeof(err)) != 0) {
+    if (import_capture(dir, &opt, stdout, err, sizeof(err)) != 0) {
         fprintf(stderr, "ptosim import: %s\n", err);
         return EXIT_GRAPH;
     }

@@ -312,7 +312,8 @@ START_TEST(the_sse_pending_cohort_is_staged_locally_as_in_the_capture)
     ck_assert_int_eq(phase_sum(real, "early_dispatch", -1), 8);
     ck_assert_int_eq(phase_sum(real, "drain", -1) + phase_sum(real, "drain_publish", -1), 0);
 
-    const char *args[] = {"import", REAL("sse_pending"), NULL};
+    /* the swimlane's times: the blockers must still run when the consumer comes */
+    const char *args[] = {"import", "--costs", "swimlane", REAL("sse_pending"), NULL};
     run_out r = tu_run(args);
     ck_assert_msg(r.status == 0, "%s", r.err);
     ck_assert(!line_has(line_of(r.out, "t4294967299"), "\"sync_start\""));
@@ -590,7 +591,9 @@ START_TEST(import_notes_what_it_inferred_and_caps_them)
     run_out r = tu_run(args);
     ck_assert_int_eq(r.status, 0);
     ck_assert_str_eq(r.err, "ptosim import: note: tensor 3463261816522170288 is written and read in auto scopes "
-                            "but no TensorMap edge names it: imported as manual_dep\n");
+                            "but no TensorMap edge names it: imported as manual_dep\n"
+                            "ptosim import: kernel costs from the model: the swimlane has 24 cores, a simulator "
+                            "platform's, whose times are the host's (--costs swimlane takes them anyway)\n");
     tu_run_free(&r);
     /* 25 external tensors, each written then read with no TensorMap edge */
     char *deps = malloc(65536);
@@ -617,7 +620,7 @@ START_TEST(import_notes_what_it_inferred_and_caps_them)
     int lines = 0;
     for (const char *p = r.err; *p; p++)
         lines += *p == '\n';
-    ck_assert_int_eq(lines, 21);
+    ck_assert_int_eq(lines, 22); /* the costs notice, 20 notes, the count of the rest */
     ck_assert_ptr_nonnull(strstr(r.err, "\nptosim import: note: 5 more notes like these\n"));
     tu_run_free(&r);
 }
