@@ -626,6 +626,280 @@ START_TEST(import_notes_what_it_inferred_and_caps_them)
 }
 END_TEST
 
+/* ---- kernel costs (issue 12) ---- */
+
+/* The "kernels" entry of func f in an imported graph's header (caller deletes). */
+static cJSON *kernel_entry(const char *graph, int f)
+{
+    const char *nl = strchr(graph, '\n');
+    char *head = strndup(graph, (size_t)(nl - graph));
+    cJSON *h = cJSON_Parse(head);
+    free(head);
+    ck_assert_ptr_nonnull(h);
+    cJSON *k = NULL;
+    cJSON *e;
+    cJSON_ArrayForEach(e, cJSON_GetObjectItem(h, "kernels"))
+    {
+        if (cJSON_GetObjectItem(e, "id")->valueint == f)
+            k = cJSON_Duplicate(e, true);
+    }
+    cJSON_Delete(h);
+    ck_assert_msg(k != NULL, "no kernel %d", f);
+    return k;
+}
+
+static char *cost_text(const cJSON *kernel)
+{
+    return cJSON_PrintUnformatted(cJSON_GetObjectItem(kernel, "cost"));
+}
+
+/* Imports dir with extra args (NULL-terminated, may be empty); returns the run. */
+static run_out import_with(const char *dir, const char *a1, const char *a2)
+{
+    const char *args[] = {"import", a1 ? a1 : dir, a1 ? a2 : NULL, a1 ? dir : NULL, NULL};
+    return tu_run(args);
+}
+
+/* pa_small1 was captured on a2a3sim (24 cores): by default import derives
+ * every kernel's cost from its args (test_kcost.c works them out) and says
+ * so on stderr; the graph reads them as pipe forms with a note each. */
+START_TEST(a_simulator_capture_gets_the_models_costs_by_default)
+{
+    run_out r = import_with(real_dir("pa_small1"), NULL, NULL);
+    ck_assert_int_eq(r.status, 0);
+    ck_assert_str_eq(r.err, "ptosim import: kernel costs from the model: the swimlane has 24 cores, a simulator "
+                            "platform's, whose times are the host's (--costs swimlane takes them anyway)\n");
+    static const char *const want[4] = {
+        "{\"tiles\":1,\"buffers\":2,\"mte2\":{\"bytes\":1024},\"mte1\":{\"bytes\":1024},\"cube\":{\"m\":16,\"n\":16,"
+        "\"k\":16,\"dtype\":\"FLOAT16\"},\"fixpipe\":{\"bytes\":1024}}",
+        "{\"tiles\":1,\"buffers\":2,\"mte2\":{\"bytes\":1024},\"vector\":{\"elems\":256,\"dtype\":\"FLOAT32\"},"
+        "\"mte3\":{\"bytes\":640}}",
+        "{\"tiles\":1,\"buffers\":2,\"mte2\":{\"bytes\":1024},\"mte1\":{\"bytes\":1024},\"cube\":{\"m\":16,\"n\":16,"
+        "\"k\":16,\"dtype\":\"FLOAT16\"},\"fixpipe\":{\"bytes\":1024}}",
+        "{\"tiles\":1,\"buffers\":2,\"mte2\":{\"bytes\":3328},\"vector\":{\"elems\":256,\"dtype\":\"FLOAT32\"},"
+        "\"mte3\":{\"bytes\":2176}}"};
+    for (int f = 0; f < 4; f++) {
+        cJSON *k = kernel_entry(r.out, f);
+        char *c = cost_text(k);
+        ck_assert_str_eq(c, want[f]);
+        ck_assert_ptr_nonnull(strstr(cJSON_GetObjectItem(k, "note")->valuestring, "from its args"));
+        free(c);
+        cJSON_Delete(k);
+    }
+    /* the third block's softmax reads a [16, 1] view: its own, smaller cost */
+    ck_assert(line_has(line_of(r.out, "t8589934601"),
+                       "\"cost\": {\"tiles\": 1, \"buffers\": 2, \"mte2\": {\"bytes\": 64}"));
+    ck_assert(!line_has(line_of(r.out, "t8589934597"), "\"cost\""));
+    /* chip-scale: the graph runs in microseconds, where the host-clock times gave 5.4 ms */
+    const char *dir = tu_tmpdir();
+    char *g = tu_write(dir, "pa.jsonl", r.out);
+    tu_run_free(&r);
+    const char *run[] = {"run", g, "-p", "a2a3sim", "-o", dir, "--quiet", NULL};
+    r = tu_run(run);
+    ck_assert_int_eq(r.status, 0);
+    tu_run_free(&r);
+    char p[4200];
+    snprintf(p, sizeof(p), "%s/ptosim_run.json", dir);
+    cJSON *j = tu_json_file(p);
+    double m = cJSON_GetObjectItem(j, "makespan_us")->valuedouble;
+    ck_assert_msg(m > 5 && m < 50, "makespan %.3f us", m);
+    cJSON_Delete(j);
+    free(g);
+}
+END_TEST
+
+/* --costs swimlane: each kernel's median time in the capture (ticks of 20 ns),
+ * as import always did; a time orders of magnitude from the model's is said. */
+START_TEST(costs_swimlane_takes_the_capture_times_and_says_when_they_are_implausible)
+{
+    char p[4200];
+    snprintf(p, sizeof(p), "%s/chip_swimlane_records.json", real_dir("bgemm_case1"));
+    cJSON *sw = tu_json_file(p);
+    double d[256];
+    int n = 0;
+    const cJSON *e;
+    cJSON_ArrayForEach(e, cJSON_GetObjectItem(sw, "aicore_tasks"))
+    {
+        /* GEMM runs on the 8 AIC cores, 0..7 */
+        if (cJSON_GetArrayItem(e, 0)->valueint < 8 && n < 256)
+            d[n++] = (cJSON_GetArrayItem(e, 4)->valuedouble - cJSON_GetArrayItem(e, 3)->valuedouble) * 20;
+    }
+    cJSON_Delete(sw);
+    ck_assert_int_eq(n, 64);
+    for (int i = 1; i < n; i++) /* insertion sort: the median */
+        for (int j = i; j > 0 && d[j - 1] > d[j]; j--) {
+            double x = d[j];
+            d[j] = d[j - 1];
+            d[j - 1] = x;
+        }
+    run_out r = import_with(real_dir("bgemm_case1"), "--costs", "swimlane");
+    ck_assert_int_eq(r.status, 0);
+    cJSON *k = kernel_entry(r.out, 0);
+    ck_assert_double_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(k, "cost"), "ns")->valuedouble, d[n / 2]);
+    cJSON_Delete(k);
+    char want[256];
+    snprintf(want, sizeof(want), "ptosim import: warning: kernel GEMM: the swimlane's %.0f ns is ", d[n / 2]);
+    ck_assert_msg(strstr(r.err, want) && strstr(r.err, "x the model's 11064 ns for its args, not a time of this "
+                                                       "kernel on a2a3; --costs model derives it instead\n"),
+                  "%s", r.err);
+    tu_run_free(&r);
+}
+END_TEST
+
+/* A table overrides the model kernel by kernel (by name or func id, JSON or
+ * CSV); its kernels' tasks lose their own costs. */
+START_TEST(a_costs_table_overrides_the_model)
+{
+    const char *dir = tu_tmpdir();
+    char *json = tu_write(dir, "costs.json",
+                          "{\n  \"QK\": {\"ns\": 500},\n  \"1\": {\"cycles\": 900},\n  \"UP\": {\"tiles\": 2, "
+                          "\"vector\": {\"elems\": 128, \"dtype\": \"FLOAT32\"}}\n}\n");
+    run_out r = import_with(real_dir("pa_small1"), "--costs", json);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    static const char *const want[4] = {"{\"ns\":500}", "{\"cycles\":900}", NULL,
+                                        "{\"tiles\":2,\"vector\":{\"elems\":128,\"dtype\":\"FLOAT32\"}}"};
+    static const char *const notes[4] = {"the --costs table, line 2", "the --costs table, line 3", NULL,
+                                         "the --costs table, line 4"};
+    for (int f = 0; f < 4; f++) {
+        if (!want[f])
+            continue;
+        cJSON *k = kernel_entry(r.out, f);
+        char *c = cost_text(k);
+        ck_assert_str_eq(c, want[f]);
+        ck_assert_str_eq(cJSON_GetObjectItem(k, "note")->valuestring, notes[f]);
+        free(c);
+        cJSON_Delete(k);
+    }
+    cJSON *pv = kernel_entry(r.out, 2); /* not in the table: the model's */
+    ck_assert_ptr_nonnull(strstr(cJSON_GetObjectItem(pv, "note")->valuestring, "AIC from its args"));
+    cJSON_Delete(pv);
+    ck_assert(!line_has(line_of(r.out, "t8589934601"), "\"cost\"")); /* SF's [16, 1] task takes the table's */
+    tu_run_free(&r);
+    char *csv = tu_write(dir, "costs.csv", "kernel,ns\nSF,700\r\n\n2,1200\n");
+    r = import_with(real_dir("pa_small1"), "--costs", csv);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    cJSON *k = kernel_entry(r.out, 1);
+    char *c = cost_text(k);
+    ck_assert_str_eq(c, "{\"ns\":700}");
+    free(c);
+    cJSON_Delete(k);
+    k = kernel_entry(r.out, 2);
+    c = cost_text(k);
+    ck_assert_str_eq(c, "{\"ns\":1200}");
+    free(c);
+    cJSON_Delete(k);
+    tu_run_free(&r);
+    free(json);
+    free(csv);
+}
+END_TEST
+
+/* Every way a table can be wrong is named with its file and line. */
+START_TEST(costs_table_errors_name_the_file_line_and_kernel)
+{
+    const char *dir = tu_tmpdir();
+    static const struct {
+        const char *name, *text, *want;
+    } cases[] = {
+        {"unknown.json", "{\"QK\": {\"ns\": 1},\n \"NOPE\": {\"ns\": 2}}",
+         "unknown.json:2: kernel 'NOPE' is not one of the capture's kernels: QK (func 0), SF (func 1), PV (func 2), "
+         "UP (func 3)\n"},
+        {"twice.csv", "kernel,ns\nQK,1\n0,2\n", "twice.csv:3: kernel '0' has a cost already (line 2)\n"},
+        {"bad.json", "{\"SF\": {\"cube\": {\"m\": 16, \"n\": 16, \"k\": 16}}}",
+         "bad.json:1: SF.cube: the AIV has no cube pipe (its pipes: scalar, mte2, mte3, vector)\n"},
+        {"header.csv", "name,time\nQK,1\n",
+         "header.csv:1: a CSV table starts with the header kernel,ns or kernel,cycles (got \"name,time\")\n"},
+        {"row.csv", "kernel,cycles\nQK,-5\n",
+         "row.csv:2: a row is KERNEL,cycles with a whole number of cycles (got \"QK,-5\")\n"},
+        {"array.json", "[1, 2]",
+         "array.json: not a JSON object of kernel name or func id -> cost (e.g. {\"GEMM\": {\"ns\": 5000}})\n"},
+        {"empty.csv", "", "empty.csv: empty (a CSV table starts with the header kernel,ns or kernel,cycles)\n"},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        char *path = tu_write(dir, cases[i].name, cases[i].text);
+        run_out r = import_with(real_dir("pa_small1"), "--costs", path);
+        ck_assert_int_eq(r.status, 3);
+        char want[1024];
+        snprintf(want, sizeof(want), "ptosim import: %s/%s", dir, cases[i].want);
+        ck_assert_msg(strstr(r.err, want), "%s\nwanted %s", r.err, want);
+        ck_assert_str_eq(r.out, ""); /* nothing written before the costs are known */
+        tu_run_free(&r);
+        free(path);
+    }
+    run_out r = import_with(real_dir("pa_small1"), "--costs", "/nonexistent/costs.json");
+    ck_assert_int_eq(r.status, 3);
+    ck_assert_ptr_nonnull(strstr(r.err, "ptosim import: /nonexistent/costs.json: cannot read the costs table: No such "
+                                        "file or directory\n"));
+    tu_run_free(&r);
+    const char *none[] = {"import", "--costs", NULL};
+    r = tu_run(none);
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_ptr_nonnull(strstr(r.err, "ptosim import: --costs needs swimlane, model or a file\n"));
+    tu_run_free(&r);
+}
+END_TEST
+
+/* A matmul whose m, n, k the args cannot tell is named, with what to add;
+ * a table entry for it lets the import through. */
+START_TEST(a_kernel_the_model_cannot_cost_is_named)
+{
+    const char *dir = tu_tmpdir();
+    free(tu_write(dir, "deps.json",
+                  "{\"tasks\":[{\"task_id\":\"0\",\"scope\":\"auto\",\"early_dispatch\":false,\"kernel_ids\":[0,-1,-1],"
+                  "\"block_num\":1,\"args\":[{\"idx\":0,\"type\":\"INPUT\",\"tensor_id\":\"1\",\"dtype\":\"FLOAT16\","
+                  "\"shape\":[16,32],\"start_offset\":\"0\",\"strides\":[32,1]},{\"idx\":1,\"type\":\"INPUT\","
+                  "\"tensor_id\":\"2\",\"dtype\":\"FLOAT16\",\"shape\":[48,64],\"start_offset\":\"0\",\"strides\":[64,1]}"
+                  "]}],\"tensors\":[{\"tensor_id\":\"1\",\"buffer_addr\":\"4096\",\"version\":0,\"dtype\":\"FLOAT16\","
+                  "\"buffer_numel\":\"512\"},{\"tensor_id\":\"2\",\"buffer_addr\":\"8192\",\"version\":0,\"dtype\":"
+                  "\"FLOAT16\",\"buffer_numel\":\"3072\"}],\"edges\":[]}\n"));
+    const char *args[] = {"import", dir, NULL};
+    run_out r = tu_run(args);
+    ck_assert_int_eq(r.status, 3);
+    char want[4400];
+    snprintf(want, sizeof(want),
+             "ptosim import: kernel costs from the model: the capture has no swimlane to time them\n"
+             "ptosim import: no cost for func0 (func 0): cannot infer m, n, k from arg 1 [48, 64] and arg 0 [16, 32] "
+             "(no dimension pair matches): give its cost (ns, cycles or the pipe form with cube m, n, k) in a "
+             "--costs table; give it in a table with --costs FILE, e.g. {\"NAME\": {\"ns\": 5000}}\n");
+    ck_assert_str_eq(r.err, want);
+    ck_assert_str_eq(r.out, "");
+    tu_run_free(&r);
+    char *t = tu_write(dir, "t.csv", "kernel,ns\n0,3000\n");
+    r = import_with(dir, "--costs", t);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    free(t);
+}
+END_TEST
+
+/* Every capture imports with chip-scale costs by default; --costs swimlane
+ * gives back the capture's times. */
+START_TEST(every_fixture_imports_with_the_models_costs)
+{
+    DIR *d = opendir(PTOSIM_SRCDIR "/tests/real");
+    ck_assert_ptr_nonnull(d);
+    struct dirent *de;
+    int n = 0;
+    while ((de = readdir(d))) {
+        if (de->d_name[0] == '.' || strchr(de->d_name, '.'))
+            continue;
+        run_out r = import_with(real_dir(de->d_name), NULL, NULL);
+        ck_assert_msg(r.status == 0, "%s: %s", de->d_name, r.err);
+        ck_assert_msg(strstr(r.err, "ptosim import: kernel costs from the model: the swimlane has 24 cores"), "%s: %s",
+                      de->d_name, r.err);
+        ck_assert_msg(!strstr(r.out, "\"ns\""), "%s: a flat time in a model-costed graph", de->d_name);
+        tu_run_free(&r);
+        r = import_with(real_dir(de->d_name), "--costs", "swimlane");
+        ck_assert_msg(r.status == 0, "%s: %s", de->d_name, r.err);
+        ck_assert_msg(!strstr(r.err, "kernel costs from the model"), "%s", de->d_name);
+        tu_run_free(&r);
+        n++;
+    }
+    closedir(d);
+    ck_assert_int_ge(n, 17);
+}
+END_TEST
+
 Suite *suite_import(void)
 {
     Suite *s = suite_create("import");
@@ -650,5 +924,14 @@ Suite *suite_import(void)
     tcase_add_test(conf, import_of_a_rerun_is_a_fixed_point);
     tcase_add_test(conf, import_notes_what_it_inferred_and_caps_them);
     suite_add_tcase(s, conf);
+    TCase *costs = tcase_create("kernel costs");
+    tcase_set_timeout(costs, 60);
+    tcase_add_test(costs, a_simulator_capture_gets_the_models_costs_by_default);
+    tcase_add_test(costs, costs_swimlane_takes_the_capture_times_and_says_when_they_are_implausible);
+    tcase_add_test(costs, a_costs_table_overrides_the_model);
+    tcase_add_test(costs, costs_table_errors_name_the_file_line_and_kernel);
+    tcase_add_test(costs, a_kernel_the_model_cannot_cost_is_named);
+    tcase_add_test(costs, every_fixture_imports_with_the_models_costs);
+    suite_add_tcase(s, costs);
     return s;
 }

@@ -86,6 +86,7 @@ Suite *suite_pmu(void);
 Suite *suite_hbm(void);
 Suite *suite_dump(void);
 Suite *suite_import(void);
+Suite *suite_kcost(void);
 Suite *suite_conform(void);
 Suite *suite_gen(void);
 Suite *suite_worker(void);
