@@ -31,6 +31,16 @@ static const char *dims(const kcost_arg *a, char *out, size_t len)
     return out;
 }
 
+/* "one tile", or "16 tiles, so that 2 fit the UB at once". */
+static const char *tiling(uint64_t tiles, const char *mem, char *out, size_t len)
+{
+    if (tiles == 1)
+        snprintf(out, len, "one tile");
+    else
+        snprintf(out, len, "%" PRIu64 " tiles, so that %d fit the %s at once", tiles, KCOST_BUFFERS, mem);
+    return out;
+}
+
 static void sum_bytes(const kcost_arg *args, int nargs, uint64_t *in, uint64_t *out)
 {
     *in = *out = 0;
@@ -69,13 +79,13 @@ static kcost_status derive_aiv(const kcost_arg *args, int nargs, pipe_kernel *k,
     k->work.bytes[PIPE_MTE3] = ceil_div(out, tiles);
     k->work.vec_elems = ceil_div(elems, tiles);
     k->work.vec_elem_bytes = (uint32_t)dtype_size(args[big].dtype);
-    char d[96];
+    char d[96], t[64];
     snprintf(note, len,
              "AIV from its args: MTE2 reads the inputs (%" PRIu64 " B), MTE3 writes the outputs (%" PRIu64
              " B), the vector unit makes one pass over the largest operand (arg %d, %s %s: %" PRIu64
-             " elements); %" PRIu64 " tile%s of which %d fit the UB",
-             in, out, big, dtype_name(args[big].dtype), dims(&args[big], d, sizeof(d)), elems, tiles,
-             tiles == 1 ? "" : "s", KCOST_BUFFERS);
+             " elements); %s",
+             in, out, big, dtype_name(args[big].dtype), dims(&args[big], d, sizeof(d)), elems,
+             tiling(tiles, "UB", t, sizeof(t)));
     return KCOST_DERIVED;
 }
 
@@ -151,10 +161,11 @@ static kcost_status derive_aic_moves(const kcost_arg *args, int nargs, int opera
     k->buffers = KCOST_BUFFERS;
     k->work.bytes[PIPE_MTE2] = ceil_div(in, tiles);
     k->work.bytes[PIPE_FIXPIPE] = ceil_div(out, tiles);
+    char t[64];
     snprintf(note, len,
              "AIC from its args, no matmul (it reads %d operand%s): MTE2 reads the inputs (%" PRIu64
-             " B), FIXPIPE writes the outputs (%" PRIu64 " B), no cube work; %" PRIu64 " tile%s of which %d fit L1",
-             operands, operands == 1 ? "" : "s", in, out, tiles, tiles == 1 ? "" : "s", KCOST_BUFFERS);
+             " B), FIXPIPE writes the outputs (%" PRIu64 " B), no cube work; %s",
+             operands, operands == 1 ? "" : "s", in, out, tiling(tiles, "L1", t, sizeof(t)));
     return KCOST_DERIVED;
 }
 
@@ -181,7 +192,7 @@ static kcost_status derive_aic(const kcost_arg *args, int nargs, pipe_kernel *k,
     const kcost_arg none = {0}, *out = c >= 0 ? &args[c] : &none;
     uint64_t mnk[3], batch = 1;
     kcost_status st = KCOST_DERIVED;
-    char da[96], db[96], assumed[160] = "";
+    char da[96], db[96], tl[64], assumed[160] = "";
     if (!matmul_shape(&args[a], &args[b], out, mnk, &batch)) {
         uint64_t e = elems_of(&args[a]), s = 1;
         while (s * s < e)
@@ -232,9 +243,9 @@ static kcost_status derive_aic(const kcost_arg *args, int nargs, pipe_kernel *k,
     snprintf(note, len,
              "AIC from its args: a matmul of arg %d %s by arg %d %s, m %" PRIu64 " n %" PRIu64 " k %" PRIu64
              " x %" PRIu64 "%s; MTE2 reads the inputs (%" PRIu64 " B), MTE1 the operands, FIXPIPE writes the "
-             "outputs (%" PRIu64 " B); %" PRIu64 " tile%s of which %d fit L1%s",
+             "outputs (%" PRIu64 " B); %s%s",
              a, dims(&args[a], da, sizeof(da)), b, dims(&args[b], db, sizeof(db)), mnk[0], mnk[1], mnk[2], batch,
-             rate, in, outb, tiles, tiles == 1 ? "" : "s", KCOST_BUFFERS, assumed);
+             rate, in, outb, tiling(tiles, "L1", tl, sizeof(tl)), assumed);
     return st;
 }
 

@@ -303,7 +303,7 @@ static int read_table(importer *im, const char *path)
     const char *p = text;
     while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
         p++;
-    int rc = *p == '{' ? read_json_table(im, path, text) : read_csv_table(im, path, text);
+    int rc = *p == '{' || *p == '[' ? read_json_table(im, path, text) : read_csv_table(im, path, text);
     free(text);
     return rc;
 }
