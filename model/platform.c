@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "readall.h"
 
@@ -301,14 +302,21 @@ static int is_file_arg(const char *s)
     return strchr(s, '/') != NULL || (n > 5 && strcmp(s + n - 5, ".json") == 0);
 }
 
-static int load_depth(platform *p, const char *name_or_file, const char *dir, int depth, char *err,
-                      size_t errlen)
+/* dir: where platform names are looked up (the platform folder); near: the
+ * folder of the file naming this one as its base, looked in first. */
+static int load_depth(platform *p, const char *name_or_file, const char *dir, const char *near, int depth,
+                      char *err, size_t errlen)
 {
     char path[PLATFORM_PATH_MAX];
-    if (is_file_arg(name_or_file))
+    if (is_file_arg(name_or_file)) {
         snprintf(path, sizeof(path), "%s", name_or_file);
-    else
+    } else {
         snprintf(path, sizeof(path), "%s/%s.json", dir ? dir : "platforms", name_or_file);
+        char beside[PLATFORM_PATH_MAX];
+        snprintf(beside, sizeof(beside), "%s/%s.json", near ? near : "", name_or_file);
+        if (near && access(beside, R_OK) == 0) /* a user's own base beside the file that names it */
+            snprintf(path, sizeof(path), "%s", beside);
+    }
     if (depth > 4) {
         snprintf(err, errlen, "%s: base: platforms inherit more than 4 levels deep", path);
         return -1;
@@ -341,7 +349,8 @@ static int load_depth(platform *p, const char *name_or_file, const char *dir, in
             snprintf(err, errlen, "%s: base: must be a platform name", path);
             goto out;
         }
-        if (load_depth(p, base->valuestring, fdir, depth + 1, err, errlen) != 0)
+        /* a base name is a platform beside this file, else one of the platform folder (a2a3) */
+        if (load_depth(p, base->valuestring, dir, fdir, depth + 1, err, errlen) != 0)
             goto out;
     } else {
         platform_defaults(p);
@@ -412,7 +421,7 @@ int platform_load(platform *p, const char *name_or_file, const char *dir, char *
 {
     platform_defaults(p);
     p->xml_path[0] = '\0';
-    if (load_depth(p, name_or_file, dir, 0, err, errlen) != 0)
+    if (load_depth(p, name_or_file, dir, NULL, 0, err, errlen) != 0)
         return -1;
     if (!p->xml_path[0]) {
         snprintf(err, errlen, "%s: simgrid_platform: missing (the SimGrid XML of the platform)",

@@ -54,6 +54,12 @@ void run_platform_dir(char *out, int outlen)
                 snprintf(out, (size_t)outlen, "%s/platforms", exe);
                 return;
             }
+            /* make install: PREFIX/bin/ptosim beside PREFIX/share/ptosim/platforms */
+            snprintf(probe, sizeof(probe), "%s/../share/ptosim/platforms/a2a3.json", exe);
+            if (file_exists(probe)) {
+                snprintf(out, (size_t)outlen, "%s/../share/ptosim/platforms", exe);
+                return;
+            }
         }
     }
     snprintf(out, (size_t)outlen, "%s", PTOSIM_DATADIR);

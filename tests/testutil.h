@@ -34,6 +34,9 @@ char *tu_read(const char *path);
  * not needed). */
 run_out tu_run(const char *const *args);
 
+/* Runs the program args[0] with argv args (NULL-terminated), no shell. */
+run_out tu_run_prog(const char *const *args);
+
 /* Frees a run_out. */
 void tu_run_free(run_out *r);
 
@@ -86,6 +89,7 @@ Suite *suite_pmu(void);
 Suite *suite_hbm(void);
 Suite *suite_dump(void);
 Suite *suite_import(void);
+Suite *suite_install(void);
 Suite *suite_kcost(void);
 Suite *suite_conform(void);
 Suite *suite_gen(void);
