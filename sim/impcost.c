@@ -348,11 +348,11 @@ int imp_costs(importer *im, const import_opts *opt)
         im->costs = im->swim_cores > 0 && im->swim_cores != SIMULATOR_CORES ? IMPORT_COSTS_SWIMLANE
                                                                               : IMPORT_COSTS_MODEL;
         if (im->costs == IMPORT_COSTS_MODEL && im->warn && im->swim_cores == SIMULATOR_CORES)
-            fprintf(im->warn, "ptosim import: kernel costs from the model: the swimlane has %d cores, a simulator "
+            fprintf(im->warn, "ptosim: kernel costs from the model: the swimlane has %d cores, a simulator "
                               "platform's, whose times are the host's (--costs swimlane takes them anyway)\n",
                     SIMULATOR_CORES);
         else if (im->costs == IMPORT_COSTS_MODEL && im->warn)
-            fputs("ptosim import: kernel costs from the model: the capture has no swimlane to time them\n",
+            fputs("ptosim: kernel costs from the model: the capture has no swimlane to time them\n",
                   im->warn);
     }
     if (derive_all(im) != 0 || (opt->costs_file && read_table(im, opt->costs_file) != 0))
@@ -388,7 +388,7 @@ int imp_costs(importer *im, const import_opts *opt)
             double est = model_ns(&kn->model), ratio = im->func_ns[f] / est;
             if (ratio > IMPLAUSIBLE_RATIO || ratio < 1.0 / IMPLAUSIBLE_RATIO)
                 fprintf(im->warn,
-                        "ptosim import: warning: kernel %s: the swimlane's %.0f ns is %.3gx the model's %.0f ns "
+                        "ptosim: warning: kernel %s: the swimlane's %.0f ns is %.3gx the model's %.0f ns "
                         "for its args, not a time of this kernel on a2a3; --costs model derives it instead\n",
                         kname(im, f, nb, sizeof(nb)), im->func_ns[f], ratio, est);
         }

@@ -49,7 +49,7 @@ void imp_note(importer *im, const char *fmt, ...)
         return;
     va_list ap;
     va_start(ap, fmt);
-    fputs("ptosim import: note: ", im->warn);
+    fputs("ptosim: note: ", im->warn);
     vfprintf(im->warn, fmt, ap);
     fputc('\n', im->warn);
     va_end(ap);
@@ -1887,7 +1887,7 @@ int import_capture(const char *dfx_dir, const import_opts *opt, FILE *out, char 
         put_ops(im, out);
     }
     if (im->notes > IMPORT_MAX_NOTES && im->warn)
-        fprintf(im->warn, "ptosim import: note: %zu more notes like these\n", im->notes - IMPORT_MAX_NOTES);
+        fprintf(im->warn, "ptosim: note: %zu more notes like these\n", im->notes - IMPORT_MAX_NOTES);
     free_importer(im);
     return rc;
 }

@@ -590,9 +590,9 @@ START_TEST(import_notes_what_it_inferred_and_caps_them)
     const char *args[] = {"import", real_dir("batch_pa_small1"), NULL};
     run_out r = tu_run(args);
     ck_assert_int_eq(r.status, 0);
-    ck_assert_str_eq(r.err, "ptosim import: note: tensor 3463261816522170288 is written and read in auto scopes "
+    ck_assert_str_eq(r.err, "ptosim: note: tensor 3463261816522170288 is written and read in auto scopes "
                             "but no TensorMap edge names it: imported as manual_dep\n"
-                            "ptosim import: kernel costs from the model: the swimlane has 24 cores, a simulator "
+                            "ptosim: kernel costs from the model: the swimlane has 24 cores, a simulator "
                             "platform's, whose times are the host's (--costs swimlane takes them anyway)\n");
     tu_run_free(&r);
     /* 25 external tensors, each written then read with no TensorMap edge */
@@ -621,7 +621,7 @@ START_TEST(import_notes_what_it_inferred_and_caps_them)
     for (const char *p = r.err; *p; p++)
         lines += *p == '\n';
     ck_assert_int_eq(lines, 22); /* the costs notice, 20 notes, the count of the rest */
-    ck_assert_ptr_nonnull(strstr(r.err, "\nptosim import: note: 5 more notes like these\n"));
+    ck_assert_ptr_nonnull(strstr(r.err, "\nptosim: note: 5 more notes like these\n"));
     tu_run_free(&r);
 }
 END_TEST
@@ -667,7 +667,7 @@ START_TEST(a_simulator_capture_gets_the_models_costs_by_default)
 {
     run_out r = import_with(real_dir("pa_small1"), NULL, NULL);
     ck_assert_int_eq(r.status, 0);
-    ck_assert_str_eq(r.err, "ptosim import: kernel costs from the model: the swimlane has 24 cores, a simulator "
+    ck_assert_str_eq(r.err, "ptosim: kernel costs from the model: the swimlane has 24 cores, a simulator "
                             "platform's, whose times are the host's (--costs swimlane takes them anyway)\n");
     static const char *const want[4] = {
         "{\"tiles\":1,\"buffers\":2,\"mte2\":{\"bytes\":1024},\"mte1\":{\"bytes\":1024},\"cube\":{\"m\":16,\"n\":16,"
@@ -738,7 +738,7 @@ START_TEST(costs_swimlane_takes_the_capture_times_and_says_when_they_are_implaus
     ck_assert_double_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(k, "cost"), "ns")->valuedouble, d[n / 2]);
     cJSON_Delete(k);
     char want[256];
-    snprintf(want, sizeof(want), "ptosim import: warning: kernel GEMM: the swimlane's %.0f ns is ", d[n / 2]);
+    snprintf(want, sizeof(want), "ptosim: warning: kernel GEMM: the swimlane's %.0f ns is ", d[n / 2]);
     ck_assert_msg(strstr(r.err, want) && strstr(r.err, "x the model's 11064 ns for its args, not a time of this "
                                                        "kernel on a2a3; --costs model derives it instead\n"),
                   "%s", r.err);
@@ -857,7 +857,7 @@ START_TEST(a_kernel_the_model_cannot_cost_is_named)
     ck_assert_int_eq(r.status, 3);
     char want[4400];
     snprintf(want, sizeof(want),
-             "ptosim import: kernel costs from the model: the capture has no swimlane to time them\n"
+             "ptosim: kernel costs from the model: the capture has no swimlane to time them\n"
              "ptosim import: no cost for func0 (func 0): cannot infer m, n, k from arg 1 [48, 64] and arg 0 [16, 32] "
              "(no dimension pair matches): give its cost (ns, cycles or the pipe form with cube m, n, k) in a "
              "--costs table; give it in a table with --costs FILE, e.g. {\"NAME\": {\"ns\": 5000}}\n");
@@ -885,7 +885,7 @@ START_TEST(every_fixture_imports_with_the_models_costs)
             continue;
         run_out r = import_with(real_dir(de->d_name), NULL, NULL);
         ck_assert_msg(r.status == 0, "%s: %s", de->d_name, r.err);
-        ck_assert_msg(strstr(r.err, "ptosim import: kernel costs from the model: the swimlane has 24 cores"), "%s: %s",
+        ck_assert_msg(strstr(r.err, "ptosim: kernel costs from the model: the swimlane has 24 cores"), "%s: %s",
                       de->d_name, r.err);
         ck_assert_msg(!strstr(r.out, "\"ns\""), "%s: a flat time in a model-costed graph", de->d_name);
         tu_run_free(&r);
