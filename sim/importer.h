@@ -59,8 +59,9 @@ typedef struct imp_task {
     int *outs;       /* created buffers in slot order */
     size_t nouts, outcap;
     size_t pos;      /* index in the op order */
-    int *anchored;   /* tensors creator edges say it made */
+    int *anchored;   /* tensors it made: creator edges' first, then those its readers' preds imply */
     size_t nanchored, anchorcap;
+    size_t nedge_anchored; /* ... how many of them creator edges name */
     double ns;       /* median execution time, < 0 = not seen */
     kcost_status model_status; /* its pipe form derived from its args (single-kernel tasks) */
     pipe_kernel model;         /* ... when not KCOST_UNKNOWN */
@@ -89,6 +90,8 @@ typedef struct imp_buf {
     int tensor;     /* tensors[] record, -1 = an output nobody read */
     size_t task;    /* creator, created only */
     uint64_t bytes; /* heap bytes, created only */
+    int dtype;           /* created: its dtype (its readers'), INT8 for an output nobody read */
+    uint64_t numel;      /* created: its elements of that dtype (its storage) */
     const imp_arg *view; /* its largest view an arg names (NULL: no task reads it) */
     uint64_t view_bytes; /* ... and the bytes that view covers */
 } imp_buf;
@@ -163,6 +166,14 @@ int imp_oom(importer *im);
 
 /* A note on stderr about something the capture left open (at most IMPORT_MAX_NOTES). */
 void imp_note(importer *im, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Appends a buffer; returns its index, or -1 when out of memory. */
+int imp_add_buf(importer *im, imp_buf b);
+
+/* Which buffer each arg names (impheap.c): locates the heap arena, gives each
+ * runtime-created buffer to the task that made it, binds the readers, and
+ * infers manual_dep. Returns 0 or -1. */
+int imp_buffers(importer *im);
 
 /* Writes s as a JSON string. */
 void imp_put_str(FILE *f, const char *s);

@@ -626,6 +626,39 @@ START_TEST(import_notes_what_it_inferred_and_caps_them)
 }
 END_TEST
 
+/* A ring heap of 64 KiB holds under three blocks of paged attention (22.5
+ * KiB each): the ring wraps, heap addresses are made again by later tasks,
+ * as other dtypes and sizes (a BF16 pij's address later holds a FLOAT32
+ * sij). Each creation is found from its readers, and the rerun gives back
+ * deps.json byte for byte. */
+START_TEST(a_wrapping_heap_ring_round_trips)
+{
+    const char *gen[] = {"gen", "paged_attention", "--batch", "2", "--context", "1024", NULL};
+    run_out r = tu_run(gen);
+    ck_assert_int_eq(r.status, 0);
+    const char *dir = tu_tmpdir(), *a = tu_tmpdir(), *b = tu_tmpdir();
+    char *g0 = tu_write(dir, "pa.jsonl", r.out);
+    tu_run_free(&r);
+    const char *run1[] = {"run", g0, "-o", a, "--ring-heap", "0,0,65536,0", "--enable-dep-gen",
+                          "--enable-scope-stats", "--enable-chip-swimlane", "1", "--quiet", NULL};
+    r = tu_run(run1);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    char *g1 = import_of(a);
+    char *text = tu_read(g1);
+    ck_assert_ptr_nonnull(strstr(text, "\"ring_heap\": [268435456, 268435456, 65536, 268435456]"));
+    free(text);
+    capture(g1, b, true);
+    char *d1 = deps_of(a), *d2 = deps_of(b);
+    ck_assert_msg(strcmp(d1, d2) == 0, "deps.json differs after the round trip of a wrapping heap");
+    free(d1);
+    free(d2);
+    free(g0);
+    free(g1);
+}
+END_TEST
+
+
 /* ---- kernel costs (issue 12) ---- */
 
 /* The "kernels" entry of func f in an imported graph's header (caller deletes). */
@@ -923,6 +956,7 @@ Suite *suite_import(void)
     tcase_add_test(conf, scope_modes_creators_and_manual_dep_come_back);
     tcase_add_test(conf, import_of_a_rerun_is_a_fixed_point);
     tcase_add_test(conf, import_notes_what_it_inferred_and_caps_them);
+    tcase_add_test(conf, a_wrapping_heap_ring_round_trips);
     suite_add_tcase(s, conf);
     TCase *costs = tcase_create("kernel costs");
     tcase_set_timeout(costs, 60);
