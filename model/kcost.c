@@ -65,11 +65,12 @@ static kcost_status derive_aiv(const kcost_arg *args, int nargs, pipe_kernel *k,
         return KCOST_UNKNOWN;
     }
     uint64_t elems = elems_of(&args[big]), tiles = 1;
-    while (KCOST_BUFFERS * (ceil_div(in, tiles) + ceil_div(out, tiles)) > PIPE_UB_BYTES && tiles <= GRAPH_MAX_TILES)
+    while (KCOST_BUFFERS * (ceil_div(in, tiles) + ceil_div(out, tiles)) > PIPE_UB_BYTES &&
+           tiles <= GRAPH_MAX_TILES)
         tiles *= 2;
     if (tiles > GRAPH_MAX_TILES) {
-        snprintf(note, len, "%" PRIu64 " B in and %" PRIu64 " B out need more than %d tiles: give its cost", in, out,
-                 GRAPH_MAX_TILES);
+        snprintf(note, len, "%" PRIu64 " B in and %" PRIu64 " B out need more than %d tiles: give its cost",
+                 in, out, GRAPH_MAX_TILES);
         return KCOST_UNKNOWN;
     }
     k->aic = false;
@@ -140,8 +141,8 @@ static bool matmul_shape(const kcost_arg *a, const kcost_arg *b, const kcost_arg
 
 /* An AIC kernel that is no matmul (fewer than two operands only read): it
  * moves its inputs in through MTE2 and its outputs out through FIXPIPE. */
-static kcost_status derive_aic_moves(const kcost_arg *args, int nargs, int operands, pipe_kernel *k, char *note,
-                                     size_t len)
+static kcost_status derive_aic_moves(const kcost_arg *args, int nargs, int operands, pipe_kernel *k,
+                                     char *note, size_t len)
 {
     uint64_t in, out;
     sum_bytes(args, nargs, &in, &out);
@@ -201,7 +202,8 @@ static kcost_status derive_aic(const kcost_arg *args, int nargs, pipe_kernel *k,
                       (!out->ndim || elems_of(out) == e);
         if (!square) {
             snprintf(note, len,
-                     "cannot infer m, n, k from arg %d %s and arg %d %s (no dimension pair matches): give its cost "
+                     "cannot infer m, n, k from arg %d %s and arg %d %s (no dimension pair matches): give "
+                     "its cost "
                      "(ns, cycles or the pipe form with cube m, n, k) in a --costs table",
                      a, dims(&args[a], da, sizeof(da)), b, dims(&args[b], db, sizeof(db)));
             return KCOST_UNKNOWN;
@@ -226,8 +228,9 @@ static kcost_status derive_aic(const kcost_arg *args, int nargs, pipe_kernel *k,
         split *= 2;
     uint64_t tiles = batch * split;
     if (tiles > GRAPH_MAX_TILES) {
-        snprintf(note, len, "%" PRIu64 " tiles (batch %" PRIu64 ") is more than a kernel can have: give its cost",
-                 tiles, batch);
+        snprintf(note, len,
+                 "%" PRIu64 " tiles (batch %" PRIu64 ") is more than a kernel can have: give its cost", tiles,
+                 batch);
         return KCOST_UNKNOWN;
     }
     k->aic = true;
@@ -244,12 +247,13 @@ static kcost_status derive_aic(const kcost_arg *args, int nargs, pipe_kernel *k,
              "AIC from its args: a matmul of arg %d %s by arg %d %s, m %" PRIu64 " n %" PRIu64 " k %" PRIu64
              " x %" PRIu64 "%s; MTE2 reads the inputs (%" PRIu64 " B), MTE1 the operands, FIXPIPE writes the "
              "outputs (%" PRIu64 " B); %s%s",
-             a, dims(&args[a], da, sizeof(da)), b, dims(&args[b], db, sizeof(db)), mnk[0], mnk[1], mnk[2], batch,
-             rate, in, outb, tiling(tiles, "L1", tl, sizeof(tl)), assumed);
+             a, dims(&args[a], da, sizeof(da)), b, dims(&args[b], db, sizeof(db)), mnk[0], mnk[1], mnk[2],
+             batch, rate, in, outb, tiling(tiles, "L1", tl, sizeof(tl)), assumed);
     return st;
 }
 
-kcost_status kcost_derive(bool aic, const kcost_arg *args, int nargs, pipe_kernel *out, char *note, size_t notelen)
+kcost_status kcost_derive(bool aic, const kcost_arg *args, int nargs, pipe_kernel *out, char *note,
+                          size_t notelen)
 {
     memset(out, 0, sizeof(*out));
     return aic ? derive_aic(args, nargs, out, note, notelen) : derive_aiv(args, nargs, out, note, notelen);

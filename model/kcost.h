@@ -9,18 +9,18 @@
 
 #include "pipe.h"
 
-#define KCOST_MAX_DIMS 5  /* Tensor::shapes[5] */
-#define KCOST_BUFFERS 2   /* tiles are double-buffered */
+#define KCOST_MAX_DIMS 5 /* Tensor::shapes[5] */
+#define KCOST_BUFFERS 2  /* tiles are double-buffered */
 #define KCOST_NOTE_MAX 512
 
 /* One tensor argument as the model sees it. */
 typedef struct kcost_arg {
-    bool in;                        /* the kernel reads it (INPUT, INOUT, NO_DEP) */
-    bool out;                       /* the kernel writes it (OUTPUT, INOUT, OUTPUT_EXISTING) */
-    int dtype;                      /* element type */
-    int ndim;                       /* rank of the view, 0 = unknown (an output nobody read) */
-    int64_t shape[KCOST_MAX_DIMS];  /* the view's elements per dimension */
-    uint64_t bytes;                 /* bytes the view covers (an unknown output: its storage) */
+    bool in;                       /* the kernel reads it (INPUT, INOUT, NO_DEP) */
+    bool out;                      /* the kernel writes it (OUTPUT, INOUT, OUTPUT_EXISTING) */
+    int dtype;                     /* element type */
+    int ndim;                      /* rank of the view, 0 = unknown (an output nobody read) */
+    int64_t shape[KCOST_MAX_DIMS]; /* the view's elements per dimension */
+    uint64_t bytes;                /* bytes the view covers (an unknown output: its storage) */
 } kcost_arg;
 
 /* How a cost was found. */

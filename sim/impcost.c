@@ -11,9 +11,9 @@
 #include "../model/readall.h"
 #include "importer.h"
 
-#define SIMULATOR_CORES 24    /* a2a3sim's swimlane: 8 AIC + 16 AIV (a2a3 silicon has 72) */
+#define SIMULATOR_CORES 24     /* a2a3sim's swimlane: 8 AIC + 16 AIV (a2a3 silicon has 72) */
 #define IMPLAUSIBLE_RATIO 1000 /* a swimlane time this many times the model's estimate is reported */
-#define MAX_PROFILES 64       /* distinct arg profiles counted per kernel when picking its default */
+#define MAX_PROFILES 64        /* distinct arg profiles counted per kernel when picking its default */
 
 static bool single_kernel(const imp_task *t)
 {
@@ -182,8 +182,8 @@ static int table_entry(importer *im, const char *path, long line, const char *ke
     if (f < 0) {
         char list[1024];
         kernel_list(im, list, sizeof(list));
-        snprintf(im->err, im->errlen, "%s:%ld: kernel '%s' is not one of the capture's kernels: %s", path, line,
-                 key, list);
+        snprintf(im->err, im->errlen, "%s:%ld: kernel '%s' is not one of the capture's kernels: %s", path,
+                 line, key, list);
         return -1;
     }
     imp_kernel *kn = &im->kernels[f];
@@ -221,12 +221,14 @@ static int read_json_table(importer *im, const char *path, const char *text)
     if (!cJSON_IsObject(root)) {
         cJSON_Delete(root);
         snprintf(im->err, im->errlen,
-                 "%s: not a JSON object of kernel name or func id -> cost (e.g. {\"GEMM\": {\"ns\": 5000}})", path);
+                 "%s: not a JSON object of kernel name or func id -> cost (e.g. {\"GEMM\": {\"ns\": 5000}})",
+                 path);
         return -1;
     }
     int rc = 0;
     const cJSON *e;
-    cJSON_ArrayForEach(e, root) if (rc == 0) rc = table_entry(im, path, line_of_key(text, e->string), e->string, e);
+    cJSON_ArrayForEach(e, root) if (rc == 0) rc =
+        table_entry(im, path, line_of_key(text, e->string), e->string, e);
     cJSON_Delete(root);
     return rc;
 }
@@ -251,9 +253,10 @@ static int read_csv_table(importer *im, const char *path, char *text)
             else if (comma && strcmp(l, "kernel,cycles") == 0)
                 unit = "cycles";
             else {
-                snprintf(im->err, im->errlen,
-                         "%s:%ld: a CSV table starts with the header kernel,ns or kernel,cycles (got \"%.60s\")",
-                         path, line, l);
+                snprintf(
+                    im->err, im->errlen,
+                    "%s:%ld: a CSV table starts with the header kernel,ns or kernel,cycles (got \"%.60s\")",
+                    path, line, l);
                 return -1;
             }
             continue;
@@ -263,8 +266,9 @@ static int read_csv_table(importer *im, const char *path, char *text)
         unsigned long long v = comma ? strtoull(comma + 1, &end, 10) : 0;
         if (!comma || comma == l || !comma[1] || *end || errno || comma[1] == '-' || comma[1] == '+' ||
             comma[1] == ' ') {
-            snprintf(im->err, im->errlen, "%s:%ld: a row is KERNEL,%s with a whole number of %s (got \"%.60s\")",
-                     path, line, unit, unit, l);
+            snprintf(im->err, im->errlen,
+                     "%s:%ld: a row is KERNEL,%s with a whole number of %s (got \"%.60s\")", path, line, unit,
+                     unit, l);
             return -1;
         }
         *comma = '\0';
@@ -279,8 +283,8 @@ static int read_csv_table(importer *im, const char *path, char *text)
             return -1;
     }
     if (!unit) {
-        snprintf(im->err, im->errlen, "%s: empty (a CSV table starts with the header kernel,ns or kernel,cycles)",
-                 path);
+        snprintf(im->err, im->errlen,
+                 "%s: empty (a CSV table starts with the header kernel,ns or kernel,cycles)", path);
         return -1;
     }
     return 0;
@@ -346,10 +350,11 @@ int imp_costs(importer *im, const import_opts *opt)
     im->costs = opt->costs;
     if (im->costs == IMPORT_COSTS_AUTO) {
         im->costs = im->swim_cores > 0 && im->swim_cores != SIMULATOR_CORES ? IMPORT_COSTS_SWIMLANE
-                                                                              : IMPORT_COSTS_MODEL;
+                                                                            : IMPORT_COSTS_MODEL;
         if (im->costs == IMPORT_COSTS_MODEL && im->warn && im->swim_cores == SIMULATOR_CORES)
-            fprintf(im->warn, "ptosim: kernel costs from the model: the swimlane has %d cores, a simulator "
-                              "platform's, whose times are the host's (--costs swimlane takes them anyway)\n",
+            fprintf(im->warn,
+                    "ptosim: kernel costs from the model: the swimlane has %d cores, a simulator "
+                    "platform's, whose times are the host's (--costs swimlane takes them anyway)\n",
                     SIMULATOR_CORES);
         else if (im->costs == IMPORT_COSTS_MODEL && im->warn)
             fputs("ptosim: kernel costs from the model: the capture has no swimlane to time them\n",
@@ -365,20 +370,21 @@ int imp_costs(importer *im, const import_opts *opt)
         if (!kn->used || kn->table || kn->status != KCOST_UNKNOWN ||
             (im->costs == IMPORT_COSTS_SWIMLANE && im->func_ns[f] >= 0))
             continue;
-        n += (size_t)snprintf(missing + n, n < sizeof(missing) ? sizeof(missing) - n : 0, "%s%s (func %d): %s",
-                              n ? "; " : "", kname(im, f, nb, sizeof(nb)), f, kn->note);
+        n += (size_t)snprintf(missing + n, n < sizeof(missing) ? sizeof(missing) - n : 0,
+                              "%s%s (func %d): %s", n ? "; " : "", kname(im, f, nb, sizeof(nb)), f, kn->note);
     }
     if (n) {
         snprintf(im->err, im->errlen,
-                 "no cost for %s; give it in a table with --costs FILE, e.g. {\"NAME\": {\"ns\": 5000}}", missing);
+                 "no cost for %s; give it in a table with --costs FILE, e.g. {\"NAME\": {\"ns\": 5000}}",
+                 missing);
         return -1;
     }
     for (int f = 0; f < GRAPH_MAX_FUNC_ID; f++) /* an assumption the model made is said */
         if (im->kernels[f].used && !im->kernels[f].table && im->kernels[f].status == KCOST_ASSUMED &&
             (im->costs == IMPORT_COSTS_MODEL || im->func_ns[f] < 0))
-            imp_note(im, "kernel %s: %s", kname(im, f, nb, sizeof(nb)), strstr(im->kernels[f].note, "; its ")
-                                                                             ? strstr(im->kernels[f].note, "; its ") + 2
-                                                                             : im->kernels[f].note);
+            imp_note(im, "kernel %s: %s", kname(im, f, nb, sizeof(nb)),
+                     strstr(im->kernels[f].note, "; its ") ? strstr(im->kernels[f].note, "; its ") + 2
+                                                           : im->kernels[f].note);
     /* a swimlane time orders of magnitude from the model's estimate is said, never used silently */
     if (im->costs == IMPORT_COSTS_SWIMLANE && im->warn)
         for (int f = 0; f < GRAPH_MAX_FUNC_ID; f++) {
@@ -404,7 +410,9 @@ static void put_pipe(const pipe_kernel *k, FILE *f)
     for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
         pipe_id p = order[i];
         if (p == PIPE_CUBE && w->mnk[0])
-            fprintf(f, ", \"cube\": {\"m\": %" PRIu64 ", \"n\": %" PRIu64 ", \"k\": %" PRIu64 ", \"dtype\": \"%s\"}",
+            fprintf(f,
+                    ", \"cube\": {\"m\": %" PRIu64 ", \"n\": %" PRIu64 ", \"k\": %" PRIu64
+                    ", \"dtype\": \"%s\"}",
                     w->mnk[0], w->mnk[1], w->mnk[2], w->cube_elem_bytes == 1 ? "INT8" : "FLOAT16");
         else if (p == PIPE_VECTOR && w->vec_elems)
             fprintf(f, ", \"vector\": {\"elems\": %" PRIu64 ", \"dtype\": \"%s\"}", w->vec_elems,

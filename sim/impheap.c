@@ -1,5 +1,6 @@
 /* impheap.c - which buffer each arg of a capture names: the heap arena located, each runtime-created buffer
- * given to the task whose block of outputs holds its offset, readers bound to creations, manual_dep inferred. */
+ * given to the task whose block of outputs holds its offset, readers bound to creations, manual_dep inferred.
+ */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,7 +93,8 @@ static void locate_heap(importer *im, uint64_t size[RINGS], uint64_t prefix[RING
             if (used[r] > size[r])
                 used[r] = size[r];
     }
-    size_t first_alloc[RINGS] = {SIZE_MAX, SIZE_MAX, SIZE_MAX, SIZE_MAX}; /* op position of each ring's first */
+    size_t first_alloc[RINGS] = {SIZE_MAX, SIZE_MAX, SIZE_MAX,
+                                 SIZE_MAX}; /* op position of each ring's first */
     for (size_t i = 0; i < im->ntasks; i++)
         if ((im->tasks[i].alloc || im->tasks[i].nslots) && im->tasks[i].pos < first_alloc[im->tasks[i].ring])
             first_alloc[im->tasks[i].ring] = im->tasks[i].pos;
@@ -227,8 +229,7 @@ static size_t reader_creator(const importer *im, const imp_task *r, int i, const
         if (p->ring != tn->ring || !(p->alloc || p->nslots) || p->pos >= r->pos)
             continue;
         int64_t below = anchor_below(im, p, tn->ring, tn->off);
-        if (best == SIZE_MAX || below > best_below ||
-            (below == best_below && p->pos > im->tasks[best].pos))
+        if (best == SIZE_MAX || below > best_below || (below == best_below && p->pos > im->tasks[best].pos))
             best = ed->pred, best_below = below;
     }
     return best;
@@ -316,7 +317,8 @@ static void size_reused(importer *im, creation *v, size_t n, const size_t *first
         const imp_task *r = &im->tasks[k];
         for (int i = 0; i < r->nargs; i++) {
             const imp_arg *a = &r->args[i];
-            if (a->type == A_OUT || r->manual || !im->tensors[a->tensor].heap || im->tensors[a->tensor].ncreators < 2)
+            if (a->type == A_OUT || r->manual || !im->tensors[a->tensor].heap ||
+                im->tensors[a->tensor].ncreators < 2)
                 continue;
             size_t p = reader_creator(im, r, i, &im->tensors[a->tensor]);
             for (size_t c = first_of[a->tensor]; c < n && v[c].x == (size_t)a->tensor; c++) {
@@ -334,7 +336,8 @@ static void size_reused(importer *im, creation *v, size_t n, const size_t *first
             continue;
         bool first = true; /* made before every other creation of it */
         for (size_t c = first_of[v[i].x]; c < n && v[c].x == v[i].x; c++)
-            if (c != i && v[c].p != SIZE_MAX && v[i].p != SIZE_MAX && im->tasks[v[c].p].pos < im->tasks[v[i].p].pos)
+            if (c != i && v[c].p != SIZE_MAX && v[i].p != SIZE_MAX &&
+                im->tasks[v[c].p].pos < im->tasks[v[i].p].pos)
                 first = false;
         if (first && record_bytes(tn) >= v[i].bytes) {
             v[i].bytes = record_bytes(tn);
@@ -352,7 +355,7 @@ static void size_reused(importer *im, creation *v, size_t n, const size_t *first
 
 typedef struct heap_walk {
     importer *im;
-    creation *c;       /* the creations of this ring, by offset, then by creator */
+    creation *c; /* the creations of this ring, by offset, then by creator */
     size_t n;
     uint64_t cursor;   /* where the next output goes */
     size_t scan;       /* creations before it are taken or below the cursor */
@@ -386,12 +389,10 @@ static long next_item(heap_walk *w)
 static int add_output(importer *im, size_t p, int tensor, uint64_t bytes, int dtype, uint64_t numel)
 {
     imp_task *t = &im->tasks[p];
-    int b = imp_add_buf(im, (imp_buf){.created = true,
-                                  .tensor = tensor,
-                                  .task = p,
-                                  .bytes = bytes,
-                                  .dtype = dtype,
-                                  .numel = numel});
+    int b = imp_add_buf(
+        im,
+        (imp_buf){
+            .created = true, .tensor = tensor, .task = p, .bytes = bytes, .dtype = dtype, .numel = numel});
     if (b < 0 || vec_grow((void **)&t->outs, &t->outcap, t->nouts, sizeof(*t->outs)) != 0)
         return imp_oom(im);
     t->outs[t->nouts++] = b;
@@ -447,7 +448,7 @@ static int take_slot(heap_walk *w, size_t p, bool alloc_more)
                 im->bufs[w->pending_buf].bytes += c->off - w->cursor;
             } else if (alloc_more) {
                 return 1; /* an alloc's next entry would start at the cursor */
-            } else { /* this slot was not read; the creation is a later slot's */
+            } else {      /* this slot was not read; the creation is a later slot's */
                 int b = add_output(im, p, -1, c->off - w->cursor, DT_INT8, c->off - w->cursor);
                 if (b < 0)
                     return -1;
@@ -556,12 +557,15 @@ static int walk_ring(importer *im, int r, uint64_t size, creation *all, size_t n
         if (p && (p->alloc || p->nouts < (size_t)p->nslots)) {
             if (add_output(im, c->p, (int)c->x, c->bytes, c->dtype, c->numel) < 0)
                 return -1;
-            imp_note(im, "tensor %" PRIu64 " (ring %d, offset %" PRIu64 ") does not fit its creator's block: "
-                         "the heap layout of its ring will differ",
+            imp_note(im,
+                     "tensor %" PRIu64 " (ring %d, offset %" PRIu64 ") does not fit its creator's block: "
+                     "the heap layout of its ring will differ",
                      tn->tid, r, c->off);
         } else {
-            imp_note(im, "tensor %" PRIu64 " (ring %d, offset %" PRIu64 ") is read but no task could have made it "
-                         "there: it is imported as an external tensor",
+            imp_note(im,
+                     "tensor %" PRIu64 " (ring %d, offset %" PRIu64
+                     ") is read but no task could have made it "
+                     "there: it is imported as an external tensor",
                      tn->tid, r, c->off);
         }
     }
@@ -576,7 +580,8 @@ static int cmp_creation(const void *a, const void *b, const importer *im)
         return rx < ry ? -1 : 1;
     if (x->off != y->off)
         return x->off < y->off ? -1 : 1;
-    size_t px = x->p == SIZE_MAX ? 0 : im->tasks[x->p].pos + 1, py = y->p == SIZE_MAX ? 0 : im->tasks[y->p].pos + 1;
+    size_t px = x->p == SIZE_MAX ? 0 : im->tasks[x->p].pos + 1,
+           py = y->p == SIZE_MAX ? 0 : im->tasks[y->p].pos + 1;
     if (px != py)
         return px < py ? -1 : 1;
     return x->x < y->x ? -1 : x->x > y->x;
@@ -625,10 +630,11 @@ static int resolve_args(importer *im)
                     best = b;
             }
             if (best < 0 && tn->heap)
-                imp_note(im, "task %" PRIu64 " arg %d reads tensor %" PRIu64 " before any task made it", t->id, i,
-                         tn->tid);
+                imp_note(im, "task %" PRIu64 " arg %d reads tensor %" PRIu64 " before any task made it",
+                         t->id, i, tn->tid);
             if (best < 0) {
-                if (external[a->tensor] < 0 && (external[a->tensor] = imp_add_buf(im, (imp_buf){.tensor = a->tensor})) < 0) {
+                if (external[a->tensor] < 0 &&
+                    (external[a->tensor] = imp_add_buf(im, (imp_buf){.tensor = a->tensor})) < 0) {
                     free(external);
                     return imp_oom(im);
                 }
@@ -731,7 +737,8 @@ static int infer_manual_dep(importer *im)
         const imp_task *r = &im->tasks[k];
         for (int i = 0; i < r->nargs; i++) {
             const imp_arg *ra = &r->args[i];
-            if (r->manual || (ra->type != A_IN && ra->type != A_INOUT) || edged[ra->tensor] || decided[ra->tensor])
+            if (r->manual || (ra->type != A_IN && ra->type != A_INOUT) || edged[ra->tensor] ||
+                decided[ra->tensor])
                 continue;
             uint64_t addr = im->tensors[ra->tensor].addr;
             /* the writers of this address before the reader */
@@ -754,8 +761,9 @@ static int infer_manual_dep(importer *im)
             for (size_t y = 0; y < im->ntensors; y++)
                 if (im->tensors[y].addr == addr)
                     decided[y] = true;
-            imp_note(im, "tensor %" PRIu64 " is written and read in auto scopes but no TensorMap edge names it: "
-                         "imported as manual_dep",
+            imp_note(im,
+                     "tensor %" PRIu64 " is written and read in auto scopes but no TensorMap edge names it: "
+                     "imported as manual_dep",
                      im->tensors[ra->tensor].tid);
         }
     }

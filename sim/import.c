@@ -197,8 +197,8 @@ static int read_tensor(importer *im, const cJSON *x, int i)
         !get_u64(cJSON_GetObjectItemCaseSensitive(x, "buffer_addr"), &t->addr) ||
         !get_u64(cJSON_GetObjectItemCaseSensitive(x, "buffer_numel"), &t->numel) || !cJSON_IsString(dt) ||
         dtype_parse(dt->valuestring) < 0)
-        return imp_fail(im, "deps.json", "tensors[%d]: needs tensor_id, buffer_addr, buffer_numel and a known dtype",
-                    i);
+        return imp_fail(im, "deps.json",
+                        "tensors[%d]: needs tensor_id, buffer_addr, buffer_numel and a known dtype", i);
     t->dtype = dtype_parse(dt->valuestring);
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(x, "version");
     t->version = cJSON_IsNumber(v) ? (int)v->valuedouble : 0;
@@ -218,10 +218,11 @@ static int read_task(importer *im, const cJSON *x, int i)
                 *bn = cJSON_GetObjectItemCaseSensitive(x, "block_num");
     if (!get_u64(cJSON_GetObjectItemCaseSensitive(x, "task_id"), &t->id) || !cJSON_IsArray(k) ||
         cJSON_GetArraySize(k) != 3 || !cJSON_IsArray(args))
-        return imp_fail(im, "deps.json", "tasks[%d]: needs task_id, kernel_ids [aic, aiv0, aiv1] and args", i);
+        return imp_fail(im, "deps.json", "tasks[%d]: needs task_id, kernel_ids [aic, aiv0, aiv1] and args",
+                        i);
     if (ring_of(t->id) >= RINGS)
-        return imp_fail(im, "deps.json", "tasks[%d].task_id: %" PRIu64 " names ring %d (rings are 0..3)", i, t->id,
-                    ring_of(t->id));
+        return imp_fail(im, "deps.json", "tasks[%d].task_id: %" PRIu64 " names ring %d (rings are 0..3)", i,
+                        t->id, ring_of(t->id));
     t->ring = ring_of(t->id);
     t->local = (uint32_t)t->id;
     for (int s = 0; s < 3; s++) {
@@ -232,11 +233,12 @@ static int read_task(importer *im, const cJSON *x, int i)
     }
     t->manual = cJSON_IsString(sc) && strcmp(sc->valuestring, "manual") == 0;
     t->early = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(x, "early_dispatch"));
-    t->block_num = cJSON_IsNumber(bn) && bn->valuedouble >= 1 && bn->valuedouble <= 32767 ? (int)bn->valuedouble
-                                                                                          : 1;
+    t->block_num =
+        cJSON_IsNumber(bn) && bn->valuedouble >= 1 && bn->valuedouble <= 32767 ? (int)bn->valuedouble : 1;
     int na = cJSON_GetArraySize(args);
     if (na > GRAPH_MAX_TENSOR_ARGS)
-        return imp_fail(im, "deps.json", "tasks[%d].args: %d tensor args, at most %d", i, na, GRAPH_MAX_TENSOR_ARGS);
+        return imp_fail(im, "deps.json", "tasks[%d].args: %d tensor args, at most %d", i, na,
+                        GRAPH_MAX_TENSOR_ARGS);
     t->args = calloc(na ? (size_t)na : 1, sizeof(*t->args));
     if (!t->args)
         return imp_oom(im);
@@ -262,10 +264,12 @@ static int read_task(importer *im, const cJSON *x, int i)
                 (ia->tensor = (int)find_tensor(im, tid)) < 0 ||
                 !get_dims(cJSON_GetObjectItemCaseSensitive(a, "shape"), ia->shape, &nd_shape) ||
                 !get_dims(cJSON_GetObjectItemCaseSensitive(a, "strides"), ia->strides, &nd_strides) ||
-                nd_shape != nd_strides || !get_u64(cJSON_GetObjectItemCaseSensitive(a, "start_offset"), &ia->start))
-                return imp_fail(im, "deps.json",
-                            "tasks[%d].args[%d]: needs a known tensor_id, shape, strides and start_offset", i,
-                            t->nargs);
+                nd_shape != nd_strides ||
+                !get_u64(cJSON_GetObjectItemCaseSensitive(a, "start_offset"), &ia->start))
+                return imp_fail(
+                    im, "deps.json",
+                    "tasks[%d].args[%d]: needs a known tensor_id, shape, strides and start_offset", i,
+                    t->nargs);
             ia->ndim = nd_shape;
             const cJSON *dt = cJSON_GetObjectItemCaseSensitive(a, "dtype");
             ia->dtype = cJSON_IsString(dt) ? dtype_parse(dt->valuestring) : -1;
@@ -288,8 +292,9 @@ static int index_tasks(importer *im)
     }
     for (int r = 0; r < RINGS; r++) {
         if (im->ring_count[r] > (64u << 20))
-            return imp_fail(im, "deps.json", "ring %d: local task id %" PRIu64 " is beyond what a capture can hold", r,
-                        im->ring_count[r] - 1);
+            return imp_fail(im, "deps.json",
+                            "ring %d: local task id %" PRIu64 " is beyond what a capture can hold", r,
+                            im->ring_count[r] - 1);
         free(im->by_local[r]);
         im->by_local[r] = malloc((im->ring_count[r] ? im->ring_count[r] : 1) * sizeof(long));
         if (!im->by_local[r])
@@ -335,22 +340,23 @@ static int read_edges(importer *im, const cJSON *edges)
         if (s < 0 || (size_t)s >= im->nknown)
             return imp_fail(im, "deps.json", "edges[%d]: succ %" PRIu64 " is not in tasks", i, succ);
         imp_edge e = {.pred_id = pred, .arg = cJSON_IsNumber(arg) ? (int)arg->valuedouble : -1, .tensor = -1};
-        e.source = strcmp(src->valuestring, "explicit") == 0   ? 0
-                   : strcmp(src->valuestring, "creator") == 0  ? 1
+        e.source = strcmp(src->valuestring, "explicit") == 0    ? 0
+                   : strcmp(src->valuestring, "creator") == 0   ? 1
                    : strcmp(src->valuestring, "tensormap") == 0 ? 2
-                                                               : -1;
+                                                                : -1;
         if (e.source < 0)
-            return imp_fail(im, "deps.json", "edges[%d].source: \"%s\" is not explicit, creator or tensormap", i,
-                        src->valuestring);
+            return imp_fail(im, "deps.json", "edges[%d].source: \"%s\" is not explicit, creator or tensormap",
+                            i, src->valuestring);
         long p = find_task(im, pred);
         e.pred = p < 0 ? SIZE_MAX : (size_t)p;
         if (e.source != 0) {
             uint64_t tid;
             long ti;
             if (p < 0)
-                return imp_fail(im, "deps.json", "edges[%d]: pred %" PRIu64 " of a %s edge is no task", i, pred,
-                            src->valuestring);
-            if (!get_u64(cJSON_GetObjectItemCaseSensitive(x, "tensor_id"), &tid) || (ti = find_tensor(im, tid)) < 0)
+                return imp_fail(im, "deps.json", "edges[%d]: pred %" PRIu64 " of a %s edge is no task", i,
+                                pred, src->valuestring);
+            if (!get_u64(cJSON_GetObjectItemCaseSensitive(x, "tensor_id"), &tid) ||
+                (ti = find_tensor(im, tid)) < 0)
                 ti = -1;
             e.tensor = (int)ti;
             if (e.source == 1 && ti >= 0) {
@@ -360,7 +366,8 @@ static int read_edges(importer *im, const cJSON *edges)
                     seen |= tn->creators[c] == (size_t)p;
                 if (!seen) {
                     imp_task *pt = &im->tasks[p];
-                    if (vec_grow((void **)&tn->creators, &tn->creatorcap, tn->ncreators, sizeof(size_t)) != 0 ||
+                    if (vec_grow((void **)&tn->creators, &tn->creatorcap, tn->ncreators, sizeof(size_t)) !=
+                            0 ||
                         vec_grow((void **)&pt->anchored, &pt->anchorcap, pt->nanchored, sizeof(int)) != 0)
                         return imp_oom(im);
                     tn->creators[tn->ncreators++] = (size_t)p;
@@ -439,7 +446,6 @@ out:
     cJSON_Delete(root);
     return rc;
 }
-
 
 /* A drain_publish record: thread and span in swimlane ticks. */
 typedef struct imp_span {
@@ -622,7 +628,8 @@ static int read_swimlane(importer *im)
     {
         uint64_t core, id, start, end;
         if (!get_u64(cJSON_GetArrayItem(e, 0), &core) || !get_u64(cJSON_GetArrayItem(e, 1), &id) ||
-            !get_u64(cJSON_GetArrayItem(e, 3), &start) || !get_u64(cJSON_GetArrayItem(e, 4), &end) || end < start)
+            !get_u64(cJSON_GetArrayItem(e, 3), &start) || !get_u64(cJSON_GetArrayItem(e, 4), &end) ||
+            end < start)
             continue;
         long t = find_task(im, id);
         if (t < 0 || (size_t)t >= im->nknown)
@@ -779,7 +786,8 @@ static int read_scope_stats(importer *im)
             end->valuedouble < 0) {
             cJSON_Delete(r);
             free(text);
-            return imp_fail(im, FILE_NAME, "line %ld: needs phase, depth, ring (0..3) and task_window_end", line);
+            return imp_fail(im, FILE_NAME, "line %ld: needs phase, depth, ring (0..3) and task_window_end",
+                            line);
         }
         if (vec_grow((void **)&im->scopes, &im->scopecap, im->nscopes, sizeof(*im->scopes)) != 0) {
             cJSON_Delete(r);
@@ -887,23 +895,25 @@ static int order_merge(importer *im, const uint64_t *limit)
             break;
         if (next->ring == r && emitted[r] != next->head)
             return imp_fail(im, F,
-                        "line %ld: ring %d had handed out %" PRIu64 " tasks, but deps.json lists task %" PRIu64
-                        " next (the files are not of one run)",
-                        next->line, r, next->head,
-                        gi < im->nknown ? im->tasks[gi].id : (uint64_t)r << 32 | emitted[r]);
+                            "line %ld: ring %d had handed out %" PRIu64
+                            " tasks, but deps.json lists task %" PRIu64
+                            " next (the files are not of one run)",
+                            next->line, r, next->head,
+                            gi < im->nknown ? im->tasks[gi].id : (uint64_t)r << 32 | emitted[r]);
         if (next->begin) {
             if (next->depth != depth + 1)
-                return imp_fail(im, F, "line %ld: a scope begins at depth %d inside depth %d", next->line, next->depth,
-                            depth);
+                return imp_fail(im, F, "line %ld: a scope begins at depth %d inside depth %d", next->line,
+                                next->depth, depth);
             if (depth + 1 >= MAX_SCOPE_DEPTH)
-                return imp_fail(im, F, "line %ld: scopes nest deeper than %d", next->line, MAX_SCOPE_DEPTH - 1);
+                return imp_fail(im, F, "line %ld: scopes nest deeper than %d", next->line,
+                                MAX_SCOPE_DEPTH - 1);
             if (push_op(im, (imp_op){.kind = OP_BEGIN, .site = next->site}) != 0)
                 return -1;
             depth++;
         } else {
             if (next->depth != depth)
-                return imp_fail(im, F, "line %ld: a scope of depth %d ends inside depth %d", next->line, next->depth,
-                            depth);
+                return imp_fail(im, F, "line %ld: a scope of depth %d ends inside depth %d", next->line,
+                                next->depth, depth);
             if (push_op(im, (imp_op){.kind = OP_END}) != 0)
                 return -1;
             depth--;
@@ -911,13 +921,15 @@ static int order_merge(importer *im, const uint64_t *limit)
         si++;
     }
     if (gi < im->nknown)
-        return imp_fail(im, F, "task %" PRIu64 " (ring %d) cannot be placed in the scopes sampled (a scope of ring %d "
-                    "would have to be open)",
-                    im->tasks[gi].id, im->tasks[gi].ring, im->tasks[gi].ring);
+        return imp_fail(im, F,
+                        "task %" PRIu64
+                        " (ring %d) cannot be placed in the scopes sampled (a scope of ring %d "
+                        "would have to be open)",
+                        im->tasks[gi].id, im->tasks[gi].ring, im->tasks[gi].ring);
     for (int r = 0; r < RINGS; r++)
         if (emitted[r] != im->ring_count[r])
-            return imp_fail(im, F, "ring %d handed out %" PRIu64 " tasks but only %" PRIu64 " fit its scopes", r,
-                        im->ring_count[r], emitted[r]);
+            return imp_fail(im, F, "ring %d handed out %" PRIu64 " tasks but only %" PRIu64 " fit its scopes",
+                            r, im->ring_count[r], emitted[r]);
     while (depth-- > 0)
         if (push_op(im, (imp_op){.kind = OP_END}) != 0)
             return -1;
@@ -969,15 +981,16 @@ static int order_guessed(importer *im)
             if (emit_allocs(im, want, emitted, UINT64_MAX) != 0)
                 return -1;
             if (emitted[want] < im->ring_count[want])
-                return imp_fail(im, "deps.json", "ring %d: task %" PRIu64 " is listed out of its ring's order", want,
-                            ((uint64_t)want << 32) | emitted[want]);
+                return imp_fail(im, "deps.json",
+                                "ring %d: task %" PRIu64 " is listed out of its ring's order", want,
+                                ((uint64_t)want << 32) | emitted[want]);
             gi--;
             continue;
         }
         const imp_task *t = &im->tasks[gi];
         if (t->local != emitted[want])
-            return imp_fail(im, "deps.json", "task %" PRIu64 " is listed before task %" PRIu64 " of its ring", t->id,
-                        ((uint64_t)want << 32) | emitted[want]);
+            return imp_fail(im, "deps.json", "task %" PRIu64 " is listed before task %" PRIu64 " of its ring",
+                            t->id, ((uint64_t)want << 32) | emitted[want]);
         if (push_op(im, (imp_op){.kind = OP_TASK, .task = gi}) != 0)
             return -1;
         emitted[want]++;
@@ -1007,8 +1020,9 @@ static int assign_modes(importer *im)
             top--;
         } else if (im->tasks[op->task].manual) {
             if (top == 0)
-                return imp_fail(im, "deps.json", "task %" PRIu64 " was submitted in a manual scope, but no scope is open",
-                            im->tasks[op->task].id);
+                return imp_fail(im, "deps.json",
+                                "task %" PRIu64 " was submitted in a manual scope, but no scope is open",
+                                im->tasks[op->task].id);
             im->ops[stack[top]].manual = true;
         }
     }
@@ -1024,7 +1038,7 @@ static int assign_modes(importer *im)
             top--;
         } else if (!im->tasks[op->task].alloc && !im->tasks[op->task].manual && manual[top]) {
             return imp_fail(im, "deps.json", "task %" PRIu64 " is an auto-scope task inside a manual scope",
-                        im->tasks[op->task].id);
+                            im->tasks[op->task].id);
         }
     }
     return 0;
@@ -1077,8 +1091,8 @@ static void put_new_tensor(const importer *im, int b, const char *key, FILE *f)
     char name[64];
     buf_name(im, b, name, sizeof(name));
     if (bf->tensor >= 0) { /* as its readers see it (a reused address may hold another dtype each time) */
-        fprintf(f, "\"%s\": \"%s\", \"dtype\": \"%s\", \"shape\": [%" PRIu64 "]", key, name, dtype_name(bf->dtype),
-                bf->numel ? bf->numel : 1);
+        fprintf(f, "\"%s\": \"%s\", \"dtype\": \"%s\", \"shape\": [%" PRIu64 "]", key, name,
+                dtype_name(bf->dtype), bf->numel ? bf->numel : 1);
     } else { /* nobody read it: only its heap size is known */
         fprintf(f, "\"%s\": \"%s\", \"dtype\": \"INT8\", \"shape\": [%" PRIu64 "]", key, name, bf->bytes);
     }
@@ -1237,7 +1251,8 @@ static void put_header(importer *im, FILE *f)
         fprintf(f,
                 "%s{\"name\": \"e%d\", \"dtype\": \"%s\", \"shape\": [%" PRIu64 "], \"addr\": \"%" PRIu64
                 "\", \"version\": %d}",
-                n++ ? ", " : "", bf->tensor, dtype_name(t->dtype), t->numel ? t->numel : 1, t->addr, t->version);
+                n++ ? ", " : "", bf->tensor, dtype_name(t->dtype), t->numel ? t->numel : 1, t->addr,
+                t->version);
     }
     fputs("]}\n", f);
 }
@@ -1323,19 +1338,22 @@ int import_capture(const char *dfx_dir, const import_opts *opt, FILE *out, char 
 
 static void import_usage(FILE *f)
 {
-    fputs("usage: ptosim import [--costs swimlane|model|FILE] DFX_DIR > graph.jsonl\n"
-          "  DFX_DIR: a run's dfx_outputs/ with deps.json (--enable-dep-gen); scope_stats/scope_stats.jsonl\n"
-          "  gives the scopes and ring sizes, chip_swimlane_records.json the kernel times, when present\n"
-          "  --costs swimlane  each kernel's median time in the swimlane (the default for a capture on a2a3\n"
-          "                    silicon, 72 cores)\n"
-          "  --costs model     a pipe profile derived from each kernel's args (the default for a capture of a\n"
-          "                    simulator platform, 24 cores, or without a swimlane)\n"
-          "  --costs FILE      the model, overridden by a table of kernel name or func id -> cost: JSON\n"
-          "                    {\"GEMM\": {\"ns\": 5000}, \"1\": {\"cycles\": 9000}, ...} (a cost may be the pipe\n"
-          "                    form) or CSV \"kernel,ns\" / \"kernel,cycles\" (a file named model or swimlane:\n"
-          "                    write ./model)\n"
-          "exit status: 0 written; 2 usage; 3 the capture or the costs table cannot be used\n",
-          f);
+    fputs(
+        "usage: ptosim import [--costs swimlane|model|FILE] DFX_DIR > graph.jsonl\n"
+        "  DFX_DIR: a run's dfx_outputs/ with deps.json (--enable-dep-gen); scope_stats/scope_stats.jsonl\n"
+        "  gives the scopes and ring sizes, chip_swimlane_records.json the kernel times, when present\n"
+        "  --costs swimlane  each kernel's median time in the swimlane (the default for a capture on a2a3\n"
+        "                    silicon, 72 cores)\n"
+        "  --costs model     a pipe profile derived from each kernel's args (the default for a capture of a\n"
+        "                    simulator platform, 24 cores, or without a swimlane)\n"
+        "  --costs FILE      the model, overridden by a table of kernel name or func id -> cost: JSON\n"
+        "                    {\"GEMM\": {\"ns\": 5000}, \"1\": {\"cycles\": 9000}, ...} (a cost may be the "
+        "pipe\n"
+        "                    form) or CSV \"kernel,ns\" / \"kernel,cycles\" (a file named model or "
+        "swimlane:\n"
+        "                    write ./model)\n"
+        "exit status: 0 written; 2 usage; 3 the capture or the costs table cannot be used\n",
+        f);
 }
 
 int import_main(int argc, char **argv)

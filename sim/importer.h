@@ -12,21 +12,21 @@
 #include "../model/kcost.h"
 #include "import.h"
 
-#define RINGS 4                               /* PTO2_MAX_RING_DEPTH */
-#define MAX_SCOPE_DEPTH 64                    /* PTO2_MAX_SCOPE_DEPTH, the root scope included */
-#define DEFAULT_RING_HEAP (256ULL << 20)      /* the runtime's default heap per ring */
-#define GUESSED_SCOPE_TASKS 1024              /* guessed scopes close after this many tasks */
+#define RINGS 4                                 /* PTO2_MAX_RING_DEPTH */
+#define MAX_SCOPE_DEPTH 64                      /* PTO2_MAX_SCOPE_DEPTH, the root scope included */
+#define DEFAULT_RING_HEAP (256ULL << 20)        /* the runtime's default heap per ring */
+#define GUESSED_SCOPE_TASKS 1024                /* guessed scopes close after this many tasks */
 #define UNCONSUMED_SLOT_BYTES HEAP_OUTPUT_ALIGN /* least heap an output nobody read can take */
-#define IMPORT_MAX_NOTES 20                   /* notes printed; the rest are counted */
+#define IMPORT_MAX_NOTES 20                     /* notes printed; the rest are counted */
 
 enum { A_IN, A_OUT, A_INOUT, A_OUT_EXISTING, A_NO_DEP };
 
 typedef struct imp_arg {
-    int type;   /* A_* */
-    int dtype;  /* the view's dtype */
+    int type;        /* A_* */
+    int dtype;       /* the view's dtype */
     bool manual_dep; /* inferred: the tensor takes no part in TensorMap lookups */
-    int tensor; /* tensors[] index of the view, -1 for OUTPUT */
-    int buf;    /* the buffer it names (bufs[] index), -1 until resolved */
+    int tensor;      /* tensors[] index of the view, -1 for OUTPUT */
+    int buf;         /* the buffer it names (bufs[] index), -1 until resolved */
     int ndim;
     int64_t shape[GRAPH_MAX_DIMS], strides[GRAPH_MAX_DIMS];
     uint64_t start;
@@ -55,14 +55,14 @@ typedef struct imp_task {
     imp_arg *args;
     imp_edge *edges; /* edges into this task, in file order */
     size_t nedges, edgecap;
-    int nslots;      /* OUTPUT args (submits) */
-    int *outs;       /* created buffers in slot order */
+    int nslots; /* OUTPUT args (submits) */
+    int *outs;  /* created buffers in slot order */
     size_t nouts, outcap;
-    size_t pos;      /* index in the op order */
-    int *anchored;   /* tensors it made: creator edges' first, then those its readers' preds imply */
+    size_t pos;    /* index in the op order */
+    int *anchored; /* tensors it made: creator edges' first, then those its readers' preds imply */
     size_t nanchored, anchorcap;
-    size_t nedge_anchored; /* ... how many of them creator edges name */
-    double ns;       /* median execution time, < 0 = not seen */
+    size_t nedge_anchored;     /* ... how many of them creator edges name */
+    double ns;                 /* median execution time, < 0 = not seen */
     kcost_status model_status; /* its pipe form derived from its args (single-kernel tasks) */
     pipe_kernel model;         /* ... when not KCOST_UNKNOWN */
     bool own_cost;             /* the graph gives it its own cost (its args differ from its kernel's) */
@@ -80,16 +80,16 @@ typedef struct imp_tensor {
     size_t first_use; /* op position of the first task reading it */
     size_t *readers;  /* auto-scope readers without a creator edge: (task << 6) | arg */
     size_t nreaders, readercap;
-    int *made;        /* created buffers holding it, in creation order */
+    int *made; /* created buffers holding it, in creation order */
     size_t nmade, madecap;
 } imp_tensor;
 
 /* A buffer of the graph file: an external tensor or one created output. */
 typedef struct imp_buf {
     bool created;
-    int tensor;     /* tensors[] record, -1 = an output nobody read */
-    size_t task;    /* creator, created only */
-    uint64_t bytes; /* heap bytes, created only */
+    int tensor;          /* tensors[] record, -1 = an output nobody read */
+    size_t task;         /* creator, created only */
+    uint64_t bytes;      /* heap bytes, created only */
     int dtype;           /* created: its dtype (its readers'), INT8 for an output nobody read */
     uint64_t numel;      /* created: its elements of that dtype (its storage) */
     const imp_arg *view; /* its largest view an arg names (NULL: no task reads it) */
@@ -109,20 +109,20 @@ typedef struct imp_scope {
 enum { OP_TASK, OP_BEGIN, OP_END };
 typedef struct imp_op {
     int kind;
-    size_t task;                 /* OP_TASK */
-    bool manual;                 /* OP_BEGIN */
-    const char *site;            /* OP_BEGIN: the capture's site, NULL for a guessed scope */
+    size_t task;      /* OP_TASK */
+    bool manual;      /* OP_BEGIN */
+    const char *site; /* OP_BEGIN: the capture's site, NULL for a guessed scope */
 } imp_op;
 
 /* A kernel's cost in the graph file and where it came from. */
 typedef struct imp_kernel {
-    bool used;                  /* some task runs it */
-    bool aic;                   /* its core type */
-    kcost_status status;        /* the model's verdict on its most common args */
-    pipe_kernel model;          /* the pipe form of its most common args */
-    char note[KCOST_NOTE_MAX];  /* how the model found it (or why it could not) */
-    char *table;                /* its cost from a --costs table (JSON text, malloc'd), NULL = none */
-    long table_line;            /* where the table gave it */
+    bool used;                 /* some task runs it */
+    bool aic;                  /* its core type */
+    kcost_status status;       /* the model's verdict on its most common args */
+    pipe_kernel model;         /* the pipe form of its most common args */
+    char note[KCOST_NOTE_MAX]; /* how the model found it (or why it could not) */
+    char *table;               /* its cost from a --costs table (JSON text, malloc'd), NULL = none */
+    long table_line;           /* where the table gave it */
 } imp_kernel;
 
 typedef struct importer {
@@ -140,11 +140,11 @@ typedef struct importer {
     size_t nbufs, bufcap;
     imp_scope *scopes;
     size_t nscopes, scopecap;
-    bool have_stats;                 /* scope stats with samples */
-    bool stats_suspect;              /* ... of a fatal run, or with samples dropped */
-    uint64_t cap[3][RINGS];          /* the capture's task window, heap and dep pool per ring */
-    uint64_t ring_count[RINGS];      /* tasks each ring handed out */
-    long *by_local[RINGS];           /* ring -> local id -> tasks[] index */
+    bool have_stats;            /* scope stats with samples */
+    bool stats_suspect;         /* ... of a fatal run, or with samples dropped */
+    uint64_t cap[3][RINGS];     /* the capture's task window, heap and dep pool per ring */
+    uint64_t ring_count[RINGS]; /* tasks each ring handed out */
+    long *by_local[RINGS];      /* ring -> local id -> tasks[] index */
     imp_op *ops;
     size_t nops, opcap;
     char names[GRAPH_MAX_FUNC_ID][GRAPH_NAME_MAX]; /* func id -> kernel name ("" = unknown) */

@@ -373,8 +373,8 @@ static const char *rerun_real(const char *name)
     char *text = import_real(name);
     const char *dir = tu_tmpdir();
     char *g = tu_write(dir, "imported.jsonl", text);
-    const char *args[] = {"run", g, "-p", "a2a3sim", "-o", dir, "--enable-dep-gen", "--enable-scope-stats", "--quiet",
-                          NULL};
+    const char *args[] = {
+        "run", g, "-p", "a2a3sim", "-o", dir, "--enable-dep-gen", "--enable-scope-stats", "--quiet", NULL};
     run_out r = tu_run(args);
     ck_assert_msg(r.status == 0, "%s: %s", name, r.err);
     tu_run_free(&r);
@@ -491,8 +491,9 @@ START_TEST(created_tensors_come_back_from_heap_offsets)
     /* heap_rebase: the second producer's output lands where the first one's
      * was (the empty ring rebased to 0): one tensor id, two buffers */
     g = import_real("heap_rebase");
-    ck_assert(line_has(line_of(g, "t4294967296"), "{\"dir\": \"out\", \"tensor\": \"o4294967296_0\", \"dtype\": "
-                                                  "\"FLOAT32\", \"shape\": [262144]}"));
+    ck_assert(line_has(line_of(g, "t4294967296"),
+                       "{\"dir\": \"out\", \"tensor\": \"o4294967296_0\", \"dtype\": "
+                       "\"FLOAT32\", \"shape\": [262144]}"));
     ck_assert(line_has(line_of(g, "t4294967299"), "{\"dir\": \"in\", \"tensor\": \"o4294967298_0\""));
     ck_assert(line_has(g, "\"ring_heap\": [268435456, 1572864, 268435456, 268435456]"));
     free(g);
@@ -511,9 +512,9 @@ START_TEST(scope_modes_creators_and_manual_dep_come_back)
     static const struct {
         const char *site;
         bool manual;
-    } scopes[] = {{"decode_fwd_layers_2l.cpp:60\"", false},  {"decode_fwd_layers_2l.cpp:101\"", false},
-                  {"decode_fwd_layers_2l.cpp:115\"", true},  {"decode_fwd_layers_2l.cpp:140\"", false},
-                  {"decode_fwd_layers_2l.cpp:232\"", true},  {"decode_fwd_layers_2l.cpp:1969\"", false}};
+    } scopes[] = {{"decode_fwd_layers_2l.cpp:60\"", false}, {"decode_fwd_layers_2l.cpp:101\"", false},
+                  {"decode_fwd_layers_2l.cpp:115\"", true}, {"decode_fwd_layers_2l.cpp:140\"", false},
+                  {"decode_fwd_layers_2l.cpp:232\"", true}, {"decode_fwd_layers_2l.cpp:1969\"", false}};
     for (size_t k = 0; k < sizeof(scopes) / sizeof(scopes[0]); k++) {
         const char *at = strstr(g, scopes[k].site);
         ck_assert_msg(at != NULL, "%s", scopes[k].site);
@@ -563,7 +564,8 @@ START_TEST(import_of_a_rerun_is_a_fixed_point)
     closedir(d);
     ck_assert_int_ge(n, 24);
     /* the one generator variant with no committed instance */
-    const char *gen[] = {"gen", "paged_attention", "--variant", "batch", "--batch", "2", "--context", "256", NULL};
+    const char *gen[] = {"gen", "paged_attention", "--variant", "batch", "--batch",
+                         "2",   "--context",       "256",       NULL};
     run_out r = tu_run(gen);
     ck_assert_msg(r.status == 0, "%s", r.err);
     const char *dir = tu_tmpdir(), *a = tu_tmpdir(), *b = tu_tmpdir();
@@ -599,17 +601,19 @@ START_TEST(import_notes_what_it_inferred_and_caps_them)
     char *deps = malloc(65536);
     size_t n = (size_t)snprintf(deps, 65536, "{\"tasks\":[");
     for (int k = 0; k < 50; k++)
-        n += (size_t)snprintf(deps + n, 65536 - n,
-                              "%s{\"task_id\":\"%d\",\"scope\":\"auto\",\"early_dispatch\":false,\"kernel_ids\":[-1,0,"
-                              "-1],\"block_num\":1,\"args\":[{\"idx\":0,\"type\":\"%s\",\"tensor_id\":\"%d\",\"dtype\":"
-                              "\"FLOAT32\",\"shape\":[16],\"start_offset\":\"0\",\"strides\":[1]}]}",
-                              k ? "," : "", k, k % 2 ? "INPUT" : "INOUT", 1000 + k / 2);
+        n += (size_t)snprintf(
+            deps + n, 65536 - n,
+            "%s{\"task_id\":\"%d\",\"scope\":\"auto\",\"early_dispatch\":false,\"kernel_ids\":[-1,0,"
+            "-1],\"block_num\":1,\"args\":[{\"idx\":0,\"type\":\"%s\",\"tensor_id\":\"%d\",\"dtype\":"
+            "\"FLOAT32\",\"shape\":[16],\"start_offset\":\"0\",\"strides\":[1]}]}",
+            k ? "," : "", k, k % 2 ? "INPUT" : "INOUT", 1000 + k / 2);
     n += (size_t)snprintf(deps + n, 65536 - n, "],\"tensors\":[");
     for (int k = 0; k < 25; k++)
-        n += (size_t)snprintf(deps + n, 65536 - n,
-                              "%s{\"tensor_id\":\"%d\",\"buffer_addr\":\"%d\",\"version\":0,\"dtype\":\"FLOAT32\","
-                              "\"buffer_numel\":\"16\"}",
-                              k ? "," : "", 1000 + k, 4096 * (k + 1));
+        n += (size_t)snprintf(
+            deps + n, 65536 - n,
+            "%s{\"tensor_id\":\"%d\",\"buffer_addr\":\"%d\",\"version\":0,\"dtype\":\"FLOAT32\","
+            "\"buffer_numel\":\"16\"}",
+            k ? "," : "", 1000 + k, 4096 * (k + 1));
     snprintf(deps + n, 65536 - n, "],\"edges\":[]}\n");
     const char *dir = tu_tmpdir();
     free(tu_write(dir, "deps.json", deps));
@@ -639,8 +643,18 @@ START_TEST(a_wrapping_heap_ring_round_trips)
     const char *dir = tu_tmpdir(), *a = tu_tmpdir(), *b = tu_tmpdir();
     char *g0 = tu_write(dir, "pa.jsonl", r.out);
     tu_run_free(&r);
-    const char *run1[] = {"run", g0, "-o", a, "--ring-heap", "0,0,65536,0", "--enable-dep-gen",
-                          "--enable-scope-stats", "--enable-chip-swimlane", "1", "--quiet", NULL};
+    const char *run1[] = {"run",
+                          g0,
+                          "-o",
+                          a,
+                          "--ring-heap",
+                          "0,0,65536,0",
+                          "--enable-dep-gen",
+                          "--enable-scope-stats",
+                          "--enable-chip-swimlane",
+                          "1",
+                          "--quiet",
+                          NULL};
     r = tu_run(run1);
     ck_assert_msg(r.status == 0, "%s", r.err);
     tu_run_free(&r);
@@ -657,7 +671,6 @@ START_TEST(a_wrapping_heap_ring_round_trips)
     free(g1);
 }
 END_TEST
-
 
 /* ---- kernel costs (issue 12) ---- */
 
@@ -702,15 +715,18 @@ START_TEST(a_simulator_capture_gets_the_models_costs_by_default)
     ck_assert_int_eq(r.status, 0);
     ck_assert_str_eq(r.err, "ptosim: kernel costs from the model: the swimlane has 24 cores, a simulator "
                             "platform's, whose times are the host's (--costs swimlane takes them anyway)\n");
-    static const char *const want[4] = {
-        "{\"tiles\":1,\"buffers\":2,\"mte2\":{\"bytes\":1024},\"mte1\":{\"bytes\":1024},\"cube\":{\"m\":16,\"n\":16,"
-        "\"k\":16,\"dtype\":\"FLOAT16\"},\"fixpipe\":{\"bytes\":1024}}",
-        "{\"tiles\":1,\"buffers\":2,\"mte2\":{\"bytes\":1024},\"vector\":{\"elems\":256,\"dtype\":\"FLOAT32\"},"
-        "\"mte3\":{\"bytes\":640}}",
-        "{\"tiles\":1,\"buffers\":2,\"mte2\":{\"bytes\":1024},\"mte1\":{\"bytes\":1024},\"cube\":{\"m\":16,\"n\":16,"
-        "\"k\":16,\"dtype\":\"FLOAT16\"},\"fixpipe\":{\"bytes\":1024}}",
-        "{\"tiles\":1,\"buffers\":2,\"mte2\":{\"bytes\":3328},\"vector\":{\"elems\":256,\"dtype\":\"FLOAT32\"},"
-        "\"mte3\":{\"bytes\":2176}}"};
+    static const char *const want[4] = {"{\"tiles\":1,\"buffers\":2,\"mte2\":{\"bytes\":1024},\"mte1\":{"
+                                        "\"bytes\":1024},\"cube\":{\"m\":16,\"n\":16,"
+                                        "\"k\":16,\"dtype\":\"FLOAT16\"},\"fixpipe\":{\"bytes\":1024}}",
+                                        "{\"tiles\":1,\"buffers\":2,\"mte2\":{\"bytes\":1024},\"vector\":{"
+                                        "\"elems\":256,\"dtype\":\"FLOAT32\"},"
+                                        "\"mte3\":{\"bytes\":640}}",
+                                        "{\"tiles\":1,\"buffers\":2,\"mte2\":{\"bytes\":1024},\"mte1\":{"
+                                        "\"bytes\":1024},\"cube\":{\"m\":16,\"n\":16,"
+                                        "\"k\":16,\"dtype\":\"FLOAT16\"},\"fixpipe\":{\"bytes\":1024}}",
+                                        "{\"tiles\":1,\"buffers\":2,\"mte2\":{\"bytes\":3328},\"vector\":{"
+                                        "\"elems\":256,\"dtype\":\"FLOAT32\"},"
+                                        "\"mte3\":{\"bytes\":2176}}"};
     for (int f = 0; f < 4; f++) {
         cJSON *k = kernel_entry(r.out, f);
         char *c = cost_text(k);
@@ -772,8 +788,9 @@ START_TEST(costs_swimlane_takes_the_capture_times_and_says_when_they_are_implaus
     cJSON_Delete(k);
     char want[256];
     snprintf(want, sizeof(want), "ptosim: warning: kernel GEMM: the swimlane's %.0f ns is ", d[n / 2]);
-    ck_assert_msg(strstr(r.err, want) && strstr(r.err, "x the model's 11064 ns for its args, not a time of this "
-                                                       "kernel on a2a3; --costs model derives it instead\n"),
+    ck_assert_msg(strstr(r.err, want) &&
+                      strstr(r.err, "x the model's 11064 ns for its args, not a time of this "
+                                    "kernel on a2a3; --costs model derives it instead\n"),
                   "%s", r.err);
     tu_run_free(&r);
 }
@@ -784,9 +801,10 @@ END_TEST
 START_TEST(a_costs_table_overrides_the_model)
 {
     const char *dir = tu_tmpdir();
-    char *json = tu_write(dir, "costs.json",
-                          "{\n  \"QK\": {\"ns\": 500},\n  \"1\": {\"cycles\": 900},\n  \"UP\": {\"tiles\": 2, "
-                          "\"vector\": {\"elems\": 128, \"dtype\": \"FLOAT32\"}}\n}\n");
+    char *json =
+        tu_write(dir, "costs.json",
+                 "{\n  \"QK\": {\"ns\": 500},\n  \"1\": {\"cycles\": 900},\n  \"UP\": {\"tiles\": 2, "
+                 "\"vector\": {\"elems\": 128, \"dtype\": \"FLOAT32\"}}\n}\n");
     run_out r = import_with(real_dir("pa_small1"), "--costs", json);
     ck_assert_msg(r.status == 0, "%s", r.err);
     static const char *const want[4] = {"{\"ns\":500}", "{\"cycles\":900}", NULL,
@@ -835,7 +853,8 @@ START_TEST(costs_table_errors_name_the_file_line_and_kernel)
         const char *name, *text, *want;
     } cases[] = {
         {"unknown.json", "{\"QK\": {\"ns\": 1},\n \"NOPE\": {\"ns\": 2}}",
-         "unknown.json:2: kernel 'NOPE' is not one of the capture's kernels: QK (func 0), SF (func 1), PV (func 2), "
+         "unknown.json:2: kernel 'NOPE' is not one of the capture's kernels: QK (func 0), SF (func 1), PV "
+         "(func 2), "
          "UP (func 3)\n"},
         {"twice.csv", "kernel,ns\nQK,1\n0,2\n", "twice.csv:3: kernel '0' has a cost already (line 2)\n"},
         {"bad.json", "{\"SF\": {\"cube\": {\"m\": 16, \"n\": 16, \"k\": 16}}}",
@@ -845,8 +864,10 @@ START_TEST(costs_table_errors_name_the_file_line_and_kernel)
         {"row.csv", "kernel,cycles\nQK,-5\n",
          "row.csv:2: a row is KERNEL,cycles with a whole number of cycles (got \"QK,-5\")\n"},
         {"array.json", "[1, 2]",
-         "array.json: not a JSON object of kernel name or func id -> cost (e.g. {\"GEMM\": {\"ns\": 5000}})\n"},
-        {"empty.csv", "", "empty.csv: empty (a CSV table starts with the header kernel,ns or kernel,cycles)\n"},
+         "array.json: not a JSON object of kernel name or func id -> cost (e.g. {\"GEMM\": {\"ns\": "
+         "5000}})\n"},
+        {"empty.csv", "",
+         "empty.csv: empty (a CSV table starts with the header kernel,ns or kernel,cycles)\n"},
     };
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         char *path = tu_write(dir, cases[i].name, cases[i].text);
@@ -861,8 +882,9 @@ START_TEST(costs_table_errors_name_the_file_line_and_kernel)
     }
     run_out r = import_with(real_dir("pa_small1"), "--costs", "/nonexistent/costs.json");
     ck_assert_int_eq(r.status, 3);
-    ck_assert_ptr_nonnull(strstr(r.err, "ptosim import: /nonexistent/costs.json: cannot read the costs table: No such "
-                                        "file or directory\n"));
+    ck_assert_ptr_nonnull(
+        strstr(r.err, "ptosim import: /nonexistent/costs.json: cannot read the costs table: No such "
+                      "file or directory\n"));
     tu_run_free(&r);
     const char *none[] = {"import", "--costs", NULL};
     r = tu_run(none);
@@ -877,23 +899,27 @@ END_TEST
 START_TEST(a_kernel_the_model_cannot_cost_is_named)
 {
     const char *dir = tu_tmpdir();
-    free(tu_write(dir, "deps.json",
-                  "{\"tasks\":[{\"task_id\":\"0\",\"scope\":\"auto\",\"early_dispatch\":false,\"kernel_ids\":[0,-1,-1],"
-                  "\"block_num\":1,\"args\":[{\"idx\":0,\"type\":\"INPUT\",\"tensor_id\":\"1\",\"dtype\":\"FLOAT16\","
-                  "\"shape\":[16,32],\"start_offset\":\"0\",\"strides\":[32,1]},{\"idx\":1,\"type\":\"INPUT\","
-                  "\"tensor_id\":\"2\",\"dtype\":\"FLOAT16\",\"shape\":[48,64],\"start_offset\":\"0\",\"strides\":[64,1]}"
-                  "]}],\"tensors\":[{\"tensor_id\":\"1\",\"buffer_addr\":\"4096\",\"version\":0,\"dtype\":\"FLOAT16\","
-                  "\"buffer_numel\":\"512\"},{\"tensor_id\":\"2\",\"buffer_addr\":\"8192\",\"version\":0,\"dtype\":"
-                  "\"FLOAT16\",\"buffer_numel\":\"3072\"}],\"edges\":[]}\n"));
+    free(tu_write(
+        dir, "deps.json",
+        "{\"tasks\":[{\"task_id\":\"0\",\"scope\":\"auto\",\"early_dispatch\":false,\"kernel_ids\":[0,-1,-1],"
+        "\"block_num\":1,\"args\":[{\"idx\":0,\"type\":\"INPUT\",\"tensor_id\":\"1\",\"dtype\":\"FLOAT16\","
+        "\"shape\":[16,32],\"start_offset\":\"0\",\"strides\":[32,1]},{\"idx\":1,\"type\":\"INPUT\","
+        "\"tensor_id\":\"2\",\"dtype\":\"FLOAT16\",\"shape\":[48,64],\"start_offset\":\"0\",\"strides\":[64,"
+        "1]}"
+        "]}],\"tensors\":[{\"tensor_id\":\"1\",\"buffer_addr\":\"4096\",\"version\":0,\"dtype\":\"FLOAT16\","
+        "\"buffer_numel\":\"512\"},{\"tensor_id\":\"2\",\"buffer_addr\":\"8192\",\"version\":0,\"dtype\":"
+        "\"FLOAT16\",\"buffer_numel\":\"3072\"}],\"edges\":[]}\n"));
     const char *args[] = {"import", dir, NULL};
     run_out r = tu_run(args);
     ck_assert_int_eq(r.status, 3);
     char want[4400];
-    snprintf(want, sizeof(want),
-             "ptosim: kernel costs from the model: the capture has no swimlane to time them\n"
-             "ptosim import: no cost for func0 (func 0): cannot infer m, n, k from arg 1 [48, 64] and arg 0 [16, 32] "
-             "(no dimension pair matches): give its cost (ns, cycles or the pipe form with cube m, n, k) in a "
-             "--costs table; give it in a table with --costs FILE, e.g. {\"NAME\": {\"ns\": 5000}}\n");
+    snprintf(
+        want, sizeof(want),
+        "ptosim: kernel costs from the model: the capture has no swimlane to time them\n"
+        "ptosim import: no cost for func0 (func 0): cannot infer m, n, k from arg 1 [48, 64] and arg 0 [16, "
+        "32] "
+        "(no dimension pair matches): give its cost (ns, cycles or the pipe form with cube m, n, k) in a "
+        "--costs table; give it in a table with --costs FILE, e.g. {\"NAME\": {\"ns\": 5000}}\n");
     ck_assert_str_eq(r.err, want);
     ck_assert_str_eq(r.out, "");
     tu_run_free(&r);
@@ -918,8 +944,8 @@ START_TEST(every_fixture_imports_with_the_models_costs)
             continue;
         run_out r = import_with(real_dir(de->d_name), NULL, NULL);
         ck_assert_msg(r.status == 0, "%s: %s", de->d_name, r.err);
-        ck_assert_msg(strstr(r.err, "ptosim: kernel costs from the model: the swimlane has 24 cores"), "%s: %s",
-                      de->d_name, r.err);
+        ck_assert_msg(strstr(r.err, "ptosim: kernel costs from the model: the swimlane has 24 cores"),
+                      "%s: %s", de->d_name, r.err);
         ck_assert_msg(!strstr(r.out, "\"ns\""), "%s: a flat time in a model-costed graph", de->d_name);
         tu_run_free(&r);
         r = import_with(real_dir(de->d_name), "--costs", "swimlane");

@@ -60,8 +60,9 @@ START_TEST(the_installed_tree_runs_without_the_sources)
     ck_assert_int_eq(r.status, 0);
     tu_run_free(&r);
     /* a user's platform elsewhere names a2a3 as its base: found in the platform folder */
-    char *mine = tu_write(dir, "mine.json", "{\"ptosim_platform\": 1, \"base\": \"a2a3\", \"name\": \"mine\", "
-                                            "\"params\": {\"clusters\": 4}}\n");
+    char *mine = tu_write(dir, "mine.json",
+                          "{\"ptosim_platform\": 1, \"base\": \"a2a3\", \"name\": \"mine\", "
+                          "\"params\": {\"clusters\": 4}}\n");
     const char *own[] = {bin, "params", "-p", mine, NULL};
     r = tu_run_prog(own);
     ck_assert_int_eq(r.status, 0);
@@ -70,8 +71,8 @@ START_TEST(the_installed_tree_runs_without_the_sources)
     /* PTOSIM_PLATFORM_DIR is where names are looked up */
     char pdir[4300], cmd[16384];
     snprintf(pdir, sizeof(pdir), "%s/plats", dir);
-    snprintf(cmd, sizeof(cmd), "mkdir %s && cp %s/share/ptosim/platforms/* %s/ && cp %s %s/mine.json", pdir, prefix,
-             pdir, mine, pdir);
+    snprintf(cmd, sizeof(cmd), "mkdir %s && cp %s/share/ptosim/platforms/* %s/ && cp %s %s/mine.json", pdir,
+             prefix, pdir, mine, pdir);
     ck_assert_int_eq(sh(cmd), 0);
     setenv("PTOSIM_PLATFORM_DIR", pdir, 1);
     const char *named[] = {bin, "params", "-p", "mine", NULL};

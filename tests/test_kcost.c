@@ -19,10 +19,22 @@ static uint64_t cycles_of(const pipe_kernel *k)
     return res.total_cycles;
 }
 
-#define IN2(dt, a, b, by) {.in = true, .dtype = dt, .ndim = 2, .shape = {a, b}, .bytes = by}
-#define OUT2(dt, a, b, by) {.out = true, .dtype = dt, .ndim = 2, .shape = {a, b}, .bytes = by}
-#define IN1(dt, a, by) {.in = true, .dtype = dt, .ndim = 1, .shape = {a}, .bytes = by}
-#define OUT1(dt, a, by) {.out = true, .dtype = dt, .ndim = 1, .shape = {a}, .bytes = by}
+#define IN2(dt, a, b, by)                                                                                    \
+    {                                                                                                        \
+        .in = true, .dtype = dt, .ndim = 2, .shape = {a, b}, .bytes = by                                     \
+    }
+#define OUT2(dt, a, b, by)                                                                                   \
+    {                                                                                                        \
+        .out = true, .dtype = dt, .ndim = 2, .shape = {a, b}, .bytes = by                                    \
+    }
+#define IN1(dt, a, by)                                                                                       \
+    {                                                                                                        \
+        .in = true, .dtype = dt, .ndim = 1, .shape = {a}, .bytes = by                                        \
+    }
+#define OUT1(dt, a, by)                                                                                      \
+    {                                                                                                        \
+        .out = true, .dtype = dt, .ndim = 1, .shape = {a}, .bytes = by                                       \
+    }
 
 /*
  * pa_small1 (paged attention CaseSmall1: 16 heads of 16, KV blocks of 16,
@@ -39,7 +51,8 @@ static uint64_t cycles_of(const pipe_kernel *k)
  */
 START_TEST(paged_attention_matmuls_by_hand)
 {
-    kcost_arg qk[] = {IN2(DT_BFLOAT16, 16, 16, 512), IN2(DT_BFLOAT16, 16, 16, 512), OUT2(DT_FLOAT32, 16, 16, 1024)};
+    kcost_arg qk[] = {IN2(DT_BFLOAT16, 16, 16, 512), IN2(DT_BFLOAT16, 16, 16, 512),
+                      OUT2(DT_FLOAT32, 16, 16, 1024)};
     pipe_kernel k;
     char note[KCOST_NOTE_MAX];
     ck_assert_int_eq(kcost_derive(true, qk, 3, &k, note, sizeof(note)), KCOST_DERIVED);
@@ -53,9 +66,10 @@ START_TEST(paged_attention_matmuls_by_hand)
     ck_assert_uint_eq(k.work.bytes[PIPE_MTE1], 1024);
     ck_assert_uint_eq(k.work.bytes[PIPE_FIXPIPE], 1024);
     ck_assert_uint_eq(cycles_of(&k), 200 + 32 + 2 + 1 + 32);
-    ck_assert_str_eq(note, "AIC from its args: a matmul of arg 0 [16, 16] by arg 1 [16, 16], m 16 n 16 k 16 x 1; "
-                           "MTE2 reads the inputs (1024 B), MTE1 the operands, FIXPIPE writes the outputs (1024 B); "
-                           "one tile");
+    ck_assert_str_eq(
+        note, "AIC from its args: a matmul of arg 0 [16, 16] by arg 1 [16, 16], m 16 n 16 k 16 x 1; "
+              "MTE2 reads the inputs (1024 B), MTE1 the operands, FIXPIPE writes the outputs (1024 B); "
+              "one tile");
 }
 END_TEST
 
@@ -84,13 +98,14 @@ START_TEST(paged_attention_vector_kernels_by_hand)
     ck_assert_uint_eq(k.work.vec_elem_bytes, 4);
     ck_assert_uint_eq(cycles_of(&k), 200 + 32 + 4 + 20);
 
-    kcost_arg up[] = {IN1(DT_FLOAT32, 16, 64),
-                      IN1(DT_FLOAT32, 16, 64),
-                      IN2(DT_FLOAT32, 16, 16, 1024),
-                      {.in = true, .out = true, .dtype = DT_FLOAT32, .ndim = 1, .shape = {16}, .bytes = 64},
-                      {.in = true, .out = true, .dtype = DT_FLOAT32, .ndim = 1, .shape = {16}, .bytes = 64},
-                      {.in = true, .out = true, .dtype = DT_FLOAT32, .ndim = 2, .shape = {16, 16}, .bytes = 1024},
-                      {.in = true, .out = true, .dtype = DT_FLOAT32, .ndim = 2, .shape = {16, 16}, .bytes = 1024}};
+    kcost_arg up[] = {
+        IN1(DT_FLOAT32, 16, 64),
+        IN1(DT_FLOAT32, 16, 64),
+        IN2(DT_FLOAT32, 16, 16, 1024),
+        {.in = true, .out = true, .dtype = DT_FLOAT32, .ndim = 1, .shape = {16}, .bytes = 64},
+        {.in = true, .out = true, .dtype = DT_FLOAT32, .ndim = 1, .shape = {16}, .bytes = 64},
+        {.in = true, .out = true, .dtype = DT_FLOAT32, .ndim = 2, .shape = {16, 16}, .bytes = 1024},
+        {.in = true, .out = true, .dtype = DT_FLOAT32, .ndim = 2, .shape = {16, 16}, .bytes = 1024}};
     ck_assert_int_eq(kcost_derive(false, up, 7, &k, note, sizeof(note)), KCOST_DERIVED);
     ck_assert_uint_eq(k.work.bytes[PIPE_MTE2], 3328);
     ck_assert_uint_eq(k.work.bytes[PIPE_MTE3], 2176);
@@ -124,7 +139,8 @@ START_TEST(bgemm_kernels_by_hand)
     pipe_kernel k;
     char note[KCOST_NOTE_MAX];
     ck_assert_int_eq(kcost_derive(true, gemm, 4, &k, note, sizeof(note)), KCOST_ASSUMED);
-    ck_assert_msg(strstr(note, "its operands are 1-D, so each is taken as a square 256 x 256 matrix"), "%s", note);
+    ck_assert_msg(strstr(note, "its operands are 1-D, so each is taken as a square 256 x 256 matrix"), "%s",
+                  note);
     ck_assert_msg(strstr(note, "FLOAT32 operands at the FLOAT16 rate"), "%s", note);
     ck_assert_uint_eq(k.tiles, 4);
     ck_assert_uint_eq(k.work.mnk[0], 256);
@@ -135,8 +151,10 @@ START_TEST(bgemm_kernels_by_hand)
     ck_assert_uint_eq(k.work.bytes[PIPE_FIXPIPE], 65536);
     ck_assert_uint_eq(cycles_of(&k), 200 + 4 * 4097 + 256 + 1024 + 2048);
 
-    kcost_arg add[] = {{.in = true, .out = true, .dtype = DT_FLOAT32, .ndim = 1, .shape = {65536}, .bytes = 262144},
-                       IN1(DT_FLOAT32, 65536, 262144), IN1(DT_INT64, 4, 32)};
+    kcost_arg add[] = {
+        {.in = true, .out = true, .dtype = DT_FLOAT32, .ndim = 1, .shape = {65536}, .bytes = 262144},
+        IN1(DT_FLOAT32, 65536, 262144),
+        IN1(DT_INT64, 4, 32)};
     ck_assert_int_eq(kcost_derive(false, add, 3, &k, note, sizeof(note)), KCOST_DERIVED);
     ck_assert_uint_eq(k.tiles, 16);
     ck_assert_uint_eq(k.work.bytes[PIPE_MTE2], 32770);
@@ -151,7 +169,8 @@ START_TEST(matmul_shapes_come_from_the_operands_and_the_output)
     pipe_kernel k;
     char note[KCOST_NOTE_MAX];
     /* A [32, 64] . B [64, 48]: m 32 k 64 n 48 */
-    kcost_arg ab[] = {IN2(DT_FLOAT16, 32, 64, 4096), IN2(DT_FLOAT16, 64, 48, 6144), OUT2(DT_FLOAT16, 32, 48, 3072)};
+    kcost_arg ab[] = {IN2(DT_FLOAT16, 32, 64, 4096), IN2(DT_FLOAT16, 64, 48, 6144),
+                      OUT2(DT_FLOAT16, 32, 48, 3072)};
     ck_assert_int_eq(kcost_derive(true, ab, 3, &k, note, sizeof(note)), KCOST_DERIVED);
     ck_assert_uint_eq(k.work.mnk[0], 32);
     ck_assert_uint_eq(k.work.mnk[1], 48);
@@ -186,8 +205,9 @@ START_TEST(what_the_model_cannot_infer_is_named)
     /* two operands whose dimensions never meet, and no output to go by */
     kcost_arg odd[] = {IN2(DT_FLOAT16, 16, 32, 1024), IN2(DT_FLOAT16, 48, 64, 6144)};
     ck_assert_int_eq(kcost_derive(true, odd, 2, &k, note, sizeof(note)), KCOST_UNKNOWN);
-    ck_assert_str_eq(note, "cannot infer m, n, k from arg 1 [48, 64] and arg 0 [16, 32] (no dimension pair matches): "
-                           "give its cost (ns, cycles or the pipe form with cube m, n, k) in a --costs table");
+    ck_assert_str_eq(
+        note, "cannot infer m, n, k from arg 1 [48, 64] and arg 0 [16, 32] (no dimension pair matches): "
+              "give its cost (ns, cycles or the pipe form with cube m, n, k) in a --costs table");
     /* an AIC kernel that reads one tensor is no matmul: it only moves data */
     kcost_arg copy[] = {IN2(DT_FLOAT32, 1024, 256, 1048576), OUT2(DT_FLOAT32, 1024, 256, 1048576)};
     ck_assert_int_eq(kcost_derive(true, copy, 2, &k, note, sizeof(note)), KCOST_DERIVED);
