@@ -134,13 +134,15 @@ int chip_init(chip *c, const platform *p, const chip_config *cfg, const char *gr
     }
     if (tmap_init(&c->tm, (uint32_t)p->tensormap_pool, cfg->ring_task_window, false) != 0)
         goto oom;
-    if (cfg->dep_gen) {
-        if (depgen_init(&c->dg, cfg->ring_task_window, err, errlen) != 0) {
-            chip_free(c);
-            return -1;
-        }
-        c->dep_gen_on = true;
+    /* the overhead model needs the logical edges deps.json has (a replay
+     * where nothing retires), so the replay runs even without deps.json */
+    ohm_log_init(&c->oh, OHM_MAX_EXECUTIONS);
+    if (depgen_init(&c->dg, cfg->ring_task_window, cfg->dep_gen, err, errlen) != 0) {
+        chip_free(c);
+        return -1;
     }
+    c->logical_on = true;
+    c->dep_gen_on = cfg->dep_gen;
     if (cfg->scope_stats) {
         if (scopestats_init(&c->ss, err, errlen) != 0) {
             chip_free(c);
@@ -216,11 +218,12 @@ void chip_free(chip *c)
     c->nodes = NULL;
     if (c->tm.pool)
         tmap_free(&c->tm);
-    if (c->dep_gen_on)
+    if (c->logical_on)
         depgen_free(&c->dg);
+    ohm_log_free(&c->oh);
     if (c->scope_stats_on)
         scopestats_free(&c->ss);
-    c->dep_gen_on = c->scope_stats_on = false;
+    c->dep_gen_on = c->logical_on = c->scope_stats_on = false;
     swimlane_free(&c->sl);
     pipe_table_free(&c->pipes);
     free(c->kstats);
@@ -609,4 +612,9 @@ chip_status chip_run(chip *c)
     if (c->dump_on && !c->dump.host)
         dump_flush(c, c->end_time, c->dump.killed, NULL, NULL);
     return c->status;
+}
+
+int chip_overhead(const chip *c, ohm_result *r)
+{
+    return ohm_compute(&c->oh, (uint64_t)c->plat.sys_cnt_freq_hz, r);
 }

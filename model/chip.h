@@ -12,6 +12,7 @@
 #include "dump.h"
 #include "evq.h"
 #include "hbm.h"
+#include "ohm.h"
 #include "orch.h"
 #include "pipe.h"
 #include "platform.h"
@@ -134,7 +135,9 @@ typedef struct chip {
     uint64_t retired_dep_mark[RING_COUNT]; /* dependency-pool mark of the newest retired task */
     tmap tm;                               /* the TensorMap */
     bool dep_gen_on;                       /* deps.json collection */
+    bool logical_on;                       /* the dependency replay runs (deps.json or the overhead model) */
     depgen dg;                             /* ... its state */
+    ohm_log oh;                            /* executions and edges for the overhead model */
     bool scope_stats_on;                   /* scope stats collection */
     scopestats ss;                         /* ... its state */
     readyq ready[3];                       /* global ready queues per shape: AIC, AIV, MIX */
@@ -206,6 +209,10 @@ static inline ps_t chip_next_time(const chip *c)
 {
     return evq_peek_time(&c->q);
 }
+
+/* The scheduler-overhead model of the run so far (ohm.h). Returns 0, or -1
+ * when out of memory; the caller frees r with ohm_result_free. */
+int chip_overhead(const chip *c, ohm_result *r);
 
 /* Runs to the end without any outside world. Returns the final status. */
 chip_status chip_run(chip *c);

@@ -203,6 +203,19 @@ static void write_scheduler(const chip *c, FILE *f)
             c->drain.attempts_total);
 }
 
+/* The runtime's scheduler-overhead model of this run (ohm.h). Returns 0, or -1 when out of memory. */
+static int write_overhead(const chip *c, FILE *f)
+{
+    ohm_result r;
+    if (chip_overhead(c, &r) != 0)
+        return -1;
+    fputs("  \"overhead\": ", f);
+    ohm_write_json(f, &r, OHM_MAX_EXECUTIONS, 2);
+    fputs(",\n", f);
+    ohm_result_free(&r);
+    return 0;
+}
+
 int report_write_run(const chip *c, const report_info *ri, const char *path, char *err, size_t errlen)
 {
     outfile of;
@@ -316,6 +329,11 @@ int report_write_run(const chip *c, const report_info *ri, const char *path, cha
     write_profiling(c, f);
     write_dump(c, ri, f);
     write_scheduler(c, f);
+    if (write_overhead(c, f) != 0) {
+        outfile_abort(&of);
+        snprintf(err, errlen, "out of memory computing the overhead model");
+        return -1;
+    }
     fputs("  \"outputs\": [", f);
     for (int i = 0; i < ri->noutputs; i++) {
         fputs(i ? ", " : "", f);
@@ -453,6 +471,33 @@ void report_failure(const chip *c, FILE *f)
     }
 }
 
+/* The overhead model's verdict, when the scheduler holds a noticeable share
+ * of the makespan (sched_overhead_analysis's 8 % line between "compute/
+ * dependency-bound" and "partially scheduler-limited"). */
+static void summary_overhead(const chip *c, FILE *out)
+{
+    ohm_result r;
+    if (chip_overhead(c, &r) != 0 || !r.computed) {
+        ohm_result_free(&r);
+        return;
+    }
+    double has = ohm_pct(&r, r.has_us);
+    if (has >= REPORT_OVERHEAD_SHOWN_PCT) {
+        fputs("  scheduler overhead:", out);
+        static const char *const TY[2] = {"aic", "aiv"};
+        for (int ty = 0; ty < 2; ty++)
+            if (r.eng[ty].present)
+                fprintf(out, " %s %.1f%%,", TY[ty], ohm_pct(&r, r.eng[ty].overhead_us));
+        fprintf(out, " all %.1f%%, has %.1f%% of the makespan (a core idle while a ready task waits): %s\n",
+                ohm_pct(&r, r.all_us), has, ohm_verdict(has));
+        if (r.cp_span_us > 0)
+            fprintf(out, "  critical path: %.3f us over %d hops, compute %.1f%%, scheduler-injected %.1f%%\n",
+                    r.cp_span_us, r.cp_hops, 100 * r.cp_exec_us / r.cp_span_us,
+                    100 * r.cp_sched_us / r.cp_span_us);
+    }
+    ohm_result_free(&r);
+}
+
 void report_summary(const chip *c, const report_info *ri, FILE *out)
 {
     fprintf(out, "ptosim: %s on %s: %s\n", c->orch.g.name, c->plat.name, report_status_name(c->status));
@@ -489,6 +534,7 @@ void report_summary(const chip *c, const report_info *ri, FILE *out)
     if (c->cfg.pmu_event_type != 0)
         fprintf(out,
                 "  profiling: PMU on, so single issue and no early dispatch (a PMU-off run may be faster)\n");
+    summary_overhead(c, out);
     if (ri->host_seconds >= 0)
         fprintf(out, "  simulated in %.3f s host time (%" PRIu64 " events, %.0f tasks/s)\n", ri->host_seconds,
                 c->events, (double)c->tasks_completed / (ri->host_seconds > 1e-9 ? ri->host_seconds : 1e-9));

@@ -8,6 +8,8 @@
 
 #include "chip.h"
 
+#define REPORT_OVERHEAD_SHOWN_PCT 8.0 /* has-overhead share (%) from which the summary shows the model */
+
 /* Facts about the run that live outside the chip model. */
 typedef struct report_info {
     const char *version;       /* ptosim version */

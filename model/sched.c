@@ -277,6 +277,18 @@ static ps_t retire(chip *c, int ti, int k, const core_slot *s, ps_t t, const uin
                  .finish = t};
     if (swimlane_add_exec(&c->sl, k, &e) != 0)
         chip_error(c, "out of memory for swimlane records");
+    /* the overhead model sees the execution as the swimlane stamps it */
+    uint64_t hz = (uint64_t)c->plat.sys_cnt_freq_hz;
+    ohm_exec ox = {.task = s->task_id,
+                   .core = k,
+                   .aiv = co->type == CORE_AIV,
+                   .dispatch = (int64_t)ticks_from_ps(s->dispatch, hz),
+                   .receive = (int64_t)ticks_from_ps(s->receive, hz),
+                   .start = (int64_t)ticks_from_ps(s->start, hz),
+                   .end = (int64_t)ticks_from_ps(s->end, hz),
+                   .finish = (int64_t)ticks_from_ps(t, hz)};
+    if (ohm_log_exec(&c->oh, &ox) != 0)
+        chip_error(c, "out of memory for the overhead model");
     co->executions++;
     co->busy_ps += s->end - s->start;
     c->executions++;

@@ -343,6 +343,7 @@ START_TEST(run_report_and_name_map_describe_the_run)
                                        "profiling",
                                        "args_dump",
                                        "scheduler",
+                                       "overhead",
                                        "outputs",
                                        "simulator",
                                        NULL};
