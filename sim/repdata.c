@@ -517,7 +517,7 @@ static int swimlane_rows(const char *path, jscan *s, rd_swimlane *sl, char *err,
     int r;
     while ((r = jscan_next(s, ']', &first)) == 1) {
         size_t i = sl->nex;
-        int64_t core, reg, r2s;
+        int64_t core, reg, r2s = 0;
         uint64_t task, start, end;
         if (!jscan_eat(s, '[') || !jscan_i64(s, &core) || !jscan_eat(s, ',') || !jscan_u64(s, &task) ||
             !jscan_eat(s, ',') || !jscan_i64(s, &reg) || !jscan_eat(s, ',') || !jscan_u64(s, &start) ||
@@ -534,7 +534,39 @@ static int swimlane_rows(const char *path, jscan *s, rd_swimlane *sl, char *err,
                        end, start);
         if (!grow((void **)&sl->ex, &cap, sl->nex, sizeof(*sl->ex)))
             return bad(err, errlen, "%s: out of memory", path);
-        sl->ex[sl->nex++] = (rd_exec){.task = task, .start = start, .end = end, .core = (int32_t)core};
+        sl->ex[sl->nex++] = (rd_exec){.task = task,
+                                      .start = start,
+                                      .end = end,
+                                      .r2s = r2s > 0 ? (uint64_t)r2s : 0,
+                                      .reg = reg,
+                                      .core = (int32_t)core};
+    }
+    return r < 0 ? syntax(path, s, err, errlen) : 0;
+}
+
+/* aicpu_tasks: [core_id, reg_task_id, dispatch, finish] rows. */
+static int swimlane_cpu_rows(const char *path, jscan *s, rd_swimlane *sl, char *err, size_t errlen)
+{
+    if (!jscan_eat(s, '['))
+        return bad(err, errlen, "%s: aicpu_tasks: not an array", path);
+    size_t cap = 0;
+    bool first = true;
+    int r;
+    while ((r = jscan_next(s, ']', &first)) == 1) {
+        size_t i = sl->ncpu;
+        int64_t core, reg;
+        uint64_t dispatch, finish;
+        if (!jscan_eat(s, '[') || !jscan_i64(s, &core) || !jscan_eat(s, ',') || !jscan_i64(s, &reg) ||
+            !jscan_eat(s, ',') || !jscan_u64(s, &dispatch) || !jscan_eat(s, ',') || !jscan_u64(s, &finish) ||
+            !jscan_eat(s, ']') || core < 0 || core > INT32_MAX)
+            return bad(
+                err, errlen,
+                "%s: aicpu_tasks[%zu]: not [core_id, reg_task_id, dispatch, finish] non-negative integers",
+                path, i);
+        if (!grow((void **)&sl->cpu, &cap, sl->ncpu, sizeof(*sl->cpu)))
+            return bad(err, errlen, "%s: out of memory", path);
+        sl->cpu[sl->ncpu++] =
+            (rd_cpu){.core = (int32_t)core, .reg = reg, .dispatch = dispatch, .finish = finish};
     }
     return r < 0 ? syntax(path, s, err, errlen) : 0;
 }
@@ -574,6 +606,9 @@ int rd_load_swimlane(const char *path, rd_swimlane *sl, char *err, size_t errlen
             rows = true;
             if ((rc = swimlane_rows(path, &s, sl, err, errlen)) != 0)
                 goto out;
+        } else if (strcmp(key, "aicpu_tasks") == 0) {
+            if ((rc = swimlane_cpu_rows(path, &s, sl, err, errlen)) != 0)
+                goto out;
         } else if (!jscan_skip(&s)) {
             rc = syntax(path, &s, err, errlen);
             goto out;
@@ -609,6 +644,7 @@ void rd_swimlane_free(rd_swimlane *sl)
 {
     free(sl->aic);
     free(sl->ex);
+    free(sl->cpu);
     memset(sl, 0, sizeof(*sl));
 }
 

@@ -89,8 +89,17 @@ void rd_run_free(rd_run *r);
 typedef struct rd_exec {
     uint64_t task;       /* task id (ring << 32 | local) */
     uint64_t start, end; /* system-counter ticks */
+    uint64_t r2s;        /* receive_to_start_cycles (0 when the row has none) */
+    int64_t reg;         /* reg_task_id: with the core, the key of the AICPU's row */
     int32_t core;        /* core id */
 } rd_exec;
+
+/* One aicpu_tasks row: the AICPU's side of an execution. */
+typedef struct rd_cpu {
+    int32_t core;              /* core id */
+    int64_t reg;               /* reg_task_id */
+    uint64_t dispatch, finish; /* system-counter ticks */
+} rd_cpu;
 
 typedef struct rd_swimlane {
     int level;         /* chip_swimlane_level, 1..4 */
@@ -99,9 +108,11 @@ typedef struct rd_swimlane {
     bool *aic;   /* per core: an AIC (else AIV) */
     rd_exec *ex; /* aicore_tasks, in file order */
     size_t nex;
+    rd_cpu *cpu; /* aicpu_tasks, in file order (level >= 2) */
+    size_t ncpu;
 } rd_swimlane;
 
-/* Reads path (only the level, clock, core types and aicore_tasks; the rest is skipped). */
+/* Reads path (only the level, clock, core types, aicore_tasks and aicpu_tasks; the rest is skipped). */
 int rd_load_swimlane(const char *path, rd_swimlane *sl, char *err, size_t errlen);
 void rd_swimlane_free(rd_swimlane *sl);
 

@@ -1,11 +1,14 @@
 /* test_ohm.c - the scheduler-overhead model on small logs worked out by hand, and on the 3-task chain's
  * timeline. */
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../model/chip.h"
 #include "../model/ohm.h"
+#include "../sim/cli.h"
+#include "../sim/overhead.h"
 #include "testutil.h"
 
 #define MHZ 1000000ULL /* a 1 MHz counter: one tick is one microsecond */
@@ -321,6 +324,240 @@ START_TEST(the_3_task_chain_in_a_run_by_hand)
 }
 END_TEST
 
+/* ---- from files: the runtime's own tool as the oracle ---- */
+
+/* Does |got - want| stay within half a unit of the last digit the tool printed (want as text)? */
+static void near_printed(double got, const char *want, const char *where)
+{
+    const char *dot = strchr(want, '.');
+    int decimals = dot ? (int)strlen(dot + 1) : 0;
+    double tol = 0.5;
+    for (int i = 0; i < decimals; i++)
+        tol /= 10;
+    ck_assert_msg(fabs(got - atof(want)) <= tol + 1e-9, "%s: ptosim %.6f, sched_overhead_analysis %s", where,
+                  got, want);
+}
+
+/* The figure a line of tests/real/overhead_oracle.txt names, computed by ptosim, checked against it. */
+static void check_figure(const ohm_result *r, const char *capture, const char *key, char **v, int nv)
+{
+    char where[160];
+    snprintf(where, sizeof(where), "%s %s", capture, key);
+    int ty = strncmp(key, "aiv", 3) == 0;
+    const ohm_engine *e = &r->eng[ty];
+    if (!strcmp(key, "executions")) {
+        ck_assert_uint_eq(r->executions, strtoull(v[0], NULL, 10));
+    } else if (!strcmp(key, "window_us")) {
+        near_printed(r->window_us, v[0], where);
+    } else if (!strcmp(key, "aic") || !strcmp(key, "aiv")) {
+        near_printed(ohm_pct(r, e->overhead_us), v[0], where);
+    } else if (!strcmp(key, "all")) {
+        near_printed(ohm_pct(r, r->all_us), v[0], where);
+    } else if (!strcmp(key, "has")) {
+        near_printed(ohm_pct(r, r->has_us), v[0], where);
+    } else if (strstr(key, "_sw")) {
+        ck_assert_int_eq(nv, 6);
+        ck_assert_int_eq(e->cores, atoi(v[0]));
+        near_printed(e->sw_min_us, v[1], where);
+        near_printed(e->sw_mean_us, v[2], where);
+        near_printed(e->sw_max_us, v[3], where);
+        ck_assert_uint_eq(e->sw_events, strtoull(v[4], NULL, 10));
+        near_printed(e->sw_events ? e->sw_mean_us * e->cores / (double)e->sw_events : 0, v[5], where);
+    } else if (strstr(key, "_split")) {
+        near_printed(100 * e->sw_overhead_us / (e->sw_overhead_us + e->sw_independent_us), v[0], where);
+    } else if (!strcmp(key, "bound")) {
+        near_printed(r->bound_lo_us, v[0], where);
+        near_printed(r->bound_hi_us, v[1], where);
+    } else if (!strcmp(key, "head") || !strcmp(key, "tail")) {
+        const ohm_dist *d = !strcmp(key, "head") ? &r->head : &r->tail;
+        ck_assert_int_eq(nv, 11);
+        ck_assert_uint_eq(d->n, strtoull(v[0], NULL, 10));
+        for (int k = 0; k < OHM_PCTS; k++)
+            near_printed(d->pct[k], v[1 + k], where);
+        near_printed(d->max, v[8], where);
+        near_printed(d->mean, v[9], where);
+        near_printed(d->sum, v[10], where);
+    } else if (!strcmp(key, "cp")) {
+        ck_assert_int_eq(nv, 5);
+        ck_assert_int_eq(r->cp_hops, atoi(v[0]));
+        near_printed(r->cp_span_us, v[1], where);
+        near_printed(r->cp_exec_us, v[2], where);
+        near_printed(r->cp_sched_us, v[3], where);
+        near_printed(r->cp_other_us, v[4], where);
+    } else {
+        ck_abort_msg("%s: unknown figure", where);
+    }
+}
+
+/* tests/real/overhead_oracle.txt holds what the runtime's sched_overhead_analysis printed for each
+ * capture's own swimlane and deps.json; ptosim's model of the same files must print the same. */
+START_TEST(overhead_of_each_real_capture_equals_the_runtime_tool)
+{
+    char *text = tu_read(PTOSIM_SRCDIR "/tests/real/overhead_oracle.txt");
+    ck_assert_ptr_nonnull(text);
+    char capture[64] = "";
+    ohm_result r = {0};
+    int figures = 0, captures = 0;
+    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+        if (line[0] == '#')
+            continue;
+        char *v[16];
+        int nv = 0;
+        char *save, *name = strtok_r(line, " ", &save), *key = strtok_r(NULL, " ", &save);
+        while (nv < 16 && (v[nv] = strtok_r(NULL, " ", &save)))
+            nv++;
+        ck_assert_msg(name && key && nv > 0, "malformed oracle line");
+        if (strcmp(name, capture) != 0) {
+            ohm_result_free(&r);
+            snprintf(capture, sizeof(capture), "%s", name);
+            char sl[512], dp[512], err[2048];
+            snprintf(sl, sizeof(sl), PTOSIM_SRCDIR "/tests/real/%s/chip_swimlane_records.json", name);
+            snprintf(dp, sizeof(dp), PTOSIM_SRCDIR "/tests/real/%s/deps.json", name);
+            ohm_log l;
+            unsigned long long hz;
+            size_t unmatched;
+            ck_assert_msg(overhead_load(sl, dp, &l, &hz, &unmatched, err, sizeof(err)) == EXIT_OK, "%s", err);
+            ck_assert_int_eq(ohm_compute(&l, hz, &r), 0);
+            ck_assert(r.computed);
+            ohm_log_free(&l);
+            captures++;
+        }
+        check_figure(&r, name, key, v, nv);
+        figures++;
+    }
+    ohm_result_free(&r);
+    free(text);
+    ck_assert_int_ge(captures, 16);
+    ck_assert_int_ge(figures, 180);
+}
+END_TEST
+
+/* The figures a run writes into ptosim_run.json are those its own files give. */
+static void run_equals_files(const char *trace)
+{
+    const char *dir = tu_tmpdir();
+    const char *args[] = {"run",     trace, "-o", dir, "--enable-chip-swimlane=4", "--enable-dep-gen",
+                          "--quiet", NULL};
+    run_out o = tu_run(args);
+    ck_assert_msg(o.status == 0, "%s: %s", trace, o.err);
+    tu_run_free(&o);
+    char p[1024], sl[1024], dp[1024], err[2048];
+    snprintf(p, sizeof(p), "%s/ptosim_run.json", dir);
+    snprintf(sl, sizeof(sl), "%s/dfx_outputs/chip_swimlane_records.json", dir);
+    snprintf(dp, sizeof(dp), "%s/dfx_outputs/deps.json", dir);
+    ohm_log l;
+    unsigned long long hz;
+    size_t unmatched;
+    ck_assert_msg(overhead_load(sl, dp, &l, &hz, &unmatched, err, sizeof(err)) == EXIT_OK, "%s", err);
+    ck_assert_uint_eq(unmatched, 0);
+    ohm_result r;
+    ck_assert_int_eq(ohm_compute(&l, hz, &r), 0);
+    cJSON *j = tu_json_file(p);
+    const cJSON *o2 = cJSON_GetObjectItem(j, "overhead");
+    ck_assert(cJSON_IsTrue(cJSON_GetObjectItem(o2, "computed")));
+    ck_assert_uint_eq((uint64_t)cJSON_GetObjectItem(o2, "executions")->valuedouble, r.executions);
+    const cJSON *pct = cJSON_GetObjectItem(o2, "overhead_pct");
+    ck_assert_double_eq_tol(cJSON_GetObjectItem(pct, "has")->valuedouble, ohm_pct(&r, r.has_us), 5e-4);
+    ck_assert_double_eq_tol(cJSON_GetObjectItem(pct, "all")->valuedouble, ohm_pct(&r, r.all_us), 5e-4);
+    static const char *const TY[2] = {"aic", "aiv"};
+    for (int ty = 0; ty < 2; ty++)
+        if (r.eng[ty].present)
+            ck_assert_double_eq_tol(cJSON_GetObjectItem(pct, TY[ty])->valuedouble,
+                                    ohm_pct(&r, r.eng[ty].overhead_us), 5e-4);
+    const cJSON *cp = cJSON_GetObjectItem(o2, "critical_path");
+    ck_assert_double_eq_tol(cJSON_GetObjectItem(cp, "scheduler_us")->valuedouble, r.cp_sched_us, 5e-4);
+    ck_assert_double_eq_tol(cJSON_GetObjectItem(cp, "span_us")->valuedouble, r.cp_span_us, 5e-4);
+    const cJSON *tail = cJSON_GetObjectItem(o2, "tail_us");
+    ck_assert_double_eq_tol(cJSON_GetObjectItem(tail, "p90")->valuedouble, r.tail.pct[4], 5e-4);
+    cJSON_Delete(j);
+    ohm_result_free(&r);
+    ohm_log_free(&l);
+}
+
+START_TEST(a_run_and_its_own_files_give_the_same_figures)
+{
+    run_equals_files(TRACE("gen_decode_layer.jsonl"));
+    run_equals_files(TRACE("mix_spmd.jsonl"));
+    run_equals_files(TRACE("gen_paged_attention_spmd.jsonl"));
+    run_equals_files(TRACE("kv_decode.jsonl"));
+}
+END_TEST
+
+static run_out overhead_cmd(const char *a1, const char *a2, const char *a3)
+{
+    const char *args[] = {"overhead", a1, a2, a3, NULL};
+    return tu_run(args);
+}
+
+START_TEST(overhead_command_reports_and_rejects_bad_input)
+{
+    run_out o = overhead_cmd(PTOSIM_SRCDIR "/tests/real/vector", NULL, NULL);
+    ck_assert_msg(o.status == 0, "%s", o.err);
+    ck_assert_msg(strstr(o.out, "5 executions of 5 tasks") && strstr(o.out, "per engine: aiv 12.9%"), "%s",
+                  o.out);
+    tu_run_free(&o);
+    o = overhead_cmd(NULL, NULL, NULL);
+    ck_assert_int_eq(o.status, 2);
+    ck_assert(tu_starts(o.err, "usage: ptosim overhead"));
+    tu_run_free(&o);
+    const char *dir = tu_tmpdir();
+    o = overhead_cmd(dir, NULL, NULL);
+    ck_assert_int_eq(o.status, 2);
+    ck_assert_msg(strstr(o.err, "no chip_swimlane_records.json (run with --enable-chip-swimlane)"), "%s",
+                  o.err);
+    tu_run_free(&o);
+    o = overhead_cmd(PTOSIM_SRCDIR "/tests/real/vector", "--deps-json", NULL);
+    ck_assert_int_eq(o.status, 2);
+    ck_assert_str_eq(o.err, "ptosim overhead: --deps-json needs a file\n");
+    tu_run_free(&o);
+    o = overhead_cmd(PTOSIM_SRCDIR "/tests/real/vector", "--deps-json", "/nonexistent/deps.json");
+    ck_assert_int_eq(o.status, 2);
+    ck_assert_msg(strstr(o.err, "/nonexistent/deps.json: no such file; the model needs the task graph"), "%s",
+                  o.err);
+    tu_run_free(&o);
+    /* level 1 has no dispatch or finish times */
+    free(tu_write(
+        dir, "chip_swimlane_records.json",
+        "{\"chip_swimlane_level\": 1, \"metadata\": {\"clock_freq_hz\": 50000000, \"num_cores\": 1, "
+        "\"core_types\": [\"aiv\"]}, \"aicore_tasks\": [[0, 7, 1, 10, 20, 0]], \"aicpu_tasks\": []}"));
+    free(tu_write(dir, "deps.json", "{\"tasks\": [], \"edges\": []}"));
+    o = overhead_cmd(dir, NULL, NULL);
+    ck_assert_int_eq(o.status, 3);
+    ck_assert_msg(strstr(o.err, "chip_swimlane_level 1 has no dispatch and finish times; the overhead model "
+                                "needs level 2 or more (--enable-chip-swimlane=2)"),
+                  "%s", o.err);
+    tu_run_free(&o);
+    free(
+        tu_write(dir, "chip_swimlane_records.json",
+                 "{\"chip_swimlane_level\": 2, \"metadata\": {\"clock_freq_hz\": 50000000, \"num_cores\": 1, "
+                 "\"core_types\": [\"aiv\"]}, \"aicore_tasks\": [[0, 7, 1, 10, 20, 0]], \"aicpu_tasks\": "
+                 "[[0, 1, 5]]}"));
+    o = overhead_cmd(dir, NULL, NULL);
+    ck_assert_int_eq(o.status, 3);
+    ck_assert_msg(strstr(o.err, "aicpu_tasks[0]: not [core_id, reg_task_id, dispatch, finish] non-negative "
+                                "integers"),
+                  "%s", o.err);
+    tu_run_free(&o);
+    /* a row the AICore side never recorded is left out and counted */
+    free(
+        tu_write(dir, "chip_swimlane_records.json",
+                 "{\"chip_swimlane_level\": 2, \"metadata\": {\"clock_freq_hz\": 50000000, \"num_cores\": 1, "
+                 "\"core_types\": [\"aiv\"]}, \"aicore_tasks\": [[0, 7, 1, 10, 20, 0]], \"aicpu_tasks\": "
+                 "[[0, 1, 5, 25], [0, 2, 30, 40]]}"));
+    o = overhead_cmd(dir, NULL, NULL);
+    ck_assert_msg(o.status == 0, "%s", o.err);
+    ck_assert_msg(strstr(o.out, "1 aicpu_tasks rows have no aicore_tasks row and are left out") &&
+                      strstr(o.out, "1 executions of 1 tasks, window 0.200 us"),
+                  "%s", o.out);
+    tu_run_free(&o);
+    free(tu_write(dir, "deps.json", "{\"tasks\": 3}"));
+    o = overhead_cmd(dir, NULL, NULL);
+    ck_assert_int_eq(o.status, 3);
+    ck_assert_msg(strstr(o.err, "deps.json: tasks: not an array"), "%s", o.err);
+    tu_run_free(&o);
+}
+END_TEST
+
 Suite *suite_ohm(void)
 {
     Suite *s = suite_create("ohm");
@@ -332,6 +569,9 @@ Suite *suite_ohm(void)
     tcase_add_test(tc, critical_path_splits_compute_and_scheduler_by_hand);
     tcase_add_test(tc, a_log_past_its_limit_is_dropped_and_not_computed);
     tcase_add_test(tc, the_3_task_chain_in_a_run_by_hand);
+    tcase_add_test(tc, overhead_of_each_real_capture_equals_the_runtime_tool);
+    tcase_add_test(tc, a_run_and_its_own_files_give_the_same_figures);
+    tcase_add_test(tc, overhead_command_reports_and_rejects_bad_input);
     suite_add_tcase(s, tc);
     return s;
 }

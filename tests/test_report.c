@@ -255,7 +255,10 @@ START_TEST(critical_path_takes_the_predecessor_that_finished_last)
     /* t0 ends at 10, t1 and t2 both at 20; the dummy t3 waits on all three, t4 on t3.
      * The walk from t4 goes through t3 (finishing with its last predecessor, 20) to t1
      * (t1 and t2 tie; the lower id wins). */
-    rd_exec ex[] = {{0, 0, 10, 0}, {1, 0, 20, 1}, {2, 5, 20, 2}, {4, 25, 30, 0}};
+    rd_exec ex[] = {{.task = 0, .start = 0, .end = 10, .core = 0},
+                    {.task = 1, .start = 0, .end = 20, .core = 1},
+                    {.task = 2, .start = 5, .end = 20, .core = 2},
+                    {.task = 4, .start = 25, .end = 30, .core = 0}};
     bool aic[3] = {true, true, true};
     rd_swimlane sl = {.level = 1, .clock_hz = 50000000, .ncores = 3, .aic = aic, .ex = ex, .nex = 4};
     rd_task tasks[] = {
