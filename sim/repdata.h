@@ -41,6 +41,37 @@ typedef struct rd_ring {
     double blocked_us;                      /* orchestrator blocked on this ring */
 } rd_ring;
 
+/* A distribution of the overhead model (µs). */
+typedef struct rd_dist {
+    uint64_t n;                      /* values */
+    double p50, p90, p99, max, mean; /* ... */
+} rd_dist;
+
+/* One engine's aicore switch. */
+typedef struct rd_switch {
+    bool present;                   /* the engine ran something */
+    double overhead_pct;            /* overhead_pct of the engine */
+    uint64_t cores, events;         /* cores, switches */
+    double min_us, mean_us, max_us; /* switch time per core */
+    double us_per_event;            /* ... per switch */
+    double during_us, indep_us;     /* during overhead, independent */
+} rd_switch;
+
+#define RD_DISTS 7 /* head, tail, steady switch, prev tail, setup, first switch, wait gap */
+
+/* ptosim_run.json's "overhead": the runtime's scheduler-overhead model. */
+typedef struct rd_overhead {
+    bool given;       /* the key is there (older runs lack it) */
+    bool computed;    /* computed (false past the execution limit) */
+    double limit;     /* limit_executions when not computed */
+    double window_us; /* first start to last end */
+    double all_pct, has_pct;
+    char verdict[64];
+    rd_switch eng[2]; /* AIC, AIV */
+    rd_dist dist[RD_DISTS];
+    double cp_hops, cp_span_us, cp_compute_us, cp_sched_us, cp_other_us; /* critical path */
+} rd_overhead;
+
 typedef struct rd_run {
     char version[64];           /* ptosim_version */
     char graph[RD_NAME_MAX];    /* graph.name ("" = not given) */
@@ -76,6 +107,7 @@ typedef struct rd_run {
     bool perturbed;     /* profiling.perturbed */
     double hbm_saturated_us;
     uint64_t origin_ticks; /* platform.params.sys_cnt_origin_ticks (time 0), 0 = not given */
+    rd_overhead oh;        /* overhead */
 } rd_run;
 
 /* Reads path (a ptosim_run.json). */

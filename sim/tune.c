@@ -43,7 +43,12 @@ typedef struct trial {
     double top_us[TUNE_TOP_KERNELS];
     int top_pipe[TUNE_TOP_KERNELS];
     double top_frac[TUNE_TOP_KERNELS];
-    bool top_pipes[TUNE_TOP_KERNELS]; /* the kernel has a pipe model */
+    bool top_pipes[TUNE_TOP_KERNELS];  /* the kernel has a pipe model */
+    bool oh;                           /* the overhead model was computed */
+    bool oh_present[2];                /* ... an engine ran something */
+    double oh_pct[2];                  /* ... per-engine overhead, % of the makespan */
+    double oh_all, oh_has;             /* ... all and has, % */
+    double cp_span, cp_exec, cp_sched; /* ... critical path: span, compute and scheduler-injected, us */
 } trial;
 
 static bool ok(const trial *t)
@@ -151,6 +156,20 @@ static int simulate(const platform *plat, const chip_config *cfg, const char *pa
         t->top_pipe[k] = best;
         t->top_frac[k] = ks->window_cycles ? ks->busy_cycles[best] / (double)ks->window_cycles : 0;
     }
+    ohm_result oh;
+    if (chip_overhead(c, &oh) == 0 && oh.computed) {
+        t->oh = true;
+        for (int ty = 0; ty < 2; ty++) {
+            t->oh_present[ty] = oh.eng[ty].present;
+            t->oh_pct[ty] = ohm_pct(&oh, oh.eng[ty].overhead_us);
+        }
+        t->oh_all = ohm_pct(&oh, oh.all_us);
+        t->oh_has = ohm_pct(&oh, oh.has_us);
+        t->cp_span = oh.cp_span_us;
+        t->cp_exec = oh.cp_exec_us;
+        t->cp_sched = oh.cp_sched_us;
+    }
+    ohm_result_free(&oh);
     chip_free(c);
     free(c);
     return 0;
@@ -256,6 +275,19 @@ static void print_run(const trial *t, const graph *g)
     for (int ty = 0; ty < 2; ty++)
         printf("   %s: busy %.1f%%, idle while a task of its type was ready %.1f%% of its core time\n",
                TYPES[ty], 100 * t->busy[ty], 100 * t->idle_ready[ty]);
+    if (t->oh) {
+        fputs("   scheduler overhead (a core idle while a ready task waits to be dispatched):", stdout);
+        for (int ty = 0; ty < 2; ty++)
+            if (t->oh_present[ty])
+                printf(" %s %.1f%%,", TYPES[ty], t->oh_pct[ty]);
+        printf(" all %.1f%%, has %.1f%% of the makespan: %s\n", t->oh_all, t->oh_has, ohm_verdict(t->oh_has));
+        if (t->cp_span > 0)
+            printf("   critical path: %.3f us, compute %.1f%%, scheduler-injected %.1f%%\n", t->cp_span,
+                   100 * t->cp_exec / t->cp_span, 100 * t->cp_sched / t->cp_span);
+    } else if (t->tasks > 0) {
+        printf("   scheduler overhead: not computed (more than %u executions or tasks)\n",
+               OHM_MAX_EXECUTIONS);
+    }
     puts("3. Is a ring the limit?");
     orch_block_site sites[ORCH_BLOCK_SITES];
     memcpy(sites, t->sites, sizeof(sites));

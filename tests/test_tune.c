@@ -328,6 +328,23 @@ START_TEST(tune_reports_a_planted_race_and_serialising_edge_and_nothing_on_a_cle
 }
 END_TEST
 
+/* Step 2 carries the overhead model. The 3-task chain's figures are worked out in test_ohm.c: AIV
+ * overhead 98 of 1641 ticks (6.0 %), the only engine, so all and has too; critical path 33.060 us of which
+ * 30 us compute (90.7 %) and 3.26 us scheduler-injected (9.9 %). */
+START_TEST(tune_step_2_shows_the_overhead_model)
+{
+    const char *a[] = {"tune", TRACE("chain3.jsonl"), NULL};
+    run_out r = tu_run(a);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_msg(strstr(r.out,
+                         "   scheduler overhead (a core idle while a ready task waits to be dispatched): "
+                         "AIV 6.0%, all 6.0%, has 6.0% of the makespan: compute/dependency-bound\n"
+                         "   critical path: 33.060 us, compute 90.7%, scheduler-injected 9.9%\n"),
+                  "%s", r.out);
+    tu_run_free(&r);
+}
+END_TEST
+
 START_TEST(tune_usage_errors_are_named)
 {
     static const struct {
@@ -366,6 +383,7 @@ Suite *suite_tune(void)
     tcase_add_test(tc, tune_recovers_a_run_that_fails_on_a_ring);
     tcase_add_test(tc, tune_reports_a_planted_race_and_serialising_edge_and_nothing_on_a_clean_graph);
     tcase_add_test(tc, tune_usage_errors_are_named);
+    tcase_add_test(tc, tune_step_2_shows_the_overhead_model);
     tcase_set_timeout(tc, 120);
     suite_add_tcase(s, tc);
     return s;
