@@ -82,6 +82,9 @@ int chip_init(chip *c, const platform *p, const chip_config *cfg, const char *gr
         .setup = ns(p->aicore_setup_ns),
         .fin_latency = ns(p->fin_cond_latency_ns),
         .record_wb = cfg->swimlane_level > 0 && p->dfx_overhead ? ns(p->aicore_record_ns) : 0,
+        .setup_spread = p->aicore_setup_spread,
+        .record_spread = p->aicore_record_spread,
+        .kernel_spread = p->kernel_spread,
         .first_min = ns(p->aicore_first_task_min_ns),
         .first_max = ns(p->aicore_first_task_max_ns),
         .drain_sync = ns(p->drain_sync_ns),
@@ -137,6 +140,7 @@ int chip_init(chip *c, const platform *p, const chip_config *cfg, const char *gr
     /* the overhead model needs the logical edges deps.json has (a replay
      * where nothing retires), so the replay runs even without deps.json */
     ohm_log_init(&c->oh, OHM_MAX_EXECUTIONS);
+    vary_init(&c->vr, cfg->seeded, cfg->seed);
     if (depgen_init(&c->dg, cfg->ring_task_window, cfg->dep_gen, err, errlen) != 0) {
         chip_free(c);
         return -1;
@@ -159,6 +163,8 @@ int chip_init(chip *c, const platform *p, const chip_config *cfg, const char *gr
     }
     readyq_init(&c->early_sync);
     core_topology(c->cores, (int)p->clusters, c->nsched);
+    for (int k = 0; k < c->ncores; k++)
+        c->cores[k].fin_after_wb = p->aicore_fin_after_record != 0;
     for (int t = 0; t < c->nsched; t++)
         sched_init_thread(c, t);
     c->nodes_cap = 1024;
@@ -403,6 +409,21 @@ static bool ring_doorbells(chip *c, task *tk, ps_t t)
     return tk->blocks_claimed >= tk->block_num; /* every block staged: handled */
 }
 
+/* A completion by scheduler thread `thread` made tk ready: with local-first
+ * ready buffers (sched_local_ready), a regular task goes to that thread's
+ * buffer; everything else, and a full buffer, goes to the global queues. */
+static void route_ready_from(chip *c, task *tk, int thread, ps_t t)
+{
+    if (c->plat.sched_local_ready && thread >= 0 && !tk->queued && tk->shape <= SHAPE_MIX && tk->predicate &&
+        !tk->sync_start && tk->early != EARLY_STAGING && sched_push_local(c, thread, tk)) {
+        tk->queued = true;
+        tk->ready_at = t;
+        tk->early = EARLY_DISPATCHED;
+        return;
+    }
+    chip_route_ready(c, tk, t);
+}
+
 void chip_route_ready(chip *c, task *tk, ps_t t)
 {
     if (tk->queued)
@@ -448,7 +469,7 @@ void chip_task_done(chip *c, task *tk, int thread, ps_t t)
         if (cons) {
             cons->fanin_refcount++;
             if (cons->published && cons->fanin_refcount == cons->fanin_count)
-                chip_route_ready(c, cons, t);
+                route_ready_from(c, cons, thread, t);
         }
         uint32_t next = node->next;
         node->next = c->nodes_free;

@@ -259,7 +259,12 @@ int report_write_run(const chip *c, const report_info *ri, const char *path, cha
     fputs("], \"ring_dep_pool\": [", f);
     for (int r = 0; r < RING_COUNT; r++)
         fprintf(f, "%s%" PRIu32, r ? ", " : "", c->cfg.ring_dep_pool[r]);
-    fputs("]},\n  \"simgrid_cfg\": [", f);
+    fputs("], \"seed\": ", f);
+    if (c->cfg.seeded)
+        fprintf(f, "%" PRIu64, c->cfg.seed);
+    else
+        fputs("null", f);
+    fputs("},\n  \"simgrid_cfg\": [", f);
     for (int i = 0; i < ri->nsg_cfg; i++) {
         fputs(i ? ", " : "", f);
         jsonw_str(f, ri->sg_cfg[i]);
@@ -534,6 +539,12 @@ void report_summary(const chip *c, const report_info *ri, FILE *out)
     if (c->cfg.pmu_event_type != 0)
         fprintf(out,
                 "  profiling: PMU on, so single issue and no early dispatch (a PMU-off run may be faster)\n");
+    if (c->cfg.seeded)
+        fprintf(
+            out,
+            "  variation: seed %" PRIu64 ", each execution's kernel time (sigma %g), setup (%g) and record "
+            "write-back (%g) drawn around their means\n",
+            c->cfg.seed, c->plat.kernel_spread, c->plat.aicore_setup_spread, c->plat.aicore_record_spread);
     summary_overhead(c, out);
     if (ri->host_seconds >= 0)
         fprintf(out, "  simulated in %.3f s host time (%" PRIu64 " events, %.0f tasks/s)\n", ri->host_seconds,

@@ -224,6 +224,8 @@ int run_prepare(const cli_run *o, platform *pl, chip_config *cf)
     cfg.dump_level = opt.dump_level;
     cfg.dep_gen = opt.dep_gen;
     cfg.scope_stats = opt.scope_stats;
+    cfg.seeded = opt.seeded;
+    cfg.seed = opt.seed;
     *pl = plat;
     *cf = cfg;
     return EXIT_OK;
