@@ -287,6 +287,15 @@ int cli_parse_run(int argc, char **argv, cli_run *o, char *err, size_t errlen)
         snprintf(err, errlen, "missing GRAPH (usage: ptosim run GRAPH [options])");
         return -1;
     }
+    if (o->repeat && o->ngraphs > 1) {
+        snprintf(err, errlen, "--repeat takes one GRAPH, not programs on one worker");
+        return -1;
+    }
+    if (o->repeat && o->dump_level > 0) {
+        snprintf(err, errlen,
+                 "--repeat does not combine with --dump-args (the host's dump collector runs once)");
+        return -1;
+    }
     if ((o->swimlane_level > 0 || o->dep_gen || o->scope_stats || o->dump_level > 0 ||
          (o->pmu_given && (!o->pmu_value || strcmp(o->pmu_value, "0")))) &&
         !o->work_dir) {

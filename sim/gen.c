@@ -1743,14 +1743,14 @@ static void fa_kernels(gen *g, int64_t seq)
         else if (!strcmp(n, "fa_fused_aic"))
             cost_mm(c, QW_HID / QW_HD / 8, FA_BLOCK, QW_HD, 2 * 8 * items, 2, 4, "BFLOAT16");
         else if (!strcmp(n, "fa_fused_aiv")) {
-            /* the AIVs run the softmax between the cube's QK and PV through gm_pipe_buffer, so they are
-             * paced by the cube: per QK/PV pair the time the AIC streams its two tiles, and the scores in
-             * and probabilities out */
+            /* the AIVs run the softmax between the cube's QK and PV through gm_pipe_buffer_0, so the
+             * cube paces them: per QK/PV pair they read the scores and wait on MTE2 as long as the AIC
+             * streams its two K/V tiles, and write the probabilities back */
             int64_t tile = ceil_div((QW_HID / QW_HD / 8 + FA_BLOCK) * QW_HD * 2, 32);
             snprintf(c, COST_MAX,
-                     "{\"tiles\": %" PRId64 ", \"buffers\": 2, \"mte2\": {\"bytes\": %d}, \"vector\": "
-                     "{\"cycles\": %" PRId64 "}, \"mte3\": {\"bytes\": %d}}",
-                     8 * items, 5 * FA_BLOCK * 4, 2 * tile, 5 * FA_BLOCK * 2);
+                     "{\"tiles\": %" PRId64 ", \"buffers\": 2, \"mte2\": {\"bytes\": %d, \"cycles\": %" PRId64
+                     "}, \"vector\": {\"elems\": %d, \"dtype\": \"FLOAT32\"}, \"mte3\": {\"bytes\": %d}}",
+                     8 * items, 5 * FA_BLOCK * 4, 2 * tile, 5 * FA_BLOCK, 5 * FA_BLOCK * 2);
         } else if (!strcmp(n, "online_softmax"))
             cost_vec(c, merge / 4, merge, h / QW_B / 3 * 2, "FLOAT32");
         else if (!strcmp(n, "copy_hidden") || !strcmp(n, "out_consolidate") || !strcmp(n, "copy_out"))

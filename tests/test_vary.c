@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "../model/chip.h"
+#include "../model/report.h"
 #include "../model/vary.h"
 #include "testutil.h"
 
@@ -192,14 +193,123 @@ START_TEST(seed_and_repeat_values_are_checked)
         {"--seed", "-1", "--seed: '-1' is not an integer in [0, 2^64-1]"},
         {"--repeat", "0", "--repeat: '0' is not an integer in [1, 10000]"},
         {"--repeat", "10001", "--repeat: '10001' is not an integer in [1, 10000]"},
+        {"--repeat", "2 --dump-args",
+         "--repeat does not combine with --dump-args (the host's dump collector runs once)"},
+        {"--repeat", "2 two graphs", "--repeat takes one GRAPH, not programs on one worker"},
     };
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-        const char *a[] = {"run", TRACE("chain3.jsonl"), cases[i].opt, cases[i].val, NULL};
+        const char *a[] = {"run", TRACE("chain3.jsonl"), cases[i].opt, cases[i].val, NULL, NULL, NULL, NULL};
+        if (strstr(cases[i].val, "--dump-args")) {
+            a[3] = "2";
+            a[4] = "--dump-args";
+            a[5] = "-o";
+            a[6] = tu_tmpdir();
+        } else if (strstr(cases[i].val, "two graphs")) {
+            a[3] = "2";
+            a[4] = TRACE("fan200.jsonl");
+        }
         run_out r = tu_run(a);
         ck_assert_int_eq(r.status, 2);
         ck_assert_msg(strstr(r.err, cases[i].want) != NULL, "case %zu: %s", i, r.err);
         tu_run_free(&r);
     }
+}
+END_TEST
+
+/* {3, 1, 2, 6}: mean 3, squared deviations 0 + 4 + 1 + 9 = 14 over n - 1 = 3: sigma sqrt(14/3) =
+ * 2.1602; sorted 1 2 3 6, p50 the value of rank ceil(4/2) = 2: 2. {5, 1, 4, 2, 3}: mean 3, sigma
+ * sqrt(10/4) = 1.5811, p50 rank 3: 3. Noise: 100 +/- 4 and 103 +/- 4 over 4 runs each differ by 3,
+ * inside 2 sqrt(16/4 + 16/4) = 5.657; 100 and 106 differ by 6, outside. */
+START_TEST(repeat_statistics_and_noise_by_hand)
+{
+    report_repeat r;
+    double a[4] = {3, 1, 2, 6};
+    report_repeat_stats(a, 4, &r);
+    ck_assert_double_eq_tol(r.mean, 3, 1e-12);
+    ck_assert_double_eq_tol(r.sigma, sqrt(14.0 / 3), 1e-12);
+    ck_assert_double_eq_tol(r.min, 1, 1e-12);
+    ck_assert_double_eq_tol(r.p50, 2, 1e-12);
+    ck_assert_double_eq_tol(r.max, 6, 1e-12);
+    double b[5] = {5, 1, 4, 2, 3};
+    report_repeat_stats(b, 5, &r);
+    ck_assert_double_eq_tol(r.sigma, sqrt(2.5), 1e-12);
+    ck_assert_double_eq_tol(r.p50, 3, 1e-12);
+    double one[1] = {7};
+    report_repeat_stats(one, 1, &r);
+    ck_assert_double_eq_tol(r.sigma, 0, 1e-12);
+    ck_assert(report_inside_noise(100, 4, 4, 103, 4, 4));
+    ck_assert(!report_inside_noise(100, 4, 4, 106, 4, 4));
+}
+END_TEST
+
+static double makespan_of(const char *dir)
+{
+    char p[4200];
+    snprintf(p, sizeof(p), "%s/ptosim_run.json", dir);
+    cJSON *j = tu_json_file(p);
+    double m = cJSON_GetObjectItem(j, "makespan_us")->valuedouble;
+    cJSON_Delete(j);
+    return m;
+}
+
+/* --repeat 3 --seed 5 runs seeds 5, 6 and 7: its statistics are those of three separate seeded runs, and
+ * its files are the seed-5 run's. */
+START_TEST(repeat_reports_the_makespans_of_its_seeds)
+{
+    double m[3];
+    for (int i = 0; i < 3; i++) {
+        const char *d = tu_tmpdir();
+        char seed[8];
+        snprintf(seed, sizeof(seed), "%d", 5 + i);
+        const char *a[] = {"run", TRACE("default.jsonl"), "-o", d, "--seed", seed, "--quiet", NULL};
+        run_out r = tu_run(a);
+        ck_assert_msg(r.status == 0, "%s", r.err);
+        tu_run_free(&r);
+        m[i] = makespan_of(d);
+    }
+    const char *d = tu_tmpdir();
+    const char *a[] = {"run", TRACE("default.jsonl"), "-o", d, "--seed", "5", "--repeat", "3", NULL};
+    run_out r = tu_run(a);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_double_eq_tol(makespan_of(d), m[0], 1e-9);
+    char p[4200];
+    snprintf(p, sizeof(p), "%s/ptosim_run.json", d);
+    cJSON *j = tu_json_file(p);
+    const cJSON *rp = cJSON_GetObjectItem(j, "repeat"), *ms = cJSON_GetObjectItem(rp, "makespan_us");
+    ck_assert_int_eq(cJSON_GetObjectItem(rp, "runs")->valueint, 3);
+    ck_assert_int_eq(cJSON_GetArrayItem(cJSON_GetObjectItem(rp, "seeds"), 0)->valueint, 5);
+    ck_assert_int_eq(cJSON_GetArrayItem(cJSON_GetObjectItem(rp, "seeds"), 1)->valueint, 7);
+    double mean = (m[0] + m[1] + m[2]) / 3, ss = 0, lo = m[0], hi = m[0];
+    for (int i = 0; i < 3; i++) {
+        ss += (m[i] - mean) * (m[i] - mean);
+        lo = m[i] < lo ? m[i] : lo;
+        hi = m[i] > hi ? m[i] : hi;
+    }
+    double mid = m[0] + m[1] + m[2] - lo - hi;
+    ck_assert_double_eq_tol(cJSON_GetObjectItem(ms, "mean")->valuedouble, mean, 1e-5);
+    ck_assert_double_eq_tol(cJSON_GetObjectItem(ms, "sigma")->valuedouble, sqrt(ss / 2), 1e-5);
+    ck_assert_double_eq_tol(cJSON_GetObjectItem(ms, "min")->valuedouble, lo, 1e-5);
+    ck_assert_double_eq_tol(cJSON_GetObjectItem(ms, "p50")->valuedouble, mid, 1e-5);
+    ck_assert_double_eq_tol(cJSON_GetObjectItem(ms, "max")->valuedouble, hi, 1e-5);
+    ck_assert_msg(strstr(r.out, "makespan over 3 runs (seeds 5-7): mean "), "%s", r.out);
+    cJSON_Delete(j);
+    tu_run_free(&r);
+    /* the CSV row carries the same figures */
+    const char *c[] = {"run", TRACE("default.jsonl"), "--seed", "5", "--repeat", "3", "--summary-csv", NULL};
+    r = tu_run(c);
+    ck_assert_msg(strstr(r.out,
+                         ",aicpu_thread_num,repeat_runs,makespan_mean_us,makespan_sigma_us,makespan_min_us,"
+                         "makespan_p50_us,makespan_max_us\n"),
+                  "%s", r.out);
+    char want[128];
+    snprintf(want, sizeof(want), ",4,3,%.6f,", mean);
+    ck_assert_msg(strstr(r.out, want), "%s lacks %s", r.out, want);
+    tu_run_free(&r);
+    /* without --seed, --repeat starts at seed 1 */
+    const char *e[] = {"run", TRACE("chain3.jsonl"), "--repeat", "2", NULL};
+    r = tu_run(e);
+    ck_assert_msg(strstr(r.out, "makespan over 2 runs (seeds 1-2)"), "%s", r.out);
+    tu_run_free(&r);
 }
 END_TEST
 
@@ -214,6 +324,8 @@ Suite *suite_vary(void)
     tcase_add_test(tc, a_seeded_run_shows_the_spreads_of_the_parameters);
     tcase_add_test(tc, same_seed_same_bytes_other_seed_other_timeline_no_seed_unchanged);
     tcase_add_test(tc, seed_and_repeat_values_are_checked);
+    tcase_add_test(tc, repeat_statistics_and_noise_by_hand);
+    tcase_add_test(tc, repeat_reports_the_makespans_of_its_seeds);
     suite_add_tcase(s, tc);
     return s;
 }
