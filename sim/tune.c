@@ -49,6 +49,8 @@ typedef struct trial {
     double oh_pct[2];                  /* ... per-engine overhead, % of the makespan */
     double oh_all, oh_has;             /* ... all and has, % */
     double cp_span, cp_exec, cp_sched; /* ... critical path: span, compute and scheduler-injected, us */
+    int runs;                          /* --repeat: seeds whose run ended ok (0: one plain run) */
+    double sigma_us; /* ... the makespan's sample sd over them (makespan_us is their mean) */
 } trial;
 
 static bool ok(const trial *t)
@@ -175,9 +177,54 @@ static int simulate(const platform *plat, const chip_config *cfg, const char *pa
     return 0;
 }
 
+/* --repeat N: the trial's makespan is the mean over seeds seed .. seed + N - 1
+ * (the other figures are the first seed's). */
+static int simulate_n(const platform *plat, const chip_config *cfg, const char *path, long n, trial *t,
+                      char *err, size_t errlen)
+{
+    if (simulate(plat, cfg, path, t, err, errlen) != 0)
+        return -1;
+    if (n <= 0 || !ok(t))
+        return 0;
+    double *v = malloc((size_t)n * sizeof(*v));
+    if (!v) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    int k = 0;
+    v[k++] = t->makespan_us;
+    for (long i = 1; i < n; i++) {
+        chip_config c = *cfg;
+        c.seed = cfg->seed + (uint64_t)i;
+        trial u;
+        if (simulate(plat, &c, path, &u, err, errlen) != 0) {
+            free(v);
+            return -1;
+        }
+        if (ok(&u))
+            v[k++] = u.makespan_us;
+    }
+    report_repeat r;
+    report_repeat_stats(v, k, &r);
+    free(v);
+    t->runs = k;
+    t->makespan_us = r.mean;
+    t->sigma_us = r.sigma;
+    return 0;
+}
+
+/* Is trial a's makespan inside the noise of b's (both --repeat means)? */
+static bool inside_noise(const trial *a, const trial *b)
+{
+    return a->runs > 1 && b->runs > 1 &&
+           report_inside_noise(a->makespan_us, a->sigma_us, a->runs, b->makespan_us, b->sigma_us, b->runs);
+}
+
 static void describe(const trial *t, char *out, size_t len)
 {
-    if (ok(t))
+    if (ok(t) && t->runs > 1)
+        snprintf(out, len, "makespan %.3f +/- %.3f us over %d seeds", t->makespan_us, t->sigma_us, t->runs);
+    else if (ok(t))
         snprintf(out, len, "makespan %.3f us", t->makespan_us);
     else if (t->status == CHIP_FATAL)
         snprintf(out, len, "fails: runtime error %d %s", t->code, rterr_name(t->code));
@@ -350,7 +397,9 @@ static void usage(FILE *f)
           "when the makespan improves, and prints the recommended settings as ptosim flags and as a\n"
           "RunConfig. Run options (-p, --set, --ring-*, --aicpu-thread-num, timeouts) set the start.\n"
           "\n"
-          "  --max-trials N   simulations the search may spend (default 24)\n",
+          "  --max-trials N   simulations the search may spend (default 24)\n"
+          "  --seed N         variation on (ptosim run --help); --repeat N: every trial is N seeds, and a\n"
+          "                   change is kept only when its gain is beyond the seeds' noise\n",
           f);
 }
 
@@ -419,7 +468,7 @@ int tune_main(int argc, char **argv)
     printf("ptosim tune: %s (%ld tasks) on %s\n", g.name, lr.tasks, plat.name);
     print_lint(&lr, &g);
     trial base, best, t;
-    if (simulate(&plat, &cfg, opt.graph, &base, err, sizeof(err)) != 0) {
+    if (simulate_n(&plat, &cfg, opt.graph, opt.repeat, &base, err, sizeof(err)) != 0) {
         fprintf(stderr, "ptosim: %s\n", err);
         graph_close(&g);
         lint_report_free(&lr);
@@ -445,7 +494,7 @@ int tune_main(int argc, char **argv)
                     break;
                 chip_config next = cur;
                 set_knob(&next, cand[i], nv);
-                if (simulate(&plat, &next, opt.graph, &t, err, sizeof(err)) != 0) {
+                if (simulate_n(&plat, &next, opt.graph, opt.repeat, &t, err, sizeof(err)) != 0) {
                     fprintf(stderr, "ptosim: %s\n", err);
                     graph_close(&g);
                     lint_report_free(&lr);
@@ -456,8 +505,14 @@ int tune_main(int argc, char **argv)
                 char what[160];
                 describe(&t, what, sizeof(what));
                 bool better = ok(&t) && (!ok(&best) || t.makespan_us < best.makespan_us * (1 - TUNE_GAIN));
+                /* with --repeat, a gain the seeds' noise could explain is not one */
+                bool noise = better && ok(&best) && inside_noise(&t, &best);
+                better &= !noise;
                 printf("   ring %d %s %" PRIu64 " -> %" PRIu64 ": %s, %s\n", cand[i].ring,
-                       runcfg_knob_name(cand[i].knob), v, nv, what, better ? "kept" : "dropped");
+                       runcfg_knob_name(cand[i].knob), v, nv, what,
+                       better  ? "kept"
+                       : noise ? "inside the noise (two standard errors of the difference), dropped"
+                               : "dropped");
                 if (better) {
                     cur = next;
                     best = t;
