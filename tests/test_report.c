@@ -323,6 +323,32 @@ END_TEST
 /* The page, read as text                                              */
 /* ------------------------------------------------------------------ */
 
+/* A run written before ptosim had the overhead model has no "overhead"; one past the model's limit says
+ * "computed": false. Either way the section says why it shows no figures. */
+START_TEST(the_overhead_section_explains_a_missing_or_uncomputed_model)
+{
+    const char *dir = tu_tmpdir();
+    char *run = strdup(RUN_JSON);
+    char *cut = strstr(run, ",\n \"overhead\"");
+    ck_assert_ptr_nonnull(cut);
+    strcpy(cut, "\n}\n");
+    put(dir, "ptosim_run.json", run);
+    char *page = report_of(dir);
+    ASSERT_HAS(page,
+               "has no <code>overhead</code>: it was written before ptosim computed the scheduler-overhead "
+               "model; run the graph again.");
+    free(page);
+    strcpy(cut, ",\n \"overhead\": {\"computed\": false, \"limit_executions\": 65536}\n}\n");
+    put(dir, "ptosim_run.json", run);
+    page = report_of(dir);
+    ASSERT_HAS(page,
+               "Not computed: the model keeps every execution and edge, and stops past 65536 executions or "
+               "tasks.");
+    free(page);
+    free(run);
+}
+END_TEST
+
 START_TEST(report_of_a_run_draws_the_critical_path_and_the_numbers)
 {
     const char *dir = fixture(F_ALL & ~F_SWEEP);
@@ -1265,6 +1291,7 @@ Suite *suite_report(void)
     tcase_add_test(tc, critical_path_of_a_chain_and_a_side_task_is_the_chain);
     tcase_add_test(tc, critical_path_takes_the_predecessor_that_finished_last);
     tcase_add_test(tc, report_of_a_run_draws_the_critical_path_and_the_numbers);
+    tcase_add_test(tc, the_overhead_section_explains_a_missing_or_uncomputed_model);
     tcase_add_test(tc, ring_occupancy_has_one_series_per_ring_with_samples);
     tcase_add_test(tc, sweep_with_two_swept_knobs_gives_two_curves);
     tcase_add_test(tc, rings_that_move_apart_are_separate_knobs);
