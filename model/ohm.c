@@ -154,7 +154,10 @@ static int cmp_oevent(const void *a, const void *b)
     return (x->t > y->t) - (x->t < y->t);
 }
 
-/* Executions ordered by core, then (start, end, dispatch), as the tool sorts them. */
+/* Executions ordered by core, then (start, end, dispatch), as the tool sorts them.
+ * qsort has no context argument, so the array being sorted is a file-level
+ * pointer: ohm_compute is not reentrant across threads (ptosim calls it from
+ * one thread only). */
 static const ohm_exec *sort_x;
 static int cmp_xcore(const void *a, const void *b)
 {
@@ -484,7 +487,7 @@ int ohm_compute(const ohm_log *l, uint64_t tick_hz, ohm_result *r)
     int64_t sw_ov[2] = {0, 0}, sw_ind[2] = {0, 0};
     size_t nsteady = 0, nfirst = 0, nwait = 0, nhead = 0;
     int64_t *head = malloc(l->nx * sizeof(*head)), *tail = malloc(l->nx * sizeof(*tail));
-    int64_t *first = malloc((size_t)ncores * sizeof(*first) + 1), *wait = malloc(l->nx * sizeof(*wait));
+    int64_t *first = malloc((size_t)ncores * sizeof(*first)), *wait = malloc(l->nx * sizeof(*wait));
     if (!head || !tail || !first || !wait) {
         free(head);
         free(tail);
