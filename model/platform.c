@@ -127,6 +127,17 @@ static const param_def PARAMS[] = {
      "first task on a core: upper bound of that extra latency"},
     {"aicore_record_ns", PT_INT, F(aicore_record_ns), 520, 0, 1e9, "ns", "runtime.md §5.3",
      "swimlane record write-back by the AICore after each task (0.52 of the 0.81 us switch)"},
+    {"aicore_setup_spread", PT_DOUBLE, F(aicore_setup_spread), 0.278, 0, 3, "sigma", "simpler switch study",
+     "with --seed: receive -> start drawn lognormal with this sigma (p50 0.28 / p90 0.40 us)"},
+    {"aicore_record_spread", PT_DOUBLE, F(aicore_record_spread), 0.217, 0, 3, "sigma", "simpler switch study",
+     "with --seed: record write-back drawn lognormal with this sigma (p50 0.50 / p90 0.66 us)"},
+    {"kernel_spread", PT_DOUBLE, F(kernel_spread), 0.08, 0, 3, "sigma", "simpler run noise",
+     "with --seed: each execution's kernel time drawn lognormal with this sigma (makespan sigma ~1%)"},
+    {"sched_local_ready", PT_INT, F(sched_local_ready), 0, 0, 1, "", "simpler #1245",
+     "1: a completion's newly ready consumers go to its thread's local buffer first (runtime before "
+     "2026-07-02)"},
+    {"aicore_fin_after_record", PT_INT, F(aicore_fin_after_record), 0, 0, 1, "", "simpler #1293",
+     "1: the AICore commits its swimlane record before FIN (runtime before 2026-07-08)"},
     {"dfx_overhead", PT_INT, F(dfx_overhead), 1, 0, 1, "", "runtime.md §5.3",
      "1: profiling perturbs timing as on silicon; 0: collection is free"},
     {"scheduler_timeout_ms", PT_INT, F(scheduler_timeout_ms), 10000, 1, 1e9, "ms", "runtime.md §3.11",
@@ -465,8 +476,12 @@ const char *platform_param_value(const platform *p, size_t i, char *buf, size_t 
     double v = get_value(p, &PARAMS[i]);
     if (PARAMS[i].type == PT_INT)
         snprintf(buf, buflen, "%" PRId64, (int64_t)v);
-    else
-        snprintf(buf, buflen, "%.17g", v);
+    else {
+        /* the shortest of 15 and 17 digits that reads back as the same double */
+        snprintf(buf, buflen, "%.15g", v);
+        if (strtod(buf, NULL) != v)
+            snprintf(buf, buflen, "%.17g", v);
+    }
     return buf;
 }
 

@@ -197,28 +197,40 @@ static int add_anchor(importer *im, size_t x, size_t p)
     return 0;
 }
 
-/* The highest offset at or below off of a tensor task p's creator edges say
- * it made on ring r, or -1. */
-static int64_t anchor_below(const importer *im, const imp_task *p, int r, uint64_t off)
+/* How far offset off (bytes long) lies from the block task p's creator
+ * edges say it made on ring r: 0 inside it or touching it, UINT64_MAX when
+ * they name nothing there. */
+static uint64_t block_gap(const importer *im, const imp_task *p, int r, uint64_t off, uint64_t bytes)
 {
-    int64_t best = -1;
+    uint64_t lo = UINT64_MAX, hi = 0;
     for (size_t a = 0; a < p->nedge_anchored; a++) {
         const imp_tensor *t = &im->tensors[p->anchored[a]];
-        if (t->heap && t->ring == r && t->off <= off && (int64_t)t->off > best)
-            best = (int64_t)t->off;
+        if (!t->heap || t->ring != r)
+            continue;
+        uint64_t end = t->off + heap_round_output(t->numel * (uint64_t)(dtype_size(t->dtype) ? dtype_size(t->dtype) : 1));
+        if (t->off < lo)
+            lo = t->off;
+        if (end > hi)
+            hi = end;
     }
-    return best;
+    if (lo == UINT64_MAX)
+        return UINT64_MAX;
+    if (off + bytes <= lo)
+        return lo - (off + bytes);
+    return off >= hi ? off - hi : 0;
 }
 
 /* The creator an auto-scope reader's arg i of tensor x names: its creator
  * edge, or (dropped because the creator already was a predecessor) one of
- * its predecessors before arg i that allocates on x's ring: the one whose own
- * outputs (by creator edges) lie closest below x's offset, its block being
- * where x lies; else the latest. SIZE_MAX: none. */
+ * its predecessors before arg i that allocates on x's ring and has an output
+ * slot no creator edge fills: the one whose known block of outputs lies
+ * nearest x's offset (a tensor between two blocks: the later task). SIZE_MAX:
+ * none. */
 static size_t reader_creator(const importer *im, const imp_task *r, int i, const imp_tensor *tn)
 {
     size_t best = SIZE_MAX;
-    int64_t best_below = -1;
+    uint64_t best_gap = UINT64_MAX;
+    uint64_t bytes = heap_round_output(tn->numel * (uint64_t)(dtype_size(tn->dtype) ? dtype_size(tn->dtype) : 1));
     for (size_t e = 0; e < r->nedges; e++) {
         const imp_edge *ed = &r->edges[e];
         if (ed->source == 1 && ed->arg == i)
@@ -228,9 +240,14 @@ static size_t reader_creator(const importer *im, const imp_task *r, int i, const
         const imp_task *p = &im->tasks[ed->pred];
         if (p->ring != tn->ring || !(p->alloc || p->nslots) || p->pos >= r->pos)
             continue;
-        int64_t below = anchor_below(im, p, tn->ring, tn->off);
-        if (best == SIZE_MAX || below > best_below || (below == best_below && p->pos > im->tasks[best].pos))
-            best = ed->pred, best_below = below;
+        bool made = false; /* a creator edge already says it made x */
+        for (size_t a = 0; a < p->nedge_anchored; a++)
+            made |= p->anchored[a] == (int)(tn - im->tensors);
+        if (!made && !p->alloc && (size_t)p->nslots <= p->nedge_anchored)
+            continue; /* every output of it is some other tensor */
+        uint64_t gap = made ? 0 : block_gap(im, p, tn->ring, tn->off, bytes);
+        if (best == SIZE_MAX || gap < best_gap || (gap == best_gap && p->pos > im->tasks[best].pos))
+            best = ed->pred, best_gap = gap;
     }
     return best;
 }

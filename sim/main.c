@@ -10,6 +10,7 @@
 #include "gen.h"
 #include "htmlrep.h"
 #include "import.h"
+#include "overhead.h"
 #include "run.h"
 #include "sweep.h"
 #include "tune.h"
@@ -37,6 +38,8 @@ static void usage(FILE *out)
         "  params [-p NAME|FILE]        list the platform parameters with their sources\n"
         "  report DIR                   write DIR/report.html: a page of a run or sweep (ptosim report "
         "--help)\n"
+        "  overhead DIR                 the scheduler-overhead model of a swimlane + deps.json (ptosim "
+        "overhead --help)\n"
         "  --help, --version\n",
         out);
 }
@@ -111,6 +114,8 @@ int main(int argc, char **argv)
         return gen_main(argc - 2, argv + 2);
     if (strcmp(cmd, "report") == 0)
         return htmlrep_main(argc - 2, argv + 2);
+    if (strcmp(cmd, "overhead") == 0)
+        return overhead_main(argc - 2, argv + 2);
     if (strcmp(cmd, "params") == 0)
         return cmd_params(argc - 2, argv + 2);
     fprintf(stderr, "ptosim: unknown command '%s'\n", cmd);

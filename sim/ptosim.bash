@@ -6,7 +6,7 @@ _ptosim()
     prev=${COMP_WORDS[COMP_CWORD-1]}
     cmd=${COMP_WORDS[1]}
     if [ "$COMP_CWORD" -eq 1 ]; then
-        COMPREPLY=($(compgen -W "run tune sweep validate import conform gen params report --help --version" -- "$cur"))
+        COMPREPLY=($(compgen -W "run tune sweep validate import conform gen params report overhead --help --version" -- "$cur"))
         return
     fi
     case "$prev" in
@@ -41,7 +41,7 @@ _ptosim()
         fi
         COMPREPLY=($(compgen -d -- "$cur"))
         return ;;
-    conform|report)
+    conform|report|overhead)
         COMPREPLY=($(compgen -d -- "$cur"))
         return ;;
     esac

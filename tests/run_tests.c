@@ -22,6 +22,8 @@ int main(void)
     srunner_add_suite(sr, suite_conform());
     srunner_add_suite(sr, suite_sched());
     srunner_add_suite(sr, suite_calib());
+    srunner_add_suite(sr, suite_ohm());
+    srunner_add_suite(sr, suite_vary());
     srunner_add_suite(sr, suite_gen());
     srunner_add_suite(sr, suite_worker());
     srunner_add_suite(sr, suite_tune());

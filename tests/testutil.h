@@ -84,6 +84,8 @@ Suite *suite_rings(void);
 Suite *suite_deps(void);
 Suite *suite_sched(void);
 Suite *suite_calib(void);
+Suite *suite_ohm(void);
+Suite *suite_vary(void);
 Suite *suite_pipe(void);
 Suite *suite_pmu(void);
 Suite *suite_hbm(void);
