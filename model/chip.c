@@ -324,7 +324,7 @@ int chip_add_fanout(chip *c, task *producer, uint64_t consumer)
     return 0;
 }
 
-#define EARLY_QUEUE_CAP 64 /* PTO2_EARLY_DISPATCH_QUEUE_SIZE */
+#define EARLY_QUEUE_CAP 256 /* PTO2_EARLY_DISPATCH_QUEUE_SIZE (tensormap_and_ringbuffer runtime/pto_runtime2_types.h; 64 is host_build_graph's) */
 
 void chip_try_early_candidate(chip *c, task *tk, ps_t t)
 {
