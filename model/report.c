@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "csv.h"
 #include "jsonw.h"
 #include "outfile.h"
 #include "rterr.h"
@@ -443,7 +444,10 @@ void report_csv(const chip *c, const report_info *ri, FILE *out, bool header)
                          "makespan_max_us"
                        : "");
     uint64_t v[RING_COUNT];
-    fprintf(out, "%s,%s", c->orch.g.name, c->plat.name);
+    /* names are the user's text: a comma or a quote in one must not shift the columns */
+    csv_put(out, c->orch.g.name);
+    fputc(',', out);
+    csv_put(out, c->plat.name);
     for (int r = 0; r < RING_COUNT; r++)
         v[r] = c->cfg.ring_task_window[r];
     csv_rings(out, v);

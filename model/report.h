@@ -56,7 +56,8 @@ int report_write_run(const chip *c, const report_info *ri, const char *path, cha
 int report_write_name_map(const graph *g, const char *path, char *err, size_t errlen);
 
 /* Prints the run as CSV: a header line and one row (for sweeps). Per-ring
- * values are joined with '/'. */
+ * values are joined with '/'; the graph and platform names are quoted per
+ * RFC 4180 when they hold a comma, a quote or a line break. */
 void report_csv(const chip *c, const report_info *ri, FILE *out, bool header);
 
 /* True when profiling self-costs shaped the simulated makespan: a task

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../model/csv.h"
 #include "../model/readall.h"
 #include "jscan.h"
 
@@ -1086,19 +1087,30 @@ static char *next_line(char **p)
     return s;
 }
 
-/* Splits a CSV line (no quoting) at commas in place; returns the field count (at most max). */
-static int split_csv(char *line, char **f, int max)
+/* Cuts the next CSV record off *p in place: up to the first line break
+ * outside quotes (a quoted field may hold line breaks, RFC 4180). *line is
+ * the number of the next line to read; *start gets the record's first line.
+ * NULL at the end. */
+static char *next_record(char **p, int *line, int *start)
 {
-    int n = 0;
-    f[n++] = line;
-    for (char *p = line; *p; p++)
-        if (*p == ',') {
-            *p = '\0';
-            if (n == max)
-                return max + 1;
-            f[n++] = p + 1;
-        }
-    return n;
+    char *s = *p;
+    if (!s || !*s)
+        return NULL;
+    char *end = (char *)csv_record_end(s);
+    *start = *line;
+    for (const char *c = s; c < end; c++)
+        *line += *c == '\n';
+    (*line)++;
+    *p = *end ? end + 1 : end;
+    *end = '\0';
+    return s;
+}
+
+static int quoting_bad(char *err, size_t errlen, const char *path, int line)
+{
+    return bad(err, errlen,
+               "%s:%d: a quoted field is not closed, or text follows its closing quote (RFC 4180 quoting)",
+               path, line);
 }
 
 static bool parse_u64(const char *s, uint64_t *v)
@@ -1259,12 +1271,16 @@ int rd_load_pmu(const char *path, rd_pmu *pm, char *err, size_t errlen)
         return rc;
     char *p = text, *l, *f[PMU_LEAD + RD_MAX_COUNTERS + 2], *hdr[PMU_LEAD + RD_MAX_COUNTERS + 2];
     const int maxf = PMU_LEAD + RD_MAX_COUNTERS + 1;
-    int line = 1, nh;
-    if ((l = next_line(&p)) == NULL) {
+    int next = 1, line = 1, nh;
+    if ((l = next_record(&p, &next, &line)) == NULL) {
         rc = bad(err, errlen, "%s:1: no header line (the file is empty)", path);
         goto out;
     }
-    nh = split_csv(l, hdr, maxf);
+    nh = csv_split(l, hdr, maxf);
+    if (nh < 0) {
+        rc = quoting_bad(err, errlen, path, line);
+        goto out;
+    }
     if (nh > maxf) {
         rc = bad(err, errlen, "%s:1: header: more than %d counter columns", path, RD_MAX_COUNTERS);
         goto out;
@@ -1283,11 +1299,14 @@ int rd_load_pmu(const char *path, rd_pmu *pm, char *err, size_t errlen)
     pm->event_type = -1;
     for (int i = 0; i < pm->ncounters; i++)
         copy_str(pm->counter_name[i], sizeof(pm->counter_name[i]), hdr[PMU_LEAD + i]);
-    while ((l = next_line(&p)) != NULL) {
-        line++;
-        if (!*l)
+    while ((l = next_record(&p, &next, &line)) != NULL) {
+        if (!l[strspn(l, "\r")])
             continue;
-        int n = split_csv(l, f, maxf);
+        int n = csv_split(l, f, maxf);
+        if (n < 0) {
+            rc = quoting_bad(err, errlen, path, line);
+            goto out;
+        }
         if (n != nh) {
             rc = bad(err, errlen, "%s:%d: %d fields, the header has %d", path, line, n > maxf ? maxf : n, nh);
             goto out;
@@ -1403,12 +1422,16 @@ int rd_load_sweep(const char *path, rd_sweep *sw, char *err, size_t errlen)
     if (rc != RD_OK)
         return rc;
     char *p = text, *l, *f[SWEEP_MAX_COLUMNS + 1];
-    int col[C_NEED], line = 1, nh;
-    if ((l = next_line(&p)) == NULL || !*l) {
+    int col[C_NEED], next = 1, line = 1, nh;
+    if ((l = next_record(&p, &next, &line)) == NULL || !l[strspn(l, "\r")]) {
         rc = bad(err, errlen, "%s:1: no header line (the file is empty)", path);
         goto out;
     }
-    nh = split_csv(l, f, SWEEP_MAX_COLUMNS);
+    nh = csv_split(l, f, SWEEP_MAX_COLUMNS);
+    if (nh < 0) {
+        rc = quoting_bad(err, errlen, path, line);
+        goto out;
+    }
     if (nh > SWEEP_MAX_COLUMNS) {
         rc = bad(err, errlen, "%s:1: header: more than %d columns", path, SWEEP_MAX_COLUMNS);
         goto out;
@@ -1425,11 +1448,14 @@ int rd_load_sweep(const char *path, rd_sweep *sw, char *err, size_t errlen)
             goto out;
         }
     }
-    while ((l = next_line(&p)) != NULL) {
-        line++;
-        if (!*l)
+    while ((l = next_record(&p, &next, &line)) != NULL) {
+        if (!l[strspn(l, "\r")])
             continue;
-        int n = split_csv(l, f, SWEEP_MAX_COLUMNS);
+        int n = csv_split(l, f, SWEEP_MAX_COLUMNS);
+        if (n < 0) {
+            rc = quoting_bad(err, errlen, path, line);
+            goto out;
+        }
         if (n != nh) {
             rc = bad(err, errlen, "%s:%d: %d fields, the header has %d", path, line,
                      n > SWEEP_MAX_COLUMNS ? SWEEP_MAX_COLUMNS : n, nh);

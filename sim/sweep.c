@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../model/csv.h"
 #include "../model/outfile.h"
 #include "../model/platform.h"
 #include "../model/report.h"
@@ -556,7 +557,12 @@ static int write_manifest(const sweep *s)
     for (long i = 0; i < s->npoints; i++) {
         const char *cells[SWEEP_KNOBS];
         point_cells(s, i, cells);
-        fprintf(f, "%ld,points/%04ld,%s,%s,%s,%s\n", i, i, cells[0], cells[1], cells[2], cells[3]);
+        fprintf(f, "%ld,points/%04ld", i, i);
+        for (int k = 0; k < SWEEP_KNOBS; k++) {
+            fputc(',', f);
+            csv_put(f, cells[k]);
+        }
+        fputc('\n', f);
     }
     if (outfile_commit(&o, err, sizeof(err)) != 0) {
         fprintf(stderr, "ptosim sweep: %s\n", err);
@@ -572,16 +578,12 @@ static bool row_ok(const char *text, const char **row)
     const char *nl = strchr(text, '\n');
     if (!nl || nl == text)
         return false;
-    const char *r = nl + 1, *end = strchr(r, '\n');
-    if (!end || end == r || end[1] != '\0')
+    const char *r = nl + 1, *end = csv_record_end(r); /* a quoted name may hold a line break */
+    if (!*end || end == r || end[1] != '\0')
         return false;
-    int fh = 0, fr = 0;
-    for (const char *c = text; c < nl; c++)
-        fh += *c == ',';
-    for (const char *c = r; c < end; c++)
-        fr += *c == ',';
+    int fh = csv_count(text), fr = csv_count(r);
     *row = r;
-    return fh == fr;
+    return fh > 0 && fh == fr;
 }
 
 /* What is wrong with a row.csv that row_ok refused (text NULL: unreadable). */
@@ -624,45 +626,28 @@ static void report_missing(const char *dir, long i, const char *pdir, const char
 /* Index of column name in a CSV header line, or -1. */
 static int csv_column(const char *header, const char *name)
 {
-    size_t n = strlen(name);
-    int col = 0;
-    for (const char *c = header; *c && *c != '\n'; col++) {
-        if (strncmp(c, name, n) == 0 && (c[n] == ',' || c[n] == '\n' || !c[n]))
+    char cell[256];
+    for (int col = 0; csv_get(header, col, cell, sizeof(cell)); col++)
+        if (strcmp(cell, name) == 0)
             return col;
-        while (*c && *c != ',' && *c != '\n')
-            c++;
-        if (*c == ',')
-            c++;
-    }
     return -1;
 }
 
 /* Does field col of a CSV line equal value? */
 static bool csv_field_is(const char *line, int col, const char *value)
 {
-    for (int k = 0; k < col; k++) {
-        line = strchr(line, ',');
-        if (!line)
-            return false;
-        line++;
-    }
-    size_t n = strlen(value);
-    return strncmp(line, value, n) == 0 && (line[n] == ',' || line[n] == '\n');
+    char cell[256];
+    return csv_get(line, col, cell, sizeof(cell)) && strcmp(cell, value) == 0;
 }
 
 /* Field col of a CSV line as a number (NAN when absent or not a number). */
 static double csv_number(const char *line, int col)
 {
-    for (int k = 0; k < col && line; k++) {
-        line = strchr(line, ',');
-        if (line)
-            line++;
-    }
-    if (!line || col < 0)
+    char cell[64], *end;
+    if (col < 0 || !csv_get(line, col, cell, sizeof(cell)))
         return NAN;
-    char *end;
-    double v = strtod(line, &end);
-    return end == line ? NAN : v;
+    double v = strtod(cell, &end);
+    return end == cell ? NAN : v;
 }
 
 /* One point's makespan over its seeds (--repeat), for the noise summary. */

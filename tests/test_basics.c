@@ -1,8 +1,10 @@
-/* test_basics.c - unit tests of the small components: event heap, string table, queues, topology, time. */
+/* test_basics.c - unit tests of the small components: event heap, string table, queues, topology, time,
+ * CSV. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "../model/core.h"
+#include "../model/csv.h"
 #include "../model/dtype.h"
 #include "../model/evq.h"
 #include "../model/jsonl.h"
@@ -384,6 +386,57 @@ START_TEST(readall_reads_past_its_first_block_and_ends_with_a_nul)
 }
 END_TEST
 
+/* Writes one field through csv_put into a memory stream; returns the text (malloc'd). */
+static char *csv_put_text(const char *s)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    ck_assert_ptr_nonnull(f);
+    csv_put(f, s);
+    fclose(f);
+    return buf;
+}
+
+START_TEST(csv_quotes_exactly_the_fields_that_need_it_and_reads_them_back)
+{
+    /* RFC 4180 quoting: a field with a comma, a quote or a line break is written in quotes, its
+     * quotes doubled; any other field is written as it is */
+    static const char *const in[] = {"a2a3", "my,plat", "say \"hi\"", "two\nlines", "cr\r", "", NULL};
+    static const char *const out[] = {
+        "a2a3", "\"my,plat\"", "\"say \"\"hi\"\"\"", "\"two\nlines\"", "\"cr\r\"", "", ""};
+    for (int i = 0; i < 7; i++) {
+        char *got = csv_put_text(in[i]);
+        ck_assert_str_eq(got, out[i]);
+        ck_assert(csv_needs_quotes(in[i]) == (in[i] && strcmp(got, in[i]) != 0));
+        free(got);
+    }
+    /* a record of those fields splits back into them: 6 fields, the quoted line break kept */
+    char rec[] = "a2a3,\"my,plat\",\"say \"\"hi\"\"\",\"two\nlines\",\"cr\r\",\r";
+    ck_assert_int_eq(csv_count(rec), 6);
+    char cell[16];
+    ck_assert(csv_get(rec, 2, cell, sizeof(cell)) && strcmp(cell, "say \"hi\"") == 0);
+    ck_assert(csv_get(rec, 1, cell, 4) && strcmp(cell, "my,") == 0); /* truncated to 3 bytes */
+    ck_assert(csv_get(rec, 5, cell, sizeof(cell)) && strcmp(cell, "") == 0);
+    ck_assert(!csv_get(rec, 6, cell, sizeof(cell)));
+    char *f[8];
+    ck_assert_int_eq(csv_split(rec, f, 8), 6);
+    for (int i = 0; i < 6; i++)
+        ck_assert_str_eq(f[i], in[i]);
+    ck_assert_int_eq(csv_split((char[]){"a,b,c"}, f, 2), 3); /* more than max: max + 1 */
+    /* the record ends at the first line break outside quotes */
+    const char *two = "\"x\ny\",1\nnext,2\n";
+    ck_assert_int_eq(csv_record_end(two) - two, 7);
+    ck_assert_int_eq(csv_count(two), 2);
+    ck_assert_int_eq(*csv_record_end("no break"), '\0');
+    /* malformed quoting: not closed, or text after the closing quote */
+    ck_assert_int_eq(csv_split((char[]){"a,\"open"}, f, 8), -1);
+    ck_assert_int_eq(csv_split((char[]){"\"ab\"c,d"}, f, 8), -1);
+    ck_assert_int_eq(csv_count("\"ab\"c,d"), -1);
+    ck_assert(!csv_get("\"ab\"c,d", 1, cell, sizeof(cell)));
+}
+END_TEST
+
 Suite *suite_basics(void)
 {
     Suite *s = suite_create("basics");
@@ -403,6 +456,7 @@ Suite *suite_basics(void)
     tcase_add_test(tc, task_links_deduplicate_and_or_flags);
     tcase_add_test(tc, overlap_verdicts_follow_the_runtime_check);
     tcase_add_test(tc, lookup_visits_newest_first_and_skips_retired_writers);
+    tcase_add_test(tc, csv_quotes_exactly_the_fields_that_need_it_and_reads_them_back);
     suite_add_tcase(s, tc);
     return s;
 }

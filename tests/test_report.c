@@ -800,6 +800,18 @@ static const bad_case BAD[] = {
     {"sweep.csv", SWEEP_HEADER SW_ROW("4", "ok", "0", "", "1"), "sweep.csv:2: exit: \"\" is not an integer"},
     {"sweep.csv", SWEEP_HEADER SW_ROW("4", "ok", "0", "0", "-3"),
      "sweep.csv:2: makespan_us: \"-3\" is not a non-negative number"},
+    /* RFC 4180 quoting: a quoted line break is part of its field, so the next row starts on line 4 */
+    {"sweep.csv",
+     SWEEP_HEADER "\"g\nh\",\"a,2\"\"a3\",4,1024,64,ok,0,0,1" SWEEP_TAIL SW_ROW("4", "ok", "0", "0", "-3"),
+     "sweep.csv:4: makespan_us: \"-3\" is not a non-negative number"},
+    {"sweep.csv", SWEEP_HEADER "g,\"a2a3,4,1024\n",
+     "sweep.csv:2: a quoted field is not closed, or text follows its closing quote (RFC 4180 quoting)"},
+    {"sweep.csv", "\"graph\"x,platform\n",
+     "sweep.csv:1: a quoted field is not closed, or text follows its closing quote (RFC 4180 quoting)"},
+    {"dfx_outputs/pmu.csv", "\"thread_id,core_id\n",
+     "pmu.csv:1: a quoted field is not closed, or text follows its closing quote (RFC 4180 quoting)"},
+    {"dfx_outputs/pmu.csv", PMU_HEAD "\"0\"0,0,0x0000000000000000,0,0,10,5,2\n",
+     "pmu.csv:2: a quoted field is not closed, or text follows its closing quote (RFC 4180 quoting)"},
 };
 
 START_TEST(malformed_inputs_name_file_and_field_and_write_nothing)

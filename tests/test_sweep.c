@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../model/csv.h"
 #include "testutil.h"
 
 #define HEADER                                                                                               \
@@ -282,6 +283,54 @@ START_TEST(a_point_that_ends_in_a_runtime_error_still_gives_its_row)
     free(err);
     free(csv);
     free(out);
+}
+END_TEST
+
+/* A platform named with a comma and quotes: run --summary-csv quotes the name (RFC 4180), so its row has
+ * the header's 20 fields; every sweep point then gives its row, and the report reads the name back. */
+START_TEST(a_name_with_a_comma_is_quoted_and_every_point_still_gives_its_row)
+{
+    const char *dir = tu_tmpdir();
+    char *plat = tu_write(dir, "myplat.json",
+                          "{\"ptosim_platform\": 1, \"name\": \"my,plat \\\"x\\\"\", \"base\": \"a2a3\", "
+                          "\"params\": {}}\n"),
+         *out = path_in(dir, "s");
+    const char *run[] = {"run", TRACE("chain3.jsonl"), "-p", plat, "--summary-csv", NULL};
+    run_out r = tu_run(run);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    char *row = line_of(r.out, 1);
+    ck_assert_msg(tu_starts(row, "chain3,\"my,plat \"\"x\"\"\",16384/16384/16384/16384,"), "%s", row);
+    ck_assert_int_eq(csv_count(r.out), 20);
+    ck_assert_int_eq(csv_count(row), 20);
+    free(row);
+    tu_run_free(&r);
+    const char *args[] = {"sweep", TRACE("chain3.jsonl"), "-p", plat, "--aicpu-thread-num", "2,4", "-o", out,
+                          NULL};
+    r = tu_run(args);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    char *csv = read_in(out, "sweep.csv");
+    ck_assert_int_eq(count_lines(csv), 3);
+    for (int k = 1; k <= 2; k++) {
+        char *line = line_of(csv, k), cell[64];
+        ck_assert_int_eq(csv_count(line), 20);
+        ck_assert(csv_get(line, 1, cell, sizeof(cell)));
+        ck_assert_str_eq(cell, "my,plat \"x\"");
+        ck_assert(csv_get(line, 19, cell, sizeof(cell)));
+        ck_assert_str_eq(cell, k == 1 ? "2" : "4");
+        free(line);
+    }
+    const char *rep[] = {"report", out, NULL};
+    r = tu_run(rep);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    char *page = read_in(out, "report.html");
+    ck_assert_msg(strstr(page, "<h1>ptosim report: sweep of chain3 on my,plat &quot;x&quot;</h1>"), "%.400s",
+                  page);
+    free(page);
+    free(csv);
+    free(out);
+    free(plat);
 }
 END_TEST
 
@@ -786,6 +835,7 @@ Suite *suite_sweep(void)
     tcase_add_test(tc, shared_options_reach_every_point_and_thread_counts_sweep);
     tcase_add_test(tc, a_point_that_ends_in_a_runtime_error_still_gives_its_row);
     tcase_add_test(tc, j1_and_j2_give_byte_identical_csv);
+    tcase_add_test(tc, a_name_with_a_comma_is_quoted_and_every_point_still_gives_its_row);
     tcase_add_test(tc, slurm_array_tasks_run_locally_merge_to_the_local_csv);
     tcase_add_test(tc, a_point_without_a_row_is_named_and_can_be_rerun_then_collected);
     tcase_add_test(tc, collect_names_the_points_without_a_row);
