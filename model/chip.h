@@ -182,7 +182,7 @@ typedef struct chip {
     pmu_log pmu;                             /* ... here */
     uint64_t tasks_submitted;                /* submit + dummy + alloc */
     uint64_t tasks_completed;
-    uint64_t kernel_tasks;  /* tasks that ran on AICores */
+    uint64_t kernel_tasks;  /* submitted tasks meant for AICores (not dummies or allocs), run or not */
     uint64_t executions;    /* AICore executions (task x core x block) */
     uint64_t ring_advances; /* watermark advances (progress for the scheduler timeout) */
     ps_t last_completion;   /* latest completion */

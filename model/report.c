@@ -125,6 +125,12 @@ bool report_bottleneck(const chip *c, int *func, int *pipe, double *fraction)
     return true;
 }
 
+bool report_dump_bound(const chip *c)
+{
+    return c->dump_on && c->end_time > 0 &&
+           (double)c->dump.frozen_ps >= REPORT_DUMP_BOUND_SHARE * (double)c->end_time;
+}
+
 /* Per kernel: executions, time on cores, contention, and (pipe model) how
  * busy each of its core's pipes was. */
 static void write_kernels(const chip *c, FILE *f)
@@ -551,6 +557,11 @@ static void summary_overhead(const chip *c, FILE *out)
             fprintf(out, "  critical path: %.3f us over %d hops, compute %.1f%%, scheduler-injected %.1f%%\n",
                     r.cp_span_us, r.cp_hops, 100 * r.cp_exec_us / r.cp_span_us,
                     100 * r.cp_sched_us / r.cp_span_us);
+        /* the model sees idle cores and ready tasks; it cannot see why the threads did not dispatch */
+        if (report_dump_bound(c))
+            fputs("  (the scheduler threads were parked by the args dump: that freeze is what the model counts "
+                  "as scheduler overhead here)\n",
+                  out);
     }
     ohm_result_free(&r);
 }
@@ -563,19 +574,37 @@ void report_summary(const chip *c, const report_info *ri, FILE *out)
     if (c->status == CHIP_DEVICE_ERROR)
         fprintf(out, "  device error %d %s at %.6f s\n", c->device_code, rterr_acl_name(c->device_code),
                 sec_from_ps(c->end_time));
+    /* kernel_tasks counts submits, executions what ran: a killed run has many more of the first */
     fprintf(out,
-            "  tasks %" PRIu64 "/%" PRIu64 " completed (%" PRIu64 " on AICores, %" PRIu64
-            " executions), makespan %.3f us\n",
-            c->tasks_completed, c->tasks_submitted, c->kernel_tasks, c->executions, us_from_ps(c->end_time));
+            "  tasks %" PRIu64 "/%" PRIu64 " completed (%" PRIu64 " AICore task%s submitted, %" PRIu64
+            " execution%s run), makespan %.3f us\n",
+            c->tasks_completed, c->tasks_submitted, c->kernel_tasks, c->kernel_tasks == 1 ? "" : "s",
+            c->executions, c->executions == 1 ? "" : "s", us_from_ps(c->end_time));
     fprintf(out, "  busy: aic %.1f%%, aiv %.1f%%; orchestrator blocked %.3f us\n",
             100 * report_busy_fraction(c, CORE_AIC), 100 * report_busy_fraction(c, CORE_AIV),
             us_from_ps(c->orch.blocked_ps[0] + c->orch.blocked_ps[1] + c->orch.blocked_ps[2] +
                        c->orch.blocked_ps[3]));
     int func, pipe;
     double frac;
-    if (report_bottleneck(c, &func, &pipe, &frac)) {
+    if (report_dump_bound(c)) {
+        const dump_state *d = &c->dump;
+        bool secs = c->end_time >= PS_PER_S; /* a dump-bound run is often seconds long */
+        fprintf(out,
+                "  bottleneck: the args dump collector: the scheduler threads were parked %.3f %s of the "
+                "%.3f %s (%.1f%%) waiting for the host to drain %.3f GB at %.0f MB/s\n",
+                secs ? sec_from_ps(d->frozen_ps) : us_from_ps(d->frozen_ps), secs ? "s" : "us",
+                secs ? sec_from_ps(c->end_time) : us_from_ps(c->end_time), secs ? "s" : "us",
+                100 * (double)d->frozen_ps / (double)c->end_time, (double)d->bytes / 1e9,
+                c->plat.host_collector_bw / 1e6);
+    } else if (report_bottleneck(c, &func, &pipe, &frac)) {
         const kernel_stats *ks = &c->kstats[func];
-        fprintf(out, "  bottleneck: %s pipe, busy %.1f%% of the %.3f us that %s (most time on cores) ran\n",
+        /* a run that did not finish: its pipes say how the executions that ran went, not what bound it */
+        if (c->status != CHIP_DONE)
+            fprintf(out, "  busiest pipe of the %" PRIu64 " execution%s that ran: ", c->executions,
+                    c->executions == 1 ? "" : "s");
+        else
+            fputs("  bottleneck: ", out);
+        fprintf(out, "%s pipe, busy %.1f%% of the %.3f us that %s (most time on cores) ran\n",
                 pipe_name((pipe_id)pipe), 100 * frac, us_from_ps(ks->core_ps),
                 graph_kernel_by_id(&c->orch.g, func)->name);
     }

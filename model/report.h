@@ -9,6 +9,9 @@
 #include "chip.h"
 
 #define REPORT_OVERHEAD_SHOWN_PCT 8.0 /* has-overhead share (%) from which the summary shows the model */
+/* Share of the makespan the args dump's back-pressure froze the scheduler threads from which the host's
+ * dump collector, not a pipe, is named the run's bottleneck (model/README.md §14.2). */
+#define REPORT_DUMP_BOUND_SHARE 0.5
 
 /* --repeat: the makespan over runs with consecutive seeds. */
 typedef struct report_repeat {
@@ -67,6 +70,11 @@ bool report_perturbed(const chip *c);
 /* The run's bottleneck pipe: the busiest pipe of the pipe-model kernel
  * with the most time on cores. False when no kernel has a pipe model. */
 bool report_bottleneck(const chip *c, int *func, int *pipe, double *fraction);
+
+/* True when the args dump froze the scheduler threads (parked, waiting for
+ * the host to drain) for at least REPORT_DUMP_BOUND_SHARE of the makespan:
+ * the collector bounds the run, whatever its pipes did. */
+bool report_dump_bound(const chip *c);
 
 /* Prints what the host says when a run fails (nothing for CHIP_DONE): for a
  * runtime fatal the runtime's own host lines, byte for byte, then ptosim's

@@ -17,6 +17,7 @@
 #include <cJSON.h>
 
 #include "../model/outfile.h"
+#include "../model/report.h"
 #include "../model/rterr.h"
 #include "cli.h"
 #include "repdata.h"
@@ -124,6 +125,40 @@ static void fmt_bytes(char *b, size_t n, double v)
     fmt_num(num, sizeof(num), v, 2);
     if (snprintf(b, n, "%s %s", num, unit[u]) < 0)
         b[0] = '\0';
+}
+
+/* Bytes in decimal units, as the collector's rate is given: 272 B, 42 MB, 2.148 GB. */
+static void fmt_dec_bytes(char *b, size_t n, double v)
+{
+    static const char *const unit[] = {"B", "kB", "MB", "GB", "TB"};
+    int u = 0;
+    while (u < 4 && fabs(v) >= 1000) {
+        v /= 1000;
+        u++;
+    }
+    char num[32];
+    fmt_num(num, sizeof(num), v, 3);
+    if (snprintf(b, n, "%s %s", num, unit[u]) < 0)
+        b[0] = '\0';
+}
+
+/* A time given in µs, in the unit that reads best: 35.084 µs, 12.500 ms, 47.245 s. */
+static void fmt_time(char *b, size_t n, double us)
+{
+    if (fabs(us) >= 1e6)
+        snprintf(b, n, "%.3f s", us / 1e6);
+    else if (fabs(us) >= 1e4)
+        snprintf(b, n, "%.3f ms", us / 1e3);
+    else
+        snprintf(b, n, "%.3f µs", us);
+}
+
+/* Did the args dump freeze the scheduler threads for most of the run? Then the host's collector bounds it
+ * (report_dump_bound, model/report.c, makes the same call for the summary). */
+static bool dump_bound(const rd_run *run)
+{
+    return run->dump.given && run->makespan_us > 0 &&
+           run->dump.frozen_us >= REPORT_DUMP_BOUND_SHARE * run->makespan_us;
 }
 
 /* The runtime tools' task names: t<local> in ring 0, r<ring>t<local> otherwise. */
@@ -314,11 +349,14 @@ static void page_head(rep *r)
         }
     }
     fputs("</h1>\n<nav>", f);
-    if (r->has_run)
-        fputs("<a href=\"#summary\">Summary</a><a href=\"#overhead\">Overhead</a><a "
-              "href=\"#swimlane\">Swimlane</a>"
+    if (r->has_run) {
+        fputs("<a href=\"#summary\">Summary</a>", f);
+        if (r->run.dump.given)
+            fputs("<a href=\"#dump\">Args dump</a>", f);
+        fputs("<a href=\"#overhead\">Overhead</a><a href=\"#swimlane\">Swimlane</a>"
               "<a href=\"#rings\">Rings</a><a href=\"#pipes\">Pipes</a>",
               f);
+    }
     if (r->has_sweep)
         fputs("<a href=\"#sweep\">Sweep</a>", f);
     fputs("</nav>\n", f);
@@ -427,7 +465,9 @@ static void section_summary(rep *r)
             esc(f, run->rt_detail);
         }
         if (run->dev_error) {
-            fprintf(f, " at %.3f µs", run->dev_at_us);
+            char at[32];
+            fmt_time(at, sizeof(at), run->dev_at_us);
+            fprintf(f, " at %s", at);
             if (run->dev_watchdog[0]) {
                 fputs(", fired by the ", f);
                 esc(f, run->dev_watchdog);
@@ -455,8 +495,10 @@ static void section_summary(rep *r)
     card(f, "makespan", NULL, ms, d[0] ? d : NULL);
     card(f, "outcome", ok ? "ok" : "bad", v, NULL);
     snprintf(v, sizeof(v), "%" PRIu64 " / %" PRIu64, run->completed, run->submitted);
-    snprintf(d, sizeof(d), "completed; %" PRIu64 " on AICores, %" PRIu64 " executions", run->kernel_tasks,
-             run->executions);
+    /* kernel_tasks counts submits, executions what ran: a killed run has many more of the first */
+    snprintf(d, sizeof(d), "completed; %" PRIu64 " AICore task%s submitted, %" PRIu64 " execution%s run",
+             run->kernel_tasks, run->kernel_tasks == 1 ? "" : "s", run->executions,
+             run->executions == 1 ? "" : "s");
     card(f, "tasks", NULL, v, d);
     snprintf(v, sizeof(v), "%.1f%%", 100 * run->busy_aic);
     card(f, "AIC busy", NULL, v, NULL);
@@ -471,7 +513,18 @@ static void section_summary(rep *r)
                  run->makespan_us > 0 ? 100 * run->orch_end_us / run->makespan_us : 0, blocked);
         card(f, "orchestrator", NULL, v, d);
     }
-    if (run->bottleneck) {
+    if (dump_bound(run)) {
+        char rate[32];
+        fmt_dec_bytes(rate, sizeof(rate), run->dump.drain_bps);
+        snprintf(d, sizeof(d),
+                 "the scheduler threads were parked %.1f%% of the run, waiting for the host's %s/s",
+                 100 * run->dump.frozen_us / run->makespan_us, rate);
+        card(f, "bottleneck", "bad", "args dump collector", d);
+    } else if (!ok) {
+        snprintf(d, sizeof(d), "the run did not finish; Pipes shows the %" PRIu64 " execution%s that ran",
+                 run->executions, run->executions == 1 ? "" : "s");
+        card(f, "bottleneck", NULL, "none named", d);
+    } else if (run->bottleneck) {
         snprintf(v, sizeof(v), "%s pipe", run->bn_pipe);
         snprintf(d, sizeof(d), "%.1f%% busy in %s (most time on cores)", 100 * run->bn_fraction,
                  run->bn_kernel);
@@ -499,6 +552,150 @@ static void section_summary(rep *r)
     }
     inputs_table(r);
     fputs("</section>\n", f);
+}
+
+/* ------------------------------------------------------------------ */
+/* Args dump                                                           */
+/* ------------------------------------------------------------------ */
+
+/* What bounded the dump in time, as bars from launch: the watchdog's deadline (when one fired), how long
+ * the collector needs for what the device produced, when the host finished, how long the threads froze. */
+static void dump_time_svg(FILE *f, const rd_run *run)
+{
+    const rd_dump *d = &run->dump;
+    typedef struct {
+        const char *name, *fill;
+        double us;
+    } bar;
+    bar row[4];
+    int n = 0;
+    bool stars = strcmp(run->dev_watchdog, "stars_op_execute") == 0;
+    if (run->dev_error && stars && run->stars_deadline_us > 0)
+        row[n++] = (bar){"STARS deadline", COL_CP, run->stars_deadline_us};
+    else if (run->dev_error && run->stream_sync_ms > 0)
+        row[n++] = (bar){"stream sync timeout", COL_CP, run->stream_sync_ms * 1e3};
+    if (d->drain_bps > 0)
+        row[n++] =
+            (bar){"drain needs (produced / rate)", "#8e5cc2", (double)d->payload_bytes / d->drain_bps * 1e6};
+    if (d->host_done_us > 0)
+        row[n++] = (bar){"host finished args.bin", "#7f7f7f", d->host_done_us};
+    row[n++] = (bar){"scheduler threads frozen", COL_AIV, d->frozen_us};
+    double top = 0;
+    for (int i = 0; i < n; i++)
+        top = row[i].us > top ? row[i].us : top;
+    const int x0 = 200, bw = 320, w = 620;
+    int h = 8 + 26 * n;
+    fprintf(f,
+            "<svg id=\"dump-chart\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\" "
+            "aria-label=\"args dump: deadline, drain and freeze from launch\">\n",
+            w, h, w, h);
+    for (int i = 0; i < n; i++) {
+        char t[32];
+        fmt_time(t, sizeof(t), row[i].us);
+        int y = 8 + i * 26;
+        double bwid = top > 0 ? row[i].us / top * bw : 0;
+        fprintf(f,
+                "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%s</text><rect x=\"%d\" y=\"%d\" width=\"%d\" "
+                "height=\"16\" fill=\"#eef0f3\"/><rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"16\" "
+                "fill=\"%s\"/><text x=\"%d\" y=\"%d\">%s</text>\n",
+                x0 - 8, y + 12, row[i].name, x0, y, bw, x0, y, bwid, row[i].fill, x0 + bw + 8, y + 12, t);
+    }
+    fputs("</svg>\n", f);
+}
+
+/* The args dump (ptosim_run.json args_dump): what the device produced and the host drained, the parks,
+ * and the kill when a watchdog fired. */
+static void section_dump(rep *r)
+{
+    FILE *f = r->f;
+    const rd_run *run = &r->run;
+    const rd_dump *d = &run->dump;
+    char a[64], b[64], c[64], t[64], msg[1024];
+    fputs("<section id=\"dump\">\n<h2>Args dump</h2>\n", f);
+    fmt_bytes(a, sizeof(a), (double)d->arena);
+    fmt_dec_bytes(b, sizeof(b), d->drain_bps);
+    fprintf(f,
+            "<p class=\"sub\">Level %d: %" PRIu64 " task%s dumped, %" PRIu64
+            " records. Each scheduler thread copies payloads into its %s arena; the host's collector drains "
+            "them at %s/s. A thread whose next payload would wrap its arena parks until the host has "
+            "written what it published, and every scheduler thread freezes with it (model/README.md "
+            "§14.2).</p>\n",
+            d->level, d->tasks, d->tasks == 1 ? "" : "s", d->records, a, b);
+    if (run->dev_error) {
+        fmt_time(t, sizeof(t), run->dev_at_us);
+        bool stars = strcmp(run->dev_watchdog, "stars_op_execute") == 0;
+        if (stars && run->stars_deadline_us > 0) {
+            fmt_time(a, sizeof(a), run->op_timeout_us);
+            fmt_time(b, sizeof(b), run->stars_deadline_us);
+            snprintf(msg, sizeof(msg),
+                     "Killed by STARS at %s</b>: the op-execute timeout of %s requested rounds up to %.0f "
+                     "credit%s = %s",
+                     t, a, run->stars_credits, run->stars_credits == 1 ? "" : "s", b);
+        } else {
+            snprintf(msg, sizeof(msg), "Killed at %s</b> by the %s watchdog", t,
+                     run->dev_watchdog[0] ? run->dev_watchdog : "device");
+        }
+        fprintf(f, "<div class=\"banner\" id=\"dump-kill\"><b class=\"bad\">%s%s", msg,
+                d->killed_parked ? ", while the scheduler threads were parked waiting for the host." : ".");
+        if (d->reconciled)
+            fprintf(f, " The host recovered %d thread%s' un-flushed buffer%s.", d->reconciled,
+                    d->reconciled == 1 ? "" : "s", d->reconciled == 1 ? "" : "s");
+        fputs("</div>\n", f);
+    }
+    fputs("<div class=\"cards\">\n", f);
+    fmt_dec_bytes(a, sizeof(a), (double)d->payload_bytes);
+    snprintf(msg, sizeof(msg), "%" PRIu64 " bytes copied into the arenas", d->payload_bytes);
+    card(f, "produced", NULL, a, msg);
+    fmt_dec_bytes(a, sizeof(a), (double)d->written_at_end);
+    card(f, run->dev_error ? "drained by the kill" : "drained by the device's end", NULL, a,
+         "written to args.bin by the host");
+    fmt_dec_bytes(a, sizeof(a), (double)d->deficit);
+    card(f, "deficit", d->deficit ? "bad" : NULL, a, "produced, not yet drained");
+    fmt_time(a, sizeof(a), d->frozen_us);
+    snprintf(msg, sizeof(msg), "%.1f%% of the run: no dispatch, no completion",
+             run->makespan_us > 0 ? 100 * d->frozen_us / run->makespan_us : 0);
+    card(f, "threads frozen", NULL, a, msg);
+    if (d->host_done_us > 0) {
+        fmt_time(a, sizeof(a), d->host_done_us);
+        fmt_dec_bytes(b, sizeof(b), (double)d->written);
+        snprintf(msg, sizeof(msg), "%s in all", b);
+        card(f, "host finished args.bin", NULL, a, msg);
+    }
+    snprintf(a, sizeof(a), "%" PRIu64 " / %" PRIu64, d->truncated, d->dropped);
+    card(f, "truncated / dropped", d->dropped ? "bad" : NULL, a, "args cut at half the arena / records lost");
+    fputs("</div>\n<h3>From launch</h3>\n", f);
+    dump_time_svg(f, run);
+    if (d->drain_bps > 0) {
+        double need_us = (double)d->payload_bytes / d->drain_bps * 1e6;
+        fmt_dec_bytes(a, sizeof(a), d->drain_bps);
+        fmt_time(b, sizeof(b), need_us);
+        fmt_dec_bytes(c, sizeof(c), (double)d->payload_bytes);
+        if (run->dev_error) {
+            char cap[64];
+            fmt_time(t, sizeof(t), run->dev_at_us);
+            fmt_dec_bytes(cap, sizeof(cap), d->drain_bps * run->dev_at_us / 1e6);
+            snprintf(
+                msg, sizeof(msg),
+                "At %s/s the collector needs %s for the %s the device produced; in the %s before the kill it "
+                "could write at most %s/s × %s = %s.",
+                a, b, c, t, a, t, cap);
+        } else {
+            snprintf(msg, sizeof(msg), "At %s/s the collector needs %s for the %s the device produced.", a, b,
+                     c);
+        }
+        fprintf(f, "<p id=\"dump-why\">%s</p>\n", msg);
+    }
+    fputs("<table id=\"dump-threads\"><tr><th>thread</th><th>payload</th><th>parks</th><th>parked</th>"
+          "<th>share of the run</th></tr>\n",
+          f);
+    for (int i = 0; i < d->nthreads; i++) {
+        const rd_dump_thread *th = &d->th[i];
+        fmt_dec_bytes(a, sizeof(a), (double)th->bytes);
+        fmt_time(b, sizeof(b), th->parked_us);
+        fprintf(f, "<tr><td>%d</td><td>%s</td><td>%" PRIu64 "</td><td>%s</td><td>%.1f%%</td></tr>\n", i, a,
+                th->parks, b, run->makespan_us > 0 ? 100 * th->parked_us / run->makespan_us : 0);
+    }
+    fputs("</table>\n</section>\n", f);
 }
 
 /* ------------------------------------------------------------------ */
@@ -561,6 +758,20 @@ static void section_overhead(rep *r)
         fputs("</section>\n", f);
         return;
     }
+    if (dump_bound(&r->run)) {
+        snprintf(
+            d, sizeof(d),
+            "The args dump froze the scheduler threads for %.1f%% of this run (Args dump above): the model "
+            "sees idle cores and ready tasks, so it counts that freeze as scheduler overhead, and its tail "
+            "and wait gaps are the parks.",
+            100 * r->run.dump.frozen_us / r->run.makespan_us);
+        note(f, d);
+    } else if (strcmp(r->run.status, "ok") != 0) {
+        snprintf(d, sizeof(d),
+                 "The run did not finish: the model covers the %" PRIu64 " execution%s that ran.",
+                 r->run.executions, r->run.executions == 1 ? "" : "s");
+        note(f, d);
+    }
     fputs("<p class=\"sub\">The runtime's model (hw-native-sys/simpler docs/dfx/sched-overhead-model.md): an "
           "engine is overhead while one of its cores is idle and a task of its type is ready (its producers "
           "ended) but not dispatched; a MIX task counts for both engines. <i>all</i>: every engine is "
@@ -581,8 +792,10 @@ static void section_overhead(rep *r)
     card(f, "has", NULL, v, oh->verdict[0] ? oh->verdict : NULL);
     if (oh->cp_span_us > 0) {
         snprintf(v, sizeof(v), "%.1f%% scheduler", 100 * oh->cp_sched_us / oh->cp_span_us);
-        snprintf(d, sizeof(d), "of the %.3f µs critical path (%.0f hops); compute %.1f%%", oh->cp_span_us,
-                 oh->cp_hops, 100 * oh->cp_compute_us / oh->cp_span_us);
+        char span[32];
+        fmt_time(span, sizeof(span), oh->cp_span_us);
+        snprintf(d, sizeof(d), "of the %s critical path (%.0f hops); compute %.1f%%", span, oh->cp_hops,
+                 100 * oh->cp_compute_us / oh->cp_span_us);
         card(f, "critical path", NULL, v, d);
     }
     fputs("</div>\n<h3>Share of the makespan</h3>\n", f);
@@ -1471,7 +1684,12 @@ static void section_pipes(rep *r)
               "<code>kernels</code>); the busiest pipe of each kernel is outlined",
               f);
         if (run->bottleneck) {
-            fprintf(f, "; the run's bottleneck (*) is the <b>%s</b> pipe of <b>", run->bn_pipe);
+            /* a run that did not finish, or that the dump collector bounded, has no pipe bottleneck */
+            bool named = strcmp(run->status, "ok") == 0 && !dump_bound(run);
+            fprintf(f, "; %s (*) is the <b>%s</b> pipe of <b>",
+                    named ? "the run's bottleneck"
+                          : "the busiest pipe of the kernel with the most time on cores",
+                    run->bn_pipe);
             esc(f, run->bn_kernel);
             fprintf(f, "</b>, busy %.1f%% of its time on cores", 100 * run->bn_fraction);
         }
@@ -2056,6 +2274,8 @@ int htmlrep_write(const char *dir, char *err, size_t errlen)
     page_head(&r);
     if (r.has_run) {
         section_summary(&r);
+        if (r.run.dump.given)
+            section_dump(&r);
         section_overhead(&r);
         section_swimlane(&r);
         section_rings(&r);

@@ -242,7 +242,14 @@ static int load_outcome(jctx *c, const cJSON *root, rd_run *r)
             opt_str(c, e, "name", "outcome.device_error.name", r->dev_name, sizeof(r->dev_name)) != 0 ||
             opt_num(c, e, "at_us", "outcome.device_error.at_us", &r->dev_at_us) != 0 ||
             opt_str(c, e, "watchdog", "outcome.device_error.watchdog", r->dev_watchdog,
-                    sizeof(r->dev_watchdog)) != 0)
+                    sizeof(r->dev_watchdog)) != 0 ||
+            opt_num(c, e, "op_execute_timeout_us", "outcome.device_error.op_execute_timeout_us",
+                    &r->op_timeout_us) != 0 ||
+            opt_num(c, e, "stars_credits", "outcome.device_error.stars_credits", &r->stars_credits) != 0 ||
+            opt_num(c, e, "stars_deadline_us", "outcome.device_error.stars_deadline_us",
+                    &r->stars_deadline_us) != 0 ||
+            opt_num(c, e, "stream_sync_timeout_ms", "outcome.device_error.stream_sync_timeout_ms",
+                    &r->stream_sync_ms) != 0)
             return RD_BAD;
         r->dev_code = (int)d;
     }
@@ -436,6 +443,69 @@ static int load_overhead(jctx *c, const cJSON *root, rd_overhead *oh)
     return 0;
 }
 
+/* "args_dump": null without --dump-args (model/report.c write_dump). */
+static int load_dump(jctx *c, const cJSON *root, rd_dump *d)
+{
+    const cJSON *o, *ths, *t;
+    if (opt_obj(c, root, "args_dump", "args_dump", &o) != 0)
+        return RD_BAD;
+    if (!o)
+        return 0;
+    d->given = true;
+    double level = 0, reconciled = 0;
+    static const char *const K[] = {"tasks",
+                                    "records",
+                                    "payload_bytes",
+                                    "written_bytes_at_device_end",
+                                    "drain_deficit_bytes",
+                                    "written_bytes",
+                                    "arena_bytes_per_thread",
+                                    "truncated_args",
+                                    "dropped_records"};
+    uint64_t *v[] = {&d->tasks,   &d->records, &d->payload_bytes, &d->written_at_end, &d->deficit,
+                     &d->written, &d->arena,   &d->truncated,     &d->dropped};
+    char f[96];
+    for (int i = 0; i < 9; i++) {
+        snprintf(f, sizeof(f), "args_dump.%s", K[i]);
+        if (need_u64(c, o, K[i], f, v[i]) != 0)
+            return RD_BAD;
+    }
+    if (need_num(c, o, "level", "args_dump.level", &level) != 0 ||
+        need_num(c, o, "drain_bytes_per_s", "args_dump.drain_bytes_per_s", &d->drain_bps) != 0 ||
+        need_num(c, o, "frozen_us", "args_dump.frozen_us", &d->frozen_us) != 0 ||
+        opt_num(c, o, "host_done_us", "args_dump.host_done_us", &d->host_done_us) != 0 ||
+        opt_num(c, o, "reconciled_threads", "args_dump.reconciled_threads", &reconciled) != 0 ||
+        opt_bool(c, o, "killed_while_parked", "args_dump.killed_while_parked", &d->killed_parked) != 0)
+        return RD_BAD;
+    d->level = (int)level;
+    d->reconciled = (int)reconciled;
+    ths = cJSON_GetObjectItemCaseSensitive(o, "threads");
+    if (!cJSON_IsArray(ths))
+        return field_bad(c, "args_dump.threads", "missing or not an array");
+    if (cJSON_GetArraySize(ths) > RD_MAX_THREADS) {
+        snprintf(f, sizeof(f), "more than %d threads", RD_MAX_THREADS);
+        return field_bad(c, "args_dump.threads", f);
+    }
+    cJSON_ArrayForEach(t, ths)
+    {
+        rd_dump_thread *th = &d->th[d->nthreads];
+        char fb[96], fp[96], fu[96];
+        snprintf(fb, sizeof(fb), "args_dump.threads[%d].payload_bytes", d->nthreads);
+        snprintf(fp, sizeof(fp), "args_dump.threads[%d].parks", d->nthreads);
+        snprintf(fu, sizeof(fu), "args_dump.threads[%d].parked_us", d->nthreads);
+        if (!cJSON_IsObject(t)) {
+            snprintf(f, sizeof(f), "args_dump.threads[%d]", d->nthreads);
+            return field_bad(c, f, "not an object");
+        }
+        if (need_u64(c, t, "payload_bytes", fb, &th->bytes) != 0 ||
+            need_u64(c, t, "parks", fp, &th->parks) != 0 ||
+            need_num(c, t, "parked_us", fu, &th->parked_us) != 0)
+            return RD_BAD;
+        d->nthreads++;
+    }
+    return 0;
+}
+
 static int load_run_json(jctx *c, const cJSON *root, rd_run *r)
 {
     if (!cJSON_IsObject(root))
@@ -482,7 +552,8 @@ static int load_run_json(jctx *c, const cJSON *root, rd_run *r)
         need_num(c, o, "aic", "busy_fraction.aic", &r->busy_aic) != 0 ||
         need_num(c, o, "aiv", "busy_fraction.aiv", &r->busy_aiv) != 0)
         return RD_BAD;
-    if (load_overhead(c, root, &r->oh) != 0 || load_kernels(c, root, r) != 0)
+    if (load_overhead(c, root, &r->oh) != 0 || load_kernels(c, root, r) != 0 ||
+        load_dump(c, root, &r->dump) != 0)
         return RD_BAD;
     if (opt_obj(c, root, "bottleneck", "bottleneck", &o) != 0)
         return RD_BAD;

@@ -14,6 +14,7 @@
 #define RD_TEXT_MAX 512    /* details, hints, messages kept */
 #define RD_ERR_MAX 1024    /* error messages */
 #define RD_MAX_COUNTERS 16 /* PMU counter columns (a2a3 rosters have at most 8) */
+#define RD_MAX_THREADS 16  /* args dump threads read (PLATFORM_MAX_AICPU_THREADS is 4) */
 
 /* Loaders return RD_OK, RD_ABSENT when the file does not exist (an optional
  * input), or RD_BAD with "FILE[:LINE]: FIELD: what is wrong" in err. */
@@ -72,6 +73,35 @@ typedef struct rd_overhead {
     double cp_hops, cp_span_us, cp_compute_us, cp_sched_us, cp_other_us; /* critical path */
 } rd_overhead;
 
+/* One scheduler thread of the args dump. */
+typedef struct rd_dump_thread {
+    uint64_t bytes;   /* payload_bytes it copied into its arena */
+    uint64_t parks;   /* times it parked waiting for the host */
+    double parked_us; /* time parked */
+} rd_dump_thread;
+
+/* ptosim_run.json's "args_dump" (null without --dump-args): what the device
+ * produced, what the host drained, how long the threads were parked. */
+typedef struct rd_dump {
+    bool given;              /* not null */
+    int level;               /* --dump-args level */
+    uint64_t tasks, records; /* tasks dumped, records captured */
+    uint64_t payload_bytes;  /* copied into the arenas on the device */
+    uint64_t written_at_end; /* written by the host when the device finished (or was killed) */
+    uint64_t deficit;        /* drain_deficit_bytes: payload_bytes - written_at_end */
+    uint64_t written;        /* written in all, once the host finished */
+    uint64_t arena;          /* arena_bytes_per_thread */
+    uint64_t truncated;      /* truncated_args */
+    uint64_t dropped;        /* dropped_records */
+    int reconciled;          /* reconciled_threads: un-flushed buffers the host recovered */
+    double drain_bps;        /* drain_bytes_per_s: the host collector's rate */
+    double frozen_us;        /* every scheduler thread frozen (union of the parks) */
+    double host_done_us;     /* the host finished writing args.bin */
+    bool killed_parked;      /* killed_while_parked */
+    int nthreads;            /* entries in th */
+    rd_dump_thread th[RD_MAX_THREADS];
+} rd_dump;
+
 typedef struct rd_run {
     char version[64];           /* ptosim_version */
     char graph[RD_NAME_MAX];    /* graph.name ("" = not given) */
@@ -86,7 +116,11 @@ typedef struct rd_run {
     int dev_code;   /* its code, name, when, which watchdog */
     char dev_name[RD_NAME_MAX];
     double dev_at_us;
-    char dev_watchdog[64];
+    char dev_watchdog[64];     /* stars_op_execute or stream_sync */
+    double op_timeout_us;      /* op_execute_timeout_us requested, 0 = not given */
+    double stars_credits;      /* whole credits the STARS timeout rounds up to */
+    double stars_deadline_us;  /* the deadline those credits give */
+    double stream_sync_ms;     /* stream_sync_timeout_ms */
     char message[RD_TEXT_MAX]; /* outcome.message ("" = null) */
     double makespan_us;
     double orch_end_us; /* orchestrator_end_us: the last submit done, 0 = not given */
@@ -108,6 +142,7 @@ typedef struct rd_run {
     double hbm_saturated_us;
     uint64_t origin_ticks; /* platform.params.sys_cnt_origin_ticks (time 0), 0 = not given */
     rd_overhead oh;        /* overhead */
+    rd_dump dump;          /* args_dump */
 } rd_run;
 
 /* Reads path (a ptosim_run.json). */

@@ -582,6 +582,19 @@ typedef struct bad_case {
     "\"dep_pool_start\": 0, \"dep_pool_end\": 0}\n"
 #define SW_ROW(tw, status, code, exit, ms) "g,a2a3," tw ",1024,64," status "," code "," exit "," ms SWEEP_TAIL
 
+/* A run's required members, then the member under test. */
+#define RUN_HEAD                                                                                             \
+    "{\"outcome\": {\"status\": \"ok\", \"exit_code\": 0}, \"makespan_us\": 1, \"tasks\": {\"submitted\": "  \
+    "1, "                                                                                                    \
+    "\"completed\": 1, \"kernel_tasks\": 1, \"aicore_executions\": 1}, \"busy_fraction\": {\"aic\": 0, "     \
+    "\"aiv\": "                                                                                              \
+    "0}, "
+#define DUMP_COUNTS                                                                                          \
+    "\"tasks\": 1, \"records\": 1, \"payload_bytes\": 1, \"written_bytes_at_device_end\": 1, "               \
+    "\"drain_deficit_bytes\": 0, \"written_bytes\": 1, \"arena_bytes_per_thread\": 1, \"truncated_args\": "  \
+    "0, "                                                                                                    \
+    "\"dropped_records\": 0"
+
 static const bad_case BAD[] = {
     /* ptosim_run.json */
     {"ptosim_run.json", "{\"makespan_us\": ", "ptosim_run.json: not valid JSON (at byte 16)"},
@@ -672,6 +685,31 @@ static const bad_case BAD[] = {
      "\"aiv\": 0}, \"overhead\": {\"computed\": true, \"window_us\": 1, \"overhead_pct\": {\"all\": 0, "
      "\"has\": 0}, \"aicore_switch\": {}, \"head_us\": {\"n\": 1}}}",
      "ptosim_run.json: overhead.head_us.p50: missing or not a number"},
+    {"ptosim_run.json",
+     "{\"outcome\": {\"status\": \"device_error\", \"exit_code\": 5, \"device_error\": {\"code\": 507018, "
+     "\"stars_credits\": \"11\"}}}",
+     "ptosim_run.json: outcome.device_error.stars_credits: not a number"},
+    {"ptosim_run.json", RUN_HEAD "\"args_dump\": []}", "ptosim_run.json: args_dump: not an object or null"},
+    {"ptosim_run.json", RUN_HEAD "\"args_dump\": {\"level\": 2}}",
+     "ptosim_run.json: args_dump.tasks: missing or not a number"},
+    {"ptosim_run.json", RUN_HEAD "\"args_dump\": {" DUMP_COUNTS "}}",
+     "ptosim_run.json: args_dump.level: missing or not a number"},
+    {"ptosim_run.json",
+     RUN_HEAD "\"args_dump\": {" DUMP_COUNTS
+              ", \"level\": 2, \"drain_bytes_per_s\": 42e6, \"frozen_us\": 0}}",
+     "ptosim_run.json: args_dump.threads: missing or not an array"},
+    {"ptosim_run.json",
+     RUN_HEAD "\"args_dump\": {" DUMP_COUNTS ", \"level\": 2, \"drain_bytes_per_s\": 42e6, \"frozen_us\": 0, "
+              "\"threads\": [7]}}",
+     "ptosim_run.json: args_dump.threads[0]: not an object"},
+    {"ptosim_run.json",
+     RUN_HEAD "\"args_dump\": {" DUMP_COUNTS ", \"level\": 2, \"drain_bytes_per_s\": 42e6, \"frozen_us\": 0, "
+              "\"threads\": [{\"payload_bytes\": 1, \"parks\": -1}]}}",
+     "ptosim_run.json: args_dump.threads[0].parks: not a non-negative integer"},
+    {"ptosim_run.json",
+     RUN_HEAD "\"args_dump\": {" DUMP_COUNTS ", \"level\": 2, \"drain_bytes_per_s\": 42e6, \"frozen_us\": 0, "
+              "\"threads\": [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}]}}",
+     "ptosim_run.json: args_dump.threads: more than 16 threads"},
     /* chip_swimlane_records.json */
     {"dfx_outputs/chip_swimlane_records.json", "{\"chip_swimlane_level\": 1, \"x\": [1, 2",
      "chip_swimlane_records.json: not valid JSON (at byte 37)"},
@@ -985,6 +1023,65 @@ START_TEST(a_real_run_reports_its_own_numbers_byte_identically)
     char *again = report_of(dir);
     ck_assert_msg(strcmp(page, again) == 0, "a second report of the same directory differs");
     free(again);
+    free(page);
+}
+END_TEST
+
+/* traces/dump_stall.jsonl with a full dump: STARS reaps it at its 11-credit deadline while the collector
+ * holds the scheduler threads parked (README.md, "Reproducing a dump-collector stall": 45 s requested = 11
+ * credits of 4.295 s = 47.244640256 s; 2.148 GB produced, 42 MB/s x 47.245 s = 1.984 GB drainable, 1.947 GB
+ * of whole payloads written by then; thread 0 parked 14 times). The summary names the collector, not the
+ * mte2 pipe of the 19 executions that ran, and does not read 2048 tasks as having run; the page has an
+ * args-dump section with those figures. */
+START_TEST(a_run_the_collector_killed_shows_its_dump_and_names_no_pipe_bottleneck)
+{
+    const char *dir = tu_tmpdir();
+    const char *args[] = {"run", TRACE("dump_stall.jsonl"), "-o", dir, "--dump-args=2", NULL};
+    run_out r = tu_run(args);
+    ck_assert_int_eq(r.status, 5);
+    ASSERT_HAS(r.out, "  tasks 19/2048 completed (2048 AICore tasks submitted, 19 executions run), makespan "
+                      "47244640.256 us\n");
+    ASSERT_HAS(r.out,
+               "  bottleneck: the args dump collector: the scheduler threads were parked 47.018 s of the "
+               "47.245 s (99.5%) waiting for the host to drain 2.148 GB at 42 MB/s\n");
+    ASSERT_HAS(r.out, "  (the scheduler threads were parked by the args dump: that freeze is what the model "
+                      "counts as scheduler overhead here)\n");
+    ck_assert_msg(!strstr(r.out, "mte2"), "%s", r.out);
+    tu_run_free(&r);
+    char *page = report_of(dir);
+    char *sum = between(page, "<section id=\"summary\">", "</section>");
+    ASSERT_HAS(sum, "completed; 2048 AICore tasks submitted, 19 executions run");
+    ASSERT_HAS(sum, "bottleneck</div><div class=\"v bad\">args dump collector</div><div class=\"d\">the "
+                    "scheduler threads were parked 99.5% of the run, waiting for the host&#39;s 42 MB/s");
+    ASSERT_HAS(sum, "at 47.245 s, fired by the stars_op_execute watchdog");
+    ck_assert_msg(!strstr(sum, "mte2"), "%s", sum);
+    free(sum);
+    ASSERT_HAS(page, "<a href=\"#summary\">Summary</a><a href=\"#dump\">Args dump</a>");
+    char *dump = between(page, "<section id=\"dump\">", "</section>");
+    ASSERT_HAS(dump,
+               "Level 2: 2048 tasks dumped, 184 records. Each scheduler thread copies payloads into its "
+               "128 MiB arena; the host's collector drains them at 42 MB/s.");
+    ASSERT_HAS(dump,
+               "Killed by STARS at 47.245 s</b>: the op-execute timeout of 45.000 s requested rounds up to "
+               "11 credits = 47.245 s, while the scheduler threads were parked waiting for the host. The "
+               "host recovered 2 threads' un-flushed buffers.");
+    ASSERT_HAS(dump, "produced</div><div class=\"v\">2.148 GB</div><div class=\"d\">2148239424 bytes");
+    ASSERT_HAS(dump, "drained by the kill</div><div class=\"v\">1.947 GB</div>");
+    ASSERT_HAS(dump, "deficit</div><div class=\"v bad\">201.642 MB</div>");
+    ASSERT_HAS(dump, "threads frozen</div><div class=\"v\">47.018 s</div><div class=\"d\">99.5% of the run");
+    ASSERT_HAS(dump, "in the 47.245 s before the kill it could write at most 42 MB/s × 47.245 s = 1.984 GB.");
+    ASSERT_HAS(dump, "<tr><td>0</td><td>939.824 MB</td><td>14</td><td>21.449 s</td><td>45.4%</td></tr>");
+    ck_assert_int_eq(count(dump, "<tr><td>"), 3); /* three scheduler threads */
+    ASSERT_HAS(dump, "STARS deadline</text>");
+    free(dump);
+    /* the overhead model reads the freeze as scheduler time: said so; Pipes names no run bottleneck */
+    char *oh = between(page, "<section id=\"overhead\">", "</section>");
+    ASSERT_HAS(oh, "The args dump froze the scheduler threads for 99.5% of this run");
+    free(oh);
+    char *pipes = between(page, "<section id=\"pipes\">", "</section>");
+    ASSERT_HAS(pipes, "the busiest pipe of the kernel with the most time on cores (*) is the <b>mte2</b>");
+    ck_assert_msg(!strstr(pipes, "the run's bottleneck"), "%s", pipes);
+    free(pipes);
     free(page);
 }
 END_TEST
@@ -1313,6 +1410,7 @@ Suite *suite_report(void)
     tcase_add_test(tc, write_failures_are_named_and_leave_no_partial_page);
     tcase_add_test(tc, a_real_run_reports_its_own_numbers_byte_identically);
     tcase_add_test(tc, a_big_swimlane_is_binned_and_stays_small);
+    tcase_add_test(tc, a_run_the_collector_killed_shows_its_dump_and_names_no_pipe_bottleneck);
     suite_add_tcase(s, tc);
     TCase *ch = tcase_create("chromium");
     tcase_set_timeout(ch, 120);
