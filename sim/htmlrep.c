@@ -311,10 +311,11 @@ static const char CSS[] =
     "svg .aic{fill:" COL_AIC "}svg .aiv{fill:" COL_AIV "}svg .cp{fill:" COL_CP "}"
     "svg .cpl{stroke:" COL_CP ";stroke-width:1.2;stroke-opacity:0.75;fill:none}\n"
     "svg .series{fill:none;stroke-width:1.6}svg .cap{stroke-dasharray:5 4;stroke-width:1.2;fill:none}\n"
-    "svg .curve{fill:none;stroke-width:2}svg .pt{stroke:#fff;stroke-width:1}svg .fail{stroke:" COL_CP
+    "svg .curve{fill:none;stroke-width:2}svg .blocked{fill:none;stroke-width:1.8}svg .pt{stroke:#fff;stroke-width:1}svg .fail{stroke:" COL_CP
     ";stroke-width:2}\n"
     ".charts{display:flex;flex-wrap:wrap;gap:12px 24px}figure{margin:0}figcaption{font-weight:bold;"
     "font-size:13px;margin:4px 0}\n"
+    ".sweep-fig{flex-basis:100%}.pair{display:flex;gap:8px}.pair svg{width:49.5%}\n"
     ".legend{list-style:none;padding:0;margin:2px 0 0 8px;font-size:12px}.legend li{margin:1px 0}"
     ".sw{display:inline-block;width:14px;height:9px;margin-right:6px;border-radius:2px}\n"
     "table{border-collapse:collapse;font-size:12px;margin:6px 0}th,td{border:1px solid #ddd;padding:2px 7px;"
@@ -1734,7 +1735,119 @@ static void row_status(char *b, size_t n, const rd_row *row)
         snprintf(b, n, "%s (exit %d)", row->status, row->exit);
 }
 
-/* One chart per knob: the least makespan at each value (over the other knobs' values), per group. */
+/* x ticks at the values swept (each once over the groups), skipping labels that would touch the previous
+ * one, and the axis title. */
+static void sweep_x_axis(FILE *f, const rd_sweep *sw, const rd_knob *k, rd_point *const *pts, const int *np,
+                         const axis *ax, int plot_top)
+{
+    double last_x = -1e9;
+    for (int g = 0; g < sw->ngroups; g++)
+        for (int i = 0; i < np[g]; i++) {
+            bool dup = false;
+            for (int h = 0; h < g && !dup; h++)
+                for (int j = 0; j < np[h]; j++)
+                    dup |= pts[h][j].x == pts[g][i].x;
+            if (dup)
+                continue;
+            double x = ax_px(ax, (double)pts[g][i].x);
+            char lab[32];
+            knob_value_label(lab, sizeof(lab), k, pts[g][i].x);
+            fprintf(f, "<line class=\"grid\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/>", x, plot_top, x,
+                    CH_TOP + CH_PLOT_H + 4);
+            if (x - last_x >= 7.0 * (double)strlen(lab) + 6) {
+                fprintf(f, "<text class=\"tick\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>", x,
+                        CH_TOP + CH_PLOT_H + 16, lab);
+                last_x = x;
+            }
+            fputc('\n', f);
+        }
+    fprintf(f, "<text class=\"title\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">", CH_LEFT + CH_PLOT_W / 2,
+            CH_TOP + CH_PLOT_H + 36);
+    esc(f, k->label);
+    fprintf(f, "%s</text>\n", ax->log ? " (log2 scale)" : "");
+    fprintf(f, "<line class=\"axis\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>\n", CH_LEFT,
+            CH_TOP + CH_PLOT_H, CH_LEFT + CH_PLOT_W, CH_TOP + CH_PLOT_H);
+}
+
+/* Beside the makespan: the orchestrator's blocked time per ring of each point's row (the row of least
+ * makespan), on the same x axis; a line per ring that waited at some point, dashed for later groups.
+ * Returns the rings drawn (bit r = ring r). */
+static unsigned sweep_blocked_svg(FILE *f, const rd_sweep *sw, const rd_knob *k, rd_point *const *pts,
+                                  const int *np, const axis *ax)
+{
+    unsigned rings = 0;
+    double ymax = 0;
+    for (int g = 0; g < sw->ngroups; g++)
+        for (int i = 0; i < np[g]; i++)
+            for (int q = 0; pts[g][i].best && q < RD_RINGS; q++)
+                if (pts[g][i].best->blocked[q] > 0) {
+                    rings |= 1u << q;
+                    ymax = pts[g][i].best->blocked[q] > ymax ? pts[g][i].best->blocked[q] : ymax;
+                }
+    if (!rings)
+        return 0;
+    double step = nice_step(ymax * 1.05, 5), top = ceil(ymax * 1.05 / step) * step;
+    axis ay = {0, top, CH_TOP + CH_PLOT_H, CH_TOP, false};
+    fprintf(f,
+            "<svg class=\"blocked-chart\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\" "
+            "aria-label=\"orchestrator blocked per ring against %s\">\n",
+            CH_W, CH_H, CH_W, CH_H, k->label);
+    y_ticks(f, &ay, step, CH_LEFT, CH_LEFT + CH_PLOT_W, 'n');
+    fprintf(f,
+            "<text class=\"title\" transform=\"translate(14 %d) rotate(-90)\" text-anchor=\"middle\">blocked "
+            "(µs)</text>\n",
+            CH_TOP + CH_PLOT_H / 2);
+    sweep_x_axis(f, sw, k, pts, np, ax, CH_TOP);
+    for (int g = 0; g < sw->ngroups; g++)
+        for (int q = 0; q < RD_RINGS; q++) {
+            if (!(rings >> q & 1))
+                continue;
+            fprintf(f,
+                    "<polyline class=\"blocked\" data-group=\"%d\" data-ring=\"%d\" stroke=\"%s\"%s "
+                    "data-points=\"",
+                    g, q, RING_COL[q], g ? " stroke-dasharray=\"5 3\"" : "");
+            for (int i = 0, n = 0; i < np[g]; i++)
+                if (pts[g][i].best)
+                    fprintf(f, "%s%" PRIu64 ":%.3f", n++ ? " " : "", pts[g][i].x, pts[g][i].best->blocked[q]);
+            fputs("\" points=\"", f);
+            for (int i = 0, n = 0; i < np[g]; i++)
+                if (pts[g][i].best)
+                    fprintf(f, "%s%.1f,%.1f", n++ ? " " : "", ax_px(ax, (double)pts[g][i].x),
+                            ax_px(&ay, pts[g][i].best->blocked[q]));
+            fputs("\"/>\n", f);
+            for (int i = 0; i < np[g]; i++) {
+                const rd_point *p = &pts[g][i];
+                if (!p->best)
+                    continue;
+                char lab[32];
+                knob_value_label(lab, sizeof(lab), k, p->x);
+                fprintf(
+                    f,
+                    "<circle class=\"pt\" cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"><title>ring %d at %s: "
+                    "blocked %.3f µs (line %d)</title></circle>\n",
+                    ax_px(ax, (double)p->x), ax_px(&ay, p->best->blocked[q]), RING_COL[q], q, lab,
+                    p->best->blocked[q], p->best->line);
+            }
+        }
+    fputs("</svg>\n", f);
+    return rings;
+}
+
+/* Where a row's orchestrator waited: the resources with blocked time, largest first as listed. */
+static void blocked_on(char *b, size_t n, const rd_row *row)
+{
+    static const char *const RES[RD_RES_COUNT] = {"task window", "heap", "dep pool", "tensormap"};
+    size_t m = 0;
+    b[0] = '\0';
+    for (int k = 0; k < RD_RES_COUNT && m < n; k++)
+        if (row->blocked_res[k] > 0)
+            m += (size_t)snprintf(b + m, n - m, "%s%s %.3f", m ? ", " : "", RES[k], row->blocked_res[k]);
+    if (!b[0])
+        snprintf(b, n, "-");
+}
+
+/* One chart per knob: the least makespan at each value (over the other knobs' values), per group; beside
+ * it the orchestrator's blocked time per ring of the rows those points come from. */
 static int sweep_chart(rep *r, const rd_knob *k, int ki, int nknobs)
 {
     FILE *f = r->f;
@@ -1776,9 +1889,12 @@ static int sweep_chart(rep *r, const rd_knob *k, int ki, int nknobs)
         ax.hi += 1;
     }
     axis ay = {0, top, CH_TOP + CH_PLOT_H, plot_top, false};
-    fprintf(f, "<figure class=\"sweep-fig\" id=\"sweep-knob-%d\"><figcaption>makespan against ", ki);
+    fprintf(f, "<figure class=\"sweep-fig\" id=\"sweep-knob-%d\"><figcaption>makespan", ki);
+    if (sw->has_blocked)
+        fputs(" and orchestrator blocked time", f);
+    fputs(" against ", f);
     esc(f, k->label);
-    fputs("</figcaption>\n", f);
+    fputs("</figcaption>\n<div class=\"pair\">\n", f);
     fprintf(f,
             "<svg class=\"sweep-chart\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\" "
             "aria-label=\"makespan against %s\">\n",
@@ -1789,34 +1905,7 @@ static int sweep_chart(rep *r, const rd_knob *k, int ki, int nknobs)
         "<text class=\"title\" transform=\"translate(14 %d) rotate(-90)\" text-anchor=\"middle\">makespan "
         "(µs)</text>\n",
         CH_TOP + CH_PLOT_H / 2);
-    /* x ticks at the values swept, skipping labels that would touch the previous one */
-    double last_x = -1e9;
-    for (int g = 0; g < sw->ngroups; g++)
-        for (int i = 0; i < np[g]; i++) {
-            bool dup = false;
-            for (int h = 0; h < g && !dup; h++)
-                for (int j = 0; j < np[h]; j++)
-                    dup |= pts[h][j].x == pts[g][i].x;
-            if (dup)
-                continue;
-            double x = ax_px(&ax, (double)pts[g][i].x);
-            char lab[32];
-            knob_value_label(lab, sizeof(lab), k, pts[g][i].x);
-            fprintf(f, "<line class=\"grid\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/>", x, plot_top, x,
-                    CH_TOP + CH_PLOT_H + 4);
-            if (x - last_x >= 7.0 * (double)strlen(lab) + 6) {
-                fprintf(f, "<text class=\"tick\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>", x,
-                        CH_TOP + CH_PLOT_H + 16, lab);
-                last_x = x;
-            }
-            fputc('\n', f);
-        }
-    fprintf(f, "<text class=\"title\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">", CH_LEFT + CH_PLOT_W / 2,
-            CH_TOP + CH_PLOT_H + 36);
-    esc(f, k->label);
-    fprintf(f, "%s</text>\n", log ? " (log2 scale)" : "");
-    fprintf(f, "<line class=\"axis\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>\n", CH_LEFT,
-            CH_TOP + CH_PLOT_H, CH_LEFT + CH_PLOT_W, CH_TOP + CH_PLOT_H);
+    sweep_x_axis(f, sw, k, pts, np, &ax, plot_top);
     for (int g = 0; g < sw->ngroups; g++) {
         const char *col = GROUP_COL[(size_t)g % NGROUP_COL];
         fprintf(f, "<polyline class=\"curve\" data-group=\"%d\" stroke=\"%s\" data-points=\"", g, col);
@@ -1850,6 +1939,8 @@ static int sweep_chart(rep *r, const rd_knob *k, int ki, int nknobs)
         }
     }
     fputs("</svg>\n", f);
+    unsigned rings = sw->has_blocked ? sweep_blocked_svg(f, sw, k, pts, np, &ax) : 0;
+    fputs("</div>\n", f);
     /* legend and the points as a table */
     fputs("<ul class=\"legend\">", f);
     if (sw->ngroups > 1)
@@ -1859,11 +1950,18 @@ static int sweep_chart(rep *r, const rd_knob *k, int ki, int nknobs)
             esc(f, sw->groups[g][0]);
             fputs(" on ", f);
             esc(f, sw->groups[g][1]);
-            fputs("</li>", f);
+            fprintf(f, "%s</li>", sw->ngroups > 1 && g ? " (its blocked lines dashed)" : "");
         }
+    for (int q = 0; q < RD_RINGS; q++)
+        if (rings >> q & 1)
+            fprintf(f, "<li><span class=\"sw\" style=\"background:%s\"></span>blocked on ring %d</li>",
+                    RING_COL[q], q);
+    if (sw->has_blocked && !rings)
+        fputs("<li>the orchestrator waited on no ring at any point: no blocked-time chart</li>", f);
     if (nknobs > 1)
         fputs(
-            "<li>each point: the least makespan of the ok rows at that value, whatever the other knobs</li>",
+            "<li>each point: the ok row of least makespan at that value, whatever the other knobs (of equal "
+            "makespans, the least blocked)</li>",
             f);
     if (any_fail)
         fputs("<li><b style=\"color:" COL_CP
@@ -1872,7 +1970,12 @@ static int sweep_chart(rep *r, const rd_knob *k, int ki, int nknobs)
     fputs("</ul>\n<table class=\"curve-table\"><tr>", f);
     if (sw->ngroups > 1)
         fputs("<th class=\"l\">graph on platform</th>", f);
-    fputs("<th>value</th><th>makespan (µs)</th><th>rows ok / all</th><th class=\"l\">failure</th></tr>\n", f);
+    fputs("<th>value</th><th>makespan (µs)</th><th>rows ok / all</th>", f);
+    if (sw->has_blocked)
+        fputs("<th>blocked per ring (µs)</th>", f);
+    if (sw->has_blocked_res)
+        fputs("<th class=\"l\">waiting for (µs)</th>", f);
+    fputs("<th>line</th><th class=\"l\">failure</th></tr>\n", f);
     for (int g = 0; g < sw->ngroups; g++)
         for (int i = 0; i < np[g]; i++) {
             const rd_point *p = &pts[g][i];
@@ -1888,12 +1991,26 @@ static int sweep_chart(rep *r, const rd_knob *k, int ki, int nknobs)
             }
             if (p->fail)
                 row_status(st, sizeof(st), p->fail);
+            fprintf(f, "<td>%s</td>", lab);
             if (p->nok)
-                fprintf(f, "<td>%s</td><td>%.3f</td><td>%d / %d</td><td class=\"l\">%s%s</td></tr>\n", lab,
-                        p->makespan_us, p->nok, p->nrows, p->fail ? "others: first " : "", st);
+                fprintf(f, "<td>%.3f</td><td>%d / %d</td>", p->makespan_us, p->nok, p->nrows);
             else
-                fprintf(f, "<td>%s</td><td>-</td><td>0 / %d</td><td class=\"l\">%s</td></tr>\n", lab,
-                        p->nrows, st);
+                fprintf(f, "<td>-</td><td>0 / %d</td>", p->nrows);
+            if (sw->has_blocked) {
+                if (p->best)
+                    fprintf(f, "<td>%.3f / %.3f / %.3f / %.3f</td>", p->best->blocked[0], p->best->blocked[1],
+                            p->best->blocked[2], p->best->blocked[3]);
+                else
+                    fputs("<td>-</td>", f);
+            }
+            if (sw->has_blocked_res) {
+                char on[160] = "-";
+                if (p->best)
+                    blocked_on(on, sizeof(on), p->best);
+                fprintf(f, "<td class=\"l\">%s</td>", on);
+            }
+            fprintf(f, "<td>%d</td><td class=\"l\">%s%s</td></tr>\n", p->best ? p->best->line : p->fail->line,
+                    p->nok && p->fail ? "others: first " : "", st);
         }
     fputs("</table></figure>\n", f);
 out:
@@ -1940,15 +2057,20 @@ static int section_sweep(rep *r)
     if (!sw->nrows)
         note(f, "sweep.csv has a header and no rows: nothing to plot.");
     else if (!nk)
-        note(f,
-             "No knob takes more than one value over the rows (ring_task_window, ring_heap and ring_dep_pool "
-             "are each the same in every row): nothing to plot against.");
+        note(f, "No knob takes more than one value over the rows (ring_task_window, ring_heap, ring_dep_pool "
+                "and aicpu_thread_num are each the same in every row): nothing to plot against.");
     else {
         fprintf(
             f,
-            "<p class=\"sub\">%d swept knob%s: a chart each. A knob is swept when a ring's value changes "
-            "between rows; rings that always hold equal values are one knob.</p>\n<div class=\"charts\">\n",
-            nk, nk == 1 ? "" : "s");
+            "<p class=\"sub\">%d swept knob%s: a chart each. A knob is swept when its value changes between "
+            "rows (a ring knob: some ring's value); rings that always hold equal values are one knob.%s</p>\n"
+            "<div class=\"charts\">\n",
+            nk, nk == 1 ? "" : "s",
+            sw->has_blocked
+                ? " Beside each makespan curve, the time the orchestrator spent blocked on each ring "
+                  "in the rows those points come from: a flat makespan can hide a ring that cost "
+                  "the orchestrator its time."
+                : "");
         for (int i = 0; i < nk; i++)
             if (sweep_chart(r, &knobs[i], i, nk) != 0)
                 return -1;
@@ -1959,8 +2081,9 @@ static int section_sweep(rep *r)
                 "<details><summary>All %zu rows</summary>\n<table id=\"sweep-rows\"><tr><th>line</th>"
                 "<th class=\"l\">graph</th><th "
                 "class=\"l\">platform</th><th>ring_task_window</th><th>ring_heap</th>"
-                "<th>ring_dep_pool</th><th class=\"l\">status</th><th>makespan (µs)</th></tr>\n",
-                sw->nrows);
+                "<th>ring_dep_pool</th>%s<th class=\"l\">status</th><th>makespan (µs)</th>%s</tr>\n",
+                sw->nrows, sw->has_threads ? "<th>aicpu_thread_num</th>" : "",
+                sw->has_blocked ? "<th>blocked per ring (µs)</th>" : "");
         for (size_t i = 0; i < sw->nrows; i++) {
             const rd_row *row = &sw->rows[i];
             char st[RD_NAME_MAX + 64];
@@ -1972,11 +2095,17 @@ static int section_sweep(rep *r)
             rings_cell(f, row->knob[RD_KNOB_TASK_WINDOW], false);
             rings_cell(f, row->knob[RD_KNOB_HEAP], true);
             rings_cell(f, row->knob[RD_KNOB_DEP_POOL], false);
+            if (sw->has_threads)
+                fprintf(f, "<td>%" PRIu64 "</td>", row->knob[RD_KNOB_THREADS][0]);
             if (strcmp(row->status, "ok") == 0)
                 snprintf(st, sizeof(st), "ok");
             else
                 row_status(st, sizeof(st), row);
-            fprintf(f, "<td class=\"l\">%s</td><td>%.3f</td></tr>\n", st, row->makespan_us);
+            fprintf(f, "<td class=\"l\">%s</td><td>%.3f</td>", st, row->makespan_us);
+            if (sw->has_blocked)
+                fprintf(f, "<td>%.3f / %.3f / %.3f / %.3f</td>", row->blocked[0], row->blocked[1],
+                        row->blocked[2], row->blocked[3]);
+            fputs("</tr>\n", f);
         }
         fputs("</table></details>\n", f);
     }
@@ -2307,13 +2436,15 @@ static void usage(FILE *out)
           "\n"
           "Writes DIR/report.html: one self-contained page (inline SVG and CSS; no script, nothing\n"
           "fetched) of a run written by `ptosim run GRAPH -o DIR`, or of a sweep (DIR/sweep.csv):\n"
-          "  summary   makespan, outcome, busy fraction per core type, bottleneck pipe (ptosim_run.json)\n"
+          "  summary   makespan, outcome, busy fraction per core type, bottleneck (ptosim_run.json)\n"
+          "  args dump with --dump-args: bytes produced and drained, parks per thread, the kill\n"
           "  swimlane  executions per core with the dependency-critical path in red\n"
           "            (dfx_outputs/chip_swimlane_records.json, dfx_outputs/deps.json)\n"
           "  rings     ring peaks against capacity, and occupancy at every scope boundary\n"
           "            (dfx_outputs/scope_stats/scope_stats.jsonl)\n"
           "  pipes     pipe busy fraction per kernel (ptosim_run.json kernels, dfx_outputs/pmu.csv)\n"
-          "  sweep     makespan against each swept ring knob (sweep.csv: the columns of --summary-csv)\n"
+          "  sweep     makespan and the orchestrator's blocked time per ring against each swept knob,\n"
+          "            the thread count included (sweep.csv: the columns of --summary-csv)\n"
           "\n"
           "A missing optional file gives a note in the page. Above 10000 executions the swimlane\n"
           "shades each core's busy share of 1000 time columns instead of drawing every execution.\n"

@@ -1456,7 +1456,50 @@ void rd_pmu_free(rd_pmu *p)
 /* sweep.csv                                                           */
 /* ------------------------------------------------------------------ */
 
-static const char *const KNOB_COLUMN[RD_KNOB_COLUMNS] = {"ring_task_window", "ring_heap", "ring_dep_pool"};
+static const char *const KNOB_COLUMN[RD_KNOB_COLUMNS] = {"ring_task_window", "ring_heap", "ring_dep_pool",
+                                                         "aicpu_thread_num"};
+static const char *const BLOCKED_COLUMN[RD_RES_COUNT] = {"blocked_task_window_us", "blocked_heap_us",
+                                                         "blocked_dep_pool_us", "blocked_tensormap_us"};
+
+/* A non-negative number (microseconds). */
+static bool parse_us(const char *s, double *v)
+{
+    char *end;
+    errno = 0;
+    *v = strtod(s, &end);
+    return *s && !*end && !errno && *v >= 0 && *v == *v;
+}
+
+/* "a/b/c/d" microseconds per ring, or one value for every ring. */
+static bool parse_ring_us(const char *s, double out[RD_RINGS])
+{
+    char copy[256], *part[RD_RINGS + 1];
+    int n = 0;
+    snprintf(copy, sizeof(copy), "%s", s);
+    part[n++] = copy;
+    for (char *p = copy; *p; p++)
+        if (*p == '/') {
+            *p = '\0';
+            if (n == RD_RINGS)
+                return false;
+            part[n++] = p + 1;
+        }
+    if (n != 1 && n != RD_RINGS)
+        return false;
+    for (int r = 0; r < RD_RINGS; r++)
+        if (!parse_us(part[n == 1 ? 0 : r], &out[r]))
+            return false;
+    return true;
+}
+
+/* Index of the column named name in the header fields h[0 .. nh), or -1. */
+static int column_of(char **h, int nh, const char *name)
+{
+    for (int i = 0; i < nh; i++)
+        if (strcmp(h[i], name) == 0)
+            return i;
+    return -1;
+}
 
 /* "a/b/c/d" (per ring) or one value for every ring. */
 static bool parse_rings(char *s, uint64_t out[RD_RINGS])
@@ -1493,7 +1536,7 @@ int rd_load_sweep(const char *path, rd_sweep *sw, char *err, size_t errlen)
     if (rc != RD_OK)
         return rc;
     char *p = text, *l, *f[SWEEP_MAX_COLUMNS + 1];
-    int col[C_NEED], next = 1, line = 1, nh;
+    int col[C_NEED], next = 1, line = 1, nh, col_threads, col_blocked, col_res[RD_RES_COUNT];
     if ((l = next_record(&p, &next, &line)) == NULL || !l[strspn(l, "\r")]) {
         rc = bad(err, errlen, "%s:1: no header line (the file is empty)", path);
         goto out;
@@ -1519,6 +1562,14 @@ int rd_load_sweep(const char *path, rd_sweep *sw, char *err, size_t errlen)
             goto out;
         }
     }
+    /* columns later versions of --summary-csv added: optional */
+    col_threads = column_of(f, nh, "aicpu_thread_num");
+    col_blocked = column_of(f, nh, "blocked_us");
+    sw->has_threads = col_threads >= 0;
+    sw->has_blocked = col_blocked >= 0;
+    sw->has_blocked_res = true;
+    for (int k = 0; k < RD_RES_COUNT; k++)
+        sw->has_blocked_res &= (col_res[k] = column_of(f, nh, BLOCKED_COLUMN[k])) >= 0;
     while ((l = next_record(&p, &next, &line)) != NULL) {
         if (!l[strspn(l, "\r")])
             continue;
@@ -1539,7 +1590,7 @@ int rd_load_sweep(const char *path, rd_sweep *sw, char *err, size_t errlen)
         rd_row *r = &sw->rows[sw->nrows];
         memset(r, 0, sizeof(*r));
         r->line = line;
-        for (int k = 0; k < RD_KNOB_COLUMNS; k++) {
+        for (int k = 0; k < RD_KNOB_THREADS; k++) {
             int c = col[C_TW + k];
             char copy[256];
             copy_str(copy, sizeof(copy), f[c]);
@@ -1549,6 +1600,27 @@ int rd_load_sweep(const char *path, rd_sweep *sw, char *err, size_t errlen)
                 goto out;
             }
         }
+        if (sw->has_threads) {
+            uint64_t t;
+            if (!parse_u64(f[col_threads], &t)) {
+                rc = bad(err, errlen, "%s:%d: aicpu_thread_num: \"%s\" is not an unsigned integer", path,
+                         line, f[col_threads]);
+                goto out;
+            }
+            for (int g = 0; g < RD_RINGS; g++)
+                r->knob[RD_KNOB_THREADS][g] = t;
+        }
+        if (sw->has_blocked && !parse_ring_us(f[col_blocked], r->blocked)) {
+            rc = bad(err, errlen, "%s:%d: blocked_us: \"%s\" is not N or N/N/N/N microseconds", path, line,
+                     f[col_blocked]);
+            goto out;
+        }
+        for (int k = 0; sw->has_blocked_res && k < RD_RES_COUNT; k++)
+            if (!parse_us(f[col_res[k]], &r->blocked_res[k])) {
+                rc = bad(err, errlen, "%s:%d: %s: \"%s\" is not a non-negative number", path, line,
+                         BLOCKED_COLUMN[k], f[col_res[k]]);
+                goto out;
+            }
         copy_str(r->status, sizeof(r->status), f[col[C_STATUS]]);
         if (!r->status[0]) {
             rc = bad(err, errlen, "%s:%d: status: empty", path, line);
@@ -1612,6 +1684,11 @@ int rd_sweep_knobs(const rd_sweep *s, rd_knob *out, int max)
                     mask |= 1u << r;
         if (!mask)
             continue;
+        if (c == RD_KNOB_THREADS) { /* one value per row, kept in every ring's slot */
+            if (n < max)
+                out[n++] = (rd_knob){.column = c, .mask = 1, .label = "aicpu_thread_num"};
+            continue;
+        }
         /* do the varying rings move together? */
         int low = __builtin_ctz(mask);
         bool together = true;
@@ -1647,6 +1724,15 @@ int rd_sweep_knobs(const rd_sweep *s, rd_knob *out, int max)
 uint64_t rd_knob_value(const rd_knob *k, const rd_row *r)
 {
     return r->knob[k->column][__builtin_ctz(k->mask)];
+}
+
+/* The orchestrator's blocked time over every ring. */
+static double blocked_total(const rd_row *r)
+{
+    double t = 0;
+    for (int g = 0; g < RD_RINGS; g++)
+        t += r->blocked[g];
+    return t;
 }
 
 int rd_sweep_curve(const rd_sweep *s, const rd_knob *k, int group, rd_point **out)
@@ -1688,8 +1774,11 @@ int rd_sweep_curve(const rd_sweep *s, const rd_knob *k, int group, rd_point **ou
         rd_point *q = &pt[lo];
         q->nrows++;
         if (strcmp(r->status, "ok") == 0) {
-            if (!q->nok || r->makespan_us < q->makespan_us)
+            if (!q->nok || r->makespan_us < q->makespan_us ||
+                (r->makespan_us == q->makespan_us && blocked_total(r) < blocked_total(q->best))) {
                 q->makespan_us = r->makespan_us;
+                q->best = r;
+            }
             q->nok++;
         } else if (!q->fail) {
             q->fail = r;

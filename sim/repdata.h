@@ -282,38 +282,50 @@ void rd_pmu_free(rd_pmu *p);
 /* sweep.csv (the columns of `ptosim run --summary-csv`)              */
 /* ------------------------------------------------------------------ */
 
-enum { RD_KNOB_TASK_WINDOW, RD_KNOB_HEAP, RD_KNOB_DEP_POOL, RD_KNOB_COLUMNS };
+/* The knob columns: the three ring knobs (a value per ring) and the thread count (one value, kept in
+ * every ring's slot). */
+enum { RD_KNOB_TASK_WINDOW, RD_KNOB_HEAP, RD_KNOB_DEP_POOL, RD_KNOB_THREADS, RD_KNOB_COLUMNS };
+
+/* The orchestrator's blocked time per resource (blocked_*_us columns). */
+enum { RD_RES_TASK_WINDOW, RD_RES_HEAP, RD_RES_DEP_POOL, RD_RES_TENSORMAP, RD_RES_COUNT };
 
 typedef struct rd_row {
-    int line;                                 /* line in the file */
-    int group;                                /* index of its (graph, platform) pair */
-    uint64_t knob[RD_KNOB_COLUMNS][RD_RINGS]; /* ring_task_window, ring_heap, ring_dep_pool per ring */
-    char status[32];                          /* ok, runtime_error, ... */
-    int code, exit;                           /* runtime error code, exit status */
-    double makespan_us;
+    int line;  /* line in the file */
+    int group; /* index of its (graph, platform) pair */
+    uint64_t knob[RD_KNOB_COLUMNS]
+                 [RD_RINGS];          /* ring_task_window, ring_heap, ring_dep_pool, aicpu_thread_num */
+    char status[32];                  /* ok, runtime_error, ... */
+    int code, exit;                   /* runtime error code, exit status */
+    double makespan_us;               /* makespan_us */
+    double blocked[RD_RINGS];         /* blocked_us: the orchestrator blocked on each ring (µs) */
+    double blocked_res[RD_RES_COUNT]; /* blocked_task_window_us .. blocked_tensormap_us */
 } rd_row;
 
 typedef struct rd_sweep {
-    rd_row *rows;
-    size_t nrows;
+    rd_row *rows;                   /* in file order */
+    size_t nrows;                   /* entries in rows */
     char (*groups)[2][RD_NAME_MAX]; /* distinct (graph, platform), first-seen order */
-    int ngroups;
+    int ngroups;                    /* entries in groups */
+    bool has_threads;               /* an aicpu_thread_num column (older files lack it) */
+    bool has_blocked;               /* a blocked_us column */
+    bool has_blocked_res;           /* the four blocked_*_us columns */
 } rd_sweep;
 
 int rd_load_sweep(const char *path, rd_sweep *s, char *err, size_t errlen);
 void rd_sweep_free(rd_sweep *s);
 
-/* A swept knob: one ring column, for the rings in mask, which move together. */
+/* A swept knob: one ring column, for the rings in mask, which move together; or the thread count. */
 typedef struct rd_knob {
     int column;     /* RD_KNOB_* */
-    unsigned mask;  /* rings whose value varies (bit r = ring r) */
-    char label[64]; /* "ring_task_window (ring 1)", "ring_heap (all rings)" */
+    unsigned mask;  /* rings whose value varies (bit r = ring r); 1 for the thread count */
+    char label[64]; /* "ring_task_window (ring 1)", "ring_heap (all rings)", "aicpu_thread_num" */
 } rd_knob;
 
 /* Finds the swept knobs: a ring column is swept when some ring's value takes
  * more than one value over the rows; the varying rings form one knob when
- * they hold equal values in every row, else one knob per varying ring.
- * Returns how many (at most max). */
+ * they hold equal values in every row, else one knob per varying ring. The
+ * thread count is one knob when it takes more than one value. Returns how
+ * many (at most max), in column order. */
 int rd_sweep_knobs(const rd_sweep *s, rd_knob *out, int max);
 
 /* The knob's value in a row (the value of the lowest ring in its mask). */
@@ -324,6 +336,8 @@ typedef struct rd_point {
     uint64_t x;         /* knob value */
     int nrows, nok;     /* rows at this value, of which ok */
     double makespan_us; /* least makespan over the ok rows (whatever the other knobs) */
+    const rd_row *best; /* the ok row of least makespan, ties to the least blocked time in all, then the
+                         * first; its blocked times are the point's (NULL when no row is ok) */
     const rd_row *fail; /* no ok row: the first row, for its status and code */
 } rd_point;
 

@@ -170,7 +170,7 @@ static const char PMU_CSV[] =
     "graph,platform,ring_task_window,ring_heap,ring_dep_pool,status,code,exit,makespan_us,tasks_completed,"  \
     "task_window_peak,heap_peak,dep_pool_peak,tensormap_peak,blocked_us,blocked_task_window_us,"             \
     "blocked_heap_us,blocked_dep_pool_us,blocked_tensormap_us\n"
-#define SWEEP_TAIL ",4,1/1/0/0,0/0/0/0,0/0/0/0,0,0.000/0.000/0.000/0.000,0.000,0.000,0.000,0.000\n"
+#define SWEEP_TAIL ",4,1/1/0/0,0/0/0/0,0/0/0/0,0,0.000/1.500/0.000/0.000,1.500,0.000,0.000,0.000\n"
 
 /* Two swept knobs: the task window of every ring (4, 16, 64) and ring 1's heap (1024, 2048 bytes).
  * Least ok makespan per task window: 4 -> 900 (the other row failed), 16 -> 450, 64 -> 300;
@@ -498,6 +498,64 @@ START_TEST(sweep_with_two_swept_knobs_gives_two_curves)
 }
 END_TEST
 
+/* The thread count is a knob like the rings, and each point's blocked time per ring is its row's. By hand:
+ * the task window at 16 has rows of 800 (2 threads) and 750 us (4): its point is the 750 row, blocked 610 us
+ * on ring 1; at 64, 750 and 180 us; at 256, 750 and 5 us. At 2 threads the least makespan is 790 (window
+ * 256, never blocked); at 4 threads every row takes 750 us, so the tie goes to the least blocked: window
+ * 256's row (line 7, 5 us). */
+START_TEST(every_swept_knob_gets_a_curve_and_blocked_time_per_ring)
+{
+    const char *dir = tu_tmpdir();
+#define TH_HEADER                                                                                            \
+    "graph,platform,ring_task_window,ring_heap,ring_dep_pool,status,code,exit,makespan_us,tasks_completed,"  \
+    "task_window_peak,heap_peak,dep_pool_peak,tensormap_peak,blocked_us,blocked_task_window_us,"             \
+    "blocked_heap_us,blocked_dep_pool_us,blocked_tensormap_us,aicpu_thread_num\n"
+#define TH_ROW(tw, ms, b1, th)                                                                               \
+    "g,a2a3," tw ",1024,64,ok,0,0," ms ",4,1/1/0/0,0/0/0/0,0/0/0/0,0,0.000/" b1 "/0.000/0.000," b1           \
+    ",0.000,0.000,0.000," th "\n"
+    free(tu_write(dir, "sweep.csv",
+                  TH_HEADER TH_ROW("16", "800", "600.000", "2") TH_ROW("16", "750", "610.000", "4")
+                      TH_ROW("64", "800", "200.000", "2") TH_ROW("64", "750", "180.000", "4")
+                          TH_ROW("256", "790", "0.000", "2") TH_ROW("256", "750", "5.000", "4")));
+    char p[4200], err[4096];
+    snprintf(p, sizeof(p), "%s/sweep.csv", dir);
+    rd_sweep sw;
+    ck_assert_int_eq(rd_load_sweep(p, &sw, err, sizeof(err)), RD_OK);
+    ck_assert(sw.has_threads && sw.has_blocked && sw.has_blocked_res);
+    rd_knob k[8];
+    ck_assert_int_eq(rd_sweep_knobs(&sw, k, 8), 2);
+    ck_assert_str_eq(k[0].label, "ring_task_window (all rings)");
+    ck_assert_str_eq(k[1].label, "aicpu_thread_num");
+    rd_point *pt;
+    ck_assert_int_eq(rd_sweep_curve(&sw, &k[1], 0, &pt), 2);
+    ck_assert_uint_eq(pt[0].x, 2);
+    ck_assert_double_eq(pt[0].makespan_us, 790);
+    ck_assert_int_eq(pt[0].best->line, 6);
+    ck_assert_uint_eq(pt[1].x, 4);
+    ck_assert_double_eq(pt[1].makespan_us, 750);
+    ck_assert_int_eq(pt[1].best->line, 7);
+    ck_assert_double_eq(pt[1].best->blocked[1], 5);
+    ck_assert_double_eq(pt[1].best->blocked_res[RD_RES_TASK_WINDOW], 5);
+    free(pt);
+    rd_sweep_free(&sw);
+    char *page = report_of(dir);
+    ASSERT_HAS(page, "2 swept knobs");
+    ck_assert_int_eq(count(page, "<polyline class=\"curve\""), 2);
+    ASSERT_HAS(page, "data-points=\"16:750.000 64:750.000 256:750.000\"");
+    ASSERT_HAS(page, "data-points=\"2:790.000 4:750.000\"");
+    /* ring 1 is the only ring that waited: one blocked line per chart */
+    ck_assert_int_eq(count(page, "<polyline class=\"blocked\""), 2);
+    ASSERT_HAS(page, "data-ring=\"1\" stroke=\"#8e5cc2\" data-points=\"16:610.000 64:180.000 256:5.000\"");
+    ASSERT_HAS(page, "data-ring=\"1\" stroke=\"#8e5cc2\" data-points=\"2:0.000 4:5.000\"");
+    ASSERT_HAS(page, "<td>4</td><td>750.000</td><td>3 / 3</td><td>0.000 / 5.000 / 0.000 / 0.000</td><td "
+                     "class=\"l\">task window 5.000</td><td>7</td>");
+    ASSERT_HAS(page, "<th>aicpu_thread_num</th>");
+    free(page);
+#undef TH_ROW
+#undef TH_HEADER
+}
+END_TEST
+
 START_TEST(rings_that_move_apart_are_separate_knobs)
 {
     const char *dir = tu_tmpdir();
@@ -530,7 +588,9 @@ START_TEST(rings_that_move_apart_are_separate_knobs)
     char *page = report_of(dir);
     ck_assert_int_eq(count(page, "<path class=\"fail\""), 1);
     ASSERT_HAS(
-        page, "<td>4</td><td>-</td><td>0 / 1</td><td class=\"l\">runtime error 3 FLOW_CONTROL_DEADLOCK</td>");
+        page,
+        "<td>4</td><td>-</td><td>0 / 1</td><td>-</td><td class=\"l\">-</td><td>2</td><td class=\"l\">runtime "
+        "error 3 FLOW_CONTROL_DEADLOCK</td>");
     ASSERT_HAS(page, "data-points=\"16:20.000\"");
     free(page);
     /* nothing swept: a note */
@@ -838,6 +898,16 @@ static const bad_case BAD[] = {
     {"sweep.csv", SWEEP_HEADER SW_ROW("4", "ok", "0", "", "1"), "sweep.csv:2: exit: \"\" is not an integer"},
     {"sweep.csv", SWEEP_HEADER SW_ROW("4", "ok", "0", "0", "-3"),
      "sweep.csv:2: makespan_us: \"-3\" is not a non-negative number"},
+    {"sweep.csv",
+     "ring_task_window,ring_heap,ring_dep_pool,graph,platform,status,code,exit,makespan_us,blocked_us\n"
+     "4,1024,64,g,a2a3,ok,0,0,1,1/2\n",
+     "sweep.csv:2: blocked_us: \"1/2\" is not N or N/N/N/N microseconds"},
+    {"sweep.csv",
+     "ring_task_window,ring_heap,ring_dep_pool,graph,platform,status,code,exit,makespan_us,"
+     "aicpu_thread_num\n4,1024,64,g,a2a3,ok,0,0,1,x\n",
+     "sweep.csv:2: aicpu_thread_num: \"x\" is not an unsigned integer"},
+    {"sweep.csv", SWEEP_HEADER "g,a2a3,4,1024,64,ok,0,0,1,4,1/1/0/0,0/0/0/0,0/0/0/0,0,0,0,-1,0,0\n",
+     "sweep.csv:2: blocked_heap_us: \"-1\" is not a non-negative number"},
     /* RFC 4180 quoting: a quoted line break is part of its field, so the next row starts on line 4 */
     {"sweep.csv",
      SWEEP_HEADER "\"g\nh\",\"a,2\"\"a3\",4,1024,64,ok,0,0,1" SWEEP_TAIL SW_ROW("4", "ok", "0", "0", "-3"),
@@ -1288,7 +1358,7 @@ START_TEST(chromium_renders_every_section_with_its_numbers)
     /* every section, in order, each with its charts rendered at a visible size */
     const cJSON *secs = probe_get(R, "sections");
     static const char *const want_secs[] = {"summary", "overhead", "swimlane", "rings", "pipes", "sweep"};
-    static const int want_svgs[] = {1, 1, 1, 3, 1, 2};
+    static const int want_svgs[] = {1, 1, 1, 3, 1, 4}; /* sweep: makespan and blocked time per knob */
     ck_assert_int_eq(cJSON_GetArraySize(secs), 6);
     for (int i = 0; i < 6; i++) {
         ck_assert_str_eq(cJSON_GetArrayItem(secs, i)->valuestring, want_secs[i]);
@@ -1313,9 +1383,11 @@ START_TEST(chromium_renders_every_section_with_its_numbers)
     ASSERT_SHOWS("pipes", "90%");
     ASSERT_SHOWS("pipes", "Kernels with a flat cost (no pipe model): vadd.");
     ASSERT_SHOWS("sweep", "2 swept knobs");
-    ASSERT_SHOWS("sweep", "makespan against ring_task_window (all rings)");
-    ASSERT_SHOWS("sweep", "makespan against ring_heap (ring 1)");
-    ASSERT_SHOWS("sweep", "4\t900.000\t1 / 2\tothers: first runtime error 3 FLOW_CONTROL_DEADLOCK");
+    ASSERT_SHOWS("sweep", "makespan and orchestrator blocked time against ring_task_window (all rings)");
+    ASSERT_SHOWS("sweep", "makespan and orchestrator blocked time against ring_heap (ring 1)");
+    ASSERT_SHOWS("sweep",
+                 "4\t900.000\t1 / 2\t0.000 / 1.500 / 0.000 / 0.000\ttask window 1.500\t3\tothers: first "
+                 "runtime error 3 FLOW_CONTROL_DEADLOCK");
     /* the critical path: three red bars, drawn at a visible size */
     const cJSON *cp = probe_get(R, "cp");
     ck_assert_int_eq(cJSON_GetArraySize(cp), 3);
@@ -1404,6 +1476,7 @@ Suite *suite_report(void)
     tcase_add_test(tc, ring_occupancy_has_one_series_per_ring_with_samples);
     tcase_add_test(tc, sweep_with_two_swept_knobs_gives_two_curves);
     tcase_add_test(tc, rings_that_move_apart_are_separate_knobs);
+    tcase_add_test(tc, every_swept_knob_gets_a_curve_and_blocked_time_per_ring);
     tcase_add_test(tc, missing_optional_inputs_give_notes);
     tcase_add_test(tc, malformed_inputs_name_file_and_field_and_write_nothing);
     tcase_add_test(tc, report_command_errors_and_help);
