@@ -60,6 +60,7 @@ int chip_init(chip *c, const platform *p, const chip_config *cfg, const char *gr
               size_t errlen)
 {
     memset(c, 0, sizeof(*c));
+    occ_init(&c->occ);
     c->plat = *p;
     c->cfg = *cfg;
     c->ncores = platform_num_cores(p);
@@ -480,6 +481,13 @@ void chip_task_done(chip *c, task *tk, int thread, ps_t t)
     chip_check_finished(c);
 }
 
+void chip_note_occupancy(chip *c, int ring, ps_t t)
+{
+    const dep_pool *d = &c->deppools[ring];
+    occ_note(&c->occ, t, ring, task_ring_active(&c->rings[ring]), ring_heap_used(&c->heaps[ring]),
+             d->top - d->tail);
+}
+
 /* Walks the ring's watermark over consumed slots, in ring order (runtime.md §1.3). */
 static void advance_watermark(chip *c, int ring, ps_t t)
 {
@@ -499,6 +507,7 @@ static void advance_watermark(chip *c, int ring, ps_t t)
     }
     if (r->last_alive != before) {
         c->ring_advances++;
+        chip_note_occupancy(c, ring, t);
         orch_on_ring_advance(c, ring, t);
     }
 }

@@ -12,6 +12,7 @@
 #include "dump.h"
 #include "evq.h"
 #include "hbm.h"
+#include "occ.h"
 #include "ohm.h"
 #include "orch.h"
 #include "pipe.h"
@@ -140,6 +141,7 @@ typedef struct chip {
     uint64_t retired_heap_cum[RING_COUNT]; /* ... cumulative */
     uint64_t retired_dep_mark[RING_COUNT]; /* dependency-pool mark of the newest retired task */
     tmap tm;                               /* the TensorMap */
+    occ occ;                               /* ring occupancy over simulated time (ring_occupancy) */
     bool dep_gen_on;                       /* deps.json collection */
     bool logical_on;                       /* the dependency replay runs (deps.json or the overhead model) */
     depgen dg;                             /* ... its state */
@@ -206,6 +208,10 @@ int chip_init(chip *c, const platform *p, const chip_config *cfg, const char *gr
 
 /* Frees everything. */
 void chip_free(chip *c);
+
+/* Records ring's occupancy (live task slots, heap bytes, dependency-pool
+ * entries) at time t in the occupancy series; called wherever one moves. */
+void chip_note_occupancy(chip *c, int ring, ps_t t);
 
 /* Handles the next event. Returns 1 while the run goes on, 0 once it ended
  * (see c->status). */

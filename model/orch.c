@@ -735,6 +735,7 @@ static void step_submit(chip *c, ps_t t)
     if (o->stage == SUB_ALLOC) {
         /* the heap tail follows the watermark lazily, at the orchestrator's alloc */
         ring_heap_set_tail(&c->heaps[ring], c->retired_heap_off[ring], c->retired_heap_cum[ring]);
+        chip_note_occupancy(c, ring, t);
         if (!task_ring_has_space(r)) {
             block(c, RES_TASK_WINDOW, ring, t);
             return;
@@ -748,6 +749,7 @@ static void step_submit(chip *c, ps_t t)
         tk = create_task(c, ring, heap_off);
         if (!tk)
             return;
+        chip_note_occupancy(c, ring, t);
         o->cur = tk->id;
         if (op->kind == OP_ALLOC) {
             /* an alloc has no fanin stage, but later deps may name it (alloc_outs.task_id()) */
@@ -806,7 +808,8 @@ static void step_submit(chip *c, ps_t t)
     if (o->stage == SUB_WIRE) {
         dep_pool *d = &c->deppools[ring];
         if (dep_pool_available(d) < tk->nlinks) {
-            dep_pool_reclaim(d, r->last_alive, c->retired_dep_mark[ring]);
+            if (dep_pool_reclaim(d, r->last_alive, c->retired_dep_mark[ring]))
+                chip_note_occupancy(c, ring, t);
             if (dep_pool_available(d) < tk->nlinks) {
                 block(c, RES_DEP_POOL, ring, t);
                 return;
@@ -815,6 +818,7 @@ static void step_submit(chip *c, ps_t t)
         unblock(c, t);
         if (wire(c, tk, ring, t) != 0)
             return;
+        chip_note_occupancy(c, ring, t);
         o->stage = SUB_IDLE;
         o->have_op = false;
         chip_schedule(c, t + c->cost.submit, EV_ORCH_PUBLISH, 0, tk->id);

@@ -373,6 +373,14 @@ int report_write_run(const chip *c, const report_info *ri, const char *path, cha
                 c->spill_peak[r], us_from_ps(c->orch.blocked_ps[r]));
     fprintf(f, "\n  ],\n  \"tensormap\": {\"capacity\": %" PRIu32 ", \"peak\": %" PRIu32 "},\n",
             c->tm.capacity, c->tm.peak_used);
+    /* what each ring held over simulated time, which scope stats cannot say (their samples have no time) */
+    fputs("  \"ring_occupancy\": ", f);
+    if (occ_write_json(f, &c->occ, c->end_time) != 0) {
+        outfile_abort(&of);
+        snprintf(err, errlen, "out of memory writing the ring occupancy");
+        return -1;
+    }
+    fputs(",\n", f);
     fputs("  \"orchestrator_blocked_us\": {", f);
     for (int k = 1; k < RES_COUNT; k++)
         fprintf(f, "%s\"%s\": %.6f", k > 1 ? ", " : "", orch_resource_name((orch_resource)k),
@@ -559,9 +567,10 @@ static void summary_overhead(const chip *c, FILE *out)
                     100 * r.cp_sched_us / r.cp_span_us);
         /* the model sees idle cores and ready tasks; it cannot see why the threads did not dispatch */
         if (report_dump_bound(c))
-            fputs("  (the scheduler threads were parked by the args dump: that freeze is what the model counts "
-                  "as scheduler overhead here)\n",
-                  out);
+            fputs(
+                "  (the scheduler threads were parked by the args dump: that freeze is what the model counts "
+                "as scheduler overhead here)\n",
+                out);
     }
     ohm_result_free(&r);
 }

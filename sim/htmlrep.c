@@ -310,9 +310,9 @@ static const char CSS[] =
     "svg .grid{stroke:#e6e6e6;stroke-width:1}svg .axis{stroke:#888;stroke-width:1}\n"
     "svg .aic{fill:" COL_AIC "}svg .aiv{fill:" COL_AIV "}svg .cp{fill:" COL_CP "}"
     "svg .cpl{stroke:" COL_CP ";stroke-width:1.2;stroke-opacity:0.75;fill:none}\n"
-    "svg .series{fill:none;stroke-width:1.6}svg .cap{stroke-dasharray:5 4;stroke-width:1.2;fill:none}\n"
-    "svg .curve{fill:none;stroke-width:2}svg .blocked{fill:none;stroke-width:1.8}svg .pt{stroke:#fff;stroke-width:1}svg .fail{stroke:" COL_CP
-    ";stroke-width:2}\n"
+    "svg .series{fill:none;stroke-width:1.6}svg .band{fill-opacity:0.22;stroke:none}svg .cap{stroke-dasharray:5 4;stroke-width:1.2;fill:none}\n"
+    "svg .curve{fill:none;stroke-width:2}svg .blocked{fill:none;stroke-width:1.8}svg "
+    ".pt{stroke:#fff;stroke-width:1}svg .fail{stroke:" COL_CP ";stroke-width:2}\n"
     ".charts{display:flex;flex-wrap:wrap;gap:12px 24px}figure{margin:0}figcaption{font-weight:bold;"
     "font-size:13px;margin:4px 0}\n"
     ".sweep-fig{flex-basis:100%}.pair{display:flex;gap:8px}.pair svg{width:49.5%}\n"
@@ -1334,30 +1334,30 @@ static void rings_table(rep *r)
     fputs("</table>\n", f);
 }
 
-/* One resource's chart: live occupancy at each sample, a series per ring with samples. */
+/* One resource's chart over simulated time (ptosim_run.json ring_occupancy): per ring that held something,
+ * a band from the lowest to the highest value of each time bucket and a line along the highest, against
+ * the capacity line. */
 static void ring_chart(rep *r, int res)
 {
     static const char *const id[3] = {"task_window", "heap", "dep_pool"};
     static const char *const title[3] = {"Task window: live task slots", "Heap: live bytes",
                                          "Dependency pool: live entries"};
     FILE *f = r->f;
-    const rd_scopes *sc = &r->sc;
-    const uint64_t *cap = res == 0 ? sc->task_window_max : res == 1 ? sc->heap_max : sc->dep_pool_max;
-    uint64_t peak[RD_RINGS] = {0};
-    size_t count[RD_RINGS] = {0};
-    for (size_t i = 0; i < sc->n; i++) {
-        const rd_sample *s = &sc->v[i];
-        uint64_t v = res == 0 ? s->task_window : res == 1 ? s->heap : s->dep_pool;
-        count[s->ring]++;
-        if (v > peak[s->ring])
-            peak[s->ring] = v;
+    const rd_run *run = &r->run;
+    const rd_occ *oc = &run->occ;
+    uint64_t cap[RD_RINGS], peak[RD_RINGS] = {0};
+    for (int g = 0; g < RD_RINGS; g++) {
+        const rd_ring *rg = &run->rings[g];
+        cap[g] = res == 0 ? rg->task_window : res == 1 ? rg->heap : rg->dep_pool;
+        for (int i = 0; oc->used[g] && i < oc->n; i++)
+            peak[g] = oc->hi[g][res][i] > peak[g] ? oc->hi[g][res][i] : peak[g];
     }
-    /* scale: up to the capacity when some ring comes within 20% of it; else zoom on the samples */
+    /* scale: up to the capacity when some ring comes within 20% of it; else zoom on the values */
     double maxv = 0, mincap = 0;
     bool same_cap = true;
     int first = -1;
     for (int g = 0; g < RD_RINGS; g++) {
-        if (!count[g])
+        if (!oc->used[g])
             continue;
         if (first < 0)
             first = g;
@@ -1380,31 +1380,36 @@ static void ring_chart(rep *r, int res)
         step = s;
     }
     top = ceil(top / step) * step;
-    axis ax = {0, (double)(sc->n > 1 ? sc->n - 1 : 1), CH_LEFT, CH_LEFT + CH_PLOT_W, false};
+    double span_us = run->makespan_us > 0 ? run->makespan_us : oc->bucket_us * oc->n, div;
+    const char *unit;
+    time_unit(span_us, &div, &unit);
+    axis ax = {0, span_us, CH_LEFT, CH_LEFT + CH_PLOT_W, false};
     axis ay = {0, top, CH_TOP + CH_PLOT_H, CH_TOP, false};
 
     fprintf(f, "<figure id=\"ring-%s\"><figcaption>%s per ring</figcaption>\n", id[res], title[res]);
     fprintf(f,
             "<svg class=\"ring-chart\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\" "
-            "aria-label=\"%s\">\n",
+            "aria-label=\"%s over simulated time\">\n",
             CH_W, CH_H, CH_W, CH_H, title[res]);
     y_ticks(f, &ay, step, CH_LEFT, CH_LEFT + CH_PLOT_W, res == 1 ? 'b' : 'n');
-    /* x ticks: sample numbers */
-    double xs = nice_step((double)(sc->n > 1 ? sc->n - 1 : 1), 6);
-    if (xs < 1)
-        xs = 1;
-    for (double v = 0; v <= ax.hi + 1e-9; v += xs)
-        fprintf(f, "<text class=\"tick\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%.0f</text>",
-                ax_px(&ax, v), CH_TOP + CH_PLOT_H + 14, v);
+    /* x ticks: simulated time */
+    double xs = nice_step(span_us / div, 6);
+    int dec = step_decimals(xs);
+    for (double v = 0; v <= span_us / div * (1 + 1e-9); v += xs) {
+        char lab[32];
+        fmt_num(lab, sizeof(lab), v, dec);
+        fprintf(f, "<text class=\"tick\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>",
+                ax_px(&ax, v * div), CH_TOP + CH_PLOT_H + 14, lab);
+    }
     fprintf(f,
-            "\n<text class=\"title\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">scope boundary (sample in "
-            "scope_stats.jsonl, orchestration order)</text>\n",
-            CH_LEFT + CH_PLOT_W / 2, CH_TOP + CH_PLOT_H + 34);
+            "\n<text class=\"title\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">simulated time since launch "
+            "(%s)</text>\n",
+            CH_LEFT + CH_PLOT_W / 2, CH_TOP + CH_PLOT_H + 34, unit);
     fprintf(f, "<line class=\"axis\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>\n", CH_LEFT,
             CH_TOP + CH_PLOT_H, CH_LEFT + CH_PLOT_W, CH_TOP + CH_PLOT_H);
     if (show_cap) {
         for (int g = 0; g < RD_RINGS; g++) {
-            if (!count[g] || (same_cap && g != first))
+            if (!oc->used[g] || (same_cap && g != first))
                 continue;
             double yc = ax_px(&ay, (double)cap[g]);
             fprintf(f,
@@ -1417,42 +1422,35 @@ static void ring_chart(rep *r, int res)
             fputc('\n', f);
         }
     }
-    /* series, thinned to a min and a max per pixel column when denser than that */
+    /* each bucket as a step [i, i + 1) x width, cut at the end of the run */
     for (int g = 0; g < RD_RINGS; g++) {
-        if (!count[g])
+        if (!oc->used[g])
             continue;
-        fprintf(f, "<polyline class=\"series\" data-ring=\"%d\" stroke=\"%s\" points=\"", g, RING_COL[g]);
-        bool thin = count[g] > 2 * (size_t)CH_PLOT_W;
-        int col = -1;
-        double cmin = 0, cmax = 0;
-        int n = 0;
-        for (size_t i = 0; i <= sc->n; i++) {
-            bool end = i == sc->n;
-            if (!end && sc->v[i].ring != g)
-                continue;
-            double v = 0, x = 0;
-            if (!end) {
-                const rd_sample *s = &sc->v[i];
-                v = (double)(res == 0 ? s->task_window : res == 1 ? s->heap : s->dep_pool);
-                x = ax_px(&ax, (double)i);
-                if (!thin) {
-                    fprintf(f, "%s%.1f,%.1f", n++ ? " " : "", x, ax_px(&ay, v));
-                    continue;
-                }
-            } else if (!thin) {
-                break;
+        fprintf(f, "<polygon class=\"band\" data-ring=\"%d\" fill=\"%s\" points=\"", g, RING_COL[g]);
+        for (int pass = 0; pass < 2; pass++) /* the highs left to right, then the lows back */
+            for (int j = 0; j < oc->n; j++) {
+                int i = pass ? oc->n - 1 - j : j;
+                double x0 = ax_px(&ax, i * oc->bucket_us),
+                       x1 = ax_px(&ax, (i + 1) * oc->bucket_us < span_us ? (i + 1) * oc->bucket_us : span_us);
+                double y = ax_px(&ay, (double)(pass ? oc->lo[g][res][i] : oc->hi[g][res][i]));
+                fprintf(f, "%s%.1f,%.1f %.1f,%.1f", pass || j ? " " : "", pass ? x1 : x0, y, pass ? x0 : x1,
+                        y);
             }
-            int c = end ? INT_MAX : (int)x;
-            if (c != col) {
-                if (col >= 0)
-                    fprintf(f, "%s%d,%.1f %d,%.1f", n++ ? " " : "", col, ax_px(&ay, cmin), col,
-                            ax_px(&ay, cmax));
-                col = c;
-                cmin = cmax = v;
-            } else {
-                cmin = v < cmin ? v : cmin;
-                cmax = v > cmax ? v : cmax;
-            }
+        fprintf(f, "\"/>\n<polyline class=\"series\" data-ring=\"%d\" stroke=\"%s\" points=\"", g,
+                RING_COL[g]);
+        double lx = -1, ly = -1;
+        for (int i = 0; i < oc->n; i++) {
+            double x0 = ax_px(&ax, i * oc->bucket_us),
+                   x1 = ax_px(&ax, (i + 1) * oc->bucket_us < span_us ? (i + 1) * oc->bucket_us : span_us);
+            double y = ax_px(&ay, (double)oc->hi[g][res][i]);
+            char a[48], b[48];
+            snprintf(a, sizeof(a), "%.1f,%.1f", x0, y);
+            snprintf(b, sizeof(b), "%.1f,%.1f", lx, ly);
+            if (strcmp(a, b) != 0) /* the step's start, unless the last point was already there */
+                fprintf(f, "%s%s", i ? " " : "", a);
+            fprintf(f, " %.1f,%.1f", x1, y);
+            lx = x1;
+            ly = y;
         }
         fputs("\"/>\n", f);
     }
@@ -1466,14 +1464,13 @@ static void ring_chart(rep *r, int res)
             snprintf(a, sizeof(a), "%" PRIu64, peak[g]);
             snprintf(b, sizeof(b), "%" PRIu64, cap[g]);
         }
-        if (count[g])
-            fprintf(
-                f,
-                "<li><span class=\"sw\" style=\"background:%s\"></span>ring %d: %zu samples, highest %s of "
-                "%s (%.1f%%)</li>",
-                RING_COL[g], g, count[g], a, b, cap[g] ? 100.0 * (double)peak[g] / (double)cap[g] : 0);
+        if (oc->used[g])
+            fprintf(f,
+                    "<li><span class=\"sw\" style=\"background:%s\"></span>ring %d: highest %s of %s "
+                    "(%.1f%%)</li>",
+                    RING_COL[g], g, a, b, cap[g] ? 100.0 * (double)peak[g] / (double)cap[g] : 0);
         else
-            fprintf(f, "<li><span class=\"sw\" style=\"background:#ccc\"></span>ring %d: no samples</li>", g);
+            fprintf(f, "<li><span class=\"sw\" style=\"background:#ccc\"></span>ring %d: never used</li>", g);
     }
     if (!show_cap && maxv > 0)
         fprintf(
@@ -1482,28 +1479,80 @@ static void ring_chart(rep *r, int res)
     fputs("</ul></figure>\n", f);
 }
 
+/* Scope stats (dfx_outputs/scope_stats/scope_stats.jsonl): per ring, how many scope boundaries were sampled
+ * and the most each resource held at one. */
+static void scope_table(rep *r)
+{
+    FILE *f = r->f;
+    const rd_scopes *sc = &r->sc;
+    uint64_t n[RD_RINGS] = {0}, mx[RD_RINGS][3] = {{0}};
+    for (size_t i = 0; i < sc->n; i++) {
+        const rd_sample *s = &sc->v[i];
+        uint64_t v[3] = {s->task_window, s->heap, s->dep_pool};
+        n[s->ring]++;
+        for (int k = 0; k < 3; k++)
+            mx[s->ring][k] = v[k] > mx[s->ring][k] ? v[k] : mx[s->ring][k];
+    }
+    fprintf(f,
+            "<p class=\"sub\">%zu samples, one at every scope begin and end; the runtime stamps them with no "
+            "time, so they are counted here, not drawn (the charts above are over simulated time).%s%s</p>\n",
+            sc->n, sc->fatal ? " A runtime fatal was latched: later samples are diagnostic only." : "",
+            sc->dropped ? " Some records were dropped on the device." : "");
+    fputs("<table id=\"scope-table\"><tr><th>ring</th><th>samples</th><th>highest task window</th>"
+          "<th>highest heap</th><th>highest dep pool</th></tr>\n",
+          f);
+    for (int g = 0; g < RD_RINGS; g++) {
+        char h[32];
+        fmt_bytes(h, sizeof(h), (double)mx[g][1]);
+        if (n[g])
+            fprintf(f,
+                    "<tr><td>%d</td><td>%" PRIu64 "</td><td>%" PRIu64 "</td><td>%s</td><td>%" PRIu64
+                    "</td></tr>\n",
+                    g, n[g], mx[g][0], h, mx[g][2]);
+        else
+            fprintf(f, "<tr><td>%d</td><td>0</td><td>-</td><td>-</td><td>-</td></tr>\n", g);
+    }
+    fputs("</table>\n", f);
+}
+
 static void section_rings(rep *r)
 {
     FILE *f = r->f;
+    const rd_occ *oc = &r->run.occ;
     fputs("<section id=\"rings\">\n<h2>Rings</h2>\n<h3>Peaks against capacity (ptosim_run.json)</h3>\n", f);
     rings_table(r);
-    fputs("<h3>Occupancy over the run (scope stats)</h3>\n", f);
-    if (r->sc_rc != RD_OK)
-        note(f, "No scope stats: <code>dfx_outputs/scope_stats/scope_stats.jsonl</code> is absent (run with "
-                "<code>--enable-scope-stats</code>), so ring occupancy over time is not shown.");
-    else if (!r->sc.n)
-        note(f, "The scope stats file has no samples (no scope was recorded).");
+    fputs("<h3>Occupancy over simulated time (ptosim_run.json ring_occupancy)</h3>\n", f);
+    bool any = false;
+    for (int g = 0; g < RD_RINGS; g++)
+        any |= oc->used[g];
+    if (!oc->given)
+        note(f, "This <code>ptosim_run.json</code> has no <code>ring_occupancy</code>: it was written before "
+                "ptosim recorded ring occupancy over time; run the graph again.");
+    else if (!any || !oc->n)
+        note(f, "No ring held anything during the run.");
     else {
+        char w[32];
+        fmt_time(w, sizeof(w), oc->bucket_us);
         fprintf(
             f,
-            "<p class=\"sub\">What each ring held at every scope begin and end (%zu samples; the runtime "
-            "stamps them with no time, so the x axis is their order). Live = <code>*_end - *_start</code> "
-            "of the sample.%s</p>\n<div class=\"charts\">\n",
-            r->sc.n, r->sc.fatal ? " A runtime fatal was latched: later samples are diagnostic only." : "");
+            "<p class=\"sub\">What each ring held from launch to the end of the run, in %d buckets of %s: "
+            "the band spans the least to the most a ring held within a bucket, the line is the most. The "
+            "heap and the dependency pool are reclaimed lazily, at the orchestrator's next allocation on "
+            "that ring (model/README.md §4.3, §4.4), so after a ring's last submit they keep what its last "
+            "tasks held.</p>\n<div class=\"charts\">\n",
+            oc->n, w);
         for (int res = 0; res < 3; res++)
             ring_chart(r, res);
         fputs("</div>\n", f);
     }
+    fputs("<h3>Scope stats</h3>\n", f);
+    if (r->sc_rc != RD_OK)
+        note(f, "No scope stats: <code>dfx_outputs/scope_stats/scope_stats.jsonl</code> is absent (run with "
+                "<code>--enable-scope-stats</code>).");
+    else if (!r->sc.n)
+        note(f, "The scope stats file has no samples (no scope was recorded).");
+    else
+        scope_table(r);
     fputs("</section>\n", f);
 }
 
@@ -2440,8 +2489,8 @@ static void usage(FILE *out)
           "  args dump with --dump-args: bytes produced and drained, parks per thread, the kill\n"
           "  swimlane  executions per core with the dependency-critical path in red\n"
           "            (dfx_outputs/chip_swimlane_records.json, dfx_outputs/deps.json)\n"
-          "  rings     ring peaks against capacity, and occupancy at every scope boundary\n"
-          "            (dfx_outputs/scope_stats/scope_stats.jsonl)\n"
+          "  rings     ring peaks against capacity, occupancy over simulated time (ptosim_run.json),\n"
+          "            samples per ring (dfx_outputs/scope_stats/scope_stats.jsonl)\n"
           "  pipes     pipe busy fraction per kernel (ptosim_run.json kernels, dfx_outputs/pmu.csv)\n"
           "  sweep     makespan and the orchestrator's blocked time per ring against each swept knob,\n"
           "            the thread count included (sweep.csv: the columns of --summary-csv)\n"

@@ -506,6 +506,74 @@ static int load_dump(jctx *c, const cJSON *root, rd_dump *d)
     return 0;
 }
 
+/* n non-negative integers of an array member into a malloc'd array. */
+static int occ_array(jctx *c, const cJSON *o, const char *key, const char *field, int n, uint64_t **out)
+{
+    const cJSON *a = cJSON_GetObjectItemCaseSensitive(o, key), *v;
+    char what[96];
+    snprintf(what, sizeof(what), "missing or not an array of %d non-negative integers", n);
+    if (!cJSON_IsArray(a) || cJSON_GetArraySize(a) != n)
+        return field_bad(c, field, what);
+    *out = malloc((n ? (size_t)n : 1) * sizeof(**out));
+    if (!*out)
+        return field_bad(c, field, "out of memory");
+    int i = 0;
+    cJSON_ArrayForEach(v, a)
+    {
+        if (!cJSON_IsNumber(v) || v->valuedouble < 0 || v->valuedouble > 1.8e19)
+            return field_bad(c, field, what);
+        (*out)[i++] = (uint64_t)v->valuedouble;
+    }
+    return 0;
+}
+
+/* "ring_occupancy" (model/occ.c occ_write_json), optional for runs written before it existed. */
+static int load_occ(jctx *c, const cJSON *root, rd_occ *oc)
+{
+    static const char *const RES[3] = {"task_window", "heap", "dep_pool"};
+    const cJSON *o, *rings;
+    double n = 0;
+    if (opt_obj(c, root, "ring_occupancy", "ring_occupancy", &o) != 0)
+        return RD_BAD;
+    if (!o)
+        return 0;
+    oc->given = true;
+    if (need_num(c, o, "bucket_us", "ring_occupancy.bucket_us", &oc->bucket_us) != 0 ||
+        need_num(c, o, "buckets", "ring_occupancy.buckets", &n) != 0)
+        return RD_BAD;
+    if (!(oc->bucket_us > 0))
+        return field_bad(c, "ring_occupancy.bucket_us", "not a positive number");
+    if (n < 0 || n > 1e6 || n != (int)n)
+        return field_bad(c, "ring_occupancy.buckets", "not a count of buckets");
+    oc->n = (int)n;
+    rings = cJSON_GetObjectItemCaseSensitive(o, "rings");
+    if (!cJSON_IsArray(rings) || cJSON_GetArraySize(rings) != RD_RINGS)
+        return field_bad(c, "ring_occupancy.rings", "missing or not an array of 4 rings");
+    for (int g = 0; g < RD_RINGS; g++) {
+        const cJSON *ring = cJSON_GetArrayItem(rings, g);
+        char f[128];
+        if (cJSON_IsNull(ring))
+            continue;
+        snprintf(f, sizeof(f), "ring_occupancy.rings[%d]", g);
+        if (!cJSON_IsObject(ring))
+            return field_bad(c, f, "not an object or null");
+        oc->used[g] = true;
+        for (int k = 0; k < 3; k++) {
+            const cJSON *res;
+            snprintf(f, sizeof(f), "ring_occupancy.rings[%d].%s", g, RES[k]);
+            if (!(res = need_obj(c, ring, RES[k], f)))
+                return RD_BAD;
+            char fl[160], fh[160];
+            snprintf(fl, sizeof(fl), "%s.low", f);
+            snprintf(fh, sizeof(fh), "%s.high", f);
+            if (occ_array(c, res, "low", fl, oc->n, &oc->lo[g][k]) != 0 ||
+                occ_array(c, res, "high", fh, oc->n, &oc->hi[g][k]) != 0)
+                return RD_BAD;
+        }
+    }
+    return 0;
+}
+
 static int load_run_json(jctx *c, const cJSON *root, rd_run *r)
 {
     if (!cJSON_IsObject(root))
@@ -564,7 +632,7 @@ static int load_run_json(jctx *c, const cJSON *root, rd_run *r)
             need_num(c, o, "busy_fraction", "bottleneck.busy_fraction", &r->bn_fraction) != 0)
             return RD_BAD;
     }
-    if (load_rings(c, root, r) != 0)
+    if (load_rings(c, root, r) != 0 || load_occ(c, root, &r->occ) != 0)
         return RD_BAD;
     if (opt_obj(c, root, "tensormap", "tensormap", &o) != 0)
         return RD_BAD;
@@ -617,6 +685,12 @@ void rd_run_free(rd_run *r)
     free(r->kernels);
     r->kernels = NULL;
     r->nkernels = 0;
+    for (int g = 0; g < RD_RINGS; g++)
+        for (int k = 0; k < 3; k++) {
+            free(r->occ.lo[g][k]);
+            free(r->occ.hi[g][k]);
+            r->occ.lo[g][k] = r->occ.hi[g][k] = NULL;
+        }
 }
 
 /* ------------------------------------------------------------------ */

@@ -102,6 +102,17 @@ typedef struct rd_dump {
     rd_dump_thread th[RD_MAX_THREADS];
 } rd_dump;
 
+/* ptosim_run.json's "ring_occupancy": per ring and resource (task window, heap, dependency pool), the
+ * lowest and highest value in each time bucket of the run (model/occ.h). */
+typedef struct rd_occ {
+    bool given;                /* the key is there (older runs lack it) */
+    double bucket_us;          /* bucket width: bucket i covers [i, i + 1) x bucket_us */
+    int n;                     /* buckets */
+    bool used[RD_RINGS];       /* the ring held something at some time (else null in the file) */
+    uint64_t *lo[RD_RINGS][3]; /* per ring and resource, n lows (malloc'd; NULL when unused) */
+    uint64_t *hi[RD_RINGS][3]; /* ... and n highs */
+} rd_occ;
+
 typedef struct rd_run {
     char version[64];           /* ptosim_version */
     char graph[RD_NAME_MAX];    /* graph.name ("" = not given) */
@@ -143,6 +154,7 @@ typedef struct rd_run {
     uint64_t origin_ticks; /* platform.params.sys_cnt_origin_ticks (time 0), 0 = not given */
     rd_overhead oh;        /* overhead */
     rd_dump dump;          /* args_dump */
+    rd_occ occ;            /* ring_occupancy */
 } rd_run;
 
 /* Reads path (a ptosim_run.json). */

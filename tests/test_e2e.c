@@ -340,6 +340,7 @@ START_TEST(run_report_and_name_map_describe_the_run)
                                        "hbm",
                                        "rings",
                                        "tensormap",
+                                       "ring_occupancy",
                                        "orchestrator_blocked_us",
                                        "profiling",
                                        "args_dump",
@@ -367,6 +368,32 @@ START_TEST(run_report_and_name_map_describe_the_run)
     ck_assert_int_gt(cJSON_GetObjectItem(sim, "events")->valueint, 0);
     ck_assert(cJSON_IsNumber(cJSON_GetObjectItem(sim, "host_seconds")));
     ck_assert(cJSON_GetObjectItem(sim, "simgrid_clock_s")->valuedouble == 35.084e-6);
+    /* ring occupancy over time (model/README.md §9.5's timeline): 35.084 us in at most 256 buckets from 10
+     * ns up takes 160 ns (256 x 80 ns = 20.48 us is too short), 220 of them. a, b and c take their slot, 64
+     * KiB of heap and (b, c) a dependency entry at 0, 874 and 1748 ns: buckets 0, 5 and 10; a retires
+     * once b has completed (23.744 us, bucket 148) */
+    const cJSON *oc = cJSON_GetObjectItem(j, "ring_occupancy");
+    ck_assert(cJSON_GetObjectItem(oc, "bucket_us")->valuedouble == 0.16);
+    ck_assert_int_eq(cJSON_GetObjectItem(oc, "buckets")->valueint, 220);
+    const cJSON *rings = cJSON_GetObjectItem(oc, "rings"), *r0 = cJSON_GetArrayItem(rings, 0);
+    for (int g = 1; g < 4; g++)
+        ck_assert(cJSON_IsNull(cJSON_GetArrayItem(rings, g)));
+    static const char *const res[3] = {"task_window", "heap", "dep_pool"};
+    static const int bucket[3] = {0, 5, 10};
+    static const double lo[3][3] = {{0, 1, 2}, {0, 65536, 131072}, {0, 0, 1}},
+                        hi[3][3] = {{1, 2, 3}, {65536, 131072, 196608}, {0, 1, 2}};
+    for (int k = 0; k < 3; k++) {
+        const cJSON *x = cJSON_GetObjectItem(r0, res[k]);
+        for (int b = 0; b < 3; b++) {
+            ck_assert(cJSON_GetArrayItem(cJSON_GetObjectItem(x, "low"), bucket[b])->valuedouble == lo[k][b]);
+            ck_assert(cJSON_GetArrayItem(cJSON_GetObjectItem(x, "high"), bucket[b])->valuedouble == hi[k][b]);
+        }
+    }
+    const cJSON *tw = cJSON_GetObjectItem(cJSON_GetObjectItem(r0, "task_window"), "low");
+    int drop = 11; /* the first bucket that holds fewer than 3 slots */
+    while (drop < 220 && cJSON_GetArrayItem(tw, drop)->valuedouble == 3)
+        drop++;
+    ck_assert_msg(drop >= 148 && drop < 219, "a retired in bucket %d", drop);
     cJSON_Delete(j);
     free(p);
     p = path_in(dir, "dfx_outputs/name_map_chain3.json");

@@ -69,6 +69,15 @@ static const char RUN_JSON[] =
     "1024, \"dep_pool\": 64, \"dep_pool_peak\": 0, \"fanin_spill_peak\": 0, \"orchestrator_blocked_us\": "
     "0.0}],\n"
     " \"tensormap\": {\"capacity\": 1024, \"peak\": 0},\n"
+    " \"ring_occupancy\": {\"bucket_us\": 12.0, \"buckets\": 3, \"rings\": [\n"
+    "  {\"task_window\": {\"low\": [0, 0, 0], \"high\": [1, 1, 0]}, \"heap\": {\"low\": [0, 0, 0], \"high\": "
+    "[0, 0, "
+    "0]}, \"dep_pool\": {\"low\": [0, 0, 0], \"high\": [0, 0, 0]}},\n"
+    "  {\"task_window\": {\"low\": [0, 2, 0], \"high\": [4, 4, 3]}, \"heap\": {\"low\": [0, 0, 0], \"high\": "
+    "[524288, 524288, 262144]}, \"dep_pool\": {\"low\": [0, 1, 0], \"high\": [2, 2, 1]}},\n"
+    "  null,\n"
+    "  {\"task_window\": {\"low\": [0, 0, 0], \"high\": [1, 0, 0]}, \"heap\": {\"low\": [0, 0, 0], \"high\": "
+    "[1024, 0, 0]}, \"dep_pool\": {\"low\": [0, 0, 0], \"high\": [0, 0, 0]}}]},\n"
     " \"profiling\": {\"perturbed\": false, \"pmu_single_issue\": true},\n"
     " \"hbm\": {\"saturated_us\": 0.0},\n"
     " \"overhead\": {\"computed\": true, \"executions\": 4, \"tasks\": 4, \"window_us\": 34.000,\n"
@@ -418,7 +427,10 @@ static void series_of(const char *page, const char *chart, char *out, size_t n)
     free(fig);
 }
 
-START_TEST(ring_occupancy_has_one_series_per_ring_with_samples)
+/* Ring occupancy against simulated time: three buckets of 12 us over the 36 us run (x 72, 222, 372, 522
+ * px); the task window's scale runs to 20 (16 slots x 1.05 rounded up to the 5-slot step), so ring 1's
+ * highs 4, 4, 3 sit at y 174, 174, 183.5 and its lows 0, 2, 0 at 212, 193, 212. */
+START_TEST(ring_occupancy_is_drawn_against_simulated_time)
 {
     const char *dir = fixture(F_RUN | F_SCOPES);
     char *page = report_of(dir);
@@ -426,24 +438,43 @@ START_TEST(ring_occupancy_has_one_series_per_ring_with_samples)
     static const char *const charts[3] = {"task_window", "heap", "dep_pool"};
     for (int i = 0; i < 3; i++) {
         series_of(page, charts[i], s, sizeof(s));
-        ck_assert_str_eq(s, "013"); /* rings 0, 1 and 3; ring 2 has no sample */
+        ck_assert_str_eq(s, "013"); /* rings 0, 1 and 3; ring 2 never used */
     }
     char *fig = between(page, "<figure id=\"ring-task_window\">", "</figure>");
-    /* ring 1's two samples (#1 begin 0 live, #2 end 4 live) of the 6 on the x axis 72..522 px,
-     * y 212 (0) .. 22 (top = 16 x 1.05 rounded up to 20 by the 5-slot step): 4 -> 174 */
-    ASSERT_HAS(fig, "data-ring=\"1\" stroke=\"#8e5cc2\" points=\"162.0,212.0 252.0,174.0\"");
+    ASSERT_HAS(fig,
+               "data-ring=\"1\" stroke=\"#8e5cc2\" points=\"72.0,174.0 222.0,174.0 372.0,174.0 372.0,183.5 "
+               "522.0,183.5\"");
+    ASSERT_HAS(fig,
+               "<polygon class=\"band\" data-ring=\"1\" fill=\"#8e5cc2\" points=\"72.0,174.0 222.0,174.0 "
+               "222.0,174.0 372.0,174.0 372.0,183.5 522.0,183.5 522.0,212.0 372.0,212.0 372.0,193.0 "
+               "222.0,193.0 222.0,212.0 72.0,212.0\"");
+    ASSERT_HAS(fig, "simulated time since launch (µs)</text>");
     /* a ring at 25 % of its capacity: the common capacity line is drawn */
     ck_assert_int_eq(count(fig, "class=\"cap\""), 1);
-    ASSERT_HAS(fig, "ring 1: 2 samples, highest 4 of 16 (25.0%)");
-    ASSERT_HAS(fig, "ring 2: no samples");
+    ASSERT_HAS(fig, "ring 1: highest 4 of 16 (25.0%)");
+    ASSERT_HAS(fig, "ring 2: never used");
     free(fig);
     fig = between(page, "<figure id=\"ring-heap\">", "</figure>");
-    ASSERT_HAS(fig, "ring 1: 2 samples, highest 512 KiB of 1 MiB (50.0%)");
+    ASSERT_HAS(fig, "ring 1: highest 512 KiB of 1 MiB (50.0%)");
     free(fig);
+    ASSERT_HAS(page, "in 3 buckets of 12.000 µs");
+    /* scope stats are counted, not drawn: their samples have no time */
+    ASSERT_HAS(page, "<tr><td>1</td><td>2</td><td>4</td><td>512 KiB</td><td>2</td></tr>");
+    ASSERT_HAS(page, "<tr><td>2</td><td>0</td><td>-</td><td>-</td><td>-</td></tr>");
     /* peaks against capacity from ptosim_run.json; the ring the orchestrator waited on is shaded */
     ASSERT_HAS(page, "<td style=\"background:rgba(214,39,40,0.25)\">1.500</td>");
     ASSERT_HAS(page, "<td style=\"background:rgba(214,39,40,0.12)\">4 / 16 (25.0%)</td>");
     free(page);
+    /* a run written before ptosim kept the series says so */
+    char *run = strdup(RUN_JSON), *cut = strstr(run, " \"ring_occupancy\""), *end = strstr(cut, "]},\n");
+    memmove(cut, end + 4, strlen(end + 4) + 1);
+    put(dir, "ptosim_run.json", run);
+    page = report_of(dir);
+    ASSERT_HAS(page,
+               "has no <code>ring_occupancy</code>: it was written before ptosim recorded ring occupancy "
+               "over time; run the graph again.");
+    free(page);
+    free(run);
 }
 END_TEST
 
@@ -649,6 +680,10 @@ typedef struct bad_case {
     "\"completed\": 1, \"kernel_tasks\": 1, \"aicore_executions\": 1}, \"busy_fraction\": {\"aic\": 0, "     \
     "\"aiv\": "                                                                                              \
     "0}, "
+#define RINGS4 "\"rings\": [" RING0 ", " RING0 ", " RING0 ", " RING0 "], "
+#define RING0                                                                                                \
+    "{\"task_window\": 16, \"task_window_peak\": 0, \"heap\": 1024, \"heap_peak\": 0, \"dep_pool\": 4, "     \
+    "\"dep_pool_peak\": 0}"
 #define DUMP_COUNTS                                                                                          \
     "\"tasks\": 1, \"records\": 1, \"payload_bytes\": 1, \"written_bytes_at_device_end\": 1, "               \
     "\"drain_deficit_bytes\": 0, \"written_bytes\": 1, \"arena_bytes_per_thread\": 1, \"truncated_args\": "  \
@@ -770,6 +805,26 @@ static const bad_case BAD[] = {
      RUN_HEAD "\"args_dump\": {" DUMP_COUNTS ", \"level\": 2, \"drain_bytes_per_s\": 42e6, \"frozen_us\": 0, "
               "\"threads\": [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}]}}",
      "ptosim_run.json: args_dump.threads: more than 16 threads"},
+    {"ptosim_run.json", RUN_HEAD RINGS4 "\"ring_occupancy\": {\"bucket_us\": 0, \"buckets\": 1}}",
+     "ptosim_run.json: ring_occupancy.bucket_us: not a positive number"},
+    {"ptosim_run.json", RUN_HEAD RINGS4 "\"ring_occupancy\": {\"bucket_us\": 1, \"buckets\": 1.5}}",
+     "ptosim_run.json: ring_occupancy.buckets: not a count of buckets"},
+    {"ptosim_run.json",
+     RUN_HEAD RINGS4 "\"ring_occupancy\": {\"bucket_us\": 1, \"buckets\": 1, \"rings\": []}}",
+     "ptosim_run.json: ring_occupancy.rings: missing or not an array of 4 rings"},
+    {"ptosim_run.json",
+     RUN_HEAD RINGS4
+     "\"ring_occupancy\": {\"bucket_us\": 1, \"buckets\": 1, \"rings\": [null, 3, null, null]}}",
+     "ptosim_run.json: ring_occupancy.rings[1]: not an object or null"},
+    {"ptosim_run.json",
+     RUN_HEAD RINGS4
+     "\"ring_occupancy\": {\"bucket_us\": 1, \"buckets\": 1, \"rings\": [{}, null, null, null]}}",
+     "ptosim_run.json: ring_occupancy.rings[0].task_window: missing or not an object"},
+    {"ptosim_run.json",
+     RUN_HEAD RINGS4 "\"ring_occupancy\": {\"bucket_us\": 1, \"buckets\": 2, \"rings\": [{\"task_window\": "
+                     "{\"low\": [0, -1]}}, null, null, null]}}",
+     "ptosim_run.json: ring_occupancy.rings[0].task_window.low: missing or not an array of 2 non-negative "
+     "integers"},
     /* chip_swimlane_records.json */
     {"dfx_outputs/chip_swimlane_records.json", "{\"chip_swimlane_level\": 1, \"x\": [1, 2",
      "chip_swimlane_records.json: not valid JSON (at byte 37)"},
@@ -1377,8 +1432,9 @@ START_TEST(chromium_renders_every_section_with_its_numbers)
     ASSERT_SHOWS("overhead", "has\n8.8%\npartially scheduler-limited");
     ASSERT_SHOWS("swimlane", "Critical path (red): 3 tasks, t0 to t2");
     ASSERT_SHOWS("swimlane", "2\tt1\tvadd\t14.000\t24.000\t10.000\t2.000");
-    ASSERT_SHOWS("rings", "ring 1: 2 samples, highest 4 of 16 (25.0%)");
-    ASSERT_SHOWS("rings", "ring 2: no samples");
+    ASSERT_SHOWS("rings", "ring 1: highest 4 of 16 (25.0%)");
+    ASSERT_SHOWS("rings", "ring 2: never used");
+    ASSERT_SHOWS("rings", "simulated time since launch (µs)");
     ASSERT_SHOWS("pipes", "mte2");
     ASSERT_SHOWS("pipes", "90%");
     ASSERT_SHOWS("pipes", "Kernels with a flat cost (no pipe model): vadd.");
@@ -1473,7 +1529,7 @@ Suite *suite_report(void)
     tcase_add_test(tc, critical_path_takes_the_predecessor_that_finished_last);
     tcase_add_test(tc, report_of_a_run_draws_the_critical_path_and_the_numbers);
     tcase_add_test(tc, the_overhead_section_explains_a_missing_or_uncomputed_model);
-    tcase_add_test(tc, ring_occupancy_has_one_series_per_ring_with_samples);
+    tcase_add_test(tc, ring_occupancy_is_drawn_against_simulated_time);
     tcase_add_test(tc, sweep_with_two_swept_knobs_gives_two_curves);
     tcase_add_test(tc, rings_that_move_apart_are_separate_knobs);
     tcase_add_test(tc, every_swept_knob_gets_a_curve_and_blocked_time_per_ring);

@@ -1,11 +1,12 @@
 /* test_rings.c - rings and back-pressure: the runtime's fatal reproducers, hand-worked ring cases, scope
- * stats. */
+ * stats, occupancy over time. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../model/chip.h"
+#include "../model/occ.h"
 #include "../model/ringres.h"
 #include "testutil.h"
 
@@ -492,6 +493,57 @@ START_TEST(raising_a_saturated_task_window_shortens_the_makespan)
 }
 END_TEST
 
+/* Writes o closed at end into a memory stream; returns the JSON text (malloc'd). */
+static char *occ_json(const occ *o, ps_t end)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    ck_assert_ptr_nonnull(f);
+    ck_assert_int_eq(occ_write_json(f, o, end), 0);
+    fclose(f);
+    return buf;
+}
+
+/* Ring 1 takes a task (1 slot, 1 KiB) at 0, a second one with a dependency entry at 15 ns, retires the first
+ * at 17 ns; the run ends at 30 ns. Buckets of 10 ns: [0, 10) goes from 0 to 1 slot; [10, 20) carries 1 in,
+ * rises to 2 and falls back to 1; [20, 30) holds what it carried in. A bucket's range includes the value
+ * it carried in, so [0, 10) starts at 0. */
+START_TEST(ring_occupancy_keeps_each_buckets_range_and_doubles_its_width_past_the_last)
+{
+    occ *o = malloc(sizeof(*o));
+    occ_init(o);
+    occ_note(o, 0, 1, 1, 1024, 0);
+    occ_note(o, NS(15), 1, 2, 2048, 1);
+    occ_note(o, NS(15), 1, 2, 2048, 1); /* nothing changed: nothing recorded */
+    occ_note(o, NS(17), 1, 1, 2048, 1); /* the first task retires; the heap's tail moves at the next alloc */
+    char *j = occ_json(o, NS(30));
+    ck_assert_str_eq(
+        j, "{\"bucket_us\": 0.010000, \"buckets\": 3, \"rings\": [null, {\"task_window\": {\"low\": "
+           "[0, 1, 1], \"high\": [1, 2, 1]}, \"heap\": {\"low\": [0, 1024, 2048], \"high\": [1024, "
+           "2048, 2048]}, \"dep_pool\": {\"low\": [0, 0, 1], \"high\": [0, 1, 1]}}, null, null]}");
+    free(j);
+    /* a note at 2.56 us falls in bucket 256, past the last: pairs merge ([0, 20) is 0..2 slots, [20, 40)
+     * is bucket 2 alone, 1 slot) and the width doubles to 20 ns; buckets 2..127 carry 1 slot, and bucket 128
+     * goes from 1 to 0 */
+    occ_note(o, NS(2560), 1, 0, 2048, 1);
+    j = occ_json(o, NS(2560) + 1);
+    ck_assert_msg(tu_starts(j,
+                            "{\"bucket_us\": 0.020000, \"buckets\": 129, \"rings\": [null, {\"task_window\": "
+                            "{\"low\": [0, 1, 1, "),
+                  "%.200s", j);
+    ck_assert_msg(strstr(j, ", 1, 0], \"high\": [2, 1, 1, ") != NULL, "%.400s", j);
+    ck_assert_msg(strstr(j, ", 1, 1]}, \"heap\"") != NULL, "%.2000s", j); /* the last high: 1 */
+    free(j);
+    /* a run of nothing: one bucket, every ring null */
+    occ_init(o);
+    j = occ_json(o, 0);
+    ck_assert_str_eq(j, "{\"bucket_us\": 0.010000, \"buckets\": 1, \"rings\": [null, null, null, null]}");
+    free(j);
+    free(o);
+}
+END_TEST
+
 Suite *suite_rings(void)
 {
     Suite *s = suite_create("rings");
@@ -514,6 +566,7 @@ Suite *suite_rings(void)
     tcase_add_test(tc, a_dep_pool_that_cannot_cover_64_retirements_deadlocks_with_code_4);
     tcase_add_test(tc, scope_stats_samples_every_scope_with_the_runtime_fields);
     tcase_add_test(tc, raising_a_saturated_task_window_shortens_the_makespan);
+    tcase_add_test(tc, ring_occupancy_keeps_each_buckets_range_and_doubles_its_width_past_the_last);
     tcase_set_timeout(tc, 30);
     suite_add_tcase(s, tc);
     return s;
