@@ -38,6 +38,8 @@ static const char *const GROUP_COL[] = {"#3b78c2", "#d62728", "#2e9e4f", "#8e5cc
 #define SL_TOP 34
 #define SL_W (SL_LEFT + HTMLREP_BINS + SL_RIGHT)
 #define SL_MAX_LINKS 2000 /* critical-path connectors drawn at most */
+#define CP_LANE_H 18      /* the critical path's own lane, above the cores */
+#define SL_MIN_LANE_H 11  /* a core's lane at least: room for its 9 px label */
 
 /* Small line charts (rings, sweep). */
 #define CH_W 540
@@ -310,7 +312,8 @@ static const char CSS[] =
     "svg .grid{stroke:#e6e6e6;stroke-width:1}svg .axis{stroke:#888;stroke-width:1}\n"
     "svg .aic{fill:" COL_AIC "}svg .aiv{fill:" COL_AIV "}svg .cp{fill:" COL_CP "}"
     "svg .cpl{stroke:" COL_CP ";stroke-width:1.2;stroke-opacity:0.75;fill:none}\n"
-    "svg .series{fill:none;stroke-width:1.6}svg .band{fill-opacity:0.22;stroke:none}svg .cap{stroke-dasharray:5 4;stroke-width:1.2;fill:none}\n"
+    "svg .series{fill:none;stroke-width:1.6}svg .band{fill-opacity:0.22;stroke:none}svg "
+    ".cap{stroke-dasharray:5 4;stroke-width:1.2;fill:none}\n"
     "svg .curve{fill:none;stroke-width:2}svg .blocked{fill:none;stroke-width:1.8}svg "
     ".pt{stroke:#fff;stroke-width:1}svg .fail{stroke:" COL_CP ";stroke-width:2}\n"
     ".charts{display:flex;flex-wrap:wrap;gap:12px 24px}figure{margin:0}figcaption{font-weight:bold;"
@@ -926,11 +929,12 @@ static void time_unit(double span_us, double *div, const char **name)
 /* The swimlane's layout: a lane per core, AIC lanes first as the file numbers them, a gap where the type
  * changes. */
 typedef struct lanes {
-    int lh;     /* lane height */
-    int *y;     /* top of each core's lane */
-    int bottom; /* below the last lane */
-    uint64_t t0, t1;
-    double sx; /* px per tick */
+    int lh;          /* lane height */
+    int cp_y;        /* top of the critical path's lane, -1 = none */
+    int *y;          /* top of each core's lane */
+    int bottom;      /* below the last lane */
+    uint64_t t0, t1; /* ticks at the left and right edges */
+    double sx;       /* px per tick */
 } lanes;
 
 static void swimlane_axis(FILE *f, const rep *r, const lanes *L)
@@ -954,22 +958,25 @@ static void swimlane_axis(FILE *f, const rep *r, const lanes *L)
             SL_LEFT + HTMLREP_BINS / 2, L->bottom + 32, unit);
 }
 
-/* Lane backgrounds and labels. */
+/* Lane backgrounds and labels: every lane is named (lanes are at least SL_MIN_LANE_H high). */
 static void swimlane_lanes(FILE *f, const rep *r, const lanes *L)
 {
     const rd_swimlane *sl = &r->sl;
-    int every = L->lh >= 11 ? 1 : (11 + L->lh - 1) / L->lh;
+    if (L->cp_y >= 0)
+        fprintf(
+            f,
+            "<rect id=\"cp-lane-bg\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#fbeaea\"/><text "
+            "class=\"lane\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\">critical path</text>\n",
+            SL_LEFT, L->cp_y, HTMLREP_BINS, CP_LANE_H, SL_LEFT - 5, L->cp_y + CP_LANE_H / 2.0 + 3);
     for (int c = 0; c < sl->ncores; c++) {
         bool aic = sl->aic[c];
-        fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"/>", SL_LEFT, L->y[c],
-                HTMLREP_BINS, L->lh, aic ? (c % 2 ? "#e8f0fa" : "#f1f6fc") : (c % 2 ? "#fcefe2" : "#fdf6ee"));
-        int idx = 0; /* position within its run of same-type cores */
-        for (int k = c - 1; k >= 0 && sl->aic[k] == aic; k--)
-            idx++;
-        if (idx % every == 0)
-            fprintf(f, "<text class=\"lane\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s_%d</text>",
-                    SL_LEFT - 5, L->y[c] + L->lh / 2.0 + 3, aic ? "AIC" : "AIV", c);
-        fputc('\n', f);
+        fprintf(
+            f,
+            "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"/><text class=\"lane\" x=\"%d\" "
+            "y=\"%.1f\" text-anchor=\"end\">%s_%d</text>\n",
+            SL_LEFT, L->y[c], HTMLREP_BINS, L->lh,
+            aic ? (c % 2 ? "#e8f0fa" : "#f1f6fc") : (c % 2 ? "#fcefe2" : "#fdf6ee"), SL_LEFT - 5,
+            L->y[c] + L->lh / 2.0 + 3, aic ? "AIC" : "AIV", c);
     }
 }
 
@@ -1003,21 +1010,72 @@ static void swimlane_bars(FILE *f, const rep *r, const lanes *L, const unsigned 
     }
 }
 
-/* Connectors between consecutive critical tasks: from the end of one's last execution to the start of the
- * next one's. */
-static void swimlane_links(FILE *f, const rep *r, const lanes *L, const long *gate, size_t ngate)
+/* The critical path in a lane of its own above the cores: a bar per critical task from its first start to
+ * its last end, and connectors along the lane through the waits between them, so no connector crosses a
+ * core's lane. Bin mode shades the lane's columns where a critical task ran instead. */
+static void swimlane_path_lane(FILE *f, const rep *r, const lanes *L, const long *gate, bool bars)
 {
     const rd_swimlane *sl = &r->sl;
-    if (ngate < 2 || ngate > SL_MAX_LINKS)
+    double us = 1e6 / (double)sl->clock_hz, yc = L->cp_y + CP_LANE_H / 2.0;
+    if (!bars) {
+        unsigned char col[HTMLREP_BINS] = {0};
+        double span = (double)(L->t1 - L->t0);
+        for (size_t i = 0; i < r->cp.n; i++) {
+            const rd_step *s = &r->cp.v[i];
+            if (!s->executed)
+                continue;
+            size_t b0 = (size_t)((double)(s->start - L->t0) / span * HTMLREP_BINS),
+                   b1 = (size_t)ceil((double)(s->end - L->t0) / span * HTMLREP_BINS);
+            for (size_t b = b0; b < (b1 > b0 ? b1 : b0 + 1) && b < HTMLREP_BINS; b++)
+                col[b] = 1;
+        }
+        fputs("<path class=\"cp\" id=\"cp-lane\" d=\"", f);
+        for (int b = 0; b < HTMLREP_BINS;) {
+            if (!col[b]) {
+                b++;
+                continue;
+            }
+            int e = b + 1;
+            while (e < HTMLREP_BINS && col[e])
+                e++;
+            fprintf(f, "M%d %dh%dv%dh-%dz", SL_LEFT + b, L->cp_y + 2, e - b, CP_LANE_H - 4, e - b);
+            b = e;
+        }
+        fputs("\"/>\n", f);
         return;
-    fputs("<g class=\"cpl\">\n", f);
-    for (size_t i = 1; i < ngate; i++) {
-        if (gate[i - 1] < 0 || gate[i] < 0)
+    }
+    fputs("<g class=\"cp\" id=\"cp-lane\">\n", f);
+    for (size_t i = 0, k = 0; i < r->cp.n; i++) {
+        const rd_step *s = &r->cp.v[i];
+        if (!s->executed)
             continue;
-        const rd_exec *a = &sl->ex[gate[i - 1]], *b = &sl->ex[gate[i]];
-        fprintf(f, "<path d=\"M%.1f %.1fL%.1f %.1f\"/>\n", SL_LEFT + (double)(a->end - L->t0) * L->sx,
-                L->y[a->core] + L->lh / 2.0, SL_LEFT + (double)(b->start - L->t0) * L->sx,
-                L->y[b->core] + L->lh / 2.0);
+        double x = SL_LEFT + (double)(s->start - L->t0) * L->sx, w = (double)(s->end - s->start) * L->sx;
+        char tn[32], kn[3 * RD_NAME_MAX];
+        task_name(tn, sizeof(tn), s->task);
+        task_kernel(r, kn, sizeof(kn), s->task, -1);
+        fprintf(f, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\"><title>%s ", x, L->cp_y + 2,
+                w < 0.6 ? 0.6 : w, CP_LANE_H - 4, tn);
+        esc(f, kn);
+        fprintf(f, ": %.3f–%.3f µs (%.3f µs)", (double)(s->start - L->t0) * us, (double)(s->end - L->t0) * us,
+                (double)(s->end - s->start) * us);
+        long g = gate[k++];
+        if (g >= 0)
+            fprintf(f, ", last block on %s_%d", sl->aic[sl->ex[g].core] ? "AIC" : "AIV", sl->ex[g].core);
+        fputs("</title></rect>\n", f);
+    }
+    fputs("</g>\n<g class=\"cpl\">\n", f);
+    const rd_step *prev = NULL;
+    size_t links = 0;
+    for (size_t i = 0; i < r->cp.n && links < SL_MAX_LINKS; i++) {
+        const rd_step *s = &r->cp.v[i];
+        if (!s->executed)
+            continue;
+        if (prev && s->start > prev->end) {
+            fprintf(f, "<path d=\"M%.1f %.1fH%.1f\"/>\n", SL_LEFT + (double)(prev->end - L->t0) * L->sx, yc,
+                    SL_LEFT + (double)(s->start - L->t0) * L->sx);
+            links++;
+        }
+        prev = s;
     }
     fputs("</g>\n", f);
 }
@@ -1158,7 +1216,9 @@ static void section_swimlane(rep *r)
         return;
     }
     lanes L = {0};
-    L.lh = sl->ncores <= 16 ? 18 : sl->ncores <= 32 ? 12 : sl->ncores <= 80 ? 8 : 4;
+    /* every lane keeps room for its 9 px label, so a 72-core chip is 792 px of lanes */
+    L.lh = sl->ncores <= 16 ? 18 : sl->ncores <= 32 ? 14 : SL_MIN_LANE_H;
+    L.cp_y = -1;
     L.y = malloc((size_t)sl->ncores * sizeof(*L.y));
     if (!L.y) {
         note(f, "Out of memory drawing the swimlane.");
@@ -1166,6 +1226,10 @@ static void section_swimlane(rep *r)
         return;
     }
     int y = SL_TOP;
+    if (r->cp.n) {
+        L.cp_y = y;
+        y += CP_LANE_H + 6;
+    }
     for (int c = 0; c < sl->ncores; c++) {
         if (c && sl->aic[c] != sl->aic[c - 1])
             y += 6;
@@ -1235,9 +1299,11 @@ static void section_swimlane(rep *r)
         fprintf(
             f,
             "<p id=\"cp-summary\">Critical path (red): <b>%zu tasks</b>, %s to %s, walked back from the "
-            "task that finished last through the predecessor that finished last (deps.json edges). A red bar "
-            "is a critical task's last execution (of an SPMD or MIX task, the block its successor waited "
-            "on). It starts at %.3f µs; in the %.3f µs from there to its end its tasks ran %.3f µs "
+            "task that finished last through the predecessor that finished last (deps.json edges). It has a "
+            "lane of its own above the cores: a bar per task from its first start to its last end, joined "
+            "through the waits between them. In a core's lane a red bar is a critical task's last execution "
+            "(of an SPMD or MIX task, the block its successor waited on). It starts at %.3f µs; in the %.3f "
+            "µs from there to its end its tasks ran %.3f µs "
             "(%.1f%%), the rest is waiting between them.</p>\n",
             r->cp.n, a, b, (double)(first - L.t0) * us, span, ran, span > 0 ? 100 * ran / span : 0);
     }
@@ -1279,12 +1345,12 @@ static void section_swimlane(rep *r)
     fputc('\n', f);
     swimlane_lanes(f, r, &L);
     swimlane_axis(f, r, &L);
-    if (bars) {
+    if (bars)
         swimlane_bars(f, r, &L, mark);
-        swimlane_links(f, r, &L, gate, ngate);
-    } else if (swimlane_bins(f, r, &L, mark) != 0) {
+    else if (swimlane_bins(f, r, &L, mark) != 0)
         fputs("<text x=\"100\" y=\"60\">out of memory</text>", f);
-    }
+    if (L.cp_y >= 0)
+        swimlane_path_lane(f, r, &L, gate, bars);
     fprintf(f, "<line class=\"axis\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>\n</svg>\n", SL_LEFT,
             L.bottom + 2, SL_LEFT + HTMLREP_BINS, L.bottom + 2);
     if (r->cp.n)

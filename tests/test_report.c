@@ -376,9 +376,22 @@ START_TEST(report_of_a_run_draws_the_critical_path_and_the_numbers)
     ASSERT_HAS(cp, "t1 vadd on AIV_2: 14.000–24.000 µs (10.000 µs), on the critical path");
     ASSERT_HAS(cp, "t2 mm on AIC_1: 26.000–36.000 µs (10.000 µs), on the critical path");
     free(cp);
+    /* the path's own lane (y 34-52, centre 43) above the cores: a bar per critical task, and the two waits
+     * as connectors along it: t0 ends at 12 us (x 84 + 12/36 x 1000 = 417.3), t1 starts at 14 (472.9), ends
+     * at 24 (750.7), t2 starts at 26 (806.2) */
+    char *lane = between(page, "<g class=\"cp\" id=\"cp-lane\">", "</g>");
+    ck_assert_int_eq(count(lane, "<rect"), 3);
+    ASSERT_HAS(lane, "t1 vadd: 14.000–24.000 µs (10.000 µs), last block on AIV_2</title>");
+    free(lane);
     char *links = between(page, "<g class=\"cpl\">", "</g>");
     ck_assert_int_eq(count(links, "<path"), 2);
+    ASSERT_HAS(links, "<path d=\"M417.3 43.0H472.9\"/>\n<path d=\"M750.7 43.0H806.2\"/>");
     free(links);
+    /* every lane is labelled: the path's and the 4 cores' */
+    char *svg = between(page, "<svg id=\"swimlane-chart\"", "</svg>");
+    ck_assert_int_eq(count(svg, "<text class=\"lane\""), 5);
+    ASSERT_HAS(svg, "text-anchor=\"end\">critical path</text>");
+    free(svg);
     /* the side task is drawn, not red */
     char *aiv = between(page, "<g class=\"aiv\">", "</g>");
     ASSERT_HAS(aiv, "t3 vadd on AIV_3: 2.000–30.000 µs");
@@ -1253,9 +1266,12 @@ START_TEST(a_big_swimlane_is_binned_and_stays_small)
     ASSERT_HAS(page, "data-mode=\"bins\"");
     ASSERT_HAS(page, "100800 AICore executions on 72 cores");
     ASSERT_HAS(page, "<b>1400 tasks</b>, t0 to t1399");
-    /* at most 5 paths a core (4 shades and the critical path), and no bar per execution */
+    /* at most 5 paths a core (4 shades and the critical path) and one for the path's lane, no bar per
+     * execution; every one of the 72 lanes labelled, and the path's */
     char *svg = between(page, "<svg id=\"swimlane-chart\"", "</svg>");
-    ck_assert_int_le(count(svg, "<path"), 72 * 5);
+    ck_assert_int_le(count(svg, "<path"), 72 * 5 + 1);
+    ck_assert_int_eq(count(svg, "<text class=\"lane\""), 73);
+    ck_assert_int_eq(count(svg, "id=\"cp-lane\""), 1);
     ck_assert_int_ge(count(svg, "<path class=\"cp\""), 1);
     ck_assert_int_lt(count(svg, "<rect"), 100);
     free(svg);
@@ -1273,7 +1289,8 @@ END_TEST
  * series, critical-path bars with their computed fill, text boxes that overlap or leave their SVG. */
 static const char PROBE[] =
     "<script>window.addEventListener('load', function () {\n"
-    "var R = {sections: [], text: {}, svgs: {}, curves: [], series: {}, cp: [], overlaps: [], clipped: []};\n"
+    "var R = {sections: [], text: {}, svgs: {}, curves: [], series: {}, cp: [], overlaps: [], clipped: [],\n"
+    "         lanes: 0, links: [], lane: null};\n"
     "document.querySelectorAll('section').forEach(function (s) {\n"
     "  R.sections.push(s.id); R.text[s.id] = s.innerText; var n = 0;\n"
     "  s.querySelectorAll('svg').forEach(function (g) { var b = g.getBoundingClientRect();\n"
@@ -1286,7 +1303,13 @@ static const char PROBE[] =
     "  document.querySelectorAll('#ring-' + k + ' polyline.series').forEach(function (p) {\n"
     "    if (p.getBoundingClientRect().width > 0) a.push(p.getAttribute('data-ring')); });\n"
     "  R.series[k] = a.join(''); });\n"
-    "document.querySelectorAll('#swimlane-chart g.cp rect').forEach(function (r) { var b = "
+    "R.lanes = document.querySelectorAll('#swimlane-chart text.lane').length;\n"
+    "var lb = document.getElementById('cp-lane-bg');\n"
+    "if (lb) { var q = lb.getBoundingClientRect(); R.lane = {top: q.top, bottom: q.bottom}; }\n"
+    "document.querySelectorAll('#swimlane-chart g.cpl path').forEach(function (p) { var q = "
+    "p.getBoundingClientRect();\n"
+    "  R.links.push({top: q.top, bottom: q.bottom}); });\n"
+    "document.querySelectorAll('#swimlane-chart g.cp:not(#cp-lane) rect').forEach(function (r) { var b = "
     "r.getBoundingClientRect();\n"
     "  R.cp.push({title: r.querySelector('title').textContent, fill: getComputedStyle(r).fill, w: b.width,\n"
     "             h: b.height}); });\n"
@@ -1366,18 +1389,12 @@ static const cJSON *probe_get(const cJSON *o, const char *key)
     return v;
 }
 
-#define ASSERT_SHOWS(section, text)                                                                          \
-    ck_assert_msg(strstr(cJSON_GetObjectItem(probe_get(R, "text"), section)->valuestring, (text)) != NULL,   \
-                  "section %s does not show: %s", section, text)
-
-START_TEST(chromium_renders_every_section_with_its_numbers)
+/* Renders DIR/report.html in headless Chromium with the probe and returns the probe's facts (the caller
+ * deletes them). */
+static cJSON *probe_page(const char *dir)
 {
-    ck_assert_msg(on_path("chromium"),
-                  "chromium is not on PATH: `make check` installs Debian's chromium package through "
-                  "scripts/install-deps.sh --chromium (apt-get, as root or with sudo); run that, then retry");
-    const char *dir = fixture(F_ALL);
     char *page = report_of(dir);
-    char probe_path[4200], dom_path[4200], png_path[4200], ud[4200], url[4300];
+    char probe_path[4200], dom_path[4200], ud[4200], url[4300];
     snprintf(probe_path, sizeof(probe_path), "%s/probe.html", dir);
     FILE *f = fopen(probe_path, "w");
     ck_assert_ptr_nonnull(f);
@@ -1388,8 +1405,6 @@ START_TEST(chromium_renders_every_section_with_its_numbers)
     snprintf(dom_path, sizeof(dom_path), "%s/dom.html", dir);
     snprintf(ud, sizeof(ud), "--user-data-dir=%s/chromium-profile", dir);
     snprintf(url, sizeof(url), "file://%s", probe_path);
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
     const char *dump[] = {"--headless",
                           "--no-sandbox",
                           "--disable-gpu",
@@ -1401,7 +1416,6 @@ START_TEST(chromium_renders_every_section_with_its_numbers)
                           NULL};
     int st = chromium(dump, dom_path);
     ck_assert_msg(st == 0, "chromium --dump-dom exited with %d", st);
-
     char *dom = tu_read(dom_path);
     ck_assert_ptr_nonnull(dom);
     char *json = between(dom, "<pre id=\"probe\">", "</pre>");
@@ -1409,6 +1423,46 @@ START_TEST(chromium_renders_every_section_with_its_numbers)
     ck_assert_msg(R != NULL, "the probe's JSON does not parse: %.200s", json);
     free(json);
     free(dom);
+    return R;
+}
+
+/* No label overlaps another or leaves its chart; every critical-path connector stays in the path's lane. */
+static void assert_tidy(const cJSON *R)
+{
+    char *ov = cJSON_PrintUnformatted(probe_get(R, "overlaps")),
+         *cl = cJSON_PrintUnformatted(probe_get(R, "clipped"));
+    ck_assert_msg(strcmp(ov, "[]") == 0, "overlapping labels: %s", ov);
+    ck_assert_msg(strcmp(cl, "[]") == 0, "labels outside their chart: %s", cl);
+    free(ov);
+    free(cl);
+    const cJSON *lane = probe_get(R, "lane"), *l;
+    cJSON_ArrayForEach(l, probe_get(R, "links"))
+    {
+        ck_assert_msg(cJSON_IsObject(lane), "connectors without a critical-path lane");
+        double top = cJSON_GetObjectItem(l, "top")->valuedouble,
+               bot = cJSON_GetObjectItem(l, "bottom")->valuedouble,
+               lt = cJSON_GetObjectItem(lane, "top")->valuedouble,
+               lb = cJSON_GetObjectItem(lane, "bottom")->valuedouble;
+        ck_assert_msg(top >= lt - 1 && bot <= lb + 1, "a connector spans %.1f-%.1f px, the lane %.1f-%.1f",
+                      top, bot, lt, lb);
+    }
+}
+
+#define ASSERT_SHOWS(section, text)                                                                          \
+    ck_assert_msg(strstr(cJSON_GetObjectItem(probe_get(R, "text"), section)->valuestring, (text)) != NULL,   \
+                  "section %s does not show: %s", section, text)
+
+START_TEST(chromium_renders_every_section_with_its_numbers)
+{
+    ck_assert_msg(on_path("chromium"),
+                  "chromium is not on PATH: `make check` installs Debian's chromium package through "
+                  "scripts/install-deps.sh --chromium (apt-get, as root or with sudo); run that, then retry");
+    const char *dir = fixture(F_ALL);
+    char dom_path[4200], png_path[4200], ud[4200], url[4300];
+    snprintf(ud, sizeof(ud), "--user-data-dir=%s/chromium-profile", dir);
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    cJSON *R = probe_page(dir);
 
     /* every section, in order, each with its charts rendered at a visible size */
     const cJSON *secs = probe_get(R, "sections");
@@ -1474,13 +1528,10 @@ START_TEST(chromium_renders_every_section_with_its_numbers)
     ck_assert_int_eq(cJSON_GetObjectItem(cJSON_GetArrayItem(curves, 1), "n")->valueint, 2);
     for (int i = 0; i < 2; i++)
         ck_assert(cJSON_GetObjectItem(cJSON_GetArrayItem(curves, i), "w")->valuedouble > 100);
-    /* no label overlaps another or leaves its chart */
-    char *ov = cJSON_PrintUnformatted(probe_get(R, "overlaps")),
-         *cl = cJSON_PrintUnformatted(probe_get(R, "clipped"));
-    ck_assert_msg(strcmp(ov, "[]") == 0, "overlapping labels: %s", ov);
-    ck_assert_msg(strcmp(cl, "[]") == 0, "labels outside their chart: %s", cl);
-    free(ov);
-    free(cl);
+    /* every lane labelled (4 cores and the critical path); the 2 connectors in the path's lane */
+    ck_assert_int_eq(probe_get(R, "lanes")->valueint, 5);
+    ck_assert_int_eq(cJSON_GetArraySize(probe_get(R, "links")), 2);
+    assert_tidy(R);
     cJSON_Delete(R);
 
     /* and the pristine page as pixels: a 1200 x 2400 PNG that is not blank (a blank page of that size
@@ -1497,9 +1548,8 @@ START_TEST(chromium_renders_every_section_with_its_numbers)
                           url,
                           NULL};
     snprintf(dom_path, sizeof(dom_path), "%s/shot.log", dir);
-    st = chromium(shot, dom_path);
+    int st = chromium(shot, dom_path);
     ck_assert_msg(st == 0, "chromium --screenshot exited with %d", st);
-    clock_gettime(CLOCK_MONOTONIC, &t1);
     snprintf(png_path, sizeof(png_path), "%s/shot.png", dir);
     FILE *pf = fopen(png_path, "rb");
     ck_assert_msg(pf != NULL, "no screenshot written");
@@ -1515,7 +1565,38 @@ START_TEST(chromium_renders_every_section_with_its_numbers)
     ck_assert_uint_eq(ht, 2400);
     ck_assert_msg(png_size > 60000, "the screenshot is %ld bytes: a blank page?", png_size);
     rm_tree(ud + strlen("--user-data-dir="));
-    fprintf(stderr, "chromium: 2 launches, %.1f s\n",
+
+    /* a real run STARS killed while the dump collector held the threads: its args-dump section renders,
+     * each of its 72 cores' lanes is labelled without a label touching the next */
+    const char *ds = tu_tmpdir();
+    const char *args[] = {"run",
+                          TRACE("dump_stall.jsonl"),
+                          "-o",
+                          ds,
+                          "--dump-args=2",
+                          "--enable-chip-swimlane",
+                          "--enable-dep-gen",
+                          "--quiet",
+                          NULL};
+    run_out r = tu_run(args);
+    ck_assert_int_eq(r.status, 5);
+    tu_run_free(&r);
+    R = probe_page(ds);
+    const cJSON *secs2 = probe_get(R, "sections");
+    static const char *const want2[] = {"summary", "dump", "overhead", "swimlane", "rings", "pipes"};
+    ck_assert_int_eq(cJSON_GetArraySize(secs2), 6);
+    for (int i = 0; i < 6; i++)
+        ck_assert_str_eq(cJSON_GetArrayItem(secs2, i)->valuestring, want2[i]);
+    ck_assert_int_eq(cJSON_GetObjectItem(probe_get(R, "svgs"), "dump")->valueint, 1);
+    ASSERT_SHOWS("summary", "bottleneck\nargs dump collector");
+    ASSERT_SHOWS("dump", "Killed by STARS at 47.245 s");
+    ck_assert_int_eq(probe_get(R, "lanes")->valueint, 73);
+    assert_tidy(R);
+    cJSON_Delete(R);
+    snprintf(ud, sizeof(ud), "%s/chromium-profile", ds);
+    rm_tree(ud);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    fprintf(stderr, "chromium: 3 launches, %.1f s\n",
             (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
 }
 END_TEST
