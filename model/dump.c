@@ -433,6 +433,8 @@ ps_t dump_capture(chip *c, int ti, task *tk, dump_stage stage, ps_t t)
         if (!d->host && th->ncur == d->p.buf_records)
             publish_current(c, ti, &t);
     }
+    if (c->pf && pf_counter_set(c->pf, PF_CTR_ARENA0 + ti, t, (int64_t)th->arena_pos) != 0)
+        chip_error(c, "out of memory for the Perfetto trace");
     if (stage == DUMP_BEFORE_DISPATCH) {
         dd->before_done = true;
     } else {
