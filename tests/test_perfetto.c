@@ -678,6 +678,9 @@ START_TEST(perfetto_options_refuse_what_they_cannot_write)
         {{"run", TRACE("chain3.jsonl"), TRACE("chain3.jsonl"), "--perfetto", file, NULL},
          "ptosim: --perfetto FILE takes one GRAPH (for programs on one worker, -o DIR --enable-perfetto "
          "writes a trace per program)\n"},
+        {{"tune", TRACE("chain3.jsonl"), "--perfetto", file, NULL},
+         "ptosim tune: takes one GRAPH and no output options (it writes no files; run ptosim run with the "
+         "recommended flags for those)\n"},
     };
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         run_out r = tu_run(cases[i].args);
