@@ -536,6 +536,13 @@ static int put_phases(FILE *f, pf_out *o)
         put_head(f, 'X', x->start, PID_AICPU, TID_AICPU + x->thread);
         fputs(",\"dur\":", f);
         put_dur(f, x->start, x->end);
+        if (x->kind == PF_PHASE_DUMP_PARK) {
+            static const char *const GATE[3] = {"free buffer", "ready slot", "arena"};
+            fprintf(f, ",\"name\":\"dump park\",\"cat\":\"scheduler\",\"args\":{\"gate\":\"%s\"}}",
+                    GATE[x->task_id < 3 ? x->task_id : 2]);
+            o->events++;
+            continue;
+        }
         fprintf(f, ",\"name\":\"%s\",\"cat\":\"scheduler\",\"args\":{\"tasks\":%u",
                 swimlane_phase_name(x->kind), x->tasks);
         if (x->kind == PH_DUMMY_TASK || x->kind == PH_PREDICATED_SKIP) {

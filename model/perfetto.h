@@ -34,6 +34,10 @@ enum {
     PF_CTR_COUNT,
 };
 
+/* A scheduler thread's slice that is no swimlane phase kind: parked by the
+ * args dump's back-pressure (task_id holds the dump_gate it waited at). */
+#define PF_PHASE_DUMP_PARK 255
+
 /* What an orchestrator slice is. */
 typedef enum {
     PF_CALL_SUBMIT,    /* a submit call, blocking included */

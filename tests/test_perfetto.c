@@ -790,6 +790,60 @@ START_TEST(args_dump_counters_follow_the_arena_and_the_host_collector)
 }
 END_TEST
 
+START_TEST(a_stalled_args_dump_shows_every_park_and_the_host_writing_after_the_kill)
+{
+    /* README, "Reproducing a dump-collector stall": a full dump parks thread
+     * 0 14 times and threads 1 and 2 8 times each until STARS kills the
+     * device at 47.244640 s; each park is a "dump park" slice on its thread,
+     * their lengths add up to ptosim_run.json's parked time per thread (to a
+     * nanosecond per slice), and the host's backlog empties only after the
+     * kill, when it has written everything (host_done_us) */
+    const char *dir = tu_tmpdir();
+    const char *a[] = {"run",           TRACE("dump_stall.jsonl"), "-o", dir,
+                       "--dump-args=2", "--enable-perfetto",       NULL};
+    run_out r = tu_run(a);
+    ck_assert_int_eq(r.status, 5);
+    tu_run_free(&r);
+    char path[4300];
+    snprintf(path, sizeof(path), "%s/dfx_outputs/ptosim_trace.json", dir);
+    cJSON *j = tu_json_file(path);
+    assert_valid_trace(j);
+    snprintf(path, sizeof(path), "%s/ptosim_run.json", dir);
+    cJSON *run = tu_json_file(path);
+    const cJSON *ad = cJSON_GetObjectItem(run, "args_dump");
+    static const int PARKS[3] = {14, 8, 8};
+    for (int t = 0; t < 3; t++) {
+        int parks = 0;
+        long long sum = 0;
+        const cJSON *e;
+        cJSON_ArrayForEach(e, cJSON_GetObjectItem(j, "traceEvents"))
+        {
+            if (cJSON_GetObjectItem(e, "ph")->valuestring[0] != 'X' ||
+                cJSON_GetObjectItem(e, "tid")->valueint != 1000 + t ||
+                strcmp(cJSON_GetObjectItem(e, "name")->valuestring, "dump park") != 0)
+                continue;
+            parks++;
+            sum += ns_of(cJSON_GetObjectItem(e, "dur"));
+        }
+        const cJSON *th = cJSON_GetArrayItem(cJSON_GetObjectItem(ad, "threads"), t);
+        ck_assert_int_eq(parks, PARKS[t]);
+        ck_assert_int_eq(num(th, "parks"), PARKS[t]);
+        long long want = llround(cJSON_GetObjectItem(th, "parked_us")->valuedouble * 1000.0);
+        ck_assert_msg(llabs(sum - want) <= PARKS[t], "thread %d parked %lld ns, run.json %lld", t, sum, want);
+    }
+    long long ts[4096];
+    double v[4096];
+    int n = counter(j, "args dump collector backlog", "records", ts, v, 4096);
+    const cJSON *m = cJSON_GetObjectItem(j, "metadata");
+    ck_assert_int_eq(ns_of(cJSON_GetObjectItem(m, "makespan_us")), 47244640256LL); /* 11 credits of 2^32 ns */
+    ck_assert_double_eq(v[n - 1], 0);
+    ck_assert_int_gt(ts[n - 1], ns_of(cJSON_GetObjectItem(m, "makespan_us")));
+    ck_assert_int_le(ts[n - 1], llround(cJSON_GetObjectItem(ad, "host_done_us")->valuedouble * 1000.0));
+    cJSON_Delete(run);
+    cJSON_Delete(j);
+}
+END_TEST
+
 Suite *suite_perfetto(void)
 {
     Suite *s = suite_create("perfetto");
@@ -805,6 +859,7 @@ Suite *suite_perfetto(void)
     tcase_add_test(tc, an_unwritable_trace_file_is_exit_1_with_the_reason);
     tcase_add_test(tc, both_trace_files_are_the_same_bytes_run_after_run);
     tcase_add_test(tc, args_dump_counters_follow_the_arena_and_the_host_collector);
+    tcase_add_test(tc, a_stalled_args_dump_shows_every_park_and_the_host_writing_after_the_kill);
     tcase_set_timeout(tc, 60);
     suite_add_tcase(s, tc);
     return s;
