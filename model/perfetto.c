@@ -465,7 +465,7 @@ static int gather_execs(pf_out *o)
 static int gather_calls(pf_out *o)
 {
     const chip *c = o->c;
-    const orch * or = &c->orch;
+    const orch *oc = &c->orch;
     o->calls = malloc((o->p->ncalls + 2) * sizeof(*o->calls));
     if (!o->calls)
         return -1;
@@ -473,15 +473,15 @@ static int gather_calls(pf_out *o)
     o->ncalls = o->p->ncalls;
     if (c->status == CHIP_DONE)
         return 0;
-    if (or->stage != SUB_IDLE && or->call_start <= c->end_time)
+    if (oc->stage != SUB_IDLE && oc->call_start <= c->end_time)
         o->calls[o->ncalls++] = (pf_call){
-            .start = or->call_start, .end = c->end_time, .kind = PF_CALL_SUBMIT, .task_id = TASK_ID_INVALID};
-    if (or->blocked && or->blocked_since <= c->end_time)
-        o->calls[o->ncalls++] = (pf_call){.start = or->blocked_since,
+            .start = oc->call_start, .end = c->end_time, .kind = PF_CALL_SUBMIT, .task_id = TASK_ID_INVALID};
+    if (oc->blocked && oc->blocked_since <= c->end_time)
+        o->calls[o->ncalls++] = (pf_call){.start = oc->blocked_since,
                                           .end = c->end_time,
                                           .kind = PF_CALL_WAIT,
-                                          .res = (uint8_t) or->res,
-                                          .ring = (uint8_t) or->blocked_ring};
+                                          .res = (uint8_t)oc->res,
+                                          .ring = (uint8_t)oc->blocked_ring};
     return 0;
 }
 

@@ -631,6 +631,30 @@ START_TEST(a_blocked_orchestrator_shows_its_wait_inside_its_submit)
 }
 END_TEST
 
+START_TEST(a_deadlocked_run_ends_with_its_unfinished_submit_and_wait)
+{
+    /* a 64 KiB heap holds a's 64 KiB output: b's alloc blocks at 874 ns,
+     * and the head-of-line check 1024 spins of 50 ns later finds a pinned by
+     * the open root scope: code 2 at 52074 ns (model/README.md §4.7). The
+     * call and its wait end with the run */
+    const char *const sets[] = {"ring_heap=65536", NULL};
+    chip *c;
+    cJSON *j = trace_of(CHAIN3_TEXT, sets, 0, 0, &c);
+    ck_assert_int_eq(c->status, CHIP_FATAL);
+    ck_assert_int_eq(c->fatal_code, 2);
+    assert_valid_trace(j);
+    const cJSON *x[8];
+    ck_assert_int_eq(pick(j, 'X', 1, 1003, x, 8), 3);
+    assert_slice(x[0], 0, 874, "submit");
+    assert_slice(x[1], 874, 52074, "submit");
+    ck_assert(cJSON_IsTrue(cJSON_GetObjectItem(cJSON_GetObjectItem(x[1], "args"), "unfinished")));
+    assert_slice(x[2], 874, 52074, "wait heap");
+    ck_assert_int_eq(arg(x[2], "ring"), 0);
+    tu_chip_free(c);
+    cJSON_Delete(j);
+}
+END_TEST
+
 START_TEST(a_failed_write_leaves_no_file)
 {
     /* the file may not grow past 4 KiB: the trace (about 14 KB) cannot be
@@ -854,6 +878,7 @@ Suite *suite_perfetto(void)
     tcase_add_test(tc, a_run_longer_than_the_record_limit_ends_at_its_horizon);
     tcase_add_test(tc, traces_of_the_shipped_graphs_are_valid);
     tcase_add_test(tc, a_blocked_orchestrator_shows_its_wait_inside_its_submit);
+    tcase_add_test(tc, a_deadlocked_run_ends_with_its_unfinished_submit_and_wait);
     tcase_add_test(tc, a_failed_write_leaves_no_file);
     tcase_add_test(tc, perfetto_options_refuse_what_they_cannot_write);
     tcase_add_test(tc, an_unwritable_trace_file_is_exit_1_with_the_reason);
