@@ -176,6 +176,11 @@ int chip_init(chip *c, const platform *p, const chip_config *cfg, const char *gr
     }
     if (swimlane_init(&c->sl, cfg->swimlane_level, c->ncores) != 0)
         goto oom;
+    if (cfg->perfetto_records) {
+        c->pf = malloc(sizeof(*c->pf));
+        if (!c->pf || pf_init(c->pf, cfg->perfetto_records) != 0)
+            goto oom;
+    }
     if (orch_init(c, graph_path, err, errlen) != 0) {
         chip_free(c);
         return -1;
@@ -227,6 +232,10 @@ void chip_free(chip *c)
         scopestats_free(&c->ss);
     c->dep_gen_on = c->logical_on = c->scope_stats_on = false;
     swimlane_free(&c->sl);
+    if (c->pf)
+        pf_free(c->pf);
+    free(c->pf);
+    c->pf = NULL;
     pipe_table_free(&c->pipes);
     free(c->kstats);
     c->kstats = NULL;
@@ -293,6 +302,17 @@ task *chip_task(chip *c, uint64_t id)
     if (r >= RING_COUNT)
         return NULL;
     return task_ring_get(&c->rings[r], task_id_local(id));
+}
+
+void chip_trace_ring(chip *c, int ring, ps_t t)
+{
+    const dep_pool *d = &c->deppools[ring];
+    int id = PF_CTR_RING0 + 3 * ring;
+    int64_t heap = (int64_t)ring_heap_used(&c->heaps[ring]);
+    if (pf_counter_set(c->pf, id, t, task_ring_active(&c->rings[ring])) != 0 ||
+        pf_counter_set(c->pf, id + 1, t, heap) != 0 ||
+        pf_counter_set(c->pf, id + 2, t, (int64_t)(d->top - d->tail)) != 0)
+        chip_error(c, "out of memory for the Perfetto trace");
 }
 
 void chip_queue_depths(const chip *c, uint32_t d[3])
@@ -508,6 +528,8 @@ static void advance_watermark(chip *c, int ring, ps_t t)
     if (r->last_alive != before) {
         c->ring_advances++;
         chip_note_occupancy(c, ring, t);
+        if (c->pf)
+            chip_trace_ring(c, ring, t);
         orch_on_ring_advance(c, ring, t);
     }
 }

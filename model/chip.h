@@ -15,6 +15,7 @@
 #include "occ.h"
 #include "ohm.h"
 #include "orch.h"
+#include "perfetto.h"
 #include "pipe.h"
 #include "platform.h"
 #include "pmu.h"
@@ -46,6 +47,7 @@ typedef struct chip_config {
     FILE *worker_log;                      /* accesses to resident tensors go here, or NULL */
     bool seeded;                           /* --seed: the variation model draws per-execution costs */
     uint64_t seed;                         /* ... from this seed */
+    size_t perfetto_records;               /* the Perfetto trace: records kept (0: off) */
 } chip_config;
 
 /* Event kinds of the chip heap. */
@@ -170,6 +172,7 @@ typedef struct chip {
     uint32_t nodes_free;                     /* free list head */
     uint32_t nodes_used;                     /* nodes in use */
     swimlane sl;                             /* swimlane records */
+    pf_trace *pf;                            /* the Perfetto trace's records, NULL when off (costs no time) */
     pipe_table pipes;                        /* pipe-model results of every distinct pipe cost */
     uint32_t kernel_pipe[GRAPH_MAX_FUNC_ID]; /* func id -> pipes index (0 = flat cost or not seen yet) */
     kernel_stats *kstats;                    /* per func id */
@@ -249,6 +252,10 @@ void chip_error(chip *c, const char *fmt, ...) __attribute__((format(printf, 2, 
 /* Ends the run (CHIP_DONE) once orchestration finished and every submitted
  * task completed; the end time is the later of the two. */
 void chip_check_finished(chip *c);
+
+/* The Perfetto trace samples ring `ring`'s task window, heap and dependency
+ * pool at t (call only with c->pf set). */
+void chip_trace_ring(chip *c, int ring, ps_t t);
 
 /* Counts queued ready tasks per shape into d[3]. */
 void chip_queue_depths(const chip *c, uint32_t d[3]);

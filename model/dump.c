@@ -324,6 +324,8 @@ static ps_t park(chip *c, int ti, dump_gate gate, ps_t t, bool *dropped)
     ps_t open = d->host->wait(d->host->ctx, ti, gate, t, limit);
     if (open < t)
         open = t;
+    if (c->pf && pf_phase_add(c->pf, ti, PF_PHASE_DUMP_PARK, t, open, 0, (uint64_t)gate) != 0)
+        chip_error(c, "out of memory for the Perfetto trace");
     th->parks++;
     th->parked_ps += open - t;
     if (open > d->freeze_until) {
@@ -433,6 +435,8 @@ ps_t dump_capture(chip *c, int ti, task *tk, dump_stage stage, ps_t t)
         if (!d->host && th->ncur == d->p.buf_records)
             publish_current(c, ti, &t);
     }
+    if (c->pf && pf_counter_set(c->pf, PF_CTR_ARENA0 + ti, t, (int64_t)th->arena_pos) != 0)
+        chip_error(c, "out of memory for the Perfetto trace");
     if (stage == DUMP_BEFORE_DISPATCH) {
         dd->before_done = true;
     } else {

@@ -292,7 +292,7 @@ static otask *build_tasks(const ohm_log *l, size_t *ntasks, oedge **edges, size_
  * split. */
 static int sweep(const ohm_log *l, const otask *t, size_t nt, int64_t w0, int64_t w1, const int k[2],
                  const bool present[2], int64_t ov[2], int64_t *all, int64_t *has, int64_t **times_out,
-                 int32_t *ready_out[2], size_t *nsteps)
+                 int32_t *ready_out[2], size_t *nsteps, ohm_step **steps_out)
 {
     size_t cap = 2 * l->nx + 4 * nt + 2, n = 0;
     oevent *ev = malloc(cap * sizeof(*ev));
@@ -320,11 +320,13 @@ static int sweep(const ohm_log *l, const otask *t, size_t nt, int64_t w0, int64_
     qsort(ev, n, sizeof(*ev), cmp_oevent);
     int64_t *times = malloc(n * sizeof(*times));
     int32_t *rd[2] = {malloc(n * sizeof(int32_t)), malloc(n * sizeof(int32_t))};
-    if (!times || !rd[0] || !rd[1]) {
+    ohm_step *st = steps_out ? malloc(n * sizeof(*st)) : NULL;
+    if (!times || !rd[0] || !rd[1] || (steps_out && !st)) {
         free(ev);
         free(times);
         free(rd[0]);
         free(rd[1]);
+        free(st);
         return -1;
     }
     int32_t run[2] = {0, 0}, wait[2] = {0, 0};
@@ -344,7 +346,7 @@ static int sweep(const ohm_log *l, const otask *t, size_t nt, int64_t w0, int64_
         rd[1][ns] = wait[1];
         ns++;
         int64_t len = ev[i].t - a;
-        bool o[2], any = false, all_ov = true, work = false, work_idle = true;
+        bool o[2] = {false, false}, any = false, all_ov = true, work = false, work_idle = true;
         for (int ty = 0; ty < 2; ty++) {
             if (!present[ty])
                 continue;
@@ -362,12 +364,25 @@ static int sweep(const ohm_log *l, const otask *t, size_t nt, int64_t w0, int64_
             *all += len;
         if (work && work_idle)
             *has += len;
+        if (st) {
+            ohm_step *x = &st[ns - 1];
+            *x = (ohm_step){.t = a, .all = any && all_ov, .has = work && work_idle};
+            for (int ty = 0; ty < 2; ty++) {
+                x->running[ty] = run[ty];
+                x->ready[ty] = wait[ty];
+                x->overhead[ty] = present[ty] && o[ty];
+            }
+        }
     }
+    if (st) /* the window's end: nothing runs any more */
+        st[ns] = (ohm_step){.t = w1};
     free(ev);
     *times_out = times;
     ready_out[0] = rd[0];
     ready_out[1] = rd[1];
     *nsteps = ns;
+    if (steps_out)
+        *steps_out = st;
     return 0;
 }
 
@@ -472,7 +487,7 @@ int ohm_compute(const ohm_log *l, uint64_t tick_hz, ohm_result *r)
     r->ncores = ncores;
 
     int64_t ov[2] = {0, 0}, all = 0, has = 0;
-    if (sweep(l, t, nt, w0, w1, k, present, ov, &all, &has, &times, ready, &nsteps) != 0)
+    if (sweep(l, t, nt, w0, w1, k, present, ov, &all, &has, &times, ready, &nsteps, NULL) != 0)
         goto out;
     for (int ty = 0; ty < 2; ty++) {
         r->eng[ty].present = present[ty];
@@ -594,6 +609,58 @@ out:
     free(v3);
     if (rc != 0)
         ohm_result_free(r);
+    return rc;
+}
+
+static int cmp_i32(const void *a, const void *b)
+{
+    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    return (x > y) - (x < y);
+}
+
+int ohm_steps(const ohm_log *l, ohm_step **steps, size_t *n, bool present[2])
+{
+    *steps = NULL;
+    *n = 0;
+    present[0] = present[1] = false;
+    if (l->dropped || !l->nx)
+        return 0;
+    size_t nt = 0, ne = 0, nsteps = 0;
+    oedge *e = NULL;
+    int64_t *times = NULL;
+    int32_t *ready[2] = {NULL, NULL};
+    int32_t *cores = malloc(l->nx * sizeof(*cores));
+    otask *t = cores ? build_tasks(l, &nt, &e, &ne) : NULL;
+    int rc = -1;
+    if (!t)
+        goto out;
+    /* k per engine: the distinct cores that ran one of its executions
+     * (an AIV core's id is never an AIC's, so the ids are told apart by sign) */
+    int64_t w0 = INT64_MAX, w1 = INT64_MIN;
+    for (size_t i = 0; i < l->nx; i++) {
+        cores[i] = l->x[i].aiv ? -1 - l->x[i].core : l->x[i].core;
+        w0 = l->x[i].start < w0 ? l->x[i].start : w0;
+        w1 = l->x[i].end > w1 ? l->x[i].end : w1;
+    }
+    qsort(cores, l->nx, sizeof(*cores), cmp_i32);
+    int k[2] = {0, 0};
+    for (size_t i = 0; i < l->nx; i++)
+        if (!i || cores[i] != cores[i - 1]) {
+            k[cores[i] < 0]++;
+            present[cores[i] < 0] = true;
+        }
+    int64_t ov[2] = {0, 0}, all = 0, has = 0;
+    if (sweep(l, t, nt, w0, w1, k, present, ov, &all, &has, &times, ready, &nsteps, steps) != 0)
+        goto out;
+    *n = nsteps + 1;
+    rc = 0;
+out:
+    free(cores);
+    free(t);
+    free(e);
+    free(times);
+    free(ready[0]);
+    free(ready[1]);
     return rc;
 }
 

@@ -118,6 +118,23 @@ typedef struct ohm_result {
     double cp_other_us; /* what neither explains */
 } ohm_result;
 
+/* One step of the model's sweep over the window: the state from t on, until
+ * the next step. These are the lines the overhead figures integrate. */
+typedef struct ohm_step {
+    int64_t t;           /* ticks */
+    int32_t running[2];  /* executions running per engine, [0] AIC, [1] AIV */
+    int32_t ready[2];    /* ready, undispatched tasks per engine (a MIX task counts for both) */
+    uint8_t overhead[2]; /* the engine is overhead: one of its cores idle while it has ready work */
+    uint8_t all;         /* every present engine is overhead */
+    uint8_t has;         /* every engine with ready work is overhead */
+} ohm_step;
+
+/* The model's step function over the window (first start to last end), one
+ * step per change, the last at the window's end with nothing running. The
+ * caller frees *steps. present[ty] says which engines ran an execution. A
+ * dropped or empty log gives no step. Returns 0, or -1 when out of memory. */
+int ohm_steps(const ohm_log *l, ohm_step **steps, size_t *n, bool present[2]);
+
 /* Computes the model from a log, times on a tick_hz counter. Returns 0, or
  * -1 when out of memory. A dropped or empty log gives computed = false. The
  * caller frees the result with ohm_result_free. */

@@ -182,6 +182,13 @@ static uint8_t mask_of(const int32_t kernel_ids[3])
     return m;
 }
 
+/* An orchestrator slice for the Perfetto trace (an empty one is left out). */
+static void trace_call(chip *c, pf_call_kind kind, ps_t start, ps_t end)
+{
+    if (c->pf && end > start && pf_call_add(c->pf, kind, start, end, 0, 0, 0) != 0)
+        chip_error(c, "out of memory for the Perfetto trace");
+}
+
 /* ---- blocking and deadlock detection (runtime.md §1.8) ---- */
 
 static void schedule_check(chip *c, ps_t at)
@@ -212,6 +219,8 @@ static void unblock(chip *c, ps_t t)
     if (!o->blocked)
         return;
     o->blocked = false;
+    if (c->pf && pf_call_add(c->pf, PF_CALL_WAIT, o->blocked_since, t, 0, o->res, o->blocked_ring) != 0)
+        chip_error(c, "out of memory for the Perfetto trace");
     o->blocked_ps[o->blocked_ring] += t - o->blocked_since;
     o->blocked_res_ps[o->res] += t - o->blocked_since;
     const char *site = o->scopes[o->nscopes - 1].site;
@@ -849,6 +858,7 @@ void orch_on_step(chip *c, ps_t t)
                 /* orchestration returned: the executor ends the root scope */
                 sample_scope(c, false);
                 size_t n = release_scope(c, 0, t);
+                trace_call(c, PF_CALL_SCOPE_END, t, t + n * c->cost.scope_end_per_task);
                 o->eof_seen = true;
                 chip_schedule(c, t + n * c->cost.scope_end_per_task, EV_ORCH_STEP, 0, 0);
                 return;
@@ -876,6 +886,7 @@ void orch_on_step(chip *c, ps_t t)
             sample_scope(c, false); /* taken before the scope's tasks are released */
             orch_scope *s = &o->scopes[--o->nscopes];
             size_t n = release_scope(c, s->list_start, t);
+            trace_call(c, PF_CALL_SCOPE_END, t, t + n * c->cost.scope_end_per_task);
             if (n) {
                 chip_schedule(c, t + n * c->cost.scope_end_per_task, EV_ORCH_STEP, 0, 0);
                 return;
@@ -885,6 +896,7 @@ void orch_on_step(chip *c, ps_t t)
         case OP_USER_CODE:
             o->have_op = false;
             if (op->user_ns) {
+                trace_call(c, PF_CALL_USER_CODE, t, t + ps_from_ns(op->user_ns));
                 chip_schedule(c, t + ps_from_ns(op->user_ns), EV_ORCH_STEP, 0, 0);
                 return;
             }
@@ -893,6 +905,8 @@ void orch_on_step(chip *c, ps_t t)
         case OP_DUMMY:
         case OP_ALLOC:
             step_submit(c, t);
+            if (c->pf) /* the submit may have allocated, reclaimed or wired on its ring */
+                chip_trace_ring(c, current_ring(o), t);
             return;
         }
     }
@@ -909,6 +923,10 @@ void orch_on_publish(chip *c, uint64_t task_id, ps_t t)
     sl_orch rec = {.submit_idx = o->submit_idx++, .task_id = task_id, .start = o->call_start, .end = t};
     if (swimlane_add_orch(&c->sl, &rec) != 0) {
         chip_error(c, "out of memory for swimlane records");
+        return;
+    }
+    if (c->pf && pf_publish(c->pf, tk, o->scopes[o->nscopes - 1].site, o->call_start, t) != 0) {
+        chip_error(c, "out of memory for the Perfetto trace");
         return;
     }
     tk->published = true;

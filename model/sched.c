@@ -51,6 +51,8 @@ static void track(chip *c, const core *co, unsigned before);
 static void add_phase(chip *c, int ti, phase_kind kind, ps_t start, ps_t end, uint32_t tasks,
                       uint64_t task_id, const uint32_t shared_start[3])
 {
+    if (c->pf && pf_phase_add(c->pf, ti, kind, start, end, tasks, task_id) != 0)
+        chip_error(c, "out of memory for the Perfetto trace");
     if (c->sl.level < 3)
         return;
     sched_thread *th = &c->threads[ti];
@@ -200,6 +202,8 @@ void sched_on_hbm(chip *c, ps_t t)
     }
     hbm_share(&c->mem);
     c->hbm_reshares++;
+    if (c->pf && pf_hbm(c->pf, t, &c->mem) != 0)
+        chip_error(c, "out of memory for the Perfetto trace");
     bool retimed[PLATFORM_MAX_AICPU_THREADS] = {false};
     for (int k = 0; k < c->ncores; k++) {
         core *co = &c->cores[k];
@@ -299,6 +303,19 @@ static ps_t retire(chip *c, int ti, int k, const core_slot *s, ps_t t, const uin
         return spent;
     }
     account_execution(c, co, tk, s);
+    if (c->pf) {
+        pf_exec x = {.task = s->task_id,
+                     .dispatch = s->dispatch,
+                     .receive = s->receive,
+                     .start = s->start,
+                     .end = s->end,
+                     .finish = t,
+                     .core = k,
+                     .func = tk->kernel_ids[s->subslot],
+                     .block = s->block};
+        if (pf_exec_add(c->pf, &x) != 0)
+            chip_error(c, "out of memory for the Perfetto trace");
+    }
     if (co->flow_end_at != PS_NEVER && flow_is(&co->flow_cur, s)) {
         /* the AICPU saw this end (its load may run ahead of the event
          * clock): the flow keeps its speed so the end stays where it was seen */

@@ -47,6 +47,10 @@ void cli_run_usage(void)
         "  --repeat N                    N runs with seeds N0 .. N0+N-1 (N0 = --seed, else 1): the "
         "makespan's\n"
         "                                mean, sigma, min, p50 and max; files of the first run\n"
+        "  --perfetto FILE               ptosim's own Chrome/Perfetto JSON trace in FILE (for\n"
+        "                                ui.perfetto.dev): cores, AICPU threads, dependency flows, ring,\n"
+        "                                HBM, args-dump and overhead counters over simulated time\n"
+        "  --enable-perfetto             the same trace as DIR/dfx_outputs/ptosim_trace.json (needs -o)\n"
         "  --no-host-timing              leave host timing out of ptosim_run.json (byte-identical reruns)\n"
         "  --quiet                       no summary on stdout\n"
         "  --summary-csv                 print a CSV header and one row instead of the summary\n"
@@ -258,6 +262,19 @@ int cli_parse_run(int argc, char **argv, cli_run *o, char *err, size_t errlen)
             o->scope_stats = true;
             continue;
         }
+        if (cli_opt_is(a, "--perfetto", &v)) {
+            if (need_value(argc, argv, &i, "--perfetto", v, &o->perfetto, err, errlen) != 0)
+                return -1;
+            if (!o->perfetto[0]) {
+                snprintf(err, errlen, "--perfetto: empty FILE name");
+                return -1;
+            }
+            continue;
+        }
+        if (strcmp(a, "--enable-perfetto") == 0) {
+            o->enable_perfetto = true;
+            continue;
+        }
         if (strcmp(a, "--no-host-timing") == 0) {
             o->no_host_timing = true;
             continue;
@@ -294,6 +311,18 @@ int cli_parse_run(int argc, char **argv, cli_run *o, char *err, size_t errlen)
     if (o->repeat && o->dump_level > 0) {
         snprintf(err, errlen,
                  "--repeat does not combine with --dump-args (the host's dump collector runs once)");
+        return -1;
+    }
+    if (o->perfetto && o->ngraphs > 1) {
+        snprintf(err, errlen,
+                 "--perfetto FILE takes one GRAPH (for programs on one worker, -o DIR --enable-perfetto "
+                 "writes a trace per program)");
+        return -1;
+    }
+    if (o->enable_perfetto && !o->work_dir) {
+        snprintf(err, errlen,
+                 "--enable-perfetto writes DIR/dfx_outputs/ptosim_trace.json: give -o DIR (or --perfetto "
+                 "FILE)");
         return -1;
     }
     if ((o->swimlane_level > 0 || o->dep_gen || o->scope_stats || o->dump_level > 0 ||

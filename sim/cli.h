@@ -47,6 +47,8 @@ typedef struct cli_run {
     uint64_t seed;                       /* ... its value */
     long repeat;                         /* --repeat N: N runs with seeds seed .. seed+N-1 (0 = not given) */
     bool quiet;                          /* --quiet: no summary on stdout */
+    const char *perfetto;                /* --perfetto FILE: ptosim's own trace goes there, or NULL */
+    bool enable_perfetto;                /* --enable-perfetto: ... and to DIR/dfx_outputs/ptosim_trace.json */
     const char *sg_args[CLI_MAX_SG + 1]; /* --cfg=... / --log=..., NULL-terminated */
     int nsg;
 } cli_run;

@@ -68,6 +68,9 @@ static void publish(void *ctx, int ti, const uint32_t *recs, uint32_t n, ps_t t)
         h->bufs = nb;
         h->bufs_cap = ncap;
     }
+    /* the Perfetto trace's backlog: published on the device at t, written by the host later */
+    if (h->c->pf && pf_counter_add(h->c->pf, PF_CTR_BACKLOG, t, n) != 0)
+        chip_error(h->c, "out of memory for the Perfetto trace");
     pub_buf *b = &h->bufs[h->nbufs++];
     b->ti = ti;
     b->n = n;
@@ -181,6 +184,8 @@ static void writer_actor(int argc, char **argv)
             chip_error(h->c, "cannot write args.bin");
         h->written++;
         h->in_flight--;
+        if (h->c->pf && pf_counter_add(h->c->pf, PF_CTR_BACKLOG, ps(simgrid_get_clock()), -1) != 0)
+            chip_error(h->c, "out of memory for the Perfetto trace");
         sg_sem_release(h->progress);
     }
 }

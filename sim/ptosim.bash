@@ -16,6 +16,9 @@ _ptosim()
     -o|--work-dir)
         COMPREPLY=($(compgen -d -- "$cur"))
         return ;;
+    --perfetto)
+        COMPREPLY=($(compgen -f -- "$cur"))
+        return ;;
     --costs)
         COMPREPLY=($(compgen -W "model swimlane" -- "$cur") $(compgen -f -- "$cur"))
         return ;;
@@ -31,7 +34,7 @@ _ptosim()
             COMPREPLY=($(compgen -W "-o --work-dir -p --platform --enable-chip-swimlane --enable-dep-gen
                 --enable-scope-stats --enable-pmu --dump-args --ring-task-window --ring-heap --ring-dep-pool
                 --aicpu-thread-num --op-execute-timeout-us --stream-sync-timeout-ms --scheduler-timeout-ms
-                --set --quiet --summary-csv --no-host-timing --help" -- "$cur"))
+                --set --quiet --summary-csv --no-host-timing --perfetto --enable-perfetto --help" -- "$cur"))
             return
         fi ;;
     import)

@@ -81,6 +81,7 @@ static const char *const MANAGED[] = {
     "dfx_outputs/scope_stats/scope_stats.jsonl",
     "dfx_outputs/args_dump/args_dump.json",
     "dfx_outputs/args_dump/args.bin",
+    "dfx_outputs/ptosim_trace.json",
     "ptosim_run.json",
 };
 
@@ -113,6 +114,29 @@ static int write_args_dump(chip *c, const char *work_dir, outfile *binf, char *e
     }
     snprintf(path, sizeof(path), "%s/dfx_outputs/args_dump/args_dump.json", work_dir);
     return argsdump_write_manifest(ad, path, keep_bin, err, errlen);
+}
+
+/* ptosim's Perfetto trace: to --perfetto FILE and, with --enable-perfetto,
+ * to dfx_outputs/ptosim_trace.json (listed in outputs). Returns 0, or -1
+ * after printing why a file could not be written. */
+static int write_trace(const chip *c, const cli_run *opt, const char **outputs, int *nout)
+{
+    char err[PATH_MAX + 512], path[PATH_MAX + 64];
+    int rc = 0;
+    if (opt->perfetto && pf_write(c, opt->perfetto, err, sizeof(err)) != 0) {
+        fprintf(stderr, "ptosim: %s\n", err);
+        rc = -1;
+    }
+    if (opt->enable_perfetto && opt->work_dir) {
+        snprintf(path, sizeof(path), "%s/dfx_outputs/ptosim_trace.json", opt->work_dir);
+        if (pf_write(c, path, err, sizeof(err)) != 0) {
+            fprintf(stderr, "ptosim: %s\n", err);
+            rc = -1;
+        } else {
+            outputs[(*nout)++] = "dfx_outputs/ptosim_trace.json";
+        }
+    }
+    return rc;
 }
 
 static int exit_for(chip_status s)
@@ -230,6 +254,7 @@ int run_prepare(const cli_run *o, platform *pl, chip_config *cf)
     cfg.dump_level = opt.dump_level;
     cfg.dep_gen = opt.dep_gen;
     cfg.scope_stats = opt.scope_stats;
+    cfg.perfetto_records = opt.perfetto || opt.enable_perfetto ? PF_MAX_RECORDS : 0;
     /* --repeat without --seed starts at seed 1 */
     cfg.seeded = opt.seeded || opt.repeat > 0;
     cfg.seed = opt.seeded ? opt.seed : 1;
@@ -280,6 +305,7 @@ static int repeat_runs(const cli_run *o, const platform *pl, const chip_config *
         cfg.seed = cf->seed + (uint64_t)i;
         cfg.swimlane_level = first->cfg.swimlane_level; /* profiling costs what it cost in run 1 */
         cfg.dep_gen = cfg.scope_stats = false;
+        cfg.perfetto_records = 0;
         chip *c = malloc(sizeof(*c));
         if (!c || chip_init(c, pl, &cfg, o->graph, err, errlen) != 0) {
             free(c);
@@ -389,7 +415,7 @@ static int simulate(const cli_run *o, const platform *pl, const chip_config *cf,
         snprintf(c->message, sizeof(c->message), "%s", err);
     }
 
-    const char *outputs[8];
+    const char *outputs[10];
     int nout = 0;
     int write_failed = 0;
     char namemap_rel[256], path[PATH_MAX + 300];
@@ -470,6 +496,8 @@ static int simulate(const cli_run *o, const platform *pl, const chip_config *cf,
             outputs[nout++] = "dfx_outputs/scope_stats/scope_stats.jsonl";
         }
     }
+    if (write_trace(c, &opt, outputs, &nout) != 0)
+        write_failed = 1;
     if (write_failed && exit_code == EXIT_OK)
         exit_code = EXIT_INTERNAL;
     report_repeat rep;

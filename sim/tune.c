@@ -436,7 +436,7 @@ int tune_main(int argc, char **argv)
         return EXIT_USAGE;
     }
     if (opt.ngraphs != 1 || opt.work_dir || opt.swimlane_level || opt.dep_gen || opt.scope_stats ||
-        opt.dump_level || opt.pmu_given) {
+        opt.dump_level || opt.pmu_given || opt.perfetto) {
         fprintf(stderr, "ptosim tune: takes one GRAPH and no output options (it writes no files; run ptosim "
                         "run with the recommended flags for those)\n");
         return EXIT_USAGE;

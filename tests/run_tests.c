@@ -27,6 +27,7 @@ int main(void)
     srunner_add_suite(sr, suite_gen());
     srunner_add_suite(sr, suite_worker());
     srunner_add_suite(sr, suite_tune());
+    srunner_add_suite(sr, suite_perfetto());
     srunner_add_suite(sr, suite_report());
     srunner_add_suite(sr, suite_e2e());
     srunner_add_suite(sr, suite_install());

@@ -98,6 +98,75 @@ START_TEST(overhead_per_engine_all_and_has_by_hand)
 }
 END_TEST
 
+START_TEST(the_steps_are_the_lines_the_overhead_figures_integrate)
+{
+    /* the log of overhead_per_engine_all_and_has_by_hand, as a step function:
+     * t, running AIC/AIV, ready AIC/AIV, overhead AIC/AIV, all, has */
+    ohm_log l;
+    ohm_log_init(&l, 0);
+    add(&l, 1, 0, 0, 0, 1, 1, 11, 12);
+    add(&l, 2, 1, 1, 15, 15, 16, 20, 21);
+    add(&l, 3, 2, 1, 0, 2, 2, 30, 31);
+    add(&l, 4, 0, 0, 22, 23, 23, 25, 26);
+    add(&l, 5, 0, 0, 28, 29, 29, 33, 34);
+    add(&l, 5, 1, 1, 28, 29, 29, 33, 34);
+    edges(&l, 2, 2, (uint64_t)1, (uint64_t)99);
+    edges(&l, 3, 1, (uint64_t)99);
+    edges(&l, 4, 3, (uint64_t)1, (uint64_t)2, (uint64_t)1);
+    edges(&l, 5, 1, (uint64_t)4);
+    static const int64_t W[13][9] = {
+        {1, 1, 0, 0, 0, 0, 0, 0, 0},  /* A starts */
+        {2, 1, 1, 0, 0, 0, 0, 0, 0},  /* C starts */
+        {11, 0, 1, 0, 1, 0, 1, 0, 1}, /* A ends, B ready: AIV has an idle core */
+        {15, 0, 1, 0, 0, 0, 0, 0, 0}, /* B dispatched */
+        {16, 0, 2, 0, 0, 0, 0, 0, 0}, /* B starts */
+        {20, 0, 1, 1, 0, 1, 0, 0, 1}, /* B ends, D ready: AIC idle */
+        {22, 0, 1, 0, 0, 0, 0, 0, 0}, /* D dispatched */
+        {23, 1, 1, 0, 0, 0, 0, 0, 0}, /* D starts */
+        {25, 0, 1, 1, 1, 1, 1, 1, 1}, /* D ends, the MIX task E ready on both engines */
+        {28, 0, 1, 0, 0, 0, 0, 0, 0}, /* E dispatched */
+        {29, 1, 2, 0, 0, 0, 0, 0, 0}, /* E starts on both */
+        {30, 1, 1, 0, 0, 0, 0, 0, 0}, /* C ends */
+        {33, 0, 0, 0, 0, 0, 0, 0, 0}, /* the window's end */
+    };
+    ohm_step *st;
+    size_t n;
+    bool present[2];
+    ck_assert_int_eq(ohm_steps(&l, &st, &n, present), 0);
+    ck_assert(present[0] && present[1]);
+    ck_assert_uint_eq(n, 13);
+    int64_t ov[2] = {0, 0}, all = 0, has = 0;
+    for (size_t i = 0; i < n; i++) {
+        const ohm_step *x = &st[i];
+        int64_t got[9] = {x->t,           x->running[0],  x->running[1], x->ready[0], x->ready[1],
+                          x->overhead[0], x->overhead[1], x->all,        x->has};
+        for (int k = 0; k < 9; k++)
+            ck_assert_msg(got[k] == W[i][k], "step %zu field %d: %lld, expected %lld", i, k,
+                          (long long)got[k], (long long)W[i][k]);
+        if (i + 1 < n) {
+            int64_t len = st[i + 1].t - x->t;
+            ov[0] += x->overhead[0] * len;
+            ov[1] += x->overhead[1] * len;
+            all += x->all * len;
+            has += x->has * len;
+        }
+    }
+    /* what ohm_compute reports for this log: AIC 5, AIV 7, all 3, has 9 */
+    ck_assert_int_eq(ov[0], 5);
+    ck_assert_int_eq(ov[1], 7);
+    ck_assert_int_eq(all, 3);
+    ck_assert_int_eq(has, 9);
+    free(st);
+    /* a dropped log has no step */
+    l.dropped = true;
+    ck_assert_int_eq(ohm_steps(&l, &st, &n, present), 0);
+    ck_assert_uint_eq(n, 0);
+    ck_assert(st == NULL);
+    l.dropped = false;
+    ohm_log_free(&l);
+}
+END_TEST
+
 /*
  * AIC core 0: Z1 runs 1-5; Z2 dispatched at 3 (before Z1 ended: a switch), received 6, runs 8-9.
  * AIV core 1: X1 runs 1-10; X2 dispatched 5, received 11, runs 12-20; X3 dispatched 15, received 21,
@@ -563,6 +632,7 @@ Suite *suite_ohm(void)
     Suite *s = suite_create("ohm");
     TCase *tc = tcase_create("ohm");
     tcase_add_test(tc, overhead_per_engine_all_and_has_by_hand);
+    tcase_add_test(tc, the_steps_are_the_lines_the_overhead_figures_integrate);
     tcase_add_test(tc, aicore_switch_per_core_split_and_bound_by_hand);
     tcase_add_test(tc, head_and_tail_distributions_by_hand);
     tcase_add_test(tc, gap_decomposition_splits_switches_into_tail_and_setup);

@@ -75,6 +75,7 @@ void tu_chip_free(struct chip *c);
 
 /* The suites. */
 Suite *suite_basics(void);
+Suite *suite_perfetto(void);
 Suite *suite_graph(void);
 Suite *suite_platform(void);
 Suite *suite_chip(void);
