@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../model/gcomp.h"
 #include "../model/outfile.h"
 #include "../model/platform.h"
 #include "../model/runcfg.h"
@@ -25,8 +26,9 @@
 #define SWEEP_KNOBS 4
 #define SWEEP_MAX_POINTS 1000000 /* keeps DIR/points/ listable; far past what one machine sweeps */
 #define SWEEP_MAX_JOBS 1024
-#define SWEEP_STDERR_SHOWN 4000 /* bytes of a failed point's stderr echoed to ours */
-#define SLURM_MAX_ARRAY 1001    /* Slurm's default MaxArraySize (slurm.conf) */
+#define SWEEP_STDERR_SHOWN 4000        /* bytes of a failed point's stderr echoed to ours */
+#define SLURM_MAX_ARRAY 1001           /* Slurm's default MaxArraySize (slurm.conf) */
+#define COMPILED_NAME "graph.compiled" /* DIR's compiled graph, which every point maps (gcomp.h) */
 /* appended to errors in the options passed through: a list there is a likely slip */
 #define LISTS_HINT                                                                                           \
     "; only --ring-task-window, --ring-heap, --ring-dep-pool and --aicpu-thread-num take lists, every "      \
@@ -198,6 +200,24 @@ static double now_seconds(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Is there an executable `name` on PATH? */
+static bool on_path(const char *name)
+{
+    const char *path = getenv("PATH");
+    if (!path)
+        return false;
+    while (*path) {
+        const char *e = strchr(path, ':');
+        size_t len = e ? (size_t)(e - path) : strlen(path);
+        char probe[PATH_MAX + 64];
+        snprintf(probe, sizeof(probe), "%.*s/%s", (int)len, len ? path : ".", name);
+        if (access(probe, X_OK) == 0)
+            return true;
+        path += len + (e ? 1 : 0);
+    }
+    return false;
 }
 
 /* ---- points ---- */
@@ -521,6 +541,12 @@ static int check(sweep *s)
             return EXIT_USAGE;
         }
     }
+    if (s->engine == ENGINE_PARALLEL && s->point < 0 && !on_path("parallel")) {
+        fputs("ptosim sweep: --engine parallel needs GNU parallel, which is not on PATH (Debian: apt-get "
+              "install parallel); --engine local runs the points here\n",
+              stderr);
+        return EXIT_USAGE;
+    }
     if (outfile_mkdirs(s->dir, err, sizeof(err)) != 0) {
         fprintf(stderr, "ptosim sweep: %s\n", err);
         return EXIT_INTERNAL;
@@ -759,9 +785,11 @@ static int collect(const char *dir, const int *status, long nstatus)
 
 /* ---- running points ---- */
 
-/* Starts point i: `ptosim run` with the point's knobs and the shared options, stdout to row.csv and stderr
- * to stderr.txt in DIR/points/NNNN. Returns its pid, or -1 after printing why. */
-static pid_t spawn_point(const sweep *s, long i)
+/* Starts point i: a child process that runs `ptosim run` with the point's knobs and the shared options, its
+ * operations taken from gc (the graph compiled once for the whole sweep; NULL: it reads the graph file),
+ * stdout to row.csv.tmp and stderr to stderr.txt in DIR/points/NNNN (finish_row renames the row into place).
+ * Returns its pid, or -1 after printing why. */
+static pid_t spawn_point(const sweep *s, long i, const gcomp *gc)
 {
     char wd[PATH_MAX + 32], path[PATH_MAX + 64], err[PATH_MAX + 256];
     point_dir(s, i, wd, sizeof(wd));
@@ -769,8 +797,13 @@ static pid_t spawn_point(const sweep *s, long i)
         fprintf(stderr, "ptosim sweep: point %ld: %s\n", i, err);
         return -1;
     }
-    /* close-on-exec: sibling points must not inherit each other's files */
+    /* an earlier row of this point is not this run's; a fresh temporary file, so a straggler of an earlier
+     * sweep still writing to the old one cannot mix into it */
     snprintf(path, sizeof(path), "%s/row.csv", wd);
+    remove(path);
+    snprintf(path, sizeof(path), "%s/row.csv.tmp", wd);
+    remove(path);
+    /* close-on-exec: sibling points must not inherit each other's files */
     int fo = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     snprintf(path, sizeof(path), "%s/stderr.txt", wd);
     int fe = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
@@ -784,11 +817,16 @@ static pid_t spawn_point(const sweep *s, long i)
         fflush(stderr);
         pid = fork();
         if (pid == 0) {
+            /* the child is the run: a fork, not an exec, so it keeps the mapped graph */
             if (dup2(fi, 0) < 0 || dup2(fo, 1) < 0 || dup2(fe, 2) < 0)
                 _exit(127);
-            execv(s->exe, (char *const *)av);
-            dprintf(2, "ptosim sweep: cannot run %s: %s\n", s->exe, strerror(errno));
-            _exit(127);
+            signal(SIGALRM, SIG_DFL); /* the parent's progress tick is not the run's */
+            int ac = 0;
+            while (av[ac])
+                ac++;
+            int code = run_main_from(ac - 2, (char **)av + 2, gc);
+            fflush(NULL);
+            _exit(code);
         }
         if (pid < 0)
             fprintf(stderr, "ptosim sweep: point %ld: cannot start a process: %s\n", i, strerror(errno));
@@ -801,6 +839,19 @@ static pid_t spawn_point(const sweep *s, long i)
     if (fi >= 0)
         close(fi);
     return pid;
+}
+
+/* Point i's run ended with wait status st: a run that exited printed all it will, so its row.csv.tmp becomes
+ * row.csv in one rename; a run killed midway leaves no row.csv, and a resumed sweep runs the point again. */
+static void finish_row(const sweep *s, long i, int st)
+{
+    char wd[PATH_MAX + 32], tmp[PATH_MAX + 64], row[PATH_MAX + 64];
+    if (!WIFEXITED(st))
+        return;
+    point_dir(s, i, wd, sizeof(wd));
+    snprintf(tmp, sizeof(tmp), "%s/row.csv.tmp", wd);
+    snprintf(row, sizeof(row), "%s/row.csv", wd);
+    rename(tmp, row);
 }
 
 /* Progress on stderr when it is a terminal and the sweep has taken more than a second
@@ -848,8 +899,9 @@ static void on_alarm(int sig)
     (void)sig; /* only interrupts waitpid, so the progress line refreshes */
 }
 
-/* Runs every point here, s->jobs at a time; status[i] gets point i's wait status (-1: not started). */
-static void run_local(const sweep *s, int *status)
+/* Runs every point here, s->jobs at a time, each from gc; status[i] gets point i's wait status (-1: not
+ * started). */
+static void run_local(const sweep *s, const gcomp *gc, int *status)
 {
     long jobs = s->jobs ? s->jobs : sysconf(_SC_NPROCESSORS_ONLN);
     if (jobs < 1)
@@ -875,7 +927,7 @@ static void run_local(const sweep *s, int *status)
     while (done < s->npoints) {
         for (long slot = 0; pids && which && slot < jobs && next < s->npoints; slot++)
             if (pids[slot] == 0) {
-                pid_t pid = spawn_point(s, next);
+                pid_t pid = spawn_point(s, next, gc);
                 if (pid < 0) {
                     next++;
                     done++;
@@ -906,6 +958,7 @@ static void run_local(const sweep *s, int *status)
         for (long slot = 0; slot < jobs; slot++)
             if (pids[slot] == pid) {
                 status[which[slot]] = st;
+                finish_row(s, which[slot], st);
                 pids[slot] = 0;
                 running--;
                 done++;
@@ -921,13 +974,36 @@ static void run_local(const sweep *s, int *status)
     free(which);
 }
 
-/* --point I: runs that one point into DIR/points/NNNN. Returns 0 when it gave a row. */
+/* --point I: runs that one point into DIR/points/NNNN, from DIR's compiled graph when there is one (the sweep
+ * wrote it; a folder without one, of an older ptosim, has the run read the graph file). Returns 0 when it
+ * gave a row. */
 static int run_point(const sweep *s)
 {
-    pid_t pid = spawn_point(s, s->point);
+    char cpath[PATH_MAX + 64], err[2 * PATH_MAX + 256];
+    snprintf(cpath, sizeof(cpath), "%s/" COMPILED_NAME, s->dir_abs);
+    gcomp gc;
+    const gcomp *use = NULL;
+    if (access(cpath, F_OK) == 0) {
+        int rc = gcomp_open(&gc, cpath, s->graph, err, sizeof(err));
+        if (rc != 0) {
+            fprintf(stderr, "ptosim sweep: point %ld: %s; %s\n", s->point, err,
+                    rc == GCOMP_STALE
+                        ? "run the sweep again, so that its points do not mix two versions of the "
+                          "graph"
+                        : "run the sweep command again with --resume DIR: it compiles the graph "
+                          "anew and keeps the finished points");
+            return EXIT_INTERNAL;
+        }
+        use = &gc;
+    }
+    pid_t pid = spawn_point(s, s->point, use);
     int st = -1;
     while (pid > 0 && waitpid(pid, &st, 0) < 0 && errno == EINTR)
         ;
+    if (pid > 0)
+        finish_row(s, s->point, st);
+    if (use)
+        gcomp_close(&gc);
     char wd[PATH_MAX + 32], rowp[PATH_MAX + 64], label[512], rel[32];
     point_dir(s, s->point, wd, sizeof(wd));
     snprintf(rowp, sizeof(rowp), "%s/row.csv", wd);
@@ -1052,34 +1128,10 @@ static int write_slurm(const sweep *s)
     return EXIT_OK;
 }
 
-/* Is there an executable `name` on PATH? */
-static bool on_path(const char *name)
-{
-    const char *path = getenv("PATH");
-    if (!path)
-        return false;
-    while (*path) {
-        const char *e = strchr(path, ':');
-        size_t len = e ? (size_t)(e - path) : strlen(path);
-        char probe[PATH_MAX + 64];
-        snprintf(probe, sizeof(probe), "%.*s/%s", (int)len, len ? path : ".", name);
-        if (access(probe, X_OK) == 0)
-            return true;
-        path += len + (e ? 1 : 0);
-    }
-    return false;
-}
-
 /* --engine parallel: DIR/points.txt, then `parallel -q ... ptosim sweep ... --point {} :::: points.txt`,
  * then the merge. */
 static int run_parallel(const sweep *s)
 {
-    if (!on_path("parallel")) {
-        fputs("ptosim sweep: --engine parallel needs GNU parallel, which is not on PATH (Debian: apt-get "
-              "install parallel); --engine local runs the points here\n",
-              stderr);
-        return EXIT_USAGE;
-    }
     char list[PATH_MAX + 64], err[4400];
     snprintf(list, sizeof(list), "%s/points.txt", s->dir_abs);
     outfile o;
@@ -1162,6 +1214,27 @@ static int run_parallel(const sweep *s)
     return collect(s->dir_abs, NULL, 0);
 }
 
+/* ---- the graph, compiled once ---- */
+
+/* Compiles GRAPH into DIR/graph.compiled, unless the one there is already of GRAPH as it is now, and maps it
+ * into gc: every point then maps these records instead of parsing and checking the graph again, and a
+ * malformed graph stops the sweep before any point runs. Returns 0, or an exit status after printing why. */
+static int compile_graph(const sweep *s, gcomp *gc)
+{
+    char path[PATH_MAX + 64], err[2 * PATH_MAX + GRAPH_ERR_MAX];
+    snprintf(path, sizeof(path), "%s/" COMPILED_NAME, s->dir_abs);
+    if (gcomp_open(gc, path, s->graph, err, sizeof(err)) == 0)
+        return 0;
+    int rc = gcomp_compile(s->graph, path, err, sizeof(err));
+    if (rc == 0)
+        rc = gcomp_open(gc, path, s->graph, err, sizeof(err)) == 0 ? 0 : -1;
+    if (rc != 0) {
+        fprintf(stderr, "ptosim sweep: %s\n", err);
+        return rc > 0 ? EXIT_GRAPH : EXIT_INTERNAL;
+    }
+    return 0;
+}
+
 /* ---- entry ---- */
 
 int sweep_main(int argc, char **argv)
@@ -1190,20 +1263,25 @@ int sweep_main(int argc, char **argv)
         rc = run_point(&s);
     else if (rc == 0 && write_manifest(&s) != 0)
         rc = EXIT_INTERNAL;
-    else if (rc == 0 && s.engine == ENGINE_SLURM)
-        rc = write_slurm(&s);
-    else if (rc == 0 && s.engine == ENGINE_PARALLEL)
-        rc = run_parallel(&s);
     else if (rc == 0) {
-        int *status = malloc(sizeof(int) * (size_t)s.npoints);
-        if (!status) {
-            fputs("ptosim sweep: out of memory\n", stderr);
-            rc = EXIT_INTERNAL;
-        } else {
-            run_local(&s, status);
-            rc = collect(s.dir_abs, status, s.npoints);
-            free(status);
+        gcomp gc;
+        rc = compile_graph(&s, &gc);
+        if (rc == 0 && s.engine == ENGINE_SLURM)
+            rc = write_slurm(&s);
+        else if (rc == 0 && s.engine == ENGINE_PARALLEL)
+            rc = run_parallel(&s);
+        else if (rc == 0) {
+            int *status = malloc(sizeof(int) * (size_t)s.npoints);
+            if (!status) {
+                fputs("ptosim sweep: out of memory\n", stderr);
+                rc = EXIT_INTERNAL;
+            } else {
+                run_local(&s, &gc, status);
+                rc = collect(s.dir_abs, status, s.npoints);
+                free(status);
+            }
         }
+        gcomp_close(&gc);
     }
     sweep_free(&s);
     return rc;

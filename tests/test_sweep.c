@@ -370,6 +370,152 @@ START_TEST(slurm_array_tasks_run_locally_merge_to_the_local_csv)
 }
 END_TEST
 
+START_TEST(a_point_writes_byte_for_byte_what_ptosim_run_writes)
+{
+    /* the points run from the graph compiled once; every file a run writes is the same as a fresh `ptosim
+     * run` of the same graph (the absolute path the sweep passes) with the same options, DFX outputs included
+     */
+    const char *dir = tu_tmpdir();
+    char *sw = path_in(dir, "sweep"), *rd = path_in(dir, "run"), graph[4096];
+    ck_assert_ptr_nonnull(realpath(TRACE("default.jsonl"), graph));
+    const char *a[] = {"sweep",
+                       graph,
+                       "--ring-task-window",
+                       "64",
+                       "--no-host-timing",
+                       "--dump-args=2",
+                       "--enable-chip-swimlane",
+                       "--enable-pmu",
+                       "--enable-dep-gen",
+                       "--enable-scope-stats",
+                       "-o",
+                       sw,
+                       NULL};
+    run_out r = tu_run(a);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    const char *b[] = {"run",
+                       graph,
+                       "--ring-task-window",
+                       "64",
+                       "--no-host-timing",
+                       "--dump-args=2",
+                       "--enable-chip-swimlane",
+                       "--enable-pmu",
+                       "--enable-dep-gen",
+                       "--enable-scope-stats",
+                       "--summary-csv",
+                       "-o",
+                       rd,
+                       NULL};
+    r = tu_run(b);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    char *row = read_in(sw, "points/0000/row.csv");
+    ck_assert_str_eq(row, r.out);
+    tu_run_free(&r);
+    const char *files[] = {"ptosim_run.json",
+                           "dfx_outputs/chip_swimlane_records.json",
+                           "dfx_outputs/deps.json",
+                           "dfx_outputs/pmu.csv",
+                           "dfx_outputs/name_map_default.json",
+                           "dfx_outputs/scope_stats/scope_stats.jsonl",
+                           "dfx_outputs/args_dump/args_dump.json",
+                           "dfx_outputs/args_dump/args.bin",
+                           NULL};
+    for (int i = 0; files[i]; i++) {
+        char cmd[16384];
+        snprintf(cmd, sizeof(cmd), "cmp %s/points/0000/%s %s/%s", sw, files[i], rd, files[i]);
+        ck_assert_msg(sh(cmd) == 0, "%s", cmd);
+    }
+    char *compiled = path_in(sw, "graph.compiled");
+    ck_assert(tu_exists(compiled));
+    free(compiled);
+    free(row);
+    free(sw);
+    free(rd);
+}
+END_TEST
+
+START_TEST(a_malformed_graph_stops_the_sweep_before_any_point_runs)
+{
+    /* the graph is checked once, whole, when it is compiled: its error, exit 3, and no point started */
+    const char *dir = tu_tmpdir();
+    char *g = tu_write(
+        dir, "bad.jsonl",
+        "{\"ptosim_graph\": 1, \"name\": \"b\", \"kernels\": [{\"id\": 0, \"name\": \"v\", \"core\": "
+        "\"aiv\", \"cost\": {\"cycles\": 10}}]}\n{\"op\": \"submit\", \"kernel\": \"v\"}\n"
+        "{\"op\": \"submit\", \"kernel\": \"w\"}\n");
+    char *out = path_in(dir, "s"), want[8192];
+    for (int e = 0; e < 3; e++) {
+        const char *engines[] = {"local", "slurm", "parallel"};
+        const char *args[] = {"sweep", g,   "--ring-task-window", "4,8", "--engine", engines[e], "-o",
+                              out,     NULL};
+        snprintf(want, sizeof(want),
+                 "ptosim sweep: %s:3: kernel: unknown kernel 'w' (not in the header's kernel table)\n", g);
+        if (e == 2) { /* a GNU parallel that must not be started */
+            char *fake = tu_write(dir, "parallel", "#!/bin/sh\nexit 99\n");
+            chmod(fake, 0755);
+            setenv("PATH", dir, 1);
+            free(fake);
+        }
+        expect_error(args, 3, want);
+        char *points = path_in(out, "points");
+        ck_assert_msg(!tu_exists(points), "%s engine started a point", engines[e]);
+        free(points);
+    }
+    free(out);
+    free(g);
+}
+END_TEST
+
+START_TEST(a_point_job_refuses_a_compiled_graph_that_no_longer_fits)
+{
+    /* a job of the array maps DIR/graph.compiled: a graph edited after the sweep compiled it, or a damaged
+     * compiled graph, stops the point with why (the points would otherwise mix two graphs) */
+    const char *dir = tu_tmpdir();
+    char *text = tu_read(TRACE("chain3.jsonl"));
+    char *g = tu_write(dir, "g.jsonl", text), *out = path_in(dir, "s"), want[16384];
+    const char *sl[] = {"sweep", g, "--ring-task-window", "4,8", "--engine", "slurm", "-o", out, NULL};
+    run_out r = tu_run(sl);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    const char *p0[] = {"sweep", g, "--ring-task-window", "4,8", "-o", out, "--point", "0", NULL};
+    r = tu_run(p0);
+    ck_assert_msg(r.status == 0 && !r.err[0], "%s", r.err);
+    tu_run_free(&r);
+    char *more = malloc(strlen(text) + 64);
+    sprintf(more, "%s{\"op\": \"user_code\", \"ns\": 5}\n", text);
+    free(tu_write(dir, "g.jsonl", more));
+    snprintf(
+        want, sizeof(want),
+        "ptosim sweep: point 0: %s has changed since it was compiled into %s/graph.compiled (%zu bytes then, "
+        "%zu now); run the sweep again, so that its points do not mix two versions of the graph\n",
+        g, out, strlen(text), strlen(more));
+    expect_error(p0, 1, want);
+    free(tu_write(dir, "g.jsonl", text));
+    r = tu_run(sl); /* the sweep compiles it again */
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    char *cpath = path_in(out, "graph.compiled");
+    FILE *f = fopen(cpath, "r+b");
+    ck_assert_ptr_nonnull(f);
+    fseek(f, 200, SEEK_SET);
+    fputc(0x5a ^ 0xff, f);
+    fclose(f);
+    snprintf(
+        want, sizeof(want),
+        "ptosim sweep: point 0: %s: damaged: its records do not match the hash in its head; run the sweep "
+        "command again with --resume DIR: it compiles the graph anew and keeps the finished points\n",
+        cpath);
+    expect_error(p0, 1, want);
+    free(cpath);
+    free(more);
+    free(out);
+    free(g);
+    free(text);
+}
+END_TEST
+
 START_TEST(a_point_without_a_row_is_named_and_can_be_rerun_then_collected)
 {
     /* point 1's dfx_outputs is a file, so its run cannot write and prints no row (exit 1); the other points
@@ -746,6 +892,9 @@ Suite *suite_sweep(void)
     tcase_add_test(tc, a_point_that_ends_in_a_runtime_error_still_gives_its_row);
     tcase_add_test(tc, j1_and_j2_give_byte_identical_csv);
     tcase_add_test(tc, slurm_array_tasks_run_locally_merge_to_the_local_csv);
+    tcase_add_test(tc, a_point_writes_byte_for_byte_what_ptosim_run_writes);
+    tcase_add_test(tc, a_malformed_graph_stops_the_sweep_before_any_point_runs);
+    tcase_add_test(tc, a_point_job_refuses_a_compiled_graph_that_no_longer_fits);
     tcase_add_test(tc, a_point_without_a_row_is_named_and_can_be_rerun_then_collected);
     tcase_add_test(tc, collect_names_the_points_without_a_row);
     tcase_add_test(tc, parallel_engine_hands_the_points_to_gnu_parallel);
