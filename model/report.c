@@ -367,14 +367,15 @@ static void csv_rings(FILE *out, const uint64_t v[RING_COUNT])
     fprintf(out, ",%" PRIu64 "/%" PRIu64 "/%" PRIu64 "/%" PRIu64, v[0], v[1], v[2], v[3]);
 }
 
+const char report_csv_header[] =
+    "graph,platform,ring_task_window,ring_heap,ring_dep_pool,status,code,exit,makespan_us,tasks_completed,"
+    "task_window_peak,heap_peak,dep_pool_peak,tensormap_peak,blocked_us,blocked_task_window_us,blocked_heap_us,"
+    "blocked_dep_pool_us,blocked_tensormap_us,aicpu_thread_num\n";
+
 void report_csv(const chip *c, const report_info *ri, FILE *out, bool header)
 {
     if (header)
-        fputs("graph,platform,ring_task_window,ring_heap,ring_dep_pool,status,code,exit,makespan_us,"
-              "tasks_completed,task_window_peak,heap_peak,dep_pool_peak,tensormap_peak,blocked_us,"
-              "blocked_task_window_us,blocked_heap_us,blocked_dep_pool_us,blocked_tensormap_us,aicpu_thread_"
-              "num\n",
-              out);
+        fputs(report_csv_header, out);
     uint64_t v[RING_COUNT];
     fprintf(out, "%s,%s", c->orch.g.name, c->plat.name);
     for (int r = 0; r < RING_COUNT; r++)

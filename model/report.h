@@ -39,6 +39,9 @@ int report_write_name_map(const graph *g, const char *path, char *err, size_t er
  * values are joined with '/'. */
 void report_csv(const chip *c, const report_info *ri, FILE *out, bool header);
 
+/* The header line report_csv prints, newline included. */
+extern const char report_csv_header[];
+
 /* True when profiling self-costs shaped the simulated makespan: a task
  * pickup waited on a swimlane record commit, or the PMU forced single issue. */
 bool report_perturbed(const chip *c);
