@@ -1292,8 +1292,8 @@ static int write_slurm(const sweep *s)
             write_array_spec(f, s->todo, s->ntodo);
             if (s->jobs)
                 fprintf(f, "%%%ld", s->jobs);
-            /* a run parses its graph on a second thread while the first simulates */
-            fprintf(f, "\n#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=2\n#SBATCH --output=%s/%%A_%%a.out\n",
+            /* one CPU: a point maps the compiled graph, so no second thread parses it beside the run */
+            fprintf(f, "\n#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=1\n#SBATCH --output=%s/%%A_%%a.out\n",
                     logs);
         } else {
             fputs(
