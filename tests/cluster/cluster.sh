@@ -6,6 +6,7 @@
 #   tests/cluster/cluster.sh down DIR   stop every daemon `up` started in DIR
 #
 # Sourced (. tests/cluster/cluster.sh), it defines cluster_up, cluster_down and port_free for a test script.
+# The daemons' own output goes to files under DIR, so `eval "$(cluster.sh up DIR)"` does not wait on them.
 # It needs Debian's slurm-wlm, munge and openssh-server (scripts/install-deps.sh --cluster).
 
 # port_free PORT: is no socket listening on TCP PORT (IPv4 or IPv6)?
@@ -69,7 +70,7 @@ cluster_up() {
     mungekey --create --keyfile="$d/munge-key/munge.key"
     munged -F --socket="$d/munge/munge.socket" --key-file="$d/munge-key/munge.key" \
         --pid-file="$d/munge/munged.pid" --log-file="$d/munge/munged.log" --seed-file="$d/munge/munged.seed" \
-        > "$d/munge/munged.out" 2>&1 &
+        < /dev/null > "$d/munge/munged.out" 2>&1 &
     started "$d" munged $!
     wait_for 10 munged test -S "$d/munge/munge.socket" || { tail "$d/munge/munged.out" >&2; return 1; }
 
@@ -106,9 +107,9 @@ PartitionName=ptosim Nodes=ALL Default=YES MaxTime=INFINITE State=UP
 EOF
     SLURM_CONF="$d/slurm/slurm.conf"
     export SLURM_CONF
-    slurmctld -D -f "$SLURM_CONF" > "$d/slurm/log/slurmctld.out" 2>&1 &
+    slurmctld -D -f "$SLURM_CONF" < /dev/null > "$d/slurm/log/slurmctld.out" 2>&1 &
     started "$d" slurmctld $!
-    slurmd -D -f "$SLURM_CONF" -N "$host" > "$d/slurm/log/slurmd.out" 2>&1 &
+    slurmd -D -f "$SLURM_CONF" -N "$host" < /dev/null > "$d/slurm/log/slurmd.out" 2>&1 &
     started "$d" slurmd $!
     if ! wait_for 30 "the Slurm node" sh -c 'sinfo -h -o %T | grep -qx idle'; then
         tail "$d/slurm/log/slurmctld.out" "$d/slurm/log/slurmd.out" >&2
@@ -144,7 +145,7 @@ Host ptosim-test
   LogLevel ERROR
 EOF
     mkdir -p /run/sshd # sshd's privilege separation folder (Debian makes it at boot)
-    /usr/sbin/sshd -D -f "$d/ssh/sshd_config" -E "$d/ssh/sshd.log" &
+    /usr/sbin/sshd -D -f "$d/ssh/sshd_config" -E "$d/ssh/sshd.log" < /dev/null > "$d/ssh/sshd.out" 2>&1 &
     started "$d" sshd $!
     PTOSIM_SSH="ssh -F $d/ssh/config ptosim-test"
     export PTOSIM_SSH
