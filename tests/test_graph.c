@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "../model/gcomp.h"
 #include "../model/graph.h"
@@ -533,7 +534,8 @@ START_TEST(a_compiled_graph_gives_the_operations_graph_next_gives)
 }
 END_TEST
 
-/* A malformed graph is not compiled: graph_validate's message, and no file (not even a temporary one). */
+/* A malformed graph is not compiled: graph_validate's message, and no file (not even a temporary one); a
+ * folder that is not there, and a source that is gone, are named too. */
 START_TEST(a_malformed_graph_is_not_compiled)
 {
     const char *dir = tu_tmpdir();
@@ -549,6 +551,21 @@ START_TEST(a_malformed_graph_is_not_compiled)
     snprintf(none, sizeof(none), "%s/none.jsonl", dir);
     ck_assert_int_eq(gcomp_compile(none, out, err, sizeof(err)), 1);
     ck_assert_str_eq(err, want);
+    /* nowhere to write it: an I/O failure, not the graph's */
+    char nodir[4200];
+    snprintf(nodir, sizeof(nodir), "%s/no/such/folder/g.compiled", dir);
+    ck_assert_int_eq(gcomp_compile(TRACE("chain3.jsonl"), nodir, err, sizeof(err)), -1);
+    ck_assert_msg(strstr(err, "no/such/folder/g.compiled") && strstr(err, "No such file or directory"), "%s",
+                  err);
+    /* a compiled graph whose source is gone */
+    char *src = tu_write(dir, "src.jsonl", "{\"ptosim_graph\": 1, \"name\": \"s\", \"kernels\": []}\n");
+    ck_assert_int_eq(gcomp_compile(src, out, err, sizeof(err)), 0);
+    unlink(src);
+    gcomp gc;
+    ck_assert_int_eq(gcomp_open(&gc, out, src, err, sizeof(err)), -1);
+    snprintf(want, sizeof(want), "%s: cannot read the graph: No such file or directory", src);
+    ck_assert_str_eq(err, want);
+    free(src);
     free(path);
 }
 END_TEST

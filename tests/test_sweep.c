@@ -936,6 +936,41 @@ START_TEST(a_job_array_past_slurms_max_array_size_warns_on_stderr)
 }
 END_TEST
 
+START_TEST(a_points_csv_that_is_not_a_sweeps_is_named)
+{
+    /* --collect and --best read DIR/points.csv first: each way it can be wrong, with its line */
+    const char *dir = tu_tmpdir();
+    const char *col[] = {"sweep", "--collect", dir, NULL}, *best[] = {"sweep", "--best", dir, NULL};
+    char want[8192];
+    free(tu_write(dir, "points.csv", "point,dir\n0,points/0000\n"));
+    snprintf(want, sizeof(want),
+             "ptosim sweep: %s/points.csv: not a sweep's list of points (the first line is not "
+             "point,dir,ring_task_window,ring_heap,ring_dep_pool,aicpu_thread_num)\n",
+             dir);
+    expect_error(col, 2, want);
+    expect_error(best, 2, want);
+    const char *bad[] = {"0,points/0000,4,,,\n2,points/0002,8,,,\n", "0,points/0000,4,,\n",
+                         "0,/etc/points,4,,,\n", "0,../points/0000,4,,,\n"};
+    const int line[] = {3, 2, 2, 2};
+    for (int i = 0; i < 4; i++) {
+        char text[512];
+        snprintf(text, sizeof(text),
+                 "point,dir,ring_task_window,ring_heap,ring_dep_pool,aicpu_thread_num\n%s", bad[i]);
+        free(tu_write(dir, "points.csv", text));
+        snprintf(want, sizeof(want),
+                 "ptosim sweep: %s/points.csv:%d: not a point line (point,dir,4 knob values)\n", dir,
+                 line[i]);
+        expect_error(col, 2, want);
+        expect_error(best, 2, want);
+    }
+    free(
+        tu_write(dir, "points.csv", "point,dir,ring_task_window,ring_heap,ring_dep_pool,aicpu_thread_num\n"));
+    snprintf(want, sizeof(want), "ptosim sweep: %s/points.csv lists no point\n", dir);
+    expect_error(col, 2, want);
+    expect_error(best, 2, want);
+}
+END_TEST
+
 START_TEST(a_sweep_killed_midway_resumes_to_the_same_csv)
 {
     /* eight points of a paged attention one after another; the whole process group is killed (as a lost node
@@ -1319,6 +1354,7 @@ Suite *suite_sweep(void)
     tcase_add_test(tc, a_point_job_refuses_a_compiled_graph_that_no_longer_fits);
     tcase_add_test(tc, a_point_without_a_row_is_marked_missing_and_resume_runs_only_it);
     tcase_add_test(tc, collect_names_the_points_without_a_row);
+    tcase_add_test(tc, a_points_csv_that_is_not_a_sweeps_is_named);
     tcase_add_test(tc, a_sweep_killed_midway_resumes_to_the_same_csv);
     tcase_add_test(tc, resume_hands_only_the_unfinished_points_to_slurm_and_parallel);
     tcase_add_test(tc, resume_refuses_a_folder_of_another_sweep);
