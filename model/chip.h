@@ -41,7 +41,7 @@ typedef struct chip_config {
     const struct worker *worker;           /* several programs on one worker: where tensors live, or NULL */
     int worker_program;                    /* this program's index on it */
     FILE *worker_log;                      /* accesses to resident tensors go here, or NULL */
-    const struct gcomp *compiled;          /* the graph's operations parsed beforehand, or NULL: read the file */
+    const struct gcomp *compiled;          /* the graph's ops parsed beforehand (gcomp.h), or NULL */
 } chip_config;
 
 /* Event kinds of the chip heap. */

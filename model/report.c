@@ -369,8 +369,8 @@ static void csv_rings(FILE *out, const uint64_t v[RING_COUNT])
 
 const char report_csv_header[] =
     "graph,platform,ring_task_window,ring_heap,ring_dep_pool,status,code,exit,makespan_us,tasks_completed,"
-    "task_window_peak,heap_peak,dep_pool_peak,tensormap_peak,blocked_us,blocked_task_window_us,blocked_heap_us,"
-    "blocked_dep_pool_us,blocked_tensormap_us,aicpu_thread_num\n";
+    "task_window_peak,heap_peak,dep_pool_peak,tensormap_peak,blocked_us,blocked_task_window_us,"
+    "blocked_heap_us,blocked_dep_pool_us,blocked_tensormap_us,aicpu_thread_num\n";
 
 void report_csv(const chip *c, const report_info *ri, FILE *out, bool header)
 {
