@@ -33,7 +33,7 @@ MODEL_OBJ := $(MODEL_SRC:%.c=$(BUILD)/%.o)
 SIM_OBJ := $(SIM_SRC:%.c=$(BUILD)/%.o)
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
 
-.PHONY: all check check-cluster run bench clean format lint chromium-dep cluster-dep
+.PHONY: all check check-cluster run bench clean format lint chromium-dep cluster-dep install
 all: $(BUILD)/ptosim
 
 $(BUILD)/%.o: %.c
@@ -85,6 +85,17 @@ $(BUILD)/measure: bench/measure.c
 $(BUILD)/heap_baseline: bench/heap_baseline.c
 	@mkdir -p $(BUILD)
 	$(CC) -std=c11 -O2 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -o $@ $<
+
+# make install PREFIX=... DESTDIR=...: the binary, its platforms (found beside it, in
+# PREFIX/share/ptosim/platforms), the man page and bash completion.
+PREFIX ?= /usr/local
+install: $(BUILD)/ptosim
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/ptosim/platforms \
+		$(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+	install -m 755 $(BUILD)/ptosim $(DESTDIR)$(PREFIX)/bin/ptosim
+	install -m 644 platforms/*.json platforms/*.xml $(DESTDIR)$(PREFIX)/share/ptosim/platforms/
+	install -m 644 sim/ptosim.1 $(DESTDIR)$(PREFIX)/share/man/man1/ptosim.1
+	install -m 644 sim/ptosim.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/ptosim
 
 clean:
 	rm -rf $(BUILD) out

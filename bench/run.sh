@@ -44,7 +44,7 @@ case_() {
     secs=$(sort -n "$D/runs_$name" | awk '{ s[NR] = $1 } END { print s[int((NR + 1) / 2)] }')
     rss=$(sort -n -k2 "$D/runs_$name" | tail -n 1 | cut -d' ' -f2)
     tasks=$(field "$out/ptosim_run.json" completed)
-    events=$(field "$out/ptosim_run.json" events)
+    events=$(sed -n 's/.*"simulator": {"events": \([0-9]*\).*/\1/p' "$out/ptosim_run.json" | head -n 1)
     base=$("$BUILD/heap_baseline" "$events")
     base=${base% *}
     awk -v n="$name" -v t="$tasks" -v s="$secs" -v e="$events" -v r="$rss" -v b="$base" 'BEGIN {

@@ -82,19 +82,17 @@ int chip_init(chip *c, const platform *p, const chip_config *cfg, const char *gr
         .setup = ns(p->aicore_setup_ns),
         .fin_latency = ns(p->fin_cond_latency_ns),
         .record_wb = cfg->swimlane_level > 0 && p->dfx_overhead ? ns(p->aicore_record_ns) : 0,
+        .setup_spread = p->aicore_setup_spread,
+        .record_spread = p->aicore_record_spread,
+        .kernel_spread = p->kernel_spread,
         .first_min = ns(p->aicore_first_task_min_ns),
         .first_max = ns(p->aicore_first_task_max_ns),
         .drain_sync = ns(p->drain_sync_ns),
         .arg_fill = ns(p->aicore_arg_fill_ns),
         .pmu_read = cfg->pmu_event_type ? (ps_t)p->pmu_fin_reads * ns(p->mmio_cond_read_ns) : 0,
     };
-    pipe_rates rates = {.gm_bytes_per_cycle = p->gm_bytes_per_cycle,
-                        .mte1_bytes_per_cycle = p->mte1_bytes_per_cycle,
-                        .vec_bytes_per_cycle = p->vec_bytes_per_cycle,
-                        .cube_m = (uint32_t)p->cube_m,
-                        .cube_n = (uint32_t)p->cube_n,
-                        .cube_k_bytes = (uint32_t)p->cube_k_bytes,
-                        .scalar_cycles_per_tile = (uint64_t)p->scalar_cycles_per_tile};
+    pipe_rates rates;
+    platform_pipe_rates(p, &rates);
     if (pipe_table_init(&c->pipes, &rates) != 0)
         goto oom;
     hbm_init(&c->mem, p->hbm_bw);
@@ -134,13 +132,16 @@ int chip_init(chip *c, const platform *p, const chip_config *cfg, const char *gr
     }
     if (tmap_init(&c->tm, (uint32_t)p->tensormap_pool, cfg->ring_task_window, false) != 0)
         goto oom;
-    if (cfg->dep_gen) {
-        if (depgen_init(&c->dg, cfg->ring_task_window, err, errlen) != 0) {
-            chip_free(c);
-            return -1;
-        }
-        c->dep_gen_on = true;
+    /* the overhead model needs the logical edges deps.json has (a replay
+     * where nothing retires), so the replay runs even without deps.json */
+    ohm_log_init(&c->oh, OHM_MAX_EXECUTIONS);
+    vary_init(&c->vr, cfg->seeded, cfg->seed);
+    if (depgen_init(&c->dg, cfg->ring_task_window, cfg->dep_gen, err, errlen) != 0) {
+        chip_free(c);
+        return -1;
     }
+    c->logical_on = true;
+    c->dep_gen_on = cfg->dep_gen;
     if (cfg->scope_stats) {
         if (scopestats_init(&c->ss, err, errlen) != 0) {
             chip_free(c);
@@ -157,6 +158,8 @@ int chip_init(chip *c, const platform *p, const chip_config *cfg, const char *gr
     }
     readyq_init(&c->early_sync);
     core_topology(c->cores, (int)p->clusters, c->nsched);
+    for (int k = 0; k < c->ncores; k++)
+        c->cores[k].fin_after_wb = p->aicore_fin_after_record != 0;
     for (int t = 0; t < c->nsched; t++)
         sched_init_thread(c, t);
     c->nodes_cap = 1024;
@@ -216,11 +219,12 @@ void chip_free(chip *c)
     c->nodes = NULL;
     if (c->tm.pool)
         tmap_free(&c->tm);
-    if (c->dep_gen_on)
+    if (c->logical_on)
         depgen_free(&c->dg);
+    ohm_log_free(&c->oh);
     if (c->scope_stats_on)
         scopestats_free(&c->ss);
-    c->dep_gen_on = c->scope_stats_on = false;
+    c->dep_gen_on = c->logical_on = c->scope_stats_on = false;
     swimlane_free(&c->sl);
     pipe_table_free(&c->pipes);
     free(c->kstats);
@@ -320,7 +324,7 @@ int chip_add_fanout(chip *c, task *producer, uint64_t consumer)
     return 0;
 }
 
-#define EARLY_QUEUE_CAP 64 /* PTO2_EARLY_DISPATCH_QUEUE_SIZE */
+#define EARLY_QUEUE_CAP 256 /* PTO2_EARLY_DISPATCH_QUEUE_SIZE (tensormap_and_ringbuffer runtime/pto_runtime2_types.h; 64 is host_build_graph's) */
 
 void chip_try_early_candidate(chip *c, task *tk, ps_t t)
 {
@@ -400,6 +404,21 @@ static bool ring_doorbells(chip *c, task *tk, ps_t t)
     return tk->blocks_claimed >= tk->block_num; /* every block staged: handled */
 }
 
+/* A completion by scheduler thread `thread` made tk ready: with local-first
+ * ready buffers (sched_local_ready), a regular task goes to that thread's
+ * buffer; everything else, and a full buffer, goes to the global queues. */
+static void route_ready_from(chip *c, task *tk, int thread, ps_t t)
+{
+    if (c->plat.sched_local_ready && thread >= 0 && !tk->queued && tk->shape <= SHAPE_MIX && tk->predicate &&
+        !tk->sync_start && tk->early != EARLY_STAGING && sched_push_local(c, thread, tk)) {
+        tk->queued = true;
+        tk->ready_at = t;
+        tk->early = EARLY_DISPATCHED;
+        return;
+    }
+    chip_route_ready(c, tk, t);
+}
+
 void chip_route_ready(chip *c, task *tk, ps_t t)
 {
     if (tk->queued)
@@ -445,7 +464,7 @@ void chip_task_done(chip *c, task *tk, int thread, ps_t t)
         if (cons) {
             cons->fanin_refcount++;
             if (cons->published && cons->fanin_refcount == cons->fanin_count)
-                chip_route_ready(c, cons, t);
+                route_ready_from(c, cons, thread, t);
         }
         uint32_t next = node->next;
         node->next = c->nodes_free;
@@ -609,4 +628,9 @@ chip_status chip_run(chip *c)
     if (c->dump_on && !c->dump.host)
         dump_flush(c, c->end_time, c->dump.killed, NULL, NULL);
     return c->status;
+}
+
+int chip_overhead(const chip *c, ohm_result *r)
+{
+    return ohm_compute(&c->oh, (uint64_t)c->plat.sys_cnt_freq_hz, r);
 }

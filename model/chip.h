@@ -12,6 +12,7 @@
 #include "dump.h"
 #include "evq.h"
 #include "hbm.h"
+#include "ohm.h"
 #include "orch.h"
 #include "pipe.h"
 #include "platform.h"
@@ -24,6 +25,7 @@
 #include "swimlane.h"
 #include "task.h"
 #include "tmap.h"
+#include "vary.h"
 
 /* What the user asked for on the command line (the runtime's RunConfig). */
 typedef struct chip_config {
@@ -41,6 +43,8 @@ typedef struct chip_config {
     const struct worker *worker;           /* several programs on one worker: where tensors live, or NULL */
     int worker_program;                    /* this program's index on it */
     FILE *worker_log;                      /* accesses to resident tensors go here, or NULL */
+    bool seeded;                           /* --seed: the variation model draws per-execution costs */
+    uint64_t seed;                         /* ... from this seed */
     const struct gcomp *compiled;          /* the graph's ops parsed beforehand (gcomp.h), or NULL */
 } chip_config;
 
@@ -105,6 +109,9 @@ typedef struct chip_costs {
     ps_t first_min, first_max; /* first-task extra pickup latency on half the cores */
     ps_t drain_sync;           /* the drain's acknowledgement tree across the scheduler threads */
     ps_t arg_fill;             /* a gated core filling its own args (hidden in the doorbell wait) */
+    double setup_spread;       /* variation: lognormal sigma of setup, record write-back and kernel time */
+    double record_spread;      /* ... */
+    double kernel_spread;      /* ... */
     ps_t pmu_read;             /* PMU on: the AICPU's counter loads after each FIN */
 } chip_costs;
 
@@ -135,7 +142,10 @@ typedef struct chip {
     uint64_t retired_dep_mark[RING_COUNT]; /* dependency-pool mark of the newest retired task */
     tmap tm;                               /* the TensorMap */
     bool dep_gen_on;                       /* deps.json collection */
+    bool logical_on;                       /* the dependency replay runs (deps.json or the overhead model) */
     depgen dg;                             /* ... its state */
+    ohm_log oh;                            /* executions and edges for the overhead model */
+    vary vr;                               /* the variation model's generator (off without --seed) */
     bool scope_stats_on;                   /* scope stats collection */
     scopestats ss;                         /* ... its state */
     readyq ready[3];                       /* global ready queues per shape: AIC, AIV, MIX */
@@ -207,6 +217,10 @@ static inline ps_t chip_next_time(const chip *c)
 {
     return evq_peek_time(&c->q);
 }
+
+/* The scheduler-overhead model of the run so far (ohm.h). Returns 0, or -1
+ * when out of memory; the caller frees r with ohm_result_free. */
+int chip_overhead(const chip *c, ohm_result *r);
 
 /* Runs to the end without any outside world. Returns the final status. */
 chip_status chip_run(chip *c);

@@ -35,7 +35,7 @@ core_poll core_poll_at(core *c, ps_t r, ps_t lat, core_slot done[2])
         return POLL_NOTHING;
     if (c->has_pending && c->pend.gated && c->pend.ring == PS_NEVER) {
         /* case 3.3: a gated pending task is promoted on the running FIN, without an ACK */
-        if (c->run.end + lat <= r) {
+        if (core_fin_at(c, &c->run) + lat <= r) {
             done[0] = c->run;
             c->run = c->pend;
             c->has_pending = false; /* pending_occupied stays set */
@@ -44,7 +44,7 @@ core_poll core_poll_at(core *c, ps_t r, ps_t lat, core_slot done[2])
         return POLL_NOTHING;
     }
     if (c->has_pending) {
-        if (c->pend.end + lat <= r) { /* FIN of the pending task: both done */
+        if (core_fin_at(c, &c->pend) + lat <= r) { /* FIN of the pending task: both done */
             done[0] = c->run;
             done[1] = c->pend;
             c->busy = c->has_pending = c->pending_occupied = false;
@@ -58,7 +58,7 @@ core_poll core_poll_at(core *c, ps_t r, ps_t lat, core_slot done[2])
         }
         return POLL_NOTHING; /* a running FIN with a normal pending task is transient */
     }
-    if (c->run.end + lat <= r) {
+    if (core_fin_at(c, &c->run) + lat <= r) {
         done[0] = c->run;
         c->busy = c->pending_occupied = false;
         return POLL_RUN_DONE;
@@ -75,10 +75,10 @@ ps_t core_next_observable(const core *c, ps_t lat, bool want_ack)
     if (!c->busy || core_waiting_doorbell(c))
         return PS_NEVER;
     if (c->has_pending && c->pend.gated && c->pend.ring == PS_NEVER)
-        return c->run.end + lat;
+        return core_fin_at(c, &c->run) + lat;
     if (c->has_pending)
         return c->pend.start + lat;
     if (want_ack && c->pending_occupied)
         return c->run.start + lat;
-    return c->run.end + lat;
+    return core_fin_at(c, &c->run) + lat;
 }

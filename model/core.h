@@ -25,6 +25,9 @@ typedef struct core_slot {
     bool gated;       /* an early-dispatch payload: the core waits for the doorbell, no ACK */
     ps_t ring;        /* when the doorbell rang, PS_NEVER while gated */
     ps_t seen;        /* when the dispatch store became visible to the core */
+    ps_t setup;       /* receive -> start of this execution (the platform's, or a variation draw) */
+    ps_t wb;          /* its swimlane record write-back after the end (0 when off) */
+    ps_t dur;         /* its kernel time on an idle memory system */
 } core_slot;
 
 /* Which execution a core's GM flow belongs to (it may sit in the running or
@@ -57,6 +60,7 @@ typedef struct core {
     core_flowref flow_next; /* ... which one */
     ps_t flow_end_at;       /* the running GM flow ends here (PS_NEVER: none) */
     core_flowref flow_cur;  /* ... which execution it is */
+    bool fin_after_wb;      /* FIN follows the swimlane record write-back (aicore_fin_after_record) */
 } core;
 
 /* What one COND read changed (decide_slot_transition, runtime.md §3.5). */
@@ -75,6 +79,12 @@ void core_topology(core *cores, int clusters, int nsched);
 
 /* Next dispatch token of a core: 1, 2, 3 ... skipping the reserved band. */
 uint32_t core_next_reg(core *c);
+
+/* When slot s's FIN is written: at its end, or after its record write-back. */
+static inline ps_t core_fin_at(const core *c, const core_slot *s)
+{
+    return s->end + (c->fin_after_wb ? s->wb : 0);
+}
 
 /* Applies the COND value visible at time r (events become visible `lat`
  * after they happen). Finished slots are copied to done[0] (and done[1]

@@ -28,16 +28,18 @@ uint64_t depgen_tensor_id(uint64_t addr, int32_t version)
     return h;
 }
 
-int depgen_init(depgen *d, const uint32_t window[TMAP_RINGS], char *err, size_t errlen)
+int depgen_init(depgen *d, const uint32_t window[TMAP_RINGS], bool files, char *err, size_t errlen)
 {
     memset(d, 0, sizeof(*d));
-    d->tasks = outfile_scratch();
-    d->tensors = outfile_scratch();
-    d->edges = outfile_scratch();
-    if (!d->tasks || !d->tensors || !d->edges) {
-        snprintf(err, errlen, "cannot create temporary files for deps.json: %s", strerror(errno));
-        depgen_free(d);
-        return -1;
+    if (files) {
+        d->tasks = outfile_scratch();
+        d->tensors = outfile_scratch();
+        d->edges = outfile_scratch();
+        if (!d->tasks || !d->tensors || !d->edges) {
+            snprintf(err, errlen, "cannot create temporary files for deps.json: %s", strerror(errno));
+            depgen_free(d);
+            return -1;
+        }
     }
     if (tmap_init(&d->logical, 0, window, true) != 0) {
         snprintf(err, errlen, "out of memory for deps.json");
@@ -136,7 +138,10 @@ static void put_dims(FILE *f, const int64_t *v, int n)
 static void edge_head(depgen *d, uint64_t pred, uint64_t succ, int arg, const char *source, bool retain)
 {
     FILE *f = d->edges;
-    fputs(d->nedges ? ",{\"pred\":" : "{\"pred\":", f);
+    d->nedges++;
+    if (!f)
+        return;
+    fputs(d->nedges > 1 ? ",{\"pred\":" : "{\"pred\":", f);
     jsonw_qu64(f, pred);
     fputs(",\"succ\":", f);
     jsonw_qu64(f, succ);
@@ -145,11 +150,12 @@ static void edge_head(depgen *d, uint64_t pred, uint64_t succ, int arg, const ch
     fputs(",\"source\":\"", f);
     fputs(source, f);
     fputs(retain ? "\",\"flags\":[\"wait\",\"retain\"]" : "\",\"flags\":[\"wait\"]", f);
-    d->nedges++;
 }
 
 static void consumer_fields(FILE *f, uint64_t tensor_id, const tmap_view *v)
 {
+    if (!f)
+        return;
     fputs(",\"tensor_id\":", f);
     jsonw_qu64(f, tensor_id);
     fputs(",\"consumer_dtype\":\"", f);
@@ -177,6 +183,8 @@ static int emit_tensormap_edge(void *vctx, const tmap_entry *e, tmap_overlap ov)
     depgen *d = x->d;
     const tmap_view *cv = &x->t->args[x->arg].v;
     edge_head(d, e->producer, x->t->id, x->arg, "tensormap", false);
+    if (!d->edges)
+        goto done;
     fprintf(d->edges, ",\"overlap\":\"%s\"", ov == OV_COVERED ? "covered" : "other");
     consumer_fields(d->edges, depgen_tensor_id(e->v.addr, e->v.version), cv);
     fputs(",\"producer_shape\":", d->edges);
@@ -186,12 +194,15 @@ static int emit_tensormap_edge(void *vctx, const tmap_entry *e, tmap_overlap ov)
     fputs(",\"producer_strides\":", d->edges);
     put_dims(d->edges, e->v.strides, e->v.ndims);
     fputc('}', d->edges);
+done:
     if (pred_add(d, e->producer) != 0)
         x->oom = 1;
     return (x->inout && ov == OV_COVERED) ? 1 : 0; /* an INOUT that covers a writer replaces it */
 }
 
-int depgen_add(depgen *d, const depgen_task *t)
+/* Writes the task's tasks[] entry and the tensors[] entries of tensors not
+ * seen before. Returns 0, or -1 when out of memory. */
+static int write_task(depgen *d, const depgen_task *t)
 {
     FILE *f = d->tasks;
     fputs(d->ntasks ? ",{\"task_id\":" : "{\"task_id\":", f);
@@ -252,6 +263,13 @@ int depgen_add(depgen *d, const depgen_task *t)
         }
     }
     fputs("]}", f);
+    return 0;
+}
+
+int depgen_add(depgen *d, const depgen_task *t)
+{
+    if (d->tasks && write_task(d, t) != 0)
+        return -1;
 
     /* edges: explicit deps first, one per distinct predecessor */
     d->npreds = 0;
@@ -259,7 +277,8 @@ int depgen_add(depgen *d, const depgen_task *t)
         if (pred_seen(d, t->deps[i]))
             continue;
         edge_head(d, t->deps[i], t->id, -1, "explicit", true);
-        fputc('}', d->edges);
+        if (d->edges)
+            fputc('}', d->edges);
         if (pred_add(d, t->deps[i]) != 0)
             return -1;
     }
@@ -272,7 +291,8 @@ int depgen_add(depgen *d, const depgen_task *t)
         if (a->has_owner && !pred_seen(d, a->owner)) {
             edge_head(d, a->owner, t->id, i, "creator", true);
             consumer_fields(d->edges, depgen_tensor_id(a->v.addr, a->v.version), &a->v);
-            fputc('}', d->edges);
+            if (d->edges)
+                fputc('}', d->edges);
             if (pred_add(d, a->owner) != 0)
                 return -1;
         }

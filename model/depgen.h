@@ -33,7 +33,7 @@ typedef struct depgen_task {
 } depgen_task;
 
 typedef struct depgen {
-    FILE *tasks, *tensors, *edges; /* bodies, joined at the end */
+    FILE *tasks, *tensors, *edges; /* bodies, joined at the end (NULL: edges only, no file) */
     uint64_t ntasks, ntensors, nedges;
     uint64_t *seen; /* tensor ids already in tensors[] (open addressing, 0 = empty) */
     size_t seen_cap, nseen;
@@ -46,15 +46,17 @@ typedef struct depgen {
 /* FNV-1a 64 over the address (8 bytes LE) then the version (4 bytes LE). */
 uint64_t depgen_tensor_id(uint64_t addr, int32_t version);
 
-/* Opens the temporary bodies. Returns 0, or -1 with a message in err. */
-int depgen_init(depgen *d, const uint32_t window[TMAP_RINGS], char *err, size_t errlen);
+/* Opens the temporary bodies (files = false: no file at all, only each
+ * task's producers in preds, for the overhead model). Returns 0, or -1 with
+ * a message in err. */
+int depgen_init(depgen *d, const uint32_t window[TMAP_RINGS], bool files, char *err, size_t errlen);
 
 /* Frees everything and removes temporary files. */
 void depgen_free(depgen *d);
 
 /* Records one submit (or dummy) in submission order: its tasks[] entry,
- * new tensors[] entries and its edges, then registers its writers. Returns
- * 0, or -1 when out of memory. */
+ * new tensors[] entries and its edges, then registers its writers; preds
+ * then holds its distinct producers. Returns 0, or -1 when out of memory. */
 int depgen_add(depgen *d, const depgen_task *t);
 
 /* Writes deps.json (one line). Returns 0, or -1 with a message in err. */

@@ -501,6 +501,16 @@ static uint64_t numel_of(const int64_t *shape, int ndim)
 }
 
 /* Parses the header line. */
+int graph_check_cost(const char *path, long line, const char *field, const cJSON *v, bool aic,
+                     graph_cost *out, char *err, size_t errlen)
+{
+    static graph g; /* only its path and line are read, by fail() */
+    snprintf(g.path, sizeof(g.path), "%s", path);
+    g.line = line;
+    graph_cost tmp;
+    return get_cost(&g, v, field, true, aic ? CORE_AIC : CORE_AIV, out ? out : &tmp, err, errlen);
+}
+
 /* Reads the header's "run_config": the ring sizes this program asks for, as
  * pypto's RunConfig takes them (an integer for the four rings, or a list of
  * four where 0 keeps that ring's default), checked with RunConfig's rules but
@@ -608,7 +618,7 @@ static int parse_header(graph *g, const cJSON *h, char *err, size_t errlen)
     int i = 0;
     cJSON_ArrayForEach(k, ks)
     {
-        static const char *const kkeys[] = {"id", "name", "core", "cost", NULL};
+        static const char *const kkeys[] = {"id", "name", "core", "cost", "note", NULL};
         char f[96];
         graph_kernel *gk = &g->kernels[i];
         snprintf(f, sizeof(f), "kernels[%d]", i);
@@ -641,6 +651,10 @@ static int parse_header(graph *g, const cJSON *h, char *err, size_t errlen)
             gk->core = CORE_AIV;
         else
             return fail(g, err, errlen, f, "must be \"aic\" or \"aiv\", got \"%s\"", core);
+        const cJSON *note = jget(k, "note"); /* how the cost was found; for people, not the model */
+        snprintf(f, sizeof(f), "kernels[%d].note", i);
+        if (note && !cJSON_IsString(note))
+            return fail(g, err, errlen, f, "must be a string, got %s", jtype(note));
         snprintf(f, sizeof(f), "kernels[%d].cost", i);
         const cJSON *c = jget(k, "cost");
         if (!c)

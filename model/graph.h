@@ -191,6 +191,14 @@ void graph_close(graph *g);
  * first problem in err. Memory stays bounded by the distinct names used. */
 int graph_validate(const char *path, char *err, size_t errlen);
 
+struct cJSON;
+
+/* Checks v as a kernel's "cost" for an AIC (aic) or AIV kernel: {"ns"},
+ * {"cycles"} or the pipe form. Errors read "PATH:LINE: FIELD: what". Fills
+ * *out when it is not NULL. Returns 0 or -1. */
+int graph_check_cost(const char *path, long line, const char *field, const struct cJSON *v, bool aic,
+                     graph_cost *out, char *err, size_t errlen);
+
 /* Kernel of a func_id, or NULL. */
 static inline const graph_kernel *graph_kernel_by_id(const graph *g, int func_id)
 {

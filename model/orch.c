@@ -539,7 +539,8 @@ static int bind_outputs(chip *c, const task *tk)
     return 0;
 }
 
-/* Records the task in deps.json, as the runtime's replay sees it. */
+/* Records the task in deps.json, as the runtime's replay sees it, and its
+ * producers for the overhead model. */
 static int record_dep_gen(chip *c, const task *tk, const uint64_t *dep_ids)
 {
     orch *o = &c->orch;
@@ -562,9 +563,14 @@ static int record_dep_gen(chip *c, const task *tk, const uint64_t *dep_ids)
                       .ndeps = op->ndeps,
                       .deps = dep_ids};
     memcpy(dt.kernel_ids, op->kernel_ids, sizeof(dt.kernel_ids));
-    if (depgen_add(&c->dg, &dt) != 0) {
+    if (depgen_add(&c->dg, &dt) != 0 || ohm_log_task(&c->oh, tk->id, c->dg.preds, c->dg.npreds) != 0) {
         chip_error(c, "out of memory collecting deps.json");
         return -1;
+    }
+    if (c->oh.dropped && !c->dep_gen_on) {
+        /* the overhead model gave up on this run: the replay has no other use */
+        depgen_free(&c->dg);
+        c->logical_on = false;
     }
     return 0;
 }
@@ -609,7 +615,7 @@ static int compute_fanin(chip *c, task *tk, int ring)
     /* the op's own label is bound only now: its deps see the earlier binding */
     if (bind_label(c, tk) != 0)
         goto out;
-    if (c->dep_gen_on && op->kind != OP_ALLOC && record_dep_gen(c, tk, dep_ids) != 0)
+    if (c->logical_on && op->kind != OP_ALLOC && record_dep_gen(c, tk, dep_ids) != 0)
         goto out;
     if (c->cfg.worker_log && op->kind != OP_ALLOC)
         log_resident_access(c, tk);

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "readall.h"
 
@@ -126,6 +127,17 @@ static const param_def PARAMS[] = {
      "first task on a core: upper bound of that extra latency"},
     {"aicore_record_ns", PT_INT, F(aicore_record_ns), 520, 0, 1e9, "ns", "runtime.md §5.3",
      "swimlane record write-back by the AICore after each task (0.52 of the 0.81 us switch)"},
+    {"aicore_setup_spread", PT_DOUBLE, F(aicore_setup_spread), 0.278, 0, 3, "sigma", "simpler switch study",
+     "with --seed: receive -> start drawn lognormal with this sigma (p50 0.28 / p90 0.40 us)"},
+    {"aicore_record_spread", PT_DOUBLE, F(aicore_record_spread), 0.217, 0, 3, "sigma", "simpler switch study",
+     "with --seed: record write-back drawn lognormal with this sigma (p50 0.50 / p90 0.66 us)"},
+    {"kernel_spread", PT_DOUBLE, F(kernel_spread), 0.08, 0, 3, "sigma", "simpler run noise",
+     "with --seed: each execution's kernel time drawn lognormal with this sigma (makespan sigma ~1%)"},
+    {"sched_local_ready", PT_INT, F(sched_local_ready), 0, 0, 1, "", "simpler #1245",
+     "1: a completion's newly ready consumers go to its thread's local buffer first (runtime before "
+     "2026-07-02)"},
+    {"aicore_fin_after_record", PT_INT, F(aicore_fin_after_record), 0, 0, 1, "", "simpler #1293",
+     "1: the AICore commits its swimlane record before FIN (runtime before 2026-07-08)"},
     {"dfx_overhead", PT_INT, F(dfx_overhead), 1, 0, 1, "", "runtime.md §5.3",
      "1: profiling perturbs timing as on silicon; 0: collection is free"},
     {"scheduler_timeout_ms", PT_INT, F(scheduler_timeout_ms), 10000, 1, 1e9, "ms", "runtime.md §3.11",
@@ -236,6 +248,17 @@ static int parse_value(const param_def *d, const char *text, double *out, char *
     return check_value(d, *out, err, errlen);
 }
 
+void platform_pipe_rates(const platform *p, pipe_rates *r)
+{
+    *r = (pipe_rates){.gm_bytes_per_cycle = p->gm_bytes_per_cycle,
+                      .mte1_bytes_per_cycle = p->mte1_bytes_per_cycle,
+                      .vec_bytes_per_cycle = p->vec_bytes_per_cycle,
+                      .cube_m = (uint32_t)p->cube_m,
+                      .cube_n = (uint32_t)p->cube_n,
+                      .cube_k_bytes = (uint32_t)p->cube_k_bytes,
+                      .scalar_cycles_per_tile = (uint64_t)p->scalar_cycles_per_tile};
+}
+
 int platform_set(platform *p, const char *assignment, char *err, size_t errlen)
 {
     const char *eq = strchr(assignment, '=');
@@ -290,14 +313,21 @@ static int is_file_arg(const char *s)
     return strchr(s, '/') != NULL || (n > 5 && strcmp(s + n - 5, ".json") == 0);
 }
 
-static int load_depth(platform *p, const char *name_or_file, const char *dir, int depth, char *err,
-                      size_t errlen)
+/* dir: where platform names are looked up (the platform folder); near: the
+ * folder of the file naming this one as its base, looked in first. */
+static int load_depth(platform *p, const char *name_or_file, const char *dir, const char *near, int depth,
+                      char *err, size_t errlen)
 {
     char path[PLATFORM_PATH_MAX];
-    if (is_file_arg(name_or_file))
+    if (is_file_arg(name_or_file)) {
         snprintf(path, sizeof(path), "%s", name_or_file);
-    else
+    } else {
         snprintf(path, sizeof(path), "%s/%s.json", dir ? dir : "platforms", name_or_file);
+        char beside[PLATFORM_PATH_MAX];
+        snprintf(beside, sizeof(beside), "%s/%s.json", near ? near : "", name_or_file);
+        if (near && access(beside, R_OK) == 0) /* a user's own base beside the file that names it */
+            snprintf(path, sizeof(path), "%s", beside);
+    }
     if (depth > 4) {
         snprintf(err, errlen, "%s: base: platforms inherit more than 4 levels deep", path);
         return -1;
@@ -330,7 +360,8 @@ static int load_depth(platform *p, const char *name_or_file, const char *dir, in
             snprintf(err, errlen, "%s: base: must be a platform name", path);
             goto out;
         }
-        if (load_depth(p, base->valuestring, fdir, depth + 1, err, errlen) != 0)
+        /* a base name is a platform beside this file, else one of the platform folder (a2a3) */
+        if (load_depth(p, base->valuestring, dir, fdir, depth + 1, err, errlen) != 0)
             goto out;
     } else {
         platform_defaults(p);
@@ -401,7 +432,7 @@ int platform_load(platform *p, const char *name_or_file, const char *dir, char *
 {
     platform_defaults(p);
     p->xml_path[0] = '\0';
-    if (load_depth(p, name_or_file, dir, 0, err, errlen) != 0)
+    if (load_depth(p, name_or_file, dir, NULL, 0, err, errlen) != 0)
         return -1;
     if (!p->xml_path[0]) {
         snprintf(err, errlen, "%s: simgrid_platform: missing (the SimGrid XML of the platform)",
@@ -445,8 +476,12 @@ const char *platform_param_value(const platform *p, size_t i, char *buf, size_t 
     double v = get_value(p, &PARAMS[i]);
     if (PARAMS[i].type == PT_INT)
         snprintf(buf, buflen, "%" PRId64, (int64_t)v);
-    else
-        snprintf(buf, buflen, "%.17g", v);
+    else {
+        /* the shortest of 15 and 17 digits that reads back as the same double */
+        snprintf(buf, buflen, "%.15g", v);
+        if (strtod(buf, NULL) != v)
+            snprintf(buf, buflen, "%.17g", v);
+    }
     return buf;
 }
 

@@ -6,6 +6,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "pipe.h"
+
 #define PLATFORM_NAME_MAX 64
 #define PLATFORM_PATH_MAX 4096
 #define PLATFORM_MAX_CLUSTERS 24 /* PLATFORM_MAX_BLOCKDIM (runtime.md §5.1) */
@@ -51,6 +53,11 @@ typedef struct platform {
         aicore_first_task_min_ns; /* extra pickup latency of a core's first task (slow half of the cores) */
     int64_t aicore_first_task_max_ns; /* ... its upper bound */
     int64_t aicore_record_ns;         /* AICore swimlane record write-back after each task */
+    double aicore_setup_spread;       /* variation (--seed): lognormal sigma of receive -> start */
+    double aicore_record_spread;      /* ... of the record write-back */
+    double kernel_spread;             /* ... of each execution's kernel time */
+    int64_t sched_local_ready;        /* 1: local-first ready buffers (the runtime before #1245) */
+    int64_t aicore_fin_after_record;  /* 1: the AICore writes its swimlane record before FIN (before #1293) */
     int64_t dfx_overhead;             /* 1: profiling costs what it costs on silicon; 0: free */
     int64_t scheduler_timeout_ms;     /* scheduler no-progress timeout (code 100) */
     int64_t op_execute_timeout_us;    /* STARS op-execute timeout requested (SIMPLER_OP_EXECUTE_TIMEOUT_US) */
@@ -108,6 +115,9 @@ typedef struct platform {
 
 /* Fills p with the built-in a2a3 defaults. */
 void platform_defaults(platform *p);
+
+/* The per-core pipe rates of platform p (the pipe model's view of it). */
+void platform_pipe_rates(const platform *p, pipe_rates *r);
 
 /* Loads a platform by name (NAME -> DIR/NAME.json) or by path (anything with
  * a '/' or ending in ".json"). A file may name a "base" platform in the same

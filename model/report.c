@@ -2,11 +2,40 @@
 #include "report.h"
 
 #include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "jsonw.h"
 #include "outfile.h"
 #include "rterr.h"
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+void report_repeat_stats(double *v, int n, report_repeat *r)
+{
+    qsort(v, (size_t)n, sizeof(*v), cmp_double);
+    double sum = 0, ss = 0;
+    for (int i = 0; i < n; i++)
+        sum += v[i];
+    r->mean = sum / n;
+    for (int i = 0; i < n; i++)
+        ss += (v[i] - r->mean) * (v[i] - r->mean);
+    r->sigma = n > 1 ? sqrt(ss / (n - 1)) : 0;
+    r->min = v[0];
+    r->max = v[n - 1];
+    r->p50 = v[(n + 1) / 2 - 1];
+}
+
+bool report_inside_noise(double mean_a, double sigma_a, int na, double mean_b, double sigma_b, int nb)
+{
+    double se = sqrt(sigma_a * sigma_a / na + sigma_b * sigma_b / nb);
+    return fabs(mean_a - mean_b) <= 2 * se;
+}
 
 const char *report_status_name(chip_status s)
 {
@@ -203,6 +232,19 @@ static void write_scheduler(const chip *c, FILE *f)
             c->drain.attempts_total);
 }
 
+/* The runtime's scheduler-overhead model of this run (ohm.h). Returns 0, or -1 when out of memory. */
+static int write_overhead(const chip *c, FILE *f)
+{
+    ohm_result r;
+    if (chip_overhead(c, &r) != 0)
+        return -1;
+    fputs("  \"overhead\": ", f);
+    ohm_write_json(f, &r, OHM_MAX_EXECUTIONS, 2);
+    fputs(",\n", f);
+    ohm_result_free(&r);
+    return 0;
+}
+
 int report_write_run(const chip *c, const report_info *ri, const char *path, char *err, size_t errlen)
 {
     outfile of;
@@ -246,7 +288,12 @@ int report_write_run(const chip *c, const report_info *ri, const char *path, cha
     fputs("], \"ring_dep_pool\": [", f);
     for (int r = 0; r < RING_COUNT; r++)
         fprintf(f, "%s%" PRIu32, r ? ", " : "", c->cfg.ring_dep_pool[r]);
-    fputs("]},\n  \"simgrid_cfg\": [", f);
+    fputs("], \"seed\": ", f);
+    if (c->cfg.seeded)
+        fprintf(f, "%" PRIu64, c->cfg.seed);
+    else
+        fputs("null", f);
+    fputs("},\n  \"simgrid_cfg\": [", f);
     for (int i = 0; i < ri->nsg_cfg; i++) {
         fputs(i ? ", " : "", f);
         jsonw_str(f, ri->sg_cfg[i]);
@@ -287,6 +334,17 @@ int report_write_run(const chip *c, const report_info *ri, const char *path, cha
     fputs("},\n", f);
 
     fprintf(f, "  \"makespan_us\": %.6f,\n", us_from_ps(c->end_time));
+    if (ri->repeat) {
+        const report_repeat *rp = ri->repeat;
+        fprintf(f,
+                "  \"repeat\": {\"runs\": %d, \"seeds\": [%" PRIu64 ", %" PRIu64 "], \"not_ok\": %d, "
+                "\"makespan_us\": {\"mean\": %.6f, \"sigma\": %.6f, \"min\": %.6f, \"p50\": %.6f, \"max\": "
+                "%.6f}},\n",
+                rp->runs, rp->seed0, rp->seed0 + (uint64_t)rp->runs - 1, rp->not_ok, rp->mean, rp->sigma,
+                rp->min, rp->p50, rp->max);
+    } else {
+        fputs("  \"repeat\": null,\n", f);
+    }
     fprintf(f, "  \"orchestrator_end_us\": %.6f,\n", us_from_ps(c->orch.end_time));
     fprintf(f,
             "  \"tasks\": {\"submitted\": %" PRIu64 ", \"completed\": %" PRIu64 ", \"kernel_tasks\": %" PRIu64
@@ -316,6 +374,11 @@ int report_write_run(const chip *c, const report_info *ri, const char *path, cha
     write_profiling(c, f);
     write_dump(c, ri, f);
     write_scheduler(c, f);
+    if (write_overhead(c, f) != 0) {
+        outfile_abort(&of);
+        snprintf(err, errlen, "out of memory computing the overhead model");
+        return -1;
+    }
     fputs("  \"outputs\": [", f);
     for (int i = 0; i < ri->noutputs; i++) {
         fputs(i ? ", " : "", f);
@@ -370,12 +433,16 @@ static void csv_rings(FILE *out, const uint64_t v[RING_COUNT])
 const char report_csv_header[] =
     "graph,platform,ring_task_window,ring_heap,ring_dep_pool,status,code,exit,makespan_us,tasks_completed,"
     "task_window_peak,heap_peak,dep_pool_peak,tensormap_peak,blocked_us,blocked_task_window_us,"
-    "blocked_heap_us,blocked_dep_pool_us,blocked_tensormap_us,aicpu_thread_num\n";
+    "blocked_heap_us,blocked_dep_pool_us,blocked_tensormap_us,aicpu_thread_num";
 
 void report_csv(const chip *c, const report_info *ri, FILE *out, bool header)
 {
     if (header)
-        fputs(report_csv_header, out);
+        fprintf(out, "%s%s\n", report_csv_header,
+                ri->repeat
+                    ? ",repeat_runs,makespan_mean_us,makespan_sigma_us,makespan_min_us,makespan_p50_us,"
+                      "makespan_max_us"
+                    : "");
     uint64_t v[RING_COUNT];
     fprintf(out, "%s,%s", c->orch.g.name, c->plat.name);
     for (int r = 0; r < RING_COUNT; r++)
@@ -402,9 +469,13 @@ void report_csv(const chip *c, const report_info *ri, FILE *out, bool header)
     for (int r = 0; r < RING_COUNT; r++)
         b[r] = us_from_ps(c->orch.blocked_ps[r]);
     fprintf(out, ",%.3f/%.3f/%.3f/%.3f", b[0], b[1], b[2], b[3]);
-    fprintf(out, ",%.3f,%.3f,%.3f,%.3f,%d\n", us_from_ps(c->orch.blocked_res_ps[RES_TASK_WINDOW]),
+    fprintf(out, ",%.3f,%.3f,%.3f,%.3f,%d", us_from_ps(c->orch.blocked_res_ps[RES_TASK_WINDOW]),
             us_from_ps(c->orch.blocked_res_ps[RES_HEAP]), us_from_ps(c->orch.blocked_res_ps[RES_DEP_POOL]),
             us_from_ps(c->orch.blocked_res_ps[RES_TENSORMAP]), (int)c->plat.aicpu_threads);
+    if (ri->repeat)
+        fprintf(out, ",%d,%.6f,%.6f,%.6f,%.6f,%.6f", ri->repeat->runs - ri->repeat->not_ok, ri->repeat->mean,
+                ri->repeat->sigma, ri->repeat->min, ri->repeat->p50, ri->repeat->max);
+    fputc('\n', out);
 }
 
 void report_failure(const chip *c, FILE *f)
@@ -454,6 +525,33 @@ void report_failure(const chip *c, FILE *f)
     }
 }
 
+/* The overhead model's verdict, when the scheduler holds a noticeable share
+ * of the makespan (sched_overhead_analysis's 8 % line between "compute/
+ * dependency-bound" and "partially scheduler-limited"). */
+static void summary_overhead(const chip *c, FILE *out)
+{
+    ohm_result r;
+    if (chip_overhead(c, &r) != 0 || !r.computed) {
+        ohm_result_free(&r);
+        return;
+    }
+    double has = ohm_pct(&r, r.has_us);
+    if (has >= REPORT_OVERHEAD_SHOWN_PCT) {
+        fputs("  scheduler overhead:", out);
+        static const char *const TY[2] = {"aic", "aiv"};
+        for (int ty = 0; ty < 2; ty++)
+            if (r.eng[ty].present)
+                fprintf(out, " %s %.1f%%,", TY[ty], ohm_pct(&r, r.eng[ty].overhead_us));
+        fprintf(out, " all %.1f%%, has %.1f%% of the makespan (a core idle while a ready task waits): %s\n",
+                ohm_pct(&r, r.all_us), has, ohm_verdict(has));
+        if (r.cp_span_us > 0)
+            fprintf(out, "  critical path: %.3f us over %d hops, compute %.1f%%, scheduler-injected %.1f%%\n",
+                    r.cp_span_us, r.cp_hops, 100 * r.cp_exec_us / r.cp_span_us,
+                    100 * r.cp_sched_us / r.cp_span_us);
+    }
+    ohm_result_free(&r);
+}
+
 void report_summary(const chip *c, const report_info *ri, FILE *out)
 {
     fprintf(out, "ptosim: %s on %s: %s\n", c->orch.g.name, c->plat.name, report_status_name(c->status));
@@ -490,6 +588,21 @@ void report_summary(const chip *c, const report_info *ri, FILE *out)
     if (c->cfg.pmu_event_type != 0)
         fprintf(out,
                 "  profiling: PMU on, so single issue and no early dispatch (a PMU-off run may be faster)\n");
+    if (ri->repeat)
+        fprintf(out,
+                "  makespan over %d runs (seeds %" PRIu64 "-%" PRIu64
+                "%s): mean %.3f us, sigma %.3f, min %.3f, "
+                "p50 %.3f, max %.3f\n",
+                ri->repeat->runs, ri->repeat->seed0, ri->repeat->seed0 + (uint64_t)ri->repeat->runs - 1,
+                ri->repeat->not_ok ? ", failed runs left out" : "", ri->repeat->mean, ri->repeat->sigma,
+                ri->repeat->min, ri->repeat->p50, ri->repeat->max);
+    if (c->cfg.seeded)
+        fprintf(
+            out,
+            "  variation: seed %" PRIu64 ", each execution's kernel time (sigma %g), setup (%g) and record "
+            "write-back (%g) drawn around their means\n",
+            c->cfg.seed, c->plat.kernel_spread, c->plat.aicore_setup_spread, c->plat.aicore_record_spread);
+    summary_overhead(c, out);
     if (ri->host_seconds >= 0)
         fprintf(out, "  simulated in %.3f s host time (%" PRIu64 " events, %.0f tasks/s)\n", ri->host_seconds,
                 c->events, (double)c->tasks_completed / (ri->host_seconds > 1e-9 ? ri->host_seconds : 1e-9));

@@ -8,6 +8,25 @@
 
 #include "chip.h"
 
+#define REPORT_OVERHEAD_SHOWN_PCT 8.0 /* has-overhead share (%) from which the summary shows the model */
+
+/* --repeat: the makespan over runs with consecutive seeds. */
+typedef struct report_repeat {
+    int runs;             /* N, >= 1 */
+    uint64_t seed0;       /* seeds seed0 .. seed0 + N - 1 */
+    int not_ok;           /* runs that did not end ok (left out of the statistics) */
+    double mean;          /* makespan over the ok runs, us */
+    double sigma;         /* ... sample standard deviation (0 with one run) */
+    double min, p50, max; /* ... p50 is the value of rank ceil(n / 2) */
+} report_repeat;
+
+/* Fills r's statistics from the makespans v[0 .. n) of the ok runs (n >= 1; v is sorted in place). */
+void report_repeat_stats(double *v, int n, report_repeat *r);
+
+/* Is the difference of two means inside the noise: no larger than two
+ * standard errors of the difference, 2 sqrt(sa^2 / na + sb^2 / nb)? */
+bool report_inside_noise(double mean_a, double sigma_a, int na, double mean_b, double sigma_b, int nb);
+
 /* Facts about the run that live outside the chip model. */
 typedef struct report_info {
     const char *version;       /* ptosim version */
@@ -24,6 +43,7 @@ typedef struct report_info {
     uint64_t dump_written_at_end; /* payload bytes written when the device finished */
     uint64_t dump_written;        /* payload bytes written in all */
     int dump_reconciled;          /* threads whose un-flushed buffer the host recovered */
+    const report_repeat *repeat;  /* --repeat statistics, or NULL */
 } report_info;
 
 /* Outcome keyword for a status: "ok", "runtime_error", "stalled", "error". */
@@ -39,7 +59,7 @@ int report_write_name_map(const graph *g, const char *path, char *err, size_t er
  * values are joined with '/'. */
 void report_csv(const chip *c, const report_info *ri, FILE *out, bool header);
 
-/* The header line report_csv prints, newline included. */
+/* The columns report_csv's header line starts with (--repeat adds six; no newline). */
 extern const char report_csv_header[];
 
 /* True when profiling self-costs shaped the simulated makespan: a task

@@ -99,7 +99,7 @@ static bool slot_traffic(chip *c, const core_slot *s, double *demand, ps_t *work
     if (!tk || !tk->pipe_ix[s->subslot])
         return false;
     const pipe_result *pr = pipe_table_result(&c->pipes, tk->pipe_ix[s->subslot]);
-    *work = tk->dur[s->subslot];
+    *work = s->dur;
     if (!pr->gm_bytes || !*work)
         return false;
     *demand = (double)pr->gm_bytes / (double)*work;
@@ -154,25 +154,24 @@ static core_slot *slot_of(core *co, const core_flowref *r)
 static void retime_behind(chip *c, core *co, const core_slot *moved)
 {
     if (moved != &co->run || !co->has_pending) {
-        co->free_at = moved->end + c->cost.record_wb;
+        co->free_at = moved->end + moved->wb;
         return;
     }
     core_slot *p = &co->pend;
-    ps_t ready = co->run.end + c->cost.record_wb;
+    ps_t ready = co->run.end + co->run.wb;
     p->receive = p->seen > ready ? p->seen : ready;
     if (p->gated && p->ring == PS_NEVER) {
-        co->free_at = co->run.end + c->cost.record_wb;
+        co->free_at = co->run.end + co->run.wb;
         return;
     }
-    const task *tk = chip_task(c, p->task_id);
-    ps_t start = p->receive + c->cost.setup;
+    ps_t start = p->receive + p->setup;
     if (p->gated) {
         ps_t filled = start + c->cost.arg_fill, rung = p->ring + c->cost.visible;
         start = filled > rung ? filled : rung;
     }
     p->start = start;
-    p->end = start + (tk ? tk->dur[p->subslot] : 0);
-    co->free_at = p->end + c->cost.record_wb;
+    p->end = start + p->dur;
+    co->free_at = p->end + p->wb;
     if (co->flow_start_at != PS_NEVER && flow_is(&co->flow_next, p))
         co->flow_start_at = p->start;
 }
@@ -232,7 +231,7 @@ static void account_execution(chip *c, const core *co, const task *tk, const cor
     if (func < 0 || func >= GRAPH_MAX_FUNC_ID)
         return;
     kernel_stats *ks = &c->kstats[func];
-    ps_t window = s->end - s->start, idle = tk->dur[s->subslot];
+    ps_t window = s->end - s->start, idle = s->dur;
     /* nearest whole cycle: a window of N cycles is N cycles rounded to the picosecond */
     uint64_t freq = (uint64_t)c->plat.aicore_freq_hz;
     uint64_t cycles = (uint64_t)(((unsigned __int128)window * freq + PS_PER_S / 2) / PS_PER_S);
@@ -277,6 +276,18 @@ static ps_t retire(chip *c, int ti, int k, const core_slot *s, ps_t t, const uin
                  .finish = t};
     if (swimlane_add_exec(&c->sl, k, &e) != 0)
         chip_error(c, "out of memory for swimlane records");
+    /* the overhead model sees the execution as the swimlane stamps it */
+    uint64_t hz = (uint64_t)c->plat.sys_cnt_freq_hz;
+    ohm_exec ox = {.task = s->task_id,
+                   .core = k,
+                   .aiv = co->type == CORE_AIV,
+                   .dispatch = (int64_t)ticks_from_ps(s->dispatch, hz),
+                   .receive = (int64_t)ticks_from_ps(s->receive, hz),
+                   .start = (int64_t)ticks_from_ps(s->start, hz),
+                   .end = (int64_t)ticks_from_ps(s->end, hz),
+                   .finish = (int64_t)ticks_from_ps(t, hz)};
+    if (ohm_log_exec(&c->oh, &ox) != 0)
+        chip_error(c, "out of memory for the overhead model");
     co->executions++;
     co->busy_ps += s->end - s->start;
     c->executions++;
@@ -558,18 +569,23 @@ static void publish(chip *c, int ti, dispatch_slot *batch, int n, ps_t *cur, boo
         unsigned before = phase_bits(co);
         task *tk = chip_task(c, batch[i].task_id);
         core_slot *s = batch[i].to_pending ? &co->pend : &co->run;
+        /* a pending token is read after the running task's FIN and record commit */
+        ps_t ready = batch[i].to_pending ? co->run.end + co->run.wb : co->free_at;
+        ps_t prev_wb = co->picked_up ? co->run.wb : 0; /* the commit this pickup may wait for */
         s->task_id = batch[i].task_id;
         s->block = batch[i].block;
         s->subslot = batch[i].subslot;
         s->reg = core_next_reg(co);
         s->dispatch = ts;
         ps_t seen = ts + (ps_t)i * c->cost.store + c->cost.visible;
-        /* a pending token is read after the running task's FIN and record commit */
-        ps_t ready = batch[i].to_pending ? co->run.end + c->cost.record_wb : co->free_at;
         s->seen = seen;
         s->receive = seen > ready ? seen : ready;
         if (ready > seen) /* the part of the wait the record commit caused */
-            c->record_wb_delay += ready - seen < c->cost.record_wb ? ready - seen : c->cost.record_wb;
+            c->record_wb_delay += ready - seen < prev_wb ? ready - seen : prev_wb;
+        /* this execution's own costs: the constants, or variation draws (--seed) */
+        s->setup = vary_draw(&c->vr, c->cost.setup, c->cost.setup_spread);
+        s->wb = vary_draw(&c->vr, c->cost.record_wb, c->cost.record_spread);
+        s->dur = vary_draw(&c->vr, tk->dur[batch[i].subslot], c->cost.kernel_spread);
         if (!co->picked_up) {
             s->receive += first_task_extra(c, co->id);
             co->picked_up = true;
@@ -580,9 +596,9 @@ static void publish(chip *c, int ti, dispatch_slot *batch, int n, ps_t *cur, boo
             s->start = s->end = PS_NEVER; /* fixed when the doorbell rings */
             tk->staged_mask[co->id / 64] |= 1ULL << (co->id % 64);
         } else {
-            s->start = s->receive + c->cost.setup;
-            s->end = s->start + tk->dur[batch[i].subslot];
-            co->free_at = s->end + c->cost.record_wb;
+            s->start = s->receive + s->setup;
+            s->end = s->start + s->dur;
+            co->free_at = s->end + s->wb;
             expect_flow(c, co, s);
         }
         co->pending_occupied = true; /* cleared when the AICPU sees this task's ACK */
@@ -629,15 +645,17 @@ static void release_reservations(chip *c, const dispatch_slot *batch, int nb)
 static void enter_drain(chip *c, int ti, task *tk, bool gated);
 
 static int dispatch_shape(chip *c, int ti, readyq *q, int shape, stage_phase ph, ps_t *cur,
-                          bool *entered_drain, bool early)
+                          bool *entered_drain, bool early, bool local_first)
 {
     sched_thread *th = &c->threads[ti];
+    /* local-first (sched_local_ready): this thread's own buffer, newest first, then the global queue */
+    int *nlocal = local_first ? &th->nlocal[shape] : NULL;
     /* MIX pops as many tasks as the thread has clusters, AIC/AIV as many as it has usable cores */
     int want =
         shape == SHAPE_MIX ? (mix_possible(c, th, ph) ? th->nclusters : 0) : units(c, th, shape, 7, ph);
     if (want == 0)
         return 0;
-    if (q->len == 0) {
+    if (q->len == 0 && !(nlocal && *nlocal)) {
         th->pop_miss++;
         return 0;
     }
@@ -646,9 +664,13 @@ static int dispatch_shape(chip *c, int ti, readyq *q, int shape, stage_phase ph,
     int popped = 0;
     uint64_t requeue[PLATFORM_MAX_CORES];
     int nrequeue = 0;
-    while (popped < want && q->len && (shape == SHAPE_MIX || units(c, th, shape, 7, ph) > 0)) {
+    while (popped < want && (q->len || (nlocal && *nlocal)) &&
+           (shape == SHAPE_MIX || units(c, th, shape, 7, ph) > 0)) {
         uint64_t tid;
-        readyq_pop(q, &tid);
+        if (nlocal && *nlocal)
+            tid = th->local[shape][--*nlocal];
+        else
+            readyq_pop(q, &tid);
         popped++;
         th->pop_hit++;
         *cur += c->cost.pop;
@@ -772,6 +794,51 @@ static void staging_order(int ti, staging_step out[6])
     memcpy(out, order, sizeof(order));
 }
 
+bool sched_push_local(chip *c, int ti, const task *tk)
+{
+    sched_thread *th = &c->threads[ti];
+    if (th->nlocal[tk->shape] >= SCHED_LOCAL_READY_CAP)
+        return false;
+    th->local[tk->shape][th->nlocal[tk->shape]++] = tk->id;
+    return true;
+}
+
+/* Moves entries [from, nlocal) of a local buffer to the global queue, oldest
+ * first, and wakes the peers that can take them. */
+static void local_to_global(chip *c, int ti, int shape, int from)
+{
+    sched_thread *th = &c->threads[ti];
+    for (int i = from; i < th->nlocal[shape]; i++)
+        if (readyq_push(&c->ready[shape], th->local[shape][i]) != 0) {
+            chip_error(c, "out of memory in a ready queue");
+            return;
+        }
+    th->nlocal[shape] = from;
+    notify_shape(c, shape, c->now);
+}
+
+/* Before dispatching, the overflow a thread cannot place even in its pending
+ * slots goes to the global queue when a peer has an idle unit of the shape
+ * (the per-shape budget: its share of the clusters, times the shape's cores
+ * per cluster; dispatch_ready_tasks of the runtime before #1245). */
+static void spill_local(chip *c, int ti)
+{
+    sched_thread *th = &c->threads[ti];
+    int per = (int)c->plat.clusters / c->nsched;
+    const int budget[3] = {per, 2 * per, per};
+    for (int s = 0; s < 3; s++)
+        if (th->nlocal[s] > budget[s] && other_has_idle(c, ti, s))
+            local_to_global(c, ti, s, budget[s]);
+}
+
+/* What is left in the local buffers becomes visible to every thread. */
+static void flush_local(chip *c, int ti)
+{
+    for (int s = 0; s < 3; s++)
+        if (c->threads[ti].nlocal[s])
+            local_to_global(c, ti, s, 0);
+}
+
 /* run_staging_order over the regular ready queues: MIX on idle clusters; AIC
  * and AIV on idle cores (AIC first on even threads), unless MIX work is left;
  * not under PMU: MIX, then AIC/AIV into pending slots, each only when no other
@@ -789,18 +856,26 @@ static int dispatch_ready(chip *c, int ti, ps_t *cur)
     /* tier 0: the sync-start lane; tier 1: the regular ready queues */
     for (int tier = 0; tier < 2 && !drained; tier++) {
         readyq *lane = tier == 0 ? c->ready_sync : c->ready;
+        bool local = tier == 1 && c->plat.sched_local_ready;
+        if (local)
+            spill_local(c, ti);
         for (int i = 0; i < 6 && !drained; i++) {
             int shape = stages[i].shape;
             if (stages[i].ph == STAGE_PENDING && (single_issue(c) || other_has_idle(c, ti, shape)))
                 continue;
-            if (shape != SHAPE_MIX && lane[SHAPE_MIX].len)
+            if (shape != SHAPE_MIX && (lane[SHAPE_MIX].len || (local && c->threads[ti].nlocal[SHAPE_MIX])))
                 continue; /* AIC/AIV wait while MIX work is queued */
-            int r = dispatch_shape(c, ti, &lane[shape], shape, stages[i].ph, cur, &drained, false);
+            if (local && i == 3)
+                flush_local(c, ti); /* between the idle and the pending stages */
+            int r = dispatch_shape(c, ti, &lane[shape], shape, stages[i].ph, cur, &drained, false,
+                                   local && i < 3);
             if (r < 0)
                 return n;
             n += r;
         }
     }
+    if (c->plat.sched_local_ready)
+        flush_local(c, ti); /* every exit flushes (the runtime's FlushGuard) */
     if (n) {
         add_phase(c, ti, PH_DISPATCH, start, *cur, (uint32_t)n, 0, shared);
         /* cores this thread just filled may leave work that peers can now put in pending slots */
@@ -871,7 +946,7 @@ static int try_early_dispatch(chip *c, int ti, ps_t *cur)
         int shape = stages[i].shape;
         if (stages[i].ph == STAGE_PENDING && other_has_idle(c, ti, shape))
             continue;
-        int r = dispatch_shape(c, ti, &c->early[shape], shape, stages[i].ph, cur, &unused, true);
+        int r = dispatch_shape(c, ti, &c->early[shape], shape, stages[i].ph, cur, &unused, true, false);
         if (r < 0)
             break;
         n += r;
@@ -1410,14 +1485,13 @@ void sched_ring_core(chip *c, int core_id, uint64_t task_id, ps_t t)
             : NULL;
     if (!s)
         return;
-    task *tk = chip_task(c, task_id);
     /* the core filled its args while it waited; it ACKs and starts once the
      * doorbell store is visible (runtime.md §3.8) */
     s->ring = t;
-    ps_t ready = s->receive + c->cost.setup + c->cost.arg_fill, rung = t + c->cost.visible;
+    ps_t ready = s->receive + s->setup + c->cost.arg_fill, rung = t + c->cost.visible;
     s->start = ready > rung ? ready : rung;
-    s->end = s->start + tk->dur[s->subslot];
-    co->free_at = s->end + c->cost.record_wb;
+    s->end = s->start + s->dur;
+    co->free_at = s->end + s->wb;
     expect_flow(c, co, s);
     /* its owner now has one more core to poll */
     kick(c, co->thread, t);

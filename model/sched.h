@@ -16,6 +16,9 @@ struct task;
 #define SCHED_DUMMY_THREADS 3  /* only threads 0-2 drain the dummy queue (runtime.md §3.3) */
 #define SCHED_DUMMY_PER_ITER 8 /* dummy tasks completed per iteration */
 #define SCHED_DEFERRED_CAP 256 /* PTO2_DEFERRED_RELEASE_CAP (runtime.md §2.6) */
+/* LOCAL_READY_CAP_PER_TYPE of the runtime's local-first ready buffers, which it
+ * had until hw-native-sys/simpler #1245 (2026-07-02; platform sched_local_ready) */
+#define SCHED_LOCAL_READY_CAP 64
 
 /* One scheduler thread. While an iteration finds nothing to do the thread
  * "sleeps": its iterations are periodic (period = polls + idle overhead), so
@@ -49,6 +52,8 @@ typedef struct sched_thread {
     int mix_full[3];            /* owned clusters whose three cores all fit each phase */
     ps_t timeout_due;           /* the no-progress check of the current sleep, PS_NEVER if none */
     ps_t timeout_event_at;      /* the one queued timeout event, PS_NEVER if none */
+    uint64_t local[3][SCHED_LOCAL_READY_CAP]; /* local-first ready buffer per shape (sched_local_ready) */
+    int nlocal[3];                            /* ... entries; popped last-in first-out */
 } sched_thread;
 
 /* Sets up thread ti's ownership from the core topology. */
@@ -74,6 +79,11 @@ void sched_on_hbm(struct chip *c, ps_t t);
 /* Every scheduler reached the sync-start drain barrier: thread 0 counts idle
  * capacity; short starts another round, enough stages the task everywhere. */
 void sched_on_drain_resolve(struct chip *c, ps_t t);
+
+/* sched_local_ready: thread ti's completion made tk ready; it goes to ti's
+ * local buffer, unseen by peers until ti spills or flushes it in its dispatch
+ * phase. Returns false when the buffer is full (the caller queues it globally). */
+bool sched_push_local(struct chip *c, int ti, const struct task *tk);
 
 /* A task was queued at time t: wake sleeping threads that could take it. */
 void sched_notify_queued(struct chip *c, const struct task *tk, ps_t t);

@@ -3,48 +3,55 @@
 
 #include "../model/runcfg.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 void cli_run_usage(void)
 {
-    puts("usage: ptosim run GRAPH [GRAPH...] [options]\n"
-         "\n"
-         "Simulates the graph on a simulated a2a3 chip running the PTO2 runtime. Several graphs run as\n"
-         "successive programs on one worker: setup and the ring arena are paid once, resident tensors\n"
-         "keep their address, and each program writes DIR/N_NAME/ (README, \"Several programs\").\n"
-         "\n"
-         "options:\n"
-         "  -o, --work-dir DIR            write DIR/ptosim_run.json and DIR/dfx_outputs/\n"
-         "  -p, --platform NAME|FILE      platform (default a2a3; also a2a3sim)\n"
-         "  --enable-chip-swimlane[=N]    chip_swimlane_records.json at level N (0-4, bare = 4)\n"
-         "  --enable-dep-gen              deps.json: the dependency graph the runtime builds\n"
-         "  --enable-scope-stats          scope_stats/scope_stats.jsonl: ring counters at every scope\n"
-         "  --enable-pmu[=TYPE]           PMU collection, event group 1, 2, 4-8 (bare = 2); forces single "
-         "issue\n"
-         "  --dump-args[=LEVEL]           args_dump/: 1 tagged args (bare), 2 every arg, 3 all metadata + "
-         "tagged payload\n"
-         "  --op-execute-timeout-us N     STARS op-execute timeout (default 45000000; "
-         "SIMPLER_OP_EXECUTE_TIMEOUT_US)\n"
-         "  --stream-sync-timeout-ms N    host stream-sync timeout (default 50000; "
-         "SIMPLER_STREAM_SYNC_TIMEOUT_MS)\n"
-         "  --scheduler-timeout-ms N      scheduler no-progress timeout (default 10000; "
-         "SIMPLER_SCHEDULER_TIMEOUT_MS)\n"
-         "  --ring-task-window N|a,b,c,d  task slots per scope-depth ring (power of 2 in [4, INT32_MAX];\n"
-         "                                0 = PTO2_RING_TASK_WINDOW or the default)\n"
-         "  --ring-heap N|a,b,c,d         heap bytes per ring (power of 2 >= 1024; 0 = PTO2_RING_HEAP or\n"
-         "                                the default)\n"
-         "  --ring-dep-pool N|a,b,c,d     dependency-list entries per ring ([4, INT32_MAX]; 0 =\n"
-         "                                PTO2_RING_DEP_POOL or the default)\n"
-         "  --aicpu-thread-num N          AICPU threads: 0 = auto (4), else 2-4 (1 orchestrator + "
-         "schedulers)\n"
-         "  --set KEY=VALUE               override a platform parameter (ptosim params lists them)\n"
-         "  --no-host-timing              leave host timing out of ptosim_run.json (byte-identical reruns)\n"
-         "  --quiet                       no summary on stdout\n"
-         "  --summary-csv                 print a CSV header and one row instead of the summary\n"
-         "  --cfg=KEY:VALUE, --log=...    passed to SimGrid\n"
-         "  -h, --help                    this text");
+    puts(
+        "usage: ptosim run GRAPH [GRAPH...] [options]\n"
+        "\n"
+        "Simulates the graph on a simulated a2a3 chip running the PTO2 runtime. Several graphs run as\n"
+        "successive programs on one worker: setup and the ring arena are paid once, resident tensors\n"
+        "keep their address, and each program writes DIR/N_NAME/ (README, \"Several programs\").\n"
+        "\n"
+        "options:\n"
+        "  -o, --work-dir DIR            write DIR/ptosim_run.json and DIR/dfx_outputs/\n"
+        "  -p, --platform NAME|FILE      platform (default a2a3; also a2a3sim)\n"
+        "  --enable-chip-swimlane[=N]    chip_swimlane_records.json at level N (0-4, bare = 4)\n"
+        "  --enable-dep-gen              deps.json: the dependency graph the runtime builds\n"
+        "  --enable-scope-stats          scope_stats/scope_stats.jsonl: ring counters at every scope\n"
+        "  --enable-pmu[=TYPE]           PMU collection, event group 1, 2, 4-8 (bare = 2); forces single "
+        "issue\n"
+        "  --dump-args[=LEVEL]           args_dump/: 1 tagged args (bare), 2 every arg, 3 all metadata + "
+        "tagged payload\n"
+        "  --op-execute-timeout-us N     STARS op-execute timeout (default 45000000; "
+        "SIMPLER_OP_EXECUTE_TIMEOUT_US)\n"
+        "  --stream-sync-timeout-ms N    host stream-sync timeout (default 50000; "
+        "SIMPLER_STREAM_SYNC_TIMEOUT_MS)\n"
+        "  --scheduler-timeout-ms N      scheduler no-progress timeout (default 10000; "
+        "SIMPLER_SCHEDULER_TIMEOUT_MS)\n"
+        "  --ring-task-window N|a,b,c,d  task slots per scope-depth ring (power of 2 in [4, INT32_MAX];\n"
+        "                                0 = PTO2_RING_TASK_WINDOW or the default)\n"
+        "  --ring-heap N|a,b,c,d         heap bytes per ring (power of 2 >= 1024; 0 = PTO2_RING_HEAP or\n"
+        "                                the default)\n"
+        "  --ring-dep-pool N|a,b,c,d     dependency-list entries per ring ([4, INT32_MAX]; 0 =\n"
+        "                                PTO2_RING_DEP_POOL or the default)\n"
+        "  --aicpu-thread-num N          AICPU threads: 0 = auto (4), else 2-4 (1 orchestrator + "
+        "schedulers)\n"
+        "  --set KEY=VALUE               override a platform parameter (ptosim params lists them)\n"
+        "  --seed N                      variation on: each execution's costs drawn around their means from\n"
+        "                                seed N (spreads: ptosim params *_spread); off by default\n"
+        "  --repeat N                    N runs with seeds N0 .. N0+N-1 (N0 = --seed, else 1): the "
+        "makespan's\n"
+        "                                mean, sigma, min, p50 and max; files of the first run\n"
+        "  --no-host-timing              leave host timing out of ptosim_run.json (byte-identical reruns)\n"
+        "  --quiet                       no summary on stdout\n"
+        "  --summary-csv                 print a CSV header and one row instead of the summary\n"
+        "  --cfg=KEY:VALUE, --log=...    passed to SimGrid\n"
+        "  -h, --help                    this text");
 }
 
 bool cli_opt_is(const char *arg, const char *name, const char **value)
@@ -137,6 +144,30 @@ int cli_parse_run(int argc, char **argv, cli_run *o, char *err, size_t errlen)
             if (need_value(argc, argv, &i, runcfg_knob_flag((runcfg_knob)knob), v, &text, err, errlen) != 0 ||
                 runcfg_parse_ring((runcfg_knob)knob, text, o->rings[knob], err, errlen) != 0)
                 return -1;
+            continue;
+        }
+        if (cli_opt_is(a, "--seed", &v) || cli_opt_is(a, "--repeat", &v)) {
+            bool seed = cli_opt_is(a, "--seed", &v);
+            const char *name = seed ? "--seed" : "--repeat", *text;
+            char *end;
+            if (need_value(argc, argv, &i, name, v, &text, err, errlen) != 0)
+                return -1;
+            errno = 0;
+            unsigned long long x = strtoull(text, &end, 10);
+            if (end == text || *end || text[0] == '-' || errno || (!seed && (x < 1 || x > CLI_MAX_REPEAT))) {
+                if (seed)
+                    snprintf(err, errlen, "--seed: '%s' is not an integer in [0, 2^64-1]", text);
+                else
+                    snprintf(err, errlen, "--repeat: '%s' is not an integer in [1, %d]", text,
+                             CLI_MAX_REPEAT);
+                return -1;
+            }
+            if (seed) {
+                o->seeded = true;
+                o->seed = (uint64_t)x;
+            } else {
+                o->repeat = (long)x;
+            }
             continue;
         }
         if (cli_opt_is(a, "--aicpu-thread-num", &v)) {
@@ -254,6 +285,15 @@ int cli_parse_run(int argc, char **argv, cli_run *o, char *err, size_t errlen)
     o->sg_args[o->nsg] = NULL;
     if (!o->graph) {
         snprintf(err, errlen, "missing GRAPH (usage: ptosim run GRAPH [options])");
+        return -1;
+    }
+    if (o->repeat && o->ngraphs > 1) {
+        snprintf(err, errlen, "--repeat takes one GRAPH, not programs on one worker");
+        return -1;
+    }
+    if (o->repeat && o->dump_level > 0) {
+        snprintf(err, errlen,
+                 "--repeat does not combine with --dump-args (the host's dump collector runs once)");
         return -1;
     }
     if ((o->swimlane_level > 0 || o->dep_gen || o->scope_stats || o->dump_level > 0 ||

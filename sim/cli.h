@@ -8,7 +8,8 @@
 
 #define CLI_MAX_SETS 256
 #define CLI_MAX_SG 48
-#define CLI_MAX_GRAPHS 64 /* WORKER_MAX_PROGRAMS */
+#define CLI_MAX_GRAPHS 64    /* WORKER_MAX_PROGRAMS */
+#define CLI_MAX_REPEAT 10000 /* --repeat: runs of one command */
 
 /* Exit statuses of the program (README, "Exit status"). */
 enum {
@@ -42,6 +43,9 @@ typedef struct cli_run {
     const char *op_timeout;              /* --op-execute-timeout-us value, or NULL */
     const char *stream_timeout;          /* --stream-sync-timeout-ms value, or NULL */
     bool no_host_timing;                 /* --no-host-timing: null host times, byte-identical files */
+    bool seeded;                         /* --seed given: the variation model is on */
+    uint64_t seed;                       /* ... its value */
+    long repeat;                         /* --repeat N: N runs with seeds seed .. seed+N-1 (0 = not given) */
     bool quiet;                          /* --quiet: no summary on stdout */
     const char *sg_args[CLI_MAX_SG + 1]; /* --cfg=... / --log=..., NULL-terminated */
     int nsg;

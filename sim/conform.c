@@ -1313,7 +1313,7 @@ static int import_to(const char *capture, const char *graph)
         fprintf(stderr, "ptosim conform: %s\n", err);
         return CONFORM_EXIT_FAILED;
     }
-    if (import_capture(capture, f, err, sizeof(err)) != 0) {
+    if (import_capture(capture, NULL, f, err, sizeof(err)) != 0) {
         outfile_abort(&o);
         fprintf(stderr, "ptosim conform: %s\n", err);
         return EXIT_GRAPH;

@@ -1091,8 +1091,9 @@ static void emit_pa(gen *g)
 enum { DL_B, DL_S, DL_L, DL_VAR, DL_ACN };
 
 static const gen_param P_DECODE[] = {
-    {"batch", PT_INT, "16", 1, 256, NULL, "batch rows (one new token each); qwen3_14b_decode: 16"},
-    {"seq", PT_INT, "3500", 1, 131072, NULL, "context length (tokens); fa_fused attends it in chunks of 512"},
+    {"batch", PT_INT, "16", 1, 256, NULL,
+     "batch rows (one new token each): 16, as both kernel sets are built"},
+    {"seq", PT_INT, "3500", 1, 131072, NULL, "context length (tokens), at most MAX_SEQ 5500"},
     {"layers", PT_INT, "1", 1, 80, NULL, "decoder layers, each in its own scope"},
     {"variant", PT_CHOICE, "fa_fused", 0, 0, "fa_fused, qwen3_14b_decode", "kernel set and orchestration"},
     {"attention-core-num", PT_INT, "24", 1, 32767, NULL,
@@ -1103,388 +1104,18 @@ static const gen_param P_DECODE[] = {
 
 static int check_decode(const gen_val *v, char *err, size_t len)
 {
-    if (!strcmp(v[DL_VAR].s, "qwen3_14b_decode")) {
-        /* the harvested orchestration hard-codes its shapes */
-        if (v[DL_B].i != 16) {
-            snprintf(err, len, "--batch: qwen3_14b_decode is generated code for batch 16, got %" PRId64,
-                     v[DL_B].i);
-            return -1;
-        }
-        if (v[DL_S].i > QW_MAX_SEQ) {
-            snprintf(err, len,
-                     "--seq: qwen3_14b_decode sizes its KV pool for %d tokens (MAX_SEQ), got %" PRId64,
-                     QW_MAX_SEQ, v[DL_S].i);
-            return -1;
-        }
-        return 0;
+    /* both variants are harvested codegen with their shapes hard-coded */
+    const char *var = v[DL_VAR].s;
+    if (v[DL_B].i != 16) {
+        snprintf(err, len, "--batch: %s is generated code for batch 16, got %" PRId64, var, v[DL_B].i);
+        return -1;
     }
-    /* each KV cache holds layers x batch x seq rows of 1024 */
-    if ((double)v[DL_L].i * (double)v[DL_B].i * (double)v[DL_S].i * 1024.0 > (double)GEN_MAX_ELEMS) {
-        snprintf(err, len,
-                 "--seq: the KV caches would exceed 2^40 elements; use fewer layers, rows or tokens");
+    if (v[DL_S].i > QW_MAX_SEQ) {
+        snprintf(err, len, "--seq: %s sizes its KV pool for %d tokens (MAX_SEQ), got %" PRId64, var,
+                 QW_MAX_SEQ, v[DL_S].i);
         return -1;
     }
     return 0;
-}
-
-/* Qwen3-14B shapes. */
-#define DL_HID 5120 /* hidden */
-#define DL_NH 40    /* query heads */
-#define DL_NKV 8    /* key/value heads */
-#define DL_HD 128   /* head dim */
-#define DL_KVD 1024 /* NKV x HD */
-#define DL_QKD 6144 /* (NH + NKV) x HD: q and k rows normed together */
-#define DL_INTER 17408
-#define DL_CHUNK 512 /* KV tokens per fa_fused task */
-
-/* The fa_fused variant follows an older qwen3_14b_decode kernel set (the one
- * published silicon figures were measured on). Task counts per layer at its
- * StressBatch16Seq3500: 1088 AICore tasks for two layers = 2 x 542 + 4
- * outside the layers (not generated).
- * These tile counts make 254 + 4 B + 2 B ceil(S/512) = 542 at B=16, S=3500
- * without adjustment. */
-#define DL_QT 40 /* q_proj, out_proj, down_proj tiles of 128 columns */
-#define DL_KT 8  /* k_proj, v_proj tiles */
-#define DL_MT 34 /* gate_proj, up_proj tiles of 512 columns */
-#define DL_SILU 22
-#define DL_RRC 4  /* residual_rms_cast: 1280 columns each */
-#define DL_DCR 10 /* down_cast_residual: 512 columns each */
-
-static const char *const DL_KERNELS[] = {
-    "copy_hidden",
-    "x_gamma",
-    "rms_recip",
-    "q_seed",
-    "q_proj",
-    "k_seed",
-    "k_proj",
-    "v_seed",
-    "v_proj",
-    "qk_gamma",
-    "qk_recip",
-    "rope_qkv",
-    "fa_work_build",
-    "fa_fused_aic",
-    "fa_fused_aiv",
-    "online_softmax",
-    "out_seed",
-    "attn_fence",
-    "out_proj",
-    "residual_rms_cast",
-    "post_rms_reduce",
-    "gate_seed",
-    "up_seed",
-    "down_seed",
-    "gate_proj",
-    "up_proj",
-    "silu",
-    "down_proj",
-    "down_cast_residual",
-    "out_consolidate",
-    "copy_out",
-};
-
-static void dl_kernel_costs(gen *g, int64_t B)
-{
-    char c[COST_MAX];
-    int id = 0;
-#define AIV(elems, in, out)                                                                                  \
-    do {                                                                                                     \
-        cost_vec(c, (elems), (in), (out), "FLOAT32");                                                        \
-        hdr_kernel(g, id, DL_KERNELS[id], "aiv", c);                                                         \
-        id++;                                                                                                \
-    } while (0)
-#define AIC(m, n, k, reps)                                                                                   \
-    do {                                                                                                     \
-        cost_mm(c, (m), (n), (k), (reps), 2, 4, "BFLOAT16");                                                 \
-        hdr_kernel(g, id, DL_KERNELS[id], "aic", c);                                                         \
-        id++;                                                                                                \
-    } while (0)
-    int64_t h = B * DL_HID, kv = B * DL_KVD, it = B * DL_INTER, sc = DL_NH * DL_CHUNK;
-    AIV(h, h * 2, h * 4);                                /* copy_hidden: bf16 -> f32 residual */
-    AIV(h, h * 4 + DL_HID * 2, h * 2);                   /* x_gamma */
-    AIV(h, h * 4, B * 4);                                /* rms_recip */
-    AIV(2 * h, 0, 2 * h * 4);                            /* q_seed: q and attn accumulators */
-    AIC(B, DL_HID / DL_QT, DL_HID, 1);                   /* q_proj: weights streamed once */
-    AIV(kv, 0, kv * 4);                                  /* k_seed */
-    AIC(B, DL_KVD / DL_KT, DL_HID, 1);                   /* k_proj */
-    AIV(kv, 0, kv * 4);                                  /* v_seed */
-    AIC(B, DL_KVD / DL_KT, DL_HID, 1);                   /* v_proj */
-    AIV(DL_QKD, DL_QKD * 4 + 2 * DL_HD * 2, DL_QKD * 4); /* qk_gamma */
-    AIV(DL_QKD, DL_QKD * 4, (DL_NH + DL_NKV) * 4);       /* qk_recip */
-    /* rope_qkv: q rotated in place, the new token's k and v into the cache */
-    AIV(DL_QKD + DL_KVD, (DL_QKD + DL_KVD) * 4 + 2 * DL_HD * 2, DL_HID * 4 + 2 * DL_KVD * 2);
-    AIV(64, 64 * 4, 64 * 4 + 2 * DL_NH * 4);          /* fa_work_build */
-    AIC(DL_NH / DL_NKV, DL_CHUNK, DL_HD, 2 * DL_NKV); /* fa_fused_aic: QK and PV per KV head */
-    AIV(sc / 2, sc * 2, sc);                          /* fa_fused_aiv: half the heads' softmax each */
-    AIV(DL_HID, DL_HID * 8 + DL_NH * 16, DL_HID * 4 + DL_NH * 8); /* online_softmax */
-    AIV(h, 0, h * 6 + B * DL_RRC * 4);                       /* out_seed: o, its bf16 cast, sum of squares */
-    AIV(h, h * 4, h * 2);                                    /* attn_fence: all rows, cast to bf16 */
-    AIC(B, DL_HID / DL_QT, DL_HID, 1);                       /* out_proj */
-    AIV(h / DL_RRC, h / DL_RRC * 8, h / DL_RRC * 6 + B * 4); /* residual_rms_cast */
-    AIV(B * DL_RRC + DL_HID, B * DL_RRC * 4 + DL_HID * 2, B * 4); /* post_rms_reduce */
-    AIV(it, 0, it * 4);                                           /* gate_seed */
-    AIV(it, 0, it * 4);                                           /* up_seed */
-    AIV(h + it, 0, h * 4 + it * 2);                               /* down_seed: down and act */
-    AIC(B, DL_INTER / DL_MT, DL_HID, 1);                          /* gate_proj */
-    AIC(B, DL_INTER / DL_MT, DL_HID, 1);                          /* up_proj */
-    AIV(ceil_div(it, DL_SILU), ceil_div(it, DL_SILU) * 8, ceil_div(it, DL_SILU) * 2); /* silu */
-    AIC(B, DL_HID / DL_QT, DL_INTER, 1);                                              /* down_proj */
-    AIV(h / DL_DCR, h / DL_DCR * 8, h / DL_DCR * 4);                                  /* down_cast_residual */
-    AIV(h, h * 4, h * 2);                                                             /* out_consolidate */
-    AIV(h, h * 2, h * 2);                                                             /* copy_out */
-#undef AIV
-#undef AIC
-}
-
-/* A tiled projection: task j multiplies act by weight rows [j*nt, (j+1)*nt)
- * into acc columns [j*nt, (j+1)*nt), accumulating in place (inout). */
-static void dl_proj(gen *g, const char *kernel, int tiles, int64_t nt, int64_t kdim, int64_t B,
-                    const char *act, const char *scale, const char *w, const char *acc, int site)
-{
-    scope_begin(g, site, false);
-    for (int j = 0; j < tiles; j++) {
-        gview wv = v2(nt, kdim, j * nt, 0), av = v2(B, nt, 0, j * nt);
-        submit(g, NULL, kernel);
-        args_begin(g);
-        arg(g, "in", act, NULL);
-        if (scale)
-            arg(g, "in", scale, NULL);
-        arg(g, "in", w, &wv);
-        arg(g, "inout", acc, &av);
-        args_end(g);
-        op_end(g);
-    }
-    scope_end(g);
-}
-
-/* An elementwise seed task creating up to two accumulators (s1 == 0: one dimension). */
-static void dl_seed(gen *g, const char *kernel, const char *t0, const char *d0, int64_t a0, int64_t a1,
-                    const char *t1, const char *d1, int64_t b0, int64_t b1)
-{
-    submit(g, NULL, kernel);
-    args_begin(g);
-    arg_out(g, t0, d0, a0, a1);
-    if (t1)
-        arg_out(g, t1, d1, b0, b1);
-    args_end(g);
-    op_end(g);
-}
-
-/* The fa_fused variant: the older kernel set, every task of one block. */
-static void emit_decode_fa(gen *g)
-{
-    int64_t B = g->v[DL_B].i, S = g->v[DL_S].i, L = g->v[DL_L].i;
-    int64_t nc = ceil_div(S, DL_CHUNK);
-    hdr_begin(g, "qwen3_14b_decode");
-    dl_kernel_costs(g, B);
-    hdr_tensors(g);
-    hdr_tensor(g, "hidden", "BFLOAT16", B, DL_HID);
-    hdr_tensor(g, "input_rms_weight", "BFLOAT16", DL_HID, 0);
-    hdr_tensor(g, "post_rms_weight", "BFLOAT16", DL_HID, 0);
-    hdr_tensor(g, "q_norm_weight", "BFLOAT16", DL_HD, 0);
-    hdr_tensor(g, "k_norm_weight", "BFLOAT16", DL_HD, 0);
-    hdr_tensor(g, "wq", "BFLOAT16", DL_HID, DL_HID);
-    hdr_tensor(g, "wk", "BFLOAT16", DL_KVD, DL_HID);
-    hdr_tensor(g, "wv", "BFLOAT16", DL_KVD, DL_HID);
-    hdr_tensor(g, "wo", "BFLOAT16", DL_HID, DL_HID);
-    hdr_tensor(g, "w_gate", "BFLOAT16", DL_INTER, DL_HID);
-    hdr_tensor(g, "w_up", "BFLOAT16", DL_INTER, DL_HID);
-    hdr_tensor(g, "w_down", "BFLOAT16", DL_HID, DL_INTER);
-    hdr_tensor(g, "rope_cos", "BFLOAT16", B, DL_HD);
-    hdr_tensor(g, "rope_sin", "BFLOAT16", B, DL_HD);
-    hdr_tensor(g, "seq_lens", "INT32", B, 0);
-    /* every layer has its own KV rows: row (layer * B + b) * S + token */
-    hdr_tensor(g, "k_cache", "BFLOAT16", L * B * S, DL_KVD);
-    hdr_tensor(g, "v_cache", "BFLOAT16", L * B * S, DL_KVD);
-    hdr_tensor(g, "out", "BFLOAT16", B, DL_HID);
-    hdr_end(g);
-
-    for (int64_t l = 0; l < L; l++) {
-        scope_begin(g, 1, false);
-        /* input norm: the residual is carried in FP32 across the layer */
-        submit(g, NULL, "copy_hidden");
-        args_begin(g);
-        arg(g, "in", l ? "out" : "hidden", NULL); /* the previous layer's copy_out */
-        arg_out(g, "resid", "FLOAT32", B, DL_HID);
-        args_end(g);
-        op_end(g);
-        submit(g, NULL, "x_gamma");
-        args_begin(g);
-        arg(g, "in", "resid", NULL);
-        arg(g, "in", "input_rms_weight", NULL);
-        arg_out(g, "xg", "BFLOAT16", B, DL_HID);
-        args_end(g);
-        op_end(g);
-        submit(g, NULL, "rms_recip");
-        args_begin(g);
-        arg(g, "in", "resid", NULL);
-        arg_out(g, "rr", "FLOAT32", B, 0);
-        args_end(g);
-        op_end(g);
-
-        /* projections: a seed zeroes the accumulator, tiles fill disjoint columns */
-        dl_seed(g, "q_seed", "q", "FLOAT32", B, DL_HID, "attn", "FLOAT32", B, DL_HID);
-        dl_proj(g, "q_proj", DL_QT, DL_HID / DL_QT, DL_HID, B, "xg", "rr", "wq", "q", 2);
-        dl_seed(g, "k_seed", "k", "FLOAT32", B, DL_KVD, NULL, NULL, 0, 0);
-        dl_proj(g, "k_proj", DL_KT, DL_KVD / DL_KT, DL_HID, B, "xg", "rr", "wk", "k", 3);
-        dl_seed(g, "v_seed", "v", "FLOAT32", B, DL_KVD, NULL, NULL, 0, 0);
-        dl_proj(g, "v_proj", DL_KT, DL_KVD / DL_KT, DL_HID, B, "xg", "rr", "wv", "v", 4);
-
-        /* per batch row: q/k norm, rope (writes the new token's k and v into
-         * the cache), then attention chunks chained through the row's
-         * accumulator */
-        for (int64_t b = 0; b < B; b++) {
-            int64_t base = (l * B + b) * S;
-            gview qrow = v2(1, DL_HID, b, 0), krow = v2(1, DL_KVD, b, 0), hrow = v2(1, DL_HD, b, 0);
-            gview newtok = v2(1, DL_KVD, base + S - 1, 0), one = v1(1, b);
-            scope_begin(g, 5, false);
-            submit(g, NULL, "qk_gamma");
-            args_begin(g);
-            arg(g, "in", "q", &qrow);
-            arg(g, "in", "k", &krow);
-            arg(g, "in", "q_norm_weight", NULL);
-            arg(g, "in", "k_norm_weight", NULL);
-            arg_out(g, "qkg", "FLOAT32", DL_QKD, 0);
-            args_end(g);
-            op_end(g);
-            submit(g, NULL, "qk_recip");
-            args_begin(g);
-            arg(g, "in", "qkg", NULL);
-            arg_out(g, "qkr", "FLOAT32", DL_NH + DL_NKV, 0);
-            args_end(g);
-            op_end(g);
-            submit(g, NULL, "rope_qkv");
-            args_begin(g);
-            arg(g, "in", "qkg", NULL);
-            arg(g, "in", "qkr", NULL);
-            arg(g, "in", "rope_cos", &hrow);
-            arg(g, "in", "rope_sin", &hrow);
-            arg(g, "in", "v", &krow);
-            arg(g, "inout", "q", &qrow);
-            arg(g, "out_existing", "k_cache", &newtok);
-            arg(g, "out_existing", "v_cache", &newtok);
-            args_end(g);
-            op_end(g);
-            submit(g, NULL, "fa_work_build");
-            args_begin(g);
-            arg(g, "in", "seq_lens", &one);
-            arg_out(g, "fw", "INT32", 64, 0);
-            arg_out(g, "ml", "FLOAT32", 2 * DL_NH, 0);
-            args_end(g);
-            op_end(g);
-            for (int64_t c = 0; c < nc; c++) {
-                gview kv = v2(min64(DL_CHUNK, S - c * DL_CHUNK), DL_KVD, base + c * DL_CHUNK, 0);
-                scope_begin(g, 6, false);
-                submit_mix(g, "fa_fused_aic", "fa_fused_aiv", 1);
-                args_begin(g);
-                arg(g, "in", "q", &qrow);
-                arg(g, "in", "fw", NULL);
-                arg(g, "in", "k_cache", &kv); /* the last chunk holds the new token: rope -> fa */
-                arg(g, "in", "v_cache", &kv);
-                arg_out(g, "part", "FLOAT32", 1, DL_HID);
-                arg_out(g, "pm", "FLOAT32", 2 * DL_NH, 0);
-                args_end(g);
-                op_end(g);
-                submit(g, NULL, "online_softmax");
-                args_begin(g);
-                arg(g, "in", "part", NULL);
-                arg(g, "in", "pm", NULL);
-                arg(g, "inout", "attn", &qrow);
-                arg(g, "inout", "ml", NULL);
-                args_end(g);
-                op_end(g);
-                scope_end(g);
-            }
-            scope_end(g);
-        }
-
-        /* output projection once every row's attention is done */
-        submit(g, NULL, "out_seed");
-        args_begin(g);
-        arg_out(g, "o", "FLOAT32", B, DL_HID);
-        arg_out(g, "hb", "BFLOAT16", B, DL_HID);
-        arg_out(g, "ssq", "FLOAT32", B, DL_RRC);
-        args_end(g);
-        op_end(g);
-        submit(g, NULL, "attn_fence");
-        args_begin(g);
-        arg(g, "in", "attn", NULL); /* waits for each row's last online_softmax */
-        arg_out(g, "ab", "BFLOAT16", B, DL_HID);
-        args_end(g);
-        op_end(g);
-        dl_proj(g, "out_proj", DL_QT, DL_HID / DL_QT, DL_HID, B, "ab", NULL, "wo", "o", 7);
-
-        /* residual add, bf16 cast for the MLP and per-chunk sums of squares */
-        scope_begin(g, 8, false);
-        for (int k = 0; k < DL_RRC; k++) {
-            int64_t w = DL_HID / DL_RRC;
-            gview cols = v2(B, w, 0, k * w), sq = v2(B, 1, 0, k);
-            submit(g, NULL, "residual_rms_cast");
-            args_begin(g);
-            arg(g, "in", "o", &cols);
-            arg(g, "inout", "resid", &cols);
-            arg(g, "out_existing", "hb", &cols);
-            arg(g, "inout", "ssq", &sq);
-            args_end(g);
-            op_end(g);
-        }
-        scope_end(g);
-        submit(g, NULL, "post_rms_reduce");
-        args_begin(g);
-        arg(g, "in", "ssq", NULL);
-        arg(g, "in", "post_rms_weight", NULL);
-        arg_out(g, "rr2", "FLOAT32", B, 0);
-        args_end(g);
-        op_end(g);
-
-        /* MLP */
-        dl_seed(g, "gate_seed", "gate", "FLOAT32", B, DL_INTER, NULL, NULL, 0, 0);
-        dl_seed(g, "up_seed", "up", "FLOAT32", B, DL_INTER, NULL, NULL, 0, 0);
-        dl_seed(g, "down_seed", "down", "FLOAT32", B, DL_HID, "act", "BFLOAT16", B, DL_INTER);
-        dl_proj(g, "gate_proj", DL_MT, DL_INTER / DL_MT, DL_HID, B, "hb", "rr2", "w_gate", "gate", 9);
-        dl_proj(g, "up_proj", DL_MT, DL_INTER / DL_MT, DL_HID, B, "hb", "rr2", "w_up", "up", 10);
-        scope_begin(g, 11, false);
-        for (int k = 0; k < DL_SILU; k++) {
-            /* 17408 columns do not split evenly in 22: chunks of 791 or 792 */
-            int64_t c0 = (int64_t)k * DL_INTER / DL_SILU, c1 = (int64_t)(k + 1) * DL_INTER / DL_SILU;
-            gview cols = v2(B, c1 - c0, 0, c0);
-            submit(g, NULL, "silu");
-            args_begin(g);
-            arg(g, "in", "gate", &cols);
-            arg(g, "in", "up", &cols);
-            arg(g, "out_existing", "act", &cols);
-            args_end(g);
-            op_end(g);
-        }
-        scope_end(g);
-        dl_proj(g, "down_proj", DL_QT, DL_HID / DL_QT, DL_INTER, B, "act", NULL, "w_down", "down", 12);
-        scope_begin(g, 13, false);
-        for (int k = 0; k < DL_DCR; k++) {
-            int64_t w = DL_HID / DL_DCR;
-            gview cols = v2(B, w, 0, k * w);
-            submit(g, NULL, "down_cast_residual");
-            args_begin(g);
-            arg(g, "in", "down", &cols);
-            arg(g, "inout", "resid", &cols);
-            args_end(g);
-            op_end(g);
-        }
-        scope_end(g);
-        submit(g, NULL, "out_consolidate");
-        args_begin(g);
-        arg(g, "in", "resid", NULL);
-        arg_out(g, "x", "BFLOAT16", B, DL_HID);
-        args_end(g);
-        op_end(g);
-        submit(g, NULL, "copy_out");
-        args_begin(g);
-        arg(g, "in", "x", NULL);
-        arg(g, "out_existing", "out", NULL);
-        args_end(g);
-        op_end(g);
-        scope_end(g);
-    }
 }
 
 /* The qwen3_14b_decode variant: hw-native-sys/simpler
@@ -2032,6 +1663,531 @@ static void emit_qwen3(gen *g)
     scope_end(g);
 }
 
+/* The fa_fused variant: the kernel set the runtime's qwen3_14b_decode example
+ * had before its attention became one CANN extern, and on which the runtime's
+ * published decode-layer silicon figures were measured (its 2-layer
+ * StressBatch16Seq3500 is the 1088 AICore tasks of the switch study, 2 x 543
+ * + copy_hidden + copy_out): hw-native-sys/simpler
+ * examples/a2a3/tensormap_and_ringbuffer/qwen3_14b_decode/kernels/orchestration/
+ * decode_fwd_layers.cpp as of commit b6c9b5b (pypto codegen, batch 16, MAX_SEQ
+ * 5500). Per layer a scope with two allocs; the norms, projections and
+ * attention in the layer scope, wired by the TensorMap (SPMD x_gamma 5 blocks,
+ * q_proj 40, k/v_proj 8, rope_qkv 16, the MIX fa_fused 24 and online_softmax
+ * 48); out_proj to down_cast_residual in a manual scope chained by explicit
+ * deps; out_consolidate in a scope of its own. Costs are per block, from the
+ * shapes: the projections stream their weights (bf16) through MTE2, fa_fused
+ * streams the KV cache. */
+
+#define FA_BLOCK 128 /* KV tokens per fa_fused work item (688 items = 16 rows x 43 blocks of 128) */
+#define FA_CORES 24  /* fa_fused blocks */
+#define FA_SM 48     /* online_softmax blocks: 3 per batch row */
+
+static const char *const FA_KERNELS[] = {
+    "copy_hidden",
+    "x_gamma",
+    "rms_recip",
+    "q_seed",
+    "q_proj",
+    "k_seed",
+    "k_proj",
+    "v_seed",
+    "v_proj",
+    "fa_work_build",
+    "qk_gamma",
+    "qk_recip",
+    "rope_qkv",
+    "down_seed",
+    "gate_seed",
+    "up_seed",
+    "fa_fused_aic",
+    "fa_fused_aiv",
+    "online_softmax",
+    "out_seed",
+    "attn_fence",
+    "out_proj",
+    "residual_rms_cast",
+    "residual_rms_cast_0",
+    "residual_rms_cast_1",
+    "residual_rms_cast_2",
+    "residual_rms_cast_3",
+    "post_rms_reduce",
+    "gate_proj",
+    "up_proj",
+    "silu",
+    "down_proj",
+    "down_cast_residual",
+    "out_consolidate",
+    "copy_out",
+};
+
+/* The kernel table, func ids as in the example's CALLABLE at that commit; costs are one block's. */
+static void fa_kernels(gen *g, int64_t seq)
+{
+    char c[COST_MAX];
+    int64_t h = (int64_t)QW_B * QW_HID, col = (int64_t)QW_B * 1024, kv = (int64_t)QW_B * QW_KVH;
+    int64_t it = (int64_t)QW_B * QW_INTER, qk = (int64_t)QW_B * (QW_HID + QW_KVH);
+    /* fa_fused: 16 rows x ceil(seq / 128) work items over 24 blocks; per item and KV head a QK and a PV
+     * of 5 query heads against 128 tokens, each loading a 128 x 128 K or V tile */
+    int64_t items = ceil_div((int64_t)QW_B * ceil_div(seq, FA_BLOCK), FA_CORES);
+    /* online_softmax: a third of a row's heads per block, merging every work item's partial output */
+    int64_t merge = ceil_div(ceil_div(seq, FA_BLOCK) * FA_BLOCK * QW_HD * 4 * 3, 3);
+    for (int id = 0; id < (int)(sizeof(FA_KERNELS) / sizeof(FA_KERNELS[0])); id++) {
+        const char *n = FA_KERNELS[id];
+        bool aic = strstr(n, "proj") || !strcmp(n, "fa_fused_aic");
+        if (!strcmp(n, "q_proj") || !strcmp(n, "k_proj") || !strcmp(n, "v_proj"))
+            cost_mm(c, QW_B, 128, QW_HID, 1, 2, 4, "BFLOAT16"); /* 128 columns of the output, all of K */
+        else if (!strcmp(n, "out_proj"))
+            cost_mm(c, QW_B, 512, 1024, 1, 2, 4, "BFLOAT16");
+        else if (aic && strcmp(n, "fa_fused_aic") != 0)
+            cost_mm(c, QW_B, 1024, 1024, 1, 2, 4, "BFLOAT16"); /* gate, up, down: 1024 x 1024 units */
+        else if (!strcmp(n, "fa_fused_aic"))
+            cost_mm(c, QW_HID / QW_HD / 8, FA_BLOCK, QW_HD, 2 * 8 * items, 2, 4, "BFLOAT16");
+        else if (!strcmp(n, "fa_fused_aiv")) {
+            /* the AIVs run the softmax between the cube's QK and PV through gm_pipe_buffer_0, so the
+             * cube paces them: per QK/PV pair they read the scores and wait on MTE2 as long as the AIC
+             * streams its two K/V tiles, and write the probabilities back */
+            int64_t tile = ceil_div((QW_HID / QW_HD / 8 + FA_BLOCK) * QW_HD * 2, 32);
+            snprintf(c, COST_MAX,
+                     "{\"tiles\": %" PRId64 ", \"buffers\": 2, \"mte2\": {\"bytes\": %d, \"cycles\": %" PRId64
+                     "}, \"vector\": {\"elems\": %d, \"dtype\": \"FLOAT32\"}, \"mte3\": {\"bytes\": %d}}",
+                     8 * items, 5 * FA_BLOCK * 4, 2 * tile, 5 * FA_BLOCK, 5 * FA_BLOCK * 2);
+        } else if (!strcmp(n, "online_softmax"))
+            cost_vec(c, merge / 4, merge, h / QW_B / 3 * 2, "FLOAT32");
+        else if (!strcmp(n, "copy_hidden") || !strcmp(n, "out_consolidate") || !strcmp(n, "copy_out"))
+            cost_vec(c, h, h * 2, h * 2, "FLOAT32");
+        else if (!strcmp(n, "x_gamma")) /* 5 blocks of 1024 columns */
+            cost_vec(c, col, col * 2 + 1024 * 4, col * 2, "FLOAT32");
+        else if (!strcmp(n, "rms_recip"))
+            cost_vec(c, h, h * 2, QW_B * 4, "FLOAT32");
+        else if (!strcmp(n, "q_seed") || !strcmp(n, "down_seed") || !strcmp(n, "out_seed"))
+            cost_vec(c, h, 0, h * 4, "FLOAT32");
+        else if (!strcmp(n, "k_seed") || !strcmp(n, "v_seed"))
+            cost_vec(c, kv, 0, kv * 4, "FLOAT32");
+        else if (!strcmp(n, "gate_seed") || !strcmp(n, "up_seed"))
+            cost_vec(c, it, 0, it * 4, "FLOAT32");
+        else if (!strcmp(n, "fa_work_build"))
+            cost_vec(c, 688, QW_B * 4, 688 * 4 + 4, "FLOAT32");
+        else if (!strcmp(n, "qk_gamma"))
+            cost_vec(c, qk, qk * 4 + 2 * QW_HD * 4 + QW_B * 4, qk * 4, "FLOAT32");
+        else if (!strcmp(n, "qk_recip"))
+            cost_vec(c, qk, qk * 4 + QW_B * 4, (640 + 128) * 4, "FLOAT32");
+        else if (!strcmp(n, "rope_qkv")) /* one batch row: q, k, v in, the padded q and the new token out */
+            cost_vec(c, QW_HID + 2 * QW_KVH, (QW_HID + 2 * QW_KVH) * 4 + 2 * QW_HD * 4,
+                     128 * QW_HD * 2 + 2 * QW_KVH * 2, "FLOAT32");
+        else if (!strcmp(n, "attn_fence"))
+            cost_vec(c, h, h * 2, QW_B * 4, "FLOAT32");
+        else if (strstr(n, "residual_rms_cast")) /* 1024 columns: the residual add, two casts */
+            cost_vec(c, col, col * 6 + 1024 * 4, col * 4, "FLOAT32");
+        else if (!strcmp(n, "post_rms_reduce"))
+            cost_vec(c, h, h * 6, QW_B * 4, "FLOAT32");
+        else if (!strcmp(n, "silu"))
+            cost_vec(c, col, col * 8 + QW_B * 4, col * 2, "FLOAT32");
+        else /* down_cast_residual */
+            cost_vec(c, col, col * 6, col * 2, "FLOAT32");
+        hdr_kernel(g, id, n, aic ? "aic" : "aiv", c);
+    }
+}
+
+/* A task of the manual scope: label, kernel, block count, its explicit deps given by label. */
+static void fa_manual_deps(gen *g, const char *const *labels, int n)
+{
+    int nd = 0;
+    for (int i = 0; i < n; i++)
+        dep(g, &nd, labels[i]);
+    deps_end(g, nd);
+}
+
+static void fa_label(char *buf, size_t n, const char *what, int i)
+{
+    snprintf(buf, n, "%s%d", what, i);
+}
+
+/* One layer: the auto part (norms, projections, attention), the manual scope, out_consolidate. */
+static void fa_layer(gen *g, int64_t i, int64_t L, const char *cur, const char *next)
+{
+    char l[32], l2[32];
+    int nd;
+    int64_t hbase = i * QW_HID;
+    gview qn = v2(1, QW_HD, i, 0); /* this layer's row of the q/k norm weights */
+    scope_begin(g, 2, false);
+    {
+        static const char *const n[] = {"normed_states", "out_partial", "inv_rms_states", "q_proj",
+                                        "k_proj",        "v_proj",      "all_q_padded",   "attn_out",
+                                        "all_oi_tmp",    "all_cur_mi",  "all_cur_li",     "fa_work_table",
+                                        "fa_total",      "q_proj_norm", "k_proj_norm"};
+        static const char *const d[] = {"BFLOAT16", "BFLOAT16", "FLOAT32",  "FLOAT32", "FLOAT32",
+                                        "FLOAT32",  "BFLOAT16", "BFLOAT16", "FLOAT32", "FLOAT32",
+                                        "FLOAT32",  "INT32",    "INT32",    "FLOAT32", "FLOAT32"};
+        static const int64_t s0[] = {QW_B,  QW_B,  QW_B,  QW_B, QW_B, QW_B, 2048, QW_B,
+                                     88064, 88064, 88064, 688,  1,    QW_B, QW_B};
+        static const int64_t s1[] = {QW_HID, QW_HID, 1, QW_HID, QW_KVH, QW_KVH, QW_HD, QW_HID,
+                                     QW_HD,  1,      1, 1,      1,      QW_HID, QW_KVH};
+        /* next_hidden first: it keeps its own name so the next layer reads it */
+        const char *names[16] = {next};
+        const char *dt[16] = {"BFLOAT16"};
+        int64_t a0[16] = {QW_B}, a1[16] = {QW_HID};
+        for (int k = 0; k < 15; k++) {
+            names[k + 1] = n[k];
+            dt[k + 1] = d[k];
+            a0[k + 1] = s0[k];
+            a1[k + 1] = s1[k];
+        }
+        qw_alloc(g, 16, names, dt, a0, a1);
+    }
+    {
+        static const char *const n[] = {"q_inv_states",   "k_inv_states",      "down_acc_all",
+                                        "gate_acc_all",   "up_acc_all",        "gm_pipe_buffer_0",
+                                        "attn_proj_fp32", "post_norm_partial", "mlp_norm_in",
+                                        "inv_rms_tile",   "mlp_tile",          "attn_fence_dummy"};
+        static const char *const d[] = {"FLOAT32", "FLOAT32",  "FLOAT32",  "FLOAT32", "FLOAT32",  "FLOAT32",
+                                        "FLOAT32", "BFLOAT16", "BFLOAT16", "FLOAT32", "BFLOAT16", "FLOAT32"};
+        static const int64_t s0[] = {640,  128,  QW_B, QW_B, QW_B, 8192 * FA_CORES,
+                                     QW_B, QW_B, QW_B, QW_B, QW_B, QW_B};
+        static const int64_t s1[] = {1,      1,      QW_HID, QW_INTER, QW_INTER, 0,
+                                     QW_HID, QW_HID, QW_HID, 1,        QW_INTER, 1};
+        qw_alloc(g, 12, n, d, s0, s1);
+    }
+    qw_submit(g, NULL, "x_gamma", 5, false);
+    args_begin(g);
+    arg(g, "inout", "normed_states", NULL);
+    arg(g, "in", cur, NULL);
+    arg(g, "in", "input_rms_weight", NULL);
+    arg_int(g, i);
+    args_end(g);
+    op_end(g);
+    qw_submit(g, NULL, "rms_recip", 1, false);
+    args_begin(g);
+    arg(g, "in", cur, NULL);
+    arg(g, "inout", "inv_rms_states", NULL);
+    args_end(g);
+    op_end(g);
+    static const char *const seed[3] = {"q_seed", "k_seed", "v_seed"},
+                             *proj[3] = {"q_proj", "k_proj", "v_proj"};
+    static const char *const w[3] = {"wq", "wk", "wv"};
+    for (int k = 0; k < 3; k++) {
+        qw_submit(g, NULL, seed[k], 1, false);
+        args_begin(g);
+        arg(g, "inout", proj[k], NULL);
+        args_end(g);
+        op_end(g);
+        qw_submit(g, NULL, proj[k], k ? 8 : 40, false);
+        args_begin(g);
+        arg(g, "inout", proj[k], NULL);
+        arg(g, "in", "normed_states", NULL);
+        arg(g, "in", w[k], NULL);
+        arg_int(g, hbase);
+        args_end(g);
+        op_end(g);
+    }
+    qw_submit(g, NULL, "fa_work_build", 1, false);
+    args_begin(g);
+    arg(g, "in", "seq_lens", NULL);
+    arg(g, "inout", "fa_work_table", NULL);
+    arg(g, "inout", "fa_total", NULL);
+    args_end(g);
+    op_end(g);
+    qw_submit(g, NULL, "qk_gamma", 1, false);
+    args_begin(g);
+    arg(g, "inout", "k_proj_norm", NULL);
+    arg(g, "inout", "q_proj_norm", NULL);
+    arg(g, "in", "q_proj", NULL);
+    arg(g, "in", "inv_rms_states", NULL);
+    arg(g, "in", "q_norm_weight", &qn);
+    arg(g, "in", "k_proj", NULL);
+    arg(g, "in", "k_norm_weight", &qn);
+    args_end(g);
+    op_end(g);
+    qw_submit(g, NULL, "qk_recip", 1, false);
+    args_begin(g);
+    arg(g, "inout", "k_inv_states", NULL);
+    arg(g, "inout", "q_inv_states", NULL);
+    arg(g, "in", "q_proj", NULL);
+    arg(g, "in", "inv_rms_states", NULL);
+    arg(g, "in", "k_proj", NULL);
+    args_end(g);
+    op_end(g);
+    qw_submit(g, NULL, "rope_qkv", QW_B, false);
+    args_begin(g);
+    arg(g, "in", "seq_lens", NULL);
+    arg(g, "in", "inv_rms_states", NULL);
+    arg(g, "in", "slot_mapping", NULL);
+    arg(g, "in", "rope_cos", NULL);
+    arg(g, "in", "rope_sin", NULL);
+    arg(g, "inout", "all_q_padded", NULL);
+    arg(g, "inout", "k_cache", NULL);
+    arg(g, "inout", "v_cache", NULL);
+    arg(g, "in", "k_inv_states", NULL);
+    arg(g, "in", "k_proj_norm", NULL);
+    arg(g, "in", "v_proj", NULL);
+    arg(g, "in", "q_inv_states", NULL);
+    arg(g, "in", "q_proj_norm", NULL);
+    arg_int(g, i * QW_CACHE_ROWS);
+    args_end(g);
+    op_end(g);
+    static const char *const seeds[3] = {"down_seed", "gate_seed", "up_seed"};
+    static const char *const accs[3] = {"down_acc_all", "gate_acc_all", "up_acc_all"};
+    for (int k = 0; k < 3; k++) {
+        qw_submit(g, seeds[k], seeds[k], 1, false);
+        args_begin(g);
+        arg(g, "inout", accs[k], NULL);
+        args_end(g);
+        op_end(g);
+    }
+    putf(g,
+         "{\"op\": \"submit\", \"kernels\": [\"fa_fused_aic\", \"fa_fused_aiv\", \"fa_fused_aiv\"], "
+         "\"block_num\": %d",
+         FA_CORES);
+    args_begin(g);
+    arg(g, "in", "fa_total", NULL);
+    arg(g, "inout", "all_cur_li", NULL);
+    arg(g, "inout", "all_cur_mi", NULL);
+    arg(g, "inout", "all_oi_tmp", NULL);
+    arg(g, "in", "fa_work_table", NULL);
+    arg(g, "in", "seq_lens", NULL);
+    arg(g, "in", "block_table", NULL);
+    arg(g, "in", "all_q_padded", NULL);
+    arg(g, "in", "k_cache", NULL);
+    arg(g, "in", "v_cache", NULL);
+    sep(g);
+    put(g, "{\"dir\": \"inout\", \"tensor\": \"gm_pipe_buffer_0\", \"manual_dep\": true}");
+    arg_int(g, QW_BLOCKS);
+    arg_int(g, i * QW_CACHE_ROWS);
+    args_end(g);
+    op_end(g);
+    qw_submit(g, NULL, "online_softmax", FA_SM, false);
+    args_begin(g);
+    arg(g, "inout", "attn_out", NULL);
+    arg(g, "in", "seq_lens", NULL);
+    arg(g, "in", "all_oi_tmp", NULL);
+    arg(g, "in", "all_cur_mi", NULL);
+    arg(g, "in", "all_cur_li", NULL);
+    args_end(g);
+    op_end(g);
+    qw_submit(g, "out_seed", "out_seed", 1, false);
+    args_begin(g);
+    arg(g, "inout", "attn_proj_fp32", NULL);
+    args_end(g);
+    op_end(g);
+    qw_submit(g, "attn_done", "attn_fence", 1, false);
+    args_begin(g);
+    arg(g, "in", "attn_out", NULL);
+    arg(g, "inout", "attn_fence_dummy", NULL);
+    args_end(g);
+    op_end(g);
+
+    /* the manual scope: explicit deps only */
+    scope_begin(g, 3, true);
+    for (int n = 0; n < 10; n++)
+        for (int k = 0; k < 5; k++) {
+            fa_label(l, sizeof(l), "out", n * 5 + k);
+            qw_submit(g, l, "out_proj", 1, false);
+            args_begin(g);
+            arg(g, "in", "attn_out", NULL);
+            arg(g, "in", "wo", NULL);
+            arg(g, "inout", "attn_proj_fp32", NULL);
+            arg_int(g, k * 1024);
+            arg_int(g, hbase);
+            arg_int(g, n * 512);
+            args_end(g);
+            static const char *const d[] = {"out_seed", "attn_done"};
+            fa_manual_deps(g, d, 2);
+            op_end(g);
+        }
+    /* residual + post norm per 1024 columns, each after the out_proj units of its columns */
+    for (int k = 0; k < 5; k++) {
+        fa_label(l, sizeof(l), "cast", k);
+        qw_submit(g, l, FA_KERNELS[22 + k], 1, false);
+        args_begin(g);
+        arg(g, "inout", "mlp_norm_in", NULL);
+        arg(g, "inout", "post_norm_partial", NULL);
+        arg(g, "in", "attn_proj_fp32", NULL);
+        arg(g, "in", cur, NULL);
+        arg(g, "in", "post_rms_weight", NULL);
+        arg_int(g, k * 1024);
+        arg_int(g, i);
+        args_end(g);
+        nd = 0;
+        for (int u = 10 * k; u < 10 * k + 10; u++) {
+            fa_label(l2, sizeof(l2), "out", u);
+            dep(g, &nd, l2);
+        }
+        deps_end(g, nd);
+        op_end(g);
+    }
+    qw_submit(g, "reduce", "post_rms_reduce", 1, false);
+    args_begin(g);
+    arg(g, "in", "attn_proj_fp32", NULL);
+    arg(g, "in", cur, NULL);
+    arg(g, "inout", "inv_rms_tile", NULL);
+    args_end(g);
+    nd = 0;
+    for (int u = 0; u < 50; u++) {
+        fa_label(l2, sizeof(l2), "out", u);
+        dep(g, &nd, l2);
+    }
+    deps_end(g, nd);
+    op_end(g);
+    for (int n = 0; n < QW_GU_N; n++)
+        for (int k = 0; k < QW_GU_SPLITS; k++)
+            for (int gu = 0; gu < 2; gu++) {
+                fa_label(l, sizeof(l), gu ? "up" : "gate", n * QW_GU_SPLITS + k);
+                qw_submit(g, l, gu ? "up_proj" : "gate_proj", 1, false);
+                args_begin(g);
+                arg(g, "in", "mlp_norm_in", NULL);
+                arg(g, "in", gu ? "w_up" : "w_gate", NULL);
+                arg(g, "inout", gu ? "up_acc_all" : "gate_acc_all", NULL);
+                arg_int(g, k * 1024);
+                arg_int(g, hbase);
+                arg_int(g, n * 1024);
+                args_end(g);
+                nd = 0;
+                fa_label(l2, sizeof(l2), "cast", k);
+                dep(g, &nd, l2);
+                dep(g, &nd, gu ? "up_seed" : "gate_seed");
+                deps_end(g, nd);
+                op_end(g);
+            }
+    /* silu per column tile, after the post norm and its 5 gate and 5 up splits */
+    for (int n = 0; n < QW_GU_N; n++) {
+        fa_label(l, sizeof(l), "silu", n);
+        qw_submit(g, l, "silu", 1, false);
+        args_begin(g);
+        arg(g, "in", "inv_rms_tile", NULL);
+        arg(g, "inout", "mlp_tile", NULL);
+        arg(g, "in", "gate_acc_all", NULL);
+        arg(g, "in", "up_acc_all", NULL);
+        arg_int(g, n * 1024);
+        args_end(g);
+        nd = 0;
+        dep(g, &nd, "reduce");
+        for (int gu = 0; gu < 2; gu++)
+            for (int k = 0; k < QW_GU_SPLITS; k++) {
+                fa_label(l2, sizeof(l2), gu ? "up" : "gate", n * QW_GU_SPLITS + k);
+                dep(g, &nd, l2);
+            }
+        deps_end(g, nd);
+        op_end(g);
+    }
+    /* down: 5 output tiles x 17 K splits, each after the seed and the silu of its K split */
+    for (int n = 0; n < QW_GU_SPLITS; n++)
+        for (int k = 0; k < QW_GU_N; k++) {
+            fa_label(l, sizeof(l), "down", n * QW_GU_N + k);
+            qw_submit(g, l, "down_proj", 1, false);
+            args_begin(g);
+            arg(g, "in", "mlp_tile", NULL);
+            arg(g, "in", "w_down", NULL);
+            arg(g, "inout", "down_acc_all", NULL);
+            arg_int(g, k * 1024);
+            arg_int(g, i * QW_INTER);
+            arg_int(g, n * 1024);
+            args_end(g);
+            nd = 0;
+            dep(g, &nd, "down_seed");
+            fa_label(l2, sizeof(l2), "silu", k);
+            dep(g, &nd, l2);
+            deps_end(g, nd);
+            op_end(g);
+        }
+    for (int n = 0; n < QW_GU_SPLITS; n++) {
+        fa_label(l, sizeof(l), "dcr", n);
+        qw_submit(g, l, "down_cast_residual", 1, false);
+        args_begin(g);
+        arg(g, "in", "post_norm_partial", NULL);
+        arg(g, "in", "down_acc_all", NULL);
+        arg(g, "inout", "out_partial", NULL);
+        arg_int(g, n * 1024);
+        args_end(g);
+        nd = 0;
+        for (int k = 0; k < QW_GU_N; k++) {
+            fa_label(l2, sizeof(l2), "down", n * QW_GU_N + k);
+            dep(g, &nd, l2);
+        }
+        deps_end(g, nd);
+        op_end(g);
+    }
+    scope_end(g);
+    scope_begin(g, 4, false);
+    qw_submit(g, NULL, "out_consolidate", 1, false);
+    args_begin(g);
+    arg(g, "inout", next, NULL);
+    arg(g, "in", "out_partial", NULL);
+    arg_int(g, 0);
+    args_end(g);
+    nd = 0;
+    for (int n = 0; n < QW_GU_SPLITS; n++) {
+        fa_label(l2, sizeof(l2), "dcr", n);
+        dep(g, &nd, l2);
+    }
+    deps_end(g, nd);
+    op_end(g);
+    scope_end(g);
+    scope_end(g);
+    (void)L;
+}
+
+static void emit_decode_fa(gen *g)
+{
+    int64_t L = g->v[DL_L].i, seq = g->v[DL_S].i;
+    int64_t hrows = L * QW_HID; /* weights are stacked per layer along dim 0 */
+    hdr_begin(g, "decode_fwd_layers");
+    fa_kernels(g, seq);
+    hdr_tensors(g);
+    hdr_tensor(g, "hidden_states", "BFLOAT16", QW_B, QW_HID);
+    hdr_tensor(g, "input_rms_weight", "FLOAT32", L, QW_HID);
+    hdr_tensor(g, "wq", "BFLOAT16", hrows, QW_HID);
+    hdr_tensor(g, "wk", "BFLOAT16", hrows, QW_KVH);
+    hdr_tensor(g, "wv", "BFLOAT16", hrows, QW_KVH);
+    hdr_tensor(g, "q_norm_weight", "FLOAT32", L, QW_HD);
+    hdr_tensor(g, "k_norm_weight", "FLOAT32", L, QW_HD);
+    hdr_tensor(g, "seq_lens", "INT32", QW_B, 0);
+    hdr_tensor(g, "block_table", "INT32", (int64_t)QW_B * QW_BLOCKS, 0);
+    hdr_tensor(g, "slot_mapping", "INT32", QW_B, 0);
+    hdr_tensor(g, "rope_cos", "FLOAT32", QW_MAX_SEQ, QW_HD);
+    hdr_tensor(g, "rope_sin", "FLOAT32", QW_MAX_SEQ, QW_HD);
+    hdr_tensor(g, "k_cache", "BFLOAT16", L * QW_CACHE_ROWS, QW_HD);
+    hdr_tensor(g, "v_cache", "BFLOAT16", L * QW_CACHE_ROWS, QW_HD);
+    hdr_tensor(g, "wo", "BFLOAT16", hrows, QW_HID);
+    hdr_tensor(g, "w_gate", "BFLOAT16", hrows, QW_INTER);
+    hdr_tensor(g, "w_up", "BFLOAT16", hrows, QW_INTER);
+    hdr_tensor(g, "w_down", "BFLOAT16", L * QW_INTER, QW_HID);
+    hdr_tensor(g, "post_rms_weight", "FLOAT32", L, QW_HID);
+    hdr_tensor(g, "out", "BFLOAT16", QW_B, QW_HID);
+    hdr_end(g);
+
+    scope_begin(g, 1, false);
+    {
+        static const char *const n[] = {"cur"};
+        static const char *const d[] = {"BFLOAT16"};
+        static const int64_t s0[] = {QW_B}, s1[] = {QW_HID};
+        qw_alloc(g, 1, n, d, s0, s1);
+    }
+    scope_begin(g, 5, false);
+    submit(g, NULL, "copy_hidden");
+    args_begin(g);
+    arg(g, "out_existing", "cur", NULL);
+    arg(g, "in", "hidden_states", NULL);
+    arg_int(g, 0);
+    args_end(g);
+    op_end(g);
+    scope_end(g);
+    /* each layer allocates its output; the next layer reads it under the same name */
+    for (int64_t i = 0; i < L; i++) {
+        const char *cur = i == 0 ? "cur" : i % 2 ? "hidden_a" : "hidden_b";
+        const char *next = i % 2 ? "hidden_b" : "hidden_a";
+        fa_layer(g, i, L, cur, next);
+    }
+    scope_begin(g, 6, false);
+    submit(g, NULL, "copy_out");
+    args_begin(g);
+    arg(g, "out_existing", "out", NULL);
+    arg(g, "in", L % 2 ? "hidden_a" : "hidden_b", NULL);
+    arg_int(g, 0);
+    args_end(g);
+    op_end(g);
+    scope_end(g);
+    scope_end(g);
+}
+
 static void emit_decode(gen *g)
 {
     if (!strcmp(g->v[DL_VAR].s, "qwen3_14b_decode"))
@@ -2175,12 +2331,15 @@ static const gen_kind KINDS[] = {
          "  --max-model-len 256.\n",
          P_PA, check_pa, emit_pa),
     KIND("decode_layer", "Qwen3-14B decode layers (hidden 5120, 40/8 heads, MLP 17408, bf16)",
-         "  fa_fused (the default): an older qwen3_14b_decode kernel set, kept because published\n"
-         "  silicon figures were measured on it. Norm -> q/k/v projections -> per-row q/k norm and\n"
-         "  rope -> attention in chunks of 512 tokens (fa_fused MIX + online_softmax) chained per\n"
-         "  row -> out_proj -> residual -> MLP -> down -> residual; each layer in a scope, block_num\n"
-         "  1 everywhere. 254 + 4 B + 2 B ceil(S/512) tasks per layer: 542 at the defaults, that\n"
-         "  set's StressBatch16Seq3500 (1088 AICore tasks for two layers, 4 outside the layers).\n"
+         "  fa_fused (the default): the runtime's qwen3_14b_decode as of commit b6c9b5b (its\n"
+         "  decode_fwd_layers.cpp), the kernel set the published silicon decode-layer figures were\n"
+         "  measured on. Per layer a scope with two allocs: x_gamma (5 blocks), rms_recip, seeds and\n"
+         "  q/k/v_proj (40/8/8 blocks), fa_work_build, qk_gamma, qk_recip, rope_qkv (16), fa_fused\n"
+         "  (MIX, 24 blocks), online_softmax (48), out_seed, attn_fence, wired by the TensorMap; then a\n"
+         "  manual scope with explicit deps: 50 out_proj, 5 residual_rms_cast, post_rms_reduce, 85\n"
+         "  gate_proj and 85 up_proj, 17 silu, 85 down_proj, 5 down_cast_residual; out_consolidate.\n"
+         "  copy_hidden before the layers, copy_out after: 2 + 353 L tasks, 2 + 543 L executions\n"
+         "  (two layers: the 1088 AICore tasks of that commit's StressBatch16Seq3500).\n"
          "  qwen3_14b_decode: the runtime's current examples/a2a3/tensormap_and_ringbuffer/\n"
          "  qwen3_14b_decode (decode_fwd_layers.cpp, batch 16): per layer a scope with two allocs,\n"
          "  a manual scope of 276 tasks with explicit deps (SPMD projections of up to 50 blocks,\n"

@@ -22,134 +22,11 @@
 #include "../model/tmap.h"
 #include "../model/vec.h"
 #include "cli.h"
+#include "importer.h"
 
-#define RINGS 4                               /* PTO2_MAX_RING_DEPTH */
-#define MAX_SCOPE_DEPTH 64                    /* PTO2_MAX_SCOPE_DEPTH, the root scope included */
-#define DEFAULT_RING_HEAP (256ULL << 20)      /* the runtime's default heap per ring */
-#define GUESSED_SCOPE_TASKS 1024              /* guessed scopes close after this many tasks */
-#define UNCONSUMED_SLOT_BYTES HEAP_OUTPUT_ALIGN /* least heap an output nobody read can take */
-#define IMPORT_MAX_NOTES 20                   /* notes printed; the rest are counted */
-
-enum { A_IN, A_OUT, A_INOUT, A_OUT_EXISTING, A_NO_DEP };
 static const char *const DIRS[] = {"in", "out", "inout", "out_existing", "no_dep"};
 
-typedef struct imp_arg {
-    int type;   /* A_* */
-    int dtype;  /* the view's dtype */
-    bool manual_dep; /* inferred: the tensor takes no part in TensorMap lookups */
-    int tensor; /* tensors[] index of the view, -1 for OUTPUT */
-    int buf;    /* the buffer it names (bufs[] index), -1 until resolved */
-    int ndim;
-    int64_t shape[GRAPH_MAX_DIMS], strides[GRAPH_MAX_DIMS];
-    uint64_t start;
-} imp_arg;
-
-/* An edge into a task, as deps.json lists it. */
-typedef struct imp_edge {
-    size_t pred; /* tasks[] index, SIZE_MAX = names no task (a raw dependency) */
-    uint64_t pred_id;
-    int arg;    /* consumer arg, -1 explicit */
-    int source; /* 0 explicit, 1 creator, 2 tensormap */
-    int tensor; /* tensors[] index (creator, tensormap), -1 otherwise */
-} imp_edge;
-
-typedef struct imp_task {
-    uint64_t id;
-    int ring;
-    uint32_t local;
-    bool alloc;  /* alloc_tensors: not in tasks[], known from ids and creator edges */
-    bool manual; /* submitted inside a manual scope */
-    bool early;  /* allow_early_resolve */
-    bool sync;   /* require_sync_start: its blocks went out in a sync-start drain */
-    int32_t k[3];
-    int block_num;
-    int nargs;
-    imp_arg *args;
-    imp_edge *edges; /* edges into this task, in file order */
-    size_t nedges, edgecap;
-    int nslots;      /* OUTPUT args (submits) */
-    int *outs;       /* created buffers in slot order */
-    size_t nouts, outcap;
-    size_t pos;      /* index in the op order */
-    int *anchored;   /* tensors creator edges say it made */
-    size_t nanchored, anchorcap;
-    double ns;       /* median execution time, < 0 = not seen */
-} imp_task;
-
-/* One deps.json tensors[] record. */
-typedef struct imp_tensor {
-    uint64_t tid, addr, numel;
-    int version, dtype;
-    size_t *creators; /* tasks named by creator edges of this tensor */
-    size_t ncreators, creatorcap;
-    bool heap;        /* runtime-created: lies in the heap arena */
-    int ring;         /* its heap ring */
-    uint64_t off;     /* its offset inside that ring */
-    size_t first_use; /* op position of the first task reading it */
-    size_t *readers;  /* auto-scope readers without a creator edge: (task << 6) | arg */
-    size_t nreaders, readercap;
-    int *made;        /* created buffers holding it, in creation order */
-    size_t nmade, madecap;
-} imp_tensor;
-
-/* A buffer of the graph file: an external tensor or one created output. */
-typedef struct imp_buf {
-    bool created;
-    int tensor;     /* tensors[] record, -1 = an output nobody read */
-    size_t task;    /* creator, created only */
-    uint64_t bytes; /* heap bytes, created only */
-} imp_buf;
-
-/* One scope-stats sample of a scope at depth >= 1 (the root scope is implicit). */
-typedef struct imp_scope {
-    bool begin;
-    int depth, ring;
-    uint64_t head;     /* task_window_end: tasks the ring had handed out */
-    uint64_t heap_end; /* cumulative heap bytes allocated on the ring */
-    long line;
-    char site[GRAPH_SITE_MAX];
-} imp_scope;
-
-enum { OP_TASK, OP_BEGIN, OP_END };
-typedef struct imp_op {
-    int kind;
-    size_t task;                 /* OP_TASK */
-    bool manual;                 /* OP_BEGIN */
-    const char *site;            /* OP_BEGIN: the capture's site, NULL for a guessed scope */
-} imp_op;
-
-typedef struct importer {
-    const char *dir;
-    char *err;
-    size_t errlen;
-    imp_task *tasks;
-    size_t ntasks, taskcap;
-    size_t nknown; /* tasks[0 .. nknown) are deps.json's, in submission order */
-    imp_tensor *tensors;
-    size_t ntensors;
-    uint32_t *tid_hash; /* open addressing: tensors[] index + 1, 0 = empty */
-    size_t tid_mask;
-    imp_buf *bufs;
-    size_t nbufs, bufcap;
-    imp_scope *scopes;
-    size_t nscopes, scopecap;
-    bool have_stats;                 /* scope stats with samples */
-    bool stats_suspect;              /* ... of a fatal run, or with samples dropped */
-    uint64_t cap[3][RINGS];          /* the capture's task window, heap and dep pool per ring */
-    uint64_t ring_count[RINGS];      /* tasks each ring handed out */
-    long *by_local[RINGS];           /* ring -> local id -> tasks[] index */
-    imp_op *ops;
-    size_t nops, opcap;
-    char names[GRAPH_MAX_FUNC_ID][GRAPH_NAME_MAX]; /* func id -> kernel name ("" = unknown) */
-    char graph_name[GRAPH_NAME_MAX], orchestrator[GRAPH_NAME_MAX];
-    double func_ns[GRAPH_MAX_FUNC_ID]; /* median per func id, < 0 = none */
-    int func_core[GRAPH_MAX_FUNC_ID];  /* 0 AIC, 1 AIV, -1 unused */
-    FILE *warn;                        /* notes on what a capture could not tell */
-    size_t notes;                      /* notes so far (past IMPORT_MAX_NOTES only counted) */
-} importer;
-
-static int fail(importer *im, const char *file, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int fail(importer *im, const char *file, const char *fmt, ...)
+int imp_fail(importer *im, const char *file, const char *fmt, ...)
 {
     char msg[1024];
     va_list ap;
@@ -160,20 +37,19 @@ static int fail(importer *im, const char *file, const char *fmt, ...)
     return -1;
 }
 
-static int oom(importer *im)
+int imp_oom(importer *im)
 {
     snprintf(im->err, im->errlen, "out of memory");
     return -1;
 }
 
-static void note(importer *im, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void note(importer *im, const char *fmt, ...)
+void imp_note(importer *im, const char *fmt, ...)
 {
     if (!im->warn || im->notes++ >= IMPORT_MAX_NOTES)
         return;
     va_list ap;
     va_start(ap, fmt);
-    fputs("ptosim import: note: ", im->warn);
+    fputs("ptosim: note: ", im->warn);
     vfprintf(im->warn, fmt, ap);
     fputc('\n', im->warn);
     va_end(ap);
@@ -269,7 +145,7 @@ static int hash_tensors(importer *im)
         n *= 2;
     im->tid_hash = calloc(n, sizeof(*im->tid_hash));
     if (!im->tid_hash)
-        return oom(im);
+        return imp_oom(im);
     im->tid_mask = n - 1;
     for (size_t i = 0; i < im->ntensors; i++) {
         if (find_tensor(im, im->tensors[i].tid) >= 0)
@@ -297,12 +173,12 @@ static imp_task *add_task(importer *im)
 static int add_edge(importer *im, imp_task *t, imp_edge e)
 {
     if (vec_grow((void **)&t->edges, &t->edgecap, t->nedges, sizeof(*t->edges)) != 0)
-        return oom(im);
+        return imp_oom(im);
     t->edges[t->nedges++] = e;
     return 0;
 }
 
-static int add_buf(importer *im, imp_buf b)
+int imp_add_buf(importer *im, imp_buf b)
 {
     if (vec_grow((void **)&im->bufs, &im->bufcap, im->nbufs, sizeof(*im->bufs)) != 0)
         return -1;
@@ -321,8 +197,8 @@ static int read_tensor(importer *im, const cJSON *x, int i)
         !get_u64(cJSON_GetObjectItemCaseSensitive(x, "buffer_addr"), &t->addr) ||
         !get_u64(cJSON_GetObjectItemCaseSensitive(x, "buffer_numel"), &t->numel) || !cJSON_IsString(dt) ||
         dtype_parse(dt->valuestring) < 0)
-        return fail(im, "deps.json", "tensors[%d]: needs tensor_id, buffer_addr, buffer_numel and a known dtype",
-                    i);
+        return imp_fail(im, "deps.json",
+                        "tensors[%d]: needs tensor_id, buffer_addr, buffer_numel and a known dtype", i);
     t->dtype = dtype_parse(dt->valuestring);
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(x, "version");
     t->version = cJSON_IsNumber(v) ? (int)v->valuedouble : 0;
@@ -335,35 +211,37 @@ static int read_task(importer *im, const cJSON *x, int i)
 {
     imp_task *t = add_task(im);
     if (!t)
-        return oom(im);
+        return imp_oom(im);
     const cJSON *k = cJSON_GetObjectItemCaseSensitive(x, "kernel_ids"),
                 *args = cJSON_GetObjectItemCaseSensitive(x, "args"),
                 *sc = cJSON_GetObjectItemCaseSensitive(x, "scope"),
                 *bn = cJSON_GetObjectItemCaseSensitive(x, "block_num");
     if (!get_u64(cJSON_GetObjectItemCaseSensitive(x, "task_id"), &t->id) || !cJSON_IsArray(k) ||
         cJSON_GetArraySize(k) != 3 || !cJSON_IsArray(args))
-        return fail(im, "deps.json", "tasks[%d]: needs task_id, kernel_ids [aic, aiv0, aiv1] and args", i);
+        return imp_fail(im, "deps.json", "tasks[%d]: needs task_id, kernel_ids [aic, aiv0, aiv1] and args",
+                        i);
     if (ring_of(t->id) >= RINGS)
-        return fail(im, "deps.json", "tasks[%d].task_id: %" PRIu64 " names ring %d (rings are 0..3)", i, t->id,
-                    ring_of(t->id));
+        return imp_fail(im, "deps.json", "tasks[%d].task_id: %" PRIu64 " names ring %d (rings are 0..3)", i,
+                        t->id, ring_of(t->id));
     t->ring = ring_of(t->id);
     t->local = (uint32_t)t->id;
     for (int s = 0; s < 3; s++) {
         const cJSON *kv = cJSON_GetArrayItem(k, s);
         t->k[s] = cJSON_IsNumber(kv) && kv->valuedouble >= 0 ? (int32_t)kv->valuedouble : -1;
         if (t->k[s] >= GRAPH_MAX_FUNC_ID)
-            return fail(im, "deps.json", "tasks[%d].kernel_ids: func id %d is out of range", i, t->k[s]);
+            return imp_fail(im, "deps.json", "tasks[%d].kernel_ids: func id %d is out of range", i, t->k[s]);
     }
     t->manual = cJSON_IsString(sc) && strcmp(sc->valuestring, "manual") == 0;
     t->early = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(x, "early_dispatch"));
-    t->block_num = cJSON_IsNumber(bn) && bn->valuedouble >= 1 && bn->valuedouble <= 32767 ? (int)bn->valuedouble
-                                                                                          : 1;
+    t->block_num =
+        cJSON_IsNumber(bn) && bn->valuedouble >= 1 && bn->valuedouble <= 32767 ? (int)bn->valuedouble : 1;
     int na = cJSON_GetArraySize(args);
     if (na > GRAPH_MAX_TENSOR_ARGS)
-        return fail(im, "deps.json", "tasks[%d].args: %d tensor args, at most %d", i, na, GRAPH_MAX_TENSOR_ARGS);
+        return imp_fail(im, "deps.json", "tasks[%d].args: %d tensor args, at most %d", i, na,
+                        GRAPH_MAX_TENSOR_ARGS);
     t->args = calloc(na ? (size_t)na : 1, sizeof(*t->args));
     if (!t->args)
-        return oom(im);
+        return imp_oom(im);
     const cJSON *a;
     cJSON_ArrayForEach(a, args)
     {
@@ -386,10 +264,12 @@ static int read_task(importer *im, const cJSON *x, int i)
                 (ia->tensor = (int)find_tensor(im, tid)) < 0 ||
                 !get_dims(cJSON_GetObjectItemCaseSensitive(a, "shape"), ia->shape, &nd_shape) ||
                 !get_dims(cJSON_GetObjectItemCaseSensitive(a, "strides"), ia->strides, &nd_strides) ||
-                nd_shape != nd_strides || !get_u64(cJSON_GetObjectItemCaseSensitive(a, "start_offset"), &ia->start))
-                return fail(im, "deps.json",
-                            "tasks[%d].args[%d]: needs a known tensor_id, shape, strides and start_offset", i,
-                            t->nargs);
+                nd_shape != nd_strides ||
+                !get_u64(cJSON_GetObjectItemCaseSensitive(a, "start_offset"), &ia->start))
+                return imp_fail(
+                    im, "deps.json",
+                    "tasks[%d].args[%d]: needs a known tensor_id, shape, strides and start_offset", i,
+                    t->nargs);
             ia->ndim = nd_shape;
             const cJSON *dt = cJSON_GetObjectItemCaseSensitive(a, "dtype");
             ia->dtype = cJSON_IsString(dt) ? dtype_parse(dt->valuestring) : -1;
@@ -412,19 +292,20 @@ static int index_tasks(importer *im)
     }
     for (int r = 0; r < RINGS; r++) {
         if (im->ring_count[r] > (64u << 20))
-            return fail(im, "deps.json", "ring %d: local task id %" PRIu64 " is beyond what a capture can hold", r,
-                        im->ring_count[r] - 1);
+            return imp_fail(im, "deps.json",
+                            "ring %d: local task id %" PRIu64 " is beyond what a capture can hold", r,
+                            im->ring_count[r] - 1);
         free(im->by_local[r]);
         im->by_local[r] = malloc((im->ring_count[r] ? im->ring_count[r] : 1) * sizeof(long));
         if (!im->by_local[r])
-            return oom(im);
+            return imp_oom(im);
         for (uint64_t l = 0; l < im->ring_count[r]; l++)
             im->by_local[r][l] = -1;
     }
     for (size_t i = 0; i < im->ntasks; i++) {
         imp_task *t = &im->tasks[i];
         if (im->by_local[t->ring][t->local] >= 0)
-            return fail(im, "deps.json", "task %" PRIu64 " is listed twice", t->id);
+            return imp_fail(im, "deps.json", "task %" PRIu64 " is listed twice", t->id);
         im->by_local[t->ring][t->local] = (long)i;
     }
     for (int r = 0; r < RINGS; r++)
@@ -433,7 +314,7 @@ static int index_tasks(importer *im)
                 continue;
             imp_task *t = add_task(im);
             if (!t)
-                return oom(im);
+                return imp_oom(im);
             t->id = ((uint64_t)r << 32) | l;
             t->ring = r;
             t->local = (uint32_t)l;
@@ -454,27 +335,28 @@ static int read_edges(importer *im, const cJSON *edges)
                     *arg = cJSON_GetObjectItemCaseSensitive(x, "arg");
         if (!get_u64(cJSON_GetObjectItemCaseSensitive(x, "pred"), &pred) ||
             !get_u64(cJSON_GetObjectItemCaseSensitive(x, "succ"), &succ) || !cJSON_IsString(src))
-            return fail(im, "deps.json", "edges[%d]: needs pred, succ and source", i);
+            return imp_fail(im, "deps.json", "edges[%d]: needs pred, succ and source", i);
         long s = find_task(im, succ);
         if (s < 0 || (size_t)s >= im->nknown)
-            return fail(im, "deps.json", "edges[%d]: succ %" PRIu64 " is not in tasks", i, succ);
+            return imp_fail(im, "deps.json", "edges[%d]: succ %" PRIu64 " is not in tasks", i, succ);
         imp_edge e = {.pred_id = pred, .arg = cJSON_IsNumber(arg) ? (int)arg->valuedouble : -1, .tensor = -1};
-        e.source = strcmp(src->valuestring, "explicit") == 0   ? 0
-                   : strcmp(src->valuestring, "creator") == 0  ? 1
+        e.source = strcmp(src->valuestring, "explicit") == 0    ? 0
+                   : strcmp(src->valuestring, "creator") == 0   ? 1
                    : strcmp(src->valuestring, "tensormap") == 0 ? 2
-                                                               : -1;
+                                                                : -1;
         if (e.source < 0)
-            return fail(im, "deps.json", "edges[%d].source: \"%s\" is not explicit, creator or tensormap", i,
-                        src->valuestring);
+            return imp_fail(im, "deps.json", "edges[%d].source: \"%s\" is not explicit, creator or tensormap",
+                            i, src->valuestring);
         long p = find_task(im, pred);
         e.pred = p < 0 ? SIZE_MAX : (size_t)p;
         if (e.source != 0) {
             uint64_t tid;
             long ti;
             if (p < 0)
-                return fail(im, "deps.json", "edges[%d]: pred %" PRIu64 " of a %s edge is no task", i, pred,
-                            src->valuestring);
-            if (!get_u64(cJSON_GetObjectItemCaseSensitive(x, "tensor_id"), &tid) || (ti = find_tensor(im, tid)) < 0)
+                return imp_fail(im, "deps.json", "edges[%d]: pred %" PRIu64 " of a %s edge is no task", i,
+                                pred, src->valuestring);
+            if (!get_u64(cJSON_GetObjectItemCaseSensitive(x, "tensor_id"), &tid) ||
+                (ti = find_tensor(im, tid)) < 0)
                 ti = -1;
             e.tensor = (int)ti;
             if (e.source == 1 && ti >= 0) {
@@ -484,9 +366,10 @@ static int read_edges(importer *im, const cJSON *edges)
                     seen |= tn->creators[c] == (size_t)p;
                 if (!seen) {
                     imp_task *pt = &im->tasks[p];
-                    if (vec_grow((void **)&tn->creators, &tn->creatorcap, tn->ncreators, sizeof(size_t)) != 0 ||
+                    if (vec_grow((void **)&tn->creators, &tn->creatorcap, tn->ncreators, sizeof(size_t)) !=
+                            0 ||
                         vec_grow((void **)&pt->anchored, &pt->anchorcap, pt->nanchored, sizeof(int)) != 0)
-                        return oom(im);
+                        return imp_oom(im);
                     tn->creators[tn->ncreators++] = (size_t)p;
                     pt->anchored[pt->nanchored++] = (int)ti;
                 }
@@ -528,23 +411,23 @@ static int read_deps(importer *im)
 {
     char *text = slurp(im->dir, "deps.json", NULL);
     if (!text)
-        return fail(im, "deps.json", "cannot read: %s (capture with --enable-dep-gen)", strerror(errno));
+        return imp_fail(im, "deps.json", "cannot read: %s (capture with --enable-dep-gen)", strerror(errno));
     cJSON *root = cJSON_Parse(text);
     free(text);
     if (!root)
-        return fail(im, "deps.json", "not valid JSON");
+        return imp_fail(im, "deps.json", "not valid JSON");
     int rc = -1;
     const cJSON *tensors = cJSON_GetObjectItemCaseSensitive(root, "tensors"),
                 *tasks = cJSON_GetObjectItemCaseSensitive(root, "tasks"),
                 *edges = cJSON_GetObjectItemCaseSensitive(root, "edges");
     if (!cJSON_IsArray(tasks) || !cJSON_IsArray(edges)) {
-        fail(im, "deps.json", "needs the arrays \"tasks\" and \"edges\"");
+        imp_fail(im, "deps.json", "needs the arrays \"tasks\" and \"edges\"");
         goto out;
     }
     int nt = cJSON_IsArray(tensors) ? cJSON_GetArraySize(tensors) : 0;
     im->tensors = calloc(nt ? (size_t)nt : 1, sizeof(*im->tensors));
     if (!im->tensors) {
-        oom(im);
+        imp_oom(im);
         goto out;
     }
     const cJSON *x;
@@ -563,7 +446,6 @@ out:
     cJSON_Delete(root);
     return rc;
 }
-
 
 /* A drain_publish record: thread and span in swimlane ticks. */
 typedef struct imp_span {
@@ -680,7 +562,7 @@ static int mark_drained(importer *im, const cJSON *root)
     }
     goto out;
 oom:
-    rc = oom(im);
+    rc = imp_oom(im);
 out:
     free(sp);
     free(tok);
@@ -713,14 +595,18 @@ static int read_swimlane(importer *im)
     cJSON *root = cJSON_Parse(text);
     free(text);
     if (!root)
-        return fail(im, "chip_swimlane_records.json", "not valid JSON");
+        return imp_fail(im, "chip_swimlane_records.json", "not valid JSON");
     const cJSON *meta = cJSON_GetObjectItemCaseSensitive(root, "metadata"),
                 *execs = cJSON_GetObjectItemCaseSensitive(root, "aicore_tasks");
+    const cJSON *ncores = cJSON_GetObjectItemCaseSensitive(meta, "num_cores");
+    im->swim_cores = cJSON_IsNumber(ncores) && ncores->valuedouble > 0 && ncores->valuedouble < 1e6
+                         ? (int)ncores->valuedouble
+                         : -1;
     const cJSON *hz = cJSON_GetObjectItemCaseSensitive(meta, "clock_freq_hz"),
                 *types = cJSON_GetObjectItemCaseSensitive(meta, "core_types");
     if (!cJSON_IsNumber(hz) || hz->valuedouble <= 0 || !cJSON_IsArray(execs)) {
         cJSON_Delete(root);
-        return fail(im, "chip_swimlane_records.json", "needs metadata.clock_freq_hz and aicore_tasks");
+        return imp_fail(im, "chip_swimlane_records.json", "needs metadata.clock_freq_hz and aicore_tasks");
     }
     if (mark_drained(im, root) != 0) {
         cJSON_Delete(root);
@@ -734,7 +620,7 @@ static int read_swimlane(importer *im)
     if (!dur || !task || !func) {
         free(dur), free(task), free(func);
         cJSON_Delete(root);
-        return oom(im);
+        return imp_oom(im);
     }
     size_t m = 0;
     const cJSON *e;
@@ -742,7 +628,8 @@ static int read_swimlane(importer *im)
     {
         uint64_t core, id, start, end;
         if (!get_u64(cJSON_GetArrayItem(e, 0), &core) || !get_u64(cJSON_GetArrayItem(e, 1), &id) ||
-            !get_u64(cJSON_GetArrayItem(e, 3), &start) || !get_u64(cJSON_GetArrayItem(e, 4), &end) || end < start)
+            !get_u64(cJSON_GetArrayItem(e, 3), &start) || !get_u64(cJSON_GetArrayItem(e, 4), &end) ||
+            end < start)
             continue;
         long t = find_task(im, id);
         if (t < 0 || (size_t)t >= im->nknown)
@@ -760,7 +647,7 @@ static int read_swimlane(importer *im)
     exec_rec *rec = malloc((m ? m : 1) * sizeof(*rec));
     if (!rec) {
         free(dur), free(task), free(func);
-        return oom(im);
+        return imp_oom(im);
     }
     for (size_t i = 0; i < m; i++) {
         const imp_task *tk = &im->tasks[task[i]];
@@ -771,7 +658,7 @@ static int read_swimlane(importer *im)
     exec_rec *per = malloc((m ? m : 1) * sizeof(*per)); /* (func, median) of single-kernel tasks */
     if (!per) {
         free(rec), free(dur), free(task), free(func);
-        return oom(im);
+        return imp_oom(im);
     }
     size_t nper = 0;
     for (size_t i = 0; i < m;) {
@@ -873,7 +760,7 @@ static int read_scope_stats(importer *im)
         cJSON *r = cJSON_Parse(l);
         if (!r) {
             free(text);
-            return fail(im, FILE_NAME, "line %ld: not valid JSON", line);
+            return imp_fail(im, FILE_NAME, "line %ld: not valid JSON", line);
         }
         if (line == 1) {
             const cJSON *fatal = cJSON_GetObjectItemCaseSensitive(r, "fatal"),
@@ -899,12 +786,13 @@ static int read_scope_stats(importer *im)
             end->valuedouble < 0) {
             cJSON_Delete(r);
             free(text);
-            return fail(im, FILE_NAME, "line %ld: needs phase, depth, ring (0..3) and task_window_end", line);
+            return imp_fail(im, FILE_NAME, "line %ld: needs phase, depth, ring (0..3) and task_window_end",
+                            line);
         }
         if (vec_grow((void **)&im->scopes, &im->scopecap, im->nscopes, sizeof(*im->scopes)) != 0) {
             cJSON_Delete(r);
             free(text);
-            return oom(im);
+            return imp_oom(im);
         }
         imp_scope *s = &im->scopes[im->nscopes++];
         s->begin = strcmp(ph->valuestring, "begin") == 0;
@@ -930,7 +818,7 @@ static int read_scope_stats(importer *im)
 static int push_op(importer *im, imp_op op)
 {
     if (vec_grow((void **)&im->ops, &im->opcap, im->nops, sizeof(*im->ops)) != 0)
-        return oom(im);
+        return imp_oom(im);
     if (op.kind == OP_TASK)
         im->tasks[op.task].pos = im->nops;
     im->ops[im->nops++] = op;
@@ -968,7 +856,7 @@ static int order_with_stats(importer *im)
     /* limit[si * RINGS + r]: head of the first sample of ring r at or after si */
     uint64_t *limit = malloc((im->nscopes + 1) * RINGS * sizeof(*limit));
     if (!limit)
-        return oom(im);
+        return imp_oom(im);
     for (int r = 0; r < RINGS; r++)
         limit[im->nscopes * RINGS + r] = UINT64_MAX;
     for (size_t i = im->nscopes; i-- > 0;)
@@ -1006,24 +894,26 @@ static int order_merge(importer *im, const uint64_t *limit)
         if (!next)
             break;
         if (next->ring == r && emitted[r] != next->head)
-            return fail(im, F,
-                        "line %ld: ring %d had handed out %" PRIu64 " tasks, but deps.json lists task %" PRIu64
-                        " next (the files are not of one run)",
-                        next->line, r, next->head,
-                        gi < im->nknown ? im->tasks[gi].id : (uint64_t)r << 32 | emitted[r]);
+            return imp_fail(im, F,
+                            "line %ld: ring %d had handed out %" PRIu64
+                            " tasks, but deps.json lists task %" PRIu64
+                            " next (the files are not of one run)",
+                            next->line, r, next->head,
+                            gi < im->nknown ? im->tasks[gi].id : (uint64_t)r << 32 | emitted[r]);
         if (next->begin) {
             if (next->depth != depth + 1)
-                return fail(im, F, "line %ld: a scope begins at depth %d inside depth %d", next->line, next->depth,
-                            depth);
+                return imp_fail(im, F, "line %ld: a scope begins at depth %d inside depth %d", next->line,
+                                next->depth, depth);
             if (depth + 1 >= MAX_SCOPE_DEPTH)
-                return fail(im, F, "line %ld: scopes nest deeper than %d", next->line, MAX_SCOPE_DEPTH - 1);
+                return imp_fail(im, F, "line %ld: scopes nest deeper than %d", next->line,
+                                MAX_SCOPE_DEPTH - 1);
             if (push_op(im, (imp_op){.kind = OP_BEGIN, .site = next->site}) != 0)
                 return -1;
             depth++;
         } else {
             if (next->depth != depth)
-                return fail(im, F, "line %ld: a scope of depth %d ends inside depth %d", next->line, next->depth,
-                            depth);
+                return imp_fail(im, F, "line %ld: a scope of depth %d ends inside depth %d", next->line,
+                                next->depth, depth);
             if (push_op(im, (imp_op){.kind = OP_END}) != 0)
                 return -1;
             depth--;
@@ -1031,13 +921,15 @@ static int order_merge(importer *im, const uint64_t *limit)
         si++;
     }
     if (gi < im->nknown)
-        return fail(im, F, "task %" PRIu64 " (ring %d) cannot be placed in the scopes sampled (a scope of ring %d "
-                    "would have to be open)",
-                    im->tasks[gi].id, im->tasks[gi].ring, im->tasks[gi].ring);
+        return imp_fail(im, F,
+                        "task %" PRIu64
+                        " (ring %d) cannot be placed in the scopes sampled (a scope of ring %d "
+                        "would have to be open)",
+                        im->tasks[gi].id, im->tasks[gi].ring, im->tasks[gi].ring);
     for (int r = 0; r < RINGS; r++)
         if (emitted[r] != im->ring_count[r])
-            return fail(im, F, "ring %d handed out %" PRIu64 " tasks but only %" PRIu64 " fit its scopes", r,
-                        im->ring_count[r], emitted[r]);
+            return imp_fail(im, F, "ring %d handed out %" PRIu64 " tasks but only %" PRIu64 " fit its scopes",
+                            r, im->ring_count[r], emitted[r]);
     while (depth-- > 0)
         if (push_op(im, (imp_op){.kind = OP_END}) != 0)
             return -1;
@@ -1089,15 +981,16 @@ static int order_guessed(importer *im)
             if (emit_allocs(im, want, emitted, UINT64_MAX) != 0)
                 return -1;
             if (emitted[want] < im->ring_count[want])
-                return fail(im, "deps.json", "ring %d: task %" PRIu64 " is listed out of its ring's order", want,
-                            ((uint64_t)want << 32) | emitted[want]);
+                return imp_fail(im, "deps.json",
+                                "ring %d: task %" PRIu64 " is listed out of its ring's order", want,
+                                ((uint64_t)want << 32) | emitted[want]);
             gi--;
             continue;
         }
         const imp_task *t = &im->tasks[gi];
         if (t->local != emitted[want])
-            return fail(im, "deps.json", "task %" PRIu64 " is listed before task %" PRIu64 " of its ring", t->id,
-                        ((uint64_t)want << 32) | emitted[want]);
+            return imp_fail(im, "deps.json", "task %" PRIu64 " is listed before task %" PRIu64 " of its ring",
+                            t->id, ((uint64_t)want << 32) | emitted[want]);
         if (push_op(im, (imp_op){.kind = OP_TASK, .task = gi}) != 0)
             return -1;
         emitted[want]++;
@@ -1127,8 +1020,9 @@ static int assign_modes(importer *im)
             top--;
         } else if (im->tasks[op->task].manual) {
             if (top == 0)
-                return fail(im, "deps.json", "task %" PRIu64 " was submitted in a manual scope, but no scope is open",
-                            im->tasks[op->task].id);
+                return imp_fail(im, "deps.json",
+                                "task %" PRIu64 " was submitted in a manual scope, but no scope is open",
+                                im->tasks[op->task].id);
             im->ops[stack[top]].manual = true;
         }
     }
@@ -1143,572 +1037,16 @@ static int assign_modes(importer *im)
         } else if (op->kind == OP_END) {
             top--;
         } else if (!im->tasks[op->task].alloc && !im->tasks[op->task].manual && manual[top]) {
-            return fail(im, "deps.json", "task %" PRIu64 " is an auto-scope task inside a manual scope",
-                        im->tasks[op->task].id);
+            return imp_fail(im, "deps.json", "task %" PRIu64 " is an auto-scope task inside a manual scope",
+                            im->tasks[op->task].id);
         }
     }
     return 0;
-}
-
-/* ---- created buffers from heap offsets ---- */
-
-static uint64_t tensor_bytes(const imp_tensor *t)
-{
-    return heap_round_output(t->numel * (uint64_t)(dtype_size(t->dtype) ? dtype_size(t->dtype) : 1));
-}
-
-/* A created tensor's creator is named by a creator edge only for the first
- * consumer that reaches that producer: the replay drops it when the producer
- * already is a predecessor (explicit deps, earlier args), and a manual scope
- * records none. So the heap arena is located from the creator edges (and,
- * without any, from where the most tensors fit the sizes scope stats
- * recorded), and every tensor inside it belongs to the task whose block of
- * consecutive outputs holds its offset. */
-static void locate_heap(importer *im, uint64_t size[RINGS], uint64_t prefix[RINGS + 1], uint64_t used[RINGS])
-{
-    for (int r = 0; r < RINGS; r++) {
-        size[r] = im->cap[1][r] ? im->cap[1][r] : DEFAULT_RING_HEAP;
-        used[r] = size[r];
-    }
-    prefix[0] = 0;
-    for (int r = 0; r < RINGS; r++)
-        prefix[r + 1] = prefix[r] + size[r];
-    if (im->have_stats) {
-        memset(used, 0, RINGS * sizeof(*used));
-        for (size_t i = 0; i < im->nscopes; i++) {
-            const imp_scope *s = &im->scopes[i];
-            if (s->heap_end > used[s->ring])
-                used[s->ring] = s->heap_end;
-        }
-        for (int r = 0; r < RINGS; r++)
-            if (used[r] > size[r])
-                used[r] = size[r];
-    }
-    bool allocating[RINGS] = {false};
-    size_t first_alloc[RINGS] = {SIZE_MAX, SIZE_MAX, SIZE_MAX, SIZE_MAX}; /* op position of the ring's first */
-    for (size_t i = 0; i < im->ntasks; i++)
-        if (im->tasks[i].alloc || im->tasks[i].nslots) {
-            allocating[im->tasks[i].ring] = true;
-            if (im->tasks[i].pos < first_alloc[im->tasks[i].ring])
-                first_alloc[im->tasks[i].ring] = im->tasks[i].pos;
-        }
-    /* the highest base every anchored tensor allows */
-    uint64_t bound = UINT64_MAX;
-    bool anchored = false;
-    for (size_t x = 0; x < im->ntensors; x++)
-        for (size_t c = 0; c < im->tensors[x].ncreators; c++) {
-            const imp_task *p = &im->tasks[im->tensors[x].creators[c]];
-            uint64_t lo = prefix[p->ring];
-            if (im->tensors[x].addr >= lo && im->tensors[x].addr - lo < bound)
-                bound = im->tensors[x].addr - lo;
-            anchored = true;
-        }
-    uint64_t best = 0;
-    size_t best_score = 0;
-    bool found = false;
-    for (size_t y = 0; y < im->ntensors; y++)
-        for (int r = 0; r < RINGS; r++) {
-            if (!allocating[r] || im->tensors[y].addr < prefix[r])
-                continue;
-            uint64_t base = im->tensors[y].addr - prefix[r];
-            if (anchored && base > bound)
-                continue;
-            size_t score = 0;
-            bool consistent = true;
-            for (size_t x = 0; x < im->ntensors; x++) {
-                const imp_tensor *t = &im->tensors[x];
-                if (t->addr < base || t->addr - base >= prefix[RINGS])
-                    continue;
-                uint64_t rel = t->addr - base;
-                int tr = 0;
-                while (rel >= prefix[tr + 1])
-                    tr++;
-                /* only a tensor some earlier task of that ring could have made counts */
-                bool in = allocating[tr] && rel - prefix[tr] < used[tr] && first_alloc[tr] < t->first_use;
-                for (size_t c = 0; c < t->ncreators; c++)
-                    if (im->tasks[t->creators[c]].ring != tr)
-                        consistent = false;
-                score += in;
-            }
-            for (size_t x = 0; x < im->ntensors && consistent; x++)
-                if (im->tensors[x].ncreators &&
-                    (im->tensors[x].addr < base || im->tensors[x].addr - base >= prefix[RINGS]))
-                    consistent = false;
-            if (!consistent)
-                continue;
-            if (!found || score > best_score || (score == best_score && base > best)) {
-                best = base;
-                best_score = score;
-                found = true;
-            }
-        }
-    if (!found || (!anchored && best_score == 0))
-        return; /* nothing is runtime-created */
-    for (size_t x = 0; x < im->ntensors; x++) {
-        imp_tensor *t = &im->tensors[x];
-        if (t->addr < best || t->addr - best >= prefix[RINGS])
-            continue;
-        uint64_t rel = t->addr - best;
-        int tr = 0;
-        while (rel >= prefix[tr + 1])
-            tr++;
-        if (!allocating[tr] || (rel - prefix[tr] >= used[tr] && !t->ncreators))
-            continue;
-        t->heap = true;
-        t->ring = tr;
-        t->off = rel - prefix[tr];
-    }
-}
-
-/* Is task p (tasks[] index) a predecessor of task t before its arg i (explicit
- * deps, edges of earlier args)? */
-static bool pred_before(const imp_task *t, int i, size_t p)
-{
-    for (size_t e = 0; e < t->nedges; e++)
-        if (t->edges[e].pred == p && t->edges[e].arg < i)
-            return true;
-    return false;
-}
-
-/* Could task p have created tensor x? */
-static bool may_create(const importer *im, size_t p, size_t x)
-{
-    const imp_tensor *t = &im->tensors[x];
-    const imp_task *pt = &im->tasks[p];
-    if (!t->heap || t->ring != pt->ring)
-        return false;
-    if (t->ncreators) {
-        for (size_t c = 0; c < t->ncreators; c++)
-            if (t->creators[c] == p)
-                return true;
-        return false;
-    }
-    if (pt->pos >= t->first_use)
-        return false;
-    /* an auto-scope reader without a creator edge already had the creator as a predecessor */
-    for (size_t k = 0; k < t->nreaders; k++)
-        if (!pred_before(&im->tasks[t->readers[k] >> 6], (int)(t->readers[k] & 63), p))
-            return false;
-    return true;
-}
-
-typedef struct heap_walk {
-    importer *im;
-    size_t *items; /* heap tensors of the ring, by offset */
-    size_t nitems;
-    size_t *taken; /* per item: times taken (a tensor rebased to the same offset is made again) */
-    uint64_t cursor;
-    size_t scan;     /* items before it are taken or below the cursor */
-    size_t later_need; /* slot_need of the ring's tasks after the current one */
-    int pending_buf; /* the last output nobody read, which can still grow */
-} heap_walk;
-
-/* Has item i been made as often as creator edges say (once without them)? */
-static bool spent(const heap_walk *w, size_t i)
-{
-    size_t n = w->im->tensors[w->items[i]].ncreators;
-    return w->taken[i] >= (n ? n : 1);
-}
-
-/* The first untaken item at or after the cursor. */
-static long next_item(heap_walk *w)
-{
-    while (w->scan < w->nitems &&
-           (spent(w, w->scan) || w->im->tensors[w->items[w->scan]].off < w->cursor))
-        w->scan++;
-    return w->scan < w->nitems ? (long)w->scan : -1;
-}
-
-static int add_output(importer *im, size_t p, int tensor, uint64_t bytes)
-{
-    imp_task *t = &im->tasks[p];
-    int b = add_buf(im, (imp_buf){.created = true, .tensor = tensor, .task = p, .bytes = bytes});
-    if (b < 0 || vec_grow((void **)&t->outs, &t->outcap, t->nouts, sizeof(*t->outs)) != 0)
-        return oom(im);
-    t->outs[t->nouts++] = b;
-    if (tensor >= 0) {
-        imp_tensor *tn = &im->tensors[tensor];
-        if (vec_grow((void **)&tn->made, &tn->madecap, tn->nmade, sizeof(*tn->made)) != 0)
-            return oom(im);
-        tn->made[tn->nmade++] = b;
-    }
-    return b;
-}
-
-/* Has task p already taken tensor x as an output? */
-static bool made_by(const importer *im, int x, size_t p)
-{
-    const imp_tensor *t = &im->tensors[x];
-    for (size_t i = 0; i < t->nmade; i++)
-        if (im->bufs[t->made[i]].task == p)
-            return true;
-    return false;
-}
-
-/* Unanchored tensors still to place at or after the cursor, against the
- * slots later tasks of the ring still need filled (each submit's outputs
- * beyond its anchored ones, at least one per alloc): an alloc takes another
- * tensor only while there are more tensors than later slots. */
-static bool alloc_may_take_more(const heap_walk *w, size_t from)
-{
-    const importer *im = w->im;
-    size_t unanchored = 0;
-    for (size_t i = from; i < w->nitems; i++)
-        if (!spent(w, i) && !im->tensors[w->items[i]].ncreators && im->tensors[w->items[i]].off >= w->cursor)
-            unanchored++;
-    return unanchored > w->later_need;
-}
-
-/* One output slot of task p: the tensor at the cursor if p may have made it;
- * else an output nobody read, as large as the gap to the next tensor p may
- * have made, or (nothing of p's ahead) the least an output takes, growing
- * when the next tensor is reached. alloc_more asks for another entry of an
- * alloc, which there is only if a tensor it may have made is next. Returns 0,
- * 1 when an alloc has no more entries, -1 when out of memory. */
-static int take_slot(heap_walk *w, size_t p, bool alloc_more)
-{
-    importer *im = w->im;
-    long i = next_item(w);
-    bool mine = i >= 0 && may_create(im, p, w->items[i]) && !made_by(im, (int)w->items[i], p);
-    if (mine && alloc_more && (im->tensors[w->items[i]].ncreators == 0 && !alloc_may_take_more(w, (size_t)i)))
-        mine = false;
-    if (mine) {
-        const imp_tensor *t = &im->tensors[w->items[i]];
-        if (t->off > w->cursor) {
-            if (w->pending_buf >= 0) {
-                im->bufs[w->pending_buf].bytes += t->off - w->cursor;
-            } else if (alloc_more) {
-                return 1; /* an alloc's next entry would start at the cursor */
-            } else { /* this slot was not read; the tensor is a later slot's */
-                int b = add_output(im, p, -1, t->off - w->cursor);
-                if (b < 0)
-                    return -1;
-                w->cursor = t->off;
-                return 0;
-            }
-            w->cursor = t->off;
-        }
-        if (add_output(im, p, (int)w->items[i], tensor_bytes(t)) < 0)
-            return -1;
-        w->taken[i]++;
-        w->cursor += tensor_bytes(t);
-        w->pending_buf = -1;
-        return 0;
-    }
-    if (alloc_more)
-        return 1;
-    int b = add_output(im, p, -1, UNCONSUMED_SLOT_BYTES);
-    if (b < 0)
-        return -1;
-    w->cursor += UNCONSUMED_SLOT_BYTES;
-    w->pending_buf = b;
-    return 0;
-}
-
-typedef struct off_item {
-    uint64_t off;
-    size_t x;
-} off_item;
-
-static int cmp_off(const void *a, const void *b)
-{
-    const off_item *x = a, *y = b;
-    if (x->off != y->off)
-        return x->off < y->off ? -1 : 1;
-    return x->x < y->x ? -1 : x->x > y->x;
-}
-
-/* Heap tensors of ring r by offset (ties in record order). Returns the count, or -1. */
-static long ring_items(const importer *im, int r, size_t *out)
-{
-    size_t n = 0;
-    off_item *v = malloc((im->ntensors ? im->ntensors : 1) * sizeof(*v));
-    if (!v)
-        return -1;
-    for (size_t x = 0; x < im->ntensors; x++)
-        if (im->tensors[x].heap && im->tensors[x].ring == r)
-            v[n++] = (off_item){im->tensors[x].off, x};
-    qsort(v, n, sizeof(*v), cmp_off);
-    for (size_t i = 0; i < n; i++)
-        out[i] = v[i].x;
-    free(v);
-    return (long)n;
-}
-
-/* Slots task p still needs from unanchored tensors. */
-static size_t slot_need(const imp_task *t)
-{
-    if (t->alloc)
-        return t->nanchored ? 0 : 1;
-    return (size_t)t->nslots > t->nanchored ? (size_t)t->nslots - t->nanchored : 0;
-}
-
-/* The ring's outputs laid out as the runtime's heap does: each task's
- * outputs packed in slot order where the last task's ended, back at 0 when
- * the block does not fit the end. Scope stats' cumulative heap counter fixes
- * the size of the last output nobody read before each sample. */
-static int walk_ring(importer *im, int r, uint64_t size)
-{
-    heap_walk w = {.im = im, .pending_buf = -1};
-    w.items = malloc((im->ntensors ? im->ntensors : 1) * sizeof(*w.items));
-    w.taken = calloc(im->ntensors ? im->ntensors : 1, sizeof(*w.taken));
-    if (!w.items || !w.taken) {
-        free(w.items);
-        free(w.taken);
-        return oom(im);
-    }
-    long n = ring_items(im, r, w.items);
-    if (n < 0) {
-        free(w.items);
-        free(w.taken);
-        return oom(im);
-    }
-    w.nitems = (size_t)n;
-    for (uint64_t l = 0; l < im->ring_count[r]; l++)
-        w.later_need += slot_need(&im->tasks[im->by_local[r][l]]);
-    size_t si = 0; /* next scope sample of this ring */
-    uint64_t wraps = 0;
-    int rc = 0;
-    for (uint64_t l = 0; l < im->ring_count[r] && rc == 0; l++) {
-        size_t p = (size_t)im->by_local[r][l];
-        imp_task *t = &im->tasks[p];
-        /* samples taken before this task: the heap counter says where the cursor is */
-        for (; im->have_stats && si < im->nscopes; si++) {
-            const imp_scope *s = &im->scopes[si];
-            if (s->ring != r)
-                continue;
-            if (s->head > l)
-                break;
-            uint64_t at = wraps * size + w.cursor;
-            if (s->heap_end > at && w.pending_buf >= 0) {
-                im->bufs[w.pending_buf].bytes += s->heap_end - at;
-                w.cursor += s->heap_end - at;
-            }
-            w.pending_buf = -1;
-        }
-        w.later_need -= slot_need(t);
-        if (!t->alloc && !t->nslots)
-            continue;
-        /* a block that starts below the cursor wrapped (or the empty ring rebased) */
-        for (size_t a = 0; a < t->nanchored; a++) {
-            const imp_tensor *at = &im->tensors[t->anchored[a]];
-            if (at->heap && at->ring == r && at->off < w.cursor && !made_by(im, t->anchored[a], p)) {
-                w.cursor = 0;
-                w.scan = 0;
-                w.pending_buf = -1;
-                wraps++;
-                break;
-            }
-        }
-        if (t->alloc) {
-            if ((rc = take_slot(&w, p, false)) < 0)
-                break;
-            while ((rc = take_slot(&w, p, true)) == 0)
-                ;
-            rc = rc < 0 ? -1 : 0;
-        } else {
-            for (int s = 0; s < t->nslots && rc == 0; s++)
-                rc = take_slot(&w, p, false) < 0 ? -1 : 0;
-        }
-    }
-    for (; rc == 0 && im->have_stats && si < im->nscopes; si++) {
-        const imp_scope *s = &im->scopes[si];
-        uint64_t at = wraps * size + w.cursor;
-        if (s->ring == r && s->heap_end > at && w.pending_buf >= 0) {
-            im->bufs[w.pending_buf].bytes += s->heap_end - at;
-            w.cursor += s->heap_end - at;
-        }
-    }
-    for (size_t i = 0; i < w.nitems && rc == 0; i++)
-        if (!w.taken[i]) {
-            imp_tensor *t = &im->tensors[w.items[i]];
-            if (t->ncreators) { /* anchored but skipped by the layout: keep its creator */
-                if (add_output(im, t->creators[0], (int)w.items[i], tensor_bytes(t)) < 0)
-                    rc = -1;
-                note(im, "tensor %" PRIu64 " (ring %d, offset %" PRIu64 ") does not fit its creator's block", t->tid,
-                     r, t->off);
-            } else {
-                t->heap = false;
-                note(im, "tensor %" PRIu64 " lies in ring %d's heap but no task before its first reader could "
-                     "have made it; it is imported as an external tensor",
-                     t->tid, r);
-            }
-        }
-    free(w.items);
-    free(w.taken);
-    return rc;
-}
-
-/* Points every arg at its buffer: the creation its creator edge names, else
- * the latest creation of that tensor before the reader, else the external
- * tensor. */
-static int resolve_args(importer *im)
-{
-    int *external = malloc((im->ntensors ? im->ntensors : 1) * sizeof(*external));
-    if (!external)
-        return oom(im);
-    for (size_t x = 0; x < im->ntensors; x++)
-        external[x] = -1;
-    int rc = 0;
-    for (size_t k = 0; k < im->nknown && rc == 0; k++) {
-        imp_task *t = &im->tasks[k];
-        for (int i = 0; i < t->nargs; i++) {
-            imp_arg *a = &t->args[i];
-            if (a->type == A_OUT)
-                continue;
-            size_t named = SIZE_MAX;
-            for (size_t e = 0; e < t->nedges; e++)
-                if (t->edges[e].source == 1 && t->edges[e].arg == i)
-                    named = t->edges[e].pred;
-            int best = -1;
-            const imp_tensor *tn = &im->tensors[a->tensor];
-            for (size_t m = 0; m < tn->nmade; m++) {
-                int b = tn->made[m];
-                const imp_buf *bf = &im->bufs[b];
-                if (im->tasks[bf->task].pos >= t->pos)
-                    continue;
-                if (named != SIZE_MAX ? bf->task == named
-                                      : (best < 0 || im->tasks[bf->task].pos > im->tasks[im->bufs[best].task].pos))
-                    best = b;
-            }
-            if (best < 0 && im->tensors[a->tensor].heap) /* an output of another address names the same tensor */
-                note(im, "task %" PRIu64 " arg %d reads tensor %" PRIu64 " before any task made it", t->id, i,
-                     im->tensors[a->tensor].tid);
-            if (best < 0) {
-                if (external[a->tensor] < 0 &&
-                    (external[a->tensor] = add_buf(im, (imp_buf){.tensor = a->tensor})) < 0) {
-                    rc = oom(im);
-                    break;
-                }
-                best = external[a->tensor];
-            }
-            a->buf = best;
-        }
-    }
-    free(external);
-    return rc;
-}
-
-static tmap_view view_of(const importer *im, const imp_arg *a)
-{
-    const imp_tensor *t = &im->tensors[a->tensor];
-    tmap_view v = {.addr = t->addr,
-                   .buffer_numel = t->numel,
-                   .start = a->start,
-                   .version = t->version,
-                   .dtype = (uint8_t)a->dtype,
-                   .ndims = (uint8_t)a->ndim};
-    for (int d = 0; d < a->ndim; d++) {
-        v.shape[d] = a->shape[d];
-        v.strides[d] = a->strides[d];
-    }
-    return v;
-}
-
-static bool is_writer(const imp_task *t, const imp_arg *a)
-{
-    return !t->manual && (a->type == A_INOUT || a->type == A_OUT_EXISTING);
-}
-
-/* deps.json does not say which tensors were made with manual_dep (no
- * TensorMap lookup or insert; e.g. the batched paged attention's `out`). A
- * buffer written and then read in auto scopes with overlapping views, yet
- * named by no TensorMap edge at all, was: its args are marked manual_dep. */
-static int infer_manual_dep(importer *im)
-{
-    bool *edged = calloc(im->ntensors ? im->ntensors : 1, sizeof(*edged));
-    bool *decided = calloc(im->ntensors ? im->ntensors : 1, sizeof(*decided));
-    if (!edged || !decided) {
-        free(edged);
-        free(decided);
-        return oom(im);
-    }
-    /* buffers (by address) some TensorMap edge reaches */
-    for (size_t k = 0; k < im->nknown; k++) {
-        const imp_task *t = &im->tasks[k];
-        for (size_t e = 0; e < t->nedges; e++)
-            if (t->edges[e].source == 2 && t->edges[e].arg >= 0 && t->edges[e].arg < t->nargs &&
-                t->args[t->edges[e].arg].tensor >= 0)
-                edged[t->args[t->edges[e].arg].tensor] = true;
-    }
-    for (size_t x = 0; x < im->ntensors; x++) /* spread over records of the same address */
-        if (edged[x])
-            for (size_t y = 0; y < im->ntensors; y++)
-                if (im->tensors[y].addr == im->tensors[x].addr)
-                    edged[y] = true;
-    for (size_t k = 0; k < im->nknown; k++) {
-        const imp_task *r = &im->tasks[k];
-        for (int i = 0; i < r->nargs; i++) {
-            const imp_arg *ra = &r->args[i];
-            if (r->manual || (ra->type != A_IN && ra->type != A_INOUT) || edged[ra->tensor] || decided[ra->tensor])
-                continue;
-            uint64_t addr = im->tensors[ra->tensor].addr;
-            tmap_view rv = view_of(im, ra);
-            bool predicted = false;
-            for (size_t w = 0; w < k && !predicted; w++) {
-                const imp_task *wt = &im->tasks[w];
-                for (int j = 0; j < wt->nargs && !predicted; j++) {
-                    const imp_arg *wa = &wt->args[j];
-                    if (!is_writer(wt, wa) || im->tensors[wa->tensor].addr != addr)
-                        continue;
-                    tmap_view wv = view_of(im, wa);
-                    predicted = tmap_check_overlap(&wv, &rv) != OV_NONE;
-                }
-            }
-            if (!predicted)
-                continue;
-            for (size_t y = 0; y < im->ntensors; y++)
-                if (im->tensors[y].addr == addr)
-                    decided[y] = true;
-            note(im, "tensor %" PRIu64 " is written and read in auto scopes but no TensorMap edge names it: "
-                 "imported as manual_dep",
-                 im->tensors[ra->tensor].tid);
-        }
-    }
-    for (size_t k = 0; k < im->nknown; k++)
-        for (int i = 0; i < im->tasks[k].nargs; i++) {
-            imp_arg *a = &im->tasks[k].args[i];
-            if (a->tensor >= 0 && decided[a->tensor])
-                a->manual_dep = true;
-        }
-    free(edged);
-    free(decided);
-    return 0;
-}
-
-static int infer_buffers(importer *im)
-{
-    for (size_t k = 0; k < im->nknown; k++) {
-        const imp_task *t = &im->tasks[k];
-        for (int i = 0; i < t->nargs; i++) {
-            if (t->args[i].tensor < 0)
-                continue;
-            imp_tensor *tn = &im->tensors[t->args[i].tensor];
-            if (t->pos < tn->first_use)
-                tn->first_use = t->pos;
-            bool named = false;
-            for (size_t e = 0; e < t->nedges; e++)
-                named |= t->edges[e].source == 1 && t->edges[e].arg == i;
-            if (!t->manual && !named) {
-                if (vec_grow((void **)&tn->readers, &tn->readercap, tn->nreaders, sizeof(size_t)) != 0)
-                    return oom(im);
-                tn->readers[tn->nreaders++] = k << 6 | (size_t)i;
-            }
-        }
-    }
-    uint64_t size[RINGS], prefix[RINGS + 1], used[RINGS];
-    locate_heap(im, size, prefix, used);
-    for (int r = 0; r < RINGS; r++)
-        if (walk_ring(im, r, size[r]) != 0)
-            return -1;
-    if (resolve_args(im) != 0)
-        return -1;
-    return infer_manual_dep(im);
 }
 
 /* ---- writing ---- */
 
-static void put_str(FILE *f, const char *s)
+void imp_put_str(FILE *f, const char *s)
 {
     fputc('"', f);
     for (; *s; s++) {
@@ -1752,10 +1090,9 @@ static void put_new_tensor(const importer *im, int b, const char *key, FILE *f)
     const imp_buf *bf = &im->bufs[b];
     char name[64];
     buf_name(im, b, name, sizeof(name));
-    if (bf->tensor >= 0) {
-        const imp_tensor *t = &im->tensors[bf->tensor];
+    if (bf->tensor >= 0) { /* as its readers see it (a reused address may hold another dtype each time) */
         fprintf(f, "\"%s\": \"%s\", \"dtype\": \"%s\", \"shape\": [%" PRIu64 "]", key, name,
-                dtype_name(t->dtype), t->numel ? t->numel : 1);
+                dtype_name(bf->dtype), bf->numel ? bf->numel : 1);
     } else { /* nobody read it: only its heap size is known */
         fprintf(f, "\"%s\": \"%s\", \"dtype\": \"INT8\", \"shape\": [%" PRIu64 "]", key, name, bf->bytes);
     }
@@ -1789,9 +1126,7 @@ static void put_task(const importer *im, const imp_task *t, FILE *f)
             fputs(", \"sync_start\": true", f);
         if (t->early)
             fputs(", \"early_resolve\": true", f);
-        int active = (t->k[0] >= 0) + (t->k[1] >= 0) + (t->k[2] >= 0);
-        if (t->ns >= 0 && active == 1) /* its own measured time (MIX tasks take their kernels') */
-            fprintf(f, ", \"cost\": {\"ns\": %.0f}", t->ns);
+        imp_put_task_cost(im, t, f);
     }
     fputs(", \"args\": [", f);
     size_t slot = 0;
@@ -1849,7 +1184,7 @@ static void put_ops(const importer *im, FILE *f)
             fputs("{\"op\": \"scope_begin\"", f);
             if (op->site) {
                 fputs(", \"site\": ", f);
-                put_str(f, op->site);
+                imp_put_str(f, op->site);
             }
             fputs(op->manual ? ", \"mode\": \"manual\"}\n" : "}\n", f);
         }
@@ -1887,10 +1222,10 @@ static void put_header(importer *im, FILE *f)
             if (im->tasks[i].k[s] >= 0)
                 im->func_core[im->tasks[i].k[s]] = s == 0 ? 0 : 1;
     fputs("{\"ptosim_graph\": 1, \"name\": ", f);
-    put_str(f, im->graph_name[0] ? im->graph_name : "imported");
+    imp_put_str(f, im->graph_name[0] ? im->graph_name : "imported");
     if (im->orchestrator[0]) {
         fputs(", \"orchestrator\": ", f);
-        put_str(f, im->orchestrator);
+        imp_put_str(f, im->orchestrator);
     }
     put_run_config(im, f);
     fputs(", \"kernels\": [", f);
@@ -1901,9 +1236,10 @@ static void put_header(importer *im, FILE *f)
         char fallback[32];
         snprintf(fallback, sizeof(fallback), "func%d", id);
         fprintf(f, "%s{\"id\": %d, \"name\": ", n++ ? ", " : "", id);
-        put_str(f, im->names[id][0] ? im->names[id] : fallback);
-        fprintf(f, ", \"core\": \"%s\", \"cost\": {\"ns\": %.0f}}", im->func_core[id] ? "aiv" : "aic",
-                im->func_ns[id] >= 0 ? im->func_ns[id] : 1000.0);
+        imp_put_str(f, im->names[id][0] ? im->names[id] : fallback);
+        fprintf(f, ", \"core\": \"%s\"", im->func_core[id] ? "aiv" : "aic");
+        imp_put_kernel_cost(im, id, f);
+        fputc('}', f);
     }
     fputs("], \"tensors\": [", f);
     n = 0;
@@ -1915,7 +1251,8 @@ static void put_header(importer *im, FILE *f)
         fprintf(f,
                 "%s{\"name\": \"e%d\", \"dtype\": \"%s\", \"shape\": [%" PRIu64 "], \"addr\": \"%" PRIu64
                 "\", \"version\": %d}",
-                n++ ? ", " : "", bf->tensor, dtype_name(t->dtype), t->numel ? t->numel : 1, t->addr, t->version);
+                n++ ? ", " : "", bf->tensor, dtype_name(t->dtype), t->numel ? t->numel : 1, t->addr,
+                t->version);
     }
     fputs("]}\n", f);
 }
@@ -1934,6 +1271,10 @@ static void free_importer(importer *im)
         free(im->tensors[i].made);
     }
     free(im->tid_hash);
+    if (im->kernels)
+        for (int f = 0; f < GRAPH_MAX_FUNC_ID; f++)
+            free(im->kernels[f].table);
+    free(im->kernels);
     for (int r = 0; r < RINGS; r++)
         free(im->by_local[r]);
     free(im->tasks);
@@ -1944,8 +1285,11 @@ static void free_importer(importer *im)
     free(im);
 }
 
-int import_capture(const char *dfx_dir, FILE *out, char *err, size_t errlen)
+int import_capture(const char *dfx_dir, const import_opts *opt, FILE *out, char *err, size_t errlen)
 {
+    static const import_opts defaults = {.costs = IMPORT_COSTS_AUTO};
+    if (!opt)
+        opt = &defaults;
     importer *im = calloc(1, sizeof(*im));
     if (!im) {
         snprintf(err, errlen, "out of memory");
@@ -1964,7 +1308,7 @@ int import_capture(const char *dfx_dir, FILE *out, char *err, size_t errlen)
     if (rc == 0 && im->have_stats) {
         rc = order_with_stats(im);
         if (rc != 0 && im->stats_suspect) {
-            note(im, "%s (the run was fatal or dropped samples): scopes are guessed from the rings", err);
+            imp_note(im, "%s (the run was fatal or dropped samples): scopes are guessed from the rings", err);
             im->nops = 0;
             im->have_stats = false;
             rc = 0;
@@ -1975,31 +1319,79 @@ int import_capture(const char *dfx_dir, FILE *out, char *err, size_t errlen)
     if (rc == 0)
         rc = assign_modes(im);
     if (rc == 0)
-        rc = infer_buffers(im);
+        rc = imp_buffers(im);
     if (rc == 0)
         rc = read_swimlane(im);
     if (rc == 0) {
         read_name_map(im);
+        rc = imp_costs(im, opt);
+    }
+    if (rc == 0) {
         put_header(im, out);
         put_ops(im, out);
     }
     if (im->notes > IMPORT_MAX_NOTES && im->warn)
-        fprintf(im->warn, "ptosim import: note: %zu more notes like these\n", im->notes - IMPORT_MAX_NOTES);
+        fprintf(im->warn, "ptosim: note: %zu more notes like these\n", im->notes - IMPORT_MAX_NOTES);
     free_importer(im);
     return rc;
 }
 
+static void import_usage(FILE *f)
+{
+    fputs(
+        "usage: ptosim import [--costs swimlane|model|FILE] DFX_DIR > graph.jsonl\n"
+        "  DFX_DIR: a run's dfx_outputs/ with deps.json (--enable-dep-gen); scope_stats/scope_stats.jsonl\n"
+        "  gives the scopes and ring sizes, chip_swimlane_records.json the kernel times, when present\n"
+        "  --costs swimlane  each kernel's median time in the swimlane (the default for a capture on a2a3\n"
+        "                    silicon, 72 cores)\n"
+        "  --costs model     a pipe profile derived from each kernel's args (the default for a capture of a\n"
+        "                    simulator platform, 24 cores, or without a swimlane)\n"
+        "  --costs FILE      the model, overridden by a table of kernel name or func id -> cost: JSON\n"
+        "                    {\"GEMM\": {\"ns\": 5000}, \"1\": {\"cycles\": 9000}, ...} (a cost may be the "
+        "pipe\n"
+        "                    form) or CSV \"kernel,ns\" / \"kernel,cycles\" (a file named model or "
+        "swimlane:\n"
+        "                    write ./model)\n"
+        "exit status: 0 written; 2 usage; 3 the capture or the costs table cannot be used\n",
+        f);
+}
+
 int import_main(int argc, char **argv)
 {
-    if (argc != 1 || argv[0][0] == '-') {
-        fputs("usage: ptosim import DFX_DIR > graph.jsonl\n"
-              "  DFX_DIR: a run's dfx_outputs/ with deps.json (--enable-dep-gen); chip_swimlane_records.json\n"
-              "  gives the kernel times and scope_stats/scope_stats.jsonl the scopes, when present\n",
-              argc == 1 && strcmp(argv[0], "--help") == 0 ? stdout : stderr);
-        return argc == 1 && strcmp(argv[0], "--help") == 0 ? EXIT_OK : EXIT_USAGE;
+    import_opts opt = {.costs = IMPORT_COSTS_AUTO};
+    const char *dir = NULL;
+    for (int i = 0; i < argc; i++) {
+        const char *v = NULL;
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            import_usage(stdout);
+            return EXIT_OK;
+        }
+        if (cli_opt_is(argv[i], "--costs", &v)) {
+            if (!v && i + 1 < argc)
+                v = argv[++i];
+            if (!v || !*v) {
+                fputs("ptosim import: --costs needs swimlane, model or a file\n", stderr);
+                import_usage(stderr);
+                return EXIT_USAGE;
+            }
+            opt.costs = strcmp(v, "swimlane") == 0 ? IMPORT_COSTS_SWIMLANE : IMPORT_COSTS_MODEL;
+            opt.costs_file = strcmp(v, "swimlane") == 0 || strcmp(v, "model") == 0 ? NULL : v;
+            continue;
+        }
+        if (argv[i][0] == '-' || dir) {
+            fprintf(stderr, "ptosim import: %s: %s\n", argv[i],
+                    argv[i][0] == '-' ? "unknown option" : "one capture folder at a time");
+            import_usage(stderr);
+            return EXIT_USAGE;
+        }
+        dir = argv[i];
+    }
+    if (!dir) {
+        import_usage(stderr);
+        return EXIT_USAGE;
     }
     char err[2048];
-    if (import_capture(argv[0], stdout, err, sizeof(err)) != 0) {
+    if (import_capture(dir, &opt, stdout, err, sizeof(err)) != 0) {
         fprintf(stderr, "ptosim import: %s\n", err);
         return EXIT_GRAPH;
     }

@@ -10,6 +10,7 @@
 #include "gen.h"
 #include "htmlrep.h"
 #include "import.h"
+#include "overhead.h"
 #include "run.h"
 #include "sweep.h"
 #include "tune.h"
@@ -29,14 +30,16 @@ static void usage(FILE *out)
         "  sweep GRAPH [lists] -o DIR   one run per point of knob lists, merged into DIR/sweep.csv "
         "(ptosim sweep --help)\n"
         "  validate GRAPH               check a graph file without simulating it\n"
-        "  import DFX_DIR               rebuild a graph file from a capture (deps.json, swimlane, scope "
-        "stats)\n"
+        "  import [--costs C] DFX_DIR   rebuild a graph file from a capture; kernel costs from the model, a "
+        "table or the swimlane (ptosim import --help)\n"
         "  conform DFX_DIR [-o DIR]     simulate a runtime capture and compare the outputs (ptosim conform "
         "--help)\n"
         "  gen KIND [--PARAM VALUE ...] write a synthetic graph to stdout (ptosim gen --help)\n"
         "  params [-p NAME|FILE]        list the platform parameters with their sources\n"
         "  report DIR                   write DIR/report.html: a page of a run or sweep (ptosim report "
         "--help)\n"
+        "  overhead DIR                 the scheduler-overhead model of a swimlane + deps.json (ptosim "
+        "overhead --help)\n"
         "  --help, --version\n",
         out);
 }
@@ -111,6 +114,8 @@ int main(int argc, char **argv)
         return gen_main(argc - 2, argv + 2);
     if (strcmp(cmd, "report") == 0)
         return htmlrep_main(argc - 2, argv + 2);
+    if (strcmp(cmd, "overhead") == 0)
+        return overhead_main(argc - 2, argv + 2);
     if (strcmp(cmd, "params") == 0)
         return cmd_params(argc - 2, argv + 2);
     fprintf(stderr, "ptosim: unknown command '%s'\n", cmd);

@@ -344,6 +344,97 @@ static int load_rings(jctx *c, const cJSON *root, rd_run *r)
     return 0;
 }
 
+/* One distribution of the overhead model: n and the figures the page shows. */
+static int load_dist(jctx *c, const cJSON *parent, const char *key, const char *field, rd_dist *d)
+{
+    const cJSON *o = need_obj(c, parent, key, field);
+    char f[128];
+    double n = 0;
+    if (!o)
+        return RD_BAD;
+    static const char *const K[] = {"p50", "p90", "p99", "max", "mean"};
+    double *v[] = {&d->p50, &d->p90, &d->p99, &d->max, &d->mean};
+    snprintf(f, sizeof(f), "%s.n", field);
+    if (need_num(c, o, "n", f, &n) != 0)
+        return RD_BAD;
+    d->n = n > 0 ? (uint64_t)n : 0;
+    for (int i = 0; i < 5; i++) {
+        snprintf(f, sizeof(f), "%s.%s", field, K[i]);
+        if (need_num(c, o, K[i], f, v[i]) != 0)
+            return RD_BAD;
+    }
+    return 0;
+}
+
+/* "overhead": the scheduler-overhead model (ohm.h), optional for runs written before it existed. */
+static int load_overhead(jctx *c, const cJSON *root, rd_overhead *oh)
+{
+    const cJSON *o, *p, *sw, *g, *cp;
+    if (opt_obj(c, root, "overhead", "overhead", &o) != 0)
+        return RD_BAD;
+    if (!o)
+        return 0;
+    oh->given = true;
+    if (opt_bool(c, o, "computed", "overhead.computed", &oh->computed) != 0 ||
+        opt_num(c, o, "limit_executions", "overhead.limit_executions", &oh->limit) != 0)
+        return RD_BAD;
+    if (!oh->computed)
+        return 0;
+    static const char *const TY[2] = {"aic", "aiv"};
+    if (need_num(c, o, "window_us", "overhead.window_us", &oh->window_us) != 0 ||
+        opt_str(c, o, "verdict", "overhead.verdict", oh->verdict, sizeof(oh->verdict)) != 0 ||
+        !(p = need_obj(c, o, "overhead_pct", "overhead.overhead_pct")) ||
+        need_num(c, p, "all", "overhead.overhead_pct.all", &oh->all_pct) != 0 ||
+        need_num(c, p, "has", "overhead.overhead_pct.has", &oh->has_pct) != 0 ||
+        !(sw = need_obj(c, o, "aicore_switch", "overhead.aicore_switch")))
+        return RD_BAD;
+    for (int ty = 0; ty < 2; ty++) {
+        rd_switch *e = &oh->eng[ty];
+        char f[128];
+        snprintf(f, sizeof(f), "overhead.overhead_pct.%s", TY[ty]);
+        e->overhead_pct = -1;
+        if (opt_num(c, p, TY[ty], f, &e->overhead_pct) != 0)
+            return RD_BAD;
+        e->present = e->overhead_pct >= 0;
+        const cJSON *x;
+        snprintf(f, sizeof(f), "overhead.aicore_switch.%s", TY[ty]);
+        if (opt_obj(c, sw, TY[ty], f, &x) != 0)
+            return RD_BAD;
+        if (!x)
+            continue;
+        static const char *const K[] = {"min_us_per_core", "mean_us_per_core",   "max_us_per_core",
+                                        "us_per_event",    "during_overhead_us", "independent_us"};
+        double *v[] = {&e->min_us, &e->mean_us, &e->max_us, &e->us_per_event, &e->during_us, &e->indep_us};
+        for (int i = 0; i < 6; i++) {
+            char fk[160];
+            snprintf(fk, sizeof(fk), "%s.%s", f, K[i]);
+            if (need_num(c, x, K[i], fk, v[i]) != 0)
+                return RD_BAD;
+        }
+        char fc[160], fe[160];
+        snprintf(fc, sizeof(fc), "%s.cores", f);
+        snprintf(fe, sizeof(fe), "%s.events", f);
+        if (need_u64(c, x, "cores", fc, &e->cores) != 0 || need_u64(c, x, "events", fe, &e->events) != 0)
+            return RD_BAD;
+    }
+    if (load_dist(c, o, "head_us", "overhead.head_us", &oh->dist[0]) != 0 ||
+        load_dist(c, o, "tail_us", "overhead.tail_us", &oh->dist[1]) != 0 ||
+        !(g = need_obj(c, o, "gaps", "overhead.gaps")) ||
+        load_dist(c, g, "steady_switch_us", "overhead.gaps.steady_switch_us", &oh->dist[2]) != 0 ||
+        load_dist(c, g, "prev_tail_us", "overhead.gaps.prev_tail_us", &oh->dist[3]) != 0 ||
+        load_dist(c, g, "setup_us", "overhead.gaps.setup_us", &oh->dist[4]) != 0 ||
+        load_dist(c, g, "first_switch_us", "overhead.gaps.first_switch_us", &oh->dist[5]) != 0 ||
+        load_dist(c, g, "wait_us", "overhead.gaps.wait_us", &oh->dist[6]) != 0 ||
+        !(cp = need_obj(c, o, "critical_path", "overhead.critical_path")) ||
+        need_num(c, cp, "hops", "overhead.critical_path.hops", &oh->cp_hops) != 0 ||
+        need_num(c, cp, "span_us", "overhead.critical_path.span_us", &oh->cp_span_us) != 0 ||
+        need_num(c, cp, "compute_us", "overhead.critical_path.compute_us", &oh->cp_compute_us) != 0 ||
+        need_num(c, cp, "scheduler_us", "overhead.critical_path.scheduler_us", &oh->cp_sched_us) != 0 ||
+        need_num(c, cp, "other_us", "overhead.critical_path.other_us", &oh->cp_other_us) != 0)
+        return RD_BAD;
+    return 0;
+}
+
 static int load_run_json(jctx *c, const cJSON *root, rd_run *r)
 {
     if (!cJSON_IsObject(root))
@@ -390,7 +481,7 @@ static int load_run_json(jctx *c, const cJSON *root, rd_run *r)
         need_num(c, o, "aic", "busy_fraction.aic", &r->busy_aic) != 0 ||
         need_num(c, o, "aiv", "busy_fraction.aiv", &r->busy_aiv) != 0)
         return RD_BAD;
-    if (load_kernels(c, root, r) != 0)
+    if (load_overhead(c, root, &r->oh) != 0 || load_kernels(c, root, r) != 0)
         return RD_BAD;
     if (opt_obj(c, root, "bottleneck", "bottleneck", &o) != 0)
         return RD_BAD;
@@ -517,7 +608,7 @@ static int swimlane_rows(const char *path, jscan *s, rd_swimlane *sl, char *err,
     int r;
     while ((r = jscan_next(s, ']', &first)) == 1) {
         size_t i = sl->nex;
-        int64_t core, reg, r2s;
+        int64_t core, reg, r2s = 0;
         uint64_t task, start, end;
         if (!jscan_eat(s, '[') || !jscan_i64(s, &core) || !jscan_eat(s, ',') || !jscan_u64(s, &task) ||
             !jscan_eat(s, ',') || !jscan_i64(s, &reg) || !jscan_eat(s, ',') || !jscan_u64(s, &start) ||
@@ -534,7 +625,39 @@ static int swimlane_rows(const char *path, jscan *s, rd_swimlane *sl, char *err,
                        end, start);
         if (!grow((void **)&sl->ex, &cap, sl->nex, sizeof(*sl->ex)))
             return bad(err, errlen, "%s: out of memory", path);
-        sl->ex[sl->nex++] = (rd_exec){.task = task, .start = start, .end = end, .core = (int32_t)core};
+        sl->ex[sl->nex++] = (rd_exec){.task = task,
+                                      .start = start,
+                                      .end = end,
+                                      .r2s = r2s > 0 ? (uint64_t)r2s : 0,
+                                      .reg = reg,
+                                      .core = (int32_t)core};
+    }
+    return r < 0 ? syntax(path, s, err, errlen) : 0;
+}
+
+/* aicpu_tasks: [core_id, reg_task_id, dispatch, finish] rows. */
+static int swimlane_cpu_rows(const char *path, jscan *s, rd_swimlane *sl, char *err, size_t errlen)
+{
+    if (!jscan_eat(s, '['))
+        return bad(err, errlen, "%s: aicpu_tasks: not an array", path);
+    size_t cap = 0;
+    bool first = true;
+    int r;
+    while ((r = jscan_next(s, ']', &first)) == 1) {
+        size_t i = sl->ncpu;
+        int64_t core, reg;
+        uint64_t dispatch, finish;
+        if (!jscan_eat(s, '[') || !jscan_i64(s, &core) || !jscan_eat(s, ',') || !jscan_i64(s, &reg) ||
+            !jscan_eat(s, ',') || !jscan_u64(s, &dispatch) || !jscan_eat(s, ',') || !jscan_u64(s, &finish) ||
+            !jscan_eat(s, ']') || core < 0 || core > INT32_MAX)
+            return bad(
+                err, errlen,
+                "%s: aicpu_tasks[%zu]: not [core_id, reg_task_id, dispatch, finish] non-negative integers",
+                path, i);
+        if (!grow((void **)&sl->cpu, &cap, sl->ncpu, sizeof(*sl->cpu)))
+            return bad(err, errlen, "%s: out of memory", path);
+        sl->cpu[sl->ncpu++] =
+            (rd_cpu){.core = (int32_t)core, .reg = reg, .dispatch = dispatch, .finish = finish};
     }
     return r < 0 ? syntax(path, s, err, errlen) : 0;
 }
@@ -574,6 +697,9 @@ int rd_load_swimlane(const char *path, rd_swimlane *sl, char *err, size_t errlen
             rows = true;
             if ((rc = swimlane_rows(path, &s, sl, err, errlen)) != 0)
                 goto out;
+        } else if (strcmp(key, "aicpu_tasks") == 0) {
+            if ((rc = swimlane_cpu_rows(path, &s, sl, err, errlen)) != 0)
+                goto out;
         } else if (!jscan_skip(&s)) {
             rc = syntax(path, &s, err, errlen);
             goto out;
@@ -609,6 +735,7 @@ void rd_swimlane_free(rd_swimlane *sl)
 {
     free(sl->aic);
     free(sl->ex);
+    free(sl->cpu);
     memset(sl, 0, sizeof(*sl));
 }
 

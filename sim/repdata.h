@@ -41,6 +41,37 @@ typedef struct rd_ring {
     double blocked_us;                      /* orchestrator blocked on this ring */
 } rd_ring;
 
+/* A distribution of the overhead model (µs). */
+typedef struct rd_dist {
+    uint64_t n;                      /* values */
+    double p50, p90, p99, max, mean; /* ... */
+} rd_dist;
+
+/* One engine's aicore switch. */
+typedef struct rd_switch {
+    bool present;                   /* the engine ran something */
+    double overhead_pct;            /* overhead_pct of the engine */
+    uint64_t cores, events;         /* cores, switches */
+    double min_us, mean_us, max_us; /* switch time per core */
+    double us_per_event;            /* ... per switch */
+    double during_us, indep_us;     /* during overhead, independent */
+} rd_switch;
+
+#define RD_DISTS 7 /* head, tail, steady switch, prev tail, setup, first switch, wait gap */
+
+/* ptosim_run.json's "overhead": the runtime's scheduler-overhead model. */
+typedef struct rd_overhead {
+    bool given;       /* the key is there (older runs lack it) */
+    bool computed;    /* computed (false past the execution limit) */
+    double limit;     /* limit_executions when not computed */
+    double window_us; /* first start to last end */
+    double all_pct, has_pct;
+    char verdict[64];
+    rd_switch eng[2]; /* AIC, AIV */
+    rd_dist dist[RD_DISTS];
+    double cp_hops, cp_span_us, cp_compute_us, cp_sched_us, cp_other_us; /* critical path */
+} rd_overhead;
+
 typedef struct rd_run {
     char version[64];           /* ptosim_version */
     char graph[RD_NAME_MAX];    /* graph.name ("" = not given) */
@@ -76,6 +107,7 @@ typedef struct rd_run {
     bool perturbed;     /* profiling.perturbed */
     double hbm_saturated_us;
     uint64_t origin_ticks; /* platform.params.sys_cnt_origin_ticks (time 0), 0 = not given */
+    rd_overhead oh;        /* overhead */
 } rd_run;
 
 /* Reads path (a ptosim_run.json). */
@@ -89,8 +121,17 @@ void rd_run_free(rd_run *r);
 typedef struct rd_exec {
     uint64_t task;       /* task id (ring << 32 | local) */
     uint64_t start, end; /* system-counter ticks */
+    uint64_t r2s;        /* receive_to_start_cycles (0 when the row has none) */
+    int64_t reg;         /* reg_task_id: with the core, the key of the AICPU's row */
     int32_t core;        /* core id */
 } rd_exec;
+
+/* One aicpu_tasks row: the AICPU's side of an execution. */
+typedef struct rd_cpu {
+    int32_t core;              /* core id */
+    int64_t reg;               /* reg_task_id */
+    uint64_t dispatch, finish; /* system-counter ticks */
+} rd_cpu;
 
 typedef struct rd_swimlane {
     int level;         /* chip_swimlane_level, 1..4 */
@@ -99,9 +140,11 @@ typedef struct rd_swimlane {
     bool *aic;   /* per core: an AIC (else AIV) */
     rd_exec *ex; /* aicore_tasks, in file order */
     size_t nex;
+    rd_cpu *cpu; /* aicpu_tasks, in file order (level >= 2) */
+    size_t ncpu;
 } rd_swimlane;
 
-/* Reads path (only the level, clock, core types and aicore_tasks; the rest is skipped). */
+/* Reads path (only the level, clock, core types, aicore_tasks and aicpu_tasks; the rest is skipped). */
 int rd_load_swimlane(const char *path, rd_swimlane *sl, char *err, size_t errlen);
 void rd_swimlane_free(rd_swimlane *sl);
 

@@ -54,6 +54,12 @@ void run_platform_dir(char *out, int outlen)
                 snprintf(out, (size_t)outlen, "%s/platforms", exe);
                 return;
             }
+            /* make install: PREFIX/bin/ptosim beside PREFIX/share/ptosim/platforms */
+            snprintf(probe, sizeof(probe), "%s/../share/ptosim/platforms/a2a3.json", exe);
+            if (file_exists(probe)) {
+                snprintf(out, (size_t)outlen, "%s/../share/ptosim/platforms", exe);
+                return;
+            }
         }
     }
     snprintf(out, (size_t)outlen, "%s", PTOSIM_DATADIR);
@@ -224,6 +230,9 @@ int run_prepare(const cli_run *o, platform *pl, chip_config *cf)
     cfg.dump_level = opt.dump_level;
     cfg.dep_gen = opt.dep_gen;
     cfg.scope_stats = opt.scope_stats;
+    /* --repeat without --seed starts at seed 1 */
+    cfg.seeded = opt.seeded || opt.repeat > 0;
+    cfg.seed = opt.seeded ? opt.seed : 1;
     *pl = plat;
     *cf = cfg;
     return EXIT_OK;
@@ -247,6 +256,47 @@ static void rings_of(const chip_config *cfg, uint64_t out[3][4])
         out[KNOB_HEAP][r] = cfg->ring_heap[r];
         out[KNOB_DEP_POOL][r] = cfg->ring_dep_pool[r];
     }
+}
+
+/* --repeat: runs 2 .. N of the same graph with seeds seed0 + 1 .. seed0 + N - 1,
+ * without SimGrid and without files (run 1 is the one whose files are
+ * written), and the makespan statistics over every run that ended ok. */
+static int repeat_runs(const cli_run *o, const platform *pl, const chip_config *cf, const chip *first,
+                       report_repeat *rp, char *err, size_t errlen)
+{
+    double *v = malloc((size_t)o->repeat * sizeof(*v));
+    if (!v) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    memset(rp, 0, sizeof(*rp));
+    rp->runs = (int)o->repeat;
+    rp->seed0 = cf->seed;
+    int n = 0;
+    if (first->status == CHIP_DONE)
+        v[n++] = us_from_ps(first->end_time);
+    for (long i = 1; i < o->repeat; i++) {
+        chip_config cfg = *cf;
+        cfg.seed = cf->seed + (uint64_t)i;
+        cfg.swimlane_level = first->cfg.swimlane_level; /* profiling costs what it cost in run 1 */
+        cfg.dep_gen = cfg.scope_stats = false;
+        chip *c = malloc(sizeof(*c));
+        if (!c || chip_init(c, pl, &cfg, o->graph, err, errlen) != 0) {
+            free(c);
+            free(v);
+            return -1;
+        }
+        chip_run(c);
+        if (c->status == CHIP_DONE)
+            v[n++] = us_from_ps(c->end_time);
+        chip_free(c);
+        free(c);
+    }
+    rp->not_ok = rp->runs - n;
+    if (n)
+        report_repeat_stats(v, n, rp);
+    free(v);
+    return 0;
 }
 
 /* Simulates one program and writes its files to work_dir (NULL: none).
@@ -422,6 +472,13 @@ static int simulate(const cli_run *o, const platform *pl, const chip_config *cf,
     }
     if (write_failed && exit_code == EXIT_OK)
         exit_code = EXIT_INTERNAL;
+    report_repeat rep;
+    if (opt.repeat && repeat_runs(&opt, &plat, &cfg, c, &rep, err, sizeof(err)) != 0) {
+        fprintf(stderr, "ptosim: --repeat: %s\n", err);
+        chip_free(c);
+        free(c);
+        return EXIT_INTERNAL;
+    }
 
     report_info ri = {.version = PTOSIM_VERSION,
                       .graph_path = opt.graph,
@@ -435,7 +492,8 @@ static int simulate(const cli_run *o, const platform *pl, const chip_config *cf,
                       .dump_host_done_s = sc.dump.done_s,
                       .dump_written_at_end = sc.dump.bytes_at_device_end,
                       .dump_written = sc.dump.bytes_written,
-                      .dump_reconciled = sc.dump.reconciled_threads};
+                      .dump_reconciled = sc.dump.reconciled_threads,
+                      .repeat = opt.repeat ? &rep : NULL};
     if (opt.work_dir) {
         snprintf(path, sizeof(path), "%s/ptosim_run.json", opt.work_dir);
         if (report_write_run(c, &ri, path, err, sizeof(err)) != 0) {

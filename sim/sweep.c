@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <math.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -94,7 +95,9 @@ void sweep_usage(void)
          "  --ring-heap LIST              heap bytes per ring (power of 2 >= 1024)\n"
          "  --ring-dep-pool LIST          dependency-list entries per ring ([4, INT32_MAX])\n"
          "  --aicpu-thread-num LIST       AICPU threads (0 = auto, else 2-4)\n"
-         "Every other option of `ptosim run` (ptosim run --help) goes to every point unchanged.\n"
+         "Every other option of `ptosim run` (ptosim run --help) goes to every point unchanged; with\n"
+         "--repeat N each point is N seeds, and the sweep names the best point and those whose mean\n"
+         "is inside its noise (no more than two standard errors of the difference apart).\n"
          "\n"
          "options:\n"
          "  -o, --work-dir DIR            the sweep's folder (required): sweep.csv, points.csv, and\n"
@@ -761,6 +764,57 @@ static bool csv_field_is(const char *line, int col, const char *value)
     return strncmp(line, value, n) == 0 && (line[n] == ',' || line[n] == '\n');
 }
 
+/* Field col of a CSV line as a number (NAN when absent or not a number). */
+static double csv_number(const char *line, int col)
+{
+    for (int k = 0; k < col && line; k++) {
+        line = strchr(line, ',');
+        if (line)
+            line++;
+    }
+    if (!line || col < 0)
+        return NAN;
+    char *end;
+    double v = strtod(line, &end);
+    return end == line ? NAN : v;
+}
+
+/* One point's makespan over its seeds (--repeat), for the noise summary. */
+typedef struct noise_row {
+    long point;      /* point index */
+    char label[512]; /* its knob values */
+    double mean;     /* makespan mean over the ok runs, us */
+    double sigma;    /* ... sample sd */
+    int runs;        /* ok runs */
+} noise_row;
+
+/* With --repeat, every point's makespan is a mean over seeds: names the best
+ * point and the points whose difference from it is inside the noise. */
+static void print_noise(const noise_row *v, long n)
+{
+    long best = -1;
+    for (long i = 0; i < n; i++)
+        if (v[i].runs > 0 && (best < 0 || v[i].mean < v[best].mean))
+            best = i;
+    if (best < 0)
+        return;
+    const noise_row *b = &v[best];
+    printf("  makespan over %d seeds a point: best point %ld (%s) %.3f +/- %.3f us\n", b->runs, b->point,
+           b->label, b->mean, b->sigma);
+    int inside = 0;
+    for (long i = 0; i < n; i++) {
+        if (i == best || v[i].runs == 0 ||
+            !report_inside_noise(v[i].mean, v[i].sigma, v[i].runs, b->mean, b->sigma, b->runs))
+            continue;
+        printf(
+            "  inside its noise (no more than two standard errors apart): point %ld (%s) %.3f +/- %.3f us\n",
+            v[i].point, v[i].label, v[i].mean, v[i].sigma);
+        inside++;
+    }
+    if (!inside)
+        puts("  every other point differs from it by more than the noise");
+}
+
 /* One line of DIR/points.csv, split in place. */
 typedef struct manifest_line {
     long point;                     /* its index, the line's order */
@@ -886,8 +940,9 @@ static int collect(const char *dir, const int *status, long nstatus)
         }
         free(text);
     }
-    if (!header)
-        header = strdup(report_csv_header);
+    size_t base = strlen(report_csv_header);
+    if (!header && (header = malloc(base + 2)) != NULL)
+        snprintf(header, base + 2, "%s\n", report_csv_header);
     char csv[PATH_MAX + 64];
     snprintf(csv, sizeof(csv), "%s/sweep.csv", dir);
     outfile o;
@@ -901,6 +956,11 @@ static int collect(const char *dir, const int *status, long nstatus)
     }
     fputs(header, out);
     int status_col = csv_column(header, "status"), exit_col = csv_column(header, "exit"), nfields = 1;
+    /* with --repeat every row is a mean over seeds, summed up after the merge */
+    int mean_col = csv_column(header, "makespan_mean_us"),
+        sigma_col = csv_column(header, "makespan_sigma_us"), runs_col = csv_column(header, "repeat_runs");
+    noise_row *noise = NULL;
+    long nnoise = 0;
     for (const char *c = header; *c; c++)
         nfields += *c == ',';
     long missing = 0, not_ok = 0;
@@ -923,6 +983,19 @@ static int collect(const char *dir, const int *status, long nstatus)
         } else {
             fputs(row, out);
             not_ok += status_col >= 0 && !csv_field_is(row, status_col, "ok");
+            if (mean_col >= 0 && runs_col >= 0 && sigma_col >= 0) {
+                noise_row *nr = realloc(noise, (size_t)(nnoise + 1) * sizeof(*noise));
+                if (nr) {
+                    noise = nr;
+                    double runs = csv_number(row, runs_col);
+                    noise[nnoise] = (noise_row){.point = i,
+                                                .mean = csv_number(row, mean_col),
+                                                .sigma = csv_number(row, sigma_col),
+                                                .runs = isnan(runs) ? 0 : (int)runs};
+                    snprintf(noise[nnoise].label, sizeof(noise[nnoise].label), "%s", label);
+                    nnoise++;
+                }
+            }
         }
         free(text);
     }
@@ -940,6 +1013,8 @@ static int collect(const char *dir, const int *status, long nstatus)
         printf(" (%ld %s: see the status column)", missing ? missing : not_ok,
                missing ? "missing" : "not ok");
     putchar('\n');
+    print_noise(noise, nnoise);
+    free(noise);
     if (missing) {
         fflush(stdout);
         fprintf(

@@ -43,7 +43,14 @@ typedef struct trial {
     double top_us[TUNE_TOP_KERNELS];
     int top_pipe[TUNE_TOP_KERNELS];
     double top_frac[TUNE_TOP_KERNELS];
-    bool top_pipes[TUNE_TOP_KERNELS]; /* the kernel has a pipe model */
+    bool top_pipes[TUNE_TOP_KERNELS];  /* the kernel has a pipe model */
+    bool oh;                           /* the overhead model was computed */
+    bool oh_present[2];                /* ... an engine ran something */
+    double oh_pct[2];                  /* ... per-engine overhead, % of the makespan */
+    double oh_all, oh_has;             /* ... all and has, % */
+    double cp_span, cp_exec, cp_sched; /* ... critical path: span, compute and scheduler-injected, us */
+    int runs;                          /* --repeat: seeds whose run ended ok (0: one plain run) */
+    double sigma_us; /* ... the makespan's sample sd over them (makespan_us is their mean) */
 } trial;
 
 static bool ok(const trial *t)
@@ -151,14 +158,73 @@ static int simulate(const platform *plat, const chip_config *cfg, const char *pa
         t->top_pipe[k] = best;
         t->top_frac[k] = ks->window_cycles ? ks->busy_cycles[best] / (double)ks->window_cycles : 0;
     }
+    ohm_result oh;
+    if (chip_overhead(c, &oh) == 0 && oh.computed) {
+        t->oh = true;
+        for (int ty = 0; ty < 2; ty++) {
+            t->oh_present[ty] = oh.eng[ty].present;
+            t->oh_pct[ty] = ohm_pct(&oh, oh.eng[ty].overhead_us);
+        }
+        t->oh_all = ohm_pct(&oh, oh.all_us);
+        t->oh_has = ohm_pct(&oh, oh.has_us);
+        t->cp_span = oh.cp_span_us;
+        t->cp_exec = oh.cp_exec_us;
+        t->cp_sched = oh.cp_sched_us;
+    }
+    ohm_result_free(&oh);
     chip_free(c);
     free(c);
     return 0;
 }
 
+/* --repeat N: the trial's makespan is the mean over seeds seed .. seed + N - 1
+ * (the other figures are the first seed's). */
+static int simulate_n(const platform *plat, const chip_config *cfg, const char *path, long n, trial *t,
+                      char *err, size_t errlen)
+{
+    if (simulate(plat, cfg, path, t, err, errlen) != 0)
+        return -1;
+    if (n <= 0 || !ok(t))
+        return 0;
+    double *v = malloc((size_t)n * sizeof(*v));
+    if (!v) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    int k = 0;
+    v[k++] = t->makespan_us;
+    for (long i = 1; i < n; i++) {
+        chip_config c = *cfg;
+        c.seed = cfg->seed + (uint64_t)i;
+        trial u;
+        if (simulate(plat, &c, path, &u, err, errlen) != 0) {
+            free(v);
+            return -1;
+        }
+        if (ok(&u))
+            v[k++] = u.makespan_us;
+    }
+    report_repeat r;
+    report_repeat_stats(v, k, &r);
+    free(v);
+    t->runs = k;
+    t->makespan_us = r.mean;
+    t->sigma_us = r.sigma;
+    return 0;
+}
+
+/* Is trial a's makespan inside the noise of b's (both --repeat means)? */
+static bool inside_noise(const trial *a, const trial *b)
+{
+    return a->runs > 1 && b->runs > 1 &&
+           report_inside_noise(a->makespan_us, a->sigma_us, a->runs, b->makespan_us, b->sigma_us, b->runs);
+}
+
 static void describe(const trial *t, char *out, size_t len)
 {
-    if (ok(t))
+    if (ok(t) && t->runs > 1)
+        snprintf(out, len, "makespan %.3f +/- %.3f us over %d seeds", t->makespan_us, t->sigma_us, t->runs);
+    else if (ok(t))
         snprintf(out, len, "makespan %.3f us", t->makespan_us);
     else if (t->status == CHIP_FATAL)
         snprintf(out, len, "fails: runtime error %d %s", t->code, rterr_name(t->code));
@@ -256,6 +322,19 @@ static void print_run(const trial *t, const graph *g)
     for (int ty = 0; ty < 2; ty++)
         printf("   %s: busy %.1f%%, idle while a task of its type was ready %.1f%% of its core time\n",
                TYPES[ty], 100 * t->busy[ty], 100 * t->idle_ready[ty]);
+    if (t->oh) {
+        fputs("   scheduler overhead (a core idle while a ready task waits to be dispatched):", stdout);
+        for (int ty = 0; ty < 2; ty++)
+            if (t->oh_present[ty])
+                printf(" %s %.1f%%,", TYPES[ty], t->oh_pct[ty]);
+        printf(" all %.1f%%, has %.1f%% of the makespan: %s\n", t->oh_all, t->oh_has, ohm_verdict(t->oh_has));
+        if (t->cp_span > 0)
+            printf("   critical path: %.3f us, compute %.1f%%, scheduler-injected %.1f%%\n", t->cp_span,
+                   100 * t->cp_exec / t->cp_span, 100 * t->cp_sched / t->cp_span);
+    } else if (t->tasks > 0) {
+        printf("   scheduler overhead: not computed (more than %u executions or tasks)\n",
+               OHM_MAX_EXECUTIONS);
+    }
     puts("3. Is a ring the limit?");
     orch_block_site sites[ORCH_BLOCK_SITES];
     memcpy(sites, t->sites, sizeof(sites));
@@ -318,7 +397,9 @@ static void usage(FILE *f)
           "when the makespan improves, and prints the recommended settings as ptosim flags and as a\n"
           "RunConfig. Run options (-p, --set, --ring-*, --aicpu-thread-num, timeouts) set the start.\n"
           "\n"
-          "  --max-trials N   simulations the search may spend (default 24)\n",
+          "  --max-trials N   simulations the search may spend (default 24)\n"
+          "  --seed N         variation on (ptosim run --help); --repeat N: every trial is N seeds, and a\n"
+          "                   change is kept only when its gain is beyond the seeds' noise\n",
           f);
 }
 
@@ -387,7 +468,7 @@ int tune_main(int argc, char **argv)
     printf("ptosim tune: %s (%ld tasks) on %s\n", g.name, lr.tasks, plat.name);
     print_lint(&lr, &g);
     trial base, best, t;
-    if (simulate(&plat, &cfg, opt.graph, &base, err, sizeof(err)) != 0) {
+    if (simulate_n(&plat, &cfg, opt.graph, opt.repeat, &base, err, sizeof(err)) != 0) {
         fprintf(stderr, "ptosim: %s\n", err);
         graph_close(&g);
         lint_report_free(&lr);
@@ -413,7 +494,7 @@ int tune_main(int argc, char **argv)
                     break;
                 chip_config next = cur;
                 set_knob(&next, cand[i], nv);
-                if (simulate(&plat, &next, opt.graph, &t, err, sizeof(err)) != 0) {
+                if (simulate_n(&plat, &next, opt.graph, opt.repeat, &t, err, sizeof(err)) != 0) {
                     fprintf(stderr, "ptosim: %s\n", err);
                     graph_close(&g);
                     lint_report_free(&lr);
@@ -424,8 +505,14 @@ int tune_main(int argc, char **argv)
                 char what[160];
                 describe(&t, what, sizeof(what));
                 bool better = ok(&t) && (!ok(&best) || t.makespan_us < best.makespan_us * (1 - TUNE_GAIN));
+                /* with --repeat, a gain the seeds' noise could explain is not one */
+                bool noise = better && ok(&best) && inside_noise(&t, &best);
+                better &= !noise;
                 printf("   ring %d %s %" PRIu64 " -> %" PRIu64 ": %s, %s\n", cand[i].ring,
-                       runcfg_knob_name(cand[i].knob), v, nv, what, better ? "kept" : "dropped");
+                       runcfg_knob_name(cand[i].knob), v, nv, what,
+                       better  ? "kept"
+                       : noise ? "inside the noise (two standard errors of the difference), dropped"
+                               : "dropped");
                 if (better) {
                     cur = next;
                     best = t;

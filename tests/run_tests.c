@@ -18,14 +18,18 @@ int main(void)
     srunner_add_suite(sr, suite_hbm());
     srunner_add_suite(sr, suite_dump());
     srunner_add_suite(sr, suite_import());
+    srunner_add_suite(sr, suite_kcost());
     srunner_add_suite(sr, suite_conform());
     srunner_add_suite(sr, suite_sched());
     srunner_add_suite(sr, suite_calib());
+    srunner_add_suite(sr, suite_ohm());
+    srunner_add_suite(sr, suite_vary());
     srunner_add_suite(sr, suite_gen());
     srunner_add_suite(sr, suite_worker());
     srunner_add_suite(sr, suite_tune());
     srunner_add_suite(sr, suite_report());
     srunner_add_suite(sr, suite_e2e());
+    srunner_add_suite(sr, suite_install());
     srunner_add_suite(sr, suite_sweep());
     srunner_run_all(sr, CK_ENV);
     int failed = srunner_ntests_failed(sr);

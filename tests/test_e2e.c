@@ -331,6 +331,7 @@ START_TEST(run_report_and_name_map_describe_the_run)
                                        "simgrid_cfg",
                                        "outcome",
                                        "makespan_us",
+                                       "repeat",
                                        "orchestrator_end_us",
                                        "tasks",
                                        "busy_fraction",
@@ -343,6 +344,7 @@ START_TEST(run_report_and_name_map_describe_the_run)
                                        "profiling",
                                        "args_dump",
                                        "scheduler",
+                                       "overhead",
                                        "outputs",
                                        "simulator",
                                        NULL};

@@ -413,24 +413,38 @@ START_TEST(paged_attention_plain_edges_by_hand)
 }
 END_TEST
 
-START_TEST(decode_layer_has_542_tasks_per_layer)
+START_TEST(decode_layer_fa_fused_has_the_harvested_structure)
 {
+    /* decode_fwd_layers.cpp at b6c9b5b, one layer: copy_hidden, then in the layer scope two allocs and 19
+     * tasks (x_gamma of 5 blocks, rms_recip, 3 seeds with q_proj 40 / k_proj 8 / v_proj 8 blocks,
+     * fa_work_build, qk_gamma, qk_recip, rope_qkv 16, 3 MLP seeds, fa_fused MIX 24, online_softmax 48,
+     * out_seed, attn_fence), a manual scope of 333 (50 out_proj, 5 casts, post_rms_reduce, 85 gate and 85
+     * up, 17 silu, 85 down_proj, 5 down_cast_residual), out_consolidate; copy_out. Executions:
+     * 5 + 1 + 1 + 40 + 1 + 8 + 1 + 8 + 1 + 1 + 1 + 16 + 3 + 24 x 3 + 48 + 1 + 1 = 209 in the auto part,
+     * 333 in the manual scope, 1 out_consolidate: 543 a layer, plus copy_hidden and copy_out */
     char *t = gen("decode_layer", NULL);
-    ck_assert_int_eq(count(t, "\"kernel\": \"q_proj\""), 40);
-    ck_assert_int_eq(count(t, "\"kernel\": \"gate_proj\""), 34);
-    ck_assert_int_eq(count(t, "\"kernel\": \"silu\""), 22);
-    ck_assert_int_eq(count(t, "\"kernel\": \"rope_qkv\""), 16);
-    ck_assert_int_eq(count(t, "\"kernels\": [\"fa_fused_aic\""),
-                     16 * 7); /* ceil(3500 / 512) chunks per row */
-    chip *c = runs(t, 542, 542);
-    ck_assert_uint_eq(c->executions, 542 + 2 * 16 * 7); /* a MIX task runs on three cores */
+    ck_assert_int_eq(count(t, "\"mode\": \"manual\""), 1);
+    ck_assert_int_eq(count(t, "\"kernel\": \"q_proj\", \"block_num\": 40"), 1);
+    ck_assert_int_eq(count(t, "\"kernel\": \"rope_qkv\", \"block_num\": 16"), 1);
+    ck_assert_int_eq(
+        count(t, "\"kernels\": [\"fa_fused_aic\", \"fa_fused_aiv\", \"fa_fused_aiv\"], \"block_num\": 24"),
+        1);
+    ck_assert_int_eq(count(t, "\"kernel\": \"online_softmax\", \"block_num\": 48"), 1);
+    ck_assert_int_eq(count(t, "\"kernel\": \"out_proj\""), 50);
+    ck_assert_int_eq(count(t, "\"kernel\": \"gate_proj\""), 85);
+    ck_assert_int_eq(count(t, "\"kernel\": \"silu\""), 17);
+    ck_assert_int_eq(count(t, "\"kernel\": \"down_proj\""), 85);
+    ck_assert_int_eq(count(t, ALLOC), 3);
+    chip *c = runs(t, 2 + 353, 2 + 353 + 3);
+    ck_assert_uint_eq(c->executions, 2 + 209 + 333 + 1);
     tu_chip_free(c);
     free(t);
+    /* two layers: the 1088 AICore tasks of the runtime's StressBatch16Seq3500 at that commit */
     t = gen("decode_layer", "--layers", "2", NULL);
-    ck_assert_int_eq(count(t, "gen_decode_layer:1\""), 2);
-    check_kind(t, 2 * 542, 0);
-    /* 254 + 4 B + 2 B ceil(S/512) per layer */
-    check_kind(gen("decode_layer", "--batch", "2", "--seq", "1025", NULL), 254 + 8 + 2 * 2 * 3, 0);
+    c = runs(t, 2 + 2 * 353, 2 + 2 * 353 + 1 + 2 * 2);
+    ck_assert_uint_eq(c->executions, 1088);
+    tu_chip_free(c);
+    free(t);
 }
 END_TEST
 
@@ -477,11 +491,11 @@ START_TEST(output_is_deterministic)
     free(a);
     free(b);
     free(c);
-    a = gen("decode_layer", "--batch", "2", NULL);
-    b = gen("decode_layer", "--batch", "2", NULL);
+    a = gen("decode_layer", "--seq", "1000", NULL);
+    b = gen("decode_layer", "--seq", "1000", NULL);
     ck_assert_str_eq(a, b);
     /* the description records every parameter, so a file says how to make it again */
-    ck_assert_msg(strstr(a, "\"description\": \"ptosim gen decode_layer --batch 2 --seq 3500 --layers 1 "
+    ck_assert_msg(strstr(a, "\"description\": \"ptosim gen decode_layer --batch 16 --seq 1000 --layers 1 "
                             "--variant fa_fused --attention-core-num 24\"") != NULL,
                   "description");
     free(a);
@@ -550,6 +564,12 @@ START_TEST(bad_parameters_are_named)
     gen_fails(
         a17, "ptosim gen: decode_layer: --seq: qwen3_14b_decode sizes its KV pool for 5500 tokens (MAX_SEQ), "
              "got 5501\n");
+    const char *a18[] = {"gen", "decode_layer", "--batch", "2", NULL};
+    gen_fails(a18, "ptosim gen: decode_layer: --batch: fa_fused is generated code for batch 16, got 2\n");
+    const char *a19[] = {"gen", "decode_layer", "--seq", "6000", NULL};
+    gen_fails(
+        a19,
+        "ptosim gen: decode_layer: --seq: fa_fused sizes its KV pool for 5500 tokens (MAX_SEQ), got 6000\n");
     const char *a9[] = {"gen", NULL};
     gen_fails(a9, "usage: ptosim gen KIND");
 
@@ -622,7 +642,7 @@ Suite *suite_gen(void)
     tcase_add_test(tc, paged_attention_manual_matches_the_runtime_manual_scope_capture);
     tcase_add_test(tc, paged_attention_batch_matches_the_runtime_batch_capture);
     tcase_add_test(tc, paged_attention_plain_edges_by_hand);
-    tcase_add_test(tc, decode_layer_has_542_tasks_per_layer);
+    tcase_add_test(tc, decode_layer_fa_fused_has_the_harvested_structure);
     tcase_add_test(tc, decode_layer_qwen3_variant_has_the_example_structure);
     tcase_add_test(tc, decode_layer_qwen3_matches_the_runtime_noop_capture);
     tcase_add_test(tc, output_is_deterministic);

@@ -312,7 +312,8 @@ START_TEST(the_sse_pending_cohort_is_staged_locally_as_in_the_capture)
     ck_assert_int_eq(phase_sum(real, "early_dispatch", -1), 8);
     ck_assert_int_eq(phase_sum(real, "drain", -1) + phase_sum(real, "drain_publish", -1), 0);
 
-    const char *args[] = {"import", REAL("sse_pending"), NULL};
+    /* the swimlane's times: the blockers must still run when the consumer comes */
+    const char *args[] = {"import", "--costs", "swimlane", REAL("sse_pending"), NULL};
     run_out r = tu_run(args);
     ck_assert_msg(r.status == 0, "%s", r.err);
     ck_assert(!line_has(line_of(r.out, "t4294967299"), "\"sync_start\""));
@@ -372,8 +373,8 @@ static const char *rerun_real(const char *name)
     char *text = import_real(name);
     const char *dir = tu_tmpdir();
     char *g = tu_write(dir, "imported.jsonl", text);
-    const char *args[] = {"run", g, "-p", "a2a3sim", "-o", dir, "--enable-dep-gen", "--enable-scope-stats", "--quiet",
-                          NULL};
+    const char *args[] = {
+        "run", g, "-p", "a2a3sim", "-o", dir, "--enable-dep-gen", "--enable-scope-stats", "--quiet", NULL};
     run_out r = tu_run(args);
     ck_assert_msg(r.status == 0, "%s: %s", name, r.err);
     tu_run_free(&r);
@@ -490,8 +491,9 @@ START_TEST(created_tensors_come_back_from_heap_offsets)
     /* heap_rebase: the second producer's output lands where the first one's
      * was (the empty ring rebased to 0): one tensor id, two buffers */
     g = import_real("heap_rebase");
-    ck_assert(line_has(line_of(g, "t4294967296"), "{\"dir\": \"out\", \"tensor\": \"o4294967296_0\", \"dtype\": "
-                                                  "\"FLOAT32\", \"shape\": [262144]}"));
+    ck_assert(line_has(line_of(g, "t4294967296"),
+                       "{\"dir\": \"out\", \"tensor\": \"o4294967296_0\", \"dtype\": "
+                       "\"FLOAT32\", \"shape\": [262144]}"));
     ck_assert(line_has(line_of(g, "t4294967299"), "{\"dir\": \"in\", \"tensor\": \"o4294967298_0\""));
     ck_assert(line_has(g, "\"ring_heap\": [268435456, 1572864, 268435456, 268435456]"));
     free(g);
@@ -510,9 +512,9 @@ START_TEST(scope_modes_creators_and_manual_dep_come_back)
     static const struct {
         const char *site;
         bool manual;
-    } scopes[] = {{"decode_fwd_layers_2l.cpp:60\"", false},  {"decode_fwd_layers_2l.cpp:101\"", false},
-                  {"decode_fwd_layers_2l.cpp:115\"", true},  {"decode_fwd_layers_2l.cpp:140\"", false},
-                  {"decode_fwd_layers_2l.cpp:232\"", true},  {"decode_fwd_layers_2l.cpp:1969\"", false}};
+    } scopes[] = {{"decode_fwd_layers_2l.cpp:60\"", false}, {"decode_fwd_layers_2l.cpp:101\"", false},
+                  {"decode_fwd_layers_2l.cpp:115\"", true}, {"decode_fwd_layers_2l.cpp:140\"", false},
+                  {"decode_fwd_layers_2l.cpp:232\"", true}, {"decode_fwd_layers_2l.cpp:1969\"", false}};
     for (size_t k = 0; k < sizeof(scopes) / sizeof(scopes[0]); k++) {
         const char *at = strstr(g, scopes[k].site);
         ck_assert_msg(at != NULL, "%s", scopes[k].site);
@@ -562,7 +564,8 @@ START_TEST(import_of_a_rerun_is_a_fixed_point)
     closedir(d);
     ck_assert_int_ge(n, 24);
     /* the one generator variant with no committed instance */
-    const char *gen[] = {"gen", "paged_attention", "--variant", "batch", "--batch", "2", "--context", "256", NULL};
+    const char *gen[] = {"gen", "paged_attention", "--variant", "batch", "--batch",
+                         "2",   "--context",       "256",       NULL};
     run_out r = tu_run(gen);
     ck_assert_msg(r.status == 0, "%s", r.err);
     const char *dir = tu_tmpdir(), *a = tu_tmpdir(), *b = tu_tmpdir();
@@ -589,24 +592,28 @@ START_TEST(import_notes_what_it_inferred_and_caps_them)
     const char *args[] = {"import", real_dir("batch_pa_small1"), NULL};
     run_out r = tu_run(args);
     ck_assert_int_eq(r.status, 0);
-    ck_assert_str_eq(r.err, "ptosim import: note: tensor 3463261816522170288 is written and read in auto scopes "
-                            "but no TensorMap edge names it: imported as manual_dep\n");
+    ck_assert_str_eq(r.err, "ptosim: note: tensor 3463261816522170288 is written and read in auto scopes "
+                            "but no TensorMap edge names it: imported as manual_dep\n"
+                            "ptosim: kernel costs from the model: the swimlane has 24 cores, a simulator "
+                            "platform's, whose times are the host's (--costs swimlane takes them anyway)\n");
     tu_run_free(&r);
     /* 25 external tensors, each written then read with no TensorMap edge */
     char *deps = malloc(65536);
     size_t n = (size_t)snprintf(deps, 65536, "{\"tasks\":[");
     for (int k = 0; k < 50; k++)
-        n += (size_t)snprintf(deps + n, 65536 - n,
-                              "%s{\"task_id\":\"%d\",\"scope\":\"auto\",\"early_dispatch\":false,\"kernel_ids\":[-1,0,"
-                              "-1],\"block_num\":1,\"args\":[{\"idx\":0,\"type\":\"%s\",\"tensor_id\":\"%d\",\"dtype\":"
-                              "\"FLOAT32\",\"shape\":[16],\"start_offset\":\"0\",\"strides\":[1]}]}",
-                              k ? "," : "", k, k % 2 ? "INPUT" : "INOUT", 1000 + k / 2);
+        n += (size_t)snprintf(
+            deps + n, 65536 - n,
+            "%s{\"task_id\":\"%d\",\"scope\":\"auto\",\"early_dispatch\":false,\"kernel_ids\":[-1,0,"
+            "-1],\"block_num\":1,\"args\":[{\"idx\":0,\"type\":\"%s\",\"tensor_id\":\"%d\",\"dtype\":"
+            "\"FLOAT32\",\"shape\":[16],\"start_offset\":\"0\",\"strides\":[1]}]}",
+            k ? "," : "", k, k % 2 ? "INPUT" : "INOUT", 1000 + k / 2);
     n += (size_t)snprintf(deps + n, 65536 - n, "],\"tensors\":[");
     for (int k = 0; k < 25; k++)
-        n += (size_t)snprintf(deps + n, 65536 - n,
-                              "%s{\"tensor_id\":\"%d\",\"buffer_addr\":\"%d\",\"version\":0,\"dtype\":\"FLOAT32\","
-                              "\"buffer_numel\":\"16\"}",
-                              k ? "," : "", 1000 + k, 4096 * (k + 1));
+        n += (size_t)snprintf(
+            deps + n, 65536 - n,
+            "%s{\"tensor_id\":\"%d\",\"buffer_addr\":\"%d\",\"version\":0,\"dtype\":\"FLOAT32\","
+            "\"buffer_numel\":\"16\"}",
+            k ? "," : "", 1000 + k, 4096 * (k + 1));
     snprintf(deps + n, 65536 - n, "],\"edges\":[]}\n");
     const char *dir = tu_tmpdir();
     free(tu_write(dir, "deps.json", deps));
@@ -617,9 +624,338 @@ START_TEST(import_notes_what_it_inferred_and_caps_them)
     int lines = 0;
     for (const char *p = r.err; *p; p++)
         lines += *p == '\n';
-    ck_assert_int_eq(lines, 21);
-    ck_assert_ptr_nonnull(strstr(r.err, "\nptosim import: note: 5 more notes like these\n"));
+    ck_assert_int_eq(lines, 22); /* the costs notice, 20 notes, the count of the rest */
+    ck_assert_ptr_nonnull(strstr(r.err, "\nptosim: note: 5 more notes like these\n"));
     tu_run_free(&r);
+}
+END_TEST
+
+/* A ring heap of 64 KiB holds under three blocks of paged attention (22.5
+ * KiB each): the ring wraps, heap addresses are made again by later tasks,
+ * as other dtypes and sizes (a BF16 pij's address later holds a FLOAT32
+ * sij). Each creation is found from its readers, and the rerun gives back
+ * deps.json byte for byte. */
+START_TEST(a_wrapping_heap_ring_round_trips)
+{
+    const char *gen[] = {"gen", "paged_attention", "--batch", "2", "--context", "1024", NULL};
+    run_out r = tu_run(gen);
+    ck_assert_int_eq(r.status, 0);
+    const char *dir = tu_tmpdir(), *a = tu_tmpdir(), *b = tu_tmpdir();
+    char *g0 = tu_write(dir, "pa.jsonl", r.out);
+    tu_run_free(&r);
+    const char *run1[] = {"run",
+                          g0,
+                          "-o",
+                          a,
+                          "--ring-heap",
+                          "0,0,65536,0",
+                          "--enable-dep-gen",
+                          "--enable-scope-stats",
+                          "--enable-chip-swimlane",
+                          "1",
+                          "--quiet",
+                          NULL};
+    r = tu_run(run1);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    char *g1 = import_of(a);
+    char *text = tu_read(g1);
+    ck_assert_ptr_nonnull(strstr(text, "\"ring_heap\": [268435456, 268435456, 65536, 268435456]"));
+    free(text);
+    capture(g1, b, true);
+    char *d1 = deps_of(a), *d2 = deps_of(b);
+    ck_assert_msg(strcmp(d1, d2) == 0, "deps.json differs after the round trip of a wrapping heap");
+    free(d1);
+    free(d2);
+    free(g0);
+    free(g1);
+}
+END_TEST
+
+/* ---- kernel costs (issue 12) ---- */
+
+/* The "kernels" entry of func f in an imported graph's header (caller deletes). */
+static cJSON *kernel_entry(const char *graph, int f)
+{
+    const char *nl = strchr(graph, '\n');
+    char *head = strndup(graph, (size_t)(nl - graph));
+    cJSON *h = cJSON_Parse(head);
+    free(head);
+    ck_assert_ptr_nonnull(h);
+    cJSON *k = NULL;
+    cJSON *e;
+    cJSON_ArrayForEach(e, cJSON_GetObjectItem(h, "kernels"))
+    {
+        if (cJSON_GetObjectItem(e, "id")->valueint == f)
+            k = cJSON_Duplicate(e, true);
+    }
+    cJSON_Delete(h);
+    ck_assert_msg(k != NULL, "no kernel %d", f);
+    return k;
+}
+
+static char *cost_text(const cJSON *kernel)
+{
+    return cJSON_PrintUnformatted(cJSON_GetObjectItem(kernel, "cost"));
+}
+
+/* Imports dir with extra args (NULL-terminated, may be empty); returns the run. */
+static run_out import_with(const char *dir, const char *a1, const char *a2)
+{
+    const char *args[] = {"import", a1 ? a1 : dir, a1 ? a2 : NULL, a1 ? dir : NULL, NULL};
+    return tu_run(args);
+}
+
+/* pa_small1 was captured on a2a3sim (24 cores): by default import derives
+ * every kernel's cost from its args (test_kcost.c works them out) and says
+ * so on stderr; the graph reads them as pipe forms with a note each. */
+START_TEST(a_simulator_capture_gets_the_models_costs_by_default)
+{
+    run_out r = import_with(real_dir("pa_small1"), NULL, NULL);
+    ck_assert_int_eq(r.status, 0);
+    ck_assert_str_eq(r.err, "ptosim: kernel costs from the model: the swimlane has 24 cores, a simulator "
+                            "platform's, whose times are the host's (--costs swimlane takes them anyway)\n");
+    static const char *const want[4] = {"{\"tiles\":1,\"buffers\":2,\"mte2\":{\"bytes\":1024},\"mte1\":{"
+                                        "\"bytes\":1024},\"cube\":{\"m\":16,\"n\":16,"
+                                        "\"k\":16,\"dtype\":\"FLOAT16\"},\"fixpipe\":{\"bytes\":1024}}",
+                                        "{\"tiles\":1,\"buffers\":2,\"mte2\":{\"bytes\":1024},\"vector\":{"
+                                        "\"elems\":256,\"dtype\":\"FLOAT32\"},"
+                                        "\"mte3\":{\"bytes\":640}}",
+                                        "{\"tiles\":1,\"buffers\":2,\"mte2\":{\"bytes\":1024},\"mte1\":{"
+                                        "\"bytes\":1024},\"cube\":{\"m\":16,\"n\":16,"
+                                        "\"k\":16,\"dtype\":\"FLOAT16\"},\"fixpipe\":{\"bytes\":1024}}",
+                                        "{\"tiles\":1,\"buffers\":2,\"mte2\":{\"bytes\":3328},\"vector\":{"
+                                        "\"elems\":256,\"dtype\":\"FLOAT32\"},"
+                                        "\"mte3\":{\"bytes\":2176}}"};
+    for (int f = 0; f < 4; f++) {
+        cJSON *k = kernel_entry(r.out, f);
+        char *c = cost_text(k);
+        ck_assert_str_eq(c, want[f]);
+        ck_assert_ptr_nonnull(strstr(cJSON_GetObjectItem(k, "note")->valuestring, "from its args"));
+        free(c);
+        cJSON_Delete(k);
+    }
+    /* the third block's softmax reads a [16, 1] view: its own, smaller cost */
+    ck_assert(line_has(line_of(r.out, "t8589934601"),
+                       "\"cost\": {\"tiles\": 1, \"buffers\": 2, \"mte2\": {\"bytes\": 64}"));
+    ck_assert(!line_has(line_of(r.out, "t8589934597"), "\"cost\""));
+    /* chip-scale: the graph runs in microseconds, where the host-clock times gave 5.4 ms */
+    const char *dir = tu_tmpdir();
+    char *g = tu_write(dir, "pa.jsonl", r.out);
+    tu_run_free(&r);
+    const char *run[] = {"run", g, "-p", "a2a3sim", "-o", dir, "--quiet", NULL};
+    r = tu_run(run);
+    ck_assert_int_eq(r.status, 0);
+    tu_run_free(&r);
+    char p[4200];
+    snprintf(p, sizeof(p), "%s/ptosim_run.json", dir);
+    cJSON *j = tu_json_file(p);
+    double m = cJSON_GetObjectItem(j, "makespan_us")->valuedouble;
+    ck_assert_msg(m > 5 && m < 50, "makespan %.3f us", m);
+    cJSON_Delete(j);
+    free(g);
+}
+END_TEST
+
+/* --costs swimlane: each kernel's median time in the capture (ticks of 20 ns),
+ * as import always did; a time orders of magnitude from the model's is said. */
+START_TEST(costs_swimlane_takes_the_capture_times_and_says_when_they_are_implausible)
+{
+    char p[4200];
+    snprintf(p, sizeof(p), "%s/chip_swimlane_records.json", real_dir("bgemm_case1"));
+    cJSON *sw = tu_json_file(p);
+    double d[256];
+    int n = 0;
+    const cJSON *e;
+    cJSON_ArrayForEach(e, cJSON_GetObjectItem(sw, "aicore_tasks"))
+    {
+        /* GEMM runs on the 8 AIC cores, 0..7 */
+        if (cJSON_GetArrayItem(e, 0)->valueint < 8 && n < 256)
+            d[n++] = (cJSON_GetArrayItem(e, 4)->valuedouble - cJSON_GetArrayItem(e, 3)->valuedouble) * 20;
+    }
+    cJSON_Delete(sw);
+    ck_assert_int_eq(n, 64);
+    for (int i = 1; i < n; i++) /* insertion sort: the median */
+        for (int j = i; j > 0 && d[j - 1] > d[j]; j--) {
+            double x = d[j];
+            d[j] = d[j - 1];
+            d[j - 1] = x;
+        }
+    run_out r = import_with(real_dir("bgemm_case1"), "--costs", "swimlane");
+    ck_assert_int_eq(r.status, 0);
+    cJSON *k = kernel_entry(r.out, 0);
+    ck_assert_double_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(k, "cost"), "ns")->valuedouble, d[n / 2]);
+    cJSON_Delete(k);
+    char want[256];
+    snprintf(want, sizeof(want), "ptosim: warning: kernel GEMM: the swimlane's %.0f ns is ", d[n / 2]);
+    ck_assert_msg(strstr(r.err, want) &&
+                      strstr(r.err, "x the model's 11064 ns for its args, not a time of this "
+                                    "kernel on a2a3; --costs model derives it instead\n"),
+                  "%s", r.err);
+    tu_run_free(&r);
+}
+END_TEST
+
+/* A table overrides the model kernel by kernel (by name or func id, JSON or
+ * CSV); its kernels' tasks lose their own costs. */
+START_TEST(a_costs_table_overrides_the_model)
+{
+    const char *dir = tu_tmpdir();
+    char *json =
+        tu_write(dir, "costs.json",
+                 "{\n  \"QK\": {\"ns\": 500},\n  \"1\": {\"cycles\": 900},\n  \"UP\": {\"tiles\": 2, "
+                 "\"vector\": {\"elems\": 128, \"dtype\": \"FLOAT32\"}}\n}\n");
+    run_out r = import_with(real_dir("pa_small1"), "--costs", json);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    static const char *const want[4] = {"{\"ns\":500}", "{\"cycles\":900}", NULL,
+                                        "{\"tiles\":2,\"vector\":{\"elems\":128,\"dtype\":\"FLOAT32\"}}"};
+    static const char *const notes[4] = {"the --costs table, line 2", "the --costs table, line 3", NULL,
+                                         "the --costs table, line 4"};
+    for (int f = 0; f < 4; f++) {
+        if (!want[f])
+            continue;
+        cJSON *k = kernel_entry(r.out, f);
+        char *c = cost_text(k);
+        ck_assert_str_eq(c, want[f]);
+        ck_assert_str_eq(cJSON_GetObjectItem(k, "note")->valuestring, notes[f]);
+        free(c);
+        cJSON_Delete(k);
+    }
+    cJSON *pv = kernel_entry(r.out, 2); /* not in the table: the model's */
+    ck_assert_ptr_nonnull(strstr(cJSON_GetObjectItem(pv, "note")->valuestring, "AIC from its args"));
+    cJSON_Delete(pv);
+    ck_assert(!line_has(line_of(r.out, "t8589934601"), "\"cost\"")); /* SF's [16, 1] task takes the table's */
+    tu_run_free(&r);
+    char *csv = tu_write(dir, "costs.csv", "kernel,ns\nSF,700\r\n\n2,1200\n");
+    r = import_with(real_dir("pa_small1"), "--costs", csv);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    cJSON *k = kernel_entry(r.out, 1);
+    char *c = cost_text(k);
+    ck_assert_str_eq(c, "{\"ns\":700}");
+    free(c);
+    cJSON_Delete(k);
+    k = kernel_entry(r.out, 2);
+    c = cost_text(k);
+    ck_assert_str_eq(c, "{\"ns\":1200}");
+    free(c);
+    cJSON_Delete(k);
+    tu_run_free(&r);
+    free(json);
+    free(csv);
+}
+END_TEST
+
+/* Every way a table can be wrong is named with its file and line. */
+START_TEST(costs_table_errors_name_the_file_line_and_kernel)
+{
+    const char *dir = tu_tmpdir();
+    static const struct {
+        const char *name, *text, *want;
+    } cases[] = {
+        {"unknown.json", "{\"QK\": {\"ns\": 1},\n \"NOPE\": {\"ns\": 2}}",
+         "unknown.json:2: kernel 'NOPE' is not one of the capture's kernels: QK (func 0), SF (func 1), PV "
+         "(func 2), "
+         "UP (func 3)\n"},
+        {"twice.csv", "kernel,ns\nQK,1\n0,2\n", "twice.csv:3: kernel '0' has a cost already (line 2)\n"},
+        {"bad.json", "{\"SF\": {\"cube\": {\"m\": 16, \"n\": 16, \"k\": 16}}}",
+         "bad.json:1: SF.cube: the AIV has no cube pipe (its pipes: scalar, mte2, mte3, vector)\n"},
+        {"header.csv", "name,time\nQK,1\n",
+         "header.csv:1: a CSV table starts with the header kernel,ns or kernel,cycles (got \"name,time\")\n"},
+        {"row.csv", "kernel,cycles\nQK,-5\n",
+         "row.csv:2: a row is KERNEL,cycles with a whole number of cycles (got \"QK,-5\")\n"},
+        {"array.json", "[1, 2]",
+         "array.json: not a JSON object of kernel name or func id -> cost (e.g. {\"GEMM\": {\"ns\": "
+         "5000}})\n"},
+        {"empty.csv", "",
+         "empty.csv: empty (a CSV table starts with the header kernel,ns or kernel,cycles)\n"},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        char *path = tu_write(dir, cases[i].name, cases[i].text);
+        run_out r = import_with(real_dir("pa_small1"), "--costs", path);
+        ck_assert_int_eq(r.status, 3);
+        char want[1024];
+        snprintf(want, sizeof(want), "ptosim import: %s/%s", dir, cases[i].want);
+        ck_assert_msg(strstr(r.err, want), "%s\nwanted %s", r.err, want);
+        ck_assert_str_eq(r.out, ""); /* nothing written before the costs are known */
+        tu_run_free(&r);
+        free(path);
+    }
+    run_out r = import_with(real_dir("pa_small1"), "--costs", "/nonexistent/costs.json");
+    ck_assert_int_eq(r.status, 3);
+    ck_assert_ptr_nonnull(
+        strstr(r.err, "ptosim import: /nonexistent/costs.json: cannot read the costs table: No such "
+                      "file or directory\n"));
+    tu_run_free(&r);
+    const char *none[] = {"import", "--costs", NULL};
+    r = tu_run(none);
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_ptr_nonnull(strstr(r.err, "ptosim import: --costs needs swimlane, model or a file\n"));
+    tu_run_free(&r);
+}
+END_TEST
+
+/* A matmul whose m, n, k the args cannot tell is named, with what to add;
+ * a table entry for it lets the import through. */
+START_TEST(a_kernel_the_model_cannot_cost_is_named)
+{
+    const char *dir = tu_tmpdir();
+    free(tu_write(
+        dir, "deps.json",
+        "{\"tasks\":[{\"task_id\":\"0\",\"scope\":\"auto\",\"early_dispatch\":false,\"kernel_ids\":[0,-1,-1],"
+        "\"block_num\":1,\"args\":[{\"idx\":0,\"type\":\"INPUT\",\"tensor_id\":\"1\",\"dtype\":\"FLOAT16\","
+        "\"shape\":[16,32],\"start_offset\":\"0\",\"strides\":[32,1]},{\"idx\":1,\"type\":\"INPUT\","
+        "\"tensor_id\":\"2\",\"dtype\":\"FLOAT16\",\"shape\":[48,64],\"start_offset\":\"0\",\"strides\":[64,"
+        "1]}"
+        "]}],\"tensors\":[{\"tensor_id\":\"1\",\"buffer_addr\":\"4096\",\"version\":0,\"dtype\":\"FLOAT16\","
+        "\"buffer_numel\":\"512\"},{\"tensor_id\":\"2\",\"buffer_addr\":\"8192\",\"version\":0,\"dtype\":"
+        "\"FLOAT16\",\"buffer_numel\":\"3072\"}],\"edges\":[]}\n"));
+    const char *args[] = {"import", dir, NULL};
+    run_out r = tu_run(args);
+    ck_assert_int_eq(r.status, 3);
+    char want[4400];
+    snprintf(
+        want, sizeof(want),
+        "ptosim: kernel costs from the model: the capture has no swimlane to time them\n"
+        "ptosim import: no cost for func0 (func 0): cannot infer m, n, k from arg 1 [48, 64] and arg 0 [16, "
+        "32] "
+        "(no dimension pair matches): give its cost (ns, cycles or the pipe form with cube m, n, k) in a "
+        "--costs table; give it in a table with --costs FILE, e.g. {\"NAME\": {\"ns\": 5000}}\n");
+    ck_assert_str_eq(r.err, want);
+    ck_assert_str_eq(r.out, "");
+    tu_run_free(&r);
+    char *t = tu_write(dir, "t.csv", "kernel,ns\n0,3000\n");
+    r = import_with(dir, "--costs", t);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    free(t);
+}
+END_TEST
+
+/* Every capture imports with chip-scale costs by default; --costs swimlane
+ * gives back the capture's times. */
+START_TEST(every_fixture_imports_with_the_models_costs)
+{
+    DIR *d = opendir(PTOSIM_SRCDIR "/tests/real");
+    ck_assert_ptr_nonnull(d);
+    struct dirent *de;
+    int n = 0;
+    while ((de = readdir(d))) {
+        if (de->d_name[0] == '.' || strchr(de->d_name, '.'))
+            continue;
+        run_out r = import_with(real_dir(de->d_name), NULL, NULL);
+        ck_assert_msg(r.status == 0, "%s: %s", de->d_name, r.err);
+        ck_assert_msg(strstr(r.err, "ptosim: kernel costs from the model: the swimlane has 24 cores"),
+                      "%s: %s", de->d_name, r.err);
+        ck_assert_msg(!strstr(r.out, "\"ns\""), "%s: a flat time in a model-costed graph", de->d_name);
+        tu_run_free(&r);
+        r = import_with(real_dir(de->d_name), "--costs", "swimlane");
+        ck_assert_msg(r.status == 0, "%s: %s", de->d_name, r.err);
+        ck_assert_msg(!strstr(r.err, "kernel costs from the model"), "%s", de->d_name);
+        tu_run_free(&r);
+        n++;
+    }
+    closedir(d);
+    ck_assert_int_ge(n, 17);
 }
 END_TEST
 
@@ -646,6 +982,16 @@ Suite *suite_import(void)
     tcase_add_test(conf, scope_modes_creators_and_manual_dep_come_back);
     tcase_add_test(conf, import_of_a_rerun_is_a_fixed_point);
     tcase_add_test(conf, import_notes_what_it_inferred_and_caps_them);
+    tcase_add_test(conf, a_wrapping_heap_ring_round_trips);
     suite_add_tcase(s, conf);
+    TCase *costs = tcase_create("kernel costs");
+    tcase_set_timeout(costs, 60);
+    tcase_add_test(costs, a_simulator_capture_gets_the_models_costs_by_default);
+    tcase_add_test(costs, costs_swimlane_takes_the_capture_times_and_says_when_they_are_implausible);
+    tcase_add_test(costs, a_costs_table_overrides_the_model);
+    tcase_add_test(costs, costs_table_errors_name_the_file_line_and_kernel);
+    tcase_add_test(costs, a_kernel_the_model_cannot_cost_is_named);
+    tcase_add_test(costs, every_fixture_imports_with_the_models_costs);
+    suite_add_tcase(s, costs);
     return s;
 }

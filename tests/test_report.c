@@ -27,7 +27,12 @@
  *   t1 vadd on AIV_2  14-24 us   > a chain: t0 -> t1 -> t2 (deps.json)
  *   t2 mm   on AIC_1  26-36 us  /
  *   t3 vadd on AIV_3   2-30 us    a side task with no edges
- * The makespan is 36 us; AIC busy 20 of 2 x 36 us = 27.8 %, AIV 38 of 72 = 52.8 %. */
+ * The makespan is 36 us; AIC busy 20 of 2 x 36 us = 27.8 %, AIV 38 of 72 = 52.8 %.
+ * Its overhead, as a run dispatching t0 and t3 at 1.5 us, t1 at 13.5 and t2 at 25.5 would write it: the
+ * window is 2-36 = 34 us; t1 waits ready [12, 13.5) with AIV_2 idle (AIV 1.5 us), t2 [24, 25.5) with both AIC
+ * cores idle (AIC 1.5 us), never both at once: AIC 4.412 %, AIV 4.412 %, all 0, has 8.824 % (partially
+ * scheduler- limited). Critical path t0 -> t1 -> t2 (t2 finishing at 36): compute 30 us, scheduler 4.5 us (t1
+ * and t2 each start 2 us after their producer ends, t0 0.5 us after its dispatch), span 36 - 2 = 34 us. */
 static const char RUN_JSON[] =
     "{\"ptosim_version\": \"test\", \"graph\": {\"file\": \"g.jsonl\", \"name\": \"chain3side\"},\n"
     " \"platform\": {\"name\": \"a2a3\", \"params\": {\"sys_cnt_origin_ticks\": 1000000}},\n"
@@ -65,7 +70,36 @@ static const char RUN_JSON[] =
     "0.0}],\n"
     " \"tensormap\": {\"capacity\": 1024, \"peak\": 0},\n"
     " \"profiling\": {\"perturbed\": false, \"pmu_single_issue\": true},\n"
-    " \"hbm\": {\"saturated_us\": 0.0}\n"
+    " \"hbm\": {\"saturated_us\": 0.0},\n"
+    " \"overhead\": {\"computed\": true, \"executions\": 4, \"tasks\": 4, \"window_us\": 34.000,\n"
+    "  \"overhead_pct\": {\"aic\": 4.412, \"aiv\": 4.412, \"all\": 0.000, \"has\": 8.824},\n"
+    "  \"verdict\": \"partially scheduler-limited\",\n"
+    "  \"aicore_switch\": {\"aic\": {\"cores\": 2, \"min_us_per_core\": 0.000, \"mean_us_per_core\": 0.000, "
+    "\"max_us_per_core\": 0.000, \"events\": 0, \"us_per_event\": 0.000, \"during_overhead_us\": 0.000, "
+    "\"independent_us\": 0.000}, \"aiv\": {\"cores\": 2, \"min_us_per_core\": 0.000, \"mean_us_per_core\": "
+    "0.000, \"max_us_per_core\": 0.000, \"events\": 0, \"us_per_event\": 0.000, \"during_overhead_us\": "
+    "0.000, "
+    "\"independent_us\": 0.000}, \"makespan_bound_us\": [0.000, 0.000]},\n"
+    "  \"head_us\": {\"n\": 4, \"p10\": 0.5, \"p25\": 0.5, \"p50\": 0.5, \"p75\": 0.5, \"p90\": 0.5, "
+    "\"p95\": "
+    "0.5, \"p99\": 0.5, \"max\": 0.5, \"mean\": 0.5, \"total\": 2.0},\n"
+    "  \"tail_us\": {\"n\": 4, \"p10\": 1.0, \"p25\": 1.0, \"p50\": 1.0, \"p75\": 1.0, \"p90\": 1.0, "
+    "\"p95\": "
+    "1.0, \"p99\": 1.0, \"max\": 1.0, \"mean\": 1.0, \"total\": 4.0},\n"
+    "  \"gaps\": {\"steady_switch_us\": {\"n\": 0, \"p10\": 0, \"p25\": 0, \"p50\": 0, \"p75\": 0, \"p90\": "
+    "0, "
+    "\"p95\": 0, \"p99\": 0, \"max\": 0, \"mean\": 0, \"total\": 0}, \"prev_tail_us\": {\"n\": 0, \"p10\": "
+    "0, "
+    "\"p25\": 0, \"p50\": 0, \"p75\": 0, \"p90\": 0, \"p95\": 0, \"p99\": 0, \"max\": 0, \"mean\": 0, "
+    "\"total\": 0}, \"setup_us\": {\"n\": 0, \"p10\": 0, \"p25\": 0, \"p50\": 0, \"p75\": 0, \"p90\": 0, "
+    "\"p95\": 0, \"p99\": 0, \"max\": 0, \"mean\": 0, \"total\": 0}, \"first_switch_us\": {\"n\": 0, "
+    "\"p10\": "
+    "0, \"p25\": 0, \"p50\": 0, \"p75\": 0, \"p90\": 0, \"p95\": 0, \"p99\": 0, \"max\": 0, \"mean\": 0, "
+    "\"total\": 0}, \"wait_us\": {\"n\": 0, \"p10\": 0, \"p25\": 0, \"p50\": 0, \"p75\": 0, \"p90\": 0, "
+    "\"p95\": 0, \"p99\": 0, \"max\": 0, \"mean\": 0, \"total\": 0}, \"per_core\": []},\n"
+    "  \"critical_path\": {\"hops\": 2, \"span_us\": 34.000, \"compute_us\": 30.000, \"scheduler_us\": "
+    "4.500, "
+    "\"other_us\": 0.000}}\n"
     "}\n";
 
 static const char SWIMLANE_JSON[] = "{\"chip_swimlane_level\": 1, \"metadata\": {\"clock_freq_hz\": "
@@ -255,7 +289,10 @@ START_TEST(critical_path_takes_the_predecessor_that_finished_last)
     /* t0 ends at 10, t1 and t2 both at 20; the dummy t3 waits on all three, t4 on t3.
      * The walk from t4 goes through t3 (finishing with its last predecessor, 20) to t1
      * (t1 and t2 tie; the lower id wins). */
-    rd_exec ex[] = {{0, 0, 10, 0}, {1, 0, 20, 1}, {2, 5, 20, 2}, {4, 25, 30, 0}};
+    rd_exec ex[] = {{.task = 0, .start = 0, .end = 10, .core = 0},
+                    {.task = 1, .start = 0, .end = 20, .core = 1},
+                    {.task = 2, .start = 5, .end = 20, .core = 2},
+                    {.task = 4, .start = 25, .end = 30, .core = 0}};
     bool aic[3] = {true, true, true};
     rd_swimlane sl = {.level = 1, .clock_hz = 50000000, .ncores = 3, .aic = aic, .ex = ex, .nex = 4};
     rd_task tasks[] = {
@@ -285,6 +322,32 @@ END_TEST
 /* ------------------------------------------------------------------ */
 /* The page, read as text                                              */
 /* ------------------------------------------------------------------ */
+
+/* A run written before ptosim had the overhead model has no "overhead"; one past the model's limit says
+ * "computed": false. Either way the section says why it shows no figures. */
+START_TEST(the_overhead_section_explains_a_missing_or_uncomputed_model)
+{
+    const char *dir = tu_tmpdir();
+    char *run = strdup(RUN_JSON);
+    char *cut = strstr(run, ",\n \"overhead\"");
+    ck_assert_ptr_nonnull(cut);
+    strcpy(cut, "\n}\n");
+    put(dir, "ptosim_run.json", run);
+    char *page = report_of(dir);
+    ASSERT_HAS(page,
+               "has no <code>overhead</code>: it was written before ptosim computed the scheduler-overhead "
+               "model; run the graph again.");
+    free(page);
+    strcpy(cut, ",\n \"overhead\": {\"computed\": false, \"limit_executions\": 65536}\n}\n");
+    put(dir, "ptosim_run.json", run);
+    page = report_of(dir);
+    ASSERT_HAS(page,
+               "Not computed: the model keeps every execution and edge, and stops past 65536 executions or "
+               "tasks.");
+    free(page);
+    free(run);
+}
+END_TEST
 
 START_TEST(report_of_a_run_draws_the_critical_path_and_the_numbers)
 {
@@ -321,6 +384,16 @@ START_TEST(report_of_a_run_draws_the_critical_path_and_the_numbers)
     ASSERT_HAS(page, "Kernels with a flat cost (no pipe model): vadd.");
     ASSERT_HAS(page, ">90.0%</td>");
     ASSERT_HAS(page, ">50.0%</td>");
+    /* the overhead section: the shares as cards and bars, the verdict, the critical path's split */
+    char *oh = between(page, "<section id=\"overhead\">", "</section>");
+    ASSERT_HAS(oh, "AIC overhead</div><div class=\"v\">4.4%");
+    ASSERT_HAS(oh, "has</div><div class=\"v\">8.8%</div><div class=\"d\">partially scheduler-limited");
+    ASSERT_HAS(
+        oh, "13.2% scheduler</div><div class=\"d\">of the 34.000 µs critical path (2 hops); compute 88.2%");
+    ASSERT_HAS(oh, "<svg id=\"overhead-chart\"");
+    ck_assert_int_eq(count(oh, "<rect"), 8); /* AIC, AIV, all, has: a track and a bar each */
+    ASSERT_HAS(oh, "<td>–</td>");            /* no switch, no split */
+    free(oh);
     /* nothing outside the page: no script, stylesheet link, or URL */
     ck_assert_int_eq(count(page, "<script"), 0);
     ck_assert_int_eq(count(page, "<link"), 0);
@@ -597,6 +670,17 @@ static const bad_case BAD[] = {
      "\"aiv\": "
      "0}, \"rings\": [{}, {}, {}, {}]}",
      "ptosim_run.json: rings[0].task_window: missing or not a number"},
+    {"ptosim_run.json",
+     "{\"outcome\": {\"status\": \"ok\", \"exit_code\": 0}, \"makespan_us\": 1, \"tasks\": {\"submitted\": "
+     "1, \"completed\": 1, \"kernel_tasks\": 1, \"aicore_executions\": 1}, \"busy_fraction\": {\"aic\": 0, "
+     "\"aiv\": 0}, \"overhead\": 3}",
+     "ptosim_run.json: overhead: not an object or null"},
+    {"ptosim_run.json",
+     "{\"outcome\": {\"status\": \"ok\", \"exit_code\": 0}, \"makespan_us\": 1, \"tasks\": {\"submitted\": "
+     "1, \"completed\": 1, \"kernel_tasks\": 1, \"aicore_executions\": 1}, \"busy_fraction\": {\"aic\": 0, "
+     "\"aiv\": 0}, \"overhead\": {\"computed\": true, \"window_us\": 1, \"overhead_pct\": {\"all\": 0, "
+     "\"has\": 0}, \"aicore_switch\": {}, \"head_us\": {\"n\": 1}}}",
+     "ptosim_run.json: overhead.head_us.p50: missing or not a number"},
     /* chip_swimlane_records.json */
     {"dfx_outputs/chip_swimlane_records.json", "{\"chip_swimlane_level\": 1, \"x\": [1, 2",
      "chip_swimlane_records.json: not valid JSON (at byte 37)"},
@@ -1103,10 +1187,10 @@ START_TEST(chromium_renders_every_section_with_its_numbers)
 
     /* every section, in order, each with its charts rendered at a visible size */
     const cJSON *secs = probe_get(R, "sections");
-    static const char *const want_secs[] = {"summary", "swimlane", "rings", "pipes", "sweep"};
-    static const int want_svgs[] = {1, 1, 3, 1, 2};
-    ck_assert_int_eq(cJSON_GetArraySize(secs), 5);
-    for (int i = 0; i < 5; i++) {
+    static const char *const want_secs[] = {"summary", "overhead", "swimlane", "rings", "pipes", "sweep"};
+    static const int want_svgs[] = {1, 1, 1, 3, 1, 2};
+    ck_assert_int_eq(cJSON_GetArraySize(secs), 6);
+    for (int i = 0; i < 6; i++) {
         ck_assert_str_eq(cJSON_GetArrayItem(secs, i)->valuestring, want_secs[i]);
         ck_assert_msg(cJSON_GetObjectItem(probe_get(R, "svgs"), want_secs[i])->valueint == want_svgs[i],
                       "section %s renders %d svgs", want_secs[i],
@@ -1119,6 +1203,8 @@ START_TEST(chromium_renders_every_section_with_its_numbers)
     ASSERT_SHOWS("summary", "AIC busy\n27.8%");
     ASSERT_SHOWS("summary", "AIV busy\n52.8%");
     ASSERT_SHOWS("summary", "bottleneck\nmte2 pipe\n90.0% busy in mm");
+    ASSERT_SHOWS("overhead", "AIV overhead\n4.4%");
+    ASSERT_SHOWS("overhead", "has\n8.8%\npartially scheduler-limited");
     ASSERT_SHOWS("swimlane", "Critical path (red): 3 tasks, t0 to t2");
     ASSERT_SHOWS("swimlane", "2\tt1\tvadd\t14.000\t24.000\t10.000\t2.000");
     ASSERT_SHOWS("rings", "ring 1: 2 samples, highest 4 of 16 (25.0%)");
@@ -1214,6 +1300,7 @@ Suite *suite_report(void)
     tcase_add_test(tc, critical_path_of_a_chain_and_a_side_task_is_the_chain);
     tcase_add_test(tc, critical_path_takes_the_predecessor_that_finished_last);
     tcase_add_test(tc, report_of_a_run_draws_the_critical_path_and_the_numbers);
+    tcase_add_test(tc, the_overhead_section_explains_a_missing_or_uncomputed_model);
     tcase_add_test(tc, ring_occupancy_has_one_series_per_ring_with_samples);
     tcase_add_test(tc, sweep_with_two_swept_knobs_gives_two_curves);
     tcase_add_test(tc, rings_that_move_apart_are_separate_knobs);

@@ -497,11 +497,104 @@ START_TEST(a_sync_start_cohort_in_pending_slots_launches_at_its_last_promotion)
 }
 END_TEST
 
+/* The 3-task chain of test_chip.c with the runtime's pre-#1293 AICore order (record, then FIN): a's
+ * FIN is readable at 11560 + 520 (record) + 80 = 12160 instead of 11640. Thread 0 samples COND at
+ * 1135 + 215 k: the first sample at or after 12160 is k = 52, 12315, ending at 12415 = a's finish
+ * (was 11770). b is ready 40 + 410 + 92 later, 12957, and its store goes out 60 + 120 + 30 after that:
+ * 13167 (was 12522). a's own kernel window does not move. */
+static const char *CHAIN3_TEXT =
+    "{\"ptosim_graph\": 1, \"name\": \"chain3\", \"kernels\": [{\"id\": 0, \"name\": \"vadd\", \"core\": "
+    "\"aiv\", \"cost\": {\"cycles\": 18000}}], \"tensors\": [{\"name\": \"x\", \"dtype\": \"FLOAT32\", "
+    "\"shape\": [16384]}]}\n"
+    "{\"op\": \"submit\", \"kernel\": \"vadd\", \"args\": [{\"dir\": \"in\", \"tensor\": \"x\"}, {\"dir\": "
+    "\"out\", \"tensor\": \"t0\", \"dtype\": \"FLOAT32\", \"shape\": [16384]}]}\n"
+    "{\"op\": \"submit\", \"kernel\": \"vadd\", \"args\": [{\"dir\": \"in\", \"tensor\": \"t0\"}, {\"dir\": "
+    "\"out\", \"tensor\": \"t1\", \"dtype\": \"FLOAT32\", \"shape\": [16384]}]}\n"
+    "{\"op\": \"submit\", \"kernel\": \"vadd\", \"args\": [{\"dir\": \"in\", \"tensor\": \"t1\"}, {\"dir\": "
+    "\"out\", \"tensor\": \"y\", \"dtype\": \"FLOAT32\", \"shape\": [16384]}]}\n";
+
+START_TEST(fin_after_the_record_delays_completion_by_the_write_back)
+{
+    static const char *const sets[] = {"aicore_fin_after_record=1", NULL};
+    chip *c = tu_chip(CHAIN3_TEXT, sets, 4, NULL);
+    ck_assert_int_eq(c->status, CHIP_DONE);
+    const sl_exec *a = tu_exec(c, 0, NULL), *b = tu_exec(c, 1, NULL);
+    ck_assert_uint_eq(a->end, 11560 * PS_PER_NS);
+    ck_assert_uint_eq(a->finish, 12415 * PS_PER_NS);
+    ck_assert_uint_eq(b->dispatch, 13167 * PS_PER_NS);
+    tu_chip_free(c);
+    /* with the swimlane off there is no record to wait for */
+    c = tu_chip(CHAIN3_TEXT, sets, 0, NULL);
+    ck_assert_uint_eq(c->end_time, 35084 * PS_PER_NS);
+    tu_chip_free(c);
+}
+END_TEST
+
+/* One 100 us AIV producer on thread 0's first AIV core and N AIC consumers that read its output, all
+ * wired before it ends. Its completion walk reaches them newest first (fanout lists are prepended):
+ * N, N-1, ..., 1. Through the global queue (FIFO) thread 0 places consumer N on its first AIC core
+ * (core 0); with local-first buffers (pre-#1245) it pops its own buffer last-in first: consumer 1
+ * goes to core 0. With 40 consumers its budget is 8 (24 clusters / 3 threads): it keeps the first 8
+ * the walk pushed (40..33) and spills the 32 others to the peers, which have idle AIC cores. */
+static char *fan_graph(int n)
+{
+    char *t = malloc(512 + 200 * (size_t)n);
+    strcpy(
+        t,
+        "{\"ptosim_graph\": 1, \"name\": \"fan\", \"kernels\": [{\"id\": 0, \"name\": \"p\", \"core\": "
+        "\"aiv\", \"cost\": {\"ns\": 100000}}, {\"id\": 1, \"name\": \"c\", \"core\": \"aic\", \"cost\": "
+        "{\"ns\": 20000}}], \"tensors\": [{\"name\": \"x\", \"dtype\": \"FLOAT32\", \"shape\": [64]}]}\n"
+        "{\"op\": \"submit\", \"kernel\": \"p\", \"args\": [{\"dir\": \"in\", \"tensor\": \"x\"}, {\"dir\": "
+        "\"out\", \"tensor\": \"t\", \"dtype\": \"FLOAT32\", \"shape\": [64]}]}\n");
+    for (int i = 0; i < n; i++) {
+        char l[200];
+        snprintf(l, sizeof(l),
+                 "{\"op\": \"submit\", \"kernel\": \"c\", \"args\": [{\"dir\": \"in\", \"tensor\": \"t\"}, "
+                 "{\"dir\": \"out\", \"tensor\": \"o%d\", \"dtype\": \"FLOAT32\", \"shape\": [64]}]}\n",
+                 i);
+        strcat(t, l);
+    }
+    return t;
+}
+
+START_TEST(local_first_ready_buffers_pop_newest_first_and_spill_past_the_budget)
+{
+    static const char *const local[] = {"sched_local_ready=1", NULL};
+    char *t = fan_graph(8);
+    int core;
+    chip *c = tu_chip(t, NULL, 2, NULL);
+    tu_exec(c, 8, &core);
+    ck_assert_int_eq(core, 0);
+    tu_chip_free(c);
+    c = tu_chip(t, local, 2, NULL);
+    tu_exec(c, 1, &core);
+    ck_assert_int_eq(core, 0);
+    tu_exec(c, 8, &core);
+    ck_assert_int_eq(core, 21); /* thread 0's eighth AIC core: clusters 0, 3, ..., 21 */
+    tu_chip_free(c);
+    free(t);
+    t = fan_graph(40);
+    c = tu_chip(t, local, 2, NULL);
+    for (uint64_t id = 1; id <= 40; id++) {
+        tu_exec(c, id, &core);
+        if (id >= 33)
+            ck_assert_msg(c->cores[core].thread == 0, "consumer %d ran on thread %d", (int)id,
+                          c->cores[core].thread);
+    }
+    tu_exec(c, 33, &core);
+    ck_assert_int_eq(core, 0);
+    tu_chip_free(c);
+    free(t);
+}
+END_TEST
+
 Suite *suite_sched(void)
 {
     Suite *s = suite_create("sched");
     TCase *tc = tcase_create("control path");
     tcase_add_test(tc, dual_issue_starts_the_pending_task_right_after_the_running_one);
+    tcase_add_test(tc, fin_after_the_record_delays_completion_by_the_write_back);
+    tcase_add_test(tc, local_first_ready_buffers_pop_newest_first_and_spill_past_the_budget);
     tcase_add_test(tc, pmu_forces_single_issue);
     tcase_add_test(tc, swimlane_record_writeback_slows_back_to_back_tasks_unless_disabled);
     tcase_add_test(tc, first_task_on_half_the_cores_is_slower);

@@ -113,6 +113,46 @@ static void expect_error(const char *const *args, int status, const char *err)
     tu_run_free(&r);
 }
 
+/* --repeat goes to every point; the sweep then names the best point and those inside its noise. The
+ * scoped fan of 60 tasks of 10 us: window 4 on ring 1 takes at least 200 us, window 64 about 62 us,
+ * whatever the seed (10 us kernels vary by sigma 8 %: microseconds, not a hundred). The dependency pool
+ * changes nothing here, so at window 64 its two points run the same seeds to the same makespans: the
+ * second one is inside the best one's noise, the window-4 points are not. */
+START_TEST(repeat_reaches_every_point_and_names_the_points_inside_the_noise)
+{
+    const char *dir = tu_tmpdir();
+    char *g = write_scoped_fan(dir), *out = path_in(dir, "s");
+    const char *args[] = {"sweep",
+                          g,
+                          "--ring-task-window",
+                          "0/4/0/0,0/64/0/0",
+                          "--ring-dep-pool",
+                          "16,64",
+                          "--repeat",
+                          "3",
+                          "-j",
+                          "1",
+                          "-o",
+                          out,
+                          NULL};
+    run_out r = tu_run(args);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_msg(strstr(r.out, "  makespan over 3 seeds a point: best point 2 (--ring-task-window 0/64/0/0 "
+                                "--ring-dep-pool 16) "),
+                  "%s", r.out);
+    ck_assert_msg(strstr(r.out, "  inside its noise (no more than two standard errors apart): point 3 "
+                                "(--ring-task-window 0/64/0/0 --ring-dep-pool 64) "),
+                  "%s", r.out);
+    ck_assert_msg(!strstr(r.out, "point 0 (") && !strstr(r.out, "point 1 ("), "%s", r.out);
+    char *csv = read_in(out, "sweep.csv");
+    ck_assert_msg(strstr(csv, ",repeat_runs,makespan_mean_us,makespan_sigma_us,"), "%s", csv);
+    free(csv);
+    tu_run_free(&r);
+    free(g);
+    free(out);
+}
+END_TEST
+
 START_TEST(local_sweep_gives_one_row_per_point_in_nested_loop_order)
 {
     /* window 4 on ring 1 holds at most 3 tasks in flight: 60 tasks of 10 us take at least 60 / 3 x 10 =
@@ -1345,6 +1385,7 @@ Suite *suite_sweep(void)
     Suite *s = suite_create("sweep");
     TCase *tc = tcase_create("sweep");
     tcase_add_test(tc, local_sweep_gives_one_row_per_point_in_nested_loop_order);
+    tcase_add_test(tc, repeat_reaches_every_point_and_names_the_points_inside_the_noise);
     tcase_add_test(tc, shared_options_reach_every_point_and_thread_counts_sweep);
     tcase_add_test(tc, a_point_that_ends_in_a_runtime_error_still_gives_its_row);
     tcase_add_test(tc, j1_and_j2_give_byte_identical_csv);

@@ -1,4 +1,5 @@
 /* test_tune.c - `ptosim tune`: races and serialising edges in the graph, and the ring search. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -328,6 +329,60 @@ START_TEST(tune_reports_a_planted_race_and_serialising_edge_and_nothing_on_a_cle
 }
 END_TEST
 
+/* Step 2 carries the overhead model. The 3-task chain's figures are worked out in test_ohm.c: AIV
+ * overhead 98 of 1641 ticks (6.0 %), the only engine, so all and has too; critical path 33.060 us of which
+ * 30 us compute (90.7 %) and 3.26 us scheduler-injected (9.9 %). */
+START_TEST(tune_step_2_shows_the_overhead_model)
+{
+    const char *a[] = {"tune", TRACE("chain3.jsonl"), NULL};
+    run_out r = tu_run(a);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_msg(strstr(r.out,
+                         "   scheduler overhead (a core idle while a ready task waits to be dispatched): "
+                         "AIV 6.0%, all 6.0%, has 6.0% of the makespan: compute/dependency-bound\n"
+                         "   critical path: 33.060 us, compute 90.7%, scheduler-injected 9.9%\n"),
+                  "%s", r.out);
+    tu_run_free(&r);
+}
+END_TEST
+
+/* With --repeat every trial is a mean over seeds, and a gain no larger than two standard errors of the
+ * difference is not kept. A huge kernel spread (sigma 2) makes the 400-task fan's makespans vary by a
+ * third: the first doubling of its 8-slot window gains less than the noise and is dropped; the step to
+ * 32 slots gains more and is kept. The rule is checked on the printed means and sds. */
+START_TEST(tune_repeat_drops_a_gain_inside_the_noise)
+{
+    const char *dir = tu_tmpdir();
+    const char *g[] = {"gen", "fan", "--n", "400", "--cost-ns", "20000", NULL};
+    run_out r = tu_run(g);
+    char *path = tu_write(dir, "fan400.jsonl", r.out);
+    tu_run_free(&r);
+    const char *a[] = {"tune", path,    "--ring-task-window", "8", "--repeat",
+                       "4",    "--set", "kernel_spread=2",    NULL};
+    r = tu_run(a);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    double bm, bs, m16, s16, m32, s32;
+    const char *base = strstr(r.out, "2. Did tasks overlap?  (makespan ");
+    const char *l16 = strstr(r.out, "ring_task_window 8 -> 16: makespan ");
+    const char *l32 = strstr(r.out, "ring_task_window 8 -> 32: makespan ");
+    ck_assert_msg(base && l16 && l32, "%s", r.out);
+    ck_assert_int_eq(sscanf(base, "2. Did tasks overlap?  (makespan %lf +/- %lf us over 4 seeds", &bm, &bs),
+                     2);
+    ck_assert_int_eq(
+        sscanf(l16, "ring_task_window 8 -> 16: makespan %lf +/- %lf us over 4 seeds", &m16, &s16), 2);
+    ck_assert_int_eq(
+        sscanf(l32, "ring_task_window 8 -> 32: makespan %lf +/- %lf us over 4 seeds", &m32, &s32), 2);
+    ck_assert(m16 < bm && bm - m16 <= 2 * sqrt(bs * bs / 4 + s16 * s16 / 4));
+    static const char DROPPED[] =
+        "over 4 seeds, inside the noise (two standard errors of the difference), dropped\n";
+    ck_assert_msg(strncmp(strstr(l16, "over 4 seeds"), DROPPED, strlen(DROPPED)) == 0, "%s", r.out);
+    ck_assert(bm - m32 > 2 * sqrt(bs * bs / 4 + s32 * s32 / 4));
+    ck_assert_msg(strncmp(strstr(l32, "over 4 seeds"), "over 4 seeds, kept\n", 19) == 0, "%s", r.out);
+    tu_run_free(&r);
+    free(path);
+}
+END_TEST
+
 START_TEST(tune_usage_errors_are_named)
 {
     static const struct {
@@ -366,6 +421,8 @@ Suite *suite_tune(void)
     tcase_add_test(tc, tune_recovers_a_run_that_fails_on_a_ring);
     tcase_add_test(tc, tune_reports_a_planted_race_and_serialising_edge_and_nothing_on_a_clean_graph);
     tcase_add_test(tc, tune_usage_errors_are_named);
+    tcase_add_test(tc, tune_step_2_shows_the_overhead_model);
+    tcase_add_test(tc, tune_repeat_drops_a_gain_inside_the_noise);
     tcase_set_timeout(tc, 120);
     suite_add_tcase(s, tc);
     return s;

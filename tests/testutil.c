@@ -58,7 +58,7 @@ int tu_exists(const char *path)
     return access(path, F_OK) == 0;
 }
 
-run_out tu_run(const char *const *args)
+run_out tu_run_prog(const char *const *args)
 {
     run_out r = {0};
     char outp[] = "/tmp/ptosim-out-XXXXXX", errp[] = "/tmp/ptosim-err-XXXXXX";
@@ -69,15 +69,9 @@ run_out tu_run(const char *const *args)
     pid_t pid = fork();
     ck_assert(pid >= 0);
     if (pid == 0) {
-        const char *argv[64];
-        int n = 0;
-        argv[n++] = PTOSIM_BIN;
-        for (int i = 0; args[i] && n < 63; i++)
-            argv[n++] = args[i];
-        argv[n] = NULL;
         dup2(fo, 1);
         dup2(fe, 2);
-        execv(PTOSIM_BIN, (char *const *)argv);
+        execv(args[0], (char *const *)args);
         _exit(127);
     }
     int st = 0;
@@ -90,6 +84,17 @@ run_out tu_run(const char *const *args)
     unlink(outp);
     unlink(errp);
     return r;
+}
+
+run_out tu_run(const char *const *args)
+{
+    const char *argv[64];
+    int n = 0;
+    argv[n++] = PTOSIM_BIN;
+    for (int i = 0; args[i] && n < 63; i++)
+        argv[n++] = args[i];
+    argv[n] = NULL;
+    return tu_run_prog(argv);
 }
 
 bool tu_starts(const char *s, const char *prefix)

@@ -34,6 +34,9 @@ char *tu_read(const char *path);
  * not needed). */
 run_out tu_run(const char *const *args);
 
+/* Runs the program args[0] with argv args (NULL-terminated), no shell. */
+run_out tu_run_prog(const char *const *args);
+
 /* Frees a run_out. */
 void tu_run_free(run_out *r);
 
@@ -81,11 +84,15 @@ Suite *suite_rings(void);
 Suite *suite_deps(void);
 Suite *suite_sched(void);
 Suite *suite_calib(void);
+Suite *suite_ohm(void);
+Suite *suite_vary(void);
 Suite *suite_pipe(void);
 Suite *suite_pmu(void);
 Suite *suite_hbm(void);
 Suite *suite_dump(void);
 Suite *suite_import(void);
+Suite *suite_install(void);
+Suite *suite_kcost(void);
 Suite *suite_conform(void);
 Suite *suite_gen(void);
 Suite *suite_worker(void);

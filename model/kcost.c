@@ -1,0 +1,260 @@
+/* kcost.c - a kernel's pipe-form cost derived from its args: tile sizing, matmul shape inference. */
+#include "kcost.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "dtype.h"
+
+static uint64_t ceil_div(uint64_t a, uint64_t b)
+{
+    return (a + b - 1) / b;
+}
+
+static uint64_t elems_of(const kcost_arg *a)
+{
+    uint64_t n = 1;
+    for (int d = 0; d < a->ndim; d++)
+        n *= (uint64_t)a->shape[d];
+    return a->ndim ? n : 0;
+}
+
+/* "[16, 16]" into out. */
+static const char *dims(const kcost_arg *a, char *out, size_t len)
+{
+    size_t n = (size_t)snprintf(out, len, "[");
+    for (int d = 0; d < a->ndim && n < len; d++)
+        n += (size_t)snprintf(out + n, len - n, "%s%" PRId64, d ? ", " : "", a->shape[d]);
+    if (n < len)
+        snprintf(out + n, len - n, "]");
+    return out;
+}
+
+/* "one tile", or "16 tiles, so that 2 fit the UB at once". */
+static const char *tiling(uint64_t tiles, const char *mem, char *out, size_t len)
+{
+    if (tiles == 1)
+        snprintf(out, len, "one tile");
+    else
+        snprintf(out, len, "%" PRIu64 " tiles, so that %d fit the %s at once", tiles, KCOST_BUFFERS, mem);
+    return out;
+}
+
+static void sum_bytes(const kcost_arg *args, int nargs, uint64_t *in, uint64_t *out)
+{
+    *in = *out = 0;
+    for (int i = 0; i < nargs; i++) {
+        if (args[i].in)
+            *in += args[i].bytes;
+        if (args[i].out)
+            *out += args[i].bytes;
+    }
+}
+
+static kcost_status derive_aiv(const kcost_arg *args, int nargs, pipe_kernel *k, char *note, size_t len)
+{
+    uint64_t in, out;
+    sum_bytes(args, nargs, &in, &out);
+    int big = -1;
+    for (int i = 0; i < nargs; i++)
+        if (args[i].ndim && (big < 0 || elems_of(&args[i]) > elems_of(&args[big])))
+            big = i;
+    if (big < 0 || dtype_size(args[big].dtype) < 1) {
+        snprintf(note, len, "no tensor argument with a shape to count vector work over: give its cost");
+        return KCOST_UNKNOWN;
+    }
+    uint64_t elems = elems_of(&args[big]), tiles = 1;
+    while (KCOST_BUFFERS * (ceil_div(in, tiles) + ceil_div(out, tiles)) > PIPE_UB_BYTES &&
+           tiles <= GRAPH_MAX_TILES)
+        tiles *= 2;
+    if (tiles > GRAPH_MAX_TILES) {
+        snprintf(note, len, "%" PRIu64 " B in and %" PRIu64 " B out need more than %d tiles: give its cost",
+                 in, out, GRAPH_MAX_TILES);
+        return KCOST_UNKNOWN;
+    }
+    k->aic = false;
+    k->tiles = (uint32_t)tiles;
+    k->buffers = KCOST_BUFFERS;
+    k->work.bytes[PIPE_MTE2] = ceil_div(in, tiles);
+    k->work.bytes[PIPE_MTE3] = ceil_div(out, tiles);
+    k->work.vec_elems = ceil_div(elems, tiles);
+    k->work.vec_elem_bytes = (uint32_t)dtype_size(args[big].dtype);
+    char d[96], t[64];
+    snprintf(note, len,
+             "AIV from its args: MTE2 reads the inputs (%" PRIu64 " B), MTE3 writes the outputs (%" PRIu64
+             " B), the vector unit makes one pass over the largest operand (arg %d, %s %s: %" PRIu64
+             " elements); %s",
+             in, out, big, dtype_name(args[big].dtype), dims(&args[big], d, sizeof(d)), elems,
+             tiling(tiles, "UB", t, sizeof(t)));
+    return KCOST_DERIVED;
+}
+
+/* m, n, k and the batch of a matmul of views a and b (c: the output, ndim 0 if unknown). */
+static bool matmul_shape(const kcost_arg *a, const kcost_arg *b, const kcost_arg *c, uint64_t mnk[3],
+                         uint64_t *batch)
+{
+    if (a->ndim < 2 || b->ndim < 2)
+        return false;
+    uint64_t ba = 1, bb = 1;
+    for (int d = 0; d < a->ndim - 2; d++)
+        ba *= (uint64_t)a->shape[d];
+    for (int d = 0; d < b->ndim - 2; d++)
+        bb *= (uint64_t)b->shape[d];
+    if (ba != bb && ba != 1 && bb != 1)
+        return false;
+    *batch = ba > bb ? ba : bb;
+    uint64_t a0 = (uint64_t)a->shape[a->ndim - 2], a1 = (uint64_t)a->shape[a->ndim - 1];
+    uint64_t b0 = (uint64_t)b->shape[b->ndim - 2], b1 = (uint64_t)b->shape[b->ndim - 1];
+    /* A.B, A.B^T, A^T.B: the first whose k matches; an output [m, n] breaks ties */
+    const uint64_t cand[3][4] = {{a1 == b0, a0, b1, a1}, {a1 == b1, a0, b0, a1}, {a0 == b0, a1, b1, a0}};
+    int pick = -1;
+    for (int i = 0; i < 3; i++) {
+        if (!cand[i][0])
+            continue;
+        if (pick < 0)
+            pick = i;
+        if (c->ndim >= 2 && (uint64_t)c->shape[c->ndim - 2] == cand[i][1] &&
+            (uint64_t)c->shape[c->ndim - 1] == cand[i][2]) {
+            pick = i;
+            break;
+        }
+    }
+    if (pick < 0 && c->ndim >= 2) {
+        /* no pair of dimensions matches (a weight view wider than the product): the output is [m, n]
+         * and the operand with m rows gives k */
+        uint64_t c0 = (uint64_t)c->shape[c->ndim - 2], c1 = (uint64_t)c->shape[c->ndim - 1];
+        if (c0 == a0 || c0 == b0) {
+            mnk[0] = c0;
+            mnk[1] = c1;
+            mnk[2] = c0 == a0 ? a1 : b1;
+            return true;
+        }
+    }
+    if (pick < 0)
+        return false;
+    mnk[0] = cand[pick][1];
+    mnk[1] = cand[pick][2];
+    mnk[2] = cand[pick][3];
+    return true;
+}
+
+/* An AIC kernel that is no matmul (fewer than two operands only read): it
+ * moves its inputs in through MTE2 and its outputs out through FIXPIPE. */
+static kcost_status derive_aic_moves(const kcost_arg *args, int nargs, int operands, pipe_kernel *k,
+                                     char *note, size_t len)
+{
+    uint64_t in, out;
+    sum_bytes(args, nargs, &in, &out);
+    if (!in && !out) {
+        snprintf(note, len, "no tensor arguments to derive its work from: give its cost (ns or cycles)");
+        return KCOST_UNKNOWN;
+    }
+    uint64_t tiles = 1;
+    while (KCOST_BUFFERS * ceil_div(in, tiles) > PIPE_L1_BYTES && tiles <= GRAPH_MAX_TILES)
+        tiles *= 2;
+    if (tiles > GRAPH_MAX_TILES) {
+        snprintf(note, len, "%" PRIu64 " B in need more than %d tiles: give its cost", in, GRAPH_MAX_TILES);
+        return KCOST_UNKNOWN;
+    }
+    k->aic = true;
+    k->tiles = (uint32_t)tiles;
+    k->buffers = KCOST_BUFFERS;
+    k->work.bytes[PIPE_MTE2] = ceil_div(in, tiles);
+    k->work.bytes[PIPE_FIXPIPE] = ceil_div(out, tiles);
+    char t[64];
+    snprintf(note, len,
+             "AIC from its args, no matmul (it reads %d operand%s): MTE2 reads the inputs (%" PRIu64
+             " B), FIXPIPE writes the outputs (%" PRIu64 " B), no cube work; %s",
+             operands, operands == 1 ? "" : "s", in, out, tiling(tiles, "L1", t, sizeof(t)));
+    return KCOST_DERIVED;
+}
+
+static kcost_status derive_aic(const kcost_arg *args, int nargs, pipe_kernel *k, char *note, size_t len)
+{
+    /* the two largest operands only read, and the largest output */
+    int a = -1, b = -1, c = -1;
+    for (int i = 0; i < nargs; i++) {
+        const kcost_arg *x = &args[i];
+        if (x->out) {
+            if (c < 0 || x->bytes > args[c].bytes)
+                c = i;
+        } else if (x->in && x->ndim) {
+            if (a < 0 || x->bytes > args[a].bytes) {
+                b = a;
+                a = i;
+            } else if (b < 0 || x->bytes > args[b].bytes) {
+                b = i;
+            }
+        }
+    }
+    if (a < 0 || b < 0)
+        return derive_aic_moves(args, nargs, a < 0 ? 0 : 1, k, note, len);
+    const kcost_arg none = {0}, *out = c >= 0 ? &args[c] : &none;
+    uint64_t mnk[3], batch = 1;
+    kcost_status st = KCOST_DERIVED;
+    char da[96], db[96], tl[64], assumed[160] = "";
+    if (!matmul_shape(&args[a], &args[b], out, mnk, &batch)) {
+        uint64_t e = elems_of(&args[a]), s = 1;
+        while (s * s < e)
+            s++;
+        bool square = (args[a].ndim == 1 || args[b].ndim == 1) && elems_of(&args[b]) == e && s * s == e &&
+                      (!out->ndim || elems_of(out) == e);
+        if (!square) {
+            snprintf(note, len,
+                     "cannot infer m, n, k from arg %d %s and arg %d %s (no dimension pair matches): give "
+                     "its cost "
+                     "(ns, cycles or the pipe form with cube m, n, k) in a --costs table",
+                     a, dims(&args[a], da, sizeof(da)), b, dims(&args[b], db, sizeof(db)));
+            return KCOST_UNKNOWN;
+        }
+        mnk[0] = mnk[1] = mnk[2] = s;
+        st = KCOST_ASSUMED;
+        snprintf(assumed, sizeof(assumed),
+                 "; its operands are 1-D, so each is taken as a square %" PRIu64 " x %" PRIu64
+                 " matrix (give the real m, n, k in a --costs table)",
+                 s, s);
+    }
+    int dt = args[a].dtype;
+    char rate[96] = "";
+    if (dt != DT_FLOAT16 && dt != DT_BFLOAT16 && dt != DT_INT8) {
+        snprintf(rate, sizeof(rate), ", %s operands at the FLOAT16 rate", dtype_name(dt));
+        dt = DT_FLOAT16;
+    }
+    uint64_t in, outb, operands = args[a].bytes + args[b].bytes;
+    sum_bytes(args, nargs, &in, &outb);
+    uint64_t split = 1; /* k is cut until the operands' buffers fit L1 */
+    while (KCOST_BUFFERS * ceil_div(in, batch * split) > PIPE_L1_BYTES && batch * split <= GRAPH_MAX_TILES)
+        split *= 2;
+    uint64_t tiles = batch * split;
+    if (tiles > GRAPH_MAX_TILES) {
+        snprintf(note, len,
+                 "%" PRIu64 " tiles (batch %" PRIu64 ") is more than a kernel can have: give its cost", tiles,
+                 batch);
+        return KCOST_UNKNOWN;
+    }
+    k->aic = true;
+    k->tiles = (uint32_t)tiles;
+    k->buffers = KCOST_BUFFERS;
+    k->work.bytes[PIPE_MTE2] = ceil_div(in, tiles);
+    k->work.bytes[PIPE_MTE1] = ceil_div(operands, tiles);
+    k->work.bytes[PIPE_FIXPIPE] = ceil_div(outb, tiles);
+    k->work.mnk[0] = mnk[0];
+    k->work.mnk[1] = mnk[1];
+    k->work.mnk[2] = ceil_div(mnk[2], split);
+    k->work.cube_elem_bytes = (uint32_t)dtype_size(dt);
+    snprintf(note, len,
+             "AIC from its args: a matmul of arg %d %s by arg %d %s, m %" PRIu64 " n %" PRIu64 " k %" PRIu64
+             " x %" PRIu64 "%s; MTE2 reads the inputs (%" PRIu64 " B), MTE1 the operands, FIXPIPE writes the "
+             "outputs (%" PRIu64 " B); %s%s",
+             a, dims(&args[a], da, sizeof(da)), b, dims(&args[b], db, sizeof(db)), mnk[0], mnk[1], mnk[2],
+             batch, rate, in, outb, tiling(tiles, "L1", tl, sizeof(tl)), assumed);
+    return st;
+}
+
+kcost_status kcost_derive(bool aic, const kcost_arg *args, int nargs, pipe_kernel *out, char *note,
+                          size_t notelen)
+{
+    memset(out, 0, sizeof(*out));
+    return aic ? derive_aic(args, nargs, out, note, notelen) : derive_aiv(args, nargs, out, note, notelen);
+}

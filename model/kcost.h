@@ -1,0 +1,42 @@
+/* kcost.h - a kernel's pipe-form cost derived from what a capture records of its args (core type, direction,
+ * dtype, shape): bytes through MTE2/MTE3/FIXPIPE, cube work of a matmul, vector work over the elements. */
+#ifndef PTOSIM_KCOST_H
+#define PTOSIM_KCOST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pipe.h"
+
+#define KCOST_MAX_DIMS 5 /* Tensor::shapes[5] */
+#define KCOST_BUFFERS 2  /* tiles are double-buffered */
+#define KCOST_NOTE_MAX 512
+
+/* One tensor argument as the model sees it. */
+typedef struct kcost_arg {
+    bool in;                       /* the kernel reads it (INPUT, INOUT, NO_DEP) */
+    bool out;                      /* the kernel writes it (OUTPUT, INOUT, OUTPUT_EXISTING) */
+    int dtype;                     /* element type */
+    int ndim;                      /* rank of the view, 0 = unknown (an output nobody read) */
+    int64_t shape[KCOST_MAX_DIMS]; /* the view's elements per dimension */
+    uint64_t bytes;                /* bytes the view covers (an unknown output: its storage) */
+} kcost_arg;
+
+/* How a cost was found. */
+typedef enum {
+    KCOST_DERIVED, /* from the args alone */
+    KCOST_ASSUMED, /* with an assumption the note states (e.g. 1-D matmul operands taken as square) */
+    KCOST_UNKNOWN, /* not inferable: the note says why and what the user must give */
+} kcost_status;
+
+/* Derives the pipe form of one block of an AIC (aic) or AIV kernel from its
+ * args. AIV: MTE2 reads every input, MTE3 writes every output, the vector
+ * unit makes one pass over the largest operand; AIC: a matmul of the two
+ * largest inputs (m, n, k from their last two dimensions), MTE2 and MTE1 move
+ * the inputs, FIXPIPE writes the outputs. Tiles are halved until KCOST_BUFFERS
+ * of them fit the UB (AIV) or L1 (AIC). Writes how into note. */
+kcost_status kcost_derive(bool aic, const kcost_arg *args, int nargs, pipe_kernel *out, char *note,
+                          size_t notelen);
+
+#endif

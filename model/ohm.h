@@ -1,0 +1,141 @@
+/* ohm.h - the runtime's scheduler-overhead model (hw-native-sys/simpler docs/dfx/sched-overhead-model.md)
+ * computed from a run's AICore executions and its dependency graph. */
+#ifndef PTOSIM_OHM_H
+#define PTOSIM_OHM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* Every execution and edge is kept until the run ends (the critical path and
+ * the percentiles need them all), and the dependency replay that finds the
+ * edges keeps every writer; past this many executions or tasks the log is
+ * dropped, so a long run's memory stays bounded (about 30 MB at the limit). */
+#define OHM_MAX_EXECUTIONS (1u << 16)
+#define OHM_PCTS 7 /* percentiles of a distribution: P10 P25 P50 P75 P90 P95 P99 */
+
+/* One AICore execution, on the system counter (ticks), as the swimlane
+ * records it: dispatch and finish from the AICPU, receive/start/end from the
+ * core. */
+typedef struct ohm_exec {
+    uint64_t task;    /* task id */
+    int32_t core;     /* core id */
+    int32_t aiv;      /* 1 on an AIV core, 0 on an AIC */
+    int64_t dispatch; /* AICPU wrote the payload */
+    int64_t receive;  /* the core read the token */
+    int64_t start;    /* kernel start */
+    int64_t end;      /* kernel end */
+    int64_t finish;   /* AICPU observed the FIN */
+} ohm_exec;
+
+/* One dependency edge (deps.json pred -> succ). */
+typedef struct ohm_edge {
+    uint64_t pred, succ;
+} ohm_edge;
+
+/* What a run collects for the model. */
+typedef struct ohm_log {
+    ohm_exec *x; /* executions, in any order */
+    size_t nx, xcap;
+    ohm_edge *e; /* edges, duplicates allowed */
+    size_t ne, ecap;
+    size_t ntasks; /* tasks whose edges were added */
+    size_t limit;  /* most executions or tasks kept (OHM_MAX_EXECUTIONS; 0 = no limit) */
+    bool dropped;  /* the limit was passed: nothing is kept */
+} ohm_log;
+
+/* Empties a log with the given execution limit (0 = none). */
+void ohm_log_init(ohm_log *l, size_t limit);
+
+/* Frees a log's arrays. */
+void ohm_log_free(ohm_log *l);
+
+/* Adds one execution; past the limit the log is freed and marked dropped.
+ * Returns 0, or -1 when out of memory. */
+int ohm_log_exec(ohm_log *l, const ohm_exec *x);
+
+/* Adds task succ with its edges preds[i] -> succ; past the limit of tasks
+ * the log is freed and marked dropped. Returns 0, or -1 when out of memory. */
+int ohm_log_task(ohm_log *l, uint64_t succ, const uint64_t *preds, size_t n);
+
+/* A distribution of microsecond values, as sched_overhead_analysis prints
+ * them: percentile p is the value at index min(n p / 100, n - 1) of the
+ * sorted list. */
+typedef struct ohm_dist {
+    uint64_t n;            /* values */
+    double pct[OHM_PCTS];  /* P10 P25 P50 P75 P90 P95 P99 */
+    double max, mean, sum; /* of the values */
+} ohm_dist;
+
+/* One core type's figures. */
+typedef struct ohm_engine {
+    bool present;             /* some execution ran on this type */
+    int cores;                /* cores of the type that ran an execution (k) */
+    double overhead_us;       /* an idle core and a ready, undispatched task of the type */
+    double sw_min_us;         /* aicore switch per core: least, mean and most */
+    double sw_mean_us;        /* ... */
+    double sw_max_us;         /* ... */
+    uint64_t sw_events;       /* switches */
+    double sw_overhead_us;    /* switch time while the type had ready, undispatched work */
+    double sw_independent_us; /* ... and while it had none */
+} ohm_engine;
+
+/* One core's gaps between consecutive executions. */
+typedef struct ohm_core_gaps {
+    int32_t core;      /* core id */
+    int32_t aiv;       /* its type */
+    uint64_t switches; /* gaps whose next execution was dispatched before the previous ended */
+    double switch_us;  /* ... their length */
+    uint64_t waits;    /* the other gaps: the core sat idle */
+    double wait_us;    /* ... their length */
+} ohm_core_gaps;
+
+/* The model's figures for one run. Times in microseconds. */
+typedef struct ohm_result {
+    bool computed;         /* false: too many executions, or none */
+    uint64_t executions;   /* AICore executions */
+    uint64_t tasks;        /* distinct tasks among them */
+    double window_us;      /* first start to last end */
+    ohm_engine eng[2];     /* [0] AIC, [1] AIV */
+    double all_us;         /* every present engine is overhead */
+    double has_us;         /* every engine with ready work is overhead */
+    double bound_lo_us;    /* makespan switch bound: least switch total of any core */
+    double bound_hi_us;    /* ... the sum over engines of their least */
+    ohm_dist head;         /* per execution: min(start - dispatch, start - previous end on the core), >= 0 */
+    ohm_dist tail;         /* per execution: finish - end, >= 0 */
+    ohm_dist steady;       /* switches but each core's first: next start - previous end */
+    ohm_dist prev_tail;    /* ... their receive - previous end (record write-back and loop-around) */
+    ohm_dist setup;        /* ... their start - receive (payload invalidate and ACK) */
+    ohm_dist first_switch; /* each core's first switch (cold) */
+    ohm_dist wait;         /* wait gaps */
+    ohm_core_gaps *cores;  /* per core that ran an execution, by core id */
+    int ncores;
+    int cp_hops;        /* critical path: producer -> consumer hops */
+    double cp_span_us;  /* its first start to the final task's finish */
+    double cp_exec_us;  /* kernel time on it */
+    double cp_sched_us; /* scheduler-injected: producer end -> consumer start, and the root's head */
+    double cp_other_us; /* what neither explains */
+} ohm_result;
+
+/* Computes the model from a log, times on a tick_hz counter. Returns 0, or
+ * -1 when out of memory. A dropped or empty log gives computed = false. The
+ * caller frees the result with ohm_result_free. */
+int ohm_compute(const ohm_log *l, uint64_t tick_hz, ohm_result *r);
+
+/* Frees what a result holds. */
+void ohm_result_free(ohm_result *r);
+
+/* Share of the window, in percent (0 for an empty window). */
+double ohm_pct(const ohm_result *r, double us);
+
+/* The verdict sched_overhead_analysis gives for a has-overhead share in
+ * percent: "scheduler-bound" (25 or more), "partially scheduler-limited" (8
+ * or more), else "compute/dependency-bound". */
+const char *ohm_verdict(double has_pct);
+
+/* Writes the result as the value of ptosim_run.json's "overhead" key
+ * (an object; one line per part, each indented by `indent` spaces). */
+void ohm_write_json(FILE *f, const ohm_result *r, size_t limit, int indent);
+
+#endif

@@ -1,0 +1,461 @@
+/* impcost.c - kernel costs of an imported graph: pipe forms derived from each kernel's args, a --costs table
+ * that overrides them, or the capture's swimlane times (checked against the model). */
+#include <cJSON.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../model/dtype.h"
+#include "../model/platform.h"
+#include "../model/readall.h"
+#include "importer.h"
+
+#define SIMULATOR_CORES 24     /* a2a3sim's swimlane: 8 AIC + 16 AIV (a2a3 silicon has 72) */
+#define IMPLAUSIBLE_RATIO 1000 /* a swimlane time this many times the model's estimate is reported */
+#define MAX_PROFILES 64        /* distinct arg profiles counted per kernel when picking its default */
+
+static bool single_kernel(const imp_task *t)
+{
+    return (t->k[0] >= 0) + (t->k[1] >= 0) + (t->k[2] >= 0) == 1;
+}
+
+/* The model's view of task t's args. */
+static int model_args(const importer *im, const imp_task *t, kcost_arg *out)
+{
+    int slot = 0;
+    for (int i = 0; i < t->nargs; i++) {
+        const imp_arg *a = &t->args[i];
+        kcost_arg *k = &out[i];
+        memset(k, 0, sizeof(*k));
+        k->in = a->type != A_OUT && a->type != A_OUT_EXISTING;
+        k->out = a->type == A_OUT || a->type == A_INOUT || a->type == A_OUT_EXISTING;
+        const imp_arg *view = a;
+        uint64_t bytes = 0;
+        if (a->type == A_OUT) { /* what its readers see of it, else its storage */
+            const imp_buf *b = (size_t)slot < t->nouts ? &im->bufs[t->outs[slot]] : NULL;
+            slot++;
+            view = b ? b->view : NULL;
+            bytes = b ? (b->view ? b->view_bytes : b->bytes) : 0;
+            k->dtype = view ? view->dtype : (b && b->tensor >= 0 ? im->tensors[b->tensor].dtype : DT_INT8);
+        } else {
+            k->dtype = a->dtype;
+            bytes = (uint64_t)(dtype_size(a->dtype) > 0 ? dtype_size(a->dtype) : 1);
+            for (int d = 0; d < a->ndim; d++)
+                bytes *= (uint64_t)a->shape[d];
+        }
+        k->bytes = bytes;
+        if (view) {
+            k->ndim = view->ndim;
+            memcpy(k->shape, view->shape, sizeof(k->shape[0]) * (size_t)view->ndim);
+        }
+    }
+    return t->nargs;
+}
+
+/* One kernel's distinct arg profiles, to pick the most common as its cost. */
+typedef struct profile_count {
+    pipe_kernel k;
+    kcost_status st;
+    size_t n;
+    size_t first; /* the task it came from */
+} profile_count;
+
+static int count_profile(profile_count *v, int *nv, const pipe_kernel *k, kcost_status st, size_t task)
+{
+    for (int i = 0; i < *nv; i++)
+        if (v[i].st == st && memcmp(&v[i].k, k, sizeof(*k)) == 0) {
+            v[i].n++;
+            return i;
+        }
+    if (*nv == MAX_PROFILES)
+        return -1;
+    v[*nv] = (profile_count){.k = *k, .st = st, .n = 1, .first = task};
+    return (*nv)++;
+}
+
+/* Every kernel's cost from the model: the profile most of its tasks' args
+ * give (ties: the first seen); a single-kernel task whose own profile
+ * differs keeps it as its own cost. */
+static int derive_all(importer *im)
+{
+    profile_count *prof = malloc(MAX_PROFILES * sizeof(*prof));
+    if (!prof)
+        return imp_oom(im);
+    kcost_arg args[GRAPH_MAX_TENSOR_ARGS];
+    char note[KCOST_NOTE_MAX];
+    for (int f = 0; f < GRAPH_MAX_FUNC_ID; f++) {
+        imp_kernel *kn = &im->kernels[f];
+        if (!kn->used)
+            continue;
+        int nprof = 0, unknown_first = -1;
+        char unknown_note[KCOST_NOTE_MAX] = "";
+        for (size_t i = 0; i < im->nknown; i++) {
+            imp_task *t = &im->tasks[i];
+            for (int s = 0; s < 3; s++) {
+                if (t->k[s] != f)
+                    continue;
+                int n = model_args(im, t, args);
+                pipe_kernel pk;
+                kcost_status st = kcost_derive(s == 0, args, n, &pk, note, sizeof(note));
+                if (single_kernel(t)) {
+                    t->model_status = st;
+                    t->model = pk;
+                }
+                if (st == KCOST_UNKNOWN) {
+                    if (unknown_first < 0) {
+                        unknown_first = (int)i;
+                        snprintf(unknown_note, sizeof(unknown_note), "%s", note);
+                    }
+                    continue;
+                }
+                count_profile(prof, &nprof, &pk, st, i);
+            }
+        }
+        int best = -1;
+        for (int p = 0; p < nprof; p++)
+            if (best < 0 || prof[p].n > prof[best].n)
+                best = p;
+        if (best < 0) {
+            kn->status = KCOST_UNKNOWN;
+            snprintf(kn->note, sizeof(kn->note), "%s", unknown_note);
+            continue;
+        }
+        kn->status = prof[best].st;
+        kn->model = prof[best].k;
+        /* the note of the task the chosen profile came from */
+        const imp_task *t = &im->tasks[prof[best].first];
+        int s = t->k[0] == f ? 0 : t->k[1] == f ? 1 : 2;
+        int n = model_args(im, t, args);
+        pipe_kernel pk;
+        kcost_derive(s == 0, args, n, &pk, kn->note, sizeof(kn->note));
+        if (nprof > 1 || unknown_first >= 0) {
+            size_t others = 0;
+            for (int p = 0; p < nprof; p++)
+                others += p == best ? 0 : prof[p].n;
+            size_t len = strlen(kn->note);
+            snprintf(kn->note + len, sizeof(kn->note) - len,
+                     "; the args of %zu of its tasks in %zu give this profile, the others have their own",
+                     prof[best].n, prof[best].n + others);
+        }
+    }
+    free(prof);
+    for (size_t i = 0; i < im->nknown; i++) {
+        imp_task *t = &im->tasks[i];
+        if (!single_kernel(t) || t->model_status == KCOST_UNKNOWN)
+            continue;
+        int f = t->k[0] >= 0 ? t->k[0] : t->k[1] >= 0 ? t->k[1] : t->k[2];
+        const imp_kernel *kn = &im->kernels[f];
+        t->own_cost = kn->status != KCOST_UNKNOWN && memcmp(&t->model, &kn->model, sizeof(t->model)) != 0;
+    }
+    return 0;
+}
+
+/* The func id a --costs table key names (a kernel name, or a func id), or -1. */
+static int table_func(const importer *im, const char *key)
+{
+    for (int f = 0; f < GRAPH_MAX_FUNC_ID; f++)
+        if (im->kernels[f].used && im->names[f][0] && strcmp(im->names[f], key) == 0)
+            return f;
+    char *end;
+    errno = 0;
+    long id = strtol(key, &end, 10);
+    if (*key && !*end && !errno && id >= 0 && id < GRAPH_MAX_FUNC_ID && im->kernels[id].used)
+        return (int)id;
+    return -1;
+}
+
+/* "GEMM (func 0), ADD (func 1)": the capture's kernels, for a message. */
+static void kernel_list(const importer *im, char *out, size_t len)
+{
+    size_t n = 0;
+    out[0] = '\0';
+    for (int f = 0; f < GRAPH_MAX_FUNC_ID && n < len; f++)
+        if (im->kernels[f].used)
+            n += (size_t)snprintf(out + n, len - n, "%s%s (func %d)", n ? ", " : "",
+                                  im->names[f][0] ? im->names[f] : "unnamed", f);
+}
+
+static int table_entry(importer *im, const char *path, long line, const char *key, const cJSON *cost)
+{
+    int f = table_func(im, key);
+    if (f < 0) {
+        char list[1024];
+        kernel_list(im, list, sizeof(list));
+        snprintf(im->err, im->errlen, "%s:%ld: kernel '%s' is not one of the capture's kernels: %s", path,
+                 line, key, list);
+        return -1;
+    }
+    imp_kernel *kn = &im->kernels[f];
+    if (kn->table) {
+        snprintf(im->err, im->errlen, "%s:%ld: kernel '%s' has a cost already (line %ld)", path, line, key,
+                 kn->table_line);
+        return -1;
+    }
+    char field[GRAPH_NAME_MAX + 16];
+    snprintf(field, sizeof(field), "%s", key);
+    if (graph_check_cost(path, line, field, cost, kn->aic, NULL, im->err, im->errlen) != 0)
+        return -1;
+    kn->table = cJSON_PrintUnformatted(cost);
+    kn->table_line = line;
+    return kn->table ? 0 : imp_oom(im);
+}
+
+/* The line of text holding the first "key" (a JSON member name), for messages. */
+static long line_of_key(const char *text, const char *key)
+{
+    size_t klen = strlen(key);
+    long line = 1;
+    for (const char *p = text; *p; p++) {
+        if (*p == '\n')
+            line++;
+        else if (*p == '"' && strncmp(p + 1, key, klen) == 0 && p[1 + klen] == '"')
+            return line;
+    }
+    return 1;
+}
+
+static int read_json_table(importer *im, const char *path, const char *text)
+{
+    cJSON *root = cJSON_Parse(text);
+    if (!cJSON_IsObject(root)) {
+        cJSON_Delete(root);
+        snprintf(im->err, im->errlen,
+                 "%s: not a JSON object of kernel name or func id -> cost (e.g. {\"GEMM\": {\"ns\": 5000}})",
+                 path);
+        return -1;
+    }
+    int rc = 0;
+    const cJSON *e;
+    cJSON_ArrayForEach(e, root) if (rc == 0) rc =
+        table_entry(im, path, line_of_key(text, e->string), e->string, e);
+    cJSON_Delete(root);
+    return rc;
+}
+
+/* CSV: a header "kernel,ns" or "kernel,cycles", then rows "NAME,N". */
+static int read_csv_table(importer *im, const char *path, char *text)
+{
+    long line = 0;
+    const char *unit = NULL;
+    char *save = NULL;
+    for (char *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+        line++;
+        size_t n = strlen(l);
+        if (n && l[n - 1] == '\r')
+            l[--n] = '\0';
+        if (!n)
+            continue;
+        char *comma = strchr(l, ',');
+        if (!unit) {
+            if (comma && strcmp(l, "kernel,ns") == 0)
+                unit = "ns";
+            else if (comma && strcmp(l, "kernel,cycles") == 0)
+                unit = "cycles";
+            else {
+                snprintf(
+                    im->err, im->errlen,
+                    "%s:%ld: a CSV table starts with the header kernel,ns or kernel,cycles (got \"%.60s\")",
+                    path, line, l);
+                return -1;
+            }
+            continue;
+        }
+        char *end;
+        errno = 0;
+        unsigned long long v = comma ? strtoull(comma + 1, &end, 10) : 0;
+        if (!comma || comma == l || !comma[1] || *end || errno || comma[1] == '-' || comma[1] == '+' ||
+            comma[1] == ' ') {
+            snprintf(im->err, im->errlen,
+                     "%s:%ld: a row is KERNEL,%s with a whole number of %s (got \"%.60s\")", path, line, unit,
+                     unit, l);
+            return -1;
+        }
+        *comma = '\0';
+        cJSON *cost = cJSON_CreateObject();
+        if (!cost || !cJSON_AddNumberToObject(cost, unit, (double)v)) {
+            cJSON_Delete(cost);
+            return imp_oom(im);
+        }
+        int rc = table_entry(im, path, line, l, cost);
+        cJSON_Delete(cost);
+        if (rc != 0)
+            return -1;
+    }
+    if (!unit) {
+        snprintf(im->err, im->errlen,
+                 "%s: empty (a CSV table starts with the header kernel,ns or kernel,cycles)", path);
+        return -1;
+    }
+    return 0;
+}
+
+static int read_table(importer *im, const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(im->err, im->errlen, "%s: cannot read the costs table: %s", path, strerror(errno));
+        return -1;
+    }
+    size_t len;
+    char *text = readall(f, &len);
+    fclose(f);
+    if (!text) {
+        snprintf(im->err, im->errlen, "%s: cannot read the costs table: %s", path, strerror(errno));
+        return -1;
+    }
+    const char *p = text;
+    while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+        p++;
+    int rc = *p == '{' || *p == '[' ? read_json_table(im, path, text) : read_csv_table(im, path, text);
+    free(text);
+    return rc;
+}
+
+/* A kernel's time from the model on a2a3 (ns), for checking swimlane times. */
+static double model_ns(const pipe_kernel *k)
+{
+    static platform plat;
+    static pipe_rates rates;
+    static bool ready;
+    if (!ready) {
+        platform_defaults(&plat);
+        platform_pipe_rates(&plat, &rates);
+        ready = true;
+    }
+    pipe_result r;
+    pipe_run(k, &rates, &r);
+    return (double)r.total_cycles * 1e9 / (double)plat.aicore_freq_hz;
+}
+
+static const char *kname(const importer *im, int f, char *buf, size_t len)
+{
+    if (im->names[f][0])
+        return im->names[f];
+    snprintf(buf, len, "func%d", f);
+    return buf;
+}
+
+int imp_costs(importer *im, const import_opts *opt)
+{
+    im->kernels = calloc(GRAPH_MAX_FUNC_ID, sizeof(*im->kernels));
+    if (!im->kernels)
+        return imp_oom(im);
+    for (size_t i = 0; i < im->nknown; i++)
+        for (int s = 0; s < 3; s++)
+            if (im->tasks[i].k[s] >= 0) {
+                im->kernels[im->tasks[i].k[s]].used = true;
+                im->kernels[im->tasks[i].k[s]].aic = s == 0;
+            }
+    im->costs = opt->costs;
+    if (im->costs == IMPORT_COSTS_AUTO) {
+        im->costs = im->swim_cores > 0 && im->swim_cores != SIMULATOR_CORES ? IMPORT_COSTS_SWIMLANE
+                                                                            : IMPORT_COSTS_MODEL;
+        if (im->costs == IMPORT_COSTS_MODEL && im->warn && im->swim_cores == SIMULATOR_CORES)
+            fprintf(im->warn,
+                    "ptosim: kernel costs from the model: the swimlane has %d cores, a simulator "
+                    "platform's, whose times are the host's (--costs swimlane takes them anyway)\n",
+                    SIMULATOR_CORES);
+        else if (im->costs == IMPORT_COSTS_MODEL && im->warn)
+            fputs("ptosim: kernel costs from the model: the capture has no swimlane to time them\n",
+                  im->warn);
+    }
+    if (derive_all(im) != 0 || (opt->costs_file && read_table(im, opt->costs_file) != 0))
+        return -1;
+    /* every kernel needs a cost: the table's, the swimlane's, or the model's */
+    char missing[2048] = "", nb[32];
+    size_t n = 0;
+    for (int f = 0; f < GRAPH_MAX_FUNC_ID; f++) {
+        imp_kernel *kn = &im->kernels[f];
+        if (!kn->used || kn->table || kn->status != KCOST_UNKNOWN ||
+            (im->costs == IMPORT_COSTS_SWIMLANE && im->func_ns[f] >= 0))
+            continue;
+        n += (size_t)snprintf(missing + n, n < sizeof(missing) ? sizeof(missing) - n : 0,
+                              "%s%s (func %d): %s", n ? "; " : "", kname(im, f, nb, sizeof(nb)), f, kn->note);
+    }
+    if (n) {
+        snprintf(im->err, im->errlen,
+                 "no cost for %s; give it in a table with --costs FILE, e.g. {\"NAME\": {\"ns\": 5000}}",
+                 missing);
+        return -1;
+    }
+    for (int f = 0; f < GRAPH_MAX_FUNC_ID; f++) /* an assumption the model made is said */
+        if (im->kernels[f].used && !im->kernels[f].table && im->kernels[f].status == KCOST_ASSUMED &&
+            (im->costs == IMPORT_COSTS_MODEL || im->func_ns[f] < 0))
+            imp_note(im, "kernel %s: %s", kname(im, f, nb, sizeof(nb)),
+                     strstr(im->kernels[f].note, "; its ") ? strstr(im->kernels[f].note, "; its ") + 2
+                                                           : im->kernels[f].note);
+    /* a swimlane time orders of magnitude from the model's estimate is said, never used silently */
+    if (im->costs == IMPORT_COSTS_SWIMLANE && im->warn)
+        for (int f = 0; f < GRAPH_MAX_FUNC_ID; f++) {
+            const imp_kernel *kn = &im->kernels[f];
+            if (!kn->used || kn->table || kn->status == KCOST_UNKNOWN || im->func_ns[f] < 0)
+                continue;
+            double est = model_ns(&kn->model), ratio = im->func_ns[f] / est;
+            if (ratio > IMPLAUSIBLE_RATIO) /* slower than its work by orders: a host clock, not a chip */
+                fprintf(im->warn,
+                        "ptosim: warning: kernel %s: the swimlane's %.0f ns is %.3gx the model's %.0f ns "
+                        "for its args, not a time of this kernel on a2a3; --costs model derives it instead\n",
+                        kname(im, f, nb, sizeof(nb)), im->func_ns[f], ratio, est);
+        }
+    return 0;
+}
+
+/* A pipe form as the graph file writes it. */
+static void put_pipe(const pipe_kernel *k, FILE *f)
+{
+    fprintf(f, "{\"tiles\": %" PRIu32 ", \"buffers\": %" PRIu32, k->tiles, k->buffers);
+    const pipe_work *w = &k->work;
+    static const pipe_id order[] = {PIPE_MTE2, PIPE_MTE1, PIPE_CUBE, PIPE_VECTOR, PIPE_MTE3, PIPE_FIXPIPE};
+    for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+        pipe_id p = order[i];
+        if (p == PIPE_CUBE && w->mnk[0])
+            fprintf(f,
+                    ", \"cube\": {\"m\": %" PRIu64 ", \"n\": %" PRIu64 ", \"k\": %" PRIu64
+                    ", \"dtype\": \"%s\"}",
+                    w->mnk[0], w->mnk[1], w->mnk[2], w->cube_elem_bytes == 1 ? "INT8" : "FLOAT16");
+        else if (p == PIPE_VECTOR && w->vec_elems)
+            fprintf(f, ", \"vector\": {\"elems\": %" PRIu64 ", \"dtype\": \"%s\"}", w->vec_elems,
+                    w->vec_elem_bytes == 1   ? "INT8"
+                    : w->vec_elem_bytes == 2 ? "FLOAT16"
+                    : w->vec_elem_bytes == 4 ? "FLOAT32"
+                                             : "INT64");
+        else if (p != PIPE_CUBE && p != PIPE_VECTOR && w->bytes[p])
+            fprintf(f, ", \"%s\": {\"bytes\": %" PRIu64 "}", pipe_name(p), w->bytes[p]);
+    }
+    fputc('}', f);
+}
+
+void imp_put_kernel_cost(const importer *im, int func, FILE *f)
+{
+    const imp_kernel *kn = &im->kernels[func];
+    fputs(", \"cost\": ", f);
+    if (kn->table) {
+        fputs(kn->table, f);
+        fprintf(f, ", \"note\": \"the --costs table, line %ld\"", kn->table_line);
+    } else if (im->costs == IMPORT_COSTS_SWIMLANE && im->func_ns[func] >= 0) {
+        fprintf(f, "{\"ns\": %.0f}, \"note\": \"the median of its executions in the capture's swimlane\"",
+                im->func_ns[func]);
+    } else {
+        put_pipe(&kn->model, f);
+        fputs(", \"note\": ", f);
+        imp_put_str(f, kn->note);
+    }
+}
+
+void imp_put_task_cost(const importer *im, const imp_task *t, FILE *f)
+{
+    if (t->alloc || !single_kernel(t))
+        return; /* MIX tasks run their kernels' costs */
+    int func = t->k[0] >= 0 ? t->k[0] : t->k[1] >= 0 ? t->k[1] : t->k[2];
+    const imp_kernel *kn = &im->kernels[func];
+    if (kn->table)
+        return;
+    if (im->costs == IMPORT_COSTS_SWIMLANE && im->func_ns[func] >= 0) {
+        if (t->ns >= 0)
+            fprintf(f, ", \"cost\": {\"ns\": %.0f}", t->ns);
+    } else if (t->own_cost) {
+        fputs(", \"cost\": ", f);
+        put_pipe(&t->model, f);
+    }
+}

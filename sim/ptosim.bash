@@ -1,0 +1,50 @@
+# ptosim.bash - bash completion for ptosim, installed by `make install`.
+_ptosim()
+{
+    local cur prev cmd
+    cur=${COMP_WORDS[COMP_CWORD]}
+    prev=${COMP_WORDS[COMP_CWORD-1]}
+    cmd=${COMP_WORDS[1]}
+    if [ "$COMP_CWORD" -eq 1 ]; then
+        COMPREPLY=($(compgen -W "run tune sweep validate import conform gen params report overhead --help --version" -- "$cur"))
+        return
+    fi
+    case "$prev" in
+    -p|--platform)
+        COMPREPLY=($(compgen -W "a2a3 a2a3sim" -- "$cur") $(compgen -f -X '!*.json' -- "$cur"))
+        return ;;
+    -o|--work-dir)
+        COMPREPLY=($(compgen -d -- "$cur"))
+        return ;;
+    --costs)
+        COMPREPLY=($(compgen -W "model swimlane" -- "$cur") $(compgen -f -- "$cur"))
+        return ;;
+    esac
+    case "$cmd" in
+    gen)
+        if [ "$COMP_CWORD" -eq 2 ]; then
+            COMPREPLY=($(compgen -W "chain fan forkjoin granularity bgemm paged_attention decode_layer random" -- "$cur"))
+            return
+        fi ;;
+    run|tune|sweep)
+        if [[ "$cur" == -* ]]; then
+            COMPREPLY=($(compgen -W "-o --work-dir -p --platform --enable-chip-swimlane --enable-dep-gen
+                --enable-scope-stats --enable-pmu --dump-args --ring-task-window --ring-heap --ring-dep-pool
+                --aicpu-thread-num --op-execute-timeout-us --stream-sync-timeout-ms --scheduler-timeout-ms
+                --set --quiet --summary-csv --no-host-timing --help" -- "$cur"))
+            return
+        fi ;;
+    import)
+        if [[ "$cur" == -* ]]; then
+            COMPREPLY=($(compgen -W "--costs --help" -- "$cur"))
+            return
+        fi
+        COMPREPLY=($(compgen -d -- "$cur"))
+        return ;;
+    conform|report|overhead)
+        COMPREPLY=($(compgen -d -- "$cur"))
+        return ;;
+    esac
+    COMPREPLY=($(compgen -f -- "$cur"))
+}
+complete -F _ptosim ptosim

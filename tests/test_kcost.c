@@ -1,0 +1,237 @@
+/* test_kcost.c - kernel costs derived from a capture's args (model/kcost.c): the bgemm and paged-attention
+ * fixtures' kernels worked out by hand, matmul shapes, kernels that cannot be inferred. */
+#include <string.h>
+
+#include "../model/dtype.h"
+#include "../model/kcost.h"
+#include "../model/platform.h"
+#include "testutil.h"
+
+/* Cycles of one block of k on the a2a3 platform's pipes. */
+static uint64_t cycles_of(const pipe_kernel *k)
+{
+    platform p;
+    platform_defaults(&p);
+    pipe_rates r;
+    platform_pipe_rates(&p, &r);
+    pipe_result res;
+    pipe_run(k, &r, &res);
+    return res.total_cycles;
+}
+
+#define IN2(dt, a, b, by)                                                                                    \
+    {                                                                                                        \
+        .in = true, .dtype = dt, .ndim = 2, .shape = {a, b}, .bytes = by                                     \
+    }
+#define OUT2(dt, a, b, by)                                                                                   \
+    {                                                                                                        \
+        .out = true, .dtype = dt, .ndim = 2, .shape = {a, b}, .bytes = by                                    \
+    }
+#define IN1(dt, a, by)                                                                                       \
+    {                                                                                                        \
+        .in = true, .dtype = dt, .ndim = 1, .shape = {a}, .bytes = by                                        \
+    }
+#define OUT1(dt, a, by)                                                                                      \
+    {                                                                                                        \
+        .out = true, .dtype = dt, .ndim = 1, .shape = {a}, .bytes = by                                       \
+    }
+
+/*
+ * pa_small1 (paged attention CaseSmall1: 16 heads of 16, KV blocks of 16,
+ * BF16 caches). Rates on a2a3: 32 B/cycle per GM pipe, MTE1 512 B/cycle,
+ * the cube 16 x 16 x 16 fp16 per cycle, the vector unit 256 B/cycle, 200
+ * scalar cycles per tile.
+ *
+ * QK (AIC): Q [16,16] BF16 (512 B) times a key block [16,16] BF16 (512 B)
+ * into S [16,16] FLOAT32 (1024 B, as its reader sees it): m 16 n 16 k 16.
+ * 2 x 1024 B fit the 512 KiB L1: one tile. scalar 200 + MTE2 1024/32 = 32
+ * + MTE1 1024/512 = 2 + cube 1 x 1 x (16 x 2 B / 32 B) = 1 + FIXPIPE
+ * 1024/32 = 32 = 267 cycles. PV is the same shape: P [16,16] BF16 times a
+ * value block [16,16] BF16 into [16,16] FLOAT32, 267 cycles.
+ */
+START_TEST(paged_attention_matmuls_by_hand)
+{
+    kcost_arg qk[] = {IN2(DT_BFLOAT16, 16, 16, 512), IN2(DT_BFLOAT16, 16, 16, 512),
+                      OUT2(DT_FLOAT32, 16, 16, 1024)};
+    pipe_kernel k;
+    char note[KCOST_NOTE_MAX];
+    ck_assert_int_eq(kcost_derive(true, qk, 3, &k, note, sizeof(note)), KCOST_DERIVED);
+    ck_assert_uint_eq(k.tiles, 1);
+    ck_assert_uint_eq(k.buffers, 2);
+    ck_assert_uint_eq(k.work.mnk[0], 16);
+    ck_assert_uint_eq(k.work.mnk[1], 16);
+    ck_assert_uint_eq(k.work.mnk[2], 16);
+    ck_assert_uint_eq(k.work.cube_elem_bytes, 2);
+    ck_assert_uint_eq(k.work.bytes[PIPE_MTE2], 1024);
+    ck_assert_uint_eq(k.work.bytes[PIPE_MTE1], 1024);
+    ck_assert_uint_eq(k.work.bytes[PIPE_FIXPIPE], 1024);
+    ck_assert_uint_eq(cycles_of(&k), 200 + 32 + 2 + 1 + 32);
+    ck_assert_str_eq(
+        note, "AIC from its args: a matmul of arg 0 [16, 16] by arg 1 [16, 16], m 16 n 16 k 16 x 1; "
+              "MTE2 reads the inputs (1024 B), MTE1 the operands, FIXPIPE writes the outputs (1024 B); "
+              "one tile");
+}
+END_TEST
+
+/*
+ * SF (AIV): S [16,16] FLOAT32 in (1024 B); out P [16,16] BF16 (512 B) and
+ * the row max and sum [16] FLOAT32 (64 B each): 640 B. One vector pass over
+ * the largest operand, 256 FLOAT32 elements = 1024 B at 256 B/cycle = 4.
+ * 2 x (1024 + 640) B fit the 192 KiB UB: one tile. 200 + 1024/32 = 32 +
+ * 4 + 640/32 = 20 = 256 cycles.
+ * UP (AIV): reads mij, lij [16] (64 B each), oi_new [16,16] (1024 B) and
+ * its inouts mi, li [16], oi [16,16] and out [16,16] (64 + 64 + 1024 +
+ * 1024): 3328 B; writes the four inouts, 2176 B; the pass over 256 FLOAT32
+ * elements, 4 cycles. 200 + 3328/32 = 104 + 4 + 2176/32 = 68 = 376 cycles.
+ */
+START_TEST(paged_attention_vector_kernels_by_hand)
+{
+    kcost_arg sf[] = {IN2(DT_FLOAT32, 16, 16, 1024), OUT2(DT_BFLOAT16, 16, 16, 512), OUT1(DT_FLOAT32, 16, 64),
+                      OUT1(DT_FLOAT32, 16, 64)};
+    pipe_kernel k;
+    char note[KCOST_NOTE_MAX];
+    ck_assert_int_eq(kcost_derive(false, sf, 4, &k, note, sizeof(note)), KCOST_DERIVED);
+    ck_assert_uint_eq(k.tiles, 1);
+    ck_assert_uint_eq(k.work.bytes[PIPE_MTE2], 1024);
+    ck_assert_uint_eq(k.work.bytes[PIPE_MTE3], 640);
+    ck_assert_uint_eq(k.work.vec_elems, 256);
+    ck_assert_uint_eq(k.work.vec_elem_bytes, 4);
+    ck_assert_uint_eq(cycles_of(&k), 200 + 32 + 4 + 20);
+
+    kcost_arg up[] = {
+        IN1(DT_FLOAT32, 16, 64),
+        IN1(DT_FLOAT32, 16, 64),
+        IN2(DT_FLOAT32, 16, 16, 1024),
+        {.in = true, .out = true, .dtype = DT_FLOAT32, .ndim = 1, .shape = {16}, .bytes = 64},
+        {.in = true, .out = true, .dtype = DT_FLOAT32, .ndim = 1, .shape = {16}, .bytes = 64},
+        {.in = true, .out = true, .dtype = DT_FLOAT32, .ndim = 2, .shape = {16, 16}, .bytes = 1024},
+        {.in = true, .out = true, .dtype = DT_FLOAT32, .ndim = 2, .shape = {16, 16}, .bytes = 1024}};
+    ck_assert_int_eq(kcost_derive(false, up, 7, &k, note, sizeof(note)), KCOST_DERIVED);
+    ck_assert_uint_eq(k.work.bytes[PIPE_MTE2], 3328);
+    ck_assert_uint_eq(k.work.bytes[PIPE_MTE3], 2176);
+    ck_assert_uint_eq(k.work.vec_elems, 256);
+    ck_assert_uint_eq(cycles_of(&k), 200 + 104 + 4 + 68);
+}
+END_TEST
+
+/*
+ * bgemm_case1 (benchmark_bgemm Case1: 4 tiles of 128 x 128 FLOAT32 per
+ * task, flattened to [65536] views, and an INT64[4] config).
+ * GEMM (AIC): A and B [65536] FLOAT32 (262144 B each) are 1-D, so each is
+ * taken as a square 256 x 256 matrix (said: the real shape is 4 x 128^3, half
+ * the multiplies). Inputs 2 x 262144 + 32 = 524320 B; two buffers of that
+ * fit the 512 KiB L1 only once k is cut in 4: 4 tiles of m 256 n 256 k 64,
+ * MTE2 524320 / 4 = 131080 B, MTE1 the operands 131072 B, FIXPIPE the
+ * [65536] FLOAT32 output 262144 / 4 = 65536 B. FLOAT32 at the fp16 rate.
+ * Per tile: MTE2 ceil(131080 / 32) = 4097, MTE1 131072/512 = 256, cube
+ * 16 x 16 x (64 x 2 / 32) = 1024, FIXPIPE 65536/32 = 2048; MTE2 paces the
+ * four tiles: 200 + 4 x 4097 + 256 + 1024 + 2048 = 19916 cycles.
+ * ADD (AIV): C += P over [65536] FLOAT32: reads C, P and config (524320 B),
+ * writes C (262144 B); 8 tiles would need 2 x (65540 + 32768) = 196616 B,
+ * 8 B over the 196608 B UB, so 16: MTE2 32770 B, MTE3 16384 B, 4096
+ * elements per tile. Per tile MTE2 ceil(32770/32) = 1025, vector 4096 x 4 /
+ * 256 = 64, MTE3 512: 200 + 16 x 1025 + 64 + 512 = 17176 cycles.
+ */
+START_TEST(bgemm_kernels_by_hand)
+{
+    kcost_arg gemm[] = {IN1(DT_FLOAT32, 65536, 262144), IN1(DT_FLOAT32, 65536, 262144),
+                        OUT1(DT_FLOAT32, 65536, 262144), IN1(DT_INT64, 4, 32)};
+    pipe_kernel k;
+    char note[KCOST_NOTE_MAX];
+    ck_assert_int_eq(kcost_derive(true, gemm, 4, &k, note, sizeof(note)), KCOST_ASSUMED);
+    ck_assert_msg(strstr(note, "its operands are 1-D, so each is taken as a square 256 x 256 matrix"), "%s",
+                  note);
+    ck_assert_msg(strstr(note, "FLOAT32 operands at the FLOAT16 rate"), "%s", note);
+    ck_assert_uint_eq(k.tiles, 4);
+    ck_assert_uint_eq(k.work.mnk[0], 256);
+    ck_assert_uint_eq(k.work.mnk[1], 256);
+    ck_assert_uint_eq(k.work.mnk[2], 64);
+    ck_assert_uint_eq(k.work.bytes[PIPE_MTE2], 131080);
+    ck_assert_uint_eq(k.work.bytes[PIPE_MTE1], 131072);
+    ck_assert_uint_eq(k.work.bytes[PIPE_FIXPIPE], 65536);
+    ck_assert_uint_eq(cycles_of(&k), 200 + 4 * 4097 + 256 + 1024 + 2048);
+
+    kcost_arg add[] = {
+        {.in = true, .out = true, .dtype = DT_FLOAT32, .ndim = 1, .shape = {65536}, .bytes = 262144},
+        IN1(DT_FLOAT32, 65536, 262144),
+        IN1(DT_INT64, 4, 32)};
+    ck_assert_int_eq(kcost_derive(false, add, 3, &k, note, sizeof(note)), KCOST_DERIVED);
+    ck_assert_uint_eq(k.tiles, 16);
+    ck_assert_uint_eq(k.work.bytes[PIPE_MTE2], 32770);
+    ck_assert_uint_eq(k.work.bytes[PIPE_MTE3], 16384);
+    ck_assert_uint_eq(k.work.vec_elems, 4096);
+    ck_assert_uint_eq(cycles_of(&k), 200 + 16 * 1025 + 64 + 512);
+}
+END_TEST
+
+START_TEST(matmul_shapes_come_from_the_operands_and_the_output)
+{
+    pipe_kernel k;
+    char note[KCOST_NOTE_MAX];
+    /* A [32, 64] . B [64, 48]: m 32 k 64 n 48 */
+    kcost_arg ab[] = {IN2(DT_FLOAT16, 32, 64, 4096), IN2(DT_FLOAT16, 64, 48, 6144),
+                      OUT2(DT_FLOAT16, 32, 48, 3072)};
+    ck_assert_int_eq(kcost_derive(true, ab, 3, &k, note, sizeof(note)), KCOST_DERIVED);
+    ck_assert_uint_eq(k.work.mnk[0], 32);
+    ck_assert_uint_eq(k.work.mnk[1], 48);
+    ck_assert_uint_eq(k.work.mnk[2], 64);
+    /* Q [16, 128] . K [64, 128]^T: the shared last dimension is k */
+    kcost_arg qkt[] = {IN2(DT_BFLOAT16, 64, 128, 16384), IN2(DT_BFLOAT16, 16, 128, 4096)};
+    ck_assert_int_eq(kcost_derive(true, qkt, 2, &k, note, sizeof(note)), KCOST_DERIVED);
+    ck_assert_uint_eq(k.work.mnk[0], 64);
+    ck_assert_uint_eq(k.work.mnk[1], 16);
+    ck_assert_uint_eq(k.work.mnk[2], 128);
+    /* x [16, 5120] times a weight view [10240, 1024] into y [16, 1024]:
+     * no pair matches; the output's rows find x, whose columns are k */
+    kcost_arg proj[] = {IN2(DT_BFLOAT16, 16, 5120, 163840), IN2(DT_BFLOAT16, 10240, 1024, 20971520),
+                        OUT2(DT_FLOAT32, 16, 1024, 65536)};
+    ck_assert_int_eq(kcost_derive(true, proj, 3, &k, note, sizeof(note)), KCOST_DERIVED);
+    ck_assert_uint_eq(k.work.mnk[0], 16);
+    ck_assert_uint_eq(k.work.mnk[1], 1024);
+    ck_assert_uint_eq(k.tiles * k.work.mnk[2], 5120);
+    /* batched: [4, 32, 64] . [4, 64, 32] is 4 tiles of 32 x 32 x 64 */
+    kcost_arg batch[] = {{.in = true, .dtype = DT_FLOAT16, .ndim = 3, .shape = {4, 32, 64}, .bytes = 16384},
+                         {.in = true, .dtype = DT_FLOAT16, .ndim = 3, .shape = {4, 64, 32}, .bytes = 16384}};
+    ck_assert_int_eq(kcost_derive(true, batch, 2, &k, note, sizeof(note)), KCOST_DERIVED);
+    ck_assert_uint_eq(k.tiles, 4);
+    ck_assert_uint_eq(k.work.mnk[2], 64);
+}
+END_TEST
+
+START_TEST(what_the_model_cannot_infer_is_named)
+{
+    pipe_kernel k;
+    char note[KCOST_NOTE_MAX];
+    /* two operands whose dimensions never meet, and no output to go by */
+    kcost_arg odd[] = {IN2(DT_FLOAT16, 16, 32, 1024), IN2(DT_FLOAT16, 48, 64, 6144)};
+    ck_assert_int_eq(kcost_derive(true, odd, 2, &k, note, sizeof(note)), KCOST_UNKNOWN);
+    ck_assert_str_eq(
+        note, "cannot infer m, n, k from arg 1 [48, 64] and arg 0 [16, 32] (no dimension pair matches): "
+              "give its cost (ns, cycles or the pipe form with cube m, n, k) in a --costs table");
+    /* an AIC kernel that reads one tensor is no matmul: it only moves data */
+    kcost_arg copy[] = {IN2(DT_FLOAT32, 1024, 256, 1048576), OUT2(DT_FLOAT32, 1024, 256, 1048576)};
+    ck_assert_int_eq(kcost_derive(true, copy, 2, &k, note, sizeof(note)), KCOST_DERIVED);
+    ck_assert_uint_eq(k.work.mnk[0], 0);
+    ck_assert_uint_eq(k.tiles, 4); /* 2 x 1 MiB / 4 = 512 KiB fits the L1 */
+    ck_assert_uint_eq(k.work.bytes[PIPE_FIXPIPE], 262144);
+    ck_assert_msg(strstr(note, "no matmul (it reads 1 operand)"), "%s", note);
+    /* nothing at all to go by */
+    ck_assert_int_eq(kcost_derive(false, NULL, 0, &k, note, sizeof(note)), KCOST_UNKNOWN);
+    ck_assert_str_eq(note, "no tensor argument with a shape to count vector work over: give its cost");
+    ck_assert_int_eq(kcost_derive(true, NULL, 0, &k, note, sizeof(note)), KCOST_UNKNOWN);
+    ck_assert_str_eq(note, "no tensor arguments to derive its work from: give its cost (ns or cycles)");
+}
+END_TEST
+
+Suite *suite_kcost(void)
+{
+    Suite *s = suite_create("kcost");
+    TCase *tc = tcase_create("derived costs");
+    tcase_add_test(tc, paged_attention_matmuls_by_hand);
+    tcase_add_test(tc, paged_attention_vector_kernels_by_hand);
+    tcase_add_test(tc, bgemm_kernels_by_hand);
+    tcase_add_test(tc, matmul_shapes_come_from_the_operands_and_the_output);
+    tcase_add_test(tc, what_the_model_cannot_infer_is_named);
+    suite_add_tcase(s, tc);
+    return s;
+}

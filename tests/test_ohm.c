@@ -1,0 +1,577 @@
+/* test_ohm.c - the scheduler-overhead model on small logs worked out by hand, and on the 3-task chain's
+ * timeline. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../model/chip.h"
+#include "../model/ohm.h"
+#include "../sim/cli.h"
+#include "../sim/overhead.h"
+#include "testutil.h"
+
+#define MHZ 1000000ULL /* a 1 MHz counter: one tick is one microsecond */
+#define TOL 1e-9
+
+/* One execution: task, core, AIV?, dispatch, receive, start, end, finish (ticks). */
+static void add(ohm_log *l, uint64_t task, int core, int aiv, int64_t d, int64_t rc, int64_t s, int64_t e,
+                int64_t f)
+{
+    ohm_exec x = {.task = task,
+                  .core = core,
+                  .aiv = aiv,
+                  .dispatch = d,
+                  .receive = rc,
+                  .start = s,
+                  .end = e,
+                  .finish = f};
+    ck_assert_int_eq(ohm_log_exec(l, &x), 0);
+}
+
+static void edges(ohm_log *l, uint64_t succ, int n, ...)
+{
+    uint64_t p[8];
+    va_list ap;
+    va_start(ap, n);
+    for (int i = 0; i < n; i++)
+        p[i] = va_arg(ap, uint64_t);
+    va_end(ap);
+    ck_assert_int_eq(ohm_log_task(l, succ, p, (size_t)n), 0);
+}
+
+/*
+ * AIC core 0, AIV cores 1 and 2 (k = 1 and 2):
+ *   A (1) AIC core 0: start 1, end 11.
+ *   B (2) AIV core 1: preds A and the dummy 99 (no execution, ignored): ready 11, dispatched 15, runs 16-20.
+ *   C (3) AIV core 2: only the dummy before it, so ready = its own dispatch 0: no wait; runs 2-30.
+ *   D (4) AIC core 0: preds A, B: ready 20, dispatched 22, runs 23-25.
+ *   E (5) MIX, AIC core 0 and AIV core 1: pred D: ready 25, dispatched 28, runs 29-33.
+ * Window 1-33 = 32.
+ *   [11,15) B waits: AIV has an idle core (C runs on one of two): AIV overhead 4; AIC has no ready work, so
+ *           not all; the only engine with work is starved: has 4.
+ *   [20,22) D waits: AIC idle: AIC 2, has 2; AIV has nothing ready: not all.
+ *   [25,28) E waits on both engines (MIX counts for both), both have an idle core: AIC 3, AIV 3, all 3,
+ * has 3. AIC 5 (15.625 %), AIV 7 (21.875 %), all 3 (9.375 %), has 9 (28.125 %).
+ */
+START_TEST(overhead_per_engine_all_and_has_by_hand)
+{
+    ohm_log l;
+    ohm_log_init(&l, 0);
+    add(&l, 1, 0, 0, 0, 1, 1, 11, 12);
+    add(&l, 2, 1, 1, 15, 15, 16, 20, 21);
+    add(&l, 3, 2, 1, 0, 2, 2, 30, 31);
+    add(&l, 4, 0, 0, 22, 23, 23, 25, 26);
+    add(&l, 5, 0, 0, 28, 29, 29, 33, 34);
+    add(&l, 5, 1, 1, 28, 29, 29, 33, 34);
+    edges(&l, 2, 2, (uint64_t)1, (uint64_t)99);
+    edges(&l, 3, 1, (uint64_t)99);
+    edges(&l, 4, 3, (uint64_t)1, (uint64_t)2, (uint64_t)1); /* a duplicate edge changes nothing */
+    edges(&l, 5, 1, (uint64_t)4);
+    ohm_result r;
+    ck_assert_int_eq(ohm_compute(&l, MHZ, &r), 0);
+    ck_assert(r.computed);
+    ck_assert_uint_eq(r.executions, 6);
+    ck_assert_uint_eq(r.tasks, 5);
+    ck_assert_double_eq_tol(r.window_us, 32, TOL);
+    ck_assert_int_eq(r.eng[0].cores, 1);
+    ck_assert_int_eq(r.eng[1].cores, 2);
+    ck_assert_double_eq_tol(r.eng[0].overhead_us, 5, TOL);
+    ck_assert_double_eq_tol(r.eng[1].overhead_us, 7, TOL);
+    ck_assert_double_eq_tol(r.all_us, 3, TOL);
+    ck_assert_double_eq_tol(r.has_us, 9, TOL);
+    ck_assert_double_eq_tol(ohm_pct(&r, r.eng[0].overhead_us), 15.625, TOL);
+    ck_assert_double_eq_tol(ohm_pct(&r, r.has_us), 28.125, TOL);
+    ck_assert_str_eq(ohm_verdict(ohm_pct(&r, r.has_us)), "scheduler-bound");
+    /* every gap waited for work: A-D 12 and D-E 4 on core 0, B-E 9 on core 1 */
+    ck_assert_uint_eq(r.wait.n, 3);
+    ck_assert_double_eq_tol(r.wait.pct[0], 4, TOL);
+    ck_assert_double_eq_tol(r.wait.pct[2], 9, TOL);
+    ck_assert_double_eq_tol(r.wait.max, 12, TOL);
+    ck_assert_uint_eq(r.steady.n + r.first_switch.n, 0);
+    ck_assert_int_eq(r.ncores, 3);
+    ck_assert_uint_eq(r.cores[0].waits, 2);
+    ck_assert_double_eq_tol(r.cores[0].wait_us, 16, TOL);
+    ck_assert_uint_eq(r.cores[2].waits, 0);
+    ohm_result_free(&r);
+    ohm_log_free(&l);
+}
+END_TEST
+
+/*
+ * AIC core 0: Z1 runs 1-5; Z2 dispatched at 3 (before Z1 ended: a switch), received 6, runs 8-9.
+ * AIV core 1: X1 runs 1-10; X2 dispatched 5, received 11, runs 12-20; X3 dispatched 15, received 21,
+ *   runs 22-30 (finish 34).
+ * AIV core 2: Y1 runs 3-25 (finish 27); Y2 (pred X2: ready 20) dispatched 24, received 26, runs 28-29.
+ * Window 1-30.
+ * Switches: Z2 [5,8) = 3; X2 [10,12) = 2; X3 [20,22) = 2; Y2 [25,28) = 3.
+ *   AIC: one core with 3: min = mean = max = 3, one event, nothing ready then: independent 3.
+ *   AIV: core 1 has 4, core 2 has 3: min 3, mean 3.5, max 4; 3 events of 11/3 us. Y2 is ready and
+ *   undispatched in [20,24), so X3's switch is overhead (2); X2's and Y2's are independent (5).
+ *   Bound: least of any core 3; sum of the engines' least 3 + 3 = 6.
+ * Gaps: each core's first switch is cold (Z2 3, X2 2, Y2 3); X3 is the steady one: 2 = prev tail
+ *   (21 - 20) 1 + setup (22 - 21) 1.
+ * Head: Z1 1, Z2 min(5, 3) = 3, X1 1, X2 min(7, 2) = 2, X3 min(7, 2) = 2, Y1 3, Y2 min(4, 3) = 3:
+ *   sorted 1 1 2 2 3 3 3: P10 = [0] 1, P25 = [1] 1, P50 = [3] 2, P75 = [5] 3; sum 15.
+ * Tail: 1 1 1 1 4 2 1: sorted 1 1 1 1 1 2 4: P50 1, P75 2, P90 4; sum 11.
+ */
+static void switch_log(ohm_log *l)
+{
+    ohm_log_init(l, 0);
+    add(l, 10, 0, 0, 0, 0, 1, 5, 6);
+    add(l, 11, 0, 0, 3, 6, 8, 9, 10);
+    add(l, 20, 1, 1, 0, 1, 1, 10, 11);
+    add(l, 21, 1, 1, 5, 11, 12, 20, 21);
+    add(l, 22, 1, 1, 15, 21, 22, 30, 34);
+    add(l, 30, 2, 1, 0, 3, 3, 25, 27);
+    add(l, 31, 2, 1, 24, 26, 28, 29, 30);
+    edges(l, 31, 1, (uint64_t)21);
+    edges(l, 22, 1, (uint64_t)21); /* ready 20 after its dispatch at 15: nothing waits */
+}
+
+START_TEST(aicore_switch_per_core_split_and_bound_by_hand)
+{
+    ohm_log l;
+    switch_log(&l);
+    ohm_result r;
+    ck_assert_int_eq(ohm_compute(&l, MHZ, &r), 0);
+    ck_assert_double_eq_tol(r.window_us, 29, TOL);
+    const ohm_engine *c = &r.eng[0], *v = &r.eng[1];
+    ck_assert_double_eq_tol(c->sw_min_us, 3, TOL);
+    ck_assert_double_eq_tol(c->sw_mean_us, 3, TOL);
+    ck_assert_double_eq_tol(c->sw_max_us, 3, TOL);
+    ck_assert_uint_eq(c->sw_events, 1);
+    ck_assert_double_eq_tol(c->sw_overhead_us, 0, TOL);
+    ck_assert_double_eq_tol(c->sw_independent_us, 3, TOL);
+    ck_assert_double_eq_tol(v->sw_min_us, 3, TOL);
+    ck_assert_double_eq_tol(v->sw_mean_us, 3.5, TOL);
+    ck_assert_double_eq_tol(v->sw_max_us, 4, TOL);
+    ck_assert_uint_eq(v->sw_events, 3);
+    ck_assert_double_eq_tol(v->sw_overhead_us, 2, TOL);
+    ck_assert_double_eq_tol(v->sw_independent_us, 5, TOL);
+    ck_assert_double_eq_tol(r.bound_lo_us, 3, TOL);
+    ck_assert_double_eq_tol(r.bound_hi_us, 6, TOL);
+    /* Y2 waits [20,24); core 1 is idle in [20,22) (between X2 and X3), busy after: AIV overhead 2 */
+    ck_assert_double_eq_tol(v->overhead_us, 2, TOL);
+    ck_assert_double_eq_tol(r.has_us, 2, TOL);
+    ohm_result_free(&r);
+    ohm_log_free(&l);
+}
+END_TEST
+
+START_TEST(head_and_tail_distributions_by_hand)
+{
+    ohm_log l;
+    switch_log(&l);
+    ohm_result r;
+    ck_assert_int_eq(ohm_compute(&l, MHZ, &r), 0);
+    ck_assert_uint_eq(r.head.n, 7);
+    ck_assert_double_eq_tol(r.head.pct[0], 1, TOL);
+    ck_assert_double_eq_tol(r.head.pct[1], 1, TOL);
+    ck_assert_double_eq_tol(r.head.pct[2], 2, TOL);
+    ck_assert_double_eq_tol(r.head.pct[3], 3, TOL);
+    ck_assert_double_eq_tol(r.head.pct[6], 3, TOL);
+    ck_assert_double_eq_tol(r.head.max, 3, TOL);
+    ck_assert_double_eq_tol(r.head.sum, 15, TOL);
+    ck_assert_double_eq_tol(r.head.mean, 15.0 / 7, TOL);
+    ck_assert_double_eq_tol(r.tail.pct[2], 1, TOL);
+    ck_assert_double_eq_tol(r.tail.pct[3], 2, TOL);
+    ck_assert_double_eq_tol(r.tail.pct[4], 4, TOL);
+    ck_assert_double_eq_tol(r.tail.sum, 11, TOL);
+    ohm_result_free(&r);
+    ohm_log_free(&l);
+}
+END_TEST
+
+START_TEST(gap_decomposition_splits_switches_into_tail_and_setup)
+{
+    ohm_log l;
+    switch_log(&l);
+    ohm_result r;
+    ck_assert_int_eq(ohm_compute(&l, MHZ, &r), 0);
+    ck_assert_uint_eq(r.first_switch.n, 3);
+    ck_assert_double_eq_tol(r.first_switch.pct[0], 2, TOL); /* sorted 2 3 3 */
+    ck_assert_double_eq_tol(r.first_switch.pct[2], 3, TOL);
+    ck_assert_double_eq_tol(r.first_switch.mean, 8.0 / 3, TOL);
+    ck_assert_uint_eq(r.steady.n, 1);
+    ck_assert_double_eq_tol(r.steady.mean, 2, TOL);
+    ck_assert_double_eq_tol(r.prev_tail.mean, 1, TOL);
+    ck_assert_double_eq_tol(r.setup.mean, 1, TOL);
+    ck_assert_uint_eq(r.wait.n, 0);
+    ck_assert_int_eq(r.ncores, 3);
+    ck_assert_uint_eq(r.cores[1].switches, 2);
+    ck_assert_double_eq_tol(r.cores[1].switch_us, 4, TOL);
+    ck_assert_uint_eq(r.cores[2].switches, 1);
+    ck_assert_double_eq_tol(r.cores[2].switch_us, 3, TOL);
+    ohm_result_free(&r);
+    ohm_log_free(&l);
+}
+END_TEST
+
+/*
+ * P (1) AIC core 0 runs 2-10 (dispatched 0); Q (2) and S (3) on AIV cores 1 and 2 after P; R (4) on
+ * core 0 after Q and S, finishing last at 34.
+ * Q ends 20, S ends 16: R -> Q (scheduler 25 - 20 = 5), Q -> P (13 - 10 = 3), P the root (2 - 0 = 2):
+ *   2 hops, compute 5 + 7 + 8 = 20, scheduler 10, span 34 - 2 = 32, other 2.
+ * With S ending at 20 too, the tie goes to the larger id: R -> S (5), S -> P (14 - 10 = 4), root 2:
+ *   compute 5 + 6 + 8 = 19, scheduler 11, other 2.
+ */
+static void path_log(ohm_log *l, int64_t s_end)
+{
+    ohm_log_init(l, 0);
+    add(l, 1, 0, 0, 0, 2, 2, 10, 11);
+    add(l, 2, 1, 1, 12, 13, 13, 20, 22);
+    add(l, 3, 2, 1, 12, 14, 14, s_end, s_end + 1);
+    add(l, 4, 0, 0, 23, 25, 25, 30, 34);
+    edges(l, 2, 1, (uint64_t)1);
+    edges(l, 3, 1, (uint64_t)1);
+    edges(l, 4, 2, (uint64_t)2, (uint64_t)3);
+}
+
+START_TEST(critical_path_splits_compute_and_scheduler_by_hand)
+{
+    ohm_log l;
+    ohm_result r;
+    path_log(&l, 16);
+    ck_assert_int_eq(ohm_compute(&l, MHZ, &r), 0);
+    ck_assert_int_eq(r.cp_hops, 2);
+    ck_assert_double_eq_tol(r.cp_span_us, 32, TOL);
+    ck_assert_double_eq_tol(r.cp_exec_us, 20, TOL);
+    ck_assert_double_eq_tol(r.cp_sched_us, 10, TOL);
+    ck_assert_double_eq_tol(r.cp_other_us, 2, TOL);
+    ohm_result_free(&r);
+    ohm_log_free(&l);
+    path_log(&l, 20);
+    ck_assert_int_eq(ohm_compute(&l, MHZ, &r), 0);
+    ck_assert_double_eq_tol(r.cp_exec_us, 19, TOL);
+    ck_assert_double_eq_tol(r.cp_sched_us, 11, TOL);
+    ck_assert_double_eq_tol(r.cp_other_us, 2, TOL);
+    ohm_result_free(&r);
+    ohm_log_free(&l);
+}
+END_TEST
+
+START_TEST(a_log_past_its_limit_is_dropped_and_not_computed)
+{
+    ohm_log l;
+    ohm_log_init(&l, 2);
+    add(&l, 1, 0, 0, 0, 1, 1, 2, 3);
+    add(&l, 2, 0, 0, 0, 1, 3, 4, 5);
+    ck_assert(!l.dropped);
+    add(&l, 3, 0, 0, 0, 1, 5, 6, 7);
+    ck_assert(l.dropped);
+    ck_assert_uint_eq(l.nx, 0);
+    ohm_result r;
+    ck_assert_int_eq(ohm_compute(&l, MHZ, &r), 0);
+    ck_assert(!r.computed);
+    ohm_log_free(&l);
+    ohm_log_init(&l, 2);
+    edges(&l, 1, 0);
+    edges(&l, 2, 0);
+    edges(&l, 3, 0); /* the third task passes the limit too */
+    ck_assert(l.dropped);
+    ohm_log_free(&l);
+}
+END_TEST
+
+/*
+ * The 3-task chain of test_chip.c, whose timeline is worked out there (ns), on the 50 MHz counter
+ * (20 ns ticks, rounded down): a 56/63/78/578/588, b 626/633/647/1147/1160, c 1197/1204/1219/1719/1731
+ * (dispatch/receive/start/end/finish), all on AIV core 24.
+ * Window 78-1719 = 1641 ticks = 32.82 us. b waits ready [578, 626), c [1147, 1197) with the one AIV core
+ * that ran anything idle: AIV overhead 98 ticks = 1.96 us = all = has (the only engine).
+ * Head: a 78 - 56 = 22, b min(21, 69) = 21, c min(22, 72) = 22 ticks. Tail: 10, 13, 12 ticks.
+ * Critical path c -> b -> a: scheduler 72 + 69 + 22 = 163 ticks = 3.26 us, compute 30 us, span
+ * 1731 - 78 = 1653 ticks = 33.06 us.
+ */
+START_TEST(the_3_task_chain_in_a_run_by_hand)
+{
+    static const char *CHAIN3 =
+        "{\"ptosim_graph\": 1, \"name\": \"chain3\", \"kernels\": [{\"id\": 0, \"name\": \"vadd\", \"core\": "
+        "\"aiv\", \"cost\": {\"cycles\": 18000}}], \"tensors\": [{\"name\": \"x\", \"dtype\": \"FLOAT32\", "
+        "\"shape\": [16384]}]}\n"
+        "{\"op\": \"submit\", \"kernel\": \"vadd\", \"args\": [{\"dir\": \"in\", \"tensor\": \"x\"}, "
+        "{\"dir\": "
+        "\"out\", \"tensor\": \"t0\", \"dtype\": \"FLOAT32\", \"shape\": [16384]}]}\n"
+        "{\"op\": \"submit\", \"kernel\": \"vadd\", \"args\": [{\"dir\": \"in\", \"tensor\": \"t0\"}, "
+        "{\"dir\": "
+        "\"out\", \"tensor\": \"t1\", \"dtype\": \"FLOAT32\", \"shape\": [16384]}]}\n"
+        "{\"op\": \"submit\", \"kernel\": \"vadd\", \"args\": [{\"dir\": \"in\", \"tensor\": \"t1\"}, "
+        "{\"dir\": "
+        "\"out\", \"tensor\": \"y\", \"dtype\": \"FLOAT32\", \"shape\": [16384]}]}\n";
+    chip *c = tu_chip(CHAIN3, NULL, 4, NULL);
+    ck_assert_int_eq(c->status, CHIP_DONE);
+    ohm_result r;
+    ck_assert_int_eq(chip_overhead(c, &r), 0);
+    ck_assert(r.computed);
+    ck_assert(!r.eng[0].present);
+    ck_assert_int_eq(r.eng[1].cores, 1);
+    ck_assert_double_eq_tol(r.window_us, 32.82, 1e-9);
+    ck_assert_double_eq_tol(r.eng[1].overhead_us, 1.96, 1e-9);
+    ck_assert_double_eq_tol(r.all_us, 1.96, 1e-9);
+    ck_assert_double_eq_tol(r.has_us, 1.96, 1e-9);
+    ck_assert_double_eq_tol(r.head.sum, 65 * 0.02, 1e-9);
+    ck_assert_double_eq_tol(r.head.pct[0], 0.42, 1e-9);
+    ck_assert_double_eq_tol(r.tail.sum, 35 * 0.02, 1e-9);
+    ck_assert_double_eq_tol(r.tail.max, 0.26, 1e-9);
+    ck_assert_int_eq(r.cp_hops, 2);
+    ck_assert_double_eq_tol(r.cp_sched_us, 3.26, 1e-9);
+    ck_assert_double_eq_tol(r.cp_exec_us, 30, 1e-9);
+    ck_assert_double_eq_tol(r.cp_span_us, 33.06, 1e-9);
+    ck_assert_uint_eq(r.wait.n, 2);
+    ohm_result_free(&r);
+    tu_chip_free(c);
+}
+END_TEST
+
+/* ---- from files: the runtime's own tool as the oracle ---- */
+
+/* Does |got - want| stay within half a unit of the last digit the tool printed (want as text)? */
+static void near_printed(double got, const char *want, const char *where)
+{
+    const char *dot = strchr(want, '.');
+    int decimals = dot ? (int)strlen(dot + 1) : 0;
+    double tol = 0.5;
+    for (int i = 0; i < decimals; i++)
+        tol /= 10;
+    ck_assert_msg(fabs(got - atof(want)) <= tol + 1e-9, "%s: ptosim %.6f, sched_overhead_analysis %s", where,
+                  got, want);
+}
+
+/* The figure a line of tests/real/overhead_oracle.txt names, computed by ptosim, checked against it. */
+static void check_figure(const ohm_result *r, const char *capture, const char *key, char **v, int nv)
+{
+    char where[160];
+    snprintf(where, sizeof(where), "%s %s", capture, key);
+    int ty = strncmp(key, "aiv", 3) == 0;
+    const ohm_engine *e = &r->eng[ty];
+    if (!strcmp(key, "executions")) {
+        ck_assert_uint_eq(r->executions, strtoull(v[0], NULL, 10));
+    } else if (!strcmp(key, "window_us")) {
+        near_printed(r->window_us, v[0], where);
+    } else if (!strcmp(key, "aic") || !strcmp(key, "aiv")) {
+        near_printed(ohm_pct(r, e->overhead_us), v[0], where);
+    } else if (!strcmp(key, "all")) {
+        near_printed(ohm_pct(r, r->all_us), v[0], where);
+    } else if (!strcmp(key, "has")) {
+        near_printed(ohm_pct(r, r->has_us), v[0], where);
+    } else if (strstr(key, "_sw")) {
+        ck_assert_int_eq(nv, 6);
+        ck_assert_int_eq(e->cores, atoi(v[0]));
+        near_printed(e->sw_min_us, v[1], where);
+        near_printed(e->sw_mean_us, v[2], where);
+        near_printed(e->sw_max_us, v[3], where);
+        ck_assert_uint_eq(e->sw_events, strtoull(v[4], NULL, 10));
+        near_printed(e->sw_events ? e->sw_mean_us * e->cores / (double)e->sw_events : 0, v[5], where);
+    } else if (strstr(key, "_split")) {
+        near_printed(100 * e->sw_overhead_us / (e->sw_overhead_us + e->sw_independent_us), v[0], where);
+    } else if (!strcmp(key, "bound")) {
+        near_printed(r->bound_lo_us, v[0], where);
+        near_printed(r->bound_hi_us, v[1], where);
+    } else if (!strcmp(key, "head") || !strcmp(key, "tail")) {
+        const ohm_dist *d = !strcmp(key, "head") ? &r->head : &r->tail;
+        ck_assert_int_eq(nv, 11);
+        ck_assert_uint_eq(d->n, strtoull(v[0], NULL, 10));
+        for (int k = 0; k < OHM_PCTS; k++)
+            near_printed(d->pct[k], v[1 + k], where);
+        near_printed(d->max, v[8], where);
+        near_printed(d->mean, v[9], where);
+        near_printed(d->sum, v[10], where);
+    } else if (!strcmp(key, "cp")) {
+        ck_assert_int_eq(nv, 5);
+        ck_assert_int_eq(r->cp_hops, atoi(v[0]));
+        near_printed(r->cp_span_us, v[1], where);
+        near_printed(r->cp_exec_us, v[2], where);
+        near_printed(r->cp_sched_us, v[3], where);
+        near_printed(r->cp_other_us, v[4], where);
+    } else {
+        ck_abort_msg("%s: unknown figure", where);
+    }
+}
+
+/* tests/real/overhead_oracle.txt holds what the runtime's sched_overhead_analysis printed for each
+ * capture's own swimlane and deps.json; ptosim's model of the same files must print the same. */
+START_TEST(overhead_of_each_real_capture_equals_the_runtime_tool)
+{
+    char *text = tu_read(PTOSIM_SRCDIR "/tests/real/overhead_oracle.txt");
+    ck_assert_ptr_nonnull(text);
+    char capture[64] = "";
+    ohm_result r = {0};
+    int figures = 0, captures = 0;
+    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+        if (line[0] == '#')
+            continue;
+        char *v[16];
+        int nv = 0;
+        char *save, *name = strtok_r(line, " ", &save), *key = strtok_r(NULL, " ", &save);
+        while (nv < 16 && (v[nv] = strtok_r(NULL, " ", &save)))
+            nv++;
+        ck_assert_msg(name && key && nv > 0, "malformed oracle line");
+        if (strcmp(name, capture) != 0) {
+            ohm_result_free(&r);
+            snprintf(capture, sizeof(capture), "%s", name);
+            char sl[512], dp[512], err[2048];
+            snprintf(sl, sizeof(sl), PTOSIM_SRCDIR "/tests/real/%s/chip_swimlane_records.json", name);
+            snprintf(dp, sizeof(dp), PTOSIM_SRCDIR "/tests/real/%s/deps.json", name);
+            ohm_log l;
+            unsigned long long hz;
+            size_t unmatched;
+            ck_assert_msg(overhead_load(sl, dp, &l, &hz, &unmatched, err, sizeof(err)) == EXIT_OK, "%s", err);
+            ck_assert_int_eq(ohm_compute(&l, hz, &r), 0);
+            ck_assert(r.computed);
+            ohm_log_free(&l);
+            captures++;
+        }
+        check_figure(&r, name, key, v, nv);
+        figures++;
+    }
+    ohm_result_free(&r);
+    free(text);
+    ck_assert_int_ge(captures, 16);
+    ck_assert_int_ge(figures, 180);
+}
+END_TEST
+
+/* The figures a run writes into ptosim_run.json are those its own files give. */
+static void run_equals_files(const char *trace)
+{
+    const char *dir = tu_tmpdir();
+    const char *args[] = {"run",     trace, "-o", dir, "--enable-chip-swimlane=4", "--enable-dep-gen",
+                          "--quiet", NULL};
+    run_out o = tu_run(args);
+    ck_assert_msg(o.status == 0, "%s: %s", trace, o.err);
+    tu_run_free(&o);
+    char p[1024], sl[1024], dp[1024], err[2048];
+    snprintf(p, sizeof(p), "%s/ptosim_run.json", dir);
+    snprintf(sl, sizeof(sl), "%s/dfx_outputs/chip_swimlane_records.json", dir);
+    snprintf(dp, sizeof(dp), "%s/dfx_outputs/deps.json", dir);
+    ohm_log l;
+    unsigned long long hz;
+    size_t unmatched;
+    ck_assert_msg(overhead_load(sl, dp, &l, &hz, &unmatched, err, sizeof(err)) == EXIT_OK, "%s", err);
+    ck_assert_uint_eq(unmatched, 0);
+    ohm_result r;
+    ck_assert_int_eq(ohm_compute(&l, hz, &r), 0);
+    cJSON *j = tu_json_file(p);
+    const cJSON *o2 = cJSON_GetObjectItem(j, "overhead");
+    ck_assert(cJSON_IsTrue(cJSON_GetObjectItem(o2, "computed")));
+    ck_assert_uint_eq((uint64_t)cJSON_GetObjectItem(o2, "executions")->valuedouble, r.executions);
+    const cJSON *pct = cJSON_GetObjectItem(o2, "overhead_pct");
+    ck_assert_double_eq_tol(cJSON_GetObjectItem(pct, "has")->valuedouble, ohm_pct(&r, r.has_us), 5e-4);
+    ck_assert_double_eq_tol(cJSON_GetObjectItem(pct, "all")->valuedouble, ohm_pct(&r, r.all_us), 5e-4);
+    static const char *const TY[2] = {"aic", "aiv"};
+    for (int ty = 0; ty < 2; ty++)
+        if (r.eng[ty].present)
+            ck_assert_double_eq_tol(cJSON_GetObjectItem(pct, TY[ty])->valuedouble,
+                                    ohm_pct(&r, r.eng[ty].overhead_us), 5e-4);
+    const cJSON *cp = cJSON_GetObjectItem(o2, "critical_path");
+    ck_assert_double_eq_tol(cJSON_GetObjectItem(cp, "scheduler_us")->valuedouble, r.cp_sched_us, 5e-4);
+    ck_assert_double_eq_tol(cJSON_GetObjectItem(cp, "span_us")->valuedouble, r.cp_span_us, 5e-4);
+    const cJSON *tail = cJSON_GetObjectItem(o2, "tail_us");
+    ck_assert_double_eq_tol(cJSON_GetObjectItem(tail, "p90")->valuedouble, r.tail.pct[4], 5e-4);
+    cJSON_Delete(j);
+    ohm_result_free(&r);
+    ohm_log_free(&l);
+}
+
+START_TEST(a_run_and_its_own_files_give_the_same_figures)
+{
+    run_equals_files(TRACE("gen_decode_layer.jsonl"));
+    run_equals_files(TRACE("mix_spmd.jsonl"));
+    run_equals_files(TRACE("gen_paged_attention_spmd.jsonl"));
+    run_equals_files(TRACE("kv_decode.jsonl"));
+}
+END_TEST
+
+static run_out overhead_cmd(const char *a1, const char *a2, const char *a3)
+{
+    const char *args[] = {"overhead", a1, a2, a3, NULL};
+    return tu_run(args);
+}
+
+START_TEST(overhead_command_reports_and_rejects_bad_input)
+{
+    run_out o = overhead_cmd(PTOSIM_SRCDIR "/tests/real/vector", NULL, NULL);
+    ck_assert_msg(o.status == 0, "%s", o.err);
+    ck_assert_msg(strstr(o.out, "5 executions of 5 tasks") && strstr(o.out, "per engine: aiv 12.9%"), "%s",
+                  o.out);
+    tu_run_free(&o);
+    o = overhead_cmd(NULL, NULL, NULL);
+    ck_assert_int_eq(o.status, 2);
+    ck_assert(tu_starts(o.err, "usage: ptosim overhead"));
+    tu_run_free(&o);
+    const char *dir = tu_tmpdir();
+    o = overhead_cmd(dir, NULL, NULL);
+    ck_assert_int_eq(o.status, 2);
+    ck_assert_msg(strstr(o.err, "no chip_swimlane_records.json (run with --enable-chip-swimlane)"), "%s",
+                  o.err);
+    tu_run_free(&o);
+    o = overhead_cmd(PTOSIM_SRCDIR "/tests/real/vector", "--deps-json", NULL);
+    ck_assert_int_eq(o.status, 2);
+    ck_assert_str_eq(o.err, "ptosim overhead: --deps-json needs a file\n");
+    tu_run_free(&o);
+    o = overhead_cmd(PTOSIM_SRCDIR "/tests/real/vector", "--deps-json", "/nonexistent/deps.json");
+    ck_assert_int_eq(o.status, 2);
+    ck_assert_msg(strstr(o.err, "/nonexistent/deps.json: no such file; the model needs the task graph"), "%s",
+                  o.err);
+    tu_run_free(&o);
+    /* level 1 has no dispatch or finish times */
+    free(tu_write(
+        dir, "chip_swimlane_records.json",
+        "{\"chip_swimlane_level\": 1, \"metadata\": {\"clock_freq_hz\": 50000000, \"num_cores\": 1, "
+        "\"core_types\": [\"aiv\"]}, \"aicore_tasks\": [[0, 7, 1, 10, 20, 0]], \"aicpu_tasks\": []}"));
+    free(tu_write(dir, "deps.json", "{\"tasks\": [], \"edges\": []}"));
+    o = overhead_cmd(dir, NULL, NULL);
+    ck_assert_int_eq(o.status, 3);
+    ck_assert_msg(strstr(o.err, "chip_swimlane_level 1 has no dispatch and finish times; the overhead model "
+                                "needs level 2 or more (--enable-chip-swimlane=2)"),
+                  "%s", o.err);
+    tu_run_free(&o);
+    free(
+        tu_write(dir, "chip_swimlane_records.json",
+                 "{\"chip_swimlane_level\": 2, \"metadata\": {\"clock_freq_hz\": 50000000, \"num_cores\": 1, "
+                 "\"core_types\": [\"aiv\"]}, \"aicore_tasks\": [[0, 7, 1, 10, 20, 0]], \"aicpu_tasks\": "
+                 "[[0, 1, 5]]}"));
+    o = overhead_cmd(dir, NULL, NULL);
+    ck_assert_int_eq(o.status, 3);
+    ck_assert_msg(strstr(o.err, "aicpu_tasks[0]: not [core_id, reg_task_id, dispatch, finish] non-negative "
+                                "integers"),
+                  "%s", o.err);
+    tu_run_free(&o);
+    /* a row the AICore side never recorded is left out and counted */
+    free(
+        tu_write(dir, "chip_swimlane_records.json",
+                 "{\"chip_swimlane_level\": 2, \"metadata\": {\"clock_freq_hz\": 50000000, \"num_cores\": 1, "
+                 "\"core_types\": [\"aiv\"]}, \"aicore_tasks\": [[0, 7, 1, 10, 20, 0]], \"aicpu_tasks\": "
+                 "[[0, 1, 5, 25], [0, 2, 30, 40]]}"));
+    o = overhead_cmd(dir, NULL, NULL);
+    ck_assert_msg(o.status == 0, "%s", o.err);
+    ck_assert_msg(strstr(o.out, "1 aicpu_tasks rows have no aicore_tasks row and are left out") &&
+                      strstr(o.out, "1 executions of 1 tasks, window 0.200 us"),
+                  "%s", o.out);
+    tu_run_free(&o);
+    free(tu_write(dir, "deps.json", "{\"tasks\": 3}"));
+    o = overhead_cmd(dir, NULL, NULL);
+    ck_assert_int_eq(o.status, 3);
+    ck_assert_msg(strstr(o.err, "deps.json: tasks: not an array"), "%s", o.err);
+    tu_run_free(&o);
+}
+END_TEST
+
+Suite *suite_ohm(void)
+{
+    Suite *s = suite_create("ohm");
+    TCase *tc = tcase_create("ohm");
+    tcase_add_test(tc, overhead_per_engine_all_and_has_by_hand);
+    tcase_add_test(tc, aicore_switch_per_core_split_and_bound_by_hand);
+    tcase_add_test(tc, head_and_tail_distributions_by_hand);
+    tcase_add_test(tc, gap_decomposition_splits_switches_into_tail_and_setup);
+    tcase_add_test(tc, critical_path_splits_compute_and_scheduler_by_hand);
+    tcase_add_test(tc, a_log_past_its_limit_is_dropped_and_not_computed);
+    tcase_add_test(tc, the_3_task_chain_in_a_run_by_hand);
+    tcase_add_test(tc, overhead_of_each_real_capture_equals_the_runtime_tool);
+    tcase_add_test(tc, a_run_and_its_own_files_give_the_same_figures);
+    tcase_add_test(tc, overhead_command_reports_and_rejects_bad_input);
+    suite_add_tcase(s, tc);
+    return s;
+}
