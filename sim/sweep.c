@@ -1593,9 +1593,11 @@ static int best(const char *dir)
         rc = EXIT_USAGE;
         goto out;
     }
-    static const char *const need[] = {"platform", "status", "makespan_us"};
-    int col[3];
-    for (int k = 0; k < 3; k++)
+    /* with --repeat a point's makespan is the mean over its seeds (run 1's alone is one draw) */
+    bool mean = csv_column(csv, "makespan_mean_us") >= 0;
+    const char *need[] = {"platform", "status", mean ? "makespan_mean_us" : "makespan_us", "repeat_runs"};
+    int col[4];
+    for (int k = 0; k < (mean ? 4 : 3); k++)
         if ((col[k] = csv_column(csv, need[k])) < 0) {
             fprintf(stderr, "ptosim sweep: --best: %s: no %s column (not a sweep's merged rows)\n", path,
                     need[k]);
@@ -1604,7 +1606,7 @@ static int best(const char *dir)
         }
     long rows = 0, missing = 0, pick = -1;
     double pick_ms = 0;
-    char pick_ms_text[256] = "", platform[256] = "", cell[256];
+    char pick_ms_text[256] = "", platform[256] = "", runs[64] = "", cell[256];
     for (const char *line = strchr(csv, '\n'); line && line[1]; line = strchr(line + 1, '\n'), rows++) {
         if (rows >= n)
             continue; /* counted for the message below */
@@ -1617,8 +1619,8 @@ static int best(const char *dir)
         errno = 0;
         double ms = strtod(cell, &end);
         if (!cell[0] || *end || errno || ms != ms) {
-            fprintf(stderr, "ptosim sweep: --best: %s:%ld: makespan_us: '%s' is not a number\n", path,
-                    rows + 2, cell);
+            fprintf(stderr, "ptosim sweep: --best: %s:%ld: %s: '%s' is not a number\n", path, rows + 2,
+                    need[2], cell);
             rc = EXIT_USAGE;
             goto out;
         }
@@ -1627,6 +1629,8 @@ static int best(const char *dir)
             pick_ms = ms;
             snprintf(pick_ms_text, sizeof(pick_ms_text), "%s", cell);
             csv_field(line + 1, col[0], platform, sizeof(platform));
+            if (mean)
+                csv_field(line + 1, col[3], runs, sizeof(runs));
         }
     }
     if (rows != n) {
@@ -1644,7 +1648,11 @@ static int best(const char *dir)
         goto out;
     }
     const manifest_line *m = &lines[pick];
-    printf("point %ld of %ld (%s): makespan %s us\n", pick, n, m->dir, pick_ms_text);
+    if (mean)
+        printf("point %ld of %ld (%s): mean makespan %s us over %s seeds\n", pick, n, m->dir, pick_ms_text,
+               runs);
+    else
+        printf("point %ld of %ld (%s): makespan %s us\n", pick, n, m->dir, pick_ms_text);
     bool first = true;
     for (int k = 0; k < SWEEP_KNOBS; k++)
         if (m->cells[k][0]) {
