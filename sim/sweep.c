@@ -1056,6 +1056,22 @@ static int plan_points(sweep *s)
 
 /* ---- running points ---- */
 
+/* In a point's child: the signal state an exec would give, and no signal blocked. The child is a fork of the
+ * sweep, so without this it would run the sweep's handlers (its progress tick, or any a sweep installs to
+ * pass a signal on to its points). */
+static void reset_signals(void)
+{
+    for (int sig = 1; sig < NSIG; sig++) {
+        struct sigaction sa;
+        if (sig != SIGKILL && sig != SIGSTOP && sigaction(sig, NULL, &sa) == 0 &&
+            ((sa.sa_flags & SA_SIGINFO) || (sa.sa_handler != SIG_IGN && sa.sa_handler != SIG_DFL)))
+            signal(sig, SIG_DFL);
+    }
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+}
+
 /* Starts point i: a child process that runs `ptosim run` with the point's knobs and the shared options, its
  * operations taken from gc (the graph compiled once for the whole sweep; NULL: it reads the graph file),
  * stdout to row.csv.tmp and stderr to stderr.txt in DIR/points/NNNN (finish_row renames the row into place).
@@ -1091,7 +1107,7 @@ static pid_t spawn_point(const sweep *s, long i, const gcomp *gc)
             /* the child is the run: a fork, not an exec, so it keeps the mapped graph */
             if (dup2(fi, 0) < 0 || dup2(fo, 1) < 0 || dup2(fe, 2) < 0)
                 _exit(127);
-            signal(SIGALRM, SIG_DFL); /* the parent's progress tick is not the run's */
+            reset_signals();
             int ac = 0;
             while (av[ac])
                 ac++;
