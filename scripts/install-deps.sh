@@ -33,7 +33,7 @@ if [ "$want_chromium" -eq 1 ] && ! command -v chromium >/dev/null 2>&1; then
     pkgs="$pkgs chromium fonts-dejavu-core"
 fi
 # the daemons and clients the cluster tests run (tests/cluster/)
-cluster_tools="slurmctld slurmd sbatch munged mungekey sshd parallel"
+cluster_tools="slurmctld slurmd sbatch munged mungekey sshd parallel ps pgrep"
 cluster_missing() {
     for t in $cluster_tools; do
         command -v "$t" >/dev/null 2>&1 || [ -x "/usr/sbin/$t" ] || return 0
@@ -41,8 +41,8 @@ cluster_missing() {
     return 1
 }
 if [ "$want_cluster" -eq 1 ] && cluster_missing; then
-    missing="$missing slurm/munge/sshd/parallel"
-    pkgs="$pkgs slurm-wlm munge openssh-server parallel"
+    missing="$missing slurm/munge/sshd/parallel/procps"
+    pkgs="$pkgs slurm-wlm munge openssh-server parallel procps"
 fi
 if [ -z "$pkgs" ]; then
     exit 0
