@@ -1013,16 +1013,16 @@ END_TEST
 
 START_TEST(a_sweep_killed_midway_resumes_to_the_same_csv)
 {
-    /* eight points of a paged attention one after another; the whole process group is killed (as a lost node
-     * or a wall-clock limit would) once the first row is in; no point is left with a partial row, and
-     * --resume runs the others to the sweep.csv of a sweep never cut short */
+    /* twelve points of a paged attention one after another (about a second in all); the whole process group
+     * is killed (as a lost node or a wall-clock limit would) once the first row is in; no point is left with
+     * a partial row, and --resume runs the others to the sweep.csv of a sweep never cut short */
     const char *dir = tu_tmpdir();
     char cmd[4096];
     snprintf(cmd, sizeof(cmd), "%s gen paged_attention --batch 64 --context 8192 > %s/pa.jsonl", PTOSIM_BIN,
              dir);
     ck_assert_int_eq(sh(cmd), 0);
     char *g = path_in(dir, "pa.jsonl"), *cut = path_in(dir, "cut"), *ref = path_in(dir, "ref");
-    const char *lists = "256,1024,4096,16384", *heaps = "16777216,268435456";
+    const char *lists = "256,1024,4096,16384", *heaps = "16777216,67108864,268435456";
     pid_t pid = fork();
     if (pid == 0) {
         setpgid(0, 0);
@@ -1043,7 +1043,7 @@ START_TEST(a_sweep_killed_midway_resumes_to_the_same_csv)
     waitpid(pid, &st, 0);
     ck_assert(WIFSIGNALED(st));
     int done = 0;
-    for (int i = 0; i < 8; i++) {
+    for (int i = 0; i < 12; i++) {
         char name[64];
         snprintf(name, sizeof(name), "points/%04d/row.csv", i);
         char *row = read_in(cut, name);
@@ -1053,16 +1053,17 @@ START_TEST(a_sweep_killed_midway_resumes_to_the_same_csv)
         }
         free(row);
     }
-    ck_assert_msg(done >= 1 && done < 8, "%d rows when killed", done);
+    ck_assert_msg(done >= 1 && done < 12, "%d rows when killed", done);
     const char *resume[] = {"sweep", g,   "--ring-task-window", lists, "--ring-heap", heaps, "--resume",
                             cut,     NULL};
     run_out r = tu_run(resume);
     ck_assert_msg(r.status == 0, "%s", r.err);
     char want[8192];
-    snprintf(want, sizeof(want),
-             "ptosim sweep: resuming %s: %d of 8 points have their row; %d to run\nptosim sweep: 8 points -> "
-             "%s/sweep.csv\n",
-             cut, done, 8 - done, cut);
+    snprintf(
+        want, sizeof(want),
+        "ptosim sweep: resuming %s: %d of 12 points have their row; %d to run\nptosim sweep: 12 points -> "
+        "%s/sweep.csv\n",
+        cut, done, 12 - done, cut);
     ck_assert_str_eq(r.out, want);
     tu_run_free(&r);
     const char *whole[] = {"sweep", g, "--ring-task-window", lists, "--ring-heap", heaps, "-o", ref, NULL};
@@ -1070,7 +1071,7 @@ START_TEST(a_sweep_killed_midway_resumes_to_the_same_csv)
     ck_assert_msg(r.status == 0, "%s", r.err);
     tu_run_free(&r);
     char *a = read_in(cut, "sweep.csv"), *b = read_in(ref, "sweep.csv");
-    ck_assert_int_eq(count_lines(a), 9);
+    ck_assert_int_eq(count_lines(a), 13);
     ck_assert_str_eq(a, b);
     free(a);
     free(b);
