@@ -34,14 +34,17 @@ if [ "$want_chromium" -eq 1 ] && ! command -v chromium >/dev/null 2>&1; then
 fi
 # the daemons and clients the cluster tests run (tests/cluster/)
 cluster_tools="slurmctld slurmd sbatch munged mungekey sshd parallel ps pgrep"
+# cluster_missing: prints the tools not installed; true when there is one
 cluster_missing() {
+    gone=""
     for t in $cluster_tools; do
-        command -v "$t" >/dev/null 2>&1 || [ -x "/usr/sbin/$t" ] || return 0
+        command -v "$t" >/dev/null 2>&1 || [ -x "/usr/sbin/$t" ] || gone="$gone $t"
     done
-    return 1
+    printf '%s' "$gone"
+    [ -n "$gone" ]
 }
-if [ "$want_cluster" -eq 1 ] && cluster_missing; then
-    missing="$missing slurm/munge/sshd/parallel/procps"
+if [ "$want_cluster" -eq 1 ] && gone=$(cluster_missing); then
+    missing="$missing$gone"
     pkgs="$pkgs slurm-wlm munge openssh-server parallel procps"
 fi
 if [ -z "$pkgs" ]; then
@@ -65,7 +68,7 @@ if [ "$want_chromium" -eq 1 ] && ! command -v chromium >/dev/null 2>&1; then
     echo "install-deps: chromium is still not on PATH after apt-get install chromium" >&2
     exit 1
 fi
-if [ "$want_cluster" -eq 1 ] && cluster_missing; then
-    echo "install-deps: one of $cluster_tools is still missing after apt-get install" >&2
+if [ "$want_cluster" -eq 1 ] && gone=$(cluster_missing); then
+    echo "install-deps:$gone still missing after apt-get install" >&2
     exit 1
 fi
