@@ -1,4 +1,5 @@
 # Makefile - ptosim: `make` builds, `make check` tests, `make run` runs the default workload, `make bench` measures.
+# `make check-cluster` runs only the cluster tests (a one-node Slurm cluster and an sshd; make check runs them too).
 
 CC ?= cc
 OPT ?= -O2 -g
@@ -32,7 +33,7 @@ MODEL_OBJ := $(MODEL_SRC:%.c=$(BUILD)/%.o)
 SIM_OBJ := $(SIM_SRC:%.c=$(BUILD)/%.o)
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
 
-.PHONY: all check run bench clean format lint chromium-dep install
+.PHONY: all check check-cluster run bench clean format lint chromium-dep cluster-dep install
 all: $(BUILD)/ptosim
 
 $(BUILD)/%.o: %.c
@@ -58,8 +59,17 @@ lint:
 chromium-dep:
 	@command -v chromium >/dev/null 2>&1 || sh ./scripts/install-deps.sh --chromium
 
-check: lint chromium-dep $(BUILD)/ptosim $(BUILD)/run_tests
+# The cluster tests start munged, slurmctld, slurmd and sshd as root (Debian's slurm-wlm, munge, openssh-server,
+# and GNU parallel); without root they say they are skipped.
+cluster-dep:
+	@if [ "$$(id -u)" -eq 0 ]; then sh ./scripts/install-deps.sh --cluster; fi
+
+check: lint chromium-dep cluster-dep $(BUILD)/ptosim $(BUILD)/run_tests
 	./$(BUILD)/run_tests
+	sh tests/cluster/test_cluster.sh $(BUILD)/ptosim
+
+check-cluster: cluster-dep $(BUILD)/ptosim
+	sh tests/cluster/test_cluster.sh $(BUILD)/ptosim
 
 run: $(BUILD)/ptosim
 	./$(BUILD)/ptosim run traces/default.jsonl -o out/default --enable-chip-swimlane

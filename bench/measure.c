@@ -1,4 +1,4 @@
-/* measure.c - runs a command and prints its wall seconds and peak resident set (KiB): "SECONDS MAXRSS_KIB". */
+/* measure.c - runs a command and prints its wall seconds, peak resident set (KiB) and CPU seconds: "SECONDS MAXRSS_KIB CPU_SECONDS". */
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/resource.h>
@@ -28,6 +28,9 @@ int main(int argc, char **argv)
     }
     clock_gettime(CLOCK_MONOTONIC, &b);
     double s = (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) * 1e-9;
-    printf("%.3f %ld\n", s, ru.ru_maxrss);
+    /* user + system time of the command and of every process it waited for (a sweep's points) */
+    double cpu = (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+                 (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e-6;
+    printf("%.3f %ld %.3f\n", s, ru.ru_maxrss, cpu);
     return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
 }

@@ -1,7 +1,9 @@
 #!/bin/sh
 # run.sh - `make bench`: ptosim's own speed and memory on four workloads, each against a bare C
 # binary-heap event loop popping as many events (bench/heap_baseline.c), measured in the same run.
-# Figures are end to end, graph reading included; host seconds are medians of repeated runs.
+# Figures are end to end, graph reading included; host seconds are medians of repeated runs. Then a 16-point
+# ring sweep of the paged-attention case: what a point costs once the graph is compiled, against the simulation
+# alone and against a fresh `ptosim run` (what every point cost before the sweep parsed the graph once).
 set -eu
 BUILD=${BUILD:-build}
 P=$BUILD/ptosim
@@ -62,3 +64,38 @@ case_ paged_attention_all_dfx 5 "$D/pa_case1.jsonl" --enable-chip-swimlane 4 --e
 case_ fan_1e7_streamed 1 "$D/fan_1e7.jsonl"
 awk -v a="$(cat "$D/secs_paged_attention_all_dfx")" -v o="$(cat "$D/secs_paged_attention_dfx_off")" \
     'BEGIN { printf "all DFX on / DFX off (paged_attention): %.2fx\n", a / o }'
+
+# median FILE COLUMN: the median of a column of numbers
+median() {
+    cut -d' ' -f"$2" "$1" | sort -n | awk '{ s[NR] = $1 } END { print s[int((NR + 1) / 2)] }'
+}
+
+# sweep_runs NAME REPEATS SWEEP-ARGS...: REPEATS sweeps into fresh folders, "wall rss cpu" per line in $D/NAME
+sweep_runs() {
+    name=$1
+    reps=$2
+    shift 2
+    : > "$D/$name"
+    i=0
+    while [ "$i" -lt "$reps" ]; do
+        rm -rf "$D/out_$name"
+        "$BUILD/measure" "$P" sweep "$D/pa_case1.jsonl" "$@" -j 1 -o "$D/out_$name" | tail -n 1 >> "$D/$name"
+        i=$((i + 1))
+    done
+}
+
+# One point (compiling the graph first), then 16; the 15 more points cost the difference.
+sweep_runs sweep_1 3 --ring-task-window 16384
+sweep_runs sweep_16 3 --ring-task-window 256,1024,4096,16384 --ring-heap 1048576,16777216,268435456,1073741824
+sim=$(sed -n 's/.*"host_seconds": \([0-9.]*\).*/\1/p' "$D"/out_sweep_16/points/*/ptosim_run.json |
+    sort -n | awk '{ s[NR] = $1 } END { print s[int((NR + 1) / 2)] }')
+awk -v w1="$(median "$D/sweep_1" 1)" -v c1="$(median "$D/sweep_1" 3)" \
+    -v w16="$(median "$D/sweep_16" 1)" -v c16="$(median "$D/sweep_16" 3)" -v sim="$sim" \
+    -v rw="$(median "$D/runs_paged_attention_dfx_off" 1)" -v rc="$(median "$D/runs_paged_attention_dfx_off" 3)" 'BEGIN {
+    printf "\nsweep: 16 ring points of paged_attention (task window 256-16384 x heap 1-1024 MiB), -j 1\n"
+    printf "  %-44s %7s %7s\n", "", "wall_s", "cpu_s"
+    printf "  %-44s %7.3f %7.3f\n", "first point (graph compiled, then run)", w1, c1
+    printf "  %-44s %7.3f %7.3f\n", "each point after the first", (w16 - w1) / 15, (c16 - c1) / 15
+    printf "  %-44s %7.3f\n", "simulation alone (median host_seconds)", sim
+    printf "  %-44s %7.3f %7.3f\n", "before: a fresh ptosim run per point", rw, rc
+}'

@@ -48,6 +48,7 @@ typedef struct chip_config {
     bool seeded;                           /* --seed: the variation model draws per-execution costs */
     uint64_t seed;                         /* ... from this seed */
     size_t perfetto_records;               /* the Perfetto trace: records kept (0: off) */
+    const struct gcomp *compiled;          /* the graph's ops parsed beforehand (gcomp.h), or NULL */
 } chip_config;
 
 /* Event kinds of the chip heap. */

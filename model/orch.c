@@ -81,7 +81,11 @@ int orch_init(chip *c, const char *graph_path, char *err, size_t errlen)
         return -1;
     if (c->cfg.worker)
         worker_place(c->cfg.worker, c->cfg.worker_program, &o->g);
-    o->ra = readahead_start(&o->g); /* NULL: parse on this thread */
+    /* the graph's lines were checked when it was compiled: only the header is read here */
+    if (c->cfg.compiled)
+        o->gcur = (gcomp_cursor){.gc = c->cfg.compiled};
+    else
+        o->ra = readahead_start(&o->g); /* NULL: parse on this thread */
     o->op = malloc(sizeof(*o->op));
     if (!o->op) {
         snprintf(err, errlen, "out of memory");
@@ -96,6 +100,8 @@ int orch_init(chip *c, const char *graph_path, char *err, size_t errlen)
 
 int orch_finish_reading(orch *o, char *err, size_t errlen)
 {
+    if (o->gcur.gc)
+        return 0; /* every line was checked when the graph was compiled */
     if (!o->ra)
         return graph_validate(o->g.path, err, errlen);
     int rc = readahead_finish(o->ra, err, errlen);
@@ -848,8 +854,9 @@ void orch_on_step(chip *c, ps_t t)
             return;
         }
         if (!o->have_op) {
-            int rc = o->ra ? readahead_next(o->ra, &o->g, o->op, err, sizeof(err))
-                           : graph_next(&o->g, o->op, err, sizeof(err));
+            int rc = o->gcur.gc ? gcomp_next(&o->gcur, &o->g, o->op, err, sizeof(err))
+                     : o->ra    ? readahead_next(o->ra, &o->g, o->op, err, sizeof(err))
+                                : graph_next(&o->g, o->op, err, sizeof(err));
             if (rc < 0) {
                 chip_error(c, "%s", err);
                 return;

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "gcomp.h"
 #include "graph.h"
 #include "simtime.h"
 #include "task.h"
@@ -66,6 +67,7 @@ typedef struct orch_block_site {
 typedef struct orch {
     graph g;                                  /* the graph being streamed */
     struct readahead *ra;                     /* its reader thread, NULL if parsed here */
+    gcomp_cursor gcur;                        /* where in the compiled graph, when gcur.gc is set */
     graph_op *op;                             /* current operation */
     bool have_op;                             /* op read but not yet carried out (e.g. blocked) */
     orch_stage stage;                         /* progress of the current submit call */

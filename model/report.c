@@ -445,18 +445,19 @@ static void csv_rings(FILE *out, const uint64_t v[RING_COUNT])
     fprintf(out, ",%" PRIu64 "/%" PRIu64 "/%" PRIu64 "/%" PRIu64, v[0], v[1], v[2], v[3]);
 }
 
+const char report_csv_header[] =
+    "graph,platform,ring_task_window,ring_heap,ring_dep_pool,status,code,exit,makespan_us,tasks_completed,"
+    "task_window_peak,heap_peak,dep_pool_peak,tensormap_peak,blocked_us,blocked_task_window_us,"
+    "blocked_heap_us,blocked_dep_pool_us,blocked_tensormap_us,aicpu_thread_num";
+
 void report_csv(const chip *c, const report_info *ri, FILE *out, bool header)
 {
     if (header)
-        fprintf(
-            out,
-            "graph,platform,ring_task_window,ring_heap,ring_dep_pool,status,code,exit,makespan_us,"
-            "tasks_completed,task_window_peak,heap_peak,dep_pool_peak,tensormap_peak,blocked_us,"
-            "blocked_task_window_us,blocked_heap_us,blocked_dep_pool_us,blocked_tensormap_us,aicpu_thread_"
-            "num%s\n",
-            ri->repeat ? ",repeat_runs,makespan_mean_us,makespan_sigma_us,makespan_min_us,makespan_p50_us,"
-                         "makespan_max_us"
-                       : "");
+        fprintf(out, "%s%s\n", report_csv_header,
+                ri->repeat
+                    ? ",repeat_runs,makespan_mean_us,makespan_sigma_us,makespan_min_us,makespan_p50_us,"
+                      "makespan_max_us"
+                    : "");
     uint64_t v[RING_COUNT];
     /* names are the user's text: a comma or a quote in one must not shift the columns */
     csv_put(out, c->orch.g.name);

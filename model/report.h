@@ -63,6 +63,9 @@ int report_write_name_map(const graph *g, const char *path, char *err, size_t er
  * RFC 4180 when they hold a comma, a quote or a line break. */
 void report_csv(const chip *c, const report_info *ri, FILE *out, bool header);
 
+/* The columns report_csv's header line starts with (--repeat adds six; no newline). */
+extern const char report_csv_header[];
+
 /* True when profiling self-costs shaped the simulated makespan: a task
  * pickup waited on a swimlane record commit, or the PMU forced single issue. */
 bool report_perturbed(const chip *c);

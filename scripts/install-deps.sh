@@ -1,15 +1,19 @@
 #!/bin/sh
-# Installs the build and test dependencies of ptosim on Debian (SimGrid, cJSON, Check, pkg-config; Chromium with --chromium).
+# Installs the build and test dependencies of ptosim on Debian (SimGrid, cJSON, Check, pkg-config; Chromium with --chromium;
+# Slurm, munge, sshd and GNU parallel with --cluster).
 #
 #   scripts/install-deps.sh             what `make` needs to build
 #   scripts/install-deps.sh --chromium  also headless Chromium, which `make check` renders `ptosim report` pages with
+#   scripts/install-deps.sh --cluster   also slurm-wlm, munge, openssh-server and parallel, for the cluster tests
 set -eu
 want_chromium=0
+want_cluster=0
 for a in "$@"; do
     case "$a" in
     --chromium) want_chromium=1 ;;
+    --cluster) want_cluster=1 ;;
     *)
-        echo "usage: scripts/install-deps.sh [--chromium]" >&2
+        echo "usage: scripts/install-deps.sh [--chromium] [--cluster]" >&2
         exit 2
         ;;
     esac
@@ -28,6 +32,21 @@ if [ "$want_chromium" -eq 1 ] && ! command -v chromium >/dev/null 2>&1; then
     # a font, so the text of a rendered page has glyphs on a machine without any
     pkgs="$pkgs chromium fonts-dejavu-core"
 fi
+# the daemons and clients the cluster tests run (tests/cluster/)
+cluster_tools="slurmctld slurmd sbatch munged mungekey sshd parallel ps pgrep"
+# cluster_missing: prints the tools not installed; true when there is one
+cluster_missing() {
+    gone=""
+    for t in $cluster_tools; do
+        command -v "$t" >/dev/null 2>&1 || [ -x "/usr/sbin/$t" ] || gone="$gone $t"
+    done
+    printf '%s' "$gone"
+    [ -n "$gone" ]
+}
+if [ "$want_cluster" -eq 1 ] && gone=$(cluster_missing); then
+    missing="$missing$gone"
+    pkgs="$pkgs slurm-wlm munge openssh-server parallel procps"
+fi
 if [ -z "$pkgs" ]; then
     exit 0
 fi
@@ -35,10 +54,21 @@ echo "install-deps: installing$pkgs (missing:$missing)" >&2
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 export DEBIAN_FRONTEND=noninteractive
+# apt would start the packages' own daemons (munged, slurmd, sshd on port 22) where nothing forbids it; the
+# cluster tests start their own, so none is started here
+policy=/usr/sbin/policy-rc.d
+if [ "$want_cluster" -eq 1 ] && [ ! -e "$policy" ]; then
+    $SUDO sh -c "printf '#!/bin/sh\nexit 101\n' > $policy && chmod 755 $policy"
+    trap '$SUDO rm -f "$policy"' EXIT
+fi
 $SUDO apt-get update -qq
 # shellcheck disable=SC2086 # the package list is meant to split
 $SUDO apt-get install -y -qq --no-install-recommends $pkgs >/dev/null
 if [ "$want_chromium" -eq 1 ] && ! command -v chromium >/dev/null 2>&1; then
     echo "install-deps: chromium is still not on PATH after apt-get install chromium" >&2
+    exit 1
+fi
+if [ "$want_cluster" -eq 1 ] && gone=$(cluster_missing); then
+    echo "install-deps:$gone still missing after apt-get install" >&2
     exit 1
 fi

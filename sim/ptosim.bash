@@ -13,11 +13,14 @@ _ptosim()
     -p|--platform)
         COMPREPLY=($(compgen -W "a2a3 a2a3sim" -- "$cur") $(compgen -f -X '!*.json' -- "$cur"))
         return ;;
-    -o|--work-dir)
+    -o|--work-dir|--resume|--collect|--best)
         COMPREPLY=($(compgen -d -- "$cur"))
         return ;;
     --perfetto)
         COMPREPLY=($(compgen -f -- "$cur"))
+        return ;;
+    --engine)
+        COMPREPLY=($(compgen -W "local slurm parallel" -- "$cur"))
         return ;;
     --costs)
         COMPREPLY=($(compgen -W "model swimlane" -- "$cur") $(compgen -f -- "$cur"))
@@ -31,10 +34,13 @@ _ptosim()
         fi ;;
     run|tune|sweep)
         if [[ "$cur" == -* ]]; then
+            local more=""
+            [ "$cmd" = sweep ] && more="--resume -j --jobs --engine --parallel-args -S --sshlogin --point
+                --collect --best"
             COMPREPLY=($(compgen -W "-o --work-dir -p --platform --enable-chip-swimlane --enable-dep-gen
                 --enable-scope-stats --enable-pmu --dump-args --ring-task-window --ring-heap --ring-dep-pool
                 --aicpu-thread-num --op-execute-timeout-us --stream-sync-timeout-ms --scheduler-timeout-ms
-                --set --quiet --summary-csv --no-host-timing --perfetto --enable-perfetto --help" -- "$cur"))
+                --set --quiet --summary-csv --no-host-timing --perfetto --enable-perfetto --help $more" -- "$cur"))
             return
         fi ;;
     import)

@@ -1661,6 +1661,8 @@ int rd_load_sweep(const char *path, rd_sweep *sw, char *err, size_t errlen)
             rc = bad(err, errlen, "%s: out of memory", path);
             goto out;
         }
+        if (strcmp(f[col[C_STATUS]], "missing") == 0)
+            continue; /* a point that gave no row (ptosim sweep): nothing to draw */
         rd_row *r = &sw->rows[sw->nrows];
         memset(r, 0, sizeof(*r));
         r->line = line;

@@ -692,6 +692,11 @@ static int run_worker(const cli_run *opt, const platform *plat, const chip_confi
 
 int run_main(int argc, char **argv)
 {
+    return run_main_from(argc, argv, NULL);
+}
+
+int run_main_from(int argc, char **argv, const gcomp *gc)
+{
     cli_run opt;
     char err[4096];
     int rc = cli_parse_run(argc, argv, &opt, err, sizeof(err));
@@ -713,5 +718,6 @@ int run_main(int argc, char **argv)
         return EXIT_GRAPH;
     run_apply_rings(&cfg, &hdr, &opt);
     graph_close(&hdr);
+    cfg.compiled = gc;
     return simulate(&opt, &plat, &cfg, opt.graph, opt.work_dir, true, NULL);
 }

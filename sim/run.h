@@ -20,6 +20,11 @@ void run_apply_rings(chip_config *cfg, const graph *hdr, const cli_run *opt);
 /* Runs `ptosim run` with the arguments after "run". Returns the exit status. */
 int run_main(int argc, char **argv);
 
+/* As run_main, with the operations of the graph in argv taken from gc, its
+ * compiled form (NULL: read the file; several graphs: gc is not used). The
+ * caller makes sure gc was compiled from that graph. */
+int run_main_from(int argc, char **argv, const gcomp *gc);
+
 /* Finds the directory holding the platform files: $PTOSIM_PLATFORM_DIR, then
  * ../platforms and ./platforms beside the executable, then the build-time
  * source tree. */

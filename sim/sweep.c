@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "../model/csv.h"
+#include "../model/gcomp.h"
 #include "../model/outfile.h"
 #include "../model/platform.h"
 #include "../model/report.h"
@@ -28,8 +29,9 @@
 #define SWEEP_KNOBS 4
 #define SWEEP_MAX_POINTS 1000000 /* keeps DIR/points/ listable; far past what one machine sweeps */
 #define SWEEP_MAX_JOBS 1024
-#define SWEEP_STDERR_SHOWN 4000 /* bytes of a failed point's stderr echoed to ours */
-#define SLURM_MAX_ARRAY 1001    /* Slurm's default MaxArraySize (slurm.conf) */
+#define SWEEP_STDERR_SHOWN 4000        /* bytes of a failed point's stderr echoed to ours */
+#define SLURM_MAX_ARRAY 1001           /* Slurm's default MaxArraySize (slurm.conf) */
+#define COMPILED_NAME "graph.compiled" /* DIR's compiled graph, which every point maps (gcomp.h) */
 /* appended to errors in the options passed through: a list there is a likely slip */
 #define LISTS_HINT                                                                                           \
     "; only --ring-task-window, --ring-heap, --ring-dep-pool and --aicpu-thread-num take lists, every "      \
@@ -63,6 +65,9 @@ typedef struct sweep {
     const char **hosts;            /* -S HOSTS, in order */
     int nhosts;                    /* entries in hosts */
     long point;                    /* --point I, or -1 for every point */
+    bool resume;                   /* --resume DIR: run only the points without a whole row */
+    long *todo;                    /* the points to run, in order */
+    long ntodo;                    /* entries in todo */
     sweep_list lists[SWEEP_KNOBS]; /* in the order given: the first varies slowest */
     int nlists;                    /* entries in lists */
     const char **pass;             /* every other option, passed to each run in order */
@@ -77,11 +82,14 @@ typedef struct sweep {
 void sweep_usage(void)
 {
     puts("usage: ptosim sweep GRAPH [KNOB LIST ...] [run options] -o DIR [-j N] [--engine ENGINE]\n"
+         "       ptosim sweep GRAPH [KNOB LIST ...] [run options] --resume DIR [-j N] [--engine ENGINE]\n"
          "       ptosim sweep --collect DIR\n"
+         "       ptosim sweep --best DIR\n"
          "\n"
          "Runs `ptosim run GRAPH` once per point of the cartesian product of the knob lists, one\n"
          "process per point, and writes DIR/sweep.csv: the `ptosim run --summary-csv` header once,\n"
-         "then one row per point in point order (the first knob given varies slowest).\n"
+         "then one row per point in point order (the first knob given varies slowest). The graph is\n"
+         "read and checked once, into DIR/graph.compiled, which every point maps.\n"
          "\n"
          "knobs (LIST: comma-separated values; a per-ring value is a/b/c/d, 0 keeps that ring's default):\n"
          "  --ring-task-window LIST       task slots per ring (power of 2 >= 4)\n"
@@ -96,6 +104,9 @@ void sweep_usage(void)
          "  -o, --work-dir DIR            the sweep's folder (required): sweep.csv, points.csv, and\n"
          "                                points/NNNN/ per point (row.csv, stderr.txt, ptosim_run.json,\n"
          "                                dfx_outputs/)\n"
+         "  --resume DIR                  instead of -o: go on with the sweep in DIR, running only the\n"
+         "                                points without a whole row (any engine); the graph, lists and\n"
+         "                                options must be the sweep's; a DIR without a sweep starts one\n"
          "  -j, --jobs N                  points at once (default: the online CPUs); slurm: the array's\n"
          "                                %N throttle (default none); parallel: its -j (default its own)\n"
          "  --engine local                run the points here (default), progress on a terminal's stderr\n"
@@ -108,16 +119,19 @@ void sweep_usage(void)
          "  --point I                     run only point I into DIR/points/NNNN (what the engines run)\n"
          "  --collect DIR                 merge DIR/points/NNNN/row.csv into DIR/sweep.csv, naming any\n"
          "                                point without a row\n"
+         "  --best DIR                    print the point of DIR/sweep.csv with status ok and the least\n"
+         "                                makespan: its knobs as ptosim run flags and as RunConfig(...)\n"
          "  -h, --help                    this text\n"
          "\n"
          "A point whose run ends in a runtime error still gives its row (status, code, exit). A point\n"
-         "that gives no row is reported with its stderr once the others have run; then sweep.csv is\n"
-         "not written and the exit status is 1. Rerun that point with the same command plus --point I,\n"
-         "then ptosim sweep --collect DIR.\n"
+         "that gives no row (a crash, or cut short) is reported with its stderr once the others have\n"
+         "run, and its row in sweep.csv has status \"missing\"; the exit status is then 1 (0 when every\n"
+         "point has its row). Run the same command with --resume DIR to run only those points.\n"
          "\n"
          "example:\n"
          "  ptosim sweep traces/default.jsonl --ring-task-window 16,64,256 --ring-heap 1048576,268435456 \\\n"
-         "      -j 2 -o out/sweep");
+         "      -j 2 -o out/sweep\n"
+         "  ptosim sweep --best out/sweep");
 }
 
 /* ---- small helpers ---- */
@@ -205,6 +219,24 @@ static double now_seconds(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* Is there an executable `name` on PATH? */
+static bool on_path(const char *name)
+{
+    const char *path = getenv("PATH");
+    if (!path)
+        return false;
+    while (*path) {
+        const char *e = strchr(path, ':');
+        size_t len = e ? (size_t)(e - path) : strlen(path);
+        char probe[PATH_MAX + 64];
+        snprintf(probe, sizeof(probe), "%.*s/%s", (int)len, len ? path : ".", name);
+        if (access(probe, X_OK) == 0)
+            return true;
+        path += len + (e ? 1 : 0);
+    }
+    return false;
+}
+
 /* ---- points ---- */
 
 /* Each list's value index at point i: the last list varies fastest, like nested loops. */
@@ -271,6 +303,21 @@ static const char **point_argv(const sweep *s, long i, const char *wd)
     return av;
 }
 
+/* Writes what makes the sweep's points: GRAPH (absolute), the knob lists and the options passed through,
+ * shell quoted. */
+static void write_sweep_args(FILE *f, const sweep *s)
+{
+    sh_quote(f, s->graph_abs);
+    for (int k = 0; k < s->nlists; k++) {
+        fprintf(f, " %s ", KNOB_FLAGS[s->lists[k].knob]);
+        sh_quote(f, s->lists[k].text);
+    }
+    for (int k = 0; k < s->npass; k++) {
+        fputc(' ', f);
+        sh_quote(f, s->pass[k]);
+    }
+}
+
 /* ---- the command line ---- */
 
 static void sweep_free(sweep *s)
@@ -285,6 +332,7 @@ static void sweep_free(sweep *s)
     }
     free(s->hosts);
     free(s->pass);
+    free(s->todo);
 }
 
 /* Splits a knob's list at commas into its values. Returns 0, or -1 when out of memory. */
@@ -360,9 +408,18 @@ static int parse(int argc, char **argv, sweep *s)
                 fputs("ptosim sweep: out of memory\n", stderr);
                 return EXIT_INTERNAL;
             }
-        } else if (strcmp(a, "-o") == 0 || cli_opt_is(a, "--work-dir", &v)) {
-            if (take(argc, argv, &i, "--work-dir", v, &s->dir) != 0)
+        } else if (strcmp(a, "-o") == 0 || cli_opt_is(a, "--work-dir", &v) || cli_opt_is(a, "--resume", &v)) {
+            bool resume = cli_opt_is(a, "--resume", &v);
+            if (s->dir) {
+                fputs("ptosim sweep: give the sweep's folder once: -o DIR, or --resume DIR to go on with the "
+                      "sweep "
+                      "in it\n",
+                      stderr);
                 return EXIT_USAGE;
+            }
+            if (take(argc, argv, &i, resume ? "--resume" : "--work-dir", v, &s->dir) != 0)
+                return EXIT_USAGE;
+            s->resume = resume;
         } else if (strcmp(a, "-j") == 0 || cli_opt_is(a, "--jobs", &v) ||
                    (strncmp(a, "-j", 2) == 0 && a[2])) {
             if (strncmp(a, "-j", 2) == 0 && a[2])
@@ -402,9 +459,10 @@ static int parse(int argc, char **argv, sweep *s)
                 fprintf(stderr, "ptosim sweep: --point: '%s' is not a point index\n", text);
                 return EXIT_USAGE;
             }
-        } else if (cli_opt_is(a, "--collect", &v)) {
-            fputs("ptosim sweep: --collect DIR takes no other argument (ptosim sweep --collect DIR)\n",
-                  stderr);
+        } else if (cli_opt_is(a, "--collect", &v) || cli_opt_is(a, "--best", &v)) {
+            const char *what = cli_opt_is(a, "--collect", &v) ? "--collect" : "--best";
+            fprintf(stderr, "ptosim sweep: %s DIR takes no other argument (ptosim sweep %s DIR)\n", what,
+                    what);
             return EXIT_USAGE;
         } else {
             s->pass[s->npass++] = a;
@@ -412,7 +470,7 @@ static int parse(int argc, char **argv, sweep *s)
     }
     if (!s->dir) {
         fputs("ptosim sweep: missing -o DIR (the sweep writes DIR/sweep.csv and a folder per point under "
-              "DIR/points/)\n",
+              "DIR/points/), or --resume DIR\n",
               stderr);
         return EXIT_USAGE;
     }
@@ -526,6 +584,12 @@ static int check(sweep *s)
             return EXIT_USAGE;
         }
     }
+    if (s->engine == ENGINE_PARALLEL && s->point < 0 && !on_path("parallel")) {
+        fputs("ptosim sweep: --engine parallel needs GNU parallel, which is not on PATH (Debian: apt-get "
+              "install parallel); --engine local runs the points here\n",
+              stderr);
+        return EXIT_USAGE;
+    }
     if (outfile_mkdirs(s->dir, err, sizeof(err)) != 0) {
         fprintf(stderr, "ptosim sweep: %s\n", err);
         return EXIT_INTERNAL;
@@ -539,36 +603,86 @@ static int check(sweep *s)
 
 /* ---- the folder: manifest, rows, merge ---- */
 
-/* Writes DIR/points.csv (the manifest --collect reads) and removes a previous sweep.csv, so the folder
- * never pairs these points with older results. Returns 0, or -1 after printing why. */
-static int write_manifest(const sweep *s)
+/* Writes text to DIR/name whole or not at all. Returns 0, or -1 after printing why. */
+static int write_whole(const sweep *s, const char *name, const char *text, size_t len)
 {
     char path[PATH_MAX + 64], err[4200];
-    snprintf(path, sizeof(path), "%s/sweep.csv", s->dir_abs);
-    remove(path);
-    snprintf(path, sizeof(path), "%s/points.csv", s->dir_abs);
+    snprintf(path, sizeof(path), "%s/%s", s->dir_abs, name);
     outfile o;
     FILE *f = outfile_open(&o, path, err, sizeof(err));
-    if (!f) {
-        fprintf(stderr, "ptosim sweep: %s\n", err);
-        return -1;
-    }
-    fputs(POINTS_HEADER, f);
-    for (long i = 0; i < s->npoints; i++) {
-        const char *cells[SWEEP_KNOBS];
-        point_cells(s, i, cells);
-        fprintf(f, "%ld,points/%04ld", i, i);
-        for (int k = 0; k < SWEEP_KNOBS; k++) {
-            fputc(',', f);
-            csv_put(f, cells[k]);
-        }
-        fputc('\n', f);
-    }
-    if (outfile_commit(&o, err, sizeof(err)) != 0) {
+    if (!f || fwrite(text, 1, len, f) != len || outfile_commit(&o, err, sizeof(err)) != 0) {
+        if (f && !err[0])
+            snprintf(err, sizeof(err), "%s: cannot write: %s", path, strerror(errno));
         fprintf(stderr, "ptosim sweep: %s\n", err);
         return -1;
     }
     return 0;
+}
+
+/* Writes DIR/points.csv (the manifest --collect reads) and DIR/sweep.cmd (what makes the points: the graph,
+ * the lists and the options passed through) and removes a previous sweep.csv, so the folder never pairs these
+ * points with older results. With --resume, a folder that holds a sweep keeps both files, which must be this
+ * command's. Returns 0, or an exit status after printing why. */
+static int write_manifest(const sweep *s)
+{
+    char *man = NULL, *cmd = NULL, path[PATH_MAX + 64];
+    size_t man_len = 0, cmd_len = 0;
+    FILE *m = open_memstream(&man, &man_len), *c = open_memstream(&cmd, &cmd_len);
+    if (m) {
+        fputs(POINTS_HEADER, m);
+        for (long i = 0; i < s->npoints; i++) {
+            const char *cells[SWEEP_KNOBS];
+            point_cells(s, i, cells);
+            fprintf(m, "%ld,points/%04ld", i, i);
+            for (int k = 0; k < SWEEP_KNOBS; k++) {
+                fputc(',', m);
+                csv_put(m, cells[k]);
+            }
+            fputc('\n', m);
+        }
+    }
+    if (c) {
+        write_sweep_args(c, s);
+        fputc('\n', c);
+    }
+    int bad = !m || fclose(m) != 0 || !c || fclose(c) != 0 || !man || !cmd;
+    int rc = 0;
+    if (bad) {
+        fputs("ptosim sweep: out of memory\n", stderr);
+        rc = EXIT_INTERNAL;
+        goto out;
+    }
+    snprintf(path, sizeof(path), "%s/sweep.csv", s->dir_abs);
+    remove(path);
+    snprintf(path, sizeof(path), "%s/points.csv", s->dir_abs);
+    char *old = s->resume ? read_file(path, NULL) : NULL;
+    if (old) {
+        snprintf(path, sizeof(path), "%s/sweep.cmd", s->dir_abs);
+        char *old_cmd = read_file(path, NULL);
+        if (strcmp(old, man) != 0) {
+            fprintf(
+                stderr,
+                "ptosim sweep: --resume %s: its points.csv lists other points than this command's knob lists "
+                "give; resume with the same lists in the same order, or start a new sweep with -o\n",
+                s->dir);
+            rc = EXIT_USAGE;
+        } else if (old_cmd && strcmp(old_cmd, cmd) != 0) {
+            fprintf(stderr,
+                    "ptosim sweep: --resume %s: the sweep there is of another graph or other run options:\n"
+                    "  then: %s  now:  %sresume with the same command, or start a new sweep with -o\n",
+                    s->dir, old_cmd, cmd);
+            rc = EXIT_USAGE;
+        }
+        free(old_cmd);
+        free(old);
+        goto out;
+    }
+    if (write_whole(s, "points.csv", man, man_len) != 0 || write_whole(s, "sweep.cmd", cmd, cmd_len) != 0)
+        rc = EXIT_INTERNAL;
+out:
+    free(man);
+    free(cmd);
+    return rc;
 }
 
 /* Does text hold exactly a CSV header and one row, both ending in a newline, with as many fields? Sets
@@ -686,40 +800,42 @@ static void print_noise(const noise_row *v, long n)
         puts("  every other point differs from it by more than the noise");
 }
 
-/* Merges DIR/points/NNNN/row.csv in point order into DIR/sweep.csv, as listed by DIR/points.csv. status
- * (may be NULL) holds the wait status of nstatus points, for the messages. Returns an exit status. */
-static int collect(const char *dir, const int *status, long nstatus)
+/* One line of DIR/points.csv, split in place. */
+typedef struct manifest_line {
+    long point;                     /* its index, the line's order */
+    const char *dir;                /* its folder, relative to DIR */
+    const char *cells[SWEEP_KNOBS]; /* the knob values as written, "" = not swept */
+} manifest_line;
+
+/* Reads DIR/points.csv into *text (malloc'd) and splits it in place into *lines (malloc'd, *n of them).
+ * Returns 0, or an exit status after printing why. */
+static int read_manifest(const char *dir, char **text, manifest_line **lines, long *n)
 {
-    char path[PATH_MAX + 300], err[4400];
+    char path[PATH_MAX + 64];
     snprintf(path, sizeof(path), "%s/points.csv", dir);
-    char *manifest = read_file(path, NULL);
-    if (!manifest) {
+    *lines = NULL;
+    *n = 0;
+    *text = read_file(path, NULL);
+    if (!*text) {
         fprintf(stderr, "ptosim sweep: %s: cannot read: %s (is %s a sweep's folder?)\n", path,
                 strerror(errno), dir);
         return EXIT_USAGE;
     }
     size_t hl = strlen(POINTS_HEADER);
-    if (strncmp(manifest, POINTS_HEADER, hl) != 0) {
+    if (strncmp(*text, POINTS_HEADER, hl) != 0) {
         fprintf(stderr, "ptosim sweep: %s: not a sweep's list of points (the first line is not %.*s)\n", path,
                 (int)hl - 1, POINTS_HEADER);
-        free(manifest);
         return EXIT_USAGE;
     }
-    char csv[PATH_MAX + 64];
-    snprintf(csv, sizeof(csv), "%s/sweep.csv", dir);
-    outfile o;
-    FILE *out = outfile_open(&o, csv, err, sizeof(err));
-    if (!out) {
-        fprintf(stderr, "ptosim sweep: %s\n", err);
-        free(manifest);
+    long cap = 0;
+    for (const char *c = *text + hl; *c; c++)
+        cap += *c == '\n';
+    *lines = malloc(sizeof(**lines) * (size_t)(cap + 1));
+    if (!*lines) {
+        fputs("ptosim sweep: out of memory\n", stderr);
         return EXIT_INTERNAL;
     }
-    char *header = NULL;
-    long n = 0, missing = 0, not_ok = 0;
-    int status_col = -1, mean_col = -1, sigma_col = -1, runs_col = -1;
-    noise_row *noise = NULL;
-    long nnoise = 0;
-    for (char *line = manifest + hl; *line; n++) {
+    for (char *line = *text + hl; *line; (*n)++) {
         char *eol = strchr(line, '\n');
         if (eol)
             *eol = '\0';
@@ -733,41 +849,123 @@ static int collect(const char *dir, const int *status, long nstatus)
                 *p++ = '\0';
         }
         long idx;
-        if (nc != 2 + SWEEP_KNOBS || p || parse_long(cell[0], 0, SWEEP_MAX_POINTS, &idx) != 0 || idx != n ||
+        if (nc != 2 + SWEEP_KNOBS || p || parse_long(cell[0], 0, SWEEP_MAX_POINTS, &idx) != 0 || idx != *n ||
             strstr(cell[1], "..") || cell[1][0] == '/') {
             fprintf(stderr, "ptosim sweep: %s:%ld: not a point line (point,dir,%d knob values)\n", path,
-                    n + 2, SWEEP_KNOBS);
-            missing = -1;
-            break;
+                    *n + 2, SWEEP_KNOBS);
+            return EXIT_USAGE;
         }
-        char label[512];
-        point_label((const char *const *)cell + 2, label, sizeof(label));
-        char rowp[PATH_MAX + 300];
-        snprintf(rowp, sizeof(rowp), "%s/%s/row.csv", dir, cell[1]);
-        char *text = read_file(rowp, NULL);
-        const char *row = NULL;
-        if (!text || !row_ok(text, &row)) {
-            report_missing(dir, n, cell[1], label, status && n < nstatus ? status[n] : -2, row_why(text));
+        manifest_line *m = &(*lines)[*n];
+        m->point = idx;
+        m->dir = cell[1];
+        for (int k = 0; k < SWEEP_KNOBS; k++)
+            m->cells[k] = cell[2 + k];
+        line = eol ? eol + 1 : line + strlen(line);
+    }
+    if (*n == 0) {
+        fprintf(stderr, "ptosim sweep: %s lists no point\n", path);
+        return EXIT_USAGE;
+    }
+    return 0;
+}
+
+/* Reads the point's row.csv (malloc'd, NULL when unreadable); *row gets its row when it is whole. */
+static char *read_row(const char *dir, const manifest_line *m, const char **row)
+{
+    char path[PATH_MAX + 300];
+    snprintf(path, sizeof(path), "%s/%s/row.csv", dir, m->dir);
+    char *text = read_file(path, NULL);
+    *row = NULL;
+    if (text && !row_ok(text, row))
+        *row = NULL;
+    return text;
+}
+
+/* The row of a point that gave none: every field empty but status ("missing") and exit, when how its run
+ * ended is known (a wait status; a signal as the shell counts it, 128 + N). */
+static void write_missing_row(FILE *out, int nfields, int status_col, int exit_col, int st)
+{
+    for (int k = 0; k < nfields; k++) {
+        if (k)
+            fputc(',', out);
+        if (k == status_col)
+            fputs("missing", out);
+        else if (k == exit_col && st >= 0 && WIFEXITED(st))
+            fprintf(out, "%d", WEXITSTATUS(st));
+        else if (k == exit_col && st >= 0 && WIFSIGNALED(st))
+            fprintf(out, "%d", 128 + WTERMSIG(st));
+    }
+    fputc('\n', out);
+}
+
+/* Merges DIR/points/NNNN/row.csv in point order into DIR/sweep.csv, as listed by DIR/points.csv; a point
+ * without a whole row gets a row with status "missing", and is named with its stderr. status (may be NULL)
+ * holds the wait status of nstatus points, for the messages (-1: not started, -2: not run this time).
+ * Returns EXIT_OK when every point has its row, EXIT_INTERNAL when one has none, else an exit status. */
+static int collect(const char *dir, const int *status, long nstatus)
+{
+    char *manifest, err[4400];
+    manifest_line *lines;
+    long n;
+    int rc = read_manifest(dir, &manifest, &lines, &n);
+    if (rc != 0) {
+        free(lines);
+        free(manifest);
+        return rc;
+    }
+    /* the header: the first row's (rows of another build may have other columns), else this build's */
+    char *header = NULL;
+    long header_point = -1;
+    for (long i = 0; i < n && !header; i++) {
+        const char *row;
+        char *text = read_row(dir, &lines[i], &row);
+        if (row) {
+            header = strndup(text, (size_t)(row - text));
+            header_point = i;
+        }
+        free(text);
+    }
+    size_t base = strlen(report_csv_header);
+    if (!header && (header = malloc(base + 2)) != NULL)
+        snprintf(header, base + 2, "%s\n", report_csv_header);
+    char csv[PATH_MAX + 64];
+    snprintf(csv, sizeof(csv), "%s/sweep.csv", dir);
+    outfile o;
+    FILE *out = header ? outfile_open(&o, csv, err, sizeof(err)) : NULL;
+    if (!out) {
+        fprintf(stderr, "ptosim sweep: %s\n", header ? err : "out of memory");
+        free(header);
+        free(lines);
+        free(manifest);
+        return EXIT_INTERNAL;
+    }
+    fputs(header, out);
+    int status_col = csv_column(header, "status"), exit_col = csv_column(header, "exit"), nfields = 1;
+    /* with --repeat every row is a mean over seeds, summed up after the merge */
+    int mean_col = csv_column(header, "makespan_mean_us"),
+        sigma_col = csv_column(header, "makespan_sigma_us"), runs_col = csv_column(header, "repeat_runs");
+    noise_row *noise = NULL;
+    long nnoise = 0;
+    for (const char *c = header; *c; c++)
+        nfields += *c == ',';
+    long missing = 0, not_ok = 0;
+    for (long i = 0; i < n; i++) {
+        const char *row;
+        char *text = read_row(dir, &lines[i], &row), label[512];
+        point_label(lines[i].cells, label, sizeof(label));
+        int st = status && i < nstatus ? status[i] : -2;
+        if (!row) {
+            report_missing(dir, i, lines[i].dir, label, st, row_why(text));
+            write_missing_row(out, nfields, status_col, exit_col, st);
             missing++;
-        } else if (header && strncmp(text, header, (size_t)(row - text)) != 0) {
-            fprintf(stderr, "ptosim sweep: point %ld (%s): %s has another header than point 0's\n", n, label,
-                    rowp);
+        } else if (strncmp(text, header, (size_t)(row - text)) != 0 ||
+                   strlen(header) != (size_t)(row - text)) {
+            fprintf(stderr,
+                    "ptosim sweep: point %ld (%s): %s/%s/row.csv has another header than point %ld's\n", i,
+                    label, dir, lines[i].dir, header_point);
+            write_missing_row(out, nfields, status_col, exit_col, -2);
             missing++;
         } else {
-            if (!header) {
-                header = strndup(text, (size_t)(row - text));
-                if (!header) {
-                    fputs("ptosim sweep: out of memory\n", stderr);
-                    free(text);
-                    missing = -1;
-                    break;
-                }
-                fputs(header, out);
-                status_col = csv_column(header, "status");
-                mean_col = csv_column(header, "makespan_mean_us");
-                sigma_col = csv_column(header, "makespan_sigma_us");
-                runs_col = csv_column(header, "repeat_runs");
-            }
             fputs(row, out);
             not_ok += status_col >= 0 && !csv_field_is(row, status_col, "ok");
             if (mean_col >= 0 && runs_col >= 0 && sigma_col >= 0) {
@@ -775,7 +973,7 @@ static int collect(const char *dir, const int *status, long nstatus)
                 if (nr) {
                     noise = nr;
                     double runs = csv_number(row, runs_col);
-                    noise[nnoise] = (noise_row){.point = n,
+                    noise[nnoise] = (noise_row){.point = i,
                                                 .mean = csv_number(row, mean_col),
                                                 .sigma = csv_number(row, sigma_col),
                                                 .runs = isnan(runs) ? 0 : (int)runs};
@@ -785,43 +983,85 @@ static int collect(const char *dir, const int *status, long nstatus)
             }
         }
         free(text);
-        line = eol ? eol + 1 : line + strlen(line);
     }
+    free(lines);
     free(manifest);
     free(header);
-    if (missing) {
-        outfile_abort(&o);
-        remove(csv);
-        if (missing > 0)
-            fprintf(stderr,
-                    "ptosim sweep: %ld of %ld points gave no row, so %s is not written; rerun one with the "
-                    "sweep's command plus --point I, then ptosim sweep --collect %s\n",
-                    missing, n, csv, dir);
-        return missing > 0 ? EXIT_INTERNAL : EXIT_USAGE;
-    }
-    if (n == 0 || outfile_commit(&o, err, sizeof(err)) != 0) {
-        if (n == 0) {
-            outfile_abort(&o);
-            fprintf(stderr, "ptosim sweep: %s lists no point\n", path);
-        } else {
-            fprintf(stderr, "ptosim sweep: %s\n", err);
-        }
-        return n == 0 ? EXIT_USAGE : EXIT_INTERNAL;
+    if (outfile_commit(&o, err, sizeof(err)) != 0) {
+        fprintf(stderr, "ptosim sweep: %s\n", err);
+        return EXIT_INTERNAL;
     }
     printf("ptosim sweep: %ld point%s -> %s", n, n == 1 ? "" : "s", csv);
-    if (not_ok)
-        printf(" (%ld not ok: see the status column)", not_ok);
+    if (missing && not_ok)
+        printf(" (%ld missing, %ld not ok: see the status column)", missing, not_ok);
+    else if (missing || not_ok)
+        printf(" (%ld %s: see the status column)", missing ? missing : not_ok,
+               missing ? "missing" : "not ok");
     putchar('\n');
     print_noise(noise, nnoise);
     free(noise);
+    if (missing) {
+        fflush(stdout);
+        fprintf(
+            stderr,
+            "ptosim sweep: %ld of %ld points gave no row (status \"missing\" in %s); run the sweep's command "
+            "again with --resume %s to run only those\n",
+            missing, n, csv, dir);
+        return EXIT_INTERNAL;
+    }
     return EXIT_OK;
+}
+
+/* Lists the points to run in s->todo: every point, or with --resume only those without a whole row (a row is
+ * renamed into place once its run has ended, so a point cut short has none). Returns 0, or -1 when out of
+ * memory. */
+static int plan_points(sweep *s)
+{
+    s->todo = malloc(sizeof(*s->todo) * (size_t)s->npoints);
+    if (!s->todo) {
+        fputs("ptosim sweep: out of memory\n", stderr);
+        return -1;
+    }
+    s->ntodo = 0;
+    for (long i = 0; i < s->npoints; i++) {
+        char path[PATH_MAX + 64];
+        point_dir(s, i, path, sizeof(path) - 16);
+        strcat(path, "/row.csv");
+        char *text = s->resume ? read_file(path, NULL) : NULL;
+        const char *row;
+        if (!text || !row_ok(text, &row))
+            s->todo[s->ntodo++] = i;
+        free(text);
+    }
+    if (s->resume && s->ntodo < s->npoints)
+        printf("ptosim sweep: resuming %s: %ld of %ld points have their row; %ld to run\n", s->dir_abs,
+               s->npoints - s->ntodo, s->npoints, s->ntodo);
+    return 0;
 }
 
 /* ---- running points ---- */
 
-/* Starts point i: `ptosim run` with the point's knobs and the shared options, stdout to row.csv and stderr
- * to stderr.txt in DIR/points/NNNN. Returns its pid, or -1 after printing why. */
-static pid_t spawn_point(const sweep *s, long i)
+/* In a point's child: the signal state an exec would give, and no signal blocked. The child is a fork of the
+ * sweep, so without this it would run the sweep's handlers (its progress tick, or any a sweep installs to
+ * pass a signal on to its points). */
+static void reset_signals(void)
+{
+    for (int sig = 1; sig < NSIG; sig++) {
+        struct sigaction sa;
+        if (sig != SIGKILL && sig != SIGSTOP && sigaction(sig, NULL, &sa) == 0 &&
+            ((sa.sa_flags & SA_SIGINFO) || (sa.sa_handler != SIG_IGN && sa.sa_handler != SIG_DFL)))
+            signal(sig, SIG_DFL);
+    }
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+}
+
+/* Starts point i: a child process that runs `ptosim run` with the point's knobs and the shared options, its
+ * operations taken from gc (the graph compiled once for the whole sweep; NULL: it reads the graph file),
+ * stdout to row.csv.tmp and stderr to stderr.txt in DIR/points/NNNN (finish_row renames the row into place).
+ * Returns its pid, or -1 after printing why. */
+static pid_t spawn_point(const sweep *s, long i, const gcomp *gc)
 {
     char wd[PATH_MAX + 32], path[PATH_MAX + 64], err[PATH_MAX + 256];
     point_dir(s, i, wd, sizeof(wd));
@@ -829,8 +1069,13 @@ static pid_t spawn_point(const sweep *s, long i)
         fprintf(stderr, "ptosim sweep: point %ld: %s\n", i, err);
         return -1;
     }
-    /* close-on-exec: sibling points must not inherit each other's files */
+    /* an earlier row of this point is not this run's; a fresh temporary file, so a straggler of an earlier
+     * sweep still writing to the old one cannot mix into it */
     snprintf(path, sizeof(path), "%s/row.csv", wd);
+    remove(path);
+    snprintf(path, sizeof(path), "%s/row.csv.tmp", wd);
+    remove(path);
+    /* close-on-exec: sibling points must not inherit each other's files */
     int fo = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     snprintf(path, sizeof(path), "%s/stderr.txt", wd);
     int fe = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
@@ -844,11 +1089,16 @@ static pid_t spawn_point(const sweep *s, long i)
         fflush(stderr);
         pid = fork();
         if (pid == 0) {
+            /* the child is the run: a fork, not an exec, so it keeps the mapped graph */
             if (dup2(fi, 0) < 0 || dup2(fo, 1) < 0 || dup2(fe, 2) < 0)
                 _exit(127);
-            execv(s->exe, (char *const *)av);
-            dprintf(2, "ptosim sweep: cannot run %s: %s\n", s->exe, strerror(errno));
-            _exit(127);
+            reset_signals();
+            int ac = 0;
+            while (av[ac])
+                ac++;
+            int code = run_main_from(ac - 2, (char **)av + 2, gc);
+            fflush(NULL);
+            _exit(code);
         }
         if (pid < 0)
             fprintf(stderr, "ptosim sweep: point %ld: cannot start a process: %s\n", i, strerror(errno));
@@ -861,6 +1111,19 @@ static pid_t spawn_point(const sweep *s, long i)
     if (fi >= 0)
         close(fi);
     return pid;
+}
+
+/* Point i's run ended with wait status st: a run that exited printed all it will, so its row.csv.tmp becomes
+ * row.csv in one rename; a run killed midway leaves no row.csv, and a resumed sweep runs the point again. */
+static void finish_row(const sweep *s, long i, int st)
+{
+    char wd[PATH_MAX + 32], tmp[PATH_MAX + 64], row[PATH_MAX + 64];
+    if (!WIFEXITED(st))
+        return;
+    point_dir(s, i, wd, sizeof(wd));
+    snprintf(tmp, sizeof(tmp), "%s/row.csv.tmp", wd);
+    snprintf(row, sizeof(row), "%s/row.csv", wd);
+    rename(tmp, row);
 }
 
 /* Progress on stderr when it is a terminal and the sweep has taken more than a second
@@ -908,14 +1171,21 @@ static void on_alarm(int sig)
     (void)sig; /* only interrupts waitpid, so the progress line refreshes */
 }
 
-/* Runs every point here, s->jobs at a time; status[i] gets point i's wait status (-1: not started). */
-static void run_local(const sweep *s, int *status)
+/* Runs the points of s->todo here, s->jobs at a time, each from gc; status[i] gets point i's wait status (-1:
+ * not started, -2: not to run). */
+static void run_local(const sweep *s, const gcomp *gc, int *status)
 {
     long jobs = s->jobs ? s->jobs : sysconf(_SC_NPROCESSORS_ONLN);
+    for (long i = 0; i < s->npoints; i++)
+        status[i] = -2;
+    for (long t = 0; t < s->ntodo; t++)
+        status[s->todo[t]] = -1;
     if (jobs < 1)
         jobs = 1;
-    if (jobs > s->npoints)
-        jobs = s->npoints;
+    if (jobs > s->ntodo)
+        jobs = s->ntodo;
+    if (jobs == 0)
+        return;
     pid_t *pids = calloc((size_t)jobs, sizeof(pid_t));
     long *which = calloc((size_t)jobs, sizeof(long));
     progress pg;
@@ -930,12 +1200,10 @@ static void run_local(const sweep *s, int *status)
         setitimer(ITIMER_REAL, &tick, NULL);
     }
     long next = 0, done = 0, running = 0;
-    for (long i = 0; i < s->npoints; i++)
-        status[i] = -1;
-    while (done < s->npoints) {
-        for (long slot = 0; pids && which && slot < jobs && next < s->npoints; slot++)
+    while (done < s->ntodo) {
+        for (long slot = 0; pids && which && slot < jobs && next < s->ntodo; slot++)
             if (pids[slot] == 0) {
-                pid_t pid = spawn_point(s, next);
+                pid_t pid = spawn_point(s, s->todo[next], gc);
                 if (pid < 0) {
                     next++;
                     done++;
@@ -943,7 +1211,7 @@ static void run_local(const sweep *s, int *status)
                     continue;
                 }
                 pids[slot] = pid;
-                which[slot] = next++;
+                which[slot] = s->todo[next++];
                 running++;
             }
         if (running == 0) {
@@ -957,7 +1225,7 @@ static void run_local(const sweep *s, int *status)
         pid_t pid = waitpid(-1, &st, 0);
         if (pid < 0) {
             if (errno == EINTR) {
-                progress_show(&pg, done, s->npoints);
+                progress_show(&pg, done, s->ntodo);
                 continue;
             }
             fprintf(stderr, "ptosim sweep: waitpid: %s\n", strerror(errno));
@@ -966,12 +1234,13 @@ static void run_local(const sweep *s, int *status)
         for (long slot = 0; slot < jobs; slot++)
             if (pids[slot] == pid) {
                 status[which[slot]] = st;
+                finish_row(s, which[slot], st);
                 pids[slot] = 0;
                 running--;
                 done++;
                 break;
             }
-        progress_show(&pg, done, s->npoints);
+        progress_show(&pg, done, s->ntodo);
     }
     if (pg.on) {
         setitimer(ITIMER_REAL, &off, NULL);
@@ -981,13 +1250,36 @@ static void run_local(const sweep *s, int *status)
     free(which);
 }
 
-/* --point I: runs that one point into DIR/points/NNNN. Returns 0 when it gave a row. */
+/* --point I: runs that one point into DIR/points/NNNN, from DIR's compiled graph when there is one (the sweep
+ * wrote it; a folder without one, of an older ptosim, has the run read the graph file). Returns 0 when it
+ * gave a row. */
 static int run_point(const sweep *s)
 {
-    pid_t pid = spawn_point(s, s->point);
+    char cpath[PATH_MAX + 64], err[2 * PATH_MAX + 256];
+    snprintf(cpath, sizeof(cpath), "%s/" COMPILED_NAME, s->dir_abs);
+    gcomp gc;
+    const gcomp *use = NULL;
+    if (access(cpath, F_OK) == 0) {
+        int rc = gcomp_open(&gc, cpath, s->graph, err, sizeof(err));
+        if (rc != 0) {
+            fprintf(stderr, "ptosim sweep: point %ld: %s; %s\n", s->point, err,
+                    rc == GCOMP_STALE
+                        ? "run the sweep again, so that its points do not mix two versions of the "
+                          "graph"
+                        : "run the sweep command again with --resume DIR: it compiles the graph "
+                          "anew and keeps the finished points");
+            return EXIT_INTERNAL;
+        }
+        use = &gc;
+    }
+    pid_t pid = spawn_point(s, s->point, use);
     int st = -1;
     while (pid > 0 && waitpid(pid, &st, 0) < 0 && errno == EINTR)
         ;
+    if (pid > 0)
+        finish_row(s, s->point, st);
+    if (use)
+        gcomp_close(&gc);
     char wd[PATH_MAX + 32], rowp[PATH_MAX + 64], label[512], rel[32];
     point_dir(s, s->point, wd, sizeof(wd));
     snprintf(rowp, sizeof(rowp), "%s/row.csv", wd);
@@ -1013,28 +1305,36 @@ static void write_point_command(FILE *f, const sweep *s)
 {
     sh_quote(f, s->exe);
     fputs(" sweep ", f);
-    sh_quote(f, s->graph_abs);
-    for (int k = 0; k < s->nlists; k++) {
-        fprintf(f, " %s ", KNOB_FLAGS[s->lists[k].knob]);
-        sh_quote(f, s->lists[k].text);
-    }
-    for (int k = 0; k < s->npass; k++) {
-        fputc(' ', f);
-        sh_quote(f, s->pass[k]);
-    }
+    write_sweep_args(f, s);
     fputs(" -o ", f);
     sh_quote(f, s->dir_abs);
     fputs(" --point ", f);
 }
 
-/* Removes every point's row.csv, so a collect never merges rows of an earlier sweep in the same folder. */
+/* Removes the row.csv of every point to run, so a collect never merges rows of an earlier sweep in the same
+ * folder. */
 static void remove_rows(const sweep *s)
 {
     char path[PATH_MAX + 64];
-    for (long i = 0; i < s->npoints; i++) {
-        point_dir(s, i, path, sizeof(path) - 16);
+    for (long t = 0; t < s->ntodo; t++) {
+        point_dir(s, s->todo[t], path, sizeof(path) - 16);
         strcat(path, "/row.csv");
         remove(path);
+    }
+}
+
+/* Writes the task indices of a job array: runs of consecutive points as first-last, joined by commas
+ * ("0-15", or "2,5-7" for a resumed sweep). */
+static void write_array_spec(FILE *f, const long *pts, long n)
+{
+    for (long t = 0; t < n;) {
+        long e = t;
+        while (e + 1 < n && pts[e + 1] == pts[e] + 1)
+            e++;
+        fprintf(f, "%s%ld", t ? "," : "", pts[t]);
+        if (e > t)
+            fprintf(f, "-%ld", pts[e]);
+        t = e + 1;
     }
 }
 
@@ -1064,11 +1364,12 @@ static int write_slurm(const sweep *s)
                 "# sweep.sbatch - a Slurm job array written by `ptosim sweep --engine slurm`: task i runs "
                 "point i of %ld\n# into points/NNNN/ beside this file. Then run collect.sbatch.\n",
                 s->npoints);
-            fprintf(f, "#SBATCH --job-name=ptosim-sweep\n#SBATCH --array=0-%ld", s->npoints - 1);
+            fputs("#SBATCH --job-name=ptosim-sweep\n#SBATCH --array=", f);
+            write_array_spec(f, s->todo, s->ntodo);
             if (s->jobs)
                 fprintf(f, "%%%ld", s->jobs);
-            /* a run parses its graph on a second thread while the first simulates */
-            fprintf(f, "\n#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=2\n#SBATCH --output=%s/%%A_%%a.out\n",
+            /* one CPU: a point maps the compiled graph, so no second thread parses it beside the run */
+            fprintf(f, "\n#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=1\n#SBATCH --output=%s/%%A_%%a.out\n",
                     logs);
         } else {
             fputs(
@@ -1096,13 +1397,16 @@ static int write_slurm(const sweep *s)
         }
         chmod(path, 0755); /* convenience only: sbatch and sh read it either way */
     }
-    printf("ptosim sweep: %ld point%s; wrote %s/sweep.sbatch (a job array, task i runs point i) and "
+    if (s->ntodo < s->npoints)
+        printf("ptosim sweep: %ld of %ld points to run", s->ntodo, s->npoints);
+    else
+        printf("ptosim sweep: %ld point%s", s->npoints, s->npoints == 1 ? "" : "s");
+    printf("; wrote %s/sweep.sbatch (a job array, task i runs point i) and "
            "%s/collect.sbatch.\nSubmit both, the merge after the array:\n"
            "  jobid=$(sbatch --parsable %s/sweep.sbatch)\n"
            "  sbatch --dependency=afterany:$jobid %s/collect.sbatch\n"
            "or, once the array has finished: %s sweep --collect %s\n",
-           s->npoints, s->npoints == 1 ? "" : "s", s->dir_abs, s->dir_abs, s->dir_abs, s->dir_abs, s->exe,
-           s->dir_abs);
+           s->dir_abs, s->dir_abs, s->dir_abs, s->dir_abs, s->exe, s->dir_abs);
     /* the largest task index Slurm takes is MaxArraySize - 1 */
     if (s->npoints > SLURM_MAX_ARRAY)
         fprintf(stderr,
@@ -1112,34 +1416,10 @@ static int write_slurm(const sweep *s)
     return EXIT_OK;
 }
 
-/* Is there an executable `name` on PATH? */
-static bool on_path(const char *name)
-{
-    const char *path = getenv("PATH");
-    if (!path)
-        return false;
-    while (*path) {
-        const char *e = strchr(path, ':');
-        size_t len = e ? (size_t)(e - path) : strlen(path);
-        char probe[PATH_MAX + 64];
-        snprintf(probe, sizeof(probe), "%.*s/%s", (int)len, len ? path : ".", name);
-        if (access(probe, X_OK) == 0)
-            return true;
-        path += len + (e ? 1 : 0);
-    }
-    return false;
-}
-
 /* --engine parallel: DIR/points.txt, then `parallel -q ... ptosim sweep ... --point {} :::: points.txt`,
  * then the merge. */
 static int run_parallel(const sweep *s)
 {
-    if (!on_path("parallel")) {
-        fputs("ptosim sweep: --engine parallel needs GNU parallel, which is not on PATH (Debian: apt-get "
-              "install parallel); --engine local runs the points here\n",
-              stderr);
-        return EXIT_USAGE;
-    }
     char list[PATH_MAX + 64], err[4400];
     snprintf(list, sizeof(list), "%s/points.txt", s->dir_abs);
     outfile o;
@@ -1148,8 +1428,8 @@ static int run_parallel(const sweep *s)
         fprintf(stderr, "ptosim sweep: %s\n", err);
         return EXIT_INTERNAL;
     }
-    for (long i = 0; i < s->npoints; i++)
-        fprintf(f, "%ld\n", i);
+    for (long t = 0; t < s->ntodo; t++)
+        fprintf(f, "%ld\n", s->todo[t]);
     if (outfile_commit(&o, err, sizeof(err)) != 0) {
         fprintf(stderr, "ptosim sweep: %s\n", err);
         return EXIT_INTERNAL;
@@ -1222,6 +1502,188 @@ static int run_parallel(const sweep *s)
     return collect(s->dir_abs, NULL, 0);
 }
 
+/* ---- the graph, compiled once ---- */
+
+/* Compiles GRAPH into DIR/graph.compiled, unless the one there is already of GRAPH as it is now, and maps it
+ * into gc: every point then maps these records instead of parsing and checking the graph again, and a
+ * malformed graph stops the sweep before any point runs. Returns 0, or an exit status after printing why. */
+static int compile_graph(const sweep *s, gcomp *gc)
+{
+    char path[PATH_MAX + 64], err[2 * PATH_MAX + GRAPH_ERR_MAX];
+    snprintf(path, sizeof(path), "%s/" COMPILED_NAME, s->dir_abs);
+    int rc = gcomp_open(gc, path, s->graph, err, sizeof(err));
+    if (rc == 0)
+        return 0;
+    uint64_t now;
+    if (rc == GCOMP_STALE && s->resume && gcomp_hash_file(s->graph, &now) == 0 && now != gc->head.src_hash) {
+        fprintf(
+            stderr,
+            "ptosim sweep: --resume %s: %s has changed since the sweep began, so its finished points are of "
+            "another graph; start the sweep again with -o\n",
+            s->dir, s->graph);
+        return EXIT_USAGE;
+    }
+    rc = gcomp_compile(s->graph, path, err, sizeof(err));
+    if (rc == 0)
+        rc = gcomp_open(gc, path, s->graph, err, sizeof(err)) == 0 ? 0 : -1;
+    if (rc != 0) {
+        fprintf(stderr, "ptosim sweep: %s\n", err);
+        return rc > 0 ? EXIT_GRAPH : EXIT_INTERNAL;
+    }
+    return 0;
+}
+
+/* ---- the best point ---- */
+
+/* RunConfig's names of the knobs, in KNOB_FLAGS order. */
+static const char *const KNOB_RUNCONFIG[SWEEP_KNOBS] = {"ring_task_window", "ring_heap", "ring_dep_pool",
+                                                        "aicpu_thread_num"};
+
+/* Copies field col of a CSV line (cells hold no quotes) into out; "" when the line is shorter. */
+static void csv_field(const char *line, int col, char *out, size_t outlen)
+{
+    for (int k = 0; k < col && line; k++) {
+        line = strpbrk(line, ",\n");
+        line = line && *line == ',' ? line + 1 : NULL;
+    }
+    size_t n = line ? strcspn(line, ",\n") : 0;
+    if (n >= outlen)
+        n = outlen - 1;
+    memcpy(out, line ? line : "", n);
+    out[n] = '\0';
+}
+
+/* Writes a knob value as points.csv has it (a per-ring value as a/b/c/d) the way a flag takes it (a,b,c,d) or
+ * RunConfig does ([a, b, c, d]). */
+static void write_knob(FILE *out, const char *cell, bool runconfig)
+{
+    bool list = strchr(cell, '/') != NULL;
+    if (list && runconfig)
+        fputc('[', out);
+    for (const char *c = cell; *c; c++) {
+        if (*c == '/')
+            fputs(runconfig ? ", " : ",", out);
+        else
+            fputc(*c, out);
+    }
+    if (list && runconfig)
+        fputc(']', out);
+}
+
+/* --best DIR: prints the point of DIR/sweep.csv with status ok and the least makespan (the first on a tie),
+ * its knob values as `ptosim run` flags and as a RunConfig(...) line. Returns 0; 1 when no point ended ok or
+ * some point has no row (the best of the others is printed); 2 for a folder that is not a finished sweep's.
+ */
+static int best(const char *dir)
+{
+    char *man, path[PATH_MAX + 64];
+    manifest_line *lines;
+    long n;
+    int rc = read_manifest(dir, &man, &lines, &n);
+    char *csv = NULL;
+    if (rc != 0)
+        goto out;
+    snprintf(path, sizeof(path), "%s/sweep.csv", dir);
+    csv = read_file(path, NULL);
+    if (!csv) {
+        fprintf(
+            stderr,
+            "ptosim sweep: --best: %s: cannot read: %s (ptosim sweep --collect %s writes it from the points' "
+            "rows)\n",
+            path, strerror(errno), dir);
+        rc = EXIT_USAGE;
+        goto out;
+    }
+    /* with --repeat a point's makespan is the mean over its seeds (run 1's alone is one draw) */
+    bool mean = csv_column(csv, "makespan_mean_us") >= 0;
+    const char *need[] = {"platform", "status", mean ? "makespan_mean_us" : "makespan_us", "repeat_runs"};
+    int col[4];
+    for (int k = 0; k < (mean ? 4 : 3); k++)
+        if ((col[k] = csv_column(csv, need[k])) < 0) {
+            fprintf(stderr, "ptosim sweep: --best: %s: no %s column (not a sweep's merged rows)\n", path,
+                    need[k]);
+            rc = EXIT_USAGE;
+            goto out;
+        }
+    long rows = 0, missing = 0, pick = -1;
+    double pick_ms = 0;
+    char pick_ms_text[256] = "", platform[256] = "", runs[64] = "", cell[256];
+    for (const char *line = strchr(csv, '\n'); line && line[1]; line = strchr(line + 1, '\n'), rows++) {
+        if (rows >= n)
+            continue; /* counted for the message below */
+        csv_field(line + 1, col[1], cell, sizeof(cell));
+        missing += strcmp(cell, "missing") == 0;
+        if (strcmp(cell, "ok") != 0)
+            continue;
+        csv_field(line + 1, col[2], cell, sizeof(cell));
+        char *end;
+        errno = 0;
+        double ms = strtod(cell, &end);
+        if (!cell[0] || *end || errno || ms != ms) {
+            fprintf(stderr, "ptosim sweep: --best: %s:%ld: %s: '%s' is not a number\n", path, rows + 2,
+                    need[2], cell);
+            rc = EXIT_USAGE;
+            goto out;
+        }
+        if (pick < 0 || ms < pick_ms) {
+            pick = rows;
+            pick_ms = ms;
+            snprintf(pick_ms_text, sizeof(pick_ms_text), "%s", cell);
+            csv_field(line + 1, col[0], platform, sizeof(platform));
+            if (mean)
+                csv_field(line + 1, col[3], runs, sizeof(runs));
+        }
+    }
+    if (rows != n) {
+        fprintf(stderr, "ptosim sweep: --best: %s has %ld rows, %s/points.csv lists %ld points\n", path, rows,
+                dir, n);
+        rc = EXIT_USAGE;
+        goto out;
+    }
+    if (pick < 0) {
+        fprintf(stderr,
+                "ptosim sweep: --best: no point of %s ended ok (%ld point%s, %ld missing); nothing to "
+                "recommend\n",
+                dir, n, n == 1 ? "" : "s", missing);
+        rc = EXIT_INTERNAL;
+        goto out;
+    }
+    const manifest_line *m = &lines[pick];
+    if (mean)
+        printf("point %ld of %ld (%s): mean makespan %s us over %s seeds\n", pick, n, m->dir, pick_ms_text,
+               runs);
+    else
+        printf("point %ld of %ld (%s): makespan %s us\n", pick, n, m->dir, pick_ms_text);
+    bool first = true;
+    for (int k = 0; k < SWEEP_KNOBS; k++)
+        if (m->cells[k][0]) {
+            printf("%s%s ", first ? "" : " ", KNOB_FLAGS[k]);
+            write_knob(stdout, m->cells[k], false);
+            first = false;
+        }
+    printf("\nRunConfig(platform=\"%s\"", platform);
+    for (int k = 0; k < SWEEP_KNOBS; k++)
+        if (m->cells[k][0]) {
+            printf(", %s=", KNOB_RUNCONFIG[k]);
+            write_knob(stdout, m->cells[k], true);
+        }
+    puts(")");
+    if (missing) {
+        fflush(stdout);
+        fprintf(
+            stderr,
+            "ptosim sweep: --best: %ld of %ld points of %s have no row (status missing): that is the best of "
+            "the others; ptosim sweep ... --resume %s runs the rest\n",
+            missing, n, dir, dir);
+        rc = EXIT_INTERNAL;
+    }
+out:
+    free(csv);
+    free(lines);
+    free(man);
+    return rc;
+}
+
 /* ---- entry ---- */
 
 int sweep_main(int argc, char **argv)
@@ -1240,6 +1702,14 @@ int sweep_main(int argc, char **argv)
         }
         return collect(dir, NULL, 0);
     }
+    if (cli_opt_is(argv[0], "--best", &v)) {
+        const char *dir = v ? v : argc > 1 ? argv[1] : NULL;
+        if (!dir || argc != (v ? 1 : 2)) {
+            fputs("usage: ptosim sweep --best DIR\n", stderr);
+            return EXIT_USAGE;
+        }
+        return best(dir);
+    }
     sweep s;
     int rc = parse(argc, argv, &s);
     if (rc == 0)
@@ -1248,22 +1718,31 @@ int sweep_main(int argc, char **argv)
         rc = EXIT_OK; /* --help */
     else if (rc == 0 && s.point >= 0)
         rc = run_point(&s);
-    else if (rc == 0 && write_manifest(&s) != 0)
-        rc = EXIT_INTERNAL;
-    else if (rc == 0 && s.engine == ENGINE_SLURM)
-        rc = write_slurm(&s);
-    else if (rc == 0 && s.engine == ENGINE_PARALLEL)
-        rc = run_parallel(&s);
+    else if (rc == 0 && (rc = write_manifest(&s)) != 0)
+        ;
     else if (rc == 0) {
-        int *status = malloc(sizeof(int) * (size_t)s.npoints);
-        if (!status) {
-            fputs("ptosim sweep: out of memory\n", stderr);
+        gcomp gc;
+        rc = compile_graph(&s, &gc);
+        if (rc == 0 && plan_points(&s) != 0)
             rc = EXIT_INTERNAL;
-        } else {
-            run_local(&s, status);
-            rc = collect(s.dir_abs, status, s.npoints);
-            free(status);
+        else if (rc == 0 && s.ntodo == 0 && s.engine != ENGINE_LOCAL)
+            rc = collect(s.dir_abs, NULL, 0); /* a resumed sweep with every row: nothing to hand over */
+        else if (rc == 0 && s.engine == ENGINE_SLURM)
+            rc = write_slurm(&s);
+        else if (rc == 0 && s.engine == ENGINE_PARALLEL)
+            rc = run_parallel(&s);
+        else if (rc == 0) {
+            int *status = malloc(sizeof(int) * (size_t)s.npoints);
+            if (!status) {
+                fputs("ptosim sweep: out of memory\n", stderr);
+                rc = EXIT_INTERNAL;
+            } else {
+                run_local(&s, &gc, status);
+                rc = collect(s.dir_abs, status, s.npoints);
+                free(status);
+            }
         }
+        gcomp_close(&gc);
     }
     sweep_free(&s);
     return rc;

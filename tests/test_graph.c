@@ -1,8 +1,13 @@
 /* test_graph.c - graph file reader: accepted forms, and one test per malformed-input message. */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../model/gcomp.h"
 #include "../model/graph.h"
 #include "../model/readahead.h"
 #include "testutil.h"
@@ -481,6 +486,280 @@ START_TEST(read_ahead_reports_the_first_error_even_past_where_the_run_stopped)
 }
 END_TEST
 
+/* ---- compiled graphs (gcomp) ---- */
+
+/* A compiled graph replays exactly what graph_next reads: every kind of op, literal data, explicit deps, cost
+ * overrides, and more than one of the writer's 1 MiB runs of records (dump_stall). */
+START_TEST(a_compiled_graph_gives_the_operations_graph_next_gives)
+{
+    static const char *const traces[] = {TRACE("dump_stall.jsonl"), TRACE("default.jsonl"),
+                                         TRACE("gen_paged_attention_manual.jsonl"), TRACE("gen_random.jsonl"),
+                                         TRACE("chain3.jsonl")};
+    graph_op *a = malloc(sizeof(*a)), *b = malloc(sizeof(*b));
+    char *out = malloc(4096);
+    snprintf(out, 4096, "%s/g.compiled", tu_tmpdir());
+    for (size_t t = 0; t < sizeof(traces) / sizeof(traces[0]); t++) {
+        graph g1, g2;
+        gcomp gc;
+        char err[GRAPH_ERR_MAX];
+        ck_assert_msg(gcomp_compile(traces[t], out, err, sizeof(err)) == 0, "%s", err);
+        ck_assert_msg(gcomp_open(&gc, out, traces[t], err, sizeof(err)) == 0, "%s", err);
+        ck_assert_int_eq(graph_open(&g1, traces[t], err, sizeof(err)), 0);
+        ck_assert_int_eq(graph_open(&g2, traces[t], err, sizeof(err)), 0);
+        gcomp_cursor cur = {.gc = &gc};
+        long n = 0;
+        int r1, r2;
+        do {
+            r1 = graph_next(&g1, a, err, sizeof(err));
+            r2 = gcomp_next(&cur, &g2, b, err, sizeof(err));
+            ck_assert_int_eq(r1, r2);
+            if (r1 == 1) {
+                assert_same_op(a, b);
+                ck_assert_int_eq(a->byte_end, b->byte_end); /* the run's progress line reads it */
+                ck_assert_int_eq(g2.line, g1.line);
+                n++;
+            }
+        } while (r1 == 1);
+        ck_assert_int_eq(r1, 0);
+        ck_assert_int_eq(gcomp_next(&cur, &g2, b, err, sizeof(err)), 0); /* and stays at the end */
+        ck_assert_int_eq(g2.nops, n);
+        ck_assert_int_eq((long)gc.head.nops, n);
+        gcomp_close(&gc);
+        graph_close(&g1);
+        graph_close(&g2);
+    }
+    free(out);
+    free(a);
+    free(b);
+}
+END_TEST
+
+/* A malformed graph is not compiled: graph_validate's message, and no file (not even a temporary one); a
+ * folder that is not there, and a source that is gone, are named too. */
+START_TEST(a_malformed_graph_is_not_compiled)
+{
+    const char *dir = tu_tmpdir();
+    char *path = many_then_bad(dir, 5), out[4096], tmp[4200], want[GRAPH_ERR_MAX], err[GRAPH_ERR_MAX];
+    snprintf(out, sizeof(out), "%s/g.compiled", dir);
+    snprintf(tmp, sizeof(tmp), "%s.tmp", out);
+    ck_assert_int_eq(graph_validate(path, want, sizeof(want)), -1);
+    ck_assert_int_eq(gcomp_compile(path, out, err, sizeof(err)), 1);
+    ck_assert_str_eq(err, want);
+    ck_assert(!tu_exists(out) && !tu_exists(tmp));
+    snprintf(want, sizeof(want), "%s/none.jsonl: cannot read the graph: No such file or directory", dir);
+    char none[4200];
+    snprintf(none, sizeof(none), "%s/none.jsonl", dir);
+    ck_assert_int_eq(gcomp_compile(none, out, err, sizeof(err)), 1);
+    ck_assert_str_eq(err, want);
+    /* nowhere to write it: an I/O failure, not the graph's */
+    char nodir[4200];
+    snprintf(nodir, sizeof(nodir), "%s/no/such/folder/g.compiled", dir);
+    ck_assert_int_eq(gcomp_compile(TRACE("chain3.jsonl"), nodir, err, sizeof(err)), -1);
+    ck_assert_msg(strstr(err, "no/such/folder/g.compiled") && strstr(err, "No such file or directory"), "%s",
+                  err);
+    /* a compiled graph whose source is gone */
+    char *src = tu_write(dir, "src.jsonl", "{\"ptosim_graph\": 1, \"name\": \"s\", \"kernels\": []}\n");
+    ck_assert_int_eq(gcomp_compile(src, out, err, sizeof(err)), 0);
+    unlink(src);
+    gcomp gc;
+    ck_assert_int_eq(gcomp_open(&gc, out, src, err, sizeof(err)), -1);
+    snprintf(want, sizeof(want), "%s: cannot read the graph: No such file or directory", src);
+    ck_assert_str_eq(err, want);
+    free(src);
+    free(path);
+}
+END_TEST
+
+/* Writes len bytes of data to path. */
+static void put_file(const char *path, const void *data, size_t len)
+{
+    FILE *f = fopen(path, "wb");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_int_eq(fwrite(data, 1, len, f), len);
+    fclose(f);
+}
+
+/* Reads path whole into *data (malloc'd); returns its length. */
+static size_t get_file(const char *path, unsigned char **data)
+{
+    FILE *f = fopen(path, "rb");
+    ck_assert_ptr_nonnull(f);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    *data = malloc((size_t)n + 16);
+    ck_assert_int_eq(fread(*data, 1, (size_t)n, f), n);
+    fclose(f);
+    return (size_t)n;
+}
+
+/* gcomp_open of path against src fails with rc and exactly want. */
+static void expect_open(const char *path, const char *src, int rc, const char *want)
+{
+    gcomp gc;
+    char err[8192];
+    ck_assert_int_eq(gcomp_open(&gc, path, src, err, sizeof(err)), rc);
+    ck_assert_str_eq(err, want);
+    ck_assert_ptr_null(gc.map);
+}
+
+/* Each way a compiled graph can fail to be the graph as it is now is named: not one at all, another format or
+ * record layout, cut short or grown, a damaged record, a source that changed since. */
+START_TEST(a_compiled_graph_that_does_not_fit_is_named)
+{
+    const char *dir = tu_tmpdir();
+    char *text = tu_read(TRACE("chain3.jsonl"));
+    char *src = tu_write(dir, "g.jsonl", text), good[4096], bad[4200], want[16384], err[GRAPH_ERR_MAX];
+    snprintf(good, sizeof(good), "%s/g.compiled", dir);
+    snprintf(bad, sizeof(bad), "%s/bad.compiled", dir);
+    ck_assert_int_eq(gcomp_compile(src, good, err, sizeof(err)), 0);
+    unsigned char *c;
+    size_t n = get_file(good, &c);
+    ck_assert_uint_gt(n, GCOMP_HEAD_BYTES);
+    gcomp_head h;
+    memcpy(&h, c, sizeof(h));
+    ck_assert_uint_eq(h.rec_bytes, n - GCOMP_HEAD_BYTES);
+    ck_assert_uint_eq(h.nops, 3); /* chain3: three submits */
+
+    snprintf(want, sizeof(want), "%s/none.compiled: cannot read: No such file or directory", dir);
+    char none[4200];
+    snprintf(none, sizeof(none), "%s/none.compiled", dir);
+    expect_open(none, src, -1, want);
+    put_file(bad, "hello", 5);
+    snprintf(want, sizeof(want), "%s: not a compiled graph (5 bytes, shorter than its head)", bad);
+    expect_open(bad, src, -1, want);
+    put_file(bad, text, strlen(text)); /* the JSON itself */
+    snprintf(want, sizeof(want), "%s: not a compiled graph (it does not start with PTOSIMGC)", bad);
+    expect_open(bad, src, -1, want);
+
+    gcomp_head x = h;
+    x.format = GCOMP_FORMAT + 1;
+    memcpy(c, &x, sizeof(x));
+    put_file(bad, c, n);
+    snprintf(want, sizeof(want), "%s: compiled graph format %d; this ptosim reads format %d", bad,
+             GCOMP_FORMAT + 1, GCOMP_FORMAT);
+    expect_open(bad, src, -1, want);
+
+    x = h;
+    x.layout ^= 1;
+    memcpy(c, &x, sizeof(x));
+    put_file(bad, c, n);
+    snprintf(want, sizeof(want),
+             "%s: compiled by a ptosim built with another record layout (%016llx; this one has %016llx)", bad,
+             (unsigned long long)x.layout, (unsigned long long)h.layout);
+    expect_open(bad, src, -1, want);
+
+    memcpy(c, &h, sizeof(h));
+    put_file(bad, c, n - 8);
+    snprintf(want, sizeof(want), "%s: %zu bytes where its head says %zu: the file is cut short", bad, n - 8,
+             n);
+    expect_open(bad, src, -1, want);
+    memset(c + n, 0, 8);
+    put_file(bad, c, n + 8);
+    snprintf(want, sizeof(want), "%s: %zu bytes where its head says %zu: the file is longer than written",
+             bad, n + 8, n);
+    expect_open(bad, src, -1, want);
+
+    c[GCOMP_HEAD_BYTES + 8] ^= 0x40; /* a bit of the first record's line number */
+    put_file(bad, c, n);
+    snprintf(want, sizeof(want), "%s: damaged: its records do not match the hash in its head", bad);
+    expect_open(bad, src, -1, want);
+
+    /* a record whose counts do not add up, under a hash that vouches for it: the reader stops there */
+    c[GCOMP_HEAD_BYTES + 8] ^= 0x40;
+    gcomp_hasher hs;
+    /* the first record is a submit without a cost: its head and task parts, 8-byte aligned, then nargs */
+    size_t counts = ((offsetof(graph_op, site) + 7) & ~(size_t)7) +
+                    ((offsetof(graph_op, cost) - offsetof(graph_op, label) + 7) & ~(size_t)7);
+    int32_t nargs;
+    memcpy(&nargs, c + GCOMP_HEAD_BYTES + counts, sizeof(nargs));
+    ck_assert_int_eq(nargs, 2); /* chain3's first task has two arguments: the offset is right */
+    nargs = 99;                 /* past GRAPH_MAX_TENSOR_ARGS */
+    memcpy(c + GCOMP_HEAD_BYTES + counts, &nargs, sizeof(nargs));
+    gcomp_hash_init(&hs);
+    gcomp_hash_update(&hs, c + GCOMP_HEAD_BYTES, n - GCOMP_HEAD_BYTES);
+    x = h;
+    x.rec_hash = gcomp_hash_final(&hs);
+    memcpy(c, &x, sizeof(x));
+    put_file(bad, c, n);
+    {
+        gcomp gc;
+        ck_assert_int_eq(gcomp_open(&gc, bad, src, err, sizeof(err)), 0);
+        graph g;
+        graph_op *op = malloc(sizeof(*op));
+        ck_assert_int_eq(graph_open(&g, src, err, sizeof(err)), 0);
+        gcomp_cursor cur = {.gc = &gc};
+        ck_assert_int_eq(gcomp_next(&cur, &g, op, err, sizeof(err)), -1);
+        snprintf(want, sizeof(want), "compiled graph of %s: the record at byte %d is not whole", src,
+                 GCOMP_HEAD_BYTES);
+        ck_assert_str_eq(err, want);
+        graph_close(&g);
+        free(op);
+        gcomp_close(&gc);
+    }
+
+    /* the source edited since: a line more; then the same bytes written again (only the time differs) */
+    size_t len = strlen(text);
+    char *more = malloc(len + 64);
+    snprintf(more, len + 64, "%s{\"op\": \"scope_begin\"}\n{\"op\": \"scope_end\"}\n", text);
+    put_file(src, more, strlen(more));
+    snprintf(want, sizeof(want), "%s has changed since it was compiled into %s (%zu bytes then, %zu now)",
+             src, good, len, strlen(more));
+    expect_open(good, src, GCOMP_STALE, want);
+    put_file(src, text, len);
+    struct timespec times[2] = {{.tv_sec = 1000000000}, {.tv_sec = 1000000000}};
+    ck_assert_int_eq(utimensat(AT_FDCWD, src, times, 0), 0);
+    snprintf(want, sizeof(want), "%s has changed since it was compiled into %s (modified since)", src, good);
+    expect_open(good, src, GCOMP_STALE, want);
+    gcomp gc;
+    ck_assert_int_eq(gcomp_open(&gc, good, src, err, sizeof(err)), GCOMP_STALE);
+    uint64_t now;
+    ck_assert_int_eq(gcomp_hash_file(src, &now), 0);
+    ck_assert_uint_eq(gc.head.src_hash, now); /* same bytes: a resumed sweep may go on */
+    free(more);
+    free(c);
+    free(src);
+    free(text);
+}
+END_TEST
+
+/* The hash is the same however its input is cut into pieces, and changes with any bit or with the length. */
+START_TEST(the_hash_does_not_depend_on_how_the_input_is_cut)
+{
+    unsigned char data[1001];
+    for (size_t i = 0; i < sizeof(data); i++)
+        data[i] = (unsigned char)(i * 131 + 7);
+    gcomp_hasher h;
+    gcomp_hash_init(&h);
+    gcomp_hash_update(&h, data, sizeof(data));
+    uint64_t whole = gcomp_hash_final(&h);
+    for (size_t piece = 1; piece <= 40; piece++) {
+        gcomp_hash_init(&h);
+        for (size_t at = 0; at < sizeof(data); at += piece)
+            gcomp_hash_update(&h, data + at, at + piece <= sizeof(data) ? piece : sizeof(data) - at);
+        ck_assert_uint_eq(gcomp_hash_final(&h), whole);
+    }
+    data[500] ^= 1;
+    gcomp_hash_init(&h);
+    gcomp_hash_update(&h, data, sizeof(data));
+    ck_assert_uint_ne(gcomp_hash_final(&h), whole);
+    data[500] ^= 1;
+    gcomp_hash_init(&h);
+    gcomp_hash_update(&h, data, sizeof(data) - 1); /* the last byte, as if it were a zero of padding */
+    gcomp_hash_update(&h, "", 0);
+    uint64_t shorter = gcomp_hash_final(&h);
+    ck_assert_uint_ne(shorter, whole);
+    unsigned char z[8] = {0};
+    memcpy(z, data + 1000, 1);
+    gcomp_hash_init(&h);
+    gcomp_hash_update(&h, data, 1000);
+    gcomp_hash_update(&h, z, 1);
+    ck_assert_uint_eq(gcomp_hash_final(&h), whole);
+    gcomp_hash_update(&h, z + 1, 1); /* a trailing zero byte is a different input */
+    ck_assert_uint_ne(gcomp_hash_final(&h), whole);
+}
+END_TEST
+
 Suite *suite_graph(void)
 {
     Suite *s = suite_create("graph");
@@ -508,6 +787,10 @@ Suite *suite_graph(void)
     tcase_add_test(tc, long_lines_crlf_and_a_missing_final_newline_are_read);
     tcase_add_test(tc, read_ahead_gives_the_operations_graph_next_gives);
     tcase_add_test(tc, read_ahead_reports_the_first_error_even_past_where_the_run_stopped);
+    tcase_add_test(tc, a_compiled_graph_gives_the_operations_graph_next_gives);
+    tcase_add_test(tc, a_malformed_graph_is_not_compiled);
+    tcase_add_test(tc, a_compiled_graph_that_does_not_fit_is_named);
+    tcase_add_test(tc, the_hash_does_not_depend_on_how_the_input_is_cut);
     tcase_set_timeout(tc, 30);
     suite_add_tcase(s, tc);
     return s;

@@ -637,6 +637,15 @@ START_TEST(rings_that_move_apart_are_separate_knobs)
         "error 3 FLOW_CONTROL_DEADLOCK</td>");
     ASSERT_HAS(page, "data-points=\"16:20.000\"");
     free(page);
+    /* a point a sweep marked missing (it gave no row) is left out, its empty cells unread */
+    free(tu_write(dir, "sweep.csv",
+                  SWEEP_HEADER "g,a2a3,4,1024,64,ok,0,0,10" SWEEP_TAIL ",,,,,missing,,137,,,,,,,,,,,\n"
+                               "g,a2a3,16,1024,64,ok,0,0,20" SWEEP_TAIL));
+    ck_assert_int_eq(rd_load_sweep(p, &sw, err, sizeof(err)), RD_OK);
+    ck_assert_int_eq(sw.nrows, 2);
+    ck_assert_int_eq(sw.rows[1].line, 4);
+    ck_assert_double_eq(sw.rows[1].makespan_us, 20);
+    rd_sweep_free(&sw);
     /* nothing swept: a note */
     free(tu_write(dir, "sweep.csv", SWEEP_HEADER "g,a2a3,4,1024,64,ok,0,0,20" SWEEP_TAIL));
     page = report_of(dir);

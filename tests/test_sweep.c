@@ -3,6 +3,7 @@
 #define _XOPEN_SOURCE 700 /* posix_openpt and friends, for the progress test's terminal */
 #include <fcntl.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -459,12 +460,169 @@ START_TEST(slurm_array_tasks_run_locally_merge_to_the_local_csv)
 }
 END_TEST
 
-START_TEST(a_point_without_a_row_is_named_and_can_be_rerun_then_collected)
+START_TEST(a_point_writes_byte_for_byte_what_ptosim_run_writes)
+{
+    /* the points run from the graph compiled once; every file a run writes is the same as a fresh `ptosim
+     * run` of the same graph (the absolute path the sweep passes) with the same options, DFX outputs included
+     */
+    const char *dir = tu_tmpdir();
+    char *sw = path_in(dir, "sweep"), *rd = path_in(dir, "run"), graph[4096];
+    ck_assert_ptr_nonnull(realpath(TRACE("default.jsonl"), graph));
+    const char *a[] = {"sweep",
+                       graph,
+                       "--ring-task-window",
+                       "64",
+                       "--no-host-timing",
+                       "--dump-args=2",
+                       "--enable-chip-swimlane",
+                       "--enable-pmu",
+                       "--enable-dep-gen",
+                       "--enable-scope-stats",
+                       "-o",
+                       sw,
+                       NULL};
+    run_out r = tu_run(a);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    const char *b[] = {"run",
+                       graph,
+                       "--ring-task-window",
+                       "64",
+                       "--no-host-timing",
+                       "--dump-args=2",
+                       "--enable-chip-swimlane",
+                       "--enable-pmu",
+                       "--enable-dep-gen",
+                       "--enable-scope-stats",
+                       "--summary-csv",
+                       "-o",
+                       rd,
+                       NULL};
+    r = tu_run(b);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    char *row = read_in(sw, "points/0000/row.csv");
+    ck_assert_str_eq(row, r.out);
+    tu_run_free(&r);
+    const char *files[] = {"ptosim_run.json",
+                           "dfx_outputs/chip_swimlane_records.json",
+                           "dfx_outputs/deps.json",
+                           "dfx_outputs/pmu.csv",
+                           "dfx_outputs/name_map_default.json",
+                           "dfx_outputs/scope_stats/scope_stats.jsonl",
+                           "dfx_outputs/args_dump/args_dump.json",
+                           "dfx_outputs/args_dump/args.bin",
+                           NULL};
+    for (int i = 0; files[i]; i++) {
+        char cmd[16384];
+        snprintf(cmd, sizeof(cmd), "cmp %s/points/0000/%s %s/%s", sw, files[i], rd, files[i]);
+        ck_assert_msg(sh(cmd) == 0, "%s", cmd);
+    }
+    char *compiled = path_in(sw, "graph.compiled");
+    ck_assert(tu_exists(compiled));
+    free(compiled);
+    free(row);
+    free(sw);
+    free(rd);
+}
+END_TEST
+
+START_TEST(a_malformed_graph_stops_the_sweep_before_any_point_runs)
+{
+    /* the graph is checked once, whole, when it is compiled: its error, exit 3, and no point started */
+    const char *dir = tu_tmpdir();
+    char *g = tu_write(
+        dir, "bad.jsonl",
+        "{\"ptosim_graph\": 1, \"name\": \"b\", \"kernels\": [{\"id\": 0, \"name\": \"v\", \"core\": "
+        "\"aiv\", \"cost\": {\"cycles\": 10}}]}\n{\"op\": \"submit\", \"kernel\": \"v\"}\n"
+        "{\"op\": \"submit\", \"kernel\": \"w\"}\n");
+    char *out = path_in(dir, "s"), want[8192];
+    for (int e = 0; e < 3; e++) {
+        const char *engines[] = {"local", "slurm", "parallel"};
+        const char *args[] = {"sweep", g,   "--ring-task-window", "4,8", "--engine", engines[e], "-o",
+                              out,     NULL};
+        snprintf(want, sizeof(want),
+                 "ptosim sweep: %s:3: kernel: unknown kernel 'w' (not in the header's kernel table)\n", g);
+        if (e == 2) { /* a GNU parallel that must not be started */
+            char *fake = tu_write(dir, "parallel", "#!/bin/sh\nexit 99\n");
+            chmod(fake, 0755);
+            setenv("PATH", dir, 1);
+            free(fake);
+        }
+        expect_error(args, 3, want);
+        char *points = path_in(out, "points");
+        ck_assert_msg(!tu_exists(points), "%s engine started a point", engines[e]);
+        free(points);
+    }
+    free(out);
+    free(g);
+}
+END_TEST
+
+START_TEST(a_point_job_refuses_a_compiled_graph_that_no_longer_fits)
+{
+    /* a job of the array maps DIR/graph.compiled: a graph edited after the sweep compiled it, or a damaged
+     * compiled graph, stops the point with why (the points would otherwise mix two graphs) */
+    const char *dir = tu_tmpdir();
+    char *text = tu_read(TRACE("chain3.jsonl"));
+    char *g = tu_write(dir, "g.jsonl", text), *out = path_in(dir, "s"), want[16384];
+    const char *sl[] = {"sweep", g, "--ring-task-window", "4,8", "--engine", "slurm", "-o", out, NULL};
+    run_out r = tu_run(sl);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    const char *p0[] = {"sweep", g, "--ring-task-window", "4,8", "-o", out, "--point", "0", NULL};
+    r = tu_run(p0);
+    ck_assert_msg(r.status == 0 && !r.err[0], "%s", r.err);
+    tu_run_free(&r);
+    char *more = malloc(strlen(text) + 64);
+    sprintf(more, "%s{\"op\": \"user_code\", \"ns\": 5}\n", text);
+    free(tu_write(dir, "g.jsonl", more));
+    snprintf(
+        want, sizeof(want),
+        "ptosim sweep: point 0: %s has changed since it was compiled into %s/graph.compiled (%zu bytes then, "
+        "%zu now); run the sweep again, so that its points do not mix two versions of the graph\n",
+        g, out, strlen(text), strlen(more));
+    expect_error(p0, 1, want);
+    free(tu_write(dir, "g.jsonl", text));
+    r = tu_run(sl); /* the sweep compiles it again */
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    char *cpath = path_in(out, "graph.compiled");
+    FILE *f = fopen(cpath, "r+b");
+    ck_assert_ptr_nonnull(f);
+    fseek(f, 200, SEEK_SET);
+    fputc(0x5a ^ 0xff, f);
+    fclose(f);
+    snprintf(
+        want, sizeof(want),
+        "ptosim sweep: point 0: %s: damaged: its records do not match the hash in its head; run the sweep "
+        "command again with --resume DIR: it compiles the graph anew and keeps the finished points\n",
+        cpath);
+    expect_error(p0, 1, want);
+    free(cpath);
+    free(more);
+    free(out);
+    free(g);
+    free(text);
+}
+END_TEST
+
+/* The inode of dir/name, 0 when it is missing: a row rewritten is a new file (renamed into place). */
+static ino_t inode_of(const char *dir, const char *name)
+{
+    char *p = path_in(dir, name);
+    struct stat st;
+    ino_t ino = stat(p, &st) == 0 ? st.st_ino : 0;
+    free(p);
+    return ino;
+}
+
+START_TEST(a_point_without_a_row_is_marked_missing_and_resume_runs_only_it)
 {
     /* point 1's dfx_outputs is a file, so its run cannot write and prints no row (exit 1); the other points
-     * still run; sweep.csv waits until the point is rerun with --point and the rows are collected */
+     * still run; sweep.csv marks point 1 missing, the exit status is 1; --resume runs point 1 alone */
     const char *dir = tu_tmpdir();
-    char *out = path_in(dir, "s"), *blocker = path_in(dir, "s/points/0001/dfx_outputs");
+    char *out = path_in(dir, "s"), *blocker = path_in(dir, "s/points/0001/dfx_outputs"),
+         *ref = path_in(dir, "r");
     char cmd[1024];
     snprintf(cmd, sizeof(cmd), "mkdir -p %s/s/points/0001 && : > %s", dir, blocker);
     ck_assert_int_eq(sh(cmd), 0);
@@ -478,36 +636,62 @@ START_TEST(a_point_without_a_row_is_named_and_can_be_rerun_then_collected)
              out, out, blocker);
     ck_assert_msg(strncmp(r.err, want, strlen(want)) == 0, "%s", r.err);
     snprintf(want, sizeof(want),
-             "ptosim sweep: 1 of 3 points gave no row, so %s/sweep.csv is not written; rerun one with the "
-             "sweep's command plus --point I, then ptosim sweep --collect %s\n",
+             "ptosim sweep: 1 of 3 points gave no row (status \"missing\" in %s/sweep.csv); run the sweep's "
+             "command again with --resume %s to run only those\n",
              out, out);
     ck_assert_msg(strstr(r.err, want) != NULL, "%s", r.err);
-    ck_assert_str_eq(r.out, "");
+    snprintf(want, sizeof(want),
+             "ptosim sweep: 3 points -> %s/sweep.csv (1 missing: see the status column)\n", out);
+    ck_assert_str_eq(r.out, want);
     tu_run_free(&r);
-    char *p = path_in(out, "sweep.csv");
-    ck_assert(!tu_exists(p));
-    char *row0 = read_in(out, "points/0000/row.csv"), *row2 = read_in(out, "points/0002/row.csv");
-    ck_assert_int_eq(count_lines(row0), 2);
-    ck_assert_int_eq(count_lines(row2), 2);
+    char *csv = read_in(out, "sweep.csv");
+    ck_assert_int_eq(count_lines(csv), 4);
+    assert_field(csv, 1, 5, "ok");
+    char *line = line_of(csv, 2);
+    ck_assert_str_eq(line, ",,,,,missing,,1,,,,,,,,,,,,"); /* status and the run's exit status, 20 fields */
+    free(line);
+    assert_field(csv, 3, 5, "ok");
+    free(csv);
+    ino_t row0 = inode_of(out, "points/0000/row.csv"), row2 = inode_of(out, "points/0002/row.csv");
+    ck_assert(row0 && row2);
     unlink(blocker);
-    const char *again[] = {
-        "sweep", TRACE("chain3.jsonl"), "--ring-task-window", "4,8,16", "-o", out, "--point", "1", NULL};
+    const char *again[] = {"sweep", TRACE("chain3.jsonl"), "--ring-task-window", "4,8,16", "--resume", out,
+                           NULL};
     r = tu_run(again);
+    ck_assert_msg(r.status == 0 && !r.err[0], "%d %s", r.status, r.err);
+    snprintf(want, sizeof(want),
+             "ptosim sweep: resuming %s: 2 of 3 points have their row; 1 to run\nptosim sweep: 3 points -> "
+             "%s/sweep.csv\n",
+             out, out);
+    ck_assert_str_eq(r.out, want);
+    tu_run_free(&r);
+    ck_assert(inode_of(out, "points/0000/row.csv") == row0 && inode_of(out, "points/0002/row.csv") == row2);
+    const char *fresh[] = {"sweep", TRACE("chain3.jsonl"), "--ring-task-window", "4,8,16", "-o", ref, NULL};
+    r = tu_run(fresh);
+    ck_assert_int_eq(r.status, 0);
+    tu_run_free(&r);
+    char *a = read_in(out, "sweep.csv"), *b = read_in(ref, "sweep.csv");
+    ck_assert_str_eq(a, b);
+    free(a);
+    free(b);
+    /* a point rerun by hand, then merged, still works */
+    const char *one[] = {
+        "sweep", TRACE("chain3.jsonl"), "--ring-task-window", "4,8,16", "-o", out, "--point", "1", NULL};
+    r = tu_run(one);
     ck_assert_msg(r.status == 0 && !r.out[0] && !r.err[0], "%d %s %s", r.status, r.out, r.err);
     tu_run_free(&r);
     const char *col[] = {"sweep", "--collect", out, NULL};
     r = tu_run(col);
     ck_assert_msg(r.status == 0, "%s", r.err);
     tu_run_free(&r);
-    char *csv = tu_read(p);
-    ck_assert_int_eq(count_lines(csv), 4);
-    assert_field(csv, 2, 2, "8/8/8/8");
-    free(csv);
-    free(row0);
-    free(row2);
-    free(p);
+    a = read_in(out, "sweep.csv");
+    b = read_in(ref, "sweep.csv");
+    ck_assert_str_eq(a, b);
+    free(a);
+    free(b);
     free(blocker);
     free(out);
+    free(ref);
 }
 END_TEST
 
@@ -532,10 +716,15 @@ START_TEST(collect_names_the_points_without_a_row)
         want, sizeof(want),
         "ptosim sweep: point 0 (--ring-heap 1024) gave no row (%s/points/0000/row.csv is missing)\n"
         "ptosim sweep: point 1 (--ring-heap 2048/0/0/0) gave no row (%s/points/0001/row.csv is missing)\n"
-        "ptosim sweep: 2 of 2 points gave no row, so %s/sweep.csv is not written; rerun one with the "
-        "sweep's command plus --point I, then ptosim sweep --collect %s\n",
+        "ptosim sweep: 2 of 2 points gave no row (status \"missing\" in %s/sweep.csv); run the sweep's "
+        "command "
+        "again with --resume %s to run only those\n",
         out, out, out, out);
     expect_error(col, 1, want);
+    /* no row at all: this build's header, then a row per point marked missing (how they ended is unknown) */
+    char *csv = read_in(out, "sweep.csv");
+    ck_assert_str_eq(csv, HEADER ",,,,,missing,,,,,,,,,,,,,,\n,,,,,missing,,,,,,,,,,,,,,\n");
+    free(csv);
     /* a row from another binary's header is refused too */
     const char *p0[] = {
         "sweep", TRACE("chain3.jsonl"), "--ring-heap", "1024,2048/0/0/0", "-o", out, "--point", "0", NULL};
@@ -551,11 +740,12 @@ START_TEST(collect_names_the_points_without_a_row)
     row[0] = 'G';
     char *rp = path_in(out, "points/0001");
     free(tu_write(rp, "row.csv", row));
-    snprintf(want, sizeof(want),
-             "ptosim sweep: point 1 (--ring-heap 2048/0/0/0): %s/points/0001/row.csv has another header than "
-             "point 0's\nptosim sweep: 1 of 2 points gave no row, so %s/sweep.csv is not written; rerun one "
-             "with the sweep's command plus --point I, then ptosim sweep --collect %s\n",
-             out, out, out);
+    snprintf(
+        want, sizeof(want),
+        "ptosim sweep: point 1 (--ring-heap 2048/0/0/0): %s/points/0001/row.csv has another header than "
+        "point 0's\nptosim sweep: 1 of 2 points gave no row (status \"missing\" in %s/sweep.csv); run the "
+        "sweep's command again with --resume %s to run only those\n",
+        out, out, out);
     expect_error(col, 1, want);
     free(rp);
     free(row);
@@ -717,7 +907,16 @@ START_TEST(every_command_line_error_is_named_before_any_point_runs)
     const char *noout[] = {"sweep", g, "--ring-heap", "1024", NULL};
     expect_error(noout, 2,
                  "ptosim sweep: missing -o DIR (the sweep writes DIR/sweep.csv and a folder per point under "
-                 "DIR/points/)\n");
+                 "DIR/points/), or --resume DIR\n");
+    const char *both[] = {"sweep", g, "-o", out, "--resume", out, NULL};
+    expect_error(
+        both, 2,
+        "ptosim sweep: give the sweep's folder once: -o DIR, or --resume DIR to go on with the sweep in "
+        "it\n");
+    const char *best[] = {"sweep", g, "--best", out, NULL};
+    expect_error(best, 2, "ptosim sweep: --best DIR takes no other argument (ptosim sweep --best DIR)\n");
+    const char *bestbare[] = {"sweep", "--best", NULL};
+    expect_error(bestbare, 2, "usage: ptosim sweep --best DIR\n");
     const char *nograph[] = {"sweep", "--ring-heap", "1024", "-o", out, NULL};
     expect_error(
         nograph, 2,
@@ -826,6 +1025,439 @@ START_TEST(a_job_array_past_slurms_max_array_size_warns_on_stderr)
 }
 END_TEST
 
+START_TEST(a_points_csv_that_is_not_a_sweeps_is_named)
+{
+    /* --collect and --best read DIR/points.csv first: each way it can be wrong, with its line */
+    const char *dir = tu_tmpdir();
+    const char *col[] = {"sweep", "--collect", dir, NULL}, *best[] = {"sweep", "--best", dir, NULL};
+    char want[8192];
+    free(tu_write(dir, "points.csv", "point,dir\n0,points/0000\n"));
+    snprintf(want, sizeof(want),
+             "ptosim sweep: %s/points.csv: not a sweep's list of points (the first line is not "
+             "point,dir,ring_task_window,ring_heap,ring_dep_pool,aicpu_thread_num)\n",
+             dir);
+    expect_error(col, 2, want);
+    expect_error(best, 2, want);
+    const char *bad[] = {"0,points/0000,4,,,\n2,points/0002,8,,,\n", "0,points/0000,4,,\n",
+                         "0,/etc/points,4,,,\n", "0,../points/0000,4,,,\n"};
+    const int line[] = {3, 2, 2, 2};
+    for (int i = 0; i < 4; i++) {
+        char text[512];
+        snprintf(text, sizeof(text),
+                 "point,dir,ring_task_window,ring_heap,ring_dep_pool,aicpu_thread_num\n%s", bad[i]);
+        free(tu_write(dir, "points.csv", text));
+        snprintf(want, sizeof(want),
+                 "ptosim sweep: %s/points.csv:%d: not a point line (point,dir,4 knob values)\n", dir,
+                 line[i]);
+        expect_error(col, 2, want);
+        expect_error(best, 2, want);
+    }
+    free(
+        tu_write(dir, "points.csv", "point,dir,ring_task_window,ring_heap,ring_dep_pool,aicpu_thread_num\n"));
+    snprintf(want, sizeof(want), "ptosim sweep: %s/points.csv lists no point\n", dir);
+    expect_error(col, 2, want);
+    expect_error(best, 2, want);
+}
+END_TEST
+
+START_TEST(a_sweep_killed_midway_resumes_to_the_same_csv)
+{
+    /* twelve points of a paged attention one after another (about a second in all); the whole process group
+     * is killed (as a lost node or a wall-clock limit would) once the first row is in; no point is left with
+     * a partial row, and --resume runs the others to the sweep.csv of a sweep never cut short */
+    const char *dir = tu_tmpdir();
+    char cmd[4096];
+    snprintf(cmd, sizeof(cmd), "%s gen paged_attention --batch 64 --context 8192 > %s/pa.jsonl", PTOSIM_BIN,
+             dir);
+    ck_assert_int_eq(sh(cmd), 0);
+    char *g = path_in(dir, "pa.jsonl"), *cut = path_in(dir, "cut"), *ref = path_in(dir, "ref");
+    const char *lists = "256,1024,4096,16384", *heaps = "16777216,67108864,268435456";
+    pid_t pid = fork();
+    if (pid == 0) {
+        setpgid(0, 0);
+        int devnull = open("/dev/null", O_WRONLY);
+        dup2(devnull, 1);
+        dup2(devnull, 2);
+        execl(PTOSIM_BIN, PTOSIM_BIN, "sweep", g, "--ring-task-window", lists, "--ring-heap", heaps, "-j",
+              "1", "-o", cut, (char *)NULL);
+        _exit(127);
+    }
+    setpgid(pid, pid);
+    char *row0 = path_in(cut, "points/0000/row.csv");
+    for (int i = 0; i < 3000 && !tu_exists(row0); i++)
+        usleep(2000);
+    ck_assert_msg(tu_exists(row0), "no row after 6 s");
+    kill(-pid, SIGKILL);
+    int st;
+    waitpid(pid, &st, 0);
+    ck_assert(WIFSIGNALED(st));
+    int done = 0;
+    for (int i = 0; i < 12; i++) {
+        char name[64];
+        snprintf(name, sizeof(name), "points/%04d/row.csv", i);
+        char *row = read_in(cut, name);
+        if (row) { /* a row is whole or absent */
+            ck_assert_int_eq(count_lines(row), 2);
+            done++;
+        }
+        free(row);
+    }
+    ck_assert_msg(done >= 1 && done < 12, "%d rows when killed", done);
+    const char *resume[] = {"sweep", g,   "--ring-task-window", lists, "--ring-heap", heaps, "--resume",
+                            cut,     NULL};
+    run_out r = tu_run(resume);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    char want[8192];
+    snprintf(
+        want, sizeof(want),
+        "ptosim sweep: resuming %s: %d of 12 points have their row; %d to run\nptosim sweep: 12 points -> "
+        "%s/sweep.csv\n",
+        cut, done, 12 - done, cut);
+    ck_assert_str_eq(r.out, want);
+    tu_run_free(&r);
+    const char *whole[] = {"sweep", g, "--ring-task-window", lists, "--ring-heap", heaps, "-o", ref, NULL};
+    r = tu_run(whole);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    char *a = read_in(cut, "sweep.csv"), *b = read_in(ref, "sweep.csv");
+    ck_assert_int_eq(count_lines(a), 13);
+    ck_assert_str_eq(a, b);
+    free(a);
+    free(b);
+    free(row0);
+    free(g);
+    free(cut);
+    free(ref);
+}
+END_TEST
+
+START_TEST(resume_hands_only_the_unfinished_points_to_slurm_and_parallel)
+{
+    const char *dir = tu_tmpdir();
+    char *g = write_scoped_fan(dir), *local = path_in(dir, "local"), *arr = path_in(dir, "array"),
+         *par = path_in(dir, "par");
+    const char *lo[] = {
+        "sweep", g,   "--ring-task-window", "0/4/0/0,0/64/0/0", "--ring-heap", "1048576,268435456", "-o",
+        local,   NULL};
+    run_out r = tu_run(lo);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    /* Slurm: tasks 0 and 2 ran before the allocation ended; the resumed array holds tasks 1 and 3 */
+    const char *sl[] = {"sweep",
+                        g,
+                        "--ring-task-window",
+                        "0/4/0/0,0/64/0/0",
+                        "--ring-heap",
+                        "1048576,268435456",
+                        "--engine",
+                        "slurm",
+                        "-j",
+                        "2",
+                        "-o",
+                        arr,
+                        NULL};
+    r = tu_run(sl);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    char cmd[4096];
+    for (int i = 0; i < 4; i += 2) {
+        snprintf(cmd, sizeof(cmd), "SLURM_ARRAY_TASK_ID=%d sh %s/sweep.sbatch", i, arr);
+        ck_assert_int_eq(sh(cmd), 0);
+    }
+    const char *sr[] = {"sweep",
+                        g,
+                        "--ring-task-window",
+                        "0/4/0/0,0/64/0/0",
+                        "--ring-heap",
+                        "1048576,268435456",
+                        "--engine",
+                        "slurm",
+                        "-j",
+                        "2",
+                        "--resume",
+                        arr,
+                        NULL};
+    r = tu_run(sr);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    char want[4096];
+    snprintf(
+        want, sizeof(want),
+        "ptosim sweep: resuming %s: 2 of 4 points have their row; 2 to run\nptosim sweep: 2 of 4 points to "
+        "run; wrote ",
+        arr);
+    ck_assert_msg(tu_starts(r.out, want), "%s", r.out);
+    tu_run_free(&r);
+    char *script = read_in(arr, "sweep.sbatch");
+    ck_assert_msg(strstr(script, "\n#SBATCH --array=1,3%2\n") != NULL, "%s", script);
+    free(script);
+    for (int i = 1; i < 4; i += 2) {
+        snprintf(cmd, sizeof(cmd), "SLURM_ARRAY_TASK_ID=%d sh %s/sweep.sbatch", i, arr);
+        ck_assert_int_eq(sh(cmd), 0);
+    }
+    snprintf(cmd, sizeof(cmd), "sh %s/collect.sbatch >/dev/null", arr);
+    ck_assert_int_eq(sh(cmd), 0);
+    char *a = read_in(local, "sweep.csv"), *b = read_in(arr, "sweep.csv");
+    ck_assert_str_eq(a, b);
+    free(b);
+    /* every row there: a resumed Slurm sweep has nothing to submit and merges at once */
+    r = tu_run(sr);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    snprintf(want, sizeof(want),
+             "ptosim sweep: resuming %s: 4 of 4 points have their row; 0 to run\nptosim sweep: 4 points -> "
+             "%s/sweep.csv\n",
+             arr, arr);
+    ck_assert_str_eq(r.out, want);
+    tu_run_free(&r);
+    /* GNU parallel (a stand-in that runs each line of the :::: file): only point 1 is listed */
+    char *fake = tu_write(dir, "parallel",
+                          "#!/bin/bash\n"
+                          "args=(\"$@\")\n"
+                          "n=${#args[@]}\n"
+                          "i=0; while [[ ${args[i+1]} != sweep ]]; do i=$((i + 1)); done\n"
+                          "cmd=(\"${args[@]:i:n-i-2}\")\n"
+                          "while read -r p; do \"${cmd[@]//\\{\\}/$p}\"; done < \"${args[n-1]}\"\n");
+    chmod(fake, 0755);
+    char *oldpath = strdup(getenv("PATH"));
+    setenv("PATH", dir, 1);
+    const char *pa[] = {"sweep",
+                        g,
+                        "--ring-task-window",
+                        "0/4/0/0,0/64/0/0",
+                        "--ring-heap",
+                        "1048576,268435456",
+                        "--engine",
+                        "parallel",
+                        "-o",
+                        par,
+                        NULL};
+    r = tu_run(pa);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    char *row1 = path_in(par, "points/0001/row.csv");
+    ck_assert_int_eq(unlink(row1), 0);
+    free(row1);
+    pa[8] = "--resume";
+    r = tu_run(pa);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    char *list = read_in(par, "points.txt");
+    ck_assert_str_eq(list, "1\n");
+    b = read_in(par, "sweep.csv");
+    ck_assert_str_eq(a, b);
+    setenv("PATH", oldpath, 1);
+    free(oldpath);
+    free(list);
+    free(a);
+    free(b);
+    free(fake);
+    free(g);
+    free(local);
+    free(arr);
+    free(par);
+}
+END_TEST
+
+START_TEST(resume_refuses_a_folder_of_another_sweep)
+{
+    const char *dir = tu_tmpdir();
+    char *text = tu_read(TRACE("chain3.jsonl"));
+    char *g = tu_write(dir, "g.jsonl", text), *out = path_in(dir, "s"), want[8192];
+    /* --resume on a folder without a sweep starts one */
+    const char *first[] = {"sweep", g, "--ring-task-window", "4,8", "--resume", out, NULL};
+    run_out r = tu_run(first);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    snprintf(want, sizeof(want), "ptosim sweep: 2 points -> %s/sweep.csv\n", out);
+    ck_assert_str_eq(r.out, want);
+    tu_run_free(&r);
+    char *cmd = read_in(out, "sweep.cmd");
+    snprintf(want, sizeof(want), "'%s' --ring-task-window '4,8'\n", g);
+    ck_assert_str_eq(cmd, want);
+    const char *lists[] = {"sweep", g, "--ring-task-window", "8,4", "--resume", out, NULL};
+    snprintf(
+        want, sizeof(want),
+        "ptosim sweep: --resume %s: its points.csv lists other points than this command's knob lists give; "
+        "resume with the same lists in the same order, or start a new sweep with -o\n",
+        out);
+    expect_error(lists, 2, want);
+    const char *opts[] = {"sweep", g, "--ring-task-window", "4,8", "--enable-dep-gen", "--resume", out, NULL};
+    snprintf(want, sizeof(want),
+             "ptosim sweep: --resume %s: the sweep there is of another graph or other run options:\n"
+             "  then: '%s' --ring-task-window '4,8'\n"
+             "  now:  '%s' --ring-task-window '4,8' '--enable-dep-gen'\n"
+             "resume with the same command, or start a new sweep with -o\n",
+             out, g, g);
+    expect_error(opts, 2, want);
+    /* the graph edited since: its finished rows are of the old graph */
+    char *more = malloc(strlen(text) + 64);
+    sprintf(more, "%s{\"op\": \"user_code\", \"ns\": 5}\n", text);
+    free(tu_write(dir, "g.jsonl", more));
+    snprintf(want, sizeof(want),
+             "ptosim sweep: --resume %s: %s has changed since the sweep began, so its finished points are of "
+             "another graph; start the sweep again with -o\n",
+             out, g);
+    expect_error(first, 2, want);
+    /* the same bytes written again (only its time changed): the sweep goes on */
+    free(tu_write(dir, "g.jsonl", text));
+    r = tu_run(first);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    snprintf(want, sizeof(want),
+             "ptosim sweep: resuming %s: 2 of 2 points have their row; 0 to run\nptosim sweep: 2 points -> "
+             "%s/sweep.csv\n",
+             out, out);
+    ck_assert_str_eq(r.out, want);
+    tu_run_free(&r);
+    free(more);
+    free(cmd);
+    free(out);
+    free(g);
+    free(text);
+}
+END_TEST
+
+START_TEST(best_prints_the_fastest_ok_point_as_flags_and_runconfig)
+{
+    /* the scoped fan of the first test: window 4 on ring 1 takes >= 200 us, window 64 about 62 us, and the
+     * dependency pool changes nothing, so points 2 and 3 tie and the first of them is the best */
+    const char *dir = tu_tmpdir();
+    char *g = write_scoped_fan(dir), *out = path_in(dir, "s");
+    const char *args[] = {
+        "sweep", g, "--ring-task-window", "0/4/0/0,0/64/0/0", "--ring-dep-pool", "16,64", "-o", out, NULL};
+    run_out r = tu_run(args);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    char *csv = read_in(out, "sweep.csv"), *line = line_of(csv, 3), *ms = field(line, 8);
+    ck_assert_msg(atof(ms) < 100, "%s", ms);
+    const char *best[] = {"sweep", "--best", out, NULL};
+    r = tu_run(best);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    char want[4096];
+    snprintf(want, sizeof(want),
+             "point 2 of 4 (points/0002): makespan %s us\n--ring-task-window 0,64,0,0 --ring-dep-pool 16\n"
+             "RunConfig(platform=\"a2a3\", ring_task_window=[0, 64, 0, 0], ring_dep_pool=16)\n",
+             ms);
+    ck_assert_str_eq(r.out, want);
+    ck_assert_str_eq(r.err, "");
+    tu_run_free(&r);
+    /* the flags are ptosim run's: the best point reruns to the same row */
+    char cmd[8192];
+    snprintf(cmd, sizeof(cmd),
+             "%s run %s $(%s sweep --best %s | sed -n 2p) --summary-csv | tail -n 1 > %s/again.csv",
+             PTOSIM_BIN, g, PTOSIM_BIN, out, dir);
+    ck_assert_int_eq(sh(cmd), 0);
+    char *again = read_in(dir, "again.csv"), *row2 = read_in(out, "points/0002/row.csv");
+    ck_assert_str_eq(again, strchr(row2, '\n') + 1);
+    free(again);
+    free(row2);
+    /* with --repeat the mean over the seeds decides (the platform's spreads make the seeds differ), and
+     * --best names the point with the least mean: field 21 of 26, after repeat_runs */
+    char *rp = path_in(dir, "rp");
+    const char *rargs[] = {"sweep", g,   "--ring-task-window", "0/4/0/0,0/64/0/0", "--repeat", "3", "-o",
+                           rp,      NULL};
+    r = tu_run(rargs);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    char *rcsv = read_in(rp, "sweep.csv"), *r1 = line_of(rcsv, 1), *r2 = line_of(rcsv, 2);
+    char *m1 = field(r1, 21), *m2 = field(r2, 21), *n2 = field(r2, 20);
+    ck_assert_msg(atof(m2) < atof(m1), "%s %s", m1, m2);
+    ck_assert_str_eq(n2, "3");
+    const char *rbest[] = {"sweep", "--best", rp, NULL};
+    r = tu_run(rbest);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    snprintf(want, sizeof(want),
+             "point 1 of 2 (points/0001): mean makespan %s us over 3 seeds\n--ring-task-window 0,64,0,0\n"
+             "RunConfig(platform=\"a2a3\", ring_task_window=[0, 64, 0, 0])\n",
+             m2);
+    ck_assert_str_eq(r.out, want);
+    tu_run_free(&r);
+    free(m1);
+    free(m2);
+    free(n2);
+    free(r1);
+    free(r2);
+    free(rcsv);
+    free(rp);
+    /* a point missing: the best of the others, said so, exit 1 */
+    snprintf(cmd, sizeof(cmd), "rm %s/points/0003/row.csv && %s sweep --collect %s >/dev/null 2>&1", out,
+             PTOSIM_BIN, out);
+    sh(cmd);
+    r = tu_run(best);
+    ck_assert_int_eq(r.status, 1);
+    ck_assert(tu_starts(r.out, "point 2 of 4 (points/0002)"));
+    snprintf(
+        want, sizeof(want),
+        "ptosim sweep: --best: 1 of 4 points of %s have no row (status missing): that is the best of the "
+        "others; ptosim sweep ... --resume %s runs the rest\n",
+        out, out);
+    ck_assert_str_eq(r.err, want);
+    tu_run_free(&r);
+    free(ms);
+    free(line);
+    free(csv);
+    free(out);
+    free(g);
+}
+END_TEST
+
+START_TEST(best_names_what_it_cannot_use)
+{
+    const char *dir = tu_tmpdir();
+    char *out = path_in(dir, "s"), want[8192];
+    /* no point ended ok: fan200 in one scope of 200 tasks fails the scope pre-check at windows 4 and 8 */
+    const char *fail[] = {"sweep", TRACE("fan200.jsonl"), "--ring-task-window", "4,8", "-o", out, NULL};
+    run_out r = tu_run(fail);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    const char *best[] = {"sweep", "--best", out, NULL};
+    snprintf(want, sizeof(want),
+             "ptosim sweep: --best: no point of %s ended ok (2 points, 0 missing); nothing to recommend\n",
+             out);
+    expect_error(best, 1, want);
+    /* a bad makespan in an ok row */
+    char *csv = read_in(out, "sweep.csv");
+    char *p = strstr(csv, "runtime_error");
+    ck_assert_ptr_nonnull(p);
+    memcpy(p, "ok,", 3);
+    memmove(p + 3, p + strlen("runtime_error,"), strlen(p + strlen("runtime_error,")) + 1);
+    char *fields = strchr(p + 3, ','); /* code, then exit, then makespan */
+    fields = strchr(fields + 1, ',');
+    fields[1] = 'x';
+    free(tu_write(out, "sweep.csv", csv));
+    char *bad = read_in(out, "sweep.csv"), *line = line_of(bad, 1), *ms = field(line, 8);
+    snprintf(want, sizeof(want), "ptosim sweep: --best: %s/sweep.csv:2: makespan_us: '%s' is not a number\n",
+             out, ms);
+    expect_error(best, 2, want);
+    /* rows and points that do not pair up */
+    free(tu_write(out, "sweep.csv", HEADER));
+    snprintf(want, sizeof(want),
+             "ptosim sweep: --best: %s/sweep.csv has 0 rows, %s/points.csv lists 2 points\n", out, out);
+    expect_error(best, 2, want);
+    free(tu_write(out, "sweep.csv", "graph,platform\n"));
+    snprintf(want, sizeof(want),
+             "ptosim sweep: --best: %s/sweep.csv: no status column (not a sweep's merged rows)\n", out);
+    expect_error(best, 2, want);
+    char *csvp = path_in(out, "sweep.csv");
+    unlink(csvp);
+    snprintf(want, sizeof(want),
+             "ptosim sweep: --best: %s/sweep.csv: cannot read: No such file or directory (ptosim sweep "
+             "--collect %s "
+             "writes it from the points' rows)\n",
+             out, out);
+    expect_error(best, 2, want);
+    const char *none[] = {"sweep", "--best", dir, NULL};
+    snprintf(
+        want, sizeof(want),
+        "ptosim sweep: %s/points.csv: cannot read: No such file or directory (is %s a sweep's folder?)\n",
+        dir, dir);
+    expect_error(none, 2, want);
+    free(csvp);
+    free(ms);
+    free(line);
+    free(bad);
+    free(csv);
+    free(out);
+}
+END_TEST
+
 Suite *suite_sweep(void)
 {
     Suite *s = suite_create("sweep");
@@ -837,8 +1469,17 @@ Suite *suite_sweep(void)
     tcase_add_test(tc, j1_and_j2_give_byte_identical_csv);
     tcase_add_test(tc, a_name_with_a_comma_is_quoted_and_every_point_still_gives_its_row);
     tcase_add_test(tc, slurm_array_tasks_run_locally_merge_to_the_local_csv);
-    tcase_add_test(tc, a_point_without_a_row_is_named_and_can_be_rerun_then_collected);
+    tcase_add_test(tc, a_point_writes_byte_for_byte_what_ptosim_run_writes);
+    tcase_add_test(tc, a_malformed_graph_stops_the_sweep_before_any_point_runs);
+    tcase_add_test(tc, a_point_job_refuses_a_compiled_graph_that_no_longer_fits);
+    tcase_add_test(tc, a_point_without_a_row_is_marked_missing_and_resume_runs_only_it);
     tcase_add_test(tc, collect_names_the_points_without_a_row);
+    tcase_add_test(tc, a_points_csv_that_is_not_a_sweeps_is_named);
+    tcase_add_test(tc, a_sweep_killed_midway_resumes_to_the_same_csv);
+    tcase_add_test(tc, resume_hands_only_the_unfinished_points_to_slurm_and_parallel);
+    tcase_add_test(tc, resume_refuses_a_folder_of_another_sweep);
+    tcase_add_test(tc, best_prints_the_fastest_ok_point_as_flags_and_runconfig);
+    tcase_add_test(tc, best_names_what_it_cannot_use);
     tcase_add_test(tc, parallel_engine_hands_the_points_to_gnu_parallel);
     tcase_add_test(tc, progress_shows_on_a_terminal_only);
     tcase_add_test(tc, every_command_line_error_is_named_before_any_point_runs);
