@@ -464,6 +464,12 @@ static int parse(int argc, char **argv, sweep *s)
             fprintf(stderr, "ptosim sweep: %s DIR takes no other argument (ptosim sweep %s DIR)\n", what,
                     what);
             return EXIT_USAGE;
+        } else if (cli_opt_is(a, "--perfetto", &v)) {
+            /* one file for every point would be written by all of them at once */
+            fputs("ptosim sweep: --perfetto FILE would have every point write the same file; give "
+                  "--enable-perfetto for a trace in each point's folder\n",
+                  stderr);
+            return EXIT_USAGE;
         } else {
             s->pass[s->npass++] = a;
         }

@@ -932,6 +932,10 @@ START_TEST(every_command_line_error_is_named_before_any_point_runs)
     expect_error(jobs, 2, "ptosim sweep: -j: '0' is not a number of jobs in [1, 1024]\n");
     const char *engine[] = {"sweep", g, "--engine", "pbs", "-o", out, NULL};
     expect_error(engine, 2, "ptosim sweep: --engine: 'pbs' is not an engine (local, slurm, parallel)\n");
+    const char *pf[] = {"sweep", g, "--perfetto", "t.json", "-o", out, NULL};
+    expect_error(pf, 2,
+                 "ptosim sweep: --perfetto FILE would have every point write the same file; give "
+                 "--enable-perfetto for a trace in each point's folder\n");
     const char *hosts[] = {"sweep", g, "-S", "h1", "-o", out, NULL};
     expect_error(hosts, 2, "ptosim sweep: --parallel-args and -S are options of --engine parallel\n");
     const char *point[] = {"sweep", g, "--ring-heap", "1024,2048", "--point", "2", "-o", out, NULL};
