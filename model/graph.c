@@ -1326,7 +1326,7 @@ static int parse_op(graph *g, const cJSON *line, graph_op *op, char *err, size_t
 static ssize_t next_line(graph *g)
 {
     for (;;) {
-        char *start = g->rbuf + g->rpos;
+        char *start = g->rbuf ? g->rbuf + g->rpos : NULL; /* no buffer before the first read */
         char *nl = g->rpos < g->rlen ? memchr(start, '\n', g->rlen - g->rpos) : NULL;
         size_t n;
         if (nl) {
@@ -1345,7 +1345,8 @@ static ssize_t next_line(graph *g)
                     g->rerror = true;
                     return -1;
                 }
-                memcpy(p, start, keep);
+                if (keep)
+                    memcpy(p, start, keep);
                 free(g->rbuf);
                 g->rbuf = p;
                 g->rcap = cap;

@@ -11,7 +11,9 @@
 #ifndef PTOSIM_SRCDIR
 #define PTOSIM_SRCDIR "."
 #endif
+#ifndef PTOSIM_BIN /* the Makefile names the binary of the build being tested */
 #define PTOSIM_BIN PTOSIM_SRCDIR "/build/ptosim"
+#endif
 #define TRACE(name) PTOSIM_SRCDIR "/traces/" name
 
 /* Output of one ptosim process. */
