@@ -1017,8 +1017,11 @@ static const graph_kernel *resolve_kernel(graph *g, const cJSON *v, const char *
         return NULL;
     }
     if (cJSON_IsNumber(v) && v->valuedouble == floor(v->valuedouble)) {
-        const graph_kernel *k = graph_kernel_by_id(g, (int)v->valuedouble);
-        if (k && v->valuedouble >= 0)
+        /* range first: casting a double beyond int is undefined */
+        const graph_kernel *k = v->valuedouble >= 0 && v->valuedouble < GRAPH_MAX_FUNC_ID
+                                    ? graph_kernel_by_id(g, (int)v->valuedouble)
+                                    : NULL;
+        if (k)
             return k;
         fail(g, err, errlen, field, "unknown kernel id %.17g (not in the header's kernel table)",
              v->valuedouble);
@@ -1433,19 +1436,22 @@ static void install_hooks(void)
 /* Parses g->linebuf as one JSON value. */
 static cJSON *parse_line(graph *g, ssize_t n, char *err, size_t errlen)
 {
-    const char *end = NULL;
+    jsonl_error je;
     if (!arena) {
         arena = malloc(ARENA_BYTES);
         pthread_setspecific(arena_key, arena);
     }
     arena_used = 0;
     arena_on = true;
-    cJSON *j = jsonl_parse(g->linebuf, (size_t)n, &end);
+    cJSON *j = jsonl_parse(g->linebuf, (size_t)n, &je);
     arena_on = false;
     if (!j) {
-        const char *at = end; /* the error position (cJSON_GetErrorPtr is shared between threads) */
+        const char *at = je.at; /* the error position (cJSON_GetErrorPtr is shared between threads) */
         long col = at && at >= g->linebuf && at <= g->linebuf + n ? (long)(at - g->linebuf) + 1 : 1;
-        fail(g, err, errlen, "json", "not valid JSON (error near column %ld)", col);
+        if (je.what)
+            fail(g, err, errlen, je.path[0] ? je.path : "json", "%s (column %ld)", je.what, col);
+        else
+            fail(g, err, errlen, "json", "not valid JSON (error near column %ld)", col);
     }
     return j;
 }

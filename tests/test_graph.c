@@ -166,6 +166,74 @@ START_TEST(bad_json_is_rejected_with_its_column)
 }
 END_TEST
 
+START_TEST(a_key_given_twice_is_rejected_with_its_path)
+{
+    /* a lookup takes the first: {"ns": 10, "ns": 50000000} ran as 10 ns */
+    expect_error(HDR "{\"op\": \"submit\", \"kernel\": \"vadd\", \"cost\": {\"ns\": 10, \"ns\": 50000000}}\n",
+                 ":2: cost.ns:", "duplicate key (column 55)");
+    expect_error(HDR "{\"op\": \"submit\", \"op\": \"dummy\", \"kernel\": \"vadd\"}\n", ":2: op:",
+                 "duplicate key (column 18)");
+    expect_error(HDR "{\"op\": \"submit\", \"kernel\": \"vadd\", \"args\": [{\"dir\": \"in\", \"tensor\": "
+                     "\"x\"}, {\"dir\": \"in\", \"tensor\": \"x\", \"tensor\": \"y\"}]}\n",
+                 ":2: args[1].tensor:", "duplicate key");
+    expect_error("{\"ptosim_graph\": 1, \"name\": \"g\", \"name\": \"h\", \"kernels\": []}\n", ":1: name:",
+                 "duplicate key");
+    /* equal prefixes are different keys */
+    ck_assert_str_eq(check(HDR "{\"op\": \"scope_begin\", \"site\": \"a\", \"mode\": \"auto\"}\n"
+                               "{\"op\": \"scope_end\"}\n"),
+                     "");
+}
+END_TEST
+
+START_TEST(strings_that_are_not_utf8_are_rejected_where_read)
+{
+    /* a raw 0xff in a scope site went on into scope_stats.jsonl, which Python's json cannot read */
+    expect_error(HDR "{\"op\": \"scope_begin\", \"site\": \"a\xff.cpp:1\"}\n{\"op\": \"scope_end\"}\n",
+                 ":2: site:", "invalid UTF-8 in a string (column 33)");
+    /* overlong NUL, a UTF-16 surrogate in UTF-8, past U+10FFFF, a cut sequence */
+    expect_error(HDR "{\"op\": \"scope_begin\", \"site\": \"\xc0\x80\"}\n", ":2: site:", "invalid UTF-8");
+    expect_error(HDR "{\"op\": \"scope_begin\", \"site\": \"\xed\xa0\x80\"}\n", ":2: site:", "invalid UTF-8");
+    expect_error(HDR "{\"op\": \"scope_begin\", \"site\": \"\xf4\x90\x80\x80\"}\n", ":2: site:",
+                 "invalid UTF-8");
+    expect_error(HDR "{\"op\": \"scope_begin\", \"site\": \"\xe2\x82\"}\n", ":2: site:", "invalid UTF-8");
+    /* in a key: reported at the object that holds it */
+    expect_error(HDR "{\"op\": \"submit\", \"kernel\": \"vadd\", \"cost\": {\"n\xffs\": 1}}\n", ":2: cost:",
+                 "invalid UTF-8");
+    /* escapes that make no character, or cut a C string short */
+    expect_error(HDR "{\"op\": \"scope_begin\", \"site\": \"a\\udc00\"}\n", ":2: site:",
+                 "a lone surrogate \\u escape is not a character");
+    expect_error(HDR "{\"op\": \"scope_begin\", \"site\": \"a\\u0000b\"}\n", ":2: site:",
+                 "\\u0000 would cut the string short");
+    /* well-formed text of every length is read as written */
+    const char *dir = tu_tmpdir();
+    char *path = tu_write(dir, "g.jsonl",
+                          HDR "{\"op\": \"scope_begin\", \"site\": \"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\\u00e9"
+                              "\\ud83d\\ude00\"}\n{\"op\": \"scope_end\"}\n");
+    graph g;
+    graph_op op;
+    char err[GRAPH_ERR_MAX];
+    ck_assert_int_eq(graph_open(&g, path, err, sizeof(err)), 0);
+    ck_assert_int_eq(graph_next(&g, &op, err, sizeof(err)), 1);
+    ck_assert_str_eq(op.site, "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\xc3\xa9\xf0\x9f\x98\x80");
+    graph_close(&g);
+    free(path);
+}
+END_TEST
+
+START_TEST(a_number_beyond_a_double_is_rejected)
+{
+    /* 1e999 parsed to infinity, and (int)inf is undefined behaviour */
+    expect_error(HDR "{\"op\": \"submit\", \"kernel\": 1e999}\n", ":2: kernel:", "number out of range (column 28)");
+    expect_error(HDR "{\"op\": \"submit\", \"kernel\": \"vadd\", \"args\": [{\"scalar\": -1e400}]}\n",
+                 ":2: args[0].scalar:", "number out of range");
+    /* beyond int but inside a double: a clear message, no cast */
+    expect_error(HDR "{\"op\": \"submit\", \"kernel\": 1e300}\n", ":2: kernel:",
+                 "unknown kernel id 1.0000000000000001e+300");
+    expect_error(HDR "{\"op\": \"submit\", \"kernels\": [-4294967296, -1, -1]}\n", ":2: kernels[0]:",
+                 "unknown kernel id -4294967296");
+}
+END_TEST
+
 START_TEST(unknown_op_is_rejected)
 {
     expect_error(HDR "{\"op\": \"launch\"}\n", ":2: op:", "unknown operation 'launch'");
@@ -490,6 +558,9 @@ Suite *suite_graph(void)
     tcase_add_test(tc, inputs_see_the_binding_before_an_output_rebinds_the_name);
     tcase_add_test(tc, memory_is_bounded_by_distinct_names_not_by_lines);
     tcase_add_test(tc, bad_json_is_rejected_with_its_column);
+    tcase_add_test(tc, a_key_given_twice_is_rejected_with_its_path);
+    tcase_add_test(tc, strings_that_are_not_utf8_are_rejected_where_read);
+    tcase_add_test(tc, a_number_beyond_a_double_is_rejected);
     tcase_add_test(tc, unknown_op_is_rejected);
     tcase_add_test(tc, wrong_field_type_is_rejected);
     tcase_add_test(tc, unknown_field_is_rejected);
