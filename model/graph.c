@@ -113,9 +113,9 @@ static int check_keys(const graph *g, const cJSON *obj, const char *const *allow
     return 0;
 }
 
-/* Reads an integer field. A missing optional field leaves *out unchanged.
- * Integers may also be decimal strings (64-bit values lose precision as JSON
- * numbers above 2^53). */
+/* Reads an integer field: a JSON number (every field read here is far below
+ * 2^53, where doubles stop being exact). A missing optional field leaves *out
+ * unchanged. */
 static int get_int(const graph *g, const cJSON *obj, const char *key, const char *field, bool required,
                    int64_t min, int64_t max, int64_t *out, char *err, size_t errlen)
 {
@@ -125,22 +125,12 @@ static int get_int(const graph *g, const cJSON *obj, const char *key, const char
             return fail(g, err, errlen, field, "missing required field");
         return 0;
     }
-    int64_t x;
-    if (cJSON_IsNumber(v)) {
-        double d = v->valuedouble;
-        if (d != floor(d) || fabs(d) > 9.007199254740992e15)
-            return fail(g, err, errlen, field, "must be an integer, got %.17g", d);
-        x = (int64_t)d;
-    } else if (cJSON_IsString(v)) {
-        char *end;
-        errno = 0;
-        long long ll = strtoll(v->valuestring, &end, 10);
-        if (end == v->valuestring || *end || errno)
-            return fail(g, err, errlen, field, "must be an integer, got \"%s\"", v->valuestring);
-        x = ll;
-    } else {
-        return fail(g, err, errlen, field, "must be an integer, got %s", jtype(v));
-    }
+    if (!cJSON_IsNumber(v)) /* "1" is not 1: one type per field */
+        return fail(g, err, errlen, field, "must be an integer (a JSON number), got %s", jtype(v));
+    double d = v->valuedouble;
+    if (d != floor(d) || fabs(d) > 9.007199254740992e15)
+        return fail(g, err, errlen, field, "must be an integer, got %.17g", d);
+    int64_t x = (int64_t)d;
     if (x < min)
         return fail(g, err, errlen, field, "must be >= %" PRId64 ", got %" PRId64, min, x);
     if (x > max)
@@ -218,9 +208,13 @@ static int get_dims(const graph *g, const cJSON *v, const char *field, int64_t m
     {
         if (n == GRAPH_MAX_DIMS)
             return fail(g, err, errlen, field, "more than %d dimensions", GRAPH_MAX_DIMS);
-        if (!cJSON_IsNumber(it) || it->valuedouble != floor(it->valuedouble) ||
-            it->valuedouble < (double)min || it->valuedouble > 9.007199254740992e15)
-            return fail(g, err, errlen, field, "entries must be integers >= %" PRId64, min);
+        if (!cJSON_IsNumber(it))
+            return fail(g, err, errlen, field, "entries must be integers >= %" PRId64 ", got %s", min,
+                        jtype(it));
+        if (it->valuedouble != floor(it->valuedouble) || it->valuedouble < (double)min ||
+            it->valuedouble > 9.007199254740992e15)
+            return fail(g, err, errlen, field, "entries must be integers in [%" PRId64 ", 2^53], got %.17g",
+                        min, it->valuedouble);
         dims[n++] = (int64_t)it->valuedouble;
     }
     if (n == 0)
@@ -233,11 +227,11 @@ static int get_dtype(const graph *g, const cJSON *obj, const char *key, const ch
                      int *out, char *err, size_t errlen)
 {
     char name[32] = "";
+    if (!jget(obj, key) && !required)
+        return 0;
     if (get_str(g, obj, key, field, required, name, sizeof(name), err, errlen) != 0)
         return -1;
-    if (!name[0])
-        return 0;
-    int dt = dtype_parse(name);
+    int dt = dtype_parse(name); /* "" too: it is not FLOAT32 */
     if (dt < 0)
         return fail(g, err, errlen, field,
                     "unknown dtype '%s' (FLOAT32, FLOAT16, BFLOAT16, INT8..INT64, UINT8..UINT64, BOOL)",
@@ -579,6 +573,9 @@ static int parse_header(graph *g, const cJSON *h, char *err, size_t errlen)
                     GRAPH_VERSION);
     if (check_keys(g, h, keys, "", err, errlen) != 0)
         return -1;
+    const cJSON *desc = jget(h, "description");
+    if (desc && !cJSON_IsString(desc))
+        return fail(g, err, errlen, "description", "must be a string, got %s", jtype(desc));
     if (get_str(g, h, "name", "name", true, g->name, sizeof(g->name), err, errlen) != 0)
         return -1;
     for (const char *c = g->name; *c; c++)
@@ -865,6 +862,8 @@ static int parse_view(graph *g, const cJSON *o, const char *path, graph_arg *a, 
             a->start_offset += (uint64_t)tmp[d] * (uint64_t)a->strides[d];
     } else if (so) {
         join_field(f, sizeof(f), path, "start_offset");
+        if (!cJSON_IsNumber(so)) /* an element offset, below 2^53: only addresses may be strings */
+            return fail(g, err, errlen, f, "must be a non-negative integer, got %s", jtype(so));
         if (get_u64(g, so, f, &a->start_offset, err, errlen) != 0)
             return -1;
     }

@@ -243,11 +243,50 @@ END_TEST
 START_TEST(wrong_field_type_is_rejected)
 {
     expect_error(HDR "{\"op\": \"submit\", \"kernel\": \"vadd\", \"block_num\": \"two\"}\n",
-                 ":2: block_num:", "must be an integer, got \"two\"");
+                 ":2: block_num:", "must be an integer (a JSON number), got a string");
     expect_error(HDR "{\"op\": \"submit\", \"kernel\": \"vadd\", \"sync_start\": 1}\n",
                  ":2: sync_start:", "must be true or false, got a number");
     expect_error(HDR "{\"op\": \"submit\", \"kernel\": \"vadd\", \"args\": {}}\n",
                  ":2: args:", "must be an array, got an object");
+}
+END_TEST
+
+START_TEST(each_field_has_one_type_and_the_message_names_it)
+{
+    /* "1" was read as version 1, "" as FLOAT32, and a description could be anything */
+    expect_error("{\"ptosim_graph\": \"1\", \"name\": \"g\", \"kernels\": []}\n", ":1: ptosim_graph:",
+                 "must be an integer (a JSON number), got a string");
+    expect_error(HDR "{\"op\": \"submit\", \"kernel\": \"vadd\", \"block_num\": \"2\"}\n", ":2: block_num:",
+                 "must be an integer (a JSON number), got a string");
+    expect_error(HDR "{\"op\": \"submit\", \"kernel\": \"vadd\", \"args\": [{\"dir\": \"out\", \"tensor\": "
+                     "\"o\", \"dtype\": \"\", \"shape\": [4]}]}\n",
+                 ":2: args[0].dtype:", "unknown dtype ''");
+    expect_error("{\"ptosim_graph\": 1, \"name\": \"g\", \"kernels\": [], \"tensors\": [{\"name\": \"t\", "
+                 "\"dtype\": \"\", \"shape\": [4]}]}\n",
+                 ":1: tensors[0].dtype:", "unknown dtype ''");
+    expect_error(HDR "{\"op\": \"submit\", \"kernel\": \"vadd\", \"args\": [{\"dir\": \"out\", \"tensor\": "
+                     "\"o\", \"dtype\": 0, \"shape\": [4]}]}\n",
+                 ":2: args[0].dtype:", "must be a string, got a number");
+    expect_error("{\"ptosim_graph\": 1, \"name\": \"g\", \"description\": 5, \"kernels\": []}\n",
+                 ":1: description:", "must be a string, got a number");
+    expect_error("{\"ptosim_graph\": 1, \"name\": \"g\", \"description\": [\"a\"], \"kernels\": []}\n",
+                 ":1: description:", "must be a string, got an array");
+    expect_error(HDR "{\"op\": \"submit\", \"kernel\": \"vadd\", \"args\": [{\"dir\": \"in\", \"tensor\": "
+                     "\"x\", \"shape\": [8], \"start_offset\": \"8\"}]}\n",
+                 ":2: args[0].start_offset:", "must be a non-negative integer, got a string");
+    expect_error(HDR "{\"op\": \"submit\", \"kernel\": \"vadd\", \"args\": [{\"dir\": \"in\", \"tensor\": "
+                     "\"x\", \"shape\": [\"8\"]}]}\n",
+                 ":2: args[0].shape:", "entries must be integers >= 1, got a string");
+    expect_error("{\"ptosim_graph\": 1, \"name\": \"g\", \"kernels\": [{\"id\": \"0\", \"name\": \"k\", "
+                 "\"core\": \"aiv\", \"cost\": {\"cycles\": 1}}]}\n",
+                 ":1: kernels[0].id:", "must be an integer (a JSON number), got a string");
+    expect_error(HDR "{\"op\": \"user_code\", \"ns\": \"5\"}\n", ":2: ns:",
+                 "must be an integer (a JSON number), got a string");
+    /* what stays: addresses above 2^53 as strings, labels and ids in deps */
+    ck_assert_str_eq(check("{\"ptosim_graph\": 1, \"name\": \"g\", \"description\": \"d\", \"kernels\": [], "
+                           "\"tensors\": [{\"name\": \"t\", \"dtype\": \"INT8\", \"shape\": [4], \"addr\": "
+                           "\"0x10000\"}]}\n"),
+                     "");
 }
 END_TEST
 
@@ -563,6 +602,7 @@ Suite *suite_graph(void)
     tcase_add_test(tc, a_number_beyond_a_double_is_rejected);
     tcase_add_test(tc, unknown_op_is_rejected);
     tcase_add_test(tc, wrong_field_type_is_rejected);
+    tcase_add_test(tc, each_field_has_one_type_and_the_message_names_it);
     tcase_add_test(tc, unknown_field_is_rejected);
     tcase_add_test(tc, unknown_kernel_is_rejected);
     tcase_add_test(tc, missing_required_field_is_rejected);
