@@ -486,12 +486,57 @@ static int ensure_tensor_slot(graph *g, int slot)
     return 0;
 }
 
-static uint64_t numel_of(const int64_t *shape, int ndim)
+/* *out = a * b when that is at most lim (< 2^64, so nothing wraps); false otherwise. */
+static bool mul_within(uint64_t a, uint64_t b, uint64_t lim, uint64_t *out)
 {
+    if ((a | b) >> 32 == 0) { /* the common case: no 64-bit wrap possible, no division */
+        *out = a * b;
+        return *out <= lim;
+    }
+    if (a && b > lim / a)
+        return false;
+    *out = a * b;
+    return true;
+}
+
+/* Elements of a shape (entries >= 1), or false when the dtype's bytes of
+ * them would pass GRAPH_MAX_BYTES. */
+static bool numel_within(const int64_t *shape, int ndim, int dtype, uint64_t *out)
+{
+    uint64_t size = dtype_size(dtype) > 0 ? (uint64_t)dtype_size(dtype) : 1;
     uint64_t n = 1;
     for (int i = 0; i < ndim; i++)
-        n *= (uint64_t)shape[i];
-    return n;
+        if (!mul_within(n, (uint64_t)shape[i], GRAPH_MAX_BYTES / size, &n))
+            return false;
+    *out = n;
+    return true;
+}
+
+/* The shape as "[a, b]" into buf, for messages. */
+static const char *shape_text(const int64_t *shape, int ndim, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < ndim && used < len; i++) {
+        int w = snprintf(buf + used, len - used, "%s%" PRId64, i ? ", " : "[", shape[i]);
+        if (w < 0)
+            break;
+        used += (size_t)w;
+    }
+    if (used + 2 <= len)
+        memcpy(buf + used, "]", 2);
+    return buf;
+}
+
+/* The shape's elements of dtype into *numel, or a "more than 2^53 bytes" error at field. */
+static int checked_numel(const graph *g, const int64_t *shape, int ndim, int dtype, const char *field,
+                         uint64_t *numel, char *err, size_t errlen)
+{
+    if (numel_within(shape, ndim, dtype, numel))
+        return 0;
+    char sh[160];
+    return fail(g, err, errlen, field, "%s x %s is more than 2^53 bytes (GRAPH_MAX_BYTES)",
+                shape_text(shape, ndim, sh, sizeof(sh)), dtype_name(dtype));
 }
 
 /* Parses the header line. */
@@ -546,8 +591,8 @@ static int parse_run_config(graph *g, const cJSON *rc, char *err, size_t errlen)
                                 vals[i]);
             for (int r = 0; r < 4; r++)
                 g->run_rings[k][r] = vals[list ? r : 0];
-        } else if (runcfg_ring_values((runcfg_knob)k, vals, nitems, list, g->run_rings[k], msg, sizeof(msg)) !=
-                   0) {
+        } else if (runcfg_ring_values((runcfg_knob)k, vals, nitems, list, g->run_rings[k], msg,
+                                      sizeof(msg)) != 0) {
             return fail(g, err, errlen, f, "%s", msg);
         }
         g->has_run_config = true;
@@ -680,9 +725,9 @@ static int parse_header(graph *g, const cJSON *h, char *err, size_t errlen)
         const cJSON *sh = jget(t, "shape");
         if (!sh)
             return fail(g, err, errlen, f, "missing required field");
-        if (get_dims(g, sh, f, 1, gt->shape, &gt->ndim, err, errlen) != 0)
+        if (get_dims(g, sh, f, 1, gt->shape, &gt->ndim, err, errlen) != 0 ||
+            checked_numel(g, gt->shape, gt->ndim, gt->dtype, f, &gt->numel, err, errlen) != 0)
             return -1;
-        gt->numel = numel_of(gt->shape, gt->ndim);
         gt->storage_numel = gt->numel;
         int64_t ver = 0;
         snprintf(f, sizeof(f), "tensors[%d].version", i);
@@ -690,19 +735,29 @@ static int parse_header(graph *g, const cJSON *h, char *err, size_t errlen)
             return -1;
         gt->version = (int32_t)ver;
         const cJSON *a = jget(t, "addr");
-        uint64_t bytes = gt->numel * (uint64_t)dtype_size(gt->dtype);
+        uint64_t bytes = gt->numel * (uint64_t)dtype_size(gt->dtype); /* <= GRAPH_MAX_BYTES */
         if (a) {
             snprintf(f, sizeof(f), "tensors[%d].addr", i);
             if (get_u64(g, a, f, &gt->addr, err, errlen) != 0)
                 return -1;
             if (gt->addr == 0)
                 return fail(g, err, errlen, f, "must not be 0");
+            if (bytes && gt->addr > UINT64_MAX - (bytes - 1))
+                return fail(g, err, errlen, f,
+                            "0x%" PRIx64 " + %" PRIu64 " bytes runs past the end of the 64-bit address space",
+                            gt->addr, bytes);
         } else {
+            uint64_t span =
+                bytes ? (bytes + AUTO_ADDR_ALIGN - 1) / AUTO_ADDR_ALIGN * AUTO_ADDR_ALIGN : AUTO_ADDR_ALIGN;
+            if (g->next_auto_addr > UINT64_MAX - span) {
+                snprintf(f, sizeof(f), "tensors[%d]", i);
+                return fail(g, err, errlen, f,
+                            "no room left for it in the 64-bit address space after the tensors before it "
+                            "(give \"addr\")");
+            }
             gt->auto_addr = true;
             gt->addr = g->next_auto_addr;
-            g->next_auto_addr += (bytes + AUTO_ADDR_ALIGN - 1) / AUTO_ADDR_ALIGN * AUTO_ADDR_ALIGN;
-            if (bytes == 0)
-                g->next_auto_addr += AUTO_ADDR_ALIGN;
+            g->next_auto_addr += span;
         }
         gt->external = true;
         gt->defined_line = 1;
@@ -751,7 +806,7 @@ static int bind_output(graph *g, const char *name, const graph_arg *a, const cha
     gt->dtype = a->dtype;
     gt->ndim = a->ndim;
     memcpy(gt->shape, a->shape, sizeof(gt->shape));
-    gt->numel = numel_of(a->shape, a->ndim);
+    numel_within(a->shape, a->ndim, a->dtype, &gt->numel); /* checked in parse_new_tensor */
     gt->storage_numel = a->buffer_numel;
     gt->addr = 0;
     gt->version = 0;
@@ -786,15 +841,17 @@ static int parse_new_tensor(graph *g, const cJSON *o, const char *path, const ch
     const cJSON *sh = jget(o, "shape");
     if (!sh)
         return fail(g, err, errlen, f, "missing required field");
-    if (get_dims(g, sh, f, 1, a->shape, &a->ndim, err, errlen) != 0)
+    uint64_t numel;
+    if (get_dims(g, sh, f, 1, a->shape, &a->ndim, err, errlen) != 0 ||
+        checked_numel(g, a->shape, a->ndim, a->dtype, f, &numel, err, errlen) != 0)
         return -1;
-    int64_t s = 1;
+    int64_t s = 1; /* every partial product is at most numel */
     for (int d = a->ndim - 1; d >= 0; d--) {
         a->strides[d] = s;
         s *= a->shape[d];
     }
     a->start_offset = 0;
-    a->buffer_numel = created_storage_numel(numel_of(a->shape, a->ndim), a->dtype);
+    a->buffer_numel = created_storage_numel(numel, a->dtype);
     a->tensor = -1;
     return 0;
 }
@@ -827,12 +884,17 @@ static int parse_view(graph *g, const cJSON *o, const char *path, graph_arg *a, 
         a->ndim = gt->ndim;
         memcpy(a->shape, gt->shape, sizeof(a->shape));
     }
-    /* default strides: the buffer's row-major strides when ranks agree */
+    uint64_t view_numel;
+    if (checked_numel(g, a->shape, a->ndim, a->dtype, f, &view_numel, err, errlen) != 0)
+        return -1;
+    /* default strides: the buffer's row-major strides when ranks agree;
+     * beyond GRAPH_MAX_BYTES they stop growing, and the view cannot fit */
     const int64_t *base_shape = a->ndim == gt->ndim ? gt->shape : a->shape;
-    int64_t s = 1;
+    uint64_t s = 1;
     for (int d = a->ndim - 1; d >= 0; d--) {
-        a->strides[d] = s;
-        s *= base_shape[d];
+        a->strides[d] = (int64_t)s;
+        if (!mul_within(s, (uint64_t)base_shape[d], GRAPH_MAX_BYTES, &s))
+            s = GRAPH_MAX_BYTES + 1;
     }
     const cJSON *st = jget(o, "strides");
     if (st) {
@@ -858,8 +920,14 @@ static int parse_view(graph *g, const cJSON *o, const char *path, graph_arg *a, 
             return -1;
         if (n != a->ndim)
             return fail(g, err, errlen, f, "has %d entries but the view has %d dimensions", n, a->ndim);
-        for (int d = 0; d < n; d++)
-            a->start_offset += (uint64_t)tmp[d] * (uint64_t)a->strides[d];
+        for (int d = 0; d < n; d++) {
+            uint64_t step;
+            if (!mul_within((uint64_t)tmp[d], (uint64_t)a->strides[d], GRAPH_MAX_BYTES, &step) ||
+                (a->start_offset += step) > GRAPH_MAX_BYTES)
+                return fail(g, err, errlen, path,
+                            "view origin is past element 2^53 but tensor '%s' has %" PRIu64 " elements", name,
+                            gt->numel);
+        }
     } else if (so) {
         join_field(f, sizeof(f), path, "start_offset");
         if (!cJSON_IsNumber(so)) /* an element offset, below 2^53: only addresses may be strings */
@@ -867,9 +935,18 @@ static int parse_view(graph *g, const cJSON *o, const char *path, graph_arg *a, 
         if (get_u64(g, so, f, &a->start_offset, err, errlen) != 0)
             return -1;
     }
+    /* start <= 2^53 and each term <= 2^53: the sum of at most six stays far below 2^64 */
     uint64_t last = a->start_offset;
-    for (int d = 0; d < a->ndim; d++)
-        last += (uint64_t)(a->shape[d] - 1) * (uint64_t)a->strides[d];
+    bool beyond = a->start_offset > GRAPH_MAX_BYTES;
+    for (int d = 0; d < a->ndim && !beyond; d++) {
+        uint64_t step;
+        beyond = !mul_within((uint64_t)(a->shape[d] - 1), (uint64_t)a->strides[d], GRAPH_MAX_BYTES, &step);
+        last += step;
+    }
+    if (beyond)
+        return fail(g, err, errlen, path,
+                    "view reaches past element 2^53 but tensor '%s' has %" PRIu64 " elements", name,
+                    gt->numel);
     if (last >= gt->numel)
         return fail(g, err, errlen, path,
                     "view reaches element %" PRIu64 " but tensor '%s' has %" PRIu64 " elements", last, name,
@@ -981,8 +1058,7 @@ static int parse_args(graph *g, const cJSON *args, graph_op *op, char *err, size
                     "only outputs (out, inout, out_existing) give data: an input shows what its tensor "
                     "holds");
             uint64_t n = 1;
-            for (int d2 = 0; d2 < a->ndim; d2++)
-                n *= (uint64_t)a->shape[d2];
+            numel_within(a->shape, a->ndim, a->dtype, &n); /* checked with the view */
             if (get_data(g, dv, f, n, true, &a->ndata, &data_off[op->nargs], err, errlen) != 0)
                 return -1;
         }

@@ -21,6 +21,11 @@
 #define GRAPH_SITE_MAX 64
 #define GRAPH_ERR_MAX 1024
 #define GRAPH_READ_BLOCK (1 << 20) /* bytes per read of the graph file */
+/* The most bytes a tensor or a view may span: far beyond any device memory,
+ * exact in a double (the outputs are JSON), and small enough that no sum of a
+ * task's 32 buffers, no address plus size and no element offset can wrap
+ * 64 bits. Every size the reader computes from input is checked against it. */
+#define GRAPH_MAX_BYTES (1ULL << 53)
 
 /* Core type of a kernel. */
 typedef enum { CORE_AIC = 0, CORE_AIV = 1 } core_type;

@@ -19,12 +19,12 @@ typedef struct level {
 } level;
 
 typedef struct parser {
-    const char *p, *end;          /* next byte, end of input */
-    const char *err;              /* first offending byte once failed */
-    const char *what;             /* why, when not plain bad syntax */
-    int depth;                    /* open containers */
-    level at[MAX_DEPTH + 2];      /* at[d]: the member of the container at depth d being parsed */
-    char path[JSONL_PATH_MAX];    /* at[] as text, filled when `what` is set */
+    const char *p, *end;       /* next byte, end of input */
+    const char *err;           /* first offending byte once failed */
+    const char *what;          /* why, when not plain bad syntax */
+    int depth;                 /* open containers */
+    level at[MAX_DEPTH + 2];   /* at[d]: the member of the container at depth d being parsed */
+    char path[JSONL_PATH_MAX]; /* at[] as text, filled when `what` is set */
 } parser;
 
 /* Records a failure at q with reason what, and the path of the member being parsed. */

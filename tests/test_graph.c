@@ -171,13 +171,13 @@ START_TEST(a_key_given_twice_is_rejected_with_its_path)
     /* a lookup takes the first: {"ns": 10, "ns": 50000000} ran as 10 ns */
     expect_error(HDR "{\"op\": \"submit\", \"kernel\": \"vadd\", \"cost\": {\"ns\": 10, \"ns\": 50000000}}\n",
                  ":2: cost.ns:", "duplicate key (column 55)");
-    expect_error(HDR "{\"op\": \"submit\", \"op\": \"dummy\", \"kernel\": \"vadd\"}\n", ":2: op:",
-                 "duplicate key (column 18)");
+    expect_error(HDR "{\"op\": \"submit\", \"op\": \"dummy\", \"kernel\": \"vadd\"}\n",
+                 ":2: op:", "duplicate key (column 18)");
     expect_error(HDR "{\"op\": \"submit\", \"kernel\": \"vadd\", \"args\": [{\"dir\": \"in\", \"tensor\": "
                      "\"x\"}, {\"dir\": \"in\", \"tensor\": \"x\", \"tensor\": \"y\"}]}\n",
                  ":2: args[1].tensor:", "duplicate key");
-    expect_error("{\"ptosim_graph\": 1, \"name\": \"g\", \"name\": \"h\", \"kernels\": []}\n", ":1: name:",
-                 "duplicate key");
+    expect_error("{\"ptosim_graph\": 1, \"name\": \"g\", \"name\": \"h\", \"kernels\": []}\n",
+                 ":1: name:", "duplicate key");
     /* equal prefixes are different keys */
     ck_assert_str_eq(check(HDR "{\"op\": \"scope_begin\", \"site\": \"a\", \"mode\": \"auto\"}\n"
                                "{\"op\": \"scope_end\"}\n"),
@@ -193,22 +193,23 @@ START_TEST(strings_that_are_not_utf8_are_rejected_where_read)
     /* overlong NUL, a UTF-16 surrogate in UTF-8, past U+10FFFF, a cut sequence */
     expect_error(HDR "{\"op\": \"scope_begin\", \"site\": \"\xc0\x80\"}\n", ":2: site:", "invalid UTF-8");
     expect_error(HDR "{\"op\": \"scope_begin\", \"site\": \"\xed\xa0\x80\"}\n", ":2: site:", "invalid UTF-8");
-    expect_error(HDR "{\"op\": \"scope_begin\", \"site\": \"\xf4\x90\x80\x80\"}\n", ":2: site:",
-                 "invalid UTF-8");
+    expect_error(HDR "{\"op\": \"scope_begin\", \"site\": \"\xf4\x90\x80\x80\"}\n",
+                 ":2: site:", "invalid UTF-8");
     expect_error(HDR "{\"op\": \"scope_begin\", \"site\": \"\xe2\x82\"}\n", ":2: site:", "invalid UTF-8");
     /* in a key: reported at the object that holds it */
-    expect_error(HDR "{\"op\": \"submit\", \"kernel\": \"vadd\", \"cost\": {\"n\xffs\": 1}}\n", ":2: cost:",
-                 "invalid UTF-8");
+    expect_error(HDR "{\"op\": \"submit\", \"kernel\": \"vadd\", \"cost\": {\"n\xffs\": 1}}\n",
+                 ":2: cost:", "invalid UTF-8");
     /* escapes that make no character, or cut a C string short */
-    expect_error(HDR "{\"op\": \"scope_begin\", \"site\": \"a\\udc00\"}\n", ":2: site:",
-                 "a lone surrogate \\u escape is not a character");
-    expect_error(HDR "{\"op\": \"scope_begin\", \"site\": \"a\\u0000b\"}\n", ":2: site:",
-                 "\\u0000 would cut the string short");
+    expect_error(HDR "{\"op\": \"scope_begin\", \"site\": \"a\\udc00\"}\n",
+                 ":2: site:", "a lone surrogate \\u escape is not a character");
+    expect_error(HDR "{\"op\": \"scope_begin\", \"site\": \"a\\u0000b\"}\n",
+                 ":2: site:", "\\u0000 would cut the string short");
     /* well-formed text of every length is read as written */
     const char *dir = tu_tmpdir();
-    char *path = tu_write(dir, "g.jsonl",
-                          HDR "{\"op\": \"scope_begin\", \"site\": \"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\\u00e9"
-                              "\\ud83d\\ude00\"}\n{\"op\": \"scope_end\"}\n");
+    char *path =
+        tu_write(dir, "g.jsonl",
+                 HDR "{\"op\": \"scope_begin\", \"site\": \"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\\u00e9"
+                     "\\ud83d\\ude00\"}\n{\"op\": \"scope_end\"}\n");
     graph g;
     graph_op op;
     char err[GRAPH_ERR_MAX];
@@ -223,14 +224,15 @@ END_TEST
 START_TEST(a_number_beyond_a_double_is_rejected)
 {
     /* 1e999 parsed to infinity, and (int)inf is undefined behaviour */
-    expect_error(HDR "{\"op\": \"submit\", \"kernel\": 1e999}\n", ":2: kernel:", "number out of range (column 28)");
+    expect_error(HDR "{\"op\": \"submit\", \"kernel\": 1e999}\n",
+                 ":2: kernel:", "number out of range (column 28)");
     expect_error(HDR "{\"op\": \"submit\", \"kernel\": \"vadd\", \"args\": [{\"scalar\": -1e400}]}\n",
                  ":2: args[0].scalar:", "number out of range");
     /* beyond int but inside a double: a clear message, no cast */
-    expect_error(HDR "{\"op\": \"submit\", \"kernel\": 1e300}\n", ":2: kernel:",
-                 "unknown kernel id 1.0000000000000001e+300");
-    expect_error(HDR "{\"op\": \"submit\", \"kernels\": [-4294967296, -1, -1]}\n", ":2: kernels[0]:",
-                 "unknown kernel id -4294967296");
+    expect_error(HDR "{\"op\": \"submit\", \"kernel\": 1e300}\n",
+                 ":2: kernel:", "unknown kernel id 1.0000000000000001e+300");
+    expect_error(HDR "{\"op\": \"submit\", \"kernels\": [-4294967296, -1, -1]}\n",
+                 ":2: kernels[0]:", "unknown kernel id -4294967296");
 }
 END_TEST
 
@@ -254,10 +256,10 @@ END_TEST
 START_TEST(each_field_has_one_type_and_the_message_names_it)
 {
     /* "1" was read as version 1, "" as FLOAT32, and a description could be anything */
-    expect_error("{\"ptosim_graph\": \"1\", \"name\": \"g\", \"kernels\": []}\n", ":1: ptosim_graph:",
-                 "must be an integer (a JSON number), got a string");
-    expect_error(HDR "{\"op\": \"submit\", \"kernel\": \"vadd\", \"block_num\": \"2\"}\n", ":2: block_num:",
-                 "must be an integer (a JSON number), got a string");
+    expect_error("{\"ptosim_graph\": \"1\", \"name\": \"g\", \"kernels\": []}\n",
+                 ":1: ptosim_graph:", "must be an integer (a JSON number), got a string");
+    expect_error(HDR "{\"op\": \"submit\", \"kernel\": \"vadd\", \"block_num\": \"2\"}\n",
+                 ":2: block_num:", "must be an integer (a JSON number), got a string");
     expect_error(HDR "{\"op\": \"submit\", \"kernel\": \"vadd\", \"args\": [{\"dir\": \"out\", \"tensor\": "
                      "\"o\", \"dtype\": \"\", \"shape\": [4]}]}\n",
                  ":2: args[0].dtype:", "unknown dtype ''");
@@ -280,8 +282,8 @@ START_TEST(each_field_has_one_type_and_the_message_names_it)
     expect_error("{\"ptosim_graph\": 1, \"name\": \"g\", \"kernels\": [{\"id\": \"0\", \"name\": \"k\", "
                  "\"core\": \"aiv\", \"cost\": {\"cycles\": 1}}]}\n",
                  ":1: kernels[0].id:", "must be an integer (a JSON number), got a string");
-    expect_error(HDR "{\"op\": \"user_code\", \"ns\": \"5\"}\n", ":2: ns:",
-                 "must be an integer (a JSON number), got a string");
+    expect_error(HDR "{\"op\": \"user_code\", \"ns\": \"5\"}\n",
+                 ":2: ns:", "must be an integer (a JSON number), got a string");
     /* what stays: addresses above 2^53 as strings, labels and ids in deps */
     ck_assert_str_eq(check("{\"ptosim_graph\": 1, \"name\": \"g\", \"description\": \"d\", \"kernels\": [], "
                            "\"tensors\": [{\"name\": \"t\", \"dtype\": \"INT8\", \"shape\": [4], \"addr\": "
@@ -390,6 +392,62 @@ START_TEST(views_outside_their_tensor_are_rejected)
     expect_error(HDR "{\"op\": \"submit\", \"kernel\": \"vadd\", \"args\": [{\"dir\": \"in\", \"tensor\": "
                      "\"x\", \"strides\": [1]}]}\n",
                  ":2: args[0].strides:", "has 1 entries but the view has 2 dimensions");
+}
+END_TEST
+
+START_TEST(sizes_that_would_wrap_64_bits_are_rejected)
+{
+    /* [2^32, 2^30] FLOAT32 is 2^64 bytes: it wrapped to 0 and the run said "ok" */
+    expect_error(HDR "{\"op\": \"submit\", \"kernel\": \"vadd\", \"args\": [{\"dir\": \"out\", \"tensor\": "
+                     "\"o\", \"dtype\": \"FLOAT32\", \"shape\": [4294967296, 1073741824]}]}\n",
+                 ":2: args[0].shape:", "[4294967296, 1073741824] x FLOAT32 is more than 2^53 bytes");
+    /* [2^32, 2^32] overflowed the signed stride product */
+    expect_error(HDR "{\"op\": \"alloc\", \"tensors\": [{\"name\": \"a\", \"dtype\": \"INT8\", \"shape\": "
+                     "[4294967296, 4294967296]}]}\n",
+                 ":2: tensors[0].shape:", "[4294967296, 4294967296] x INT8 is more than 2^53 bytes");
+    expect_error("{\"ptosim_graph\": 1, \"name\": \"g\", \"kernels\": [], \"tensors\": [{\"name\": \"t\", "
+                 "\"dtype\": \"INT64\", \"shape\": [1125899906842624, 2]}]}\n",
+                 ":1: tensors[0].shape:", "[1125899906842624, 2] x INT64 is more than 2^53 bytes");
+    /* 2^53 bytes exactly is the limit, and fits */
+    ck_assert_str_eq(check("{\"ptosim_graph\": 1, \"name\": \"g\", \"kernels\": [], \"tensors\": [{\"name\": "
+                           "\"t\", \"dtype\": \"INT64\", \"shape\": [1125899906842624]}]}\n"),
+                     "");
+    /* a view: its elements, its default strides, its offsets and its reach */
+    expect_error(HDR "{\"op\": \"submit\", \"kernel\": \"vadd\", \"args\": [{\"dir\": \"in\", \"tensor\": "
+                     "\"x\", \"shape\": [2, 4294967296, 4294967296], \"strides\": [1, 1, 1]}]}\n",
+                 ":2: args[0].shape:", "[2, 4294967296, 4294967296] x FLOAT32 is more than 2^53 bytes");
+    expect_error(HDR "{\"op\": \"submit\", \"kernel\": \"vadd\", \"args\": [{\"dir\": \"in\", \"tensor\": "
+                     "\"x\", \"shape\": [2, 2], \"strides\": [9007199254740992, 9007199254740992]}]}\n",
+                 ":2: args[0]:", "view reaches element 18014398509481984 but tensor 'x' has 32 elements");
+    expect_error(HDR "{\"op\": \"submit\", \"kernel\": \"vadd\", \"args\": [{\"dir\": \"in\", \"tensor\": "
+                     "\"x\", \"shape\": [2, 2], \"offset\": [9007199254740992, 9007199254740992], "
+                     "\"strides\": [9007199254740992, 2]}]}\n",
+                 ":2: args[0]:", "view origin is past element 2^53 but tensor 'x' has 32 elements");
+    expect_error(HDR "{\"op\": \"submit\", \"kernel\": \"vadd\", \"args\": [{\"dir\": \"in\", \"tensor\": "
+                     "\"x\", \"shape\": [3, 9007199254740992], \"strides\": [9007199254740992, 1]}]}\n",
+                 ":2: args[0].shape:", "is more than 2^53 bytes");
+    expect_error(HDR "{\"op\": \"submit\", \"kernel\": \"vadd\", \"args\": [{\"dir\": \"in\", \"tensor\": "
+                     "\"x\", \"shape\": [4, 3], \"strides\": [3, 9007199254740992]}]}\n",
+                 ":2: args[0]:", "view reaches past element 2^53 but tensor 'x' has 32 elements");
+    /* addresses: past 2^64 given, or packed past it */
+    expect_error("{\"ptosim_graph\": 1, \"name\": \"g\", \"kernels\": [], \"tensors\": [{\"name\": \"t\", "
+                 "\"dtype\": \"INT8\", \"shape\": [1024], \"addr\": \"0xffffffffffffff00\"}]}\n",
+                 ":1: tensors[0].addr:", "0xffffffffffffff00 + 1024 bytes runs past the end of the 64-bit");
+    ck_assert_str_eq(
+        check("{\"ptosim_graph\": 1, \"name\": \"g\", \"kernels\": [], \"tensors\": [{\"name\": "
+              "\"t\", \"dtype\": \"INT8\", \"shape\": [1024], \"addr\": \"0xfffffffffffffc00\"}]}\n"),
+        "");
+    char *big = malloc(96 * 2100 + 256);
+    size_t len =
+        (size_t)sprintf(big, "{\"ptosim_graph\": 1, \"name\": \"g\", \"kernels\": [], \"tensors\": [");
+    for (int i = 0; i < 2100; i++) /* 2100 x 2^53 bytes, packed from 0x12c0000000 */
+        len += (size_t)sprintf(big + len,
+                               "%s{\"name\": \"t%d\", \"dtype\": \"INT8\", \"shape\": "
+                               "[9007199254740992]}",
+                               i ? ", " : "", i);
+    sprintf(big + len, "]}\n");
+    expect_error(big, ":1: tensors[2047]:", "no room left for it in the 64-bit address space");
+    free(big);
 }
 END_TEST
 
@@ -614,6 +672,7 @@ Suite *suite_graph(void)
     tcase_add_test(tc, wrong_version_is_rejected);
     tcase_add_test(tc, references_to_unknown_names_are_rejected);
     tcase_add_test(tc, views_outside_their_tensor_are_rejected);
+    tcase_add_test(tc, sizes_that_would_wrap_64_bits_are_rejected);
     tcase_add_test(tc, header_problems_are_rejected);
     tcase_add_test(tc, missing_file_is_named);
     tcase_add_test(tc, long_lines_crlf_and_a_missing_final_newline_are_read);

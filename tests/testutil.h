@@ -95,5 +95,6 @@ Suite *suite_tune(void);
 Suite *suite_sweep(void);
 Suite *suite_report(void);
 Suite *suite_errors(void);
+Suite *suite_faults(void);
 
 #endif
