@@ -194,6 +194,10 @@ void chip_config_defaults(chip_config *cfg, const platform *p);
 int chip_init(chip *c, const platform *p, const chip_config *cfg, const char *graph_path, char *err,
               size_t errlen);
 
+/* The same for a graph whose header is read (graph_open): the chip takes g
+ * over, on failure too, and the file is not opened again. */
+int chip_init_graph(chip *c, const platform *p, const chip_config *cfg, graph *g, char *err, size_t errlen);
+
 /* Frees everything. */
 void chip_free(chip *c);
 

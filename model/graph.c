@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "dtype.h"
 #include "jsonl.h"
@@ -1409,17 +1410,25 @@ static ssize_t next_line(graph *g)
         size_t n;
         if (nl) {
             n = (size_t)(nl - start);
+            if (n > GRAPH_MAX_LINE) {
+                g->too_long = true;
+                return -1;
+            }
             g->rpos += n + 1;
         } else if (!g->reof) {
             /* keep the partial line, make room, read more */
             size_t keep = g->rlen - g->rpos;
+            if (keep > GRAPH_MAX_LINE) { /* /dev/zero, or a file that is no graph */
+                g->too_long = true;
+                return -1;
+            }
             if (keep + GRAPH_READ_BLOCK + 1 > g->rcap) {
                 size_t cap = g->rcap ? g->rcap * 2 : 2 * GRAPH_READ_BLOCK + 1;
                 while (keep + GRAPH_READ_BLOCK + 1 > cap)
                     cap *= 2;
                 char *p = malloc(cap);
                 if (!p) {
-                    errno = ENOMEM;
+                    g->rerrno = ENOMEM;
                     g->rerror = true;
                     return -1;
                 }
@@ -1437,7 +1446,8 @@ static ssize_t next_line(graph *g)
             size_t got = fread(g->rbuf + keep, 1, GRAPH_READ_BLOCK, g->f);
             g->rlen += got;
             if (got < GRAPH_READ_BLOCK) {
-                if (g->rerror) {
+                if (ferror(g->f)) { /* not the end: a read failed (EIO, EISDIR, ...) */
+                    g->rerrno = errno;
                     g->rerror = true;
                     return -1;
                 }
@@ -1446,6 +1456,10 @@ static ssize_t next_line(graph *g)
             continue;
         } else if (g->rpos < g->rlen) {
             n = g->rlen - g->rpos; /* last line without a newline */
+            if (n > GRAPH_MAX_LINE) {
+                g->too_long = true;
+                return -1;
+            }
             g->rpos = g->rlen;
         } else {
             return -1;
@@ -1531,6 +1545,22 @@ static cJSON *parse_line(graph *g, ssize_t n, char *err, size_t errlen)
     return j;
 }
 
+/* The message of a failed read or an endless line, if next_line stopped on one. */
+static bool stream_error(graph *g, char *err, size_t errlen)
+{
+    if (g->rerror) {
+        snprintf(err, errlen, "%s: read error: %s", g->path, strerror(g->rerrno));
+        return true;
+    }
+    if (g->too_long) {
+        g->line++; /* the line being read */
+        fail(g, err, errlen, "json", "line is longer than %d MiB (GRAPH_MAX_LINE): not a graph file?",
+             GRAPH_MAX_LINE >> 20);
+        return true;
+    }
+    return false;
+}
+
 int graph_open(graph *g, const char *path, char *err, size_t errlen)
 {
     pthread_once(&hooks_once, install_hooks);
@@ -1546,10 +1576,18 @@ int graph_open(graph *g, const char *path, char *err, size_t errlen)
         snprintf(err, errlen, "%s: cannot open graph file: %s", path, strerror(errno));
         return -1;
     }
+    struct stat st;
+    if (fstat(fileno(g->f), &st) == 0 && S_ISDIR(st.st_mode)) {
+        snprintf(err, errlen, "%s: is a directory, not a graph file", path);
+        graph_close(g);
+        return -1;
+    }
     ssize_t n = next_line(g);
     if (n < 0) {
-        g->line = 1;
-        fail(g, err, errlen, "ptosim_graph", "empty file (line 1 must be the graph header)");
+        if (!stream_error(g, err, errlen)) {
+            g->line = 1;
+            fail(g, err, errlen, "ptosim_graph", "empty file (line 1 must be the graph header)");
+        }
         graph_close(g);
         return -1;
     }
@@ -1565,10 +1603,8 @@ int graph_next(graph *g, graph_op *op, char *err, size_t errlen)
 {
     ssize_t n = next_line(g);
     if (n < 0) {
-        if (g->rerror) {
-            snprintf(err, errlen, "%s: read error: %s", g->path, strerror(errno));
+        if (stream_error(g, err, errlen))
             return -1;
-        }
         if (g->scope_depth > 0) {
             long end_line = g->line;
             g->line = g->scope_lines[g->scope_depth - 1];
@@ -1589,6 +1625,78 @@ int graph_next(graph *g, graph_op *op, char *err, size_t errlen)
     g->nops++;
     op->byte_end = g->rbase + g->rpos;
     return 1;
+}
+
+/* Moves the file and its read buffer from `from` to `to`. */
+static void move_stream(graph *to, graph *from)
+{
+    to->f = from->f;
+    to->rbuf = from->rbuf;
+    to->rcap = from->rcap;
+    to->rlen = from->rlen;
+    to->rpos = from->rpos;
+    to->rbase = from->rbase;
+    to->reof = from->reof;
+    to->rerror = from->rerror;
+    to->rerrno = from->rerrno;
+    to->too_long = from->too_long;
+    to->line = from->line;
+    from->f = NULL;
+    from->rbuf = NULL;
+    from->rcap = from->rlen = from->rpos = 0;
+    from->reof = true; /* reads nothing more */
+}
+
+int graph_handover(graph *from, graph *to)
+{
+    *to = *from;
+    /* what stays shared would be freed twice: copy it */
+    to->kernels = NULL;
+    to->tensors = NULL;
+    to->label_line = NULL;
+    to->databuf = NULL;
+    to->depbuf = NULL;
+    to->labels_cap = to->datalen = to->datacap = to->depcap = 0;
+    to->f = NULL;
+    to->rbuf = NULL;
+    strtab_init(&to->tensor_names);
+    strtab_init(&to->labels);
+    to->kernels = malloc((from->nkernels ? (size_t)from->nkernels : 1) * sizeof(*to->kernels));
+    to->tensors = calloc(from->tensors_cap ? from->tensors_cap : 1, sizeof(*to->tensors));
+    bool ok = to->kernels && to->tensors;
+    if (ok) {
+        memcpy(to->kernels, from->kernels, (size_t)from->nkernels * sizeof(*to->kernels));
+        memcpy(to->tensors, from->tensors, from->tensors_cap * sizeof(*to->tensors));
+        for (size_t i = 0; i < from->tensors_cap; i++) { /* the reader never looks at header data */
+            to->tensors[i].data = NULL;
+            to->tensors[i].ndata = 0;
+        }
+    }
+    /* interned in slot order, the names keep their slots */
+    for (size_t i = 0; ok && i < from->tensor_names.count; i++)
+        ok = strtab_intern(&to->tensor_names, strtab_key(&from->tensor_names, (int)i)) == (int)i;
+    for (size_t i = 0; ok && i < from->labels.count; i++)
+        ok = strtab_intern(&to->labels, strtab_key(&from->labels, (int)i)) == (int)i;
+    if (ok && from->labels_cap) {
+        to->label_line = malloc(from->labels_cap * sizeof(*to->label_line));
+        ok = to->label_line != NULL;
+        if (ok) {
+            memcpy(to->label_line, from->label_line, from->labels_cap * sizeof(*to->label_line));
+            to->labels_cap = from->labels_cap;
+        }
+    }
+    if (!ok) {
+        graph_close(to);
+        return -1;
+    }
+    move_stream(to, from);
+    return 0;
+}
+
+void graph_handback(graph *from, graph *to)
+{
+    move_stream(from, to);
+    graph_close(to);
 }
 
 void graph_close(graph *g)

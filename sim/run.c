@@ -249,13 +249,16 @@ static void rings_of(const chip_config *cfg, uint64_t out[3][4])
     }
 }
 
-/* Simulates one program and writes its files to work_dir (NULL: none).
- * csv_header: --summary-csv prints its header line. Fills res when given.
- * Returns the exit status. */
-static int simulate(const cli_run *o, const platform *pl, const chip_config *cf, const char *graph_path,
+/* Simulates one program, the graph g whose header is read (taken over and
+ * closed), and writes its files to work_dir (NULL: none). csv_header:
+ * --summary-csv prints its header line. Fills res when given. Returns the
+ * exit status. */
+static int simulate(const cli_run *o, const platform *pl, const chip_config *cf, graph *g,
                     const char *work_dir, bool csv_header, worker_result *res)
 {
     cli_run opt = *o;
+    char graph_path[sizeof(g->path)];
+    snprintf(graph_path, sizeof(graph_path), "%s", g->path);
     opt.graph = graph_path;
     opt.work_dir = work_dir;
     platform plat = *pl;
@@ -268,14 +271,14 @@ static int simulate(const cli_run *o, const platform *pl, const chip_config *cf,
     chip *c = malloc(sizeof(*c));
     if (!c) {
         fprintf(stderr, "ptosim: out of memory\n");
+        graph_close(g);
         return EXIT_INTERNAL;
     }
-    if (chip_init(c, &plat, &cfg, opt.graph, err, sizeof(err)) != 0) {
-        char gerr[GRAPH_ERR_MAX];
-        bool bad_graph = graph_validate(opt.graph, gerr, sizeof(gerr)) != 0;
-        fprintf(stderr, "ptosim: %s\n", bad_graph ? gerr : err);
+    /* the header is read: what can fail here is memory, and the file is not opened again */
+    if (chip_init_graph(c, &plat, &cfg, g, err, sizeof(err)) != 0) {
+        fprintf(stderr, "ptosim: %s\n", err);
         free(c);
-        return bad_graph ? EXIT_GRAPH : EXIT_INTERNAL;
+        return EXIT_INTERNAL;
     }
 
     progress prog;
@@ -517,7 +520,10 @@ static int run_program(const cli_run *opt, const platform *plat, const chip_conf
         if (!opt->quiet && !opt->summary_csv)
             printf("== program %d of %d: %s (%s)\n", p + 1, w->nprograms, pr->name, pr->path);
         worker_result res = {.exit_code = EXIT_INTERNAL};
-        int code = simulate(opt, &pl, &cfg, pr->path, work_dir ? dir : NULL, p == 0, &res);
+        graph g;
+        int code = read_header(pr->path, &g) != 0
+                       ? EXIT_GRAPH
+                       : simulate(opt, &pl, &cfg, &g, work_dir ? dir : NULL, p == 0, &res);
         worker_log_result(log, &res);
         fflush(log);
         fflush(stdout);
@@ -549,6 +555,15 @@ static int run_worker(const cli_run *opt, const platform *plat, const chip_confi
     char err[GRAPH_ERR_MAX + 256];
     /* every graph is checked before the first program runs: no half-written worker */
     for (int p = 0; p < opt->ngraphs && code == EXIT_OK; p++) {
+        struct stat st;
+        if (stat(opt->graphs[p], &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+            fprintf(stderr,
+                    "ptosim: %s: several programs read each graph twice (checked, then run): give a regular "
+                    "file, not a FIFO or a device\n",
+                    opt->graphs[p]);
+            code = EXIT_USAGE;
+            break;
+        }
         graph hdr;
         if (read_header(opt->graphs[p], &hdr) != 0) {
             code = EXIT_GRAPH;
@@ -626,6 +641,5 @@ int run_main(int argc, char **argv)
     if (read_header(opt.graph, &hdr) != 0)
         return EXIT_GRAPH;
     run_apply_rings(&cfg, &hdr, &opt);
-    graph_close(&hdr);
-    return simulate(&opt, &plat, &cfg, opt.graph, opt.work_dir, true, NULL);
+    return simulate(&opt, &plat, &cfg, &hdr, opt.work_dir, true, NULL);
 }

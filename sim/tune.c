@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "../model/chip.h"
 #include "../model/lint.h"
@@ -358,6 +359,14 @@ int tune_main(int argc, char **argv)
         opt.dump_level || opt.pmu_given) {
         fprintf(stderr, "ptosim tune: takes one GRAPH and no output options (it writes no files; run ptosim "
                         "run with the recommended flags for those)\n");
+        return EXIT_USAGE;
+    }
+    struct stat st;
+    if (stat(opt.graph, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+        fprintf(stderr,
+                "ptosim tune: %s: tune reads the graph once per trial: give a regular file, not a FIFO or a "
+                "device\n",
+                opt.graph);
         return EXIT_USAGE;
     }
     platform plat;

@@ -1,14 +1,88 @@
 /* test_faults.c - what the program does when things go wrong around it: huge sizes, full disks, signals,
  * concurrent runs, FIFOs and endless lines. */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
+#include "../model/graph.h"
 #include "testutil.h"
 
 #define HDR                                                                                                  \
     "{\"ptosim_graph\": 1, \"name\": \"g\", \"kernels\": [{\"id\": 0, \"name\": \"vadd\", \"core\": "        \
     "\"aiv\", \"cost\": {\"cycles\": 1800}}]}\n"
+
+/* A ptosim process started in the background, its stdout and stderr in files. */
+typedef struct child {
+    pid_t pid;
+    char out[64], err[64]; /* where its stdout and stderr go */
+} child;
+
+/* Starts ptosim with args (NULL-terminated), stdin from /dev/null. */
+static child spawn(const char *const *args)
+{
+    child c;
+    snprintf(c.out, sizeof(c.out), "/tmp/ptosim-fo-XXXXXX");
+    snprintf(c.err, sizeof(c.err), "/tmp/ptosim-fe-XXXXXX");
+    int fo = mkstemp(c.out), fe = mkstemp(c.err);
+    ck_assert(fo >= 0 && fe >= 0);
+    fflush(stdout);
+    fflush(stderr);
+    c.pid = fork();
+    ck_assert(c.pid >= 0);
+    if (c.pid == 0) {
+        const char *argv[64] = {PTOSIM_BIN};
+        int n = 1;
+        for (int i = 0; args[i] && n < 63; i++)
+            argv[n++] = args[i];
+        argv[n] = NULL;
+        int fi = open("/dev/null", O_RDONLY);
+        dup2(fi, 0);
+        dup2(fo, 1);
+        dup2(fe, 2);
+        execv(PTOSIM_BIN, (char *const *)argv);
+        _exit(127);
+    }
+    close(fo);
+    close(fe);
+    return c;
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Waits at most `seconds` for c; a child still running then is killed and the
+ * test fails (a hang is the bug). Returns its output like tu_run. */
+static run_out finish(child *c, double seconds)
+{
+    run_out r = {0};
+    int st = 0;
+    double end = now_s() + seconds;
+    pid_t got;
+    while ((got = waitpid(c->pid, &st, WNOHANG)) == 0 && now_s() < end)
+        usleep(10000);
+    if (got == 0) {
+        kill(c->pid, SIGKILL);
+        waitpid(c->pid, &st, 0);
+    }
+    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+    r.out = tu_read(c->out);
+    r.err = tu_read(c->err);
+    unlink(c->out);
+    unlink(c->err);
+    ck_assert_msg(got != 0, "ptosim still running after %.0f s (killed); stderr: %s", seconds, r.err);
+    return r;
+}
 
 START_TEST(a_tensor_of_2_64_bytes_is_a_graph_error_not_an_ok_run)
 {
@@ -36,11 +110,125 @@ START_TEST(a_tensor_of_2_64_bytes_is_a_graph_error_not_an_ok_run)
 }
 END_TEST
 
+START_TEST(a_graph_given_as_a_fifo_is_read_once)
+{
+    /* the graph was opened twice; the second open waited for a writer forever */
+    const char *dir = tu_tmpdir();
+    char fifo[300];
+    snprintf(fifo, sizeof(fifo), "%s/g.fifo", dir);
+    ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+    for (int cmd = 0; cmd < 2; cmd++) {
+        const char *run[] = {"run", fifo, NULL};
+        const char *validate[] = {"validate", fifo, NULL};
+        child c = spawn(cmd ? validate : run);
+        int fd = open(fifo, O_WRONLY); /* waits for ptosim to open it */
+        ck_assert(fd >= 0);
+        const char *text =
+            HDR "{\"op\": \"submit\", \"kernel\": \"vadd\"}\n{\"op\": \"submit\", \"kernel\": 0}\n";
+        ck_assert_int_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+        close(fd);
+        run_out r = finish(&c, 20);
+        ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
+        ck_assert_ptr_nonnull(strstr(r.out, cmd ? ": ok\n" : "tasks 2/2 completed"));
+        tu_run_free(&r);
+    }
+    /* several programs and tune read a graph more than once: a FIFO is refused at once */
+    const char *worker[] = {"run", fifo, fifo, NULL};
+    run_out r = tu_run(worker);
+    ck_assert_int_eq(r.status, 2);
+    char want[700];
+    snprintf(
+        want, sizeof(want),
+        "ptosim: %s: several programs read each graph twice (checked, then run): give a regular file, not a "
+        "FIFO or a device\n",
+        fifo);
+    ck_assert_str_eq(r.err, want);
+    tu_run_free(&r);
+    const char *tune[] = {"tune", fifo, NULL};
+    r = tu_run(tune);
+    ck_assert_int_eq(r.status, 2);
+    snprintf(
+        want, sizeof(want),
+        "ptosim tune: %s: tune reads the graph once per trial: give a regular file, not a FIFO or a device\n",
+        fifo);
+    ck_assert_str_eq(r.err, want);
+    tu_run_free(&r);
+}
+END_TEST
+
+START_TEST(a_file_without_newlines_stops_at_the_line_limit)
+{
+    /* /dev/zero grew the line buffer without bound (1 GB after 30 s) */
+    const char *validate[] = {"validate", "/dev/zero", NULL};
+    const char *run[] = {"run", "/dev/zero", NULL};
+    for (int k = 0; k < 2; k++) {
+        child c = spawn(k ? run : validate);
+        run_out r = finish(&c, 20);
+        ck_assert_int_eq(r.status, 3);
+        ck_assert_str_eq(
+            r.err,
+            "ptosim: /dev/zero:1: json: line is longer than 16 MiB (GRAPH_MAX_LINE): not a graph file?\n");
+        tu_run_free(&r);
+    }
+    /* past the header too (line 3), and a line of exactly the limit is still read (line 2) */
+    const char *dir = tu_tmpdir();
+    size_t pad = (size_t)GRAPH_MAX_LINE;
+    char *text = malloc(2 * pad + 1024);
+    size_t len = (size_t)sprintf(text, "%s{\"op\": \"user_code\", \"ns\": 1", HDR);
+    size_t line_start = strlen(HDR);
+    memset(text + len, ' ', pad - (len - line_start) - 1);
+    len = line_start + pad - 1;
+    text[len++] = '}';
+    text[len++] = '\n';
+    memcpy(text + len, "{\"op\": \"user_code\", \"ns\": 2,", 28);
+    memset(text + len + 28, ' ', pad);
+    len += 28 + pad;
+    text[len] = '\0';
+    char *g = tu_write(dir, "g.jsonl", text);
+    free(text);
+    const char *v2[] = {"validate", g, NULL};
+    run_out r = tu_run(v2);
+    ck_assert_int_eq(r.status, 3);
+    char want[600];
+    snprintf(want, sizeof(want),
+             "ptosim: %s:3: json: line is longer than 16 MiB (GRAPH_MAX_LINE): not a graph file?\n", g);
+    ck_assert_str_eq(r.err, want);
+    tu_run_free(&r);
+    free(g);
+}
+END_TEST
+
+START_TEST(a_directory_or_an_unreadable_file_is_named_as_such)
+{
+    /* a directory read as an empty file: "line 1 must be the graph header" */
+    const char *dir = tu_tmpdir();
+    const char *validate[] = {"validate", dir, NULL};
+    const char *run[] = {"run", dir, NULL};
+    char want[400];
+    snprintf(want, sizeof(want), "ptosim: %s: is a directory, not a graph file\n", dir);
+    for (int k = 0; k < 2; k++) {
+        run_out r = tu_run(k ? run : validate);
+        ck_assert_int_eq(r.status, 3);
+        ck_assert_str_eq(r.err, want);
+        tu_run_free(&r);
+    }
+    /* a read that fails is an error, not the end of the file (reading /proc/self/mem at 0 is EIO) */
+    const char *mem[] = {"validate", "/proc/self/mem", NULL};
+    run_out r = tu_run(mem);
+    ck_assert_int_eq(r.status, 3);
+    ck_assert_str_eq(r.err, "ptosim: /proc/self/mem: read error: Input/output error\n");
+    tu_run_free(&r);
+}
+END_TEST
+
 Suite *suite_faults(void)
 {
     Suite *s = suite_create("faults");
     TCase *tc = tcase_create("faults");
     tcase_add_test(tc, a_tensor_of_2_64_bytes_is_a_graph_error_not_an_ok_run);
+    tcase_add_test(tc, a_graph_given_as_a_fifo_is_read_once);
+    tcase_add_test(tc, a_file_without_newlines_stops_at_the_line_limit);
+    tcase_add_test(tc, a_directory_or_an_unreadable_file_is_named_as_such);
     tcase_set_timeout(tc, 60);
     suite_add_tcase(s, tc);
     return s;

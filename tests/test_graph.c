@@ -631,14 +631,20 @@ START_TEST(read_ahead_reports_the_first_error_even_past_where_the_run_stopped)
     /* stop after one op: the verdict still covers line 20002 */
     ck_assert_int_eq(graph_open(&g, path, err, sizeof(err)), 0);
     ra = readahead_start(&g);
+    ck_assert_ptr_null(g.f); /* the reader took the file over: it is opened once */
+    ck_assert_ptr_null(readahead_start(&g));
     ck_assert_int_eq(readahead_next(ra, &g, op, err, sizeof(err)), 1);
     ck_assert_int_eq(op->line, 2);
     err[0] = '\0';
     ck_assert_int_eq(readahead_finish(ra, err, sizeof(err)), -1);
     ck_assert_str_eq(err, want);
 
+    graph_close(&g);
+
     /* cancelling does not wait for the verdict (and does not hang) */
+    ck_assert_int_eq(graph_open(&g, path, err, sizeof(err)), 0);
     ra = readahead_start(&g);
+    ck_assert_ptr_nonnull(ra);
     readahead_cancel(ra);
     graph_close(&g);
     free(op);
