@@ -5,10 +5,12 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "readall.h"
+#include "strint.h"
 
 typedef enum { PT_INT, PT_DOUBLE } param_type;
 
@@ -219,15 +221,18 @@ static int parse_value(const param_def *d, const char *text, double *out, char *
     char *end = NULL;
     errno = 0;
     if (d->type == PT_INT) {
-        long long v = strtoll(text, &end, 10);
-        if (end == text || *end != '\0' || errno) {
-            snprintf(err, errlen, "'%s' is not an integer", text);
+        int64_t v;
+        strint_status st = strint_parse(text, INT64_MIN, INT64_MAX, &v);
+        if (st != STRINT_OK) {
+            snprintf(err, errlen, st == STRINT_SYNTAX ? "'%s' is not an integer" : "%s is out of range", text);
             return -1;
         }
         *out = (double)v;
     } else {
-        double v = strtod(text, &end);
-        if (end == text || *end != '\0' || errno) {
+        /* as strict as strint about the start: no blanks, no '+' */
+        bool starts = (text[0] >= '0' && text[0] <= '9') || text[0] == '-' || text[0] == '.';
+        double v = starts ? strtod(text, &end) : 0;
+        if (!starts || end == text || *end != '\0' || errno) {
             snprintf(err, errlen, "'%s' is not a number", text);
             return -1;
         }

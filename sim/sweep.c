@@ -19,6 +19,7 @@
 #include "../model/outfile.h"
 #include "../model/platform.h"
 #include "../model/runcfg.h"
+#include "../model/strint.h"
 #include "cli.h"
 #include "run.h"
 
@@ -132,15 +133,13 @@ static int take(int argc, char **argv, int *i, const char *name, const char *inl
     return 0;
 }
 
-/* Parses a non-negative decimal integer in [lo, hi]. Returns 0 or -1. */
+/* Parses a decimal integer in [lo, hi] (strint: the rules of every flag). Returns 0 or -1. */
 static int parse_long(const char *s, long lo, long hi, long *out)
 {
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (end == s || *end || errno || v < lo || v > hi)
+    int64_t v;
+    if (strint_parse(s, lo, hi, &v) != STRINT_OK)
         return -1;
-    *out = v;
+    *out = (long)v;
     return 0;
 }
 

@@ -12,6 +12,7 @@
 #include "../model/report.h"
 #include "../model/rterr.h"
 #include "../model/runcfg.h"
+#include "../model/strint.h"
 #include "cli.h"
 #include "run.h"
 
@@ -334,12 +335,12 @@ int tune_main(int argc, char **argv)
             return EXIT_OK;
         }
         if (strcmp(argv[i], "--max-trials") == 0) {
-            char *end;
-            max_trials = i + 1 < argc ? strtol(argv[i + 1], &end, 10) : -1;
-            if (i + 1 >= argc || *end || max_trials < 0 || max_trials > 10000) {
+            int64_t n;
+            if (i + 1 >= argc || strint_parse(argv[i + 1], 0, 10000, &n) != STRINT_OK) {
                 fprintf(stderr, "ptosim tune: --max-trials needs an integer in [0, 10000]\n");
                 return EXIT_USAGE;
             }
+            max_trials = (long)n;
             i++;
             continue;
         }
