@@ -455,8 +455,7 @@ static int simulate(const cli_run *o, const platform *pl, const chip_config *cf,
     if (opt.summary_csv)
         report_csv(c, &ri, stdout, csv_header);
     else if (!opt.quiet)
-        report_summary(c, &ri, stdout);
-    fflush(stdout);
+        report_summary(c, &ri, stdout); /* main flushes and checks stdout */
     if (res) {
         res->exit_code = exit_code;
         snprintf(res->status, sizeof(res->status), "%s", report_status_name(c->status));
@@ -524,9 +523,13 @@ static int run_program(const cli_run *opt, const platform *plat, const chip_conf
         int code = read_header(pr->path, &g) != 0
                        ? EXIT_GRAPH
                        : simulate(opt, &pl, &cfg, &g, work_dir ? dir : NULL, p == 0, &res);
+        if ((fflush(stdout) != 0 || ferror(stdout)) && code != EXIT_INTERNAL) { /* _exit flushes nothing */
+            fprintf(stderr, "ptosim: cannot write standard output: %s\n", strerror(errno));
+            code = code == EXIT_OK ? EXIT_INTERNAL : code;
+            res.exit_code = code; /* the session ends here */
+        }
         worker_log_result(log, &res);
         fflush(log);
-        fflush(stdout);
         fflush(stderr);
         _exit(code);
     }

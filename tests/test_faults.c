@@ -84,6 +84,40 @@ static run_out finish(child *c, double seconds)
     return r;
 }
 
+/* Runs ptosim with stdout going to out_path (/dev/full: every write fails with ENOSPC). */
+static run_out run_stdout_to(const char *out_path, const char *const *args)
+{
+    run_out r = {0};
+    char errp[] = "/tmp/ptosim-fe-XXXXXX";
+    int fe = mkstemp(errp);
+    int fo = open(out_path, O_WRONLY);
+    ck_assert(fe >= 0 && fo >= 0);
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    ck_assert(pid >= 0);
+    if (pid == 0) {
+        const char *argv[64] = {PTOSIM_BIN};
+        int n = 1;
+        for (int i = 0; args[i] && n < 63; i++)
+            argv[n++] = args[i];
+        argv[n] = NULL;
+        dup2(fo, 1);
+        dup2(fe, 2);
+        execv(PTOSIM_BIN, (char *const *)argv);
+        _exit(127);
+    }
+    int st = 0;
+    waitpid(pid, &st, 0);
+    close(fo);
+    close(fe);
+    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+    r.err = tu_read(errp);
+    r.out = calloc(1, 1);
+    unlink(errp);
+    return r;
+}
+
 START_TEST(a_tensor_of_2_64_bytes_is_a_graph_error_not_an_ok_run)
 {
     /* its byte count wrapped to 0: "ok", makespan 3.190 us, exit 0 */
@@ -221,6 +255,36 @@ START_TEST(a_directory_or_an_unreadable_file_is_named_as_such)
 }
 END_TEST
 
+START_TEST(output_to_a_full_disk_is_an_error_not_a_success)
+{
+    /* each exited 0 with its output cut (import: 12,288 of 26,270 bytes of graph) */
+    const char *dir = tu_tmpdir();
+    const char *validate[] = {"validate", TRACE("chain3.jsonl"), NULL};
+    const char *params[] = {"params", NULL};
+    const char *run[] = {"run", TRACE("chain3.jsonl"), NULL};
+    const char *csv[] = {"run", TRACE("chain3.jsonl"), "--summary-csv", "-o", dir, NULL};
+    const char *import[] = {"import", PTOSIM_SRCDIR "/tests/real/probe", NULL};
+    const char *tune[] = {"tune", TRACE("chain3.jsonl"), NULL};
+    const char *worker[] = {"run", TRACE("chain3.jsonl"), TRACE("chain3.jsonl"), NULL};
+    const char *const *cmds[] = {validate, params, run, csv, import, tune, worker};
+    for (size_t i = 0; i < sizeof(cmds) / sizeof(*cmds); i++) {
+        run_out r = run_stdout_to("/dev/full", cmds[i]);
+        ck_assert_msg(r.status == 1, "%s: exit %d: %s", cmds[i][0], r.status, r.err);
+        const char *want = "ptosim: cannot write standard output: No space left on device\n";
+        size_t n = strlen(r.err), w = strlen(want);
+        ck_assert_msg(n >= w && strcmp(r.err + n - w, want) == 0, "%s: stderr: %s", cmds[i][0], r.err);
+        ck_assert_msg(strstr(r.err, want) == r.err + n - w, "%s: said twice: %s", cmds[i][0], r.err);
+        tu_run_free(&r);
+    }
+    /* gen says it in its own words, once */
+    const char *gen[] = {"gen", "chain", NULL};
+    run_out r = run_stdout_to("/dev/full", gen);
+    ck_assert_int_eq(r.status, 1);
+    ck_assert_str_eq(r.err, "ptosim gen: chain: writing the graph failed: No space left on device\n");
+    tu_run_free(&r);
+}
+END_TEST
+
 Suite *suite_faults(void)
 {
     Suite *s = suite_create("faults");
@@ -229,6 +293,7 @@ Suite *suite_faults(void)
     tcase_add_test(tc, a_graph_given_as_a_fifo_is_read_once);
     tcase_add_test(tc, a_file_without_newlines_stops_at_the_line_limit);
     tcase_add_test(tc, a_directory_or_an_unreadable_file_is_named_as_such);
+    tcase_add_test(tc, output_to_a_full_disk_is_an_error_not_a_success);
     tcase_set_timeout(tc, 60);
     suite_add_tcase(s, tc);
     return s;
