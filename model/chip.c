@@ -620,9 +620,16 @@ int chip_step(chip *c)
 
 chip_status chip_run(chip *c)
 {
-    while (chip_step(c))
+    while (chip_step(c)) {
+        if ((c->events & 0xfff) != 0)
+            continue;
+        if (c->stop && *c->stop) { /* every 4096 events: about a millisecond of host time */
+            c->stopped = true;
+            return c->status;
+        }
         if (c->on_progress && (c->events & 0xffff) == 0)
             c->on_progress(c, c->progress_arg);
+    }
     /* without a host collector the args dump is drained at once */
     if (c->dump_on && !c->dump.host)
         dump_flush(c, c->end_time, c->dump.killed, NULL, NULL);

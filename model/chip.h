@@ -3,6 +3,7 @@
 #ifndef PTOSIM_CHIP_H
 #define PTOSIM_CHIP_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -123,6 +124,8 @@ typedef struct chip {
     bool measure_idle;       /* accumulate idle_ready_ps (ptosim tune) */
     double idle_ready_ps[2]; /* per core type: idle cores x time while a task of the type was queued */
     void (*on_progress)(const struct chip *c, void *arg); /* called every 65536 events, or NULL */
+    const volatile sig_atomic_t *stop; /* non-zero: end the run at the next check (a signal), NULL = never */
+    bool stopped;                      /* the run was ended through stop, unfinished */
     void *progress_arg;
     task_ring rings[RING_COUNT];           /* task windows */
     ring_heap heaps[RING_COUNT];           /* heap rings */

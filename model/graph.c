@@ -1665,8 +1665,10 @@ int graph_handover(graph *from, graph *to)
     to->tensors = calloc(from->tensors_cap ? from->tensors_cap : 1, sizeof(*to->tensors));
     bool ok = to->kernels && to->tensors;
     if (ok) {
-        memcpy(to->kernels, from->kernels, (size_t)from->nkernels * sizeof(*to->kernels));
-        memcpy(to->tensors, from->tensors, from->tensors_cap * sizeof(*to->tensors));
+        if (from->nkernels) /* memcpy from NULL is undefined even for 0 bytes */
+            memcpy(to->kernels, from->kernels, (size_t)from->nkernels * sizeof(*to->kernels));
+        if (from->tensors_cap)
+            memcpy(to->tensors, from->tensors, from->tensors_cap * sizeof(*to->tensors));
         for (size_t i = 0; i < from->tensors_cap; i++) { /* the reader never looks at header data */
             to->tensors[i].data = NULL;
             to->tensors[i].ndata = 0;

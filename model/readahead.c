@@ -2,6 +2,7 @@
 #include "readahead.h"
 
 #include <pthread.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -233,7 +234,14 @@ readahead *readahead_start(graph *g)
     }
     pthread_mutex_init(&ra->lock, NULL);
     pthread_cond_init(&ra->changed, NULL);
-    if (pthread_create(&ra->thread, NULL, reader_main, ra) != 0) {
+    /* the thread starts with every signal blocked, so SIGINT and SIGTERM always
+     * reach the simulating thread, whatever handler is installed meanwhile */
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, &old);
+    int started = pthread_create(&ra->thread, NULL, reader_main, ra);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (started != 0) {
         pthread_cond_destroy(&ra->changed);
         pthread_mutex_destroy(&ra->lock);
         graph_handback(g, &ra->g);

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -23,6 +24,10 @@ typedef struct child {
     pid_t pid;
     char out[64], err[64]; /* where its stdout and stderr go */
 } child;
+
+/* When > 0, spawn's processes may write no file past this many bytes (a disk
+ * that fills up mid-run: writes fail with EFBIG). */
+static long fsize_limit;
 
 /* Starts ptosim with args (NULL-terminated), stdin from /dev/null. */
 static child spawn(const char *const *args)
@@ -42,6 +47,11 @@ static child spawn(const char *const *args)
         for (int i = 0; args[i] && n < 63; i++)
             argv[n++] = args[i];
         argv[n] = NULL;
+        if (fsize_limit > 0) {
+            struct rlimit rl = {(rlim_t)fsize_limit, (rlim_t)fsize_limit};
+            signal(SIGXFSZ, SIG_IGN); /* a failed write, not a killed process */
+            setrlimit(RLIMIT_FSIZE, &rl);
+        }
         int fi = open("/dev/null", O_RDONLY);
         dup2(fi, 0);
         dup2(fo, 1);
@@ -116,6 +126,49 @@ static run_out run_stdout_to(const char *out_path, const char *const *args)
     r.out = calloc(1, 1);
     unlink(errp);
     return r;
+}
+
+/* A graph that simulates for a second or two from a 30 KB file: 500 SPMD
+ * tasks of 32767 one-microsecond blocks (1.6 s on the development machine). */
+static char *long_graph(const char *dir)
+{
+    size_t cap = 128 * 1024, len = 0;
+    char *text = malloc(cap);
+    len += (size_t)snprintf(
+        text + len, cap - len,
+        "{\"ptosim_graph\": 1, \"name\": \"long\", \"kernels\": [{\"id\": 0, \"name\": \"k\", "
+        "\"core\": \"aiv\", \"cost\": {\"ns\": 1000}}]}\n");
+    for (int i = 0; i < 500; i++)
+        len += (size_t)snprintf(text + len, cap - len,
+                                "{\"op\": \"submit\", \"kernel\": \"k\", \"block_num\": 32767}\n");
+    char *path = tu_write(dir, "long.jsonl", text);
+    free(text);
+    return path;
+}
+
+/* Waits until path exists (a run reached a stage), at most `seconds`. */
+static void wait_for_file(const char *path, double seconds)
+{
+    double end = now_s() + seconds;
+    while (!tu_exists(path) && now_s() < end)
+        usleep(5000);
+    ck_assert_msg(tu_exists(path), "%s did not appear", path);
+}
+
+/* Every file under dir (relative, sorted, one per line) with its bytes, to compare folders. */
+static char *snapshot(const char *dir)
+{
+    char cmd[600];
+    snprintf(cmd, sizeof(cmd), "cd %s && find . -type f | LC_ALL=C sort | xargs -r md5sum", dir);
+    FILE *p = popen(cmd, "r");
+    ck_assert_ptr_nonnull(p);
+    size_t cap = 1 << 16, n = 0, got;
+    char *buf = malloc(cap);
+    while ((got = fread(buf + n, 1, cap - n - 1, p)) > 0)
+        n += got;
+    buf[n] = '\0';
+    pclose(p);
+    return buf;
 }
 
 START_TEST(a_tensor_of_2_64_bytes_is_a_graph_error_not_an_ok_run)
@@ -285,6 +338,159 @@ START_TEST(output_to_a_full_disk_is_an_error_not_a_success)
 }
 END_TEST
 
+START_TEST(a_signal_stops_the_run_and_leaves_the_previous_outputs_untouched)
+{
+    /* an interrupted run left the previous run's outputs beside a 0-byte args.bin.tmp, and on SIGINT
+     * SimGrid's own handler aborted with a backtrace (status 134) */
+    const char *dir = tu_tmpdir();
+    char *g = long_graph(dir), out[300], stage[340];
+    snprintf(out, sizeof(out), "%s/out", dir);
+    snprintf(stage, sizeof(stage), "%s/.ptosim-run", out);
+    const char *first[] = {"run", TRACE("chain3.jsonl"), "-o", out, "--enable-dep-gen", "--quiet", NULL};
+    run_out r = tu_run(first);
+    ck_assert_int_eq(r.status, 0);
+    tu_run_free(&r);
+    char *before = snapshot(out);
+    static const int sigs[] = {SIGINT, SIGTERM};
+    for (int k = 0; k < 2; k++) {
+        const char *args[] = {"run", g, "-o", out, "--enable-chip-swimlane", "--dump-args=2", NULL};
+        child c = spawn(args);
+        wait_for_file(stage, 20);
+        usleep(300000); /* well into the simulation */
+        kill(c.pid, sigs[k]);
+        r = finish(&c, 30);
+        ck_assert_int_eq(r.status, 128 + sigs[k]);
+        char want[600];
+        snprintf(want, sizeof(want), "ptosim: interrupted by %s; %s keeps the previous run's outputs\n",
+                 k ? "SIGTERM" : "SIGINT", out);
+        ck_assert_str_eq(r.err, want);
+        ck_assert_str_eq(r.out, "");
+        tu_run_free(&r);
+        char *after = snapshot(out); /* no staging folder, no args.bin.tmp, the same bytes */
+        ck_assert_str_eq(after, before);
+        free(after);
+    }
+    /* without -o there is nothing to keep */
+    const char *bare[] = {"run", g, NULL};
+    child c = spawn(bare);
+    usleep(500000);
+    kill(c.pid, SIGINT);
+    r = finish(&c, 30);
+    ck_assert_int_eq(r.status, 130);
+    ck_assert_str_eq(r.err, "ptosim: interrupted by SIGINT\n");
+    tu_run_free(&r);
+    free(before);
+    free(g);
+}
+END_TEST
+
+START_TEST(a_second_run_into_a_busy_work_dir_fails_at_once)
+{
+    /* two runs into one -o could both exit 0 with the folder mixing their files */
+    const char *dir = tu_tmpdir();
+    char *g = long_graph(dir), out[300], stage[340];
+    snprintf(out, sizeof(out), "%s/out", dir);
+    snprintf(stage, sizeof(stage), "%s/.ptosim-run", out);
+    const char *args[] = {"run", g, "-o", out, "--quiet", NULL};
+    child c = spawn(args);
+    wait_for_file(stage, 20);
+    const char *second[] = {"run", TRACE("chain3.jsonl"), "-o", out, NULL};
+    run_out r = tu_run(second);
+    ck_assert_int_eq(r.status, 1);
+    char want[600];
+    snprintf(
+        want, sizeof(want),
+        "ptosim: %s: another ptosim run is writing to this folder; wait for it to end or give another -o\n",
+        out);
+    ck_assert_str_eq(r.err, want);
+    ck_assert_str_eq(r.out, "");
+    tu_run_free(&r);
+    r = finish(&c, 60); /* the first ends as if alone */
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    char *runjson = malloc(strlen(out) + 32);
+    sprintf(runjson, "%s/ptosim_run.json", out);
+    char *text = tu_read(runjson);
+    ck_assert_ptr_nonnull(strstr(text, "long.jsonl")); /* the first run's, whole */
+    ck_assert(!tu_exists(stage));
+    free(text);
+    free(runjson);
+    /* and once it is done, the folder is free again */
+    r = tu_run(second);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    free(g);
+}
+END_TEST
+
+START_TEST(a_run_that_cannot_write_its_files_leaves_the_folder_as_it_was)
+{
+    /* a file past the limit fails mid-run, as on a disk that fills up: none of the run's files may reach the
+     * folder, and no summary claims the run */
+    const char *dir = tu_tmpdir();
+    char out[300];
+    snprintf(out, sizeof(out), "%s/out", dir);
+    const char *first[] = {"run", TRACE("chain3.jsonl"), "-o", out, "--enable-dep-gen", "--quiet", NULL};
+    run_out r = tu_run(first);
+    ck_assert_int_eq(r.status, 0);
+    tu_run_free(&r);
+    char *before = snapshot(out);
+    const char *big[] = {"run", TRACE("default.jsonl"), "-o", out, "--enable-chip-swimlane", NULL};
+    fsize_limit = 16384;
+    child c = spawn(big);
+    fsize_limit = 0;
+    r = finish(&c, 60);
+    ck_assert_int_eq(r.status, 1);
+    char want[1200];
+    snprintf(want, sizeof(want),
+             "%s/.ptosim-run/dfx_outputs/chip_swimlane_records.json: write failed: File too large\n"
+             "ptosim: %s keeps the previous run's outputs\n",
+             out, out);
+    ck_assert_msg(strstr(r.err, want) != NULL, "%s", r.err);
+    ck_assert_str_eq(r.out, "");
+    tu_run_free(&r);
+    char *after = snapshot(out);
+    ck_assert_str_eq(after, before);
+    free(after);
+    free(before);
+}
+END_TEST
+
+START_TEST(a_signal_to_a_worker_session_stops_its_program_and_is_recorded)
+{
+    /* SIGTERM to the session alone: the running program gets it too, its folder keeps what it had, and
+     * the session's ptosim_run.json says which program was interrupted and which never ran */
+    const char *dir = tu_tmpdir();
+    char *g = long_graph(dir), out[300], stage[340], path[340];
+    snprintf(out, sizeof(out), "%s/w", dir);
+    snprintf(stage, sizeof(stage), "%s/0_long/.ptosim-run", out);
+    const char *args[] = {"run", g, g, "-o", out, NULL};
+    child c = spawn(args);
+    wait_for_file(stage, 20);
+    usleep(300000);
+    kill(c.pid, SIGTERM);
+    run_out r = finish(&c, 30);
+    ck_assert_int_eq(r.status, 143);
+    char want[600];
+    snprintf(want, sizeof(want),
+             "ptosim: interrupted by SIGTERM; %s/0_long keeps the previous run's outputs\n", out);
+    ck_assert_str_eq(r.err, want);
+    tu_run_free(&r);
+    snprintf(path, sizeof(path), "%s/ptosim_run.json", out);
+    cJSON *j = tu_json_file(path);
+    const cJSON *progs = cJSON_GetObjectItemCaseSensitive(j, "programs");
+    ck_assert_int_eq(cJSON_GetArraySize(progs), 2);
+    ck_assert_str_eq(cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(progs, 0), "status")->valuestring,
+                     "interrupted");
+    ck_assert_int_eq(cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(progs, 0), "exit")->valueint, 143);
+    ck_assert_str_eq(cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(progs, 1), "status")->valuestring,
+                     "not run");
+    cJSON_Delete(j);
+    ck_assert(!tu_exists(stage));
+    free(g);
+}
+END_TEST
+
 Suite *suite_faults(void)
 {
     Suite *s = suite_create("faults");
@@ -294,6 +500,10 @@ Suite *suite_faults(void)
     tcase_add_test(tc, a_file_without_newlines_stops_at_the_line_limit);
     tcase_add_test(tc, a_directory_or_an_unreadable_file_is_named_as_such);
     tcase_add_test(tc, output_to_a_full_disk_is_an_error_not_a_success);
+    tcase_add_test(tc, a_signal_stops_the_run_and_leaves_the_previous_outputs_untouched);
+    tcase_add_test(tc, a_second_run_into_a_busy_work_dir_fails_at_once);
+    tcase_add_test(tc, a_run_that_cannot_write_its_files_leaves_the_folder_as_it_was);
+    tcase_add_test(tc, a_signal_to_a_worker_session_stops_its_program_and_is_recorded);
     tcase_set_timeout(tc, 60);
     suite_add_tcase(s, tc);
     return s;
