@@ -21,6 +21,7 @@
 #include "../model/runcfg.h"
 #include "../model/strint.h"
 #include "cli.h"
+#include "intr.h"
 #include "run.h"
 
 #define SWEEP_KNOBS 4
@@ -756,6 +757,53 @@ static int collect(const char *dir, const int *status, long nstatus)
     return EXIT_OK;
 }
 
+/* An interrupted sweep's rows: those of the points that ran to the end in this sweep (status[i], a wait
+ * status, -1 = not started), in point order, into DIR/sweep.partial.csv; sweep.csv, which would stand
+ * for the whole sweep, is removed. Prints what it did and returns the exit status of signal sig. */
+static int collect_interrupted(const sweep *s, const int *status, int sig)
+{
+    char csv[PATH_MAX + 64], part[PATH_MAX + 64], err[4400];
+    snprintf(csv, sizeof(csv), "%s/sweep.csv", s->dir_abs);
+    snprintf(part, sizeof(part), "%s/sweep.partial.csv", s->dir_abs);
+    remove(csv);
+    remove(part);
+    outfile o;
+    FILE *out = NULL;
+    long finished = 0;
+    for (long i = 0; i < s->npoints; i++) {
+        if (status[i] == -1 || !WIFEXITED(status[i]))
+            continue; /* never started, or stopped by the signal */
+        char wd[PATH_MAX + 32], rowp[PATH_MAX + 64];
+        point_dir(s, i, wd, sizeof(wd));
+        snprintf(rowp, sizeof(rowp), "%s/row.csv", wd);
+        char *text = read_file(rowp, NULL);
+        const char *row;
+        if (text && row_ok(text, &row)) {
+            if (!out && !(out = outfile_open(&o, part, err, sizeof(err)))) {
+                fprintf(stderr, "ptosim sweep: %s\n", err);
+                free(text);
+                return intr_status(sig);
+            }
+            fputs(finished ? row : text, out); /* the header once */
+            finished++;
+        }
+        free(text);
+    }
+    if (out && outfile_commit(&o, err, sizeof(err)) != 0) {
+        fprintf(stderr, "ptosim sweep: %s\n", err);
+        return intr_status(sig);
+    }
+    fprintf(stderr, "ptosim sweep: interrupted by %s: %ld of %ld points finished", intr_name(sig), finished,
+            s->npoints);
+    if (finished)
+        fprintf(stderr, "; their rows are in %s", part);
+    fprintf(stderr,
+            " (sweep.csv is written only when every point gave a row: rerun the others with the sweep's "
+            "command plus --point I, then ptosim sweep --collect %s)\n",
+            s->dir_abs);
+    return intr_status(sig);
+}
+
 /* ---- running points ---- */
 
 /* Starts point i: `ptosim run` with the point's knobs and the shared options, stdout to row.csv and stderr
@@ -783,6 +831,8 @@ static pid_t spawn_point(const sweep *s, long i)
         fflush(stderr);
         pid = fork();
         if (pid == 0) {
+            /* its own process group: a Ctrl-C reaches the sweep alone, which forwards it once */
+            setpgid(0, 0);
             if (dup2(fi, 0) < 0 || dup2(fo, 1) < 0 || dup2(fe, 2) < 0)
                 _exit(127);
             execv(s->exe, (char *const *)av);
@@ -869,9 +919,21 @@ static void run_local(const sweep *s, int *status)
         setitimer(ITIMER_REAL, &tick, NULL);
     }
     long next = 0, done = 0, running = 0;
+    bool forwarded = false;
     for (long i = 0; i < s->npoints; i++)
         status[i] = -1;
     while (done < s->npoints) {
+        if (intr_signal() && !forwarded) {
+            /* SIGINT or SIGTERM: start nothing more, pass it on to every running point, wait for them */
+            for (long slot = 0; pids && slot < jobs; slot++)
+                if (pids[slot] > 0)
+                    kill(pids[slot], intr_signal());
+            done += s->npoints - next;
+            next = s->npoints;
+            forwarded = true;
+            if (done >= s->npoints)
+                break;
+        }
         for (long slot = 0; pids && which && slot < jobs && next < s->npoints; slot++)
             if (pids[slot] == 0) {
                 pid_t pid = spawn_point(s, next);
@@ -923,10 +985,20 @@ static void run_local(const sweep *s, int *status)
 /* --point I: runs that one point into DIR/points/NNNN. Returns 0 when it gave a row. */
 static int run_point(const sweep *s)
 {
+    intr_install();
     pid_t pid = spawn_point(s, s->point);
     int st = -1;
+    bool forwarded = false;
     while (pid > 0 && waitpid(pid, &st, 0) < 0 && errno == EINTR)
-        ;
+        if (intr_signal() && !forwarded) { /* the point is in its own process group */
+            kill(pid, intr_signal());
+            forwarded = true;
+        }
+    if (intr_signal()) {
+        fprintf(stderr, "ptosim sweep: interrupted by %s: point %ld did not finish\n",
+                intr_name(intr_signal()), s->point);
+        return intr_status(intr_signal());
+    }
     char wd[PATH_MAX + 32], rowp[PATH_MAX + 64], label[512], rel[32];
     point_dir(s, s->point, wd, sizeof(wd));
     snprintf(rowp, sizeof(rowp), "%s/row.csv", wd);
@@ -1199,8 +1271,12 @@ int sweep_main(int argc, char **argv)
             fputs("ptosim sweep: out of memory\n", stderr);
             rc = EXIT_INTERNAL;
         } else {
+            intr_install(); /* SIGINT and SIGTERM: forwarded to the points, then the rows so far */
             run_local(&s, status);
-            rc = collect(s.dir_abs, status, s.npoints);
+            if (intr_signal())
+                rc = collect_interrupted(&s, status, intr_signal());
+            else
+                rc = collect(s.dir_abs, status, s.npoints);
             free(status);
         }
     }

@@ -491,6 +491,52 @@ START_TEST(a_signal_to_a_worker_session_stops_its_program_and_is_recorded)
 }
 END_TEST
 
+START_TEST(an_interrupted_sweep_stops_its_points_and_keeps_the_rows_so_far)
+{
+    /* SIGINT to the sweep alone: its points went on as orphans and no sweep.csv was left */
+    const char *dir = tu_tmpdir();
+    char *g = long_graph(dir), out[300], row0[340], stage1[340], path[340];
+    snprintf(out, sizeof(out), "%s/s", dir);
+    snprintf(row0, sizeof(row0), "%s/points/0000/row.csv", out);
+    snprintf(stage1, sizeof(stage1), "%s/points/0001/.ptosim-run", out);
+    const char *args[] = {"sweep", g, "--ring-task-window", "1024,2048,4096", "-j", "1", "-o", out, NULL};
+    child c = spawn(args);
+    wait_for_file(stage1, 60); /* point 0 is done (one at a time), point 1 runs */
+    usleep(200000);
+    kill(c.pid, SIGINT);
+    run_out r = finish(&c, 60);
+    ck_assert_int_eq(r.status, 130);
+    char want[1200];
+    snprintf(
+        want, sizeof(want),
+        "ptosim sweep: interrupted by SIGINT: 1 of 3 points finished; their rows are in %s/sweep.partial.csv "
+        "(sweep.csv is written only when every point gave a row: rerun the others with the sweep's command "
+        "plus --point I, then ptosim sweep --collect %s)\n",
+        out, out);
+    ck_assert_str_eq(r.err, want);
+    tu_run_free(&r);
+    /* the rows so far: point 0's, under the header, and no sweep.csv standing for the whole sweep */
+    snprintf(path, sizeof(path), "%s/sweep.partial.csv", out);
+    char *part = tu_read(path), *row = tu_read(row0);
+    ck_assert_str_eq(part, row);
+    free(part);
+    free(row);
+    snprintf(path, sizeof(path), "%s/sweep.csv", out);
+    ck_assert(!tu_exists(path));
+    /* point 1 got the signal and had ended (cleaned up) before the sweep returned; point 2 never started */
+    snprintf(path, sizeof(path), "%s/points/0001/stderr.txt", out);
+    char *err1 = tu_read(path);
+    snprintf(want, sizeof(want),
+             "ptosim: interrupted by SIGINT; %s/points/0001 keeps the previous run's outputs\n", out);
+    ck_assert_str_eq(err1, want);
+    free(err1);
+    ck_assert(!tu_exists(stage1));
+    snprintf(path, sizeof(path), "%s/points/0002", out);
+    ck_assert(!tu_exists(path));
+    free(g);
+}
+END_TEST
+
 Suite *suite_faults(void)
 {
     Suite *s = suite_create("faults");
@@ -504,6 +550,7 @@ Suite *suite_faults(void)
     tcase_add_test(tc, a_second_run_into_a_busy_work_dir_fails_at_once);
     tcase_add_test(tc, a_run_that_cannot_write_its_files_leaves_the_folder_as_it_was);
     tcase_add_test(tc, a_signal_to_a_worker_session_stops_its_program_and_is_recorded);
+    tcase_add_test(tc, an_interrupted_sweep_stops_its_points_and_keeps_the_rows_so_far);
     tcase_set_timeout(tc, 60);
     suite_add_tcase(s, tc);
     return s;
