@@ -17,6 +17,7 @@
 
 #include "../model/dtype.h"
 #include "../model/graph.h"
+#include "../model/jsonl.h"
 #include "../model/readall.h"
 #include "../model/ringres.h"
 #include "../model/tmap.h"
@@ -158,6 +159,26 @@ static int fail(importer *im, const char *file, const char *fmt, ...)
     va_end(ap);
     snprintf(im->err, im->errlen, "%s/%s: %s", im->dir, file, msg);
     return -1;
+}
+
+/* Parses len bytes of text from file strictly (jsonl_parse: a duplicate key,
+ * bad UTF-8 or an out-of-range number is an error, as in a graph); NULL after
+ * fail() with the place (line > 0: the text is that line of a JSON Lines file). */
+static cJSON *parse_json(importer *im, const char *file, const char *text, size_t len, long line)
+{
+    jsonl_error je;
+    cJSON *root = jsonl_parse(text, len, &je);
+    if (root)
+        return root;
+    long l, col;
+    jsonl_where(text, je.at, &l, &col);
+    if (line > 0)
+        l = line;
+    if (je.what)
+        fail(im, file, "line %ld, column %ld: %s: %s", l, col, je.path[0] ? je.path : "json", je.what);
+    else
+        fail(im, file, "not valid JSON (line %ld, column %ld)", l, col);
+    return NULL;
 }
 
 static int oom(importer *im)
@@ -526,13 +547,14 @@ static void count_edge_preds(importer *im, const cJSON *edges)
 
 static int read_deps(importer *im)
 {
-    char *text = slurp(im->dir, "deps.json", NULL);
+    size_t len;
+    char *text = slurp(im->dir, "deps.json", &len);
     if (!text)
         return fail(im, "deps.json", "cannot read: %s (capture with --enable-dep-gen)", strerror(errno));
-    cJSON *root = cJSON_Parse(text);
+    cJSON *root = parse_json(im, "deps.json", text, len, 0);
     free(text);
     if (!root)
-        return fail(im, "deps.json", "not valid JSON");
+        return -1;
     int rc = -1;
     const cJSON *tensors = cJSON_GetObjectItemCaseSensitive(root, "tensors"),
                 *tasks = cJSON_GetObjectItemCaseSensitive(root, "tasks"),
@@ -707,13 +729,14 @@ static int cmp_rec(const void *a, const void *b)
  * placed by a sync-start drain are marked sync_start. */
 static int read_swimlane(importer *im)
 {
-    char *text = slurp(im->dir, "chip_swimlane_records.json", NULL);
+    size_t len;
+    char *text = slurp(im->dir, "chip_swimlane_records.json", &len);
     if (!text)
         return 0; /* optional */
-    cJSON *root = cJSON_Parse(text);
+    cJSON *root = parse_json(im, "chip_swimlane_records.json", text, len, 0);
     free(text);
     if (!root)
-        return fail(im, "chip_swimlane_records.json", "not valid JSON");
+        return -1;
     const cJSON *meta = cJSON_GetObjectItemCaseSensitive(root, "metadata"),
                 *execs = cJSON_GetObjectItemCaseSensitive(root, "aicore_tasks");
     const cJSON *hz = cJSON_GetObjectItemCaseSensitive(meta, "clock_freq_hz"),
@@ -833,8 +856,10 @@ static void read_name_map(importer *im)
                   *p == '_' || *p == '-' || *p == '.'))
                 *p = '_';
     }
-    char *text = slurp(im->dir, best, NULL);
-    cJSON *root = text ? cJSON_Parse(text) : NULL;
+    size_t len;
+    char *text = slurp(im->dir, best, &len);
+    jsonl_error je; /* optional: names stay unknown when it cannot be read */
+    cJSON *root = text ? jsonl_parse(text, len, &je) : NULL;
     free(text);
     const cJSON *map = cJSON_GetObjectItemCaseSensitive(root, "callable_id_to_name"), *e;
     const cJSON *orch = cJSON_GetObjectItemCaseSensitive(root, "orchestrator_name");
@@ -870,10 +895,10 @@ static int read_scope_stats(importer *im)
     long line = 0;
     for (char *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
         line++;
-        cJSON *r = cJSON_Parse(l);
+        cJSON *r = parse_json(im, FILE_NAME, l, strlen(l), line);
         if (!r) {
             free(text);
-            return fail(im, FILE_NAME, "line %ld: not valid JSON", line);
+            return -1;
         }
         if (line == 1) {
             const cJSON *fatal = cJSON_GetObjectItemCaseSensitive(r, "fatal"),

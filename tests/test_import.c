@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "testutil.h"
 
@@ -99,8 +101,32 @@ START_TEST(import_errors_name_the_file)
     free(tu_write(dir, "deps.json", "{\"tasks\": [1, 2"));
     r = tu_run(args);
     ck_assert_int_eq(r.status, 3);
-    ck_assert_ptr_nonnull(strstr(r.err, "/deps.json: not valid JSON"));
+    snprintf(want, sizeof(want), "ptosim import: %s/deps.json: not valid JSON (line 1, column 16)\n", dir);
+    ck_assert_str_eq(r.err, want);
     tu_run_free(&r);
+    /* strict as a graph: a key given twice, bad UTF-8 (a site goes on into the graph) */
+    free(tu_write(dir, "deps.json", "{\"tasks\": [],\n \"edges\": [], \"tasks\": []}"));
+    r = tu_run(args);
+    ck_assert_int_eq(r.status, 3);
+    snprintf(want, sizeof(want), "ptosim import: %s/deps.json: line 2, column 15: tasks: duplicate key\n", dir);
+    ck_assert_str_eq(r.err, want);
+    tu_run_free(&r);
+    free(tu_write(dir, "deps.json", "{\"tasks\": [], \"tensors\": [], \"edges\": []}"));
+    char sub[4200];
+    snprintf(sub, sizeof(sub), "%s/scope_stats", dir);
+    ck_assert_int_eq(mkdir(sub, 0777), 0);
+    free(tu_write(sub, "scope_stats.jsonl", "{\"version\": 1}\n{\"site\": \"a\xc3.cpp:3\"}\n"));
+    r = tu_run(args);
+    ck_assert_int_eq(r.status, 3);
+    snprintf(want, sizeof(want),
+             "ptosim import: %s/scope_stats/scope_stats.jsonl: line 2, column 12: site: invalid UTF-8 in a "
+             "string\n",
+             dir);
+    ck_assert_str_eq(r.err, want);
+    tu_run_free(&r);
+    snprintf(want, sizeof(want), "%s/scope_stats.jsonl", sub);
+    unlink(want);
+    rmdir(sub);
     free(tu_write(dir, "deps.json", "{\"tasks\": [{\"task_id\": \"0\"}], \"tensors\": [], \"edges\": []}"));
     r = tu_run(args);
     ck_assert_ptr_nonnull(
