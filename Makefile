@@ -36,7 +36,7 @@ MODEL_OBJ := $(MODEL_SRC:%.c=$(BUILD)/%.o)
 SIM_OBJ := $(SIM_SRC:%.c=$(BUILD)/%.o)
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
 
-.PHONY: all check check-sanitize run bench clean format lint chromium-dep
+.PHONY: all check check-sanitize fuzz fuzz-build run bench clean format lint chromium-dep
 all: $(BUILD)/ptosim
 
 $(BUILD)/%.o: %.c
@@ -81,6 +81,36 @@ check-sanitize: lint chromium-dep
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:abort_on_error=1 \
 	LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/lsan.supp \
 		./build-san/run_tests; rc=$$?; sh ./scripts/sanitize-report.sh build-san && exit $$rc
+
+# libFuzzer targets (clang) for the graph reader, the platform loader and the
+# import reader, built into build-fuzz/ with ASan and UBSan; `make fuzz` runs
+# each for FUZZ_SECONDS (600) from its seeds in tests/fuzz/seeds/ and fails
+# on a finding (scripts/fuzz.sh). clang and libFuzzer come from Debian
+# (scripts/install-deps.sh --fuzz) when missing.
+FUZZ_CC ?= clang
+FUZZ_SECONDS ?= 600
+FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined
+FUZZ_CFLAGS := -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -O1 -g \
+	-fno-omit-frame-pointer $(FUZZ_SAN) -fsanitize=fuzzer-no-link $(shell pkg-config --cflags libcjson 2>/dev/null) \
+	-DPTOSIM_DATADIR='"$(CURDIR)/platforms"'
+FUZZ_LIB_SRC := $(MODEL_SRC) sim/import.c
+FUZZ_LIB_OBJ := $(FUZZ_LIB_SRC:%.c=build-fuzz/%.o)
+FUZZ_TARGETS := graph platform import
+
+build-fuzz/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -c -o $@ $<
+
+build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzzutil.h $(FUZZ_LIB_OBJ)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB_OBJ) \
+		$(shell pkg-config --libs libcjson 2>/dev/null) -lm -pthread
+
+fuzz-build:
+	@sh ./scripts/install-deps.sh --fuzz
+	$(MAKE) $(FUZZ_TARGETS:%=build-fuzz/fuzz_%)
+
+fuzz: fuzz-build
+	sh ./scripts/fuzz.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 run: $(BUILD)/ptosim
 	./$(BUILD)/ptosim run traces/default.jsonl -o out/default --enable-chip-swimlane

@@ -718,6 +718,7 @@ static int parse_header(graph *g, const cJSON *h, char *err, size_t errlen)
         int slot = strtab_intern(&g->tensor_names, name);
         if (slot < 0 || ensure_tensor_slot(g, slot) != 0)
             return fail(g, err, errlen, f, "out of memory");
+        g->nexternal = slot + 1; /* counted now: graph_close frees its data when a later tensor fails */
         graph_tensor *gt = &g->tensors[slot];
         snprintf(f, sizeof(f), "tensors[%d].dtype", i);
         if (get_dtype(g, t, "dtype", f, true, &gt->dtype, err, errlen) != 0)

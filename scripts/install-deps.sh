@@ -1,15 +1,19 @@
 #!/bin/sh
-# Installs the build and test dependencies of ptosim on Debian (SimGrid, cJSON, Check, pkg-config; Chromium with --chromium).
+# Installs the build and test dependencies of ptosim on Debian (SimGrid, cJSON, Check, pkg-config; Chromium with
+# --chromium; clang and libFuzzer with --fuzz).
 #
 #   scripts/install-deps.sh             what `make` needs to build
 #   scripts/install-deps.sh --chromium  also headless Chromium, which `make check` renders `ptosim report` pages with
+#   scripts/install-deps.sh --fuzz      also clang with libFuzzer, for `make fuzz`
 set -eu
 want_chromium=0
+want_fuzz=0
 for a in "$@"; do
     case "$a" in
     --chromium) want_chromium=1 ;;
+    --fuzz) want_fuzz=1 ;;
     *)
-        echo "usage: scripts/install-deps.sh [--chromium]" >&2
+        echo "usage: scripts/install-deps.sh [--chromium] [--fuzz]" >&2
         exit 2
         ;;
     esac
@@ -28,6 +32,20 @@ if [ "$want_chromium" -eq 1 ] && ! command -v chromium >/dev/null 2>&1; then
     # a font, so the text of a rendered page has glyphs on a machine without any
     pkgs="$pkgs chromium fonts-dejavu-core"
 fi
+# libFuzzer ships with clang's runtime libraries: link a one-line target to see that both are there
+fuzz_ok() {
+    command -v clang >/dev/null 2>&1 || return 1
+    t=$(mktemp -d)
+    printf 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { (void)d; (void)n; return 0; }\n' > "$t/f.c"
+    clang -fsanitize=fuzzer,address,undefined -o "$t/f" "$t/f.c" >/dev/null 2>&1
+    ok=$?
+    rm -rf "$t"
+    return $ok
+}
+if [ "$want_fuzz" -eq 1 ] && ! fuzz_ok; then
+    missing="$missing clang/libFuzzer"
+    pkgs="$pkgs clang libclang-rt-dev"
+fi
 if [ -z "$pkgs" ]; then
     exit 0
 fi
@@ -40,5 +58,9 @@ $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends $pkgs >/dev/null
 if [ "$want_chromium" -eq 1 ] && ! command -v chromium >/dev/null 2>&1; then
     echo "install-deps: chromium is still not on PATH after apt-get install chromium" >&2
+    exit 1
+fi
+if [ "$want_fuzz" -eq 1 ] && ! fuzz_ok; then
+    echo "install-deps: clang cannot link a libFuzzer target after apt-get install clang libclang-rt-dev" >&2
     exit 1
 fi

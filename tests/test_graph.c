@@ -451,6 +451,17 @@ START_TEST(sizes_that_would_wrap_64_bits_are_rejected)
 }
 END_TEST
 
+START_TEST(a_header_that_fails_after_tensor_data_frees_that_data)
+{
+    /* found by make fuzz: data of the tensors before the bad one leaked (make check-sanitize sees it) */
+    expect_error(
+        "{\"ptosim_graph\": 1, \"name\": \"g\", \"kernels\": [], \"tensors\": [{\"name\": \"a\", "
+        "\"dtype\": \"INT8\", \"shape\": [4], \"data\": [1, 2]}, {\"name\": \"b\", \"dtype\": \"INT8\", "
+        "\"shape\": [0]}]}\n",
+        ":1: tensors[1].shape:", "entries must be integers in [1, 2^53], got 0");
+}
+END_TEST
+
 START_TEST(header_problems_are_rejected)
 {
     expect_error(
@@ -679,6 +690,7 @@ Suite *suite_graph(void)
     tcase_add_test(tc, references_to_unknown_names_are_rejected);
     tcase_add_test(tc, views_outside_their_tensor_are_rejected);
     tcase_add_test(tc, sizes_that_would_wrap_64_bits_are_rejected);
+    tcase_add_test(tc, a_header_that_fails_after_tensor_data_frees_that_data);
     tcase_add_test(tc, header_problems_are_rejected);
     tcase_add_test(tc, missing_file_is_named);
     tcase_add_test(tc, long_lines_crlf_and_a_missing_final_newline_are_read);
