@@ -383,6 +383,7 @@ Suite *suite_runcfg(void)
 {
     Suite *s = suite_create("runcfg");
     TCase *tc = tcase_create("knobs");
+    tcase_set_timeout(tc, 60); /* every_integer_flag_takes_the_same_text starts 55 processes (slow under ASan) */
     tcase_add_test(tc, scalars_broadcast_and_lists_keep_zero_as_default);
     tcase_add_test(tc, task_window_messages);
     tcase_add_test(tc, heap_messages_reject_64_bytes);
