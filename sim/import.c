@@ -215,6 +215,14 @@ static char *slurp(const char *dir, const char *name, size_t *len)
     return buf;
 }
 
+/* Is v a JSON number holding an integer in [lo, hi]? (Before any cast of a
+ * capture's number: casting a double outside the target type is undefined.) */
+static bool int_in(const cJSON *v, double lo, double hi)
+{
+    return cJSON_IsNumber(v) && v->valuedouble == floor(v->valuedouble) && v->valuedouble >= lo &&
+           v->valuedouble <= hi;
+}
+
 /* A u64 given as a decimal string or a number. */
 static bool get_u64(const cJSON *v, uint64_t *out)
 {
@@ -346,7 +354,9 @@ static int read_tensor(importer *im, const cJSON *x, int i)
                     i);
     t->dtype = dtype_parse(dt->valuestring);
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(x, "version");
-    t->version = cJSON_IsNumber(v) ? (int)v->valuedouble : 0;
+    if (v && !int_in(v, 0, INT32_MAX)) /* checked before the cast: a double beyond int is undefined */
+        return fail(im, "deps.json", "tensors[%d].version: must be an integer in [0, 2^31)", i);
+    t->version = v ? (int)v->valuedouble : 0;
     t->first_use = SIZE_MAX;
     im->ntensors++;
     return 0;
@@ -371,9 +381,9 @@ static int read_task(importer *im, const cJSON *x, int i)
     t->local = (uint32_t)t->id;
     for (int s = 0; s < 3; s++) {
         const cJSON *kv = cJSON_GetArrayItem(k, s);
+        if (cJSON_IsNumber(kv) && kv->valuedouble >= GRAPH_MAX_FUNC_ID)
+            return fail(im, "deps.json", "tasks[%d].kernel_ids: func id %.17g is out of range", i, kv->valuedouble);
         t->k[s] = cJSON_IsNumber(kv) && kv->valuedouble >= 0 ? (int32_t)kv->valuedouble : -1;
-        if (t->k[s] >= GRAPH_MAX_FUNC_ID)
-            return fail(im, "deps.json", "tasks[%d].kernel_ids: func id %d is out of range", i, t->k[s]);
     }
     t->manual = cJSON_IsString(sc) && strcmp(sc->valuestring, "manual") == 0;
     t->early = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(x, "early_dispatch"));
@@ -479,6 +489,8 @@ static int read_edges(importer *im, const cJSON *edges)
         long s = find_task(im, succ);
         if (s < 0 || (size_t)s >= im->nknown)
             return fail(im, "deps.json", "edges[%d]: succ %" PRIu64 " is not in tasks", i, succ);
+        if (arg && !cJSON_IsNull(arg) && !int_in(arg, -1, INT32_MAX))
+            return fail(im, "deps.json", "edges[%d].arg: must be an argument index", i);
         imp_edge e = {.pred_id = pred, .arg = cJSON_IsNumber(arg) ? (int)arg->valuedouble : -1, .tensor = -1};
         e.source = strcmp(src->valuestring, "explicit") == 0   ? 0
                    : strcmp(src->valuestring, "creator") == 0  ? 1
@@ -919,12 +931,15 @@ static int read_scope_stats(importer *im)
                     *end = cJSON_GetObjectItemCaseSensitive(r, "task_window_end"),
                     *hend = cJSON_GetObjectItemCaseSensitive(r, "heap_end"),
                     *site = cJSON_GetObjectItemCaseSensitive(r, "site");
-        if (!cJSON_IsString(ph) || !cJSON_IsNumber(depth) || !cJSON_IsNumber(ring) || !cJSON_IsNumber(end) ||
-            ring->valuedouble < 0 || ring->valuedouble >= RINGS || depth->valuedouble < 0 ||
-            end->valuedouble < 0) {
+        /* ranges first: the casts below are undefined past them */
+        if (!cJSON_IsString(ph) || !int_in(depth, 0, 1 << 20) || !int_in(ring, 0, RINGS - 1) ||
+            !int_in(end, 0, 9007199254740992.0) || (hend && !cJSON_IsNull(hend) && !int_in(hend, 0, 1.8e19))) {
             cJSON_Delete(r);
             free(text);
-            return fail(im, FILE_NAME, "line %ld: needs phase, depth, ring (0..3) and task_window_end", line);
+            return fail(im, FILE_NAME,
+                        "line %ld: needs phase, depth, ring (0..3) and task_window_end (integers, as is heap_end "
+                        "when given)",
+                        line);
         }
         if (vec_grow((void **)&im->scopes, &im->scopecap, im->nscopes, sizeof(*im->scopes)) != 0) {
             cJSON_Delete(r);
@@ -936,7 +951,7 @@ static int read_scope_stats(importer *im)
         s->depth = (int)depth->valuedouble;
         s->ring = (int)ring->valuedouble;
         s->head = (uint64_t)end->valuedouble;
-        s->heap_end = cJSON_IsNumber(hend) && hend->valuedouble >= 0 ? (uint64_t)hend->valuedouble : 0;
+        s->heap_end = cJSON_IsNumber(hend) ? (uint64_t)hend->valuedouble : 0;
         s->line = line;
         snprintf(s->site, sizeof(s->site), "%s", cJSON_IsString(site) ? site->valuestring : "(unknown):0");
         cJSON_Delete(r);

@@ -124,9 +124,42 @@ START_TEST(import_errors_name_the_file)
              dir);
     ck_assert_str_eq(r.err, want);
     tu_run_free(&r);
+    /* numbers past what they are cast to (found by make fuzz: 3.3e88 as a task_window_end) */
+    free(tu_write(sub, "scope_stats.jsonl", "{\"version\": 1}\n{\"phase\": \"begin\", \"depth\": 1, \"ring\": 1, "
+                                            "\"task_window_end\": 3.3e88}\n"));
+    r = tu_run(args);
+    ck_assert_int_eq(r.status, 3);
+    snprintf(want, sizeof(want),
+             "ptosim import: %s/scope_stats/scope_stats.jsonl: line 2: needs phase, depth, ring (0..3) and "
+             "task_window_end (integers, as is heap_end when given)\n",
+             dir);
+    ck_assert_str_eq(r.err, want);
+    tu_run_free(&r);
     snprintf(want, sizeof(want), "%s/scope_stats.jsonl", sub);
     unlink(want);
     rmdir(sub);
+    static const struct {
+        const char *deps, *err;
+    } casts[] = {
+        {"{\"tasks\": [], \"edges\": [], \"tensors\": [{\"tensor_id\": 1, \"buffer_addr\": 4096, \"buffer_numel\": 4, "
+         "\"dtype\": \"INT8\", \"version\": 1e300}]}",
+         "deps.json: tensors[0].version: must be an integer in [0, 2^31)"},
+        {"{\"tasks\": [{\"task_id\": 0, \"kernel_ids\": [1e300, -1, -1], \"args\": []}], \"edges\": [], "
+         "\"tensors\": []}",
+         "deps.json: tasks[0].kernel_ids: func id 1.0000000000000001e+300 is out of range"},
+        {"{\"tasks\": [{\"task_id\": 0, \"kernel_ids\": [-1, 0, -1], \"args\": []}, {\"task_id\": 1, "
+         "\"kernel_ids\": [-1, 0, -1], \"args\": []}], \"edges\": [{\"pred\": 0, \"succ\": 1, \"source\": "
+         "\"explicit\", \"arg\": 1e300}], \"tensors\": []}",
+         "deps.json: edges[0].arg: must be an argument index"},
+    };
+    for (size_t i = 0; i < sizeof(casts) / sizeof(*casts); i++) {
+        free(tu_write(dir, "deps.json", casts[i].deps));
+        r = tu_run(args);
+        ck_assert_int_eq(r.status, 3);
+        snprintf(want, sizeof(want), "ptosim import: %s/%s\n", dir, casts[i].err);
+        ck_assert_str_eq(r.err, want);
+        tu_run_free(&r);
+    }
     free(tu_write(dir, "deps.json", "{\"tasks\": [{\"task_id\": \"0\"}], \"tensors\": [], \"edges\": []}"));
     r = tu_run(args);
     ck_assert_ptr_nonnull(
