@@ -432,6 +432,8 @@ static int read_task(importer *im, const cJSON *x, int i)
     return 0;
 }
 
+#define IMPORT_ALLOC_SLACK 65536 /* inferred allocs past the listed tasks a capture may imply */
+
 /* Indexes tasks by (ring, local id); ids a ring handed out that deps.json
  * does not list are alloc_tensors calls (the only other kind of task). */
 static int index_tasks(importer *im)
@@ -441,10 +443,25 @@ static int index_tasks(importer *im)
         if ((uint64_t)t->local + 1 > im->ring_count[t->ring])
             im->ring_count[t->ring] = (uint64_t)t->local + 1;
     }
+    uint64_t handed_out = 0;
     for (int r = 0; r < RINGS; r++) {
         if (im->ring_count[r] > (64u << 20))
             return fail(im, "deps.json", "ring %d: local task id %" PRIu64 " is beyond what a capture can hold", r,
                         im->ring_count[r] - 1);
+        handed_out += im->ring_count[r];
+    }
+    /* every id not listed becomes an alloc, and allocs are a small part of any
+     * orchestration (one per scope or loop body, consumed by the tasks after
+     * it): ids far past the listed tasks were never handed out, and would cost
+     * memory and graph lines in proportion (found by make fuzz: a 50-byte
+     * capture claiming id 2^26 asked for 2.4 GB) */
+    if (handed_out > 2 * (uint64_t)im->ntasks + IMPORT_ALLOC_SLACK)
+        return fail(im, "deps.json",
+                    "the rings handed out %" PRIu64 " task ids but deps.json lists %zu tasks: the other %" PRIu64
+                    " would all be alloc_tensors calls, more than the tasks (+%d); are its task ids or scope "
+                    "samples from another run?",
+                    handed_out, im->ntasks, handed_out - im->ntasks, IMPORT_ALLOC_SLACK);
+    for (int r = 0; r < RINGS; r++) {
         free(im->by_local[r]);
         im->by_local[r] = malloc((im->ring_count[r] ? im->ring_count[r] : 1) * sizeof(long));
         if (!im->by_local[r])

@@ -152,6 +152,24 @@ START_TEST(import_errors_name_the_file)
          "\"explicit\", \"arg\": 1e300}], \"tensors\": []}",
          "deps.json: edges[0].arg: must be an argument index"},
     };
+    /* ids far past the listed tasks: a 90-byte capture asked for 2.4 GB of alloc tasks (make fuzz) */
+    free(tu_write(dir, "deps.json", "{\"tasks\": [{\"task_id\": 4294967296, \"kernel_ids\": [-1, 0, -1], \"args\": "
+                                    "[]}], \"edges\": [], \"tensors\": []}"));
+    ck_assert_int_eq(mkdir(sub, 0777), 0);
+    snprintf(want, sizeof(want), "%s/scope_stats.jsonl", sub);
+    free(tu_write(sub, "scope_stats.jsonl", "{\"version\": 1}\n{\"phase\": \"begin\", \"depth\": 1, \"ring\": 1, "
+                                            "\"task_window_end\": 60000000}\n"));
+    r = tu_run(args);
+    ck_assert_int_eq(r.status, 3);
+    unlink(want);
+    rmdir(sub);
+    snprintf(want, sizeof(want),
+             "ptosim import: %s/deps.json: the rings handed out 60000000 task ids but deps.json lists 1 tasks: the "
+             "other 59999999 would all be alloc_tensors calls, more than the tasks (+65536); are its task ids or "
+             "scope samples from another run?\n",
+             dir);
+    ck_assert_str_eq(r.err, want);
+    tu_run_free(&r);
     for (size_t i = 0; i < sizeof(casts) / sizeof(*casts); i++) {
         free(tu_write(dir, "deps.json", casts[i].deps));
         r = tu_run(args);
