@@ -22,7 +22,11 @@ PKG_LIBS := $(shell pkg-config --libs simgrid libcjson 2>/dev/null)
 CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null)
 
-CFLAGS_ALL := -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
+# SAN: sanitizer flags for both compiling and linking (`make check-sanitize` sets them).
+SAN ?=
+LDFLAGS_ALL := $(SAN) $(LDFLAGS)
+
+CFLAGS_ALL := $(SAN) -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
 	$(OPT) -MMD -MP $(PKG_CFLAGS) -DPTOSIM_DATADIR='"$(CURDIR)/platforms"' $(CFLAGS)
 
 MODEL_SRC := $(sort $(wildcard model/*.c))
@@ -33,7 +37,8 @@ MODEL_OBJ := $(MODEL_SRC:%.c=$(BUILD)/%.o)
 SIM_OBJ := $(SIM_SRC:%.c=$(BUILD)/%.o)
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
 
-.PHONY: all check check-cluster run bench clean format lint chromium-dep cluster-dep install
+.PHONY: all check check-cluster check-sanitize fuzz fuzz-build run bench clean format lint chromium-dep \
+	cluster-dep install
 all: $(BUILD)/ptosim
 
 $(BUILD)/%.o: %.c
@@ -42,13 +47,14 @@ $(BUILD)/%.o: %.c
 
 $(BUILD)/tests/%.o: tests/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) $(CHECK_CFLAGS) -DPTOSIM_SRCDIR='"$(CURDIR)"' -c -o $@ $<
+	$(CC) $(CFLAGS_ALL) $(CHECK_CFLAGS) -DPTOSIM_SRCDIR='"$(CURDIR)"' -DPTOSIM_BIN='"$(CURDIR)/$(BUILD)/ptosim"' \
+		-c -o $@ $<
 
 $(BUILD)/ptosim: $(MODEL_OBJ) $(SIM_OBJ) $(BUILD)/sim/main.o
-	$(CC) -o $@ $^ $(PKG_LIBS) -lm -pthread
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(PKG_LIBS) -lm -pthread
 
 $(BUILD)/run_tests: $(TEST_OBJ) $(MODEL_OBJ) $(SIM_OBJ)
-	$(CC) -o $@ $^ $(PKG_LIBS) $(CHECK_LIBS) -lm -pthread
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(PKG_LIBS) $(CHECK_LIBS) -lm -pthread
 
 # model/ must stay free of SimGrid so its tests need no engine.
 lint:
@@ -70,6 +76,52 @@ check: lint chromium-dep cluster-dep $(BUILD)/ptosim $(BUILD)/run_tests
 
 check-cluster: cluster-dep $(BUILD)/ptosim
 	sh tests/cluster/test_cluster.sh $(BUILD)/ptosim
+
+# The binary and the tests built with ASan and UBSan into build-san/, then the
+# whole suite. ASan writes what it reports to build-san/asan.* instead of
+# stderr, so tests that compare stderr exactly still pass;
+# scripts/sanitize-report.sh fails the target on any report in those files but
+# SimGrid's known warning about its ucontext switches. A UBSan finding aborts
+# the process (status 134, its report on stderr), which no test expects: GCC's
+# libubsan ignores log_path.
+SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+check-sanitize: lint chromium-dep
+	@rm -f build-san/asan.*
+	$(MAKE) BUILD=build-san OPT='-O1 -g' SAN='$(SAN_FLAGS)' build-san/ptosim build-san/run_tests
+	ASAN_OPTIONS=log_path=$(CURDIR)/build-san/asan:detect_leaks=1:abort_on_error=0 \
+	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:abort_on_error=1 \
+	LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/lsan.supp \
+		./build-san/run_tests; rc=$$?; sh ./scripts/sanitize-report.sh build-san && exit $$rc
+
+# libFuzzer targets (clang) for the graph reader, the platform loader and the
+# import reader, built into build-fuzz/ with ASan and UBSan; `make fuzz` runs
+# each for FUZZ_SECONDS (600) from its seeds in tests/fuzz/seeds/ and fails
+# on a finding (scripts/fuzz.sh). clang and libFuzzer come from Debian
+# (scripts/install-deps.sh --fuzz) when missing.
+FUZZ_CC ?= clang
+FUZZ_SECONDS ?= 600
+FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined
+FUZZ_CFLAGS := -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -O1 -g \
+	-fno-omit-frame-pointer $(FUZZ_SAN) -fsanitize=fuzzer-no-link $(shell pkg-config --cflags libcjson 2>/dev/null) \
+	-DPTOSIM_DATADIR='"$(CURDIR)/platforms"'
+FUZZ_LIB_SRC := $(MODEL_SRC) sim/import.c
+FUZZ_LIB_OBJ := $(FUZZ_LIB_SRC:%.c=build-fuzz/%.o)
+FUZZ_TARGETS := graph platform import
+
+build-fuzz/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -c -o $@ $<
+
+build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzzutil.h $(FUZZ_LIB_OBJ)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB_OBJ) \
+		$(shell pkg-config --libs libcjson 2>/dev/null) -lm -pthread
+
+fuzz-build:
+	@sh ./scripts/install-deps.sh --fuzz
+	$(MAKE) $(FUZZ_TARGETS:%=build-fuzz/fuzz_%)
+
+fuzz: fuzz-build
+	sh ./scripts/fuzz.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 run: $(BUILD)/ptosim
 	./$(BUILD)/ptosim run traces/default.jsonl -o out/default --enable-chip-swimlane
@@ -98,7 +150,7 @@ install: $(BUILD)/ptosim
 	install -m 644 sim/ptosim.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/ptosim
 
 clean:
-	rm -rf $(BUILD) out
+	rm -rf $(BUILD) build-san build-fuzz out
 
 format:
 	clang-format -i model/*.c model/*.h sim/*.c sim/*.h tests/*.c tests/*.h

@@ -56,8 +56,8 @@ static void arm_watchdogs(chip *c)
     chip_schedule(c, kill, EV_DEVICE_KILL, 0, 0);
 }
 
-int chip_init(chip *c, const platform *p, const chip_config *cfg, const char *graph_path, char *err,
-              size_t errlen)
+/* Everything of a chip but its orchestrator. Returns 0, or -1 with a message in err (c freed). */
+static int chip_build(chip *c, const platform *p, const chip_config *cfg, char *err, size_t errlen)
 {
     memset(c, 0, sizeof(*c));
     occ_init(&c->occ);
@@ -181,7 +181,20 @@ int chip_init(chip *c, const platform *p, const chip_config *cfg, const char *gr
         if (!c->pf || pf_init(c->pf, cfg->perfetto_records) != 0)
             goto oom;
     }
-    if (orch_init(c, graph_path, err, errlen) != 0) {
+    return 0;
+oom:
+    snprintf(err, errlen, "out of memory while building the chip model");
+    chip_free(c);
+    return -1;
+}
+
+int chip_init_graph(chip *c, const platform *p, const chip_config *cfg, graph *g, char *err, size_t errlen)
+{
+    if (chip_build(c, p, cfg, err, errlen) != 0) {
+        graph_close(g);
+        return -1;
+    }
+    if (orch_init(c, g, err, errlen) != 0) {
         chip_free(c);
         return -1;
     }
@@ -191,10 +204,15 @@ int chip_init(chip *c, const platform *p, const chip_config *cfg, const char *gr
     for (int t = 0; t < c->nsched; t++)
         chip_schedule(c, 0, EV_SCHED_ITER, (uint32_t)t, c->threads[t].gen);
     return 0;
-oom:
-    snprintf(err, errlen, "out of memory while building the chip model");
-    chip_free(c);
-    return -1;
+}
+
+int chip_init(chip *c, const platform *p, const chip_config *cfg, const char *graph_path, char *err,
+              size_t errlen)
+{
+    graph g;
+    if (graph_open(&g, graph_path, err, errlen) != 0)
+        return -1;
+    return chip_init_graph(c, p, cfg, &g, err, errlen);
 }
 
 void chip_free(chip *c)
@@ -652,9 +670,16 @@ int chip_step(chip *c)
 
 chip_status chip_run(chip *c)
 {
-    while (chip_step(c))
+    while (chip_step(c)) {
+        if ((c->events & 0xfff) != 0)
+            continue;
+        if (c->stop && *c->stop) { /* every 4096 events: about a millisecond of host time */
+            c->stopped = true;
+            return c->status;
+        }
         if (c->on_progress && (c->events & 0xffff) == 0)
             c->on_progress(c, c->progress_arg);
+    }
     /* without a host collector the args dump is drained at once */
     if (c->dump_on && !c->dump.host)
         dump_flush(c, c->end_time, c->dump.killed, NULL, NULL);

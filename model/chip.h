@@ -3,6 +3,7 @@
 #ifndef PTOSIM_CHIP_H
 #define PTOSIM_CHIP_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -134,6 +135,8 @@ typedef struct chip {
     bool measure_idle;       /* accumulate idle_ready_ps (ptosim tune) */
     double idle_ready_ps[2]; /* per core type: idle cores x time while a task of the type was queued */
     void (*on_progress)(const struct chip *c, void *arg); /* called every 65536 events, or NULL */
+    const volatile sig_atomic_t *stop; /* non-zero: end the run at the next check (a signal), NULL = never */
+    bool stopped;                      /* the run was ended through stop, unfinished */
     void *progress_arg;
     task_ring rings[RING_COUNT];           /* task windows */
     ring_heap heaps[RING_COUNT];           /* heap rings */
@@ -209,6 +212,10 @@ void chip_config_defaults(chip_config *cfg, const platform *p);
 /* Builds a chip for a validated graph. Returns 0, or -1 with a message in err. */
 int chip_init(chip *c, const platform *p, const chip_config *cfg, const char *graph_path, char *err,
               size_t errlen);
+
+/* The same for a graph whose header is read (graph_open): the chip takes g
+ * over, on failure too, and the file is not opened again. */
+int chip_init_graph(chip *c, const platform *p, const chip_config *cfg, graph *g, char *err, size_t errlen);
 
 /* Frees everything. */
 void chip_free(chip *c);

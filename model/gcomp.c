@@ -76,7 +76,8 @@ void gcomp_hash_update(gcomp_hasher *h, const void *data, size_t n)
         memcpy(&w, p, 8);
         h->lane[h->nwords & 3] = mix(h->lane[h->nwords & 3], w);
     }
-    memcpy(h->tail, p, n);
+    if (n) /* p may be NULL for an empty input */
+        memcpy(h->tail, p, n);
     h->ntail = n;
 }
 
@@ -134,6 +135,8 @@ int gcomp_hash_file(const char *path, uint64_t *out)
 /* Writes and hashes the records gathered so far, then empties b. Returns 0 or -1. */
 static int flush_records(FILE *f, oprec_buf *b, gcomp_hasher *h)
 {
+    if (b->used == 0) /* b->buf is NULL before the first record */
+        return 0;
     gcomp_hash_update(h, b->buf, b->used);
     size_t n = fwrite(b->buf, 1, b->used, f);
     int ok = n == b->used;

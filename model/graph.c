@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "dtype.h"
 #include "jsonl.h"
@@ -113,9 +114,9 @@ static int check_keys(const graph *g, const cJSON *obj, const char *const *allow
     return 0;
 }
 
-/* Reads an integer field. A missing optional field leaves *out unchanged.
- * Integers may also be decimal strings (64-bit values lose precision as JSON
- * numbers above 2^53). */
+/* Reads an integer field: a JSON number (every field read here is far below
+ * 2^53, where doubles stop being exact). A missing optional field leaves *out
+ * unchanged. */
 static int get_int(const graph *g, const cJSON *obj, const char *key, const char *field, bool required,
                    int64_t min, int64_t max, int64_t *out, char *err, size_t errlen)
 {
@@ -125,22 +126,12 @@ static int get_int(const graph *g, const cJSON *obj, const char *key, const char
             return fail(g, err, errlen, field, "missing required field");
         return 0;
     }
-    int64_t x;
-    if (cJSON_IsNumber(v)) {
-        double d = v->valuedouble;
-        if (d != floor(d) || fabs(d) > 9.007199254740992e15)
-            return fail(g, err, errlen, field, "must be an integer, got %.17g", d);
-        x = (int64_t)d;
-    } else if (cJSON_IsString(v)) {
-        char *end;
-        errno = 0;
-        long long ll = strtoll(v->valuestring, &end, 10);
-        if (end == v->valuestring || *end || errno)
-            return fail(g, err, errlen, field, "must be an integer, got \"%s\"", v->valuestring);
-        x = ll;
-    } else {
-        return fail(g, err, errlen, field, "must be an integer, got %s", jtype(v));
-    }
+    if (!cJSON_IsNumber(v)) /* "1" is not 1: one type per field */
+        return fail(g, err, errlen, field, "must be an integer (a JSON number), got %s", jtype(v));
+    double d = v->valuedouble;
+    if (d != floor(d) || fabs(d) > 9.007199254740992e15)
+        return fail(g, err, errlen, field, "must be an integer, got %.17g", d);
+    int64_t x = (int64_t)d;
     if (x < min)
         return fail(g, err, errlen, field, "must be >= %" PRId64 ", got %" PRId64, min, x);
     if (x > max)
@@ -218,9 +209,13 @@ static int get_dims(const graph *g, const cJSON *v, const char *field, int64_t m
     {
         if (n == GRAPH_MAX_DIMS)
             return fail(g, err, errlen, field, "more than %d dimensions", GRAPH_MAX_DIMS);
-        if (!cJSON_IsNumber(it) || it->valuedouble != floor(it->valuedouble) ||
-            it->valuedouble < (double)min || it->valuedouble > 9.007199254740992e15)
-            return fail(g, err, errlen, field, "entries must be integers >= %" PRId64, min);
+        if (!cJSON_IsNumber(it))
+            return fail(g, err, errlen, field, "entries must be integers >= %" PRId64 ", got %s", min,
+                        jtype(it));
+        if (it->valuedouble != floor(it->valuedouble) || it->valuedouble < (double)min ||
+            it->valuedouble > 9.007199254740992e15)
+            return fail(g, err, errlen, field, "entries must be integers in [%" PRId64 ", 2^53], got %.17g",
+                        min, it->valuedouble);
         dims[n++] = (int64_t)it->valuedouble;
     }
     if (n == 0)
@@ -233,11 +228,11 @@ static int get_dtype(const graph *g, const cJSON *obj, const char *key, const ch
                      int *out, char *err, size_t errlen)
 {
     char name[32] = "";
+    if (!jget(obj, key) && !required)
+        return 0;
     if (get_str(g, obj, key, field, required, name, sizeof(name), err, errlen) != 0)
         return -1;
-    if (!name[0])
-        return 0;
-    int dt = dtype_parse(name);
+    int dt = dtype_parse(name); /* "" too: it is not FLOAT32 */
     if (dt < 0)
         return fail(g, err, errlen, field,
                     "unknown dtype '%s' (FLOAT32, FLOAT16, BFLOAT16, INT8..INT64, UINT8..UINT64, BOOL)",
@@ -492,12 +487,57 @@ static int ensure_tensor_slot(graph *g, int slot)
     return 0;
 }
 
-static uint64_t numel_of(const int64_t *shape, int ndim)
+/* *out = a * b when that is at most lim (< 2^64, so nothing wraps); false otherwise. */
+static bool mul_within(uint64_t a, uint64_t b, uint64_t lim, uint64_t *out)
 {
+    if ((a | b) >> 32 == 0) { /* the common case: no 64-bit wrap possible, no division */
+        *out = a * b;
+        return *out <= lim;
+    }
+    if (a && b > lim / a)
+        return false;
+    *out = a * b;
+    return true;
+}
+
+/* Elements of a shape (entries >= 1), or false when the dtype's bytes of
+ * them would pass GRAPH_MAX_BYTES. */
+static bool numel_within(const int64_t *shape, int ndim, int dtype, uint64_t *out)
+{
+    uint64_t size = dtype_size(dtype) > 0 ? (uint64_t)dtype_size(dtype) : 1;
     uint64_t n = 1;
     for (int i = 0; i < ndim; i++)
-        n *= (uint64_t)shape[i];
-    return n;
+        if (!mul_within(n, (uint64_t)shape[i], GRAPH_MAX_BYTES / size, &n))
+            return false;
+    *out = n;
+    return true;
+}
+
+/* The shape as "[a, b]" into buf, for messages. */
+static const char *shape_text(const int64_t *shape, int ndim, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < ndim && used < len; i++) {
+        int w = snprintf(buf + used, len - used, "%s%" PRId64, i ? ", " : "[", shape[i]);
+        if (w < 0)
+            break;
+        used += (size_t)w;
+    }
+    if (used + 2 <= len)
+        memcpy(buf + used, "]", 2);
+    return buf;
+}
+
+/* The shape's elements of dtype into *numel, or a "more than 2^53 bytes" error at field. */
+static int checked_numel(const graph *g, const int64_t *shape, int ndim, int dtype, const char *field,
+                         uint64_t *numel, char *err, size_t errlen)
+{
+    if (numel_within(shape, ndim, dtype, numel))
+        return 0;
+    char sh[160];
+    return fail(g, err, errlen, field, "%s x %s is more than 2^53 bytes (GRAPH_MAX_BYTES)",
+                shape_text(shape, ndim, sh, sizeof(sh)), dtype_name(dtype));
 }
 
 /* Parses the header line. */
@@ -562,8 +602,8 @@ static int parse_run_config(graph *g, const cJSON *rc, char *err, size_t errlen)
                                 vals[i]);
             for (int r = 0; r < 4; r++)
                 g->run_rings[k][r] = vals[list ? r : 0];
-        } else if (runcfg_ring_values((runcfg_knob)k, vals, nitems, list, g->run_rings[k], msg, sizeof(msg)) !=
-                   0) {
+        } else if (runcfg_ring_values((runcfg_knob)k, vals, nitems, list, g->run_rings[k], msg,
+                                      sizeof(msg)) != 0) {
             return fail(g, err, errlen, f, "%s", msg);
         }
         g->has_run_config = true;
@@ -589,6 +629,9 @@ static int parse_header(graph *g, const cJSON *h, char *err, size_t errlen)
                     GRAPH_VERSION);
     if (check_keys(g, h, keys, "", err, errlen) != 0)
         return -1;
+    const cJSON *desc = jget(h, "description");
+    if (desc && !cJSON_IsString(desc))
+        return fail(g, err, errlen, "description", "must be a string, got %s", jtype(desc));
     if (get_str(g, h, "name", "name", true, g->name, sizeof(g->name), err, errlen) != 0)
         return -1;
     for (const char *c = g->name; *c; c++)
@@ -689,6 +732,7 @@ static int parse_header(graph *g, const cJSON *h, char *err, size_t errlen)
         int slot = strtab_intern(&g->tensor_names, name);
         if (slot < 0 || ensure_tensor_slot(g, slot) != 0)
             return fail(g, err, errlen, f, "out of memory");
+        g->nexternal = slot + 1; /* counted now: graph_close frees its data when a later tensor fails */
         graph_tensor *gt = &g->tensors[slot];
         snprintf(f, sizeof(f), "tensors[%d].dtype", i);
         if (get_dtype(g, t, "dtype", f, true, &gt->dtype, err, errlen) != 0)
@@ -697,9 +741,9 @@ static int parse_header(graph *g, const cJSON *h, char *err, size_t errlen)
         const cJSON *sh = jget(t, "shape");
         if (!sh)
             return fail(g, err, errlen, f, "missing required field");
-        if (get_dims(g, sh, f, 1, gt->shape, &gt->ndim, err, errlen) != 0)
+        if (get_dims(g, sh, f, 1, gt->shape, &gt->ndim, err, errlen) != 0 ||
+            checked_numel(g, gt->shape, gt->ndim, gt->dtype, f, &gt->numel, err, errlen) != 0)
             return -1;
-        gt->numel = numel_of(gt->shape, gt->ndim);
         gt->storage_numel = gt->numel;
         int64_t ver = 0;
         snprintf(f, sizeof(f), "tensors[%d].version", i);
@@ -707,19 +751,29 @@ static int parse_header(graph *g, const cJSON *h, char *err, size_t errlen)
             return -1;
         gt->version = (int32_t)ver;
         const cJSON *a = jget(t, "addr");
-        uint64_t bytes = gt->numel * (uint64_t)dtype_size(gt->dtype);
+        uint64_t bytes = gt->numel * (uint64_t)dtype_size(gt->dtype); /* <= GRAPH_MAX_BYTES */
         if (a) {
             snprintf(f, sizeof(f), "tensors[%d].addr", i);
             if (get_u64(g, a, f, &gt->addr, err, errlen) != 0)
                 return -1;
             if (gt->addr == 0)
                 return fail(g, err, errlen, f, "must not be 0");
+            if (bytes && gt->addr > UINT64_MAX - (bytes - 1))
+                return fail(g, err, errlen, f,
+                            "0x%" PRIx64 " + %" PRIu64 " bytes runs past the end of the 64-bit address space",
+                            gt->addr, bytes);
         } else {
+            uint64_t span =
+                bytes ? (bytes + AUTO_ADDR_ALIGN - 1) / AUTO_ADDR_ALIGN * AUTO_ADDR_ALIGN : AUTO_ADDR_ALIGN;
+            if (g->next_auto_addr > UINT64_MAX - span) {
+                snprintf(f, sizeof(f), "tensors[%d]", i);
+                return fail(g, err, errlen, f,
+                            "no room left for it in the 64-bit address space after the tensors before it "
+                            "(give \"addr\")");
+            }
             gt->auto_addr = true;
             gt->addr = g->next_auto_addr;
-            g->next_auto_addr += (bytes + AUTO_ADDR_ALIGN - 1) / AUTO_ADDR_ALIGN * AUTO_ADDR_ALIGN;
-            if (bytes == 0)
-                g->next_auto_addr += AUTO_ADDR_ALIGN;
+            g->next_auto_addr += span;
         }
         gt->external = true;
         gt->defined_line = 1;
@@ -768,7 +822,7 @@ static int bind_output(graph *g, const char *name, const graph_arg *a, const cha
     gt->dtype = a->dtype;
     gt->ndim = a->ndim;
     memcpy(gt->shape, a->shape, sizeof(gt->shape));
-    gt->numel = numel_of(a->shape, a->ndim);
+    numel_within(a->shape, a->ndim, a->dtype, &gt->numel); /* checked in parse_new_tensor */
     gt->storage_numel = a->buffer_numel;
     gt->addr = 0;
     gt->version = 0;
@@ -803,15 +857,17 @@ static int parse_new_tensor(graph *g, const cJSON *o, const char *path, const ch
     const cJSON *sh = jget(o, "shape");
     if (!sh)
         return fail(g, err, errlen, f, "missing required field");
-    if (get_dims(g, sh, f, 1, a->shape, &a->ndim, err, errlen) != 0)
+    uint64_t numel;
+    if (get_dims(g, sh, f, 1, a->shape, &a->ndim, err, errlen) != 0 ||
+        checked_numel(g, a->shape, a->ndim, a->dtype, f, &numel, err, errlen) != 0)
         return -1;
-    int64_t s = 1;
+    int64_t s = 1; /* every partial product is at most numel */
     for (int d = a->ndim - 1; d >= 0; d--) {
         a->strides[d] = s;
         s *= a->shape[d];
     }
     a->start_offset = 0;
-    a->buffer_numel = created_storage_numel(numel_of(a->shape, a->ndim), a->dtype);
+    a->buffer_numel = created_storage_numel(numel, a->dtype);
     a->tensor = -1;
     return 0;
 }
@@ -844,12 +900,17 @@ static int parse_view(graph *g, const cJSON *o, const char *path, graph_arg *a, 
         a->ndim = gt->ndim;
         memcpy(a->shape, gt->shape, sizeof(a->shape));
     }
-    /* default strides: the buffer's row-major strides when ranks agree */
+    uint64_t view_numel;
+    if (checked_numel(g, a->shape, a->ndim, a->dtype, f, &view_numel, err, errlen) != 0)
+        return -1;
+    /* default strides: the buffer's row-major strides when ranks agree;
+     * beyond GRAPH_MAX_BYTES they stop growing, and the view cannot fit */
     const int64_t *base_shape = a->ndim == gt->ndim ? gt->shape : a->shape;
-    int64_t s = 1;
+    uint64_t s = 1;
     for (int d = a->ndim - 1; d >= 0; d--) {
-        a->strides[d] = s;
-        s *= base_shape[d];
+        a->strides[d] = (int64_t)s;
+        if (!mul_within(s, (uint64_t)base_shape[d], GRAPH_MAX_BYTES, &s))
+            s = GRAPH_MAX_BYTES + 1;
     }
     const cJSON *st = jget(o, "strides");
     if (st) {
@@ -875,16 +936,33 @@ static int parse_view(graph *g, const cJSON *o, const char *path, graph_arg *a, 
             return -1;
         if (n != a->ndim)
             return fail(g, err, errlen, f, "has %d entries but the view has %d dimensions", n, a->ndim);
-        for (int d = 0; d < n; d++)
-            a->start_offset += (uint64_t)tmp[d] * (uint64_t)a->strides[d];
+        for (int d = 0; d < n; d++) {
+            uint64_t step;
+            if (!mul_within((uint64_t)tmp[d], (uint64_t)a->strides[d], GRAPH_MAX_BYTES, &step) ||
+                (a->start_offset += step) > GRAPH_MAX_BYTES)
+                return fail(g, err, errlen, path,
+                            "view origin is past element 2^53 but tensor '%s' has %" PRIu64 " elements", name,
+                            gt->numel);
+        }
     } else if (so) {
         join_field(f, sizeof(f), path, "start_offset");
+        if (!cJSON_IsNumber(so)) /* an element offset, below 2^53: only addresses may be strings */
+            return fail(g, err, errlen, f, "must be a non-negative integer, got %s", jtype(so));
         if (get_u64(g, so, f, &a->start_offset, err, errlen) != 0)
             return -1;
     }
+    /* start <= 2^53 and each term <= 2^53: the sum of at most six stays far below 2^64 */
     uint64_t last = a->start_offset;
-    for (int d = 0; d < a->ndim; d++)
-        last += (uint64_t)(a->shape[d] - 1) * (uint64_t)a->strides[d];
+    bool beyond = a->start_offset > GRAPH_MAX_BYTES;
+    for (int d = 0; d < a->ndim && !beyond; d++) {
+        uint64_t step;
+        beyond = !mul_within((uint64_t)(a->shape[d] - 1), (uint64_t)a->strides[d], GRAPH_MAX_BYTES, &step);
+        last += step;
+    }
+    if (beyond)
+        return fail(g, err, errlen, path,
+                    "view reaches past element 2^53 but tensor '%s' has %" PRIu64 " elements", name,
+                    gt->numel);
     if (last >= gt->numel)
         return fail(g, err, errlen, path,
                     "view reaches element %" PRIu64 " but tensor '%s' has %" PRIu64 " elements", last, name,
@@ -996,8 +1074,7 @@ static int parse_args(graph *g, const cJSON *args, graph_op *op, char *err, size
                     "only outputs (out, inout, out_existing) give data: an input shows what its tensor "
                     "holds");
             uint64_t n = 1;
-            for (int d2 = 0; d2 < a->ndim; d2++)
-                n *= (uint64_t)a->shape[d2];
+            numel_within(a->shape, a->ndim, a->dtype, &n); /* checked with the view */
             if (get_data(g, dv, f, n, true, &a->ndata, &data_off[op->nargs], err, errlen) != 0)
                 return -1;
         }
@@ -1031,8 +1108,11 @@ static const graph_kernel *resolve_kernel(graph *g, const cJSON *v, const char *
         return NULL;
     }
     if (cJSON_IsNumber(v) && v->valuedouble == floor(v->valuedouble)) {
-        const graph_kernel *k = graph_kernel_by_id(g, (int)v->valuedouble);
-        if (k && v->valuedouble >= 0)
+        /* range first: casting a double beyond int is undefined */
+        const graph_kernel *k = v->valuedouble >= 0 && v->valuedouble < GRAPH_MAX_FUNC_ID
+                                    ? graph_kernel_by_id(g, (int)v->valuedouble)
+                                    : NULL;
+        if (k)
             return k;
         fail(g, err, errlen, field, "unknown kernel id %.17g (not in the header's kernel table)",
              v->valuedouble);
@@ -1340,26 +1420,35 @@ static int parse_op(graph *g, const cJSON *line, graph_op *op, char *err, size_t
 static ssize_t next_line(graph *g)
 {
     for (;;) {
-        char *start = g->rbuf + g->rpos;
+        char *start = g->rbuf ? g->rbuf + g->rpos : NULL; /* no buffer before the first read */
         char *nl = g->rpos < g->rlen ? memchr(start, '\n', g->rlen - g->rpos) : NULL;
         size_t n;
         if (nl) {
             n = (size_t)(nl - start);
+            if (n > GRAPH_MAX_LINE) {
+                g->too_long = true;
+                return -1;
+            }
             g->rpos += n + 1;
         } else if (!g->reof) {
             /* keep the partial line, make room, read more */
             size_t keep = g->rlen - g->rpos;
+            if (keep > GRAPH_MAX_LINE) { /* /dev/zero, or a file that is no graph */
+                g->too_long = true;
+                return -1;
+            }
             if (keep + GRAPH_READ_BLOCK + 1 > g->rcap) {
                 size_t cap = g->rcap ? g->rcap * 2 : 2 * GRAPH_READ_BLOCK + 1;
                 while (keep + GRAPH_READ_BLOCK + 1 > cap)
                     cap *= 2;
                 char *p = malloc(cap);
                 if (!p) {
-                    errno = ENOMEM;
+                    g->rerrno = ENOMEM;
                     g->rerror = true;
                     return -1;
                 }
-                memcpy(p, start, keep);
+                if (keep)
+                    memcpy(p, start, keep);
                 free(g->rbuf);
                 g->rbuf = p;
                 g->rcap = cap;
@@ -1372,7 +1461,8 @@ static ssize_t next_line(graph *g)
             size_t got = fread(g->rbuf + keep, 1, GRAPH_READ_BLOCK, g->f);
             g->rlen += got;
             if (got < GRAPH_READ_BLOCK) {
-                if (g->rerror) {
+                if (ferror(g->f)) { /* not the end: a read failed (EIO, EISDIR, ...) */
+                    g->rerrno = errno;
                     g->rerror = true;
                     return -1;
                 }
@@ -1381,6 +1471,10 @@ static ssize_t next_line(graph *g)
             continue;
         } else if (g->rpos < g->rlen) {
             n = g->rlen - g->rpos; /* last line without a newline */
+            if (n > GRAPH_MAX_LINE) {
+                g->too_long = true;
+                return -1;
+            }
             g->rpos = g->rlen;
         } else {
             return -1;
@@ -1446,21 +1540,40 @@ static void install_hooks(void)
 /* Parses g->linebuf as one JSON value. */
 static cJSON *parse_line(graph *g, ssize_t n, char *err, size_t errlen)
 {
-    const char *end = NULL;
+    jsonl_error je;
     if (!arena) {
         arena = malloc(ARENA_BYTES);
         pthread_setspecific(arena_key, arena);
     }
     arena_used = 0;
     arena_on = true;
-    cJSON *j = jsonl_parse(g->linebuf, (size_t)n, &end);
+    cJSON *j = jsonl_parse(g->linebuf, (size_t)n, &je);
     arena_on = false;
     if (!j) {
-        const char *at = end; /* the error position (cJSON_GetErrorPtr is shared between threads) */
+        const char *at = je.at; /* the error position (cJSON_GetErrorPtr is shared between threads) */
         long col = at && at >= g->linebuf && at <= g->linebuf + n ? (long)(at - g->linebuf) + 1 : 1;
-        fail(g, err, errlen, "json", "not valid JSON (error near column %ld)", col);
+        if (je.what)
+            fail(g, err, errlen, je.path[0] ? je.path : "json", "%s (column %ld)", je.what, col);
+        else
+            fail(g, err, errlen, "json", "not valid JSON (error near column %ld)", col);
     }
     return j;
+}
+
+/* The message of a failed read or an endless line, if next_line stopped on one. */
+static bool stream_error(graph *g, char *err, size_t errlen)
+{
+    if (g->rerror) {
+        snprintf(err, errlen, "%s: read error: %s", g->path, strerror(g->rerrno));
+        return true;
+    }
+    if (g->too_long) {
+        g->line++; /* the line being read */
+        fail(g, err, errlen, "json", "line is longer than %d MiB (GRAPH_MAX_LINE): not a graph file?",
+             GRAPH_MAX_LINE >> 20);
+        return true;
+    }
+    return false;
 }
 
 int graph_open(graph *g, const char *path, char *err, size_t errlen)
@@ -1478,10 +1591,18 @@ int graph_open(graph *g, const char *path, char *err, size_t errlen)
         snprintf(err, errlen, "%s: cannot open graph file: %s", path, strerror(errno));
         return -1;
     }
+    struct stat st;
+    if (fstat(fileno(g->f), &st) == 0 && S_ISDIR(st.st_mode)) {
+        snprintf(err, errlen, "%s: is a directory, not a graph file", path);
+        graph_close(g);
+        return -1;
+    }
     ssize_t n = next_line(g);
     if (n < 0) {
-        g->line = 1;
-        fail(g, err, errlen, "ptosim_graph", "empty file (line 1 must be the graph header)");
+        if (!stream_error(g, err, errlen)) {
+            g->line = 1;
+            fail(g, err, errlen, "ptosim_graph", "empty file (line 1 must be the graph header)");
+        }
         graph_close(g);
         return -1;
     }
@@ -1497,10 +1618,8 @@ int graph_next(graph *g, graph_op *op, char *err, size_t errlen)
 {
     ssize_t n = next_line(g);
     if (n < 0) {
-        if (g->rerror) {
-            snprintf(err, errlen, "%s: read error: %s", g->path, strerror(errno));
+        if (stream_error(g, err, errlen))
             return -1;
-        }
         if (g->scope_depth > 0) {
             long end_line = g->line;
             g->line = g->scope_lines[g->scope_depth - 1];
@@ -1521,6 +1640,80 @@ int graph_next(graph *g, graph_op *op, char *err, size_t errlen)
     g->nops++;
     op->byte_end = g->rbase + g->rpos;
     return 1;
+}
+
+/* Moves the file and its read buffer from `from` to `to`. */
+static void move_stream(graph *to, graph *from)
+{
+    to->f = from->f;
+    to->rbuf = from->rbuf;
+    to->rcap = from->rcap;
+    to->rlen = from->rlen;
+    to->rpos = from->rpos;
+    to->rbase = from->rbase;
+    to->reof = from->reof;
+    to->rerror = from->rerror;
+    to->rerrno = from->rerrno;
+    to->too_long = from->too_long;
+    to->line = from->line;
+    from->f = NULL;
+    from->rbuf = NULL;
+    from->rcap = from->rlen = from->rpos = 0;
+    from->reof = true; /* reads nothing more */
+}
+
+int graph_handover(graph *from, graph *to)
+{
+    *to = *from;
+    /* what stays shared would be freed twice: copy it */
+    to->kernels = NULL;
+    to->tensors = NULL;
+    to->label_line = NULL;
+    to->databuf = NULL;
+    to->depbuf = NULL;
+    to->labels_cap = to->datalen = to->datacap = to->depcap = 0;
+    to->f = NULL;
+    to->rbuf = NULL;
+    strtab_init(&to->tensor_names);
+    strtab_init(&to->labels);
+    to->kernels = malloc((from->nkernels ? (size_t)from->nkernels : 1) * sizeof(*to->kernels));
+    to->tensors = calloc(from->tensors_cap ? from->tensors_cap : 1, sizeof(*to->tensors));
+    bool ok = to->kernels && to->tensors;
+    if (ok) {
+        if (from->nkernels) /* memcpy from NULL is undefined even for 0 bytes */
+            memcpy(to->kernels, from->kernels, (size_t)from->nkernels * sizeof(*to->kernels));
+        if (from->tensors_cap)
+            memcpy(to->tensors, from->tensors, from->tensors_cap * sizeof(*to->tensors));
+        for (size_t i = 0; i < from->tensors_cap; i++) { /* the reader never looks at header data */
+            to->tensors[i].data = NULL;
+            to->tensors[i].ndata = 0;
+        }
+    }
+    /* interned in slot order, the names keep their slots */
+    for (size_t i = 0; ok && i < from->tensor_names.count; i++)
+        ok = strtab_intern(&to->tensor_names, strtab_key(&from->tensor_names, (int)i)) == (int)i;
+    for (size_t i = 0; ok && i < from->labels.count; i++)
+        ok = strtab_intern(&to->labels, strtab_key(&from->labels, (int)i)) == (int)i;
+    if (ok && from->labels_cap) {
+        to->label_line = malloc(from->labels_cap * sizeof(*to->label_line));
+        ok = to->label_line != NULL;
+        if (ok) {
+            memcpy(to->label_line, from->label_line, from->labels_cap * sizeof(*to->label_line));
+            to->labels_cap = from->labels_cap;
+        }
+    }
+    if (!ok) {
+        graph_close(to);
+        return -1;
+    }
+    move_stream(to, from);
+    return 0;
+}
+
+void graph_handback(graph *from, graph *to)
+{
+    move_stream(from, to);
+    graph_close(to);
 }
 
 void graph_close(graph *g)

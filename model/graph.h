@@ -21,6 +21,12 @@
 #define GRAPH_SITE_MAX 64
 #define GRAPH_ERR_MAX 1024
 #define GRAPH_READ_BLOCK (1 << 20) /* bytes per read of the graph file */
+#define GRAPH_MAX_LINE (16 << 20)  /* longest line: a file without newlines must not fill memory */
+/* The most bytes a tensor or a view may span: far beyond any device memory,
+ * exact in a double (the outputs are JSON), and small enough that no sum of a
+ * task's 32 buffers, no address plus size and no element offset can wrap
+ * 64 bits. Every size the reader computes from input is checked against it. */
+#define GRAPH_MAX_BYTES (1ULL << 53)
 
 /* Core type of a kernel. */
 typedef enum { CORE_AIC = 0, CORE_AIV = 1 } core_type;
@@ -146,7 +152,9 @@ typedef struct graph {
     char *rbuf;                            /* read buffer: blocks of the file */
     size_t rcap, rlen, rpos;               /* its capacity, bytes in it, next unread byte */
     uint64_t rbase;                        /* file offset of rbuf[0] */
-    bool reof, rerror;                     /* end of file reached; a read failed (errno) */
+    bool reof, rerror;                     /* end of file reached; a read failed (rerrno) */
+    int rerrno;                            /* errno of the failed read */
+    bool too_long;                         /* a line ran past GRAPH_MAX_LINE */
     char *linebuf;                         /* current line, inside rbuf */
     long line;                             /* last line read */
     char name[GRAPH_NAME_MAX];             /* graph name (used in file names) */
@@ -176,8 +184,19 @@ typedef struct graph {
 } graph;
 
 /* Opens a graph file and reads its header. Returns 0, or -1 with
- * "FILE:LINE: field: what is wrong" in err. */
+ * "FILE:LINE: field: what is wrong" in err. The file is opened once and read
+ * front to back, so a FIFO or a pipe works. */
 int graph_open(graph *g, const char *path, char *err, size_t errlen);
+
+/* Moves the rest of from's file (everything past the header) to `to`, with
+ * its own copy of what the header declared, so another thread can read on
+ * while from keeps its header for lookups; from reads no more lines. Returns
+ * 0, or -1 when out of memory (from unchanged). */
+int graph_handover(graph *from, graph *to);
+
+/* Undoes graph_handover before `to` read anything: the file goes back to
+ * from, and `to` is closed. */
+void graph_handback(graph *from, graph *to);
 
 /* Reads the next operation into *op. Returns 1 for an op, 0 at a clean end of
  * file, -1 with a message in err for malformed input (including a scope left

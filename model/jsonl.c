@@ -1,19 +1,96 @@
-/* jsonl.c - strict recursive-descent JSON into cJSON nodes: integers without strtod, no locale lookups. */
+/* jsonl.c - strict recursive-descent JSON into cJSON nodes: integers without strtod, no locale lookups,
+ * duplicate keys, bad UTF-8 and out-of-range numbers refused. */
 #include "jsonl.h"
 
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define MAX_DEPTH 1000 /* cJSON's nesting limit */
 
+/* The member being parsed at one nesting level, for the path in a message. */
+typedef struct level {
+    bool object;     /* the container is an object */
+    const char *key; /* the member's key (objects; NULL while the key is read) */
+    int index;       /* the member's index (arrays) */
+} level;
+
 typedef struct parser {
-    const char *p, *end;
-    const char *err;
-    int depth;
+    const char *p, *end;       /* next byte, end of input */
+    const char *err;           /* first offending byte once failed */
+    const char *what;          /* why, when not plain bad syntax */
+    int depth;                 /* open containers */
+    level at[MAX_DEPTH + 2];   /* at[d]: the member of the container at depth d being parsed */
+    char path[JSONL_PATH_MAX]; /* at[] as text, filled when `what` is set */
 } parser;
+
+/* Records a failure at q with reason what, and the path of the member being parsed. */
+static void refuse(parser *ps, const char *q, const char *what)
+{
+    ps->err = q;
+    ps->what = what;
+    size_t len = 0;
+    ps->path[0] = '\0';
+    for (int d = 1; d <= ps->depth && len + 16 < sizeof(ps->path); d++) {
+        int w = 0;
+        if (ps->at[d].key)
+            w = snprintf(ps->path + len, sizeof(ps->path) - len, "%s%s", len ? "." : "", ps->at[d].key);
+        else if (!ps->at[d].object)
+            w = snprintf(ps->path + len, sizeof(ps->path) - len, "[%d]", ps->at[d].index);
+        if (w < 0)
+            break;
+        len += (size_t)w;
+        if (len >= sizeof(ps->path))
+            len = sizeof(ps->path) - 1;
+    }
+}
+
+/* Is s[0..n) well-formed UTF-8 (no overlong forms, surrogates or code points past U+10FFFF)? */
+static bool utf8_ok(const unsigned char *s, size_t n, size_t *bad)
+{
+    size_t i = 0;
+    while (i < n) {
+        unsigned c = s[i];
+        if (c < 0x80) {
+            i++;
+            continue;
+        }
+        size_t len;
+        unsigned lo = 0x80, hi = 0xBF; /* the range of the second byte */
+        if (c >= 0xC2 && c <= 0xDF)
+            len = 2;
+        else if (c >= 0xE0 && c <= 0xEF) {
+            len = 3;
+            if (c == 0xE0)
+                lo = 0xA0; /* overlong */
+            if (c == 0xED)
+                hi = 0x9F; /* surrogates */
+        } else if (c >= 0xF0 && c <= 0xF4) {
+            len = 4;
+            if (c == 0xF0)
+                lo = 0x90; /* overlong */
+            if (c == 0xF4)
+                hi = 0x8F; /* past U+10FFFF */
+        } else {
+            *bad = i;
+            return false;
+        }
+        if (i + len > n || s[i + 1] < lo || s[i + 1] > hi) {
+            *bad = i;
+            return false;
+        }
+        for (size_t k = 2; k < len; k++)
+            if ((s[i + k] & 0xC0) != 0x80) {
+                *bad = i;
+                return false;
+            }
+        i += len;
+    }
+    return true;
+}
 
 static cJSON *node(parser *ps, int type)
 {
@@ -57,12 +134,14 @@ static char *string(parser *ps)
 {
     const char *s = ++ps->p;
     bool plain = true;
+    unsigned char high = 0; /* any byte >= 0x80: check the UTF-8 */
     while (ps->p < ps->end && *ps->p != '"') {
         unsigned char c = (unsigned char)*ps->p;
         if (c < 0x20) {
             ps->err = ps->p;
             return NULL;
         }
+        high |= c;
         if (c == '\\') {
             plain = false;
             ps->p++;
@@ -73,7 +152,11 @@ static char *string(parser *ps)
         ps->err = ps->p;
         return NULL;
     }
-    size_t len = (size_t)(ps->p - s);
+    size_t len = (size_t)(ps->p - s), bad;
+    if ((high & 0x80) && !utf8_ok((const unsigned char *)s, len, &bad)) {
+        refuse(ps, s + bad, "invalid UTF-8 in a string");
+        return NULL;
+    }
     char *out = cJSON_malloc(len + 1);
     if (!out) {
         ps->err = s;
@@ -130,6 +213,14 @@ static char *string(parser *ps)
                 }
                 q += 6;
                 cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+            } else if (cp >= 0xDC00 && cp <= 0xDFFF) {
+                refuse(ps, q - 5, "a lone surrogate \\u escape is not a character");
+                cJSON_free(out);
+                return NULL;
+            } else if (cp == 0) {
+                refuse(ps, q - 5, "\\u0000 would cut the string short");
+                cJSON_free(out);
+                return NULL;
             }
             if (cp < 0x80) {
                 *o++ = (char)cp;
@@ -237,6 +328,11 @@ static cJSON *number(parser *ps)
             free(big);
         }
     }
+    if (!isfinite(d)) { /* 1e999: strtod's HUGE_VAL */
+        refuse(ps, s, "number out of range");
+        cJSON_free(n);
+        return NULL;
+    }
     n->valuedouble = d;
     /* what cJSON stores: the value saturated to int */
     n->valueint = d >= 2147483647.0 ? 2147483647 : d <= -2147483648.0 ? -2147483647 - 1 : (int)d;
@@ -273,9 +369,15 @@ static cJSON *container(parser *ps, bool object)
         return n;
     }
     cJSON *last = NULL;
+    level *lv = &ps->at[ps->depth];
+    lv->object = object;
+    lv->key = NULL;
+    lv->index = 0;
     for (;;) {
         char *key = NULL;
         if (object) {
+            const char *key_at = ps->p;
+            lv->key = NULL; /* a bad key is reported at the object */
             if (ps->p >= ps->end || *ps->p != '"') {
                 ps->err = ps->p;
                 cJSON_Delete(n);
@@ -285,6 +387,15 @@ static cJSON *container(parser *ps, bool object)
                 cJSON_Delete(n);
                 return NULL;
             }
+            lv->key = key;
+            /* a second value under one key would be silently dropped by every lookup */
+            for (const cJSON *k = n->child; k; k = k->next)
+                if (k->string[0] == key[0] && strcmp(k->string, key) == 0) {
+                    refuse(ps, key_at, "duplicate key");
+                    cJSON_free(key);
+                    cJSON_Delete(n);
+                    return NULL;
+                }
             ws(ps);
             if (ps->p >= ps->end || *ps->p != ':') {
                 ps->err = ps->p;
@@ -313,6 +424,7 @@ static cJSON *container(parser *ps, bool object)
         ws(ps);
         if (ps->p < ps->end && *ps->p == ',') {
             ps->p++;
+            lv->index++;
             ws(ps);
             continue;
         }
@@ -361,9 +473,13 @@ static cJSON *value(parser *ps)
     }
 }
 
-cJSON *jsonl_parse(const char *s, size_t n, const char **err_at)
+cJSON *jsonl_parse(const char *s, size_t n, jsonl_error *e)
 {
-    parser ps = {.p = s, .end = s + n};
+    parser ps;
+    ps.p = s;
+    ps.end = s + n;
+    ps.err = ps.what = NULL;
+    ps.depth = 0;
     ws(&ps);
     cJSON *v = value(&ps);
     if (v) {
@@ -374,7 +490,26 @@ cJSON *jsonl_parse(const char *s, size_t n, const char **err_at)
             v = NULL;
         }
     }
-    if (!v && err_at)
-        *err_at = ps.err ? ps.err : ps.p;
+    if (!v && e) {
+        e->at = ps.err ? ps.err : ps.p;
+        e->what = ps.what;
+        if (ps.what)
+            memcpy(e->path, ps.path, sizeof(e->path));
+        else
+            e->path[0] = '\0';
+    }
     return v;
+}
+
+void jsonl_where(const char *s, const char *at, long *line, long *col)
+{
+    long l = 1;
+    const char *bol = s;
+    for (const char *q = s; q < at; q++)
+        if (*q == '\n') {
+            l++;
+            bol = q + 1;
+        }
+    *line = l;
+    *col = (long)(at - bol) + 1;
 }

@@ -72,13 +72,13 @@ static void sample_scope(chip *c, bool begin)
     scopestats_add(&c->ss, &x);
 }
 
-int orch_init(chip *c, const char *graph_path, char *err, size_t errlen)
+int orch_init(chip *c, graph *g, char *err, size_t errlen)
 {
     orch *o = &c->orch;
     memset(o, 0, sizeof(*o));
     o->anchor = PS_NEVER;
-    if (graph_open(&o->g, graph_path, err, errlen) != 0)
-        return -1;
+    o->g = *g;
+    memset(g, 0, sizeof(*g)); /* the caller's copy must not close the file */
     if (c->cfg.worker)
         worker_place(c->cfg.worker, c->cfg.worker_program, &o->g);
     /* the graph's lines were checked when it was compiled: only the header is read here */
@@ -102,8 +102,16 @@ int orch_finish_reading(orch *o, char *err, size_t errlen)
 {
     if (o->gcur.gc)
         return 0; /* every line was checked when the graph was compiled */
-    if (!o->ra)
-        return graph_validate(o->g.path, err, errlen);
+    if (!o->ra) { /* read the rest here, from where the run stopped */
+        if (o->read_err[0]) {
+            snprintf(err, errlen, "%s", o->read_err);
+            return -1;
+        }
+        int rc;
+        while ((rc = graph_next(&o->g, o->op, err, errlen)) == 1)
+            ;
+        return rc;
+    }
     int rc = readahead_finish(o->ra, err, errlen);
     o->ra = NULL;
     return rc;
@@ -858,6 +866,8 @@ void orch_on_step(chip *c, ps_t t)
                      : o->ra    ? readahead_next(o->ra, &o->g, o->op, err, sizeof(err))
                                 : graph_next(&o->g, o->op, err, sizeof(err));
             if (rc < 0) {
+                if (!o->ra) /* orch_finish_reading gives it again */
+                    snprintf(o->read_err, sizeof(o->read_err), "%s", err);
                 chip_error(c, "%s", err);
                 return;
             }

@@ -97,10 +97,12 @@ typedef struct orch {
     uint64_t *labels; /* label slot -> task id */
     size_t labels_cap;
     ps_t end_time; /* when orchestration finished */
+    char read_err[GRAPH_ERR_MAX]; /* the graph error that stopped the run, when read on this thread */
 } orch;
 
-/* Opens the graph and begins the root scope. Returns 0, or -1 with a message in err. */
-int orch_init(struct chip *c, const char *graph_path, char *err, size_t errlen);
+/* Takes over the open graph g (its header read; g is left empty) and begins
+ * the root scope. Returns 0, or -1 with a message in err. */
+int orch_init(struct chip *c, graph *g, char *err, size_t errlen);
 
 /* Frees everything. */
 /* Waits until every line of the graph has been checked (the reader goes on

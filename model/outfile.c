@@ -89,7 +89,7 @@ int outfile_copy(FILE *from, FILE *to)
 {
     char buf[1 << 16];
     size_t n;
-    if (fflush(from) != 0 || fseek(from, 0, SEEK_SET) != 0)
+    if (ferror(from) || fflush(from) != 0 || fseek(from, 0, SEEK_SET) != 0) /* a write to it failed */
         return -1;
     while ((n = fread(buf, 1, sizeof(buf), from)) > 0)
         if (fwrite(buf, 1, n, to) != n)

@@ -5,11 +5,14 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "jsonl.h"
 #include "readall.h"
+#include "strint.h"
 
 typedef enum { PT_INT, PT_DOUBLE } param_type;
 
@@ -231,15 +234,19 @@ static int parse_value(const param_def *d, const char *text, double *out, char *
     char *end = NULL;
     errno = 0;
     if (d->type == PT_INT) {
-        long long v = strtoll(text, &end, 10);
-        if (end == text || *end != '\0' || errno) {
-            snprintf(err, errlen, "'%s' is not an integer", text);
+        int64_t v;
+        strint_status st = strint_parse(text, INT64_MIN, INT64_MAX, &v);
+        if (st != STRINT_OK) {
+            snprintf(err, errlen, st == STRINT_SYNTAX ? "'%s' is not an integer" : "%s is out of range",
+                     text);
             return -1;
         }
         *out = (double)v;
     } else {
-        double v = strtod(text, &end);
-        if (end == text || *end != '\0' || errno) {
+        /* as strict as strint about the start: no blanks, no '+' */
+        bool starts = (text[0] >= '0' && text[0] <= '9') || text[0] == '-' || text[0] == '.';
+        double v = starts ? strtod(text, &end) : 0;
+        if (!starts || end == text || *end != '\0' || errno) {
             snprintf(err, errlen, "'%s' is not a number", text);
             return -1;
         }
@@ -342,11 +349,28 @@ static int load_depth(platform *p, const char *name_or_file, const char *dir, co
         return -1;
     }
     int rc = -1;
-    cJSON *root = cJSON_ParseWithLength(text, len);
+    /* the graph reader's strict parser: a parameter given twice is an error, not the first one winning */
+    jsonl_error je;
+    cJSON *root = jsonl_parse(text, len, &je);
     char fdir[PLATFORM_PATH_MAX];
     dir_of(path, fdir, sizeof(fdir));
-    if (!root || !cJSON_IsObject(root)) {
+    if (!root) {
+        long line, col;
+        jsonl_where(text, je.at, &line, &col);
+        if (je.what)
+            snprintf(err, errlen, "%s:%ld:%ld: %s: %s", path, line, col, je.path[0] ? je.path : "json",
+                     je.what);
+        else
+            snprintf(err, errlen, "%s:%ld:%ld: not valid JSON", path, line, col);
+        goto out;
+    }
+    if (!cJSON_IsObject(root)) {
         snprintf(err, errlen, "%s: not a JSON object", path);
+        goto out;
+    }
+    const cJSON *desc = cJSON_GetObjectItemCaseSensitive(root, "description");
+    if (desc && !cJSON_IsString(desc)) {
+        snprintf(err, errlen, "%s: description: must be a string", path);
         goto out;
     }
     const cJSON *ver = cJSON_GetObjectItemCaseSensitive(root, "ptosim_platform");

@@ -2,6 +2,7 @@
 #include "readahead.h"
 
 #include <pthread.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -93,26 +94,35 @@ static void *reader_main(void *arg)
     return NULL;
 }
 
-readahead *readahead_start(const graph *g)
+readahead *readahead_start(graph *g)
 {
+    if (!g->f)
+        return NULL; /* nothing left to read here */
     readahead *ra = calloc(1, sizeof(*ra));
     if (!ra)
         return NULL;
-    char err[GRAPH_ERR_MAX];
     ra->op = malloc(sizeof(*ra->op));
-    /* the reader's copy reads the header again: its slots and labels number
-     * the same way as the consumer's */
-    if (!ra->op || graph_open(&ra->g, g->path, err, sizeof(err)) != 0) {
+    /* the reader takes the open file over, with a copy of the header: its
+     * slots and labels number the same way as the consumer's, and the file
+     * is opened once (a FIFO has no second reading) */
+    if (!ra->op || graph_handover(g, &ra->g) != 0) {
         free(ra->op);
         free(ra);
         return NULL;
     }
     pthread_mutex_init(&ra->lock, NULL);
     pthread_cond_init(&ra->changed, NULL);
-    if (pthread_create(&ra->thread, NULL, reader_main, ra) != 0) {
+    /* the thread starts with every signal blocked, so SIGINT and SIGTERM always
+     * reach the simulating thread, whatever handler is installed meanwhile */
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, &old);
+    int started = pthread_create(&ra->thread, NULL, reader_main, ra);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (started != 0) {
         pthread_cond_destroy(&ra->changed);
         pthread_mutex_destroy(&ra->lock);
-        graph_close(&ra->g);
+        graph_handback(g, &ra->g);
         free(ra->op);
         free(ra);
         return NULL;

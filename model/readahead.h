@@ -6,14 +6,15 @@
 
 #include "graph.h"
 
-/* A reader thread with its own copy of the graph file, handing parsed
+/* A reader thread that takes the graph file over, handing parsed
  * operations over in batches. It reads the whole file even after the
  * consumer stops, so its verdict is a full validation of the graph. */
 typedef struct readahead readahead;
 
 /* Starts reading g's file past the header on a new thread (g already holds
- * the header). NULL when no thread can be started: read with graph_next. */
-readahead *readahead_start(const graph *g);
+ * the header, and keeps it; its file goes to the thread, graph_handover). NULL
+ * when no thread can be started: g still has its file, read with graph_next. */
+readahead *readahead_start(graph *g);
 
 /* The next operation, as graph_next (1, 0 at end of file, -1 with err); also
  * advances g->line and g->nops. Pointers in op stay valid until the next call. */

@@ -4,6 +4,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -11,6 +12,7 @@
 #include <string.h>
 
 #include "pmu.h"
+#include "strint.h"
 
 #define INT32_MAX_VALUE 2147483647ULL
 
@@ -58,21 +60,14 @@ static int parse_token(const char *s, size_t len, uint64_t *v, char *repr, size_
         len = sizeof(tok) - 1;
     memcpy(tok, s, len);
     tok[len] = '\0';
-    char *end;
-    errno = 0;
-    bool digits = len > 0;
-    for (size_t i = 0; i < len; i++)
-        if ((tok[i] < '0' || tok[i] > '9') && !(i == 0 && tok[i] == '-'))
-            digits = false;
-    if (!digits) {
-        snprintf(repr, reprlen, "'%s'", tok);
+    uint64_t u;
+    strint_status st = strint_parse_u64(tok, UINT64_MAX, &u);
+    if (st == STRINT_SYNTAX) {
+        snprintf(repr, reprlen, "'%s'", tok); /* Python's repr of a string: ' 16', '+16' */
         return -1;
     }
     snprintf(repr, reprlen, "%s", tok);
-    if (tok[0] == '-')
-        return -1;
-    unsigned long long u = strtoull(tok, &end, 10);
-    if (errno || *end)
+    if (st != STRINT_OK) /* negative, or past 64 bits */
         return -1;
     *v = u;
     return 0;
@@ -179,6 +174,23 @@ int runcfg_check_threads(long n, char *err, size_t errlen)
     snprintf(err, errlen, "--aicpu-thread-num: launch_aicpu_num (%ld) must be 0 (auto) or in range [2, 4]",
              n);
     return -1;
+}
+
+int runcfg_parse_threads(const char *text, long *out, char *err, size_t errlen)
+{
+    int64_t v;
+    strint_status st = strint_parse(text, INT64_MIN, INT64_MAX, &v);
+    if (st == STRINT_SYNTAX) {
+        snprintf(err, errlen, "--aicpu-thread-num: '%s' is not an integer", text);
+        return -1;
+    }
+    if (st == STRINT_RANGE || v < 0 || v > 4) { /* the value as given: 2^63 is not 2^63 - 1 */
+        snprintf(err, errlen, "--aicpu-thread-num: launch_aicpu_num (%s) must be 0 (auto) or in range [2, 4]",
+                 text);
+        return -1;
+    }
+    *out = (long)v;
+    return runcfg_check_threads(*out, err, errlen);
 }
 
 /* Where the runtime's PTO2_RING_* warnings go: a stream and the prefix of each line. */
@@ -302,17 +314,16 @@ int runcfg_pmu_type(int given, const char *value, const char *env, int *type, ch
     if (!given)
         return 0;
     if (value) {
-        char *end;
-        errno = 0;
-        long t = strtol(value, &end, 10);
-        if (end == value || *end || errno) {
+        int64_t t;
+        strint_status st = strint_parse(value, INT64_MIN, INT64_MAX, &t);
+        if (st == STRINT_SYNTAX) {
             snprintf(err, errlen, "--enable-pmu: '%s' is not an integer event type", value);
             return -1;
         }
-        if (t == 0)
+        if (st == STRINT_OK && t == 0)
             return 0; /* explicitly off */
-        if (!pmu_valid(t)) {
-            snprintf(warn, warnlen, "Invalid PMU event type %ld, using default (PIPE_UTILIZATION=2)", t);
+        if (st != STRINT_OK || !pmu_valid((long)t)) {
+            snprintf(warn, warnlen, "Invalid PMU event type %s, using default (PIPE_UTILIZATION=2)", value);
             t = 2;
         }
         *type = (int)t;
@@ -340,13 +351,12 @@ int runcfg_timeout(const char *flag, const char *flag_value, const char *env_nam
     *out = def;
     char *end;
     if (flag_value) {
-        errno = 0;
-        long v = strtol(flag_value, &end, 10);
-        if (end == flag_value || *end || errno || v <= 0) {
+        int64_t v;
+        if (strint_parse(flag_value, 1, LONG_MAX, &v) != STRINT_OK) {
             snprintf(err, errlen, "%s: must be a positive integer (%s), got '%s'", flag, unit, flag_value);
             return -1;
         }
-        *out = v;
+        *out = (long)v;
         return 0;
     }
     const char *env = getenv(env_name);

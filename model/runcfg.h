@@ -39,6 +39,10 @@ int runcfg_ring_values(runcfg_knob k, const uint64_t *v, int n, bool list, uint6
  * runtime's message. */
 int runcfg_check_threads(long n, char *err, size_t errlen);
 
+/* Reads and checks --aicpu-thread-num's text (strint rules). Returns 0, or -1
+ * with a message in err. */
+int runcfg_parse_threads(const char *text, long *out, char *err, size_t errlen);
+
 /* Resolves the PMU event type (formats.md §4.1): off unless --enable-pmu was
  * given; an explicit value wins; a bare flag takes SIMPLER_PMU_EVENT_TYPE
  * (env, may be NULL) when valid, else 2. An invalid non-zero type falls back

@@ -1,19 +1,27 @@
 #!/bin/sh
-# Installs the build and test dependencies of ptosim on Debian (SimGrid, cJSON, Check, pkg-config; Chromium with --chromium;
-# Slurm, munge, sshd and GNU parallel with --cluster).
+# Installs the build and test dependencies of ptosim on Debian (SimGrid, cJSON, Check, pkg-config; Chromium with
+# --chromium; Slurm, munge, sshd and GNU parallel with --cluster; clang and libFuzzer with --fuzz).
 #
 #   scripts/install-deps.sh             what `make` needs to build
 #   scripts/install-deps.sh --chromium  also headless Chromium, which `make check` renders `ptosim report` pages with
 #   scripts/install-deps.sh --cluster   also slurm-wlm, munge, openssh-server and parallel, for the cluster tests
+#   scripts/install-deps.sh --fuzz      also clang with libFuzzer, for `make fuzz`
 set -eu
+# `make -j` runs the Chromium and cluster checks side by side, and two apt-gets at once fail on apt's lock: one
+# install at a time, each deciding what is missing only once it holds the lock
+if [ -z "${PTOSIM_DEPS_LOCKED:-}" ] && command -v flock >/dev/null 2>&1; then
+    PTOSIM_DEPS_LOCKED=1 exec flock "${TMPDIR:-/tmp}/ptosim-install-deps.lock" sh "$0" "$@"
+fi
 want_chromium=0
 want_cluster=0
+want_fuzz=0
 for a in "$@"; do
     case "$a" in
     --chromium) want_chromium=1 ;;
     --cluster) want_cluster=1 ;;
+    --fuzz) want_fuzz=1 ;;
     *)
-        echo "usage: scripts/install-deps.sh [--chromium] [--cluster]" >&2
+        echo "usage: scripts/install-deps.sh [--chromium] [--cluster] [--fuzz]" >&2
         exit 2
         ;;
     esac
@@ -25,7 +33,7 @@ for pc in simgrid libcjson check; do
 done
 if ! command -v pkg-config >/dev/null 2>&1 || [ -n "$missing" ]; then
     missing="${missing:- pkg-config}"
-    pkgs="libsimgrid-dev libcjson-dev check pkg-config"
+    pkgs=" libsimgrid-dev libcjson-dev check pkg-config"
 fi
 if [ "$want_chromium" -eq 1 ] && ! command -v chromium >/dev/null 2>&1; then
     missing="$missing chromium"
@@ -46,6 +54,20 @@ cluster_missing() {
 if [ "$want_cluster" -eq 1 ] && gone=$(cluster_missing); then
     missing="$missing$gone"
     pkgs="$pkgs slurm-wlm munge openssh-server parallel procps"
+fi
+# libFuzzer ships with clang's runtime libraries: link a one-line target to see that both are there
+fuzz_ok() {
+    command -v clang >/dev/null 2>&1 || return 1
+    t=$(mktemp -d)
+    printf 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { (void)d; (void)n; return 0; }\n' > "$t/f.c"
+    clang -fsanitize=fuzzer,address,undefined -o "$t/f" "$t/f.c" >/dev/null 2>&1
+    ok=$?
+    rm -rf "$t"
+    return $ok
+}
+if [ "$want_fuzz" -eq 1 ] && ! fuzz_ok; then
+    missing="$missing clang/libFuzzer"
+    pkgs="$pkgs clang libclang-rt-dev"
 fi
 if [ -z "$pkgs" ]; then
     exit 0
@@ -70,5 +92,9 @@ if [ "$want_chromium" -eq 1 ] && ! command -v chromium >/dev/null 2>&1; then
 fi
 if [ "$want_cluster" -eq 1 ] && gone=$(cluster_missing); then
     echo "install-deps:$gone still missing after apt-get install" >&2
+    exit 1
+fi
+if [ "$want_fuzz" -eq 1 ] && ! fuzz_ok; then
+    echo "install-deps: clang cannot link a libFuzzer target after apt-get install clang libclang-rt-dev" >&2
     exit 1
 fi

@@ -2,6 +2,7 @@
 #include "cli.h"
 
 #include "../model/runcfg.h"
+#include "../model/strint.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -90,14 +91,15 @@ static int need_value(int argc, char **argv, int *i, const char *name, const cha
     return 0;
 }
 
-static int parse_level(const char *s, int *out)
+/* A level flag's value in [0, max] (strint: no blanks, no '+', no wrap):
+ * 0, or 1 when it is no integer, or 2 when it is one out of range. */
+static int parse_level(const char *s, int max, int *out)
 {
-    char *end;
-    long v = strtol(s, &end, 10);
-    if (end == s || *end)
-        return -1;
-    *out = (int)v;
-    return 0;
+    int64_t v;
+    strint_status st = strint_parse(s, 0, max, &v);
+    if (st == STRINT_OK)
+        *out = (int)v;
+    return st == STRINT_OK ? 0 : st == STRINT_SYNTAX ? 1 : 2;
 }
 
 int cli_parse_run(int argc, char **argv, cli_run *o, char *err, size_t errlen)
@@ -176,15 +178,8 @@ int cli_parse_run(int argc, char **argv, cli_run *o, char *err, size_t errlen)
         }
         if (cli_opt_is(a, "--aicpu-thread-num", &v)) {
             const char *text;
-            char *end;
-            if (need_value(argc, argv, &i, "--aicpu-thread-num", v, &text, err, errlen) != 0)
-                return -1;
-            o->aicpu_thread_num = strtol(text, &end, 10);
-            if (end == text || *end) {
-                snprintf(err, errlen, "--aicpu-thread-num: '%s' is not an integer", text);
-                return -1;
-            }
-            if (runcfg_check_threads(o->aicpu_thread_num, err, errlen) != 0)
+            if (need_value(argc, argv, &i, "--aicpu-thread-num", v, &text, err, errlen) != 0 ||
+                runcfg_parse_threads(text, &o->aicpu_thread_num, err, errlen) != 0)
                 return -1;
             continue;
         }
@@ -193,19 +188,20 @@ int cli_parse_run(int argc, char **argv, cli_run *o, char *err, size_t errlen)
             /* the runtime's CLI also takes the level as the next word */
             if (!v && i + 1 < argc && argv[i + 1][0] >= '0' && argv[i + 1][0] <= '9' && !argv[i + 1][1])
                 v = argv[++i];
-            if (v && parse_level(v, &lvl) != 0) {
+            int bad = v ? parse_level(v, 4, &lvl) : 0;
+            if (bad == 1) {
                 snprintf(err, errlen,
                          "--enable-chip-swimlane: enable_chip_swimlane must be an int "
                          "collection level (0-4), got '%s'",
                          v);
                 return -1;
             }
-            if (lvl < 0 || lvl > 4) {
+            if (bad == 2) { /* 4294967300 is not level 4 */
                 snprintf(err, errlen,
                          "--enable-chip-swimlane: enable_chip_swimlane must be a collection level in "
                          "[0, 4] (0=off, 1=AICore timing, 2=+dispatch/finish, 3=+sched phases, "
-                         "4=+orch phases), got %d",
-                         lvl);
+                         "4=+orch phases), got %s",
+                         v);
                 return -1;
             }
             o->swimlane_level = lvl;
@@ -223,16 +219,17 @@ int cli_parse_run(int argc, char **argv, cli_run *o, char *err, size_t errlen)
             int lvl = 1; /* bare flag = 1, partial (formats.md §6.1) */
             if (!v && i + 1 < argc && argv[i + 1][0] >= '0' && argv[i + 1][0] <= '9' && !argv[i + 1][1])
                 v = argv[++i];
-            if (v && parse_level(v, &lvl) != 0) {
+            int bad = v ? parse_level(v, 3, &lvl) : 0;
+            if (bad == 1) {
                 snprintf(err, errlen, "--dump-args: enable_dump_args must be an int level (0-3), got '%s'",
                          v);
                 return -1;
             }
-            if (lvl < 0 || lvl > 3) {
+            if (bad == 2) { /* 4294967297 is not level 1 */
                 snprintf(err, errlen,
                          "--dump-args: enable_dump_args must be a level in [0, 3] (0=off, 1=tagged args, "
-                         "2=every arg, 3=every arg's metadata with tagged payload), got %d",
-                         lvl);
+                         "2=every arg, 3=every arg's metadata with tagged payload), got %s",
+                         v);
                 return -1;
             }
             o->dump_level = lvl;

@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "intr.h"
+
 /* One published metadata buffer. */
 typedef struct pub_buf {
     int ti;         /* AICPU thread */
@@ -249,7 +251,7 @@ void collector_finish(chip *c, collector_stats *st)
     h->device_done = true;
     uint64_t total = c->dump.ad.n - c->dump.ad.dropped;
     double next = simgrid_get_clock() + 1.0; /* the export loop reports once a second */
-    while (h->written < total) {
+    while (h->written < total && !intr_signal()) { /* a signal ends the host's writing too */
         double left = next - simgrid_get_clock();
         if (left > 0)
             sg_sem_acquire_timeout(h->progress, left);

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "../model/pipe.h"
+#include "../model/strint.h"
 #include "cli.h"
 
 #define GEN_MAX_PARAMS 12
@@ -656,11 +657,19 @@ static int pa_parse_table(const char *text, int64_t n, int64_t *tbl, char *err, 
 {
     const char *p = text;
     for (int64_t i = 0; i < n; i++) {
-        char *end;
-        errno = 0;
-        long long x = strtoll(p, &end, 10);
-        if (end == p || *p == '-' || *p == '+' || errno == ERANGE || x >= n || (*end && *end != ',') ||
-            (!*end && i + 1 < n)) {
+        /* one entry, up to its comma, read by strint */
+        const char *comma = strchr(p, ',');
+        size_t elen = comma ? (size_t)(comma - p) : strlen(p);
+        char entry[32];
+        int64_t x = -1;
+        if (elen < sizeof(entry)) {
+            memcpy(entry, p, elen);
+            entry[elen] = '\0';
+            if (strint_parse(entry, 0, n - 1, &x) != STRINT_OK)
+                x = -1;
+        }
+        const char *end = p + elen;
+        if (x < 0 || (!*end && i + 1 < n)) {
             snprintf(err, len,
                      "--block-table: must be identity or %" PRId64
                      " comma-separated block indices below %" PRId64 " (batch x blocks), got '%s'",
@@ -2399,15 +2408,18 @@ static int parse_value(const gen_param *p, const char *text, gen_val *v, char *e
     char *end = NULL;
     errno = 0;
     if (p->type == PT_INT) {
-        long long x = text[0] ? strtoll(text, &end, 10) : 0;
-        if (!text[0] || *end || errno == ERANGE || (double)x < p->min || (double)x > p->max) {
+        int64_t x;
+        if (strint_parse(text, INT64_MIN, INT64_MAX, &x) != STRINT_OK || (double)x < p->min ||
+            (double)x > p->max) {
             snprintf(err, len, "must be an integer in [%.0f, %.0f], got '%s'", p->min, p->max, text);
             return -1;
         }
         v->i = x;
     } else if (p->type == PT_REAL) {
-        double x = text[0] ? strtod(text, &end) : 0;
-        if (!text[0] || *end || errno == ERANGE || !isfinite(x) || x < p->min || x > p->max) {
+        /* as strict as strint about the start: no blanks, no '+' */
+        bool starts = (text[0] >= '0' && text[0] <= '9') || text[0] == '-' || text[0] == '.';
+        double x = starts ? strtod(text, &end) : 0;
+        if (!starts || *end || errno == ERANGE || !isfinite(x) || x < p->min || x > p->max) {
             snprintf(err, len, "must be a number in [%g, %g], got '%s'", p->min, p->max, text);
             return -1;
         }

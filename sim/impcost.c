@@ -8,6 +8,7 @@
 
 #include "../model/dtype.h"
 #include "../model/platform.h"
+#include "../model/jsonl.h"
 #include "../model/readall.h"
 #include "importer.h"
 
@@ -215,9 +216,17 @@ static long line_of_key(const char *text, const char *key)
     return 1;
 }
 
-static int read_json_table(importer *im, const char *path, const char *text)
+static int read_json_table(importer *im, const char *path, const char *text, size_t len)
 {
-    cJSON *root = cJSON_Parse(text);
+    jsonl_error je; /* strict, as a graph: a kernel named twice is an error, not the last one winning */
+    cJSON *root = jsonl_parse(text, len, &je);
+    if (!root) {
+        long line, col;
+        jsonl_where(text, je.at, &line, &col);
+        snprintf(im->err, im->errlen, "%s: line %ld, column %ld: %s%s%s", path, line, col,
+                 je.path[0] ? je.path : "", je.path[0] ? ": " : "", je.what ? je.what : "not valid JSON");
+        return -1;
+    }
     if (!cJSON_IsObject(root)) {
         cJSON_Delete(root);
         snprintf(im->err, im->errlen,
@@ -307,7 +316,7 @@ static int read_table(importer *im, const char *path)
     const char *p = text;
     while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
         p++;
-    int rc = *p == '{' || *p == '[' ? read_json_table(im, path, text) : read_csv_table(im, path, text);
+    int rc = *p == '{' || *p == '[' ? read_json_table(im, path, text, len) : read_csv_table(im, path, text);
     free(text);
     return rc;
 }

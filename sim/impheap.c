@@ -736,7 +736,8 @@ static int infer_manual_dep(importer *im)
             wr[nw++] = (writer_ref){im->tensors[a->tensor].addr, k, i};
         }
     }
-    qsort(wr, nw, sizeof(*wr), cmp_writer);
+    if (nw > 1) /* wr is NULL when nothing writes */
+        qsort(wr, nw, sizeof(*wr), cmp_writer);
     /* an edge on one record of an address counts for every record of it */
     for (size_t x = 0; x < im->ntensors; x++)
         byaddr[x] = (addr_ix){im->tensors[x].addr, x};
@@ -844,7 +845,8 @@ int imp_buffers(importer *im)
         first_of[c[i].x] = i;
     size_reused(im, c, nc, first_of);
     sort_im = im;
-    qsort(c, nc, sizeof(*c), cmp_creation_qsort);
+    if (nc > 1) /* c is NULL without creations */
+        qsort(c, nc, sizeof(*c), cmp_creation_qsort);
     /* each task's creations, for the walk's wrap test */
     head = malloc((im->ntasks ? im->ntasks : 1) * sizeof(*head));
     next = malloc((nc ? nc : 1) * sizeof(*next));

@@ -17,6 +17,7 @@
 
 #include "../model/dtype.h"
 #include "../model/graph.h"
+#include "../model/jsonl.h"
 #include "../model/readall.h"
 #include "../model/ringres.h"
 #include "../model/tmap.h"
@@ -68,6 +69,34 @@ static char *slurp(const char *dir, const char *name, size_t *len)
     fclose(f);
     errno = e;
     return buf;
+}
+
+/* Parses len bytes of text from file strictly (jsonl_parse: a duplicate key,
+ * bad UTF-8 or an out-of-range number is an error, as in a graph); NULL after
+ * imp_fail() with the place (line > 0: the text is that line of a JSON Lines file). */
+static cJSON *parse_json(importer *im, const char *file, const char *text, size_t len, long line)
+{
+    jsonl_error je;
+    cJSON *root = jsonl_parse(text, len, &je);
+    if (root)
+        return root;
+    long l, col;
+    jsonl_where(text, je.at, &l, &col);
+    if (line > 0)
+        l = line;
+    if (je.what)
+        imp_fail(im, file, "line %ld, column %ld: %s: %s", l, col, je.path[0] ? je.path : "json", je.what);
+    else
+        imp_fail(im, file, "not valid JSON (line %ld, column %ld)", l, col);
+    return NULL;
+}
+
+/* Is v a JSON number holding an integer in [lo, hi]? (Before any cast of a
+ * capture's number: casting a double outside the target type is undefined.) */
+static bool int_in(const cJSON *v, double lo, double hi)
+{
+    return cJSON_IsNumber(v) && v->valuedouble == floor(v->valuedouble) && v->valuedouble >= lo &&
+           v->valuedouble <= hi;
 }
 
 /* A u64 given as a decimal string or a number. */
@@ -201,7 +230,9 @@ static int read_tensor(importer *im, const cJSON *x, int i)
                         "tensors[%d]: needs tensor_id, buffer_addr, buffer_numel and a known dtype", i);
     t->dtype = dtype_parse(dt->valuestring);
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(x, "version");
-    t->version = cJSON_IsNumber(v) ? (int)v->valuedouble : 0;
+    if (v && !int_in(v, 0, INT32_MAX)) /* checked before the cast: a double beyond int is undefined */
+        return imp_fail(im, "deps.json", "tensors[%d].version: must be an integer in [0, 2^31)", i);
+    t->version = v ? (int)v->valuedouble : 0;
     t->first_use = SIZE_MAX;
     im->ntensors++;
     return 0;
@@ -227,9 +258,10 @@ static int read_task(importer *im, const cJSON *x, int i)
     t->local = (uint32_t)t->id;
     for (int s = 0; s < 3; s++) {
         const cJSON *kv = cJSON_GetArrayItem(k, s);
+        if (cJSON_IsNumber(kv) && kv->valuedouble >= GRAPH_MAX_FUNC_ID)
+            return imp_fail(im, "deps.json", "tasks[%d].kernel_ids: func id %.17g is out of range", i,
+                            kv->valuedouble);
         t->k[s] = cJSON_IsNumber(kv) && kv->valuedouble >= 0 ? (int32_t)kv->valuedouble : -1;
-        if (t->k[s] >= GRAPH_MAX_FUNC_ID)
-            return imp_fail(im, "deps.json", "tasks[%d].kernel_ids: func id %d is out of range", i, t->k[s]);
     }
     t->manual = cJSON_IsString(sc) && strcmp(sc->valuestring, "manual") == 0;
     t->early = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(x, "early_dispatch"));
@@ -281,6 +313,8 @@ static int read_task(importer *im, const cJSON *x, int i)
     return 0;
 }
 
+#define IMPORT_ALLOC_SLACK 65536 /* inferred allocs past the listed tasks a capture may imply */
+
 /* Indexes tasks by (ring, local id); ids a ring handed out that deps.json
  * does not list are alloc_tensors calls (the only other kind of task). */
 static int index_tasks(importer *im)
@@ -290,11 +324,26 @@ static int index_tasks(importer *im)
         if ((uint64_t)t->local + 1 > im->ring_count[t->ring])
             im->ring_count[t->ring] = (uint64_t)t->local + 1;
     }
+    uint64_t handed_out = 0;
     for (int r = 0; r < RINGS; r++) {
         if (im->ring_count[r] > (64u << 20))
             return imp_fail(im, "deps.json",
                             "ring %d: local task id %" PRIu64 " is beyond what a capture can hold", r,
                             im->ring_count[r] - 1);
+        handed_out += im->ring_count[r];
+    }
+    /* every id not listed becomes an alloc, and allocs are a small part of any
+     * orchestration (one per scope or loop body, consumed by the tasks after
+     * it): ids far past the listed tasks were never handed out, and would cost
+     * memory and graph lines in proportion (found by make fuzz: a 50-byte
+     * capture claiming id 2^26 asked for 2.4 GB) */
+    if (handed_out > 2 * (uint64_t)im->ntasks + IMPORT_ALLOC_SLACK)
+        return imp_fail(im, "deps.json",
+                        "the rings handed out %" PRIu64 " task ids but deps.json lists %zu tasks: the other %" PRIu64
+                        " would all be alloc_tensors calls, more than the tasks (+%d); are its task ids or scope "
+                        "samples from another run?",
+                        handed_out, im->ntasks, handed_out - im->ntasks, IMPORT_ALLOC_SLACK);
+    for (int r = 0; r < RINGS; r++) {
         free(im->by_local[r]);
         im->by_local[r] = malloc((im->ring_count[r] ? im->ring_count[r] : 1) * sizeof(long));
         if (!im->by_local[r])
@@ -339,6 +388,8 @@ static int read_edges(importer *im, const cJSON *edges)
         long s = find_task(im, succ);
         if (s < 0 || (size_t)s >= im->nknown)
             return imp_fail(im, "deps.json", "edges[%d]: succ %" PRIu64 " is not in tasks", i, succ);
+        if (arg && !cJSON_IsNull(arg) && !int_in(arg, -1, INT32_MAX))
+            return imp_fail(im, "deps.json", "edges[%d].arg: must be an argument index", i);
         imp_edge e = {.pred_id = pred, .arg = cJSON_IsNumber(arg) ? (int)arg->valuedouble : -1, .tensor = -1};
         e.source = strcmp(src->valuestring, "explicit") == 0    ? 0
                    : strcmp(src->valuestring, "creator") == 0   ? 1
@@ -409,13 +460,14 @@ static void count_edge_preds(importer *im, const cJSON *edges)
 
 static int read_deps(importer *im)
 {
-    char *text = slurp(im->dir, "deps.json", NULL);
+    size_t len;
+    char *text = slurp(im->dir, "deps.json", &len);
     if (!text)
         return imp_fail(im, "deps.json", "cannot read: %s (capture with --enable-dep-gen)", strerror(errno));
-    cJSON *root = cJSON_Parse(text);
+    cJSON *root = parse_json(im, "deps.json", text, len, 0);
     free(text);
     if (!root)
-        return imp_fail(im, "deps.json", "not valid JSON");
+        return -1;
     int rc = -1;
     const cJSON *tensors = cJSON_GetObjectItemCaseSensitive(root, "tensors"),
                 *tasks = cJSON_GetObjectItemCaseSensitive(root, "tasks"),
@@ -589,13 +641,14 @@ static int cmp_rec(const void *a, const void *b)
  * placed by a sync-start drain are marked sync_start. */
 static int read_swimlane(importer *im)
 {
-    char *text = slurp(im->dir, "chip_swimlane_records.json", NULL);
+    size_t len;
+    char *text = slurp(im->dir, "chip_swimlane_records.json", &len);
     if (!text)
         return 0; /* optional */
-    cJSON *root = cJSON_Parse(text);
+    cJSON *root = parse_json(im, "chip_swimlane_records.json", text, len, 0);
     free(text);
     if (!root)
-        return imp_fail(im, "chip_swimlane_records.json", "not valid JSON");
+        return -1;
     const cJSON *meta = cJSON_GetObjectItemCaseSensitive(root, "metadata"),
                 *execs = cJSON_GetObjectItemCaseSensitive(root, "aicore_tasks");
     const cJSON *ncores = cJSON_GetObjectItemCaseSensitive(meta, "num_cores");
@@ -720,8 +773,10 @@ static void read_name_map(importer *im)
                   *p == '_' || *p == '-' || *p == '.'))
                 *p = '_';
     }
-    char *text = slurp(im->dir, best, NULL);
-    cJSON *root = text ? cJSON_Parse(text) : NULL;
+    size_t len;
+    char *text = slurp(im->dir, best, &len);
+    jsonl_error je; /* optional: names stay unknown when it cannot be read */
+    cJSON *root = text ? jsonl_parse(text, len, &je) : NULL;
     free(text);
     const cJSON *map = cJSON_GetObjectItemCaseSensitive(root, "callable_id_to_name"), *e;
     const cJSON *orch = cJSON_GetObjectItemCaseSensitive(root, "orchestrator_name");
@@ -757,10 +812,10 @@ static int read_scope_stats(importer *im)
     long line = 0;
     for (char *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
         line++;
-        cJSON *r = cJSON_Parse(l);
+        cJSON *r = parse_json(im, FILE_NAME, l, strlen(l), line);
         if (!r) {
             free(text);
-            return imp_fail(im, FILE_NAME, "line %ld: not valid JSON", line);
+            return -1;
         }
         if (line == 1) {
             const cJSON *fatal = cJSON_GetObjectItemCaseSensitive(r, "fatal"),
@@ -781,12 +836,14 @@ static int read_scope_stats(importer *im)
                     *end = cJSON_GetObjectItemCaseSensitive(r, "task_window_end"),
                     *hend = cJSON_GetObjectItemCaseSensitive(r, "heap_end"),
                     *site = cJSON_GetObjectItemCaseSensitive(r, "site");
-        if (!cJSON_IsString(ph) || !cJSON_IsNumber(depth) || !cJSON_IsNumber(ring) || !cJSON_IsNumber(end) ||
-            ring->valuedouble < 0 || ring->valuedouble >= RINGS || depth->valuedouble < 0 ||
-            end->valuedouble < 0) {
+        /* ranges first: the casts below are undefined past them */
+        if (!cJSON_IsString(ph) || !int_in(depth, 0, 1 << 20) || !int_in(ring, 0, RINGS - 1) ||
+            !int_in(end, 0, 9007199254740992.0) || (hend && !cJSON_IsNull(hend) && !int_in(hend, 0, 1.8e19))) {
             cJSON_Delete(r);
             free(text);
-            return imp_fail(im, FILE_NAME, "line %ld: needs phase, depth, ring (0..3) and task_window_end",
+            return imp_fail(im, FILE_NAME,
+                            "line %ld: needs phase, depth, ring (0..3) and task_window_end (integers, as is "
+                            "heap_end when given)",
                             line);
         }
         if (vec_grow((void **)&im->scopes, &im->scopecap, im->nscopes, sizeof(*im->scopes)) != 0) {
@@ -799,7 +856,7 @@ static int read_scope_stats(importer *im)
         s->depth = (int)depth->valuedouble;
         s->ring = (int)ring->valuedouble;
         s->head = (uint64_t)end->valuedouble;
-        s->heap_end = cJSON_IsNumber(hend) && hend->valuedouble >= 0 ? (uint64_t)hend->valuedouble : 0;
+        s->heap_end = cJSON_IsNumber(hend) ? (uint64_t)hend->valuedouble : 0;
         s->line = line;
         snprintf(s->site, sizeof(s->site), "%s", cJSON_IsString(site) ? site->valuestring : "(unknown):0");
         cJSON_Delete(r);

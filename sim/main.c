@@ -1,5 +1,7 @@
 /* main.c - ptosim's entry point: subcommand dispatch. */
+#include <errno.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -83,7 +85,38 @@ static int cmd_params(int argc, char **argv)
     return EXIT_OK;
 }
 
+/* Flushes and closes stdout: a summary, a CSV row or a graph that did not
+ * reach its file (a full disk, /dev/full, a closed pipe) fails the command
+ * with status 1 and a message, instead of ending 0 with the output cut. */
+static int finish_stdout(int code)
+{
+    bool failed = ferror(stdout) != 0; /* an earlier write failed: its errno is gone */
+    int e = 0;
+    if (fflush(stdout) != 0) {
+        failed = true;
+        e = errno;
+    }
+    if (fclose(stdout) != 0 && !failed) {
+        failed = true;
+        e = errno;
+    }
+    if (!failed || code == EXIT_INTERNAL) /* status 1: the command has said what failed */
+        return failed ? EXIT_INTERNAL : code;
+    if (e)
+        fprintf(stderr, "ptosim: cannot write standard output: %s\n", strerror(e));
+    else
+        fputs("ptosim: cannot write standard output: a write failed\n", stderr);
+    return code == EXIT_OK ? EXIT_INTERNAL : code;
+}
+
+static int dispatch(int argc, char **argv);
+
 int main(int argc, char **argv)
+{
+    return finish_stdout(dispatch(argc, argv));
+}
+
+static int dispatch(int argc, char **argv)
 {
     if (argc < 2) {
         usage(stderr);

@@ -15,8 +15,10 @@
 #include "../model/outfile.h"
 #include "../model/report.h"
 #include "../model/runcfg.h"
+#include "../model/workdir.h"
 #include "../model/worker.h"
 #include "cli.h"
+#include "intr.h"
 #include "progress.h"
 #include "sgrun.h"
 
@@ -72,19 +74,6 @@ static double now_seconds(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* Output files with fixed names: a run removes the ones it will not rewrite,
- * so a folder never mixes two runs. */
-static const char *const MANAGED[] = {
-    "dfx_outputs/chip_swimlane_records.json",
-    "dfx_outputs/deps.json",
-    "dfx_outputs/pmu.csv",
-    "dfx_outputs/scope_stats/scope_stats.jsonl",
-    "dfx_outputs/args_dump/args_dump.json",
-    "dfx_outputs/args_dump/args.bin",
-    "dfx_outputs/ptosim_trace.json",
-    "ptosim_run.json",
-};
-
 /* Finishes args_dump/: args.bin (levels 1-2: whenever a record was
  * collected, even if empty; level 3: only when a payload byte was written)
  * and the manifest. No record at all: no args_dump/ (formats.md §5.2). */
@@ -117,18 +106,18 @@ static int write_args_dump(chip *c, const char *work_dir, outfile *binf, char *e
 }
 
 /* ptosim's Perfetto trace: to --perfetto FILE and, with --enable-perfetto,
- * to dfx_outputs/ptosim_trace.json (listed in outputs). Returns 0, or -1
+ * to dfx_outputs/ptosim_trace.json of the run's staging folder out (listed in outputs). Returns 0, or -1
  * after printing why a file could not be written. */
-static int write_trace(const chip *c, const cli_run *opt, const char **outputs, int *nout)
+static int write_trace(const chip *c, const cli_run *opt, const char *out, const char **outputs, int *nout)
 {
-    char err[PATH_MAX + 512], path[PATH_MAX + 64];
+    char err[PATH_MAX + 512], path[PATH_MAX + 256];
     int rc = 0;
     if (opt->perfetto && pf_write(c, opt->perfetto, err, sizeof(err)) != 0) {
         fprintf(stderr, "ptosim: %s\n", err);
         rc = -1;
     }
-    if (opt->enable_perfetto && opt->work_dir) {
-        snprintf(path, sizeof(path), "%s/dfx_outputs/ptosim_trace.json", opt->work_dir);
+    if (opt->enable_perfetto && out) {
+        snprintf(path, sizeof(path), "%s/dfx_outputs/ptosim_trace.json", out);
         if (pf_write(c, path, err, sizeof(err)) != 0) {
             fprintf(stderr, "ptosim: %s\n", err);
             rc = -1;
@@ -325,18 +314,65 @@ static int repeat_runs(const cli_run *o, const platform *pl, const chip_config *
     return 0;
 }
 
-/* Simulates one program and writes its files to work_dir (NULL: none).
- * csv_header: --summary-csv prints its header line. Fills res when given.
- * Returns the exit status. */
-static int simulate(const cli_run *o, const platform *pl, const chip_config *cf, const char *graph_path,
+/* Files a run replaces in its work dir: whatever the previous run left under
+ * these names goes at the commit, so a folder never mixes two runs. */
+static const char *const MANAGED[] = {
+    "dfx_outputs/chip_swimlane_records.json",
+    "dfx_outputs/deps.json",
+    "dfx_outputs/pmu.csv",
+    "dfx_outputs/scope_stats/scope_stats.jsonl",
+    "dfx_outputs/args_dump/args_dump.json",
+    "dfx_outputs/args_dump/args.bin",
+    "dfx_outputs/name_map_*.json",
+    "dfx_outputs/ptosim_trace.json",
+    "ptosim_run.json",
+};
+
+/* Ends a run whose files must not reach the work dir: its staging folder goes,
+ * the folder keeps what it had. */
+static void drop_outputs(workdir *wd, bool have)
+{
+    if (have) {
+        workdir_abort(wd);
+        workdir_close(wd);
+    }
+}
+
+/* Simulates one program, the graph g whose header is read (taken over and
+ * closed), and writes its files to work_dir (NULL: none): into a staging
+ * folder, moved into place only when every file was written, so the work dir
+ * holds one whole run. csv_header: --summary-csv prints its header line.
+ * Fills res when given. Returns the exit status. */
+static int simulate(const cli_run *o, const platform *pl, const chip_config *cf, graph *g,
                     const char *work_dir, bool csv_header, worker_result *res)
 {
     cli_run opt = *o;
+    char graph_path[sizeof(g->path)];
+    snprintf(graph_path, sizeof(graph_path), "%s", g->path);
     opt.graph = graph_path;
     opt.work_dir = work_dir;
     platform plat = *pl;
     chip_config cfg = *cf;
     char err[4096];
+    if (res) {
+        res->exit_code = EXIT_INTERNAL;
+        snprintf(res->status, sizeof(res->status), "error");
+    }
+
+    /* the work dir first: a second run into it fails here, before any work */
+    workdir wd;
+    bool have_wd = opt.work_dir != NULL;
+    if (have_wd) {
+        int lr = workdir_open(&wd, opt.work_dir, err, sizeof(err));
+        if (lr < 0) {
+            fprintf(stderr, "ptosim: %s\n", err);
+            graph_close(g);
+            return EXIT_INTERNAL;
+        }
+        if (lr > 0)
+            fprintf(stderr, "ptosim: warning: %s\n", err);
+    }
+    const char *out = have_wd ? wd.stage : NULL; /* where the files are written */
 
     /* the graph is parsed on the second core while the first simulates, and
      * to its last line even when the run stops early: a malformed graph ends
@@ -344,14 +380,16 @@ static int simulate(const cli_run *o, const platform *pl, const chip_config *cf,
     chip *c = malloc(sizeof(*c));
     if (!c) {
         fprintf(stderr, "ptosim: out of memory\n");
+        graph_close(g);
+        drop_outputs(&wd, have_wd);
         return EXIT_INTERNAL;
     }
-    if (chip_init(c, &plat, &cfg, opt.graph, err, sizeof(err)) != 0) {
-        char gerr[GRAPH_ERR_MAX];
-        bool bad_graph = graph_validate(opt.graph, gerr, sizeof(gerr)) != 0;
-        fprintf(stderr, "ptosim: %s\n", bad_graph ? gerr : err);
+    /* the header is read: what can fail here is memory, and the file is not opened again */
+    if (chip_init_graph(c, &plat, &cfg, g, err, sizeof(err)) != 0) {
+        fprintf(stderr, "ptosim: %s\n", err);
         free(c);
-        return bad_graph ? EXIT_GRAPH : EXIT_INTERNAL;
+        drop_outputs(&wd, have_wd);
+        return EXIT_INTERNAL;
     }
 
     progress prog;
@@ -363,14 +401,15 @@ static int simulate(const cli_run *o, const platform *pl, const chip_config *cf,
     outfile binf;
     bool bin_open = false;
     char path_early[PATH_MAX + 300];
-    if (c->dump_on && opt.work_dir) {
-        snprintf(path_early, sizeof(path_early), "%s/dfx_outputs/args_dump", opt.work_dir);
+    if (c->dump_on && out) {
+        snprintf(path_early, sizeof(path_early), "%s/dfx_outputs/args_dump", out);
         if (outfile_mkdirs(path_early, err, sizeof(err)) != 0 ||
-            (snprintf(path_early, sizeof(path_early), "%s/dfx_outputs/args_dump/args.bin", opt.work_dir),
+            (snprintf(path_early, sizeof(path_early), "%s/dfx_outputs/args_dump/args.bin", out),
              !(c->dump.ad.bin = outfile_open(&binf, path_early, err, sizeof(err))))) {
             fprintf(stderr, "ptosim: %s\n", err);
             chip_free(c);
             free(c);
+            drop_outputs(&wd, have_wd);
             return EXIT_INTERNAL;
         }
         bin_open = true;
@@ -384,29 +423,33 @@ static int simulate(const cli_run *o, const platform *pl, const chip_config *cf,
                          &sgres, err, sizeof(err));
     double host_s = now_seconds() - t0;
     progress_end(&prog);
+    int sig = intr_signal();
     char gerr[GRAPH_ERR_MAX];
-    if (orch_finish_reading(&c->orch, gerr, sizeof(gerr)) != 0) {
+    if (!sig && orch_finish_reading(&c->orch, gerr, sizeof(gerr)) != 0) {
         fprintf(stderr, "ptosim: %s\n", gerr);
         if (bin_open)
             outfile_abort(&binf);
         c->dump.ad.bin = NULL;
         chip_free(c);
         free(c);
+        drop_outputs(&wd, have_wd);
         return EXIT_GRAPH;
     }
-    char dfx[PATH_MAX + 32];
-    if (opt.work_dir) {
-        snprintf(dfx, sizeof(dfx), "%s/dfx_outputs", opt.work_dir);
+    sig = intr_signal();
+    if (sig) /* SIGINT or SIGTERM stopped the simulation: nothing is written */
+        goto interrupted;
+    char dfx[sizeof(wd.stage) + 16];
+    if (out) {
+        snprintf(dfx, sizeof(dfx), "%s/dfx_outputs", out);
         if (outfile_mkdirs(dfx, err, sizeof(err)) != 0) {
             fprintf(stderr, "ptosim: %s\n", err);
+            if (bin_open)
+                outfile_abort(&binf);
+            c->dump.ad.bin = NULL;
             chip_free(c);
             free(c);
+            drop_outputs(&wd, have_wd);
             return EXIT_INTERNAL;
-        }
-        for (size_t i = 0; i < sizeof(MANAGED) / sizeof(MANAGED[0]); i++) {
-            char p[PATH_MAX + 64];
-            snprintf(p, sizeof(p), "%s/%s", opt.work_dir, MANAGED[i]);
-            remove(p);
         }
     }
     int exit_code = sgrc != 0 ? (sgres.finished ? EXIT_INTERNAL : EXIT_STALLED) : exit_for(c->status);
@@ -418,10 +461,10 @@ static int simulate(const cli_run *o, const platform *pl, const chip_config *cf,
     const char *outputs[10];
     int nout = 0;
     int write_failed = 0;
-    char namemap_rel[256], path[PATH_MAX + 300];
-    if (opt.work_dir) {
+    char namemap_rel[256], path[sizeof(wd.stage) + 300];
+    if (out) {
         snprintf(namemap_rel, sizeof(namemap_rel), "dfx_outputs/name_map_%s.json", c->orch.g.name);
-        snprintf(path, sizeof(path), "%s/%s", opt.work_dir, namemap_rel);
+        snprintf(path, sizeof(path), "%s/%s", out, namemap_rel);
         if (report_write_name_map(&c->orch.g, path, err, sizeof(err)) != 0) {
             fprintf(stderr, "ptosim: %s\n", err);
             write_failed = 1;
@@ -438,7 +481,7 @@ static int simulate(const cli_run *o, const platform *pl, const chip_config *cf,
                               .core_to_thread = owner,
                               .tick_hz = (uint64_t)plat.sys_cnt_freq_hz,
                               .origin_ticks = (uint64_t)plat.sys_cnt_origin_ticks};
-        snprintf(path, sizeof(path), "%s/dfx_outputs/chip_swimlane_records.json", opt.work_dir);
+        snprintf(path, sizeof(path), "%s/dfx_outputs/chip_swimlane_records.json", out);
         int written = 0;
         if (swimlane_write(&c->sl, &meta, path, &written, err, sizeof(err)) != 0) {
             fprintf(stderr, "ptosim: %s\n", err);
@@ -449,8 +492,8 @@ static int simulate(const cli_run *o, const platform *pl, const chip_config *cf,
             fprintf(stderr, "ptosim: Warning: No performance data to export.\n");
         }
     }
-    if (opt.work_dir && c->dep_gen_on) {
-        snprintf(path, sizeof(path), "%s/dfx_outputs/deps.json", opt.work_dir);
+    if (out && c->dep_gen_on) {
+        snprintf(path, sizeof(path), "%s/dfx_outputs/deps.json", out);
         if (depgen_write(&c->dg, path, err, sizeof(err)) != 0) {
             fprintf(stderr, "ptosim: %s\n", err);
             write_failed = 1;
@@ -459,7 +502,7 @@ static int simulate(const cli_run *o, const platform *pl, const chip_config *cf,
         }
     }
     if (bin_open) {
-        if (write_args_dump(c, opt.work_dir, &binf, err, sizeof(err)) != 0) {
+        if (write_args_dump(c, out, &binf, err, sizeof(err)) != 0) {
             fprintf(stderr, "ptosim: %s\n", err);
             write_failed = 1;
         } else if (c->dump.ad.n) {
@@ -468,8 +511,8 @@ static int simulate(const cli_run *o, const platform *pl, const chip_config *cf,
                 outputs[nout++] = "dfx_outputs/args_dump/args.bin";
         }
     }
-    if (opt.work_dir && c->pmu_on) {
-        snprintf(path, sizeof(path), "%s/dfx_outputs/pmu.csv", opt.work_dir);
+    if (out && c->pmu_on) {
+        snprintf(path, sizeof(path), "%s/dfx_outputs/pmu.csv", out);
         int written = 0;
         if (pmu_log_write(&c->pmu, path, &written, err, sizeof(err)) != 0) {
             fprintf(stderr, "ptosim: %s\n", err);
@@ -478,8 +521,8 @@ static int simulate(const cli_run *o, const platform *pl, const chip_config *cf,
             outputs[nout++] = "dfx_outputs/pmu.csv";
         }
     }
-    if (opt.work_dir && c->scope_stats_on) {
-        snprintf(path, sizeof(path), "%s/dfx_outputs/scope_stats", opt.work_dir);
+    if (out && c->scope_stats_on) {
+        snprintf(path, sizeof(path), "%s/dfx_outputs/scope_stats", out);
         scope_caps caps = {.tensormap = (uint32_t)plat.tensormap_pool};
         for (int r = 0; r < RING_COUNT; r++) {
             caps.task_window[r] = cfg.ring_task_window[r];
@@ -487,7 +530,7 @@ static int simulate(const cli_run *o, const platform *pl, const chip_config *cf,
             caps.dep_pool[r] = cfg.ring_dep_pool[r];
         }
         if (outfile_mkdirs(path, err, sizeof(err)) != 0 ||
-            (snprintf(path, sizeof(path), "%s/dfx_outputs/scope_stats/scope_stats.jsonl", opt.work_dir),
+            (snprintf(path, sizeof(path), "%s/dfx_outputs/scope_stats/scope_stats.jsonl", out),
              scopestats_write(&c->ss, path, c->status == CHIP_FATAL || c->status == CHIP_DEVICE_ERROR, &caps,
                               err, sizeof(err)) != 0)) {
             fprintf(stderr, "ptosim: %s\n", err);
@@ -496,7 +539,7 @@ static int simulate(const cli_run *o, const platform *pl, const chip_config *cf,
             outputs[nout++] = "dfx_outputs/scope_stats/scope_stats.jsonl";
         }
     }
-    if (write_trace(c, &opt, outputs, &nout) != 0)
+    if (write_trace(c, &opt, out, outputs, &nout) != 0)
         write_failed = 1;
     if (write_failed && exit_code == EXIT_OK)
         exit_code = EXIT_INTERNAL;
@@ -505,6 +548,7 @@ static int simulate(const cli_run *o, const platform *pl, const chip_config *cf,
         fprintf(stderr, "ptosim: --repeat: %s\n", err);
         chip_free(c);
         free(c);
+        drop_outputs(&wd, have_wd);
         return EXIT_INTERNAL;
     }
 
@@ -522,12 +566,36 @@ static int simulate(const cli_run *o, const platform *pl, const chip_config *cf,
                       .dump_written = sc.dump.bytes_written,
                       .dump_reconciled = sc.dump.reconciled_threads,
                       .repeat = opt.repeat ? &rep : NULL};
-    if (opt.work_dir) {
-        snprintf(path, sizeof(path), "%s/ptosim_run.json", opt.work_dir);
+    if (out && !write_failed) {
+        snprintf(path, sizeof(path), "%s/ptosim_run.json", out);
         if (report_write_run(c, &ri, path, err, sizeof(err)) != 0) {
             fprintf(stderr, "ptosim: %s\n", err);
+            write_failed = 1;
             if (exit_code == EXIT_OK)
                 exit_code = ri.exit_code = EXIT_INTERNAL;
+        } else {
+            outputs[nout++] = "ptosim_run.json";
+        }
+    }
+    sig = intr_signal();
+    if (sig) /* during the writing: the staged files go */
+        goto interrupted;
+    if (have_wd) {
+        /* all or nothing: a file that could not be written leaves the folder as it was */
+        int crc = write_failed ? -1
+                               : workdir_commit(&wd, MANAGED, (int)(sizeof(MANAGED) / sizeof(MANAGED[0])),
+                                                outputs, nout, err, sizeof(err));
+        if (crc != 0 && !write_failed)
+            fprintf(stderr, "ptosim: %s\n", err);
+        if (crc != 0) {
+            write_failed = 1;
+            drop_outputs(&wd, true);
+            if (crc == -1)
+                fprintf(stderr, "ptosim: %s keeps the previous run's outputs\n", opt.work_dir);
+            if (exit_code == EXIT_OK)
+                exit_code = EXIT_INTERNAL;
+        } else {
+            workdir_close(&wd);
         }
     }
     if (c->status != CHIP_DONE) {
@@ -535,11 +603,12 @@ static int simulate(const cli_run *o, const platform *pl, const chip_config *cf,
     } else if (sgrc != 0) {
         fprintf(stderr, "ptosim: %s\n", err);
     }
-    if (opt.summary_csv)
+    /* no summary for a run whose files are not where they should be: a sweep
+     * takes a row as a run that reached its folder */
+    if (!write_failed && opt.summary_csv)
         report_csv(c, &ri, stdout, csv_header);
-    else if (!opt.quiet)
-        report_summary(c, &ri, stdout);
-    fflush(stdout);
+    else if (!write_failed && !opt.quiet)
+        report_summary(c, &ri, stdout); /* main flushes and checks stdout */
     if (res) {
         res->exit_code = exit_code;
         snprintf(res->status, sizeof(res->status), "%s", report_status_name(c->status));
@@ -549,6 +618,24 @@ static int simulate(const cli_run *o, const platform *pl, const chip_config *cf,
     chip_free(c);
     free(c);
     return exit_code;
+
+interrupted:
+    if (bin_open)
+        outfile_abort(&binf);
+    c->dump.ad.bin = NULL;
+    chip_free(c);
+    free(c);
+    drop_outputs(&wd, have_wd);
+    if (have_wd)
+        fprintf(stderr, "ptosim: interrupted by %s; %s keeps the previous run's outputs\n", intr_name(sig),
+                opt.work_dir);
+    else
+        fprintf(stderr, "ptosim: interrupted by %s\n", intr_name(sig));
+    if (res) {
+        res->exit_code = intr_status(sig);
+        snprintf(res->status, sizeof(res->status), "interrupted");
+    }
+    return intr_status(sig);
 }
 
 /* Reads a graph's header (the whole graph is checked later). Returns 0, or
@@ -585,6 +672,9 @@ static int run_program(const cli_run *opt, const platform *plat, const chip_conf
         return -1;
     }
     if (pid == 0) {
+        /* its own process group: a Ctrl-C reaches the parent alone, which
+         * forwards it once (twice would end the program without cleaning up) */
+        setpgid(0, 0);
         chip_config cfg = *base;
         for (int r = 0; r < RING_COUNT; r++) {
             cfg.ring_task_window[r] = (uint32_t)pr->rings[KNOB_TASK_WINDOW][r];
@@ -603,16 +693,27 @@ static int run_program(const cli_run *opt, const platform *plat, const chip_conf
         if (!opt->quiet && !opt->summary_csv)
             printf("== program %d of %d: %s (%s)\n", p + 1, w->nprograms, pr->name, pr->path);
         worker_result res = {.exit_code = EXIT_INTERNAL};
-        int code = simulate(opt, &pl, &cfg, pr->path, work_dir ? dir : NULL, p == 0, &res);
+        graph g;
+        int code = read_header(pr->path, &g) != 0
+                       ? EXIT_GRAPH
+                       : simulate(opt, &pl, &cfg, &g, work_dir ? dir : NULL, p == 0, &res);
+        if ((fflush(stdout) != 0 || ferror(stdout)) && code != EXIT_INTERNAL) { /* _exit flushes nothing */
+            fprintf(stderr, "ptosim: cannot write standard output: %s\n", strerror(errno));
+            code = code == EXIT_OK ? EXIT_INTERNAL : code;
+            res.exit_code = code; /* the session ends here */
+        }
         worker_log_result(log, &res);
         fflush(log);
-        fflush(stdout);
         fflush(stderr);
         _exit(code);
     }
     int status = 0;
+    bool forwarded = false;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-        ;
+        if (intr_signal() && !forwarded) { /* a signal to this process alone reaches the program too */
+            kill(pid, intr_signal());
+            forwarded = true;
+        }
     int rc = worker_take_log(w, p, log);
     fclose(log);
     if (rc != 0)
@@ -635,6 +736,15 @@ static int run_worker(const cli_run *opt, const platform *plat, const chip_confi
     char err[GRAPH_ERR_MAX + 256];
     /* every graph is checked before the first program runs: no half-written worker */
     for (int p = 0; p < opt->ngraphs && code == EXIT_OK; p++) {
+        struct stat st;
+        if (stat(opt->graphs[p], &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+            fprintf(stderr,
+                    "ptosim: %s: several programs read each graph twice (checked, then run): give a regular "
+                    "file, not a FIFO or a device\n",
+                    opt->graphs[p]);
+            code = EXIT_USAGE;
+            break;
+        }
         graph hdr;
         if (read_header(opt->graphs[p], &hdr) != 0) {
             code = EXIT_GRAPH;
@@ -653,25 +763,45 @@ static int run_worker(const cli_run *opt, const platform *plat, const chip_confi
             fprintf(stderr, "ptosim: %s\n", err);
             code = EXIT_GRAPH;
         }
+        if (code == EXIT_OK && intr_signal()) { /* nothing is written yet */
+            fprintf(stderr, "ptosim: interrupted by %s\n", intr_name(intr_signal()));
+            code = intr_status(intr_signal());
+        }
     }
+    bool checked = code == EXIT_OK; /* else no program ran and nothing is written */
     worker_costs costs = {.init_us = plat->worker_init_us,
                           .register_us = plat->register_us,
                           .arena_build_us = plat->arena_build_us,
                           .first_launch_us = plat->first_launch_us,
                           .preamble_us = plat->run_preamble_us,
                           .prep_us = plat->run_prep_us};
-    if (code == EXIT_OK && opt->work_dir && outfile_mkdirs(opt->work_dir, err, sizeof(err)) != 0) {
-        fprintf(stderr, "ptosim: %s\n", err);
-        code = EXIT_INTERNAL;
+    /* the session's folder is locked like a single run's (each program locks
+     * and stages its own N_NAME folder); the parent writes only ptosim_run.json,
+     * atomically, so the staging folder the lock comes with stays empty */
+    workdir wd;
+    bool have_wd = false;
+    if (code == EXIT_OK && opt->work_dir) {
+        int lr = workdir_open(&wd, opt->work_dir, err, sizeof(err));
+        if (lr < 0) {
+            fprintf(stderr, "ptosim: %s\n", err);
+            code = EXIT_INTERNAL;
+            checked = false;
+        } else {
+            have_wd = true;
+            if (lr > 0)
+                fprintf(stderr, "ptosim: warning: %s\n", err);
+        }
     }
     for (int p = 0; p < w->nprograms && code == EXIT_OK; p++) {
         worker_timeline(w, &costs); /* places program p after the ones that ran */
         if (run_program(opt, plat, cfg, w, p, opt->work_dir) != 0)
             code = EXIT_INTERNAL;
         else if (w->prog[p].result.exit_code != EXIT_OK)
-            code = w->prog[p].result.exit_code; /* a failed run ends the session */
+            code = w->prog[p].result.exit_code; /* a failed or interrupted run ends the session */
+        else if (intr_signal())                 /* came as the program ended: the next does not start */
+            code = intr_status(intr_signal());
     }
-    if (code != EXIT_GRAPH && w->nprograms) {
+    if (checked && w->nprograms) {
         worker_timeline(w, &costs);
         if (opt->work_dir) {
             char path[PATH_MAX + 32];
@@ -682,9 +812,10 @@ static int run_worker(const cli_run *opt, const platform *plat, const chip_confi
                     code = EXIT_INTERNAL;
             }
         }
-        if (!opt->quiet && !opt->summary_csv)
+        if (!opt->quiet && !opt->summary_csv && !intr_signal())
             worker_summary(w, stdout);
     }
+    drop_outputs(&wd, have_wd); /* the lock, and the unused staging folder */
     worker_free(w);
     free(w);
     return code;
@@ -697,6 +828,7 @@ int run_main(int argc, char **argv)
 
 int run_main_from(int argc, char **argv, const gcomp *gc)
 {
+    intr_install(); /* SIGINT and SIGTERM stop the run cleanly from here on */
     cli_run opt;
     char err[4096];
     int rc = cli_parse_run(argc, argv, &opt, err, sizeof(err));
@@ -717,7 +849,6 @@ int run_main_from(int argc, char **argv, const gcomp *gc)
     if (read_header(opt.graph, &hdr) != 0)
         return EXIT_GRAPH;
     run_apply_rings(&cfg, &hdr, &opt);
-    graph_close(&hdr);
     cfg.compiled = gc;
-    return simulate(&opt, &plat, &cfg, opt.graph, opt.work_dir, true, NULL);
+    return simulate(&opt, &plat, &cfg, &hdr, opt.work_dir, true, NULL);
 }

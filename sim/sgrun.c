@@ -10,6 +10,8 @@
 #include <unistd.h>
 #include <xbt/log.h>
 
+#include "intr.h"
+
 XBT_LOG_NEW_DEFAULT_CATEGORY(ptosim, "ptosim chip engine");
 
 /* Link bandwidths must mean what they say (simgrid.md §1.3), and picosecond
@@ -41,7 +43,12 @@ void sgrun_chip_body(void *data, int *finished)
     chip *c = sc->c;
     if (c->dump_on)
         collector_start(c, stderr);
+    c->stop = intr_flag();
     chip_run(c);
+    if (c->stopped) { /* SIGINT or SIGTERM: the collector's daemons die with this actor */
+        *finished = 1;
+        return;
+    }
     /* the chip ran ahead in C; bring SimGrid's clock to the same instant */
     double end = sec_from_ps(c->end_time);
     if (end > simgrid_get_clock())
@@ -76,7 +83,12 @@ int sgrun_run(const char *xml_path, double collector_bw, const char *const *user
     }
     /* quiet unless something is wrong; the user's --log= still wins */
     xbt_log_control_set("root.thres:warning");
+    /* simgrid_init installs a SIGINT handler that aborts with a backtrace;
+     * ours goes back on before a signal can reach SimGrid's */
+    intr_hold(true);
     simgrid_init(&argc, argv);
+    intr_install();
+    intr_hold(false);
     simgrid_load_platform(xml_path);
     sg_host_t aicpu = sg_host_by_name("aicpu");
     sg_host_t host = sg_host_by_name("host");

@@ -11,6 +11,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 #include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/wait.h>
@@ -23,7 +26,9 @@
 #include "../model/platform.h"
 #include "../model/report.h"
 #include "../model/runcfg.h"
+#include "../model/strint.h"
 #include "cli.h"
+#include "intr.h"
 #include "run.h"
 
 #define SWEEP_KNOBS 4
@@ -151,15 +156,13 @@ static int take(int argc, char **argv, int *i, const char *name, const char *inl
     return 0;
 }
 
-/* Parses a non-negative decimal integer in [lo, hi]. Returns 0 or -1. */
+/* Parses a decimal integer in [lo, hi] (strint: the rules of every flag). Returns 0 or -1. */
 static int parse_long(const char *s, long lo, long hi, long *out)
 {
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (end == s || *end || errno || v < lo || v > hi)
+    int64_t v;
+    if (strint_parse(s, lo, hi, &v) != STRINT_OK)
         return -1;
-    *out = v;
+    *out = (long)v;
     return 0;
 }
 
@@ -1045,6 +1048,53 @@ static int plan_points(sweep *s)
     return 0;
 }
 
+/* An interrupted sweep's rows: those of the points that ran to the end in this sweep (status[i], a wait
+ * status, -1 = not started), in point order, into DIR/sweep.partial.csv; sweep.csv, which would stand
+ * for the whole sweep, is removed. Prints what it did and returns the exit status of signal sig. */
+static int collect_interrupted(const sweep *s, const int *status, int sig)
+{
+    char csv[PATH_MAX + 64], part[PATH_MAX + 64], err[4400];
+    snprintf(csv, sizeof(csv), "%s/sweep.csv", s->dir_abs);
+    snprintf(part, sizeof(part), "%s/sweep.partial.csv", s->dir_abs);
+    remove(csv);
+    remove(part);
+    outfile o;
+    FILE *out = NULL;
+    long finished = 0;
+    for (long i = 0; i < s->npoints; i++) {
+        if (status[i] == -1 || (status[i] >= 0 && !WIFEXITED(status[i])))
+            continue; /* never started, or stopped by the signal (-2: its row is from before a --resume) */
+        char wd[PATH_MAX + 32], rowp[PATH_MAX + 64];
+        point_dir(s, i, wd, sizeof(wd));
+        snprintf(rowp, sizeof(rowp), "%s/row.csv", wd);
+        char *text = read_file(rowp, NULL);
+        const char *row;
+        if (text && row_ok(text, &row)) {
+            if (!out && !(out = outfile_open(&o, part, err, sizeof(err)))) {
+                fprintf(stderr, "ptosim sweep: %s\n", err);
+                free(text);
+                return intr_status(sig);
+            }
+            fputs(finished ? row : text, out); /* the header once */
+            finished++;
+        }
+        free(text);
+    }
+    if (out && outfile_commit(&o, err, sizeof(err)) != 0) {
+        fprintf(stderr, "ptosim sweep: %s\n", err);
+        return intr_status(sig);
+    }
+    fprintf(stderr, "ptosim sweep: interrupted by %s: %ld of %ld points finished", intr_name(sig), finished,
+            s->npoints);
+    if (finished)
+        fprintf(stderr, "; their rows are in %s", part);
+    fprintf(stderr,
+            " (sweep.csv is written only when every point gave a row: run the sweep's command again with "
+            "--resume %s to run only the others)\n",
+            s->dir_abs);
+    return intr_status(sig);
+}
+
 /* ---- running points ---- */
 
 /* In a point's child: the signal state an exec would give, and no signal blocked. The child is a fork of the
@@ -1093,9 +1143,19 @@ static pid_t spawn_point(const sweep *s, long i, const gcomp *gc)
     else {
         fflush(stdout);
         fflush(stderr);
+        pid_t parent = getpid();
         pid = fork();
         if (pid == 0) {
-            /* the child is the run: a fork, not an exec, so it keeps the mapped graph */
+            /* its own process group: a Ctrl-C reaches the sweep alone, which forwards it once; and as a
+             * signal to the sweep's group no longer reaches it, it dies with the sweep (a kill -9, a lost
+             * node) rather than run on as an orphan holding its folder's lock */
+            setpgid(0, 0);
+#ifdef __linux__
+            if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent)
+                _exit(127);
+#else
+            (void)parent;
+#endif
             if (dup2(fi, 0) < 0 || dup2(fo, 1) < 0 || dup2(fe, 2) < 0)
                 _exit(127);
             reset_signals();
@@ -1206,7 +1266,19 @@ static void run_local(const sweep *s, const gcomp *gc, int *status)
         setitimer(ITIMER_REAL, &tick, NULL);
     }
     long next = 0, done = 0, running = 0;
+    bool forwarded = false;
     while (done < s->ntodo) {
+        if (intr_signal() && !forwarded) {
+            /* SIGINT or SIGTERM: start nothing more, pass it on to every running point, wait for them */
+            for (long slot = 0; pids && slot < jobs; slot++)
+                if (pids[slot] > 0)
+                    kill(pids[slot], intr_signal());
+            done += s->ntodo - next;
+            next = s->ntodo;
+            forwarded = true;
+            if (done >= s->ntodo)
+                break;
+        }
         for (long slot = 0; pids && which && slot < jobs && next < s->ntodo; slot++)
             if (pids[slot] == 0) {
                 pid_t pid = spawn_point(s, s->todo[next], gc);
@@ -1278,14 +1350,24 @@ static int run_point(const sweep *s)
         }
         use = &gc;
     }
+    intr_install();
     pid_t pid = spawn_point(s, s->point, use);
     int st = -1;
+    bool forwarded = false;
     while (pid > 0 && waitpid(pid, &st, 0) < 0 && errno == EINTR)
-        ;
+        if (intr_signal() && !forwarded) { /* the point is in its own process group */
+            kill(pid, intr_signal());
+            forwarded = true;
+        }
     if (pid > 0)
         finish_row(s, s->point, st);
     if (use)
         gcomp_close(&gc);
+    if (intr_signal()) {
+        fprintf(stderr, "ptosim sweep: interrupted by %s: point %ld did not finish\n",
+                intr_name(intr_signal()), s->point);
+        return intr_status(intr_signal());
+    }
     char wd[PATH_MAX + 32], rowp[PATH_MAX + 64], label[512], rel[32];
     point_dir(s, s->point, wd, sizeof(wd));
     snprintf(rowp, sizeof(rowp), "%s/row.csv", wd);
@@ -1743,8 +1825,12 @@ int sweep_main(int argc, char **argv)
                 fputs("ptosim sweep: out of memory\n", stderr);
                 rc = EXIT_INTERNAL;
             } else {
+                intr_install(); /* SIGINT and SIGTERM: forwarded to the points, then the rows so far */
                 run_local(&s, &gc, status);
-                rc = collect(s.dir_abs, status, s.npoints);
+                if (intr_signal())
+                    rc = collect_interrupted(&s, status, intr_signal());
+                else
+                    rc = collect(s.dir_abs, status, s.npoints);
                 free(status);
             }
         }

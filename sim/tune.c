@@ -5,12 +5,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "../model/chip.h"
 #include "../model/lint.h"
 #include "../model/report.h"
 #include "../model/rterr.h"
 #include "../model/runcfg.h"
+#include "../model/strint.h"
 #include "cli.h"
 #include "run.h"
 
@@ -414,12 +416,12 @@ int tune_main(int argc, char **argv)
             return EXIT_OK;
         }
         if (strcmp(argv[i], "--max-trials") == 0) {
-            char *end;
-            max_trials = i + 1 < argc ? strtol(argv[i + 1], &end, 10) : -1;
-            if (i + 1 >= argc || *end || max_trials < 0 || max_trials > 10000) {
+            int64_t n;
+            if (i + 1 >= argc || strint_parse(argv[i + 1], 0, 10000, &n) != STRINT_OK) {
                 fprintf(stderr, "ptosim tune: --max-trials needs an integer in [0, 10000]\n");
                 return EXIT_USAGE;
             }
+            max_trials = (long)n;
             i++;
             continue;
         }
@@ -439,6 +441,14 @@ int tune_main(int argc, char **argv)
         opt.dump_level || opt.pmu_given || opt.perfetto) {
         fprintf(stderr, "ptosim tune: takes one GRAPH and no output options (it writes no files; run ptosim "
                         "run with the recommended flags for those)\n");
+        return EXIT_USAGE;
+    }
+    struct stat st;
+    if (stat(opt.graph, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+        fprintf(stderr,
+                "ptosim tune: %s: tune reads the graph once per trial: give a regular file, not a FIFO or a "
+                "device\n",
+                opt.graph);
         return EXIT_USAGE;
     }
     platform plat;

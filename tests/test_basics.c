@@ -103,8 +103,8 @@ END_TEST
 /* Parses text with both parsers and compares what cJSON prints for each. */
 static void same_as_cjson(const char *text)
 {
-    const char *at = NULL;
-    cJSON *a = jsonl_parse(text, strlen(text), &at), *b = cJSON_Parse(text);
+    jsonl_error e;
+    cJSON *a = jsonl_parse(text, strlen(text), &e), *b = cJSON_Parse(text);
     ck_assert_msg(a && b, "%s: jsonl %s, cJSON %s", text, a ? "ok" : "failed", b ? "ok" : "failed");
     char *pa = cJSON_PrintUnformatted(a), *pb = cJSON_PrintUnformatted(b);
     ck_assert_str_eq(pa, pb);
@@ -122,7 +122,6 @@ START_TEST(the_line_parser_builds_what_cjson_builds)
                   "false, \"n\": null}");
     same_as_cjson("[[], {}, [[[{}]]], {\"x\": {\"y\": [true]}}]");
     same_as_cjson("\"just a string\"");
-    same_as_cjson("{\"dup\": 1, \"dup\": 2}");
     /* valueint saturates like cJSON's */
     cJSON *v = jsonl_parse("[5000000000, -5000000000, 7]", 28, NULL);
     ck_assert_int_eq(cJSON_GetArrayItem(v, 0)->valueint, 2147483647);
@@ -152,12 +151,52 @@ START_TEST(the_line_parser_points_at_the_first_bad_byte)
         {"", 0},
     };
     for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
-        const char *at = NULL;
-        cJSON *v = jsonl_parse(bad[i].text, strlen(bad[i].text), &at);
+        jsonl_error e;
+        cJSON *v = jsonl_parse(bad[i].text, strlen(bad[i].text), &e);
         ck_assert_msg(v == NULL, "accepted %s", bad[i].text);
-        ck_assert_msg(at - bad[i].text == bad[i].col, "%s: error at %td, expected %d", bad[i].text,
-                      at - bad[i].text, bad[i].col);
+        ck_assert_msg(e.at - bad[i].text == bad[i].col, "%s: error at %td, expected %d", bad[i].text,
+                      e.at - bad[i].text, bad[i].col);
+        ck_assert_ptr_null(e.what); /* plain bad syntax */
     }
+}
+END_TEST
+
+START_TEST(the_line_parser_names_what_a_lenient_reading_would_change_and_where)
+{
+    /* cJSON keeps both keys and every lookup finds the first; a bad byte or an
+     * infinity would travel on into the outputs */
+    static const struct {
+        const char *text;
+        int col;          /* 0-based offset of the offending byte */
+        const char *what; /* why */
+        const char *path; /* where */
+    } bad[] = {
+        {"{\"dup\": 1, \"dup\": 2}", 11, "duplicate key", "dup"},
+        {"{\"a\": [0, {\"b\": {\"c\": 1, \"c\": 2}}]}", 25, "duplicate key", "a[1].b.c"},
+        {"[\"ok\", \"\xff\"]", 8, "invalid UTF-8 in a string", "[1]"},
+        {"{\"k\": \"\xc3\"}", 7, "invalid UTF-8 in a string", "k"},
+        {"{\"k\": \"\\udfff\"}", 7, "a lone surrogate \\u escape is not a character", "k"},
+        {"{\"k\": [\"\\u0000\"]}", 8, "\\u0000 would cut the string short", "k[0]"},
+        {"{\"k\": [1, 2e308]}", 10, "number out of range", "k[1]"},
+        {"-1e999", 0, "number out of range", ""},
+    };
+    for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
+        jsonl_error e;
+        cJSON *v = jsonl_parse(bad[i].text, strlen(bad[i].text), &e);
+        ck_assert_msg(v == NULL, "accepted %s", bad[i].text);
+        ck_assert_msg(e.at - bad[i].text == bad[i].col, "%s: error at %td, expected %d", bad[i].text,
+                      e.at - bad[i].text, bad[i].col);
+        ck_assert_str_eq(e.what, bad[i].what);
+        ck_assert_str_eq(e.path, bad[i].path);
+    }
+    /* a line and column in a document of several lines */
+    const char *doc = "{\n  \"a\": 1,\n  \"a\": 2\n}";
+    jsonl_error e;
+    ck_assert_ptr_null(jsonl_parse(doc, strlen(doc), &e));
+    long line, col;
+    jsonl_where(doc, e.at, &line, &col);
+    ck_assert_int_eq(line, 3);
+    ck_assert_int_eq(col, 3);
 }
 END_TEST
 
@@ -447,6 +486,7 @@ Suite *suite_basics(void)
     tcase_add_test(tc, evq_interleaved_pushes_and_pops_keep_time_then_insertion_order);
     tcase_add_test(tc, the_line_parser_builds_what_cjson_builds);
     tcase_add_test(tc, the_line_parser_points_at_the_first_bad_byte);
+    tcase_add_test(tc, the_line_parser_names_what_a_lenient_reading_would_change_and_where);
     tcase_add_test(tc, strtab_gives_dense_slots_in_first_seen_order);
     tcase_add_test(tc, readyq_is_fifo_across_growth);
     tcase_add_test(tc, core_topology_matches_runtime_numbering);

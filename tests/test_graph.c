@@ -171,6 +171,76 @@ START_TEST(bad_json_is_rejected_with_its_column)
 }
 END_TEST
 
+START_TEST(a_key_given_twice_is_rejected_with_its_path)
+{
+    /* a lookup takes the first: {"ns": 10, "ns": 50000000} ran as 10 ns */
+    expect_error(HDR "{\"op\": \"submit\", \"kernel\": \"vadd\", \"cost\": {\"ns\": 10, \"ns\": 50000000}}\n",
+                 ":2: cost.ns:", "duplicate key (column 55)");
+    expect_error(HDR "{\"op\": \"submit\", \"op\": \"dummy\", \"kernel\": \"vadd\"}\n",
+                 ":2: op:", "duplicate key (column 18)");
+    expect_error(HDR "{\"op\": \"submit\", \"kernel\": \"vadd\", \"args\": [{\"dir\": \"in\", \"tensor\": "
+                     "\"x\"}, {\"dir\": \"in\", \"tensor\": \"x\", \"tensor\": \"y\"}]}\n",
+                 ":2: args[1].tensor:", "duplicate key");
+    expect_error("{\"ptosim_graph\": 1, \"name\": \"g\", \"name\": \"h\", \"kernels\": []}\n",
+                 ":1: name:", "duplicate key");
+    /* equal prefixes are different keys */
+    ck_assert_str_eq(check(HDR "{\"op\": \"scope_begin\", \"site\": \"a\", \"mode\": \"auto\"}\n"
+                               "{\"op\": \"scope_end\"}\n"),
+                     "");
+}
+END_TEST
+
+START_TEST(strings_that_are_not_utf8_are_rejected_where_read)
+{
+    /* a raw 0xff in a scope site went on into scope_stats.jsonl, which Python's json cannot read */
+    expect_error(HDR "{\"op\": \"scope_begin\", \"site\": \"a\xff.cpp:1\"}\n{\"op\": \"scope_end\"}\n",
+                 ":2: site:", "invalid UTF-8 in a string (column 33)");
+    /* overlong NUL, a UTF-16 surrogate in UTF-8, past U+10FFFF, a cut sequence */
+    expect_error(HDR "{\"op\": \"scope_begin\", \"site\": \"\xc0\x80\"}\n", ":2: site:", "invalid UTF-8");
+    expect_error(HDR "{\"op\": \"scope_begin\", \"site\": \"\xed\xa0\x80\"}\n", ":2: site:", "invalid UTF-8");
+    expect_error(HDR "{\"op\": \"scope_begin\", \"site\": \"\xf4\x90\x80\x80\"}\n",
+                 ":2: site:", "invalid UTF-8");
+    expect_error(HDR "{\"op\": \"scope_begin\", \"site\": \"\xe2\x82\"}\n", ":2: site:", "invalid UTF-8");
+    /* in a key: reported at the object that holds it */
+    expect_error(HDR "{\"op\": \"submit\", \"kernel\": \"vadd\", \"cost\": {\"n\xffs\": 1}}\n",
+                 ":2: cost:", "invalid UTF-8");
+    /* escapes that make no character, or cut a C string short */
+    expect_error(HDR "{\"op\": \"scope_begin\", \"site\": \"a\\udc00\"}\n",
+                 ":2: site:", "a lone surrogate \\u escape is not a character");
+    expect_error(HDR "{\"op\": \"scope_begin\", \"site\": \"a\\u0000b\"}\n",
+                 ":2: site:", "\\u0000 would cut the string short");
+    /* well-formed text of every length is read as written */
+    const char *dir = tu_tmpdir();
+    char *path =
+        tu_write(dir, "g.jsonl",
+                 HDR "{\"op\": \"scope_begin\", \"site\": \"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\\u00e9"
+                     "\\ud83d\\ude00\"}\n{\"op\": \"scope_end\"}\n");
+    graph g;
+    graph_op op;
+    char err[GRAPH_ERR_MAX];
+    ck_assert_int_eq(graph_open(&g, path, err, sizeof(err)), 0);
+    ck_assert_int_eq(graph_next(&g, &op, err, sizeof(err)), 1);
+    ck_assert_str_eq(op.site, "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\xc3\xa9\xf0\x9f\x98\x80");
+    graph_close(&g);
+    free(path);
+}
+END_TEST
+
+START_TEST(a_number_beyond_a_double_is_rejected)
+{
+    /* 1e999 parsed to infinity, and (int)inf is undefined behaviour */
+    expect_error(HDR "{\"op\": \"submit\", \"kernel\": 1e999}\n",
+                 ":2: kernel:", "number out of range (column 28)");
+    expect_error(HDR "{\"op\": \"submit\", \"kernel\": \"vadd\", \"args\": [{\"scalar\": -1e400}]}\n",
+                 ":2: args[0].scalar:", "number out of range");
+    /* beyond int but inside a double: a clear message, no cast */
+    expect_error(HDR "{\"op\": \"submit\", \"kernel\": 1e300}\n",
+                 ":2: kernel:", "unknown kernel id 1.0000000000000001e+300");
+    expect_error(HDR "{\"op\": \"submit\", \"kernels\": [-4294967296, -1, -1]}\n",
+                 ":2: kernels[0]:", "unknown kernel id -4294967296");
+}
+END_TEST
+
 START_TEST(unknown_op_is_rejected)
 {
     expect_error(HDR "{\"op\": \"launch\"}\n", ":2: op:", "unknown operation 'launch'");
@@ -180,11 +250,50 @@ END_TEST
 START_TEST(wrong_field_type_is_rejected)
 {
     expect_error(HDR "{\"op\": \"submit\", \"kernel\": \"vadd\", \"block_num\": \"two\"}\n",
-                 ":2: block_num:", "must be an integer, got \"two\"");
+                 ":2: block_num:", "must be an integer (a JSON number), got a string");
     expect_error(HDR "{\"op\": \"submit\", \"kernel\": \"vadd\", \"sync_start\": 1}\n",
                  ":2: sync_start:", "must be true or false, got a number");
     expect_error(HDR "{\"op\": \"submit\", \"kernel\": \"vadd\", \"args\": {}}\n",
                  ":2: args:", "must be an array, got an object");
+}
+END_TEST
+
+START_TEST(each_field_has_one_type_and_the_message_names_it)
+{
+    /* "1" was read as version 1, "" as FLOAT32, and a description could be anything */
+    expect_error("{\"ptosim_graph\": \"1\", \"name\": \"g\", \"kernels\": []}\n",
+                 ":1: ptosim_graph:", "must be an integer (a JSON number), got a string");
+    expect_error(HDR "{\"op\": \"submit\", \"kernel\": \"vadd\", \"block_num\": \"2\"}\n",
+                 ":2: block_num:", "must be an integer (a JSON number), got a string");
+    expect_error(HDR "{\"op\": \"submit\", \"kernel\": \"vadd\", \"args\": [{\"dir\": \"out\", \"tensor\": "
+                     "\"o\", \"dtype\": \"\", \"shape\": [4]}]}\n",
+                 ":2: args[0].dtype:", "unknown dtype ''");
+    expect_error("{\"ptosim_graph\": 1, \"name\": \"g\", \"kernels\": [], \"tensors\": [{\"name\": \"t\", "
+                 "\"dtype\": \"\", \"shape\": [4]}]}\n",
+                 ":1: tensors[0].dtype:", "unknown dtype ''");
+    expect_error(HDR "{\"op\": \"submit\", \"kernel\": \"vadd\", \"args\": [{\"dir\": \"out\", \"tensor\": "
+                     "\"o\", \"dtype\": 0, \"shape\": [4]}]}\n",
+                 ":2: args[0].dtype:", "must be a string, got a number");
+    expect_error("{\"ptosim_graph\": 1, \"name\": \"g\", \"description\": 5, \"kernels\": []}\n",
+                 ":1: description:", "must be a string, got a number");
+    expect_error("{\"ptosim_graph\": 1, \"name\": \"g\", \"description\": [\"a\"], \"kernels\": []}\n",
+                 ":1: description:", "must be a string, got an array");
+    expect_error(HDR "{\"op\": \"submit\", \"kernel\": \"vadd\", \"args\": [{\"dir\": \"in\", \"tensor\": "
+                     "\"x\", \"shape\": [8], \"start_offset\": \"8\"}]}\n",
+                 ":2: args[0].start_offset:", "must be a non-negative integer, got a string");
+    expect_error(HDR "{\"op\": \"submit\", \"kernel\": \"vadd\", \"args\": [{\"dir\": \"in\", \"tensor\": "
+                     "\"x\", \"shape\": [\"8\"]}]}\n",
+                 ":2: args[0].shape:", "entries must be integers >= 1, got a string");
+    expect_error("{\"ptosim_graph\": 1, \"name\": \"g\", \"kernels\": [{\"id\": \"0\", \"name\": \"k\", "
+                 "\"core\": \"aiv\", \"cost\": {\"cycles\": 1}}]}\n",
+                 ":1: kernels[0].id:", "must be an integer (a JSON number), got a string");
+    expect_error(HDR "{\"op\": \"user_code\", \"ns\": \"5\"}\n",
+                 ":2: ns:", "must be an integer (a JSON number), got a string");
+    /* what stays: addresses above 2^53 as strings, labels and ids in deps */
+    ck_assert_str_eq(check("{\"ptosim_graph\": 1, \"name\": \"g\", \"description\": \"d\", \"kernels\": [], "
+                           "\"tensors\": [{\"name\": \"t\", \"dtype\": \"INT8\", \"shape\": [4], \"addr\": "
+                           "\"0x10000\"}]}\n"),
+                     "");
 }
 END_TEST
 
@@ -288,6 +397,73 @@ START_TEST(views_outside_their_tensor_are_rejected)
     expect_error(HDR "{\"op\": \"submit\", \"kernel\": \"vadd\", \"args\": [{\"dir\": \"in\", \"tensor\": "
                      "\"x\", \"strides\": [1]}]}\n",
                  ":2: args[0].strides:", "has 1 entries but the view has 2 dimensions");
+}
+END_TEST
+
+START_TEST(sizes_that_would_wrap_64_bits_are_rejected)
+{
+    /* [2^32, 2^30] FLOAT32 is 2^64 bytes: it wrapped to 0 and the run said "ok" */
+    expect_error(HDR "{\"op\": \"submit\", \"kernel\": \"vadd\", \"args\": [{\"dir\": \"out\", \"tensor\": "
+                     "\"o\", \"dtype\": \"FLOAT32\", \"shape\": [4294967296, 1073741824]}]}\n",
+                 ":2: args[0].shape:", "[4294967296, 1073741824] x FLOAT32 is more than 2^53 bytes");
+    /* [2^32, 2^32] overflowed the signed stride product */
+    expect_error(HDR "{\"op\": \"alloc\", \"tensors\": [{\"name\": \"a\", \"dtype\": \"INT8\", \"shape\": "
+                     "[4294967296, 4294967296]}]}\n",
+                 ":2: tensors[0].shape:", "[4294967296, 4294967296] x INT8 is more than 2^53 bytes");
+    expect_error("{\"ptosim_graph\": 1, \"name\": \"g\", \"kernels\": [], \"tensors\": [{\"name\": \"t\", "
+                 "\"dtype\": \"INT64\", \"shape\": [1125899906842624, 2]}]}\n",
+                 ":1: tensors[0].shape:", "[1125899906842624, 2] x INT64 is more than 2^53 bytes");
+    /* 2^53 bytes exactly is the limit, and fits */
+    ck_assert_str_eq(check("{\"ptosim_graph\": 1, \"name\": \"g\", \"kernels\": [], \"tensors\": [{\"name\": "
+                           "\"t\", \"dtype\": \"INT64\", \"shape\": [1125899906842624]}]}\n"),
+                     "");
+    /* a view: its elements, its default strides, its offsets and its reach */
+    expect_error(HDR "{\"op\": \"submit\", \"kernel\": \"vadd\", \"args\": [{\"dir\": \"in\", \"tensor\": "
+                     "\"x\", \"shape\": [2, 4294967296, 4294967296], \"strides\": [1, 1, 1]}]}\n",
+                 ":2: args[0].shape:", "[2, 4294967296, 4294967296] x FLOAT32 is more than 2^53 bytes");
+    expect_error(HDR "{\"op\": \"submit\", \"kernel\": \"vadd\", \"args\": [{\"dir\": \"in\", \"tensor\": "
+                     "\"x\", \"shape\": [2, 2], \"strides\": [9007199254740992, 9007199254740992]}]}\n",
+                 ":2: args[0]:", "view reaches element 18014398509481984 but tensor 'x' has 32 elements");
+    expect_error(HDR "{\"op\": \"submit\", \"kernel\": \"vadd\", \"args\": [{\"dir\": \"in\", \"tensor\": "
+                     "\"x\", \"shape\": [2, 2], \"offset\": [9007199254740992, 9007199254740992], "
+                     "\"strides\": [9007199254740992, 2]}]}\n",
+                 ":2: args[0]:", "view origin is past element 2^53 but tensor 'x' has 32 elements");
+    expect_error(HDR "{\"op\": \"submit\", \"kernel\": \"vadd\", \"args\": [{\"dir\": \"in\", \"tensor\": "
+                     "\"x\", \"shape\": [3, 9007199254740992], \"strides\": [9007199254740992, 1]}]}\n",
+                 ":2: args[0].shape:", "is more than 2^53 bytes");
+    expect_error(HDR "{\"op\": \"submit\", \"kernel\": \"vadd\", \"args\": [{\"dir\": \"in\", \"tensor\": "
+                     "\"x\", \"shape\": [4, 3], \"strides\": [3, 9007199254740992]}]}\n",
+                 ":2: args[0]:", "view reaches past element 2^53 but tensor 'x' has 32 elements");
+    /* addresses: past 2^64 given, or packed past it */
+    expect_error("{\"ptosim_graph\": 1, \"name\": \"g\", \"kernels\": [], \"tensors\": [{\"name\": \"t\", "
+                 "\"dtype\": \"INT8\", \"shape\": [1024], \"addr\": \"0xffffffffffffff00\"}]}\n",
+                 ":1: tensors[0].addr:", "0xffffffffffffff00 + 1024 bytes runs past the end of the 64-bit");
+    ck_assert_str_eq(
+        check("{\"ptosim_graph\": 1, \"name\": \"g\", \"kernels\": [], \"tensors\": [{\"name\": "
+              "\"t\", \"dtype\": \"INT8\", \"shape\": [1024], \"addr\": \"0xfffffffffffffc00\"}]}\n"),
+        "");
+    char *big = malloc(96 * 2100 + 256);
+    size_t len =
+        (size_t)sprintf(big, "{\"ptosim_graph\": 1, \"name\": \"g\", \"kernels\": [], \"tensors\": [");
+    for (int i = 0; i < 2100; i++) /* 2100 x 2^53 bytes, packed from 0x12c0000000 */
+        len += (size_t)sprintf(big + len,
+                               "%s{\"name\": \"t%d\", \"dtype\": \"INT8\", \"shape\": "
+                               "[9007199254740992]}",
+                               i ? ", " : "", i);
+    sprintf(big + len, "]}\n");
+    expect_error(big, ":1: tensors[2047]:", "no room left for it in the 64-bit address space");
+    free(big);
+}
+END_TEST
+
+START_TEST(a_header_that_fails_after_tensor_data_frees_that_data)
+{
+    /* found by make fuzz: data of the tensors before the bad one leaked (make check-sanitize sees it) */
+    expect_error(
+        "{\"ptosim_graph\": 1, \"name\": \"g\", \"kernels\": [], \"tensors\": [{\"name\": \"a\", "
+        "\"dtype\": \"INT8\", \"shape\": [4], \"data\": [1, 2]}, {\"name\": \"b\", \"dtype\": \"INT8\", "
+        "\"shape\": [0]}]}\n",
+        ":1: tensors[1].shape:", "entries must be integers in [1, 2^53], got 0");
 }
 END_TEST
 
@@ -471,14 +647,20 @@ START_TEST(read_ahead_reports_the_first_error_even_past_where_the_run_stopped)
     /* stop after one op: the verdict still covers line 20002 */
     ck_assert_int_eq(graph_open(&g, path, err, sizeof(err)), 0);
     ra = readahead_start(&g);
+    ck_assert_ptr_null(g.f); /* the reader took the file over: it is opened once */
+    ck_assert_ptr_null(readahead_start(&g));
     ck_assert_int_eq(readahead_next(ra, &g, op, err, sizeof(err)), 1);
     ck_assert_int_eq(op->line, 2);
     err[0] = '\0';
     ck_assert_int_eq(readahead_finish(ra, err, sizeof(err)), -1);
     ck_assert_str_eq(err, want);
 
+    graph_close(&g);
+
     /* cancelling does not wait for the verdict (and does not hang) */
+    ck_assert_int_eq(graph_open(&g, path, err, sizeof(err)), 0);
     ra = readahead_start(&g);
+    ck_assert_ptr_nonnull(ra);
     readahead_cancel(ra);
     graph_close(&g);
     free(op);
@@ -769,8 +951,12 @@ Suite *suite_graph(void)
     tcase_add_test(tc, inputs_see_the_binding_before_an_output_rebinds_the_name);
     tcase_add_test(tc, memory_is_bounded_by_distinct_names_not_by_lines);
     tcase_add_test(tc, bad_json_is_rejected_with_its_column);
+    tcase_add_test(tc, a_key_given_twice_is_rejected_with_its_path);
+    tcase_add_test(tc, strings_that_are_not_utf8_are_rejected_where_read);
+    tcase_add_test(tc, a_number_beyond_a_double_is_rejected);
     tcase_add_test(tc, unknown_op_is_rejected);
     tcase_add_test(tc, wrong_field_type_is_rejected);
+    tcase_add_test(tc, each_field_has_one_type_and_the_message_names_it);
     tcase_add_test(tc, unknown_field_is_rejected);
     tcase_add_test(tc, unknown_kernel_is_rejected);
     tcase_add_test(tc, missing_required_field_is_rejected);
@@ -782,6 +968,8 @@ Suite *suite_graph(void)
     tcase_add_test(tc, wrong_version_is_rejected);
     tcase_add_test(tc, references_to_unknown_names_are_rejected);
     tcase_add_test(tc, views_outside_their_tensor_are_rejected);
+    tcase_add_test(tc, sizes_that_would_wrap_64_bits_are_rejected);
+    tcase_add_test(tc, a_header_that_fails_after_tensor_data_frees_that_data);
     tcase_add_test(tc, header_problems_are_rejected);
     tcase_add_test(tc, missing_file_is_named);
     tcase_add_test(tc, long_lines_crlf_and_a_missing_final_newline_are_read);

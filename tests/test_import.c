@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "testutil.h"
 
@@ -99,8 +101,83 @@ START_TEST(import_errors_name_the_file)
     free(tu_write(dir, "deps.json", "{\"tasks\": [1, 2"));
     r = tu_run(args);
     ck_assert_int_eq(r.status, 3);
-    ck_assert_ptr_nonnull(strstr(r.err, "/deps.json: not valid JSON"));
+    snprintf(want, sizeof(want), "ptosim import: %s/deps.json: not valid JSON (line 1, column 16)\n", dir);
+    ck_assert_str_eq(r.err, want);
     tu_run_free(&r);
+    /* strict as a graph: a key given twice, bad UTF-8 (a site goes on into the graph) */
+    free(tu_write(dir, "deps.json", "{\"tasks\": [],\n \"edges\": [], \"tasks\": []}"));
+    r = tu_run(args);
+    ck_assert_int_eq(r.status, 3);
+    snprintf(want, sizeof(want), "ptosim import: %s/deps.json: line 2, column 15: tasks: duplicate key\n", dir);
+    ck_assert_str_eq(r.err, want);
+    tu_run_free(&r);
+    free(tu_write(dir, "deps.json", "{\"tasks\": [], \"tensors\": [], \"edges\": []}"));
+    char sub[4200];
+    snprintf(sub, sizeof(sub), "%s/scope_stats", dir);
+    ck_assert_int_eq(mkdir(sub, 0777), 0);
+    free(tu_write(sub, "scope_stats.jsonl", "{\"version\": 1}\n{\"site\": \"a\xc3.cpp:3\"}\n"));
+    r = tu_run(args);
+    ck_assert_int_eq(r.status, 3);
+    snprintf(want, sizeof(want),
+             "ptosim import: %s/scope_stats/scope_stats.jsonl: line 2, column 12: site: invalid UTF-8 in a "
+             "string\n",
+             dir);
+    ck_assert_str_eq(r.err, want);
+    tu_run_free(&r);
+    /* numbers past what they are cast to (found by make fuzz: 3.3e88 as a task_window_end) */
+    free(tu_write(sub, "scope_stats.jsonl", "{\"version\": 1}\n{\"phase\": \"begin\", \"depth\": 1, \"ring\": 1, "
+                                            "\"task_window_end\": 3.3e88}\n"));
+    r = tu_run(args);
+    ck_assert_int_eq(r.status, 3);
+    snprintf(want, sizeof(want),
+             "ptosim import: %s/scope_stats/scope_stats.jsonl: line 2: needs phase, depth, ring (0..3) and "
+             "task_window_end (integers, as is heap_end when given)\n",
+             dir);
+    ck_assert_str_eq(r.err, want);
+    tu_run_free(&r);
+    snprintf(want, sizeof(want), "%s/scope_stats.jsonl", sub);
+    unlink(want);
+    rmdir(sub);
+    static const struct {
+        const char *deps, *err;
+    } casts[] = {
+        {"{\"tasks\": [], \"edges\": [], \"tensors\": [{\"tensor_id\": 1, \"buffer_addr\": 4096, \"buffer_numel\": 4, "
+         "\"dtype\": \"INT8\", \"version\": 1e300}]}",
+         "deps.json: tensors[0].version: must be an integer in [0, 2^31)"},
+        {"{\"tasks\": [{\"task_id\": 0, \"kernel_ids\": [1e300, -1, -1], \"args\": []}], \"edges\": [], "
+         "\"tensors\": []}",
+         "deps.json: tasks[0].kernel_ids: func id 1.0000000000000001e+300 is out of range"},
+        {"{\"tasks\": [{\"task_id\": 0, \"kernel_ids\": [-1, 0, -1], \"args\": []}, {\"task_id\": 1, "
+         "\"kernel_ids\": [-1, 0, -1], \"args\": []}], \"edges\": [{\"pred\": 0, \"succ\": 1, \"source\": "
+         "\"explicit\", \"arg\": 1e300}], \"tensors\": []}",
+         "deps.json: edges[0].arg: must be an argument index"},
+    };
+    /* ids far past the listed tasks: a 90-byte capture asked for 2.4 GB of alloc tasks (make fuzz) */
+    free(tu_write(dir, "deps.json", "{\"tasks\": [{\"task_id\": 4294967296, \"kernel_ids\": [-1, 0, -1], \"args\": "
+                                    "[]}], \"edges\": [], \"tensors\": []}"));
+    ck_assert_int_eq(mkdir(sub, 0777), 0);
+    snprintf(want, sizeof(want), "%s/scope_stats.jsonl", sub);
+    free(tu_write(sub, "scope_stats.jsonl", "{\"version\": 1}\n{\"phase\": \"begin\", \"depth\": 1, \"ring\": 1, "
+                                            "\"task_window_end\": 60000000}\n"));
+    r = tu_run(args);
+    ck_assert_int_eq(r.status, 3);
+    unlink(want);
+    rmdir(sub);
+    snprintf(want, sizeof(want),
+             "ptosim import: %s/deps.json: the rings handed out 60000000 task ids but deps.json lists 1 tasks: the "
+             "other 59999999 would all be alloc_tensors calls, more than the tasks (+65536); are its task ids or "
+             "scope samples from another run?\n",
+             dir);
+    ck_assert_str_eq(r.err, want);
+    tu_run_free(&r);
+    for (size_t i = 0; i < sizeof(casts) / sizeof(*casts); i++) {
+        free(tu_write(dir, "deps.json", casts[i].deps));
+        r = tu_run(args);
+        ck_assert_int_eq(r.status, 3);
+        snprintf(want, sizeof(want), "ptosim import: %s/%s\n", dir, casts[i].err);
+        ck_assert_str_eq(r.err, want);
+        tu_run_free(&r);
+    }
     free(tu_write(dir, "deps.json", "{\"tasks\": [{\"task_id\": \"0\"}], \"tensors\": [], \"edges\": []}"));
     r = tu_run(args);
     ck_assert_ptr_nonnull(

@@ -99,7 +99,28 @@ START_TEST(platform_file_errors_name_file_and_field)
 
     char *f4 = tu_write(dir, "p4.json", "{not json");
     ck_assert_int_eq(platform_load(&p, f4, NULL, err, sizeof(err)), -1);
-    ck_assert_msg(strstr(err, "p4.json: not a JSON object") != NULL, "%s", err);
+    ck_assert_msg(strstr(err, "p4.json:1:2: not valid JSON") != NULL, "%s", err);
+    char *f5 = tu_write(dir, "p5.json", "[1]");
+    ck_assert_int_eq(platform_load(&p, f5, NULL, err, sizeof(err)), -1);
+    ck_assert_msg(strstr(err, "p5.json: not a JSON object") != NULL, "%s", err);
+    /* a parameter given twice was read as the first: 24 clusters, not 8 */
+    char *f6 = tu_write(dir, "p6.json",
+                        "{\"ptosim_platform\": 1, \"simgrid_platform\": \"x.xml\",\n"
+                        " \"params\": {\"clusters\": 24,\n             \"clusters\": 8}}");
+    ck_assert_int_eq(platform_load(&p, f6, NULL, err, sizeof(err)), -1);
+    ck_assert_msg(strstr(err, "p6.json:3:14: params.clusters: duplicate key") != NULL, "%s", err);
+    char *f7 = tu_write(dir, "p7.json",
+                        "{\"ptosim_platform\": 1, \"name\": \"a\xff\", \"simgrid_platform\": \"x.xml\"}");
+    ck_assert_int_eq(platform_load(&p, f7, NULL, err, sizeof(err)), -1);
+    ck_assert_msg(strstr(err, "p7.json:1:34: name: invalid UTF-8 in a string") != NULL, "%s", err);
+    char *f8 = tu_write(dir, "p8.json",
+                        "{\"ptosim_platform\": 1, \"description\": 5, \"simgrid_platform\": \"x.xml\"}");
+    ck_assert_int_eq(platform_load(&p, f8, NULL, err, sizeof(err)), -1);
+    ck_assert_msg(strstr(err, "p8.json: description: must be a string") != NULL, "%s", err);
+    free(f5);
+    free(f6);
+    free(f7);
+    free(f8);
     free(f1);
     free(f2);
     free(f3);

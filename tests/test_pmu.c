@@ -229,6 +229,7 @@ START_TEST(pmu_csv_and_summary_name_mte2_and_cube_bound_kernels)
             NULL,
         "%s", r.out);
     tu_run_free(&r);
+    free(g);
     /* an MTE2-bound run alone */
     g = tu_write(dir, "s.jsonl",
                  PP_HEADER "{\"op\": \"submit\", \"kernel\": \"stream\", \"block_num\": 4}\n");

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "../model/runcfg.h"
+#include "../model/strint.h"
 #include "testutil.h"
 
 static const char *reject(runcfg_knob k, const char *text)
@@ -96,6 +97,113 @@ START_TEST(dep_pool_messages)
         reject(KNOB_DEP_POOL, "4,x,4,4"),
         "--ring-dep-pool: ring_dep_pool entries must be in [4, INT32_MAX] (or 0 to keep default), "
         "got 'x'");
+}
+END_TEST
+
+START_TEST(one_strict_integer_reader_refuses_blanks_plus_signs_and_wrapping)
+{
+    int64_t v = 7;
+    uint64_t u = 7;
+    ck_assert_int_eq(strint_parse("16", 0, 100, &v), STRINT_OK);
+    ck_assert_int_eq(v, 16);
+    ck_assert_int_eq(strint_parse("-9223372036854775808", INT64_MIN, INT64_MAX, &v), STRINT_OK);
+    ck_assert(v == INT64_MIN);
+    ck_assert_int_eq(strint_parse("9223372036854775807", INT64_MIN, INT64_MAX, &v), STRINT_OK);
+    ck_assert(v == INT64_MAX);
+    static const char *const syntax[] = {"", " 16", "16 ", "+16", "0x10", "1e2", "-", "--1", "1,6", "16\n"};
+    for (size_t i = 0; i < sizeof(syntax) / sizeof(*syntax); i++)
+        ck_assert_msg(strint_parse(syntax[i], INT64_MIN, INT64_MAX, &v) == STRINT_SYNTAX, "'%s'", syntax[i]);
+    /* past 64 bits and past the bounds: out of range, never wrapped */
+    ck_assert_int_eq(strint_parse("9223372036854775808", INT64_MIN, INT64_MAX, &v), STRINT_RANGE);
+    ck_assert_int_eq(strint_parse("-9223372036854775809", INT64_MIN, INT64_MAX, &v), STRINT_RANGE);
+    ck_assert_int_eq(strint_parse("4294967297", 0, 3, &v), STRINT_RANGE);
+    ck_assert_int_eq(strint_parse("99999999999999999999999", 0, 3, &v), STRINT_RANGE);
+    ck_assert_int_eq(v, INT64_MAX); /* untouched by failures */
+    ck_assert_int_eq(strint_parse_u64("18446744073709551615", UINT64_MAX, &u), STRINT_OK);
+    ck_assert(u == UINT64_MAX);
+    ck_assert_int_eq(strint_parse_u64("18446744073709551616", UINT64_MAX, &u), STRINT_RANGE);
+    ck_assert_int_eq(strint_parse_u64("-1", UINT64_MAX, &u), STRINT_RANGE);
+    ck_assert_int_eq(strint_parse_u64("+1", UINT64_MAX, &u), STRINT_SYNTAX);
+    char err[128];
+    ck_assert_int_eq(strint_arg("-j", "+2", 1, 64, &v, err, sizeof(err)), -1);
+    ck_assert_str_eq(err, "-j: must be an integer in [1, 64], got '+2'");
+}
+END_TEST
+
+START_TEST(every_integer_flag_takes_the_same_text)
+{
+    /* --dump-args=4294967297 ran at level 1 and --enable-chip-swimlane=4294967300 at 4 (a long -> int
+     * cast); 2^63 threads was reported as 2^63 - 1 */
+    static const struct {
+        const char *arg, *err;
+    } named[] = {
+        {"--dump-args=4294967297", "ptosim: --dump-args: enable_dump_args must be a level in [0, 3] (0=off, "
+                                   "1=tagged args, 2=every arg, 3=every arg's metadata with tagged payload), "
+                                   "got 4294967297\n"},
+        {"--enable-chip-swimlane=4294967300",
+         "ptosim: --enable-chip-swimlane: enable_chip_swimlane must be a collection level in [0, 4] (0=off, "
+         "1=AICore timing, 2=+dispatch/finish, 3=+sched phases, 4=+orch phases), got 4294967300\n"},
+        {"--aicpu-thread-num=9223372036854775808", "ptosim: --aicpu-thread-num: launch_aicpu_num "
+                                                   "(9223372036854775808) must be 0 (auto) or in range [2, "
+                                                   "4]\n"},
+        {"--aicpu-thread-num=+4", "ptosim: --aicpu-thread-num: '+4' is not an integer\n"},
+        {"--aicpu-thread-num= 4", "ptosim: --aicpu-thread-num: ' 4' is not an integer\n"},
+        {"--scheduler-timeout-ms=+16",
+         "ptosim: --scheduler-timeout-ms: must be a positive integer (milliseconds), got '+16'\n"},
+        {"--op-execute-timeout-us= 16",
+         "ptosim: --op-execute-timeout-us: must be a positive integer (microseconds), got ' 16'\n"},
+        {"--enable-pmu=+2", "ptosim: --enable-pmu: '+2' is not an integer event type\n"},
+        {"--ring-dep-pool=+16",
+         "ptosim: --ring-dep-pool: ring_dep_pool must be in [4, INT32_MAX], got '+16'\n"},
+        {"--set=aicpu_threads= 3", "ptosim: --set aicpu_threads= 3: ' 3' is not an integer\n"},
+        {"--set=aicpu_threads=99999999999999999999", "ptosim: --set aicpu_threads=99999999999999999999: "
+                                                     "99999999999999999999 is out of range\n"},
+    };
+    const char *dir = tu_tmpdir();
+    for (size_t i = 0; i < sizeof(named) / sizeof(*named); i++) {
+        const char *args[] = {"run", TRACE("chain3.jsonl"), "-o", dir, named[i].arg, NULL};
+        run_out r = tu_run(args);
+        ck_assert_msg(r.status == 2, "%s: exit %d", named[i].arg, r.status);
+        ck_assert_str_eq(r.err, named[i].err);
+        tu_run_free(&r);
+    }
+    /* every integer flag of run: ' 2', '+2', '2 ' and '0x2' are refused alike, '2' taken */
+    static const char *const flags[] = {"--dump-args",
+                                        "--enable-chip-swimlane",
+                                        "--aicpu-thread-num",
+                                        "--ring-task-window",
+                                        "--ring-heap",
+                                        "--ring-dep-pool",
+                                        "--scheduler-timeout-ms",
+                                        "--op-execute-timeout-us",
+                                        "--stream-sync-timeout-ms",
+                                        "--enable-pmu"};
+    static const char *const good[] = {"2", "2", "2", "4", "1048576", "4", "2", "2000000", "60000", "2"};
+    static const char *const bad[] = {" 2", "+2", "2 ", "0x2"};
+    for (size_t f = 0; f < sizeof(flags) / sizeof(*flags); f++) {
+        for (size_t b = 0; b <= sizeof(bad) / sizeof(*bad); b++) {
+            char arg[64];
+            snprintf(arg, sizeof(arg), "%s=%s", flags[f], b < 4 ? bad[b] : good[f]);
+            const char *args[] = {"run", TRACE("chain3.jsonl"), "-o", dir, arg, "--quiet", NULL};
+            run_out r = tu_run(args);
+            ck_assert_msg(r.status == (b < 4 ? 2 : 0), "%s: exit %d: %s", arg, r.status, r.err);
+            tu_run_free(&r);
+        }
+    }
+    /* the other commands' integers: sweep -j, tune --max-trials, gen's parameters and block table */
+    const char *sweep[] = {"sweep", TRACE("chain3.jsonl"), "--ring-task-window", "4", "-j", "+1", "-o", dir,
+                           NULL};
+    const char *tune[] = {"tune", TRACE("chain3.jsonl"), "--max-trials", " 3", NULL};
+    const char *gen_int[] = {"gen", "chain", "--n", "+5", NULL};
+    const char *gen_table[] = {"gen", "paged_attention", "--batch", "1", "--context",
+                               "256", "--block-table",   "0, 1",    NULL};
+    const char *gen_real[] = {"gen", "fan", "--cost-ns", " 5", NULL};
+    const char *const *others[] = {sweep, tune, gen_int, gen_table, gen_real};
+    for (size_t i = 0; i < sizeof(others) / sizeof(*others); i++) {
+        run_out r = tu_run(others[i]);
+        ck_assert_msg(r.status == 2, "%s %s: exit %d: %s", others[i][0], others[i][1], r.status, r.err);
+        tu_run_free(&r);
+    }
 }
 END_TEST
 
@@ -275,11 +383,14 @@ Suite *suite_runcfg(void)
 {
     Suite *s = suite_create("runcfg");
     TCase *tc = tcase_create("knobs");
+    tcase_set_timeout(tc, 60); /* every_integer_flag_takes_the_same_text starts 55 processes (slow under ASan) */
     tcase_add_test(tc, scalars_broadcast_and_lists_keep_zero_as_default);
     tcase_add_test(tc, task_window_messages);
     tcase_add_test(tc, heap_messages_reject_64_bytes);
     tcase_add_test(tc, dep_pool_messages);
     tcase_add_test(tc, thread_count_is_auto_or_two_to_four);
+    tcase_add_test(tc, one_strict_integer_reader_refuses_blanks_plus_signs_and_wrapping);
+    tcase_add_test(tc, every_integer_flag_takes_the_same_text);
     tcase_add_test(tc, ring_variables_are_read_as_the_runtime_reads_them);
     tcase_add_test(tc, a_bad_ring_variable_is_ignored_with_the_runtime_warning);
     tcase_add_test(tc, pmu_event_type_resolution_and_messages);

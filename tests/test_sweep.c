@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/file.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -1095,6 +1096,24 @@ START_TEST(a_sweep_killed_midway_resumes_to_the_same_csv)
     int st;
     waitpid(pid, &st, 0);
     ck_assert(WIFSIGNALED(st));
+    /* the running point is in its own process group and dies with the sweep (its parent-death signal), a
+     * moment later: it must, or it would run on holding its folder's lock; wait for the locks to be free */
+    for (int i = 0; i < 12; i++) {
+        char name[64];
+        snprintf(name, sizeof(name), "points/%04d", i);
+        char *pd = path_in(cut, name);
+        int fd = open(pd, O_RDONLY | O_DIRECTORY);
+        int free_now = fd < 0;
+        for (int t = 0; t < 2500 && !free_now; t++) {
+            free_now = flock(fd, LOCK_EX | LOCK_NB) == 0;
+            if (!free_now)
+                usleep(2000);
+        }
+        ck_assert_msg(free_now, "point %d still locked 5 s after its sweep was killed", i);
+        if (fd >= 0)
+            close(fd);
+        free(pd);
+    }
     int done = 0;
     for (int i = 0; i < 12; i++) {
         char name[64];

@@ -259,7 +259,7 @@ START_TEST(repeat_reports_the_makespans_of_its_seeds)
     double m[3];
     for (int i = 0; i < 3; i++) {
         const char *d = tu_tmpdir();
-        char seed[8];
+        char seed[16];
         snprintf(seed, sizeof(seed), "%d", 5 + i);
         const char *a[] = {"run", TRACE("default.jsonl"), "-o", d, "--seed", seed, "--quiet", NULL};
         run_out r = tu_run(a);

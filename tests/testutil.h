@@ -11,7 +11,9 @@
 #ifndef PTOSIM_SRCDIR
 #define PTOSIM_SRCDIR "."
 #endif
+#ifndef PTOSIM_BIN /* the Makefile names the binary of the build being tested */
 #define PTOSIM_BIN PTOSIM_SRCDIR "/build/ptosim"
+#endif
 #define TRACE(name) PTOSIM_SRCDIR "/traces/" name
 
 /* Output of one ptosim process. */
@@ -101,5 +103,6 @@ Suite *suite_tune(void);
 Suite *suite_sweep(void);
 Suite *suite_report(void);
 Suite *suite_errors(void);
+Suite *suite_faults(void);
 
 #endif

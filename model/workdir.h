@@ -1,0 +1,44 @@
+/* workdir.h - a run's output folder as one unit: locked while a run writes it, filled in a staging
+ * folder, and swapped in whole or not at all. */
+#ifndef PTOSIM_WORKDIR_H
+#define PTOSIM_WORKDIR_H
+
+#include <stddef.h>
+
+#define WORKDIR_STAGE ".ptosim-run" /* the staging folder's name inside the work dir */
+
+/* A work dir held by this process. */
+typedef struct workdir {
+    char dir[4096];   /* the work dir (-o) */
+    char stage[4200]; /* dir/WORKDIR_STAGE: where the run writes until it commits */
+    int lock_fd;      /* dir, open with an exclusive flock held; -1 = not locked */
+    int made;         /* folders of dir's path workdir_open created (0: dir was there) */
+} workdir;
+
+/* Creates dir if needed, locks it against other ptosim runs (a flock on the
+ * folder itself: nothing is left behind, and a killed run's lock goes with
+ * it), and makes an empty staging folder (removing one a killed run left).
+ * Returns 0; 1 when the folder cannot be locked on this file system (the run
+ * goes on, unprotected; err says why); -1 with a message in err when another
+ * run holds the lock or the folder cannot be made. */
+int workdir_open(workdir *w, const char *dir, char *err, size_t errlen);
+
+/* Puts the run's outputs in place: removes what `old` names in dir (paths
+ * relative to it; a '*' in the last component matches as in a shell), then
+ * renames each of `new` (relative) from the staging folder to dir, and
+ * removes the staging folder, with SIGINT and SIGTERM held back throughout
+ * so no signal leaves half of each. Returns 0; -1 with a message in err when
+ * a folder for the new files cannot be made (nothing changed); -2 when a
+ * rename failed midway (the folder holds part of each run: only a folder
+ * changed under the run gets there). */
+int workdir_commit(workdir *w, const char *const *old, int nold, const char *const *new_files, int nnew,
+                   char *err, size_t errlen);
+
+/* Removes the staging folder and what is in it: dir keeps what it had, and
+ * the folders workdir_open made for it go again when they are empty. */
+void workdir_abort(workdir *w);
+
+/* Releases the lock. */
+void workdir_close(workdir *w);
+
+#endif

@@ -1,0 +1,56 @@
+/* fuzz_import.c - libFuzzer target: the capture reader of `ptosim import`. One input holds the capture's
+ * files one after another, split at "\n====\n": deps.json, scope_stats/scope_stats.jsonl,
+ * chip_swimlane_records.json, name_map_f.json (a missing part is a missing file). */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../../sim/import.h"
+#include "fuzzutil.h"
+
+static const char SEP[] = "\n====\n";
+
+/* The first SEP in [p, end), or NULL. */
+static const uint8_t *find_sep(const uint8_t *p, const uint8_t *end)
+{
+    size_t n = sizeof(SEP) - 1;
+    for (; end - p >= (ptrdiff_t)n; p++)
+        if (memcmp(p, SEP, n) == 0)
+            return p;
+    return NULL;
+}
+static const char *const FILES[] = {"deps.json", "scope_stats/scope_stats.jsonl",
+                                    "chip_swimlane_records.json", "name_map_f.json"};
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    static char dir[64];
+    static FILE *sink;
+    char path[128];
+    if (!dir[0]) {
+        fuzz_scratch_path(dir, sizeof(dir), "capture");
+        mkdir(dir, 0700);
+        snprintf(path, sizeof(path), "%s/scope_stats", dir);
+        mkdir(path, 0700);
+        sink = fopen("/dev/null", "w");
+    }
+    const uint8_t *p = data, *end = data + size;
+    for (int f = 0; f < 4; f++) {
+        snprintf(path, sizeof(path), "%s/%s", dir, FILES[f]);
+        if (!p) {
+            unlink(path);
+            continue;
+        }
+        const uint8_t *cut = find_sep(p, end);
+        size_t len = cut ? (size_t)(cut - p) : (size_t)(end - p);
+        if (fuzz_write_file(path, p, len) != 0)
+            return 0;
+        p = cut ? cut + sizeof(SEP) - 1 : NULL;
+    }
+    char err[2048];
+    import_capture(dir, sink, err, sizeof(err));
+    return 0;
+}
