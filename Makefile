@@ -56,10 +56,12 @@ $(BUILD)/ptosim: $(MODEL_OBJ) $(SIM_OBJ) $(BUILD)/sim/main.o
 $(BUILD)/run_tests: $(TEST_OBJ) $(MODEL_OBJ) $(SIM_OBJ)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(PKG_LIBS) $(CHECK_LIBS) -lm -pthread
 
-# model/ must stay free of SimGrid so its tests need no engine.
+# model/ must stay free of SimGrid so its tests need no engine, and every "FILE §N" citation must resolve
+# to a file and section of the repository.
 lint:
 	@if grep -rn -e '#include <simgrid' -e '#include <xbt' model/; then \
 		echo "model/ must not include SimGrid headers" >&2; exit 1; fi
+	@sh scripts/check_citations.sh
 
 # The report tests render a page in headless Chromium (Debian's `chromium`).
 chromium-dep:

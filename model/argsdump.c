@@ -140,7 +140,7 @@ static void put_ints(FILE *f, const int64_t *v, int n)
     fputc(']', f);
 }
 
-/* A scalar's "value" as the writer emits it (formats.md §5.3). */
+/* A scalar's "value" as the writer emits it (model/README.md §16.5). */
 static void put_scalar(FILE *f, int dt, double v)
 {
     switch (dt) {

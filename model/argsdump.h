@@ -1,4 +1,5 @@
-/* argsdump.h - args dump records, args.bin payloads and the args_dump.json manifest (formats.md §5). */
+/* argsdump.h - args dump records, args.bin payloads and the args_dump.json manifest (model/README.md §16.5).
+ */
 #ifndef PTOSIM_ARGSDUMP_H
 #define PTOSIM_ARGSDUMP_H
 
@@ -80,7 +81,7 @@ int argsdump_persist(argsdump *d, size_t i);
 int argsdump_finish_bin(argsdump *d);
 
 /* Writes args_dump.json: counts, then the entries sorted by task id, stage,
- * arg index and role (formats.md §5.3). Records the writer never handled
+ * arg index and role (model/README.md §16.5). Records the writer never handled
  * are listed without payload. Returns 0, or -1 with a message in err. */
 int argsdump_write_manifest(const argsdump *d, const char *path, bool bin_written, char *err, size_t errlen);
 

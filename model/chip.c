@@ -28,7 +28,7 @@ void chip_config_defaults(chip_config *cfg, const platform *p)
     cfg->stream_sync_timeout_ms = (long)p->stream_sync_timeout_ms;
 }
 
-/* The device's watchdogs (hardware.md §3.1-3.2): the AICore launch's STARS
+/* The device's watchdogs (model/README.md §14.4): the AICore launch's STARS
  * op-execute timer, ceil(timeout / credit) credits of 2^32 ns, armed at
  * launch for the whole run (the AICPU launch has 4 credits more, so it never
  * fires first); the host's stream sync gives up at its own timeout. Sim
@@ -526,7 +526,7 @@ void chip_note_occupancy(chip *c, int ring, ps_t t)
              d->top - d->tail);
 }
 
-/* Walks the ring's watermark over consumed slots, in ring order (runtime.md §1.3). */
+/* Walks the ring's watermark over consumed slots, in ring order (model/README.md §4.2). */
 static void advance_watermark(chip *c, int ring, ps_t t)
 {
     task_ring *r = &c->rings[ring];
@@ -535,7 +535,7 @@ static void advance_watermark(chip *c, int ring, ps_t t)
         task *s = &r->slots[r->last_alive & (r->window - 1)];
         if (s->state != TASK_CONSUMED)
             break;
-        /* what the orchestrator's lazy reclaim will read (runtime.md §1.4-1.5) */
+        /* what the orchestrator's lazy reclaim will read (model/README.md §4.3-4.4) */
         c->retired_heap_off[ring] = s->heap_end_off;
         c->retired_heap_cum[ring] = s->heap_end_cum;
         c->retired_dep_mark[ring] = s->dep_pool_mark;

@@ -78,7 +78,7 @@ typedef enum {
                         */
 } chip_status;
 
-/* The single global sync-start drain (runtime.md §3.7): while active, every
+/* The single global sync-start drain (model/README.md §8.4): while active, every
  * scheduler stops dispatching and, once all have arrived, thread 0 counts
  * idle capacity; short means another round, enough means all stage. */
 typedef struct drain_state {
@@ -247,7 +247,7 @@ struct task *chip_task(chip *c, uint64_t id);
 /* Schedules an event. */
 void chip_schedule(chip *c, ps_t t, enum chip_event kind, uint32_t who, uint64_t arg);
 
-/* Ends the run with a runtime error code (runtime.md §1.8). */
+/* Ends the run with a runtime error code (model/README.md §4.7). */
 void chip_fatal(chip *c, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* Ends the run at time t with a device error: the STARS watchdog reaped the
@@ -268,11 +268,11 @@ void chip_trace_ring(chip *c, int ring, ps_t t);
 /* Counts queued ready tasks per shape into d[3]. */
 void chip_queue_depths(const chip *c, uint32_t d[3]);
 
-/* Task lifecycle (runtime.md §2.5-2.6), shared by the orchestrator and the schedulers. */
+/* Task lifecycle (model/README.md §3.4), shared by the orchestrator and the schedulers. */
 void chip_route_ready(chip *c, struct task *tk, ps_t t);           /* to a ready or the dummy queue */
 void chip_task_done(chip *c, struct task *tk, int thread, ps_t t); /* completion effects */
 void chip_release(chip *c, struct task *tk, ps_t t);               /* deferred release of RETAIN pins */
-/* Early dispatch (runtime.md §3.8): a flagged producer fully published tells its
+/* Early dispatch (model/README.md §8.5): a flagged producer fully published tells its
  * consumers; a consumer whose producers all did becomes a candidate. */
 void chip_propagate_dispatch(chip *c, struct task *producer, ps_t t);
 void chip_try_early_candidate(chip *c, struct task *tk, ps_t t);

@@ -9,7 +9,7 @@
 #include "graph.h"
 #include "simtime.h"
 
-#define CORE_REG_RESERVED_LOW 0x7FFFFFF0U /* start of the reserved token band (runtime.md §3.4) */
+#define CORE_REG_RESERVED_LOW 0x7FFFFFF0U /* start of the reserved token band (model/README.md §8.1) */
 
 /* One execution bound to a core slot. Its timeline is fixed when the
  * scheduler writes the dispatch, so a core needs no events of its own. */
@@ -40,7 +40,7 @@ typedef struct core_flowref {
 
 /* One AICore. */
 typedef struct core {
-    int id;                 /* logical core id (AIC first, formats.md §0.4) */
+    int id;                 /* logical core id (AIC first, model/README.md §2.1) */
     core_type type;         /* AIC or AIV */
     int cluster;            /* cluster index */
     int subslot;            /* 0 = AIC, 1 = AIV0, 2 = AIV1 of its cluster */
@@ -48,7 +48,7 @@ typedef struct core {
     bool busy;              /* the running slot holds an execution */
     core_slot run;          /* running slot */
     bool has_pending;       /* the pending slot holds an execution */
-    core_slot pend;         /* pending slot (dual issue, runtime.md §3.4) */
+    core_slot pend;         /* pending slot (dual issue, model/README.md §8.2) */
     bool pending_occupied;  /* set by every dispatch, cleared when the AICPU sees the ACK: no pending write
                                before */
     bool picked_up;         /* the first task after launch was received (it pays extra latency) */
@@ -63,7 +63,7 @@ typedef struct core {
     bool fin_after_wb;      /* FIN follows the swimlane record write-back (aicore_fin_after_record) */
 } core;
 
-/* What one COND read changed (decide_slot_transition, runtime.md §3.5). */
+/* What one COND read changed (decide_slot_transition, model/README.md §7.2). */
 typedef enum {
     POLL_NOTHING,   /* no visible change, or a running FIN while a pending task waits */
     POLL_ACK,       /* the running task's ACK: the pending slot is usable (not progress) */
@@ -74,7 +74,7 @@ typedef enum {
 
 /* Fills cores[0 .. 3*clusters) with ids, types, clusters and owner threads:
  * AIC c = c, AIV = clusters + 2c (+1); cluster c belongs to thread c % nsched
- * (runtime.md §1.9, formats.md §0.4). */
+ * (model/README.md §4.1, §2.1). */
 void core_topology(core *cores, int clusters, int nsched);
 
 /* Next dispatch token of a core: 1, 2, 3 ... skipping the reserved band. */

@@ -1,5 +1,5 @@
-/* depgen.h - deps.json: the logical dependency graph as the runtime's dep_gen replay writes it (formats.md
- * §1). */
+/* depgen.h - deps.json: the logical dependency graph as the runtime's dep_gen replay writes it
+ * (model/README.md §16.1). */
 #ifndef PTOSIM_DEPGEN_H
 #define PTOSIM_DEPGEN_H
 

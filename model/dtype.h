@@ -1,4 +1,4 @@
-/* dtype.h - the runtime's tensor element types: names and sizes (formats.md §1.4). */
+/* dtype.h - the runtime's tensor element types: names and sizes (model/README.md §16.1). */
 #ifndef PTOSIM_DTYPE_H
 #define PTOSIM_DTYPE_H
 

@@ -21,7 +21,7 @@ typedef struct dump_desc {
     bool before_done;
 } dump_desc;
 
-/* Device-side costs and sizes (hardware.md §4.2). */
+/* Device-side costs and sizes (model/README.md §14.1). */
 typedef struct dump_params {
     ps_t record;          /* AICPU: one 128-B metadata record */
     double copy_bps;      /* AICPU memcpy into the arena, contiguous views */
@@ -34,7 +34,7 @@ typedef struct dump_params {
     ps_t backstop;        /* a park longer than this drops records instead (30 s) */
 } dump_params;
 
-/* Where a thread's dump can block (hardware.md §4.3). */
+/* Where a thread's dump can block (model/README.md §14.2). */
 typedef enum {
     DUMP_GATE_FREE_BUFFER, /* a full metadata buffer needs a replacement from the free queue */
     DUMP_GATE_READY_SLOT,  /* publishing needs room in the ready queue */

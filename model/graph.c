@@ -330,7 +330,7 @@ static int get_pipe_entry(const graph *g, const cJSON *v, pipe_id p, const char 
 
 /* The pipe form: {"tiles", "buffers", and one entry per pipe}; checks that
  * every pipe exists on the core type and that N buffers of a tile fit the
- * core's local memory (UB on the AIV, L1 on the AIC; hardware.md §1.3). */
+ * core's local memory (UB on the AIV, L1 on the AIC; model/README.md §10.3). */
 static int get_pipe_cost(const graph *g, const cJSON *v, const char *field, core_type core, pipe_kernel *pk,
                          char *err, size_t errlen)
 {

@@ -12,11 +12,11 @@
 
 #define GRAPH_VERSION 1
 #define GRAPH_MAX_DIMS 5          /* Tensor::shapes[5] */
-#define GRAPH_MAX_TENSOR_ARGS 32  /* CORE_MAX_TENSOR_ARGS (runtime.md §1.1) */
-#define GRAPH_MAX_SCALAR_ARGS 16  /* CORE_MAX_SCALAR_ARGS (runtime.md §1.1) */
-#define GRAPH_MAX_FUNC_ID 1024    /* RUNTIME_MAX_FUNC_ID (runtime.md §1.1) */
+#define GRAPH_MAX_TENSOR_ARGS 32  /* CORE_MAX_TENSOR_ARGS (model/README.md §4.1) */
+#define GRAPH_MAX_SCALAR_ARGS 16  /* CORE_MAX_SCALAR_ARGS (model/README.md §4.1) */
+#define GRAPH_MAX_FUNC_ID 1024    /* RUNTIME_MAX_FUNC_ID (model/README.md §4.1) */
 #define GRAPH_MAX_DATA 4096       /* literal tensor values on one tensor or argument */
-#define GRAPH_MAX_BLOCK_NUM 32767 /* block counts are int16 (runtime.md §3.6) */
+#define GRAPH_MAX_BLOCK_NUM 32767 /* block counts are int16 (model/README.md §8.3) */
 #define GRAPH_NAME_MAX 128
 #define GRAPH_SITE_MAX 64
 #define GRAPH_ERR_MAX 1024
@@ -69,7 +69,7 @@ typedef struct graph_tensor {
     long defined_line;             /* line that bound it (1 = header) */
 } graph_tensor;
 
-/* Argument directions (the runtime's tags, runtime.md §2.1). */
+/* Argument directions (the runtime's tags, model/README.md §5.1). */
 typedef enum {
     DIR_IN,           /* INPUT */
     DIR_OUT,          /* OUTPUT: runtime-created buffer */

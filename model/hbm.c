@@ -1,4 +1,5 @@
-/* hbm.c - max-min fair sharing of the die's HBM bandwidth among running GM flows (hardware.md §1.5, §1.7). */
+/* hbm.c - max-min fair sharing of the die's HBM bandwidth among running GM flows
+ * (model/README.md §12.1, §10.2). */
 #include "hbm.h"
 
 #include <math.h>

@@ -1,5 +1,5 @@
 /* lint.c - is the graph the one you meant: latent races the runtime does not order, and edges that
- * serialise without a real overlap (runtime.md §2.3-2.4). */
+ * serialise without a real overlap (model/README.md §5.3). */
 #include "lint.h"
 
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /* orch.c - orchestrator thread: scopes, staged submits with back-pressure on every ring resource, deadlock
- * detection (runtime.md §1-2). */
+ * detection (model/README.md §4, §5). */
 #include "orch.h"
 
 #include <inttypes.h>
@@ -51,7 +51,7 @@ static int ensure_slots(void **buf, size_t *cap, size_t n, size_t elem)
     return 0;
 }
 
-/* A scope-stats sample of the current scope (formats.md §3). */
+/* A scope-stats sample of the current scope (model/README.md §16.3). */
 static void sample_scope(chip *c, bool begin)
 {
     if (!c->scope_stats_on)
@@ -171,7 +171,7 @@ static ps_t kernel_time(chip *c, const graph_cost *cost, int func, bool override
     return ps_from_cycles(cycles, (uint64_t)c->plat.aicore_freq_hz);
 }
 
-/* Shape from the active subslots (runtime.md §3.2). */
+/* Shape from the active subslots (model/README.md §7.3). */
 static task_shape shape_of(uint8_t mask)
 {
     switch (mask) {
@@ -203,7 +203,7 @@ static void trace_call(chip *c, pf_call_kind kind, ps_t start, ps_t end)
         chip_error(c, "out of memory for the Perfetto trace");
 }
 
-/* ---- blocking and deadlock detection (runtime.md §1.8) ---- */
+/* ---- blocking and deadlock detection (model/README.md §4.7) ---- */
 
 static void schedule_check(chip *c, ps_t at)
 {
@@ -445,14 +445,14 @@ static int add_edge(chip *c, task *tk, uint64_t producer, bool retain)
 {
     task *p = chip_task(c, producer);
     if (!p || p->state == TASK_CONSUMED)
-        return 0; /* already retired: silently skipped (runtime.md §2.1) */
+        return 0; /* already retired: silently skipped (model/README.md §5.1) */
     int fresh = task_add_link(tk, producer, retain);
     if (fresh < 0) {
         chip_error(c, "out of memory for dependency links");
         return -1;
     }
     if (fresh)
-        p->fanout_claims++; /* every edge claims the producer (runtime.md §2.5) */
+        p->fanout_claims++; /* every edge claims the producer (model/README.md §3.4) */
     return 0;
 }
 
@@ -615,7 +615,7 @@ static void log_resident_access(chip *c, const task *tk)
 }
 
 /* Stage FANIN: explicit deps first, then per argument the creator edge and the
- * TensorMap lookup (runtime.md §2.1). Claims every producer. */
+ * TensorMap lookup (model/README.md §5.1). Claims every producer. */
 static int compute_fanin(chip *c, task *tk, int ring)
 {
     orch *o = &c->orch;
@@ -677,7 +677,7 @@ static uint32_t registrable(const chip *c)
 
 /* Stage WIRE: a pending producer gets the task in its fanout list (one
  * dependency-pool node); a completed one counts at once; WAIT-only edges give
- * their claim back (runtime.md §2.5). */
+ * their claim back (model/README.md §3.4). */
 static int wire(chip *c, task *tk, int ring, ps_t t)
 {
     uint64_t pending = 0;

@@ -33,7 +33,7 @@ typedef struct orch_scope {
     char site[GRAPH_SITE_MAX]; /* "<file>:<line>" */
 } orch_scope;
 
-/* Where a submit call is (each stage may block, runtime.md §8 recipe). */
+/* Where a submit call is (each stage may block, model/README.md §4.6 recipe). */
 typedef enum {
     SUB_IDLE,  /* no call in progress */
     SUB_ALLOC, /* task slot + heap, together */

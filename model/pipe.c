@@ -1,4 +1,4 @@
-/* pipe.c - per-pipe kernel timing: tiles through N-buffered pipe stages (hardware.md §1.7). */
+/* pipe.c - per-pipe kernel timing: tiles through N-buffered pipe stages (model/README.md §10.2). */
 #include "pipe.h"
 
 #include <stdlib.h>
@@ -6,7 +6,7 @@
 
 static const char *const NAMES[PIPE_COUNT] = {"scalar", "mte1", "mte2", "mte3", "cube", "vector", "fixpipe"};
 
-/* Dataflow order per core type (hardware.md §1.2). */
+/* Dataflow order per core type (model/README.md §10.1). */
 static const pipe_id AIC_ORDER[] = {PIPE_SCALAR, PIPE_MTE2, PIPE_MTE1, PIPE_CUBE, PIPE_FIXPIPE};
 static const pipe_id AIV_ORDER[] = {PIPE_SCALAR, PIPE_MTE2, PIPE_VECTOR, PIPE_MTE3};
 

@@ -6,13 +6,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define PIPE_UB_BYTES (192u * 1024)            /* AIV unified buffer (hardware.md §1.3) */
+#define PIPE_UB_BYTES (192u * 1024)            /* AIV unified buffer (model/README.md §10.3) */
 #define PIPE_L1_BYTES (512u * 1024)            /* AIC L1 */
 #define GRAPH_MAX_TILES 1000000                /* tiles of one kernel */
 #define GRAPH_MAX_PIPE_CYCLES 1000000000000ULL /* cycles per tile of one pipe */
 #define GRAPH_MAX_PIPE_BYTES (1ULL << 40)      /* bytes or elements per tile */
 
-/* The pipes of an AICore (hardware.md §1.2): AIC = scalar, MTE1, MTE2,
+/* The pipes of an AICore (model/README.md §10.1): AIC = scalar, MTE1, MTE2,
  * cube, FIXPIPE; AIV = scalar, MTE2, MTE3, vector. */
 typedef enum {
     PIPE_SCALAR,
@@ -46,7 +46,7 @@ typedef struct pipe_kernel {
     pipe_work work;    /* per tile */
 } pipe_kernel;
 
-/* Per-core rates of the platform (hardware.md §1.4-1.5). */
+/* Per-core rates of the platform (model/README.md §10.1, §12.1). */
 typedef struct pipe_rates {
     double gm_bytes_per_cycle;       /* MTE2/MTE3/FIXPIPE ceiling per core (32) */
     double mte1_bytes_per_cycle;     /* L1 -> L0 (512) */

@@ -10,10 +10,10 @@
 
 #define PLATFORM_NAME_MAX 64
 #define PLATFORM_PATH_MAX 4096
-#define PLATFORM_MAX_CLUSTERS 24 /* PLATFORM_MAX_BLOCKDIM (runtime.md §5.1) */
+#define PLATFORM_MAX_CLUSTERS 24 /* PLATFORM_MAX_BLOCKDIM (model/README.md §2.1) */
 #define PLATFORM_MAX_CORES (3 * PLATFORM_MAX_CLUSTERS)
-#define PLATFORM_MAX_AICPU_THREADS 4 /* PLATFORM_MAX_AICPU_THREADS (runtime.md §1.9) */
-#define PLATFORM_RING_COUNT 4        /* PTO2_MAX_RING_DEPTH (runtime.md §1.1) */
+#define PLATFORM_MAX_AICPU_THREADS 4 /* PLATFORM_MAX_AICPU_THREADS (model/README.md §4.1) */
+#define PLATFORM_RING_COUNT 4        /* PTO2_MAX_RING_DEPTH (model/README.md §4.1) */
 
 /* Every tunable number of the model. Field comments give the unit; the
  * parameter table in platform.c gives each one's source in the spec. */
@@ -68,7 +68,7 @@ typedef struct platform {
     int64_t drain_sync_ns;             /* one sync-start drain acknowledgement round across the schedulers */
     int64_t aicore_arg_fill_ns;        /* a gated (early-dispatch) core filling its own args */
 
-    /* AICore pipes and memory (hardware.md §1.4-1.5) */
+    /* AICore pipes and memory (model/README.md §10.1, §12.1) */
     double gm_bytes_per_cycle;      /* per-core ceiling of each GM pipe (MTE2, MTE3, FIXPIPE) */
     double mte1_bytes_per_cycle;    /* L1 -> L0A/L0B */
     double vec_bytes_per_cycle;     /* vector unit: 128 fp16 lanes = 256 B per cycle */
@@ -80,7 +80,7 @@ typedef struct platform {
     int64_t pmu_fin_reads;          /* PMU counter loads by the AICPU after each FIN (PMU on) */
     int64_t pmu_bytes_per_req;      /* bytes per memory request in the PMU request counters */
 
-    /* args dump (hardware.md §4.2) */
+    /* args dump (model/README.md §14.1) */
     int64_t dump_record_ns;         /* AICPU: one 128-B metadata record */
     double aicpu_copy_bw;           /* AICPU memcpy into the arena, B/s (contiguous views) */
     double aicpu_gather_bw;         /* ... strided views, B/s */
@@ -104,7 +104,7 @@ typedef struct platform {
     /* host side */
     double host_collector_bw; /* device->host DFX collector drain, bytes/s */
 
-    /* the worker around the runs (runtime.md §4.1) */
+    /* the worker around the runs (model/README.md §15) */
     double worker_init_us;  /* Worker.init: open the device, fork children */
     double register_us;     /* register(callable): upload one program's binaries */
     double arena_build_us;  /* prebuilt runtime arena for a ring sizing (one cached per worker) */
@@ -143,7 +143,7 @@ const char *platform_param_value(const platform *p, size_t i, char *buf, size_t 
 /* Prints the parameter table (name, value, unit, source, meaning) to out. */
 void platform_print_table(const platform *p, FILE *out);
 
-/* Derived topology helpers (runtime.md §5.1, formats.md §0.4). */
+/* Derived topology helpers (model/README.md §2.1). */
 static inline int platform_num_cores(const platform *p)
 {
     return (int)(3 * p->clusters);

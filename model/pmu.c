@@ -1,4 +1,4 @@
-/* pmu.c - pmu.csv rosters and counters derived from the pipe model (formats.md §4, hardware.md §2). */
+/* pmu.c - pmu.csv rosters and counters derived from the pipe model (model/README.md §16.4, §13). */
 #include "pmu.h"
 
 #include "jsonw.h"
@@ -10,7 +10,7 @@
 
 #include "outfile.h"
 
-/* Column rosters of the a2a3 event groups, slot order (formats.md §4.2). */
+/* Column rosters of the a2a3 event groups, slot order (model/README.md §16.4). */
 static const char *const ROSTER[9][PMU_SLOTS + 1] = {
     [1] = {"cube_fp16_exec", "cube_int8_exec", "vec_fp32_exec", "vec_fp16_128lane_exec",
            "vec_fp16_64lane_exec", "vec_int32_exec", "vec_misc_exec", NULL},

@@ -1,4 +1,4 @@
-/* pmu.h - the PMU counters the AICPU reads after every FIN, and pmu.csv (formats.md §4). */
+/* pmu.h - the PMU counters the AICPU reads after every FIN, and pmu.csv (model/README.md §16.4). */
 #ifndef PTOSIM_PMU_H
 #define PTOSIM_PMU_H
 

@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 /* A growable ring buffer. The runtime's queues hold 65536 entries per shape
- * (runtime.md §1.7) and never overflow with default windows; this one grows. */
+ * (model/README.md §7.3) and never overflow with default windows; this one grows. */
 typedef struct readyq {
     uint64_t *buf; /* entries */
     size_t cap;    /* power of two */

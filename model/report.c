@@ -76,7 +76,7 @@ bool report_perturbed(const chip *c)
     return c->record_wb_delay > 0 || c->cfg.pmu_event_type != 0;
 }
 
-/* Which profiling self-costs shaped this makespan (runtime.md §3.10, §5.3):
+/* Which profiling self-costs shaped this makespan (model/README.md §8.6, §9.2):
  * the AICore's swimlane record commit after every task, and the PMU's
  * single issue with early dispatch off. */
 static void write_profiling(const chip *c, FILE *f)
@@ -191,7 +191,7 @@ static void write_hbm(const chip *c, FILE *f)
 }
 
 /* Args dump: what the device produced, what the host drained, how long the
- * scheduler threads were parked (hardware.md §4.4). */
+ * scheduler threads were parked (model/README.md §14.3). */
 static void write_dump(const chip *c, const report_info *ri, FILE *f)
 {
     if (!c->dump_on) {

@@ -55,7 +55,7 @@ const char *report_status_name(chip_status s);
 /* Writes ptosim_run.json. Returns 0, or -1 with a message in err. */
 int report_write_run(const chip *c, const report_info *ri, const char *path, char *err, size_t errlen);
 
-/* Writes name_map_<graph>.json (formats.md §0.6). Returns 0, or -1 with a message in err. */
+/* Writes name_map_<graph>.json (model/README.md §16.6). Returns 0, or -1 with a message in err. */
 int report_write_name_map(const graph *g, const char *path, char *err, size_t errlen);
 
 /* Prints the run as CSV: a header line and one row (for sweeps). Per-ring

@@ -1,5 +1,5 @@
 /* ringres.h - per-ring resources besides the task window: the heap ring, the dependency-list pool and the
- * fanin spill pool (runtime.md §1.4-1.5). */
+ * fanin spill pool (model/README.md §4.3-4.4). */
 #ifndef PTOSIM_RINGRES_H
 #define PTOSIM_RINGRES_H
 

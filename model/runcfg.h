@@ -10,7 +10,7 @@
 
 #define RUNCFG_RINGS 4
 
-/* Which ring knob a value belongs to (runtime.md §1.9). */
+/* Which ring knob a value belongs to (model/README.md §4.1). */
 typedef enum {
     KNOB_TASK_WINDOW, /* power of 2 >= 4, slots */
     KNOB_HEAP,        /* power of 2 >= 1024, bytes */
@@ -43,7 +43,7 @@ int runcfg_check_threads(long n, char *err, size_t errlen);
  * with a message in err. */
 int runcfg_parse_threads(const char *text, long *out, char *err, size_t errlen);
 
-/* Resolves the PMU event type (formats.md §4.1): off unless --enable-pmu was
+/* Resolves the PMU event type (model/README.md §16.4): off unless --enable-pmu was
  * given; an explicit value wins; a bare flag takes SIMPLER_PMU_EVENT_TYPE
  * (env, may be NULL) when valid, else 2. An invalid non-zero type falls back
  * to 2 with the runtime's message in warn. Returns 0, or -1 with a message in
@@ -58,7 +58,7 @@ int runcfg_pmu_type(int given, const char *value, const char *env, int *type, ch
 int runcfg_timeout(const char *flag, const char *flag_value, const char *env_name, const char *unit, long def,
                    long *out, char *warn, size_t warnlen, char *err, size_t errlen);
 
-/* The runtime's ordering rule for the onboard timeouts (runtime.md §3.11):
+/* The runtime's ordering rule for the onboard timeouts (model/README.md §14.4):
  * scheduler < op-execute < stream-sync, and stream-sync > scheduler + 1.5 s. */
 bool runcfg_timeouts_ordered(long sched_ms, long op_us, long stream_ms);
 

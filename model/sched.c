@@ -1,5 +1,5 @@
-/* sched.c - scheduler thread loop (runtime.md §3.3): complete, dummy, dispatch (idle then pending stages),
- * deferred release, idle, timeout. */
+/* sched.c - scheduler thread loop (model/README.md §7.1): complete, dummy, dispatch (idle then pending
+ * stages), deferred release, idle, timeout. */
 #include "sched.h"
 
 #include <inttypes.h>
@@ -75,7 +75,7 @@ static void add_phase(chip *c, int ti, phase_kind kind, ps_t start, ps_t end, ui
         chip_error(c, "out of memory for swimlane records");
 }
 
-/* Completion walk cost: a fixed part plus one step per consumer (runtime.md §5.4). */
+/* Completion walk cost: a fixed part plus one step per consumer (model/README.md §9.3). */
 static ps_t walk_cost(const chip *c, const task *tk)
 {
     return c->cost.resolve_base + c->cost.resolve_per * tk->consumers;
@@ -557,7 +557,7 @@ static int single_subslot(const task *tk)
 }
 
 /* The extra pickup latency of a core's first task: half of the cores (odd
- * ids) pay 2.5-5 us of NoC routing, spread deterministically (runtime.md §5.3). */
+ * ids) pay 2.5-5 us of NoC routing, spread deterministically (model/README.md §9.2). */
 static ps_t first_task_extra(const chip *c, int k)
 {
     if (!(k & 1))
@@ -569,7 +569,7 @@ static ps_t first_task_extra(const chip *c, int k)
 }
 
 /* Publishes a batch: one store barrier, one dispatch timestamp, then one MMIO
- * store per subtask; fixes each core's timeline (runtime.md §3.3-3.4). A
+ * store per subtask; fixes each core's timeline (model/README.md §7.1, §8.2). A
  * gated batch (early dispatch) waits for its doorbell: no start yet. */
 static void publish(chip *c, int ti, dispatch_slot *batch, int n, ps_t *cur, bool gated)
 {
@@ -938,7 +938,7 @@ static int early_sync_cohort(chip *c, int ti, ps_t *cur)
     return n;
 }
 
-/* Phase 4b (runtime.md §3.8): with PMU off, a free slot, and every normal
+/* Phase 4b (model/README.md §8.5): with PMU off, a free slot, and every normal
  * ready queue empty, stage early-dispatch candidates as gated payloads: a
  * sync-start cohort first, then the others in the normal staging order.
  * Returns blocks staged. */
@@ -1200,7 +1200,7 @@ void sched_on_timeout(chip *c, int ti, ps_t t)
              (double)(t - th->last_progress) / (double)PS_PER_MS);
 }
 
-/* ---- the sync-start drain (runtime.md §3.7) ---- */
+/* ---- the sync-start drain (model/README.md §8.4) ---- */
 
 static void kick(chip *c, int ti, ps_t t);
 
@@ -1503,7 +1503,7 @@ void sched_ring_core(chip *c, int core_id, uint64_t task_id, ps_t t)
     if (!s)
         return;
     /* the core filled its args while it waited; it ACKs and starts once the
-     * doorbell store is visible (runtime.md §3.8) */
+     * doorbell store is visible (model/README.md §8.5) */
     s->ring = t;
     ps_t ready = s->receive + s->setup + c->cost.arg_fill, rung = t + c->cost.visible;
     s->start = ready > rung ? ready : rung;

@@ -13,9 +13,9 @@
 struct chip;
 struct task;
 
-#define SCHED_DUMMY_THREADS 3  /* only threads 0-2 drain the dummy queue (runtime.md §3.3) */
+#define SCHED_DUMMY_THREADS 3  /* only threads 0-2 drain the dummy queue (model/README.md §7.1) */
 #define SCHED_DUMMY_PER_ITER 8 /* dummy tasks completed per iteration */
-#define SCHED_DEFERRED_CAP 256 /* PTO2_DEFERRED_RELEASE_CAP (runtime.md §2.6) */
+#define SCHED_DEFERRED_CAP 256 /* PTO2_DEFERRED_RELEASE_CAP (model/README.md §3.4) */
 /* LOCAL_READY_CAP_PER_TYPE of the runtime's local-first ready buffers, which it
  * had until hw-native-sys/simpler #1245 (2026-07-02; platform sched_local_ready) */
 #define SCHED_LOCAL_READY_CAP 64

@@ -1,5 +1,5 @@
 /* scopestats.h - scope_stats.jsonl: per-ring resource counters sampled at every scope begin and end
- * (formats.md §3). */
+ * (model/README.md §16.3). */
 #ifndef PTOSIM_SCOPESTATS_H
 #define PTOSIM_SCOPESTATS_H
 

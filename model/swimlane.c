@@ -1,4 +1,4 @@
-/* swimlane.c - collection and export of chip_swimlane_records.json (formats.md §2.3). */
+/* swimlane.c - collection and export of chip_swimlane_records.json (model/README.md §16.2). */
 #include "swimlane.h"
 
 #include <errno.h>

@@ -8,9 +8,9 @@
 
 #include "simtime.h"
 
-#define SWIMLANE_THREAD_SLOTS 4 /* PLATFORM_MAX_AICPU_THREADS lanes in the file (formats.md §2.3) */
+#define SWIMLANE_THREAD_SLOTS 4 /* PLATFORM_MAX_AICPU_THREADS lanes in the file (model/README.md §16.2) */
 
-/* Scheduler phase kinds (formats.md §2.3). */
+/* Scheduler phase kinds (model/README.md §16.2). */
 typedef enum {
     PH_COMPLETE,
     PH_ASYNC_POLL,

@@ -9,10 +9,10 @@
 
 #include "simtime.h"
 
-#define RING_COUNT 4        /* PTO2_MAX_RING_DEPTH (runtime.md §1.1) */
+#define RING_COUNT 4        /* PTO2_MAX_RING_DEPTH (model/README.md §4.1) */
 #define TASK_FANIN_INLINE 4 /* producers kept inside the slot before the overflow array */
 
-/* Resource shape of a task (runtime.md §3.2). */
+/* Resource shape of a task (model/README.md §7.3). */
 typedef enum {
     SHAPE_AIC = 0,
     SHAPE_AIV = 1,
@@ -21,7 +21,7 @@ typedef enum {
     SHAPE_ALLOC = 4, /* alloc_tensors: completes inline, never queued */
 } task_shape;
 
-/* Early-dispatch state of a consumer (runtime.md §3.8). */
+/* Early-dispatch state of a consumer (model/README.md §8.5). */
 typedef enum {
     EARLY_NONE = 0,       /* not a candidate (yet) */
     EARLY_STAGING = 1,    /* queued or staged as gated payloads, waiting for its producers */
@@ -31,7 +31,7 @@ typedef enum {
 /* Task states (pto_runtime2_types.h): PENDING covers waiting, queued and running. */
 typedef enum { TASK_PENDING = 0, TASK_COMPLETED = 1, TASK_CONSUMED = 2 } task_state;
 
-/* Task ids are (ring << 32) | local (formats.md §0.3); all ones is
+/* Task ids are (ring << 32) | local (model/README.md §3.2); all ones is
  * PTO2TaskId::invalid() (hw-native-sys/simpler src/common/task_interface/pto_task_id.h). */
 #define TASK_ID_INVALID UINT64_MAX
 static inline uint64_t task_make_id(int ring, uint32_t local)
@@ -135,7 +135,7 @@ static inline uint32_t task_ring_active(const task_ring *r)
     return r->next_local - r->last_alive;
 }
 
-/* At most window - 1 tasks in flight (runtime.md §1.3). */
+/* At most window - 1 tasks in flight (model/README.md §4.2). */
 static inline bool task_ring_has_space(const task_ring *r)
 {
     return task_ring_active(r) + 1 < r->window;

@@ -1,5 +1,5 @@
 /* tmap.h - the TensorMap: registered writer views per buffer, the overlap test, lookups and retirement
- * cleanup (runtime.md §1.6, §2.2). */
+ * cleanup (model/README.md §5.4, §5.2). */
 #ifndef PTOSIM_TMAP_H
 #define PTOSIM_TMAP_H
 

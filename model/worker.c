@@ -1,5 +1,5 @@
-/* worker.c - several programs on one worker (runtime.md §4): resident tensors, edges across programs, the
- * worker's timeline of setup, arena builds and runs. */
+/* worker.c - several programs on one worker (model/README.md §15): resident tensors, edges across programs,
+ * the worker's timeline of setup, arena builds and runs. */
 #include "worker.h"
 
 #include <inttypes.h>
@@ -274,7 +274,7 @@ void worker_timeline(worker *w, const worker_costs *k)
     }
     for (int p = 0; p < w->nprograms; p++) {
         worker_program *pr = &w->prog[p];
-        /* one cached arena per worker, keyed on the whole sizing (runtime.md §1.9) */
+        /* one cached arena per worker, keyed on the whole sizing (model/README.md §4.1) */
         pr->builds_arena = !cached || memcmp(cached, pr->rings, sizeof(pr->rings)) != 0;
         cached = (const uint64_t(*)[4])pr->rings;
         if (pr->builds_arena) {

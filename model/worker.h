@@ -1,5 +1,5 @@
-/* worker.h - several programs on one worker (runtime.md §4): resident tensors, edges across programs, the
- * worker's timeline of setup, arena builds and runs. */
+/* worker.h - several programs on one worker (model/README.md §15): resident tensors, edges across programs,
+ * the worker's timeline of setup, arena builds and runs. */
 #ifndef PTOSIM_WORKER_H
 #define PTOSIM_WORKER_H
 
@@ -11,7 +11,7 @@
 #include "graph.h"
 #include "tmap.h"
 
-#define WORKER_MAX_PROGRAMS 64 /* orch_so_table_: at most 64 callables per worker (runtime.md §4.1) */
+#define WORKER_MAX_PROGRAMS 64 /* orch_so_table_: at most 64 callables per worker (model/README.md §15) */
 
 /* A tensor that lives on the worker across programs (rt.alloc_tensor): the
  * first program that declares it fixes its address. */
@@ -63,7 +63,7 @@ typedef struct worker_program {
     double device_us; /* preamble + prep + makespan */
 } worker_program;
 
-/* Worker costs (platform parameters, runtime.md §4.1). */
+/* Worker costs (platform parameters, model/README.md §15). */
 typedef struct worker_costs {
     double init_us;         /* Worker.init */
     double register_us;     /* register(callable), per distinct program */

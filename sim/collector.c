@@ -1,4 +1,4 @@
-/* collector.c - the args-dump host collector as SimGrid actors (hardware.md §4.1-4.5). */
+/* collector.c - the args-dump host collector as SimGrid actors (model/README.md §14). */
 #include "collector.h"
 
 #include <inttypes.h>

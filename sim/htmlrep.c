@@ -622,8 +622,8 @@ static void section_dump(rep *r)
             "<p class=\"sub\">Level %d: %" PRIu64 " task%s dumped, %" PRIu64
             " records. Each scheduler thread copies payloads into its %s arena; the host's collector drains "
             "them at %s/s. A thread whose next payload would wrap its arena parks until the host has "
-            "written what it published, and every scheduler thread freezes with it (model/README.md "
-            "§14.2).</p>\n",
+            "written what it published, and every scheduler thread freezes with it "
+            "(model/README.md §14.2).</p>\n",
             d->level, d->tasks, d->tasks == 1 ? "" : "s", d->records, a, b);
     if (run->dev_error) {
         fmt_time(t, sizeof(t), run->dev_at_us);

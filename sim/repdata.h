@@ -9,7 +9,7 @@
 
 #include "../model/pipe.h"
 
-#define RD_RINGS 4         /* scope-depth rings (formats.md §0.3) */
+#define RD_RINGS 4         /* scope-depth rings (model/README.md §3.2) */
 #define RD_NAME_MAX 128    /* graph, platform and kernel names kept */
 #define RD_TEXT_MAX 512    /* details, hints, messages kept */
 #define RD_ERR_MAX 1024    /* error messages */
@@ -162,7 +162,7 @@ int rd_load_run(const char *path, rd_run *r, char *err, size_t errlen);
 void rd_run_free(rd_run *r);
 
 /* ------------------------------------------------------------------ */
-/* chip_swimlane_records.json (formats.md §2.3)                       */
+/* chip_swimlane_records.json (model/README.md §16.2)                       */
 /* ------------------------------------------------------------------ */
 
 typedef struct rd_exec {
@@ -196,7 +196,7 @@ int rd_load_swimlane(const char *path, rd_swimlane *sl, char *err, size_t errlen
 void rd_swimlane_free(rd_swimlane *sl);
 
 /* ------------------------------------------------------------------ */
-/* deps.json (formats.md §1)                                           */
+/* deps.json (model/README.md §16.1)                                           */
 /* ------------------------------------------------------------------ */
 
 typedef struct rd_task {
@@ -242,7 +242,7 @@ int rd_critical_path(const rd_swimlane *sl, const rd_deps *d, rd_path *out);
 void rd_path_free(rd_path *p);
 
 /* ------------------------------------------------------------------ */
-/* scope_stats/scope_stats.jsonl (formats.md §3)                       */
+/* scope_stats/scope_stats.jsonl (model/README.md §16.3)                       */
 /* ------------------------------------------------------------------ */
 
 /* One sample: live occupancy of its ring's resources at a scope boundary. */
@@ -266,7 +266,7 @@ int rd_load_scopes(const char *path, rd_scopes *s, char *err, size_t errlen);
 void rd_scopes_free(rd_scopes *s);
 
 /* ------------------------------------------------------------------ */
-/* pmu.csv (formats.md §4)                                             */
+/* pmu.csv (model/README.md §16.4)                                             */
 /* ------------------------------------------------------------------ */
 
 /* The rows of one func id, summed. */

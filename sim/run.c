@@ -76,7 +76,7 @@ static double now_seconds(void)
 
 /* Finishes args_dump/: args.bin (levels 1-2: whenever a record was
  * collected, even if empty; level 3: only when a payload byte was written)
- * and the manifest. No record at all: no args_dump/ (formats.md §5.2). */
+ * and the manifest. No record at all: no args_dump/ (model/README.md §16.5). */
 static int write_args_dump(chip *c, const char *work_dir, outfile *binf, char *err, size_t errlen)
 {
     argsdump *ad = &c->dump.ad;
@@ -224,7 +224,7 @@ int run_prepare(const cli_run *o, platform *pl, chip_config *cf)
         if (warn[0])
             fprintf(stderr, "ptosim: warning: %s\n", warn);
     }
-    /* onboard, the three must be ordered, else every override is ignored (runtime.md §3.11) */
+    /* onboard, the three must be ordered, else every override is ignored (model/README.md §14.4) */
     if (plat.has_stars && !runcfg_timeouts_ordered(timeout_ms, op_us, stream_ms)) {
         fprintf(
             stderr,
@@ -723,7 +723,7 @@ static int run_program(const cli_run *opt, const platform *plat, const chip_conf
     return rc;
 }
 
-/* Several graphs: successive programs on one worker (runtime.md §4.2). */
+/* Several graphs: successive programs on one worker (model/README.md §15). */
 static int run_worker(const cli_run *opt, const platform *plat, const chip_config *cfg)
 {
     worker *w = calloc(1, sizeof(*w));

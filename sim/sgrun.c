@@ -1,4 +1,5 @@
-/* sgrun.c - SimGrid engine binding: the chip runs as C state machines inside one actor (simgrid.md §4). */
+/* sgrun.c - SimGrid engine binding: the chip runs as C state machines inside one actor
+ * (model/README.md §1.2). */
 #include "sgrun.h"
 
 #include <simgrid/actor.h>
@@ -14,8 +15,8 @@
 
 XBT_LOG_NEW_DEFAULT_CATEGORY(ptosim, "ptosim chip engine");
 
-/* Link bandwidths must mean what they say (simgrid.md §1.3), and picosecond
- * model times must survive the conversion to seconds (simgrid.md §4.3). */
+/* Link bandwidths must mean what they say (model/README.md §1.2), and picosecond
+ * model times must survive the conversion to seconds (model/README.md §1.3). */
 static const char *const DEFAULT_CFG[] = {
     "network/crosstraffic:0",
     "network/bandwidth-factor:1",

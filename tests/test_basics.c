@@ -243,7 +243,7 @@ END_TEST
 
 START_TEST(core_topology_matches_runtime_numbering)
 {
-    /* formats.md §0.4: AIC c = c; AIV 24 + 2c, 24 + 2c + 1; cluster c -> thread c % 3 */
+    /* model/README.md §2.1: AIC c = c; AIV 24 + 2c, 24 + 2c + 1; cluster c -> thread c % 3 */
     core cores[72];
     core_topology(cores, 24, 3);
     ck_assert_int_eq(cores[5].type, CORE_AIC);

@@ -1,5 +1,6 @@
 /* test_calib.c - calibration: micro-graphs whose swimlane records reproduce the control-path figures measured
- * on silicon (runtime.md §5.2-5.4), and a whole decode layer held against the runtime's published overhead.
+ * on silicon (model/README.md §9.1-9.3), and a whole decode layer held against the runtime's published
+ * overhead.
  */
 #include <math.h>
 #include <stdio.h>
@@ -37,7 +38,7 @@ static chip *waves(int per_wave, int nwaves)
 
 START_TEST(fin_to_finish_matches_the_cond_polling_measurement)
 {
-    /* runtime.md §5.2: AICore FIN -> AICPU observes via COND: avg ~600 ns, min
+    /* model/README.md §9.1: AICore FIN -> AICPU observes via COND: avg ~600 ns, min
      * ~180 ns, max ~2 us. Here 24 tasks in flight (8 running cores per thread) */
     chip *c = waves(24, 20);
     ps_t lo = PS_NEVER, hi = 0, sum = 0;
@@ -62,7 +63,7 @@ END_TEST
 
 START_TEST(dispatch_to_start_and_receive_to_start_match)
 {
-    /* runtime.md §5.3: steady dispatch -> start 0.2-0.5 us; receive -> start
+    /* model/README.md §9.2: steady dispatch -> start 0.2-0.5 us; receive -> start
      * mean 0.29 us (payload invalidate + ACK). Cores already warm (second
      * wave on) pay no first-task latency. */
     chip *c = waves(24, 20);
@@ -83,7 +84,7 @@ END_TEST
 
 START_TEST(orchestrator_spends_0_874_us_per_submit)
 {
-    /* runtime.md §5.4: 0.874 us per task (14.6 ms over 16,704 tasks) */
+    /* model/README.md §6.2: 0.874 us per task (14.6 ms over 16,704 tasks) */
     chip *c = waves(24, 5);
     for (size_t i = 0; i < c->sl.norch; i++)
         ck_assert_uint_eq(c->sl.orch[i].end - c->sl.orch[i].start, NS(874));
@@ -94,7 +95,7 @@ END_TEST
 
 START_TEST(polling_24_running_cores_takes_2_4_us)
 {
-    /* runtime.md §5.2: one thread polls 24 cores in ~2.4 us (COND loads of
+    /* model/README.md §9.1: one thread polls 24 cores in ~2.4 us (COND loads of
      * 95-105 ns, serial within a thread). Fill every core of the chip with a
      * long task of a distinct length: the first completion thread 0 sees is
      * read in a loop over its 24 running cores. */
@@ -123,7 +124,7 @@ END_TEST
 
 START_TEST(back_to_back_switch_with_swimlane_is_0_81_us)
 {
-    /* runtime.md §5.3: back-to-back switch with swimlane on: mean 0.81 us =
+    /* model/README.md §9.2: back-to-back switch with swimlane on: mean 0.81 us =
      * 0.52 record write-back + 0.29 setup. A saturated chip pre-loads every
      * core's next task into its pending slot. */
     char *g = malloc(72 * 3 * 64 + 256);
@@ -148,7 +149,7 @@ END_TEST
 
 START_TEST(completion_walk_grows_with_the_consumer_count)
 {
-    /* runtime.md §5.4: the fan-out walk takes ~0.5 us for 1-2 consumers and ~5
+    /* model/README.md §9.3: the fan-out walk takes ~0.5 us for 1-2 consumers and ~5
      * us for 50; a walk of 1 us or more gets a nested resolve record */
     char *g = malloc(60 * 128 + 512);
     size_t n = (size_t)sprintf(

@@ -57,7 +57,7 @@ static const char *overlap(const cJSON *e)
     return cJSON_GetObjectItem(e, "overlap")->valuestring;
 }
 
-/* formats.md §1.7: add -> C; alloc D; matmul(C) -> D; scope { MIX SPMD(D) inout Y;
+/* model/README.md §16.1: add -> C; alloc D; matmul(C) -> D; scope { MIX SPMD(D) inout Y;
  * dummy after it }; scale(Y). External a, b, Y at the example's addresses. */
 static const char *EXAMPLE =
     "{\"ptosim_graph\": 1, \"name\": \"demo\", \"kernels\": [{\"id\": 0, \"name\": \"add\", \"core\": "
@@ -119,7 +119,7 @@ START_TEST(the_spec_example_gives_exactly_its_edges)
                      "17952637467417642718");
     static const char *const out_keys[] = {"idx", "type", NULL};
     tu_assert_keys(cJSON_GetArrayItem(args0, 2), out_keys, "OUTPUT arg");
-    /* the six edges of formats.md §1.7, in its order */
+    /* the six edges of model/README.md §16.1, in its order */
     ck_assert_int_eq(nedges(d), 6);
     const cJSON *e[6] = {edge(d, "0", "2", "creator", 0),
                          edge(d, "1", "2", "creator", 1),

@@ -6,7 +6,7 @@
 
 #include "testutil.h"
 
-/* formats.md §5.5: one AIV add of two 4-element FLOAT32 tensors and a float scalar. */
+/* model/README.md §16.5: one AIV add of two 4-element FLOAT32 tensors and a float scalar. */
 #define ADD_GRAPH                                                                                            \
     "{\"ptosim_graph\": 1, \"name\": \"add\", \"kernels\": [{\"id\": 0, \"name\": \"add\", \"core\": "       \
     "\"aiv\", "                                                                                              \

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -19,6 +20,41 @@ static char *path_in(const char *dir, const char *rel)
     snprintf(p, n, "%s/%s", dir, rel);
     return p;
 }
+
+/* The citation check of `make lint` resolves "FILE §N" against the repository's own headings, and names each
+ * citation that does not resolve. Run on a small tree of its own so the test does not depend on this one. */
+START_TEST(the_citation_check_names_every_unresolved_citation)
+{
+    const char *d = tu_tmpdir();
+    char path[4096];
+    snprintf(path, sizeof(path), "%s/scripts", d);
+    ck_assert_int_eq(mkdir(path, 0755), 0);
+    char *script = tu_read(PTOSIM_SRCDIR "/scripts/check_citations.sh");
+    ck_assert_ptr_nonnull(script);
+    free(tu_write(path, "check_citations.sh", script));
+    free(script);
+    snprintf(path, sizeof(path), "%s/model", d);
+    ck_assert_int_eq(mkdir(path, 0755), 0);
+    free(tu_write(path, "README.md", "# The model\n\n## 4. The rings\n\n### 4.2 Task window\n"));
+    free(tu_write(d, "README.md", "# ptosim\n\n## Exit status\n"));
+    free(tu_write(d, "a.c", "/* model/README.md \302\2474.2 and README.md \302\247\"Exit status\" resolve */\n"
+                            "/* model/README.md \302\2474.9 has no heading */\n"
+                            "/* runtime.md \302\2471.1 is not in the tree */\n"));
+    snprintf(path, sizeof(path), "%s/scripts/check_citations.sh", d);
+    const char *args[] = {"/bin/sh", path, NULL};
+    run_out r = tu_run_prog(args);
+    ck_assert_int_eq(r.status, 1);
+    ck_assert_str_eq(r.err, "a.c:2: model/README.md \302\2474.9: model/README.md has no section 4.9\n"
+                            "a.c:3: runtime.md \302\2471.1: no file runtime.md in the repository\n"
+                            "2 citations do not resolve\n");
+    tu_run_free(&r);
+    free(tu_write(d, "a.c", "/* model/README.md \302\2474.2 */\n"));
+    r = tu_run_prog(args);
+    ck_assert_int_eq(r.status, 0);
+    ck_assert_str_eq(r.err, "");
+    tu_run_free(&r);
+}
+END_TEST
 
 START_TEST(swimlane_files_have_exactly_the_keys_of_each_level)
 {
@@ -83,7 +119,7 @@ START_TEST(swimlane_files_have_exactly_the_keys_of_each_level)
 }
 END_TEST
 
-/* Keys a scheduler phase record of this kind must have, in order (formats.md §2.3). */
+/* Keys a scheduler phase record of this kind must have, in order (model/README.md §16.2). */
 static void assert_phase_keys(const cJSON *rec)
 {
     const char *kind = cJSON_GetObjectItem(rec, "kind")->valuestring;
@@ -629,7 +665,13 @@ START_TEST(help_version_params_and_validate)
     const char *a3[] = {"params", "-p", "a2a3sim", NULL};
     r = tu_run(a3);
     ck_assert_int_eq(r.status, 0);
-    ck_assert_msg(strstr(r.out, "orch_submit_ns") && strstr(r.out, "runtime.md §5.4"), "%s", r.out);
+    /* a parameter's source is the model README section that explains it, in an aligned column */
+    const char *row = strstr(r.out, "\norch_submit_ns ");
+    ck_assert_msg(row != NULL, "%s", r.out);
+    ck_assert_msg(strncmp(row + 1,
+                          "orch_submit_ns                          874 ns      model/README.md §6.2  orchestrator cost",
+                          strlen("orch_submit_ns                          874 ns      model/README.md §6.2  ")) == 0,
+                  "%s", r.out);
     tu_run_free(&r);
     const char *a4[] = {"validate", TRACE("default.jsonl"), NULL};
     r = tu_run(a4);
@@ -653,7 +695,7 @@ START_TEST(a2a3sim_platform_has_24_cores)
     cJSON *j = tu_json_file(p);
     const cJSON *m = cJSON_GetObjectItem(j, "metadata");
     ck_assert_int_eq(cJSON_GetObjectItem(m, "num_cores")->valueint, 24);
-    /* formats.md §2.5's core_to_thread for the sim shape */
+    /* model/README.md §16.2's core_to_thread for the sim shape */
     int want[24] = {0, 1, 2, 0, 1, 2, 0, 1, 0, 0, 1, 1, 2, 2, 0, 0, 1, 1, 2, 2, 0, 0, 1, 1};
     const cJSON *ct = cJSON_GetObjectItem(m, "core_to_thread");
     for (int i = 0; i < 24; i++)
@@ -1049,6 +1091,7 @@ Suite *suite_e2e(void)
     tcase_add_test(tc, pmu_environment_and_bad_values_warn_and_fall_back);
     tcase_add_test(tc, every_phase_kind_appears_and_outer_phases_never_overlap);
     tcase_add_test(tc, progress_shows_on_a_terminal_only);
+    tcase_add_test(tc, the_citation_check_names_every_unresolved_citation);
     tcase_set_timeout(tc, 60);
     suite_add_tcase(s, tc);
     return s;

@@ -38,7 +38,7 @@ static void add(char **buf, size_t *len, const char *fmt, ...)
     *len += (size_t)n;
 }
 
-/* ---- the runtime's fatal-code reproducers (runtime.md §1.8) ---- */
+/* ---- the runtime's fatal-code reproducers (model/README.md §4.7) ---- */
 
 START_TEST(eight_tasks_in_one_scope_with_window_4_is_code_1)
 {

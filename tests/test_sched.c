@@ -29,7 +29,7 @@ START_TEST(dual_issue_starts_the_pending_task_right_after_the_running_one)
     /* b is written into core 0's pending slot once a's ACK is seen; the core
      * reads it after a's FIN and record commit (520 ns) and starts it after
      * the payload setup (290 ns): 810 ns after a's end, the 0.81 us
-     * back-to-back switch of runtime.md §5.3, with no AICPU round trip */
+     * back-to-back switch of model/README.md §9.2, with no AICPU round trip */
     chip *c = tu_chip(TWO_AIC, ONE_CLUSTER, 1, NULL);
     ck_assert_int_eq(c->status, CHIP_DONE);
     const sl_exec *a = &c->sl.per_core[0].v[0], *b = &c->sl.per_core[0].v[1];
