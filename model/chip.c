@@ -180,6 +180,7 @@ static int chip_build(chip *c, const platform *p, const chip_config *cfg, char *
         c->pf = malloc(sizeof(*c->pf));
         if (!c->pf || pf_init(c->pf, cfg->perfetto_records) != 0)
             goto oom;
+        c->dump.pf = c->pf;
     }
     return 0;
 oom:
@@ -682,7 +683,7 @@ chip_status chip_run(chip *c)
     }
     /* without a host collector the args dump is drained at once */
     if (c->dump_on && !c->dump.host)
-        dump_flush(c, c->end_time, c->dump.killed, NULL, NULL);
+        dump_flush(&c->dump, c->end_time, c->dump.killed, NULL, NULL);
     return c->status;
 }
 

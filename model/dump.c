@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "chip.h"
+#include "perfetto.h"
 #include "dtype.h"
 #include "task.h"
 
@@ -149,10 +149,8 @@ static void note_write(dump_state *d, const graph_arg *a, uint64_t buffer_numel,
 }
 
 /* The header's external tensors with data seed the known contents. */
-static void seed_externals(chip *c)
+static void seed_externals(dump_state *d, const graph *g)
 {
-    dump_state *d = &c->dump;
-    const graph *g = &c->orch.g;
     for (int s = 0; s < g->nexternal; s++) {
         const graph_tensor *gt = &g->tensors[s];
         if (!gt->ndata || gt->numel > (1u << 20))
@@ -182,11 +180,10 @@ static dump_role role_of(graph_dir dir)
     }
 }
 
-int dump_submit(chip *c, task *tk, const graph_op *op)
+int dump_submit(dump_state *d, const graph *g, task *tk, const graph_op *op)
 {
-    dump_state *d = &c->dump;
-    if (!d->ntv && c->orch.g.nexternal)
-        seed_externals(c);
+    if (!d->ntv && g->nexternal)
+        seed_externals(d, g);
     if (op->kind != OP_SUBMIT || !op->predicate)
         return 0;
     bool any_tag = op->dump_task;
@@ -311,9 +308,8 @@ int dump_host_persisted(dump_state *d, size_t i)
  * it (the global back-pressure is common-mode) until the host opens it, the
  * 30 s backstop passes, or the device dies. Returns when it goes on;
  * *dropped is set when the backstop ended the wait. */
-static ps_t park(chip *c, int ti, dump_gate gate, ps_t t, bool *dropped)
+static ps_t park(dump_state *d, int ti, dump_gate gate, ps_t t, bool *dropped)
 {
-    dump_state *d = &c->dump;
     dump_thread *th = &d->th[ti];
     *dropped = false;
     if (!d->host || dump_gate_open(d, ti, gate) || d->killed)
@@ -324,8 +320,8 @@ static ps_t park(chip *c, int ti, dump_gate gate, ps_t t, bool *dropped)
     ps_t open = d->host->wait(d->host->ctx, ti, gate, t, limit);
     if (open < t)
         open = t;
-    if (c->pf && pf_phase_add(c->pf, ti, PF_PHASE_DUMP_PARK, t, open, 0, (uint64_t)gate) != 0)
-        chip_error(c, "out of memory for the Perfetto trace");
+    if (d->pf && pf_phase_add(d->pf, ti, PF_PHASE_DUMP_PARK, t, open, 0, (uint64_t)gate) != 0 && !d->error)
+        d->error = "out of memory for the Perfetto trace";
     th->parks++;
     th->parked_ps += open - t;
     if (open > d->freeze_until) {
@@ -343,14 +339,13 @@ static ps_t park(chip *c, int ti, dump_gate gate, ps_t t, bool *dropped)
 
 /* Publishes thread ti's current metadata buffer at time *t and takes a
  * replacement, parking at a full ready queue or an empty free queue. */
-static void publish_current(chip *c, int ti, ps_t *t)
+static void publish_current(dump_state *d, int ti, ps_t *t)
 {
-    dump_state *d = &c->dump;
     dump_thread *th = &d->th[ti];
     bool dropped;
     if (!th->ncur)
         return;
-    *t = park(c, ti, DUMP_GATE_READY_SLOT, *t, &dropped);
+    *t = park(d, ti, DUMP_GATE_READY_SLOT, *t, &dropped);
     if (d->killed)
         return;    /* it stays the current buffer: the host's reconcile recovers it */
     if (dropped) { /* the buffer's records are lost */
@@ -373,17 +368,16 @@ static void publish_current(chip *c, int ti, ps_t *t)
         th->ready--;
         return;
     }
-    *t = park(c, ti, DUMP_GATE_FREE_BUFFER, *t, &dropped);
+    *t = park(d, ti, DUMP_GATE_FREE_BUFFER, *t, &dropped);
     if (!dropped && !d->killed)
         th->free_bufs--;
 }
 
-ps_t dump_capture(chip *c, int ti, task *tk, dump_stage stage, ps_t t)
+ps_t dump_capture(dump_state *d, int ti, task *tk, dump_stage stage, ps_t t)
 {
     dump_desc *dd = tk->dump;
     if (!dd || (stage == DUMP_BEFORE_DISPATCH && dd->before_done))
         return 0;
-    dump_state *d = &c->dump;
     dump_thread *th = &d->th[ti];
     ps_t start = t;
     for (int i = 0; i < dd->n && !d->killed; i++) {
@@ -392,14 +386,15 @@ ps_t dump_capture(chip *c, int ti, task *tk, dump_stage stage, ps_t t)
             continue;
         long ix = argsdump_add(&d->ad, r, dd->vals[i]);
         if (ix < 0) {
-            chip_error(c, "out of memory for args dump records");
+            if (!d->error)
+                d->error = "out of memory for args dump records";
             break;
         }
         dump_rec *x = &d->ad.recs[ix];
         x->thread = (uint8_t)ti;
         /* a metadata slot: a full buffer is published and replaced first */
         if (th->ncur == d->p.buf_records)
-            publish_current(c, ti, &t);
+            publish_current(d, ti, &t);
         if (d->killed || th->ncur == d->p.buf_records) {
             d->ad.n--; /* the AICPU died (or lost its buffer) before this record was written */
             break;
@@ -407,9 +402,9 @@ ps_t dump_capture(chip *c, int ti, task *tk, dump_stage stage, ps_t t)
         /* arena space: a payload that would wrap the arena waits until the
          * host has written every payload published so far */
         if (x->bin_size && th->arena_pos + x->bin_size > d->p.arena) {
-            publish_current(c, ti, &t);
+            publish_current(d, ti, &t);
             bool dropped;
-            t = park(c, ti, DUMP_GATE_ARENA, t, &dropped);
+            t = park(d, ti, DUMP_GATE_ARENA, t, &dropped);
             if (dropped) {
                 x->dropped = true;
                 d->ad.dropped++;
@@ -433,10 +428,10 @@ ps_t dump_capture(chip *c, int ti, task *tk, dump_stage stage, ps_t t)
         d->copy_ps += copy;
         th->cur[th->ncur++] = (uint32_t)ix;
         if (!d->host && th->ncur == d->p.buf_records)
-            publish_current(c, ti, &t);
+            publish_current(d, ti, &t);
     }
-    if (c->pf && pf_counter_set(c->pf, PF_CTR_ARENA0 + ti, t, (int64_t)th->arena_pos) != 0)
-        chip_error(c, "out of memory for the Perfetto trace");
+    if (d->pf && pf_counter_set(d->pf, PF_CTR_ARENA0 + ti, t, (int64_t)th->arena_pos) != 0 && !d->error)
+        d->error = "out of memory for the Perfetto trace";
     if (stage == DUMP_BEFORE_DISPATCH) {
         dd->before_done = true;
     } else {
@@ -446,9 +441,8 @@ ps_t dump_capture(chip *c, int ti, task *tk, dump_stage stage, ps_t t)
     return t - start;
 }
 
-void dump_flush(chip *c, ps_t t, bool killed, void (*note)(int ti, uint32_t count, void *ctx), void *ctx)
+void dump_flush(dump_state *d, ps_t t, bool killed, void (*note)(int ti, uint32_t count, void *ctx), void *ctx)
 {
-    dump_state *d = &c->dump;
     for (int ti = 0; ti < PLATFORM_MAX_AICPU_THREADS; ti++) {
         dump_thread *th = &d->th[ti];
         if (!th->ncur)

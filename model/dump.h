@@ -10,7 +10,7 @@
 #include "platform.h"
 #include "simtime.h"
 
-struct chip;
+struct pf_trace;
 struct task;
 
 /* What one task will dump, captured at submit (the op's args are gone by dispatch). */
@@ -87,6 +87,8 @@ typedef struct dump_state {
     uint64_t tasks;    /* tasks that dumped something */
     uint64_t bytes;    /* payload bytes copied into arenas */
     ps_t copy_ps;      /* AICPU time spent capturing */
+    struct pf_trace *pf; /* the Perfetto trace, for parks and arena fill, or NULL */
+    const char *error;   /* what failed (out of memory) during a capture, for the engine to report; or NULL */
 } dump_state;
 
 /* Starts the dump state of a run at level (1-3). Returns 0 or -1 (memory). */
@@ -98,11 +100,12 @@ void dump_free(dump_state *d);
  * args, or all of a tagged task; 2: all; 3: all, payload only where tagged)
  * and updates the known contents of the tensors its outputs write.
  * tensor_slots_used bounds the graph's tensor slots. Returns 0 or -1. */
-int dump_submit(struct chip *c, struct task *tk, const graph_op *op);
+int dump_submit(dump_state *d, const graph *g, struct task *tk, const graph_op *op);
 
 /* A capture point of tk on scheduler thread ti at time t: copies the
- * stage's records into the thread's arena. Returns the AICPU time it took. */
-ps_t dump_capture(struct chip *c, int ti, struct task *tk, dump_stage stage, ps_t t);
+ * stage's records into the thread's arena. Returns the AICPU time it took;
+ * a failure leaves its message in d->error. */
+ps_t dump_capture(dump_state *d, int ti, struct task *tk, dump_stage stage, ps_t t);
 
 /* Is the gate of thread ti open? (For the host side's waits.) */
 bool dump_gate_open(const dump_state *d, int ti, dump_gate gate);
@@ -117,7 +120,7 @@ int dump_host_persisted(dump_state *d, size_t i);
 /* End of the device's run at time t: each thread publishes its partial
  * buffer (dump_args_flush); after a kill the flush never ran and the host's
  * reconcile recovers them, reported through note (may be NULL). */
-void dump_flush(struct chip *c, ps_t t, bool killed, void (*note)(int ti, uint32_t count, void *ctx),
+void dump_flush(dump_state *d, ps_t t, bool killed, void (*note)(int ti, uint32_t count, void *ctx),
                 void *ctx);
 
 /* Frees a task's records (after its last capture, or when it never runs). */

@@ -507,7 +507,7 @@ static task *create_task(chip *c, int ring, uint64_t heap_off)
         for (int s = 0; s < 3; s++)
             if (op->kernel_ids[s] >= 0)
                 tk->dur[s] += ps_from_ns((uint64_t)c->plat.aicore_dump_barrier_ns);
-        if (dump_submit(c, tk, op) != 0)
+        if (dump_submit(&c->dump, &c->orch.g, tk, op) != 0)
             chip_error(c, "out of memory for args dump records");
     }
     tk->mask = mask_of(op->kernel_ids);

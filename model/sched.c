@@ -75,6 +75,18 @@ static void add_phase(chip *c, int ti, phase_kind kind, ps_t start, ps_t end, ui
         chip_error(c, "out of memory for swimlane records");
 }
 
+/* An args-dump capture point of tk on thread ti at t; returns the AICPU time it took, and ends the run on a
+ * failure the dump reported. */
+static ps_t capture(chip *c, int ti, task *tk, dump_stage stage, ps_t t)
+{
+    ps_t spent = dump_capture(&c->dump, ti, tk, stage, t);
+    if (c->dump.error) {
+        chip_error(c, "%s", c->dump.error);
+        c->dump.error = NULL;
+    }
+    return spent;
+}
+
 /* Completion walk cost: a fixed part plus one step per consumer (model/README.md §9.3). */
 static ps_t walk_cost(const chip *c, const task *tk)
 {
@@ -324,7 +336,7 @@ static ps_t retire(chip *c, int ti, int k, const core_slot *s, ps_t t, const uin
     }
     if (++tk->subtasks_done == tk->subtasks_total) {
         if (tk->dump) /* args dump: outputs are captured once every block is done */
-            spent += dump_capture(c, ti, tk, DUMP_AFTER_COMPLETION, t + spent);
+            spent += capture(c, ti, tk, DUMP_AFTER_COMPLETION, t + spent);
         ps_t w = walk_cost(c, tk);
         if (w >= PS_PER_US)
             add_phase(c, ti, PH_RESOLVE, t + spent, t + spent + w, tk->consumers, 0, shared);
@@ -577,7 +589,7 @@ static void publish(chip *c, int ti, dispatch_slot *batch, int n, ps_t *cur, boo
     for (int i = 0; c->dump_on && i < n; i++) {
         task *tk = chip_task(c, batch[i].task_id);
         if (tk && tk->dump)
-            *cur += dump_capture(c, ti, tk, DUMP_BEFORE_DISPATCH, *cur);
+            *cur += capture(c, ti, tk, DUMP_BEFORE_DISPATCH, *cur);
     }
     *cur += c->cost.wmb;
     ps_t ts = *cur; /* one get_sys_cnt for the whole batch */

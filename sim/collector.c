@@ -235,7 +235,7 @@ void collector_finish(chip *c, collector_stats *st)
         sg_actor_sleep_until(sec(c->end_time));
     st->bytes_at_device_end = h->bytes;
     bool killed = c->status == CHIP_DEVICE_ERROR;
-    dump_flush(c, c->end_time, killed, note_reconcile, h);
+    dump_flush(&c->dump, c->end_time, killed, note_reconcile, h);
     if (killed && h->reconciled)
         fprintf(h->log,
                 "ptosim: [host] Dump reconcile: recovered un-flushed buffers from %d thread(s) (device-side "
