@@ -37,7 +37,7 @@ MODEL_OBJ := $(MODEL_SRC:%.c=$(BUILD)/%.o)
 SIM_OBJ := $(SIM_SRC:%.c=$(BUILD)/%.o)
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
 
-.PHONY: all check check-cluster check-sanitize fuzz fuzz-build run bench clean format lint chromium-dep \
+.PHONY: all check golden check-cluster check-sanitize fuzz fuzz-build run bench clean format lint chromium-dep \
 	cluster-dep install
 all: $(BUILD)/ptosim
 
@@ -72,7 +72,13 @@ cluster-dep:
 
 check: lint chromium-dep cluster-dep $(BUILD)/ptosim $(BUILD)/run_tests
 	./$(BUILD)/run_tests
+	sh tests/golden/golden.sh $(BUILD)/ptosim check
 	sh tests/cluster/test_cluster.sh $(BUILD)/ptosim
+
+# Byte-identity guard (tests/golden/golden.sh): `make check` compares every shipped trace's outputs with
+# tests/golden/outputs.sha256; `make golden` re-records them, only when the model is meant to change.
+golden: $(BUILD)/ptosim
+	sh tests/golden/golden.sh $(BUILD)/ptosim record
 
 check-cluster: cluster-dep $(BUILD)/ptosim
 	sh tests/cluster/test_cluster.sh $(BUILD)/ptosim
@@ -91,7 +97,8 @@ check-sanitize: lint chromium-dep
 	ASAN_OPTIONS=log_path=$(CURDIR)/build-san/asan:detect_leaks=1:abort_on_error=0 \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:abort_on_error=1 \
 	LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/lsan.supp \
-		./build-san/run_tests; rc=$$?; sh ./scripts/sanitize-report.sh build-san && exit $$rc
+		sh -c './build-san/run_tests && sh tests/golden/golden.sh build-san/ptosim check'; rc=$$?; \
+		sh ./scripts/sanitize-report.sh build-san && exit $$rc
 
 # libFuzzer targets (clang) for the graph reader, the platform loader and the
 # import reader, built into build-fuzz/ with ASan and UBSan; `make fuzz` runs
