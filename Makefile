@@ -133,15 +133,15 @@ fuzz: fuzz-build
 run: $(BUILD)/ptosim
 	./$(BUILD)/ptosim run traces/default.jsonl -o out/default --enable-chip-swimlane
 
-# Speed and memory figures (not a test: the machines are noisy); see bench/run.sh.
+# Speed and memory figures (not a test: the machines are noisy); see scripts/bench/run.sh.
 bench: $(BUILD)/ptosim $(BUILD)/measure $(BUILD)/heap_baseline
-	BUILD=$(BUILD) sh bench/run.sh
+	BUILD=$(BUILD) sh scripts/bench/run.sh
 
-$(BUILD)/measure: bench/measure.c
+$(BUILD)/measure: scripts/bench/measure.c
 	@mkdir -p $(BUILD)
 	$(CC) -std=c11 -O2 -Wall -Wextra -Werror -D_DEFAULT_SOURCE -o $@ $<
 
-$(BUILD)/heap_baseline: bench/heap_baseline.c
+$(BUILD)/heap_baseline: scripts/bench/heap_baseline.c
 	@mkdir -p $(BUILD)
 	$(CC) -std=c11 -O2 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -o $@ $<
 
