@@ -37,7 +37,7 @@ MODEL_OBJ := $(MODEL_SRC:%.c=$(BUILD)/%.o)
 SIM_OBJ := $(SIM_SRC:%.c=$(BUILD)/%.o)
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
 
-.PHONY: all check check-cluster check-sanitize fuzz fuzz-build run bench clean format lint chromium-dep \
+.PHONY: all check golden check-cluster check-sanitize fuzz fuzz-build run bench clean format lint chromium-dep \
 	cluster-dep install
 all: $(BUILD)/ptosim
 
@@ -74,7 +74,13 @@ cluster-dep:
 
 check: lint chromium-dep cluster-dep $(BUILD)/ptosim $(BUILD)/run_tests
 	./$(BUILD)/run_tests
+	sh tests/golden/golden.sh $(BUILD)/ptosim check
 	sh tests/cluster/test_cluster.sh $(BUILD)/ptosim
+
+# Byte-identity guard (tests/golden/golden.sh): `make check` compares every shipped trace's outputs with
+# tests/golden/outputs.sha256; `make golden` re-records them, only when the model is meant to change.
+golden: $(BUILD)/ptosim
+	sh tests/golden/golden.sh $(BUILD)/ptosim record
 
 check-cluster: cluster-dep $(BUILD)/ptosim
 	sh tests/cluster/test_cluster.sh $(BUILD)/ptosim
@@ -93,7 +99,8 @@ check-sanitize: lint chromium-dep
 	ASAN_OPTIONS=log_path=$(CURDIR)/build-san/asan:detect_leaks=1:abort_on_error=0 \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:abort_on_error=1 \
 	LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/lsan.supp \
-		./build-san/run_tests; rc=$$?; sh ./scripts/sanitize-report.sh build-san && exit $$rc
+		sh -c './build-san/run_tests && sh tests/golden/golden.sh build-san/ptosim check'; rc=$$?; \
+		sh ./scripts/sanitize-report.sh build-san && exit $$rc
 
 # libFuzzer targets (clang) for the graph reader, the platform loader and the
 # import reader, built into build-fuzz/ with ASan and UBSan; `make fuzz` runs
@@ -128,15 +135,15 @@ fuzz: fuzz-build
 run: $(BUILD)/ptosim
 	./$(BUILD)/ptosim run traces/default.jsonl -o out/default --enable-chip-swimlane
 
-# Speed and memory figures (not a test: the machines are noisy); see bench/run.sh.
+# Speed and memory figures (not a test: the machines are noisy); see scripts/bench/run.sh.
 bench: $(BUILD)/ptosim $(BUILD)/measure $(BUILD)/heap_baseline
-	BUILD=$(BUILD) sh bench/run.sh
+	BUILD=$(BUILD) sh scripts/bench/run.sh
 
-$(BUILD)/measure: bench/measure.c
+$(BUILD)/measure: scripts/bench/measure.c
 	@mkdir -p $(BUILD)
 	$(CC) -std=c11 -O2 -Wall -Wextra -Werror -D_DEFAULT_SOURCE -o $@ $<
 
-$(BUILD)/heap_baseline: bench/heap_baseline.c
+$(BUILD)/heap_baseline: scripts/bench/heap_baseline.c
 	@mkdir -p $(BUILD)
 	$(CC) -std=c11 -O2 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -o $@ $<
 

@@ -97,7 +97,6 @@ static int chip_build(chip *c, const platform *p, const chip_config *cfg, char *
     if (pipe_table_init(&c->pipes, &rates) != 0)
         goto oom;
     hbm_init(&c->mem, p->hbm_bw);
-    c->hbm_next = PS_NEVER;
     c->kstats = calloc(GRAPH_MAX_FUNC_ID, sizeof(*c->kstats));
     if (!c->kstats)
         goto oom;
@@ -651,7 +650,7 @@ int chip_step(chip *c)
         chip_device_kill(c, ev.t);
         break;
     case EV_HBM:
-        if (ev.arg == c->hbm_gen)
+        if (hbm_live(&c->mem, ev.arg))
             sched_on_hbm(c, ev.t);
         break;
     case EV_ORCH_CHECK:

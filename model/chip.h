@@ -181,9 +181,6 @@ typedef struct chip {
     uint32_t kernel_pipe[GRAPH_MAX_FUNC_ID]; /* func id -> pipes index (0 = flat cost or not seen yet) */
     kernel_stats *kstats;                    /* per func id */
     hbm mem;                                 /* the die's shared HBM bandwidth */
-    uint64_t hbm_gen;                        /* generation of the live EV_HBM */
-    ps_t hbm_next;                           /* ... and its time (PS_NEVER: none) */
-    uint64_t hbm_reshares;                   /* bandwidth re-shares over the run */
     uint64_t gm_bytes;                       /* GM bytes moved by pipe-model executions */
     bool dump_on;                            /* args dump collected */
     dump_state dump;                         /* ... its state */

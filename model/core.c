@@ -15,7 +15,6 @@ void core_topology(core *cores, int clusters, int nsched)
             k->cluster = c;
             k->subslot = s;
             k->thread = c % nsched;
-            k->flow_start_at = k->flow_end_at = PS_NEVER;
         }
     }
 }

@@ -30,14 +30,6 @@ typedef struct core_slot {
     ps_t dur;         /* its kernel time on an idle memory system */
 } core_slot;
 
-/* Which execution a core's GM flow belongs to (it may sit in the running or
- * the pending slot, and move between them). */
-typedef struct core_flowref {
-    uint64_t task_id;
-    int block;
-    int subslot;
-} core_flowref;
-
 /* One AICore. */
 typedef struct core {
     int id;                 /* logical core id (AIC first, model/README.md §2.1) */
@@ -56,10 +48,6 @@ typedef struct core {
     uint32_t last_reg;      /* last token handed out */
     uint64_t executions;    /* executions run */
     ps_t busy_ps;           /* sum of kernel windows */
-    ps_t flow_start_at;     /* next execution with GM traffic starts here (PS_NEVER: none known) */
-    core_flowref flow_next; /* ... which one */
-    ps_t flow_end_at;       /* the running GM flow ends here (PS_NEVER: none) */
-    core_flowref flow_cur;  /* ... which execution it is */
     bool fin_after_wb;      /* FIN follows the swimlane record write-back (aicore_fin_after_record) */
 } core;
 

@@ -1,7 +1,8 @@
-/* hbm.c - max-min fair sharing of the die's HBM bandwidth among running GM flows
- * (model/README.md §12.1, §10.2). */
+/* hbm.c - the die's shared HBM as a fluid: max-min fair shares of the running GM flows, their starts and
+ * ends, and the one pending re-share (model/README.md §12). */
 #include "hbm.h"
 
+#include <assert.h>
 #include <math.h>
 #include <string.h>
 
@@ -9,7 +10,13 @@ void hbm_init(hbm *h, double bytes_per_s)
 {
     memset(h, 0, sizeof(*h));
     h->capacity = bytes_per_s / (double)PS_PER_S;
+    for (int k = 0; k < PLATFORM_MAX_CORES; k++)
+        h->start_at[k] = h->end_at[k] = PS_NEVER;
+    h->lo = PS_NEVER;
+    h->due = PS_NEVER;
 }
+
+/* ---- the fluid ---- */
 
 void hbm_advance(hbm *h, ps_t now)
 {
@@ -31,6 +38,7 @@ void hbm_advance(hbm *h, ps_t now)
 
 void hbm_add(hbm *h, int k, double demand, double work)
 {
+    assert(k >= 0 && k < PLATFORM_MAX_CORES);
     hbm_flow *f = &h->flows[k];
     if (!f->active)
         h->active++;
@@ -39,6 +47,7 @@ void hbm_add(hbm *h, int k, double demand, double work)
 
 void hbm_remove(hbm *h, int k)
 {
+    assert(k >= 0 && k < PLATFORM_MAX_CORES);
     if (h->flows[k].active)
         h->active--;
     memset(&h->flows[k], 0, sizeof(h->flows[k]));
@@ -55,6 +64,7 @@ void hbm_share(hbm *h)
     hbm_flow *order[PLATFORM_MAX_CORES];
     int n = 0;
     double left = h->capacity, want = 0;
+    /* core order, as the sums' rounding depends on it */
     for (int k = 0; k < PLATFORM_MAX_CORES; k++) {
         hbm_flow *f = &h->flows[k];
         if (!f->active)
@@ -113,4 +123,137 @@ ps_t hbm_end(const hbm *h, int k)
 {
     const hbm_flow *f = &h->flows[k];
     return h->last + (ps_t)ceil(f->work / f->speed - 1e-6);
+}
+
+double hbm_used(const hbm *h)
+{
+    double used = 0; /* core order, as the sum's rounding depends on it */
+    for (int k = 0; k < PLATFORM_MAX_CORES; k++)
+        if (h->flows[k].active)
+            used += h->flows[k].demand * h->flows[k].speed;
+    return used;
+}
+
+/* ---- start and end times ---- */
+
+/* The earliest start or end, by a scan of two contiguous arrays. */
+static ps_t earliest(const hbm *h)
+{
+    ps_t m = PS_NEVER;
+    for (int k = 0; k < PLATFORM_MAX_CORES; k++) {
+        ps_t a = h->start_at[k], b = h->end_at[k];
+        m = a < m ? a : m;
+        m = b < m ? b : m;
+    }
+    return m;
+}
+
+/* Sets core k's expected start, keeping the earliest time up to date in
+ * O(1) unless the earliest one itself moved later (then a scan is due). */
+static void set_start(hbm *h, int k, ps_t start)
+{
+    ps_t old = h->start_at[k];
+    h->start_at[k] = start;
+    if (h->lo_stale)
+        return;
+    if (start <= h->lo)
+        h->lo = start;
+    else if (old == h->lo)
+        h->lo_stale = true;
+}
+
+/* ---- the lifecycle ---- */
+
+static bool same(hbm_ref a, hbm_ref b)
+{
+    return a.task_id == b.task_id && a.block == b.block && a.subslot == b.subslot;
+}
+
+void hbm_expect(hbm *h, int k, hbm_ref r, ps_t start)
+{
+    h->next[k] = r;
+    set_start(h, k, start);
+}
+
+void hbm_restart(hbm *h, int k, hbm_ref r, ps_t start)
+{
+    if (h->start_at[k] != PS_NEVER && same(h->next[k], r))
+        set_start(h, k, start);
+}
+
+void hbm_observe_end(hbm *h, int k, hbm_ref r, ps_t now)
+{
+    if (h->end_at[k] != PS_NEVER && same(h->cur[k], r)) {
+        hbm_advance(h, now);
+        hbm_pin(h, k);
+    }
+}
+
+bool hbm_reschedule(hbm *h, ps_t *t, uint64_t *gen)
+{
+    if (h->lo_stale) {
+        h->lo = earliest(h);
+        h->lo_stale = false;
+    }
+    ps_t next = h->lo;
+    if (next == h->due)
+        return false;
+    h->gen++;
+    h->due = next;
+    *t = next;
+    *gen = h->gen;
+    return next != PS_NEVER;
+}
+
+bool hbm_live(const hbm *h, uint64_t gen)
+{
+    return gen == h->gen;
+}
+
+int hbm_begin(hbm *h, ps_t t, uint8_t starting[PLATFORM_MAX_CORES])
+{
+    h->due = PS_NEVER;
+    h->lo_stale = true; /* ends and starts go; hbm_moved finds the earliest again */
+    hbm_advance(h, t);
+    int n = 0;
+    /* a core's ending flow goes before its next one starts (hbm_start replaces it) */
+    for (int k = 0; k < PLATFORM_MAX_CORES; k++) {
+        if (h->end_at[k] <= t) {
+            hbm_remove(h, k);
+            h->end_at[k] = PS_NEVER;
+        }
+        if (h->start_at[k] <= t) {
+            h->start_at[k] = PS_NEVER;
+            starting[n++] = (uint8_t)k;
+        }
+    }
+    return n;
+}
+
+void hbm_start(hbm *h, int k, hbm_ref r, double demand, double work, ps_t end)
+{
+    hbm_add(h, k, demand, work);
+    h->cur[k] = r;
+    h->end_at[k] = end;
+}
+
+int hbm_moved(hbm *h, uint8_t moved[PLATFORM_MAX_CORES])
+{
+    int n = 0;
+    ps_t lo = PS_NEVER; /* the earliest start or end, found on the way */
+    for (int k = 0; k < PLATFORM_MAX_CORES; k++) {
+        const hbm_flow *f = &h->flows[k];
+        lo = h->start_at[k] < lo ? h->start_at[k] : lo;
+        if (h->end_at[k] != PS_NEVER && f->changed && !f->pinned) {
+            ps_t e = hbm_end(h, k);
+            if (e != h->end_at[k]) {
+                h->end_at[k] = e;
+                moved[n++] = (uint8_t)k;
+            }
+        }
+        lo = h->end_at[k] < lo ? h->end_at[k] : lo;
+    }
+    h->lo = lo;
+    h->lo_stale = false;
+    return n;
 }

@@ -155,10 +155,7 @@ int pf_counter_set(pf_trace *p, int id, ps_t t, int64_t v)
 
 int pf_hbm(pf_trace *p, ps_t t, const hbm *h)
 {
-    double used = 0; /* bytes per ps */
-    for (int k = 0; k < PLATFORM_MAX_CORES; k++)
-        if (h->flows[k].active)
-            used += h->flows[k].demand * h->flows[k].speed;
+    double used = hbm_used(h); /* bytes per ps */
     return pf_counter_set(p, PF_CTR_HBM, t, (int64_t)llround(used * (double)PS_PER_S));
 }
 

@@ -187,7 +187,7 @@ static void write_hbm(const chip *c, FILE *f)
             "  \"hbm\": {\"bandwidth_gb_s\": %.3f, \"gm_bytes\": %" PRIu64
             ", \"mean_gb_s\": %.3f, \"saturated_us\": %.6f, \"reshares\": %" PRIu64 "},\n",
             c->plat.hbm_bw / 1e9, c->gm_bytes, secs > 0 ? (double)c->gm_bytes / secs / 1e9 : 0,
-            us_from_ps(c->mem.saturated_ps), c->hbm_reshares);
+            us_from_ps(c->mem.saturated_ps), c->mem.reshares);
 }
 
 /* Args dump: what the device produced, what the host drained, how long the

@@ -98,9 +98,14 @@ static ps_t walk_cost(const chip *c, const task *tk)
  * fan-out walk. Returns the time the thread spent. */
 static void plan_wake(chip *c, sched_thread *th);
 
-/* ---- shared HBM bandwidth: GM flows of running executions ---- */
+/* ---- shared HBM bandwidth: what the scheduler tells model/hbm.c ---- */
 
-static bool flow_is(const core_flowref *r, const core_slot *s)
+static hbm_ref ref_of(const core_slot *s)
+{
+    return (hbm_ref){s->task_id, s->block, s->subslot};
+}
+
+static bool flow_is(const hbm_ref *r, const core_slot *s)
 {
     return r->task_id == s->task_id && r->block == s->block && r->subslot == s->subslot;
 }
@@ -120,23 +125,13 @@ static bool slot_traffic(chip *c, const core_slot *s, double *demand, ps_t *work
     return true;
 }
 
-/* Schedules the one EV_HBM at the earliest flow start or end. */
-static void hbm_reschedule(chip *c)
+/* Schedules the one EV_HBM at the earliest flow start or end, if it moved. */
+static void hbm_resched(chip *c)
 {
-    ps_t next = PS_NEVER;
-    for (int k = 0; k < c->ncores; k++) {
-        const core *co = &c->cores[k];
-        if (co->flow_start_at < next)
-            next = co->flow_start_at;
-        if (co->flow_end_at < next)
-            next = co->flow_end_at;
-    }
-    if (next == c->hbm_next)
-        return;
-    c->hbm_gen++;
-    c->hbm_next = next;
-    if (next != PS_NEVER)
-        chip_schedule(c, next, EV_HBM, 0, c->hbm_gen);
+    ps_t t;
+    uint64_t gen;
+    if (hbm_reschedule(&c->mem, &t, &gen))
+        chip_schedule(c, t, EV_HBM, 0, gen);
 }
 
 /* Slot s on core co has a known start: if its kernel moves GM bytes, its
@@ -147,13 +142,12 @@ static void expect_flow(chip *c, core *co, const core_slot *s)
     ps_t work;
     if (!slot_traffic(c, s, &demand, &work))
         return;
-    co->flow_start_at = s->start;
-    co->flow_next = (core_flowref){s->task_id, s->block, s->subslot};
-    hbm_reschedule(c);
+    hbm_expect(&c->mem, co->id, ref_of(s), s->start);
+    hbm_resched(c);
 }
 
 /* The slot of core co that holds execution r, or NULL. */
-static core_slot *slot_of(core *co, const core_flowref *r)
+static core_slot *slot_of(core *co, const hbm_ref *r)
 {
     if (co->busy && flow_is(r, &co->run))
         return &co->run;
@@ -186,49 +180,34 @@ static void retime_behind(chip *c, core *co, const core_slot *moved)
     p->start = start;
     p->end = start + p->dur;
     co->free_at = p->end + p->wb;
-    if (co->flow_start_at != PS_NEVER && flow_is(&co->flow_next, p))
-        co->flow_start_at = p->start;
+    hbm_restart(&c->mem, co->id, ref_of(p), p->start);
 }
 
 void sched_on_hbm(chip *c, ps_t t)
 {
-    c->hbm_next = PS_NEVER;
-    hbm_advance(&c->mem, t);
-    for (int k = 0; k < c->ncores; k++) {
-        core *co = &c->cores[k];
-        if (co->flow_end_at <= t) {
-            hbm_remove(&c->mem, k);
-            co->flow_end_at = PS_NEVER;
-        }
-        if (co->flow_start_at <= t) {
-            core_slot *s = slot_of(co, &co->flow_next);
-            double demand;
-            ps_t work;
-            co->flow_start_at = PS_NEVER;
-            if (s && slot_traffic(c, s, &demand, &work)) {
-                hbm_add(&c->mem, k, demand, (double)work);
-                co->flow_cur = co->flow_next;
-                co->flow_end_at = s->end;
-            }
-        }
+    hbm *h = &c->mem;
+    uint8_t ks[PLATFORM_MAX_CORES];
+    int n = hbm_begin(h, t, ks);
+    for (int i = 0; i < n; i++) {
+        int k = ks[i];
+        core_slot *s = slot_of(&c->cores[k], &h->next[k]);
+        double demand;
+        ps_t work;
+        if (s && slot_traffic(c, s, &demand, &work))
+            hbm_start(h, k, h->next[k], demand, (double)work, s->end);
     }
-    hbm_share(&c->mem);
-    c->hbm_reshares++;
-    if (c->pf && pf_hbm(c->pf, t, &c->mem) != 0)
+    hbm_share(h);
+    h->reshares++;
+    if (c->pf && pf_hbm(c->pf, t, h) != 0)
         chip_error(c, "out of memory for the Perfetto trace");
     bool retimed[PLATFORM_MAX_AICPU_THREADS] = {false};
-    for (int k = 0; k < c->ncores; k++) {
-        core *co = &c->cores[k];
-        if (co->flow_end_at == PS_NEVER || c->mem.flows[k].pinned || !c->mem.flows[k].changed)
-            continue; /* same speed, same end */
-        ps_t end = hbm_end(&c->mem, k);
-        if (end == co->flow_end_at)
-            continue;
-        co->flow_end_at = end;
-        core_slot *s = slot_of(co, &co->flow_cur);
+    n = hbm_moved(h, ks);
+    for (int i = 0; i < n; i++) {
+        core *co = &c->cores[ks[i]];
+        core_slot *s = slot_of(co, &h->cur[ks[i]]);
         if (!s)
             continue;
-        s->end = end;
+        s->end = h->end_at[ks[i]];
         retime_behind(c, co, s);
         retimed[co->thread] = true;
     }
@@ -236,7 +215,7 @@ void sched_on_hbm(chip *c, ps_t t)
     for (int ti = 0; ti < c->nsched; ti++)
         if (retimed[ti] && c->threads[ti].sleeping)
             plan_wake(c, &c->threads[ti]);
-    hbm_reschedule(c);
+    hbm_resched(c);
 }
 
 /* Adds one finished execution to its kernel's pipe figures and, with the
@@ -328,12 +307,8 @@ static ps_t retire(chip *c, int ti, int k, const core_slot *s, ps_t t, const uin
         if (pf_exec_add(c->pf, &x) != 0)
             chip_error(c, "out of memory for the Perfetto trace");
     }
-    if (co->flow_end_at != PS_NEVER && flow_is(&co->flow_cur, s)) {
-        /* the AICPU saw this end (its load may run ahead of the event
-         * clock): the flow keeps its speed so the end stays where it was seen */
-        hbm_advance(&c->mem, c->now);
-        hbm_pin(&c->mem, k);
-    }
+    /* the AICPU saw this end: the flow keeps its speed so the end stays where it was seen */
+    hbm_observe_end(&c->mem, k, ref_of(s), c->now);
     if (++tk->subtasks_done == tk->subtasks_total) {
         if (tk->dump) /* args dump: outputs are captured once every block is done */
             spent += capture(c, ti, tk, DUMP_AFTER_COMPLETION, t + spent);

@@ -167,11 +167,56 @@ START_TEST(contention_moves_the_pending_task_behind_a_slowed_one)
 }
 END_TEST
 
+START_TEST(the_one_pending_reshare_follows_the_earliest_start_or_end)
+{
+    hbm h;
+    hbm_init(&h, 1.0 * PS_PER_S);
+    ps_t t;
+    uint64_t gen;
+    ck_assert(!hbm_reschedule(&h, &t, &gen)); /* nothing expected: no event */
+    hbm_expect(&h, 3, (hbm_ref){7, 0, 1}, 100);
+    ck_assert(hbm_reschedule(&h, &t, &gen));
+    ck_assert_uint_eq(t, 100);
+    ck_assert(hbm_live(&h, gen));
+    ck_assert(!hbm_reschedule(&h, &t, &gen)); /* unchanged: the event stays live */
+    /* the earliest start moves later: the event follows it, the old one goes stale */
+    uint64_t old = gen;
+    hbm_restart(&h, 3, (hbm_ref){7, 0, 1}, 200);
+    hbm_expect(&h, 5, (hbm_ref){8, 0, 1}, 150);
+    ck_assert(hbm_reschedule(&h, &t, &gen));
+    ck_assert_uint_eq(t, 150);
+    ck_assert(!hbm_live(&h, old));
+    /* another execution's restart leaves core 3's start alone */
+    hbm_restart(&h, 3, (hbm_ref){9, 0, 1}, 50);
+    ck_assert(!hbm_reschedule(&h, &t, &gen));
+    /* at 150 core 5's flow starts (ends at 1150 at full speed); core 3 still waits */
+    uint8_t ks[PLATFORM_MAX_CORES];
+    ck_assert_int_eq(hbm_begin(&h, 150, ks), 1);
+    ck_assert_int_eq(ks[0], 5);
+    hbm_start(&h, 5, h.next[5], 0.8, 1000, 1150);
+    hbm_share(&h);
+    ck_assert_int_eq(hbm_moved(&h, ks), 0); /* alone at full speed: its end stands */
+    ck_assert(hbm_reschedule(&h, &t, &gen));
+    ck_assert_uint_eq(t, 200);
+    /* at 200 core 3's joins: 0.8 + 1.0 > 1 byte/ps, half each: both slow, both ends move */
+    ck_assert_int_eq(hbm_begin(&h, 200, ks), 1);
+    hbm_start(&h, 3, h.next[3], 1.0, 1000, 1200);
+    hbm_share(&h);
+    ck_assert_int_eq(hbm_moved(&h, ks), 2);
+    ck_assert_int_eq(ks[0], 3);
+    ck_assert_int_eq(ks[1], 5);
+    ck_assert(h.end_at[5] > 1150);
+    ck_assert(hbm_reschedule(&h, &t, &gen));
+    ck_assert_uint_eq(t, h.end_at[5] < h.end_at[3] ? h.end_at[5] : h.end_at[3]);
+}
+END_TEST
+
 Suite *suite_hbm(void)
 {
     Suite *s = suite_create("hbm");
     TCase *tc = tcase_create("bandwidth");
     tcase_add_test(tc, water_filling_serves_small_demands_in_full);
+    tcase_add_test(tc, the_one_pending_reshare_follows_the_earliest_start_or_end);
     tcase_add_test(tc, work_advances_at_the_shared_speed_and_pinned_flows_keep_theirs);
     tcase_add_test(tc, two_streams_on_one_cores_worth_of_hbm_share_it_half_and_half);
     tcase_add_test(tc, forty_eight_streams_slow_down_by_demand_over_bandwidth);

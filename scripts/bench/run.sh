@@ -1,6 +1,6 @@
 #!/bin/sh
-# run.sh - `make bench`: ptosim's own speed and memory on four workloads, each against a bare C
-# binary-heap event loop popping as many events (bench/heap_baseline.c), measured in the same run.
+# scripts/bench/run.sh - `make bench`: ptosim's own speed and memory on four workloads, each against a bare C
+# binary-heap event loop popping as many events (scripts/bench/heap_baseline.c), measured in the same run.
 # Figures are end to end, graph reading included; host seconds are medians of repeated runs. Then a 16-point
 # ring sweep of the paged-attention case: what a point costs once the graph is compiled, against the simulation
 # alone and against a fresh `ptosim run` (what every point cost before the sweep parsed the graph once).
