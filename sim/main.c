@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../model/graph.h"
+#include "../model/gsrc.h"
 #include "../model/platform.h"
 #include "cli.h"
 #include "conform.h"
@@ -57,7 +58,7 @@ static int cmd_validate(int argc, char **argv)
         fprintf(stderr, "ptosim: %s\n", err);
         return EXIT_GRAPH;
     }
-    printf("%s: ok\n", argv[0]);
+    printf("%s: ok\n", gsrc_name(argv[0]));
     return EXIT_OK;
 }
 

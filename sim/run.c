@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "../model/chip.h"
+#include "../model/gsrc.h"
 #include "../model/outfile.h"
 #include "../model/report.h"
 #include "../model/runcfg.h"
@@ -272,11 +273,11 @@ static void rings_of(const chip_config *cfg, uint64_t out[3][4])
     }
 }
 
-/* --repeat: runs 2 .. N of the same graph with seeds seed0 + 1 .. seed0 + N - 1,
+/* --repeat: runs 2 .. N of the graph at path (a pipe's spooled copy) with seeds seed0 + 1 .. seed0 + N - 1,
  * without SimGrid and without files (run 1 is the one whose files are
  * written), and the makespan statistics over every run that ended ok. */
-static int repeat_runs(const cli_run *o, const platform *pl, const chip_config *cf, const chip *first,
-                       report_repeat *rp, char *err, size_t errlen)
+static int repeat_runs(const cli_run *o, const char *path, const platform *pl, const chip_config *cf,
+                       const chip *first, report_repeat *rp, char *err, size_t errlen)
 {
     double *v = malloc((size_t)o->repeat * sizeof(*v));
     if (!v) {
@@ -296,7 +297,7 @@ static int repeat_runs(const cli_run *o, const platform *pl, const chip_config *
         cfg.dep_gen = cfg.scope_stats = false;
         cfg.perfetto_records = 0;
         chip *c = malloc(sizeof(*c));
-        if (!c || chip_init(c, pl, &cfg, o->graph, err, errlen) != 0) {
+        if (!c || chip_init(c, pl, &cfg, path, err, errlen) != 0) {
             free(c);
             free(v);
             return -1;
@@ -544,7 +545,7 @@ static int simulate(const cli_run *o, const platform *pl, const chip_config *cf,
     if (write_failed && exit_code == EXIT_OK)
         exit_code = EXIT_INTERNAL;
     report_repeat rep;
-    if (opt.repeat && repeat_runs(&opt, &plat, &cfg, c, &rep, err, sizeof(err)) != 0) {
+    if (opt.repeat && repeat_runs(&opt, o->graph, &plat, &cfg, c, &rep, err, sizeof(err)) != 0) {
         fprintf(stderr, "ptosim: --repeat: %s\n", err);
         chip_free(c);
         free(c);
@@ -691,10 +692,10 @@ static int run_program(const cli_run *opt, const platform *plat, const chip_conf
         if (work_dir)
             snprintf(dir, sizeof(dir), "%s/%s", work_dir, pr->dir);
         if (!opt->quiet && !opt->summary_csv)
-            printf("== program %d of %d: %s (%s)\n", p + 1, w->nprograms, pr->name, pr->path);
+            printf("== program %d of %d: %s (%s)\n", p + 1, w->nprograms, pr->name, pr->path); /* shown name */
         worker_result res = {.exit_code = EXIT_INTERNAL};
         graph g;
-        int code = read_header(pr->path, &g) != 0
+        int code = read_header(opt->graphs[p], &g) != 0 /* pr->path is the name to show */
                        ? EXIT_GRAPH
                        : simulate(opt, &pl, &cfg, &g, work_dir ? dir : NULL, p == 0, &res);
         if ((fflush(stdout) != 0 || ferror(stdout)) && code != EXIT_INTERNAL) { /* _exit flushes nothing */
@@ -723,7 +724,9 @@ static int run_program(const cli_run *opt, const platform *plat, const chip_conf
     return rc;
 }
 
-/* Several graphs: successive programs on one worker (runtime.md §4.2). */
+/* Several graphs: successive programs on one worker (runtime.md §4.2). Each
+ * graph is read twice (checked, then run): one that can be read only once
+ * (opt's graphs are spooled copies by then). */
 static int run_worker(const cli_run *opt, const platform *plat, const chip_config *cfg)
 {
     worker *w = calloc(1, sizeof(*w));
@@ -736,15 +739,6 @@ static int run_worker(const cli_run *opt, const platform *plat, const chip_confi
     char err[GRAPH_ERR_MAX + 256];
     /* every graph is checked before the first program runs: no half-written worker */
     for (int p = 0; p < opt->ngraphs && code == EXIT_OK; p++) {
-        struct stat st;
-        if (stat(opt->graphs[p], &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
-            fprintf(stderr,
-                    "ptosim: %s: several programs read each graph twice (checked, then run): give a regular "
-                    "file, not a FIFO or a device\n",
-                    opt->graphs[p]);
-            code = EXIT_USAGE;
-            break;
-        }
         graph hdr;
         if (read_header(opt->graphs[p], &hdr) != 0) {
             code = EXIT_GRAPH;
@@ -843,6 +837,19 @@ int run_main_from(int argc, char **argv, const gcomp *gc)
     int code = run_prepare(&opt, &plat, &cfg);
     if (code != EXIT_OK)
         return code;
+    /* a pipe read more than once (each program is checked before any runs; --repeat reruns the graph)
+     * is copied to a temporary file first, named after the pipe in every message */
+    char spooled[CLI_MAX_GRAPHS][64];
+    for (int p = 0; p < opt.ngraphs && (opt.ngraphs > 1 || opt.repeat); p++)
+        if (gsrc_read_once(opt.graphs[p])) {
+            int src = gsrc_spool_temp(opt.graphs[p], spooled[p], sizeof(spooled[p]), err, sizeof(err));
+            if (src != 0) {
+                fprintf(stderr, "ptosim: %s\n", err);
+                return src > 0 ? EXIT_GRAPH : EXIT_INTERNAL;
+            }
+            opt.graphs[p] = spooled[p];
+        }
+    opt.graph = opt.graphs[0];
     if (opt.ngraphs > 1)
         return run_worker(&opt, &plat, &cfg);
     graph hdr;

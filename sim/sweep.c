@@ -22,6 +22,7 @@
 
 #include "../model/csv.h"
 #include "../model/gcomp.h"
+#include "../model/gsrc.h"
 #include "../model/outfile.h"
 #include "../model/platform.h"
 #include "../model/report.h"
@@ -37,6 +38,7 @@
 #define SWEEP_STDERR_SHOWN 4000        /* bytes of a failed point's stderr echoed to ours */
 #define SLURM_MAX_ARRAY 1001           /* Slurm's default MaxArraySize (slurm.conf) */
 #define COMPILED_NAME "graph.compiled" /* DIR's compiled graph, which every point maps (gcomp.h) */
+#define SPOOL_NAME "graph.jsonl"       /* DIR's copy of a GRAPH read from a pipe, which every point reads */
 /* appended to errors in the options passed through: a list there is a likely slip */
 #define LISTS_HINT                                                                                           \
     "; only --ring-task-window, --ring-heap, --ring-dep-pool and --aicpu-thread-num take lists, every "      \
@@ -382,7 +384,7 @@ static int parse(int argc, char **argv, sweep *s)
             sweep_usage();
             return 1;
         }
-    if (argc == 0 || argv[0][0] == '-') {
+    if (argc == 0 || (argv[0][0] == '-' && strcmp(argv[0], GSRC_STDIN) != 0)) {
         fputs("ptosim sweep: missing GRAPH (usage: ptosim sweep GRAPH [KNOB LIST ...] [run options] -o DIR; "
               "ptosim sweep --help)\n",
               stderr);
@@ -518,19 +520,22 @@ static int check(sweep *s)
                 return EXIT_USAGE;
             }
         }
-    FILE *g = fopen(s->graph, "r");
-    if (!g) {
+    /* a pipe is copied into DIR below, once the folder is there */
+    bool spool = gsrc_read_once(s->graph);
+    FILE *g = spool ? NULL : fopen(s->graph, "r");
+    if (!spool && !g) {
         fprintf(stderr, "ptosim sweep: %s: cannot read the graph: %s\n", s->graph, strerror(errno));
         return EXIT_USAGE;
     }
-    fclose(g);
+    if (g)
+        fclose(g);
     ssize_t n = readlink("/proc/self/exe", s->exe, sizeof(s->exe) - 1);
     if (n <= 0) {
         fprintf(stderr, "ptosim sweep: cannot find this program (/proc/self/exe): %s\n", strerror(errno));
         return EXIT_INTERNAL;
     }
     s->exe[n] = '\0';
-    if (!realpath(s->graph, s->graph_abs) || !getcwd(s->cwd, sizeof(s->cwd))) {
+    if ((!spool && !realpath(s->graph, s->graph_abs)) || !getcwd(s->cwd, sizeof(s->cwd))) {
         fprintf(stderr, "ptosim sweep: %s: %s\n", s->graph, strerror(errno));
         return EXIT_INTERNAL;
     }
@@ -606,6 +611,21 @@ static int check(sweep *s)
     if (!realpath(s->dir, s->dir_abs)) {
         fprintf(stderr, "ptosim sweep: %s: %s\n", s->dir, strerror(errno));
         return EXIT_INTERNAL;
+    }
+    if (spool) {
+        /* every point reads the graph (on other machines, with Slurm or parallel): DIR/graph.jsonl is the
+         * copy they all read, checked when it is compiled below before any point runs */
+        if ((size_t)snprintf(s->graph_abs, sizeof(s->graph_abs), "%s/" SPOOL_NAME, s->dir_abs) >=
+            sizeof(s->graph_abs)) {
+            fprintf(stderr, "ptosim sweep: %s/" SPOOL_NAME ": path too long\n", s->dir);
+            return EXIT_USAGE;
+        }
+        int src = gsrc_spool(s->graph, s->graph_abs, err, sizeof(err));
+        if (src != 0) {
+            fprintf(stderr, "ptosim sweep: %s\n", err);
+            return src > 0 ? EXIT_GRAPH : EXIT_INTERNAL;
+        }
+        s->graph = s->graph_abs;
     }
     return 0;
 }

@@ -5,9 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "../model/chip.h"
+#include "../model/gsrc.h"
 #include "../model/lint.h"
 #include "../model/report.h"
 #include "../model/rterr.h"
@@ -443,19 +443,21 @@ int tune_main(int argc, char **argv)
                         "run with the recommended flags for those)\n");
         return EXIT_USAGE;
     }
-    struct stat st;
-    if (stat(opt.graph, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
-        fprintf(stderr,
-                "ptosim tune: %s: tune reads the graph once per trial: give a regular file, not a FIFO or a "
-                "device\n",
-                opt.graph);
-        return EXIT_USAGE;
-    }
     platform plat;
     chip_config cfg;
     int code = run_prepare(&opt, &plat, &cfg);
     if (code != EXIT_OK)
         return code;
+    /* tune reads the graph once per trial: a pipe is copied to a temporary file first */
+    char spooled[64];
+    if (gsrc_read_once(opt.graph)) {
+        int src = gsrc_spool_temp(opt.graph, spooled, sizeof(spooled), err, sizeof(err));
+        if (src != 0) {
+            fprintf(stderr, "ptosim: %s\n", err);
+            return src > 0 ? EXIT_GRAPH : EXIT_INTERNAL;
+        }
+        opt.graph = opt.graphs[0] = spooled;
+    }
     graph g;
     lint_report lr;
     if (lint_graph(opt.graph, &g, &lr, err, sizeof(err)) != 0) {

@@ -104,5 +104,6 @@ Suite *suite_sweep(void);
 Suite *suite_report(void);
 Suite *suite_errors(void);
 Suite *suite_faults(void);
+Suite *suite_cli(void);
 
 #endif
