@@ -445,7 +445,7 @@ int tune_main(int argc, char **argv)
     }
     platform plat;
     chip_config cfg;
-    int code = run_prepare(&opt, &plat, &cfg);
+    int code = run_prepare(&opt, &plat, &cfg, NULL); /* tune's report has no summary to repeat them in */
     if (code != EXIT_OK)
         return code;
     /* tune reads the graph once per trial: a pipe is copied to a temporary file first */

@@ -242,6 +242,70 @@ START_TEST(import_pipes_into_run)
 }
 END_TEST
 
+START_TEST(a_reused_output_folder_holds_the_last_run_alone)
+{
+    /* default (swimlane, deps, its name map), a page of it and a file of the user's in dfx_outputs/, then
+     * chain3 into the same folder: chain3's two files are all there is */
+    const char *dir = tu_tmpdir();
+    run_out r = shf("cd %s && $P run %s -o out --enable-chip-swimlane --enable-dep-gen --quiet && "
+                    "$P report out > /dev/null && test -f out/report.html && "
+                    "test -f out/dfx_outputs/name_map_default.json && touch out/dfx_outputs/stray.txt && "
+                    "ls -i -d out/dfx_outputs > before && $P run %s -o out --quiet && "
+                    "ls -i -d out/dfx_outputs > after && find out | sort",
+                    dir, TRACE("default.jsonl"), CHAIN3);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_str_eq(r.out, "out\nout/dfx_outputs\nout/dfx_outputs/name_map_chain3.json\nout/ptosim_run.json\n");
+    tu_run_free(&r);
+    /* dfx_outputs/ is a new folder, swapped in whole, not the old one emptied and refilled */
+    r = shf("cd %s && ! cmp -s before after", dir);
+    ck_assert_int_eq(r.status, 0);
+    tu_run_free(&r);
+}
+END_TEST
+
+/* What the ordering rule makes of --op-execute-timeout-us 1 under the a2a3 defaults (10000 ms, 50000 ms):
+ * 1 us is not above 10000 ms, so all three go back to the defaults. */
+#define ORDER_WARNING                                                                                        \
+    "timeouts scheduler 10000 ms, op-execute 1 us, stream-sync 50000 ms break the ordering scheduler < "     \
+    "op-execute < stream-sync (and stream-sync > scheduler + 1.5 s); ignored, using the defaults 10000 ms / " \
+    "45000000 us / 50000 ms"
+
+START_TEST(the_timeout_ordering_warning_is_repeated_where_it_cannot_be_missed)
+{
+    const char *dir = tu_tmpdir();
+    run_out r = shf("$P run %s --op-execute-timeout-us 1 --no-host-timing -o %s/o", CHAIN3, dir);
+    ck_assert_int_eq(r.status, 0);
+    ck_assert_str_eq(r.err, "ptosim: warning: " ORDER_WARNING "\n");
+    /* the summary's last line */
+    const char *last = "  WARNING: " ORDER_WARNING "\n";
+    size_t n = strlen(r.out), m = strlen(last);
+    ck_assert_msg(n >= m && strcmp(r.out + n - m, last) == 0, "%s", r.out);
+    tu_run_free(&r);
+    char path[4200];
+    snprintf(path, sizeof(path), "%s/o/ptosim_run.json", dir);
+    cJSON *j = tu_json_file(path), *w = cJSON_GetObjectItem(j, "warnings");
+    ck_assert_int_eq(cJSON_GetArraySize(w), 1);
+    ck_assert_str_eq(cJSON_GetArrayItem(w, 0)->valuestring, ORDER_WARNING);
+    cJSON_Delete(j);
+    /* ordered timeouts: no warning anywhere */
+    r = shf("$P run %s --op-execute-timeout-us 20000000 -o %s/p", CHAIN3, dir);
+    ck_assert_int_eq(r.status, 0);
+    ck_assert_str_eq(r.err, "");
+    ck_assert_ptr_null(strstr(r.out, "WARNING"));
+    tu_run_free(&r);
+    snprintf(path, sizeof(path), "%s/p/ptosim_run.json", dir);
+    j = tu_json_file(path);
+    ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItem(j, "warnings")), 0);
+    cJSON_Delete(j);
+    /* and run --help states the rule */
+    r = sh("$P run --help");
+    ck_assert_int_eq(r.status, 0);
+    ck_assert_ptr_nonnull(strstr(r.out, "runtime's order, scheduler < op-execute < stream-sync and\n"));
+    ck_assert_ptr_nonnull(strstr(r.out, "stream-sync > scheduler + 1.5 s, or all three are ignored"));
+    tu_run_free(&r);
+}
+END_TEST
+
 Suite *suite_cli(void)
 {
     Suite *s = suite_create("cli");
@@ -254,6 +318,11 @@ Suite *suite_cli(void)
     tcase_add_test(tc, tune_sweep_and_several_programs_read_a_pipe);
     tcase_add_test(tc, a_malformed_pipe_stops_tune_and_sweep_before_any_run);
     tcase_add_test(tc, import_pipes_into_run);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("outputs");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, a_reused_output_folder_holds_the_last_run_alone);
+    tcase_add_test(tc, the_timeout_ordering_warning_is_repeated_where_it_cannot_be_missed);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -346,6 +346,7 @@ START_TEST(run_report_and_name_map_describe_the_run)
                                        "args_dump",
                                        "scheduler",
                                        "overhead",
+                                       "warnings",
                                        "outputs",
                                        "simulator",
                                        NULL};
