@@ -138,7 +138,11 @@ void sweep_usage(void)
          "example:\n"
          "  ptosim sweep traces/default.jsonl --ring-task-window 16,64,256 --ring-heap 1048576,268435456 \\\n"
          "      -j 2 -o out/sweep\n"
-         "  ptosim sweep --best out/sweep");
+         "  ptosim sweep --best out/sweep\n"
+         "\n"
+         "exit status: 0 every point has its row (whatever the rows say); 1 a point has none, or I/O;\n"
+         "2 bad command line (a knob value, run option, platform or --set any run would refuse), no\n"
+         "GNU parallel, or a --resume DIR of another sweep; 3 a malformed graph (no point runs)");
 }
 
 /* ---- small helpers ---- */
@@ -380,14 +384,12 @@ static int parse(int argc, char **argv, sweep *s)
         return EXIT_INTERNAL;
     }
     for (int i = 0; i < argc; i++)
-        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+        if (cli_is_help(argv[i])) {
             sweep_usage();
             return 1;
         }
     if (argc == 0 || (argv[0][0] == '-' && strcmp(argv[0], GSRC_STDIN) != 0)) {
-        fputs("ptosim sweep: missing GRAPH (usage: ptosim sweep GRAPH [KNOB LIST ...] [run options] -o DIR; "
-              "ptosim sweep --help)\n",
-              stderr);
+        fputs("ptosim sweep: missing GRAPH\n", stderr);
         return EXIT_USAGE;
     }
     s->graph = argv[0];
@@ -413,7 +415,7 @@ static int parse(int argc, char **argv, sweep *s)
                 fputs("ptosim sweep: out of memory\n", stderr);
                 return EXIT_INTERNAL;
             }
-        } else if (strcmp(a, "-o") == 0 || cli_opt_is(a, "--work-dir", &v) || cli_opt_is(a, "--resume", &v)) {
+        } else if (cli_short_is(a, "-o", &v) || cli_opt_is(a, "--work-dir", &v) || cli_opt_is(a, "--resume", &v)) {
             bool resume = cli_opt_is(a, "--resume", &v);
             if (s->dir) {
                 fputs("ptosim sweep: give the sweep's folder once: -o DIR, or --resume DIR to go on with the "
@@ -425,10 +427,7 @@ static int parse(int argc, char **argv, sweep *s)
             if (take(argc, argv, &i, resume ? "--resume" : "--work-dir", v, &s->dir) != 0)
                 return EXIT_USAGE;
             s->resume = resume;
-        } else if (strcmp(a, "-j") == 0 || cli_opt_is(a, "--jobs", &v) ||
-                   (strncmp(a, "-j", 2) == 0 && a[2])) {
-            if (strncmp(a, "-j", 2) == 0 && a[2])
-                v = a + 2;
+        } else if (cli_short_is(a, "-j", &v) || cli_opt_is(a, "--jobs", &v)) {
             if (take(argc, argv, &i, "-j", v, &text) != 0)
                 return EXIT_USAGE;
             if (parse_long(text, 1, SWEEP_MAX_JOBS, &s->jobs) != 0) {
@@ -453,7 +452,7 @@ static int parse(int argc, char **argv, sweep *s)
         } else if (cli_opt_is(a, "--parallel-args", &v)) {
             if (take(argc, argv, &i, "--parallel-args", v, &s->parallel_args) != 0)
                 return EXIT_USAGE;
-        } else if (strcmp(a, "-S") == 0 || cli_opt_is(a, "--sshlogin", &v)) {
+        } else if (cli_short_is(a, "-S", &v) || cli_opt_is(a, "--sshlogin", &v)) {
             if (take(argc, argv, &i, "--sshlogin", v, &s->hosts[s->nhosts]) != 0)
                 return EXIT_USAGE;
             s->nhosts++;
@@ -1797,15 +1796,14 @@ out:
 int sweep_main(int argc, char **argv)
 {
     if (argc == 0) {
-        fputs("usage: ptosim sweep GRAPH [KNOB LIST ...] [run options] -o DIR (ptosim sweep --help)\n",
-              stderr);
+        fputs("ptosim sweep: missing GRAPH\n", stderr);
         return EXIT_USAGE;
     }
     const char *v;
     if (cli_opt_is(argv[0], "--collect", &v)) {
         const char *dir = v ? v : argc > 1 ? argv[1] : NULL;
         if (!dir || argc != (v ? 1 : 2)) {
-            fputs("usage: ptosim sweep --collect DIR\n", stderr);
+            fputs("ptosim sweep: --collect takes one DIR and nothing else\n", stderr);
             return EXIT_USAGE;
         }
         return collect(dir, NULL, 0);
@@ -1813,7 +1811,7 @@ int sweep_main(int argc, char **argv)
     if (cli_opt_is(argv[0], "--best", &v)) {
         const char *dir = v ? v : argc > 1 ? argv[1] : NULL;
         if (!dir || argc != (v ? 1 : 2)) {
-            fputs("usage: ptosim sweep --best DIR\n", stderr);
+            fputs("ptosim sweep: --best takes one DIR and nothing else\n", stderr);
             return EXIT_USAGE;
         }
         return best(dir);

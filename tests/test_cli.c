@@ -306,6 +306,127 @@ START_TEST(the_timeout_ordering_warning_is_repeated_where_it_cannot_be_missed)
 }
 END_TEST
 
+/* Every command and its usage line (main.c's table). */
+static const struct {
+    const char *name, *usage;
+} COMMANDS[] = {
+    {"run", "ptosim run GRAPH [GRAPH...] [options]"},
+    {"tune", "ptosim tune GRAPH [--max-trials N] [run options]"},
+    {"sweep", "ptosim sweep GRAPH [KNOB LIST ...] [run options] -o DIR | --resume DIR | --collect DIR | --best DIR"},
+    {"validate", "ptosim validate GRAPH"},
+    {"import", "ptosim import [--costs swimlane|model|FILE] DFX_DIR > graph.jsonl"},
+    {"conform", "ptosim conform CAPTURE_DIR [-o WORKDIR] [-p PLATFORM]"},
+    {"gen", "ptosim gen KIND [--PARAM VALUE ...] > GRAPH.jsonl"},
+    {"params", "ptosim params [-p NAME|FILE]"},
+    {"report", "ptosim report DIR"},
+    {"overhead", "ptosim overhead DIR|SWIMLANE.json [--deps-json DEPS.json]"},
+};
+#define NCOMMANDS (int)(sizeof(COMMANDS) / sizeof(COMMANDS[0]))
+
+START_TEST(every_command_takes_help_and_help_cmd_shows_it)
+{
+    for (int i = 0; i < NCOMMANDS; i++) {
+        const char *name = COMMANDS[i].name;
+        char want[512];
+        snprintf(want, sizeof(want), "usage: %.100s", name[0] == 's' && name[1] == 'w' ? "ptosim sweep GRAPH"
+                                                                                       : COMMANDS[i].usage);
+        for (int form = 0; form < 3; form++) {
+            const char *run[] = {name, form == 0 ? "-h" : "--help", NULL}, *help[] = {"help", name, NULL};
+            run_out r = tu_run(form == 2 ? help : run);
+            ck_assert_msg(r.status == 0, "%s form %d: exit %d", name, form, r.status);
+            ck_assert_msg(tu_starts(r.out, want), "%s form %d: %.200s", name, form, r.out);
+            ck_assert_msg(strstr(r.out, "exit status: 0 ") != NULL, "%s: no exit statuses in its help", name);
+            ck_assert_msg(r.err[0] == '\0', "%s form %d: stderr %s", name, form, r.err);
+            tu_run_free(&r);
+        }
+    }
+    /* help alone is the general help; an unknown one is a usage error */
+    const char *help[] = {"help", NULL}, *nope[] = {"help", "nope", NULL};
+    run_out r = tu_run(help);
+    ck_assert_int_eq(r.status, 0);
+    ck_assert(tu_starts(r.out, "usage: ptosim COMMAND [ARGS]\n"));
+    tu_run_free(&r);
+    r = tu_run(nope);
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_str_eq(r.err, "ptosim help: nope: unknown command\nusage: ptosim help [COMMAND]\n");
+    tu_run_free(&r);
+}
+END_TEST
+
+START_TEST(a_usage_error_ends_with_the_commands_own_usage_line)
+{
+    for (int i = 0; i < NCOMMANDS; i++) {
+        const char *args[] = {COMMANDS[i].name, "--no-such-option", NULL};
+        run_out r = tu_run(args);
+        ck_assert_msg(r.status == 2, "%s: exit %d", COMMANDS[i].name, r.status);
+        ck_assert_str_eq(r.out, "");
+        char want[512];
+        snprintf(want, sizeof(want), "\nusage: %s (ptosim %s --help)\n", COMMANDS[i].usage, COMMANDS[i].name);
+        size_t n = strlen(r.err), m = strlen(want);
+        ck_assert_msg(n > m && strcmp(r.err + n - m, want) == 0, "%s: %s", COMMANDS[i].name, r.err);
+        ck_assert_int_eq((int)(strstr(r.err, "usage:") - r.err), (int)(n - m + 1)); /* one usage line */
+        tu_run_free(&r);
+    }
+    /* what the issue saw: tune without a graph named run's usage; tune --enable-pmu asked for -o */
+    const char *tune[] = {"tune", NULL};
+    run_out r = tu_run(tune);
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_str_eq(r.err, "ptosim tune: missing GRAPH\n"
+                            "usage: ptosim tune GRAPH [--max-trials N] [run options] (ptosim tune --help)\n");
+    tu_run_free(&r);
+    const char *pmu[] = {"tune", CHAIN3, "--enable-pmu", NULL};
+    r = tu_run(pmu);
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_str_eq(r.err,
+                     "ptosim tune: takes one GRAPH and no output options (-o, --enable-*, --dump-args, --perfetto: "
+                     "tune writes no files; run ptosim run with the recommended flags for those)\n"
+                     "usage: ptosim tune GRAPH [--max-trials N] [run options] (ptosim tune --help)\n");
+    tu_run_free(&r);
+    const char *validate[] = {"validate", NULL};
+    r = tu_run(validate);
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_str_eq(r.err, "ptosim validate: missing GRAPH\nusage: ptosim validate GRAPH (ptosim validate --help)\n");
+    tu_run_free(&r);
+}
+END_TEST
+
+START_TEST(short_options_take_attached_values)
+{
+    const char *dir = tu_tmpdir();
+    /* -oDIR -pNAME as -o DIR -p NAME: the same bytes */
+    run_out r = shf("cd %s && $P run %s -oa -pa2a3sim --no-host-timing --quiet && "
+                    "$P run %s -o b -p a2a3sim --no-host-timing --quiet && cmp a/ptosim_run.json b/ptosim_run.json "
+                    "&& $P params -pa2a3sim | head -1",
+                    dir, CHAIN3, CHAIN3);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_msg(tu_starts(r.out, "platform a2a3sim ("), "%s", r.out);
+    tu_run_free(&r);
+    r = shf("cd %s && $P sweep %s --ring-task-window 16 -os -j1 >/dev/null && test -f s/sweep.csv && "
+            "$P tune %s --max-trials=0 | head -1",
+            dir, CHAIN3, CHAIN3);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_str_eq(r.out, "ptosim tune: chain3 (3 tasks) on a2a3\n");
+    tu_run_free(&r);
+}
+END_TEST
+
+START_TEST(the_quick_start_shows_a_piped_and_an_installed_run)
+{
+    char *readme = tu_read(PTOSIM_SRCDIR "/README.md");
+    char *start = strstr(readme, "## Quick start"), *end = start ? strstr(start, "\n## ") : NULL;
+    ck_assert_ptr_nonnull(end);
+    *end = '\0';
+    ck_assert_ptr_nonnull(strstr(start, "build/ptosim gen chain --n 5 | build/ptosim run -"));
+    ck_assert_ptr_nonnull(strstr(start, "make install PREFIX=/tmp/p && /tmp/p/bin/ptosim run traces/chain3.jsonl"));
+    free(readme);
+    /* the piped one does what it says (the installed one: test_install.c) */
+    run_out r = sh("$P gen chain --n 5 | $P run -");
+    ck_assert_int_eq(r.status, 0);
+    ck_assert_ptr_nonnull(strstr(r.out, "makespan 57.948 us"));
+    tu_run_free(&r);
+}
+END_TEST
+
 Suite *suite_cli(void)
 {
     Suite *s = suite_create("cli");
@@ -318,6 +439,13 @@ Suite *suite_cli(void)
     tcase_add_test(tc, tune_sweep_and_several_programs_read_a_pipe);
     tcase_add_test(tc, a_malformed_pipe_stops_tune_and_sweep_before_any_run);
     tcase_add_test(tc, import_pipes_into_run);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("convention");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, every_command_takes_help_and_help_cmd_shows_it);
+    tcase_add_test(tc, a_usage_error_ends_with_the_commands_own_usage_line);
+    tcase_add_test(tc, short_options_take_attached_values);
+    tcase_add_test(tc, the_quick_start_shows_a_piped_and_an_installed_run);
     suite_add_tcase(s, tc);
     tc = tcase_create("outputs");
     tcase_set_timeout(tc, 60);
