@@ -39,8 +39,8 @@ static void assert_chain3(run_out *r)
     tu_run_free(r);
 }
 
-/* chain3 with a third line that names a field no op has. */
-static const char *bad_graph(const char *dir)
+/* chain3 with a third line that names a field no op has: its path (malloc'd). */
+static char *bad_graph(const char *dir)
 {
     char *g = tu_read(CHAIN3);
     char *nl = strchr(strchr(g, '\n') + 1, '\n');
@@ -79,8 +79,10 @@ END_TEST
 
 START_TEST(a_piped_graph_that_is_malformed_leaves_no_outputs)
 {
-    const char *dir = tu_tmpdir(), *bad = bad_graph(dir);
+    const char *dir = tu_tmpdir();
+    char *bad = bad_graph(dir);
     run_out r = shf("cat %s | $P run - -o %s/out --enable-chip-swimlane", bad, dir);
+    free(bad);
     ck_assert_int_eq(r.status, 3);
     ck_assert_str_eq(r.err, "ptosim: <stdin>:3: func_id: unknown field\n");
     ck_assert_str_eq(r.out, "");
@@ -193,7 +195,8 @@ END_TEST
 
 START_TEST(a_malformed_pipe_stops_tune_and_sweep_before_any_run)
 {
-    const char *dir = tu_tmpdir(), *bad = bad_graph(dir);
+    const char *dir = tu_tmpdir();
+    char *bad = bad_graph(dir);
     run_out r = shf("cat %s | $P tune -", bad);
     ck_assert_int_eq(r.status, 3);
     ck_assert_str_eq(r.err, "ptosim: <stdin>:3: func_id: unknown field\n");
@@ -214,6 +217,7 @@ START_TEST(a_malformed_pipe_stops_tune_and_sweep_before_any_run)
     tu_run_free(&r);
     snprintf(path, sizeof(path), "%s/w", dir);
     ck_assert_msg(!tu_exists(path), "a program ran");
+    free(bad);
     /* the copy needs a temporary folder */
     r = shf("cat %s | TMPDIR=/nonexistent $P tune -", CHAIN3);
     ck_assert_int_eq(r.status, 1);
