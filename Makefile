@@ -6,9 +6,9 @@ OPT ?= -O2 -g
 BUILD := build
 
 # Install what is missing before pkg-config is asked for flags (a fresh Debian
-# machine has none of SimGrid, cJSON, Check or pkg-config).
+# machine has none of SimGrid, cJSON, Check, zlib's headers or pkg-config).
 ifeq ($(filter clean format,$(MAKECMDGOALS)),)
-ifneq ($(shell pkg-config --exists simgrid libcjson check 2>/dev/null && echo ok),ok)
+ifneq ($(shell pkg-config --exists simgrid libcjson check zlib 2>/dev/null && echo ok),ok)
 $(info ptosim: installing missing dependencies with scripts/install-deps.sh)
 DEPS_STATUS := $(shell sh ./scripts/install-deps.sh >&2 && echo ok)
 ifneq ($(DEPS_STATUS),ok)
@@ -17,8 +17,8 @@ endif
 endif
 endif
 
-PKG_CFLAGS := $(shell pkg-config --cflags simgrid libcjson 2>/dev/null)
-PKG_LIBS := $(shell pkg-config --libs simgrid libcjson 2>/dev/null)
+PKG_CFLAGS := $(shell pkg-config --cflags simgrid libcjson zlib 2>/dev/null)
+PKG_LIBS := $(shell pkg-config --libs simgrid libcjson zlib 2>/dev/null)
 CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null)
 
@@ -111,7 +111,7 @@ FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 600
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined
 FUZZ_CFLAGS := -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -O1 -g \
-	-fno-omit-frame-pointer $(FUZZ_SAN) -fsanitize=fuzzer-no-link $(shell pkg-config --cflags libcjson 2>/dev/null) \
+	-fno-omit-frame-pointer $(FUZZ_SAN) -fsanitize=fuzzer-no-link $(shell pkg-config --cflags libcjson zlib 2>/dev/null) \
 	-DPTOSIM_DATADIR='"$(CURDIR)/platforms"'
 FUZZ_LIB_SRC := $(MODEL_SRC) sim/import.c
 FUZZ_LIB_OBJ := $(FUZZ_LIB_SRC:%.c=build-fuzz/%.o)
@@ -123,7 +123,7 @@ build-fuzz/%.o: %.c
 
 build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzzutil.h $(FUZZ_LIB_OBJ)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB_OBJ) \
-		$(shell pkg-config --libs libcjson 2>/dev/null) -lm -pthread
+		$(shell pkg-config --libs libcjson zlib 2>/dev/null) -lm -pthread
 
 fuzz-build:
 	@sh ./scripts/install-deps.sh --fuzz

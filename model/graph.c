@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "dtype.h"
+#include "gsrc.h"
 #include "jsonl.h"
 #include "ringres.h"
 #include "runcfg.h"
@@ -1564,7 +1565,7 @@ static cJSON *parse_line(graph *g, ssize_t n, char *err, size_t errlen)
 static bool stream_error(graph *g, char *err, size_t errlen)
 {
     if (g->rerror) {
-        snprintf(err, errlen, "%s: read error: %s", g->path, strerror(g->rerrno));
+        snprintf(err, errlen, "%s: read error: %s", g->path, gsrc_strerror(g->rerrno));
         return true;
     }
     if (g->too_long) {
@@ -1580,15 +1581,15 @@ int graph_open(graph *g, const char *path, char *err, size_t errlen)
 {
     pthread_once(&hooks_once, install_hooks);
     memset(g, 0, sizeof(*g));
-    snprintf(g->path, sizeof(g->path), "%s", path);
+    snprintf(g->path, sizeof(g->path), "%s", gsrc_name(path)); /* "-", a spooled copy: the user's name */
     for (int i = 0; i < GRAPH_MAX_FUNC_ID; i++)
         g->func_to_kernel[i] = -1;
     strtab_init(&g->tensor_names);
     strtab_init(&g->labels);
     g->next_auto_addr = AUTO_ADDR_BASE;
-    g->f = fopen(path, "r");
+    g->f = gsrc_open(path); /* "-", gzip, a BOM */
     if (!g->f) {
-        snprintf(err, errlen, "%s: cannot open graph file: %s", path, strerror(errno));
+        snprintf(err, errlen, "%s: cannot open graph file: %s", g->path, strerror(errno));
         return -1;
     }
     struct stat st;

@@ -394,6 +394,12 @@ int report_write_run(const chip *c, const report_info *ri, const char *path, cha
         snprintf(err, errlen, "out of memory computing the overhead model");
         return -1;
     }
+    fputs("  \"warnings\": [", f);
+    for (int i = 0; i < ri->nwarnings; i++) {
+        fputs(i ? ", " : "", f);
+        jsonw_str(f, ri->warnings[i]);
+    }
+    fputs("],\n", f);
     fputs("  \"outputs\": [", f);
     for (int i = 0; i < ri->noutputs; i++) {
         fputs(i ? ", " : "", f);
@@ -648,4 +654,7 @@ void report_summary(const chip *c, const report_info *ri, FILE *out)
     if (ri->host_seconds >= 0)
         fprintf(out, "  simulated in %.3f s host time (%" PRIu64 " events, %.0f tasks/s)\n", ri->host_seconds,
                 c->events, (double)c->tasks_completed / (ri->host_seconds > 1e-9 ? ri->host_seconds : 1e-9));
+    /* last, where the eye lands: a setting the run did not use, said before the run scrolled it away */
+    for (int i = 0; i < ri->nwarnings; i++)
+        fprintf(out, "  WARNING: %s\n", ri->warnings[i]);
 }

@@ -47,6 +47,8 @@ typedef struct report_info {
     uint64_t dump_written;        /* payload bytes written in all */
     int dump_reconciled;          /* threads whose un-flushed buffer the host recovered */
     const report_repeat *repeat;  /* --repeat statistics, or NULL */
+    const char *const *warnings;  /* warnings that replaced something asked for (repeated in the summary) */
+    int nwarnings;
 } report_info;
 
 /* Outcome keyword for a status: "ok", "runtime_error", "stalled", "error". */

@@ -1,4 +1,5 @@
 /* workdir.c - lock the work dir, stage the outputs beside it, rename them into place under held signals. */
+#define _GNU_SOURCE /* renameat2 */
 #include "workdir.h"
 
 #include <dirent.h>
@@ -7,6 +8,7 @@
 #include <fnmatch.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/file.h>
@@ -133,24 +135,75 @@ static void prune_parents(const char *dir, const char *rel)
     }
 }
 
-/* The folder of dir/rel into out. */
-static void parent_of(const char *dir, const char *rel, char *out, size_t len)
+/* Length of rel's first component when rel lies in a folder, else 0. */
+static size_t top_len(const char *rel)
 {
-    snprintf(out, len, "%s/%s", dir, rel);
-    char *slash = strrchr(out, '/');
-    if (slash)
-        *slash = '\0';
+    const char *slash = strchr(rel, '/');
+    return slash ? (size_t)(slash - rel) : 0;
+}
+
+/* Is rel inside one of the folders tops[0..ntops) (each a prefix of a new file's path)? */
+static bool under(const char *rel, const char *const *tops, const size_t *lens, int ntops)
+{
+    for (int i = 0; i < ntops; i++)
+        if (top_len(rel) == lens[i] && strncmp(rel, tops[i], lens[i]) == 0)
+            return true;
+    return false;
+}
+
+/* Puts the staged folder stage/top in the place of dir/top in one step: a crash leaves the old folder or
+ * the new one. The old one ends in the staging folder, removed with it. Returns 0, or -1 with errno set. */
+static int swap_in(const workdir *w, const char *top, size_t len)
+{
+    char from[8400], to[8400], aside[8400];
+    snprintf(from, sizeof(from), "%s/%.*s", w->stage, (int)len, top);
+    snprintf(to, sizeof(to), "%s/%.*s", w->dir, (int)len, top);
+    struct stat st;
+    if (lstat(to, &st) != 0)
+        return errno == ENOENT ? rename(from, to) : -1;
+    if (renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_EXCHANGE) == 0)
+        return 0;
+    if (errno != EINVAL && errno != ENOSYS && errno != ENOTSUP)
+        return -1;
+    /* a file system without the exchange (some network ones): aside, then in; a crash between the two
+     * renames leaves the old folder in the staging folder, where the next run removes it */
+    snprintf(aside, sizeof(aside), "%s/%.*s.old", w->stage, (int)len, top);
+    if (rename(to, aside) != 0)
+        return -1;
+    if (rename(from, to) == 0)
+        return 0;
+    int e = errno;
+    rename(aside, to); /* the old folder back: the commit failed and changed nothing */
+    errno = e;
+    return -1;
 }
 
 int workdir_commit(workdir *w, const char *const *old, int nold, const char *const *new_files, int nnew,
                    char *err, size_t errlen)
 {
-    /* every folder the new files go to first: a failure here changes nothing */
+    /* the folders new files lie in (dfx_outputs/) are replaced whole, not file by file: nothing of the
+     * previous run's survives in them, whatever its name */
+    const char *tops[16];
+    size_t lens[16];
+    int ntops = 0;
     for (int i = 0; i < nnew; i++) {
-        char parent[8400];
-        parent_of(w->dir, new_files[i], parent, sizeof(parent));
-        if (outfile_mkdirs(parent, err, errlen) != 0)
+        size_t len = top_len(new_files[i]);
+        if (!len || under(new_files[i], tops, lens, ntops))
+            continue;
+        if (ntops == (int)(sizeof(tops) / sizeof(tops[0]))) {
+            snprintf(err, errlen, "%s: more than %d output folders", w->dir, ntops);
             return -1;
+        }
+        tops[ntops] = new_files[i];
+        lens[ntops++] = len;
+        /* a file of that name is the user's, not a previous run's folder: it stays, and the run fails */
+        char to[8400];
+        struct stat st;
+        snprintf(to, sizeof(to), "%s/%.*s", w->dir, (int)len, new_files[i]);
+        if (lstat(to, &st) == 0 && !S_ISDIR(st.st_mode)) {
+            snprintf(err, errlen, "%s: not a directory", to);
+            return -1;
+        }
     }
     sigset_t held, prev;
     sigemptyset(&held);
@@ -158,21 +211,32 @@ int workdir_commit(workdir *w, const char *const *old, int nold, const char *con
     sigaddset(&held, SIGTERM);
     pthread_sigmask(SIG_BLOCK, &held, &prev);
     int rc = 0;
-    for (int i = 0; i < nold; i++)
-        remove_old(w->dir, old[i]);
+    for (int i = 0; i < ntops && rc == 0; i++)
+        if (swap_in(w, tops[i], lens[i]) != 0) { /* same file system: only a folder changed under us */
+            snprintf(err, errlen, "%s/%.*s: cannot move into place: %s%s", w->dir, (int)lens[i], tops[i],
+                     strerror(errno), i ? " (the folder now holds part of this run)" : "");
+            rc = i ? -2 : -1;
+        }
+    for (int i = 0; i < nold && rc == 0; i++)
+        if (!under(old[i], tops, lens, ntops))
+            remove_old(w->dir, old[i]);
     for (int i = 0; i < nnew && rc == 0; i++) {
+        if (top_len(new_files[i]))
+            continue; /* moved with its folder */
         char from[8400], to[8400];
         snprintf(from, sizeof(from), "%s/%s", w->stage, new_files[i]);
         snprintf(to, sizeof(to), "%s/%s", w->dir, new_files[i]);
-        if (rename(from, to) != 0) { /* same file system: only a folder changed under us gets here */
+        if (rename(from, to) != 0) {
             snprintf(err, errlen, "%s: cannot move into place: %s (the folder now holds part of this run)",
                      to, strerror(errno));
             rc = -2;
         }
     }
-    for (int i = 0; i < nold; i++) /* folders of old files the new run did not fill */
-        prune_parents(w->dir, old[i]);
-    remove_tree(w->stage);
+    for (int i = 0; i < nold && rc == 0; i++) /* folders of old files the new run did not fill */
+        if (!under(old[i], tops, lens, ntops))
+            prune_parents(w->dir, old[i]);
+    if (rc != -1)
+        remove_tree(w->stage); /* with the folders swapped out */
     pthread_sigmask(SIG_SETMASK, &prev, NULL);
     return rc;
 }

@@ -23,14 +23,16 @@ typedef struct workdir {
  * run holds the lock or the folder cannot be made. */
 int workdir_open(workdir *w, const char *dir, char *err, size_t errlen);
 
-/* Puts the run's outputs in place: removes what `old` names in dir (paths
- * relative to it; a '*' in the last component matches as in a shell), then
- * renames each of `new` (relative) from the staging folder to dir, and
- * removes the staging folder, with SIGINT and SIGTERM held back throughout
- * so no signal leaves half of each. Returns 0; -1 with a message in err when
- * a folder for the new files cannot be made (nothing changed); -2 when a
- * rename failed midway (the folder holds part of each run: only a folder
- * changed under the run gets there). */
+/* Puts the run's outputs in place, with SIGINT and SIGTERM held back
+ * throughout: each folder the `new` files lie in (paths relative to dir:
+ * dfx_outputs/) replaces dir's folder of that name whole, in one rename
+ * (an exchange: a crash leaves the old folder or the new one, and nothing
+ * of the old survives); then what `old` names outside those folders goes (a
+ * '*' in the last component matches as in a shell), the new top-level files
+ * are renamed in, and the staging folder is removed with the old folders.
+ * Returns 0; -1 with a message in err when the first folder cannot be
+ * swapped in (nothing changed); -2 when a rename failed midway (the folder
+ * holds part of each run: only a folder changed under the run gets there). */
 int workdir_commit(workdir *w, const char *const *old, int nold, const char *const *new_files, int nnew,
                    char *err, size_t errlen);
 

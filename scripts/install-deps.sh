@@ -1,5 +1,5 @@
 #!/bin/sh
-# Installs the build and test dependencies of ptosim on Debian (SimGrid, cJSON, Check, pkg-config; Chromium with
+# Installs the build and test dependencies of ptosim on Debian (SimGrid, cJSON, Check, zlib, pkg-config; Chromium with
 # --chromium; Slurm, munge, sshd and GNU parallel with --cluster; clang and libFuzzer with --fuzz).
 #
 #   scripts/install-deps.sh             what `make` needs to build
@@ -28,12 +28,12 @@ for a in "$@"; do
 done
 missing=""
 pkgs=""
-for pc in simgrid libcjson check; do
+for pc in simgrid libcjson check zlib; do
     if ! pkg-config --exists "$pc" 2>/dev/null; then missing="$missing $pc"; fi
 done
 if ! command -v pkg-config >/dev/null 2>&1 || [ -n "$missing" ]; then
     missing="${missing:- pkg-config}"
-    pkgs=" libsimgrid-dev libcjson-dev check pkg-config"
+    pkgs=" libsimgrid-dev libcjson-dev check zlib1g-dev pkg-config"
 fi
 if [ "$want_chromium" -eq 1 ] && ! command -v chromium >/dev/null 2>&1; then
     missing="$missing chromium"

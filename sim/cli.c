@@ -1,4 +1,5 @@
-/* cli.c - `ptosim run` option parsing. */
+/* cli.c - one command-line convention for every command (help, usage errors, options); `ptosim run`'s
+ * options. */
 #include "cli.h"
 
 #include "../model/runcfg.h"
@@ -34,6 +35,11 @@ void cli_run_usage(void)
         "SIMPLER_STREAM_SYNC_TIMEOUT_MS)\n"
         "  --scheduler-timeout-ms N      scheduler no-progress timeout (default 10000; "
         "SIMPLER_SCHEDULER_TIMEOUT_MS)\n"
+        "                                On a platform with STARS (a2a3) the three timeouts must keep the\n"
+        "                                runtime's order, scheduler < op-execute < stream-sync and\n"
+        "                                stream-sync > scheduler + 1.5 s, or all three are ignored and the\n"
+        "                                defaults used: a warning on stderr, repeated as the summary's last\n"
+        "                                line and in ptosim_run.json \"warnings\"\n"
         "  --ring-task-window N|a,b,c,d  task slots per scope-depth ring (power of 2 in [4, INT32_MAX];\n"
         "                                0 = PTO2_RING_TASK_WINDOW or the default)\n"
         "  --ring-heap N|a,b,c,d         heap bytes per ring (power of 2 >= 1024; 0 = PTO2_RING_HEAP or\n"
@@ -56,7 +62,15 @@ void cli_run_usage(void)
         "  --quiet                       no summary on stdout\n"
         "  --summary-csv                 print a CSV header and one row instead of the summary\n"
         "  --cfg=KEY:VALUE, --log=...    passed to SimGrid\n"
-        "  -h, --help                    this text");
+        "  -h, --help                    this text\n"
+        "\n"
+        "GRAPH may be - (standard input), a pipe or gzip-compressed; every line is checked while the run\n"
+        "goes, and a malformed one leaves no file. Short options take their value attached or apart\n"
+        "(-oDIR, -o DIR).\n"
+        "\n"
+        "exit status: 0 completed; 1 the simulator failed (I/O, memory); 2 bad command line, platform or\n"
+        "parameter; 3 malformed graph; 4 the runtime's error code; 5 device error (STARS kill, stream\n"
+        "sync); 6 no progress (deadlock); 130/143 SIGINT/SIGTERM");
 }
 
 bool cli_opt_is(const char *arg, const char *name, const char **value)
@@ -73,6 +87,64 @@ bool cli_opt_is(const char *arg, const char *name, const char **value)
         return true;
     }
     return false;
+}
+
+bool cli_short_is(const char *arg, const char *flag, const char **value)
+{
+    if (arg[0] != '-' || arg[1] != flag[1] || arg[1] == '-' || !arg[1])
+        return false;
+    *value = arg[2] ? arg + 2 : NULL;
+    return true;
+}
+
+bool cli_is_help(const char *arg)
+{
+    return strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0;
+}
+
+static const cli_cmd *find_cmd(const cli_cmd *cmds, int ncmds, const char *name)
+{
+    for (int i = 0; i < ncmds; i++)
+        if (strcmp(cmds[i].name, name) == 0)
+            return &cmds[i];
+    return NULL;
+}
+
+int cli_dispatch(const cli_cmd *cmds, int ncmds, int argc, char **argv, void (*general)(FILE *out))
+{
+    if (argc < 2) {
+        general(stderr);
+        return EXIT_USAGE;
+    }
+    const char *name = argv[1];
+    if (cli_is_help(name) || (strcmp(name, "help") == 0 && argc == 2)) {
+        general(stdout);
+        return EXIT_OK;
+    }
+    if (strcmp(name, "help") == 0) {
+        const cli_cmd *c = argc == 3 ? find_cmd(cmds, ncmds, argv[2]) : NULL;
+        if (!c) {
+            if (argc == 3)
+                fprintf(stderr, "ptosim help: %s: unknown command\n", argv[2]);
+            else
+                fputs("ptosim help: one command at a time\n", stderr);
+            fputs("usage: ptosim help [COMMAND]\n", stderr);
+            return EXIT_USAGE;
+        }
+        char help[] = "--help";
+        char *av[] = {help, NULL};
+        return c->main(1, av);
+    }
+    const cli_cmd *c = find_cmd(cmds, ncmds, name);
+    if (!c) {
+        fprintf(stderr, "ptosim: unknown command '%s'\n", name);
+        general(stderr);
+        return EXIT_USAGE;
+    }
+    int rc = c->main(argc - 2, argv + 2);
+    if (rc == EXIT_USAGE) /* after the command's own message: what it takes */
+        fprintf(stderr, "usage: %s (ptosim %s --help)\n", c->usage, c->name);
+    return rc;
 }
 
 /* Takes an option's value: inline ("--x=v") or the next argument. */
@@ -104,11 +176,28 @@ static int parse_level(const char *s, int max, int *out)
 
 int cli_parse_run(int argc, char **argv, cli_run *o, char *err, size_t errlen)
 {
+    int rc = cli_parse_run_args(argc, argv, o, err, errlen);
+    if (rc != 0)
+        return rc;
+    if ((o->swimlane_level > 0 || o->dep_gen || o->scope_stats || o->dump_level > 0 ||
+         (o->pmu_given && (!o->pmu_value || strcmp(o->pmu_value, "0")))) &&
+        !o->work_dir) {
+        snprintf(err, errlen,
+                 "CallConfig: output_prefix must be set whenever any of enable_chip_swimlane / "
+                 "enable_dump_args / enable_pmu / enable_dep_gen / enable_scope_stats is enabled "
+                 "(give -o DIR)");
+        return -1;
+    }
+    return 0;
+}
+
+int cli_parse_run_args(int argc, char **argv, cli_run *o, char *err, size_t errlen)
+{
     memset(o, 0, sizeof(*o));
     o->platform = "a2a3";
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i], *v = NULL;
-        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+        if (cli_is_help(a)) {
             cli_run_usage();
             return 1;
         }
@@ -120,12 +209,12 @@ int cli_parse_run(int argc, char **argv, cli_run *o, char *err, size_t errlen)
             o->sg_args[o->nsg++] = a;
             continue;
         }
-        if (strcmp(a, "-o") == 0 || cli_opt_is(a, "--work-dir", &v)) {
+        if (cli_short_is(a, "-o", &v) || cli_opt_is(a, "--work-dir", &v)) {
             if (need_value(argc, argv, &i, "--work-dir", v, &o->work_dir, err, errlen) != 0)
                 return -1;
             continue;
         }
-        if (strcmp(a, "-p") == 0 || cli_opt_is(a, "--platform", &v)) {
+        if (cli_short_is(a, "-p", &v) || cli_opt_is(a, "--platform", &v)) {
             if (need_value(argc, argv, &i, "--platform", v, &o->platform, err, errlen) != 0)
                 return -1;
             continue;
@@ -298,7 +387,7 @@ int cli_parse_run(int argc, char **argv, cli_run *o, char *err, size_t errlen)
     }
     o->sg_args[o->nsg] = NULL;
     if (!o->graph) {
-        snprintf(err, errlen, "missing GRAPH (usage: ptosim run GRAPH [options])");
+        snprintf(err, errlen, "missing GRAPH");
         return -1;
     }
     if (o->repeat && o->ngraphs > 1) {
@@ -320,15 +409,6 @@ int cli_parse_run(int argc, char **argv, cli_run *o, char *err, size_t errlen)
         snprintf(err, errlen,
                  "--enable-perfetto writes DIR/dfx_outputs/ptosim_trace.json: give -o DIR (or --perfetto "
                  "FILE)");
-        return -1;
-    }
-    if ((o->swimlane_level > 0 || o->dep_gen || o->scope_stats || o->dump_level > 0 ||
-         (o->pmu_given && (!o->pmu_value || strcmp(o->pmu_value, "0")))) &&
-        !o->work_dir) {
-        snprintf(err, errlen,
-                 "CallConfig: output_prefix must be set whenever any of enable_chip_swimlane / "
-                 "enable_dump_args / enable_pmu / enable_dep_gen / enable_scope_stats is enabled "
-                 "(give -o DIR)");
         return -1;
     }
     return 0;

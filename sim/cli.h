@@ -1,10 +1,12 @@
-/* cli.h - command-line parsing of `ptosim run` (options mirror the runtime's RunConfig names). */
+/* cli.h - the command-line convention of every command (help, usage errors, options), and `ptosim run`'s
+ * options (they mirror the runtime's RunConfig names). */
 #ifndef PTOSIM_CLI_H
 #define PTOSIM_CLI_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #define CLI_MAX_SETS 256
 #define CLI_MAX_SG 48
@@ -57,8 +59,33 @@ typedef struct cli_run {
  * -1 with a message in err. */
 int cli_parse_run(int argc, char **argv, cli_run *o, char *err, size_t errlen);
 
+/* As cli_parse_run, without the check that an output option has its -o DIR
+ * (for commands that write no files, which refuse those options themselves). */
+int cli_parse_run_args(int argc, char **argv, cli_run *o, char *err, size_t errlen);
+
 /* Matches "--name" or "--name=value"; *value gets the inline value or NULL. */
 bool cli_opt_is(const char *arg, const char *name, const char **value);
+
+/* Matches a short option "-x" (*value NULL: the value is the next argument)
+ * or "-xVALUE" (*value = VALUE), as getopt takes them. */
+bool cli_short_is(const char *arg, const char *flag, const char **value);
+
+/* Is arg -h or --help? */
+bool cli_is_help(const char *arg);
+
+/* One command of ptosim: the one convention every command follows. */
+typedef struct cli_cmd {
+    const char *name;                  /* "run" */
+    const char *usage;                 /* its usage line, after "usage: " */
+    int (*main)(int argc, char **argv); /* the arguments after the name; -h/--help prints the help on
+                                        * stdout (status 0) */
+} cli_cmd;
+
+/* Runs `ptosim ARGS` (argv[0] is the program): the command named by argv[1];
+ * `help [CMD]` prints the general help (general(stdout)) or CMD's own. A
+ * command that ends with status 2 (a usage error: its message is printed)
+ * gets its usage line on stderr after the message. */
+int cli_dispatch(const cli_cmd *cmds, int ncmds, int argc, char **argv, void (*general)(FILE *out));
 
 /* Prints the usage of `ptosim run`. */
 void cli_run_usage(void);

@@ -1330,17 +1330,17 @@ int conform_main(int argc, char **argv)
     const char *capture = NULL, *work = NULL, *plat_name = NULL, *v = NULL;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
-        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+        if (cli_is_help(a)) {
             conform_usage(stdout);
             return EXIT_OK;
         }
         const char **slot = NULL;
-        if (strcmp(a, "-o") == 0 || cli_opt_is(a, "--work-dir", &v))
+        if (cli_short_is(a, "-o", &v) || cli_opt_is(a, "--work-dir", &v))
             slot = &work;
-        else if (strcmp(a, "-p") == 0 || cli_opt_is(a, "--platform", &v))
+        else if (cli_short_is(a, "-p", &v) || cli_opt_is(a, "--platform", &v))
             slot = &plat_name;
         if (slot) {
-            if (a[1] != '-' || !v) {
+            if (!v) {
                 if (i + 1 >= argc) {
                     fprintf(stderr, "ptosim conform: %s: missing value\n", a);
                     return EXIT_USAGE;
@@ -1351,14 +1351,13 @@ int conform_main(int argc, char **argv)
         } else if (a[0] == '-' || capture) {
             fprintf(stderr, "ptosim conform: %s: %s\n", a,
                     a[0] == '-' ? "unknown option" : "one capture only");
-            conform_usage(stderr);
             return EXIT_USAGE;
         } else {
             capture = a;
         }
     }
     if (!capture) {
-        conform_usage(stderr);
+        fputs("ptosim conform: missing CAPTURE_DIR\n", stderr);
         return EXIT_USAGE;
     }
     char err[PATH_MAX + 2048];

@@ -2390,7 +2390,9 @@ static void usage(FILE *out)
         fprintf(out, "  %-16s %s\n", KINDS[i].name, KINDS[i].summary);
         print_params(out, &KINDS[i]);
     }
-    fputs("\n`ptosim gen KIND --help` tells more about one kind.\n", out);
+    fputs("\n`ptosim gen KIND --help` tells more about one kind.\n"
+          "\nexit status: 0 written; 1 the graph could not be written (a full disk); 2 bad command line\n",
+          out);
 }
 
 static void kind_usage(FILE *out, const gen_kind *k)
@@ -2400,6 +2402,8 @@ static void kind_usage(FILE *out, const gen_kind *k)
         fputs(k->notes, out);
     fputs("\nparameters (default shown):\n", out);
     print_params(out, k);
+    fputs("\nexit status: 0 written; 1 the graph could not be written (a full disk); 2 bad command line\n",
+          out);
 }
 
 /* Parses text as parameter p. Returns 0, or -1 with "what is wrong" in err. */
@@ -2460,10 +2464,10 @@ static int parse_value(const gen_param *p, const char *text, gen_val *v, char *e
 int gen_main(int argc, char **argv)
 {
     if (argc < 1) {
-        usage(stderr);
+        fputs("ptosim gen: missing KIND\n", stderr);
         return EXIT_USAGE;
     }
-    if (!strcmp(argv[0], "--help") || !strcmp(argv[0], "-h") || !strcmp(argv[0], "help")) {
+    if (cli_is_help(argv[0]) || !strcmp(argv[0], "help")) {
         usage(stdout);
         return EXIT_OK;
     }
@@ -2475,7 +2479,7 @@ int gen_main(int argc, char **argv)
         fprintf(stderr, "ptosim gen: %s: unknown kind; kinds are", argv[0]);
         for (int i = 0; i < NKINDS; i++)
             fprintf(stderr, "%s %s", i ? "," : "", KINDS[i].name);
-        fputs(" (ptosim gen --help)\n", stderr);
+        fputc('\n', stderr);
         return EXIT_USAGE;
     }
     gen_val v[GEN_MAX_PARAMS];
@@ -2487,7 +2491,7 @@ int gen_main(int argc, char **argv)
         }
     for (int a = 1; a < argc; a++) {
         const char *s = argv[a];
-        if (!strcmp(s, "--help") || !strcmp(s, "-h")) {
+        if (cli_is_help(s)) {
             kind_usage(stdout, k);
             return EXIT_OK;
         }

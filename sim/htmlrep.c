@@ -2572,12 +2572,16 @@ static void usage(FILE *out)
 
 int htmlrep_main(int argc, char **argv)
 {
-    if (argc == 1 && (strcmp(argv[0], "--help") == 0 || strcmp(argv[0], "-h") == 0)) {
-        usage(stdout);
-        return EXIT_OK;
-    }
+    for (int i = 0; i < argc; i++)
+        if (cli_is_help(argv[i])) {
+            usage(stdout);
+            return EXIT_OK;
+        }
     if (argc != 1 || argv[0][0] == '-') {
-        usage(stderr);
+        fprintf(stderr, "ptosim report: %s\n",
+                !argc                ? "missing DIR"
+                : argv[0][0] == '-' ? "unknown option"
+                                    : "one DIR at a time");
         return EXIT_USAGE;
     }
     char dir[PATH_MAX];

@@ -1419,7 +1419,7 @@ int import_main(int argc, char **argv)
     const char *dir = NULL;
     for (int i = 0; i < argc; i++) {
         const char *v = NULL;
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+        if (cli_is_help(argv[i])) {
             import_usage(stdout);
             return EXIT_OK;
         }
@@ -1428,7 +1428,6 @@ int import_main(int argc, char **argv)
                 v = argv[++i];
             if (!v || !*v) {
                 fputs("ptosim import: --costs needs swimlane, model or a file\n", stderr);
-                import_usage(stderr);
                 return EXIT_USAGE;
             }
             opt.costs = strcmp(v, "swimlane") == 0 ? IMPORT_COSTS_SWIMLANE : IMPORT_COSTS_MODEL;
@@ -1438,13 +1437,12 @@ int import_main(int argc, char **argv)
         if (argv[i][0] == '-' || dir) {
             fprintf(stderr, "ptosim import: %s: %s\n", argv[i],
                     argv[i][0] == '-' ? "unknown option" : "one capture folder at a time");
-            import_usage(stderr);
             return EXIT_USAGE;
         }
         dir = argv[i];
     }
     if (!dir) {
-        import_usage(stderr);
+        fputs("ptosim import: missing DFX_DIR\n", stderr);
         return EXIT_USAGE;
     }
     char err[2048];

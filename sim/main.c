@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../model/graph.h"
+#include "../model/gsrc.h"
 #include "../model/platform.h"
 #include "cli.h"
 #include "conform.h"
@@ -31,25 +32,48 @@ static void usage(FILE *out)
         "--help)\n"
         "  sweep GRAPH [lists] -o DIR   one run per point of knob lists, merged into DIR/sweep.csv "
         "(ptosim sweep --help)\n"
-        "  validate GRAPH               check a graph file without simulating it\n"
+        "  validate GRAPH               check a graph file without simulating it (ptosim validate --help)\n"
         "  import [--costs C] DFX_DIR   rebuild a graph file from a capture; kernel costs from the model, a "
         "table or the swimlane (ptosim import --help)\n"
         "  conform DFX_DIR [-o DIR]     simulate a runtime capture and compare the outputs (ptosim conform "
         "--help)\n"
         "  gen KIND [--PARAM VALUE ...] write a synthetic graph to stdout (ptosim gen --help)\n"
-        "  params [-p NAME|FILE]        list the platform parameters with their sources\n"
+        "  params [-p NAME|FILE]        list the platform parameters with their sources (ptosim params "
+        "--help)\n"
         "  report DIR                   write DIR/report.html: a page of a run or sweep (ptosim report "
         "--help)\n"
         "  overhead DIR                 the scheduler-overhead model of a swimlane + deps.json (ptosim "
         "overhead --help)\n"
-        "  --help, --version\n",
+        "  help [COMMAND]               this text, or COMMAND's (the same as ptosim COMMAND --help)\n"
+        "  --help, --version\n"
+        "\n"
+        "A GRAPH may be - (standard input), a pipe or gzip-compressed. Every command takes -h/--help\n"
+        "and lists its exit statuses there; a usage error exits 2 with the command's usage line.\n"
+        "exit status: 0 ok; 1 the simulator failed (I/O, memory); 2 usage; 3 malformed graph; 4 runtime\n"
+        "error; 5 device error; 6 stalled (each command's --help says which apply)\n",
         out);
+}
+
+static void validate_usage(void)
+{
+    puts("usage: ptosim validate GRAPH\n"
+         "\n"
+         "Checks every line of a graph file without simulating it. GRAPH may be - (standard input), a\n"
+         "pipe or gzip-compressed.\n"
+         "\n"
+         "exit status: 0 well-formed; 2 bad command line; 3 a malformed graph (FILE:LINE: field: what)");
 }
 
 static int cmd_validate(int argc, char **argv)
 {
-    if (argc != 1) {
-        fputs("usage: ptosim validate GRAPH\n", stderr);
+    for (int i = 0; i < argc; i++)
+        if (cli_is_help(argv[i])) {
+            validate_usage();
+            return EXIT_OK;
+        }
+    if (argc != 1 || (argv[0][0] == '-' && argv[0][1])) {
+        fprintf(stderr, "ptosim validate: %s\n",
+                !argc ? "missing GRAPH" : argc > 1 ? "one GRAPH at a time" : "unknown option");
         return EXIT_USAGE;
     }
     char err[GRAPH_ERR_MAX];
@@ -57,20 +81,41 @@ static int cmd_validate(int argc, char **argv)
         fprintf(stderr, "ptosim: %s\n", err);
         return EXIT_GRAPH;
     }
-    printf("%s: ok\n", argv[0]);
+    printf("%s: ok\n", gsrc_name(argv[0]));
     return EXIT_OK;
+}
+
+static void params_usage(void)
+{
+    puts("usage: ptosim params [-p NAME|FILE]\n"
+         "\n"
+         "Lists the platform's parameters with their values and where each comes from (the platform\n"
+         "file, its base, a default); --set KEY=VALUE on run, tune and sweep overrides them.\n"
+         "\n"
+         "  -p, --platform NAME|FILE  platform (default a2a3)\n"
+         "  -h, --help                this text\n"
+         "\n"
+         "exit status: 0 listed; 2 bad command line or platform");
 }
 
 static int cmd_params(int argc, char **argv)
 {
     const char *name = "a2a3";
     for (int i = 0; i < argc; i++) {
-        if ((strcmp(argv[i], "-p") == 0 || strcmp(argv[i], "--platform") == 0) && i + 1 < argc)
-            name = argv[++i];
-        else if (strncmp(argv[i], "--platform=", 11) == 0)
-            name = argv[i] + 11;
-        else {
-            fputs("usage: ptosim params [-p NAME|FILE]\n", stderr);
+        const char *v = NULL;
+        if (cli_is_help(argv[i])) {
+            params_usage();
+            return EXIT_OK;
+        }
+        if (cli_short_is(argv[i], "-p", &v) || cli_opt_is(argv[i], "--platform", &v)) {
+            if (!v && i + 1 >= argc) {
+                fputs("ptosim params: --platform: missing value\n", stderr);
+                return EXIT_USAGE;
+            }
+            name = v ? v : argv[++i];
+        } else {
+            fprintf(stderr, "ptosim params: %s: %s\n", argv[i],
+                    argv[i][0] == '-' ? "unknown option" : "takes no argument (-p NAME|FILE names the platform)");
             return EXIT_USAGE;
         }
     }
@@ -116,42 +161,31 @@ int main(int argc, char **argv)
     return finish_stdout(dispatch(argc, argv));
 }
 
+static int version_main(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    printf("ptosim %s\n", PTOSIM_VERSION);
+    return EXIT_OK;
+}
+
+/* Every command with its usage line: what `ptosim help CMD` and a usage error show. */
+static const cli_cmd COMMANDS[] = {
+    {"run", "ptosim run GRAPH [GRAPH...] [options]", run_main},
+    {"tune", "ptosim tune GRAPH [--max-trials N] [run options]", tune_main},
+    {"sweep", "ptosim sweep GRAPH [KNOB LIST ...] [run options] -o DIR | --resume DIR | --collect DIR | --best DIR",
+     sweep_main},
+    {"validate", "ptosim validate GRAPH", cmd_validate},
+    {"import", "ptosim import [--costs swimlane|model|FILE] DFX_DIR > graph.jsonl", import_main},
+    {"conform", "ptosim conform CAPTURE_DIR [-o WORKDIR] [-p PLATFORM]", conform_main},
+    {"gen", "ptosim gen KIND [--PARAM VALUE ...] > GRAPH.jsonl", gen_main},
+    {"params", "ptosim params [-p NAME|FILE]", cmd_params},
+    {"report", "ptosim report DIR", htmlrep_main},
+    {"overhead", "ptosim overhead DIR|SWIMLANE.json [--deps-json DEPS.json]", overhead_main},
+    {"--version", "ptosim --version", version_main},
+};
+
 static int dispatch(int argc, char **argv)
 {
-    if (argc < 2) {
-        usage(stderr);
-        return EXIT_USAGE;
-    }
-    const char *cmd = argv[1];
-    if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
-        usage(stdout);
-        return EXIT_OK;
-    }
-    if (strcmp(cmd, "--version") == 0) {
-        printf("ptosim %s\n", PTOSIM_VERSION);
-        return EXIT_OK;
-    }
-    if (strcmp(cmd, "run") == 0)
-        return run_main(argc - 2, argv + 2);
-    if (strcmp(cmd, "sweep") == 0)
-        return sweep_main(argc - 2, argv + 2);
-    if (strcmp(cmd, "tune") == 0)
-        return tune_main(argc - 2, argv + 2);
-    if (strcmp(cmd, "import") == 0)
-        return import_main(argc - 2, argv + 2);
-    if (strcmp(cmd, "conform") == 0)
-        return conform_main(argc - 2, argv + 2);
-    if (strcmp(cmd, "validate") == 0)
-        return cmd_validate(argc - 2, argv + 2);
-    if (strcmp(cmd, "gen") == 0)
-        return gen_main(argc - 2, argv + 2);
-    if (strcmp(cmd, "report") == 0)
-        return htmlrep_main(argc - 2, argv + 2);
-    if (strcmp(cmd, "overhead") == 0)
-        return overhead_main(argc - 2, argv + 2);
-    if (strcmp(cmd, "params") == 0)
-        return cmd_params(argc - 2, argv + 2);
-    fprintf(stderr, "ptosim: unknown command '%s'\n", cmd);
-    usage(stderr);
-    return EXIT_USAGE;
+    return cli_dispatch(COMMANDS, (int)(sizeof(COMMANDS) / sizeof(COMMANDS[0])), argc, argv, usage);
 }

@@ -19,8 +19,10 @@ static void usage(FILE *out)
           "of a run's chip_swimlane_records.json (level 2 or more) and its deps.json: the figures the\n"
           "runtime's sched_overhead_analysis prints for the same files, and the per-core gap decomposition.\n"
           "DIR is a run's work dir (its dfx_outputs/) or a dfx_outputs folder; deps.json is taken from\n"
-          "beside the swimlane unless --deps-json names it. Exit status: 0, 2 for a bad command line or\n"
-          "a missing file, 3 for a malformed file.\n",
+          "beside the swimlane unless --deps-json names it.\n"
+          "\n"
+          "exit status: 0 printed; 1 out of memory; 2 bad command line or a missing file; 3 a malformed\n"
+          "file (or a swimlane below level 2)\n",
           out);
 }
 
@@ -178,7 +180,7 @@ int overhead_main(int argc, char **argv)
     const char *in = NULL, *deps = NULL;
     for (int i = 0; i < argc; i++) {
         const char *v;
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+        if (cli_is_help(argv[i])) {
             usage(stdout);
             return EXIT_OK;
         } else if (cli_opt_is(argv[i], "--deps-json", &v)) {
@@ -188,14 +190,15 @@ int overhead_main(int argc, char **argv)
             }
             deps = v ? v : argv[++i];
         } else if (argv[i][0] == '-' || in) {
-            usage(stderr);
+            fprintf(stderr, "ptosim overhead: %s: %s\n", argv[i],
+                    argv[i][0] == '-' ? "unknown option" : "one DIR or swimlane at a time");
             return EXIT_USAGE;
         } else {
             in = argv[i];
         }
     }
     if (!in) {
-        usage(stderr);
+        fputs("ptosim overhead: missing DIR or SWIMLANE.json\n", stderr);
         return EXIT_USAGE;
     }
     char sl[PATH_MAX], dp[PATH_MAX];

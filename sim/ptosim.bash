@@ -6,7 +6,11 @@ _ptosim()
     prev=${COMP_WORDS[COMP_CWORD-1]}
     cmd=${COMP_WORDS[1]}
     if [ "$COMP_CWORD" -eq 1 ]; then
-        COMPREPLY=($(compgen -W "run tune sweep validate import conform gen params report overhead --help --version" -- "$cur"))
+        COMPREPLY=($(compgen -W "run tune sweep validate import conform gen params report overhead help --help --version" -- "$cur"))
+        return
+    fi
+    if [ "$cmd" = help ]; then
+        [ "$COMP_CWORD" -eq 2 ] && COMPREPLY=($(compgen -W "run tune sweep validate import conform gen params report overhead" -- "$cur"))
         return
     fi
     case "$prev" in
@@ -37,20 +41,31 @@ _ptosim()
             local more=""
             [ "$cmd" = sweep ] && more="--resume -j --jobs --engine --parallel-args -S --sshlogin --point
                 --collect --best"
+            [ "$cmd" = tune ] && more="--max-trials"
             COMPREPLY=($(compgen -W "-o --work-dir -p --platform --enable-chip-swimlane --enable-dep-gen
                 --enable-scope-stats --enable-pmu --dump-args --ring-task-window --ring-heap --ring-dep-pool
                 --aicpu-thread-num --op-execute-timeout-us --stream-sync-timeout-ms --scheduler-timeout-ms
-                --set --quiet --summary-csv --no-host-timing --perfetto --enable-perfetto --help $more" -- "$cur"))
+                --set --seed --repeat --quiet --summary-csv --no-host-timing --perfetto --enable-perfetto -h --help
+                $more" -- "$cur"))
             return
         fi ;;
     import)
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W "--costs --help" -- "$cur"))
+            COMPREPLY=($(compgen -W "--costs -h --help" -- "$cur"))
             return
         fi
         COMPREPLY=($(compgen -d -- "$cur"))
         return ;;
-    conform|report|overhead)
+    conform|report|overhead|validate|params)
+        if [[ "$cur" == -* ]]; then
+            local opts="-h --help"
+            [ "$cmd" = conform ] && opts="$opts -o --work-dir -p --platform"
+            [ "$cmd" = overhead ] && opts="$opts --deps-json"
+            [ "$cmd" = params ] && opts="$opts -p --platform"
+            COMPREPLY=($(compgen -W "$opts" -- "$cur"))
+            return
+        fi
+        [ "$cmd" = validate ] && { COMPREPLY=($(compgen -f -- "$cur")); return; }
         COMPREPLY=($(compgen -d -- "$cur"))
         return ;;
     esac

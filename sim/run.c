@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "../model/chip.h"
+#include "../model/gsrc.h"
 #include "../model/outfile.h"
 #include "../model/report.h"
 #include "../model/runcfg.h"
@@ -161,8 +162,21 @@ static void lay_rings(chip_config *cfg, const uint64_t layer[3][RUNCFG_RINGS])
 /* Everything of a run that comes before a graph: the platform with its
  * overrides, the timeouts and the collectors. Returns EXIT_OK or the exit
  * status to end with. */
-int run_prepare(const cli_run *o, platform *pl, chip_config *cf)
+/* Prints a warning and keeps it for the summary and ptosim_run.json. */
+static void warn_user(run_warnings *w, const char *text)
 {
+    fprintf(stderr, "ptosim: warning: %s\n", text);
+    if (w && w->n < RUN_MAX_WARNINGS) {
+        snprintf(w->text[w->n], sizeof(w->text[w->n]), "%s", text);
+        w->list[w->n] = w->text[w->n];
+        w->n++;
+    }
+}
+
+int run_prepare(const cli_run *o, platform *pl, chip_config *cf, run_warnings *warnings)
+{
+    if (warnings)
+        warnings->n = 0;
     cli_run opt = *o;
     char err[4096];
     platform plat;
@@ -200,9 +214,8 @@ int run_prepare(const cli_run *o, platform *pl, chip_config *cf)
         return EXIT_USAGE;
     }
     if (warn[0])
-        fprintf(
-            stderr, "ptosim: warning: %s\n",
-            warn); /* the timeout chain: flag, then the runtime's environment variable, then the platform */
+        warn_user(warnings, warn);
+    /* the timeout chain: flag, then the runtime's environment variable, then the platform */
     long op_us, stream_ms;
     struct {
         const char *flag, *value, *env, *unit;
@@ -222,17 +235,17 @@ int run_prepare(const cli_run *o, platform *pl, chip_config *cf)
             return EXIT_USAGE;
         }
         if (warn[0])
-            fprintf(stderr, "ptosim: warning: %s\n", warn);
+            warn_user(warnings, warn);
     }
     /* onboard, the three must be ordered, else every override is ignored (model/README.md §14.4) */
     if (plat.has_stars && !runcfg_timeouts_ordered(timeout_ms, op_us, stream_ms)) {
-        fprintf(
-            stderr,
-            "ptosim: warning: timeouts scheduler %ld ms, op-execute %ld us, stream-sync %ld ms break the "
-            "ordering scheduler < op-execute < stream-sync (and stream-sync > scheduler + 1.5 s); ignored, "
-            "using the defaults %ld ms / %ld us / %ld ms\n",
-            timeout_ms, op_us, stream_ms, (long)plat.scheduler_timeout_ms, (long)plat.op_execute_timeout_us,
-            (long)plat.stream_sync_timeout_ms);
+        snprintf(warn, sizeof(warn),
+                 "timeouts scheduler %ld ms, op-execute %ld us, stream-sync %ld ms break the ordering "
+                 "scheduler < op-execute < stream-sync (and stream-sync > scheduler + 1.5 s); ignored, using "
+                 "the defaults %ld ms / %ld us / %ld ms",
+                 timeout_ms, op_us, stream_ms, (long)plat.scheduler_timeout_ms,
+                 (long)plat.op_execute_timeout_us, (long)plat.stream_sync_timeout_ms);
+        warn_user(warnings, warn);
         timeout_ms = (long)plat.scheduler_timeout_ms;
         op_us = (long)plat.op_execute_timeout_us;
         stream_ms = (long)plat.stream_sync_timeout_ms;
@@ -272,11 +285,11 @@ static void rings_of(const chip_config *cfg, uint64_t out[3][4])
     }
 }
 
-/* --repeat: runs 2 .. N of the same graph with seeds seed0 + 1 .. seed0 + N - 1,
+/* --repeat: runs 2 .. N of the graph at path (a pipe's spooled copy) with seeds seed0 + 1 .. seed0 + N - 1,
  * without SimGrid and without files (run 1 is the one whose files are
  * written), and the makespan statistics over every run that ended ok. */
-static int repeat_runs(const cli_run *o, const platform *pl, const chip_config *cf, const chip *first,
-                       report_repeat *rp, char *err, size_t errlen)
+static int repeat_runs(const cli_run *o, const char *path, const platform *pl, const chip_config *cf,
+                       const chip *first, report_repeat *rp, char *err, size_t errlen)
 {
     double *v = malloc((size_t)o->repeat * sizeof(*v));
     if (!v) {
@@ -296,7 +309,7 @@ static int repeat_runs(const cli_run *o, const platform *pl, const chip_config *
         cfg.dep_gen = cfg.scope_stats = false;
         cfg.perfetto_records = 0;
         chip *c = malloc(sizeof(*c));
-        if (!c || chip_init(c, pl, &cfg, o->graph, err, errlen) != 0) {
+        if (!c || chip_init(c, pl, &cfg, path, err, errlen) != 0) {
             free(c);
             free(v);
             return -1;
@@ -314,8 +327,9 @@ static int repeat_runs(const cli_run *o, const platform *pl, const chip_config *
     return 0;
 }
 
-/* Files a run replaces in its work dir: whatever the previous run left under
- * these names goes at the commit, so a folder never mixes two runs. */
+/* Files a run replaces in its work dir: dfx_outputs/ goes whole at the commit
+ * (workdir_commit), whatever is in it; these names go too, so a folder never
+ * mixes two runs (report.html: a page of the previous run). */
 static const char *const MANAGED[] = {
     "dfx_outputs/chip_swimlane_records.json",
     "dfx_outputs/deps.json",
@@ -326,6 +340,7 @@ static const char *const MANAGED[] = {
     "dfx_outputs/name_map_*.json",
     "dfx_outputs/ptosim_trace.json",
     "ptosim_run.json",
+    "report.html",
 };
 
 /* Ends a run whose files must not reach the work dir: its staging folder goes,
@@ -343,8 +358,8 @@ static void drop_outputs(workdir *wd, bool have)
  * folder, moved into place only when every file was written, so the work dir
  * holds one whole run. csv_header: --summary-csv prints its header line.
  * Fills res when given. Returns the exit status. */
-static int simulate(const cli_run *o, const platform *pl, const chip_config *cf, graph *g,
-                    const char *work_dir, bool csv_header, worker_result *res)
+static int simulate(const cli_run *o, const platform *pl, const chip_config *cf, const run_warnings *warn,
+                    graph *g, const char *work_dir, bool csv_header, worker_result *res)
 {
     cli_run opt = *o;
     char graph_path[sizeof(g->path)];
@@ -544,7 +559,7 @@ static int simulate(const cli_run *o, const platform *pl, const chip_config *cf,
     if (write_failed && exit_code == EXIT_OK)
         exit_code = EXIT_INTERNAL;
     report_repeat rep;
-    if (opt.repeat && repeat_runs(&opt, &plat, &cfg, c, &rep, err, sizeof(err)) != 0) {
+    if (opt.repeat && repeat_runs(&opt, o->graph, &plat, &cfg, c, &rep, err, sizeof(err)) != 0) {
         fprintf(stderr, "ptosim: --repeat: %s\n", err);
         chip_free(c);
         free(c);
@@ -565,7 +580,9 @@ static int simulate(const cli_run *o, const platform *pl, const chip_config *cf,
                       .dump_written_at_end = sc.dump.bytes_at_device_end,
                       .dump_written = sc.dump.bytes_written,
                       .dump_reconciled = sc.dump.reconciled_threads,
-                      .repeat = opt.repeat ? &rep : NULL};
+                      .repeat = opt.repeat ? &rep : NULL,
+                      .warnings = warn ? warn->list : NULL,
+                      .nwarnings = warn ? warn->n : 0};
     if (out && !write_failed) {
         snprintf(path, sizeof(path), "%s/ptosim_run.json", out);
         if (report_write_run(c, &ri, path, err, sizeof(err)) != 0) {
@@ -654,8 +671,8 @@ static int read_header(const char *path, graph *g)
  * SimGrid engine, which a process can start only once); its accesses to
  * resident tensors and its result come back through log. Returns 0, or -1
  * when the child died without a result. */
-static int run_program(const cli_run *opt, const platform *plat, const chip_config *base, worker *w, int p,
-                       const char *work_dir)
+static int run_program(const cli_run *opt, const platform *plat, const chip_config *base,
+                       const run_warnings *warn, worker *w, int p, const char *work_dir)
 {
     worker_program *pr = &w->prog[p];
     FILE *log = tmpfile();
@@ -691,12 +708,12 @@ static int run_program(const cli_run *opt, const platform *plat, const chip_conf
         if (work_dir)
             snprintf(dir, sizeof(dir), "%s/%s", work_dir, pr->dir);
         if (!opt->quiet && !opt->summary_csv)
-            printf("== program %d of %d: %s (%s)\n", p + 1, w->nprograms, pr->name, pr->path);
+            printf("== program %d of %d: %s (%s)\n", p + 1, w->nprograms, pr->name, pr->path); /* shown name */
         worker_result res = {.exit_code = EXIT_INTERNAL};
         graph g;
-        int code = read_header(pr->path, &g) != 0
+        int code = read_header(opt->graphs[p], &g) != 0 /* pr->path is the name to show */
                        ? EXIT_GRAPH
-                       : simulate(opt, &pl, &cfg, &g, work_dir ? dir : NULL, p == 0, &res);
+                       : simulate(opt, &pl, &cfg, warn, &g, work_dir ? dir : NULL, p == 0, &res);
         if ((fflush(stdout) != 0 || ferror(stdout)) && code != EXIT_INTERNAL) { /* _exit flushes nothing */
             fprintf(stderr, "ptosim: cannot write standard output: %s\n", strerror(errno));
             code = code == EXIT_OK ? EXIT_INTERNAL : code;
@@ -723,8 +740,10 @@ static int run_program(const cli_run *opt, const platform *plat, const chip_conf
     return rc;
 }
 
-/* Several graphs: successive programs on one worker (model/README.md §15). */
-static int run_worker(const cli_run *opt, const platform *plat, const chip_config *cfg)
+/* Several graphs: successive programs on one worker (model/README.md §15). Each graph is read twice
+ * (checked, then run): one that can be read only once is a spooled copy by then. */
+static int run_worker(const cli_run *opt, const platform *plat, const chip_config *cfg,
+                      const run_warnings *warn)
 {
     worker *w = calloc(1, sizeof(*w));
     if (!w) {
@@ -736,15 +755,6 @@ static int run_worker(const cli_run *opt, const platform *plat, const chip_confi
     char err[GRAPH_ERR_MAX + 256];
     /* every graph is checked before the first program runs: no half-written worker */
     for (int p = 0; p < opt->ngraphs && code == EXIT_OK; p++) {
-        struct stat st;
-        if (stat(opt->graphs[p], &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
-            fprintf(stderr,
-                    "ptosim: %s: several programs read each graph twice (checked, then run): give a regular "
-                    "file, not a FIFO or a device\n",
-                    opt->graphs[p]);
-            code = EXIT_USAGE;
-            break;
-        }
         graph hdr;
         if (read_header(opt->graphs[p], &hdr) != 0) {
             code = EXIT_GRAPH;
@@ -794,7 +804,7 @@ static int run_worker(const cli_run *opt, const platform *plat, const chip_confi
     }
     for (int p = 0; p < w->nprograms && code == EXIT_OK; p++) {
         worker_timeline(w, &costs); /* places program p after the ones that ran */
-        if (run_program(opt, plat, cfg, w, p, opt->work_dir) != 0)
+        if (run_program(opt, plat, cfg, warn, w, p, opt->work_dir) != 0)
             code = EXIT_INTERNAL;
         else if (w->prog[p].result.exit_code != EXIT_OK)
             code = w->prog[p].result.exit_code; /* a failed or interrupted run ends the session */
@@ -840,15 +850,29 @@ int run_main_from(int argc, char **argv, const gcomp *gc)
     }
     platform plat;
     chip_config cfg;
-    int code = run_prepare(&opt, &plat, &cfg);
+    run_warnings warn;
+    int code = run_prepare(&opt, &plat, &cfg, &warn);
     if (code != EXIT_OK)
         return code;
+    /* a pipe read more than once (each program is checked before any runs; --repeat reruns the graph)
+     * is copied to a temporary file first, named after the pipe in every message */
+    char spooled[CLI_MAX_GRAPHS][64];
+    for (int p = 0; p < opt.ngraphs && (opt.ngraphs > 1 || opt.repeat); p++)
+        if (gsrc_read_once(opt.graphs[p])) {
+            int src = gsrc_spool_temp(opt.graphs[p], spooled[p], sizeof(spooled[p]), err, sizeof(err));
+            if (src != 0) {
+                fprintf(stderr, "ptosim: %s\n", err);
+                return src > 0 ? EXIT_GRAPH : EXIT_INTERNAL;
+            }
+            opt.graphs[p] = spooled[p];
+        }
+    opt.graph = opt.graphs[0];
     if (opt.ngraphs > 1)
-        return run_worker(&opt, &plat, &cfg);
+        return run_worker(&opt, &plat, &cfg, &warn);
     graph hdr;
     if (read_header(opt.graph, &hdr) != 0)
         return EXIT_GRAPH;
     run_apply_rings(&cfg, &hdr, &opt);
     cfg.compiled = gc;
-    return simulate(&opt, &plat, &cfg, &hdr, opt.work_dir, true, NULL);
+    return simulate(&opt, &plat, &cfg, &warn, &hdr, opt.work_dir, true, NULL);
 }

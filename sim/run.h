@@ -7,10 +7,22 @@
 #include "../model/chip.h"
 #include "cli.h"
 
+#define RUN_MAX_WARNINGS 8
+
+/* Warnings that replaced something the user asked for (an unreadable
+ * environment variable, timeouts out of order): printed when they arise, and
+ * again in the summary and ptosim_run.json ("warnings"), so none is missed. */
+typedef struct run_warnings {
+    char text[RUN_MAX_WARNINGS][640]; /* each without the "ptosim: warning: " prefix */
+    const char *list[RUN_MAX_WARNINGS]; /* text[i], for report_info */
+    int n;
+} run_warnings;
+
 /* Everything of a run that comes before a graph: the platform with its
- * overrides, the timeouts and the collectors. Returns EXIT_OK or the exit
- * status to end with (the message is printed). */
-int run_prepare(const cli_run *opt, platform *plat, chip_config *cfg);
+ * overrides, the timeouts and the collectors. Fills warn (which may be NULL)
+ * with the warnings it printed. Returns EXIT_OK or the exit status to end
+ * with (the message is printed). */
+int run_prepare(const cli_run *opt, platform *plat, chip_config *cfg, run_warnings *warn);
 
 /* Ring sizes of one program, lowest first: what run_prepare put in cfg (the
  * platform default, then the PTO2_RING_* variables), the graph header's

@@ -22,6 +22,7 @@
 
 #include "../model/csv.h"
 #include "../model/gcomp.h"
+#include "../model/gsrc.h"
 #include "../model/outfile.h"
 #include "../model/platform.h"
 #include "../model/report.h"
@@ -37,6 +38,7 @@
 #define SWEEP_STDERR_SHOWN 4000        /* bytes of a failed point's stderr echoed to ours */
 #define SLURM_MAX_ARRAY 1001           /* Slurm's default MaxArraySize (slurm.conf) */
 #define COMPILED_NAME "graph.compiled" /* DIR's compiled graph, which every point maps (gcomp.h) */
+#define SPOOL_NAME "graph.jsonl"       /* DIR's copy of a GRAPH read from a pipe, which every point reads */
 /* appended to errors in the options passed through: a list there is a likely slip */
 #define LISTS_HINT                                                                                           \
     "; only --ring-task-window, --ring-heap, --ring-dep-pool and --aicpu-thread-num take lists, every "      \
@@ -136,7 +138,11 @@ void sweep_usage(void)
          "example:\n"
          "  ptosim sweep traces/default.jsonl --ring-task-window 16,64,256 --ring-heap 1048576,268435456 \\\n"
          "      -j 2 -o out/sweep\n"
-         "  ptosim sweep --best out/sweep");
+         "  ptosim sweep --best out/sweep\n"
+         "\n"
+         "exit status: 0 every point has its row (whatever the rows say); 1 a point has none, or I/O;\n"
+         "2 bad command line (a knob value, run option, platform or --set any run would refuse), no\n"
+         "GNU parallel, or a --resume DIR of another sweep; 3 a malformed graph (no point runs)");
 }
 
 /* ---- small helpers ---- */
@@ -378,14 +384,12 @@ static int parse(int argc, char **argv, sweep *s)
         return EXIT_INTERNAL;
     }
     for (int i = 0; i < argc; i++)
-        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+        if (cli_is_help(argv[i])) {
             sweep_usage();
             return 1;
         }
-    if (argc == 0 || argv[0][0] == '-') {
-        fputs("ptosim sweep: missing GRAPH (usage: ptosim sweep GRAPH [KNOB LIST ...] [run options] -o DIR; "
-              "ptosim sweep --help)\n",
-              stderr);
+    if (argc == 0 || (argv[0][0] == '-' && strcmp(argv[0], GSRC_STDIN) != 0)) {
+        fputs("ptosim sweep: missing GRAPH\n", stderr);
         return EXIT_USAGE;
     }
     s->graph = argv[0];
@@ -411,7 +415,7 @@ static int parse(int argc, char **argv, sweep *s)
                 fputs("ptosim sweep: out of memory\n", stderr);
                 return EXIT_INTERNAL;
             }
-        } else if (strcmp(a, "-o") == 0 || cli_opt_is(a, "--work-dir", &v) || cli_opt_is(a, "--resume", &v)) {
+        } else if (cli_short_is(a, "-o", &v) || cli_opt_is(a, "--work-dir", &v) || cli_opt_is(a, "--resume", &v)) {
             bool resume = cli_opt_is(a, "--resume", &v);
             if (s->dir) {
                 fputs("ptosim sweep: give the sweep's folder once: -o DIR, or --resume DIR to go on with the "
@@ -423,10 +427,7 @@ static int parse(int argc, char **argv, sweep *s)
             if (take(argc, argv, &i, resume ? "--resume" : "--work-dir", v, &s->dir) != 0)
                 return EXIT_USAGE;
             s->resume = resume;
-        } else if (strcmp(a, "-j") == 0 || cli_opt_is(a, "--jobs", &v) ||
-                   (strncmp(a, "-j", 2) == 0 && a[2])) {
-            if (strncmp(a, "-j", 2) == 0 && a[2])
-                v = a + 2;
+        } else if (cli_short_is(a, "-j", &v) || cli_opt_is(a, "--jobs", &v)) {
             if (take(argc, argv, &i, "-j", v, &text) != 0)
                 return EXIT_USAGE;
             if (parse_long(text, 1, SWEEP_MAX_JOBS, &s->jobs) != 0) {
@@ -451,7 +452,7 @@ static int parse(int argc, char **argv, sweep *s)
         } else if (cli_opt_is(a, "--parallel-args", &v)) {
             if (take(argc, argv, &i, "--parallel-args", v, &s->parallel_args) != 0)
                 return EXIT_USAGE;
-        } else if (strcmp(a, "-S") == 0 || cli_opt_is(a, "--sshlogin", &v)) {
+        } else if (cli_short_is(a, "-S", &v) || cli_opt_is(a, "--sshlogin", &v)) {
             if (take(argc, argv, &i, "--sshlogin", v, &s->hosts[s->nhosts]) != 0)
                 return EXIT_USAGE;
             s->nhosts++;
@@ -518,19 +519,22 @@ static int check(sweep *s)
                 return EXIT_USAGE;
             }
         }
-    FILE *g = fopen(s->graph, "r");
-    if (!g) {
+    /* a pipe is copied into DIR below, once the folder is there */
+    bool spool = gsrc_read_once(s->graph);
+    FILE *g = spool ? NULL : fopen(s->graph, "r");
+    if (!spool && !g) {
         fprintf(stderr, "ptosim sweep: %s: cannot read the graph: %s\n", s->graph, strerror(errno));
         return EXIT_USAGE;
     }
-    fclose(g);
+    if (g)
+        fclose(g);
     ssize_t n = readlink("/proc/self/exe", s->exe, sizeof(s->exe) - 1);
     if (n <= 0) {
         fprintf(stderr, "ptosim sweep: cannot find this program (/proc/self/exe): %s\n", strerror(errno));
         return EXIT_INTERNAL;
     }
     s->exe[n] = '\0';
-    if (!realpath(s->graph, s->graph_abs) || !getcwd(s->cwd, sizeof(s->cwd))) {
+    if ((!spool && !realpath(s->graph, s->graph_abs)) || !getcwd(s->cwd, sizeof(s->cwd))) {
         fprintf(stderr, "ptosim sweep: %s: %s\n", s->graph, strerror(errno));
         return EXIT_INTERNAL;
     }
@@ -606,6 +610,21 @@ static int check(sweep *s)
     if (!realpath(s->dir, s->dir_abs)) {
         fprintf(stderr, "ptosim sweep: %s: %s\n", s->dir, strerror(errno));
         return EXIT_INTERNAL;
+    }
+    if (spool) {
+        /* every point reads the graph (on other machines, with Slurm or parallel): DIR/graph.jsonl is the
+         * copy they all read, checked when it is compiled below before any point runs */
+        if ((size_t)snprintf(s->graph_abs, sizeof(s->graph_abs), "%s/" SPOOL_NAME, s->dir_abs) >=
+            sizeof(s->graph_abs)) {
+            fprintf(stderr, "ptosim sweep: %s/" SPOOL_NAME ": path too long\n", s->dir);
+            return EXIT_USAGE;
+        }
+        int src = gsrc_spool(s->graph, s->graph_abs, err, sizeof(err));
+        if (src != 0) {
+            fprintf(stderr, "ptosim sweep: %s\n", err);
+            return src > 0 ? EXIT_GRAPH : EXIT_INTERNAL;
+        }
+        s->graph = s->graph_abs;
     }
     return 0;
 }
@@ -1777,15 +1796,14 @@ out:
 int sweep_main(int argc, char **argv)
 {
     if (argc == 0) {
-        fputs("usage: ptosim sweep GRAPH [KNOB LIST ...] [run options] -o DIR (ptosim sweep --help)\n",
-              stderr);
+        fputs("ptosim sweep: missing GRAPH\n", stderr);
         return EXIT_USAGE;
     }
     const char *v;
     if (cli_opt_is(argv[0], "--collect", &v)) {
         const char *dir = v ? v : argc > 1 ? argv[1] : NULL;
         if (!dir || argc != (v ? 1 : 2)) {
-            fputs("usage: ptosim sweep --collect DIR\n", stderr);
+            fputs("ptosim sweep: --collect takes one DIR and nothing else\n", stderr);
             return EXIT_USAGE;
         }
         return collect(dir, NULL, 0);
@@ -1793,7 +1811,7 @@ int sweep_main(int argc, char **argv)
     if (cli_opt_is(argv[0], "--best", &v)) {
         const char *dir = v ? v : argc > 1 ? argv[1] : NULL;
         if (!dir || argc != (v ? 1 : 2)) {
-            fputs("usage: ptosim sweep --best DIR\n", stderr);
+            fputs("ptosim sweep: --best takes one DIR and nothing else\n", stderr);
             return EXIT_USAGE;
         }
         return best(dir);

@@ -5,9 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "../model/chip.h"
+#include "../model/gsrc.h"
 #include "../model/lint.h"
 #include "../model/report.h"
 #include "../model/rterr.h"
@@ -401,7 +401,15 @@ static void usage(FILE *f)
           "\n"
           "  --max-trials N   simulations the search may spend (default 24)\n"
           "  --seed N         variation on (ptosim run --help); --repeat N: every trial is N seeds, and a\n"
-          "                   change is kept only when its gain is beyond the seeds' noise\n",
+          "                   change is kept only when its gain is beyond the seeds' noise\n"
+          "  -h, --help       this text\n"
+          "\n"
+          "GRAPH may be - (standard input) or a pipe: tune copies it to a temporary file first. Tune\n"
+          "writes no files, so it takes none of run's output options (-o, --enable-*, --dump-args,\n"
+          "--perfetto).\n"
+          "\n"
+          "exit status: 0 recommended; 1 the simulator failed; 2 bad command line or platform; 3 a\n"
+          "malformed graph\n",
           f);
 }
 
@@ -411,18 +419,20 @@ int tune_main(int argc, char **argv)
     char *rest[256];
     int nrest = 0;
     for (int i = 0; i < argc; i++) {
-        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+        const char *v;
+        if (cli_is_help(argv[i])) {
             usage(stdout);
             return EXIT_OK;
         }
-        if (strcmp(argv[i], "--max-trials") == 0) {
+        if (cli_opt_is(argv[i], "--max-trials", &v)) {
             int64_t n;
-            if (i + 1 >= argc || strint_parse(argv[i + 1], 0, 10000, &n) != STRINT_OK) {
+            if (!v && i + 1 < argc)
+                v = argv[++i];
+            if (!v || strint_parse(v, 0, 10000, &n) != STRINT_OK) {
                 fprintf(stderr, "ptosim tune: --max-trials needs an integer in [0, 10000]\n");
                 return EXIT_USAGE;
             }
             max_trials = (long)n;
-            i++;
             continue;
         }
         if (nrest < 255)
@@ -430,7 +440,7 @@ int tune_main(int argc, char **argv)
     }
     cli_run opt;
     char err[4096];
-    int rc = cli_parse_run(nrest, rest, &opt, err, sizeof(err));
+    int rc = cli_parse_run_args(nrest, rest, &opt, err, sizeof(err)); /* tune refuses outputs below */
     if (rc == 1)
         return EXIT_OK;
     if (rc != 0) {
@@ -439,23 +449,26 @@ int tune_main(int argc, char **argv)
     }
     if (opt.ngraphs != 1 || opt.work_dir || opt.swimlane_level || opt.dep_gen || opt.scope_stats ||
         opt.dump_level || opt.pmu_given || opt.perfetto) {
-        fprintf(stderr, "ptosim tune: takes one GRAPH and no output options (it writes no files; run ptosim "
-                        "run with the recommended flags for those)\n");
-        return EXIT_USAGE;
-    }
-    struct stat st;
-    if (stat(opt.graph, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
-        fprintf(stderr,
-                "ptosim tune: %s: tune reads the graph once per trial: give a regular file, not a FIFO or a "
-                "device\n",
-                opt.graph);
+        fprintf(stderr, "ptosim tune: takes one GRAPH and no output options (-o, --enable-*, --dump-args, "
+                        "--perfetto: tune writes no files; run ptosim run with the recommended flags for "
+                        "those)\n");
         return EXIT_USAGE;
     }
     platform plat;
     chip_config cfg;
-    int code = run_prepare(&opt, &plat, &cfg);
+    int code = run_prepare(&opt, &plat, &cfg, NULL); /* tune's report has no summary to repeat them in */
     if (code != EXIT_OK)
         return code;
+    /* tune reads the graph once per trial: a pipe is copied to a temporary file first */
+    char spooled[64];
+    if (gsrc_read_once(opt.graph)) {
+        int src = gsrc_spool_temp(opt.graph, spooled, sizeof(spooled), err, sizeof(err));
+        if (src != 0) {
+            fprintf(stderr, "ptosim: %s\n", err);
+            return src > 0 ? EXIT_GRAPH : EXIT_INTERNAL;
+        }
+        opt.graph = opt.graphs[0] = spooled;
+    }
     graph g;
     lint_report lr;
     if (lint_graph(opt.graph, &g, &lr, err, sizeof(err)) != 0) {

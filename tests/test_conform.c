@@ -565,7 +565,7 @@ START_TEST(command_line_errors)
     tu_run_free(&r);
     r = tu_run(noval);
     ck_assert_int_eq(r.status, 2);
-    ck_assert_str_eq(r.err, "ptosim conform: -o: missing value\n");
+    ck_assert_str_eq(r.err, "ptosim conform: -o: missing value\n" TU_USAGE_CONFORM);
     tu_run_free(&r);
     const char *help[] = {"conform", "--help", NULL};
     r = tu_run(help);
@@ -614,7 +614,7 @@ START_TEST(capture_errors_exit_3_or_2)
     snprintf(
         want, sizeof(want),
         "ptosim conform: %s/chip_swimlane_records.json: metadata.num_cores 3 names no platform (24 a2a3sim, "
-        "72 a2a3): give one with -p\n",
+        "72 a2a3): give one with -p\n" TU_USAGE_CONFORM,
         args[1]);
     ck_assert_str_eq(r.err, want);
     tu_run_free(&r);

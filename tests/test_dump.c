@@ -186,7 +186,7 @@ START_TEST(dump_level_errors_are_clear)
     ck_assert_int_eq(r.status, 2);
     ck_assert_str_eq(r.err,
                      "ptosim: --dump-args: enable_dump_args must be a level in [0, 3] (0=off, 1=tagged args, "
-                     "2=every arg, 3=every arg's metadata with tagged payload), got 4\n");
+                     "2=every arg, 3=every arg's metadata with tagged payload), got 4\n" TU_USAGE_RUN);
     tu_run_free(&r);
     const char *noprefix[] = {"run", TRACE("chain3.jsonl"), "--dump-args", NULL};
     r = tu_run(noprefix);

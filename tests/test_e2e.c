@@ -382,6 +382,7 @@ START_TEST(run_report_and_name_map_describe_the_run)
                                        "args_dump",
                                        "scheduler",
                                        "overhead",
+                                       "warnings",
                                        "outputs",
                                        "simulator",
                                        NULL};
@@ -965,7 +966,7 @@ START_TEST(pmu_environment_and_bad_values_warn_and_fall_back)
     const char *bad[] = {"run", TRACE("chain3.jsonl"), "-o", tu_tmpdir(), "--enable-pmu=pipe", NULL};
     r = tu_run(bad);
     ck_assert_int_eq(r.status, 2);
-    ck_assert_str_eq(r.err, "ptosim: --enable-pmu: 'pipe' is not an integer event type\n");
+    ck_assert_str_eq(r.err, "ptosim: --enable-pmu: 'pipe' is not an integer event type\n" TU_USAGE_RUN);
     tu_run_free(&r);
 }
 END_TEST

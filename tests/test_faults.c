@@ -219,27 +219,7 @@ START_TEST(a_graph_given_as_a_fifo_is_read_once)
         ck_assert_ptr_nonnull(strstr(r.out, cmd ? ": ok\n" : "tasks 2/2 completed"));
         tu_run_free(&r);
     }
-    /* several programs and tune read a graph more than once: a FIFO is refused at once */
-    const char *worker[] = {"run", fifo, fifo, NULL};
-    run_out r = tu_run(worker);
-    ck_assert_int_eq(r.status, 2);
-    char want[700];
-    snprintf(
-        want, sizeof(want),
-        "ptosim: %s: several programs read each graph twice (checked, then run): give a regular file, not a "
-        "FIFO or a device\n",
-        fifo);
-    ck_assert_str_eq(r.err, want);
-    tu_run_free(&r);
-    const char *tune[] = {"tune", fifo, NULL};
-    r = tu_run(tune);
-    ck_assert_int_eq(r.status, 2);
-    snprintf(
-        want, sizeof(want),
-        "ptosim tune: %s: tune reads the graph once per trial: give a regular file, not a FIFO or a device\n",
-        fifo);
-    ck_assert_str_eq(r.err, want);
-    tu_run_free(&r);
+    /* several programs, --repeat and tune read a FIFO once, into a copy: test_cli.c */
 }
 END_TEST
 

@@ -567,7 +567,7 @@ START_TEST(overhead_command_reports_and_rejects_bad_input)
     tu_run_free(&o);
     o = overhead_cmd(NULL, NULL, NULL);
     ck_assert_int_eq(o.status, 2);
-    ck_assert(tu_starts(o.err, "usage: ptosim overhead"));
+    ck_assert_str_eq(o.err, "ptosim overhead: missing DIR or SWIMLANE.json\n" TU_USAGE_OVERHEAD);
     tu_run_free(&o);
     const char *dir = tu_tmpdir();
     o = overhead_cmd(dir, NULL, NULL);
@@ -577,7 +577,7 @@ START_TEST(overhead_command_reports_and_rejects_bad_input)
     tu_run_free(&o);
     o = overhead_cmd(PTOSIM_SRCDIR "/tests/real/vector", "--deps-json", NULL);
     ck_assert_int_eq(o.status, 2);
-    ck_assert_str_eq(o.err, "ptosim overhead: --deps-json needs a file\n");
+    ck_assert_str_eq(o.err, "ptosim overhead: --deps-json needs a file\n" TU_USAGE_OVERHEAD);
     tu_run_free(&o);
     o = overhead_cmd(PTOSIM_SRCDIR "/tests/real/vector", "--deps-json", "/nonexistent/deps.json");
     ck_assert_int_eq(o.status, 2);

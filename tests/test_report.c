@@ -1030,7 +1030,8 @@ START_TEST(report_command_errors_and_help)
     ck_assert_int_eq(r.status, 2);
     char want[4400];
     snprintf(want, sizeof(want),
-             "ptosim report: %s: no ptosim_run.json or sweep.csv (run ptosim run -o %s first)\n", dir, dir);
+             "ptosim report: %s: no ptosim_run.json or sweep.csv (run ptosim run -o %s first)\n" TU_USAGE_REPORT, dir,
+             dir);
     ck_assert_str_eq(r.err, want);
     tu_run_free(&r);
     /* not there, not a directory */
@@ -1039,15 +1040,15 @@ START_TEST(report_command_errors_and_help)
     const char *a2[] = {"report", missing, NULL};
     r = tu_run(a2);
     ck_assert_int_eq(r.status, 2);
-    snprintf(want, sizeof(want), "ptosim report: %s: cannot open directory: No such file or directory\n",
-             missing);
+    snprintf(want, sizeof(want),
+             "ptosim report: %s: cannot open directory: No such file or directory\n" TU_USAGE_REPORT, missing);
     ck_assert_str_eq(r.err, want);
     tu_run_free(&r);
     char *file = tu_write(dir, "plain", "x");
     const char *a3[] = {"report", file, NULL};
     r = tu_run(a3);
     ck_assert_int_eq(r.status, 2);
-    snprintf(want, sizeof(want), "ptosim report: %s: not a directory\n", file);
+    snprintf(want, sizeof(want), "ptosim report: %s: not a directory\n" TU_USAGE_REPORT, file);
     ck_assert_str_eq(r.err, want);
     tu_run_free(&r);
     free(file);

@@ -111,7 +111,9 @@ static void expect_error(const char *const *args, int status, const char *err)
 {
     run_out r = tu_run(args);
     ck_assert_msg(r.status == status, "status %d, want %d: %s", r.status, status, r.err);
-    ck_assert_str_eq(r.err, err);
+    char want[16384];
+    snprintf(want, sizeof(want), "%s%s", err, status == 2 ? TU_USAGE_SWEEP : ""); /* a usage error's line */
+    ck_assert_str_eq(r.err, want);
     tu_run_free(&r);
 }
 
@@ -758,7 +760,7 @@ START_TEST(collect_names_the_points_without_a_row)
         dir, dir);
     expect_error(none, 2, want);
     const char *bare[] = {"sweep", "--collect", NULL};
-    expect_error(bare, 2, "usage: ptosim sweep --collect DIR\n");
+    expect_error(bare, 2, "ptosim sweep: --collect takes one DIR and nothing else\n");
     free(out);
 }
 END_TEST
@@ -917,15 +919,11 @@ START_TEST(every_command_line_error_is_named_before_any_point_runs)
     const char *best[] = {"sweep", g, "--best", out, NULL};
     expect_error(best, 2, "ptosim sweep: --best DIR takes no other argument (ptosim sweep --best DIR)\n");
     const char *bestbare[] = {"sweep", "--best", NULL};
-    expect_error(bestbare, 2, "usage: ptosim sweep --best DIR\n");
+    expect_error(bestbare, 2, "ptosim sweep: --best takes one DIR and nothing else\n");
     const char *nograph[] = {"sweep", "--ring-heap", "1024", "-o", out, NULL};
-    expect_error(
-        nograph, 2,
-        "ptosim sweep: missing GRAPH (usage: ptosim sweep GRAPH [KNOB LIST ...] [run options] -o DIR; "
-        "ptosim sweep --help)\n");
+    expect_error(nograph, 2, "ptosim sweep: missing GRAPH\n");
     const char *bare[] = {"sweep", NULL};
-    expect_error(bare, 2,
-                 "usage: ptosim sweep GRAPH [KNOB LIST ...] [run options] -o DIR (ptosim sweep --help)\n");
+    expect_error(bare, 2, "ptosim sweep: missing GRAPH\n");
     const char *missing[] = {"sweep", "/nonexistent.jsonl", "-o", out, NULL};
     expect_error(missing, 2,
                  "ptosim sweep: /nonexistent.jsonl: cannot read the graph: No such file or directory\n");

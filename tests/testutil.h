@@ -54,6 +54,17 @@ int tu_exists(const char *path);
 #define TU_SCHED_FAILED(n)                                                                                   \
     "PTO2 runtime failed: orch_error_code=0 sched_error_code=" #n " runtime_status=-" #n "\n"
 
+/* The usage line a command's usage error (status 2) ends with (main.c's table). */
+#define TU_USAGE_RUN "usage: ptosim run GRAPH [GRAPH...] [options] (ptosim run --help)\n"
+#define TU_USAGE_TUNE "usage: ptosim tune GRAPH [--max-trials N] [run options] (ptosim tune --help)\n"
+#define TU_USAGE_SWEEP                                                                                       \
+    "usage: ptosim sweep GRAPH [KNOB LIST ...] [run options] -o DIR | --resume DIR | --collect DIR | --best "  \
+    "DIR (ptosim sweep --help)\n"
+#define TU_USAGE_CONFORM "usage: ptosim conform CAPTURE_DIR [-o WORKDIR] [-p PLATFORM] (ptosim conform --help)\n"
+#define TU_USAGE_REPORT "usage: ptosim report DIR (ptosim report --help)\n"
+#define TU_USAGE_OVERHEAD                                                                                    \
+    "usage: ptosim overhead DIR|SWIMLANE.json [--deps-json DEPS.json] (ptosim overhead --help)\n"
+
 /* Does s start with prefix? */
 bool tu_starts(const char *s, const char *prefix);
 
@@ -104,5 +115,6 @@ Suite *suite_sweep(void);
 Suite *suite_report(void);
 Suite *suite_errors(void);
 Suite *suite_faults(void);
+Suite *suite_cli(void);
 
 #endif

@@ -1,0 +1,460 @@
+/* test_cli.c - the command line as a user meets it: graphs from pipes, gzip and BOMs, one help and usage
+ * convention for every command, warnings that reach the summary, a reused output folder. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+
+#define CHAIN3 TRACE("chain3.jsonl")
+#define CHAIN3_MAKESPAN "makespan 35.084 us" /* worked by hand in test_chip.c */
+
+/* Runs a command line in a shell (bash: process substitution) with ptosim as $P. */
+static run_out sh(const char *cmd)
+{
+    char line[16384];
+    snprintf(line, sizeof(line), "P='%s'; %s", PTOSIM_BIN, cmd);
+    const char *args[] = {"/bin/bash", "-c", line, NULL};
+    return tu_run_prog(args);
+}
+
+/* sh with printf-style formatting. */
+static run_out shf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static run_out shf(const char *fmt, ...)
+{
+    char cmd[12000];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(cmd, sizeof(cmd), fmt, ap);
+    va_end(ap);
+    return sh(cmd);
+}
+
+/* Asserts a run ended 0 with chain3's makespan in its summary. */
+static void assert_chain3(run_out *r)
+{
+    ck_assert_msg(r->status == 0, "status %d: %s", r->status, r->err);
+    ck_assert_msg(strstr(r->out, CHAIN3_MAKESPAN) != NULL, "%s", r->out);
+    tu_run_free(r);
+}
+
+/* chain3 with a third line that names a field no op has: its path (malloc'd). */
+static char *bad_graph(const char *dir)
+{
+    char *g = tu_read(CHAIN3);
+    char *nl = strchr(strchr(g, '\n') + 1, '\n');
+    nl[1] = '\0'; /* header and task a */
+    char text[8192];
+    snprintf(text, sizeof(text), "%s{\"op\": \"submit\", \"func_id\": 77}\n", g);
+    free(g);
+    return tu_write(dir, "bad.jsonl", text);
+}
+
+START_TEST(run_reads_a_graph_from_a_pipe_stdin_and_process_substitution)
+{
+    /* the same graph the same way as the file: "-", /dev/stdin, <(...) */
+    run_out r = shf("cat %s | $P run -", CHAIN3);
+    assert_chain3(&r);
+    r = shf("cat %s | $P run /dev/stdin", CHAIN3);
+    assert_chain3(&r);
+    r = shf("$P run <(cat %s)", CHAIN3);
+    assert_chain3(&r);
+    r = shf("$P run - < %s", CHAIN3); /* stdin a regular file */
+    assert_chain3(&r);
+    /* ptosim's own generator into ptosim: gen's chain of 5 as a file and as a pipe */
+    const char *dir = tu_tmpdir();
+    r = shf("$P gen chain --n 5 > %s/c5.jsonl && $P run %s/c5.jsonl --summary-csv > %s/file.csv && "
+            "$P gen chain --n 5 | $P run - --summary-csv > %s/pipe.csv && cmp %s/file.csv %s/pipe.csv",
+            dir, dir, dir, dir, dir, dir);
+    ck_assert_msg(r.status == 0, "%s%s", r.out, r.err);
+    tu_run_free(&r);
+    /* validate names standard input as messages do */
+    r = shf("cat %s | $P validate -", CHAIN3);
+    ck_assert_int_eq(r.status, 0);
+    ck_assert_str_eq(r.out, "<stdin>: ok\n");
+    tu_run_free(&r);
+}
+END_TEST
+
+START_TEST(a_piped_graph_that_is_malformed_leaves_no_outputs)
+{
+    const char *dir = tu_tmpdir();
+    char *bad = bad_graph(dir);
+    run_out r = shf("cat %s | $P run - -o %s/out --enable-chip-swimlane", bad, dir);
+    free(bad);
+    ck_assert_int_eq(r.status, 3);
+    ck_assert_str_eq(r.err, "ptosim: <stdin>:3: func_id: unknown field\n");
+    ck_assert_str_eq(r.out, "");
+    char path[4200];
+    snprintf(path, sizeof(path), "%s/out", dir);
+    ck_assert_msg(!tu_exists(path), "a failed run made %s", path);
+    tu_run_free(&r);
+    /* a closed standard input */
+    r = sh("$P run - <&-");
+    ck_assert_int_eq(r.status, 3);
+    ck_assert_str_eq(r.err, "ptosim: <stdin>: cannot open graph file: Bad file descriptor\n");
+    tu_run_free(&r);
+}
+END_TEST
+
+START_TEST(gzip_graphs_and_a_byte_order_mark_are_read)
+{
+    const char *dir = tu_tmpdir();
+    run_out r = shf("cd %s && gzip -c %s > c.jsonl.gz && printf '\\357\\273\\277' > bom.jsonl && "
+                    "cat %s >> bom.jsonl && gzip -c bom.jsonl > bom.gz",
+                    dir, CHAIN3, CHAIN3);
+    ck_assert_int_eq(r.status, 0);
+    tu_run_free(&r);
+    /* gzip by its magic bytes, whatever the name; from a file and from a pipe */
+    r = shf("$P run %s/c.jsonl.gz", dir);
+    assert_chain3(&r);
+    r = shf("cat %s/c.jsonl.gz | $P run -", dir);
+    assert_chain3(&r);
+    r = shf("$P run %s/bom.jsonl", dir);
+    assert_chain3(&r);
+    r = shf("cat %s/bom.jsonl | $P run -", dir);
+    assert_chain3(&r);
+    r = shf("$P run %s/bom.gz", dir);
+    assert_chain3(&r);
+    /* the BOM is gone before line 1 is parsed: a message's line numbers are the file's */
+    r = shf("printf '\\357\\273\\277{}\\n' | $P validate -");
+    ck_assert_int_eq(r.status, 3);
+    ck_assert_msg(tu_starts(r.err, "ptosim: <stdin>:1: ptosim_graph: "), "%s", r.err);
+    tu_run_free(&r);
+}
+END_TEST
+
+START_TEST(damaged_gzip_is_a_graph_error)
+{
+    const char *dir = tu_tmpdir();
+    /* cut inside the deflate stream; then the same header with zeros for data */
+    run_out r = shf("cd %s && $P gen chain --n 200 | gzip -c > c.gz && head -c 100 c.gz > cut.gz && "
+                    "(head -c 20 c.gz; head -c 4000 /dev/zero) > zero.gz",
+                    dir);
+    ck_assert_int_eq(r.status, 0);
+    tu_run_free(&r);
+    r = shf("$P validate %s/cut.gz", dir);
+    ck_assert_int_eq(r.status, 3);
+    char want[4400];
+    snprintf(want, sizeof(want), "ptosim: %s/cut.gz: read error: gzip data: ends early (a truncated .gz?)\n",
+             dir);
+    ck_assert_str_eq(r.err, want);
+    tu_run_free(&r);
+    r = shf("cat %s/cut.gz | $P run -", dir);
+    ck_assert_int_eq(r.status, 3);
+    ck_assert_str_eq(r.err, "ptosim: <stdin>: read error: gzip data: ends early (a truncated .gz?)\n");
+    tu_run_free(&r);
+    r = shf("$P validate %s/zero.gz", dir);
+    ck_assert_int_eq(r.status, 3);
+    snprintf(want, sizeof(want), "ptosim: %s/zero.gz: read error: gzip data: ", dir);
+    ck_assert_msg(tu_starts(r.err, want), "%s", r.err); /* then zlib's words for it */
+    tu_run_free(&r);
+}
+END_TEST
+
+START_TEST(tune_sweep_and_several_programs_read_a_pipe)
+{
+    const char *dir = tu_tmpdir();
+    /* tune: once per trial, from its copy; the baseline is chain3's makespan */
+    run_out r = shf("cat %s | $P tune - --max-trials 1", CHAIN3);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_msg(strstr(r.out, "ptosim tune: chain3 (3 tasks) on a2a3\n") != NULL, "%s", r.out);
+    tu_run_free(&r);
+    /* --repeat reruns the graph */
+    r = shf("cd %s && $P run %s --repeat 3 | grep 'over 3 runs' > file.txt && "
+            "cat %s | $P run - --repeat 3 | grep 'over 3 runs' > pipe.txt && cmp file.txt pipe.txt",
+            dir, CHAIN3, CHAIN3);
+    ck_assert_msg(r.status == 0, "%s%s", r.out, r.err);
+    tu_run_free(&r);
+    /* two programs, each a pipe */
+    r = shf("$P run <(cat %s) <(cat %s) -o %s/w --quiet", CHAIN3, CHAIN3, dir);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    char path[4200];
+    snprintf(path, sizeof(path), "%s/w/1_chain3/ptosim_run.json", dir);
+    ck_assert_msg(tu_exists(path), "%s", path);
+    /* sweep: the copy in DIR is what every point reads */
+    r = shf("cat %s | $P sweep - --ring-task-window 16,32 -o %s/sw", CHAIN3, dir);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    snprintf(path, sizeof(path), "%s/sw/graph.jsonl", dir);
+    char *copy = tu_read(path), *orig = tu_read(CHAIN3);
+    ck_assert_str_eq(copy, orig);
+    free(copy);
+    free(orig);
+    snprintf(path, sizeof(path), "%s/sw/sweep.csv", dir);
+    char *csv = tu_read(path);
+    int rows = 0;
+    for (const char *p = csv; (p = strstr(p, ",ok,")); p++)
+        rows++;
+    ck_assert_int_eq(rows, 2);
+    free(csv);
+}
+END_TEST
+
+START_TEST(a_malformed_pipe_stops_tune_and_sweep_before_any_run)
+{
+    const char *dir = tu_tmpdir();
+    char *bad = bad_graph(dir);
+    run_out r = shf("cat %s | $P tune -", bad);
+    ck_assert_int_eq(r.status, 3);
+    ck_assert_str_eq(r.err, "ptosim: <stdin>:3: func_id: unknown field\n");
+    ck_assert_str_eq(r.out, "");
+    tu_run_free(&r);
+    r = shf("cat %s | $P sweep - --ring-task-window 16,32 -o %s/sw", bad, dir);
+    ck_assert_int_eq(r.status, 3);
+    ck_assert_str_eq(r.err, "ptosim sweep: <stdin>:3: func_id: unknown field\n");
+    tu_run_free(&r);
+    char path[4200];
+    snprintf(path, sizeof(path), "%s/sw/points", dir);
+    ck_assert_msg(!tu_exists(path), "a point ran");
+    /* several programs: the second is checked before the first runs */
+    r = shf("$P run %s <(cat %s) -o %s/w", CHAIN3, bad, dir);
+    ck_assert_int_eq(r.status, 3);
+    ck_assert_msg(tu_starts(r.err, "ptosim: /dev/fd/"), "%s", r.err); /* the name bash gave the pipe */
+    ck_assert_msg(strstr(r.err, ":3: func_id: unknown field\n") != NULL, "%s", r.err);
+    tu_run_free(&r);
+    snprintf(path, sizeof(path), "%s/w", dir);
+    ck_assert_msg(!tu_exists(path), "a program ran");
+    free(bad);
+    /* the copy needs a temporary folder */
+    r = shf("cat %s | TMPDIR=/nonexistent $P tune -", CHAIN3);
+    ck_assert_int_eq(r.status, 1);
+    ck_assert_str_eq(r.err,
+                     "ptosim: <stdin>: cannot make a temporary copy in /nonexistent: No such file or directory\n");
+    tu_run_free(&r);
+}
+END_TEST
+
+START_TEST(import_pipes_into_run)
+{
+    /* a capture of chain3, imported and run without a file in between: the same chain */
+    const char *dir = tu_tmpdir();
+    run_out r = shf("$P run %s -o %s/cap --enable-dep-gen --enable-scope-stats --quiet && "
+                    "$P import --costs model %s/cap/dfx_outputs | $P run - --quiet -o %s/again",
+                    CHAIN3, dir, dir, dir);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    char path[4200];
+    snprintf(path, sizeof(path), "%s/again/ptosim_run.json", dir);
+    cJSON *j = tu_json_file(path), *g = cJSON_GetObjectItem(j, "graph");
+    ck_assert_str_eq(cJSON_GetObjectItem(g, "file")->valuestring, "<stdin>");
+    ck_assert_str_eq(cJSON_GetObjectItem(g, "name")->valuestring, "chain3");
+    ck_assert_int_eq(cJSON_GetObjectItem(g, "operations")->valueint, 3);
+    cJSON_Delete(j);
+}
+END_TEST
+
+START_TEST(a_reused_output_folder_holds_the_last_run_alone)
+{
+    /* default (swimlane, deps, its name map), a page of it and a file of the user's in dfx_outputs/, then
+     * chain3 into the same folder: chain3's two files are all there is */
+    const char *dir = tu_tmpdir();
+    run_out r = shf("cd %s && $P run %s -o out --enable-chip-swimlane --enable-dep-gen --quiet && "
+                    "$P report out > /dev/null && test -f out/report.html && "
+                    "test -f out/dfx_outputs/name_map_default.json && touch out/dfx_outputs/stray.txt && "
+                    "ls -i -d out/dfx_outputs > before && $P run %s -o out --quiet && "
+                    "ls -i -d out/dfx_outputs > after && find out | sort",
+                    dir, TRACE("default.jsonl"), CHAIN3);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_str_eq(r.out, "out\nout/dfx_outputs\nout/dfx_outputs/name_map_chain3.json\nout/ptosim_run.json\n");
+    tu_run_free(&r);
+    /* dfx_outputs/ is a new folder, swapped in whole, not the old one emptied and refilled */
+    r = shf("cd %s && ! cmp -s before after", dir);
+    ck_assert_int_eq(r.status, 0);
+    tu_run_free(&r);
+}
+END_TEST
+
+/* What the ordering rule makes of --op-execute-timeout-us 1 under the a2a3 defaults (10000 ms, 50000 ms):
+ * 1 us is not above 10000 ms, so all three go back to the defaults. */
+#define ORDER_WARNING                                                                                        \
+    "timeouts scheduler 10000 ms, op-execute 1 us, stream-sync 50000 ms break the ordering scheduler < "     \
+    "op-execute < stream-sync (and stream-sync > scheduler + 1.5 s); ignored, using the defaults 10000 ms / " \
+    "45000000 us / 50000 ms"
+
+START_TEST(the_timeout_ordering_warning_is_repeated_where_it_cannot_be_missed)
+{
+    const char *dir = tu_tmpdir();
+    run_out r = shf("$P run %s --op-execute-timeout-us 1 --no-host-timing -o %s/o", CHAIN3, dir);
+    ck_assert_int_eq(r.status, 0);
+    ck_assert_str_eq(r.err, "ptosim: warning: " ORDER_WARNING "\n");
+    /* the summary's last line */
+    const char *last = "  WARNING: " ORDER_WARNING "\n";
+    size_t n = strlen(r.out), m = strlen(last);
+    ck_assert_msg(n >= m && strcmp(r.out + n - m, last) == 0, "%s", r.out);
+    tu_run_free(&r);
+    char path[4200];
+    snprintf(path, sizeof(path), "%s/o/ptosim_run.json", dir);
+    cJSON *j = tu_json_file(path), *w = cJSON_GetObjectItem(j, "warnings");
+    ck_assert_int_eq(cJSON_GetArraySize(w), 1);
+    ck_assert_str_eq(cJSON_GetArrayItem(w, 0)->valuestring, ORDER_WARNING);
+    cJSON_Delete(j);
+    /* ordered timeouts: no warning anywhere */
+    r = shf("$P run %s --op-execute-timeout-us 20000000 -o %s/p", CHAIN3, dir);
+    ck_assert_int_eq(r.status, 0);
+    ck_assert_str_eq(r.err, "");
+    ck_assert_ptr_null(strstr(r.out, "WARNING"));
+    tu_run_free(&r);
+    snprintf(path, sizeof(path), "%s/p/ptosim_run.json", dir);
+    j = tu_json_file(path);
+    ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItem(j, "warnings")), 0);
+    cJSON_Delete(j);
+    /* and run --help states the rule */
+    r = sh("$P run --help");
+    ck_assert_int_eq(r.status, 0);
+    ck_assert_ptr_nonnull(strstr(r.out, "runtime's order, scheduler < op-execute < stream-sync and\n"));
+    ck_assert_ptr_nonnull(strstr(r.out, "stream-sync > scheduler + 1.5 s, or all three are ignored"));
+    tu_run_free(&r);
+}
+END_TEST
+
+/* Every command and its usage line (main.c's table). */
+static const struct {
+    const char *name, *usage;
+} COMMANDS[] = {
+    {"run", "ptosim run GRAPH [GRAPH...] [options]"},
+    {"tune", "ptosim tune GRAPH [--max-trials N] [run options]"},
+    {"sweep", "ptosim sweep GRAPH [KNOB LIST ...] [run options] -o DIR | --resume DIR | --collect DIR | --best DIR"},
+    {"validate", "ptosim validate GRAPH"},
+    {"import", "ptosim import [--costs swimlane|model|FILE] DFX_DIR > graph.jsonl"},
+    {"conform", "ptosim conform CAPTURE_DIR [-o WORKDIR] [-p PLATFORM]"},
+    {"gen", "ptosim gen KIND [--PARAM VALUE ...] > GRAPH.jsonl"},
+    {"params", "ptosim params [-p NAME|FILE]"},
+    {"report", "ptosim report DIR"},
+    {"overhead", "ptosim overhead DIR|SWIMLANE.json [--deps-json DEPS.json]"},
+};
+#define NCOMMANDS (int)(sizeof(COMMANDS) / sizeof(COMMANDS[0]))
+
+START_TEST(every_command_takes_help_and_help_cmd_shows_it)
+{
+    for (int i = 0; i < NCOMMANDS; i++) {
+        const char *name = COMMANDS[i].name;
+        char want[512];
+        snprintf(want, sizeof(want), "usage: %.100s", name[0] == 's' && name[1] == 'w' ? "ptosim sweep GRAPH"
+                                                                                       : COMMANDS[i].usage);
+        for (int form = 0; form < 3; form++) {
+            const char *run[] = {name, form == 0 ? "-h" : "--help", NULL}, *help[] = {"help", name, NULL};
+            run_out r = tu_run(form == 2 ? help : run);
+            ck_assert_msg(r.status == 0, "%s form %d: exit %d", name, form, r.status);
+            ck_assert_msg(tu_starts(r.out, want), "%s form %d: %.200s", name, form, r.out);
+            ck_assert_msg(strstr(r.out, "exit status: 0 ") != NULL, "%s: no exit statuses in its help", name);
+            ck_assert_msg(r.err[0] == '\0', "%s form %d: stderr %s", name, form, r.err);
+            tu_run_free(&r);
+        }
+    }
+    /* help alone is the general help; an unknown one is a usage error */
+    const char *help[] = {"help", NULL}, *nope[] = {"help", "nope", NULL};
+    run_out r = tu_run(help);
+    ck_assert_int_eq(r.status, 0);
+    ck_assert(tu_starts(r.out, "usage: ptosim COMMAND [ARGS]\n"));
+    tu_run_free(&r);
+    r = tu_run(nope);
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_str_eq(r.err, "ptosim help: nope: unknown command\nusage: ptosim help [COMMAND]\n");
+    tu_run_free(&r);
+}
+END_TEST
+
+START_TEST(a_usage_error_ends_with_the_commands_own_usage_line)
+{
+    for (int i = 0; i < NCOMMANDS; i++) {
+        const char *args[] = {COMMANDS[i].name, "--no-such-option", NULL};
+        run_out r = tu_run(args);
+        ck_assert_msg(r.status == 2, "%s: exit %d", COMMANDS[i].name, r.status);
+        ck_assert_str_eq(r.out, "");
+        char want[512];
+        snprintf(want, sizeof(want), "\nusage: %s (ptosim %s --help)\n", COMMANDS[i].usage, COMMANDS[i].name);
+        size_t n = strlen(r.err), m = strlen(want);
+        ck_assert_msg(n > m && strcmp(r.err + n - m, want) == 0, "%s: %s", COMMANDS[i].name, r.err);
+        ck_assert_int_eq((int)(strstr(r.err, "usage:") - r.err), (int)(n - m + 1)); /* one usage line */
+        tu_run_free(&r);
+    }
+    /* what the issue saw: tune without a graph named run's usage; tune --enable-pmu asked for -o */
+    const char *tune[] = {"tune", NULL};
+    run_out r = tu_run(tune);
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_str_eq(r.err, "ptosim tune: missing GRAPH\n"
+                            "usage: ptosim tune GRAPH [--max-trials N] [run options] (ptosim tune --help)\n");
+    tu_run_free(&r);
+    const char *pmu[] = {"tune", CHAIN3, "--enable-pmu", NULL};
+    r = tu_run(pmu);
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_str_eq(r.err,
+                     "ptosim tune: takes one GRAPH and no output options (-o, --enable-*, --dump-args, --perfetto: "
+                     "tune writes no files; run ptosim run with the recommended flags for those)\n"
+                     "usage: ptosim tune GRAPH [--max-trials N] [run options] (ptosim tune --help)\n");
+    tu_run_free(&r);
+    const char *validate[] = {"validate", NULL};
+    r = tu_run(validate);
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_str_eq(r.err, "ptosim validate: missing GRAPH\nusage: ptosim validate GRAPH (ptosim validate --help)\n");
+    tu_run_free(&r);
+}
+END_TEST
+
+START_TEST(short_options_take_attached_values)
+{
+    const char *dir = tu_tmpdir();
+    /* -oDIR -pNAME as -o DIR -p NAME: the same bytes */
+    run_out r = shf("cd %s && $P run %s -oa -pa2a3sim --no-host-timing --quiet && "
+                    "$P run %s -o b -p a2a3sim --no-host-timing --quiet && cmp a/ptosim_run.json b/ptosim_run.json "
+                    "&& $P params -pa2a3sim | head -1",
+                    dir, CHAIN3, CHAIN3);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_msg(tu_starts(r.out, "platform a2a3sim ("), "%s", r.out);
+    tu_run_free(&r);
+    r = shf("cd %s && $P sweep %s --ring-task-window 16 -os -j1 >/dev/null && test -f s/sweep.csv && "
+            "$P tune %s --max-trials=0 | head -1",
+            dir, CHAIN3, CHAIN3);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_str_eq(r.out, "ptosim tune: chain3 (3 tasks) on a2a3\n");
+    tu_run_free(&r);
+}
+END_TEST
+
+START_TEST(the_quick_start_shows_a_piped_and_an_installed_run)
+{
+    char *readme = tu_read(PTOSIM_SRCDIR "/README.md");
+    char *start = strstr(readme, "## Quick start"), *end = start ? strstr(start, "\n## ") : NULL;
+    ck_assert_ptr_nonnull(end);
+    *end = '\0';
+    ck_assert_ptr_nonnull(strstr(start, "build/ptosim gen chain --n 5 | build/ptosim run -"));
+    ck_assert_ptr_nonnull(strstr(start, "make install PREFIX=/tmp/p && /tmp/p/bin/ptosim run traces/chain3.jsonl"));
+    free(readme);
+    /* the piped one does what it says (the installed one: test_install.c) */
+    run_out r = sh("$P gen chain --n 5 | $P run -");
+    ck_assert_int_eq(r.status, 0);
+    ck_assert_ptr_nonnull(strstr(r.out, "makespan 57.948 us"));
+    tu_run_free(&r);
+}
+END_TEST
+
+Suite *suite_cli(void)
+{
+    Suite *s = suite_create("cli");
+    TCase *tc = tcase_create("graph input");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, run_reads_a_graph_from_a_pipe_stdin_and_process_substitution);
+    tcase_add_test(tc, a_piped_graph_that_is_malformed_leaves_no_outputs);
+    tcase_add_test(tc, gzip_graphs_and_a_byte_order_mark_are_read);
+    tcase_add_test(tc, damaged_gzip_is_a_graph_error);
+    tcase_add_test(tc, tune_sweep_and_several_programs_read_a_pipe);
+    tcase_add_test(tc, a_malformed_pipe_stops_tune_and_sweep_before_any_run);
+    tcase_add_test(tc, import_pipes_into_run);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("convention");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, every_command_takes_help_and_help_cmd_shows_it);
+    tcase_add_test(tc, a_usage_error_ends_with_the_commands_own_usage_line);
+    tcase_add_test(tc, short_options_take_attached_values);
+    tcase_add_test(tc, the_quick_start_shows_a_piped_and_an_installed_run);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("outputs");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, a_reused_output_folder_holds_the_last_run_alone);
+    tcase_add_test(tc, the_timeout_ordering_warning_is_repeated_where_it_cannot_be_missed);
+    suite_add_tcase(s, tc);
+    return s;
+}
