@@ -329,8 +329,16 @@ static const struct {
 
 START_TEST(every_command_takes_help_and_help_cmd_shows_it)
 {
+    /* the man page lists each command's exit statuses too */
+    char *man = tu_read(PTOSIM_SRCDIR "/sim/ptosim.1");
+    ck_assert_ptr_nonnull(man);
+    const char *statuses = strstr(man, "Which statuses each command can end with");
+    ck_assert_ptr_nonnull(statuses);
     for (int i = 0; i < NCOMMANDS; i++) {
         const char *name = COMMANDS[i].name;
+        char entry[128];
+        snprintf(entry, sizeof(entry), ".B %s\n0 ", name);
+        ck_assert_msg(strstr(statuses, entry) != NULL, "ptosim.1 lists no exit statuses for %s", name);
         char want[512];
         snprintf(want, sizeof(want), "usage: %.100s", name[0] == 's' && name[1] == 'w' ? "ptosim sweep GRAPH"
                                                                                        : COMMANDS[i].usage);
@@ -354,6 +362,7 @@ START_TEST(every_command_takes_help_and_help_cmd_shows_it)
     ck_assert_int_eq(r.status, 2);
     ck_assert_str_eq(r.err, "ptosim help: nope: unknown command\nusage: ptosim help [COMMAND]\n");
     tu_run_free(&r);
+    free(man);
 }
 END_TEST
 
