@@ -10,7 +10,6 @@
 #include "simtime.h"
 #include "strtab.h"
 
-struct chip;
 struct hbm;
 struct task;
 
@@ -151,10 +150,5 @@ int pf_counter_add(pf_trace *p, int id, ps_t t, int64_t d);
 /* The HBM bandwidth in use after a re-share at t: the running GM flows'
  * demands scaled by their speeds. Returns 0 or -1 (memory). */
 int pf_hbm(pf_trace *p, ps_t t, const struct hbm *h);
-
-/* Writes the trace of chip c (which collected it) to path, through a
- * temporary file renamed into place: the file is whole or absent. Returns 0,
- * or -1 with a message in err. */
-int pf_write(const struct chip *c, const char *path, char *err, size_t errlen);
 
 #endif

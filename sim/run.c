@@ -14,6 +14,7 @@
 #include "../model/chip.h"
 #include "../model/gsrc.h"
 #include "../model/outfile.h"
+#include "../model/pfwrite.h"
 #include "../model/report.h"
 #include "../model/runcfg.h"
 #include "../model/workdir.h"

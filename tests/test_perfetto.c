@@ -8,6 +8,7 @@
 #include <sys/resource.h>
 
 #include "../model/chip.h"
+#include "../model/pfwrite.h"
 #include "testutil.h"
 
 #define CHAIN3_TEXT                                                                                          \
