@@ -10,6 +10,9 @@
 
 #include "vec.h"
 
+/* What the orchestrator and the schedulers call the engine for (rt.h); defined at the end. */
+static const rt_services SERVICES;
+
 static ps_t ns(int64_t v)
 {
     return ps_from_ns((uint64_t)v);
@@ -60,6 +63,7 @@ static void arm_watchdogs(chip *c)
 static int chip_build(chip *c, const platform *p, const chip_config *cfg, char *err, size_t errlen)
 {
     memset(c, 0, sizeof(*c));
+    c->svc = SERVICES;
     occ_init(&c->occ);
     c->plat = *p;
     c->cfg = *cfg;
@@ -194,7 +198,7 @@ int chip_init_graph(chip *c, const platform *p, const chip_config *cfg, graph *g
         graph_close(g);
         return -1;
     }
-    if (orch_init(c, g, err, errlen) != 0) {
+    if (orch_init(&c->orch, &c->rt, g, err, errlen) != 0) {
         chip_free(c);
         return -1;
     }
@@ -271,15 +275,10 @@ void chip_schedule(chip *c, ps_t t, enum chip_event kind, uint32_t who, uint64_t
 
 void chip_fatal(chip *c, int code, const char *fmt, ...)
 {
-    if (c->status != CHIP_RUNNING)
-        return;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(c->message, sizeof(c->message), fmt, ap);
+    rt_vfatal(&c->rt, code, fmt, ap);
     va_end(ap);
-    c->status = CHIP_FATAL;
-    c->fatal_code = code;
-    c->end_time = c->now;
 }
 
 void chip_device_kill(chip *c, ps_t t)
@@ -304,63 +303,15 @@ void chip_device_kill(chip *c, ps_t t)
 
 void chip_error(chip *c, const char *fmt, ...)
 {
-    if (c->status != CHIP_RUNNING && c->status != CHIP_DONE)
-        return;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(c->message, sizeof(c->message), fmt, ap);
+    rt_verror(&c->rt, fmt, ap);
     va_end(ap);
-    c->status = CHIP_ERROR;
-    c->end_time = c->now;
 }
 
 task *chip_task(chip *c, uint64_t id)
 {
-    int r = task_id_ring(id);
-    if (r >= RING_COUNT)
-        return NULL;
-    return task_ring_get(&c->rings[r], task_id_local(id));
-}
-
-void chip_trace_ring(chip *c, int ring, ps_t t)
-{
-    const dep_pool *d = &c->deppools[ring];
-    int id = PF_CTR_RING0 + 3 * ring;
-    int64_t heap = (int64_t)ring_heap_used(&c->heaps[ring]);
-    if (pf_counter_set(c->pf, id, t, task_ring_active(&c->rings[ring])) != 0 ||
-        pf_counter_set(c->pf, id + 1, t, heap) != 0 ||
-        pf_counter_set(c->pf, id + 2, t, (int64_t)(d->top - d->tail)) != 0)
-        chip_error(c, "out of memory for the Perfetto trace");
-}
-
-void chip_queue_depths(const chip *c, uint32_t d[3])
-{
-    for (int s = 0; s < 3; s++)
-        d[s] = (uint32_t)(c->ready[s].len + c->ready_sync[s].len);
-}
-
-int chip_add_fanout(chip *c, task *producer, uint64_t consumer)
-{
-    if (!c->nodes_free) {
-        size_t ncap = c->nodes_cap * 2;
-        fanout_node *nn = realloc(c->nodes, ncap * sizeof(*nn));
-        if (!nn)
-            return -1;
-        c->nodes = nn;
-        for (size_t i = ncap - 1; i >= c->nodes_cap; i--) {
-            c->nodes[i].next = c->nodes_free;
-            c->nodes_free = (uint32_t)i;
-        }
-        c->nodes_cap = ncap;
-    }
-    uint32_t n = c->nodes_free;
-    c->nodes_free = c->nodes[n].next;
-    c->nodes[n].consumer = consumer;
-    c->nodes[n].next = producer->fanout_head;
-    producer->fanout_head = n;
-    producer->consumers++;
-    c->nodes_used++;
-    return 0;
+    return rt_task(&c->rt, id);
 }
 
 #define EARLY_QUEUE_CAP 256 /* PTO2_EARLY_DISPATCH_QUEUE_SIZE (tensormap_and_ringbuffer runtime/pto_runtime2_types.h; 64 is host_build_graph's) */
@@ -519,13 +470,6 @@ void chip_task_done(chip *c, task *tk, int thread, ps_t t)
     chip_check_finished(c);
 }
 
-void chip_note_occupancy(chip *c, int ring, ps_t t)
-{
-    const dep_pool *d = &c->deppools[ring];
-    occ_note(&c->occ, t, ring, task_ring_active(&c->rings[ring]), ring_heap_used(&c->heaps[ring]),
-             d->top - d->tail);
-}
-
 /* Walks the ring's watermark over consumed slots, in ring order (model/README.md §4.2). */
 static void advance_watermark(chip *c, int ring, ps_t t)
 {
@@ -545,10 +489,10 @@ static void advance_watermark(chip *c, int ring, ps_t t)
     }
     if (r->last_alive != before) {
         c->ring_advances++;
-        chip_note_occupancy(c, ring, t);
+        rt_note_occupancy(&c->rt, ring, t);
         if (c->pf)
-            chip_trace_ring(c, ring, t);
-        orch_on_ring_advance(c, ring, t);
+            rt_trace_ring(&c->rt, ring, t);
+        orch_on_ring_advance(&c->orch, ring, t);
     }
 }
 
@@ -619,10 +563,10 @@ int chip_step(chip *c)
     c->events++;
     switch ((enum chip_event)ev.kind) {
     case EV_ORCH_STEP:
-        orch_on_step(c, ev.t);
+        orch_on_step(&c->orch, ev.t);
         break;
     case EV_ORCH_PUBLISH:
-        orch_on_publish(c, ev.arg, ev.t);
+        orch_on_publish(&c->orch, ev.arg, ev.t);
         break;
     case EV_SCHED_TIMEOUT:
         sched_on_timeout_event(c, (int)ev.who, ev.t);
@@ -654,7 +598,7 @@ int chip_step(chip *c)
             sched_on_hbm(c, ev.t);
         break;
     case EV_ORCH_CHECK:
-        orch_on_check(c, ev.arg, ev.t);
+        orch_on_check(&c->orch, ev.arg, ev.t);
         break;
     case EV_TASK_DONE: {
         task *tk = chip_task(c, ev.arg);
@@ -690,3 +634,45 @@ int chip_overhead(const chip *c, ohm_result *r)
 {
     return ohm_compute(&c->oh, (uint64_t)c->plat.sys_cnt_freq_hz, r);
 }
+
+/* ---- the services: a component holds &c->rt, the engine finds its chip around it ---- */
+
+_Static_assert(offsetof(chip, note) == offsetof(chip, rt.note), "chip's shared fields lie over its rt");
+
+static chip *chip_of(rt *r)
+{
+    return (chip *)((char *)r - offsetof(chip, rt));
+}
+
+static void svc_schedule(rt *r, ps_t t, enum chip_event kind, uint32_t who, uint64_t arg)
+{
+    chip_schedule(chip_of(r), t, kind, who, arg);
+}
+
+static void svc_route_ready(rt *r, task *tk, ps_t t)
+{
+    chip_route_ready(chip_of(r), tk, t);
+}
+
+static void svc_try_early_candidate(rt *r, task *tk, ps_t t)
+{
+    chip_try_early_candidate(chip_of(r), tk, t);
+}
+
+static void svc_check_consumed(rt *r, task *tk, ps_t t)
+{
+    chip_check_consumed(chip_of(r), tk, t);
+}
+
+static void svc_check_finished(rt *r)
+{
+    chip_check_finished(chip_of(r));
+}
+
+static const rt_services SERVICES = {
+    .schedule = svc_schedule,
+    .route_ready = svc_route_ready,
+    .try_early_candidate = svc_try_early_candidate,
+    .check_consumed = svc_check_consumed,
+    .check_finished = svc_check_finished,
+};

@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "chip.h"
 #include "dtype.h"
 #include "readahead.h"
+#include "rt.h"
 #include "vec.h"
 #include "worker.h"
 
@@ -52,38 +52,38 @@ static int ensure_slots(void **buf, size_t *cap, size_t n, size_t elem)
 }
 
 /* A scope-stats sample of the current scope (model/README.md §16.3). */
-static void sample_scope(chip *c, bool begin)
+static void sample_scope(orch *o, bool begin)
 {
-    if (!c->scope_stats_on)
+    rt *r = o->rt;
+    if (!r->scope_stats_on)
         return;
-    orch *o = &c->orch;
-    int depth = o->nscopes - 1, r = current_ring(o);
+    int depth = o->nscopes - 1, ring = current_ring(o);
     scope_sample x = {.site = o->scopes[depth].site,
                       .begin = begin,
                       .depth = depth,
-                      .ring = r,
-                      .task_window_start = c->rings[r].last_alive,
-                      .task_window_end = c->rings[r].next_local,
-                      .heap_start = c->heaps[r].tail_cum,
-                      .heap_end = c->heaps[r].alloc_cum,
-                      .dep_pool_start = c->deppools[r].tail,
-                      .dep_pool_end = c->deppools[r].top,
-                      .tensormap = tmap_used(&c->tm)};
-    scopestats_add(&c->ss, &x);
+                      .ring = ring,
+                      .task_window_start = r->rings[ring].last_alive,
+                      .task_window_end = r->rings[ring].next_local,
+                      .heap_start = r->heaps[ring].tail_cum,
+                      .heap_end = r->heaps[ring].alloc_cum,
+                      .dep_pool_start = r->deppools[ring].tail,
+                      .dep_pool_end = r->deppools[ring].top,
+                      .tensormap = tmap_used(&r->tm)};
+    scopestats_add(&r->ss, &x);
 }
 
-int orch_init(chip *c, graph *g, char *err, size_t errlen)
+int orch_init(orch *o, rt *r, graph *g, char *err, size_t errlen)
 {
-    orch *o = &c->orch;
     memset(o, 0, sizeof(*o));
+    o->rt = r;
     o->anchor = PS_NEVER;
     o->g = *g;
     memset(g, 0, sizeof(*g)); /* the caller's copy must not close the file */
-    if (c->cfg.worker)
-        worker_place(c->cfg.worker, c->cfg.worker_program, &o->g);
+    if (r->cfg.worker)
+        worker_place(r->cfg.worker, r->cfg.worker_program, &o->g);
     /* the graph's lines were checked when it was compiled: only the header is read here */
-    if (c->cfg.compiled)
-        o->gcur = (gcomp_cursor){.gc = c->cfg.compiled};
+    if (r->cfg.compiled)
+        o->gcur = (gcomp_cursor){.gc = r->cfg.compiled};
     else
         o->ra = readahead_start(&o->g); /* NULL: parse on this thread */
     o->op = malloc(sizeof(*o->op));
@@ -94,7 +94,7 @@ int orch_init(chip *c, graph *g, char *err, size_t errlen)
     /* the executor's implicit root scope: depth 0, ring 0, no site */
     o->nscopes = 1;
     snprintf(o->scopes[0].site, sizeof(o->scopes[0].site), "(unknown):0");
-    sample_scope(c, true);
+    sample_scope(o, true);
     return 0;
 }
 
@@ -130,15 +130,15 @@ void orch_free(orch *o)
 }
 
 /* Releases the scope reference of every task in list[from ..) (end_scope). */
-static size_t release_scope(chip *c, size_t from, ps_t t)
+static size_t release_scope(orch *o, size_t from, ps_t t)
 {
-    orch *o = &c->orch;
+    rt *r = o->rt;
     size_t n = o->nscope_list - from;
     for (size_t i = from; i < o->nscope_list; i++) {
-        task *tk = chip_task(c, o->scope_list[i]);
+        task *tk = rt_task(r, o->scope_list[i]);
         if (tk) {
             tk->scope_released = true;
-            chip_check_consumed(c, tk, t);
+            rt_check_consumed(r, tk, t);
         }
     }
     o->nscope_list = from;
@@ -148,27 +148,28 @@ static size_t release_scope(chip *c, size_t from, ps_t t)
 /* Time of one block of kernel func with this cost (the kernel's own, or a
  * task's override) on an idle memory system; *pipe_ix gets its pipe-model
  * result, 0 for a flat cost. */
-static ps_t kernel_time(chip *c, const graph_cost *cost, int func, bool override, uint32_t *pipe_ix)
+static ps_t kernel_time(orch *o, const graph_cost *cost, int func, bool override, uint32_t *pipe_ix)
 {
+    rt *r = o->rt;
     *pipe_ix = 0;
     if (cost->kind == COST_NS)
         return ps_from_ns(cost->value);
     uint64_t cycles = cost->value;
     if (cost->kind == COST_PIPES) {
         /* a kernel's own cost is looked up once; overrides go through the table's hash */
-        uint32_t ix = override ? 0 : c->kernel_pipe[func];
+        uint32_t ix = override ? 0 : r->kernel_pipe[func];
         if (!ix)
-            ix = pipe_table_get(&c->pipes, &cost->pipe);
+            ix = pipe_table_get(&r->pipes, &cost->pipe);
         if (!ix) {
-            chip_error(c, "out of memory for pipe-model results");
+            rt_error(r, "out of memory for pipe-model results");
             return 0;
         }
         if (!override)
-            c->kernel_pipe[func] = ix;
+            r->kernel_pipe[func] = ix;
         *pipe_ix = ix;
-        cycles = pipe_table_result(&c->pipes, ix)->total_cycles;
+        cycles = pipe_table_result(&r->pipes, ix)->total_cycles;
     }
-    return ps_from_cycles(cycles, (uint64_t)c->plat.aicore_freq_hz);
+    return ps_from_cycles(cycles, (uint64_t)r->plat.aicore_freq_hz);
 }
 
 /* Shape from the active subslots (model/README.md §7.3). */
@@ -197,44 +198,45 @@ static uint8_t mask_of(const int32_t kernel_ids[3])
 }
 
 /* An orchestrator slice for the Perfetto trace (an empty one is left out). */
-static void trace_call(chip *c, pf_call_kind kind, ps_t start, ps_t end)
+static void trace_call(orch *o, pf_call_kind kind, ps_t start, ps_t end)
 {
-    if (c->pf && end > start && pf_call_add(c->pf, kind, start, end, 0, 0, 0) != 0)
-        chip_error(c, "out of memory for the Perfetto trace");
+    rt *r = o->rt;
+    if (r->pf && end > start && pf_call_add(r->pf, kind, start, end, 0, 0, 0) != 0)
+        rt_error(r, "out of memory for the Perfetto trace");
 }
 
 /* ---- blocking and deadlock detection (model/README.md §4.7) ---- */
 
-static void schedule_check(chip *c, ps_t at)
+static void schedule_check(orch *o, ps_t at)
 {
-    orch *o = &c->orch;
+    rt *r = o->rt;
     o->check_gen++;
-    chip_schedule(c, at, EV_ORCH_CHECK, 0, o->check_gen);
+    rt_schedule(r, at, EV_ORCH_CHECK, 0, o->check_gen);
 }
 
 /* The allocation at this stage cannot proceed: wait (and count spins). */
-static void block(chip *c, orch_resource res, int ring, ps_t t)
+static void block(orch *o, orch_resource res, int ring, ps_t t)
 {
-    orch *o = &c->orch;
+    rt *r = o->rt;
     if (!o->blocked) {
         o->blocked = true;
         o->blocked_since = t;
         o->anchor = PS_NEVER;
-        schedule_check(c, t + ORCH_CHECK_SPINS * c->cost.spin);
+        schedule_check(o, t + ORCH_CHECK_SPINS * r->cost.spin);
     }
     o->res = res;
     o->blocked_ring = ring;
 }
 
 /* The stage went through: account the wait, cancel the pending check. */
-static void unblock(chip *c, ps_t t)
+static void unblock(orch *o, ps_t t)
 {
-    orch *o = &c->orch;
+    rt *r = o->rt;
     if (!o->blocked)
         return;
     o->blocked = false;
-    if (c->pf && pf_call_add(c->pf, PF_CALL_WAIT, o->blocked_since, t, 0, o->res, o->blocked_ring) != 0)
-        chip_error(c, "out of memory for the Perfetto trace");
+    if (r->pf && pf_call_add(r->pf, PF_CALL_WAIT, o->blocked_since, t, 0, o->res, o->blocked_ring) != 0)
+        rt_error(r, "out of memory for the Perfetto trace");
     o->blocked_ps[o->blocked_ring] += t - o->blocked_since;
     o->blocked_res_ps[o->res] += t - o->blocked_since;
     const char *site = o->scopes[o->nscopes - 1].site;
@@ -252,12 +254,12 @@ static void unblock(chip *c, ps_t t)
 }
 
 /* Progress while blocked: spins and the backstop start over, then retry. */
-static void progress(chip *c, ps_t t)
+static void progress(orch *o, ps_t t)
 {
-    orch *o = &c->orch;
+    rt *r = o->rt;
     o->anchor = PS_NEVER;
-    schedule_check(c, t + ORCH_CHECK_SPINS * c->cost.spin);
-    chip_schedule(c, t, EV_ORCH_STEP, 0, 0);
+    schedule_check(o, t + ORCH_CHECK_SPINS * r->cost.spin);
+    rt_schedule(r, t, EV_ORCH_STEP, 0, 0);
 }
 
 /* The oldest task pinned by an open scope mapped to this ring, or UINT64_MAX. */
@@ -283,21 +285,21 @@ static int code_of(orch_resource r)
     }
 }
 
-static void deadlock(chip *c, bool structural)
+static void deadlock(orch *o, bool structural)
 {
-    orch *o = &c->orch;
-    int r = o->blocked_ring;
-    const task_ring *tr = &c->rings[r];
+    rt *r = o->rt;
+    int ring = o->blocked_ring;
+    const task_ring *tr = &r->rings[ring];
     char why[512];
     if (structural)
         snprintf(
             why, sizeof(why),
             "Head task %u on ring %d is the oldest task owned by an open scope on this ring -> only "
             "scope_end can free it and the orchestrator is blocked here. Provable head-of-line deadlock.",
-            tr->last_alive, r);
+            tr->last_alive, ring);
     else
         snprintf(why, sizeof(why), "No reclaim progress for ~500 ms (%" PRIu64 " cycles wall clock).",
-                 (uint64_t)c->plat.sys_cnt_freq_hz / 2);
+                 (uint64_t)r->plat.sys_cnt_freq_hz / 2);
     const char *head;
     switch (o->res) {
     case RES_HEAP:
@@ -315,59 +317,60 @@ static void deadlock(chip *c, bool structural)
     default:
         head = "Dependency Pool Deadlock Detected!";
     }
-    const ring_heap *h = &c->heaps[r];
-    const dep_pool *d = &c->deppools[r];
-    chip_fatal(c, code_of(o->res),
-               "FATAL: %s ring=%d (%s:%ld). %s Task ring %d: current=%u, last_alive=%u, active=%u/%u. "
-               "Heap ring %d: top=%" PRIu64 ", tail=%" PRIu64 ", size=%" PRIu64 ", requested=%" PRIu64
-               ". Dep pool: used=%" PRIu64 "/%" PRIu64 ". TensorMap: used=%u/%u.",
-               head, r, o->g.path, o->op->line, why, r, tr->next_local, tr->last_alive, task_ring_active(tr),
-               tr->window, r, h->top, h->tail, h->cap, o->heap_need, d->top - d->tail, d->cap,
-               tmap_used(&c->tm), c->tm.capacity);
+    const ring_heap *h = &r->heaps[ring];
+    const dep_pool *d = &r->deppools[ring];
+    rt_fatal(r, code_of(o->res),
+             "FATAL: %s ring=%d (%s:%ld). %s Task ring %d: current=%u, last_alive=%u, active=%u/%u. "
+             "Heap ring %d: top=%" PRIu64 ", tail=%" PRIu64 ", size=%" PRIu64 ", requested=%" PRIu64
+             ". Dep pool: used=%" PRIu64 "/%" PRIu64 ". TensorMap: used=%u/%u.",
+             head, ring, o->g.path, o->op->line, why, ring, tr->next_local, tr->last_alive,
+             task_ring_active(tr), tr->window, ring, h->top, h->tail, h->cap, o->heap_need, d->top - d->tail,
+             d->cap, tmap_used(&r->tm), r->tm.capacity);
 }
 
-void orch_on_check(chip *c, uint64_t gen, ps_t t)
+void orch_on_check(orch *o, uint64_t gen, ps_t t)
 {
-    orch *o = &c->orch;
-    if (gen != o->check_gen || !o->blocked || c->status != CHIP_RUNNING)
+    rt *r = o->rt;
+    if (gen != o->check_gen || !o->blocked || r->status != CHIP_RUNNING)
         return;
-    int r = o->blocked_ring;
+    int ring = o->blocked_ring;
     /* structural head-of-line check: task window, heap and dependency pool */
     if (o->res == RES_TASK_WINDOW || o->res == RES_HEAP || o->res == RES_DEP_POOL) {
-        const task_ring *tr = &c->rings[r];
-        if (tr->last_alive != tr->next_local && task_make_id(r, tr->last_alive) == oldest_open_task(o, r)) {
-            deadlock(c, true);
+        const task_ring *tr = &r->rings[ring];
+        if (tr->last_alive != tr->next_local &&
+            task_make_id(ring, tr->last_alive) == oldest_open_task(o, ring)) {
+            deadlock(o, true);
             return;
         }
     }
-    ps_t period = ORCH_CHECK_SPINS * c->cost.spin;
+    ps_t period = ORCH_CHECK_SPINS * r->cost.spin;
     if (o->anchor == PS_NEVER) {
         /* the backstop is armed at the first check and fires at the first
          * 1024-spin mark at least 500 ms later */
         o->anchor = t;
-        schedule_check(c, t + (ORCH_BACKSTOP_PS + period - 1) / period * period);
+        schedule_check(o, t + (ORCH_BACKSTOP_PS + period - 1) / period * period);
         return;
     }
     if (t - o->anchor >= ORCH_BACKSTOP_PS)
-        deadlock(c, false);
+        deadlock(o, false);
 }
 
-void orch_on_ring_advance(chip *c, int ring, ps_t t)
+void orch_on_ring_advance(orch *o, int ring, ps_t t)
 {
-    orch *o = &c->orch;
+    rt *r = o->rt;
     if (!o->blocked)
         return;
     if (o->res == RES_TENSORMAP) {
         /* the TensorMap counts progress in entries freed, over every ring */
         uint32_t alive[RING_COUNT];
-        for (int r = 0; r < RING_COUNT; r++)
-            alive[r] = c->rings[r].last_alive;
-        if (tmap_reclaim_all(&c->tm, alive))
-            progress(c, t);
+        for (int i = 0; i < RING_COUNT; i++)
+            alive[i] = r->rings[i].last_alive;
+        if (tmap_reclaim_all(&r->tm, alive))
+            progress(o, t);
         return;
     }
     if (o->blocked_ring == ring)
-        progress(c, t);
+        progress(o, t);
 }
 
 /* ---- the submit call ---- */
@@ -377,15 +380,15 @@ void orch_on_ring_advance(chip *c, int ring, ps_t t)
  * counts as already retired (the runtime's submit_task_common skips it, and
  * append_fanin_or_fail finds no live producer). Returns 0, or -1 after ending
  * the run with code 5. */
-static int resolve_deps(chip *c, uint64_t *ids)
+static int resolve_deps(orch *o, uint64_t *ids)
 {
-    orch *o = &c->orch;
+    rt *r = o->rt;
     const graph_op *op = o->op;
     for (int i = 0; i < op->ndeps; i++) {
         uint64_t id = op->deps[i].label >= 0 ? o->labels[op->deps[i].label] : op->deps[i].raw_id;
         if (id == TASK_ID_INVALID) {
-            chip_fatal(c, 5, "%s:%ld: deps[%d]: Arg.set_dependencies(...) requires valid task ids", o->g.path,
-                       op->line, i);
+            rt_fatal(r, 5, "%s:%ld: deps[%d]: Arg.set_dependencies(...) requires valid task ids", o->g.path,
+                     op->line, i);
             return -1;
         }
         ids[i] = id;
@@ -395,14 +398,14 @@ static int resolve_deps(chip *c, uint64_t *ids)
 
 /* Binds the op's "id" label to the task just allocated; its deps were
  * resolved against the earlier binding. */
-static int bind_label(chip *c, const task *tk)
+static int bind_label(orch *o, const task *tk)
 {
-    orch *o = &c->orch;
+    rt *r = o->rt;
     const graph_op *op = o->op;
     if (op->label < 0)
         return 0;
     if (ensure_slots((void **)&o->labels, &o->labels_cap, (size_t)op->label, sizeof(*o->labels)) != 0) {
-        chip_error(c, "out of memory in the orchestrator");
+        rt_error(r, "out of memory in the orchestrator");
         return -1;
     }
     o->labels[op->label] = tk->id;
@@ -410,9 +413,8 @@ static int bind_label(chip *c, const task *tk)
 }
 
 /* The view an arg describes, with the buffer address the model knows. */
-static tmap_view view_of(const chip *c, const graph_arg *a, uint64_t out_addr)
+static tmap_view view_of(const orch *o, const graph_arg *a, uint64_t out_addr)
 {
-    const orch *o = &c->orch;
     tmap_view v = {.buffer_numel = a->buffer_numel,
                    .start = a->start_offset,
                    .version = a->version,
@@ -431,9 +433,8 @@ static tmap_view view_of(const chip *c, const graph_arg *a, uint64_t out_addr)
     return v;
 }
 
-static bool creator_of(const chip *c, const graph_arg *a, uint64_t *owner)
+static bool creator_of(const orch *o, const graph_arg *a, uint64_t *owner)
 {
-    const orch *o = &c->orch;
     if (a->dir == DIR_OUT || (size_t)a->tensor >= o->tensors_cap || !o->tensors[a->tensor].owned)
         return false;
     *owner = o->tensors[a->tensor].owner;
@@ -441,14 +442,15 @@ static bool creator_of(const chip *c, const graph_arg *a, uint64_t *owner)
 }
 
 /* Adds an edge producer -> tk unless the producer is retired or consumed. */
-static int add_edge(chip *c, task *tk, uint64_t producer, bool retain)
+static int add_edge(orch *o, task *tk, uint64_t producer, bool retain)
 {
-    task *p = chip_task(c, producer);
+    rt *r = o->rt;
+    task *p = rt_task(r, producer);
     if (!p || p->state == TASK_CONSUMED)
         return 0; /* already retired: silently skipped (model/README.md §5.1) */
     int fresh = task_add_link(tk, producer, retain);
     if (fresh < 0) {
-        chip_error(c, "out of memory for dependency links");
+        rt_error(r, "out of memory for dependency links");
         return -1;
     }
     if (fresh)
@@ -457,7 +459,7 @@ static int add_edge(chip *c, task *tk, uint64_t producer, bool retain)
 }
 
 typedef struct lookup_ctx {
-    chip *c;
+    orch *o;
     task *tk;
     bool inout;
     int failed;
@@ -466,21 +468,21 @@ typedef struct lookup_ctx {
 static int tensormap_edge(void *vctx, const tmap_entry *e, tmap_overlap ov)
 {
     lookup_ctx *x = vctx;
-    if (add_edge(x->c, x->tk, e->producer, false) != 0)
+    if (add_edge(x->o, x->tk, e->producer, false) != 0)
         x->failed = 1;
     return (x->inout && ov == OV_COVERED) ? 1 : 0;
 }
 
 /* Allocates the task slot and heap block of the current op (stage ALLOC). */
-static task *create_task(chip *c, int ring, uint64_t heap_off)
+static task *create_task(orch *o, int ring, uint64_t heap_off)
 {
-    orch *o = &c->orch;
+    rt *r = o->rt;
     const graph_op *op = o->op;
-    task_ring *r = &c->rings[ring];
-    uint32_t local = r->next_local++;
-    if (task_ring_active(r) > r->peak_active)
-        r->peak_active = task_ring_active(r);
-    task *tk = &r->slots[local & (r->window - 1)];
+    task_ring *tr = &r->rings[ring];
+    uint32_t local = tr->next_local++;
+    if (task_ring_active(tr) > tr->peak_active)
+        tr->peak_active = task_ring_active(tr);
+    task *tk = &tr->slots[local & (tr->window - 1)];
     task_clear_links(tk);
     dump_desc_free(tk->dump); /* a slot whose last task never reached its capture (none in a clean run) */
     memset(tk, 0, sizeof(*tk));
@@ -492,34 +494,34 @@ static task *create_task(chip *c, int ring, uint64_t heap_off)
     /* the runtime keeps the flag only when it means something (pto_orchestrator.cpp submit_task) */
     tk->sync_start = op->sync_start && op->block_num > 1;
     tk->fanin_count = 1; /* the orchestrator's guard, released at publish */
-    tk->heap_end_off = c->heaps[ring].top;
-    tk->heap_end_cum = c->heaps[ring].alloc_cum;
+    tk->heap_end_off = r->heaps[ring].top;
+    tk->heap_end_cum = r->heaps[ring].alloc_cum;
     for (int s = 0; s < 3; s++) {
         tk->kernel_ids[s] = op->kernel_ids[s];
         if (op->kernel_ids[s] < 0)
             continue;
         const graph_kernel *k = graph_kernel_by_id(&o->g, op->kernel_ids[s]);
         tk->dur[s] =
-            kernel_time(c, op->has_cost ? &op->cost : &k->cost, k->id, op->has_cost, &tk->pipe_ix[s]);
+            kernel_time(o, op->has_cost ? &op->cost : &k->cost, k->id, op->has_cost, &tk->pipe_ix[s]);
     }
-    if (c->dump_on) {
+    if (r->dump_on) {
         /* with dump on every kernel ends with a full pipe barrier before its FIN */
         for (int s = 0; s < 3; s++)
             if (op->kernel_ids[s] >= 0)
-                tk->dur[s] += ps_from_ns((uint64_t)c->plat.aicore_dump_barrier_ns);
-        if (dump_submit(&c->dump, &c->orch.g, tk, op) != 0)
-            chip_error(c, "out of memory for args dump records");
+                tk->dur[s] += ps_from_ns((uint64_t)r->plat.aicore_dump_barrier_ns);
+        if (dump_submit(&r->dump, &o->g, tk, op) != 0)
+            rt_error(r, "out of memory for args dump records");
     }
     tk->mask = mask_of(op->kernel_ids);
     tk->shape = op->kind == OP_ALLOC ? SHAPE_ALLOC : (uint8_t)shape_of(tk->mask);
     tk->subtasks_total = tk->block_num * __builtin_popcount(tk->mask);
-    c->tasks_submitted++;
+    r->tasks_submitted++;
     if (tk->shape != SHAPE_DUMMY && tk->shape != SHAPE_ALLOC)
-        c->kernel_tasks++;
+        r->kernel_tasks++;
     /* output addresses: packed in the block, each rounded to 1024 B */
     uint64_t base = ORCH_HEAP_ARENA_BASE;
     for (int rr = 0; rr < ring; rr++)
-        base += c->cfg.ring_heap[rr];
+        base += r->cfg.ring_heap[rr];
     uint64_t off = heap_off;
     for (int i = 0; i < op->nargs; i++) {
         const graph_arg *a = &op->args[i];
@@ -533,14 +535,14 @@ static task *create_task(chip *c, int ring, uint64_t heap_off)
     o->scope_list[o->nscope_list++] = tk->id;
     return tk;
 oom:
-    chip_error(c, "out of memory in the orchestrator");
+    rt_error(r, "out of memory in the orchestrator");
     return NULL;
 }
 
 /* Binds the op's runtime-created outputs to their names. */
-static int bind_outputs(chip *c, const task *tk)
+static int bind_outputs(orch *o, const task *tk)
 {
-    orch *o = &c->orch;
+    rt *r = o->rt;
     const graph_op *op = o->op;
     for (int i = 0; i < op->nargs; i++) {
         const graph_arg *a = &op->args[i];
@@ -548,7 +550,7 @@ static int bind_outputs(chip *c, const task *tk)
             continue;
         if (ensure_slots((void **)&o->tensors, &o->tensors_cap, (size_t)a->tensor, sizeof(*o->tensors)) !=
             0) {
-            chip_error(c, "out of memory in the orchestrator");
+            rt_error(r, "out of memory in the orchestrator");
             return -1;
         }
         o->tensors[a->tensor] = (orch_tensor){.owner = tk->id, .addr = o->out_addr[i], .owned = true};
@@ -558,9 +560,9 @@ static int bind_outputs(chip *c, const task *tk)
 
 /* Records the task in deps.json, as the runtime's replay sees it, and its
  * producers for the overhead model. */
-static int record_dep_gen(chip *c, const task *tk, const uint64_t *dep_ids)
+static int record_dep_gen(orch *o, const task *tk, const uint64_t *dep_ids)
 {
-    orch *o = &c->orch;
+    rt *r = o->rt;
     const graph_op *op = o->op;
     depgen_arg args[GRAPH_MAX_TENSOR_ARGS];
     static const int TYPE_OF[] = {
@@ -568,8 +570,8 @@ static int record_dep_gen(chip *c, const task *tk, const uint64_t *dep_ids)
     for (int i = 0; i < op->nargs; i++) {
         const graph_arg *a = &op->args[i];
         args[i] = (depgen_arg){.type = TYPE_OF[a->dir], .manual_dep = a->manual_dep};
-        args[i].v = view_of(c, a, o->out_addr[i]);
-        args[i].has_owner = creator_of(c, a, &args[i].owner);
+        args[i].v = view_of(o, a, o->out_addr[i]);
+        args[i].has_owner = creator_of(o, a, &args[i].owner);
     }
     depgen_task dt = {.id = tk->id,
                       .manual = in_manual_scope(o),
@@ -580,64 +582,64 @@ static int record_dep_gen(chip *c, const task *tk, const uint64_t *dep_ids)
                       .ndeps = op->ndeps,
                       .deps = dep_ids};
     memcpy(dt.kernel_ids, op->kernel_ids, sizeof(dt.kernel_ids));
-    if (depgen_add(&c->dg, &dt) != 0 || ohm_log_task(&c->oh, tk->id, c->dg.preds, c->dg.npreds) != 0) {
-        chip_error(c, "out of memory collecting deps.json");
+    if (depgen_add(&r->dg, &dt) != 0 || ohm_log_task(&r->oh, tk->id, r->dg.preds, r->dg.npreds) != 0) {
+        rt_error(r, "out of memory collecting deps.json");
         return -1;
     }
-    if (c->oh.dropped && !c->dep_gen_on) {
+    if (r->oh.dropped && !r->dep_gen_on) {
         /* the overhead model gave up on this run: the replay has no other use */
-        depgen_free(&c->dg);
-        c->logical_on = false;
+        depgen_free(&r->dg);
+        r->logical_on = false;
     }
     return 0;
 }
 
 /* Tells the worker which resident tensors the task reads and writes: a later
  * program's readers link to the last writer (worker.h). */
-static void log_resident_access(chip *c, const task *tk)
+static void log_resident_access(orch *o, const task *tk)
 {
-    const orch *o = &c->orch;
+    rt *r = o->rt;
     const graph_op *op = o->op;
     for (int i = 0; i < op->nargs; i++) {
         const graph_arg *a = &op->args[i];
         if (a->dir == DIR_OUT || a->dir == DIR_NO_DEP || (size_t)a->tensor >= (size_t)o->g.nexternal ||
             !o->g.tensors[a->tensor].resident)
             continue;
-        tmap_view v = view_of(c, a, 0);
-        int r = worker_resident_of(c->cfg.worker, v.addr);
-        if (r < 0)
+        tmap_view v = view_of(o, a, 0);
+        int res = worker_resident_of(r->cfg.worker, v.addr);
+        if (res < 0)
             continue;
         if (a->dir == DIR_IN || a->dir == DIR_INOUT)
-            worker_log_access(c->cfg.worker_log, tk->id, r, false, &v);
+            worker_log_access(r->cfg.worker_log, tk->id, res, false, &v);
         if (a->dir == DIR_OUT_EXISTING || a->dir == DIR_INOUT)
-            worker_log_access(c->cfg.worker_log, tk->id, r, true, &v);
+            worker_log_access(r->cfg.worker_log, tk->id, res, true, &v);
     }
 }
 
 /* Stage FANIN: explicit deps first, then per argument the creator edge and the
  * TensorMap lookup (model/README.md §5.1). Claims every producer. */
-static int compute_fanin(chip *c, task *tk, int ring)
+static int compute_fanin(orch *o, task *tk, int ring)
 {
-    orch *o = &c->orch;
+    rt *r = o->rt;
     const graph_op *op = o->op;
     uint64_t dep_ids_small[16], *dep_ids = dep_ids_small;
     if (op->ndeps > 16 && !(dep_ids = malloc((size_t)op->ndeps * sizeof(*dep_ids)))) {
-        chip_error(c, "out of memory");
+        rt_error(r, "out of memory");
         return -1;
     }
     int rc = -1;
-    tmap_sync(&c->tm, ring, task_id_local(tk->id), c->rings[ring].last_alive);
-    if (resolve_deps(c, dep_ids) != 0)
+    tmap_sync(&r->tm, ring, task_id_local(tk->id), r->rings[ring].last_alive);
+    if (resolve_deps(o, dep_ids) != 0)
         goto out;
     /* the op's own label is bound only now: its deps see the earlier binding */
-    if (bind_label(c, tk) != 0)
+    if (bind_label(o, tk) != 0)
         goto out;
-    if (c->logical_on && op->kind != OP_ALLOC && record_dep_gen(c, tk, dep_ids) != 0)
+    if (r->logical_on && op->kind != OP_ALLOC && record_dep_gen(o, tk, dep_ids) != 0)
         goto out;
-    if (c->cfg.worker_log && op->kind != OP_ALLOC)
-        log_resident_access(c, tk);
+    if (r->cfg.worker_log && op->kind != OP_ALLOC)
+        log_resident_access(o, tk);
     for (int i = 0; i < op->ndeps; i++)
-        if (dep_ids[i] != tk->id && add_edge(c, tk, dep_ids[i], true) != 0)
+        if (dep_ids[i] != tk->id && add_edge(o, tk, dep_ids[i], true) != 0)
             goto out;
     if (!in_manual_scope(o) && op->kind != OP_ALLOC)
         for (int i = 0; i < op->nargs; i++) {
@@ -645,12 +647,12 @@ static int compute_fanin(chip *c, task *tk, int ring)
             uint64_t owner;
             if (a->dir == DIR_OUT)
                 continue;
-            if (creator_of(c, a, &owner) && add_edge(c, tk, owner, true) != 0)
+            if (creator_of(o, a, &owner) && add_edge(o, tk, owner, true) != 0)
                 goto out;
             if ((a->dir == DIR_IN || a->dir == DIR_INOUT) && !a->manual_dep) {
-                tmap_view v = view_of(c, a, 0);
-                lookup_ctx x = {.c = c, .tk = tk, .inout = a->dir == DIR_INOUT};
-                tmap_lookup(&c->tm, &v, tensormap_edge, &x);
+                tmap_view v = view_of(o, a, 0);
+                lookup_ctx x = {.o = o, .tk = tk, .inout = a->dir == DIR_INOUT};
+                tmap_lookup(&r->tm, &v, tensormap_edge, &x);
                 if (x.failed)
                     goto out;
             }
@@ -663,9 +665,8 @@ out:
 }
 
 /* Writers this task registers in the TensorMap. */
-static uint32_t registrable(const chip *c)
+static uint32_t registrable(const orch *o)
 {
-    const orch *o = &c->orch;
     const graph_op *op = o->op;
     if (op->kind == OP_ALLOC || in_manual_scope(o))
         return 0;
@@ -678,17 +679,18 @@ static uint32_t registrable(const chip *c)
 /* Stage WIRE: a pending producer gets the task in its fanout list (one
  * dependency-pool node); a completed one counts at once; WAIT-only edges give
  * their claim back (model/README.md §3.4). */
-static int wire(chip *c, task *tk, int ring, ps_t t)
+static int wire(orch *o, task *tk, int ring, ps_t t)
 {
+    rt *r = o->rt;
     uint64_t pending = 0;
     bool all_flagged = true;
     for (uint32_t i = 0; i < tk->nlinks; i++) {
         task_link *l = task_link_at(tk, i);
-        task *p = chip_task(c, l->producer);
+        task *p = rt_task(r, l->producer);
         tk->fanin_count++;
         if (p->state == TASK_PENDING) {
-            if (chip_add_fanout(c, p, tk->id) != 0) {
-                chip_error(c, "out of memory for fanout lists");
+            if (rt_add_fanout(r, p, tk->id) != 0) {
+                rt_error(r, "out of memory for fanout lists");
                 return -1;
             }
             pending++;
@@ -701,11 +703,11 @@ static int wire(chip *c, task *tk, int ring, ps_t t)
         }
         if (!l->retain) {
             p->fanout_released++;
-            chip_check_consumed(c, p, t);
+            rt_check_consumed(r, p, t);
         }
     }
-    dep_pool_take(&c->deppools[ring], pending);
-    tk->dep_pool_mark = c->deppools[ring].top;
+    dep_pool_take(&r->deppools[ring], pending);
+    tk->dep_pool_mark = r->deppools[ring].top;
     /* a consumer whose producers all completed is simply ready; a sync-start
      * consumer is a candidate too, pre-staged as a whole cohort
      * (pto_scheduler.h try_enqueue_early_dispatch_candidate) */
@@ -716,36 +718,36 @@ static int wire(chip *c, task *tk, int ring, ps_t t)
 
 /* Carries out the current submit/dummy/alloc op from its current stage.
  * Returns when it blocks, fails, or has scheduled its publish. */
-static void step_submit(chip *c, ps_t t)
+static void step_submit(orch *o, ps_t t)
 {
-    orch *o = &c->orch;
+    rt *r = o->rt;
     const graph_op *op = o->op;
     int ring = current_ring(o);
-    task_ring *r = &c->rings[ring];
+    task_ring *tr = &r->rings[ring];
     task *tk = NULL;
     if (o->stage == SUB_IDLE) {
         o->call_start = t;
         /* sync_start above the physical limit can never be admitted (code 7) */
         if (op->kind == OP_SUBMIT && op->sync_start && op->block_num > 1) {
-            int limit = shape_of(mask_of(op->kernel_ids)) == SHAPE_AIV ? 2 * (int)c->plat.clusters
-                                                                       : (int)c->plat.clusters;
+            int limit = shape_of(mask_of(op->kernel_ids)) == SHAPE_AIV ? 2 * (int)r->plat.clusters
+                                                                       : (int)r->plat.clusters;
             if (op->block_num > limit) {
-                chip_fatal(c, 7, "%s:%ld: require_sync_start block_num=%d > limit=%d (deadlock guaranteed)",
-                           o->g.path, op->line, op->block_num, limit);
+                rt_fatal(r, 7, "%s:%ld: require_sync_start block_num=%d > limit=%d (deadlock guaranteed)",
+                         o->g.path, op->line, op->block_num, limit);
                 return;
             }
         }
         /* scope pre-check: the innermost scope may hold at most window - 2 tasks before this one */
         size_t in_scope = o->nscope_list - o->scopes[o->nscopes - 1].list_start;
-        if (in_scope >= r->window - 1) {
+        if (in_scope >= tr->window - 1) {
             /* the runtime's report (pto_orchestrator.cpp check_scope_can_accept_task) on one
              * line; its scope_depth is scope_stack_top + 1, so the root scope is 1 */
-            chip_fatal(c, 1,
-                       "%s:%ld: FATAL: Scope Deadlock Detected! (ring %d) Tasks in current scope (%zu) >= "
-                       "task_window_size (%u). scope_depth: %d, ring_id: %d, scope_task_count: %zu, "
-                       "active_tasks: %u / %u (scope opened at %s)",
-                       o->g.path, op->line, ring, in_scope, r->window, o->nscopes, ring, in_scope,
-                       task_ring_active(r), r->window, o->scopes[o->nscopes - 1].site);
+            rt_fatal(r, 1,
+                     "%s:%ld: FATAL: Scope Deadlock Detected! (ring %d) Tasks in current scope (%zu) >= "
+                     "task_window_size (%u). scope_depth: %d, ring_id: %d, scope_task_count: %zu, "
+                     "active_tasks: %u / %u (scope opened at %s)",
+                     o->g.path, op->line, ring, in_scope, tr->window, o->nscopes, ring, in_scope,
+                     task_ring_active(tr), tr->window, o->scopes[o->nscopes - 1].site);
             return;
         }
         o->heap_need = 0;
@@ -757,108 +759,108 @@ static void step_submit(chip *c, ps_t t)
     }
     if (o->stage == SUB_ALLOC) {
         /* the heap tail follows the watermark lazily, at the orchestrator's alloc */
-        ring_heap_set_tail(&c->heaps[ring], c->retired_heap_off[ring], c->retired_heap_cum[ring]);
-        chip_note_occupancy(c, ring, t);
-        if (!task_ring_has_space(r)) {
-            block(c, RES_TASK_WINDOW, ring, t);
+        ring_heap_set_tail(&r->heaps[ring], r->retired_heap_off[ring], r->retired_heap_cum[ring]);
+        rt_note_occupancy(r, ring, t);
+        if (!task_ring_has_space(tr)) {
+            block(o, RES_TASK_WINDOW, ring, t);
             return;
         }
         uint64_t heap_off;
-        if (ring_heap_alloc(&c->heaps[ring], o->heap_need, &heap_off) != 0) {
-            block(c, RES_HEAP, ring, t);
+        if (ring_heap_alloc(&r->heaps[ring], o->heap_need, &heap_off) != 0) {
+            block(o, RES_HEAP, ring, t);
             return;
         }
-        unblock(c, t);
-        tk = create_task(c, ring, heap_off);
+        unblock(o, t);
+        tk = create_task(o, ring, heap_off);
         if (!tk)
             return;
-        chip_note_occupancy(c, ring, t);
+        rt_note_occupancy(r, ring, t);
         o->cur = tk->id;
         if (op->kind == OP_ALLOC) {
             /* an alloc has no fanin stage, but later deps may name it (alloc_outs.task_id()) */
-            if (bind_label(c, tk) != 0 || bind_outputs(c, tk) != 0)
+            if (bind_label(o, tk) != 0 || bind_outputs(o, tk) != 0)
                 return;
             o->stage = SUB_IDLE;
             o->have_op = false;
-            chip_schedule(c, t + c->cost.submit, EV_ORCH_PUBLISH, 0, tk->id);
+            rt_schedule(r, t + r->cost.submit, EV_ORCH_PUBLISH, 0, tk->id);
             return;
         }
         o->stage = SUB_FANIN;
     }
-    tk = chip_task(c, o->cur);
+    tk = rt_task(r, o->cur);
     if (o->stage == SUB_FANIN) {
-        if (compute_fanin(c, tk, ring) != 0 || bind_outputs(c, tk) != 0)
+        if (compute_fanin(o, tk, ring) != 0 || bind_outputs(o, tk) != 0)
             return;
         o->stage = SUB_SPILL;
     }
     if (o->stage == SUB_SPILL) {
         /* producers beyond the 64 inline ones take fanin spill entries */
         uint32_t need = tk->nlinks > FANIN_INLINE_CAP ? tk->nlinks - FANIN_INLINE_CAP : 0;
-        if (need && c->spill_used[ring] + need > c->cfg.ring_dep_pool[ring]) {
-            block(c, RES_SPILL, ring, t);
+        if (need && r->spill_used[ring] + need > r->cfg.ring_dep_pool[ring]) {
+            block(o, RES_SPILL, ring, t);
             return;
         }
-        unblock(c, t);
-        c->spill_used[ring] += need;
+        unblock(o, t);
+        r->spill_used[ring] += need;
         tk->spill = need;
-        if (c->spill_used[ring] > c->spill_peak[ring])
-            c->spill_peak[ring] = c->spill_used[ring];
+        if (r->spill_used[ring] > r->spill_peak[ring])
+            r->spill_peak[ring] = r->spill_used[ring];
         o->stage = SUB_TMAP;
     }
     if (o->stage == SUB_TMAP) {
-        uint32_t need = registrable(c);
-        if (tmap_available(&c->tm) < need) {
+        uint32_t need = registrable(o);
+        if (tmap_available(&r->tm) < need) {
             uint32_t alive[RING_COUNT];
             for (int rr = 0; rr < RING_COUNT; rr++)
-                alive[rr] = c->rings[rr].last_alive;
-            tmap_reclaim_all(&c->tm, alive);
-            if (tmap_available(&c->tm) < need) {
-                block(c, RES_TENSORMAP, ring, t);
+                alive[rr] = r->rings[rr].last_alive;
+            tmap_reclaim_all(&r->tm, alive);
+            if (tmap_available(&r->tm) < need) {
+                block(o, RES_TENSORMAP, ring, t);
                 return;
             }
         }
-        unblock(c, t);
+        unblock(o, t);
         if (need)
             for (int i = 0; i < op->nargs; i++) {
                 const graph_arg *a = &op->args[i];
                 if ((a->dir == DIR_INOUT || a->dir == DIR_OUT_EXISTING) && !a->manual_dep) {
-                    tmap_view v = view_of(c, a, 0);
-                    tmap_insert(&c->tm, &v, tk->id);
+                    tmap_view v = view_of(o, a, 0);
+                    tmap_insert(&r->tm, &v, tk->id);
                 }
             }
         o->stage = SUB_WIRE;
     }
     if (o->stage == SUB_WIRE) {
-        dep_pool *d = &c->deppools[ring];
+        dep_pool *d = &r->deppools[ring];
         if (dep_pool_available(d) < tk->nlinks) {
-            if (dep_pool_reclaim(d, r->last_alive, c->retired_dep_mark[ring]))
-                chip_note_occupancy(c, ring, t);
+            if (dep_pool_reclaim(d, tr->last_alive, r->retired_dep_mark[ring]))
+                rt_note_occupancy(r, ring, t);
             if (dep_pool_available(d) < tk->nlinks) {
-                block(c, RES_DEP_POOL, ring, t);
+                block(o, RES_DEP_POOL, ring, t);
                 return;
             }
         }
-        unblock(c, t);
-        if (wire(c, tk, ring, t) != 0)
+        unblock(o, t);
+        if (wire(o, tk, ring, t) != 0)
             return;
-        chip_note_occupancy(c, ring, t);
+        rt_note_occupancy(r, ring, t);
         o->stage = SUB_IDLE;
         o->have_op = false;
-        chip_schedule(c, t + c->cost.submit, EV_ORCH_PUBLISH, 0, tk->id);
+        rt_schedule(r, t + r->cost.submit, EV_ORCH_PUBLISH, 0, tk->id);
     }
 }
 
-void orch_on_step(chip *c, ps_t t)
+void orch_on_step(orch *o, ps_t t)
 {
-    orch *o = &c->orch;
+    rt *r = o->rt;
     char err[GRAPH_ERR_MAX];
-    while (c->status == CHIP_RUNNING) {
+    while (r->status == CHIP_RUNNING) {
         if (o->done)
             return;
         if (o->eof_seen) {
             o->done = true;
             o->end_time = t;
-            chip_check_finished(c);
+            rt_check_finished(r);
             return;
         }
         if (!o->have_op) {
@@ -868,16 +870,16 @@ void orch_on_step(chip *c, ps_t t)
             if (rc < 0) {
                 if (!o->ra) /* orch_finish_reading gives it again */
                     snprintf(o->read_err, sizeof(o->read_err), "%s", err);
-                chip_error(c, "%s", err);
+                rt_error(r, "%s", err);
                 return;
             }
             if (rc == 0) {
                 /* orchestration returned: the executor ends the root scope */
-                sample_scope(c, false);
-                size_t n = release_scope(c, 0, t);
-                trace_call(c, PF_CALL_SCOPE_END, t, t + n * c->cost.scope_end_per_task);
+                sample_scope(o, false);
+                size_t n = release_scope(o, 0, t);
+                trace_call(o, PF_CALL_SCOPE_END, t, t + n * r->cost.scope_end_per_task);
                 o->eof_seen = true;
-                chip_schedule(c, t + n * c->cost.scope_end_per_task, EV_ORCH_STEP, 0, 0);
+                rt_schedule(r, t + n * r->cost.scope_end_per_task, EV_ORCH_STEP, 0, 0);
                 return;
             }
             o->have_op = true;
@@ -888,24 +890,24 @@ void orch_on_step(chip *c, ps_t t)
         case OP_SCOPE_BEGIN:
             o->have_op = false;
             if (!op->manual && in_manual_scope(o)) {
-                chip_fatal(c, 5, "%s:%ld: auto scope nested inside manual scope is not supported", o->g.path,
-                           op->line);
+                rt_fatal(r, 5, "%s:%ld: auto scope nested inside manual scope is not supported", o->g.path,
+                         op->line);
                 return;
             }
             orch_scope *s = &o->scopes[o->nscopes++];
             s->list_start = o->nscope_list;
             s->manual = op->manual;
             memcpy(s->site, op->site, sizeof(s->site));
-            sample_scope(c, true);
+            sample_scope(o, true);
             continue;
         case OP_SCOPE_END: {
             o->have_op = false;
-            sample_scope(c, false); /* taken before the scope's tasks are released */
+            sample_scope(o, false); /* taken before the scope's tasks are released */
             orch_scope *s = &o->scopes[--o->nscopes];
-            size_t n = release_scope(c, s->list_start, t);
-            trace_call(c, PF_CALL_SCOPE_END, t, t + n * c->cost.scope_end_per_task);
+            size_t n = release_scope(o, s->list_start, t);
+            trace_call(o, PF_CALL_SCOPE_END, t, t + n * r->cost.scope_end_per_task);
             if (n) {
-                chip_schedule(c, t + n * c->cost.scope_end_per_task, EV_ORCH_STEP, 0, 0);
+                rt_schedule(r, t + n * r->cost.scope_end_per_task, EV_ORCH_STEP, 0, 0);
                 return;
             }
             continue;
@@ -913,37 +915,37 @@ void orch_on_step(chip *c, ps_t t)
         case OP_USER_CODE:
             o->have_op = false;
             if (op->user_ns) {
-                trace_call(c, PF_CALL_USER_CODE, t, t + ps_from_ns(op->user_ns));
-                chip_schedule(c, t + ps_from_ns(op->user_ns), EV_ORCH_STEP, 0, 0);
+                trace_call(o, PF_CALL_USER_CODE, t, t + ps_from_ns(op->user_ns));
+                rt_schedule(r, t + ps_from_ns(op->user_ns), EV_ORCH_STEP, 0, 0);
                 return;
             }
             continue;
         case OP_SUBMIT:
         case OP_DUMMY:
         case OP_ALLOC:
-            step_submit(c, t);
-            if (c->pf) /* the submit may have allocated, reclaimed or wired on its ring */
-                chip_trace_ring(c, current_ring(o), t);
+            step_submit(o, t);
+            if (r->pf) /* the submit may have allocated, reclaimed or wired on its ring */
+                rt_trace_ring(r, current_ring(o), t);
             return;
         }
     }
 }
 
-void orch_on_publish(chip *c, uint64_t task_id, ps_t t)
+void orch_on_publish(orch *o, uint64_t task_id, ps_t t)
 {
-    orch *o = &c->orch;
-    task *tk = chip_task(c, task_id);
+    rt *r = o->rt;
+    task *tk = rt_task(r, task_id);
     if (!tk) {
-        chip_error(c, "internal: published task %" PRIu64 " is not live", task_id);
+        rt_error(r, "internal: published task %" PRIu64 " is not live", task_id);
         return;
     }
     sl_orch rec = {.submit_idx = o->submit_idx++, .task_id = task_id, .start = o->call_start, .end = t};
-    if (swimlane_add_orch(&c->sl, &rec) != 0) {
-        chip_error(c, "out of memory for swimlane records");
+    if (swimlane_add_orch(&r->sl, &rec) != 0) {
+        rt_error(r, "out of memory for swimlane records");
         return;
     }
-    if (c->pf && pf_publish(c->pf, tk, o->scopes[o->nscopes - 1].site, o->call_start, t) != 0) {
-        chip_error(c, "out of memory for the Perfetto trace");
+    if (r->pf && pf_publish(r->pf, tk, o->scopes[o->nscopes - 1].site, o->call_start, t) != 0) {
+        rt_error(r, "out of memory for the Perfetto trace");
         return;
     }
     tk->published = true;
@@ -951,15 +953,15 @@ void orch_on_publish(chip *c, uint64_t task_id, ps_t t)
         /* alloc_tensors completes inline on the orchestrator, no fanout walk */
         tk->state = TASK_COMPLETED;
         tk->completed_at = t;
-        c->tasks_completed++;
+        r->tasks_completed++;
         tk->releases_done = true;
-        chip_check_consumed(c, tk, t);
+        rt_check_consumed(r, tk, t);
     } else {
         tk->fanin_refcount++; /* release the guard: wiring is complete */
         if (tk->fanin_refcount == tk->fanin_count)
-            chip_route_ready(c, tk, t);
+            rt_route_ready(r, tk, t);
         else
-            chip_try_early_candidate(c, tk, t);
+            rt_try_early_candidate(r, tk, t);
     }
-    orch_on_step(c, t);
+    orch_on_step(o, t);
 }

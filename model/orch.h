@@ -12,7 +12,7 @@
 #include "simtime.h"
 #include "task.h"
 
-struct chip;
+struct rt;
 
 #define ORCH_MAX_SCOPES 64                   /* PTO2_MAX_SCOPE_DEPTH, the root scope included */
 #define ORCH_CHECK_SPINS 1024                /* deadlock checks run every 1024 spins without progress */
@@ -65,6 +65,7 @@ typedef struct orch_block_site {
 } orch_block_site;
 
 typedef struct orch {
+    struct rt *rt;                            /* the shared runtime state and the engine's services (rt.h) */
     graph g;                                  /* the graph being streamed */
     struct readahead *ra;                     /* its reader thread, NULL if parsed here */
     gcomp_cursor gcur;                        /* where in the compiled graph, when gcur.gc is set */
@@ -96,13 +97,14 @@ typedef struct orch {
     size_t tensors_cap;
     uint64_t *labels; /* label slot -> task id */
     size_t labels_cap;
-    ps_t end_time; /* when orchestration finished */
+    ps_t end_time;                /* when orchestration finished */
     char read_err[GRAPH_ERR_MAX]; /* the graph error that stopped the run, when read on this thread */
 } orch;
 
 /* Takes over the open graph g (its header read; g is left empty) and begins
- * the root scope. Returns 0, or -1 with a message in err. */
-int orch_init(struct chip *c, graph *g, char *err, size_t errlen);
+ * the root scope, working on the shared state r. Returns 0, or -1 with a
+ * message in err. */
+int orch_init(orch *o, struct rt *r, graph *g, char *err, size_t errlen);
 
 /* Frees everything. */
 /* Waits until every line of the graph has been checked (the reader goes on
@@ -114,12 +116,12 @@ void orch_free(orch *o);
 
 /* Event handlers: carry out operations from time t; finish a submit at t;
  * run a deadlock check of a blocked allocation. */
-void orch_on_step(struct chip *c, ps_t t);
-void orch_on_publish(struct chip *c, uint64_t task_id, ps_t t);
-void orch_on_check(struct chip *c, uint64_t gen, ps_t t);
+void orch_on_step(orch *o, ps_t t);
+void orch_on_publish(orch *o, uint64_t task_id, ps_t t);
+void orch_on_check(orch *o, uint64_t gen, ps_t t);
 
 /* Ring r advanced its watermark at time t: a blocked orchestrator retries. */
-void orch_on_ring_advance(struct chip *c, int ring, ps_t t);
+void orch_on_ring_advance(orch *o, int ring, ps_t t);
 
 /* Name of a resource for reports ("task_window", "heap", ...). */
 const char *orch_resource_name(orch_resource r);

@@ -64,7 +64,7 @@ static void add_phase(chip *c, int ti, phase_kind kind, ps_t start, ps_t end, ui
                   .task_id = task_id};
     if (kind == PH_COMPLETE || kind == PH_DISPATCH) {
         memcpy(p.shared_start, shared_start, sizeof(p.shared_start));
-        chip_queue_depths(c, p.shared_end);
+        rt_queue_depths(&c->rt, p.shared_end);
     }
     if (kind == PH_DISPATCH) {
         p.pop_hit = th->pop_hit;
@@ -347,7 +347,7 @@ void sched_on_iter(chip *c, int ti, ps_t t)
     }
     th->iter_start = t;
     uint32_t shared[3];
-    chip_queue_depths(c, shared);
+    rt_queue_depths(&c->rt, shared);
     ps_t cur = t;
     uint32_t done = 0;
     for (int i = 0; i < th->ncores; i++) {
@@ -850,7 +850,7 @@ static void flush_local(chip *c, int ti)
 static int dispatch_ready(chip *c, int ti, ps_t *cur)
 {
     uint32_t shared[3];
-    chip_queue_depths(c, shared);
+    rt_queue_depths(&c->rt, shared);
     ps_t start = *cur;
     /* the stages in order; a pending stage is skipped under PMU or when a peer has an idle unit */
     staging_step stages[6];
