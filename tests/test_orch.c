@@ -1,0 +1,164 @@
+/* test_orch.c - the orchestrator alone: no chip engine, a fake one behind rt's services records what it
+ * is asked for. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../model/orch.h"
+#include "../model/rt.h"
+#include "testutil.h"
+
+#define NS(x) ((ps_t)(x)*PS_PER_NS)
+
+/* What the fake engine was asked to do. */
+typedef struct fake_event {
+    ps_t t;
+    enum chip_event kind;
+    uint32_t who;
+    uint64_t arg;
+} fake_event;
+
+typedef struct fake_engine {
+    rt r; /* first: a service finds its fake engine at the rt it is given */
+    fake_event ev[8];
+    int nev;
+    uint64_t ready[8]; /* tasks routed to a ready queue */
+    int nready;
+    int consumed_checks;
+    int finished_checks;
+} fake_engine;
+
+static fake_engine *fake_of(rt *r)
+{
+    return (fake_engine *)r;
+}
+
+static void fake_schedule(rt *r, ps_t t, enum chip_event kind, uint32_t who, uint64_t arg)
+{
+    fake_engine *f = fake_of(r);
+    ck_assert_int_lt(f->nev, 8);
+    f->ev[f->nev++] = (fake_event){t, kind, who, arg};
+}
+
+static void fake_route_ready(rt *r, task *tk, ps_t t)
+{
+    fake_engine *f = fake_of(r);
+    (void)t;
+    ck_assert_int_lt(f->nready, 8);
+    f->ready[f->nready++] = tk->id;
+}
+
+static void fake_try_early_candidate(rt *r, task *tk, ps_t t)
+{
+    (void)r, (void)tk, (void)t;
+    ck_abort_msg("a task whose producers are all done is ready, not an early candidate");
+}
+
+static void fake_check_consumed(rt *r, task *tk, ps_t t)
+{
+    (void)tk, (void)t;
+    fake_of(r)->consumed_checks++;
+}
+
+static void fake_check_finished(rt *r)
+{
+    fake_of(r)->finished_checks++;
+}
+
+/* The shared state an orchestrator needs, on a2a3 defaults with small rings. */
+static void fake_init(fake_engine *f)
+{
+    memset(f, 0, sizeof(*f));
+    rt *r = &f->r;
+    r->svc = (rt_services){.schedule = fake_schedule,
+                           .route_ready = fake_route_ready,
+                           .try_early_candidate = fake_try_early_candidate,
+                           .check_consumed = fake_check_consumed,
+                           .check_finished = fake_check_finished};
+    platform_defaults(&r->plat);
+    r->status = CHIP_RUNNING;
+    r->cost.submit = NS(100);
+    r->cost.scope_end_per_task = NS(10);
+    r->cost.spin = NS(1);
+    for (int i = 0; i < RING_COUNT; i++) {
+        r->cfg.ring_task_window[i] = 16;
+        r->cfg.ring_heap[i] = 1 << 20;
+        r->cfg.ring_dep_pool[i] = 64;
+        ck_assert_int_eq(task_ring_init(&r->rings[i], 16), 0);
+        ring_heap_init(&r->heaps[i], r->cfg.ring_heap[i]);
+        dep_pool_init(&r->deppools[i], r->cfg.ring_dep_pool[i]);
+    }
+    ck_assert_int_eq(tmap_init(&r->tm, 64, r->cfg.ring_task_window, false), 0);
+    occ_init(&r->occ);
+    ck_assert_int_eq(swimlane_init(&r->sl, 0, 1), 0);
+}
+
+static void fake_free(fake_engine *f)
+{
+    for (int i = 0; i < RING_COUNT; i++)
+        task_ring_free(&f->r.rings[i]);
+    tmap_free(&f->r.tm);
+    swimlane_free(&f->r.sl);
+}
+
+START_TEST(one_submit_asks_the_engine_for_its_publish_then_routes_the_task_ready)
+{
+    char *path = tu_write(tu_tmpdir(), "g.jsonl",
+                                "{\"ptosim_graph\": 1, \"name\": \"one\", \"kernels\": [{\"id\": 0, \"name\": "
+                                "\"mm\", \"core\": \"aic\", \"cost\": {\"cycles\": 18000}}]}\n"
+                                "{\"op\": \"submit\", \"kernel\": \"mm\"}\n");
+    fake_engine *f = malloc(sizeof(*f));
+    fake_init(f);
+    graph g;
+    orch o;
+    char err[512];
+    ck_assert_msg(graph_open(&g, path, err, sizeof(err)) == 0, "%s", err);
+    ck_assert_msg(orch_init(&o, &f->r, &g, err, sizeof(err)) == 0, "%s", err);
+
+    /* the submit call: slot and heap, fanin, wiring; then the engine is asked
+     * for the publish one submit cost later, and nothing else */
+    orch_on_step(&o, NS(1000));
+    uint64_t id = task_make_id(0, 0);
+    ck_assert_int_eq(f->nev, 1);
+    ck_assert_int_eq(f->ev[0].kind, EV_ORCH_PUBLISH);
+    ck_assert_uint_eq(f->ev[0].t, NS(1000) + NS(100));
+    ck_assert_uint_eq(f->ev[0].arg, id);
+    ck_assert_int_eq(f->nready, 0);
+    task *tk = rt_task(&f->r, id);
+    ck_assert_ptr_nonnull(tk);
+    ck_assert_int_eq(tk->shape, SHAPE_AIC);
+    ck_assert_uint_eq(tk->dur[0], ps_from_cycles(18000, (uint64_t)f->r.plat.aicore_freq_hz));
+    ck_assert_uint_eq(f->r.tasks_submitted, 1);
+
+    /* the publish: no producer, so the task goes straight to the engine's
+     * ready routing; the graph then ends and the root scope's end is paid
+     * for one task before the orchestrator's last step */
+    orch_on_publish(&o, id, f->ev[0].t);
+    ck_assert_int_eq(f->nready, 1);
+    ck_assert_uint_eq(f->ready[0], id);
+    ck_assert(tk->published);
+    ck_assert_int_eq(f->consumed_checks, 1);
+    ck_assert_int_eq(f->nev, 2);
+    ck_assert_int_eq(f->ev[1].kind, EV_ORCH_STEP);
+    ck_assert_uint_eq(f->ev[1].t, NS(1100) + NS(10));
+
+    orch_on_step(&o, f->ev[1].t);
+    ck_assert(o.done);
+    ck_assert_uint_eq(o.end_time, NS(1110));
+    ck_assert_int_eq(f->finished_checks, 1);
+    ck_assert_int_eq(f->r.status, CHIP_RUNNING);
+
+    orch_free(&o);
+    fake_free(f);
+    free(f);
+    free(path);
+}
+END_TEST
+
+Suite *suite_orch(void)
+{
+    Suite *s = suite_create("orch");
+    TCase *tc = tcase_create("alone");
+    tcase_add_test(tc, one_submit_asks_the_engine_for_its_publish_then_routes_the_task_ready);
+    suite_add_tcase(s, tc);
+    return s;
+}
