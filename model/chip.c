@@ -164,8 +164,7 @@ static int chip_build(chip *c, const platform *p, const chip_config *cfg, char *
     core_topology(c->cores, (int)p->clusters, c->nsched);
     for (int k = 0; k < c->ncores; k++)
         c->cores[k].fin_after_wb = p->aicore_fin_after_record != 0;
-    for (int t = 0; t < c->nsched; t++)
-        sched_init_thread(c, t);
+    sched_init(&c->sched, &c->rt);
     c->nodes_cap = 1024;
     c->nodes = calloc(c->nodes_cap, sizeof(*c->nodes));
     if (!c->nodes)
@@ -206,7 +205,7 @@ int chip_init_graph(chip *c, const platform *p, const chip_config *cfg, graph *g
     arm_watchdogs(c);
     chip_schedule(c, 0, EV_ORCH_STEP, 0, 0);
     for (int t = 0; t < c->nsched; t++)
-        chip_schedule(c, 0, EV_SCHED_ITER, (uint32_t)t, c->threads[t].gen);
+        chip_schedule(c, 0, EV_SCHED_ITER, (uint32_t)t, c->sched.threads[t].gen);
     return 0;
 }
 
@@ -241,8 +240,7 @@ void chip_free(chip *c)
         readyq_free(&c->early[s]);
     }
     readyq_free(&c->early_sync);
-    for (int t = 0; t < c->nsched; t++)
-        sched_free_thread(&c->threads[t]);
+    sched_free(&c->sched);
     free(c->nodes);
     c->nodes = NULL;
     if (c->tm.pool)
@@ -331,7 +329,7 @@ void chip_try_early_candidate(chip *c, task *tk, ps_t t)
         return;
     }
     tk->early = EARLY_STAGING;
-    sched_notify_early(c, t);
+    sched_notify_early(&c->sched, t);
 }
 
 void chip_propagate_dispatch(chip *c, task *p, ps_t t)
@@ -358,7 +356,7 @@ static void ring_staged(chip *c, task *tk, ps_t t)
     for (int w = 0; w < 2; w++)
         for (uint64_t m = tk->staged_mask[w]; m; m &= m - 1) {
             int id = w * 64 + __builtin_ctzll(m);
-            sched_ring_core(c, id, tk->id, t + (ps_t)k++ * c->cost.store);
+            sched_ring_core(&c->sched, id, tk->id, t + (ps_t)k++ * c->cost.store);
         }
     tk->staged_mask[0] = tk->staged_mask[1] = 0;
     c->early_rung += (uint64_t)k;
@@ -400,7 +398,7 @@ static bool ring_doorbells(chip *c, task *tk, ps_t t)
 static void route_ready_from(chip *c, task *tk, int thread, ps_t t)
 {
     if (c->plat.sched_local_ready && thread >= 0 && !tk->queued && tk->shape <= SHAPE_MIX && tk->predicate &&
-        !tk->sync_start && tk->early != EARLY_STAGING && sched_push_local(c, thread, tk)) {
+        !tk->sync_start && tk->early != EARLY_STAGING && sched_push_local(&c->sched, thread, tk)) {
         tk->queued = true;
         tk->ready_at = t;
         tk->early = EARLY_DISPATCHED;
@@ -428,7 +426,7 @@ void chip_route_ready(chip *c, task *tk, ps_t t)
         chip_error(c, "out of memory in a ready queue");
         return;
     }
-    sched_notify_queued(c, tk, t);
+    sched_notify_queued(&c->sched, tk, t);
 }
 
 void chip_check_finished(chip *c)
@@ -464,7 +462,7 @@ void chip_task_done(chip *c, task *tk, int thread, ps_t t)
     }
     tk->fanout_head = 0;
     if (thread >= 0)
-        sched_defer_release(c, thread, tk->id, t);
+        sched_defer_release(&c->sched, thread, tk->id, t);
     else
         chip_release(c, tk, t);
     chip_check_finished(c);
@@ -528,7 +526,7 @@ static void measure_idle(chip *c, ps_t dt)
     for (int ty = 0; ty < 2; ty++) {
         int idle = 0;
         for (int t = 0; t < c->nsched; t++)
-            idle += c->threads[t].units[ty][0]; /* [0]: cores fitting the IDLE staging phase */
+            idle += c->sched.threads[t].units[ty][0]; /* [0]: cores fitting the IDLE staging phase */
         size_t ready =
             c->ready[ty].len + c->ready[SHAPE_MIX].len + c->ready_sync[ty].len + c->ready_sync[SHAPE_MIX].len;
         c->idle_ready_ps[ty] += (double)dt * (double)((size_t)idle < ready ? (size_t)idle : ready);
@@ -569,33 +567,33 @@ int chip_step(chip *c)
         orch_on_publish(&c->orch, ev.arg, ev.t);
         break;
     case EV_SCHED_TIMEOUT:
-        sched_on_timeout_event(c, (int)ev.who, ev.t);
+        sched_on_timeout_event(&c->sched, (int)ev.who, ev.t);
         break;
     case EV_SCHED_ITER:
     case EV_SCHED_DISPATCH:
         /* args dump back-pressure: every scheduler thread is parked until the freeze opens */
-        if (c->dump_on && ev.t < c->dump.freeze_until && ev.arg == c->threads[ev.who].gen) {
+        if (c->dump_on && ev.t < c->dump.freeze_until && ev.arg == c->sched.threads[ev.who].gen) {
             chip_schedule(c, c->dump.freeze_until, (enum chip_event)ev.kind, ev.who, ev.arg);
             break;
         }
         if (ev.kind == EV_SCHED_DISPATCH) {
-            if (ev.arg == c->threads[ev.who].gen)
-                sched_on_dispatch(c, (int)ev.who, ev.t);
+            if (ev.arg == c->sched.threads[ev.who].gen)
+                sched_on_dispatch(&c->sched, (int)ev.who, ev.t);
             break;
         }
-        if (ev.arg == c->threads[ev.who].gen)
-            sched_on_iter(c, (int)ev.who, ev.t);
+        if (ev.arg == c->sched.threads[ev.who].gen)
+            sched_on_iter(&c->sched, (int)ev.who, ev.t);
         break;
     case EV_DRAIN_RESOLVE:
         if (ev.arg == c->drain.attempt)
-            sched_on_drain_resolve(c, ev.t);
+            sched_on_drain_resolve(&c->sched, ev.t);
         break;
     case EV_DEVICE_KILL:
         chip_device_kill(c, ev.t);
         break;
     case EV_HBM:
         if (hbm_live(&c->mem, ev.arg))
-            sched_on_hbm(c, ev.t);
+            sched_on_hbm(&c->sched, ev.t);
         break;
     case EV_ORCH_CHECK:
         orch_on_check(&c->orch, ev.arg, ev.t);
@@ -669,10 +667,34 @@ static void svc_check_finished(rt *r)
     chip_check_finished(chip_of(r));
 }
 
+static void svc_propagate_dispatch(rt *r, task *producer, ps_t t)
+{
+    chip_propagate_dispatch(chip_of(r), producer, t);
+}
+
+static bool svc_sync_rendezvous(rt *r, task *tk, ps_t t)
+{
+    return chip_sync_rendezvous(chip_of(r), tk, t);
+}
+
+static void svc_release(rt *r, task *tk, ps_t t)
+{
+    chip_release(chip_of(r), tk, t);
+}
+
+static bool svc_orch_done(rt *r)
+{
+    return chip_of(r)->orch.done;
+}
+
 static const rt_services SERVICES = {
     .schedule = svc_schedule,
     .route_ready = svc_route_ready,
     .try_early_candidate = svc_try_early_candidate,
     .check_consumed = svc_check_consumed,
     .check_finished = svc_check_finished,
+    .propagate_dispatch = svc_propagate_dispatch,
+    .sync_rendezvous = svc_sync_rendezvous,
+    .release = svc_release,
+    .orch_done = svc_orch_done,
 };

@@ -31,8 +31,7 @@ typedef struct chip {
     const volatile sig_atomic_t *stop; /* non-zero: end the run at the next check (a signal), NULL = never */
     bool stopped;                      /* the run was ended through stop, unfinished */
     void *progress_arg;
-    uint8_t cluster_fit[PLATFORM_MAX_CLUSTERS][3]; /* cores of each cluster that fit each staging phase */
-    sched_thread threads[PLATFORM_MAX_AICPU_THREADS];
+    sched sched;            /* the scheduler threads */
     orch orch;              /* the orchestrator thread */
     int device_code;        /* ACL error when CHIP_DEVICE_ERROR (507018, 507046) */
     ps_t stars_deadline;    /* when the AICore launch's op-execute watchdog fires (PS_NEVER: no STARS) */
@@ -91,7 +90,8 @@ void chip_error(chip *c, const char *fmt, ...) __attribute__((format(printf, 2, 
  * task completed; the end time is the later of the two. */
 void chip_check_finished(chip *c);
 
-/* Task lifecycle (model/README.md §3.4), shared by the orchestrator and the schedulers. */
+/* Task lifecycle (model/README.md §3.4): the orchestrator and the schedulers reach it
+ * through rt's services. */
 void chip_route_ready(chip *c, struct task *tk, ps_t t);           /* to a ready or the dummy queue */
 void chip_task_done(chip *c, struct task *tk, int thread, ps_t t); /* completion effects */
 void chip_release(chip *c, struct task *tk, ps_t t);               /* deferred release of RETAIN pins */

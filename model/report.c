@@ -229,7 +229,7 @@ static void write_scheduler(const chip *c, FILE *f)
 {
     uint64_t dispatched = 0;
     for (int i = 0; i < c->nsched; i++)
-        dispatched += c->threads[i].dispatched;
+        dispatched += c->sched.threads[i].dispatched;
     fprintf(f,
             "  \"scheduler\": {\"threads\": %d, \"dispatched_blocks\": %" PRIu64
             ", \"pending_slot_dispatches\": %" PRIu64 ", \"early_staged\": %" PRIu64

@@ -138,6 +138,10 @@ typedef struct rt_services {
     void (*try_early_candidate)(struct rt *r, struct task *tk, ps_t t); /* an early-dispatch candidate */
     void (*check_consumed)(struct rt *r, struct task *tk, ps_t t);      /* retire it if nothing holds it */
     void (*check_finished)(struct rt *r); /* the orchestrator finished: is the run done? */
+    void (*propagate_dispatch)(struct rt *r, struct task *producer, ps_t t); /* its blocks are all out */
+    bool (*sync_rendezvous)(struct rt *r, struct task *tk, ps_t t); /* ring a staged cohort if it can */
+    void (*release)(struct rt *r, struct task *tk, ps_t t);         /* deferred release of RETAIN pins */
+    bool (*orch_done)(struct rt *r);                                /* has orchestration finished? */
 } rt_services;
 
 /* The shared fields, listed once: struct rt is made of them, and the engine's
@@ -179,33 +183,33 @@ typedef struct rt_services {
     drain_state drain;                     /* the global sync-start drain */                                 \
     int ncores;                            /* AICores */                                                     \
     core cores[PLATFORM_MAX_CORES];                                                                          \
-    int nsched;                            /* scheduler threads */                                           \
-    fanout_node *nodes;                    /* fanout list nodes; [0] is the null sentinel */                 \
+    int nsched;         /* scheduler threads */                                                              \
+    fanout_node *nodes; /* fanout list nodes; [0] is the null sentinel */                                    \
     size_t nodes_cap;                                                                                        \
-    uint32_t nodes_free;                   /* free list head */                                              \
-    uint32_t nodes_used;                   /* nodes in use */                                                \
-    swimlane sl;                           /* swimlane records */                                            \
-    pf_trace *pf;                          /* the Perfetto trace's records, NULL when off (costs no time) */ \
-    pipe_table pipes;                      /* pipe-model results of every distinct pipe cost */              \
+    uint32_t nodes_free; /* free list head */                                                                \
+    uint32_t nodes_used; /* nodes in use */                                                                  \
+    swimlane sl;         /* swimlane records */                                                              \
+    pf_trace *pf;        /* the Perfetto trace's records, NULL when off (costs no time) */                   \
+    pipe_table pipes;    /* pipe-model results of every distinct pipe cost */                                \
     uint32_t kernel_pipe[GRAPH_MAX_FUNC_ID]; /* func id -> pipes index (0 = flat cost or not seen yet) */    \
-    kernel_stats *kstats;                  /* per func id */                                                 \
-    hbm mem;                               /* the die's shared HBM bandwidth */                              \
-    uint64_t gm_bytes;                     /* GM bytes moved by pipe-model executions */                     \
-    bool dump_on;                          /* args dump collected */                                         \
-    dump_state dump;                       /* ... its state */                                               \
-    bool pmu_on;                           /* pmu.csv rows are collected */                                  \
-    pmu_log pmu;                           /* ... here */                                                    \
-    uint64_t tasks_submitted;              /* submit + dummy + alloc */                                      \
+    kernel_stats *kstats;                    /* per func id */                                               \
+    hbm mem;                                 /* the die's shared HBM bandwidth */                            \
+    uint64_t gm_bytes;                       /* GM bytes moved by pipe-model executions */                   \
+    bool dump_on;                            /* args dump collected */                                       \
+    dump_state dump;                         /* ... its state */                                             \
+    bool pmu_on;                             /* pmu.csv rows are collected */                                \
+    pmu_log pmu;                             /* ... here */                                                  \
+    uint64_t tasks_submitted;                /* submit + dummy + alloc */                                    \
     uint64_t tasks_completed;                                                                                \
-    uint64_t kernel_tasks;                 /* submitted tasks for AICores (no dummies, allocs), run or not */\
-    uint64_t executions;                   /* AICore executions (task x core x block) */                     \
-    uint64_t ring_advances;                /* watermark advances (progress for the scheduler timeout) */     \
-    ps_t last_completion;                  /* latest completion */                                           \
-    ps_t end_time;                         /* when the run ended */                                          \
+    uint64_t kernel_tasks;  /* submitted tasks for AICores (no dummies, allocs), run or not */               \
+    uint64_t executions;    /* AICore executions (task x core x block) */                                    \
+    uint64_t ring_advances; /* watermark advances (progress for the scheduler timeout) */                    \
+    ps_t last_completion;   /* latest completion */                                                          \
+    ps_t end_time;          /* when the run ended */                                                         \
     chip_status status;                                                                                      \
-    int fatal_code;                        /* runtime error code when CHIP_FATAL */                          \
-    char message[4096];                    /* what ended the run, when not CHIP_DONE */                      \
-    char note[160];                        /* ptosim's context for a fatal beyond the runtime's text, or "" */
+    int fatal_code;     /* runtime error code when CHIP_FATAL */                                             \
+    char message[4096]; /* what ended the run, when not CHIP_DONE */                                         \
+    char note[160];     /* ptosim's context for a fatal beyond the runtime's text, or "" */
 
 typedef struct rt {
     RT_FIELDS
@@ -240,6 +244,22 @@ static inline void rt_check_consumed(rt *r, struct task *tk, ps_t t)
 static inline void rt_check_finished(rt *r)
 {
     r->svc.check_finished(r);
+}
+static inline void rt_propagate_dispatch(rt *r, struct task *producer, ps_t t)
+{
+    r->svc.propagate_dispatch(r, producer, t);
+}
+static inline bool rt_sync_rendezvous(rt *r, struct task *tk, ps_t t)
+{
+    return r->svc.sync_rendezvous(r, tk, t);
+}
+static inline void rt_release(rt *r, struct task *tk, ps_t t)
+{
+    r->svc.release(r, tk, t);
+}
+static inline bool rt_orch_done(rt *r)
+{
+    return r->svc.orch_done(r);
 }
 
 /* Ends the run with a runtime error code (model/README.md §4.7); the first end stands. */

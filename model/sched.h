@@ -10,7 +10,7 @@
 #include "platform.h"
 #include "simtime.h"
 
-struct chip;
+struct rt;
 struct task;
 
 #define SCHED_DUMMY_THREADS 3  /* only threads 0-2 drain the dummy queue (model/README.md §7.1) */
@@ -56,46 +56,53 @@ typedef struct sched_thread {
     int nlocal[3];                            /* ... entries; popped last-in first-out */
 } sched_thread;
 
-/* Sets up thread ti's ownership from the core topology. */
-void sched_init_thread(struct chip *c, int ti);
+/* The scheduler threads, working on the shared runtime state. */
+typedef struct sched {
+    struct rt *rt; /* the shared runtime state and the engine's services (rt.h) */
+    sched_thread threads[PLATFORM_MAX_AICPU_THREADS];
+    uint8_t cluster_fit[PLATFORM_MAX_CLUSTERS][3]; /* cores of each cluster that fit each staging phase */
+} sched;
 
-/* Frees a thread's buffers. */
-void sched_free_thread(sched_thread *th);
+/* Sets up r->nsched threads, each owning its cores from the core topology. */
+void sched_init(sched *sc, struct rt *r);
+
+/* Frees the threads' buffers. */
+void sched_free(sched *sc);
 
 /* Event handlers: start of an iteration (complete phase); its dummy and
  * dispatch phases; the no-progress timeout of a sleeping thread. */
-void sched_on_iter(struct chip *c, int ti, ps_t t);
-void sched_on_dispatch(struct chip *c, int ti, ps_t t);
-void sched_on_timeout(struct chip *c, int ti, ps_t t);
+void sched_on_iter(sched *sc, int ti, ps_t t);
+void sched_on_dispatch(sched *sc, int ti, ps_t t);
+void sched_on_timeout(sched *sc, int ti, ps_t t);
 
 /* The queued timeout event of thread ti fires at t: checks the current
  * sleep's no-progress deadline (and queues the next one). */
-void sched_on_timeout_event(struct chip *c, int ti, ps_t t);
+void sched_on_timeout_event(sched *sc, int ti, ps_t t);
 
 /* GM flows start or end at time t: reshare the HBM bandwidth and move the
  * ends of the executions whose speed changed. */
-void sched_on_hbm(struct chip *c, ps_t t);
+void sched_on_hbm(sched *sc, ps_t t);
 
 /* Every scheduler reached the sync-start drain barrier: thread 0 counts idle
  * capacity; short starts another round, enough stages the task everywhere. */
-void sched_on_drain_resolve(struct chip *c, ps_t t);
+void sched_on_drain_resolve(sched *sc, ps_t t);
 
 /* sched_local_ready: thread ti's completion made tk ready; it goes to ti's
  * local buffer, unseen by peers until ti spills or flushes it in its dispatch
  * phase. Returns false when the buffer is full (the caller queues it globally). */
-bool sched_push_local(struct chip *c, int ti, const struct task *tk);
+bool sched_push_local(sched *sc, int ti, const struct task *tk);
 
 /* A task was queued at time t: wake sleeping threads that could take it. */
-void sched_notify_queued(struct chip *c, const struct task *tk, ps_t t);
+void sched_notify_queued(sched *sc, const struct task *tk, ps_t t);
 
 /* An early-dispatch candidate was queued: wake threads that may stage it. */
-void sched_notify_early(struct chip *c, ps_t t);
+void sched_notify_early(sched *sc, ps_t t);
 
 /* The doorbell of core `core_id` rang at time t for task_id's gated block:
  * its timeline is fixed and its owner polls it again. */
-void sched_ring_core(struct chip *c, int core_id, uint64_t task_id, ps_t t);
+void sched_ring_core(sched *sc, int core_id, uint64_t task_id, ps_t t);
 
 /* Queues a completed task for thread ti's deferred release. */
-void sched_defer_release(struct chip *c, int ti, uint64_t task_id, ps_t t);
+void sched_defer_release(sched *sc, int ti, uint64_t task_id, ps_t t);
 
 #endif
