@@ -103,9 +103,9 @@ static void fake_free(fake_engine *f)
 START_TEST(one_submit_asks_the_engine_for_its_publish_then_routes_the_task_ready)
 {
     char *path = tu_write(tu_tmpdir(), "g.jsonl",
-                                "{\"ptosim_graph\": 1, \"name\": \"one\", \"kernels\": [{\"id\": 0, \"name\": "
-                                "\"mm\", \"core\": \"aic\", \"cost\": {\"cycles\": 18000}}]}\n"
-                                "{\"op\": \"submit\", \"kernel\": \"mm\"}\n");
+                          "{\"ptosim_graph\": 1, \"name\": \"one\", \"kernels\": [{\"id\": 0, \"name\": "
+                          "\"mm\", \"core\": \"aic\", \"cost\": {\"cycles\": 18000}}]}\n"
+                          "{\"op\": \"submit\", \"kernel\": \"mm\"}\n");
     fake_engine *f = malloc(sizeof(*f));
     fake_init(f);
     graph g;
