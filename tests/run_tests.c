@@ -11,7 +11,7 @@ int main(void)
     srunner_add_suite(sr, suite_runcfg());
     srunner_add_suite(sr, suite_errors());
     srunner_add_suite(sr, suite_chip());
-    srunner_add_suite(sr, suite_orch());
+    srunner_add_suite(sr, suite_alone());
     srunner_add_suite(sr, suite_rings());
     srunner_add_suite(sr, suite_deps());
     srunner_add_suite(sr, suite_pipe());

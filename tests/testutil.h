@@ -92,7 +92,7 @@ Suite *suite_perfetto(void);
 Suite *suite_graph(void);
 Suite *suite_platform(void);
 Suite *suite_chip(void);
-Suite *suite_orch(void);
+Suite *suite_alone(void);
 Suite *suite_e2e(void);
 Suite *suite_runcfg(void);
 Suite *suite_rings(void);
