@@ -312,9 +312,28 @@ task *chip_task(chip *c, uint64_t id)
     return rt_task(&c->rt, id);
 }
 
+/* Ends the run (CHIP_DONE) once orchestration finished and every submitted
+ * task completed; the end time is the later of the two. */
+static void chip_check_finished(chip *c);
+
+/* Task lifecycle (model/README.md §3.4): the engine's own, which the orchestrator and the
+ * schedulers reach through rt's services (SERVICES, at the end). */
+static void chip_route_ready(chip *c, task *tk, ps_t t);           /* to a ready or the dummy queue */
+static void chip_task_done(chip *c, task *tk, int thread, ps_t t); /* completion effects */
+static void chip_release(chip *c, task *tk, ps_t t);               /* deferred release of RETAIN pins */
+/* Early dispatch (model/README.md §8.5): a flagged producer fully published tells its
+ * consumers; a consumer whose producers all did becomes a candidate. */
+static void chip_propagate_dispatch(chip *c, task *producer, ps_t t);
+static void chip_try_early_candidate(chip *c, task *tk, ps_t t);
+/* The sync-start rendezvous: once every gated core of tk's cohort holds a
+ * running slot and its producers have released it, rings them all at t and
+ * returns true (it rings once); else false. */
+static bool chip_sync_rendezvous(chip *c, task *tk, ps_t t);
+static void chip_check_consumed(chip *c, task *tk, ps_t t);
+
 #define EARLY_QUEUE_CAP 256 /* PTO2_EARLY_DISPATCH_QUEUE_SIZE (tensormap_and_ringbuffer runtime/pto_runtime2_types.h; 64 is host_build_graph's) */
 
-void chip_try_early_candidate(chip *c, task *tk, ps_t t)
+static void chip_try_early_candidate(chip *c, task *tk, ps_t t)
 {
     if (tk->early != EARLY_NONE || !tk->early_ok || !tk->published || tk->queued ||
         tk->dispatch_fanin < tk->early_target || c->cfg.pmu_event_type > 0)
@@ -332,7 +351,7 @@ void chip_try_early_candidate(chip *c, task *tk, ps_t t)
     sched_notify_early(&c->sched, t);
 }
 
-void chip_propagate_dispatch(chip *c, task *p, ps_t t)
+static void chip_propagate_dispatch(chip *c, task *p, ps_t t)
 {
     /* gated blocks not yet rung are not launch-visible (a staged sync-start
      * cohort waiting for its rendezvous) */
@@ -362,7 +381,7 @@ static void ring_staged(chip *c, task *tk, ps_t t)
     c->early_rung += (uint64_t)k;
 }
 
-bool chip_sync_rendezvous(chip *c, task *tk, ps_t t)
+static bool chip_sync_rendezvous(chip *c, task *tk, ps_t t)
 {
     /* maybe_rendezvous_ring (pto_scheduler.h): staged cores counted, not
      * blocks, so a MIX block split over running and pending slots counts right */
@@ -407,7 +426,7 @@ static void route_ready_from(chip *c, task *tk, int thread, ps_t t)
     chip_route_ready(c, tk, t);
 }
 
-void chip_route_ready(chip *c, task *tk, ps_t t)
+static void chip_route_ready(chip *c, task *tk, ps_t t)
 {
     if (tk->queued)
         return;
@@ -429,7 +448,7 @@ void chip_route_ready(chip *c, task *tk, ps_t t)
     sched_notify_queued(&c->sched, tk, t);
 }
 
-void chip_check_finished(chip *c)
+static void chip_check_finished(chip *c)
 {
     if (c->status == CHIP_RUNNING && c->orch.done && c->tasks_completed == c->tasks_submitted) {
         c->status = CHIP_DONE;
@@ -437,7 +456,7 @@ void chip_check_finished(chip *c)
     }
 }
 
-void chip_task_done(chip *c, task *tk, int thread, ps_t t)
+static void chip_task_done(chip *c, task *tk, int thread, ps_t t)
 {
     tk->state = TASK_COMPLETED;
     tk->completed_at = t;
@@ -494,7 +513,7 @@ static void advance_watermark(chip *c, int ring, ps_t t)
     }
 }
 
-void chip_check_consumed(chip *c, task *tk, ps_t t)
+static void chip_check_consumed(chip *c, task *tk, ps_t t)
 {
     if (tk->state != TASK_COMPLETED || !tk->scope_released || !tk->releases_done ||
         tk->fanout_released != tk->fanout_claims)
@@ -503,7 +522,7 @@ void chip_check_consumed(chip *c, task *tk, ps_t t)
     advance_watermark(c, task_id_ring(tk->id), t);
 }
 
-void chip_release(chip *c, task *tk, ps_t t)
+static void chip_release(chip *c, task *tk, ps_t t)
 {
     for (uint32_t i = 0; i < tk->nlinks; i++) {
         task_link *l = task_link_at(tk, i);

@@ -86,23 +86,4 @@ void chip_device_kill(chip *c, ps_t t);
 /* Ends the run because the simulator failed (not the simulated runtime). */
 void chip_error(chip *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* Ends the run (CHIP_DONE) once orchestration finished and every submitted
- * task completed; the end time is the later of the two. */
-void chip_check_finished(chip *c);
-
-/* Task lifecycle (model/README.md §3.4): the orchestrator and the schedulers reach it
- * through rt's services. */
-void chip_route_ready(chip *c, struct task *tk, ps_t t);           /* to a ready or the dummy queue */
-void chip_task_done(chip *c, struct task *tk, int thread, ps_t t); /* completion effects */
-void chip_release(chip *c, struct task *tk, ps_t t);               /* deferred release of RETAIN pins */
-/* Early dispatch (model/README.md §8.5): a flagged producer fully published tells its
- * consumers; a consumer whose producers all did becomes a candidate. */
-void chip_propagate_dispatch(chip *c, struct task *producer, ps_t t);
-void chip_try_early_candidate(chip *c, struct task *tk, ps_t t);
-/* The sync-start rendezvous: once every gated core of tk's cohort holds a
- * running slot and its producers have released it, rings them all at t and
- * returns true (it rings once); else false. */
-bool chip_sync_rendezvous(chip *c, struct task *tk, ps_t t);
-void chip_check_consumed(chip *c, struct task *tk, ps_t t);
-
 #endif
