@@ -1287,9 +1287,9 @@ static int parse_task_common(graph *g, const cJSON *line, graph_op *op, char *er
     return bind_label(g, line, op, err, errlen);
 }
 
-static int parse_op(graph *g, const cJSON *line, graph_op *op, char *err, size_t errlen)
+/* An op's defaults, before its line is read. */
+static void op_reset(graph *g, graph_op *op)
 {
-    char kind[32] = "";
     memset(op, 0, offsetof(graph_op, args));
     op->nargs = op->nscalars = op->ndeps = 0;
     g->datalen = 0;
@@ -1298,6 +1298,32 @@ static int parse_op(graph *g, const cJSON *line, graph_op *op, char *err, size_t
     op->block_num = 1;
     op->kernel_ids[0] = op->kernel_ids[1] = op->kernel_ids[2] = -1;
     op->line = g->line;
+}
+
+/* A scope_begin's depth check and bookkeeping. */
+static int open_scope(graph *g, char *err, size_t errlen)
+{
+    if (g->scope_depth + 1 >= MAX_SCOPE_DEPTH)
+        return fail(g, err, errlen, "op",
+                    "scopes nest deeper than %d (PTO2_MAX_SCOPE_DEPTH, the root scope included)",
+                    MAX_SCOPE_DEPTH);
+    g->scope_lines[g->scope_depth++] = g->line;
+    return 0;
+}
+
+/* A scope_end's check and bookkeeping. */
+static int close_scope(graph *g, char *err, size_t errlen)
+{
+    if (g->scope_depth == 0)
+        return fail(g, err, errlen, "op", "scope_end without a matching scope_begin");
+    g->scope_depth--;
+    return 0;
+}
+
+static int parse_op(graph *g, const cJSON *line, graph_op *op, char *err, size_t errlen)
+{
+    char kind[32] = "";
+    op_reset(g, op);
     if (!cJSON_IsObject(line))
         return fail(g, err, errlen, "op", "each line must be a JSON object, got %s", jtype(line));
     if (get_str(g, line, "op", "op", true, kind, sizeof(kind), err, errlen) != 0)
@@ -1316,22 +1342,14 @@ static int parse_op(graph *g, const cJSON *line, graph_op *op, char *err, size_t
             op->manual = true;
         else if (strcmp(mode, "auto") != 0)
             return fail(g, err, errlen, "mode", "must be \"auto\" or \"manual\", got \"%s\"", mode);
-        if (g->scope_depth + 1 >= MAX_SCOPE_DEPTH)
-            return fail(g, err, errlen, "op",
-                        "scopes nest deeper than %d (PTO2_MAX_SCOPE_DEPTH, the root scope included)",
-                        MAX_SCOPE_DEPTH);
-        g->scope_lines[g->scope_depth++] = g->line;
-        return 0;
+        return open_scope(g, err, errlen);
     }
     if (strcmp(kind, "scope_end") == 0) {
         static const char *const keys[] = {"op", NULL};
         if (check_keys(g, line, keys, "", err, errlen) != 0)
             return -1;
         op->kind = OP_SCOPE_END;
-        if (g->scope_depth == 0)
-            return fail(g, err, errlen, "op", "scope_end without a matching scope_begin");
-        g->scope_depth--;
-        return 0;
+        return close_scope(g, err, errlen);
     }
     if (strcmp(kind, "submit") == 0) {
         static const char *const keys[] = {
@@ -1501,6 +1519,7 @@ static ssize_t next_line(graph *g)
 static _Thread_local char *arena;
 static _Thread_local size_t arena_used;
 static _Thread_local bool arena_on;
+static _Thread_local bool arena_spilled; /* a node came from malloc since the line's parse began */
 
 static void *hook_malloc(size_t n)
 {
@@ -1515,6 +1534,7 @@ static void *hook_malloc(size_t n)
     if (!p)
         return NULL;
     p[0] = 0;
+    arena_spilled = true;
     return p + ARENA_TAG;
 }
 
@@ -1547,6 +1567,7 @@ static cJSON *parse_line(graph *g, ssize_t n, char *err, size_t errlen)
     }
     arena_used = 0;
     arena_on = true;
+    arena_spilled = false;
     cJSON *j = jsonl_parse(g->linebuf, (size_t)n, &je);
     arena_on = false;
     if (!j) {
@@ -1614,6 +1635,44 @@ int graph_open(graph *g, const char *path, char *err, size_t errlen)
     return rc;
 }
 
+/* A scope line byte for byte the same as the last one of its kind that
+ * parsed gives the same op (a generated graph repeats its loop body's
+ * scope lines on most of its lines): only the depth checks depend on what
+ * came before, and they run again. Returns the parse's result (0 or -1),
+ * or -2 when the line is not a remembered one. */
+static int scope_memo(graph *g, size_t n, graph_op *op, char *err, size_t errlen)
+{
+    if (n == g->memo_end_len && memcmp(g->linebuf, g->memo_end, n) == 0) {
+        op_reset(g, op);
+        op->kind = OP_SCOPE_END;
+        return close_scope(g, err, errlen);
+    }
+    if (n == g->memo_begin_len && memcmp(g->linebuf, g->memo_begin, n) == 0) {
+        op_reset(g, op);
+        op->kind = OP_SCOPE_BEGIN;
+        op->manual = g->memo_manual;
+        memcpy(op->site, g->memo_site, sizeof(op->site));
+        return open_scope(g, err, errlen);
+    }
+    return -2;
+}
+
+/* Remembers a scope line that parsed (its bytes are unchanged by the parse). */
+static void scope_remember(graph *g, size_t n, const graph_op *op)
+{
+    if (n > GRAPH_MEMO_LINE)
+        return;
+    if (op->kind == OP_SCOPE_END) {
+        memcpy(g->memo_end, g->linebuf, n);
+        g->memo_end_len = n;
+    } else if (op->kind == OP_SCOPE_BEGIN) {
+        memcpy(g->memo_begin, g->linebuf, n);
+        g->memo_begin_len = n;
+        g->memo_manual = op->manual;
+        memcpy(g->memo_site, op->site, sizeof(g->memo_site));
+    }
+}
+
 int graph_next(graph *g, graph_op *op, char *err, size_t errlen)
 {
     ssize_t n = next_line(g);
@@ -1630,11 +1689,17 @@ int graph_next(graph *g, graph_op *op, char *err, size_t errlen)
         }
         return 0;
     }
-    cJSON *j = parse_line(g, n, err, errlen);
-    if (!j)
-        return -1;
-    int rc = parse_op(g, j, op, err, errlen);
-    cJSON_Delete(j);
+    int rc = scope_memo(g, (size_t)n, op, err, errlen);
+    if (rc < 0) {
+        cJSON *j = parse_line(g, n, err, errlen);
+        if (!j)
+            return -1;
+        rc = parse_op(g, j, op, err, errlen);
+        if (arena_spilled) /* else every node is in the arena, which the next line reuses */
+            cJSON_Delete(j);
+        if (rc == 0)
+            scope_remember(g, (size_t)n, op);
+    }
     if (rc != 0)
         return -1;
     g->nops++;
