@@ -50,14 +50,25 @@ static const char *jtype(const cJSON *v)
     return "an invalid value";
 }
 
-/* cJSON_GetObjectItemCaseSensitive with a first-character test before the
- * string compare: a graph line is looked up a dozen times. */
+/* a == b for the short keys of a graph line: inline, no library call. */
+static inline bool key_eq(const char *a, const char *b)
+{
+    while (*a && *a == *b) {
+        a++;
+        b++;
+    }
+    return *a == *b;
+}
+
+/* cJSON_GetObjectItemCaseSensitive with a two-character test before the
+ * string compare (dir, dtype, dump and data share their first): a graph line
+ * is looked up a dozen times. key is never empty. */
 static inline cJSON *jget(const cJSON *obj, const char *key)
 {
     if (!obj)
         return NULL;
     for (cJSON *it = obj->child; it; it = it->next)
-        if (it->string && it->string[0] == key[0] && strcmp(it->string, key) == 0)
+        if (it->string && it->string[0] == key[0] && it->string[1] == key[1] && key_eq(it->string, key))
             return it;
     return NULL;
 }
@@ -103,7 +114,7 @@ static int check_keys(const graph *g, const cJSON *obj, const char *const *allow
     {
         int ok = 0;
         for (const char *const *a = allowed; *a && !ok; a++)
-            if ((*a)[0] == it->string[0] && strcmp(*a, it->string) == 0)
+            if ((*a)[0] == it->string[0] && (*a)[1] == it->string[1] && key_eq(*a, it->string))
                 ok = 1;
         if (!ok) {
             char field[256];
@@ -845,7 +856,7 @@ static int parse_new_tensor(graph *g, const cJSON *o, const char *path, const ch
                             char *name, char *err, size_t errlen)
 {
     char f[160];
-    snprintf(f, sizeof(f), "%s.%s", path, namekey);
+    join_field(f, sizeof(f), path, namekey); /* path is at most "tensors[N]" */
     if (get_str(g, o, namekey, f, true, name, GRAPH_NAME_MAX, err, errlen) != 0)
         return -1;
     if (!name[0])
@@ -1036,7 +1047,7 @@ static int parse_args(graph *g, const cJSON *args, graph_op *op, char *err, size
             return -1;
         int d = -1;
         for (int k = 0; k < 5; k++)
-            if (strcmp(dir, DIR_NAMES[k]) == 0)
+            if (dir[0] == DIR_NAMES[k][0] && strcmp(dir, DIR_NAMES[k]) == 0)
                 d = k;
         if (d < 0)
             return fail(g, err, errlen, f,
@@ -1084,8 +1095,9 @@ static int parse_args(graph *g, const cJSON *args, graph_op *op, char *err, size
     for (int k = 0; k < op->nargs; k++) /* the buffer may have moved while it grew */
         op->args[k].data = op->args[k].ndata ? g->databuf + data_off[k] : NULL;
     for (int k = 0; k < nout; k++) {
-        char f[96];
-        snprintf(f, sizeof(f), "args[%d].tensor", out_slots[k]);
+        char f[96], slot[32];
+        index_field(slot, sizeof(slot), "args", out_slots[k]);
+        join_field(f, sizeof(f), slot, "tensor");
         for (int j = 0; j < k; j++)
             if (strcmp(out_names[j], out_names[k]) == 0)
                 return fail(g, err, errlen, f, "output '%s' is created twice by one task", out_names[k]);
@@ -1102,7 +1114,7 @@ static const graph_kernel *resolve_kernel(graph *g, const cJSON *v, const char *
 {
     if (cJSON_IsString(v)) {
         for (int i = 0; i < g->nkernels; i++)
-            if (strcmp(g->kernels[i].name, v->valuestring) == 0)
+            if (g->kernels[i].name[0] == v->valuestring[0] && strcmp(g->kernels[i].name, v->valuestring) == 0)
                 return &g->kernels[i];
         fail(g, err, errlen, field, "unknown kernel '%s' (not in the header's kernel table)", v->valuestring);
         return NULL;
@@ -1146,7 +1158,7 @@ static int parse_kernels(graph *g, const cJSON *line, graph_op *op, char *err, s
     cJSON_ArrayForEach(v, three)
     {
         char f[32];
-        snprintf(f, sizeof(f), "kernels[%d]", i);
+        index_field(f, sizeof(f), "kernels", i);
         if (cJSON_IsNull(v) || (cJSON_IsNumber(v) && v->valuedouble == -1)) {
             i++;
             continue;
@@ -1192,7 +1204,7 @@ static int parse_deps(graph *g, const cJSON *line, graph_op *op, char *err, size
     cJSON_ArrayForEach(v, deps)
     {
         char f[32];
-        snprintf(f, sizeof(f), "deps[%d]", i);
+        index_field(f, sizeof(f), "deps", i);
         graph_dep *d = &op->deps[i];
         if (cJSON_IsString(v)) {
             d->label = strtab_find(&g->labels, v->valuestring);
@@ -1328,7 +1340,7 @@ static int parse_op(graph *g, const cJSON *line, graph_op *op, char *err, size_t
         return fail(g, err, errlen, "op", "each line must be a JSON object, got %s", jtype(line));
     if (get_str(g, line, "op", "op", true, kind, sizeof(kind), err, errlen) != 0)
         return -1;
-    if (strcmp(kind, "scope_begin") == 0) {
+    if (kind[0] == 's' && strcmp(kind, "scope_begin") == 0) {
         static const char *const keys[] = {"op", "site", "mode", NULL};
         char mode[16] = "auto";
         if (check_keys(g, line, keys, "", err, errlen) != 0)
@@ -1344,14 +1356,14 @@ static int parse_op(graph *g, const cJSON *line, graph_op *op, char *err, size_t
             return fail(g, err, errlen, "mode", "must be \"auto\" or \"manual\", got \"%s\"", mode);
         return open_scope(g, err, errlen);
     }
-    if (strcmp(kind, "scope_end") == 0) {
+    if (kind[0] == 's' && strcmp(kind, "scope_end") == 0) {
         static const char *const keys[] = {"op", NULL};
         if (check_keys(g, line, keys, "", err, errlen) != 0)
             return -1;
         op->kind = OP_SCOPE_END;
         return close_scope(g, err, errlen);
     }
-    if (strcmp(kind, "submit") == 0) {
+    if (kind[0] == 's' && strcmp(kind, "submit") == 0) {
         static const char *const keys[] = {
             "op",         "id",   "kernel",    "kernels",       "args", "deps", "block_num",
             "sync_start", "cost", "predicate", "early_resolve", "dump", NULL};
@@ -1363,7 +1375,7 @@ static int parse_op(graph *g, const cJSON *line, graph_op *op, char *err, size_t
         g->nsubmits++;
         return parse_task_common(g, line, op, err, errlen);
     }
-    if (strcmp(kind, "dummy") == 0) {
+    if (kind[0] == 'd' && strcmp(kind, "dummy") == 0) {
         static const char *const keys[] = {"op", "id", "args", "deps", NULL};
         if (check_keys(g, line, keys, "", err, errlen) != 0)
             return -1;
@@ -1371,7 +1383,7 @@ static int parse_op(graph *g, const cJSON *line, graph_op *op, char *err, size_t
         g->nsubmits++;
         return parse_task_common(g, line, op, err, errlen);
     }
-    if (strcmp(kind, "alloc") == 0) {
+    if (kind[0] == 'a' && strcmp(kind, "alloc") == 0) {
         static const char *const keys[] = {"op", "id", "tensors", NULL};
         static const char *const tkeys[] = {"name", "dtype", "shape", NULL};
         char names[GRAPH_MAX_TENSOR_ARGS][GRAPH_NAME_MAX];
@@ -1414,7 +1426,7 @@ static int parse_op(graph *g, const cJSON *line, graph_op *op, char *err, size_t
         g->nsubmits++;
         return bind_label(g, line, op, err, errlen);
     }
-    if (strcmp(kind, "user_code") == 0) {
+    if (kind[0] == 'u' && strcmp(kind, "user_code") == 0) {
         static const char *const keys[] = {"op", "ns", NULL};
         int64_t ns = 0;
         if (check_keys(g, line, keys, "", err, errlen) != 0)
