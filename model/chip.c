@@ -274,7 +274,10 @@ void chip_schedule(chip *c, ps_t t, enum chip_event kind, uint32_t who, uint64_t
 void chip_schedule_last(chip *c, ps_t t, enum chip_event kind, uint32_t who, uint64_t arg)
 {
     assert(!c->has_last && t >= c->now);
-    c->last = (evq_event){.t = t, .kind = (uint32_t)kind, .who = who, .arg = arg};
+    c->last_t = t;
+    c->last_kind = (uint32_t)kind;
+    c->last_who = who;
+    c->last_arg = arg;
     c->has_last = true;
 }
 
@@ -601,7 +604,7 @@ static void measure_idle(chip *c, ps_t dt)
 }
 
 /* Runs one event at its time (c->now is already there). */
-static void handle(chip *c, evq_event ev)
+static inline void handle(chip *c, evq_event ev)
 {
     switch ((enum chip_event)ev.kind) {
     case EV_ORCH_STEP:
@@ -685,7 +688,10 @@ int chip_step(chip *c)
      * parks it, and a stopped chip leave it to the queue) */
     while (c->has_last) {
         c->has_last = false;
-        ev = c->last;
+        ev.t = c->last_t;
+        ev.kind = c->last_kind;
+        ev.who = c->last_who;
+        ev.arg = c->last_arg;
         if (c->status != CHIP_RUNNING || evq_peek_time(&c->q) <= ev.t ||
             (c->dump_on && ev.t < c->dump.freeze_until)) {
             chip_schedule(c, ev.t, (enum chip_event)ev.kind, ev.who, ev.arg);

@@ -133,8 +133,10 @@ typedef struct chip {
     ps_t now;                /* time of the event being handled */
     uint64_t events;         /* events handled */
     uint64_t inlined;        /* of which run at once, without the queue (chip_schedule_last) */
-    bool has_last;           /* last: the event chip_schedule_last left for chip_step */
-    evq_event last;
+    bool has_last;           /* the event chip_schedule_last left for chip_step: */
+    uint32_t last_kind, last_who; /* kept field by field, as written (a struct copy stalls on them) */
+    ps_t last_t;
+    uint64_t last_arg;
     bool measure_idle;       /* accumulate idle_ready_ps (ptosim tune) */
     double idle_ready_ps[2]; /* per core type: idle cores x time while a task of the type was queued */
     void (*on_progress)(const struct chip *c, void *arg); /* called every 65536 events, or NULL */
