@@ -97,46 +97,34 @@ static void radix_sort(void *base, size_t n, size_t size, uint64_t (*key)(const 
 {
     if (n < 2)
         return;
-    unsigned char *a = base, *b = malloc(n * size);
-    uint64_t *k = malloc(n * sizeof(*k)), *k2 = malloc(n * sizeof(*k2));
-    if (!b || !k || !k2) {
-        free(b);
-        free(k);
-        free(k2);
+    unsigned char *a = base, *b = malloc(n * size); /* one copy: the keys are read in place */
+    if (!b) {
         qsort(base, n, size, cmp);
         return;
     }
     uint64_t all_or = 0, all_and = ~(uint64_t)0;
     for (size_t i = 0; i < n; i++) {
-        k[i] = key(a + i * size);
-        all_or |= k[i];
-        all_and &= k[i];
+        uint64_t k = key(a + i * size);
+        all_or |= k;
+        all_and &= k;
     }
     for (int shift = 0; shift < 64; shift += 8) {
         if ((((all_or ^ all_and) >> shift) & 0xff) == 0)
             continue; /* every key has this byte: the pass would keep the order */
         size_t cnt[256] = {0};
         for (size_t i = 0; i < n; i++)
-            cnt[(k[i] >> shift) & 0xff]++;
+            cnt[(key(a + i * size) >> shift) & 0xff]++;
         size_t at = 0;
         for (int d = 0; d < 256; d++) {
             size_t c = cnt[d];
             cnt[d] = at;
             at += c;
         }
-        for (size_t i = 0; i < n; i++) {
-            size_t j = cnt[(k[i] >> shift) & 0xff]++;
-            memcpy(b + j * size, a + i * size, size);
-            k2[j] = k[i];
-        }
+        for (size_t i = 0; i < n; i++)
+            memcpy(b + cnt[(key(a + i * size) >> shift) & 0xff]++ * size, a + i * size, size);
         memcpy(a, b, n * size);
-        uint64_t *t = k;
-        k = k2;
-        k2 = t;
     }
     free(b);
-    free(k);
-    free(k2);
 }
 
 static uint64_t key_i64(const void *p)
