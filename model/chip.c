@@ -1,6 +1,8 @@
 /* chip.c - chip engine: event dispatch, task lifecycle (ready, complete, release, consumed, watermark). */
 #include "chip.h"
 
+#include <assert.h>
+
 #include <math.h>
 
 #include <stdarg.h>
@@ -265,8 +267,19 @@ void chip_free(chip *c)
 
 void chip_schedule(chip *c, ps_t t, enum chip_event kind, uint32_t who, uint64_t arg)
 {
+    assert(!c->has_last); /* chip_schedule_last must be a handler's last act */
     if (evq_push(&c->q, t, (uint32_t)kind, who, arg) != 0)
         chip_error(c, "out of memory in the event queue");
+}
+
+void chip_schedule_last(chip *c, ps_t t, enum chip_event kind, uint32_t who, uint64_t arg)
+{
+    assert(!c->has_last && t >= c->now);
+    c->last_t = t;
+    c->last_kind = (uint32_t)kind;
+    c->last_who = who;
+    c->last_arg = arg;
+    c->has_last = true;
 }
 
 void chip_fatal(chip *c, int code, const char *fmt, ...)
@@ -591,32 +604,9 @@ static void measure_idle(chip *c, ps_t dt)
     }
 }
 
-int chip_step(chip *c)
+/* Runs one event at its time (c->now is already there). */
+static inline void handle(chip *c, evq_event ev)
 {
-    if (c->status != CHIP_RUNNING)
-        return 0;
-    evq_event ev;
-    if (evq_pop(&c->q, &ev) != 0) {
-        c->status = CHIP_STALLED;
-        c->end_time = c->now;
-        if (c->orch.blocked)
-            snprintf(c->message, sizeof(c->message),
-                     "nothing can progress: the orchestrator waits for a slot on ring %d "
-                     "(%u tasks in flight, window %u) and no task can complete; "
-                     "%llu of %llu submitted tasks completed",
-                     c->orch.blocked_ring, task_ring_active(&c->rings[c->orch.blocked_ring]),
-                     c->rings[c->orch.blocked_ring].window, (unsigned long long)c->tasks_completed,
-                     (unsigned long long)c->tasks_submitted);
-        else
-            snprintf(c->message, sizeof(c->message),
-                     "nothing can progress: %llu of %llu submitted tasks completed",
-                     (unsigned long long)c->tasks_completed, (unsigned long long)c->tasks_submitted);
-        return 0;
-    }
-    if (c->measure_idle && ev.t > c->now)
-        measure_idle(c, ev.t - c->now);
-    c->now = ev.t;
-    c->events++;
     switch ((enum chip_event)ev.kind) {
     case EV_ORCH_STEP:
         orch_on_step(c, ev.t);
@@ -664,6 +654,55 @@ int chip_step(chip *c)
             chip_task_done(c, tk, (int)ev.who, ev.t);
         break;
     }
+    }
+}
+
+int chip_step(chip *c)
+{
+    if (c->status != CHIP_RUNNING)
+        return 0;
+    evq_event ev;
+    if (evq_pop(&c->q, &ev) != 0) {
+        c->status = CHIP_STALLED;
+        c->end_time = c->now;
+        if (c->orch.blocked)
+            snprintf(c->message, sizeof(c->message),
+                     "nothing can progress: the orchestrator waits for a slot on ring %d "
+                     "(%u tasks in flight, window %u) and no task can complete; "
+                     "%llu of %llu submitted tasks completed",
+                     c->orch.blocked_ring, task_ring_active(&c->rings[c->orch.blocked_ring]),
+                     c->rings[c->orch.blocked_ring].window, (unsigned long long)c->tasks_completed,
+                     (unsigned long long)c->tasks_submitted);
+        else
+            snprintf(c->message, sizeof(c->message),
+                     "nothing can progress: %llu of %llu submitted tasks completed",
+                     (unsigned long long)c->tasks_completed, (unsigned long long)c->tasks_submitted);
+        return 0;
+    }
+    if (c->measure_idle && ev.t > c->now)
+        measure_idle(c, ev.t - c->now);
+    c->now = ev.t;
+    c->events++;
+    handle(c, ev);
+    /* the handler's last event, when nothing else is due at or before it:
+     * popped next anyway, so it runs now (a freeze of the args dump, which
+     * parks it, and a stopped chip leave it to the queue) */
+    while (c->has_last) {
+        c->has_last = false;
+        ev.t = c->last_t;
+        ev.kind = c->last_kind;
+        ev.who = c->last_who;
+        ev.arg = c->last_arg;
+        if (c->status != CHIP_RUNNING || evq_peek_time(&c->q) <= ev.t ||
+            (c->dump_on && ev.t < c->dump.freeze_until)) {
+            chip_schedule(c, ev.t, (enum chip_event)ev.kind, ev.who, ev.arg);
+            break;
+        }
+        if (c->measure_idle && ev.t > c->now)
+            measure_idle(c, ev.t - c->now);
+        c->now = ev.t;
+        c->inlined++;
+        handle(c, ev);
     }
     return c->status == CHIP_RUNNING;
 }

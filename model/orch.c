@@ -780,7 +780,7 @@ static void step_submit(chip *c, ps_t t)
                 return;
             o->stage = SUB_IDLE;
             o->have_op = false;
-            chip_schedule(c, t + c->cost.submit, EV_ORCH_PUBLISH, 0, tk->id);
+            chip_schedule_last(c, t + c->cost.submit, EV_ORCH_PUBLISH, 0, tk->id);
             return;
         }
         o->stage = SUB_FANIN;
@@ -844,7 +844,7 @@ static void step_submit(chip *c, ps_t t)
         chip_note_occupancy(c, ring, t);
         o->stage = SUB_IDLE;
         o->have_op = false;
-        chip_schedule(c, t + c->cost.submit, EV_ORCH_PUBLISH, 0, tk->id);
+        chip_schedule_last(c, t + c->cost.submit, EV_ORCH_PUBLISH, 0, tk->id);
     }
 }
 
@@ -877,7 +877,7 @@ void orch_on_step(chip *c, ps_t t)
                 size_t n = release_scope(c, 0, t);
                 trace_call(c, PF_CALL_SCOPE_END, t, t + n * c->cost.scope_end_per_task);
                 o->eof_seen = true;
-                chip_schedule(c, t + n * c->cost.scope_end_per_task, EV_ORCH_STEP, 0, 0);
+                chip_schedule_last(c, t + n * c->cost.scope_end_per_task, EV_ORCH_STEP, 0, 0);
                 return;
             }
             o->have_op = true;
@@ -905,7 +905,7 @@ void orch_on_step(chip *c, ps_t t)
             size_t n = release_scope(c, s->list_start, t);
             trace_call(c, PF_CALL_SCOPE_END, t, t + n * c->cost.scope_end_per_task);
             if (n) {
-                chip_schedule(c, t + n * c->cost.scope_end_per_task, EV_ORCH_STEP, 0, 0);
+                chip_schedule_last(c, t + n * c->cost.scope_end_per_task, EV_ORCH_STEP, 0, 0);
                 return;
             }
             continue;
@@ -914,7 +914,7 @@ void orch_on_step(chip *c, ps_t t)
             o->have_op = false;
             if (op->user_ns) {
                 trace_call(c, PF_CALL_USER_CODE, t, t + ps_from_ns(op->user_ns));
-                chip_schedule(c, t + ps_from_ns(op->user_ns), EV_ORCH_STEP, 0, 0);
+                chip_schedule_last(c, t + ps_from_ns(op->user_ns), EV_ORCH_STEP, 0, 0);
                 return;
             }
             continue;

@@ -383,7 +383,7 @@ void sched_on_iter(chip *c, int ti, ps_t t)
     th->iter_completions = done;
     if (done)
         add_phase(c, ti, PH_COMPLETE, t, cur, done, 0, shared);
-    chip_schedule(c, cur, EV_SCHED_DISPATCH, (uint32_t)ti, th->gen);
+    chip_schedule_last(c, cur, EV_SCHED_DISPATCH, (uint32_t)ti, th->gen);
 }
 
 /* ---- dispatch ---- */
@@ -1393,13 +1393,13 @@ void sched_on_dispatch(chip *c, int ti, ps_t t)
         if (progressed)
             th->last_progress = cur;
         th->loop_iter++;
-        chip_schedule(c, cur + (progressed ? 0 : c->cost.idle_iter), EV_SCHED_ITER, (uint32_t)ti, th->gen);
+        chip_schedule_last(c, cur + (progressed ? 0 : c->cost.idle_iter), EV_SCHED_ITER, (uint32_t)ti, th->gen);
         return;
     }
     if (progressed) {
         th->last_progress = cur;
         th->loop_iter++;
-        chip_schedule(c, cur, EV_SCHED_ITER, (uint32_t)ti, th->gen);
+        chip_schedule_last(c, cur, EV_SCHED_ITER, (uint32_t)ti, th->gen);
         return;
     }
     /* an idle iteration runs the deferred releases; a ring they advance counts as progress */
@@ -1408,7 +1408,7 @@ void sched_on_dispatch(chip *c, int ti, ps_t t)
         if (c->ring_advances != advances)
             th->last_progress = cur;
         th->loop_iter++;
-        chip_schedule(c, cur + c->cost.idle_iter, EV_SCHED_ITER, (uint32_t)ti, th->gen);
+        chip_schedule_last(c, cur + c->cost.idle_iter, EV_SCHED_ITER, (uint32_t)ti, th->gen);
         return;
     }
     go_to_sleep(c, th);
