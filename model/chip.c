@@ -1,6 +1,8 @@
 /* chip.c - chip engine: event dispatch, task lifecycle (ready, complete, release, consumed, watermark). */
 #include "chip.h"
 
+#include <assert.h>
+
 #include <math.h>
 
 #include <stdarg.h>
@@ -267,8 +269,19 @@ void chip_free(chip *c)
 
 void chip_schedule(chip *c, ps_t t, enum chip_event kind, uint32_t who, uint64_t arg)
 {
+    assert(!c->has_last); /* chip_schedule_last must be a handler's last act */
     if (evq_push(&c->q, t, (uint32_t)kind, who, arg) != 0)
         chip_error(c, "out of memory in the event queue");
+}
+
+void chip_schedule_last(chip *c, ps_t t, enum chip_event kind, uint32_t who, uint64_t arg)
+{
+    assert(!c->has_last && t >= c->now);
+    c->last_t = t;
+    c->last_kind = (uint32_t)kind;
+    c->last_who = who;
+    c->last_arg = arg;
+    c->has_last = true;
 }
 
 void chip_fatal(chip *c, int code, const char *fmt, ...)
@@ -552,32 +565,9 @@ static void measure_idle(chip *c, ps_t dt)
     }
 }
 
-int chip_step(chip *c)
+/* Runs one event at its time (c->now is already there). */
+static inline void handle(chip *c, evq_event ev)
 {
-    if (c->status != CHIP_RUNNING)
-        return 0;
-    evq_event ev;
-    if (evq_pop(&c->q, &ev) != 0) {
-        c->status = CHIP_STALLED;
-        c->end_time = c->now;
-        if (c->orch.blocked)
-            snprintf(c->message, sizeof(c->message),
-                     "nothing can progress: the orchestrator waits for a slot on ring %d "
-                     "(%u tasks in flight, window %u) and no task can complete; "
-                     "%llu of %llu submitted tasks completed",
-                     c->orch.blocked_ring, task_ring_active(&c->rings[c->orch.blocked_ring]),
-                     c->rings[c->orch.blocked_ring].window, (unsigned long long)c->tasks_completed,
-                     (unsigned long long)c->tasks_submitted);
-        else
-            snprintf(c->message, sizeof(c->message),
-                     "nothing can progress: %llu of %llu submitted tasks completed",
-                     (unsigned long long)c->tasks_completed, (unsigned long long)c->tasks_submitted);
-        return 0;
-    }
-    if (c->measure_idle && ev.t > c->now)
-        measure_idle(c, ev.t - c->now);
-    c->now = ev.t;
-    c->events++;
     switch ((enum chip_event)ev.kind) {
     case EV_ORCH_STEP:
         orch_on_step(&c->orch, ev.t);
@@ -626,6 +616,55 @@ int chip_step(chip *c)
         break;
     }
     }
+}
+
+int chip_step(chip *c)
+{
+    if (c->status != CHIP_RUNNING)
+        return 0;
+    evq_event ev;
+    if (evq_pop(&c->q, &ev) != 0) {
+        c->status = CHIP_STALLED;
+        c->end_time = c->now;
+        if (c->orch.blocked)
+            snprintf(c->message, sizeof(c->message),
+                     "nothing can progress: the orchestrator waits for a slot on ring %d "
+                     "(%u tasks in flight, window %u) and no task can complete; "
+                     "%llu of %llu submitted tasks completed",
+                     c->orch.blocked_ring, task_ring_active(&c->rings[c->orch.blocked_ring]),
+                     c->rings[c->orch.blocked_ring].window, (unsigned long long)c->tasks_completed,
+                     (unsigned long long)c->tasks_submitted);
+        else
+            snprintf(c->message, sizeof(c->message),
+                     "nothing can progress: %llu of %llu submitted tasks completed",
+                     (unsigned long long)c->tasks_completed, (unsigned long long)c->tasks_submitted);
+        return 0;
+    }
+    if (c->measure_idle && ev.t > c->now)
+        measure_idle(c, ev.t - c->now);
+    c->now = ev.t;
+    c->events++;
+    handle(c, ev);
+    /* the handler's last event, when nothing else is due at or before it:
+     * popped next anyway, so it runs now (a freeze of the args dump, which
+     * parks it, and a stopped chip leave it to the queue) */
+    while (c->has_last) {
+        c->has_last = false;
+        ev.t = c->last_t;
+        ev.kind = c->last_kind;
+        ev.who = c->last_who;
+        ev.arg = c->last_arg;
+        if (c->status != CHIP_RUNNING || evq_peek_time(&c->q) <= ev.t ||
+            (c->dump_on && ev.t < c->dump.freeze_until)) {
+            chip_schedule(c, ev.t, (enum chip_event)ev.kind, ev.who, ev.arg);
+            break;
+        }
+        if (c->measure_idle && ev.t > c->now)
+            measure_idle(c, ev.t - c->now);
+        c->now = ev.t;
+        c->inlined++;
+        handle(c, ev);
+    }
     return c->status == CHIP_RUNNING;
 }
 
@@ -664,6 +703,11 @@ static chip *chip_of(rt *r)
 static void svc_schedule(rt *r, ps_t t, enum chip_event kind, uint32_t who, uint64_t arg)
 {
     chip_schedule(chip_of(r), t, kind, who, arg);
+}
+
+static void svc_schedule_last(rt *r, ps_t t, enum chip_event kind, uint32_t who, uint64_t arg)
+{
+    chip_schedule_last(chip_of(r), t, kind, who, arg);
 }
 
 static void svc_route_ready(rt *r, task *tk, ps_t t)
@@ -708,6 +752,7 @@ static bool svc_orch_done(rt *r)
 
 static const rt_services SERVICES = {
     .schedule = svc_schedule,
+    .schedule_last = svc_schedule_last,
     .route_ready = svc_route_ready,
     .try_early_candidate = svc_try_early_candidate,
     .check_consumed = svc_check_consumed,

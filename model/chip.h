@@ -25,6 +25,11 @@ typedef struct chip {
     };
     evq q;                   /* the event heap */
     uint64_t events;         /* events handled */
+    uint64_t inlined;        /* of which run at once, without the queue (chip_schedule_last) */
+    bool has_last;           /* the event chip_schedule_last left for chip_step: */
+    uint32_t last_kind, last_who; /* kept field by field, as written (a struct copy stalls on them) */
+    ps_t last_t;
+    uint64_t last_arg;
     bool measure_idle;       /* accumulate idle_ready_ps (ptosim tune) */
     double idle_ready_ps[2]; /* per core type: idle cores x time while a task of the type was queued */
     void (*on_progress)(const struct chip *c, void *arg); /* called every 65536 events, or NULL */
@@ -75,6 +80,12 @@ struct task *chip_task(chip *c, uint64_t id);
 
 /* Schedules an event. */
 void chip_schedule(chip *c, ps_t t, enum chip_event kind, uint32_t who, uint64_t arg);
+
+/* chip_schedule as the handler's last act: when nothing else is due at or
+ * before t once the handler returns, the engine runs the event at once,
+ * without a trip through the queue (the same order, so the same outputs;
+ * one event fewer). Nothing may be scheduled after it in the same handler. */
+void chip_schedule_last(chip *c, ps_t t, enum chip_event kind, uint32_t who, uint64_t arg);
 
 /* Ends the run with a runtime error code (model/README.md §4.7). */
 void chip_fatal(chip *c, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

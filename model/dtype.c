@@ -26,8 +26,10 @@ int dtype_size(int dt)
 
 int dtype_parse(const char *name)
 {
+    /* two characters first: most names share their first (F, I, U) */
     for (int i = 0; i < DT_COUNT; i++)
-        if (strcmp(DTYPES[i].name, name) == 0)
+        if (DTYPES[i].name[0] == name[0] && name[0] && DTYPES[i].name[1] == name[1] &&
+            strcmp(DTYPES[i].name, name) == 0)
             return i;
     return -1;
 }

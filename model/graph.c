@@ -51,14 +51,25 @@ static const char *jtype(const cJSON *v)
     return "an invalid value";
 }
 
-/* cJSON_GetObjectItemCaseSensitive with a first-character test before the
- * string compare: a graph line is looked up a dozen times. */
+/* a == b for the short keys of a graph line: inline, no library call. */
+static inline bool key_eq(const char *a, const char *b)
+{
+    while (*a && *a == *b) {
+        a++;
+        b++;
+    }
+    return *a == *b;
+}
+
+/* cJSON_GetObjectItemCaseSensitive with a two-character test before the
+ * string compare (dir, dtype, dump and data share their first): a graph line
+ * is looked up a dozen times. key is never empty. */
 static inline cJSON *jget(const cJSON *obj, const char *key)
 {
     if (!obj)
         return NULL;
     for (cJSON *it = obj->child; it; it = it->next)
-        if (it->string && it->string[0] == key[0] && strcmp(it->string, key) == 0)
+        if (it->string && it->string[0] == key[0] && it->string[1] == key[1] && key_eq(it->string, key))
             return it;
     return NULL;
 }
@@ -104,7 +115,7 @@ static int check_keys(const graph *g, const cJSON *obj, const char *const *allow
     {
         int ok = 0;
         for (const char *const *a = allowed; *a && !ok; a++)
-            if ((*a)[0] == it->string[0] && strcmp(*a, it->string) == 0)
+            if ((*a)[0] == it->string[0] && (*a)[1] == it->string[1] && key_eq(*a, it->string))
                 ok = 1;
         if (!ok) {
             char field[256];
@@ -846,7 +857,7 @@ static int parse_new_tensor(graph *g, const cJSON *o, const char *path, const ch
                             char *name, char *err, size_t errlen)
 {
     char f[160];
-    snprintf(f, sizeof(f), "%s.%s", path, namekey);
+    join_field(f, sizeof(f), path, namekey); /* path is at most "tensors[N]" */
     if (get_str(g, o, namekey, f, true, name, GRAPH_NAME_MAX, err, errlen) != 0)
         return -1;
     if (!name[0])
@@ -1037,7 +1048,7 @@ static int parse_args(graph *g, const cJSON *args, graph_op *op, char *err, size
             return -1;
         int d = -1;
         for (int k = 0; k < 5; k++)
-            if (strcmp(dir, DIR_NAMES[k]) == 0)
+            if (dir[0] == DIR_NAMES[k][0] && strcmp(dir, DIR_NAMES[k]) == 0)
                 d = k;
         if (d < 0)
             return fail(g, err, errlen, f,
@@ -1085,8 +1096,9 @@ static int parse_args(graph *g, const cJSON *args, graph_op *op, char *err, size
     for (int k = 0; k < op->nargs; k++) /* the buffer may have moved while it grew */
         op->args[k].data = op->args[k].ndata ? g->databuf + data_off[k] : NULL;
     for (int k = 0; k < nout; k++) {
-        char f[96];
-        snprintf(f, sizeof(f), "args[%d].tensor", out_slots[k]);
+        char f[96], slot[32];
+        index_field(slot, sizeof(slot), "args", out_slots[k]);
+        join_field(f, sizeof(f), slot, "tensor");
         for (int j = 0; j < k; j++)
             if (strcmp(out_names[j], out_names[k]) == 0)
                 return fail(g, err, errlen, f, "output '%s' is created twice by one task", out_names[k]);
@@ -1103,7 +1115,7 @@ static const graph_kernel *resolve_kernel(graph *g, const cJSON *v, const char *
 {
     if (cJSON_IsString(v)) {
         for (int i = 0; i < g->nkernels; i++)
-            if (strcmp(g->kernels[i].name, v->valuestring) == 0)
+            if (g->kernels[i].name[0] == v->valuestring[0] && strcmp(g->kernels[i].name, v->valuestring) == 0)
                 return &g->kernels[i];
         fail(g, err, errlen, field, "unknown kernel '%s' (not in the header's kernel table)", v->valuestring);
         return NULL;
@@ -1147,7 +1159,7 @@ static int parse_kernels(graph *g, const cJSON *line, graph_op *op, char *err, s
     cJSON_ArrayForEach(v, three)
     {
         char f[32];
-        snprintf(f, sizeof(f), "kernels[%d]", i);
+        index_field(f, sizeof(f), "kernels", i);
         if (cJSON_IsNull(v) || (cJSON_IsNumber(v) && v->valuedouble == -1)) {
             i++;
             continue;
@@ -1193,7 +1205,7 @@ static int parse_deps(graph *g, const cJSON *line, graph_op *op, char *err, size
     cJSON_ArrayForEach(v, deps)
     {
         char f[32];
-        snprintf(f, sizeof(f), "deps[%d]", i);
+        index_field(f, sizeof(f), "deps", i);
         graph_dep *d = &op->deps[i];
         if (cJSON_IsString(v)) {
             d->label = strtab_find(&g->labels, v->valuestring);
@@ -1288,9 +1300,9 @@ static int parse_task_common(graph *g, const cJSON *line, graph_op *op, char *er
     return bind_label(g, line, op, err, errlen);
 }
 
-static int parse_op(graph *g, const cJSON *line, graph_op *op, char *err, size_t errlen)
+/* An op's defaults, before its line is read. */
+static void op_reset(graph *g, graph_op *op)
 {
-    char kind[32] = "";
     memset(op, 0, offsetof(graph_op, args));
     op->nargs = op->nscalars = op->ndeps = 0;
     g->datalen = 0;
@@ -1299,11 +1311,37 @@ static int parse_op(graph *g, const cJSON *line, graph_op *op, char *err, size_t
     op->block_num = 1;
     op->kernel_ids[0] = op->kernel_ids[1] = op->kernel_ids[2] = -1;
     op->line = g->line;
+}
+
+/* A scope_begin's depth check and bookkeeping. */
+static int open_scope(graph *g, char *err, size_t errlen)
+{
+    if (g->scope_depth + 1 >= MAX_SCOPE_DEPTH)
+        return fail(g, err, errlen, "op",
+                    "scopes nest deeper than %d (PTO2_MAX_SCOPE_DEPTH, the root scope included)",
+                    MAX_SCOPE_DEPTH);
+    g->scope_lines[g->scope_depth++] = g->line;
+    return 0;
+}
+
+/* A scope_end's check and bookkeeping. */
+static int close_scope(graph *g, char *err, size_t errlen)
+{
+    if (g->scope_depth == 0)
+        return fail(g, err, errlen, "op", "scope_end without a matching scope_begin");
+    g->scope_depth--;
+    return 0;
+}
+
+static int parse_op(graph *g, const cJSON *line, graph_op *op, char *err, size_t errlen)
+{
+    char kind[32] = "";
+    op_reset(g, op);
     if (!cJSON_IsObject(line))
         return fail(g, err, errlen, "op", "each line must be a JSON object, got %s", jtype(line));
     if (get_str(g, line, "op", "op", true, kind, sizeof(kind), err, errlen) != 0)
         return -1;
-    if (strcmp(kind, "scope_begin") == 0) {
+    if (kind[0] == 's' && strcmp(kind, "scope_begin") == 0) {
         static const char *const keys[] = {"op", "site", "mode", NULL};
         char mode[16] = "auto";
         if (check_keys(g, line, keys, "", err, errlen) != 0)
@@ -1317,24 +1355,16 @@ static int parse_op(graph *g, const cJSON *line, graph_op *op, char *err, size_t
             op->manual = true;
         else if (strcmp(mode, "auto") != 0)
             return fail(g, err, errlen, "mode", "must be \"auto\" or \"manual\", got \"%s\"", mode);
-        if (g->scope_depth + 1 >= MAX_SCOPE_DEPTH)
-            return fail(g, err, errlen, "op",
-                        "scopes nest deeper than %d (PTO2_MAX_SCOPE_DEPTH, the root scope included)",
-                        MAX_SCOPE_DEPTH);
-        g->scope_lines[g->scope_depth++] = g->line;
-        return 0;
+        return open_scope(g, err, errlen);
     }
-    if (strcmp(kind, "scope_end") == 0) {
+    if (kind[0] == 's' && strcmp(kind, "scope_end") == 0) {
         static const char *const keys[] = {"op", NULL};
         if (check_keys(g, line, keys, "", err, errlen) != 0)
             return -1;
         op->kind = OP_SCOPE_END;
-        if (g->scope_depth == 0)
-            return fail(g, err, errlen, "op", "scope_end without a matching scope_begin");
-        g->scope_depth--;
-        return 0;
+        return close_scope(g, err, errlen);
     }
-    if (strcmp(kind, "submit") == 0) {
+    if (kind[0] == 's' && strcmp(kind, "submit") == 0) {
         static const char *const keys[] = {
             "op",         "id",   "kernel",    "kernels",       "args", "deps", "block_num",
             "sync_start", "cost", "predicate", "early_resolve", "dump", NULL};
@@ -1346,7 +1376,7 @@ static int parse_op(graph *g, const cJSON *line, graph_op *op, char *err, size_t
         g->nsubmits++;
         return parse_task_common(g, line, op, err, errlen);
     }
-    if (strcmp(kind, "dummy") == 0) {
+    if (kind[0] == 'd' && strcmp(kind, "dummy") == 0) {
         static const char *const keys[] = {"op", "id", "args", "deps", NULL};
         if (check_keys(g, line, keys, "", err, errlen) != 0)
             return -1;
@@ -1354,7 +1384,7 @@ static int parse_op(graph *g, const cJSON *line, graph_op *op, char *err, size_t
         g->nsubmits++;
         return parse_task_common(g, line, op, err, errlen);
     }
-    if (strcmp(kind, "alloc") == 0) {
+    if (kind[0] == 'a' && strcmp(kind, "alloc") == 0) {
         static const char *const keys[] = {"op", "id", "tensors", NULL};
         static const char *const tkeys[] = {"name", "dtype", "shape", NULL};
         char names[GRAPH_MAX_TENSOR_ARGS][GRAPH_NAME_MAX];
@@ -1397,7 +1427,7 @@ static int parse_op(graph *g, const cJSON *line, graph_op *op, char *err, size_t
         g->nsubmits++;
         return bind_label(g, line, op, err, errlen);
     }
-    if (strcmp(kind, "user_code") == 0) {
+    if (kind[0] == 'u' && strcmp(kind, "user_code") == 0) {
         static const char *const keys[] = {"op", "ns", NULL};
         int64_t ns = 0;
         if (check_keys(g, line, keys, "", err, errlen) != 0)
@@ -1502,6 +1532,7 @@ static ssize_t next_line(graph *g)
 static _Thread_local char *arena;
 static _Thread_local size_t arena_used;
 static _Thread_local bool arena_on;
+static _Thread_local bool arena_spilled; /* a node came from malloc since the line's parse began */
 
 static void *hook_malloc(size_t n)
 {
@@ -1516,6 +1547,7 @@ static void *hook_malloc(size_t n)
     if (!p)
         return NULL;
     p[0] = 0;
+    arena_spilled = true;
     return p + ARENA_TAG;
 }
 
@@ -1548,6 +1580,7 @@ static cJSON *parse_line(graph *g, ssize_t n, char *err, size_t errlen)
     }
     arena_used = 0;
     arena_on = true;
+    arena_spilled = false;
     cJSON *j = jsonl_parse(g->linebuf, (size_t)n, &je);
     arena_on = false;
     if (!j) {
@@ -1615,6 +1648,44 @@ int graph_open(graph *g, const char *path, char *err, size_t errlen)
     return rc;
 }
 
+/* A scope line byte for byte the same as the last one of its kind that
+ * parsed gives the same op (a generated graph repeats its loop body's
+ * scope lines on most of its lines): only the depth checks depend on what
+ * came before, and they run again. Returns the parse's result (0 or -1),
+ * or -2 when the line is not a remembered one. */
+static int scope_memo(graph *g, size_t n, graph_op *op, char *err, size_t errlen)
+{
+    if (n == g->memo_end_len && memcmp(g->linebuf, g->memo_end, n) == 0) {
+        op_reset(g, op);
+        op->kind = OP_SCOPE_END;
+        return close_scope(g, err, errlen);
+    }
+    if (n == g->memo_begin_len && memcmp(g->linebuf, g->memo_begin, n) == 0) {
+        op_reset(g, op);
+        op->kind = OP_SCOPE_BEGIN;
+        op->manual = g->memo_manual;
+        memcpy(op->site, g->memo_site, sizeof(op->site));
+        return open_scope(g, err, errlen);
+    }
+    return -2;
+}
+
+/* Remembers a scope line that parsed (its bytes are unchanged by the parse). */
+static void scope_remember(graph *g, size_t n, const graph_op *op)
+{
+    if (n > GRAPH_MEMO_LINE)
+        return;
+    if (op->kind == OP_SCOPE_END) {
+        memcpy(g->memo_end, g->linebuf, n);
+        g->memo_end_len = n;
+    } else if (op->kind == OP_SCOPE_BEGIN) {
+        memcpy(g->memo_begin, g->linebuf, n);
+        g->memo_begin_len = n;
+        g->memo_manual = op->manual;
+        memcpy(g->memo_site, op->site, sizeof(g->memo_site));
+    }
+}
+
 int graph_next(graph *g, graph_op *op, char *err, size_t errlen)
 {
     ssize_t n = next_line(g);
@@ -1631,11 +1702,17 @@ int graph_next(graph *g, graph_op *op, char *err, size_t errlen)
         }
         return 0;
     }
-    cJSON *j = parse_line(g, n, err, errlen);
-    if (!j)
-        return -1;
-    int rc = parse_op(g, j, op, err, errlen);
-    cJSON_Delete(j);
+    int rc = scope_memo(g, (size_t)n, op, err, errlen);
+    if (rc < 0) {
+        cJSON *j = parse_line(g, n, err, errlen);
+        if (!j)
+            return -1;
+        rc = parse_op(g, j, op, err, errlen);
+        if (arena_spilled) /* else every node is in the arena, which the next line reuses */
+            cJSON_Delete(j);
+        if (rc == 0)
+            scope_remember(g, (size_t)n, op);
+    }
     if (rc != 0)
         return -1;
     g->nops++;

@@ -145,6 +145,8 @@ typedef struct graph_op {
     uint64_t user_ns; /* orchestrator user-code time */
 } graph_op;
 
+#define GRAPH_MEMO_LINE 256 /* longest scope line graph_next remembers */
+
 /* An open graph file. */
 typedef struct graph {
     char path[4096];                       /* file name, for messages */
@@ -174,6 +176,12 @@ typedef struct graph {
     graph_dep *depbuf;                     /* storage behind op.deps */
     size_t depcap;                         /* its capacity */
     int scope_depth;                       /* open user scopes */
+    /* the last scope_begin and scope_end lines that parsed, byte for byte (length 0: none), and what the
+     * scope_begin gave: an identical line gives the same op (graph_next) */
+    char memo_begin[GRAPH_MEMO_LINE], memo_end[GRAPH_MEMO_LINE];
+    size_t memo_begin_len, memo_end_len;
+    bool memo_manual;
+    char memo_site[GRAPH_SITE_MAX];
     int manual_depth;                      /* depth of the outermost manual scope, 0 = none */
     long scope_lines[64];                  /* line of each open scope_begin */
     long nops;                             /* operations read */

@@ -782,7 +782,7 @@ static void step_submit(orch *o, ps_t t)
                 return;
             o->stage = SUB_IDLE;
             o->have_op = false;
-            rt_schedule(r, t + r->cost.submit, EV_ORCH_PUBLISH, 0, tk->id);
+            rt_schedule_last(r, t + r->cost.submit, EV_ORCH_PUBLISH, 0, tk->id);
             return;
         }
         o->stage = SUB_FANIN;
@@ -846,7 +846,7 @@ static void step_submit(orch *o, ps_t t)
         rt_note_occupancy(r, ring, t);
         o->stage = SUB_IDLE;
         o->have_op = false;
-        rt_schedule(r, t + r->cost.submit, EV_ORCH_PUBLISH, 0, tk->id);
+        rt_schedule_last(r, t + r->cost.submit, EV_ORCH_PUBLISH, 0, tk->id);
     }
 }
 
@@ -879,7 +879,7 @@ void orch_on_step(orch *o, ps_t t)
                 size_t n = release_scope(o, 0, t);
                 trace_call(o, PF_CALL_SCOPE_END, t, t + n * r->cost.scope_end_per_task);
                 o->eof_seen = true;
-                rt_schedule(r, t + n * r->cost.scope_end_per_task, EV_ORCH_STEP, 0, 0);
+                rt_schedule_last(r, t + n * r->cost.scope_end_per_task, EV_ORCH_STEP, 0, 0);
                 return;
             }
             o->have_op = true;
@@ -907,7 +907,7 @@ void orch_on_step(orch *o, ps_t t)
             size_t n = release_scope(o, s->list_start, t);
             trace_call(o, PF_CALL_SCOPE_END, t, t + n * r->cost.scope_end_per_task);
             if (n) {
-                rt_schedule(r, t + n * r->cost.scope_end_per_task, EV_ORCH_STEP, 0, 0);
+                rt_schedule_last(r, t + n * r->cost.scope_end_per_task, EV_ORCH_STEP, 0, 0);
                 return;
             }
             continue;
@@ -916,7 +916,7 @@ void orch_on_step(orch *o, ps_t t)
             o->have_op = false;
             if (op->user_ns) {
                 trace_call(o, PF_CALL_USER_CODE, t, t + ps_from_ns(op->user_ns));
-                rt_schedule(r, t + ps_from_ns(op->user_ns), EV_ORCH_STEP, 0, 0);
+                rt_schedule_last(r, t + ps_from_ns(op->user_ns), EV_ORCH_STEP, 0, 0);
                 return;
             }
             continue;

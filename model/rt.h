@@ -134,6 +134,7 @@ struct rt;
  * fills the table; a test may fill it with fakes. */
 typedef struct rt_services {
     void (*schedule)(struct rt *r, ps_t t, enum chip_event kind, uint32_t who, uint64_t arg);
+    void (*schedule_last)(struct rt *r, ps_t t, enum chip_event kind, uint32_t who, uint64_t arg);
     void (*route_ready)(struct rt *r, struct task *tk, ps_t t);         /* to a ready or the dummy queue */
     void (*try_early_candidate)(struct rt *r, struct task *tk, ps_t t); /* an early-dispatch candidate */
     void (*check_consumed)(struct rt *r, struct task *tk, ps_t t);      /* retire it if nothing holds it */
@@ -228,6 +229,12 @@ static inline struct task *rt_task(rt *r, uint64_t id)
 static inline void rt_schedule(rt *r, ps_t t, enum chip_event kind, uint32_t who, uint64_t arg)
 {
     r->svc.schedule(r, t, kind, who, arg);
+}
+/* As a handler's last act: the engine may run the event at once (model/README.md §1.1);
+ * nothing may be scheduled after it in the same handler. */
+static inline void rt_schedule_last(rt *r, ps_t t, enum chip_event kind, uint32_t who, uint64_t arg)
+{
+    r->svc.schedule_last(r, t, kind, who, arg);
 }
 static inline void rt_route_ready(rt *r, struct task *tk, ps_t t)
 {

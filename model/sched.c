@@ -409,7 +409,7 @@ void sched_on_iter(sched *sc, int ti, ps_t t)
     th->iter_completions = done;
     if (done)
         add_phase(sc, ti, PH_COMPLETE, t, cur, done, 0, shared);
-    rt_schedule(r, cur, EV_SCHED_DISPATCH, (uint32_t)ti, th->gen);
+    rt_schedule_last(r, cur, EV_SCHED_DISPATCH, (uint32_t)ti, th->gen);
 }
 
 /* ---- dispatch ---- */
@@ -1449,13 +1449,13 @@ void sched_on_dispatch(sched *sc, int ti, ps_t t)
         if (progressed)
             th->last_progress = cur;
         th->loop_iter++;
-        rt_schedule(r, cur + (progressed ? 0 : r->cost.idle_iter), EV_SCHED_ITER, (uint32_t)ti, th->gen);
+        rt_schedule_last(r, cur + (progressed ? 0 : r->cost.idle_iter), EV_SCHED_ITER, (uint32_t)ti, th->gen);
         return;
     }
     if (progressed) {
         th->last_progress = cur;
         th->loop_iter++;
-        rt_schedule(r, cur, EV_SCHED_ITER, (uint32_t)ti, th->gen);
+        rt_schedule_last(r, cur, EV_SCHED_ITER, (uint32_t)ti, th->gen);
         return;
     }
     /* an idle iteration runs the deferred releases; a ring they advance counts as progress */
@@ -1464,7 +1464,7 @@ void sched_on_dispatch(sched *sc, int ti, ps_t t)
         if (r->ring_advances != advances)
             th->last_progress = cur;
         th->loop_iter++;
-        rt_schedule(r, cur + r->cost.idle_iter, EV_SCHED_ITER, (uint32_t)ti, th->gen);
+        rt_schedule_last(r, cur + r->cost.idle_iter, EV_SCHED_ITER, (uint32_t)ti, th->gen);
         return;
     }
     go_to_sleep(sc, th);

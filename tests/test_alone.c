@@ -16,6 +16,7 @@ typedef struct fake_event {
     enum chip_event kind;
     uint32_t who;
     uint64_t arg;
+    bool last; /* asked for as the handler's last act */
 } fake_event;
 
 typedef struct fake_engine {
@@ -35,11 +36,21 @@ static fake_engine *fake_of(rt *r)
     return (fake_engine *)r;
 }
 
-static void fake_schedule(rt *r, ps_t t, enum chip_event kind, uint32_t who, uint64_t arg)
+static void fake_record(rt *r, ps_t t, enum chip_event kind, uint32_t who, uint64_t arg, bool last)
 {
     fake_engine *f = fake_of(r);
     ck_assert_int_lt(f->nev, 8);
-    f->ev[f->nev++] = (fake_event){t, kind, who, arg};
+    f->ev[f->nev++] = (fake_event){t, kind, who, arg, last};
+}
+
+static void fake_schedule(rt *r, ps_t t, enum chip_event kind, uint32_t who, uint64_t arg)
+{
+    fake_record(r, t, kind, who, arg, false);
+}
+
+static void fake_schedule_last(rt *r, ps_t t, enum chip_event kind, uint32_t who, uint64_t arg)
+{
+    fake_record(r, t, kind, who, arg, true);
 }
 
 static void fake_route_ready(rt *r, task *tk, ps_t t)
@@ -101,6 +112,7 @@ static void fake_init(fake_engine *f)
     memset(f, 0, sizeof(*f));
     rt *r = &f->r;
     r->svc = (rt_services){.schedule = fake_schedule,
+                           .schedule_last = fake_schedule_last,
                            .route_ready = fake_route_ready,
                            .try_early_candidate = fake_try_early_candidate,
                            .check_consumed = fake_check_consumed,
@@ -173,6 +185,7 @@ START_TEST(one_submit_asks_the_engine_for_its_publish_then_routes_the_task_ready
     ck_assert_int_eq(f->ev[0].kind, EV_ORCH_PUBLISH);
     ck_assert_uint_eq(f->ev[0].t, NS(1000) + NS(100));
     ck_assert_uint_eq(f->ev[0].arg, id);
+    ck_assert(f->ev[0].last); /* the submit call's last act */
     ck_assert_int_eq(f->nready, 0);
     task *tk = rt_task(&f->r, id);
     ck_assert_ptr_nonnull(tk);
@@ -191,6 +204,7 @@ START_TEST(one_submit_asks_the_engine_for_its_publish_then_routes_the_task_ready
     ck_assert_int_eq(f->nev, 2);
     ck_assert_int_eq(f->ev[1].kind, EV_ORCH_STEP);
     ck_assert_uint_eq(f->ev[1].t, NS(1100) + NS(10));
+    ck_assert(f->ev[1].last);
 
     orch_on_step(&o, f->ev[1].t);
     ck_assert(o.done);
@@ -234,6 +248,7 @@ START_TEST(a_queued_task_goes_to_the_first_idle_core_of_thread_0)
     ck_assert_uint_eq(f->ev[0].t, 0);
     ck_assert_uint_eq(f->ev[0].who, 0);
     ck_assert_uint_eq(f->ev[0].arg, sc.threads[0].gen);
+    ck_assert(f->ev[0].last);
 
     /* the dispatch phase pops the task (20 ns), writes its payload (30 ns),
      * publishes behind one barrier (5 ns): core 0, thread 0's first AIC, sees
@@ -253,6 +268,7 @@ START_TEST(a_queued_task_goes_to_the_first_idle_core_of_thread_0)
     ck_assert_int_eq(f->nev, 2);
     ck_assert_int_eq(f->ev[1].kind, EV_SCHED_ITER);
     ck_assert_uint_eq(f->ev[1].t, NS(55) + NS(40));
+    ck_assert(f->ev[1].last);
     ck_assert_uint_eq(sc.threads[0].dispatched, 1);
 
     sched_free(&sc);

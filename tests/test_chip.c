@@ -316,11 +316,27 @@ START_TEST(explicit_dependency_on_an_alloc_task)
 }
 END_TEST
 
+/* A scheduler iteration's dispatch phase, due when nothing else is, runs in
+ * the event of its completion phase (chip_schedule_last): fewer events, the
+ * same timeline (the hand-worked makespan holds; tests/golden checks every
+ * output byte). */
+START_TEST(phases_with_nothing_due_between_them_share_one_event)
+{
+    chip *c = run_graph(CHAIN3, NULL, 0);
+    ck_assert_int_eq(c->status, CHIP_DONE);
+    ck_assert_uint_eq(c->end_time, NS(35084));
+    ck_assert_uint_gt(c->inlined, 0);
+    ck_assert(!c->has_last);
+    done(c);
+}
+END_TEST
+
 Suite *suite_chip(void)
 {
     Suite *s = suite_create("chip");
     TCase *tc = tcase_create("model");
     tcase_add_test(tc, chain3_timeline_matches_the_hand_computation);
+    tcase_add_test(tc, phases_with_nothing_due_between_them_share_one_event);
     tcase_add_test(tc, fan_of_200_aiv_tasks_runs_in_five_waves_on_48_cores);
     tcase_add_test(tc, mix_task_occupies_one_aic_and_both_aivs_of_one_cluster);
     tcase_add_test(tc, spmd_blocks_beyond_free_cores_run_in_waves);

@@ -343,6 +343,29 @@ START_TEST(scope_end_without_begin_is_rejected)
 }
 END_TEST
 
+/* graph_next takes a scope line byte-identical to the last one that parsed
+ * from memory: the depth checks and their messages must not change. */
+START_TEST(repeated_scope_lines_keep_their_depth_checks)
+{
+    /* 63 user scopes nest; the 64th (line 65, remembered since line 3) is refused */
+    char text[8192];
+    size_t len = (size_t)snprintf(text, sizeof(text), "%s", HDR);
+    for (int i = 0; i < 64; i++)
+        len += (size_t)snprintf(text + len, sizeof(text) - len, "{\"op\": \"scope_begin\", \"site\": \"a.cpp:1\"}\n");
+    expect_error(text, ":65: op:", "scopes nest deeper than 64");
+    /* a remembered scope_end past the last open scope */
+    expect_error(HDR "{\"op\": \"scope_begin\"}\n{\"op\": \"scope_end\"}\n{\"op\": \"scope_end\"}\n",
+                 ":4: op:", "scope_end without a matching scope_begin");
+    /* a remembered scope_begin left open is reported at its own line */
+    expect_error(HDR "{\"op\": \"scope_begin\", \"mode\": \"manual\"}\n{\"op\": \"scope_end\"}\n"
+                     "{\"op\": \"scope_begin\", \"mode\": \"manual\"}\n",
+                 ":4: scope_begin:", "scope is never closed (end of file after line 4");
+    /* a line that differs by one byte is parsed, and its own errors found */
+    expect_error(HDR "{\"op\": \"scope_begin\"}\n{\"op\": \"scope_begin\", \"mode\": \"Auto\"}\n",
+                 ":3: mode:", "must be \"auto\" or \"manual\"");
+}
+END_TEST
+
 START_TEST(unclosed_scope_is_rejected_at_its_begin_line)
 {
     expect_error(HDR "{\"op\": \"scope_begin\"}\n{\"op\": \"scope_begin\"}\n{\"op\": \"scope_end\"}\n",
@@ -963,6 +986,7 @@ Suite *suite_graph(void)
     tcase_add_test(tc, bad_direction_is_rejected);
     tcase_add_test(tc, scope_end_without_begin_is_rejected);
     tcase_add_test(tc, unclosed_scope_is_rejected_at_its_begin_line);
+    tcase_add_test(tc, repeated_scope_lines_keep_their_depth_checks);
     tcase_add_test(tc, block_num_below_one_is_rejected);
     tcase_add_test(tc, negative_cost_is_rejected);
     tcase_add_test(tc, wrong_version_is_rejected);

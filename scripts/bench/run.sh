@@ -1,12 +1,14 @@
 #!/bin/sh
-# scripts/bench/run.sh - `make bench`: ptosim's own speed and memory on four workloads, each against a bare C
+# scripts/bench/run.sh - `make bench`: ptosim's own speed and memory on six workloads, each against a bare C
 # binary-heap event loop popping as many events (scripts/bench/heap_baseline.c), measured in the same run.
 # Figures are end to end, graph reading included; host seconds are medians of repeated runs. Then a 16-point
 # ring sweep of the paged-attention case: what a point costs once the graph is compiled, against the simulation
 # alone and against a fresh `ptosim run` (what every point cost before the sweep parsed the graph once).
+# PTOSIM=path measures another binary (e.g. one built from an older commit) on the same graphs;
+# BENCH_SWEEP=0 leaves out the sweep.
 set -eu
 BUILD=${BUILD:-build}
-P=$BUILD/ptosim
+P=${PTOSIM:-$BUILD/ptosim}
 D=$BUILD/bench
 mkdir -p "$D"
 
@@ -56,14 +58,27 @@ graph fan_1e6 fan --n 1000000
 graph chain_1e6 chain --n 1000000
 graph pa_case1 paged_attention --batch 256 --heads 16 --head-dim 128 --block-size 128 --context 8192
 graph fan_1e7 fan --n 10000000
+# awkgraph NAME SCRIPT N: writes $D/NAME.jsonl once from scripts/bench/SCRIPT.awk with n=N
+awkgraph() {
+    if [ ! -s "$D/$1.jsonl" ]; then
+        awk -v n="$3" -f "$(dirname "$0")/$2.awk" > "$D/$1.jsonl.tmp"
+        mv "$D/$1.jsonl.tmp" "$D/$1.jsonl"
+    fi
+}
+awkgraph hbm_1e5 hbm_streams 100000
+awkgraph deep_1e5 deep_scopes 100000
 
 case_ fan_1e6_dfx_off 3 "$D/fan_1e6.jsonl"
 case_ chain_1e6_dfx_off 3 "$D/chain_1e6.jsonl"
 case_ paged_attention_dfx_off 5 "$D/pa_case1.jsonl"
 case_ paged_attention_all_dfx 5 "$D/pa_case1.jsonl" --enable-chip-swimlane 4 --enable-pmu --enable-scope-stats --enable-dep-gen
+case_ hbm_streams_1e5 3 "$D/hbm_1e5.jsonl"
+case_ deep_scopes_1e5 3 "$D/deep_1e5.jsonl"
 case_ fan_1e7_streamed 1 "$D/fan_1e7.jsonl"
 awk -v a="$(cat "$D/secs_paged_attention_all_dfx")" -v o="$(cat "$D/secs_paged_attention_dfx_off")" \
     'BEGIN { printf "all DFX on / DFX off (paged_attention): %.2fx\n", a / o }'
+
+[ "${BENCH_SWEEP:-1}" = 0 ] && exit 0
 
 # median FILE COLUMN: the median of a column of numbers
 median() {
