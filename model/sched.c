@@ -546,7 +546,7 @@ static bool mix_possible(const sched *sc, const sched_thread *th, stage_phase ph
 
 /* has_idle_in_other_threads: a peer with an idle unit of this shape takes the
  * work before anyone fills a pending slot. */
-static bool other_has_idle(const sched *sc, int ti, int shape)
+static inline bool other_has_idle(const sched *sc, int ti, int shape)
 {
     const rt *r = sc->rt;
     for (int t = 0; t < r->nsched; t++)
@@ -1493,7 +1493,7 @@ static void kick(sched *sc, int ti, ps_t t)
 }
 
 /* Could thread ti place work of this shape, in any stage? */
-static bool could_take(const sched *sc, int ti, int shape, uint8_t mask)
+static inline bool could_take(const sched *sc, int ti, int shape, uint8_t mask)
 {
     const sched_thread *th = &sc->threads[ti];
     /* a running core whose ACK the thread will read in the iteration it wakes into counts */
