@@ -25,7 +25,9 @@ void sched_init_thread(chip *c, int ti)
         th->core_ids[th->ncores++] = (int)c->plat.clusters + 2 * cl;
         th->core_ids[th->ncores++] = (int)c->plat.clusters + 2 * cl + 1;
     }
-    /* every core starts idle */
+    for (int i = 0; i < th->ncores; i++)
+        c->cores[th->core_ids[i]].poll_ix = i;
+    /* every core starts idle (pollmask empty) */
     th->units[CORE_AIC][0] = th->nclusters;
     th->units[CORE_AIV][0] = 2 * th->nclusters;
     th->mix_units[0] = th->nclusters;
@@ -47,6 +49,35 @@ static bool single_issue(const chip *c)
 
 static unsigned phase_bits(const core *co);
 static void track(chip *c, const core *co, unsigned before);
+
+/* Core co's state changed: its owner's poll mask and due times follow. Called
+ * by track (every busy / pending change) and wherever a slot's times move. */
+static void resync(chip *c, const core *co)
+{
+    sched_thread *th = &c->threads[co->thread];
+    int i = co->poll_ix;
+    uint64_t bit = 1ULL << (i & 63);
+    if (co->busy && !core_waiting_doorbell(co)) {
+        th->pollmask[i >> 6] |= bit;
+        th->due[i] = core_next_observable(co, c->cost.fin_latency, true);
+        th->due_fin[i] = core_next_observable(co, c->cost.fin_latency, false);
+    } else {
+        th->pollmask[i >> 6] &= ~bit;
+    }
+}
+
+/* The first polled index at or after i, or -1. */
+static inline int next_polled(const sched_thread *th, int i)
+{
+    for (int w = i >> 6; w < 2; w++) {
+        uint64_t m = th->pollmask[w];
+        if (w == i >> 6)
+            m &= ~0ULL << (i & 63);
+        if (m)
+            return w * 64 + __builtin_ctzll(m);
+    }
+    return -1;
+}
 
 static void add_phase(chip *c, int ti, phase_kind kind, ps_t start, ps_t end, uint32_t tasks,
                       uint64_t task_id, const uint32_t shared_start[3])
@@ -209,6 +240,7 @@ void sched_on_hbm(chip *c, ps_t t)
             continue;
         s->end = h->end_at[ks[i]];
         retime_behind(c, co, s);
+        resync(c, co);
         retimed[co->thread] = true;
     }
     /* a sleeping owner re-plans the poll that will see the moved end */
@@ -346,16 +378,30 @@ void sched_on_iter(chip *c, int ti, ps_t t)
         th->sleeping = false;
     }
     th->iter_start = t;
+#ifdef PTOSIM_CHECK_UNITS /* verify the poll mask and due times against the cores */
+    for (int i = 0; i < th->ncores; i++) {
+        const core *co = &c->cores[th->core_ids[i]];
+        bool polled = co->busy && !core_waiting_doorbell(co);
+        if (polled != ((th->pollmask[i >> 6] >> (i & 63)) & 1) ||
+            (polled && (th->due[i] != core_next_observable(co, c->cost.fin_latency, true) ||
+                        th->due_fin[i] != core_next_observable(co, c->cost.fin_latency, false))))
+            abort();
+    }
+#endif
     uint32_t shared[3];
     chip_queue_depths(c, shared);
     ps_t cur = t;
     uint32_t done = 0;
-    for (int i = 0; i < th->ncores; i++) {
+    /* idle cores, and staged gated ones, are not polled; the mask is read
+     * afresh at each step, as a retire may ring a later core's doorbell */
+    for (int i = next_polled(th, 0); i >= 0; i = next_polled(th, i + 1)) {
         int k = th->core_ids[i];
-        if (!c->cores[k].busy || core_waiting_doorbell(&c->cores[k]))
-            continue; /* idle, or staged and gated: not polled */
         /* one serial COND load: it samples the register when issued and
          * returns 100 ns later, when the thread can act on it */
+        if (cur < th->due[i]) { /* nothing visible yet: the load changes nothing */
+            cur += c->cost.poll;
+            continue;
+        }
         core_slot fin[2];
         unsigned before = phase_bits(&c->cores[k]);
         core_poll r = core_poll_at(&c->cores[k], cur, c->cost.fin_latency, fin);
@@ -417,6 +463,7 @@ static unsigned phase_bits(const core *co)
 /* Core co changed from phase bits `before`: its owner's unit counts follow. */
 static void track(chip *c, const core *co, unsigned before)
 {
+    resync(c, co);
     unsigned after = phase_bits(co);
     if (after == before)
         return;
@@ -1085,9 +1132,7 @@ static void plan_wake(chip *c, sched_thread *th);
 static void go_to_sleep(chip *c, sched_thread *th)
 {
     ps_t poll = c->cost.poll;
-    int nbusy = 0;
-    for (int k = 0; k < th->ncores; k++)
-        nbusy += c->cores[th->core_ids[k]].busy && !core_waiting_doorbell(&c->cores[th->core_ids[k]]);
+    int nbusy = __builtin_popcountll(th->pollmask[0]) + __builtin_popcountll(th->pollmask[1]);
     th->sleeping = true;
     th->sleep_base = th->iter_start;
     th->sleep_nbusy = nbusy;
@@ -1105,20 +1150,20 @@ static void go_to_sleep(chip *c, sched_thread *th)
 static void plan_wake(chip *c, sched_thread *th)
 {
     ps_t poll = c->cost.poll;
-    bool want_ack = wants_acks(c);
-    ps_t wake = PS_NEVER;
+    const ps_t *due = wants_acks(c) ? th->due : th->due_fin;
+    ps_t wake = PS_NEVER, first = PS_NEVER;
     int kb = 0;
-    for (int k = 0; k < th->ncores; k++) {
-        const core *co = &c->cores[th->core_ids[k]];
-        if (!co->busy || core_waiting_doorbell(co))
-            continue;
-        /* iteration j samples this core when it issues its kb-th load */
-        ps_t at = core_next_observable(co, c->cost.fin_latency, want_ack);
-        ps_t s = th->sleep_base + first_iter_at(th, (ps_t)kb * poll, at) * th->sleep_period;
-        kb++;
-        if (s < wake)
-            wake = s;
+    /* iteration j samples the kb-th polled core at base + j*P + kb*poll, so
+     * the first iteration that sees it is monotone in due - kb*poll: one
+     * division for the earliest instead of one per core */
+    for (int i = next_polled(th, 0); i >= 0; i = next_polled(th, i + 1)) {
+        ps_t off = (ps_t)kb++ * poll;
+        ps_t key = due[i] >= off ? due[i] - off : 0;
+        if (key < first)
+            first = key;
     }
+    if (kb)
+        wake = th->sleep_base + first_iter_at(th, 0, first) * th->sleep_period;
     th->gen++;
     th->wake_at = wake;
     if (wake != PS_NEVER)
@@ -1496,6 +1541,7 @@ void sched_ring_core(chip *c, int core_id, uint64_t task_id, ps_t t)
     s->start = ready > rung ? ready : rung;
     s->end = s->start + s->dur;
     co->free_at = s->end + s->wb;
+    resync(c, co);
     expect_flow(c, co, s);
     /* its owner now has one more core to poll */
     kick(c, co->thread, t);

@@ -52,6 +52,11 @@ typedef struct sched_thread {
     int mix_full[3];            /* owned clusters whose three cores all fit each phase */
     ps_t timeout_due;           /* the no-progress check of the current sleep, PS_NEVER if none */
     ps_t timeout_event_at;      /* the one queued timeout event, PS_NEVER if none */
+    /* What the complete phase polls, kept as cores change (resync in sched.c) so an
+     * iteration reads these few lines instead of every owned core's state: */
+    uint64_t pollmask[2];             /* bit i: core_ids[i] is busy and not waiting for a doorbell */
+    ps_t due[PLATFORM_MAX_CORES];     /* per polling index: first COND read that sees a change */
+    ps_t due_fin[PLATFORM_MAX_CORES]; /* ... ignoring the running task's ACK (plan_wake without want_ack) */
     uint64_t local[3][SCHED_LOCAL_READY_CAP]; /* local-first ready buffer per shape (sched_local_ready) */
     int nlocal[3];                            /* ... entries; popped last-in first-out */
 } sched_thread;
