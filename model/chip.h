@@ -173,6 +173,7 @@ typedef struct chip {
     int ncores;                            /* AICores */
     core cores[PLATFORM_MAX_CORES];
     uint8_t cluster_fit[PLATFORM_MAX_CLUSTERS][3]; /* cores of each cluster that fit each staging phase */
+    uint8_t idle_threads[3]; /* per shape: bit t while thread t has an idle unit of it (other_has_idle) */
     int nsched;                                    /* scheduler threads */
     sched_thread threads[PLATFORM_MAX_AICPU_THREADS];
     orch orch;          /* the orchestrator thread */

@@ -34,6 +34,9 @@ void sched_init_thread(chip *c, int ti)
     th->mix_full[0] = th->nclusters;
     for (int i = 0; i < th->nclusters; i++)
         c->cluster_fit[th->cluster_ids[i]][0] = 3;
+    for (int s = 0; s < 3; s++)
+        if (th->nclusters)
+            c->idle_threads[s] |= (uint8_t)(1u << ti);
 }
 
 void sched_free_thread(sched_thread *th)
@@ -58,10 +61,12 @@ static void resync(chip *c, const core *co)
     int i = co->poll_ix;
     uint64_t bit = 1ULL << (i & 63);
     if (co->busy && !core_waiting_doorbell(co)) {
+        th->npolled += !(th->pollmask[i >> 6] & bit);
         th->pollmask[i >> 6] |= bit;
         th->due[i] = core_next_observable(co, c->cost.fin_latency, true);
         th->due_fin[i] = core_next_observable(co, c->cost.fin_latency, false);
     } else {
+        th->npolled -= !!(th->pollmask[i >> 6] & bit);
         th->pollmask[i >> 6] &= ~bit;
     }
 }
@@ -387,6 +392,8 @@ void sched_on_iter(chip *c, int ti, ps_t t)
                         th->due_fin[i] != core_next_observable(co, c->cost.fin_latency, false))))
             abort();
     }
+    if (th->npolled != __builtin_popcountll(th->pollmask[0]) + __builtin_popcountll(th->pollmask[1]))
+        abort();
 #endif
     uint32_t shared[3];
     chip_queue_depths(c, shared);
@@ -482,6 +489,12 @@ static void track(chip *c, const core *co, unsigned before)
             if (was_full != (fit[p] == 3))
                 th->mix_full[p] += d;
         }
+    if ((before ^ after) & 1) { /* the idle counts moved: peers read them through one byte per shape */
+        uint8_t bit = (uint8_t)(1u << co->thread);
+        const int n[3] = {th->units[CORE_AIC][0], th->units[CORE_AIV][0], th->mix_full[0]};
+        for (int s = 0; s < 3; s++)
+            c->idle_threads[s] = (uint8_t)(n[s] > 0 ? c->idle_threads[s] | bit : c->idle_threads[s] & ~bit);
+    }
 }
 
 /* Cores of cluster cl that a task with this mask uses; returns how many. */
@@ -567,10 +580,12 @@ static bool mix_possible(const chip *c, const sched_thread *th, stage_phase ph)
  * work before anyone fills a pending slot. */
 static bool other_has_idle(const chip *c, int ti, int shape)
 {
+#ifdef PTOSIM_CHECK_UNITS /* verify the kept bits against the counts */
     for (int t = 0; t < c->nsched; t++)
-        if (t != ti && units(c, &c->threads[t], shape, 7, STAGE_IDLE) > 0)
-            return true;
-    return false;
+        if ((units(c, &c->threads[t], shape, 7, STAGE_IDLE) > 0) != ((c->idle_threads[shape] >> t) & 1))
+            abort();
+#endif
+    return (c->idle_threads[shape] & ~(1u << ti)) != 0;
 }
 
 /* One core's share of a publish batch. */
@@ -1132,7 +1147,7 @@ static void plan_wake(chip *c, sched_thread *th);
 static void go_to_sleep(chip *c, sched_thread *th)
 {
     ps_t poll = c->cost.poll;
-    int nbusy = __builtin_popcountll(th->pollmask[0]) + __builtin_popcountll(th->pollmask[1]);
+    int nbusy = th->npolled;
     th->sleeping = true;
     th->sleep_base = th->iter_start;
     th->sleep_nbusy = nbusy;

@@ -55,6 +55,7 @@ typedef struct sched_thread {
     /* What the complete phase polls, kept as cores change (resync in sched.c) so an
      * iteration reads these few lines instead of every owned core's state: */
     uint64_t pollmask[2];             /* bit i: core_ids[i] is busy and not waiting for a doorbell */
+    int npolled;                      /* ... bits set */
     ps_t due[PLATFORM_MAX_CORES];     /* per polling index: first COND read that sees a change */
     ps_t due_fin[PLATFORM_MAX_CORES]; /* ... ignoring the running task's ACK (plan_wake without want_ack) */
     uint64_t local[3][SCHED_LOCAL_READY_CAP]; /* local-first ready buffer per shape (sched_local_ready) */
