@@ -710,15 +710,20 @@ static void release_reservations(chip *c, const dispatch_slot *batch, int nb)
  * stage_consumer_blocks, scheduler_dispatch.cpp); -1 on failure. */
 static void enter_drain(chip *c, int ti, task *tk, bool gated);
 
+/* How many tasks dispatch_shape pops at most: MIX as many as the thread has
+ * clusters, AIC/AIV as many as it has usable cores. */
+static inline int dispatch_want(const chip *c, const sched_thread *th, int shape, stage_phase ph)
+{
+    return shape == SHAPE_MIX ? (mix_possible(c, th, ph) ? th->nclusters : 0) : units(c, th, shape, 7, ph);
+}
+
 static int dispatch_shape(chip *c, int ti, readyq *q, int shape, stage_phase ph, ps_t *cur,
                           bool *entered_drain, bool early, bool local_first)
 {
     sched_thread *th = &c->threads[ti];
     /* local-first (sched_local_ready): this thread's own buffer, newest first, then the global queue */
     int *nlocal = local_first ? &th->nlocal[shape] : NULL;
-    /* MIX pops as many tasks as the thread has clusters, AIC/AIV as many as it has usable cores */
-    int want =
-        shape == SHAPE_MIX ? (mix_possible(c, th, ph) ? th->nclusters : 0) : units(c, th, shape, 7, ph);
+    int want = dispatch_want(c, th, shape, ph);
     if (want == 0)
         return 0;
     if (q->len == 0 && !(nlocal && *nlocal)) {
@@ -933,6 +938,14 @@ static int dispatch_ready(chip *c, int ti, ps_t *cur)
                 continue; /* AIC/AIV wait while MIX work is queued */
             if (local && i == 3)
                 flush_local(c, ti); /* between the idle and the pending stages */
+            /* dispatch_shape's own early exits, here: most stages find nothing to
+             * place or nothing queued, and its batch frame is large */
+            if (dispatch_want(c, &c->threads[ti], shape, stages[i].ph) == 0)
+                continue;
+            if (lane[shape].len == 0 && !(local && i < 3 && c->threads[ti].nlocal[shape])) {
+                c->threads[ti].pop_miss++;
+                continue;
+            }
             int r = dispatch_shape(c, ti, &lane[shape], shape, stages[i].ph, cur, &drained, false,
                                    local && i < 3);
             if (r < 0)
