@@ -661,8 +661,8 @@ int chip_step(chip *c)
 {
     if (c->status != CHIP_RUNNING)
         return 0;
-    evq_event ev;
-    if (evq_pop(&c->q, &ev) != 0) {
+    const evq_event *top = evq_top(&c->q);
+    if (!top) {
         c->status = CHIP_STALLED;
         c->end_time = c->now;
         if (c->orch.blocked)
@@ -679,6 +679,13 @@ int chip_step(chip *c)
                      (unsigned long long)c->tasks_completed, (unsigned long long)c->tasks_submitted);
         return 0;
     }
+    evq_event ev; /* field by field: see evq_top */
+    ev.t = top->t;
+    ev.seq = top->seq;
+    ev.kind = top->kind;
+    ev.who = top->who;
+    ev.arg = top->arg;
+    evq_drop(&c->q);
     if (c->measure_idle && ev.t > c->now)
         measure_idle(c, ev.t - c->now);
     c->now = ev.t;

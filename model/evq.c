@@ -3,10 +3,17 @@
 #include "evq.h"
 
 #include <stdlib.h>
+#include <string.h>
 
-static int ev_before(const evq_event *a, const evq_event *b)
+/* (time, seq) as one 128-bit key: one compare-and-borrow, no branch */
+static inline unsigned __int128 ev_key(const evq_event *e)
 {
-    return a->t < b->t || (a->t == b->t && a->seq < b->seq);
+    return (unsigned __int128)e->t << 64 | e->seq;
+}
+
+static inline int ev_before(const evq_event *a, const evq_event *b)
+{
+    return ev_key(a) < ev_key(b);
 }
 
 int evq_init(evq *q, size_t initial_cap)
@@ -27,75 +34,112 @@ void evq_free(evq *q)
     q->len = q->cap = 0;
 }
 
-static int heap_push(evq *q, evq_event ev)
+/* Opens a hole for key in the heap (sifted up) and returns it, or NULL when
+ * out of memory. The caller fills it field by field: an event built on the
+ * stack and copied whole stalls on store forwarding (narrow stores read back
+ * as one wide load). */
+static evq_event *heap_hole(evq *q, unsigned __int128 key)
 {
     if (q->len == q->cap) {
         size_t ncap = q->cap * 2;
         evq_event *nh = realloc(q->heap, ncap * sizeof(*nh));
         if (!nh)
-            return -1;
+            return NULL;
         q->heap = nh;
         q->cap = ncap;
     }
+    evq_event *h = q->heap;
     size_t i = q->len++;
     while (i > 0) {
         size_t parent = (i - 1) / 2;
-        if (!ev_before(&ev, &q->heap[parent]))
+        if (key >= ev_key(&h[parent]))
             break;
-        q->heap[i] = q->heap[parent];
+        h[i] = h[parent];
         i = parent;
     }
-    q->heap[i] = ev;
-    return 0;
+    return &h[i];
 }
 
 /* An event that is earlier than everything queued (the common case: a
  * thread's next phase) waits in the front slot and never touches the heap. */
 int evq_push(evq *q, ps_t t, uint32_t kind, uint32_t who, uint64_t arg)
 {
-    evq_event ev = {.t = t, .seq = q->next_seq++, .kind = kind, .who = who, .arg = arg};
+    uint64_t seq = q->next_seq++;
+    unsigned __int128 key = (unsigned __int128)t << 64 | seq;
+    evq_event *slot;
     q->pushed++;
     if (!q->has_front) {
-        if (q->len == 0 || ev_before(&ev, &q->heap[0])) {
-            q->front = ev;
+        if (q->len == 0 || key < ev_key(&q->heap[0])) {
+            slot = &q->front;
             q->has_front = true;
-            return 0;
+        } else {
+            slot = heap_hole(q, key);
         }
-        return heap_push(q, ev);
+    } else if (key < ev_key(&q->front)) {
+        slot = heap_hole(q, ev_key(&q->front));
+        if (slot) {
+            *slot = q->front;
+            slot = &q->front;
+        }
+    } else {
+        slot = heap_hole(q, key);
     }
-    if (ev_before(&ev, &q->front)) {
-        if (heap_push(q, q->front) != 0)
-            return -1;
-        q->front = ev;
-        return 0;
-    }
-    return heap_push(q, ev);
+    if (!slot)
+        return -1;
+    slot->t = t;
+    slot->seq = seq;
+    /* kind and who in one store: the compiler reads them back as one load */
+    const uint32_t kw[2] = {kind, who};
+    uint64_t both;
+    memcpy(&both, kw, sizeof(both));
+    memcpy(&slot->kind, &both, sizeof(both));
+    slot->arg = arg;
+    return 0;
 }
 
 int evq_pop(evq *q, evq_event *out)
 {
-    if (q->has_front) {
-        *out = q->front;
-        q->has_front = false;
-        return 0;
-    }
-    if (q->len == 0)
+    const evq_event *top = evq_top(q);
+    if (!top)
         return -1;
-    *out = q->heap[0];
-    evq_event last = q->heap[--q->len];
-    size_t i = 0;
-    for (;;) {
-        size_t child = 2 * i + 1;
-        if (child >= q->len)
-            break;
-        if (child + 1 < q->len && ev_before(&q->heap[child + 1], &q->heap[child]))
-            child++;
-        if (!ev_before(&q->heap[child], &last))
-            break;
-        q->heap[i] = q->heap[child];
+    out->t = top->t;
+    out->seq = top->seq;
+    out->kind = top->kind;
+    out->who = top->who;
+    out->arg = top->arg;
+    evq_drop(q);
+    return 0;
+}
+
+void evq_drop(evq *q)
+{
+    if (q->has_front) {
+        q->has_front = false;
+        return;
+    }
+    size_t n = --q->len;
+    if (!n)
+        return;
+    /* Floyd's pop: the hole goes down to a leaf along the earlier child (one
+     * compare a level), then the last entry, usually late, rises from there */
+    evq_event *h = q->heap;
+    size_t i = 0, child;
+    while ((child = 2 * i + 1) + 1 < n) {
+        child += ev_before(&h[child + 1], &h[child]);
+        h[i] = h[child];
         i = child;
     }
-    if (q->len)
-        q->heap[i] = last;
-    return 0;
+    if (child < n) {
+        h[i] = h[child];
+        i = child;
+    }
+    evq_event last = h[n];
+    while (i > 0) {
+        size_t parent = (i - 1) / 2;
+        if (!ev_before(&last, &h[parent]))
+            break;
+        h[i] = h[parent];
+        i = parent;
+    }
+    h[i] = last;
 }

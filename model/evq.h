@@ -40,6 +40,17 @@ int evq_push(evq *q, ps_t t, uint32_t kind, uint32_t who, uint64_t arg);
 /* Removes the earliest event into *out. Returns 0, or -1 if the queue is empty. */
 int evq_pop(evq *q, evq_event *out);
 
+/* The earliest event, left in place, or NULL when empty: read its fields one
+ * by one (it may have been written field by field just now, and a struct copy
+ * would read it back in wider loads that stall), then evq_drop it. */
+static inline const evq_event *evq_top(const evq *q)
+{
+    return q->has_front ? &q->front : q->len ? &q->heap[0] : NULL;
+}
+
+/* Removes the earliest event (the queue must not be empty). */
+void evq_drop(evq *q);
+
 /* Time of the earliest event, or PS_NEVER when empty. */
 static inline ps_t evq_peek_time(const evq *q)
 {
