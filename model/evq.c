@@ -2,6 +2,7 @@
  * outside the heap when it arrives last. */
 #include "evq.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,10 +35,16 @@ void evq_free(evq *q)
     q->len = q->cap = 0;
 }
 
+/* Two 64-bit lanes: an event is written as two of these, because the heap
+ * moves entries in 16-byte loads, and a load that spans several narrower
+ * stores still in flight stalls on store forwarding. */
+typedef uint64_t u64x2 __attribute__((vector_size(16)));
+_Static_assert(offsetof(evq_event, seq) == 8 && offsetof(evq_event, kind) == 16 &&
+                   offsetof(evq_event, who) == 20 && offsetof(evq_event, arg) == 24 && sizeof(evq_event) == 32,
+               "evq_event is written as two 16-byte halves");
+
 /* Opens a hole for key in the heap (sifted up) and returns it, or NULL when
- * out of memory. The caller fills it field by field: an event built on the
- * stack and copied whole stalls on store forwarding (narrow stores read back
- * as one wide load). */
+ * out of memory; the caller fills it. */
 static evq_event *heap_hole(evq *q, unsigned __int128 key)
 {
     if (q->len == q->cap) {
@@ -86,14 +93,13 @@ int evq_push(evq *q, ps_t t, uint32_t kind, uint32_t who, uint64_t arg)
     }
     if (!slot)
         return -1;
-    slot->t = t;
-    slot->seq = seq;
-    /* kind and who in one store: the compiler reads them back as one load */
+    /* two 16-byte stores, the width at which the heap moves entries (see heap_hole) */
     const uint32_t kw[2] = {kind, who};
     uint64_t both;
     memcpy(&both, kw, sizeof(both));
-    memcpy(&slot->kind, &both, sizeof(both));
-    slot->arg = arg;
+    const u64x2 lo = {t, seq}, hi = {both, arg};
+    memcpy(&slot->t, &lo, sizeof(lo));
+    memcpy(&slot->kind, &hi, sizeof(hi));
     return 0;
 }
 
