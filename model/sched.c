@@ -1195,7 +1195,9 @@ static void plan_wake(chip *c, sched_thread *th)
     th->gen++;
     th->wake_at = wake;
     if (wake != PS_NEVER)
-        chip_schedule(c, wake, EV_SCHED_ITER, (uint32_t)th->index, th->gen);
+        chip_set_wake(c, th->index, wake);
+    else
+        chip_clear_wake(c, th->index);
     arm_timeout(c, th);
 }
 
@@ -1501,6 +1503,7 @@ static void kick(chip *c, int ti, ps_t t)
     uint64_t j = (s - th->sleep_base) / th->sleep_period;
     th->sleeping = false;
     th->gen++;
+    chip_clear_wake(c, ti);
     th->loop_iter = th->sleep_base_iter + j;
     th->pop_miss += (uint32_t)(j - 1) * th->sleep_misses_per_iter;
     th->iter_start = s;
