@@ -689,20 +689,6 @@ static void publish(chip *c, int ti, dispatch_slot *batch, int n, ps_t *cur, boo
 
 static void notify_shape(chip *c, int shape, ps_t t);
 
-/* Undoes the placeholders set while a batch was prepared: publish sets the real state. */
-static void release_reservations(chip *c, const dispatch_slot *batch, int nb)
-{
-    for (int i = 0; i < nb; i++) {
-        core *co = &c->cores[batch[i].core];
-        unsigned before = phase_bits(co);
-        if (batch[i].to_pending)
-            co->has_pending = false;
-        else
-            co->busy = false;
-        track(c, co, before);
-    }
-}
-
 /* dispatch_shape: pops up to as many tasks as there are units, claims block
  * ranges (re-pushing a task whose blocks remain), prepares each subtask, and
  * publishes the batch. Returns subtasks published, or for early staging the
@@ -824,15 +810,12 @@ static int dispatch_shape(chip *c, int ti, readyq *q, int shape, stage_phase ph,
             }
         }
         if (tk->sync_start) { /* local fast path: every block at once, its own store barrier */
-            release_reservations(c, batch, nb);
             publish(c, ti, batch, nb, cur, early);
             nb = 0;
         }
     }
-    if (nb) {
-        release_reservations(c, batch, nb);
+    if (nb) /* publish turns the reservations into the real state (its track counts from them) */
         publish(c, ti, batch, nb, cur, early);
-    }
     for (int i = 0; i < nrequeue; i++) {
         if (readyq_push(q, requeue[i]) != 0) {
             chip_error(c, "out of memory in a ready queue");
@@ -1386,7 +1369,6 @@ static int stage_cohort(chip *c, int ti, task *tk, int want, bool gated, bool re
         }
         if (!nb)
             continue;
-        release_reservations(c, batch, nb);
         ps_t prep_end = cur;
         publish(c, ti, batch, nb, &cur, gated);
         if (record) {
