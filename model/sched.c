@@ -266,7 +266,9 @@ static void account_execution(chip *c, const core *co, const task *tk, const cor
     ps_t window = s->end - s->start, idle = s->dur;
     /* nearest whole cycle: a window of N cycles is N cycles rounded to the picosecond */
     uint64_t freq = (uint64_t)c->plat.aicore_freq_hz;
-    uint64_t cycles = (uint64_t)(((unsigned __int128)window * freq + PS_PER_S / 2) / PS_PER_S);
+    uint64_t cycles = window <= (UINT64_MAX - PS_PER_S / 2) / freq /* the same in 64 bits, no __udivti3 */
+                          ? (window * freq + PS_PER_S / 2) / PS_PER_S
+                          : (uint64_t)(((unsigned __int128)window * freq + PS_PER_S / 2) / PS_PER_S);
     double stretch = idle ? (double)window / (double)idle : 1.0;
     uint32_t ix = tk->pipe_ix[s->subslot];
     const pipe_result *pr = ix ? pipe_table_result(&c->pipes, ix) : NULL;
@@ -308,18 +310,21 @@ static ps_t retire(chip *c, int ti, int k, const core_slot *s, ps_t t, const uin
                  .finish = t};
     if (swimlane_add_exec(&c->sl, k, &e) != 0)
         chip_error(c, "out of memory for swimlane records");
-    /* the overhead model sees the execution as the swimlane stamps it */
-    uint64_t hz = (uint64_t)c->plat.sys_cnt_freq_hz;
-    ohm_exec ox = {.task = s->task_id,
-                   .core = k,
-                   .aiv = co->type == CORE_AIV,
-                   .dispatch = (int64_t)ticks_from_ps(s->dispatch, hz),
-                   .receive = (int64_t)ticks_from_ps(s->receive, hz),
-                   .start = (int64_t)ticks_from_ps(s->start, hz),
-                   .end = (int64_t)ticks_from_ps(s->end, hz),
-                   .finish = (int64_t)ticks_from_ps(t, hz)};
-    if (ohm_log_exec(&c->oh, &ox) != 0)
-        chip_error(c, "out of memory for the overhead model");
+    /* the overhead model sees the execution as the swimlane stamps it (its
+     * five tick conversions are 128-bit divisions: none once the log is dropped) */
+    if (!c->oh.dropped) {
+        uint64_t hz = (uint64_t)c->plat.sys_cnt_freq_hz;
+        ohm_exec ox = {.task = s->task_id,
+                       .core = k,
+                       .aiv = co->type == CORE_AIV,
+                       .dispatch = (int64_t)ticks_from_ps(s->dispatch, hz),
+                       .receive = (int64_t)ticks_from_ps(s->receive, hz),
+                       .start = (int64_t)ticks_from_ps(s->start, hz),
+                       .end = (int64_t)ticks_from_ps(s->end, hz),
+                       .finish = (int64_t)ticks_from_ps(t, hz)};
+        if (ohm_log_exec(&c->oh, &ox) != 0)
+            chip_error(c, "out of memory for the overhead model");
+    }
     co->executions++;
     co->busy_ps += s->end - s->start;
     c->executions++;
@@ -395,8 +400,9 @@ void sched_on_iter(chip *c, int ti, ps_t t)
     if (th->npolled != __builtin_popcountll(th->pollmask[0]) + __builtin_popcountll(th->pollmask[1]))
         abort();
 #endif
-    uint32_t shared[3];
-    chip_queue_depths(c, shared);
+    uint32_t shared[3] = {0, 0, 0};
+    if (c->sl.level >= 3) /* only level 3 records carry the queue depths */
+        chip_queue_depths(c, shared);
     ps_t cur = t;
     uint32_t done = 0;
     /* idle cores, and staged gated ones, are not polled; the mask is read
@@ -899,8 +905,9 @@ static void flush_local(chip *c, int ti)
  * thread has an idle unit of that shape. */
 static int dispatch_ready(chip *c, int ti, ps_t *cur)
 {
-    uint32_t shared[3];
-    chip_queue_depths(c, shared);
+    uint32_t shared[3] = {0, 0, 0};
+    if (c->sl.level >= 3) /* only level 3 records carry the queue depths */
+        chip_queue_depths(c, shared);
     ps_t start = *cur;
     /* the stages in order; a pending stage is skipped under PMU or when a peer has an idle unit */
     staging_step stages[6];
@@ -1106,6 +1113,10 @@ static void arm_timeout(chip *c, sched_thread *th)
 {
     ps_t polls = (ps_t)th->sleep_nbusy * c->cost.poll;
     ps_t due = th->last_progress + c->cfg.scheduler_timeout + 1; /* strictly more than the timeout */
+    if (th->wake_at != PS_NEVER && due >= th->wake_at + polls) {
+        th->timeout_due = PS_NEVER; /* the wake-up comes first (what the division below would find) */
+        return;
+    }
     uint64_t j = first_iter_at(th, polls, due);
     ps_t at = th->sleep_base + j * th->sleep_period;
     th->timeout_due = PS_NEVER;
