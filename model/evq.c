@@ -23,16 +23,21 @@ int evq_init(evq *q, size_t initial_cap)
     q->has_front = false;
     q->next_seq = 0;
     q->pushed = 0;
+    q->now = 0;
     q->cap = initial_cap ? initial_cap : 64;
     q->heap = malloc(q->cap * sizeof(*q->heap));
-    return q->heap ? 0 : -1;
+    q->far_len = 0;
+    q->far_cap = 16;
+    q->far = malloc(q->far_cap * sizeof(*q->far));
+    return q->heap && q->far ? 0 : -1;
 }
 
 void evq_free(evq *q)
 {
     free(q->heap);
-    q->heap = NULL;
-    q->len = q->cap = 0;
+    free(q->far);
+    q->heap = q->far = NULL;
+    q->len = q->cap = q->far_len = q->far_cap = 0;
 }
 
 /* Two 64-bit lanes: an event is written as two of these, because the heap
@@ -45,18 +50,18 @@ _Static_assert(offsetof(evq_event, seq) == 8 && offsetof(evq_event, kind) == 16 
 
 /* Opens a hole for key in the heap (sifted up) and returns it, or NULL when
  * out of memory; the caller fills it. */
-static evq_event *heap_hole(evq *q, unsigned __int128 key)
+static evq_event *heap_hole(evq_event **hp, size_t *len, size_t *cap, unsigned __int128 key)
 {
-    if (q->len == q->cap) {
-        size_t ncap = q->cap * 2;
-        evq_event *nh = realloc(q->heap, ncap * sizeof(*nh));
+    if (*len == *cap) {
+        size_t ncap = *cap * 2;
+        evq_event *nh = realloc(*hp, ncap * sizeof(*nh));
         if (!nh)
             return NULL;
-        q->heap = nh;
-        q->cap = ncap;
+        *hp = nh;
+        *cap = ncap;
     }
-    evq_event *h = q->heap;
-    size_t i = q->len++;
+    evq_event *h = *hp;
+    size_t i = (*len)++;
     while (i > 0) {
         size_t parent = (i - 1) / 2;
         if (key >= ev_key(&h[parent]))
@@ -65,6 +70,14 @@ static evq_event *heap_hole(evq *q, unsigned __int128 key)
         i = parent;
     }
     return &h[i];
+}
+
+/* A hole for an event at t with this key, in the near or the far heap. */
+static evq_event *hole_for(evq *q, ps_t t, unsigned __int128 key)
+{
+    if (t > q->now && t - q->now > EVQ_FAR_PS)
+        return heap_hole(&q->far, &q->far_len, &q->far_cap, key);
+    return heap_hole(&q->heap, &q->len, &q->cap, key);
 }
 
 /* An event that is earlier than everything queued (the common case: a
@@ -76,20 +89,20 @@ int evq_push(evq *q, ps_t t, uint32_t kind, uint32_t who, uint64_t arg)
     evq_event *slot;
     q->pushed++;
     if (!q->has_front) {
-        if (q->len == 0 || key < ev_key(&q->heap[0])) {
+        if ((q->len == 0 || key < ev_key(&q->heap[0])) && (q->far_len == 0 || key < ev_key(&q->far[0]))) {
             slot = &q->front;
             q->has_front = true;
         } else {
-            slot = heap_hole(q, key);
+            slot = hole_for(q, t, key);
         }
     } else if (key < ev_key(&q->front)) {
-        slot = heap_hole(q, ev_key(&q->front));
+        slot = hole_for(q, q->front.t, ev_key(&q->front));
         if (slot) {
             *slot = q->front;
             slot = &q->front;
         }
     } else {
-        slot = heap_hole(q, key);
+        slot = hole_for(q, t, key);
     }
     if (!slot)
         return -1;
@@ -117,18 +130,14 @@ int evq_pop(evq *q, evq_event *out)
     return 0;
 }
 
-void evq_drop(evq *q)
+/* Removes h[0] from a heap of *len events. */
+static void heap_drop(evq_event *h, size_t *len)
 {
-    if (q->has_front) {
-        q->has_front = false;
-        return;
-    }
-    size_t n = --q->len;
+    size_t n = --*len;
     if (!n)
         return;
     /* Floyd's pop: the hole goes down to a leaf along the earlier child (one
      * compare a level), then the last entry, usually late, rises from there */
-    evq_event *h = q->heap;
     size_t i = 0, child;
     while ((child = 2 * i + 1) + 1 < n) {
         child += ev_before(&h[child + 1], &h[child]);
@@ -148,4 +157,16 @@ void evq_drop(evq *q)
         i = parent;
     }
     h[i] = last;
+}
+
+void evq_drop(evq *q)
+{
+    const evq_event *top = evq_top(q);
+    q->now = top->t;
+    if (top == &q->front)
+        q->has_front = false;
+    else if (top == q->far)
+        heap_drop(q->far, &q->far_len);
+    else
+        heap_drop(q->heap, &q->len);
 }
