@@ -71,6 +71,9 @@ static int chip_build(chip *c, const platform *p, const chip_config *cfg, char *
     c->cfg = *cfg;
     c->ncores = platform_num_cores(p);
     c->nsched = platform_num_sched(p);
+    for (int t = 0; t < PLATFORM_MAX_AICPU_THREADS; t++)
+        c->wake_t[t] = PS_NEVER;
+    c->wake_next = -1;
     c->cost = (chip_costs){
         .submit = ns(p->orch_submit_ns),
         .scope_end_per_task = ns(p->orch_scope_end_per_task_ns),
@@ -282,6 +285,38 @@ void chip_schedule_last(chip *c, ps_t t, enum chip_event kind, uint32_t who, uin
     c->last_who = who;
     c->last_arg = arg;
     c->has_last = true;
+}
+
+/* Is wake-up a earlier than wake-up b (time, then insertion order)? */
+static inline bool wake_before(const chip *c, int a, int b)
+{
+    return c->wake_t[a] < c->wake_t[b] || (c->wake_t[a] == c->wake_t[b] && c->wake_seq[a] < c->wake_seq[b]);
+}
+
+static void wake_refresh(chip *c)
+{
+    int best = -1;
+    for (int t = 0; t < c->nsched; t++)
+        if (c->wake_t[t] != PS_NEVER && (best < 0 || wake_before(c, t, best)))
+            best = t;
+    c->wake_next = best;
+}
+
+void chip_set_wake(chip *c, int ti, ps_t t)
+{
+    assert(!c->has_last && t != PS_NEVER);
+    c->wake_t[ti] = t;
+    c->wake_seq[ti] = c->q.next_seq++; /* the place a push now would take */
+    c->q.pushed++;
+    wake_refresh(c);
+}
+
+void chip_clear_wake(chip *c, int ti)
+{
+    if (c->wake_t[ti] == PS_NEVER)
+        return;
+    c->wake_t[ti] = PS_NEVER;
+    wake_refresh(c);
 }
 
 void chip_fatal(chip *c, int code, const char *fmt, ...)
@@ -622,8 +657,9 @@ int chip_step(chip *c)
 {
     if (c->status != CHIP_RUNNING)
         return 0;
-    evq_event ev;
-    if (evq_pop(&c->q, &ev) != 0) {
+    const evq_event *top = evq_top(&c->q);
+    int w = c->wake_next;
+    if (!top && w < 0) {
         c->status = CHIP_STALLED;
         c->end_time = c->now;
         if (c->orch.blocked)
@@ -640,6 +676,22 @@ int chip_step(chip *c)
                      (unsigned long long)c->tasks_completed, (unsigned long long)c->tasks_submitted);
         return 0;
     }
+    evq_event ev;
+    if (w >= 0 && (!top || c->wake_t[w] < top->t || (c->wake_t[w] == top->t && c->wake_seq[w] < top->seq))) {
+        ev.t = c->wake_t[w]; /* a thread's poll wake-up: live by construction */
+        ev.seq = c->wake_seq[w];
+        ev.kind = EV_SCHED_ITER;
+        ev.who = (uint32_t)w;
+        ev.arg = c->sched.threads[w].gen;
+        chip_clear_wake(c, w);
+    } else {
+        ev.t = top->t; /* field by field: see evq_top */
+        ev.seq = top->seq;
+        ev.kind = top->kind;
+        ev.who = top->who;
+        ev.arg = top->arg;
+        evq_drop(&c->q);
+    }
     if (c->measure_idle && ev.t > c->now)
         measure_idle(c, ev.t - c->now);
     c->now = ev.t;
@@ -654,7 +706,7 @@ int chip_step(chip *c)
         ev.kind = c->last_kind;
         ev.who = c->last_who;
         ev.arg = c->last_arg;
-        if (c->status != CHIP_RUNNING || evq_peek_time(&c->q) <= ev.t ||
+        if (c->status != CHIP_RUNNING || chip_next_time(c) <= ev.t ||
             (c->dump_on && ev.t < c->dump.freeze_until)) {
             chip_schedule(c, ev.t, (enum chip_event)ev.kind, ev.who, ev.arg);
             break;
@@ -750,6 +802,16 @@ static bool svc_orch_done(rt *r)
     return chip_of(r)->orch.done;
 }
 
+static void svc_set_wake(rt *r, int ti, ps_t t)
+{
+    chip_set_wake(chip_of(r), ti, t);
+}
+
+static void svc_clear_wake(rt *r, int ti)
+{
+    chip_clear_wake(chip_of(r), ti);
+}
+
 static const rt_services SERVICES = {
     .schedule = svc_schedule,
     .schedule_last = svc_schedule_last,
@@ -761,4 +823,6 @@ static const rt_services SERVICES = {
     .sync_rendezvous = svc_sync_rendezvous,
     .release = svc_release,
     .orch_done = svc_orch_done,
+    .set_wake = svc_set_wake,
+    .clear_wake = svc_clear_wake,
 };

@@ -30,6 +30,12 @@ typedef struct chip {
     uint32_t last_kind, last_who; /* kept field by field, as written (a struct copy stalls on them) */
     ps_t last_t;
     uint64_t last_arg;
+    /* Each sleeping scheduler thread's poll wake-up (EV_SCHED_ITER at its
+     * generation), kept beside the queue: a kick or a re-plan replaces it in
+     * place, where a queued one would pop later as a stale event. */
+    ps_t wake_t[PLATFORM_MAX_AICPU_THREADS];     /* PS_NEVER: none */
+    uint64_t wake_seq[PLATFORM_MAX_AICPU_THREADS]; /* its insertion order, from the queue's counter */
+    int wake_next;                                 /* thread of the earliest, -1 when none */
     bool measure_idle;       /* accumulate idle_ready_ps (ptosim tune) */
     double idle_ready_ps[2]; /* per core type: idle cores x time while a task of the type was queued */
     void (*on_progress)(const struct chip *c, void *arg); /* called every 65536 events, or NULL */
@@ -65,7 +71,8 @@ int chip_step(chip *c);
 /* Time of the next event, PS_NEVER when none. */
 static inline ps_t chip_next_time(const chip *c)
 {
-    return evq_peek_time(&c->q);
+    ps_t t = evq_peek_time(&c->q);
+    return c->wake_next >= 0 && c->wake_t[c->wake_next] < t ? c->wake_t[c->wake_next] : t;
 }
 
 /* The scheduler-overhead model of the run so far (ohm.h). Returns 0, or -1
@@ -86,6 +93,13 @@ void chip_schedule(chip *c, ps_t t, enum chip_event kind, uint32_t who, uint64_t
  * without a trip through the queue (the same order, so the same outputs;
  * one event fewer). Nothing may be scheduled after it in the same handler. */
 void chip_schedule_last(chip *c, ps_t t, enum chip_event kind, uint32_t who, uint64_t arg);
+
+/* Sets scheduler thread ti's poll wake-up: EV_SCHED_ITER at t with its
+ * current generation, ordered as if queued now; replaces the one before. */
+void chip_set_wake(chip *c, int ti, ps_t t);
+
+/* Drops thread ti's poll wake-up (its generation moved on). */
+void chip_clear_wake(chip *c, int ti);
 
 /* Ends the run with a runtime error code (model/README.md §4.7). */
 void chip_fatal(chip *c, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

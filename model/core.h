@@ -37,6 +37,7 @@ typedef struct core {
     int cluster;            /* cluster index */
     int subslot;            /* 0 = AIC, 1 = AIV0, 2 = AIV1 of its cluster */
     int thread;             /* owning scheduler thread */
+    int poll_ix;            /* its index in the owner's polling order (sched_thread.core_ids) */
     bool busy;              /* the running slot holds an execution */
     core_slot run;          /* running slot */
     bool has_pending;       /* the pending slot holds an execution */

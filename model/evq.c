@@ -2,11 +2,19 @@
  * outside the heap when it arrives last. */
 #include "evq.h"
 
+#include <stddef.h>
 #include <stdlib.h>
+#include <string.h>
 
-static int ev_before(const evq_event *a, const evq_event *b)
+/* (time, seq) as one 128-bit key: one compare-and-borrow, no branch */
+static inline unsigned __int128 ev_key(const evq_event *e)
 {
-    return a->t < b->t || (a->t == b->t && a->seq < b->seq);
+    return (unsigned __int128)e->t << 64 | e->seq;
+}
+
+static inline int ev_before(const evq_event *a, const evq_event *b)
+{
+    return ev_key(a) < ev_key(b);
 }
 
 int evq_init(evq *q, size_t initial_cap)
@@ -15,87 +23,150 @@ int evq_init(evq *q, size_t initial_cap)
     q->has_front = false;
     q->next_seq = 0;
     q->pushed = 0;
+    q->now = 0;
     q->cap = initial_cap ? initial_cap : 64;
     q->heap = malloc(q->cap * sizeof(*q->heap));
-    return q->heap ? 0 : -1;
+    q->far_len = 0;
+    q->far_cap = 16;
+    q->far = malloc(q->far_cap * sizeof(*q->far));
+    return q->heap && q->far ? 0 : -1;
 }
 
 void evq_free(evq *q)
 {
     free(q->heap);
-    q->heap = NULL;
-    q->len = q->cap = 0;
+    free(q->far);
+    q->heap = q->far = NULL;
+    q->len = q->cap = q->far_len = q->far_cap = 0;
 }
 
-static int heap_push(evq *q, evq_event ev)
+/* Two 64-bit lanes: an event is written as two of these, because the heap
+ * moves entries in 16-byte loads, and a load that spans several narrower
+ * stores still in flight stalls on store forwarding. */
+typedef uint64_t u64x2 __attribute__((vector_size(16)));
+_Static_assert(offsetof(evq_event, seq) == 8 && offsetof(evq_event, kind) == 16 &&
+                   offsetof(evq_event, who) == 20 && offsetof(evq_event, arg) == 24 && sizeof(evq_event) == 32,
+               "evq_event is written as two 16-byte halves");
+
+/* Opens a hole for key in the heap (sifted up) and returns it, or NULL when
+ * out of memory; the caller fills it. */
+static evq_event *heap_hole(evq_event **hp, size_t *len, size_t *cap, unsigned __int128 key)
 {
-    if (q->len == q->cap) {
-        size_t ncap = q->cap * 2;
-        evq_event *nh = realloc(q->heap, ncap * sizeof(*nh));
+    if (*len == *cap) {
+        size_t ncap = *cap * 2;
+        evq_event *nh = realloc(*hp, ncap * sizeof(*nh));
         if (!nh)
-            return -1;
-        q->heap = nh;
-        q->cap = ncap;
+            return NULL;
+        *hp = nh;
+        *cap = ncap;
     }
-    size_t i = q->len++;
+    evq_event *h = *hp;
+    size_t i = (*len)++;
     while (i > 0) {
         size_t parent = (i - 1) / 2;
-        if (!ev_before(&ev, &q->heap[parent]))
+        if (key >= ev_key(&h[parent]))
             break;
-        q->heap[i] = q->heap[parent];
+        h[i] = h[parent];
         i = parent;
     }
-    q->heap[i] = ev;
-    return 0;
+    return &h[i];
+}
+
+/* A hole for an event at t with this key, in the near or the far heap. */
+static evq_event *hole_for(evq *q, ps_t t, unsigned __int128 key)
+{
+    if (t > q->now && t - q->now > EVQ_FAR_PS)
+        return heap_hole(&q->far, &q->far_len, &q->far_cap, key);
+    return heap_hole(&q->heap, &q->len, &q->cap, key);
 }
 
 /* An event that is earlier than everything queued (the common case: a
  * thread's next phase) waits in the front slot and never touches the heap. */
 int evq_push(evq *q, ps_t t, uint32_t kind, uint32_t who, uint64_t arg)
 {
-    evq_event ev = {.t = t, .seq = q->next_seq++, .kind = kind, .who = who, .arg = arg};
+    uint64_t seq = q->next_seq++;
+    unsigned __int128 key = (unsigned __int128)t << 64 | seq;
+    evq_event *slot;
     q->pushed++;
     if (!q->has_front) {
-        if (q->len == 0 || ev_before(&ev, &q->heap[0])) {
-            q->front = ev;
+        if ((q->len == 0 || key < ev_key(&q->heap[0])) && (q->far_len == 0 || key < ev_key(&q->far[0]))) {
+            slot = &q->front;
             q->has_front = true;
-            return 0;
+        } else {
+            slot = hole_for(q, t, key);
         }
-        return heap_push(q, ev);
+    } else if (key < ev_key(&q->front)) {
+        slot = hole_for(q, q->front.t, ev_key(&q->front));
+        if (slot) {
+            *slot = q->front;
+            slot = &q->front;
+        }
+    } else {
+        slot = hole_for(q, t, key);
     }
-    if (ev_before(&ev, &q->front)) {
-        if (heap_push(q, q->front) != 0)
-            return -1;
-        q->front = ev;
-        return 0;
-    }
-    return heap_push(q, ev);
+    if (!slot)
+        return -1;
+    /* two 16-byte stores, the width at which the heap moves entries (see heap_hole) */
+    const uint32_t kw[2] = {kind, who};
+    uint64_t both;
+    memcpy(&both, kw, sizeof(both));
+    const u64x2 lo = {t, seq}, hi = {both, arg};
+    memcpy(&slot->t, &lo, sizeof(lo));
+    memcpy(&slot->kind, &hi, sizeof(hi));
+    return 0;
 }
 
 int evq_pop(evq *q, evq_event *out)
 {
-    if (q->has_front) {
-        *out = q->front;
-        q->has_front = false;
-        return 0;
-    }
-    if (q->len == 0)
+    const evq_event *top = evq_top(q);
+    if (!top)
         return -1;
-    *out = q->heap[0];
-    evq_event last = q->heap[--q->len];
-    size_t i = 0;
-    for (;;) {
-        size_t child = 2 * i + 1;
-        if (child >= q->len)
-            break;
-        if (child + 1 < q->len && ev_before(&q->heap[child + 1], &q->heap[child]))
-            child++;
-        if (!ev_before(&q->heap[child], &last))
-            break;
-        q->heap[i] = q->heap[child];
+    out->t = top->t;
+    out->seq = top->seq;
+    out->kind = top->kind;
+    out->who = top->who;
+    out->arg = top->arg;
+    evq_drop(q);
+    return 0;
+}
+
+/* Removes h[0] from a heap of *len events. */
+static void heap_drop(evq_event *h, size_t *len)
+{
+    size_t n = --*len;
+    if (!n)
+        return;
+    /* Floyd's pop: the hole goes down to a leaf along the earlier child (one
+     * compare a level), then the last entry, usually late, rises from there */
+    size_t i = 0, child;
+    while ((child = 2 * i + 1) + 1 < n) {
+        child += ev_before(&h[child + 1], &h[child]);
+        h[i] = h[child];
         i = child;
     }
-    if (q->len)
-        q->heap[i] = last;
-    return 0;
+    if (child < n) {
+        h[i] = h[child];
+        i = child;
+    }
+    evq_event last = h[n];
+    while (i > 0) {
+        size_t parent = (i - 1) / 2;
+        if (!ev_before(&last, &h[parent]))
+            break;
+        h[i] = h[parent];
+        i = parent;
+    }
+    h[i] = last;
+}
+
+void evq_drop(evq *q)
+{
+    const evq_event *top = evq_top(q);
+    q->now = top->t;
+    if (top == &q->front)
+        q->has_front = false;
+    else if (top == q->far)
+        heap_drop(q->far, &q->far_len);
+    else
+        heap_drop(q->heap, &q->len);
 }

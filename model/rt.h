@@ -143,6 +143,8 @@ typedef struct rt_services {
     bool (*sync_rendezvous)(struct rt *r, struct task *tk, ps_t t); /* ring a staged cohort if it can */
     void (*release)(struct rt *r, struct task *tk, ps_t t);         /* deferred release of RETAIN pins */
     bool (*orch_done)(struct rt *r);                                /* has orchestration finished? */
+    void (*set_wake)(struct rt *r, int ti, ps_t t); /* sleeping thread ti's poll wake-up, replaced in place */
+    void (*clear_wake)(struct rt *r, int ti);       /* ... dropped (its generation moved on) */
 } rt_services;
 
 /* The shared fields, listed once: struct rt is made of them, and the engine's
@@ -267,6 +269,14 @@ static inline void rt_release(rt *r, struct task *tk, ps_t t)
 static inline bool rt_orch_done(rt *r)
 {
     return r->svc.orch_done(r);
+}
+static inline void rt_set_wake(rt *r, int ti, ps_t t)
+{
+    r->svc.set_wake(r, ti, t);
+}
+static inline void rt_clear_wake(rt *r, int ti)
+{
+    r->svc.clear_wake(r, ti);
 }
 
 /* Ends the run with a runtime error code (model/README.md §4.7); the first end stands. */

@@ -27,13 +27,18 @@ static void init_thread(sched *sc, int ti)
         th->core_ids[th->ncores++] = (int)r->plat.clusters + 2 * cl;
         th->core_ids[th->ncores++] = (int)r->plat.clusters + 2 * cl + 1;
     }
-    /* every core starts idle */
+    for (int i = 0; i < th->ncores; i++)
+        r->cores[th->core_ids[i]].poll_ix = i;
+    /* every core starts idle (pollmask empty) */
     th->units[CORE_AIC][0] = th->nclusters;
     th->units[CORE_AIV][0] = 2 * th->nclusters;
     th->mix_units[0] = th->nclusters;
     th->mix_full[0] = th->nclusters;
     for (int i = 0; i < th->nclusters; i++)
         sc->cluster_fit[th->cluster_ids[i]][0] = 3;
+    for (int s = 0; s < 3; s++)
+        if (th->nclusters)
+            sc->idle_threads[s] |= (uint8_t)(1u << ti);
 }
 
 void sched_init(sched *sc, rt *r)
@@ -61,6 +66,38 @@ static bool single_issue(const sched *sc)
 
 static unsigned phase_bits(const core *co);
 static void track(sched *sc, const core *co, unsigned before);
+
+/* Core co's state changed: its owner's poll mask and due times follow. Called
+ * by track (every busy / pending change) and wherever a slot's times move. */
+static void resync(sched *sc, const core *co)
+{
+    const rt *r = sc->rt;
+    sched_thread *th = &sc->threads[co->thread];
+    int i = co->poll_ix;
+    uint64_t bit = 1ULL << (i & 63);
+    if (co->busy && !core_waiting_doorbell(co)) {
+        th->npolled += !(th->pollmask[i >> 6] & bit);
+        th->pollmask[i >> 6] |= bit;
+        th->due[i] = core_next_observable(co, r->cost.fin_latency, true);
+        th->due_fin[i] = core_next_observable(co, r->cost.fin_latency, false);
+    } else {
+        th->npolled -= !!(th->pollmask[i >> 6] & bit);
+        th->pollmask[i >> 6] &= ~bit;
+    }
+}
+
+/* The first polled index at or after i, or -1. */
+static inline int next_polled(const sched_thread *th, int i)
+{
+    for (int w = i >> 6; w < 2; w++) {
+        uint64_t m = th->pollmask[w];
+        if (w == i >> 6)
+            m &= ~0ULL << (i & 63);
+        if (m)
+            return w * 64 + __builtin_ctzll(m);
+    }
+    return -1;
+}
 
 static void add_phase(sched *sc, int ti, phase_kind kind, ps_t start, ps_t end, uint32_t tasks,
                       uint64_t task_id, const uint32_t shared_start[3])
@@ -231,6 +268,7 @@ void sched_on_hbm(sched *sc, ps_t t)
             continue;
         s->end = h->end_at[ks[i]];
         retime_behind(sc, co, s);
+        resync(sc, co);
         retimed[co->thread] = true;
     }
     /* a sleeping owner re-plans the poll that will see the moved end */
@@ -252,7 +290,9 @@ static void account_execution(sched *sc, const core *co, const task *tk, const c
     ps_t window = s->end - s->start, idle = s->dur;
     /* nearest whole cycle: a window of N cycles is N cycles rounded to the picosecond */
     uint64_t freq = (uint64_t)r->plat.aicore_freq_hz;
-    uint64_t cycles = (uint64_t)(((unsigned __int128)window * freq + PS_PER_S / 2) / PS_PER_S);
+    uint64_t cycles = window <= (UINT64_MAX - PS_PER_S / 2) / freq /* the same in 64 bits, no __udivti3 */
+                          ? (window * freq + PS_PER_S / 2) / PS_PER_S
+                          : (uint64_t)(((unsigned __int128)window * freq + PS_PER_S / 2) / PS_PER_S);
     double stretch = idle ? (double)window / (double)idle : 1.0;
     uint32_t ix = tk->pipe_ix[s->subslot];
     const pipe_result *pr = ix ? pipe_table_result(&r->pipes, ix) : NULL;
@@ -295,18 +335,21 @@ static ps_t retire(sched *sc, int ti, int k, const core_slot *s, ps_t t, const u
                  .finish = t};
     if (swimlane_add_exec(&r->sl, k, &e) != 0)
         rt_error(r, "out of memory for swimlane records");
-    /* the overhead model sees the execution as the swimlane stamps it */
-    uint64_t hz = (uint64_t)r->plat.sys_cnt_freq_hz;
-    ohm_exec ox = {.task = s->task_id,
-                   .core = k,
-                   .aiv = co->type == CORE_AIV,
-                   .dispatch = (int64_t)ticks_from_ps(s->dispatch, hz),
-                   .receive = (int64_t)ticks_from_ps(s->receive, hz),
-                   .start = (int64_t)ticks_from_ps(s->start, hz),
-                   .end = (int64_t)ticks_from_ps(s->end, hz),
-                   .finish = (int64_t)ticks_from_ps(t, hz)};
-    if (ohm_log_exec(&r->oh, &ox) != 0)
-        rt_error(r, "out of memory for the overhead model");
+    /* the overhead model sees the execution as the swimlane stamps it (its
+     * five tick conversions are 128-bit divisions: none once the log is dropped) */
+    if (!r->oh.dropped) {
+        uint64_t hz = (uint64_t)r->plat.sys_cnt_freq_hz;
+        ohm_exec ox = {.task = s->task_id,
+                       .core = k,
+                       .aiv = co->type == CORE_AIV,
+                       .dispatch = (int64_t)ticks_from_ps(s->dispatch, hz),
+                       .receive = (int64_t)ticks_from_ps(s->receive, hz),
+                       .start = (int64_t)ticks_from_ps(s->start, hz),
+                       .end = (int64_t)ticks_from_ps(s->end, hz),
+                       .finish = (int64_t)ticks_from_ps(t, hz)};
+        if (ohm_log_exec(&r->oh, &ox) != 0)
+            rt_error(r, "out of memory for the overhead model");
+    }
     co->executions++;
     co->busy_ps += s->end - s->start;
     r->executions++;
@@ -372,16 +415,33 @@ void sched_on_iter(sched *sc, int ti, ps_t t)
         th->sleeping = false;
     }
     th->iter_start = t;
-    uint32_t shared[3];
-    rt_queue_depths(r, shared);
+#ifdef PTOSIM_CHECK_UNITS /* verify the poll mask and due times against the cores */
+    for (int i = 0; i < th->ncores; i++) {
+        const core *co = &r->cores[th->core_ids[i]];
+        bool polled = co->busy && !core_waiting_doorbell(co);
+        if (polled != ((th->pollmask[i >> 6] >> (i & 63)) & 1) ||
+            (polled && (th->due[i] != core_next_observable(co, r->cost.fin_latency, true) ||
+                        th->due_fin[i] != core_next_observable(co, r->cost.fin_latency, false))))
+            abort();
+    }
+    if (th->npolled != __builtin_popcountll(th->pollmask[0]) + __builtin_popcountll(th->pollmask[1]))
+        abort();
+#endif
+    uint32_t shared[3] = {0, 0, 0};
+    if (r->sl.level >= 3) /* only level 3 records carry the queue depths */
+        rt_queue_depths(r, shared);
     ps_t cur = t;
     uint32_t done = 0;
-    for (int i = 0; i < th->ncores; i++) {
+    /* idle cores, and staged gated ones, are not polled; the mask is read
+     * afresh at each step, as a retire may ring a later core's doorbell */
+    for (int i = next_polled(th, 0); i >= 0; i = next_polled(th, i + 1)) {
         int k = th->core_ids[i];
-        if (!r->cores[k].busy || core_waiting_doorbell(&r->cores[k]))
-            continue; /* idle, or staged and gated: not polled */
         /* one serial COND load: it samples the register when issued and
          * returns 100 ns later, when the thread can act on it */
+        if (cur < th->due[i]) { /* nothing visible yet: the load changes nothing */
+            cur += r->cost.poll;
+            continue;
+        }
         core_slot fin[2];
         unsigned before = phase_bits(&r->cores[k]);
         core_poll polled = core_poll_at(&r->cores[k], cur, r->cost.fin_latency, fin);
@@ -443,6 +503,7 @@ static unsigned phase_bits(const core *co)
 /* Core co changed from phase bits `before`: its owner's unit counts follow. */
 static void track(sched *sc, const core *co, unsigned before)
 {
+    resync(sc, co);
     unsigned after = phase_bits(co);
     if (after == before)
         return;
@@ -461,6 +522,12 @@ static void track(sched *sc, const core *co, unsigned before)
             if (was_full != (fit[p] == 3))
                 th->mix_full[p] += d;
         }
+    if ((before ^ after) & 1) { /* the idle counts moved: peers read them through one byte per shape */
+        uint8_t bit = (uint8_t)(1u << co->thread);
+        const int n[3] = {th->units[CORE_AIC][0], th->units[CORE_AIV][0], th->mix_full[0]};
+        for (int s = 0; s < 3; s++)
+            sc->idle_threads[s] = (uint8_t)(n[s] > 0 ? sc->idle_threads[s] | bit : sc->idle_threads[s] & ~bit);
+    }
 }
 
 /* Cores of cluster cl that a task with this mask uses; returns how many. */
@@ -548,11 +615,12 @@ static bool mix_possible(const sched *sc, const sched_thread *th, stage_phase ph
  * work before anyone fills a pending slot. */
 static inline bool other_has_idle(const sched *sc, int ti, int shape)
 {
-    const rt *r = sc->rt;
+#ifdef PTOSIM_CHECK_UNITS /* verify the kept bits against the counts */
     for (int t = 0; t < r->nsched; t++)
-        if (t != ti && units(sc, &sc->threads[t], shape, 7, STAGE_IDLE) > 0)
-            return true;
-    return false;
+        if ((units(sc, &sc->threads[t], shape, 7, STAGE_IDLE) > 0) != ((sc->idle_threads[shape] >> t) & 1))
+            abort();
+#endif
+    return (sc->idle_threads[shape] & ~(1u << ti)) != 0;
 }
 
 /* One core's share of a publish batch. */
@@ -658,27 +726,19 @@ static void publish(sched *sc, int ti, dispatch_slot *batch, int n, ps_t *cur, b
 
 static void notify_shape(sched *sc, int shape, ps_t t);
 
-/* Undoes the placeholders set while a batch was prepared: publish sets the real state. */
-static void release_reservations(sched *sc, const dispatch_slot *batch, int nb)
-{
-    rt *r = sc->rt;
-    for (int i = 0; i < nb; i++) {
-        core *co = &r->cores[batch[i].core];
-        unsigned before = phase_bits(co);
-        if (batch[i].to_pending)
-            co->has_pending = false;
-        else
-            co->busy = false;
-        track(sc, co, before);
-    }
-}
-
 /* dispatch_shape: pops up to as many tasks as there are units, claims block
  * ranges (re-pushing a task whose blocks remain), prepares each subtask, and
  * publishes the batch. Returns subtasks published, or for early staging the
  * blocks staged (what the runtime's early_dispatch record counts:
  * stage_consumer_blocks, scheduler_dispatch.cpp); -1 on failure. */
 static void enter_drain(sched *sc, int ti, task *tk, bool gated);
+
+/* How many tasks dispatch_shape pops at most: MIX as many as the thread has
+ * clusters, AIC/AIV as many as it has usable cores. */
+static inline int dispatch_want(const sched *sc, const sched_thread *th, int shape, stage_phase ph)
+{
+    return shape == SHAPE_MIX ? (mix_possible(sc, th, ph) ? th->nclusters : 0) : units(sc, th, shape, 7, ph);
+}
 
 static int dispatch_shape(sched *sc, int ti, readyq *q, int shape, stage_phase ph, ps_t *cur,
                           bool *entered_drain, bool early, bool local_first)
@@ -687,9 +747,7 @@ static int dispatch_shape(sched *sc, int ti, readyq *q, int shape, stage_phase p
     sched_thread *th = &sc->threads[ti];
     /* local-first (sched_local_ready): this thread's own buffer, newest first, then the global queue */
     int *nlocal = local_first ? &th->nlocal[shape] : NULL;
-    /* MIX pops as many tasks as the thread has clusters, AIC/AIV as many as it has usable cores */
-    int want =
-        shape == SHAPE_MIX ? (mix_possible(sc, th, ph) ? th->nclusters : 0) : units(sc, th, shape, 7, ph);
+    int want = dispatch_want(sc, th, shape, ph);
     if (want == 0)
         return 0;
     if (q->len == 0 && !(nlocal && *nlocal)) {
@@ -790,15 +848,12 @@ static int dispatch_shape(sched *sc, int ti, readyq *q, int shape, stage_phase p
             }
         }
         if (tk->sync_start) { /* local fast path: every block at once, its own store barrier */
-            release_reservations(sc, batch, nb);
             publish(sc, ti, batch, nb, cur, early);
             nb = 0;
         }
     }
-    if (nb) {
-        release_reservations(sc, batch, nb);
+    if (nb) /* publish turns the reservations into the real state (its track counts from them) */
         publish(sc, ti, batch, nb, cur, early);
-    }
     for (int i = 0; i < nrequeue; i++) {
         if (readyq_push(q, requeue[i]) != 0) {
             rt_error(r, "out of memory in a ready queue");
@@ -885,8 +940,9 @@ static void flush_local(sched *sc, int ti)
 static int dispatch_ready(sched *sc, int ti, ps_t *cur)
 {
     rt *r = sc->rt;
-    uint32_t shared[3];
-    rt_queue_depths(r, shared);
+    uint32_t shared[3] = {0, 0, 0};
+    if (r->sl.level >= 3) /* only level 3 records carry the queue depths */
+        rt_queue_depths(r, shared);
     ps_t start = *cur;
     /* the stages in order; a pending stage is skipped under PMU or when a peer has an idle unit */
     staging_step stages[6];
@@ -907,6 +963,14 @@ static int dispatch_ready(sched *sc, int ti, ps_t *cur)
                 continue; /* AIC/AIV wait while MIX work is queued */
             if (local && i == 3)
                 flush_local(sc, ti); /* between the idle and the pending stages */
+            /* dispatch_shape's own early exits, here: most stages find nothing to
+             * place or nothing queued, and its batch frame is large */
+            if (dispatch_want(sc, &sc->threads[ti], shape, stages[i].ph) == 0)
+                continue;
+            if (lane[shape].len == 0 && !(local && i < 3 && sc->threads[ti].nlocal[shape])) {
+                sc->threads[ti].pop_miss++;
+                continue;
+            }
             int got = dispatch_shape(sc, ti, &lane[shape], shape, stages[i].ph, cur, &drained, false,
                                      local && i < 3);
             if (got < 0)
@@ -1091,6 +1155,10 @@ static void arm_timeout(sched *sc, sched_thread *th)
     rt *r = sc->rt;
     ps_t polls = (ps_t)th->sleep_nbusy * r->cost.poll;
     ps_t due = th->last_progress + r->cfg.scheduler_timeout + 1; /* strictly more than the timeout */
+    if (th->wake_at != PS_NEVER && due >= th->wake_at + polls) {
+        th->timeout_due = PS_NEVER; /* the wake-up comes first (what the division below would find) */
+        return;
+    }
     uint64_t j = first_iter_at(th, polls, due);
     ps_t at = th->sleep_base + j * th->sleep_period;
     th->timeout_due = PS_NEVER;
@@ -1130,9 +1198,7 @@ static void go_to_sleep(sched *sc, sched_thread *th)
 {
     rt *r = sc->rt;
     ps_t poll = r->cost.poll;
-    int nbusy = 0;
-    for (int k = 0; k < th->ncores; k++)
-        nbusy += r->cores[th->core_ids[k]].busy && !core_waiting_doorbell(&r->cores[th->core_ids[k]]);
+    int nbusy = th->npolled;
     th->sleeping = true;
     th->sleep_base = th->iter_start;
     th->sleep_nbusy = nbusy;
@@ -1151,24 +1217,26 @@ static void plan_wake(sched *sc, sched_thread *th)
 {
     rt *r = sc->rt;
     ps_t poll = r->cost.poll;
-    bool want_ack = wants_acks(sc);
-    ps_t wake = PS_NEVER;
+    const ps_t *due = wants_acks(sc) ? th->due : th->due_fin;
+    ps_t wake = PS_NEVER, first = PS_NEVER;
     int kb = 0;
-    for (int k = 0; k < th->ncores; k++) {
-        const core *co = &r->cores[th->core_ids[k]];
-        if (!co->busy || core_waiting_doorbell(co))
-            continue;
-        /* iteration j samples this core when it issues its kb-th load */
-        ps_t at = core_next_observable(co, r->cost.fin_latency, want_ack);
-        ps_t s = th->sleep_base + first_iter_at(th, (ps_t)kb * poll, at) * th->sleep_period;
-        kb++;
-        if (s < wake)
-            wake = s;
+    /* iteration j samples the kb-th polled core at base + j*P + kb*poll, so
+     * the first iteration that sees it is monotone in due - kb*poll: one
+     * division for the earliest instead of one per core */
+    for (int i = next_polled(th, 0); i >= 0; i = next_polled(th, i + 1)) {
+        ps_t off = (ps_t)kb++ * poll;
+        ps_t key = due[i] >= off ? due[i] - off : 0;
+        if (key < first)
+            first = key;
     }
+    if (kb)
+        wake = th->sleep_base + first_iter_at(th, 0, first) * th->sleep_period;
     th->gen++;
     th->wake_at = wake;
     if (wake != PS_NEVER)
-        rt_schedule(r, wake, EV_SCHED_ITER, (uint32_t)th->index, th->gen);
+        rt_set_wake(r, th->index, wake);
+    else
+        rt_clear_wake(r, th->index);
     arm_timeout(sc, th);
 }
 
@@ -1365,7 +1433,6 @@ static int stage_cohort(sched *sc, int ti, task *tk, int want, bool gated, bool 
         }
         if (!nb)
             continue;
-        release_reservations(sc, batch, nb);
         ps_t prep_end = cur;
         publish(sc, ti, batch, nb, &cur, gated);
         if (record) {
@@ -1485,6 +1552,7 @@ static void kick(sched *sc, int ti, ps_t t)
     uint64_t j = (s - th->sleep_base) / th->sleep_period;
     th->sleeping = false;
     th->gen++;
+    rt_clear_wake(r, ti);
     th->loop_iter = th->sleep_base_iter + j;
     th->pop_miss += (uint32_t)(j - 1) * th->sleep_misses_per_iter;
     th->iter_start = s;
@@ -1557,6 +1625,7 @@ void sched_ring_core(sched *sc, int core_id, uint64_t task_id, ps_t t)
     s->start = ready > rung ? ready : rung;
     s->end = s->start + s->dur;
     co->free_at = s->end + s->wb;
+    resync(sc, co);
     expect_flow(sc, co, s);
     /* its owner now has one more core to poll */
     kick(sc, co->thread, t);

@@ -25,35 +25,43 @@ struct task;
  * the next iteration that can observe a FIN, or see a newly queued task, is
  * computed instead of simulated one by one. */
 typedef struct sched_thread {
-    int index;                              /* thread index (0 .. schedulers-1) */
-    int ncores;                             /* owned cores */
-    int core_ids[PLATFORM_MAX_CORES];       /* owned cores in polling order */
-    int nclusters;                          /* owned clusters */
-    int cluster_ids[PLATFORM_MAX_CLUSTERS]; /* owned clusters in order */
-    uint64_t gen;                           /* generation of the live scheduled events */
-    uint64_t loop_iter;                     /* iteration counter */
-    ps_t iter_start;                        /* start of the current iteration */
-    uint32_t iter_completions;              /* running slots retired in the current iteration */
-    bool sleeping;                          /* idle: no event except a wake-up */
-    ps_t sleep_base;                        /* start of the idle iteration that began the sleep */
-    ps_t sleep_period;                      /* length of one idle iteration */
-    uint64_t sleep_base_iter;               /* loop_iter at sleep_base */
-    int sleep_nbusy;                        /* running cores polled per idle iteration */
-    uint32_t sleep_misses_per_iter;         /* ready-queue pop misses per idle iteration */
-    ps_t wake_at;                           /* time of the poll wake-up, PS_NEVER if none */
-    ps_t last_progress;                     /* end of the last iteration that made progress */
-    uint64_t *deferred;                     /* completed tasks awaiting their deferred release */
+    /* read on every iteration: first, a few cache lines together */
+    int index;                      /* thread index (0 .. schedulers-1) */
+    int ncores;                     /* owned cores */
+    int nclusters;                  /* owned clusters */
+    bool sleeping;                  /* idle: no event except a wake-up */
+    uint32_t iter_completions;      /* running slots retired in the current iteration */
+    uint64_t gen;                   /* generation of the live scheduled events */
+    uint64_t loop_iter;             /* iteration counter */
+    ps_t iter_start;                /* start of the current iteration */
+    ps_t sleep_base;                /* start of the idle iteration that began the sleep */
+    ps_t sleep_period;              /* length of one idle iteration */
+    uint64_t sleep_base_iter;       /* loop_iter at sleep_base */
+    int sleep_nbusy;                /* running cores polled per idle iteration */
+    uint32_t sleep_misses_per_iter; /* ready-queue pop misses per idle iteration */
+    ps_t wake_at;                   /* time of the poll wake-up, PS_NEVER if none */
+    ps_t last_progress;             /* end of the last iteration that made progress */
+    uint32_t pop_hit, pop_miss;     /* pop counts since the last dispatch record */
+    int units[2][3];                /* owned AIC/AIV cores that fit each staging phase (kept as cores change) */
+    int mix_units[3];               /* owned clusters with two or more cores that fit each phase */
+    int mix_full[3];                /* owned clusters whose three cores all fit each phase */
+    int nlocal[3];                  /* entries of each local-first ready buffer (below) */
+    /* What the complete phase polls, kept as cores change (resync in sched.c) so an
+     * iteration reads these few lines instead of every owned core's state: */
+    int npolled;                      /* bits set in pollmask */
+    uint64_t pollmask[2];             /* bit i: core_ids[i] is busy and not waiting for a doorbell */
+    ps_t timeout_due;                 /* the no-progress check of the current sleep, PS_NEVER if none */
+    ps_t timeout_event_at;            /* the one queued timeout event, PS_NEVER if none */
+    uint64_t dispatched;              /* subtasks dispatched */
+    uint64_t completed;               /* running slots retired */
+    uint64_t *deferred;               /* completed tasks awaiting their deferred release */
     size_t ndeferred, deferred_cap;
-    uint32_t pop_hit, pop_miss; /* pop counts since the last dispatch record */
-    uint64_t dispatched;        /* subtasks dispatched */
-    uint64_t completed;         /* running slots retired */
-    int units[2][3];            /* owned AIC/AIV cores that fit each staging phase (kept as cores change) */
-    int mix_units[3];           /* owned clusters with two or more cores that fit each phase */
-    int mix_full[3];            /* owned clusters whose three cores all fit each phase */
-    ps_t timeout_due;           /* the no-progress check of the current sleep, PS_NEVER if none */
-    ps_t timeout_event_at;      /* the one queued timeout event, PS_NEVER if none */
-    uint64_t local[3][SCHED_LOCAL_READY_CAP]; /* local-first ready buffer per shape (sched_local_ready) */
-    int nlocal[3];                            /* ... entries; popped last-in first-out */
+    ps_t due[PLATFORM_MAX_CORES];     /* per polling index: first COND read that sees a change */
+    ps_t due_fin[PLATFORM_MAX_CORES]; /* ... ignoring the running task's ACK (plan_wake without want_ack) */
+    int core_ids[PLATFORM_MAX_CORES];       /* owned cores in polling order */
+    int cluster_ids[PLATFORM_MAX_CLUSTERS]; /* owned clusters in order */
+    uint64_t local[3][SCHED_LOCAL_READY_CAP]; /* local-first ready buffer per shape (sched_local_ready), popped
+                                                 last-in first-out */
 } sched_thread;
 
 /* The scheduler threads, working on the shared runtime state. */
@@ -61,6 +69,7 @@ typedef struct sched {
     struct rt *rt; /* the shared runtime state and the engine's services (rt.h) */
     sched_thread threads[PLATFORM_MAX_AICPU_THREADS];
     uint8_t cluster_fit[PLATFORM_MAX_CLUSTERS][3]; /* cores of each cluster that fit each staging phase */
+    uint8_t idle_threads[3]; /* per shape: bit t while thread t has an idle unit of it (other_has_idle) */
 } sched;
 
 /* Sets up r->nsched threads, each owning its cores from the core topology. */

@@ -105,6 +105,17 @@ static bool fake_orch_done(rt *r)
     return false;
 }
 
+static void fake_set_wake(rt *r, int ti, ps_t t)
+{
+    (void)r, (void)ti, (void)t;
+    ck_abort_msg("no scheduler thread sleeps here");
+}
+
+static void fake_clear_wake(rt *r, int ti)
+{
+    (void)r, (void)ti; /* a thread that has not slept has nothing to drop */
+}
+
 /* The shared state an orchestrator or the schedulers need, on a2a3 defaults
  * with small rings. */
 static void fake_init(fake_engine *f)
@@ -120,7 +131,9 @@ static void fake_init(fake_engine *f)
                            .propagate_dispatch = fake_propagate_dispatch,
                            .sync_rendezvous = fake_sync_rendezvous,
                            .release = fake_release,
-                           .orch_done = fake_orch_done};
+                           .orch_done = fake_orch_done,
+                           .set_wake = fake_set_wake,
+                           .clear_wake = fake_clear_wake};
     platform_defaults(&r->plat);
     r->status = CHIP_RUNNING;
     r->cost.submit = NS(100);

@@ -1042,10 +1042,10 @@ static char *run_on_terminal(const char *const *args)
 
 /* A long run shows tasks, simulated time, rate and ETA on a terminal's stderr
  * and nothing when stderr is not a terminal. PTOSIM_PROGRESS_AFTER_MS=0 makes
- * a run of 80k events "long": the line is drawn every 65536 events. */
+ * a run of about 90k events "long": the line is drawn every 65536 events. */
 START_TEST(progress_shows_on_a_terminal_only)
 {
-    run_out g = tu_run((const char *[]){"gen", "fan", "--n", "8000", NULL});
+    run_out g = tu_run((const char *[]){"gen", "fan", "--n", "12000", NULL});
     ck_assert_int_eq(g.status, 0);
     char *graph = tu_write(tu_tmpdir(), "fan.jsonl", g.out);
     tu_run_free(&g);
