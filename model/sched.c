@@ -526,7 +526,8 @@ static void track(sched *sc, const core *co, unsigned before)
         uint8_t bit = (uint8_t)(1u << co->thread);
         const int n[3] = {th->units[CORE_AIC][0], th->units[CORE_AIV][0], th->mix_full[0]};
         for (int s = 0; s < 3; s++)
-            sc->idle_threads[s] = (uint8_t)(n[s] > 0 ? sc->idle_threads[s] | bit : sc->idle_threads[s] & ~bit);
+            sc->idle_threads[s] =
+                (uint8_t)(n[s] > 0 ? sc->idle_threads[s] | bit : sc->idle_threads[s] & ~bit);
     }
 }
 

@@ -42,26 +42,26 @@ typedef struct sched_thread {
     ps_t wake_at;                   /* time of the poll wake-up, PS_NEVER if none */
     ps_t last_progress;             /* end of the last iteration that made progress */
     uint32_t pop_hit, pop_miss;     /* pop counts since the last dispatch record */
-    int units[2][3];                /* owned AIC/AIV cores that fit each staging phase (kept as cores change) */
-    int mix_units[3];               /* owned clusters with two or more cores that fit each phase */
-    int mix_full[3];                /* owned clusters whose three cores all fit each phase */
-    int nlocal[3];                  /* entries of each local-first ready buffer (below) */
+    int units[2][3];  /* owned AIC/AIV cores that fit each staging phase (kept as cores change) */
+    int mix_units[3]; /* owned clusters with two or more cores that fit each phase */
+    int mix_full[3];  /* owned clusters whose three cores all fit each phase */
+    int nlocal[3];    /* entries of each local-first ready buffer (below) */
     /* What the complete phase polls, kept as cores change (resync in sched.c) so an
      * iteration reads these few lines instead of every owned core's state: */
-    int npolled;                      /* bits set in pollmask */
-    uint64_t pollmask[2];             /* bit i: core_ids[i] is busy and not waiting for a doorbell */
-    ps_t timeout_due;                 /* the no-progress check of the current sleep, PS_NEVER if none */
-    ps_t timeout_event_at;            /* the one queued timeout event, PS_NEVER if none */
-    uint64_t dispatched;              /* subtasks dispatched */
-    uint64_t completed;               /* running slots retired */
-    uint64_t *deferred;               /* completed tasks awaiting their deferred release */
+    int npolled;           /* bits set in pollmask */
+    uint64_t pollmask[2];  /* bit i: core_ids[i] is busy and not waiting for a doorbell */
+    ps_t timeout_due;      /* the no-progress check of the current sleep, PS_NEVER if none */
+    ps_t timeout_event_at; /* the one queued timeout event, PS_NEVER if none */
+    uint64_t dispatched;   /* subtasks dispatched */
+    uint64_t completed;    /* running slots retired */
+    uint64_t *deferred;    /* completed tasks awaiting their deferred release */
     size_t ndeferred, deferred_cap;
     ps_t due[PLATFORM_MAX_CORES];     /* per polling index: first COND read that sees a change */
     ps_t due_fin[PLATFORM_MAX_CORES]; /* ... ignoring the running task's ACK (plan_wake without want_ack) */
-    int core_ids[PLATFORM_MAX_CORES];       /* owned cores in polling order */
-    int cluster_ids[PLATFORM_MAX_CLUSTERS]; /* owned clusters in order */
-    uint64_t local[3][SCHED_LOCAL_READY_CAP]; /* local-first ready buffer per shape (sched_local_ready), popped
-                                                 last-in first-out */
+    int core_ids[PLATFORM_MAX_CORES]; /* owned cores in polling order */
+    int cluster_ids[PLATFORM_MAX_CLUSTERS];   /* owned clusters in order */
+    uint64_t local[3][SCHED_LOCAL_READY_CAP]; /* local-first ready buffer per shape (sched_local_ready),
+                                                 popped last-in first-out */
 } sched_thread;
 
 /* The scheduler threads, working on the shared runtime state. */
