@@ -27,6 +27,8 @@ int evq_init(evq *q, size_t initial_cap)
     q->cap = initial_cap ? initial_cap : 64;
     q->heap = malloc(q->cap * sizeof(*q->heap));
     q->far_len = 0;
+    q->far_t = PS_NEVER;
+    q->far_seq = UINT64_MAX;
     q->far_cap = 16;
     q->far = malloc(q->far_cap * sizeof(*q->far));
     return q->heap && q->far ? 0 : -1;
@@ -75,8 +77,14 @@ static evq_event *heap_hole(evq_event **hp, size_t *len, size_t *cap, unsigned _
 /* A hole for an event at t with this key, in the near or the far heap. */
 static evq_event *hole_for(evq *q, ps_t t, unsigned __int128 key)
 {
-    if (t > q->now && t - q->now > EVQ_FAR_PS)
-        return heap_hole(&q->far, &q->far_len, &q->far_cap, key);
+    if (t > q->now && t - q->now > EVQ_FAR_PS) {
+        evq_event *h = heap_hole(&q->far, &q->far_len, &q->far_cap, key);
+        if (h == q->far) { /* the new far top: its caller fills in the same time and sequence */
+            q->far_t = (ps_t)(key >> 64);
+            q->far_seq = (uint64_t)key;
+        }
+        return h;
+    }
     return heap_hole(&q->heap, &q->len, &q->cap, key);
 }
 
@@ -89,7 +97,7 @@ int evq_push(evq *q, ps_t t, uint32_t kind, uint32_t who, uint64_t arg)
     evq_event *slot;
     q->pushed++;
     if (!q->has_front) {
-        if ((q->len == 0 || key < ev_key(&q->heap[0])) && (q->far_len == 0 || key < ev_key(&q->far[0]))) {
+        if ((q->len == 0 || key < ev_key(&q->heap[0])) && key < ((unsigned __int128)q->far_t << 64 | q->far_seq)) {
             slot = &q->front;
             q->has_front = true;
         } else {
@@ -165,8 +173,11 @@ void evq_drop(evq *q)
     q->now = top->t;
     if (top == &q->front)
         q->has_front = false;
-    else if (top == q->far)
+    else if (top == q->far) {
         heap_drop(q->far, &q->far_len);
+        q->far_t = q->far_len ? q->far[0].t : PS_NEVER;
+        q->far_seq = q->far_len ? q->far[0].seq : UINT64_MAX;
+    }
     else
         heap_drop(q->heap, &q->len);
 }

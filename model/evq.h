@@ -30,6 +30,8 @@ typedef struct evq {
     size_t cap;        /* allocated slots */
     evq_event *far;    /* the far heap */
     size_t far_len, far_cap;
+    ps_t far_t;        /* far[0]'s time and sequence, kept here (the far heap's lines go cold): */
+    uint64_t far_seq;  /* PS_NEVER and UINT64_MAX when it is empty */
     ps_t now;          /* time of the last event taken */
     uint64_t next_seq; /* sequence number of the next push */
     uint64_t pushed;   /* events pushed over the queue's life */
@@ -56,10 +58,9 @@ static inline const evq_event *evq_top(const evq *q)
 {
     if (q->has_front)
         return &q->front;
-    if (q->far_len && (!q->len || q->far[0].t < q->heap[0].t ||
-                       (q->far[0].t == q->heap[0].t && q->far[0].seq < q->heap[0].seq)))
-        return &q->far[0];
-    return q->len ? &q->heap[0] : NULL;
+    if (q->len && (q->heap[0].t < q->far_t || (q->heap[0].t == q->far_t && q->heap[0].seq < q->far_seq)))
+        return &q->heap[0];
+    return q->far_len ? &q->far[0] : NULL;
 }
 
 /* Removes the earliest event (the queue must not be empty). */
