@@ -203,9 +203,10 @@ static int get_str(const graph *g, const cJSON *obj, const char *key, const char
     }
     if (!cJSON_IsString(v))
         return fail(g, err, errlen, field, "must be a string, got %s", jtype(v));
-    if (strlen(v->valuestring) >= outlen)
+    size_t len = strlen(v->valuestring);
+    if (len >= outlen)
         return fail(g, err, errlen, field, "longer than %zu characters", outlen - 1);
-    memcpy(out, v->valuestring, strlen(v->valuestring) + 1); /* the length was checked above */
+    memcpy(out, v->valuestring, len + 1);
     return 0;
 }
 
@@ -1048,7 +1049,7 @@ static int parse_args(graph *g, const cJSON *args, graph_op *op, char *err, size
             return -1;
         int d = -1;
         for (int k = 0; k < 5; k++)
-            if (dir[0] == DIR_NAMES[k][0] && strcmp(dir, DIR_NAMES[k]) == 0)
+            if (dir[0] == DIR_NAMES[k][0] && key_eq(dir, DIR_NAMES[k]))
                 d = k;
         if (d < 0)
             return fail(g, err, errlen, f,
@@ -1341,7 +1342,7 @@ static int parse_op(graph *g, const cJSON *line, graph_op *op, char *err, size_t
         return fail(g, err, errlen, "op", "each line must be a JSON object, got %s", jtype(line));
     if (get_str(g, line, "op", "op", true, kind, sizeof(kind), err, errlen) != 0)
         return -1;
-    if (kind[0] == 's' && strcmp(kind, "scope_begin") == 0) {
+    if (kind[0] == 's' && key_eq(kind, "scope_begin")) {
         static const char *const keys[] = {"op", "site", "mode", NULL};
         char mode[16] = "auto";
         if (check_keys(g, line, keys, "", err, errlen) != 0)
@@ -1357,14 +1358,14 @@ static int parse_op(graph *g, const cJSON *line, graph_op *op, char *err, size_t
             return fail(g, err, errlen, "mode", "must be \"auto\" or \"manual\", got \"%s\"", mode);
         return open_scope(g, err, errlen);
     }
-    if (kind[0] == 's' && strcmp(kind, "scope_end") == 0) {
+    if (kind[0] == 's' && key_eq(kind, "scope_end")) {
         static const char *const keys[] = {"op", NULL};
         if (check_keys(g, line, keys, "", err, errlen) != 0)
             return -1;
         op->kind = OP_SCOPE_END;
         return close_scope(g, err, errlen);
     }
-    if (kind[0] == 's' && strcmp(kind, "submit") == 0) {
+    if (kind[0] == 's' && key_eq(kind, "submit")) {
         static const char *const keys[] = {
             "op",         "id",   "kernel",    "kernels",       "args", "deps", "block_num",
             "sync_start", "cost", "predicate", "early_resolve", "dump", NULL};
@@ -1376,7 +1377,7 @@ static int parse_op(graph *g, const cJSON *line, graph_op *op, char *err, size_t
         g->nsubmits++;
         return parse_task_common(g, line, op, err, errlen);
     }
-    if (kind[0] == 'd' && strcmp(kind, "dummy") == 0) {
+    if (kind[0] == 'd' && key_eq(kind, "dummy")) {
         static const char *const keys[] = {"op", "id", "args", "deps", NULL};
         if (check_keys(g, line, keys, "", err, errlen) != 0)
             return -1;
@@ -1384,7 +1385,7 @@ static int parse_op(graph *g, const cJSON *line, graph_op *op, char *err, size_t
         g->nsubmits++;
         return parse_task_common(g, line, op, err, errlen);
     }
-    if (kind[0] == 'a' && strcmp(kind, "alloc") == 0) {
+    if (kind[0] == 'a' && key_eq(kind, "alloc")) {
         static const char *const keys[] = {"op", "id", "tensors", NULL};
         static const char *const tkeys[] = {"name", "dtype", "shape", NULL};
         char names[GRAPH_MAX_TENSOR_ARGS][GRAPH_NAME_MAX];
@@ -1427,7 +1428,7 @@ static int parse_op(graph *g, const cJSON *line, graph_op *op, char *err, size_t
         g->nsubmits++;
         return bind_label(g, line, op, err, errlen);
     }
-    if (kind[0] == 'u' && strcmp(kind, "user_code") == 0) {
+    if (kind[0] == 'u' && key_eq(kind, "user_code")) {
         static const char *const keys[] = {"op", "ns", NULL};
         int64_t ns = 0;
         if (check_keys(g, line, keys, "", err, errlen) != 0)
