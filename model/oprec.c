@@ -73,14 +73,17 @@ int oprec_append(oprec_buf *b, const graph_op *op, size_t min_cap)
         memcpy(p, &op->cost, sizeof(graph_cost));
         p += align8(sizeof(graph_cost));
     }
-    oprec_counts k = {.nargs = op->nargs,
-                      .nscalars = op->nscalars,
-                      .ndeps = op->ndeps,
-                      .ndata = ndata,
-                      .user_ns = op->user_ns,
-                      .record_bytes = (int32_t)n};
-    memcpy(p, &k, sizeof(k));
-    p += sizeof(k);
+    /* field by field into the record (zeroed above): a struct built on the stack and copied whole
+     * stalled on store forwarding, most of this function's time */
+    int32_t nargs = op->nargs, nscalars = op->nscalars, ndeps = op->ndeps, record_bytes = (int32_t)n;
+    uint64_t user_ns = op->user_ns;
+    memcpy(p + offsetof(oprec_counts, nargs), &nargs, sizeof(nargs));
+    memcpy(p + offsetof(oprec_counts, nscalars), &nscalars, sizeof(nscalars));
+    memcpy(p + offsetof(oprec_counts, ndeps), &ndeps, sizeof(ndeps));
+    memcpy(p + offsetof(oprec_counts, ndata), &ndata, sizeof(ndata));
+    memcpy(p + offsetof(oprec_counts, user_ns), &user_ns, sizeof(user_ns));
+    memcpy(p + offsetof(oprec_counts, record_bytes), &record_bytes, sizeof(record_bytes));
+    p += sizeof(oprec_counts);
     memcpy(p, op->args, (size_t)op->nargs * sizeof(graph_arg));
     /* the data pointers are this process's addresses; the reader sets them */
     for (int i = 0; i < op->nargs; i++)
