@@ -89,7 +89,7 @@ static void resync(sched *sc, const core *co)
 /* The first polled index at or after i, or -1. */
 static inline int next_polled(const sched_thread *th, int i)
 {
-    for (int w = i >> 6; w < 2; w++) {
+    for (int w = i >> 6; w < SCHED_POLL_WORDS; w++) {
         uint64_t m = th->pollmask[w];
         if (w == i >> 6)
             m &= ~0ULL << (i & 63);

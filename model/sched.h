@@ -20,6 +20,10 @@ struct task;
  * had until hw-native-sys/simpler #1245 (2026-07-02; platform sched_local_ready) */
 #define SCHED_LOCAL_READY_CAP 64
 
+/* Words of a thread's poll mask: one bit per core it can own. */
+#define SCHED_POLL_WORDS 2
+_Static_assert(PLATFORM_MAX_CORES <= 64 * SCHED_POLL_WORDS, "a thread's poll mask must cover every core");
+
 /* One scheduler thread. While an iteration finds nothing to do the thread
  * "sleeps": its iterations are periodic (period = polls + idle overhead), so
  * the next iteration that can observe a FIN, or see a newly queued task, is
@@ -48,13 +52,13 @@ typedef struct sched_thread {
     int nlocal[3];    /* entries of each local-first ready buffer (below) */
     /* What the complete phase polls, kept as cores change (resync in sched.c) so an
      * iteration reads these few lines instead of every owned core's state: */
-    int npolled;           /* bits set in pollmask */
-    uint64_t pollmask[2];  /* bit i: core_ids[i] is busy and not waiting for a doorbell */
-    ps_t timeout_due;      /* the no-progress check of the current sleep, PS_NEVER if none */
-    ps_t timeout_event_at; /* the one queued timeout event, PS_NEVER if none */
-    uint64_t dispatched;   /* subtasks dispatched */
-    uint64_t completed;    /* running slots retired */
-    uint64_t *deferred;    /* completed tasks awaiting their deferred release */
+    int npolled;                         /* bits set in pollmask */
+    uint64_t pollmask[SCHED_POLL_WORDS]; /* bit i: core_ids[i] is busy and not waiting for a doorbell */
+    ps_t timeout_due;                    /* the no-progress check of the current sleep, PS_NEVER if none */
+    ps_t timeout_event_at;               /* the one queued timeout event, PS_NEVER if none */
+    uint64_t dispatched;                 /* subtasks dispatched */
+    uint64_t completed;                  /* running slots retired */
+    uint64_t *deferred;                  /* completed tasks awaiting their deferred release */
     size_t ndeferred, deferred_cap;
     ps_t due[PLATFORM_MAX_CORES];     /* per polling index: first COND read that sees a change */
     ps_t due_fin[PLATFORM_MAX_CORES]; /* ... ignoring the running task's ACK (plan_wake without want_ack) */

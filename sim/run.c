@@ -354,6 +354,18 @@ static void drop_outputs(workdir *wd, bool have)
     }
 }
 
+/* A run that writes nothing after all: the half-written args.bin (binf, or NULL) goes, the chip is freed
+ * and the work dir is left as it was. */
+static void abandon_run(chip *c, outfile *binf, workdir *wd, bool have_wd)
+{
+    if (binf)
+        outfile_abort(binf);
+    c->dump.ad.bin = NULL;
+    chip_free(c);
+    free(c);
+    drop_outputs(wd, have_wd);
+}
+
 /* Simulates one program, the graph g whose header is read (taken over and
  * closed), and writes its files to work_dir (NULL: none): into a staging
  * folder, moved into place only when every file was written, so the work dir
@@ -423,9 +435,7 @@ static int simulate(const cli_run *o, const platform *pl, const chip_config *cf,
             (snprintf(path_early, sizeof(path_early), "%s/dfx_outputs/args_dump/args.bin", out),
              !(c->dump.ad.bin = outfile_open(&binf, path_early, err, sizeof(err))))) {
             fprintf(stderr, "ptosim: %s\n", err);
-            chip_free(c);
-            free(c);
-            drop_outputs(&wd, have_wd);
+            abandon_run(c, NULL, &wd, have_wd);
             return EXIT_INTERNAL;
         }
         bin_open = true;
@@ -443,12 +453,7 @@ static int simulate(const cli_run *o, const platform *pl, const chip_config *cf,
     char gerr[GRAPH_ERR_MAX];
     if (!sig && orch_finish_reading(&c->orch, gerr, sizeof(gerr)) != 0) {
         fprintf(stderr, "ptosim: %s\n", gerr);
-        if (bin_open)
-            outfile_abort(&binf);
-        c->dump.ad.bin = NULL;
-        chip_free(c);
-        free(c);
-        drop_outputs(&wd, have_wd);
+        abandon_run(c, bin_open ? &binf : NULL, &wd, have_wd);
         return EXIT_GRAPH;
     }
     sig = intr_signal();
@@ -459,12 +464,7 @@ static int simulate(const cli_run *o, const platform *pl, const chip_config *cf,
         snprintf(dfx, sizeof(dfx), "%s/dfx_outputs", out);
         if (outfile_mkdirs(dfx, err, sizeof(err)) != 0) {
             fprintf(stderr, "ptosim: %s\n", err);
-            if (bin_open)
-                outfile_abort(&binf);
-            c->dump.ad.bin = NULL;
-            chip_free(c);
-            free(c);
-            drop_outputs(&wd, have_wd);
+            abandon_run(c, bin_open ? &binf : NULL, &wd, have_wd);
             return EXIT_INTERNAL;
         }
     }
@@ -638,12 +638,7 @@ static int simulate(const cli_run *o, const platform *pl, const chip_config *cf,
     return exit_code;
 
 interrupted:
-    if (bin_open)
-        outfile_abort(&binf);
-    c->dump.ad.bin = NULL;
-    chip_free(c);
-    free(c);
-    drop_outputs(&wd, have_wd);
+    abandon_run(c, bin_open ? &binf : NULL, &wd, have_wd);
     if (have_wd)
         fprintf(stderr, "ptosim: interrupted by %s; %s keeps the previous run's outputs\n", intr_name(sig),
                 opt.work_dir);
