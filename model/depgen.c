@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "dtype.h"
-#include "jsonw.h"
 #include "outfile.h"
 
 static const char *const TYPE_NAMES[] = {"INPUT", "OUTPUT", "INOUT", "OUTPUT_EXISTING", "UNKNOWN"};
@@ -32,10 +31,9 @@ int depgen_init(depgen *d, const uint32_t window[TMAP_RINGS], bool files, char *
 {
     memset(d, 0, sizeof(*d));
     if (files) {
-        d->tasks = outfile_scratch();
-        d->tensors = outfile_scratch();
-        d->edges = outfile_scratch();
-        if (!d->tasks || !d->tensors || !d->edges) {
+        d->files = true;
+        if (wbuf_open_scratch(&d->tasks) != 0 || wbuf_open_scratch(&d->tensors) != 0 ||
+            wbuf_open_scratch(&d->edges) != 0) {
             snprintf(err, errlen, "cannot create temporary files for deps.json: %s", strerror(errno));
             depgen_free(d);
             return -1;
@@ -51,12 +49,9 @@ int depgen_init(depgen *d, const uint32_t window[TMAP_RINGS], bool files, char *
 
 void depgen_free(depgen *d)
 {
-    if (d->tasks)
-        fclose(d->tasks);
-    if (d->tensors)
-        fclose(d->tensors);
-    if (d->edges)
-        fclose(d->edges);
+    wbuf_close(&d->tasks);
+    wbuf_close(&d->tensors);
+    wbuf_close(&d->edges);
     free(d->seen);
     free(d->preds);
     if (d->logical.pool)
@@ -123,48 +118,54 @@ static int pred_add(depgen *d, uint64_t p)
     return 0;
 }
 
-static void put_dims(FILE *f, const int64_t *v, int n)
+static void put_dims(wbuf *f, const int64_t *v, int n)
 {
-    fputc('[', f);
+    wbuf_char(f, '[');
     for (int i = 0; i < n; i++) {
         if (i)
-            fputc(',', f);
-        jsonw_i64(f, v[i]);
+            wbuf_char(f, ',');
+        wbuf_i64(f, v[i]);
     }
-    fputc(']', f);
+    wbuf_char(f, ']');
 }
 
 /* Starts an edge object: pred, succ, arg, source, flags. */
 static void edge_head(depgen *d, uint64_t pred, uint64_t succ, int arg, const char *source, bool retain)
 {
-    FILE *f = d->edges;
+    wbuf *f = &d->edges;
     d->nedges++;
-    if (!f)
+    if (!d->files)
         return;
-    fputs(d->nedges > 1 ? ",{\"pred\":" : "{\"pred\":", f);
-    jsonw_qu64(f, pred);
-    fputs(",\"succ\":", f);
-    jsonw_qu64(f, succ);
-    fputs(",\"arg\":", f);
-    jsonw_i64(f, arg);
-    fputs(",\"source\":\"", f);
-    fputs(source, f);
-    fputs(retain ? "\",\"flags\":[\"wait\",\"retain\"]" : "\",\"flags\":[\"wait\"]", f);
+    if (d->nedges > 1)
+        wbuf_char(f, ',');
+    wbuf_lit(f, "{\"pred\":");
+    wbuf_qu64(f, pred);
+    wbuf_lit(f, ",\"succ\":");
+    wbuf_qu64(f, succ);
+    wbuf_lit(f, ",\"arg\":");
+    wbuf_i64(f, arg);
+    wbuf_lit(f, ",\"source\":\"");
+    wbuf_str(f, source);
+    if (retain)
+        wbuf_lit(f, "\",\"flags\":[\"wait\",\"retain\"]");
+    else
+        wbuf_lit(f, "\",\"flags\":[\"wait\"]");
 }
 
-static void consumer_fields(FILE *f, uint64_t tensor_id, const tmap_view *v)
+static void consumer_fields(depgen *d, uint64_t tensor_id, const tmap_view *v)
 {
-    if (!f)
+    if (!d->files)
         return;
-    fputs(",\"tensor_id\":", f);
-    jsonw_qu64(f, tensor_id);
-    fputs(",\"consumer_dtype\":\"", f);
-    fputs(dtype_name(v->dtype), f);
-    fputs("\",\"consumer_shape\":", f);
+    wbuf *f = &d->edges;
+    wbuf_lit(f, ",\"tensor_id\":");
+    wbuf_qu64(f, tensor_id);
+    wbuf_lit(f, ",\"consumer_dtype\":\"");
+    wbuf_str(f, dtype_name(v->dtype));
+    wbuf_lit(f, "\",\"consumer_shape\":");
     put_dims(f, v->shape, v->ndims);
-    fputs(",\"consumer_start_offset\":", f);
-    jsonw_qu64(f, v->start);
-    fputs(",\"consumer_strides\":", f);
+    wbuf_lit(f, ",\"consumer_start_offset\":");
+    wbuf_qu64(f, v->start);
+    wbuf_lit(f, ",\"consumer_strides\":");
     put_dims(f, v->strides, v->ndims);
 }
 
@@ -183,17 +184,21 @@ static int emit_tensormap_edge(void *vctx, const tmap_entry *e, tmap_overlap ov)
     depgen *d = x->d;
     const tmap_view *cv = &x->t->args[x->arg].v;
     edge_head(d, e->producer, x->t->id, x->arg, "tensormap", false);
-    if (!d->edges)
+    if (!d->files)
         goto done;
-    fprintf(d->edges, ",\"overlap\":\"%s\"", ov == OV_COVERED ? "covered" : "other");
-    consumer_fields(d->edges, depgen_tensor_id(e->v.addr, e->v.version), cv);
-    fputs(",\"producer_shape\":", d->edges);
-    put_dims(d->edges, e->v.shape, e->v.ndims);
-    fputs(",\"producer_start_offset\":", d->edges);
-    jsonw_qu64(d->edges, e->v.start);
-    fputs(",\"producer_strides\":", d->edges);
-    put_dims(d->edges, e->v.strides, e->v.ndims);
-    fputc('}', d->edges);
+    wbuf *f = &d->edges;
+    if (ov == OV_COVERED)
+        wbuf_lit(f, ",\"overlap\":\"covered\"");
+    else
+        wbuf_lit(f, ",\"overlap\":\"other\"");
+    consumer_fields(d, depgen_tensor_id(e->v.addr, e->v.version), cv);
+    wbuf_lit(f, ",\"producer_shape\":");
+    put_dims(f, e->v.shape, e->v.ndims);
+    wbuf_lit(f, ",\"producer_start_offset\":");
+    wbuf_qu64(f, e->v.start);
+    wbuf_lit(f, ",\"producer_strides\":");
+    put_dims(f, e->v.strides, e->v.ndims);
+    wbuf_char(f, '}');
 done:
     if (pred_add(d, e->producer) != 0)
         x->oom = 1;
@@ -204,71 +209,81 @@ done:
  * seen before. Returns 0, or -1 when out of memory. */
 static int write_task(depgen *d, const depgen_task *t)
 {
-    FILE *f = d->tasks;
-    fputs(d->ntasks ? ",{\"task_id\":" : "{\"task_id\":", f);
-    jsonw_qu64(f, t->id);
-    fputs(t->manual ? ",\"scope\":\"manual\"" : ",\"scope\":\"auto\"", f);
-    fputs(t->early_dispatch ? ",\"early_dispatch\":true,\"kernel_ids\":["
-                            : ",\"early_dispatch\":false,\"kernel_ids\":[",
-          f);
+    wbuf *f = &d->tasks;
+    if (d->ntasks)
+        wbuf_char(f, ',');
+    wbuf_lit(f, "{\"task_id\":");
+    wbuf_qu64(f, t->id);
+    if (t->manual)
+        wbuf_lit(f, ",\"scope\":\"manual\"");
+    else
+        wbuf_lit(f, ",\"scope\":\"auto\"");
+    if (t->early_dispatch)
+        wbuf_lit(f, ",\"early_dispatch\":true,\"kernel_ids\":[");
+    else
+        wbuf_lit(f, ",\"early_dispatch\":false,\"kernel_ids\":[");
     for (int k = 0; k < 3; k++) {
         if (k)
-            fputc(',', f);
-        jsonw_i64(f, t->kernel_ids[k]);
+            wbuf_char(f, ',');
+        wbuf_i64(f, t->kernel_ids[k]);
     }
-    fputs("],\"block_num\":", f);
-    jsonw_i64(f, t->block_num < 1 ? 1 : t->block_num);
-    fputs(",\"args\":[", f);
+    wbuf_lit(f, "],\"block_num\":");
+    wbuf_i64(f, t->block_num < 1 ? 1 : t->block_num);
+    wbuf_lit(f, ",\"args\":[");
     d->ntasks++;
     for (int i = 0; i < t->nargs; i++) {
         const depgen_arg *a = &t->args[i];
-        fputs(i ? ",{\"idx\":" : "{\"idx\":", f);
-        jsonw_i64(f, i);
-        fputs(",\"type\":\"", f);
-        fputs(TYPE_NAMES[a->type], f);
-        fputc('"', f);
+        if (i)
+            wbuf_char(f, ',');
+        wbuf_lit(f, "{\"idx\":");
+        wbuf_i64(f, i);
+        wbuf_lit(f, ",\"type\":\"");
+        wbuf_str(f, TYPE_NAMES[a->type]);
+        wbuf_char(f, '"');
         if (a->type == 1) {
-            fputc('}', f);
+            wbuf_char(f, '}');
             continue;
         }
         uint64_t tid = depgen_tensor_id(a->v.addr, a->v.version);
-        fputs(",\"tensor_id\":", f);
-        jsonw_qu64(f, tid);
-        fputs(",\"dtype\":\"", f);
-        fputs(dtype_name(a->v.dtype), f);
-        fputs("\",\"shape\":", f);
+        wbuf_lit(f, ",\"tensor_id\":");
+        wbuf_qu64(f, tid);
+        wbuf_lit(f, ",\"dtype\":\"");
+        wbuf_str(f, dtype_name(a->v.dtype));
+        wbuf_lit(f, "\",\"shape\":");
         put_dims(f, a->v.shape, a->v.ndims);
-        fputs(",\"start_offset\":", f);
-        jsonw_qu64(f, a->v.start);
-        fputs(",\"strides\":", f);
+        wbuf_lit(f, ",\"start_offset\":");
+        wbuf_qu64(f, a->v.start);
+        wbuf_lit(f, ",\"strides\":");
         put_dims(f, a->v.strides, a->v.ndims);
-        fputc('}', f);
+        wbuf_char(f, '}');
         int fresh = seen_add(d, tid);
         if (fresh < 0)
             return -1;
         if (fresh) {
-            FILE *tf = d->tensors;
-            fputs(d->ntensors ? ",{\"tensor_id\":" : "{\"tensor_id\":", tf);
-            jsonw_qu64(tf, tid);
-            fputs(",\"buffer_addr\":", tf);
-            jsonw_qu64(tf, a->v.addr);
-            fputs(",\"version\":", tf);
-            jsonw_i64(tf, a->v.version);
-            fputs(",\"dtype\":\"", tf);
-            fputs(dtype_name(a->v.dtype), tf);
-            fputs("\",\"buffer_numel\":", tf);
-            jsonw_qu64(tf, dtype_size(a->v.dtype) ? a->v.buffer_numel : 0);
-            fputc('}', tf);
+            wbuf *tf = &d->tensors;
+            if (d->ntensors)
+                wbuf_char(tf, ',');
+            wbuf_lit(tf, "{\"tensor_id\":");
+            wbuf_qu64(tf, tid);
+            wbuf_lit(tf, ",\"buffer_addr\":");
+            wbuf_qu64(tf, a->v.addr);
+            wbuf_lit(tf, ",\"version\":");
+            wbuf_i64(tf, a->v.version);
+            wbuf_lit(tf, ",\"dtype\":\"");
+            wbuf_str(tf, dtype_name(a->v.dtype));
+            wbuf_lit(tf, "\",\"buffer_numel\":");
+            wbuf_qu64(tf, dtype_size(a->v.dtype) ? a->v.buffer_numel : 0);
+            wbuf_char(tf, '}');
             d->ntensors++;
         }
     }
-    fputs("]}", f);
+    wbuf_lit(f, "]}");
     return 0;
 }
 
 int depgen_add(depgen *d, const depgen_task *t)
 {
-    if (d->tasks && write_task(d, t) != 0)
+    if (d->files && write_task(d, t) != 0)
         return -1;
 
     /* edges: explicit deps first, one per distinct predecessor */
@@ -277,8 +292,8 @@ int depgen_add(depgen *d, const depgen_task *t)
         if (pred_seen(d, t->deps[i]))
             continue;
         edge_head(d, t->deps[i], t->id, -1, "explicit", true);
-        if (d->edges)
-            fputc('}', d->edges);
+        if (d->files)
+            wbuf_char(&d->edges, '}');
         if (pred_add(d, t->deps[i]) != 0)
             return -1;
     }
@@ -290,9 +305,9 @@ int depgen_add(depgen *d, const depgen_task *t)
             continue;
         if (a->has_owner && !pred_seen(d, a->owner)) {
             edge_head(d, a->owner, t->id, i, "creator", true);
-            consumer_fields(d->edges, depgen_tensor_id(a->v.addr, a->v.version), &a->v);
-            if (d->edges)
-                fputc('}', d->edges);
+            consumer_fields(d, depgen_tensor_id(a->v.addr, a->v.version), &a->v);
+            if (d->files)
+                wbuf_char(&d->edges, '}');
             if (pred_add(d, a->owner) != 0)
                 return -1;
         }
@@ -317,17 +332,22 @@ int depgen_write(depgen *d, const char *path, char *err, size_t errlen)
     FILE *f = outfile_open(&of, path, err, errlen);
     if (!f)
         return -1;
-    int bad = 0;
-    fputs("{\"tasks\":[", f);
-    bad |= outfile_copy(d->tasks, f);
-    fputs("],\"tensors\":[", f);
-    bad |= outfile_copy(d->tensors, f);
-    fputs("],\"edges\":[", f);
-    bad |= outfile_copy(d->edges, f);
-    fputs("]}\n", f);
+    wbuf w;
+    int bad = fflush(f) != 0 || wbuf_open_fd(&w, fileno(f)) != 0;
+    if (!bad) {
+        wbuf_lit(&w, "{\"tasks\":[");
+        bad |= wbuf_append(&w, &d->tasks);
+        wbuf_lit(&w, "],\"tensors\":[");
+        bad |= wbuf_append(&w, &d->tensors);
+        wbuf_lit(&w, "],\"edges\":[");
+        bad |= wbuf_append(&w, &d->edges);
+        wbuf_lit(&w, "]}\n");
+        bad |= wbuf_close(&w);
+    }
     if (bad) {
+        int e = errno;
         outfile_abort(&of);
-        snprintf(err, errlen, "%s: cannot assemble deps.json: %s", path, strerror(errno));
+        snprintf(err, errlen, "%s: cannot assemble deps.json: %s", path, strerror(e));
         return -1;
     }
     return outfile_commit(&of, err, errlen);

@@ -6,9 +6,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
 
 #include "tmap.h"
+#include "wbuf.h"
 
 /* One tensor argument as deps.json describes it. */
 typedef struct depgen_arg {
@@ -33,7 +33,8 @@ typedef struct depgen_task {
 } depgen_task;
 
 typedef struct depgen {
-    FILE *tasks, *tensors, *edges; /* bodies, joined at the end (NULL: edges only, no file) */
+    bool files;                   /* the bodies are written (false: only preds, for the overhead model) */
+    wbuf tasks, tensors, edges;   /* bodies in scratch files, joined at the end */
     uint64_t ntasks, ntensors, nedges;
     uint64_t *seen; /* tensor ids already in tensors[] (open addressing, 0 = empty) */
     size_t seen_cap, nseen;

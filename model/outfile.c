@@ -27,14 +27,6 @@ FILE *outfile_open(outfile *o, const char *path, char *err, size_t errlen)
     return o->f;
 }
 
-FILE *outfile_scratch(void)
-{
-    FILE *f = tmpfile();
-    if (f)
-        __fsetlocking(f, FSETLOCKING_BYCALLER);
-    return f;
-}
-
 int outfile_commit(outfile *o, char *err, size_t errlen)
 {
     int bad = ferror(o->f);
@@ -83,16 +75,4 @@ int outfile_mkdirs(const char *dir, char *err, size_t errlen)
         return -1;
     }
     return 0;
-}
-
-int outfile_copy(FILE *from, FILE *to)
-{
-    char buf[1 << 16];
-    size_t n;
-    if (ferror(from) || fflush(from) != 0 || fseek(from, 0, SEEK_SET) != 0) /* a write to it failed */
-        return -1;
-    while ((n = fread(buf, 1, sizeof(buf), from)) > 0)
-        if (fwrite(buf, 1, n, to) != n)
-            return -1;
-    return ferror(from) ? -1 : 0;
 }

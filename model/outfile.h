@@ -15,20 +15,12 @@ typedef struct outfile {
 /* Opens PATH.tmp for writing. Returns the stream, or NULL with a message in err. */
 FILE *outfile_open(outfile *o, const char *path, char *err, size_t errlen);
 
-/* An anonymous temporary file for one thread's use (stdio without locking),
- * NULL with errno set on failure. */
-FILE *outfile_scratch(void);
-
 /* Flushes, closes and renames the file into place. Returns 0, or -1 with a
  * message in err (the temporary file is removed). */
 int outfile_commit(outfile *o, char *err, size_t errlen);
 
 /* Closes and removes the temporary file. */
 void outfile_abort(outfile *o);
-
-/* Appends everything written to the temporary file `from` to `to`. Returns
- * 0, or -1 on an I/O error (errno set). */
-int outfile_copy(FILE *from, FILE *to);
 
 /* Creates a directory and its parents (mkdir -p). Returns 0, or -1 with a message in err. */
 int outfile_mkdirs(const char *dir, char *err, size_t errlen);

@@ -1,7 +1,6 @@
 /* pmu.c - pmu.csv rosters and counters derived from the pipe model (model/README.md §16.4, §13). */
 #include "pmu.h"
 
-#include "jsonw.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -138,31 +137,31 @@ void pmu_counters(int t, const pmu_exec *e, uint64_t bytes_per_req, uint32_t out
     }
 }
 
-void pmu_write_row(FILE *f, int t, const pmu_exec *e, uint64_t bytes_per_req)
+void pmu_write_row(wbuf *f, int t, const pmu_exec *e, uint64_t bytes_per_req)
 {
     uint32_t v[PMU_SLOTS];
     pmu_counters(t, e, bytes_per_req, v);
     /* one row per task execution: printf would dominate an all-DFX run */
-    jsonw_i64(f, e->thread_id);
-    fputc(',', f);
-    jsonw_i64(f, e->core_id);
+    wbuf_i64(f, e->thread_id);
+    wbuf_char(f, ',');
+    wbuf_i64(f, e->core_id);
     char hex[20] = ",0x";
     for (int i = 0; i < 16; i++)
         hex[3 + i] = "0123456789abcdef"[(e->task_id >> (60 - 4 * i)) & 0xf];
     hex[19] = ',';
-    fwrite(hex, 1, sizeof(hex), f);
-    jsonw_u64(f, e->func_id);
-    fputc(',', f);
-    jsonw_i64(f, e->core_type);
-    fputc(',', f);
-    jsonw_u64(f, e->total_cycles);
+    wbuf_put(f, hex, sizeof(hex));
+    wbuf_u64(f, e->func_id);
+    wbuf_char(f, ',');
+    wbuf_i64(f, e->core_type);
+    wbuf_char(f, ',');
+    wbuf_u64(f, e->total_cycles);
     for (int i = 0; i < pmu_ncolumns(t); i++) {
-        fputc(',', f);
-        jsonw_u64(f, v[i]);
+        wbuf_char(f, ',');
+        wbuf_u64(f, v[i]);
     }
-    fputc(',', f);
-    jsonw_i64(f, t);
-    fputc('\n', f);
+    wbuf_char(f, ',');
+    wbuf_i64(f, t);
+    wbuf_char(f, '\n');
 }
 
 int pmu_log_init(pmu_log *l, int t, uint64_t bytes_per_req, char *err, size_t errlen)
@@ -170,8 +169,7 @@ int pmu_log_init(pmu_log *l, int t, uint64_t bytes_per_req, char *err, size_t er
     memset(l, 0, sizeof(*l));
     l->type = t;
     l->bytes_per_req = bytes_per_req;
-    l->rows = outfile_scratch();
-    if (!l->rows) {
+    if (wbuf_open_scratch(&l->rows) != 0) {
         snprintf(err, errlen, "cannot create a temporary file for pmu.csv rows: %s", strerror(errno));
         return -1;
     }
@@ -180,7 +178,7 @@ int pmu_log_init(pmu_log *l, int t, uint64_t bytes_per_req, char *err, size_t er
 
 void pmu_log_add(pmu_log *l, const pmu_exec *e)
 {
-    pmu_write_row(l->rows, l->type, e, l->bytes_per_req);
+    pmu_write_row(&l->rows, l->type, e, l->bytes_per_req);
     l->n++;
 }
 
@@ -194,9 +192,16 @@ int pmu_log_write(pmu_log *l, const char *path, int *written, char *err, size_t 
     if (!f)
         return -1;
     pmu_write_header(f, l->type);
-    if (outfile_copy(l->rows, f) != 0) {
+    wbuf w;
+    int bad = fflush(f) != 0 || wbuf_open_fd(&w, fileno(f)) != 0;
+    if (!bad) {
+        bad = wbuf_append(&w, &l->rows) != 0;
+        bad |= wbuf_close(&w) != 0;
+    }
+    if (bad) {
+        int e = errno;
         outfile_abort(&of);
-        snprintf(err, errlen, "%s: cannot assemble pmu.csv: %s", path, strerror(errno));
+        snprintf(err, errlen, "%s: cannot assemble pmu.csv: %s", path, strerror(e));
         return -1;
     }
     if (outfile_commit(&of, err, errlen) != 0)
@@ -207,7 +212,6 @@ int pmu_log_write(pmu_log *l, const char *path, int *written, char *err, size_t 
 
 void pmu_log_free(pmu_log *l)
 {
-    if (l->rows)
-        fclose(l->rows);
+    wbuf_close(&l->rows);
     memset(l, 0, sizeof(*l));
 }

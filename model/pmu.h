@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "pipe.h"
+#include "wbuf.h"
 
 #define PMU_SLOTS 8 /* a2a3 (DAV_2201) programmable counters */
 
@@ -44,13 +45,13 @@ void pmu_write_header(FILE *f, int t);
 void pmu_counters(int t, const pmu_exec *e, uint64_t bytes_per_req, uint32_t out[PMU_SLOTS]);
 
 /* Writes one pmu.csv row. */
-void pmu_write_row(FILE *f, int t, const pmu_exec *e, uint64_t bytes_per_req);
+void pmu_write_row(wbuf *f, int t, const pmu_exec *e, uint64_t bytes_per_req);
 
-/* pmu.csv rows collected during a run (a temporary file, so memory stays flat). */
+/* pmu.csv rows collected during a run (in a temporary file, so memory stays flat). */
 typedef struct pmu_log {
     int type;               /* event type */
     uint64_t bytes_per_req; /* for request counters */
-    FILE *rows;             /* rows so far */
+    wbuf rows;              /* rows so far */
     uint64_t n;             /* how many */
 } pmu_log;
 

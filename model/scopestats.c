@@ -6,14 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "jsonw.h"
 #include "outfile.h"
 
 int scopestats_init(scopestats *s, char *err, size_t errlen)
 {
     memset(s, 0, sizeof(*s));
-    s->body = outfile_scratch();
-    if (!s->body) {
+    if (wbuf_open_scratch(&s->body) != 0) {
         snprintf(err, errlen, "cannot create a temporary file for scope stats: %s", strerror(errno));
         return -1;
     }
@@ -22,8 +20,7 @@ int scopestats_init(scopestats *s, char *err, size_t errlen)
 
 void scopestats_free(scopestats *s)
 {
-    if (s->body)
-        fclose(s->body);
+    wbuf_close(&s->body);
     memset(s, 0, sizeof(*s));
 }
 
@@ -51,14 +48,31 @@ void scopestats_add(scopestats *s, const scope_sample *x)
     char site[80];
     scopestats_site(x->site, site, sizeof(site));
     s->total++;
-    fputs("{\"site\": ", s->body);
-    jsonw_str(s->body, site);
-    fprintf(s->body,
-            ", \"phase\": \"%s\", \"depth\": %d, \"ring\": %d, \"task_window_start\": %" PRIu32
-            ", \"task_window_end\": %" PRIu32 ", \"heap_start\": %" PRIu64 ", \"heap_end\": %" PRIu64
-            ", \"dep_pool_start\": %" PRIu64 ", \"dep_pool_end\": %" PRIu64 ", \"tensormap\": %" PRIu32 "}\n",
-            x->begin ? "begin" : "end", x->depth, x->ring, x->task_window_start, x->task_window_end,
-            x->heap_start, x->heap_end, x->dep_pool_start, x->dep_pool_end, x->tensormap);
+    wbuf *w = &s->body;
+    wbuf_lit(w, "{\"site\": ");
+    wbuf_json_str(w, site);
+    if (x->begin)
+        wbuf_lit(w, ", \"phase\": \"begin\", \"depth\": ");
+    else
+        wbuf_lit(w, ", \"phase\": \"end\", \"depth\": ");
+    wbuf_i64(w, x->depth);
+    wbuf_lit(w, ", \"ring\": ");
+    wbuf_i64(w, x->ring);
+    wbuf_lit(w, ", \"task_window_start\": ");
+    wbuf_u64(w, x->task_window_start);
+    wbuf_lit(w, ", \"task_window_end\": ");
+    wbuf_u64(w, x->task_window_end);
+    wbuf_lit(w, ", \"heap_start\": ");
+    wbuf_u64(w, x->heap_start);
+    wbuf_lit(w, ", \"heap_end\": ");
+    wbuf_u64(w, x->heap_end);
+    wbuf_lit(w, ", \"dep_pool_start\": ");
+    wbuf_u64(w, x->dep_pool_start);
+    wbuf_lit(w, ", \"dep_pool_end\": ");
+    wbuf_u64(w, x->dep_pool_end);
+    wbuf_lit(w, ", \"tensormap\": ");
+    wbuf_u64(w, x->tensormap);
+    wbuf_lit(w, "}\n");
 }
 
 int scopestats_write(scopestats *s, const char *path, bool fatal, const scope_caps *caps, char *err,
@@ -76,16 +90,17 @@ int scopestats_write(scopestats *s, const char *path, bool fatal, const scope_ca
             caps->task_window[1], caps->task_window[2], caps->task_window[3], caps->heap[0], caps->heap[1],
             caps->heap[2], caps->heap[3], caps->dep_pool[0], caps->dep_pool[1], caps->dep_pool[2],
             caps->dep_pool[3], caps->tensormap);
-    char buf[1 << 16];
-    size_t n;
-    int bad = fflush(s->body) != 0 || fseek(s->body, 0, SEEK_SET) != 0;
-    while (!bad && (n = fread(buf, 1, sizeof(buf), s->body)) > 0)
-        bad = fwrite(buf, 1, n, f) != n;
-    if (bad || ferror(s->body)) {
+    wbuf w;
+    int bad = fflush(f) != 0 || wbuf_open_fd(&w, fileno(f)) != 0;
+    if (!bad) {
+        bad = wbuf_append(&w, &s->body) != 0;
+        bad |= wbuf_close(&w) != 0;
+    }
+    if (bad) {
+        int e = errno;
         outfile_abort(&of);
-        snprintf(err, errlen, "%s: cannot assemble scope stats: %s", path, strerror(errno));
+        snprintf(err, errlen, "%s: cannot assemble scope stats: %s", path, strerror(e));
         return -1;
     }
-    fseek(s->body, 0, SEEK_END);
     return outfile_commit(&of, err, errlen);
 }

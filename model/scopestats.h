@@ -8,6 +8,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "wbuf.h"
+
 #define SCOPESTATS_VERSION 6
 #define SCOPESTATS_MAX_DEPTH 64     /* deeper scopes are not recorded */
 #define SCOPESTATS_SITE_BASENAME 31 /* basename truncated to 31 characters */
@@ -33,7 +35,7 @@ typedef struct scope_caps {
 } scope_caps;
 
 typedef struct scopestats {
-    FILE *body;     /* sample lines, written before line 1 is known */
+    wbuf body;      /* sample lines, written before line 1 is known */
     uint64_t total; /* records attempted */
 } scopestats;
 

@@ -2,14 +2,13 @@
 #include "swimlane.h"
 
 #include <errno.h>
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "jsonw.h"
 #include "outfile.h"
 #include "vec.h"
+#include "wbuf.h"
 
 static const char *const PHASE_NAMES[PH_KIND_COUNT] = {
     "complete", "async_poll", "dispatch",      "release",       "dummy",      "early_dispatch",
@@ -81,44 +80,44 @@ static uint64_t tick(const swimlane_meta *m, ps_t t)
     return m->origin_ticks + ticks_from_ps(t, m->tick_hz);
 }
 
-static void write_depths(FILE *f, const char *key, const uint32_t d[3])
+static void write_depths(wbuf *f, const char *key, const uint32_t d[3])
 {
-    fputs(", \"", f);
-    fputs(key, f);
-    fputs("\": [", f);
+    wbuf_lit(f, ", \"");
+    wbuf_str(f, key);
+    wbuf_lit(f, "\": [");
     for (int i = 0; i < 3; i++) {
         if (i)
-            fputs(", ", f);
-        jsonw_u64(f, d[i]);
+            wbuf_lit(f, ", ");
+        wbuf_u64(f, d[i]);
     }
-    fputc(']', f);
+    wbuf_char(f, ']');
 }
 
-static void write_phase(FILE *f, const swimlane_meta *m, const sl_phase *p)
+static void write_phase(wbuf *f, const swimlane_meta *m, const sl_phase *p)
 {
-    fputs("{\"kind\": \"", f);
-    fputs(PHASE_NAMES[p->kind], f);
-    fputs("\", \"start_cycles\": ", f);
-    jsonw_u64(f, tick(m, p->start));
-    fputs(", \"end_cycles\": ", f);
-    jsonw_u64(f, tick(m, p->end));
-    fputs(", \"loop_iter\": ", f);
-    jsonw_u64(f, p->loop_iter);
-    fputs(", \"tasks_processed\": ", f);
-    jsonw_u64(f, p->tasks);
+    wbuf_lit(f, "{\"kind\": \"");
+    wbuf_str(f, PHASE_NAMES[p->kind]);
+    wbuf_lit(f, "\", \"start_cycles\": ");
+    wbuf_u64(f, tick(m, p->start));
+    wbuf_lit(f, ", \"end_cycles\": ");
+    wbuf_u64(f, tick(m, p->end));
+    wbuf_lit(f, ", \"loop_iter\": ");
+    wbuf_u64(f, p->loop_iter);
+    wbuf_lit(f, ", \"tasks_processed\": ");
+    wbuf_u64(f, p->tasks);
     if (p->kind == PH_DISPATCH) {
-        fputs(", \"pop_hit\": ", f);
-        jsonw_u64(f, p->pop_hit);
-        fputs(", \"pop_miss\": ", f);
-        jsonw_u64(f, p->pop_miss);
+        wbuf_lit(f, ", \"pop_hit\": ");
+        wbuf_u64(f, p->pop_hit);
+        wbuf_lit(f, ", \"pop_miss\": ");
+        wbuf_u64(f, p->pop_miss);
     }
     if (p->kind == PH_DUMMY_TASK || p->kind == PH_PREDICATED_SKIP) {
-        fputs(", \"task_id\": ", f);
-        jsonw_u64(f, p->task_id);
+        wbuf_lit(f, ", \"task_id\": ");
+        wbuf_u64(f, p->task_id);
     }
     write_depths(f, "shared_at_start", p->shared_start);
     write_depths(f, "shared_at_end", p->shared_end);
-    fputc('}', f);
+    wbuf_char(f, '}');
 }
 
 int swimlane_write(const swimlane *s, const swimlane_meta *m, const char *path, int *written, char *err,
@@ -136,90 +135,111 @@ int swimlane_write(const swimlane *s, const swimlane_meta *m, const char *path, 
         return 0; /* the runtime writes no file when no stream has a record */
 
     outfile of;
-    FILE *f = outfile_open(&of, path, err, errlen);
-    if (!f)
+    FILE *file = outfile_open(&of, path, err, errlen);
+    if (!file)
         return -1;
-    fprintf(f, "{\n  \"chip_swimlane_level\": %d,\n  \"metadata\": {\n", s->level);
-    fprintf(f, "    \"clock_freq_hz\": %" PRIu64 ",\n    \"num_cores\": %d,\n    \"core_types\": [",
-            m->tick_hz, m->num_cores);
-    for (int c = 0; c < m->num_cores; c++)
-        fprintf(f, "%s\"%s\"", c ? ", " : "", m->core_is_aiv[c] ? "aiv" : "aic");
-    fputc(']', f);
-    if (s->level >= 3) {
-        fputs(",\n    \"core_to_thread\": [", f);
-        for (int c = 0; c < m->num_cores; c++)
-            fprintf(f, "%s%d", c ? ", " : "", m->core_to_thread[c]);
-        fputc(']', f);
+    wbuf w, *f = &w;
+    if (fflush(file) != 0 || wbuf_open_fd(f, fileno(file)) != 0) {
+        snprintf(err, errlen, "%s: write failed: %s", path, strerror(errno));
+        outfile_abort(&of);
+        return -1;
     }
-    fputs("\n  },\n  \"aicore_tasks\": [", f);
+    wbuf_lit(f, "{\n  \"chip_swimlane_level\": ");
+    wbuf_i64(f, s->level);
+    wbuf_lit(f, ",\n  \"metadata\": {\n    \"clock_freq_hz\": ");
+    wbuf_u64(f, m->tick_hz);
+    wbuf_lit(f, ",\n    \"num_cores\": ");
+    wbuf_i64(f, m->num_cores);
+    wbuf_lit(f, ",\n    \"core_types\": [");
+    for (int c = 0; c < m->num_cores; c++) {
+        if (c)
+            wbuf_lit(f, ", ");
+        wbuf_str(f, m->core_is_aiv[c] ? "\"aiv\"" : "\"aic\"");
+    }
+    wbuf_char(f, ']');
+    if (s->level >= 3) {
+        wbuf_lit(f, ",\n    \"core_to_thread\": [");
+        for (int c = 0; c < m->num_cores; c++) {
+            if (c)
+                wbuf_lit(f, ", ");
+            wbuf_i64(f, m->core_to_thread[c]);
+        }
+        wbuf_char(f, ']');
+    }
+    wbuf_lit(f, "\n  },\n  \"aicore_tasks\": [");
     int first = 1;
     for (int c = 0; c < s->ncores; c++)
         for (size_t i = 0; i < s->per_core[c].n; i++) {
             const sl_exec *e = &s->per_core[c].v[i];
             uint64_t st = tick(m, e->start), rc = tick(m, e->receive);
-            fputs(first ? "\n    [" : ",\n    [", f);
-            jsonw_i64(f, c);
-            fputs(", ", f);
-            jsonw_u64(f, e->task_id);
-            fputs(", ", f);
-            jsonw_u64(f, e->reg);
-            fputs(", ", f);
-            jsonw_u64(f, st);
-            fputs(", ", f);
-            jsonw_u64(f, tick(m, e->end));
-            fputs(", ", f);
-            jsonw_u64(f, st - rc);
-            fputc(']', f);
+            wbuf_str(f, first ? "\n    [" : ",\n    [");
+            wbuf_i64(f, c);
+            wbuf_lit(f, ", ");
+            wbuf_u64(f, e->task_id);
+            wbuf_lit(f, ", ");
+            wbuf_u64(f, e->reg);
+            wbuf_lit(f, ", ");
+            wbuf_u64(f, st);
+            wbuf_lit(f, ", ");
+            wbuf_u64(f, tick(m, e->end));
+            wbuf_lit(f, ", ");
+            wbuf_u64(f, st - rc);
+            wbuf_char(f, ']');
             first = 0;
         }
-    fputs(first ? "],\n  \"aicpu_tasks\": [" : "\n  ],\n  \"aicpu_tasks\": [", f);
+    wbuf_str(f, first ? "],\n  \"aicpu_tasks\": [" : "\n  ],\n  \"aicpu_tasks\": [");
     first = 1;
     if (s->level >= 2)
         for (int c = 0; c < s->ncores; c++)
             for (size_t i = 0; i < s->per_core[c].n; i++) {
                 const sl_exec *e = &s->per_core[c].v[i];
-                fputs(first ? "\n    [" : ",\n    [", f);
-                jsonw_i64(f, c);
-                fputs(", ", f);
-                jsonw_u64(f, e->reg);
-                fputs(", ", f);
-                jsonw_u64(f, tick(m, e->dispatch));
-                fputs(", ", f);
-                jsonw_u64(f, tick(m, e->finish));
-                fputc(']', f);
+                wbuf_str(f, first ? "\n    [" : ",\n    [");
+                wbuf_i64(f, c);
+                wbuf_lit(f, ", ");
+                wbuf_u64(f, e->reg);
+                wbuf_lit(f, ", ");
+                wbuf_u64(f, tick(m, e->dispatch));
+                wbuf_lit(f, ", ");
+                wbuf_u64(f, tick(m, e->finish));
+                wbuf_char(f, ']');
                 first = 0;
             }
-    fputs(first ? "]" : "\n  ]", f);
+    wbuf_str(f, first ? "]" : "\n  ]");
     if (s->level >= 3) {
-        fputs(",\n  \"aicpu_scheduler_phases\": [", f);
+        wbuf_lit(f, ",\n  \"aicpu_scheduler_phases\": [");
         for (int t = 0; t < SWIMLANE_THREAD_SLOTS; t++) {
             const sl_thread_lane *l = &s->threads[t];
-            fprintf(f, "%s\n    [", t ? "," : "");
+            wbuf_str(f, t ? ",\n    [" : "\n    [");
             for (size_t i = 0; i < l->n; i++) {
-                fputs(i ? ",\n      " : "\n      ", f);
+                wbuf_str(f, i ? ",\n      " : "\n      ");
                 write_phase(f, m, &l->v[i]);
             }
-            fputs(l->n ? "\n    ]" : "]", f);
+            wbuf_str(f, l->n ? "\n    ]" : "]");
         }
-        fputs("\n  ]", f);
+        wbuf_lit(f, "\n  ]");
     }
     if (s->level >= 4 && s->norch) {
-        fputs(",\n  \"aicpu_orchestrator_phases\": [\n    [", f);
+        wbuf_lit(f, ",\n  \"aicpu_orchestrator_phases\": [\n    [");
         for (size_t i = 0; i < s->norch; i++) {
             const sl_orch *o = &s->orch[i];
-            fputs(i ? ",\n      {\"submit_idx\": " : "\n      {\"submit_idx\": ", f);
-            jsonw_u64(f, o->submit_idx);
-            fputs(", \"task_id\": ", f);
-            jsonw_u64(f, o->task_id);
-            fputs(", \"start_cycles\": ", f);
-            jsonw_u64(f, tick(m, o->start));
-            fputs(", \"end_cycles\": ", f);
-            jsonw_u64(f, tick(m, o->end));
-            fputc('}', f);
+            wbuf_str(f, i ? ",\n      {\"submit_idx\": " : "\n      {\"submit_idx\": ");
+            wbuf_u64(f, o->submit_idx);
+            wbuf_lit(f, ", \"task_id\": ");
+            wbuf_u64(f, o->task_id);
+            wbuf_lit(f, ", \"start_cycles\": ");
+            wbuf_u64(f, tick(m, o->start));
+            wbuf_lit(f, ", \"end_cycles\": ");
+            wbuf_u64(f, tick(m, o->end));
+            wbuf_char(f, '}');
         }
-        fputs("\n    ]\n  ]", f);
+        wbuf_lit(f, "\n    ]\n  ]");
     }
-    fputs("\n}\n", f);
+    wbuf_lit(f, "\n}\n");
+    if (wbuf_close(f) != 0) {
+        snprintf(err, errlen, "%s: write failed: %s", path, strerror(errno));
+        outfile_abort(&of);
+        return -1;
+    }
     if (outfile_commit(&of, err, errlen) != 0)
         return -1;
     *written = 1;

@@ -1,7 +1,13 @@
 /* test_basics.c - unit tests of the small components: event heap, string table, queues, topology, time,
  * CSV. */
+#include <errno.h>
+#include <inttypes.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../model/core.h"
 #include "../model/csv.h"
@@ -14,6 +20,7 @@
 #include "../model/strtab.h"
 #include "../model/task.h"
 #include "../model/tmap.h"
+#include "../model/wbuf.h"
 #include "testutil.h"
 
 START_TEST(evq_pops_in_time_order_and_ties_in_insertion_order)
@@ -476,6 +483,147 @@ START_TEST(csv_quotes_exactly_the_fields_that_need_it_and_reads_them_back)
 }
 END_TEST
 
+/* The bytes written so far to fd, from its start, as a string (caller frees). */
+static char *fd_text(int fd, size_t *len)
+{
+    off_t n = lseek(fd, 0, SEEK_END);
+    ck_assert(n >= 0);
+    char *s = malloc((size_t)n + 1);
+    ck_assert_int_eq(pread(fd, s, (size_t)n, 0), n);
+    s[n] = '\0';
+    *len = (size_t)n;
+    return s;
+}
+
+START_TEST(wbuf_writes_numbers_and_escapes_as_printf_and_jsonw_would)
+{
+    FILE *t = tmpfile();
+    wbuf w;
+    ck_assert_int_eq(wbuf_open_fd(&w, fileno(t)), 0);
+    const uint64_t u[] = {0, 9, 10, 99, 100, 9999, 10000, 123456789, UINT64_MAX};
+    for (size_t i = 0; i < sizeof(u) / sizeof(u[0]); i++) {
+        wbuf_u64(&w, u[i]);
+        wbuf_char(&w, ' ');
+    }
+    wbuf_i64(&w, INT64_MIN);
+    wbuf_char(&w, ' ');
+    wbuf_i64(&w, -1);
+    wbuf_char(&w, ' ');
+    wbuf_qu64(&w, 8589934592u);
+    wbuf_lit(&w, " ");
+    wbuf_json_str(&w, "a\"b\\c\n\t\x01" "d");
+    ck_assert_int_eq(wbuf_close(&w), 0);
+    size_t n;
+    char *got = fd_text(fileno(t), &n);
+    ck_assert_str_eq(got, "0 9 10 99 100 9999 10000 123456789 18446744073709551615 "
+                          "-9223372036854775808 -1 \"8589934592\" \"a\\\"b\\\\c\\n\\t\\u0001d\"");
+    free(got);
+    fclose(t);
+}
+END_TEST
+
+START_TEST(wbuf_keeps_every_byte_across_buffer_boundaries_and_large_puts)
+{
+    /* numbers straddle each MiB boundary; a put larger than the buffer goes straight through */
+    FILE *t = tmpfile();
+    wbuf w;
+    ck_assert_int_eq(wbuf_open_fd(&w, fileno(t)), 0);
+    size_t big = WBUF_SIZE + 5;
+    char *blob = malloc(big);
+    memset(blob, 'x', big);
+    char *want = malloc(6 * WBUF_SIZE), *q = want;
+    for (uint64_t i = 0; i < 300000; i++) {
+        wbuf_u64(&w, i * 7919);
+        wbuf_char(&w, ',');
+        q += sprintf(q, "%" PRIu64 ",", i * 7919);
+        if (i == 150000) {
+            wbuf_put(&w, blob, big);
+            memcpy(q, blob, big);
+            q += big;
+        }
+    }
+    ck_assert_int_eq(wbuf_close(&w), 0);
+    size_t n;
+    char *got = fd_text(fileno(t), &n);
+    ck_assert_uint_eq(n, (size_t)(q - want));
+    ck_assert(memcmp(got, want, n) == 0);
+    free(got);
+    free(want);
+    free(blob);
+    fclose(t);
+}
+END_TEST
+
+START_TEST(wbuf_remembers_the_first_failed_write_until_it_is_closed)
+{
+    int fd = open("/dev/full", O_WRONLY);
+    ck_assert(fd >= 0);
+    wbuf w;
+    ck_assert_int_eq(wbuf_open_fd(&w, fd), 0);
+    for (int i = 0; i < 200000; i++) /* past one MiB: the first flush fails, later appends are dropped */
+        wbuf_lit(&w, "0123456789");
+    ck_assert_int_eq(w.err, ENOSPC);
+    errno = 0;
+    ck_assert_int_eq(wbuf_close(&w), -1);
+    ck_assert_int_eq(errno, ENOSPC);
+    close(fd);
+    /* a failure only seen at the close is reported too */
+    fd = open("/dev/full", O_WRONLY);
+    ck_assert_int_eq(wbuf_open_fd(&w, fd), 0);
+    wbuf_lit(&w, "x");
+    ck_assert_int_eq(wbuf_close(&w), -1);
+    ck_assert_int_eq(errno, ENOSPC);
+    close(fd);
+}
+END_TEST
+
+START_TEST(wbuf_appends_a_scratch_file_to_a_file_and_to_a_pipe)
+{
+    /* a file takes the in-kernel copy; a pipe cannot, and takes the read-and-write fallback */
+    wbuf s;
+    ck_assert_int_eq(wbuf_open_scratch(&s), 0);
+    for (int i = 0; i < 1000; i++) {
+        wbuf_u64(&s, (uint64_t)i);
+        wbuf_char(&s, '\n');
+    }
+    char want[8000], *q = want;
+    q += sprintf(q, "head\n");
+    for (int i = 0; i < 1000; i++)
+        q += sprintf(q, "%d\n", i);
+    q += sprintf(q, "tail\n");
+
+    FILE *t = tmpfile();
+    wbuf w;
+    ck_assert_int_eq(wbuf_open_fd(&w, fileno(t)), 0);
+    wbuf_lit(&w, "head\n");
+    ck_assert_int_eq(wbuf_append(&w, &s), 0);
+    wbuf_lit(&w, "tail\n");
+    ck_assert_int_eq(wbuf_close(&w), 0);
+    size_t n;
+    char *got = fd_text(fileno(t), &n);
+    ck_assert_str_eq(got, want);
+    free(got);
+    fclose(t);
+
+    int p[2];
+    ck_assert_int_eq(pipe(p), 0);
+    ck_assert_int_eq(wbuf_open_fd(&w, p[1]), 0);
+    wbuf_lit(&w, "head\n");
+    ck_assert_int_eq(wbuf_append(&w, &s), 0); /* the scratch file can be appended again */
+    wbuf_lit(&w, "tail\n");
+    ck_assert_int_eq(wbuf_close(&w), 0);
+    close(p[1]);
+    char buf[8000];
+    ssize_t k, len = 0;
+    while ((k = read(p[0], buf + len, sizeof(buf) - 1 - (size_t)len)) > 0)
+        len += k;
+    buf[len] = '\0';
+    close(p[0]);
+    ck_assert_str_eq(buf, want);
+    ck_assert_int_eq(wbuf_close(&s), 0);
+}
+END_TEST
+
 Suite *suite_basics(void)
 {
     Suite *s = suite_create("basics");
@@ -497,6 +645,10 @@ Suite *suite_basics(void)
     tcase_add_test(tc, overlap_verdicts_follow_the_runtime_check);
     tcase_add_test(tc, lookup_visits_newest_first_and_skips_retired_writers);
     tcase_add_test(tc, csv_quotes_exactly_the_fields_that_need_it_and_reads_them_back);
+    tcase_add_test(tc, wbuf_writes_numbers_and_escapes_as_printf_and_jsonw_would);
+    tcase_add_test(tc, wbuf_keeps_every_byte_across_buffer_boundaries_and_large_puts);
+    tcase_add_test(tc, wbuf_remembers_the_first_failed_write_until_it_is_closed);
+    tcase_add_test(tc, wbuf_appends_a_scratch_file_to_a_file_and_to_a_pipe);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -436,6 +436,36 @@ START_TEST(a_run_that_cannot_write_its_files_leaves_the_folder_as_it_was)
 }
 END_TEST
 
+START_TEST(a_body_gathered_in_a_scratch_file_that_cannot_grow_fails_the_run)
+{
+    /* deps.json and pmu.csv gather their bodies in scratch files and join them at the end: a write that
+     * fails in either (here the file-size limit, as on a full disk) must fail the run by name */
+    static const struct {
+        const char *flag, *msg;
+    } outs[] = {
+        {"--enable-dep-gen", "dfx_outputs/deps.json: cannot assemble deps.json: File too large\n"},
+        {"--enable-pmu", "dfx_outputs/pmu.csv: cannot assemble pmu.csv: File too large\n"},
+    };
+    for (size_t i = 0; i < sizeof(outs) / sizeof(outs[0]); i++) {
+        const char *dir = tu_tmpdir();
+        char out[300];
+        snprintf(out, sizeof(out), "%s/out", dir);
+        const char *args[] = {"run", TRACE("default.jsonl"), "-o", out, outs[i].flag, "--quiet", NULL};
+        fsize_limit = 16384;
+        child c = spawn(args);
+        fsize_limit = 0;
+        run_out r = finish(&c, 60);
+        ck_assert_int_eq(r.status, 1);
+        ck_assert_msg(strstr(r.err, outs[i].msg) != NULL, "%s: %s", outs[i].flag, r.err);
+        ck_assert_str_eq(r.out, "");
+        tu_run_free(&r);
+        char path[400];
+        snprintf(path, sizeof(path), "%s/ptosim_run.json", out);
+        ck_assert_msg(access(path, F_OK) != 0, "%s: a failed run left %s", outs[i].flag, path);
+    }
+}
+END_TEST
+
 START_TEST(a_signal_to_a_worker_session_stops_its_program_and_is_recorded)
 {
     /* SIGTERM to the session alone: the running program gets it too, its folder keeps what it had, and
@@ -529,6 +559,7 @@ Suite *suite_faults(void)
     tcase_add_test(tc, a_signal_stops_the_run_and_leaves_the_previous_outputs_untouched);
     tcase_add_test(tc, a_second_run_into_a_busy_work_dir_fails_at_once);
     tcase_add_test(tc, a_run_that_cannot_write_its_files_leaves_the_folder_as_it_was);
+    tcase_add_test(tc, a_body_gathered_in_a_scratch_file_that_cannot_grow_fails_the_run);
     tcase_add_test(tc, a_signal_to_a_worker_session_stops_its_program_and_is_recorded);
     tcase_add_test(tc, an_interrupted_sweep_stops_its_points_and_keeps_the_rows_so_far);
     tcase_set_timeout(tc, 60);
