@@ -2,6 +2,7 @@
  * TensorMap per arg). */
 #include "depgen.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -47,8 +48,27 @@ int depgen_init(depgen *d, const uint32_t window[TMAP_RINGS], bool files, char *
     return 0;
 }
 
+int depgen_open(depgen *d, const char *path, char *err, size_t errlen)
+{
+    assert(d->files && !d->opened && d->ntasks == 0);
+    FILE *f = outfile_open(&d->out, path, err, errlen);
+    if (!f)
+        return -1;
+    wbuf_close(&d->tasks); /* the scratch file, still empty */
+    if (fflush(f) != 0 || wbuf_open_fd(&d->tasks, fileno(f)) != 0) {
+        snprintf(err, errlen, "%s: cannot write: %s", path, strerror(errno));
+        outfile_abort(&d->out);
+        return -1;
+    }
+    d->opened = true;
+    wbuf_lit(&d->tasks, "{\"tasks\":[");
+    return 0;
+}
+
 void depgen_free(depgen *d)
 {
+    if (d->opened) /* never finished: the file goes */
+        outfile_abort(&d->out);
     wbuf_close(&d->tasks);
     wbuf_close(&d->tensors);
     wbuf_close(&d->edges);
@@ -328,27 +348,34 @@ int depgen_add(depgen *d, const depgen_task *t)
 
 int depgen_write(depgen *d, const char *path, char *err, size_t errlen)
 {
-    outfile of;
-    FILE *f = outfile_open(&of, path, err, errlen);
-    if (!f)
-        return -1;
-    wbuf w;
-    int bad = fflush(f) != 0 || wbuf_open_fd(&w, fileno(f)) != 0;
-    if (!bad) {
-        wbuf_lit(&w, "{\"tasks\":[");
-        bad |= wbuf_append(&w, &d->tasks);
-        wbuf_lit(&w, "],\"tensors\":[");
-        bad |= wbuf_append(&w, &d->tensors);
-        wbuf_lit(&w, "],\"edges\":[");
-        bad |= wbuf_append(&w, &d->edges);
-        wbuf_lit(&w, "]}\n");
-        bad |= wbuf_close(&w);
+    assert(!d->opened || strcmp(path, d->out.path) == 0);
+    outfile local, *of = d->opened ? &d->out : &local;
+    wbuf joined, *w = d->opened ? &d->tasks : &joined;
+    int bad = 0;
+    if (!d->opened) {
+        FILE *f = outfile_open(of, path, err, errlen);
+        if (!f)
+            return -1;
+        bad = fflush(f) != 0 || wbuf_open_fd(w, fileno(f)) != 0;
+        if (!bad) {
+            wbuf_lit(w, "{\"tasks\":[");
+            bad |= wbuf_append(w, &d->tasks);
+        }
     }
+    if (!bad) {
+        wbuf_lit(w, "],\"tensors\":[");
+        bad |= wbuf_append(w, &d->tensors);
+        wbuf_lit(w, "],\"edges\":[");
+        bad |= wbuf_append(w, &d->edges);
+        wbuf_lit(w, "]}\n");
+        bad |= wbuf_close(w);
+    }
+    d->opened = false; /* committed or removed below */
     if (bad) {
         int e = errno;
-        outfile_abort(&of);
+        outfile_abort(of);
         snprintf(err, errlen, "%s: cannot assemble deps.json: %s", path, strerror(e));
         return -1;
     }
-    return outfile_commit(&of, err, errlen);
+    return outfile_commit(of, err, errlen);
 }

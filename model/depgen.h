@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "outfile.h"
 #include "tmap.h"
 #include "wbuf.h"
 
@@ -33,8 +34,10 @@ typedef struct depgen_task {
 } depgen_task;
 
 typedef struct depgen {
-    bool files;                   /* the bodies are written (false: only preds, for the overhead model) */
-    wbuf tasks, tensors, edges;   /* bodies in scratch files, joined at the end */
+    bool files;                 /* the bodies are written (false: only preds, for the overhead model) */
+    wbuf tasks, tensors, edges; /* bodies in scratch files, joined at the end */
+    bool opened;                /* depgen_open: tasks go straight into `out`, the file itself */
+    outfile out;
     uint64_t ntasks, ntensors, nedges;
     uint64_t *seen; /* tensor ids already in tensors[] (open addressing, 0 = empty) */
     size_t seen_cap, nseen;
@@ -60,7 +63,14 @@ void depgen_free(depgen *d);
  * then holds its distinct producers. Returns 0, or -1 when out of memory. */
 int depgen_add(depgen *d, const depgen_task *t);
 
-/* Writes deps.json (one line). Returns 0, or -1 with a message in err. */
+/* Opens deps.json at path before the first task is recorded: tasks[], the
+ * largest part, is then written into it as the run goes instead of into a
+ * scratch file copied at the end. Returns 0, or -1 with a message in err. */
+int depgen_open(depgen *d, const char *path, char *err, size_t errlen);
+
+/* Writes deps.json (one line) at path, or finishes the one depgen_open
+ * opened (path is then the same). Returns 0, or -1 with a message in err
+ * (the file is not left behind). */
 int depgen_write(depgen *d, const char *path, char *err, size_t errlen);
 
 #endif

@@ -441,6 +441,18 @@ static int simulate(const cli_run *o, const platform *pl, const chip_config *cf,
         bin_open = true;
     }
 
+    /* deps.json's tasks[] is written as the run goes, into the file itself */
+    if (c->dep_gen_on && out) {
+        snprintf(path_early, sizeof(path_early), "%s/dfx_outputs", out);
+        if (outfile_mkdirs(path_early, err, sizeof(err)) != 0 ||
+            (snprintf(path_early, sizeof(path_early), "%s/dfx_outputs/deps.json", out),
+             depgen_open(&c->dg, path_early, err, sizeof(err)) != 0)) {
+            fprintf(stderr, "ptosim: %s\n", err);
+            abandon_run(c, bin_open ? &binf : NULL, &wd, have_wd);
+            return EXIT_INTERNAL;
+        }
+    }
+
     sgrun_cfg sgcfg;
     sgrun_result sgres = {0};
     double t0 = now_seconds();
