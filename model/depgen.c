@@ -50,25 +50,34 @@ int depgen_init(depgen *d, const uint32_t window[TMAP_RINGS], bool files, char *
 
 int depgen_open(depgen *d, const char *path, char *err, size_t errlen)
 {
-    assert(d->files && !d->opened && d->ntasks == 0);
-    FILE *f = outfile_open(&d->out, path, err, errlen);
-    if (!f)
+    assert(d->files && !d->out && d->ntasks == 0);
+    outfile *of = malloc(sizeof(*of));
+    if (!of) {
+        snprintf(err, errlen, "out of memory for deps.json");
         return -1;
+    }
+    FILE *f = outfile_open(of, path, err, errlen);
+    if (!f) {
+        free(of);
+        return -1;
+    }
     wbuf_close(&d->tasks); /* the scratch file, still empty */
     if (fflush(f) != 0 || wbuf_open_fd(&d->tasks, fileno(f)) != 0) {
         snprintf(err, errlen, "%s: cannot write: %s", path, strerror(errno));
-        outfile_abort(&d->out);
+        outfile_abort(of);
+        free(of);
         return -1;
     }
-    d->opened = true;
+    d->out = of;
     wbuf_lit(&d->tasks, "{\"tasks\":[");
     return 0;
 }
 
 void depgen_free(depgen *d)
 {
-    if (d->opened) /* never finished: the file goes */
-        outfile_abort(&d->out);
+    if (d->out) /* never finished: the file goes */
+        outfile_abort(d->out);
+    free(d->out);
     wbuf_close(&d->tasks);
     wbuf_close(&d->tensors);
     wbuf_close(&d->edges);
@@ -348,11 +357,11 @@ int depgen_add(depgen *d, const depgen_task *t)
 
 int depgen_write(depgen *d, const char *path, char *err, size_t errlen)
 {
-    assert(!d->opened || strcmp(path, d->out.path) == 0);
-    outfile local, *of = d->opened ? &d->out : &local;
-    wbuf joined, *w = d->opened ? &d->tasks : &joined;
+    assert(!d->out || strcmp(path, d->out->path) == 0);
+    outfile local, *of = d->out ? d->out : &local;
+    wbuf joined, *w = d->out ? &d->tasks : &joined;
     int bad = 0;
-    if (!d->opened) {
+    if (!d->out) {
         FILE *f = outfile_open(of, path, err, errlen);
         if (!f)
             return -1;
@@ -370,12 +379,16 @@ int depgen_write(depgen *d, const char *path, char *err, size_t errlen)
         wbuf_lit(w, "]}\n");
         bad |= wbuf_close(w);
     }
-    d->opened = false; /* committed or removed below */
+    int rc;
     if (bad) {
         int e = errno;
         outfile_abort(of);
         snprintf(err, errlen, "%s: cannot assemble deps.json: %s", path, strerror(e));
-        return -1;
+        rc = -1;
+    } else {
+        rc = outfile_commit(of, err, errlen);
     }
-    return outfile_commit(of, err, errlen);
+    free(d->out); /* committed or removed */
+    d->out = NULL;
+    return rc;
 }

@@ -36,8 +36,7 @@ typedef struct depgen_task {
 typedef struct depgen {
     bool files;                 /* the bodies are written (false: only preds, for the overhead model) */
     wbuf tasks, tensors, edges; /* bodies in scratch files, joined at the end */
-    bool opened;                /* depgen_open: tasks go straight into `out`, the file itself */
-    outfile out;
+    outfile *out;               /* depgen_open: tasks go straight into it, the file itself */
     uint64_t ntasks, ntensors, nedges;
     uint64_t *seen; /* tensor ids already in tensors[] (open addressing, 0 = empty) */
     size_t seen_cap, nseen;
