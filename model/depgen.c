@@ -158,6 +158,18 @@ static void put_dims(wbuf *f, const int64_t *v, int n)
     wbuf_char(f, ']');
 }
 
+/* A view's shape, start offset and strides under the three keys given (each with the text before it). */
+static inline void put_view(wbuf *f, const char *shape_key, const char *start_key, const char *strides_key,
+                     const tmap_view *v)
+{
+    wbuf_str(f, shape_key);
+    put_dims(f, v->shape, v->ndims);
+    wbuf_str(f, start_key);
+    wbuf_qu64(f, v->start);
+    wbuf_str(f, strides_key);
+    put_dims(f, v->strides, v->ndims);
+}
+
 /* Starts an edge object: pred, succ, arg, source, flags. */
 static void edge_head(depgen *d, uint64_t pred, uint64_t succ, int arg, const char *source, bool retain)
 {
@@ -190,12 +202,7 @@ static void consumer_fields(depgen *d, uint64_t tensor_id, const tmap_view *v)
     wbuf_qu64(f, tensor_id);
     wbuf_lit(f, ",\"consumer_dtype\":\"");
     wbuf_str(f, dtype_name(v->dtype));
-    wbuf_lit(f, "\",\"consumer_shape\":");
-    put_dims(f, v->shape, v->ndims);
-    wbuf_lit(f, ",\"consumer_start_offset\":");
-    wbuf_qu64(f, v->start);
-    wbuf_lit(f, ",\"consumer_strides\":");
-    put_dims(f, v->strides, v->ndims);
+    put_view(f, "\",\"consumer_shape\":", ",\"consumer_start_offset\":", ",\"consumer_strides\":", v);
 }
 
 /* Lookup visitor: one TensorMap edge per matching writer entry. */
@@ -221,12 +228,7 @@ static int emit_tensormap_edge(void *vctx, const tmap_entry *e, tmap_overlap ov)
     else
         wbuf_lit(f, ",\"overlap\":\"other\"");
     consumer_fields(d, depgen_tensor_id(e->v.addr, e->v.version), cv);
-    wbuf_lit(f, ",\"producer_shape\":");
-    put_dims(f, e->v.shape, e->v.ndims);
-    wbuf_lit(f, ",\"producer_start_offset\":");
-    wbuf_qu64(f, e->v.start);
-    wbuf_lit(f, ",\"producer_strides\":");
-    put_dims(f, e->v.strides, e->v.ndims);
+    put_view(f, ",\"producer_shape\":", ",\"producer_start_offset\":", ",\"producer_strides\":", &e->v);
     wbuf_char(f, '}');
 done:
     if (pred_add(d, e->producer) != 0)
@@ -278,12 +280,7 @@ static int write_task(depgen *d, const depgen_task *t)
         wbuf_qu64(f, tid);
         wbuf_lit(f, ",\"dtype\":\"");
         wbuf_str(f, dtype_name(a->v.dtype));
-        wbuf_lit(f, "\",\"shape\":");
-        put_dims(f, a->v.shape, a->v.ndims);
-        wbuf_lit(f, ",\"start_offset\":");
-        wbuf_qu64(f, a->v.start);
-        wbuf_lit(f, ",\"strides\":");
-        put_dims(f, a->v.strides, a->v.ndims);
+        put_view(f, "\",\"shape\":", ",\"start_offset\":", ",\"strides\":", &a->v);
         wbuf_char(f, '}');
         int fresh = seen_add(d, tid);
         if (fresh < 0)

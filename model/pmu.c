@@ -192,13 +192,7 @@ int pmu_log_write(pmu_log *l, const char *path, int *written, char *err, size_t 
     if (!f)
         return -1;
     pmu_write_header(f, l->type);
-    wbuf w;
-    int bad = fflush(f) != 0 || wbuf_open_fd(&w, fileno(f)) != 0;
-    if (!bad) {
-        bad = wbuf_append(&w, &l->rows) != 0;
-        bad |= wbuf_close(&w) != 0;
-    }
-    if (bad) {
+    if (wbuf_append_file(f, &l->rows) != 0) {
         int e = errno;
         outfile_abort(&of);
         snprintf(err, errlen, "%s: cannot assemble pmu.csv: %s", path, strerror(e));

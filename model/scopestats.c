@@ -90,13 +90,7 @@ int scopestats_write(scopestats *s, const char *path, bool fatal, const scope_ca
             caps->task_window[1], caps->task_window[2], caps->task_window[3], caps->heap[0], caps->heap[1],
             caps->heap[2], caps->heap[3], caps->dep_pool[0], caps->dep_pool[1], caps->dep_pool[2],
             caps->dep_pool[3], caps->tensormap);
-    wbuf w;
-    int bad = fflush(f) != 0 || wbuf_open_fd(&w, fileno(f)) != 0;
-    if (!bad) {
-        bad = wbuf_append(&w, &s->body) != 0;
-        bad |= wbuf_close(&w) != 0;
-    }
-    if (bad) {
+    if (wbuf_append_file(f, &s->body) != 0) {
         int e = errno;
         outfile_abort(&of);
         snprintf(err, errlen, "%s: cannot assemble scope stats: %s", path, strerror(e));

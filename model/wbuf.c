@@ -122,6 +122,17 @@ int wbuf_append(wbuf *to, wbuf *from)
     }
 }
 
+int wbuf_append_file(FILE *f, wbuf *from)
+{
+    wbuf w;
+    if (fflush(f) != 0 || wbuf_open_fd(&w, fileno(f)) != 0)
+        return -1;
+    int rc = wbuf_append(&w, from);
+    if (wbuf_close(&w) != 0)
+        rc = -1;
+    return rc;
+}
+
 void wbuf_json_str(wbuf *w, const char *s)
 {
     assert(s);

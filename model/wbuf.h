@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #define WBUF_SIZE ((size_t)1 << 20) /* one write(2) per MiB: a 4 KiB stdio buffer made 20,000 calls per deps.json */
@@ -36,6 +37,10 @@ int wbuf_close(wbuf *w);
 /* Appends everything written so far to the scratch writer from onto to.
  * Returns 0, or -1 with errno set. */
 int wbuf_append(wbuf *to, wbuf *from);
+
+/* Appends the scratch writer from onto the stdio stream f (flushed first,
+ * then written through its descriptor). Returns 0, or -1 with errno set. */
+int wbuf_append_file(FILE *f, wbuf *from);
 
 /* Flushes, then buffers or writes the n bytes at s (dropped once a write failed). */
 void wbuf_put_slow(wbuf *w, const void *s, size_t n);
