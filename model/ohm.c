@@ -178,6 +178,17 @@ static size_t task_ix(const otask *t, size_t n, uint64_t id)
     return lo < n && t[lo].id == id ? lo : SIZE_MAX;
 }
 
+/* task_ix, trying first the index after `near` and `near` itself: executions
+ * and edges come mostly in task order. */
+static size_t task_ix_near(const otask *t, size_t n, uint64_t id, size_t near)
+{
+    if (near + 1 < n && t[near + 1].id == id)
+        return near + 1;
+    if (near < n && t[near].id == id)
+        return near;
+    return task_ix(t, n, id);
+}
+
 /* An edge between two tasks of the table, by index. */
 typedef struct oedge {
     size_t pred, succ;
@@ -189,6 +200,13 @@ static int cmp_oedge(const void *a, const void *b)
     if (x->succ != y->succ)
         return (x->succ > y->succ) - (x->succ < y->succ);
     return (x->pred > y->pred) - (x->pred < y->pred);
+}
+
+/* cmp_oedge's order as one key (indices below 2^32: see build_tasks). */
+static uint64_t key_oedge(const void *p)
+{
+    const oedge *e = p;
+    return (uint64_t)e->succ << 32 | (uint64_t)e->pred;
 }
 
 /* A change of the running or the ready-undispatched count of one engine. */
@@ -301,9 +319,11 @@ static otask *build_tasks(const ohm_log *l, size_t *ntasks, oedge **edges, size_
         t[i] = (otask){
             .id = ids[i], .dispatch = INT64_MAX, .start = INT64_MAX, .end = INT64_MIN, .finish = INT64_MIN};
     free(ids);
+    size_t near = 0;
     for (size_t i = 0; i < l->nx; i++) {
         const ohm_exec *x = &l->x[i];
-        otask *k = &t[task_ix(t, n, x->task)];
+        near = task_ix_near(t, n, x->task, near);
+        otask *k = &t[near];
         k->dispatch = x->dispatch < k->dispatch ? x->dispatch : k->dispatch;
         k->start = x->start < k->start ? x->start : k->start;
         k->end = x->end > k->end ? x->end : k->end;
@@ -312,15 +332,21 @@ static otask *build_tasks(const ohm_log *l, size_t *ntasks, oedge **edges, size_
     }
     /* edges between tasks that ran (a predecessor without an execution, a
      * dummy or a host-side load, is not in the perf set) */
-    size_t ne = 0;
+    size_t ne = 0, near_pred = 0, near_succ = 0;
     for (size_t i = 0; i < l->ne; i++) {
         if (l->e[i].pred == l->e[i].succ)
             continue;
-        size_t p = task_ix(t, n, l->e[i].pred), s = task_ix(t, n, l->e[i].succ);
-        if (p != SIZE_MAX && s != SIZE_MAX)
+        size_t p = task_ix_near(t, n, l->e[i].pred, near_pred), s = task_ix_near(t, n, l->e[i].succ, near_succ);
+        if (p != SIZE_MAX && s != SIZE_MAX) {
             e[ne++] = (oedge){.pred = p, .succ = s};
+            near_pred = p;
+            near_succ = s;
+        }
     }
-    qsort(e, ne, sizeof(*e), cmp_oedge);
+    if (n <= UINT32_MAX)
+        radix_sort(e, ne, sizeof(*e), key_oedge, cmp_oedge);
+    else
+        qsort(e, ne, sizeof(*e), cmp_oedge);
     size_t u = 0;
     for (size_t i = 0; i < ne; i++)
         if (!u || e[i].pred != e[u - 1].pred || e[i].succ != e[u - 1].succ)
