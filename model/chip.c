@@ -227,7 +227,7 @@ void chip_free(chip *c)
 {
     if (c->dump_on) {
         for (int r = 0; r < RING_COUNT; r++)
-            for (uint32_t i = 0; c->rings[r].slots && i < c->rings[r].window; i++) {
+            for (uint32_t i = 0; c->rings[r].slots && i < c->rings[r].touched; i++) {
                 dump_desc_free(c->rings[r].slots[i].dump);
                 c->rings[r].slots[i].dump = NULL;
             }

@@ -482,7 +482,10 @@ static task *create_task(orch *o, int ring, uint64_t heap_off)
     uint32_t local = tr->next_local++;
     if (task_ring_active(tr) > tr->peak_active)
         tr->peak_active = task_ring_active(tr);
-    task *tk = &tr->slots[local & (tr->window - 1)];
+    uint32_t slot = local & (tr->window - 1);
+    if (slot >= tr->touched)
+        tr->touched = slot + 1;
+    task *tk = &tr->slots[slot];
     task_clear_links(tk);
     dump_desc_free(tk->dump); /* a slot whose last task never reached its capture (none in a clean run) */
     memset(tk, 0, sizeof(*tk));

@@ -49,8 +49,9 @@ int task_ring_init(task_ring *r, uint32_t window)
 
 void task_ring_free(task_ring *r)
 {
+    /* slots never handed out are calloc's untouched pages: reading them would fault them in */
     if (r->slots)
-        for (uint32_t i = 0; i < r->window; i++)
+        for (uint32_t i = 0; i < r->touched; i++)
             free(r->slots[i].links_more);
     free(r->slots);
     memset(r, 0, sizeof(*r));

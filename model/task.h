@@ -120,6 +120,7 @@ typedef struct task_ring {
     uint32_t window;      /* power of two */
     uint32_t next_local;  /* next local id to hand out */
     uint32_t last_alive;  /* oldest local id not yet CONSUMED (watermark) */
+    uint32_t touched;     /* slots [0, touched) were handed out at least once */
     uint64_t peak_active; /* most tasks in flight at once */
 } task_ring;
 
