@@ -68,8 +68,8 @@ awkgraph() {
 awkgraph hbm_1e5 hbm_streams 100000
 awkgraph deep_1e5 deep_scopes 100000
 
-case_ fan_1e6_dfx_off 3 "$D/fan_1e6.jsonl"
-case_ chain_1e6_dfx_off 3 "$D/chain_1e6.jsonl"
+case_ fan_1e6_dfx_off 5 "$D/fan_1e6.jsonl"
+case_ chain_1e6_dfx_off 5 "$D/chain_1e6.jsonl"
 case_ paged_attention_dfx_off 5 "$D/pa_case1.jsonl"
 case_ paged_attention_all_dfx 5 "$D/pa_case1.jsonl" --enable-chip-swimlane 4 --enable-pmu --enable-scope-stats --enable-dep-gen
 case_ hbm_streams_1e5 3 "$D/hbm_1e5.jsonl"
