@@ -483,11 +483,15 @@ static task *create_task(orch *o, int ring, uint64_t heap_off)
     if (task_ring_active(tr) > tr->peak_active)
         tr->peak_active = task_ring_active(tr);
     uint32_t slot = local & (tr->window - 1);
-    if (slot >= tr->touched)
-        tr->touched = slot + 1;
     task *tk = &tr->slots[slot];
-    task_clear_links(tk);
-    dump_desc_free(tk->dump); /* a slot whose last task never reached its capture (none in a clean run) */
+    if (slot < tr->touched) { /* a reused slot: what its last task held goes */
+        task_clear_links(tk);
+        dump_desc_free(tk->dump); /* a task that never reached its capture (none in a clean run) */
+    } else {
+        /* a fresh slot is calloc's zero pages: reading it first would map the shared zero page and make the
+         * write below a second fault, with a TLB flush on every core */
+        tr->touched = slot + 1;
+    }
     memset(tk, 0, sizeof(*tk));
     tk->id = task_make_id(ring, local);
     tk->submit_idx = o->submit_idx;
