@@ -6,6 +6,29 @@
 #include <math.h>
 #include <string.h>
 
+/* Visits core k for every set bit of mask, lowest first (the sums' rounding depends on the order). A bit
+ * cleared meanwhile in the mask is still visited: each word is read once. */
+#define FOR_EACH_CORE(mask, k)                                                                               \
+    for (int w_ = 0; w_ < HBM_MASK_WORDS; w_++)                                                              \
+        for (uint64_t m_ = (mask)[w_]; m_ && ((k) = w_ * 64 + __builtin_ctzll(m_), 1); m_ &= m_ - 1)
+
+static inline void set_bit(uint64_t *mask, int k, bool on)
+{
+    uint64_t b = 1ULL << (k & 63);
+    if (on)
+        mask[k >> 6] |= b;
+    else
+        mask[k >> 6] &= ~b;
+}
+
+/* Core k has a start or an end to wait for. */
+static inline void pend_update(hbm *h, int k)
+{
+    set_bit(h->pend_mask, k, h->start_at[k] != PS_NEVER || h->end_at[k] != PS_NEVER);
+}
+
+_Static_assert(PLATFORM_MAX_CORES <= 64 * HBM_MASK_WORDS, "a mask bit per core");
+
 void hbm_init(hbm *h, double bytes_per_s)
 {
     memset(h, 0, sizeof(*h));
@@ -25,10 +48,9 @@ void hbm_advance(hbm *h, ps_t now)
     double dt = (double)(now - h->last);
     if (h->saturated)
         h->saturated_ps += now - h->last;
-    for (int k = 0; k < PLATFORM_MAX_CORES; k++) {
+    int k;
+    FOR_EACH_CORE(h->active_mask, k) {
         hbm_flow *f = &h->flows[k];
-        if (!f->active)
-            continue;
         f->work -= dt * f->speed;
         if (f->work < 0)
             f->work = 0;
@@ -43,6 +65,7 @@ void hbm_add(hbm *h, int k, double demand, double work)
     if (!f->active)
         h->active++;
     *f = (hbm_flow){.active = true, .demand = demand, .work = work, .speed = 1.0, .changed = true};
+    set_bit(h->active_mask, k, true);
 }
 
 void hbm_remove(hbm *h, int k)
@@ -51,6 +74,7 @@ void hbm_remove(hbm *h, int k)
     if (h->flows[k].active)
         h->active--;
     memset(&h->flows[k], 0, sizeof(h->flows[k]));
+    set_bit(h->active_mask, k, false);
 }
 
 void hbm_pin(hbm *h, int k)
@@ -65,10 +89,9 @@ void hbm_share(hbm *h)
     int n = 0;
     double left = h->capacity, want = 0;
     /* core order, as the sums' rounding depends on it */
-    for (int k = 0; k < PLATFORM_MAX_CORES; k++) {
+    int k;
+    FOR_EACH_CORE(h->active_mask, k) {
         hbm_flow *f = &h->flows[k];
-        if (!f->active)
-            continue;
         f->changed = false;
         if (f->pinned) {
             left -= f->demand * f->speed;
@@ -128,9 +151,9 @@ ps_t hbm_end(const hbm *h, int k)
 double hbm_used(const hbm *h)
 {
     double used = 0; /* core order, as the sum's rounding depends on it */
-    for (int k = 0; k < PLATFORM_MAX_CORES; k++)
-        if (h->flows[k].active)
-            used += h->flows[k].demand * h->flows[k].speed;
+    int k;
+    FOR_EACH_CORE(h->active_mask, k)
+        used += h->flows[k].demand * h->flows[k].speed;
     return used;
 }
 
@@ -140,7 +163,8 @@ double hbm_used(const hbm *h)
 static ps_t earliest(const hbm *h)
 {
     ps_t m = PS_NEVER;
-    for (int k = 0; k < PLATFORM_MAX_CORES; k++) {
+    int k;
+    FOR_EACH_CORE(h->pend_mask, k) {
         ps_t a = h->start_at[k], b = h->end_at[k];
         m = a < m ? a : m;
         m = b < m ? b : m;
@@ -154,6 +178,7 @@ static void set_start(hbm *h, int k, ps_t start)
 {
     ps_t old = h->start_at[k];
     h->start_at[k] = start;
+    pend_update(h, k);
     if (h->lo_stale)
         return;
     if (start <= h->lo)
@@ -215,9 +240,9 @@ int hbm_begin(hbm *h, ps_t t, uint8_t starting[PLATFORM_MAX_CORES])
     h->due = PS_NEVER;
     h->lo_stale = true; /* ends and starts go; hbm_moved finds the earliest again */
     hbm_advance(h, t);
-    int n = 0;
+    int n = 0, k;
     /* a core's ending flow goes before its next one starts (hbm_start replaces it) */
-    for (int k = 0; k < PLATFORM_MAX_CORES; k++) {
+    FOR_EACH_CORE(h->pend_mask, k) {
         if (h->end_at[k] <= t) {
             hbm_remove(h, k);
             h->end_at[k] = PS_NEVER;
@@ -226,6 +251,7 @@ int hbm_begin(hbm *h, ps_t t, uint8_t starting[PLATFORM_MAX_CORES])
             h->start_at[k] = PS_NEVER;
             starting[n++] = (uint8_t)k;
         }
+        pend_update(h, k);
     }
     return n;
 }
@@ -235,13 +261,14 @@ void hbm_start(hbm *h, int k, hbm_ref r, double demand, double work, ps_t end)
     hbm_add(h, k, demand, work);
     h->cur[k] = r;
     h->end_at[k] = end;
+    pend_update(h, k);
 }
 
 int hbm_moved(hbm *h, uint8_t moved[PLATFORM_MAX_CORES])
 {
-    int n = 0;
+    int n = 0, k;
     ps_t lo = PS_NEVER; /* the earliest start or end, found on the way */
-    for (int k = 0; k < PLATFORM_MAX_CORES; k++) {
+    FOR_EACH_CORE(h->pend_mask, k) {
         const hbm_flow *f = &h->flows[k];
         lo = h->start_at[k] < lo ? h->start_at[k] : lo;
         if (h->end_at[k] != PS_NEVER && f->changed && !f->pinned) {

@@ -30,6 +30,8 @@ typedef struct hbm_ref {
 } hbm_ref;
 
 
+#define HBM_MASK_WORDS ((PLATFORM_MAX_CORES + 63) / 64)
+
 typedef struct hbm {
     double capacity;                        /* die bandwidth, bytes per ps */
     ps_t last;                              /* when work was last brought up to date */
@@ -37,6 +39,9 @@ typedef struct hbm {
     bool saturated;                         /* the running demands exceed the capacity */
     ps_t saturated_ps;                      /* time spent saturated so far */
     hbm_flow flows[PLATFORM_MAX_CORES];     /* one per core */
+    /* the scans below visit only these cores, in core order as before */
+    uint64_t active_mask[HBM_MASK_WORDS];   /* cores whose flow is active */
+    uint64_t pend_mask[HBM_MASK_WORDS];     /* cores with a start_at or an end_at */
     /* each core's flow lifecycle (PS_NEVER: none) */
     ps_t start_at[PLATFORM_MAX_CORES];      /* its next execution with GM traffic starts here */
     hbm_ref next[PLATFORM_MAX_CORES];       /* ... which one */
