@@ -32,6 +32,39 @@ START_TEST(water_filling_serves_small_demands_in_full)
 }
 END_TEST
 
+START_TEST(flows_on_cores_past_64_take_part_in_shares_starts_and_ends)
+{
+    /* the scans follow masks of 64-core words: cores 63, 64 and 71 sit on both sides of the boundary */
+    hbm h;
+    hbm_init(&h, 3.0 * PS_PER_S);
+    hbm_add(&h, 63, 2, 1000);
+    hbm_add(&h, 64, 2, 1000);
+    hbm_add(&h, 71, 2, 1000);
+    hbm_share(&h); /* 3 bytes/ps for three demands of 2: one each, half speed */
+    for (int k = 63; k <= 71; k += (k == 64 ? 7 : 1))
+        ck_assert_double_eq(h.flows[k].speed, 0.5);
+    ck_assert_double_eq(hbm_used(&h), 3.0);
+    hbm_remove(&h, 64);
+    hbm_share(&h); /* two left: 1.5 each of 2 */
+    ck_assert_double_eq(h.flows[71].speed, 0.75);
+    hbm_advance(&h, 400);
+    ck_assert_double_eq_tol(h.flows[71].work, 700, 1e-9);
+    ck_assert_double_eq(h.flows[64].work, 0); /* removed: not advanced */
+    /* a start on core 70 and an end on core 65: begin finds both, in core order */
+    hbm_expect(&h, 70, (hbm_ref){1, 0, 1}, 500);
+    hbm_start(&h, 65, (hbm_ref){2, 0, 1}, 0.5, 100, 500);
+    ps_t t;
+    uint64_t gen;
+    ck_assert(hbm_reschedule(&h, &t, &gen));
+    ck_assert_uint_eq(t, 500);
+    uint8_t ks[PLATFORM_MAX_CORES];
+    ck_assert_int_eq(hbm_begin(&h, 500, ks), 1);
+    ck_assert_int_eq(ks[0], 70);
+    ck_assert(!h.flows[65].active); /* its end came: the flow is gone */
+    ck_assert_uint_eq(h.end_at[65], PS_NEVER);
+}
+END_TEST
+
 START_TEST(work_advances_at_the_shared_speed_and_pinned_flows_keep_theirs)
 {
     /* two flows of demand 1 on a capacity of 1: half speed each */
@@ -216,6 +249,7 @@ Suite *suite_hbm(void)
     Suite *s = suite_create("hbm");
     TCase *tc = tcase_create("bandwidth");
     tcase_add_test(tc, water_filling_serves_small_demands_in_full);
+    tcase_add_test(tc, flows_on_cores_past_64_take_part_in_shares_starts_and_ends);
     tcase_add_test(tc, the_one_pending_reshare_follows_the_earliest_start_or_end);
     tcase_add_test(tc, work_advances_at_the_shared_speed_and_pinned_flows_keep_theirs);
     tcase_add_test(tc, two_streams_on_one_cores_worth_of_hbm_share_it_half_and_half);
