@@ -194,8 +194,8 @@ static int add_alias(const char *dst, const char *path)
     return 0;
 }
 
-/* Copies everything of the graph at path to out. Returns 0; 1 when path cannot be opened or read, -1 when
- * out cannot be written (message in err). */
+/* Copies everything of the graph at path to out. Returns 0; 1 when path cannot be opened or read (message
+ * in err); -1 when out cannot be written (errno set, no message: the caller names the copy). */
 static int copy_graph(const char *path, FILE *out, char *err, size_t errlen)
 {
     FILE *in = gsrc_open(path);
@@ -207,8 +207,9 @@ static int copy_graph(const char *path, FILE *out, char *err, size_t errlen)
     size_t n;
     while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
         if (fwrite(buf, 1, n, out) != n) {
-            snprintf(err, errlen, "%s: cannot copy the graph: %s", gsrc_name(path), strerror(errno));
+            int e = errno;
             fclose(in);
+            errno = e;
             return -1;
         }
     if (ferror(in)) {
@@ -227,6 +228,8 @@ int gsrc_spool(const char *path, const char *dst, char *err, size_t errlen)
     if (!f)
         return -1;
     int rc = copy_graph(path, f, err, errlen);
+    if (rc < 0) /* a full disk mid-copy */
+        snprintf(err, errlen, "%s: cannot write its copy %s: %s", gsrc_name(path), dst, strerror(errno));
     if (rc != 0) {
         outfile_abort(&o);
         return rc;
@@ -266,11 +269,11 @@ int gsrc_spool_temp(const char *path, char *out, size_t outlen, char *err, size_
         return -1;
     }
     int rc = copy_graph(path, f, err, errlen);
-    if (fclose(f) != 0 && rc == 0) { /* a full disk shows here */
+    if (fclose(f) != 0 && rc == 0) /* a full disk shows mid-copy or at the last flush */
+        rc = -1;
+    if (rc < 0)
         snprintf(err, errlen, "%s: cannot write its temporary copy in %s: %s", gsrc_name(path),
                  tmp && *tmp ? tmp : "/tmp", strerror(errno));
-        rc = -1;
-    }
     if (rc == 0 && (size_t)snprintf(out, outlen, "/proc/self/fd/%d", keep) >= outlen) {
         snprintf(err, errlen, "%s: no room for the copy's path", gsrc_name(path));
         rc = -1;

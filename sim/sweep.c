@@ -1818,10 +1818,11 @@ int sweep_main(int argc, char **argv)
     }
     sweep s;
     int rc = parse(argc, argv, &s);
+    bool help = rc == 1; /* parse's 1 only: check's 1 is EXIT_INTERNAL, a failure */
     if (rc == 0)
         rc = check(&s);
-    if (rc == 1)
-        rc = EXIT_OK; /* --help */
+    if (help)
+        rc = EXIT_OK;
     else if (rc == 0 && s.point >= 0)
         rc = run_point(&s);
     else if (rc == 0 && (rc = write_manifest(&s)) != 0)

@@ -440,6 +440,48 @@ START_TEST(the_quick_start_shows_a_piped_and_an_installed_run)
 }
 END_TEST
 
+START_TEST(a_piped_graph_whose_copy_cannot_be_written_fails_by_name)
+{
+    /* a file-size limit stands in for a full disk; the shell ignores SIGXFSZ, so ptosim sees EFBIG */
+    const char *dir = tu_tmpdir();
+    char want[8192];
+    /* --repeat reads the graph twice: a pipe is copied to $TMPDIR first */
+    run_out r = shf("trap '' XFSZ; ulimit -f 8; cat %s | TMPDIR=%s $P run - --repeat 2", TRACE("gen_fan.jsonl"),
+                    dir);
+    ck_assert_int_eq(r.status, 1);
+    snprintf(want, sizeof(want), "ptosim: <stdin>: cannot write its temporary copy in %s: File too large\n", dir);
+    ck_assert_str_eq(r.err, want);
+    ck_assert_str_eq(r.out, "");
+    tu_run_free(&r);
+    /* a sweep copies a pipe into its folder: failing mid-copy (5.6 MB), and at the last flush (93 KB) */
+    r = shf("trap '' XFSZ; ulimit -f 8; $P gen fan --n 30000 | $P sweep - --ring-heap 1024,2048/0/0/0 -o %s/a",
+            dir);
+    ck_assert_int_eq(r.status, 1);
+    snprintf(want, sizeof(want), "ptosim sweep: <stdin>: cannot write its copy %s/a/graph.jsonl: File too large\n",
+             dir);
+    ck_assert_str_eq(r.err, want);
+    tu_run_free(&r);
+    r = shf("trap '' XFSZ; ulimit -f 8; cat %s | $P sweep - --ring-heap 1024,2048/0/0/0 -o %s/b",
+            TRACE("gen_fan.jsonl"), dir);
+    ck_assert_int_eq(r.status, 1);
+    snprintf(want, sizeof(want), "ptosim sweep: %s/b/graph.jsonl: write failed: File too large\n", dir);
+    ck_assert_str_eq(r.err, want);
+    tu_run_free(&r);
+    for (int i = 0; i < 2; i++) {
+        char path[4200];
+        snprintf(path, sizeof(path), "%s/%s/sweep.csv", dir, i ? "b" : "a");
+        ck_assert_msg(!tu_exists(path), "a failed sweep wrote %s", path);
+        snprintf(path, sizeof(path), "%s/%s/graph.jsonl", dir, i ? "b" : "a");
+        ck_assert_msg(!tu_exists(path), "a failed copy was left at %s", path);
+    }
+    /* a folder that cannot be made: the sweep's own failures are not mistaken for --help (exit 0) */
+    r = shf("$P sweep %s --ring-heap 1024,2048/0/0/0 -o /proc/nope", CHAIN3);
+    ck_assert_int_eq(r.status, 1);
+    ck_assert_str_eq(r.err, "ptosim sweep: /proc/nope: cannot create directory: No such file or directory\n");
+    tu_run_free(&r);
+}
+END_TEST
+
 Suite *suite_cli(void)
 {
     Suite *s = suite_create("cli");
@@ -464,6 +506,7 @@ Suite *suite_cli(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, a_reused_output_folder_holds_the_last_run_alone);
     tcase_add_test(tc, the_timeout_ordering_warning_is_repeated_where_it_cannot_be_missed);
+    tcase_add_test(tc, a_piped_graph_whose_copy_cannot_be_written_fails_by_name);
     suite_add_tcase(s, tc);
     return s;
 }
