@@ -1252,6 +1252,64 @@ static void qw_heads(gen *g, const char *dir, const char *tensor)
     putf(g, "{\"dir\": \"%s\", \"tensor\": \"%s\", \"shape\": [%d, 40, %d]}", dir, tensor, QW_B, QW_HD);
 }
 
+/* What both variants share: the same model, so the same inputs, copies and MLP tail. */
+
+/* The header's tensors: weights stacked per layer along dim 0, every layer's paged KV pool, the
+ * codegen-time RoPE tables. */
+static void dl_hdr_tensors(gen *g, int64_t L)
+{
+    int64_t hrows = L * QW_HID;
+    hdr_tensors(g);
+    hdr_tensor(g, "hidden_states", "BFLOAT16", QW_B, QW_HID);
+    hdr_tensor(g, "input_rms_weight", "FLOAT32", L, QW_HID);
+    hdr_tensor(g, "wq", "BFLOAT16", hrows, QW_HID);
+    hdr_tensor(g, "wk", "BFLOAT16", hrows, QW_KVH);
+    hdr_tensor(g, "wv", "BFLOAT16", hrows, QW_KVH);
+    hdr_tensor(g, "q_norm_weight", "FLOAT32", L, QW_HD);
+    hdr_tensor(g, "k_norm_weight", "FLOAT32", L, QW_HD);
+    hdr_tensor(g, "seq_lens", "INT32", QW_B, 0);
+    hdr_tensor(g, "block_table", "INT32", (int64_t)QW_B * QW_BLOCKS, 0);
+    hdr_tensor(g, "slot_mapping", "INT32", QW_B, 0);
+    hdr_tensor(g, "rope_cos", "FLOAT32", QW_MAX_SEQ, QW_HD);
+    hdr_tensor(g, "rope_sin", "FLOAT32", QW_MAX_SEQ, QW_HD);
+    hdr_tensor(g, "k_cache", "BFLOAT16", L * QW_CACHE_ROWS, QW_HD);
+    hdr_tensor(g, "v_cache", "BFLOAT16", L * QW_CACHE_ROWS, QW_HD);
+    hdr_tensor(g, "wo", "BFLOAT16", hrows, QW_HID);
+    hdr_tensor(g, "w_gate", "BFLOAT16", hrows, QW_INTER);
+    hdr_tensor(g, "w_up", "BFLOAT16", hrows, QW_INTER);
+    hdr_tensor(g, "w_down", "BFLOAT16", L * QW_INTER, QW_HID);
+    hdr_tensor(g, "post_rms_weight", "FLOAT32", L, QW_HID);
+    hdr_tensor(g, "out", "BFLOAT16", QW_B, QW_HID);
+    hdr_end(g);
+}
+
+/* copy_hidden and copy_out: all of one [16, 5120] tensor into an existing one. */
+static void dl_copy(gen *g, const char *label, const char *kernel, const char *dst, const char *src)
+{
+    submit(g, label, kernel);
+    args_begin(g);
+    arg(g, "out_existing", dst, NULL);
+    arg(g, "in", src, NULL);
+    arg_int(g, 0);
+    args_end(g);
+    op_end(g);
+}
+
+/* The hidden state layer i writes: two names in turn, as each layer allocates its output and
+ * the next one reads it under that name. */
+static const char *dl_hidden(int64_t i)
+{
+    return i % 2 ? "hidden_b" : "hidden_a";
+}
+
+/* copy_out in a scope of its own, from the last layer's output. */
+static void dl_copy_out(gen *g, int64_t L)
+{
+    scope_begin(g, 6, false);
+    dl_copy(g, NULL, "copy_out", "out", dl_hidden(L - 1));
+    scope_end(g);
+}
+
 /* The label of out_tids[u], the task that ran out_proj unit u. */
 static void qw_out_label(char *buf, size_t n, int u)
 {
@@ -1556,31 +1614,9 @@ static void qw_alloc(gen *g, int n, const char *const *names, const char *const 
 static void emit_qwen3(gen *g)
 {
     int64_t L = g->v[DL_L].i, seq = g->v[DL_S].i, acn = g->v[DL_ACN].i;
-    int64_t hrows = L * QW_HID; /* weights are stacked per layer along dim 0 */
     hdr_begin(g, "decode_fwd_layers");
     qw_kernels(g, seq, acn);
-    hdr_tensors(g);
-    hdr_tensor(g, "hidden_states", "BFLOAT16", QW_B, QW_HID);
-    hdr_tensor(g, "input_rms_weight", "FLOAT32", L, QW_HID);
-    hdr_tensor(g, "wq", "BFLOAT16", hrows, QW_HID);
-    hdr_tensor(g, "wk", "BFLOAT16", hrows, QW_KVH);
-    hdr_tensor(g, "wv", "BFLOAT16", hrows, QW_KVH);
-    hdr_tensor(g, "q_norm_weight", "FLOAT32", L, QW_HD);
-    hdr_tensor(g, "k_norm_weight", "FLOAT32", L, QW_HD);
-    hdr_tensor(g, "seq_lens", "INT32", QW_B, 0);
-    hdr_tensor(g, "block_table", "INT32", (int64_t)QW_B * QW_BLOCKS, 0);
-    hdr_tensor(g, "slot_mapping", "INT32", QW_B, 0);
-    hdr_tensor(g, "rope_cos", "FLOAT32", QW_MAX_SEQ, QW_HD);
-    hdr_tensor(g, "rope_sin", "FLOAT32", QW_MAX_SEQ, QW_HD);
-    hdr_tensor(g, "k_cache", "BFLOAT16", L * QW_CACHE_ROWS, QW_HD);
-    hdr_tensor(g, "v_cache", "BFLOAT16", L * QW_CACHE_ROWS, QW_HD);
-    hdr_tensor(g, "wo", "BFLOAT16", hrows, QW_HID);
-    hdr_tensor(g, "w_gate", "BFLOAT16", hrows, QW_INTER);
-    hdr_tensor(g, "w_up", "BFLOAT16", hrows, QW_INTER);
-    hdr_tensor(g, "w_down", "BFLOAT16", L * QW_INTER, QW_HID);
-    hdr_tensor(g, "post_rms_weight", "FLOAT32", L, QW_HID);
-    hdr_tensor(g, "out", "BFLOAT16", QW_B, QW_HID);
-    hdr_end(g);
+    dl_hdr_tensors(g, L);
 
     scope_begin(g, 1, false);
     {
@@ -1599,13 +1635,7 @@ static void emit_qwen3(gen *g)
     op_end(g);
     put(g, "{\"op\": \"dummy\"}\n"); /* phase fence 0: nothing depends on it */
     scope_begin(g, 2, false);
-    submit(g, "copy_hidden", "copy_hidden");
-    args_begin(g);
-    arg(g, "out_existing", "cur0", NULL);
-    arg(g, "in", "hidden_states", NULL);
-    arg_int(g, 0);
-    args_end(g);
-    op_end(g);
+    dl_copy(g, "copy_hidden", "copy_hidden", "cur0", "hidden_states");
     scope_end(g);
     scope_begin(g, 3, true);
     qw_submit(g, "xgamma", "x_gamma0", 5, true);
@@ -1621,9 +1651,9 @@ static void emit_qwen3(gen *g)
     /* the layer's input and output alternate between two names: an alloc
      * binds its outputs after the op, and dcr_xgamma reads one, writes the other */
     for (int64_t i = 0; i < L; i++) {
-        const char *cur = i == 0 ? "cur0" : i % 2 ? "hidden_a" : "hidden_b";
+        const char *cur = i == 0 ? "cur0" : dl_hidden(i - 1), *next = dl_hidden(i);
         const char *normed = i == 0 ? "normed0" : i % 2 ? "normed_a" : "normed_b";
-        const char *next = i % 2 ? "hidden_b" : "hidden_a", *next_normed = i % 2 ? "normed_b" : "normed_a";
+        const char *next_normed = i % 2 ? "normed_b" : "normed_a";
         scope_begin(g, 4, false);
         {
             const char *const n[] = {next,     next_normed, "inv_rms_states", "q_proj",
@@ -1660,15 +1690,7 @@ static void emit_qwen3(gen *g)
         op_end(g);
         scope_end(g);
     }
-    scope_begin(g, 6, false);
-    submit(g, NULL, "copy_out");
-    args_begin(g);
-    arg(g, "out_existing", "out", NULL);
-    arg(g, "in", L % 2 ? "hidden_a" : "hidden_b", NULL);
-    arg_int(g, 0);
-    args_end(g);
-    op_end(g);
-    scope_end(g);
+    dl_copy_out(g, L);
     scope_end(g);
 }
 
@@ -2137,31 +2159,9 @@ static void fa_layer(gen *g, int64_t i, int64_t L, const char *cur, const char *
 static void emit_decode_fa(gen *g)
 {
     int64_t L = g->v[DL_L].i, seq = g->v[DL_S].i;
-    int64_t hrows = L * QW_HID; /* weights are stacked per layer along dim 0 */
     hdr_begin(g, "decode_fwd_layers");
     fa_kernels(g, seq);
-    hdr_tensors(g);
-    hdr_tensor(g, "hidden_states", "BFLOAT16", QW_B, QW_HID);
-    hdr_tensor(g, "input_rms_weight", "FLOAT32", L, QW_HID);
-    hdr_tensor(g, "wq", "BFLOAT16", hrows, QW_HID);
-    hdr_tensor(g, "wk", "BFLOAT16", hrows, QW_KVH);
-    hdr_tensor(g, "wv", "BFLOAT16", hrows, QW_KVH);
-    hdr_tensor(g, "q_norm_weight", "FLOAT32", L, QW_HD);
-    hdr_tensor(g, "k_norm_weight", "FLOAT32", L, QW_HD);
-    hdr_tensor(g, "seq_lens", "INT32", QW_B, 0);
-    hdr_tensor(g, "block_table", "INT32", (int64_t)QW_B * QW_BLOCKS, 0);
-    hdr_tensor(g, "slot_mapping", "INT32", QW_B, 0);
-    hdr_tensor(g, "rope_cos", "FLOAT32", QW_MAX_SEQ, QW_HD);
-    hdr_tensor(g, "rope_sin", "FLOAT32", QW_MAX_SEQ, QW_HD);
-    hdr_tensor(g, "k_cache", "BFLOAT16", L * QW_CACHE_ROWS, QW_HD);
-    hdr_tensor(g, "v_cache", "BFLOAT16", L * QW_CACHE_ROWS, QW_HD);
-    hdr_tensor(g, "wo", "BFLOAT16", hrows, QW_HID);
-    hdr_tensor(g, "w_gate", "BFLOAT16", hrows, QW_INTER);
-    hdr_tensor(g, "w_up", "BFLOAT16", hrows, QW_INTER);
-    hdr_tensor(g, "w_down", "BFLOAT16", L * QW_INTER, QW_HID);
-    hdr_tensor(g, "post_rms_weight", "FLOAT32", L, QW_HID);
-    hdr_tensor(g, "out", "BFLOAT16", QW_B, QW_HID);
-    hdr_end(g);
+    dl_hdr_tensors(g, L);
 
     scope_begin(g, 1, false);
     {
@@ -2171,29 +2171,13 @@ static void emit_decode_fa(gen *g)
         qw_alloc(g, 1, n, d, s0, s1);
     }
     scope_begin(g, 5, false);
-    submit(g, NULL, "copy_hidden");
-    args_begin(g);
-    arg(g, "out_existing", "cur", NULL);
-    arg(g, "in", "hidden_states", NULL);
-    arg_int(g, 0);
-    args_end(g);
-    op_end(g);
+    dl_copy(g, NULL, "copy_hidden", "cur", "hidden_states");
     scope_end(g);
     /* each layer allocates its output; the next layer reads it under the same name */
     for (int64_t i = 0; i < L; i++) {
-        const char *cur = i == 0 ? "cur" : i % 2 ? "hidden_a" : "hidden_b";
-        const char *next = i % 2 ? "hidden_b" : "hidden_a";
-        fa_layer(g, i, L, cur, next);
+        fa_layer(g, i, L, i == 0 ? "cur" : dl_hidden(i - 1), dl_hidden(i));
     }
-    scope_begin(g, 6, false);
-    submit(g, NULL, "copy_out");
-    args_begin(g);
-    arg(g, "out_existing", "out", NULL);
-    arg(g, "in", L % 2 ? "hidden_a" : "hidden_b", NULL);
-    arg_int(g, 0);
-    args_end(g);
-    op_end(g);
-    scope_end(g);
+    dl_copy_out(g, L);
     scope_end(g);
 }
 
