@@ -1310,37 +1310,167 @@ static void dl_copy_out(gen *g, int64_t L)
     scope_end(g);
 }
 
-/* The label of out_tids[u], the task that ran out_proj unit u. */
-static void qw_out_label(char *buf, size_t n, int u)
+/* The label what<i>: most tasks of the manual scopes are numbered so. */
+static void label_num(char *buf, size_t n, const char *what, int i)
 {
-    if (u < QW_OUT_DIRECT)
-        snprintf(buf, n, "out%d", u);
-    else
-        snprintf(buf, n, "out_direct");
+    snprintf(buf, n, "%s%d", what, i);
 }
 
-/* The label of gate_tids[t] or up_tids[t] (t = column tile x 5 + K split). */
-static void qw_gu_label(char *buf, size_t n, const char *what, int t)
-{
-    if (t / QW_GU_SPLITS < QW_GU_SPMD_N)
-        snprintf(buf, n, "%s%d", what, t % QW_GU_SPLITS);
-    else
-        snprintf(buf, n, "%s%d_%d", what, t / QW_GU_SPLITS, t % QW_GU_SPLITS);
-}
-
-/* Explicit deps on labels "fmt % i" for i in [lo, hi) through a label function. */
-static void qw_dep_range(gen *g, int *nd, int lo, int hi, void (*name)(char *, size_t, int))
+/* Explicit deps on what<lo> .. what<hi - 1>. */
+static void dep_numbered(gen *g, int *nd, const char *what, int lo, int hi)
 {
     char l[32];
     for (int i = lo; i < hi; i++) {
-        name(l, sizeof(l), i);
+        label_num(l, sizeof(l), what, i);
         dep(g, nd, l);
     }
 }
 
-static void qw_down_label(char *buf, size_t n, int t)
+/* The label of the task that ran out_proj unit u: out<u>, but units from `direct` on are one
+ * SPMD task, out_direct (qwen3_14b_decode; fa_fused runs all 50 as tasks of their own). */
+static void dl_out_label(char *buf, size_t n, int u, int direct)
 {
-    snprintf(buf, n, "down%d", t);
+    if (u < direct)
+        label_num(buf, n, "out", u);
+    else
+        snprintf(buf, n, "out_direct");
+}
+
+/* The label of gate_tids[t] or up_tids[t] (t = column tile x 5 + K split) in qwen3_14b_decode:
+ * the first 6 tiles share one SPMD task per K split. fa_fused numbers all: label_num. */
+static void qw_gu_label(char *buf, size_t n, const char *what, int t)
+{
+    if (t / QW_GU_SPLITS < QW_GU_SPMD_N)
+        label_num(buf, n, what, t % QW_GU_SPLITS);
+    else
+        snprintf(buf, n, "%s%d_%d", what, t / QW_GU_SPLITS, t % QW_GU_SPLITS);
+}
+
+/* One out_proj unit u: 512 output columns (u / 5) x 1024 of K (u % 5). Its deps follow. */
+static void dl_out_unit(gen *g, const char *label, int64_t hbase, int u)
+{
+    qw_submit(g, label, "out_proj", 1, false);
+    args_begin(g);
+    arg(g, "in", "attn_out", NULL);
+    arg(g, "in", "wo", NULL);
+    arg(g, "inout", "attn_proj_fp32", NULL);
+    arg_int(g, (u % 5) * 1024);
+    arg_int(g, hbase);
+    arg_int(g, (u / 5) * 512);
+    args_end(g);
+}
+
+/* Residual + post norm per 1024 columns, each after the 10 out_proj units of its columns, then
+ * post_rms_reduce after all 50. cast_kernels: the variant's 5 residual_rms_cast kernels;
+ * out_direct as in dl_out_label; early: qwen3_14b_decode resolves its casts early. */
+static void dl_post_norm(gen *g, int64_t i, const char *cur, const char *const *cast_kernels, int out_direct,
+                         bool early)
+{
+    char l[32];
+    int nd;
+    for (int k = 0; k < 5; k++) {
+        label_num(l, sizeof(l), "cast", k);
+        qw_submit(g, l, cast_kernels[k], 1, early);
+        args_begin(g);
+        arg(g, "inout", "mlp_norm_in", NULL);
+        arg(g, "inout", "post_norm_partial", NULL);
+        arg(g, "in", "attn_proj_fp32", NULL);
+        arg(g, "in", cur, NULL);
+        arg(g, "in", "post_rms_weight", NULL);
+        arg_int(g, k * 1024);
+        arg_int(g, i);
+        args_end(g);
+        nd = 0;
+        for (int u = 10 * k; u < 10 * k + 10; u++) {
+            dl_out_label(l, sizeof(l), u, out_direct);
+            dep(g, &nd, l);
+        }
+        deps_end(g, nd);
+        op_end(g);
+    }
+    qw_submit(g, "reduce", "post_rms_reduce", 1, false);
+    args_begin(g);
+    arg(g, "in", "attn_proj_fp32", NULL);
+    arg(g, "in", cur, NULL);
+    arg(g, "inout", "inv_rms_tile", NULL);
+    args_end(g);
+    nd = 0;
+    for (int u = 0; u < QW_OUT_UNITS; u++) {
+        dl_out_label(l, sizeof(l), u, out_direct);
+        dep(g, &nd, l);
+    }
+    deps_end(g, nd);
+    op_end(g);
+}
+
+/* A gate (gu 0) or up (gu 1) projection over K split k and column tile n; n < 0 for an SPMD
+ * task whose blocks take the column tiles. Its deps follow. */
+static void dl_gate_up(gen *g, const char *label, const char *kernel, int block_num, int gu, int k,
+                       int64_t hbase, int n)
+{
+    qw_submit(g, label, kernel, block_num, false);
+    args_begin(g);
+    arg(g, "in", "mlp_norm_in", NULL);
+    arg(g, "in", gu ? "w_up" : "w_gate", NULL);
+    arg(g, "inout", gu ? "up_acc_all" : "gate_acc_all", NULL);
+    arg_int(g, k * 1024);
+    arg_int(g, hbase);
+    if (n >= 0)
+        arg_int(g, n * 1024);
+    args_end(g);
+}
+
+/* silu per column tile, after the post norm and its 5 gate and 5 up splits, labelled by gu_label. */
+static void dl_silu(gen *g, void (*gu_label)(char *, size_t, const char *, int))
+{
+    char l[32];
+    for (int n = 0; n < QW_GU_N; n++) {
+        label_num(l, sizeof(l), "silu", n);
+        qw_submit(g, l, "silu", 1, false);
+        args_begin(g);
+        arg(g, "in", "inv_rms_tile", NULL);
+        arg(g, "inout", "mlp_tile", NULL);
+        arg(g, "in", "gate_acc_all", NULL);
+        arg(g, "in", "up_acc_all", NULL);
+        arg_int(g, n * 1024);
+        args_end(g);
+        int nd = 0;
+        dep(g, &nd, "reduce");
+        for (int gu = 0; gu < 2; gu++)
+            for (int k = 0; k < QW_GU_SPLITS; k++) {
+                gu_label(l, sizeof(l), gu ? "up" : "gate", n * QW_GU_SPLITS + k);
+                dep(g, &nd, l);
+            }
+        deps_end(g, nd);
+        op_end(g);
+    }
+}
+
+/* down: 5 output tiles x 17 K splits, each after the silu of its K split, and after `seed` when
+ * not NULL (fa_fused seeds the accumulator in the layer scope). early as in dl_post_norm. */
+static void dl_down(gen *g, int64_t i, const char *seed, bool early)
+{
+    char l[32];
+    for (int n = 0; n < QW_GU_SPLITS; n++)
+        for (int k = 0; k < QW_GU_N; k++) {
+            label_num(l, sizeof(l), "down", n * QW_GU_N + k);
+            qw_submit(g, l, "down_proj", 1, early);
+            args_begin(g);
+            arg(g, "in", "mlp_tile", NULL);
+            arg(g, "in", "w_down", NULL);
+            arg(g, "inout", "down_acc_all", NULL);
+            arg_int(g, k * 1024);
+            arg_int(g, i * QW_INTER);
+            arg_int(g, n * 1024);
+            args_end(g);
+            int nd = 0;
+            if (seed)
+                dep(g, &nd, seed);
+            label_num(l, sizeof(l), "silu", k);
+            dep(g, &nd, l);
+            deps_end(g, nd);
+            op_end(g);
+        }
 }
 
 /* One layer's manual scope: everything from the phase fence to the down projections. */
@@ -1457,57 +1587,27 @@ static void qw_layer_manual(gen *g, int64_t i, int64_t acn, const char *prev_nor
 
     /* out_proj: 26 units as single tasks behind a fence, the other 24 as one SPMD task */
     put(g, "{\"op\": \"dummy\", \"id\": \"out_fence\", \"deps\": [\"attn\"]}\n");
-    for (int u = 0; u <= QW_OUT_DIRECT; u++) {
-        bool direct = u == QW_OUT_DIRECT;
-        qw_out_label(l, sizeof(l), u);
-        qw_submit(g, l, direct ? "out_proj_0" : "out_proj", direct ? QW_OUT_UNITS - QW_OUT_DIRECT : 1, false);
-        args_begin(g);
-        arg(g, "in", "attn_out", NULL);
-        arg(g, "in", "wo", NULL);
-        arg(g, "inout", "attn_proj_fp32", NULL);
-        if (direct) {
-            arg_int(g, QW_OUT_DIRECT);
-            arg_int(g, hbase);
-        } else {
-            arg_int(g, (u % 5) * 1024);
-            arg_int(g, hbase);
-            arg_int(g, (u / 5) * 512);
-        }
-        args_end(g);
+    for (int u = 0; u < QW_OUT_DIRECT; u++) {
+        label_num(l, sizeof(l), "out", u);
+        dl_out_unit(g, l, hbase, u);
         nd = 0;
-        dep(g, &nd, direct ? "attn" : "out_fence");
+        dep(g, &nd, "out_fence");
         deps_end(g, nd);
         op_end(g);
     }
-
-    /* residual + post norm per 1024 columns, each after the 10 out_proj units of its columns */
-    for (int k = 0; k < 5; k++) {
-        snprintf(l, sizeof(l), "cast%d", k);
-        qw_submit(g, l, QW_KERNELS[15 + k], 1, true);
-        args_begin(g);
-        arg(g, "inout", "mlp_norm_in", NULL);
-        arg(g, "inout", "post_norm_partial", NULL);
-        arg(g, "in", "attn_proj_fp32", NULL);
-        arg(g, "in", cur, NULL);
-        arg(g, "in", "post_rms_weight", NULL);
-        arg_int(g, k * 1024);
-        arg_int(g, i);
-        args_end(g);
-        nd = 0;
-        qw_dep_range(g, &nd, 10 * k, 10 * k + 10, qw_out_label);
-        deps_end(g, nd);
-        op_end(g);
-    }
-    qw_submit(g, "reduce", "post_rms_reduce", 1, false);
+    qw_submit(g, "out_direct", "out_proj_0", QW_OUT_UNITS - QW_OUT_DIRECT, false);
     args_begin(g);
-    arg(g, "in", "attn_proj_fp32", NULL);
-    arg(g, "in", cur, NULL);
-    arg(g, "inout", "inv_rms_tile", NULL);
+    arg(g, "in", "attn_out", NULL);
+    arg(g, "in", "wo", NULL);
+    arg(g, "inout", "attn_proj_fp32", NULL);
+    arg_int(g, QW_OUT_DIRECT);
+    arg_int(g, hbase);
     args_end(g);
     nd = 0;
-    qw_dep_range(g, &nd, 0, QW_OUT_UNITS, qw_out_label);
+    dep(g, &nd, "attn");
     deps_end(g, nd);
     op_end(g);
+    dl_post_norm(g, i, cur, &QW_KERNELS[15], QW_OUT_DIRECT, true);
 
     /* gate and up: per K split two fences and an SPMD task each over the first 6 column tiles */
     for (int k = 0; k < QW_GU_SPLITS; k++) {
@@ -1515,18 +1615,10 @@ static void qw_layer_manual(gen *g, int64_t i, int64_t acn, const char *prev_nor
             putf(g, "{\"op\": \"dummy\", \"id\": \"%s_late%d\", \"deps\": [\"cast%d\"]}\n",
                  gu ? "up" : "gate", k, k);
         for (int gu = 0; gu < 2; gu++) {
-            const char *what = gu ? "up" : "gate";
-            snprintf(l, sizeof(l), "%s%d", what, k);
-            qw_submit(g, l, QW_KERNELS[(k ? 23 + 2 * (k - 1) : 21) + gu], QW_GU_SPMD_N, false);
-            args_begin(g);
-            arg(g, "in", "mlp_norm_in", NULL);
-            arg(g, "in", gu ? "w_up" : "w_gate", NULL);
-            arg(g, "inout", gu ? "up_acc_all" : "gate_acc_all", NULL);
-            arg_int(g, k * 1024);
-            arg_int(g, hbase);
-            args_end(g);
+            label_num(l, sizeof(l), gu ? "up" : "gate", k);
+            dl_gate_up(g, l, QW_KERNELS[(k ? 23 + 2 * (k - 1) : 21) + gu], QW_GU_SPMD_N, gu, k, hbase, -1);
             nd = 0;
-            snprintf(l2, sizeof(l2), "cast%d", k);
+            label_num(l2, sizeof(l2), "cast", k);
             dep(g, &nd, l2);
             deps_end(g, nd);
             op_end(g);
@@ -1537,63 +1629,15 @@ static void qw_layer_manual(gen *g, int64_t i, int64_t acn, const char *prev_nor
             for (int gu = 0; gu < 2; gu++) {
                 const char *what = gu ? "up" : "gate";
                 qw_gu_label(l, sizeof(l), what, n * QW_GU_SPLITS + k);
-                qw_submit(g, l, gu ? "up_proj_4" : "gate_proj_4", 1, false);
-                args_begin(g);
-                arg(g, "in", "mlp_norm_in", NULL);
-                arg(g, "in", gu ? "w_up" : "w_gate", NULL);
-                arg(g, "inout", gu ? "up_acc_all" : "gate_acc_all", NULL);
-                arg_int(g, k * 1024);
-                arg_int(g, hbase);
-                arg_int(g, n * 1024);
-                args_end(g);
+                dl_gate_up(g, l, gu ? "up_proj_4" : "gate_proj_4", 1, gu, k, hbase, n);
                 nd = 0;
                 snprintf(l2, sizeof(l2), "%s_late%d", what, k);
                 dep(g, &nd, l2);
                 deps_end(g, nd);
                 op_end(g);
             }
-
-    /* silu per column tile, after the post norm and its 5 gate and 5 up splits */
-    for (int n = 0; n < QW_GU_N; n++) {
-        snprintf(l, sizeof(l), "silu%d", n);
-        qw_submit(g, l, "silu", 1, false);
-        args_begin(g);
-        arg(g, "in", "inv_rms_tile", NULL);
-        arg(g, "inout", "mlp_tile", NULL);
-        arg(g, "in", "gate_acc_all", NULL);
-        arg(g, "in", "up_acc_all", NULL);
-        arg_int(g, n * 1024);
-        args_end(g);
-        nd = 0;
-        dep(g, &nd, "reduce");
-        for (int gu = 0; gu < 2; gu++)
-            for (int k = 0; k < QW_GU_SPLITS; k++) {
-                qw_gu_label(l2, sizeof(l2), gu ? "up" : "gate", n * QW_GU_SPLITS + k);
-                dep(g, &nd, l2);
-            }
-        deps_end(g, nd);
-        op_end(g);
-    }
-
-    /* down: 5 output tiles x 17 K splits, each after the silu of its K split */
-    for (int n = 0; n < QW_GU_SPLITS; n++)
-        for (int k = 0; k < QW_GU_N; k++) {
-            qw_down_label(l, sizeof(l), n * QW_GU_N + k);
-            qw_submit(g, l, "down_proj", 1, true);
-            args_begin(g);
-            arg(g, "in", "mlp_tile", NULL);
-            arg(g, "in", "w_down", NULL);
-            arg(g, "inout", "down_acc_all", NULL);
-            arg_int(g, k * 1024);
-            arg_int(g, i * QW_INTER);
-            arg_int(g, n * 1024);
-            args_end(g);
-            nd = 0;
-            snprintf(l2, sizeof(l2), "silu%d", k);
-            dep(g, &nd, l2);
-            deps_end(g, nd);
-            op_end(g);
-        }
+    dl_silu(g, qw_gu_label);
+    dl_down(g, i, NULL, true);
     scope_end(g);
 }
 
@@ -1685,7 +1729,7 @@ static void emit_qwen3(gen *g)
         arg_int(g, min64(i + 1, L - 1));
         args_end(g);
         int nd = 0;
-        qw_dep_range(g, &nd, 0, QW_GU_SPLITS * QW_GU_N, qw_down_label);
+        dep_numbered(g, &nd, "down", 0, QW_GU_SPLITS * QW_GU_N);
         deps_end(g, nd);
         op_end(g);
         scope_end(g);
@@ -1826,11 +1870,6 @@ static void fa_manual_deps(gen *g, const char *const *labels, int n)
     for (int i = 0; i < n; i++)
         dep(g, &nd, labels[i]);
     deps_end(g, nd);
-}
-
-static void fa_label(char *buf, size_t n, const char *what, int i)
-{
-    snprintf(buf, n, "%s%d", what, i);
 }
 
 /* One layer: the auto part (norms, projections, attention), the manual scope, out_consolidate. */
@@ -2008,119 +2047,30 @@ static void fa_layer(gen *g, int64_t i, int64_t L, const char *cur, const char *
 
     /* the manual scope: explicit deps only */
     scope_begin(g, 3, true);
-    for (int n = 0; n < 10; n++)
-        for (int k = 0; k < 5; k++) {
-            fa_label(l, sizeof(l), "out", n * 5 + k);
-            qw_submit(g, l, "out_proj", 1, false);
-            args_begin(g);
-            arg(g, "in", "attn_out", NULL);
-            arg(g, "in", "wo", NULL);
-            arg(g, "inout", "attn_proj_fp32", NULL);
-            arg_int(g, k * 1024);
-            arg_int(g, hbase);
-            arg_int(g, n * 512);
-            args_end(g);
-            static const char *const d[] = {"out_seed", "attn_done"};
-            fa_manual_deps(g, d, 2);
-            op_end(g);
-        }
-    /* residual + post norm per 1024 columns, each after the out_proj units of its columns */
-    for (int k = 0; k < 5; k++) {
-        fa_label(l, sizeof(l), "cast", k);
-        qw_submit(g, l, FA_KERNELS[22 + k], 1, false);
-        args_begin(g);
-        arg(g, "inout", "mlp_norm_in", NULL);
-        arg(g, "inout", "post_norm_partial", NULL);
-        arg(g, "in", "attn_proj_fp32", NULL);
-        arg(g, "in", cur, NULL);
-        arg(g, "in", "post_rms_weight", NULL);
-        arg_int(g, k * 1024);
-        arg_int(g, i);
-        args_end(g);
-        nd = 0;
-        for (int u = 10 * k; u < 10 * k + 10; u++) {
-            fa_label(l2, sizeof(l2), "out", u);
-            dep(g, &nd, l2);
-        }
-        deps_end(g, nd);
+    for (int u = 0; u < QW_OUT_UNITS; u++) {
+        label_num(l, sizeof(l), "out", u);
+        dl_out_unit(g, l, hbase, u);
+        static const char *const d[] = {"out_seed", "attn_done"};
+        fa_manual_deps(g, d, 2);
         op_end(g);
     }
-    qw_submit(g, "reduce", "post_rms_reduce", 1, false);
-    args_begin(g);
-    arg(g, "in", "attn_proj_fp32", NULL);
-    arg(g, "in", cur, NULL);
-    arg(g, "inout", "inv_rms_tile", NULL);
-    args_end(g);
-    nd = 0;
-    for (int u = 0; u < 50; u++) {
-        fa_label(l2, sizeof(l2), "out", u);
-        dep(g, &nd, l2);
-    }
-    deps_end(g, nd);
-    op_end(g);
+    dl_post_norm(g, i, cur, &FA_KERNELS[22], QW_OUT_UNITS, false);
     for (int n = 0; n < QW_GU_N; n++)
         for (int k = 0; k < QW_GU_SPLITS; k++)
             for (int gu = 0; gu < 2; gu++) {
-                fa_label(l, sizeof(l), gu ? "up" : "gate", n * QW_GU_SPLITS + k);
-                qw_submit(g, l, gu ? "up_proj" : "gate_proj", 1, false);
-                args_begin(g);
-                arg(g, "in", "mlp_norm_in", NULL);
-                arg(g, "in", gu ? "w_up" : "w_gate", NULL);
-                arg(g, "inout", gu ? "up_acc_all" : "gate_acc_all", NULL);
-                arg_int(g, k * 1024);
-                arg_int(g, hbase);
-                arg_int(g, n * 1024);
-                args_end(g);
+                label_num(l, sizeof(l), gu ? "up" : "gate", n * QW_GU_SPLITS + k);
+                dl_gate_up(g, l, gu ? "up_proj" : "gate_proj", 1, gu, k, hbase, n);
                 nd = 0;
-                fa_label(l2, sizeof(l2), "cast", k);
+                label_num(l2, sizeof(l2), "cast", k);
                 dep(g, &nd, l2);
                 dep(g, &nd, gu ? "up_seed" : "gate_seed");
                 deps_end(g, nd);
                 op_end(g);
             }
-    /* silu per column tile, after the post norm and its 5 gate and 5 up splits */
-    for (int n = 0; n < QW_GU_N; n++) {
-        fa_label(l, sizeof(l), "silu", n);
-        qw_submit(g, l, "silu", 1, false);
-        args_begin(g);
-        arg(g, "in", "inv_rms_tile", NULL);
-        arg(g, "inout", "mlp_tile", NULL);
-        arg(g, "in", "gate_acc_all", NULL);
-        arg(g, "in", "up_acc_all", NULL);
-        arg_int(g, n * 1024);
-        args_end(g);
-        nd = 0;
-        dep(g, &nd, "reduce");
-        for (int gu = 0; gu < 2; gu++)
-            for (int k = 0; k < QW_GU_SPLITS; k++) {
-                fa_label(l2, sizeof(l2), gu ? "up" : "gate", n * QW_GU_SPLITS + k);
-                dep(g, &nd, l2);
-            }
-        deps_end(g, nd);
-        op_end(g);
-    }
-    /* down: 5 output tiles x 17 K splits, each after the seed and the silu of its K split */
-    for (int n = 0; n < QW_GU_SPLITS; n++)
-        for (int k = 0; k < QW_GU_N; k++) {
-            fa_label(l, sizeof(l), "down", n * QW_GU_N + k);
-            qw_submit(g, l, "down_proj", 1, false);
-            args_begin(g);
-            arg(g, "in", "mlp_tile", NULL);
-            arg(g, "in", "w_down", NULL);
-            arg(g, "inout", "down_acc_all", NULL);
-            arg_int(g, k * 1024);
-            arg_int(g, i * QW_INTER);
-            arg_int(g, n * 1024);
-            args_end(g);
-            nd = 0;
-            dep(g, &nd, "down_seed");
-            fa_label(l2, sizeof(l2), "silu", k);
-            dep(g, &nd, l2);
-            deps_end(g, nd);
-            op_end(g);
-        }
+    dl_silu(g, label_num);
+    dl_down(g, i, "down_seed", false);
     for (int n = 0; n < QW_GU_SPLITS; n++) {
-        fa_label(l, sizeof(l), "dcr", n);
+        label_num(l, sizeof(l), "dcr", n);
         qw_submit(g, l, "down_cast_residual", 1, false);
         args_begin(g);
         arg(g, "in", "post_norm_partial", NULL);
@@ -2129,10 +2079,7 @@ static void fa_layer(gen *g, int64_t i, int64_t L, const char *cur, const char *
         arg_int(g, n * 1024);
         args_end(g);
         nd = 0;
-        for (int k = 0; k < QW_GU_N; k++) {
-            fa_label(l2, sizeof(l2), "down", n * QW_GU_N + k);
-            dep(g, &nd, l2);
-        }
+        dep_numbered(g, &nd, "down", n * QW_GU_N, (n + 1) * QW_GU_N);
         deps_end(g, nd);
         op_end(g);
     }
@@ -2145,10 +2092,7 @@ static void fa_layer(gen *g, int64_t i, int64_t L, const char *cur, const char *
     arg_int(g, 0);
     args_end(g);
     nd = 0;
-    for (int n = 0; n < QW_GU_SPLITS; n++) {
-        fa_label(l2, sizeof(l2), "dcr", n);
-        dep(g, &nd, l2);
-    }
+    dep_numbered(g, &nd, "dcr", 0, QW_GU_SPLITS);
     deps_end(g, nd);
     op_end(g);
     scope_end(g);
