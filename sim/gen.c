@@ -314,6 +314,18 @@ static void deps_end(gen *g, int ndeps)
         put(g, "]");
 }
 
+/* A task's whole list of explicit deps: n labels (const char *). */
+static void deps_of(gen *g, int n, ...)
+{
+    va_list ap;
+    int nd = 0;
+    va_start(ap, n);
+    for (int i = 0; i < n; i++)
+        dep(g, &nd, va_arg(ap, const char *));
+    va_end(ap);
+    deps_end(g, nd);
+}
+
 /* ------------------------------------------------------------------ */
 /* Pipe-form costs                                                      */
 /* ------------------------------------------------------------------ */
@@ -1493,10 +1505,7 @@ static void qw_layer_manual(gen *g, int64_t i, int64_t acn, const char *prev_nor
     arg(g, "in", cur, NULL);
     arg(g, "inout", "inv_rms_states", NULL);
     args_end(g);
-    nd = 0;
-    dep(g, &nd, prev_normed);
-    dep(g, &nd, "fence");
-    deps_end(g, nd);
+    deps_of(g, 2, prev_normed, "fence");
     op_end(g);
     qw_submit(g, "q_seed", "q_seed", 1, true);
     args_begin(g);
@@ -1510,20 +1519,14 @@ static void qw_layer_manual(gen *g, int64_t i, int64_t acn, const char *prev_nor
     arg(g, "in", "wq", NULL);
     arg_int(g, hbase);
     args_end(g);
-    nd = 0;
-    dep(g, &nd, prev_normed);
-    dep(g, &nd, "q_seed");
-    deps_end(g, nd);
+    deps_of(g, 2, prev_normed, "q_seed");
     op_end(g);
     qw_submit(g, "kv_seed", "kv_seed", 1, false);
     args_begin(g);
     arg(g, "inout", "k_proj", NULL);
     arg(g, "inout", "v_proj", NULL);
     args_end(g);
-    nd = 0;
-    dep(g, &nd, prev_normed);
-    dep(g, &nd, "fence");
-    deps_end(g, nd);
+    deps_of(g, 2, prev_normed, "fence");
     op_end(g);
     qw_submit(g, "mlp_seed", "mlp_out_seed", 1, true);
     args_begin(g);
@@ -1532,10 +1535,7 @@ static void qw_layer_manual(gen *g, int64_t i, int64_t acn, const char *prev_nor
     arg(g, "inout", "up_acc_all", NULL);
     arg(g, "inout", "attn_proj_fp32", NULL);
     args_end(g);
-    nd = 0;
-    dep(g, &nd, prev_normed);
-    dep(g, &nd, "fence");
-    deps_end(g, nd);
+    deps_of(g, 2, prev_normed, "fence");
     op_end(g);
     for (int kv = 0; kv < 2; kv++) {
         const char *what = kv ? "v_proj" : "k_proj";
@@ -1546,9 +1546,7 @@ static void qw_layer_manual(gen *g, int64_t i, int64_t acn, const char *prev_nor
         arg(g, "in", kv ? "wv" : "wk", NULL);
         arg_int(g, hbase);
         args_end(g);
-        nd = 0;
-        dep(g, &nd, "kv_seed");
-        deps_end(g, nd);
+        deps_of(g, 1, "kv_seed");
         op_end(g);
     }
 
@@ -1590,9 +1588,7 @@ static void qw_layer_manual(gen *g, int64_t i, int64_t acn, const char *prev_nor
     for (int u = 0; u < QW_OUT_DIRECT; u++) {
         label_num(l, sizeof(l), "out", u);
         dl_out_unit(g, l, hbase, u);
-        nd = 0;
-        dep(g, &nd, "out_fence");
-        deps_end(g, nd);
+        deps_of(g, 1, "out_fence");
         op_end(g);
     }
     qw_submit(g, "out_direct", "out_proj_0", QW_OUT_UNITS - QW_OUT_DIRECT, false);
@@ -1603,9 +1599,7 @@ static void qw_layer_manual(gen *g, int64_t i, int64_t acn, const char *prev_nor
     arg_int(g, QW_OUT_DIRECT);
     arg_int(g, hbase);
     args_end(g);
-    nd = 0;
-    dep(g, &nd, "attn");
-    deps_end(g, nd);
+    deps_of(g, 1, "attn");
     op_end(g);
     dl_post_norm(g, i, cur, &QW_KERNELS[15], QW_OUT_DIRECT, true);
 
@@ -1617,10 +1611,8 @@ static void qw_layer_manual(gen *g, int64_t i, int64_t acn, const char *prev_nor
         for (int gu = 0; gu < 2; gu++) {
             label_num(l, sizeof(l), gu ? "up" : "gate", k);
             dl_gate_up(g, l, QW_KERNELS[(k ? 23 + 2 * (k - 1) : 21) + gu], QW_GU_SPMD_N, gu, k, hbase, -1);
-            nd = 0;
             label_num(l2, sizeof(l2), "cast", k);
-            dep(g, &nd, l2);
-            deps_end(g, nd);
+            deps_of(g, 1, l2);
             op_end(g);
         }
     }
@@ -1630,10 +1622,8 @@ static void qw_layer_manual(gen *g, int64_t i, int64_t acn, const char *prev_nor
                 const char *what = gu ? "up" : "gate";
                 qw_gu_label(l, sizeof(l), what, n * QW_GU_SPLITS + k);
                 dl_gate_up(g, l, gu ? "up_proj_4" : "gate_proj_4", 1, gu, k, hbase, n);
-                nd = 0;
                 snprintf(l2, sizeof(l2), "%s_late%d", what, k);
-                dep(g, &nd, l2);
-                deps_end(g, nd);
+                deps_of(g, 1, l2);
                 op_end(g);
             }
     dl_silu(g, qw_gu_label);
@@ -1863,15 +1853,6 @@ static void fa_kernels(gen *g, int64_t seq)
     }
 }
 
-/* A task of the manual scope: label, kernel, block count, its explicit deps given by label. */
-static void fa_manual_deps(gen *g, const char *const *labels, int n)
-{
-    int nd = 0;
-    for (int i = 0; i < n; i++)
-        dep(g, &nd, labels[i]);
-    deps_end(g, nd);
-}
-
 /* One layer: the auto part (norms, projections, attention), the manual scope, out_consolidate. */
 static void fa_layer(gen *g, int64_t i, int64_t L, const char *cur, const char *next)
 {
@@ -2003,10 +1984,7 @@ static void fa_layer(gen *g, int64_t i, int64_t L, const char *cur, const char *
         args_end(g);
         op_end(g);
     }
-    putf(g,
-         "{\"op\": \"submit\", \"kernels\": [\"fa_fused_aic\", \"fa_fused_aiv\", \"fa_fused_aiv\"], "
-         "\"block_num\": %d",
-         FA_CORES);
+    submit_mix(g, "fa_fused_aic", "fa_fused_aiv", FA_CORES);
     args_begin(g);
     arg(g, "in", "fa_total", NULL);
     arg(g, "inout", "all_cur_li", NULL);
@@ -2050,8 +2028,7 @@ static void fa_layer(gen *g, int64_t i, int64_t L, const char *cur, const char *
     for (int u = 0; u < QW_OUT_UNITS; u++) {
         label_num(l, sizeof(l), "out", u);
         dl_out_unit(g, l, hbase, u);
-        static const char *const d[] = {"out_seed", "attn_done"};
-        fa_manual_deps(g, d, 2);
+        deps_of(g, 2, "out_seed", "attn_done");
         op_end(g);
     }
     dl_post_norm(g, i, cur, &FA_KERNELS[22], QW_OUT_UNITS, false);
@@ -2060,11 +2037,8 @@ static void fa_layer(gen *g, int64_t i, int64_t L, const char *cur, const char *
             for (int gu = 0; gu < 2; gu++) {
                 label_num(l, sizeof(l), gu ? "up" : "gate", n * QW_GU_SPLITS + k);
                 dl_gate_up(g, l, gu ? "up_proj" : "gate_proj", 1, gu, k, hbase, n);
-                nd = 0;
                 label_num(l2, sizeof(l2), "cast", k);
-                dep(g, &nd, l2);
-                dep(g, &nd, gu ? "up_seed" : "gate_seed");
-                deps_end(g, nd);
+                deps_of(g, 2, l2, gu ? "up_seed" : "gate_seed");
                 op_end(g);
             }
     dl_silu(g, label_num);
