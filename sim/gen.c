@@ -314,6 +314,18 @@ static void deps_end(gen *g, int ndeps)
         put(g, "]");
 }
 
+/* A task's whole list of explicit deps: n labels (const char *). */
+static void deps_of(gen *g, int n, ...)
+{
+    va_list ap;
+    int nd = 0;
+    va_start(ap, n);
+    for (int i = 0; i < n; i++)
+        dep(g, &nd, va_arg(ap, const char *));
+    va_end(ap);
+    deps_end(g, nd);
+}
+
 /* ------------------------------------------------------------------ */
 /* Pipe-form costs                                                      */
 /* ------------------------------------------------------------------ */
@@ -1252,37 +1264,225 @@ static void qw_heads(gen *g, const char *dir, const char *tensor)
     putf(g, "{\"dir\": \"%s\", \"tensor\": \"%s\", \"shape\": [%d, 40, %d]}", dir, tensor, QW_B, QW_HD);
 }
 
-/* The label of out_tids[u], the task that ran out_proj unit u. */
-static void qw_out_label(char *buf, size_t n, int u)
+/* What both variants share: the same model, so the same inputs, copies and MLP tail. */
+
+/* The header's tensors: weights stacked per layer along dim 0, every layer's paged KV pool, the
+ * codegen-time RoPE tables. */
+static void dl_hdr_tensors(gen *g, int64_t L)
 {
-    if (u < QW_OUT_DIRECT)
-        snprintf(buf, n, "out%d", u);
-    else
-        snprintf(buf, n, "out_direct");
+    int64_t hrows = L * QW_HID;
+    hdr_tensors(g);
+    hdr_tensor(g, "hidden_states", "BFLOAT16", QW_B, QW_HID);
+    hdr_tensor(g, "input_rms_weight", "FLOAT32", L, QW_HID);
+    hdr_tensor(g, "wq", "BFLOAT16", hrows, QW_HID);
+    hdr_tensor(g, "wk", "BFLOAT16", hrows, QW_KVH);
+    hdr_tensor(g, "wv", "BFLOAT16", hrows, QW_KVH);
+    hdr_tensor(g, "q_norm_weight", "FLOAT32", L, QW_HD);
+    hdr_tensor(g, "k_norm_weight", "FLOAT32", L, QW_HD);
+    hdr_tensor(g, "seq_lens", "INT32", QW_B, 0);
+    hdr_tensor(g, "block_table", "INT32", (int64_t)QW_B * QW_BLOCKS, 0);
+    hdr_tensor(g, "slot_mapping", "INT32", QW_B, 0);
+    hdr_tensor(g, "rope_cos", "FLOAT32", QW_MAX_SEQ, QW_HD);
+    hdr_tensor(g, "rope_sin", "FLOAT32", QW_MAX_SEQ, QW_HD);
+    hdr_tensor(g, "k_cache", "BFLOAT16", L * QW_CACHE_ROWS, QW_HD);
+    hdr_tensor(g, "v_cache", "BFLOAT16", L * QW_CACHE_ROWS, QW_HD);
+    hdr_tensor(g, "wo", "BFLOAT16", hrows, QW_HID);
+    hdr_tensor(g, "w_gate", "BFLOAT16", hrows, QW_INTER);
+    hdr_tensor(g, "w_up", "BFLOAT16", hrows, QW_INTER);
+    hdr_tensor(g, "w_down", "BFLOAT16", L * QW_INTER, QW_HID);
+    hdr_tensor(g, "post_rms_weight", "FLOAT32", L, QW_HID);
+    hdr_tensor(g, "out", "BFLOAT16", QW_B, QW_HID);
+    hdr_end(g);
 }
 
-/* The label of gate_tids[t] or up_tids[t] (t = column tile x 5 + K split). */
-static void qw_gu_label(char *buf, size_t n, const char *what, int t)
+/* copy_hidden and copy_out: all of one [16, 5120] tensor into an existing one. */
+static void dl_copy(gen *g, const char *label, const char *kernel, const char *dst, const char *src)
 {
-    if (t / QW_GU_SPLITS < QW_GU_SPMD_N)
-        snprintf(buf, n, "%s%d", what, t % QW_GU_SPLITS);
-    else
-        snprintf(buf, n, "%s%d_%d", what, t / QW_GU_SPLITS, t % QW_GU_SPLITS);
+    submit(g, label, kernel);
+    args_begin(g);
+    arg(g, "out_existing", dst, NULL);
+    arg(g, "in", src, NULL);
+    arg_int(g, 0);
+    args_end(g);
+    op_end(g);
 }
 
-/* Explicit deps on labels "fmt % i" for i in [lo, hi) through a label function. */
-static void qw_dep_range(gen *g, int *nd, int lo, int hi, void (*name)(char *, size_t, int))
+/* The hidden state layer i writes: two names in turn, as each layer allocates its output and
+ * the next one reads it under that name. */
+static const char *dl_hidden(int64_t i)
+{
+    return i % 2 ? "hidden_b" : "hidden_a";
+}
+
+/* copy_out in a scope of its own, from the last layer's output. */
+static void dl_copy_out(gen *g, int64_t L)
+{
+    scope_begin(g, 6, false);
+    dl_copy(g, NULL, "copy_out", "out", dl_hidden(L - 1));
+    scope_end(g);
+}
+
+/* The label what<i>: most tasks of the manual scopes are numbered so. */
+static void label_num(char *buf, size_t n, const char *what, int i)
+{
+    snprintf(buf, n, "%s%d", what, i);
+}
+
+/* Explicit deps on what<lo> .. what<hi - 1>. */
+static void dep_numbered(gen *g, int *nd, const char *what, int lo, int hi)
 {
     char l[32];
     for (int i = lo; i < hi; i++) {
-        name(l, sizeof(l), i);
+        label_num(l, sizeof(l), what, i);
         dep(g, nd, l);
     }
 }
 
-static void qw_down_label(char *buf, size_t n, int t)
+/* The label of the task that ran out_proj unit u: out<u>, but units from `direct` on are one
+ * SPMD task, out_direct (qwen3_14b_decode; fa_fused runs all 50 as tasks of their own). */
+static void dl_out_label(char *buf, size_t n, int u, int direct)
 {
-    snprintf(buf, n, "down%d", t);
+    if (u < direct)
+        label_num(buf, n, "out", u);
+    else
+        snprintf(buf, n, "out_direct");
+}
+
+/* The label of gate_tids[t] or up_tids[t] (t = column tile x 5 + K split) in qwen3_14b_decode:
+ * the first 6 tiles share one SPMD task per K split. fa_fused numbers all: label_num. */
+static void qw_gu_label(char *buf, size_t n, const char *what, int t)
+{
+    if (t / QW_GU_SPLITS < QW_GU_SPMD_N)
+        label_num(buf, n, what, t % QW_GU_SPLITS);
+    else
+        snprintf(buf, n, "%s%d_%d", what, t / QW_GU_SPLITS, t % QW_GU_SPLITS);
+}
+
+/* One out_proj unit u: 512 output columns (u / 5) x 1024 of K (u % 5). Its deps follow. */
+static void dl_out_unit(gen *g, const char *label, int64_t hbase, int u)
+{
+    qw_submit(g, label, "out_proj", 1, false);
+    args_begin(g);
+    arg(g, "in", "attn_out", NULL);
+    arg(g, "in", "wo", NULL);
+    arg(g, "inout", "attn_proj_fp32", NULL);
+    arg_int(g, (u % 5) * 1024);
+    arg_int(g, hbase);
+    arg_int(g, (u / 5) * 512);
+    args_end(g);
+}
+
+/* Residual + post norm per 1024 columns, each after the 10 out_proj units of its columns, then
+ * post_rms_reduce after all 50. cast_kernels: the variant's 5 residual_rms_cast kernels;
+ * out_direct as in dl_out_label; early: qwen3_14b_decode resolves its casts early. */
+static void dl_post_norm(gen *g, int64_t i, const char *cur, const char *const *cast_kernels, int out_direct,
+                         bool early)
+{
+    char l[32];
+    int nd;
+    for (int k = 0; k < 5; k++) {
+        label_num(l, sizeof(l), "cast", k);
+        qw_submit(g, l, cast_kernels[k], 1, early);
+        args_begin(g);
+        arg(g, "inout", "mlp_norm_in", NULL);
+        arg(g, "inout", "post_norm_partial", NULL);
+        arg(g, "in", "attn_proj_fp32", NULL);
+        arg(g, "in", cur, NULL);
+        arg(g, "in", "post_rms_weight", NULL);
+        arg_int(g, k * 1024);
+        arg_int(g, i);
+        args_end(g);
+        nd = 0;
+        for (int u = 10 * k; u < 10 * k + 10; u++) {
+            dl_out_label(l, sizeof(l), u, out_direct);
+            dep(g, &nd, l);
+        }
+        deps_end(g, nd);
+        op_end(g);
+    }
+    qw_submit(g, "reduce", "post_rms_reduce", 1, false);
+    args_begin(g);
+    arg(g, "in", "attn_proj_fp32", NULL);
+    arg(g, "in", cur, NULL);
+    arg(g, "inout", "inv_rms_tile", NULL);
+    args_end(g);
+    nd = 0;
+    for (int u = 0; u < QW_OUT_UNITS; u++) {
+        dl_out_label(l, sizeof(l), u, out_direct);
+        dep(g, &nd, l);
+    }
+    deps_end(g, nd);
+    op_end(g);
+}
+
+/* A gate (gu 0) or up (gu 1) projection over K split k and column tile n; n < 0 for an SPMD
+ * task whose blocks take the column tiles. Its deps follow. */
+static void dl_gate_up(gen *g, const char *label, const char *kernel, int block_num, int gu, int k,
+                       int64_t hbase, int n)
+{
+    qw_submit(g, label, kernel, block_num, false);
+    args_begin(g);
+    arg(g, "in", "mlp_norm_in", NULL);
+    arg(g, "in", gu ? "w_up" : "w_gate", NULL);
+    arg(g, "inout", gu ? "up_acc_all" : "gate_acc_all", NULL);
+    arg_int(g, k * 1024);
+    arg_int(g, hbase);
+    if (n >= 0)
+        arg_int(g, n * 1024);
+    args_end(g);
+}
+
+/* silu per column tile, after the post norm and its 5 gate and 5 up splits, labelled by gu_label. */
+static void dl_silu(gen *g, void (*gu_label)(char *, size_t, const char *, int))
+{
+    char l[32];
+    for (int n = 0; n < QW_GU_N; n++) {
+        label_num(l, sizeof(l), "silu", n);
+        qw_submit(g, l, "silu", 1, false);
+        args_begin(g);
+        arg(g, "in", "inv_rms_tile", NULL);
+        arg(g, "inout", "mlp_tile", NULL);
+        arg(g, "in", "gate_acc_all", NULL);
+        arg(g, "in", "up_acc_all", NULL);
+        arg_int(g, n * 1024);
+        args_end(g);
+        int nd = 0;
+        dep(g, &nd, "reduce");
+        for (int gu = 0; gu < 2; gu++)
+            for (int k = 0; k < QW_GU_SPLITS; k++) {
+                gu_label(l, sizeof(l), gu ? "up" : "gate", n * QW_GU_SPLITS + k);
+                dep(g, &nd, l);
+            }
+        deps_end(g, nd);
+        op_end(g);
+    }
+}
+
+/* down: 5 output tiles x 17 K splits, each after the silu of its K split, and after `seed` when
+ * not NULL (fa_fused seeds the accumulator in the layer scope). early as in dl_post_norm. */
+static void dl_down(gen *g, int64_t i, const char *seed, bool early)
+{
+    char l[32];
+    for (int n = 0; n < QW_GU_SPLITS; n++)
+        for (int k = 0; k < QW_GU_N; k++) {
+            label_num(l, sizeof(l), "down", n * QW_GU_N + k);
+            qw_submit(g, l, "down_proj", 1, early);
+            args_begin(g);
+            arg(g, "in", "mlp_tile", NULL);
+            arg(g, "in", "w_down", NULL);
+            arg(g, "inout", "down_acc_all", NULL);
+            arg_int(g, k * 1024);
+            arg_int(g, i * QW_INTER);
+            arg_int(g, n * 1024);
+            args_end(g);
+            int nd = 0;
+            if (seed)
+                dep(g, &nd, seed);
+            label_num(l, sizeof(l), "silu", k);
+            dep(g, &nd, l);
+            deps_end(g, nd);
+            op_end(g);
+        }
 }
 
 /* One layer's manual scope: everything from the phase fence to the down projections. */
@@ -1305,10 +1505,7 @@ static void qw_layer_manual(gen *g, int64_t i, int64_t acn, const char *prev_nor
     arg(g, "in", cur, NULL);
     arg(g, "inout", "inv_rms_states", NULL);
     args_end(g);
-    nd = 0;
-    dep(g, &nd, prev_normed);
-    dep(g, &nd, "fence");
-    deps_end(g, nd);
+    deps_of(g, 2, prev_normed, "fence");
     op_end(g);
     qw_submit(g, "q_seed", "q_seed", 1, true);
     args_begin(g);
@@ -1322,20 +1519,14 @@ static void qw_layer_manual(gen *g, int64_t i, int64_t acn, const char *prev_nor
     arg(g, "in", "wq", NULL);
     arg_int(g, hbase);
     args_end(g);
-    nd = 0;
-    dep(g, &nd, prev_normed);
-    dep(g, &nd, "q_seed");
-    deps_end(g, nd);
+    deps_of(g, 2, prev_normed, "q_seed");
     op_end(g);
     qw_submit(g, "kv_seed", "kv_seed", 1, false);
     args_begin(g);
     arg(g, "inout", "k_proj", NULL);
     arg(g, "inout", "v_proj", NULL);
     args_end(g);
-    nd = 0;
-    dep(g, &nd, prev_normed);
-    dep(g, &nd, "fence");
-    deps_end(g, nd);
+    deps_of(g, 2, prev_normed, "fence");
     op_end(g);
     qw_submit(g, "mlp_seed", "mlp_out_seed", 1, true);
     args_begin(g);
@@ -1344,10 +1535,7 @@ static void qw_layer_manual(gen *g, int64_t i, int64_t acn, const char *prev_nor
     arg(g, "inout", "up_acc_all", NULL);
     arg(g, "inout", "attn_proj_fp32", NULL);
     args_end(g);
-    nd = 0;
-    dep(g, &nd, prev_normed);
-    dep(g, &nd, "fence");
-    deps_end(g, nd);
+    deps_of(g, 2, prev_normed, "fence");
     op_end(g);
     for (int kv = 0; kv < 2; kv++) {
         const char *what = kv ? "v_proj" : "k_proj";
@@ -1358,9 +1546,7 @@ static void qw_layer_manual(gen *g, int64_t i, int64_t acn, const char *prev_nor
         arg(g, "in", kv ? "wv" : "wk", NULL);
         arg_int(g, hbase);
         args_end(g);
-        nd = 0;
-        dep(g, &nd, "kv_seed");
-        deps_end(g, nd);
+        deps_of(g, 1, "kv_seed");
         op_end(g);
     }
 
@@ -1399,57 +1585,23 @@ static void qw_layer_manual(gen *g, int64_t i, int64_t acn, const char *prev_nor
 
     /* out_proj: 26 units as single tasks behind a fence, the other 24 as one SPMD task */
     put(g, "{\"op\": \"dummy\", \"id\": \"out_fence\", \"deps\": [\"attn\"]}\n");
-    for (int u = 0; u <= QW_OUT_DIRECT; u++) {
-        bool direct = u == QW_OUT_DIRECT;
-        qw_out_label(l, sizeof(l), u);
-        qw_submit(g, l, direct ? "out_proj_0" : "out_proj", direct ? QW_OUT_UNITS - QW_OUT_DIRECT : 1, false);
-        args_begin(g);
-        arg(g, "in", "attn_out", NULL);
-        arg(g, "in", "wo", NULL);
-        arg(g, "inout", "attn_proj_fp32", NULL);
-        if (direct) {
-            arg_int(g, QW_OUT_DIRECT);
-            arg_int(g, hbase);
-        } else {
-            arg_int(g, (u % 5) * 1024);
-            arg_int(g, hbase);
-            arg_int(g, (u / 5) * 512);
-        }
-        args_end(g);
-        nd = 0;
-        dep(g, &nd, direct ? "attn" : "out_fence");
-        deps_end(g, nd);
+    for (int u = 0; u < QW_OUT_DIRECT; u++) {
+        label_num(l, sizeof(l), "out", u);
+        dl_out_unit(g, l, hbase, u);
+        deps_of(g, 1, "out_fence");
         op_end(g);
     }
-
-    /* residual + post norm per 1024 columns, each after the 10 out_proj units of its columns */
-    for (int k = 0; k < 5; k++) {
-        snprintf(l, sizeof(l), "cast%d", k);
-        qw_submit(g, l, QW_KERNELS[15 + k], 1, true);
-        args_begin(g);
-        arg(g, "inout", "mlp_norm_in", NULL);
-        arg(g, "inout", "post_norm_partial", NULL);
-        arg(g, "in", "attn_proj_fp32", NULL);
-        arg(g, "in", cur, NULL);
-        arg(g, "in", "post_rms_weight", NULL);
-        arg_int(g, k * 1024);
-        arg_int(g, i);
-        args_end(g);
-        nd = 0;
-        qw_dep_range(g, &nd, 10 * k, 10 * k + 10, qw_out_label);
-        deps_end(g, nd);
-        op_end(g);
-    }
-    qw_submit(g, "reduce", "post_rms_reduce", 1, false);
+    qw_submit(g, "out_direct", "out_proj_0", QW_OUT_UNITS - QW_OUT_DIRECT, false);
     args_begin(g);
-    arg(g, "in", "attn_proj_fp32", NULL);
-    arg(g, "in", cur, NULL);
-    arg(g, "inout", "inv_rms_tile", NULL);
+    arg(g, "in", "attn_out", NULL);
+    arg(g, "in", "wo", NULL);
+    arg(g, "inout", "attn_proj_fp32", NULL);
+    arg_int(g, QW_OUT_DIRECT);
+    arg_int(g, hbase);
     args_end(g);
-    nd = 0;
-    qw_dep_range(g, &nd, 0, QW_OUT_UNITS, qw_out_label);
-    deps_end(g, nd);
+    deps_of(g, 1, "attn");
     op_end(g);
+    dl_post_norm(g, i, cur, &QW_KERNELS[15], QW_OUT_DIRECT, true);
 
     /* gate and up: per K split two fences and an SPMD task each over the first 6 column tiles */
     for (int k = 0; k < QW_GU_SPLITS; k++) {
@@ -1457,20 +1609,10 @@ static void qw_layer_manual(gen *g, int64_t i, int64_t acn, const char *prev_nor
             putf(g, "{\"op\": \"dummy\", \"id\": \"%s_late%d\", \"deps\": [\"cast%d\"]}\n",
                  gu ? "up" : "gate", k, k);
         for (int gu = 0; gu < 2; gu++) {
-            const char *what = gu ? "up" : "gate";
-            snprintf(l, sizeof(l), "%s%d", what, k);
-            qw_submit(g, l, QW_KERNELS[(k ? 23 + 2 * (k - 1) : 21) + gu], QW_GU_SPMD_N, false);
-            args_begin(g);
-            arg(g, "in", "mlp_norm_in", NULL);
-            arg(g, "in", gu ? "w_up" : "w_gate", NULL);
-            arg(g, "inout", gu ? "up_acc_all" : "gate_acc_all", NULL);
-            arg_int(g, k * 1024);
-            arg_int(g, hbase);
-            args_end(g);
-            nd = 0;
-            snprintf(l2, sizeof(l2), "cast%d", k);
-            dep(g, &nd, l2);
-            deps_end(g, nd);
+            label_num(l, sizeof(l), gu ? "up" : "gate", k);
+            dl_gate_up(g, l, QW_KERNELS[(k ? 23 + 2 * (k - 1) : 21) + gu], QW_GU_SPMD_N, gu, k, hbase, -1);
+            label_num(l2, sizeof(l2), "cast", k);
+            deps_of(g, 1, l2);
             op_end(g);
         }
     }
@@ -1479,63 +1621,13 @@ static void qw_layer_manual(gen *g, int64_t i, int64_t acn, const char *prev_nor
             for (int gu = 0; gu < 2; gu++) {
                 const char *what = gu ? "up" : "gate";
                 qw_gu_label(l, sizeof(l), what, n * QW_GU_SPLITS + k);
-                qw_submit(g, l, gu ? "up_proj_4" : "gate_proj_4", 1, false);
-                args_begin(g);
-                arg(g, "in", "mlp_norm_in", NULL);
-                arg(g, "in", gu ? "w_up" : "w_gate", NULL);
-                arg(g, "inout", gu ? "up_acc_all" : "gate_acc_all", NULL);
-                arg_int(g, k * 1024);
-                arg_int(g, hbase);
-                arg_int(g, n * 1024);
-                args_end(g);
-                nd = 0;
+                dl_gate_up(g, l, gu ? "up_proj_4" : "gate_proj_4", 1, gu, k, hbase, n);
                 snprintf(l2, sizeof(l2), "%s_late%d", what, k);
-                dep(g, &nd, l2);
-                deps_end(g, nd);
+                deps_of(g, 1, l2);
                 op_end(g);
             }
-
-    /* silu per column tile, after the post norm and its 5 gate and 5 up splits */
-    for (int n = 0; n < QW_GU_N; n++) {
-        snprintf(l, sizeof(l), "silu%d", n);
-        qw_submit(g, l, "silu", 1, false);
-        args_begin(g);
-        arg(g, "in", "inv_rms_tile", NULL);
-        arg(g, "inout", "mlp_tile", NULL);
-        arg(g, "in", "gate_acc_all", NULL);
-        arg(g, "in", "up_acc_all", NULL);
-        arg_int(g, n * 1024);
-        args_end(g);
-        nd = 0;
-        dep(g, &nd, "reduce");
-        for (int gu = 0; gu < 2; gu++)
-            for (int k = 0; k < QW_GU_SPLITS; k++) {
-                qw_gu_label(l2, sizeof(l2), gu ? "up" : "gate", n * QW_GU_SPLITS + k);
-                dep(g, &nd, l2);
-            }
-        deps_end(g, nd);
-        op_end(g);
-    }
-
-    /* down: 5 output tiles x 17 K splits, each after the silu of its K split */
-    for (int n = 0; n < QW_GU_SPLITS; n++)
-        for (int k = 0; k < QW_GU_N; k++) {
-            qw_down_label(l, sizeof(l), n * QW_GU_N + k);
-            qw_submit(g, l, "down_proj", 1, true);
-            args_begin(g);
-            arg(g, "in", "mlp_tile", NULL);
-            arg(g, "in", "w_down", NULL);
-            arg(g, "inout", "down_acc_all", NULL);
-            arg_int(g, k * 1024);
-            arg_int(g, i * QW_INTER);
-            arg_int(g, n * 1024);
-            args_end(g);
-            nd = 0;
-            snprintf(l2, sizeof(l2), "silu%d", k);
-            dep(g, &nd, l2);
-            deps_end(g, nd);
-            op_end(g);
-        }
+    dl_silu(g, qw_gu_label);
+    dl_down(g, i, NULL, true);
     scope_end(g);
 }
 
@@ -1556,31 +1648,9 @@ static void qw_alloc(gen *g, int n, const char *const *names, const char *const 
 static void emit_qwen3(gen *g)
 {
     int64_t L = g->v[DL_L].i, seq = g->v[DL_S].i, acn = g->v[DL_ACN].i;
-    int64_t hrows = L * QW_HID; /* weights are stacked per layer along dim 0 */
     hdr_begin(g, "decode_fwd_layers");
     qw_kernels(g, seq, acn);
-    hdr_tensors(g);
-    hdr_tensor(g, "hidden_states", "BFLOAT16", QW_B, QW_HID);
-    hdr_tensor(g, "input_rms_weight", "FLOAT32", L, QW_HID);
-    hdr_tensor(g, "wq", "BFLOAT16", hrows, QW_HID);
-    hdr_tensor(g, "wk", "BFLOAT16", hrows, QW_KVH);
-    hdr_tensor(g, "wv", "BFLOAT16", hrows, QW_KVH);
-    hdr_tensor(g, "q_norm_weight", "FLOAT32", L, QW_HD);
-    hdr_tensor(g, "k_norm_weight", "FLOAT32", L, QW_HD);
-    hdr_tensor(g, "seq_lens", "INT32", QW_B, 0);
-    hdr_tensor(g, "block_table", "INT32", (int64_t)QW_B * QW_BLOCKS, 0);
-    hdr_tensor(g, "slot_mapping", "INT32", QW_B, 0);
-    hdr_tensor(g, "rope_cos", "FLOAT32", QW_MAX_SEQ, QW_HD);
-    hdr_tensor(g, "rope_sin", "FLOAT32", QW_MAX_SEQ, QW_HD);
-    hdr_tensor(g, "k_cache", "BFLOAT16", L * QW_CACHE_ROWS, QW_HD);
-    hdr_tensor(g, "v_cache", "BFLOAT16", L * QW_CACHE_ROWS, QW_HD);
-    hdr_tensor(g, "wo", "BFLOAT16", hrows, QW_HID);
-    hdr_tensor(g, "w_gate", "BFLOAT16", hrows, QW_INTER);
-    hdr_tensor(g, "w_up", "BFLOAT16", hrows, QW_INTER);
-    hdr_tensor(g, "w_down", "BFLOAT16", L * QW_INTER, QW_HID);
-    hdr_tensor(g, "post_rms_weight", "FLOAT32", L, QW_HID);
-    hdr_tensor(g, "out", "BFLOAT16", QW_B, QW_HID);
-    hdr_end(g);
+    dl_hdr_tensors(g, L);
 
     scope_begin(g, 1, false);
     {
@@ -1599,13 +1669,7 @@ static void emit_qwen3(gen *g)
     op_end(g);
     put(g, "{\"op\": \"dummy\"}\n"); /* phase fence 0: nothing depends on it */
     scope_begin(g, 2, false);
-    submit(g, "copy_hidden", "copy_hidden");
-    args_begin(g);
-    arg(g, "out_existing", "cur0", NULL);
-    arg(g, "in", "hidden_states", NULL);
-    arg_int(g, 0);
-    args_end(g);
-    op_end(g);
+    dl_copy(g, "copy_hidden", "copy_hidden", "cur0", "hidden_states");
     scope_end(g);
     scope_begin(g, 3, true);
     qw_submit(g, "xgamma", "x_gamma0", 5, true);
@@ -1621,9 +1685,9 @@ static void emit_qwen3(gen *g)
     /* the layer's input and output alternate between two names: an alloc
      * binds its outputs after the op, and dcr_xgamma reads one, writes the other */
     for (int64_t i = 0; i < L; i++) {
-        const char *cur = i == 0 ? "cur0" : i % 2 ? "hidden_a" : "hidden_b";
+        const char *cur = i == 0 ? "cur0" : dl_hidden(i - 1), *next = dl_hidden(i);
         const char *normed = i == 0 ? "normed0" : i % 2 ? "normed_a" : "normed_b";
-        const char *next = i % 2 ? "hidden_b" : "hidden_a", *next_normed = i % 2 ? "normed_b" : "normed_a";
+        const char *next_normed = i % 2 ? "normed_b" : "normed_a";
         scope_begin(g, 4, false);
         {
             const char *const n[] = {next,     next_normed, "inv_rms_states", "q_proj",
@@ -1655,20 +1719,12 @@ static void emit_qwen3(gen *g)
         arg_int(g, min64(i + 1, L - 1));
         args_end(g);
         int nd = 0;
-        qw_dep_range(g, &nd, 0, QW_GU_SPLITS * QW_GU_N, qw_down_label);
+        dep_numbered(g, &nd, "down", 0, QW_GU_SPLITS * QW_GU_N);
         deps_end(g, nd);
         op_end(g);
         scope_end(g);
     }
-    scope_begin(g, 6, false);
-    submit(g, NULL, "copy_out");
-    args_begin(g);
-    arg(g, "out_existing", "out", NULL);
-    arg(g, "in", L % 2 ? "hidden_a" : "hidden_b", NULL);
-    arg_int(g, 0);
-    args_end(g);
-    op_end(g);
-    scope_end(g);
+    dl_copy_out(g, L);
     scope_end(g);
 }
 
@@ -1795,20 +1851,6 @@ static void fa_kernels(gen *g, int64_t seq)
             cost_vec(c, col, col * 6, col * 2, "FLOAT32");
         hdr_kernel(g, id, n, aic ? "aic" : "aiv", c);
     }
-}
-
-/* A task of the manual scope: label, kernel, block count, its explicit deps given by label. */
-static void fa_manual_deps(gen *g, const char *const *labels, int n)
-{
-    int nd = 0;
-    for (int i = 0; i < n; i++)
-        dep(g, &nd, labels[i]);
-    deps_end(g, nd);
-}
-
-static void fa_label(char *buf, size_t n, const char *what, int i)
-{
-    snprintf(buf, n, "%s%d", what, i);
 }
 
 /* One layer: the auto part (norms, projections, attention), the manual scope, out_consolidate. */
@@ -1942,10 +1984,7 @@ static void fa_layer(gen *g, int64_t i, int64_t L, const char *cur, const char *
         args_end(g);
         op_end(g);
     }
-    putf(g,
-         "{\"op\": \"submit\", \"kernels\": [\"fa_fused_aic\", \"fa_fused_aiv\", \"fa_fused_aiv\"], "
-         "\"block_num\": %d",
-         FA_CORES);
+    submit_mix(g, "fa_fused_aic", "fa_fused_aiv", FA_CORES);
     args_begin(g);
     arg(g, "in", "fa_total", NULL);
     arg(g, "inout", "all_cur_li", NULL);
@@ -1986,119 +2025,26 @@ static void fa_layer(gen *g, int64_t i, int64_t L, const char *cur, const char *
 
     /* the manual scope: explicit deps only */
     scope_begin(g, 3, true);
-    for (int n = 0; n < 10; n++)
-        for (int k = 0; k < 5; k++) {
-            fa_label(l, sizeof(l), "out", n * 5 + k);
-            qw_submit(g, l, "out_proj", 1, false);
-            args_begin(g);
-            arg(g, "in", "attn_out", NULL);
-            arg(g, "in", "wo", NULL);
-            arg(g, "inout", "attn_proj_fp32", NULL);
-            arg_int(g, k * 1024);
-            arg_int(g, hbase);
-            arg_int(g, n * 512);
-            args_end(g);
-            static const char *const d[] = {"out_seed", "attn_done"};
-            fa_manual_deps(g, d, 2);
-            op_end(g);
-        }
-    /* residual + post norm per 1024 columns, each after the out_proj units of its columns */
-    for (int k = 0; k < 5; k++) {
-        fa_label(l, sizeof(l), "cast", k);
-        qw_submit(g, l, FA_KERNELS[22 + k], 1, false);
-        args_begin(g);
-        arg(g, "inout", "mlp_norm_in", NULL);
-        arg(g, "inout", "post_norm_partial", NULL);
-        arg(g, "in", "attn_proj_fp32", NULL);
-        arg(g, "in", cur, NULL);
-        arg(g, "in", "post_rms_weight", NULL);
-        arg_int(g, k * 1024);
-        arg_int(g, i);
-        args_end(g);
-        nd = 0;
-        for (int u = 10 * k; u < 10 * k + 10; u++) {
-            fa_label(l2, sizeof(l2), "out", u);
-            dep(g, &nd, l2);
-        }
-        deps_end(g, nd);
+    for (int u = 0; u < QW_OUT_UNITS; u++) {
+        label_num(l, sizeof(l), "out", u);
+        dl_out_unit(g, l, hbase, u);
+        deps_of(g, 2, "out_seed", "attn_done");
         op_end(g);
     }
-    qw_submit(g, "reduce", "post_rms_reduce", 1, false);
-    args_begin(g);
-    arg(g, "in", "attn_proj_fp32", NULL);
-    arg(g, "in", cur, NULL);
-    arg(g, "inout", "inv_rms_tile", NULL);
-    args_end(g);
-    nd = 0;
-    for (int u = 0; u < 50; u++) {
-        fa_label(l2, sizeof(l2), "out", u);
-        dep(g, &nd, l2);
-    }
-    deps_end(g, nd);
-    op_end(g);
+    dl_post_norm(g, i, cur, &FA_KERNELS[22], QW_OUT_UNITS, false);
     for (int n = 0; n < QW_GU_N; n++)
         for (int k = 0; k < QW_GU_SPLITS; k++)
             for (int gu = 0; gu < 2; gu++) {
-                fa_label(l, sizeof(l), gu ? "up" : "gate", n * QW_GU_SPLITS + k);
-                qw_submit(g, l, gu ? "up_proj" : "gate_proj", 1, false);
-                args_begin(g);
-                arg(g, "in", "mlp_norm_in", NULL);
-                arg(g, "in", gu ? "w_up" : "w_gate", NULL);
-                arg(g, "inout", gu ? "up_acc_all" : "gate_acc_all", NULL);
-                arg_int(g, k * 1024);
-                arg_int(g, hbase);
-                arg_int(g, n * 1024);
-                args_end(g);
-                nd = 0;
-                fa_label(l2, sizeof(l2), "cast", k);
-                dep(g, &nd, l2);
-                dep(g, &nd, gu ? "up_seed" : "gate_seed");
-                deps_end(g, nd);
+                label_num(l, sizeof(l), gu ? "up" : "gate", n * QW_GU_SPLITS + k);
+                dl_gate_up(g, l, gu ? "up_proj" : "gate_proj", 1, gu, k, hbase, n);
+                label_num(l2, sizeof(l2), "cast", k);
+                deps_of(g, 2, l2, gu ? "up_seed" : "gate_seed");
                 op_end(g);
             }
-    /* silu per column tile, after the post norm and its 5 gate and 5 up splits */
-    for (int n = 0; n < QW_GU_N; n++) {
-        fa_label(l, sizeof(l), "silu", n);
-        qw_submit(g, l, "silu", 1, false);
-        args_begin(g);
-        arg(g, "in", "inv_rms_tile", NULL);
-        arg(g, "inout", "mlp_tile", NULL);
-        arg(g, "in", "gate_acc_all", NULL);
-        arg(g, "in", "up_acc_all", NULL);
-        arg_int(g, n * 1024);
-        args_end(g);
-        nd = 0;
-        dep(g, &nd, "reduce");
-        for (int gu = 0; gu < 2; gu++)
-            for (int k = 0; k < QW_GU_SPLITS; k++) {
-                fa_label(l2, sizeof(l2), gu ? "up" : "gate", n * QW_GU_SPLITS + k);
-                dep(g, &nd, l2);
-            }
-        deps_end(g, nd);
-        op_end(g);
-    }
-    /* down: 5 output tiles x 17 K splits, each after the seed and the silu of its K split */
-    for (int n = 0; n < QW_GU_SPLITS; n++)
-        for (int k = 0; k < QW_GU_N; k++) {
-            fa_label(l, sizeof(l), "down", n * QW_GU_N + k);
-            qw_submit(g, l, "down_proj", 1, false);
-            args_begin(g);
-            arg(g, "in", "mlp_tile", NULL);
-            arg(g, "in", "w_down", NULL);
-            arg(g, "inout", "down_acc_all", NULL);
-            arg_int(g, k * 1024);
-            arg_int(g, i * QW_INTER);
-            arg_int(g, n * 1024);
-            args_end(g);
-            nd = 0;
-            dep(g, &nd, "down_seed");
-            fa_label(l2, sizeof(l2), "silu", k);
-            dep(g, &nd, l2);
-            deps_end(g, nd);
-            op_end(g);
-        }
+    dl_silu(g, label_num);
+    dl_down(g, i, "down_seed", false);
     for (int n = 0; n < QW_GU_SPLITS; n++) {
-        fa_label(l, sizeof(l), "dcr", n);
+        label_num(l, sizeof(l), "dcr", n);
         qw_submit(g, l, "down_cast_residual", 1, false);
         args_begin(g);
         arg(g, "in", "post_norm_partial", NULL);
@@ -2107,10 +2053,7 @@ static void fa_layer(gen *g, int64_t i, int64_t L, const char *cur, const char *
         arg_int(g, n * 1024);
         args_end(g);
         nd = 0;
-        for (int k = 0; k < QW_GU_N; k++) {
-            fa_label(l2, sizeof(l2), "down", n * QW_GU_N + k);
-            dep(g, &nd, l2);
-        }
+        dep_numbered(g, &nd, "down", n * QW_GU_N, (n + 1) * QW_GU_N);
         deps_end(g, nd);
         op_end(g);
     }
@@ -2123,10 +2066,7 @@ static void fa_layer(gen *g, int64_t i, int64_t L, const char *cur, const char *
     arg_int(g, 0);
     args_end(g);
     nd = 0;
-    for (int n = 0; n < QW_GU_SPLITS; n++) {
-        fa_label(l2, sizeof(l2), "dcr", n);
-        dep(g, &nd, l2);
-    }
+    dep_numbered(g, &nd, "dcr", 0, QW_GU_SPLITS);
     deps_end(g, nd);
     op_end(g);
     scope_end(g);
@@ -2137,31 +2077,9 @@ static void fa_layer(gen *g, int64_t i, int64_t L, const char *cur, const char *
 static void emit_decode_fa(gen *g)
 {
     int64_t L = g->v[DL_L].i, seq = g->v[DL_S].i;
-    int64_t hrows = L * QW_HID; /* weights are stacked per layer along dim 0 */
     hdr_begin(g, "decode_fwd_layers");
     fa_kernels(g, seq);
-    hdr_tensors(g);
-    hdr_tensor(g, "hidden_states", "BFLOAT16", QW_B, QW_HID);
-    hdr_tensor(g, "input_rms_weight", "FLOAT32", L, QW_HID);
-    hdr_tensor(g, "wq", "BFLOAT16", hrows, QW_HID);
-    hdr_tensor(g, "wk", "BFLOAT16", hrows, QW_KVH);
-    hdr_tensor(g, "wv", "BFLOAT16", hrows, QW_KVH);
-    hdr_tensor(g, "q_norm_weight", "FLOAT32", L, QW_HD);
-    hdr_tensor(g, "k_norm_weight", "FLOAT32", L, QW_HD);
-    hdr_tensor(g, "seq_lens", "INT32", QW_B, 0);
-    hdr_tensor(g, "block_table", "INT32", (int64_t)QW_B * QW_BLOCKS, 0);
-    hdr_tensor(g, "slot_mapping", "INT32", QW_B, 0);
-    hdr_tensor(g, "rope_cos", "FLOAT32", QW_MAX_SEQ, QW_HD);
-    hdr_tensor(g, "rope_sin", "FLOAT32", QW_MAX_SEQ, QW_HD);
-    hdr_tensor(g, "k_cache", "BFLOAT16", L * QW_CACHE_ROWS, QW_HD);
-    hdr_tensor(g, "v_cache", "BFLOAT16", L * QW_CACHE_ROWS, QW_HD);
-    hdr_tensor(g, "wo", "BFLOAT16", hrows, QW_HID);
-    hdr_tensor(g, "w_gate", "BFLOAT16", hrows, QW_INTER);
-    hdr_tensor(g, "w_up", "BFLOAT16", hrows, QW_INTER);
-    hdr_tensor(g, "w_down", "BFLOAT16", L * QW_INTER, QW_HID);
-    hdr_tensor(g, "post_rms_weight", "FLOAT32", L, QW_HID);
-    hdr_tensor(g, "out", "BFLOAT16", QW_B, QW_HID);
-    hdr_end(g);
+    dl_hdr_tensors(g, L);
 
     scope_begin(g, 1, false);
     {
@@ -2171,29 +2089,13 @@ static void emit_decode_fa(gen *g)
         qw_alloc(g, 1, n, d, s0, s1);
     }
     scope_begin(g, 5, false);
-    submit(g, NULL, "copy_hidden");
-    args_begin(g);
-    arg(g, "out_existing", "cur", NULL);
-    arg(g, "in", "hidden_states", NULL);
-    arg_int(g, 0);
-    args_end(g);
-    op_end(g);
+    dl_copy(g, NULL, "copy_hidden", "cur", "hidden_states");
     scope_end(g);
     /* each layer allocates its output; the next layer reads it under the same name */
     for (int64_t i = 0; i < L; i++) {
-        const char *cur = i == 0 ? "cur" : i % 2 ? "hidden_a" : "hidden_b";
-        const char *next = i % 2 ? "hidden_b" : "hidden_a";
-        fa_layer(g, i, L, cur, next);
+        fa_layer(g, i, L, i == 0 ? "cur" : dl_hidden(i - 1), dl_hidden(i));
     }
-    scope_begin(g, 6, false);
-    submit(g, NULL, "copy_out");
-    args_begin(g);
-    arg(g, "out_existing", "out", NULL);
-    arg(g, "in", L % 2 ? "hidden_a" : "hidden_b", NULL);
-    arg_int(g, 0);
-    args_end(g);
-    op_end(g);
-    scope_end(g);
+    dl_copy_out(g, L);
     scope_end(g);
 }
 
