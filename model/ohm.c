@@ -3,6 +3,7 @@
 #include "ohm.h"
 
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -167,14 +168,7 @@ typedef struct otask {
 
 static size_t task_ix(const otask *t, size_t n, uint64_t id)
 {
-    size_t lo = 0, hi = n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (t[mid].id < id)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
+    size_t lo = vec_lower_bound(t, n, sizeof(*t), offsetof(otask, id), id);
     return lo < n && t[lo].id == id ? lo : SIZE_MAX;
 }
 

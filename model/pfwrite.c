@@ -3,6 +3,7 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,14 +111,7 @@ typedef struct anchor {
 
 static size_t find_anchor(const anchor *a, size_t n, uint64_t task)
 {
-    size_t lo = 0, hi = n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (a[mid].task < task)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
+    size_t lo = vec_lower_bound(a, n, sizeof(*a), offsetof(anchor, task), task);
     return lo < n && a[lo].task == task ? lo : SIZE_MAX;
 }
 

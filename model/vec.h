@@ -1,8 +1,9 @@
-/* vec.h - helpers for growable arrays: room for one more element, or for an index. */
+/* vec.h - helpers for arrays: room for one more element or for an index, and search in a sorted one. */
 #ifndef PTOSIM_VEC_H
 #define PTOSIM_VEC_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,6 +39,25 @@ static inline int vec_reserve_zeroed(void **buf, size_t *cap, size_t need, size_
     *buf = nb;
     *cap = ncap;
     return 0;
+}
+
+/* The first of n items (stride bytes apart from base, sorted by the
+ * uint64_t at key_off in each) whose key is not below key: n when none is.
+ * For a struct array: vec_lower_bound(a, n, sizeof(*a), offsetof(T, id), id). */
+static inline size_t vec_lower_bound(const void *base, size_t n, size_t stride, size_t key_off, uint64_t key)
+{
+    const unsigned char *b = base;
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        uint64_t k;
+        memcpy(&k, b + mid * stride + key_off, sizeof(k));
+        if (k < key)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
 }
 
 #endif

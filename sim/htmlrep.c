@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,7 @@
 #include "../model/outfile.h"
 #include "../model/report.h"
 #include "../model/rterr.h"
+#include "../model/vec.h"
 #include "cli.h"
 #include "repdata.h"
 
@@ -192,14 +194,7 @@ static void func_label(const rep *r, char *b, size_t n, int func)
 
 static const rd_task *deps_task(const rep *r, uint64_t id)
 {
-    size_t lo = 0, hi = r->deps.ntasks;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (r->by_id[mid].id < id)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
+    size_t lo = vec_lower_bound(r->by_id, r->deps.ntasks, sizeof(*r->by_id), offsetof(rd_task, id), id);
     return lo < r->deps.ntasks && r->by_id[lo].id == id ? &r->by_id[lo] : NULL;
 }
 

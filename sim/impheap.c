@@ -2,6 +2,7 @@
  * given to the task whose block of outputs holds its offset, readers bound to creations, manual_dep inferred.
  */
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -760,14 +761,7 @@ static int infer_manual_dep(importer *im)
                 continue;
             uint64_t addr = im->tensors[ra->tensor].addr;
             /* the writers of this address before the reader */
-            size_t lo = 0, hi = nw;
-            while (lo < hi) {
-                size_t m = lo + (hi - lo) / 2;
-                if (wr[m].addr < addr)
-                    lo = m + 1;
-                else
-                    hi = m;
-            }
+            size_t lo = vec_lower_bound(wr, nw, sizeof(*wr), offsetof(writer_ref, addr), addr);
             tmap_view rv = view_of(im, ra);
             bool predicted = false;
             for (size_t w = lo; w < nw && wr[w].addr == addr && wr[w].task < k && !predicted; w++) {

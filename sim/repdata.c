@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 
 #include "../model/csv.h"
 #include "../model/readall.h"
+#include "../model/vec.h"
 #include "jscan.h"
 
 /* ------------------------------------------------------------------ */
@@ -1064,15 +1066,7 @@ static int cmp_u64(const void *a, const void *b)
 /* Index of id in the sorted node table (it is there by construction). */
 static size_t node_of(const cp_node *n, size_t nn, uint64_t id)
 {
-    size_t lo = 0, hi = nn;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (n[mid].id < id)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
+    return vec_lower_bound(n, nn, sizeof(*n), offsetof(cp_node, id), id);
 }
 
 /* Predecessor edges of succ: [*lo, *hi) in edges sorted by successor. */
@@ -1839,15 +1833,7 @@ int rd_sweep_curve(const rd_sweep *s, const rd_knob *k, int group, rd_point **ou
         if (r->group != group)
             continue;
         uint64_t x = rd_knob_value(k, r);
-        size_t lo = 0, hi = nu;
-        while (lo < hi) {
-            size_t mid = lo + (hi - lo) / 2;
-            if (pt[mid].x < x)
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
-        rd_point *q = &pt[lo];
+        rd_point *q = &pt[vec_lower_bound(pt, nu, sizeof(*pt), offsetof(rd_point, x), x)];
         q->nrows++;
         if (strcmp(r->status, "ok") == 0) {
             if (!q->nok || r->makespan_us < q->makespan_us ||

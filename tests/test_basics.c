@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +21,7 @@
 #include "../model/strtab.h"
 #include "../model/task.h"
 #include "../model/tmap.h"
+#include "../model/vec.h"
 #include "../model/wbuf.h"
 #include "testutil.h"
 
@@ -624,6 +626,24 @@ START_TEST(wbuf_appends_a_scratch_file_to_a_file_and_to_a_pipe)
 }
 END_TEST
 
+START_TEST(vec_lower_bound_finds_the_first_key_not_below_in_a_struct_array)
+{
+    typedef struct item {
+        int pad;
+        uint64_t id;
+    } item;
+    const item a[] = {{0, 2}, {0, 4}, {0, 4}, {0, 9}, {0, UINT64_MAX}};
+    const struct {
+        uint64_t key;
+        size_t want;
+    } cases[] = {{0, 0}, {2, 0}, {3, 1}, {4, 1}, {5, 3}, {9, 3}, {10, 4}, {UINT64_MAX, 4}};
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+        ck_assert_uint_eq(vec_lower_bound(a, 5, sizeof(a[0]), offsetof(item, id), cases[i].key), cases[i].want);
+    ck_assert_uint_eq(vec_lower_bound(a, 4, sizeof(a[0]), offsetof(item, id), 10), 4); /* past the end: n */
+    ck_assert_uint_eq(vec_lower_bound(a, 0, sizeof(a[0]), offsetof(item, id), 1), 0);
+}
+END_TEST
+
 Suite *suite_basics(void)
 {
     Suite *s = suite_create("basics");
@@ -645,6 +665,7 @@ Suite *suite_basics(void)
     tcase_add_test(tc, overlap_verdicts_follow_the_runtime_check);
     tcase_add_test(tc, lookup_visits_newest_first_and_skips_retired_writers);
     tcase_add_test(tc, csv_quotes_exactly_the_fields_that_need_it_and_reads_them_back);
+    tcase_add_test(tc, vec_lower_bound_finds_the_first_key_not_below_in_a_struct_array);
     tcase_add_test(tc, wbuf_writes_numbers_and_escapes_as_printf_and_jsonw_would);
     tcase_add_test(tc, wbuf_keeps_every_byte_across_buffer_boundaries_and_large_puts);
     tcase_add_test(tc, wbuf_remembers_the_first_failed_write_until_it_is_closed);
