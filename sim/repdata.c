@@ -1294,6 +1294,19 @@ static int quoting_bad(char *err, size_t errlen, const char *path, int line)
                path, line);
 }
 
+/* Splits a data record that started on line into f (max fields at most): RD_BAD when its quoting is
+ * broken or it has another number of fields than the header's nh. */
+static int split_row(const char *path, int line, char *rec, char **f, int max, int nh, char *err,
+                     size_t errlen)
+{
+    int n = csv_split(rec, f, max);
+    if (n < 0)
+        return quoting_bad(err, errlen, path, line);
+    if (n != nh)
+        return bad(err, errlen, "%s:%d: %d fields, the header has %d", path, line, n > max ? max : n, nh);
+    return RD_OK;
+}
+
 static bool parse_u64(const char *s, uint64_t *v)
 {
     if (!*s || *s < '0' || *s > '9')
@@ -1483,15 +1496,8 @@ int rd_load_pmu(const char *path, rd_pmu *pm, char *err, size_t errlen)
     while ((l = next_record(&p, &next, &line)) != NULL) {
         if (!l[strspn(l, "\r")])
             continue;
-        int n = csv_split(l, f, maxf);
-        if (n < 0) {
-            rc = quoting_bad(err, errlen, path, line);
+        if ((rc = split_row(path, line, l, f, maxf, nh, err, errlen)) != RD_OK)
             goto out;
-        }
-        if (n != nh) {
-            rc = bad(err, errlen, "%s:%d: %d fields, the header has %d", path, line, n > maxf ? maxf : n, nh);
-            goto out;
-        }
         uint64_t func, total, cnt[RD_MAX_COUNTERS];
         int core_type, ev;
         if (strncmp(f[2], "0x", 2) != 0 || strlen(f[2]) != 18 || strspn(f[2] + 2, "0123456789abcdef") != 16) {
@@ -1580,14 +1586,13 @@ static bool parse_us(const char *s, double *v)
     return *s && !*end && !errno && *v >= 0 && *v == *v;
 }
 
-/* "a/b/c/d" microseconds per ring, or one value for every ring. */
-static bool parse_ring_us(const char *s, double out[RD_RINGS])
+/* Cuts "a/b/c/d" in place into one part per ring; a single value stands for every ring. False for
+ * another number of parts. */
+static bool split_rings(char *s, char *part[RD_RINGS])
 {
-    char copy[256], *part[RD_RINGS + 1];
     int n = 0;
-    snprintf(copy, sizeof(copy), "%s", s);
-    part[n++] = copy;
-    for (char *p = copy; *p; p++)
+    part[n++] = s;
+    for (char *p = s; *p; p++)
         if (*p == '/') {
             *p = '\0';
             if (n == RD_RINGS)
@@ -1596,8 +1601,20 @@ static bool parse_ring_us(const char *s, double out[RD_RINGS])
         }
     if (n != 1 && n != RD_RINGS)
         return false;
+    for (int r = n; r < RD_RINGS; r++)
+        part[r] = s;
+    return true;
+}
+
+/* "a/b/c/d" microseconds per ring, or one value for every ring. */
+static bool parse_ring_us(const char *s, double out[RD_RINGS])
+{
+    char copy[256], *part[RD_RINGS];
+    copy_str(copy, sizeof(copy), s);
+    if (!split_rings(copy, part))
+        return false;
     for (int r = 0; r < RD_RINGS; r++)
-        if (!parse_us(part[n == 1 ? 0 : r], &out[r]))
+        if (!parse_us(part[r], &out[r]))
             return false;
     return true;
 }
@@ -1612,22 +1629,14 @@ static int column_of(char **h, int nh, const char *name)
 }
 
 /* "a/b/c/d" (per ring) or one value for every ring. */
-static bool parse_rings(char *s, uint64_t out[RD_RINGS])
+static bool parse_rings(const char *s, uint64_t out[RD_RINGS])
 {
-    char *part[RD_RINGS + 1];
-    int n = 0;
-    part[n++] = s;
-    for (char *p = s; *p; p++)
-        if (*p == '/') {
-            *p = '\0';
-            if (n == RD_RINGS)
-                return false;
-            part[n++] = p + 1;
-        }
-    if (n != 1 && n != RD_RINGS)
+    char copy[256], *part[RD_RINGS];
+    copy_str(copy, sizeof(copy), s);
+    if (!split_rings(copy, part))
         return false;
     for (int r = 0; r < RD_RINGS; r++)
-        if (!parse_u64(part[n == 1 ? 0 : r], &out[r]))
+        if (!parse_u64(part[r], &out[r]))
             return false;
     return true;
 }
@@ -1683,16 +1692,8 @@ int rd_load_sweep(const char *path, rd_sweep *sw, char *err, size_t errlen)
     while ((l = next_record(&p, &next, &line)) != NULL) {
         if (!l[strspn(l, "\r")])
             continue;
-        int n = csv_split(l, f, SWEEP_MAX_COLUMNS);
-        if (n < 0) {
-            rc = quoting_bad(err, errlen, path, line);
+        if ((rc = split_row(path, line, l, f, SWEEP_MAX_COLUMNS, nh, err, errlen)) != RD_OK)
             goto out;
-        }
-        if (n != nh) {
-            rc = bad(err, errlen, "%s:%d: %d fields, the header has %d", path, line,
-                     n > SWEEP_MAX_COLUMNS ? SWEEP_MAX_COLUMNS : n, nh);
-            goto out;
-        }
         if (!grow((void **)&sw->rows, &cap, sw->nrows, sizeof(*sw->rows))) {
             rc = bad(err, errlen, "%s: out of memory", path);
             goto out;
@@ -1704,9 +1705,7 @@ int rd_load_sweep(const char *path, rd_sweep *sw, char *err, size_t errlen)
         r->line = line;
         for (int k = 0; k < RD_KNOB_THREADS; k++) {
             int c = col[C_TW + k];
-            char copy[256];
-            copy_str(copy, sizeof(copy), f[c]);
-            if (!parse_rings(copy, r->knob[k])) {
+            if (!parse_rings(f[c], r->knob[k])) {
                 rc = bad(err, errlen, "%s:%d: %s: \"%s\" is not N or N/N/N/N", path, line, need[C_TW + k],
                          f[c]);
                 goto out;
