@@ -1114,14 +1114,7 @@ static size_t node_of(const cp_node *n, size_t nn, uint64_t id)
 /* Predecessor edges of succ: [*lo, *hi) in edges sorted by successor. */
 static void preds_of(const rd_edge *e, size_t ne, uint64_t succ, size_t *lo, size_t *hi)
 {
-    size_t a = 0, b = ne;
-    while (a < b) {
-        size_t mid = a + (b - a) / 2;
-        if (e[mid].succ < succ)
-            a = mid + 1;
-        else
-            b = mid;
-    }
+    size_t a = vec_lower_bound(e, ne, sizeof(*e), offsetof(rd_edge, succ), succ);
     *lo = a;
     while (a < ne && e[a].succ == succ)
         a++;
