@@ -120,7 +120,7 @@ static void copy_str(char *dst, size_t n, const char *src)
 /* ptosim_run.json                                                     */
 /* ------------------------------------------------------------------ */
 
-/* Field access with messages naming the file and the field. */
+/* A file being read: its messages name it (the ptosim_run.json fields and the jscan readers). */
 typedef struct jctx {
     const char *path;
     char *err;
@@ -696,184 +696,237 @@ void rd_run_free(rd_run *r)
 }
 
 /* ------------------------------------------------------------------ */
-/* chip_swimlane_records.json                                          */
+/* JSON files read with the scanner (jscan.h)                          */
 /* ------------------------------------------------------------------ */
 
-static int syntax(const char *path, const jscan *s, char *err, size_t errlen)
+static int syntax(const jctx *c, const jscan *s)
 {
-    return bad(err, errlen, "%s: not valid JSON (at byte %zu)", path, jscan_offset(s));
+    return bad(c->err, c->errlen, "%s: not valid JSON (at byte %zu)", c->path, jscan_offset(s));
 }
 
-/* metadata: clock_freq_hz, num_cores, core_types. */
-static int swimlane_metadata(const char *path, jscan *s, rd_swimlane *sl, int64_t *num_cores, char *err,
-                             size_t errlen)
+/* What a member reader returns for a key it does not read: the value is skipped. */
+enum { MEMBER_SKIP = 2 };
+
+/* Reads the value of the member key at s into st: RD_OK, RD_BAD (message in c->err) or MEMBER_SKIP. */
+typedef int member_fn(jctx *c, jscan *s, const char *key, void *st);
+
+/* Reads the members of an object whose '{' is already consumed, each with member. */
+static int read_members(jctx *c, jscan *s, member_fn *member, void *st)
 {
-    if (!jscan_eat(s, '{'))
-        return bad(err, errlen, "%s: metadata: not an object", path);
     bool first = true;
     char key[64];
     int r;
     while ((r = jscan_member(s, &first, key, sizeof(key))) == 1) {
-        if (strcmp(key, "clock_freq_hz") == 0) {
-            int64_t v;
-            if (!jscan_i64(s, &v) || v <= 0)
-                return bad(err, errlen, "%s: metadata.clock_freq_hz: not a positive integer", path);
-            sl->clock_hz = (uint64_t)v;
-        } else if (strcmp(key, "num_cores") == 0) {
-            if (!jscan_i64(s, num_cores) || *num_cores < 0)
-                return bad(err, errlen, "%s: metadata.num_cores: not a non-negative integer", path);
-        } else if (strcmp(key, "core_types") == 0) {
-            if (!jscan_eat(s, '['))
-                return bad(err, errlen, "%s: metadata.core_types: not an array", path);
-            size_t cap = 0, n = 0;
-            bool f2 = true;
-            int r2;
-            while ((r2 = jscan_next(s, ']', &f2)) == 1) {
-                char t[8];
-                if (!jscan_string(s, t, sizeof(t)) || (strcmp(t, "aic") != 0 && strcmp(t, "aiv") != 0))
-                    return bad(err, errlen, "%s: metadata.core_types[%zu]: not \"aic\" or \"aiv\"", path, n);
-                if (!grow((void **)&sl->aic, &cap, n, sizeof(*sl->aic)))
-                    return bad(err, errlen, "%s: out of memory", path);
-                sl->aic[n++] = strcmp(t, "aic") == 0;
-            }
-            if (r2 < 0)
-                return syntax(path, s, err, errlen);
-            sl->ncores = (int)n;
-        } else if (!jscan_skip(s)) {
-            return syntax(path, s, err, errlen);
+        int rc = member(c, s, key, st);
+        if (rc == MEMBER_SKIP) {
+            if (!jscan_skip(s))
+                return syntax(c, s);
+        } else if (rc != RD_OK) {
+            return rc;
         }
     }
-    return r < 0 ? syntax(path, s, err, errlen) : 0;
+    return r < 0 ? syntax(c, s) : RD_OK;
+}
+
+/* Maps c->path and reads its top-level object with member; nothing may follow it. RD_ABSENT when there
+ * is no such file. */
+static int read_json_file(jctx *c, member_fn *member, void *st)
+{
+    const char *text;
+    size_t len = 0;
+    int rc = map_file(c->path, &text, &len, c->err, c->errlen);
+    if (rc != RD_OK)
+        return rc;
+    jscan s;
+    jscan_init(&s, text, len);
+    if (!jscan_eat(&s, '{'))
+        rc = bad(c->err, c->errlen, "%s: not a JSON object", c->path);
+    else if ((rc = read_members(c, &s, member, st)) == RD_OK && jscan_peek(&s) != 0)
+        rc = syntax(c, &s);
+    unmap_file(text, len);
+    return rc;
+}
+
+/* One element of an array of rows, whichever array it is. */
+typedef union row_buf {
+    bool aic;
+    rd_exec ex;
+    rd_cpu cpu;
+    rd_task task;
+    rd_edge edge;
+} row_buf;
+
+/* Parses the element at s, the i-th of its array, into *row: RD_OK or RD_BAD. */
+typedef int row_fn(jctx *c, jscan *s, size_t i, row_buf *row);
+
+/* Reads the array named name at s, appending each element read_row parses to *v (*n elements of size
+ * bytes). The element is checked before memory is asked for, so a bad row is reported as such. */
+static int read_rows(jctx *c, jscan *s, const char *name, row_fn *read_row, void **v, size_t *n, size_t size)
+{
+    if (!jscan_eat(s, '['))
+        return bad(c->err, c->errlen, "%s: %s: not an array", c->path, name);
+    size_t cap = 0;
+    bool first = true;
+    int r;
+    while ((r = jscan_next(s, ']', &first)) == 1) {
+        row_buf row;
+        if (read_row(c, s, *n, &row) != RD_OK)
+            return RD_BAD;
+        if (!grow(v, &cap, *n, size))
+            return bad(c->err, c->errlen, "%s: out of memory", c->path);
+        memcpy((char *)*v + *n * size, &row, size);
+        (*n)++;
+    }
+    return r < 0 ? syntax(c, s) : RD_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* chip_swimlane_records.json                                          */
+/* ------------------------------------------------------------------ */
+
+/* What the reader has seen besides the rows. */
+typedef struct swimlane_read {
+    rd_swimlane *sl;
+    int64_t num_cores; /* -1 = not given */
+    bool meta, rows;
+} swimlane_read;
+
+static int core_type_row(jctx *c, jscan *s, size_t i, row_buf *row)
+{
+    char t[8];
+    if (!jscan_string(s, t, sizeof(t)) || (strcmp(t, "aic") != 0 && strcmp(t, "aiv") != 0))
+        return bad(c->err, c->errlen, "%s: metadata.core_types[%zu]: not \"aic\" or \"aiv\"", c->path, i);
+    row->aic = strcmp(t, "aic") == 0;
+    return RD_OK;
+}
+
+/* metadata: clock_freq_hz, num_cores, core_types. */
+static int metadata_member(jctx *c, jscan *s, const char *key, void *arg)
+{
+    swimlane_read *st = arg;
+    rd_swimlane *sl = st->sl;
+    if (strcmp(key, "clock_freq_hz") == 0) {
+        int64_t v;
+        if (!jscan_i64(s, &v) || v <= 0)
+            return bad(c->err, c->errlen, "%s: metadata.clock_freq_hz: not a positive integer", c->path);
+        sl->clock_hz = (uint64_t)v;
+        return RD_OK;
+    }
+    if (strcmp(key, "num_cores") == 0) {
+        if (!jscan_i64(s, &st->num_cores) || st->num_cores < 0)
+            return bad(c->err, c->errlen, "%s: metadata.num_cores: not a non-negative integer", c->path);
+        return RD_OK;
+    }
+    if (strcmp(key, "core_types") == 0) {
+        size_t n = 0;
+        int rc =
+            read_rows(c, s, "metadata.core_types", core_type_row, (void **)&sl->aic, &n, sizeof(*sl->aic));
+        if (rc == RD_OK)
+            sl->ncores = (int)n;
+        return rc;
+    }
+    return MEMBER_SKIP;
 }
 
 /* aicore_tasks: [core_id, task_token_raw, reg_task_id, start, end, receive_to_start] rows. */
-static int swimlane_rows(const char *path, jscan *s, rd_swimlane *sl, char *err, size_t errlen)
+static int exec_row(jctx *c, jscan *s, size_t i, row_buf *row)
 {
-    if (!jscan_eat(s, '['))
-        return bad(err, errlen, "%s: aicore_tasks: not an array", path);
-    size_t cap = 0;
-    bool first = true;
-    int r;
-    while ((r = jscan_next(s, ']', &first)) == 1) {
-        size_t i = sl->nex;
-        int64_t core, reg, r2s = 0;
-        uint64_t task, start, end;
-        if (!jscan_eat(s, '[') || !jscan_i64(s, &core) || !jscan_eat(s, ',') || !jscan_u64(s, &task) ||
-            !jscan_eat(s, ',') || !jscan_i64(s, &reg) || !jscan_eat(s, ',') || !jscan_u64(s, &start) ||
-            !jscan_eat(s, ',') || !jscan_u64(s, &end) || (jscan_eat(s, ',') && !jscan_i64(s, &r2s)) ||
-            !jscan_eat(s, ']'))
-            return bad(err, errlen,
-                       "%s: aicore_tasks[%zu]: not [core_id, task_id, reg_task_id, start, end, "
-                       "receive_to_start] integers",
-                       path, i);
-        if (core < 0 || core > INT32_MAX)
-            return bad(err, errlen, "%s: aicore_tasks[%zu]: core_id %" PRId64 " is negative", path, i, core);
-        if (end < start)
-            return bad(err, errlen, "%s: aicore_tasks[%zu]: end %" PRIu64 " before start %" PRIu64, path, i,
-                       end, start);
-        if (!grow((void **)&sl->ex, &cap, sl->nex, sizeof(*sl->ex)))
-            return bad(err, errlen, "%s: out of memory", path);
-        sl->ex[sl->nex++] = (rd_exec){.task = task,
-                                      .start = start,
-                                      .end = end,
-                                      .r2s = r2s > 0 ? (uint64_t)r2s : 0,
-                                      .reg = reg,
-                                      .core = (int32_t)core};
-    }
-    return r < 0 ? syntax(path, s, err, errlen) : 0;
+    int64_t core, reg, r2s = 0;
+    uint64_t task, start, end;
+    if (!jscan_eat(s, '[') || !jscan_i64(s, &core) || !jscan_eat(s, ',') || !jscan_u64(s, &task) ||
+        !jscan_eat(s, ',') || !jscan_i64(s, &reg) || !jscan_eat(s, ',') || !jscan_u64(s, &start) ||
+        !jscan_eat(s, ',') || !jscan_u64(s, &end) || (jscan_eat(s, ',') && !jscan_i64(s, &r2s)) ||
+        !jscan_eat(s, ']'))
+        return bad(c->err, c->errlen,
+                   "%s: aicore_tasks[%zu]: not [core_id, task_id, reg_task_id, start, end, "
+                   "receive_to_start] integers",
+                   c->path, i);
+    if (core < 0 || core > INT32_MAX)
+        return bad(c->err, c->errlen, "%s: aicore_tasks[%zu]: core_id %" PRId64 " is negative", c->path, i,
+                   core);
+    if (end < start)
+        return bad(c->err, c->errlen, "%s: aicore_tasks[%zu]: end %" PRIu64 " before start %" PRIu64, c->path,
+                   i, end, start);
+    row->ex = (rd_exec){.task = task,
+                        .start = start,
+                        .end = end,
+                        .r2s = r2s > 0 ? (uint64_t)r2s : 0,
+                        .reg = reg,
+                        .core = (int32_t)core};
+    return RD_OK;
 }
 
 /* aicpu_tasks: [core_id, reg_task_id, dispatch, finish] rows. */
-static int swimlane_cpu_rows(const char *path, jscan *s, rd_swimlane *sl, char *err, size_t errlen)
+static int cpu_row(jctx *c, jscan *s, size_t i, row_buf *row)
 {
-    if (!jscan_eat(s, '['))
-        return bad(err, errlen, "%s: aicpu_tasks: not an array", path);
-    size_t cap = 0;
-    bool first = true;
-    int r;
-    while ((r = jscan_next(s, ']', &first)) == 1) {
-        size_t i = sl->ncpu;
-        int64_t core, reg;
-        uint64_t dispatch, finish;
-        if (!jscan_eat(s, '[') || !jscan_i64(s, &core) || !jscan_eat(s, ',') || !jscan_i64(s, &reg) ||
-            !jscan_eat(s, ',') || !jscan_u64(s, &dispatch) || !jscan_eat(s, ',') || !jscan_u64(s, &finish) ||
-            !jscan_eat(s, ']') || core < 0 || core > INT32_MAX)
-            return bad(
-                err, errlen,
-                "%s: aicpu_tasks[%zu]: not [core_id, reg_task_id, dispatch, finish] non-negative integers",
-                path, i);
-        if (!grow((void **)&sl->cpu, &cap, sl->ncpu, sizeof(*sl->cpu)))
-            return bad(err, errlen, "%s: out of memory", path);
-        sl->cpu[sl->ncpu++] =
-            (rd_cpu){.core = (int32_t)core, .reg = reg, .dispatch = dispatch, .finish = finish};
+    int64_t core, reg;
+    uint64_t dispatch, finish;
+    if (!jscan_eat(s, '[') || !jscan_i64(s, &core) || !jscan_eat(s, ',') || !jscan_i64(s, &reg) ||
+        !jscan_eat(s, ',') || !jscan_u64(s, &dispatch) || !jscan_eat(s, ',') || !jscan_u64(s, &finish) ||
+        !jscan_eat(s, ']') || core < 0 || core > INT32_MAX)
+        return bad(c->err, c->errlen,
+                   "%s: aicpu_tasks[%zu]: not [core_id, reg_task_id, dispatch, finish] non-negative integers",
+                   c->path, i);
+    row->cpu = (rd_cpu){.core = (int32_t)core, .reg = reg, .dispatch = dispatch, .finish = finish};
+    return RD_OK;
+}
+
+static int swimlane_member(jctx *c, jscan *s, const char *key, void *arg)
+{
+    swimlane_read *st = arg;
+    rd_swimlane *sl = st->sl;
+    if (strcmp(key, "chip_swimlane_level") == 0) {
+        int64_t v;
+        if (!jscan_i64(s, &v) || v < 1 || v > 4)
+            return bad(c->err, c->errlen, "%s: chip_swimlane_level: not a level 1-4", c->path);
+        sl->level = (int)v;
+        return RD_OK;
     }
-    return r < 0 ? syntax(path, s, err, errlen) : 0;
+    if (strcmp(key, "metadata") == 0) {
+        st->meta = true;
+        if (!jscan_eat(s, '{'))
+            return bad(c->err, c->errlen, "%s: metadata: not an object", c->path);
+        return read_members(c, s, metadata_member, st);
+    }
+    if (strcmp(key, "aicore_tasks") == 0) {
+        st->rows = true;
+        return read_rows(c, s, "aicore_tasks", exec_row, (void **)&sl->ex, &sl->nex, sizeof(*sl->ex));
+    }
+    if (strcmp(key, "aicpu_tasks") == 0)
+        return read_rows(c, s, "aicpu_tasks", cpu_row, (void **)&sl->cpu, &sl->ncpu, sizeof(*sl->cpu));
+    return MEMBER_SKIP;
+}
+
+/* What a well-formed file may still lack, or get wrong across its parts. */
+static int swimlane_complete(jctx *c, const swimlane_read *st)
+{
+    const rd_swimlane *sl = st->sl;
+    if (!sl->level)
+        return bad(c->err, c->errlen, "%s: chip_swimlane_level: missing", c->path);
+    if (!st->meta || !sl->clock_hz)
+        return bad(c->err, c->errlen, "%s: metadata.clock_freq_hz: missing", c->path);
+    if (!sl->aic)
+        return bad(c->err, c->errlen, "%s: metadata.core_types: missing or empty", c->path);
+    if (st->num_cores >= 0 && st->num_cores != sl->ncores)
+        return bad(c->err, c->errlen, "%s: metadata.num_cores: %" PRId64 ", but core_types lists %d cores",
+                   c->path, st->num_cores, sl->ncores);
+    if (!st->rows)
+        return bad(c->err, c->errlen, "%s: aicore_tasks: missing", c->path);
+    for (size_t i = 0; i < sl->nex; i++)
+        if (sl->ex[i].core >= sl->ncores)
+            return bad(c->err, c->errlen, "%s: aicore_tasks[%zu]: core_id %d, but there are %d cores",
+                       c->path, i, sl->ex[i].core, sl->ncores);
+    return RD_OK;
 }
 
 int rd_load_swimlane(const char *path, rd_swimlane *sl, char *err, size_t errlen)
 {
     memset(sl, 0, sizeof(*sl));
-    const char *text;
-    size_t len;
-    int rc = map_file(path, &text, &len, err, errlen);
-    if (rc != RD_OK)
-        return rc;
-    jscan s;
-    jscan_init(&s, text, len);
-    bool first = true, rows = false, meta = false;
-    char key[64];
-    int64_t num_cores = -1;
-    int r;
-    rc = RD_OK;
-    if (!jscan_eat(&s, '{')) {
-        rc = bad(err, errlen, "%s: not a JSON object", path);
-        goto out;
-    }
-    while ((r = jscan_member(&s, &first, key, sizeof(key))) == 1) {
-        if (strcmp(key, "chip_swimlane_level") == 0) {
-            int64_t v;
-            if (!jscan_i64(&s, &v) || v < 1 || v > 4) {
-                rc = bad(err, errlen, "%s: chip_swimlane_level: not a level 1-4", path);
-                goto out;
-            }
-            sl->level = (int)v;
-        } else if (strcmp(key, "metadata") == 0) {
-            meta = true;
-            if ((rc = swimlane_metadata(path, &s, sl, &num_cores, err, errlen)) != 0)
-                goto out;
-        } else if (strcmp(key, "aicore_tasks") == 0) {
-            rows = true;
-            if ((rc = swimlane_rows(path, &s, sl, err, errlen)) != 0)
-                goto out;
-        } else if (strcmp(key, "aicpu_tasks") == 0) {
-            if ((rc = swimlane_cpu_rows(path, &s, sl, err, errlen)) != 0)
-                goto out;
-        } else if (!jscan_skip(&s)) {
-            rc = syntax(path, &s, err, errlen);
-            goto out;
-        }
-    }
-    if (r < 0 || jscan_peek(&s) != 0) {
-        rc = syntax(path, &s, err, errlen);
-        goto out;
-    }
-    if (!sl->level)
-        rc = bad(err, errlen, "%s: chip_swimlane_level: missing", path);
-    else if (!meta || !sl->clock_hz)
-        rc = bad(err, errlen, "%s: metadata.clock_freq_hz: missing", path);
-    else if (!sl->aic)
-        rc = bad(err, errlen, "%s: metadata.core_types: missing or empty", path);
-    else if (num_cores >= 0 && num_cores != sl->ncores)
-        rc = bad(err, errlen, "%s: metadata.num_cores: %" PRId64 ", but core_types lists %d cores", path,
-                 num_cores, sl->ncores);
-    else if (!rows)
-        rc = bad(err, errlen, "%s: aicore_tasks: missing", path);
-    for (size_t i = 0; rc == RD_OK && i < sl->nex; i++)
-        if (sl->ex[i].core >= sl->ncores)
-            rc = bad(err, errlen, "%s: aicore_tasks[%zu]: core_id %d, but there are %d cores", path, i,
-                     sl->ex[i].core, sl->ncores);
-out:
-    unmap_file(text, len);
+    jctx c = {path, err, errlen};
+    swimlane_read st = {.sl = sl, .num_cores = -1};
+    int rc = read_json_file(&c, swimlane_member, &st);
+    if (rc == RD_OK)
+        rc = swimlane_complete(&c, &st);
     if (rc != RD_OK)
         rd_swimlane_free(sl);
     return rc;
@@ -914,125 +967,114 @@ static void unique_edges(rd_deps *d)
     d->nedges = n;
 }
 
-static int deps_tasks(const char *path, jscan *s, rd_deps *d, char *err, size_t errlen)
+/* A task object being read: tasks[i]. */
+typedef struct task_read {
+    size_t i;
+    rd_task t;
+    bool has_id;
+} task_read;
+
+static int task_member(jctx *c, jscan *s, const char *key, void *arg)
 {
-    if (!jscan_eat(s, '['))
-        return bad(err, errlen, "%s: tasks: not an array", path);
-    size_t cap = 0;
-    bool first = true;
-    int r;
-    while ((r = jscan_next(s, ']', &first)) == 1) {
-        size_t i = d->ntasks;
-        rd_task t = {.id = 0, .k = {-1, -1, -1}};
-        bool has_id = false, f2 = true;
-        char key[64];
-        int r2;
-        if (!jscan_eat(s, '{'))
-            return bad(err, errlen, "%s: tasks[%zu]: not an object", path, i);
-        while ((r2 = jscan_member(s, &f2, key, sizeof(key))) == 1) {
-            if (strcmp(key, "task_id") == 0) {
-                if (!jscan_u64(s, &t.id))
-                    return bad(err, errlen, "%s: tasks[%zu].task_id: not a decimal task id", path, i);
-                has_id = true;
-            } else if (strcmp(key, "kernel_ids") == 0) {
-                int64_t k[3];
-                if (!jscan_eat(s, '[') || !jscan_i64(s, &k[0]) || !jscan_eat(s, ',') ||
-                    !jscan_i64(s, &k[1]) || !jscan_eat(s, ',') || !jscan_i64(s, &k[2]) || !jscan_eat(s, ']'))
-                    return bad(err, errlen, "%s: tasks[%zu].kernel_ids: not 3 integers", path, i);
-                for (int j = 0; j < 3; j++)
-                    t.k[j] = k[j] < 0 || k[j] > INT32_MAX ? -1 : (int32_t)k[j];
-            } else if (!jscan_skip(s)) {
-                return syntax(path, s, err, errlen);
-            }
-        }
-        if (r2 < 0)
-            return syntax(path, s, err, errlen);
-        if (!has_id)
-            return bad(err, errlen, "%s: tasks[%zu].task_id: missing", path, i);
-        if (!grow((void **)&d->tasks, &cap, d->ntasks, sizeof(*d->tasks)))
-            return bad(err, errlen, "%s: out of memory", path);
-        d->tasks[d->ntasks++] = t;
+    task_read *st = arg;
+    if (strcmp(key, "task_id") == 0) {
+        if (!jscan_u64(s, &st->t.id))
+            return bad(c->err, c->errlen, "%s: tasks[%zu].task_id: not a decimal task id", c->path, st->i);
+        st->has_id = true;
+        return RD_OK;
     }
-    return r < 0 ? syntax(path, s, err, errlen) : 0;
+    if (strcmp(key, "kernel_ids") == 0) {
+        int64_t k[3];
+        if (!jscan_eat(s, '[') || !jscan_i64(s, &k[0]) || !jscan_eat(s, ',') || !jscan_i64(s, &k[1]) ||
+            !jscan_eat(s, ',') || !jscan_i64(s, &k[2]) || !jscan_eat(s, ']'))
+            return bad(c->err, c->errlen, "%s: tasks[%zu].kernel_ids: not 3 integers", c->path, st->i);
+        for (int j = 0; j < 3; j++)
+            st->t.k[j] = k[j] < 0 || k[j] > INT32_MAX ? -1 : (int32_t)k[j];
+        return RD_OK;
+    }
+    return MEMBER_SKIP;
 }
 
-static int deps_edges(const char *path, jscan *s, rd_deps *d, char *err, size_t errlen)
+static int task_row(jctx *c, jscan *s, size_t i, row_buf *row)
 {
-    if (!jscan_eat(s, '['))
-        return bad(err, errlen, "%s: edges: not an array", path);
-    size_t cap = 0;
-    bool first = true;
-    int r;
-    while ((r = jscan_next(s, ']', &first)) == 1) {
-        size_t i = d->nedges;
-        rd_edge e = {0, 0};
-        bool has_pred = false, has_succ = false, f2 = true;
-        char key[64];
-        int r2;
-        if (!jscan_eat(s, '{'))
-            return bad(err, errlen, "%s: edges[%zu]: not an object", path, i);
-        while ((r2 = jscan_member(s, &f2, key, sizeof(key))) == 1) {
-            bool is_pred = strcmp(key, "pred") == 0;
-            if (is_pred || strcmp(key, "succ") == 0) {
-                if (!jscan_u64(s, is_pred ? &e.pred : &e.succ))
-                    return bad(err, errlen, "%s: edges[%zu].%s: not a decimal task id", path, i, key);
-                *(is_pred ? &has_pred : &has_succ) = true;
-            } else if (!jscan_skip(s)) {
-                return syntax(path, s, err, errlen);
-            }
-        }
-        if (r2 < 0)
-            return syntax(path, s, err, errlen);
-        if (!has_pred || !has_succ)
-            return bad(err, errlen, "%s: edges[%zu].%s: missing", path, i, has_pred ? "succ" : "pred");
-        if (!grow((void **)&d->edges, &cap, d->nedges, sizeof(*d->edges)))
-            return bad(err, errlen, "%s: out of memory", path);
-        d->edges[d->nedges++] = e;
+    task_read st = {.i = i, .t = {.id = 0, .k = {-1, -1, -1}}};
+    if (!jscan_eat(s, '{'))
+        return bad(c->err, c->errlen, "%s: tasks[%zu]: not an object", c->path, i);
+    if (read_members(c, s, task_member, &st) != RD_OK)
+        return RD_BAD;
+    if (!st.has_id)
+        return bad(c->err, c->errlen, "%s: tasks[%zu].task_id: missing", c->path, i);
+    row->task = st.t;
+    return RD_OK;
+}
+
+/* An edge object being read: edges[i]. */
+typedef struct edge_read {
+    size_t i;
+    rd_edge e;
+    bool has_pred, has_succ;
+} edge_read;
+
+static int edge_member(jctx *c, jscan *s, const char *key, void *arg)
+{
+    edge_read *st = arg;
+    bool is_pred = strcmp(key, "pred") == 0;
+    if (!is_pred && strcmp(key, "succ") != 0)
+        return MEMBER_SKIP;
+    if (!jscan_u64(s, is_pred ? &st->e.pred : &st->e.succ))
+        return bad(c->err, c->errlen, "%s: edges[%zu].%s: not a decimal task id", c->path, st->i, key);
+    *(is_pred ? &st->has_pred : &st->has_succ) = true;
+    return RD_OK;
+}
+
+static int edge_row(jctx *c, jscan *s, size_t i, row_buf *row)
+{
+    edge_read st = {.i = i, .e = {0, 0}};
+    if (!jscan_eat(s, '{'))
+        return bad(c->err, c->errlen, "%s: edges[%zu]: not an object", c->path, i);
+    if (read_members(c, s, edge_member, &st) != RD_OK)
+        return RD_BAD;
+    if (!st.has_pred || !st.has_succ)
+        return bad(c->err, c->errlen, "%s: edges[%zu].%s: missing", c->path, i,
+                   st.has_pred ? "succ" : "pred");
+    row->edge = st.e;
+    return RD_OK;
+}
+
+/* Which of the two arrays the file has. */
+typedef struct deps_read {
+    rd_deps *d;
+    bool tasks, edges;
+} deps_read;
+
+static int deps_member(jctx *c, jscan *s, const char *key, void *arg)
+{
+    deps_read *st = arg;
+    rd_deps *d = st->d;
+    if (strcmp(key, "tasks") == 0) {
+        st->tasks = true;
+        return read_rows(c, s, "tasks", task_row, (void **)&d->tasks, &d->ntasks, sizeof(*d->tasks));
     }
-    return r < 0 ? syntax(path, s, err, errlen) : 0;
+    if (strcmp(key, "edges") == 0) {
+        st->edges = true;
+        return read_rows(c, s, "edges", edge_row, (void **)&d->edges, &d->nedges, sizeof(*d->edges));
+    }
+    return MEMBER_SKIP;
 }
 
 int rd_load_deps(const char *path, rd_deps *d, char *err, size_t errlen)
 {
     memset(d, 0, sizeof(*d));
-    const char *text;
-    size_t len;
-    int rc = map_file(path, &text, &len, err, errlen);
-    if (rc != RD_OK)
-        return rc;
-    jscan s;
-    jscan_init(&s, text, len);
-    bool first = true, tasks = false, edges = false;
-    char key[64];
-    int r;
-    if (!jscan_eat(&s, '{')) {
-        rc = bad(err, errlen, "%s: not a JSON object", path);
-        goto out;
-    }
-    while ((r = jscan_member(&s, &first, key, sizeof(key))) == 1) {
-        if (strcmp(key, "tasks") == 0) {
-            tasks = true;
-            rc = deps_tasks(path, &s, d, err, errlen);
-        } else if (strcmp(key, "edges") == 0) {
-            edges = true;
-            rc = deps_edges(path, &s, d, err, errlen);
-        } else if (!jscan_skip(&s)) {
-            rc = syntax(path, &s, err, errlen);
-        }
-        if (rc != RD_OK)
-            goto out;
-    }
-    if (r < 0 || jscan_peek(&s) != 0)
-        rc = syntax(path, &s, err, errlen);
-    else if (!tasks)
+    jctx c = {path, err, errlen};
+    deps_read st = {.d = d};
+    int rc = read_json_file(&c, deps_member, &st);
+    if (rc == RD_OK && !st.tasks)
         rc = bad(err, errlen, "%s: tasks: missing", path);
-    else if (!edges)
+    else if (rc == RD_OK && !st.edges)
         rc = bad(err, errlen, "%s: edges: missing", path);
-    else
+    if (rc == RD_OK)
         unique_edges(d);
-out:
-    unmap_file(text, len);
-    if (rc != RD_OK)
+    else
         rd_deps_free(d);
     return rc;
 }
@@ -1072,14 +1114,7 @@ static size_t node_of(const cp_node *n, size_t nn, uint64_t id)
 /* Predecessor edges of succ: [*lo, *hi) in edges sorted by successor. */
 static void preds_of(const rd_edge *e, size_t ne, uint64_t succ, size_t *lo, size_t *hi)
 {
-    size_t a = 0, b = ne;
-    while (a < b) {
-        size_t mid = a + (b - a) / 2;
-        if (e[mid].succ < succ)
-            a = mid + 1;
-        else
-            b = mid;
-    }
+    size_t a = vec_lower_bound(e, ne, sizeof(*e), offsetof(rd_edge, succ), succ);
     *lo = a;
     while (a < ne && e[a].succ == succ)
         a++;
@@ -1250,6 +1285,19 @@ static int quoting_bad(char *err, size_t errlen, const char *path, int line)
     return bad(err, errlen,
                "%s:%d: a quoted field is not closed, or text follows its closing quote (RFC 4180 quoting)",
                path, line);
+}
+
+/* Splits a data record that started on line into f (max fields at most): RD_BAD when its quoting is
+ * broken or it has another number of fields than the header's nh. */
+static int split_row(const char *path, int line, char *rec, char **f, int max, int nh, char *err,
+                     size_t errlen)
+{
+    int n = csv_split(rec, f, max);
+    if (n < 0)
+        return quoting_bad(err, errlen, path, line);
+    if (n != nh)
+        return bad(err, errlen, "%s:%d: %d fields, the header has %d", path, line, n > max ? max : n, nh);
+    return RD_OK;
 }
 
 static bool parse_u64(const char *s, uint64_t *v)
@@ -1441,15 +1489,8 @@ int rd_load_pmu(const char *path, rd_pmu *pm, char *err, size_t errlen)
     while ((l = next_record(&p, &next, &line)) != NULL) {
         if (!l[strspn(l, "\r")])
             continue;
-        int n = csv_split(l, f, maxf);
-        if (n < 0) {
-            rc = quoting_bad(err, errlen, path, line);
+        if ((rc = split_row(path, line, l, f, maxf, nh, err, errlen)) != RD_OK)
             goto out;
-        }
-        if (n != nh) {
-            rc = bad(err, errlen, "%s:%d: %d fields, the header has %d", path, line, n > maxf ? maxf : n, nh);
-            goto out;
-        }
         uint64_t func, total, cnt[RD_MAX_COUNTERS];
         int core_type, ev;
         if (strncmp(f[2], "0x", 2) != 0 || strlen(f[2]) != 18 || strspn(f[2] + 2, "0123456789abcdef") != 16) {
@@ -1538,14 +1579,13 @@ static bool parse_us(const char *s, double *v)
     return *s && !*end && !errno && *v >= 0 && *v == *v;
 }
 
-/* "a/b/c/d" microseconds per ring, or one value for every ring. */
-static bool parse_ring_us(const char *s, double out[RD_RINGS])
+/* Cuts "a/b/c/d" in place into one part per ring; a single value stands for every ring. False for
+ * another number of parts. */
+static bool split_rings(char *s, char *part[RD_RINGS])
 {
-    char copy[256], *part[RD_RINGS + 1];
     int n = 0;
-    snprintf(copy, sizeof(copy), "%s", s);
-    part[n++] = copy;
-    for (char *p = copy; *p; p++)
+    part[n++] = s;
+    for (char *p = s; *p; p++)
         if (*p == '/') {
             *p = '\0';
             if (n == RD_RINGS)
@@ -1554,8 +1594,20 @@ static bool parse_ring_us(const char *s, double out[RD_RINGS])
         }
     if (n != 1 && n != RD_RINGS)
         return false;
+    for (int r = n; r < RD_RINGS; r++)
+        part[r] = s;
+    return true;
+}
+
+/* "a/b/c/d" microseconds per ring, or one value for every ring. */
+static bool parse_ring_us(const char *s, double out[RD_RINGS])
+{
+    char copy[256], *part[RD_RINGS];
+    copy_str(copy, sizeof(copy), s);
+    if (!split_rings(copy, part))
+        return false;
     for (int r = 0; r < RD_RINGS; r++)
-        if (!parse_us(part[n == 1 ? 0 : r], &out[r]))
+        if (!parse_us(part[r], &out[r]))
             return false;
     return true;
 }
@@ -1570,22 +1622,14 @@ static int column_of(char **h, int nh, const char *name)
 }
 
 /* "a/b/c/d" (per ring) or one value for every ring. */
-static bool parse_rings(char *s, uint64_t out[RD_RINGS])
+static bool parse_rings(const char *s, uint64_t out[RD_RINGS])
 {
-    char *part[RD_RINGS + 1];
-    int n = 0;
-    part[n++] = s;
-    for (char *p = s; *p; p++)
-        if (*p == '/') {
-            *p = '\0';
-            if (n == RD_RINGS)
-                return false;
-            part[n++] = p + 1;
-        }
-    if (n != 1 && n != RD_RINGS)
+    char copy[256], *part[RD_RINGS];
+    copy_str(copy, sizeof(copy), s);
+    if (!split_rings(copy, part))
         return false;
     for (int r = 0; r < RD_RINGS; r++)
-        if (!parse_u64(part[n == 1 ? 0 : r], &out[r]))
+        if (!parse_u64(part[r], &out[r]))
             return false;
     return true;
 }
@@ -1641,16 +1685,8 @@ int rd_load_sweep(const char *path, rd_sweep *sw, char *err, size_t errlen)
     while ((l = next_record(&p, &next, &line)) != NULL) {
         if (!l[strspn(l, "\r")])
             continue;
-        int n = csv_split(l, f, SWEEP_MAX_COLUMNS);
-        if (n < 0) {
-            rc = quoting_bad(err, errlen, path, line);
+        if ((rc = split_row(path, line, l, f, SWEEP_MAX_COLUMNS, nh, err, errlen)) != RD_OK)
             goto out;
-        }
-        if (n != nh) {
-            rc = bad(err, errlen, "%s:%d: %d fields, the header has %d", path, line,
-                     n > SWEEP_MAX_COLUMNS ? SWEEP_MAX_COLUMNS : n, nh);
-            goto out;
-        }
         if (!grow((void **)&sw->rows, &cap, sw->nrows, sizeof(*sw->rows))) {
             rc = bad(err, errlen, "%s: out of memory", path);
             goto out;
@@ -1662,9 +1698,7 @@ int rd_load_sweep(const char *path, rd_sweep *sw, char *err, size_t errlen)
         r->line = line;
         for (int k = 0; k < RD_KNOB_THREADS; k++) {
             int c = col[C_TW + k];
-            char copy[256];
-            copy_str(copy, sizeof(copy), f[c]);
-            if (!parse_rings(copy, r->knob[k])) {
+            if (!parse_rings(f[c], r->knob[k])) {
                 rc = bad(err, errlen, "%s:%d: %s: \"%s\" is not N or N/N/N/N", path, line, need[C_TW + k],
                          f[c]);
                 goto out;
