@@ -765,6 +765,9 @@ static int read_rows(jctx *c, jscan *s, const char *name, row_fn *read_row, void
 {
     if (!jscan_eat(s, '['))
         return bad(c->err, c->errlen, "%s: %s: not an array", c->path, name);
+    /* a second array under the same key would grow rows it does not own the capacity of */
+    if (*n)
+        return bad(c->err, c->errlen, "%s: %s: given twice", c->path, name);
     size_t cap = 0;
     bool first = true;
     int r;

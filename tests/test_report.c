@@ -887,6 +887,9 @@ static const bad_case BAD[] = {
     {"dfx_outputs/chip_swimlane_records.json",
      SL_HEAD "\"aicore_tasks\": [[0, 1, 1, 5, 6, 0], [1, 1, 1, 5, 6, 0]]}",
      "aicore_tasks[1]: core_id 1, but there are 1 cores"},
+    {"dfx_outputs/chip_swimlane_records.json",
+     SL_HEAD "\"aicore_tasks\": [[0, 1, 1, 5, 6, 0]], \"aicore_tasks\": [[0, 2, 2, 7, 8, 0]]}",
+     "aicore_tasks: given twice"},
     /* deps.json */
     {"dfx_outputs/deps.json", "{\"tasks\": [], \"edges\": [", "deps.json: not valid JSON (at byte 24)"},
     {"dfx_outputs/deps.json", "7", "deps.json: not a JSON object"},
@@ -900,6 +903,8 @@ static const bad_case BAD[] = {
     {"dfx_outputs/deps.json", "{\"tasks\": [{\"task_id\": \"1\", \"kernel_ids\": [0, 1]}]}",
      "deps.json: tasks[0].kernel_ids: not 3 integers"},
     {"dfx_outputs/deps.json", "{\"tasks\": [], \"edges\": 0}", "deps.json: edges: not an array"},
+    {"dfx_outputs/deps.json", "{\"tasks\": [{\"task_id\": \"1\"}], \"tasks\": [{\"task_id\": \"2\"}]}",
+     "deps.json: tasks: given twice"},
     {"dfx_outputs/deps.json", "{\"tasks\": [], \"edges\": [[1, 2]]}", "deps.json: edges[0]: not an object"},
     {"dfx_outputs/deps.json", "{\"tasks\": [], \"edges\": [{\"pred\": \"-1\", \"succ\": \"2\"}]}",
      "deps.json: edges[0].pred: not a decimal task id"},
