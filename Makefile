@@ -65,12 +65,16 @@ $(BUILD)/ptosim: $(MODEL_OBJ) $(SIM_OBJ) $(BUILD)/sim/main.o
 $(BUILD)/run_tests: $(TEST_OBJ) $(MODEL_OBJ) $(SIM_OBJ)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(PKG_LIBS) $(CHECK_LIBS) -lm -pthread
 
-# model/ must stay free of SimGrid so its tests need no engine, and every "FILE §N" citation must resolve
-# to a file and section of the repository.
+# model/ must stay free of SimGrid so its tests need no engine, every "FILE §N" citation must resolve
+# to a file and section of the repository, and the fuzz targets must compile.
 lint:
 	@if grep -rn -e '#include <simgrid' -e '#include <xbt' model/; then \
 		echo "model/ must not include SimGrid headers" >&2; exit 1; fi
 	@sh scripts/check_citations.sh
+	@# the fuzz targets need clang to build (make fuzz); their calls are checked here so they cannot drift
+	@for f in tests/fuzz/fuzz_*.c; do \
+		$(CC) -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(PKG_CFLAGS) \
+			-fsyntax-only $$f || exit 1; done
 
 # The report tests render a page in headless Chromium (Debian's `chromium`).
 chromium-dep:
@@ -111,8 +115,9 @@ check-sanitize: lint chromium-dep
 		sh -c './build-san/run_tests && sh tests/golden/golden.sh build-san/ptosim check'; rc=$$?; \
 		sh ./scripts/sanitize-report.sh build-san && exit $$rc
 
-# libFuzzer targets (clang) for the graph reader, the platform loader and the
-# import reader, built into build-fuzz/ with ASan and UBSan; `make fuzz` runs
+# libFuzzer targets (clang) for the graph reader, the platform loader, the
+# import reader and the report's readers of a run's files, built into
+# build-fuzz/ with ASan and UBSan; `make fuzz` runs
 # each for FUZZ_SECONDS (600) from its seeds in tests/fuzz/seeds/ and fails
 # on a finding (scripts/fuzz.sh). clang and libFuzzer come from Debian
 # (scripts/install-deps.sh --fuzz) when missing.
@@ -122,9 +127,9 @@ FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined
 FUZZ_CFLAGS := -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -O1 -g \
 	-fno-omit-frame-pointer $(FUZZ_SAN) -fsanitize=fuzzer-no-link $(shell pkg-config --cflags libcjson zlib 2>/dev/null) \
 	-DPTOSIM_DATADIR='"$(CURDIR)/platforms"'
-FUZZ_LIB_SRC := $(MODEL_SRC) sim/import.c sim/impheap.c sim/impcost.c sim/cli.c
+FUZZ_LIB_SRC := $(MODEL_SRC) sim/import.c sim/impheap.c sim/impcost.c sim/cli.c sim/repdata.c sim/jscan.c
 FUZZ_LIB_OBJ := $(FUZZ_LIB_SRC:%.c=build-fuzz/%.o)
-FUZZ_TARGETS := graph platform import
+FUZZ_TARGETS := graph platform import report
 
 build-fuzz/%.o: %.c
 	@mkdir -p $(dir $@)

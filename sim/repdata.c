@@ -1331,6 +1331,12 @@ static bool parse_int(const char *s, int *v)
 /* scope_stats.jsonl                                                   */
 /* ------------------------------------------------------------------ */
 
+/* A JSON number a uint64_t holds (a cast of one past 2^64 is undefined). */
+static bool u64_number(const cJSON *v)
+{
+    return cJSON_IsNumber(v) && v->valuedouble >= 0 && v->valuedouble <= 1.8e19;
+}
+
 static int ring_array(const char *path, const cJSON *meta, const char *key, uint64_t out[RD_RINGS], char *err,
                       size_t errlen)
 {
@@ -1339,7 +1345,7 @@ static int ring_array(const char *path, const cJSON *meta, const char *key, uint
         return bad(err, errlen, "%s:1: %s: missing or not an array of 4 numbers", path, key);
     for (int i = 0; i < RD_RINGS; i++) {
         const cJSON *v = cJSON_GetArrayItem(a, i);
-        if (!cJSON_IsNumber(v) || v->valuedouble < 0)
+        if (!u64_number(v))
             return bad(err, errlen, "%s:1: %s[%d]: not a non-negative number", path, key, i);
         out[i] = (uint64_t)v->valuedouble;
     }
@@ -1368,9 +1374,9 @@ static int scope_sample(const char *path, int line, const cJSON *j, rd_sample *s
         snprintf(k1, sizeof(k1), "%s_end", res[r]);
         const cJSON *a = cJSON_GetObjectItemCaseSensitive(j, k0),
                     *b = cJSON_GetObjectItemCaseSensitive(j, k1);
-        if (!cJSON_IsNumber(a) || a->valuedouble < 0)
+        if (!u64_number(a))
             return bad(err, errlen, "%s:%d: %s: missing or not a non-negative number", path, line, k0);
-        if (!cJSON_IsNumber(b) || b->valuedouble < 0)
+        if (!u64_number(b))
             return bad(err, errlen, "%s:%d: %s: missing or not a non-negative number", path, line, k1);
         if (b->valuedouble < a->valuedouble)
             return bad(err, errlen, "%s:%d: %s: %.0f is below %s %.0f", path, line, k1, b->valuedouble, k0,
@@ -1405,7 +1411,9 @@ int rd_load_scopes(const char *path, rd_scopes *sc, char *err, size_t errlen)
             const cJSON *f = cJSON_GetObjectItemCaseSensitive(j, "fatal"),
                         *dr = cJSON_GetObjectItemCaseSensitive(j, "dropped");
             sc->fatal = cJSON_IsTrue(f);
-            sc->dropped = cJSON_IsNumber(dr) && dr->valuedouble > 0 ? (uint64_t)dr->valuedouble : 0;
+            sc->dropped = !cJSON_IsNumber(dr) || dr->valuedouble <= 0 ? 0
+                          : u64_number(dr)                          ? (uint64_t)dr->valuedouble
+                                                                    : UINT64_MAX; /* saturated */
             if (!cJSON_IsObject(j))
                 rc = bad(err, errlen, "%s:%d: not a JSON object", path, line);
             else if (ring_array(path, j, "task_window_max", sc->task_window_max, err, errlen) != 0 ||

@@ -919,6 +919,11 @@ static const bad_case BAD[] = {
      "scope_stats.jsonl:1: task_window_max: missing or not an array of 4 numbers"},
     {"dfx_outputs/scope_stats/scope_stats.jsonl", "{\"task_window_max\": [16, 16, -1, 16]}",
      "scope_stats.jsonl:1: task_window_max[2]: not a non-negative number"},
+    {"dfx_outputs/scope_stats/scope_stats.jsonl", "{\"task_window_max\": [16, 1e70, 16, 16]}",
+     "scope_stats.jsonl:1: task_window_max[1]: not a non-negative number"}, /* past 2^64: no cast */
+    {"dfx_outputs/scope_stats/scope_stats.jsonl",
+     SC_HEAD "{\"ring\": 1, \"phase\": \"end\", \"task_window_start\": 0, \"task_window_end\": 3e19}\n",
+     "scope_stats.jsonl:2: task_window_end: missing or not a non-negative number"},
     {"dfx_outputs/scope_stats/scope_stats.jsonl", SC_HEAD "7\n", "scope_stats.jsonl:2: not a JSON object"},
     {"dfx_outputs/scope_stats/scope_stats.jsonl", SC_HEAD "{\"ring\": 4, \"phase\": \"begin\", " SC_REST,
      "scope_stats.jsonl:2: ring: missing or not a ring 0-3"},

@@ -51,6 +51,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         p = cut ? cut + sizeof(SEP) - 1 : NULL;
     }
     char err[2048];
-    import_capture(dir, sink, err, sizeof(err));
+    import_capture(dir, NULL, sink, err, sizeof(err));
     return 0;
 }
