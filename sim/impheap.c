@@ -520,7 +520,7 @@ static int walk_ring(importer *im, int r, uint64_t size, creation *all, size_t n
     size_t to = from;
     while (to < nall && im->tensors[all[to].x].ring == r)
         to++;
-    w.c = all + from;
+    w.c = all ? all + from : NULL; /* no creations at all: NULL + 0 is undefined */
     w.n = to - from;
     for (uint64_t l = 0; l < im->ring_count[r]; l++)
         w.later_need += slot_need(&im->tasks[im->by_local[r][l]]);
