@@ -133,9 +133,12 @@ static bool get_dims(const cJSON *v, int64_t *out, int *n)
     return true;
 }
 
+/* The ring of a task id (its high 32 bits), or RINGS when they name none: an int of the high bits
+ * themselves would be negative from bit 63 on, and pass every "< RINGS" check. */
 static int ring_of(uint64_t id)
 {
-    return (int)(id >> 32);
+    uint64_t r = id >> 32;
+    return r < RINGS ? (int)r : RINGS;
 }
 
 /* The tasks[] index of a task id, or -1. */
@@ -252,8 +255,8 @@ static int read_task(importer *im, const cJSON *x, int i)
         return imp_fail(im, "deps.json", "tasks[%d]: needs task_id, kernel_ids [aic, aiv0, aiv1] and args",
                         i);
     if (ring_of(t->id) >= RINGS)
-        return imp_fail(im, "deps.json", "tasks[%d].task_id: %" PRIu64 " names ring %d (rings are 0..3)", i,
-                        t->id, ring_of(t->id));
+        return imp_fail(im, "deps.json", "tasks[%d].task_id: %" PRIu64 " names ring %" PRIu64 " (rings are 0..3)",
+                        i, t->id, t->id >> 32);
     t->ring = ring_of(t->id);
     t->local = (uint32_t)t->id;
     for (int s = 0; s < 3; s++) {

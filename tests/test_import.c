@@ -151,6 +151,13 @@ START_TEST(import_errors_name_the_file)
          "\"kernel_ids\": [-1, 0, -1], \"args\": []}], \"edges\": [{\"pred\": 0, \"succ\": 1, \"source\": "
          "\"explicit\", \"arg\": 1e300}], \"tensors\": []}",
          "deps.json: edges[0].arg: must be an argument index"},
+        /* bit 63 set: its high half is no ring, not ring -2147483648 (an index -1, found by make fuzz) */
+        {"{\"tasks\": [{\"task_id\": \"9223372041149743104\", \"kernel_ids\": [-1, 0, -1], \"args\": []}], "
+         "\"edges\": [], \"tensors\": []}",
+         "deps.json: tasks[0].task_id: 9223372041149743104 names ring 2147483649 (rings are 0..3)"},
+        {"{\"tasks\": [{\"task_id\": 0, \"kernel_ids\": [-1, 0, -1], \"args\": []}], \"edges\": [{\"pred\": "
+         "\"18446744069414584320\", \"succ\": \"0\", \"source\": \"creator\"}], \"tensors\": []}",
+         "deps.json: edges[0]: pred 18446744069414584320 of a creator edge is no task"},
     };
     /* ids far past the listed tasks: a 90-byte capture asked for 2.4 GB of alloc tasks (make fuzz) */
     free(tu_write(dir, "deps.json", "{\"tasks\": [{\"task_id\": 4294967296, \"kernel_ids\": [-1, 0, -1], \"args\": "
