@@ -2,6 +2,7 @@
 #define _GNU_SOURCE /* renameat2 */
 #include "workdir.h"
 
+#include <cJSON.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -10,12 +11,14 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "outfile.h"
+#include "readall.h"
 
 /* rm -rf path: a symlink is removed, never followed. */
 static void remove_tree(const char *path)
@@ -262,4 +265,52 @@ void workdir_close(workdir *w)
     if (w->lock_fd >= 0)
         close(w->lock_fd);
     w->lock_fd = -1;
+}
+
+/* "N_name" as a session names a program's folder: digits, '_', then no '/' (nothing above dir). */
+static bool program_dir_name(const char *s)
+{
+    size_t d = strspn(s, "0123456789");
+    return d > 0 && s[d] == '_' && s[d + 1] && !strchr(s, '/') && strlen(s) < 256;
+}
+
+void workdir_old_programs(const char *dir, workdir_programs *out)
+{
+    out->n = 0;
+    char path[4200];
+    snprintf(path, sizeof(path), "%s/ptosim_run.json", dir);
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return;
+    size_t len;
+    char *text = readall(f, &len);
+    fclose(f);
+    cJSON *j = text ? cJSON_ParseWithLength(text, len) : NULL;
+    free(text);
+    const cJSON *progs = cJSON_GetObjectItemCaseSensitive(j, "programs");
+    if (cJSON_GetObjectItemCaseSensitive(j, "ptosim_worker") && cJSON_IsArray(progs)) {
+        const cJSON *p;
+        cJSON_ArrayForEach(p, progs)
+        {
+            const cJSON *d = cJSON_GetObjectItemCaseSensitive(p, "dir");
+            if (out->n < WORKDIR_MAX_PROGRAMS && cJSON_IsString(d) && program_dir_name(d->valuestring))
+                snprintf(out->name[out->n++], sizeof(out->name[0]), "%s", d->valuestring);
+        }
+    }
+    cJSON_Delete(j);
+}
+
+void workdir_drop_programs(const char *dir, const workdir_programs *old, const char *const *keep, int nkeep)
+{
+    for (int i = 0; i < old->n; i++) {
+        bool kept = false;
+        for (int k = 0; k < nkeep && !kept; k++)
+            kept = strcmp(old->name[i], keep[k]) == 0;
+        char path[4400], run[4500];
+        snprintf(path, sizeof(path), "%s/%s", dir, old->name[i]);
+        snprintf(run, sizeof(run), "%s/ptosim_run.json", path);
+        struct stat st;
+        if (!kept && lstat(path, &st) == 0 && S_ISDIR(st.st_mode) && access(run, F_OK) == 0)
+            remove_tree(path);
+    }
 }

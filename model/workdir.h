@@ -36,6 +36,25 @@ int workdir_open(workdir *w, const char *dir, char *err, size_t errlen);
 int workdir_commit(workdir *w, const char *const *old, int nold, const char *const *new_files, int nnew,
                    char *err, size_t errlen);
 
+#define WORKDIR_MAX_PROGRAMS 64 /* WORKER_MAX_PROGRAMS */
+
+/* The program folders ("N_name") a session of several programs left in a work dir. */
+typedef struct workdir_programs {
+    int n;
+    char name[WORKDIR_MAX_PROGRAMS][256];
+} workdir_programs;
+
+/* The folders dir/ptosim_run.json lists when a session of several programs
+ * wrote it (its programs[].dir); none when that file is a single run's, is
+ * missing or cannot be read. Read before a run replaces the file. */
+void workdir_old_programs(const char *dir, workdir_programs *out);
+
+/* Once a later run or session is in place: removes each of old's folders
+ * from dir, but those named in keep (nkeep names), when it is still a
+ * folder holding a ptosim_run.json. What is left of dir is then the newer
+ * run's alone. */
+void workdir_drop_programs(const char *dir, const workdir_programs *old, const char *const *keep, int nkeep);
+
 /* Removes the staging folder and what is in it: dir keeps what it had, and
  * the folders workdir_open made for it go again when they are empty. */
 void workdir_abort(workdir *w);

@@ -401,6 +401,11 @@ static int simulate(const cli_run *o, const platform *pl, const chip_config *cf,
             fprintf(stderr, "ptosim: warning: %s\n", err);
     }
     const char *out = have_wd ? wd.stage : NULL; /* where the files are written */
+    static workdir_programs old_programs; /* the folders a session left here, read before this run replaces its
+                                           * ptosim_run.json (static: 16 KB) */
+    old_programs.n = 0;
+    if (have_wd)
+        workdir_old_programs(opt.work_dir, &old_programs);
 
     /* the graph is parsed on the second core while the first simulates, and
      * to its last line even when the run stops early: a malformed graph ends
@@ -625,6 +630,8 @@ static int simulate(const cli_run *o, const platform *pl, const chip_config *cf,
             if (exit_code == EXIT_OK)
                 exit_code = EXIT_INTERNAL;
         } else {
+            /* a session's program folders from before: this run's files are the folder's now */
+            workdir_drop_programs(opt.work_dir, &old_programs, NULL, 0);
             workdir_close(&wd);
         }
     }
@@ -810,6 +817,10 @@ static int run_worker(const cli_run *opt, const platform *plat, const chip_confi
                 fprintf(stderr, "ptosim: warning: %s\n", err);
         }
     }
+    static workdir_programs old_programs; /* the previous session's folders, before this one rewrites the list */
+    old_programs.n = 0;
+    if (have_wd)
+        workdir_old_programs(opt->work_dir, &old_programs);
     for (int p = 0; p < w->nprograms && code == EXIT_OK; p++) {
         worker_timeline(w, &costs); /* places program p after the ones that ran */
         if (run_program(opt, plat, cfg, warn, w, p, opt->work_dir) != 0)
@@ -828,6 +839,12 @@ static int run_worker(const cli_run *opt, const platform *plat, const chip_confi
                 fprintf(stderr, "ptosim: %s\n", err);
                 if (code == EXIT_OK)
                     code = EXIT_INTERNAL;
+            } else if (have_wd) { /* the last session's program folders this one did not replace */
+                const char *keep[WORKDIR_MAX_PROGRAMS];
+                int nkeep = 0;
+                for (int p = 0; p < w->nprograms && nkeep < WORKDIR_MAX_PROGRAMS; p++)
+                    keep[nkeep++] = w->prog[p].dir;
+                workdir_drop_programs(opt->work_dir, &old_programs, keep, nkeep);
             }
         }
         if (!opt->quiet && !opt->summary_csv && !intr_signal())

@@ -267,6 +267,31 @@ START_TEST(a_reused_output_folder_holds_the_last_run_alone)
 }
 END_TEST
 
+START_TEST(a_session_or_run_after_a_session_leaves_none_of_its_program_folders)
+{
+    /* three programs, then two: the third's folder and the second's old one go; a folder of the user's
+     * ("7_mine", no ptosim_run.json) and one the session never listed ("5_other") stay */
+    const char *dir = tu_tmpdir();
+    run_out r = shf("cd %s && $P run %s %s %s -o out --quiet && mkdir out/7_mine out/5_other && "
+                    "touch out/7_mine/notes out/5_other/ptosim_run.json && $P run %s %s -o out --quiet && ls out",
+                    dir, CHAIN3, TRACE("default.jsonl"), TRACE("fan200.jsonl"), CHAIN3, TRACE("forkjoin.jsonl"));
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_str_eq(r.out, "0_chain3\n1_forkjoin\n5_other\n7_mine\nptosim_run.json\n");
+    tu_run_free(&r);
+    /* a run that fails (a malformed graph) changes nothing, the session's folders included */
+    char *bad = bad_graph(dir);
+    r = shf("cd %s && $P run %s -o out --quiet; echo $?; ls out", dir, bad);
+    free(bad);
+    ck_assert_str_eq(r.out, "3\n0_chain3\n1_forkjoin\n5_other\n7_mine\nptosim_run.json\n");
+    tu_run_free(&r);
+    /* a single run then: its files, and the user's folders */
+    r = shf("cd %s && $P run %s -o out --quiet && ls out", dir, CHAIN3);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_str_eq(r.out, "5_other\n7_mine\ndfx_outputs\nptosim_run.json\n");
+    tu_run_free(&r);
+}
+END_TEST
+
 /* What the ordering rule makes of --op-execute-timeout-us 1 under the a2a3 defaults (10000 ms, 50000 ms):
  * 1 us is not above 10000 ms, so all three go back to the defaults. */
 #define ORDER_WARNING                                                                                        \
@@ -505,6 +530,7 @@ Suite *suite_cli(void)
     tc = tcase_create("outputs");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, a_reused_output_folder_holds_the_last_run_alone);
+    tcase_add_test(tc, a_session_or_run_after_a_session_leaves_none_of_its_program_folders);
     tcase_add_test(tc, the_timeout_ordering_warning_is_repeated_where_it_cannot_be_missed);
     tcase_add_test(tc, a_piped_graph_whose_copy_cannot_be_written_fails_by_name);
     suite_add_tcase(s, tc);
