@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -163,6 +164,15 @@ static int need_u64(jctx *c, const cJSON *o, const char *key, const char *field,
     return 0;
 }
 
+/* d as an int for field, refused when no int holds it (casting such a double is undefined). */
+static int to_int(jctx *c, const char *field, double d, int *out)
+{
+    if (!(d >= INT_MIN && d <= INT_MAX))
+        return field_bad(c, field, "out of range");
+    *out = (int)d;
+    return 0;
+}
+
 /* Optional members: absent or null keeps the default; any other type is an error. */
 static int opt_num(jctx *c, const cJSON *o, const char *key, const char *field, double *out)
 {
@@ -222,7 +232,8 @@ static int load_outcome(jctx *c, const cJSON *root, rd_run *r)
     double d = 0;
     if (need_num(c, o, "exit_code", "outcome.exit_code", &d) != 0)
         return RD_BAD;
-    r->exit_code = (int)d;
+    if (to_int(c, "outcome.exit_code", d, &r->exit_code) != 0)
+        return RD_BAD;
     const cJSON *e;
     if (opt_obj(c, o, "runtime_error", "outcome.runtime_error", &e) != 0)
         return RD_BAD;
@@ -234,7 +245,8 @@ static int load_outcome(jctx *c, const cJSON *root, rd_run *r)
                 0 ||
             opt_str(c, e, "hint", "outcome.runtime_error.hint", r->rt_hint, sizeof(r->rt_hint)) != 0)
             return RD_BAD;
-        r->rt_code = (int)d;
+        if (to_int(c, "outcome.runtime_error.code", d, &r->rt_code) != 0)
+            return RD_BAD;
     }
     if (opt_obj(c, o, "device_error", "outcome.device_error", &e) != 0)
         return RD_BAD;
@@ -253,7 +265,8 @@ static int load_outcome(jctx *c, const cJSON *root, rd_run *r)
             opt_num(c, e, "stream_sync_timeout_ms", "outcome.device_error.stream_sync_timeout_ms",
                     &r->stream_sync_ms) != 0)
             return RD_BAD;
-        r->dev_code = (int)d;
+        if (to_int(c, "outcome.device_error.code", d, &r->dev_code) != 0)
+            return RD_BAD;
     }
     return opt_str(c, o, "message", "outcome.message", r->message, sizeof(r->message));
 }
@@ -282,7 +295,8 @@ static int load_kernels(jctx *c, const cJSON *root, rd_run *r)
         snprintf(f, sizeof(f), "kernels[%d].func_id", i);
         if (need_num(c, k, "func_id", f, &d) != 0)
             return RD_BAD;
-        kd->func_id = (int)d;
+        if (to_int(c, f, d, &kd->func_id) != 0)
+            return RD_BAD;
         snprintf(f, sizeof(f), "kernels[%d].name", i);
         if (opt_str(c, k, "name", f, kd->name, sizeof(kd->name)) != 0)
             return RD_BAD;
@@ -479,8 +493,9 @@ static int load_dump(jctx *c, const cJSON *root, rd_dump *d)
         opt_num(c, o, "reconciled_threads", "args_dump.reconciled_threads", &reconciled) != 0 ||
         opt_bool(c, o, "killed_while_parked", "args_dump.killed_while_parked", &d->killed_parked) != 0)
         return RD_BAD;
-    d->level = (int)level;
-    d->reconciled = (int)reconciled;
+    if (to_int(c, "args_dump.level", level, &d->level) != 0 ||
+        to_int(c, "args_dump.reconciled_threads", reconciled, &d->reconciled) != 0)
+        return RD_BAD;
     ths = cJSON_GetObjectItemCaseSensitive(o, "threads");
     if (!cJSON_IsArray(ths))
         return field_bad(c, "args_dump.threads", "missing or not an array");
@@ -596,6 +611,8 @@ static int load_run_json(jctx *c, const cJSON *root, rd_run *r)
             (params &&
              opt_num(c, params, "sys_cnt_origin_ticks", "platform.params.sys_cnt_origin_ticks", &d) != 0))
             return RD_BAD;
+        if (d > 1.8e19)
+            return field_bad(c, "platform.params.sys_cnt_origin_ticks", "out of range");
         r->origin_ticks = d > 0 ? (uint64_t)d : 0;
     }
     if (opt_obj(c, root, "config", "config", &o) != 0)
@@ -606,7 +623,8 @@ static int load_run_json(jctx *c, const cJSON *root, rd_run *r)
             opt_bool(c, o, "enable_dep_gen", "config.enable_dep_gen", &r->dep_gen) != 0 ||
             opt_bool(c, o, "enable_scope_stats", "config.enable_scope_stats", &r->scope_stats) != 0)
             return RD_BAD;
-        r->swimlane_level = (int)d;
+        if (to_int(c, "config.enable_chip_swimlane", d, &r->swimlane_level) != 0)
+            return RD_BAD;
     }
     if (load_outcome(c, root, r) != 0 ||
         need_num(c, root, "makespan_us", "makespan_us", &r->makespan_us) != 0 ||

@@ -722,6 +722,13 @@ static const bad_case BAD[] = {
      "ptosim_run.json: outcome.exit_code: missing or not a number"},
     {"ptosim_run.json", "{\"outcome\": {\"status\": \"ok\", \"exit_code\": 0}}",
      "ptosim_run.json: makespan_us: missing or not a number"},
+    /* numbers no int or uint64_t holds: refused, not cast (found by make fuzz) */
+    {"ptosim_run.json", "{\"outcome\": {\"status\": \"ok\", \"exit_code\": 1e30}}",
+     "ptosim_run.json: outcome.exit_code: out of range"},
+    {"ptosim_run.json", "{\"config\": {\"enable_chip_swimlane\": -3e9}}",
+     "ptosim_run.json: config.enable_chip_swimlane: out of range"},
+    {"ptosim_run.json", "{\"platform\": {\"params\": {\"sys_cnt_origin_ticks\": 1.00901e22}}}",
+     "ptosim_run.json: platform.params.sys_cnt_origin_ticks: out of range"},
     {"ptosim_run.json", "{\"graph\": {\"name\": 1}}", "ptosim_run.json: graph.name: not a string"},
     {"ptosim_run.json", "{\"graph\": 7}", "ptosim_run.json: graph: not an object or null"},
     {"ptosim_run.json", "{\"config\": {\"enable_dep_gen\": 1}}",
