@@ -245,16 +245,13 @@ int gsrc_spool(const char *path, const char *dst, char *err, size_t errlen)
 
 int gsrc_spool_temp(const char *path, char *out, size_t outlen, char *err, size_t errlen)
 {
-    const char *tmp = getenv("TMPDIR");
-    char name[4200];
-    snprintf(name, sizeof(name), "%s/ptosim-graph-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    int fd = mkostemp(name, O_CLOEXEC);
+    const char *tmp;
+    int fd = outfile_temp_fd("ptosim-graph", &tmp);
     if (fd < 0) {
-        snprintf(err, errlen, "%s: cannot make a temporary copy in %s: %s", gsrc_name(path),
-                 tmp && *tmp ? tmp : "/tmp", strerror(errno));
+        snprintf(err, errlen, "%s: cannot make a temporary copy in %s: %s", gsrc_name(path), tmp,
+                 strerror(errno));
         return -1;
     }
-    unlink(name); /* the open descriptor keeps it: nothing to clean up, even after a kill */
     FILE *f = fdopen(fd, "w");
     if (!f) {
         snprintf(err, errlen, "%s: %s", gsrc_name(path), strerror(errno));
@@ -272,8 +269,8 @@ int gsrc_spool_temp(const char *path, char *out, size_t outlen, char *err, size_
     if (fclose(f) != 0 && rc == 0) /* a full disk shows mid-copy or at the last flush */
         rc = -1;
     if (rc < 0)
-        snprintf(err, errlen, "%s: cannot write its temporary copy in %s: %s", gsrc_name(path),
-                 tmp && *tmp ? tmp : "/tmp", strerror(errno));
+        snprintf(err, errlen, "%s: cannot write its temporary copy in %s: %s", gsrc_name(path), tmp,
+                 strerror(errno));
     if (rc == 0 && (size_t)snprintf(out, outlen, "/proc/self/fd/%d", keep) >= outlen) {
         snprintf(err, errlen, "%s: no room for the copy's path", gsrc_name(path));
         rc = -1;

@@ -1,11 +1,14 @@
-/* outfile.c - atomic output files and directory creation. */
+/* outfile.c - atomic output files, unnamed temporary files and directory creation. */
+#define _GNU_SOURCE /* mkostemp */
 #include "outfile.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #define OUTFILE_BUF (1 << 20)
 
@@ -51,6 +54,21 @@ void outfile_abort(outfile *o)
     free(o->buf);
     o->buf = NULL;
     remove(o->tmp);
+}
+
+int outfile_temp_fd(const char *prefix, const char **dir)
+{
+    const char *tmp = getenv("TMPDIR");
+    if (!tmp || !*tmp)
+        tmp = "/tmp";
+    if (dir)
+        *dir = tmp;
+    char name[4200];
+    snprintf(name, sizeof(name), "%s/%s-XXXXXX", tmp, prefix);
+    int fd = mkostemp(name, O_CLOEXEC);
+    if (fd >= 0)
+        unlink(name);
+    return fd;
 }
 
 int outfile_mkdirs(const char *dir, char *err, size_t errlen)

@@ -1,4 +1,4 @@
-/* outfile.h - output files written whole or not at all: a temporary file renamed into place on commit. */
+/* outfile.h - output files written whole or not at all (a temporary file renamed into place on commit), and unnamed scratch files. */
 #ifndef PTOSIM_OUTFILE_H
 #define PTOSIM_OUTFILE_H
 
@@ -21,6 +21,12 @@ int outfile_commit(outfile *o, char *err, size_t errlen);
 
 /* Closes and removes the temporary file. */
 void outfile_abort(outfile *o);
+
+/* An unlinked temporary file named after prefix in $TMPDIR (else /tmp), open
+ * for reading and writing and closed on exec; *dir (may be NULL) gets the
+ * folder. Nothing is left behind however the process ends. Returns the
+ * descriptor, or -1 with errno set. */
+int outfile_temp_fd(const char *prefix, const char **dir);
 
 /* Creates a directory and its parents (mkdir -p). Returns 0, or -1 with a message in err. */
 int outfile_mkdirs(const char *dir, char *err, size_t errlen);

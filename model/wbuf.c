@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "outfile.h"
+
 int wbuf_open_fd(wbuf *w, int fd)
 {
     memset(w, 0, sizeof(*w));
@@ -25,13 +27,9 @@ int wbuf_open_fd(wbuf *w, int fd)
 
 int wbuf_open_scratch(wbuf *w)
 {
-    const char *tmp = getenv("TMPDIR");
-    char name[4200];
-    snprintf(name, sizeof(name), "%s/ptosim-out-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    int fd = mkostemp(name, O_CLOEXEC);
+    int fd = outfile_temp_fd("ptosim-out", NULL);
     if (fd < 0)
         return -1;
-    unlink(name); /* the descriptor keeps it: nothing to clean up, even after a kill */
     if (wbuf_open_fd(w, fd) != 0) {
         close(fd);
         return -1;
