@@ -1,4 +1,4 @@
-/* outfile.h - output files written whole or not at all (a temporary file renamed into place on commit), and unnamed scratch files. */
+/* outfile.h - output files written whole or not at all, and unnamed scratch files. */
 #ifndef PTOSIM_OUTFILE_H
 #define PTOSIM_OUTFILE_H
 

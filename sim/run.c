@@ -401,9 +401,8 @@ static int simulate(const cli_run *o, const platform *pl, const chip_config *cf,
             fprintf(stderr, "ptosim: warning: %s\n", err);
     }
     const char *out = have_wd ? wd.stage : NULL; /* where the files are written */
-    static workdir_programs old_programs; /* the folders a session left here, read before this run replaces its
-                                           * ptosim_run.json (static: 16 KB) */
-    old_programs.n = 0;
+    workdir_programs old_programs = {0}; /* the folders a session left here, read before this run replaces
+                                          * its ptosim_run.json */
     if (have_wd)
         workdir_old_programs(opt.work_dir, &old_programs);
 
@@ -817,8 +816,7 @@ static int run_worker(const cli_run *opt, const platform *plat, const chip_confi
                 fprintf(stderr, "ptosim: warning: %s\n", err);
         }
     }
-    static workdir_programs old_programs; /* the previous session's folders, before this one rewrites the list */
-    old_programs.n = 0;
+    workdir_programs old_programs = {0}; /* the previous session's folders, before this one rewrites the list */
     if (have_wd)
         workdir_old_programs(opt->work_dir, &old_programs);
     for (int p = 0; p < w->nprograms && code == EXIT_OK; p++) {
