@@ -405,6 +405,70 @@ static int get_pipe_cost(const graph *g, const cJSON *v, const char *field, core
     return 0;
 }
 
+/* A measured profile of one block, as `ptosim import --costs perf-sim` writes it:
+ * {"perf_sim": {"ghz": F, "cycles": T, "busy": {pipe: cycles}, "gm_bytes": {pipe: bytes}}}.
+ * Every busy figure is at most T (a pipe is busy within the kernel's window). */
+static int get_measured_cost(const graph *g, const cJSON *v, const char *field, core_type core,
+                             pipe_kernel *pk, char *err, size_t errlen)
+{
+    static const char *const keys[] = {"ghz", "cycles", "busy", "gm_bytes", NULL};
+    char f[256], sub[512];
+    snprintf(f, sizeof(f), "%.200s.perf_sim", field);
+    if (!cJSON_IsObject(v))
+        return fail(g, err, errlen, f, "must be an object, got %s", jtype(v));
+    if (check_keys(g, v, keys, f, err, errlen) != 0)
+        return -1;
+    memset(pk, 0, sizeof(*pk));
+    pk->aic = core == CORE_AIC;
+    pk->measured = true;
+    pk->tiles = pk->buffers = 1;
+    pk->scalar_given = true;
+    const cJSON *ghz = jget(v, "ghz");
+    snprintf(sub, sizeof(sub), "%s.ghz", f);
+    if (!ghz || !cJSON_IsNumber(ghz))
+        return fail(g, err, errlen, sub, "must be the clock Perf-Sim counts at, in GHz (1.85), got %s",
+                    ghz ? jtype(ghz) : "nothing");
+    if (!(ghz->valuedouble >= 0.001 && ghz->valuedouble <= 100))
+        return fail(g, err, errlen, sub, "must be in [0.001, 100] GHz, got %.17g", ghz->valuedouble);
+    pk->measured_hz = (uint64_t)(ghz->valuedouble * 1e9 + 0.5);
+    if (!jget(v, "cycles")) {
+        snprintf(sub, sizeof(sub), "%s.cycles", f);
+        return fail(g, err, errlen, sub, "missing (the kernel's end-to-end cycles)");
+    }
+    if (get_count(g, v, "cycles", f, GRAPH_MAX_PIPE_CYCLES, &pk->measured_cycles, err, errlen) != 0)
+        return -1;
+    static const char *const groups[2] = {"busy", "gm_bytes"};
+    for (int i = 0; i < 2; i++) {
+        const cJSON *o = jget(v, groups[i]);
+        if (!o)
+            continue;
+        char gf[300];
+        snprintf(gf, sizeof(gf), "%.250s.%s", f, groups[i]);
+        if (!cJSON_IsObject(o))
+            return fail(g, err, errlen, gf, "must be an object of pipe names, got %s", jtype(o));
+        for (const cJSON *x = o->child; x; x = x->next) {
+            int p = 0;
+            while (p < PIPE_COUNT && strcmp(x->string, pipe_name((pipe_id)p)) != 0)
+                p++;
+            snprintf(sub, sizeof(sub), "%.300s.%.150s", gf, x->string);
+            if (p == PIPE_COUNT || !pipe_on_core((pipe_id)p, pk->aic))
+                return fail(g, err, errlen, sub, "the %s has no such pipe (its pipes: %s)",
+                            pk->aic ? "AIC" : "AIV",
+                            pk->aic ? "scalar, mte1, mte2, cube, fixpipe" : "scalar, mte2, mte3, vector");
+            if (i == 1 && !pipe_is_gm((pipe_id)p))
+                return fail(g, err, errlen, sub, "moves no GM bytes (GM pipes: mte2, mte3, fixpipe)");
+            uint64_t *dst = i == 0 ? &pk->work.cycles[p] : &pk->work.bytes[p];
+            if (get_count(g, o, x->string, gf, i == 0 ? GRAPH_MAX_PIPE_CYCLES : GRAPH_MAX_PIPE_BYTES, dst, err,
+                          errlen) != 0)
+                return -1;
+            if (i == 0 && *dst > pk->measured_cycles)
+                return fail(g, err, errlen, sub, "%" PRIu64 " busy cycles exceed the kernel's %" PRIu64, *dst,
+                            pk->measured_cycles);
+        }
+    }
+    return 0;
+}
+
 /* Parses a cost object: {"cycles": N}, {"ns": N}, or (pipes true) the pipe
  * form for a kernel of core type `core`. */
 static int get_cost(const graph *g, const cJSON *v, const char *field, bool pipes, core_type core,
@@ -414,6 +478,13 @@ static int get_cost(const graph *g, const cJSON *v, const char *field, bool pipe
     if (!cJSON_IsObject(v))
         return fail(g, err, errlen, field, "must be an object such as {\"cycles\": 1800}, got %s", jtype(v));
     memset(out, 0, sizeof(*out));
+    if (pipes && jget(v, "perf_sim")) {
+        static const char *const only[] = {"perf_sim", NULL};
+        if (check_keys(g, v, only, field, err, errlen) != 0)
+            return -1;
+        out->kind = COST_PIPES;
+        return get_measured_cost(g, jget(v, "perf_sim"), field, core, &out->pipe, err, errlen);
+    }
     if (!jget(v, "cycles") && !jget(v, "ns") && pipes) {
         out->kind = COST_PIPES;
         return get_pipe_cost(g, v, field, core, &out->pipe, err, errlen);

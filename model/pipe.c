@@ -1,6 +1,7 @@
 /* pipe.c - per-pipe kernel timing: tiles through N-buffered pipe stages (model/README.md §10.2). */
 #include "pipe.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -77,9 +78,37 @@ void pipe_tile_cycles(const pipe_kernel *k, const pipe_rates *r, uint64_t out[PI
     }
 }
 
+uint64_t pipe_convert_cycles(uint64_t c, uint64_t from_hz, uint64_t to_hz)
+{
+    assert(from_hz > 0 && to_hz > 0);
+    if (from_hz == to_hz)
+        return c;
+    /* c <= GRAPH_MAX_PIPE_CYCLES (1e12) and clocks <= 1e11 Hz: the product fits 128 bits */
+    unsigned __int128 num = (unsigned __int128)c * to_hz + from_hz / 2;
+    return (uint64_t)(num / from_hz);
+}
+
+/* A measured profile: Perf-Sim's busy cycles and end-to-end time, on the platform's clock. */
+static void measured_run(const pipe_kernel *k, const pipe_rates *r, pipe_result *out)
+{
+    out->total_cycles = pipe_convert_cycles(k->measured_cycles, k->measured_hz, r->clock_hz);
+    for (int p = 0; p < PIPE_COUNT; p++) {
+        out->busy_cycles[p] = pipe_convert_cycles(k->work.cycles[p], k->measured_hz, r->clock_hz);
+        out->bytes[p] = k->work.bytes[p];
+        if (pipe_is_gm((pipe_id)p))
+            out->gm_bytes += out->bytes[p];
+        if (out->busy_cycles[p] > out->busy_cycles[out->busiest])
+            out->busiest = (pipe_id)p;
+    }
+}
+
 void pipe_run(const pipe_kernel *k, const pipe_rates *r, pipe_result *out)
 {
     memset(out, 0, sizeof(*out));
+    if (k->measured) {
+        measured_run(k, r, out);
+        return;
+    }
     uint64_t per_tile[PIPE_COUNT];
     pipe_tile_cycles(k, r, per_tile);
     const pipe_id *order = k->aic ? AIC_ORDER : AIV_ORDER;

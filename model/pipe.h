@@ -43,7 +43,11 @@ typedef struct pipe_kernel {
     uint32_t tiles;    /* tiles processed, >= 1 */
     uint32_t buffers;  /* N-buffering depth between consecutive pipes, >= 1 */
     bool scalar_given; /* the graph gave scalar cycles (else the platform default applies) */
-    pipe_work work;    /* per tile */
+    bool measured;     /* a measured profile of one block (Perf-Sim): total_cycles end to end, work.cycles[p]
+                        * each pipe's busy cycles and work.bytes[p] its GM bytes, all at measured_hz; no tiles */
+    uint64_t measured_hz;     /* the clock the measured cycles count (Perf-Sim: 1.85 GHz) */
+    uint64_t measured_cycles; /* the measured kernel's end-to-end cycles at measured_hz */
+    pipe_work work;           /* per tile (measured: the whole block) */
 } pipe_kernel;
 
 /* Per-core rates of the platform (model/README.md §10.1, §12.1). */
@@ -54,6 +58,7 @@ typedef struct pipe_rates {
     uint32_t cube_m, cube_n;         /* cube step per cycle: 16 x 16 ... */
     uint32_t cube_k_bytes;           /* ... x 32 bytes of k (16 fp16 or 32 int8) */
     uint64_t scalar_cycles_per_tile; /* default scalar issue overhead per tile */
+    uint64_t clock_hz;               /* AICore clock: measured profiles are converted to it */
 } pipe_rates;
 
 /* A kernel's execution on an otherwise idle memory system. */
@@ -78,11 +83,15 @@ bool pipe_is_gm(pipe_id p);
 /* Cycles each pipe spends on one tile at the given rates (rounded up). */
 void pipe_tile_cycles(const pipe_kernel *k, const pipe_rates *r, uint64_t out[PIPE_COUNT]);
 
+/* Cycles c counted at from_hz, as whole cycles at to_hz (rounded to nearest). */
+uint64_t pipe_convert_cycles(uint64_t c, uint64_t from_hz, uint64_t to_hz);
+
 /* Runs the tiles through the pipes in dataflow order (AIV: scalar, MTE2,
  * vector, MTE3; AIC: scalar, MTE2, MTE1, cube, FIXPIPE; pipes with no work
  * are skipped). A pipe starts tile i once it finished tile i-1, the previous
  * pipe finished tile i, and the next pipe finished tile i-N (its buffer is
- * free). One tile is the serial sum; many are paced by the slowest pipe. */
+ * free). One tile is the serial sum; many are paced by the slowest pipe.
+ * A measured kernel is not run: its profile is converted to the rates' clock. */
 void pipe_run(const pipe_kernel *k, const pipe_rates *r, pipe_result *out);
 
 /* Distinct pipe-form costs of a run and their results, so a kernel (or a

@@ -270,7 +270,8 @@ void platform_pipe_rates(const platform *p, pipe_rates *r)
                       .cube_m = (uint32_t)p->cube_m,
                       .cube_n = (uint32_t)p->cube_n,
                       .cube_k_bytes = (uint32_t)p->cube_k_bytes,
-                      .scalar_cycles_per_tile = (uint64_t)p->scalar_cycles_per_tile};
+                      .scalar_cycles_per_tile = (uint64_t)p->scalar_cycles_per_tile,
+                      .clock_hz = (uint64_t)p->aicore_freq_hz};
 }
 
 int platform_set(platform *p, const char *assignment, char *err, size_t errlen)

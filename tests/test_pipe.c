@@ -165,6 +165,79 @@ static void expect_cost_error(const char *core, const char *cost, const char *ms
     ck_assert_msg(strstr(err, msg) != NULL, "for %s got '%s', expected '%s'", cost, err, msg);
 }
 
+/* bgemm's GEMM as Perf-Sim measured it (shared/spec/perfsim.md): 19,696 cycles at 1.85 GHz, scalar 20,
+ * mte2 6,688, mte1 1,544, cube 8,216, fixpipe 3,228. On the 1.8 GHz a2a3 clock each figure is
+ * x 1.8 / 1.85, rounded: 19,696 -> 19,163.68 -> 19,164; cube 8,216 -> 7,993.95 -> 7,994;
+ * mte2 6,688 -> 6,507.03 -> 6,507; scalar 20 -> 19.46 -> 19. */
+START_TEST(a_measured_profile_is_converted_to_the_platform_clock_not_run)
+{
+    pipe_rates r = A2A3;
+    r.clock_hz = 1800000000;
+    pipe_kernel k;
+    memset(&k, 0, sizeof(k));
+    k.aic = true;
+    k.tiles = k.buffers = 1;
+    k.measured = true;
+    k.measured_hz = 1850000000;
+    k.measured_cycles = 19696;
+    k.work.cycles[PIPE_SCALAR] = 20;
+    k.work.cycles[PIPE_MTE2] = 6688;
+    k.work.cycles[PIPE_MTE1] = 1544;
+    k.work.cycles[PIPE_CUBE] = 8216;
+    k.work.cycles[PIPE_FIXPIPE] = 3228;
+    k.work.bytes[PIPE_MTE2] = 131072;
+    k.work.bytes[PIPE_FIXPIPE] = 65536;
+    pipe_result res;
+    pipe_run(&k, &r, &res);
+    ck_assert_uint_eq(res.total_cycles, 19164);
+    ck_assert_uint_eq(res.busy_cycles[PIPE_CUBE], 7994);
+    ck_assert_uint_eq(res.busy_cycles[PIPE_MTE2], 6507);
+    ck_assert_uint_eq(res.busy_cycles[PIPE_SCALAR], 19);
+    ck_assert_int_eq(res.busiest, PIPE_CUBE);
+    ck_assert_uint_eq(res.gm_bytes, 131072 + 65536);
+    ck_assert_uint_eq(res.bytes[PIPE_MTE1], 0);
+    /* on the measuring clock nothing changes */
+    r.clock_hz = 1850000000;
+    pipe_run(&k, &r, &res);
+    ck_assert_uint_eq(res.total_cycles, 19696);
+    ck_assert_uint_eq(res.busy_cycles[PIPE_FIXPIPE], 3228);
+    /* the rounding is to nearest: 1 cycle at 1.85 GHz is 0.97 at 1.8 GHz, 3 is 2.92 */
+    ck_assert_uint_eq(pipe_convert_cycles(1, 1850000000, 1800000000), 1);
+    ck_assert_uint_eq(pipe_convert_cycles(3, 1850000000, 1800000000), 3);
+    ck_assert_uint_eq(pipe_convert_cycles(1000000000000ULL, 1850000000, 1800000000), 972972972973ULL);
+}
+END_TEST
+
+START_TEST(graph_files_accept_the_perf_sim_form)
+{
+    ck_assert_str_eq(check_cost("aic", "{\"perf_sim\": {\"ghz\": 1.85, \"cycles\": 19696, \"busy\": {\"scalar\": 20, "
+                                       "\"mte2\": 6688, \"mte1\": 1544, \"cube\": 8216, \"fixpipe\": 3228}, "
+                                       "\"gm_bytes\": {\"mte2\": 131072, \"fixpipe\": 65536}}}"),
+                     "");
+    ck_assert_str_eq(check_cost("aiv", "{\"perf_sim\": {\"ghz\": 1.85, \"cycles\": 431}}"), "");
+    expect_cost_error("aiv", "{\"perf_sim\": {\"cycles\": 431}}",
+                      ":1: kernels[0].cost.perf_sim.ghz: must be the clock Perf-Sim counts at, in GHz (1.85), got "
+                      "nothing");
+    expect_cost_error("aiv", "{\"perf_sim\": {\"ghz\": 0, \"cycles\": 431}}",
+                      ":1: kernels[0].cost.perf_sim.ghz: must be in [0.001, 100] GHz, got 0");
+    expect_cost_error("aiv", "{\"perf_sim\": {\"ghz\": 1.85}}",
+                      ":1: kernels[0].cost.perf_sim.cycles: missing (the kernel's end-to-end cycles)");
+    expect_cost_error("aiv", "{\"perf_sim\": {\"ghz\": 1.85, \"cycles\": 431, \"busy\": {\"cube\": 10}}}",
+                      ":1: kernels[0].cost.perf_sim.busy.cube: the AIV has no such pipe (its pipes: scalar, mte2, "
+                      "mte3, vector)");
+    expect_cost_error("aiv", "{\"perf_sim\": {\"ghz\": 1.85, \"cycles\": 431, \"busy\": {\"vector\": 432}}}",
+                      ":1: kernels[0].cost.perf_sim.busy.vector: 432 busy cycles exceed the kernel's 431");
+    expect_cost_error("aiv",
+                      "{\"perf_sim\": {\"ghz\": 1.85, \"cycles\": 431, \"gm_bytes\": {\"vector\": 1}}}",
+                      ":1: kernels[0].cost.perf_sim.gm_bytes.vector: moves no GM bytes (GM pipes: mte2, mte3, "
+                      "fixpipe)");
+    expect_cost_error("aiv", "{\"perf_sim\": {\"ghz\": 1.85, \"cycles\": 431}, \"tiles\": 2}",
+                      ":1: kernels[0].cost.tiles: unknown field");
+    expect_cost_error("aiv", "{\"perf_sim\": {\"ghz\": 1.85, \"cycles\": 431, \"total\": 2}}",
+                      ":1: kernels[0].cost.perf_sim.total: unknown field");
+}
+END_TEST
+
 START_TEST(graph_files_accept_the_pipe_form)
 {
     ck_assert_str_eq(
@@ -254,6 +327,8 @@ Suite *suite_pipe(void)
     tcase_add_test(tc, pipe_times_derive_from_bytes_shapes_and_elements);
     tcase_add_test(tc, the_table_runs_each_distinct_kernel_once);
     tcase_add_test(tc, graph_files_accept_the_pipe_form);
+    tcase_add_test(tc, a_measured_profile_is_converted_to_the_platform_clock_not_run);
+    tcase_add_test(tc, graph_files_accept_the_perf_sim_form);
     tcase_add_test(tc, pipe_form_errors_name_the_field);
     tcase_add_test(tc, a_mix_task_cannot_override_with_pipes);
     suite_add_tcase(s, tc);
