@@ -36,7 +36,7 @@ SIM_SRC := $(filter-out sim/main.c,$(sort $(wildcard sim/*.c)))
 TEST_SRC := $(sort $(wildcard tests/*.c))
 
 MODEL_OBJ := $(MODEL_SRC:%.c=$(BUILD)/%.o)
-SIM_OBJ := $(SIM_SRC:%.c=$(BUILD)/%.o)
+SIM_OBJ := $(SIM_SRC:%.c=$(BUILD)/%.o) $(BUILD)/sim/perfsim_harness.o
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
 
 .PHONY: FORCE all check golden check-cluster check-sanitize fuzz fuzz-build run bench clean format lint chromium-dep \
@@ -52,6 +52,17 @@ FORCE:
 
 $(BUILD)/%.o: %.c $(BUILD)/.cflags
 	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -c -o $@ $<
+
+# The Perf-Sim harness is C++ that `ptosim import --costs perf-sim` compiles at run time with the user's
+# compiler: ptosim carries its text as a C string.
+$(BUILD)/sim/perfsim_harness.c: sim/perfsim_harness.cpp
+	@mkdir -p $(dir $@)
+	@{ echo '/* generated from sim/perfsim_harness.cpp by the Makefile */'; \
+	   echo 'extern const char perfsim_harness_src[];'; echo 'const char perfsim_harness_src[] ='; \
+	   sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $<; echo ';'; } > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/sim/perfsim_harness.o: $(BUILD)/sim/perfsim_harness.c $(BUILD)/.cflags
 	$(CC) $(CFLAGS_ALL) -c -o $@ $<
 
 $(BUILD)/tests/%.o: tests/%.c $(BUILD)/.cflags

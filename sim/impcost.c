@@ -371,6 +371,8 @@ int imp_costs(importer *im, const import_opts *opt)
     }
     if (derive_all(im) != 0 || (opt->costs_file && read_table(im, opt->costs_file) != 0))
         return -1;
+    if (im->costs == IMPORT_COSTS_PERFSIM && imp_perfsim_costs(im, opt) != 0)
+        return -1;
     /* every kernel needs a cost: the table's, the swimlane's, or the model's */
     char missing[2048] = "", nb[32];
     size_t n = 0;
@@ -410,9 +412,30 @@ int imp_costs(importer *im, const import_opts *opt)
     return 0;
 }
 
+/* A measured profile as the graph file writes it. */
+static void put_measured(const pipe_kernel *k, FILE *f)
+{
+    fprintf(f, "{\"perf_sim\": {\"ghz\": %.6g, \"cycles\": %" PRIu64 ", \"busy\": {", (double)k->measured_hz / 1e9,
+            k->measured_cycles);
+    int n = 0;
+    for (int p = 0; p < PIPE_COUNT; p++)
+        if (pipe_on_core((pipe_id)p, k->aic))
+            fprintf(f, "%s\"%s\": %" PRIu64, n++ ? ", " : "", pipe_name((pipe_id)p), k->work.cycles[p]);
+    fputs("}, \"gm_bytes\": {", f);
+    n = 0;
+    for (int p = 0; p < PIPE_COUNT; p++)
+        if (pipe_on_core((pipe_id)p, k->aic) && pipe_is_gm((pipe_id)p))
+            fprintf(f, "%s\"%s\": %" PRIu64, n++ ? ", " : "", pipe_name((pipe_id)p), k->work.bytes[p]);
+    fputs("}}}", f);
+}
+
 /* A pipe form as the graph file writes it. */
 static void put_pipe(const pipe_kernel *k, FILE *f)
 {
+    if (k->measured) {
+        put_measured(k, f);
+        return;
+    }
     fprintf(f, "{\"tiles\": %" PRIu32 ", \"buffers\": %" PRIu32, k->tiles, k->buffers);
     const pipe_work *w = &k->work;
     static const pipe_id order[] = {PIPE_MTE2, PIPE_MTE1, PIPE_CUBE, PIPE_VECTOR, PIPE_MTE3, PIPE_FIXPIPE};

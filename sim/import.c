@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../model/dtype.h"
 #include "../model/graph.h"
@@ -1396,10 +1397,25 @@ int import_capture(const char *dfx_dir, const import_opts *opt, FILE *out, char 
     return rc;
 }
 
+char *imp_slurp(const char *dir, const char *name, size_t *len)
+{
+    return slurp(dir, name, len);
+}
+
+cJSON *imp_parse_json(importer *im, const char *file, const char *text, size_t len, long line)
+{
+    return parse_json(im, file, text, len, line);
+}
+
+long imp_find_task(const importer *im, uint64_t id)
+{
+    return find_task(im, id);
+}
+
 static void import_usage(FILE *f)
 {
     fputs(
-        "usage: ptosim import [--costs swimlane|model|FILE] DFX_DIR > graph.jsonl\n"
+        "usage: ptosim import [--costs swimlane|model|perf-sim|FILE] [perf-sim options] DFX_DIR > graph.jsonl\n"
         "  DFX_DIR: a run's dfx_outputs/ with deps.json (--enable-dep-gen); scope_stats/scope_stats.jsonl\n"
         "  gives the scopes and ring sizes, chip_swimlane_records.json the kernel times, when present\n"
         "  --costs swimlane  each kernel's median time in the swimlane (the default for a capture on a2a3\n"
@@ -1412,14 +1428,25 @@ static void import_usage(FILE *f)
         "                    form) or CSV \"kernel,ns\" / \"kernel,cycles\" (a file named model or "
         "swimlane:\n"
         "                    write ./model)\n"
-        "exit status: 0 written; 2 usage; 3 the capture or the costs table cannot be used\n",
+        "  --costs perf-sim  each distinct task signature run through its kernel's own code under pto-isa's\n"
+        "                    Perf-Sim (scalars and integer inputs from the capture's args_dump/ when present):\n"
+        "    --kernel NAME=FILE     a kernel's source (kernel_entry); repeatable\n"
+        "    --kernels TABLE        JSON {\"NAME\": \"file.cpp\"} or the runtime's test .py (CALLABLE incores)\n"
+        "    --values FILE          without an args dump: {\"NAME\": {\"scalars\": [..], \"inputs\": {\"3\": [..]}}}\n"
+        "    --pto-isa DIR          pto-isa tree (default $PTO_ISA_ROOT; 995589ab is known to work)\n"
+        "    --runtime-include DIR  the runtime's tree for its incore headers (default $SIMPLER_ROOT)\n"
+        "    --cache DIR            compiled kernels and results (default ~/.cache/ptosim/perf-sim)\n"
+        "    -j N                   compiles and runs at once (default: the cores online)\n"
+        "    --fallback model       a kernel Perf-Sim cannot price keeps the model's cost (listed on stderr)\n"
+        "  the compiler is $CXX, else clang++-19 or clang++\n"
+        "exit status: 0 written; 2 usage; 3 the capture, a table or a kernel cannot be used\n",
         f);
 }
 
 int import_main(int argc, char **argv)
 {
     import_opts opt = {.costs = IMPORT_COSTS_AUTO};
-    const char *dir = NULL;
+    const char *dir = NULL, **kernel_args = NULL, *perf_given = NULL;
     for (int i = 0; i < argc; i++) {
         const char *v = NULL;
         if (cli_is_help(argv[i])) {
@@ -1430,28 +1457,95 @@ int import_main(int argc, char **argv)
             if (!v && i + 1 < argc)
                 v = argv[++i];
             if (!v || !*v) {
-                fputs("ptosim import: --costs needs swimlane, model or a file\n", stderr);
-                return EXIT_USAGE;
+                fputs("ptosim import: --costs needs swimlane, model, perf-sim or a file\n", stderr);
+                goto usage_fail;
             }
-            opt.costs = strcmp(v, "swimlane") == 0 ? IMPORT_COSTS_SWIMLANE : IMPORT_COSTS_MODEL;
-            opt.costs_file = strcmp(v, "swimlane") == 0 || strcmp(v, "model") == 0 ? NULL : v;
+            opt.costs = strcmp(v, "swimlane") == 0   ? IMPORT_COSTS_SWIMLANE
+                        : strcmp(v, "perf-sim") == 0 ? IMPORT_COSTS_PERFSIM
+                                                     : IMPORT_COSTS_MODEL;
+            opt.costs_file = strcmp(v, "swimlane") == 0 || strcmp(v, "model") == 0 || strcmp(v, "perf-sim") == 0
+                                 ? NULL
+                                 : v;
+            continue;
+        }
+        static const char *const perf_opts[] = {"--kernel", "--kernels", "--values", "--pto-isa", "--runtime-include",
+                                                "--cache", "-j", "--jobs", "--fallback", NULL};
+        int po = -1;
+        for (int k = 0; perf_opts[k] && po < 0; k++)
+            if (cli_opt_is(argv[i], perf_opts[k], &v))
+                po = k;
+        if (po >= 0) {
+            if (!v && i + 1 < argc)
+                v = argv[++i];
+            if (!v || !*v) {
+                fprintf(stderr, "ptosim import: %s needs a value\n", perf_opts[po]);
+                goto usage_fail;
+            }
+            char *end;
+            long n;
+            switch (po) {
+            case 0: {
+                const char **ka = realloc(kernel_args, (size_t)(opt.nkernel_args + 1) * sizeof(*ka));
+                if (!ka) {
+                    fputs("ptosim import: out of memory\n", stderr);
+                    free(kernel_args);
+                    return EXIT_INTERNAL;
+                }
+                kernel_args = ka;
+                kernel_args[opt.nkernel_args++] = v;
+                break;
+            }
+            case 1: opt.kernels_file = v; break;
+            case 2: opt.values_file = v; break;
+            case 3: opt.pto_isa = v; break;
+            case 4: opt.runtime_root = v; break;
+            case 5: opt.cache_dir = v; break;
+            case 6:
+            case 7:
+                errno = 0;
+                n = strtol(v, &end, 10);
+                if (*end || errno || n < 1 || n > 256) {
+                    fprintf(stderr, "ptosim import: %s %s: give a whole number in [1, 256]\n", perf_opts[po], v);
+                    goto usage_fail;
+                }
+                opt.jobs = (int)n;
+                break;
+            default:
+                if (strcmp(v, "model") != 0) {
+                    fprintf(stderr, "ptosim import: --fallback %s: the only fallback is model\n", v);
+                    goto usage_fail;
+                }
+                opt.fallback_model = true;
+            }
+            perf_given = perf_opts[po];
             continue;
         }
         if (argv[i][0] == '-' || dir) {
             fprintf(stderr, "ptosim import: %s: %s\n", argv[i],
                     argv[i][0] == '-' ? "unknown option" : "one capture folder at a time");
-            return EXIT_USAGE;
+            goto usage_fail;
         }
         dir = argv[i];
     }
     if (!dir) {
         fputs("ptosim import: missing DFX_DIR\n", stderr);
-        return EXIT_USAGE;
+        goto usage_fail;
     }
-    char err[2048];
+    if (perf_given && opt.costs != IMPORT_COSTS_PERFSIM) {
+        fprintf(stderr, "ptosim import: %s is for --costs perf-sim\n", perf_given);
+        goto usage_fail;
+    }
+    opt.kernel_args = kernel_args;
+    opt.progress = isatty(STDERR_FILENO);
+    char err[4096];
+    int rc = EXIT_OK;
     if (import_capture(dir, &opt, stdout, err, sizeof(err)) != 0) {
         fprintf(stderr, "ptosim import: %s\n", err);
-        return EXIT_GRAPH;
+        rc = EXIT_GRAPH;
     }
-    return EXIT_OK;
+    free(kernel_args);
+    return rc;
+usage_fail:
+    free(kernel_args);
+    return EXIT_USAGE;
 }

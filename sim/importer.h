@@ -183,6 +183,19 @@ void imp_put_str(FILE *f, const char *s);
  * warns of swimlane times far from the model. Returns 0 or -1. */
 int imp_costs(importer *im, const import_opts *opt);
 
+/* Perf-Sim costs (import_perfsim.c): every task's signature priced by its kernel's code; kernel and task
+ * pipe forms become measured profiles. Returns 0 or -1. */
+int imp_perfsim_costs(importer *im, const import_opts *opt);
+
+/* The capture's file DIR/name read whole (NUL-terminated), NULL with errno. */
+char *imp_slurp(const char *dir, const char *name, size_t *len);
+
+/* Parses text strictly (as a graph); NULL after imp_fail() naming file, line and column. */
+struct cJSON *imp_parse_json(importer *im, const char *file, const char *text, size_t len, long line);
+
+/* The tasks[] index of a task id, or -1. */
+long imp_find_task(const importer *im, uint64_t id);
+
 /* Writes kernel func's "cost" (and "note") members into the header. */
 void imp_put_kernel_cost(const importer *im, int func, FILE *f);
 
