@@ -6,6 +6,7 @@
 #   scripts/install-deps.sh --chromium  also headless Chromium, which `make check` renders `ptosim report` pages with
 #   scripts/install-deps.sh --cluster   also slurm-wlm, munge, openssh-server and parallel, for the cluster tests
 #   scripts/install-deps.sh --fuzz      also clang with libFuzzer, for `make fuzz`
+#   scripts/install-deps.sh --perfsim   also clang++-19, which compiles kernels under pto-isa's Perf-Sim
 set -eu
 # `make -j` runs the Chromium and cluster checks side by side, and two apt-gets at once fail on apt's lock: one
 # install at a time, each deciding what is missing only once it holds the lock
@@ -15,13 +16,15 @@ fi
 want_chromium=0
 want_cluster=0
 want_fuzz=0
+want_perfsim=0
 for a in "$@"; do
     case "$a" in
     --chromium) want_chromium=1 ;;
     --cluster) want_cluster=1 ;;
     --fuzz) want_fuzz=1 ;;
+    --perfsim) want_perfsim=1 ;;
     *)
-        echo "usage: scripts/install-deps.sh [--chromium] [--cluster] [--fuzz]" >&2
+        echo "usage: scripts/install-deps.sh [--chromium] [--cluster] [--fuzz] [--perfsim]" >&2
         exit 2
         ;;
     esac
@@ -69,6 +72,11 @@ if [ "$want_fuzz" -eq 1 ] && ! fuzz_ok; then
     missing="$missing clang/libFuzzer"
     pkgs="$pkgs clang libclang-rt-dev"
 fi
+# pto-isa's costmodel needs C++23 (shared/spec/perfsim.md: clang++-19 is what worked)
+if [ "$want_perfsim" -eq 1 ] && ! command -v clang++-19 >/dev/null 2>&1; then
+    missing="$missing clang++-19"
+    pkgs="$pkgs clang-19"
+fi
 if [ -z "$pkgs" ]; then
     exit 0
 fi
@@ -92,6 +100,10 @@ if [ "$want_chromium" -eq 1 ] && ! command -v chromium >/dev/null 2>&1; then
 fi
 if [ "$want_cluster" -eq 1 ] && gone=$(cluster_missing); then
     echo "install-deps:$gone still missing after apt-get install" >&2
+    exit 1
+fi
+if [ "$want_perfsim" -eq 1 ] && ! command -v clang++-19 >/dev/null 2>&1; then
+    echo "install-deps: clang++-19 is still not on PATH after apt-get install clang-19" >&2
     exit 1
 fi
 if [ "$want_fuzz" -eq 1 ] && ! fuzz_ok; then

@@ -1415,7 +1415,7 @@ long imp_find_task(const importer *im, uint64_t id)
 static void import_usage(FILE *f)
 {
     fputs(
-        "usage: ptosim import [--costs swimlane|model|perf-sim|FILE] [perf-sim options] DFX_DIR > graph.jsonl\n"
+        "usage: ptosim import [--costs swimlane|model|perf-sim|FILE] DFX_DIR > graph.jsonl\n"
         "  DFX_DIR: a run's dfx_outputs/ with deps.json (--enable-dep-gen); scope_stats/scope_stats.jsonl\n"
         "  gives the scopes and ring sizes, chip_swimlane_records.json the kernel times, when present\n"
         "  --costs swimlane  each kernel's median time in the swimlane (the default for a capture on a2a3\n"

@@ -85,8 +85,11 @@ static int add_src(perf_state *ps, const char *name, const char *path, int core,
     }
     ksrc *k = &ps->src[ps->nsrc++];
     memset(k, 0, sizeof(*k));
+    char real[PATH_MAX]; /* the compile runs in another folder: the source by its absolute path */
+    if (!realpath(path, real))
+        snprintf(real, sizeof(real), "%s", path);
     if (snprintf(k->name, sizeof(k->name), "%s", name) >= (int)sizeof(k->name) ||
-        snprintf(k->path, sizeof(k->path), "%s", path) >= (int)sizeof(k->path)) {
+        snprintf(k->path, sizeof(k->path), "%s", real) >= (int)sizeof(k->path)) {
         snprintf(ps->im->err, ps->im->errlen, "%s: kernel name or path too long", from);
         return -1;
     }

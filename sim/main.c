@@ -176,7 +176,7 @@ static const cli_cmd COMMANDS[] = {
     {"sweep", "ptosim sweep GRAPH [KNOB LIST ...] [run options] -o DIR | --resume DIR | --collect DIR | --best DIR",
      sweep_main},
     {"validate", "ptosim validate GRAPH", cmd_validate},
-    {"import", "ptosim import [--costs swimlane|model|FILE] DFX_DIR > graph.jsonl", import_main},
+    {"import", "ptosim import [--costs swimlane|model|perf-sim|FILE] DFX_DIR > graph.jsonl", import_main},
     {"conform", "ptosim conform CAPTURE_DIR [-o WORKDIR] [-p PLATFORM]", conform_main},
     {"gen", "ptosim gen KIND [--PARAM VALUE ...] > GRAPH.jsonl", gen_main},
     {"params", "ptosim params [-p NAME|FILE]", cmd_params},

@@ -19,6 +19,7 @@ int main(void)
     srunner_add_suite(sr, suite_hbm());
     srunner_add_suite(sr, suite_dump());
     srunner_add_suite(sr, suite_import());
+    srunner_add_suite(sr, suite_perfsim());
     srunner_add_suite(sr, suite_kcost());
     srunner_add_suite(sr, suite_conform());
     srunner_add_suite(sr, suite_sched());

@@ -343,7 +343,7 @@ static const struct {
     {"tune", "ptosim tune GRAPH [--max-trials N] [run options]"},
     {"sweep", "ptosim sweep GRAPH [KNOB LIST ...] [run options] -o DIR | --resume DIR | --collect DIR | --best DIR"},
     {"validate", "ptosim validate GRAPH"},
-    {"import", "ptosim import [--costs swimlane|model|FILE] DFX_DIR > graph.jsonl"},
+    {"import", "ptosim import [--costs swimlane|model|perf-sim|FILE] DFX_DIR > graph.jsonl"},
     {"conform", "ptosim conform CAPTURE_DIR [-o WORKDIR] [-p PLATFORM]"},
     {"gen", "ptosim gen KIND [--PARAM VALUE ...] > GRAPH.jsonl"},
     {"params", "ptosim params [-p NAME|FILE]"},

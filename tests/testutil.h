@@ -101,6 +101,7 @@ Suite *suite_sched(void);
 Suite *suite_calib(void);
 Suite *suite_ohm(void);
 Suite *suite_vary(void);
+Suite *suite_perfsim(void);
 Suite *suite_pipe(void);
 Suite *suite_pmu(void);
 Suite *suite_hbm(void);

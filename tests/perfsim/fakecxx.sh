@@ -1,0 +1,43 @@
+#!/bin/sh
+# fakecxx.sh - a stand-in C++ compiler for ptosim's Perf-Sim tests where pto-isa is not needed: it takes the
+# harness's command line, writes the dep file, and "compiles" a script that answers every signature with the
+# figures on the kernel's "// fake: TOTAL INSTR SYNC SCALAR MTE2 MTE1 CUBE FIXP VEC MTE3 GM_MTE2 GM_MTE3
+# GM_FIXP" line. A kernel holding FAKE_COMPILE_ERROR fails as a kernel error, FAKE_TREE_ERROR as an error
+# inside the pto-isa tree. $FAKECXX_LOG counts compiles, $FAKERUN_LOG runs.
+set -eu
+if [ -n "${FAKECXX_LOG:-}" ]; then echo compile >> "$FAKECXX_LOG"; fi
+kernel="" dep="" out="" src="" pto=""
+while [ $# -gt 0 ]; do
+    case "$1" in
+    -DPTOSIM_KERNEL=*) kernel=${1#-DPTOSIM_KERNEL=\"}; kernel=${kernel%\"} ;;
+    -MF) dep=$2; shift ;;
+    -o) out=$2; shift ;;
+    -I*/include/pto/costmodel/stubs) pto=${1#-I}; pto=${pto%/include/pto/costmodel/stubs} ;;
+    -include) shift ;;
+    -*) ;;
+    *) src=$1 ;;
+    esac
+    shift
+done
+if grep -q FAKE_COMPILE_ERROR "$kernel"; then
+    echo "$kernel:3:1: error: fake failure" >&2
+    exit 1
+fi
+if grep -q FAKE_TREE_ERROR "$kernel"; then
+    echo "In file included from $src:2:" >&2
+    echo "$pto/include/pto/common/type.hpp:9:5: error: no member named 'kMicrosPerSecond'" >&2
+    exit 1
+fi
+figures=$(sed -n 's|^// fake: ||p' "$kernel")
+printf '%s: %s %s\n' "$out" "$src" "$kernel" > "$dep"
+cat > "$out" <<EOS
+#!/bin/sh
+if [ -n "\${FAKERUN_LOG:-}" ]; then echo run >> "\$FAKERUN_LOG"; fi
+while read -r w id rest; do
+    case "\$w" in
+    sig) cur=\$id ;;
+    go) echo "r \$cur $figures" >> "\$1" ;;
+    esac
+done
+EOS
+chmod +x "$out"
