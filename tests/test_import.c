@@ -973,7 +973,7 @@ START_TEST(costs_table_errors_name_the_file_line_and_kernel)
     const char *none[] = {"import", "--costs", NULL};
     r = tu_run(none);
     ck_assert_int_eq(r.status, 2);
-    ck_assert_ptr_nonnull(strstr(r.err, "ptosim import: --costs needs swimlane, model or a file\n"));
+    ck_assert_ptr_nonnull(strstr(r.err, "ptosim import: --costs needs swimlane, model, perf-sim or a file\n"));
     tu_run_free(&r);
 }
 END_TEST
