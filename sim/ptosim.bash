@@ -51,9 +51,14 @@ _ptosim()
         fi ;;
     import)
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W "--costs -h --help" -- "$cur"))
+            COMPREPLY=($(compgen -W "--costs --kernels --kernel --values --pto-isa --runtime-include --cache -j --fallback -h --help" -- "$cur"))
             return
         fi
+        case "$prev" in
+        --costs) COMPREPLY=($(compgen -W "swimlane model perf-sim" -f -- "$cur")); return ;;
+        --fallback) COMPREPLY=($(compgen -W "model" -- "$cur")); return ;;
+        --kernels|--values) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        esac
         COMPREPLY=($(compgen -d -- "$cur"))
         return ;;
     conform|report|overhead|validate|params)
