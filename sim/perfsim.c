@@ -627,6 +627,11 @@ static int compile_kernels(const perfsim_opts *o, perfsim_kernel *ks, int nk, co
 
 /* ---- running ---- */
 
+/* A batch's files: what it prints its results to, and Perf-Sim's output folder. */
+struct runpaths {
+    char res[PATH_MAX], out[PATH_MAX];
+};
+
 static void h_sig(hash128 *h, const perfsim_sig *s)
 {
     h_u64(h, (uint64_t)s->nslots);
@@ -729,12 +734,8 @@ int perfsim_price(const perfsim_opts *o, perfsim_kernel *kernels, int nkernels, 
     kbuild *bs = calloc((size_t)nkernels, sizeof(*bs));
     char(*keys)[33] = calloc(nsigs ? nsigs : 1, sizeof(*keys));
     bool *have = calloc(nsigs ? nsigs : 1, sizeof(*have));
-    proc *ps = calloc((size_t)nkernels, sizeof(*ps));
-    struct runpaths {
-        char res[PATH_MAX], out[PATH_MAX];
-    } *rp = calloc((size_t)nkernels, sizeof(*rp));
     int rc = 0;
-    if (!want || !bs || !keys || !have || !ps || !rp) {
+    if (!want || !bs || !keys || !have) {
         rc = fail(err, errlen, "out of memory");
         goto out;
     }
@@ -767,58 +768,85 @@ int perfsim_price(const perfsim_opts *o, perfsim_kernel *kernels, int nkernels, 
             todo++;
         free(line);
     }
-    int np = 0;
-    int *kof = calloc((size_t)nkernels, sizeof(*kof));
-    if (!kof) {
+    /* a kernel's signatures go out in chunks, so that one kernel with many signatures uses every job too */
+    size_t chunk = (todo + (size_t)o->jobs - 1) / (size_t)o->jobs;
+    if (chunk < 8)
+        chunk = 8;
+    size_t np = 0, cap = todo ? (size_t)nkernels + todo / chunk + 1 : 0;
+    int *kof = calloc(cap ? cap : 1, sizeof(*kof));
+    proc *runs = calloc(cap ? cap : 1, sizeof(*runs));
+    struct runpaths *paths = calloc(cap ? cap : 1, sizeof(*paths));
+    if (!kof || !runs || !paths) {
+        free(kof), free(runs), free(paths);
         rc = fail(err, errlen, "out of memory");
         goto out;
     }
     for (int k = 0; k < nkernels && todo; k++) {
         if (!want[k] || kernels[k].failed)
             continue;
-        proc *p = &ps[np];
-        snprintf(p->in, sizeof(p->in), "%.3900s/k%d.spec", work, k);
         FILE *f = NULL;
-        int fd = open(p->in, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-        if (fd >= 0)
-            f = fdopen(fd, "w");
         size_t n = 0;
-        for (size_t i = 0; f && i < nsigs; i++)
-            if (sigs[i].kernel == k && !have[i]) {
-                write_spec(f, i, &sigs[i]);
-                n++;
+        for (size_t i = 0; i <= nsigs && rc == 0; i++) {
+            bool last = i == nsigs;
+            if (!last && (sigs[i].kernel != k || have[i]))
+                continue;
+            if (f && (last || n == chunk)) { /* close the chunk and queue its run */
+                proc *p = &runs[np];
+                bool bad = ferror(f) != 0;
+                bad |= fclose(f) != 0;
+                f = NULL;
+                if (bad) {
+                    rc = fail(err, errlen, "%s: cannot write: %s", p->in, strerror(errno));
+                    break;
+                }
+                snprintf(paths[np].res, PATH_MAX, "%.3900s/r%zu.res", work, np);
+                snprintf(paths[np].out, PATH_MAX, "%.3900s/r%zu.out", work, np);
+                if (mkdir(paths[np].out, 0700) != 0) {
+                    rc = fail(err, errlen, "%s: cannot make: %s", paths[np].out, strerror(errno));
+                    break;
+                }
+                p->argv[0] = bs[k].bin;
+                p->argv[1] = paths[np].res;
+                p->argv[2] = paths[np].out;
+                p->argv[3] = NULL;
+                snprintf(p->out, sizeof(p->out), "%.3900s/r%zu.log", work, np);
+                kof[np++] = k;
             }
-        if (!f || fclose(f) != 0) {
-            free(kof);
-            rc = fail(err, errlen, "%s: cannot write: %s", p->in, strerror(errno));
+            if (last)
+                break;
+            if (!f) {
+                assert(np < cap);
+                proc *p = &runs[np];
+                snprintf(p->in, sizeof(p->in), "%.3900s/r%zu.spec", work, np);
+                int fd = open(p->in, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+                if (fd < 0 || !(f = fdopen(fd, "w"))) {
+                    if (fd >= 0)
+                        close(fd);
+                    rc = fail(err, errlen, "%s: cannot write: %s", p->in, strerror(errno));
+                    break;
+                }
+                n = 0;
+            }
+            write_spec(f, i, &sigs[i]);
+            n++;
+        }
+        if (f)
+            fclose(f);
+        if (rc) {
+            free(kof), free(runs), free(paths);
             goto out;
         }
-        if (!n)
-            continue;
-        snprintf(rp[k].res, PATH_MAX, "%.3900s/k%d.res", work, k);
-        snprintf(rp[k].out, PATH_MAX, "%.3900s/k%d.out", work, k);
-        if (mkdir(rp[k].out, 0700) != 0) {
-            free(kof);
-            rc = fail(err, errlen, "%s: cannot make: %s", rp[k].out, strerror(errno));
-            goto out;
-        }
-        p->argv[0] = bs[k].bin;
-        p->argv[1] = rp[k].res;
-        p->argv[2] = rp[k].out;
-        p->argv[3] = NULL;
-        snprintf(p->out, sizeof(p->out), "%.3900s/k%d.run.log", work, k);
-        kof[np++] = k;
     }
     if (np && o->progress)
-        fprintf(stderr, "ptosim: perf-sim: running %zu task signature%s of %d kernel%s\n", todo,
-                todo == 1 ? "" : "s", np, np == 1 ? "" : "s");
-    run_all(ps, (size_t)np, o->jobs, "kernels run", o->progress);
-    for (int j = 0; j < np; j++) {
+        fprintf(stderr, "ptosim: perf-sim: running %zu task signature%s in %zu batch%s\n", todo,
+                todo == 1 ? "" : "s", np, np == 1 ? "" : "es");
+    run_all(runs, np, o->jobs, "batches run", o->progress);
+    for (size_t j = 0; j < np && rc == 0; j++) {
         int k = kof[j];
-        char *text = exited_ok(&ps[j]) ? slurp(rp[k].res, 256u << 20, NULL) : NULL;
+        char *text = exited_ok(&runs[j]) ? slurp(paths[j].res, 256u << 20, NULL) : NULL;
         if (!text) {
             char first[PERFSIM_MSG_MAX - 64];
-            first_error(ps[j].out, first, sizeof(first));
+            first_error(runs[j].out, first, sizeof(first));
             kernels[k].failed = true;
             snprintf(kernels[k].why, sizeof(kernels[k].why), "its Perf-Sim run failed: %s", first);
             continue;
@@ -834,13 +862,17 @@ int perfsim_price(const perfsim_opts *o, perfsim_kernel *kernels, int nkernels, 
             int len = format_result(line, sizeof(line), id, &r);
             snprintf(p, sizeof(p), "%s/res/%s", o->cache_dir, keys[id]);
             if (put_file(p, line, (size_t)len, 0644) != 0) {
-                free(text);
-                free(kof);
                 rc = fail(err, errlen, "%s: cannot store a result: %s", p, strerror(errno));
-                goto out;
+                break;
             }
         }
         free(text);
+    }
+    free(runs);
+    free(paths);
+    if (rc) {
+        free(kof);
+        goto out;
     }
     free(kof);
     for (size_t i = 0; i < nsigs && rc == 0; i++) {
@@ -866,7 +898,5 @@ out:
     free(bs);
     free(keys);
     free(have);
-    free(ps);
-    free(rp);
     return rc;
 }
