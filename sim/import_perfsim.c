@@ -459,8 +459,11 @@ static int sig_from_graph(perf_state *ps, size_t t, int func, perfsim_sig *s, ch
 {
     importer *im = ps->im;
     const imp_task *tk = &im->tasks[t];
+    if (tk->nargs > PERFSIM_SLOTS)
+        return imp_fail(im, "deps.json", "task %" PRIu64 " has %d args; a kernel's args[] holds %d before the "
+                        "block contexts", tk->id, tk->nargs, PERFSIM_SLOTS);
     int slot = 0;
-    for (int i = 0; i < tk->nargs && i < PERFSIM_SLOTS; i++) {
+    for (int i = 0; i < tk->nargs; i++) {
         const imp_arg *x = &tk->args[i];
         perfsim_arg *a = &s->arg[i];
         a->used = true;
@@ -512,6 +515,8 @@ static int sig_from_graph(perf_state *ps, size_t t, int func, perfsim_sig *s, ch
     cJSON_ArrayForEach(x, in)
     {
         int i = atoi(x->string);
+        if (i < 0 || i >= s->nslots)
+            continue; /* read_values checked it against every task of the kernel */
         perfsim_arg *a = &s->arg[i];
         int es = dtype_size(a->dtype), n = cJSON_GetArraySize(x);
         unsigned char *b = es > 0 ? keep_blob(ps, (size_t)n * (size_t)es) : NULL;
@@ -626,6 +631,7 @@ static uint64_t sig_hash(const perfsim_sig *s)
             h = (h ^ c_[i_]) * 1099511628211ULL;                                                                     \
     } while (0)
     MIX(&s->kernel, sizeof(s->kernel));
+    MIX(&s->block_num, sizeof(s->block_num));
     MIX(&s->nslots, sizeof(s->nslots));
     for (int i = 0; i < s->nslots; i++) {
         const perfsim_arg *a = &s->arg[i];
@@ -639,7 +645,7 @@ static uint64_t sig_hash(const perfsim_sig *s)
 
 static bool sig_equal(const perfsim_sig *x, const perfsim_sig *y)
 {
-    if (x->kernel != y->kernel || x->nslots != y->nslots)
+    if (x->kernel != y->kernel || x->block_num != y->block_num || x->nslots != y->nslots)
         return false;
     for (int i = 0; i < x->nslots; i++) {
         const perfsim_arg *a = &x->arg[i], *b = &y->arg[i];
@@ -814,6 +820,7 @@ int imp_perfsim_costs(importer *im, const import_opts *opt)
             perfsim_sig sig;
             memset(&sig, 0, sizeof(sig));
             sig.kernel = ps.kidx[f];
+            sig.block_num = tk->block_num > 0 ? tk->block_num : 1;
             char unknown[160] = "";
             if ((ps.dump ? sig_from_dump(&ps, t, &sig, unknown, sizeof(unknown))
                          : sig_from_graph(&ps, t, f, &sig, unknown, sizeof(unknown))) != 0)

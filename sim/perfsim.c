@@ -634,6 +634,7 @@ struct runpaths {
 
 static void h_sig(hash128 *h, const perfsim_sig *s)
 {
+    h_u64(h, (uint64_t)s->block_num);
     h_u64(h, (uint64_t)s->nslots);
     for (int i = 0; i < s->nslots; i++) {
         const perfsim_arg *a = &s->arg[i];
@@ -650,7 +651,7 @@ static void h_sig(hash128 *h, const perfsim_sig *s)
 
 static int write_spec(FILE *f, size_t id, const perfsim_sig *s)
 {
-    fprintf(f, "sig %zu\n", id);
+    fprintf(f, "sig %zu\nb 0 %d\n", id, s->block_num > 0 ? s->block_num : 1);
     for (int i = 0; i < s->nslots; i++) {
         const perfsim_arg *a = &s->arg[i];
         if (!a->used)

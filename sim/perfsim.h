@@ -10,7 +10,8 @@
 
 #include "../model/pipe.h"
 
-#define PERFSIM_SLOTS 64             /* args[] slots a task fills (the harness's HARNESS_SLOTS) */
+#define PERFSIM_SLOTS 48             /* args[] slots a task fills (the harness's HARNESS_SLOTS; 48/49 hold the
+                                      * block's contexts, as the runtime's dispatch puts them) */
 #define PERFSIM_MAX_DIMS 5           /* ChipTensor::shapes[5] */
 #define PERFSIM_HZ 1850000000ULL     /* Perf-Sim's clock: kMainFrequencyHz, include/pto/costmodel/arch_config.hpp */
 #define PERFSIM_KNOWN_COMMIT "995589ab" /* the pto-isa commit whose costmodel compiles and records sync events */
@@ -32,8 +33,9 @@ typedef struct perfsim_arg {
 
 /* One distinct task signature of a kernel. */
 typedef struct perfsim_sig {
-    int kernel; /* index into the kernels given to perfsim_price */
-    int nslots; /* slots [0, nslots) */
+    int kernel;    /* index into the kernels given to perfsim_price */
+    int block_num; /* the task's SPMD blocks: block 0 of them is priced (get_block_num() reads it) */
+    int nslots;    /* slots [0, nslots) */
     perfsim_arg arg[PERFSIM_SLOTS];
 } perfsim_sig;
 

@@ -9,6 +9,7 @@
 //
 // SPEC, one signature after another (numbers in decimal, contents in hex):
 //   sig ID
+//   b BLOCK_IDX BLOCK_NUM                 (the SPMD block priced, of how many)
 //   t SLOT DTYPE NDIMS SHAPE... STRIDE... START_OFFSET BUFFER_ELEMS CONTENT_BYTES HEX|-
 //   s SLOT VALUE
 //   go
@@ -48,8 +49,19 @@
 #include <string>
 #include <vector>
 
-static const int HARNESS_SLOTS = 64; // args[] slots a task can fill (tensors, then scalars)
-static int64_t harness_args[HARNESS_SLOTS];
+static const int HARNESS_SLOTS = 48; // args[] slots a task can fill (tensors, then scalars)
+// The runtime's dispatch puts the block's local context (block_idx, block_num) in args[48] and the global
+// one (sub_block_id) in args[49]: what get_block_idx(args) / get_block_num(args) read.
+static const int LOCAL_CONTEXT_SLOT = 48, GLOBAL_CONTEXT_SLOT = 49;
+struct HarnessLocalContext {
+    int32_t block_idx, block_num;
+};
+struct HarnessGlobalContext {
+    int32_t sub_block_id;
+};
+static int64_t harness_args[64];
+static HarnessLocalContext harness_local;
+static HarnessGlobalContext harness_global;
 
 // One block of the task, as the runtime runs it: on subblock 0 only (Perf-Sim calls every subblock).
 static void ptosim_block()
@@ -171,6 +183,10 @@ int main(int argc, char **argv)
         if (word == "sig") {
             std::cin >> id;
             std::memset(harness_args, 0, sizeof(harness_args));
+            harness_local = {0, 1};
+            harness_global = {0};
+            harness_args[LOCAL_CONTEXT_SLOT] = reinterpret_cast<int64_t>(&harness_local);
+            harness_args[GLOBAL_CONTEXT_SLOT] = reinterpret_cast<int64_t>(&harness_global);
             for (auto &h : tensors) {
                 if (h.mem)
                     munmap(h.mem, h.len);
@@ -205,6 +221,11 @@ int main(int argc, char **argv)
             if (hex != "-")
                 fill(h, hex, esize);
             harness_args[slot] = reinterpret_cast<int64_t>(&h.t);
+        } else if (word == "b") {
+            std::cin >> harness_local.block_idx >> harness_local.block_num;
+            if (!std::cin || harness_local.block_num < 1 || harness_local.block_idx < 0 ||
+                harness_local.block_idx >= harness_local.block_num)
+                die("bad block line");
         } else if (word == "s") {
             int slot;
             uint64_t v;

@@ -503,7 +503,7 @@ START_TEST(the_runtimes_bgemm_kernels_reproduce_perf_sims_figures_and_pipes)
 END_TEST
 
 /* ptosim's own kernels (tests/perfsim/), through ptosim's own capture with an args dump: vadd takes its tile
- * count from a scalar (1 and 3), mm from an INT32 input ([2, 3]: 2). Per tile vadd records 7 instructions and
+ * count from a scalar (1, 3, and 3 over 3 SPMD blocks: 1 a block), mm from an INT32 input ([2, 3]: 2). Per tile vadd records 7 instructions and
  * moves 2 x 16 KiB in and 16 KiB out; mm 11 instructions, 32 KiB in, 16 KiB out (their header comments). */
 START_TEST(ptosims_own_kernels_are_priced_from_its_own_capture)
 {
@@ -524,6 +524,10 @@ START_TEST(ptosims_own_kernels_are_priced_from_its_own_capture)
     ck_assert_msg(strstr(r.out, "\"gm_bytes\": {\"mte2\": 98304, \"mte3\": 49152}}"), "%s", r.out);   /* 3 tiles */
     ck_assert_msg(strstr(r.out, "\"gm_bytes\": {\"mte2\": 65536, \"fixpipe\": 32768}}"), "%s", r.out); /* mm x 2 */
     ck_assert_msg(strstr(r.out, "7 instructions"), "%s", r.out);
+    /* the SPMD task (3 tiles over 3 blocks) prices one block: 1 tile, the kernel's own cost, none of its own */
+    const char *spmd = strstr(r.out, "\"id\": \"t3\"");
+    ck_assert_msg(spmd && strstr(spmd, "\"block_num\": 3") && !strstr(spmd, "\"cost\""), "%s", r.out);
+    ck_assert_msg(strstr(r.out, "3 distinct task signatures"), "%s", r.out);
     ck_assert_msg(strstr(r.out, "22 instructions"), "%s", r.out);
     ck_assert_msg(kernel_cycles(r.out, "vadd", NULL) > 0 && kernel_cycles(r.out, "mm", NULL) > 0, "%s", r.out);
     tu_run_free(&r);

@@ -1,5 +1,6 @@
 // vadd.cpp - ptosim's own PTO test kernel (AIV): z = x + y over N 64 x 64 FLOAT32 tiles, N the task's
-// first scalar. Per tile: 3 TASSIGN, 2 TLOAD, 1 TADD, 1 TSTORE (7 instructions) and 2 set/wait pairs (4 sync
+// first scalar, shared among its SPMD blocks (each takes N / block_num; the block's context is args[48],
+// as the runtime's dispatch passes it). Per tile: 3 TASSIGN, 2 TLOAD, 1 TADD, 1 TSTORE (7 instructions) and 2 set/wait pairs (4 sync
 // records); then one drain pair. GM: 2 x 16 KiB in and 16 KiB out per tile.
 #include <cstdint>
 #include <pto/pto-inst.hpp>
@@ -18,6 +19,11 @@ using namespace pto;
 #endif
 
 static constexpr int VADD_TILE = 64;
+
+// The runtime's SPMD local context, at args[48].
+struct VaddLocalContext {
+    int32_t block_idx, block_num;
+};
 
 static __aicore__ void vadd_tile(__gm__ float *x, __gm__ float *y, __gm__ float *z)
 {
@@ -43,10 +49,15 @@ extern "C" __aicore__ void kernel_entry(__gm__ int64_t *args)
     __gm__ ChipTensor *x = reinterpret_cast<__gm__ ChipTensor *>(args[0]);
     __gm__ ChipTensor *y = reinterpret_cast<__gm__ ChipTensor *>(args[1]);
     __gm__ ChipTensor *z = reinterpret_cast<__gm__ ChipTensor *>(args[2]);
-    int64_t tiles = args[3];
     __gm__ float *px = reinterpret_cast<__gm__ float *>(x->buffer.addr) + x->start_offset;
     __gm__ float *py = reinterpret_cast<__gm__ float *>(y->buffer.addr) + y->start_offset;
     __gm__ float *pz = reinterpret_cast<__gm__ float *>(z->buffer.addr) + z->start_offset;
+    __gm__ VaddLocalContext *ctx = reinterpret_cast<__gm__ VaddLocalContext *>(args[48]);
+    int64_t tiles = args[3] / ctx->block_num;
+    int64_t first = tiles * ctx->block_idx;
+    px += first * VADD_TILE * VADD_TILE;
+    py += first * VADD_TILE * VADD_TILE;
+    pz += first * VADD_TILE * VADD_TILE;
     for (int64_t i = 0; i < tiles; i++)
         vadd_tile(px + i * VADD_TILE * VADD_TILE, py + i * VADD_TILE * VADD_TILE, pz + i * VADD_TILE * VADD_TILE);
     set_flag(PIPE_MTE3, PIPE_S, EVENT_ID7);
