@@ -884,8 +884,18 @@ int imp_perfsim_costs(importer *im, const import_opts *opt)
             continue;
         if (fallback[f]) {
             snprintf(nb, sizeof(nb), "func %d", f);
-            fprintf(im->warn ? im->warn : stderr, "ptosim: warning: kernel %s: the model's cost, not Perf-Sim's (%s)\n",
+            FILE *w = im->warn ? im->warn : stderr;
+            fprintf(w, "ptosim: warning: kernel %s: the model's cost, not Perf-Sim's (%s), for its tasks",
                     im->names[f][0] ? im->names[f] : nb, ps.kidx[f] >= 0 ? ps.pk[ps.kidx[f]].why : "no source given");
+            const char *sep = " ";
+            for (size_t t = 0; t < im->nknown; t++) { /* every task that runs it */
+                const imp_task *tk = &im->tasks[t];
+                if (tk->k[0] == f || tk->k[1] == f || tk->k[2] == f) {
+                    fprintf(w, "%s0x%016" PRIx64, sep, tk->id);
+                    sep = ", ";
+                }
+            }
+            fputc('\n', w);
             continue;
         }
         /* the kernel's cost: the signature most of its tasks have (ties: the first seen) */

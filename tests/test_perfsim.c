@@ -171,7 +171,7 @@ START_TEST(a_kernel_that_does_not_compile_is_named_and_fails_unless_the_model_st
     ck_assert_msg(r.status == 0, "%s", r.err);
     snprintf(want, sizeof(want),
              "ptosim: warning: kernel QK: the model's cost, not Perf-Sim's (does not compile: %s:3:1: error: fake "
-             "failure)\n",
+             "failure), for its tasks 0x0000000200000000, 0x0000000200000004, 0x0000000200000008\n",
              f.src[0]);
     ck_assert_msg(strstr(r.err, want), "%s", r.err);
     /* QK keeps the model's pipe form; SF is Perf-Sim's */
