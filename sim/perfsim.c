@@ -122,7 +122,7 @@ static int make_dirs(const char *path)
 /* Reads a whole small file (at most max bytes) into a NUL-terminated buffer. */
 static char *slurp(const char *path, size_t max, size_t *len)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return NULL;
     struct stat st;
