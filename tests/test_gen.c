@@ -631,6 +631,7 @@ Suite *suite_gen(void)
 {
     Suite *s = suite_create("gen");
     TCase *tc = tcase_create("gen");
+    tcase_set_timeout(tc, 60); /* many gen runs: slow under the sanitizers on a loaded machine */
     tcase_add_test(tc, depcmp_reports_what_differs);
     tcase_add_test(tc, synthetic_kinds_have_their_task_counts);
     tcase_add_test(tc, chain_is_a_chain_and_fan_has_no_edges);
