@@ -117,5 +117,6 @@ Suite *suite_report(void);
 Suite *suite_errors(void);
 Suite *suite_faults(void);
 Suite *suite_cli(void);
+Suite *suite_links(void);
 
 #endif
