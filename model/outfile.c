@@ -12,14 +12,55 @@
 
 #define OUTFILE_BUF (1 << 20)
 
+/* Creates o->tmp afresh (O_EXCL|O_NOFOLLOW: whatever is already there is never written through). A
+ * regular file there is a temporary a killed run left: its name goes (unlink, which never reaches what a
+ * link points to) and the create is tried once more. Returns the descriptor, or -1 with a message in err. */
+static int create_tmp(outfile *o, char *err, size_t errlen)
+{
+    for (int tries = 0;; tries++) {
+        int fd = open(o->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+        if (fd >= 0)
+            return fd;
+        int e = errno;
+        struct stat st;
+        if (e != EEXIST || tries > 0 || lstat(o->tmp, &st) != 0) {
+            snprintf(err, errlen, "%s: cannot write: %s", o->path, strerror(e));
+            return -1;
+        }
+        if (S_ISLNK(st.st_mode)) {
+            snprintf(
+                err, errlen,
+                "%s: cannot write: %s is a symbolic link, which ptosim did not make and does not follow; "
+                "remove it",
+                o->path, o->tmp);
+            return -1;
+        }
+        if (!S_ISREG(st.st_mode)) {
+            snprintf(err, errlen, "%s: cannot write: %s", o->path,
+                     strerror(S_ISDIR(st.st_mode) ? EISDIR : EEXIST));
+            return -1;
+        }
+        if (unlink(o->tmp) != 0 && errno != ENOENT) {
+            snprintf(err, errlen, "%s: cannot write: %s: %s", o->path, o->tmp, strerror(errno));
+            return -1;
+        }
+    }
+}
+
 FILE *outfile_open(outfile *o, const char *path, char *err, size_t errlen)
 {
     memset(o, 0, sizeof(*o));
     snprintf(o->path, sizeof(o->path), "%s", path);
     snprintf(o->tmp, sizeof(o->tmp), "%s.tmp", path);
-    o->f = fopen(o->tmp, "wb");
+    int fd = create_tmp(o, err, errlen);
+    if (fd < 0)
+        return NULL;
+    o->made = 1;
+    o->f = fdopen(fd, "wb");
     if (!o->f) {
         snprintf(err, errlen, "%s: cannot write: %s", path, strerror(errno));
+        close(fd);
+        outfile_abort(o);
         return NULL;
     }
     o->buf = malloc(OUTFILE_BUF);
@@ -38,11 +79,13 @@ int outfile_commit(outfile *o, char *err, size_t errlen)
     o->f = NULL;
     free(o->buf);
     o->buf = NULL;
+    /* rename replaces a link at path itself, never what it points to */
     if (bad || rename(o->tmp, o->path) != 0) {
         snprintf(err, errlen, "%s: write failed: %s", o->path, strerror(errno));
-        remove(o->tmp);
+        outfile_abort(o);
         return -1;
     }
+    o->made = 0;
     return 0;
 }
 
@@ -53,7 +96,9 @@ void outfile_abort(outfile *o)
     o->f = NULL;
     free(o->buf);
     o->buf = NULL;
-    remove(o->tmp);
+    if (o->made) /* only the file this outfile created: never a name someone else put there */
+        unlink(o->tmp);
+    o->made = 0;
 }
 
 int outfile_temp_fd(const char *prefix, const char **dir)
@@ -93,4 +138,40 @@ int outfile_mkdirs(const char *dir, char *err, size_t errlen)
         return -1;
     }
     return 0;
+}
+
+int outfile_own_dir(const char *dir, int replace, char *err, size_t errlen)
+{
+    char parent[4096];
+    snprintf(parent, sizeof(parent), "%s", dir);
+    char *slash = strrchr(parent, '/');
+    if (slash && slash != parent) {
+        *slash = '\0';
+        if (outfile_mkdirs(parent, err, errlen) != 0)
+            return -1;
+    }
+    for (int tries = 0;; tries++) {
+        if (mkdir(dir, 0777) == 0)
+            return tries > 0;
+        int e = errno;
+        struct stat st;
+        if (e != EEXIST || tries > 0 || lstat(dir, &st) != 0) {
+            snprintf(err, errlen, "%s: cannot create directory: %s", dir, strerror(e));
+            return -1;
+        }
+        if (S_ISDIR(st.st_mode))
+            return 0;
+        if (!replace) {
+            snprintf(err, errlen,
+                     S_ISLNK(st.st_mode) ? "%s: is a symbolic link, which ptosim did not make and does not "
+                                           "write through; remove it"
+                                         : "%s: not a directory",
+                     dir);
+            return -1;
+        }
+        if (unlink(dir) != 0) { /* the link's name: what it points to stays as it is */
+            snprintf(err, errlen, "%s: cannot replace it with a folder: %s", dir, strerror(errno));
+            return -1;
+        }
+    }
 }

@@ -10,16 +10,21 @@ typedef struct outfile {
     char path[4096]; /* final name */
     char tmp[4200];  /* temporary name beside it */
     char *buf;       /* stdio buffer (1 MiB) */
+    int made;        /* tmp is this outfile's file, not yet renamed (abort removes it) */
 } outfile;
 
-/* Opens PATH.tmp for writing. Returns the stream, or NULL with a message in err. */
+/* Creates PATH.tmp for writing with O_CREAT|O_EXCL|O_NOFOLLOW: nothing already
+ * there is written through. A regular file of that name (a killed run's) is
+ * replaced; a symbolic link, a folder or anything else is refused. Returns the
+ * stream, or NULL with a message in err naming path. */
 FILE *outfile_open(outfile *o, const char *path, char *err, size_t errlen);
 
-/* Flushes, closes and renames the file into place. Returns 0, or -1 with a
- * message in err (the temporary file is removed). */
+/* Flushes, closes and renames the file into place (a symbolic link at path is
+ * replaced, not followed). Returns 0, or -1 with a message in err (the
+ * temporary file is removed). */
 int outfile_commit(outfile *o, char *err, size_t errlen);
 
-/* Closes and removes the temporary file. */
+/* Closes and removes the temporary file, when outfile_open created it. */
 void outfile_abort(outfile *o);
 
 /* An unlinked temporary file named after prefix in $TMPDIR (else /tmp), open
@@ -30,5 +35,13 @@ int outfile_temp_fd(const char *prefix, const char **dir);
 
 /* Creates a directory and its parents (mkdir -p). Returns 0, or -1 with a message in err. */
 int outfile_mkdirs(const char *dir, char *err, size_t errlen);
+
+/* A folder ptosim names inside one the user gave (a sweep's point, a session's
+ * program): made (with its parents) when missing; one already there is used
+ * only when it is a folder itself, never through a symbolic link. A link or a
+ * file there is refused, or with replace removed (its name alone: what a link
+ * points to is left as it is) and a folder made in its place. Returns 0, 1
+ * when something was replaced, or -1 with a message in err naming dir. */
+int outfile_own_dir(const char *dir, int replace, char *err, size_t errlen);
 
 #endif

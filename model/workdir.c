@@ -20,30 +20,58 @@
 #include "outfile.h"
 #include "readall.h"
 
+/* rm -rf of name in the folder at at: a symbolic link is removed, never followed, and each folder is
+ * opened with O_NOFOLLOW under the descriptor of its parent, so a link put in place of a folder while this
+ * runs is removed as a link too. */
+static void remove_tree_at(int at, const char *name)
+{
+    if (unlinkat(at, name, 0) == 0 || (errno != EISDIR && errno != EPERM))
+        return; /* a file or a link (gone), or nothing there */
+    int fd = openat(at, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
+        return;
+    DIR *d = fdopendir(fd);
+    if (!d) {
+        close(fd);
+        return;
+    }
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL)
+        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
+            remove_tree_at(dirfd(d), e->d_name);
+    closedir(d);
+    unlinkat(at, name, AT_REMOVEDIR);
+}
+
 /* rm -rf path: a symlink is removed, never followed. */
 static void remove_tree(const char *path)
 {
-    struct stat st;
-    if (lstat(path, &st) != 0)
-        return;
-    if (S_ISDIR(st.st_mode)) {
-        DIR *d = opendir(path);
-        if (d) {
-            struct dirent *e;
-            while ((e = readdir(d)) != NULL) {
-                if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-                    continue;
-                char sub[4400];
-                int n = snprintf(sub, sizeof(sub), "%s/%s", path, e->d_name);
-                if (n > 0 && (size_t)n < sizeof(sub)) /* a cut path could name something else */
-                    remove_tree(sub);
-            }
-            closedir(d);
+    remove_tree_at(AT_FDCWD, path);
+}
+
+/* Opens the folder dir/rel (rel: components of a path under dir, "" = dir itself), each component with
+ * O_NOFOLLOW: a symbolic link on the way is not entered. Returns the descriptor, or -1. */
+static int open_under(const char *dir, const char *rel, size_t len)
+{
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    char comp[256];
+    size_t i = 0;
+    while (fd >= 0 && i < len) {
+        size_t n = strcspn(rel + i, "/");
+        if (n > len - i)
+            n = len - i;
+        if (n == 0 || n >= sizeof(comp)) {
+            i += n + 1;
+            continue;
         }
-        rmdir(path);
-    } else {
-        unlink(path);
+        memcpy(comp, rel + i, n);
+        comp[n] = '\0';
+        int sub = openat(fd, comp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        close(fd);
+        fd = sub;
+        i += n + 1;
     }
+    return fd;
 }
 
 int workdir_open(workdir *w, const char *dir, char *err, size_t errlen)
@@ -97,30 +125,36 @@ int workdir_open(workdir *w, const char *dir, char *err, size_t errlen)
     return rc;
 }
 
-/* Removes dir/rel, or every match of its last component when that holds a '*'. */
+/* Removes dir/rel, or every match of its last component when that holds a '*'. The folder it lies in is
+ * reached without following a link (open_under): a link there would lead to someone else's files. */
 static void remove_old(const char *dir, const char *rel)
 {
-    char path[4700];
     const char *slash = strrchr(rel, '/');
     const char *base = slash ? slash + 1 : rel;
+    int fd = open_under(dir, rel, slash ? (size_t)(slash - rel) : 0);
+    if (fd < 0)
+        return;
     if (!strchr(base, '*')) {
-        snprintf(path, sizeof(path), "%s/%s", dir, rel);
-        remove(path);
+        if (unlinkat(fd, base, 0) != 0 && errno == EISDIR)
+            unlinkat(fd, base, AT_REMOVEDIR); /* remove(): an empty folder goes too */
+        close(fd);
         return;
     }
-    char parent[4400];
-    snprintf(parent, sizeof(parent), "%s/%.*s", dir, slash ? (int)(slash - rel) : 0, rel);
-    DIR *d = opendir(parent);
-    if (!d)
+    int scan = dup(fd);
+    DIR *d = scan >= 0 ? fdopendir(scan) : NULL;
+    if (!d) {
+        if (scan >= 0)
+            close(scan);
+        close(fd);
         return;
+    }
     struct dirent *e;
     while ((e = readdir(d)) != NULL)
-        if (e->d_name[0] != '.' && fnmatch(base, e->d_name, 0) == 0) {
-            int n = snprintf(path, sizeof(path), "%s/%s", parent, e->d_name);
-            if (n > 0 && (size_t)n < sizeof(path))
-                remove(path);
-        }
+        if (e->d_name[0] != '.' && fnmatch(base, e->d_name, 0) == 0 && unlinkat(fd, e->d_name, 0) != 0 &&
+            errno == EISDIR)
+            unlinkat(fd, e->d_name, AT_REMOVEDIR);
     closedir(d);
+    close(fd);
 }
 
 /* Removes the folders of rel under dir that are left empty, innermost first (never dir itself). */
@@ -267,8 +301,7 @@ void workdir_close(workdir *w)
     w->lock_fd = -1;
 }
 
-/* "N_name" as a session names a program's folder: digits, '_', then no '/' (nothing above dir). */
-static bool program_dir_name(const char *s)
+bool workdir_program_dir_name(const char *s)
 {
     size_t d = strspn(s, "0123456789");
     return d > 0 && s[d] == '_' && s[d + 1] && !strchr(s, '/') && strlen(s) < 256;
@@ -293,7 +326,8 @@ void workdir_old_programs(const char *dir, workdir_programs *out)
         cJSON_ArrayForEach(p, progs)
         {
             const cJSON *d = cJSON_GetObjectItemCaseSensitive(p, "dir");
-            if (out->n < WORKDIR_MAX_PROGRAMS && cJSON_IsString(d) && program_dir_name(d->valuestring))
+            if (out->n < WORKDIR_MAX_PROGRAMS && cJSON_IsString(d) &&
+                workdir_program_dir_name(d->valuestring))
                 snprintf(out->name[out->n++], sizeof(out->name[0]), "%s", d->valuestring);
         }
     }

@@ -3,6 +3,7 @@
 #ifndef PTOSIM_WORKDIR_H
 #define PTOSIM_WORKDIR_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #define WORKDIR_STAGE ".ptosim-run" /* the staging folder's name inside the work dir */
@@ -43,6 +44,10 @@ typedef struct workdir_programs {
     int n;
     char name[WORKDIR_MAX_PROGRAMS][256];
 } workdir_programs;
+
+/* Is s a name a session gives a program's folder, "N_name": digits, '_', then
+ * no '/' (so "", ".", ".." and "../x" are not: nothing outside the work dir)? */
+bool workdir_program_dir_name(const char *s);
 
 /* The folders dir/ptosim_run.json lists when a session of several programs
  * wrote it (its programs[].dir); none when that file is a single run's, is

@@ -21,6 +21,7 @@
 #include "../model/report.h"
 #include "../model/rterr.h"
 #include "../model/vec.h"
+#include "../model/workdir.h"
 #include "cli.h"
 #include "repdata.h"
 
@@ -2366,6 +2367,31 @@ static int worker_page(const char *dir, const cJSON *w, char *err, size_t errlen
                  dir);
         return EXIT_GRAPH;
     }
+    /* the folders come from a file in DIR, which may be someone else's: each must be one a session names
+     * (N_NAME, inside DIR) and a folder itself, not a link out of DIR; checked all before any page is
+     * written */
+    int i = 0;
+    cJSON_ArrayForEach(p, progs)
+    {
+        const char *name = jstr(p, "dir");
+        char sub[PATH_MAX + 300];
+        struct stat st;
+        snprintf(sub, sizeof(sub), "%s/%s", dir, name);
+        if (!workdir_program_dir_name(name)) {
+            snprintf(
+                err, errlen,
+                "%s/ptosim_run.json: programs[%d].dir \"%.256s\" is not a program's folder (N_NAME, inside "
+                "%s); the report follows no path out of the folder",
+                dir, i, name, dir);
+            return EXIT_GRAPH;
+        }
+        if (lstat(sub, &st) == 0 && !S_ISDIR(st.st_mode)) {
+            snprintf(err, errlen, "%s: programs[%d]'s folder is %s; the report follows no link out of %s",
+                     sub, i, S_ISLNK(st.st_mode) ? "a symbolic link" : "not a folder", dir);
+            return EXIT_GRAPH;
+        }
+        i++;
+    }
     /* each program's own page first */
     cJSON_ArrayForEach(p, progs)
     {
@@ -2405,7 +2431,7 @@ static int worker_page(const char *dir, const cJSON *w, char *err, size_t errlen
     fputs("<table><tr><th>#</th><th class=\"l\">program</th><th>status</th><th>arena</th><th>start ms</th>"
           "<th>device ms</th><th>makespan us</th><th>tasks</th></tr>\n",
           f);
-    int i = 0;
+    i = 0;
     cJSON_ArrayForEach(p, progs)
     {
         bool ran = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(p, "ran"));

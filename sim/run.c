@@ -725,9 +725,19 @@ static int run_program(const cli_run *opt, const platform *plat, const chip_conf
             printf("== program %d of %d: %s (%s)\n", p + 1, w->nprograms, pr->name, pr->path); /* shown name */
         worker_result res = {.exit_code = EXIT_INTERNAL};
         graph g;
-        int code = read_header(opt->graphs[p], &g) != 0 /* pr->path is the name to show */
+        char derr[PATH_MAX + 400];
+        int code;
+        /* DIR/N_NAME is the session's own folder: a link there (a folder someone sent) is refused, never
+         * followed, so nothing of the link's target is written or removed */
+        if (work_dir && outfile_own_dir(dir, 0, derr, sizeof(derr)) != 0) {
+            fprintf(stderr, "ptosim: %s\n", derr);
+            code = EXIT_INTERNAL;
+            snprintf(res.status, sizeof(res.status), "error");
+        } else {
+            code = read_header(opt->graphs[p], &g) != 0 /* pr->path is the name to show */
                        ? EXIT_GRAPH
                        : simulate(opt, &pl, &cfg, warn, &g, work_dir ? dir : NULL, p == 0, &res);
+        }
         if ((fflush(stdout) != 0 || ferror(stdout)) && code != EXIT_INTERNAL) { /* _exit flushes nothing */
             fprintf(stderr, "ptosim: cannot write standard output: %s\n", strerror(errno));
             code = code == EXIT_OK ? EXIT_INTERNAL : code;

@@ -263,6 +263,13 @@ static void point_dir(const sweep *s, long i, char *out, size_t outlen)
     snprintf(out, outlen, "%s/points/%04ld", s->dir_abs, i);
 }
 
+/* Is the point folder path a folder itself (not a symbolic link to one, nor missing)? */
+static bool point_is_folder(const char *path)
+{
+    struct stat st;
+    return lstat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
 /* The point's knob values as written, one cell per KNOB_FLAGS column ("" = not swept). */
 static void point_cells(const sweep *s, long i, const char *cells[SWEEP_KNOBS])
 {
@@ -1054,8 +1061,9 @@ static int plan_points(sweep *s)
     for (long i = 0; i < s->npoints; i++) {
         char path[PATH_MAX + 64];
         point_dir(s, i, path, sizeof(path) - 16);
+        bool own = point_is_folder(path);
         strcat(path, "/row.csv");
-        char *text = s->resume ? read_file(path, NULL) : NULL;
+        char *text = s->resume && own ? read_file(path, NULL) : NULL; /* a link's row is not this sweep's */
         const char *row;
         if (!text || !row_ok(text, &row))
             s->todo[s->ntodo++] = i;
@@ -1140,20 +1148,28 @@ static pid_t spawn_point(const sweep *s, long i, const gcomp *gc)
 {
     char wd[PATH_MAX + 32], path[PATH_MAX + 64], err[PATH_MAX + 256];
     point_dir(s, i, wd, sizeof(wd));
-    if (outfile_mkdirs(wd, err, sizeof(err)) != 0) {
+    /* the point's folder is the sweep's own: a link put there (a folder someone sent) is replaced by a
+     * folder, never written through */
+    int od = outfile_own_dir(wd, 1, err, sizeof(err));
+    if (od < 0) {
         fprintf(stderr, "ptosim sweep: point %ld: %s\n", i, err);
         return -1;
     }
-    /* an earlier row of this point is not this run's; a fresh temporary file, so a straggler of an earlier
-     * sweep still writing to the old one cannot mix into it */
+    if (od > 0)
+        fprintf(stderr, "ptosim sweep: point %ld: %s was not a folder (a symbolic link?); replaced by one\n",
+                i, wd);
+    /* an earlier row of this point is not this run's; fresh files (O_EXCL|O_NOFOLLOW after the old names
+     * went), so neither a straggler of an earlier sweep still writing to the old ones nor a link put in their
+     * place gets this point's output */
     snprintf(path, sizeof(path), "%s/row.csv", wd);
     remove(path);
     snprintf(path, sizeof(path), "%s/row.csv.tmp", wd);
     remove(path);
     /* close-on-exec: sibling points must not inherit each other's files */
-    int fo = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    int fo = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
     snprintf(path, sizeof(path), "%s/stderr.txt", wd);
-    int fe = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    remove(path);
+    int fe = fo < 0 ? -1 : open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
     int fi = open("/dev/null", O_RDONLY | O_CLOEXEC);
     const char **av = point_argv(s, i, wd);
     pid_t pid = -1;
@@ -1425,6 +1441,8 @@ static void remove_rows(const sweep *s)
     char path[PATH_MAX + 64];
     for (long t = 0; t < s->ntodo; t++) {
         point_dir(s, s->todo[t], path, sizeof(path) - 16);
+        if (!point_is_folder(path))
+            continue; /* nothing is removed through a link: the point replaces it when it runs */
         strcat(path, "/row.csv");
         remove(path);
     }

@@ -118,5 +118,6 @@ Suite *suite_report(void);
 Suite *suite_errors(void);
 Suite *suite_faults(void);
 Suite *suite_cli(void);
+Suite *suite_links(void);
 
 #endif
