@@ -635,13 +635,37 @@ int graph_check_cost(const char *path, long line, const char *field, const cJSON
     return get_cost(&g, v, field, true, aic ? CORE_AIC : CORE_AIV, out ? out : &tmp, err, errlen);
 }
 
+/* RunConfig's repr of a value it refuses for not being an int (Python's
+ * spelling: True, 'text', 64.5), into out; false when v is none of a bool,
+ * string or number (null, object, nested list: not RunConfig's to judge). */
+static bool runconfig_repr(const cJSON *v, char *out, size_t outlen)
+{
+    if (cJSON_IsBool(v))
+        snprintf(out, outlen, "%s", cJSON_IsTrue(v) ? "True" : "False");
+    else if (cJSON_IsString(v))
+        snprintf(out, outlen, "'%.60s'", v->valuestring);
+    else if (cJSON_IsNumber(v)) {
+        /* the shortest of 15 or 17 digits that reads back, as Python's repr of 64.1 is 64.1 */
+        snprintf(out, outlen, "%.15g", v->valuedouble);
+        if (strtod(out, NULL) != v->valuedouble)
+            snprintf(out, outlen, "%.17g", v->valuedouble);
+    }
+    else
+        return false;
+    return true;
+}
+
 /* Reads the header's "run_config": the ring sizes this program asks for, as
  * pypto's RunConfig takes them (an integer for the four rings, or a list of
- * four where 0 keeps that ring's default), checked with RunConfig's rules but
- * for the heap, which only needs the runtime's 1024-byte minimum. */
+ * four where 0 keeps that ring's default), checked with RunConfig's rules and
+ * messages (model/README.md §4.1) but for the heap, which only needs the
+ * runtime's 1024-byte minimum. */
 static int parse_run_config(graph *g, const cJSON *rc, char *err, size_t errlen)
 {
     static const char *const keys[] = {"ring_task_window", "ring_heap", "ring_dep_pool", NULL};
+    /* RunConfig's phrases (model/runcfg.c), the heap's as the runtime has it */
+    static const char *const phrases[] = {"be a power of 2 >= 4", "be >= 1024 (bytes per ring)",
+                                          "be in [4, INT32_MAX]"};
     if (!cJSON_IsObject(rc))
         return fail(g, err, errlen, "run_config", "must be an object, got %s", jtype(rc));
     if (check_keys(g, rc, keys, "run_config", err, errlen) != 0)
@@ -652,38 +676,46 @@ static int parse_run_config(graph *g, const cJSON *rc, char *err, size_t errlen)
             continue;
         char f[64];
         snprintf(f, sizeof(f), "run_config.%s", keys[k]);
-        const cJSON *items[5] = {v};
+        const cJSON *items[4] = {v};
         int nitems = 1;
         if (cJSON_IsArray(v)) {
-            nitems = 0;
-            const cJSON *e;
-            cJSON_ArrayForEach(e, v)
-            {
-                if (nitems == 5)
-                    break;
-                items[nitems++] = e;
-            }
+            /* RunConfig counts a list before it reads its entries */
+            nitems = cJSON_GetArraySize(v);
+            if (nitems != 4)
+                return fail(g, err, errlen, f,
+                            "%s must have exactly 4 entries (one per scope-depth ring), got %d", keys[k],
+                            nitems);
+            for (int i = 0; i < 4; i++)
+                items[i] = cJSON_GetArrayItem(v, i);
         }
-        uint64_t vals[5];
+        uint64_t vals[4];
         for (int i = 0; i < nitems; i++) {
             double d = cJSON_IsNumber(items[i]) ? items[i]->valuedouble : -1;
-            if (!cJSON_IsNumber(items[i]) || d != floor(d) || d < 0 || d > 1.8e19)
+            if (!cJSON_IsNumber(items[i]) || d != floor(d) || d < 0 || d > 1.8e19) {
+                char repr[80];
+                if (!runconfig_repr(items[i], repr, sizeof(repr)))
+                    return fail(g, err, errlen, f,
+                                "must be a non-negative integer or a list of 4 of them, got %s",
+                                jtype(items[i]));
                 return fail(g, err, errlen, f,
-                            "must be a non-negative integer or a list of 4 of them, got %s",
-                            cJSON_IsNumber(items[i]) ? "another number" : jtype(items[i]));
+                            cJSON_IsArray(v) ? "%s entries must %s (or 0 to keep default), got %s"
+                                             : "%s must %s, got %s",
+                            keys[k], phrases[k], repr);
+            }
             vals[i] = (uint64_t)d;
         }
         char msg[256];
         bool list = cJSON_IsArray(v);
-        if (k == KNOB_HEAP && (!list || nitems == 4)) {
+        if (k == KNOB_HEAP) {
             /* the runtime takes any heap of at least 1024 bytes (runtime_maker.cpp validates only that);
              * the power-of-2 rule is pypto RunConfig's, and captures made through the runtime's own
              * RuntimeEnv use other sizes (tests/real/heap_rebase: 1572864) */
             for (int i = 0; i < nitems; i++)
                 if (vals[i] < 1024 && (vals[i] != 0 || !list))
-                    return fail(g, err, errlen, f, "ring_heap %s >= 1024 (bytes per ring)%s, got %" PRIu64,
-                                list ? "entries must be" : "must be", list ? " (or 0 to keep default)" : "",
-                                vals[i]);
+                    return fail(g, err, errlen, f,
+                                list ? "ring_heap entries must %s (or 0 to keep default), got %" PRIu64
+                                     : "ring_heap must %s, got %" PRIu64,
+                                phrases[KNOB_HEAP], vals[i]);
             for (int r = 0; r < 4; r++)
                 g->run_rings[k][r] = vals[list ? r : 0];
         } else if (runcfg_ring_values((runcfg_knob)k, vals, nitems, list, g->run_rings[k], msg,

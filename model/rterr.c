@@ -15,7 +15,8 @@ typedef struct rterr_row {
     const char *name;
     const char *detail;
     const char *hint;
-    const char *knob; /* ptosim's way to change what the hint names, or NULL */
+    const char *knob; /* ptosim's way to change what the hint names, or NULL; where the hint names a
+                       * retired PTO2_RING_* variable it says so (model/README.md §4.1) */
 } rterr_row;
 
 static const rterr_row ROWS[] = {
@@ -25,24 +26,25 @@ static const rterr_row ROWS[] = {
      "references are only released at scope_end, so no slot can be reclaimed",
      "raise ring_task_window (PTO2_RING_TASK_WINDOW) or split the scope so slots are "
      "reclaimed sooner; enable CallConfig.enable_scope_stats to see which scope peaked",
-     "--ring-task-window N|a,b,c,d (RunConfig ring_task_window) or PTO2_RING_TASK_WINDOW; see the scopes "
-     "with --enable-scope-stats"},
+     "--ring-task-window N|a,b,c,d (RunConfig ring_task_window; PTO2_RING_TASK_WINDOW is retired and not "
+     "read); see the scopes with --enable-scope-stats"},
     {2, "HEAP_RING_DEADLOCK", "the task allocator could not reserve the heap bytes required for another task",
      "raise ring_heap (PTO2_RING_HEAP) or shrink per-task args / intermediate tensors; the "
      "'Ring buffer sizes:' line above reports the configured capacities",
-     "--ring-heap N|a,b,c,d (RunConfig ring_heap) or PTO2_RING_HEAP"},
+     "--ring-heap N|a,b,c,d (RunConfig ring_heap; PTO2_RING_HEAP is retired and not read)"},
     {3, "FLOW_CONTROL_DEADLOCK",
      "the task allocator could not admit another task because the configured task window "
      "had no available slot",
      "raise ring_task_window (PTO2_RING_TASK_WINDOW) or shrink the graph; in a reclaiming "
      "runtime also check for nested submission or a stalled consumer",
-     "--ring-task-window N|a,b,c,d (RunConfig ring_task_window) or PTO2_RING_TASK_WINDOW"},
+     "--ring-task-window N|a,b,c,d (RunConfig ring_task_window; PTO2_RING_TASK_WINDOW is retired and not "
+     "read)"},
     {4, "DEP_POOL_OVERFLOW",
      "a task's producer dependencies exceeded the runtime's available fanin "
      "representation capacity",
      "follow the preceding resource diagnostic: HBG has no spill pool, so reduce fanin to "
      "PTO2_MAX_FANIN or less; for a reclaiming runtime raise PTO2_RING_DEP_POOL or cut fanin",
-     "--ring-dep-pool N|a,b,c,d (RunConfig ring_dep_pool) or PTO2_RING_DEP_POOL"},
+     "--ring-dep-pool N|a,b,c,d (RunConfig ring_dep_pool; PTO2_RING_DEP_POOL is retired and not read)"},
     {5, "INVALID_ARGS",
      "an orchestration API rejected its arguments (bad alloc_tensors info, illegal nested "
      "scope, unknown task id in set_dependencies, or an CoreTaskArgs carrying an error flag)",

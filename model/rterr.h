@@ -21,7 +21,8 @@ const char *rterr_detail(int code);
 const char *rterr_hint(int code);
 
 /* Where ptosim sets what the runtime's hint asks to change ("--ring-heap
- * N|a,b,c,d (RunConfig ring_heap) or PTO2_RING_HEAP"), or NULL. */
+ * N|a,b,c,d (RunConfig ring_heap; PTO2_RING_HEAP is retired and not read)":
+ * the runtime's hint, printed verbatim, still names the variable), or NULL. */
 const char *rterr_ptosim_knob(int code);
 
 /* Writes the host's report of a latched code, as the runtime's

@@ -1,11 +1,10 @@
-/* runcfg.c - ring knobs as RunConfig, RuntimeEnv and PTO2_RING_* take them, with their messages. */
+/* runcfg.c - ring knobs as RunConfig and RuntimeEnv take them, with their messages; the retired
+ * PTO2_RING_* variables only draw a warning. */
 #include "runcfg.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +19,8 @@ static const char *const NAMES[] = {"ring_task_window", "ring_heap", "ring_dep_p
 static const char *const FLAGS[] = {"--ring-task-window", "--ring-heap", "--ring-dep-pool"};
 static const char *const PHRASES[] = {"be a power of 2 >= 4", "be a power of 2 >= 1024 (bytes per ring)",
                                       "be in [4, INT32_MAX]"};
+/* the runtime's process-wide ring variables, retired by the user's documentation of RunConfig
+ * (model/README.md §4.1): ptosim never reads their values */
 static const char *const ENVS[] = {"PTO2_RING_TASK_WINDOW", "PTO2_RING_HEAP", "PTO2_RING_DEP_POOL"};
 
 const char *runcfg_knob_name(runcfg_knob k)
@@ -193,111 +194,18 @@ int runcfg_parse_threads(const char *text, long *out, char *err, size_t errlen)
     return runcfg_check_threads(*out, err, errlen);
 }
 
-/* Where the runtime's PTO2_RING_* warnings go: a stream and the prefix of each line. */
-typedef struct env_warn {
-    FILE *f;            /* NULL: nowhere */
-    const char *prefix; /* written before each line */
-} env_warn;
-
-/* Writes one warning line. */
-static void warn_line(const env_warn *w, const char *fmt, ...)
+int runcfg_env_retired(FILE *warn, const char *prefix)
 {
-    if (!w->f)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    fputs(w->prefix, w->f);
-    vfprintf(w->f, fmt, ap);
-    fputc('\n', w->f);
-    va_end(ap);
-}
-
-/* One token of a PTO2_RING_* value, as runtime_maker.cpp parse_uint_token
- * reads it: trimmed, decimal, in [lo, hi], a power of 2 when asked. Returns
- * 0, or -1 after appending the runtime's warning. */
-static int env_token(const char *name, const char *raw, size_t rawlen, uint64_t lo, uint64_t hi,
-                     bool need_pow2, uint64_t *out, const env_warn *w)
-{
-    const char *b = raw, *e = raw + rawlen;
-    while (b < e && isspace((unsigned char)*b))
-        b++;
-    while (e > b && isspace((unsigned char)e[-1]))
-        e--;
-    if (b == e) {
-        warn_line(w, "%s has an empty value in '%.*s', ignored", name, (int)rawlen, raw);
-        return -1;
-    }
-    /* strtoull's base-10 reading of the whole token, without a copy: an
-     * optional '+', digits, nothing after them, no overflow */
-    int tl = (int)(e - b);
-    const char *p = b + (*b == '+');
-    uint64_t v = 0;
-    bool digits = p < e && isdigit((unsigned char)*p), over = false;
-    for (; p < e && isdigit((unsigned char)*p); p++) {
-        unsigned d = (unsigned)(*p - '0');
-        over |= v > (UINT64_MAX - d) / 10;
-        v = v * 10 + d;
-    }
-    if (*b == '-' || !digits || p != e || over) {
-        warn_line(w, "%s=%.*s invalid (must be a non-negative integer), ignored", name, tl, b);
-        return -1;
-    }
-    if (v < lo || v > hi) {
-        warn_line(w, "%s=%.*s invalid (must be in [%" PRIu64 ", %" PRIu64 "]), ignored", name, tl, b, lo, hi);
-        return -1;
-    }
-    if (need_pow2 && !pow2(v)) {
-        warn_line(w, "%s=%.*s invalid (must be a power of 2), ignored", name, tl, b);
-        return -1;
-    }
-    *out = v;
-    return 0;
-}
-
-/* One PTO2_RING_* value: a scalar for every ring, or exactly four values.
- * Returns 0 with v filled, or -1 after appending the runtime's warning. */
-static int env_value(runcfg_knob k, const char *text, uint64_t v[RUNCFG_RINGS], const env_warn *w)
-{
-    /* the ranges of runtime_maker.cpp resolve_ring_config; the heap needs no power of 2 there */
-    static const uint64_t LO[] = {4, 1024, 4}, HI[] = {INT32_MAX_VALUE, UINT64_MAX, INT32_MAX_VALUE};
-    const char *name = ENVS[k];
-    bool pw = k == KNOB_TASK_WINDOW;
-    size_t len = strlen(text), pos = 0;
-    if (!strchr(text, ',')) {
-        if (env_token(name, text, len, LO[k], HI[k], pw, &v[0], w) != 0)
-            return -1;
-        for (int r = 1; r < RUNCFG_RINGS; r++)
-            v[r] = v[0];
-        return 0;
-    }
-    for (int r = 0; r < RUNCFG_RINGS; r++) {
-        const char *comma = strchr(text + pos, ',');
-        size_t n = comma ? (size_t)(comma - (text + pos)) : len - pos;
-        if (env_token(name, text + pos, n, LO[k], HI[k], pw, &v[r], w) != 0)
-            return -1;
-        if (!comma && r != RUNCFG_RINGS - 1)
-            goto bad_count;
-        pos = comma ? (size_t)(comma - text) + 1 : len;
-    }
-    if (pos < len || text[len - 1] == ',')
-        goto bad_count; /* a fifth value, or a comma after the fourth */
-    return 0;
-bad_count:
-    warn_line(w, "%s=%s invalid (expected exactly %d comma-separated values), ignored", name, text,
-              RUNCFG_RINGS);
-    return -1;
-}
-
-void runcfg_env_rings(uint64_t out[3][RUNCFG_RINGS], FILE *warn, const char *prefix)
-{
-    const env_warn w = {warn, prefix ? prefix : ""};
+    int n = 0;
     for (int k = 0; k < 3; k++) {
-        const char *text = getenv(ENVS[k]);
-        uint64_t v[RUNCFG_RINGS] = {0};
-        bool ok = text && env_value((runcfg_knob)k, text, v, &w) == 0;
-        for (int r = 0; r < RUNCFG_RINGS; r++)
-            out[k][r] = ok ? v[r] : 0;
+        if (!getenv(ENVS[k]))
+            continue;
+        n++;
+        if (warn)
+            fprintf(warn, "%s%s is retired and not read; use RunConfig %s (%s)\n", prefix ? prefix : "",
+                    ENVS[k], NAMES[k], FLAGS[k]);
     }
+    return n;
 }
 
 static bool pmu_valid(long t)

@@ -62,14 +62,12 @@ int runcfg_timeout(const char *flag, const char *flag_value, const char *env_nam
  * scheduler < op-execute < stream-sync, and stream-sync > scheduler + 1.5 s. */
 bool runcfg_timeouts_ordered(long sched_ms, long op_us, long stream_ms);
 
-/* Reads PTO2_RING_TASK_WINDOW, PTO2_RING_HEAP and PTO2_RING_DEP_POOL as the
- * runtime's host does (hw-native-sys/simpler
- * src/a2a3/runtime/tensormap_and_ringbuffer/host/runtime_maker.cpp
- * apply_env_ring_values): one value for every ring, or exactly four
- * comma-separated ones, each in the knob's range. A bad value leaves the
- * whole variable unread and writes the runtime's warning as a line of warn
- * (NULL: nowhere) after prefix. out[k][r] = 0 where a variable is unset or
- * unread. */
-void runcfg_env_rings(uint64_t out[3][RUNCFG_RINGS], FILE *warn, const char *prefix);
+/* The runtime's process-wide PTO2_RING_TASK_WINDOW, PTO2_RING_HEAP and
+ * PTO2_RING_DEP_POOL are retired in the user's documentation of RunConfig
+ * (pypto "Tuning the Schedule"; model/README.md §4.1) and are not read: for
+ * each one set (even to ""), writes one line to warn (NULL: nowhere) after
+ * prefix naming the RunConfig knob and the flag to use instead. Returns how
+ * many are set. */
+int runcfg_env_retired(FILE *warn, const char *prefix);
 
 #endif

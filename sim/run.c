@@ -202,11 +202,9 @@ int run_prepare(const cli_run *o, platform *pl, chip_config *cf, run_warnings *w
 
     chip_config cfg;
     chip_config_defaults(&cfg, &plat);
-    /* the runtime's PTO2_RING_* variables sit between the platform's defaults
-     * and the per-call sizes (runtime_maker.cpp resolve_ring_config) */
-    uint64_t env[3][RUNCFG_RINGS];
-    runcfg_env_rings(env, stderr, "ptosim: warning: ");
-    lay_rings(&cfg, env);
+    /* the PTO2_RING_* variables are retired (model/README.md §4.1): a set one only draws a line on
+     * stderr, kept out of the summary and ptosim_run.json so every output is that of a run without it */
+    runcfg_env_retired(stderr, "ptosim: warning: ");
     cfg.swimlane_level = opt.swimlane_level;
     long timeout_ms;
     if (runcfg_pmu_type(opt.pmu_given, opt.pmu_value, getenv("SIMPLER_PMU_EVENT_TYPE"), &cfg.pmu_event_type,
@@ -267,7 +265,7 @@ int run_prepare(const cli_run *o, platform *pl, chip_config *cf, run_warnings *w
 }
 
 /* Ring sizes of one program, lowest first: what cfg has from run_prepare
- * (the platform default, then PTO2_RING_*), the graph header's run_config,
+ * (the platform default), the graph header's run_config,
  * the flags (0 keeps the lower layer; runtime_maker.cpp resolve_ring_config). */
 void run_apply_rings(chip_config *cfg, const graph *hdr, const cli_run *opt)
 {
@@ -826,7 +824,8 @@ static int run_worker(const cli_run *opt, const platform *plat, const chip_confi
                 fprintf(stderr, "ptosim: warning: %s\n", err);
         }
     }
-    workdir_programs old_programs = {0}; /* the previous session's folders, before this one rewrites the list */
+    workdir_programs old_programs = {
+        0}; /* the previous session's folders, before this one rewrites the list */
     if (have_wd)
         workdir_old_programs(opt->work_dir, &old_programs);
     for (int p = 0; p < w->nprograms && code == EXIT_OK; p++) {

@@ -13,7 +13,7 @@
  * environment variable, timeouts out of order): printed when they arise, and
  * again in the summary and ptosim_run.json ("warnings"), so none is missed. */
 typedef struct run_warnings {
-    char text[RUN_MAX_WARNINGS][640]; /* each without the "ptosim: warning: " prefix */
+    char text[RUN_MAX_WARNINGS][640];   /* each without the "ptosim: warning: " prefix */
     const char *list[RUN_MAX_WARNINGS]; /* text[i], for report_info */
     int n;
 } run_warnings;
@@ -25,7 +25,7 @@ typedef struct run_warnings {
 int run_prepare(const cli_run *opt, platform *plat, chip_config *cfg, run_warnings *warn);
 
 /* Ring sizes of one program, lowest first: what run_prepare put in cfg (the
- * platform default, then the PTO2_RING_* variables), the graph header's
+ * platform default), the graph header's
  * run_config (hdr may be NULL), the flags. */
 void run_apply_rings(chip_config *cfg, const graph *hdr, const cli_run *opt);
 

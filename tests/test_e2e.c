@@ -1,4 +1,5 @@
 /* test_e2e.c - the ptosim program end to end: files per swimlane level, determinism, exit codes, SimGrid. */
+#include <dirent.h>
 #include <pty.h>
 #include <semaphore.h>
 #include <simgrid/semaphore.h>
@@ -37,9 +38,10 @@ START_TEST(the_citation_check_names_every_unresolved_citation)
     ck_assert_int_eq(mkdir(path, 0755), 0);
     free(tu_write(path, "README.md", "# The model\n\n## 4. The rings\n\n### 4.2 Task window\n"));
     free(tu_write(d, "README.md", "# ptosim\n\n## Exit status\n"));
-    free(tu_write(d, "a.c", "/* model/README.md \302\2474.2 and README.md \302\247\"Exit status\" resolve */\n"
-                            "/* model/README.md \302\2474.9 has no heading */\n"
-                            "/* runtime.md \302\2471.1 is not in the tree */\n"));
+    free(tu_write(d, "a.c",
+                  "/* model/README.md \302\2474.2 and README.md \302\247\"Exit status\" resolve */\n"
+                  "/* model/README.md \302\2474.9 has no heading */\n"
+                  "/* runtime.md \302\2471.1 is not in the tree */\n"));
     snprintf(path, sizeof(path), "%s/scripts/check_citations.sh", d);
     const char *args[] = {"/bin/sh", path, NULL};
     run_out r = tu_run_prog(args);
@@ -642,8 +644,8 @@ START_TEST(errors_give_distinct_exit_codes_and_clear_messages)
     ck_assert_msg(tu_starts(r.err, TU_ORCH_FAILED(5) "error detail: orch_error_code=5 INVALID_ARGS - "), "%s",
                   r.err);
     ck_assert_msg(strstr(r.err, "\nerror hint: an orchestration bug, not a capacity problem"), "%s", r.err);
-    ck_assert_msg(strstr(r.err, "dep.jsonl:2: deps[0]: Arg.set_dependencies(...) requires valid task ids\n"), "%s",
-                  r.err);
+    ck_assert_msg(strstr(r.err, "dep.jsonl:2: deps[0]: Arg.set_dependencies(...) requires valid task ids\n"),
+                  "%s", r.err);
     tu_run_free(&r);
     free(bad);
     free(flat);
@@ -669,10 +671,11 @@ START_TEST(help_version_params_and_validate)
     /* a parameter's source is the model README section that explains it, in an aligned column */
     const char *row = strstr(r.out, "\norch_submit_ns ");
     ck_assert_msg(row != NULL, "%s", r.out);
-    ck_assert_msg(strncmp(row + 1,
-                          "orch_submit_ns                          874 ns      model/README.md §6.2  orchestrator cost",
-                          strlen("orch_submit_ns                          874 ns      model/README.md §6.2  ")) == 0,
-                  "%s", r.out);
+    ck_assert_msg(
+        strncmp(row + 1,
+                "orch_submit_ns                          874 ns      model/README.md §6.2  orchestrator cost",
+                strlen("orch_submit_ns                          874 ns      model/README.md §6.2  ")) == 0,
+        "%s", r.out);
     tu_run_free(&r);
     const char *a4[] = {"validate", TRACE("default.jsonl"), NULL};
     r = tu_run(a4);
@@ -809,19 +812,14 @@ START_TEST(a_fatal_run_still_writes_scope_stats_marked_fatal)
 }
 END_TEST
 
-/* Runs graph with PTO2_RING_* variable name set to value (NULL: none) and
- * the extra arguments; checks the exit status and returns the config's
- * ring_task_window and ring_heap from ptosim_run.json. */
-static run_out run_with_ring_env(const char *name, const char *value, const char *graph, const char *flag,
-                                 const char *flag_value, int status, uint64_t window[4], uint64_t heap[4])
+/* Runs graph with the extra arguments; checks the exit status and returns the
+ * config's ring_task_window and ring_heap from ptosim_run.json. */
+static run_out run_rings(const char *graph, const char *flag, const char *flag_value, int status,
+                         uint64_t window[4], uint64_t heap[4])
 {
     const char *dir = tu_tmpdir();
     const char *args[] = {"run", graph, "-o", dir, "--quiet", flag, flag_value, NULL};
-    if (name)
-        setenv(name, value, 1);
     run_out r = tu_run(args);
-    if (name)
-        unsetenv(name);
     ck_assert_msg(r.status == status, "exit %d: %s", r.status, r.err);
     char *p = path_in(dir, "ptosim_run.json");
     cJSON *j = tu_json_file(p);
@@ -841,10 +839,9 @@ static run_out run_with_ring_env(const char *name, const char *value, const char
                   (unsigned long long)v[0], (unsigned long long)v[1], (unsigned long long)v[2],              \
                   (unsigned long long)v[3])
 
-START_TEST(ring_variables_sit_between_the_platform_and_the_per_call_sizes)
+START_TEST(ring_sizes_come_from_the_flag_then_run_config_then_the_platform)
 {
-    /* per ring: flag > graph run_config > PTO2_RING_* > platform default
-     * (runtime_maker.cpp resolve_ring_config: per-call entry > env > default) */
+    /* per ring: flag > graph run_config > platform default; 0 in a list falls through */
     const char *dir = tu_tmpdir();
     char *g =
         tu_write(dir, "rc.jsonl",
@@ -852,41 +849,107 @@ START_TEST(ring_variables_sit_between_the_platform_and_the_per_call_sizes)
                  "\"core\": \"aiv\", \"cost\": {\"cycles\": 100}}], \"run_config\": {\"ring_task_window\": "
                  "[0, 0, 256, 0]}}\n{\"op\": \"submit\", \"kernel\": \"k\"}\n");
     uint64_t w[4], h[4];
-    run_out r = run_with_ring_env("PTO2_RING_TASK_WINDOW", "8,16,32,64", g, "--ring-task-window", "0,128,0,0",
-                                  0, w, h);
-    ASSERT_RINGS(w, 8, 128, 256, 64); /* env, flag, run_config, env */
+    run_out r = run_rings(g, "--ring-task-window", "0,128,0,0", 0, w, h);
+    ASSERT_RINGS(w, 16384, 128, 256, 16384); /* platform, flag, run_config, platform */
     ASSERT_RINGS(h, 268435456, 268435456, 268435456, 268435456);
     ck_assert_str_eq(r.err, "");
     tu_run_free(&r);
-    /* the heap needs no power of 2 from the environment (it does from a flag) */
-    r = run_with_ring_env("PTO2_RING_HEAP", "1536", g, "--ring-heap", "0,0,0,2048", 0, w, h);
-    ASSERT_RINGS(h, 1536, 1536, 1536, 2048);
-    ASSERT_RINGS(w, 16384, 16384, 256, 16384);
-    tu_run_free(&r);
-    /* a bad value is ignored with the runtime's warning: the platform's default stands */
-    r = run_with_ring_env("PTO2_RING_TASK_WINDOW", "48", g, "--ring-heap", "0,0,0,0", 0, w, h);
-    ck_assert_str_eq(r.err,
-                     "ptosim: warning: PTO2_RING_TASK_WINDOW=48 invalid (must be a power of 2), ignored\n");
+    r = run_rings(g, "--ring-heap", "0,0,0,2048", 0, w, h);
+    ASSERT_RINGS(h, 268435456, 268435456, 268435456, 2048);
     ASSERT_RINGS(w, 16384, 16384, 256, 16384);
     tu_run_free(&r);
     free(g);
+}
+END_TEST
 
-    /* the variable reaches the run: four tasks in the root scope with a
-     * 4-slot window end in code 1, as the hint's PTO2_RING_TASK_WINDOW says;
-     * the flag wins over it */
-    g = tu_write(dir, "flat.jsonl",
-                 "{\"ptosim_graph\": 1, \"name\": \"flat\", \"kernels\": [{\"id\": 0, \"name\": \"k\", "
-                 "\"core\": \"aiv\", \"cost\": {\"cycles\": 100}}]}\n"
-                 "{\"op\": \"submit\", \"kernel\": \"k\"}\n{\"op\": \"submit\", \"kernel\": \"k\"}\n"
-                 "{\"op\": \"submit\", \"kernel\": \"k\"}\n{\"op\": \"submit\", \"kernel\": \"k\"}\n");
-    r = run_with_ring_env("PTO2_RING_TASK_WINDOW", "4", g, "--ring-dep-pool", "0,0,0,0", 4, w, h);
-    ck_assert_msg(tu_starts(r.err, TU_ORCH_FAILED(1)), "%s", r.err);
-    ASSERT_RINGS(w, 4, 4, 4, 4);
-    tu_run_free(&r);
-    r = run_with_ring_env("PTO2_RING_TASK_WINDOW", "4", g, "--ring-task-window", "16", 0, w, h);
-    ASSERT_RINGS(w, 16, 16, 16, 16);
-    tu_run_free(&r);
-    free(g);
+/* Appends every regular file under dir/rel to *buf (sorted by name, each as
+ * "path\nlength\nbytes"), so two trees compare as two byte strings. */
+static void snapshot_tree(const char *dir, const char *rel, char **buf, size_t *len)
+{
+    char path[4096];
+    snprintf(path, sizeof(path), "%s%s%s", dir, *rel ? "/" : "", rel);
+    struct dirent **names;
+    int n = scandir(path, &names, NULL, alphasort);
+    ck_assert_msg(n >= 0, "cannot list %s", path);
+    for (int i = 0; i < n; i++) {
+        const char *name = names[i]->d_name;
+        if (strcmp(name, ".") != 0 && strcmp(name, "..") != 0) {
+            char sub[2048], full[4096];
+            ck_assert((size_t)snprintf(sub, sizeof(sub), "%s%s%s", rel, *rel ? "/" : "", name) < sizeof(sub));
+            ck_assert((size_t)snprintf(full, sizeof(full), "%.2000s/%s", dir, sub) < sizeof(full));
+            struct stat st;
+            ck_assert_int_eq(stat(full, &st), 0);
+            if (S_ISDIR(st.st_mode)) {
+                snapshot_tree(dir, sub, buf, len);
+            } else {
+                FILE *f = fopen(full, "rb");
+                ck_assert_ptr_nonnull(f);
+                char head[4200];
+                int hl = snprintf(head, sizeof(head), "%s\n%lld\n", sub, (long long)st.st_size);
+                *buf = realloc(*buf, *len + (size_t)hl + (size_t)st.st_size);
+                ck_assert_ptr_nonnull(*buf);
+                memcpy(*buf + *len, head, (size_t)hl);
+                *len += (size_t)hl;
+                ck_assert_uint_eq(fread(*buf + *len, 1, (size_t)st.st_size, f), (size_t)st.st_size);
+                *len += (size_t)st.st_size;
+                fclose(f);
+            }
+        }
+        free(names[i]);
+    }
+    free(names);
+}
+
+START_TEST(retired_ring_variables_change_no_output_and_warn_once_each)
+{
+    /* the user's RunConfig documentation retires PTO2_RING_* (model/README.md §4.1). Each value
+     * below would have changed the run had it been read (a 1024-byte heap cannot hold chain3's
+     * 64 KiB outputs), so equal outputs show it is not */
+    static const char *const vars[][2] = {
+        {"PTO2_RING_TASK_WINDOW", "4"}, {"PTO2_RING_HEAP", "1024"}, {"PTO2_RING_DEP_POOL", "4,4,4,4"}};
+    const char *dir = tu_tmpdir();
+    const char *args[] = {"run",
+                          TRACE("chain3.jsonl"),
+                          "-o",
+                          dir,
+                          "--enable-dep-gen",
+                          "--enable-scope-stats",
+                          "--enable-chip-swimlane",
+                          "--enable-perfetto",
+                          "--no-host-timing",
+                          NULL};
+    char *tree[2] = {NULL, NULL};
+    size_t len[2] = {0, 0};
+    run_out r[2];
+    for (int pass = 0; pass < 2; pass++) {
+        for (int k = 0; k < 3; k++)
+            if (pass)
+                setenv(vars[k][0], vars[k][1], 1);
+            else
+                unsetenv(vars[k][0]);
+        r[pass] = tu_run(args);
+        for (int k = 0; k < 3; k++)
+            unsetenv(vars[k][0]);
+        ck_assert_msg(r[pass].status == 0, "pass %d: exit %d: %s", pass, r[pass].status, r[pass].err);
+        snapshot_tree(dir, "", &tree[pass], &len[pass]);
+    }
+    ck_assert_str_eq(r[1].out, r[0].out); /* the summary */
+    ck_assert_uint_eq(len[1], len[0]);
+    ck_assert_msg(memcmp(tree[1], tree[0], len[0]) == 0, "the work dir differs with PTO2_RING_* set");
+    ck_assert_ptr_nonnull(strstr(tree[0], "ptosim_run.json\n"));
+    ck_assert_ptr_nonnull(strstr(tree[0], "dfx_outputs/scope_stats/scope_stats.jsonl\n"));
+    ck_assert_str_eq(r[0].err, "");
+    ck_assert_str_eq(r[1].err,
+                     "ptosim: warning: PTO2_RING_TASK_WINDOW is retired and not read; use RunConfig "
+                     "ring_task_window (--ring-task-window)\n"
+                     "ptosim: warning: PTO2_RING_HEAP is retired and not read; use RunConfig "
+                     "ring_heap (--ring-heap)\n"
+                     "ptosim: warning: PTO2_RING_DEP_POOL is retired and not read; use RunConfig "
+                     "ring_dep_pool (--ring-dep-pool)\n");
+    for (int pass = 0; pass < 2; pass++) {
+        tu_run_free(&r[pass]);
+        free(tree[pass]);
+    }
 }
 END_TEST
 
@@ -1083,7 +1146,8 @@ Suite *suite_e2e(void)
     tcase_add_test(tc, simgrid_deadlock_becomes_an_error);
     tcase_add_test(tc, dep_gen_and_scope_stats_files_are_written);
     tcase_add_test(tc, a_fatal_run_still_writes_scope_stats_marked_fatal);
-    tcase_add_test(tc, ring_variables_sit_between_the_platform_and_the_per_call_sizes);
+    tcase_add_test(tc, ring_sizes_come_from_the_flag_then_run_config_then_the_platform);
+    tcase_add_test(tc, retired_ring_variables_change_no_output_and_warn_once_each);
     tcase_add_test(tc, a_swimlane_without_records_warns_with_the_prefix);
     tcase_add_test(tc, sweep_script_writes_one_row_per_point_in_order);
     tcase_add_test(tc, run_report_says_whether_profiling_perturbed_the_makespan);

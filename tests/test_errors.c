@@ -165,8 +165,8 @@ START_TEST(a_fatal_run_prints_the_three_host_lines_then_ptosim_lines)
         "reclaimed "
         "sooner; enable CallConfig.enable_scope_stats to see which scope peaked. See "
         "docs/troubleshooting/device-error-codes.md\n"
-        "ptosim: set it with --ring-task-window N|a,b,c,d (RunConfig ring_task_window) or "
-        "PTO2_RING_TASK_WINDOW; see the scopes with --enable-scope-stats\n");
+        "ptosim: set it with --ring-task-window N|a,b,c,d (RunConfig ring_task_window; "
+        "PTO2_RING_TASK_WINDOW is retired and not read); see the scopes with --enable-scope-stats\n");
     tu_run_free(&r);
     free(g);
 }

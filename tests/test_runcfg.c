@@ -221,105 +221,53 @@ START_TEST(thread_count_is_auto_or_two_to_four)
 }
 END_TEST
 
-/* Reads the PTO2_RING_* variables with only name set, to text; returns the
- * warnings written (static). */
-static const char *env_rings(const char *name, const char *text, uint64_t out[3][4])
+/* Calls runcfg_env_retired with only the variables of names (NULL-ended) set
+ * to value; returns what it wrote (static) and its count in n. */
+static const char *env_retired(const char *const *names, const char *value, int *n)
 {
     static char buf[1024];
-    unsetenv("PTO2_RING_TASK_WINDOW");
-    unsetenv("PTO2_RING_HEAP");
-    unsetenv("PTO2_RING_DEP_POOL");
-    if (name)
-        setenv(name, text, 1);
+    static const char *const all[] = {"PTO2_RING_TASK_WINDOW", "PTO2_RING_HEAP", "PTO2_RING_DEP_POOL"};
+    for (int k = 0; k < 3; k++)
+        unsetenv(all[k]);
+    for (int i = 0; names[i]; i++)
+        setenv(names[i], value, 1);
     FILE *f = tmpfile();
     ck_assert(f != NULL);
-    runcfg_env_rings(out, f, "w: ");
-    long n = ftell(f);
-    ck_assert(n >= 0 && (size_t)n < sizeof(buf));
+    *n = runcfg_env_retired(f, "w: ");
+    long len = ftell(f);
+    ck_assert(len >= 0 && (size_t)len < sizeof(buf));
     rewind(f);
-    buf[fread(buf, 1, (size_t)n, f)] = '\0';
+    buf[fread(buf, 1, (size_t)len, f)] = '\0';
     fclose(f);
-    if (name)
-        unsetenv(name);
+    for (int i = 0; names[i]; i++)
+        unsetenv(names[i]);
     return buf;
 }
 
-/* Checks the four values read for knob k. */
-static void assert_rings(uint64_t out[3][4], runcfg_knob k, uint64_t a, uint64_t b, uint64_t c, uint64_t d)
+START_TEST(retired_ring_variables_draw_one_warning_each_naming_the_knob_and_flag)
 {
-    const uint64_t want[4] = {a, b, c, d};
-    for (int r = 0; r < 4; r++)
-        ck_assert_msg(out[k][r] == want[r], "knob %d ring %d: %llu, want %llu", (int)k, r,
-                      (unsigned long long)out[k][r], (unsigned long long)want[r]);
-}
-
-START_TEST(ring_variables_are_read_as_the_runtime_reads_them)
-{
-    uint64_t o[3][4];
-    ck_assert_str_eq(env_rings(NULL, NULL, o), "");
-    for (int k = 0; k < 3; k++)
-        assert_rings(o, (runcfg_knob)k, 0, 0, 0, 0); /* unset: the next layer down */
-    ck_assert_str_eq(env_rings("PTO2_RING_TASK_WINDOW", "64", o), "");
-    assert_rings(o, KNOB_TASK_WINDOW, 64, 64, 64, 64); /* one value for every ring */
-    assert_rings(o, KNOB_HEAP, 0, 0, 0, 0);
-    ck_assert_str_eq(env_rings("PTO2_RING_TASK_WINDOW", " 8, 16 ,32,64 ", o), "");
-    assert_rings(o, KNOB_TASK_WINDOW, 8, 16, 32, 64); /* each value trimmed */
-    ck_assert_str_eq(env_rings("PTO2_RING_TASK_WINDOW", "+16", o), "");
-    assert_rings(o, KNOB_TASK_WINDOW, 16, 16, 16, 16); /* strtoull takes a plus sign */
-    /* the heap only needs >= 1024 bytes here, up to UINT64_MAX; the dep pool no power of 2 */
-    ck_assert_str_eq(env_rings("PTO2_RING_HEAP", "1536", o), "");
-    assert_rings(o, KNOB_HEAP, 1536, 1536, 1536, 1536);
-    ck_assert_str_eq(env_rings("PTO2_RING_HEAP", "18446744073709551615", o), "");
-    assert_rings(o, KNOB_HEAP, UINT64_MAX, UINT64_MAX, UINT64_MAX, UINT64_MAX);
-    ck_assert_str_eq(env_rings("PTO2_RING_DEP_POOL", "5,6,7,2147483647", o), "");
-    assert_rings(o, KNOB_DEP_POOL, 5, 6, 7, 2147483647);
-}
-END_TEST
-
-START_TEST(a_bad_ring_variable_is_ignored_with_the_runtime_warning)
-{
-    uint64_t o[3][4];
-    static const struct {
-        const char *name, *text, *warning;
-    } cases[] = {
-        {"PTO2_RING_TASK_WINDOW", "", "PTO2_RING_TASK_WINDOW has an empty value in '', ignored"},
-        {"PTO2_RING_TASK_WINDOW", "8, ,8,8", "PTO2_RING_TASK_WINDOW has an empty value in ' ', ignored"},
-        {"PTO2_RING_HEAP", "-1024", "PTO2_RING_HEAP=-1024 invalid (must be a non-negative integer), ignored"},
-        {"PTO2_RING_HEAP", "1k", "PTO2_RING_HEAP=1k invalid (must be a non-negative integer), ignored"},
-        {"PTO2_RING_HEAP", "18446744073709551616",
-         "PTO2_RING_HEAP=18446744073709551616 invalid (must be a non-negative integer), ignored"},
-        {"PTO2_RING_HEAP", "512",
-         "PTO2_RING_HEAP=512 invalid (must be in [1024, 18446744073709551615]), ignored"},
-        {"PTO2_RING_TASK_WINDOW", "4294967296",
-         "PTO2_RING_TASK_WINDOW=4294967296 invalid (must be in [4, 2147483647]), ignored"},
-        {"PTO2_RING_TASK_WINDOW", "16,16,48,16",
-         "PTO2_RING_TASK_WINDOW=48 invalid (must be a power of 2), ignored"},
-        {"PTO2_RING_DEP_POOL", "3", "PTO2_RING_DEP_POOL=3 invalid (must be in [4, 2147483647]), ignored"},
-        {"PTO2_RING_DEP_POOL", "4,4,4",
-         "PTO2_RING_DEP_POOL=4,4,4 invalid (expected exactly 4 comma-separated values), ignored"},
-        {"PTO2_RING_DEP_POOL", "4,4,4,4,",
-         "PTO2_RING_DEP_POOL=4,4,4,4, invalid (expected exactly 4 comma-separated values), ignored"},
-        {"PTO2_RING_DEP_POOL", "4,4,4,4,x",
-         "PTO2_RING_DEP_POOL=4,4,4,4,x invalid (expected exactly 4 comma-separated values), ignored"},
-    };
-    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-        char want[256];
-        snprintf(want, sizeof(want), "w: %s\n", cases[i].warning);
-        ck_assert_str_eq(env_rings(cases[i].name, cases[i].text, o), want);
-        for (int k = 0; k < 3; k++)
-            assert_rings(o, (runcfg_knob)k, 0, 0, 0, 0); /* the whole variable is left unread */
-    }
-    /* one bad variable does not stop the others */
-    setenv("PTO2_RING_HEAP", "2048", 1);
-    setenv("PTO2_RING_TASK_WINDOW", "6", 1);
-    FILE *f = tmpfile();
-    runcfg_env_rings(o, f, "");
-    ck_assert_int_gt(ftell(f), 0);
-    fclose(f);
-    unsetenv("PTO2_RING_HEAP");
-    unsetenv("PTO2_RING_TASK_WINDOW");
-    assert_rings(o, KNOB_TASK_WINDOW, 0, 0, 0, 0);
-    assert_rings(o, KNOB_HEAP, 2048, 2048, 2048, 2048);
+    /* the user's RunConfig documentation retires PTO2_RING_* (model/README.md §4.1): any value, even
+     * an empty or a malformed one, is one line naming the knob and the flag, in knob order */
+    int n = -1;
+    static const char *const none[] = {NULL};
+    ck_assert_str_eq(env_retired(none, "", &n), "");
+    ck_assert_int_eq(n, 0);
+    static const char *const heap[] = {"PTO2_RING_HEAP", NULL};
+    ck_assert_str_eq(env_retired(heap, "64", &n),
+                     "w: PTO2_RING_HEAP is retired and not read; use RunConfig ring_heap (--ring-heap)\n");
+    ck_assert_int_eq(n, 1);
+    static const char *const all[] = {"PTO2_RING_DEP_POOL", "PTO2_RING_TASK_WINDOW", "PTO2_RING_HEAP", NULL};
+    ck_assert_str_eq(env_retired(all, "", &n),
+                     "w: PTO2_RING_TASK_WINDOW is retired and not read; use RunConfig ring_task_window "
+                     "(--ring-task-window)\n"
+                     "w: PTO2_RING_HEAP is retired and not read; use RunConfig ring_heap (--ring-heap)\n"
+                     "w: PTO2_RING_DEP_POOL is retired and not read; use RunConfig ring_dep_pool "
+                     "(--ring-dep-pool)\n");
+    ck_assert_int_eq(n, 3);
+    /* no stream: nothing written, still counted */
+    setenv("PTO2_RING_DEP_POOL", "4", 1);
+    ck_assert_int_eq(runcfg_env_retired(NULL, NULL), 1);
+    unsetenv("PTO2_RING_DEP_POOL");
 }
 END_TEST
 
@@ -385,7 +333,8 @@ Suite *suite_runcfg(void)
 {
     Suite *s = suite_create("runcfg");
     TCase *tc = tcase_create("knobs");
-    tcase_set_timeout(tc, 60); /* every_integer_flag_takes_the_same_text starts 55 processes (slow under ASan) */
+    tcase_set_timeout(tc,
+                      60); /* every_integer_flag_takes_the_same_text starts 55 processes (slow under ASan) */
     tcase_add_test(tc, scalars_broadcast_and_lists_keep_zero_as_default);
     tcase_add_test(tc, task_window_messages);
     tcase_add_test(tc, heap_messages_reject_64_bytes);
@@ -393,8 +342,7 @@ Suite *suite_runcfg(void)
     tcase_add_test(tc, thread_count_is_auto_or_two_to_four);
     tcase_add_test(tc, one_strict_integer_reader_refuses_blanks_plus_signs_and_wrapping);
     tcase_add_test(tc, every_integer_flag_takes_the_same_text);
-    tcase_add_test(tc, ring_variables_are_read_as_the_runtime_reads_them);
-    tcase_add_test(tc, a_bad_ring_variable_is_ignored_with_the_runtime_warning);
+    tcase_add_test(tc, retired_ring_variables_draw_one_warning_each_naming_the_knob_and_flag);
     tcase_add_test(tc, pmu_event_type_resolution_and_messages);
     tcase_add_test(tc, timeout_flag_wins_over_environment);
     suite_add_tcase(s, tc);

@@ -446,8 +446,45 @@ START_TEST(bad_run_config_is_rejected_with_runconfig_messages)
          "g.jsonl:1: run_config.ring_task_window: ring_task_window must be a power of 2 >= 4, got 100"},
         {"{\"ring_heap\": [1024, 2048]}", "g.jsonl:1: run_config.ring_heap: ring_heap must have exactly 4 "
                                           "entries (one per scope-depth ring), got 2"},
-        {"{\"ring_dep_pool\": \"big\"}", "g.jsonl:1: run_config.ring_dep_pool: must be a non-negative "
-                                         "integer or a list of 4 of them, got a string"},
+        /* a value that is no int gets RunConfig's message with Python's repr, as the flag does */
+        {"{\"ring_dep_pool\": \"big\"}",
+         "g.jsonl:1: run_config.ring_dep_pool: ring_dep_pool must be in [4, INT32_MAX], got 'big'"},
+        {"{\"ring_dep_pool\": true}",
+         "g.jsonl:1: run_config.ring_dep_pool: ring_dep_pool must be in [4, INT32_MAX], got True"},
+        {"{\"ring_task_window\": [4, 4.5, 4, 4]}",
+         "g.jsonl:1: run_config.ring_task_window: ring_task_window entries must be a power of 2 >= 4 (or 0 "
+         "to keep default), got 4.5"},
+        {"{\"ring_heap\": null}",
+         "g.jsonl:1: run_config.ring_heap: must be a non-negative integer or a list of 4 of them, got null"},
+        /* each documented constraint (model/README.md §4.1), scalar and list entry */
+        {"{\"ring_task_window\": 0}",
+         "g.jsonl:1: run_config.ring_task_window: ring_task_window must be a power of 2 >= 4, got 0"},
+        {"{\"ring_task_window\": 2}",
+         "g.jsonl:1: run_config.ring_task_window: ring_task_window must be a power of 2 >= 4, got 2"},
+        {"{\"ring_task_window\": [16, 0, 48, 0]}",
+         "g.jsonl:1: run_config.ring_task_window: ring_task_window entries must be a power of 2 >= 4 (or 0 "
+         "to keep default), got 48"},
+        {"{\"ring_heap\": 64}",
+         "g.jsonl:1: run_config.ring_heap: ring_heap must be >= 1024 (bytes per ring), got 64"},
+        {"{\"ring_heap\": 0}",
+         "g.jsonl:1: run_config.ring_heap: ring_heap must be >= 1024 (bytes per ring), got 0"},
+        {"{\"ring_heap\": [0, 0, 0, 512]}",
+         "g.jsonl:1: run_config.ring_heap: ring_heap entries must be >= 1024 (bytes per ring) (or 0 to keep "
+         "default), got 512"},
+        {"{\"ring_dep_pool\": 3}",
+         "g.jsonl:1: run_config.ring_dep_pool: ring_dep_pool must be in [4, INT32_MAX], got 3"},
+        {"{\"ring_dep_pool\": 2147483648}",
+         "g.jsonl:1: run_config.ring_dep_pool: ring_dep_pool must be in [4, INT32_MAX], got 2147483648"},
+        {"{\"ring_dep_pool\": [4, 4, 0, 3]}",
+         "g.jsonl:1: run_config.ring_dep_pool: ring_dep_pool entries must be in [4, INT32_MAX] (or 0 to keep "
+         "default), got 3"},
+        /* the count is checked first, and counts every entry */
+        {"{\"ring_dep_pool\": [4, 4, 4, 4, 4, 4]}",
+         "g.jsonl:1: run_config.ring_dep_pool: ring_dep_pool must have exactly 4 entries (one per "
+         "scope-depth ring), got 6"},
+        {"{\"ring_heap\": [0, \"x\", 0]}",
+         "g.jsonl:1: run_config.ring_heap: ring_heap must have exactly 4 entries (one per scope-depth "
+         "ring), got 3"},
         {"{\"ring_windows\": 64}", "g.jsonl:1: run_config.ring_windows: unknown field"},
         {"[64]", "g.jsonl:1: run_config: must be an object, got an array"},
         /* 2^32 passes RunConfig (a power of 2 >= 4); simpler's RuntimeEnv refuses it */
