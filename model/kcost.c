@@ -2,6 +2,7 @@
 #include "kcost.h"
 
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -252,9 +253,56 @@ static kcost_status derive_aic(const kcost_arg *args, int nargs, pipe_kernel *k,
     return st;
 }
 
+/* Appends to note. */
+static void note_add(char *note, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void note_add(char *note, size_t len, const char *fmt, ...)
+{
+    size_t n = strlen(note);
+    if (n + 1 >= len)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(note + n, len - n, fmt, ap);
+    va_end(ap);
+}
+
+/* What every derived kernel shares. No scalar cycles: the platform's 200 per
+ * tile (scalar_cycles_per_tile) is a calibration choice with no measured
+ * source, and Perf-Sim sees a few tens per kernel. And no per-tile figure a
+ * graph may not state (graph.c): a multiply past GRAPH_MAX_CUBE_DIM in one
+ * dimension is cut into more tiles, or clamped, said in the note, when even
+ * GRAPH_MAX_TILES tiles would not do. */
+static kcost_status finish(pipe_kernel *k, kcost_status st, char *note, size_t len)
+{
+    k->scalar_given = true;
+    k->work.cycles[PIPE_SCALAR] = 0;
+    static const char dim[3] = {'m', 'n', 'k'};
+    for (int d = 0; d < 3; d++) {
+        uint64_t x = k->work.mnk[d], s = ceil_div(x, GRAPH_MAX_CUBE_DIM);
+        if (x <= GRAPH_MAX_CUBE_DIM)
+            continue;
+        if ((uint64_t)k->tiles * s > GRAPH_MAX_TILES) {
+            k->work.mnk[d] = GRAPH_MAX_CUBE_DIM;
+            note_add(note, len, "; %c %" PRIu64 " clamped to %u: more tiles than a kernel may have", dim[d],
+                     x, GRAPH_MAX_CUBE_DIM);
+            st = KCOST_ASSUMED;
+            continue;
+        }
+        k->tiles = (uint32_t)(k->tiles * s);
+        k->work.mnk[d] = ceil_div(x, s);
+        for (int p = 0; p < PIPE_COUNT; p++)
+            k->work.bytes[p] = ceil_div(k->work.bytes[p], s);
+        note_add(note, len, "; %c %" PRIu64 " is past a tile's %u, so %" PRIu64 " times the tiles", dim[d], x,
+                 GRAPH_MAX_CUBE_DIM, s);
+    }
+    return st;
+}
+
 kcost_status kcost_derive(bool aic, const kcost_arg *args, int nargs, pipe_kernel *out, char *note,
                           size_t notelen)
 {
     memset(out, 0, sizeof(*out));
-    return aic ? derive_aic(args, nargs, out, note, notelen) : derive_aiv(args, nargs, out, note, notelen);
+    kcost_status st =
+        aic ? derive_aic(args, nargs, out, note, notelen) : derive_aiv(args, nargs, out, note, notelen);
+    return st == KCOST_UNKNOWN ? st : finish(out, st, note, notelen);
 }

@@ -39,15 +39,16 @@ static uint64_t cycles_of(const pipe_kernel *k)
 /*
  * pa_small1 (paged attention CaseSmall1: 16 heads of 16, KV blocks of 16,
  * BF16 caches). Rates on a2a3: 32 B/cycle per GM pipe, MTE1 512 B/cycle,
- * the cube 16 x 16 x 16 fp16 per cycle, the vector unit 256 B/cycle, 200
- * scalar cycles per tile.
+ * the cube 16 x 16 x 16 fp16 per cycle, the vector unit 256 B/cycle; no
+ * scalar cycles (the model states "scalar": 0: the platform's 200 per tile
+ * has no measured source).
  *
  * QK (AIC): Q [16,16] BF16 (512 B) times a key block [16,16] BF16 (512 B)
  * into S [16,16] FLOAT32 (1024 B, as its reader sees it): m 16 n 16 k 16.
- * 2 x 1024 B fit the 512 KiB L1: one tile. scalar 200 + MTE2 1024/32 = 32
+ * 2 x 1024 B fit the 512 KiB L1: one tile. MTE2 1024/32 = 32
  * + MTE1 1024/512 = 2 + cube 1 x 1 x (16 x 2 B / 32 B) = 1 + FIXPIPE
- * 1024/32 = 32 = 267 cycles. PV is the same shape: P [16,16] BF16 times a
- * value block [16,16] BF16 into [16,16] FLOAT32, 267 cycles.
+ * 1024/32 = 32 = 67 cycles. PV is the same shape: P [16,16] BF16 times a
+ * value block [16,16] BF16 into [16,16] FLOAT32, 67 cycles.
  */
 START_TEST(paged_attention_matmuls_by_hand)
 {
@@ -65,7 +66,7 @@ START_TEST(paged_attention_matmuls_by_hand)
     ck_assert_uint_eq(k.work.bytes[PIPE_MTE2], 1024);
     ck_assert_uint_eq(k.work.bytes[PIPE_MTE1], 1024);
     ck_assert_uint_eq(k.work.bytes[PIPE_FIXPIPE], 1024);
-    ck_assert_uint_eq(cycles_of(&k), 200 + 32 + 2 + 1 + 32);
+    ck_assert_uint_eq(cycles_of(&k), 32 + 2 + 1 + 32);
     ck_assert_str_eq(
         note, "AIC from its args: a matmul of arg 0 [16, 16] by arg 1 [16, 16], m 16 n 16 k 16 x 1; "
               "MTE2 reads the inputs (1024 B), MTE1 the operands, FIXPIPE writes the outputs (1024 B); "
@@ -77,12 +78,12 @@ END_TEST
  * SF (AIV): S [16,16] FLOAT32 in (1024 B); out P [16,16] BF16 (512 B) and
  * the row max and sum [16] FLOAT32 (64 B each): 640 B. One vector pass over
  * the largest operand, 256 FLOAT32 elements = 1024 B at 256 B/cycle = 4.
- * 2 x (1024 + 640) B fit the 192 KiB UB: one tile. 200 + 1024/32 = 32 +
- * 4 + 640/32 = 20 = 256 cycles.
+ * 2 x (1024 + 640) B fit the 192 KiB UB: one tile. 1024/32 = 32 +
+ * 4 + 640/32 = 20 = 56 cycles.
  * UP (AIV): reads mij, lij [16] (64 B each), oi_new [16,16] (1024 B) and
  * its inouts mi, li [16], oi [16,16] and out [16,16] (64 + 64 + 1024 +
  * 1024): 3328 B; writes the four inouts, 2176 B; the pass over 256 FLOAT32
- * elements, 4 cycles. 200 + 3328/32 = 104 + 4 + 2176/32 = 68 = 376 cycles.
+ * elements, 4 cycles. 3328/32 = 104 + 4 + 2176/32 = 68 = 176 cycles.
  */
 START_TEST(paged_attention_vector_kernels_by_hand)
 {
@@ -96,7 +97,7 @@ START_TEST(paged_attention_vector_kernels_by_hand)
     ck_assert_uint_eq(k.work.bytes[PIPE_MTE3], 640);
     ck_assert_uint_eq(k.work.vec_elems, 256);
     ck_assert_uint_eq(k.work.vec_elem_bytes, 4);
-    ck_assert_uint_eq(cycles_of(&k), 200 + 32 + 4 + 20);
+    ck_assert_uint_eq(cycles_of(&k), 32 + 4 + 20);
 
     kcost_arg up[] = {
         IN1(DT_FLOAT32, 16, 64),
@@ -110,7 +111,7 @@ START_TEST(paged_attention_vector_kernels_by_hand)
     ck_assert_uint_eq(k.work.bytes[PIPE_MTE2], 3328);
     ck_assert_uint_eq(k.work.bytes[PIPE_MTE3], 2176);
     ck_assert_uint_eq(k.work.vec_elems, 256);
-    ck_assert_uint_eq(cycles_of(&k), 200 + 104 + 4 + 68);
+    ck_assert_uint_eq(cycles_of(&k), 104 + 4 + 68);
 }
 END_TEST
 
@@ -125,12 +126,12 @@ END_TEST
  * [65536] FLOAT32 output 262144 / 4 = 65536 B. FLOAT32 at the fp16 rate.
  * Per tile: MTE2 ceil(131080 / 32) = 4097, MTE1 131072/512 = 256, cube
  * 16 x 16 x (64 x 2 / 32) = 1024, FIXPIPE 65536/32 = 2048; MTE2 paces the
- * four tiles: 200 + 4 x 4097 + 256 + 1024 + 2048 = 19916 cycles.
+ * four tiles: 4 x 4097 + 256 + 1024 + 2048 = 19716 cycles.
  * ADD (AIV): C += P over [65536] FLOAT32: reads C, P and config (524320 B),
  * writes C (262144 B); 8 tiles would need 2 x (65540 + 32768) = 196616 B,
  * 8 B over the 196608 B UB, so 16: MTE2 32770 B, MTE3 16384 B, 4096
  * elements per tile. Per tile MTE2 ceil(32770/32) = 1025, vector 4096 x 4 /
- * 256 = 64, MTE3 512: 200 + 16 x 1025 + 64 + 512 = 17176 cycles.
+ * 256 = 64, MTE3 512: 16 x 1025 + 64 + 512 = 16976 cycles.
  */
 START_TEST(bgemm_kernels_by_hand)
 {
@@ -149,7 +150,7 @@ START_TEST(bgemm_kernels_by_hand)
     ck_assert_uint_eq(k.work.bytes[PIPE_MTE2], 131080);
     ck_assert_uint_eq(k.work.bytes[PIPE_MTE1], 131072);
     ck_assert_uint_eq(k.work.bytes[PIPE_FIXPIPE], 65536);
-    ck_assert_uint_eq(cycles_of(&k), 200 + 4 * 4097 + 256 + 1024 + 2048);
+    ck_assert_uint_eq(cycles_of(&k), 4 * 4097 + 256 + 1024 + 2048);
 
     kcost_arg add[] = {
         {.in = true, .out = true, .dtype = DT_FLOAT32, .ndim = 1, .shape = {65536}, .bytes = 262144},
@@ -160,7 +161,7 @@ START_TEST(bgemm_kernels_by_hand)
     ck_assert_uint_eq(k.work.bytes[PIPE_MTE2], 32770);
     ck_assert_uint_eq(k.work.bytes[PIPE_MTE3], 16384);
     ck_assert_uint_eq(k.work.vec_elems, 4096);
-    ck_assert_uint_eq(cycles_of(&k), 200 + 16 * 1025 + 64 + 512);
+    ck_assert_uint_eq(cycles_of(&k), 16 * 1025 + 64 + 512);
 }
 END_TEST
 
@@ -223,6 +224,33 @@ START_TEST(what_the_model_cannot_infer_is_named)
 }
 END_TEST
 
+/*
+ * A cost the graph loader would refuse is never derived. The QK of
+ * batch_paged_attention Case1 read as a plain matmul of the whole key cache
+ * [2097152, 128] BF16 by Q [4096, 128] BF16 (the gather through the block
+ * table aside): A.B^T, m 2097152 n 4096 k 128. Inputs 2 x 2097152 x 128 +
+ * 2 x 4096 x 128 = 537919488 B; k would be cut to fit the L1 (2 buffers x
+ * 537919488 / split <= 524288: split 2048, k 1). m 2097152 is past a tile's
+ * 1048576 (graph.c): twice the tiles, 4096, m 1048576 each, and every byte
+ * figure per tile halved. Every tile states "scalar": 0.
+ */
+START_TEST(a_multiply_past_a_tiles_limit_takes_more_tiles)
+{
+    kcost_arg qk[] = {IN2(DT_BFLOAT16, 2097152, 128, 536870912ull), IN2(DT_BFLOAT16, 4096, 128, 1048576)};
+    pipe_kernel k;
+    char note[KCOST_NOTE_MAX];
+    ck_assert_int_eq(kcost_derive(true, qk, 2, &k, note, sizeof(note)), KCOST_DERIVED);
+    ck_assert_uint_eq(k.tiles, 8192);
+    ck_assert_uint_eq(k.work.mnk[0], 1048576);
+    ck_assert_uint_eq(k.work.mnk[1], 4096);
+    ck_assert_uint_eq(k.work.mnk[2], 1);
+    ck_assert_uint_eq(k.work.bytes[PIPE_MTE2], 65664);
+    ck_assert(k.scalar_given);
+    ck_assert_uint_eq(k.work.cycles[PIPE_SCALAR], 0);
+    ck_assert_msg(strstr(note, "; m 2097152 is past a tile's 1048576, so 2 times the tiles"), "%s", note);
+}
+END_TEST
+
 Suite *suite_kcost(void)
 {
     Suite *s = suite_create("kcost");
@@ -232,6 +260,7 @@ Suite *suite_kcost(void)
     tcase_add_test(tc, bgemm_kernels_by_hand);
     tcase_add_test(tc, matmul_shapes_come_from_the_operands_and_the_output);
     tcase_add_test(tc, what_the_model_cannot_infer_is_named);
+    tcase_add_test(tc, a_multiply_past_a_tiles_limit_takes_more_tiles);
     suite_add_tcase(s, tc);
     return s;
 }
