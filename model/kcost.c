@@ -53,10 +53,23 @@ static void sum_bytes(const kcost_arg *args, int nargs, uint64_t *in, uint64_t *
     }
 }
 
-static kcost_status derive_aiv(const kcost_arg *args, int nargs, pipe_kernel *k, char *note, size_t len)
+/* "; one of its 8 blocks, an eighth of ..." for a task of block_num blocks whose args are the whole tensors.
+ */
+static void blocks_note(int block_num, const char *what, char *out, size_t len)
 {
-    uint64_t in, out;
+    if (block_num > 1)
+        snprintf(out, len, "; one of its %d blocks: the args are the whole tensors, %s", block_num, what);
+    else
+        out[0] = '\0';
+}
+
+static kcost_status derive_aiv(const kcost_arg *args, int nargs, int block_num, pipe_kernel *k, char *note,
+                               size_t len)
+{
+    uint64_t in, out, nb = (uint64_t)block_num;
     sum_bytes(args, nargs, &in, &out);
+    in = ceil_div(in, nb);
+    out = ceil_div(out, nb);
     int big = -1;
     for (int i = 0; i < nargs; i++)
         if (args[i].ndim && (big < 0 || elems_of(&args[i]) > elems_of(&args[big])))
@@ -65,7 +78,7 @@ static kcost_status derive_aiv(const kcost_arg *args, int nargs, pipe_kernel *k,
         snprintf(note, len, "no tensor argument with a shape to count vector work over: give its cost");
         return KCOST_UNKNOWN;
     }
-    uint64_t elems = elems_of(&args[big]), tiles = 1;
+    uint64_t elems = ceil_div(elems_of(&args[big]), nb), tiles = 1;
     while (KCOST_BUFFERS * (ceil_div(in, tiles) + ceil_div(out, tiles)) > PIPE_UB_BYTES &&
            tiles <= GRAPH_MAX_TILES)
         tiles *= 2;
@@ -81,20 +94,22 @@ static kcost_status derive_aiv(const kcost_arg *args, int nargs, pipe_kernel *k,
     k->work.bytes[PIPE_MTE3] = ceil_div(out, tiles);
     k->work.vec_elems = ceil_div(elems, tiles);
     k->work.vec_elem_bytes = (uint32_t)dtype_size(args[big].dtype);
-    char d[96], t[64];
+    char d[96], t[64], bl[160];
+    blocks_note(block_num, "so each block takes its share of every figure", bl, sizeof(bl));
     snprintf(note, len,
              "AIV from its args: MTE2 reads the inputs (%" PRIu64 " B), MTE3 writes the outputs (%" PRIu64
              " B), the vector unit makes one pass over the largest operand (arg %d, %s %s: %" PRIu64
-             " elements); %s",
+             " elements); %s%s",
              in, out, big, dtype_name(args[big].dtype), dims(&args[big], d, sizeof(d)), elems,
-             tiling(tiles, "UB", t, sizeof(t)));
+             tiling(tiles, "UB", t, sizeof(t)), bl);
     return KCOST_DERIVED;
 }
 
 /* m, n, k and the batch of a matmul of views a and b (c: the output, ndim 0 if unknown). */
 static bool matmul_shape(const kcost_arg *a, const kcost_arg *b, const kcost_arg *c, uint64_t mnk[3],
-                         uint64_t *batch)
+                         uint64_t *batch, bool *b_has_m)
 {
+    *b_has_m = false;
     if (a->ndim < 2 || b->ndim < 2)
         return false;
     uint64_t ba = 1, bb = 1;
@@ -129,6 +144,7 @@ static bool matmul_shape(const kcost_arg *a, const kcost_arg *b, const kcost_arg
             mnk[0] = c0;
             mnk[1] = c1;
             mnk[2] = c0 == a0 ? a1 : b1;
+            *b_has_m = c0 != a0;
             return true;
         }
     }
@@ -142,11 +158,13 @@ static bool matmul_shape(const kcost_arg *a, const kcost_arg *b, const kcost_arg
 
 /* An AIC kernel that is no matmul (fewer than two operands only read): it
  * moves its inputs in through MTE2 and its outputs out through FIXPIPE. */
-static kcost_status derive_aic_moves(const kcost_arg *args, int nargs, int operands, pipe_kernel *k,
-                                     char *note, size_t len)
+static kcost_status derive_aic_moves(const kcost_arg *args, int nargs, int operands, int block_num,
+                                     pipe_kernel *k, char *note, size_t len)
 {
     uint64_t in, out;
     sum_bytes(args, nargs, &in, &out);
+    in = ceil_div(in, (uint64_t)block_num);
+    out = ceil_div(out, (uint64_t)block_num);
     if (!in && !out) {
         snprintf(note, len, "no tensor arguments to derive its work from: give its cost (ns or cycles)");
         return KCOST_UNKNOWN;
@@ -163,15 +181,38 @@ static kcost_status derive_aic_moves(const kcost_arg *args, int nargs, int opera
     k->buffers = KCOST_BUFFERS;
     k->work.bytes[PIPE_MTE2] = ceil_div(in, tiles);
     k->work.bytes[PIPE_FIXPIPE] = ceil_div(out, tiles);
-    char t[64];
+    char t[64], bl[160];
+    blocks_note(block_num, "so each block takes its share of every figure", bl, sizeof(bl));
     snprintf(note, len,
              "AIC from its args, no matmul (it reads %d operand%s): MTE2 reads the inputs (%" PRIu64
-             " B), FIXPIPE writes the outputs (%" PRIu64 " B), no cube work; %s",
-             operands, operands == 1 ? "" : "s", in, out, tiling(tiles, "L1", t, sizeof(t)));
+             " B), FIXPIPE writes the outputs (%" PRIu64 " B), no cube work; %s%s",
+             operands, operands == 1 ? "" : "s", in, out, tiling(tiles, "L1", t, sizeof(t)), bl);
     return KCOST_DERIVED;
 }
 
-static kcost_status derive_aic(const kcost_arg *args, int nargs, pipe_kernel *k, char *note, size_t len)
+/* The split of an m x n output among block_num blocks, bm x bn = block_num, that
+ * reads least per block (a_bytes / bm of the m-side operand, b_bytes / bn of
+ * the other): 4 x 6 for a 1536^3 GEMM on 24 blocks. */
+static void split_blocks(uint64_t m, uint64_t n, uint64_t a_bytes, uint64_t b_bytes, uint64_t blocks,
+                         uint64_t *bm, uint64_t *bn)
+{
+    *bm = 1;
+    *bn = blocks;
+    uint64_t best = UINT64_MAX;
+    for (uint64_t i = 1; i <= blocks; i++) {
+        if (blocks % i || i > m || blocks / i > n)
+            continue;
+        uint64_t cost = ceil_div(a_bytes, i) + ceil_div(b_bytes, blocks / i);
+        if (cost < best) {
+            best = cost;
+            *bm = i;
+            *bn = blocks / i;
+        }
+    }
+}
+
+static kcost_status derive_aic(const kcost_arg *args, int nargs, int block_num, pipe_kernel *k, char *note,
+                               size_t len)
 {
     /* the two largest operands only read, and the largest output */
     int a = -1, b = -1, c = -1;
@@ -190,12 +231,13 @@ static kcost_status derive_aic(const kcost_arg *args, int nargs, pipe_kernel *k,
         }
     }
     if (a < 0 || b < 0)
-        return derive_aic_moves(args, nargs, a < 0 ? 0 : 1, k, note, len);
+        return derive_aic_moves(args, nargs, a < 0 ? 0 : 1, block_num, k, note, len);
     const kcost_arg none = {0}, *out = c >= 0 ? &args[c] : &none;
     uint64_t mnk[3], batch = 1;
+    bool b_has_m = false;
     kcost_status st = KCOST_DERIVED;
-    char da[96], db[96], tl[64], assumed[160] = "";
-    if (!matmul_shape(&args[a], &args[b], out, mnk, &batch)) {
+    char da[96], db[96], tl[64], assumed[160] = "", bl[200] = "";
+    if (!matmul_shape(&args[a], &args[b], out, mnk, &batch, &b_has_m)) {
         uint64_t e = elems_of(&args[a]), s = 1;
         while (s * s < e)
             s++;
@@ -222,8 +264,29 @@ static kcost_status derive_aic(const kcost_arg *args, int nargs, pipe_kernel *k,
         snprintf(rate, sizeof(rate), ", %s operands at the FLOAT16 rate", dtype_name(dt));
         dt = DT_FLOAT16;
     }
-    uint64_t in, outb, operands = args[a].bytes + args[b].bytes;
+    uint64_t in, outb, abytes = args[b_has_m ? b : a].bytes, bbytes = args[b_has_m ? a : b].bytes;
     sum_bytes(args, nargs, &in, &outb);
+    uint64_t rest = in - abytes - bbytes, nb = (uint64_t)block_num;
+    if (nb > 1 && batch >= nb) { /* the blocks share out the batch */
+        batch = ceil_div(batch, nb);
+        abytes = ceil_div(abytes, nb);
+        bbytes = ceil_div(bbytes, nb);
+        blocks_note(block_num, "the batch shared out among them", bl, sizeof(bl));
+    } else if (nb > 1) { /* the blocks share out the output, each reading its panels */
+        uint64_t bm, bn;
+        split_blocks(mnk[0], mnk[1], abytes, bbytes, nb, &bm, &bn);
+        mnk[0] = ceil_div(mnk[0], bm);
+        mnk[1] = ceil_div(mnk[1], bn);
+        abytes = ceil_div(abytes, bm);
+        bbytes = ceil_div(bbytes, bn);
+        char what[96];
+        snprintf(what, sizeof(what), "the output split %" PRIu64 " x %" PRIu64 " among them (m x n)", bm, bn);
+        blocks_note(block_num, what, bl, sizeof(bl));
+    }
+    rest = ceil_div(rest, nb);
+    outb = ceil_div(outb, nb);
+    in = abytes + bbytes + rest;
+    uint64_t operands = abytes + bbytes;
     uint64_t split = 1; /* k is cut until the operands' buffers fit L1 */
     while (KCOST_BUFFERS * ceil_div(in, batch * split) > PIPE_L1_BYTES && batch * split <= GRAPH_MAX_TILES)
         split *= 2;
@@ -247,9 +310,9 @@ static kcost_status derive_aic(const kcost_arg *args, int nargs, pipe_kernel *k,
     snprintf(note, len,
              "AIC from its args: a matmul of arg %d %s by arg %d %s, m %" PRIu64 " n %" PRIu64 " k %" PRIu64
              " x %" PRIu64 "%s; MTE2 reads the inputs (%" PRIu64 " B), MTE1 the operands, FIXPIPE writes the "
-             "outputs (%" PRIu64 " B); %s%s",
+             "outputs (%" PRIu64 " B); %s%s%s",
              a, dims(&args[a], da, sizeof(da)), b, dims(&args[b], db, sizeof(db)), mnk[0], mnk[1], mnk[2],
-             batch, rate, in, outb, tiling(tiles, "L1", tl, sizeof(tl)), assumed);
+             batch, rate, in, outb, tiling(tiles, "L1", tl, sizeof(tl)), bl, assumed);
     return st;
 }
 
@@ -298,11 +361,13 @@ static kcost_status finish(pipe_kernel *k, kcost_status st, char *note, size_t l
     return st;
 }
 
-kcost_status kcost_derive(bool aic, const kcost_arg *args, int nargs, pipe_kernel *out, char *note,
-                          size_t notelen)
+kcost_status kcost_derive(bool aic, const kcost_arg *args, int nargs, int block_num, pipe_kernel *out,
+                          char *note, size_t notelen)
 {
     memset(out, 0, sizeof(*out));
-    kcost_status st =
-        aic ? derive_aic(args, nargs, out, note, notelen) : derive_aiv(args, nargs, out, note, notelen);
+    if (block_num < 1)
+        block_num = 1;
+    kcost_status st = aic ? derive_aic(args, nargs, block_num, out, note, notelen)
+                          : derive_aiv(args, nargs, block_num, out, note, notelen);
     return st == KCOST_UNKNOWN ? st : finish(out, st, note, notelen);
 }

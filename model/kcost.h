@@ -34,9 +34,12 @@ typedef enum {
  * args. AIV: MTE2 reads every input, MTE3 writes every output, the vector
  * unit makes one pass over the largest operand; AIC: a matmul of the two
  * largest inputs (m, n, k from their last two dimensions), MTE2 and MTE1 move
- * the inputs, FIXPIPE writes the outputs. Tiles are halved until KCOST_BUFFERS
- * of them fit the UB (AIV) or L1 (AIC). Writes how into note. */
-kcost_status kcost_derive(bool aic, const kcost_arg *args, int nargs, pipe_kernel *out, char *note,
-                          size_t notelen);
+ * the inputs, FIXPIPE writes the outputs. A task of block_num > 1 blocks
+ * (SPMD) has one set of args for all of them, the whole tensors: each block
+ * takes a block_num-th of the work (a matmul: of the batch, or of the output
+ * split bm x bn with the least reading per block). Tiles are halved until
+ * KCOST_BUFFERS of them fit the UB (AIV) or L1 (AIC). Writes how into note. */
+kcost_status kcost_derive(bool aic, const kcost_arg *args, int nargs, int block_num, pipe_kernel *out,
+                          char *note, size_t notelen);
 
 #endif

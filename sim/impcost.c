@@ -100,7 +100,7 @@ static int derive_all(importer *im)
                     continue;
                 int n = model_args(im, t, args);
                 pipe_kernel pk;
-                kcost_status st = kcost_derive(s == 0, args, n, &pk, note, sizeof(note));
+                kcost_status st = kcost_derive(s == 0, args, n, t->block_num, &pk, note, sizeof(note));
                 if (single_kernel(t)) {
                     t->model_status = st;
                     t->model = pk;
@@ -131,7 +131,7 @@ static int derive_all(importer *im)
         int s = t->k[0] == f ? 0 : t->k[1] == f ? 1 : 2;
         int n = model_args(im, t, args);
         pipe_kernel pk;
-        kcost_derive(s == 0, args, n, &pk, kn->note, sizeof(kn->note));
+        kcost_derive(s == 0, args, n, t->block_num, &pk, kn->note, sizeof(kn->note));
         if (nprof > 1 || unknown_first >= 0) {
             size_t others = 0;
             for (int p = 0; p < nprof; p++)

@@ -56,7 +56,7 @@ START_TEST(paged_attention_matmuls_by_hand)
                       OUT2(DT_FLOAT32, 16, 16, 1024)};
     pipe_kernel k;
     char note[KCOST_NOTE_MAX];
-    ck_assert_int_eq(kcost_derive(true, qk, 3, &k, note, sizeof(note)), KCOST_DERIVED);
+    ck_assert_int_eq(kcost_derive(true, qk, 3, 1, &k, note, sizeof(note)), KCOST_DERIVED);
     ck_assert_uint_eq(k.tiles, 1);
     ck_assert_uint_eq(k.buffers, 2);
     ck_assert_uint_eq(k.work.mnk[0], 16);
@@ -91,7 +91,7 @@ START_TEST(paged_attention_vector_kernels_by_hand)
                       OUT1(DT_FLOAT32, 16, 64)};
     pipe_kernel k;
     char note[KCOST_NOTE_MAX];
-    ck_assert_int_eq(kcost_derive(false, sf, 4, &k, note, sizeof(note)), KCOST_DERIVED);
+    ck_assert_int_eq(kcost_derive(false, sf, 4, 1, &k, note, sizeof(note)), KCOST_DERIVED);
     ck_assert_uint_eq(k.tiles, 1);
     ck_assert_uint_eq(k.work.bytes[PIPE_MTE2], 1024);
     ck_assert_uint_eq(k.work.bytes[PIPE_MTE3], 640);
@@ -107,7 +107,7 @@ START_TEST(paged_attention_vector_kernels_by_hand)
         {.in = true, .out = true, .dtype = DT_FLOAT32, .ndim = 1, .shape = {16}, .bytes = 64},
         {.in = true, .out = true, .dtype = DT_FLOAT32, .ndim = 2, .shape = {16, 16}, .bytes = 1024},
         {.in = true, .out = true, .dtype = DT_FLOAT32, .ndim = 2, .shape = {16, 16}, .bytes = 1024}};
-    ck_assert_int_eq(kcost_derive(false, up, 7, &k, note, sizeof(note)), KCOST_DERIVED);
+    ck_assert_int_eq(kcost_derive(false, up, 7, 1, &k, note, sizeof(note)), KCOST_DERIVED);
     ck_assert_uint_eq(k.work.bytes[PIPE_MTE2], 3328);
     ck_assert_uint_eq(k.work.bytes[PIPE_MTE3], 2176);
     ck_assert_uint_eq(k.work.vec_elems, 256);
@@ -139,7 +139,7 @@ START_TEST(bgemm_kernels_by_hand)
                         OUT1(DT_FLOAT32, 65536, 262144), IN1(DT_INT64, 4, 32)};
     pipe_kernel k;
     char note[KCOST_NOTE_MAX];
-    ck_assert_int_eq(kcost_derive(true, gemm, 4, &k, note, sizeof(note)), KCOST_ASSUMED);
+    ck_assert_int_eq(kcost_derive(true, gemm, 4, 1, &k, note, sizeof(note)), KCOST_ASSUMED);
     ck_assert_msg(strstr(note, "its operands are 1-D, so each is taken as a square 256 x 256 matrix"), "%s",
                   note);
     ck_assert_msg(strstr(note, "FLOAT32 operands at the FLOAT16 rate"), "%s", note);
@@ -156,7 +156,7 @@ START_TEST(bgemm_kernels_by_hand)
         {.in = true, .out = true, .dtype = DT_FLOAT32, .ndim = 1, .shape = {65536}, .bytes = 262144},
         IN1(DT_FLOAT32, 65536, 262144),
         IN1(DT_INT64, 4, 32)};
-    ck_assert_int_eq(kcost_derive(false, add, 3, &k, note, sizeof(note)), KCOST_DERIVED);
+    ck_assert_int_eq(kcost_derive(false, add, 3, 1, &k, note, sizeof(note)), KCOST_DERIVED);
     ck_assert_uint_eq(k.tiles, 16);
     ck_assert_uint_eq(k.work.bytes[PIPE_MTE2], 32770);
     ck_assert_uint_eq(k.work.bytes[PIPE_MTE3], 16384);
@@ -172,13 +172,13 @@ START_TEST(matmul_shapes_come_from_the_operands_and_the_output)
     /* A [32, 64] . B [64, 48]: m 32 k 64 n 48 */
     kcost_arg ab[] = {IN2(DT_FLOAT16, 32, 64, 4096), IN2(DT_FLOAT16, 64, 48, 6144),
                       OUT2(DT_FLOAT16, 32, 48, 3072)};
-    ck_assert_int_eq(kcost_derive(true, ab, 3, &k, note, sizeof(note)), KCOST_DERIVED);
+    ck_assert_int_eq(kcost_derive(true, ab, 3, 1, &k, note, sizeof(note)), KCOST_DERIVED);
     ck_assert_uint_eq(k.work.mnk[0], 32);
     ck_assert_uint_eq(k.work.mnk[1], 48);
     ck_assert_uint_eq(k.work.mnk[2], 64);
     /* Q [16, 128] . K [64, 128]^T: the shared last dimension is k */
     kcost_arg qkt[] = {IN2(DT_BFLOAT16, 64, 128, 16384), IN2(DT_BFLOAT16, 16, 128, 4096)};
-    ck_assert_int_eq(kcost_derive(true, qkt, 2, &k, note, sizeof(note)), KCOST_DERIVED);
+    ck_assert_int_eq(kcost_derive(true, qkt, 2, 1, &k, note, sizeof(note)), KCOST_DERIVED);
     ck_assert_uint_eq(k.work.mnk[0], 64);
     ck_assert_uint_eq(k.work.mnk[1], 16);
     ck_assert_uint_eq(k.work.mnk[2], 128);
@@ -186,14 +186,14 @@ START_TEST(matmul_shapes_come_from_the_operands_and_the_output)
      * no pair matches; the output's rows find x, whose columns are k */
     kcost_arg proj[] = {IN2(DT_BFLOAT16, 16, 5120, 163840), IN2(DT_BFLOAT16, 10240, 1024, 20971520),
                         OUT2(DT_FLOAT32, 16, 1024, 65536)};
-    ck_assert_int_eq(kcost_derive(true, proj, 3, &k, note, sizeof(note)), KCOST_DERIVED);
+    ck_assert_int_eq(kcost_derive(true, proj, 3, 1, &k, note, sizeof(note)), KCOST_DERIVED);
     ck_assert_uint_eq(k.work.mnk[0], 16);
     ck_assert_uint_eq(k.work.mnk[1], 1024);
     ck_assert_uint_eq(k.tiles * k.work.mnk[2], 5120);
     /* batched: [4, 32, 64] . [4, 64, 32] is 4 tiles of 32 x 32 x 64 */
     kcost_arg batch[] = {{.in = true, .dtype = DT_FLOAT16, .ndim = 3, .shape = {4, 32, 64}, .bytes = 16384},
                          {.in = true, .dtype = DT_FLOAT16, .ndim = 3, .shape = {4, 64, 32}, .bytes = 16384}};
-    ck_assert_int_eq(kcost_derive(true, batch, 2, &k, note, sizeof(note)), KCOST_DERIVED);
+    ck_assert_int_eq(kcost_derive(true, batch, 2, 1, &k, note, sizeof(note)), KCOST_DERIVED);
     ck_assert_uint_eq(k.tiles, 4);
     ck_assert_uint_eq(k.work.mnk[2], 64);
 }
@@ -205,21 +205,21 @@ START_TEST(what_the_model_cannot_infer_is_named)
     char note[KCOST_NOTE_MAX];
     /* two operands whose dimensions never meet, and no output to go by */
     kcost_arg odd[] = {IN2(DT_FLOAT16, 16, 32, 1024), IN2(DT_FLOAT16, 48, 64, 6144)};
-    ck_assert_int_eq(kcost_derive(true, odd, 2, &k, note, sizeof(note)), KCOST_UNKNOWN);
+    ck_assert_int_eq(kcost_derive(true, odd, 2, 1, &k, note, sizeof(note)), KCOST_UNKNOWN);
     ck_assert_str_eq(
         note, "cannot infer m, n, k from arg 1 [48, 64] and arg 0 [16, 32] (no dimension pair matches): "
               "give its cost (ns, cycles or the pipe form with cube m, n, k) in a --costs table");
     /* an AIC kernel that reads one tensor is no matmul: it only moves data */
     kcost_arg copy[] = {IN2(DT_FLOAT32, 1024, 256, 1048576), OUT2(DT_FLOAT32, 1024, 256, 1048576)};
-    ck_assert_int_eq(kcost_derive(true, copy, 2, &k, note, sizeof(note)), KCOST_DERIVED);
+    ck_assert_int_eq(kcost_derive(true, copy, 2, 1, &k, note, sizeof(note)), KCOST_DERIVED);
     ck_assert_uint_eq(k.work.mnk[0], 0);
     ck_assert_uint_eq(k.tiles, 4); /* 2 x 1 MiB / 4 = 512 KiB fits the L1 */
     ck_assert_uint_eq(k.work.bytes[PIPE_FIXPIPE], 262144);
     ck_assert_msg(strstr(note, "no matmul (it reads 1 operand)"), "%s", note);
     /* nothing at all to go by */
-    ck_assert_int_eq(kcost_derive(false, NULL, 0, &k, note, sizeof(note)), KCOST_UNKNOWN);
+    ck_assert_int_eq(kcost_derive(false, NULL, 0, 1, &k, note, sizeof(note)), KCOST_UNKNOWN);
     ck_assert_str_eq(note, "no tensor argument with a shape to count vector work over: give its cost");
-    ck_assert_int_eq(kcost_derive(true, NULL, 0, &k, note, sizeof(note)), KCOST_UNKNOWN);
+    ck_assert_int_eq(kcost_derive(true, NULL, 0, 1, &k, note, sizeof(note)), KCOST_UNKNOWN);
     ck_assert_str_eq(note, "no tensor arguments to derive its work from: give its cost (ns or cycles)");
 }
 END_TEST
@@ -239,7 +239,7 @@ START_TEST(a_multiply_past_a_tiles_limit_takes_more_tiles)
     kcost_arg qk[] = {IN2(DT_BFLOAT16, 2097152, 128, 536870912ull), IN2(DT_BFLOAT16, 4096, 128, 1048576)};
     pipe_kernel k;
     char note[KCOST_NOTE_MAX];
-    ck_assert_int_eq(kcost_derive(true, qk, 2, &k, note, sizeof(note)), KCOST_DERIVED);
+    ck_assert_int_eq(kcost_derive(true, qk, 2, 1, &k, note, sizeof(note)), KCOST_DERIVED);
     ck_assert_uint_eq(k.tiles, 8192);
     ck_assert_uint_eq(k.work.mnk[0], 1048576);
     ck_assert_uint_eq(k.work.mnk[1], 4096);
@@ -248,6 +248,51 @@ START_TEST(a_multiply_past_a_tiles_limit_takes_more_tiles)
     ck_assert(k.scalar_given);
     ck_assert_uint_eq(k.work.cycles[PIPE_SCALAR], 0);
     ck_assert_msg(strstr(note, "; m 2097152 is past a tile's 1048576, so 2 times the tiles"), "%s", note);
+}
+END_TEST
+
+/*
+ * An SPMD task has one set of args for all its blocks: the whole tensors.
+ * GEMM 1536^3 FLOAT16 on 24 blocks (pto-isa's silicon figure, 38.8 us): the
+ * output split 4 x 6 reads least per block (A 4718592 / 4 + B 4718592 / 6 =
+ * 1966080 B; 6 x 4 reads the same, 3 x 8 reads 2162688), so one block is m
+ * 1536 / 4 = 384, n 1536 / 6 = 256, k 1536, its output 4718592 / 24 =
+ * 196608 B. Two buffers of 1966080 / split fit the 524288 B L1 from split 8
+ * (4 would need 983040): 8 tiles of k 192, MTE2 and MTE1 245760 B, FIXPIPE
+ * 24576 B each.
+ * An AIV task of 5 blocks reading [16, 5120] BF16 and [2, 5120] FLOAT32
+ * into [16, 5120] BF16 (qwen3's x_gamma0): 163840 + 40960 = 204800 B in,
+ * 163840 out; a block 40960 in, 32768 out, a fifth of the 81920 elements of
+ * the largest operand, 16384; 2 x (40960 + 32768) B fit the UB: one tile.
+ */
+START_TEST(an_spmd_task_is_priced_one_block_at_a_time)
+{
+    kcost_arg gemm[] = {IN2(DT_FLOAT16, 1536, 1536, 4718592), IN2(DT_FLOAT16, 1536, 1536, 4718592),
+                        OUT2(DT_FLOAT16, 1536, 1536, 4718592)};
+    pipe_kernel k;
+    char note[KCOST_NOTE_MAX];
+    ck_assert_int_eq(kcost_derive(true, gemm, 3, 24, &k, note, sizeof(note)), KCOST_DERIVED);
+    ck_assert_uint_eq(k.work.mnk[0], 384);
+    ck_assert_uint_eq(k.work.mnk[1], 256);
+    ck_assert_uint_eq(k.tiles, 8);
+    ck_assert_uint_eq(k.work.mnk[2], 192);
+    ck_assert_uint_eq(k.work.bytes[PIPE_MTE2], 245760);
+    ck_assert_uint_eq(k.work.bytes[PIPE_FIXPIPE], 24576);
+    ck_assert_msg(strstr(note,
+                         "; one of its 24 blocks: the args are the whole tensors, the output split 4 x 6 "
+                         "among them (m x n)"),
+                  "%s", note);
+    kcost_arg xg[] = {IN2(DT_BFLOAT16, 16, 5120, 163840), IN2(DT_FLOAT32, 2, 5120, 40960),
+                      OUT2(DT_BFLOAT16, 16, 5120, 163840)};
+    ck_assert_int_eq(kcost_derive(false, xg, 3, 5, &k, note, sizeof(note)), KCOST_DERIVED);
+    ck_assert_uint_eq(k.tiles, 1);
+    ck_assert_uint_eq(k.work.bytes[PIPE_MTE2], 40960);
+    ck_assert_uint_eq(k.work.bytes[PIPE_MTE3], 32768);
+    ck_assert_uint_eq(k.work.vec_elems, 16384);
+    ck_assert_msg(strstr(note,
+                         "; one of its 5 blocks: the args are the whole tensors, so each block takes its "
+                         "share of every figure"),
+                  "%s", note);
 }
 END_TEST
 
@@ -261,6 +306,7 @@ Suite *suite_kcost(void)
     tcase_add_test(tc, matmul_shapes_come_from_the_operands_and_the_output);
     tcase_add_test(tc, what_the_model_cannot_infer_is_named);
     tcase_add_test(tc, a_multiply_past_a_tiles_limit_takes_more_tiles);
+    tcase_add_test(tc, an_spmd_task_is_priced_one_block_at_a_time);
     suite_add_tcase(s, tc);
     return s;
 }
