@@ -11,7 +11,11 @@
 
 #define KCOST_MAX_DIMS 5 /* Tensor::shapes[5] */
 #define KCOST_BUFFERS 2  /* tiles are double-buffered */
-#define KCOST_NOTE_MAX 512
+#define KCOST_NOTE_MAX 768
+#define KCOST_MAX_ARGS 32 /* tensor args of a task (CORE_MAX_TENSOR_ARGS) */
+#define KCOST_GATHER_BLOCK_ROWS                                                                              \
+    128 /* rows a block-table entry names in a 2-D cache: assumed (paged attention's                         \
+         * block size in the runtime's unroll and batch cases) */
 
 /* One tensor argument as the model sees it. */
 typedef struct kcost_arg {

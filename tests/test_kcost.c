@@ -296,6 +296,119 @@ START_TEST(an_spmd_task_is_priced_one_block_at_a_time)
 }
 END_TEST
 
+/*
+ * Paged attention through a block table (paged_attention_unroll Case1: the
+ * whole BF16 key cache [2097152, 128] and the INT32 table [256, 256] are
+ * args of every QK and PV task) is priced by the rows it gathers.
+ * QK: Q [16, 128] BF16 (4096 B), its output S [16, 8192] FLOAT32 (524288 B):
+ * 8192 rows of the cache, 8192 x 128 x 2 = 2097152 B, and at most one table
+ * entry a row, 8192 x 4 = 32768 B of the table's 262144. A.B^T of the
+ * gathered [8192, 128] by Q [16, 128]: m 8192 n 16 k 128. In 2097152 + 4096
+ * + 32768 = 2134016 B; two buffers fit the L1 from 16 tiles (8 would need 2
+ * x 266752 = 533504 B): k 8, MTE2 2134016 / 16 = 133376 B, MTE1 (2097152 +
+ * 4096) / 16 = 131328 B, FIXPIPE 524288 / 16 = 32768 B.
+ * PV: P [16, 8192] BF16 (262144 B) into O [16, 128] FLOAT32 (8192 B): P's
+ * 8192 columns are the rows gathered; no dimension pair of the gathered
+ * [8192, 128] and P meets, and the output [16, 128] says m 16 (P's rows), n
+ * 128, k 8192. In 262144 + 2097152 + 32768 = 2392064 B: 16 tiles (8 would
+ * need 598016 B), k 512, MTE2 149504 B, MTE1 147456 B, FIXPIPE 512 B.
+ */
+START_TEST(a_gathering_kernel_is_priced_by_the_rows_its_table_names)
+{
+    kcost_arg qk[] = {IN2(DT_BFLOAT16, 16, 128, 4096), IN2(DT_BFLOAT16, 2097152, 128, 536870912ull),
+                      IN2(DT_INT32, 256, 256, 262144), OUT2(DT_FLOAT32, 16, 8192, 524288)};
+    pipe_kernel k;
+    char note[KCOST_NOTE_MAX];
+    ck_assert_int_eq(kcost_derive(true, qk, 4, 1, &k, note, sizeof(note)), KCOST_DERIVED);
+    ck_assert_uint_eq(k.tiles, 16);
+    ck_assert_uint_eq(k.work.mnk[0], 8192);
+    ck_assert_uint_eq(k.work.mnk[1], 16);
+    ck_assert_uint_eq(k.work.mnk[2], 8);
+    ck_assert_uint_eq(k.work.bytes[PIPE_MTE2], 133376);
+    ck_assert_uint_eq(k.work.bytes[PIPE_MTE1], 131328);
+    ck_assert_uint_eq(k.work.bytes[PIPE_FIXPIPE], 32768);
+    ck_assert_msg(strstr(note,
+                         "; it gathers 8192 rows of arg 1 [2097152 x 128] through the block table arg 2 "
+                         "(the output's 8192 columns), not the whole cache"),
+                  "%s", note);
+    kcost_arg pv[] = {IN2(DT_BFLOAT16, 16, 8192, 262144), IN2(DT_BFLOAT16, 2097152, 128, 536870912ull),
+                      IN2(DT_INT32, 256, 256, 262144), OUT2(DT_FLOAT32, 16, 128, 8192)};
+    ck_assert_int_eq(kcost_derive(true, pv, 4, 1, &k, note, sizeof(note)), KCOST_DERIVED);
+    ck_assert_uint_eq(k.tiles, 16);
+    ck_assert_uint_eq(k.work.mnk[0], 16);
+    ck_assert_uint_eq(k.work.mnk[1], 128);
+    ck_assert_uint_eq(k.work.mnk[2], 512);
+    ck_assert_uint_eq(k.work.bytes[PIPE_MTE2], 149504);
+    ck_assert_uint_eq(k.work.bytes[PIPE_MTE1], 147456);
+    ck_assert_uint_eq(k.work.bytes[PIPE_FIXPIPE], 512);
+    ck_assert_msg(strstr(note,
+                         "; it gathers 8192 rows of arg 1 [2097152 x 128] through the block table arg 2 "
+                         "(arg 0's last dimension), not the whole cache"),
+                  "%s", note);
+}
+END_TEST
+
+/*
+ * Attention is Q.K^T then P.V, not a product of the two largest inputs.
+ * FA-like, no table: Q [128, 64], K and V [1024, 64] FLOAT16 into O [128,
+ * 64]: m 128 (Q's rows), n 1024 (K's), d 64 twice: k 128. In 16384 + 2 x
+ * 131072 = 278528 B; two buffers need 557056 B > 524288, so 2 tiles of k 64:
+ * MTE2 and MTE1 139264 B, FIXPIPE 16384 / 2 = 8192 B.
+ * Fused decode attention through a table (qwen3's paged_attention_rope_cce,
+ * small): INOUT K and V caches [4096, 64] BF16, an INT32 table [8], Q [2,
+ * 256] BF16 (2 tokens of 4 heads of 64; a [1, 64] pair of rope tables is no
+ * Q: it has a twin), O [2, 256] BF16. A 2-D cache does not say a block's
+ * rows: 128 assumed, so 8 x 128 = 1024 rows, Q's first dimension 2 dividing
+ * the 8 entries: each token its own 512, the caches' views [2, 512, 64]
+ * (131072 B each, no longer outputs). Per token: m 256 x 2 / (2 x 64) = 4
+ * rows of Q, n 512, k 128. In 1024 + 2 x 131072 + 32 (the table, 8 entries)
+ * + 2 x 256 (the rope pair) = 263712 B; two tiles (the batch) of 131856 B fit
+ * the L1 twice: MTE2 131856 B, MTE1 (1024 + 262144) / 2 = 131584 B, FIXPIPE
+ * 1024 / 2 = 512 B.
+ */
+START_TEST(attention_is_q_k_then_p_v)
+{
+    kcost_arg fa[] = {IN2(DT_FLOAT16, 128, 64, 16384), IN2(DT_FLOAT16, 1024, 64, 131072),
+                      IN2(DT_FLOAT16, 1024, 64, 131072), OUT2(DT_FLOAT16, 128, 64, 16384)};
+    pipe_kernel k;
+    char note[KCOST_NOTE_MAX];
+    ck_assert_int_eq(kcost_derive(true, fa, 4, 1, &k, note, sizeof(note)), KCOST_DERIVED);
+    ck_assert_uint_eq(k.tiles, 2);
+    ck_assert_uint_eq(k.work.mnk[0], 128);
+    ck_assert_uint_eq(k.work.mnk[1], 1024);
+    ck_assert_uint_eq(k.work.mnk[2], 64);
+    ck_assert_uint_eq(k.work.bytes[PIPE_MTE2], 139264);
+    ck_assert_uint_eq(k.work.bytes[PIPE_FIXPIPE], 8192);
+    ck_assert_msg(strstr(note,
+                         "; attention: S = Q.K^T then O = P.V (Q arg 0, K and V args 1 and 2), m x n x d "
+                         "twice"),
+                  "%s", note);
+    kcost_arg fused[] = {
+        {.in = true, .out = true, .dtype = DT_BFLOAT16, .ndim = 2, .shape = {4096, 64}, .bytes = 524288},
+        {.in = true, .out = true, .dtype = DT_BFLOAT16, .ndim = 2, .shape = {4096, 64}, .bytes = 524288},
+        IN1(DT_INT32, 8, 32),
+        IN2(DT_BFLOAT16, 2, 256, 1024),
+        IN2(DT_FLOAT32, 1, 64, 256),
+        IN2(DT_FLOAT32, 1, 64, 256),
+        OUT2(DT_BFLOAT16, 2, 256, 1024)};
+    ck_assert_int_eq(kcost_derive(true, fused, 7, 1, &k, note, sizeof(note)), KCOST_ASSUMED);
+    ck_assert_uint_eq(k.tiles, 2);
+    ck_assert_uint_eq(k.work.mnk[0], 4);
+    ck_assert_uint_eq(k.work.mnk[1], 512);
+    ck_assert_uint_eq(k.work.mnk[2], 128);
+    ck_assert_uint_eq(k.work.bytes[PIPE_MTE2], 131856);
+    ck_assert_uint_eq(k.work.bytes[PIPE_MTE1], 131584);
+    ck_assert_uint_eq(k.work.bytes[PIPE_FIXPIPE], 512);
+    ck_assert_msg(strstr(note, "attention: S = Q.K^T then O = P.V (Q arg 3, K and V args 0 and 1)"), "%s",
+                  note);
+    ck_assert_msg(strstr(note, "; it gathers 1024 rows of arg 0 [4096 x 64] and as many of its V through the "
+                               "block table arg 2 (the table's 8 entries x 128 rows a block (assumed: a 2-D "
+                               "cache does not say), each row of Q's first dimension its own), not the whole "
+                               "cache"),
+                  "%s", note);
+}
+END_TEST
+
 Suite *suite_kcost(void)
 {
     Suite *s = suite_create("kcost");
@@ -307,6 +420,8 @@ Suite *suite_kcost(void)
     tcase_add_test(tc, what_the_model_cannot_infer_is_named);
     tcase_add_test(tc, a_multiply_past_a_tiles_limit_takes_more_tiles);
     tcase_add_test(tc, an_spmd_task_is_priced_one_block_at_a_time);
+    tcase_add_test(tc, a_gathering_kernel_is_priced_by_the_rows_its_table_names);
+    tcase_add_test(tc, attention_is_q_k_then_p_v);
     suite_add_tcase(s, tc);
     return s;
 }
