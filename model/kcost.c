@@ -63,10 +63,23 @@ static void blocks_note(int block_num, const char *what, char *out, size_t len)
         out[0] = '\0';
 }
 
-static kcost_status derive_aiv(const kcost_arg *args, int nargs, int block_num, pipe_kernel *k, char *note,
-                               size_t len)
+/* "; one of 85 tasks with the same args ..." for a task repeated with args identical to the letter. */
+static void repeat_note(int repeat, const char *what, char *out, size_t len)
 {
-    uint64_t in, out, nb = (uint64_t)block_num;
+    if (repeat > 1)
+        snprintf(
+            out, len,
+            "; one of %d tasks with the same args writing the same output: each taken as a %d-th %s (the "
+            "scalars that tell them apart are not in a capture)",
+            repeat, repeat, what);
+    else
+        out[0] = '\0';
+}
+
+static kcost_status derive_aiv(const kcost_arg *args, int nargs, int block_num, int repeat, pipe_kernel *k,
+                               char *note, size_t len)
+{
+    uint64_t in, out, nb = (uint64_t)block_num * (uint64_t)repeat;
     sum_bytes(args, nargs, &in, &out);
     in = ceil_div(in, nb);
     out = ceil_div(out, nb);
@@ -94,14 +107,15 @@ static kcost_status derive_aiv(const kcost_arg *args, int nargs, int block_num, 
     k->work.bytes[PIPE_MTE3] = ceil_div(out, tiles);
     k->work.vec_elems = ceil_div(elems, tiles);
     k->work.vec_elem_bytes = (uint32_t)dtype_size(args[big].dtype);
-    char d[96], t[64], bl[160];
+    char d[96], t[64], bl[160], rp[200];
     blocks_note(block_num, "so each block takes its share of every figure", bl, sizeof(bl));
+    repeat_note(repeat, "of every figure", rp, sizeof(rp));
     snprintf(note, len,
              "AIV from its args: MTE2 reads the inputs (%" PRIu64 " B), MTE3 writes the outputs (%" PRIu64
              " B), the vector unit makes one pass over the largest operand (arg %d, %s %s: %" PRIu64
-             " elements); %s%s",
+             " elements); %s%s%s",
              in, out, big, dtype_name(args[big].dtype), dims(&args[big], d, sizeof(d)), elems,
-             tiling(tiles, "UB", t, sizeof(t)), bl);
+             tiling(tiles, "UB", t, sizeof(t)), bl, rp);
     return KCOST_DERIVED;
 }
 
@@ -159,12 +173,12 @@ static bool matmul_shape(const kcost_arg *a, const kcost_arg *b, const kcost_arg
 /* An AIC kernel that is no matmul (fewer than two operands only read): it
  * moves its inputs in through MTE2 and its outputs out through FIXPIPE. */
 static kcost_status derive_aic_moves(const kcost_arg *args, int nargs, int operands, int block_num,
-                                     pipe_kernel *k, char *note, size_t len)
+                                     int repeat, pipe_kernel *k, char *note, size_t len)
 {
     uint64_t in, out;
     sum_bytes(args, nargs, &in, &out);
-    in = ceil_div(in, (uint64_t)block_num);
-    out = ceil_div(out, (uint64_t)block_num);
+    in = ceil_div(in, (uint64_t)block_num * (uint64_t)repeat);
+    out = ceil_div(out, (uint64_t)block_num * (uint64_t)repeat);
     if (!in && !out) {
         snprintf(note, len, "no tensor arguments to derive its work from: give its cost (ns or cycles)");
         return KCOST_UNKNOWN;
@@ -181,12 +195,13 @@ static kcost_status derive_aic_moves(const kcost_arg *args, int nargs, int opera
     k->buffers = KCOST_BUFFERS;
     k->work.bytes[PIPE_MTE2] = ceil_div(in, tiles);
     k->work.bytes[PIPE_FIXPIPE] = ceil_div(out, tiles);
-    char t[64], bl[160];
+    char t[64], bl[160], rp[200];
     blocks_note(block_num, "so each block takes its share of every figure", bl, sizeof(bl));
+    repeat_note(repeat, "of every figure", rp, sizeof(rp));
     snprintf(note, len,
              "AIC from its args, no matmul (it reads %d operand%s): MTE2 reads the inputs (%" PRIu64
-             " B), FIXPIPE writes the outputs (%" PRIu64 " B), no cube work; %s%s",
-             operands, operands == 1 ? "" : "s", in, out, tiling(tiles, "L1", t, sizeof(t)), bl);
+             " B), FIXPIPE writes the outputs (%" PRIu64 " B), no cube work; %s%s%s",
+             operands, operands == 1 ? "" : "s", in, out, tiling(tiles, "L1", t, sizeof(t)), bl, rp);
     return KCOST_DERIVED;
 }
 
@@ -280,8 +295,8 @@ static void split_blocks(uint64_t m, uint64_t n, uint64_t a_bytes, uint64_t b_by
     }
 }
 
-static kcost_status derive_aic(const kcost_arg *args, int nargs, int block_num, pipe_kernel *k, char *note,
-                               size_t len)
+static kcost_status derive_aic(const kcost_arg *args, int nargs, int block_num, int repeat, pipe_kernel *k,
+                               char *note, size_t len)
 {
     /* the two largest operands only read, and the largest output */
     int a = -1, b = -1, c = -1;
@@ -300,12 +315,12 @@ static kcost_status derive_aic(const kcost_arg *args, int nargs, int block_num, 
         }
     }
     if (a < 0 || b < 0)
-        return derive_aic_moves(args, nargs, a < 0 ? 0 : 1, block_num, k, note, len);
+        return derive_aic_moves(args, nargs, a < 0 ? 0 : 1, block_num, repeat, k, note, len);
     const kcost_arg none = {0}, *out = c >= 0 ? &args[c] : &none;
     uint64_t mnk[3], batch = 1;
     bool b_has_m = false;
     kcost_status st = KCOST_DERIVED;
-    char da[96], db[96], tl[64], assumed[160] = "", bl[200] = "", attn[160] = "";
+    char da[96], db[96], tl[64], assumed[160] = "", bl[200] = "", attn[160] = "", rp[200] = "";
     int kv[2];
     int q = attention(args, nargs, kv);
     if (q >= 0) { /* S = Q.K^T then O = P.V: two multiplies of m x n x d, one m x n x 2d */
@@ -356,6 +371,25 @@ static kcost_status derive_aic(const kcost_arg *args, int nargs, int block_num, 
     if (q >= 0)
         bbytes += args[kv[1]].bytes;
     sum_bytes(args, nargs, &in, &outb);
+    if (q < 0) { /* an operand view wider than the product (a fused weight) is read only where it meets it */
+        uint64_t ea = (uint64_t)dtype_size(args[b_has_m ? b : a].dtype),
+                 eb = (uint64_t)dtype_size(args[b_has_m ? a : b].dtype);
+        uint64_t rest0 = in - abytes - bbytes;
+        if (ea && abytes > batch * mnk[0] * mnk[2] * ea)
+            abytes = batch * mnk[0] * mnk[2] * ea;
+        if (eb && bbytes > batch * mnk[2] * mnk[1] * eb)
+            bbytes = batch * mnk[2] * mnk[1] * eb;
+        in = rest0 + abytes + bbytes;
+    }
+    if (repeat > 1) { /* one of repeat identical tasks accumulating into one output: a repeat-th of k (of n
+                         for attention) */
+        mnk[q >= 0 ? 1 : 2] = ceil_div(mnk[q >= 0 ? 1 : 2], (uint64_t)repeat);
+        uint64_t rest0 = in - abytes - bbytes;
+        abytes = q >= 0 ? abytes : ceil_div(abytes, (uint64_t)repeat);
+        bbytes = ceil_div(bbytes, (uint64_t)repeat);
+        in = rest0 + abytes + bbytes;
+        repeat_note(repeat, q >= 0 ? "of K's rows" : "of k", rp, sizeof(rp));
+    }
     uint64_t rest = in - abytes - bbytes, nb = (uint64_t)block_num;
     if (nb > 1 && batch >= nb) { /* the blocks share out the batch */
         batch = ceil_div(batch, nb);
@@ -400,9 +434,9 @@ static kcost_status derive_aic(const kcost_arg *args, int nargs, int block_num, 
     snprintf(note, len,
              "AIC from its args: a matmul of arg %d %s by arg %d %s, m %" PRIu64 " n %" PRIu64 " k %" PRIu64
              " x %" PRIu64 "%s; MTE2 reads the inputs (%" PRIu64 " B), MTE1 the operands, FIXPIPE writes the "
-             "outputs (%" PRIu64 " B); %s%s%s%s",
+             "outputs (%" PRIu64 " B); %s%s%s%s%s",
              a, dims(&args[a], da, sizeof(da)), b, dims(&args[b], db, sizeof(db)), mnk[0], mnk[1], mnk[2],
-             batch, rate, in, outb, tiling(tiles, "L1", tl, sizeof(tl)), attn, bl, assumed);
+             batch, rate, in, outb, tiling(tiles, "L1", tl, sizeof(tl)), attn, bl, rp, assumed);
     return st;
 }
 
@@ -580,12 +614,14 @@ static int gather_views(kcost_arg *v, int nargs, char *what, size_t len)
     return st;
 }
 
-kcost_status kcost_derive(bool aic, const kcost_arg *args, int nargs, int block_num, pipe_kernel *out,
-                          char *note, size_t notelen)
+kcost_status kcost_derive(bool aic, const kcost_arg *args, int nargs, int block_num, int repeat,
+                          pipe_kernel *out, char *note, size_t notelen)
 {
     memset(out, 0, sizeof(*out));
     if (block_num < 1)
         block_num = 1;
+    if (repeat < 1)
+        repeat = 1;
     kcost_arg v[KCOST_MAX_ARGS];
     char what[320] = "";
     int gst = -1;
@@ -595,8 +631,8 @@ kcost_status kcost_derive(bool aic, const kcost_arg *args, int nargs, int block_
         if (gst >= 0)
             args = v;
     }
-    kcost_status st = aic ? derive_aic(args, nargs, block_num, out, note, notelen)
-                          : derive_aiv(args, nargs, block_num, out, note, notelen);
+    kcost_status st = aic ? derive_aic(args, nargs, block_num, repeat, out, note, notelen)
+                          : derive_aiv(args, nargs, block_num, repeat, out, note, notelen);
     if (st == KCOST_UNKNOWN)
         return st;
     note_add(note, notelen, "%s", what);

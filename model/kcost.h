@@ -42,8 +42,11 @@ typedef enum {
  * (SPMD) has one set of args for all of them, the whole tensors: each block
  * takes a block_num-th of the work (a matmul: of the batch, or of the output
  * split bm x bn with the least reading per block). Tiles are halved until
- * KCOST_BUFFERS of them fit the UB (AIV) or L1 (AIC). Writes how into note. */
-kcost_status kcost_derive(bool aic, const kcost_arg *args, int nargs, int block_num, pipe_kernel *out,
-                          char *note, size_t notelen);
+ * KCOST_BUFFERS of them fit the UB (AIV) or L1 (AIC). repeat > 1: the task
+ * is one of that many with args identical to the letter that write the same
+ * output (split-K chunks whose scalars a capture does not show): it takes a
+ * repeat-th of k (of a vector kernel's every figure). Writes how into note. */
+kcost_status kcost_derive(bool aic, const kcost_arg *args, int nargs, int block_num, int repeat,
+                          pipe_kernel *out, char *note, size_t notelen);
 
 #endif

@@ -16,7 +16,9 @@
 #define SIMULATOR_CORES 24      /* a2a3sim's swimlane: 8 AIC + 16 AIV (a2a3 silicon has 72) */
 #define IMPLAUSIBLE_RATIO 1000  /* a swimlane time this many times the model's estimate is reported */
 #define MAX_PROFILES 64         /* distinct arg profiles counted per kernel when picking its default */
-#define KCOST_OUTLIER_RATIO 100 /* a task priced this many times its kernel's other tasks' median is said */
+#define KCOST_OUTLIER_RATIO                                                                                  \
+    100 /* a task priced this many times its kernel's other tasks' median is said ... */
+#define KCOST_OUTLIER_FLOOR_NS 10000 /* ... when it takes this long: a shorter one holds no run back */
 
 static bool single_kernel(const imp_task *t)
 {
@@ -77,14 +79,94 @@ static int count_profile(profile_count *v, int *nv, const pipe_kernel *k, kcost_
     return (*nv)++;
 }
 
+/* FNV-1a of what makes two tasks' work the same: kernels, blocks and every arg's view. */
+static uint64_t task_key(const imp_task *t)
+{
+    uint64_t h = 1469598103934665603ULL;
+#define MIX(x)                                                                                               \
+    do {                                                                                                     \
+        uint64_t v_ = (uint64_t)(x);                                                                         \
+        for (int b_ = 0; b_ < 8; b_++, v_ >>= 8)                                                             \
+            h = (h ^ (v_ & 0xff)) * 1099511628211ULL;                                                        \
+    } while (0)
+    for (int s = 0; s < 3; s++)
+        MIX(t->k[s]);
+    MIX(t->block_num);
+    MIX(t->nargs);
+    for (int i = 0; i < t->nargs; i++) {
+        const imp_arg *a = &t->args[i];
+        MIX(a->type);
+        MIX(a->buf);
+        MIX(a->tensor);
+        MIX(a->start);
+        MIX(a->ndim);
+        for (int d = 0; d < a->ndim; d++) {
+            MIX(a->shape[d]);
+            MIX(a->strides[d]);
+        }
+    }
+#undef MIX
+    return h;
+}
+
+typedef struct keyed {
+    uint64_t key;
+    size_t task;
+} keyed;
+
+static int by_key(const void *a, const void *b)
+{
+    uint64_t x = ((const keyed *)a)->key, y = ((const keyed *)b)->key;
+    return x < y ? -1 : x > y;
+}
+
+/* Per task, how many tasks have its args to the letter and write an existing
+ * output (INOUT or OUTPUT_EXISTING): the runtime repeats a task only with
+ * other scalars (split-K chunks accumulating into one output), which a
+ * capture does not record, so each is priced as that share of the work
+ * (kcost_derive's repeat). 1 for every other task. NULL when out of memory. */
+static int *task_repeats(const importer *im)
+{
+    int *rep = malloc((im->nknown ? im->nknown : 1) * sizeof(*rep));
+    keyed *v = malloc((im->nknown ? im->nknown : 1) * sizeof(*v));
+    if (!rep || !v) {
+        free(rep);
+        free(v);
+        return NULL;
+    }
+    size_t n = 0;
+    for (size_t i = 0; i < im->nknown; i++) {
+        const imp_task *t = &im->tasks[i];
+        rep[i] = 1;
+        bool writes = false;
+        for (int a = 0; a < t->nargs; a++)
+            writes |= t->args[a].type == A_INOUT || t->args[a].type == A_OUT_EXISTING;
+        if (!t->alloc && writes)
+            v[n++] = (keyed){task_key(t), i};
+    }
+    qsort(v, n, sizeof(*v), by_key);
+    for (size_t i = 0, j; i < n; i = j) {
+        for (j = i + 1; j < n && v[j].key == v[i].key; j++)
+            ;
+        for (size_t x = i; x < j; x++)
+            rep[v[x].task] = (int)(j - i);
+    }
+    free(v);
+    return rep;
+}
+
 /* Every kernel's cost from the model: the profile most of its tasks' args
  * give (ties: the first seen); a single-kernel task whose own profile
  * differs keeps it as its own cost. */
 static int derive_all(importer *im)
 {
     profile_count *prof = malloc(MAX_PROFILES * sizeof(*prof));
-    if (!prof)
+    int *rep = task_repeats(im);
+    if (!prof || !rep) {
+        free(prof);
+        free(rep);
         return imp_oom(im);
+    }
     kcost_arg args[GRAPH_MAX_TENSOR_ARGS];
     char note[KCOST_NOTE_MAX];
     for (int f = 0; f < GRAPH_MAX_FUNC_ID; f++) {
@@ -100,7 +182,8 @@ static int derive_all(importer *im)
                     continue;
                 int n = model_args(im, t, args);
                 pipe_kernel pk;
-                kcost_status st = kcost_derive(s == 0, args, n, t->block_num, &pk, note, sizeof(note));
+                kcost_status st =
+                    kcost_derive(s == 0, args, n, t->block_num, rep[i], &pk, note, sizeof(note));
                 if (single_kernel(t)) {
                     t->model_status = st;
                     t->model = pk;
@@ -131,7 +214,7 @@ static int derive_all(importer *im)
         int s = t->k[0] == f ? 0 : t->k[1] == f ? 1 : 2;
         int n = model_args(im, t, args);
         pipe_kernel pk;
-        kcost_derive(s == 0, args, n, t->block_num, &pk, kn->note, sizeof(kn->note));
+        kcost_derive(s == 0, args, n, t->block_num, rep[prof[best].first], &pk, kn->note, sizeof(kn->note));
         if (nprof > 1 || unknown_first >= 0) {
             size_t others = 0;
             for (int p = 0; p < nprof; p++)
@@ -143,6 +226,7 @@ static int derive_all(importer *im)
         }
     }
     free(prof);
+    free(rep);
     for (size_t i = 0; i < im->nknown; i++) {
         imp_task *t = &im->tasks[i];
         if (!single_kernel(t) || t->model_status == KCOST_UNKNOWN)
@@ -461,7 +545,7 @@ static int warn_outliers(importer *im)
         for (size_t i = 0; i < n; i++) {
             size_t m = (n - 2) / 2;
             double med = v[m < i ? m : m + 1].ns;
-            if (med > 0 && v[i].ns > KCOST_OUTLIER_RATIO * med) {
+            if (med > 0 && v[i].ns > KCOST_OUTLIER_RATIO * med && v[i].ns >= KCOST_OUTLIER_FLOOR_NS) {
                 outliers++;
                 if (v[i].ns / med > worst_ratio) {
                     worst_ratio = v[i].ns / med;
@@ -474,7 +558,8 @@ static int warn_outliers(importer *im)
             snprintf(msg, sizeof(msg),
                      "task %" PRIu64
                      " is priced at %.6g us a block, %.3gx the median %.6g us of the kernel's "
-                     "other tasks (%zu of its %zu tasks are over %dx): check its args or give its cost in a "
+                     "other tasks (%zu of its %zu tasks are over %dx and 10 us): check its args or give its "
+                     "cost in a "
                      "--costs table",
                      im->tasks[v[worst].task].id, v[worst].ns / 1e3, worst_ratio, worst_med / 1e3, outliers,
                      n, KCOST_OUTLIER_RATIO);

@@ -56,7 +56,7 @@ START_TEST(paged_attention_matmuls_by_hand)
                       OUT2(DT_FLOAT32, 16, 16, 1024)};
     pipe_kernel k;
     char note[KCOST_NOTE_MAX];
-    ck_assert_int_eq(kcost_derive(true, qk, 3, 1, &k, note, sizeof(note)), KCOST_DERIVED);
+    ck_assert_int_eq(kcost_derive(true, qk, 3, 1, 1, &k, note, sizeof(note)), KCOST_DERIVED);
     ck_assert_uint_eq(k.tiles, 1);
     ck_assert_uint_eq(k.buffers, 2);
     ck_assert_uint_eq(k.work.mnk[0], 16);
@@ -91,7 +91,7 @@ START_TEST(paged_attention_vector_kernels_by_hand)
                       OUT1(DT_FLOAT32, 16, 64)};
     pipe_kernel k;
     char note[KCOST_NOTE_MAX];
-    ck_assert_int_eq(kcost_derive(false, sf, 4, 1, &k, note, sizeof(note)), KCOST_DERIVED);
+    ck_assert_int_eq(kcost_derive(false, sf, 4, 1, 1, &k, note, sizeof(note)), KCOST_DERIVED);
     ck_assert_uint_eq(k.tiles, 1);
     ck_assert_uint_eq(k.work.bytes[PIPE_MTE2], 1024);
     ck_assert_uint_eq(k.work.bytes[PIPE_MTE3], 640);
@@ -107,7 +107,7 @@ START_TEST(paged_attention_vector_kernels_by_hand)
         {.in = true, .out = true, .dtype = DT_FLOAT32, .ndim = 1, .shape = {16}, .bytes = 64},
         {.in = true, .out = true, .dtype = DT_FLOAT32, .ndim = 2, .shape = {16, 16}, .bytes = 1024},
         {.in = true, .out = true, .dtype = DT_FLOAT32, .ndim = 2, .shape = {16, 16}, .bytes = 1024}};
-    ck_assert_int_eq(kcost_derive(false, up, 7, 1, &k, note, sizeof(note)), KCOST_DERIVED);
+    ck_assert_int_eq(kcost_derive(false, up, 7, 1, 1, &k, note, sizeof(note)), KCOST_DERIVED);
     ck_assert_uint_eq(k.work.bytes[PIPE_MTE2], 3328);
     ck_assert_uint_eq(k.work.bytes[PIPE_MTE3], 2176);
     ck_assert_uint_eq(k.work.vec_elems, 256);
@@ -139,7 +139,7 @@ START_TEST(bgemm_kernels_by_hand)
                         OUT1(DT_FLOAT32, 65536, 262144), IN1(DT_INT64, 4, 32)};
     pipe_kernel k;
     char note[KCOST_NOTE_MAX];
-    ck_assert_int_eq(kcost_derive(true, gemm, 4, 1, &k, note, sizeof(note)), KCOST_ASSUMED);
+    ck_assert_int_eq(kcost_derive(true, gemm, 4, 1, 1, &k, note, sizeof(note)), KCOST_ASSUMED);
     ck_assert_msg(strstr(note, "its operands are 1-D, so each is taken as a square 256 x 256 matrix"), "%s",
                   note);
     ck_assert_msg(strstr(note, "FLOAT32 operands at the FLOAT16 rate"), "%s", note);
@@ -156,7 +156,7 @@ START_TEST(bgemm_kernels_by_hand)
         {.in = true, .out = true, .dtype = DT_FLOAT32, .ndim = 1, .shape = {65536}, .bytes = 262144},
         IN1(DT_FLOAT32, 65536, 262144),
         IN1(DT_INT64, 4, 32)};
-    ck_assert_int_eq(kcost_derive(false, add, 3, 1, &k, note, sizeof(note)), KCOST_DERIVED);
+    ck_assert_int_eq(kcost_derive(false, add, 3, 1, 1, &k, note, sizeof(note)), KCOST_DERIVED);
     ck_assert_uint_eq(k.tiles, 16);
     ck_assert_uint_eq(k.work.bytes[PIPE_MTE2], 32770);
     ck_assert_uint_eq(k.work.bytes[PIPE_MTE3], 16384);
@@ -172,13 +172,13 @@ START_TEST(matmul_shapes_come_from_the_operands_and_the_output)
     /* A [32, 64] . B [64, 48]: m 32 k 64 n 48 */
     kcost_arg ab[] = {IN2(DT_FLOAT16, 32, 64, 4096), IN2(DT_FLOAT16, 64, 48, 6144),
                       OUT2(DT_FLOAT16, 32, 48, 3072)};
-    ck_assert_int_eq(kcost_derive(true, ab, 3, 1, &k, note, sizeof(note)), KCOST_DERIVED);
+    ck_assert_int_eq(kcost_derive(true, ab, 3, 1, 1, &k, note, sizeof(note)), KCOST_DERIVED);
     ck_assert_uint_eq(k.work.mnk[0], 32);
     ck_assert_uint_eq(k.work.mnk[1], 48);
     ck_assert_uint_eq(k.work.mnk[2], 64);
     /* Q [16, 128] . K [64, 128]^T: the shared last dimension is k */
     kcost_arg qkt[] = {IN2(DT_BFLOAT16, 64, 128, 16384), IN2(DT_BFLOAT16, 16, 128, 4096)};
-    ck_assert_int_eq(kcost_derive(true, qkt, 2, 1, &k, note, sizeof(note)), KCOST_DERIVED);
+    ck_assert_int_eq(kcost_derive(true, qkt, 2, 1, 1, &k, note, sizeof(note)), KCOST_DERIVED);
     ck_assert_uint_eq(k.work.mnk[0], 64);
     ck_assert_uint_eq(k.work.mnk[1], 16);
     ck_assert_uint_eq(k.work.mnk[2], 128);
@@ -186,14 +186,14 @@ START_TEST(matmul_shapes_come_from_the_operands_and_the_output)
      * no pair matches; the output's rows find x, whose columns are k */
     kcost_arg proj[] = {IN2(DT_BFLOAT16, 16, 5120, 163840), IN2(DT_BFLOAT16, 10240, 1024, 20971520),
                         OUT2(DT_FLOAT32, 16, 1024, 65536)};
-    ck_assert_int_eq(kcost_derive(true, proj, 3, 1, &k, note, sizeof(note)), KCOST_DERIVED);
+    ck_assert_int_eq(kcost_derive(true, proj, 3, 1, 1, &k, note, sizeof(note)), KCOST_DERIVED);
     ck_assert_uint_eq(k.work.mnk[0], 16);
     ck_assert_uint_eq(k.work.mnk[1], 1024);
     ck_assert_uint_eq(k.tiles * k.work.mnk[2], 5120);
     /* batched: [4, 32, 64] . [4, 64, 32] is 4 tiles of 32 x 32 x 64 */
     kcost_arg batch[] = {{.in = true, .dtype = DT_FLOAT16, .ndim = 3, .shape = {4, 32, 64}, .bytes = 16384},
                          {.in = true, .dtype = DT_FLOAT16, .ndim = 3, .shape = {4, 64, 32}, .bytes = 16384}};
-    ck_assert_int_eq(kcost_derive(true, batch, 2, 1, &k, note, sizeof(note)), KCOST_DERIVED);
+    ck_assert_int_eq(kcost_derive(true, batch, 2, 1, 1, &k, note, sizeof(note)), KCOST_DERIVED);
     ck_assert_uint_eq(k.tiles, 4);
     ck_assert_uint_eq(k.work.mnk[2], 64);
 }
@@ -205,21 +205,21 @@ START_TEST(what_the_model_cannot_infer_is_named)
     char note[KCOST_NOTE_MAX];
     /* two operands whose dimensions never meet, and no output to go by */
     kcost_arg odd[] = {IN2(DT_FLOAT16, 16, 32, 1024), IN2(DT_FLOAT16, 48, 64, 6144)};
-    ck_assert_int_eq(kcost_derive(true, odd, 2, 1, &k, note, sizeof(note)), KCOST_UNKNOWN);
+    ck_assert_int_eq(kcost_derive(true, odd, 2, 1, 1, &k, note, sizeof(note)), KCOST_UNKNOWN);
     ck_assert_str_eq(
         note, "cannot infer m, n, k from arg 1 [48, 64] and arg 0 [16, 32] (no dimension pair matches): "
               "give its cost (ns, cycles or the pipe form with cube m, n, k) in a --costs table");
     /* an AIC kernel that reads one tensor is no matmul: it only moves data */
     kcost_arg copy[] = {IN2(DT_FLOAT32, 1024, 256, 1048576), OUT2(DT_FLOAT32, 1024, 256, 1048576)};
-    ck_assert_int_eq(kcost_derive(true, copy, 2, 1, &k, note, sizeof(note)), KCOST_DERIVED);
+    ck_assert_int_eq(kcost_derive(true, copy, 2, 1, 1, &k, note, sizeof(note)), KCOST_DERIVED);
     ck_assert_uint_eq(k.work.mnk[0], 0);
     ck_assert_uint_eq(k.tiles, 4); /* 2 x 1 MiB / 4 = 512 KiB fits the L1 */
     ck_assert_uint_eq(k.work.bytes[PIPE_FIXPIPE], 262144);
     ck_assert_msg(strstr(note, "no matmul (it reads 1 operand)"), "%s", note);
     /* nothing at all to go by */
-    ck_assert_int_eq(kcost_derive(false, NULL, 0, 1, &k, note, sizeof(note)), KCOST_UNKNOWN);
+    ck_assert_int_eq(kcost_derive(false, NULL, 0, 1, 1, &k, note, sizeof(note)), KCOST_UNKNOWN);
     ck_assert_str_eq(note, "no tensor argument with a shape to count vector work over: give its cost");
-    ck_assert_int_eq(kcost_derive(true, NULL, 0, 1, &k, note, sizeof(note)), KCOST_UNKNOWN);
+    ck_assert_int_eq(kcost_derive(true, NULL, 0, 1, 1, &k, note, sizeof(note)), KCOST_UNKNOWN);
     ck_assert_str_eq(note, "no tensor arguments to derive its work from: give its cost (ns or cycles)");
 }
 END_TEST
@@ -239,7 +239,7 @@ START_TEST(a_multiply_past_a_tiles_limit_takes_more_tiles)
     kcost_arg qk[] = {IN2(DT_BFLOAT16, 2097152, 128, 536870912ull), IN2(DT_BFLOAT16, 4096, 128, 1048576)};
     pipe_kernel k;
     char note[KCOST_NOTE_MAX];
-    ck_assert_int_eq(kcost_derive(true, qk, 2, 1, &k, note, sizeof(note)), KCOST_DERIVED);
+    ck_assert_int_eq(kcost_derive(true, qk, 2, 1, 1, &k, note, sizeof(note)), KCOST_DERIVED);
     ck_assert_uint_eq(k.tiles, 8192);
     ck_assert_uint_eq(k.work.mnk[0], 1048576);
     ck_assert_uint_eq(k.work.mnk[1], 4096);
@@ -271,7 +271,7 @@ START_TEST(an_spmd_task_is_priced_one_block_at_a_time)
                         OUT2(DT_FLOAT16, 1536, 1536, 4718592)};
     pipe_kernel k;
     char note[KCOST_NOTE_MAX];
-    ck_assert_int_eq(kcost_derive(true, gemm, 3, 24, &k, note, sizeof(note)), KCOST_DERIVED);
+    ck_assert_int_eq(kcost_derive(true, gemm, 3, 24, 1, &k, note, sizeof(note)), KCOST_DERIVED);
     ck_assert_uint_eq(k.work.mnk[0], 384);
     ck_assert_uint_eq(k.work.mnk[1], 256);
     ck_assert_uint_eq(k.tiles, 8);
@@ -284,7 +284,7 @@ START_TEST(an_spmd_task_is_priced_one_block_at_a_time)
                   "%s", note);
     kcost_arg xg[] = {IN2(DT_BFLOAT16, 16, 5120, 163840), IN2(DT_FLOAT32, 2, 5120, 40960),
                       OUT2(DT_BFLOAT16, 16, 5120, 163840)};
-    ck_assert_int_eq(kcost_derive(false, xg, 3, 5, &k, note, sizeof(note)), KCOST_DERIVED);
+    ck_assert_int_eq(kcost_derive(false, xg, 3, 5, 1, &k, note, sizeof(note)), KCOST_DERIVED);
     ck_assert_uint_eq(k.tiles, 1);
     ck_assert_uint_eq(k.work.bytes[PIPE_MTE2], 40960);
     ck_assert_uint_eq(k.work.bytes[PIPE_MTE3], 32768);
@@ -319,7 +319,7 @@ START_TEST(a_gathering_kernel_is_priced_by_the_rows_its_table_names)
                       IN2(DT_INT32, 256, 256, 262144), OUT2(DT_FLOAT32, 16, 8192, 524288)};
     pipe_kernel k;
     char note[KCOST_NOTE_MAX];
-    ck_assert_int_eq(kcost_derive(true, qk, 4, 1, &k, note, sizeof(note)), KCOST_DERIVED);
+    ck_assert_int_eq(kcost_derive(true, qk, 4, 1, 1, &k, note, sizeof(note)), KCOST_DERIVED);
     ck_assert_uint_eq(k.tiles, 16);
     ck_assert_uint_eq(k.work.mnk[0], 8192);
     ck_assert_uint_eq(k.work.mnk[1], 16);
@@ -333,7 +333,7 @@ START_TEST(a_gathering_kernel_is_priced_by_the_rows_its_table_names)
                   "%s", note);
     kcost_arg pv[] = {IN2(DT_BFLOAT16, 16, 8192, 262144), IN2(DT_BFLOAT16, 2097152, 128, 536870912ull),
                       IN2(DT_INT32, 256, 256, 262144), OUT2(DT_FLOAT32, 16, 128, 8192)};
-    ck_assert_int_eq(kcost_derive(true, pv, 4, 1, &k, note, sizeof(note)), KCOST_DERIVED);
+    ck_assert_int_eq(kcost_derive(true, pv, 4, 1, 1, &k, note, sizeof(note)), KCOST_DERIVED);
     ck_assert_uint_eq(k.tiles, 16);
     ck_assert_uint_eq(k.work.mnk[0], 16);
     ck_assert_uint_eq(k.work.mnk[1], 128);
@@ -372,7 +372,7 @@ START_TEST(attention_is_q_k_then_p_v)
                       IN2(DT_FLOAT16, 1024, 64, 131072), OUT2(DT_FLOAT16, 128, 64, 16384)};
     pipe_kernel k;
     char note[KCOST_NOTE_MAX];
-    ck_assert_int_eq(kcost_derive(true, fa, 4, 1, &k, note, sizeof(note)), KCOST_DERIVED);
+    ck_assert_int_eq(kcost_derive(true, fa, 4, 1, 1, &k, note, sizeof(note)), KCOST_DERIVED);
     ck_assert_uint_eq(k.tiles, 2);
     ck_assert_uint_eq(k.work.mnk[0], 128);
     ck_assert_uint_eq(k.work.mnk[1], 1024);
@@ -391,7 +391,7 @@ START_TEST(attention_is_q_k_then_p_v)
         IN2(DT_FLOAT32, 1, 64, 256),
         IN2(DT_FLOAT32, 1, 64, 256),
         OUT2(DT_BFLOAT16, 2, 256, 1024)};
-    ck_assert_int_eq(kcost_derive(true, fused, 7, 1, &k, note, sizeof(note)), KCOST_ASSUMED);
+    ck_assert_int_eq(kcost_derive(true, fused, 7, 1, 1, &k, note, sizeof(note)), KCOST_ASSUMED);
     ck_assert_uint_eq(k.tiles, 2);
     ck_assert_uint_eq(k.work.mnk[0], 4);
     ck_assert_uint_eq(k.work.mnk[1], 512);
@@ -409,6 +409,44 @@ START_TEST(attention_is_q_k_then_p_v)
 }
 END_TEST
 
+/*
+ * qwen3_noop2L's down_proj: 85 tasks per layer with the same args, each
+ * accumulating into the same [16, 5120] FLOAT32 output (INOUT): split-K
+ * chunks told apart by scalars a capture does not hold. A [16, 17408] BF16
+ * (557056 B) by the weight [34816, 5120] BF16 (356515840 B); no dimension
+ * pair meets, and the output says m 16 (A's rows), n 5120, k 17408. The
+ * weight view is twice the k rows the product meets: 17408 x 5120 x 2 =
+ * 178257920 B of it are read. One chunk of 85: k ceil(17408 / 85) = 205,
+ * A ceil(557056 / 85) = 6554 B, the weight 178257920 / 85 = 2097152 B, and
+ * the INOUT output read and written whole, 327680 B. In 327680 + 6554 +
+ * 2097152 = 2431386 B: 16 tiles (8 would need 2 x 303924 = 607848 B), MTE2
+ * ceil(2431386 / 16) = 151962 B, MTE1 ceil(2103706 / 16) = 131482 B, FIXPIPE
+ * 20480 B, k ceil(205 / 16) = 13.
+ */
+START_TEST(identical_tasks_into_one_output_each_take_a_share)
+{
+    kcost_arg down[] = {
+        IN2(DT_BFLOAT16, 16, 17408, 557056),
+        IN2(DT_BFLOAT16, 34816, 5120, 356515840ull),
+        {.in = true, .out = true, .dtype = DT_FLOAT32, .ndim = 2, .shape = {16, 5120}, .bytes = 327680}};
+    pipe_kernel k;
+    char note[KCOST_NOTE_MAX];
+    ck_assert_int_eq(kcost_derive(true, down, 3, 1, 85, &k, note, sizeof(note)), KCOST_DERIVED);
+    ck_assert_uint_eq(k.tiles, 16);
+    ck_assert_uint_eq(k.work.mnk[0], 16);
+    ck_assert_uint_eq(k.work.mnk[1], 5120);
+    ck_assert_uint_eq(k.work.mnk[2], 13);
+    ck_assert_uint_eq(k.work.bytes[PIPE_MTE2], 151962);
+    ck_assert_uint_eq(k.work.bytes[PIPE_MTE1], 131482);
+    ck_assert_uint_eq(k.work.bytes[PIPE_FIXPIPE], 20480);
+    ck_assert_msg(strstr(note, "MTE2 reads the inputs (2431386 B)"), "%s", note);
+    ck_assert_msg(strstr(note,
+                         "; one of 85 tasks with the same args writing the same output: each taken as a "
+                         "85-th of k (the scalars that tell them apart are not in a capture)"),
+                  "%s", note);
+}
+END_TEST
+
 Suite *suite_kcost(void)
 {
     Suite *s = suite_create("kcost");
@@ -422,6 +460,7 @@ Suite *suite_kcost(void)
     tcase_add_test(tc, an_spmd_task_is_priced_one_block_at_a_time);
     tcase_add_test(tc, a_gathering_kernel_is_priced_by_the_rows_its_table_names);
     tcase_add_test(tc, attention_is_q_k_then_p_v);
+    tcase_add_test(tc, identical_tasks_into_one_output_each_take_a_share);
     suite_add_tcase(s, tc);
     return s;
 }
