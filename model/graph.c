@@ -309,7 +309,7 @@ static int get_pipe_entry(const graph *g, const cJSON *v, pipe_id p, const char 
         int given = 0;
         for (int d = 0; d < 3; d++) {
             given += jget(v, dims[d]) != NULL;
-            if (get_count(g, v, dims[d], field, 1 << 20, &w->mnk[d], err, errlen) != 0)
+            if (get_count(g, v, dims[d], field, GRAPH_MAX_CUBE_DIM, &w->mnk[d], err, errlen) != 0)
                 return -1;
         }
         if (given != 0 && given != 3)

@@ -2,6 +2,7 @@
 #include "kcost.h"
 
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -52,10 +53,36 @@ static void sum_bytes(const kcost_arg *args, int nargs, uint64_t *in, uint64_t *
     }
 }
 
-static kcost_status derive_aiv(const kcost_arg *args, int nargs, pipe_kernel *k, char *note, size_t len)
+/* "; one of its 8 blocks, an eighth of ..." for a task of block_num blocks whose args are the whole tensors.
+ */
+static void blocks_note(int block_num, const char *what, char *out, size_t len)
 {
-    uint64_t in, out;
+    if (block_num > 1)
+        snprintf(out, len, "; one of its %d blocks: the args are the whole tensors, %s", block_num, what);
+    else
+        out[0] = '\0';
+}
+
+/* "; one of 85 tasks with the same args ..." for a task repeated with args identical to the letter. */
+static void repeat_note(int repeat, const char *what, char *out, size_t len)
+{
+    if (repeat > 1)
+        snprintf(
+            out, len,
+            "; one of %d tasks with the same args writing the same output: each taken as a %d-th %s (the "
+            "scalars that tell them apart are not in a capture)",
+            repeat, repeat, what);
+    else
+        out[0] = '\0';
+}
+
+static kcost_status derive_aiv(const kcost_arg *args, int nargs, int block_num, int repeat, pipe_kernel *k,
+                               char *note, size_t len)
+{
+    uint64_t in, out, nb = (uint64_t)block_num * (uint64_t)repeat;
     sum_bytes(args, nargs, &in, &out);
+    in = ceil_div(in, nb);
+    out = ceil_div(out, nb);
     int big = -1;
     for (int i = 0; i < nargs; i++)
         if (args[i].ndim && (big < 0 || elems_of(&args[i]) > elems_of(&args[big])))
@@ -64,7 +91,7 @@ static kcost_status derive_aiv(const kcost_arg *args, int nargs, pipe_kernel *k,
         snprintf(note, len, "no tensor argument with a shape to count vector work over: give its cost");
         return KCOST_UNKNOWN;
     }
-    uint64_t elems = elems_of(&args[big]), tiles = 1;
+    uint64_t elems = ceil_div(elems_of(&args[big]), nb), tiles = 1;
     while (KCOST_BUFFERS * (ceil_div(in, tiles) + ceil_div(out, tiles)) > PIPE_UB_BYTES &&
            tiles <= GRAPH_MAX_TILES)
         tiles *= 2;
@@ -80,20 +107,23 @@ static kcost_status derive_aiv(const kcost_arg *args, int nargs, pipe_kernel *k,
     k->work.bytes[PIPE_MTE3] = ceil_div(out, tiles);
     k->work.vec_elems = ceil_div(elems, tiles);
     k->work.vec_elem_bytes = (uint32_t)dtype_size(args[big].dtype);
-    char d[96], t[64];
+    char d[96], t[64], bl[160], rp[200];
+    blocks_note(block_num, "so each block takes its share of every figure", bl, sizeof(bl));
+    repeat_note(repeat, "of every figure", rp, sizeof(rp));
     snprintf(note, len,
              "AIV from its args: MTE2 reads the inputs (%" PRIu64 " B), MTE3 writes the outputs (%" PRIu64
              " B), the vector unit makes one pass over the largest operand (arg %d, %s %s: %" PRIu64
-             " elements); %s",
+             " elements); %s%s%s",
              in, out, big, dtype_name(args[big].dtype), dims(&args[big], d, sizeof(d)), elems,
-             tiling(tiles, "UB", t, sizeof(t)));
+             tiling(tiles, "UB", t, sizeof(t)), bl, rp);
     return KCOST_DERIVED;
 }
 
 /* m, n, k and the batch of a matmul of views a and b (c: the output, ndim 0 if unknown). */
 static bool matmul_shape(const kcost_arg *a, const kcost_arg *b, const kcost_arg *c, uint64_t mnk[3],
-                         uint64_t *batch)
+                         uint64_t *batch, bool *b_has_m)
 {
+    *b_has_m = false;
     if (a->ndim < 2 || b->ndim < 2)
         return false;
     uint64_t ba = 1, bb = 1;
@@ -128,6 +158,7 @@ static bool matmul_shape(const kcost_arg *a, const kcost_arg *b, const kcost_arg
             mnk[0] = c0;
             mnk[1] = c1;
             mnk[2] = c0 == a0 ? a1 : b1;
+            *b_has_m = c0 != a0;
             return true;
         }
     }
@@ -141,11 +172,13 @@ static bool matmul_shape(const kcost_arg *a, const kcost_arg *b, const kcost_arg
 
 /* An AIC kernel that is no matmul (fewer than two operands only read): it
  * moves its inputs in through MTE2 and its outputs out through FIXPIPE. */
-static kcost_status derive_aic_moves(const kcost_arg *args, int nargs, int operands, pipe_kernel *k,
-                                     char *note, size_t len)
+static kcost_status derive_aic_moves(const kcost_arg *args, int nargs, int operands, int block_num,
+                                     int repeat, pipe_kernel *k, char *note, size_t len)
 {
     uint64_t in, out;
     sum_bytes(args, nargs, &in, &out);
+    in = ceil_div(in, (uint64_t)block_num * (uint64_t)repeat);
+    out = ceil_div(out, (uint64_t)block_num * (uint64_t)repeat);
     if (!in && !out) {
         snprintf(note, len, "no tensor arguments to derive its work from: give its cost (ns or cycles)");
         return KCOST_UNKNOWN;
@@ -162,15 +195,108 @@ static kcost_status derive_aic_moves(const kcost_arg *args, int nargs, int opera
     k->buffers = KCOST_BUFFERS;
     k->work.bytes[PIPE_MTE2] = ceil_div(in, tiles);
     k->work.bytes[PIPE_FIXPIPE] = ceil_div(out, tiles);
-    char t[64];
+    char t[64], bl[160], rp[200];
+    blocks_note(block_num, "so each block takes its share of every figure", bl, sizeof(bl));
+    repeat_note(repeat, "of every figure", rp, sizeof(rp));
     snprintf(note, len,
              "AIC from its args, no matmul (it reads %d operand%s): MTE2 reads the inputs (%" PRIu64
-             " B), FIXPIPE writes the outputs (%" PRIu64 " B), no cube work; %s",
-             operands, operands == 1 ? "" : "s", in, out, tiling(tiles, "L1", t, sizeof(t)));
+             " B), FIXPIPE writes the outputs (%" PRIu64 " B), no cube work; %s%s%s",
+             operands, operands == 1 ? "" : "s", in, out, tiling(tiles, "L1", t, sizeof(t)), bl, rp);
     return KCOST_DERIVED;
 }
 
-static kcost_status derive_aic(const kcost_arg *args, int nargs, pipe_kernel *k, char *note, size_t len)
+static bool is_float(int dt)
+{
+    return dt == DT_FLOAT32 || dt == DT_FLOAT16 || dt == DT_BFLOAT16 || dt == DT_FP8E4M3FN;
+}
+
+/* An index type: a block table's entries. */
+static bool is_index(int dt)
+{
+    return dt == DT_INT32 || dt == DT_INT64 || dt == DT_UINT32 || dt == DT_UINT64;
+}
+
+static bool same_shape(const kcost_arg *x, const kcost_arg *y)
+{
+    if (x->ndim != y->ndim || x->dtype != y->dtype)
+        return false;
+    for (int d = 0; d < x->ndim; d++)
+        if (x->shape[d] != y->shape[d])
+            return false;
+    return true;
+}
+
+/* An operand the kernel only reads, with a float type and rows (ndim >= 2). */
+static bool float_operand(const kcost_arg *x)
+{
+    return x->in && !x->out && x->ndim >= 2 && is_float(x->dtype);
+}
+
+/* Q for keys k (and values v, -1 if none): the operand whose last dimension
+ * is a multiple of k's (heads folded in: [16, 5120] is 40 rows of 128 per
+ * token) and that has no twin of its shape among the others, of k's type
+ * first, then the largest; -1 if none. */
+static int pick_q(const kcost_arg *args, int nargs, int k, int v)
+{
+    int64_t d = args[k].shape[args[k].ndim - 1];
+    int q = -1;
+    for (int i = 0; i < nargs; i++) {
+        const kcost_arg *x = &args[i];
+        if (i == k || i == v || !float_operand(x) || x->shape[x->ndim - 1] % d)
+            continue;
+        bool twin = false; /* operands in pairs (K and V, a rope's cos and sin) are not Q */
+        for (int j = 0; j < nargs && !twin; j++)
+            twin = j != i && j != k && j != v && float_operand(&args[j]) && same_shape(x, &args[j]);
+        if (twin)
+            continue;
+        bool typed = x->dtype == args[k].dtype, qtyped = q >= 0 && args[q].dtype == args[k].dtype;
+        if (q < 0 || (typed && !qtyped) || (typed == qtyped && x->bytes > args[q].bytes))
+            q = i;
+    }
+    return q;
+}
+
+/* Attention's operands: K and V of one shape (the pair with the most bytes)
+ * and a Q of the same last dimension (the largest other). Returns Q's index
+ * with kv[0], kv[1] set, or -1 when the args are not Q, K, V. */
+static int attention(const kcost_arg *args, int nargs, int kv[2])
+{
+    kv[0] = kv[1] = -1;
+    for (int i = 0; i < nargs; i++)
+        for (int j = i + 1; j < nargs && float_operand(&args[i]); j++)
+            if (float_operand(&args[j]) && same_shape(&args[i], &args[j]) &&
+                (kv[0] < 0 || args[i].bytes > args[kv[0]].bytes)) {
+                kv[0] = i;
+                kv[1] = j;
+            }
+    if (kv[0] < 0)
+        return -1;
+    return pick_q(args, nargs, kv[0], kv[1]);
+}
+
+/* The split of an m x n output among block_num blocks, bm x bn = block_num, that
+ * reads least per block (a_bytes / bm of the m-side operand, b_bytes / bn of
+ * the other): 4 x 6 for a 1536^3 GEMM on 24 blocks. */
+static void split_blocks(uint64_t m, uint64_t n, uint64_t a_bytes, uint64_t b_bytes, uint64_t blocks,
+                         uint64_t *bm, uint64_t *bn)
+{
+    *bm = 1;
+    *bn = blocks;
+    uint64_t best = UINT64_MAX;
+    for (uint64_t i = 1; i <= blocks; i++) {
+        if (blocks % i || i > m || blocks / i > n)
+            continue;
+        uint64_t cost = ceil_div(a_bytes, i) + ceil_div(b_bytes, blocks / i);
+        if (cost < best) {
+            best = cost;
+            *bm = i;
+            *bn = blocks / i;
+        }
+    }
+}
+
+static kcost_status derive_aic(const kcost_arg *args, int nargs, int block_num, int repeat, pipe_kernel *k,
+                               char *note, size_t len)
 {
     /* the two largest operands only read, and the largest output */
     int a = -1, b = -1, c = -1;
@@ -179,7 +305,7 @@ static kcost_status derive_aic(const kcost_arg *args, int nargs, pipe_kernel *k,
         if (x->out) {
             if (c < 0 || x->bytes > args[c].bytes)
                 c = i;
-        } else if (x->in && x->ndim) {
+        } else if (x->in && x->ndim && !is_index(x->dtype)) { /* a block table or config is no operand */
             if (a < 0 || x->bytes > args[a].bytes) {
                 b = a;
                 a = i;
@@ -189,12 +315,32 @@ static kcost_status derive_aic(const kcost_arg *args, int nargs, pipe_kernel *k,
         }
     }
     if (a < 0 || b < 0)
-        return derive_aic_moves(args, nargs, a < 0 ? 0 : 1, k, note, len);
+        return derive_aic_moves(args, nargs, a < 0 ? 0 : 1, block_num, repeat, k, note, len);
     const kcost_arg none = {0}, *out = c >= 0 ? &args[c] : &none;
     uint64_t mnk[3], batch = 1;
+    bool b_has_m = false;
     kcost_status st = KCOST_DERIVED;
-    char da[96], db[96], tl[64], assumed[160] = "";
-    if (!matmul_shape(&args[a], &args[b], out, mnk, &batch)) {
+    char da[96], db[96], tl[64], assumed[160] = "", bl[200] = "", attn[160] = "", rp[200] = "";
+    int kv[2];
+    int q = attention(args, nargs, kv);
+    if (q >= 0) { /* S = Q.K^T then O = P.V: two multiplies of m x n x d, one m x n x 2d */
+        const kcost_arg *qa = &args[q], *ka = &args[kv[0]];
+        uint64_t d = (uint64_t)ka->shape[ka->ndim - 1];
+        mnk[0] = (uint64_t)qa->shape[qa->ndim - 2];
+        mnk[1] = (uint64_t)ka->shape[ka->ndim - 2];
+        mnk[2] = 2 * d;
+        batch = 1;
+        for (int i = 0; i < ka->ndim - 2; i++)
+            batch *= (uint64_t)ka->shape[i];
+        mnk[0] = ceil_div(elems_of(qa), batch * d); /* Q's rows per batch, however its dims group them */
+        snprintf(attn, sizeof(attn),
+                 "; attention: S = Q.K^T then O = P.V (Q arg %d, K and V args %d and %d), m x n x d twice", q,
+                 kv[0], kv[1]);
+        a = q;
+        b = kv[0];
+    } else if (!matmul_shape(&args[a], &args[b], out, mnk, &batch, &b_has_m) &&
+               !(matmul_shape(&args[b], &args[a], out, mnk, &batch, &b_has_m) &&
+                 (b_has_m = !b_has_m, true))) {
         uint64_t e = elems_of(&args[a]), s = 1;
         while (s * s < e)
             s++;
@@ -221,8 +367,50 @@ static kcost_status derive_aic(const kcost_arg *args, int nargs, pipe_kernel *k,
         snprintf(rate, sizeof(rate), ", %s operands at the FLOAT16 rate", dtype_name(dt));
         dt = DT_FLOAT16;
     }
-    uint64_t in, outb, operands = args[a].bytes + args[b].bytes;
+    uint64_t in, outb, abytes = args[b_has_m ? b : a].bytes, bbytes = args[b_has_m ? a : b].bytes;
+    if (q >= 0)
+        bbytes += args[kv[1]].bytes;
     sum_bytes(args, nargs, &in, &outb);
+    if (q < 0) { /* an operand view wider than the product (a fused weight) is read only where it meets it */
+        uint64_t ea = (uint64_t)dtype_size(args[b_has_m ? b : a].dtype),
+                 eb = (uint64_t)dtype_size(args[b_has_m ? a : b].dtype);
+        uint64_t rest0 = in - abytes - bbytes;
+        if (ea && abytes > batch * mnk[0] * mnk[2] * ea)
+            abytes = batch * mnk[0] * mnk[2] * ea;
+        if (eb && bbytes > batch * mnk[2] * mnk[1] * eb)
+            bbytes = batch * mnk[2] * mnk[1] * eb;
+        in = rest0 + abytes + bbytes;
+    }
+    if (repeat > 1) { /* one of repeat identical tasks accumulating into one output: a repeat-th of k (of n
+                         for attention) */
+        mnk[q >= 0 ? 1 : 2] = ceil_div(mnk[q >= 0 ? 1 : 2], (uint64_t)repeat);
+        uint64_t rest0 = in - abytes - bbytes;
+        abytes = q >= 0 ? abytes : ceil_div(abytes, (uint64_t)repeat);
+        bbytes = ceil_div(bbytes, (uint64_t)repeat);
+        in = rest0 + abytes + bbytes;
+        repeat_note(repeat, q >= 0 ? "of K's rows" : "of k", rp, sizeof(rp));
+    }
+    uint64_t rest = in - abytes - bbytes, nb = (uint64_t)block_num;
+    if (nb > 1 && batch >= nb) { /* the blocks share out the batch */
+        batch = ceil_div(batch, nb);
+        abytes = ceil_div(abytes, nb);
+        bbytes = ceil_div(bbytes, nb);
+        blocks_note(block_num, "the batch shared out among them", bl, sizeof(bl));
+    } else if (nb > 1) { /* the blocks share out the output, each reading its panels */
+        uint64_t bm, bn;
+        split_blocks(mnk[0], mnk[1], abytes, bbytes, nb, &bm, &bn);
+        mnk[0] = ceil_div(mnk[0], bm);
+        mnk[1] = ceil_div(mnk[1], bn);
+        abytes = ceil_div(abytes, bm);
+        bbytes = ceil_div(bbytes, bn);
+        char what[96];
+        snprintf(what, sizeof(what), "the output split %" PRIu64 " x %" PRIu64 " among them (m x n)", bm, bn);
+        blocks_note(block_num, what, bl, sizeof(bl));
+    }
+    rest = ceil_div(rest, nb);
+    outb = ceil_div(outb, nb);
+    in = abytes + bbytes + rest;
+    uint64_t operands = abytes + bbytes;
     uint64_t split = 1; /* k is cut until the operands' buffers fit L1 */
     while (KCOST_BUFFERS * ceil_div(in, batch * split) > PIPE_L1_BYTES && batch * split <= GRAPH_MAX_TILES)
         split *= 2;
@@ -246,15 +434,209 @@ static kcost_status derive_aic(const kcost_arg *args, int nargs, pipe_kernel *k,
     snprintf(note, len,
              "AIC from its args: a matmul of arg %d %s by arg %d %s, m %" PRIu64 " n %" PRIu64 " k %" PRIu64
              " x %" PRIu64 "%s; MTE2 reads the inputs (%" PRIu64 " B), MTE1 the operands, FIXPIPE writes the "
-             "outputs (%" PRIu64 " B); %s%s",
+             "outputs (%" PRIu64 " B); %s%s%s%s%s",
              a, dims(&args[a], da, sizeof(da)), b, dims(&args[b], db, sizeof(db)), mnk[0], mnk[1], mnk[2],
-             batch, rate, in, outb, tiling(tiles, "L1", tl, sizeof(tl)), assumed);
+             batch, rate, in, outb, tiling(tiles, "L1", tl, sizeof(tl)), attn, bl, rp, assumed);
     return st;
 }
 
-kcost_status kcost_derive(bool aic, const kcost_arg *args, int nargs, pipe_kernel *out, char *note,
-                          size_t notelen)
+/* Appends to note. */
+static void note_add(char *note, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void note_add(char *note, size_t len, const char *fmt, ...)
+{
+    size_t n = strlen(note);
+    if (n + 1 >= len)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(note + n, len - n, fmt, ap);
+    va_end(ap);
+}
+
+/* What every derived kernel shares. No scalar cycles: the platform's 200 per
+ * tile (scalar_cycles_per_tile) is a calibration choice with no measured
+ * source, and Perf-Sim sees a few tens per kernel. And no per-tile figure a
+ * graph may not state (graph.c): a multiply past GRAPH_MAX_CUBE_DIM in one
+ * dimension is cut into more tiles, or clamped, said in the note, when even
+ * GRAPH_MAX_TILES tiles would not do. */
+static kcost_status finish(pipe_kernel *k, kcost_status st, char *note, size_t len)
+{
+    k->scalar_given = true;
+    k->work.cycles[PIPE_SCALAR] = 0;
+    static const char dim[3] = {'m', 'n', 'k'};
+    for (int d = 0; d < 3; d++) {
+        uint64_t x = k->work.mnk[d], s = ceil_div(x, GRAPH_MAX_CUBE_DIM);
+        if (x <= GRAPH_MAX_CUBE_DIM)
+            continue;
+        if ((uint64_t)k->tiles * s > GRAPH_MAX_TILES) {
+            k->work.mnk[d] = GRAPH_MAX_CUBE_DIM;
+            note_add(note, len, "; %c %" PRIu64 " clamped to %u: more tiles than a kernel may have", dim[d],
+                     x, GRAPH_MAX_CUBE_DIM);
+            st = KCOST_ASSUMED;
+            continue;
+        }
+        k->tiles = (uint32_t)(k->tiles * s);
+        k->work.mnk[d] = ceil_div(x, s);
+        for (int p = 0; p < PIPE_COUNT; p++)
+            k->work.bytes[p] = ceil_div(k->work.bytes[p], s);
+        note_add(note, len, "; %c %" PRIu64 " is past a tile's %u, so %" PRIu64 " times the tiles", dim[d], x,
+                 GRAPH_MAX_CUBE_DIM, s);
+    }
+    return st;
+}
+
+/* Rows of a gathered cache (elements / last dimension). */
+static uint64_t rows_of(const kcost_arg *x)
+{
+    return elems_of(x) / (uint64_t)x->shape[x->ndim - 1];
+}
+
+/* Sets x's view to [lead..., rows, d] (lead = 0: none) with its bytes. */
+static void set_view(kcost_arg *x, uint64_t lead, uint64_t rows, uint64_t d)
+{
+    int64_t esize = dtype_size(x->dtype) > 0 ? dtype_size(x->dtype) : 1;
+    x->ndim = 0;
+    if (lead)
+        x->shape[x->ndim++] = (int64_t)lead;
+    x->shape[x->ndim++] = (int64_t)rows;
+    x->shape[x->ndim++] = (int64_t)d;
+    x->bytes = (lead ? lead : 1) * rows * d * (uint64_t)esize;
+}
+
+/*
+ * A kernel that gathers rows of a cache through a block table (paged
+ * attention: the whole KV cache and an INT32 table are its args, and it
+ * reads the blocks the table names) is priced by the rows it gathers, never
+ * the whole cache. The table: the largest index-typed input; the cache: the
+ * largest float input of rank >= 2 with at least twice as many rows as the
+ * table has entries (a second of the same shape is V); the other operand A
+ * (Q, or P): the largest other float input of rank >= 2. Rows gathered:
+ *  - K and V both (one fused kernel): the table's entries x the rows of a
+ *    block (a cache of rank >= 3 [blocks, block rows..., d] says how many;
+ *    a 2-D cache does not, and KCOST_GATHER_BLOCK_ROWS is assumed), shared
+ *    out among Q's leading dimension (the batch) when it divides them;
+ *  - QK (A's last dimension is d): the output's elements per row of A (the
+ *    output's columns when it has rows of A's);
+ *  - PV (A = P [m, G]): A's last dimension.
+ * Rewrites v (a copy of args) and says what it did in what; returns the
+ * status (KCOST_ASSUMED when a block's rows were assumed) or -1 when the
+ * args gather nothing.
+ */
+static int gather_views(kcost_arg *v, int nargs, char *what, size_t len)
+{
+    int t = -1, c = -1, c2 = -1, a = -1;
+    for (int i = 0; i < nargs; i++)
+        if (v[i].in && v[i].ndim && is_index(v[i].dtype) && (t < 0 || v[i].bytes > v[t].bytes))
+            t = i;
+    if (t < 0)
+        return -1;
+    uint64_t entries = elems_of(&v[t]);
+    for (int i = 0; i < nargs; i++)
+        if (v[i].in && v[i].ndim >= 2 && is_float(v[i].dtype) && (c < 0 || v[i].bytes > v[c].bytes))
+            c = i;
+    if (c < 0 || rows_of(&v[c]) < 2 * entries)
+        return -1;
+    for (int i = 0; i < nargs; i++)
+        if (i != c && v[i].in && same_shape(&v[i], &v[c]))
+            c2 = i;
+    if (c2 >= 0)
+        a = pick_q(v, nargs, c, c2);
+    else
+        for (int i = 0; i < nargs; i++)
+            if (i != c && v[i].in && v[i].ndim >= 2 && is_float(v[i].dtype) &&
+                (a < 0 || v[i].bytes > v[a].bytes))
+                a = i;
+    if (a < 0)
+        return -1;
+    const kcost_arg cache = v[c];
+    uint64_t d = (uint64_t)cache.shape[cache.ndim - 1], crows = rows_of(&cache), brows = 1, g = 0, lead = 0;
+    for (int i = 1; i < cache.ndim - 1; i++)
+        brows *= (uint64_t)cache.shape[i];
+    int st = KCOST_DERIVED;
+    char how[160];
+    if (c2 >= 0 || (uint64_t)v[a].shape[v[a].ndim - 1] == d) {
+        int o = -1; /* the largest output that is not a cache */
+        for (int i = 0; i < nargs; i++)
+            if (v[i].out && i != c && i != c2 && (o < 0 || v[i].bytes > v[o].bytes))
+                o = i;
+        uint64_t arows = rows_of(&v[a]);
+        if (c2 < 0 && o >= 0 && v[o].ndim >= 2 && arows % (uint64_t)v[o].shape[v[o].ndim - 2] == 0) {
+            g = (uint64_t)v[o].shape[v[o].ndim - 1];
+            set_view(&v[a], 0, (uint64_t)v[o].shape[v[o].ndim - 2], d); /* the rows of Q it scores */
+            snprintf(how, sizeof(how), "the output's %" PRIu64 " columns", g);
+        } else if (c2 < 0 && o >= 0 && v[o].ndim && is_float(v[o].dtype) && elems_of(&v[o]) % arows == 0) {
+            g = elems_of(&v[o]) / arows;
+            snprintf(how, sizeof(how), "the output's elements per row of arg %d", a);
+        } else {
+            if (cache.ndim < 3) {
+                brows = KCOST_GATHER_BLOCK_ROWS;
+                st = KCOST_ASSUMED;
+            }
+            const char *as = st == KCOST_ASSUMED ? " (assumed: a 2-D cache does not say)" : "";
+            if (c2 < 0) { /* QK whose output says nothing: one block */
+                g = brows;
+                st = KCOST_ASSUMED;
+                snprintf(how, sizeof(how),
+                         "its output's shape is unknown, so one block of %" PRIu64 " rows%s", brows, as);
+            } else {
+                g = entries * brows;
+                uint64_t batch =
+                    v[a].ndim >= 3 || (uint64_t)v[a].shape[v[a].ndim - 1] > d ? (uint64_t)v[a].shape[0] : 1;
+                if (batch > 1 && entries % batch == 0) /* each batch row gathers its own blocks */
+                    lead = batch;
+                snprintf(how, sizeof(how), "the table's %" PRIu64 " entries x %" PRIu64 " rows a block%s%s",
+                         entries, brows, as, lead ? ", each row of Q's first dimension its own" : "");
+            }
+        }
+    } else {
+        g = (uint64_t)v[a].shape[v[a].ndim - 1];
+        snprintf(how, sizeof(how), "arg %d's last dimension", a);
+    }
+    if (g > crows)
+        g = crows;
+    if (!g)
+        return -1;
+    uint64_t per = lead ? ceil_div(g, lead) : g;
+    set_view(&v[c], lead, per, d);
+    v[c].out = false; /* an INOUT cache: the few rows a kernel appends are not priced */
+    if (c2 >= 0) {
+        set_view(&v[c2], lead, per, d);
+        v[c2].out = false;
+    }
+    uint64_t tb = (uint64_t)dtype_size(v[t].dtype) * g; /* at most one entry per gathered row */
+    if (tb < v[t].bytes)
+        v[t].bytes = tb;
+    snprintf(what, len,
+             "; it gathers %" PRIu64 " rows of arg %d [%" PRIu64 " x %" PRIu64
+             "]%s through the block table arg "
+             "%d (%s), not the whole cache",
+             g, c, crows, d, c2 >= 0 ? " and as many of its V" : "", t, how);
+    return st;
+}
+
+kcost_status kcost_derive(bool aic, const kcost_arg *args, int nargs, int block_num, int repeat,
+                          pipe_kernel *out, char *note, size_t notelen)
 {
     memset(out, 0, sizeof(*out));
-    return aic ? derive_aic(args, nargs, out, note, notelen) : derive_aiv(args, nargs, out, note, notelen);
+    if (block_num < 1)
+        block_num = 1;
+    if (repeat < 1)
+        repeat = 1;
+    kcost_arg v[KCOST_MAX_ARGS];
+    char what[320] = "";
+    int gst = -1;
+    if (nargs <= KCOST_MAX_ARGS && nargs > 0) {
+        memcpy(v, args, sizeof(*v) * (size_t)nargs);
+        gst = gather_views(v, nargs, what, sizeof(what));
+        if (gst >= 0)
+            args = v;
+    }
+    kcost_status st = aic ? derive_aic(args, nargs, block_num, repeat, out, note, notelen)
+                          : derive_aiv(args, nargs, block_num, repeat, out, note, notelen);
+    if (st == KCOST_UNKNOWN)
+        return st;
+    note_add(note, notelen, "%s", what);
+    if (gst == KCOST_ASSUMED)
+        st = KCOST_ASSUMED;
+    return finish(out, st, note, notelen);
 }

@@ -11,7 +11,11 @@
 
 #define KCOST_MAX_DIMS 5 /* Tensor::shapes[5] */
 #define KCOST_BUFFERS 2  /* tiles are double-buffered */
-#define KCOST_NOTE_MAX 512
+#define KCOST_NOTE_MAX 768
+#define KCOST_MAX_ARGS 32 /* tensor args of a task (CORE_MAX_TENSOR_ARGS) */
+#define KCOST_GATHER_BLOCK_ROWS                                                                              \
+    128 /* rows a block-table entry names in a 2-D cache: assumed (paged attention's                         \
+         * block size in the runtime's unroll and batch cases) */
 
 /* One tensor argument as the model sees it. */
 typedef struct kcost_arg {
@@ -34,9 +38,15 @@ typedef enum {
  * args. AIV: MTE2 reads every input, MTE3 writes every output, the vector
  * unit makes one pass over the largest operand; AIC: a matmul of the two
  * largest inputs (m, n, k from their last two dimensions), MTE2 and MTE1 move
- * the inputs, FIXPIPE writes the outputs. Tiles are halved until KCOST_BUFFERS
- * of them fit the UB (AIV) or L1 (AIC). Writes how into note. */
-kcost_status kcost_derive(bool aic, const kcost_arg *args, int nargs, pipe_kernel *out, char *note,
-                          size_t notelen);
+ * the inputs, FIXPIPE writes the outputs. A task of block_num > 1 blocks
+ * (SPMD) has one set of args for all of them, the whole tensors: each block
+ * takes a block_num-th of the work (a matmul: of the batch, or of the output
+ * split bm x bn with the least reading per block). Tiles are halved until
+ * KCOST_BUFFERS of them fit the UB (AIV) or L1 (AIC). repeat > 1: the task
+ * is one of that many with args identical to the letter that write the same
+ * output (split-K chunks whose scalars a capture does not show): it takes a
+ * repeat-th of k (of a vector kernel's every figure). Writes how into note. */
+kcost_status kcost_derive(bool aic, const kcost_arg *args, int nargs, int block_num, int repeat,
+                          pipe_kernel *out, char *note, size_t notelen);
 
 #endif

@@ -11,6 +11,7 @@
 #define GRAPH_MAX_TILES 1000000                /* tiles of one kernel */
 #define GRAPH_MAX_PIPE_CYCLES 1000000000000ULL /* cycles per tile of one pipe */
 #define GRAPH_MAX_PIPE_BYTES (1ULL << 40)      /* bytes or elements per tile */
+#define GRAPH_MAX_CUBE_DIM (1u << 20)          /* m, n or k of one tile's multiply */
 
 /* The pipes of an AICore (model/README.md §10.1): AIC = scalar, MTE1, MTE2,
  * cube, FIXPIPE; AIV = scalar, MTE2, MTE3, vector. */

@@ -3,18 +3,22 @@
 #include <cJSON.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../model/dtype.h"
-#include "../model/platform.h"
 #include "../model/jsonl.h"
+#include "../model/platform.h"
 #include "../model/readall.h"
 #include "importer.h"
 
-#define SIMULATOR_CORES 24     /* a2a3sim's swimlane: 8 AIC + 16 AIV (a2a3 silicon has 72) */
-#define IMPLAUSIBLE_RATIO 1000 /* a swimlane time this many times the model's estimate is reported */
-#define MAX_PROFILES 64        /* distinct arg profiles counted per kernel when picking its default */
+#define SIMULATOR_CORES 24      /* a2a3sim's swimlane: 8 AIC + 16 AIV (a2a3 silicon has 72) */
+#define IMPLAUSIBLE_RATIO 1000  /* a swimlane time this many times the model's estimate is reported */
+#define MAX_PROFILES 64         /* distinct arg profiles counted per kernel when picking its default */
+#define KCOST_OUTLIER_RATIO                                                                                  \
+    100 /* a task priced this many times its kernel's other tasks' median is said ... */
+#define KCOST_OUTLIER_FLOOR_NS 10000 /* ... when it takes this long: a shorter one holds no run back */
 
 static bool single_kernel(const imp_task *t)
 {
@@ -75,14 +79,94 @@ static int count_profile(profile_count *v, int *nv, const pipe_kernel *k, kcost_
     return (*nv)++;
 }
 
+/* FNV-1a of what makes two tasks' work the same: kernels, blocks and every arg's view. */
+static uint64_t task_key(const imp_task *t)
+{
+    uint64_t h = 1469598103934665603ULL;
+#define MIX(x)                                                                                               \
+    do {                                                                                                     \
+        uint64_t v_ = (uint64_t)(x);                                                                         \
+        for (int b_ = 0; b_ < 8; b_++, v_ >>= 8)                                                             \
+            h = (h ^ (v_ & 0xff)) * 1099511628211ULL;                                                        \
+    } while (0)
+    for (int s = 0; s < 3; s++)
+        MIX(t->k[s]);
+    MIX(t->block_num);
+    MIX(t->nargs);
+    for (int i = 0; i < t->nargs; i++) {
+        const imp_arg *a = &t->args[i];
+        MIX(a->type);
+        MIX(a->buf);
+        MIX(a->tensor);
+        MIX(a->start);
+        MIX(a->ndim);
+        for (int d = 0; d < a->ndim; d++) {
+            MIX(a->shape[d]);
+            MIX(a->strides[d]);
+        }
+    }
+#undef MIX
+    return h;
+}
+
+typedef struct keyed {
+    uint64_t key;
+    size_t task;
+} keyed;
+
+static int by_key(const void *a, const void *b)
+{
+    uint64_t x = ((const keyed *)a)->key, y = ((const keyed *)b)->key;
+    return x < y ? -1 : x > y;
+}
+
+/* Per task, how many tasks have its args to the letter and write an existing
+ * output (INOUT or OUTPUT_EXISTING): the runtime repeats a task only with
+ * other scalars (split-K chunks accumulating into one output), which a
+ * capture does not record, so each is priced as that share of the work
+ * (kcost_derive's repeat). 1 for every other task. NULL when out of memory. */
+static int *task_repeats(const importer *im)
+{
+    int *rep = malloc((im->nknown ? im->nknown : 1) * sizeof(*rep));
+    keyed *v = malloc((im->nknown ? im->nknown : 1) * sizeof(*v));
+    if (!rep || !v) {
+        free(rep);
+        free(v);
+        return NULL;
+    }
+    size_t n = 0;
+    for (size_t i = 0; i < im->nknown; i++) {
+        const imp_task *t = &im->tasks[i];
+        rep[i] = 1;
+        bool writes = false;
+        for (int a = 0; a < t->nargs; a++)
+            writes |= t->args[a].type == A_INOUT || t->args[a].type == A_OUT_EXISTING;
+        if (!t->alloc && writes)
+            v[n++] = (keyed){task_key(t), i};
+    }
+    qsort(v, n, sizeof(*v), by_key);
+    for (size_t i = 0, j; i < n; i = j) {
+        for (j = i + 1; j < n && v[j].key == v[i].key; j++)
+            ;
+        for (size_t x = i; x < j; x++)
+            rep[v[x].task] = (int)(j - i);
+    }
+    free(v);
+    return rep;
+}
+
 /* Every kernel's cost from the model: the profile most of its tasks' args
  * give (ties: the first seen); a single-kernel task whose own profile
  * differs keeps it as its own cost. */
 static int derive_all(importer *im)
 {
     profile_count *prof = malloc(MAX_PROFILES * sizeof(*prof));
-    if (!prof)
+    int *rep = task_repeats(im);
+    if (!prof || !rep) {
+        free(prof);
+        free(rep);
         return imp_oom(im);
+    }
     kcost_arg args[GRAPH_MAX_TENSOR_ARGS];
     char note[KCOST_NOTE_MAX];
     for (int f = 0; f < GRAPH_MAX_FUNC_ID; f++) {
@@ -98,7 +182,8 @@ static int derive_all(importer *im)
                     continue;
                 int n = model_args(im, t, args);
                 pipe_kernel pk;
-                kcost_status st = kcost_derive(s == 0, args, n, &pk, note, sizeof(note));
+                kcost_status st =
+                    kcost_derive(s == 0, args, n, t->block_num, rep[i], &pk, note, sizeof(note));
                 if (single_kernel(t)) {
                     t->model_status = st;
                     t->model = pk;
@@ -129,7 +214,7 @@ static int derive_all(importer *im)
         int s = t->k[0] == f ? 0 : t->k[1] == f ? 1 : 2;
         int n = model_args(im, t, args);
         pipe_kernel pk;
-        kcost_derive(s == 0, args, n, &pk, kn->note, sizeof(kn->note));
+        kcost_derive(s == 0, args, n, t->block_num, rep[prof[best].first], &pk, kn->note, sizeof(kn->note));
         if (nprof > 1 || unknown_first >= 0) {
             size_t others = 0;
             for (int p = 0; p < nprof; p++)
@@ -141,6 +226,7 @@ static int derive_all(importer *im)
         }
     }
     free(prof);
+    free(rep);
     for (size_t i = 0; i < im->nknown; i++) {
         imp_task *t = &im->tasks[i];
         if (!single_kernel(t) || t->model_status == KCOST_UNKNOWN)
@@ -321,6 +407,8 @@ static int read_table(importer *im, const char *path)
     return rc;
 }
 
+static void put_pipe(const pipe_kernel *k, FILE *f);
+
 /* A kernel's time from the model on a2a3 (ns), for checking swimlane times. */
 static double model_ns(const pipe_kernel *k)
 {
@@ -343,6 +431,146 @@ static const char *kname(const importer *im, int f, char *buf, size_t len)
         return im->names[f];
     snprintf(buf, len, "func%d", f);
     return buf;
+}
+
+/* Checks k as the graph loader will (graph_check_cost): the import never
+ * writes a cost the run refuses. Returns 0, or -1 naming who in im->err. */
+static int check_pipe(importer *im, const pipe_kernel *k, const char *who)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f)
+        return imp_oom(im);
+    put_pipe(k, f);
+    fclose(f);
+    cJSON *v = text ? cJSON_Parse(text) : NULL;
+    char err[512];
+    int rc = v && graph_check_cost("the model", 0, who, v, k->aic, NULL, err, sizeof(err)) == 0 ? 0 : -1;
+    if (rc != 0)
+        snprintf(im->err, im->errlen, "the model's cost of %s is one a graph may not hold (%s): %s", who,
+                 v ? err : "not JSON", text ? text : "");
+    cJSON_Delete(v);
+    free(text);
+    return rc;
+}
+
+/* The cost source of kernel f is the model (not a table, the swimlane or Perf-Sim). */
+static bool model_priced(const importer *im, int f)
+{
+    const imp_kernel *kn = &im->kernels[f];
+    return kn->used && !kn->table && kn->status != KCOST_UNKNOWN && !kn->model.measured &&
+           !(im->costs == IMPORT_COSTS_SWIMLANE && im->func_ns[f] >= 0);
+}
+
+/* One block of task t's time on a2a3 from the model's costs (ns): its slowest kernel. */
+static double task_model_ns(const importer *im, const imp_task *t)
+{
+    double ns = 0;
+    for (int s = 0; s < 3; s++) {
+        if (t->k[s] < 0)
+            continue;
+        const pipe_kernel *pk = single_kernel(t) && t->own_cost ? &t->model : &im->kernels[t->k[s]].model;
+        double x = model_ns(pk);
+        if (x > ns)
+            ns = x;
+    }
+    return ns;
+}
+
+typedef struct task_ns {
+    double ns;   /* one block's time */
+    size_t task; /* tasks[] index */
+} task_ns;
+
+static int by_ns(const void *a, const void *b)
+{
+    double x = ((const task_ns *)a)->ns, y = ((const task_ns *)b)->ns;
+    return x < y ? -1 : x > y;
+}
+
+/* Says (on stderr and in the kernel's note) when the model prices a task of a
+ * model-priced kernel past the platform's watchdogs (a run would end in a
+ * timeout the runtime never hit) or over KCOST_OUTLIER_RATIO times the
+ * median of the kernel's other tasks: both mean args the model misread. */
+static int warn_outliers(importer *im)
+{
+    platform plat;
+    platform_defaults(&plat);
+    double limit_us = (double)plat.op_execute_timeout_us;
+    const char *which = "STARS op-execute timeout";
+    if (plat.scheduler_timeout_ms * 1000.0 < limit_us) {
+        limit_us = plat.scheduler_timeout_ms * 1000.0;
+        which = "scheduler no-progress timeout";
+    }
+    task_ns *v = malloc((im->nknown ? im->nknown : 1) * sizeof(*v));
+    if (!v)
+        return imp_oom(im);
+    char nb[32], msg[KCOST_NOTE_MAX];
+    for (int f = 0; f < GRAPH_MAX_FUNC_ID; f++) {
+        if (!model_priced(im, f))
+            continue;
+        size_t n = 0;
+        for (size_t i = 0; i < im->nknown; i++) {
+            const imp_task *t = &im->tasks[i];
+            if (!t->alloc && (t->k[0] == f || t->k[1] == f || t->k[2] == f))
+                v[n++] = (task_ns){task_model_ns(im, t), i};
+        }
+        if (!n)
+            continue;
+        qsort(v, n, sizeof(*v), by_ns);
+        imp_kernel *kn = &im->kernels[f];
+        const char *name = kname(im, f, nb, sizeof(nb));
+        size_t over = 0;
+        for (size_t i = 0; i < n; i++)
+            over += v[i].ns > limit_us * 1e3;
+        if (over) {
+            const task_ns *w = &v[n - 1];
+            snprintf(
+                msg, sizeof(msg),
+                "task %" PRIu64 " is priced at %.6g s a block, past a2a3's %s (%.6g s; %zu of its %zu "
+                "tasks are): a run would end in a timeout the runtime did not hit; check its args or give "
+                "its cost in a --costs table",
+                im->tasks[w->task].id, w->ns / 1e9, which, limit_us / 1e6, over, n);
+            if (im->warn)
+                fprintf(im->warn, "ptosim: warning: kernel %s: %s\n", name, msg);
+            size_t len = strlen(kn->note);
+            snprintf(kn->note + len, sizeof(kn->note) - len, "; warning: %s", msg);
+        }
+        if (n < 2)
+            continue;
+        /* the median of the others: the lower median of n - 1, skipping the task itself */
+        size_t outliers = 0, worst = 0;
+        double worst_ratio = 0, worst_med = 0;
+        for (size_t i = 0; i < n; i++) {
+            size_t m = (n - 2) / 2;
+            double med = v[m < i ? m : m + 1].ns;
+            if (med > 0 && v[i].ns > KCOST_OUTLIER_RATIO * med && v[i].ns >= KCOST_OUTLIER_FLOOR_NS) {
+                outliers++;
+                if (v[i].ns / med > worst_ratio) {
+                    worst_ratio = v[i].ns / med;
+                    worst = i;
+                    worst_med = med;
+                }
+            }
+        }
+        if (outliers) {
+            snprintf(msg, sizeof(msg),
+                     "task %" PRIu64
+                     " is priced at %.6g us a block, %.3gx the median %.6g us of the kernel's "
+                     "other tasks (%zu of its %zu tasks are over %dx and 10 us): check its args or give its "
+                     "cost in a "
+                     "--costs table",
+                     im->tasks[v[worst].task].id, v[worst].ns / 1e3, worst_ratio, worst_med / 1e3, outliers,
+                     n, KCOST_OUTLIER_RATIO);
+            if (im->warn)
+                fprintf(im->warn, "ptosim: warning: kernel %s: %s\n", name, msg);
+            size_t len = strlen(kn->note);
+            snprintf(kn->note + len, sizeof(kn->note) - len, "; warning: %s", msg);
+        }
+    }
+    free(v);
+    return 0;
 }
 
 int imp_costs(importer *im, const import_opts *opt)
@@ -396,6 +624,27 @@ int imp_costs(importer *im, const import_opts *opt)
             imp_note(im, "kernel %s: %s", kname(im, f, nb, sizeof(nb)),
                      strstr(im->kernels[f].note, "; its ") ? strstr(im->kernels[f].note, "; its ") + 2
                                                            : im->kernels[f].note);
+    /* a model cost is one the run loads, and one far past its watchdogs or its kernel's other tasks is said
+     */
+    for (int f = 0; f < GRAPH_MAX_FUNC_ID; f++) {
+        if (!model_priced(im, f))
+            continue;
+        char who[GRAPH_NAME_MAX + 48];
+        snprintf(who, sizeof(who), "kernel %s", kname(im, f, nb, sizeof(nb)));
+        if (check_pipe(im, &im->kernels[f].model, who) != 0)
+            return -1;
+    }
+    for (size_t i = 0; i < im->nknown; i++) {
+        const imp_task *t = &im->tasks[i];
+        int f = t->k[0] >= 0 ? t->k[0] : t->k[1] >= 0 ? t->k[1] : t->k[2];
+        char who[64];
+        snprintf(who, sizeof(who), "task %" PRIu64, t->id);
+        if (!t->alloc && single_kernel(t) && t->own_cost && model_priced(im, f) &&
+            check_pipe(im, &t->model, who) != 0)
+            return -1;
+    }
+    if (warn_outliers(im) != 0)
+        return -1;
     /* a swimlane time orders of magnitude from the model's estimate is said, never used silently */
     if (im->costs == IMPORT_COSTS_SWIMLANE && im->warn)
         for (int f = 0; f < GRAPH_MAX_FUNC_ID; f++) {
@@ -415,8 +664,8 @@ int imp_costs(importer *im, const import_opts *opt)
 /* A measured profile as the graph file writes it. */
 static void put_measured(const pipe_kernel *k, FILE *f)
 {
-    fprintf(f, "{\"perf_sim\": {\"ghz\": %.6g, \"cycles\": %" PRIu64 ", \"busy\": {", (double)k->measured_hz / 1e9,
-            k->measured_cycles);
+    fprintf(f, "{\"perf_sim\": {\"ghz\": %.6g, \"cycles\": %" PRIu64 ", \"busy\": {",
+            (double)k->measured_hz / 1e9, k->measured_cycles);
     int n = 0;
     for (int p = 0; p < PIPE_COUNT; p++)
         if (pipe_on_core((pipe_id)p, k->aic))
@@ -438,6 +687,8 @@ static void put_pipe(const pipe_kernel *k, FILE *f)
     }
     fprintf(f, "{\"tiles\": %" PRIu32 ", \"buffers\": %" PRIu32, k->tiles, k->buffers);
     const pipe_work *w = &k->work;
+    if (k->scalar_given)
+        fprintf(f, ", \"scalar\": %" PRIu64, w->cycles[PIPE_SCALAR]);
     static const pipe_id order[] = {PIPE_MTE2, PIPE_MTE1, PIPE_CUBE, PIPE_VECTOR, PIPE_MTE3, PIPE_FIXPIPE};
     for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
         pipe_id p = order[i];

@@ -39,15 +39,16 @@ static uint64_t cycles_of(const pipe_kernel *k)
 /*
  * pa_small1 (paged attention CaseSmall1: 16 heads of 16, KV blocks of 16,
  * BF16 caches). Rates on a2a3: 32 B/cycle per GM pipe, MTE1 512 B/cycle,
- * the cube 16 x 16 x 16 fp16 per cycle, the vector unit 256 B/cycle, 200
- * scalar cycles per tile.
+ * the cube 16 x 16 x 16 fp16 per cycle, the vector unit 256 B/cycle; no
+ * scalar cycles (the model states "scalar": 0: the platform's 200 per tile
+ * has no measured source).
  *
  * QK (AIC): Q [16,16] BF16 (512 B) times a key block [16,16] BF16 (512 B)
  * into S [16,16] FLOAT32 (1024 B, as its reader sees it): m 16 n 16 k 16.
- * 2 x 1024 B fit the 512 KiB L1: one tile. scalar 200 + MTE2 1024/32 = 32
+ * 2 x 1024 B fit the 512 KiB L1: one tile. MTE2 1024/32 = 32
  * + MTE1 1024/512 = 2 + cube 1 x 1 x (16 x 2 B / 32 B) = 1 + FIXPIPE
- * 1024/32 = 32 = 267 cycles. PV is the same shape: P [16,16] BF16 times a
- * value block [16,16] BF16 into [16,16] FLOAT32, 267 cycles.
+ * 1024/32 = 32 = 67 cycles. PV is the same shape: P [16,16] BF16 times a
+ * value block [16,16] BF16 into [16,16] FLOAT32, 67 cycles.
  */
 START_TEST(paged_attention_matmuls_by_hand)
 {
@@ -55,7 +56,7 @@ START_TEST(paged_attention_matmuls_by_hand)
                       OUT2(DT_FLOAT32, 16, 16, 1024)};
     pipe_kernel k;
     char note[KCOST_NOTE_MAX];
-    ck_assert_int_eq(kcost_derive(true, qk, 3, &k, note, sizeof(note)), KCOST_DERIVED);
+    ck_assert_int_eq(kcost_derive(true, qk, 3, 1, 1, &k, note, sizeof(note)), KCOST_DERIVED);
     ck_assert_uint_eq(k.tiles, 1);
     ck_assert_uint_eq(k.buffers, 2);
     ck_assert_uint_eq(k.work.mnk[0], 16);
@@ -65,7 +66,7 @@ START_TEST(paged_attention_matmuls_by_hand)
     ck_assert_uint_eq(k.work.bytes[PIPE_MTE2], 1024);
     ck_assert_uint_eq(k.work.bytes[PIPE_MTE1], 1024);
     ck_assert_uint_eq(k.work.bytes[PIPE_FIXPIPE], 1024);
-    ck_assert_uint_eq(cycles_of(&k), 200 + 32 + 2 + 1 + 32);
+    ck_assert_uint_eq(cycles_of(&k), 32 + 2 + 1 + 32);
     ck_assert_str_eq(
         note, "AIC from its args: a matmul of arg 0 [16, 16] by arg 1 [16, 16], m 16 n 16 k 16 x 1; "
               "MTE2 reads the inputs (1024 B), MTE1 the operands, FIXPIPE writes the outputs (1024 B); "
@@ -77,12 +78,12 @@ END_TEST
  * SF (AIV): S [16,16] FLOAT32 in (1024 B); out P [16,16] BF16 (512 B) and
  * the row max and sum [16] FLOAT32 (64 B each): 640 B. One vector pass over
  * the largest operand, 256 FLOAT32 elements = 1024 B at 256 B/cycle = 4.
- * 2 x (1024 + 640) B fit the 192 KiB UB: one tile. 200 + 1024/32 = 32 +
- * 4 + 640/32 = 20 = 256 cycles.
+ * 2 x (1024 + 640) B fit the 192 KiB UB: one tile. 1024/32 = 32 +
+ * 4 + 640/32 = 20 = 56 cycles.
  * UP (AIV): reads mij, lij [16] (64 B each), oi_new [16,16] (1024 B) and
  * its inouts mi, li [16], oi [16,16] and out [16,16] (64 + 64 + 1024 +
  * 1024): 3328 B; writes the four inouts, 2176 B; the pass over 256 FLOAT32
- * elements, 4 cycles. 200 + 3328/32 = 104 + 4 + 2176/32 = 68 = 376 cycles.
+ * elements, 4 cycles. 3328/32 = 104 + 4 + 2176/32 = 68 = 176 cycles.
  */
 START_TEST(paged_attention_vector_kernels_by_hand)
 {
@@ -90,13 +91,13 @@ START_TEST(paged_attention_vector_kernels_by_hand)
                       OUT1(DT_FLOAT32, 16, 64)};
     pipe_kernel k;
     char note[KCOST_NOTE_MAX];
-    ck_assert_int_eq(kcost_derive(false, sf, 4, &k, note, sizeof(note)), KCOST_DERIVED);
+    ck_assert_int_eq(kcost_derive(false, sf, 4, 1, 1, &k, note, sizeof(note)), KCOST_DERIVED);
     ck_assert_uint_eq(k.tiles, 1);
     ck_assert_uint_eq(k.work.bytes[PIPE_MTE2], 1024);
     ck_assert_uint_eq(k.work.bytes[PIPE_MTE3], 640);
     ck_assert_uint_eq(k.work.vec_elems, 256);
     ck_assert_uint_eq(k.work.vec_elem_bytes, 4);
-    ck_assert_uint_eq(cycles_of(&k), 200 + 32 + 4 + 20);
+    ck_assert_uint_eq(cycles_of(&k), 32 + 4 + 20);
 
     kcost_arg up[] = {
         IN1(DT_FLOAT32, 16, 64),
@@ -106,11 +107,11 @@ START_TEST(paged_attention_vector_kernels_by_hand)
         {.in = true, .out = true, .dtype = DT_FLOAT32, .ndim = 1, .shape = {16}, .bytes = 64},
         {.in = true, .out = true, .dtype = DT_FLOAT32, .ndim = 2, .shape = {16, 16}, .bytes = 1024},
         {.in = true, .out = true, .dtype = DT_FLOAT32, .ndim = 2, .shape = {16, 16}, .bytes = 1024}};
-    ck_assert_int_eq(kcost_derive(false, up, 7, &k, note, sizeof(note)), KCOST_DERIVED);
+    ck_assert_int_eq(kcost_derive(false, up, 7, 1, 1, &k, note, sizeof(note)), KCOST_DERIVED);
     ck_assert_uint_eq(k.work.bytes[PIPE_MTE2], 3328);
     ck_assert_uint_eq(k.work.bytes[PIPE_MTE3], 2176);
     ck_assert_uint_eq(k.work.vec_elems, 256);
-    ck_assert_uint_eq(cycles_of(&k), 200 + 104 + 4 + 68);
+    ck_assert_uint_eq(cycles_of(&k), 104 + 4 + 68);
 }
 END_TEST
 
@@ -125,12 +126,12 @@ END_TEST
  * [65536] FLOAT32 output 262144 / 4 = 65536 B. FLOAT32 at the fp16 rate.
  * Per tile: MTE2 ceil(131080 / 32) = 4097, MTE1 131072/512 = 256, cube
  * 16 x 16 x (64 x 2 / 32) = 1024, FIXPIPE 65536/32 = 2048; MTE2 paces the
- * four tiles: 200 + 4 x 4097 + 256 + 1024 + 2048 = 19916 cycles.
+ * four tiles: 4 x 4097 + 256 + 1024 + 2048 = 19716 cycles.
  * ADD (AIV): C += P over [65536] FLOAT32: reads C, P and config (524320 B),
  * writes C (262144 B); 8 tiles would need 2 x (65540 + 32768) = 196616 B,
  * 8 B over the 196608 B UB, so 16: MTE2 32770 B, MTE3 16384 B, 4096
  * elements per tile. Per tile MTE2 ceil(32770/32) = 1025, vector 4096 x 4 /
- * 256 = 64, MTE3 512: 200 + 16 x 1025 + 64 + 512 = 17176 cycles.
+ * 256 = 64, MTE3 512: 16 x 1025 + 64 + 512 = 16976 cycles.
  */
 START_TEST(bgemm_kernels_by_hand)
 {
@@ -138,7 +139,7 @@ START_TEST(bgemm_kernels_by_hand)
                         OUT1(DT_FLOAT32, 65536, 262144), IN1(DT_INT64, 4, 32)};
     pipe_kernel k;
     char note[KCOST_NOTE_MAX];
-    ck_assert_int_eq(kcost_derive(true, gemm, 4, &k, note, sizeof(note)), KCOST_ASSUMED);
+    ck_assert_int_eq(kcost_derive(true, gemm, 4, 1, 1, &k, note, sizeof(note)), KCOST_ASSUMED);
     ck_assert_msg(strstr(note, "its operands are 1-D, so each is taken as a square 256 x 256 matrix"), "%s",
                   note);
     ck_assert_msg(strstr(note, "FLOAT32 operands at the FLOAT16 rate"), "%s", note);
@@ -149,18 +150,18 @@ START_TEST(bgemm_kernels_by_hand)
     ck_assert_uint_eq(k.work.bytes[PIPE_MTE2], 131080);
     ck_assert_uint_eq(k.work.bytes[PIPE_MTE1], 131072);
     ck_assert_uint_eq(k.work.bytes[PIPE_FIXPIPE], 65536);
-    ck_assert_uint_eq(cycles_of(&k), 200 + 4 * 4097 + 256 + 1024 + 2048);
+    ck_assert_uint_eq(cycles_of(&k), 4 * 4097 + 256 + 1024 + 2048);
 
     kcost_arg add[] = {
         {.in = true, .out = true, .dtype = DT_FLOAT32, .ndim = 1, .shape = {65536}, .bytes = 262144},
         IN1(DT_FLOAT32, 65536, 262144),
         IN1(DT_INT64, 4, 32)};
-    ck_assert_int_eq(kcost_derive(false, add, 3, &k, note, sizeof(note)), KCOST_DERIVED);
+    ck_assert_int_eq(kcost_derive(false, add, 3, 1, 1, &k, note, sizeof(note)), KCOST_DERIVED);
     ck_assert_uint_eq(k.tiles, 16);
     ck_assert_uint_eq(k.work.bytes[PIPE_MTE2], 32770);
     ck_assert_uint_eq(k.work.bytes[PIPE_MTE3], 16384);
     ck_assert_uint_eq(k.work.vec_elems, 4096);
-    ck_assert_uint_eq(cycles_of(&k), 200 + 16 * 1025 + 64 + 512);
+    ck_assert_uint_eq(cycles_of(&k), 16 * 1025 + 64 + 512);
 }
 END_TEST
 
@@ -171,13 +172,13 @@ START_TEST(matmul_shapes_come_from_the_operands_and_the_output)
     /* A [32, 64] . B [64, 48]: m 32 k 64 n 48 */
     kcost_arg ab[] = {IN2(DT_FLOAT16, 32, 64, 4096), IN2(DT_FLOAT16, 64, 48, 6144),
                       OUT2(DT_FLOAT16, 32, 48, 3072)};
-    ck_assert_int_eq(kcost_derive(true, ab, 3, &k, note, sizeof(note)), KCOST_DERIVED);
+    ck_assert_int_eq(kcost_derive(true, ab, 3, 1, 1, &k, note, sizeof(note)), KCOST_DERIVED);
     ck_assert_uint_eq(k.work.mnk[0], 32);
     ck_assert_uint_eq(k.work.mnk[1], 48);
     ck_assert_uint_eq(k.work.mnk[2], 64);
     /* Q [16, 128] . K [64, 128]^T: the shared last dimension is k */
     kcost_arg qkt[] = {IN2(DT_BFLOAT16, 64, 128, 16384), IN2(DT_BFLOAT16, 16, 128, 4096)};
-    ck_assert_int_eq(kcost_derive(true, qkt, 2, &k, note, sizeof(note)), KCOST_DERIVED);
+    ck_assert_int_eq(kcost_derive(true, qkt, 2, 1, 1, &k, note, sizeof(note)), KCOST_DERIVED);
     ck_assert_uint_eq(k.work.mnk[0], 64);
     ck_assert_uint_eq(k.work.mnk[1], 16);
     ck_assert_uint_eq(k.work.mnk[2], 128);
@@ -185,14 +186,14 @@ START_TEST(matmul_shapes_come_from_the_operands_and_the_output)
      * no pair matches; the output's rows find x, whose columns are k */
     kcost_arg proj[] = {IN2(DT_BFLOAT16, 16, 5120, 163840), IN2(DT_BFLOAT16, 10240, 1024, 20971520),
                         OUT2(DT_FLOAT32, 16, 1024, 65536)};
-    ck_assert_int_eq(kcost_derive(true, proj, 3, &k, note, sizeof(note)), KCOST_DERIVED);
+    ck_assert_int_eq(kcost_derive(true, proj, 3, 1, 1, &k, note, sizeof(note)), KCOST_DERIVED);
     ck_assert_uint_eq(k.work.mnk[0], 16);
     ck_assert_uint_eq(k.work.mnk[1], 1024);
     ck_assert_uint_eq(k.tiles * k.work.mnk[2], 5120);
     /* batched: [4, 32, 64] . [4, 64, 32] is 4 tiles of 32 x 32 x 64 */
     kcost_arg batch[] = {{.in = true, .dtype = DT_FLOAT16, .ndim = 3, .shape = {4, 32, 64}, .bytes = 16384},
                          {.in = true, .dtype = DT_FLOAT16, .ndim = 3, .shape = {4, 64, 32}, .bytes = 16384}};
-    ck_assert_int_eq(kcost_derive(true, batch, 2, &k, note, sizeof(note)), KCOST_DERIVED);
+    ck_assert_int_eq(kcost_derive(true, batch, 2, 1, 1, &k, note, sizeof(note)), KCOST_DERIVED);
     ck_assert_uint_eq(k.tiles, 4);
     ck_assert_uint_eq(k.work.mnk[2], 64);
 }
@@ -204,22 +205,245 @@ START_TEST(what_the_model_cannot_infer_is_named)
     char note[KCOST_NOTE_MAX];
     /* two operands whose dimensions never meet, and no output to go by */
     kcost_arg odd[] = {IN2(DT_FLOAT16, 16, 32, 1024), IN2(DT_FLOAT16, 48, 64, 6144)};
-    ck_assert_int_eq(kcost_derive(true, odd, 2, &k, note, sizeof(note)), KCOST_UNKNOWN);
+    ck_assert_int_eq(kcost_derive(true, odd, 2, 1, 1, &k, note, sizeof(note)), KCOST_UNKNOWN);
     ck_assert_str_eq(
         note, "cannot infer m, n, k from arg 1 [48, 64] and arg 0 [16, 32] (no dimension pair matches): "
               "give its cost (ns, cycles or the pipe form with cube m, n, k) in a --costs table");
     /* an AIC kernel that reads one tensor is no matmul: it only moves data */
     kcost_arg copy[] = {IN2(DT_FLOAT32, 1024, 256, 1048576), OUT2(DT_FLOAT32, 1024, 256, 1048576)};
-    ck_assert_int_eq(kcost_derive(true, copy, 2, &k, note, sizeof(note)), KCOST_DERIVED);
+    ck_assert_int_eq(kcost_derive(true, copy, 2, 1, 1, &k, note, sizeof(note)), KCOST_DERIVED);
     ck_assert_uint_eq(k.work.mnk[0], 0);
     ck_assert_uint_eq(k.tiles, 4); /* 2 x 1 MiB / 4 = 512 KiB fits the L1 */
     ck_assert_uint_eq(k.work.bytes[PIPE_FIXPIPE], 262144);
     ck_assert_msg(strstr(note, "no matmul (it reads 1 operand)"), "%s", note);
     /* nothing at all to go by */
-    ck_assert_int_eq(kcost_derive(false, NULL, 0, &k, note, sizeof(note)), KCOST_UNKNOWN);
+    ck_assert_int_eq(kcost_derive(false, NULL, 0, 1, 1, &k, note, sizeof(note)), KCOST_UNKNOWN);
     ck_assert_str_eq(note, "no tensor argument with a shape to count vector work over: give its cost");
-    ck_assert_int_eq(kcost_derive(true, NULL, 0, &k, note, sizeof(note)), KCOST_UNKNOWN);
+    ck_assert_int_eq(kcost_derive(true, NULL, 0, 1, 1, &k, note, sizeof(note)), KCOST_UNKNOWN);
     ck_assert_str_eq(note, "no tensor arguments to derive its work from: give its cost (ns or cycles)");
+}
+END_TEST
+
+/*
+ * A cost the graph loader would refuse is never derived. The QK of
+ * batch_paged_attention Case1 read as a plain matmul of the whole key cache
+ * [2097152, 128] BF16 by Q [4096, 128] BF16 (the gather through the block
+ * table aside): A.B^T, m 2097152 n 4096 k 128. Inputs 2 x 2097152 x 128 +
+ * 2 x 4096 x 128 = 537919488 B; k would be cut to fit the L1 (2 buffers x
+ * 537919488 / split <= 524288: split 2048, k 1). m 2097152 is past a tile's
+ * 1048576 (graph.c): twice the tiles, 4096, m 1048576 each, and every byte
+ * figure per tile halved. Every tile states "scalar": 0.
+ */
+START_TEST(a_multiply_past_a_tiles_limit_takes_more_tiles)
+{
+    kcost_arg qk[] = {IN2(DT_BFLOAT16, 2097152, 128, 536870912ull), IN2(DT_BFLOAT16, 4096, 128, 1048576)};
+    pipe_kernel k;
+    char note[KCOST_NOTE_MAX];
+    ck_assert_int_eq(kcost_derive(true, qk, 2, 1, 1, &k, note, sizeof(note)), KCOST_DERIVED);
+    ck_assert_uint_eq(k.tiles, 8192);
+    ck_assert_uint_eq(k.work.mnk[0], 1048576);
+    ck_assert_uint_eq(k.work.mnk[1], 4096);
+    ck_assert_uint_eq(k.work.mnk[2], 1);
+    ck_assert_uint_eq(k.work.bytes[PIPE_MTE2], 65664);
+    ck_assert(k.scalar_given);
+    ck_assert_uint_eq(k.work.cycles[PIPE_SCALAR], 0);
+    ck_assert_msg(strstr(note, "; m 2097152 is past a tile's 1048576, so 2 times the tiles"), "%s", note);
+}
+END_TEST
+
+/*
+ * An SPMD task has one set of args for all its blocks: the whole tensors.
+ * GEMM 1536^3 FLOAT16 on 24 blocks (pto-isa's silicon figure, 38.8 us): the
+ * output split 4 x 6 reads least per block (A 4718592 / 4 + B 4718592 / 6 =
+ * 1966080 B; 6 x 4 reads the same, 3 x 8 reads 2162688), so one block is m
+ * 1536 / 4 = 384, n 1536 / 6 = 256, k 1536, its output 4718592 / 24 =
+ * 196608 B. Two buffers of 1966080 / split fit the 524288 B L1 from split 8
+ * (4 would need 983040): 8 tiles of k 192, MTE2 and MTE1 245760 B, FIXPIPE
+ * 24576 B each.
+ * An AIV task of 5 blocks reading [16, 5120] BF16 and [2, 5120] FLOAT32
+ * into [16, 5120] BF16 (qwen3's x_gamma0): 163840 + 40960 = 204800 B in,
+ * 163840 out; a block 40960 in, 32768 out, a fifth of the 81920 elements of
+ * the largest operand, 16384; 2 x (40960 + 32768) B fit the UB: one tile.
+ */
+START_TEST(an_spmd_task_is_priced_one_block_at_a_time)
+{
+    kcost_arg gemm[] = {IN2(DT_FLOAT16, 1536, 1536, 4718592), IN2(DT_FLOAT16, 1536, 1536, 4718592),
+                        OUT2(DT_FLOAT16, 1536, 1536, 4718592)};
+    pipe_kernel k;
+    char note[KCOST_NOTE_MAX];
+    ck_assert_int_eq(kcost_derive(true, gemm, 3, 24, 1, &k, note, sizeof(note)), KCOST_DERIVED);
+    ck_assert_uint_eq(k.work.mnk[0], 384);
+    ck_assert_uint_eq(k.work.mnk[1], 256);
+    ck_assert_uint_eq(k.tiles, 8);
+    ck_assert_uint_eq(k.work.mnk[2], 192);
+    ck_assert_uint_eq(k.work.bytes[PIPE_MTE2], 245760);
+    ck_assert_uint_eq(k.work.bytes[PIPE_FIXPIPE], 24576);
+    ck_assert_msg(strstr(note,
+                         "; one of its 24 blocks: the args are the whole tensors, the output split 4 x 6 "
+                         "among them (m x n)"),
+                  "%s", note);
+    kcost_arg xg[] = {IN2(DT_BFLOAT16, 16, 5120, 163840), IN2(DT_FLOAT32, 2, 5120, 40960),
+                      OUT2(DT_BFLOAT16, 16, 5120, 163840)};
+    ck_assert_int_eq(kcost_derive(false, xg, 3, 5, 1, &k, note, sizeof(note)), KCOST_DERIVED);
+    ck_assert_uint_eq(k.tiles, 1);
+    ck_assert_uint_eq(k.work.bytes[PIPE_MTE2], 40960);
+    ck_assert_uint_eq(k.work.bytes[PIPE_MTE3], 32768);
+    ck_assert_uint_eq(k.work.vec_elems, 16384);
+    ck_assert_msg(strstr(note,
+                         "; one of its 5 blocks: the args are the whole tensors, so each block takes its "
+                         "share of every figure"),
+                  "%s", note);
+}
+END_TEST
+
+/*
+ * Paged attention through a block table (paged_attention_unroll Case1: the
+ * whole BF16 key cache [2097152, 128] and the INT32 table [256, 256] are
+ * args of every QK and PV task) is priced by the rows it gathers.
+ * QK: Q [16, 128] BF16 (4096 B), its output S [16, 8192] FLOAT32 (524288 B):
+ * 8192 rows of the cache, 8192 x 128 x 2 = 2097152 B, and at most one table
+ * entry a row, 8192 x 4 = 32768 B of the table's 262144. A.B^T of the
+ * gathered [8192, 128] by Q [16, 128]: m 8192 n 16 k 128. In 2097152 + 4096
+ * + 32768 = 2134016 B; two buffers fit the L1 from 16 tiles (8 would need 2
+ * x 266752 = 533504 B): k 8, MTE2 2134016 / 16 = 133376 B, MTE1 (2097152 +
+ * 4096) / 16 = 131328 B, FIXPIPE 524288 / 16 = 32768 B.
+ * PV: P [16, 8192] BF16 (262144 B) into O [16, 128] FLOAT32 (8192 B): P's
+ * 8192 columns are the rows gathered; no dimension pair of the gathered
+ * [8192, 128] and P meets, and the output [16, 128] says m 16 (P's rows), n
+ * 128, k 8192. In 262144 + 2097152 + 32768 = 2392064 B: 16 tiles (8 would
+ * need 598016 B), k 512, MTE2 149504 B, MTE1 147456 B, FIXPIPE 512 B.
+ */
+START_TEST(a_gathering_kernel_is_priced_by_the_rows_its_table_names)
+{
+    kcost_arg qk[] = {IN2(DT_BFLOAT16, 16, 128, 4096), IN2(DT_BFLOAT16, 2097152, 128, 536870912ull),
+                      IN2(DT_INT32, 256, 256, 262144), OUT2(DT_FLOAT32, 16, 8192, 524288)};
+    pipe_kernel k;
+    char note[KCOST_NOTE_MAX];
+    ck_assert_int_eq(kcost_derive(true, qk, 4, 1, 1, &k, note, sizeof(note)), KCOST_DERIVED);
+    ck_assert_uint_eq(k.tiles, 16);
+    ck_assert_uint_eq(k.work.mnk[0], 8192);
+    ck_assert_uint_eq(k.work.mnk[1], 16);
+    ck_assert_uint_eq(k.work.mnk[2], 8);
+    ck_assert_uint_eq(k.work.bytes[PIPE_MTE2], 133376);
+    ck_assert_uint_eq(k.work.bytes[PIPE_MTE1], 131328);
+    ck_assert_uint_eq(k.work.bytes[PIPE_FIXPIPE], 32768);
+    ck_assert_msg(strstr(note,
+                         "; it gathers 8192 rows of arg 1 [2097152 x 128] through the block table arg 2 "
+                         "(the output's 8192 columns), not the whole cache"),
+                  "%s", note);
+    kcost_arg pv[] = {IN2(DT_BFLOAT16, 16, 8192, 262144), IN2(DT_BFLOAT16, 2097152, 128, 536870912ull),
+                      IN2(DT_INT32, 256, 256, 262144), OUT2(DT_FLOAT32, 16, 128, 8192)};
+    ck_assert_int_eq(kcost_derive(true, pv, 4, 1, 1, &k, note, sizeof(note)), KCOST_DERIVED);
+    ck_assert_uint_eq(k.tiles, 16);
+    ck_assert_uint_eq(k.work.mnk[0], 16);
+    ck_assert_uint_eq(k.work.mnk[1], 128);
+    ck_assert_uint_eq(k.work.mnk[2], 512);
+    ck_assert_uint_eq(k.work.bytes[PIPE_MTE2], 149504);
+    ck_assert_uint_eq(k.work.bytes[PIPE_MTE1], 147456);
+    ck_assert_uint_eq(k.work.bytes[PIPE_FIXPIPE], 512);
+    ck_assert_msg(strstr(note,
+                         "; it gathers 8192 rows of arg 1 [2097152 x 128] through the block table arg 2 "
+                         "(arg 0's last dimension), not the whole cache"),
+                  "%s", note);
+}
+END_TEST
+
+/*
+ * Attention is Q.K^T then P.V, not a product of the two largest inputs.
+ * FA-like, no table: Q [128, 64], K and V [1024, 64] FLOAT16 into O [128,
+ * 64]: m 128 (Q's rows), n 1024 (K's), d 64 twice: k 128. In 16384 + 2 x
+ * 131072 = 278528 B; two buffers need 557056 B > 524288, so 2 tiles of k 64:
+ * MTE2 and MTE1 139264 B, FIXPIPE 16384 / 2 = 8192 B.
+ * Fused decode attention through a table (qwen3's paged_attention_rope_cce,
+ * small): INOUT K and V caches [4096, 64] BF16, an INT32 table [8], Q [2,
+ * 256] BF16 (2 tokens of 4 heads of 64; a [1, 64] pair of rope tables is no
+ * Q: it has a twin), O [2, 256] BF16. A 2-D cache does not say a block's
+ * rows: 128 assumed, so 8 x 128 = 1024 rows, Q's first dimension 2 dividing
+ * the 8 entries: each token its own 512, the caches' views [2, 512, 64]
+ * (131072 B each, no longer outputs). Per token: m 256 x 2 / (2 x 64) = 4
+ * rows of Q, n 512, k 128. In 1024 + 2 x 131072 + 32 (the table, 8 entries)
+ * + 2 x 256 (the rope pair) = 263712 B; two tiles (the batch) of 131856 B fit
+ * the L1 twice: MTE2 131856 B, MTE1 (1024 + 262144) / 2 = 131584 B, FIXPIPE
+ * 1024 / 2 = 512 B.
+ */
+START_TEST(attention_is_q_k_then_p_v)
+{
+    kcost_arg fa[] = {IN2(DT_FLOAT16, 128, 64, 16384), IN2(DT_FLOAT16, 1024, 64, 131072),
+                      IN2(DT_FLOAT16, 1024, 64, 131072), OUT2(DT_FLOAT16, 128, 64, 16384)};
+    pipe_kernel k;
+    char note[KCOST_NOTE_MAX];
+    ck_assert_int_eq(kcost_derive(true, fa, 4, 1, 1, &k, note, sizeof(note)), KCOST_DERIVED);
+    ck_assert_uint_eq(k.tiles, 2);
+    ck_assert_uint_eq(k.work.mnk[0], 128);
+    ck_assert_uint_eq(k.work.mnk[1], 1024);
+    ck_assert_uint_eq(k.work.mnk[2], 64);
+    ck_assert_uint_eq(k.work.bytes[PIPE_MTE2], 139264);
+    ck_assert_uint_eq(k.work.bytes[PIPE_FIXPIPE], 8192);
+    ck_assert_msg(strstr(note,
+                         "; attention: S = Q.K^T then O = P.V (Q arg 0, K and V args 1 and 2), m x n x d "
+                         "twice"),
+                  "%s", note);
+    kcost_arg fused[] = {
+        {.in = true, .out = true, .dtype = DT_BFLOAT16, .ndim = 2, .shape = {4096, 64}, .bytes = 524288},
+        {.in = true, .out = true, .dtype = DT_BFLOAT16, .ndim = 2, .shape = {4096, 64}, .bytes = 524288},
+        IN1(DT_INT32, 8, 32),
+        IN2(DT_BFLOAT16, 2, 256, 1024),
+        IN2(DT_FLOAT32, 1, 64, 256),
+        IN2(DT_FLOAT32, 1, 64, 256),
+        OUT2(DT_BFLOAT16, 2, 256, 1024)};
+    ck_assert_int_eq(kcost_derive(true, fused, 7, 1, 1, &k, note, sizeof(note)), KCOST_ASSUMED);
+    ck_assert_uint_eq(k.tiles, 2);
+    ck_assert_uint_eq(k.work.mnk[0], 4);
+    ck_assert_uint_eq(k.work.mnk[1], 512);
+    ck_assert_uint_eq(k.work.mnk[2], 128);
+    ck_assert_uint_eq(k.work.bytes[PIPE_MTE2], 131856);
+    ck_assert_uint_eq(k.work.bytes[PIPE_MTE1], 131584);
+    ck_assert_uint_eq(k.work.bytes[PIPE_FIXPIPE], 512);
+    ck_assert_msg(strstr(note, "attention: S = Q.K^T then O = P.V (Q arg 3, K and V args 0 and 1)"), "%s",
+                  note);
+    ck_assert_msg(strstr(note, "; it gathers 1024 rows of arg 0 [4096 x 64] and as many of its V through the "
+                               "block table arg 2 (the table's 8 entries x 128 rows a block (assumed: a 2-D "
+                               "cache does not say), each row of Q's first dimension its own), not the whole "
+                               "cache"),
+                  "%s", note);
+}
+END_TEST
+
+/*
+ * qwen3_noop2L's down_proj: 85 tasks per layer with the same args, each
+ * accumulating into the same [16, 5120] FLOAT32 output (INOUT): split-K
+ * chunks told apart by scalars a capture does not hold. A [16, 17408] BF16
+ * (557056 B) by the weight [34816, 5120] BF16 (356515840 B); no dimension
+ * pair meets, and the output says m 16 (A's rows), n 5120, k 17408. The
+ * weight view is twice the k rows the product meets: 17408 x 5120 x 2 =
+ * 178257920 B of it are read. One chunk of 85: k ceil(17408 / 85) = 205,
+ * A ceil(557056 / 85) = 6554 B, the weight 178257920 / 85 = 2097152 B, and
+ * the INOUT output read and written whole, 327680 B. In 327680 + 6554 +
+ * 2097152 = 2431386 B: 16 tiles (8 would need 2 x 303924 = 607848 B), MTE2
+ * ceil(2431386 / 16) = 151962 B, MTE1 ceil(2103706 / 16) = 131482 B, FIXPIPE
+ * 20480 B, k ceil(205 / 16) = 13.
+ */
+START_TEST(identical_tasks_into_one_output_each_take_a_share)
+{
+    kcost_arg down[] = {
+        IN2(DT_BFLOAT16, 16, 17408, 557056),
+        IN2(DT_BFLOAT16, 34816, 5120, 356515840ull),
+        {.in = true, .out = true, .dtype = DT_FLOAT32, .ndim = 2, .shape = {16, 5120}, .bytes = 327680}};
+    pipe_kernel k;
+    char note[KCOST_NOTE_MAX];
+    ck_assert_int_eq(kcost_derive(true, down, 3, 1, 85, &k, note, sizeof(note)), KCOST_DERIVED);
+    ck_assert_uint_eq(k.tiles, 16);
+    ck_assert_uint_eq(k.work.mnk[0], 16);
+    ck_assert_uint_eq(k.work.mnk[1], 5120);
+    ck_assert_uint_eq(k.work.mnk[2], 13);
+    ck_assert_uint_eq(k.work.bytes[PIPE_MTE2], 151962);
+    ck_assert_uint_eq(k.work.bytes[PIPE_MTE1], 131482);
+    ck_assert_uint_eq(k.work.bytes[PIPE_FIXPIPE], 20480);
+    ck_assert_msg(strstr(note, "MTE2 reads the inputs (2431386 B)"), "%s", note);
+    ck_assert_msg(strstr(note,
+                         "; one of 85 tasks with the same args writing the same output: each taken as a "
+                         "85-th of k (the scalars that tell them apart are not in a capture)"),
+                  "%s", note);
 }
 END_TEST
 
@@ -232,6 +456,11 @@ Suite *suite_kcost(void)
     tcase_add_test(tc, bgemm_kernels_by_hand);
     tcase_add_test(tc, matmul_shapes_come_from_the_operands_and_the_output);
     tcase_add_test(tc, what_the_model_cannot_infer_is_named);
+    tcase_add_test(tc, a_multiply_past_a_tiles_limit_takes_more_tiles);
+    tcase_add_test(tc, an_spmd_task_is_priced_one_block_at_a_time);
+    tcase_add_test(tc, a_gathering_kernel_is_priced_by_the_rows_its_table_names);
+    tcase_add_test(tc, attention_is_q_k_then_p_v);
+    tcase_add_test(tc, identical_tasks_into_one_output_each_take_a_share);
     suite_add_tcase(s, tc);
     return s;
 }
