@@ -293,13 +293,15 @@ static int get_pipe_entry(const graph *g, const cJSON *v, pipe_id p, const char 
     }
     if (!cJSON_IsObject(v))
         return fail(g, err, errlen, field, "must be cycles per tile or an object, got %s", jtype(v));
-    static const char *const mte_keys[] = {"bytes", "cycles", NULL};
+    static const char *const mte_keys[] = {"bytes", "gib_per_s", "cycles", NULL};
+    static const char *const mte2_keys[] = {"bytes", "reread", "gib_per_s", "cycles", NULL};
     static const char *const cube_keys[] = {"m", "n", "k", "dtype", "cycles", NULL};
     static const char *const vec_keys[] = {"elems", "dtype", "cycles", NULL};
     static const char *const scalar_keys[] = {"cycles", NULL};
     const char *const *keys = p == PIPE_CUBE     ? cube_keys
                               : p == PIPE_VECTOR ? vec_keys
                               : p == PIPE_SCALAR ? scalar_keys
+                              : p == PIPE_MTE2   ? mte2_keys
                                                  : mte_keys;
     if (check_keys(g, v, keys, field, err, errlen) != 0 ||
         get_count(g, v, "cycles", field, GRAPH_MAX_PIPE_CYCLES, &w->cycles[p], err, errlen) != 0)
@@ -319,8 +321,8 @@ static int get_pipe_entry(const graph *g, const cJSON *v, pipe_id p, const char 
         snprintf(f, sizeof(f), "%.200s.dtype", field);
         if (get_dtype(g, v, "dtype", f, false, &dt, err, errlen) != 0)
             return -1;
-        if (dt != DT_FLOAT16 && dt != DT_BFLOAT16 && dt != DT_INT8)
-            return fail(g, err, errlen, f, "the cube takes FLOAT16, BFLOAT16 or INT8, got %s",
+        if (dt != DT_FLOAT16 && dt != DT_BFLOAT16 && dt != DT_INT8 && dt != DT_FLOAT32)
+            return fail(g, err, errlen, f, "the cube takes FLOAT16, BFLOAT16, FLOAT32 or INT8, got %s",
                         dtype_name(dt));
         w->cube_elem_bytes = (uint32_t)dtype_size(dt);
     } else if (p == PIPE_VECTOR) {
@@ -335,8 +337,20 @@ static int get_pipe_entry(const graph *g, const cJSON *v, pipe_id p, const char 
             return fail(g, err, errlen, f, "%s has no whole-byte element size", dtype_name(dt));
         w->vec_elem_bytes = (uint32_t)dtype_size(dt);
     } else if (p != PIPE_SCALAR) {
-        if (get_count(g, v, "bytes", field, GRAPH_MAX_PIPE_BYTES, &w->bytes[p], err, errlen) != 0)
+        if (get_count(g, v, "bytes", field, GRAPH_MAX_PIPE_BYTES, &w->bytes[p], err, errlen) != 0 ||
+            (p == PIPE_MTE2 &&
+             get_count(g, v, "reread", field, GRAPH_MAX_PIPE_BYTES, &w->mte2_reread, err, errlen) != 0))
             return -1;
+        const cJSON *x = jget(v, "gib_per_s");
+        if (x) {
+            char f[300];
+            snprintf(f, sizeof(f), "%.200s.gib_per_s", field);
+            if (!cJSON_IsNumber(x))
+                return fail(g, err, errlen, f, "must be a number (GiB/s), got %s", jtype(x));
+            if (!(x->valuedouble >= 0.001 && x->valuedouble <= 1e6))
+                return fail(g, err, errlen, f, "must be in [0.001, 1000000] GiB/s, got %.17g", x->valuedouble);
+            w->gib_per_s[p] = x->valuedouble;
+        }
     }
     return 0;
 }
@@ -389,18 +403,19 @@ static int get_pipe_cost(const graph *g, const cJSON *v, const char *field, core
         return fail(g, err, errlen, field, "the pipe form needs work on at least one pipe besides scalar");
     /* N buffers of one tile's input (and output, on the AIV) must fit */
     const pipe_work *w = &pk->work;
-    uint64_t per = pk->aic ? w->bytes[PIPE_MTE2] : w->bytes[PIPE_MTE2] + w->bytes[PIPE_MTE3];
+    uint64_t in = w->bytes[PIPE_MTE2] + w->mte2_reread; /* a re-read panel occupies the buffer too */
+    uint64_t per = pk->aic ? in : in + w->bytes[PIPE_MTE3];
     uint64_t cap = pk->aic ? PIPE_L1_BYTES : PIPE_UB_BYTES;
     if (per * buffers > cap) {
         if (pk->aic)
             return fail(g, err, errlen, field,
                         "%" PRIu64 " buffers x mte2 %" PRIu64 " B = %" PRIu64
                         " B do not fit the AIC's %" PRIu64 " KiB L1; use more, smaller tiles",
-                        buffers, w->bytes[PIPE_MTE2], per * buffers, cap / 1024);
+                        buffers, in, per * buffers, cap / 1024);
         return fail(g, err, errlen, field,
                     "%" PRIu64 " buffers x (mte2 %" PRIu64 " B + mte3 %" PRIu64 " B) = %" PRIu64
                     " B do not fit the AIV's %" PRIu64 " KiB UB; use more, smaller tiles",
-                    buffers, w->bytes[PIPE_MTE2], w->bytes[PIPE_MTE3], per * buffers, cap / 1024);
+                    buffers, in, w->bytes[PIPE_MTE3], per * buffers, cap / 1024);
     }
     return 0;
 }

@@ -76,49 +76,6 @@ static void repeat_note(int repeat, const char *what, char *out, size_t len)
         out[0] = '\0';
 }
 
-static kcost_status derive_aiv(const kcost_arg *args, int nargs, int block_num, int repeat, pipe_kernel *k,
-                               char *note, size_t len)
-{
-    uint64_t in, out, nb = (uint64_t)block_num * (uint64_t)repeat;
-    sum_bytes(args, nargs, &in, &out);
-    in = ceil_div(in, nb);
-    out = ceil_div(out, nb);
-    int big = -1;
-    for (int i = 0; i < nargs; i++)
-        if (args[i].ndim && (big < 0 || elems_of(&args[i]) > elems_of(&args[big])))
-            big = i;
-    if (big < 0 || dtype_size(args[big].dtype) < 1) {
-        snprintf(note, len, "no tensor argument with a shape to count vector work over: give its cost");
-        return KCOST_UNKNOWN;
-    }
-    uint64_t elems = ceil_div(elems_of(&args[big]), nb), tiles = 1;
-    while (KCOST_BUFFERS * (ceil_div(in, tiles) + ceil_div(out, tiles)) > PIPE_UB_BYTES &&
-           tiles <= GRAPH_MAX_TILES)
-        tiles *= 2;
-    if (tiles > GRAPH_MAX_TILES) {
-        snprintf(note, len, "%" PRIu64 " B in and %" PRIu64 " B out need more than %d tiles: give its cost",
-                 in, out, GRAPH_MAX_TILES);
-        return KCOST_UNKNOWN;
-    }
-    k->aic = false;
-    k->tiles = (uint32_t)tiles;
-    k->buffers = KCOST_BUFFERS;
-    k->work.bytes[PIPE_MTE2] = ceil_div(in, tiles);
-    k->work.bytes[PIPE_MTE3] = ceil_div(out, tiles);
-    k->work.vec_elems = ceil_div(elems, tiles);
-    k->work.vec_elem_bytes = (uint32_t)dtype_size(args[big].dtype);
-    char d[96], t[64], bl[160], rp[200];
-    blocks_note(block_num, "so each block takes its share of every figure", bl, sizeof(bl));
-    repeat_note(repeat, "of every figure", rp, sizeof(rp));
-    snprintf(note, len,
-             "AIV from its args: MTE2 reads the inputs (%" PRIu64 " B), MTE3 writes the outputs (%" PRIu64
-             " B), the vector unit makes one pass over the largest operand (arg %d, %s %s: %" PRIu64
-             " elements); %s%s%s",
-             in, out, big, dtype_name(args[big].dtype), dims(&args[big], d, sizeof(d)), elems,
-             tiling(tiles, "UB", t, sizeof(t)), bl, rp);
-    return KCOST_DERIVED;
-}
-
 /* m, n, k and the batch of a matmul of views a and b (c: the output, ndim 0 if unknown). */
 static bool matmul_shape(const kcost_arg *a, const kcost_arg *b, const kcost_arg *c, uint64_t mnk[3],
                          uint64_t *batch, bool *b_has_m)
@@ -195,6 +152,8 @@ static kcost_status derive_aic_moves(const kcost_arg *args, int nargs, int opera
     k->buffers = KCOST_BUFFERS;
     k->work.bytes[PIPE_MTE2] = ceil_div(in, tiles);
     k->work.bytes[PIPE_FIXPIPE] = ceil_div(out, tiles);
+    k->work.gib_per_s[PIPE_MTE2] = KCOST_GIB_GM_TO_L1;
+    k->work.gib_per_s[PIPE_FIXPIPE] = KCOST_GIB_L0C_TO_GM;
     char t[64], bl[160], rp[200];
     blocks_note(block_num, "so each block takes its share of every figure", bl, sizeof(bl));
     repeat_note(repeat, "of every figure", rp, sizeof(rp));
@@ -295,6 +254,185 @@ static void split_blocks(uint64_t m, uint64_t n, uint64_t a_bytes, uint64_t b_by
     }
 }
 
+/*
+ * Vector work the shape of the args gives away, priced with pto-isa's vector formula (formula_params.csv,
+ * a2a3, 995589ab): an instruction over a tile of rows costs slope x elements + bias cycles. In thousandths of
+ * a cycle per FLOAT32 element:
+ *  - online softmax, per score: TROWMAX 47, TSUB (the row's max taken off) 31, TMULS (the scale) 16, TEXP 31,
+ *    TROWSUM 47, the cast to 16 bits taken as TMULS's 16: 188; the six instructions' biases about 310 cycles
+ *    a tile of KCOST_SOFTMAX_TILE columns;
+ *  - the output's rescale in attention, per element of O and tile: TMUL and TADD, 31 each, biases 85;
+ *  - a sort, per element and merge pass (log2 of the row): a compare and a select, 31 each. A shape model
+ *    cannot know a sort's real passes: this is a floor (README: `--costs perf-sim` prices the kernel's code).
+ */
+#define KCOST_SOFTMAX_MILLI 188
+#define KCOST_SOFTMAX_BIAS 310
+#define KCOST_SOFTMAX_TILE 256 /* KV rows a tile (pto-isa's FA kernels) */
+#define KCOST_RESCALE_MILLI 62
+#define KCOST_RESCALE_BIAS 85
+#define KCOST_SORT_MILLI 62
+
+/* Rows x columns of a score matrix: Q's rows per batch, however its dimensions group them, times K's rows. */
+static uint64_t log2_ceil(uint64_t x)
+{
+    uint64_t l = 0;
+    while (((uint64_t)1 << l) < x && l < 63)
+        l++;
+    return l;
+}
+
+/* The AIV half of attention (Q, K and V among the args): it reads the scores the AIC wrote to GM (FLOAT32),
+ * runs the online softmax over them a tile of KV rows at a time, writes P (16-bit) back for P.V and rescales
+ * O each tile. One block's share of the batch. */
+static bool aiv_attention(const kcost_arg *args, int nargs, uint64_t nb, uint64_t *in, uint64_t *out,
+                          uint64_t *vcyc, char *what, size_t len)
+{
+    int kv[2], q = attention(args, nargs, kv);
+    if (q < 0)
+        return false;
+    const kcost_arg *ka = &args[kv[0]];
+    uint64_t d = (uint64_t)ka->shape[ka->ndim - 1], batch = 1;
+    for (int i = 0; i < ka->ndim - 2; i++)
+        batch *= (uint64_t)ka->shape[i];
+    uint64_t m = ceil_div(elems_of(&args[q]), batch * d), n = (uint64_t)ka->shape[ka->ndim - 2];
+    uint64_t rows = ceil_div(batch * m, nb); /* the blocks share out the rows of Q */
+    uint64_t tiles = ceil_div(n, KCOST_SOFTMAX_TILE), scores = rows * n;
+    *in = scores * 4;
+    *out = scores * 2 + *out / nb;
+    *vcyc = ceil_div(scores * KCOST_SOFTMAX_MILLI + tiles * rows * d * KCOST_RESCALE_MILLI, 1000) +
+            tiles * (KCOST_SOFTMAX_BIAS + KCOST_RESCALE_BIAS);
+    snprintf(what, len,
+             "the AIV half of attention (Q arg %d, K and V args %d and %d): an online softmax over %" PRIu64
+             " x %" PRIu64 " FLOAT32 scores read from GM, P written back as 16 bits, O (d %" PRIu64
+             ") rescaled in each of %" PRIu64 " tiles of %d KV rows: %" PRIu64 " vector cycles (pto-isa's "
+             "formula)",
+             q, kv[0], kv[1], rows, n, d, tiles, KCOST_SOFTMAX_TILE, *vcyc);
+    return true;
+}
+
+/* Softmax of a score tile (paged attention's SF): a FLOAT32 input [.., m, n], the only input, and a 16-bit
+ * float output with at least as many elements (P). */
+static bool aiv_softmax(const kcost_arg *args, int nargs, uint64_t nb, uint64_t *vcyc, char *what, size_t len)
+{
+    int s = -1, p = -1, ins = 0;
+    for (int i = 0; i < nargs; i++)
+        if (args[i].in && args[i].ndim) {
+            ins++;
+            s = i;
+        }
+    if (ins != 1 || args[s].dtype != DT_FLOAT32 || args[s].ndim < 2)
+        return false;
+    for (int i = 0; i < nargs; i++)
+        if (args[i].out && !args[i].in && (args[i].dtype == DT_FLOAT16 || args[i].dtype == DT_BFLOAT16) &&
+            elems_of(&args[i]) >= elems_of(&args[s]) && elems_of(&args[i]) <= 2 * elems_of(&args[s]))
+            p = i;
+    if (p < 0)
+        return false;
+    uint64_t n = (uint64_t)args[s].shape[args[s].ndim - 1], scores = ceil_div(elems_of(&args[s]), nb);
+    uint64_t tiles = ceil_div(n, KCOST_SOFTMAX_TILE);
+    *vcyc = ceil_div(scores * KCOST_SOFTMAX_MILLI, 1000) + tiles * KCOST_SOFTMAX_BIAS;
+    snprintf(what, len,
+             "a softmax of arg %d's %" PRIu64 " FLOAT32 scores into arg %d: %" PRIu64
+             " vector cycles (pto-isa's formula)",
+             s, scores, p, *vcyc);
+    return true;
+}
+
+/* Top-k of each row: a float input [.., n], a float output [.., k] of the same rows with k < n and an index
+ * output of that shape. Priced as a merge sort of each row. */
+static bool aiv_topk(const kcost_arg *args, int nargs, uint64_t nb, uint64_t *vcyc, char *what, size_t len)
+{
+    int x = -1, v = -1, ix = -1;
+    for (int i = 0; i < nargs; i++)
+        if (args[i].in && !args[i].out && args[i].ndim && is_float(args[i].dtype) &&
+            (x < 0 || args[i].bytes > args[x].bytes))
+            x = i;
+    if (x < 0)
+        return false;
+    const kcost_arg *a = &args[x];
+    uint64_t n = (uint64_t)a->shape[a->ndim - 1], rows = elems_of(a) / n;
+    for (int i = 0; i < nargs; i++) {
+        const kcost_arg *o = &args[i];
+        if (!o->out || o->in || !o->ndim || (uint64_t)o->shape[o->ndim - 1] >= n ||
+            elems_of(o) / (uint64_t)o->shape[o->ndim - 1] != rows)
+            continue;
+        if (is_float(o->dtype))
+            v = i;
+        else if (is_index(o->dtype))
+            ix = i;
+    }
+    if (v < 0 || ix < 0)
+        return false;
+    uint64_t elems = ceil_div(elems_of(a), nb), passes = log2_ceil(n) ? log2_ceil(n) : 1;
+    *vcyc = ceil_div(elems * passes * KCOST_SORT_MILLI, 1000);
+    snprintf(what, len,
+             "a top-%" PRId64 " of arg %d's rows of %" PRIu64
+             " into args %d and %d, priced as a merge sort: %" PRIu64 " passes over %" PRIu64
+             " elements, %" PRIu64 " vector cycles (a floor: a shape cannot say a "
+             "sort's passes; --costs perf-sim prices its code)",
+             args[v].shape[args[v].ndim - 1], x, n, v, ix, passes, elems, *vcyc);
+    return true;
+}
+
+static kcost_status derive_aiv(const kcost_arg *args, int nargs, int block_num, int repeat, pipe_kernel *k,
+                               char *note, size_t len)
+{
+    uint64_t in, out, nb = (uint64_t)block_num * (uint64_t)repeat;
+    sum_bytes(args, nargs, &in, &out);
+    int big = -1;
+    for (int i = 0; i < nargs; i++)
+        if (args[i].ndim && (big < 0 || elems_of(&args[i]) > elems_of(&args[big])))
+            big = i;
+    if (big < 0 || dtype_size(args[big].dtype) < 1) {
+        snprintf(note, len, "no tensor argument with a shape to count vector work over: give its cost");
+        return KCOST_UNKNOWN;
+    }
+    uint64_t vcyc = 0;
+    char what[400] = "";
+    bool attn = aiv_attention(args, nargs, nb, &in, &out, &vcyc, what, sizeof(what));
+    if (!attn) {
+        in = ceil_div(in, nb);
+        out = ceil_div(out, nb);
+        if (!aiv_softmax(args, nargs, nb, &vcyc, what, sizeof(what)))
+            aiv_topk(args, nargs, nb, &vcyc, what, sizeof(what));
+    }
+    uint64_t elems = ceil_div(elems_of(&args[big]), nb), tiles = 1;
+    while (KCOST_BUFFERS * (ceil_div(in, tiles) + ceil_div(out, tiles)) > PIPE_UB_BYTES &&
+           tiles <= GRAPH_MAX_TILES)
+        tiles *= 2;
+    if (tiles > GRAPH_MAX_TILES) {
+        snprintf(note, len, "%" PRIu64 " B in and %" PRIu64 " B out need more than %d tiles: give its cost",
+                 in, out, GRAPH_MAX_TILES);
+        return KCOST_UNKNOWN;
+    }
+    k->aic = false;
+    k->tiles = (uint32_t)tiles;
+    k->buffers = KCOST_BUFFERS;
+    k->work.bytes[PIPE_MTE2] = ceil_div(in, tiles);
+    k->work.bytes[PIPE_MTE3] = ceil_div(out, tiles);
+    k->work.gib_per_s[PIPE_MTE2] = KCOST_GIB_GM_TO_UB;
+    k->work.gib_per_s[PIPE_MTE3] = KCOST_GIB_UB_TO_GM;
+    if (vcyc)
+        k->work.cycles[PIPE_VECTOR] = ceil_div(vcyc, tiles);
+    else {
+        k->work.vec_elems = ceil_div(elems, tiles);
+        k->work.vec_elem_bytes = (uint32_t)dtype_size(args[big].dtype);
+    }
+    char d[96], t[64], bl[160], rp[200], pass[300] = "";
+    blocks_note(block_num, "so each block takes its share of every figure", bl, sizeof(bl));
+    repeat_note(repeat, "of every figure", rp, sizeof(rp));
+    if (!vcyc)
+        snprintf(pass, sizeof(pass),
+                 "the vector unit makes one pass over the largest operand (arg %d, %s %s: %" PRIu64
+                 " elements)",
+                 big, dtype_name(args[big].dtype), dims(&args[big], d, sizeof(d)), elems);
+    snprintf(note, len,
+             "AIV from its args: MTE2 reads %s (%" PRIu64 " B), MTE3 writes %s (%" PRIu64 " B), %s; %s%s%s",
+             attn ? "the scores" : "the inputs", in, attn ? "P and the outputs" : "the outputs", out,
+             vcyc ? what : pass, tiling(tiles, "UB", t, sizeof(t)), bl, rp);
+    return KCOST_DERIVED;
+}
+
 static kcost_status derive_aic(const kcost_arg *args, int nargs, int block_num, int repeat, pipe_kernel *k,
                                char *note, size_t len)
 {
@@ -363,7 +501,7 @@ static kcost_status derive_aic(const kcost_arg *args, int nargs, int block_num, 
     }
     int dt = args[a].dtype;
     char rate[96] = "";
-    if (dt != DT_FLOAT16 && dt != DT_BFLOAT16 && dt != DT_INT8) {
+    if (dt != DT_FLOAT16 && dt != DT_BFLOAT16 && dt != DT_INT8 && dt != DT_FLOAT32) {
         snprintf(rate, sizeof(rate), ", %s operands at the FLOAT16 rate", dtype_name(dt));
         dt = DT_FLOAT16;
     }
@@ -410,11 +548,17 @@ static kcost_status derive_aic(const kcost_arg *args, int nargs, int block_num, 
     rest = ceil_div(rest, nb);
     outb = ceil_div(outb, nb);
     in = abytes + bbytes + rest;
-    uint64_t operands = abytes + bbytes;
-    uint64_t split = 1; /* k is cut until the operands' buffers fit L1 */
-    while (KCOST_BUFFERS * ceil_div(in, batch * split) > PIPE_L1_BYTES && batch * split <= GRAPH_MAX_TILES)
+    /* output tiles of KCOST_TILE_M x KCOST_TILE_N (attention: one, its m x n scores): each re-reads its A
+     * and B panels, which the L2 holds after the first read */
+    uint64_t tm = q >= 0 ? 1 : ceil_div(mnk[0], KCOST_TILE_M),
+             tn = q >= 0 ? 1 : ceil_div(mnk[1], KCOST_TILE_N);
+    uint64_t reread = abytes * (tn - 1) + bbytes * (tm - 1), operands = abytes + bbytes + reread;
+    uint64_t split = 1; /* k is cut until the buffers of one output tile's panels fit L1 */
+    uint64_t otiles = batch * tm * tn;
+    while (KCOST_BUFFERS * ceil_div(in + reread, otiles * split) > PIPE_L1_BYTES &&
+           otiles * split <= GRAPH_MAX_TILES)
         split *= 2;
-    uint64_t tiles = batch * split;
+    uint64_t tiles = otiles * split;
     if (tiles > GRAPH_MAX_TILES) {
         snprintf(note, len,
                  "%" PRIu64 " tiles (batch %" PRIu64 ") is more than a kernel can have: give its cost", tiles,
@@ -425,18 +569,30 @@ static kcost_status derive_aic(const kcost_arg *args, int nargs, int block_num, 
     k->tiles = (uint32_t)tiles;
     k->buffers = KCOST_BUFFERS;
     k->work.bytes[PIPE_MTE2] = ceil_div(in, tiles);
+    k->work.mte2_reread = ceil_div(reread, tiles);
     k->work.bytes[PIPE_MTE1] = ceil_div(operands, tiles);
     k->work.bytes[PIPE_FIXPIPE] = ceil_div(outb, tiles);
-    k->work.mnk[0] = mnk[0];
-    k->work.mnk[1] = mnk[1];
+    k->work.gib_per_s[PIPE_MTE2] = KCOST_GIB_GM_TO_L1;
+    /* FIXPIPE's time is the FLOAT32 accumulator's bytes: a narrower output moves fewer bytes in it */
+    int oes =
+        out->ndim && dtype_size(out->dtype) > 0 && dtype_size(out->dtype) < 4 ? dtype_size(out->dtype) : 4;
+    k->work.gib_per_s[PIPE_FIXPIPE] = KCOST_GIB_L0C_TO_GM * oes / 4;
+    k->work.mnk[0] = ceil_div(mnk[0], tm);
+    k->work.mnk[1] = ceil_div(mnk[1], tn);
     k->work.mnk[2] = ceil_div(mnk[2], split);
     k->work.cube_elem_bytes = (uint32_t)dtype_size(dt);
+    char rr[200] = "";
+    if (tm * tn > 1)
+        snprintf(rr, sizeof(rr),
+                 "; %" PRIu64 " x %" PRIu64 " output tiles of %d x %d re-read their panels (%" PRIu64
+                 " B more, from the L2)",
+                 tm, tn, KCOST_TILE_M, KCOST_TILE_N, reread);
     snprintf(note, len,
              "AIC from its args: a matmul of arg %d %s by arg %d %s, m %" PRIu64 " n %" PRIu64 " k %" PRIu64
              " x %" PRIu64 "%s; MTE2 reads the inputs (%" PRIu64 " B), MTE1 the operands, FIXPIPE writes the "
-             "outputs (%" PRIu64 " B); %s%s%s%s%s",
+             "outputs (%" PRIu64 " B)%s; %s%s%s%s%s",
              a, dims(&args[a], da, sizeof(da)), b, dims(&args[b], db, sizeof(db)), mnk[0], mnk[1], mnk[2],
-             batch, rate, in, outb, tiling(tiles, "L1", tl, sizeof(tl)), attn, bl, rp, assumed);
+             batch, rate, in, outb, rr, tiling(tiles, "L1", tl, sizeof(tl)), attn, bl, rp, assumed);
     return st;
 }
 
@@ -479,6 +635,7 @@ static kcost_status finish(pipe_kernel *k, kcost_status st, char *note, size_t l
         k->work.mnk[d] = ceil_div(x, s);
         for (int p = 0; p < PIPE_COUNT; p++)
             k->work.bytes[p] = ceil_div(k->work.bytes[p], s);
+        k->work.mte2_reread = ceil_div(k->work.mte2_reread, s);
         note_add(note, len, "; %c %" PRIu64 " is past a tile's %u, so %" PRIu64 " times the tiles", dim[d], x,
                  GRAPH_MAX_CUBE_DIM, s);
     }

@@ -17,6 +17,19 @@
     128 /* rows a block-table entry names in a 2-D cache: assumed (paged attention's                         \
          * block size in the runtime's unroll and batch cases) */
 
+/* GM transfer rates in GiB/s, pto-isa's published a2a3 parameters (include/pto/costmodel/arch_config.hpp,
+ * kA2A3ArchConfig, commit 995589ab): GM -> L1 (the AIC's MTE2), GM -> UB (the AIV's MTE2), UB -> GM (MTE3).
+ * L0C -> GM (FIXPIPE) is what Perf-Sim's trace of TSTORE from the accumulator shows, 81.2 B/cycle at
+ * 1.85 GHz of FLOAT32 accumulator bytes (139.9 GiB/s); a 16-bit output moves half the bytes in that time. */
+#define KCOST_GIB_GM_TO_L1 135.0
+#define KCOST_GIB_GM_TO_UB 100.9
+#define KCOST_GIB_UB_TO_GM 188.46
+#define KCOST_GIB_L0C_TO_GM 139.9
+/* A matmul's output tile, m x n: baseM x baseN of pto-isa's GEMM kernels (tests/costmodel/perf_sim_st). The
+ * A panel of a tile row is read again for every tile of the row, the B panel for every tile row. */
+#define KCOST_TILE_M 128
+#define KCOST_TILE_N 256
+
 /* One tensor argument as the model sees it. */
 typedef struct kcost_arg {
     bool in;                       /* the kernel reads it (INPUT, INOUT, NO_DEP) */

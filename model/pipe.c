@@ -54,6 +54,17 @@ static uint64_t transfer_cycles(uint64_t bytes, double rate)
     return (double)whole < c ? whole + 1 : whole;
 }
 
+/* Bytes per cycle of pipe p: its own rate when the kernel states one (GiB/s at the core's clock), else
+ * the platform's. */
+static double pipe_rate(const pipe_work *w, const pipe_rates *r, pipe_id p)
+{
+    if (w->gib_per_s[p] > 0) {
+        assert(r->clock_hz > 0);
+        return w->gib_per_s[p] * 1073741824.0 / (double)r->clock_hz;
+    }
+    return p == PIPE_MTE1 ? r->mte1_bytes_per_cycle : r->gm_bytes_per_cycle;
+}
+
 void pipe_tile_cycles(const pipe_kernel *k, const pipe_rates *r, uint64_t out[PIPE_COUNT])
 {
     const pipe_work *w = &k->work;
@@ -61,10 +72,11 @@ void pipe_tile_cycles(const pipe_kernel *k, const pipe_rates *r, uint64_t out[PI
         out[p] = w->cycles[p];
     if (!k->scalar_given)
         out[PIPE_SCALAR] = r->scalar_cycles_per_tile;
-    out[PIPE_MTE1] += transfer_cycles(w->bytes[PIPE_MTE1], r->mte1_bytes_per_cycle);
+    out[PIPE_MTE1] += transfer_cycles(w->bytes[PIPE_MTE1], pipe_rate(w, r, PIPE_MTE1));
     for (int p = 0; p < PIPE_COUNT; p++)
         if (pipe_is_gm((pipe_id)p))
-            out[p] += transfer_cycles(w->bytes[p], r->gm_bytes_per_cycle);
+            out[p] += transfer_cycles(w->bytes[p] + (p == PIPE_MTE2 ? w->mte2_reread : 0),
+                                      pipe_rate(w, r, (pipe_id)p));
     if (w->mnk[0] && w->mnk[1] && w->mnk[2]) {
         /* one m x n x k multiply: ceil(m/16) x ceil(n/16) x ceil(k/(32 B / element)) steps */
         uint32_t eb = w->cube_elem_bytes ? w->cube_elem_bytes : 2;

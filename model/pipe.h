@@ -36,6 +36,10 @@ typedef struct pipe_work {
     uint32_t cube_elem_bytes;    /* cube operand element size: 2 (fp16/bf16) or 1 (int8) */
     uint64_t vec_elems;          /* vector: elements processed per tile */
     uint32_t vec_elem_bytes;     /* vector element size (2 = 128 fp16 lanes per cycle) */
+    double
+        gib_per_s[PIPE_COUNT]; /* a pipe's own transfer rate in GiB/s (pto-isa's unit), 0 = the platform's */
+    uint64_t mte2_reread;      /* bytes per tile MTE2 reads again (a panel re-read): they take MTE2's
+                                * time but come from the L2, not HBM, so they are no GM traffic */
 } pipe_work;
 
 /* A kernel in the pipe model. */

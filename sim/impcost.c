@@ -692,19 +692,30 @@ static void put_pipe(const pipe_kernel *k, FILE *f)
     static const pipe_id order[] = {PIPE_MTE2, PIPE_MTE1, PIPE_CUBE, PIPE_VECTOR, PIPE_MTE3, PIPE_FIXPIPE};
     for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
         pipe_id p = order[i];
-        if (p == PIPE_CUBE && w->mnk[0])
+        if (p == PIPE_VECTOR && w->cycles[p] && !w->vec_elems)
+            fprintf(f, ", \"vector\": {\"cycles\": %" PRIu64 "}", w->cycles[p]);
+        else if (p == PIPE_CUBE && w->mnk[0])
             fprintf(f,
                     ", \"cube\": {\"m\": %" PRIu64 ", \"n\": %" PRIu64 ", \"k\": %" PRIu64
                     ", \"dtype\": \"%s\"}",
-                    w->mnk[0], w->mnk[1], w->mnk[2], w->cube_elem_bytes == 1 ? "INT8" : "FLOAT16");
+                    w->mnk[0], w->mnk[1], w->mnk[2],
+                    w->cube_elem_bytes == 1   ? "INT8"
+                    : w->cube_elem_bytes == 4 ? "FLOAT32"
+                                              : "FLOAT16");
         else if (p == PIPE_VECTOR && w->vec_elems)
             fprintf(f, ", \"vector\": {\"elems\": %" PRIu64 ", \"dtype\": \"%s\"}", w->vec_elems,
                     w->vec_elem_bytes == 1   ? "INT8"
                     : w->vec_elem_bytes == 2 ? "FLOAT16"
                     : w->vec_elem_bytes == 4 ? "FLOAT32"
                                              : "INT64");
-        else if (p != PIPE_CUBE && p != PIPE_VECTOR && w->bytes[p])
-            fprintf(f, ", \"%s\": {\"bytes\": %" PRIu64 "}", pipe_name(p), w->bytes[p]);
+        else if (p != PIPE_CUBE && p != PIPE_VECTOR && w->bytes[p]) {
+            fprintf(f, ", \"%s\": {\"bytes\": %" PRIu64, pipe_name(p), w->bytes[p]);
+            if (p == PIPE_MTE2 && w->mte2_reread)
+                fprintf(f, ", \"reread\": %" PRIu64, w->mte2_reread);
+            if (w->gib_per_s[p] > 0)
+                fprintf(f, ", \"gib_per_s\": %.6g", w->gib_per_s[p]);
+            fputc('}', f);
+        }
     }
     fputc('}', f);
 }

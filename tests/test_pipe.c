@@ -115,6 +115,43 @@ START_TEST(pipe_times_derive_from_bytes_shapes_and_elements)
     m.work.cube_elem_bytes = 1; /* int8: k steps of 32 */
     pipe_tile_cycles(&m, &A2A3, c);
     ck_assert_uint_eq(c[PIPE_CUBE], 128);
+    m.work.cube_elem_bytes = 4; /* fp32: k steps of 8, 8 x 8 x 8 */
+    pipe_tile_cycles(&m, &A2A3, c);
+    ck_assert_uint_eq(c[PIPE_CUBE], 512);
+}
+END_TEST
+
+/* A pipe's own rate in GiB/s, at the core's clock: 135 GiB/s at 1.8 GHz is 135 x 2^30 / 1.8e9 =
+ * 80.530 B/cycle, so 65536 B take 813.8 -> 814 cycles; re-read bytes take MTE2's time but are no GM
+ * traffic: 65536 + 16384 B take 1017.3 -> 1018 cycles and the result's GM bytes stay 65536 a tile.
+ * A pipe without a rate keeps the platform's (FIXPIPE 4096 B at 32 B/cycle: 128). */
+START_TEST(a_stated_rate_and_re_reads_price_mte2)
+{
+    pipe_rates r = A2A3;
+    r.clock_hz = 1800000000;
+    pipe_kernel m;
+    memset(&m, 0, sizeof(m));
+    m.aic = true;
+    m.tiles = 2;
+    m.buffers = 2;
+    m.scalar_given = true;
+    m.work.bytes[PIPE_MTE2] = 65536;
+    m.work.gib_per_s[PIPE_MTE2] = 135;
+    m.work.bytes[PIPE_FIXPIPE] = 4096;
+    uint64_t c[PIPE_COUNT];
+    pipe_tile_cycles(&m, &r, c);
+    ck_assert_uint_eq(c[PIPE_MTE2], 814);
+    ck_assert_uint_eq(c[PIPE_FIXPIPE], 128);
+    m.work.mte2_reread = 16384;
+    pipe_tile_cycles(&m, &r, c);
+    ck_assert_uint_eq(c[PIPE_MTE2], 1018);
+    pipe_result res;
+    pipe_run(&m, &r, &res);
+    ck_assert_uint_eq(res.bytes[PIPE_MTE2], 2 * 65536);
+    ck_assert_uint_eq(res.gm_bytes, 2 * 65536 + 2 * 4096);
+    ck_assert_uint_eq(res.busy_cycles[PIPE_MTE2], 2 * 1018);
+    /* two tiles, double-buffered: MTE2 1018, 2036; FIXPIPE after each: 1146, 2164 */
+    ck_assert_uint_eq(res.total_cycles, 2164);
 }
 END_TEST
 
@@ -250,6 +287,10 @@ START_TEST(graph_files_accept_the_pipe_form)
                           "\"dtype\": \"BFLOAT16\"}, \"fixpipe\": {\"bytes\": 32768}}"),
         "");
     ck_assert_str_eq(check_cost("aiv", "{\"vector\": 900}"), ""); /* cycles per tile, one tile */
+    ck_assert_str_eq(check_cost("aic", "{\"mte2\": {\"bytes\": 4096, \"reread\": 8192, \"gib_per_s\": 135}, "
+                                       "\"cube\": {\"m\": 16, \"n\": 16, \"k\": 16, \"dtype\": \"FLOAT32\"}, "
+                                       "\"fixpipe\": {\"bytes\": 1024, \"gib_per_s\": 139.9}}"),
+                     "");
 }
 END_TEST
 
@@ -279,8 +320,20 @@ START_TEST(pipe_form_errors_name_the_field)
     expect_cost_error("aic", "{\"cube\": {\"m\": 16, \"n\": 16}}",
                       ":1: kernels[0].cost.cube: give all of m, n and k (one m x n x k multiply per tile)");
     expect_cost_error(
-        "aic", "{\"cube\": {\"m\": 16, \"n\": 16, \"k\": 16, \"dtype\": \"FLOAT32\"}}",
-        ":1: kernels[0].cost.cube.dtype: the cube takes FLOAT16, BFLOAT16 or INT8, got FLOAT32");
+        "aic", "{\"cube\": {\"m\": 16, \"n\": 16, \"k\": 16, \"dtype\": \"INT32\"}}",
+        ":1: kernels[0].cost.cube.dtype: the cube takes FLOAT16, BFLOAT16, FLOAT32 or INT8, got INT32");
+    expect_cost_error("aic", "{\"mte2\": {\"bytes\": 64, \"gib_per_s\": 0}}",
+                      ":1: kernels[0].cost.mte2.gib_per_s: must be in [0.001, 1000000] GiB/s, got 0");
+    expect_cost_error("aiv", "{\"mte3\": {\"bytes\": 64, \"gib_per_s\": \"fast\"}}",
+                      ":1: kernels[0].cost.mte3.gib_per_s: must be a number (GiB/s), got a string");
+    expect_cost_error("aiv", "{\"mte3\": {\"bytes\": 64, \"reread\": 64}}",
+                      ":1: kernels[0].cost.mte3.reread: unknown field");
+    expect_cost_error("aic", "{\"mte2\": {\"bytes\": 64, \"reread\": -1}}",
+                      ":1: kernels[0].cost.mte2.reread: must be >= 0, got -1");
+    /* the re-read panel occupies L1 too: 2 x (131072 + 131073) > 512 KiB */
+    expect_cost_error("aic", "{\"mte2\": {\"bytes\": 131072, \"reread\": 131073}}",
+                      ":1: kernels[0].cost: 2 buffers x mte2 262145 B = 524290 B do not fit the AIC's 512 KiB "
+                      "L1; use more, smaller tiles");
     expect_cost_error("aiv", "{\"vector\": {\"elems\": 8, \"dtype\": \"FLOAT8\"}}",
                       ":1: kernels[0].cost.vector.dtype: unknown dtype 'FLOAT8'");
     /* 2 x (64 + 64 KiB) = 256 KiB > 192 KiB UB; 2 x 512 KiB > 512 KiB L1 */
@@ -325,6 +378,7 @@ Suite *suite_pipe(void)
     tcase_add_test(tc, four_double_buffered_tiles_are_paced_by_the_slowest_pipe);
     tcase_add_test(tc, single_buffering_serialises_load_and_compute);
     tcase_add_test(tc, pipe_times_derive_from_bytes_shapes_and_elements);
+    tcase_add_test(tc, a_stated_rate_and_re_reads_price_mte2);
     tcase_add_test(tc, the_table_runs_each_distinct_kernel_once);
     tcase_add_test(tc, graph_files_accept_the_pipe_form);
     tcase_add_test(tc, a_measured_profile_is_converted_to_the_platform_clock_not_run);
