@@ -89,11 +89,47 @@ export DEBIAN_FRONTEND=noninteractive
 policy=/usr/sbin/policy-rc.d
 if [ "$want_cluster" -eq 1 ] && [ ! -e "$policy" ]; then
     $SUDO sh -c "printf '#!/bin/sh\nexit 101\n' > $policy && chmod 755 $policy"
-    trap '$SUDO rm -f "$policy"' EXIT
+    policy_made=1
 fi
-$SUDO apt-get update -qq
+# another apt or dpkg (unattended-upgrades, a package manager window) may hold the lock: wait for it, up to
+# PTOSIM_APT_LOCK_WAIT seconds (600), polling every PTOSIM_APT_LOCK_POLL (5), rather than fail at once
+wait_s=${PTOSIM_APT_LOCK_WAIT:-600}
+poll_s=${PTOSIM_APT_LOCK_POLL:-5}
+case "$wait_s$poll_s" in
+'' | *[!0-9]*)
+    echo "install-deps: PTOSIM_APT_LOCK_WAIT and PTOSIM_APT_LOCK_POLL are whole seconds, got '$wait_s' and" \
+        "'$poll_s'" >&2
+    exit 2
+    ;;
+esac
+[ "$poll_s" -ge 1 ] || poll_s=1
+errf=$(mktemp)
+trap 'rm -f "$errf"; [ -n "${policy_made:-}" ] && $SUDO rm -f "$policy"' EXIT
+apt_run() {
+    waited=0
+    while :; do
+        if $SUDO apt-get "$@" 2>"$errf"; then
+            return 0
+        fi
+        if ! grep -q -e 'Could not get lock' -e 'Unable to acquire' -e 'Unable to lock' "$errf"; then
+            cat "$errf" >&2
+            return 1
+        fi
+        if [ "$waited" -ge "$wait_s" ]; then
+            echo "install-deps: another apt or dpkg still holds its lock after ${wait_s} s (set" \
+                "PTOSIM_APT_LOCK_WAIT to wait longer): $(grep -m1 -e 'lock' "$errf")" >&2
+            return 1
+        fi
+        if [ "$waited" -eq 0 ]; then
+            echo "install-deps: another apt or dpkg holds its lock; waiting up to ${wait_s} s" >&2
+        fi
+        sleep "$poll_s"
+        waited=$((waited + poll_s))
+    done
+}
+apt_run update -qq
 # shellcheck disable=SC2086 # the package list is meant to split
-$SUDO apt-get install -y -qq --no-install-recommends $pkgs >/dev/null
+apt_run install -y -qq --no-install-recommends $pkgs >/dev/null
 if [ "$want_chromium" -eq 1 ] && ! command -v chromium >/dev/null 2>&1; then
     echo "install-deps: chromium is still not on PATH after apt-get install chromium" >&2
     exit 1

@@ -279,8 +279,13 @@ void collector_finish(chip *c, collector_stats *st)
     if (h->collected)
         fprintf(h->log, "ptosim: [host] Collected %" PRIu64 " args, wrote %.1f GB to disk (%.1fs)\n",
                 h->collected, (double)h->bytes / 1e9, now);
-    else
+    else {
         fprintf(h->log, "ptosim: [host] No args dump data to export\n");
+        if (c->dump.level == 1) /* the runtime's line above; a first use of level 1 deserves the why */
+            fprintf(h->log, "ptosim: note: --dump-args=1 dumps only the arguments a graph tags with \"dump\": "
+                            "true (a tensor or scalar argument's field, traces/README.md), and none ran; "
+                            "--dump-args=2 dumps every argument\n");
+    }
     st->done_s = now;
     st->records = h->collected;
     st->bytes_written = h->bytes;

@@ -15,7 +15,7 @@ _ptosim()
     fi
     case "$prev" in
     -p|--platform)
-        COMPREPLY=($(compgen -W "a2a3 a2a3sim" -- "$cur") $(compgen -f -X '!*.json' -- "$cur"))
+        COMPREPLY=($(compgen -W "a2a3 a2a3_2606 a2a3sim" -- "$cur") $(compgen -f -X '!*.json' -- "$cur"))
         return ;;
     -o|--work-dir|--resume|--collect|--best)
         COMPREPLY=($(compgen -d -- "$cur"))
@@ -34,6 +34,14 @@ _ptosim()
     gen)
         if [ "$COMP_CWORD" -eq 2 ]; then
             COMPREPLY=($(compgen -W "chain fan forkjoin granularity bgemm paged_attention decode_layer random" -- "$cur"))
+            return
+        fi
+        if [[ "$cur" == -* ]]; then
+            # the generator's own parameters, as its --help lists them
+            local params
+            params=$("${COMP_WORDS[0]}" gen "${COMP_WORDS[2]}" --help 2>/dev/null |
+                sed -n 's/^    \(--[a-z0-9-]*\) .*/\1/p')
+            COMPREPLY=($(compgen -W "$params -h --help" -- "$cur"))
             return
         fi ;;
     run|tune|sweep)

@@ -507,6 +507,128 @@ START_TEST(a_piped_graph_whose_copy_cannot_be_written_fails_by_name)
 }
 END_TEST
 
+/* What bash completion offers after WORDS (space-separated, the last the word being completed). */
+static char *complete_words(const char *words)
+{
+    char script[1024];
+    snprintf(script, sizeof(script),
+             "source %s/sim/ptosim.bash; COMP_WORDS=(%s); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); "
+             "_ptosim; echo \"${COMPREPLY[*]}\"",
+             PTOSIM_SRCDIR, words);
+    const char *args[] = {"/bin/bash", "-c", script, NULL};
+    run_out r = tu_run_prog(args);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    char *out = r.out;
+    r.out = NULL;
+    tu_run_free(&r);
+    return out;
+}
+
+/* Every option completion offers run, tune and sweep has an entry in the man page (it lacked --seed and
+ * --repeat); -p offers every shipped platform; gen offers a generator's own parameters, read from its
+ * --help, so neither list can drift from the program. */
+START_TEST(completion_and_the_man_page_know_every_option_platform_and_parameter)
+{
+    char *man = tu_read(PTOSIM_SRCDIR "/sim/ptosim.1");
+    ck_assert_ptr_nonnull(man);
+    char *opts = complete_words(PTOSIM_BIN " run g.jsonl --");
+    ck_assert_msg(strstr(opts, "--seed") && strstr(opts, "--repeat"), "%s", opts);
+    char *save = NULL;
+    for (char *o = strtok_r(opts, " \n", &save); o; o = strtok_r(NULL, " \n", &save)) {
+        if (strcmp(o, "-h") == 0 || strcmp(o, "--help") == 0 || strcmp(o, "--") == 0)
+            continue;
+        char esc[128] = ""; /* the man page writes --seed as \-\-seed */
+        for (const char *c = o; *c && strlen(esc) + 3 < sizeof(esc); c++) {
+            if (*c == '-')
+                strcat(esc, "\\");
+            strncat(esc, c, 1);
+        }
+        ck_assert_msg(strstr(man, esc), "the man page has no entry for %s", o);
+    }
+    free(opts);
+    free(man);
+    char *plats = complete_words(PTOSIM_BIN " run g.jsonl -p a2a3");
+    ck_assert_str_eq(plats, "a2a3 a2a3_2606 a2a3sim\n");
+    free(plats);
+    char *params = complete_words(PTOSIM_BIN " gen decode_layer --l");
+    ck_assert_str_eq(params, "--layers\n");
+    free(params);
+    params = complete_words(PTOSIM_BIN " gen granularity --");
+    ck_assert_msg(strstr(params, "--k") && strstr(params, "--total-us"), "%s", params);
+    free(params);
+}
+END_TEST
+
+/* Runs scripts/install-deps.sh with a stand-in apt-get (and sudo) from stub/ that answers as the
+ * script in stub/answer says; nothing is installed and the real apt lock is not taken. */
+static run_out install_deps_with(const char *stub, const char *answer, const char *wait)
+{
+    char path[4200], libdir[4200], waitv[64], sh[4200], apt[8192];
+    snprintf(apt, sizeof(apt),
+             "#!/bin/sh\nn=$(cat %s/count 2>/dev/null || echo 0); n=$((n + 1)); echo $n > %s/count\n"
+             "echo \"$*\" >> %s/calls\n%s\n",
+             stub, stub, stub, answer);
+    free(tu_write(stub, "apt-get", apt));
+    free(tu_write(stub, "sudo", "#!/bin/sh\nexec \"$@\"\n"));
+    snprintf(sh, sizeof(sh), "chmod +x %s/apt-get %s/sudo", stub, stub);
+    ck_assert_int_eq(system(sh), 0);
+    snprintf(path, sizeof(path), "PATH=%s:/usr/bin:/bin", stub);
+    snprintf(libdir, sizeof(libdir), "PKG_CONFIG_LIBDIR=%s", stub); /* every library looks missing */
+    snprintf(waitv, sizeof(waitv), "PTOSIM_APT_LOCK_WAIT=%s", wait);
+    const char *args[] = {"/usr/bin/env", path, libdir, "PTOSIM_DEPS_LOCKED=1", waitv, "PTOSIM_APT_LOCK_POLL=1",
+                          "/bin/sh", PTOSIM_SRCDIR "/scripts/install-deps.sh", NULL};
+    return tu_run_prog(args);
+}
+
+/* Another apt holding the lock is waited for, with a limit and a message, never a failure at once: the
+ * stand-in apt-get fails twice as apt does when dpkg's lock is held, then succeeds; held past the limit,
+ * the script says so and fails; any other apt failure is passed on at once. */
+START_TEST(install_deps_waits_for_another_apts_lock)
+{
+    const char *lock = "E: Could not get lock /var/lib/dpkg/lock-frontend. It is held by process 4242 (apt-get)";
+    char answer[512];
+    snprintf(answer, sizeof(answer), "if [ $n -le 2 ]; then echo '%s' >&2; exit 100; fi\nexit 0", lock);
+    const char *stub = tu_tmpdir();
+    run_out r = install_deps_with(stub, answer, "10");
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    const char *wait = "install-deps: another apt or dpkg holds its lock; waiting up to 10 s\n";
+    const char *w = strstr(r.err, wait);
+    ck_assert_msg(w && !strstr(w + 1, wait), "%s", r.err);
+    char p[4200];
+    snprintf(p, sizeof(p), "%s/calls", stub);
+    char *calls = tu_read(p);
+    ck_assert_msg(tu_starts(calls, "update -qq\nupdate -qq\nupdate -qq\ninstall -y -qq --no-install-recommends "
+                                   "libsimgrid-dev"),
+                  "%s", calls);
+    free(calls);
+    tu_run_free(&r);
+
+    snprintf(answer, sizeof(answer), "echo '%s' >&2; exit 100", lock);
+    r = install_deps_with(tu_tmpdir(), answer, "2");
+    ck_assert_int_eq(r.status, 1);
+    char want[512];
+    snprintf(want, sizeof(want),
+             "install-deps: another apt or dpkg still holds its lock after 2 s (set PTOSIM_APT_LOCK_WAIT to wait "
+             "longer): %s\n",
+             lock);
+    ck_assert_msg(strstr(r.err, want), "%s", r.err);
+    tu_run_free(&r);
+
+    r = install_deps_with(tu_tmpdir(), "echo 'E: Unable to locate package libsimgrid-dev' >&2; exit 100", "10");
+    ck_assert_int_eq(r.status, 1);
+    ck_assert_msg(strstr(r.err, "E: Unable to locate package libsimgrid-dev\n") && !strstr(r.err, "waiting"),
+                  "%s", r.err);
+    tu_run_free(&r);
+
+    r = install_deps_with(tu_tmpdir(), "exit 0", "ten");
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_msg(strstr(r.err, "install-deps: PTOSIM_APT_LOCK_WAIT and PTOSIM_APT_LOCK_POLL are whole seconds, "
+                                "got 'ten' and '1'\n"),
+                  "%s", r.err);
+    tu_run_free(&r);
+}
+END_TEST
+
 Suite *suite_cli(void)
 {
     Suite *s = suite_create("cli");
@@ -533,6 +655,8 @@ Suite *suite_cli(void)
     tcase_add_test(tc, a_session_or_run_after_a_session_leaves_none_of_its_program_folders);
     tcase_add_test(tc, the_timeout_ordering_warning_is_repeated_where_it_cannot_be_missed);
     tcase_add_test(tc, a_piped_graph_whose_copy_cannot_be_written_fails_by_name);
+    tcase_add_test(tc, completion_and_the_man_page_know_every_option_platform_and_parameter);
+    tcase_add_test(tc, install_deps_waits_for_another_apts_lock);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -65,6 +65,8 @@ static const char SPEC_MANIFEST[] =
     "  ]\n"
     "}\n";
 
+static char last_err[4096]; /* run_add's stderr */
+
 /* Runs the add graph (task_tag / x_tag spliced into the submit and x's arg) at a dump level; returns the work
  * dir. */
 static const char *run_add(const char *level, const char *task_tag, const char *x_tag)
@@ -78,10 +80,17 @@ static const char *run_add(const char *level, const char *task_tag, const char *
     const char *args[] = {"run", g, "-o", dir, flag, "--quiet", NULL};
     run_out r = tu_run(args);
     ck_assert_msg(r.status == 0, "%s", r.err);
+    snprintf(last_err, sizeof(last_err), "%s", r.err);
     tu_run_free(&r);
     free(g);
     return dir;
 }
+
+/* What a level-1 dump with nothing tagged says: the runtime's host line, then how to tag. */
+#define UNTAGGED_NOTE                                                                                        \
+    "ptosim: [host] No args dump data to export\nptosim: note: --dump-args=1 dumps only the arguments a "      \
+    "graph tags with \"dump\": true (a tensor or scalar argument's field, traces/README.md), and none ran; "   \
+    "--dump-args=2 dumps every argument\n"
 
 static char *file_in(const char *dir, const char *rel, size_t *len)
 {
@@ -121,6 +130,7 @@ START_TEST(level_one_without_a_tag_writes_nothing)
     snprintf(p, sizeof(p), "%s/dfx_outputs/args_dump", dir);
     struct stat st;
     ck_assert_int_ne(stat(p, &st), 0);
+    ck_assert_msg(strstr(last_err, UNTAGGED_NOTE), "%s", last_err);
 }
 END_TEST
 
@@ -145,6 +155,8 @@ START_TEST(level_one_dumps_only_the_tagged_argument)
     m[n] = '\0';
     ck_assert_ptr_nonnull(strstr(m, "\"total_args\": 4,"));
     free(m);
+    ck_assert_msg(!strstr(last_err, "No args dump data") && !strstr(last_err, "--dump-args=1 dumps only"), "%s",
+                  last_err);
 }
 END_TEST
 
