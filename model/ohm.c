@@ -528,6 +528,9 @@ int ohm_compute(const ohm_log *l, uint64_t tick_hz, ohm_result *r)
         goto out;
     r->executions = l->nx;
     r->tasks = nt;
+    r->tick_hz = tick_hz;
+    if (cpath_compute(l, &r->tool) != 0)
+        goto out;
 
     int64_t w0 = INT64_MAX, w1 = INT64_MIN;
     for (size_t i = 0; i < l->nx; i++) {
@@ -811,6 +814,17 @@ void ohm_write_json(FILE *f, const ohm_result *r, size_t limit, int indent)
     fputs("]},\n", f);
     fprintf(f,
             "%*s\"critical_path\": {\"hops\": %d, \"span_us\": %.3f, \"compute_us\": %.3f, \"scheduler_us\": "
-            "%.3f, \"other_us\": %.3f}}",
+            "%.3f, \"other_us\": %.3f},\n",
             indent + 2, "", r->cp_hops, r->cp_span_us, r->cp_exec_us, r->cp_sched_us, r->cp_other_us);
+    const cpath_result *c = &r->tool;
+    double us = 1e6 / (double)r->tick_hz;
+    fprintf(f,
+            "%*s\"critical_path_tool\": {\"tasks\": %" PRIu64 ", \"happens_before_edges\": %" PRIu64
+            ", \"makespan_us\": %.3f, \"static_cpm_us\": %.3f, \"static_cpm_tasks\": %" PRIu64
+            ", \"observed_tasks\": %" PRIu64 ", \"compute_us\": %.3f, \"stall_us\": %.3f, \"data_wait_us\": "
+            "%.3f, \"core_wait_us\": %.3f, \"front_gap_us\": %.3f}}",
+            indent + 2, "", c->tasks, c->hb_edges, (double)c->makespan * us, (double)c->cpm * us, c->cpm_tasks,
+            c->observed_tasks, (double)c->compute * us, (double)c->stall * us,
+            (double)c->kind[CPATH_DATA_WAIT] * us, (double)c->kind[CPATH_CORE_WAIT] * us,
+            (double)c->kind[CPATH_FRONT_GAP] * us);
 }

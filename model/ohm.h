@@ -8,6 +8,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "cpath.h"
+
 /* Every execution and edge is kept until the run ends (the critical path and
  * the percentiles need them all), and the dependency replay that finds the
  * edges keeps every writer; past this many executions or tasks the log is
@@ -116,6 +118,8 @@ typedef struct ohm_result {
     double cp_exec_us;  /* kernel time on it */
     double cp_sched_us; /* scheduler-injected: producer end -> consumer start, and the root's head */
     double cp_other_us; /* what neither explains */
+    cpath_result tool;  /* what the runtime's critical_path tool computes (a different path: model/cpath.h) */
+    uint64_t tick_hz;   /* the counter the tool's ticks count */
 } ohm_result;
 
 /* One step of the model's sweep over the window: the state from t on, until

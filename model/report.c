@@ -549,6 +549,32 @@ void report_failure(const chip *c, FILE *f)
     }
 }
 
+void report_critical_path(const cpath_result *c, uint64_t tick_hz, const char *indent, FILE *out)
+{
+    if (!c->computed || c->makespan <= 0 || !tick_hz)
+        return;
+    double ms = (double)c->makespan;
+    fprintf(out, "%scritical path (critical_path): %" PRIu64 " task%s observed, compute %.1f%%, stall %.1f%%",
+            indent, c->observed_tasks, c->observed_tasks == 1 ? "" : "s", 100 * (double)c->compute / ms,
+            100 * (double)c->stall / ms);
+    int shown = 0;
+    bool done[CPATH_KINDS] = {false};
+    for (int n = 0; n < CPATH_KINDS; n++) {
+        int k = -1;
+        for (int j = 0; j < CPATH_KINDS; j++)
+            if (!done[j] && c->kind[j] && (k < 0 || c->kind[j] > c->kind[k]))
+                k = j;
+        if (k < 0)
+            break;
+        done[k] = true;
+        fprintf(out, "%s%s %.1f%%", shown++ ? ", " : " (", cpath_kind_name((cpath_kind)k),
+                100 * (double)c->kind[k] / ms);
+    }
+    fprintf(out, "%s; static CPM %.3f us over %" PRIu64 " task%s (%.1f%%)\n", shown ? ")" : "",
+            (double)c->cpm * 1e6 / (double)tick_hz, c->cpm_tasks, c->cpm_tasks == 1 ? "" : "s",
+            100 * (double)c->cpm / ms);
+}
+
 /* The overhead model's verdict, when the scheduler holds a noticeable share
  * of the makespan (sched_overhead_analysis's 8 % line between "compute/
  * dependency-bound" and "partially scheduler-limited"). */
@@ -569,7 +595,9 @@ static void summary_overhead(const chip *c, FILE *out)
         fprintf(out, " all %.1f%%, has %.1f%% of the makespan (a core idle while a ready task waits): %s\n",
                 ohm_pct(&r, r.all_us), has, ohm_verdict(has));
         if (r.cp_span_us > 0)
-            fprintf(out, "  critical path: %.3f us over %d hops, compute %.1f%%, scheduler-injected %.1f%%\n",
+            fprintf(out,
+                    "  makespan-determining path (sched_overhead_analysis): %.3f us over %d hops, compute %.1f%%, "
+                    "scheduler-injected %.1f%%\n",
                     r.cp_span_us, r.cp_hops, 100 * r.cp_exec_us / r.cp_span_us,
                     100 * r.cp_sched_us / r.cp_span_us);
         /* the model sees idle cores and ready tasks; it cannot see why the threads did not dispatch */
@@ -579,6 +607,7 @@ static void summary_overhead(const chip *c, FILE *out)
                 "as scheduler overhead here)\n",
                 out);
     }
+    report_critical_path(&r.tool, r.tick_hz, "  ", out);
     ohm_result_free(&r);
 }
 

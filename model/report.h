@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "chip.h"
+#include "cpath.h"
 
 #define REPORT_OVERHEAD_SHOWN_PCT 8.0 /* has-overhead share (%) from which the summary shows the model */
 /* Share of the makespan the args dump's back-pressure froze the scheduler threads from which the host's
@@ -91,5 +92,10 @@ void report_summary(const chip *c, const report_info *ri, FILE *out);
 
 /* Busy fraction of one core type over the makespan, 0..1. */
 double report_busy_fraction(const chip *c, core_type type);
+
+/* The runtime's critical_path tool's reading of a run (model/cpath.h), one line after indent: the observed
+ * path's tasks, compute and stall with the gaps by blame (largest first), and the static CPM. Nothing when
+ * it was not computed. */
+void report_critical_path(const cpath_result *c, uint64_t tick_hz, const char *indent, FILE *out);
 
 #endif

@@ -50,7 +50,9 @@ typedef struct trial {
     bool oh_present[2];                /* ... an engine ran something */
     double oh_pct[2];                  /* ... per-engine overhead, % of the makespan */
     double oh_all, oh_has;             /* ... all and has, % */
-    double cp_span, cp_exec, cp_sched; /* ... critical path: span, compute and scheduler-injected, us */
+    double cp_span, cp_exec, cp_sched; /* ... makespan-determining path: span, compute, scheduler-injected, us */
+    cpath_result tool;                 /* ... the runtime's critical_path tool's figures */
+    uint64_t tick_hz;                  /* ... the counter they count */
     int runs;                          /* --repeat: seeds whose run ended ok (0: one plain run) */
     double sigma_us; /* ... the makespan's sample sd over them (makespan_us is their mean) */
 } trial;
@@ -172,6 +174,8 @@ static int simulate(const platform *plat, const chip_config *cfg, const char *pa
         t->cp_span = oh.cp_span_us;
         t->cp_exec = oh.cp_exec_us;
         t->cp_sched = oh.cp_sched_us;
+        t->tool = oh.tool;
+        t->tick_hz = oh.tick_hz;
     }
     ohm_result_free(&oh);
     chip_free(c);
@@ -331,8 +335,10 @@ static void print_run(const trial *t, const graph *g)
                 printf(" %s %.1f%%,", TYPES[ty], t->oh_pct[ty]);
         printf(" all %.1f%%, has %.1f%% of the makespan: %s\n", t->oh_all, t->oh_has, ohm_verdict(t->oh_has));
         if (t->cp_span > 0)
-            printf("   critical path: %.3f us, compute %.1f%%, scheduler-injected %.1f%%\n", t->cp_span,
-                   100 * t->cp_exec / t->cp_span, 100 * t->cp_sched / t->cp_span);
+            printf("   makespan-determining path (sched_overhead_analysis): %.3f us, compute %.1f%%, "
+                   "scheduler-injected %.1f%%\n",
+                   t->cp_span, 100 * t->cp_exec / t->cp_span, 100 * t->cp_sched / t->cp_span);
+        report_critical_path(&t->tool, t->tick_hz, "   ", stdout);
     } else if (t->tasks > 0) {
         printf("   scheduler overhead: not computed (more than %u executions or tasks)\n",
                OHM_MAX_EXECUTIONS);

@@ -320,6 +320,110 @@ START_TEST(critical_path_splits_compute_and_scheduler_by_hand)
 }
 END_TEST
 
+/*
+ * The runtime's critical_path tool (model/cpath.c) on the same log, tick = 1 us. Happens-before: all four
+ * edges (each producer ended within 2 ticks of its consumer's start and started earlier). Static CPM over
+ * the task spans 1: 8, 2: 7, 3: 2, 4: 5: finish 1 = 8, 2 = 15, 3 = 10, 4 = 15 + 5 = 20, the path 1 2 4, 3
+ * tasks. Observed, back from 4 (the last end, 30): its candidates 2 (ended 20, data), 3 (16, data) and 1 (its
+ * core's last, 10, core): 2; then 1 (data); 1 has none: front-gap. Forward from t0 = 2: 1 computes 8; 2
+ * stalls 13 - 10 = 3 (data-wait) and computes 7; 4 stalls 25 - 20 = 5 (data-wait), computes 5: compute 20,
+ * stall 8, makespan 30 - 2 = 28.
+ * With S ending at 20 too, 2 and 3 tie at 20 and the tool takes the larger id as a string, "3": 3 stalls 4
+ * and computes 6; compute 19, stall 9. The CPM still goes through 2 (15 > 8 + 6).
+ * A core wait: task 1 on core 0 runs 1-10, task 2, with no edge, waits for the core and runs 12-20: back
+ * from 2 its core's last, 1 (core-wait), then front-gap; 1 computes 9, 2 stalls 2 (core-wait) and computes
+ * 8: compute 17, stall 2, makespan 19; no happens-before edge, so the CPM is the longest single task, 1's 9.
+ */
+START_TEST(the_critical_path_tool_by_hand)
+{
+    ohm_log l;
+    cpath_result c;
+    path_log(&l, 16);
+    ck_assert_int_eq(cpath_compute(&l, &c), 0);
+    ck_assert(c.computed);
+    ck_assert_uint_eq(c.tasks, 4);
+    ck_assert_uint_eq(c.hb_edges, 4);
+    ck_assert_int_eq(c.makespan, 28);
+    ck_assert_int_eq(c.cpm, 20);
+    ck_assert_uint_eq(c.cpm_tasks, 3);
+    ck_assert_uint_eq(c.observed_tasks, 3);
+    ck_assert_int_eq(c.compute, 20);
+    ck_assert_int_eq(c.stall, 8);
+    ck_assert_int_eq(c.kind[CPATH_DATA_WAIT], 8);
+    ck_assert_int_eq(c.kind[CPATH_CORE_WAIT], 0);
+    ck_assert_int_eq(c.kind[CPATH_FRONT_GAP], 0);
+    ohm_log_free(&l);
+    path_log(&l, 20);
+    ck_assert_int_eq(cpath_compute(&l, &c), 0);
+    ck_assert_int_eq(c.compute, 19);
+    ck_assert_int_eq(c.stall, 9);
+    ck_assert_int_eq(c.cpm, 20);
+    ohm_log_free(&l);
+    ohm_log_init(&l, 0);
+    add(&l, 1, 0, 0, 0, 1, 1, 10, 11);
+    add(&l, 2, 0, 0, 0, 11, 12, 20, 21);
+    ck_assert_int_eq(cpath_compute(&l, &c), 0);
+    ck_assert_uint_eq(c.hb_edges, 0);
+    ck_assert_int_eq(c.makespan, 19);
+    ck_assert_uint_eq(c.observed_tasks, 2);
+    ck_assert_int_eq(c.compute, 17);
+    ck_assert_int_eq(c.kind[CPATH_CORE_WAIT], 2);
+    ck_assert_int_eq(c.cpm, 9);
+    ck_assert_uint_eq(c.cpm_tasks, 1);
+    ohm_log_free(&l);
+}
+END_TEST
+
+/* tests/real/critical_path_oracle.txt holds what the runtime's critical_path tool computed of each capture's
+ * own swimlane and deps.json (scripts/critical_path_oracle.sh): ptosim's must be the same, tick for tick. */
+START_TEST(the_critical_path_of_each_real_capture_equals_the_runtime_tool)
+{
+    char *text = tu_read(PTOSIM_SRCDIR "/tests/real/critical_path_oracle.txt");
+    ck_assert_ptr_nonnull(text);
+    int captures = 0;
+    char *save = NULL;
+    for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        if (line[0] == '#')
+            continue;
+        char name[64];
+        long long v[11];
+        ck_assert_int_eq(sscanf(line, "%63s %lld %lld %lld %lld %lld %lld %lld %lld %lld %lld %lld", name,
+                                &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7], &v[8], &v[9], &v[10]),
+                         12);
+        char sl[512], dp[512], err[2048];
+        snprintf(sl, sizeof(sl), PTOSIM_SRCDIR "/tests/real/%s/chip_swimlane_records.json", name);
+        snprintf(dp, sizeof(dp), PTOSIM_SRCDIR "/tests/real/%s/deps.json", name);
+        ohm_log l;
+        unsigned long long hz;
+        size_t unmatched;
+        ck_assert_msg(overhead_load(sl, dp, &l, &hz, &unmatched, err, sizeof(err)) == EXIT_OK, "%s", err);
+        cpath_result c;
+        ck_assert_int_eq(cpath_compute(&l, &c), 0);
+        long long got[11] = {(long long)c.tasks,
+                             (long long)c.hb_edges,
+                             c.makespan,
+                             c.cpm,
+                             (long long)c.cpm_tasks,
+                             (long long)c.observed_tasks,
+                             c.compute,
+                             c.stall,
+                             c.kind[CPATH_DATA_WAIT],
+                             c.kind[CPATH_CORE_WAIT],
+                             c.kind[CPATH_FRONT_GAP]};
+        static const char *const what[11] = {"tasks",     "hb_edges",  "makespan", "cpm",
+                                             "cpm_tasks", "observed",  "compute",  "stall",
+                                             "data_wait", "core_wait", "front_gap"};
+        for (int i = 0; i < 11; i++)
+            ck_assert_msg(got[i] == v[i], "%s %s: ptosim %lld, critical_path %lld", name, what[i], got[i],
+                          v[i]);
+        ohm_log_free(&l);
+        captures++;
+    }
+    free(text);
+    ck_assert_int_ge(captures, 17);
+}
+END_TEST
+
 START_TEST(a_log_past_its_limit_is_dropped_and_not_computed)
 {
     ohm_log l;
@@ -536,6 +640,18 @@ static void run_equals_files(const char *trace)
     const cJSON *cp = cJSON_GetObjectItem(o2, "critical_path");
     ck_assert_double_eq_tol(cJSON_GetObjectItem(cp, "scheduler_us")->valuedouble, r.cp_sched_us, 5e-4);
     ck_assert_double_eq_tol(cJSON_GetObjectItem(cp, "span_us")->valuedouble, r.cp_span_us, 5e-4);
+    /* the critical_path tool's figures: what the tool computes of the run's own files */
+    const cJSON *tool = cJSON_GetObjectItem(o2, "critical_path_tool");
+    double us = 1e6 / (double)hz;
+    ck_assert_uint_eq((uint64_t)cJSON_GetObjectItem(tool, "observed_tasks")->valuedouble,
+                      r.tool.observed_tasks);
+    ck_assert_uint_eq((uint64_t)cJSON_GetObjectItem(tool, "static_cpm_tasks")->valuedouble, r.tool.cpm_tasks);
+    ck_assert_double_eq_tol(cJSON_GetObjectItem(tool, "compute_us")->valuedouble, (double)r.tool.compute * us,
+                            5e-4);
+    ck_assert_double_eq_tol(cJSON_GetObjectItem(tool, "static_cpm_us")->valuedouble, (double)r.tool.cpm * us,
+                            5e-4);
+    ck_assert_double_eq_tol(cJSON_GetObjectItem(tool, "data_wait_us")->valuedouble,
+                            (double)r.tool.kind[CPATH_DATA_WAIT] * us, 5e-4);
     const cJSON *tail = cJSON_GetObjectItem(o2, "tail_us");
     ck_assert_double_eq_tol(cJSON_GetObjectItem(tail, "p90")->valuedouble, r.tail.pct[4], 5e-4);
     cJSON_Delete(j);
@@ -637,6 +753,8 @@ Suite *suite_ohm(void)
     tcase_add_test(tc, head_and_tail_distributions_by_hand);
     tcase_add_test(tc, gap_decomposition_splits_switches_into_tail_and_setup);
     tcase_add_test(tc, critical_path_splits_compute_and_scheduler_by_hand);
+    tcase_add_test(tc, the_critical_path_tool_by_hand);
+    tcase_add_test(tc, the_critical_path_of_each_real_capture_equals_the_runtime_tool);
     tcase_add_test(tc, a_log_past_its_limit_is_dropped_and_not_computed);
     tcase_add_test(tc, the_3_task_chain_in_a_run_by_hand);
     tcase_add_test(tc, overhead_of_each_real_capture_equals_the_runtime_tool);

@@ -330,8 +330,11 @@ START_TEST(tune_reports_a_planted_race_and_serialising_edge_and_nothing_on_a_cle
 END_TEST
 
 /* Step 2 carries the overhead model. The 3-task chain's figures are worked out in test_ohm.c: AIV
- * overhead 98 of 1641 ticks (6.0 %), the only engine, so all and has too; critical path 33.060 us of which
- * 30 us compute (90.7 %) and 3.26 us scheduler-injected (9.9 %). */
+ * overhead 98 of 1641 ticks (6.0 %), the only engine, so all and has too; the makespan-determining path
+ * 33.060 us of which 30 us compute (90.7 %) and 3.26 us scheduler-injected (9.9 %). The critical_path
+ * tool's: the chain itself, 3 tasks of 10 us (500 ticks) each, the first at the window's start: compute
+ * 1500 of the 1641 ticks (91.4 %), the other 141 the two data waits (8.6 %), and the static CPM the same
+ * 30 us. */
 START_TEST(tune_step_2_shows_the_overhead_model)
 {
     const char *a[] = {"tune", TRACE("chain3.jsonl"), NULL};
@@ -340,7 +343,10 @@ START_TEST(tune_step_2_shows_the_overhead_model)
     ck_assert_msg(strstr(r.out,
                          "   scheduler overhead (a core idle while a ready task waits to be dispatched): "
                          "AIV 6.0%, all 6.0%, has 6.0% of the makespan: compute/dependency-bound\n"
-                         "   critical path: 33.060 us, compute 90.7%, scheduler-injected 9.9%\n"),
+                         "   makespan-determining path (sched_overhead_analysis): 33.060 us, compute 90.7%, "
+                         "scheduler-injected 9.9%\n"
+                         "   critical path (critical_path): 3 tasks observed, compute 91.4%, stall 8.6% "
+                         "(data-wait 8.6%); static CPM 30.000 us over 3 tasks (91.4%)\n"),
                   "%s", r.out);
     tu_run_free(&r);
 }
