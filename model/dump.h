@@ -126,4 +126,13 @@ void dump_flush(dump_state *d, ps_t t, bool killed, void (*note)(int ti, uint32_
 /* Frees a task's records (after its last capture, or when it never runs). */
 void dump_desc_free(dump_desc *dd);
 
+/* The common-mode freeze that fell inside [0, end] (a run that ends with the threads still parked, an error
+ * raised meanwhile, counts only what its makespan holds). Parks start while the device runs, so the union's
+ * part past end is the one stretch that reaches freeze_until. */
+static inline ps_t dump_frozen_before(const dump_state *d, ps_t end)
+{
+    ps_t past = d->freeze_until > end ? d->freeze_until - end : 0;
+    return d->frozen_ps > past ? d->frozen_ps - past : 0;
+}
+
 #endif

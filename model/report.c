@@ -73,7 +73,8 @@ double report_busy_fraction(const chip *c, core_type type)
 
 bool report_perturbed(const chip *c)
 {
-    return c->record_wb_delay > 0 || c->cfg.pmu_event_type != 0;
+    return c->record_wb_delay > 0 || c->cfg.pmu_event_type != 0 ||
+           (c->dump_on && (c->dump.copy_ps > 0 || c->dump.frozen_ps > 0));
 }
 
 /* Which profiling self-costs shaped this makespan (model/README.md §8.6, §9.2):
@@ -87,10 +88,11 @@ static void write_profiling(const chip *c, FILE *f)
             "  \"profiling\": {\"perturbed\": %s, \"swimlane_record_writeback\": %s, "
             "\"record_writeback_us_per_task\": %.6f, \"record_writebacks\": %" PRIu64
             ", \"record_writeback_total_us\": %.6f, \"pickup_delay_us\": %.6f, \"pmu_single_issue\": %s, "
-            "\"early_dispatch\": %s},\n",
+            "\"early_dispatch\": %s, \"args_dump_capture_us\": %.6f, \"args_dump_parked_us\": %.6f},\n",
             report_perturbed(c) ? "true" : "false", wb ? "true" : "false", us_from_ps(c->cost.record_wb), n,
             us_from_ps(c->cost.record_wb * (ps_t)n), us_from_ps(c->record_wb_delay), pmu ? "true" : "false",
-            pmu ? "false" : "true");
+            pmu ? "false" : "true", c->dump_on ? us_from_ps(c->dump.copy_ps) : 0.0,
+            c->dump_on ? us_from_ps(dump_frozen_before(&c->dump, c->end_time)) : 0.0);
 }
 
 /* Busy fraction of pipe p over a kernel's pipe-model executions. */
@@ -128,7 +130,7 @@ bool report_bottleneck(const chip *c, int *func, int *pipe, double *fraction)
 bool report_dump_bound(const chip *c)
 {
     return c->dump_on && c->end_time > 0 &&
-           (double)c->dump.frozen_ps >= REPORT_DUMP_BOUND_SHARE * (double)c->end_time;
+           (double)dump_frozen_before(&c->dump, c->end_time) >= REPORT_DUMP_BOUND_SHARE * (double)c->end_time;
 }
 
 /* Per kernel: executions, time on cores, contention, and (pipe model) how
@@ -209,12 +211,13 @@ static void write_dump(const chip *c, const report_info *ri, FILE *f)
             ", \"drain_bytes_per_s\": %.0f, \"arena_bytes_per_thread\": %" PRIu64
             ", \"truncated_args\": %" PRIu64 ", \"dropped_records\": %" PRIu64
             ", \"reconciled_threads\": %d, \"aicpu_capture_us\": %.6f, \"frozen_us\": %.6f, "
-            "\"killed_while_parked\": %s, "
+            "\"frozen_in_makespan_us\": %.6f, \"killed_while_parked\": %s, "
             "\"host_done_us\": %.6f, \"threads\": [",
             d->level, d->tasks, d->ad.n, d->bytes, ri->dump_written_at_end,
             d->bytes > ri->dump_written_at_end ? d->bytes - ri->dump_written_at_end : 0, ri->dump_written,
             c->plat.host_collector_bw, d->p.arena, truncated, d->ad.dropped, ri->dump_reconciled,
-            us_from_ps(d->copy_ps), us_from_ps(d->frozen_ps), d->killed ? "true" : "false",
+            us_from_ps(d->copy_ps), us_from_ps(d->frozen_ps), us_from_ps(dump_frozen_before(d, c->end_time)),
+            d->killed ? "true" : "false",
             ri->dump_host_done_s * 1e6);
     for (int t = 0; t < c->nsched; t++)
         fprintf(f,
@@ -594,12 +597,12 @@ static void summary_overhead(const chip *c, FILE *out)
                 fprintf(out, " %s %.1f%%,", TY[ty], ohm_pct(&r, r.eng[ty].overhead_us));
         fprintf(out, " all %.1f%%, has %.1f%% of the makespan (a core idle while a ready task waits): %s\n",
                 ohm_pct(&r, r.all_us), has, ohm_verdict(has));
-        if (r.cp_span_us > 0)
+        if (r.cp_span_us > 0 && c->status == CHIP_DONE) /* a run that did not finish has no such path */
             fprintf(out,
-                    "  makespan-determining path (sched_overhead_analysis): %.3f us over %d hops, compute %.1f%%, "
-                    "scheduler-injected %.1f%%\n",
-                    r.cp_span_us, r.cp_hops, 100 * r.cp_exec_us / r.cp_span_us,
-                    100 * r.cp_sched_us / r.cp_span_us);
+                    "  makespan-determining path (sched_overhead_analysis): %.3f us over %d hop%s, compute "
+                    "%.1f%%, scheduler-injected %.1f%%, neither %.1f%%\n",
+                    r.cp_span_us, r.cp_hops, r.cp_hops == 1 ? "" : "s", 100 * r.cp_exec_us / r.cp_span_us,
+                    100 * r.cp_sched_us / r.cp_span_us, 100 * r.cp_other_us / r.cp_span_us);
         /* the model sees idle cores and ready tasks; it cannot see why the threads did not dispatch */
         if (report_dump_bound(c))
             fputs(
@@ -634,13 +637,17 @@ void report_summary(const chip *c, const report_info *ri, FILE *out)
     if (report_dump_bound(c)) {
         const dump_state *d = &c->dump;
         bool secs = c->end_time >= PS_PER_S; /* a dump-bound run is often seconds long */
+        ps_t frozen = dump_frozen_before(d, c->end_time);
         fprintf(out,
-                "  bottleneck: the args dump collector: the scheduler threads were parked %.3f %s of the "
-                "%.3f %s (%.1f%%) waiting for the host to drain %.3f GB at %.0f MB/s\n",
-                secs ? sec_from_ps(d->frozen_ps) : us_from_ps(d->frozen_ps), secs ? "s" : "us",
+                "  bottleneck: the args dump collector: the scheduler threads were parked, all at once, %.3f %s "
+                "of the %.3f %s makespan (%.1f%%) waiting for the host to drain %.3f GB at %.0f MB/s\n",
+                secs ? sec_from_ps(frozen) : us_from_ps(frozen), secs ? "s" : "us",
                 secs ? sec_from_ps(c->end_time) : us_from_ps(c->end_time), secs ? "s" : "us",
-                100 * (double)d->frozen_ps / (double)c->end_time, (double)d->bytes / 1e9,
-                c->plat.host_collector_bw / 1e6);
+                100 * (double)frozen / (double)c->end_time, (double)d->bytes / 1e9, c->plat.host_collector_bw / 1e6);
+        if (d->freeze_until > c->end_time)
+            fprintf(out, "  (and still parked when the run ended: %.3f %s more, past the makespan)\n",
+                    secs ? sec_from_ps(d->freeze_until - c->end_time) : us_from_ps(d->freeze_until - c->end_time),
+                    secs ? "s" : "us");
     } else if (report_bottleneck(c, &func, &pipe, &frac)) {
         const kernel_stats *ks = &c->kstats[func];
         /* a run that did not finish: its pipes say how the executions that ran went, not what bound it */
@@ -665,6 +672,11 @@ void report_summary(const chip *c, const report_info *ri, FILE *out)
     if (c->cfg.pmu_event_type != 0)
         fprintf(out,
                 "  profiling: PMU on, so single issue and no early dispatch (a PMU-off run may be faster)\n");
+    if (c->dump_on && (c->dump.copy_ps > 0 || c->dump.frozen_ps > 0))
+        fprintf(out,
+                "  profiling perturbed this makespan: the args dump took %.3f us of the scheduler threads to "
+                "capture and parked them %.3f us (a run without --dump-args is faster)\n",
+                us_from_ps(c->dump.copy_ps), us_from_ps(dump_frozen_before(&c->dump, c->end_time)));
     if (ri->repeat)
         fprintf(out,
                 "  makespan over %d runs (seeds %" PRIu64 "-%" PRIu64

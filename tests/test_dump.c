@@ -601,6 +601,83 @@ START_TEST(the_pattern_payload_writes_element_indices)
 }
 END_TEST
 
+/* A dump perturbs the makespan and ptosim_run.json says so: the add graph at level 2 captures 4 records
+ * (dump_record_ns 100 each) and 3 payloads of 16 B at aicpu_copy_bw 8 GB/s (2 ns each): 406 ns of the
+ * scheduler thread's time, no park; "perturbed" is true, and the summary names the dump. Without the dump
+ * nothing perturbs the run. */
+START_TEST(a_dump_is_counted_as_perturbing_the_makespan)
+{
+    for (int level = 0; level <= 2; level += 2) {
+        const char *dir = tu_tmpdir();
+        char text[4096];
+        snprintf(text, sizeof(text), ADD_GRAPH, "", "");
+        char *g = tu_write(dir, "add.jsonl", text);
+        char flag[32];
+        snprintf(flag, sizeof(flag), "--dump-args=%d", level);
+        const char *args[] = {"run", g, "-o", dir, flag, NULL};
+        run_out r = tu_run(args);
+        ck_assert_msg(r.status == 0, "%s", r.err);
+        char p[4200];
+        snprintf(p, sizeof(p), "%s/ptosim_run.json", dir);
+        cJSON *j = tu_json_file(p);
+        const cJSON *prof = cJSON_GetObjectItem(j, "profiling");
+        ck_assert_int_eq(cJSON_IsTrue(cJSON_GetObjectItem(prof, "perturbed")), level > 0);
+        ck_assert_double_eq_tol(cJSON_GetObjectItem(prof, "args_dump_capture_us")->valuedouble,
+                                level ? 0.406 : 0, 1e-9);
+        ck_assert_double_eq_tol(cJSON_GetObjectItem(prof, "args_dump_parked_us")->valuedouble, 0, 1e-9);
+        ck_assert_int_eq(strstr(r.out, "  profiling perturbed this makespan: the args dump took 0.406 us of the "
+                                       "scheduler threads to capture and parked them 0.000 us (a run without "
+                                       "--dump-args is faster)\n") != NULL,
+                         level > 0);
+        cJSON_Delete(j);
+        tu_run_free(&r);
+        free(g);
+    }
+}
+END_TEST
+
+/* Every share of the makespan the dump-bound line gives is a share of what it names. A paged attention of
+ * 33,024 tasks at level 2 fills the arena and parks the threads; a run that ends with them still parked (the
+ * orchestrator's dep pool, not reclaimed meanwhile, ends it in a runtime error) counts only the freeze inside
+ * the makespan (it printed "parked 9531655.686 us of the 522210.164 us (1825.3%)"), and says how long the
+ * threads stayed parked past it: frozen_us = frozen_in_makespan_us + that. */
+START_TEST(the_parked_share_is_a_share_of_the_makespan)
+{
+    const char *dir = tu_tmpdir();
+    const char *gen[] = {"gen", "paged_attention", "--batch", "256", "--context", "4096", NULL};
+    run_out r = tu_run(gen);
+    ck_assert_int_eq(r.status, 0);
+    char *g = tu_write(dir, "pa.jsonl", r.out);
+    tu_run_free(&r);
+    const char *args[] = {"run", g, "-o", dir, "--dump-args=2", NULL};
+    r = tu_run(args);
+    char p[4200];
+    snprintf(p, sizeof(p), "%s/ptosim_run.json", dir);
+    cJSON *j = tu_json_file(p);
+    double makespan = cJSON_GetObjectItem(j, "makespan_us")->valuedouble;
+    const cJSON *d = cJSON_GetObjectItem(j, "args_dump");
+    double frozen = cJSON_GetObjectItem(d, "frozen_us")->valuedouble,
+           inside = cJSON_GetObjectItem(d, "frozen_in_makespan_us")->valuedouble;
+    ck_assert_msg(inside <= makespan && inside <= frozen, "%f %f %f", inside, frozen, makespan);
+    const char *line = strstr(r.out, "bottleneck: the args dump collector: the scheduler threads were parked, all "
+                                     "at once, ");
+    ck_assert_msg(line, "%s", r.out);
+    char want[256];
+    snprintf(want, sizeof(want), "(%.1f%%)", 100 * inside / makespan);
+    ck_assert_msg(strstr(line, want) && 100 * inside / makespan <= 100, "%s", line);
+    if (frozen > inside) {
+        snprintf(want, sizeof(want), "(and still parked when the run ended: %.3f ", frozen - inside);
+        ck_assert_msg(strstr(r.out, want), "%s", r.out);
+    }
+    const char *status = cJSON_GetObjectItem(cJSON_GetObjectItem(j, "outcome"), "status")->valuestring;
+    if (strcmp(status, "ok") != 0) /* an unfinished run has no makespan-determining path */
+        ck_assert_msg(!strstr(r.out, "makespan-determining path"), "%s", r.out);
+    cJSON_Delete(j);
+    tu_run_free(&r);
+    free(g);
+}
+END_TEST
+
 Suite *suite_dump(void)
 {
     Suite *s = suite_create("dump");
@@ -619,6 +696,8 @@ Suite *suite_dump(void)
     tcase_add_test(tc, the_shipped_dump_stall_scenario);
     tcase_add_test(tc, a_park_past_the_backstop_drops_records);
     tcase_add_test(tc, the_pattern_payload_writes_element_indices);
+    tcase_add_test(tc, a_dump_is_counted_as_perturbing_the_makespan);
+    tcase_add_test(tc, the_parked_share_is_a_share_of_the_makespan);
     suite_add_tcase(s, tc);
     return s;
 }
