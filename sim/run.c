@@ -199,6 +199,11 @@ int run_prepare(const cli_run *o, platform *pl, chip_config *cf, run_warnings *w
         fprintf(stderr, "ptosim: platform %s: %s\n", plat.name, err);
         return EXIT_USAGE;
     }
+    /* a platform SimGrid cannot run is a bad platform file: said before anything runs or is written */
+    if (sgrun_check_platform(plat.xml_path, err, sizeof(err)) != 0) {
+        fprintf(stderr, "ptosim: platform %s: %s\n", plat.name, err);
+        return EXIT_USAGE;
+    }
 
     chip_config cfg;
     chip_config_defaults(&cfg, &plat);

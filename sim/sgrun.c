@@ -2,12 +2,16 @@
  * (model/README.md §1.2). */
 #include "sgrun.h"
 
+#include <errno.h>
 #include <simgrid/actor.h>
 #include <simgrid/engine.h>
 #include <simgrid/host.h>
 #include <simgrid/link.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <xbt/log.h>
 
@@ -57,6 +61,111 @@ void sgrun_chip_body(void *data, int *finished)
     if (c->dump_on)
         collector_finish(c, &sc->dump);
     *finished = 1;
+}
+
+/* The child of sgrun_check_platform: loads the platform as a run would and says what it lacks. SimGrid
+ * aborts the process on an XML it cannot parse, which is why this runs in a child of its own. */
+static void check_child(const char *xml_path, int fd)
+{
+    if (dup2(fd, STDERR_FILENO) < 0)
+        _exit(3);
+    char *argv[] = {"ptosim", "--cfg=network/crosstraffic:0", NULL};
+    int argc = 2;
+    simgrid_init(&argc, argv);
+    simgrid_load_platform(xml_path);
+    const char *host = !sg_host_by_name("aicpu") ? "aicpu" : !sg_host_by_name("host") ? "host" : NULL;
+    if (host) {
+        fprintf(stderr,
+                "no host \"%s\" (a platform needs hosts \"aicpu\" and \"host\" and the link "
+                "\"dfx_collector\" between them, as platforms/a2a3.xml has)\n",
+                host);
+        _exit(4);
+    }
+    /* sg_link_by_name throws for a name it does not have: look through the list instead */
+    bool link = false;
+    sg_link_t *links = sg_link_list();
+    for (size_t i = 0, n = sg_link_count(); links && i < n && !link; i++)
+        link = strcmp(sg_link_get_name(links[i]), "dfx_collector") == 0;
+    free(links);
+    if (!link) {
+        fprintf(stderr, "no link \"dfx_collector\" (a platform needs hosts \"aicpu\" and \"host\" and the "
+                        "link \"dfx_collector\" between them, as platforms/a2a3.xml has)\n");
+        _exit(4);
+    }
+    _exit(0);
+}
+
+int sgrun_check_platform(const char *xml_path, char *err, size_t errlen)
+{
+    struct stat st;
+    if (stat(xml_path, &st) != 0 || !S_ISREG(st.st_mode) || access(xml_path, R_OK) != 0) {
+        snprintf(err, errlen, "%s: cannot read the SimGrid platform file (a regular file is needed)",
+                 xml_path);
+        return -1;
+    }
+    int fds[2];
+    if (pipe(fds) != 0) {
+        snprintf(err, errlen, "%s: cannot check the SimGrid platform: %s", xml_path, strerror(errno));
+        return -1;
+    }
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(fds[0]);
+        close(fds[1]);
+        snprintf(err, errlen, "%s: cannot check the SimGrid platform: %s", xml_path, strerror(errno));
+        return -1;
+    }
+    if (pid == 0) {
+        close(fds[0]);
+        check_child(xml_path, fds[1]);
+    }
+    close(fds[1]);
+    char buf[4096];
+    size_t n = 0;
+    ssize_t r;
+    char sink[512];
+    while ((r = read(fds[0], n + 1 < sizeof(buf) ? buf + n : sink,
+                     n + 1 < sizeof(buf) ? sizeof(buf) - 1 - n : sizeof(sink))) != 0) {
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0)
+            break;
+        if (n + 1 < sizeof(buf))
+            n += (size_t)r; /* what does not fit is read and dropped, so the child never blocks */
+    }
+    buf[n] = '\0';
+    close(fds[0]);
+    int status;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+        return 0;
+    /* what to say: SimGrid's first error line (its text after "/ERROR] "), else the child's own line */
+    const char *why = NULL, *own = NULL;
+    for (char *line = buf; *line;) {
+        char *end = strchr(line, '\n');
+        if (end)
+            *end = '\0';
+        const char *tag = strstr(line, "/ERROR] "), *crit = strstr(line, "/CRITICAL] ");
+        if (!why && tag && !strstr(line, "Exiting now"))
+            why = tag + 8;
+        if (!why && crit && !strstr(line, "backtrace"))
+            why = crit + 11;
+        if (!own && line[0] && line[0] != '[' && line[0] != ' ')
+            own = line;
+        line = end ? end + 1 : line + strlen(line);
+    }
+    if (!why)
+        why = own;
+    size_t whylen = why ? strlen(why) : 0;
+    if (!why) {
+        why = "SimGrid could not load it";
+        whylen = strlen(why);
+    }
+    snprintf(err, errlen, "%s: not a platform SimGrid can run: %.*s", xml_path,
+             (int)(whylen > 600 ? 600 : whylen), why);
+    return -1;
 }
 
 int sgrun_run(const char *xml_path, double collector_bw, const char *const *user_args, sgrun_body body,

@@ -29,6 +29,11 @@ typedef void (*sgrun_body)(void *data, int *finished);
  * Returns 0, or -1 with a message in err (platform problems, or a SimGrid
  * deadlock: simgrid_run returned before the actor finished). One call per
  * process (SimGrid allows one engine). */
+/* Loads the platform XML the way a run would, in a child process (SimGrid aborts on an XML it cannot
+ * parse), and checks it has the hosts "aicpu" and "host" and the link "dfx_collector". Returns 0, or -1
+ * with err naming the file and what is wrong. */
+int sgrun_check_platform(const char *xml_path, char *err, size_t errlen);
+
 int sgrun_run(const char *xml_path, double collector_bw, const char *const *user_args, sgrun_body body,
               void *data, sgrun_cfg *cfg_used, sgrun_result *res, char *err, size_t errlen);
 

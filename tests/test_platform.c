@@ -128,6 +128,71 @@ START_TEST(platform_file_errors_name_file_and_field)
 }
 END_TEST
 
+/* A platform whose SimGrid XML cannot run is a bad platform file: exit 2 with the file and the reason, before
+ * anything runs, and a work dir that holds a previous run keeps it. SimGrid aborts on an XML it cannot parse
+ * (it ended in status 134), and a parsable one without the hosts ran nothing and replaced the run (exit 6).
+ */
+START_TEST(a_simgrid_platform_that_cannot_run_is_refused_before_the_run)
+{
+    const char *dir = tu_tmpdir();
+    char work[4200], before[4300];
+    snprintf(work, sizeof(work), "%s/w", dir);
+    const char *first[] = {"run", PTOSIM_SRCDIR "/traces/default.jsonl", "-o", work, "--quiet", NULL};
+    run_out r = tu_run(first);
+    ck_assert_int_eq(r.status, 0);
+    tu_run_free(&r);
+    snprintf(before, sizeof(before), "%s/ptosim_run.json", work);
+    char *kept = tu_read(before);
+    ck_assert_ptr_nonnull(kept);
+    free(tu_write(
+        dir, "other.xml",
+        "<?xml version=\"1.0\"?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+        "<platform version=\"4.1\"><zone id=\"z\" routing=\"Full\"><host id=\"other\" speed=\"1Gf\"/>"
+        "</zone></platform>\n"));
+    free(tu_write(
+        dir, "nolink.xml",
+        "<?xml version=\"1.0\"?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+        "<platform version=\"4.1\"><zone id=\"z\" routing=\"Full\"><host id=\"aicpu\" speed=\"1Gf\"/>"
+        "<host id=\"host\" speed=\"1Gf\"/></zone></platform>\n"));
+    free(tu_write(dir, "notxml.xml", "root:x:0:0:root:/root:/bin/bash\n"));
+    static const struct {
+        const char *xml, *why;
+    } cases[] = {
+        {"notxml.xml", "Parse error at %s/notxml.xml:1: Invalid XML (XML input line 1, state 1): Unexpected "
+                       "character `r' in prolog."},
+        {"other.xml", "no host \"aicpu\" (a platform needs hosts \"aicpu\" and \"host\" and the link "
+                      "\"dfx_collector\" between them, as platforms/a2a3.xml has)"},
+        {"nolink.xml",
+         "no link \"dfx_collector\" (a platform needs hosts \"aicpu\" and \"host\" and the link "
+         "\"dfx_collector\" between them, as platforms/a2a3.xml has)"},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        char json[512], why[1024], want[2048];
+        snprintf(
+            json, sizeof(json),
+            "{\"ptosim_platform\": 1, \"base\": \"a2a3\", \"name\": \"x\", \"simgrid_platform\": \"%s\", "
+            "\"params\": {}}\n",
+            cases[i].xml);
+        char *pj = tu_write(dir, "p.json", json);
+        const char *args[] = {"run", PTOSIM_SRCDIR "/traces/chain3.jsonl", "-p", pj, "-o", work, "--quiet",
+                              NULL};
+        r = tu_run(args);
+        ck_assert_int_eq(r.status, 2);
+        snprintf(why, sizeof(why), cases[i].why, dir);
+        snprintf(want, sizeof(want), "ptosim: platform x: %s/%s: not a platform SimGrid can run: %s\n", dir,
+                 cases[i].xml, why);
+        ck_assert_msg(tu_starts(r.err, want), "got %s\nwant %s", r.err, want);
+        char *now = tu_read(before);
+        ck_assert_msg(now && strcmp(now, kept) == 0, "%s: the previous run's ptosim_run.json changed",
+                      cases[i].xml);
+        free(now);
+        tu_run_free(&r);
+        free(pj);
+    }
+    free(kept);
+}
+END_TEST
+
 Suite *suite_platform(void)
 {
     Suite *s = suite_create("platform");
@@ -136,6 +201,7 @@ Suite *suite_platform(void)
     tcase_add_test(tc, a2a3sim_inherits_a2a3_with_eight_clusters);
     tcase_add_test(tc, set_overrides_and_rejects_bad_input);
     tcase_add_test(tc, platform_file_errors_name_file_and_field);
+    tcase_add_test(tc, a_simgrid_platform_that_cannot_run_is_refused_before_the_run);
     suite_add_tcase(s, tc);
     return s;
 }
