@@ -697,7 +697,11 @@ Suite *suite_dump(void)
     tcase_add_test(tc, a_park_past_the_backstop_drops_records);
     tcase_add_test(tc, the_pattern_payload_writes_element_indices);
     tcase_add_test(tc, a_dump_is_counted_as_perturbing_the_makespan);
-    tcase_add_test(tc, the_parked_share_is_a_share_of_the_makespan);
     suite_add_tcase(s, tc);
+    /* 33,024 tasks at level 2: a second here, several under the sanitizers */
+    TCase *big = tcase_create("args dump, a paged attention");
+    tcase_set_timeout(big, 120);
+    tcase_add_test(big, the_parked_share_is_a_share_of_the_makespan);
+    suite_add_tcase(s, big);
     return s;
 }
