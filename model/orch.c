@@ -259,7 +259,11 @@ static void progress(orch *o, ps_t t)
     rt *r = o->rt;
     o->anchor = PS_NEVER;
     schedule_check(o, t + ORCH_CHECK_SPINS * r->cost.spin);
-    rt_schedule(r, t, EV_ORCH_STEP, 0, 0);
+    /* several rings can move at one instant; one retry sees them all */
+    if (!o->retry_queued) {
+        o->retry_queued = true;
+        rt_schedule(r, t, EV_ORCH_STEP, 0, ORCH_STEP_RETRY);
+    }
 }
 
 /* The oldest task pinned by an open scope mapped to this ring, or UINT64_MAX. */
@@ -936,6 +940,12 @@ void orch_on_step(orch *o, ps_t t)
             return;
         }
     }
+}
+
+void orch_on_retry(orch *o, ps_t t)
+{
+    o->retry_queued = false;
+    orch_on_step(o, t);
 }
 
 void orch_on_publish(orch *o, uint64_t task_id, ps_t t)

@@ -213,6 +213,41 @@ START_TEST(fourth_submit_of_a_window_4_ring_blocks_until_the_first_task_is_consu
 }
 END_TEST
 
+START_TEST(two_ring_moves_at_one_instant_resume_one_submit_call)
+{
+    /* ring 1, window 4: P (100 us, writes t), C (reads t, retains P), X
+     * (100 us) fill it; D waits for a slot. C's release consumes P, then C:
+     * two watermark moves at one instant. One retry must follow them: D's
+     * call ends orch_submit_ns after it, and E's call starts only then (a
+     * second retry used to start E's call at that same instant, with D
+     * unpublished: two submit calls at once, issue 24) */
+    const char *sets[] = {"ring_task_window=4", NULL};
+    chip *c = tu_chip(HDR BEGIN "{\"op\": \"submit\", \"kernel\": \"long\", \"args\": [{\"dir\": \"out\", "
+                                "\"tensor\": \"t\", \"dtype\": \"FLOAT32\", \"shape\": [256]}]}\n" END BEGIN
+                                "{\"op\": \"submit\", \"kernel\": \"short\", \"args\": [{\"dir\": \"in\", "
+                                "\"tensor\": \"t\"}]}\n" END BEGIN SUBMIT("long") END BEGIN SUBMIT("short")
+                                    END BEGIN SUBMIT("short") END,
+                      sets, 4, NULL);
+    ck_assert_msg(c->status == CHIP_DONE, "%s", c->message);
+    ck_assert_uint_eq(c->sl.norch, 5);
+    /* calls of 874 ns (orch_submit_ns), each scope end of one task 22 ns:
+     * D starts at 3 x (874 + 22) = 2688 ns and waits; the moves come at
+     * T = D's end - 874 ns; E starts one scope end after D's end */
+    const sl_orch *d = &c->sl.orch[3], *e = &c->sl.orch[4];
+    ck_assert_uint_eq(d->task_id, task_make_id(1, 3));
+    ck_assert_uint_eq(d->start, NS(2688));
+    ck_assert_uint_eq(c->orch.blocked_res_ps[RES_TASK_WINDOW], d->end - NS(874) - d->start);
+    ck_assert_uint_gt(d->end, NS(100000)); /* after P's 100 us */
+    ck_assert_uint_eq(e->start, d->end + NS(22));
+    ck_assert_uint_eq(e->end, e->start + NS(874));
+    for (size_t i = 1; i < c->sl.norch; i++)
+        ck_assert_msg(
+            c->sl.orch[i].start >= c->sl.orch[i - 1].end, "call %zu starts at %llu, call %zu ends at %llu", i,
+            (unsigned long long)c->sl.orch[i].start, i - 1, (unsigned long long)c->sl.orch[i - 1].end);
+    tu_chip_free(c);
+}
+END_TEST
+
 START_TEST(a_scope_of_k_tasks_needs_a_window_of_k_plus_1)
 {
     const char *w4[] = {"ring_task_window=4", NULL};
@@ -340,6 +375,31 @@ START_TEST(a_dep_pool_that_cannot_cover_64_retirements_deadlocks_with_code_4)
                   "%s", c->message);
     ck_assert_uint_eq(c->tasks_submitted, 10);
     tu_chip_free(c);
+}
+END_TEST
+
+START_TEST(a_36_layer_decode_with_a_2_gib_ring_2_heap_completes)
+{
+    /* issue 24's reproducer: with ring 2's heap no longer the limit, ring 3's
+     * dependency pool fills and holds the orchestrator back (back-pressure,
+     * as the runtime's ensure_space spins) but the run completes, at the
+     * makespan a pool four times larger gives, within 0.25 us;
+     * it used to end in code 100, 347 tasks waiting, after two retries
+     * ran two submit calls at once */
+    run_out g = tu_run((const char *[]){"gen", "decode_layer", "--layers", "36", NULL});
+    ck_assert_int_eq(g.status, 0);
+    char *path = tu_write(tu_tmpdir(), "dl36.jsonl", g.out);
+    tu_run_free(&g);
+    run_out r = tu_run((const char *[]){"run", path, "--ring-heap", "0,0,2147483648,0", NULL});
+    ck_assert_msg(r.status == 0, "%s%s", r.out, r.err);
+    ck_assert_msg(strstr(r.out, "tasks 12783/12783 completed") && strstr(r.out, "makespan 31767.389 us"),
+                  "%s", r.out);
+    tu_run_free(&r);
+    r = tu_run(
+        (const char *[]){"run", path, "--ring-heap", "0,0,2147483648,0", "--ring-dep-pool", "65536", NULL});
+    ck_assert_msg(r.status == 0 && strstr(r.out, "makespan 31767.146 us"), "%s%s", r.out, r.err);
+    tu_run_free(&r);
+    free(path);
 }
 END_TEST
 
@@ -559,11 +619,13 @@ Suite *suite_rings(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("cases");
     tcase_add_test(tc, fourth_submit_of_a_window_4_ring_blocks_until_the_first_task_is_consumed);
+    tcase_add_test(tc, two_ring_moves_at_one_instant_resume_one_submit_call);
     tcase_add_test(tc, a_scope_of_k_tasks_needs_a_window_of_k_plus_1);
     tcase_add_test(tc, heap_bump_wrap_and_rebase_follow_the_runtime_rules);
     tcase_add_test(tc, dep_pool_reclaims_in_batches_of_64_retired_tasks);
     tcase_add_test(tc, a_small_dep_pool_blocks_until_a_batch_retires_then_completes);
     tcase_add_test(tc, a_dep_pool_that_cannot_cover_64_retirements_deadlocks_with_code_4);
+    tcase_add_test(tc, a_36_layer_decode_with_a_2_gib_ring_2_heap_completes);
     tcase_add_test(tc, scope_stats_samples_every_scope_with_the_runtime_fields);
     tcase_add_test(tc, raising_a_saturated_task_window_shortens_the_makespan);
     tcase_add_test(tc, ring_occupancy_keeps_each_buckets_range_and_doubles_its_width_past_the_last);
