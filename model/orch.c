@@ -727,6 +727,19 @@ static int wire(orch *o, task *tk, int ring, ps_t t)
     return 0;
 }
 
+/* Dependency-pool entries stage WIRE must see free: one per producer edge,
+ * or none when every producer has already completed, since then the runtime
+ * publishes the task without wiring (pto_orchestrator.cpp submit_task STEP 6:
+ * all_claimed_fanin_completed skips orch_wire_live_fanin_task and its
+ * PTO2DepListPool::ensure_space). */
+static uint32_t wire_need(rt *r, task *tk)
+{
+    for (uint32_t i = 0; i < tk->nlinks; i++)
+        if (rt_task(r, task_link_at(tk, i)->producer)->state == TASK_PENDING)
+            return tk->nlinks;
+    return 0;
+}
+
 /* Carries out the current submit/dummy/alloc op from its current stage.
  * Returns when it blocks, fails, or has scheduled its publish. */
 static void step_submit(orch *o, ps_t t)
@@ -839,14 +852,18 @@ static void step_submit(orch *o, ps_t t)
                     tmap_insert(&r->tm, &v, tk->id);
                 }
             }
+        /* decided once, as the runtime does before it waits in ensure_space:
+         * a producer completing during the wait does not cancel it */
+        o->dep_need = wire_need(r, tk);
         o->stage = SUB_WIRE;
     }
     if (o->stage == SUB_WIRE) {
         dep_pool *d = &r->deppools[ring];
-        if (dep_pool_available(d) < tk->nlinks) {
+        uint32_t need = o->dep_need;
+        if (dep_pool_available(d) < need) {
             if (dep_pool_reclaim(d, tr->last_alive, r->retired_dep_mark[ring]))
                 rt_note_occupancy(r, ring, t);
-            if (dep_pool_available(d) < tk->nlinks) {
+            if (dep_pool_available(d) < need) {
                 block(o, RES_DEP_POOL, ring, t);
                 return;
             }

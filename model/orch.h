@@ -76,6 +76,7 @@ typedef struct orch {
     ps_t call_start;                          /* start of the current submit call, blocking included */
     uint64_t cur;                             /* task being submitted, once allocated */
     uint64_t heap_need;                       /* heap bytes of the current task */
+    uint32_t dep_need;                        /* dependency-pool entries its wiring waits for */
     uint64_t out_addr[GRAPH_MAX_TENSOR_ARGS]; /* addresses of its runtime-created outputs */
     bool eof_seen;                            /* graph exhausted, root scope released */
     bool done;                                /* orchestration finished */

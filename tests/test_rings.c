@@ -378,6 +378,37 @@ START_TEST(a_dep_pool_that_cannot_cover_64_retirements_deadlocks_with_code_4)
 }
 END_TEST
 
+START_TEST(a_consumer_of_completed_producers_takes_no_dep_pool_entry)
+{
+    /* five 1 us producers in the root scope (ring 0), 50 us of user code,
+     * then their consumer: every producer has completed, so the runtime
+     * publishes it without wiring and never asks the pool of 4 for the 5
+     * entries it could not give (submit_task STEP 6). Waiting would be fatal
+     * here: the root scope pins ring 0's head, so code 4 at the first check */
+    char *g = NULL;
+    size_t n = 0;
+    add(&g, &n, "%s", HDR);
+    for (int i = 0; i < 5; i++)
+        add(&g, &n,
+            "{\"op\": \"submit\", \"kernel\": \"short\", \"args\": [{\"dir\": \"out\", \"tensor\": \"t%d\", "
+            "\"dtype\": \"FLOAT32\", \"shape\": [256]}]}\n",
+            i);
+    add(&g, &n,
+        "{\"op\": \"user_code\", \"ns\": 50000}\n{\"op\": \"submit\", \"kernel\": \"short\", \"args\": [");
+    for (int i = 0; i < 5; i++)
+        add(&g, &n, "%s{\"dir\": \"in\", \"tensor\": \"t%d\"}", i ? ", " : "", i);
+    add(&g, &n, "]}\n");
+    const char *sets[] = {"ring_dep_pool=4", NULL};
+    chip *c = tu_chip(g, sets, 0, NULL);
+    free(g);
+    ck_assert_msg(c->status == CHIP_DONE, "%s", c->message);
+    ck_assert_uint_eq(c->tasks_completed, 6);
+    ck_assert_uint_eq(c->orch.blocked_res_ps[RES_DEP_POOL], 0);
+    ck_assert_uint_eq(c->deppools[0].peak_used, 0);
+    tu_chip_free(c);
+}
+END_TEST
+
 START_TEST(a_36_layer_decode_with_a_2_gib_ring_2_heap_completes)
 {
     /* issue 24's reproducer: with ring 2's heap no longer the limit, ring 3's
@@ -625,6 +656,7 @@ Suite *suite_rings(void)
     tcase_add_test(tc, dep_pool_reclaims_in_batches_of_64_retired_tasks);
     tcase_add_test(tc, a_small_dep_pool_blocks_until_a_batch_retires_then_completes);
     tcase_add_test(tc, a_dep_pool_that_cannot_cover_64_retirements_deadlocks_with_code_4);
+    tcase_add_test(tc, a_consumer_of_completed_producers_takes_no_dep_pool_entry);
     tcase_add_test(tc, a_36_layer_decode_with_a_2_gib_ring_2_heap_completes);
     tcase_add_test(tc, scope_stats_samples_every_scope_with_the_runtime_fields);
     tcase_add_test(tc, raising_a_saturated_task_window_shortens_the_makespan);
