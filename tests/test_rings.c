@@ -68,7 +68,9 @@ START_TEST(a_32k_output_with_a_1k_heap_is_code_2_after_500_ms)
     ck_assert_int_eq(c->status, CHIP_FATAL);
     ck_assert_int_eq(c->fatal_code, 2);
     ck_assert_msg(strstr(c->message, "Heap Exhausted") &&
-                      strstr(c->message, "No reclaim progress for ~500 ms"),
+                      strstr(c->message, "No reclaim progress for ~500 ms") &&
+                      strstr(c->message, "Solution: raise ring 0's heap (now 1024, e.g. 32768): RunConfig "
+                                         "ring_heap, ptosim --ring-heap 32768,0,0,0."),
                   "%s", c->message);
     ck_assert_uint_eq(c->end_time, NS(51200) * 9767);
     ck_assert_uint_eq(c->orch.res, RES_HEAP);
@@ -93,8 +95,12 @@ START_TEST(eight_nested_scopes_of_3_tasks_is_code_3)
     free(g);
     ck_assert_int_eq(c->status, CHIP_FATAL);
     ck_assert_int_eq(c->fatal_code, 3);
-    ck_assert_msg(strstr(c->message, "Task Ring Full! ring=3") && strstr(c->message, "head-of-line deadlock"),
-                  "%s", c->message);
+    ck_assert_msg(
+        strstr(c->message, "Task Ring Full! ring=3") && strstr(c->message, "head-of-line deadlock") &&
+            strstr(c->message, "Solution: split the open scope that holds the head, or raise ring 3's "
+                               "task window (now 4, e.g. 8): RunConfig ring_task_window, ptosim "
+                               "--ring-task-window 0,0,0,8."),
+        "%s", c->message);
     tu_chip_free(c);
 }
 END_TEST
@@ -115,6 +121,12 @@ START_TEST(one_consumer_of_128_producers_with_dep_pool_4_is_code_4)
     free(g);
     ck_assert_int_eq(c->status, CHIP_FATAL);
     ck_assert_int_eq(c->fatal_code, 4);
+    /* 64 producers past the inline 64 take spill entries, sized by the dep pool */
+    ck_assert_msg(strstr(c->message, "Fanin Spill Pool Deadlock Detected! ring=0") &&
+                      strstr(c->message,
+                             "Solution: raise ring 0's fanin spill pool, sized by its dep pool (now "
+                             "4, e.g. 64): RunConfig ring_dep_pool, ptosim --ring-dep-pool 64,0,0,0."),
+                  "%s", c->message);
     tu_chip_free(c);
 }
 END_TEST
@@ -170,7 +182,12 @@ START_TEST(a_full_tensormap_with_no_retirement_is_code_11)
     free(g);
     ck_assert_int_eq(c->status, CHIP_FATAL);
     ck_assert_int_eq(c->fatal_code, 11);
-    ck_assert_msg(strstr(c->message, "TensorMap Entry Pool Deadlock Detected!"), "%s", c->message);
+    ck_assert_msg(strstr(c->message, "TensorMap Entry Pool Deadlock Detected!") &&
+                      strstr(c->message,
+                             "Solution: raise the TensorMap entry pool, one for all rings (now 4, e.g. "
+                             "8): the runtime's compile-time PTO2_TENSORMAP_POOL_SIZE, ptosim --set "
+                             "tensormap_pool=8."),
+                  "%s", c->message);
     ck_assert_uint_eq(c->tm.peak_used, 4);
     tu_chip_free(c);
 }
@@ -371,9 +388,52 @@ START_TEST(a_dep_pool_that_cannot_cover_64_retirements_deadlocks_with_code_4)
     ck_assert_int_eq(c->status, CHIP_FATAL);
     ck_assert_int_eq(c->fatal_code, 4);
     ck_assert_msg(strstr(c->message, "Dependency Pool Deadlock Detected! ring=1") &&
-                      strstr(c->message, "head-of-line deadlock"),
+                      strstr(c->message, "head-of-line deadlock") &&
+                      strstr(c->message,
+                             "Solution: split the open scope that holds the head, or raise ring 1's "
+                             "dep pool (now 4, e.g. 8): RunConfig ring_dep_pool, ptosim "
+                             "--ring-dep-pool 0,8,0,0."),
                   "%s", c->message);
     ck_assert_uint_eq(c->tasks_submitted, 10);
+    tu_chip_free(c);
+}
+END_TEST
+
+START_TEST(a_dep_pool_held_by_a_running_head_is_code_4_after_500_ms_naming_ring_and_knob)
+{
+    /* ring 1, pool 4: L (1 s) in a closed scope is ring 1's head; then, in
+     * one open scope, P (100 us, writes t) and five readers of t, each wired
+     * while P runs. C5 finds the pool full (4/4) at the start of its call,
+     * 874 + 22 + 5 x 874 = 5266 ns. The head is not an open scope's task, so
+     * only the backstop can fire: armed at the first check (51.2 us), fatal
+     * at the first 1024-spin mark at least 500 ms later, 51.2 us x 9767 */
+    char *g = NULL;
+    size_t n = 0;
+    add(&g, &n, "%s", HDR);
+    add(&g, &n, BEGIN "{\"op\": \"submit\", \"kernel\": \"long\", \"cost\": {\"ns\": 1000000000}}\n" END);
+    add(&g, &n,
+        BEGIN "{\"op\": \"submit\", \"kernel\": \"long\", \"args\": [{\"dir\": \"out\", \"tensor\": "
+              "\"t\", \"dtype\": \"FLOAT32\", \"shape\": [256]}]}\n");
+    for (int i = 0; i < 5; i++)
+        add(&g, &n,
+            "{\"op\": \"submit\", \"kernel\": \"short\", \"args\": [{\"dir\": \"in\", \"tensor\": "
+            "\"t\"}]}\n");
+    add(&g, &n, END);
+    const char *sets[] = {"ring_dep_pool=4", NULL};
+    chip *c = tu_chip(g, sets, 0, NULL);
+    free(g);
+    ck_assert_int_eq(c->status, CHIP_FATAL);
+    ck_assert_int_eq(c->fatal_code, 4);
+    ck_assert_uint_eq(c->orch.res, RES_DEP_POOL);
+    ck_assert_int_eq(c->orch.blocked_ring, 1);
+    ck_assert_uint_eq(c->end_time, NS(5266) + NS(51200) * 9767);
+    ck_assert_uint_eq(c->tasks_submitted, 7); /* C5 was allocated, never published */
+    ck_assert_msg(strstr(c->message, "Dependency Pool Deadlock Detected! ring=1") &&
+                      strstr(c->message, "No reclaim progress for ~500 ms") &&
+                      strstr(c->message, "Dep pool: used=4/4, high water 4, needed 1.") &&
+                      strstr(c->message, "Solution: raise ring 1's dep pool (now 4, e.g. 8): RunConfig "
+                                         "ring_dep_pool, ptosim --ring-dep-pool 0,8,0,0."),
+                  "%s", c->message);
     tu_chip_free(c);
 }
 END_TEST
@@ -657,6 +717,7 @@ Suite *suite_rings(void)
     tcase_add_test(tc, a_small_dep_pool_blocks_until_a_batch_retires_then_completes);
     tcase_add_test(tc, a_dep_pool_that_cannot_cover_64_retirements_deadlocks_with_code_4);
     tcase_add_test(tc, a_consumer_of_completed_producers_takes_no_dep_pool_entry);
+    tcase_add_test(tc, a_dep_pool_held_by_a_running_head_is_code_4_after_500_ms_naming_ring_and_knob);
     tcase_add_test(tc, a_36_layer_decode_with_a_2_gib_ring_2_heap_completes);
     tcase_add_test(tc, scope_stats_samples_every_scope_with_the_runtime_fields);
     tcase_add_test(tc, raising_a_saturated_task_window_shortens_the_makespan);
