@@ -239,6 +239,7 @@ static void unblock(orch *o, ps_t t)
         rt_error(r, "out of memory for the Perfetto trace");
     o->blocked_ps[o->blocked_ring] += t - o->blocked_since;
     o->blocked_res_ps[o->res] += t - o->blocked_since;
+    o->blocked_rr_ps[o->blocked_ring][o->res] += t - o->blocked_since;
     const char *site = o->scopes[o->nscopes - 1].site;
     int k = 0;
     while (k < o->nsites && !(o->sites[k].res == o->res && o->sites[k].ring == o->blocked_ring &&

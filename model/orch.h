@@ -87,9 +87,10 @@ typedef struct orch {
     bool retry_queued;  /* a retry step is queued: at most one, two would run two submit calls at once */
     ps_t anchor;        /* backstop anchor: first check without progress (PS_NEVER = unarmed) */
     uint64_t check_gen; /* generation of the pending deadlock check */
-    ps_t blocked_ps[RING_COUNT];             /* total wait per ring */
-    ps_t blocked_res_ps[RES_COUNT];          /* total wait per resource */
-    orch_block_site sites[ORCH_BLOCK_SITES]; /* waits by resource, ring and innermost scope site */
+    ps_t blocked_ps[RING_COUNT];               /* total wait per ring */
+    ps_t blocked_res_ps[RES_COUNT];            /* total wait per resource */
+    ps_t blocked_rr_ps[RING_COUNT][RES_COUNT]; /* total wait per ring and resource */
+    orch_block_site sites[ORCH_BLOCK_SITES];   /* waits by resource, ring and innermost scope site */
     int nsites;
     uint64_t submit_idx;                /* submits so far (orchestrator record index) */
     orch_scope scopes[ORCH_MAX_SCOPES]; /* open scopes, [0] = root */

@@ -494,6 +494,173 @@ START_TEST(a_36_layer_decode_with_a_2_gib_ring_2_heap_completes)
 }
 END_TEST
 
+/* ---- what the summary and ptosim_run.json say about the rings ---- */
+
+/* Runs `ptosim run` on graph text with extra args and -o DIR; *j gets
+ * DIR/ptosim_run.json (the caller frees both). */
+static run_out run_graph(const char *text, const char *const *extra, cJSON **j)
+{
+    const char *dir = tu_tmpdir();
+    char *path = tu_write(dir, "g.jsonl", text);
+    char out[512];
+    snprintf(out, sizeof(out), "%s/out", dir);
+    const char *args[16] = {"run", path, "-o", out};
+    int n = 4;
+    while (extra && *extra && n < 15)
+        args[n++] = *extra++;
+    args[n] = NULL;
+    run_out r = tu_run(args);
+    char js[600];
+    snprintf(js, sizeof(js), "%s/ptosim_run.json", out);
+    *j = tu_json_file(js);
+    free(path);
+    return r;
+}
+
+/* Asserts one entry of a JSON array of ring facts. */
+static void assert_ring_fact(const cJSON *e, int ring, const char *res)
+{
+    ck_assert_ptr_nonnull(e);
+    const cJSON *rg = cJSON_GetObjectItem(e, "ring");
+    if (ring < 0)
+        ck_assert(cJSON_IsNull(rg));
+    else
+        ck_assert_int_eq(rg->valueint, ring);
+    ck_assert_str_eq(cJSON_GetObjectItem(e, "resource")->valuestring, res);
+}
+
+START_TEST(summary_says_which_ring_blocked_the_orchestrator_and_that_its_window_was_full)
+{
+    /* the hand-worked window-4 case above: D waits 99661 ns for ring 1's
+     * task window, which held 3 tasks, all a window of 4 can (75 %) */
+    const char *extra[] = {"--ring-task-window", "4", NULL};
+    cJSON *j;
+    run_out r = run_graph(
+        HDR BEGIN SUBMIT("long") END BEGIN SUBMIT("short") SUBMIT("short") SUBMIT("short") END, extra, &j);
+    ck_assert_msg(r.status == 0, "%s%s", r.out, r.err);
+    ck_assert_msg(strstr(r.out,
+                         "; orchestrator blocked 99.661 us\n"
+                         "  orchestrator blocked by ring 1 task window 99.661 us\n"
+                         "  near full: ring 1 (scope depth 1) task window, 3/4 slots at its peak (75.0%): "
+                         "RunConfig ring_task_window, ptosim --ring-task-window\n"),
+                  "%s", r.out);
+    ck_assert_msg(!strstr(r.out, "still waiting"), "%s", r.out);
+    const cJSON *b = cJSON_GetObjectItem(j, "orchestrator_blocked_by");
+    ck_assert_int_eq(cJSON_GetArraySize(b), 1);
+    assert_ring_fact(cJSON_GetArrayItem(b, 0), 1, "task_window");
+    ck_assert(cJSON_GetObjectItem(cJSON_GetArrayItem(b, 0), "us")->valuedouble == 99.661);
+    ck_assert(cJSON_IsNull(cJSON_GetObjectItem(j, "orchestrator_waiting_at_end")));
+    const cJSON *nf = cJSON_GetObjectItem(j, "near_full"), *e = cJSON_GetArrayItem(nf, 0);
+    ck_assert_int_eq(cJSON_GetArraySize(nf), 1);
+    assert_ring_fact(e, 1, "task_window");
+    ck_assert_int_eq(cJSON_GetArrayItem(cJSON_GetObjectItem(e, "scope_depths"), 0)->valueint, 1);
+    ck_assert_int_eq(cJSON_GetArrayItem(cJSON_GetObjectItem(e, "scope_depths"), 1)->valueint, 1);
+    ck_assert_int_eq(cJSON_GetObjectItem(e, "peak")->valueint, 3);
+    ck_assert_int_eq(cJSON_GetObjectItem(e, "capacity")->valueint, 4);
+    ck_assert_str_eq(cJSON_GetObjectItem(e, "knob")->valuestring, "ring_task_window");
+    ck_assert_str_eq(cJSON_GetObjectItem(e, "flag")->valuestring, "--ring-task-window");
+    cJSON_Delete(j);
+    tu_run_free(&r);
+}
+END_TEST
+
+/* Ring 3 (scopes at depth 3 and 4): a 100 us producer of 1 KiB, then nine
+ * 1 us readers, each wired while the producer runs: one dep-pool entry each,
+ * 9 at the peak; 10 x 1 KiB of heap, none freed before the last submit (the
+ * producer retires only after its readers). */
+static char *fan9_graph(void)
+{
+    char *g = NULL;
+    size_t n = 0;
+    add(&g, &n, "%s", HDR BEGIN BEGIN BEGIN BEGIN);
+    add(&g, &n,
+        "{\"op\": \"submit\", \"kernel\": \"long\", \"args\": [{\"dir\": \"out\", \"tensor\": \"t\", "
+        "\"dtype\": \"INT8\", \"shape\": [1024]}]}\n");
+    for (int i = 0; i < 9; i++)
+        add(&g, &n,
+            "{\"op\": \"submit\", \"kernel\": \"short\", \"args\": [{\"dir\": \"in\", \"tensor\": \"t\"}, "
+            "{\"dir\": \"out\", \"tensor\": \"u%d\", \"dtype\": \"INT8\", \"shape\": [1000]}]}\n",
+            i);
+    add(&g, &n, END END END END);
+    return g;
+}
+
+START_TEST(summary_names_each_ring_resource_above_90_percent_with_its_knob)
+{
+    /* ring 3's heap of 16 KiB holds 10 x 1 KiB at its peak: 62.5 %, unsaid;
+     * dep pool 10 holds 9: 90.0 %, not above, unsaid; dep pool 9 holds 9:
+     * 100 %, said, with the depth "3 and deeper" */
+    char *g = fan9_graph();
+    const char *big[] = {"--ring-heap", "0,0,0,16384", "--ring-dep-pool", "0,0,0,10", NULL};
+    cJSON *j;
+    run_out r = run_graph(g, big, &j);
+    ck_assert_msg(r.status == 0, "%s%s", r.out, r.err);
+    ck_assert_msg(!strstr(r.out, "near full") && !strstr(r.out, "blocked by"), "%s", r.out);
+    ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItem(j, "near_full")), 0);
+    ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItem(j, "orchestrator_blocked_by")), 0);
+    const cJSON *r3 = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "rings"), 3);
+    ck_assert_int_eq(cJSON_GetObjectItem(r3, "heap_peak")->valueint, 10240);
+    ck_assert_int_eq(cJSON_GetObjectItem(r3, "dep_pool_peak")->valueint, 9);
+    cJSON_Delete(j);
+    tu_run_free(&r);
+    const char *tight[] = {"--ring-heap", "0,0,0,16384", "--ring-dep-pool", "0,0,0,9", NULL};
+    r = run_graph(g, tight, &j);
+    ck_assert_msg(r.status == 0, "%s%s", r.out, r.err);
+    ck_assert_msg(strstr(r.out, "  near full: ring 3 (scope depth 3 and deeper) dep pool, 9/9 entries at its "
+                                "peak (100.0%): RunConfig ring_dep_pool, ptosim --ring-dep-pool\n"),
+                  "%s", r.out);
+    ck_assert_msg(!strstr(r.out, "heap, ") && !strstr(r.out, "blocked by"), "%s", r.out);
+    const cJSON *nf = cJSON_GetObjectItem(j, "near_full"), *e = cJSON_GetArrayItem(nf, 0);
+    ck_assert_int_eq(cJSON_GetArraySize(nf), 1);
+    assert_ring_fact(e, 3, "dep_pool");
+    ck_assert_int_eq(cJSON_GetArrayItem(cJSON_GetObjectItem(e, "scope_depths"), 0)->valueint, 3);
+    ck_assert_int_eq(cJSON_GetArrayItem(cJSON_GetObjectItem(e, "scope_depths"), 1)->valueint, 63);
+    ck_assert_int_eq(cJSON_GetObjectItem(e, "peak")->valueint, 9);
+    ck_assert_int_eq(cJSON_GetObjectItem(e, "capacity")->valueint, 9);
+    cJSON_Delete(j);
+    tu_run_free(&r);
+    free(g);
+}
+END_TEST
+
+START_TEST(summary_says_what_the_orchestrator_still_waited_on_when_the_run_ended)
+{
+    /* the code-11 case: four writers fill a TensorMap of 4 by 4 x 874 =
+     * 3496 ns; the fifth waits until the backstop, 51.2 us x 9767 =
+     * 500070.4 us later. That wait is in no blocked total */
+    char *g = NULL;
+    size_t n = 0;
+    add(&g, &n, "%s", HDR);
+    for (int i = 0; i < 5; i++)
+        add(&g, &n,
+            "{\"op\": \"submit\", \"kernel\": \"short\", \"args\": [{\"dir\": \"inout\", \"tensor\": \"x\", "
+            "\"shape\": [1, 64], \"offset\": [%d, 0]}]}\n",
+            i);
+    const char *extra[] = {"--set", "tensormap_pool=4", NULL};
+    cJSON *j;
+    run_out r = run_graph(g, extra, &j);
+    free(g);
+    ck_assert_int_eq(r.status, 4);
+    ck_assert_msg(strstr(r.out,
+                         "; orchestrator blocked 0.000 us\n"
+                         "  orchestrator still waiting on the TensorMap when the run ended, for 500070.400 "
+                         "us\n"
+                         "  near full: the TensorMap, 4/4 entries at its peak (100.0%): the runtime's "
+                         "compile-time PTO2_TENSORMAP_POOL_SIZE, ptosim --set tensormap_pool=N\n"),
+                  "%s", r.out);
+    const cJSON *w = cJSON_GetObjectItem(j, "orchestrator_waiting_at_end");
+    assert_ring_fact(w, -1, "tensormap");
+    ck_assert(cJSON_GetObjectItem(w, "since_us")->valuedouble == 3.496);
+    ck_assert(cJSON_GetObjectItem(w, "us")->valuedouble == 500070.4);
+    const cJSON *e = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "near_full"), 0);
+    assert_ring_fact(e, -1, "tensormap");
+    ck_assert(cJSON_IsNull(cJSON_GetObjectItem(e, "scope_depths")));
+    ck_assert_str_eq(cJSON_GetObjectItem(e, "knob")->valuestring, "PTO2_TENSORMAP_POOL_SIZE");
+    cJSON_Delete(j);
+    tu_run_free(&r);
+}
+END_TEST
+
 /* ---- scope stats ---- */
 
 static uint32_t g_window1 = 16384; /* ring 1's window for the next tweak_stats */
@@ -719,6 +886,9 @@ Suite *suite_rings(void)
     tcase_add_test(tc, a_consumer_of_completed_producers_takes_no_dep_pool_entry);
     tcase_add_test(tc, a_dep_pool_held_by_a_running_head_is_code_4_after_500_ms_naming_ring_and_knob);
     tcase_add_test(tc, a_36_layer_decode_with_a_2_gib_ring_2_heap_completes);
+    tcase_add_test(tc, summary_says_which_ring_blocked_the_orchestrator_and_that_its_window_was_full);
+    tcase_add_test(tc, summary_names_each_ring_resource_above_90_percent_with_its_knob);
+    tcase_add_test(tc, summary_says_what_the_orchestrator_still_waited_on_when_the_run_ended);
     tcase_add_test(tc, scope_stats_samples_every_scope_with_the_runtime_fields);
     tcase_add_test(tc, raising_a_saturated_task_window_shortens_the_makespan);
     tcase_add_test(tc, ring_occupancy_keeps_each_buckets_range_and_doubles_its_width_past_the_last);
