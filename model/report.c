@@ -657,10 +657,26 @@ void report_res_words(orch_resource res, const char **name, const char **unit, c
     }
 }
 
-/* Above REPORT_NEAR_FULL_PERMILLE of cap, in integers (peak and cap < 2^53). */
+/* Above REPORT_NEAR_FULL_PERMILLE of cap, peak x 1000 > cap x permille,
+ * without the products (a heap may be near 2^63 bytes): with cap = 1000 q +
+ * m, the right side is permille q x 1000 + permille m. */
 static bool near_full(uint64_t peak, uint64_t cap)
 {
-    return cap && peak * 1000 > cap * REPORT_NEAR_FULL_PERMILLE;
+    uint64_t q = cap / 1000, m = cap % 1000, base = REPORT_NEAR_FULL_PERMILLE * q;
+    if (cap == 0 || peak < base)
+        return false;
+    uint64_t d = peak - base; /* now: d x 1000 > permille x m, where permille x m < 10^6 */
+    return d > 1000 || d * 1000 > REPORT_NEAR_FULL_PERMILLE * m;
+}
+
+/* peak / cap in tenths of a percent, rounded down, so that a resource one
+ * short of full never reads 100.0 %. */
+static unsigned permille(uint64_t peak, uint64_t cap)
+{
+    if (peak >= cap)
+        return 1000;
+    unsigned pm = (unsigned)floor(1000.0 * (double)peak / (double)cap);
+    return pm > 999 ? 999 : pm;
 }
 
 int report_near_full(const chip *c, report_ring_res *out)
@@ -753,17 +769,16 @@ static void summary_rings(const chip *c, FILE *out)
     for (int i = 0; i < n; i++) {
         const char *name, *unit, *knob, *flag;
         report_res_words(v[i].res, &name, &unit, &knob, &flag);
-        /* floored, so that a pool one entry short of full does not read 100.0 % */
-        uint64_t pm = v[i].peak * 1000 / v[i].cap;
+        unsigned pm = permille(v[i].peak, v[i].cap);
         if (v[i].ring < 0)
             fprintf(out,
-                    "  near full: the %s, %" PRIu64 "/%" PRIu64 " %s at its peak (%" PRIu64 ".%" PRIu64
-                    "%%): the runtime's compile-time %s, ptosim %s\n",
+                    "  near full: the %s, %" PRIu64 "/%" PRIu64
+                    " %s at its peak (%u.%u%%): the runtime's compile-time %s, ptosim %s\n",
                     name, v[i].peak, v[i].cap, unit, pm / 10, pm % 10, knob, flag);
         else
             fprintf(out,
                     "  near full: ring %d (scope depth %d%s) %s, %" PRIu64 "/%" PRIu64
-                    " %s at its peak (%" PRIu64 ".%" PRIu64 "%%): RunConfig %s, ptosim %s\n",
+                    " %s at its peak (%u.%u%%): RunConfig %s, ptosim %s\n",
                     v[i].ring, v[i].ring, v[i].ring == RING_COUNT - 1 ? " and deeper" : "", name, v[i].peak,
                     v[i].cap, unit, pm / 10, pm % 10, knob, flag);
     }

@@ -7,6 +7,7 @@
 
 #include "../model/chip.h"
 #include "../model/occ.h"
+#include "../model/report.h"
 #include "../model/ringres.h"
 #include "testutil.h"
 
@@ -661,6 +662,32 @@ START_TEST(summary_says_what_the_orchestrator_still_waited_on_when_the_run_ended
 }
 END_TEST
 
+START_TEST(near_full_is_strictly_above_90_percent_even_for_a_heap_near_2_to_the_63)
+{
+    /* a chip with nothing but sizes and peaks: 2^62 x 1000 would overflow */
+    chip *c = calloc(1, sizeof(*c));
+    const uint64_t cap = 1ULL << 62;
+    for (int r = 0; r < RING_COUNT; r++) {
+        c->rings[r].window = 16384;
+        c->heaps[r].cap = cap;
+        c->deppools[r].cap = 1000;
+        c->cfg.ring_dep_pool[r] = 1000;
+    }
+    /* 90 % of 2^62 is ...113.6: cap - floor(cap / 10) = ...114 is above it, ...113 below */
+    c->heaps[0].peak_used = cap - cap / 10;     /* just above 90 % */
+    c->heaps[1].peak_used = cap - cap / 10 - 1; /* just below */
+    c->deppools[2].peak_used = 900;             /* exactly 90 %: not above */
+    c->deppools[3].peak_used = 901;             /* 90.1 % */
+    c->rings[3].peak_active = 16383;            /* window - 1: full */
+    report_ring_res v[REPORT_RING_RES_MAX];
+    ck_assert_int_eq(report_near_full(c, v), 3);
+    ck_assert(v[0].ring == 0 && v[0].res == RES_HEAP && v[0].peak == cap - cap / 10 && v[0].cap == cap);
+    ck_assert(v[1].ring == 3 && v[1].res == RES_TASK_WINDOW && v[1].peak == 16383);
+    ck_assert(v[2].ring == 3 && v[2].res == RES_DEP_POOL && v[2].peak == 901);
+    free(c);
+}
+END_TEST
+
 /* ---- scope stats ---- */
 
 static uint32_t g_window1 = 16384; /* ring 1's window for the next tweak_stats */
@@ -889,6 +916,7 @@ Suite *suite_rings(void)
     tcase_add_test(tc, summary_says_which_ring_blocked_the_orchestrator_and_that_its_window_was_full);
     tcase_add_test(tc, summary_names_each_ring_resource_above_90_percent_with_its_knob);
     tcase_add_test(tc, summary_says_what_the_orchestrator_still_waited_on_when_the_run_ended);
+    tcase_add_test(tc, near_full_is_strictly_above_90_percent_even_for_a_heap_near_2_to_the_63);
     tcase_add_test(tc, scope_stats_samples_every_scope_with_the_runtime_fields);
     tcase_add_test(tc, raising_a_saturated_task_window_shortens_the_makespan);
     tcase_add_test(tc, ring_occupancy_keeps_each_buckets_range_and_doubles_its_width_past_the_last);
