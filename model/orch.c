@@ -290,11 +290,12 @@ static int code_of(orch_resource r)
     }
 }
 
-/* The least power of two >= v (v <= 2^63). */
-static uint64_t pow2_ceil(uint64_t v)
+/* The least power of two >= v, but at most max (a power of two): the
+ * largest size the knob takes. */
+static uint64_t pow2_ceil(uint64_t v, uint64_t max)
 {
     uint64_t p = 1;
-    while (p < v)
+    while (p < v && p < max)
         p <<= 1;
     return p;
 }
@@ -325,12 +326,13 @@ static void solution(const orch *o, bool structural, char *buf, size_t len)
     case RES_HEAP:
         what = "heap", knob = "ring_heap", flag = "--ring-heap";
         now = r->heaps[ring].cap;
-        eg = pow2_ceil(2 * now > o->heap_need ? 2 * now : o->heap_need);
+        /* ring_heap <= INT64_MAX, so 2 x now cannot wrap; its largest power of 2 is 2^62 */
+        eg = pow2_ceil(2 * now > o->heap_need ? 2 * now : o->heap_need, (uint64_t)1 << 62);
         break;
     case RES_TASK_WINDOW:
         what = "task window", knob = "ring_task_window", flag = "--ring-task-window";
         now = r->rings[ring].window;
-        eg = 2 * now;
+        eg = pow2_ceil(2 * now, (uint64_t)1 << 30); /* a power of 2 <= INT32_MAX */
         break;
     case RES_SPILL: {
         const task *tk = rt_task(r, o->cur);
