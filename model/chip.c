@@ -605,7 +605,10 @@ static inline void handle(chip *c, evq_event ev)
 {
     switch ((enum chip_event)ev.kind) {
     case EV_ORCH_STEP:
-        orch_on_step(&c->orch, ev.t);
+        if (ev.arg == ORCH_STEP_RETRY)
+            orch_on_retry(&c->orch, ev.t);
+        else
+            orch_on_step(&c->orch, ev.t);
         break;
     case EV_ORCH_PUBLISH:
         orch_on_publish(&c->orch, ev.arg, ev.t);

@@ -239,6 +239,7 @@ static void unblock(orch *o, ps_t t)
         rt_error(r, "out of memory for the Perfetto trace");
     o->blocked_ps[o->blocked_ring] += t - o->blocked_since;
     o->blocked_res_ps[o->res] += t - o->blocked_since;
+    o->blocked_rr_ps[o->blocked_ring][o->res] += t - o->blocked_since;
     const char *site = o->scopes[o->nscopes - 1].site;
     int k = 0;
     while (k < o->nsites && !(o->sites[k].res == o->res && o->sites[k].ring == o->blocked_ring &&
@@ -259,7 +260,11 @@ static void progress(orch *o, ps_t t)
     rt *r = o->rt;
     o->anchor = PS_NEVER;
     schedule_check(o, t + ORCH_CHECK_SPINS * r->cost.spin);
-    rt_schedule(r, t, EV_ORCH_STEP, 0, 0);
+    /* several rings can move at one instant; one retry sees them all */
+    if (!o->retry_queued) {
+        o->retry_queued = true;
+        rt_schedule(r, t, EV_ORCH_STEP, 0, ORCH_STEP_RETRY);
+    }
 }
 
 /* The oldest task pinned by an open scope mapped to this ring, or UINT64_MAX. */
@@ -283,6 +288,81 @@ static int code_of(orch_resource r)
     default:
         return 4;
     }
+}
+
+/* The least power of two >= v, but at most max (a power of two): the
+ * largest size the knob takes. */
+static uint64_t pow2_ceil(uint64_t v, uint64_t max)
+{
+    uint64_t p = 1;
+    while (p < v && p < max)
+        p <<= 1;
+    return p;
+}
+
+/* The runtime's "Solution:" for the resource the orchestrator waits on, with
+ * its example size, said the way a ptosim user changes it: the RunConfig knob
+ * and the flag, four values with only the blocked ring's set (0 keeps a
+ * ring's size). The runtime names the retired PTO2_RING_* variables instead
+ * (pto_ring_buffer.h TaskAllocator::report_deadlock, pto_ring_buffer.cpp
+ * PTO2DepListPool::report_deadlock, PTO2FaninPool::ensure_space); its example
+ * is 2 x the size or the high water, here at least what the waiting call
+ * asks for, and a power of 2 where the knob needs one. */
+static void solution(const orch *o, bool structural, char *buf, size_t len)
+{
+    rt *r = o->rt;
+    int ring = o->blocked_ring;
+    const char *what, *knob, *flag;
+    uint64_t now, eg;
+    switch (o->res) {
+    case RES_TENSORMAP:
+        snprintf(
+            buf, len,
+            "Solution: raise the TensorMap entry pool, one for all rings (now %u, e.g. %" PRIu64
+            "): the runtime's compile-time PTO2_TENSORMAP_POOL_SIZE, ptosim --set tensormap_pool=%" PRIu64
+            ".",
+            r->tm.capacity, 2 * (uint64_t)r->tm.capacity, 2 * (uint64_t)r->tm.capacity);
+        return;
+    case RES_HEAP:
+        what = "heap", knob = "ring_heap", flag = "--ring-heap";
+        now = r->heaps[ring].cap;
+        /* ring_heap <= INT64_MAX, so 2 x now cannot wrap; its largest power of 2 is 2^62 */
+        eg = pow2_ceil(2 * now > o->heap_need ? 2 * now : o->heap_need, (uint64_t)1 << 62);
+        break;
+    case RES_TASK_WINDOW:
+        what = "task window", knob = "ring_task_window", flag = "--ring-task-window";
+        now = r->rings[ring].window;
+        eg = pow2_ceil(2 * now, (uint64_t)1 << 30); /* a power of 2 <= INT32_MAX */
+        break;
+    case RES_SPILL: {
+        const task *tk = rt_task(r, o->cur);
+        uint64_t need = tk && tk->nlinks > FANIN_INLINE_CAP ? tk->nlinks - FANIN_INLINE_CAP : 0;
+        what = "fanin spill pool, sized by its dep pool", knob = "ring_dep_pool", flag = "--ring-dep-pool";
+        now = r->cfg.ring_dep_pool[ring];
+        eg = 2 * r->spill_peak[ring] > need ? 2 * r->spill_peak[ring] : need;
+        break;
+    }
+    default:
+        what = "dep pool", knob = "ring_dep_pool", flag = "--ring-dep-pool";
+        now = r->deppools[ring].cap;
+        eg = 2 * r->deppools[ring].peak_used > o->dep_need ? 2 * r->deppools[ring].peak_used : o->dep_need;
+        break;
+    }
+    if (o->res == RES_SPILL || o->res == RES_DEP_POOL) {
+        if (eg <= now)
+            eg = 2 * now;
+        if (eg > INT32_MAX)
+            eg = INT32_MAX; /* the knob's upper bound */
+    }
+    char vals[96];
+    int n = 0;
+    for (int i = 0; i < RING_COUNT; i++)
+        n += snprintf(vals + n, sizeof(vals) - (size_t)n, "%s%" PRIu64, i ? "," : "", i == ring ? eg : 0);
+    snprintf(buf, len,
+             "Solution: %sraise ring %d's %s (now %" PRIu64 ", e.g. %" PRIu64
+             "): RunConfig %s, ptosim %s %s.",
+             structural ? "split the open scope that holds the head, or " : "", ring, what, now, eg, knob,
+             flag, vals);
 }
 
 static void deadlock(orch *o, bool structural)
@@ -319,13 +399,17 @@ static void deadlock(orch *o, bool structural)
     }
     const ring_heap *h = &r->heaps[ring];
     const dep_pool *d = &r->deppools[ring];
+    char fix[400], need[32] = "";
+    solution(o, structural, fix, sizeof(fix));
+    if (o->res == RES_DEP_POOL)
+        snprintf(need, sizeof(need), ", needed %u", o->dep_need);
     rt_fatal(r, code_of(o->res),
              "FATAL: %s ring=%d (%s:%ld). %s Task ring %d: current=%u, last_alive=%u, active=%u/%u. "
              "Heap ring %d: top=%" PRIu64 ", tail=%" PRIu64 ", size=%" PRIu64 ", requested=%" PRIu64
-             ". Dep pool: used=%" PRIu64 "/%" PRIu64 ". TensorMap: used=%u/%u.",
+             ". Dep pool: used=%" PRIu64 "/%" PRIu64 ", high water %" PRIu64 "%s. TensorMap: used=%u/%u. %s",
              head, ring, o->g.path, o->op->line, why, ring, tr->next_local, tr->last_alive,
              task_ring_active(tr), tr->window, ring, h->top, h->tail, h->cap, o->heap_need, d->top - d->tail,
-             d->cap, tmap_used(&r->tm), r->tm.capacity);
+             d->cap, d->peak_used, need, tmap_used(&r->tm), r->tm.capacity, fix);
 }
 
 void orch_on_check(orch *o, uint64_t gen, ps_t t)
@@ -723,6 +807,19 @@ static int wire(orch *o, task *tk, int ring, ps_t t)
     return 0;
 }
 
+/* Dependency-pool entries stage WIRE must see free: one per producer edge,
+ * or none when every producer has already completed, since then the runtime
+ * publishes the task without wiring (pto_orchestrator.cpp submit_task STEP 6:
+ * all_claimed_fanin_completed skips orch_wire_live_fanin_task and its
+ * PTO2DepListPool::ensure_space). */
+static uint32_t wire_need(rt *r, task *tk)
+{
+    for (uint32_t i = 0; i < tk->nlinks; i++)
+        if (rt_task(r, task_link_at(tk, i)->producer)->state == TASK_PENDING)
+            return tk->nlinks;
+    return 0;
+}
+
 /* Carries out the current submit/dummy/alloc op from its current stage.
  * Returns when it blocks, fails, or has scheduled its publish. */
 static void step_submit(orch *o, ps_t t)
@@ -835,14 +932,18 @@ static void step_submit(orch *o, ps_t t)
                     tmap_insert(&r->tm, &v, tk->id);
                 }
             }
+        /* decided once, as the runtime does before it waits in ensure_space:
+         * a producer completing during the wait does not cancel it */
+        o->dep_need = wire_need(r, tk);
         o->stage = SUB_WIRE;
     }
     if (o->stage == SUB_WIRE) {
         dep_pool *d = &r->deppools[ring];
-        if (dep_pool_available(d) < tk->nlinks) {
+        uint32_t need = o->dep_need;
+        if (dep_pool_available(d) < need) {
             if (dep_pool_reclaim(d, tr->last_alive, r->retired_dep_mark[ring]))
                 rt_note_occupancy(r, ring, t);
-            if (dep_pool_available(d) < tk->nlinks) {
+            if (dep_pool_available(d) < need) {
                 block(o, RES_DEP_POOL, ring, t);
                 return;
             }
@@ -936,6 +1037,12 @@ void orch_on_step(orch *o, ps_t t)
             return;
         }
     }
+}
+
+void orch_on_retry(orch *o, ps_t t)
+{
+    o->retry_queued = false;
+    orch_on_step(o, t);
 }
 
 void orch_on_publish(orch *o, uint64_t task_id, ps_t t)

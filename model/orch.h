@@ -16,6 +16,7 @@ struct rt;
 
 #define ORCH_MAX_SCOPES 64                   /* PTO2_MAX_SCOPE_DEPTH, the root scope included */
 #define ORCH_CHECK_SPINS 1024                /* deadlock checks run every 1024 spins without progress */
+#define ORCH_STEP_RETRY 1                    /* EV_ORCH_STEP arg of the retry after progress */
 #define ORCH_BACKSTOP_PS (500 * PS_PER_MS)   /* PTO2_ALLOC_DEADLOCK_TIMEOUT_CYCLES: 500 ms */
 #define ORCH_HEAP_ARENA_BASE 0x2000000000ULL /* device address of ring 0's heap */
 
@@ -75,6 +76,7 @@ typedef struct orch {
     ps_t call_start;                          /* start of the current submit call, blocking included */
     uint64_t cur;                             /* task being submitted, once allocated */
     uint64_t heap_need;                       /* heap bytes of the current task */
+    uint32_t dep_need;                        /* dependency-pool entries its wiring waits for */
     uint64_t out_addr[GRAPH_MAX_TENSOR_ARGS]; /* addresses of its runtime-created outputs */
     bool eof_seen;                            /* graph exhausted, root scope released */
     bool done;                                /* orchestration finished */
@@ -82,11 +84,13 @@ typedef struct orch {
     orch_resource res;                        /* what it waits for */
     int blocked_ring;                         /* ring of that resource */
     ps_t blocked_since;                       /* when the wait began */
-    ps_t anchor;                    /* backstop anchor: first check without progress (PS_NEVER = unarmed) */
-    uint64_t check_gen;             /* generation of the pending deadlock check */
-    ps_t blocked_ps[RING_COUNT];    /* total wait per ring */
-    ps_t blocked_res_ps[RES_COUNT]; /* total wait per resource */
-    orch_block_site sites[ORCH_BLOCK_SITES]; /* waits by resource, ring and innermost scope site */
+    bool retry_queued;  /* a retry step is queued: at most one, two would run two submit calls at once */
+    ps_t anchor;        /* backstop anchor: first check without progress (PS_NEVER = unarmed) */
+    uint64_t check_gen; /* generation of the pending deadlock check */
+    ps_t blocked_ps[RING_COUNT];               /* total wait per ring */
+    ps_t blocked_res_ps[RES_COUNT];            /* total wait per resource */
+    ps_t blocked_rr_ps[RING_COUNT][RES_COUNT]; /* total wait per ring and resource */
+    orch_block_site sites[ORCH_BLOCK_SITES];   /* waits by resource, ring and innermost scope site */
     int nsites;
     uint64_t submit_idx;                /* submits so far (orchestrator record index) */
     orch_scope scopes[ORCH_MAX_SCOPES]; /* open scopes, [0] = root */
@@ -117,6 +121,8 @@ void orch_free(orch *o);
 /* Event handlers: carry out operations from time t; finish a submit at t;
  * run a deadlock check of a blocked allocation. */
 void orch_on_step(orch *o, ps_t t);
+/* The retry a blocked wait queued when its ring moved (EV_ORCH_STEP with arg ORCH_STEP_RETRY). */
+void orch_on_retry(orch *o, ps_t t);
 void orch_on_publish(orch *o, uint64_t task_id, ps_t t);
 void orch_on_check(orch *o, uint64_t gen, ps_t t);
 

@@ -255,6 +255,57 @@ static int write_overhead(const chip *c, FILE *f)
     return 0;
 }
 
+/* A ring number, or null for the TensorMap (one pool for all rings). */
+static void json_ring(FILE *f, int ring)
+{
+    if (ring < 0)
+        fputs("null", f);
+    else
+        fprintf(f, "%d", ring);
+}
+
+/* The summary's ring facts for scripts: orchestrator_blocked_by, orchestrator_waiting_at_end, near_full. */
+static void write_ring_limits(const chip *c, FILE *f)
+{
+    report_ring_res v[REPORT_RING_RES_MAX];
+    int n = report_blocked_by(c, v);
+    fputs("  \"orchestrator_blocked_by\": [", f);
+    for (int i = 0; i < n; i++) {
+        fprintf(f, "%s{\"ring\": ", i ? ", " : "");
+        json_ring(f, v[i].ring);
+        fprintf(f, ", \"resource\": \"%s\", \"us\": %.6f}", orch_resource_name(v[i].res),
+                us_from_ps(v[i].ps));
+    }
+    fputs("],\n  \"orchestrator_waiting_at_end\": ", f);
+    const orch *o = &c->orch;
+    if (c->status != CHIP_DONE && o->blocked && o->blocked_since <= c->end_time) {
+        fputs("{\"ring\": ", f);
+        json_ring(f, o->res == RES_TENSORMAP ? -1 : o->blocked_ring);
+        fprintf(f, ", \"resource\": \"%s\", \"since_us\": %.6f, \"us\": %.6f}", orch_resource_name(o->res),
+                us_from_ps(o->blocked_since), us_from_ps(c->end_time - o->blocked_since));
+    } else {
+        fputs("null", f);
+    }
+    n = report_near_full(c, v);
+    fputs(",\n  \"near_full\": [", f);
+    for (int i = 0; i < n; i++) {
+        const char *name, *unit, *knob, *flag;
+        report_res_words(v[i].res, &name, &unit, &knob, &flag);
+        fprintf(f, "%s{\"ring\": ", i ? ", " : "");
+        json_ring(f, v[i].ring);
+        if (v[i].ring < 0)
+            fputs(", \"scope_depths\": null", f);
+        else
+            fprintf(f, ", \"scope_depths\": [%d, %d]", v[i].ring,
+                    v[i].ring == RING_COUNT - 1 ? REPORT_SCOPE_DEPTH_MAX : v[i].ring);
+        fprintf(f,
+                ", \"resource\": \"%s\", \"peak\": %" PRIu64 ", \"capacity\": %" PRIu64
+                ", \"knob\": \"%s\", \"flag\": \"%s\"}",
+                orch_resource_name(v[i].res), v[i].peak, v[i].cap, knob, flag);
+    }
+    fputs("],\n", f);
+}
+
 int report_write_run(const chip *c, const report_info *ri, const char *path, char *err, size_t errlen)
 {
     outfile of;
@@ -389,6 +440,7 @@ int report_write_run(const chip *c, const report_info *ri, const char *path, cha
         fprintf(f, "%s\"%s\": %.6f", k > 1 ? ", " : "", orch_resource_name((orch_resource)k),
                 us_from_ps(c->orch.blocked_res_ps[k]));
     fputs("},\n", f);
+    write_ring_limits(c, f);
     write_profiling(c, f);
     write_dump(c, ri, f);
     write_scheduler(c, f);
@@ -614,6 +666,156 @@ static void summary_overhead(const chip *c, FILE *out)
     ohm_result_free(&r);
 }
 
+void report_res_words(orch_resource res, const char **name, const char **unit, const char **knob,
+                      const char **flag)
+{
+    switch (res) {
+    case RES_TASK_WINDOW:
+        *name = "task window", *unit = "slots", *knob = "ring_task_window", *flag = "--ring-task-window";
+        return;
+    case RES_HEAP:
+        *name = "heap", *unit = "bytes", *knob = "ring_heap", *flag = "--ring-heap";
+        return;
+    case RES_SPILL: /* the runtime sizes it as the ring's dep pool (pto_runtime2_init.cpp) */
+        *name = "fanin spill pool", *unit = "entries", *knob = "ring_dep_pool", *flag = "--ring-dep-pool";
+        return;
+    case RES_TENSORMAP:
+        *name = "TensorMap", *unit = "entries", *knob = "PTO2_TENSORMAP_POOL_SIZE",
+        *flag = "--set tensormap_pool=N";
+        return;
+    default:
+        *name = "dep pool", *unit = "entries", *knob = "ring_dep_pool", *flag = "--ring-dep-pool";
+        return;
+    }
+}
+
+/* Above REPORT_NEAR_FULL_PERMILLE of cap, peak x 1000 > cap x permille,
+ * without the products (a heap may be near 2^63 bytes): with cap = 1000 q +
+ * m, the right side is permille q x 1000 + permille m. */
+static bool near_full(uint64_t peak, uint64_t cap)
+{
+    uint64_t q = cap / 1000, m = cap % 1000, base = REPORT_NEAR_FULL_PERMILLE * q;
+    if (cap == 0 || peak < base)
+        return false;
+    uint64_t d = peak - base; /* now: d x 1000 > permille x m, where permille x m < 10^6 */
+    return d > 1000 || d * 1000 > REPORT_NEAR_FULL_PERMILLE * m;
+}
+
+/* peak / cap in tenths of a percent, rounded down, so that a resource one
+ * short of full never reads 100.0 %. */
+static unsigned permille(uint64_t peak, uint64_t cap)
+{
+    if (peak >= cap)
+        return 1000;
+    unsigned pm = (unsigned)floor(1000.0 * (double)peak / (double)cap);
+    return pm > 999 ? 999 : pm;
+}
+
+int report_near_full(const chip *c, report_ring_res *out)
+{
+    int n = 0;
+    for (int r = 0; r < RING_COUNT; r++) {
+        const struct {
+            orch_resource res;
+            uint64_t peak, cap;
+        } v[4] = {{RES_TASK_WINDOW, c->rings[r].peak_active, c->rings[r].window},
+                  {RES_HEAP, c->heaps[r].peak_used, c->heaps[r].cap},
+                  {RES_DEP_POOL, c->deppools[r].peak_used, c->deppools[r].cap},
+                  {RES_SPILL, c->spill_peak[r], c->cfg.ring_dep_pool[r]}};
+        for (int k = 0; k < 4; k++) {
+            /* a window of W holds at most W - 1 tasks (model/README.md §4.2): full below 90 % when W < 10 */
+            bool full = near_full(v[k].peak, v[k].cap) ||
+                        (v[k].res == RES_TASK_WINDOW && v[k].peak > 0 && v[k].peak + 1 >= v[k].cap);
+            if (full)
+                out[n++] = (report_ring_res){.ring = r, .res = v[k].res, .peak = v[k].peak, .cap = v[k].cap};
+        }
+    }
+    if (near_full(c->tm.peak_used, c->tm.capacity))
+        out[n++] = (report_ring_res){
+            .ring = -1, .res = RES_TENSORMAP, .peak = c->tm.peak_used, .cap = c->tm.capacity};
+    return n;
+}
+
+static int by_wait(const void *a, const void *b)
+{
+    const report_ring_res *x = a, *y = b;
+    if (x->ps != y->ps)
+        return x->ps < y->ps ? 1 : -1;
+    if (x->ring != y->ring)
+        return x->ring < y->ring ? -1 : 1;
+    return (x->res > y->res) - (x->res < y->res);
+}
+
+int report_blocked_by(const chip *c, report_ring_res *out)
+{
+    int n = 0;
+    ps_t tm = 0;
+    for (int r = 0; r < RING_COUNT; r++)
+        for (int k = RES_NONE + 1; k < RES_COUNT; k++) {
+            ps_t ps = c->orch.blocked_rr_ps[r][k];
+            if (k == RES_TENSORMAP)
+                tm += ps;
+            else if (ps > 0)
+                out[n++] = (report_ring_res){.ring = r, .res = (orch_resource)k, .ps = ps};
+        }
+    if (tm > 0)
+        out[n++] = (report_ring_res){.ring = -1, .res = RES_TENSORMAP, .ps = tm};
+    qsort(out, (size_t)n, sizeof(*out), by_wait);
+    return n;
+}
+
+/* "ring 2 heap", "the TensorMap" */
+static void ring_res_name(char *buf, size_t len, int ring, orch_resource res)
+{
+    const char *name, *unit, *knob, *flag;
+    report_res_words(res, &name, &unit, &knob, &flag);
+    if (ring < 0)
+        snprintf(buf, len, "the %s", name);
+    else
+        snprintf(buf, len, "ring %d %s", ring, name);
+}
+
+/* The rings' part of the summary: what the orchestrator waited on, and every
+ * resource that ran near full, with the knob that sizes it. */
+static void summary_rings(const chip *c, FILE *out)
+{
+    report_ring_res v[REPORT_RING_RES_MAX];
+    char what[64];
+    int n = report_blocked_by(c, v);
+    if (n > 0) {
+        fputs("  orchestrator blocked by", out);
+        for (int i = 0; i < n; i++) {
+            ring_res_name(what, sizeof(what), v[i].ring, v[i].res);
+            fprintf(out, "%s %s %.3f us", i ? "," : "", what, us_from_ps(v[i].ps));
+        }
+        fputc('\n', out);
+    }
+    const orch *o = &c->orch;
+    if (c->status != CHIP_DONE && o->blocked && o->blocked_since <= c->end_time) {
+        /* the wait the run ended in is in no total above */
+        ring_res_name(what, sizeof(what), o->res == RES_TENSORMAP ? -1 : o->blocked_ring, o->res);
+        fprintf(out, "  orchestrator still waiting on %s when the run ended, for %.3f us\n", what,
+                us_from_ps(c->end_time - o->blocked_since));
+    }
+    n = report_near_full(c, v);
+    for (int i = 0; i < n; i++) {
+        const char *name, *unit, *knob, *flag;
+        report_res_words(v[i].res, &name, &unit, &knob, &flag);
+        unsigned pm = permille(v[i].peak, v[i].cap);
+        if (v[i].ring < 0)
+            fprintf(out,
+                    "  near full: the %s, %" PRIu64 "/%" PRIu64
+                    " %s at its peak (%u.%u%%): the runtime's compile-time %s, ptosim %s\n",
+                    name, v[i].peak, v[i].cap, unit, pm / 10, pm % 10, knob, flag);
+        else
+            fprintf(out,
+                    "  near full: ring %d (scope depth %d%s) %s, %" PRIu64 "/%" PRIu64
+                    " %s at its peak (%u.%u%%): RunConfig %s, ptosim %s\n",
+                    v[i].ring, v[i].ring, v[i].ring == RING_COUNT - 1 ? " and deeper" : "", name, v[i].peak,
+                    v[i].cap, unit, pm / 10, pm % 10, knob, flag);
+    }
+}
+
 void report_summary(const chip *c, const report_info *ri, FILE *out)
 {
     fprintf(out, "ptosim: %s on %s: %s\n", c->orch.g.name, c->plat.name, report_status_name(c->status));
@@ -632,6 +834,7 @@ void report_summary(const chip *c, const report_info *ri, FILE *out)
             100 * report_busy_fraction(c, CORE_AIC), 100 * report_busy_fraction(c, CORE_AIV),
             us_from_ps(c->orch.blocked_ps[0] + c->orch.blocked_ps[1] + c->orch.blocked_ps[2] +
                        c->orch.blocked_ps[3]));
+    summary_rings(c, out);
     int func, pipe;
     double frac;
     if (report_dump_bound(c)) {

@@ -82,6 +82,37 @@ bool report_bottleneck(const chip *c, int *func, int *pipe, double *fraction);
  * the collector bounds the run, whatever its pipes did. */
 bool report_dump_bound(const chip *c);
 
+#define REPORT_NEAR_FULL_PERMILLE 900 /* a peak above 90.0 % of its capacity is near full (the summary) */
+#define REPORT_SCOPE_DEPTH_MAX (ORCH_MAX_SCOPES - 1) /* deepest scope depth: ring 3 takes depths 3 and on */
+
+/* One ring resource that ran near full, or one the orchestrator waited on. */
+typedef struct report_ring_res {
+    int ring;          /* 0-3; -1 for the TensorMap, one pool for all rings */
+    orch_resource res; /* which resource */
+    uint64_t peak;     /* most held at once (near full) */
+    uint64_t cap;      /* its capacity: the knob's value (slots, bytes, entries) */
+    ps_t ps;           /* time the orchestrator waited on it (blocked) */
+} report_ring_res;
+
+/* Resources whose peak passed REPORT_NEAR_FULL_PERMILLE of their capacity,
+ * or a task window that held window - 1 tasks (all it can), in ring order
+ * then resource order (task window, heap, dep pool, spill pool), the
+ * TensorMap last. Writes at most REPORT_RING_RES_MAX into out; returns how
+ * many. */
+#define REPORT_RING_RES_MAX (RING_COUNT * RES_COUNT + 1)
+int report_near_full(const chip *c, report_ring_res *out);
+
+/* What the orchestrator waited on, over waits that ended: every ring and
+ * resource with time, the most first (ties: ring, then resource); TensorMap
+ * waits of every ring are summed as ring -1. Returns how many. */
+int report_blocked_by(const chip *c, report_ring_res *out);
+
+/* The user's words for a resource ("dep pool"), its unit ("entries"), the
+ * knob (RunConfig name, or the TensorMap's compile-time constant) and
+ * ptosim's flag. */
+void report_res_words(orch_resource res, const char **name, const char **unit, const char **knob,
+                      const char **flag);
+
 /* Prints what the host says when a run fails (nothing for CHIP_DONE): for a
  * runtime fatal the runtime's own host lines, byte for byte, then ptosim's
  * context, each line of which starts "ptosim: ". */

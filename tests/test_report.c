@@ -1207,8 +1207,8 @@ START_TEST(a_run_the_collector_killed_shows_its_dump_and_names_no_pipe_bottlenec
     ASSERT_HAS(r.out, "  tasks 19/2048 completed (2048 AICore tasks submitted, 19 executions run), makespan "
                       "47244640.256 us\n");
     ASSERT_HAS(r.out,
-               "  bottleneck: the args dump collector: the scheduler threads were parked 47.018 s of the "
-               "47.245 s (99.5%) waiting for the host to drain 2.148 GB at 42 MB/s\n");
+               "  bottleneck: the args dump collector: the scheduler threads were parked, all at once, 47.018 s "
+               "of the 47.245 s makespan (99.5%) waiting for the host to drain 2.148 GB at 42 MB/s\n");
     ASSERT_HAS(r.out, "  (the scheduler threads were parked by the args dump: that freeze is what the model "
                       "counts as scheduler overhead here)\n");
     ck_assert_msg(!strstr(r.out, "mte2"), "%s", r.out);

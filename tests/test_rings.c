@@ -7,6 +7,7 @@
 
 #include "../model/chip.h"
 #include "../model/occ.h"
+#include "../model/report.h"
 #include "../model/ringres.h"
 #include "testutil.h"
 
@@ -68,7 +69,9 @@ START_TEST(a_32k_output_with_a_1k_heap_is_code_2_after_500_ms)
     ck_assert_int_eq(c->status, CHIP_FATAL);
     ck_assert_int_eq(c->fatal_code, 2);
     ck_assert_msg(strstr(c->message, "Heap Exhausted") &&
-                      strstr(c->message, "No reclaim progress for ~500 ms"),
+                      strstr(c->message, "No reclaim progress for ~500 ms") &&
+                      strstr(c->message, "Solution: raise ring 0's heap (now 1024, e.g. 32768): RunConfig "
+                                         "ring_heap, ptosim --ring-heap 32768,0,0,0."),
                   "%s", c->message);
     ck_assert_uint_eq(c->end_time, NS(51200) * 9767);
     ck_assert_uint_eq(c->orch.res, RES_HEAP);
@@ -93,8 +96,12 @@ START_TEST(eight_nested_scopes_of_3_tasks_is_code_3)
     free(g);
     ck_assert_int_eq(c->status, CHIP_FATAL);
     ck_assert_int_eq(c->fatal_code, 3);
-    ck_assert_msg(strstr(c->message, "Task Ring Full! ring=3") && strstr(c->message, "head-of-line deadlock"),
-                  "%s", c->message);
+    ck_assert_msg(
+        strstr(c->message, "Task Ring Full! ring=3") && strstr(c->message, "head-of-line deadlock") &&
+            strstr(c->message, "Solution: split the open scope that holds the head, or raise ring 3's "
+                               "task window (now 4, e.g. 8): RunConfig ring_task_window, ptosim "
+                               "--ring-task-window 0,0,0,8."),
+        "%s", c->message);
     tu_chip_free(c);
 }
 END_TEST
@@ -115,6 +122,12 @@ START_TEST(one_consumer_of_128_producers_with_dep_pool_4_is_code_4)
     free(g);
     ck_assert_int_eq(c->status, CHIP_FATAL);
     ck_assert_int_eq(c->fatal_code, 4);
+    /* 64 producers past the inline 64 take spill entries, sized by the dep pool */
+    ck_assert_msg(strstr(c->message, "Fanin Spill Pool Deadlock Detected! ring=0") &&
+                      strstr(c->message,
+                             "Solution: raise ring 0's fanin spill pool, sized by its dep pool (now "
+                             "4, e.g. 64): RunConfig ring_dep_pool, ptosim --ring-dep-pool 64,0,0,0."),
+                  "%s", c->message);
     tu_chip_free(c);
 }
 END_TEST
@@ -170,7 +183,12 @@ START_TEST(a_full_tensormap_with_no_retirement_is_code_11)
     free(g);
     ck_assert_int_eq(c->status, CHIP_FATAL);
     ck_assert_int_eq(c->fatal_code, 11);
-    ck_assert_msg(strstr(c->message, "TensorMap Entry Pool Deadlock Detected!"), "%s", c->message);
+    ck_assert_msg(strstr(c->message, "TensorMap Entry Pool Deadlock Detected!") &&
+                      strstr(c->message,
+                             "Solution: raise the TensorMap entry pool, one for all rings (now 4, e.g. "
+                             "8): the runtime's compile-time PTO2_TENSORMAP_POOL_SIZE, ptosim --set "
+                             "tensormap_pool=8."),
+                  "%s", c->message);
     ck_assert_uint_eq(c->tm.peak_used, 4);
     tu_chip_free(c);
 }
@@ -209,6 +227,41 @@ START_TEST(fourth_submit_of_a_window_4_ring_blocks_until_the_first_task_is_consu
     ck_assert_uint_eq(c->orch.blocked_ps[1], NS(99661));
     ck_assert_uint_eq(c->orch.blocked_res_ps[RES_TASK_WINDOW], NS(99661));
     ck_assert_uint_eq(c->rings[1].peak_active, 3);
+    tu_chip_free(c);
+}
+END_TEST
+
+START_TEST(two_ring_moves_at_one_instant_resume_one_submit_call)
+{
+    /* ring 1, window 4: P (100 us, writes t), C (reads t, retains P), X
+     * (100 us) fill it; D waits for a slot. C's release consumes P, then C:
+     * two watermark moves at one instant. One retry must follow them: D's
+     * call ends orch_submit_ns after it, and E's call starts only then (a
+     * second retry used to start E's call at that same instant, with D
+     * unpublished: two submit calls at once, issue 24) */
+    const char *sets[] = {"ring_task_window=4", NULL};
+    chip *c = tu_chip(HDR BEGIN "{\"op\": \"submit\", \"kernel\": \"long\", \"args\": [{\"dir\": \"out\", "
+                                "\"tensor\": \"t\", \"dtype\": \"FLOAT32\", \"shape\": [256]}]}\n" END BEGIN
+                                "{\"op\": \"submit\", \"kernel\": \"short\", \"args\": [{\"dir\": \"in\", "
+                                "\"tensor\": \"t\"}]}\n" END BEGIN SUBMIT("long") END BEGIN SUBMIT("short")
+                                    END BEGIN SUBMIT("short") END,
+                      sets, 4, NULL);
+    ck_assert_msg(c->status == CHIP_DONE, "%s", c->message);
+    ck_assert_uint_eq(c->sl.norch, 5);
+    /* calls of 874 ns (orch_submit_ns), each scope end of one task 22 ns:
+     * D starts at 3 x (874 + 22) = 2688 ns and waits; the moves come at
+     * T = D's end - 874 ns; E starts one scope end after D's end */
+    const sl_orch *d = &c->sl.orch[3], *e = &c->sl.orch[4];
+    ck_assert_uint_eq(d->task_id, task_make_id(1, 3));
+    ck_assert_uint_eq(d->start, NS(2688));
+    ck_assert_uint_eq(c->orch.blocked_res_ps[RES_TASK_WINDOW], d->end - NS(874) - d->start);
+    ck_assert_uint_gt(d->end, NS(100000)); /* after P's 100 us */
+    ck_assert_uint_eq(e->start, d->end + NS(22));
+    ck_assert_uint_eq(e->end, e->start + NS(874));
+    for (size_t i = 1; i < c->sl.norch; i++)
+        ck_assert_msg(
+            c->sl.orch[i].start >= c->sl.orch[i - 1].end, "call %zu starts at %llu, call %zu ends at %llu", i,
+            (unsigned long long)c->sl.orch[i].start, i - 1, (unsigned long long)c->sl.orch[i - 1].end);
     tu_chip_free(c);
 }
 END_TEST
@@ -336,10 +389,302 @@ START_TEST(a_dep_pool_that_cannot_cover_64_retirements_deadlocks_with_code_4)
     ck_assert_int_eq(c->status, CHIP_FATAL);
     ck_assert_int_eq(c->fatal_code, 4);
     ck_assert_msg(strstr(c->message, "Dependency Pool Deadlock Detected! ring=1") &&
-                      strstr(c->message, "head-of-line deadlock"),
+                      strstr(c->message, "head-of-line deadlock") &&
+                      strstr(c->message,
+                             "Solution: split the open scope that holds the head, or raise ring 1's "
+                             "dep pool (now 4, e.g. 8): RunConfig ring_dep_pool, ptosim "
+                             "--ring-dep-pool 0,8,0,0."),
                   "%s", c->message);
     ck_assert_uint_eq(c->tasks_submitted, 10);
     tu_chip_free(c);
+}
+END_TEST
+
+START_TEST(a_dep_pool_held_by_a_running_head_is_code_4_after_500_ms_naming_ring_and_knob)
+{
+    /* ring 1, pool 4: L (1 s) in a closed scope is ring 1's head; then, in
+     * one open scope, P (100 us, writes t) and five readers of t, each wired
+     * while P runs. C5 finds the pool full (4/4) at the start of its call,
+     * 874 + 22 + 5 x 874 = 5266 ns. The head is not an open scope's task, so
+     * only the backstop can fire: armed at the first check (51.2 us), fatal
+     * at the first 1024-spin mark at least 500 ms later, 51.2 us x 9767 */
+    char *g = NULL;
+    size_t n = 0;
+    add(&g, &n, "%s", HDR);
+    add(&g, &n, BEGIN "{\"op\": \"submit\", \"kernel\": \"long\", \"cost\": {\"ns\": 1000000000}}\n" END);
+    add(&g, &n,
+        BEGIN "{\"op\": \"submit\", \"kernel\": \"long\", \"args\": [{\"dir\": \"out\", \"tensor\": "
+              "\"t\", \"dtype\": \"FLOAT32\", \"shape\": [256]}]}\n");
+    for (int i = 0; i < 5; i++)
+        add(&g, &n,
+            "{\"op\": \"submit\", \"kernel\": \"short\", \"args\": [{\"dir\": \"in\", \"tensor\": "
+            "\"t\"}]}\n");
+    add(&g, &n, END);
+    const char *sets[] = {"ring_dep_pool=4", NULL};
+    chip *c = tu_chip(g, sets, 0, NULL);
+    free(g);
+    ck_assert_int_eq(c->status, CHIP_FATAL);
+    ck_assert_int_eq(c->fatal_code, 4);
+    ck_assert_uint_eq(c->orch.res, RES_DEP_POOL);
+    ck_assert_int_eq(c->orch.blocked_ring, 1);
+    ck_assert_uint_eq(c->end_time, NS(5266) + NS(51200) * 9767);
+    ck_assert_uint_eq(c->tasks_submitted, 7); /* C5 was allocated, never published */
+    ck_assert_msg(strstr(c->message, "Dependency Pool Deadlock Detected! ring=1") &&
+                      strstr(c->message, "No reclaim progress for ~500 ms") &&
+                      strstr(c->message, "Dep pool: used=4/4, high water 4, needed 1.") &&
+                      strstr(c->message, "Solution: raise ring 1's dep pool (now 4, e.g. 8): RunConfig "
+                                         "ring_dep_pool, ptosim --ring-dep-pool 0,8,0,0."),
+                  "%s", c->message);
+    tu_chip_free(c);
+}
+END_TEST
+
+START_TEST(a_consumer_of_completed_producers_takes_no_dep_pool_entry)
+{
+    /* five 1 us producers in the root scope (ring 0), 50 us of user code,
+     * then their consumer: every producer has completed, so the runtime
+     * publishes it without wiring and never asks the pool of 4 for the 5
+     * entries it could not give (submit_task STEP 6). Waiting would be fatal
+     * here: the root scope pins ring 0's head, so code 4 at the first check */
+    char *g = NULL;
+    size_t n = 0;
+    add(&g, &n, "%s", HDR);
+    for (int i = 0; i < 5; i++)
+        add(&g, &n,
+            "{\"op\": \"submit\", \"kernel\": \"short\", \"args\": [{\"dir\": \"out\", \"tensor\": \"t%d\", "
+            "\"dtype\": \"FLOAT32\", \"shape\": [256]}]}\n",
+            i);
+    add(&g, &n,
+        "{\"op\": \"user_code\", \"ns\": 50000}\n{\"op\": \"submit\", \"kernel\": \"short\", \"args\": [");
+    for (int i = 0; i < 5; i++)
+        add(&g, &n, "%s{\"dir\": \"in\", \"tensor\": \"t%d\"}", i ? ", " : "", i);
+    add(&g, &n, "]}\n");
+    const char *sets[] = {"ring_dep_pool=4", NULL};
+    chip *c = tu_chip(g, sets, 0, NULL);
+    free(g);
+    ck_assert_msg(c->status == CHIP_DONE, "%s", c->message);
+    ck_assert_uint_eq(c->tasks_completed, 6);
+    ck_assert_uint_eq(c->orch.blocked_res_ps[RES_DEP_POOL], 0);
+    ck_assert_uint_eq(c->deppools[0].peak_used, 0);
+    tu_chip_free(c);
+}
+END_TEST
+
+START_TEST(a_36_layer_decode_with_a_2_gib_ring_2_heap_completes)
+{
+    /* issue 24's reproducer: with ring 2's heap no longer the limit, ring 3's
+     * dependency pool fills and holds the orchestrator back (back-pressure,
+     * as the runtime's ensure_space spins) but the run completes, at the
+     * makespan a pool four times larger gives, within 0.25 us;
+     * it used to end in code 100, 347 tasks waiting, after two retries
+     * ran two submit calls at once */
+    run_out g = tu_run((const char *[]){"gen", "decode_layer", "--layers", "36", NULL});
+    ck_assert_int_eq(g.status, 0);
+    char *path = tu_write(tu_tmpdir(), "dl36.jsonl", g.out);
+    tu_run_free(&g);
+    run_out r = tu_run((const char *[]){"run", path, "--ring-heap", "0,0,2147483648,0", NULL});
+    ck_assert_msg(r.status == 0, "%s%s", r.out, r.err);
+    ck_assert_msg(strstr(r.out, "tasks 12783/12783 completed") && strstr(r.out, "makespan 31767.389 us"),
+                  "%s", r.out);
+    tu_run_free(&r);
+    r = tu_run(
+        (const char *[]){"run", path, "--ring-heap", "0,0,2147483648,0", "--ring-dep-pool", "65536", NULL});
+    ck_assert_msg(r.status == 0 && strstr(r.out, "makespan 31767.146 us"), "%s%s", r.out, r.err);
+    tu_run_free(&r);
+    free(path);
+}
+END_TEST
+
+/* ---- what the summary and ptosim_run.json say about the rings ---- */
+
+/* Runs `ptosim run` on graph text with extra args and -o DIR; *j gets
+ * DIR/ptosim_run.json (the caller frees both). */
+static run_out run_graph(const char *text, const char *const *extra, cJSON **j)
+{
+    const char *dir = tu_tmpdir();
+    char *path = tu_write(dir, "g.jsonl", text);
+    char out[512];
+    snprintf(out, sizeof(out), "%s/out", dir);
+    const char *args[16] = {"run", path, "-o", out};
+    int n = 4;
+    while (extra && *extra && n < 15)
+        args[n++] = *extra++;
+    args[n] = NULL;
+    run_out r = tu_run(args);
+    char js[600];
+    snprintf(js, sizeof(js), "%s/ptosim_run.json", out);
+    *j = tu_json_file(js);
+    free(path);
+    return r;
+}
+
+/* Asserts one entry of a JSON array of ring facts. */
+static void assert_ring_fact(const cJSON *e, int ring, const char *res)
+{
+    ck_assert_ptr_nonnull(e);
+    const cJSON *rg = cJSON_GetObjectItem(e, "ring");
+    if (ring < 0)
+        ck_assert(cJSON_IsNull(rg));
+    else
+        ck_assert_int_eq(rg->valueint, ring);
+    ck_assert_str_eq(cJSON_GetObjectItem(e, "resource")->valuestring, res);
+}
+
+START_TEST(summary_says_which_ring_blocked_the_orchestrator_and_that_its_window_was_full)
+{
+    /* the hand-worked window-4 case above: D waits 99661 ns for ring 1's
+     * task window, which held 3 tasks, all a window of 4 can (75 %) */
+    const char *extra[] = {"--ring-task-window", "4", NULL};
+    cJSON *j;
+    run_out r = run_graph(
+        HDR BEGIN SUBMIT("long") END BEGIN SUBMIT("short") SUBMIT("short") SUBMIT("short") END, extra, &j);
+    ck_assert_msg(r.status == 0, "%s%s", r.out, r.err);
+    ck_assert_msg(strstr(r.out,
+                         "; orchestrator blocked 99.661 us\n"
+                         "  orchestrator blocked by ring 1 task window 99.661 us\n"
+                         "  near full: ring 1 (scope depth 1) task window, 3/4 slots at its peak (75.0%): "
+                         "RunConfig ring_task_window, ptosim --ring-task-window\n"),
+                  "%s", r.out);
+    ck_assert_msg(!strstr(r.out, "still waiting"), "%s", r.out);
+    const cJSON *b = cJSON_GetObjectItem(j, "orchestrator_blocked_by");
+    ck_assert_int_eq(cJSON_GetArraySize(b), 1);
+    assert_ring_fact(cJSON_GetArrayItem(b, 0), 1, "task_window");
+    ck_assert(cJSON_GetObjectItem(cJSON_GetArrayItem(b, 0), "us")->valuedouble == 99.661);
+    ck_assert(cJSON_IsNull(cJSON_GetObjectItem(j, "orchestrator_waiting_at_end")));
+    const cJSON *nf = cJSON_GetObjectItem(j, "near_full"), *e = cJSON_GetArrayItem(nf, 0);
+    ck_assert_int_eq(cJSON_GetArraySize(nf), 1);
+    assert_ring_fact(e, 1, "task_window");
+    ck_assert_int_eq(cJSON_GetArrayItem(cJSON_GetObjectItem(e, "scope_depths"), 0)->valueint, 1);
+    ck_assert_int_eq(cJSON_GetArrayItem(cJSON_GetObjectItem(e, "scope_depths"), 1)->valueint, 1);
+    ck_assert_int_eq(cJSON_GetObjectItem(e, "peak")->valueint, 3);
+    ck_assert_int_eq(cJSON_GetObjectItem(e, "capacity")->valueint, 4);
+    ck_assert_str_eq(cJSON_GetObjectItem(e, "knob")->valuestring, "ring_task_window");
+    ck_assert_str_eq(cJSON_GetObjectItem(e, "flag")->valuestring, "--ring-task-window");
+    cJSON_Delete(j);
+    tu_run_free(&r);
+}
+END_TEST
+
+/* Ring 3 (scopes at depth 3 and 4): a 100 us producer of 1 KiB, then nine
+ * 1 us readers, each wired while the producer runs: one dep-pool entry each,
+ * 9 at the peak; 10 x 1 KiB of heap, none freed before the last submit (the
+ * producer retires only after its readers). */
+static char *fan9_graph(void)
+{
+    char *g = NULL;
+    size_t n = 0;
+    add(&g, &n, "%s", HDR BEGIN BEGIN BEGIN BEGIN);
+    add(&g, &n,
+        "{\"op\": \"submit\", \"kernel\": \"long\", \"args\": [{\"dir\": \"out\", \"tensor\": \"t\", "
+        "\"dtype\": \"INT8\", \"shape\": [1024]}]}\n");
+    for (int i = 0; i < 9; i++)
+        add(&g, &n,
+            "{\"op\": \"submit\", \"kernel\": \"short\", \"args\": [{\"dir\": \"in\", \"tensor\": \"t\"}, "
+            "{\"dir\": \"out\", \"tensor\": \"u%d\", \"dtype\": \"INT8\", \"shape\": [1000]}]}\n",
+            i);
+    add(&g, &n, END END END END);
+    return g;
+}
+
+START_TEST(summary_names_each_ring_resource_above_90_percent_with_its_knob)
+{
+    /* ring 3's heap of 16 KiB holds 10 x 1 KiB at its peak: 62.5 %, unsaid;
+     * dep pool 10 holds 9: 90.0 %, not above, unsaid; dep pool 9 holds 9:
+     * 100 %, said, with the depth "3 and deeper" */
+    char *g = fan9_graph();
+    const char *big[] = {"--ring-heap", "0,0,0,16384", "--ring-dep-pool", "0,0,0,10", NULL};
+    cJSON *j;
+    run_out r = run_graph(g, big, &j);
+    ck_assert_msg(r.status == 0, "%s%s", r.out, r.err);
+    ck_assert_msg(!strstr(r.out, "near full") && !strstr(r.out, "blocked by"), "%s", r.out);
+    ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItem(j, "near_full")), 0);
+    ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItem(j, "orchestrator_blocked_by")), 0);
+    const cJSON *r3 = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "rings"), 3);
+    ck_assert_int_eq(cJSON_GetObjectItem(r3, "heap_peak")->valueint, 10240);
+    ck_assert_int_eq(cJSON_GetObjectItem(r3, "dep_pool_peak")->valueint, 9);
+    cJSON_Delete(j);
+    tu_run_free(&r);
+    const char *tight[] = {"--ring-heap", "0,0,0,16384", "--ring-dep-pool", "0,0,0,9", NULL};
+    r = run_graph(g, tight, &j);
+    ck_assert_msg(r.status == 0, "%s%s", r.out, r.err);
+    ck_assert_msg(strstr(r.out, "  near full: ring 3 (scope depth 3 and deeper) dep pool, 9/9 entries at its "
+                                "peak (100.0%): RunConfig ring_dep_pool, ptosim --ring-dep-pool\n"),
+                  "%s", r.out);
+    ck_assert_msg(!strstr(r.out, "heap, ") && !strstr(r.out, "blocked by"), "%s", r.out);
+    const cJSON *nf = cJSON_GetObjectItem(j, "near_full"), *e = cJSON_GetArrayItem(nf, 0);
+    ck_assert_int_eq(cJSON_GetArraySize(nf), 1);
+    assert_ring_fact(e, 3, "dep_pool");
+    ck_assert_int_eq(cJSON_GetArrayItem(cJSON_GetObjectItem(e, "scope_depths"), 0)->valueint, 3);
+    ck_assert_int_eq(cJSON_GetArrayItem(cJSON_GetObjectItem(e, "scope_depths"), 1)->valueint, 63);
+    ck_assert_int_eq(cJSON_GetObjectItem(e, "peak")->valueint, 9);
+    ck_assert_int_eq(cJSON_GetObjectItem(e, "capacity")->valueint, 9);
+    cJSON_Delete(j);
+    tu_run_free(&r);
+    free(g);
+}
+END_TEST
+
+START_TEST(summary_says_what_the_orchestrator_still_waited_on_when_the_run_ended)
+{
+    /* the code-11 case: four writers fill a TensorMap of 4 by 4 x 874 =
+     * 3496 ns; the fifth waits until the backstop, 51.2 us x 9767 =
+     * 500070.4 us later. That wait is in no blocked total */
+    char *g = NULL;
+    size_t n = 0;
+    add(&g, &n, "%s", HDR);
+    for (int i = 0; i < 5; i++)
+        add(&g, &n,
+            "{\"op\": \"submit\", \"kernel\": \"short\", \"args\": [{\"dir\": \"inout\", \"tensor\": \"x\", "
+            "\"shape\": [1, 64], \"offset\": [%d, 0]}]}\n",
+            i);
+    const char *extra[] = {"--set", "tensormap_pool=4", NULL};
+    cJSON *j;
+    run_out r = run_graph(g, extra, &j);
+    free(g);
+    ck_assert_int_eq(r.status, 4);
+    ck_assert_msg(strstr(r.out,
+                         "; orchestrator blocked 0.000 us\n"
+                         "  orchestrator still waiting on the TensorMap when the run ended, for 500070.400 "
+                         "us\n"
+                         "  near full: the TensorMap, 4/4 entries at its peak (100.0%): the runtime's "
+                         "compile-time PTO2_TENSORMAP_POOL_SIZE, ptosim --set tensormap_pool=N\n"),
+                  "%s", r.out);
+    const cJSON *w = cJSON_GetObjectItem(j, "orchestrator_waiting_at_end");
+    assert_ring_fact(w, -1, "tensormap");
+    ck_assert(cJSON_GetObjectItem(w, "since_us")->valuedouble == 3.496);
+    ck_assert(cJSON_GetObjectItem(w, "us")->valuedouble == 500070.4);
+    const cJSON *e = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "near_full"), 0);
+    assert_ring_fact(e, -1, "tensormap");
+    ck_assert(cJSON_IsNull(cJSON_GetObjectItem(e, "scope_depths")));
+    ck_assert_str_eq(cJSON_GetObjectItem(e, "knob")->valuestring, "PTO2_TENSORMAP_POOL_SIZE");
+    cJSON_Delete(j);
+    tu_run_free(&r);
+}
+END_TEST
+
+START_TEST(near_full_is_strictly_above_90_percent_even_for_a_heap_near_2_to_the_63)
+{
+    /* a chip with nothing but sizes and peaks: 2^62 x 1000 would overflow */
+    chip *c = calloc(1, sizeof(*c));
+    const uint64_t cap = 1ULL << 62;
+    for (int r = 0; r < RING_COUNT; r++) {
+        c->rings[r].window = 16384;
+        c->heaps[r].cap = cap;
+        c->deppools[r].cap = 1000;
+        c->cfg.ring_dep_pool[r] = 1000;
+    }
+    /* 90 % of 2^62 is ...113.6: cap - floor(cap / 10) = ...114 is above it, ...113 below */
+    c->heaps[0].peak_used = cap - cap / 10;     /* just above 90 % */
+    c->heaps[1].peak_used = cap - cap / 10 - 1; /* just below */
+    c->deppools[2].peak_used = 900;             /* exactly 90 %: not above */
+    c->deppools[3].peak_used = 901;             /* 90.1 % */
+    c->rings[3].peak_active = 16383;            /* window - 1: full */
+    report_ring_res v[REPORT_RING_RES_MAX];
+    ck_assert_int_eq(report_near_full(c, v), 3);
+    ck_assert(v[0].ring == 0 && v[0].res == RES_HEAP && v[0].peak == cap - cap / 10 && v[0].cap == cap);
+    ck_assert(v[1].ring == 3 && v[1].res == RES_TASK_WINDOW && v[1].peak == 16383);
+    ck_assert(v[2].ring == 3 && v[2].res == RES_DEP_POOL && v[2].peak == 901);
+    free(c);
 }
 END_TEST
 
@@ -559,11 +904,19 @@ Suite *suite_rings(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("cases");
     tcase_add_test(tc, fourth_submit_of_a_window_4_ring_blocks_until_the_first_task_is_consumed);
+    tcase_add_test(tc, two_ring_moves_at_one_instant_resume_one_submit_call);
     tcase_add_test(tc, a_scope_of_k_tasks_needs_a_window_of_k_plus_1);
     tcase_add_test(tc, heap_bump_wrap_and_rebase_follow_the_runtime_rules);
     tcase_add_test(tc, dep_pool_reclaims_in_batches_of_64_retired_tasks);
     tcase_add_test(tc, a_small_dep_pool_blocks_until_a_batch_retires_then_completes);
     tcase_add_test(tc, a_dep_pool_that_cannot_cover_64_retirements_deadlocks_with_code_4);
+    tcase_add_test(tc, a_consumer_of_completed_producers_takes_no_dep_pool_entry);
+    tcase_add_test(tc, a_dep_pool_held_by_a_running_head_is_code_4_after_500_ms_naming_ring_and_knob);
+    tcase_add_test(tc, a_36_layer_decode_with_a_2_gib_ring_2_heap_completes);
+    tcase_add_test(tc, summary_says_which_ring_blocked_the_orchestrator_and_that_its_window_was_full);
+    tcase_add_test(tc, summary_names_each_ring_resource_above_90_percent_with_its_knob);
+    tcase_add_test(tc, summary_says_what_the_orchestrator_still_waited_on_when_the_run_ended);
+    tcase_add_test(tc, near_full_is_strictly_above_90_percent_even_for_a_heap_near_2_to_the_63);
     tcase_add_test(tc, scope_stats_samples_every_scope_with_the_runtime_fields);
     tcase_add_test(tc, raising_a_saturated_task_window_shortens_the_makespan);
     tcase_add_test(tc, ring_occupancy_keeps_each_buckets_range_and_doubles_its_width_past_the_last);

@@ -266,6 +266,26 @@ START_TEST(tune_grows_an_undersized_task_window_until_the_stall_is_gone)
 }
 END_TEST
 
+/* Issue 24: a 36-layer decode waits for ring 2's heap; tune doubles it up to
+ * 2 GiB. That trial used to fail (code 100: two submit calls ran at once
+ * after ring 3's dep pool filled, model/README.md §4.6); it now completes at
+ * the makespan ptosim run gives with that heap (tests/test_rings.c). */
+START_TEST(tune_measures_the_2_gib_heap_trial_of_a_36_layer_decode)
+{
+    run_out g = tu_run((const char *[]){"gen", "decode_layer", "--layers", "36", NULL});
+    ck_assert_int_eq(g.status, 0);
+    char *path = tu_write(tu_tmpdir(), "dl36.jsonl", g.out);
+    tu_run_free(&g);
+    run_out r = tu_run((const char *[]){"tune", path, NULL});
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_msg(strstr(r.out, "ring 2 ring_heap 268435456 -> 2147483648: makespan 31767.389 us") != NULL,
+                  "%s", r.out);
+    ck_assert_msg(strstr(r.out, "fails") == NULL, "%s", r.out);
+    tu_run_free(&r);
+    free(path);
+}
+END_TEST
+
 /* 100 tasks at depth 0 with 64 slots: the scope pre-check fails the run
  * (code 1). Tune grows ring 0's window until it runs, and never recommends
  * the failing size. */
@@ -429,6 +449,7 @@ Suite *suite_tune(void)
     tcase_add_test(tc, tune_usage_errors_are_named);
     tcase_add_test(tc, tune_step_2_shows_the_overhead_model);
     tcase_add_test(tc, tune_repeat_drops_a_gain_inside_the_noise);
+    tcase_add_test(tc, tune_measures_the_2_gib_heap_trial_of_a_36_layer_decode);
     tcase_set_timeout(tc, 120);
     suite_add_tcase(s, tc);
     return s;
