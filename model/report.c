@@ -179,6 +179,13 @@ static void write_kernels(const chip *c, FILE *f)
     } else {
         fputs("  \"bottleneck\": null,\n", f);
     }
+    report_bound b;
+    report_bound_of(c, &b);
+    fprintf(f, "  \"bound\": {\"kind\": \"%s\", \"what\": ", report_bound_name(b.kind));
+    jsonw_str(f, b.what);
+    fputs(", \"text\": ", f);
+    jsonw_str(f, b.text);
+    fputs("},\n", f);
 }
 
 /* The die's shared HBM: traffic, mean bandwidth, time oversubscribed. */
@@ -647,8 +654,15 @@ static void summary_overhead(const chip *c, FILE *out)
         for (int ty = 0; ty < 2; ty++)
             if (r.eng[ty].present)
                 fprintf(out, " %s %.1f%%,", TY[ty], ohm_pct(&r, r.eng[ty].overhead_us));
-        fprintf(out, " all %.1f%%, has %.1f%% of the makespan (a core idle while a ready task waits): %s\n",
+        fprintf(out, " all %.1f%%, has %.1f%% of the makespan (a core idle while a ready task waits): %s",
                 ohm_pct(&r, r.all_us), has, ohm_verdict(has));
+        /* the overhead model's verdict is of its share alone: say when something else holds the makespan */
+        report_bound b;
+        report_bound_of(c, &b);
+        if (b.kind != REPORT_BOUND_SCHEDULING && b.kind != REPORT_BOUND_NONE)
+            fprintf(out, " by the overhead model's measure, but the makespan is held by %s (bottleneck above)",
+                    b.what);
+        fputc('\n', out);
         if (r.cp_span_us > 0 && c->status == CHIP_DONE) /* a run that did not finish has no such path */
             fprintf(out,
                     "  makespan-determining path (sched_overhead_analysis): %.3f us over %d hop%s, compute "
@@ -775,6 +789,123 @@ static void ring_res_name(char *buf, size_t len, int ring, orch_resource res)
         snprintf(buf, len, "ring %d %s", ring, name);
 }
 
+const char *report_bound_name(report_bound_kind k)
+{
+    static const char *const names[] = {"none",       "args_dump", "ring",         "submission", "hbm",
+                                        "scheduling", "pipe",      "dependencies", "compute"};
+    return k >= 0 && k < (int)(sizeof(names) / sizeof(names[0])) ? names[k] : "?";
+}
+
+void report_bound_of(const chip *c, report_bound *b)
+{
+    memset(b, 0, sizeof(*b));
+    double span = (double)c->end_time;
+    if (span <= 0)
+        return;
+    if (report_dump_bound(c)) {
+        const dump_state *d = &c->dump;
+        bool secs = c->end_time >= PS_PER_S; /* a dump-bound run is often seconds long */
+        ps_t frozen = dump_frozen_before(d, c->end_time);
+        b->kind = REPORT_BOUND_DUMP;
+        snprintf(b->what, sizeof(b->what), "the args dump collector");
+        snprintf(b->text, sizeof(b->text),
+                 "the args dump collector: the scheduler threads were parked, all at once, %.3f %s of the %.3f %s "
+                 "makespan (%.1f%%) waiting for the host to drain %.3f GB at %.0f MB/s",
+                 secs ? sec_from_ps(frozen) : us_from_ps(frozen), secs ? "s" : "us",
+                 secs ? sec_from_ps(c->end_time) : us_from_ps(c->end_time), secs ? "s" : "us",
+                 100 * (double)frozen / span, (double)d->bytes / 1e9, c->plat.host_collector_bw / 1e6);
+        return;
+    }
+    if (c->status != CHIP_DONE)
+        return;
+    const orch *o = &c->orch;
+    ps_t blocked = o->blocked_ps[0] + o->blocked_ps[1] + o->blocked_ps[2] + o->blocked_ps[3];
+    double late = (double)o->end_time / span;
+    if (late >= REPORT_SUBMISSION_SHARE) {
+        report_ring_res v[REPORT_RING_RES_MAX];
+        int n = report_blocked_by(c, v);
+        if (n > 0 && (double)blocked >= REPORT_RING_BLOCKED_SHARE * (double)o->end_time) {
+            const char *name, *unit, *knob, *flag;
+            report_res_words(v[0].res, &name, &unit, &knob, &flag);
+            b->kind = REPORT_BOUND_RING;
+            ring_res_name(b->what, sizeof(b->what), v[0].ring, v[0].res);
+            snprintf(b->text, sizeof(b->text),
+                     "%s: the orchestrator submitted until %.1f%% of the makespan and waited on it %.3f us (%.1f%% "
+                     "of its time); %s %s, ptosim %s",
+                     b->what, 100 * late, us_from_ps(v[0].ps), 100 * (double)v[0].ps / (double)o->end_time,
+                     v[0].ring < 0 ? "the runtime's compile-time" : "RunConfig", knob, flag);
+            return;
+        }
+        b->kind = REPORT_BOUND_SUBMISSION;
+        snprintf(b->what, sizeof(b->what), "task submission");
+        snprintf(b->text, sizeof(b->text),
+                 "task submission: the orchestrator submitted until %.1f%% of the makespan (%.3f of %.3f us) and "
+                 "waited on rings %.3f us of it; the cores were busy aic %.1f%%, aiv %.1f%% (fewer, larger tasks "
+                 "shorten it)",
+                 100 * late, us_from_ps(o->end_time), us_from_ps(c->end_time), us_from_ps(blocked),
+                 100 * report_busy_fraction(c, CORE_AIC), 100 * report_busy_fraction(c, CORE_AIV));
+        return;
+    }
+    if ((double)c->mem.saturated_ps >= REPORT_HBM_SHARE * span) {
+        b->kind = REPORT_BOUND_HBM;
+        snprintf(b->what, sizeof(b->what), "HBM");
+        snprintf(b->text, sizeof(b->text),
+                 "HBM: saturated %.3f us, %.1f%% of the makespan (%.0f GB/s shared by every core's GM traffic)",
+                 us_from_ps(c->mem.saturated_ps), 100 * (double)c->mem.saturated_ps / span, c->plat.hbm_bw / 1e9);
+        return;
+    }
+    ohm_result r;
+    bool oh = chip_overhead(c, &r) == 0 && r.computed;
+    if (oh && ohm_pct(&r, r.has_us) >= REPORT_SCHED_SHARE) {
+        b->kind = REPORT_BOUND_SCHEDULING;
+        snprintf(b->what, sizeof(b->what), "scheduling");
+        snprintf(b->text, sizeof(b->text),
+                 "scheduling: a core sat idle while a ready task waited to be dispatched %.1f%% of the makespan "
+                 "(the overhead model's has), the orchestrator done at %.1f%%",
+                 ohm_pct(&r, r.has_us), 100 * late);
+        ohm_result_free(&r);
+        return;
+    }
+    int func, pipe;
+    double frac;
+    if (report_bottleneck(c, &func, &pipe, &frac)) {
+        const kernel_stats *ks = &c->kstats[func];
+        const char *kn = graph_kernel_by_id(&c->orch.g, func)->name;
+        b->kind = REPORT_BOUND_PIPE;
+        snprintf(b->what, sizeof(b->what), "%s pipe of %.100s", pipe_name((pipe_id)pipe), kn);
+        snprintf(b->text, sizeof(b->text), "%s pipe, busy %.1f%% of the %.3f us that %.200s (most time on cores) ran",
+                 pipe_name((pipe_id)pipe), 100 * frac, us_from_ps(ks->core_ps), kn);
+    } else if (oh && r.tool.computed && r.tool.makespan > 0 &&
+               (double)r.tool.cpm >= REPORT_CPM_SHARE * (double)r.tool.makespan) {
+        b->kind = REPORT_BOUND_DEPENDENCIES;
+        if (r.tool.cpm_tasks == 1) /* no chain: one task alone is most of the run (its granularity) */
+            snprintf(b->what, sizeof(b->what), "the longest task");
+        else
+            snprintf(b->what, sizeof(b->what), "the dependencies");
+        if (r.tool.cpm_tasks == 1)
+            snprintf(b->text, sizeof(b->text),
+                     "the longest task: one task's %.3f us is %.1f%% of the span from the first kernel start to the "
+                     "last end (smaller tasks would spread it over the cores)",
+                     (double)r.tool.cpm * 1e6 / (double)r.tick_hz,
+                     100 * (double)r.tool.cpm / (double)r.tool.makespan);
+        else
+            snprintf(b->text, sizeof(b->text),
+                 "the dependencies: the longest chain of producers and consumers (the critical_path tool's static "
+                 "CPM) is %.3f us over %" PRIu64 " task%s, %.1f%% of the span from the first kernel start to the "
+                 "last end",
+                 (double)r.tool.cpm * 1e6 / (double)r.tick_hz, r.tool.cpm_tasks, r.tool.cpm_tasks == 1 ? "" : "s",
+                 100 * (double)r.tool.cpm / (double)r.tool.makespan);
+    } else if (c->executions) {
+        b->kind = REPORT_BOUND_COMPUTE;
+        snprintf(b->what, sizeof(b->what), "the kernels' time");
+        snprintf(b->text, sizeof(b->text),
+                 "the kernels' time: the cores were busy aic %.1f%%, aiv %.1f%% (flat costs: no pipe model says "
+                 "which pipe)",
+                 100 * report_busy_fraction(c, CORE_AIC), 100 * report_busy_fraction(c, CORE_AIV));
+    }
+    ohm_result_free(&r);
+}
+
 /* The rings' part of the summary: what the orchestrator waited on, and every
  * resource that ran near full, with the knob that sizes it. */
 static void summary_rings(const chip *c, FILE *out)
@@ -835,35 +966,31 @@ void report_summary(const chip *c, const report_info *ri, FILE *out)
             us_from_ps(c->orch.blocked_ps[0] + c->orch.blocked_ps[1] + c->orch.blocked_ps[2] +
                        c->orch.blocked_ps[3]));
     summary_rings(c, out);
+    report_bound b;
+    report_bound_of(c, &b);
+    if (b.kind != REPORT_BOUND_NONE)
+        fprintf(out, "  bottleneck: %s\n", b.text);
+    if (b.kind == REPORT_BOUND_DUMP && c->dump.freeze_until > c->end_time) {
+        bool secs = c->end_time >= PS_PER_S;
+        ps_t past = c->dump.freeze_until - c->end_time;
+        fprintf(out, "  (and still parked when the run ended: %.3f %s more, past the makespan)\n",
+                secs ? sec_from_ps(past) : us_from_ps(past), secs ? "s" : "us");
+    }
     int func, pipe;
     double frac;
-    if (report_dump_bound(c)) {
-        const dump_state *d = &c->dump;
-        bool secs = c->end_time >= PS_PER_S; /* a dump-bound run is often seconds long */
-        ps_t frozen = dump_frozen_before(d, c->end_time);
-        fprintf(out,
-                "  bottleneck: the args dump collector: the scheduler threads were parked, all at once, %.3f %s "
-                "of the %.3f %s makespan (%.1f%%) waiting for the host to drain %.3f GB at %.0f MB/s\n",
-                secs ? sec_from_ps(frozen) : us_from_ps(frozen), secs ? "s" : "us",
-                secs ? sec_from_ps(c->end_time) : us_from_ps(c->end_time), secs ? "s" : "us",
-                100 * (double)frozen / (double)c->end_time, (double)d->bytes / 1e9, c->plat.host_collector_bw / 1e6);
-        if (d->freeze_until > c->end_time)
-            fprintf(out, "  (and still parked when the run ended: %.3f %s more, past the makespan)\n",
-                    secs ? sec_from_ps(d->freeze_until - c->end_time) : us_from_ps(d->freeze_until - c->end_time),
-                    secs ? "s" : "us");
-    } else if (report_bottleneck(c, &func, &pipe, &frac)) {
+    if (b.kind != REPORT_BOUND_PIPE && b.kind != REPORT_BOUND_DUMP && report_bottleneck(c, &func, &pipe, &frac)) {
         const kernel_stats *ks = &c->kstats[func];
         /* a run that did not finish: its pipes say how the executions that ran went, not what bound it */
         if (c->status != CHIP_DONE)
             fprintf(out, "  busiest pipe of the %" PRIu64 " execution%s that ran: ", c->executions,
                     c->executions == 1 ? "" : "s");
         else
-            fputs("  bottleneck: ", out);
+            fputs("  busiest pipe: ", out);
         fprintf(out, "%s pipe, busy %.1f%% of the %.3f us that %s (most time on cores) ran\n",
                 pipe_name((pipe_id)pipe), 100 * frac, us_from_ps(ks->core_ps),
                 graph_kernel_by_id(&c->orch.g, func)->name);
     }
-    if (c->mem.saturated_ps > 0)
+    if (c->mem.saturated_ps > 0 && b.kind != REPORT_BOUND_HBM)
         fprintf(out, "  HBM saturated for %.3f us of the run (%.0f GB/s shared by every core's GM traffic)\n",
                 us_from_ps(c->mem.saturated_ps), c->plat.hbm_bw / 1e9);
     if (c->record_wb_delay > 0)

@@ -82,6 +82,44 @@ bool report_bottleneck(const chip *c, int *func, int *pipe, double *fraction);
  * the collector bounds the run, whatever its pipes did. */
 bool report_dump_bound(const chip *c);
 
+/* What bounds a run: one analysis for the summary, ptosim_run.json ("bound"), tune and the report page. */
+typedef enum {
+    REPORT_BOUND_NONE,       /* nothing to say (no execution; a run that did not finish says why elsewhere) */
+    REPORT_BOUND_DUMP,       /* the args dump collector froze the scheduler threads */
+    REPORT_BOUND_RING,       /* the orchestrator, submitting to the end, waited on a ring resource */
+    REPORT_BOUND_SUBMISSION, /* the orchestrator, submitting to the end, was busy submitting */
+    REPORT_BOUND_HBM,        /* the die's HBM was saturated */
+    REPORT_BOUND_SCHEDULING, /* cores sat idle while ready tasks waited to be dispatched */
+    REPORT_BOUND_PIPE,       /* the busiest pipe of the kernel with the most time on cores */
+    REPORT_BOUND_DEPENDENCIES, /* no pipe model: the longest chain of producers and consumers */
+    REPORT_BOUND_COMPUTE,      /* no pipe model: the kernels' own time on the cores */
+} report_bound_kind;
+
+#define REPORT_SUBMISSION_SHARE 0.9    /* the orchestrator's last submit this late in the makespan holds it */
+#define REPORT_RING_BLOCKED_SHARE 0.25 /* ... and a ring when it waited this share of its time on rings */
+#define REPORT_HBM_SHARE 0.5           /* HBM saturated this share of the makespan */
+#define REPORT_SCHED_SHARE 25.0        /* has-overhead percent: sched_overhead_analysis's "scheduler-bound" */
+#define REPORT_CPM_SHARE 0.5           /* the static CPM this share of the span: the dependencies hold it */
+
+typedef struct report_bound {
+    report_bound_kind kind;
+    char what[128]; /* "task submission", "ring 2 heap", "mte2 pipe of qk_matmul", ... */
+    char text[512]; /* the whole verdict with its evidence, as the summary prints it after "bottleneck: " */
+} report_bound;
+
+/* Decides what bounds the run, in this order: the args dump (its freeze is at least
+ * REPORT_DUMP_BOUND_SHARE of the makespan); the orchestrator, when its last submit came at
+ * REPORT_SUBMISSION_SHARE of the makespan or later (a ring when it waited REPORT_RING_BLOCKED_SHARE of
+ * its time on rings, else submission itself); HBM saturated REPORT_HBM_SHARE of the makespan; scheduling,
+ * when the overhead model's has-overhead reaches REPORT_SCHED_SHARE; else the busiest pipe of the kernel
+ * with the most time on cores; without a pipe model, the dependencies when the critical_path tool's static
+ * CPM is REPORT_CPM_SHARE of its span, else the kernels' time. A run that did not finish is bound by
+ * nothing here (its error says why). */
+void report_bound_of(const chip *c, report_bound *b);
+
+/* "args_dump", "ring", "submission", "hbm", "scheduling", "pipe", "dependencies", "compute", "none" */
+const char *report_bound_name(report_bound_kind k);
+
 #define REPORT_NEAR_FULL_PERMILLE 900 /* a peak above 90.0 % of its capacity is near full (the summary) */
 #define REPORT_SCOPE_DEPTH_MAX (ORCH_MAX_SCOPES - 1) /* deepest scope depth: ring 3 takes depths 3 and on */
 

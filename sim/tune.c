@@ -52,6 +52,7 @@ typedef struct trial {
     double oh_all, oh_has;             /* ... all and has, % */
     double cp_span, cp_exec, cp_sched; /* ... makespan-determining path: span, compute, scheduler-injected, us */
     cpath_result tool;                 /* ... the runtime's critical_path tool's figures */
+    report_bound bound;                /* what bounds the run: the summary's analysis */
     uint64_t tick_hz;                  /* ... the counter they count */
     int runs;                          /* --repeat: seeds whose run ended ok (0: one plain run) */
     double sigma_us; /* ... the makespan's sample sd over them (makespan_us is their mean) */
@@ -162,6 +163,7 @@ static int simulate(const platform *plat, const chip_config *cfg, const char *pa
         t->top_pipe[k] = best;
         t->top_frac[k] = ks->window_cycles ? ks->busy_cycles[best] / (double)ks->window_cycles : 0;
     }
+    report_bound_of(c, &t->bound);
     ohm_result oh;
     if (chip_overhead(c, &oh) == 0 && oh.computed) {
         t->oh = true;
@@ -325,6 +327,8 @@ static void print_run(const trial *t, const graph *g)
     char what[160];
     describe(t, what, sizeof(what));
     printf("2. Did tasks overlap?  (%s)\n", what);
+    if (t->bound.kind != REPORT_BOUND_NONE)
+        printf("   bottleneck: %s\n", t->bound.text);
     for (int ty = 0; ty < 2; ty++)
         printf("   %s: busy %.1f%%, idle while a task of its type was ready %.1f%% of its core time\n",
                TYPES[ty], 100 * t->busy[ty], 100 * t->idle_ready[ty]);

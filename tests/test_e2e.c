@@ -375,6 +375,7 @@ START_TEST(run_report_and_name_map_describe_the_run)
                                        "busy_fraction",
                                        "kernels",
                                        "bottleneck",
+                                       "bound",
                                        "hbm",
                                        "rings",
                                        "tensormap",
@@ -1132,6 +1133,99 @@ START_TEST(progress_shows_on_a_terminal_only)
 }
 END_TEST
 
+/* The summary, ptosim_run.json ("bound") and tune name what bounds a run from one analysis (model/report.c
+ * report_bound_of), each with its evidence. By hand: traces/chain3.jsonl is three 10 us tasks in a chain,
+ * 30 us of the 32.82 us from the first start to the last end (1641 ticks): the dependencies. 100 tasks of
+ * 0.1 us cannot keep up with the orchestrator's 0.874 us per submit: task submission. 400 tasks of 20 us
+ * behind a task window of 8 on ring 1: the orchestrator waits on that window most of its time. 48 AIV tasks
+ * each reading 4 MiB at 57.6 GB/s want 2.76 TB/s of the die's 1.6: HBM. One task of 200 us among small ones
+ * (traces/grain_coarse.jsonl): the longest task. The decode layer's fa_fused_aiv is its pipe-bound kernel.
+ * 200 independent flat-cost tasks: the kernels' time. kv_decode's cores wait on dispatch: scheduling. */
+START_TEST(the_summary_names_what_bounds_the_run)
+{
+    const char *dir = tu_tmpdir();
+    char hbm[8192];
+    int n =
+        snprintf(hbm, sizeof(hbm),
+                 "{\"ptosim_graph\": 1, \"name\": \"hbm48\", \"kernels\": [{\"id\": 0, \"name\": \"stream\", "
+                 "\"core\": \"aiv\", \"cost\": {\"tiles\": 64, \"buffers\": 2, \"mte2\": {\"bytes\": 65536}, "
+                 "\"vector\": {\"elems\": 1024, \"dtype\": \"FLOAT16\"}}}], \"tensors\": [{\"name\": \"x\", "
+                 "\"dtype\": \"FLOAT16\", \"shape\": [48, 1024]}]}\n");
+    for (int i = 0; i < 48; i++)
+        n += snprintf(
+            hbm + n, sizeof(hbm) - (size_t)n,
+            "{\"op\": \"submit\", \"kernel\": \"stream\", \"args\": [{\"dir\": \"in\", \"tensor\": \"x\", "
+            "\"shape\": [1, 1024], \"start_offset\": %d}]}\n",
+            i * 1024);
+    char *hbm_graph = tu_write(dir, "hbm48.jsonl", hbm);
+    const char *fan[] = {"gen", "fan", "--n", "100", "--cost-ns", "100", NULL};
+    run_out g = tu_run(fan);
+    char *fan_graph = tu_write(dir, "fan.jsonl", g.out);
+    tu_run_free(&g);
+    const char *fan400[] = {"gen", "fan", "--n", "400", "--cost-ns", "20000", NULL};
+    g = tu_run(fan400);
+    char *fan400_graph = tu_write(dir, "fan400.jsonl", g.out);
+    tu_run_free(&g);
+    static const char *const window8[] = {"--ring-task-window", "8"};
+    struct {
+        const char *graph, *kind, *line;
+        const char *const *extra;
+    } cases[] = {
+        {TRACE("chain3.jsonl"), "dependencies",
+         "  bottleneck: the dependencies: the longest chain of producers and consumers (the critical_path "
+         "tool's "
+         "static CPM) is 30.000 us over 3 tasks, 91.4% of the span from the first kernel start to the last "
+         "end\n",
+         NULL},
+        {fan_graph, "submission", "  bottleneck: task submission: the orchestrator submitted until ", NULL},
+        {fan400_graph, "ring", "  bottleneck: ring 1 task window: the orchestrator submitted until ",
+         window8},
+        {hbm_graph, "hbm", "  bottleneck: HBM: saturated ", NULL},
+        {TRACE("grain_coarse.jsonl"), "dependencies",
+         "  bottleneck: the longest task: one task's 200.000 us is ", NULL},
+        {TRACE("gen_decode_layer.jsonl"), "pipe", "  bottleneck: mte2 pipe, busy ", NULL},
+        {TRACE("fan200.jsonl"), "compute",
+         "  bottleneck: the kernels' time: the cores were busy aic 0.0%, aiv ", NULL},
+        {TRACE("kv_decode.jsonl"), "scheduling",
+         "  bottleneck: scheduling: a core sat idle while a ready task waited to be dispatched ", NULL},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        char out[4200];
+        snprintf(out, sizeof(out), "%s/o%zu", dir, i);
+        const char *args[] = {"run",
+                              cases[i].graph,
+                              "-o",
+                              out,
+                              cases[i].extra ? cases[i].extra[0] : NULL,
+                              cases[i].extra ? cases[i].extra[1] : NULL,
+                              NULL};
+        run_out r = tu_run(args);
+        ck_assert_msg(r.status == 0, "%s", r.err);
+        ck_assert_msg(strstr(r.out, cases[i].line), "%s: %s", cases[i].graph, r.out);
+        char p[4300];
+        snprintf(p, sizeof(p), "%s/ptosim_run.json", out);
+        cJSON *j = tu_json_file(p);
+        const cJSON *b = cJSON_GetObjectItem(j, "bound");
+        ck_assert_str_eq(cJSON_GetObjectItem(b, "kind")->valuestring, cases[i].kind);
+        /* the file's text is the summary's line */
+        char line[700];
+        snprintf(line, sizeof(line), "  bottleneck: %s\n", cJSON_GetObjectItem(b, "text")->valuestring);
+        ck_assert_msg(strstr(r.out, line), "%s: %s", cases[i].graph, line);
+        cJSON_Delete(j);
+        tu_run_free(&r);
+    }
+    /* tune says the same */
+    const char *tune[] = {"tune", fan400_graph, "--ring-task-window", "8", NULL};
+    run_out r = tu_run(tune);
+    ck_assert_msg(strstr(r.out, "   bottleneck: ring 1 task window: the orchestrator submitted until "), "%s",
+                  r.out);
+    tu_run_free(&r);
+    free(hbm_graph);
+    free(fan_graph);
+    free(fan400_graph);
+}
+END_TEST
+
 Suite *suite_e2e(void)
 {
     Suite *s = suite_create("e2e");
@@ -1160,6 +1254,7 @@ Suite *suite_e2e(void)
     tcase_add_test(tc, every_phase_kind_appears_and_outer_phases_never_overlap);
     tcase_add_test(tc, progress_shows_on_a_terminal_only);
     tcase_add_test(tc, the_citation_check_names_every_unresolved_citation);
+    tcase_add_test(tc, the_summary_names_what_bounds_the_run);
     tcase_set_timeout(tc, 60);
     suite_add_tcase(s, tc);
     return s;
