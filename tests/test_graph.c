@@ -7,8 +7,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../model/dtype.h"
 #include "../model/gcomp.h"
 #include "../model/graph.h"
+#include "../model/oprec.h"
 #include "../model/readahead.h"
 #include "testutil.h"
 
@@ -595,9 +597,16 @@ static void assert_same_op(const graph_op *a, const graph_op *b)
  * data, explicit deps and cost overrides. */
 START_TEST(read_ahead_gives_the_operations_graph_next_gives)
 {
-    static const char *const traces[] = {TRACE("dump_stall.jsonl"), TRACE("default.jsonl"),
-                                         TRACE("gen_paged_attention_manual.jsonl"), TRACE("gen_random.jsonl"),
-                                         TRACE("chain3.jsonl")};
+    static const char *const traces[] = {TRACE("dump_stall.jsonl"),
+                                         TRACE("default.jsonl"),
+                                         TRACE("gen_paged_attention_manual.jsonl"),
+                                         TRACE("gen_random.jsonl"),
+                                         TRACE("chain3.jsonl"),
+                                         TRACE("mix_spmd.jsonl"),
+                                         TRACE("kv_prefill.jsonl"),
+                                         TRACE("gen_paged_attention_spmd.jsonl"),
+                                         TRACE("gen_decode_layer_qwen3.jsonl"),
+                                         TRACE("forkjoin.jsonl")};
     graph_op *a = malloc(sizeof(*a)), *b = malloc(sizeof(*b));
     for (size_t t = 0; t < sizeof(traces) / sizeof(traces[0]); t++) {
         graph g1, g2;
@@ -694,12 +703,20 @@ END_TEST
 /* ---- compiled graphs (gcomp) ---- */
 
 /* A compiled graph replays exactly what graph_next reads: every kind of op, literal data, explicit deps, cost
- * overrides, and more than one of the writer's 1 MiB runs of records (dump_stall). */
+ * overrides, SPMD and MIX tasks, and more than one of the writer's 1 MiB runs of records (dump_stall); every
+ * record passes gcomp_next's range checks. */
 START_TEST(a_compiled_graph_gives_the_operations_graph_next_gives)
 {
-    static const char *const traces[] = {TRACE("dump_stall.jsonl"), TRACE("default.jsonl"),
-                                         TRACE("gen_paged_attention_manual.jsonl"), TRACE("gen_random.jsonl"),
-                                         TRACE("chain3.jsonl")};
+    static const char *const traces[] = {TRACE("dump_stall.jsonl"),
+                                         TRACE("default.jsonl"),
+                                         TRACE("gen_paged_attention_manual.jsonl"),
+                                         TRACE("gen_random.jsonl"),
+                                         TRACE("chain3.jsonl"),
+                                         TRACE("mix_spmd.jsonl"),
+                                         TRACE("kv_prefill.jsonl"),
+                                         TRACE("gen_paged_attention_spmd.jsonl"),
+                                         TRACE("gen_decode_layer_qwen3.jsonl"),
+                                         TRACE("forkjoin.jsonl")};
     graph_op *a = malloc(sizeof(*a)), *b = malloc(sizeof(*b));
     char *out = malloc(4096);
     snprintf(out, 4096, "%s/g.compiled", tu_tmpdir());
@@ -729,6 +746,7 @@ START_TEST(a_compiled_graph_gives_the_operations_graph_next_gives)
         ck_assert_int_eq(gcomp_next(&cur, &g2, b, err, sizeof(err)), 0); /* and stays at the end */
         ck_assert_int_eq(g2.nops, n);
         ck_assert_int_eq((long)gc.head.nops, n);
+        gcomp_cursor_free(&cur);
         gcomp_close(&gc);
         graph_close(&g1);
         graph_close(&g2);
@@ -898,33 +916,228 @@ START_TEST(a_compiled_graph_that_does_not_fit_is_named)
         snprintf(want, sizeof(want), "compiled graph of %s: the record at byte %d is not whole", src,
                  GCOMP_HEAD_BYTES);
         ck_assert_str_eq(err, want);
+        gcomp_cursor_free(&cur);
         graph_close(&g);
         free(op);
         gcomp_close(&gc);
     }
 
-    /* the source edited since: a line more; then the same bytes written again (only the time differs) */
+    /* the source edited since: a line more; the same size with other bytes (its time kept, as cp -p or
+     * rsync -t leave it); then the same bytes written again (only the time differs) */
     size_t len = strlen(text);
     char *more = malloc(len + 64);
     snprintf(more, len + 64, "%s{\"op\": \"scope_begin\"}\n{\"op\": \"scope_end\"}\n", text);
     put_file(src, more, strlen(more));
-    snprintf(want, sizeof(want), "%s has changed since it was compiled into %s (%zu bytes then, %zu now)",
-             src, good, len, strlen(more));
+    snprintf(want, sizeof(want), "%s does not match %s: it has %zu bytes, the graph compiled there had %zu",
+             src, good, strlen(more), len);
+    expect_open(good, src, GCOMP_STALE, want);
+    struct stat st;
+    char *same = strdup(text);
+    char *cyc = strstr(same, "18000");
+    ck_assert_ptr_nonnull(cyc);
+    cyc[0] = '9'; /* 98000 cycles: as long, another graph */
+    put_file(src, same, len);
+    struct timespec was[2] = {{.tv_sec = h.src_mtime_s, .tv_nsec = h.src_mtime_ns},
+                              {.tv_sec = h.src_mtime_s, .tv_nsec = h.src_mtime_ns}};
+    ck_assert_int_eq(utimensat(AT_FDCWD, src, was, 0), 0);
+    ck_assert_int_eq(stat(src, &st), 0);
+    ck_assert_int_eq(st.st_mtim.tv_sec, h.src_mtime_s); /* size and time as compiled */
+    ck_assert_int_eq(st.st_mtim.tv_nsec, h.src_mtime_ns);
+    uint64_t now;
+    ck_assert_int_eq(gcomp_hash_file(src, &now), 0);
+    snprintf(
+        want, sizeof(want),
+        "%s does not match %s: its bytes hash to %016llx, the graph compiled there hashed to %016llx (same "
+        "size, %zu bytes)",
+        src, good, (unsigned long long)now, (unsigned long long)h.src_hash, len);
     expect_open(good, src, GCOMP_STALE, want);
     put_file(src, text, len);
     struct timespec times[2] = {{.tv_sec = 1000000000}, {.tv_sec = 1000000000}};
     ck_assert_int_eq(utimensat(AT_FDCWD, src, times, 0), 0);
-    snprintf(want, sizeof(want), "%s has changed since it was compiled into %s (modified since)", src, good);
-    expect_open(good, src, GCOMP_STALE, want);
     gcomp gc;
-    ck_assert_int_eq(gcomp_open(&gc, good, src, err, sizeof(err)), GCOMP_STALE);
-    uint64_t now;
-    ck_assert_int_eq(gcomp_hash_file(src, &now), 0);
-    ck_assert_uint_eq(gc.head.src_hash, now); /* same bytes: a resumed sweep may go on */
+    ck_assert_msg(gcomp_open(&gc, good, src, err, sizeof(err)) == 0, "%s",
+                  err); /* same bytes: it is the graph */
+    gcomp_close(&gc);
+    free(same);
     free(more);
     free(c);
     free(src);
     free(text);
+}
+END_TEST
+
+/* ---- forged records: each is range-checked as graph_next checks a line ---- */
+
+/* A graph with a scope, an output, a view of it with a dep on its label, and user code. */
+static const char FORGE_GRAPH[] =
+    "{\"ptosim_graph\": 1, \"name\": \"forge\", \"kernels\": [{\"id\": 0, \"name\": \"v\", \"core\": "
+    "\"aiv\", "
+    "\"cost\": {\"ns\": 1000}}, {\"id\": 5, \"name\": \"c\", \"core\": \"aic\", \"cost\": {\"ns\": 1000}}], "
+    "\"tensors\": [{\"name\": \"x\", \"dtype\": \"FLOAT32\", \"shape\": [64]}]}\n"
+    "{\"op\": \"scope_begin\"}\n"
+    "{\"op\": \"submit\", \"id\": \"a\", \"kernel\": \"v\", \"args\": [{\"dir\": \"in\", \"tensor\": \"x\"}, "
+    "{\"dir\": \"out\", \"tensor\": \"t\", \"dtype\": \"FLOAT16\", \"shape\": [8, 8]}]}\n"
+    "{\"op\": \"submit\", \"kernel\": \"v\", \"deps\": [\"a\"], \"args\": [{\"dir\": \"in\", \"tensor\": "
+    "\"t\", "
+    "\"shape\": [4, 8]}]}\n"
+    "{\"op\": \"user_code\", \"ns\": 5}\n"
+    "{\"op\": \"scope_end\"}\n";
+
+/* Copies compiled graph good to bad with record k (0 = the first) changed by edit, and the head's hash
+ * recomputed so gcomp_open takes it (the hash is not a signature). Returns the record's byte offset. */
+static size_t forge_record(const char *good, const char *bad, int k, void (*edit)(graph_op *))
+{
+    unsigned char *c;
+    size_t n = get_file(good, &c), pos = 0, at = 0;
+    graph_op *op = malloc(sizeof(*op));
+    for (int i = 0; i <= k; i++) {
+        at = pos;
+        oprec_read(c + GCOMP_HEAD_BYTES, &pos, op);
+    }
+    edit(op);
+    oprec_buf b = {0};
+    ck_assert_int_eq(oprec_append(&b, op, 0), 0);
+    ck_assert_uint_eq(b.used, pos - at); /* the same counts: the same length */
+    memcpy(c + GCOMP_HEAD_BYTES + at, b.buf, b.used);
+    gcomp_head h;
+    memcpy(&h, c, sizeof(h));
+    gcomp_hasher hs;
+    gcomp_hash_init(&hs);
+    gcomp_hash_update(&hs, c + GCOMP_HEAD_BYTES, h.rec_bytes);
+    h.rec_hash = gcomp_hash_final(&hs);
+    memcpy(c, &h, sizeof(h));
+    put_file(bad, c, n);
+    free(b.buf);
+    free(op);
+    free(c);
+    return at + GCOMP_HEAD_BYTES;
+}
+
+/* Reads the compiled graph path of src: every record before the forged one is given, then gcomp_next fails
+ * with exactly want, and again when asked again. */
+static void expect_record_error(const char *path, const char *src, int ngood, const char *want)
+{
+    gcomp gc;
+    char err[GRAPH_ERR_MAX];
+    ck_assert_msg(gcomp_open(&gc, path, src, err, sizeof(err)) == 0, "%s", err);
+    graph g;
+    graph_op *op = malloc(sizeof(*op));
+    ck_assert_int_eq(graph_open(&g, src, err, sizeof(err)), 0);
+    gcomp_cursor cur = {.gc = &gc};
+    for (int i = 0; i < ngood; i++)
+        ck_assert_msg(gcomp_next(&cur, &g, op, err, sizeof(err)) == 1, "record %d: %s", i, err);
+    ck_assert_msg(gcomp_next(&cur, &g, op, err, sizeof(err)) == -1, "not refused: %s", want);
+    ck_assert_str_eq(err, want);
+    ck_assert_int_eq(gcomp_next(&cur, &g, op, err, sizeof(err)), -1);
+    ck_assert_str_eq(err, want);
+    gcomp_cursor_free(&cur);
+    graph_close(&g);
+    free(op);
+    gcomp_close(&gc);
+}
+
+static void kernel_not_in_table(graph_op *op)
+{
+    op->kernel_ids[1] = 977;
+}
+static void kernel_on_the_wrong_core(graph_op *op)
+{
+    op->kernel_ids[0] = 0; /* v is an AIV kernel */
+}
+static void view_of_an_unbound_slot(graph_op *op)
+{
+    op->args[0].tensor = 5;
+}
+static void direction_out_of_range(graph_op *op)
+{
+    op->args[0].dir = (graph_dir)7;
+}
+static void dep_on_an_unbound_label(graph_op *op)
+{
+    op->deps[0].label = 4;
+}
+static void view_past_its_tensor(graph_op *op)
+{
+    op->args[0].start_offset = 40; /* 40 + 3 * 8 + 7 = 71 of 64 elements */
+}
+static void view_of_another_dtype(graph_op *op)
+{
+    op->args[0].dtype = DT_FLOAT32;
+}
+static void output_skips_a_slot(graph_op *op)
+{
+    op->args[1].tensor = 3; /* the next new slot is 1 */
+}
+static void zero_blocks(graph_op *op)
+{
+    op->block_num = 0;
+}
+static void flag_neither_0_nor_1(graph_op *op)
+{
+    memset(&op->predicate, 2, 1);
+}
+static void user_code_to_scope_end(graph_op *op)
+{
+    op->kind = OP_SCOPE_END; /* closes the scope: its own scope_end, next, is one too many */
+}
+static void unchanged(graph_op *op)
+{
+    (void)op;
+}
+static void scope_end_to_user_code(graph_op *op)
+{
+    op->kind = OP_USER_CODE;
+}
+
+/* A record with an index, a direction, a view, a dep or a flag out of range, under a hash recomputed to
+ * match, is refused with the field and why (the forged sweep folders of gcomp_forged_segv.sh crashed), and
+ * so is a scope left open by the records. */
+START_TEST(a_forged_record_is_refused_naming_its_field)
+{
+    const char *dir = tu_tmpdir();
+    char *src = tu_write(dir, "g.jsonl", FORGE_GRAPH), good[4096], bad[4200], want[8192], err[GRAPH_ERR_MAX];
+    snprintf(good, sizeof(good), "%s/g.compiled", dir);
+    snprintf(bad, sizeof(bad), "%s/bad.compiled", dir);
+    ck_assert_msg(gcomp_compile(src, good, err, sizeof(err)) == 0, "%s", err);
+    static const struct {
+        int rec;                  /* which record (0: the scope_begin) */
+        void (*edit)(graph_op *); /* the forgery */
+        const char *why;          /* FIELD: what, after the record's place */
+    } cases[] = {
+        {1, kernel_not_in_table, "kernels[1]: func id 977 is not in the kernel table of %s"},
+        {1, kernel_on_the_wrong_core, "kernels[0]: kernel 'v' is aiv but slot 0 runs on aic"},
+        {1, output_skips_a_slot, "args[1]: an output to tensor slot 3 (outputs bind slots 1..1)"},
+        {1, zero_blocks, "block_num: 0 is not in [1, 32767]"},
+        {1, flag_neither_0_nor_1, "op: a flag is neither 0 nor 1"},
+        {2, view_of_an_unbound_slot, "args[0]: tensor slot 5 is not bound (2 slots)"},
+        {2, direction_out_of_range, "args[0]: direction 7 is none of in, out, inout, out_existing, no_dep"},
+        {2, dep_on_an_unbound_label, "deps[0]: label slot 4 (1 bound)"},
+        {2, view_past_its_tensor, "args[0]: the view reaches element 71 but tensor slot 1 has 64"},
+        {2, view_of_another_dtype,
+         "args[0]: a view of dtype 0 and storage 512 of tensor slot 1 (dtype 1, storage 512)"},
+    };
+    static const long LINE[] = {2, 3, 4, 5, 6};
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        size_t at = forge_record(good, bad, cases[i].rec, cases[i].edit);
+        char why[1024];
+        snprintf(why, sizeof(why), cases[i].why, src);
+        snprintf(want, sizeof(want), "%s: the record at byte %zu (line %ld of %s) is out of range: %s", bad,
+                 at, LINE[cases[i].rec], src, why);
+        expect_record_error(bad, src, cases[i].rec, want);
+    }
+    /* user code made a scope_end: the scope_end after it closes nothing */
+    size_t last = forge_record(good, bad, 4, unchanged);
+    forge_record(good, bad, 3, user_code_to_scope_end);
+    snprintf(want, sizeof(want),
+             "%s: the record at byte %zu (line 6 of %s) is out of range: op: scope_end without a matching "
+             "scope_begin",
+             bad, last, src);
+    expect_record_error(bad, src, 4, want);
+    /* the last scope_end made user code: the records end inside the scope */
+    forge_record(good, bad, 4, scope_end_to_user_code);
+    snprintf(want, sizeof(want), "%s: its records of %s end with 1 scope(s) open", bad, src);
+    expect_record_error(bad, src, 5, want);
+    free(src);
 }
 END_TEST
 
@@ -1002,6 +1215,7 @@ Suite *suite_graph(void)
     tcase_add_test(tc, a_compiled_graph_gives_the_operations_graph_next_gives);
     tcase_add_test(tc, a_malformed_graph_is_not_compiled);
     tcase_add_test(tc, a_compiled_graph_that_does_not_fit_is_named);
+    tcase_add_test(tc, a_forged_record_is_refused_naming_its_field);
     tcase_add_test(tc, the_hash_does_not_depend_on_how_the_input_is_cut);
     tcase_set_timeout(tc, 30);
     suite_add_tcase(s, tc);
