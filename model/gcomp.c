@@ -471,8 +471,8 @@ static int check_arg(const gcomp_cursor *cur, int nexternal, size_t *next_new, c
         return bad(why, len, field, "version %d is negative", (int)a->version);
     if (a->ndata > GRAPH_MAX_DATA || (a->ndata && a->ndata != n) ||
         (a->ndata && (a->dir == DIR_IN || a->dir == DIR_NO_DEP)))
-        return bad(why, len, field, "%u data values for a %s view of %llu elements", a->ndata,
-                   graph_dir_name(a->dir), (unsigned long long)n);
+        return bad(why, len, field, "%u data values for a view of %llu elements (direction %s)", a->ndata,
+                   (unsigned long long)n, graph_dir_name(a->dir));
     if (a->start_offset > GRAPH_MAX_BYTES || a->buffer_numel > GRAPH_MAX_BYTES)
         return bad(why, len, field, "offset %llu or storage %llu past 2^53",
                    (unsigned long long)a->start_offset, (unsigned long long)a->buffer_numel);
@@ -552,7 +552,7 @@ static int check_record(const gcomp_cursor *cur, const graph *g, const graph_op 
     if (op->kind == OP_SUBMIT && !active)
         return bad(why, len, "kernels", "a submit with no active kernel");
     if (op->kind != OP_SUBMIT && active)
-        return bad(why, len, "kernels", "a %s with a kernel", op->kind == OP_DUMMY ? "dummy" : "alloc");
+        return bad(why, len, "kernels", "%s with a kernel", op->kind == OP_DUMMY ? "a dummy" : "an alloc");
     if (op->has_cost && op->kind != OP_SUBMIT)
         return bad(why, len, "cost", "only a submit overrides its cost");
     if (op->has_cost && check_cost(&op->cost, one_type, core == CORE_AIC, why, len) != 0)

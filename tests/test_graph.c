@@ -968,53 +968,68 @@ END_TEST
 
 /* ---- forged records: each is range-checked as graph_next checks a line ---- */
 
-/* A graph with a scope, an output, a view of it with a dep on its label, and user code. */
+/* A graph with every kind of record: a scope; a submit with a pipe cost, an input, an output and a scalar;
+ * a view of that output with a dep on its label; an alloc; a dummy writing data into what the alloc made;
+ * user code. */
 static const char FORGE_GRAPH[] =
     "{\"ptosim_graph\": 1, \"name\": \"forge\", \"kernels\": [{\"id\": 0, \"name\": \"v\", \"core\": "
     "\"aiv\", "
     "\"cost\": {\"ns\": 1000}}, {\"id\": 5, \"name\": \"c\", \"core\": \"aic\", \"cost\": {\"ns\": 1000}}], "
     "\"tensors\": [{\"name\": \"x\", \"dtype\": \"FLOAT32\", \"shape\": [64]}]}\n"
     "{\"op\": \"scope_begin\"}\n"
-    "{\"op\": \"submit\", \"id\": \"a\", \"kernel\": \"v\", \"args\": [{\"dir\": \"in\", \"tensor\": \"x\"}, "
-    "{\"dir\": \"out\", \"tensor\": \"t\", \"dtype\": \"FLOAT16\", \"shape\": [8, 8]}]}\n"
+    "{\"op\": \"submit\", \"id\": \"a\", \"kernel\": \"v\", \"cost\": {\"tiles\": 2, \"vector\": {\"elems\": "
+    "128}}, \"args\": [{\"dir\": \"in\", \"tensor\": \"x\"}, {\"dir\": \"out\", \"tensor\": \"t\", "
+    "\"dtype\": "
+    "\"FLOAT16\", \"shape\": [8, 8]}, {\"scalar\": 3}]}\n"
     "{\"op\": \"submit\", \"kernel\": \"v\", \"deps\": [\"a\"], \"args\": [{\"dir\": \"in\", \"tensor\": "
     "\"t\", "
     "\"shape\": [4, 8]}]}\n"
+    "{\"op\": \"alloc\", \"id\": \"al\", \"tensors\": [{\"name\": \"u\", \"dtype\": \"INT8\", \"shape\": "
+    "[4]}]}\n"
+    "{\"op\": \"dummy\", \"deps\": [\"al\"], \"args\": [{\"dir\": \"inout\", \"tensor\": \"u\", \"data\": "
+    "[1, 2, 3, "
+    "4]}]}\n"
     "{\"op\": \"user_code\", \"ns\": 5}\n"
     "{\"op\": \"scope_end\"}\n";
 
-/* Copies compiled graph good to bad with record k (0 = the first) changed by edit, and the head's hash
- * recomputed so gcomp_open takes it (the hash is not a signature). Returns the record's byte offset. */
+/* Copies compiled graph good to bad with record k (0 = the first) changed by edit (which may change its
+ * length), the head's length and hash made to match, so gcomp_open takes it (the hash is not a
+ * signature). Returns the record's byte offset. */
 static size_t forge_record(const char *good, const char *bad, int k, void (*edit)(graph_op *))
 {
     unsigned char *c;
-    size_t n = get_file(good, &c), pos = 0, at = 0;
-    graph_op *op = malloc(sizeof(*op));
-    for (int i = 0; i <= k; i++) {
-        at = pos;
-        oprec_read(c + GCOMP_HEAD_BYTES, &pos, op);
-    }
-    edit(op);
-    oprec_buf b = {0};
-    ck_assert_int_eq(oprec_append(&b, op, 0), 0);
-    ck_assert_uint_eq(b.used, pos - at); /* the same counts: the same length */
-    memcpy(c + GCOMP_HEAD_BYTES + at, b.buf, b.used);
+    get_file(good, &c);
     gcomp_head h;
     memcpy(&h, c, sizeof(h));
+    graph_op *op = malloc(sizeof(*op));
+    oprec_buf b = {0};
+    size_t pos = 0, at = 0;
+    for (int i = 0; pos < h.rec_bytes; i++) {
+        if (i == k)
+            at = b.used;
+        oprec_read(c + GCOMP_HEAD_BYTES, &pos, op);
+        if (i == k)
+            edit(op);
+        ck_assert_int_eq(oprec_append(&b, op, 0), 0); /* deps and data still point into c */
+    }
+    h.rec_bytes = b.used;
     gcomp_hasher hs;
     gcomp_hash_init(&hs);
-    gcomp_hash_update(&hs, c + GCOMP_HEAD_BYTES, h.rec_bytes);
+    gcomp_hash_update(&hs, b.buf, b.used);
     h.rec_hash = gcomp_hash_final(&hs);
-    memcpy(c, &h, sizeof(h));
-    put_file(bad, c, n);
+    FILE *f = fopen(bad, "wb");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_int_eq(fwrite(&h, sizeof(h), 1, f), 1);
+    ck_assert_int_eq(fwrite(b.buf, 1, b.used, f), b.used);
+    ck_assert_int_eq(fclose(f), 0);
     free(b.buf);
     free(op);
     free(c);
     return at + GCOMP_HEAD_BYTES;
 }
 
-/* Reads the compiled graph path of src: every record before the forged one is given, then gcomp_next fails
- * with exactly want, and again when asked again. */
+/* Reads the compiled graph path of src: the ngood records before the forged one are given, then gcomp_next
+ * fails with exactly want, and again when asked again. */
 static void expect_record_error(const char *path, const char *src, int ngood, const char *want)
 {
     gcomp gc;
@@ -1036,62 +1051,68 @@ static void expect_record_error(const char *path, const char *src, int ngood, co
     gcomp_close(&gc);
 }
 
-static void kernel_not_in_table(graph_op *op)
-{
-    op->kernel_ids[1] = 977;
-}
-static void kernel_on_the_wrong_core(graph_op *op)
-{
-    op->kernel_ids[0] = 0; /* v is an AIV kernel */
-}
-static void view_of_an_unbound_slot(graph_op *op)
-{
-    op->args[0].tensor = 5;
-}
-static void direction_out_of_range(graph_op *op)
-{
-    op->args[0].dir = (graph_dir)7;
-}
-static void dep_on_an_unbound_label(graph_op *op)
-{
-    op->deps[0].label = 4;
-}
-static void view_past_its_tensor(graph_op *op)
-{
-    op->args[0].start_offset = 40; /* 40 + 3 * 8 + 7 = 71 of 64 elements */
-}
-static void view_of_another_dtype(graph_op *op)
-{
-    op->args[0].dtype = DT_FLOAT32;
-}
-static void output_skips_a_slot(graph_op *op)
-{
-    op->args[1].tensor = 3; /* the next new slot is 1 */
-}
-static void zero_blocks(graph_op *op)
-{
-    op->block_num = 0;
-}
-static void flag_neither_0_nor_1(graph_op *op)
-{
-    memset(&op->predicate, 2, 1);
-}
-static void user_code_to_scope_end(graph_op *op)
-{
-    op->kind = OP_SCOPE_END; /* closes the scope: its own scope_end, next, is one too many */
-}
-static void unchanged(graph_op *op)
-{
-    (void)op;
-}
-static void scope_end_to_user_code(graph_op *op)
-{
-    op->kind = OP_USER_CODE;
-}
+/* The forgeries, each named for what it does to the record. */
+#define FORGE(name, ...)                                                                                     \
+    static void name(graph_op *op)                                                                           \
+    {                                                                                                        \
+        __VA_ARGS__;                                                                                         \
+    }
+FORGE(unchanged, (void)op)
+FORGE(line_goes_back, op->line = 2)
+FORGE(flag_neither_0_nor_1, memset(&op->predicate, 2, 1))
+FORGE(site_not_terminated, memset(op->site, 'a', sizeof(op->site)))
+FORGE(scope_with_a_cost, op->has_cost = true; op->cost = (graph_cost){.kind = COST_NS, .value = 1})
+FORGE(user_code_too_long, op->user_ns = 1000000000000001ULL)
+FORGE(user_code_to_scope_end, op->kind = OP_SCOPE_END)
+FORGE(user_code_to_scope_begin, op->kind = OP_SCOPE_BEGIN; snprintf(op->site, sizeof(op->site), "s:1"))
+FORGE(scope_end_to_user_code, op->kind = OP_USER_CODE)
+FORGE(zero_blocks, op->block_num = 0)
+FORGE(kernel_not_in_table, op->kernel_ids[1] = 977)
+FORGE(kernel_on_the_wrong_core, op->kernel_ids[0] = 0)
+FORGE(no_kernel, op->kernel_ids[1] = -1)
+FORGE(a_mix_with_pipe_costs, op->kernel_ids[0] = 5)
+FORGE(cost_of_no_kind, op->cost.kind = (cost_kind)9)
+FORGE(flat_cost_too_big, op->cost = (graph_cost){.kind = COST_CYCLES, .value = 1000000000000001ULL})
+FORGE(cost_flag_neither_0_nor_1, memset(&op->cost.pipe.scalar_given, 2, 1))
+FORGE(aic_pipes_for_an_aiv_kernel, op->cost.pipe.aic = true)
+FORGE(no_tiles, op->cost.pipe.tiles = 0)
+FORGE(measured_at_5_hz, op->cost.pipe.measured = true; op->cost.pipe.measured_hz = 5)
+FORGE(work_on_a_pipe_the_core_lacks, op->cost.pipe.work.cycles[PIPE_CUBE] = 5)
+FORGE(rate_too_low, op->cost.pipe.work.gib_per_s[PIPE_MTE2] = 0.0001)
+FORGE(cube_too_wide, op->cost.pipe.work.mnk[0] = 1u << 21)
+FORGE(vector_elements_of_9_bytes, op->cost.pipe.work.vec_elem_bytes = 9)
+FORGE(buffers_overflow_the_ub, op->cost.pipe.work.bytes[PIPE_MTE2] = 100000)
+FORGE(label_past_those_bound, op->label = 5)
+FORGE(scalar_of_no_dtype, op->scalars[0].dtype = 99)
+FORGE(no_dimensions, op->args[0].ndim = 0)
+FORGE(output_of_no_dtype, op->args[1].dtype = 99)
+FORGE(arg_flag_neither_0_nor_1, memset(&op->args[0].manual_dep, 2, 1))
+FORGE(shape_of_zero, op->args[0].shape[0] = 0)
+FORGE(view_past_2_53_bytes, op->args[0].shape[0] = 1LL << 52)
+FORGE(negative_version, op->args[0].version = -1)
+FORGE(offset_past_2_53, op->args[0].start_offset = 1ULL << 54)
+FORGE(output_skips_a_slot, op->args[1].tensor = 3)
+FORGE(output_of_the_wrong_storage, op->args[1].buffer_numel = 7)
+FORGE(two_outputs_of_one_slot, op->args[0] = op->args[1])
+FORGE(view_of_an_unbound_slot, op->args[0].tensor = 5)
+FORGE(direction_out_of_range, op->args[0].dir = (graph_dir)7)
+FORGE(dep_on_an_unbound_label, op->deps[0].label = 4)
+FORGE(dep_on_ring_5, op->deps[0].label = -1; op->deps[0].raw_id = 5ULL << 32)
+FORGE(view_past_its_tensor, op->args[0].start_offset = 40) /* 40 + 3 * 8 + 7 = 71 of 64 elements */
+FORGE(view_of_another_dtype, op->args[0].dtype = DT_FLOAT32)
+static const double THIRTY_TWO[32]; /* values for data_for_an_input */
+FORGE(data_for_an_input, op->args[0].ndata = 32; op->args[0].data = THIRTY_TWO)
+FORGE(submit_to_user_code, op->kind = OP_USER_CODE)
+FORGE(submit_to_alloc, op->kind = OP_ALLOC; op->kernel_ids[1] = -1)
+FORGE(alloc_of_a_view, op->args[0].dir = DIR_IN)
+FORGE(alloc_with_a_kernel, op->kernel_ids[1] = 0)
+FORGE(alloc_with_a_cost, op->has_cost = true; op->cost = (graph_cost){.kind = COST_NS, .value = 1})
+FORGE(data_of_another_length, op->args[0].ndata = 3)
+#undef FORGE
 
-/* A record with an index, a direction, a view, a dep or a flag out of range, under a hash recomputed to
+/* A record with an index, a count, a flag, a view, a dep or a cost out of range, under a hash recomputed to
  * match, is refused with the field and why (the forged sweep folders of gcomp_forged_segv.sh crashed), and
- * so is a scope left open by the records. */
+ * so are scopes the records leave unbalanced. */
 START_TEST(a_forged_record_is_refused_naming_its_field)
 {
     const char *dir = tu_tmpdir();
@@ -1099,44 +1120,105 @@ START_TEST(a_forged_record_is_refused_naming_its_field)
     snprintf(good, sizeof(good), "%s/g.compiled", dir);
     snprintf(bad, sizeof(bad), "%s/bad.compiled", dir);
     ck_assert_msg(gcomp_compile(src, good, err, sizeof(err)) == 0, "%s", err);
+    /* records: 0 scope_begin (line 2), 1 submit a (3), 2 submit (4), 3 alloc (5), 4 dummy (6), 5 user_code
+     * (7), 6 scope_end (8); tensor slots x 0, t 1 (FLOAT16 [8, 8]: 64 elements in 512 of storage), u 2 */
     static const struct {
-        int rec;                  /* which record (0: the scope_begin) */
+        int rec;                  /* the forged record */
         void (*edit)(graph_op *); /* the forgery */
-        const char *why;          /* FIELD: what, after the record's place */
+        long line;                /* the line the record then claims */
+        const char *why;          /* FIELD: what (%s: the graph) */
     } cases[] = {
-        {1, kernel_not_in_table, "kernels[1]: func id 977 is not in the kernel table of %s"},
-        {1, kernel_on_the_wrong_core, "kernels[0]: kernel 'v' is aiv but slot 0 runs on aic"},
-        {1, output_skips_a_slot, "args[1]: an output to tensor slot 3 (outputs bind slots 1..1)"},
-        {1, zero_blocks, "block_num: 0 is not in [1, 32767]"},
-        {1, flag_neither_0_nor_1, "op: a flag is neither 0 nor 1"},
-        {2, view_of_an_unbound_slot, "args[0]: tensor slot 5 is not bound (2 slots)"},
-        {2, direction_out_of_range, "args[0]: direction 7 is none of in, out, inout, out_existing, no_dep"},
-        {2, dep_on_an_unbound_label, "deps[0]: label slot 4 (1 bound)"},
-        {2, view_past_its_tensor, "args[0]: the view reaches element 71 but tensor slot 1 has 64"},
-        {2, view_of_another_dtype,
+        {1, line_goes_back, 2, "line: 2 after line 2"},
+        {1, flag_neither_0_nor_1, 3, "op: a flag is neither 0 nor 1"},
+        {0, site_not_terminated, 2, "site: not terminated within 64 bytes"},
+        {0, scope_with_a_cost, 2, "op: a scope or user_code record with arguments, deps or a cost"},
+        {5, user_code_too_long, 7, "ns: 1000000000000001 is more than 1e15"},
+        {1, zero_blocks, 3, "block_num: 0 is not in [1, 32767]"},
+        {1, kernel_not_in_table, 3, "kernels[1]: func id 977 is not in the kernel table of %s"},
+        {1, kernel_on_the_wrong_core, 3, "kernels[0]: kernel 'v' is aiv but slot 0 runs on aic"},
+        {1, no_kernel, 3, "kernels: a submit with no active kernel"},
+        {1, a_mix_with_pipe_costs, 3, "cost: a MIX task's cost override must be flat"},
+        {1, cost_of_no_kind, 3, "cost: kind 9 is none of cycles, ns or pipes"},
+        {1, flat_cost_too_big, 3, "cost: 1000000000000001 is more than 1e15"},
+        {1, cost_flag_neither_0_nor_1, 3, "cost: a flag is neither 0 nor 1"},
+        {1, aic_pipes_for_an_aiv_kernel, 3, "cost: pipes of the AIC for a kernel on the AIV"},
+        {1, no_tiles, 3, "cost: 0 tiles, 2 buffers (1..1000000, 1..16)"},
+        {1, measured_at_5_hz, 3, "cost: a measured clock of 5 Hz or 0 cycles out of range"},
+        {1, work_on_a_pipe_the_core_lacks, 3, "cost: pipe cube: 5 cycles, 0 bytes out of range"},
+        {1, rate_too_low, 3, "cost: pipe mte2: a rate of 0.0001 GiB/s (0, or 0.001 .. 1000000)"},
+        {1, cube_too_wide, 3, "cost: cube m, n or k 2097152 is more than 1048576"},
+        {1, vector_elements_of_9_bytes, 3, "cost: vector or cube work out of range"},
+        {1, buffers_overflow_the_ub, 3, "cost: 2 buffers of a tile do not fit the AIV's UB"},
+        {1, label_past_those_bound, 3, "id: label slot 5 (0 bound)"},
+        {1, scalar_of_no_dtype, 3, "scalars[0]: dtype 99, or a flag neither 0 nor 1"},
+        {1, no_dimensions, 3, "args[0]: 0 dimensions (1..5)"},
+        {1, output_of_no_dtype, 3, "args[1]: dtype 99 is not an element type"},
+        {1, arg_flag_neither_0_nor_1, 3, "args[0]: a flag is neither 0 nor 1"},
+        {1, shape_of_zero, 3, "args[0]: shape 0 or stride 1 in dimension 0 is not positive"},
+        {1, view_past_2_53_bytes, 3, "args[0]: the view is more than 2^53 bytes"},
+        {1, negative_version, 3, "args[0]: version -1 is negative"},
+        {1, offset_past_2_53, 3, "args[0]: offset 18014398509481984 or storage 64 past 2^53"},
+        {1, output_skips_a_slot, 3, "args[1]: an output to tensor slot 3 (outputs bind slots 1..1)"},
+        {1, output_of_the_wrong_storage, 3,
+         "args[1]: a created tensor of 64 elements with offset 0 and storage 7"},
+        {1, two_outputs_of_one_slot, 3, "args[1]: tensor slot 1 is created twice by one task"},
+        {2, view_of_an_unbound_slot, 4, "args[0]: tensor slot 5 is not bound (2 slots)"},
+        {2, direction_out_of_range, 4,
+         "args[0]: direction 7 is none of in, out, inout, out_existing, no_dep"},
+        {2, dep_on_an_unbound_label, 4, "deps[0]: label slot 4 (1 bound)"},
+        {2, dep_on_ring_5, 4, "deps[0]: task id 21474836480 names ring 5 (rings are 0..3)"},
+        {2, view_past_its_tensor, 4, "args[0]: the view reaches element 71 but tensor slot 1 has 64"},
+        {2, view_of_another_dtype, 4,
          "args[0]: a view of dtype 0 and storage 512 of tensor slot 1 (dtype 1, storage 512)"},
+        {2, data_for_an_input, 4, "args[0]: 32 data values for a view of 32 elements (direction in)"},
+        {2, submit_to_user_code, 4, "op: a scope or user_code record with arguments, deps or a cost"},
+        {2, submit_to_alloc, 4, "tensors: an alloc of 1 tensors with 0 scalars and 1 deps"},
+        {3, alloc_of_a_view, 5, "args[0]: an alloc creates tensors: direction in"},
+        {3, alloc_with_a_kernel, 5, "kernels: an alloc with a kernel"},
+        {3, alloc_with_a_cost, 5, "cost: only a submit overrides its cost"},
+        {4, alloc_with_a_kernel, 6, "kernels: a dummy with a kernel"},
+        {4, data_of_another_length, 6, "args[0]: 3 data values for a view of 4 elements (direction inout)"},
     };
-    static const long LINE[] = {2, 3, 4, 5, 6};
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         size_t at = forge_record(good, bad, cases[i].rec, cases[i].edit);
         char why[1024];
         snprintf(why, sizeof(why), cases[i].why, src);
         snprintf(want, sizeof(want), "%s: the record at byte %zu (line %ld of %s) is out of range: %s", bad,
-                 at, LINE[cases[i].rec], src, why);
+                 at, cases[i].line, src, why);
         expect_record_error(bad, src, cases[i].rec, want);
     }
     /* user code made a scope_end: the scope_end after it closes nothing */
-    size_t last = forge_record(good, bad, 4, unchanged);
-    forge_record(good, bad, 3, user_code_to_scope_end);
+    size_t last = forge_record(good, bad, 6, unchanged);
+    forge_record(good, bad, 5, user_code_to_scope_end);
     snprintf(want, sizeof(want),
-             "%s: the record at byte %zu (line 6 of %s) is out of range: op: scope_end without a matching "
+             "%s: the record at byte %zu (line 8 of %s) is out of range: op: scope_end without a matching "
              "scope_begin",
              bad, last, src);
-    expect_record_error(bad, src, 4, want);
+    expect_record_error(bad, src, 6, want);
     /* the last scope_end made user code: the records end inside the scope */
-    forge_record(good, bad, 4, scope_end_to_user_code);
+    forge_record(good, bad, 6, scope_end_to_user_code);
     snprintf(want, sizeof(want), "%s: its records of %s end with 1 scope(s) open", bad, src);
-    expect_record_error(bad, src, 5, want);
+    expect_record_error(bad, src, 7, want);
+    /* 63 scopes open, as deep as the text reader lets them: a 64th (user code made a scope_begin) is one
+     * too many */
+    size_t cap = 64 * 64 + 256;
+    char *deep = malloc(cap);
+    size_t n = (size_t)snprintf(deep, cap, "{\"ptosim_graph\": 1, \"name\": \"deep\", \"kernels\": []}\n");
+    for (int i = 0; i < 63; i++)
+        n += (size_t)snprintf(deep + n, cap - n, "{\"op\": \"scope_begin\"}\n");
+    n += (size_t)snprintf(deep + n, cap - n, "{\"op\": \"user_code\", \"ns\": 1}\n");
+    for (int i = 0; i < 63; i++)
+        n += (size_t)snprintf(deep + n, cap - n, "{\"op\": \"scope_end\"}\n");
+    char *dsrc = tu_write(dir, "deep.jsonl", deep);
+    ck_assert_msg(gcomp_compile(dsrc, good, err, sizeof(err)) == 0, "%s", err);
+    size_t at = forge_record(good, bad, 63, user_code_to_scope_begin);
+    snprintf(want, sizeof(want),
+             "%s: the record at byte %zu (line 65 of %s) is out of range: op: scopes nest deeper than 64 "
+             "(PTO2_MAX_SCOPE_DEPTH, the root scope included)",
+             bad, at, dsrc);
+    expect_record_error(bad, dsrc, 63, want);
+    free(dsrc);
+    free(deep);
     free(src);
 }
 END_TEST
