@@ -489,6 +489,9 @@ static int check_arg(const gcomp_cursor *cur, int nexternal, size_t *next_new, c
             return bad(why, len, field, "a created tensor of %llu elements with offset %llu and storage %llu",
                        (unsigned long long)n, (unsigned long long)a->start_offset,
                        (unsigned long long)a->buffer_numel);
+        if (last >= n) /* its strides are row-major: the view is the whole tensor */
+            return bad(why, len, field, "a created tensor of %llu elements whose strides reach element %llu",
+                       (unsigned long long)n, (unsigned long long)last);
         return 0;
     }
     if (a->tensor < 0 || (size_t)a->tensor >= cur->nslots || cur->slots[a->tensor].dtype < 0)

@@ -1094,6 +1094,7 @@ FORGE(offset_past_2_53, op->args[0].start_offset = 1ULL << 54)
 FORGE(output_skips_a_slot, op->args[1].tensor = 3)
 FORGE(output_of_the_wrong_storage, op->args[1].buffer_numel = 7)
 FORGE(two_outputs_of_one_slot, op->args[0] = op->args[1])
+FORGE(output_strides_past_its_end, op->args[1].strides[0] = 100)
 FORGE(view_of_an_unbound_slot, op->args[0].tensor = 5)
 FORGE(direction_out_of_range, op->args[0].dir = (graph_dir)7)
 FORGE(dep_on_an_unbound_label, op->deps[0].label = 4)
@@ -1162,6 +1163,8 @@ START_TEST(a_forged_record_is_refused_naming_its_field)
         {1, output_of_the_wrong_storage, 3,
          "args[1]: a created tensor of 64 elements with offset 0 and storage 7"},
         {1, two_outputs_of_one_slot, 3, "args[1]: tensor slot 1 is created twice by one task"},
+        {1, output_strides_past_its_end, 3,
+         "args[1]: a created tensor of 64 elements whose strides reach element 707"},
         {2, view_of_an_unbound_slot, 4, "args[0]: tensor slot 5 is not bound (2 slots)"},
         {2, direction_out_of_range, 4,
          "args[0]: direction 7 is none of in, out, inout, out_existing, no_dep"},
