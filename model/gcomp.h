@@ -3,6 +3,7 @@
 #ifndef PTOSIM_GCOMP_H
 #define PTOSIM_GCOMP_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -31,16 +32,34 @@ typedef struct gcomp_head {
 
 /* A compiled graph mapped for reading. */
 typedef struct gcomp {
+    char path[4096];           /* the compiled file, for messages */
     gcomp_head head;           /* its head (also filled when gcomp_open says GCOMP_STALE) */
     const unsigned char *recs; /* the records, inside the mapping */
     void *map;                 /* the mapping, NULL when none */
     size_t map_bytes;          /* its length */
 } gcomp;
 
-/* Where a run is in a compiled graph's records. */
+/* What the records read so far have bound to a tensor slot, as the text reader's graph_tensor: what a later
+ * record's view of that slot is checked against. */
+typedef struct gcomp_slot {
+    int dtype;              /* element type, -1 = nothing bound yet */
+    uint64_t numel;         /* elements of the tensor */
+    uint64_t storage_numel; /* elements of its storage */
+} gcomp_slot;
+
+/* Where a run is in a compiled graph's records, and what the records before it bound (tensor slots, labels,
+ * open scopes), so that each record is range-checked as graph_next checks each line. Start it zeroed with
+ * .gc set; gcomp_cursor_free releases it. */
 typedef struct gcomp_cursor {
-    const gcomp *gc; /* the graph */
-    size_t pos;      /* offset of the next record */
+    const gcomp *gc;   /* the graph */
+    size_t pos;        /* offset of the next record */
+    bool started;      /* slots filled from the header */
+    gcomp_slot *slots; /* per tensor slot: the header's external tensors, then the outputs bound */
+    size_t nslots;     /* slots in use */
+    size_t slots_cap;  /* allocated entries of slots */
+    long nlabels;      /* task labels bound so far */
+    int depth;         /* user scopes open */
+    long last_line;    /* line of the previous record */
 } gcomp_cursor;
 
 /* An incremental 64-bit hash (not cryptographic: it catches a damaged or
@@ -65,9 +84,11 @@ int gcomp_compile(const char *src, const char *out, char *err, size_t errlen);
 
 /* Maps the compiled graph at path and checks it: its magic, format and
  * layout, its length, the records' hash, and that src is the file it was
- * compiled from as it is now (size and modification time). Returns 0 with gc
- * ready; GCOMP_STALE when only the last check failed (gc->head filled, no
- * mapping kept); -1 with what is wrong in err. */
+ * compiled from as it is now: the same size and a hash of its bytes equal to
+ * the head's src_hash (not its modification time: a file rewritten with the
+ * same size and time is another graph). Returns 0 with gc ready;
+ * GCOMP_STALE when only the last check failed ("SRC does not match PATH: ..."
+ * in err, gc->head filled, no mapping kept); -1 with what is wrong in err. */
 int gcomp_open(gcomp *gc, const char *path, const char *src, char *err, size_t errlen);
 
 /* Unmaps. */
@@ -77,8 +98,16 @@ void gcomp_close(gcomp *gc);
 int gcomp_hash_file(const char *path, uint64_t *out);
 
 /* The next operation, as graph_next (1; 0 at the end), also advancing
- * g->line and g->nops; -1 with a message in err for a record that is not
- * whole. Pointers in op point into the mapping. */
+ * g->line and g->nops; g holds the source's header (graph_open). Each record
+ * is checked before it is given: that it is whole, and that every kernel,
+ * tensor slot, label, dependency, shape, view, dtype, flag and cost is in
+ * range for g's header and the records before it, as graph_next checks a
+ * line; -1 with "PATH: the record at byte N (line L of SRC): FIELD: what is
+ * wrong" in err otherwise, or for a scope left open at the end. Pointers in
+ * op point into the mapping. */
 int gcomp_next(gcomp_cursor *cur, graph *g, graph_op *op, char *err, size_t errlen);
+
+/* Frees what the cursor keeps (not the graph). */
+void gcomp_cursor_free(gcomp_cursor *cur);
 
 #endif

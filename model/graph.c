@@ -20,7 +20,7 @@
 
 #define AUTO_ADDR_BASE 0x12c0000000ULL /* first auto-assigned external address */
 #define AUTO_ADDR_ALIGN 0x10000ULL     /* auto-assigned buffers start on 64 KiB */
-#define MAX_SCOPE_DEPTH 64             /* PTO2_MAX_SCOPE_DEPTH, root scope included */
+#define MAX_SCOPE_DEPTH GRAPH_MAX_SCOPE_DEPTH
 
 /* Formats "FILE:LINE: field: message" into err and returns -1. */
 static int fail(const graph *g, char *err, size_t errlen, const char *field, const char *fmt, ...)

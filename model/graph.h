@@ -17,6 +17,7 @@
 #define GRAPH_MAX_FUNC_ID 1024    /* RUNTIME_MAX_FUNC_ID (model/README.md §4.1) */
 #define GRAPH_MAX_DATA 4096       /* literal tensor values on one tensor or argument */
 #define GRAPH_MAX_BLOCK_NUM 32767 /* block counts are int16 (model/README.md §8.3) */
+#define GRAPH_MAX_SCOPE_DEPTH 64  /* PTO2_MAX_SCOPE_DEPTH, the root scope included */
 #define GRAPH_NAME_MAX 128
 #define GRAPH_SITE_MAX 64
 #define GRAPH_ERR_MAX 1024

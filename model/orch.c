@@ -100,13 +100,13 @@ int orch_init(orch *o, rt *r, graph *g, char *err, size_t errlen)
 
 int orch_finish_reading(orch *o, char *err, size_t errlen)
 {
+    if (!o->ra && o->read_err[0]) { /* a line, or a compiled record, that stopped the run */
+        snprintf(err, errlen, "%s", o->read_err);
+        return -1;
+    }
     if (o->gcur.gc)
-        return 0; /* every line was checked when the graph was compiled */
+        return 0; /* the records past where the run stopped go unused */
     if (!o->ra) { /* read the rest here, from where the run stopped */
-        if (o->read_err[0]) {
-            snprintf(err, errlen, "%s", o->read_err);
-            return -1;
-        }
         int rc;
         while ((rc = graph_next(&o->g, o->op, err, errlen)) == 1)
             ;
@@ -122,6 +122,7 @@ void orch_free(orch *o)
     if (o->ra)
         readahead_cancel(o->ra);
     graph_close(&o->g);
+    gcomp_cursor_free(&o->gcur);
     free(o->op);
     free(o->scope_list);
     free(o->tensors);

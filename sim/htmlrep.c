@@ -2,13 +2,15 @@
  * curves as one self-contained HTML page. */
 #include "htmlrep.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdbool.h>
-#include <stdint.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,7 +79,18 @@ typedef struct rep {
 /* Text helpers                                                        */
 /* ------------------------------------------------------------------ */
 
-/* Writes s with HTML's five special characters escaped. */
+/* How strings from the inputs reach the page: one path, by context.
+ *  - text and double-quoted attribute values: esc(), which escapes HTML's five special characters (every
+ *    attribute this page writes is double-quoted, so the same five suffice in both);
+ *  - everything written with a format goes through hp(), whose %s arguments are always passed through
+ *    esc(): markup is only ever in the format, a literal, never in an argument;
+ *  - a link: url_rel(), a relative URL of a folder inside DIR or nothing (no scheme, no //, no \);
+ *  - no script and no JSON data are embedded, and the CSS is a constant (its colours, the style="" values
+ *    below, come from the palettes above, never from an input).
+ * A string from an input file is never written with fputs or a bare fprintf. */
+
+/* Writes s with HTML's five special characters escaped: safe as text and inside a double-quoted attribute
+ * value (also in SVG, and in <title>, whose text the browser decodes but never parses as markup). */
 static void esc(FILE *f, const char *s)
 {
     for (; *s; s++)
@@ -100,6 +113,146 @@ static void esc(FILE *f, const char *s)
         default:
             fputc(*s, f);
         }
+}
+
+/* fprintf for the page: the format is written as it is (it is the page's own markup, a literal), every %s
+ * argument through esc(); numbers as printf writes them. Conversions: d i u x X o c s f F e E g G and %%,
+ * with flags, width, precision (also *) and the length modifiers hh h l ll z j t. */
+static void hp(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void hp(FILE *f, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    const char *p = fmt;
+    while (*p) {
+        const char *pct = strchr(p, '%');
+        if (!pct) {
+            fputs(p, f);
+            break;
+        }
+        fwrite(p, 1, (size_t)(pct - p), f);
+        /* the conversion, with any * replaced by its argument, into spec */
+        char spec[64];
+        size_t n = 0;
+        const char *q = pct;
+        spec[n++] = *q++;
+        while (*q && strchr("-+ #0", *q) && n < 8)
+            spec[n++] = *q++;
+        for (int part = 0; part < 2; part++) {
+            if (part == 1) {
+                if (*q != '.')
+                    break;
+                spec[n++] = *q++;
+            }
+            if (*q == '*') {
+                n += (size_t)snprintf(spec + n, sizeof(spec) - n - 8, "%d", va_arg(ap, int));
+                q++;
+            } else
+                while (*q >= '0' && *q <= '9' && n < 40)
+                    spec[n++] = *q++;
+        }
+        int longs = 0; /* 1 l, 2 ll, 3 z, 4 j, 5 t; h and hh promote to int */
+        while (*q && strchr("hlzjt", *q) && n < 48) {
+            longs = *q == 'l' ? (longs == 1 ? 2 : 1) : *q == 'z' ? 3 : *q == 'j' ? 4 : *q == 't' ? 5 : longs;
+            spec[n++] = *q++;
+        }
+        char conv = *q ? *q++ : '\0';
+        spec[n++] = conv;
+        spec[n] = '\0';
+        switch (conv) {
+        case '%':
+            fputc('%', f);
+            break;
+        case 's': {
+            const char *s = va_arg(ap, const char *);
+            if (!s)
+                s = "(null)"; /* what glibc's printf writes */
+            if (n == 2) {     /* plain %s */
+                esc(f, s);
+                break;
+            }
+            int len = snprintf(NULL, 0, spec, s); /* width or precision: cut or padded, then escaped */
+            char *buf = len >= 0 ? malloc((size_t)len + 1) : NULL;
+            if (buf) {
+                snprintf(buf, (size_t)len + 1, spec, s);
+                esc(f, buf);
+                free(buf);
+            }
+            break;
+        }
+        case 'c': {
+            char one[2] = {(char)va_arg(ap, int), '\0'};
+            esc(f, one);
+            break;
+        }
+        case 'd':
+        case 'i':
+            if (longs == 1)
+                fprintf(f, spec, va_arg(ap, long));
+            else if (longs == 2)
+                fprintf(f, spec, va_arg(ap, long long));
+            else if (longs == 3)
+                fprintf(f, spec, va_arg(ap, ssize_t));
+            else if (longs == 4)
+                fprintf(f, spec, va_arg(ap, intmax_t));
+            else if (longs == 5)
+                fprintf(f, spec, va_arg(ap, ptrdiff_t));
+            else
+                fprintf(f, spec, va_arg(ap, int));
+            break;
+        case 'u':
+        case 'x':
+        case 'X':
+        case 'o':
+            if (longs == 1)
+                fprintf(f, spec, va_arg(ap, unsigned long));
+            else if (longs == 2)
+                fprintf(f, spec, va_arg(ap, unsigned long long));
+            else if (longs == 3)
+                fprintf(f, spec, va_arg(ap, size_t));
+            else if (longs == 4)
+                fprintf(f, spec, va_arg(ap, uintmax_t));
+            else if (longs == 5)
+                fprintf(f, spec, va_arg(ap, ptrdiff_t));
+            else
+                fprintf(f, spec, va_arg(ap, unsigned));
+            break;
+        case 'f':
+        case 'F':
+        case 'e':
+        case 'E':
+        case 'g':
+        case 'G':
+            fprintf(f, spec, va_arg(ap, double));
+            break;
+        default: /* a conversion this page does not use (the format attribute has checked the rest) */
+            assert(!"hp: unsupported conversion");
+            break;
+        }
+        p = q;
+    }
+    va_end(ap);
+}
+
+/* Writes s as a relative URL inside a double-quoted href: true when s is one (no scheme such as
+ * javascript:, no leading / or //, no backslash, no control character), every byte but letters, digits and
+ * -._~/ percent-encoded; false, writing nothing, otherwise. */
+static bool url_rel(FILE *f, const char *s)
+{
+    if (!s[0] || s[0] == '/')
+        return false;
+    for (const char *c = s; *c; c++) {
+        if (*c == ':' || *c == '\\' || (unsigned char)*c < 0x20 || *c == 0x7f)
+            return false; /* a ':' before any '/' is a scheme; after one, encoding it would do, but no
+                           * folder of ours has one */
+    }
+    for (const unsigned char *c = (const unsigned char *)s; *c; c++)
+        if ((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
+            strchr("-._~/", *c))
+            fputc(*c, f);
+        else
+            hp(f, "%%%02X", *c);
+    return true;
 }
 
 /* A plain number with at most `dec` decimals, trailing zeros dropped. */
@@ -233,7 +386,15 @@ static void task_kernel(const rep *r, char *b, size_t n, uint64_t id, int core_a
 /* A note: something the page cannot show, and why. */
 static void note(FILE *f, const char *html)
 {
-    fprintf(f, "<p class=\"note\">%s</p>\n", html);
+    fputs("<p class=\"note\">", f);
+    fputs(html, f); /* the page's own markup: a literal at every call, never from an input */
+    fputs("</p>\n", f);
+}
+
+/* A note whose text was formatted from the inputs: escaped. */
+static void note_text(FILE *f, const char *text)
+{
+    hp(f, "<p class=\"note\">%s</p>\n", text);
 }
 
 /* ------------------------------------------------------------------ */
@@ -280,9 +441,9 @@ static void y_ticks(FILE *f, const axis *a, double step, int x0, int x1, char fm
             fmt_bytes(lab, sizeof(lab), v);
         else
             fmt_num(lab, sizeof(lab), v, dec);
-        fprintf(f, "<line class=\"grid\" x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\"/>", x0, y, x1, y);
-        fprintf(f, "<text class=\"tick\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n", x0 - 5,
-                y + 3.5, lab);
+        hp(f, "<line class=\"grid\" x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\"/>", x0, y, x1, y);
+        hp(f, "<text class=\"tick\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n", x0 - 5, y + 3.5,
+           lab);
     }
 }
 
@@ -330,7 +491,9 @@ static void page_head(rep *r)
         fputs(": ", f);
         esc(f, r->run.graph);
     }
-    fprintf(f, "</title>\n<style>\n%s</style>\n</head>\n<body>\n", CSS);
+    fputs("</title>\n<style>\n", f);
+    fputs(CSS, f); /* a constant */
+    fputs("</style>\n</head>\n<body>\n", f);
     fputs("<h1>ptosim report", f);
     if (r->has_run) {
         fputs(": ", f);
@@ -384,8 +547,8 @@ static void inputs_table(rep *r)
     for (size_t i = 0; i < sizeof(in) / sizeof(in[0]); i++) {
         if (!r->has_run && i > 0 && i < 5)
             continue;
-        fprintf(f, "<tr><td class=\"l\">%s</td><td class=\"l\">%s</td><td class=\"l\">%s</td></tr>\n",
-                in[i].file, in[i].there ? "read" : "absent", in[i].how);
+        hp(f, "<tr><td class=\"l\">%s</td><td class=\"l\">%s</td><td class=\"l\">%s</td></tr>\n", in[i].file,
+           in[i].there ? "read" : "absent", in[i].how);
     }
     fputs("</table></details>\n", f);
 }
@@ -396,8 +559,8 @@ static void inputs_table(rep *r)
 
 static void card(FILE *f, const char *key, const char *cls, const char *value, const char *detail)
 {
-    fprintf(f, "<div class=\"card\"><div class=\"k\">%s</div><div class=\"v%s%s\">", key, cls ? " " : "",
-            cls ? cls : "");
+    hp(f, "<div class=\"card\"><div class=\"k\">%s</div><div class=\"v%s%s\">", key, cls ? " " : "",
+       cls ? cls : "");
     esc(f, value);
     fputs("</div>", f);
     if (detail) {
@@ -412,10 +575,10 @@ static void card(FILE *f, const char *key, const char *cls, const char *value, c
 static void busy_svg(FILE *f, const rd_run *run)
 {
     const int w = 560, x0 = 48, bw = 420;
-    fprintf(f,
-            "<svg id=\"busy-chart\" width=\"%d\" height=\"64\" viewBox=\"0 0 %d 64\" role=\"img\" "
-            "aria-label=\"busy fraction per core type\">\n",
-            w, w);
+    hp(f,
+       "<svg id=\"busy-chart\" width=\"%d\" height=\"64\" viewBox=\"0 0 %d 64\" role=\"img\" "
+       "aria-label=\"busy fraction per core type\">\n",
+       w, w);
     struct {
         const char *name, *cls;
         double v;
@@ -423,12 +586,12 @@ static void busy_svg(FILE *f, const rd_run *run)
     for (int i = 0; i < 2; i++) {
         double v = row[i].v < 0 ? 0 : row[i].v > 1 ? 1 : row[i].v;
         int y = 8 + i * 26;
-        fprintf(f,
-                "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%s</text><rect x=\"%d\" y=\"%d\" width=\"%d\" "
-                "height=\"16\" fill=\"#eef0f3\"/><rect class=\"%s\" x=\"%d\" y=\"%d\" width=\"%.1f\" "
-                "height=\"16\"/><text x=\"%.1f\" y=\"%d\">%.1f%% busy</text>\n",
-                x0 - 8, y + 12, row[i].name, x0, y, bw, row[i].cls, x0, y, v * bw, x0 + bw + 8.0, y + 12,
-                100 * row[i].v);
+        hp(f,
+           "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%s</text><rect x=\"%d\" y=\"%d\" width=\"%d\" "
+           "height=\"16\" fill=\"#eef0f3\"/><rect class=\"%s\" x=\"%d\" y=\"%d\" width=\"%.1f\" "
+           "height=\"16\"/><text x=\"%.1f\" y=\"%d\">%.1f%% busy</text>\n",
+           x0 - 8, y + 12, row[i].name, x0, y, bw, row[i].cls, x0, y, v * bw, x0 + bw + 8.0, y + 12,
+           100 * row[i].v);
     }
     fputs("</svg>\n", f);
 }
@@ -445,9 +608,8 @@ static void section_summary(rep *r)
             fputs("written by ptosim ", f);
             esc(f, run->version);
         }
-        fprintf(f, "; DFX: swimlane level %d%s%s%s</p>\n", run->swimlane_level,
-                run->dep_gen ? ", dep gen" : "", run->scope_stats ? ", scope stats" : "",
-                run->pmu ? ", PMU" : "");
+        hp(f, "; DFX: swimlane level %d%s%s%s</p>\n", run->swimlane_level, run->dep_gen ? ", dep gen" : "",
+           run->scope_stats ? ", scope stats" : "", run->pmu ? ", PMU" : "");
     }
     bool ok = strcmp(run->status, "ok") == 0;
     if (run->rt_error)
@@ -459,7 +621,7 @@ static void section_summary(rep *r)
     if (!ok) {
         fputs("<div class=\"banner\" id=\"outcome-banner\"><b class=\"bad\">", f);
         esc(f, v);
-        fprintf(f, "</b> (exit status %d)", run->exit_code);
+        hp(f, "</b> (exit status %d)", run->exit_code);
         if (run->rt_error && run->rt_detail[0]) {
             fputs(": ", f);
             esc(f, run->rt_detail);
@@ -467,7 +629,7 @@ static void section_summary(rep *r)
         if (run->dev_error) {
             char at[32];
             fmt_time(at, sizeof(at), run->dev_at_us);
-            fprintf(f, " at %s", at);
+            hp(f, " at %s", at);
             if (run->dev_watchdog[0]) {
                 fputs(", fired by the ", f);
                 esc(f, run->dev_watchdog);
@@ -544,11 +706,11 @@ static void section_summary(rep *r)
             "The orchestrator was still submitting at %.1f%% of the makespan while the cores were mostly "
             "idle: this run is bound by task submission, not by the cores.",
             100 * run->orch_end_us / run->makespan_us);
-        note(f, d);
+        note_text(f, d);
     }
     if (run->hbm_saturated_us > 0) {
         snprintf(d, sizeof(d), "Shared HBM was saturated for %.3f µs of the run.", run->hbm_saturated_us);
-        note(f, d);
+        note_text(f, d);
     }
     inputs_table(r);
     fputs("</section>\n", f);
@@ -585,20 +747,20 @@ static void dump_time_svg(FILE *f, const rd_run *run)
         top = row[i].us > top ? row[i].us : top;
     const int x0 = 200, bw = 320, w = 620;
     int h = 8 + 26 * n;
-    fprintf(f,
-            "<svg id=\"dump-chart\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\" "
-            "aria-label=\"args dump: deadline, drain and freeze from launch\">\n",
-            w, h, w, h);
+    hp(f,
+       "<svg id=\"dump-chart\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\" "
+       "aria-label=\"args dump: deadline, drain and freeze from launch\">\n",
+       w, h, w, h);
     for (int i = 0; i < n; i++) {
         char t[32];
         fmt_time(t, sizeof(t), row[i].us);
         int y = 8 + i * 26;
         double bwid = top > 0 ? row[i].us / top * bw : 0;
-        fprintf(f,
-                "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%s</text><rect x=\"%d\" y=\"%d\" width=\"%d\" "
-                "height=\"16\" fill=\"#eef0f3\"/><rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"16\" "
-                "fill=\"%s\"/><text x=\"%d\" y=\"%d\">%s</text>\n",
-                x0 - 8, y + 12, row[i].name, x0, y, bw, x0, y, bwid, row[i].fill, x0 + bw + 8, y + 12, t);
+        hp(f,
+           "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%s</text><rect x=\"%d\" y=\"%d\" width=\"%d\" "
+           "height=\"16\" fill=\"#eef0f3\"/><rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"16\" "
+           "fill=\"%s\"/><text x=\"%d\" y=\"%d\">%s</text>\n",
+           x0 - 8, y + 12, row[i].name, x0, y, bw, x0, y, bwid, row[i].fill, x0 + bw + 8, y + 12, t);
     }
     fputs("</svg>\n", f);
 }
@@ -614,32 +776,33 @@ static void section_dump(rep *r)
     fputs("<section id=\"dump\">\n<h2>Args dump</h2>\n", f);
     fmt_bytes(a, sizeof(a), (double)d->arena);
     fmt_dec_bytes(b, sizeof(b), d->drain_bps);
-    fprintf(f,
-            "<p class=\"sub\">Level %d: %" PRIu64 " task%s dumped, %" PRIu64
-            " records. Each scheduler thread copies payloads into its %s arena; the host's collector drains "
-            "them at %s/s. A thread whose next payload would wrap its arena parks until the host has "
-            "written what it published, and every scheduler thread freezes with it "
-            "(model/README.md §14.2).</p>\n",
-            d->level, d->tasks, d->tasks == 1 ? "" : "s", d->records, a, b);
+    hp(f,
+       "<p class=\"sub\">Level %d: %" PRIu64 " task%s dumped, %" PRIu64
+       " records. Each scheduler thread copies payloads into its %s arena; the host's collector drains "
+       "them at %s/s. A thread whose next payload would wrap its arena parks until the host has "
+       "written what it published, and every scheduler thread freezes with it "
+       "(model/README.md §14.2).</p>\n",
+       d->level, d->tasks, d->tasks == 1 ? "" : "s", d->records, a, b);
     if (run->dev_error) {
         fmt_time(t, sizeof(t), run->dev_at_us);
         bool stars = strcmp(run->dev_watchdog, "stars_op_execute") == 0;
+        fputs("<div class=\"banner\" id=\"dump-kill\"><b class=\"bad\">", f);
         if (stars && run->stars_deadline_us > 0) {
             fmt_time(a, sizeof(a), run->op_timeout_us);
             fmt_time(b, sizeof(b), run->stars_deadline_us);
-            snprintf(msg, sizeof(msg),
-                     "Killed by STARS at %s</b>: the op-execute timeout of %s requested rounds up to %.0f "
-                     "credit%s = %s",
-                     t, a, run->stars_credits, run->stars_credits == 1 ? "" : "s", b);
+            hp(f,
+               "Killed by STARS at %s</b>: the op-execute timeout of %s requested rounds up to %.0f credit%s "
+               "= "
+               "%s",
+               t, a, run->stars_credits, run->stars_credits == 1 ? "" : "s", b);
         } else {
-            snprintf(msg, sizeof(msg), "Killed at %s</b> by the %s watchdog", t,
-                     run->dev_watchdog[0] ? run->dev_watchdog : "device");
+            hp(f, "Killed at %s</b> by the %s watchdog", t,
+               run->dev_watchdog[0] ? run->dev_watchdog : "device");
         }
-        fprintf(f, "<div class=\"banner\" id=\"dump-kill\"><b class=\"bad\">%s%s", msg,
-                d->killed_parked ? ", while the scheduler threads were parked waiting for the host." : ".");
+        fputs(d->killed_parked ? ", while the scheduler threads were parked waiting for the host." : ".", f);
         if (d->reconciled)
-            fprintf(f, " The host recovered %d thread%s' un-flushed buffer%s.", d->reconciled,
-                    d->reconciled == 1 ? "" : "s", d->reconciled == 1 ? "" : "s");
+            hp(f, " The host recovered %d thread%s' un-flushed buffer%s.", d->reconciled,
+               d->reconciled == 1 ? "" : "s", d->reconciled == 1 ? "" : "s");
         fputs("</div>\n", f);
     }
     fputs("<div class=\"cards\">\n", f);
@@ -683,7 +846,7 @@ static void section_dump(rep *r)
             snprintf(msg, sizeof(msg), "At %s/s the collector needs %s for the %s the device produced.", a, b,
                      c);
         }
-        fprintf(f, "<p id=\"dump-why\">%s</p>\n", msg);
+        hp(f, "<p id=\"dump-why\">%s</p>\n", msg);
     }
     fputs("<table id=\"dump-threads\"><tr><th>thread</th><th>payload</th><th>parks</th><th>parked</th>"
           "<th>share of the run</th></tr>\n",
@@ -692,8 +855,8 @@ static void section_dump(rep *r)
         const rd_dump_thread *th = &d->th[i];
         fmt_dec_bytes(a, sizeof(a), (double)th->bytes);
         fmt_time(b, sizeof(b), th->parked_us);
-        fprintf(f, "<tr><td>%d</td><td>%s</td><td>%" PRIu64 "</td><td>%s</td><td>%.1f%%</td></tr>\n", i, a,
-                th->parks, b, run->makespan_us > 0 ? 100 * th->parked_us / run->makespan_us : 0);
+        hp(f, "<tr><td>%d</td><td>%s</td><td>%" PRIu64 "</td><td>%s</td><td>%.1f%%</td></tr>\n", i, a,
+           th->parks, b, run->makespan_us > 0 ? 100 * th->parked_us / run->makespan_us : 0);
     }
     fputs("</table>\n</section>\n", f);
 }
@@ -719,19 +882,19 @@ static void overhead_svg(FILE *f, const rd_overhead *oh)
     row[n++] = (bar){"all", "#7f7f7f", oh->all_pct};
     row[n++] = (bar){"has", COL_CP, oh->has_pct};
     int h = 8 + 26 * n;
-    fprintf(f,
-            "<svg id=\"overhead-chart\" width=\"560\" height=\"%d\" viewBox=\"0 0 560 %d\" role=\"img\" "
-            "aria-label=\"scheduler overhead, share of the makespan\">\n",
-            h, h);
+    hp(f,
+       "<svg id=\"overhead-chart\" width=\"560\" height=\"%d\" viewBox=\"0 0 560 %d\" role=\"img\" "
+       "aria-label=\"scheduler overhead, share of the makespan\">\n",
+       h, h);
     for (int i = 0; i < n; i++) {
         double v = row[i].pct < 0 ? 0 : row[i].pct > 100 ? 100 : row[i].pct;
         int y = 8 + i * 26;
-        fprintf(f,
-                "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%s</text><rect x=\"%d\" y=\"%d\" width=\"%d\" "
-                "height=\"16\" fill=\"#eef0f3\"/><rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"16\" "
-                "fill=\"%s\"/><text x=\"%.1f\" y=\"%d\">%.1f%%</text>\n",
-                x0 - 8, y + 12, row[i].name, x0, y, bw, x0, y, v / 100 * bw, row[i].fill, x0 + bw + 8.0,
-                y + 12, row[i].pct);
+        hp(f,
+           "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%s</text><rect x=\"%d\" y=\"%d\" width=\"%d\" "
+           "height=\"16\" fill=\"#eef0f3\"/><rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"16\" "
+           "fill=\"%s\"/><text x=\"%.1f\" y=\"%d\">%.1f%%</text>\n",
+           x0 - 8, y + 12, row[i].name, x0, y, bw, x0, y, v / 100 * bw, row[i].fill, x0 + bw + 8.0, y + 12,
+           row[i].pct);
     }
     fputs("</svg>\n", f);
 }
@@ -754,7 +917,7 @@ static void section_overhead(rep *r)
                  "Not computed: the model keeps every execution and edge, and stops past %.0f executions or "
                  "tasks.",
                  oh->limit);
-        note(f, d);
+        note_text(f, d);
         fputs("</section>\n", f);
         return;
     }
@@ -765,12 +928,12 @@ static void section_overhead(rep *r)
             "sees idle cores and ready tasks, so it counts that freeze as scheduler overhead, and its tail "
             "and wait gaps are the parks.",
             100 * r->run.dump.frozen_us / r->run.makespan_us);
-        note(f, d);
+        note_text(f, d);
     } else if (strcmp(r->run.status, "ok") != 0) {
         snprintf(d, sizeof(d),
                  "The run did not finish: the model covers the %" PRIu64 " execution%s that ran.",
                  r->run.executions, r->run.executions == 1 ? "" : "s");
-        note(f, d);
+        note_text(f, d);
     }
     fputs("<p class=\"sub\">The runtime's model (hw-native-sys/simpler docs/dfx/sched-overhead-model.md): an "
           "engine is overhead while one of its cores is idle and a task of its type is ready (its producers "
@@ -809,12 +972,12 @@ static void section_overhead(rep *r)
         if (!e->present)
             continue;
         double tot = e->during_us + e->indep_us;
-        fprintf(f,
-                "<tr><td class=\"l\">%s</td><td>%" PRIu64
-                "</td><td>%.3f</td><td>%.3f</td><td>%.3f</td><td>%" PRIu64 "</td><td>%.3f</td>",
-                TY[ty], e->cores, e->min_us, e->mean_us, e->max_us, e->events, e->us_per_event);
+        hp(f,
+           "<tr><td class=\"l\">%s</td><td>%" PRIu64
+           "</td><td>%.3f</td><td>%.3f</td><td>%.3f</td><td>%" PRIu64 "</td><td>%.3f</td>",
+           TY[ty], e->cores, e->min_us, e->mean_us, e->max_us, e->events, e->us_per_event);
         if (tot > 0)
-            fprintf(f, "<td>%.0f%%</td></tr>\n", 100 * e->during_us / tot);
+            hp(f, "<td>%.0f%%</td></tr>\n", 100 * e->during_us / tot);
         else
             fputs("<td>–</td></tr>\n", f);
     }
@@ -830,20 +993,19 @@ static void section_overhead(rep *r)
                                              "wait gap (dispatched after the previous end)"};
     for (int i = 0; i < RD_DISTS; i++) {
         const rd_dist *x = &oh->dist[i];
-        fprintf(f,
-                "<tr><td class=\"l\">%s</td><td>%" PRIu64
-                "</td><td>%.3f</td><td>%.3f</td><td>%.3f</td><td>%.3f</td><td>%.3f</td></tr>\n",
-                DN[i], x->n, x->p50, x->p90, x->p99, x->max, x->mean);
+        hp(f,
+           "<tr><td class=\"l\">%s</td><td>%" PRIu64
+           "</td><td>%.3f</td><td>%.3f</td><td>%.3f</td><td>%.3f</td><td>%.3f</td></tr>\n",
+           DN[i], x->n, x->p50, x->p90, x->p99, x->max, x->mean);
     }
     fputs("</table>\n", f);
     if (oh->cp_span_us > 0) {
-        snprintf(
-            d, sizeof(d),
-            "Critical path (each task's producer that ended last): %.3f µs of compute, %.3f µs injected by "
-            "the scheduler (producer end to consumer start, and the first task's dispatch to start), %.3f "
-            "µs other.",
-            oh->cp_compute_us, oh->cp_sched_us, oh->cp_other_us);
-        fprintf(f, "<p id=\"oh-cp\">%s</p>\n", d);
+        hp(f,
+           "<p id=\"oh-cp\">Critical path (each task's producer that ended last): %.3f µs of compute, %.3f "
+           "µs "
+           "injected by the scheduler (producer end to consumer start, and the first task's dispatch to "
+           "start), %.3f µs other.</p>\n",
+           oh->cp_compute_us, oh->cp_sched_us, oh->cp_other_us);
     }
     fputs("</section>\n", f);
 }
@@ -944,14 +1106,13 @@ static void swimlane_axis(FILE *f, const rep *r, const lanes *L)
         double x = SL_LEFT + (span > 0 ? t / span : 0) * HTMLREP_BINS;
         char lab[32];
         fmt_num(lab, sizeof(lab), t, dec);
-        fprintf(f,
-                "<line class=\"grid\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/><text class=\"tick\" "
-                "x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>\n",
-                x, SL_TOP - 4, x, L->bottom + 2, x, L->bottom + 15, lab);
+        hp(f,
+           "<line class=\"grid\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/><text class=\"tick\" "
+           "x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>\n",
+           x, SL_TOP - 4, x, L->bottom + 2, x, L->bottom + 15, lab);
     }
-    fprintf(f,
-            "<text class=\"title\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">time since launch (%s)</text>\n",
-            SL_LEFT + HTMLREP_BINS / 2, L->bottom + 32, unit);
+    hp(f, "<text class=\"title\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">time since launch (%s)</text>\n",
+       SL_LEFT + HTMLREP_BINS / 2, L->bottom + 32, unit);
 }
 
 /* Lane backgrounds and labels: every lane is named (lanes are at least SL_MIN_LANE_H high). */
@@ -959,20 +1120,18 @@ static void swimlane_lanes(FILE *f, const rep *r, const lanes *L)
 {
     const rd_swimlane *sl = &r->sl;
     if (L->cp_y >= 0)
-        fprintf(
-            f,
-            "<rect id=\"cp-lane-bg\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#fbeaea\"/><text "
-            "class=\"lane\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\">critical path</text>\n",
-            SL_LEFT, L->cp_y, HTMLREP_BINS, CP_LANE_H, SL_LEFT - 5, L->cp_y + CP_LANE_H / 2.0 + 3);
+        hp(f,
+           "<rect id=\"cp-lane-bg\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#fbeaea\"/><text "
+           "class=\"lane\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\">critical path</text>\n",
+           SL_LEFT, L->cp_y, HTMLREP_BINS, CP_LANE_H, SL_LEFT - 5, L->cp_y + CP_LANE_H / 2.0 + 3);
     for (int c = 0; c < sl->ncores; c++) {
         bool aic = sl->aic[c];
-        fprintf(
-            f,
-            "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"/><text class=\"lane\" x=\"%d\" "
-            "y=\"%.1f\" text-anchor=\"end\">%s_%d</text>\n",
-            SL_LEFT, L->y[c], HTMLREP_BINS, L->lh,
-            aic ? (c % 2 ? "#e8f0fa" : "#f1f6fc") : (c % 2 ? "#fcefe2" : "#fdf6ee"), SL_LEFT - 5,
-            L->y[c] + L->lh / 2.0 + 3, aic ? "AIC" : "AIV", c);
+        hp(f,
+           "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"/><text class=\"lane\" x=\"%d\" "
+           "y=\"%.1f\" text-anchor=\"end\">%s_%d</text>\n",
+           SL_LEFT, L->y[c], HTMLREP_BINS, L->lh,
+           aic ? (c % 2 ? "#e8f0fa" : "#f1f6fc") : (c % 2 ? "#fcefe2" : "#fdf6ee"), SL_LEFT - 5,
+           L->y[c] + L->lh / 2.0 + 3, aic ? "AIC" : "AIV", c);
     }
 }
 
@@ -982,7 +1141,7 @@ static void swimlane_bars(FILE *f, const rep *r, const lanes *L, const unsigned 
     const rd_swimlane *sl = &r->sl;
     double us = 1e6 / (double)sl->clock_hz;
     for (int pass = 0; pass < 3; pass++) { /* AIC, AIV, then critical on top */
-        fprintf(f, "<g class=\"%s\">\n", pass == 0 ? "aic" : pass == 1 ? "aiv" : "cp");
+        hp(f, "<g class=\"%s\">\n", pass == 0 ? "aic" : pass == 1 ? "aiv" : "cp");
         for (size_t i = 0; i < sl->nex; i++) {
             const rd_exec *e = &sl->ex[i];
             bool cp = mark[i] == 2;
@@ -992,15 +1151,15 @@ static void swimlane_bars(FILE *f, const rep *r, const lanes *L, const unsigned 
             char tn[32], kn[2 * RD_NAME_MAX];
             task_name(tn, sizeof(tn), e->task);
             task_kernel(r, kn, sizeof(kn), e->task, sl->aic[e->core]);
-            fprintf(f, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\"><title>%s ", x,
-                    L->y[e->core] + 1, w < 0.6 ? 0.6 : w, L->lh - 2, tn);
+            hp(f, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\"><title>%s ", x, L->y[e->core] + 1,
+               w < 0.6 ? 0.6 : w, L->lh - 2, tn);
             esc(f, kn);
-            fprintf(f, " on %s_%d: %.3f–%.3f µs (%.3f µs)%s</title></rect>\n",
-                    sl->aic[e->core] ? "AIC" : "AIV", e->core, (double)(e->start - L->t0) * us,
-                    (double)(e->end - L->t0) * us, (double)(e->end - e->start) * us,
-                    cp        ? ", on the critical path"
-                    : mark[i] ? ", a block of a critical task"
-                              : "");
+            hp(f, " on %s_%d: %.3f–%.3f µs (%.3f µs)%s</title></rect>\n", sl->aic[e->core] ? "AIC" : "AIV",
+               e->core, (double)(e->start - L->t0) * us, (double)(e->end - L->t0) * us,
+               (double)(e->end - e->start) * us,
+               cp        ? ", on the critical path"
+               : mark[i] ? ", a block of a critical task"
+                         : "");
         }
         fputs("</g>\n", f);
     }
@@ -1034,7 +1193,7 @@ static void swimlane_path_lane(FILE *f, const rep *r, const lanes *L, const long
             int e = b + 1;
             while (e < HTMLREP_BINS && col[e])
                 e++;
-            fprintf(f, "M%d %dh%dv%dh-%dz", SL_LEFT + b, L->cp_y + 2, e - b, CP_LANE_H - 4, e - b);
+            hp(f, "M%d %dh%dv%dh-%dz", SL_LEFT + b, L->cp_y + 2, e - b, CP_LANE_H - 4, e - b);
             b = e;
         }
         fputs("\"/>\n", f);
@@ -1049,14 +1208,14 @@ static void swimlane_path_lane(FILE *f, const rep *r, const lanes *L, const long
         char tn[32], kn[3 * RD_NAME_MAX];
         task_name(tn, sizeof(tn), s->task);
         task_kernel(r, kn, sizeof(kn), s->task, -1);
-        fprintf(f, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\"><title>%s ", x, L->cp_y + 2,
-                w < 0.6 ? 0.6 : w, CP_LANE_H - 4, tn);
+        hp(f, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\"><title>%s ", x, L->cp_y + 2,
+           w < 0.6 ? 0.6 : w, CP_LANE_H - 4, tn);
         esc(f, kn);
-        fprintf(f, ": %.3f–%.3f µs (%.3f µs)", (double)(s->start - L->t0) * us, (double)(s->end - L->t0) * us,
-                (double)(s->end - s->start) * us);
+        hp(f, ": %.3f–%.3f µs (%.3f µs)", (double)(s->start - L->t0) * us, (double)(s->end - L->t0) * us,
+           (double)(s->end - s->start) * us);
         long g = gate[k++];
         if (g >= 0)
-            fprintf(f, ", last block on %s_%d", sl->aic[sl->ex[g].core] ? "AIC" : "AIV", sl->ex[g].core);
+            hp(f, ", last block on %s_%d", sl->aic[sl->ex[g].core] ? "AIC" : "AIV", sl->ex[g].core);
         fputs("</title></rect>\n", f);
     }
     fputs("</g>\n<g class=\"cpl\">\n", f);
@@ -1067,8 +1226,8 @@ static void swimlane_path_lane(FILE *f, const rep *r, const lanes *L, const long
         if (!s->executed)
             continue;
         if (prev && s->start > prev->end) {
-            fprintf(f, "<path d=\"M%.1f %.1fH%.1f\"/>\n", SL_LEFT + (double)(prev->end - L->t0) * L->sx, yc,
-                    SL_LEFT + (double)(s->start - L->t0) * L->sx);
+            hp(f, "<path d=\"M%.1f %.1fH%.1f\"/>\n", SL_LEFT + (double)(prev->end - L->t0) * L->sx, yc,
+               SL_LEFT + (double)(s->start - L->t0) * L->sx);
             links++;
         }
         prev = s;
@@ -1133,11 +1292,11 @@ static int swimlane_bins(FILE *f, const rep *r, const lanes *L, const unsigned c
                     if (lv == 5)
                         fputs("<path class=\"cp\" d=\"", f);
                     else
-                        fprintf(f, "<path class=\"%s\" fill-opacity=\"%s\" d=\"", sl->aic[c] ? "aic" : "aiv",
-                                shade[lv]);
+                        hp(f, "<path class=\"%s\" fill-opacity=\"%s\" d=\"", sl->aic[c] ? "aic" : "aiv",
+                           shade[lv]);
                     any = true;
                 }
-                fprintf(f, "M%d %dh%dv%dh-%dz", SL_LEFT + b, y, e - b, h, e - b);
+                hp(f, "M%d %dh%dv%dh-%dz", SL_LEFT + b, y, e - b, h, e - b);
                 b = e;
             }
             if (any)
@@ -1167,19 +1326,18 @@ static void path_table(rep *r, uint64_t t0)
         bool shown = n <= HTMLREP_MAX_PATH_ROWS || i < half || i >= n - half;
         if (!shown) {
             if (i == half)
-                fprintf(f, "<tr><td colspan=\"7\" class=\"l\">... %zu more tasks ...</td></tr>\n",
-                        n - 2 * half);
+                hp(f, "<tr><td colspan=\"7\" class=\"l\">... %zu more tasks ...</td></tr>\n", n - 2 * half);
         } else {
             char tn[32], kn[3 * RD_NAME_MAX];
             task_name(tn, sizeof(tn), s->task);
             task_kernel(r, kn, sizeof(kn), s->task, -1);
-            fprintf(f, "<tr><td>%zu</td><td class=\"l\">%s</td><td class=\"l\">", i + 1, tn);
+            hp(f, "<tr><td>%zu</td><td class=\"l\">%s</td><td class=\"l\">", i + 1, tn);
             esc(f, kn[0] ? kn : "?");
             if (s->executed) {
-                fprintf(f, "</td><td>%.3f</td><td>%.3f</td><td>%.3f</td>", (double)(s->start - t0) * us,
-                        (double)(s->end - t0) * us, (double)(s->end - s->start) * us);
+                hp(f, "</td><td>%.3f</td><td>%.3f</td><td>%.3f</td>", (double)(s->start - t0) * us,
+                   (double)(s->end - t0) * us, (double)(s->end - s->start) * us);
                 if (have_prev)
-                    fprintf(f, "<td>%.3f</td>", ((double)s->start - (double)prev_end) * us);
+                    hp(f, "<td>%.3f</td>", ((double)s->start - (double)prev_end) * us);
                 else
                     fputs("<td></td>", f);
             } else {
@@ -1262,17 +1420,16 @@ static void section_swimlane(rep *r)
     bool bars = sl->nex <= HTMLREP_MAX_BARS;
     double us = 1e6 / (double)sl->clock_hz;
 
-    fprintf(f, "<p class=\"sub\">%zu AICore executions on %d cores (level %d records). ", sl->nex, sl->ncores,
-            sl->level);
+    hp(f, "<p class=\"sub\">%zu AICore executions on %d cores (level %d records). ", sl->nex, sl->ncores,
+       sl->level);
     if (bars)
         fputs("Each bar is one execution, from kernel start to end; hover for its task and times.</p>\n", f);
     else
-        fprintf(
-            f,
-            "Too many to draw one by one (more than %d): each core's time line is cut into %d columns, "
-            "each shaded by the share of it the core was busy (4 shades); columns where a critical task's "
-            "last execution ran are red.</p>\n",
-            HTMLREP_MAX_BARS, HTMLREP_BINS);
+        hp(f,
+           "Too many to draw one by one (more than %d): each core's time line is cut into %d columns, "
+           "each shaded by the share of it the core was busy (4 shades); columns where a critical task's "
+           "last execution ran are red.</p>\n",
+           HTMLREP_MAX_BARS, HTMLREP_BINS);
     if (r->deps_rc != RD_OK)
         note(f,
              "No <code>dfx_outputs/deps.json</code> (run with <code>--enable-dep-gen</code>): the critical "
@@ -1292,51 +1449,50 @@ static void section_swimlane(rep *r)
         task_name(a, sizeof(a), r->cp.v[0].task);
         task_name(b, sizeof(b), r->cp.v[r->cp.n - 1].task);
         double span = (double)(last - first) * us;
-        fprintf(
-            f,
-            "<p id=\"cp-summary\">Critical path (red): <b>%zu tasks</b>, %s to %s, walked back from the "
-            "task that finished last through the predecessor that finished last (deps.json edges). It has a "
-            "lane of its own above the cores: a bar per task from its first start to its last end, joined "
-            "through the waits between them. In a core's lane a red bar is a critical task's last execution "
-            "(of an SPMD or MIX task, the block its successor waited on). It starts at %.3f µs; in the %.3f "
-            "µs from there to its end its tasks ran %.3f µs "
-            "(%.1f%%), the rest is waiting between them.</p>\n",
-            r->cp.n, a, b, (double)(first - L.t0) * us, span, ran, span > 0 ? 100 * ran / span : 0);
+        hp(f,
+           "<p id=\"cp-summary\">Critical path (red): <b>%zu tasks</b>, %s to %s, walked back from the "
+           "task that finished last through the predecessor that finished last (deps.json edges). It has a "
+           "lane of its own above the cores: a bar per task from its first start to its last end, joined "
+           "through the waits between them. In a core's lane a red bar is a critical task's last execution "
+           "(of an SPMD or MIX task, the block its successor waited on). It starts at %.3f µs; in the %.3f "
+           "µs from there to its end its tasks ran %.3f µs "
+           "(%.1f%%), the rest is waiting between them.</p>\n",
+           r->cp.n, a, b, (double)(first - L.t0) * us, span, ran, span > 0 ? 100 * ran / span : 0);
     }
 
     int h = L.bottom + 44;
-    fprintf(f,
-            "<svg id=\"swimlane-chart\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\" "
-            "aria-label=\"swimlane: executions per core over time\" data-mode=\"%s\">\n",
-            SL_W, h, SL_W, h, bars ? "bars" : "bins");
+    hp(f,
+       "<svg id=\"swimlane-chart\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\" "
+       "aria-label=\"swimlane: executions per core over time\" data-mode=\"%s\">\n",
+       SL_W, h, SL_W, h, bars ? "bars" : "bins");
     /* legend */
     int lx = SL_LEFT;
-    fprintf(f,
-            "<rect class=\"aic\" x=\"%d\" y=\"8\" width=\"14\" height=\"10\"/><text x=\"%d\" y=\"17\">AIC "
-            "(cube)</text>",
-            lx, lx + 18);
+    hp(f,
+       "<rect class=\"aic\" x=\"%d\" y=\"8\" width=\"14\" height=\"10\"/><text x=\"%d\" y=\"17\">AIC "
+       "(cube)</text>",
+       lx, lx + 18);
     lx += 100;
-    fprintf(f,
-            "<rect class=\"aiv\" x=\"%d\" y=\"8\" width=\"14\" height=\"10\"/><text x=\"%d\" y=\"17\">AIV "
-            "(vector)</text>",
-            lx, lx + 18);
+    hp(f,
+       "<rect class=\"aiv\" x=\"%d\" y=\"8\" width=\"14\" height=\"10\"/><text x=\"%d\" y=\"17\">AIV "
+       "(vector)</text>",
+       lx, lx + 18);
     lx += 110;
     if (r->cp.n) {
-        fprintf(f,
-                "<rect class=\"cp\" x=\"%d\" y=\"8\" width=\"14\" height=\"10\"/><text x=\"%d\" "
-                "y=\"17\">critical path</text>",
-                lx, lx + 18);
+        hp(f,
+           "<rect class=\"cp\" x=\"%d\" y=\"8\" width=\"14\" height=\"10\"/><text x=\"%d\" "
+           "y=\"17\">critical path</text>",
+           lx, lx + 18);
         lx += 120;
     }
     if (!bars) {
         static const char *const sh[4] = {"0.3", "0.5", "0.75", "1"};
-        fprintf(f, "<text x=\"%d\" y=\"17\">busy share of a column:</text>", lx);
+        hp(f, "<text x=\"%d\" y=\"17\">busy share of a column:</text>", lx);
         lx += 150;
         for (int i = 0; i < 4; i++, lx += 52)
-            fprintf(f,
-                    "<rect class=\"aic\" fill-opacity=\"%s\" x=\"%d\" y=\"8\" width=\"14\" height=\"10\"/>"
-                    "<text x=\"%d\" y=\"17\">%d%%</text>",
-                    sh[i], lx, lx + 18, 25 * (i + 1));
+            hp(f,
+               "<rect class=\"aic\" fill-opacity=\"%s\" x=\"%d\" y=\"8\" width=\"14\" height=\"10\"/>"
+               "<text x=\"%d\" y=\"17\">%d%%</text>",
+               sh[i], lx, lx + 18, 25 * (i + 1));
     }
     fputc('\n', f);
     swimlane_lanes(f, r, &L);
@@ -1347,8 +1503,8 @@ static void section_swimlane(rep *r)
         fputs("<text x=\"100\" y=\"60\">out of memory</text>", f);
     if (L.cp_y >= 0)
         swimlane_path_lane(f, r, &L, gate, bars);
-    fprintf(f, "<line class=\"axis\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>\n</svg>\n", SL_LEFT,
-            L.bottom + 2, SL_LEFT + HTMLREP_BINS, L.bottom + 2);
+    hp(f, "<line class=\"axis\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>\n</svg>\n", SL_LEFT, L.bottom + 2,
+       SL_LEFT + HTMLREP_BINS, L.bottom + 2);
     if (r->cp.n)
         path_table(r, L.t0);
     free(mark);
@@ -1372,8 +1528,8 @@ static void pct_cell(FILE *f, uint64_t peak, uint64_t cap, bool bytes)
         snprintf(b, sizeof(b), "%" PRIu64, cap);
     }
     double p = cap ? 100.0 * (double)peak / (double)cap : 0;
-    fprintf(f, "<td style=\"background:rgba(214,39,40,%.2f)\">%s / %s (%.1f%%)</td>",
-            p >= 100 ? 0.5 : p / 200, a, b, p);
+    hp(f, "<td style=\"background:rgba(214,39,40,%.2f)\">%s / %s (%.1f%%)</td>", p >= 100 ? 0.5 : p / 200, a,
+       b, p);
 }
 
 /* Peaks against capacity from ptosim_run.json (exact, unlike the sampled charts). */
@@ -1386,12 +1542,12 @@ static void rings_table(rep *r)
           f);
     for (int i = 0; i < RD_RINGS; i++) {
         const rd_ring *g = &r->run.rings[i];
-        fprintf(f, "<tr><td>%d</td>", i);
+        hp(f, "<tr><td>%d</td>", i);
         pct_cell(f, g->task_window_peak, g->task_window, false);
         pct_cell(f, g->heap_peak, g->heap, true);
         pct_cell(f, g->dep_pool_peak, g->dep_pool, false);
-        fprintf(f, "<td%s>%.3f</td></tr>\n",
-                g->blocked_us > 0 ? " style=\"background:rgba(214,39,40,0.25)\"" : "", g->blocked_us);
+        fputs(g->blocked_us > 0 ? "<td style=\"background:rgba(214,39,40,0.25)\">" : "<td>", f);
+        hp(f, "%.3f</td></tr>\n", g->blocked_us);
     }
     fputs("</table>\n", f);
 }
@@ -1448,11 +1604,11 @@ static void ring_chart(rep *r, int res)
     axis ax = {0, span_us, CH_LEFT, CH_LEFT + CH_PLOT_W, false};
     axis ay = {0, top, CH_TOP + CH_PLOT_H, CH_TOP, false};
 
-    fprintf(f, "<figure id=\"ring-%s\"><figcaption>%s per ring</figcaption>\n", id[res], title[res]);
-    fprintf(f,
-            "<svg class=\"ring-chart\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\" "
-            "aria-label=\"%s over simulated time\">\n",
-            CH_W, CH_H, CH_W, CH_H, title[res]);
+    hp(f, "<figure id=\"ring-%s\"><figcaption>%s per ring</figcaption>\n", id[res], title[res]);
+    hp(f,
+       "<svg class=\"ring-chart\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\" "
+       "aria-label=\"%s over simulated time\">\n",
+       CH_W, CH_H, CH_W, CH_H, title[res]);
     y_ticks(f, &ay, step, CH_LEFT, CH_LEFT + CH_PLOT_W, res == 1 ? 'b' : 'n');
     /* x ticks: simulated time */
     double xs = nice_step(span_us / div, 6);
@@ -1460,27 +1616,27 @@ static void ring_chart(rep *r, int res)
     for (double v = 0; v <= span_us / div * (1 + 1e-9); v += xs) {
         char lab[32];
         fmt_num(lab, sizeof(lab), v, dec);
-        fprintf(f, "<text class=\"tick\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>",
-                ax_px(&ax, v * div), CH_TOP + CH_PLOT_H + 14, lab);
+        hp(f, "<text class=\"tick\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>",
+           ax_px(&ax, v * div), CH_TOP + CH_PLOT_H + 14, lab);
     }
-    fprintf(f,
-            "\n<text class=\"title\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">simulated time since launch "
-            "(%s)</text>\n",
-            CH_LEFT + CH_PLOT_W / 2, CH_TOP + CH_PLOT_H + 34, unit);
-    fprintf(f, "<line class=\"axis\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>\n", CH_LEFT,
-            CH_TOP + CH_PLOT_H, CH_LEFT + CH_PLOT_W, CH_TOP + CH_PLOT_H);
+    hp(f,
+       "\n<text class=\"title\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">simulated time since launch "
+       "(%s)</text>\n",
+       CH_LEFT + CH_PLOT_W / 2, CH_TOP + CH_PLOT_H + 34, unit);
+    hp(f, "<line class=\"axis\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>\n", CH_LEFT, CH_TOP + CH_PLOT_H,
+       CH_LEFT + CH_PLOT_W, CH_TOP + CH_PLOT_H);
     if (show_cap) {
         for (int g = 0; g < RD_RINGS; g++) {
             if (!oc->used[g] || (same_cap && g != first))
                 continue;
             double yc = ax_px(&ay, (double)cap[g]);
-            fprintf(f,
-                    "<line class=\"cap\" data-ring=\"%d\" stroke=\"%s\" x1=\"%d\" y1=\"%.1f\" x2=\"%d\" "
-                    "y2=\"%.1f\"/>",
-                    same_cap ? -1 : g, same_cap ? "#555" : RING_COL[g], CH_LEFT, yc, CH_LEFT + CH_PLOT_W, yc);
+            hp(f,
+               "<line class=\"cap\" data-ring=\"%d\" stroke=\"%s\" x1=\"%d\" y1=\"%.1f\" x2=\"%d\" "
+               "y2=\"%.1f\"/>",
+               same_cap ? -1 : g, same_cap ? "#555" : RING_COL[g], CH_LEFT, yc, CH_LEFT + CH_PLOT_W, yc);
             if (same_cap)
-                fprintf(f, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">capacity</text>",
-                        CH_LEFT + CH_PLOT_W - 4, yc - 4);
+                hp(f, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">capacity</text>",
+                   CH_LEFT + CH_PLOT_W - 4, yc - 4);
             fputc('\n', f);
         }
     }
@@ -1488,18 +1644,16 @@ static void ring_chart(rep *r, int res)
     for (int g = 0; g < RD_RINGS; g++) {
         if (!oc->used[g])
             continue;
-        fprintf(f, "<polygon class=\"band\" data-ring=\"%d\" fill=\"%s\" points=\"", g, RING_COL[g]);
+        hp(f, "<polygon class=\"band\" data-ring=\"%d\" fill=\"%s\" points=\"", g, RING_COL[g]);
         for (int pass = 0; pass < 2; pass++) /* the highs left to right, then the lows back */
             for (int j = 0; j < oc->n; j++) {
                 int i = pass ? oc->n - 1 - j : j;
                 double x0 = ax_px(&ax, i * oc->bucket_us),
                        x1 = ax_px(&ax, (i + 1) * oc->bucket_us < span_us ? (i + 1) * oc->bucket_us : span_us);
                 double y = ax_px(&ay, (double)(pass ? oc->lo[g][res][i] : oc->hi[g][res][i]));
-                fprintf(f, "%s%.1f,%.1f %.1f,%.1f", pass || j ? " " : "", pass ? x1 : x0, y, pass ? x0 : x1,
-                        y);
+                hp(f, "%s%.1f,%.1f %.1f,%.1f", pass || j ? " " : "", pass ? x1 : x0, y, pass ? x0 : x1, y);
             }
-        fprintf(f, "\"/>\n<polyline class=\"series\" data-ring=\"%d\" stroke=\"%s\" points=\"", g,
-                RING_COL[g]);
+        hp(f, "\"/>\n<polyline class=\"series\" data-ring=\"%d\" stroke=\"%s\" points=\"", g, RING_COL[g]);
         double lx = -1, ly = -1;
         for (int i = 0; i < oc->n; i++) {
             double x0 = ax_px(&ax, i * oc->bucket_us),
@@ -1509,8 +1663,8 @@ static void ring_chart(rep *r, int res)
             snprintf(a, sizeof(a), "%.1f,%.1f", x0, y);
             snprintf(b, sizeof(b), "%.1f,%.1f", lx, ly);
             if (strcmp(a, b) != 0) /* the step's start, unless the last point was already there */
-                fprintf(f, "%s%s", i ? " " : "", a);
-            fprintf(f, " %.1f,%.1f", x1, y);
+                hp(f, "%s%s", i ? " " : "", a);
+            hp(f, " %.1f,%.1f", x1, y);
             lx = x1;
             ly = y;
         }
@@ -1527,17 +1681,16 @@ static void ring_chart(rep *r, int res)
             snprintf(b, sizeof(b), "%" PRIu64, cap[g]);
         }
         if (oc->used[g])
-            fprintf(f,
-                    "<li><span class=\"sw\" style=\"background:%s\"></span>ring %d: highest %s of %s "
-                    "(%.1f%%)</li>",
-                    RING_COL[g], g, a, b, cap[g] ? 100.0 * (double)peak[g] / (double)cap[g] : 0);
+            hp(f,
+               "<li><span class=\"sw\" style=\"background:%s\"></span>ring %d: highest %s of %s "
+               "(%.1f%%)</li>",
+               RING_COL[g], g, a, b, cap[g] ? 100.0 * (double)peak[g] / (double)cap[g] : 0);
         else
-            fprintf(f, "<li><span class=\"sw\" style=\"background:#ccc\"></span>ring %d: never used</li>", g);
+            hp(f, "<li><span class=\"sw\" style=\"background:#ccc\"></span>ring %d: never used</li>", g);
     }
     if (!show_cap && maxv > 0)
-        fprintf(
-            f,
-            "<li>the capacity lines are above this scale (every ring stays under 20%% of its capacity)</li>");
+        hp(f,
+           "<li>the capacity lines are above this scale (every ring stays under 20%% of its capacity)</li>");
     fputs("</ul></figure>\n", f);
 }
 
@@ -1555,11 +1708,11 @@ static void scope_table(rep *r)
         for (int k = 0; k < 3; k++)
             mx[s->ring][k] = v[k] > mx[s->ring][k] ? v[k] : mx[s->ring][k];
     }
-    fprintf(f,
-            "<p class=\"sub\">%zu samples, one at every scope begin and end; the runtime stamps them with no "
-            "time, so they are counted here, not drawn (the charts above are over simulated time).%s%s</p>\n",
-            sc->n, sc->fatal ? " A runtime fatal was latched: later samples are diagnostic only." : "",
-            sc->dropped ? " Some records were dropped on the device." : "");
+    hp(f,
+       "<p class=\"sub\">%zu samples, one at every scope begin and end; the runtime stamps them with no "
+       "time, so they are counted here, not drawn (the charts above are over simulated time).%s%s</p>\n",
+       sc->n, sc->fatal ? " A runtime fatal was latched: later samples are diagnostic only." : "",
+       sc->dropped ? " Some records were dropped on the device." : "");
     fputs("<table id=\"scope-table\"><tr><th>ring</th><th>samples</th><th>highest task window</th>"
           "<th>highest heap</th><th>highest dep pool</th></tr>\n",
           f);
@@ -1567,12 +1720,12 @@ static void scope_table(rep *r)
         char h[32];
         fmt_bytes(h, sizeof(h), (double)mx[g][1]);
         if (n[g])
-            fprintf(f,
-                    "<tr><td>%d</td><td>%" PRIu64 "</td><td>%" PRIu64 "</td><td>%s</td><td>%" PRIu64
-                    "</td></tr>\n",
-                    g, n[g], mx[g][0], h, mx[g][2]);
+            hp(f,
+               "<tr><td>%d</td><td>%" PRIu64 "</td><td>%" PRIu64 "</td><td>%s</td><td>%" PRIu64
+               "</td></tr>\n",
+               g, n[g], mx[g][0], h, mx[g][2]);
         else
-            fprintf(f, "<tr><td>%d</td><td>0</td><td>-</td><td>-</td><td>-</td></tr>\n", g);
+            hp(f, "<tr><td>%d</td><td>0</td><td>-</td><td>-</td><td>-</td></tr>\n", g);
     }
     fputs("</table>\n", f);
 }
@@ -1595,14 +1748,13 @@ static void section_rings(rep *r)
     else {
         char w[32];
         fmt_time(w, sizeof(w), oc->bucket_us);
-        fprintf(
-            f,
-            "<p class=\"sub\">What each ring held from launch to the end of the run, in %d buckets of %s: "
-            "the band spans the least to the most a ring held within a bucket, the line is the most. The "
-            "heap and the dependency pool are reclaimed lazily, at the orchestrator's next allocation on "
-            "that ring (model/README.md §4.3, §4.4), so after a ring's last submit they keep what its last "
-            "tasks held.</p>\n<div class=\"charts\">\n",
-            oc->n, w);
+        hp(f,
+           "<p class=\"sub\">What each ring held from launch to the end of the run, in %d buckets of %s: "
+           "the band spans the least to the most a ring held within a bucket, the line is the most. The "
+           "heap and the dependency pool are reclaimed lazily, at the orchestrator's next allocation on "
+           "that ring (model/README.md §4.3, §4.4), so after a ring's last submit they keep what its last "
+           "tasks held.</p>\n<div class=\"charts\">\n",
+           oc->n, w);
         for (int res = 0; res < 3; res++)
             ring_chart(r, res);
         fputs("</div>\n", f);
@@ -1650,44 +1802,44 @@ static void pipes_heatmap(rep *r)
     qsort(idx, (size_t)n, sizeof(*idx), cmp_kernel_time);
     const int name_w = 190, bar_w = 150, cw = 72, rh = 24, top = 40, x0 = name_w + bar_w + 20;
     int w = x0 + PIPE_COUNT * cw + 10, h = top + n * rh + 10;
-    fprintf(f,
-            "<svg id=\"pipes-chart\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\" "
-            "aria-label=\"pipe busy fraction per kernel\">\n",
-            w, h, w, h);
-    fprintf(f, "<text class=\"title\" x=\"8\" y=\"%d\">kernel</text>", top - 10);
-    fprintf(f, "<text class=\"title\" x=\"%d\" y=\"%d\">time on cores (µs)</text>", name_w + 10, top - 10);
+    hp(f,
+       "<svg id=\"pipes-chart\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\" "
+       "aria-label=\"pipe busy fraction per kernel\">\n",
+       w, h, w, h);
+    hp(f, "<text class=\"title\" x=\"8\" y=\"%d\">kernel</text>", top - 10);
+    hp(f, "<text class=\"title\" x=\"%d\" y=\"%d\">time on cores (µs)</text>", name_w + 10, top - 10);
     for (int p = 0; p < PIPE_COUNT; p++)
-        fprintf(f, "<text class=\"title\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">%s</text>",
-                x0 + p * cw + cw / 2, top - 10, pipe_name((pipe_id)p));
+        hp(f, "<text class=\"title\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">%s</text>",
+           x0 + p * cw + cw / 2, top - 10, pipe_name((pipe_id)p));
     fputc('\n', f);
     for (int i = 0; i < n; i++) {
         const rd_kernel *k = &run->kernels[idx[i]];
         int y = top + i * rh;
         bool bn = run->bottleneck && strcmp(k->name, run->bn_kernel) == 0;
-        fprintf(f, "<g class=\"krow\" data-kernel=\"");
+        hp(f, "<g class=\"krow\" data-kernel=\"");
         esc(f, k->name);
-        fprintf(f, "\"><rect x=\"0\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"/>", y,
-                x0 + PIPE_COUNT * cw, rh, bn ? "#fff4d6" : (i % 2 ? "#fafafa" : "#ffffff"));
-        fprintf(f, "<rect class=\"%s\" x=\"8\" y=\"%d\" width=\"8\" height=\"%d\"/>", k->aic ? "aic" : "aiv",
-                y + 5, rh - 10);
+        hp(f, "\"><rect x=\"0\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"/>", y, x0 + PIPE_COUNT * cw,
+           rh, bn ? "#fff4d6" : (i % 2 ? "#fafafa" : "#ffffff"));
+        hp(f, "<rect class=\"%s\" x=\"8\" y=\"%d\" width=\"8\" height=\"%d\"/>", k->aic ? "aic" : "aiv",
+           y + 5, rh - 10);
         char nm[RD_NAME_MAX + 8];
         snprintf(nm, sizeof(nm), "%.24s%s", k->name, strlen(k->name) > 24 ? "..." : "");
-        fprintf(f, "<text x=\"22\" y=\"%d\">", y + 16);
+        hp(f, "<text x=\"22\" y=\"%d\">", y + 16);
         esc(f, nm);
-        fprintf(f, "%s</text>", bn ? " *" : "");
+        hp(f, "%s</text>", bn ? " *" : "");
         double bw = tmax > 0 ? k->core_time_us / tmax * (bar_w - 60) : 0;
-        fprintf(f,
-                "<rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"#9aa7b5\"/><text x=\"%.1f\" "
-                "y=\"%d\">%.1f</text>",
-                name_w + 10, y + 6, bw, rh - 12, name_w + 14 + bw, y + 16, k->core_time_us);
+        hp(f,
+           "<rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"#9aa7b5\"/><text x=\"%.1f\" "
+           "y=\"%d\">%.1f</text>",
+           name_w + 10, y + 6, bw, rh - 12, name_w + 14 + bw, y + 16, k->core_time_us);
         for (int p = 0; p < PIPE_COUNT; p++) {
             int x = x0 + p * cw;
             double v = k->pipe[p];
             if (v < 0) {
-                fprintf(f,
-                        "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#f0f0f0\"/><text x=\"%d\" "
-                        "y=\"%d\" text-anchor=\"middle\" fill=\"#aaa\">-</text>",
-                        x + 1, y + 1, cw - 2, rh - 2, x + cw / 2, y + 16);
+                hp(f,
+                   "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#f0f0f0\"/><text x=\"%d\" "
+                   "y=\"%d\" text-anchor=\"middle\" fill=\"#aaa\">-</text>",
+                   x + 1, y + 1, cw - 2, rh - 2, x + cw / 2, y + 16);
                 continue;
             }
             double t = v > 1 ? 1 : v;
@@ -1695,13 +1847,13 @@ static void pipes_heatmap(rep *r)
             int cr = (int)lround(255 - t * (255 - 183)), cg = (int)lround(255 - t * (255 - 28)),
                 cb = (int)lround(255 - t * (255 - 28));
             bool busiest = p == k->busiest;
-            fprintf(f,
-                    "<rect class=\"cell%s\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
-                    "fill=\"rgb(%d,%d,%d)\"%s/>"
-                    "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\"%s>%.0f%%</text>",
-                    busiest ? " busiest" : "", x + 1, y + 1, cw - 2, rh - 2, cr, cg, cb,
-                    busiest ? " stroke=\"#111\" stroke-width=\"2\"" : "", x + cw / 2, y + 16,
-                    t > 0.55 ? " style=\"fill:#fff\"" : "", 100 * v);
+            hp(f,
+               "<rect class=\"cell%s\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"rgb(%d,%d,%d)\"",
+               busiest ? " busiest" : "", x + 1, y + 1, cw - 2, rh - 2, cr, cg, cb);
+            fputs(busiest ? " stroke=\"#111\" stroke-width=\"2\"/>" : "/>", f);
+            hp(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\"", x + cw / 2, y + 16);
+            fputs(t > 0.55 ? " style=\"fill:#fff\">" : ">", f);
+            hp(f, "%.0f%%</text>", 100 * v);
         }
         fputs("</g>\n", f);
     }
@@ -1742,13 +1894,12 @@ static void pmu_table(rep *r)
 {
     FILE *f = r->f;
     const rd_pmu *pm = &r->pmu;
-    fprintf(
-        f,
-        "<h3>PMU counters per kernel (pmu.csv, event group %d %s, %" PRIu64 " rows)</h3>\n<p "
-        "class=\"sub\">Counters ending in <code>_cycles</code> as a share of <code>pmu_total_cycles</code>; "
-        "the others summed over the kernel's executions.</p>\n<table id=\"pmu-table\"><tr><th "
-        "class=\"l\">kernel</th><th class=\"l\">core</th><th>rows</th><th>mean total cycles</th>",
-        pm->event_type, pmu_group_name(pm->event_type), pm->rows);
+    hp(f,
+       "<h3>PMU counters per kernel (pmu.csv, event group %d %s, %" PRIu64 " rows)</h3>\n<p "
+       "class=\"sub\">Counters ending in <code>_cycles</code> as a share of <code>pmu_total_cycles</code>; "
+       "the others summed over the kernel's executions.</p>\n<table id=\"pmu-table\"><tr><th "
+       "class=\"l\">kernel</th><th class=\"l\">core</th><th>rows</th><th>mean total cycles</th>",
+       pm->event_type, pmu_group_name(pm->event_type), pm->rows);
     for (int c = 0; c < pm->ncounters; c++) { /* let long counter names wrap at their underscores */
         fputs("<th>", f);
         for (const char *q = pm->counter_name[c]; *q; q++) {
@@ -1766,16 +1917,15 @@ static void pmu_table(rep *r)
         func_label(r, nm, sizeof(nm), (int)pf->func_id);
         fputs("<tr><td class=\"l\">", f);
         esc(f, nm);
-        fprintf(f, "</td><td class=\"l\">%s</td><td>%" PRIu64 "</td><td>%.0f</td>",
-                pf->core_type ? "AIV" : "AIC", pf->rows,
-                pf->rows ? (double)pf->total_cycles / (double)pf->rows : 0);
+        hp(f, "</td><td class=\"l\">%s</td><td>%" PRIu64 "</td><td>%.0f</td>", pf->core_type ? "AIV" : "AIC",
+           pf->rows, pf->rows ? (double)pf->total_cycles / (double)pf->rows : 0);
         for (int c = 0; c < pm->ncounters; c++) {
             if (ends_with(pm->counter_name[c], "_cycles")) {
                 double v = pf->total_cycles ? (double)pf->counter[c] / (double)pf->total_cycles : 0;
-                fprintf(f, "<td style=\"background:rgba(183,28,28,%.2f)\">%.1f%%</td>", v > 1 ? 0.6 : v * 0.6,
-                        100 * v);
+                hp(f, "<td style=\"background:rgba(183,28,28,%.2f)\">%.1f%%</td>", v > 1 ? 0.6 : v * 0.6,
+                   100 * v);
             } else {
-                fprintf(f, "<td>%" PRIu64 "</td>", pf->counter[c]);
+                hp(f, "<td>%" PRIu64 "</td>", pf->counter[c]);
             }
         }
         fputs("</tr>\n", f);
@@ -1798,12 +1948,12 @@ static void section_pipes(rep *r)
         if (run->bottleneck) {
             /* a run that did not finish, or that the dump collector bounded, has no pipe bottleneck */
             bool named = strcmp(run->status, "ok") == 0 && !dump_bound(run);
-            fprintf(f, "; %s (*) is the <b>%s</b> pipe of <b>",
-                    named ? "the run's bottleneck"
-                          : "the busiest pipe of the kernel with the most time on cores",
-                    run->bn_pipe);
+            fputs(named ? "; the run's bottleneck"
+                        : "; the busiest pipe of the kernel with the most time on cores",
+                  f);
+            hp(f, " (*) is the <b>%s</b> pipe of <b>", run->bn_pipe);
             esc(f, run->bn_kernel);
-            fprintf(f, "</b>, busy %.1f%% of its time on cores", 100 * run->bn_fraction);
+            hp(f, "</b>, busy %.1f%% of its time on cores", 100 * run->bn_fraction);
         }
         fputs(".</p>\n", f);
         pipes_heatmap(r);
@@ -1863,21 +2013,21 @@ static void sweep_x_axis(FILE *f, const rd_sweep *sw, const rd_knob *k, rd_point
             double x = ax_px(ax, (double)pts[g][i].x);
             char lab[32];
             knob_value_label(lab, sizeof(lab), k, pts[g][i].x);
-            fprintf(f, "<line class=\"grid\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/>", x, plot_top, x,
-                    CH_TOP + CH_PLOT_H + 4);
+            hp(f, "<line class=\"grid\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/>", x, plot_top, x,
+               CH_TOP + CH_PLOT_H + 4);
             if (x - last_x >= 7.0 * (double)strlen(lab) + 6) {
-                fprintf(f, "<text class=\"tick\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>", x,
-                        CH_TOP + CH_PLOT_H + 16, lab);
+                hp(f, "<text class=\"tick\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>", x,
+                   CH_TOP + CH_PLOT_H + 16, lab);
                 last_x = x;
             }
             fputc('\n', f);
         }
-    fprintf(f, "<text class=\"title\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">", CH_LEFT + CH_PLOT_W / 2,
-            CH_TOP + CH_PLOT_H + 36);
+    hp(f, "<text class=\"title\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">", CH_LEFT + CH_PLOT_W / 2,
+       CH_TOP + CH_PLOT_H + 36);
     esc(f, k->label);
-    fprintf(f, "%s</text>\n", ax->log ? " (log2 scale)" : "");
-    fprintf(f, "<line class=\"axis\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>\n", CH_LEFT,
-            CH_TOP + CH_PLOT_H, CH_LEFT + CH_PLOT_W, CH_TOP + CH_PLOT_H);
+    hp(f, "%s</text>\n", ax->log ? " (log2 scale)" : "");
+    hp(f, "<line class=\"axis\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>\n", CH_LEFT, CH_TOP + CH_PLOT_H,
+       CH_LEFT + CH_PLOT_W, CH_TOP + CH_PLOT_H);
 }
 
 /* Beside the makespan: the orchestrator's blocked time per ring of each point's row (the row of least
@@ -1899,32 +2049,31 @@ static unsigned sweep_blocked_svg(FILE *f, const rd_sweep *sw, const rd_knob *k,
         return 0;
     double step = nice_step(ymax * 1.05, 5), top = ceil(ymax * 1.05 / step) * step;
     axis ay = {0, top, CH_TOP + CH_PLOT_H, CH_TOP, false};
-    fprintf(f,
-            "<svg class=\"blocked-chart\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\" "
-            "aria-label=\"orchestrator blocked per ring against %s\">\n",
-            CH_W, CH_H, CH_W, CH_H, k->label);
+    hp(f,
+       "<svg class=\"blocked-chart\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\" "
+       "aria-label=\"orchestrator blocked per ring against %s\">\n",
+       CH_W, CH_H, CH_W, CH_H, k->label);
     y_ticks(f, &ay, step, CH_LEFT, CH_LEFT + CH_PLOT_W, 'n');
-    fprintf(f,
-            "<text class=\"title\" transform=\"translate(14 %d) rotate(-90)\" text-anchor=\"middle\">blocked "
-            "(µs)</text>\n",
-            CH_TOP + CH_PLOT_H / 2);
+    hp(f,
+       "<text class=\"title\" transform=\"translate(14 %d) rotate(-90)\" text-anchor=\"middle\">blocked "
+       "(µs)</text>\n",
+       CH_TOP + CH_PLOT_H / 2);
     sweep_x_axis(f, sw, k, pts, np, ax, CH_TOP);
     for (int g = 0; g < sw->ngroups; g++)
         for (int q = 0; q < RD_RINGS; q++) {
             if (!(rings >> q & 1))
                 continue;
-            fprintf(f,
-                    "<polyline class=\"blocked\" data-group=\"%d\" data-ring=\"%d\" stroke=\"%s\"%s "
-                    "data-points=\"",
-                    g, q, RING_COL[q], g ? " stroke-dasharray=\"5 3\"" : "");
+            hp(f, "<polyline class=\"blocked\" data-group=\"%d\" data-ring=\"%d\" stroke=\"%s\"", g, q,
+               RING_COL[q]);
+            fputs(g ? " stroke-dasharray=\"5 3\" data-points=\"" : " data-points=\"", f);
             for (int i = 0, n = 0; i < np[g]; i++)
                 if (pts[g][i].best)
-                    fprintf(f, "%s%" PRIu64 ":%.3f", n++ ? " " : "", pts[g][i].x, pts[g][i].best->blocked[q]);
+                    hp(f, "%s%" PRIu64 ":%.3f", n++ ? " " : "", pts[g][i].x, pts[g][i].best->blocked[q]);
             fputs("\" points=\"", f);
             for (int i = 0, n = 0; i < np[g]; i++)
                 if (pts[g][i].best)
-                    fprintf(f, "%s%.1f,%.1f", n++ ? " " : "", ax_px(ax, (double)pts[g][i].x),
-                            ax_px(&ay, pts[g][i].best->blocked[q]));
+                    hp(f, "%s%.1f,%.1f", n++ ? " " : "", ax_px(ax, (double)pts[g][i].x),
+                       ax_px(&ay, pts[g][i].best->blocked[q]));
             fputs("\"/>\n", f);
             for (int i = 0; i < np[g]; i++) {
                 const rd_point *p = &pts[g][i];
@@ -1932,12 +2081,11 @@ static unsigned sweep_blocked_svg(FILE *f, const rd_sweep *sw, const rd_knob *k,
                     continue;
                 char lab[32];
                 knob_value_label(lab, sizeof(lab), k, p->x);
-                fprintf(
-                    f,
-                    "<circle class=\"pt\" cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"><title>ring %d at %s: "
-                    "blocked %.3f µs (line %d)</title></circle>\n",
-                    ax_px(ax, (double)p->x), ax_px(&ay, p->best->blocked[q]), RING_COL[q], q, lab,
-                    p->best->blocked[q], p->best->line);
+                hp(f,
+                   "<circle class=\"pt\" cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"><title>ring %d at %s: "
+                   "blocked %.3f µs (line %d)</title></circle>\n",
+                   ax_px(ax, (double)p->x), ax_px(&ay, p->best->blocked[q]), RING_COL[q], q, lab,
+                   p->best->blocked[q], p->best->line);
             }
         }
     fputs("</svg>\n", f);
@@ -2000,34 +2148,33 @@ static int sweep_chart(rep *r, const rd_knob *k, int ki, int nknobs)
         ax.hi += 1;
     }
     axis ay = {0, top, CH_TOP + CH_PLOT_H, plot_top, false};
-    fprintf(f, "<figure class=\"sweep-fig\" id=\"sweep-knob-%d\"><figcaption>makespan", ki);
+    hp(f, "<figure class=\"sweep-fig\" id=\"sweep-knob-%d\"><figcaption>makespan", ki);
     if (sw->has_blocked)
         fputs(" and orchestrator blocked time", f);
     fputs(" against ", f);
     esc(f, k->label);
     fputs("</figcaption>\n<div class=\"pair\">\n", f);
-    fprintf(f,
-            "<svg class=\"sweep-chart\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\" "
-            "aria-label=\"makespan against %s\">\n",
-            CH_W, CH_H, CH_W, CH_H, k->label);
+    hp(f,
+       "<svg class=\"sweep-chart\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\" "
+       "aria-label=\"makespan against %s\">\n",
+       CH_W, CH_H, CH_W, CH_H, k->label);
     y_ticks(f, &ay, step, CH_LEFT, CH_LEFT + CH_PLOT_W, 'n');
-    fprintf(
-        f,
-        "<text class=\"title\" transform=\"translate(14 %d) rotate(-90)\" text-anchor=\"middle\">makespan "
-        "(µs)</text>\n",
-        CH_TOP + CH_PLOT_H / 2);
+    hp(f,
+       "<text class=\"title\" transform=\"translate(14 %d) rotate(-90)\" text-anchor=\"middle\">makespan "
+       "(µs)</text>\n",
+       CH_TOP + CH_PLOT_H / 2);
     sweep_x_axis(f, sw, k, pts, np, &ax, plot_top);
     for (int g = 0; g < sw->ngroups; g++) {
         const char *col = GROUP_COL[(size_t)g % NGROUP_COL];
-        fprintf(f, "<polyline class=\"curve\" data-group=\"%d\" stroke=\"%s\" data-points=\"", g, col);
+        hp(f, "<polyline class=\"curve\" data-group=\"%d\" stroke=\"%s\" data-points=\"", g, col);
         for (int i = 0, n = 0; i < np[g]; i++)
             if (pts[g][i].nok)
-                fprintf(f, "%s%" PRIu64 ":%.3f", n++ ? " " : "", pts[g][i].x, pts[g][i].makespan_us);
+                hp(f, "%s%" PRIu64 ":%.3f", n++ ? " " : "", pts[g][i].x, pts[g][i].makespan_us);
         fputs("\" points=\"", f);
         for (int i = 0, n = 0; i < np[g]; i++)
             if (pts[g][i].nok)
-                fprintf(f, "%s%.1f,%.1f", n++ ? " " : "", ax_px(&ax, (double)pts[g][i].x),
-                        ax_px(&ay, pts[g][i].makespan_us));
+                hp(f, "%s%.1f,%.1f", n++ ? " " : "", ax_px(&ax, (double)pts[g][i].x),
+                   ax_px(&ay, pts[g][i].makespan_us));
         fputs("\"/>\n", f);
         for (int i = 0; i < np[g]; i++) {
             const rd_point *p = &pts[g][i];
@@ -2035,17 +2182,16 @@ static int sweep_chart(rep *r, const rd_knob *k, int ki, int nknobs)
             knob_value_label(lab, sizeof(lab), k, p->x);
             double x = ax_px(&ax, (double)p->x);
             if (p->nok) {
-                fprintf(f,
-                        "<circle class=\"pt\" cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\"><title>%s: %.3f µs "
-                        "(best of %d ok of %d rows)</title></circle>\n",
-                        x, ax_px(&ay, p->makespan_us), col, lab, p->makespan_us, p->nok, p->nrows);
+                hp(f,
+                   "<circle class=\"pt\" cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\"><title>%s: %.3f µs "
+                   "(best of %d ok of %d rows)</title></circle>\n",
+                   x, ax_px(&ay, p->makespan_us), col, lab, p->makespan_us, p->nok, p->nrows);
             } else {
                 row_status(st, sizeof(st), p->fail);
-                fprintf(
-                    f,
-                    "<path class=\"fail\" d=\"M%.1f %dl8 8m0 -8l-8 8\"><title>%s: every row failed, first: "
-                    "line %d, %s</title></path>\n",
-                    x - 4, CH_TOP + 2, lab, p->fail->line, st);
+                hp(f,
+                   "<path class=\"fail\" d=\"M%.1f %dl8 8m0 -8l-8 8\"><title>%s: every row failed, first: "
+                   "line %d, %s</title></path>\n",
+                   x - 4, CH_TOP + 2, lab, p->fail->line, st);
             }
         }
     }
@@ -2056,17 +2202,17 @@ static int sweep_chart(rep *r, const rd_knob *k, int ki, int nknobs)
     fputs("<ul class=\"legend\">", f);
     if (sw->ngroups > 1)
         for (int g = 0; g < sw->ngroups; g++) {
-            fprintf(f, "<li><span class=\"sw\" style=\"background:%s\"></span>",
-                    GROUP_COL[(size_t)g % NGROUP_COL]);
+            hp(f, "<li><span class=\"sw\" style=\"background:%s\"></span>",
+               GROUP_COL[(size_t)g % NGROUP_COL]);
             esc(f, sw->groups[g][0]);
             fputs(" on ", f);
             esc(f, sw->groups[g][1]);
-            fprintf(f, "%s</li>", sw->ngroups > 1 && g ? " (its blocked lines dashed)" : "");
+            hp(f, "%s</li>", sw->ngroups > 1 && g ? " (its blocked lines dashed)" : "");
         }
     for (int q = 0; q < RD_RINGS; q++)
         if (rings >> q & 1)
-            fprintf(f, "<li><span class=\"sw\" style=\"background:%s\"></span>blocked on ring %d</li>",
-                    RING_COL[q], q);
+            hp(f, "<li><span class=\"sw\" style=\"background:%s\"></span>blocked on ring %d</li>",
+               RING_COL[q], q);
     if (sw->has_blocked && !rings)
         fputs("<li>the orchestrator waited on no ring at any point: no blocked-time chart</li>", f);
     if (nknobs > 1)
@@ -2102,15 +2248,15 @@ static int sweep_chart(rep *r, const rd_knob *k, int ki, int nknobs)
             }
             if (p->fail)
                 row_status(st, sizeof(st), p->fail);
-            fprintf(f, "<td>%s</td>", lab);
+            hp(f, "<td>%s</td>", lab);
             if (p->nok)
-                fprintf(f, "<td>%.3f</td><td>%d / %d</td>", p->makespan_us, p->nok, p->nrows);
+                hp(f, "<td>%.3f</td><td>%d / %d</td>", p->makespan_us, p->nok, p->nrows);
             else
-                fprintf(f, "<td>-</td><td>0 / %d</td>", p->nrows);
+                hp(f, "<td>-</td><td>0 / %d</td>", p->nrows);
             if (sw->has_blocked) {
                 if (p->best)
-                    fprintf(f, "<td>%.3f / %.3f / %.3f / %.3f</td>", p->best->blocked[0], p->best->blocked[1],
-                            p->best->blocked[2], p->best->blocked[3]);
+                    hp(f, "<td>%.3f / %.3f / %.3f / %.3f</td>", p->best->blocked[0], p->best->blocked[1],
+                       p->best->blocked[2], p->best->blocked[3]);
                 else
                     fputs("<td>-</td>", f);
             }
@@ -2118,10 +2264,10 @@ static int sweep_chart(rep *r, const rd_knob *k, int ki, int nknobs)
                 char on[160] = "-";
                 if (p->best)
                     blocked_on(on, sizeof(on), p->best);
-                fprintf(f, "<td class=\"l\">%s</td>", on);
+                hp(f, "<td class=\"l\">%s</td>", on);
             }
-            fprintf(f, "<td>%d</td><td class=\"l\">%s%s</td></tr>\n", p->best ? p->best->line : p->fail->line,
-                    p->nok && p->fail ? "others: first " : "", st);
+            hp(f, "<td>%d</td><td class=\"l\">%s%s</td></tr>\n", p->best ? p->best->line : p->fail->line,
+               p->nok && p->fail ? "others: first " : "", st);
         }
     fputs("</table></figure>\n", f);
 out:
@@ -2142,9 +2288,9 @@ static void rings_cell(FILE *f, const uint64_t v[RD_RINGS], bool bytes)
             snprintf(b[i], sizeof(b[i]), "%" PRIu64, v[i]);
     }
     if (v[0] == v[1] && v[1] == v[2] && v[2] == v[3])
-        fprintf(f, "<td>%s</td>", b[0]);
+        hp(f, "<td>%s</td>", b[0]);
     else
-        fprintf(f, "<td>%s / %s / %s / %s</td>", b[0], b[1], b[2], b[3]);
+        hp(f, "<td>%s / %s / %s / %s</td>", b[0], b[1], b[2], b[3]);
 }
 
 static int section_sweep(rep *r)
@@ -2152,7 +2298,7 @@ static int section_sweep(rep *r)
     FILE *f = r->f;
     const rd_sweep *sw = &r->sw;
     fputs("<section id=\"sweep\">\n<h2>Sweep</h2>\n", f);
-    fprintf(f, "<p class=\"sub\">%zu configuration points from sweep.csv", sw->nrows);
+    hp(f, "<p class=\"sub\">%zu configuration points from sweep.csv", sw->nrows);
     if (sw->ngroups == 1) {
         fputs(" (", f);
         esc(f, sw->groups[0][0]);
@@ -2160,7 +2306,7 @@ static int section_sweep(rep *r)
         esc(f, sw->groups[0][1]);
         fputs(")", f);
     } else if (sw->ngroups > 1) {
-        fprintf(f, " over %d graph and platform pairs (a curve each)", sw->ngroups);
+        hp(f, " over %d graph and platform pairs (a curve each)", sw->ngroups);
     }
     fputs(".</p>\n", f);
     rd_knob knobs[RD_KNOB_COLUMNS * RD_RINGS];
@@ -2171,34 +2317,35 @@ static int section_sweep(rep *r)
         note(f, "No knob takes more than one value over the rows (ring_task_window, ring_heap, ring_dep_pool "
                 "and aicpu_thread_num are each the same in every row): nothing to plot against.");
     else {
-        fprintf(
-            f,
-            "<p class=\"sub\">%d swept knob%s: a chart each. A knob is swept when its value changes between "
-            "rows (a ring knob: some ring's value); rings that always hold equal values are one knob.%s</p>\n"
-            "<div class=\"charts\">\n",
-            nk, nk == 1 ? "" : "s",
-            sw->has_blocked
-                ? " Beside each makespan curve, the time the orchestrator spent blocked on each ring "
-                  "in the rows those points come from: a flat makespan can hide a ring that cost "
-                  "the orchestrator its time."
-                : "");
+        hp(f,
+           "<p class=\"sub\">%d swept knob%s: a chart each. A knob is swept when its value changes between "
+           "rows (a ring knob: some ring's value); rings that always hold equal values are one knob.%s</p>\n"
+           "<div class=\"charts\">\n",
+           nk, nk == 1 ? "" : "s",
+           sw->has_blocked
+               ? " Beside each makespan curve, the time the orchestrator spent blocked on each ring "
+                 "in the rows those points come from: a flat makespan can hide a ring that cost "
+                 "the orchestrator its time."
+               : "");
         for (int i = 0; i < nk; i++)
             if (sweep_chart(r, &knobs[i], i, nk) != 0)
                 return -1;
         fputs("</div>\n", f);
     }
     if (sw->nrows) {
-        fprintf(f,
-                "<details><summary>All %zu rows</summary>\n<table id=\"sweep-rows\"><tr><th>line</th>"
-                "<th class=\"l\">graph</th><th "
-                "class=\"l\">platform</th><th>ring_task_window</th><th>ring_heap</th>"
-                "<th>ring_dep_pool</th>%s<th class=\"l\">status</th><th>makespan (µs)</th>%s</tr>\n",
-                sw->nrows, sw->has_threads ? "<th>aicpu_thread_num</th>" : "",
-                sw->has_blocked ? "<th>blocked per ring (µs)</th>" : "");
+        hp(f,
+           "<details><summary>All %zu rows</summary>\n<table id=\"sweep-rows\"><tr><th>line</th>"
+           "<th class=\"l\">graph</th><th "
+           "class=\"l\">platform</th><th>ring_task_window</th><th>ring_heap</th>"
+           "<th>ring_dep_pool</th>",
+           sw->nrows);
+        fputs(sw->has_threads ? "<th>aicpu_thread_num</th>" : "", f);
+        fputs("<th class=\"l\">status</th><th>makespan (µs)</th>", f);
+        fputs(sw->has_blocked ? "<th>blocked per ring (µs)</th></tr>\n" : "</tr>\n", f);
         for (size_t i = 0; i < sw->nrows; i++) {
             const rd_row *row = &sw->rows[i];
             char st[RD_NAME_MAX + 64];
-            fprintf(f, "<tr><td>%d</td><td class=\"l\">", row->line);
+            hp(f, "<tr><td>%d</td><td class=\"l\">", row->line);
             esc(f, sw->groups[row->group][0]);
             fputs("</td><td class=\"l\">", f);
             esc(f, sw->groups[row->group][1]);
@@ -2207,15 +2354,15 @@ static int section_sweep(rep *r)
             rings_cell(f, row->knob[RD_KNOB_HEAP], true);
             rings_cell(f, row->knob[RD_KNOB_DEP_POOL], false);
             if (sw->has_threads)
-                fprintf(f, "<td>%" PRIu64 "</td>", row->knob[RD_KNOB_THREADS][0]);
+                hp(f, "<td>%" PRIu64 "</td>", row->knob[RD_KNOB_THREADS][0]);
             if (strcmp(row->status, "ok") == 0)
                 snprintf(st, sizeof(st), "ok");
             else
                 row_status(st, sizeof(st), row);
-            fprintf(f, "<td class=\"l\">%s</td><td>%.3f</td>", st, row->makespan_us);
+            hp(f, "<td class=\"l\">%s</td><td>%.3f</td>", st, row->makespan_us);
             if (sw->has_blocked)
-                fprintf(f, "<td>%.3f / %.3f / %.3f / %.3f</td>", row->blocked[0], row->blocked[1],
-                        row->blocked[2], row->blocked[3]);
+                hp(f, "<td>%.3f / %.3f / %.3f / %.3f</td>", row->blocked[0], row->blocked[1], row->blocked[2],
+                   row->blocked[3]);
             fputs("</tr>\n", f);
         }
         fputs("</table></details>\n", f);
@@ -2322,10 +2469,10 @@ static void worker_timeline(FILE *f, const cJSON *progs, const cJSON *wk, const 
         return;
     fputs("<svg width=\"1120\" height=\"74\" role=\"img\" aria-label=\"worker timeline\">\n", f);
     double setup = jnum(wk, "setup_us");
-    fprintf(f,
-            "<rect x=\"%.1f\" y=\"10\" width=\"%.1f\" height=\"26\" fill=\"#b8c0c8\"><title>setup %.3f ms"
-            "</title></rect>\n",
-            x0, width * setup / total, setup / 1e3);
+    hp(f,
+       "<rect x=\"%.1f\" y=\"10\" width=\"%.1f\" height=\"26\" fill=\"#b8c0c8\"><title>setup %.3f ms"
+       "</title></rect>\n",
+       x0, width * setup / total, setup / 1e3);
     const cJSON *p;
     int i = 0;
     cJSON_ArrayForEach(p, progs)
@@ -2333,22 +2480,22 @@ static void worker_timeline(FILE *f, const cJSON *progs, const cJSON *wk, const 
         double start = jnum(p, "start_us"), dev = jnum(p, "device_us");
         if (i > 0 && strcmp(jstr(p, "arena"), "built") == 0) {
             double b = jnum(costs, "arena_build");
-            fprintf(f,
-                    "<rect x=\"%.1f\" y=\"10\" width=\"%.1f\" height=\"26\" fill=\"#d9534f\"><title>arena "
-                    "rebuilt for program %d: %.3f ms</title></rect>\n",
-                    x0 + width * (start - b) / total, width * b / total, i, b / 1e3);
+            hp(f,
+               "<rect x=\"%.1f\" y=\"10\" width=\"%.1f\" height=\"26\" fill=\"#d9534f\"><title>arena "
+               "rebuilt for program %d: %.3f ms</title></rect>\n",
+               x0 + width * (start - b) / total, width * b / total, i, b / 1e3);
         }
-        fprintf(f, "<rect x=\"%.1f\" y=\"10\" width=\"%.1f\" height=\"26\" fill=\"%s\"><title>%d ",
-                x0 + width * start / total, width * dev / total > 1 ? width * dev / total : 1,
-                i % 2 ? "#4a7bd0" : "#2c5aa0", i);
+        hp(f, "<rect x=\"%.1f\" y=\"10\" width=\"%.1f\" height=\"26\" fill=\"%s\"><title>%d ",
+           x0 + width * start / total, width * dev / total > 1 ? width * dev / total : 1,
+           i % 2 ? "#4a7bd0" : "#2c5aa0", i);
         esc(f, jstr(p, "name"));
-        fprintf(f, ": %.3f ms</title></rect>\n", dev / 1e3);
+        hp(f, ": %.3f ms</title></rect>\n", dev / 1e3);
         i++;
     }
-    fprintf(f,
-            "<text x=\"%.1f\" y=\"54\" font-size=\"11\">0</text><text x=\"%.1f\" y=\"54\" font-size=\"11\" "
-            "text-anchor=\"end\">%.3f ms</text>\n",
-            x0, x0 + width, total / 1e3);
+    hp(f,
+       "<text x=\"%.1f\" y=\"54\" font-size=\"11\">0</text><text x=\"%.1f\" y=\"54\" font-size=\"11\" "
+       "text-anchor=\"end\">%.3f ms</text>\n",
+       x0, x0 + width, total / 1e3);
     fputs(
         "<text x=\"10\" y=\"70\" font-size=\"11\" fill=\"#555\">grey: setup (init, registration, arena, "
         "first "
@@ -2410,12 +2557,14 @@ static int worker_page(const char *dir, const cJSON *w, char *err, size_t errlen
     FILE *f = outfile_open(&of, path, err, errlen);
     if (!f)
         return EXIT_INTERNAL;
-    fprintf(
-        f,
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>ptosim report: "
-        "worker</title>\n<style>\n%s</style>\n</head>\n<body>\n<h1>ptosim report: %d programs on one worker"
-        "</h1>\n<section id=\"worker\"><h2>Worker</h2>\n<div class=\"cards\">\n",
-        CSS, cJSON_GetArraySize(progs));
+    fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>ptosim report: "
+          "worker</title>\n<style>\n",
+          f);
+    fputs(CSS, f); /* a constant */
+    hp(f,
+       "</style>\n</head>\n<body>\n<h1>ptosim report: %d programs on one worker</h1>\n<section "
+       "id=\"worker\"><h2>Worker</h2>\n<div class=\"cards\">\n",
+       cJSON_GetArraySize(progs));
     char v[64], d[96];
     snprintf(v, sizeof(v), "%.3f ms", jnum(wk, "setup_us") / 1e3);
     snprintf(d, sizeof(d), "arena built %d time(s)", (int)jnum(wk, "arena_builds"));
@@ -2435,29 +2584,34 @@ static int worker_page(const char *dir, const cJSON *w, char *err, size_t errlen
     cJSON_ArrayForEach(p, progs)
     {
         bool ran = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(p, "ran"));
-        fprintf(f, "<tr><td>%d</td><td class=\"l\">", i++);
+        hp(f, "<tr><td>%d</td><td class=\"l\">", i++);
+        /* the folder was checked above (N_NAME, inside DIR); url_rel refuses anything else all the same */
         if (ran) {
             fputs("<a href=\"", f);
-            esc(f, jstr(p, "dir"));
+            if (!url_rel(f, jstr(p, "dir"))) {
+                snprintf(err, errlen, "%s/ptosim_run.json: programs[%d].dir is not a relative link", dir,
+                         i - 1);
+                outfile_abort(&of);
+                return EXIT_GRAPH;
+            }
             fputs("/report.html\">", f);
         }
         esc(f, jstr(p, "name"));
         fputs(ran ? "</a></td><td>" : "</td><td>", f);
         esc(f, jstr(p, "status"));
-        fprintf(f, "</td><td>%s</td><td>%.3f</td><td>%.3f</td><td>%.3f</td><td>%.0f</td></tr>\n",
-                jstr(p, "arena"), jnum(p, "start_us") / 1e3, jnum(p, "device_us") / 1e3,
-                jnum(p, "makespan_us"), jnum(p, "tasks_completed"));
+        hp(f, "</td><td>%s</td><td>%.3f</td><td>%.3f</td><td>%.3f</td><td>%.0f</td></tr>\n", jstr(p, "arena"),
+           jnum(p, "start_us") / 1e3, jnum(p, "device_us") / 1e3, jnum(p, "makespan_us"),
+           jnum(p, "tasks_completed"));
     }
     fputs("</table>\n</section>\n", f);
     const cJSON *res = cJSON_GetObjectItemCaseSensitive(w, "resident"),
                 *edges = cJSON_GetObjectItemCaseSensitive(w, "cross_program_edges"), *e;
-    fprintf(
-        f,
-        "<section id=\"resident\"><h2>Resident tensors</h2>\n<p>%d resident tensor(s); %d edge(s) across "
-        "programs: a later program's reader of a resident region and the earlier program's task that wrote "
-        "it last.</p>\n<table><tr><th class=\"l\">tensor</th><th>address</th><th>placed by</th><th>read "
-        "across programs</th></tr>\n",
-        cJSON_GetArraySize(res), cJSON_GetArraySize(edges));
+    hp(f,
+       "<section id=\"resident\"><h2>Resident tensors</h2>\n<p>%d resident tensor(s); %d edge(s) across "
+       "programs: a later program's reader of a resident region and the earlier program's task that wrote "
+       "it last.</p>\n<table><tr><th class=\"l\">tensor</th><th>address</th><th>placed by</th><th>read "
+       "across programs</th></tr>\n",
+       cJSON_GetArraySize(res), cJSON_GetArraySize(edges));
     cJSON_ArrayForEach(p, res)
     {
         int n = 0;
@@ -2466,7 +2620,7 @@ static int worker_page(const char *dir, const cJSON *w, char *err, size_t errlen
         esc(f, jstr(p, "name"));
         fputs("</td><td>", f);
         esc(f, jstr(p, "addr"));
-        fprintf(f, "</td><td>%d</td><td>%d</td></tr>\n", (int)jnum(p, "placed_by"), n);
+        hp(f, "</td><td>%d</td><td>%d</td></tr>\n", (int)jnum(p, "placed_by"), n);
     }
     fputs("</table>\n</section>\n<footer>Written by <code>ptosim report</code> from the worker's "
           "<code>ptosim_run.json</code>; each program's page is in its folder.</footer>\n</body>\n</html>\n",

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <math.h>
 #include <signal.h>
@@ -38,6 +39,7 @@
 #define SWEEP_STDERR_SHOWN 4000        /* bytes of a failed point's stderr echoed to ours */
 #define SLURM_MAX_ARRAY 1001           /* Slurm's default MaxArraySize (slurm.conf) */
 #define COMPILED_NAME "graph.compiled" /* DIR's compiled graph, which every point maps (gcomp.h) */
+#define GRAPH_LINE "# the graph: "     /* sweep.cmd's last line: the bytes the sweep began with */
 #define SPOOL_NAME "graph.jsonl"       /* DIR's copy of a GRAPH read from a pipe, which every point reads */
 /* appended to errors in the options passed through: a list there is a likely slip */
 #define LISTS_HINT                                                                                           \
@@ -84,6 +86,9 @@ typedef struct sweep {
     char graph_abs[PATH_MAX];      /* GRAPH made absolute */
     char dir_abs[PATH_MAX];        /* DIR made absolute (created first) */
     char cwd[PATH_MAX];            /* where relative paths in `pass` resolve */
+    uint64_t graph_hash;           /* gcomp_hash of GRAPH's bytes when the manifest was written */
+    uint64_t graph_bytes;          /* and its size */
+    bool began_known;              /* DIR/sweep.cmd says which graph the sweep began with (this one) */
 } sweep;
 
 void sweep_usage(void)
@@ -654,14 +659,26 @@ static int write_whole(const sweep *s, const char *name, const char *text, size_
     return 0;
 }
 
+/* The "\n# the graph: ..." line of a sweep.cmd text (its last line), or NULL when it has none (an older
+ * ptosim's). */
+static const char *graph_line(const char *cmd)
+{
+    const char *last = NULL;
+    for (const char *p = cmd; (p = strstr(p, "\n" GRAPH_LINE)) != NULL; p++)
+        last = p;
+    return last;
+}
+
 /* Writes DIR/points.csv (the manifest --collect reads) and DIR/sweep.cmd (what makes the points: the graph,
- * the lists and the options passed through) and removes a previous sweep.csv, so the folder never pairs these
- * points with older results. With --resume, a folder that holds a sweep keeps both files, which must be this
- * command's. Returns 0, or an exit status after printing why. */
-static int write_manifest(const sweep *s)
+ * the lists and the options passed through, then the size and hash of the graph's bytes) and removes a
+ * previous sweep.csv, so the folder never pairs these points with older results. With --resume, a folder that
+ * holds a sweep keeps both files, which must be this command's. Returns 0, or an exit status after printing
+ * why. */
+static int write_manifest(sweep *s)
 {
     char *man = NULL, *cmd = NULL, path[PATH_MAX + 64];
     size_t man_len = 0, cmd_len = 0;
+    int rc = 0;
     FILE *m = open_memstream(&man, &man_len), *c = open_memstream(&cmd, &cmd_len);
     if (m) {
         fputs(POINTS_HEADER, m);
@@ -676,12 +693,24 @@ static int write_manifest(const sweep *s)
             fputc('\n', m);
         }
     }
+    uint64_t bytes = 0;
+    struct stat st;
+    if (gcomp_hash_file(s->graph, &s->graph_hash) != 0 || stat(s->graph, &st) != 0) {
+        fprintf(stderr, "ptosim sweep: %s: cannot read the graph: %s\n", s->graph, strerror(errno));
+        if (m)
+            fclose(m);
+        if (c)
+            fclose(c);
+        rc = EXIT_GRAPH;
+        goto out;
+    }
+    bytes = s->graph_bytes = (uint64_t)st.st_size;
     if (c) {
         write_sweep_args(c, s);
-        fputc('\n', c);
+        /* the graph's bytes, not its name: a --resume with an edited graph is refused by this line */
+        fprintf(c, "\n" GRAPH_LINE "%" PRIu64 " bytes hashing to %016" PRIx64 "\n", bytes, s->graph_hash);
     }
     int bad = !m || fclose(m) != 0 || !c || fclose(c) != 0 || !man || !cmd;
-    int rc = 0;
     if (bad) {
         fputs("ptosim sweep: out of memory\n", stderr);
         rc = EXIT_INTERNAL;
@@ -694,6 +723,10 @@ static int write_manifest(const sweep *s)
     if (old) {
         snprintf(path, sizeof(path), "%s/sweep.cmd", s->dir_abs);
         char *old_cmd = read_file(path, NULL);
+        /* the command is the first line; a sweep.cmd of an older ptosim has no graph line */
+        const char *old_graph = old_cmd ? graph_line(old_cmd) : NULL, *new_graph = graph_line(cmd);
+        size_t old_len = old_graph ? (size_t)(old_graph - old_cmd) + 1 : old_cmd ? strlen(old_cmd) : 0;
+        size_t new_len = (size_t)(new_graph - cmd) + 1;
         if (strcmp(old, man) != 0) {
             fprintf(
                 stderr,
@@ -701,17 +734,28 @@ static int write_manifest(const sweep *s)
                 "give; resume with the same lists in the same order, or start a new sweep with -o\n",
                 s->dir);
             rc = EXIT_USAGE;
-        } else if (old_cmd && strcmp(old_cmd, cmd) != 0) {
+        } else if (old_cmd && (old_len != new_len || memcmp(old_cmd, cmd, new_len) != 0)) {
             fprintf(stderr,
                     "ptosim sweep: --resume %s: the sweep there is of another graph or other run options:\n"
-                    "  then: %s  now:  %sresume with the same command, or start a new sweep with -o\n",
-                    s->dir, old_cmd, cmd);
+                    "  then: %.*s  now:  %.*sresume with the same command, or start a new sweep with -o\n",
+                    s->dir, (int)old_len, old_cmd, (int)new_len, cmd);
+            rc = EXIT_USAGE;
+        } else if (old_graph && strcmp(old_graph, new_graph) != 0) {
+            size_t n = strcspn(old_graph + 1 + strlen(GRAPH_LINE), "\n");
+            fprintf(stderr,
+                    "ptosim sweep: --resume %s: %s has changed since the sweep began (%.*s then, %" PRIu64
+                    " bytes hashing to %016" PRIx64
+                    " now), so its finished points are of another graph; start "
+                    "the sweep again with -o\n",
+                    s->dir, s->graph, (int)n, old_graph + 1 + strlen(GRAPH_LINE), bytes, s->graph_hash);
             rc = EXIT_USAGE;
         }
+        s->began_known = old_graph != NULL;
         free(old_cmd);
         free(old);
         goto out;
     }
+    s->began_known = true;
     if (write_whole(s, "points.csv", man, man_len) != 0 || write_whole(s, "sweep.cmd", cmd, cmd_len) != 0)
         rc = EXIT_INTERNAL;
 out:
@@ -1637,20 +1681,40 @@ static int compile_graph(const sweep *s, gcomp *gc)
     char path[PATH_MAX + 64], err[2 * PATH_MAX + GRAPH_ERR_MAX];
     snprintf(path, sizeof(path), "%s/" COMPILED_NAME, s->dir_abs);
     int rc = gcomp_open(gc, path, s->graph, err, sizeof(err));
-    if (rc == 0)
+    if (rc == 0 && gc->head.src_hash == s->graph_hash)
         return 0;
-    uint64_t now;
-    if (rc == GCOMP_STALE && s->resume && gcomp_hash_file(s->graph, &now) == 0 && now != gc->head.src_hash) {
+    if (rc == 0) /* the graph changed after sweep.cmd recorded it: compiled again, and refused below */
+        gcomp_close(gc);
+    if (rc == GCOMP_STALE && s->resume && !s->began_known) {
+        /* sweep.cmd of an older ptosim does not say which graph the finished points ran: which one changed
+         * cannot be told */
         fprintf(
             stderr,
-            "ptosim sweep: --resume %s: %s has changed since the sweep began, so its finished points are of "
-            "another graph; start the sweep again with -o\n",
-            s->dir, s->graph);
+            "ptosim sweep: --resume %s: %s; either the graph changed since the sweep began or %s is another "
+            "graph's, and %s/sweep.cmd (of an older ptosim) does not say which graph the finished points "
+            "ran; start the sweep again with -o\n",
+            s->dir, err, path, s->dir);
         return EXIT_USAGE;
     }
+    if (rc == GCOMP_STALE && s->resume) /* sweep.cmd vouches that the graph is the one the points ran */
+        fprintf(stderr,
+                "ptosim sweep: --resume %s: %s is another graph's (compiled from %" PRIu64
+                " bytes hashing to "
+                "%016" PRIx64 "), not compiled from %s (%" PRIu64 " bytes hashing to %016" PRIx64
+                ", as when the sweep began); compiling %s again\n",
+                s->dir, path, gc->head.src_size, gc->head.src_hash, s->graph, s->graph_bytes, s->graph_hash,
+                s->graph);
     rc = gcomp_compile(s->graph, path, err, sizeof(err));
     if (rc == 0)
         rc = gcomp_open(gc, path, s->graph, err, sizeof(err)) == 0 ? 0 : -1;
+    if (rc == 0 && gc->head.src_hash != s->graph_hash) {
+        fprintf(stderr,
+                "ptosim sweep: %s changed while the sweep began (its bytes hash to %016" PRIx64
+                " now, %016" PRIx64 " in %s/sweep.cmd); run the sweep again\n",
+                s->graph, gc->head.src_hash, s->graph_hash, s->dir);
+        gcomp_close(gc);
+        return EXIT_GRAPH;
+    }
     if (rc != 0) {
         fprintf(stderr, "ptosim sweep: %s\n", err);
         return rc > 0 ? EXIT_GRAPH : EXIT_INTERNAL;

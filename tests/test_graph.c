@@ -7,8 +7,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../model/dtype.h"
 #include "../model/gcomp.h"
 #include "../model/graph.h"
+#include "../model/oprec.h"
 #include "../model/readahead.h"
 #include "testutil.h"
 
@@ -595,9 +597,16 @@ static void assert_same_op(const graph_op *a, const graph_op *b)
  * data, explicit deps and cost overrides. */
 START_TEST(read_ahead_gives_the_operations_graph_next_gives)
 {
-    static const char *const traces[] = {TRACE("dump_stall.jsonl"), TRACE("default.jsonl"),
-                                         TRACE("gen_paged_attention_manual.jsonl"), TRACE("gen_random.jsonl"),
-                                         TRACE("chain3.jsonl")};
+    static const char *const traces[] = {TRACE("dump_stall.jsonl"),
+                                         TRACE("default.jsonl"),
+                                         TRACE("gen_paged_attention_manual.jsonl"),
+                                         TRACE("gen_random.jsonl"),
+                                         TRACE("chain3.jsonl"),
+                                         TRACE("mix_spmd.jsonl"),
+                                         TRACE("kv_prefill.jsonl"),
+                                         TRACE("gen_paged_attention_spmd.jsonl"),
+                                         TRACE("gen_decode_layer_qwen3.jsonl"),
+                                         TRACE("forkjoin.jsonl")};
     graph_op *a = malloc(sizeof(*a)), *b = malloc(sizeof(*b));
     for (size_t t = 0; t < sizeof(traces) / sizeof(traces[0]); t++) {
         graph g1, g2;
@@ -694,12 +703,20 @@ END_TEST
 /* ---- compiled graphs (gcomp) ---- */
 
 /* A compiled graph replays exactly what graph_next reads: every kind of op, literal data, explicit deps, cost
- * overrides, and more than one of the writer's 1 MiB runs of records (dump_stall). */
+ * overrides, SPMD and MIX tasks, and more than one of the writer's 1 MiB runs of records (dump_stall); every
+ * record passes gcomp_next's range checks. */
 START_TEST(a_compiled_graph_gives_the_operations_graph_next_gives)
 {
-    static const char *const traces[] = {TRACE("dump_stall.jsonl"), TRACE("default.jsonl"),
-                                         TRACE("gen_paged_attention_manual.jsonl"), TRACE("gen_random.jsonl"),
-                                         TRACE("chain3.jsonl")};
+    static const char *const traces[] = {TRACE("dump_stall.jsonl"),
+                                         TRACE("default.jsonl"),
+                                         TRACE("gen_paged_attention_manual.jsonl"),
+                                         TRACE("gen_random.jsonl"),
+                                         TRACE("chain3.jsonl"),
+                                         TRACE("mix_spmd.jsonl"),
+                                         TRACE("kv_prefill.jsonl"),
+                                         TRACE("gen_paged_attention_spmd.jsonl"),
+                                         TRACE("gen_decode_layer_qwen3.jsonl"),
+                                         TRACE("forkjoin.jsonl")};
     graph_op *a = malloc(sizeof(*a)), *b = malloc(sizeof(*b));
     char *out = malloc(4096);
     snprintf(out, 4096, "%s/g.compiled", tu_tmpdir());
@@ -729,6 +746,7 @@ START_TEST(a_compiled_graph_gives_the_operations_graph_next_gives)
         ck_assert_int_eq(gcomp_next(&cur, &g2, b, err, sizeof(err)), 0); /* and stays at the end */
         ck_assert_int_eq(g2.nops, n);
         ck_assert_int_eq((long)gc.head.nops, n);
+        gcomp_cursor_free(&cur);
         gcomp_close(&gc);
         graph_close(&g1);
         graph_close(&g2);
@@ -898,33 +916,313 @@ START_TEST(a_compiled_graph_that_does_not_fit_is_named)
         snprintf(want, sizeof(want), "compiled graph of %s: the record at byte %d is not whole", src,
                  GCOMP_HEAD_BYTES);
         ck_assert_str_eq(err, want);
+        gcomp_cursor_free(&cur);
         graph_close(&g);
         free(op);
         gcomp_close(&gc);
     }
 
-    /* the source edited since: a line more; then the same bytes written again (only the time differs) */
+    /* the source edited since: a line more; the same size with other bytes (its time kept, as cp -p or
+     * rsync -t leave it); then the same bytes written again (only the time differs) */
     size_t len = strlen(text);
     char *more = malloc(len + 64);
     snprintf(more, len + 64, "%s{\"op\": \"scope_begin\"}\n{\"op\": \"scope_end\"}\n", text);
     put_file(src, more, strlen(more));
-    snprintf(want, sizeof(want), "%s has changed since it was compiled into %s (%zu bytes then, %zu now)",
-             src, good, len, strlen(more));
+    snprintf(want, sizeof(want), "%s does not match %s: it has %zu bytes, the graph compiled there had %zu",
+             src, good, strlen(more), len);
+    expect_open(good, src, GCOMP_STALE, want);
+    struct stat st;
+    char *same = strdup(text);
+    char *cyc = strstr(same, "18000");
+    ck_assert_ptr_nonnull(cyc);
+    cyc[0] = '9'; /* 98000 cycles: as long, another graph */
+    put_file(src, same, len);
+    struct timespec was[2] = {{.tv_sec = h.src_mtime_s, .tv_nsec = h.src_mtime_ns},
+                              {.tv_sec = h.src_mtime_s, .tv_nsec = h.src_mtime_ns}};
+    ck_assert_int_eq(utimensat(AT_FDCWD, src, was, 0), 0);
+    ck_assert_int_eq(stat(src, &st), 0);
+    ck_assert_int_eq(st.st_mtim.tv_sec, h.src_mtime_s); /* size and time as compiled */
+    ck_assert_int_eq(st.st_mtim.tv_nsec, h.src_mtime_ns);
+    uint64_t now;
+    ck_assert_int_eq(gcomp_hash_file(src, &now), 0);
+    snprintf(
+        want, sizeof(want),
+        "%s does not match %s: its bytes hash to %016llx, the graph compiled there hashed to %016llx (same "
+        "size, %zu bytes)",
+        src, good, (unsigned long long)now, (unsigned long long)h.src_hash, len);
     expect_open(good, src, GCOMP_STALE, want);
     put_file(src, text, len);
     struct timespec times[2] = {{.tv_sec = 1000000000}, {.tv_sec = 1000000000}};
     ck_assert_int_eq(utimensat(AT_FDCWD, src, times, 0), 0);
-    snprintf(want, sizeof(want), "%s has changed since it was compiled into %s (modified since)", src, good);
-    expect_open(good, src, GCOMP_STALE, want);
     gcomp gc;
-    ck_assert_int_eq(gcomp_open(&gc, good, src, err, sizeof(err)), GCOMP_STALE);
-    uint64_t now;
-    ck_assert_int_eq(gcomp_hash_file(src, &now), 0);
-    ck_assert_uint_eq(gc.head.src_hash, now); /* same bytes: a resumed sweep may go on */
+    ck_assert_msg(gcomp_open(&gc, good, src, err, sizeof(err)) == 0, "%s",
+                  err); /* same bytes: it is the graph */
+    gcomp_close(&gc);
+    free(same);
     free(more);
     free(c);
     free(src);
     free(text);
+}
+END_TEST
+
+/* ---- forged records: each is range-checked as graph_next checks a line ---- */
+
+/* A graph with every kind of record: a scope; a submit with a pipe cost, an input, an output and a scalar;
+ * a view of that output with a dep on its label; an alloc; a dummy writing data into what the alloc made;
+ * user code. */
+static const char FORGE_GRAPH[] =
+    "{\"ptosim_graph\": 1, \"name\": \"forge\", \"kernels\": [{\"id\": 0, \"name\": \"v\", \"core\": "
+    "\"aiv\", "
+    "\"cost\": {\"ns\": 1000}}, {\"id\": 5, \"name\": \"c\", \"core\": \"aic\", \"cost\": {\"ns\": 1000}}], "
+    "\"tensors\": [{\"name\": \"x\", \"dtype\": \"FLOAT32\", \"shape\": [64]}]}\n"
+    "{\"op\": \"scope_begin\"}\n"
+    "{\"op\": \"submit\", \"id\": \"a\", \"kernel\": \"v\", \"cost\": {\"tiles\": 2, \"vector\": {\"elems\": "
+    "128}}, \"args\": [{\"dir\": \"in\", \"tensor\": \"x\"}, {\"dir\": \"out\", \"tensor\": \"t\", "
+    "\"dtype\": "
+    "\"FLOAT16\", \"shape\": [8, 8]}, {\"scalar\": 3}]}\n"
+    "{\"op\": \"submit\", \"kernel\": \"v\", \"deps\": [\"a\"], \"args\": [{\"dir\": \"in\", \"tensor\": "
+    "\"t\", "
+    "\"shape\": [4, 8]}]}\n"
+    "{\"op\": \"alloc\", \"id\": \"al\", \"tensors\": [{\"name\": \"u\", \"dtype\": \"INT8\", \"shape\": "
+    "[4]}]}\n"
+    "{\"op\": \"dummy\", \"deps\": [\"al\"], \"args\": [{\"dir\": \"inout\", \"tensor\": \"u\", \"data\": "
+    "[1, 2, 3, "
+    "4]}]}\n"
+    "{\"op\": \"user_code\", \"ns\": 5}\n"
+    "{\"op\": \"scope_end\"}\n";
+
+/* Copies compiled graph good to bad with record k (0 = the first) changed by edit (which may change its
+ * length), the head's length and hash made to match, so gcomp_open takes it (the hash is not a
+ * signature). Returns the record's byte offset. */
+static size_t forge_record(const char *good, const char *bad, int k, void (*edit)(graph_op *))
+{
+    unsigned char *c;
+    get_file(good, &c);
+    gcomp_head h;
+    memcpy(&h, c, sizeof(h));
+    graph_op *op = malloc(sizeof(*op));
+    oprec_buf b = {0};
+    size_t pos = 0, at = 0;
+    for (int i = 0; pos < h.rec_bytes; i++) {
+        if (i == k)
+            at = b.used;
+        oprec_read(c + GCOMP_HEAD_BYTES, &pos, op);
+        if (i == k)
+            edit(op);
+        ck_assert_int_eq(oprec_append(&b, op, 0), 0); /* deps and data still point into c */
+    }
+    h.rec_bytes = b.used;
+    gcomp_hasher hs;
+    gcomp_hash_init(&hs);
+    gcomp_hash_update(&hs, b.buf, b.used);
+    h.rec_hash = gcomp_hash_final(&hs);
+    FILE *f = fopen(bad, "wb");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_int_eq(fwrite(&h, sizeof(h), 1, f), 1);
+    ck_assert_int_eq(fwrite(b.buf, 1, b.used, f), b.used);
+    ck_assert_int_eq(fclose(f), 0);
+    free(b.buf);
+    free(op);
+    free(c);
+    return at + GCOMP_HEAD_BYTES;
+}
+
+/* Reads the compiled graph path of src: the ngood records before the forged one are given, then gcomp_next
+ * fails with exactly want, and again when asked again. */
+static void expect_record_error(const char *path, const char *src, int ngood, const char *want)
+{
+    gcomp gc;
+    char err[GRAPH_ERR_MAX];
+    ck_assert_msg(gcomp_open(&gc, path, src, err, sizeof(err)) == 0, "%s", err);
+    graph g;
+    graph_op *op = malloc(sizeof(*op));
+    ck_assert_int_eq(graph_open(&g, src, err, sizeof(err)), 0);
+    gcomp_cursor cur = {.gc = &gc};
+    for (int i = 0; i < ngood; i++)
+        ck_assert_msg(gcomp_next(&cur, &g, op, err, sizeof(err)) == 1, "record %d: %s", i, err);
+    ck_assert_msg(gcomp_next(&cur, &g, op, err, sizeof(err)) == -1, "not refused: %s", want);
+    ck_assert_str_eq(err, want);
+    ck_assert_int_eq(gcomp_next(&cur, &g, op, err, sizeof(err)), -1);
+    ck_assert_str_eq(err, want);
+    gcomp_cursor_free(&cur);
+    graph_close(&g);
+    free(op);
+    gcomp_close(&gc);
+}
+
+/* The forgeries, each named for what it does to the record. */
+#define FORGE(name, ...)                                                                                     \
+    static void name(graph_op *op)                                                                           \
+    {                                                                                                        \
+        __VA_ARGS__;                                                                                         \
+    }
+FORGE(unchanged, (void)op)
+FORGE(line_goes_back, op->line = 2)
+FORGE(flag_neither_0_nor_1, memset(&op->predicate, 2, 1))
+FORGE(site_not_terminated, memset(op->site, 'a', sizeof(op->site)))
+FORGE(scope_with_a_cost, op->has_cost = true; op->cost = (graph_cost){.kind = COST_NS, .value = 1})
+FORGE(user_code_too_long, op->user_ns = 1000000000000001ULL)
+FORGE(user_code_to_scope_end, op->kind = OP_SCOPE_END)
+FORGE(user_code_to_scope_begin, op->kind = OP_SCOPE_BEGIN; snprintf(op->site, sizeof(op->site), "s:1"))
+FORGE(scope_end_to_user_code, op->kind = OP_USER_CODE)
+FORGE(zero_blocks, op->block_num = 0)
+FORGE(kernel_not_in_table, op->kernel_ids[1] = 977)
+FORGE(kernel_on_the_wrong_core, op->kernel_ids[0] = 0)
+FORGE(no_kernel, op->kernel_ids[1] = -1)
+FORGE(a_mix_with_pipe_costs, op->kernel_ids[0] = 5)
+FORGE(cost_of_no_kind, op->cost.kind = (cost_kind)9)
+FORGE(flat_cost_too_big, op->cost = (graph_cost){.kind = COST_CYCLES, .value = 1000000000000001ULL})
+FORGE(cost_flag_neither_0_nor_1, memset(&op->cost.pipe.scalar_given, 2, 1))
+FORGE(aic_pipes_for_an_aiv_kernel, op->cost.pipe.aic = true)
+FORGE(no_tiles, op->cost.pipe.tiles = 0)
+FORGE(measured_at_5_hz, op->cost.pipe.measured = true; op->cost.pipe.measured_hz = 5)
+FORGE(work_on_a_pipe_the_core_lacks, op->cost.pipe.work.cycles[PIPE_CUBE] = 5)
+FORGE(rate_too_low, op->cost.pipe.work.gib_per_s[PIPE_MTE2] = 0.0001)
+FORGE(cube_too_wide, op->cost.pipe.work.mnk[0] = 1u << 21)
+FORGE(vector_elements_of_9_bytes, op->cost.pipe.work.vec_elem_bytes = 9)
+FORGE(buffers_overflow_the_ub, op->cost.pipe.work.bytes[PIPE_MTE2] = 100000)
+FORGE(label_past_those_bound, op->label = 5)
+FORGE(scalar_of_no_dtype, op->scalars[0].dtype = 99)
+FORGE(no_dimensions, op->args[0].ndim = 0)
+FORGE(output_of_no_dtype, op->args[1].dtype = 99)
+FORGE(arg_flag_neither_0_nor_1, memset(&op->args[0].manual_dep, 2, 1))
+FORGE(shape_of_zero, op->args[0].shape[0] = 0)
+FORGE(view_past_2_53_bytes, op->args[0].shape[0] = 1LL << 52)
+FORGE(negative_version, op->args[0].version = -1)
+FORGE(offset_past_2_53, op->args[0].start_offset = 1ULL << 54)
+FORGE(output_skips_a_slot, op->args[1].tensor = 3)
+FORGE(output_of_the_wrong_storage, op->args[1].buffer_numel = 7)
+FORGE(two_outputs_of_one_slot, op->args[0] = op->args[1])
+FORGE(output_strides_past_its_end, op->args[1].strides[0] = 100)
+FORGE(view_of_an_unbound_slot, op->args[0].tensor = 5)
+FORGE(direction_out_of_range, op->args[0].dir = (graph_dir)7)
+FORGE(dep_on_an_unbound_label, op->deps[0].label = 4)
+FORGE(dep_on_ring_5, op->deps[0].label = -1; op->deps[0].raw_id = 5ULL << 32)
+FORGE(view_past_its_tensor, op->args[0].start_offset = 40) /* 40 + 3 * 8 + 7 = 71 of 64 elements */
+FORGE(view_of_another_dtype, op->args[0].dtype = DT_FLOAT32)
+static const double THIRTY_TWO[32]; /* values for data_for_an_input */
+FORGE(data_for_an_input, op->args[0].ndata = 32; op->args[0].data = THIRTY_TWO)
+FORGE(submit_to_user_code, op->kind = OP_USER_CODE)
+FORGE(submit_to_alloc, op->kind = OP_ALLOC; op->kernel_ids[1] = -1)
+FORGE(alloc_of_a_view, op->args[0].dir = DIR_IN)
+FORGE(alloc_with_a_kernel, op->kernel_ids[1] = 0)
+FORGE(alloc_with_a_cost, op->has_cost = true; op->cost = (graph_cost){.kind = COST_NS, .value = 1})
+FORGE(data_of_another_length, op->args[0].ndata = 3)
+#undef FORGE
+
+/* A record with an index, a count, a flag, a view, a dep or a cost out of range, under a hash recomputed to
+ * match, is refused with the field and why (the forged sweep folders of gcomp_forged_segv.sh crashed), and
+ * so are scopes the records leave unbalanced. */
+START_TEST(a_forged_record_is_refused_naming_its_field)
+{
+    const char *dir = tu_tmpdir();
+    char *src = tu_write(dir, "g.jsonl", FORGE_GRAPH), good[4096], bad[4200], want[8192], err[GRAPH_ERR_MAX];
+    snprintf(good, sizeof(good), "%s/g.compiled", dir);
+    snprintf(bad, sizeof(bad), "%s/bad.compiled", dir);
+    ck_assert_msg(gcomp_compile(src, good, err, sizeof(err)) == 0, "%s", err);
+    /* records: 0 scope_begin (line 2), 1 submit a (3), 2 submit (4), 3 alloc (5), 4 dummy (6), 5 user_code
+     * (7), 6 scope_end (8); tensor slots x 0, t 1 (FLOAT16 [8, 8]: 64 elements in 512 of storage), u 2 */
+    static const struct {
+        int rec;                  /* the forged record */
+        void (*edit)(graph_op *); /* the forgery */
+        long line;                /* the line the record then claims */
+        const char *why;          /* FIELD: what (%s: the graph) */
+    } cases[] = {
+        {1, line_goes_back, 2, "line: 2 after line 2"},
+        {1, flag_neither_0_nor_1, 3, "op: a flag is neither 0 nor 1"},
+        {0, site_not_terminated, 2, "site: not terminated within 64 bytes"},
+        {0, scope_with_a_cost, 2, "op: a scope or user_code record with arguments, deps or a cost"},
+        {5, user_code_too_long, 7, "ns: 1000000000000001 is more than 1e15"},
+        {1, zero_blocks, 3, "block_num: 0 is not in [1, 32767]"},
+        {1, kernel_not_in_table, 3, "kernels[1]: func id 977 is not in the kernel table of %s"},
+        {1, kernel_on_the_wrong_core, 3, "kernels[0]: kernel 'v' is aiv but slot 0 runs on aic"},
+        {1, no_kernel, 3, "kernels: a submit with no active kernel"},
+        {1, a_mix_with_pipe_costs, 3, "cost: a MIX task's cost override must be flat"},
+        {1, cost_of_no_kind, 3, "cost: kind 9 is none of cycles, ns or pipes"},
+        {1, flat_cost_too_big, 3, "cost: 1000000000000001 is more than 1e15"},
+        {1, cost_flag_neither_0_nor_1, 3, "cost: a flag is neither 0 nor 1"},
+        {1, aic_pipes_for_an_aiv_kernel, 3, "cost: pipes of the AIC for a kernel on the AIV"},
+        {1, no_tiles, 3, "cost: 0 tiles, 2 buffers (1..1000000, 1..16)"},
+        {1, measured_at_5_hz, 3, "cost: a measured clock of 5 Hz or 0 cycles out of range"},
+        {1, work_on_a_pipe_the_core_lacks, 3, "cost: pipe cube: 5 cycles, 0 bytes out of range"},
+        {1, rate_too_low, 3, "cost: pipe mte2: a rate of 0.0001 GiB/s (0, or 0.001 .. 1000000)"},
+        {1, cube_too_wide, 3, "cost: cube m, n or k 2097152 is more than 1048576"},
+        {1, vector_elements_of_9_bytes, 3, "cost: vector or cube work out of range"},
+        {1, buffers_overflow_the_ub, 3, "cost: 2 buffers of a tile do not fit the AIV's UB"},
+        {1, label_past_those_bound, 3, "id: label slot 5 (0 bound)"},
+        {1, scalar_of_no_dtype, 3, "scalars[0]: dtype 99, or a flag neither 0 nor 1"},
+        {1, no_dimensions, 3, "args[0]: 0 dimensions (1..5)"},
+        {1, output_of_no_dtype, 3, "args[1]: dtype 99 is not an element type"},
+        {1, arg_flag_neither_0_nor_1, 3, "args[0]: a flag is neither 0 nor 1"},
+        {1, shape_of_zero, 3, "args[0]: shape 0 or stride 1 in dimension 0 is not positive"},
+        {1, view_past_2_53_bytes, 3, "args[0]: the view is more than 2^53 bytes"},
+        {1, negative_version, 3, "args[0]: version -1 is negative"},
+        {1, offset_past_2_53, 3, "args[0]: offset 18014398509481984 or storage 64 past 2^53"},
+        {1, output_skips_a_slot, 3, "args[1]: an output to tensor slot 3 (outputs bind slots 1..1)"},
+        {1, output_of_the_wrong_storage, 3,
+         "args[1]: a created tensor of 64 elements with offset 0 and storage 7"},
+        {1, two_outputs_of_one_slot, 3, "args[1]: tensor slot 1 is created twice by one task"},
+        {1, output_strides_past_its_end, 3,
+         "args[1]: a created tensor of 64 elements whose strides reach element 707"},
+        {2, view_of_an_unbound_slot, 4, "args[0]: tensor slot 5 is not bound (2 slots)"},
+        {2, direction_out_of_range, 4,
+         "args[0]: direction 7 is none of in, out, inout, out_existing, no_dep"},
+        {2, dep_on_an_unbound_label, 4, "deps[0]: label slot 4 (1 bound)"},
+        {2, dep_on_ring_5, 4, "deps[0]: task id 21474836480 names ring 5 (rings are 0..3)"},
+        {2, view_past_its_tensor, 4, "args[0]: the view reaches element 71 but tensor slot 1 has 64"},
+        {2, view_of_another_dtype, 4,
+         "args[0]: a view of dtype 0 and storage 512 of tensor slot 1 (dtype 1, storage 512)"},
+        {2, data_for_an_input, 4, "args[0]: 32 data values for a view of 32 elements (direction in)"},
+        {2, submit_to_user_code, 4, "op: a scope or user_code record with arguments, deps or a cost"},
+        {2, submit_to_alloc, 4, "tensors: an alloc of 1 tensors with 0 scalars and 1 deps"},
+        {3, alloc_of_a_view, 5, "args[0]: an alloc creates tensors: direction in"},
+        {3, alloc_with_a_kernel, 5, "kernels: an alloc with a kernel"},
+        {3, alloc_with_a_cost, 5, "cost: only a submit overrides its cost"},
+        {4, alloc_with_a_kernel, 6, "kernels: a dummy with a kernel"},
+        {4, data_of_another_length, 6, "args[0]: 3 data values for a view of 4 elements (direction inout)"},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        size_t at = forge_record(good, bad, cases[i].rec, cases[i].edit);
+        char why[1024];
+        snprintf(why, sizeof(why), cases[i].why, src);
+        snprintf(want, sizeof(want), "%s: the record at byte %zu (line %ld of %s) is out of range: %s", bad,
+                 at, cases[i].line, src, why);
+        expect_record_error(bad, src, cases[i].rec, want);
+    }
+    /* user code made a scope_end: the scope_end after it closes nothing */
+    size_t last = forge_record(good, bad, 6, unchanged);
+    forge_record(good, bad, 5, user_code_to_scope_end);
+    snprintf(want, sizeof(want),
+             "%s: the record at byte %zu (line 8 of %s) is out of range: op: scope_end without a matching "
+             "scope_begin",
+             bad, last, src);
+    expect_record_error(bad, src, 6, want);
+    /* the last scope_end made user code: the records end inside the scope */
+    forge_record(good, bad, 6, scope_end_to_user_code);
+    snprintf(want, sizeof(want), "%s: its records of %s end with 1 scope(s) open", bad, src);
+    expect_record_error(bad, src, 7, want);
+    /* 63 scopes open, as deep as the text reader lets them: a 64th (user code made a scope_begin) is one
+     * too many */
+    size_t cap = 64 * 64 + 256;
+    char *deep = malloc(cap);
+    size_t n = (size_t)snprintf(deep, cap, "{\"ptosim_graph\": 1, \"name\": \"deep\", \"kernels\": []}\n");
+    for (int i = 0; i < 63; i++)
+        n += (size_t)snprintf(deep + n, cap - n, "{\"op\": \"scope_begin\"}\n");
+    n += (size_t)snprintf(deep + n, cap - n, "{\"op\": \"user_code\", \"ns\": 1}\n");
+    for (int i = 0; i < 63; i++)
+        n += (size_t)snprintf(deep + n, cap - n, "{\"op\": \"scope_end\"}\n");
+    char *dsrc = tu_write(dir, "deep.jsonl", deep);
+    ck_assert_msg(gcomp_compile(dsrc, good, err, sizeof(err)) == 0, "%s", err);
+    size_t at = forge_record(good, bad, 63, user_code_to_scope_begin);
+    snprintf(want, sizeof(want),
+             "%s: the record at byte %zu (line 65 of %s) is out of range: op: scopes nest deeper than 64 "
+             "(PTO2_MAX_SCOPE_DEPTH, the root scope included)",
+             bad, at, dsrc);
+    expect_record_error(bad, dsrc, 63, want);
+    free(dsrc);
+    free(deep);
+    free(src);
 }
 END_TEST
 
@@ -1002,6 +1300,7 @@ Suite *suite_graph(void)
     tcase_add_test(tc, a_compiled_graph_gives_the_operations_graph_next_gives);
     tcase_add_test(tc, a_malformed_graph_is_not_compiled);
     tcase_add_test(tc, a_compiled_graph_that_does_not_fit_is_named);
+    tcase_add_test(tc, a_forged_record_is_refused_naming_its_field);
     tcase_add_test(tc, the_hash_does_not_depend_on_how_the_input_is_cut);
     tcase_set_timeout(tc, 30);
     suite_add_tcase(s, tc);

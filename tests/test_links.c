@@ -341,7 +341,12 @@ START_TEST(a_report_follows_no_program_folder_out_of_its_folder)
     snprintf(victim_run, sizeof(victim_run), "%s/victim/run", top);
     run_into(victim_run, TRACE("chain3.jsonl"), NULL);
     snprintf(page, sizeof(page), "%s/report.html", victim_run);
-    const char *dirs[] = {"../victim/run", ".", "..", "0_chain3/../../victim/run", ""};
+    const char *dirs[] = {"../victim/run",
+                          ".",
+                          "..",
+                          "0_chain3/../../victim/run",
+                          "",
+                          "javascript:document.body.id=10//"}; /* the last would be a link that runs script */
     for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
         char name[32];
         snprintf(name, sizeof(name), "sent%zu", i);

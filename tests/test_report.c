@@ -1628,6 +1628,474 @@ START_TEST(chromium_renders_every_section_with_its_numbers)
 }
 END_TEST
 
+/* ------------------------------------------------------------------ */
+/* Markup in every string of every input: the page runs no script      */
+/* ------------------------------------------------------------------ */
+
+/* What a folder someone sent may hold in any string: unescaped, it ends an attribute ("), a single-quoted
+ * one (') or a tag (>) and starts an element with an event handler, which sets the page's body id. At most
+ * 31 bytes, so the shortest field ptosim keeps (bottleneck.pipe) keeps it whole. XSS_P2, without the double
+ * quote, is tried where a CSV reader takes no quoted cell. */
+#define XSS_P1 "\"'><svg/onload=body.id=7>"
+#define XSS_P2 "'><svg/onload=body.id=8>"
+#define XSS_MARK "onload=body.id" /* how many made it into the page, as text */
+#define XSS_MAX_SITES 512
+
+/* Collects into paths the distinct places of o's string values: ".key" per member, "[*]" per array entry. */
+static void xss_json_paths(const cJSON *o, char *path, size_t len, char (*paths)[160], int *n)
+{
+    size_t at = strlen(path);
+    if (cJSON_IsString(o)) {
+        for (int i = 0; i < *n; i++)
+            if (strcmp(paths[i], path) == 0)
+                return;
+        if (*n < XSS_MAX_SITES)
+            snprintf(paths[(*n)++], 160, "%s", path);
+        return;
+    }
+    const cJSON *c;
+    cJSON_ArrayForEach(c, o)
+    {
+        if (cJSON_IsObject(o))
+            snprintf(path + at, len - at, ".%s", c->string);
+        else
+            snprintf(path + at, len - at, "[*]");
+        xss_json_paths(c, path, len, paths, n);
+        path[at] = '\0';
+    }
+}
+
+/* Sets every string value of o at place want to payload. */
+static void xss_json_set(cJSON *o, char *path, size_t len, const char *want, const char *payload)
+{
+    size_t at = strlen(path);
+    if (cJSON_IsString(o)) {
+        if (strcmp(path, want) == 0)
+            ck_assert_ptr_nonnull(cJSON_SetValuestring(o, payload));
+        return;
+    }
+    cJSON *c;
+    cJSON_ArrayForEach(c, o)
+    {
+        if (cJSON_IsObject(o))
+            snprintf(path + at, len - at, ".%s", c->string);
+        else
+            snprintf(path + at, len - at, "[*]");
+        xss_json_set(c, path, len, want, payload);
+        path[at] = '\0';
+    }
+}
+
+/* text with place `site` of each JSON document in it (one, or one a line) set to payload; site < 0: the
+ * number of places in *nsites. Returns the new text (malloc'd) or NULL. */
+static char *xss_json_text(const char *text, bool lines, int site, const char *payload, int *nsites)
+{
+    static char paths[XSS_MAX_SITES][160];
+    int n = 0;
+    char *copy = strdup(text), *out = NULL;
+    size_t outlen = 0;
+    FILE *m = open_memstream(&out, &outlen);
+    char *save = NULL;
+    for (char *doc = lines ? strtok_r(copy, "\n", &save) : copy; doc;
+         doc = lines ? strtok_r(NULL, "\n", &save) : NULL) {
+        cJSON *j = cJSON_Parse(doc);
+        ck_assert_msg(j != NULL, "not JSON: %.80s", doc);
+        char path[512] = "";
+        xss_json_paths(j, path, sizeof(path), paths, &n);
+        if (site >= 0 && site < n)
+            xss_json_set(j, path, sizeof(path), paths[site], payload);
+        char *p = cJSON_PrintUnformatted(j);
+        fprintf(m, "%s\n", p);
+        free(p);
+        cJSON_Delete(j);
+    }
+    fclose(m);
+    free(copy);
+    *nsites = n;
+    return out;
+}
+
+/* A CSV cell written back: quoted (its quotes doubled) when it holds a comma or a quote. */
+static void xss_csv_cell(FILE *m, const char *c)
+{
+    if (!strpbrk(c, ",\"")) {
+        fputs(c, m);
+        return;
+    }
+    fputc('"', m);
+    for (; *c; c++)
+        fputs(*c == '"' ? "\"\"" : (char[]){*c, '\0'}, m);
+    fputc('"', m);
+}
+
+/* Cuts the next cell off *line (RFC 4180 on one line: in a quoted cell "" is a quote) into cell; false past
+ * the line's last cell. */
+static bool xss_csv_next(const char **line, char *cell, size_t len, bool *more)
+{
+    const char *p = *line;
+    size_t n = 0;
+    if (!*more)
+        return false;
+    if (*p == '"') {
+        for (p++; *p && !(*p == '"' && p[1] != '"'); p++) {
+            if (*p == '"')
+                p++;
+            if (n + 1 < len)
+                cell[n++] = *p;
+        }
+        if (*p == '"')
+            p++;
+    } else
+        for (; *p && *p != ','; p++)
+            if (n + 1 < len)
+                cell[n++] = *p;
+    cell[n] = '\0';
+    *more = *p == ',';
+    *line = *p ? p + 1 : p;
+    return true;
+}
+
+/* text (a CSV without line breaks in its cells, as ptosim writes these) with site 2c (the header's column c)
+ * or 2c+1 (column c of every row) set to payload; *nsites gets the number of places. */
+static char *xss_csv_text(const char *text, int site, const char *payload, int *nsites)
+{
+    char *copy = strdup(text), *out = NULL, *save = NULL;
+    size_t outlen = 0;
+    FILE *m = open_memstream(&out, &outlen);
+    int row = 0, ncols = 0;
+    for (char *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save), row++) {
+        const char *p = line;
+        char cell[1024];
+        bool more = true;
+        int col = 0;
+        while (xss_csv_next(&p, cell, sizeof(cell), &more)) {
+            if (col)
+                fputc(',', m);
+            xss_csv_cell(m, site == 2 * col + (row > 0) ? payload : cell);
+            col++;
+        }
+        if (!row)
+            ncols = col;
+        fputc('\n', m);
+    }
+    fclose(m);
+    free(copy);
+    *nsites = 2 * ncols;
+    return out;
+}
+
+/* One place the report took markup at: which input file, which place in it, which payload. */
+typedef struct xss_site {
+    int file, site, payload;
+} xss_site;
+
+/* Sets place `site` of the input at path to text; *nsites gets the file's number of places. */
+static void xss_apply(const char *path, int site, const char *text, int *nsites)
+{
+    size_t n = strlen(path);
+    bool csv = n > 4 && strcmp(path + n - 4, ".csv") == 0,
+         lines = n > 6 && strcmp(path + n - 6, ".jsonl") == 0;
+    char *was = tu_read(path);
+    char *now = csv ? xss_csv_text(was, site, text, nsites) : xss_json_text(was, lines, site, text, nsites);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs(now, f);
+    ck_assert_int_eq(fclose(f), 0);
+    free(was);
+    free(now);
+}
+
+static const char *const XSS_PAYLOADS[] = {XSS_P1, XSS_P2};
+#define XSS_PLAIN "plain words stand in here" /* the same places without markup: the page to compare with */
+
+/* Puts markup into every string of every input of the report of dir, one place at a time: a place the
+ * report refuses (a field it checks, status 3) gets its bytes back, one it takes keeps the markup, so in
+ * the end the folder holds every injection the report accepts at once. Returns how many it took, each in
+ * took[]. */
+static int xss_inject(const char *dir, const char *const *files, xss_site *took, int max)
+{
+    int kept = 0;
+    char err[8192];
+    for (int fi = 0; files[fi]; fi++) {
+        char path[8800 + 64];
+        snprintf(path, sizeof(path), "%s/%s", dir, files[fi]);
+        if (!tu_exists(path))
+            continue;
+        int nsites = 1;
+        for (int site = 0; site < nsites; site++)
+            for (int k = 0; k < 2; k++) {
+                char *was = tu_read(path);
+                xss_apply(path, site, XSS_PAYLOADS[k], &nsites);
+                int rc = htmlrep_write(dir, err, sizeof(err));
+                ck_assert_msg(rc == 0 || rc == 3, "%s site %d: status %d: %s", files[fi], site, rc, err);
+                if (rc != 0) { /* refused: the field is checked; its bytes back */
+                    FILE *f = fopen(path, "w");
+                    fputs(was, f);
+                    ck_assert_int_eq(fclose(f), 0);
+                }
+                free(was);
+                if (rc == 0) {
+                    ck_assert_int_lt(kept, max);
+                    took[kept++] = (xss_site){fi, site, k};
+                    break;
+                }
+            }
+    }
+    ck_assert_msg(htmlrep_write(dir, err, sizeof(err)) == 0, "%s", err);
+    return kept;
+}
+
+/* The same places of dir's inputs set to plain words. */
+static void xss_plain(const char *dir, const char *const *files, const xss_site *took, int n)
+{
+    char err[8192];
+    for (int i = 0; i < n; i++) {
+        char path[8800 + 64];
+        int nsites;
+        snprintf(path, sizeof(path), "%s/%s", dir, files[took[i].file]);
+        xss_apply(path, took[i].site, XSS_PLAIN, &nsites);
+    }
+    ck_assert_msg(htmlrep_write(dir, err, sizeof(err)) == 0, "%s", err);
+}
+
+/* The wrapper page: each report page in an iframe; once all have loaded, every element's tag and every
+ * attribute's name of each, the event handlers and javascript: values, the body's id and how much of the
+ * markup shows as text, as JSON in <pre id="probe">. */
+static const char XSS_PROBE[] =
+    "<script>window.addEventListener('load', function () {\n"
+    "var out = [];\n"
+    "document.querySelectorAll('iframe').forEach(function (fr) {\n"
+    "  var d = fr.contentDocument, tags = {}, attrs = {}, on = [], js = [];\n"
+    "  d.querySelectorAll('*').forEach(function (e) {\n"
+    "    tags[e.tagName.toLowerCase()] = 1;\n"
+    "    for (var i = 0; i < e.attributes.length; i++) {\n"
+    "      var a = e.attributes[i], n = a.name.toLowerCase();\n"
+    "      attrs[n] = 1;\n"
+    "      if (n.indexOf('on') === 0) on.push(e.tagName + ' ' + n);\n"
+    "      if (/^[\\s\\u0000-\\u001f]*javascript:/i.test(a.value)) js.push(e.tagName + ' ' + n);\n"
+    "    } });\n"
+    "  out.push({page: fr.getAttribute('src'), body_id: d.body ? d.body.id : 'no body', tags: "
+    "Object.keys(tags).sort(),\n"
+    "    attrs: Object.keys(attrs).sort(), on: on, js: js,\n"
+    "    marks: d.documentElement.textContent.split('" XSS_MARK "').length - 1}); });\n"
+    "var p = document.createElement('pre'); p.id = 'probe';\n"
+    "p.textContent = JSON.stringify(out).replace(/[\\u007f-\\uffff<>&]/g, function (c) {\n"
+    "  return '\\\\u' + ('000' + c.charCodeAt(0).toString(16)).slice(-4); });\n"
+    "document.body.appendChild(p); });</script>\n";
+
+/* Copies folder from to to (cp -a). */
+static void copy_tree(const char *from, const char *to)
+{
+    const char *argv[] = {"/bin/cp", "-a", from, to, NULL};
+    pid_t pid = fork();
+    ck_assert(pid >= 0);
+    if (pid == 0) {
+        execv(argv[0], (char *const *)argv);
+        _exit(127);
+    }
+    int st;
+    waitpid(pid, &st, 0);
+    ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+}
+
+/* Runs ptosim with args, expecting exit status want. */
+static void ptosim_ok(const char *const *args, int want)
+{
+    run_out r = tu_run(args);
+    ck_assert_msg(r.status == want, "ptosim %s: status %d: %s", args[0], r.status, r.err);
+    tu_run_free(&r);
+}
+
+/* The names in a (a JSON array of strings) that b lacks, joined with spaces ("" when none). */
+static void xss_extra(const cJSON *a, const cJSON *b, char *out, size_t len)
+{
+    out[0] = '\0';
+    const cJSON *x, *y;
+    cJSON_ArrayForEach(x, a)
+    {
+        bool found = false;
+        cJSON_ArrayForEach(y, b) found |= strcmp(x->valuestring, y->valuestring) == 0;
+        if (!found)
+            snprintf(out + strlen(out), len - strlen(out), " %s", x->valuestring);
+    }
+}
+
+START_TEST(markup_in_every_input_string_runs_no_script_and_adds_no_element)
+{
+    ck_assert_msg(on_path("chromium"),
+                  "chromium is not on PATH: `make check` installs Debian's chromium package through "
+                  "scripts/install-deps.sh --chromium (apt-get, as root or with sudo); run that, then retry");
+    const char *dir = tu_tmpdir();
+    struct timespec t0, t1, t2, t3;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    char run[4200], err_run[4200], dev[4200], sweep[4200], worker[4200], csv[4400], flat[4200];
+    snprintf(run, sizeof(run), "%s/run", dir);
+    snprintf(err_run, sizeof(err_run), "%s/rterr", dir);
+    snprintf(dev, sizeof(dev), "%s/dev", dir);
+    snprintf(sweep, sizeof(sweep), "%s/sweep", dir);
+    snprintf(worker, sizeof(worker), "%s/worker", dir);
+    /* a run with every input (kv_prefill: pipe costs, so a bottleneck pipe; scopes) and a sweep's csv with
+     * failed rows (a 1 KiB heap is too small for chain3's 64 KiB outputs) */
+    const char *a1[] = {"run",
+                        TRACE("kv_prefill.jsonl"),
+                        "-o",
+                        run,
+                        "--enable-chip-swimlane",
+                        "--enable-dep-gen",
+                        "--enable-scope-stats",
+                        "--enable-pmu",
+                        "--quiet",
+                        NULL};
+    ptosim_ok(a1, 0);
+    const char *a2[] = {"sweep",
+                        TRACE("chain3.jsonl"),
+                        "--ring-heap",
+                        "1024,268435456",
+                        "--aicpu-thread-num",
+                        "2,4",
+                        "-o",
+                        sweep,
+                        "-j1",
+                        NULL};
+    ptosim_ok(a2, 0);
+    snprintf(csv, sizeof(csv), "%s/sweep.csv", sweep);
+    free(tu_write(run, "sweep.csv", tu_read(csv)));
+    /* a runtime error (its name, detail, hint and message), a device error with an args dump (the
+     * watchdog), several programs on one worker */
+    char *g = tu_write(
+        dir, "flat.jsonl",
+        "{\"ptosim_graph\": 1, \"name\": \"flat\", \"kernels\": [{\"id\": 0, \"name\": \"k\", "
+        "\"core\": \"aiv\", \"cost\": {\"cycles\": 100}}]}\n{\"op\": \"submit\", \"kernel\": \"k\"}\n"
+        "{\"op\": \"submit\", \"kernel\": \"k\"}\n{\"op\": \"submit\", \"kernel\": \"k\"}\n"
+        "{\"op\": \"submit\", \"kernel\": \"k\"}\n");
+    snprintf(flat, sizeof(flat), "%s", g);
+    free(g);
+    const char *a3[] = {"run",     flat, "--ring-task-window", "4", "-o", err_run, "--enable-chip-swimlane",
+                        "--quiet", NULL};
+    ptosim_ok(a3, 4);
+    const char *a4[] = {"run",
+                        TRACE("dump_stall.jsonl"),
+                        "-o",
+                        dev,
+                        "--dump-args=2",
+                        "--op-execute-timeout-us",
+                        "3000000",
+                        "--scheduler-timeout-ms",
+                        "2000",
+                        "--stream-sync-timeout-ms",
+                        "4000",
+                        "--quiet",
+                        NULL};
+    ptosim_ok(a4, 5);
+    char dump_dir[4300];
+    snprintf(dump_dir, sizeof(dump_dir), "%s/dfx_outputs/args_dump", dev);
+    rm_tree(dump_dir); /* 0.3 GB the report does not read */
+    const char *a5[] = {"run", TRACE("kv_prefill.jsonl"), TRACE("kv_decode.jsonl"), "-o", worker, "--quiet",
+                        NULL};
+    ptosim_ok(a5, 0);
+
+    static const char *const inputs[] = {"ptosim_run.json",
+                                         "dfx_outputs/chip_swimlane_records.json",
+                                         "dfx_outputs/deps.json",
+                                         "dfx_outputs/scope_stats/scope_stats.jsonl",
+                                         "dfx_outputs/pmu.csv",
+                                         "sweep.csv",
+                                         "0_kv_prefill/ptosim_run.json",
+                                         "1_kv_decode/ptosim_run.json",
+                                         NULL};
+    const char *folders[] = {run, err_run, dev, sweep, worker};
+    static const int min_kept[] = {40, 10, 10, 20, 15}; /* at least this many places show the markup */
+    static const char *const pages[] = {"run/report.html",
+                                        "rterr/report.html",
+                                        "dev/report.html",
+                                        "sweep/report.html",
+                                        "worker/report.html",
+                                        "worker/0_kv_prefill/report.html",
+                                        "worker/1_kv_decode/report.html"};
+    enum { NPAGES = sizeof(pages) / sizeof(pages[0]) };
+    char base[4200], inj[4200];
+    snprintf(base, sizeof(base), "%s/base", dir);
+    snprintf(inj, sizeof(inj), "%s/inj", dir);
+    ck_assert_int_eq(mkdir(base, 0755), 0);
+    ck_assert_int_eq(mkdir(inj, 0755), 0);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    int places = 0;
+    for (int i = 0; i < 5; i++) {
+        copy_tree(folders[i], base);
+        copy_tree(folders[i], inj);
+        char into[8800];
+        static xss_site took[XSS_MAX_SITES];
+        snprintf(into, sizeof(into), "%s/%s", inj, strrchr(folders[i], '/') + 1);
+        int kept = xss_inject(into, inputs, took, XSS_MAX_SITES);
+        ck_assert_msg(kept >= min_kept[i], "%s: markup kept in %d places only", into, kept);
+        places += kept;
+        snprintf(into, sizeof(into), "%s/%s", base, strrchr(folders[i], '/') + 1);
+        xss_plain(into, inputs, took, kept);
+    }
+    /* one browser for every page, baseline and injected, each in an iframe */
+    char wrap[4200], dom_path[4200], ud[4200], url[4300];
+    snprintf(wrap, sizeof(wrap), "%s/probe.html", dir);
+    FILE *f = fopen(wrap, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("<!DOCTYPE html>\n<html><body>\n", f);
+    for (int i = 0; i < NPAGES; i++)
+        fprintf(f, "<iframe src=\"base/%s\"></iframe>\n<iframe src=\"inj/%s\"></iframe>\n", pages[i],
+                pages[i]);
+    fputs(XSS_PROBE, f);
+    fputs("</body></html>\n", f);
+    fclose(f);
+    snprintf(dom_path, sizeof(dom_path), "%s/dom.html", dir);
+    snprintf(ud, sizeof(ud), "--user-data-dir=%s/chromium-profile", dir);
+    snprintf(url, sizeof(url), "file://%s", wrap);
+    const char *dump[] = {"--headless",
+                          "--no-sandbox",
+                          "--disable-gpu",
+                          ud,
+                          "--allow-file-access-from-files",
+                          "--virtual-time-budget=5000",
+                          "--dump-dom",
+                          url,
+                          NULL};
+    clock_gettime(CLOCK_MONOTONIC, &t2);
+    ck_assert_int_eq(chromium(dump, dom_path), 0);
+    clock_gettime(CLOCK_MONOTONIC, &t3);
+    fprintf(stderr, "xss: runs %.1f s, markup in %d places %.1f s, chromium (one launch, %d pages) %.1f s\n",
+            (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9, places,
+            (double)(t2.tv_sec - t1.tv_sec) + (double)(t2.tv_nsec - t1.tv_nsec) / 1e9, 2 * NPAGES,
+            (double)(t3.tv_sec - t2.tv_sec) + (double)(t3.tv_nsec - t2.tv_nsec) / 1e9);
+    char *dom = tu_read(dom_path);
+    char *json = between(dom, "<pre id=\"probe\">", "</pre>");
+    cJSON *R = cJSON_Parse(json + strlen("<pre id=\"probe\">"));
+    ck_assert_msg(R != NULL && cJSON_GetArraySize(R) == 2 * NPAGES,
+                  "the probe did not report every page: %.300s", json);
+    for (int i = 0; i < NPAGES; i++) {
+        const cJSON *b = cJSON_GetArrayItem(R, 2 * i), *x = cJSON_GetArrayItem(R, 2 * i + 1);
+        char extra[4096];
+        for (int k = 0; k < 2; k++) {
+            const cJSON *pg = k ? x : b;
+            ck_assert_msg(strcmp(cJSON_GetObjectItem(pg, "body_id")->valuestring, "") == 0,
+                          "%s: a script ran (body id \"%s\")", cJSON_GetObjectItem(pg, "page")->valuestring,
+                          cJSON_GetObjectItem(pg, "body_id")->valuestring);
+            ck_assert_msg(cJSON_GetArraySize(cJSON_GetObjectItem(pg, "on")) == 0,
+                          "%s: an event handler attribute", cJSON_GetObjectItem(pg, "page")->valuestring);
+            ck_assert_msg(cJSON_GetArraySize(cJSON_GetObjectItem(pg, "js")) == 0, "%s: a javascript: value",
+                          cJSON_GetObjectItem(pg, "page")->valuestring);
+        }
+        xss_extra(cJSON_GetObjectItem(x, "tags"), cJSON_GetObjectItem(b, "tags"), extra, sizeof(extra));
+        ck_assert_msg(!extra[0], "%s: elements the page does not write:%s", pages[i], extra);
+        xss_extra(cJSON_GetObjectItem(x, "attrs"), cJSON_GetObjectItem(b, "attrs"), extra, sizeof(extra));
+        ck_assert_msg(!extra[0], "%s: attributes the page does not write:%s", pages[i], extra);
+        ck_assert_int_eq(cJSON_GetObjectItem(b, "marks")->valueint, 0);
+        ck_assert_msg(cJSON_GetObjectItem(x, "marks")->valueint > 0, "%s: no injected string shows",
+                      pages[i]);
+    }
+    cJSON_Delete(R);
+    free(json);
+    free(dom);
+    rm_tree(ud + strlen("--user-data-dir="));
+}
+END_TEST
+
 Suite *suite_report(void)
 {
     Suite *s = suite_create("report");
@@ -1653,5 +2121,9 @@ Suite *suite_report(void)
     tcase_set_timeout(ch, 120);
     tcase_add_test(ch, chromium_renders_every_section_with_its_numbers);
     suite_add_tcase(s, ch);
+    TCase *xss = tcase_create("xss");
+    tcase_set_timeout(xss, 240);
+    tcase_add_test(xss, markup_in_every_input_string_runs_no_script_and_adds_no_element);
+    suite_add_tcase(s, xss);
     return s;
 }

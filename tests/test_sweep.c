@@ -2,17 +2,20 @@
  * Slurm array run task by task, GNU parallel's command line, the collect step, progress and every error. */
 #define _XOPEN_SOURCE 700 /* posix_openpt and friends, for the progress test's terminal */
 #include <fcntl.h>
+#include <inttypes.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "../model/csv.h"
+#include "../model/gcomp.h"
+#include "../model/oprec.h"
 #include "testutil.h"
 
 #define HEADER                                                                                               \
@@ -581,9 +584,9 @@ START_TEST(a_point_job_refuses_a_compiled_graph_that_no_longer_fits)
     free(tu_write(dir, "g.jsonl", more));
     snprintf(
         want, sizeof(want),
-        "ptosim sweep: point 0: %s has changed since it was compiled into %s/graph.compiled (%zu bytes then, "
-        "%zu now); run the sweep again, so that its points do not mix two versions of the graph\n",
-        g, out, strlen(text), strlen(more));
+        "ptosim sweep: point 0: %s does not match %s/graph.compiled: it has %zu bytes, the graph compiled "
+        "there had %zu; run the sweep again, so that its points do not mix two versions of the graph\n",
+        g, out, strlen(more), strlen(text));
     expect_error(p0, 1, want);
     free(tu_write(dir, "g.jsonl", text));
     r = tu_run(sl); /* the sweep compiles it again */
@@ -606,6 +609,196 @@ START_TEST(a_point_job_refuses_a_compiled_graph_that_no_longer_fits)
     free(out);
     free(g);
     free(text);
+}
+END_TEST
+
+/* The makespan column of a sweep.csv's row i (1 = the first point). */
+static double makespan_of(const char *dir, int i)
+{
+    char *csv = read_in(dir, "sweep.csv"), *line = csv;
+    for (int k = 0; k < i && line; k++)
+        line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL;
+    ck_assert_ptr_nonnull(line);
+    const char *f = line;
+    for (int c = 0; c < 8; c++) /* the ninth column, makespan_us */
+        f = strchr(f, ',') + 1;
+    double v = atof(f);
+    free(csv);
+    return v;
+}
+
+START_TEST(a_graph_edited_keeping_its_size_and_time_is_not_taken_for_the_compiled_one)
+{
+    /* cp -p, rsync -t or touch -r keep a file's time: chain3 with 98000 cycles in place of 18000 has its size
+     * too. The sweep compares the bytes (their hash), so -o compiles the new graph (it simulated the old
+     * one), and --resume refuses the folder whose finished points ran the old one */
+    const char *dir = tu_tmpdir();
+    char *text = tu_read(TRACE("chain3.jsonl"));
+    char *g = tu_write(dir, "g.jsonl", text), *out = path_in(dir, "s"), want[8192];
+    const char *args[] = {"sweep", g, "--ring-task-window", "4,8", "-o", out, NULL};
+    run_out r = tu_run(args);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    ck_assert_double_eq_tol(makespan_of(out, 1), 35.084, 1e-6); /* 18000 cycles each (README) */
+    struct stat st;
+    ck_assert_int_eq(stat(g, &st), 0);
+    uint64_t then, now;
+    ck_assert_int_eq(gcomp_hash_file(g, &then), 0);
+    char *cyc = strstr(text, "18000");
+    cyc[0] = '9';
+    free(tu_write(dir, "g.jsonl", text));
+    struct timespec times[2] = {st.st_mtim, st.st_mtim};
+    ck_assert_int_eq(utimensat(AT_FDCWD, g, times, 0), 0);
+    ck_assert_int_eq(gcomp_hash_file(g, &now), 0);
+    const char *resume[] = {"sweep", g, "--ring-task-window", "4,8", "--resume", out, NULL};
+    snprintf(
+        want, sizeof(want),
+        "ptosim sweep: --resume %s: %s has changed since the sweep began (%zu bytes hashing to %016" PRIx64
+        " then, %zu bytes hashing to %016" PRIx64 " now), so its finished points are of another graph; start "
+        "the sweep again with -o\n",
+        out, g, strlen(text), then, strlen(text), now);
+    expect_error(resume, 2, want);
+    r = tu_run(args);
+    ck_assert_msg(r.status == 0 && !r.err[0], "%s", r.err);
+    tu_run_free(&r);
+    const char *run[] = {"run", g, "--ring-task-window", "4", "--summary-csv", NULL};
+    r = tu_run(run);
+    ck_assert_int_eq(r.status, 0);
+    const char *row = strchr(r.out, '\n') + 1, *f = row;
+    for (int c = 0; c < 8; c++)
+        f = strchr(f, ',') + 1;
+    double fresh = atof(f);
+    tu_run_free(&r);
+    ck_assert_double_gt(fresh, 35.084 + 100); /* three kernels of 98000 cycles */
+    ck_assert_double_eq_tol(makespan_of(out, 1), fresh, 1e-9);
+    free(out);
+    free(g);
+    free(text);
+}
+END_TEST
+
+START_TEST(resume_over_another_graphs_compiled_file_names_that_file)
+{
+    /* another sweep's graph.compiled copied into the folder: the graph is the one the sweep began with
+     * (sweep.cmd says so), so the compiled file is the stranger, named as such and compiled again; the
+     * resumed sweep.csv is the one the sweep gave. A sweep.cmd of an older ptosim, without the graph line,
+     * cannot tell which of the two changed: refused, naming both */
+    const char *dir = tu_tmpdir();
+    char *g = tu_write(dir, "g.jsonl", tu_read(TRACE("chain3.jsonl"))),
+         *other = tu_write(dir, "other.jsonl", tu_read(TRACE("forkjoin.jsonl"))), *out = path_in(dir, "s"),
+         *o = path_in(dir, "o"), cmd[8192], want[8192];
+    const char *args[] = {"sweep", g, "--ring-task-window", "4,8", "-o", out, NULL};
+    const char *oargs[] = {"sweep", other, "--ring-task-window", "4,8", "-o", o, NULL};
+    const char *resume[] = {"sweep", g, "--ring-task-window", "4,8", "--resume", out, NULL};
+    run_out r = tu_run(args);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    r = tu_run(oargs);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    char *ref = read_in(out, "sweep.csv"), *foreign = path_in(o, "graph.compiled");
+    unsigned char head[GCOMP_HEAD_BYTES];
+    FILE *f = fopen(foreign, "rb");
+    ck_assert_int_eq(fread(head, 1, sizeof(head), f), sizeof(head));
+    fclose(f);
+    gcomp_head h;
+    memcpy(&h, head, sizeof(h));
+    uint64_t mine;
+    ck_assert_int_eq(gcomp_hash_file(g, &mine), 0);
+    struct stat st;
+    ck_assert_int_eq(stat(g, &st), 0);
+    snprintf(cmd, sizeof(cmd), "cp %s %s/graph.compiled && rm %s/points/0001/row.csv", foreign, out, out);
+    ck_assert_int_eq(sh(cmd), 0);
+    r = tu_run(resume);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    snprintf(want, sizeof(want),
+             "ptosim sweep: --resume %s: %s/graph.compiled is another graph's (compiled from %" PRIu64
+             " bytes hashing to %016" PRIx64 "), not compiled from %s (%lld bytes hashing to %016" PRIx64
+             ", as when the sweep began); compiling %s again\n",
+             out, out, h.src_size, h.src_hash, g, (long long)st.st_size, mine, g);
+    ck_assert_str_eq(r.err, want);
+    tu_run_free(&r);
+    char *csv = read_in(out, "sweep.csv");
+    ck_assert_str_eq(csv, ref);
+    free(csv);
+    /* the same, in a folder whose sweep.cmd an older ptosim wrote */
+    snprintf(
+        cmd, sizeof(cmd),
+        "cp %s %s/graph.compiled && rm %s/points/0001/row.csv && sed -i '/^# the graph: /d' %s/sweep.cmd",
+        foreign, out, out, out);
+    ck_assert_int_eq(sh(cmd), 0);
+    snprintf(
+        want, sizeof(want),
+        "ptosim sweep: --resume %s: %s does not match %s/graph.compiled: it has %lld bytes, the graph "
+        "compiled there had %" PRIu64 "; either the graph changed since the sweep began or %s/graph.compiled "
+        "is another graph's, and %s/sweep.cmd (of an older ptosim) does not say which graph the finished "
+        "points ran; start the sweep again with -o\n",
+        out, g, out, (long long)st.st_size, h.src_size, out, out);
+    expect_error(resume, 2, want);
+    free(foreign);
+    free(ref);
+    free(o);
+    free(out);
+    free(other);
+    free(g);
+}
+END_TEST
+
+START_TEST(a_point_job_refuses_a_forged_record)
+{
+    /* a record of graph.compiled changed under a recomputed hash (the hash is not a signature): the point's
+     * run refuses it like a malformed line (exit 3, no files), naming the record and the field */
+    const char *dir = tu_tmpdir();
+    char *g = tu_write(dir, "g.jsonl", tu_read(TRACE("chain3.jsonl"))), *out = path_in(dir, "s"), want[8192];
+    const char *sl[] = {"sweep", g, "--ring-task-window", "4", "--engine", "slurm", "-o", out, NULL};
+    const char *p0[] = {"sweep", g, "--ring-task-window", "4", "-o", out, "--point", "0", NULL};
+    run_out r = tu_run(sl);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    char *cpath = path_in(out, "graph.compiled");
+    FILE *f = fopen(cpath, "r+b");
+    ck_assert_ptr_nonnull(f);
+    fseek(f, 0, SEEK_END);
+    size_t n = (size_t)ftell(f);
+    unsigned char *c = malloc(n);
+    rewind(f);
+    ck_assert_int_eq(fread(c, 1, n, f), n);
+    graph_op *op = malloc(sizeof(*op));
+    size_t pos = 0;
+    oprec_read(c + GCOMP_HEAD_BYTES, &pos, op); /* chain3's first submit: vadd, an AIV kernel */
+    ck_assert_int_eq(op->kernel_ids[1], 0);
+    op->kernel_ids[1] = 977;
+    oprec_buf b = {0};
+    ck_assert_int_eq(oprec_append(&b, op, 0), 0);
+    ck_assert_uint_eq(b.used, pos);
+    memcpy(c + GCOMP_HEAD_BYTES, b.buf, b.used);
+    gcomp_head h;
+    memcpy(&h, c, sizeof(h));
+    gcomp_hasher hs;
+    gcomp_hash_init(&hs);
+    gcomp_hash_update(&hs, c + GCOMP_HEAD_BYTES, h.rec_bytes);
+    h.rec_hash = gcomp_hash_final(&hs);
+    memcpy(c, &h, sizeof(h));
+    rewind(f);
+    ck_assert_int_eq(fwrite(c, 1, n, f), n);
+    fclose(f);
+    r = tu_run(p0);
+    ck_assert_int_eq(r.status, 1);
+    snprintf(
+        want, sizeof(want),
+        "ptosim sweep: point 0 (--ring-task-window 4) gave no row: exit 3 (%s/points/0000/row.csv is empty); "
+        "its stderr (%s/points/0000/stderr.txt):\nptosim: %s: the record at byte %d (line 2 of %s) is out of "
+        "range: kernels[1]: func id 977 is not in the kernel table of %s\n",
+        out, out, cpath, GCOMP_HEAD_BYTES, g, g);
+    ck_assert_msg(strncmp(r.err, want, strlen(want)) == 0, "%s", r.err);
+    tu_run_free(&r);
+    ck_assert(!tu_exists(path_in(out, "points/0000/ptosim_run.json")));
+    free(b.buf);
+    free(op);
+    free(c);
+    free(cpath);
+    free(out);
+    free(g);
 }
 END_TEST
 
@@ -1291,7 +1484,11 @@ START_TEST(resume_refuses_a_folder_of_another_sweep)
     ck_assert_str_eq(r.out, want);
     tu_run_free(&r);
     char *cmd = read_in(out, "sweep.cmd");
-    snprintf(want, sizeof(want), "'%s' --ring-task-window '4,8'\n", g);
+    uint64_t then, now;
+    ck_assert_int_eq(gcomp_hash_file(g, &then), 0);
+    snprintf(want, sizeof(want),
+             "'%s' --ring-task-window '4,8'\n# the graph: %zu bytes hashing to %016" PRIx64 "\n", g,
+             strlen(text), then);
     ck_assert_str_eq(cmd, want);
     const char *lists[] = {"sweep", g, "--ring-task-window", "8,4", "--resume", out, NULL};
     snprintf(
@@ -1312,10 +1509,13 @@ START_TEST(resume_refuses_a_folder_of_another_sweep)
     char *more = malloc(strlen(text) + 64);
     sprintf(more, "%s{\"op\": \"user_code\", \"ns\": 5}\n", text);
     free(tu_write(dir, "g.jsonl", more));
-    snprintf(want, sizeof(want),
-             "ptosim sweep: --resume %s: %s has changed since the sweep began, so its finished points are of "
-             "another graph; start the sweep again with -o\n",
-             out, g);
+    ck_assert_int_eq(gcomp_hash_file(g, &now), 0);
+    snprintf(
+        want, sizeof(want),
+        "ptosim sweep: --resume %s: %s has changed since the sweep began (%zu bytes hashing to %016" PRIx64
+        " then, %zu bytes hashing to %016" PRIx64 " now), so its finished points are of another graph; start "
+        "the sweep again with -o\n",
+        out, g, strlen(text), then, strlen(more), now);
     expect_error(first, 2, want);
     /* the same bytes written again (only its time changed): the sweep goes on */
     free(tu_write(dir, "g.jsonl", text));
@@ -1493,6 +1693,9 @@ Suite *suite_sweep(void)
     tcase_add_test(tc, a_point_writes_byte_for_byte_what_ptosim_run_writes);
     tcase_add_test(tc, a_malformed_graph_stops_the_sweep_before_any_point_runs);
     tcase_add_test(tc, a_point_job_refuses_a_compiled_graph_that_no_longer_fits);
+    tcase_add_test(tc, a_graph_edited_keeping_its_size_and_time_is_not_taken_for_the_compiled_one);
+    tcase_add_test(tc, resume_over_another_graphs_compiled_file_names_that_file);
+    tcase_add_test(tc, a_point_job_refuses_a_forged_record);
     tcase_add_test(tc, a_point_without_a_row_is_marked_missing_and_resume_runs_only_it);
     tcase_add_test(tc, collect_names_the_points_without_a_row);
     tcase_add_test(tc, a_points_csv_that_is_not_a_sweeps_is_named);
