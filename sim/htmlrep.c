@@ -686,6 +686,10 @@ static void section_summary(rep *r)
         snprintf(d, sizeof(d), "the run did not finish; Pipes shows the %" PRIu64 " execution%s that ran",
                  run->executions, run->executions == 1 ? "" : "s");
         card(f, "bottleneck", NULL, "none named", d);
+    } else if (run->bound_kind[0] && strcmp(run->bound_kind, "none") != 0) {
+        /* the run's own analysis (ptosim_run.json bound): what the summary and tune name too */
+        const char *colon = strchr(run->bound_text, ':');
+        card(f, "bottleneck", NULL, run->bound_what, colon ? colon + 2 : run->bound_text);
     } else if (run->bottleneck) {
         snprintf(v, sizeof(v), "%s pipe", run->bn_pipe);
         snprintf(d, sizeof(d), "%.1f%% busy in %s (most time on cores)", 100 * run->bn_fraction,
@@ -697,10 +701,14 @@ static void section_summary(rep *r)
     fputs("</div>\n<h3>Busy fraction per core type</h3>\n", f);
     busy_svg(f, run);
     if (run->perturbed)
-        note(f, "Profiling perturbed this makespan (swimlane record write-back or PMU single issue; "
-                "<code>profiling</code> in ptosim_run.json says which).");
-    if (run->orch_end_us >= 0.9 * run->makespan_us && run->busy_aic < 0.5 && run->busy_aiv < 0.5 &&
-        run->makespan_us > 0) {
+        note(f, "Profiling perturbed this makespan (swimlane record write-back, PMU single issue or the args "
+                "dump; <code>profiling</code> in ptosim_run.json says which).");
+    if (run->bound_kind[0]) {
+        if (strcmp(run->bound_kind, "none") != 0) {
+            hp(f, "<p class=\"note\">What bounds this run: %s.</p>\n", run->bound_text);
+        }
+    } else if (run->orch_end_us >= 0.9 * run->makespan_us && run->busy_aic < 0.5 && run->busy_aiv < 0.5 &&
+               run->makespan_us > 0) { /* an older ptosim_run.json without its bound */
         snprintf(
             d, sizeof(d),
             "The orchestrator was still submitting at %.1f%% of the makespan while the cores were mostly "

@@ -652,6 +652,12 @@ static int load_run_json(jctx *c, const cJSON *root, rd_run *r)
             need_num(c, o, "busy_fraction", "bottleneck.busy_fraction", &r->bn_fraction) != 0)
             return RD_BAD;
     }
+    if (opt_obj(c, root, "bound", "bound", &o) != 0)
+        return RD_BAD;
+    if (o && (opt_str(c, o, "kind", "bound.kind", r->bound_kind, sizeof(r->bound_kind)) != 0 ||
+              opt_str(c, o, "what", "bound.what", r->bound_what, sizeof(r->bound_what)) != 0 ||
+              opt_str(c, o, "text", "bound.text", r->bound_text, sizeof(r->bound_text)) != 0))
+        return RD_BAD;
     if (load_rings(c, root, r) != 0 || load_occ(c, root, &r->occ) != 0)
         return RD_BAD;
     if (opt_obj(c, root, "tensormap", "tensormap", &o) != 0)

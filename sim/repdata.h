@@ -143,6 +143,9 @@ typedef struct rd_run {
     char bn_pipe[32]; /* its pipe, kernel and busy fraction */
     char bn_kernel[RD_NAME_MAX];
     double bn_fraction;
+    char bound_kind[32];           /* bound.kind ("" = not given: an older ptosim_run.json) */
+    char bound_what[RD_NAME_MAX];  /* bound.what */
+    char bound_text[RD_TEXT_MAX];  /* bound.text, the summary's "bottleneck:" sentence */
     rd_ring rings[RD_RINGS];
     uint64_t tensormap_capacity, tensormap_peak;
     int swimlane_level; /* config.enable_chip_swimlane */

@@ -1171,15 +1171,23 @@ START_TEST(a_real_run_reports_its_own_numbers_byte_identically)
     char want[256];
     snprintf(want, sizeof(want), "<div class=\"v\">%.3f µs</div>",
              cJSON_GetObjectItem(j, "makespan_us")->valuedouble);
-    const cJSON *bn = cJSON_GetObjectItem(j, "bottleneck");
-    char bnw[256];
-    snprintf(bnw, sizeof(bnw), "%.1f%% busy in %s (most time on cores)",
-             100 * cJSON_GetObjectItem(bn, "busy_fraction")->valuedouble,
-             cJSON_GetObjectItem(bn, "kernel")->valuestring);
+    /* the bottleneck card is the run's bound, as the summary words it: what, then the evidence */
+    const cJSON *bound = cJSON_GetObjectItem(j, "bound");
+    const char *text = cJSON_GetObjectItem(bound, "text")->valuestring;
+    char bnw[1024], bnt[1024], esc[700] = "";
+    for (const char *c = text; *c && strlen(esc) + 6 < sizeof(esc); c++) /* the page writes ' as &#39; */
+        if (*c == '\'')
+            strcat(esc, "&#39;");
+        else
+            strncat(esc, c, 1);
+    snprintf(bnw, sizeof(bnw), "<div class=\"k\">bottleneck</div><div class=\"v\">%s</div><div class=\"d\">%s",
+             cJSON_GetObjectItem(bound, "what")->valuestring, strchr(esc, ':') + 2);
+    snprintf(bnt, sizeof(bnt), "What bounds this run: %s.", esc);
     cJSON_Delete(j);
     char *page = report_of(dir);
     ASSERT_HAS(page, want);
     ASSERT_HAS(page, bnw);
+    ASSERT_HAS(page, bnt);
     ASSERT_HAS(page, "data-mode=\"bars\"");
     ck_assert_int_eq(count(page, "<svg class=\"ring-chart\""), 3);
     ASSERT_HAS(page, "<svg id=\"pipes-chart\"");
