@@ -380,8 +380,8 @@ typedef struct heap_walk {
     size_t scan;       /* creations before it are taken or below the cursor */
     int pending_buf;   /* the last output nobody read, which can still grow */
     size_t later_need; /* outputs the ring's later tasks still need from creations of unknown creator */
-    uint64_t seg_end;  /* an alloc's scope segment: its creations lie below this offset (UINT64_MAX: no bound) */
-    size_t seg_need;   /* ... and the outputs its later tasks still need from creations of unknown creator */
+    uint64_t seg_end;  /* an alloc's scope segment ends below this offset (UINT64_MAX: not known) */
+    size_t seg_need;   /* ... and its later tasks need this many creations of unknown creator */
 } heap_walk;
 
 /* Could task p have made creation c? */
