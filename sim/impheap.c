@@ -381,7 +381,9 @@ typedef struct heap_walk {
     int pending_buf;   /* the last output nobody read, which can still grow */
     size_t later_need; /* outputs the ring's later tasks still need from creations of unknown creator */
     uint64_t seg_end;  /* an alloc's scope segment ends below this offset (UINT64_MAX: not known) */
+    size_t seg_pos;    /* ... its tasks come before this op position (SIZE_MAX: the ring's last) */
     size_t seg_need;   /* ... and its later tasks need this many creations of unknown creator */
+    bool laps;         /* the ring wraps in the capture: several laps' buffers share offsets */
 } heap_walk;
 
 /* Could task p have made creation c? */
@@ -448,8 +450,9 @@ static bool alloc_may_take_more(const heap_walk *w, size_t from)
 {
     size_t unknown = 0;
     for (size_t i = from; i < w->n && w->c[i].off < w->seg_end; i++)
-        if (!w->c[i].taken && w->c[i].p == SIZE_MAX && w->c[i].off >= w->cursor)
-            unknown++;
+        if (!w->c[i].taken && w->c[i].p == SIZE_MAX && w->c[i].off >= w->cursor &&
+            (w->seg_end == UINT64_MAX || !w->laps || w->im->tensors[w->c[i].x].first_use < w->seg_pos))
+            unknown++; /* on a ring that wraps, a later lap's buffer here is first read after the segment */
     return unknown > (w->seg_end != UINT64_MAX ? w->seg_need : w->later_need);
 }
 
@@ -528,6 +531,7 @@ static void alloc_segment(heap_walk *w, int r, uint64_t l, uint64_t wraps, uint6
     if (s->heap_end < wraps * size || s->heap_end - wraps * size > size || s->head > im->ring_count[r])
         return; /* the ring wraps (or rebases) before the sample: offsets do not bound the segment */
     w->seg_end = s->heap_end - wraps * size;
+    w->seg_pos = s->head < im->ring_count[r] ? im->tasks[im->by_local[r][s->head]].pos : SIZE_MAX;
     for (uint64_t k = l + 1; k < s->head; k++)
         w->seg_need += slot_need(&im->tasks[im->by_local[r][k]]);
 }
@@ -551,6 +555,8 @@ static int walk_ring(importer *im, int r, uint64_t size, creation *all, size_t n
     w.n = to - from;
     for (uint64_t l = 0; l < im->ring_count[r]; l++)
         w.later_need += slot_need(&im->tasks[im->by_local[r][l]]);
+    for (size_t k = 0; im->have_stats && k < im->nscopes; k++)
+        w.laps |= im->scopes[k].ring == r && im->scopes[k].heap_end > size;
     size_t si = 0;
     uint64_t wraps = 0;
     for (uint64_t l = 0; l < im->ring_count[r]; l++) {

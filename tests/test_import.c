@@ -663,6 +663,59 @@ START_TEST(unrolled_manual_scopes_import_and_run_with_the_captures_counters)
 }
 END_TEST
 
+/* ptosim's manual paged attention (4 scopes, each one 3-output alloc and 8 groups of QK 1, SF 3,
+ * PV 1 and UP 0 outputs) on 256 KiB rings: scope 1 ends at 190464 heap bytes, ring 1 wraps in
+ * scope 2 and ends at 768000, so scope 1's offsets [0, 190464) also hold 38 buffers of later laps
+ * besides its own 3 + 8 x 5 = 43. Counting those, the first alloc took 23 buffers; counting only the
+ * buffers first read before scope 2 it takes 43 - 40 = 3. (A manual scope across a wrap is not
+ * imported right yet: with no creator edge the walk sees no wrap, and an address used again is one
+ * tensor record.) */
+START_TEST(on_a_wrapping_ring_an_alloc_counts_only_its_segments_buffers)
+{
+    const char *gen[] = {"gen",
+                         "paged_attention",
+                         "--batch",
+                         "4",
+                         "--heads",
+                         "16",
+                         "--head-dim",
+                         "128",
+                         "--block-size",
+                         "128",
+                         "--context",
+                         "1024",
+                         "--variant",
+                         "manual",
+                         "--unroll",
+                         "2",
+                         NULL};
+    run_out r = tu_run(gen);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    const char *dir = tu_tmpdir();
+    char *g = tu_write(dir, "manual.jsonl", r.out);
+    tu_run_free(&r);
+    const char *run[] = {
+        "run",         g,        "-p",      "a2a3sim", "-o", dir, "--enable-dep-gen", "--enable-scope-stats",
+        "--ring-heap", "262144", "--quiet", NULL};
+    r = tu_run(run);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    char p[4200];
+    snprintf(p, sizeof(p), "%s/dfx_outputs/scope_stats/scope_stats.jsonl", dir);
+    char *text = tu_read(p);
+    ck_assert_ptr_nonnull(strstr(text, "\"task_window_end\": 33, \"heap_start\": 0, \"heap_end\": 190464"));
+    ck_assert_int_eq(last_heap_end(p, 1), 768000); /* ring 1 wrapped: 2 x 262144 < 768000 */
+    free(text);
+    char *imported = import_of(dir), *t = tu_read(imported);
+    int n[4];
+    ck_assert_int_eq(alloc_outputs(t, n, 4), 4);
+    ck_assert_int_eq(n[0], 3);
+    free(t);
+    free(imported);
+    free(g);
+}
+END_TEST
+
 /* pa_small1: the runtime keeps one creator edge per producer and consumer, so
  * online_update's second input (softmax's third output) and its second and
  * third accumulators have none; their heap offsets say whose they are. No
@@ -1232,6 +1285,7 @@ Suite *suite_import(void)
     tcase_add_test(conf, an_alloc_reached_only_through_explicit_deps_comes_back);
     tcase_add_test(conf, each_manual_scope_alloc_holds_its_own_outputs);
     tcase_add_test(conf, unrolled_manual_scopes_import_and_run_with_the_captures_counters);
+    tcase_add_test(conf, on_a_wrapping_ring_an_alloc_counts_only_its_segments_buffers);
     tcase_add_test(conf, created_tensors_come_back_from_heap_offsets);
     tcase_add_test(conf, scope_modes_creators_and_manual_dep_come_back);
     tcase_add_test(conf, import_of_a_rerun_is_a_fixed_point);
