@@ -1,6 +1,7 @@
 /* impheap.c - which buffer each arg of a capture names: the heap arena located, each runtime-created buffer
  * given to the task whose block of outputs holds its offset, readers bound to creations, manual_dep inferred.
  */
+#include <assert.h>
 #include <inttypes.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -379,6 +380,10 @@ typedef struct heap_walk {
     size_t scan;       /* creations before it are taken or below the cursor */
     int pending_buf;   /* the last output nobody read, which can still grow */
     size_t later_need; /* outputs the ring's later tasks still need from creations of unknown creator */
+    uint64_t seg_end;  /* an alloc's scope segment ends below this offset (UINT64_MAX: not known) */
+    size_t seg_pos;    /* ... its tasks come before this op position (SIZE_MAX: the ring's last) */
+    size_t seg_need;   /* ... and its later tasks need this many creations of unknown creator */
+    bool laps;         /* the ring wraps in the capture: several laps' buffers share offsets */
 } heap_walk;
 
 /* Could task p have made creation c? */
@@ -435,15 +440,20 @@ static int take(heap_walk *w, size_t p, size_t i)
 }
 
 /* Creations of unknown creator still to place at or after the cursor,
- * against the slots later tasks of the ring still need filled: an alloc takes
- * another only while there are more of them than later slots. */
+ * against the slots later tasks still need filled: an alloc takes another
+ * only while there are more of them than later slots. Within a scope segment
+ * (the tasks up to the next scope sample of the ring, whose heap counter
+ * bounds their blocks) only that segment's creations and tasks count: a
+ * manual scope has no creator edges, and ring-wide counts let the first alloc
+ * take every later alloc's extra outputs. */
 static bool alloc_may_take_more(const heap_walk *w, size_t from)
 {
     size_t unknown = 0;
-    for (size_t i = from; i < w->n; i++)
-        if (!w->c[i].taken && w->c[i].p == SIZE_MAX && w->c[i].off >= w->cursor)
-            unknown++;
-    return unknown > w->later_need;
+    for (size_t i = from; i < w->n && w->c[i].off < w->seg_end; i++)
+        if (!w->c[i].taken && w->c[i].p == SIZE_MAX && w->c[i].off >= w->cursor &&
+            (w->seg_end == UINT64_MAX || !w->laps || w->im->tensors[w->c[i].x].first_use < w->seg_pos))
+            unknown++; /* on a ring that wraps, a later lap's buffer here is first read after the segment */
+    return unknown > (w->seg_end != UINT64_MAX ? w->seg_need : w->later_need);
 }
 
 /* One output slot of task p: the creation at the cursor if p may have made
@@ -505,6 +515,27 @@ static void grow_to(heap_walk *w, uint64_t at_cum, uint64_t wraps, uint64_t size
     }
 }
 
+/* The segment of the alloc at local id l of ring r: the ring's next scope
+ * sample (scopes[si], when it is of ring r) counts the heap its tasks up to
+ * the sample's head allocated, so their blocks end below that counter's offset
+ * in the ring, as long as no wrap comes between (wraps so far, ring size). */
+static void alloc_segment(heap_walk *w, int r, uint64_t l, uint64_t wraps, uint64_t size, size_t si)
+{
+    const importer *im = w->im;
+    w->seg_end = UINT64_MAX;
+    w->seg_need = 0;
+    if (!im->have_stats || si >= im->nscopes || im->scopes[si].ring != r)
+        return;
+    const imp_scope *s = &im->scopes[si];
+    assert(s->head > l);
+    if (s->heap_end < wraps * size || s->heap_end - wraps * size > size || s->head > im->ring_count[r])
+        return; /* the ring wraps (or rebases) before the sample: offsets do not bound the segment */
+    w->seg_end = s->heap_end - wraps * size;
+    w->seg_pos = s->head < im->ring_count[r] ? im->tasks[im->by_local[r][s->head]].pos : SIZE_MAX;
+    for (uint64_t k = l + 1; k < s->head; k++)
+        w->seg_need += slot_need(&im->tasks[im->by_local[r][k]]);
+}
+
 /* The ring's outputs laid out as the runtime's heap does: each task's
  * outputs packed in slot order where the last task's ended, back at 0 when
  * the block does not fit the end (a creation of this task below the cursor
@@ -513,7 +544,7 @@ static void grow_to(heap_walk *w, uint64_t at_cum, uint64_t wraps, uint64_t size
 static int walk_ring(importer *im, int r, uint64_t size, creation *all, size_t nall, const long *head,
                      const long *next)
 {
-    heap_walk w = {.im = im, .pending_buf = -1};
+    heap_walk w = {.im = im, .pending_buf = -1, .seg_end = UINT64_MAX};
     size_t from = 0;
     while (from < nall && im->tensors[all[from].x].ring != r)
         from++;
@@ -524,6 +555,8 @@ static int walk_ring(importer *im, int r, uint64_t size, creation *all, size_t n
     w.n = to - from;
     for (uint64_t l = 0; l < im->ring_count[r]; l++)
         w.later_need += slot_need(&im->tasks[im->by_local[r][l]]);
+    for (size_t k = 0; im->have_stats && k < im->nscopes; k++)
+        w.laps |= im->scopes[k].ring == r && im->scopes[k].heap_end > size;
     size_t si = 0;
     uint64_t wraps = 0;
     for (uint64_t l = 0; l < im->ring_count[r]; l++) {
@@ -551,6 +584,7 @@ static int walk_ring(importer *im, int r, uint64_t size, creation *all, size_t n
             }
         int rc = 0;
         if (t->alloc) {
+            alloc_segment(&w, r, l, wraps, size, si);
             rc = take_slot(&w, p, false);
             while (rc == 0)
                 rc = take_slot(&w, p, true);

@@ -794,7 +794,7 @@ START_TEST(the_real_captures_conform)
         n++;
     }
     closedir(d);
-    ck_assert_int_ge(n, 17);
+    ck_assert_int_ge(n, 24);
 }
 END_TEST
 
