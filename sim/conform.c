@@ -17,6 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../model/jsonl.h"
 #include "../model/orch.h"
 #include "../model/outfile.h"
 #include "../model/platform.h"
@@ -162,11 +163,102 @@ static bool same(const cJSON *a, const cJSON *b)
     return cJSON_Compare(a, b, true);
 }
 
+/* Appends v to out[*len, n) as cJSON_PrintUnformatted writes it, for the values that need no floating-point
+ * formatting (whole numbers in int range, strings, literals, containers of them): the edge lines of a large
+ * capture print hundreds of thousands of shapes. False when v needs cJSON's printer or does not fit. */
+static bool quick_print(const cJSON *v, char *out, size_t n, size_t *len)
+{
+    static const char HEX[] = "0123456789abcdef";
+#define PUTC(c) \
+    do { \
+        if (*len + 1 >= n) \
+            return false; \
+        out[(*len)++] = (c); \
+    } while (0)
+    if (cJSON_IsNumber(v)) {
+        if (v->valuedouble != (double)v->valueint)
+            return false;
+        char d[16];
+        int k = 0;
+        long x = v->valueint;
+        if (x < 0)
+            PUTC('-');
+        unsigned long u = x < 0 ? 0UL - (unsigned long)x : (unsigned long)x;
+        do
+            d[k++] = (char)('0' + u % 10);
+        while ((u /= 10) != 0);
+        while (k > 0)
+            PUTC(d[--k]);
+    } else if (cJSON_IsString(v)) {
+        if (!v->valuestring)
+            return false;
+        PUTC('"');
+        for (const unsigned char *p = (const unsigned char *)v->valuestring; *p; p++) {
+            unsigned c = *p;
+            const char *esc = c == '"' ? "\\\"" : c == '\\' ? "\\\\" : c == '\b' ? "\\b" : c == '\f' ? "\\f"
+                              : c == '\n' ? "\\n" : c == '\r' ? "\\r" : c == '\t' ? "\\t" : NULL;
+            if (esc) {
+                PUTC(esc[0]);
+                PUTC(esc[1]);
+            } else if (c < 32) {
+                PUTC('\\');
+                PUTC('u');
+                PUTC('0');
+                PUTC('0');
+                PUTC(HEX[c >> 4]);
+                PUTC(HEX[c & 15]);
+            } else {
+                PUTC((char)c);
+            }
+        }
+        PUTC('"');
+    } else if (cJSON_IsArray(v) || cJSON_IsObject(v)) {
+        bool obj = cJSON_IsObject(v);
+        PUTC(obj ? '{' : '[');
+        for (const cJSON *c = v->child; c; c = c->next) {
+            if (c != v->child)
+                PUTC(',');
+            if (obj) {
+                cJSON key = {0};
+                key.type = cJSON_String;
+                key.valuestring = c->string;
+                if (!c->string || !quick_print(&key, out, n, len))
+                    return false;
+                PUTC(':');
+            }
+            if (!quick_print(c, out, n, len))
+                return false;
+        }
+        PUTC(obj ? '}' : ']');
+    } else {
+        const char *lit = cJSON_IsTrue(v) ? "true" : cJSON_IsFalse(v) ? "false" : cJSON_IsNull(v) ? "null" : NULL;
+        if (!lit)
+            return false;
+        for (; *lit; lit++)
+            PUTC(*lit);
+    }
+#undef PUTC
+    out[*len] = '\0';
+    return true;
+}
+
 /* v as compact JSON into buf ("-" when absent, "..." when cut). Returns buf. */
 static const char *jtext(const cJSON *v, char *buf, size_t n)
 {
     if (!v) {
         snprintf(buf, n, "-");
+        return buf;
+    }
+    char quick[1024];
+    size_t qlen = 0;
+    if (quick_print(v, quick, sizeof(quick), &qlen)) {
+        if (qlen >= n && n > 4) {
+            snprintf(buf, n, "%.*s...", (int)(n - 4), quick);
+        } else if (n > 0) {
+            size_t k = qlen < n ? qlen : n - 1;
+            memcpy(buf, quick, k);
+            buf[k] = '\0';
+        }
         return buf;
     }
     char *s = cJSON_PrintUnformatted(v);
@@ -211,6 +303,34 @@ static bool get_u64(const cJSON *v, uint64_t *out)
     return true;
 }
 
+/* Appends s to buf[*len, cap) as snprintf(buf + *len, ...) would (cut to fit, NUL-terminated) and adds its
+ * whole length to *len, so that a cut line ends as the snprintf chain it replaces ended it. */
+static void cat(char *buf, size_t *len, size_t cap, const char *s)
+{
+    size_t l = strlen(s);
+    if (*len < cap) {
+        size_t k = l < cap - *len - 1 ? l : cap - *len - 1;
+        memcpy(buf + *len, s, k);
+        buf[*len + k] = '\0';
+    }
+    *len += l;
+}
+
+/* prefix then x in decimal into buf (n > 24 bytes). */
+static void put_dec(char *buf, const char *prefix, uint64_t x)
+{
+    char d[24];
+    int k = 0;
+    do
+        d[k++] = (char)('0' + x % 10);
+    while ((x /= 10) != 0);
+    size_t p = strlen(prefix);
+    memcpy(buf, prefix, p);
+    while (k > 0)
+        buf[p++] = d[--k];
+    buf[p] = '\0';
+}
+
 /* A task id as the swimlane converter shows it: t<local> on ring 0, r<ring>t<local> otherwise. */
 static const char *task_label(const cJSON *v, char *buf, size_t n)
 {
@@ -218,10 +338,14 @@ static const char *task_label(const cJSON *v, char *buf, size_t n)
     if (!get_u64(v, &id))
         return jtext(v, buf, n);
     unsigned ring = (unsigned)((id >> 32) & 0xFF), local = (unsigned)(id & 0xFFFFFFFFu);
-    if (ring)
-        snprintf(buf, n, "r%ut%u", ring, local);
-    else
-        snprintf(buf, n, "t%u", local);
+    char a[32], b[32];
+    put_dec(b, "t", local);
+    if (ring) {
+        put_dec(a, "r", ring);
+        snprintf(buf, n, "%s%s", a, b);
+    } else {
+        snprintf(buf, n, "%s", b);
+    }
     return buf;
 }
 
@@ -468,10 +592,17 @@ static int number_tensors(const cJSON *d, strtab *t)
 static const char *tensor_name(const strtab *t, const cJSON *id, char *buf, size_t n)
 {
     char kb[CF_VALUE_MAX];
-    if (!id)
+    if (!id) {
         snprintf(buf, n, "-");
-    else
-        snprintf(buf, n, "T%d", strtab_find(t, id_key(id, kb, sizeof(kb))));
+    } else {
+        int k = strtab_find(t, id_key(id, kb, sizeof(kb)));
+        char d[32];
+        if (k >= 0)
+            put_dec(d, "T", (uint64_t)k);
+        else
+            snprintf(d, sizeof(d), "T%d", k);
+        snprintf(buf, n, "%s", d);
+    }
     return buf;
 }
 
@@ -524,28 +655,67 @@ static void cmp_tasks(cf_file *f, const cJSON *rd, const cJSON *sd, const strtab
  * The line is also the sort key. Returns a malloc'd string, NULL when out of memory. */
 static char *edge_line(const cJSON *e, const strtab *t)
 {
-    char line[16 * CF_VALUE_MAX], v[6][CF_VALUE_MAX];
-    size_t n = 0;
-#define F(k) cJSON_GetObjectItemCaseSensitive(e, k)
-#define PUT(...) (n += (size_t)snprintf(line + n, n < sizeof(line) ? sizeof(line) - n : 0, __VA_ARGS__))
-    PUT("%s -> %s arg %s %s %s", task_label(F("pred"), v[0], sizeof(v[0])),
-        task_label(F("succ"), v[1], sizeof(v[1])), jtext(F("arg"), v[2], sizeof(v[2])),
-        jraw(F("source"), v[3], sizeof(v[3])), jtext(F("flags"), v[4], sizeof(v[4])));
-    if (F("overlap"))
-        PUT(" overlap %s", jraw(F("overlap"), v[0], sizeof(v[0])));
-    if (F("tensor_id"))
-        PUT(" %s", tensor_name(t, F("tensor_id"), v[0], sizeof(v[0])));
-    if (F("consumer_dtype") || F("consumer_shape") || F("consumer_start_offset") || F("consumer_strides"))
-        PUT(" consumer %s %s off %s strides %s", jraw(F("consumer_dtype"), v[0], sizeof(v[0])),
-            jtext(F("consumer_shape"), v[1], sizeof(v[1])),
-            jraw(F("consumer_start_offset"), v[2], sizeof(v[2])),
-            jtext(F("consumer_strides"), v[3], sizeof(v[3])));
-    if (F("producer_shape") || F("producer_start_offset") || F("producer_strides"))
-        PUT(" producer %s off %s strides %s", jtext(F("producer_shape"), v[0], sizeof(v[0])),
-            jraw(F("producer_start_offset"), v[1], sizeof(v[1])),
-            jtext(F("producer_strides"), v[2], sizeof(v[2])));
-#undef PUT
-#undef F
+    enum { PRED, SUCC, ARG, SOURCE, FLAGS, OVERLAP, TID, CDT, CSH, COFF, CSTR, PSH, POFF, PSTR, NKEYS };
+    static const char *const KEYS[NKEYS] = {"pred",
+                                            "succ",
+                                            "arg",
+                                            "source",
+                                            "flags",
+                                            "overlap",
+                                            "tensor_id",
+                                            "consumer_dtype",
+                                            "consumer_shape",
+                                            "consumer_start_offset",
+                                            "consumer_strides",
+                                            "producer_shape",
+                                            "producer_start_offset",
+                                            "producer_strides"};
+    /* each key's first member, as cJSON_GetObjectItemCaseSensitive finds it, in one walk */
+    const cJSON *f[NKEYS] = {NULL};
+    for (const cJSON *c = e->child; c; c = c->next)
+        for (int k = 0; c->string && k < NKEYS; k++)
+            if (!f[k] && strcmp(c->string, KEYS[k]) == 0) {
+                f[k] = c;
+                break;
+            }
+    char line[16 * CF_VALUE_MAX], v[CF_VALUE_MAX];
+    size_t n = 0, cap = sizeof(line);
+    line[0] = '\0';
+    cat(line, &n, cap, task_label(f[PRED], v, sizeof(v)));
+    cat(line, &n, cap, " -> ");
+    cat(line, &n, cap, task_label(f[SUCC], v, sizeof(v)));
+    cat(line, &n, cap, " arg ");
+    cat(line, &n, cap, jtext(f[ARG], v, sizeof(v)));
+    cat(line, &n, cap, " ");
+    cat(line, &n, cap, jraw(f[SOURCE], v, sizeof(v)));
+    cat(line, &n, cap, " ");
+    cat(line, &n, cap, jtext(f[FLAGS], v, sizeof(v)));
+    if (f[OVERLAP]) {
+        cat(line, &n, cap, " overlap ");
+        cat(line, &n, cap, jraw(f[OVERLAP], v, sizeof(v)));
+    }
+    if (f[TID]) {
+        cat(line, &n, cap, " ");
+        cat(line, &n, cap, tensor_name(t, f[TID], v, sizeof(v)));
+    }
+    if (f[CDT] || f[CSH] || f[COFF] || f[CSTR]) {
+        cat(line, &n, cap, " consumer ");
+        cat(line, &n, cap, jraw(f[CDT], v, sizeof(v)));
+        cat(line, &n, cap, " ");
+        cat(line, &n, cap, jtext(f[CSH], v, sizeof(v)));
+        cat(line, &n, cap, " off ");
+        cat(line, &n, cap, jraw(f[COFF], v, sizeof(v)));
+        cat(line, &n, cap, " strides ");
+        cat(line, &n, cap, jtext(f[CSTR], v, sizeof(v)));
+    }
+    if (f[PSH] || f[POFF] || f[PSTR]) {
+        cat(line, &n, cap, " producer ");
+        cat(line, &n, cap, jtext(f[PSH], v, sizeof(v)));
+        cat(line, &n, cap, " off ");
+        cat(line, &n, cap, jraw(f[POFF], v, sizeof(v)));
+        cat(line, &n, cap, " strides ");
+        cat(line, &n, cap, jtext(f[PSTR], v, sizeof(v)));
+    }
     return strdup(line);
 }
 
@@ -1352,6 +1522,56 @@ static int array_len(const char *text, size_t len)
     return n;
 }
 
+/* phase_item of a record's text (checked) without a tree, for records whose keys and kind have no escapes
+ * and keys are shorter than 64 bytes (all the runtime writes); false for the others. */
+static bool quick_phase_item(const char *text, size_t len, char *item, size_t size)
+{
+    char keys[64][64], kind[256] = "-";
+    const char *names[64];
+    int n = 0;
+    bool first = true, have_kind = false;
+    jscan s;
+    jscan_init(&s, text, len);
+    if (memchr(text, '\\', len) || !jscan_eat(&s, '{'))
+        return false;
+    for (;;) {
+        char key[64];
+        int r = jscan_member(&s, &first, key, sizeof(key));
+        if (r == 0)
+            break;
+        if (r < 0 || strlen(key) >= sizeof(key) - 1) /* perhaps cut */
+            return false;
+        if (n < 64) {
+            memcpy(keys[n], key, strlen(key) + 1);
+            names[n] = keys[n];
+            n++;
+        }
+        if (strcmp(key, "kind") == 0 && !have_kind) {
+            have_kind = true;
+            if (jscan_peek(&s) == '"') {
+                if (!jscan_string(&s, kind, sizeof(kind)) || strlen(kind) >= sizeof(kind) - 1)
+                    return false;
+                continue;
+            }
+        }
+        if (!jscan_skip(&s))
+            return false;
+    }
+    qsort(names, (size_t)n, sizeof(names[0]), cmp_str);
+    size_t l = 0; /* as phase_item's snprintf chain */
+    item[0] = '\0';
+    cat(item, &l, size, kind);
+    cat(item, &l, size, "{");
+    for (int i = 0; i < n && l < size; i++) {
+        if (i)
+            cat(item, &l, size, ",");
+        cat(item, &l, size, names[i]);
+    }
+    if (l < size)
+        cat(item, &l, size, "}");
+    return true;
+}
+
 /* Reads one phase list of the swimlane (js at its value) into d. */
 static bool sphases(cf_sdfx *d, jstream *js, int k)
 {
@@ -1371,12 +1591,16 @@ static bool sphases(cf_sdfx *d, jstream *js, int k)
             size_t n;
             if (jstream_peek(js) != '{' || !jstream_value(js, &t, &n))
                 return false;
-            cJSON *rec = cJSON_ParseWithLength(t, n);
             char item[1024];
-            if (rec)
-                phase_item(rec, item, sizeof(item));
-            cJSON_Delete(rec);
-            if (!rec || strtab_intern(&d->items[k], item) < 0)
+            if (!quick_phase_item(t, n, item, sizeof(item))) {
+                cJSON *rec = cJSON_ParseWithLength(t, n);
+                if (rec)
+                    phase_item(rec, item, sizeof(item));
+                cJSON_Delete(rec);
+                if (!rec)
+                    return false;
+            }
+            if (strtab_intern(&d->items[k], item) < 0)
                 return false;
         }
         if (q != 0)
@@ -1475,6 +1699,15 @@ static int sdfx_load(cf_sdfx *d, const char *dir, bool real)
     return 0;
 }
 
+/* A checked value's text as a tree: model/jsonl.c's parser, the faster, builds the tree cJSON would; a
+ * key given twice in one object, which it refuses, is left to cJSON (the first one counts, as before). NULL
+ * when out of memory. */
+static cJSON *tree(const char *text, size_t len)
+{
+    cJSON *t = jsonl_parse(text, len, NULL);
+    return t ? t : cJSON_ParseWithLength(text, len);
+}
+
 /* A stream at the first element of a list; -1 with a message when the file cannot be opened. */
 static int list_open(jstream *js, const char *path, const cf_list *l, char *err, size_t errlen)
 {
@@ -1496,7 +1729,7 @@ static cJSON *list_next(jstream *js, bool *first, bool *end, const char *path, c
         *end = true;
         return NULL;
     }
-    cJSON *e = r == 1 && jstream_value(js, &t, &n) ? cJSON_ParseWithLength(t, n) : NULL;
+    cJSON *e = r == 1 && jstream_value(js, &t, &n) ? tree(t, n) : NULL;
     if (!e) {
         if (js->err)
             fail(err, errlen, "%s: cannot read: %s", path, strerror(js->err));
@@ -1783,7 +2016,7 @@ static cJSON *next_record(jstream *js, int *lineno, bool *end, const char *path,
             k++;
         if (k == n)
             continue;
-        cJSON *rec = cJSON_ParseWithLength(t, n);
+        cJSON *rec = tree(t, n);
         if (!rec)
             fail(err, errlen, "%s:%d: changed while conform read it", path, *lineno);
         return rec;
@@ -1965,31 +2198,33 @@ static const struct {
     const char *platform;
 } CORES_PLATFORM[] = {{24, "a2a3sim"}, {72, "a2a3"}};
 
-/* Reads the capture's swimlane metadata and scope-stats header. Returns 0, EXIT_USAGE (num_cores names no
- * platform and no -p) or EXIT_GRAPH, with a message in err. */
-static int read_capture(const char *dir, const char *platform, cf_capture *c, char *err, size_t errlen)
+/* What the run takes from a capture's files (see read_capture). */
+/* What read_capture reads of a capture, from either reading of it. */
+typedef struct cf_capfiles {
+    const char *swim_path;  /* the swimlane's path */
+    const char *scope_path; /* the scope stats' path */
+    bool swim;              /* the swimlane exists */
+    const cJSON *level;     /* its chip_swimlane_level */
+    const cJSON *md;        /* its metadata */
+    const cJSON *header;    /* the scope-stats header, NULL when there are none */
+    int header_line;        /* its line number */
+} cf_capfiles;
+
+static int capture_from(const cf_capfiles *d, cf_capture *c, char *err, size_t errlen)
 {
-    memset(c, 0, sizeof(*c));
-    c->platform = platform;
-    cf_dfx d;
-    if (dfx_load(&d, dir, true, err, errlen) != 0) {
-        dfx_free(&d);
-        return EXIT_GRAPH;
-    }
     int rc = 0;
-    if (d.swim) {
-        const cJSON *lv = cJSON_GetObjectItemCaseSensitive(d.swim, "chip_swimlane_level"),
-                    *md = cJSON_GetObjectItemCaseSensitive(d.swim, "metadata"),
+    if (d->swim) {
+        const cJSON *lv = d->level, *md = d->md,
                     *nc = cJSON_GetObjectItemCaseSensitive(md, "num_cores"),
                     *ct = cJSON_GetObjectItemCaseSensitive(md, "core_to_thread"), *x;
         if (!cJSON_IsNumber(lv) || lv->valueint < 1 || lv->valueint > 4) {
-            rc = fail(err, errlen, "%s: chip_swimlane_level: not 1-4", d.swim_path);
+            rc = fail(err, errlen, "%s: chip_swimlane_level: not 1-4", d->swim_path);
             goto out;
         }
         c->swimlane_level = lv->valueint;
         if (!cJSON_IsNumber(nc)) {
             rc =
-                fail(err, errlen, "%s: metadata.num_cores: %s", d.swim_path, nc ? "not a number" : "missing");
+                fail(err, errlen, "%s: metadata.num_cores: %s", d->swim_path, nc ? "not a number" : "missing");
             goto out;
         }
         for (size_t i = 0; !c->platform && i < sizeof(CORES_PLATFORM) / sizeof(CORES_PLATFORM[0]); i++)
@@ -1998,7 +2233,7 @@ static int read_capture(const char *dir, const char *platform, cf_capture *c, ch
         if (!c->platform) {
             fail(err, errlen,
                  "%s: metadata.num_cores %d names no platform (24 a2a3sim, 72 a2a3): give one with -p",
-                 d.swim_path, nc->valueint);
+                 d->swim_path, nc->valueint);
             rc = EXIT_USAGE;
             goto out;
         }
@@ -2012,9 +2247,9 @@ static int read_capture(const char *dir, const char *platform, cf_capture *c, ch
         if (most >= 0)
             c->threads = most + 2;
     }
-    if (d.has_scope) {
+    if (d->header) {
         static const char *const CAPS[] = {"task_window_max", "heap_max", "dep_pool_max"};
-        const cJSON *h = d.scope.v[0];
+        const cJSON *h = d->header;
         for (int k = 0; k < 3; k++) {
             const cJSON *a = cJSON_GetObjectItemCaseSensitive(h, CAPS[k]);
             bool ok = cJSON_GetArraySize(a) == CF_RING_COUNT;
@@ -2024,7 +2259,7 @@ static int read_capture(const char *dir, const char *platform, cf_capture *c, ch
                 c->rings[k][r] = ok ? (int64_t)v->valuedouble : 0;
             }
             if (!ok) {
-                rc = fail(err, errlen, "%s:%d: %s: not 4 numbers", d.scope_path, d.scope.lineno[0], CAPS[k]);
+                rc = fail(err, errlen, "%s:%d: %s: not 4 numbers", d->scope_path, d->header_line, CAPS[k]);
                 goto out;
             }
         }
@@ -2035,8 +2270,41 @@ static int read_capture(const char *dir, const char *platform, cf_capture *c, ch
     if (!c->platform)
         c->platform = "a2a3"; /* no swimlane: ptosim run's default */
 out:
-    dfx_free(&d);
     return rc < 0 ? EXIT_GRAPH : rc;
+}
+
+/* Reads the capture's swimlane metadata and scope-stats header, streaming (checking deps.json too, as the
+ * comparison will read it); a capture the stream refuses is read whole, which names the fault. Returns 0,
+ * EXIT_USAGE (num_cores names no platform and no -p) or EXIT_GRAPH, with a message in err. */
+static int read_capture(const char *dir, const char *platform, cf_capture *c, char *err, size_t errlen)
+{
+    memset(c, 0, sizeof(*c));
+    c->platform = platform;
+    cf_sdfx s;
+    cf_peak_window = 0;
+    if (sdfx_load(&s, dir, true) == 0) {
+        cf_capfiles f = {s.swim_path, s.scope_path, s.has_swim, s.level, s.metadata, s.scope_header,
+                         s.header_line};
+        int rc = capture_from(&f, c, err, errlen);
+        sdfx_free(&s);
+        return rc;
+    }
+    sdfx_free(&s);
+    cf_dfx d;
+    if (dfx_load(&d, dir, true, err, errlen) != 0) {
+        dfx_free(&d);
+        return EXIT_GRAPH;
+    }
+    cf_capfiles f = {d.swim_path,
+                     d.scope_path,
+                     d.swim != NULL,
+                     cJSON_GetObjectItemCaseSensitive(d.swim, "chip_swimlane_level"),
+                     cJSON_GetObjectItemCaseSensitive(d.swim, "metadata"),
+                     d.has_scope ? d.scope.v[0] : NULL,
+                     d.has_scope ? d.scope.lineno[0] : 0};
+    int rc = capture_from(&f, c, err, errlen);
+    dfx_free(&d);
+    return rc;
 }
 
 /* The arguments of the run after "GRAPH": owned strings in buf, pointers in av. */
