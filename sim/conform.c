@@ -1446,7 +1446,8 @@ static bool sdeps_check(cf_sdfx *d)
     bool ok = jstream_eat(&js, '{'), first = true;
     char key[64];
     int r = -1;
-    while (ok && (r = jstream_member(&js, &first, key, sizeof(key))) == 1) {
+    jstream_keys seen = {.n = 0};
+    while (ok && (r = jstream_member(&js, &first, key, sizeof(key))) == 1 && (ok = jstream_new_key(&seen, key))) {
         int l = -1;
         for (int k = 0; k < 3; k++)
             if (strcmp(key, DEPS_LISTS[k]) == 0 && !d->lists[k].have)
@@ -1619,7 +1620,8 @@ static bool sswim_check(cf_sdfx *d)
     char key[1100];
     size_t klen = 0;
     int r = -1;
-    while (ok && (r = jstream_member(&js, &first, key, sizeof(key))) == 1) {
+    jstream_keys seen = {.n = 0};
+    while (ok && (r = jstream_member(&js, &first, key, sizeof(key))) == 1 && (ok = jstream_new_key(&seen, key))) {
         if (!d->top_full) { /* as key_list: stop at the first key that does not fit */
             int w = snprintf(d->top_keys + klen, sizeof(d->top_keys) - klen, "%s%s", klen ? "," : "", key);
             if (w < 0 || (size_t)w >= sizeof(d->top_keys) - klen) {

@@ -9,11 +9,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <cJSON.h>
-
 #include "jscan.h"
 
 #define NUMBER_MAX 63 /* cJSON 1.7.15 reads a number through a 64-byte buffer */
+#define KEYS_MAX 48   /* members of one object checked for repeats; an object with more is refused */
 
 /* What a check of the text in the window found. */
 enum { CHK_BAD, CHK_OK, CHK_MORE /* the text ran out before the value ended */ };
@@ -325,11 +324,24 @@ static int chk_value(chk *c, int depth)
             c->p++;
             return CHK_OK;
         }
+        const char *key[KEYS_MAX]; /* the object's keys so far, raw: without escapes, raw is decoded */
+        size_t klen[KEYS_MAX], nkeys = 0;
         for (;;) {
             if (b == '{') {
                 if (*c->p != '"')
                     return CHK_BAD;
-                if ((r = chk_string(c)) != CHK_OK || (r = chk_ws(c)) != CHK_OK)
+                const char *k = c->p + 1;
+                if ((r = chk_string(c)) != CHK_OK)
+                    return r;
+                size_t kl = (size_t)(c->p - 1 - k);
+                if (memchr(k, '\\', kl) || nkeys == KEYS_MAX)
+                    return CHK_BAD;
+                for (size_t i = 0; i < nkeys; i++)
+                    if (klen[i] == kl && memcmp(key[i], k, kl) == 0)
+                        return CHK_BAD; /* a repeated key (jsonl refuses it, cJSON takes the first) */
+                key[nkeys] = k;
+                klen[nkeys++] = kl;
+                if ((r = chk_ws(c)) != CHK_OK)
                     return r;
                 if (*c->p++ != ':')
                     return CHK_BAD;
@@ -406,6 +418,58 @@ bool jstream_value(jstream *js, const char **text, size_t *len)
     }
 }
 
+/* jstream_skip at nesting depth: a value that fits in half a window is checked whole; a larger container
+ * is walked item by item, so that the window stays bounded by its largest item. */
+static bool skip_depth(jstream *js, int depth)
+{
+    int c = jstream_peek(js);
+    if (!c || depth >= JSTREAM_MAX_DEPTH) {
+        js->bad = true;
+        return false;
+    }
+    for (;;) {
+        chk k = {js->buf + js->pos, js->buf + js->len, js->eof};
+        int r = chk_value(&k, depth);
+        if (r == CHK_OK && (k.p < k.end || js->eof)) {
+            js->pos = (size_t)(k.p - js->buf);
+            return true;
+        }
+        if (r == CHK_BAD) {
+            js->bad = true;
+            return false;
+        }
+        size_t held = js->len - js->pos;
+        if ((c == '[' || c == '{') && held >= JSTREAM_WINDOW / 2)
+            break;
+        if (!fill(js, held * 2 + 1))
+            return false;
+    }
+    js->pos++;
+    bool first = true;
+    int r;
+    if (c == '[') {
+        while ((r = jstream_next(js, ']', &first)) == 1)
+            if (!skip_depth(js, depth + 1))
+                return false;
+    } else {
+        jstream_keys seen = {.n = 0};
+        char key[64];
+        while ((r = jstream_member(js, &first, key, sizeof(key))) == 1)
+            if (!jstream_new_key(&seen, key) || !skip_depth(js, depth + 1)) {
+                js->bad = true;
+                return false;
+            }
+    }
+    if (r < 0)
+        js->bad = true;
+    return r == 0;
+}
+
+bool jstream_skip(jstream *js)
+{
+    return skip_depth(js, 0);
+}
+
 int jstream_next(jstream *js, char close, bool *first)
 {
     if (jstream_eat(js, close))
@@ -428,25 +492,29 @@ int jstream_member(jstream *js, bool *first, char *key, size_t n)
         js->bad = true;
         return -1;
     }
-    if (!memchr(t, '\\', len)) {
-        jscan s;
-        jscan_init(&s, t, len);
-        jscan_string(&s, key, n);
-    } else { /* escapes decoded as cJSON decodes them */
-        cJSON *k = cJSON_ParseWithLength(t, len);
-        if (!k || !cJSON_IsString(k)) {
-            cJSON_Delete(k);
-            js->bad = true;
-            return -1;
-        }
-        snprintf(key, n, "%s", k->valuestring);
-        cJSON_Delete(k);
+    if (memchr(t, '\\', len)) { /* as inside values: keys without escapes */
+        js->bad = true;
+        return -1;
     }
+    jscan s;
+    jscan_init(&s, t, len);
+    jscan_string(&s, key, n);
     if (!jstream_eat(js, ':')) {
         js->bad = true;
         return -1;
     }
     return 1;
+}
+
+bool jstream_new_key(jstream_keys *k, const char *key)
+{
+    for (int i = 0; i < k->n; i++)
+        if (strcmp(k->key[i], key) == 0)
+            return false;
+    if (k->n == (int)(sizeof(k->key) / sizeof(k->key[0])) || strlen(key) >= sizeof(k->key[0]))
+        return false;
+    memcpy(k->key[k->n++], key, strlen(key) + 1);
+    return true;
 }
 
 bool jstream_line(jstream *js, const char **text, size_t *len)

@@ -13,8 +13,10 @@
  * accepts are a subset of what both cJSON and model/jsonl.c accept (RFC 8259
  * numbers of at most 63 characters and in a double's range, strings without
  * control characters, valid escapes, surrogate pairs and UTF-8, no U+0000,
- * nesting below JSTREAM_MAX_DEPTH, and only space, tab, CR and LF between
- * tokens). A caller that needs another parser's exact message for a text the
+ * nesting below JSTREAM_MAX_DEPTH, objects of at most 48 members whose keys
+ * have no escapes and no repeats, and only space, tab, CR and LF between
+ * tokens). The caller walking the outer containers with jstream_member checks
+ * their keys for repeats itself. A caller that needs another parser's exact message for a text the
  * stream refuses reads the file with that parser. */
 #define JSTREAM_WINDOW (256 * 1024) /* bytes read at a time; the window's size while values fit */
 #define JSTREAM_MAX_DEPTH 200       /* deeper nesting is refused */
@@ -55,6 +57,10 @@ bool jstream_eat(jstream *js, char c);
  * is not a value by the rules above. */
 bool jstream_value(jstream *js, const char **text, size_t *len);
 
+/* Checks and skips the next value of any size by the rules above, holding at most about a window (a
+ * container larger than half a window is walked item by item). False (js->bad) when it breaks them. */
+bool jstream_skip(jstream *js);
+
 /* Steps through a container opened with jstream_eat(js, '[' or '{'): 1 when
  * another item follows (the comma before it consumed), 0 when the container
  * closed (close consumed), -1 on bad text. *first must start true. */
@@ -63,6 +69,16 @@ int jstream_next(jstream *js, char close, bool *first);
 /* jstream_next for objects that also reads the member's key (decoded, at most
  * n - 1 bytes kept) and the ':' after it. */
 int jstream_member(jstream *js, bool *first, char *key, size_t n);
+
+/* The keys of one object walked with jstream_member, for repeats. */
+typedef struct jstream_keys {
+    char key[48][64]; /* the keys so far */
+    int n;            /* keys held */
+} jstream_keys;
+
+/* Adds key; false when it was there already, or there are too many or it is too long to tell (refuse the
+ * object: the rules above). */
+bool jstream_new_key(jstream_keys *k, const char *key);
 
 /* The next line of a JSON Lines file, without its '\n'; false at the end of the file (or on a read
  * failure: js->err). The text is valid until the next call. */
