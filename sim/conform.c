@@ -169,11 +169,11 @@ static bool same(const cJSON *a, const cJSON *b)
 static bool quick_print(const cJSON *v, char *out, size_t n, size_t *len)
 {
     static const char HEX[] = "0123456789abcdef";
-#define PUTC(c) \
-    do { \
-        if (*len + 1 >= n) \
-            return false; \
-        out[(*len)++] = (c); \
+#define PUTC(c)                                                                                              \
+    do {                                                                                                     \
+        if (*len + 1 >= n)                                                                                   \
+            return false;                                                                                    \
+        out[(*len)++] = (c);                                                                                 \
     } while (0)
     if (cJSON_IsNumber(v)) {
         if (v->valuedouble != (double)v->valueint)
@@ -195,8 +195,14 @@ static bool quick_print(const cJSON *v, char *out, size_t n, size_t *len)
         PUTC('"');
         for (const unsigned char *p = (const unsigned char *)v->valuestring; *p; p++) {
             unsigned c = *p;
-            const char *esc = c == '"' ? "\\\"" : c == '\\' ? "\\\\" : c == '\b' ? "\\b" : c == '\f' ? "\\f"
-                              : c == '\n' ? "\\n" : c == '\r' ? "\\r" : c == '\t' ? "\\t" : NULL;
+            const char *esc = c == '"'    ? "\\\""
+                              : c == '\\' ? "\\\\"
+                              : c == '\b' ? "\\b"
+                              : c == '\f' ? "\\f"
+                              : c == '\n' ? "\\n"
+                              : c == '\r' ? "\\r"
+                              : c == '\t' ? "\\t"
+                                          : NULL;
             if (esc) {
                 PUTC(esc[0]);
                 PUTC(esc[1]);
@@ -231,7 +237,10 @@ static bool quick_print(const cJSON *v, char *out, size_t n, size_t *len)
         }
         PUTC(obj ? '}' : ']');
     } else {
-        const char *lit = cJSON_IsTrue(v) ? "true" : cJSON_IsFalse(v) ? "false" : cJSON_IsNull(v) ? "null" : NULL;
+        const char *lit = cJSON_IsTrue(v)    ? "true"
+                          : cJSON_IsFalse(v) ? "false"
+                          : cJSON_IsNull(v)  ? "null"
+                                             : NULL;
         if (!lit)
             return false;
         for (; *lit; lit++)
@@ -362,10 +371,15 @@ static void cmp_vals(cf_file *f, const char *where, const char *key, const cJSON
 /* Compares obj_a[key] with obj_b[key], one difference line prefixed by where. */
 static void cmp_key(cf_file *f, const char *where, const cJSON *a, const cJSON *b, const char *key)
 {
-    cmp_vals(f, where, key, cJSON_GetObjectItemCaseSensitive(a, key), cJSON_GetObjectItemCaseSensitive(b, key));
+    cmp_vals(f, where, key, cJSON_GetObjectItemCaseSensitive(a, key),
+             cJSON_GetObjectItemCaseSensitive(b, key));
 }
 
 /* ---- files ---- */
+
+/* The largest window a stream of the last comparison or capture read held, or the size of a file it read
+ * whole (conform_peak_window). */
+static size_t cf_peak_window;
 
 static bool is_file(const char *path)
 {
@@ -384,6 +398,8 @@ static char *slurp(const char *path, size_t *len, char *err, size_t errlen)
     char *buf = readall(f, len);
     if (!buf)
         fail(err, errlen, "%s: cannot read: %s", path, errno == ENOMEM ? "out of memory" : "I/O error");
+    else if (*len > cf_peak_window) /* held whole */
+        cf_peak_window = *len;
     fclose(f);
     return buf;
 }
@@ -1252,9 +1268,11 @@ static void sim_arena(const cJSON *scope_header, const char *sim_dir, cf_arena *
     if (!heaps) {
         char path[PATH_MAX + 32], err[PATH_MAX + 64];
         snprintf(path, sizeof(path), "%s/../ptosim_run.json", sim_dir);
+        size_t peak = cf_peak_window; /* a small file of the run's settings, not a capture's */
         if (is_file(path) && (run = load_object(path, err, sizeof(err))) != NULL)
             heaps = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(run, "config"),
                                                      "ring_heap");
+        cf_peak_window = peak;
     }
     a->base = ORCH_HEAP_ARENA_BASE;
     a->size = 0;
@@ -1376,10 +1394,8 @@ typedef struct cf_sdfx {
     bool phases[2];            /* the phase lists present */
     int lanes[2];              /* their lanes */
     strtab items[2];           /* their distinct phase items */
+    struct stat st[3];         /* deps, scope stats, swimlane as checked (st_size -1: absent) */
 } cf_sdfx;
-
-/* The largest window a stream of the last streaming comparison or capture read held (tests). */
-static size_t cf_peak_window;
 
 size_t conform_peak_window(void)
 {
@@ -1447,7 +1463,8 @@ static bool sdeps_check(cf_sdfx *d)
     char key[64];
     int r = -1;
     jstream_keys seen = {.n = 0};
-    while (ok && (r = jstream_member(&js, &first, key, sizeof(key))) == 1 && (ok = jstream_new_key(&seen, key))) {
+    while (ok && (r = jstream_member(&js, &first, key, sizeof(key))) == 1 &&
+           (ok = jstream_new_key(&seen, key))) {
         int l = -1;
         for (int k = 0; k < 3; k++)
             if (strcmp(key, DEPS_LISTS[k]) == 0 && !d->lists[k].have)
@@ -1621,7 +1638,8 @@ static bool sswim_check(cf_sdfx *d)
     size_t klen = 0;
     int r = -1;
     jstream_keys seen = {.n = 0};
-    while (ok && (r = jstream_member(&js, &first, key, sizeof(key))) == 1 && (ok = jstream_new_key(&seen, key))) {
+    while (ok && (r = jstream_member(&js, &first, key, sizeof(key))) == 1 &&
+           (ok = jstream_new_key(&seen, key))) {
         if (!d->top_full) { /* as key_list: stop at the first key that does not fit */
             int w = snprintf(d->top_keys + klen, sizeof(d->top_keys) - klen, "%s%s", klen ? "," : "", key);
             if (w < 0 || (size_t)w >= sizeof(d->top_keys) - klen) {
@@ -1681,6 +1699,10 @@ static int sdfx_load(cf_sdfx *d, const char *dir, bool real)
     snprintf(d->deps_path, sizeof(d->deps_path), "%s/deps.json", dir);
     snprintf(d->scope_path, sizeof(d->scope_path), "%s/scope_stats/scope_stats.jsonl", dir);
     snprintf(d->swim_path, sizeof(d->swim_path), "%s/chip_swimlane_records.json", dir);
+    const char *paths[3] = {d->deps_path, d->scope_path, d->swim_path};
+    for (int k = 0; k < 3; k++)
+        if (stat(paths[k], &d->st[k]) != 0)
+            d->st[k].st_size = -1;
     if (is_file(d->deps_path)) {
         if (!sdeps_check(d))
             return -1;
@@ -1710,11 +1732,28 @@ static cJSON *tree(const char *text, size_t len)
     return t ? t : cJSON_ParseWithLength(text, len);
 }
 
+/* Are dir's files as sdfx_load checked them (same sizes and modification times)? */
+static bool sdfx_same(const cf_sdfx *d)
+{
+    const char *paths[3] = {d->deps_path, d->scope_path, d->swim_path};
+    for (int k = 0; k < 3; k++) {
+        struct stat st;
+        if (stat(paths[k], &st) != 0)
+            st.st_size = -1;
+        if (st.st_size != d->st[k].st_size ||
+            (st.st_size >= 0 && (st.st_mtim.tv_sec != d->st[k].st_mtim.tv_sec ||
+                                 st.st_mtim.tv_nsec != d->st[k].st_mtim.tv_nsec)))
+            return false;
+    }
+    return true;
+}
+
 /* A stream at the first element of a list; -1 with a message when the file cannot be opened. */
 static int list_open(jstream *js, const char *path, const cf_list *l, char *err, size_t errlen)
 {
     if (jstream_open(js, path) != 0)
         return fail(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+    jstream_trust(js); /* checked by sdeps_check; tree() parses each element strictly */
     jstream_seek(js, l->off);
     jstream_eat(js, '[');
     return 0;
@@ -1826,9 +1865,9 @@ typedef struct cf_extra {
 
 /* One of the smallest difference lines. */
 typedef struct cf_kept {
-    char *line;    /* the edge line */
-    bool real;     /* only in real (else only in ptosim) */
-    long count;    /* how many times */
+    char *line; /* the edge line */
+    bool real;  /* only in real (else only in ptosim) */
+    long count; /* how many times */
 } cf_kept;
 
 static int cmp_extra(const void *a, const void *b)
@@ -1874,7 +1913,8 @@ static int sedges(const cf_sdfx *d, strtab *t, uint64_t **hashes, size_t *n, cf_
             }
             (*hashes)[(*n)++] = h;
         }
-        cf_extra key = {h, 0, false}, *x = extras ? bsearch(&key, extras, nextra, sizeof(*extras), cmp_extra) : NULL;
+        cf_extra key = {h, 0, false},
+                 *x = extras ? bsearch(&key, extras, nextra, sizeof(*extras), cmp_extra) : NULL;
         if (!x || x->kept) {
             free(line);
             continue;
@@ -2103,11 +2143,23 @@ static void scmp_swimlane(cf_file *f, const cf_sdfx *r, const cf_sdfx *s)
             cmp_phase_items(f, PHASE_LISTS[k], r->lanes[k], s->lanes[k], &r->items[k], &s->items[k]);
 }
 
-long conform_compare(const char *real_dir, const char *sim_dir, FILE *report, char *err, size_t errlen)
+/* conform_compare with the capture real_dir checked already (*real, from read_capture; NULL: not yet, or
+ * changed since). Takes over *real. */
+static long compare_with(cf_sdfx *real, const char *real_dir, const char *sim_dir, FILE *report, char *err,
+                         size_t errlen)
 {
     cf_sdfx r, s;
     cf_peak_window = 0;
-    int rl = sdfx_load(&r, real_dir, true), sl = rl == 0 ? sdfx_load(&s, sim_dir, false) : -1;
+    int rl;
+    if (real && sdfx_same(real)) {
+        r = *real;
+        rl = 0;
+    } else {
+        if (real)
+            sdfx_free(real);
+        rl = sdfx_load(&r, real_dir, true);
+    }
+    int sl = rl == 0 ? sdfx_load(&s, sim_dir, false) : -1;
     if (rl != 0 || sl != 0) {
         sdfx_free(&r);
         if (rl == 0)
@@ -2160,6 +2212,11 @@ out:
     sdfx_free(&r);
     sdfx_free(&s);
     return total;
+}
+
+long conform_compare(const char *real_dir, const char *sim_dir, FILE *report, char *err, size_t errlen)
+{
+    return compare_with(NULL, real_dir, sim_dir, report, err, errlen);
 }
 
 /* ---- ptosim conform ---- */
@@ -2216,8 +2273,7 @@ static int capture_from(const cf_capfiles *d, cf_capture *c, char *err, size_t e
 {
     int rc = 0;
     if (d->swim) {
-        const cJSON *lv = d->level, *md = d->md,
-                    *nc = cJSON_GetObjectItemCaseSensitive(md, "num_cores"),
+        const cJSON *lv = d->level, *md = d->md, *nc = cJSON_GetObjectItemCaseSensitive(md, "num_cores"),
                     *ct = cJSON_GetObjectItemCaseSensitive(md, "core_to_thread"), *x;
         if (!cJSON_IsNumber(lv) || lv->valueint < 1 || lv->valueint > 4) {
             rc = fail(err, errlen, "%s: chip_swimlane_level: not 1-4", d->swim_path);
@@ -2225,8 +2281,8 @@ static int capture_from(const cf_capfiles *d, cf_capture *c, char *err, size_t e
         }
         c->swimlane_level = lv->valueint;
         if (!cJSON_IsNumber(nc)) {
-            rc =
-                fail(err, errlen, "%s: metadata.num_cores: %s", d->swim_path, nc ? "not a number" : "missing");
+            rc = fail(err, errlen, "%s: metadata.num_cores: %s", d->swim_path,
+                      nc ? "not a number" : "missing");
             goto out;
         }
         for (size_t i = 0; !c->platform && i < sizeof(CORES_PLATFORM) / sizeof(CORES_PLATFORM[0]); i++)
@@ -2278,20 +2334,24 @@ out:
 /* Reads the capture's swimlane metadata and scope-stats header, streaming (checking deps.json too, as the
  * comparison will read it); a capture the stream refuses is read whole, which names the fault. Returns 0,
  * EXIT_USAGE (num_cores names no platform and no -p) or EXIT_GRAPH, with a message in err. */
-static int read_capture(const char *dir, const char *platform, cf_capture *c, char *err, size_t errlen)
+static int read_capture(const char *dir, const char *platform, cf_capture *c, cf_sdfx *s, bool *kept,
+                        char *err, size_t errlen)
 {
     memset(c, 0, sizeof(*c));
     c->platform = platform;
-    cf_sdfx s;
     cf_peak_window = 0;
-    if (sdfx_load(&s, dir, true) == 0) {
-        cf_capfiles f = {s.swim_path, s.scope_path, s.has_swim, s.level, s.metadata, s.scope_header,
-                         s.header_line};
+    *kept = false;
+    if (sdfx_load(s, dir, true) == 0) {
+        cf_capfiles f = {s->swim_path, s->scope_path,   s->has_swim,   s->level,
+                         s->metadata,  s->scope_header, s->header_line};
         int rc = capture_from(&f, c, err, errlen);
-        sdfx_free(&s);
+        if (rc == 0)
+            *kept = true; /* for the comparison, which need not check it again */
+        else
+            sdfx_free(s);
         return rc;
     }
-    sdfx_free(&s);
+    sdfx_free(s);
     cf_dfx d;
     if (dfx_load(&d, dir, true, err, errlen) != 0) {
         dfx_free(&d);
@@ -2470,7 +2530,9 @@ int conform_main(int argc, char **argv)
     }
     char err[PATH_MAX + 2048];
     cf_capture cap;
-    int rc = read_capture(capture, plat_name, &cap, err, sizeof(err));
+    cf_sdfx real;
+    bool kept;
+    int rc = read_capture(capture, plat_name, &cap, &real, &kept, err, sizeof(err));
     if (rc != 0) {
         fprintf(stderr, "ptosim conform: %s\n", err);
         return rc;
@@ -2480,6 +2542,8 @@ int conform_main(int argc, char **argv)
     platform plat;
     if (platform_load(&plat, cap.platform, pdir, err, sizeof(err)) != 0) {
         fprintf(stderr, "ptosim conform: %s\n", err);
+        if (kept)
+            sdfx_free(&real);
         return EXIT_USAGE;
     }
     cf_argv opts;
@@ -2496,11 +2560,15 @@ int conform_main(int argc, char **argv)
         snprintf(tmp, sizeof(tmp), "%s/ptosim-conform-XXXXXX", t && *t ? t : "/tmp");
         if (!mkdtemp(tmp)) {
             fprintf(stderr, "ptosim conform: cannot make a folder %s: %s\n", tmp, strerror(errno));
+            if (kept)
+                sdfx_free(&real);
             return CONFORM_EXIT_FAILED;
         }
         work = tmp;
     } else if (outfile_mkdirs(work, err, sizeof(err)) != 0) {
         fprintf(stderr, "ptosim conform: %s\n", err);
+        if (kept)
+            sdfx_free(&real);
         return CONFORM_EXIT_FAILED;
     }
     char graph[PATH_MAX + 32], dfx[PATH_MAX + 32];
@@ -2518,7 +2586,8 @@ int conform_main(int argc, char **argv)
     }
     if (rc == 0) {
         fflush(stdout);
-        long n = conform_compare(capture, dfx, stdout, err, sizeof(err));
+        long n = compare_with(kept ? &real : NULL, capture, dfx, stdout, err, sizeof(err));
+        kept = false;
         if (n < 0) {
             fprintf(stderr, "ptosim conform: %s\n", err);
             rc = CONFORM_EXIT_FAILED;
@@ -2526,6 +2595,8 @@ int conform_main(int argc, char **argv)
             rc = n ? CONFORM_EXIT_DIFFERENT : EXIT_OK;
         }
     }
+    if (kept)
+        sdfx_free(&real);
     if (own)
         nftw(tmp, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
     return rc;

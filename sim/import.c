@@ -362,7 +362,8 @@ static bool scan_file(jstream *js, const char *path, imp_scan *sc)
     char key[64];
     int r = -1;
     jstream_keys seen = {.n = 0};
-    while (ok && (r = jstream_member(js, &first, key, sizeof(key))) == 1 && (ok = jstream_new_key(&seen, key))) {
+    while (ok && (r = jstream_member(js, &first, key, sizeof(key))) == 1 &&
+           (ok = jstream_new_key(&seen, key))) {
         int k = 0;
         while (k < sc->nkeys && strcmp(key, sc->keys[k]) != 0)
             k++;
@@ -387,8 +388,8 @@ static bool scan_file(jstream *js, const char *path, imp_scan *sc)
         jstream_eat(js, '[');
         bool f2 = true;
         int q;
-        while ((q = jstream_next(js, ']', &f2)) == 1 && (ok = (!sc->nested[k] || jstream_peek(js) == '[') &&
-                                                               jstream_skip(js)))
+        while ((q = jstream_next(js, ']', &f2)) == 1 &&
+               (ok = (!sc->nested[k] || jstream_peek(js) == '[') && jstream_skip(js)))
             sc->n[k]++;
         ok = ok && q == 0;
     }
@@ -594,9 +595,10 @@ static int read_edges(importer *im, imp_list *edges)
                     seen |= tn->creators[c] == (size_t)p;
                 if (!seen) {
                     imp_task *pt = &im->tasks[p];
-                    if (vec_grow_from((void **)&tn->creators, &tn->creatorcap, tn->ncreators, sizeof(size_t), 4) !=
-                            0 ||
-                        vec_grow_from((void **)&pt->anchored, &pt->anchorcap, pt->nanchored, sizeof(int), 4) != 0)
+                    if (vec_grow_from((void **)&tn->creators, &tn->creatorcap, tn->ncreators, sizeof(size_t),
+                                      4) != 0 ||
+                        vec_grow_from((void **)&pt->anchored, &pt->anchorcap, pt->nanchored, sizeof(int),
+                                      4) != 0)
                         return imp_oom(im);
                     tn->creators[tn->ncreators++] = (size_t)p;
                     pt->anchored[pt->nanchored++] = (int)ti;
@@ -679,6 +681,7 @@ static int read_deps_stream(importer *im)
     int rc = 0;
     if (scan_file(&js, path, &sc) && sc.array[1] && sc.array[2] && (!sc.have[0] || sc.array[0]) &&
         sc.n[0] <= INT_MAX) {
+        jstream_trust(&js); /* checked whole; list_next parses each element strictly */
         imp_list lt, lk, e1, e2;
         if (sc.have[0])
             list_file(&lt, &js, "deps.json", sc.off[0]);
@@ -705,6 +708,8 @@ static int read_deps(importer *im)
     char *text = slurp(im->dir, "deps.json", &len);
     if (!text)
         return imp_fail(im, "deps.json", "cannot read: %s (capture with --enable-dep-gen)", strerror(errno));
+    if (len > im->peak_window) /* held whole */
+        im->peak_window = len;
     cJSON *root = parse_json(im, "deps.json", text, len, 0);
     free(text);
     if (!root)
@@ -991,6 +996,7 @@ static int read_swimlane_stream(importer *im, const char *path)
     jstream js;
     int rc = 0;
     if (scan_file(&js, path, &sc)) {
+        jstream_trust(&js);
         imp_swim sw = {.meta = sc.tree[0],
                        .phases_array = sc.array[1],
                        .dispatches_array = sc.array[2],
@@ -1024,14 +1030,17 @@ static int read_swimlane(importer *im)
     size_t len;
     char *text = slurp(im->dir, "chip_swimlane_records.json", &len);
     if (!text)
-        return 0; /* optional */
+        return 0;              /* optional */
+    if (len > im->peak_window) /* held whole */
+        im->peak_window = len;
     cJSON *root = parse_json(im, "chip_swimlane_records.json", text, len, 0);
     free(text);
     if (!root)
         return -1;
     const cJSON *execs = cJSON_GetObjectItemCaseSensitive(root, "aicore_tasks");
     imp_swim sw = {.meta = cJSON_GetObjectItemCaseSensitive(root, "metadata"),
-                   .phases_array = cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(root, "aicpu_scheduler_phases")),
+                   .phases_array =
+                       cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(root, "aicpu_scheduler_phases")),
                    .dispatches_array = cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(root, "aicpu_tasks")),
                    .execs_array = cJSON_IsArray(execs),
                    .nexecs = (size_t)cJSON_GetArraySize(execs)};
@@ -1637,6 +1646,13 @@ static void free_importer(importer *im)
     free(im);
 }
 
+static size_t last_peak_window; /* import_peak_window */
+
+size_t import_peak_window(void)
+{
+    return last_peak_window;
+}
+
 int import_capture(const char *dfx_dir, const import_opts *opt, FILE *out, char *err, size_t errlen)
 {
     static const import_opts defaults = {.costs = IMPORT_COSTS_AUTO};
@@ -1682,6 +1698,7 @@ int import_capture(const char *dfx_dir, const import_opts *opt, FILE *out, char 
         put_header(im, out);
         put_ops(im, out);
     }
+    last_peak_window = im->peak_window;
     if (im->notes > IMPORT_MAX_NOTES && im->warn)
         fprintf(im->warn, "ptosim: note: %zu more notes like these\n", im->notes - IMPORT_MAX_NOTES);
     free_importer(im);
