@@ -626,8 +626,40 @@ static const char *const TASK_KEYS[] = {"task_id", "scope", "early_dispatch", "k
 static const char *const ARG_KEYS[] = {"idx", "type", "dtype", "shape", "start_offset", "strides"};
 
 /* Compares tasks[i] of both sides (checked by check_deps), tensors by the numbering in rt and st. */
+/* The T<n> number of a tensor_id value, -1 when absent. */
+static int tensor_no(const strtab *t, const cJSON *id)
+{
+    char kb[CF_VALUE_MAX];
+    return id ? strtab_find(t, id_key(id, kb, sizeof(kb))) : -1;
+}
+
+/* Would cmp_task find nothing? (Without building the place names it prints: most tasks are equal.) */
+static bool task_same(const cJSON *r, const cJSON *s, const strtab *rt, const strtab *st)
+{
+    for (size_t k = 0; k < sizeof(TASK_KEYS) / sizeof(TASK_KEYS[0]); k++)
+        if (!same(cJSON_GetObjectItemCaseSensitive(r, TASK_KEYS[k]),
+                  cJSON_GetObjectItemCaseSensitive(s, TASK_KEYS[k])))
+            return false;
+    const cJSON *rg = cJSON_GetObjectItemCaseSensitive(r, "args"),
+                *sg = cJSON_GetObjectItemCaseSensitive(s, "args");
+    if (cJSON_GetArraySize(rg) != cJSON_GetArraySize(sg))
+        return false;
+    for (const cJSON *x = rg->child, *y = sg->child; x && y; x = x->next, y = y->next) {
+        for (size_t q = 0; q < sizeof(ARG_KEYS) / sizeof(ARG_KEYS[0]); q++)
+            if (!same(cJSON_GetObjectItemCaseSensitive(x, ARG_KEYS[q]),
+                      cJSON_GetObjectItemCaseSensitive(y, ARG_KEYS[q])))
+                return false;
+        if (tensor_no(rt, cJSON_GetObjectItemCaseSensitive(x, "tensor_id")) !=
+            tensor_no(st, cJSON_GetObjectItemCaseSensitive(y, "tensor_id")))
+            return false;
+    }
+    return true;
+}
+
 static void cmp_task(cf_file *f, int i, const cJSON *r, const cJSON *s, const strtab *rt, const strtab *st)
 {
+    if (task_same(r, s, rt, st))
+        return;
     {
         char lab[CF_VALUE_MAX], where[CF_VALUE_MAX + 32];
         snprintf(where, sizeof(where), "tasks[%d] %s", i,
@@ -690,7 +722,7 @@ static char *edge_line(const cJSON *e, const strtab *t)
     const cJSON *f[NKEYS] = {NULL};
     for (const cJSON *c = e->child; c; c = c->next)
         for (int k = 0; c->string && k < NKEYS; k++)
-            if (!f[k] && strcmp(c->string, KEYS[k]) == 0) {
+            if (!f[k] && c->string[0] == KEYS[k][0] && strcmp(c->string, KEYS[k]) == 0) {
                 f[k] = c;
                 break;
             }
@@ -942,6 +974,13 @@ static void peaks_of(const cf_lines *l, cf_peaks *p)
 /* Compares one record (at line lineno of the real file) of both sides. */
 static void cmp_record(cf_file *f, int lineno, const cJSON *rec, const cJSON *srec)
 {
+    size_t k = 0; /* most records are equal: their place is named only when one is not */
+    while (k < sizeof(RECORD_KEYS) / sizeof(RECORD_KEYS[0]) &&
+           same(cJSON_GetObjectItemCaseSensitive(rec, RECORD_KEYS[k]),
+                cJSON_GetObjectItemCaseSensitive(srec, RECORD_KEYS[k])))
+        k++;
+    if (k == sizeof(RECORD_KEYS) / sizeof(RECORD_KEYS[0]))
+        return;
     char where[CF_VALUE_MAX + 64], site[CF_VALUE_MAX], phase[32], ring[32];
     snprintf(where, sizeof(where), "line %d (%s %s, ring %s)", lineno,
              jraw(cJSON_GetObjectItemCaseSensitive(rec, "site"), site, sizeof(site)),
@@ -1957,25 +1996,33 @@ static int scmp_edges(cf_file *f, const cf_sdfx *r, const cf_sdfx *s, strtab *rt
         diff(f, "edges: real %zu, ptosim %zu", rn, sn);
     qsort(hr, rn, sizeof(*hr), cmp_u64);
     qsort(hs, sn, sizeof(*hs), cmp_u64);
-    xr = calloc(rn ? rn : 1, sizeof(*xr));
-    xs = calloc(sn ? sn : 1, sizeof(*xs));
-    if (!xr || !xs) {
-        fail(err, errlen, "out of memory");
-        goto out;
-    }
     long total = 0;
-    for (size_t i = 0, j = 0; i < rn || j < sn;) {
-        uint64_t h = i < rn && (j == sn || hr[i] <= hs[j]) ? hr[i] : hs[j];
-        long a = 0, b = 0;
-        for (; i < rn && hr[i] == h; i++)
-            a++;
-        for (; j < sn && hs[j] == h; j++)
-            b++;
-        if (a > b)
-            xr[nr++] = (cf_extra){h, a - b, false};
-        else if (b > a)
-            xs[ns++] = (cf_extra){h, b - a, false};
-        total += a > b ? a - b : b - a;
+    for (int pass = 0; pass < 2; pass++) { /* count the hashes that differ, then keep them */
+        if (pass == 1) {
+            xr = calloc(nr ? nr : 1, sizeof(*xr));
+            xs = calloc(ns ? ns : 1, sizeof(*xs));
+            if (!xr || !xs) {
+                fail(err, errlen, "out of memory");
+                goto out;
+            }
+            nr = ns = 0;
+            total = 0;
+        }
+        for (size_t i = 0, j = 0; i < rn || j < sn;) {
+            uint64_t h = i < rn && (j == sn || hr[i] <= hs[j]) ? hr[i] : hs[j];
+            long a = 0, b = 0;
+            for (; i < rn && hr[i] == h; i++)
+                a++;
+            for (; j < sn && hs[j] == h; j++)
+                b++;
+            if (a > b && xr)
+                xr[nr] = (cf_extra){h, a - b, false};
+            if (b > a && xs)
+                xs[ns] = (cf_extra){h, b - a, false};
+            nr += a > b;
+            ns += b > a;
+            total += a > b ? a - b : b - a;
+        }
     }
     if (total) {
         if (sedges(r, rt, NULL, NULL, xr, nr, true, kept, &nkept, err, errlen) != 0 ||
@@ -2471,8 +2518,9 @@ static int rm_entry(const char *path, const struct stat *sb, int flag, struct FT
     return remove(path);
 }
 
-/* Writes WORK/graph.jsonl from the capture. Returns 0, or an exit status after printing why. */
-static int import_to(const char *capture, const char *graph)
+/* Writes WORK/graph.jsonl from the capture (checked: its files passed read_capture's stream check, so the
+ * import only finds their lists). Returns 0, or an exit status after printing why. */
+static int import_to(const char *capture, const char *graph, bool checked)
 {
     char err[PATH_MAX + 2048];
     outfile o;
@@ -2481,7 +2529,9 @@ static int import_to(const char *capture, const char *graph)
         fprintf(stderr, "ptosim conform: %s\n", err);
         return CONFORM_EXIT_FAILED;
     }
-    if (import_capture(capture, NULL, f, err, sizeof(err)) != 0) {
+    /* checked: read_capture's stream accepted deps.json and the swimlane a moment ago */
+    import_opts opt = {.costs = IMPORT_COSTS_AUTO, .checked = checked};
+    if (import_capture(capture, &opt, f, err, sizeof(err)) != 0) {
         outfile_abort(&o);
         fprintf(stderr, "ptosim conform: %s\n", err);
         return EXIT_GRAPH;
@@ -2574,7 +2624,7 @@ int conform_main(int argc, char **argv)
     char graph[PATH_MAX + 32], dfx[PATH_MAX + 32];
     snprintf(graph, sizeof(graph), "%s/graph.jsonl", work);
     snprintf(dfx, sizeof(dfx), "%s/dfx_outputs", work);
-    rc = import_to(capture, graph);
+    rc = import_to(capture, graph, kept);
     if (rc == 0) {
         int st = run_child(graph, work, &opts);
         if (st != EXIT_OK) {

@@ -354,10 +354,12 @@ static void scan_free(imp_scan *sc)
 /* Checks path whole by stream (the rules of sim/jstream.h, which model/jsonl.c accepts), noting where the
  * keys' values are. Returns true when the file suits the stream; false when it does not (the caller
  * reads it whole, which names any fault as before). */
-static bool scan_file(jstream *js, const char *path, imp_scan *sc)
+static bool scan_file(jstream *js, const char *path, imp_scan *sc, bool checked)
 {
     if (jstream_open(js, path) != 0)
         return false;
+    if (checked)
+        jstream_trust(js);
     bool ok = jstream_eat(js, '{'), first = true;
     char key[64];
     int r = -1;
@@ -679,8 +681,8 @@ static int read_deps_stream(importer *im)
     imp_scan sc = {.keys = KEYS, .nkeys = 3};
     jstream js;
     int rc = 0;
-    if (scan_file(&js, path, &sc) && sc.array[1] && sc.array[2] && (!sc.have[0] || sc.array[0]) &&
-        sc.n[0] <= INT_MAX) {
+    if (scan_file(&js, path, &sc, im->checked) && sc.array[1] && sc.array[2] &&
+        (!sc.have[0] || sc.array[0]) && sc.n[0] <= INT_MAX) {
         jstream_trust(&js); /* checked whole; list_next parses each element strictly */
         imp_list lt, lk, e1, e2;
         if (sc.have[0])
@@ -995,7 +997,7 @@ static int read_swimlane_stream(importer *im, const char *path)
     imp_scan sc = {.keys = KEYS, .nkeys = 4, .small = {true}, .nested = {false, true}};
     jstream js;
     int rc = 0;
-    if (scan_file(&js, path, &sc)) {
+    if (scan_file(&js, path, &sc, im->checked)) {
         jstream_trust(&js);
         imp_swim sw = {.meta = sc.tree[0],
                        .phases_array = sc.array[1],
@@ -1664,6 +1666,7 @@ int import_capture(const char *dfx_dir, const import_opts *opt, FILE *out, char 
         return -1;
     }
     im->dir = dfx_dir;
+    im->checked = opt->checked;
     im->err = err;
     im->errlen = errlen;
     im->warn = stderr;

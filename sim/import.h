@@ -30,6 +30,8 @@ typedef struct import_opts {
     int jobs;                  /* -j, 0 = the cores online */
     bool fallback_model;       /* --fallback model: a kernel Perf-Sim cannot price keeps the model's cost */
     bool progress;             /* progress lines on stderr */
+    bool checked; /* deps.json and the swimlane were checked by sim/jstream just before (conform):
+                     their lists are found without checking them again */
 } import_opts;
 
 /* Reads DFX_DIR (a run's dfx_outputs/: deps.json, and when present
