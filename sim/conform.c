@@ -1265,9 +1265,9 @@ static void dfx_free(cf_dfx *d)
         lines_free(&d->scope);
 }
 
-/* Loads what of dir's three files exists; a real capture must have deps.json. Known weakness: the files
- * are held as cJSON trees, about ten times their text: fine for captures of a few thousand tasks (those in
- * tests/real are under 1 MB), heavy for a 65,536-task one, which the scanner of sim/jscan.h would fix. */
+/* Loads what of dir's three files exists; a real capture must have deps.json. The files are held as cJSON
+ * trees, about ten times their text: only for folders the streaming reading (sdfx_load) refuses, where this
+ * reading names the fault, or compares what cJSON reads and the stream does not. */
 static int dfx_load(cf_dfx *d, const char *dir, bool real, char *err, size_t errlen)
 {
     memset(d, 0, sizeof(*d));
@@ -1762,9 +1762,9 @@ static int sdfx_load(cf_sdfx *d, const char *dir, bool real)
     return 0;
 }
 
-/* A checked value's text as a tree: model/jsonl.c's parser, the faster, builds the tree cJSON would; a
- * key given twice in one object, which it refuses, is left to cJSON (the first one counts, as before). NULL
- * when out of memory. */
+/* A checked value's text as a tree: model/jsonl.c's parser, the faster, builds the tree cJSON would for
+ * what the stream accepts. cJSON takes what it refuses all the same (a file changed since it was checked).
+ * NULL when out of memory, or when the text is not JSON. */
 static cJSON *tree(const char *text, size_t len)
 {
     cJSON *t = jsonl_parse(text, len, NULL);
