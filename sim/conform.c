@@ -1994,8 +1994,10 @@ static int scmp_edges(cf_file *f, const cf_sdfx *r, const cf_sdfx *s, strtab *rt
         goto out;
     if (rn != sn)
         diff(f, "edges: real %zu, ptosim %zu", rn, sn);
-    qsort(hr, rn, sizeof(*hr), cmp_u64);
-    qsort(hs, sn, sizeof(*hs), cmp_u64);
+    if (rn) /* no edges: no array (qsort takes no NULL) */
+        qsort(hr, rn, sizeof(*hr), cmp_u64);
+    if (sn)
+        qsort(hs, sn, sizeof(*hs), cmp_u64);
     long total = 0;
     for (int pass = 0; pass < 2; pass++) { /* count the hashes that differ, then keep them */
         if (pass == 1) {

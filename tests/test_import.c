@@ -1182,6 +1182,27 @@ START_TEST(a_large_capture_is_read_through_a_window_and_reads_as_whole)
 }
 END_TEST
 
+START_TEST(a_capture_that_changed_since_it_was_checked_is_named)
+{
+    /* checked: conform's own check accepted the files a moment ago, so the import only delimits their
+     * values; each is still parsed strictly, and one that is not JSON means the file changed since */
+    const char *dir = tu_tmpdir();
+    free(tu_write(dir, "deps.json", "{\"tasks\": [{\"task_id\": 1 2}], \"tensors\": [], \"edges\": []}"));
+    import_opts opt = {.costs = IMPORT_COSTS_AUTO, .checked = true};
+    char err[4400], want[4400];
+    FILE *f = fopen("/dev/null", "w");
+    ck_assert_int_eq(import_capture(dir, &opt, f, err, sizeof(err)), -1);
+    snprintf(want, sizeof(want), "%s/deps.json: changed while it was read", dir);
+    ck_assert_str_eq(err, want);
+    /* unchecked, the same file is named as any malformed one */
+    opt.checked = false;
+    ck_assert_int_eq(import_capture(dir, &opt, f, err, sizeof(err)), -1);
+    snprintf(want, sizeof(want), "%s/deps.json: not valid JSON (line 1, column 26)", dir);
+    ck_assert_str_eq(err, want);
+    fclose(f);
+}
+END_TEST
+
 Suite *suite_import(void)
 {
     Suite *s = suite_create("import");
@@ -1191,6 +1212,7 @@ Suite *suite_import(void)
     tcase_add_test(tc, without_scope_stats_the_scopes_follow_the_rings);
     tcase_add_test(tc, import_errors_name_the_file);
     tcase_add_test(tc, a_large_capture_is_read_through_a_window_and_reads_as_whole);
+    tcase_add_test(tc, a_capture_that_changed_since_it_was_checked_is_named);
     suite_add_tcase(s, tc);
     TCase *real = tcase_create("sync-start cohorts");
     tcase_set_timeout(real, 60);
