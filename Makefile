@@ -145,7 +145,7 @@ FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined
 FUZZ_CFLAGS := -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -O1 -g \
 	-fno-omit-frame-pointer $(FUZZ_SAN) -fsanitize=fuzzer-no-link $(shell pkg-config --cflags libcjson zlib 2>/dev/null) \
 	-DPTOSIM_DATADIR='"$(CURDIR)/platforms"'
-FUZZ_LIB_SRC := $(MODEL_SRC) sim/import.c sim/impheap.c sim/impcost.c sim/cli.c sim/repdata.c sim/jscan.c
+FUZZ_LIB_SRC := $(MODEL_SRC) sim/import.c sim/impheap.c sim/impcost.c sim/cli.c sim/repdata.c sim/jscan.c sim/jstream.c
 FUZZ_LIB_OBJ := $(FUZZ_LIB_SRC:%.c=build-fuzz/%.o)
 FUZZ_TARGETS := graph platform import report
 

@@ -7,6 +7,23 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* vec_grow starting at first items: for the many short lists of one record each (a task's edges), where
+ * 64 slots apiece would cost more than the records. */
+static inline int vec_grow_from(void **buf, size_t *cap, size_t len, size_t elem, size_t first)
+{
+    if (len < *cap)
+        return 0;
+    size_t ncap = *cap ? *cap * 2 : first;
+    if (ncap > SIZE_MAX / elem)
+        return -1;
+    void *nb = realloc(*buf, ncap * elem);
+    if (!nb)
+        return -1;
+    *buf = nb;
+    *cap = ncap;
+    return 0;
+}
+
 /* Ensures *buf (of elem-sized items, *cap allocated) can hold len + 1 items,
  * doubling the capacity. Returns 0, or -1 when out of memory (buf untouched). */
 static inline int vec_grow(void **buf, size_t *cap, size_t len, size_t elem)

@@ -17,6 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../model/jsonl.h"
 #include "../model/orch.h"
 #include "../model/outfile.h"
 #include "../model/platform.h"
@@ -24,6 +25,8 @@
 #include "../model/strtab.h"
 #include "cli.h"
 #include "import.h"
+#include "jscan.h"
+#include "jstream.h"
 #include "run.h"
 
 /*
@@ -84,6 +87,8 @@ typedef struct cf_file {
     FILE *out;        /* the report */
     const char *name; /* file name as printed */
     long diffs;       /* differences found */
+    char **held;      /* NULL: lines go to out; else the first CONFORM_MAX_LINES lines are kept here */
+    bool oom;         /* a held line could not be kept */
 } cf_file;
 
 /* Prints one difference line (the first CONFORM_MAX_LINES of a file) and counts it. */
@@ -93,6 +98,25 @@ static void diff(cf_file *f, const char *fmt, ...)
     if (f->diffs++ >= CONFORM_MAX_LINES)
         return;
     va_list ap;
+    if (f->held) { /* "NAME: " + the line + "\n", kept until the lines before it are known */
+        va_start(ap, fmt);
+        int n = vsnprintf(NULL, 0, fmt, ap);
+        va_end(ap);
+        size_t pre = strlen(f->name) + 2;
+        char *line = n < 0 ? NULL : malloc(pre + (size_t)n + 2);
+        if (!line) {
+            f->oom = true;
+            return;
+        }
+        snprintf(line, pre + 1, "%s: ", f->name);
+        va_start(ap, fmt);
+        vsnprintf(line + pre, (size_t)n + 1, fmt, ap);
+        va_end(ap);
+        line[pre + (size_t)n] = '\n';
+        line[pre + (size_t)n + 1] = '\0';
+        f->held[f->diffs - 1] = line;
+        return;
+    }
     va_start(ap, fmt);
     fprintf(f->out, "%s: ", f->name);
     vfprintf(f->out, fmt, ap);
@@ -139,11 +163,111 @@ static bool same(const cJSON *a, const cJSON *b)
     return cJSON_Compare(a, b, true);
 }
 
+/* Appends v to out[*len, n) as cJSON_PrintUnformatted writes it, for the values that need no floating-point
+ * formatting (whole numbers in int range, strings, literals, containers of them): the edge lines of a large
+ * capture print hundreds of thousands of shapes. False when v needs cJSON's printer or does not fit. */
+static bool quick_print(const cJSON *v, char *out, size_t n, size_t *len)
+{
+    static const char HEX[] = "0123456789abcdef";
+#define PUTC(c)                                                                                              \
+    do {                                                                                                     \
+        if (*len + 1 >= n)                                                                                   \
+            return false;                                                                                    \
+        out[(*len)++] = (c);                                                                                 \
+    } while (0)
+    if (cJSON_IsNumber(v)) {
+        if (v->valuedouble != (double)v->valueint)
+            return false;
+        char d[16];
+        int k = 0;
+        long x = v->valueint;
+        if (x < 0)
+            PUTC('-');
+        unsigned long u = x < 0 ? 0UL - (unsigned long)x : (unsigned long)x;
+        do
+            d[k++] = (char)('0' + u % 10);
+        while ((u /= 10) != 0);
+        while (k > 0)
+            PUTC(d[--k]);
+    } else if (cJSON_IsString(v)) {
+        if (!v->valuestring)
+            return false;
+        PUTC('"');
+        for (const unsigned char *p = (const unsigned char *)v->valuestring; *p; p++) {
+            unsigned c = *p;
+            const char *esc = c == '"'    ? "\\\""
+                              : c == '\\' ? "\\\\"
+                              : c == '\b' ? "\\b"
+                              : c == '\f' ? "\\f"
+                              : c == '\n' ? "\\n"
+                              : c == '\r' ? "\\r"
+                              : c == '\t' ? "\\t"
+                                          : NULL;
+            if (esc) {
+                PUTC(esc[0]);
+                PUTC(esc[1]);
+            } else if (c < 32) {
+                PUTC('\\');
+                PUTC('u');
+                PUTC('0');
+                PUTC('0');
+                PUTC(HEX[c >> 4]);
+                PUTC(HEX[c & 15]);
+            } else {
+                PUTC((char)c);
+            }
+        }
+        PUTC('"');
+    } else if (cJSON_IsArray(v) || cJSON_IsObject(v)) {
+        bool obj = cJSON_IsObject(v);
+        PUTC(obj ? '{' : '[');
+        for (const cJSON *c = v->child; c; c = c->next) {
+            if (c != v->child)
+                PUTC(',');
+            if (obj) {
+                cJSON key = {0};
+                key.type = cJSON_String;
+                key.valuestring = c->string;
+                if (!c->string || !quick_print(&key, out, n, len))
+                    return false;
+                PUTC(':');
+            }
+            if (!quick_print(c, out, n, len))
+                return false;
+        }
+        PUTC(obj ? '}' : ']');
+    } else {
+        const char *lit = cJSON_IsTrue(v)    ? "true"
+                          : cJSON_IsFalse(v) ? "false"
+                          : cJSON_IsNull(v)  ? "null"
+                                             : NULL;
+        if (!lit)
+            return false;
+        for (; *lit; lit++)
+            PUTC(*lit);
+    }
+#undef PUTC
+    out[*len] = '\0';
+    return true;
+}
+
 /* v as compact JSON into buf ("-" when absent, "..." when cut). Returns buf. */
 static const char *jtext(const cJSON *v, char *buf, size_t n)
 {
     if (!v) {
         snprintf(buf, n, "-");
+        return buf;
+    }
+    char quick[1024];
+    size_t qlen = 0;
+    if (quick_print(v, quick, sizeof(quick), &qlen)) {
+        if (qlen >= n && n > 4) {
+            snprintf(buf, n, "%.*s...", (int)(n - 4), quick);
+        } else if (n > 0) {
+            size_t k = qlen < n ? qlen : n - 1;
+            memcpy(buf, quick, k);
+            buf[k] = '\0';
+        }
         return buf;
     }
     char *s = cJSON_PrintUnformatted(v);
@@ -188,6 +312,34 @@ static bool get_u64(const cJSON *v, uint64_t *out)
     return true;
 }
 
+/* Appends s to buf[*len, cap) as snprintf(buf + *len, ...) would (cut to fit, NUL-terminated) and adds its
+ * whole length to *len, so that a cut line ends as the snprintf chain it replaces ended it. */
+static void cat(char *buf, size_t *len, size_t cap, const char *s)
+{
+    size_t l = strlen(s);
+    if (*len < cap) {
+        size_t k = l < cap - *len - 1 ? l : cap - *len - 1;
+        memcpy(buf + *len, s, k);
+        buf[*len + k] = '\0';
+    }
+    *len += l;
+}
+
+/* prefix then x in decimal into buf (n > 24 bytes). */
+static void put_dec(char *buf, const char *prefix, uint64_t x)
+{
+    char d[24];
+    int k = 0;
+    do
+        d[k++] = (char)('0' + x % 10);
+    while ((x /= 10) != 0);
+    size_t p = strlen(prefix);
+    memcpy(buf, prefix, p);
+    while (k > 0)
+        buf[p++] = d[--k];
+    buf[p] = '\0';
+}
+
 /* A task id as the swimlane converter shows it: t<local> on ring 0, r<ring>t<local> otherwise. */
 static const char *task_label(const cJSON *v, char *buf, size_t n)
 {
@@ -195,18 +347,20 @@ static const char *task_label(const cJSON *v, char *buf, size_t n)
     if (!get_u64(v, &id))
         return jtext(v, buf, n);
     unsigned ring = (unsigned)((id >> 32) & 0xFF), local = (unsigned)(id & 0xFFFFFFFFu);
-    if (ring)
-        snprintf(buf, n, "r%ut%u", ring, local);
-    else
-        snprintf(buf, n, "t%u", local);
+    char a[32], b[32];
+    put_dec(b, "t", local);
+    if (ring) {
+        put_dec(a, "r", ring);
+        snprintf(buf, n, "%s%s", a, b);
+    } else {
+        snprintf(buf, n, "%s", b);
+    }
     return buf;
 }
 
-/* Compares obj_a[key] with obj_b[key], one difference line prefixed by where. */
-static void cmp_key(cf_file *f, const char *where, const cJSON *a, const cJSON *b, const char *key)
+/* Compares the values va and vb of key, one difference line prefixed by where. */
+static void cmp_vals(cf_file *f, const char *where, const char *key, const cJSON *va, const cJSON *vb)
 {
-    const cJSON *va = cJSON_GetObjectItemCaseSensitive(a, key),
-                *vb = cJSON_GetObjectItemCaseSensitive(b, key);
     if (same(va, vb))
         return;
     char ta[CF_VALUE_MAX], tb[CF_VALUE_MAX];
@@ -214,7 +368,18 @@ static void cmp_key(cf_file *f, const char *where, const cJSON *a, const cJSON *
          jtext(vb, tb, sizeof(tb)));
 }
 
+/* Compares obj_a[key] with obj_b[key], one difference line prefixed by where. */
+static void cmp_key(cf_file *f, const char *where, const cJSON *a, const cJSON *b, const char *key)
+{
+    cmp_vals(f, where, key, cJSON_GetObjectItemCaseSensitive(a, key),
+             cJSON_GetObjectItemCaseSensitive(b, key));
+}
+
 /* ---- files ---- */
+
+/* The largest window a stream of the last comparison or capture read held, or the size of a file it read
+ * whole (conform_peak_window). */
+static size_t cf_peak_window;
 
 static bool is_file(const char *path)
 {
@@ -233,6 +398,8 @@ static char *slurp(const char *path, size_t *len, char *err, size_t errlen)
     char *buf = readall(f, len);
     if (!buf)
         fail(err, errlen, "%s: cannot read: %s", path, errno == ENOMEM ? "out of memory" : "I/O error");
+    else if (*len > cf_peak_window) /* held whole */
+        cf_peak_window = *len;
     fclose(f);
     return buf;
 }
@@ -441,25 +608,59 @@ static int number_tensors(const cJSON *d, strtab *t)
 static const char *tensor_name(const strtab *t, const cJSON *id, char *buf, size_t n)
 {
     char kb[CF_VALUE_MAX];
-    if (!id)
+    if (!id) {
         snprintf(buf, n, "-");
-    else
-        snprintf(buf, n, "T%d", strtab_find(t, id_key(id, kb, sizeof(kb))));
+    } else {
+        int k = strtab_find(t, id_key(id, kb, sizeof(kb)));
+        char d[32];
+        if (k >= 0)
+            put_dec(d, "T", (uint64_t)k);
+        else
+            snprintf(d, sizeof(d), "T%d", k);
+        snprintf(buf, n, "%s", d);
+    }
     return buf;
 }
 
 static const char *const TASK_KEYS[] = {"task_id", "scope", "early_dispatch", "kernel_ids", "block_num"};
 static const char *const ARG_KEYS[] = {"idx", "type", "dtype", "shape", "start_offset", "strides"};
 
-static void cmp_tasks(cf_file *f, const cJSON *rd, const cJSON *sd, const strtab *rt, const strtab *st)
+/* Compares tasks[i] of both sides (checked by check_deps), tensors by the numbering in rt and st. */
+/* The T<n> number of a tensor_id value, -1 when absent. */
+static int tensor_no(const strtab *t, const cJSON *id)
 {
-    const cJSON *ra = cJSON_GetObjectItemCaseSensitive(rd, "tasks"),
-                *sa = cJSON_GetObjectItemCaseSensitive(sd, "tasks");
-    int rn = cJSON_GetArraySize(ra), sn = cJSON_GetArraySize(sa);
-    if (rn != sn)
-        diff(f, "tasks: real %d, ptosim %d", rn, sn);
-    const cJSON *r = ra->child, *s = sa->child;
-    for (int i = 0; r && s; i++, r = r->next, s = s->next) {
+    char kb[CF_VALUE_MAX];
+    return id ? strtab_find(t, id_key(id, kb, sizeof(kb))) : -1;
+}
+
+/* Would cmp_task find nothing? (Without building the place names it prints: most tasks are equal.) */
+static bool task_same(const cJSON *r, const cJSON *s, const strtab *rt, const strtab *st)
+{
+    for (size_t k = 0; k < sizeof(TASK_KEYS) / sizeof(TASK_KEYS[0]); k++)
+        if (!same(cJSON_GetObjectItemCaseSensitive(r, TASK_KEYS[k]),
+                  cJSON_GetObjectItemCaseSensitive(s, TASK_KEYS[k])))
+            return false;
+    const cJSON *rg = cJSON_GetObjectItemCaseSensitive(r, "args"),
+                *sg = cJSON_GetObjectItemCaseSensitive(s, "args");
+    if (cJSON_GetArraySize(rg) != cJSON_GetArraySize(sg))
+        return false;
+    for (const cJSON *x = rg->child, *y = sg->child; x && y; x = x->next, y = y->next) {
+        for (size_t q = 0; q < sizeof(ARG_KEYS) / sizeof(ARG_KEYS[0]); q++)
+            if (!same(cJSON_GetObjectItemCaseSensitive(x, ARG_KEYS[q]),
+                      cJSON_GetObjectItemCaseSensitive(y, ARG_KEYS[q])))
+                return false;
+        if (tensor_no(rt, cJSON_GetObjectItemCaseSensitive(x, "tensor_id")) !=
+            tensor_no(st, cJSON_GetObjectItemCaseSensitive(y, "tensor_id")))
+            return false;
+    }
+    return true;
+}
+
+static void cmp_task(cf_file *f, int i, const cJSON *r, const cJSON *s, const strtab *rt, const strtab *st)
+{
+    if (task_same(r, s, rt, st))
+        return;
+    {
         char lab[CF_VALUE_MAX], where[CF_VALUE_MAX + 32];
         snprintf(where, sizeof(where), "tasks[%d] %s", i,
                  task_label(cJSON_GetObjectItemCaseSensitive(r, "task_id"), lab, sizeof(lab)));
@@ -485,33 +686,84 @@ static void cmp_tasks(cf_file *f, const cJSON *rd, const cJSON *sd, const strtab
     }
 }
 
+static void cmp_tasks(cf_file *f, const cJSON *rd, const cJSON *sd, const strtab *rt, const strtab *st)
+{
+    const cJSON *ra = cJSON_GetObjectItemCaseSensitive(rd, "tasks"),
+                *sa = cJSON_GetObjectItemCaseSensitive(sd, "tasks");
+    int rn = cJSON_GetArraySize(ra), sn = cJSON_GetArraySize(sa);
+    if (rn != sn)
+        diff(f, "tasks: real %d, ptosim %d", rn, sn);
+    const cJSON *r = ra->child, *s = sa->child;
+    for (int i = 0; r && s; i++, r = r->next, s = s->next)
+        cmp_task(f, i, r, s, rt, st);
+}
+
 /* One edge as a line: every compared field, the tensor as T<n>; the overlap, the tensor, the consumer view
  * and the producer view only when the edge has some field of them (an absent one inside shows as "-").
  * The line is also the sort key. Returns a malloc'd string, NULL when out of memory. */
 static char *edge_line(const cJSON *e, const strtab *t)
 {
-    char line[16 * CF_VALUE_MAX], v[6][CF_VALUE_MAX];
-    size_t n = 0;
-#define F(k) cJSON_GetObjectItemCaseSensitive(e, k)
-#define PUT(...) (n += (size_t)snprintf(line + n, n < sizeof(line) ? sizeof(line) - n : 0, __VA_ARGS__))
-    PUT("%s -> %s arg %s %s %s", task_label(F("pred"), v[0], sizeof(v[0])),
-        task_label(F("succ"), v[1], sizeof(v[1])), jtext(F("arg"), v[2], sizeof(v[2])),
-        jraw(F("source"), v[3], sizeof(v[3])), jtext(F("flags"), v[4], sizeof(v[4])));
-    if (F("overlap"))
-        PUT(" overlap %s", jraw(F("overlap"), v[0], sizeof(v[0])));
-    if (F("tensor_id"))
-        PUT(" %s", tensor_name(t, F("tensor_id"), v[0], sizeof(v[0])));
-    if (F("consumer_dtype") || F("consumer_shape") || F("consumer_start_offset") || F("consumer_strides"))
-        PUT(" consumer %s %s off %s strides %s", jraw(F("consumer_dtype"), v[0], sizeof(v[0])),
-            jtext(F("consumer_shape"), v[1], sizeof(v[1])),
-            jraw(F("consumer_start_offset"), v[2], sizeof(v[2])),
-            jtext(F("consumer_strides"), v[3], sizeof(v[3])));
-    if (F("producer_shape") || F("producer_start_offset") || F("producer_strides"))
-        PUT(" producer %s off %s strides %s", jtext(F("producer_shape"), v[0], sizeof(v[0])),
-            jraw(F("producer_start_offset"), v[1], sizeof(v[1])),
-            jtext(F("producer_strides"), v[2], sizeof(v[2])));
-#undef PUT
-#undef F
+    enum { PRED, SUCC, ARG, SOURCE, FLAGS, OVERLAP, TID, CDT, CSH, COFF, CSTR, PSH, POFF, PSTR, NKEYS };
+    static const char *const KEYS[NKEYS] = {"pred",
+                                            "succ",
+                                            "arg",
+                                            "source",
+                                            "flags",
+                                            "overlap",
+                                            "tensor_id",
+                                            "consumer_dtype",
+                                            "consumer_shape",
+                                            "consumer_start_offset",
+                                            "consumer_strides",
+                                            "producer_shape",
+                                            "producer_start_offset",
+                                            "producer_strides"};
+    /* each key's first member, as cJSON_GetObjectItemCaseSensitive finds it, in one walk */
+    const cJSON *f[NKEYS] = {NULL};
+    for (const cJSON *c = e->child; c; c = c->next)
+        for (int k = 0; c->string && k < NKEYS; k++)
+            if (!f[k] && c->string[0] == KEYS[k][0] && strcmp(c->string, KEYS[k]) == 0) {
+                f[k] = c;
+                break;
+            }
+    char line[16 * CF_VALUE_MAX], v[CF_VALUE_MAX];
+    size_t n = 0, cap = sizeof(line);
+    line[0] = '\0';
+    cat(line, &n, cap, task_label(f[PRED], v, sizeof(v)));
+    cat(line, &n, cap, " -> ");
+    cat(line, &n, cap, task_label(f[SUCC], v, sizeof(v)));
+    cat(line, &n, cap, " arg ");
+    cat(line, &n, cap, jtext(f[ARG], v, sizeof(v)));
+    cat(line, &n, cap, " ");
+    cat(line, &n, cap, jraw(f[SOURCE], v, sizeof(v)));
+    cat(line, &n, cap, " ");
+    cat(line, &n, cap, jtext(f[FLAGS], v, sizeof(v)));
+    if (f[OVERLAP]) {
+        cat(line, &n, cap, " overlap ");
+        cat(line, &n, cap, jraw(f[OVERLAP], v, sizeof(v)));
+    }
+    if (f[TID]) {
+        cat(line, &n, cap, " ");
+        cat(line, &n, cap, tensor_name(t, f[TID], v, sizeof(v)));
+    }
+    if (f[CDT] || f[CSH] || f[COFF] || f[CSTR]) {
+        cat(line, &n, cap, " consumer ");
+        cat(line, &n, cap, jraw(f[CDT], v, sizeof(v)));
+        cat(line, &n, cap, " ");
+        cat(line, &n, cap, jtext(f[CSH], v, sizeof(v)));
+        cat(line, &n, cap, " off ");
+        cat(line, &n, cap, jraw(f[COFF], v, sizeof(v)));
+        cat(line, &n, cap, " strides ");
+        cat(line, &n, cap, jtext(f[CSTR], v, sizeof(v)));
+    }
+    if (f[PSH] || f[POFF] || f[PSTR]) {
+        cat(line, &n, cap, " producer ");
+        cat(line, &n, cap, jtext(f[PSH], v, sizeof(v)));
+        cat(line, &n, cap, " off ");
+        cat(line, &n, cap, jraw(f[POFF], v, sizeof(v)));
+        cat(line, &n, cap, " strides ");
+        cat(line, &n, cap, jtext(f[PSTR], v, sizeof(v)));
+    }
     return strdup(line);
 }
 
@@ -582,19 +834,18 @@ typedef struct cf_arena {
 
 static const char *const TENSOR_KEYS[] = {"version", "dtype", "buffer_numel"};
 
-static void cmp_tensors(cf_file *f, const cJSON *rd, const cJSON *sd, const strtab *rt, const strtab *st,
-                        const cf_arena *arena)
+/* The real arena base the first runtime-created tensor gives, for the tensors after it. */
+typedef struct cf_base {
+    bool have;     /* a runtime-created tensor was seen */
+    uint64_t real; /* real address of ptosim's arena offset 0 */
+    int from;      /* the index of the tensor that gave it */
+} cf_base;
+
+/* Compares tensors[i] of both sides (checked by check_deps). */
+static void cmp_tensor(cf_file *f, int i, const cJSON *r, const cJSON *s, const strtab *rt, const strtab *st,
+                       const cf_arena *arena, cf_base *b)
 {
-    const cJSON *ra = cJSON_GetObjectItemCaseSensitive(rd, "tensors"),
-                *sa = cJSON_GetObjectItemCaseSensitive(sd, "tensors");
-    int rn = cJSON_GetArraySize(ra), sn = cJSON_GetArraySize(sa);
-    if (rn != sn)
-        diff(f, "tensors: real %d, ptosim %d", rn, sn);
-    bool have_base = false;
-    uint64_t real_base = 0; /* real address of ptosim's arena offset 0 */
-    int base_from = -1;
-    const cJSON *r = ra->child, *s = sa->child;
-    for (int i = 0; r && s; i++, r = r->next, s = s->next) {
+    {
         char where[64], ta[32], tb[32], va[CF_VALUE_MAX], vb[CF_VALUE_MAX];
         snprintf(where, sizeof(where), "tensors[%d]", i);
         tensor_name(rt, cJSON_GetObjectItemCaseSensitive(r, "tensor_id"), ta, sizeof(ta));
@@ -610,26 +861,40 @@ static void cmp_tensors(cf_file *f, const cJSON *rd, const cJSON *sd, const strt
             if (!same(rv, sv))
                 diff(f, "%s buffer_addr: real %s, ptosim %s (not both decimal u64)", where,
                      jtext(rv, va, sizeof(va)), jtext(sv, vb, sizeof(vb)));
-            continue;
+            return;
         }
         if (sa64 < arena->base || sa64 - arena->base >= arena->size) {
             if (ra64 != sa64)
                 diff(f, "%s buffer_addr: real %" PRIu64 ", ptosim %" PRIu64 " (external: must be equal)",
                      where, ra64, sa64);
-            continue;
+            return;
         }
         uint64_t off = sa64 - arena->base;
-        if (!have_base) {
-            have_base = true;
-            real_base = ra64 - off;
-            base_from = i;
-        } else if (ra64 - off != real_base) {
+        if (!b->have) {
+            b->have = true;
+            b->real = ra64 - off;
+            b->from = i;
+        } else if (ra64 - off != b->real) {
             diff(f,
                  "%s buffer_addr: heap offset real 0x%" PRIx64 ", ptosim 0x%" PRIx64
                  " (offsets from the real heap base 0x%" PRIx64 " that tensors[%d] gives)",
-                 where, ra64 - real_base, off, real_base, base_from);
+                 where, ra64 - b->real, off, b->real, b->from);
         }
     }
+}
+
+static void cmp_tensors(cf_file *f, const cJSON *rd, const cJSON *sd, const strtab *rt, const strtab *st,
+                        const cf_arena *arena)
+{
+    const cJSON *ra = cJSON_GetObjectItemCaseSensitive(rd, "tensors"),
+                *sa = cJSON_GetObjectItemCaseSensitive(sd, "tensors");
+    int rn = cJSON_GetArraySize(ra), sn = cJSON_GetArraySize(sa);
+    if (rn != sn)
+        diff(f, "tensors: real %d, ptosim %d", rn, sn);
+    cf_base b = {false, 0, -1};
+    const cJSON *r = ra->child, *s = sa->child;
+    for (int i = 0; r && s; i++, r = r->next, s = s->next)
+        cmp_tensor(f, i, r, s, rt, st, arena, &b);
 }
 
 static int cmp_deps(cf_file *f, const cJSON *rd, const cJSON *sd, const cf_arena *arena)
@@ -676,16 +941,16 @@ static double live(const cJSON *rec, const char *start, const char *end)
     return cJSON_IsNumber(a) && cJSON_IsNumber(b) ? b->valuedouble - a->valuedouble : 0;
 }
 
-static void peaks_of(const cf_lines *l, cf_peaks *p)
+/* Adds one record to the peaks. */
+static void peaks_add(cf_peaks *p, const cJSON *rec)
 {
-    memset(p, 0, sizeof(*p));
-    for (size_t i = 1; i < l->n; i++) {
-        const cJSON *rec = l->v[i], *ring = cJSON_GetObjectItemCaseSensitive(rec, "ring"),
+    {
+        const cJSON *ring = cJSON_GetObjectItemCaseSensitive(rec, "ring"),
                     *tm = cJSON_GetObjectItemCaseSensitive(rec, "tensormap");
         if (cJSON_IsNumber(tm) && tm->valuedouble > p->tensormap)
             p->tensormap = tm->valuedouble;
         if (!cJSON_IsNumber(ring) || ring->valueint < 0 || ring->valueint >= CF_RING_COUNT)
-            continue;
+            return;
         int r = ring->valueint;
         double tw = live(rec, "task_window_start", "task_window_end"),
                hp = live(rec, "heap_start", "heap_end"), dp = live(rec, "dep_pool_start", "dep_pool_end");
@@ -699,33 +964,57 @@ static void peaks_of(const cf_lines *l, cf_peaks *p)
     }
 }
 
+static void peaks_of(const cf_lines *l, cf_peaks *p)
+{
+    memset(p, 0, sizeof(*p));
+    for (size_t i = 1; i < l->n; i++)
+        peaks_add(p, l->v[i]);
+}
+
+/* Compares one record (at line lineno of the real file) of both sides. */
+static void cmp_record(cf_file *f, int lineno, const cJSON *rec, const cJSON *srec)
+{
+    size_t k = 0; /* most records are equal: their place is named only when one is not */
+    while (k < sizeof(RECORD_KEYS) / sizeof(RECORD_KEYS[0]) &&
+           same(cJSON_GetObjectItemCaseSensitive(rec, RECORD_KEYS[k]),
+                cJSON_GetObjectItemCaseSensitive(srec, RECORD_KEYS[k])))
+        k++;
+    if (k == sizeof(RECORD_KEYS) / sizeof(RECORD_KEYS[0]))
+        return;
+    char where[CF_VALUE_MAX + 64], site[CF_VALUE_MAX], phase[32], ring[32];
+    snprintf(where, sizeof(where), "line %d (%s %s, ring %s)", lineno,
+             jraw(cJSON_GetObjectItemCaseSensitive(rec, "site"), site, sizeof(site)),
+             jraw(cJSON_GetObjectItemCaseSensitive(rec, "phase"), phase, sizeof(phase)),
+             jtext(cJSON_GetObjectItemCaseSensitive(rec, "ring"), ring, sizeof(ring)));
+    for (size_t k = 0; k < sizeof(RECORD_KEYS) / sizeof(RECORD_KEYS[0]); k++)
+        cmp_key(f, where, rec, srec, RECORD_KEYS[k]);
+}
+
+/* The information lines of the peaks of both sides. */
+static void print_peaks(cf_file *f, const cf_peaks *pr, const cf_peaks *ps)
+{
+    for (int g = 0; g < CF_RING_COUNT; g++)
+        if (pr->seen[g] || ps->seen[g])
+            info(f,
+                 "ring %d peak live: task_window real %.0f, ptosim %.0f; heap real %.0f, ptosim %.0f; "
+                 "dep_pool real %.0f, ptosim %.0f",
+                 g, pr->task_window[g], ps->task_window[g], pr->heap[g], ps->heap[g], pr->dep_pool[g],
+                 ps->dep_pool[g]);
+    info(f, "tensormap peak: real %.0f, ptosim %.0f", pr->tensormap, ps->tensormap);
+}
+
 static void cmp_scope(cf_file *f, const cf_lines *r, const cf_lines *s)
 {
     for (size_t k = 0; k < sizeof(HEADER_KEYS) / sizeof(HEADER_KEYS[0]); k++)
         cmp_key(f, "header", r->v[0], s->v[0], HEADER_KEYS[k]);
     if (r->n != s->n)
         diff(f, "records: real %zu, ptosim %zu", r->n - 1, s->n - 1);
-    for (size_t i = 1; i < r->n && i < s->n; i++) {
-        char where[CF_VALUE_MAX + 64], site[CF_VALUE_MAX], phase[32], ring[32];
-        const cJSON *rec = r->v[i];
-        snprintf(where, sizeof(where), "line %d (%s %s, ring %s)", r->lineno[i],
-                 jraw(cJSON_GetObjectItemCaseSensitive(rec, "site"), site, sizeof(site)),
-                 jraw(cJSON_GetObjectItemCaseSensitive(rec, "phase"), phase, sizeof(phase)),
-                 jtext(cJSON_GetObjectItemCaseSensitive(rec, "ring"), ring, sizeof(ring)));
-        for (size_t k = 0; k < sizeof(RECORD_KEYS) / sizeof(RECORD_KEYS[0]); k++)
-            cmp_key(f, where, rec, s->v[i], RECORD_KEYS[k]);
-    }
+    for (size_t i = 1; i < r->n && i < s->n; i++)
+        cmp_record(f, r->lineno[i], r->v[i], s->v[i]);
     cf_peaks pr, ps;
     peaks_of(r, &pr);
     peaks_of(s, &ps);
-    for (int g = 0; g < CF_RING_COUNT; g++)
-        if (pr.seen[g] || ps.seen[g])
-            info(f,
-                 "ring %d peak live: task_window real %.0f, ptosim %.0f; heap real %.0f, ptosim %.0f; "
-                 "dep_pool real %.0f, ptosim %.0f",
-                 g, pr.task_window[g], ps.task_window[g], pr.heap[g], ps.heap[g], pr.dep_pool[g],
-                 ps.dep_pool[g]);
-    info(f, "tensormap peak: real %.0f, ptosim %.0f", pr.tensormap, ps.tensormap);
+    print_peaks(f, &pr, &ps);
 }
 
 /* ---- chip_swimlane_records.json ---- */
@@ -746,6 +1035,16 @@ static const char *key_list(const cJSON *obj, char *buf, size_t n)
     return buf;
 }
 
+/* The row lengths marked in seen, as "6" or "5,6" ("" for none), into buf. */
+static void arity_text(const bool seen[64], char *buf, size_t n)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    for (int k = 0; k < 64; k++)
+        if (seen[k])
+            len += (size_t)snprintf(buf + len, n - len, "%s%d", len ? "," : "", k);
+}
+
 /* The distinct lengths of the rows of a list of arrays, as "6" or "5,6" ("" for no rows), into buf. */
 static void arities(const cJSON *rows, char *buf, size_t n)
 {
@@ -756,11 +1055,7 @@ static void arities(const cJSON *rows, char *buf, size_t n)
         int k = cJSON_GetArraySize(row);
         seen[k < 63 ? k : 63] = true;
     }
-    size_t len = 0;
-    buf[0] = '\0';
-    for (int k = 0; k < 64; k++)
-        if (seen[k])
-            len += (size_t)snprintf(buf + len, n - len, "%s%d", len ? "," : "", k);
+    arity_text(seen, buf, n);
 }
 
 /* A phase record as "kind{key,key,...}" (keys sorted; "-" when it has no kind, as orchestrator records). */
@@ -810,34 +1105,42 @@ static bool has_kind(const strtab *t, const char *item)
     return false;
 }
 
-static int cmp_phase_keys(cf_file *f, const char *list, const cJSON *ra, const cJSON *sa)
+/* Compares the lane counts and the phase items of one phase list of both sides. */
+static void cmp_phase_items(cf_file *f, const char *list, int rlanes, int slanes, const strtab *r,
+                            const strtab *s)
 {
-    if (!ra || !sa)
-        return 0; /* an absent list is a top-level key difference */
-    if (cJSON_GetArraySize(ra) != cJSON_GetArraySize(sa))
-        diff(f, "%s: real %d lanes, ptosim %d", list, cJSON_GetArraySize(ra), cJSON_GetArraySize(sa));
-    strtab r, s;
-    strtab_init(&r);
-    strtab_init(&s);
-    int rc = kinds_of(ra, &r) != 0 || kinds_of(sa, &s) != 0 ? -1 : 0;
-    for (size_t i = 0; rc == 0 && i < r.count; i++) {
-        const char *it = r.keys[i];
-        if (strtab_find(&s, it) >= 0)
+    if (rlanes != slanes)
+        diff(f, "%s: real %d lanes, ptosim %d", list, rlanes, slanes);
+    for (size_t i = 0; i < r->count; i++) {
+        const char *it = r->keys[i];
+        if (strtab_find(s, it) >= 0)
             continue;
-        if (has_kind(&s, it))
+        if (has_kind(s, it))
             diff(f, "%s: keys only in real: %s", list, it);
         else
             info(f, "%s: kind %.*s recorded only in real", list, (int)strcspn(it, "{"), it);
     }
-    for (size_t i = 0; rc == 0 && i < s.count; i++) {
-        const char *it = s.keys[i];
-        if (strtab_find(&r, it) >= 0)
+    for (size_t i = 0; i < s->count; i++) {
+        const char *it = s->keys[i];
+        if (strtab_find(r, it) >= 0)
             continue;
-        if (has_kind(&r, it))
+        if (has_kind(r, it))
             diff(f, "%s: keys only in ptosim: %s", list, it);
         else
             info(f, "%s: kind %.*s recorded only in ptosim", list, (int)strcspn(it, "{"), it);
     }
+}
+
+static int cmp_phase_keys(cf_file *f, const char *list, const cJSON *ra, const cJSON *sa)
+{
+    if (!ra || !sa)
+        return 0; /* an absent list is a top-level key difference */
+    strtab r, s;
+    strtab_init(&r);
+    strtab_init(&s);
+    int rc = kinds_of(ra, &r) != 0 || kinds_of(sa, &s) != 0 ? -1 : 0;
+    if (rc == 0)
+        cmp_phase_items(f, list, cJSON_GetArraySize(ra), cJSON_GetArraySize(sa), &r, &s);
     strtab_free(&r);
     strtab_free(&s);
     return rc;
@@ -962,9 +1265,9 @@ static void dfx_free(cf_dfx *d)
         lines_free(&d->scope);
 }
 
-/* Loads what of dir's three files exists; a real capture must have deps.json. Known weakness: the files
- * are held as cJSON trees, about ten times their text: fine for captures of a few thousand tasks (those in
- * tests/real are under 1 MB), heavy for a 65,536-task one, which the scanner of sim/jscan.h would fix. */
+/* Loads what of dir's three files exists; a real capture must have deps.json. The files are held as cJSON
+ * trees, about ten times their text: only for folders the streaming reading (sdfx_load) refuses, where this
+ * reading names the fault, or compares what cJSON reads and the stream does not. */
 static int dfx_load(cf_dfx *d, const char *dir, bool real, char *err, size_t errlen)
 {
     memset(d, 0, sizeof(*d));
@@ -997,16 +1300,18 @@ static int dfx_load(cf_dfx *d, const char *dir, bool real, char *err, size_t err
 }
 
 /* Per-ring heap sizes of ptosim's run: its scope_stats header, else ../ptosim_run.json, else the default. */
-static void sim_arena(const cf_dfx *s, const char *sim_dir, cf_arena *a, FILE *report)
+static void sim_arena(const cJSON *scope_header, const char *sim_dir, cf_arena *a, FILE *report)
 {
-    const cJSON *heaps = s->has_scope ? cJSON_GetObjectItemCaseSensitive(s->scope.v[0], "heap_max") : NULL;
+    const cJSON *heaps = scope_header ? cJSON_GetObjectItemCaseSensitive(scope_header, "heap_max") : NULL;
     cJSON *run = NULL;
     if (!heaps) {
         char path[PATH_MAX + 32], err[PATH_MAX + 64];
         snprintf(path, sizeof(path), "%s/../ptosim_run.json", sim_dir);
+        size_t peak = cf_peak_window; /* a small file of the run's settings, not a capture's */
         if (is_file(path) && (run = load_object(path, err, sizeof(err))) != NULL)
             heaps = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(run, "config"),
                                                      "ring_heap");
+        cf_peak_window = peak;
     }
     a->base = ORCH_HEAP_ARENA_BASE;
     a->size = 0;
@@ -1025,7 +1330,9 @@ static void sim_arena(const cf_dfx *s, const char *sim_dir, cf_arena *a, FILE *r
     cJSON_Delete(run);
 }
 
-long conform_compare(const char *real_dir, const char *sim_dir, FILE *report, char *err, size_t errlen)
+/* conform_compare on cJSON trees of whole files: the reference for files the stream refuses, so that a
+ * malformed file is named exactly as before (and a file cJSON reads but the stream does not is compared). */
+static long compare_trees(const char *real_dir, const char *sim_dir, FILE *report, char *err, size_t errlen)
 {
     cf_dfx r, s;
     long total = -1;
@@ -1037,13 +1344,13 @@ long conform_compare(const char *real_dir, const char *sim_dir, FILE *report, ch
             dfx_free(&s);
         return -1;
     }
-    cf_file fd = {report, "deps.json", 0}, fs = {report, "scope_stats.jsonl", 0},
-            fw = {report, "chip_swimlane_records.json", 0};
+    cf_file fd = {report, "deps.json", 0, NULL, false}, fs = {report, "scope_stats.jsonl", 0, NULL, false},
+            fw = {report, "chip_swimlane_records.json", 0, NULL, false};
     if (!s.deps) {
         diff(&fd, "in the capture, not in ptosim's output");
     } else {
         cf_arena arena;
-        sim_arena(&s, sim_dir, &arena, report);
+        sim_arena(s.has_scope ? s.scope.v[0] : NULL, sim_dir, &arena, report);
         if (cmp_deps(&fd, r.deps, s.deps, &arena) != 0) {
             fail(err, errlen, "out of memory");
             goto out;
@@ -1089,6 +1396,878 @@ out:
     return total;
 }
 
+/* ---- the streaming comparison: each file read a value at a time (sim/jstream.h) ---- */
+
+/* The first occurrence of one of deps.json's lists. */
+typedef struct cf_list {
+    bool have;    /* the key occurs */
+    uint64_t off; /* file offset of its '[' */
+    long n;       /* elements */
+} cf_list;
+
+enum { CF_TASKS, CF_TENSORS, CF_EDGES };
+static const char *const DEPS_LISTS[] = {"tasks", "tensors", "edges"};
+static const char *const ROW_LISTS[] = {"aicore_tasks", "aicpu_tasks"};
+static const char *const PHASE_LISTS[] = {"aicpu_scheduler_phases", "aicpu_orchestrator_phases"};
+
+/* One dfx_outputs folder as the streaming comparison holds it: where deps.json's lists are, the scope-stats
+ * header, and the swimlane's schema, which is all the comparison reads of that file. Its size does not grow
+ * with the number of tasks (the phase items are the distinct kinds and key sets). */
+typedef struct cf_sdfx {
+    char deps_path[PATH_MAX];  /* DIR/deps.json */
+    char scope_path[PATH_MAX]; /* DIR/scope_stats/scope_stats.jsonl */
+    char swim_path[PATH_MAX];  /* DIR/chip_swimlane_records.json */
+    bool has_deps;             /* deps.json exists (and was checked) */
+    cf_list lists[3];          /* tasks, tensors, edges */
+    bool has_scope;            /* scope stats exist */
+    cJSON *scope_header;       /* their first line */
+    int header_line;           /* its line number */
+    size_t scope_n;            /* non-blank lines, the header included */
+    bool has_swim;             /* the swimlane exists */
+    char top_keys[1024];       /* its top-level keys, as key_list writes them */
+    bool top_full;             /* a key did not fit: the later ones are left out, as key_list does */
+    cJSON *level;              /* chip_swimlane_level, NULL when absent */
+    cJSON *metadata;           /* metadata */
+    bool rows[2];              /* aicore_tasks, aicpu_tasks present */
+    bool arity[2][64];         /* the row lengths seen (63: 63 or more) */
+    bool phases[2];            /* the phase lists present */
+    int lanes[2];              /* their lanes */
+    strtab items[2];           /* their distinct phase items */
+    struct stat st[3];         /* deps, scope stats, swimlane as checked (st_size -1: absent) */
+} cf_sdfx;
+
+size_t conform_peak_window(void)
+{
+    return cf_peak_window;
+}
+
+static void sdfx_free(cf_sdfx *d)
+{
+    cJSON_Delete(d->scope_header);
+    cJSON_Delete(d->level);
+    cJSON_Delete(d->metadata);
+    strtab_free(&d->items[0]);
+    strtab_free(&d->items[1]);
+}
+
+static void stream_done(jstream *js)
+{
+    if (js->peak_cap > cf_peak_window)
+        cf_peak_window = js->peak_cap;
+    jstream_close(js);
+}
+
+/* The jscan s at the value of the first member named key of the object at s. */
+static bool find_member(jscan *s, const char *key)
+{
+    if (!jscan_eat(s, '{'))
+        return false;
+    bool first = true;
+    char k[64];
+    while (jscan_member(s, &first, k, sizeof(k)) == 1) {
+        if (strcmp(k, key) == 0)
+            return true;
+        if (!jscan_skip(s))
+            return false;
+    }
+    return false;
+}
+
+/* Is text an element of list l shaped as check_deps requires? */
+static bool deps_elem_ok(int l, const char *text, size_t len)
+{
+    jscan s;
+    jscan_init(&s, text, len);
+    if (l == CF_EDGES)
+        return jscan_peek(&s) == '{';
+    if (l == CF_TENSORS)
+        return find_member(&s, "buffer_addr");
+    if (!find_member(&s, "args") || !jscan_eat(&s, '['))
+        return false;
+    bool first = true;
+    int r;
+    while ((r = jscan_next(&s, ']', &first)) == 1)
+        if (jscan_peek(&s) != '{' || !jscan_skip(&s))
+            return false;
+    return r == 0;
+}
+
+/* Checks deps.json as dfx_load does, finding its lists. False for anything the stream refuses. */
+static bool sdeps_check(cf_sdfx *d)
+{
+    jstream js;
+    if (jstream_open(&js, d->deps_path) != 0)
+        return false;
+    bool ok = jstream_eat(&js, '{'), first = true;
+    char key[64];
+    int r = -1;
+    jstream_keys seen = {.n = 0};
+    while (ok && (r = jstream_member(&js, &first, key, sizeof(key))) == 1 &&
+           (ok = jstream_new_key(&seen, key))) {
+        int l = -1;
+        for (int k = 0; k < 3; k++)
+            if (strcmp(key, DEPS_LISTS[k]) == 0 && !d->lists[k].have)
+                l = k;
+        const char *t;
+        size_t n;
+        if (l < 0) {
+            ok = jstream_value(&js, &t, &n);
+            continue;
+        }
+        cf_list *L = &d->lists[l];
+        L->have = true;
+        jstream_peek(&js);
+        L->off = jstream_tell(&js);
+        ok = jstream_eat(&js, '[');
+        bool f2 = true;
+        int q = -1;
+        while (ok && (q = jstream_next(&js, ']', &f2)) == 1) {
+            ok = jstream_value(&js, &t, &n) && deps_elem_ok(l, t, n);
+            L->n++;
+        }
+        ok = ok && q == 0;
+    }
+    ok = ok && r == 0 && jstream_peek(&js) == 0 && !js.bad;
+    for (int k = 0; k < 3; k++)
+        ok = ok && d->lists[k].have;
+    stream_done(&js);
+    return ok;
+}
+
+/* Checks the scope stats as load_lines does, keeping the header. */
+static bool sscope_check(cf_sdfx *d)
+{
+    jstream js;
+    if (jstream_open(&js, d->scope_path) != 0)
+        return false;
+    const char *t;
+    size_t n;
+    int lineno = 0;
+    bool ok = true;
+    while (ok && jstream_line(&js, &t, &n)) {
+        lineno++;
+        size_t k = 0;
+        while (k < n && (t[k] == ' ' || t[k] == '\t' || t[k] == '\r'))
+            k++;
+        if (k == n)
+            continue;
+        ok = jstream_check(t, n);
+        while (ok && (t[k] == ' ' || t[k] == '\t' || t[k] == '\r' || t[k] == '\n'))
+            k++;
+        ok = ok && t[k] == '{';
+        if (ok && d->scope_n == 0) {
+            ok = (d->scope_header = cJSON_ParseWithLength(t, n)) != NULL;
+            d->header_line = lineno;
+        }
+        d->scope_n++;
+    }
+    ok = ok && !js.bad && d->scope_n > 0;
+    stream_done(&js);
+    return ok;
+}
+
+/* The number of elements of the array text (checked). */
+static int array_len(const char *text, size_t len)
+{
+    jscan s;
+    jscan_init(&s, text, len);
+    jscan_eat(&s, '[');
+    bool first = true;
+    int n = 0;
+    while (jscan_next(&s, ']', &first) == 1 && jscan_skip(&s))
+        n++;
+    return n;
+}
+
+/* phase_item of a record's text (checked) without a tree, for records whose keys and kind have no escapes
+ * and keys are shorter than 64 bytes (all the runtime writes); false for the others. */
+static bool quick_phase_item(const char *text, size_t len, char *item, size_t size)
+{
+    char keys[64][64], kind[256] = "-";
+    const char *names[64];
+    int n = 0;
+    bool first = true, have_kind = false;
+    jscan s;
+    jscan_init(&s, text, len);
+    if (memchr(text, '\\', len) || !jscan_eat(&s, '{'))
+        return false;
+    for (;;) {
+        char key[64];
+        int r = jscan_member(&s, &first, key, sizeof(key));
+        if (r == 0)
+            break;
+        if (r < 0 || strlen(key) >= sizeof(key) - 1) /* perhaps cut */
+            return false;
+        if (n < 64) {
+            memcpy(keys[n], key, strlen(key) + 1);
+            names[n] = keys[n];
+            n++;
+        }
+        if (strcmp(key, "kind") == 0 && !have_kind) {
+            have_kind = true;
+            if (jscan_peek(&s) == '"') {
+                if (!jscan_string(&s, kind, sizeof(kind)) || strlen(kind) >= sizeof(kind) - 1)
+                    return false;
+                continue;
+            }
+        }
+        if (!jscan_skip(&s))
+            return false;
+    }
+    qsort(names, (size_t)n, sizeof(names[0]), cmp_str);
+    size_t l = 0; /* as phase_item's snprintf chain */
+    item[0] = '\0';
+    cat(item, &l, size, kind);
+    cat(item, &l, size, "{");
+    for (int i = 0; i < n && l < size; i++) {
+        if (i)
+            cat(item, &l, size, ",");
+        cat(item, &l, size, names[i]);
+    }
+    if (l < size)
+        cat(item, &l, size, "}");
+    return true;
+}
+
+/* Reads one phase list of the swimlane (js at its value) into d. */
+static bool sphases(cf_sdfx *d, jstream *js, int k)
+{
+    d->phases[k] = true;
+    if (!jstream_eat(js, '['))
+        return false;
+    bool f1 = true;
+    int r;
+    while ((r = jstream_next(js, ']', &f1)) == 1) {
+        if (!jstream_eat(js, '['))
+            return false;
+        d->lanes[k]++;
+        bool f2 = true;
+        int q;
+        while ((q = jstream_next(js, ']', &f2)) == 1) {
+            const char *t;
+            size_t n;
+            if (jstream_peek(js) != '{' || !jstream_value(js, &t, &n))
+                return false;
+            char item[1024];
+            if (!quick_phase_item(t, n, item, sizeof(item))) {
+                cJSON *rec = cJSON_ParseWithLength(t, n);
+                if (rec)
+                    phase_item(rec, item, sizeof(item));
+                cJSON_Delete(rec);
+                if (!rec)
+                    return false;
+            }
+            if (strtab_intern(&d->items[k], item) < 0)
+                return false;
+        }
+        if (q != 0)
+            return false;
+    }
+    return r == 0;
+}
+
+/* Checks the swimlane as check_swimlane does, keeping what cmp_swimlane reads. */
+static bool sswim_check(cf_sdfx *d)
+{
+    jstream js;
+    if (jstream_open(&js, d->swim_path) != 0)
+        return false;
+    bool ok = jstream_eat(&js, '{'), first = true;
+    char key[1100];
+    size_t klen = 0;
+    int r = -1;
+    jstream_keys seen = {.n = 0};
+    while (ok && (r = jstream_member(&js, &first, key, sizeof(key))) == 1 &&
+           (ok = jstream_new_key(&seen, key))) {
+        if (!d->top_full) { /* as key_list: stop at the first key that does not fit */
+            int w = snprintf(d->top_keys + klen, sizeof(d->top_keys) - klen, "%s%s", klen ? "," : "", key);
+            if (w < 0 || (size_t)w >= sizeof(d->top_keys) - klen) {
+                d->top_keys[klen] = '\0';
+                d->top_full = true;
+            } else {
+                klen += (size_t)w;
+            }
+        }
+        const char *t;
+        size_t n;
+        int row = -1, ph = -1;
+        for (int k = 0; k < 2; k++) {
+            if (strcmp(key, ROW_LISTS[k]) == 0 && !d->rows[k])
+                row = k;
+            if (strcmp(key, PHASE_LISTS[k]) == 0 && !d->phases[k])
+                ph = k;
+        }
+        if (ph >= 0) {
+            ok = sphases(d, &js, ph);
+        } else if (row >= 0) {
+            d->rows[row] = true;
+            ok = jstream_eat(&js, '[');
+            bool f2 = true;
+            int q = -1;
+            while (ok && (q = jstream_next(&js, ']', &f2)) == 1) {
+                ok = jstream_peek(&js) == '[' && jstream_value(&js, &t, &n);
+                if (ok) {
+                    int a = array_len(t, n);
+                    d->arity[row][a < 63 ? a : 63] = true;
+                }
+            }
+            ok = ok && q == 0;
+        } else if (!jstream_value(&js, &t, &n)) {
+            ok = false;
+        } else if (strcmp(key, "chip_swimlane_level") == 0 && !d->level) {
+            ok = (d->level = cJSON_ParseWithLength(t, n)) != NULL;
+        } else if (strcmp(key, "metadata") == 0 && !d->metadata) {
+            ok = (d->metadata = cJSON_ParseWithLength(t, n)) != NULL && cJSON_IsObject(d->metadata);
+        }
+    }
+    ok = ok && r == 0 && jstream_peek(&js) == 0 && !js.bad && d->metadata;
+    stream_done(&js);
+    return ok;
+}
+
+/* Checks what of dir's three files exists, as dfx_load does. Returns 0, or -1 when dfx_load would fail or
+ * the stream refuses a file (dfx_load then names the fault). */
+static int sdfx_load(cf_sdfx *d, const char *dir, bool real)
+{
+    memset(d, 0, sizeof(*d));
+    strtab_init(&d->items[0]);
+    strtab_init(&d->items[1]);
+    struct stat st;
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+        return -1;
+    snprintf(d->deps_path, sizeof(d->deps_path), "%s/deps.json", dir);
+    snprintf(d->scope_path, sizeof(d->scope_path), "%s/scope_stats/scope_stats.jsonl", dir);
+    snprintf(d->swim_path, sizeof(d->swim_path), "%s/chip_swimlane_records.json", dir);
+    const char *paths[3] = {d->deps_path, d->scope_path, d->swim_path};
+    for (int k = 0; k < 3; k++)
+        if (stat(paths[k], &d->st[k]) != 0)
+            d->st[k].st_size = -1;
+    if (is_file(d->deps_path)) {
+        if (!sdeps_check(d))
+            return -1;
+        d->has_deps = true;
+    } else if (real) {
+        return -1;
+    }
+    if (is_file(d->scope_path)) {
+        if (!sscope_check(d))
+            return -1;
+        d->has_scope = true;
+    }
+    if (is_file(d->swim_path)) {
+        if (!sswim_check(d))
+            return -1;
+        d->has_swim = true;
+    }
+    return 0;
+}
+
+/* A checked value's text as a tree: model/jsonl.c's parser, the faster, builds the tree cJSON would for
+ * what the stream accepts. cJSON takes what it refuses all the same (a file changed since it was checked).
+ * NULL when out of memory, or when the text is not JSON. */
+static cJSON *tree(const char *text, size_t len)
+{
+    cJSON *t = jsonl_parse(text, len, NULL);
+    return t ? t : cJSON_ParseWithLength(text, len);
+}
+
+/* Are dir's files as sdfx_load checked them (same sizes and modification times)? */
+static bool sdfx_same(const cf_sdfx *d)
+{
+    const char *paths[3] = {d->deps_path, d->scope_path, d->swim_path};
+    for (int k = 0; k < 3; k++) {
+        struct stat st;
+        if (stat(paths[k], &st) != 0)
+            st.st_size = -1;
+        if (st.st_size != d->st[k].st_size ||
+            (st.st_size >= 0 && (st.st_mtim.tv_sec != d->st[k].st_mtim.tv_sec ||
+                                 st.st_mtim.tv_nsec != d->st[k].st_mtim.tv_nsec)))
+            return false;
+    }
+    return true;
+}
+
+/* A stream at the first element of a list; -1 with a message when the file cannot be opened. */
+static int list_open(jstream *js, const char *path, const cf_list *l, char *err, size_t errlen)
+{
+    if (jstream_open(js, path) != 0)
+        return fail(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+    jstream_trust(js); /* checked by sdeps_check; tree() parses each element strictly */
+    jstream_seek(js, l->off);
+    jstream_eat(js, '[');
+    return 0;
+}
+
+/* The next element of a list as a tree (*end true and NULL at its end); NULL with a message on failure: the
+ * file changed since it was checked, a read failed, or memory ran out. */
+static cJSON *list_next(jstream *js, bool *first, bool *end, const char *path, char *err, size_t errlen)
+{
+    const char *t;
+    size_t n;
+    int r = *end ? 0 : jstream_next(js, ']', first);
+    if (r == 0) {
+        *end = true;
+        return NULL;
+    }
+    cJSON *e = r == 1 && jstream_value(js, &t, &n) ? tree(t, n) : NULL;
+    if (!e) {
+        if (js->err)
+            fail(err, errlen, "%s: cannot read: %s", path, strerror(js->err));
+        else if (js->bad || r < 0)
+            fail(err, errlen, "%s: changed while conform read it", path);
+        else
+            fail(err, errlen, "out of memory");
+    }
+    return e;
+}
+
+/* Numbers the tensor_id of an element (with args: of its args) in t. */
+static int number_elem(const cJSON *e, bool args, strtab *t)
+{
+    char buf[CF_VALUE_MAX];
+    const cJSON *g;
+    if (!args) {
+        const cJSON *id = cJSON_GetObjectItemCaseSensitive(e, "tensor_id");
+        return id && strtab_intern(t, id_key(id, buf, sizeof(buf))) < 0 ? -1 : 0;
+    }
+    cJSON_ArrayForEach(g, cJSON_GetObjectItemCaseSensitive(e, "args"))
+    {
+        const cJSON *id = cJSON_GetObjectItemCaseSensitive(g, "tensor_id");
+        if (id && strtab_intern(t, id_key(id, buf, sizeof(buf))) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* Walks list l of both sides in step: numbers each element's tensors, then compares the pair (tasks or
+ * tensors). Returns 0, or -1 with a message. */
+static int swalk(cf_file *f, int l, const cf_sdfx *r, const cf_sdfx *s, strtab *rt, strtab *st,
+                 const cf_arena *arena, char *err, size_t errlen)
+{
+    jstream a, b;
+    if (list_open(&a, r->deps_path, &r->lists[l], err, errlen) != 0)
+        return -1;
+    if (list_open(&b, s->deps_path, &s->lists[l], err, errlen) != 0) {
+        stream_done(&a);
+        return -1;
+    }
+    bool fa = true, fb = true, ea = false, eb = false;
+    cf_base base = {false, 0, -1};
+    int rc = 0;
+    for (int i = 0; rc == 0; i++) {
+        cJSON *x = list_next(&a, &fa, &ea, r->deps_path, err, errlen);
+        cJSON *y = !x && !ea ? NULL : list_next(&b, &fb, &eb, s->deps_path, err, errlen);
+        if ((!x && !ea) || (!y && !eb)) {
+            rc = -1;
+        } else if (ea && eb) {
+            break;
+        } else if (number_elem(x, l == CF_TASKS, rt) != 0 || number_elem(y, l == CF_TASKS, st) != 0) {
+            rc = fail(err, errlen, "out of memory");
+        } else if (x && y) {
+            if (l == CF_TASKS)
+                cmp_task(f, i, x, y, rt, st);
+            else
+                cmp_tensor(f, i, x, y, rt, st, arena, &base);
+        }
+        cJSON_Delete(x);
+        cJSON_Delete(y);
+    }
+    stream_done(&a);
+    stream_done(&b);
+    return rc;
+}
+
+/* A 64-bit hash of a string (FNV-1a, then a finaliser that spreads it). */
+static uint64_t line_hash(const char *s)
+{
+    uint64_t h = 14695981039346656037ULL;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdULL;
+    h ^= h >> 33;
+    return h;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* A hash with how many more times one side has it than the other. */
+typedef struct cf_extra {
+    uint64_t hash; /* the edge line's hash */
+    long count;    /* edges with it only on this side */
+    bool kept;     /* its line is among the kept ones */
+} cf_extra;
+
+/* One of the smallest difference lines. */
+typedef struct cf_kept {
+    char *line; /* the edge line */
+    bool real;  /* only in real (else only in ptosim) */
+    long count; /* how many times */
+} cf_kept;
+
+static int cmp_extra(const void *a, const void *b)
+{
+    return cmp_u64(&((const cf_extra *)a)->hash, &((const cf_extra *)b)->hash);
+}
+
+/* Walks the edges of one side: numbers their tensors and, with hashes, appends each line's hash; with
+ * extras, keeps the lines of the hashes in extras among the CONFORM_MAX_LINES smallest in kept. */
+static int sedges(const cf_sdfx *d, strtab *t, uint64_t **hashes, size_t *n, cf_extra *extras, size_t nextra,
+                  bool real, cf_kept *kept, size_t *nkept, char *err, size_t errlen)
+{
+    jstream js;
+    if (list_open(&js, d->deps_path, &d->lists[CF_EDGES], err, errlen) != 0)
+        return -1;
+    bool first = true, end = false;
+    size_t cap = 0;
+    int rc = 0;
+    for (;;) {
+        cJSON *e = list_next(&js, &first, &end, d->deps_path, err, errlen);
+        if (!e) {
+            rc = end ? 0 : -1;
+            break;
+        }
+        char *line = number_elem(e, false, t) == 0 ? edge_line(e, t) : NULL;
+        cJSON_Delete(e);
+        if (!line) {
+            rc = fail(err, errlen, "out of memory");
+            break;
+        }
+        uint64_t h = line_hash(line);
+        if (hashes) {
+            if (*n == cap) {
+                size_t nc = cap ? cap * 2 : 1024;
+                uint64_t *nh = nc <= SIZE_MAX / sizeof(*nh) ? realloc(*hashes, nc * sizeof(*nh)) : NULL;
+                if (!nh) {
+                    free(line);
+                    rc = fail(err, errlen, "out of memory");
+                    break;
+                }
+                *hashes = nh;
+                cap = nc;
+            }
+            (*hashes)[(*n)++] = h;
+        }
+        cf_extra key = {h, 0, false},
+                 *x = extras ? bsearch(&key, extras, nextra, sizeof(*extras), cmp_extra) : NULL;
+        if (!x || x->kept) {
+            free(line);
+            continue;
+        }
+        /* insert in order among the kept lines; the largest falls out past CONFORM_MAX_LINES */
+        size_t at = *nkept;
+        while (at > 0 && strcmp(kept[at - 1].line, line) > 0)
+            at--;
+        if (at >= CONFORM_MAX_LINES) {
+            free(line);
+            continue;
+        }
+        if (*nkept == CONFORM_MAX_LINES)
+            free(kept[--*nkept].line);
+        memmove(kept + at + 1, kept + at, (*nkept - at) * sizeof(*kept));
+        kept[at] = (cf_kept){line, real, x->count};
+        ++*nkept;
+        x->kept = true;
+    }
+    stream_done(&js);
+    return rc;
+}
+
+/* The edge multisets, as cmp_edges compares them, holding 8 bytes per edge: each side's line hashes are
+ * sorted and merged; the lines of the hashes one side has more often are found in a second walk, of which
+ * the CONFORM_MAX_LINES smallest are printed (as the sorted merge of the lines would) and the rest
+ * counted. Two different lines with one hash would pass as equal (about 1 in 10^9 for 10^5 edges). */
+static int scmp_edges(cf_file *f, const cf_sdfx *r, const cf_sdfx *s, strtab *rt, strtab *st, char *err,
+                      size_t errlen)
+{
+    uint64_t *hr = NULL, *hs = NULL;
+    size_t rn = 0, sn = 0, nr = 0, ns = 0, nkept = 0;
+    cf_extra *xr = NULL, *xs = NULL;
+    cf_kept kept[CONFORM_MAX_LINES + 1];
+    int rc = -1;
+    if (sedges(r, rt, &hr, &rn, NULL, 0, true, NULL, NULL, err, errlen) != 0 ||
+        sedges(s, st, &hs, &sn, NULL, 0, false, NULL, NULL, err, errlen) != 0)
+        goto out;
+    if (rn != sn)
+        diff(f, "edges: real %zu, ptosim %zu", rn, sn);
+    if (rn) /* no edges: no array (qsort takes no NULL) */
+        qsort(hr, rn, sizeof(*hr), cmp_u64);
+    if (sn)
+        qsort(hs, sn, sizeof(*hs), cmp_u64);
+    long total = 0;
+    for (int pass = 0; pass < 2; pass++) { /* count the hashes that differ, then keep them */
+        if (pass == 1) {
+            xr = calloc(nr ? nr : 1, sizeof(*xr));
+            xs = calloc(ns ? ns : 1, sizeof(*xs));
+            if (!xr || !xs) {
+                fail(err, errlen, "out of memory");
+                goto out;
+            }
+            nr = ns = 0;
+            total = 0;
+        }
+        for (size_t i = 0, j = 0; i < rn || j < sn;) {
+            uint64_t h = i < rn && (j == sn || hr[i] <= hs[j]) ? hr[i] : hs[j];
+            long a = 0, b = 0;
+            for (; i < rn && hr[i] == h; i++)
+                a++;
+            for (; j < sn && hs[j] == h; j++)
+                b++;
+            if (a > b && xr)
+                xr[nr] = (cf_extra){h, a - b, false};
+            if (b > a && xs)
+                xs[ns] = (cf_extra){h, b - a, false};
+            nr += a > b;
+            ns += b > a;
+            total += a > b ? a - b : b - a;
+        }
+    }
+    if (total) {
+        if (sedges(r, rt, NULL, NULL, xr, nr, true, kept, &nkept, err, errlen) != 0 ||
+            sedges(s, st, NULL, NULL, xs, ns, false, kept, &nkept, err, errlen) != 0)
+            goto out;
+        long shown = 0;
+        for (size_t k = 0; k < nkept; k++)
+            for (long c = 0; c < kept[k].count; c++, shown++)
+                diff(f, "edge only in %s: %s", kept[k].real ? "real" : "ptosim", kept[k].line);
+        f->diffs += total - shown;
+    }
+    rc = 0;
+out:
+    for (size_t k = 0; k < nkept; k++)
+        free(kept[k].line);
+    free(hr);
+    free(hs);
+    free(xr);
+    free(xs);
+    return rc;
+}
+
+/* The streaming cmp_deps: tasks in step, the edges, tensors in step; the tensor numbering grows as the
+ * walks meet the ids, in the order number_tensors gives them. The difference lines are held until the
+ * count of distinct ids, which comes first, is known. */
+static int scmp_deps(FILE *report, long *diffs, const cf_sdfx *r, const cf_sdfx *s, const cf_arena *arena,
+                     char *err, size_t errlen)
+{
+    char *held[CONFORM_MAX_LINES] = {NULL};
+    cf_file f = {report, "deps.json", 0, held, false};
+    strtab rt, st;
+    strtab_init(&rt);
+    strtab_init(&st);
+    int rc = -1;
+    if (r->lists[CF_TASKS].n != s->lists[CF_TASKS].n)
+        diff(&f, "tasks: real %ld, ptosim %ld", r->lists[CF_TASKS].n, s->lists[CF_TASKS].n);
+    if (swalk(&f, CF_TASKS, r, s, &rt, &st, arena, err, errlen) != 0 ||
+        scmp_edges(&f, r, s, &rt, &st, err, errlen) != 0)
+        goto out;
+    if (r->lists[CF_TENSORS].n != s->lists[CF_TENSORS].n)
+        diff(&f, "tensors: real %ld, ptosim %ld", r->lists[CF_TENSORS].n, s->lists[CF_TENSORS].n);
+    if (swalk(&f, CF_TENSORS, r, s, &rt, &st, arena, err, errlen) != 0)
+        goto out;
+    if (f.oom) {
+        fail(err, errlen, "out of memory");
+        goto out;
+    }
+    cf_file out = {report, "deps.json", 0, NULL, false};
+    if (rt.count != st.count)
+        diff(&out, "distinct tensor ids: real %zu, ptosim %zu", rt.count, st.count);
+    for (long k = 0; k < f.diffs; k++)
+        if (out.diffs++ < CONFORM_MAX_LINES && k < CONFORM_MAX_LINES)
+            fputs(held[k], report);
+    *diffs = out.diffs;
+    rc = 0;
+out:
+    for (int k = 0; k < CONFORM_MAX_LINES; k++)
+        free(held[k]);
+    strtab_free(&rt);
+    strtab_free(&st);
+    return rc;
+}
+
+/* The next record (non-blank line after the header) of a scope-stats stream as a tree, with its line
+ * number; NULL at the end (*end) or with a message. */
+static cJSON *next_record(jstream *js, int *lineno, bool *end, const char *path, char *err, size_t errlen)
+{
+    const char *t;
+    size_t n;
+    while (!*end) {
+        if (!jstream_line(js, &t, &n)) {
+            *end = true;
+            if (js->err)
+                fail(err, errlen, "%s: cannot read: %s", path, strerror(js->err));
+            return NULL;
+        }
+        ++*lineno;
+        size_t k = 0;
+        while (k < n && (t[k] == ' ' || t[k] == '\t' || t[k] == '\r'))
+            k++;
+        if (k == n)
+            continue;
+        cJSON *rec = tree(t, n);
+        if (!rec)
+            fail(err, errlen, "%s:%d: changed while conform read it", path, *lineno);
+        return rec;
+    }
+    return NULL;
+}
+
+/* The streaming cmp_scope: the headers, then the records in step; the peaks of each whole file. */
+static int scmp_scope(cf_file *f, const cf_sdfx *r, const cf_sdfx *s, char *err, size_t errlen)
+{
+    for (size_t k = 0; k < sizeof(HEADER_KEYS) / sizeof(HEADER_KEYS[0]); k++)
+        cmp_key(f, "header", r->scope_header, s->scope_header, HEADER_KEYS[k]);
+    if (r->scope_n != s->scope_n)
+        diff(f, "records: real %zu, ptosim %zu", r->scope_n - 1, s->scope_n - 1);
+    jstream a, b;
+    if (jstream_open(&a, r->scope_path) != 0)
+        return fail(err, errlen, "%s: cannot read: %s", r->scope_path, strerror(errno));
+    if (jstream_open(&b, s->scope_path) != 0) {
+        stream_done(&a);
+        return fail(err, errlen, "%s: cannot read: %s", s->scope_path, strerror(errno));
+    }
+    cf_peaks pr, ps;
+    memset(&pr, 0, sizeof(pr));
+    memset(&ps, 0, sizeof(ps));
+    int la = 0, lb = 0, rc = 0;
+    bool ea = false, eb = false;
+    err[0] = '\0';
+    cJSON_Delete(next_record(&a, &la, &ea, r->scope_path, err, errlen)); /* the headers */
+    cJSON_Delete(next_record(&b, &lb, &eb, s->scope_path, err, errlen));
+    for (;;) {
+        cJSON *x = next_record(&a, &la, &ea, r->scope_path, err, errlen);
+        cJSON *y = next_record(&b, &lb, &eb, s->scope_path, err, errlen);
+        if (err[0]) {
+            cJSON_Delete(x);
+            cJSON_Delete(y);
+            rc = -1;
+            break;
+        }
+        if (!x && !y)
+            break;
+        if (x && y)
+            cmp_record(f, la, x, y);
+        if (x)
+            peaks_add(&pr, x);
+        if (y)
+            peaks_add(&ps, y);
+        cJSON_Delete(x);
+        cJSON_Delete(y);
+    }
+    stream_done(&a);
+    stream_done(&b);
+    if (rc == 0)
+        print_peaks(f, &pr, &ps);
+    return rc;
+}
+
+/* The streaming cmp_swimlane, on what sswim_check kept. */
+static void scmp_swimlane(cf_file *f, const cf_sdfx *r, const cf_sdfx *s)
+{
+    char ka[1024], kb[1024];
+    if (strcmp(r->top_keys, s->top_keys) != 0)
+        diff(f, "top-level keys: real %s; ptosim %s", r->top_keys, s->top_keys);
+    cmp_vals(f, "", "chip_swimlane_level", r->level, s->level);
+    const cJSON *rm = r->metadata, *sm = s->metadata;
+    if (strcmp(key_list(rm, ka, sizeof(ka)), key_list(sm, kb, sizeof(kb))) != 0)
+        diff(f, "metadata keys: real %s; ptosim %s", ka, kb);
+    cmp_key(f, "metadata", rm, sm, "num_cores");
+    cmp_per_core(f, "metadata.core_types", cJSON_GetObjectItemCaseSensitive(rm, "core_types"),
+                 cJSON_GetObjectItemCaseSensitive(sm, "core_types"));
+    cmp_per_core(f, "metadata.core_to_thread", cJSON_GetObjectItemCaseSensitive(rm, "core_to_thread"),
+                 cJSON_GetObjectItemCaseSensitive(sm, "core_to_thread"));
+    for (int k = 0; k < 2; k++) {
+        if (!r->rows[k] || !s->rows[k])
+            continue;
+        arity_text(r->arity[k], ka, sizeof(ka));
+        arity_text(s->arity[k], kb, sizeof(kb));
+        if (*ka && *kb && strcmp(ka, kb) != 0)
+            diff(f, "%s rows: real %s values, ptosim %s", ROW_LISTS[k], ka, kb);
+    }
+    for (int k = 0; k < 2; k++)
+        if (r->phases[k] && s->phases[k])
+            cmp_phase_items(f, PHASE_LISTS[k], r->lanes[k], s->lanes[k], &r->items[k], &s->items[k]);
+}
+
+/* conform_compare with the capture real_dir checked already (*real, from read_capture; NULL: not yet, or
+ * changed since). Takes over *real. */
+static long compare_with(cf_sdfx *real, const char *real_dir, const char *sim_dir, FILE *report, char *err,
+                         size_t errlen)
+{
+    cf_sdfx r, s;
+    cf_peak_window = 0;
+    int rl;
+    if (real && sdfx_same(real)) {
+        r = *real;
+        rl = 0;
+    } else {
+        if (real)
+            sdfx_free(real);
+        rl = sdfx_load(&r, real_dir, true);
+    }
+    int sl = rl == 0 ? sdfx_load(&s, sim_dir, false) : -1;
+    if (rl != 0 || sl != 0) {
+        sdfx_free(&r);
+        if (rl == 0)
+            sdfx_free(&s);
+        return compare_trees(real_dir, sim_dir, report, err, errlen);
+    }
+    long total = -1, dd = 0;
+    cf_file fd = {report, "deps.json", 0, NULL, false}, fs = {report, "scope_stats.jsonl", 0, NULL, false},
+            fw = {report, "chip_swimlane_records.json", 0, NULL, false};
+    if (!s.has_deps) {
+        diff(&fd, "in the capture, not in ptosim's output");
+    } else {
+        cf_arena arena;
+        sim_arena(s.scope_header, sim_dir, &arena, report);
+        if (scmp_deps(report, &dd, &r, &s, &arena, err, errlen) != 0)
+            goto out;
+        fd.diffs = dd;
+    }
+    more(&fd);
+    if (!r.has_scope)
+        info(&fs, "not in the capture");
+    else if (!s.has_scope)
+        diff(&fs, "in the capture, not in ptosim's output");
+    else if (scmp_scope(&fs, &r, &s, err, errlen) != 0)
+        goto out;
+    more(&fs);
+    if (!r.has_swim)
+        info(&fw, "not in the capture");
+    else if (!s.has_swim)
+        diff(&fw, "in the capture, not in ptosim's output");
+    else
+        scmp_swimlane(&fw, &r, &s);
+    more(&fw);
+    total = fd.diffs + fs.diffs + fw.diffs;
+    if (total == 0) {
+        fprintf(report, "conform: %s: equal (deps.json: %ld tasks, %ld edges, %ld tensors", real_dir,
+                r.lists[CF_TASKS].n, r.lists[CF_EDGES].n, r.lists[CF_TENSORS].n);
+        if (r.has_scope)
+            fprintf(report, "; scope_stats.jsonl: %zu records", r.scope_n - 1);
+        if (r.has_swim)
+            fprintf(report, "; chip_swimlane_records.json: schema and core map");
+        fputs(")\n", report);
+    } else {
+        fprintf(report,
+                "conform: %s: %ld difference%s (deps.json %ld, scope_stats.jsonl %ld, "
+                "chip_swimlane_records.json %ld)\n",
+                real_dir, total, total == 1 ? "" : "s", fd.diffs, fs.diffs, fw.diffs);
+    }
+out:
+    sdfx_free(&r);
+    sdfx_free(&s);
+    return total;
+}
+
+long conform_compare(const char *real_dir, const char *sim_dir, FILE *report, char *err, size_t errlen)
+{
+    return compare_with(NULL, real_dir, sim_dir, report, err, errlen);
+}
+
 /* ---- ptosim conform ---- */
 
 static void conform_usage(FILE *out)
@@ -1127,31 +2306,32 @@ static const struct {
     const char *platform;
 } CORES_PLATFORM[] = {{24, "a2a3sim"}, {72, "a2a3"}};
 
-/* Reads the capture's swimlane metadata and scope-stats header. Returns 0, EXIT_USAGE (num_cores names no
- * platform and no -p) or EXIT_GRAPH, with a message in err. */
-static int read_capture(const char *dir, const char *platform, cf_capture *c, char *err, size_t errlen)
+/* What the run takes from a capture's files (see read_capture). */
+/* What read_capture reads of a capture, from either reading of it. */
+typedef struct cf_capfiles {
+    const char *swim_path;  /* the swimlane's path */
+    const char *scope_path; /* the scope stats' path */
+    bool swim;              /* the swimlane exists */
+    const cJSON *level;     /* its chip_swimlane_level */
+    const cJSON *md;        /* its metadata */
+    const cJSON *header;    /* the scope-stats header, NULL when there are none */
+    int header_line;        /* its line number */
+} cf_capfiles;
+
+static int capture_from(const cf_capfiles *d, cf_capture *c, char *err, size_t errlen)
 {
-    memset(c, 0, sizeof(*c));
-    c->platform = platform;
-    cf_dfx d;
-    if (dfx_load(&d, dir, true, err, errlen) != 0) {
-        dfx_free(&d);
-        return EXIT_GRAPH;
-    }
     int rc = 0;
-    if (d.swim) {
-        const cJSON *lv = cJSON_GetObjectItemCaseSensitive(d.swim, "chip_swimlane_level"),
-                    *md = cJSON_GetObjectItemCaseSensitive(d.swim, "metadata"),
-                    *nc = cJSON_GetObjectItemCaseSensitive(md, "num_cores"),
+    if (d->swim) {
+        const cJSON *lv = d->level, *md = d->md, *nc = cJSON_GetObjectItemCaseSensitive(md, "num_cores"),
                     *ct = cJSON_GetObjectItemCaseSensitive(md, "core_to_thread"), *x;
         if (!cJSON_IsNumber(lv) || lv->valueint < 1 || lv->valueint > 4) {
-            rc = fail(err, errlen, "%s: chip_swimlane_level: not 1-4", d.swim_path);
+            rc = fail(err, errlen, "%s: chip_swimlane_level: not 1-4", d->swim_path);
             goto out;
         }
         c->swimlane_level = lv->valueint;
         if (!cJSON_IsNumber(nc)) {
-            rc =
-                fail(err, errlen, "%s: metadata.num_cores: %s", d.swim_path, nc ? "not a number" : "missing");
+            rc = fail(err, errlen, "%s: metadata.num_cores: %s", d->swim_path,
+                      nc ? "not a number" : "missing");
             goto out;
         }
         for (size_t i = 0; !c->platform && i < sizeof(CORES_PLATFORM) / sizeof(CORES_PLATFORM[0]); i++)
@@ -1160,7 +2340,7 @@ static int read_capture(const char *dir, const char *platform, cf_capture *c, ch
         if (!c->platform) {
             fail(err, errlen,
                  "%s: metadata.num_cores %d names no platform (24 a2a3sim, 72 a2a3): give one with -p",
-                 d.swim_path, nc->valueint);
+                 d->swim_path, nc->valueint);
             rc = EXIT_USAGE;
             goto out;
         }
@@ -1174,9 +2354,9 @@ static int read_capture(const char *dir, const char *platform, cf_capture *c, ch
         if (most >= 0)
             c->threads = most + 2;
     }
-    if (d.has_scope) {
+    if (d->header) {
         static const char *const CAPS[] = {"task_window_max", "heap_max", "dep_pool_max"};
-        const cJSON *h = d.scope.v[0];
+        const cJSON *h = d->header;
         for (int k = 0; k < 3; k++) {
             const cJSON *a = cJSON_GetObjectItemCaseSensitive(h, CAPS[k]);
             bool ok = cJSON_GetArraySize(a) == CF_RING_COUNT;
@@ -1186,7 +2366,7 @@ static int read_capture(const char *dir, const char *platform, cf_capture *c, ch
                 c->rings[k][r] = ok ? (int64_t)v->valuedouble : 0;
             }
             if (!ok) {
-                rc = fail(err, errlen, "%s:%d: %s: not 4 numbers", d.scope_path, d.scope.lineno[0], CAPS[k]);
+                rc = fail(err, errlen, "%s:%d: %s: not 4 numbers", d->scope_path, d->header_line, CAPS[k]);
                 goto out;
             }
         }
@@ -1197,8 +2377,45 @@ static int read_capture(const char *dir, const char *platform, cf_capture *c, ch
     if (!c->platform)
         c->platform = "a2a3"; /* no swimlane: ptosim run's default */
 out:
-    dfx_free(&d);
     return rc < 0 ? EXIT_GRAPH : rc;
+}
+
+/* Reads the capture's swimlane metadata and scope-stats header, streaming (checking deps.json too, as the
+ * comparison will read it); a capture the stream refuses is read whole, which names the fault. Returns 0,
+ * EXIT_USAGE (num_cores names no platform and no -p) or EXIT_GRAPH, with a message in err. */
+static int read_capture(const char *dir, const char *platform, cf_capture *c, cf_sdfx *s, bool *kept,
+                        char *err, size_t errlen)
+{
+    memset(c, 0, sizeof(*c));
+    c->platform = platform;
+    cf_peak_window = 0;
+    *kept = false;
+    if (sdfx_load(s, dir, true) == 0) {
+        cf_capfiles f = {s->swim_path, s->scope_path,   s->has_swim,   s->level,
+                         s->metadata,  s->scope_header, s->header_line};
+        int rc = capture_from(&f, c, err, errlen);
+        if (rc == 0)
+            *kept = true; /* for the comparison, which need not check it again */
+        else
+            sdfx_free(s);
+        return rc;
+    }
+    sdfx_free(s);
+    cf_dfx d;
+    if (dfx_load(&d, dir, true, err, errlen) != 0) {
+        dfx_free(&d);
+        return EXIT_GRAPH;
+    }
+    cf_capfiles f = {d.swim_path,
+                     d.scope_path,
+                     d.swim != NULL,
+                     cJSON_GetObjectItemCaseSensitive(d.swim, "chip_swimlane_level"),
+                     cJSON_GetObjectItemCaseSensitive(d.swim, "metadata"),
+                     d.has_scope ? d.scope.v[0] : NULL,
+                     d.has_scope ? d.scope.lineno[0] : 0};
+    int rc = capture_from(&f, c, err, errlen);
+    dfx_free(&d);
+    return rc;
 }
 
 /* The arguments of the run after "GRAPH": owned strings in buf, pointers in av. */
@@ -1303,8 +2520,9 @@ static int rm_entry(const char *path, const struct stat *sb, int flag, struct FT
     return remove(path);
 }
 
-/* Writes WORK/graph.jsonl from the capture. Returns 0, or an exit status after printing why. */
-static int import_to(const char *capture, const char *graph)
+/* Writes WORK/graph.jsonl from the capture (checked: its files passed read_capture's stream check, so the
+ * import only finds their lists). Returns 0, or an exit status after printing why. */
+static int import_to(const char *capture, const char *graph, bool checked)
 {
     char err[PATH_MAX + 2048];
     outfile o;
@@ -1313,7 +2531,9 @@ static int import_to(const char *capture, const char *graph)
         fprintf(stderr, "ptosim conform: %s\n", err);
         return CONFORM_EXIT_FAILED;
     }
-    if (import_capture(capture, NULL, f, err, sizeof(err)) != 0) {
+    /* checked: read_capture's stream accepted deps.json and the swimlane a moment ago */
+    import_opts opt = {.costs = IMPORT_COSTS_AUTO, .checked = checked};
+    if (import_capture(capture, &opt, f, err, sizeof(err)) != 0) {
         outfile_abort(&o);
         fprintf(stderr, "ptosim conform: %s\n", err);
         return EXIT_GRAPH;
@@ -1362,7 +2582,9 @@ int conform_main(int argc, char **argv)
     }
     char err[PATH_MAX + 2048];
     cf_capture cap;
-    int rc = read_capture(capture, plat_name, &cap, err, sizeof(err));
+    cf_sdfx real;
+    bool kept;
+    int rc = read_capture(capture, plat_name, &cap, &real, &kept, err, sizeof(err));
     if (rc != 0) {
         fprintf(stderr, "ptosim conform: %s\n", err);
         return rc;
@@ -1372,6 +2594,8 @@ int conform_main(int argc, char **argv)
     platform plat;
     if (platform_load(&plat, cap.platform, pdir, err, sizeof(err)) != 0) {
         fprintf(stderr, "ptosim conform: %s\n", err);
+        if (kept)
+            sdfx_free(&real);
         return EXIT_USAGE;
     }
     cf_argv opts;
@@ -1388,17 +2612,21 @@ int conform_main(int argc, char **argv)
         snprintf(tmp, sizeof(tmp), "%s/ptosim-conform-XXXXXX", t && *t ? t : "/tmp");
         if (!mkdtemp(tmp)) {
             fprintf(stderr, "ptosim conform: cannot make a folder %s: %s\n", tmp, strerror(errno));
+            if (kept)
+                sdfx_free(&real);
             return CONFORM_EXIT_FAILED;
         }
         work = tmp;
     } else if (outfile_mkdirs(work, err, sizeof(err)) != 0) {
         fprintf(stderr, "ptosim conform: %s\n", err);
+        if (kept)
+            sdfx_free(&real);
         return CONFORM_EXIT_FAILED;
     }
     char graph[PATH_MAX + 32], dfx[PATH_MAX + 32];
     snprintf(graph, sizeof(graph), "%s/graph.jsonl", work);
     snprintf(dfx, sizeof(dfx), "%s/dfx_outputs", work);
-    rc = import_to(capture, graph);
+    rc = import_to(capture, graph, kept);
     if (rc == 0) {
         int st = run_child(graph, work, &opts);
         if (st != EXIT_OK) {
@@ -1410,7 +2638,8 @@ int conform_main(int argc, char **argv)
     }
     if (rc == 0) {
         fflush(stdout);
-        long n = conform_compare(capture, dfx, stdout, err, sizeof(err));
+        long n = compare_with(kept ? &real : NULL, capture, dfx, stdout, err, sizeof(err));
+        kept = false;
         if (n < 0) {
             fprintf(stderr, "ptosim conform: %s\n", err);
             rc = CONFORM_EXIT_FAILED;
@@ -1418,6 +2647,8 @@ int conform_main(int argc, char **argv)
             rc = n ? CONFORM_EXIT_DIFFERENT : EXIT_OK;
         }
     }
+    if (kept)
+        sdfx_free(&real);
     if (own)
         nftw(tmp, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
     return rc;

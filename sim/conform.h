@@ -26,6 +26,11 @@ enum {
  * JSON or not shaped as the runtime writes it. */
 long conform_compare(const char *real_dir, const char *sim_dir, FILE *report, char *err, size_t errlen);
 
+/* The largest window (bytes) one file's stream held in the last conform_compare or capture read, or the
+ * size of a file it read whole: the comparison reads the files a value at a time, so this stays at
+ * sim/jstream.h's window however large they are, unless the stream refused one (tests). */
+size_t conform_peak_window(void);
+
 /* Runs `ptosim conform` with the arguments after "conform". Returns the exit status. */
 int conform_main(int argc, char **argv);
 

@@ -25,6 +25,7 @@
 #include "../model/vec.h"
 #include "cli.h"
 #include "importer.h"
+#include "jstream.h"
 
 static const char *const DIRS[] = {"in", "out", "inout", "out_existing", "no_dep"};
 
@@ -205,7 +206,7 @@ static imp_task *add_task(importer *im)
 
 static int add_edge(importer *im, imp_task *t, imp_edge e)
 {
-    if (vec_grow((void **)&t->edges, &t->edgecap, t->nedges, sizeof(*t->edges)) != 0)
+    if (vec_grow_from((void **)&t->edges, &t->edgecap, t->nedges, sizeof(*t->edges), 4) != 0)
         return imp_oom(im);
     t->edges[t->nedges++] = e;
     return 0;
@@ -220,6 +221,182 @@ int imp_add_buf(importer *im, imp_buf b)
 }
 
 /* ---- reading ---- */
+
+/* ---- lists read from a tree or from a file ---- */
+
+/* The elements of one JSON array, either the children of a tree or values read from the file a value at a
+ * time (sim/jstream.h), so that a capture's large lists are never held whole. */
+typedef struct imp_list {
+    const cJSON *node; /* tree: the next element */
+    jstream *js;       /* file: the stream (one stream serves several lists, read one after another) */
+    const char *file;  /* file: its name, for messages */
+    uint64_t off;      /* file: the offset of the array */
+    bool open;         /* file: the stream is inside the array (seeked at the first step) */
+    bool first;        /* file: no element read yet */
+    cJSON *own;        /* file: the element handed out last, freed at the next step */
+} imp_list;
+
+/* The children of a tree node (of any node, as cJSON_ArrayForEach walks them). */
+static void list_tree(imp_list *l, const cJSON *node)
+{
+    memset(l, 0, sizeof(*l));
+    l->node = node ? node->child : NULL;
+}
+
+/* The array at file offset off of a stream. */
+static void list_file(imp_list *l, jstream *js, const char *file, uint64_t off)
+{
+    memset(l, 0, sizeof(*l));
+    l->js = js;
+    l->file = file;
+    l->off = off;
+    l->first = true;
+}
+
+/* Puts a file list's stream inside its array at the first step. */
+static void list_open(imp_list *l)
+{
+    if (l->open)
+        return;
+    l->open = true;
+    jstream_seek(l->js, l->off);
+    jstream_eat(l->js, '[');
+}
+
+static void list_done(imp_list *l)
+{
+    cJSON_Delete(l->own);
+    l->own = NULL;
+}
+
+/* A failure of a file that was checked before: it changed, or could not be read again. */
+static int list_fault(importer *im, const imp_list *l)
+{
+    if (l->js->err == ENOMEM)
+        return imp_oom(im);
+    if (l->js->err)
+        return imp_fail(im, l->file, "cannot read: %s", strerror(l->js->err));
+    return imp_fail(im, l->file, "changed while it was read");
+}
+
+/* The next element, NULL at the end or on a failure (*rc set, with the message). */
+static const cJSON *list_next(importer *im, imp_list *l, int *rc)
+{
+    list_done(l);
+    if (!l->js) {
+        const cJSON *x = l->node;
+        if (x)
+            l->node = x->next;
+        return x;
+    }
+    list_open(l);
+    int r = jstream_next(l->js, ']', &l->first);
+    if (r == 0)
+        return NULL;
+    const char *t;
+    size_t n;
+    if (r < 0 || !jstream_value(l->js, &t, &n)) {
+        *rc = list_fault(im, l);
+        return NULL;
+    }
+    if (!(l->own = jsonl_parse(t, n, NULL)))
+        *rc = jstream_check(t, n) ? imp_oom(im) : list_fault(im, l);
+    return l->own;
+}
+
+/* Steps outer to its next element and makes sub its elements (a list of lists, read without holding the
+ * outer element whole). False at the end or on a failure (*rc set). */
+static bool list_enter(importer *im, imp_list *outer, imp_list *sub, int *rc)
+{
+    if (!outer->js) {
+        const cJSON *x = outer->node;
+        if (!x)
+            return false;
+        outer->node = x->next;
+        list_tree(sub, x);
+        return true;
+    }
+    list_open(outer);
+    int r = jstream_next(outer->js, ']', &outer->first);
+    if (r == 0)
+        return false;
+    if (r < 0 || !jstream_eat(outer->js, '[')) {
+        *rc = list_fault(im, outer);
+        return false;
+    }
+    memset(sub, 0, sizeof(*sub));
+    sub->js = outer->js;
+    sub->file = outer->file;
+    sub->open = true;
+    sub->first = true;
+    return true;
+}
+
+/* What a check of a capture file by stream found: the offsets of its top-level arrays. */
+typedef struct imp_scan {
+    const char *const *keys; /* the top-level keys looked for */
+    int nkeys;               /* how many */
+    bool have[8];            /* keys[k] occurs */
+    bool array[8];           /* ... and is an array */
+    uint64_t off[8];         /* file offset of its value */
+    long n[8];               /* elements of the array */
+    cJSON *tree[8];          /* the value of keys[k] as a tree, for the keys marked small */
+    bool small[8];           /* keys[k] is small: keep its tree */
+    bool nested[8];          /* keys[k] is walked as a list of lists: its elements must be arrays */
+} imp_scan;
+
+static void scan_free(imp_scan *sc)
+{
+    for (int k = 0; k < sc->nkeys; k++)
+        cJSON_Delete(sc->tree[k]);
+}
+
+/* Checks path whole by stream (the rules of sim/jstream.h, which model/jsonl.c accepts), noting where the
+ * keys' values are. Returns true when the file suits the stream; false when it does not (the caller
+ * reads it whole, which names any fault as before). */
+static bool scan_file(jstream *js, const char *path, imp_scan *sc, bool checked)
+{
+    if (jstream_open(js, path) != 0)
+        return false;
+    if (checked)
+        jstream_trust(js);
+    bool ok = jstream_eat(js, '{'), first = true;
+    char key[64];
+    int r = -1;
+    jstream_keys seen = {.n = 0};
+    while (ok && (r = jstream_member(js, &first, key, sizeof(key))) == 1 &&
+           (ok = jstream_new_key(&seen, key))) {
+        int k = 0;
+        while (k < sc->nkeys && strcmp(key, sc->keys[k]) != 0)
+            k++;
+        if (k == sc->nkeys) {
+            ok = jstream_skip(js);
+            continue;
+        }
+        sc->have[k] = true;
+        int c = jstream_peek(js);
+        sc->off[k] = jstream_tell(js);
+        if (sc->small[k]) {
+            const char *t;
+            size_t n;
+            ok = jstream_value(js, &t, &n) && (sc->tree[k] = jsonl_parse(t, n, NULL)) != NULL;
+            continue;
+        }
+        if (c != '[') {
+            ok = jstream_skip(js);
+            continue;
+        }
+        sc->array[k] = true;
+        jstream_eat(js, '[');
+        bool f2 = true;
+        int q;
+        while ((q = jstream_next(js, ']', &f2)) == 1 &&
+               (ok = (!sc->nested[k] || jstream_peek(js) == '[') && jstream_skip(js)))
+            sc->n[k]++;
+        ok = ok && q == 0;
+    }
+    return ok && r == 0 && jstream_peek(js) == 0 && !js->bad;
+}
 
 static int read_tensor(importer *im, const cJSON *x, int i)
 {
@@ -377,12 +554,11 @@ static int index_tasks(importer *im)
     return 0;
 }
 
-static int read_edges(importer *im, const cJSON *edges)
+static int read_edges(importer *im, imp_list *edges)
 {
     const cJSON *x;
-    int i = 0;
-    cJSON_ArrayForEach(x, edges)
-    {
+    int i = 0, rc = 0;
+    while ((x = list_next(im, edges, &rc)) != NULL) {
         uint64_t pred, succ;
         const cJSON *src = cJSON_GetObjectItemCaseSensitive(x, "source"),
                     *arg = cJSON_GetObjectItemCaseSensitive(x, "arg");
@@ -421,9 +597,10 @@ static int read_edges(importer *im, const cJSON *edges)
                     seen |= tn->creators[c] == (size_t)p;
                 if (!seen) {
                     imp_task *pt = &im->tasks[p];
-                    if (vec_grow((void **)&tn->creators, &tn->creatorcap, tn->ncreators, sizeof(size_t)) !=
-                            0 ||
-                        vec_grow((void **)&pt->anchored, &pt->anchorcap, pt->nanchored, sizeof(int)) != 0)
+                    if (vec_grow_from((void **)&tn->creators, &tn->creatorcap, tn->ncreators, sizeof(size_t),
+                                      4) != 0 ||
+                        vec_grow_from((void **)&pt->anchored, &pt->anchorcap, pt->nanchored, sizeof(int),
+                                      4) != 0)
                         return imp_oom(im);
                     tn->creators[tn->ncreators++] = (size_t)p;
                     pt->anchored[pt->nanchored++] = (int)ti;
@@ -434,18 +611,18 @@ static int read_edges(importer *im, const cJSON *edges)
             return -1;
         i++;
     }
-    return 0;
+    return rc;
 }
 
 /* Ids named by creator or explicit edges that no ring counted yet extend the
  * rings: allocs reached only that way (an alloc consumed only in a manual
  * scope is named by nothing else). Explicit preds beyond what scope stats
  * counted are ids never issued, kept as raw dependencies. */
-static void count_edge_preds(importer *im, const cJSON *edges)
+static int count_edge_preds(importer *im, imp_list *edges)
 {
     const cJSON *x;
-    cJSON_ArrayForEach(x, edges)
-    {
+    int rc = 0;
+    while ((x = list_next(im, edges, &rc)) != NULL) {
         uint64_t pred;
         const cJSON *src = cJSON_GetObjectItemCaseSensitive(x, "source");
         if (!get_u64(cJSON_GetObjectItemCaseSensitive(x, "pred"), &pred) || !cJSON_IsString(src) ||
@@ -460,14 +637,81 @@ static void count_edge_preds(importer *im, const cJSON *edges)
                 im->ring_count[r] = local + 1;
         }
     }
+    return rc;
+}
+
+/* Reads deps.json's lists in the order read_deps reads them: tensors, tasks, the edges twice. */
+static int read_lists(importer *im, imp_list *tensors, imp_list *tasks, imp_list *edges1, imp_list *edges2,
+                      int nt)
+{
+    im->tensors = calloc(nt ? (size_t)nt : 1, sizeof(*im->tensors));
+    if (!im->tensors)
+        return imp_oom(im);
+    const cJSON *x;
+    int i = 0, rc = 0;
+    while (rc == 0 && (x = list_next(im, tensors, &rc)) != NULL)
+        rc = read_tensor(im, x, i++);
+    list_done(tensors);
+    if (rc != 0 || hash_tensors(im) != 0)
+        return -1;
+    i = 0;
+    while (rc == 0 && (x = list_next(im, tasks, &rc)) != NULL)
+        rc = read_task(im, x, i++);
+    list_done(tasks);
+    if (rc != 0)
+        return -1;
+    im->nknown = im->ntasks;
+    rc = count_edge_preds(im, edges1);
+    list_done(edges1);
+    if (rc == 0 && index_tasks(im) == 0)
+        rc = read_edges(im, edges2);
+    else
+        rc = -1;
+    list_done(edges2);
+    return rc;
+}
+
+/* read_deps a value at a time: 1 when done, -1 on a failure (with its message), 0 when the file does not
+ * suit the stream (read_deps then reads it whole, which names the fault as before). */
+static int read_deps_stream(importer *im)
+{
+    static const char *const KEYS[] = {"tensors", "tasks", "edges"};
+    char path[PATH_MAX];
+    snprintf(path, sizeof(path), "%s/deps.json", im->dir);
+    imp_scan sc = {.keys = KEYS, .nkeys = 3};
+    jstream js;
+    int rc = 0;
+    if (scan_file(&js, path, &sc, im->checked) && sc.array[1] && sc.array[2] &&
+        (!sc.have[0] || sc.array[0]) && sc.n[0] <= INT_MAX) {
+        jstream_trust(&js); /* checked whole; list_next parses each element strictly */
+        imp_list lt, lk, e1, e2;
+        if (sc.have[0])
+            list_file(&lt, &js, "deps.json", sc.off[0]);
+        else
+            list_tree(&lt, NULL);
+        list_file(&lk, &js, "deps.json", sc.off[1]);
+        list_file(&e1, &js, "deps.json", sc.off[2]);
+        list_file(&e2, &js, "deps.json", sc.off[2]);
+        rc = read_lists(im, &lt, &lk, &e1, &e2, (int)sc.n[0]) == 0 ? 1 : -1;
+    }
+    if (js.peak_cap > im->peak_window)
+        im->peak_window = js.peak_cap;
+    jstream_close(&js);
+    scan_free(&sc);
+    return rc;
 }
 
 static int read_deps(importer *im)
 {
+    int st = read_deps_stream(im);
+    if (st != 0)
+        return st > 0 ? 0 : -1;
     size_t len;
     char *text = slurp(im->dir, "deps.json", &len);
     if (!text)
         return imp_fail(im, "deps.json", "cannot read: %s (capture with --enable-dep-gen)", strerror(errno));
+    if (len > im->peak_window) /* held whole */
+        im->peak_window = len;
     cJSON *root = parse_json(im, "deps.json", text, len, 0);
     free(text);
     if (!root)
@@ -481,21 +725,12 @@ static int read_deps(importer *im)
         goto out;
     }
     int nt = cJSON_IsArray(tensors) ? cJSON_GetArraySize(tensors) : 0;
-    im->tensors = calloc(nt ? (size_t)nt : 1, sizeof(*im->tensors));
-    if (!im->tensors) {
-        imp_oom(im);
-        goto out;
-    }
-    const cJSON *x;
-    int i = 0;
-    cJSON_ArrayForEach(x, tensors) if (read_tensor(im, x, i++) != 0) goto out;
-    if (hash_tensors(im) != 0)
-        goto out;
-    i = 0;
-    cJSON_ArrayForEach(x, tasks) if (read_task(im, x, i++) != 0) goto out;
-    im->nknown = im->ntasks;
-    count_edge_preds(im, edges);
-    if (index_tasks(im) != 0 || read_edges(im, edges) != 0)
+    imp_list lt, lk, e1, e2;
+    list_tree(&lt, tensors);
+    list_tree(&lk, tasks);
+    list_tree(&e1, edges);
+    list_tree(&e2, edges);
+    if (read_lists(im, &lt, &lk, &e1, &e2, nt) != 0)
         goto out;
     rc = 0;
 out:
@@ -546,25 +781,33 @@ static bool in_drain(const imp_span *sp, size_t n, uint64_t thread, uint64_t ts)
  * drain's blocks carry the dispatch time of its drain_publish record: a task
  * with an execution dispatched inside one is sync_start. deps.json has no such
  * flag, and a cohort placed by one thread alone leaves no drain to tell. */
-static int mark_drained(importer *im, const cJSON *root)
+/* The parts of the swimlane import reads, from a tree or a stream. */
+typedef struct imp_swim {
+    const cJSON *meta;     /* metadata */
+    bool phases_array;     /* aicpu_scheduler_phases is an array */
+    bool dispatches_array; /* aicpu_tasks is an array */
+    bool execs_array;      /* aicore_tasks is an array */
+    size_t nexecs;         /* its rows */
+    imp_list phases;       /* aicpu_scheduler_phases: lanes of records */
+    imp_list dispatches;   /* aicpu_tasks rows */
+    imp_list execs[2];     /* aicore_tasks rows, for the two walks */
+} imp_swim;
+
+static int mark_drained(importer *im, imp_swim *sw)
 {
-    const cJSON *phases = cJSON_GetObjectItemCaseSensitive(root, "aicpu_scheduler_phases"),
-                *dispatches = cJSON_GetObjectItemCaseSensitive(root, "aicpu_tasks"),
-                *execs = cJSON_GetObjectItemCaseSensitive(root, "aicore_tasks"),
-                *owner = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(root, "metadata"),
-                                                          "core_to_thread");
-    if (!cJSON_IsArray(phases) || !cJSON_IsArray(dispatches) || !cJSON_IsArray(owner))
+    const cJSON *owner = cJSON_GetObjectItemCaseSensitive(sw->meta, "core_to_thread");
+    if (!sw->phases_array || !sw->dispatches_array || !cJSON_IsArray(owner))
         return 0;
     imp_span *sp = NULL;
     imp_token *tok = NULL;
     size_t nsp = 0, ntok = 0, cap = 0;
     int rc = 0;
     uint64_t thread = 0;
-    const cJSON *lane, *p, *d, *e;
-    cJSON_ArrayForEach(lane, phases)
-    {
-        cJSON_ArrayForEach(p, lane)
-        {
+    const cJSON *p, *d, *e;
+    imp_list lane;
+    memset(&lane, 0, sizeof(lane));
+    while (list_enter(im, &sw->phases, &lane, &rc)) {
+        while ((p = list_next(im, &lane, &rc)) != NULL) {
             const cJSON *kind = cJSON_GetObjectItemCaseSensitive(p, "kind");
             imp_span s = {.thread = thread};
             if (!cJSON_IsString(kind) || strcmp(kind->valuestring, "drain_publish") != 0 ||
@@ -580,14 +823,16 @@ static int mark_drained(importer *im, const cJSON *root)
             }
             sp[nsp++] = s;
         }
+        list_done(&lane);
+        if (rc != 0)
+            goto out;
         thread++;
     }
-    if (!nsp)
+    if (rc != 0 || !nsp)
         goto out;
     qsort(sp, nsp, sizeof(*sp), cmp_span);
     cap = 0;
-    cJSON_ArrayForEach(d, dispatches)
-    {
+    while ((d = list_next(im, &sw->dispatches, &rc)) != NULL) {
         imp_token t;
         uint64_t ts, th;
         if (!get_u64(cJSON_GetArrayItem(d, 0), &t.core) || !get_u64(cJSON_GetArrayItem(d, 1), &t.reg) ||
@@ -603,11 +848,10 @@ static int mark_drained(importer *im, const cJSON *root)
         }
         tok[ntok++] = t;
     }
-    if (!ntok)
+    if (rc != 0 || !ntok)
         goto out;
     qsort(tok, ntok, sizeof(*tok), cmp_token);
-    cJSON_ArrayForEach(e, execs)
-    {
+    while ((e = list_next(im, &sw->execs[0], &rc)) != NULL) {
         imp_token t;
         uint64_t id;
         long ti;
@@ -620,6 +864,9 @@ static int mark_drained(importer *im, const cJSON *root)
 oom:
     rc = imp_oom(im);
 out:
+    list_done(&lane);
+    list_done(&sw->dispatches);
+    list_done(&sw->execs[0]);
     free(sp);
     free(tok);
     return rc;
@@ -641,48 +888,34 @@ static int cmp_rec(const void *a, const void *b)
     return x->ns < y->ns ? -1 : x->ns > y->ns;
 }
 
-/* Median execution times from the swimlane, per task and per func id; tasks
- * placed by a sync-start drain are marked sync_start. */
-static int read_swimlane(importer *im)
+/* Median execution times from the swimlane's parts, per task and per func id; tasks placed by a sync-start
+ * drain are marked sync_start. */
+static int swim_times(importer *im, imp_swim *sw)
 {
-    size_t len;
-    char *text = slurp(im->dir, "chip_swimlane_records.json", &len);
-    if (!text)
-        return 0; /* optional */
-    cJSON *root = parse_json(im, "chip_swimlane_records.json", text, len, 0);
-    free(text);
-    if (!root)
-        return -1;
-    const cJSON *meta = cJSON_GetObjectItemCaseSensitive(root, "metadata"),
-                *execs = cJSON_GetObjectItemCaseSensitive(root, "aicore_tasks");
+    const cJSON *meta = sw->meta;
     const cJSON *ncores = cJSON_GetObjectItemCaseSensitive(meta, "num_cores");
     im->swim_cores = cJSON_IsNumber(ncores) && ncores->valuedouble > 0 && ncores->valuedouble < 1e6
                          ? (int)ncores->valuedouble
                          : -1;
     const cJSON *hz = cJSON_GetObjectItemCaseSensitive(meta, "clock_freq_hz"),
                 *types = cJSON_GetObjectItemCaseSensitive(meta, "core_types");
-    if (!cJSON_IsNumber(hz) || hz->valuedouble <= 0 || !cJSON_IsArray(execs)) {
-        cJSON_Delete(root);
+    if (!cJSON_IsNumber(hz) || hz->valuedouble <= 0 || !sw->execs_array)
         return imp_fail(im, "chip_swimlane_records.json", "needs metadata.clock_freq_hz and aicore_tasks");
-    }
-    if (mark_drained(im, root) != 0) {
-        cJSON_Delete(root);
+    if (mark_drained(im, sw) != 0)
         return -1;
-    }
     double ns_per_tick = 1e9 / hz->valuedouble;
-    size_t n = (size_t)cJSON_GetArraySize(execs);
+    size_t n = sw->nexecs;
     double *dur = malloc((n ? n : 1) * sizeof(*dur));
     long *task = malloc((n ? n : 1) * sizeof(*task));
     int *func = malloc((n ? n : 1) * sizeof(*func));
     if (!dur || !task || !func) {
         free(dur), free(task), free(func);
-        cJSON_Delete(root);
         return imp_oom(im);
     }
     size_t m = 0;
     const cJSON *e;
-    cJSON_ArrayForEach(e, execs)
-    {
+    int rc = 0;
+    while ((e = list_next(im, &sw->execs[1], &rc)) != NULL && m < n) {
         uint64_t core, id, start, end;
         if (!get_u64(cJSON_GetArrayItem(e, 0), &core) || !get_u64(cJSON_GetArrayItem(e, 1), &id) ||
             !get_u64(cJSON_GetArrayItem(e, 3), &start) || !get_u64(cJSON_GetArrayItem(e, 4), &end) ||
@@ -699,7 +932,11 @@ static int read_swimlane(importer *im)
         func[m] = aiv ? (tk->k[1] >= 0 ? tk->k[1] : tk->k[2]) : tk->k[0];
         m++;
     }
-    cJSON_Delete(root);
+    list_done(&sw->execs[1]);
+    if (rc != 0) {
+        free(dur), free(task), free(func);
+        return rc;
+    }
     /* per task: the median of its executions */
     exec_rec *rec = malloc((m ? m : 1) * sizeof(*rec));
     if (!rec) {
@@ -751,6 +988,71 @@ static int read_swimlane(importer *im)
     free(rec);
     free(dur), free(task), free(func);
     return 0;
+}
+
+/* read_swimlane a value at a time: as read_deps_stream. */
+static int read_swimlane_stream(importer *im, const char *path)
+{
+    static const char *const KEYS[] = {"metadata", "aicpu_scheduler_phases", "aicpu_tasks", "aicore_tasks"};
+    imp_scan sc = {.keys = KEYS, .nkeys = 4, .small = {true}, .nested = {false, true}};
+    jstream js;
+    int rc = 0;
+    if (scan_file(&js, path, &sc, im->checked)) {
+        jstream_trust(&js);
+        imp_swim sw = {.meta = sc.tree[0],
+                       .phases_array = sc.array[1],
+                       .dispatches_array = sc.array[2],
+                       .execs_array = sc.array[3],
+                       .nexecs = (size_t)sc.n[3]};
+        const char *f = "chip_swimlane_records.json";
+        list_file(&sw.phases, &js, f, sc.off[1]);
+        list_file(&sw.dispatches, &js, f, sc.off[2]);
+        list_file(&sw.execs[0], &js, f, sc.off[3]);
+        list_file(&sw.execs[1], &js, f, sc.off[3]);
+        rc = swim_times(im, &sw) == 0 ? 1 : -1;
+    }
+    if (js.peak_cap > im->peak_window)
+        im->peak_window = js.peak_cap;
+    jstream_close(&js);
+    scan_free(&sc);
+    return rc;
+}
+
+/* Median execution times from the swimlane, per task and per func id; tasks
+ * placed by a sync-start drain are marked sync_start. */
+static int read_swimlane(importer *im)
+{
+    char path[PATH_MAX];
+    snprintf(path, sizeof(path), "%s/chip_swimlane_records.json", im->dir);
+    if (access(path, F_OK) != 0)
+        return 0; /* optional */
+    int st = read_swimlane_stream(im, path);
+    if (st != 0)
+        return st > 0 ? 0 : -1;
+    size_t len;
+    char *text = slurp(im->dir, "chip_swimlane_records.json", &len);
+    if (!text)
+        return 0;              /* optional */
+    if (len > im->peak_window) /* held whole */
+        im->peak_window = len;
+    cJSON *root = parse_json(im, "chip_swimlane_records.json", text, len, 0);
+    free(text);
+    if (!root)
+        return -1;
+    const cJSON *execs = cJSON_GetObjectItemCaseSensitive(root, "aicore_tasks");
+    imp_swim sw = {.meta = cJSON_GetObjectItemCaseSensitive(root, "metadata"),
+                   .phases_array =
+                       cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(root, "aicpu_scheduler_phases")),
+                   .dispatches_array = cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(root, "aicpu_tasks")),
+                   .execs_array = cJSON_IsArray(execs),
+                   .nexecs = (size_t)cJSON_GetArraySize(execs)};
+    list_tree(&sw.phases, cJSON_GetObjectItemCaseSensitive(root, "aicpu_scheduler_phases"));
+    list_tree(&sw.dispatches, cJSON_GetObjectItemCaseSensitive(root, "aicpu_tasks"));
+    list_tree(&sw.execs[0], execs);
+    list_tree(&sw.execs[1], execs);
+    int rc = swim_times(im, &sw);
+    cJSON_Delete(root);
+    return rc;
 }
 
 static void read_name_map(importer *im)
@@ -1346,6 +1648,13 @@ static void free_importer(importer *im)
     free(im);
 }
 
+static size_t last_peak_window; /* import_peak_window */
+
+size_t import_peak_window(void)
+{
+    return last_peak_window;
+}
+
 int import_capture(const char *dfx_dir, const import_opts *opt, FILE *out, char *err, size_t errlen)
 {
     static const import_opts defaults = {.costs = IMPORT_COSTS_AUTO};
@@ -1357,6 +1666,7 @@ int import_capture(const char *dfx_dir, const import_opts *opt, FILE *out, char 
         return -1;
     }
     im->dir = dfx_dir;
+    im->checked = opt->checked;
     im->err = err;
     im->errlen = errlen;
     im->warn = stderr;
@@ -1391,6 +1701,7 @@ int import_capture(const char *dfx_dir, const import_opts *opt, FILE *out, char 
         put_header(im, out);
         put_ops(im, out);
     }
+    last_peak_window = im->peak_window;
     if (im->notes > IMPORT_MAX_NOTES && im->warn)
         fprintf(im->warn, "ptosim: note: %zu more notes like these\n", im->notes - IMPORT_MAX_NOTES);
     free_importer(im);

@@ -30,6 +30,8 @@ typedef struct import_opts {
     int jobs;                  /* -j, 0 = the cores online */
     bool fallback_model;       /* --fallback model: a kernel Perf-Sim cannot price keeps the model's cost */
     bool progress;             /* progress lines on stderr */
+    bool checked; /* deps.json and the swimlane were checked by sim/jstream just before (conform):
+                     their lists are found without checking them again */
 } import_opts;
 
 /* Reads DFX_DIR (a run's dfx_outputs/: deps.json, and when present
@@ -37,6 +39,11 @@ typedef struct import_opts {
  * name_map*.json) and writes a graph file to out; opt NULL = the defaults.
  * Returns 0, or -1 with a message naming the file in err. */
 int import_capture(const char *dfx_dir, const import_opts *opt, FILE *out, char *err, size_t errlen);
+
+/* The largest window (bytes) a stream of the last import_capture held, or the size of a file it read whole:
+ * deps.json and the swimlane are read a value at a time, so this stays at sim/jstream.h's window however
+ * large they are, unless the stream refused one (tests). */
+size_t import_peak_window(void);
 
 /* `ptosim import DFX_DIR`: the graph on stdout. Returns an exit status. */
 int import_main(int argc, char **argv);

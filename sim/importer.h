@@ -136,6 +136,8 @@ typedef struct importer {
     size_t ntensors;
     uint32_t *tid_hash; /* open addressing: tensors[] index + 1, 0 = empty */
     size_t tid_mask;
+    size_t peak_window; /* the largest window a file's stream held (tests: flat in the capture's size) */
+    bool checked;       /* import_opts.checked */
     imp_buf *bufs;
     size_t nbufs, bufcap;
     imp_scope *scopes;

@@ -22,6 +22,7 @@ int main(void)
     srunner_add_suite(sr, suite_perfsim());
     srunner_add_suite(sr, suite_kcost());
     srunner_add_suite(sr, suite_conform());
+    srunner_add_suite(sr, suite_jstream());
     srunner_add_suite(sr, suite_sched());
     srunner_add_suite(sr, suite_calib());
     srunner_add_suite(sr, suite_ohm());

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "../sim/conform.h"
+#include "../sim/jstream.h"
 #include "testutil.h"
 
 /* ---- hand-made dfx_outputs folders ---- */
@@ -770,6 +771,106 @@ START_TEST(a_ptosim_run_on_a2a3_conforms_to_itself)
 }
 END_TEST
 
+/* ---- large captures: read a value at a time ---- */
+
+/* ptosim's paged attention, 1024 tasks (deps.json 1.3 MB), with every conformance output; its dfx_outputs. */
+static const char *pa_capture(void)
+{
+    const char *dir = tu_tmpdir();
+    const char *gen[] = {"gen", "paged_attention", "--batch", "8",         "--heads", "16", "--head-dim",
+                         "128", "--block-size",    "128",     "--context", "4096",    NULL};
+    run_out g = tu_run(gen);
+    ck_assert_msg(g.status == 0, "%s", g.err);
+    char *graph = tu_write(dir, "pa.jsonl", g.out);
+    tu_run_free(&g);
+    const char *args[] = {
+        "run",     graph, "-o", dir, "--enable-dep-gen", "--enable-scope-stats", "--enable-chip-swimlane",
+        "--quiet", NULL};
+    run_out r = tu_run(args);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    free(graph);
+    static char dfxdir[4][256];
+    static int next;
+    char *p = dfxdir[next++ % 4];
+    snprintf(p, 256, "%s/dfx_outputs", dir);
+    return p;
+}
+
+/* The text of a capture's file (malloc'd). */
+static char *cap_file(const char *cap, const char *name)
+{
+    char path[512];
+    snprintf(path, sizeof(path), "%s/%s", cap, name);
+    return tu_read(path);
+}
+
+START_TEST(the_comparison_holds_a_window_not_the_files)
+{
+    const char *cap = pa_capture();
+    char path[512];
+    struct stat st;
+    snprintf(path, sizeof(path), "%s/deps.json", cap);
+    ck_assert_int_eq(stat(path, &st), 0);
+    jstream_window = 4096;
+    ck_assert_int_gt((long)st.st_size, 300L * 4096); /* deps.json is hundreds of windows */
+    char *out;
+    ck_assert_int_eq(compare(cap, cap, &out), 0);
+    /* no file was held whole, nor any list: each was read through one window of 4 KiB that never grew */
+    ck_assert_uint_eq(conform_peak_window(), 4096);
+    ck_assert_msg(strstr(out, "equal (deps.json: 1024 tasks, 2272 edges, 1308 tensors; scope_stats.jsonl: "),
+                  "%s", out);
+    free(out);
+    jstream_window = JSTREAM_WINDOW;
+}
+END_TEST
+
+/* text with a form feed after its first character: cJSON skips it as white space, the stream refuses it, so
+ * the file is compared as a whole-file tree (malloc'd). */
+static char *with_form_feed(const char *text)
+{
+    size_t n = strlen(text);
+    char *t = malloc(n + 2);
+    ck_assert_ptr_nonnull(t);
+    t[0] = text[0];
+    t[1] = '\f';
+    memcpy(t + 2, text + 1, n);
+    return t;
+}
+
+START_TEST(streamed_and_whole_file_comparisons_print_the_same)
+{
+    const char *cap = pa_capture();
+    char *deps = cap_file(cap, "deps.json"), *scope = cap_file(cap, "scope_stats/scope_stats.jsonl"),
+         *swim = cap_file(cap, "chip_swimlane_records.json");
+    /* hundreds of edges differ: the 20 smallest lines in sorted order, then the count; then one task's scope
+     * as well, whose line comes first */
+    char *e = subst(deps, "\"consumer_dtype\":\"BFLOAT16\"", "\"consumer_dtype\":\"FLOAT16\""),
+         *t = subst(e, "\"task_id\":\"8589934592\",\"scope\":\"auto\"",
+                    "\"task_id\":\"8589934592\",\"scope\":\"manual\"");
+    const char *sims[][2] = {{e, scope}, {t, scope}};
+    for (int k = 0; k < 2; k++) {
+        char *ff = with_form_feed(sims[k][0]), *out_s, *out_w, *out_r;
+        const char *streamed = dfx(sims[k][0], sims[k][1], swim), *whole = dfx(ff, sims[k][1], swim);
+        long n = compare(cap, streamed, &out_s);
+        ck_assert_int_gt(n, 200);
+        ck_assert_int_eq(compare(cap, whole, &out_w), n);
+        ck_assert_str_eq(out_s, out_w);
+        /* the capture read whole: the same lines (the verdict names the folder) */
+        char *rff = with_form_feed(deps);
+        const char *real_whole = dfx(rff, scope, swim);
+        ck_assert_int_eq(compare(real_whole, streamed, &out_r), n);
+        char *named = subst(out_r, real_whole, cap);
+        ck_assert_str_eq(out_s, named);
+        ck_assert_msg(strstr(out_s, "deps.json: edge only in ptosim: ") &&
+                          strstr(out_s, "deps.json: ... and "),
+                      "%s", out_s);
+        free(named), free(rff), free(out_r), free(out_w), free(out_s), free(ff);
+    }
+    free(t), free(e), free(swim), free(scope), free(deps);
+}
+END_TEST
+
 /* ---- the conformance test proper ---- */
 
 /* Every capture of the real runtime in tests/real (README.md there says what
@@ -836,6 +937,8 @@ Suite *suite_conform(void)
     tcase_add_test(cmd, a_ptosim_run_on_a2a3_conforms_to_itself);
     tcase_add_test(cmd, the_real_captures_conform);
     tcase_add_test(cmd, the_run_takes_the_captures_settings);
+    tcase_add_test(cmd, the_comparison_holds_a_window_not_the_files);
+    tcase_add_test(cmd, streamed_and_whole_file_comparisons_print_the_same);
     suite_add_tcase(s, cmd);
     return s;
 }

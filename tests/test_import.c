@@ -8,6 +8,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../sim/import.h"
+#include "../sim/jstream.h"
 #include "testutil.h"
 
 /* Runs graph with dep gen, swimlane and (maybe) scope stats into dir; returns makespan in us. */
@@ -1372,6 +1374,104 @@ START_TEST(a_task_priced_past_a_watchdog_is_said)
 }
 END_TEST
 
+/* text with every `what` replaced by `with` (malloc'd; at least one must occur). */
+static char *replace_all(const char *text, const char *what, const char *with)
+{
+    size_t nw = strlen(what), nt = strlen(with), n = 0;
+    for (const char *p = strstr(text, what); p; p = strstr(p + nw, what))
+        n++;
+    ck_assert_msg(n > 0, "no %s", what);
+    char *out = malloc(strlen(text) + n * nt + 1), *w = out;
+    ck_assert_ptr_nonnull(out);
+    for (const char *p = text, *q;; p = q + nw) {
+        q = strstr(p, what);
+        if (!q) {
+            strcpy(w, p);
+            break;
+        }
+        memcpy(w, p, (size_t)(q - p));
+        w += q - p;
+        memcpy(w, with, nt);
+        w += nt;
+    }
+    return out;
+}
+
+/* import_capture of dir into a string (malloc'd), asserting success. */
+static char *import_text(const char *dir)
+{
+    char *buf = NULL, err[4096] = "";
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    int rc = import_capture(dir, NULL, f, err, sizeof(err));
+    fclose(f);
+    ck_assert_msg(rc == 0, "%s", err);
+    return buf;
+}
+
+START_TEST(a_large_capture_is_read_through_a_window_and_reads_as_whole)
+{
+    /* paged attention, 1024 tasks: deps.json 1.3 MB, the swimlane 0.7 MB */
+    const char *dir = tu_tmpdir();
+    const char *gen[] = {"gen", "paged_attention", "--batch", "8",         "--heads", "16", "--head-dim",
+                         "128", "--block-size",    "128",     "--context", "4096",    NULL};
+    run_out g = tu_run(gen);
+    ck_assert_int_eq(g.status, 0);
+    char *graph = tu_write(dir, "pa.jsonl", g.out);
+    tu_run_free(&g);
+    capture(graph, dir, true);
+    char dfx[4200];
+    snprintf(dfx, sizeof(dfx), "%s/dfx_outputs", dir);
+    char *whole = import_text(dfx);
+    jstream_window = 4096;
+    char *windowed = import_text(dfx);
+    /* neither file nor any of their lists was held: one window of 4 KiB that never grew */
+    ck_assert_uint_eq(import_peak_window(), 4096);
+    jstream_window = JSTREAM_WINDOW;
+    ck_assert_str_eq(windowed, whole);
+    /* keys written with escapes: the stream leaves the file to the whole-file reading, which reads the
+     * same graph */
+    char *deps = deps_of(dir), *esc = replace_all(deps, "\"task_id\"", "\"task\\u005fid\"");
+    char *edir = (char *)tu_tmpdir(), sub[4300];
+    free(tu_write(edir, "deps.json", esc));
+    static const char *const KEEP[] = {"chip_swimlane_records.json", "scope_stats/scope_stats.jsonl",
+                                       "name_map_gen_paged_attention.json"};
+    snprintf(sub, sizeof(sub), "%s/scope_stats", edir);
+    ck_assert_int_eq(mkdir(sub, 0755), 0);
+    for (int k = 0; k < 3; k++) {
+        char from[4300], *text;
+        snprintf(from, sizeof(from), "%s/%s", dfx, KEEP[k]);
+        text = tu_read(from);
+        free(tu_write(edir, KEEP[k], text));
+        free(text);
+    }
+    char *escaped = import_text(edir);
+    ck_assert_str_eq(escaped, whole);
+    free(escaped), free(esc), free(deps), free(windowed), free(whole), free(graph);
+}
+END_TEST
+
+START_TEST(a_capture_that_changed_since_it_was_checked_is_named)
+{
+    /* checked: conform's own check accepted the files a moment ago, so the import only delimits their
+     * values; each is still parsed strictly, and one that is not JSON means the file changed since */
+    const char *dir = tu_tmpdir();
+    free(tu_write(dir, "deps.json", "{\"tasks\": [{\"task_id\": 1 2}], \"tensors\": [], \"edges\": []}"));
+    import_opts opt = {.costs = IMPORT_COSTS_AUTO, .checked = true};
+    char err[4400], want[4400];
+    FILE *f = fopen("/dev/null", "w");
+    ck_assert_int_eq(import_capture(dir, &opt, f, err, sizeof(err)), -1);
+    snprintf(want, sizeof(want), "%s/deps.json: changed while it was read", dir);
+    ck_assert_str_eq(err, want);
+    /* unchecked, the same file is named as any malformed one */
+    opt.checked = false;
+    ck_assert_int_eq(import_capture(dir, &opt, f, err, sizeof(err)), -1);
+    snprintf(want, sizeof(want), "%s/deps.json: not valid JSON (line 1, column 26)", dir);
+    ck_assert_str_eq(err, want);
+    fclose(f);
+}
+END_TEST
+
 Suite *suite_import(void)
 {
     Suite *s = suite_create("import");
@@ -1380,6 +1480,8 @@ Suite *suite_import(void)
     tcase_add_test(tc, a_capture_round_trips_through_import);
     tcase_add_test(tc, without_scope_stats_the_scopes_follow_the_rings);
     tcase_add_test(tc, import_errors_name_the_file);
+    tcase_add_test(tc, a_large_capture_is_read_through_a_window_and_reads_as_whole);
+    tcase_add_test(tc, a_capture_that_changed_since_it_was_checked_is_named);
     suite_add_tcase(s, tc);
     TCase *real = tcase_create("sync-start cohorts");
     tcase_set_timeout(real, 60);

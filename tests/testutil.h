@@ -110,6 +110,7 @@ Suite *suite_import(void);
 Suite *suite_install(void);
 Suite *suite_kcost(void);
 Suite *suite_conform(void);
+Suite *suite_jstream(void);
 Suite *suite_gen(void);
 Suite *suite_worker(void);
 Suite *suite_tune(void);

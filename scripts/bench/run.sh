@@ -5,7 +5,7 @@
 # ring sweep of the paged-attention case: what a point costs once the graph is compiled, against the simulation
 # alone and against a fresh `ptosim run` (what every point cost before the sweep parsed the graph once).
 # PTOSIM=path measures another binary (e.g. one built from an older commit) on the same graphs;
-# BENCH_SWEEP=0 leaves out the sweep.
+# BENCH_SWEEP=0 leaves out the sweep, BENCH_CONFORM=0 the conform case.
 set -eu
 BUILD=${BUILD:-build}
 P=${PTOSIM:-$BUILD/ptosim}
@@ -77,6 +77,33 @@ case_ deep_scopes_1e5 3 "$D/deep_1e5.jsonl"
 case_ fan_1e7_streamed 1 "$D/fan_1e7.jsonl"
 awk -v a="$(cat "$D/secs_paged_attention_all_dfx")" -v o="$(cat "$D/secs_paged_attention_dfx_off")" \
     'BEGIN { printf "all DFX on / DFX off (paged_attention): %.2fx\n", a / o }'
+
+# conform: the paged-attention case captured with dep gen, scope stats and swimlane 4 (65,536 tasks:
+# deps.json 84 MB, the swimlane 49 MB), conformed against itself: read the capture, import it, run the graph,
+# compare, end to end. Peak RSS is the largest of conform and its run (wait4 counts the children).
+if [ "${BENCH_CONFORM:-1}" != 0 ]; then
+    cap=$D/conform_capture
+    if [ ! -s "$cap/dfx_outputs/deps.json" ]; then
+        rm -rf "$cap"
+        "$P" run "$D/pa_case1.jsonl" -o "$cap" --quiet --enable-dep-gen --enable-scope-stats \
+            --enable-chip-swimlane=4
+    fi
+    : > "$D/runs_conform"
+    i=0
+    while [ "$i" -lt 3 ]; do
+        rm -rf "$D/out_conform"
+        "$BUILD/measure" "$P" conform "$cap/dfx_outputs" -o "$D/out_conform" 2> /dev/null | tail -n 1 \
+            >> "$D/runs_conform"
+        i=$((i + 1))
+    done
+    awk -v s="$(sort -n "$D/runs_conform" | awk '{ s[NR] = $1 } END { print s[int((NR + 1) / 2)] }')" \
+        -v c="$(sort -n -k3 "$D/runs_conform" | awk '{ s[NR] = $3 } END { print s[int((NR + 1) / 2)] }')" \
+        -v r="$(sort -n -k2 "$D/runs_conform" | tail -n 1 | cut -d' ' -f2)" 'BEGIN {
+        printf "\nconform of a 65,536-task capture against itself (import + run + compare), median of 3\n"
+        printf "  %-10s %7s %7s %9s\n", "", "wall_s", "cpu_s", "rss_MiB"
+        printf "  %-10s %7.3f %7.3f %9.1f\n", "conform", s, c, r / 1024 }'
+    rm -rf "$D/out_conform" # 140 MB of run outputs; the capture is kept for the next bench
+fi
 
 [ "${BENCH_SWEEP:-1}" = 0 ] && exit 0
 

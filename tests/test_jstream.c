@@ -1,0 +1,241 @@
+/* test_jstream.c - the streaming JSON reader: a bounded window over files of any size, and only what both
+ * cJSON and model/jsonl.c accept. */
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../sim/jstream.h"
+#include "testutil.h"
+
+/* A file holding text; returns its path (malloc'd). */
+static char *file_of(const char *text)
+{
+    return tu_write(tu_tmpdir(), "f.json", text);
+}
+
+/* {"list":[{"i":0,"name":"e0","v":[0,1]}, ...]} with n elements. */
+static char *big_object(int n)
+{
+    size_t cap = (size_t)n * 64 + 64, len = 0;
+    char *t = malloc(cap);
+    ck_assert_ptr_nonnull(t);
+    len += (size_t)snprintf(t + len, cap - len, "{\"head\": 1, \"list\": [");
+    for (int i = 0; i < n; i++)
+        len += (size_t)snprintf(t + len, cap - len, "%s{\"i\": %d, \"name\": \"e%d\", \"v\": [%d, 1]}",
+                                i ? ", " : "", i, i, i);
+    snprintf(t + len, cap - len, "], \"tail\": \"x\"}\n");
+    return t;
+}
+
+START_TEST(a_file_is_read_through_a_window_of_fixed_size)
+{
+    jstream_window = 1024;
+    char *text = big_object(20000), *path = file_of(text); /* about 800 KB */
+    ck_assert_int_gt((long)strlen(text), 500 * 1024);
+    jstream js;
+    ck_assert_int_eq(jstream_open(&js, path), 0);
+    ck_assert(jstream_eat(&js, '{'));
+    bool first = true;
+    char key[64];
+    int n = 0, r;
+    while ((r = jstream_member(&js, &first, key, sizeof(key))) == 1) {
+        if (strcmp(key, "list") != 0) {
+            ck_assert(jstream_skip(&js));
+            continue;
+        }
+        ck_assert(jstream_eat(&js, '['));
+        bool f2 = true;
+        while (jstream_next(&js, ']', &f2) == 1) {
+            const char *t;
+            size_t len;
+            ck_assert(jstream_value(&js, &t, &len));
+            char want[64];
+            snprintf(want, sizeof(want), "{\"i\": %d, \"name\": \"e%d\"", n, n);
+            ck_assert_msg(strncmp(t, want, strlen(want)) == 0, "%.*s", (int)len, t);
+            n++;
+        }
+    }
+    ck_assert_int_eq(r, 0);
+    ck_assert_int_eq(n, 20000);
+    ck_assert_int_eq(jstream_peek(&js), 0);
+    ck_assert(!js.bad);
+    ck_assert_uint_eq(js.peak_cap, 1024);
+    /* skipping the whole object walks the list item by item: the window stays */
+    jstream_seek(&js, 0);
+    ck_assert(jstream_skip(&js));
+    ck_assert_uint_eq(js.peak_cap, 1024);
+    /* a value larger than the window grows it to fit, and only then */
+    jstream_close(&js);
+    char *longs = malloc(10002);
+    longs[0] = '"';
+    memset(longs + 1, 'a', 9999);
+    strcpy(longs + 10000, "\"");
+    free(path);
+    path = file_of(longs);
+    ck_assert_int_eq(jstream_open(&js, path), 0);
+    const char *t;
+    size_t len;
+    ck_assert(jstream_value(&js, &t, &len));
+    ck_assert_uint_eq(len, 10001);
+    ck_assert_uint_ge(js.peak_cap, 10001);
+    jstream_close(&js);
+    free(longs);
+    free(path);
+    free(text);
+    jstream_window = JSTREAM_WINDOW;
+}
+END_TEST
+
+START_TEST(values_both_parsers_read_alike_are_accepted)
+{
+    static const char *const OK[] = {
+        "{\"a\": 1}",
+        "[1.5e3, -0, 0.25, -12E-2, true, false, null]",
+        "\"caf\\u00e9 \\ud83d\\ude00 \\\" \\\\ \\/ \\b\\f\\n\\r\\t\"",
+        "\"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\"",
+        " \t\r\n{\"nested\": {\"a\": [[], {}]}, \"b\": \"\"}\n",
+    };
+    for (size_t i = 0; i < sizeof(OK) / sizeof(OK[0]); i++)
+        ck_assert_msg(jstream_check(OK[i], strlen(OK[i])), "refused: %s", OK[i]);
+}
+END_TEST
+
+START_TEST(what_either_parser_reads_otherwise_is_refused)
+{
+    /* each is refused by cJSON or model/jsonl.c, or read differently by them: the stream leaves it to
+     * the whole-file reading, which says what is wrong as before */
+    static const char *const BAD[] = {
+        "{\"a\": 1, \"a\": 2}", /* a repeated key: jsonl refuses, cJSON takes the first */
+        "{\"a\\u0062\": 1}",    /* an escaped key */
+        "\"\\u0000\"",          /* U+0000: jsonl refuses */
+        "\"\\udc00\"",          /* a lone low surrogate */
+        "\"\\ud800x\"",         /* a high surrogate alone */
+        "1e999",                /* beyond a double: jsonl refuses */
+        "01",                   /* RFC 8259: cJSON reads it as 1 */
+        "1.",                   /* cJSON reads it as 1 */
+        "-",                    /* no digits */
+        "\"tab\there\"",        /* a raw control character: cJSON keeps it */
+        "{\"a\": 1}\f",         /* form feed: cJSON skips it as white space, jsonl does not */
+        "\"\xff\"",             /* not UTF-8 */
+        "\"\xed\xa0\x80\"",     /* an encoded surrogate */
+        "[1,]",                 /* a trailing comma */
+        "{\"a\" 1}",            /* no colon */
+        "[1] [2]",              /* text after the value */
+        "nul",                  /* a cut literal */
+        "\"open",               /* an unterminated string */
+        "1234567890123456789012345678901234567890123456789012345678901234", /* 64 characters: cJSON cuts */
+    };
+    for (size_t i = 0; i < sizeof(BAD) / sizeof(BAD[0]); i++)
+        ck_assert_msg(!jstream_check(BAD[i], strlen(BAD[i])), "accepted: %s", BAD[i]);
+    /* nesting: JSTREAM_MAX_DEPTH levels are read, one more is refused */
+    enum { D = JSTREAM_MAX_DEPTH + 1 };
+    char deep[2 * D];
+    memset(deep, '[', D);
+    memset(deep + D, ']', D);
+    ck_assert(!jstream_check(deep, 2 * D));
+    ck_assert(jstream_check(deep + 1, 2 * D - 2));
+    /* an object of 49 members */
+    char many[49 * 16 + 8];
+    size_t len = 0;
+    for (int i = 0; i < 49; i++)
+        len += (size_t)snprintf(many + len, sizeof(many) - len, "%s\"k%d\": 0", i ? ", " : "{", i);
+    snprintf(many + len, sizeof(many) - len, "}");
+    ck_assert(!jstream_check(many, strlen(many)));
+}
+END_TEST
+
+START_TEST(a_refused_value_in_a_file_marks_the_stream_bad)
+{
+    char *path = file_of("[{\"a\": 1}, {\"a\": 1, \"a\": 2}]");
+    jstream js;
+    ck_assert_int_eq(jstream_open(&js, path), 0);
+    ck_assert(jstream_eat(&js, '['));
+    bool first = true;
+    const char *t;
+    size_t len;
+    ck_assert_int_eq(jstream_next(&js, ']', &first), 1);
+    ck_assert(jstream_value(&js, &t, &len));
+    ck_assert_int_eq(jstream_next(&js, ']', &first), 1);
+    ck_assert(!jstream_value(&js, &t, &len));
+    ck_assert(js.bad);
+    ck_assert_int_eq(jstream_peek(&js), 0);
+    jstream_close(&js);
+    free(path);
+    /* a file that ends inside a value */
+    path = file_of("[{\"a\": [1, 2");
+    ck_assert_int_eq(jstream_open(&js, path), 0);
+    ck_assert(!jstream_skip(&js));
+    ck_assert(js.bad);
+    jstream_close(&js);
+    free(path);
+}
+END_TEST
+
+START_TEST(a_trusted_reading_finds_where_values_end)
+{
+    jstream_window = 64;
+    char *path = file_of("[\"a\\\\\\\"b\", {\"x\": [1, {\"y\": \"]}\"}]}, -12.5e3, true, \"\\\\\"]");
+    jstream js;
+    ck_assert_int_eq(jstream_open(&js, path), 0);
+    jstream_trust(&js);
+    ck_assert(jstream_eat(&js, '['));
+    static const char *const WANT[] = {"\"a\\\\\\\"b\"", "{\"x\": [1, {\"y\": \"]}\"}]}", "-12.5e3", "true",
+                                       "\"\\\\\""};
+    bool first = true;
+    int n = 0;
+    while (jstream_next(&js, ']', &first) == 1) {
+        const char *t;
+        size_t len;
+        ck_assert(jstream_value(&js, &t, &len));
+        ck_assert_int_lt(n, 5);
+        ck_assert_msg(len == strlen(WANT[n]) && memcmp(t, WANT[n], len) == 0, "%d: %.*s", n, (int)len, t);
+        n++;
+    }
+    ck_assert_int_eq(n, 5);
+    jstream_close(&js);
+    free(path);
+    jstream_window = JSTREAM_WINDOW;
+}
+END_TEST
+
+START_TEST(lines_are_read_with_or_without_a_last_newline)
+{
+    jstream_window = 16;
+    char *path = file_of("{\"a\": 1}\n\n{\"b\": \"a line longer than the window\"}\n{\"c\": 3}");
+    jstream js;
+    ck_assert_int_eq(jstream_open(&js, path), 0);
+    static const char *const WANT[] = {"{\"a\": 1}", "", "{\"b\": \"a line longer than the window\"}",
+                                       "{\"c\": 3}"};
+    const char *t;
+    size_t len;
+    int n = 0;
+    while (jstream_line(&js, &t, &len)) {
+        ck_assert_int_lt(n, 4);
+        ck_assert_msg(len == strlen(WANT[n]) && memcmp(t, WANT[n], len) == 0, "%d: %.*s", n, (int)len, t);
+        n++;
+    }
+    ck_assert_int_eq(n, 4);
+    ck_assert_int_eq(js.err, 0);
+    jstream_close(&js);
+    free(path);
+    /* a missing file */
+    ck_assert_int_eq(jstream_open(&js, "/nonexistent/ptosim-jstream"), -1);
+    jstream_close(&js);
+    jstream_window = JSTREAM_WINDOW;
+}
+END_TEST
+
+Suite *suite_jstream(void)
+{
+    Suite *s = suite_create("jstream");
+    TCase *tc = tcase_create("stream");
+    tcase_add_test(tc, a_file_is_read_through_a_window_of_fixed_size);
+    tcase_add_test(tc, values_both_parsers_read_alike_are_accepted);
+    tcase_add_test(tc, what_either_parser_reads_otherwise_is_refused);
+    tcase_add_test(tc, a_refused_value_in_a_file_marks_the_stream_bad);
+    tcase_add_test(tc, a_trusted_reading_finds_where_values_end);
+    tcase_add_test(tc, lines_are_read_with_or_without_a_last_newline);
+    suite_add_tcase(s, tc);
+    return s;
+}
