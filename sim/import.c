@@ -724,7 +724,11 @@ static int read_deps(importer *im)
         imp_fail(im, "deps.json", "needs the arrays \"tasks\" and \"edges\"");
         goto out;
     }
-    int nt = cJSON_IsArray(tensors) ? cJSON_GetArraySize(tensors) : 0;
+    if (tensors && !cJSON_IsArray(tensors)) { /* its members would be read into a list sized for none */
+        imp_fail(im, "deps.json", "\"tensors\" must be an array");
+        goto out;
+    }
+    int nt = tensors ? cJSON_GetArraySize(tensors) : 0;
     imp_list lt, lk, e1, e2;
     list_tree(&lt, tensors);
     list_tree(&lk, tasks);

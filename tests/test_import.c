@@ -145,6 +145,9 @@ START_TEST(import_errors_name_the_file)
     static const struct {
         const char *deps, *err;
     } casts[] = {
+        /* an object's members were read into a list sized for an array of none (a heap overflow) */
+        {"{\"tasks\": [], \"edges\": [], \"tensors\": {\"a\": {\"tensor_id\": 1}, \"b\": {\"tensor_id\": 2}}}",
+         "deps.json: \"tensors\" must be an array"},
         {"{\"tasks\": [], \"edges\": [], \"tensors\": [{\"tensor_id\": 1, \"buffer_addr\": 4096, "
          "\"buffer_numel\": 4, "
          "\"dtype\": \"INT8\", \"version\": 1e300}]}",
