@@ -390,9 +390,9 @@ static bool is_file(const char *path)
 /* Reads a whole file (malloc'd, NUL-terminated; *len its size). NULL with a message in err. */
 static char *slurp(const char *path, size_t *len, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "rb");
+    FILE *f = readall_open(path);
     if (!f) {
-        fail(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+        fail(err, errlen, "%s: cannot read: %s", path, readall_why(errno));
         return NULL;
     }
     char *buf = readall(f, len);

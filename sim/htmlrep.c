@@ -20,6 +20,7 @@
 #include <cJSON.h>
 
 #include "../model/outfile.h"
+#include "../model/readall.h"
 #include "../model/report.h"
 #include "../model/rterr.h"
 #include "../model/vec.h"
@@ -2641,7 +2642,7 @@ static cJSON *worker_json(const char *dir)
 {
     char path[PATH_MAX + 64];
     snprintf(path, sizeof(path), "%s/ptosim_run.json", dir);
-    FILE *f = fopen(path, "rb");
+    FILE *f = readall_open(path); /* not a FIFO, which would block here: the run reader then says why */
     if (!f)
         return NULL;
     char head[64] = "";

@@ -63,7 +63,7 @@ static char *slurp(const char *dir, const char *name, size_t *len)
 {
     char path[PATH_MAX];
     snprintf(path, sizeof(path), "%s/%s", dir, name);
-    FILE *f = fopen(path, "rb");
+    FILE *f = readall_open(path); /* a FIFO or a device (/dev/zero) is refused, not read without end */
     if (!f)
         return NULL;
     char *buf = readall(f, len);
@@ -709,7 +709,7 @@ static int read_deps(importer *im)
     size_t len;
     char *text = slurp(im->dir, "deps.json", &len);
     if (!text)
-        return imp_fail(im, "deps.json", "cannot read: %s (capture with --enable-dep-gen)", strerror(errno));
+        return imp_fail(im, "deps.json", "cannot read: %s (capture with --enable-dep-gen)", readall_why(errno));
     if (len > im->peak_window) /* held whole */
         im->peak_window = len;
     cJSON *root = parse_json(im, "deps.json", text, len, 0);

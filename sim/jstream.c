@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "jscan.h"
@@ -23,8 +24,20 @@ size_t jstream_window = JSTREAM_WINDOW;
 int jstream_open(jstream *js, const char *path)
 {
     memset(js, 0, sizeof(*js));
-    js->fd = open(path, O_RDONLY | O_CLOEXEC);
-    return js->fd < 0 ? -1 : 0;
+    /* only a regular file: a FIFO could block the open, a device never end (the caller's whole-file
+     * reading then says which) */
+    js->fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (js->fd < 0)
+        return -1;
+    struct stat st;
+    int fl = fcntl(js->fd, F_GETFL);
+    if (fstat(js->fd, &st) != 0 || !S_ISREG(st.st_mode) || fl < 0 || fcntl(js->fd, F_SETFL, fl & ~O_NONBLOCK) != 0) {
+        close(js->fd);
+        js->fd = -1;
+        errno = EINVAL;
+        return -1;
+    }
+    return 0;
 }
 
 void jstream_close(jstream *js)

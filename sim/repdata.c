@@ -37,16 +37,11 @@ static int bad(char *err, size_t errlen, const char *fmt, ...)
 /* Reads a whole file into a NUL-terminated buffer. RD_ABSENT when it does not exist. */
 static int slurp(const char *path, char **text, size_t *len, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "rb");
+    FILE *f = readall_open(path); /* a FIFO would block the open */
     if (!f) {
         if (errno == ENOENT)
             return RD_ABSENT;
-        return bad(err, errlen, "%s: cannot read: %s", path, strerror(errno));
-    }
-    struct stat st;
-    if (fstat(fileno(f), &st) == 0 && !S_ISREG(st.st_mode)) {
-        fclose(f);
-        return bad(err, errlen, "%s: cannot read: not a regular file", path);
+        return bad(err, errlen, "%s: cannot read: %s", path, readall_why(errno));
     }
     char *buf = readall(f, len);
     int e = errno;
@@ -61,7 +56,7 @@ static int slurp(const char *path, char **text, size_t *len, char *err, size_t e
  * instead of the heap. RD_ABSENT when it does not exist. */
 static int map_file(const char *path, const char **text, size_t *len, char *err, size_t errlen)
 {
-    int fd = open(path, O_RDONLY);
+    int fd = open(path, O_RDONLY | O_NONBLOCK); /* a FIFO would block the open; refused below */
     if (fd < 0) {
         if (errno == ENOENT)
             return RD_ABSENT;

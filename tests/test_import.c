@@ -1475,6 +1475,41 @@ START_TEST(a_capture_that_changed_since_it_was_checked_is_named)
 }
 END_TEST
 
+/* A capture's files are read only when they are regular files: deps.json a link to /dev/zero was read without
+ * end (13.8 GB in a minute) and a FIFO blocked import, and a FIFO ptosim_run.json blocked report, forever. */
+START_TEST(a_device_or_a_fifo_in_a_capture_is_refused_not_read)
+{
+    const char *dir = tu_tmpdir();
+    char deps[4200], want[4400];
+    snprintf(deps, sizeof(deps), "%s/deps.json", dir);
+    ck_assert_int_eq(symlink("/dev/zero", deps), 0);
+    const char *args[] = {"import", dir, NULL};
+    run_out r = tu_run(args);
+    ck_assert_int_eq(r.status, 3);
+    snprintf(want, sizeof(want),
+             "ptosim import: %s: cannot read: not a regular file (capture with --enable-dep-gen)\n", deps);
+    ck_assert_str_eq(r.err, want);
+    tu_run_free(&r);
+    ck_assert_int_eq(unlink(deps), 0);
+    ck_assert_int_eq(mkfifo(deps, 0600), 0);
+    r = tu_run(args);
+    ck_assert_int_eq(r.status, 3);
+    ck_assert_str_eq(r.err, want);
+    tu_run_free(&r);
+    /* report: a FIFO where ptosim_run.json should be */
+    const char *rdir = tu_tmpdir();
+    char run_json[4200];
+    snprintf(run_json, sizeof(run_json), "%s/ptosim_run.json", rdir);
+    ck_assert_int_eq(mkfifo(run_json, 0600), 0);
+    const char *rep[] = {"report", rdir, NULL};
+    r = tu_run(rep);
+    ck_assert_int_eq(r.status, 3);
+    snprintf(want, sizeof(want), "ptosim report: %s: cannot read: not a regular file\n", run_json);
+    ck_assert_str_eq(r.err, want);
+    tu_run_free(&r);
+}
+END_TEST
+
 Suite *suite_import(void)
 {
     Suite *s = suite_create("import");
@@ -1515,6 +1550,7 @@ Suite *suite_import(void)
     tcase_add_test(costs, a_task_priced_far_above_its_kernels_others_is_said);
     tcase_add_test(costs, an_spmd_gemm_holds_to_silicon);
     tcase_add_test(costs, a_task_priced_past_a_watchdog_is_said);
+    tcase_add_test(costs, a_device_or_a_fifo_in_a_capture_is_refused_not_read);
     tcase_add_test(costs, every_fixture_imports_with_the_models_costs);
     suite_add_tcase(s, costs);
     return s;
