@@ -53,7 +53,7 @@ _ptosim()
             COMPREPLY=($(compgen -W "-o --work-dir -p --platform --enable-chip-swimlane --enable-dep-gen
                 --enable-scope-stats --enable-pmu --dump-args --ring-task-window --ring-heap --ring-dep-pool
                 --aicpu-thread-num --op-execute-timeout-us --stream-sync-timeout-ms --scheduler-timeout-ms
-                --set --seed --repeat --quiet --summary-csv --no-host-timing --perfetto --enable-perfetto -h --help
+                --set --kernel-set --seed --repeat --quiet --summary-csv --no-host-timing --perfetto --enable-perfetto -h --help
                 $more" -- "$cur"))
             return
         fi ;;

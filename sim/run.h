@@ -29,6 +29,11 @@ int run_prepare(const cli_run *opt, platform *plat, chip_config *cfg, run_warnin
  * run_config (hdr may be NULL), the flags. */
 void run_apply_rings(chip_config *cfg, const graph *hdr, const cli_run *opt);
 
+/* The --kernel-set flags resolved against a graph's kernel table into cfg
+ * (chip_config.kernel_*), in order. Returns EXIT_OK, or EXIT_USAGE after
+ * printing which NAME the graph has no kernel of. */
+int run_apply_kernel_sets(chip_config *cfg, const graph *hdr, const cli_run *opt);
+
 /* Runs `ptosim run` with the arguments after "run". Returns the exit status. */
 int run_main(int argc, char **argv);
 

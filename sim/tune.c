@@ -486,7 +486,13 @@ int tune_main(int argc, char **argv)
         return EXIT_GRAPH;
     }
     run_apply_rings(&cfg, &hdr, &opt);
+    int ks = run_apply_kernel_sets(&cfg, &hdr, &opt);
     graph_close(&hdr);
+    if (ks != EXIT_OK) {
+        graph_close(&g);
+        lint_report_free(&lr);
+        return ks;
+    }
 
     printf("ptosim tune: %s (%ld tasks) on %s\n", g.name, lr.tasks, plat.name);
     print_lint(&lr, &g);
