@@ -395,9 +395,10 @@ static void usage(FILE *f)
           "\n"
           "Walks the tuning loop on simulated runs: is the graph the one you meant (suspicious serialising\n"
           "edges, latent races), did tasks overlap, is a ring the limit, which pipe bounds the hottest\n"
-          "kernels; then changes one ring knob at a time (powers of two, per ring), keeps a change only\n"
-          "when the makespan improves, and prints the recommended settings as ptosim flags and as a\n"
-          "RunConfig. Run options (-p, --set, --ring-*, --aicpu-thread-num, timeouts) set the start.\n"
+          "kernels; then changes one ring knob at a time (powers of two, per ring), then the AICPU\n"
+          "thread count (each other of 2-4 at the rings kept), keeps a change only when the makespan\n"
+          "improves, and prints the recommended settings as ptosim flags and as a RunConfig. Run options\n"
+          "(-p, --set, --kernel-set, --ring-*, --aicpu-thread-num, timeouts) set the start.\n"
           "\n"
           "  --max-trials N   simulations the search may spend (default 24)\n"
           "  --seed N         variation on (ptosim run --help); --repeat N: every trial is N seeds, and a\n"
@@ -554,13 +555,47 @@ int tune_main(int argc, char **argv)
     }
     if (!any)
         puts("   nothing to try: no ring held the orchestrator back");
+    /* the AICPU thread count at the rings kept: every other count the runtime takes (2 to 4: the
+     * orchestrator and 1 to 3 schedulers), each kept only when it beats the best so far */
+    platform cur_plat = plat;
+    for (int64_t th = RUNCFG_MIN_THREADS; th <= RUNCFG_MAX_THREADS && trials < max_trials; th++) {
+        if (th == plat.aicpu_threads)
+            continue;
+        platform p = plat;
+        p.aicpu_threads = th;
+        if (platform_validate(&p, err, sizeof(err)) != 0) {
+            printf("   aicpu_thread_num %" PRId64 " -> %" PRId64 ": not on this platform (%s)\n",
+                   plat.aicpu_threads, th, err);
+            continue;
+        }
+        if (simulate_n(&p, &cur, opt.graph, opt.repeat, &t, err, sizeof(err)) != 0) {
+            fprintf(stderr, "ptosim: %s\n", err);
+            graph_close(&g);
+            lint_report_free(&lr);
+            return EXIT_INTERNAL;
+        }
+        trials++;
+        char what[160];
+        describe(&t, what, sizeof(what));
+        bool better = ok(&t) && (!ok(&best) || t.makespan_us < best.makespan_us * (1 - TUNE_GAIN));
+        bool noise = better && ok(&best) && inside_noise(&t, &best);
+        better &= !noise;
+        printf("   aicpu_thread_num %" PRId64 " -> %" PRId64 ": %s, %s\n", plat.aicpu_threads, th, what,
+               better  ? "kept"
+               : noise ? "inside the noise (two standard errors of the difference), dropped"
+                       : "dropped");
+        if (better) {
+            cur_plat = p;
+            best = t;
+        }
+    }
     if (trials >= max_trials && max_trials > 0)
         printf("   stopped after %ld trials (--max-trials)\n", trials);
 
     puts("Recommended");
     char what[160];
     describe(&best, what, sizeof(what));
-    bool changed = false;
+    bool threads = cur_plat.aicpu_threads != plat.aicpu_threads, changed = threads;
     for (int k = 0; k < 3; k++)
         changed |= knob_changed(&cur, &cfg, (runcfg_knob)k);
     if (!changed) {
@@ -573,12 +608,16 @@ int tune_main(int argc, char **argv)
                 knob_text(&cur, &plat, (runcfg_knob)k, false, text, sizeof(text));
                 printf(" %s %s", runcfg_knob_flag((runcfg_knob)k), text);
             }
+        if (threads)
+            printf(" --aicpu-thread-num %" PRId64, cur_plat.aicpu_threads);
         printf("\n   RunConfig(platform=\"%s\"", plat.name);
         for (int k = 0; k < 3; k++)
             if (knob_changed(&cur, &cfg, (runcfg_knob)k)) {
                 knob_text(&cur, &plat, (runcfg_knob)k, true, text, sizeof(text));
                 printf(", %s=%s", runcfg_knob_name((runcfg_knob)k), text);
             }
+        if (threads)
+            printf(", aicpu_thread_num=%" PRId64, cur_plat.aicpu_threads);
         char was[160];
         describe(&base, was, sizeof(was));
         printf(")\n   measured: %s (was: %s", what, was);
