@@ -590,22 +590,36 @@ START_TEST(completion_and_the_man_page_know_every_option_platform_and_parameter)
 {
     char *man = tu_read(PTOSIM_SRCDIR "/sim/ptosim.1");
     ck_assert_ptr_nonnull(man);
-    char *opts = complete_words(PTOSIM_BIN " run g.jsonl --");
-    ck_assert_msg(strstr(opts, "--seed") && strstr(opts, "--repeat"), "%s", opts);
-    char *save = NULL;
-    for (char *o = strtok_r(opts, " \n", &save); o; o = strtok_r(NULL, " \n", &save)) {
-        if (strcmp(o, "-h") == 0 || strcmp(o, "--help") == 0 || strcmp(o, "--") == 0)
-            continue;
-        char esc[128] = ""; /* the man page writes --seed as \-\-seed */
-        for (const char *c = o; *c && strlen(esc) + 3 < sizeof(esc); c++) {
-            if (*c == '-')
-                strcat(esc, "\\");
-            strncat(esc, c, 1);
+    static const char *const cmds[] = {" run g.jsonl -", " tune g.jsonl -", " sweep g.jsonl -"};
+    for (int c = 0; c < 3; c++) {
+        char line[256];
+        snprintf(line, sizeof(line), "%s%s", PTOSIM_BIN, cmds[c]);
+        char *opts = complete_words(line);
+        ck_assert_msg(strstr(opts, "--seed") && strstr(opts, "--repeat") && strstr(opts, "--kernel-set"),
+                      "%s", opts);
+        ck_assert_msg(c != 2 || (strstr(opts, "--engine") && strstr(opts, "--sshlogin")), "%s", opts);
+        char *save = NULL;
+        for (char *o = strtok_r(opts, " \n", &save); o; o = strtok_r(NULL, " \n", &save)) {
+            if (strcmp(o, "-h") == 0 || strcmp(o, "--help") == 0 || strcmp(o, "--") == 0)
+                continue;
+            char esc[128] = ""; /* the man page writes --seed as \-\-seed */
+            for (const char *c = o; *c && strlen(esc) + 3 < sizeof(esc); c++) {
+                if (*c == '-')
+                    strcat(esc, "\\");
+                strncat(esc, c, 1);
+            }
+            ck_assert_msg(strstr(man, esc), "the man page has no entry for %s (%s)", o, cmds[c]);
         }
-        ck_assert_msg(strstr(man, esc), "the man page has no entry for %s", o);
+        free(opts);
     }
-    free(opts);
     free(man);
+    /* a sweep's GRAPH may be gen:KIND, whose parameters complete as --gen-PARAM */
+    char *gen = complete_words(PTOSIM_BIN " sweep gen:gr");
+    ck_assert_str_eq(gen, "gen:granularity\n");
+    free(gen);
+    gen = complete_words(PTOSIM_BIN " sweep gen:granularity --gen-");
+    ck_assert_str_eq(gen, "--gen-k --gen-total-us\n");
+    free(gen);
     char *plats = complete_words(PTOSIM_BIN " run g.jsonl -p a2a3");
     ck_assert_str_eq(plats, "a2a3 a2a3_2606 a2a3sim\n");
     free(plats);

@@ -1270,6 +1270,10 @@ START_TEST(help_lists_the_knobs_and_engines)
                           "--collect DIR",
                           "--point I",
                           "-j, --jobs N",
+                          "--set KEY=LIST",
+                          "--kernel-set NAME.FIELD=LIST",
+                          "--gen-PARAM LIST",
+                          "gen:KIND",
                           NULL};
     for (int i = 0; must[i]; i++)
         ck_assert_msg(strstr(r.out, must[i]) != NULL, "%s missing from\n%s", must[i], r.out);
