@@ -798,9 +798,9 @@ static int stray_argument(const sweep *s, const char *stray)
     return EXIT_USAGE;
 }
 
-/* Checks that the graph at path has a kernel of every --kernel-set NAME given (swept or not). Returns 0, or
- * an exit status after printing why. */
-static int check_kernel_names(const sweep *s, const char *path)
+/* Checks that the graph at path (named shown in messages) has a kernel of every --kernel-set NAME given
+ * (swept or not). Returns 0, or an exit status after printing why. */
+static int check_kernel_names(const sweep *s, const char *path, const char *shown)
 {
     if (!s->run.nkernel_sets)
         return 0;
@@ -823,7 +823,7 @@ static int check_kernel_names(const sweep *s, const char *path)
         if (k == hdr.nkernels) {
             const char *eq = strchr(s->run.kernel_sets[i], '=');
             fprintf(stderr, "ptosim sweep: --kernel-set %.*s: graph %s (%s) has no kernel '%s'\n",
-                    (int)(eq - s->run.kernel_sets[i]), s->run.kernel_sets[i], hdr.name, path, name);
+                    (int)(eq - s->run.kernel_sets[i]), s->run.kernel_sets[i], hdr.name, shown, name);
             rc = EXIT_USAGE;
         }
     }
@@ -934,7 +934,7 @@ static int check(sweep *s)
         return stray_argument(s, opt.graphs[1]);
     s->run = opt; /* its strings are the sweep's own */
     /* the kernel names of a graph file (one from a pipe or a generator once it is in DIR) */
-    if (!spool && !s->gen_kind && (rc = check_kernel_names(s, s->graph)) != 0)
+    if (!spool && !s->gen_kind && (rc = check_kernel_names(s, s->graph, s->graph)) != 0)
         return rc;
     /* values the run checks after parsing: PMU type and timeouts (environment fallbacks warn in the run) */
     char warn[512];
@@ -2390,7 +2390,7 @@ int sweep_main(int argc, char **argv)
         char graph[PATH_MAX + 64];
         if (s.gen_kind)
             graph_file(&s, point_graph(&s, s.point), "jsonl", graph, sizeof(graph));
-        rc = check_kernel_names(&s, s.gen_kind ? graph : s.graph);
+        rc = check_kernel_names(&s, s.gen_kind ? graph : s.graph, s.gen_kind ? graph : s.graph);
         if (rc == 0)
             rc = run_point(&s);
     } else if (rc == 0 && (rc = write_manifest(&s)) != 0)
@@ -2407,7 +2407,8 @@ int sweep_main(int argc, char **argv)
             char graph[PATH_MAX + 64];
             if (s.gen_kind)
                 graph_file(&s, g, "jsonl", graph, sizeof(graph));
-            rc = check_kernel_names(&s, s.gen_kind ? graph : s.graph);
+            rc =
+                check_kernel_names(&s, s.gen_kind ? graph : s.graph, s.gen_kind ? graph : gsrc_name(argv[0]));
         }
         if (rc == 0 && plan_points(&s) != 0)
             rc = EXIT_INTERNAL;

@@ -460,6 +460,18 @@ START_TEST(kernel_set_is_the_flag_on_every_submit_of_the_kernel)
     ck_assert_msg(r.status == 0, "%s%s", r.out, r.err);
     ck_assert_str_eq(r.out, "makespan 28.277 us\nmakespan 23.590 us\nmakespan 23.590 us\nmakespan 28.277 us\n");
     tu_run_free(&r);
+    /* ptosim_run.json says what was set, in func id order; a run without the flag has no such key */
+    char path[4300];
+    snprintf(path, sizeof(path), "%s/A2/ptosim_run.json", dir);
+    cJSON *j = tu_json_file(path), *ks = cJSON_GetObjectItem(cJSON_GetObjectItem(j, "config"), "kernel_set");
+    char *text = cJSON_PrintUnformatted(ks);
+    ck_assert_str_eq(text, "{\"p.early_resolve\":true,\"c.sync_start\":true}");
+    free(text);
+    cJSON_Delete(j);
+    snprintf(path, sizeof(path), "%s/A/ptosim_run.json", dir);
+    j = tu_json_file(path);
+    ck_assert_ptr_null(cJSON_GetObjectItem(cJSON_GetObjectItem(j, "config"), "kernel_set"));
+    cJSON_Delete(j);
     /* every message, each a usage error before anything runs */
     struct {
         const char *arg, *err;

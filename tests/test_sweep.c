@@ -1088,6 +1088,19 @@ START_TEST(kernel_set_lists_sweep_a_flag_of_a_kernels_submits)
     expect_error(value, 2,
                  "ptosim sweep: --kernel-set p.sync_start=yes: the value is true or false, got 'yes'\n");
     ck_assert(!tu_exists(none));
+    /* a graph from a pipe is checked once it is copied into the folder, and named as the pipe; no point runs
+     */
+    char cmd[8192];
+    snprintf(cmd, sizeof(cmd), "cat %s | %s sweep - --kernel-set q.sync_start=false,true -o %s", g,
+             PTOSIM_BIN, none);
+    r = tu_run_prog((const char *[]){"/bin/bash", "-c", cmd, NULL});
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_str_eq(
+        r.err,
+        "ptosim sweep: --kernel-set q.sync_start: graph ks (<stdin>) has no kernel 'q'\n" TU_USAGE_SWEEP);
+    tu_run_free(&r);
+    snprintf(cmd, sizeof(cmd), "%s/points", none);
+    ck_assert(!tu_exists(cmd));
     free(none);
     free(csv);
     free(manifest);
