@@ -71,8 +71,7 @@ typedef struct sweep_list {
     list_kind kind; /* what it sweeps */
     int knob;  /* its column in points.csv: KNOB_FLAGS's index, or SWEEP_KNOBS + its place among the others */
     char *key; /* LIST_SET KEY, LIST_KERNEL NAME.FIELD, LIST_GEN PARAM (malloc'd; LIST_RUN NULL) */
-    const char
-        *text; /* the list as written, KEY=LIST for --set and --kernel-set (passed on to --point runs) */
+    const char *text; /* as written, KEY=LIST for --set and --kernel-set (passed on to --point runs) */
     char **shown;     /* each value as written: per-ring ones as a/b/c/d */
     char **vals;      /* each value as `ptosim run` takes it: a,b,c,d; KEY=VALUE for --set and --kernel-set */
     int n;            /* number of values */
@@ -858,8 +857,7 @@ static int check_engine_words(const sweep *s)
         if (strchr(w, '{')) {
             fprintf(stderr,
                     "ptosim sweep: --engine parallel: '%s' holds a '{', which GNU parallel would replace "
-                    "with its "
-                    "own strings ({}, {#}, ...); run it with --engine local or slurm\n",
+                    "with its own strings ({}, {#}, ...); run it with --engine local or slurm\n",
                     w);
             return EXIT_USAGE;
         }
@@ -2150,10 +2148,14 @@ static int compile_gen_graphs(const sweep *s, gcomp *gcs)
 {
     char dir[PATH_MAX + 64], path[PATH_MAX + 64], cpath[PATH_MAX + 64], err[2 * PATH_MAX + GRAPH_ERR_MAX];
     snprintf(dir, sizeof(dir), "%s/" GRAPHS_DIR, s->dir_abs);
-    if (outfile_mkdirs(dir, err, sizeof(err)) != 0) {
+    /* the sweep's own folder: a link put there (a folder someone sent) is replaced, never written through */
+    int od = outfile_own_dir(dir, 1, err, sizeof(err));
+    if (od < 0) {
         fprintf(stderr, "ptosim sweep: %s\n", err);
         return EXIT_INTERNAL;
     }
+    if (od > 0)
+        fprintf(stderr, "ptosim sweep: %s was not a folder (a symbolic link?); replaced by one\n", dir);
     for (long g = 0; g < s->ngraphs; g++) {
         char *av[1 + 2 * SWEEP_MAX_LISTS], names[SWEEP_MAX_LISTS][72];
         int n = gen_args(s, g, av, names);

@@ -1181,6 +1181,26 @@ START_TEST(gen_lists_sweep_the_generators_parameters)
     char *again = read_in(out, "sweep.csv");
     ck_assert_str_eq(again, csv);
     free(again);
+    /* DIR/graphs is the sweep's own: a link there (a folder someone sent) is replaced, its target untouched
+     */
+    char *lk = path_in(dir, "lk"), *target = path_in(dir, "target"), link[8192];
+    ck_assert_int_eq(mkdir(lk, 0755), 0);
+    ck_assert_int_eq(mkdir(target, 0755), 0);
+    snprintf(link, sizeof(link), "%s/graphs", lk);
+    ck_assert_int_eq(symlink(target, link), 0);
+    const char *one[] = {"sweep", "gen:granularity", "--gen-k", "24", "-o", lk, NULL};
+    r = tu_run(one);
+    ck_assert_int_eq(r.status, 0);
+    snprintf(want, sizeof(want),
+             "ptosim sweep: %s/graphs was not a folder (a symbolic link?); replaced by one\n", lk);
+    ck_assert_str_eq(r.err, want);
+    tu_run_free(&r);
+    snprintf(link, sizeof(link), "%s/0000.jsonl", target);
+    ck_assert(!tu_exists(link));
+    snprintf(link, sizeof(link), "%s/graphs/0000.jsonl", lk);
+    ck_assert(tu_exists(link));
+    free(target);
+    free(lk);
     free(b);
     free(script);
     free(ms);
