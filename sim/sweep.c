@@ -1373,13 +1373,13 @@ static void write_missing_row(FILE *out, int nfields, int status_col, int exit_c
     }
 }
 
-/* Ends a row of sweep.csv: the point's values of the lists past the run's knobs (--set, --kernel-set,
- * --gen-*), then the line break. */
-static void end_row(FILE *out, const manifest *m, const manifest_line *l)
+/* Ends a line of sweep.csv: the cells of the columns past the run's knobs (--set, --kernel-set, --gen-*;
+ * their names on the header, a point's values on a row), then the line break. */
+static void end_line(FILE *out, const char *const *cells, int ncols)
 {
-    for (int k = SWEEP_KNOBS; k < m->ncols; k++) {
+    for (int k = SWEEP_KNOBS; k < ncols; k++) {
         fputc(',', out);
-        csv_put(out, l->cells[k]);
+        csv_put(out, cells[k]);
     }
     fputc('\n', out);
 }
@@ -1426,11 +1426,7 @@ static int collect(const char *dir, const int *status, long nstatus)
     }
     /* the run's columns, then one per list past the run's knobs, named as in points.csv */
     fwrite(header, 1, strlen(header) - 1, out);
-    for (int k = SWEEP_KNOBS; k < man.ncols; k++) {
-        fputc(',', out);
-        csv_put(out, man.names[k]);
-    }
-    fputc('\n', out);
+    end_line(out, man.names, man.ncols);
     int status_col = csv_column(header, "status"), exit_col = csv_column(header, "exit"), nfields = 1;
     /* with --repeat every row is a mean over seeds, summed up after the merge */
     int mean_col = csv_column(header, "makespan_mean_us"),
@@ -1448,7 +1444,7 @@ static int collect(const char *dir, const int *status, long nstatus)
         if (!row) {
             report_missing(dir, i, lines[i].dir, label, st, row_why(text));
             write_missing_row(out, nfields, status_col, exit_col, st);
-            end_row(out, &man, &lines[i]);
+            end_line(out, lines[i].cells, man.ncols);
             missing++;
         } else if (strncmp(text, header, (size_t)(row - text)) != 0 ||
                    strlen(header) != (size_t)(row - text)) {
@@ -1456,11 +1452,11 @@ static int collect(const char *dir, const int *status, long nstatus)
                     "ptosim sweep: point %ld (%s): %s/%s/row.csv has another header than point %ld's\n", i,
                     label, dir, lines[i].dir, header_point);
             write_missing_row(out, nfields, status_col, exit_col, -2);
-            end_row(out, &man, &lines[i]);
+            end_line(out, lines[i].cells, man.ncols);
             missing++;
         } else {
             fwrite(row, 1, strlen(row) - 1, out); /* row_ok: it ends in its line break */
-            end_row(out, &man, &lines[i]);
+            end_line(out, lines[i].cells, man.ncols);
             not_ok += status_col >= 0 && !csv_field_is(row, status_col, "ok");
             if (mean_col >= 0 && runs_col >= 0 && sigma_col >= 0) {
                 noise_row *nr = realloc(noise, (size_t)(nnoise + 1) * sizeof(*noise));
@@ -1546,6 +1542,9 @@ static int collect_interrupted(const sweep *s, const int *status, int sig)
     outfile o;
     FILE *out = NULL;
     long finished = 0;
+    const char *names[SWEEP_MAX_COLS], *cells[SWEEP_MAX_COLS];
+    char buf[SWEEP_MAX_COLS][160];
+    sweep_columns(s, names, buf);
     for (long i = 0; i < s->npoints; i++) {
         if (status[i] == -1 || (status[i] >= 0 && !WIFEXITED(status[i])))
             continue; /* never started, or stopped by the signal (-2: its row is from before a --resume) */
@@ -1560,7 +1559,13 @@ static int collect_interrupted(const sweep *s, const int *status, int sig)
                 free(text);
                 return intr_status(sig);
             }
-            fputs(finished ? row : text, out); /* the header once */
+            if (!finished) { /* the header once, with the columns sweep.csv has */
+                fwrite(text, 1, (size_t)(row - text) - 1, out);
+                end_line(out, names, SWEEP_KNOBS + s->nextra);
+            }
+            fwrite(row, 1, strlen(row) - 1, out);
+            point_cells(s, i, cells);
+            end_line(out, cells, SWEEP_KNOBS + s->nextra);
             finished++;
         }
         free(text);

@@ -1028,6 +1028,23 @@ START_TEST(set_lists_sweep_a_platform_parameter_in_its_own_column)
         ms);
     ck_assert_str_eq(r.out, want);
     tu_run_free(&r);
+    /* a point without its row is named by its values, and its missing row keeps them */
+    char *row1 = path_in(out, "points/0001/row.csv");
+    ck_assert_int_eq(unlink(row1), 0);
+    const char *col[] = {"sweep", "--collect", out, NULL};
+    snprintf(want, sizeof(want),
+             "ptosim sweep: point 1 (--ring-task-window 0/64/0/0 --set orch_submit_ns=200) gave no row "
+             "(%s/points/0001/row.csv is missing)\n"
+             "ptosim sweep: 1 of 2 points gave no row (status \"missing\" in %s/sweep.csv); run the sweep's "
+             "command again with --resume %s to run only those\n",
+             out, out, out);
+    expect_error(col, 1, want);
+    char *merged = read_in(out, "sweep.csv");
+    char *last = line_of(merged, 2);
+    ck_assert_str_eq(last, ",,,,,missing,,,,,,,,,,,,,,,200");
+    free(last);
+    free(merged);
+    free(row1);
     free(ms);
     free(line);
     free(cmd);
