@@ -483,6 +483,28 @@ START_TEST(kernel_set_is_the_flag_on_every_submit_of_the_kernel)
         {"psync=true", "ptosim: --kernel-set psync=true: expected NAME.FIELD=VALUE (a kernel's name, sync_start "
                        "or early_resolve, true or false)\n"},
     };
+    /* a name longer than a kernel's, and more flags than a run keeps */
+    char longname[200];
+    memset(longname, 'k', 130);
+    strcpy(longname + 130, ".sync_start=true");
+    const char *toolong[] = {"run", CHAIN3, "--kernel-set", longname, NULL};
+    r = tu_run(toolong);
+    ck_assert_int_eq(r.status, 2);
+    char want0[600];
+    snprintf(want0, sizeof(want0),
+             "ptosim: --kernel-set %s: the kernel's name is longer than 127 characters\n" TU_USAGE_RUN,
+             longname);
+    ck_assert_str_eq(r.err, want0);
+    tu_run_free(&r);
+    const char *many[3 + 2 * 257 + 1] = {PTOSIM_BIN, "run", CHAIN3}; /* past tu_run's 63 arguments */
+    for (int i = 0; i < 257; i++) {
+        many[3 + 2 * i] = "--kernel-set";
+        many[4 + 2 * i] = "a.sync_start=true";
+    }
+    r = tu_run_prog(many);
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_str_eq(r.err, "ptosim: too many --kernel-set arguments (at most 256)\n" TU_USAGE_RUN);
+    tu_run_free(&r);
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
         char graph[4200], want[8192], out[4200];
         snprintf(graph, sizeof(graph), "%s/a.jsonl", dir);

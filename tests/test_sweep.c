@@ -1299,6 +1299,38 @@ START_TEST(knob_list_errors_are_named_before_anything_runs)
                  "ptosim sweep: --engine slurm: the sweep's folder holds a line break, which would end the "
                  "script's #SBATCH line; give another -o DIR\n");
     ck_assert(!tu_exists(nl));
+    const char *cfg[] = {
+        "sweep", g, "--ring-task-window", "16,64", "--engine", "parallel", "--cfg=foo:{#}", "-o", out, NULL};
+    expect_error(
+        cfg, 2,
+        "ptosim sweep: --engine parallel: '--cfg=foo:{#}' holds a '{', which GNU parallel would replace "
+        "with its own strings ({}, {#}, ...); run it with --engine local or slurm\n");
+    /* the platform of every combination of the thread count and the --set lists, named when one is refused:
+     * 4 threads are 3 schedulers, more than 1 cluster */
+    const char *plat[] = {"sweep", g, "--set", "clusters=1,2", "--aicpu-thread-num", "4", "-o", out, NULL};
+    expect_error(plat, 2,
+                 "ptosim sweep: platform a2a3: aicpu_threads=4: more schedulers than clusters (1) (at --set "
+                 "clusters=1 --aicpu-thread-num 4)\n");
+    /* at most 24 lists past the run's knobs, and 1000 generated graphs */
+    const char *many[64] = {"sweep", g};
+    char sets[25][32];
+    int n = 2;
+    for (int i = 0; i < 25; i++) {
+        snprintf(sets[i], sizeof(sets[i]), "k%d=1,2", i);
+        many[n++] = "--set";
+        many[n++] = sets[i];
+    }
+    many[n++] = "-o";
+    many[n++] = out;
+    many[n] = NULL;
+    expect_error(many, 2,
+                 "ptosim sweep: more than 24 --set, --kernel-set and --gen-* lists; split the sweep\n");
+    static char ks[1001 * 6];
+    size_t used = 0;
+    for (int i = 1; i <= 1001; i++)
+        used += (size_t)snprintf(ks + used, sizeof(ks) - used, "%s%d", i > 1 ? "," : "", i);
+    const char *graphs[] = {"sweep", "gen:granularity", "--gen-k", ks, "-o", out, NULL};
+    expect_error(graphs, 2, "ptosim sweep: the --gen-* lists make more than 1000 graphs; split the sweep\n");
     ck_assert(!tu_exists(out));
     free(nl);
     free(braces);

@@ -322,6 +322,14 @@ START_TEST(tune_tries_the_aicpu_thread_count)
              m3, m4, m4, m2, 100 * (1 - m4 / m2));
     ck_assert_msg(strstr(r.out, want) != NULL, "want\n%s\nin\n%s", want, r.out);
     tu_run_free(&r);
+    /* a count the platform cannot have is said and not simulated: 4 threads are 3 schedulers, 2 clusters */
+    const char *two[] = {"tune", g, "--aicpu-thread-num", "2", "--set", "clusters=2", NULL};
+    r = tu_run(two);
+    ck_assert_msg(strstr(r.out,
+                         "   aicpu_thread_num 2 -> 4: not on this platform (aicpu_threads=4: more schedulers "
+                         "than clusters (2))\n"),
+                  "%s", r.out);
+    tu_run_free(&r);
     /* --max-trials 1 stops after the first count */
     const char *one[] = {"tune", g, "--aicpu-thread-num", "2", "--max-trials", "1", NULL};
     r = tu_run(one);
