@@ -274,20 +274,28 @@ void run_apply_rings(chip_config *cfg, const graph *hdr, const cli_run *opt)
     lay_rings(cfg, opt->rings);
 }
 
+int run_kernel_of(const graph *hdr, const char *kernel_set, char *name, size_t namelen, int *field,
+                  bool *value)
+{
+    char err[512];
+    cli_kfield f = CLI_KFIELD_SYNC_START;
+    if (cli_kernel_set(kernel_set, name, namelen, &f, value, err, sizeof(err)) != 0)
+        return -1; /* checked when parsed: not reached */
+    *field = (int)f;
+    for (int k = 0; k < hdr->nkernels; k++)
+        if (strcmp(hdr->kernels[k].name, name) == 0)
+            return k;
+    return -1;
+}
+
 int run_apply_kernel_sets(chip_config *cfg, const graph *hdr, const cli_run *opt)
 {
     for (int i = 0; i < opt->nkernel_sets; i++) {
-        char name[GRAPH_NAME_MAX], err[512];
-        cli_kfield field;
+        char name[GRAPH_NAME_MAX];
+        int field;
         bool value;
-        if (cli_kernel_set(opt->kernel_sets[i], name, sizeof(name), &field, &value, err, sizeof(err)) != 0) {
-            fprintf(stderr, "ptosim: %s\n", err); /* checked when parsed: not reached */
-            return EXIT_USAGE;
-        }
-        int k = 0;
-        while (k < hdr->nkernels && strcmp(hdr->kernels[k].name, name) != 0)
-            k++;
-        if (k == hdr->nkernels) {
+        int k = run_kernel_of(hdr, opt->kernel_sets[i], name, sizeof(name), &field, &value);
+        if (k < 0) {
             fprintf(stderr, "ptosim: --kernel-set %s: graph %s (%s) has no kernel '%s'\n", opt->kernel_sets[i],
                     hdr->name, hdr->path, name);
             return EXIT_USAGE;
@@ -758,10 +766,10 @@ static int run_program(const cli_run *opt, const platform *plat, const chip_conf
             snprintf(res.status, sizeof(res.status), "error");
         } else {
             /* pr->path is the name to show; the kernel names were checked before the first program */
-            code = read_header(opt->graphs[p], &g) != 0                ? EXIT_GRAPH
-                   : run_apply_kernel_sets(&cfg, &g, opt) != EXIT_OK ? EXIT_USAGE
-                                                                     : simulate(opt, &pl, &cfg, warn, &g,
-                                                                                work_dir ? dir : NULL, p == 0, &res);
+            code = read_header(opt->graphs[p], &g) != 0 ? EXIT_GRAPH
+                   : run_apply_kernel_sets(&cfg, &g, opt) != EXIT_OK
+                       ? EXIT_USAGE
+                       : simulate(opt, &pl, &cfg, warn, &g, work_dir ? dir : NULL, p == 0, &res);
         }
         if ((fflush(stdout) != 0 || ferror(stdout)) && code != EXIT_INTERNAL) { /* _exit flushes nothing */
             fprintf(stderr, "ptosim: cannot write standard output: %s\n", strerror(errno));

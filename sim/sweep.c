@@ -127,7 +127,8 @@ void sweep_usage(void)
          "  --set KEY=LIST                a platform parameter (ptosim params lists them), e.g.\n"
          "                                --set hbm_bw=1.6e12,3.2e12; one value (no comma) goes to every\n"
          "                                point as it is\n"
-         "  --kernel-set NAME.FIELD=LIST  a flag of every submit of kernel NAME: sync_start or early_resolve,\n"
+         "  --kernel-set NAME.FIELD=LIST  a flag of every submit of kernel NAME: sync_start or "
+         "early_resolve,\n"
          "                                true,false (ptosim run --help); one value goes to every point\n"
          "  --gen-PARAM LIST              with GRAPH gen:KIND, a parameter of `ptosim gen KIND` (ptosim gen\n"
          "                                KIND --help): one graph per combination, written by the generator\n"
@@ -812,14 +813,9 @@ static int check_kernel_names(const sweep *s, const char *path, const char *show
     int rc = 0;
     for (int i = 0; i < s->run.nkernel_sets && !rc; i++) {
         char name[GRAPH_NAME_MAX];
-        cli_kfield field;
+        int field;
         bool value;
-        cli_kernel_set(s->run.kernel_sets[i], name, sizeof(name), &field, &value, err,
-                       sizeof(err)); /* checked */
-        int k = 0;
-        while (k < hdr.nkernels && strcmp(hdr.kernels[k].name, name) != 0)
-            k++;
-        if (k == hdr.nkernels) {
+        if (run_kernel_of(&hdr, s->run.kernel_sets[i], name, sizeof(name), &field, &value) < 0) {
             const char *eq = strchr(s->run.kernel_sets[i], '=');
             fprintf(stderr, "ptosim sweep: --kernel-set %.*s: graph %s (%s) has no kernel '%s'\n",
                     (int)(eq - s->run.kernel_sets[i]), s->run.kernel_sets[i], hdr.name, shown, name);

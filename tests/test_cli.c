@@ -436,29 +436,33 @@ START_TEST(kernel_set_is_the_flag_on_every_submit_of_the_kernel)
 {
     const char *dir = tu_tmpdir();
 #define KS_HDR                                                                                               \
-    "{\"ptosim_graph\": 1, \"name\": \"ks\", \"kernels\": [{\"id\": 0, \"name\": \"p\", \"core\": \"aiv\", "  \
-    "\"cost\": {\"ns\": 10000}}, {\"id\": 1, \"name\": \"c\", \"core\": \"aiv\", \"cost\": {\"ns\": 10000}}]}\n"
+    "{\"ptosim_graph\": 1, \"name\": \"ks\", \"kernels\": [{\"id\": 0, \"name\": \"p\", \"core\": \"aiv\", " \
+    "\"cost\": {\"ns\": 10000}}, {\"id\": 1, \"name\": \"c\", \"core\": \"aiv\", \"cost\": {\"ns\": "        \
+    "10000}}]}\n"
 #define KS_OUT "\"args\": [{\"dir\": \"out\", \"tensor\": \"x\", \"dtype\": \"FLOAT32\", \"shape\": [16]}]}\n"
 #define KS_IN "\"args\": [{\"dir\": \"in\", \"tensor\": \"x\", \"shape\": [16]}]}\n"
     free(tu_write(dir, "a.jsonl",
                   KS_HDR "{\"op\": \"submit\", \"kernel\": \"p\", " KS_OUT
                          "{\"op\": \"submit\", \"kernel\": \"c\", \"block_num\": 4, " KS_IN));
     free(tu_write(dir, "b.jsonl",
-                  KS_HDR "{\"op\": \"submit\", \"kernel\": \"p\", \"early_resolve\": true, " KS_OUT
-                         "{\"op\": \"submit\", \"kernel\": \"c\", \"block_num\": 4, \"sync_start\": true, " KS_IN));
-    run_out r = shf("cd %s && F='--enable-dep-gen --enable-chip-swimlane' && "
-                    "$P run a.jsonl -o A $F | grep -o 'makespan.*' && "
-                    "$P run a.jsonl -o A2 $F --kernel-set p.early_resolve=true --kernel-set=c.sync_start=true "
-                    "| grep -o 'makespan.*' && "
-                    "$P run b.jsonl -o B $F | grep -o 'makespan.*' && "
-                    "$P run b.jsonl -o B2 $F --kernel-set p.allow_early_resolve=false --kernel-set c.sync_start=false "
-                    "| grep -o 'makespan.*' && "
-                    "for f in deps.json chip_swimlane_records.json; do cmp A2/dfx_outputs/$f B/dfx_outputs/$f && "
-                    "cmp A/dfx_outputs/$f B2/dfx_outputs/$f || exit 1; done && "
-                    "! cmp -s A/dfx_outputs/deps.json B/dfx_outputs/deps.json",
-                    dir);
+                  KS_HDR
+                  "{\"op\": \"submit\", \"kernel\": \"p\", \"early_resolve\": true, " KS_OUT
+                  "{\"op\": \"submit\", \"kernel\": \"c\", \"block_num\": 4, \"sync_start\": true, " KS_IN));
+    run_out r = shf(
+        "cd %s && F='--enable-dep-gen --enable-chip-swimlane' && "
+        "$P run a.jsonl -o A $F | grep -o 'makespan.*' && "
+        "$P run a.jsonl -o A2 $F --kernel-set p.early_resolve=true --kernel-set=c.sync_start=true "
+        "| grep -o 'makespan.*' && "
+        "$P run b.jsonl -o B $F | grep -o 'makespan.*' && "
+        "$P run b.jsonl -o B2 $F --kernel-set p.allow_early_resolve=false --kernel-set c.sync_start=false "
+        "| grep -o 'makespan.*' && "
+        "for f in deps.json chip_swimlane_records.json; do cmp A2/dfx_outputs/$f B/dfx_outputs/$f && "
+        "cmp A/dfx_outputs/$f B2/dfx_outputs/$f || exit 1; done && "
+        "! cmp -s A/dfx_outputs/deps.json B/dfx_outputs/deps.json",
+        dir);
     ck_assert_msg(r.status == 0, "%s%s", r.out, r.err);
-    ck_assert_str_eq(r.out, "makespan 28.277 us\nmakespan 23.590 us\nmakespan 23.590 us\nmakespan 28.277 us\n");
+    ck_assert_str_eq(r.out,
+                     "makespan 28.277 us\nmakespan 23.590 us\nmakespan 23.590 us\nmakespan 28.277 us\n");
     tu_run_free(&r);
     /* ptosim_run.json says what was set, in func id order; a run without the flag has no such key */
     char path[4300];
@@ -476,12 +480,15 @@ START_TEST(kernel_set_is_the_flag_on_every_submit_of_the_kernel)
     struct {
         const char *arg, *err;
     } bad[] = {
-        {"q.sync_start=true", "ptosim: --kernel-set q.sync_start=true: graph ks (%s/a.jsonl) has no kernel 'q'\n"},
+        {"q.sync_start=true",
+         "ptosim: --kernel-set q.sync_start=true: graph ks (%s/a.jsonl) has no kernel 'q'\n"},
         {"p.foo=true", "ptosim: --kernel-set p.foo=true: 'foo' is not a flag of a submit (sync_start, "
                        "early_resolve or allow_early_resolve)\n"},
-        {"p.sync_start=yes", "ptosim: --kernel-set p.sync_start=yes: the value is true or false, got 'yes'\n"},
-        {"psync=true", "ptosim: --kernel-set psync=true: expected NAME.FIELD=VALUE (a kernel's name, sync_start "
-                       "or early_resolve, true or false)\n"},
+        {"p.sync_start=yes",
+         "ptosim: --kernel-set p.sync_start=yes: the value is true or false, got 'yes'\n"},
+        {"psync=true",
+         "ptosim: --kernel-set psync=true: expected NAME.FIELD=VALUE (a kernel's name, sync_start "
+         "or early_resolve, true or false)\n"},
     };
     /* a name longer than a kernel's, and more flags than a run keeps */
     char longname[200];

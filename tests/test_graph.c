@@ -330,26 +330,29 @@ START_TEST(allow_early_resolve_is_the_runtimes_name_of_early_resolve)
     ck_assert_int_eq(graph_next(&g, &op, err, sizeof(err)), 0);
     graph_close(&g);
     free(path);
-    ck_assert_str_eq(strstr(check(HDR "{\"op\": \"submit\", \"kernel\": \"vadd\", \"allow_early_resolve\": "
-                                      "false, \"early_resolve\": true}\n"),
-                            ":2:"),
-                     ":2: allow_early_resolve: false, but early_resolve is true: they are one flag (the runtime's "
-                     "name and ptosim's); give one");
+    ck_assert_str_eq(
+        strstr(check(HDR "{\"op\": \"submit\", \"kernel\": \"vadd\", \"allow_early_resolve\": "
+                         "false, \"early_resolve\": true}\n"),
+               ":2:"),
+        ":2: allow_early_resolve: false, but early_resolve is true: they are one flag (the runtime's "
+        "name and ptosim's); give one");
     expect_error(HDR "{\"op\": \"submit\", \"kernel\": \"vadd\", \"allow_early_resolve\": 1}\n",
                  ":2: allow_early_resolve:", "must be true or false, got a number");
     /* a dummy has no such flag, as before */
-    expect_error(HDR "{\"op\": \"dummy\", \"allow_early_resolve\": true}\n", ":2: allow_early_resolve:",
-                 "unknown field");
-    ck_assert_str_eq(strstr(check("{\"ptosim_graph\": 1, \"name\": \"g\", \"kernels\": [{\"id\": 0, \"name\": "
-                                  "\"mm\", \"core\": \"aic\", \"cost\": {\"ns\": 5}, \"allow_early_resolve\": "
-                                  "true}]}\n"),
-                            ":1:"),
-                     ":1: kernels[0].allow_early_resolve: a field of each submit, not of a kernel (the runtime "
-                     "sets it per task); give it on the kernel's submit lines, or with --kernel-set "
-                     "mm.early_resolve=true to every one of them");
-    expect_error("{\"ptosim_graph\": 1, \"name\": \"g\", \"kernels\": [{\"id\": 0, \"name\": \"mm\", \"core\": "
-                 "\"aic\", \"cost\": {\"ns\": 5}, \"sync_start\": true}]}\n",
-                 ":1: kernels[0].sync_start:", "--kernel-set mm.sync_start=true to every one of them");
+    expect_error(HDR "{\"op\": \"dummy\", \"allow_early_resolve\": true}\n",
+                 ":2: allow_early_resolve:", "unknown field");
+    ck_assert_str_eq(
+        strstr(check("{\"ptosim_graph\": 1, \"name\": \"g\", \"kernels\": [{\"id\": 0, \"name\": "
+                     "\"mm\", \"core\": \"aic\", \"cost\": {\"ns\": 5}, \"allow_early_resolve\": "
+                     "true}]}\n"),
+               ":1:"),
+        ":1: kernels[0].allow_early_resolve: a field of each submit, not of a kernel (the runtime "
+        "sets it per task); give it on the kernel's submit lines, or with --kernel-set "
+        "mm.early_resolve=true to every one of them");
+    expect_error(
+        "{\"ptosim_graph\": 1, \"name\": \"g\", \"kernels\": [{\"id\": 0, \"name\": \"mm\", \"core\": "
+        "\"aic\", \"cost\": {\"ns\": 5}, \"sync_start\": true}]}\n",
+        ":1: kernels[0].sync_start:", "--kernel-set mm.sync_start=true to every one of them");
 }
 END_TEST
 
