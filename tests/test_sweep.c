@@ -1150,6 +1150,18 @@ START_TEST(gen_lists_sweep_the_generators_parameters)
     double k24 = makespan(csv, 1), k48 = makespan(csv, 2), k4800 = makespan(csv, 3);
     ck_assert_msg(k24 >= 200 && k48 >= 100 + 47 * 0.874 && k4800 >= 4195.2 && k48 < k24 && k24 < k4800,
                   "%f %f %f", k24, k48, k4800);
+    /* the same bytes one point at a time */
+    char *seq = path_in(dir, "one");
+    const char *j1[] = {
+        "sweep", "gen:granularity", "--gen-k", "24,48,4800", "--gen-total-us=4800", "-j", "1", "-o", seq,
+        NULL};
+    r = tu_run(j1);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    char *csv1 = read_in(seq, "sweep.csv");
+    ck_assert_str_eq(csv1, csv);
+    free(csv1);
+    free(seq);
     /* each graph is the generator's own bytes */
     const char *gen[] = {"gen", "granularity", "--k", "4800", "--total-us", "4800", NULL};
     r = tu_run(gen);
