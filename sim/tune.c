@@ -272,6 +272,23 @@ static const char *kernel_name(const graph *g, int idx)
     return idx >= 0 && idx < g->nkernels ? g->kernels[idx].name : "dummy";
 }
 
+/* Prints what trial t measured and whether it beats best (a makespan lower by more than TUNE_GAIN and, with
+ * --repeat, beyond the seeds' noise): "makespan ... us, kept". Returns whether it does. */
+static bool judge(const trial *t, const trial *best)
+{
+    char what[160];
+    describe(t, what, sizeof(what));
+    bool better = ok(t) && (!ok(best) || t->makespan_us < best->makespan_us * (1 - TUNE_GAIN));
+    /* with --repeat, a gain the seeds' noise could explain is not one */
+    bool noise = better && ok(best) && inside_noise(t, best);
+    better &= !noise;
+    printf("%s, %s\n", what,
+           better  ? "kept"
+           : noise ? "inside the noise (two standard errors of the difference), dropped"
+                   : "dropped");
+    return better;
+}
+
 /* Step 1: is the graph the one you meant. */
 static void print_lint(const lint_report *r, const graph *g)
 {
@@ -532,18 +549,9 @@ int tune_main(int argc, char **argv)
                 }
                 trials++;
                 any = true;
-                char what[160];
-                describe(&t, what, sizeof(what));
-                bool better = ok(&t) && (!ok(&best) || t.makespan_us < best.makespan_us * (1 - TUNE_GAIN));
-                /* with --repeat, a gain the seeds' noise could explain is not one */
-                bool noise = better && ok(&best) && inside_noise(&t, &best);
-                better &= !noise;
-                printf("   ring %d %s %" PRIu64 " -> %" PRIu64 ": %s, %s\n", cand[i].ring,
-                       runcfg_knob_name(cand[i].knob), v, nv, what,
-                       better  ? "kept"
-                       : noise ? "inside the noise (two standard errors of the difference), dropped"
-                               : "dropped");
-                if (better) {
+                printf("   ring %d %s %" PRIu64 " -> %" PRIu64 ": ", cand[i].ring,
+                       runcfg_knob_name(cand[i].knob), v, nv);
+                if (judge(&t, &best)) {
                     cur = next;
                     best = t;
                     kept = true;
@@ -575,16 +583,8 @@ int tune_main(int argc, char **argv)
             return EXIT_INTERNAL;
         }
         trials++;
-        char what[160];
-        describe(&t, what, sizeof(what));
-        bool better = ok(&t) && (!ok(&best) || t.makespan_us < best.makespan_us * (1 - TUNE_GAIN));
-        bool noise = better && ok(&best) && inside_noise(&t, &best);
-        better &= !noise;
-        printf("   aicpu_thread_num %" PRId64 " -> %" PRId64 ": %s, %s\n", plat.aicpu_threads, th, what,
-               better  ? "kept"
-               : noise ? "inside the noise (two standard errors of the difference), dropped"
-                       : "dropped");
-        if (better) {
+        printf("   aicpu_thread_num %" PRId64 " -> %" PRId64 ": ", plat.aicpu_threads, th);
+        if (judge(&t, &best)) {
             cur_plat = p;
             best = t;
         }
