@@ -1,11 +1,21 @@
 /* csv.c - RFC 4180 CSV: quoting fields on the way out, unquoting records on the way in. */
 #include "csv.h"
 
+#include <stdlib.h>
 #include <string.h>
+
+bool csv_formula(const char *s)
+{
+    if (!s || !s[0] || !strchr("=+-@\t\r'", s[0]))
+        return false;
+    char *end;
+    strtod(s, &end); /* "-5" or "+1.5e3" is a number to a spreadsheet too: left as it is */
+    return *end != '\0';
+}
 
 bool csv_needs_quotes(const char *s)
 {
-    return s && s[strcspn(s, ",\"\r\n")] != '\0';
+    return s && (s[strcspn(s, ",\"\r\n")] != '\0' || csv_formula(s));
 }
 
 void csv_put(FILE *f, const char *s)
@@ -17,6 +27,8 @@ void csv_put(FILE *f, const char *s)
         return;
     }
     fputc('"', f);
+    if (csv_formula(s))
+        fputc('\'', f); /* text, not a formula, to a spreadsheet (OWASP's CSV injection advice) */
     for (; *s; s++) {
         if (*s == '"')
             fputc('"', f);

@@ -6,11 +6,18 @@
 #include <stddef.h>
 #include <stdio.h>
 
-/* Does s need quoting: does it hold a comma, a double quote, CR or LF? */
+/* Would a spreadsheet evaluate s: does it begin with = + - @, a tab or CR (or
+ * an apostrophe, the guard itself) without being a number? */
+bool csv_formula(const char *s);
+
+/* Does s need quoting: does it hold a comma, a double quote, CR or LF, or is
+ * it a csv_formula? */
 bool csv_needs_quotes(const char *s);
 
 /* Writes s as one field: as it is, or between double quotes with each quote
- * doubled when csv_needs_quotes(s). NULL writes an empty field. */
+ * doubled when csv_needs_quotes(s), after an apostrophe when csv_formula(s)
+ * (a reader that wants the text back drops one leading apostrophe). NULL
+ * writes an empty field. */
 void csv_put(FILE *f, const char *s);
 
 /* The end of the record starting at s: the first LF outside quotes (a CR

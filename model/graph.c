@@ -798,6 +798,18 @@ static int parse_header(graph *g, const cJSON *h, char *err, size_t errlen)
         snprintf(f, sizeof(f), "kernels[%d]", i);
         if (!cJSON_IsObject(k))
             return fail(g, err, errlen, f, "must be an object, got %s", jtype(k));
+        /* the runtime sets these on each task's Arg, not on a kernel: say where they go */
+        static const char *const per_task[] = {"allow_early_resolve", "early_resolve", "sync_start"};
+        for (int t = 0; t < 3; t++)
+            if (jget(k, per_task[t])) {
+                snprintf(f, sizeof(f), "kernels[%d].%s", i, per_task[t]);
+                return fail(
+                    g, err, errlen, f,
+                    "a field of each submit, not of a kernel (the runtime sets it per task); give it on "
+                    "the kernel's submit lines, or with --kernel-set %s.%s=true to every one of them",
+                    cJSON_IsString(jget(k, "name")) ? jget(k, "name")->valuestring : "NAME",
+                    t == 2 ? "sync_start" : "early_resolve");
+            }
         if (check_keys(g, k, kkeys, f, err, errlen) != 0)
             return -1;
         int64_t id = 0;
@@ -1390,6 +1402,19 @@ static int parse_task_common(graph *g, const cJSON *line, graph_op *op, char *er
         get_bool(g, line, "predicate", "predicate", &op->predicate, err, errlen) != 0 ||
         get_bool(g, line, "dump", "dump", &op->dump_task, err, errlen) != 0)
         return -1;
+    /* allow_early_resolve: the runtime's own name of the flag (Arg::set_allow_early_resolve) */
+    if (jget(line, "allow_early_resolve")) {
+        bool given = jget(line, "early_resolve") != NULL, was = op->early_resolve;
+        if (get_bool(g, line, "allow_early_resolve", "allow_early_resolve", &op->early_resolve, err,
+                     errlen) != 0)
+            return -1;
+        if (given && was != op->early_resolve)
+            return fail(
+                g, err, errlen, "allow_early_resolve",
+                "%s, but early_resolve is %s: they are one flag (the runtime's name and ptosim's); give "
+                "one",
+                op->early_resolve ? "true" : "false", was ? "true" : "false");
+    }
     const cJSON *cost = jget(line, "cost");
     if (cost) {
         /* the pipe form needs one core type: a single kernel, or SPMD of one */
@@ -1484,9 +1509,10 @@ static int parse_op(graph *g, const cJSON *line, graph_op *op, char *err, size_t
         return close_scope(g, err, errlen);
     }
     if (kind[0] == 's' && key_eq(kind, "submit")) {
-        static const char *const keys[] = {
-            "op",         "id",   "kernel",    "kernels",       "args", "deps", "block_num",
-            "sync_start", "cost", "predicate", "early_resolve", "dump", NULL};
+        static const char *const keys[] = {"op",   "id",        "kernel",        "kernels",
+                                           "args", "deps",      "block_num",     "sync_start",
+                                           "cost", "predicate", "early_resolve", "allow_early_resolve",
+                                           "dump", NULL};
         if (check_keys(g, line, keys, "", err, errlen) != 0)
             return -1;
         op->kind = OP_SUBMIT;

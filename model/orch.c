@@ -959,6 +959,21 @@ static void step_submit(orch *o, ps_t t)
     }
 }
 
+/* --kernel-set: a submit running a kernel given one takes its flags from it (the later kernel slot wins on
+ * a MIX task whose kernels disagree), as if its line had said so. */
+static void apply_kernel_sets(const chip_config *cfg, graph_op *op)
+{
+    for (int s = 0; s < 3; s++) {
+        int id = op->kernel_ids[s];
+        if (id < 0 || id >= GRAPH_MAX_FUNC_ID)
+            continue;
+        if (cfg->kernel_sync_start[id] != CHIP_FLAG_KEEP)
+            op->sync_start = cfg->kernel_sync_start[id] == CHIP_FLAG_TRUE;
+        if (cfg->kernel_early_resolve[id] != CHIP_FLAG_KEEP)
+            op->early_resolve = cfg->kernel_early_resolve[id] == CHIP_FLAG_TRUE;
+    }
+}
+
 void orch_on_step(orch *o, ps_t t)
 {
     rt *r = o->rt;
@@ -993,6 +1008,8 @@ void orch_on_step(orch *o, ps_t t)
             }
             o->have_op = true;
             o->stage = SUB_IDLE;
+            if (r->cfg.kernel_sets && o->op->kind == OP_SUBMIT)
+                apply_kernel_sets(&r->cfg, o->op);
         }
         graph_op *op = o->op;
         switch (op->kind) {

@@ -361,6 +361,23 @@ int report_write_run(const chip *c, const report_info *ri, const char *path, cha
         fprintf(f, "%" PRIu64, c->cfg.seed);
     else
         fputs("null", f);
+    if (c->cfg.kernel_sets) { /* --kernel-set: the flags every submit of a kernel got, "NAME.FIELD": VALUE */
+        fputs(", \"kernel_set\": {", f);
+        int n = 0;
+        for (int id = 0; id < GRAPH_MAX_FUNC_ID; id++)
+            for (int fl = 0; fl < 2; fl++) {
+                uint8_t v = fl ? c->cfg.kernel_early_resolve[id] : c->cfg.kernel_sync_start[id];
+                const graph_kernel *k = graph_kernel_by_id(&c->orch.g, id);
+                if (v == CHIP_FLAG_KEEP || !k)
+                    continue;
+                char key[GRAPH_NAME_MAX + 32];
+                snprintf(key, sizeof(key), "%s.%s", k->name, fl ? "early_resolve" : "sync_start");
+                fputs(n++ ? ", " : "", f);
+                jsonw_str(f, key);
+                fputs(v == CHIP_FLAG_TRUE ? ": true" : ": false", f);
+            }
+        fputc('}', f);
+    }
     fputs("},\n  \"simgrid_cfg\": [", f);
     for (int i = 0; i < ri->nsg_cfg; i++) {
         fputs(i ? ", " : "", f);

@@ -52,7 +52,15 @@ typedef struct chip_config {
     uint64_t seed;                         /* ... from this seed */
     size_t perfetto_records;               /* the Perfetto trace: records kept (0: off) */
     const struct gcomp *compiled;          /* the graph's ops parsed beforehand (gcomp.h), or NULL */
+    /* --kernel-set NAME.FIELD=VALUE resolved to func ids: every submit running the kernel gets the flag
+     * (CHIP_FLAG_KEEP: as its line says; zero-initialised configs keep every line as it is) */
+    uint8_t kernel_sync_start[GRAPH_MAX_FUNC_ID];    /* require_sync_start, a chip_flag */
+    uint8_t kernel_early_resolve[GRAPH_MAX_FUNC_ID]; /* allow_early_resolve, a chip_flag */
+    bool kernel_sets;                                /* some entry above is not CHIP_FLAG_KEEP */
 } chip_config;
+
+/* A per-kernel override of a submit's flag (chip_config.kernel_*). */
+enum chip_flag { CHIP_FLAG_KEEP = 0, CHIP_FLAG_FALSE = 1, CHIP_FLAG_TRUE = 2 };
 
 /* Event kinds of the chip heap. */
 enum chip_event {

@@ -170,7 +170,7 @@ int runcfg_ring_values(runcfg_knob k, const uint64_t *v, int n, bool list, uint6
 
 int runcfg_check_threads(long n, char *err, size_t errlen)
 {
-    if (n == 0 || (n >= 2 && n <= 4))
+    if (n == 0 || (n >= RUNCFG_MIN_THREADS && n <= RUNCFG_MAX_THREADS))
         return 0;
     snprintf(err, errlen, "--aicpu-thread-num: launch_aicpu_num (%ld) must be 0 (auto) or in range [2, 4]",
              n);

@@ -35,6 +35,10 @@ int runcfg_parse_ring(runcfg_knob k, const char *text, uint64_t out[RUNCFG_RINGS
 int runcfg_ring_values(runcfg_knob k, const uint64_t *v, int n, bool list, uint64_t out[RUNCFG_RINGS],
                        char *err, size_t errlen);
 
+/* launch_aicpu_num's range besides 0 (auto): the orchestrator and 1 to 3 schedulers. */
+#define RUNCFG_MIN_THREADS 2
+#define RUNCFG_MAX_THREADS 4
+
 /* Checks --aicpu-thread-num: 0 (auto) or 2..4. Returns 0, or -1 with the
  * runtime's message. */
 int runcfg_check_threads(long n, char *err, size_t errlen);

@@ -51,6 +51,8 @@ void cli_run_usage(void)
         "  --aicpu-thread-num N          AICPU threads: 0 = auto (4), else 2-4 (1 orchestrator + "
         "schedulers)\n"
         "  --set KEY=VALUE               override a platform parameter (ptosim params lists them)\n"
+        "  --kernel-set NAME.FIELD=V     set FIELD (sync_start, early_resolve) to V (true, false) on every\n"
+        "                                submit that runs kernel NAME, as if its line said so\n"
         "  --seed N                      variation on: each execution's costs drawn around their means from\n"
         "                                seed N (spreads: ptosim params *_spread); off by default\n"
         "  --repeat N                    N runs with seeds N0 .. N0+N-1 (N0 = --seed, else 1): the "
@@ -176,6 +178,51 @@ static int parse_level(const char *s, int max, int *out)
     return st == STRINT_OK ? 0 : st == STRINT_SYNTAX ? 1 : 2;
 }
 
+int cli_kernel_set(const char *text, char *name, size_t namelen, cli_kfield *field, bool *value, char *err,
+                   size_t errlen)
+{
+    const char *eq = strchr(text, '=');
+    const char *dot = NULL;
+    for (const char *c = text; eq && c < eq; c++)
+        if (*c == '.')
+            dot = c;
+    if (!eq || !dot || dot == text || dot + 1 == eq) {
+        snprintf(
+            err, errlen,
+            "--kernel-set %s: expected NAME.FIELD=VALUE (a kernel's name, sync_start or early_resolve, true "
+            "or false)",
+            text);
+        return -1;
+    }
+    size_t flen = (size_t)(eq - dot - 1);
+    if (flen == strlen("sync_start") && strncmp(dot + 1, "sync_start", flen) == 0)
+        *field = CLI_KFIELD_SYNC_START;
+    else if ((flen == strlen("early_resolve") && strncmp(dot + 1, "early_resolve", flen) == 0) ||
+             (flen == strlen("allow_early_resolve") && strncmp(dot + 1, "allow_early_resolve", flen) == 0))
+        *field = CLI_KFIELD_EARLY_RESOLVE;
+    else {
+        snprintf(err, errlen,
+                 "--kernel-set %s: '%.*s' is not a flag of a submit (sync_start, early_resolve or "
+                 "allow_early_resolve)",
+                 text, (int)flen, dot + 1);
+        return -1;
+    }
+    if (strcmp(eq + 1, "true") == 0 || strcmp(eq + 1, "false") == 0)
+        *value = eq[1] == 't';
+    else {
+        snprintf(err, errlen, "--kernel-set %s: the value is true or false, got '%s'", text, eq + 1);
+        return -1;
+    }
+    if ((size_t)(dot - text) >= namelen) {
+        snprintf(err, errlen, "--kernel-set %s: the kernel's name is longer than %zu characters", text,
+                 namelen - 1);
+        return -1;
+    }
+    memcpy(name, text, (size_t)(dot - text));
+    name[dot - text] = '\0';
+    return 0;
+}
+
 int cli_parse_run(int argc, char **argv, cli_run *o, char *err, size_t errlen)
 {
     int rc = cli_parse_run_args(argc, argv, o, err, errlen);
@@ -230,6 +277,21 @@ int cli_parse_run_args(int argc, char **argv, cli_run *o, char *err, size_t errl
                 return -1;
             }
             o->sets[o->nsets++] = kv;
+            continue;
+        }
+        if (cli_opt_is(a, "--kernel-set", &v)) {
+            const char *kv;
+            char name[128];
+            cli_kfield field;
+            bool value;
+            if (need_value(argc, argv, &i, "--kernel-set", v, &kv, err, errlen) != 0 ||
+                cli_kernel_set(kv, name, sizeof(name), &field, &value, err, errlen) != 0)
+                return -1;
+            if (o->nkernel_sets == CLI_MAX_SETS) {
+                snprintf(err, errlen, "too many --kernel-set arguments (at most %d)", CLI_MAX_SETS);
+                return -1;
+            }
+            o->kernel_sets[o->nkernel_sets++] = kv;
             continue;
         }
         int knob = cli_opt_is(a, "--ring-task-window", &v) ? KNOB_TASK_WINDOW

@@ -33,6 +33,8 @@ typedef struct cli_run {
     int swimlane_level;             /* --enable-chip-swimlane, 0..4 */
     const char *sets[CLI_MAX_SETS]; /* --set KEY=VALUE, in order */
     int nsets;
+    const char *kernel_sets[CLI_MAX_SETS]; /* --kernel-set NAME.FIELD=VALUE, in order (syntax checked) */
+    int nkernel_sets;
     uint64_t rings[3][4];                /* --ring-task-window/-heap/-dep-pool per ring, 0 = default */
     long aicpu_thread_num;               /* --aicpu-thread-num, 0 = auto */
     bool dep_gen;                        /* --enable-dep-gen */
@@ -86,6 +88,15 @@ typedef struct cli_cmd {
  * command that ends with status 2 (a usage error: its message is printed)
  * gets its usage line on stderr after the message. */
 int cli_dispatch(const cli_cmd *cmds, int ncmds, int argc, char **argv, void (*general)(FILE *out));
+
+/* The per-submit flags --kernel-set NAME.FIELD=VALUE sets on every submit of a kernel. */
+typedef enum { CLI_KFIELD_SYNC_START, CLI_KFIELD_EARLY_RESOLVE } cli_kfield;
+
+/* Splits "NAME.FIELD=VALUE" (FIELD sync_start, early_resolve or the runtime's allow_early_resolve; VALUE
+ * true or false; NAME up to the last '.' before '='). name gets NAME (namelen bytes at most). Returns 0,
+ * or -1 with "--kernel-set TEXT: what is wrong" in err. */
+int cli_kernel_set(const char *text, char *name, size_t namelen, cli_kfield *field, bool *value, char *err,
+                   size_t errlen);
 
 /* Prints the usage of `ptosim run`. */
 void cli_run_usage(void);

@@ -2363,42 +2363,43 @@ static int parse_value(const gen_param *p, const char *text, gen_val *v, char *e
     return 0;
 }
 
-int gen_main(int argc, char **argv)
+/* Parses `gen KIND --PARAM VALUE ...` (argv[0] the kind) into *k and v (at least GEN_MAX_PARAMS entries).
+ * Returns 0, 1 when a help was printed, or an exit status with "ptosim gen: ..." in err. */
+static int gen_parse(int argc, char **argv, const gen_kind **kp, gen_val *v, char *err, size_t errlen)
 {
     if (argc < 1) {
-        fputs("ptosim gen: missing KIND\n", stderr);
+        snprintf(err, errlen, "ptosim gen: missing KIND");
         return EXIT_USAGE;
     }
     if (cli_is_help(argv[0]) || !strcmp(argv[0], "help")) {
         usage(stdout);
-        return EXIT_OK;
+        return 1;
     }
     const gen_kind *k = NULL;
     for (int i = 0; i < NKINDS; i++)
         if (!strcmp(argv[0], KINDS[i].name))
             k = &KINDS[i];
     if (!k) {
-        fprintf(stderr, "ptosim gen: %s: unknown kind; kinds are", argv[0]);
-        for (int i = 0; i < NKINDS; i++)
-            fprintf(stderr, "%s %s", i ? "," : "", KINDS[i].name);
-        fputc('\n', stderr);
+        size_t n = (size_t)snprintf(err, errlen, "ptosim gen: %s: unknown kind; kinds are", argv[0]);
+        for (int i = 0; i < NKINDS && n < errlen; i++)
+            n += (size_t)snprintf(err + n, errlen - n, "%s %s", i ? "," : "", KINDS[i].name);
         return EXIT_USAGE;
     }
-    gen_val v[GEN_MAX_PARAMS];
-    char err[GEN_ERR_MAX];
+    *kp = k;
+    char why[GEN_ERR_MAX];
     for (int i = 0; i < k->nparams; i++)
-        if (parse_value(&k->params[i], k->params[i].def, &v[i], err, sizeof(err)) != 0) {
-            fprintf(stderr, "ptosim gen: %s: --%s: bad default: %s\n", k->name, k->params[i].name, err);
+        if (parse_value(&k->params[i], k->params[i].def, &v[i], why, sizeof(why)) != 0) {
+            snprintf(err, errlen, "ptosim gen: %s: --%s: bad default: %s", k->name, k->params[i].name, why);
             return EXIT_INTERNAL;
         }
     for (int a = 1; a < argc; a++) {
         const char *s = argv[a];
         if (cli_is_help(s)) {
             kind_usage(stdout, k);
-            return EXIT_OK;
+            return 1;
         }
         if (strncmp(s, "--", 2) != 0) {
-            fprintf(stderr, "ptosim gen: %s: %s: expected --PARAM VALUE\n", k->name, s);
+            snprintf(err, errlen, "ptosim gen: %s: %s: expected --PARAM VALUE", k->name, s);
             return EXIT_USAGE;
         }
         const char *eq = strchr(s, '=');
@@ -2408,29 +2409,77 @@ int gen_main(int argc, char **argv)
             if (strlen(k->params[i].name) == nl && !strncmp(k->params[i].name, s + 2, nl))
                 pi = i;
         if (pi < 0) {
-            fprintf(stderr, "ptosim gen: %s: --%.*s: unknown parameter; %s takes", k->name, (int)nl, s + 2,
-                    k->name);
-            for (int i = 0; i < k->nparams; i++)
-                fprintf(stderr, "%s --%s", i ? "," : "", k->params[i].name);
-            fputc('\n', stderr);
+            size_t n = (size_t)snprintf(err, errlen, "ptosim gen: %s: --%.*s: unknown parameter; %s takes",
+                                        k->name, (int)nl, s + 2, k->name);
+            for (int i = 0; i < k->nparams && n < errlen; i++)
+                n += (size_t)snprintf(err + n, errlen - n, "%s --%s", i ? "," : "", k->params[i].name);
             return EXIT_USAGE;
         }
         const char *text = eq ? eq + 1 : NULL;
         if (!text) {
             if (a + 1 >= argc) {
-                fprintf(stderr, "ptosim gen: %s: --%s: missing value\n", k->name, k->params[pi].name);
+                snprintf(err, errlen, "ptosim gen: %s: --%s: missing value", k->name, k->params[pi].name);
                 return EXIT_USAGE;
             }
             text = argv[++a];
         }
-        if (parse_value(&k->params[pi], text, &v[pi], err, sizeof(err)) != 0) {
-            fprintf(stderr, "ptosim gen: %s: --%s: %s\n", k->name, k->params[pi].name, err);
+        if (parse_value(&k->params[pi], text, &v[pi], why, sizeof(why)) != 0) {
+            snprintf(err, errlen, "ptosim gen: %s: --%s: %s", k->name, k->params[pi].name, why);
             return EXIT_USAGE;
         }
     }
-    if (k->check && k->check(v, err, sizeof(err)) != 0) {
-        fprintf(stderr, "ptosim gen: %s: %s\n", k->name, err);
+    if (k->check && k->check(v, why, sizeof(why)) != 0) {
+        snprintf(err, errlen, "ptosim gen: %s: %s", k->name, why);
         return EXIT_USAGE;
+    }
+    return 0;
+}
+
+int gen_check(int argc, char **argv, char *err, size_t errlen)
+{
+    const gen_kind *k;
+    gen_val v[GEN_MAX_PARAMS];
+    int rc = gen_parse(argc, argv, &k, v, err, errlen);
+    return rc == 1 ? EXIT_USAGE : rc; /* no help in a sweep's parameters: the sweep takes --help itself */
+}
+
+int gen_write(int argc, char **argv, FILE *f, char *err, size_t errlen)
+{
+    const gen_kind *k;
+    gen_val v[GEN_MAX_PARAMS];
+    int rc = gen_parse(argc, argv, &k, v, err, errlen);
+    if (rc != 0)
+        return rc == 1 ? EXIT_USAGE : rc;
+    gen g = {.f = f, .kd = k, .v = v};
+    k->emit(&g);
+    if (fflush(f) != 0 || ferror(f)) {
+        snprintf(err, errlen, "ptosim gen: %s: writing the graph failed: %s", k->name, strerror(errno));
+        return EXIT_INTERNAL;
+    }
+    return EXIT_OK;
+}
+
+bool gen_param_listable(const char *kind, const char *param)
+{
+    for (int i = 0; i < NKINDS; i++)
+        if (!strcmp(kind, KINDS[i].name))
+            for (int p = 0; p < KINDS[i].nparams; p++)
+                if (!strcmp(param, KINDS[i].params[p].name))
+                    return KINDS[i].params[p].type != PT_TEXT;
+    return false;
+}
+
+int gen_main(int argc, char **argv)
+{
+    char err[GEN_ERR_MAX + 256];
+    const gen_kind *k;
+    gen_val v[GEN_MAX_PARAMS];
+    int rc = gen_parse(argc, argv, &k, v, err, sizeof(err));
+    if (rc == 1)
+        return EXIT_OK;
+    if (rc != 0) {
+        fprintf(stderr, "%s\n", err);
+        return rc;
     }
     static char buf[1 << 16];
     setvbuf(stdout, buf, _IOFBF, sizeof(buf));

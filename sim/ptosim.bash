@@ -45,15 +45,26 @@ _ptosim()
             return
         fi ;;
     run|tune|sweep)
+        if [ "$cmd" = sweep ] && [ "$COMP_CWORD" -eq 2 ] && [[ "$cur" == g* ]]; then
+            # a generated graph: gen:KIND
+            COMPREPLY=($(compgen -W "gen:chain gen:fan gen:forkjoin gen:granularity gen:bgemm gen:paged_attention
+                gen:decode_layer gen:random" -- "$cur") $(compgen -f -- "$cur"))
+            return
+        fi
         if [[ "$cur" == -* ]]; then
             local more=""
             [ "$cmd" = sweep ] && more="--resume -j --jobs --engine --parallel-args -S --sshlogin --point
                 --collect --best"
+            # with GRAPH gen:KIND, the generator's parameters as --gen-PARAM
+            if [ "$cmd" = sweep ] && [[ "${COMP_WORDS[2]}" == gen:* ]]; then
+                more="$more $("${COMP_WORDS[0]}" gen "${COMP_WORDS[2]#gen:}" --help 2>/dev/null |
+                    sed -n 's/^    --\([a-z0-9-]*\) .*/--gen-\1/p')"
+            fi
             [ "$cmd" = tune ] && more="--max-trials"
             COMPREPLY=($(compgen -W "-o --work-dir -p --platform --enable-chip-swimlane --enable-dep-gen
                 --enable-scope-stats --enable-pmu --dump-args --ring-task-window --ring-heap --ring-dep-pool
                 --aicpu-thread-num --op-execute-timeout-us --stream-sync-timeout-ms --scheduler-timeout-ms
-                --set --seed --repeat --quiet --summary-csv --no-host-timing --perfetto --enable-perfetto -h --help
+                --set --kernel-set --seed --repeat --quiet --summary-csv --no-host-timing --perfetto --enable-perfetto -h --help
                 $more" -- "$cur"))
             return
         fi ;;

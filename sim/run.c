@@ -279,6 +279,39 @@ void run_apply_rings(chip_config *cfg, const graph *hdr, const cli_run *opt)
     lay_rings(cfg, opt->rings);
 }
 
+int run_kernel_of(const graph *hdr, const char *kernel_set, char *name, size_t namelen, int *field,
+                  bool *value)
+{
+    char err[512];
+    cli_kfield f = CLI_KFIELD_SYNC_START;
+    if (cli_kernel_set(kernel_set, name, namelen, &f, value, err, sizeof(err)) != 0)
+        return -1; /* checked when parsed: not reached */
+    *field = (int)f;
+    for (int k = 0; k < hdr->nkernels; k++)
+        if (strcmp(hdr->kernels[k].name, name) == 0)
+            return k;
+    return -1;
+}
+
+int run_apply_kernel_sets(chip_config *cfg, const graph *hdr, const cli_run *opt)
+{
+    for (int i = 0; i < opt->nkernel_sets; i++) {
+        char name[GRAPH_NAME_MAX];
+        int field;
+        bool value;
+        int k = run_kernel_of(hdr, opt->kernel_sets[i], name, sizeof(name), &field, &value);
+        if (k < 0) {
+            fprintf(stderr, "ptosim: --kernel-set %s: graph %s (%s) has no kernel '%s'\n", opt->kernel_sets[i],
+                    hdr->name, hdr->path, name);
+            return EXIT_USAGE;
+        }
+        uint8_t *to = field == CLI_KFIELD_SYNC_START ? cfg->kernel_sync_start : cfg->kernel_early_resolve;
+        to[hdr->kernels[k].id] = value ? CHIP_FLAG_TRUE : CHIP_FLAG_FALSE;
+        cfg->kernel_sets = true;
+    }
+    return EXIT_OK;
+}
+
 /* The sizing vector the worker caches its arena on. */
 static void rings_of(const chip_config *cfg, uint64_t out[3][4])
 {
@@ -737,8 +770,10 @@ static int run_program(const cli_run *opt, const platform *plat, const chip_conf
             code = EXIT_INTERNAL;
             snprintf(res.status, sizeof(res.status), "error");
         } else {
-            code = read_header(opt->graphs[p], &g) != 0 /* pr->path is the name to show */
-                       ? EXIT_GRAPH
+            /* pr->path is the name to show; the kernel names were checked before the first program */
+            code = read_header(opt->graphs[p], &g) != 0 ? EXIT_GRAPH
+                   : run_apply_kernel_sets(&cfg, &g, opt) != EXIT_OK
+                       ? EXIT_USAGE
                        : simulate(opt, &pl, &cfg, warn, &g, work_dir ? dir : NULL, p == 0, &res);
         }
         if ((fflush(stdout) != 0 || ferror(stdout)) && code != EXIT_INTERNAL) { /* _exit flushes nothing */
@@ -789,6 +824,11 @@ static int run_worker(const cli_run *opt, const platform *plat, const chip_confi
         }
         chip_config pc = *cfg;
         run_apply_rings(&pc, &hdr, opt);
+        if (run_apply_kernel_sets(&pc, &hdr, opt) != EXIT_OK) {
+            graph_close(&hdr);
+            code = EXIT_USAGE;
+            break;
+        }
         uint64_t rings[3][4];
         rings_of(&pc, rings);
         if (worker_add_program(w, &hdr, rings, err, sizeof(err)) != 0) {
@@ -910,6 +950,10 @@ int run_main_from(int argc, char **argv, const gcomp *gc)
     if (read_header(opt.graph, &hdr) != 0)
         return EXIT_GRAPH;
     run_apply_rings(&cfg, &hdr, &opt);
+    if (run_apply_kernel_sets(&cfg, &hdr, &opt) != EXIT_OK) {
+        graph_close(&hdr);
+        return EXIT_USAGE;
+    }
     cfg.compiled = gc;
     return simulate(&opt, &plat, &cfg, &warn, &hdr, opt.work_dir, true, NULL);
 }

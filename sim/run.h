@@ -29,6 +29,17 @@ int run_prepare(const cli_run *opt, platform *plat, chip_config *cfg, run_warnin
  * run_config (hdr may be NULL), the flags. */
 void run_apply_rings(chip_config *cfg, const graph *hdr, const cli_run *opt);
 
+/* The index in hdr's kernel table of the kernel a --kernel-set text (as
+ * cli_kernel_set took it) names, its NAME in name, its cli_kfield in *field
+ * and its value in *value; -1 when hdr has no such kernel. */
+int run_kernel_of(const graph *hdr, const char *kernel_set, char *name, size_t namelen, int *field,
+                  bool *value);
+
+/* The --kernel-set flags resolved against a graph's kernel table into cfg
+ * (chip_config.kernel_*), in order. Returns EXIT_OK, or EXIT_USAGE after
+ * printing which NAME the graph has no kernel of. */
+int run_apply_kernel_sets(chip_config *cfg, const graph *hdr, const cli_run *opt);
+
 /* Runs `ptosim run` with the arguments after "run". Returns the exit status. */
 int run_main(int argc, char **argv);
 

@@ -30,10 +30,17 @@
 #include "../model/runcfg.h"
 #include "../model/strint.h"
 #include "cli.h"
+#include "gen.h"
 #include "intr.h"
 #include "run.h"
 
-#define SWEEP_KNOBS 4
+#define SWEEP_KNOBS 4      /* the run's own knobs: points.csv's first four knob columns */
+#define SWEEP_MAX_EXTRA 24 /* --set, --kernel-set and --gen-* lists: a column each after those */
+#define SWEEP_MAX_COLS (SWEEP_KNOBS + SWEEP_MAX_EXTRA)
+#define SWEEP_MAX_LISTS SWEEP_MAX_COLS
+#define SWEEP_MAX_GRAPHS 1000    /* generated graphs of one sweep (--gen-* lists): each is compiled */
+#define GEN_PREFIX "gen:"        /* GRAPH gen:KIND: the graphs are ptosim gen KIND's */
+#define GRAPHS_DIR "graphs"      /* DIR's generated graphs, NNNN.jsonl and NNNN.compiled */
 #define SWEEP_MAX_POINTS 1000000 /* keeps DIR/points/ listable; far past what one machine sweeps */
 #define SWEEP_MAX_JOBS 1024
 #define SWEEP_STDERR_SHOWN 4000        /* bytes of a failed point's stderr echoed to ours */
@@ -43,8 +50,8 @@
 #define SPOOL_NAME "graph.jsonl"       /* DIR's copy of a GRAPH read from a pipe, which every point reads */
 /* appended to errors in the options passed through: a list there is a likely slip */
 #define LISTS_HINT                                                                                           \
-    "; only --ring-task-window, --ring-heap, --ring-dep-pool and --aicpu-thread-num take lists, every "      \
-    "other option goes to each run as it is"
+    "; only --ring-task-window, --ring-heap, --ring-dep-pool, --aicpu-thread-num, --set KEY=, "              \
+    "--kernel-set NAME.FIELD= and --gen-PARAM take lists, every other option goes to each run as it is"
 
 /* The knobs a sweep takes lists for, in the column order of points.csv: the three ring knobs in
  * runcfg_knob order, then the thread count. */
@@ -56,12 +63,19 @@ static const char *const POINTS_HEADER =
 
 typedef enum { ENGINE_LOCAL, ENGINE_SLURM, ENGINE_PARALLEL } sweep_engine;
 
+/* What a list sweeps: a knob of the run, a platform parameter (--set KEY=LIST), a flag of a kernel's submits
+ * (--kernel-set NAME.FIELD=LIST) or a parameter of the generator that makes the graph (--gen-PARAM LIST). */
+typedef enum { LIST_RUN, LIST_SET, LIST_KERNEL, LIST_GEN } list_kind;
+static const char *const LIST_FLAGS[] = {NULL, "--set", "--kernel-set", NULL};
+
 /* One knob's list, as given on the command line. */
 typedef struct sweep_list {
-    int knob;         /* index into KNOB_FLAGS */
-    const char *text; /* the list as written (passed on unchanged to --point runs) */
+    list_kind kind; /* what it sweeps */
+    int knob;  /* its column in points.csv: KNOB_FLAGS's index, or SWEEP_KNOBS + its place among the others */
+    char *key; /* LIST_SET KEY, LIST_KERNEL NAME.FIELD, LIST_GEN PARAM (malloc'd; LIST_RUN NULL) */
+    const char *text; /* as written, KEY=LIST for --set and --kernel-set (passed on to --point runs) */
     char **shown;     /* each value as written: per-ring ones as a/b/c/d */
-    char **vals;      /* each value as `ptosim run` takes it: a,b,c,d */
+    char **vals;      /* each value as `ptosim run` takes it: a,b,c,d; KEY=VALUE for --set and --kernel-set */
     int n;            /* number of values */
 } sweep_list;
 
@@ -77,8 +91,14 @@ typedef struct sweep {
     bool resume;                   /* --resume DIR: run only the points without a whole row */
     long *todo;                    /* the points to run, in order */
     long ntodo;                    /* entries in todo */
-    sweep_list lists[SWEEP_KNOBS]; /* in the order given: the first varies slowest */
-    int nlists;                    /* entries in lists */
+    sweep_list lists[SWEEP_MAX_LISTS]; /* in the order given: the first varies slowest */
+    int nlists;                        /* entries in lists */
+    int nextra;                        /* lists that are not the run's knobs: columns after KNOB_FLAGS's */
+    const char *gen_kind;              /* GRAPH gen:KIND: the kind, else NULL */
+    long ngraphs;                      /* graphs: the product of the --gen-* lists' lengths (1 without) */
+    char **argv;                       /* the arguments after "sweep", for messages */
+    int argc;
+    cli_run run;                   /* point 0's run options, as check() parsed them */
     const char **pass;             /* every other option, passed to each run in order */
     int npass;                     /* entries in pass */
     long npoints;                  /* product of the list lengths */
@@ -101,16 +121,30 @@ void sweep_usage(void)
          "Runs `ptosim run GRAPH` once per point of the cartesian product of the knob lists, one\n"
          "process per point, and writes DIR/sweep.csv: the `ptosim run --summary-csv` header once,\n"
          "then one row per point in point order (the first knob given varies slowest). The graph is\n"
-         "read and checked once, into DIR/graph.compiled, which every point maps.\n"
+         "read and checked once, into DIR/graph.compiled, which every point maps. GRAPH may be\n"
+         "gen:KIND: the graphs are `ptosim gen KIND`'s, with the --gen-PARAM values below.\n"
          "\n"
          "knobs (LIST: comma-separated values; a per-ring value is a/b/c/d, 0 keeps that ring's default):\n"
          "  --ring-task-window LIST       task slots per ring (power of 2 >= 4)\n"
          "  --ring-heap LIST              heap bytes per ring (power of 2 >= 1024)\n"
          "  --ring-dep-pool LIST          dependency-list entries per ring ([4, INT32_MAX])\n"
          "  --aicpu-thread-num LIST       AICPU threads (0 = auto, else 2-4)\n"
-         "Every other option of `ptosim run` (ptosim run --help) goes to every point unchanged; with\n"
-         "--repeat N each point is N seeds, and the sweep names the best point and those whose mean\n"
-         "is inside its noise (no more than two standard errors of the difference apart).\n"
+         "  --set KEY=LIST                a platform parameter (ptosim params lists them), e.g.\n"
+         "                                --set hbm_bw=1.6e12,3.2e12; one value (no comma) goes to every\n"
+         "                                point as it is\n"
+         "  --kernel-set NAME.FIELD=LIST  a flag of every submit of kernel NAME: sync_start or "
+         "early_resolve,\n"
+         "                                true,false (ptosim run --help); one value goes to every point\n"
+         "  --gen-PARAM LIST              with GRAPH gen:KIND, a parameter of `ptosim gen KIND` (ptosim gen\n"
+         "                                KIND --help): one graph per combination, written by the generator\n"
+         "                                into DIR/graphs/NNNN.jsonl and compiled once; a text parameter\n"
+         "                                (--gen-block-table) is one value, commas and all\n"
+         "A list of the last three is a column of points.csv and sweep.csv after the run's own, named\n"
+         "by its key (KEY, NAME.FIELD; gen.PARAM for every --gen-PARAM). Every other option of `ptosim\n"
+         "run` (ptosim run --help) goes to every point unchanged; a word that is neither an option nor\n"
+         "a value is an error. With --repeat N each point is N seeds, and the sweep names the best\n"
+         "point and those whose mean is inside its noise (no more than two standard errors of the\n"
+         "difference apart).\n"
          "\n"
          "options:\n"
          "  -o, --work-dir DIR            the sweep's folder (required): sweep.csv, points.csv, and\n"
@@ -132,7 +166,8 @@ void sweep_usage(void)
          "  --collect DIR                 merge DIR/points/NNNN/row.csv into DIR/sweep.csv, naming any\n"
          "                                point without a row\n"
          "  --best DIR                    print the point of DIR/sweep.csv with status ok and the least\n"
-         "                                makespan: its knobs as ptosim run flags and as RunConfig(...)\n"
+         "                                makespan: its knobs as ptosim run flags and as RunConfig(...),\n"
+         "                                and for GRAPH gen:KIND the ptosim gen command of its graph\n"
          "  -h, --help                    this text\n"
          "\n"
          "A point whose run ends in a runtime error still gives its row (status, code, exit). A point\n"
@@ -140,10 +175,12 @@ void sweep_usage(void)
          "run, and its row in sweep.csv has status \"missing\"; the exit status is then 1 (0 when every\n"
          "point has its row). Run the same command with --resume DIR to run only those points.\n"
          "\n"
-         "example:\n"
+         "examples:\n"
          "  ptosim sweep traces/default.jsonl --ring-task-window 16,64,256 --ring-heap 1048576,268435456 \\\n"
          "      -j 2 -o out/sweep\n"
          "  ptosim sweep --best out/sweep\n"
+         "  ptosim sweep gen:granularity --gen-k 24,48,4800 --set hbm_bw=1.6e12,3.2e12 -o out/grain\n"
+         "  ptosim sweep pa.jsonl --kernel-set QK.early_resolve=false,true -o out/early\n"
          "\n"
          "exit status: 0 every point has its row (whatever the rows say); 1 a point has none, or I/O;\n"
          "2 bad command line (a knob value, run option, platform or --set any run would refuse), no\n"
@@ -254,7 +291,7 @@ static bool on_path(const char *name)
 /* ---- points ---- */
 
 /* Each list's value index at point i: the last list varies fastest, like nested loops. */
-static void point_indices(const sweep *s, long i, int idx[SWEEP_KNOBS])
+static void point_indices(const sweep *s, long i, int idx[SWEEP_MAX_LISTS])
 {
     for (int k = s->nlists - 1; k >= 0; k--) {
         idx[k] = (int)(i % s->lists[k].n);
@@ -275,45 +312,130 @@ static bool point_is_folder(const char *path)
     return lstat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-/* The point's knob values as written, one cell per KNOB_FLAGS column ("" = not swept). */
-static void point_cells(const sweep *s, long i, const char *cells[SWEEP_KNOBS])
+/* RunConfig's names of the run's knobs, in KNOB_FLAGS order: their columns in points.csv. */
+static const char *const KNOB_RUNCONFIG[SWEEP_KNOBS] = {"ring_task_window", "ring_heap", "ring_dep_pool",
+                                                        "aicpu_thread_num"};
+
+/* List l's column name in points.csv and sweep.csv: the run knob's RunConfig name, --set's KEY,
+ * --kernel-set's NAME.FIELD, gen.PARAM for --gen-PARAM. */
+static void list_column(const sweep_list *l, char *out, size_t outlen)
 {
-    int idx[SWEEP_KNOBS];
+    if (l->kind == LIST_RUN)
+        snprintf(out, outlen, "%s", KNOB_RUNCONFIG[l->knob]);
+    else
+        snprintf(out, outlen, "%s%s", l->kind == LIST_GEN ? "gen." : "", l->key);
+}
+
+/* Is a column of points.csv past the run's knobs a --kernel-set one (NAME.FIELD) rather than --gen-PARAM
+ * (gen.PARAM) or --set (KEY, which has no '.')? */
+static bool column_is_kernel(const char *name)
+{
+    const char *dot = strrchr(name, '.');
+    return dot && (strncmp(name, "gen.", 4) != 0 || strcmp(dot, ".sync_start") == 0 ||
+                   strcmp(dot, ".early_resolve") == 0 || strcmp(dot, ".allow_early_resolve") == 0);
+}
+
+/* Writes the option that gives column col (named name) the value cell, as the sweep's command line has it:
+ * "--ring-heap 1024", "--set hbm_bw=1.6e12", "--kernel-set mm.sync_start=true", "--gen-k 48". */
+static int column_flag(char *out, size_t outlen, int col, const char *name, const char *cell)
+{
+    if (col < SWEEP_KNOBS)
+        return snprintf(out, outlen, "%s %s", KNOB_FLAGS[col], cell);
+    if (column_is_kernel(name))
+        return snprintf(out, outlen, "--kernel-set %s=%s", name, cell);
+    if (strncmp(name, "gen.", 4) == 0)
+        return snprintf(out, outlen, "--gen-%s %s", name + 4, cell);
+    return snprintf(out, outlen, "--set %s=%s", name, cell);
+}
+
+/* The point's knob values as written, one cell per column of points.csv ("" = not swept): the run's knobs in
+ * KNOB_FLAGS order, then the other lists in the order given. */
+static void point_cells(const sweep *s, long i, const char *cells[SWEEP_MAX_COLS])
+{
+    int idx[SWEEP_MAX_LISTS];
     point_indices(s, i, idx);
-    for (int k = 0; k < SWEEP_KNOBS; k++)
+    for (int k = 0; k < SWEEP_MAX_COLS; k++)
         cells[k] = "";
     for (int k = 0; k < s->nlists; k++)
         cells[s->lists[k].knob] = s->lists[k].shown[idx[k]];
 }
 
-/* "--ring-task-window 16 --ring-heap 1024" from a point's cells, for messages. */
-static void point_label(const char *const cells[SWEEP_KNOBS], char *out, size_t outlen)
+/* "--ring-task-window 16 --set hbm_bw=1.6e12" from a point's cells (ncols of them, named names), for
+ * messages. */
+static void point_label(const char *const *names, const char *const *cells, int ncols, char *out,
+                        size_t outlen)
 {
     size_t used = 0;
     out[0] = '\0';
-    for (int k = 0; k < SWEEP_KNOBS && used < outlen; k++)
-        if (cells[k][0])
-            used += (size_t)snprintf(out + used, outlen - used, "%s%s %s", used ? " " : "", KNOB_FLAGS[k],
-                                     cells[k]);
+    for (int k = 0; k < ncols && used < outlen; k++)
+        if (cells[k][0]) {
+            if (used)
+                out[used++] = ' ';
+            if (used < outlen)
+                used += (size_t)column_flag(out + used, outlen - used, k, names[k], cells[k]);
+        }
     if (!out[0])
         snprintf(out, outlen, "no knob swept");
 }
 
-/* The argv of `ptosim run` for point i (malloc'd array of borrowed strings, NULL-terminated);
- * wd is the point's folder and must outlive it. */
-static const char **point_argv(const sweep *s, long i, const char *wd)
+/* The names of the sweep's columns in points.csv (names[k] points into buf, SWEEP_MAX_COLS x 160 bytes). */
+static void sweep_columns(const sweep *s, const char *names[SWEEP_MAX_COLS], char buf[][160])
+{
+    for (int k = 0; k < SWEEP_KNOBS; k++)
+        names[k] = KNOB_RUNCONFIG[k];
+    for (int k = 0; k < s->nlists; k++)
+        if (s->lists[k].kind != LIST_RUN) {
+            list_column(&s->lists[k], buf[s->lists[k].knob], 160);
+            names[s->lists[k].knob] = buf[s->lists[k].knob];
+        }
+}
+
+/* The label of point i, for messages. */
+static void point_label_of(const sweep *s, long i, char *out, size_t outlen)
+{
+    const char *cells[SWEEP_MAX_COLS], *names[SWEEP_MAX_COLS];
+    static char buf[SWEEP_MAX_COLS][160];
+    point_cells(s, i, cells);
+    sweep_columns(s, names, buf);
+    point_label(names, cells, SWEEP_KNOBS + s->nextra, out, outlen);
+}
+
+/* Which generated graph point i runs: its --gen-* lists' indices, the last varying fastest (0 without). */
+static long point_graph(const sweep *s, long i)
+{
+    int idx[SWEEP_MAX_LISTS];
+    point_indices(s, i, idx);
+    long g = 0;
+    for (int k = 0; k < s->nlists; k++)
+        if (s->lists[k].kind == LIST_GEN)
+            g = g * s->lists[k].n + idx[k];
+    return g;
+}
+
+/* The file of generated graph g, DIR/graphs/NNNN.EXT (absolute). */
+static void graph_file(const sweep *s, long g, const char *ext, char *out, size_t outlen)
+{
+    snprintf(out, outlen, "%s/" GRAPHS_DIR "/%04ld.%s", s->dir_abs, g, ext);
+}
+
+/* The argv of `ptosim run` for point i of the graph at path graph (malloc'd array of borrowed strings,
+ * NULL-terminated); graph and wd (the point's folder) must outlive it. */
+static const char **point_argv(const sweep *s, long i, const char *graph, const char *wd)
 {
     const char **av = malloc(sizeof(*av) * (size_t)(8 + 2 * s->nlists + s->npass));
     if (!av)
         return NULL;
-    int idx[SWEEP_KNOBS], n = 0;
+    int idx[SWEEP_MAX_LISTS], n = 0;
     point_indices(s, i, idx);
     av[n++] = s->exe;
     av[n++] = "run";
-    av[n++] = s->graph_abs;
+    av[n++] = graph;
     for (int k = 0; k < s->nlists; k++) {
-        av[n++] = KNOB_FLAGS[s->lists[k].knob];
-        av[n++] = s->lists[k].vals[idx[k]];
+        const sweep_list *l = &s->lists[k];
+        if (l->kind == LIST_GEN)
+            continue; /* it made the graph */
+        av[n++] = l->kind == LIST_RUN ? KNOB_FLAGS[l->knob] : LIST_FLAGS[l->kind];
+        av[n++] = l->vals[idx[k]];
     }
     for (int k = 0; k < s->npass; k++)
         av[n++] = s->pass[k];
@@ -328,10 +450,16 @@ static const char **point_argv(const sweep *s, long i, const char *wd)
  * shell quoted. */
 static void write_sweep_args(FILE *f, const sweep *s)
 {
-    sh_quote(f, s->graph_abs);
+    sh_quote(f, s->gen_kind ? s->graph : s->graph_abs);
     for (int k = 0; k < s->nlists; k++) {
-        fprintf(f, " %s ", KNOB_FLAGS[s->lists[k].knob]);
-        sh_quote(f, s->lists[k].text);
+        const sweep_list *l = &s->lists[k];
+        if (l->kind == LIST_RUN)
+            fprintf(f, " %s ", KNOB_FLAGS[l->knob]);
+        else if (l->kind == LIST_GEN)
+            fprintf(f, " --gen-%s ", l->key);
+        else
+            fprintf(f, " %s ", LIST_FLAGS[l->kind]);
+        sh_quote(f, l->text);
     }
     for (int k = 0; k < s->npass; k++) {
         fputc(' ', f);
@@ -350,35 +478,77 @@ static void sweep_free(sweep *s)
         }
         free(s->lists[k].shown);
         free(s->lists[k].vals);
+        free(s->lists[k].key);
     }
     free(s->hosts);
     free(s->pass);
     free(s->todo);
 }
 
-/* Splits a knob's list at commas into its values. Returns 0, or -1 when out of memory. */
-static int split_list(sweep_list *l)
+/* Splits a knob's list at commas into its values (--set and --kernel-set: the part after KEY=, each value
+ * going to the run as KEY=VALUE; a --gen-PARAM text, which is no list, whole). Returns 0, or -1 when out of
+ * memory. */
+static int split_list(sweep_list *l, bool whole)
 {
+    bool keyed = l->kind == LIST_SET || l->kind == LIST_KERNEL;
+    const char *list = keyed ? strchr(l->text, '=') + 1 : l->text;
+    size_t klen = keyed ? (size_t)(list - l->text) : 0; /* "KEY=" */
     int n = 1;
-    for (const char *p = l->text; *p; p++)
+    for (const char *p = list; *p && !whole; p++)
         n += *p == ',';
     l->shown = calloc((size_t)n, sizeof(char *));
     l->vals = calloc((size_t)n, sizeof(char *));
     if (!l->shown || !l->vals)
         return -1;
-    const char *p = l->text;
+    const char *p = list;
     for (int v = 0; v < n; v++) {
-        const char *e = strchr(p, ',');
+        const char *e = whole ? NULL : strchr(p, ',');
         size_t len = e ? (size_t)(e - p) : strlen(p);
         l->shown[v] = strndup(p, len);
-        l->vals[v] = strndup(p, len);
+        l->vals[v] = malloc(klen + len + 1);
         l->n++;
         if (!l->shown[v] || !l->vals[v])
             return -1;
-        for (char *c = l->vals[v]; *c; c++)
+        memcpy(l->vals[v], l->text, klen);
+        memcpy(l->vals[v] + klen, p, len);
+        l->vals[v][klen + len] = '\0';
+        for (char *c = l->vals[v]; *c && l->kind == LIST_RUN; c++)
             if (*c == '/') /* a/b/c/d is the run's a,b,c,d (commas separate the list) */
                 *c = ',';
         p = e ? e + 1 : p + len;
+    }
+    return 0;
+}
+
+/* The list of kind kind and key (its length klen) among s's lists, or NULL. */
+static sweep_list *find_list(sweep *s, list_kind kind, int knob, const char *key, size_t klen)
+{
+    for (int k = 0; k < s->nlists; k++) {
+        sweep_list *l = &s->lists[k];
+        if (l->kind == kind &&
+            (kind == LIST_RUN ? l->knob == knob : strlen(l->key) == klen && strncmp(l->key, key, klen) == 0))
+            return l;
+    }
+    return NULL;
+}
+
+/* Adds a list of kind kind (key: its first klen bytes; text: as written). Returns 0, or an exit status after
+ * printing why. */
+static int add_list(sweep *s, list_kind kind, int knob, const char *key, size_t klen, const char *text,
+                    bool whole)
+{
+    if (s->nlists == SWEEP_MAX_LISTS || (kind != LIST_RUN && s->nextra == SWEEP_MAX_EXTRA)) {
+        fprintf(stderr, "ptosim sweep: more than %d --set, --kernel-set and --gen-* lists; split the sweep\n",
+                SWEEP_MAX_EXTRA);
+        return EXIT_USAGE;
+    }
+    sweep_list *l = &s->lists[s->nlists++];
+    l->kind = kind;
+    l->knob = kind == LIST_RUN ? knob : SWEEP_KNOBS + s->nextra++;
+    l->text = text;
+    if ((kind != LIST_RUN && !(l->key = strndup(key, klen))) || split_list(l, whole) != 0) {
+        fputs("ptosim sweep: out of memory\n", stderr);
+        return EXIT_INTERNAL;
     }
     return 0;
 }
@@ -405,29 +575,84 @@ static int parse(int argc, char **argv, sweep *s)
         return EXIT_USAGE;
     }
     s->graph = argv[0];
+    s->argc = argc;
+    s->argv = argv;
+    if (strncmp(s->graph, GEN_PREFIX, strlen(GEN_PREFIX)) == 0)
+        s->gen_kind = s->graph + strlen(GEN_PREFIX);
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = NULL, *text;
-        int knob = -1;
+        int knob = -1, rc;
         for (int k = 0; k < SWEEP_KNOBS && knob < 0; k++)
             if (cli_opt_is(a, KNOB_FLAGS[k], &v))
                 knob = k;
+        bool set = cli_opt_is(a, "--set", &v), kset = !set && cli_opt_is(a, "--kernel-set", &v);
         if (knob >= 0) {
             if (take(argc, argv, &i, KNOB_FLAGS[knob], v, &text) != 0)
                 return EXIT_USAGE;
-            for (int k = 0; k < s->nlists; k++)
-                if (s->lists[k].knob == knob) {
-                    fprintf(stderr, "ptosim sweep: %s given twice (give one list per knob)\n",
-                            KNOB_FLAGS[knob]);
+            if (find_list(s, LIST_RUN, knob, NULL, 0)) {
+                fprintf(stderr, "ptosim sweep: %s given twice (give one list per knob)\n", KNOB_FLAGS[knob]);
+                return EXIT_USAGE;
+            }
+            if ((rc = add_list(s, LIST_RUN, knob, NULL, 0, text, false)) != 0)
+                return rc;
+        } else if (set || kset) {
+            /* KEY=LIST: a list (a comma after the '=') is swept, one value goes to every run as it is */
+            const char *flag = set ? "--set" : "--kernel-set";
+            if (take(argc, argv, &i, flag, v, &text) != 0)
+                return EXIT_USAGE;
+            const char *eq = strchr(text, '=');
+            if (!eq || !strchr(eq, ',')) {
+                s->pass[s->npass++] = a;
+                if (!v) /* the value was the next argument */
+                    s->pass[s->npass++] = text;
+                continue;
+            }
+            if (eq == text) {
+                fprintf(stderr, "ptosim sweep: %s %s: expected %s=LIST\n", flag, text,
+                        set ? "KEY" : "NAME.FIELD");
+                return EXIT_USAGE;
+            }
+            for (int k = 0; set && k < SWEEP_KNOBS; k++)
+                if (strlen(KNOB_RUNCONFIG[k]) == (size_t)(eq - text) &&
+                    strncmp(text, KNOB_RUNCONFIG[k], (size_t)(eq - text)) == 0) {
+                    /* the platform's default ring sizes: the column would be the run's own knob's */
+                    fprintf(stderr, "ptosim sweep: --set %s: %s is the run's own knob; sweep it as %s %s\n",
+                            text, KNOB_RUNCONFIG[k], KNOB_FLAGS[k], eq + 1);
                     return EXIT_USAGE;
                 }
-            sweep_list *l = &s->lists[s->nlists++];
-            l->knob = knob;
-            l->text = text;
-            if (split_list(l) != 0) {
-                fputs("ptosim sweep: out of memory\n", stderr);
-                return EXIT_INTERNAL;
+            if (find_list(s, set ? LIST_SET : LIST_KERNEL, -1, text, (size_t)(eq - text))) {
+                fprintf(stderr, "ptosim sweep: %s %.*s given twice (give one list per knob)\n", flag,
+                        (int)(eq - text), text);
+                return EXIT_USAGE;
             }
-        } else if (cli_short_is(a, "-o", &v) || cli_opt_is(a, "--work-dir", &v) || cli_opt_is(a, "--resume", &v)) {
+            if ((rc = add_list(s, set ? LIST_SET : LIST_KERNEL, -1, text, (size_t)(eq - text), text,
+                               false)) != 0)
+                return rc;
+        } else if (strncmp(a, "--gen-", 6) == 0) {
+            /* a parameter of the generator: every --gen-PARAM is a column, a list is swept */
+            const char *name = a + 6, *eq = strchr(name, '=');
+            size_t nlen = eq ? (size_t)(eq - name) : strlen(name);
+            if (!s->gen_kind) {
+                fprintf(stderr,
+                        "ptosim sweep: %s: a generator's parameter: give GRAPH as gen:KIND (ptosim sweep "
+                        "gen:granularity --gen-k 24,48 -o DIR)\n",
+                        a);
+                return EXIT_USAGE;
+            }
+            if (take(argc, argv, &i, a, eq ? eq + 1 : NULL, &text) != 0)
+                return EXIT_USAGE;
+            if (find_list(s, LIST_GEN, -1, name, nlen)) {
+                fprintf(stderr, "ptosim sweep: --gen-%.*s given twice (give one list per knob)\n", (int)nlen,
+                        name);
+                return EXIT_USAGE;
+            }
+            char pname[64];
+            snprintf(pname, sizeof(pname), "%.*s", (int)nlen, name);
+            if ((rc = add_list(s, LIST_GEN, -1, name, nlen, text, !gen_param_listable(s->gen_kind, pname))) !=
+                0)
+                return rc;
+        } else if (cli_short_is(a, "-o", &v) || cli_opt_is(a, "--work-dir", &v) ||
+                   cli_opt_is(a, "--resume", &v)) {
             bool resume = cli_opt_is(a, "--resume", &v);
             if (s->dir) {
                 fputs("ptosim sweep: give the sweep's folder once: -o DIR, or --resume DIR to go on with the "
@@ -500,11 +725,16 @@ static int parse(int argc, char **argv, sweep *s)
         fputs("ptosim sweep: --parallel-args and -S are options of --engine parallel\n", stderr);
         return EXIT_USAGE;
     }
-    s->npoints = 1;
+    s->npoints = s->ngraphs = 1;
     for (int k = 0; k < s->nlists; k++) {
         s->npoints *= s->lists[k].n;
         if (s->npoints > SWEEP_MAX_POINTS) {
             fprintf(stderr, "ptosim sweep: more than %d points; split the sweep\n", SWEEP_MAX_POINTS);
+            return EXIT_USAGE;
+        }
+        if (s->lists[k].kind == LIST_GEN && (s->ngraphs *= s->lists[k].n) > SWEEP_MAX_GRAPHS) {
+            fprintf(stderr, "ptosim sweep: the --gen-* lists make more than %d graphs; split the sweep\n",
+                    SWEEP_MAX_GRAPHS);
             return EXIT_USAGE;
         }
     }
@@ -516,6 +746,135 @@ static int parse(int argc, char **argv, sweep *s)
     return 0;
 }
 
+/* The arguments of `ptosim gen` for generated graph g (argv[0] the kind; at most 1 + 2 * SWEEP_MAX_LISTS). */
+static int gen_args(const sweep *s, long g, char *av[], char names[][72])
+{
+    int n = 0;
+    av[n++] = (char *)s->gen_kind;
+    for (int k = s->nlists - 1; k >= 0; k--) /* the last list varies fastest (point_graph) */
+        if (s->lists[k].kind == LIST_GEN) {
+            snprintf(names[k], 72, "--%s", s->lists[k].key);
+            av[n++] = names[k];
+            av[n++] = s->lists[k].vals[g % s->lists[k].n];
+            g /= s->lists[k].n;
+        }
+    return n;
+}
+
+/* GRAPH gen:KIND: checks every graph the --gen-* lists make as `ptosim gen` would, with its messages. Returns
+ * 0, or an exit status after printing why. */
+static int check_gen(const sweep *s)
+{
+    for (long g = 0; s->gen_kind && g < s->ngraphs; g++) {
+        char *av[1 + 2 * SWEEP_MAX_LISTS], names[SWEEP_MAX_LISTS][72], err[1024];
+        int n = gen_args(s, g, av, names);
+        int rc = gen_check(n, av, err, sizeof(err));
+        if (rc != 0) {
+            /* gen's message without its "ptosim gen: " */
+            const char *why = strncmp(err, "ptosim gen: ", 12) == 0 ? err + 12 : err;
+            fprintf(stderr, "ptosim sweep: %s (GRAPH %s)\n", why, s->graph);
+            return rc;
+        }
+    }
+    return 0;
+}
+
+/* A word among the run options that is no option nor an option's value (stray, a pointer into s->argv): a
+ * usage error naming it, and the list it likely belongs to. Returns the exit status. */
+static int stray_argument(const sweep *s, const char *stray)
+{
+    int i = 0;
+    while (i < s->argc && s->argv[i] != stray)
+        i++;
+    /* after a knob's list given apart ("--ring-task-window 16 64"): a second value of it */
+    const char *prev = i >= 2 ? s->argv[i - 2] : NULL, *v;
+    for (int k = 0; prev && k < SWEEP_KNOBS; k++)
+        if (cli_opt_is(prev, KNOB_FLAGS[k], &v) && !v) {
+            fprintf(stderr,
+                    "ptosim sweep: '%s' is not an option nor an option's value: a knob's values are one "
+                    "comma-separated list (%s %s,%s)\n",
+                    stray, KNOB_FLAGS[k], s->argv[i - 1], stray);
+            return EXIT_USAGE;
+        }
+    fprintf(stderr,
+            "ptosim sweep: '%s' is not an option nor an option's value: a sweep takes one GRAPH (%s), and a "
+            "knob's values are one comma-separated list\n",
+            stray, s->graph);
+    return EXIT_USAGE;
+}
+
+/* Checks that the graph at path (named shown in messages) has a kernel of every --kernel-set NAME given
+ * (swept or not). Returns 0, or an exit status after printing why. */
+static int check_kernel_names(const sweep *s, const char *path, const char *shown)
+{
+    if (!s->run.nkernel_sets)
+        return 0;
+    graph hdr;
+    char err[GRAPH_ERR_MAX];
+    if (graph_open(&hdr, path, err, sizeof(err)) != 0) {
+        fprintf(stderr, "ptosim sweep: %s\n", err);
+        return EXIT_GRAPH;
+    }
+    int rc = 0;
+    for (int i = 0; i < s->run.nkernel_sets && !rc; i++) {
+        char name[GRAPH_NAME_MAX];
+        int field;
+        bool value;
+        if (run_kernel_of(&hdr, s->run.kernel_sets[i], name, sizeof(name), &field, &value) < 0) {
+            const char *eq = strchr(s->run.kernel_sets[i], '=');
+            fprintf(stderr, "ptosim sweep: --kernel-set %.*s: graph %s (%s) has no kernel '%s'\n",
+                    (int)(eq - s->run.kernel_sets[i]), s->run.kernel_sets[i], hdr.name, shown, name);
+            rc = EXIT_USAGE;
+        }
+    }
+    graph_close(&hdr);
+    return rc;
+}
+
+/* Refuses what an engine's script or command line cannot carry: GNU parallel replaces its strings ({}, {#},
+ * {.}, {= =} ...) in every word of the command, quoted or not, so no word it gets may hold a '{'; a Slurm
+ * script's #SBATCH lines hold DIR, where a line break would end the comment. Everything else reaches them
+ * shell-quoted. Returns 0, or an exit status after printing why. */
+static int check_engine_words(const sweep *s)
+{
+    if (s->engine == ENGINE_SLURM && s->point < 0 && (strpbrk(s->dir, "\n\r") || strpbrk(s->cwd, "\n\r"))) {
+        fputs("ptosim sweep: --engine slurm: the sweep's folder holds a line break, which would end the "
+              "script's #SBATCH line; give another -o DIR\n",
+              stderr);
+        return EXIT_USAGE;
+    }
+    if (s->engine != ENGINE_PARALLEL || s->point >= 0)
+        return 0;
+    const char *words[4 + 2 * SWEEP_MAX_LISTS], *what[4 + 2 * SWEEP_MAX_LISTS];
+    int n = 0;
+    words[n] = s->dir, what[n++] = "the sweep's folder";
+    words[n] = s->cwd, what[n++] = "the current folder";
+    words[n] = s->exe, what[n++] = "this program's path";
+    words[n] = s->graph, what[n++] = "GRAPH";
+    for (int k = 0; k < s->nlists; k++)
+        words[n] = s->lists[k].text, what[n++] = "a knob's list";
+    for (int k = 0; k < s->npass; k++) {
+        const char *w = s->pass[k];
+        if (strchr(w, '{')) {
+            fprintf(stderr,
+                    "ptosim sweep: --engine parallel: '%s' holds a '{', which GNU parallel would replace "
+                    "with its own strings ({}, {#}, ...); run it with --engine local or slurm\n",
+                    w);
+            return EXIT_USAGE;
+        }
+    }
+    for (int k = 0; k < n; k++)
+        if (strchr(words[k], '{')) {
+            fprintf(
+                stderr,
+                "ptosim sweep: --engine parallel: %s '%s' holds a '{', which GNU parallel would replace with "
+                "its own strings ({}, {#}, ...); rename it, or run with --engine local or slurm\n",
+                what[k], words[k]);
+            return EXIT_USAGE;
+        }
+    return 0;
+}
+
 /* Checks every knob value and the options passed through as `ptosim run` would, with its messages, and the
  * platform with its --set overrides, so a mistake stops the sweep before any point runs. Returns 0, or an
  * exit status after printing why. */
@@ -524,17 +883,22 @@ static int check(sweep *s)
     char err[4096];
     cli_run opt;
     for (int k = 0; k < s->nlists; k++)
-        for (int v = 0; v < s->lists[k].n; v++) {
-            char *av[] = {(char *)KNOB_FLAGS[s->lists[k].knob], s->lists[k].vals[v], (char *)s->graph};
+        for (int v = 0; v < s->lists[k].n && s->lists[k].kind != LIST_GEN; v++) {
+            const sweep_list *l = &s->lists[k];
+            char *av[] = {(char *)(l->kind == LIST_RUN ? KNOB_FLAGS[l->knob] : LIST_FLAGS[l->kind]),
+                          l->vals[v], "GRAPH"};
             if (cli_parse_run(3, av, &opt, err, sizeof(err)) != 0) {
                 fprintf(stderr, "ptosim sweep: %s\n", err);
                 return EXIT_USAGE;
             }
         }
-    /* a pipe is copied into DIR below, once the folder is there */
-    bool spool = gsrc_read_once(s->graph);
-    FILE *g = spool ? NULL : fopen(s->graph, "r");
-    if (!spool && !g) {
+    int rc = check_gen(s);
+    if (rc != 0)
+        return rc;
+    /* a pipe is copied into DIR below, once the folder is there; generated graphs are written there */
+    bool spool = !s->gen_kind && gsrc_read_once(s->graph);
+    FILE *g = spool || s->gen_kind ? NULL : fopen(s->graph, "r");
+    if (!spool && !g && !s->gen_kind) {
         fprintf(stderr, "ptosim sweep: %s: cannot read the graph: %s\n", s->graph, strerror(errno));
         return EXIT_USAGE;
     }
@@ -546,12 +910,12 @@ static int check(sweep *s)
         return EXIT_INTERNAL;
     }
     s->exe[n] = '\0';
-    if ((!spool && !realpath(s->graph, s->graph_abs)) || !getcwd(s->cwd, sizeof(s->cwd))) {
+    if ((!spool && !s->gen_kind && !realpath(s->graph, s->graph_abs)) || !getcwd(s->cwd, sizeof(s->cwd))) {
         fprintf(stderr, "ptosim sweep: %s: %s\n", s->graph, strerror(errno));
         return EXIT_INTERNAL;
     }
-    /* the options passed through, with point 0's knob values; the work dir is a stand-in */
-    const char **av = point_argv(s, 0, "DIR");
+    /* the options passed through, with point 0's knob values; the graph and work dir are stand-ins */
+    const char **av = point_argv(s, 0, "GRAPH", "DIR");
     if (!av) {
         fputs("ptosim sweep: out of memory\n", stderr);
         return EXIT_INTERNAL;
@@ -559,12 +923,18 @@ static int check(sweep *s)
     int ac = 0;
     while (av[ac])
         ac++;
-    int rc = cli_parse_run(ac - 2, (char **)av + 2, &opt, err, sizeof(err));
+    rc = cli_parse_run(ac - 2, (char **)av + 2, &opt, err, sizeof(err));
     free(av);
     if (rc != 0) {
         fprintf(stderr, "ptosim sweep: %s" LISTS_HINT "\n", err);
         return EXIT_USAGE;
     }
+    if (opt.ngraphs > 1)
+        return stray_argument(s, opt.graphs[1]);
+    s->run = opt; /* its strings are the sweep's own */
+    /* the kernel names of a graph file (one from a pipe or a generator once it is in DIR) */
+    if (!spool && !s->gen_kind && (rc = check_kernel_names(s, s->graph, s->graph)) != 0)
+        return rc;
     /* values the run checks after parsing: PMU type and timeouts (environment fallbacks warn in the run) */
     char warn[512];
     int pmu;
@@ -580,7 +950,9 @@ static int check(sweep *s)
         fprintf(stderr, "ptosim sweep: %s" LISTS_HINT "\n", err);
         return EXIT_USAGE;
     }
-    /* the platform as run.c builds it, once per thread count swept (a --set may override it) */
+    /* the platform as run.c builds it, once per combination of the lists that change it: the thread count
+     * and the --set lists (opt.sets holds point 0's value of each, in place, among the ones passed through)
+     */
     char pdir[PATH_MAX];
     run_platform_dir(pdir, sizeof(pdir));
     platform base;
@@ -588,27 +960,60 @@ static int check(sweep *s)
         fprintf(stderr, "ptosim sweep: %s\n", err);
         return EXIT_USAGE;
     }
-    const sweep_list *threads = NULL;
+    const sweep_list *pl[SWEEP_MAX_LISTS];
+    int npl = 0, at[SWEEP_MAX_LISTS] = {0};
     for (int k = 0; k < s->nlists; k++)
-        if (s->lists[k].knob == SWEEP_KNOB_THREADS)
-            threads = &s->lists[k];
-    for (int v = 0; v < (threads ? threads->n : 1); v++) {
+        if (s->lists[k].knob == SWEEP_KNOB_THREADS || s->lists[k].kind == LIST_SET)
+            pl[npl++] = &s->lists[k];
+    for (int i = 0; i < opt.nsets; i++)
+        for (int k = 0; k < npl; k++) {
+            size_t klen = pl[k]->kind == LIST_SET ? strlen(pl[k]->key) : 0;
+            if (klen && strncmp(opt.sets[i], pl[k]->key, klen) == 0 && opt.sets[i][klen] == '=' &&
+                opt.sets[i] != pl[k]->vals[0]) {
+                fprintf(stderr, "ptosim sweep: --set %s given twice (a list and %s)\n", pl[k]->key,
+                        opt.sets[i]);
+                return EXIT_USAGE;
+            }
+        }
+    for (bool more = true; more;) {
         platform p = base;
-        long nthreads = 0;
-        if (threads)
-            parse_long(threads->vals[v], 0, 4, &nthreads); /* checked above */
-        if (nthreads)
-            p.aicpu_threads = nthreads;
-        for (int i = 0; i < opt.nsets; i++)
-            if (platform_set(&p, opt.sets[i], err, sizeof(err)) != 0) {
+        for (int k = 0; k < npl; k++) {
+            long nthreads = 0;
+            if (pl[k]->kind == LIST_RUN && parse_long(pl[k]->vals[at[k]], 0, 4, &nthreads) == 0 && nthreads)
+                p.aicpu_threads = nthreads; /* checked above */
+        }
+        for (int i = 0; i < opt.nsets; i++) {
+            const char *set = opt.sets[i];
+            for (int k = 0; k < npl; k++)
+                if (pl[k]->kind == LIST_SET && set == pl[k]->vals[0])
+                    set = pl[k]->vals[at[k]];
+            if (platform_set(&p, set, err, sizeof(err)) != 0) {
                 fprintf(stderr, "ptosim sweep: %s\n", err);
                 return EXIT_USAGE;
             }
+        }
         if (platform_validate(&p, err, sizeof(err)) != 0) {
-            fprintf(stderr, "ptosim sweep: platform %s: %s\n", p.name, err);
+            /* with --set lists, which combination */
+            bool sets = false;
+            for (int k = 0; k < npl; k++)
+                sets |= pl[k]->kind == LIST_SET;
+            fprintf(stderr, "ptosim sweep: platform %s: %s", p.name, err);
+            for (int k = 0; k < npl && sets; k++)
+                fprintf(stderr, "%s%s %s", k ? " " : " (at ",
+                        pl[k]->kind == LIST_RUN ? "--aicpu-thread-num" : "--set", pl[k]->vals[at[k]]);
+            fputs(sets ? ")\n" : "\n", stderr);
             return EXIT_USAGE;
         }
+        /* the next combination, the last list fastest */
+        more = false;
+        for (int k = npl - 1; k >= 0 && !more; k--) {
+            more = ++at[k] < pl[k]->n;
+            if (!more)
+                at[k] = 0;
+        }
     }
+    if ((rc = check_engine_words(s)) != 0)
+        return rc;
     if (s->engine == ENGINE_PARALLEL && s->point < 0 && !on_path("parallel")) {
         fputs("ptosim sweep: --engine parallel needs GNU parallel, which is not on PATH (Debian: apt-get "
               "install parallel); --engine local runs the points here\n",
@@ -681,12 +1086,22 @@ static int write_manifest(sweep *s)
     int rc = 0;
     FILE *m = open_memstream(&man, &man_len), *c = open_memstream(&cmd, &cmd_len);
     if (m) {
-        fputs(POINTS_HEADER, m);
+        /* the run's knobs, then a column per other list, named by its key */
+        const char *names[SWEEP_MAX_COLS];
+        char buf[SWEEP_MAX_COLS][160];
+        sweep_columns(s, names, buf);
+        int ncols = SWEEP_KNOBS + s->nextra;
+        fwrite(POINTS_HEADER, 1, strlen(POINTS_HEADER) - 1, m);
+        for (int k = SWEEP_KNOBS; k < ncols; k++) {
+            fputc(',', m);
+            csv_put(m, names[k]);
+        }
+        fputc('\n', m);
         for (long i = 0; i < s->npoints; i++) {
-            const char *cells[SWEEP_KNOBS];
+            const char *cells[SWEEP_MAX_COLS];
             point_cells(s, i, cells);
             fprintf(m, "%ld,points/%04ld", i, i);
-            for (int k = 0; k < SWEEP_KNOBS; k++) {
+            for (int k = 0; k < ncols; k++) {
                 fputc(',', m);
                 csv_put(m, cells[k]);
             }
@@ -695,7 +1110,9 @@ static int write_manifest(sweep *s)
     }
     uint64_t bytes = 0;
     struct stat st;
-    if (gcomp_hash_file(s->graph, &s->graph_hash) != 0 || stat(s->graph, &st) != 0) {
+    /* a gen:KIND sweep has no graph file: its generator and lists make the graphs, each compiled and checked
+     * by its own hash (compile_gen_graphs) */
+    if (!s->gen_kind && (gcomp_hash_file(s->graph, &s->graph_hash) != 0 || stat(s->graph, &st) != 0)) {
         fprintf(stderr, "ptosim sweep: %s: cannot read the graph: %s\n", s->graph, strerror(errno));
         if (m)
             fclose(m);
@@ -704,11 +1121,14 @@ static int write_manifest(sweep *s)
         rc = EXIT_GRAPH;
         goto out;
     }
-    bytes = s->graph_bytes = (uint64_t)st.st_size;
+    bytes = s->graph_bytes = s->gen_kind ? 0 : (uint64_t)st.st_size;
     if (c) {
         write_sweep_args(c, s);
         /* the graph's bytes, not its name: a --resume with an edited graph is refused by this line */
-        fprintf(c, "\n" GRAPH_LINE "%" PRIu64 " bytes hashing to %016" PRIx64 "\n", bytes, s->graph_hash);
+        if (s->gen_kind)
+            fprintf(c, "\n" GRAPH_LINE "made by ptosim gen %s, one graph per point of its lists\n", s->gen_kind);
+        else
+            fprintf(c, "\n" GRAPH_LINE "%" PRIu64 " bytes hashing to %016" PRIx64 "\n", bytes, s->graph_hash);
     }
     int bad = !m || fclose(m) != 0 || !c || fclose(c) != 0 || !man || !cmd;
     if (bad) {
@@ -881,67 +1301,89 @@ static void print_noise(const noise_row *v, long n)
 
 /* One line of DIR/points.csv, split in place. */
 typedef struct manifest_line {
-    long point;                     /* its index, the line's order */
-    const char *dir;                /* its folder, relative to DIR */
-    const char *cells[SWEEP_KNOBS]; /* the knob values as written, "" = not swept */
+    long point;                        /* its index, the line's order */
+    const char *dir;                   /* its folder, relative to DIR */
+    const char *cells[SWEEP_MAX_COLS]; /* the knob values as written, "" = not swept */
 } manifest_line;
 
-/* Reads DIR/points.csv into *text (malloc'd) and splits it in place into *lines (malloc'd, *n of them).
- * Returns 0, or an exit status after printing why. */
-static int read_manifest(const char *dir, char **text, manifest_line **lines, long *n)
+/* DIR/points.csv, split in place. */
+typedef struct manifest {
+    char *text;                        /* the file (malloc'd), split in place */
+    int ncols;                         /* knob columns: the run's four, then one per other list */
+    const char *names[SWEEP_MAX_COLS]; /* their names */
+    manifest_line *lines;              /* one per point (malloc'd) */
+    long n;                            /* points */
+} manifest;
+
+static void manifest_free(manifest *m)
+{
+    free(m->lines);
+    free(m->text);
+}
+
+/* Splits the CSV record at *p (in place: its line break becomes a NUL) into at most max fields; *p moves past
+ * it. Returns the field count (max + 1 when there are more), or -1 for malformed quoting. */
+static int next_record(char **p, char **f, int max)
+{
+    char *rec = *p, *end = (char *)csv_record_end(rec);
+    *p = *end ? end + 1 : end;
+    *end = '\0';
+    return csv_split(rec, f, max);
+}
+
+/* Undoes csv_put's guard of a cell a spreadsheet would evaluate: a leading apostrophe. */
+static const char *unguard(const char *cell)
+{
+    return cell[0] == '\'' ? cell + 1 : cell;
+}
+
+/* Reads DIR/points.csv into *m. Returns 0, or an exit status after printing why. */
+static int read_manifest(const char *dir, manifest *m)
 {
     char path[PATH_MAX + 64];
     snprintf(path, sizeof(path), "%s/points.csv", dir);
-    *lines = NULL;
-    *n = 0;
-    *text = read_file(path, NULL);
-    if (!*text) {
+    memset(m, 0, sizeof(*m));
+    m->text = read_file(path, NULL);
+    if (!m->text) {
         fprintf(stderr, "ptosim sweep: %s: cannot read: %s (is %s a sweep's folder?)\n", path,
                 strerror(errno), dir);
         return EXIT_USAGE;
     }
-    size_t hl = strlen(POINTS_HEADER);
-    if (strncmp(*text, POINTS_HEADER, hl) != 0) {
+    size_t hl = strlen(POINTS_HEADER) - 1; /* the fixed columns; more may follow */
+    char *f[2 + SWEEP_MAX_COLS], *p = m->text;
+    int nh = strncmp(m->text, POINTS_HEADER, hl) == 0 ? next_record(&p, f, 2 + SWEEP_MAX_COLS) : -1;
+    if (nh < 2 + SWEEP_KNOBS || nh > 2 + SWEEP_MAX_COLS) {
         fprintf(stderr, "ptosim sweep: %s: not a sweep's list of points (the first line is not %.*s)\n", path,
-                (int)hl - 1, POINTS_HEADER);
+                (int)hl, POINTS_HEADER);
         return EXIT_USAGE;
     }
+    m->ncols = nh - 2;
+    for (int k = 0; k < m->ncols; k++)
+        m->names[k] = unguard(f[2 + k]);
     long cap = 0;
-    for (const char *c = *text + hl; *c; c++)
+    for (const char *c = p; *c; c++)
         cap += *c == '\n';
-    *lines = malloc(sizeof(**lines) * (size_t)(cap + 1));
-    if (!*lines) {
+    m->lines = malloc(sizeof(*m->lines) * (size_t)(cap + 1));
+    if (!m->lines) {
         fputs("ptosim sweep: out of memory\n", stderr);
         return EXIT_INTERNAL;
     }
-    for (char *line = *text + hl; *line; (*n)++) {
-        char *eol = strchr(line, '\n');
-        if (eol)
-            *eol = '\0';
-        /* point,dir,4 knob cells; every cell is free of commas and quotes */
-        char *cell[2 + SWEEP_KNOBS], *p = line;
-        int nc = 0;
-        for (; nc < 2 + SWEEP_KNOBS && p; nc++) {
-            cell[nc] = p;
-            p = strchr(p, ',');
-            if (p)
-                *p++ = '\0';
-        }
+    while (*p) {
         long idx;
-        if (nc != 2 + SWEEP_KNOBS || p || parse_long(cell[0], 0, SWEEP_MAX_POINTS, &idx) != 0 || idx != *n ||
-            strstr(cell[1], "..") || cell[1][0] == '/') {
+        int nc = next_record(&p, f, 2 + SWEEP_MAX_COLS);
+        if (nc != nh || parse_long(f[0], 0, SWEEP_MAX_POINTS, &idx) != 0 || idx != m->n ||
+            strstr(f[1], "..") || f[1][0] == '/') {
             fprintf(stderr, "ptosim sweep: %s:%ld: not a point line (point,dir,%d knob values)\n", path,
-                    *n + 2, SWEEP_KNOBS);
+                    m->n + 2, m->ncols);
             return EXIT_USAGE;
         }
-        manifest_line *m = &(*lines)[*n];
-        m->point = idx;
-        m->dir = cell[1];
-        for (int k = 0; k < SWEEP_KNOBS; k++)
-            m->cells[k] = cell[2 + k];
-        line = eol ? eol + 1 : line + strlen(line);
+        manifest_line *l = &m->lines[m->n++];
+        l->point = idx;
+        l->dir = f[1];
+        for (int k = 0; k < m->ncols; k++)
+            l->cells[k] = unguard(f[2 + k]);
     }
-    if (*n == 0) {
+    if (m->n == 0) {
         fprintf(stderr, "ptosim sweep: %s lists no point\n", path);
         return EXIT_USAGE;
     }
@@ -974,6 +1416,16 @@ static void write_missing_row(FILE *out, int nfields, int status_col, int exit_c
         else if (k == exit_col && st >= 0 && WIFSIGNALED(st))
             fprintf(out, "%d", 128 + WTERMSIG(st));
     }
+}
+
+/* Ends a line of sweep.csv: the cells of the columns past the run's knobs (--set, --kernel-set, --gen-*;
+ * their names on the header, a point's values on a row), then the line break. */
+static void end_line(FILE *out, const char *const *cells, int ncols)
+{
+    for (int k = SWEEP_KNOBS; k < ncols; k++) {
+        fputc(',', out);
+        csv_put(out, cells[k]);
+    }
     fputc('\n', out);
 }
 
@@ -983,15 +1435,15 @@ static void write_missing_row(FILE *out, int nfields, int status_col, int exit_c
  * Returns EXIT_OK when every point has its row, EXIT_INTERNAL when one has none, else an exit status. */
 static int collect(const char *dir, const int *status, long nstatus)
 {
-    char *manifest, err[4400];
-    manifest_line *lines;
-    long n;
-    int rc = read_manifest(dir, &manifest, &lines, &n);
+    char err[4400];
+    manifest man;
+    int rc = read_manifest(dir, &man);
     if (rc != 0) {
-        free(lines);
-        free(manifest);
+        manifest_free(&man);
         return rc;
     }
+    manifest_line *lines = man.lines;
+    long n = man.n;
     /* the header: the first row's (rows of another build may have other columns), else this build's */
     char *header = NULL;
     long header_point = -1;
@@ -1014,11 +1466,12 @@ static int collect(const char *dir, const int *status, long nstatus)
     if (!out) {
         fprintf(stderr, "ptosim sweep: %s\n", header ? err : "out of memory");
         free(header);
-        free(lines);
-        free(manifest);
+        manifest_free(&man);
         return EXIT_INTERNAL;
     }
-    fputs(header, out);
+    /* the run's columns, then one per list past the run's knobs, named as in points.csv */
+    fwrite(header, 1, strlen(header) - 1, out);
+    end_line(out, man.names, man.ncols);
     int status_col = csv_column(header, "status"), exit_col = csv_column(header, "exit"), nfields = 1;
     /* with --repeat every row is a mean over seeds, summed up after the merge */
     int mean_col = csv_column(header, "makespan_mean_us"),
@@ -1031,11 +1484,12 @@ static int collect(const char *dir, const int *status, long nstatus)
     for (long i = 0; i < n; i++) {
         const char *row;
         char *text = read_row(dir, &lines[i], &row), label[512];
-        point_label(lines[i].cells, label, sizeof(label));
+        point_label(man.names, lines[i].cells, man.ncols, label, sizeof(label));
         int st = status && i < nstatus ? status[i] : -2;
         if (!row) {
             report_missing(dir, i, lines[i].dir, label, st, row_why(text));
             write_missing_row(out, nfields, status_col, exit_col, st);
+            end_line(out, lines[i].cells, man.ncols);
             missing++;
         } else if (strncmp(text, header, (size_t)(row - text)) != 0 ||
                    strlen(header) != (size_t)(row - text)) {
@@ -1043,9 +1497,11 @@ static int collect(const char *dir, const int *status, long nstatus)
                     "ptosim sweep: point %ld (%s): %s/%s/row.csv has another header than point %ld's\n", i,
                     label, dir, lines[i].dir, header_point);
             write_missing_row(out, nfields, status_col, exit_col, -2);
+            end_line(out, lines[i].cells, man.ncols);
             missing++;
         } else {
-            fputs(row, out);
+            fwrite(row, 1, strlen(row) - 1, out); /* row_ok: it ends in its line break */
+            end_line(out, lines[i].cells, man.ncols);
             not_ok += status_col >= 0 && !csv_field_is(row, status_col, "ok");
             if (mean_col >= 0 && runs_col >= 0 && sigma_col >= 0) {
                 noise_row *nr = realloc(noise, (size_t)(nnoise + 1) * sizeof(*noise));
@@ -1063,8 +1519,7 @@ static int collect(const char *dir, const int *status, long nstatus)
         }
         free(text);
     }
-    free(lines);
-    free(manifest);
+    manifest_free(&man);
     free(header);
     if (outfile_commit(&o, err, sizeof(err)) != 0) {
         fprintf(stderr, "ptosim sweep: %s\n", err);
@@ -1132,6 +1587,9 @@ static int collect_interrupted(const sweep *s, const int *status, int sig)
     outfile o;
     FILE *out = NULL;
     long finished = 0;
+    const char *names[SWEEP_MAX_COLS], *cells[SWEEP_MAX_COLS];
+    char buf[SWEEP_MAX_COLS][160];
+    sweep_columns(s, names, buf);
     for (long i = 0; i < s->npoints; i++) {
         if (status[i] == -1 || (status[i] >= 0 && !WIFEXITED(status[i])))
             continue; /* never started, or stopped by the signal (-2: its row is from before a --resume) */
@@ -1146,7 +1604,13 @@ static int collect_interrupted(const sweep *s, const int *status, int sig)
                 free(text);
                 return intr_status(sig);
             }
-            fputs(finished ? row : text, out); /* the header once */
+            if (!finished) { /* the header once, with the columns sweep.csv has */
+                fwrite(text, 1, (size_t)(row - text) - 1, out);
+                end_line(out, names, SWEEP_KNOBS + s->nextra);
+            }
+            fwrite(row, 1, strlen(row) - 1, out);
+            point_cells(s, i, cells);
+            end_line(out, cells, SWEEP_KNOBS + s->nextra);
             finished++;
         }
         free(text);
@@ -1215,7 +1679,10 @@ static pid_t spawn_point(const sweep *s, long i, const gcomp *gc)
     remove(path);
     int fe = fo < 0 ? -1 : open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
     int fi = open("/dev/null", O_RDONLY | O_CLOEXEC);
-    const char **av = point_argv(s, i, wd);
+    char graph[PATH_MAX + 64];
+    if (s->gen_kind)
+        graph_file(s, point_graph(s, i), "jsonl", graph, sizeof(graph));
+    const char **av = point_argv(s, i, s->gen_kind ? graph : s->graph_abs, wd);
     pid_t pid = -1;
     if (fo < 0 || fe < 0 || fi < 0 || !av)
         fprintf(stderr, "ptosim sweep: point %ld: cannot set up %s: %s\n", i, wd, strerror(errno));
@@ -1316,8 +1783,8 @@ static void on_alarm(int sig)
     (void)sig; /* only interrupts waitpid, so the progress line refreshes */
 }
 
-/* Runs the points of s->todo here, s->jobs at a time, each from gc; status[i] gets point i's wait status (-1:
- * not started, -2: not to run). */
+/* Runs the points of s->todo here, s->jobs at a time, each from its graph's compiled form (gc[point_graph]);
+ * status[i] gets point i's wait status (-1: not started, -2: not to run). */
 static void run_local(const sweep *s, const gcomp *gc, int *status)
 {
     long jobs = s->jobs ? s->jobs : sysconf(_SC_NPROCESSORS_ONLN);
@@ -1360,7 +1827,7 @@ static void run_local(const sweep *s, const gcomp *gc, int *status)
         }
         for (long slot = 0; pids && which && slot < jobs && next < s->ntodo; slot++)
             if (pids[slot] == 0) {
-                pid_t pid = spawn_point(s, s->todo[next], gc);
+                pid_t pid = spawn_point(s, s->todo[next], &gc[point_graph(s, s->todo[next])]);
                 if (pid < 0) {
                     next++;
                     done++;
@@ -1412,12 +1879,17 @@ static void run_local(const sweep *s, const gcomp *gc, int *status)
  * gave a row. */
 static int run_point(const sweep *s)
 {
-    char cpath[PATH_MAX + 64], err[2 * PATH_MAX + 256];
+    char cpath[PATH_MAX + 64], err[2 * PATH_MAX + 256], graph[PATH_MAX + 64];
     snprintf(cpath, sizeof(cpath), "%s/" COMPILED_NAME, s->dir_abs);
+    snprintf(graph, sizeof(graph), "%s", s->graph);
+    if (s->gen_kind) { /* the generated graph of the point, which the sweep wrote and compiled */
+        graph_file(s, point_graph(s, s->point), "compiled", cpath, sizeof(cpath));
+        graph_file(s, point_graph(s, s->point), "jsonl", graph, sizeof(graph));
+    }
     gcomp gc;
     const gcomp *use = NULL;
     if (access(cpath, F_OK) == 0) {
-        int rc = gcomp_open(&gc, cpath, s->graph, err, sizeof(err));
+        int rc = gcomp_open(&gc, cpath, graph, err, sizeof(err));
         if (rc != 0) {
             fprintf(stderr, "ptosim sweep: point %ld: %s; %s\n", s->point, err,
                     rc == GCOMP_STALE
@@ -1456,9 +1928,7 @@ static int run_point(const sweep *s)
         free(text);
         return EXIT_OK;
     }
-    const char *cells[SWEEP_KNOBS];
-    point_cells(s, s->point, cells);
-    point_label(cells, label, sizeof(label));
+    point_label_of(s, s->point, label, sizeof(label));
     snprintf(rel, sizeof(rel), "points/%04ld", s->point);
     report_missing(s->dir_abs, s->point, rel, label, pid > 0 ? st : -1, row_why(text));
     free(text);
@@ -1507,6 +1977,17 @@ static void write_array_spec(FILE *f, const long *pts, long n)
     }
 }
 
+/* Writes a path into an #SBATCH --output= pattern: a '%' as "%%", which Slurm reads as one (a line break
+ * is refused before the sweep starts). */
+static void slurm_path(FILE *f, const char *path)
+{
+    for (; *path; path++) {
+        if (*path == '%')
+            fputc('%', f);
+        fputc(*path, f);
+    }
+}
+
 /* --engine slurm: DIR/sweep.sbatch (task i runs point i; plain sh apart from the #SBATCH comments) and
  * DIR/collect.sbatch; prints how to submit them. */
 static int write_slurm(const sweep *s)
@@ -1538,15 +2019,18 @@ static int write_slurm(const sweep *s)
             if (s->jobs)
                 fprintf(f, "%%%ld", s->jobs);
             /* one CPU: a point maps the compiled graph, so no second thread parses it beside the run */
-            fprintf(f, "\n#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=1\n#SBATCH --output=%s/%%A_%%a.out\n",
-                    logs);
+            fputs("\n#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=1\n#SBATCH --output=", f);
+            slurm_path(f, logs);
+            fputs("/%A_%a.out\n", f);
         } else {
             fputs(
                 "# collect.sbatch - merges the rows of the points of sweep.sbatch into sweep.csv; written by "
                 "`ptosim sweep\n# --engine slurm`. Submit it with --dependency=afterany:JOBID of the "
                 "array.\n#SBATCH --job-name=ptosim-sweep-collect\n#SBATCH --ntasks=1\n",
                 f);
-            fprintf(f, "#SBATCH --output=%s/collect-%%j.out\n", logs);
+            fputs("#SBATCH --output=", f);
+            slurm_path(f, logs);
+            fputs("/collect-%j.out\n", f);
         }
         fputs("cd ", f);
         sh_quote(f, s->cwd); /* where relative paths among the run options resolve */
@@ -1636,10 +2120,15 @@ static int run_parallel(const sweep *s)
         av[n++] = w;
     av[n++] = s->exe;
     av[n++] = "sweep";
-    av[n++] = s->graph_abs;
+    av[n++] = s->gen_kind ? s->graph : s->graph_abs;
+    char genflags[SWEEP_MAX_LISTS][72];
     for (int k = 0; k < s->nlists; k++) {
-        av[n++] = KNOB_FLAGS[s->lists[k].knob];
-        av[n++] = s->lists[k].text;
+        const sweep_list *l = &s->lists[k];
+        snprintf(genflags[k], sizeof(genflags[k]), "--gen-%s", l->kind == LIST_GEN ? l->key : "");
+        av[n++] = l->kind == LIST_RUN   ? KNOB_FLAGS[l->knob]
+                  : l->kind == LIST_GEN ? genflags[k]
+                                        : LIST_FLAGS[l->kind];
+        av[n++] = l->text;
     }
     for (int k = 0; k < s->npass; k++)
         av[n++] = s->pass[k];
@@ -1722,24 +2211,56 @@ static int compile_graph(const sweep *s, gcomp *gc)
     return 0;
 }
 
+/* GRAPH gen:KIND: writes each graph the --gen-* lists make into DIR/graphs/NNNN.jsonl (the bytes ptosim gen
+ * writes; again on --resume, as the generator gives the same bytes for the same parameters) and compiles it
+ * into NNNN.compiled, mapped into gcs[NNNN]. Returns 0, or an exit status after printing why. */
+static int compile_gen_graphs(const sweep *s, gcomp *gcs)
+{
+    char dir[PATH_MAX + 64], path[PATH_MAX + 64], cpath[PATH_MAX + 64], err[2 * PATH_MAX + GRAPH_ERR_MAX];
+    snprintf(dir, sizeof(dir), "%s/" GRAPHS_DIR, s->dir_abs);
+    /* the sweep's own folder: a link put there (a folder someone sent) is replaced, never written through */
+    int od = outfile_own_dir(dir, 1, err, sizeof(err));
+    if (od < 0) {
+        fprintf(stderr, "ptosim sweep: %s\n", err);
+        return EXIT_INTERNAL;
+    }
+    if (od > 0)
+        fprintf(stderr, "ptosim sweep: %s was not a folder (a symbolic link?); replaced by one\n", dir);
+    for (long g = 0; g < s->ngraphs; g++) {
+        char *av[1 + 2 * SWEEP_MAX_LISTS], names[SWEEP_MAX_LISTS][72];
+        int n = gen_args(s, g, av, names);
+        graph_file(s, g, "jsonl", path, sizeof(path));
+        graph_file(s, g, "compiled", cpath, sizeof(cpath));
+        outfile o;
+        FILE *f = outfile_open(&o, path, err, sizeof(err));
+        int rc = f ? gen_write(n, av, f, err, sizeof(err)) : EXIT_INTERNAL;
+        if (f && rc == 0 && outfile_commit(&o, err, sizeof(err)) != 0)
+            rc = EXIT_INTERNAL;
+        else if (f && rc != 0)
+            outfile_abort(&o);
+        if (rc == 0) {
+            int crc = gcomp_compile(path, cpath, err, sizeof(err));
+            if (crc == 0)
+                crc = gcomp_open(&gcs[g], cpath, path, err, sizeof(err)) == 0 ? 0 : -1;
+            rc = crc > 0 ? EXIT_GRAPH : crc < 0 ? EXIT_INTERNAL : 0;
+        }
+        if (rc != 0) {
+            fprintf(stderr, "ptosim sweep: %s\n", err);
+            return rc;
+        }
+    }
+    return 0;
+}
+
 /* ---- the best point ---- */
 
-/* RunConfig's names of the knobs, in KNOB_FLAGS order. */
-static const char *const KNOB_RUNCONFIG[SWEEP_KNOBS] = {"ring_task_window", "ring_heap", "ring_dep_pool",
-                                                        "aicpu_thread_num"};
-
-/* Copies field col of a CSV line (cells hold no quotes) into out; "" when the line is shorter. */
+/* Copies field col of the CSV record at line (quoted cells unquoted, the spreadsheet guard undone) into out;
+ * "" when the record is shorter. */
 static void csv_field(const char *line, int col, char *out, size_t outlen)
 {
-    for (int k = 0; k < col && line; k++) {
-        line = strpbrk(line, ",\n");
-        line = line && *line == ',' ? line + 1 : NULL;
-    }
-    size_t n = line ? strcspn(line, ",\n") : 0;
-    if (n >= outlen)
-        n = outlen - 1;
-    memcpy(out, line ? line : "", n);
-    out[n] = '\0';
+    if (!csv_get(line, col, out, outlen))
+        out[0] = '\0';
+    memmove(out, unguard(out), strlen(unguard(out)) + 1);
 }
 
 /* Writes a knob value as points.csv has it (a per-ring value as a/b/c/d) the way a flag takes it (a,b,c,d) or
@@ -1759,16 +2280,31 @@ static void write_knob(FILE *out, const char *cell, bool runconfig)
         fputc(']', out);
 }
 
-/* --best DIR: prints the point of DIR/sweep.csv with status ok and the least makespan (the first on a tie),
- * its knob values as `ptosim run` flags and as a RunConfig(...) line. Returns 0; 1 when no point ended ok or
- * some point has no row (the best of the others is printed); 2 for a folder that is not a finished sweep's.
+/* The kind of a gen:KIND sweep in DIR (its sweep.cmd begins with 'gen:KIND'), in out; "" for another sweep.
  */
+static void sweep_gen_kind(const char *dir, char *out, size_t outlen)
+{
+    char path[PATH_MAX + 64];
+    snprintf(path, sizeof(path), "%s/sweep.cmd", dir);
+    char *cmd = read_file(path, NULL);
+    out[0] = '\0';
+    if (cmd && strncmp(cmd, "'" GEN_PREFIX, 1 + strlen(GEN_PREFIX)) == 0) {
+        const char *k = cmd + 1 + strlen(GEN_PREFIX);
+        snprintf(out, outlen, "%.*s", (int)strcspn(k, "'"), k);
+    }
+    free(cmd);
+}
+
+/* --best DIR: prints the point of DIR/sweep.csv with status ok and the least makespan (the first on a tie),
+ * its knob values as `ptosim run` flags and as a RunConfig(...) line, and for a gen:KIND sweep the command
+ * that writes its graph. Returns 0; 1 when no point ended ok or some point has no row (the best of the others
+ * is printed); 2 for a folder that is not a finished sweep's. */
 static int best(const char *dir)
 {
-    char *man, path[PATH_MAX + 64];
-    manifest_line *lines;
-    long n;
-    int rc = read_manifest(dir, &man, &lines, &n);
+    char path[PATH_MAX + 64];
+    manifest man;
+    int rc = read_manifest(dir, &man);
+    long n = man.n;
     char *csv = NULL;
     if (rc != 0)
         goto out;
@@ -1797,7 +2333,7 @@ static int best(const char *dir)
     long rows = 0, missing = 0, pick = -1;
     double pick_ms = 0;
     char pick_ms_text[256] = "", platform[256] = "", runs[64] = "", cell[256];
-    for (const char *line = strchr(csv, '\n'); line && line[1]; line = strchr(line + 1, '\n'), rows++) {
+    for (const char *line = csv_record_end(csv); *line && line[1]; line = csv_record_end(line + 1), rows++) {
         if (rows >= n)
             continue; /* counted for the message below */
         csv_field(line + 1, col[1], cell, sizeof(cell));
@@ -1837,17 +2373,25 @@ static int best(const char *dir)
         rc = EXIT_INTERNAL;
         goto out;
     }
-    const manifest_line *m = &lines[pick];
+    const manifest_line *m = &man.lines[pick];
     if (mean)
         printf("point %ld of %ld (%s): mean makespan %s us over %s seeds\n", pick, n, m->dir, pick_ms_text,
                runs);
     else
         printf("point %ld of %ld (%s): makespan %s us\n", pick, n, m->dir, pick_ms_text);
+    /* line 2: the flags of ptosim run (not the generator's: they made the graph) */
     bool first = true;
-    for (int k = 0; k < SWEEP_KNOBS; k++)
-        if (m->cells[k][0]) {
-            printf("%s%s ", first ? "" : " ", KNOB_FLAGS[k]);
-            write_knob(stdout, m->cells[k], false);
+    for (int k = 0; k < man.ncols; k++)
+        if (m->cells[k][0] &&
+            (k < SWEEP_KNOBS || strncmp(man.names[k], "gen.", 4) != 0 || column_is_kernel(man.names[k]))) {
+            char flag[512];
+            if (k < SWEEP_KNOBS) {
+                printf("%s%s ", first ? "" : " ", KNOB_FLAGS[k]);
+                write_knob(stdout, m->cells[k], false);
+            } else {
+                column_flag(flag, sizeof(flag), k, man.names[k], m->cells[k]);
+                printf("%s%s", first ? "" : " ", flag);
+            }
             first = false;
         }
     printf("\nRunConfig(platform=\"%s\"", platform);
@@ -1857,6 +2401,16 @@ static int best(const char *dir)
             write_knob(stdout, m->cells[k], true);
         }
     puts(")");
+    /* line 4 of a gen:KIND sweep: the graph */
+    char kind[64];
+    sweep_gen_kind(dir, kind, sizeof(kind));
+    if (kind[0]) {
+        printf("ptosim gen %s", kind);
+        for (int k = SWEEP_KNOBS; k < man.ncols; k++)
+            if (strncmp(man.names[k], "gen.", 4) == 0 && !column_is_kernel(man.names[k]))
+                printf(" --%s %s", man.names[k] + 4, m->cells[k]);
+        putchar('\n');
+    }
     if (missing) {
         fflush(stdout);
         fprintf(
@@ -1868,8 +2422,7 @@ static int best(const char *dir)
     }
 out:
     free(csv);
-    free(lines);
-    free(man);
+    manifest_free(&man);
     return rc;
 }
 
@@ -1905,13 +2458,30 @@ int sweep_main(int argc, char **argv)
         rc = check(&s);
     if (help)
         rc = EXIT_OK;
-    else if (rc == 0 && s.point >= 0)
-        rc = run_point(&s);
-    else if (rc == 0 && (rc = write_manifest(&s)) != 0)
+    else if (rc == 0 && s.point >= 0) {
+        char graph[PATH_MAX + 64];
+        if (s.gen_kind)
+            graph_file(&s, point_graph(&s, s.point), "jsonl", graph, sizeof(graph));
+        rc = check_kernel_names(&s, s.gen_kind ? graph : s.graph, s.gen_kind ? graph : s.graph);
+        if (rc == 0)
+            rc = run_point(&s);
+    } else if (rc == 0 && (rc = write_manifest(&s)) != 0)
         ;
     else if (rc == 0) {
-        gcomp gc;
-        rc = compile_graph(&s, &gc);
+        gcomp *gc = calloc((size_t)s.ngraphs, sizeof(*gc));
+        if (!gc) {
+            fputs("ptosim sweep: out of memory\n", stderr);
+            rc = EXIT_INTERNAL;
+        } else
+            rc = s.gen_kind ? compile_gen_graphs(&s, gc) : compile_graph(&s, gc);
+        for (long g = 0; g < s.ngraphs && rc == 0 && (s.gen_kind || s.graph == s.graph_abs); g++) {
+            /* the kernel names of a graph read from a pipe or generated, now that it is here */
+            char graph[PATH_MAX + 64];
+            if (s.gen_kind)
+                graph_file(&s, g, "jsonl", graph, sizeof(graph));
+            rc =
+                check_kernel_names(&s, s.gen_kind ? graph : s.graph, s.gen_kind ? graph : gsrc_name(argv[0]));
+        }
         if (rc == 0 && plan_points(&s) != 0)
             rc = EXIT_INTERNAL;
         else if (rc == 0 && s.ntodo == 0 && s.engine != ENGINE_LOCAL)
@@ -1927,7 +2497,7 @@ int sweep_main(int argc, char **argv)
                 rc = EXIT_INTERNAL;
             } else {
                 intr_install(); /* SIGINT and SIGTERM: forwarded to the points, then the rows so far */
-                run_local(&s, &gc, status);
+                run_local(&s, gc, status);
                 if (intr_signal())
                     rc = collect_interrupted(&s, status, intr_signal());
                 else
@@ -1935,7 +2505,9 @@ int sweep_main(int argc, char **argv)
                 free(status);
             }
         }
-        gcomp_close(&gc);
+        for (long g = 0; gc && g < s.ngraphs; g++)
+            gcomp_close(&gc[g]);
+        free(gc);
     }
     sweep_free(&s);
     return rc;

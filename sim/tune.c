@@ -278,6 +278,23 @@ static const char *kernel_name(const graph *g, int idx)
     return idx >= 0 && idx < g->nkernels ? g->kernels[idx].name : "dummy";
 }
 
+/* Prints what trial t measured and whether it beats best (a makespan lower by more than TUNE_GAIN and, with
+ * --repeat, beyond the seeds' noise): "makespan ... us, kept". Returns whether it does. */
+static bool judge(const trial *t, const trial *best)
+{
+    char what[160];
+    describe(t, what, sizeof(what));
+    bool better = ok(t) && (!ok(best) || t->makespan_us < best->makespan_us * (1 - TUNE_GAIN));
+    /* with --repeat, a gain the seeds' noise could explain is not one */
+    bool noise = better && ok(best) && inside_noise(t, best);
+    better &= !noise;
+    printf("%s, %s\n", what,
+           better  ? "kept"
+           : noise ? "inside the noise (two standard errors of the difference), dropped"
+                   : "dropped");
+    return better;
+}
+
 /* Step 1: is the graph the one you meant. */
 static void print_lint(const lint_report *r, const graph *g)
 {
@@ -405,9 +422,10 @@ static void usage(FILE *f)
           "\n"
           "Walks the tuning loop on simulated runs: is the graph the one you meant (suspicious serialising\n"
           "edges, latent races), did tasks overlap, is a ring the limit, which pipe bounds the hottest\n"
-          "kernels; then changes one ring knob at a time (powers of two, per ring), keeps a change only\n"
-          "when the makespan improves, and prints the recommended settings as ptosim flags and as a\n"
-          "RunConfig. Run options (-p, --set, --ring-*, --aicpu-thread-num, timeouts) set the start.\n"
+          "kernels; then changes one ring knob at a time (powers of two, per ring), then the AICPU\n"
+          "thread count (each other of 2-4 at the rings kept), keeps a change only when the makespan\n"
+          "improves, and prints the recommended settings as ptosim flags and as a RunConfig. Run options\n"
+          "(-p, --set, --kernel-set, --ring-*, --aicpu-thread-num, timeouts) set the start.\n"
           "\n"
           "  --max-trials N   simulations the search may spend (default 24)\n"
           "  --seed N         variation on (ptosim run --help); --repeat N: every trial is N seeds, and a\n"
@@ -496,7 +514,13 @@ int tune_main(int argc, char **argv)
         return EXIT_GRAPH;
     }
     run_apply_rings(&cfg, &hdr, &opt);
+    int ks = run_apply_kernel_sets(&cfg, &hdr, &opt);
     graph_close(&hdr);
+    if (ks != EXIT_OK) {
+        graph_close(&g);
+        lint_report_free(&lr);
+        return ks;
+    }
 
     printf("ptosim tune: %s (%ld tasks) on %s\n", g.name, lr.tasks, plat.name);
     print_lint(&lr, &g);
@@ -535,18 +559,9 @@ int tune_main(int argc, char **argv)
                 }
                 trials++;
                 any = true;
-                char what[160];
-                describe(&t, what, sizeof(what));
-                bool better = ok(&t) && (!ok(&best) || t.makespan_us < best.makespan_us * (1 - TUNE_GAIN));
-                /* with --repeat, a gain the seeds' noise could explain is not one */
-                bool noise = better && ok(&best) && inside_noise(&t, &best);
-                better &= !noise;
-                printf("   ring %d %s %" PRIu64 " -> %" PRIu64 ": %s, %s\n", cand[i].ring,
-                       runcfg_knob_name(cand[i].knob), v, nv, what,
-                       better  ? "kept"
-                       : noise ? "inside the noise (two standard errors of the difference), dropped"
-                               : "dropped");
-                if (better) {
+                printf("   ring %d %s %" PRIu64 " -> %" PRIu64 ": ", cand[i].ring,
+                       runcfg_knob_name(cand[i].knob), v, nv);
+                if (judge(&t, &best)) {
                     cur = next;
                     best = t;
                     kept = true;
@@ -558,13 +573,39 @@ int tune_main(int argc, char **argv)
     }
     if (!any)
         puts("   nothing to try: no ring held the orchestrator back");
+    /* the AICPU thread count at the rings kept: every other count the runtime takes (2 to 4: the
+     * orchestrator and 1 to 3 schedulers), each kept only when it beats the best so far */
+    platform cur_plat = plat;
+    for (int64_t th = RUNCFG_MIN_THREADS; th <= RUNCFG_MAX_THREADS && trials < max_trials; th++) {
+        if (th == plat.aicpu_threads)
+            continue;
+        platform p = plat;
+        p.aicpu_threads = th;
+        if (platform_validate(&p, err, sizeof(err)) != 0) {
+            printf("   aicpu_thread_num %" PRId64 " -> %" PRId64 ": not on this platform (%s)\n",
+                   plat.aicpu_threads, th, err);
+            continue;
+        }
+        if (simulate_n(&p, &cur, opt.graph, opt.repeat, &t, err, sizeof(err)) != 0) {
+            fprintf(stderr, "ptosim: %s\n", err);
+            graph_close(&g);
+            lint_report_free(&lr);
+            return EXIT_INTERNAL;
+        }
+        trials++;
+        printf("   aicpu_thread_num %" PRId64 " -> %" PRId64 ": ", plat.aicpu_threads, th);
+        if (judge(&t, &best)) {
+            cur_plat = p;
+            best = t;
+        }
+    }
     if (trials >= max_trials && max_trials > 0)
         printf("   stopped after %ld trials (--max-trials)\n", trials);
 
     puts("Recommended");
     char what[160];
     describe(&best, what, sizeof(what));
-    bool changed = false;
+    bool threads = cur_plat.aicpu_threads != plat.aicpu_threads, changed = threads;
     for (int k = 0; k < 3; k++)
         changed |= knob_changed(&cur, &cfg, (runcfg_knob)k);
     if (!changed) {
@@ -577,12 +618,16 @@ int tune_main(int argc, char **argv)
                 knob_text(&cur, &plat, (runcfg_knob)k, false, text, sizeof(text));
                 printf(" %s %s", runcfg_knob_flag((runcfg_knob)k), text);
             }
+        if (threads)
+            printf(" --aicpu-thread-num %" PRId64, cur_plat.aicpu_threads);
         printf("\n   RunConfig(platform=\"%s\"", plat.name);
         for (int k = 0; k < 3; k++)
             if (knob_changed(&cur, &cfg, (runcfg_knob)k)) {
                 knob_text(&cur, &plat, (runcfg_knob)k, true, text, sizeof(text));
                 printf(", %s=%s", runcfg_knob_name((runcfg_knob)k), text);
             }
+        if (threads)
+            printf(", aicpu_thread_num=%" PRId64, cur_plat.aicpu_threads);
         char was[160];
         describe(&base, was, sizeof(was));
         printf(")\n   measured: %s (was: %s", what, was);

@@ -459,6 +459,36 @@ START_TEST(csv_quotes_exactly_the_fields_that_need_it_and_reads_them_back)
         ck_assert(csv_needs_quotes(in[i]) == (in[i] && strcmp(got, in[i]) != 0));
         free(got);
     }
+    /* a field a spreadsheet would evaluate (= + - @ first, not a number) is text: an apostrophe first, and
+     * quoted; numbers stay numbers; a field that begins with the apostrophe gets one more, so dropping one
+     * gives every field back */
+    static const char *const formula[] = {"=HYPERLINK(\"http://x\",\"y\")",
+                                          "@SUM(1+1)*cmd|' /C calc'!A0",
+                                          "+cmd",
+                                          "-x",
+                                          "'quoted",
+                                          "\tx",
+                                          "-5",
+                                          "+1.5e3",
+                                          "-",
+                                          "a=b",
+                                          NULL};
+    static const char *const guarded[] = {"\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\"",
+                                          "\"'@SUM(1+1)*cmd|' /C calc'!A0\"",
+                                          "\"'+cmd\"",
+                                          "\"'-x\"",
+                                          "\"''quoted\"",
+                                          "\"'\tx\"",
+                                          "-5",
+                                          "+1.5e3",
+                                          "\"'-\"",
+                                          "a=b"};
+    for (int i = 0; formula[i]; i++) {
+        char *got = csv_put_text(formula[i]);
+        ck_assert_str_eq(got, guarded[i]);
+        ck_assert(csv_formula(formula[i]) == (got[0] == '"'));
+        free(got);
+    }
     /* a record of those fields splits back into them: 6 fields, the quoted line break kept */
     char rec[] = "a2a3,\"my,plat\",\"say \"\"hi\"\"\",\"two\nlines\",\"cr\r\",\r";
     ck_assert_int_eq(csv_count(rec), 6);

@@ -428,6 +428,106 @@ START_TEST(a_usage_error_ends_with_the_commands_own_usage_line)
 }
 END_TEST
 
+/* --kernel-set NAME.FIELD=VALUE is the graph's own flag on every submit of the kernel: a run of the plain
+ * graph with it writes byte for byte what a run of the graph with the flag on those lines writes, and
+ * =false takes a line's flag away. Here the early-resolved producer lets the 4-block sync-start consumer be
+ * staged before it ends: 23.590 us instead of 28.277 us. */
+START_TEST(kernel_set_is_the_flag_on_every_submit_of_the_kernel)
+{
+    const char *dir = tu_tmpdir();
+#define KS_HDR                                                                                               \
+    "{\"ptosim_graph\": 1, \"name\": \"ks\", \"kernels\": [{\"id\": 0, \"name\": \"p\", \"core\": \"aiv\", " \
+    "\"cost\": {\"ns\": 10000}}, {\"id\": 1, \"name\": \"c\", \"core\": \"aiv\", \"cost\": {\"ns\": "        \
+    "10000}}]}\n"
+#define KS_OUT "\"args\": [{\"dir\": \"out\", \"tensor\": \"x\", \"dtype\": \"FLOAT32\", \"shape\": [16]}]}\n"
+#define KS_IN "\"args\": [{\"dir\": \"in\", \"tensor\": \"x\", \"shape\": [16]}]}\n"
+    free(tu_write(dir, "a.jsonl",
+                  KS_HDR "{\"op\": \"submit\", \"kernel\": \"p\", " KS_OUT
+                         "{\"op\": \"submit\", \"kernel\": \"c\", \"block_num\": 4, " KS_IN));
+    free(tu_write(dir, "b.jsonl",
+                  KS_HDR
+                  "{\"op\": \"submit\", \"kernel\": \"p\", \"early_resolve\": true, " KS_OUT
+                  "{\"op\": \"submit\", \"kernel\": \"c\", \"block_num\": 4, \"sync_start\": true, " KS_IN));
+    run_out r = shf(
+        "cd %s && F='--enable-dep-gen --enable-chip-swimlane' && "
+        "$P run a.jsonl -o A $F | grep -o 'makespan.*' && "
+        "$P run a.jsonl -o A2 $F --kernel-set p.early_resolve=true --kernel-set=c.sync_start=true "
+        "| grep -o 'makespan.*' && "
+        "$P run b.jsonl -o B $F | grep -o 'makespan.*' && "
+        "$P run b.jsonl -o B2 $F --kernel-set p.allow_early_resolve=false --kernel-set c.sync_start=false "
+        "| grep -o 'makespan.*' && "
+        "for f in deps.json chip_swimlane_records.json; do cmp A2/dfx_outputs/$f B/dfx_outputs/$f && "
+        "cmp A/dfx_outputs/$f B2/dfx_outputs/$f || exit 1; done && "
+        "! cmp -s A/dfx_outputs/deps.json B/dfx_outputs/deps.json",
+        dir);
+    ck_assert_msg(r.status == 0, "%s%s", r.out, r.err);
+    ck_assert_str_eq(r.out,
+                     "makespan 28.277 us\nmakespan 23.590 us\nmakespan 23.590 us\nmakespan 28.277 us\n");
+    tu_run_free(&r);
+    /* ptosim_run.json says what was set, in func id order; a run without the flag has no such key */
+    char path[4300];
+    snprintf(path, sizeof(path), "%s/A2/ptosim_run.json", dir);
+    cJSON *j = tu_json_file(path), *ks = cJSON_GetObjectItem(cJSON_GetObjectItem(j, "config"), "kernel_set");
+    char *text = cJSON_PrintUnformatted(ks);
+    ck_assert_str_eq(text, "{\"p.early_resolve\":true,\"c.sync_start\":true}");
+    free(text);
+    cJSON_Delete(j);
+    snprintf(path, sizeof(path), "%s/A/ptosim_run.json", dir);
+    j = tu_json_file(path);
+    ck_assert_ptr_null(cJSON_GetObjectItem(cJSON_GetObjectItem(j, "config"), "kernel_set"));
+    cJSON_Delete(j);
+    /* every message, each a usage error before anything runs */
+    struct {
+        const char *arg, *err;
+    } bad[] = {
+        {"q.sync_start=true",
+         "ptosim: --kernel-set q.sync_start=true: graph ks (%s/a.jsonl) has no kernel 'q'\n"},
+        {"p.foo=true", "ptosim: --kernel-set p.foo=true: 'foo' is not a flag of a submit (sync_start, "
+                       "early_resolve or allow_early_resolve)\n"},
+        {"p.sync_start=yes",
+         "ptosim: --kernel-set p.sync_start=yes: the value is true or false, got 'yes'\n"},
+        {"psync=true",
+         "ptosim: --kernel-set psync=true: expected NAME.FIELD=VALUE (a kernel's name, sync_start "
+         "or early_resolve, true or false)\n"},
+    };
+    /* a name longer than a kernel's, and more flags than a run keeps */
+    char longname[200];
+    memset(longname, 'k', 130);
+    strcpy(longname + 130, ".sync_start=true");
+    const char *toolong[] = {"run", CHAIN3, "--kernel-set", longname, NULL};
+    r = tu_run(toolong);
+    ck_assert_int_eq(r.status, 2);
+    char want0[600];
+    snprintf(want0, sizeof(want0),
+             "ptosim: --kernel-set %s: the kernel's name is longer than 127 characters\n" TU_USAGE_RUN,
+             longname);
+    ck_assert_str_eq(r.err, want0);
+    tu_run_free(&r);
+    const char *many[3 + 2 * 257 + 1] = {PTOSIM_BIN, "run", CHAIN3}; /* past tu_run's 63 arguments */
+    for (int i = 0; i < 257; i++) {
+        many[3 + 2 * i] = "--kernel-set";
+        many[4 + 2 * i] = "a.sync_start=true";
+    }
+    r = tu_run_prog(many);
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_str_eq(r.err, "ptosim: too many --kernel-set arguments (at most 256)\n" TU_USAGE_RUN);
+    tu_run_free(&r);
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        char graph[4200], want[8192], out[4200];
+        snprintf(graph, sizeof(graph), "%s/a.jsonl", dir);
+        snprintf(out, sizeof(out), "%s/E", dir);
+        const char *args[] = {"run", graph, "--kernel-set", bad[i].arg, "-o", out, NULL};
+        r = tu_run(args);
+        ck_assert_int_eq(r.status, 2);
+        snprintf(want, sizeof(want), bad[i].err, dir);
+        snprintf(want + strlen(want), sizeof(want) - strlen(want), "%s", TU_USAGE_RUN);
+        ck_assert_str_eq(r.err, want);
+        ck_assert(!tu_exists(out));
+        tu_run_free(&r);
+    }
+}
+END_TEST
+
 START_TEST(short_options_take_attached_values)
 {
     const char *dir = tu_tmpdir();
@@ -531,22 +631,36 @@ START_TEST(completion_and_the_man_page_know_every_option_platform_and_parameter)
 {
     char *man = tu_read(PTOSIM_SRCDIR "/sim/ptosim.1");
     ck_assert_ptr_nonnull(man);
-    char *opts = complete_words(PTOSIM_BIN " run g.jsonl --");
-    ck_assert_msg(strstr(opts, "--seed") && strstr(opts, "--repeat"), "%s", opts);
-    char *save = NULL;
-    for (char *o = strtok_r(opts, " \n", &save); o; o = strtok_r(NULL, " \n", &save)) {
-        if (strcmp(o, "-h") == 0 || strcmp(o, "--help") == 0 || strcmp(o, "--") == 0)
-            continue;
-        char esc[128] = ""; /* the man page writes --seed as \-\-seed */
-        for (const char *c = o; *c && strlen(esc) + 3 < sizeof(esc); c++) {
-            if (*c == '-')
-                strcat(esc, "\\");
-            strncat(esc, c, 1);
+    static const char *const cmds[] = {" run g.jsonl -", " tune g.jsonl -", " sweep g.jsonl -"};
+    for (int c = 0; c < 3; c++) {
+        char line[256];
+        snprintf(line, sizeof(line), "%s%s", PTOSIM_BIN, cmds[c]);
+        char *opts = complete_words(line);
+        ck_assert_msg(strstr(opts, "--seed") && strstr(opts, "--repeat") && strstr(opts, "--kernel-set"),
+                      "%s", opts);
+        ck_assert_msg(c != 2 || (strstr(opts, "--engine") && strstr(opts, "--sshlogin")), "%s", opts);
+        char *save = NULL;
+        for (char *o = strtok_r(opts, " \n", &save); o; o = strtok_r(NULL, " \n", &save)) {
+            if (strcmp(o, "-h") == 0 || strcmp(o, "--help") == 0 || strcmp(o, "--") == 0)
+                continue;
+            char esc[128] = ""; /* the man page writes --seed as \-\-seed */
+            for (const char *c = o; *c && strlen(esc) + 3 < sizeof(esc); c++) {
+                if (*c == '-')
+                    strcat(esc, "\\");
+                strncat(esc, c, 1);
+            }
+            ck_assert_msg(strstr(man, esc), "the man page has no entry for %s (%s)", o, cmds[c]);
         }
-        ck_assert_msg(strstr(man, esc), "the man page has no entry for %s", o);
+        free(opts);
     }
-    free(opts);
     free(man);
+    /* a sweep's GRAPH may be gen:KIND, whose parameters complete as --gen-PARAM */
+    char *gen = complete_words(PTOSIM_BIN " sweep gen:gr");
+    ck_assert_str_eq(gen, "gen:granularity\n");
+    free(gen);
+    gen = complete_words(PTOSIM_BIN " sweep gen:granularity --gen-");
+    ck_assert_str_eq(gen, "--gen-k --gen-total-us\n");
+    free(gen);
     char *plats = complete_words(PTOSIM_BIN " run g.jsonl -p a2a3");
     ck_assert_str_eq(plats, "a2a3 a2a3_2606 a2a3sim\n");
     free(plats);
@@ -657,6 +771,7 @@ Suite *suite_cli(void)
     tcase_add_test(tc, a_piped_graph_whose_copy_cannot_be_written_fails_by_name);
     tcase_add_test(tc, completion_and_the_man_page_know_every_option_platform_and_parameter);
     tcase_add_test(tc, install_deps_waits_for_another_apts_lock);
+    tcase_add_test(tc, kernel_set_is_the_flag_on_every_submit_of_the_kernel);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -509,7 +509,10 @@ START_TEST(an_interrupted_sweep_stops_its_points_and_keeps_the_rows_so_far)
     snprintf(out, sizeof(out), "%s/s", dir);
     snprintf(row0, sizeof(row0), "%s/points/0000/row.csv", out);
     snprintf(stage1, sizeof(stage1), "%s/points/0001/.ptosim-run", out);
-    const char *args[] = {"sweep", g, "--ring-task-window", "1024,2048,4096", "-j", "1", "-o", out, NULL};
+    /* a --set list too: its column is in the partial rows as it is in sweep.csv */
+    const char *args[] = {
+        "sweep", g,   "--ring-task-window", "1024,2048,4096", "--set", "dfx_overhead=1,0", "-j", "1", "-o",
+        out,     NULL};
     child c = spawn(args);
     wait_for_file(stage1, 60); /* point 0 is done (one at a time), point 1 runs */
     usleep(200000);
@@ -519,16 +522,21 @@ START_TEST(an_interrupted_sweep_stops_its_points_and_keeps_the_rows_so_far)
     char want[1200];
     snprintf(
         want, sizeof(want),
-        "ptosim sweep: interrupted by SIGINT: 1 of 3 points finished; their rows are in %s/sweep.partial.csv "
+        "ptosim sweep: interrupted by SIGINT: 1 of 6 points finished; their rows are in %s/sweep.partial.csv "
         "(sweep.csv is written only when every point gave a row: run the sweep's command again with --resume "
         "%s to run only the others)\n",
         out, out);
     ck_assert_str_eq(r.err, want);
     tu_run_free(&r);
-    /* the rows so far: point 0's, under the header, and no sweep.csv standing for the whole sweep */
+    /* the rows so far: point 0's, under the header, each with the --set column, and no sweep.csv standing
+     * for the whole sweep */
     snprintf(path, sizeof(path), "%s/sweep.partial.csv", out);
-    char *part = tu_read(path), *row = tu_read(row0);
-    ck_assert_str_eq(part, row);
+    char *part = tu_read(path), *row = tu_read(row0), *nl = strchr(row, '\n');
+    ck_assert_ptr_nonnull(nl);
+    char with[4096];
+    snprintf(with, sizeof(with), "%.*s,dfx_overhead\n%.*s,1\n", (int)(nl - row), row, (int)strlen(nl + 2),
+             nl + 1);
+    ck_assert_str_eq(part, with);
     free(part);
     free(row);
     snprintf(path, sizeof(path), "%s/sweep.csv", out);

@@ -309,6 +309,55 @@ START_TEST(unknown_field_is_rejected)
 }
 END_TEST
 
+/* allow_early_resolve is the runtime's name (Arg::set_allow_early_resolve) of early_resolve: either sets the
+ * flag, both must agree, and a kernel entry carrying a per-task flag is pointed at the submits */
+START_TEST(allow_early_resolve_is_the_runtimes_name_of_early_resolve)
+{
+    const char *dir = tu_tmpdir();
+    char *path = tu_write(dir, "g.jsonl",
+                          HDR "{\"op\": \"submit\", \"kernel\": \"vadd\", \"allow_early_resolve\": true}\n"
+                              "{\"op\": \"submit\", \"kernel\": \"vadd\", \"allow_early_resolve\": false}\n"
+                              "{\"op\": \"submit\", \"kernel\": \"vadd\", \"allow_early_resolve\": true, "
+                              "\"early_resolve\": true}\n"
+                              "{\"op\": \"submit\", \"kernel\": \"vadd\"}\n");
+    graph g;
+    graph_op op;
+    char err[GRAPH_ERR_MAX];
+    ck_assert_int_eq(graph_open(&g, path, err, sizeof(err)), 0);
+    const bool want[4] = {true, false, true, false};
+    for (int i = 0; i < 4; i++) {
+        ck_assert_int_eq(graph_next(&g, &op, err, sizeof(err)), 1);
+        ck_assert_int_eq(op.early_resolve, want[i]);
+    }
+    ck_assert_int_eq(graph_next(&g, &op, err, sizeof(err)), 0);
+    graph_close(&g);
+    free(path);
+    ck_assert_str_eq(
+        strstr(check(HDR "{\"op\": \"submit\", \"kernel\": \"vadd\", \"allow_early_resolve\": "
+                         "false, \"early_resolve\": true}\n"),
+               ":2:"),
+        ":2: allow_early_resolve: false, but early_resolve is true: they are one flag (the runtime's "
+        "name and ptosim's); give one");
+    expect_error(HDR "{\"op\": \"submit\", \"kernel\": \"vadd\", \"allow_early_resolve\": 1}\n",
+                 ":2: allow_early_resolve:", "must be true or false, got a number");
+    /* a dummy has no such flag, as before */
+    expect_error(HDR "{\"op\": \"dummy\", \"allow_early_resolve\": true}\n",
+                 ":2: allow_early_resolve:", "unknown field");
+    ck_assert_str_eq(
+        strstr(check("{\"ptosim_graph\": 1, \"name\": \"g\", \"kernels\": [{\"id\": 0, \"name\": "
+                     "\"mm\", \"core\": \"aic\", \"cost\": {\"ns\": 5}, \"allow_early_resolve\": "
+                     "true}]}\n"),
+               ":1:"),
+        ":1: kernels[0].allow_early_resolve: a field of each submit, not of a kernel (the runtime "
+        "sets it per task); give it on the kernel's submit lines, or with --kernel-set "
+        "mm.early_resolve=true to every one of them");
+    expect_error(
+        "{\"ptosim_graph\": 1, \"name\": \"g\", \"kernels\": [{\"id\": 0, \"name\": \"mm\", \"core\": "
+        "\"aic\", \"cost\": {\"ns\": 5}, \"sync_start\": true}]}\n",
+        ":1: kernels[0].sync_start:", "--kernel-set mm.sync_start=true to every one of them");
+}
+END_TEST
+
 START_TEST(unknown_kernel_is_rejected)
 {
     expect_error(HDR "{\"op\": \"submit\", \"kernel\": \"nope\"}\n", ":2: kernel:", "unknown kernel 'nope'");
@@ -1279,6 +1328,7 @@ Suite *suite_graph(void)
     tcase_add_test(tc, wrong_field_type_is_rejected);
     tcase_add_test(tc, each_field_has_one_type_and_the_message_names_it);
     tcase_add_test(tc, unknown_field_is_rejected);
+    tcase_add_test(tc, allow_early_resolve_is_the_runtimes_name_of_early_resolve);
     tcase_add_test(tc, unknown_kernel_is_rejected);
     tcase_add_test(tc, missing_required_field_is_rejected);
     tcase_add_test(tc, bad_direction_is_rejected);

@@ -23,8 +23,8 @@
     "task_window_peak,heap_peak,dep_pool_peak,tensormap_peak,blocked_us,blocked_task_window_us,"             \
     "blocked_heap_us,blocked_dep_pool_us,blocked_tensormap_us,aicpu_thread_num\n"
 #define LISTS_HINT                                                                                           \
-    "; only --ring-task-window, --ring-heap, --ring-dep-pool and --aicpu-thread-num take lists, every "      \
-    "other option goes to each run as it is\n"
+    "; only --ring-task-window, --ring-heap, --ring-dep-pool, --aicpu-thread-num, --set KEY=, "              \
+    "--kernel-set NAME.FIELD= and --gen-PARAM take lists, every other option goes to each run as it is\n"
 
 /* 60 scopes of one 10 us AIV task (18000 cycles at 1.8 GHz), no dependencies: each task sits in ring 1
  * (scope depth 1) and needs no dependency-pool entry. */
@@ -1164,6 +1164,386 @@ START_TEST(every_command_line_error_is_named_before_any_point_runs)
 }
 END_TEST
 
+/* --set KEY=LIST sweeps a platform parameter: a column named KEY in points.csv and at the end of sweep.csv.
+ * On the scoped fan with 64 slots on ring 1 nothing waits for a ring, so the orchestrator bounds the run: at
+ * least 60 submits of orch_submit_ns each plus the last 10 us task, 60 x 0.874 + 10 = 62.44 us at the default
+ * 874 ns, 60 x 0.2 + 10 = 22 us at 200 ns. A single --set value still goes to every point as it is. */
+START_TEST(set_lists_sweep_a_platform_parameter_in_its_own_column)
+{
+    const char *dir = tu_tmpdir();
+    char *g = write_scoped_fan(dir), *out = path_in(dir, "s");
+    const char *args[] = {"sweep",
+                          g,
+                          "--ring-task-window",
+                          "0/64/0/0",
+                          "--set",
+                          "orch_submit_ns=874,200",
+                          "--set",
+                          "dfx_overhead=0",
+                          "-o",
+                          out,
+                          NULL};
+    run_out r = tu_run(args);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    char *manifest = read_in(out, "points.csv");
+    ck_assert_str_eq(manifest,
+                     "point,dir,ring_task_window,ring_heap,ring_dep_pool,aicpu_thread_num,orch_submit_ns\n"
+                     "0,points/0000,0/64/0/0,,,,874\n1,points/0001,0/64/0/0,,,,200\n");
+    char *csv = read_in(out, "sweep.csv");
+    char header[1024];
+    snprintf(header, sizeof(header), "%.*s,orch_submit_ns\n", (int)strlen(HEADER) - 1, HEADER);
+    ck_assert_msg(strncmp(csv, header, strlen(header)) == 0, "%s", csv);
+    assert_field(csv, 1, 20, "874");
+    assert_field(csv, 2, 20, "200");
+    double slow = makespan(csv, 1), fast = makespan(csv, 2);
+    ck_assert_msg(slow >= 62.44 && fast >= 22 && fast < 62.44, "874 ns: %f us, 200 ns: %f us", slow, fast);
+    /* each point ran with its value, and with the one passed through */
+    char *run = path_in(out, "points/0001/ptosim_run.json");
+    char *json = tu_read(run);
+    ck_assert_msg(strstr(json, "\"orch_submit_ns\": 200") && strstr(json, "\"dfx_overhead\": 0"), "%s", json);
+    free(json);
+    free(run);
+    char *cmd = read_in(out, "sweep.cmd"), want[8192];
+    snprintf(want, sizeof(want),
+             "'%s' --ring-task-window '0/64/0/0' --set 'orch_submit_ns=874,200' '--set' 'dfx_overhead=0'\n"
+             "# the graph: ",
+             g);
+    ck_assert_msg(strncmp(cmd, want, strlen(want)) == 0, "%s", cmd); /* then its bytes and hash */
+    /* --best gives the value as a flag; a platform parameter is no RunConfig setting */
+    const char *best[] = {"sweep", "--best", out, NULL};
+    r = tu_run(best);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    char *line = line_of(csv, 2), *ms = field(line, 8);
+    snprintf(
+        want, sizeof(want),
+        "point 1 of 2 (points/0001): makespan %s us\n--ring-task-window 0,64,0,0 --set orch_submit_ns=200\n"
+        "RunConfig(platform=\"a2a3\", ring_task_window=[0, 64, 0, 0])\n",
+        ms);
+    ck_assert_str_eq(r.out, want);
+    tu_run_free(&r);
+    /* a point without its row is named by its values, and its missing row keeps them */
+    char *row1 = path_in(out, "points/0001/row.csv");
+    ck_assert_int_eq(unlink(row1), 0);
+    const char *col[] = {"sweep", "--collect", out, NULL};
+    snprintf(want, sizeof(want),
+             "ptosim sweep: point 1 (--ring-task-window 0/64/0/0 --set orch_submit_ns=200) gave no row "
+             "(%s/points/0001/row.csv is missing)\n"
+             "ptosim sweep: 1 of 2 points gave no row (status \"missing\" in %s/sweep.csv); run the sweep's "
+             "command again with --resume %s to run only those\n",
+             out, out, out);
+    expect_error(col, 1, want);
+    char *merged = read_in(out, "sweep.csv");
+    char *last = line_of(merged, 2);
+    ck_assert_str_eq(last, ",,,,,missing,,,,,,,,,,,,,,,200");
+    free(last);
+    free(merged);
+    free(row1);
+    free(ms);
+    free(line);
+    free(cmd);
+    free(csv);
+    free(manifest);
+    free(out);
+    free(g);
+}
+END_TEST
+
+/* --kernel-set NAME.FIELD=LIST sweeps a flag of every submit of a kernel. The early-resolved producer lets
+ * the 4-block sync-start consumer be staged before it ends: 28.277 us without, 23.590 us with (test_cli.c:
+ * the same bytes as the graph with the flag on its line). */
+START_TEST(kernel_set_lists_sweep_a_flag_of_a_kernels_submits)
+{
+    const char *dir = tu_tmpdir();
+    char *g = tu_write(
+        dir, "ks.jsonl",
+        "{\"ptosim_graph\": 1, \"name\": \"ks\", \"kernels\": [{\"id\": 0, \"name\": \"p\", \"core\": "
+        "\"aiv\", "
+        "\"cost\": {\"ns\": 10000}}, {\"id\": 1, \"name\": \"c\", \"core\": \"aiv\", \"cost\": {\"ns\": "
+        "10000}}]}\n"
+        "{\"op\": \"submit\", \"kernel\": \"p\", \"args\": [{\"dir\": \"out\", \"tensor\": \"x\", \"dtype\": "
+        "\"FLOAT32\", \"shape\": [16]}]}\n"
+        "{\"op\": \"submit\", \"kernel\": \"c\", \"block_num\": 4, \"args\": [{\"dir\": \"in\", \"tensor\": "
+        "\"x\", "
+        "\"shape\": [16]}]}\n");
+    char *out = path_in(dir, "s");
+    const char *args[] = {
+        "sweep", g,   "--kernel-set", "p.early_resolve=false,true", "--kernel-set", "c.sync_start=true", "-o",
+        out,     NULL};
+    run_out r = tu_run(args);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    char *manifest = read_in(out, "points.csv"), *csv = read_in(out, "sweep.csv");
+    ck_assert_str_eq(manifest,
+                     "point,dir,ring_task_window,ring_heap,ring_dep_pool,aicpu_thread_num,p.early_resolve\n"
+                     "0,points/0000,,,,,false\n1,points/0001,,,,,true\n");
+    assert_field(csv, 0, 20, "p.early_resolve");
+    assert_field(csv, 1, 8, "28.277000");
+    assert_field(csv, 2, 8, "23.590000");
+    assert_field(csv, 2, 20, "true");
+    const char *best[] = {"sweep", "--best", out, NULL};
+    r = tu_run(best);
+    ck_assert_str_eq(r.out,
+                     "point 1 of 2 (points/0001): makespan 23.590000 us\n--kernel-set p.early_resolve=true\n"
+                     "RunConfig(platform=\"a2a3\")\n");
+    tu_run_free(&r);
+    /* a kernel the graph does not have, swept or passed through: nothing runs, no folder */
+    char *none = path_in(dir, "none"), want[8192];
+    const char *bad[] = {"sweep", g, "--kernel-set", "q.sync_start=false,true", "-o", none, NULL};
+    snprintf(want, sizeof(want), "ptosim sweep: --kernel-set q.sync_start: graph ks (%s) has no kernel 'q'\n",
+             g);
+    expect_error(bad, 2, want);
+    const char *bad1[] = {"sweep", g, "--kernel-set", "q.sync_start=true", "-o", none, NULL};
+    expect_error(bad1, 2, want);
+    const char *value[] = {"sweep", g, "--kernel-set", "p.sync_start=true,yes", "-o", none, NULL};
+    expect_error(value, 2,
+                 "ptosim sweep: --kernel-set p.sync_start=yes: the value is true or false, got 'yes'\n");
+    ck_assert(!tu_exists(none));
+    /* a graph from a pipe is checked once it is copied into the folder, and named as the pipe; no point runs
+     */
+    char cmd[8192];
+    snprintf(cmd, sizeof(cmd), "cat %s | %s sweep - --kernel-set q.sync_start=false,true -o %s", g,
+             PTOSIM_BIN, none);
+    r = tu_run_prog((const char *[]){"/bin/bash", "-c", cmd, NULL});
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_str_eq(
+        r.err,
+        "ptosim sweep: --kernel-set q.sync_start: graph ks (<stdin>) has no kernel 'q'\n" TU_USAGE_SWEEP);
+    tu_run_free(&r);
+    snprintf(cmd, sizeof(cmd), "%s/points", none);
+    ck_assert(!tu_exists(cmd));
+    free(none);
+    free(csv);
+    free(manifest);
+    free(out);
+    free(g);
+}
+END_TEST
+
+/* GRAPH gen:KIND with --gen-PARAM LIST: one graph per value, written by the generator into DIR/graphs/ and
+ * compiled once, a column gen.PARAM. granularity cuts 4800 us of AIV work (1 us rows) into K tasks: K = 24
+ * runs 24 tasks of 200 us at once (at least 200 us); K = 48 fills the 48 AIV cores with 100 us tasks (at
+ * least 100 us, and 48 submits of 0.874 us before the last starts); K = 4800 is bound by the orchestrator,
+ * at least 4800 x 0.874 = 4195.2 us. So 48 is best, then 24, then 4800. Slurm's array gives the same rows. */
+START_TEST(gen_lists_sweep_the_generators_parameters)
+{
+    const char *dir = tu_tmpdir();
+    char *out = path_in(dir, "s"), *arr = path_in(dir, "a");
+    const char *args[] = {
+        "sweep", "gen:granularity", "--gen-k", "24,48,4800", "--gen-total-us=4800", "-o", out, NULL};
+    run_out r = tu_run(args);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    char *manifest = read_in(out, "points.csv"), *csv = read_in(out, "sweep.csv");
+    ck_assert_str_eq(
+        manifest, "point,dir,ring_task_window,ring_heap,ring_dep_pool,aicpu_thread_num,gen.k,gen.total-us\n"
+                  "0,points/0000,,,,,24,4800\n1,points/0001,,,,,48,4800\n2,points/0002,,,,,4800,4800\n");
+    assert_field(csv, 0, 20, "gen.k");
+    assert_field(csv, 0, 21, "gen.total-us");
+    assert_field(csv, 3, 0, "gen_granularity");
+    double k24 = makespan(csv, 1), k48 = makespan(csv, 2), k4800 = makespan(csv, 3);
+    ck_assert_msg(k24 >= 200 && k48 >= 100 + 47 * 0.874 && k4800 >= 4195.2 && k48 < k24 && k24 < k4800,
+                  "%f %f %f", k24, k48, k4800);
+    /* the same bytes one point at a time */
+    char *seq = path_in(dir, "one");
+    const char *j1[] = {
+        "sweep", "gen:granularity", "--gen-k", "24,48,4800", "--gen-total-us=4800", "-j", "1", "-o", seq,
+        NULL};
+    r = tu_run(j1);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    char *csv1 = read_in(seq, "sweep.csv");
+    ck_assert_str_eq(csv1, csv);
+    free(csv1);
+    free(seq);
+    /* each graph is the generator's own bytes */
+    const char *gen[] = {"gen", "granularity", "--k", "4800", "--total-us", "4800", NULL};
+    r = tu_run(gen);
+    char *g2 = read_in(out, "graphs/0002.jsonl");
+    ck_assert_str_eq(g2, r.out);
+    tu_run_free(&r);
+    const char *best[] = {"sweep", "--best", out, NULL};
+    r = tu_run(best);
+    char *line = line_of(csv, 2), *ms = field(line, 8), want[1024];
+    snprintf(want, sizeof(want),
+             "point 1 of 3 (points/0001): makespan %s us\n\nRunConfig(platform=\"a2a3\")\n"
+             "ptosim gen granularity --k 48 --total-us 4800\n",
+             ms);
+    ck_assert_str_eq(r.out, want);
+    tu_run_free(&r);
+    /* the same sweep as a Slurm array, each task run here: its point command regenerates nothing */
+    const char *sl[] = {"sweep",    "gen:granularity", "--gen-k", "24,48,4800", "--gen-total-us=4800",
+                        "--engine", "slurm",           "-o",      arr,          NULL};
+    r = tu_run(sl);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    char *script = read_in(arr, "sweep.sbatch");
+    ck_assert_msg(strstr(script, "sweep 'gen:granularity' --gen-k '24,48,4800' --gen-total-us '4800' -o '"),
+                  "%s", script);
+    char cmd[2048];
+    for (int i = 0; i < 3; i++) {
+        snprintf(cmd, sizeof(cmd), "SLURM_ARRAY_TASK_ID=%d sh %s/sweep.sbatch", i, arr);
+        ck_assert_int_eq(sh(cmd), 0);
+    }
+    snprintf(cmd, sizeof(cmd), "sh %s/collect.sbatch >/dev/null", arr);
+    ck_assert_int_eq(sh(cmd), 0);
+    char *b = read_in(arr, "sweep.csv");
+    ck_assert_str_eq(csv, b);
+    /* --resume with every row: nothing runs again, the same rows */
+    const char *res[] = {
+        "sweep", "gen:granularity", "--gen-k", "24,48,4800", "--gen-total-us=4800", "--resume", out, NULL};
+    r = tu_run(res);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    char done[8192];
+    snprintf(done, sizeof(done),
+             "ptosim sweep: resuming %s: 3 of 3 points have their row; 0 to run\nptosim sweep: 3 points -> "
+             "%s/sweep.csv\n",
+             out, out);
+    ck_assert_str_eq(r.out, done);
+    tu_run_free(&r);
+    char *again = read_in(out, "sweep.csv");
+    ck_assert_str_eq(again, csv);
+    free(again);
+    /* DIR/graphs is the sweep's own: a link there (a folder someone sent) is replaced, its target untouched
+     */
+    char *lk = path_in(dir, "lk"), *target = path_in(dir, "target"), link[8192];
+    ck_assert_int_eq(mkdir(lk, 0755), 0);
+    ck_assert_int_eq(mkdir(target, 0755), 0);
+    snprintf(link, sizeof(link), "%s/graphs", lk);
+    ck_assert_int_eq(symlink(target, link), 0);
+    const char *one[] = {"sweep", "gen:granularity", "--gen-k", "24", "-o", lk, NULL};
+    r = tu_run(one);
+    ck_assert_int_eq(r.status, 0);
+    snprintf(want, sizeof(want),
+             "ptosim sweep: %s/graphs was not a folder (a symbolic link?); replaced by one\n", lk);
+    ck_assert_str_eq(r.err, want);
+    tu_run_free(&r);
+    snprintf(link, sizeof(link), "%s/0000.jsonl", target);
+    ck_assert(!tu_exists(link));
+    snprintf(link, sizeof(link), "%s/graphs/0000.jsonl", lk);
+    ck_assert(tu_exists(link));
+    free(target);
+    free(lk);
+    free(b);
+    free(script);
+    free(ms);
+    free(line);
+    free(g2);
+    free(csv);
+    free(manifest);
+    free(arr);
+    free(out);
+}
+END_TEST
+
+/* Every message of the new knob lists and of the words an engine cannot carry, each before the folder
+ * exists. */
+START_TEST(knob_list_errors_are_named_before_anything_runs)
+{
+    const char *dir = tu_tmpdir();
+    char *out = path_in(dir, "s");
+    const char *g = TRACE("chain3.jsonl");
+    const char *stray[] = {"sweep", g, "--ring-task-window", "16", "64", "-o", out, NULL};
+    expect_error(stray, 2,
+                 "ptosim sweep: '64' is not an option nor an option's value: a knob's values are one "
+                 "comma-separated list (--ring-task-window 16,64)\n");
+    const char *stray2[] = {"sweep", g, "--quiet", "extra.jsonl", "-o", out, NULL};
+    char want[8192];
+    snprintf(
+        want, sizeof(want),
+        "ptosim sweep: 'extra.jsonl' is not an option nor an option's value: a sweep takes one GRAPH (%s), "
+        "and a knob's values are one comma-separated list\n",
+        g);
+    expect_error(stray2, 2, want);
+    const char *ring[] = {"sweep", g, "--set", "ring_heap=1024,2048", "-o", out, NULL};
+    expect_error(ring, 2,
+                 "ptosim sweep: --set ring_heap=1024,2048: ring_heap is the run's own knob; sweep it as "
+                 "--ring-heap 1024,2048\n");
+    const char *twice[] = {"sweep", g,   "--set", "hbm_bw=1e12,2e12", "--set=hbm_bw=3e12,4e12",
+                           "-o",    out, NULL};
+    expect_error(twice, 2, "ptosim sweep: --set hbm_bw given twice (give one list per knob)\n");
+    const char *both[] = {"sweep", g, "--set", "hbm_bw=1e12,2e12", "--set", "hbm_bw=3e12", "-o", out, NULL};
+    expect_error(both, 2, "ptosim sweep: --set hbm_bw given twice (a list and hbm_bw=3e12)\n");
+    const char *nokey[] = {"sweep", g, "--set", "=1,2", "-o", out, NULL};
+    expect_error(nokey, 2, "ptosim sweep: --set =1,2: expected KEY=LIST\n");
+    const char *unknown[] = {"sweep", g, "--set", "no_such=1,2", "-o", out, NULL};
+    expect_error(unknown, 2,
+                 "ptosim sweep: --set no_such=1: unknown platform parameter 'no_such' (ptosim params lists "
+                 "them)\n");
+    const char *nogen[] = {"sweep", g, "--gen-k", "24,48", "-o", out, NULL};
+    expect_error(nogen, 2,
+                 "ptosim sweep: --gen-k: a generator's parameter: give GRAPH as gen:KIND (ptosim sweep "
+                 "gen:granularity --gen-k 24,48 -o DIR)\n");
+    const char *genval[] = {"sweep", "gen:granularity", "--gen-k", "24,0", "-o", out, NULL};
+    expect_error(genval, 2,
+                 "ptosim sweep: granularity: --k: must be an integer in [1, 10000000], got '0' (GRAPH "
+                 "gen:granularity)\n");
+    const char *gentwo[] = {"sweep", "gen:granularity", "--gen-k", "24", "--gen-k", "48", "-o", out, NULL};
+    expect_error(gentwo, 2, "ptosim sweep: --gen-k given twice (give one list per knob)\n");
+    const char *genkind[] = {"sweep", "gen:nope", "-o", out, NULL};
+    expect_error(genkind, 2,
+                 "ptosim sweep: nope: unknown kind; kinds are chain, fan, forkjoin, granularity, bgemm, "
+                 "paged_attention, decode_layer, random (GRAPH gen:nope)\n");
+    const char *genparam[] = {"sweep", "gen:granularity", "--gen-q", "1", "-o", out, NULL};
+    expect_error(
+        genparam, 2,
+        "ptosim sweep: granularity: --q: unknown parameter; granularity takes --k, --total-us (GRAPH "
+        "gen:granularity)\n");
+    /* GNU parallel replaces {#} and its kin in every word; a Slurm #SBATCH line ends at a line break */
+    char *braces = path_in(dir, "o{#}x");
+    const char *par[] = {"sweep", g,   "--ring-task-window", "16,64", "--engine", "parallel", "-o",
+                         braces,  NULL};
+    snprintf(want, sizeof(want),
+             "ptosim sweep: --engine parallel: the sweep's folder '%s' holds a '{', which GNU parallel would "
+             "replace with its own strings ({}, {#}, ...); rename it, or run with --engine local or slurm\n",
+             braces);
+    expect_error(par, 2, want);
+    ck_assert(!tu_exists(braces));
+    char *nl = path_in(dir, "o\ntouch x\n#");
+    const char *slurm[] = {"sweep", g, "--ring-task-window", "16,64", "--engine", "slurm", "-o", nl, NULL};
+    expect_error(slurm, 2,
+                 "ptosim sweep: --engine slurm: the sweep's folder holds a line break, which would end the "
+                 "script's #SBATCH line; give another -o DIR\n");
+    ck_assert(!tu_exists(nl));
+    const char *cfg[] = {
+        "sweep", g, "--ring-task-window", "16,64", "--engine", "parallel", "--cfg=foo:{#}", "-o", out, NULL};
+    expect_error(
+        cfg, 2,
+        "ptosim sweep: --engine parallel: '--cfg=foo:{#}' holds a '{', which GNU parallel would replace "
+        "with its own strings ({}, {#}, ...); run it with --engine local or slurm\n");
+    /* the platform of every combination of the thread count and the --set lists, named when one is refused:
+     * 4 threads are 3 schedulers, more than 1 cluster */
+    const char *plat[] = {"sweep", g, "--set", "clusters=1,2", "--aicpu-thread-num", "4", "-o", out, NULL};
+    expect_error(plat, 2,
+                 "ptosim sweep: platform a2a3: aicpu_threads=4: more schedulers than clusters (1) (at --set "
+                 "clusters=1 --aicpu-thread-num 4)\n");
+    /* at most 24 lists past the run's knobs, and 1000 generated graphs */
+    const char *many[64] = {"sweep", g};
+    char sets[25][32];
+    int n = 2;
+    for (int i = 0; i < 25; i++) {
+        snprintf(sets[i], sizeof(sets[i]), "k%d=1,2", i);
+        many[n++] = "--set";
+        many[n++] = sets[i];
+    }
+    many[n++] = "-o";
+    many[n++] = out;
+    many[n] = NULL;
+    expect_error(many, 2,
+                 "ptosim sweep: more than 24 --set, --kernel-set and --gen-* lists; split the sweep\n");
+    static char ks[1001 * 6];
+    size_t used = 0;
+    for (int i = 1; i <= 1001; i++)
+        used += (size_t)snprintf(ks + used, sizeof(ks) - used, "%s%d", i > 1 ? "," : "", i);
+    const char *graphs[] = {"sweep", "gen:granularity", "--gen-k", ks, "-o", out, NULL};
+    expect_error(graphs, 2, "ptosim sweep: the --gen-* lists make more than 1000 graphs; split the sweep\n");
+    ck_assert(!tu_exists(out));
+    free(nl);
+    free(braces);
+    free(out);
+}
+END_TEST
+
 START_TEST(help_lists_the_knobs_and_engines)
 {
     const char *help[] = {"sweep", "--help", NULL};
@@ -1178,6 +1558,10 @@ START_TEST(help_lists_the_knobs_and_engines)
                           "--collect DIR",
                           "--point I",
                           "-j, --jobs N",
+                          "--set KEY=LIST",
+                          "--kernel-set NAME.FIELD=LIST",
+                          "--gen-PARAM LIST",
+                          "gen:KIND",
                           NULL};
     for (int i = 0; must[i]; i++)
         ck_assert_msg(strstr(r.out, must[i]) != NULL, "%s missing from\n%s", must[i], r.out);
@@ -1708,6 +2092,10 @@ Suite *suite_sweep(void)
     tcase_add_test(tc, progress_shows_on_a_terminal_only);
     tcase_add_test(tc, every_command_line_error_is_named_before_any_point_runs);
     tcase_add_test(tc, help_lists_the_knobs_and_engines);
+    tcase_add_test(tc, set_lists_sweep_a_platform_parameter_in_its_own_column);
+    tcase_add_test(tc, kernel_set_lists_sweep_a_flag_of_a_kernels_submits);
+    tcase_add_test(tc, gen_lists_sweep_the_generators_parameters);
+    tcase_add_test(tc, knob_list_errors_are_named_before_anything_runs);
     tcase_add_test(tc, a_job_array_past_slurms_max_array_size_warns_on_stderr);
     tcase_set_timeout(tc, 60);
     suite_add_tcase(s, tc);

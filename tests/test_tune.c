@@ -211,10 +211,13 @@ static char *fan_graph(void)
 }
 
 /* The makespan and task-window wait of one ptosim run. */
-static void run_with(const char *graph, const char *window, double *makespan, double *blocked)
+static void run_threads(const char *graph, const char *window, const char *threads, double *makespan,
+                        double *blocked)
 {
     const char *dir = tu_tmpdir();
-    const char *args[] = {"run", graph, "-o", dir, "--quiet", "--ring-task-window", window, NULL};
+    const char *args[] = {
+        "run",   graph, "-o", dir, "--quiet", "--ring-task-window", window, "--aicpu-thread-num",
+        threads, NULL};
     run_out r = tu_run(args);
     ck_assert_msg(r.status == 0, "%s", r.err);
     tu_run_free(&r);
@@ -225,6 +228,12 @@ static void run_with(const char *graph, const char *window, double *makespan, do
     *blocked =
         cJSON_GetObjectItem(cJSON_GetObjectItem(j, "orchestrator_blocked_us"), "task_window")->valuedouble;
     cJSON_Delete(j);
+}
+
+/* run_threads at the platform's 4 threads. */
+static void run_with(const char *graph, const char *window, double *makespan, double *blocked)
+{
+    run_threads(graph, window, "4", makespan, blocked);
 }
 
 /* 400 scoped 20 us AIV tasks, one per scope on ring 1, with 8 slots per
@@ -239,16 +248,27 @@ START_TEST(tune_grows_an_undersized_task_window_until_the_stall_is_gone)
     ck_assert_msg(r.status == 0, "%s", r.err);
     ck_assert_msg(strstr(r.out, "ring 1 task_window full: the orchestrator waited") != NULL, "%s", r.out);
     ck_assert_msg(strstr(r.out, "ring 1 ring_task_window 32 -> 64: makespan") != NULL, "%s", r.out);
-    ck_assert_msg(strstr(r.out, "   ptosim flags: --ring-task-window 8,64,8,8\n") != NULL, "%s", r.out);
-    ck_assert_msg(strstr(r.out, "RunConfig(platform=\"a2a3\", ring_task_window=[8, 64, 8, 8])") != NULL, "%s",
-                  r.out);
-    double m64, b64, m32, b32, m8, b8;
+    /* then the thread count at 64 slots, each against the best so far: what ptosim run measures */
+    double m64, b64, m32, b32, m8, b8, m2, b2, m3, b3;
     run_with(g, "8,64,8,8", &m64, &b64);
     run_with(g, "8,32,8,8", &m32, &b32);
     run_with(g, "8", &m8, &b8);
+    run_threads(g, "8,64,8,8", "2", &m2, &b2);
+    run_threads(g, "8,64,8,8", "3", &m3, &b3);
     ck_assert_double_eq(b64, 0);
     ck_assert(b32 > 0 && m32 > m64);
-    char want[128];
+    char want[256];
+    snprintf(want, sizeof(want),
+             "   aicpu_thread_num 4 -> 2: makespan %.3f us, %s\n   aicpu_thread_num 4 -> 3: makespan %.3f "
+             "us, %s\n",
+             m2, m2 < m64 ? "kept" : "dropped", m3, m3 < (m2 < m64 ? m2 : m64) ? "kept" : "dropped");
+    ck_assert_msg(strstr(r.out, want) != NULL, "want '%s' in %s", want, r.out);
+    /* the platform's 4 threads (3 schedulers) are best here, 379.910 us against 414.790 with 3 and 533.310
+     * with 2: fewer schedulers dispatch the 400 tasks more slowly; both trials are dropped */
+    ck_assert(m64 < m3 && m64 < m2);
+    ck_assert_msg(strstr(r.out, "   ptosim flags: --ring-task-window 8,64,8,8\n") != NULL, "%s", r.out);
+    ck_assert_msg(strstr(r.out, "RunConfig(platform=\"a2a3\", ring_task_window=[8, 64, 8, 8])\n") != NULL, "%s",
+                  r.out);
     snprintf(want, sizeof(want), "measured: makespan %.3f us (was: makespan %.3f us", m64, m8);
     ck_assert_msg(strstr(r.out, want) != NULL, "want '%s' in %s", want, r.out);
     ck_assert_msg(strstr(r.out, "-> 128") == NULL, "%s", r.out); /* nothing left to try after 64 */
@@ -289,6 +309,55 @@ END_TEST
 /* 100 tasks at depth 0 with 64 slots: the scope pre-check fails the run
  * (code 1). Tune grows ring 0's window until it runs, and never recommends
  * the failing size. */
+/* The runtime's benchmark_bgemm (Case0, 1000 tasks) is scheduler-bound: with 2 AICPU threads one scheduler
+ * dispatches every task, and a core sits idle beside a ready task most of the run. Tune tries 3 and 4
+ * threads (nothing waits on a ring), each more schedulers, each faster, and recommends 4, the makespan
+ * ptosim run measures with it. */
+START_TEST(tune_tries_the_aicpu_thread_count)
+{
+    run_out gr = tu_run((const char *[]){"gen", "bgemm", NULL});
+    ck_assert_int_eq(gr.status, 0);
+    char *g = tu_write(tu_tmpdir(), "bgemm.jsonl", gr.out);
+    tu_run_free(&gr);
+    double m2, m3, m4, b;
+    run_threads(g, "0,0,0,0", "2", &m2, &b);
+    run_threads(g, "0,0,0,0", "3", &m3, &b);
+    run_threads(g, "0,0,0,0", "4", &m4, &b);
+    ck_assert(m4 < m3 && m3 < m2);
+    const char *args[] = {"tune", g, "--aicpu-thread-num", "2", NULL};
+    run_out r = tu_run(args);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    char want[512];
+    snprintf(want, sizeof(want),
+             "   nothing to try: no ring held the orchestrator back\n"
+             "   aicpu_thread_num 2 -> 3: makespan %.3f us, kept\n"
+             "   aicpu_thread_num 2 -> 4: makespan %.3f us, kept\n"
+             "Recommended\n"
+             "   ptosim flags: --aicpu-thread-num 4\n"
+             "   RunConfig(platform=\"a2a3\", aicpu_thread_num=4)\n"
+             "   measured: makespan %.3f us (was: makespan %.3f us, %.1f%% less)\n",
+             m3, m4, m4, m2, 100 * (1 - m4 / m2));
+    ck_assert_msg(strstr(r.out, want) != NULL, "want\n%s\nin\n%s", want, r.out);
+    tu_run_free(&r);
+    /* a count the platform cannot have is said and not simulated: 4 threads are 3 schedulers, 2 clusters */
+    const char *two[] = {"tune", g, "--aicpu-thread-num", "2", "--set", "clusters=2", NULL};
+    r = tu_run(two);
+    ck_assert_msg(strstr(r.out,
+                         "   aicpu_thread_num 2 -> 4: not on this platform (aicpu_threads=4: more schedulers "
+                         "than clusters (2))\n"),
+                  "%s", r.out);
+    tu_run_free(&r);
+    /* --max-trials 1 stops after the first count */
+    const char *one[] = {"tune", g, "--aicpu-thread-num", "2", "--max-trials", "1", NULL};
+    r = tu_run(one);
+    ck_assert_msg(strstr(r.out, "-> 3: makespan") && !strstr(r.out, "-> 4: makespan") &&
+                      strstr(r.out, "   stopped after 1 trials (--max-trials)\n"),
+                  "%s", r.out);
+    tu_run_free(&r);
+    free(g);
+}
+END_TEST
+
 START_TEST(tune_recovers_a_run_that_fails_on_a_ring)
 {
     char text[16384];
@@ -445,6 +514,7 @@ Suite *suite_tune(void)
     tcase_add_test(tc, shipped_clean_graphs_have_no_findings);
     tcase_add_test(tc, tune_grows_an_undersized_task_window_until_the_stall_is_gone);
     tcase_add_test(tc, tune_recovers_a_run_that_fails_on_a_ring);
+    tcase_add_test(tc, tune_tries_the_aicpu_thread_count);
     tcase_add_test(tc, tune_reports_a_planted_race_and_serialising_edge_and_nothing_on_a_clean_graph);
     tcase_add_test(tc, tune_usage_errors_are_named);
     tcase_add_test(tc, tune_step_2_shows_the_overhead_model);

@@ -133,6 +133,23 @@ after=$(accepted)
 same "$T/par/sweep.csv" "$T/local/sweep.csv" "parallel -S --resume: sweep.csv is the local sweep's"
 took "parallel -S: 2 points resumed over ssh"
 
+# -- the change-one-thing knobs: generated graphs (a --gen-* list), a platform parameter (--set) and a
+# kernel's flag (--kernel-set), 8 points, through sbatch and over ssh, each sweep.csv the local one's --
+set -- gen:granularity --gen-k 24,48 --gen-total-us 2400 --set orch_submit_ns=874,400 \
+    --kernel-set silu.early_resolve=false,true
+"$P" sweep "$@" -o "$T/klocal" > /dev/null
+"$P" sweep "$@" --engine slurm -o "$T/kslurm" > /dev/null
+job=$(sbatch --parsable "$T/kslurm/sweep.sbatch")
+merge=$(sbatch --parsable --dependency=afterany:"$job" "$T/kslurm/collect.sbatch")
+wait_jobs 120 "$job" "$merge"
+same "$T/kslurm/sweep.csv" "$T/klocal/sweep.csv" "slurm: a sweep of --gen-k, --set and --kernel-set lists"
+"$P" sweep "$@" --engine parallel -S "$PTOSIM_SSH" -o "$T/kpar" > /dev/null
+same "$T/kpar/sweep.csv" "$T/klocal/sweep.csv" "parallel -S: a sweep of --gen-k, --set and --kernel-set lists"
+head -1 "$T/klocal/points.csv" > "$T/kcols"
+echo "point,dir,ring_task_window,ring_heap,ring_dep_pool,aicpu_thread_num,gen.k,gen.total-us,orch_submit_ns,silu.early_resolve" > "$T/want_kcols"
+same "$T/kcols" "$T/want_kcols" "the knobs' columns, named by their keys"
+took "8 points of knob lists through slurm and parallel -S"
+
 cluster_down "$T/daemons"
 took "every daemon stopped"
 for name in munged slurmctld slurmd sshd; do
