@@ -1099,6 +1099,21 @@ static void read_name_map(importer *im)
             snprintf(im->names[id], sizeof(im->names[id]), "%s", e->valuestring);
     }
     cJSON_Delete(root);
+    /* a graph's kernel names are unique: a name the map gives two func ids is kept by the lower, and the
+     * others are called NAME_ID, said once each */
+    for (int id = 0; id < GRAPH_MAX_FUNC_ID; id++) {
+        if (!im->names[id][0])
+            continue;
+        for (int first = 0; first < id; first++)
+            if (strcmp(im->names[first], im->names[id]) == 0) {
+                char renamed[sizeof(im->names[id])];
+                snprintf(renamed, sizeof(renamed), "%.*s_%d", (int)sizeof(renamed) - 8, im->names[id], id);
+                imp_note(im, "%s: func ids %d and %d are both named '%s': func id %d is called '%s' in the graph",
+                         best, first, id, im->names[id], id, renamed);
+                snprintf(im->names[id], sizeof(im->names[id]), "%s", renamed);
+                break;
+            }
+    }
 }
 
 static bool get_ring_array(const cJSON *meta, const char *key, uint64_t out[RINGS])
@@ -1854,10 +1869,51 @@ int import_main(int argc, char **argv)
     opt.progress = isatty(STDERR_FILENO);
     char err[4096];
     int rc = EXIT_OK;
-    if (import_capture(dir, &opt, stdout, err, sizeof(err)) != 0) {
+    /* the graph is written aside and checked as ptosim run would read it before any byte reaches stdout: an
+     * import that exits 0 has written a graph ptosim accepts */
+    char tmp[PATH_MAX];
+    const char *td = getenv("TMPDIR");
+    snprintf(tmp, sizeof(tmp), "%s/ptosim-import.XXXXXX", td && td[0] ? td : "/tmp");
+    int fd = mkstemp(tmp);
+    FILE *g = fd >= 0 ? fdopen(fd, "w+") : NULL;
+    if (!g) {
+        fprintf(stderr, "ptosim import: cannot write the graph aside in %s: %s\n", td && td[0] ? td : "/tmp",
+                strerror(errno));
+        if (fd >= 0) {
+            close(fd);
+            unlink(tmp);
+        }
+        free(kernel_args);
+        return EXIT_INTERNAL;
+    }
+    if (import_capture(dir, &opt, g, err, sizeof(err)) != 0) {
         fprintf(stderr, "ptosim import: %s\n", err);
         rc = EXIT_GRAPH;
+    } else if (fflush(g) != 0 || ferror(g)) {
+        fprintf(stderr, "ptosim import: cannot write the graph aside (%s): %s\n", tmp, strerror(errno));
+        rc = EXIT_INTERNAL;
+    } else if (graph_validate(tmp, err, sizeof(err)) != 0) {
+        size_t tl = strlen(tmp); /* "TMP:3: field: ..." names the file written aside: say "line 3" */
+        const char *why = strncmp(err, tmp, tl) == 0 && err[tl] == ':' ? err + tl + 1 : err;
+        fprintf(stderr,
+                "ptosim import: %s: the graph made from this capture does not validate, so none is written: "
+                "%s%s\n",
+                dir, why != err ? "line " : "", why);
+        rc = EXIT_GRAPH;
+    } else {
+        rewind(g);
+        char buf[1 << 16];
+        size_t n;
+        while ((n = fread(buf, 1, sizeof(buf), g)) > 0)
+            if (fwrite(buf, 1, n, stdout) != n)
+                break; /* main's finish_stdout reports the failed write */
+        if (ferror(g)) {
+            fprintf(stderr, "ptosim import: cannot read back the graph written aside (%s)\n", tmp);
+            rc = EXIT_INTERNAL;
+        }
     }
+    fclose(g);
+    unlink(tmp);
     free(kernel_args);
     return rc;
 usage_fail:

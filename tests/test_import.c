@@ -711,12 +711,32 @@ START_TEST(on_a_wrapping_ring_an_alloc_counts_only_its_segments_buffers)
     ck_assert_ptr_nonnull(strstr(text, "\"task_window_end\": 33, \"heap_start\": 0, \"heap_end\": 190464"));
     ck_assert_int_eq(last_heap_end(p, 1), 768000); /* ring 1 wrapped: 2 x 262144 < 768000 */
     free(text);
-    char *imported = import_of(dir), *t = tu_read(imported);
+    /* the allocs, from the importer itself: the graph as a whole does not validate (README: a manual scope
+     * whose blocks wrap imports a view past its buffer), so `ptosim import` writes none and says why */
+    char dfx[4200], err[4096];
+    snprintf(dfx, sizeof(dfx), "%s/dfx_outputs", dir);
+    char *t = NULL;
+    size_t tlen = 0;
+    FILE *mem = open_memstream(&t, &tlen);
+    ck_assert_ptr_nonnull(mem);
+    FILE *old_err = stderr;
+    stderr = fopen("/dev/null", "w"); /* its notes */
+    int rc = import_capture(dfx, NULL, mem, err, sizeof(err));
+    fclose(stderr);
+    stderr = old_err;
+    fclose(mem);
+    ck_assert_msg(rc == 0, "%s", err);
     int n[4];
     ck_assert_int_eq(alloc_outputs(t, n, 4), 4);
     ck_assert_int_eq(n[0], 3);
     free(t);
-    free(imported);
+    const char *imp[] = {"import", dfx, NULL};
+    r = tu_run(imp);
+    ck_assert_int_eq(r.status, 3);
+    ck_assert_str_eq(r.out, "");
+    ck_assert_msg(strstr(r.err, ": the graph made from this capture does not validate, so none is written: line "),
+                  "%s", r.err);
+    tu_run_free(&r);
     free(g);
 }
 END_TEST
@@ -1510,6 +1530,53 @@ START_TEST(a_device_or_a_fifo_in_a_capture_is_refused_not_read)
 }
 END_TEST
 
+/* An import that exits 0 has written a graph ptosim accepts: the graph is checked before any byte reaches
+ * stdout. A name_map that gives two func ids one name keeps it for the lower and calls the other NAME_ID (it
+ * wrote "kernel name 'QK' is used twice" into the graph); scope stats whose task window is no power of 2 are
+ * refused with what the graph would have said, and nothing is written. */
+START_TEST(an_import_that_succeeds_writes_a_graph_that_validates)
+{
+    const char *dir = tu_tmpdir();
+    char cmd[8192];
+    snprintf(cmd, sizeof(cmd),
+             "cp -r %s %s/a && sed -i 's/\"3\": \"UP\"/\"3\": \"QK\"/' %s/a/name_map_*.json && cp -r %s %s/b && "
+             "sed -i '1s/\"task_window_max\": \\[16384,/\"task_window_max\": [16383,/' "
+             "%s/b/scope_stats/scope_stats.jsonl",
+             real_dir("pa_small1"), dir, dir, real_dir("pa_small1"), dir, dir);
+    ck_assert_int_eq(system(cmd), 0);
+    char a[4200], b[4200], want[8192];
+    snprintf(a, sizeof(a), "%s/a", dir);
+    snprintf(b, sizeof(b), "%s/b", dir);
+    const char *args_a[] = {"import", a, NULL};
+    run_out r = tu_run(args_a);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_msg(strstr(r.err, "ptosim: note: name_map_TestPagedAttention_CaseSmall1.json: func ids 0 and 3 are "
+                                "both named 'QK': func id 3 is called 'QK_3' in the graph\n"),
+                  "%s", r.err);
+    cJSON *k = kernel_entry(r.out, 3);
+    ck_assert_str_eq(cJSON_GetObjectItem(k, "name")->valuestring, "QK_3");
+    cJSON_Delete(k);
+    char *g = tu_write(dir, "a.jsonl", r.out);
+    tu_run_free(&r);
+    const char *val[] = {"validate", g, NULL};
+    r = tu_run(val);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    free(g);
+    const char *args_b[] = {"import", b, NULL};
+    r = tu_run(args_b);
+    ck_assert_int_eq(r.status, 3);
+    ck_assert_str_eq(r.out, "");
+    snprintf(want, sizeof(want),
+             "ptosim import: %s: the graph made from this capture does not validate, so none is written: line 1: "
+             "run_config.ring_task_window: ring_task_window entries must be a power of 2 >= 4 (or 0 to keep "
+             "default), got 16383\n",
+             b);
+    ck_assert_msg(strstr(r.err, want), "%s", r.err);
+    tu_run_free(&r);
+}
+END_TEST
+
 Suite *suite_import(void)
 {
     Suite *s = suite_create("import");
@@ -1551,6 +1618,7 @@ Suite *suite_import(void)
     tcase_add_test(costs, an_spmd_gemm_holds_to_silicon);
     tcase_add_test(costs, a_task_priced_past_a_watchdog_is_said);
     tcase_add_test(costs, a_device_or_a_fifo_in_a_capture_is_refused_not_read);
+    tcase_add_test(costs, an_import_that_succeeds_writes_a_graph_that_validates);
     tcase_add_test(costs, every_fixture_imports_with_the_models_costs);
     suite_add_tcase(s, costs);
     return s;
