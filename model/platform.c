@@ -167,6 +167,8 @@ static const param_def PARAMS[] = {
      "choice)"},
     {"aicore_arg_fill_ns", PT_INT, F(aicore_arg_fill_ns), 1000, 0, 1e9, "ns", "model/README.md §9.2",
      "early dispatch: the gated core fills args itself (+1.0 us receive->start, hidden in the wait)"},
+    {"aicore_cold_record_ns", PT_INT, F(aicore_cold_record_ns), 580, 0, 1e9, "ns", "model/README.md §9.2",
+     "swimlane on: extra write-back of a core's first record (first switch 1.39 us, steady 0.81 us)"},
     {"host_collector_bw", PT_DOUBLE, F(host_collector_bw), 42e6, 1, 1e13, "B/s", "model/README.md §14.3",
      "host-side DFX collector drain (the ~42 MB/s args-dump drain)"},
     {"worker_init_us", PT_DOUBLE, F(worker_init_us), 0, 0, 1e12, "us", "model/README.md §15",

@@ -67,6 +67,7 @@ typedef struct platform {
     int64_t has_stars;                 /* 1: onboard (STARS and stream sync); 0: a sim platform, neither */
     int64_t drain_sync_ns;             /* one sync-start drain acknowledgement round across the schedulers */
     int64_t aicore_arg_fill_ns;        /* a gated (early-dispatch) core filling its own args */
+    int64_t aicore_cold_record_ns;     /* extra write-back of a core's first swimlane record */
 
     /* AICore pipes and memory (model/README.md §10.1, §12.1) */
     double gm_bytes_per_cycle;      /* per-core ceiling of each GM pipe (MTE2, MTE3, FIXPIPE) */
