@@ -106,12 +106,13 @@ typedef struct platform {
     double host_collector_bw; /* device->host DFX collector drain, bytes/s */
 
     /* the worker around the runs (model/README.md §15) */
-    double worker_init_us;  /* Worker.init: open the device, fork children */
-    double register_us;     /* register(callable): upload one program's binaries */
-    double arena_build_us;  /* prebuilt runtime arena for a ring sizing (one cached per worker) */
-    double first_launch_us; /* the first AICore launch of a worker */
-    double run_preamble_us; /* device preamble of every run: executor init + core handshake */
-    double run_prep_us;     /* per-run prep: config validate + arena wire + SM reset */
+    double worker_init_us;   /* Worker.init: open the device, fork children */
+    double register_us;      /* register(callable): upload one program's binaries */
+    double arena_build_us;   /* prebuilt runtime arena for a ring sizing (one cached per worker) */
+    double first_launch_us;  /* the first AICore launch of a worker */
+    double run_preamble_us;  /* device preamble of every run: executor init + core handshake */
+    double run_prep_us;      /* per-run prep: config validate + arena wire (+ the SM reset's fixed part) */
+    double sm_reset_slot_ns; /* per-run SM reset per task-window slot of every ring (0 since simpler #1199) */
 } platform;
 
 /* Fills p with the built-in a2a3 defaults. */
