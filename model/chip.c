@@ -97,6 +97,7 @@ static int chip_build(chip *c, const platform *p, const chip_config *cfg, char *
         .kernel_spread = p->kernel_spread,
         .first_min = ns(p->aicore_first_task_min_ns),
         .first_max = ns(p->aicore_first_task_max_ns),
+        .cold_record = cfg->swimlane_level > 0 && p->dfx_overhead ? ns(p->aicore_cold_record_ns) : 0,
         .drain_sync = ns(p->drain_sync_ns),
         .arg_fill = ns(p->aicore_arg_fill_ns),
         .pmu_read = cfg->pmu_event_type ? (ps_t)p->pmu_fin_reads * ns(p->mmio_cond_read_ns) : 0,

@@ -167,6 +167,8 @@ static const param_def PARAMS[] = {
      "choice)"},
     {"aicore_arg_fill_ns", PT_INT, F(aicore_arg_fill_ns), 1000, 0, 1e9, "ns", "model/README.md §9.2",
      "early dispatch: the gated core fills args itself (+1.0 us receive->start, hidden in the wait)"},
+    {"aicore_cold_record_ns", PT_INT, F(aicore_cold_record_ns), 580, 0, 1e9, "ns", "model/README.md §9.2",
+     "swimlane on: extra write-back of a core's first record (first switch 1.39 us, steady 0.81 us)"},
     {"host_collector_bw", PT_DOUBLE, F(host_collector_bw), 42e6, 1, 1e13, "B/s", "model/README.md §14.3",
      "host-side DFX collector drain (the ~42 MB/s args-dump drain)"},
     {"worker_init_us", PT_DOUBLE, F(worker_init_us), 0, 0, 1e12, "us", "model/README.md §15",
@@ -177,10 +179,13 @@ static const param_def PARAMS[] = {
      "building the prebuilt runtime arena for a ring sizing (~800 ms; one cached sizing per worker)"},
     {"first_launch_us", PT_DOUBLE, F(first_launch_us), 400, 0, 1e12, "us", "model/README.md §15",
      "the worker's first AICore launch (~0.4 ms after the launch reorder; a5 figure, a2a3 unverified)"},
-    {"run_preamble_us", PT_DOUBLE, F(run_preamble_us), 138, 0, 1e12, "us", "model/README.md §15",
-     "device preamble per run: 283 us serial of which 217 us handshake, now split over 3 schedulers"},
-    {"run_prep_us", PT_DOUBLE, F(run_prep_us), 22000, 0, 1e12, "us", "model/README.md §15",
-     "per-run prep: config validate + arena wire + SM reset (~22 ms on a qwen3-14B decode step)"},
+    {"run_preamble_us", PT_DOUBLE, F(run_preamble_us), 9, 0, 1e12, "us", "model/README.md §15",
+     "device preamble per run: ~9 us since simpler #1323 (283 us before #1279, 85 us between)"},
+    {"run_prep_us", PT_DOUBLE, F(run_prep_us), 3000, 0, 1e12, "us", "model/README.md §15",
+     "per-run prep besides the per-slot SM reset: config validate + arena wire (22 ms - 19 ms, #1199)"},
+    {"sm_reset_slot_ns", PT_DOUBLE, F(sm_reset_slot_ns), 0, 0, 1e9, "ns", "model/README.md §15",
+     "per-run SM reset per task-window slot of every ring: 0 since simpler #1199 (before: 19 ms / 4 x "
+     "524288 = 9.06)"},
 };
 
 #define NPARAMS (sizeof(PARAMS) / sizeof(PARAMS[0]))

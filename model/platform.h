@@ -67,6 +67,7 @@ typedef struct platform {
     int64_t has_stars;                 /* 1: onboard (STARS and stream sync); 0: a sim platform, neither */
     int64_t drain_sync_ns;             /* one sync-start drain acknowledgement round across the schedulers */
     int64_t aicore_arg_fill_ns;        /* a gated (early-dispatch) core filling its own args */
+    int64_t aicore_cold_record_ns;     /* extra write-back of a core's first swimlane record */
 
     /* AICore pipes and memory (model/README.md §10.1, §12.1) */
     double gm_bytes_per_cycle;      /* per-core ceiling of each GM pipe (MTE2, MTE3, FIXPIPE) */
@@ -105,12 +106,13 @@ typedef struct platform {
     double host_collector_bw; /* device->host DFX collector drain, bytes/s */
 
     /* the worker around the runs (model/README.md §15) */
-    double worker_init_us;  /* Worker.init: open the device, fork children */
-    double register_us;     /* register(callable): upload one program's binaries */
-    double arena_build_us;  /* prebuilt runtime arena for a ring sizing (one cached per worker) */
-    double first_launch_us; /* the first AICore launch of a worker */
-    double run_preamble_us; /* device preamble of every run: executor init + core handshake */
-    double run_prep_us;     /* per-run prep: config validate + arena wire + SM reset */
+    double worker_init_us;   /* Worker.init: open the device, fork children */
+    double register_us;      /* register(callable): upload one program's binaries */
+    double arena_build_us;   /* prebuilt runtime arena for a ring sizing (one cached per worker) */
+    double first_launch_us;  /* the first AICore launch of a worker */
+    double run_preamble_us;  /* device preamble of every run: executor init + core handshake */
+    double run_prep_us;      /* per-run prep: config validate + arena wire (+ the SM reset's fixed part) */
+    double sm_reset_slot_ns; /* per-run SM reset per task-window slot of every ring (0 since simpler #1199) */
 } platform;
 
 /* Fills p with the built-in a2a3 defaults. */

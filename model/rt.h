@@ -121,6 +121,7 @@ typedef struct chip_costs {
     ps_t visible, setup, fin_latency;
     ps_t record_wb;            /* AICore swimlane record commit after each task (0 when off) */
     ps_t first_min, first_max; /* first-task extra pickup latency on half the cores */
+    ps_t cold_record;          /* extra write-back of a core's first record (0 when records are off) */
     ps_t drain_sync;           /* the drain's acknowledgement tree across the scheduler threads */
     ps_t arg_fill;             /* a gated core filling its own args (hidden in the doorbell wait) */
     double setup_spread;       /* variation: lognormal sigma of setup, record write-back and kernel time */

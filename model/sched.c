@@ -686,9 +686,12 @@ static void publish(sched *sc, int ti, dispatch_slot *batch, int n, ps_t *cur, b
         s->receive = seen > ready ? seen : ready;
         if (ready > seen) /* the part of the wait the record commit caused */
             r->record_wb_delay += ready - seen < prev_wb ? ready - seen : prev_wb;
-        /* this execution's own costs: the constants, or variation draws (--seed) */
+        /* this execution's own costs: the constants, or variation draws (--seed). A core's first
+         * swimlane record is written back to lines it never touched since launch: a cold write-back,
+         * which a switch right after its first task waits for (model/README.md §9.2) */
         s->setup = vary_draw(&r->vr, r->cost.setup, r->cost.setup_spread);
-        s->wb = vary_draw(&r->vr, r->cost.record_wb, r->cost.record_spread);
+        s->wb = vary_draw(&r->vr, r->cost.record_wb + (co->picked_up ? 0 : r->cost.cold_record),
+                          r->cost.record_spread);
         s->dur = vary_draw(&r->vr, tk->dur[batch[i].subslot], r->cost.kernel_spread);
         if (!co->picked_up) {
             s->receive += first_task_extra(sc, co->id);

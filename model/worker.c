@@ -259,6 +259,14 @@ int worker_take_log(worker *w, int p, FILE *log)
     return rc;
 }
 
+double worker_device_us(const worker_costs *k, const uint64_t rings[3][4], double makespan_us)
+{
+    uint64_t slots = 0; /* the runtime's per-run init loop reset every slot of every ring's window */
+    for (int r = 0; r < 4; r++)
+        slots += rings[KNOB_TASK_WINDOW][r];
+    return k->preamble_us + k->prep_us + k->sm_reset_slot_ns * (double)slots / 1e3 + makespan_us;
+}
+
 void worker_timeline(worker *w, const worker_costs *k)
 {
     w->arena_builds = 0;
@@ -284,7 +292,8 @@ void worker_timeline(worker *w, const worker_costs *k)
                 w->setup_us += k->arena_build_us;
         }
         pr->start_us = t;
-        pr->device_us = pr->ran ? k->preamble_us + k->prep_us + pr->result.makespan_us : 0;
+        pr->device_us =
+            pr->ran ? worker_device_us(k, (const uint64_t(*)[4])pr->rings, pr->result.makespan_us) : 0;
         t += pr->device_us;
         if (pr->ran)
             w->fresh_us +=
@@ -365,6 +374,8 @@ int worker_write_json(const worker *w, const worker_costs *k, const char *path, 
     put_us(f, k->preamble_us);
     fputs(", \"run_prep\": ", f);
     put_us(f, k->prep_us);
+    fputs(", \"sm_reset_per_slot\": ", f);
+    put_us(f, k->sm_reset_slot_ns / 1e3);
     fputs("},\n  \"worker\": {\"setup_us\": ", f);
     put_us(f, w->setup_us);
     fputs(", \"arena_builds\": ", f);

@@ -65,12 +65,13 @@ typedef struct worker_program {
 
 /* Worker costs (platform parameters, model/README.md §15). */
 typedef struct worker_costs {
-    double init_us;         /* Worker.init */
-    double register_us;     /* register(callable), per distinct program */
-    double arena_build_us;  /* prebuilt runtime arena for one ring sizing */
-    double first_launch_us; /* the first AICore launch */
-    double preamble_us;     /* device preamble of every run */
-    double prep_us;         /* per-run prep: config validate + arena wire + SM reset */
+    double init_us;          /* Worker.init */
+    double register_us;      /* register(callable), per distinct program */
+    double arena_build_us;   /* prebuilt runtime arena for one ring sizing */
+    double first_launch_us;  /* the first AICore launch */
+    double preamble_us;      /* device preamble of every run */
+    double prep_us;          /* per-run prep: config validate + arena wire (+ the SM reset's fixed part) */
+    double sm_reset_slot_ns; /* per-run SM reset per task-window slot of every ring (0 since simpler #1199) */
 } worker_costs;
 
 typedef struct worker {
@@ -92,6 +93,11 @@ typedef struct worker {
 
 void worker_init(worker *w);
 void worker_free(worker *w);
+
+/* Device time of one run (model/README.md §15): the preamble, the per-run prep (its fixed part and
+ * the SM reset of every task-window slot of the ring sizing rings, indexed as worker_program's) and
+ * the makespan. */
+double worker_device_us(const worker_costs *k, const uint64_t rings[3][4], double makespan_us);
 
 /* Adds the next program from its header (g just opened) and its effective ring
  * sizing: places its auto-addressed tensors after the earlier programs' and

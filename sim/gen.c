@@ -866,19 +866,16 @@ static void pa_manual_body(gen *g, const pa_dims *p, int64_t b, const gview *qi,
     }
 }
 
-/* One (b, q) body of the unroll variant: a task takes up to U blocks,
- * indexing the whole caches through its block-table row; a hub task creates
- * the accumulators so the updates find them through the TensorMap. */
+/* One (b, q) body of the unroll variant: hw-native-sys/simpler
+ * tests/st/a2a3/tensormap_and_ringbuffer/paged_attention_unroll
+ * (paged_attention_orch.cpp): an alloc of the accumulators, then per group of
+ * up to U blocks the four tasks in the same scope, each indexing the whole
+ * caches through its block-table row. (Until #485, 2026-04-09, a hub task
+ * created the accumulators and each group had a scope of its own.) */
 static void pa_group_body(gen *g, const pa_dims *p, int64_t b, const gview *qi, const gview *ov,
                           const char *scale)
 {
-    submit(g, NULL, "hub");
-    args_begin(g);
-    arg_out(g, "oi", "FLOAT32", p->qt, p->d);
-    arg_out(g, "li", "FLOAT32", p->qt, 0);
-    arg_out(g, "mi", "FLOAT32", p->qt, 0);
-    args_end(g);
-    op_end(g);
+    pa_alloc(g, NULL, p->qt, p->d);
     int64_t ngroups = ceil_div(p->nb, p->u), full = min64(p->u, p->nb);
     for (int64_t gi = 0; gi < ngroups; gi++) {
         int64_t n = min64(p->u, p->nb - gi * p->u), first = gi * p->u;
@@ -886,7 +883,6 @@ static void pa_group_body(gen *g, const pa_dims *p, int64_t b, const gview *qi, 
         gview bt = v2(1, n, b, first), sv = v2(p->qt, valid, 0, 0);
         char qk[COST_MAX], sf[COST_MAX], pv[COST_MAX];
         pa_costs(p, p->qt, n, qk, sf, pv); /* a short last group costs less than the kernels' default */
-        scope_begin(g, 2, false);
         submit(g, NULL, "qk_matmul");
         args_begin(g);
         arg(g, "in", "query", qi);
@@ -925,7 +921,6 @@ static void pa_group_body(gen *g, const pa_dims *p, int64_t b, const gview *qi, 
         arg_scalar(g, gi == ngroups - 1 ? "1" : "0", NULL);
         args_end(g);
         op_end(g);
-        scope_end(g);
     }
 }
 
@@ -1056,10 +1051,6 @@ static void emit_pa(gen *g)
         hdr_kernel(g, 1, "softmax_prepare", "aiv", c1);
         hdr_kernel(g, 2, "pv_matmul", "aic", c2);
         hdr_kernel(g, 3, "online_update", "aiv", c3);
-        if (unroll) {
-            cost_vec(c3, p.qt * p.d + 2 * p.qt, 0, (p.qt * p.d + 2 * p.qt) * 4, "FLOAT32");
-            hdr_kernel(g, 4, "hub", "aiv", c3);
-        }
     }
     hdr_tensors(g);
     hdr_tensor(g, "query", "BFLOAT16", p.b * p.h, p.d);
@@ -2233,7 +2224,8 @@ static const gen_kind KINDS[] = {
          "  batch  : tests/st/a2a3/tensormap_and_ringbuffer/batch_paged_attention: per q tile and\n"
          "           16 batches a scope with an alloc, per KV block a nested scope of the four\n"
          "           tasks over the whole chunk\n"
-         "  unroll : a hub task creates the accumulators; each task takes --unroll blocks\n"
+         "  unroll : tests/st/a2a3/tensormap_and_ringbuffer/paged_attention_unroll: per (batch,\n"
+         "           q tile) a scope with an alloc, then per --unroll blocks the four tasks\n"
          "  spmd   : one MIX task (pa_aic + 2 x pa_aiv), block_num 24\n"
          "  KV views follow --block-table; the runtime's tests draw it at random, so give the\n"
          "  drawn table to reproduce a run. The runtime's Case1 is --batch 256 --heads 16\n"

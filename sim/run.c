@@ -851,7 +851,8 @@ static int run_worker(const cli_run *opt, const platform *plat, const chip_confi
                           .arena_build_us = plat->arena_build_us,
                           .first_launch_us = plat->first_launch_us,
                           .preamble_us = plat->run_preamble_us,
-                          .prep_us = plat->run_prep_us};
+                          .prep_us = plat->run_prep_us,
+                          .sm_reset_slot_ns = plat->sm_reset_slot_ns};
     /* the session's folder is locked like a single run's (each program locks
      * and stages its own N_NAME folder); the parent writes only ptosim_run.json,
      * atomically, so the staging folder the lock comes with stays empty */

@@ -479,9 +479,11 @@ START_TEST(run_report_says_whether_profiling_perturbed_the_makespan)
     ck_assert(cJSON_IsTrue(cJSON_GetObjectItem(p_sl, "perturbed")));
     ck_assert(cJSON_IsFalse(cJSON_GetObjectItem(p_free, "perturbed")));
     ck_assert_int_eq(cJSON_GetObjectItem(p_sl, "record_writebacks")->valueint, 200);
-    ck_assert(cJSON_GetObjectItem(p_sl, "record_writeback_total_us")->valuedouble == 104.0); /* 200 x 0.52 */
+    /* 200 x 0.52, and 0.58 more for each of the 48 cores' first record (cold) */
+    ck_assert_double_eq_tol(cJSON_GetObjectItem(p_sl, "record_writeback_total_us")->valuedouble, 131.84,
+                            1e-9);
     double held = cJSON_GetObjectItem(p_sl, "pickup_delay_us")->valuedouble;
-    ck_assert(held > 0 && held <= 104.0);
+    ck_assert(held > 0 && held <= 131.84);
     double m_clean = cJSON_GetObjectItem(clean, "makespan_us")->valuedouble;
     ck_assert(cJSON_GetObjectItem(sl, "makespan_us")->valuedouble > m_clean);
     ck_assert(cJSON_GetObjectItem(free_sl, "makespan_us")->valuedouble == m_clean);

@@ -27,16 +27,17 @@ static void pmu_on(chip_config *cfg)
 START_TEST(dual_issue_starts_the_pending_task_right_after_the_running_one)
 {
     /* b is written into core 0's pending slot once a's ACK is seen; the core
-     * reads it after a's FIN and record commit (520 ns) and starts it after
-     * the payload setup (290 ns): 810 ns after a's end, the 0.81 us
-     * back-to-back switch of model/README.md §9.2, with no AICPU round trip */
+     * reads it after a's FIN and record commit (520 ns, plus 580 ns: a's record
+     * is the core's first, written back cold) and starts it after the payload
+     * setup (290 ns): 1390 ns after a's end, a core's cold first switch of
+     * model/README.md §9.2 (0.81 us once warm), with no AICPU round trip */
     chip *c = tu_chip(TWO_AIC, ONE_CLUSTER, 1, NULL);
     ck_assert_int_eq(c->status, CHIP_DONE);
     const sl_exec *a = &c->sl.per_core[0].v[0], *b = &c->sl.per_core[0].v[1];
     ck_assert_uint_eq(c->sl.per_core[0].n, 2);
     ck_assert_uint_lt(b->dispatch, a->end); /* pre-loaded while a ran */
-    ck_assert_uint_eq(b->receive, a->end + NS(520));
-    ck_assert_uint_eq(b->start, a->end + NS(810));
+    ck_assert_uint_eq(b->receive, a->end + NS(520 + 580));
+    ck_assert_uint_eq(b->start, a->end + NS(1390));
     /* a is retired when the AICPU sees b's ACK (case 2 of the transition
      * table): a load issued once the ACK is readable (80 ns), within one idle
      * iteration (215 ns), returning 100 ns later */
@@ -65,11 +66,11 @@ START_TEST(swimlane_record_writeback_slows_back_to_back_tasks_unless_disabled)
     chip *on = tu_chip(TWO_AIC, ONE_CLUSTER, 1, NULL);
     const char *const free_dfx[] = {"clusters=1", "aicpu_threads=2", "dfx_overhead=0", NULL};
     chip *free_on = tu_chip(TWO_AIC, free_dfx, 1, NULL);
-    /* b follows a on core 0 in every case: the record commit (520 ns) sits
-     * between a's end and b's pickup only when the swimlane is collected and
-     * dfx_overhead is on */
+    /* b follows a on core 0 in every case: the record commit (520 ns, and 580
+     * more for the core's first record) sits between a's end and b's pickup
+     * only when the swimlane is collected and dfx_overhead is on */
     const chip *runs[3] = {off, on, free_on};
-    ps_t gap[3] = {0, NS(810), NS(290)};
+    ps_t gap[3] = {0, NS(1390), NS(290)};
     ck_assert_uint_eq(off->cores[0].busy_ps, 2 * NS(10000)); /* no records without a swimlane */
     for (int i = 1; i < 3; i++) {
         const sl_exec *a = &runs[i]->sl.per_core[0].v[0], *b = &runs[i]->sl.per_core[0].v[1];
@@ -77,8 +78,8 @@ START_TEST(swimlane_record_writeback_slows_back_to_back_tasks_unless_disabled)
     }
     ck_assert_uint_gt(on->end_time, off->end_time);
     ck_assert_uint_eq(free_on->end_time, off->end_time);
-    /* only b's pickup waited on a record commit, for all of its 520 ns */
-    ck_assert_uint_eq(on->record_wb_delay, NS(520));
+    /* only b's pickup waited on a record commit, for all of its 1100 ns */
+    ck_assert_uint_eq(on->record_wb_delay, NS(1100));
     ck_assert_uint_eq(off->record_wb_delay, 0);
     ck_assert_uint_eq(free_on->record_wb_delay, 0);
     ck_assert(report_perturbed(on));
@@ -461,8 +462,9 @@ static const char *const ONE_THREAD_ONE_CLUSTER[] = {"clusters=1", "aicpu_thread
  * 32762; the load returns at 32862, retiring L2 takes 40 + its walk 410 ->
  * 33312, and the promotion of C's second block completes the rendezvous
  * there: core 1's block starts when its doorbell is visible, 33452, held
- * 7 us past its own pickup; core 2's starts after the record commit, setup
- * and its own arg fill: 32520 + 520 + 290 + 1000 = 34330. Without
+ * 7 us past its own pickup; core 2's starts after the record commit (its
+ * first: 520 + 580 cold), setup and its own arg fill: 32520 + 1100 + 290 +
+ * 1000 = 34910. Without
  * sync_start the first block starts on its own, before L2 ends.
  */
 START_TEST(a_sync_start_cohort_in_pending_slots_launches_at_its_last_promotion)
@@ -480,7 +482,7 @@ START_TEST(a_sync_start_cohort_in_pending_slots_launches_at_its_last_promotion)
     ck_assert_uint_eq(b1->dispatch, NS(8910));
     ck_assert_uint_eq(b2->dispatch, NS(8910));
     ck_assert_uint_eq(b1->start, NS(33452));
-    ck_assert_uint_eq(b2->start, NS(34330));
+    ck_assert_uint_eq(b2->start, NS(34910));
     /* the ring is the end of the complete phase that retired L2 */
     bool seen = false;
     for (size_t i = 0; i < c->sl.threads[0].n; i++) {
@@ -498,10 +500,11 @@ START_TEST(a_sync_start_cohort_in_pending_slots_launches_at_its_last_promotion)
 END_TEST
 
 /* The 3-task chain of test_chip.c with the runtime's pre-#1293 AICore order (record, then FIN): a's
- * FIN is readable at 11560 + 520 (record) + 80 = 12160 instead of 11640. Thread 0 samples COND at
- * 1135 + 215 k: the first sample at or after 12160 is k = 52, 12315, ending at 12415 = a's finish
- * (was 11770). b is ready 40 + 410 + 92 later, 12957, and its store goes out 60 + 120 + 30 after that:
- * 13167 (was 12522). a's own kernel window does not move. */
+ * FIN is readable at 11560 + 520 (record) + 580 (the core's first record is cold) + 80 = 12740
+ * instead of 11640. Thread 0 samples COND at 1135 + 215 k: the first sample at or after 12740 is
+ * k = 54, 12745, ending at 12845 = a's finish (was 11770). b is ready 40 + 410 + 92 later, 13387, and
+ * its store goes out 60 + 120 + 30 after that: 13597 (was 12522). a's own kernel window does not
+ * move. */
 static const char *CHAIN3_TEXT =
     "{\"ptosim_graph\": 1, \"name\": \"chain3\", \"kernels\": [{\"id\": 0, \"name\": \"vadd\", \"core\": "
     "\"aiv\", \"cost\": {\"cycles\": 18000}}], \"tensors\": [{\"name\": \"x\", \"dtype\": \"FLOAT32\", "
@@ -520,8 +523,8 @@ START_TEST(fin_after_the_record_delays_completion_by_the_write_back)
     ck_assert_int_eq(c->status, CHIP_DONE);
     const sl_exec *a = tu_exec(c, 0, NULL), *b = tu_exec(c, 1, NULL);
     ck_assert_uint_eq(a->end, 11560 * PS_PER_NS);
-    ck_assert_uint_eq(a->finish, 12415 * PS_PER_NS);
-    ck_assert_uint_eq(b->dispatch, 13167 * PS_PER_NS);
+    ck_assert_uint_eq(a->finish, 12845 * PS_PER_NS);
+    ck_assert_uint_eq(b->dispatch, 13597 * PS_PER_NS);
     tu_chip_free(c);
     /* with the swimlane off there is no record to wait for */
     c = tu_chip(CHAIN3_TEXT, sets, 0, NULL);
