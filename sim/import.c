@@ -1905,9 +1905,12 @@ int import_main(int argc, char **argv)
         char buf[1 << 16];
         size_t n;
         while ((n = fread(buf, 1, sizeof(buf), g)) > 0)
-            if (fwrite(buf, 1, n, stdout) != n)
-                break; /* main's finish_stdout reports the failed write */
-        if (ferror(g)) {
+            if (fwrite(buf, 1, n, stdout) != n) {
+                fprintf(stderr, "ptosim: cannot write standard output: %s\n", strerror(errno));
+                rc = EXIT_INTERNAL; /* said here, while errno says why */
+                break;
+            }
+        if (rc == EXIT_OK && ferror(g)) {
             fprintf(stderr, "ptosim import: cannot read back the graph written aside (%s)\n", tmp);
             rc = EXIT_INTERNAL;
         }
