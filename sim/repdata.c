@@ -2,6 +2,7 @@
 #include "repdata.h"
 
 #include <cJSON.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -451,7 +452,84 @@ static int load_overhead(jctx *c, const cJSON *root, rd_overhead *oh)
         need_num(c, cp, "scheduler_us", "overhead.critical_path.scheduler_us", &oh->cp_sched_us) != 0 ||
         need_num(c, cp, "other_us", "overhead.critical_path.other_us", &oh->cp_other_us) != 0)
         return RD_BAD;
+    const cJSON *t;
+    if (opt_obj(c, o, "critical_path_tool", "overhead.critical_path_tool", &t) != 0)
+        return RD_BAD;
+    if (!t)
+        return 0; /* runs written before ptosim computed the tool's figures */
+    static const char *const TK[] = {"tasks",          "happens_before_edges", "makespan_us", "static_cpm_us",
+                                     "static_cpm_tasks", "observed_tasks",     "compute_us",  "stall_us",
+                                     "data_wait_us",   "core_wait_us",         "front_gap_us"};
+    double *tv[] = {&oh->tool_tasks,          &oh->tool_hb_edges,   &oh->tool_makespan_us, &oh->tool_cpm_us,
+                    &oh->tool_cpm_tasks,      &oh->tool_observed_tasks, &oh->tool_compute_us,
+                    &oh->tool_stall_us,       &oh->tool_wait_us[0], &oh->tool_wait_us[1], &oh->tool_wait_us[2]};
+    for (size_t i = 0; i < sizeof(TK) / sizeof(TK[0]); i++) {
+        char f[96];
+        snprintf(f, sizeof(f), "overhead.critical_path_tool.%s", TK[i]);
+        if (need_num(c, t, TK[i], f, tv[i]) != 0)
+            return RD_BAD;
+    }
+    oh->tool = true;
     return 0;
+}
+
+int rd_parse_overhead(const char *text, const char *what, rd_overhead *oh, char *err, size_t errlen)
+{
+    memset(oh, 0, sizeof(*oh));
+    jctx c = {what, err, errlen};
+    cJSON *root = cJSON_Parse(text);
+    if (!cJSON_IsObject(root)) {
+        cJSON_Delete(root);
+        return bad(err, errlen, "%s: not a JSON object", what);
+    }
+    int rc = load_overhead(&c, root, oh) == 0 ? RD_OK : RD_BAD;
+    cJSON_Delete(root);
+    return rc;
+}
+
+int rd_load_name_map(const char *dir, char *graph, size_t n, rd_kernel **k, int *nk)
+{
+    *k = NULL;
+    *nk = 0;
+    graph[0] = '\0';
+    DIR *d = opendir(dir);
+    if (!d)
+        return RD_ABSENT;
+    struct dirent *de;
+    char best[NAME_MAX + 1] = "";
+    while ((de = readdir(d)))
+        if (strncmp(de->d_name, "name_map_", 9) == 0 && strlen(de->d_name) > 14 &&
+            strcmp(de->d_name + strlen(de->d_name) - 5, ".json") == 0 && strcmp(de->d_name, best) > 0)
+            snprintf(best, sizeof(best), "%s", de->d_name);
+    closedir(d);
+    if (!best[0])
+        return RD_ABSENT;
+    snprintf(graph, n, "%.*s", (int)(strlen(best) - 14), best + 9);
+    char path[PATH_MAX + NAME_MAX + 2], *text, e[8];
+    size_t len;
+    snprintf(path, sizeof(path), "%s/%s", dir, best);
+    if (slurp(path, &text, &len, e, sizeof(e)) != RD_OK)
+        return RD_ABSENT;
+    cJSON *root = cJSON_Parse(text);
+    free(text);
+    const cJSON *map = cJSON_GetObjectItemCaseSensitive(root, "callable_id_to_name"), *m;
+    int cnt = 0;
+    cJSON_ArrayForEach(m, map) cnt += cJSON_IsString(m);
+    if (cJSON_IsObject(map) && cnt && (*k = calloc((size_t)cnt, sizeof(**k))) != NULL) {
+        cJSON_ArrayForEach(m, map)
+        {
+            char *end;
+            long id = strtol(m->string, &end, 10);
+            if (!cJSON_IsString(m) || *end || id < 0 || id > INT32_MAX)
+                continue;
+            rd_kernel *x = &(*k)[(*nk)++];
+            x->func_id = (int)id;
+            x->busiest = -1;
+            copy_str(x->name, sizeof(x->name), m->valuestring);
+        }
+    }
+    cJSON_Delete(root);
+    return RD_OK;
 }
 
 /* "args_dump": null without --dump-args (model/report.c write_dump). */

@@ -71,6 +71,13 @@ typedef struct rd_overhead {
     rd_switch eng[2]; /* AIC, AIV */
     rd_dist dist[RD_DISTS];
     double cp_hops, cp_span_us, cp_compute_us, cp_sched_us, cp_other_us; /* critical path */
+    bool tool;                             /* critical_path_tool given: the runtime's critical_path tool */
+    double tool_tasks, tool_hb_edges;      /* tasks with an execution, happens-before edges kept */
+    double tool_makespan_us;               /* first start to last end */
+    double tool_cpm_us, tool_cpm_tasks;    /* static CPM: the longest duration-weighted path, its tasks */
+    double tool_observed_tasks;            /* the observed path, walked back from the last task to end */
+    double tool_compute_us, tool_stall_us; /* its compute and gaps (compute + stall = makespan) */
+    double tool_wait_us[3];                /* its gaps by blame: data-wait, core-wait, front-gap */
 } rd_overhead;
 
 /* One scheduler thread of the args dump. */
@@ -159,6 +166,15 @@ typedef struct rd_run {
     rd_dump dump;          /* args_dump */
     rd_occ occ;            /* ring_occupancy */
 } rd_run;
+
+/* Reads text, a JSON object holding an "overhead" key as ptosim_run.json writes it (ohm_write_json), into
+ * oh; messages name the file as what. Returns RD_OK or RD_BAD. */
+int rd_parse_overhead(const char *text, const char *what, rd_overhead *oh, char *err, size_t errlen);
+
+/* Reads the name_map_*.json in dir (the last by name when there are several; none: RD_ABSENT): its
+ * callable_id_to_name as kernels (func id and name; *k malloc'd), its graph name (what follows name_map_)
+ * into graph. A map that cannot be read leaves the names unknown (RD_ABSENT), as import does. */
+int rd_load_name_map(const char *dir, char *graph, size_t n, rd_kernel **k, int *nk);
 
 /* Reads path (a ptosim_run.json). */
 int rd_load_run(const char *path, rd_run *r, char *err, size_t errlen);

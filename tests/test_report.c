@@ -1047,7 +1047,10 @@ START_TEST(report_command_errors_and_help)
     ck_assert_int_eq(r.status, 2);
     char want[4400];
     snprintf(want, sizeof(want),
-             "ptosim report: %s: no ptosim_run.json or sweep.csv (run ptosim run -o %s first)\n" TU_USAGE_REPORT, dir,
+             "ptosim report: %s: no ptosim_run.json, sweep.csv or runtime capture (chip_swimlane_records.json, "
+             "deps.json, scope_stats/, pmu.csv, name_map_*.json or args_dump/, in DIR or DIR/dfx_outputs); run "
+             "ptosim run -o %s first\n" TU_USAGE_REPORT,
+             dir,
              dir);
     ck_assert_str_eq(r.err, want);
     tu_run_free(&r);
@@ -1928,6 +1931,134 @@ static void xss_extra(const cJSON *a, const cJSON *b, char *out, size_t len)
     }
 }
 
+/* Copies tests/real/NAME to DIR/AS (with `sub`, into DIR/AS/dfx_outputs); returns the folder to report. */
+static const char *real_capture(const char *dir, const char *name, const char *as, bool sub, char *out, size_t n)
+{
+    char from[4200], parent[4400];
+    snprintf(from, sizeof(from), PTOSIM_SRCDIR "/tests/real/%s", name);
+    snprintf(out, n, "%s/%s", dir, as);
+    ck_assert_int_eq(mkdir(out, 0755), 0);
+    snprintf(parent, sizeof(parent), "%s%s", out, sub ? "/dfx_outputs" : "");
+    copy_tree(from, sub ? out : dir);
+    char got[4400];
+    snprintf(got, sizeof(got), "%s/%s", sub ? out : dir, name);
+    if (sub) {
+        ck_assert_int_eq(rename(got, parent), 0);
+    } else { /* its files straight in DIR/AS */
+        ck_assert_int_eq(rmdir(out), 0);
+        ck_assert_int_eq(rename(got, out), 0);
+    }
+    return out;
+}
+
+/* Captures of the real runtime (tests/real, no ptosim_run.json) give the page of their own files, figures
+ * from the records (worked out with a few lines of Python over the same files):
+ *   pa_small1   12 executions of 12 tasks, 24 cores (8 AIC, 16 AIV), first start 42291883929, last end
+ *               42292513097: 629168 ticks at 50 MHz = 12583.360 us; AIC busy 6.9 %, AIV 2.9 %
+ *   bgemm_case1 128 executions of 128 tasks, 44870040 ticks = 897400.800 us, AIC busy 94.8 %
+ *   mixed_case1 36 executions of 20 tasks (MIX tasks run on several cores), 127613.080 us
+ *   dummy_dense 2 executions; deps.json lists 20 tasks (the dummies never run on a core)
+ *   batch_pa_case1h_cut  deps.json and a name map only: 5 tasks, no swimlane, no overhead model. */
+START_TEST(a_capture_of_the_real_runtime_reports_what_its_files_say)
+{
+    const char *dir = tu_tmpdir();
+    char pa[4300], bg[4300], mx[4300], dd[4300], cut[4300], l1[4300], um[4300];
+    real_capture(dir, "pa_small1", "pa", true, pa, sizeof(pa));
+    real_capture(dir, "bgemm_case1", "bgemm", false, bg, sizeof(bg));
+    real_capture(dir, "mixed_case1", "mixed", false, mx, sizeof(mx));
+    real_capture(dir, "dummy_dense", "dummy", false, dd, sizeof(dd));
+    real_capture(dir, "batch_pa_case1h_cut", "cut", false, cut, sizeof(cut));
+
+    char *page = report_of(pa);
+    ASSERT_HAS(page, "<title>ptosim report: TestPagedAttention_CaseSmall1: runtime capture</title>");
+    ASSERT_HAS(page, "A capture of the real runtime (its own files in dfx_outputs/, no <code>ptosim_run.json</code>)"
+                     "; swimlane level 4, a 50000000 Hz counter, 8 AIC and 16 AIV cores.");
+    ASSERT_HAS(page, "What a capture cannot say: the runtime records no time the orchestrator spent blocked");
+    ASSERT_HAS(page, "<div class=\"k\">makespan</div><div class=\"v\">12583.360 µs</div>");
+    ASSERT_HAS(page, "<div class=\"k\">executions</div><div class=\"v\">12</div><div class=\"d\">AICore executions "
+                     "of 12 tasks; deps.json lists 12 tasks</div>");
+    ASSERT_HAS(page, "<div class=\"k\">AIC busy</div><div class=\"v\">6.9%</div><div class=\"d\">over 8 AIC "
+                     "cores</div>");
+    ASSERT_HAS(page, "<div class=\"k\">AIV busy</div><div class=\"v\">2.9%</div>");
+    ASSERT_HAS(page, "<tr><td class=\"l\">dfx_outputs/name_map_*.json</td><td class=\"l\">read</td>");
+    ASSERT_HAS(page, "<tr><td class=\"l\">dfx_outputs/pmu.csv</td><td class=\"l\">absent</td>");
+    /* the overhead model and the critical_path tool over the same 12 executions */
+    ASSERT_HAS(page, "<div class=\"k\">has</div>");
+    ASSERT_HAS(page, "<table id=\"cp-tool\">");
+    ASSERT_HAS(page, "<tr><td class=\"l\">tasks with an execution</td><td>12</td></tr>");
+    ASSERT_HAS(page, "<tr><td class=\"l\">makespan (first start to last end)</td><td>12583.360 µs</td></tr>");
+    ck_assert_ptr_null(strstr(page, "The run did not finish"));
+    /* the swimlane with its critical path, named by the name map */
+    ASSERT_HAS(page, "<p id=\"cp-summary\">Critical path (red): <b>");
+    ASSERT_HAS(page, "<td class=\"l\">QK</td>");
+    /* rings from the scope stats, against the header's capacities (16384 slots a ring) */
+    ASSERT_HAS(page, "<table id=\"ring-peaks\"><tr><th>ring</th><th>task window sampled / capacity</th>");
+    ASSERT_HAS(page, " / 16384 (");
+    ASSERT_HAS(page, "<table id=\"scope-table\">");
+    ASSERT_HAS(page, "A capture has no kernel cost model, so no pipe busy fractions");
+    ASSERT_HAS(page, "No <code>pmu.csv</code> (the runtime writes it with <code>--enable-pmu</code>)");
+    ck_assert_ptr_null(strstr(page, "Kernels with a flat cost"));
+    char *again = report_of(pa);
+    ck_assert_msg(strcmp(page, again) == 0, "a second report of the same capture differs");
+    free(again);
+    free(page);
+
+    page = report_of(bg);
+    ASSERT_HAS(page, "A capture of the real runtime (its own files, no <code>ptosim_run.json</code>)");
+    ASSERT_HAS(page, "<div class=\"v\">897400.800 µs</div>");
+    ASSERT_HAS(page, "AICore executions of 128 tasks; deps.json lists 128 tasks");
+    ASSERT_HAS(page, "<div class=\"k\">AIC busy</div><div class=\"v\">94.8%</div>");
+    ASSERT_HAS(page, "<tr><td class=\"l\">chip_swimlane_records.json</td><td class=\"l\">read</td>");
+    free(page);
+    page = report_of(mx);
+    ASSERT_HAS(page, "<div class=\"v\">127613.080 µs</div>");
+    ASSERT_HAS(page, "<div class=\"k\">executions</div><div class=\"v\">36</div><div class=\"d\">AICore "
+                     "executions of 20 tasks; deps.json lists 20 tasks</div>");
+    free(page);
+    page = report_of(dd);
+    ASSERT_HAS(page, "AICore executions of 2 tasks; deps.json lists 20 tasks");
+    free(page);
+    page = report_of(cut);
+    ASSERT_HAS(page, "<h1>ptosim report: runtime capture of TestBatchPagedAttention_Case1</h1>");
+    ASSERT_HAS(page, "<div class=\"k\">tasks</div><div class=\"v\">5</div>");
+    ASSERT_HAS(page, "No <code>chip_swimlane_records.json</code> (the runtime writes it with "
+                     "<code>--enable-chip-swimlane</code>): no makespan, executions or busy fractions.");
+    ASSERT_HAS(page, "No overhead model or critical-path tool for this capture: it needs both "
+                     "chip_swimlane_records.json (level 2 or more) and deps.json.");
+    ASSERT_HAS(page, "No scope stats: <code>scope_stats/scope_stats.jsonl</code> is absent (the runtime writes "
+                     "it with <code>--enable-scope-stats</code>): no ring occupancy.");
+    free(page);
+
+    /* a level-1 swimlane has no dispatch and finish times for the model */
+    real_capture(dir, "pa_small1", "l1", false, l1, sizeof(l1));
+    char p[4400];
+    snprintf(p, sizeof(p), "%s/chip_swimlane_records.json", l1);
+    char *text = tu_read(p), *lv = strstr(text, "\"chip_swimlane_level\": 4");
+    ck_assert_ptr_nonnull(lv);
+    lv[strlen("\"chip_swimlane_level\": ")] = '1';
+    free(tu_write(l1, "chip_swimlane_records.json", text));
+    free(text);
+    page = report_of(l1);
+    ASSERT_HAS(page, "No overhead model or critical-path tool for this capture: the swimlane is level 1, "
+                     "without the AICPU&#39;s dispatch and finish times it needs.");
+    free(page);
+    /* an AICPU row whose core row is gone is left out of the model, and said */
+    real_capture(dir, "pa_small1", "um", false, um, sizeof(um));
+    snprintf(p, sizeof(p), "%s/chip_swimlane_records.json", um);
+    text = tu_read(p);
+    const char row[] = "[0, 8589934592, 1, 42291883929, 42291928598, 17],";
+    char *at = strstr(text, row);
+    ck_assert_ptr_nonnull(at);
+    memmove(at, at + strlen(row), strlen(at + strlen(row)) + 1);
+    free(tu_write(um, "chip_swimlane_records.json", text));
+    free(text);
+    page = report_of(um);
+    ASSERT_HAS(page, "1 aicpu_tasks row of the swimlane has no aicore_tasks row and is left out, as the "
+                     "runtime's reader does.");
+    free(page);
+}
+END_TEST
+
 START_TEST(markup_in_every_input_string_runs_no_script_and_adds_no_element)
 {
     ck_assert_msg(on_path("chromium"),
@@ -1936,7 +2067,7 @@ START_TEST(markup_in_every_input_string_runs_no_script_and_adds_no_element)
     const char *dir = tu_tmpdir();
     struct timespec t0, t1, t2, t3;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    char run[4200], err_run[4200], dev[4200], sweep[4200], worker[4200], csv[4400], flat[4200];
+    char run[4200], err_run[4200], dev[4200], sweep[4200], worker[4200], csv[4400], flat[4200], cap[4300];
     snprintf(run, sizeof(run), "%s/run", dir);
     snprintf(err_run, sizeof(err_run), "%s/rterr", dir);
     snprintf(dev, sizeof(dev), "%s/dev", dir);
@@ -2001,6 +2132,10 @@ START_TEST(markup_in_every_input_string_runs_no_script_and_adds_no_element)
     const char *a5[] = {"run", TRACE("kv_prefill.jsonl"), TRACE("kv_decode.jsonl"), "-o", worker, "--quiet",
                         NULL};
     ptosim_ok(a5, 0);
+    /* a capture of the real runtime (its files straight in the folder), with the run's pmu.csv */
+    real_capture(dir, "pa_small1", "cap", false, cap, sizeof(cap));
+    snprintf(csv, sizeof(csv), "%s/dfx_outputs/pmu.csv", run);
+    free(tu_write(cap, "pmu.csv", tu_read(csv)));
 
     static const char *const inputs[] = {"ptosim_run.json",
                                          "dfx_outputs/chip_swimlane_records.json",
@@ -2010,16 +2145,22 @@ START_TEST(markup_in_every_input_string_runs_no_script_and_adds_no_element)
                                          "sweep.csv",
                                          "0_kv_prefill/ptosim_run.json",
                                          "1_kv_decode/ptosim_run.json",
+                                         "chip_swimlane_records.json",
+                                         "deps.json",
+                                         "scope_stats/scope_stats.jsonl",
+                                         "pmu.csv",
+                                         "name_map_TestPagedAttention_CaseSmall1.json",
                                          NULL};
-    const char *folders[] = {run, err_run, dev, sweep, worker};
-    static const int min_kept[] = {40, 10, 10, 20, 15}; /* at least this many places show the markup */
+    const char *folders[] = {run, err_run, dev, sweep, worker, cap};
+    static const int min_kept[] = {40, 10, 10, 20, 15, 8}; /* at least this many places show the markup */
     static const char *const pages[] = {"run/report.html",
                                         "rterr/report.html",
                                         "dev/report.html",
                                         "sweep/report.html",
                                         "worker/report.html",
                                         "worker/0_kv_prefill/report.html",
-                                        "worker/1_kv_decode/report.html"};
+                                        "worker/1_kv_decode/report.html",
+                                        "cap/report.html"};
     enum { NPAGES = sizeof(pages) / sizeof(pages[0]) };
     char base[4200], inj[4200];
     snprintf(base, sizeof(base), "%s/base", dir);
@@ -2028,7 +2169,7 @@ START_TEST(markup_in_every_input_string_runs_no_script_and_adds_no_element)
     ck_assert_int_eq(mkdir(inj, 0755), 0);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     int places = 0;
-    for (int i = 0; i < 5; i++) {
+    for (int i = 0; i < 6; i++) {
         copy_tree(folders[i], base);
         copy_tree(folders[i], inj);
         char into[8800];
@@ -2124,6 +2265,7 @@ Suite *suite_report(void)
     tcase_add_test(tc, a_real_run_reports_its_own_numbers_byte_identically);
     tcase_add_test(tc, a_big_swimlane_is_binned_and_stays_small);
     tcase_add_test(tc, a_run_the_collector_killed_shows_its_dump_and_names_no_pipe_bottleneck);
+    tcase_add_test(tc, a_capture_of_the_real_runtime_reports_what_its_files_say);
     suite_add_tcase(s, tc);
     TCase *ch = tcase_create("chromium");
     tcase_set_timeout(ch, 120);
