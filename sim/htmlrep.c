@@ -442,11 +442,12 @@ static int step_decimals(double step)
     return d < 0 ? 0 : d > 6 ? 6 : d;
 }
 
-/* Horizontal grid lines and labels of a linear y axis from 0 to a->hi; fmt == 'b' formats bytes. */
+/* Horizontal grid lines and labels of a linear y axis from a->lo (0, or a multiple of step) to a->hi;
+ * fmt == 'b' formats bytes. */
 static void y_ticks(FILE *f, const axis *a, double step, int x0, int x1, char fmt)
 {
     int dec = step_decimals(step);
-    for (double v = 0; v <= a->hi * (1 + 1e-9); v += step) {
+    for (double v = a->lo; v <= a->hi + step * 1e-6; v += step) {
         double y = ax_px(a, v);
         char lab[32];
         if (fmt == 'b')
@@ -2161,9 +2162,11 @@ static void section_pipes(rep *r)
 /* Sweep                                                               */
 /* ------------------------------------------------------------------ */
 
-static void knob_value_label(char *b, size_t n, const rd_knob *k, uint64_t v)
+static void knob_value_label(char *b, size_t n, const rd_sweep *sw, const rd_knob *k, uint64_t v)
 {
-    if (k->column == RD_KNOB_HEAP)
+    if (RD_KNOB_IS_EXTRA(k))
+        snprintf(b, n, "%s", sw->extra_val[k->column - RD_KNOB_COLUMNS][v]);
+    else if (k->column == RD_KNOB_HEAP)
         fmt_bytes(b, n, (double)v);
     else
         snprintf(b, n, "%" PRIu64, v);
@@ -2192,8 +2195,8 @@ static void sweep_x_axis(FILE *f, const rd_sweep *sw, const rd_knob *k, rd_point
             if (dup)
                 continue;
             double x = ax_px(ax, (double)pts[g][i].x);
-            char lab[32];
-            knob_value_label(lab, sizeof(lab), k, pts[g][i].x);
+            char lab[RD_VALUE_MAX];
+            knob_value_label(lab, sizeof(lab), sw, k, pts[g][i].x);
             hp(f, "<line class=\"grid\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/>", x, plot_top, x,
                CH_TOP + CH_PLOT_H + 4);
             if (x - last_x >= 7.0 * (double)strlen(lab) + 6) {
@@ -2260,8 +2263,8 @@ static unsigned sweep_blocked_svg(FILE *f, const rd_sweep *sw, const rd_knob *k,
                 const rd_point *p = &pts[g][i];
                 if (!p->best)
                     continue;
-                char lab[32];
-                knob_value_label(lab, sizeof(lab), k, p->x);
+                char lab[RD_VALUE_MAX];
+                knob_value_label(lab, sizeof(lab), sw, k, p->x);
                 hp(f,
                    "<circle class=\"pt\" cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"><title>ring %d at %s: "
                    "blocked %.3f µs (line %d)</title></circle>\n",
@@ -2300,9 +2303,11 @@ static int sweep_chart(rep *r, const rd_knob *k, int ki, int nknobs)
         return -1;
     }
     int rc = 0;
-    double ymax = 0;
+    double ymin = INFINITY, ymax = 0;
     uint64_t xlo = UINT64_MAX, xhi = 0;
     bool any_fail = false;
+    const rd_point *best = NULL; /* the ok point of least makespan over the groups (the first of equals) */
+    int best_g = -1;
     for (int g = 0; g < sw->ngroups; g++) {
         np[g] = rd_sweep_curve(sw, k, g, &pts[g]);
         if (np[g] < 0) {
@@ -2311,16 +2316,37 @@ static int sweep_chart(rep *r, const rd_knob *k, int ki, int nknobs)
         }
         for (int i = 0; i < np[g]; i++) {
             const rd_point *p = &pts[g][i];
-            if (p->nok && p->makespan_us > ymax)
-                ymax = p->makespan_us;
+            if (p->nok) {
+                /* with --repeat the band around the mean must fit too */
+                double sd = sw->has_repeat ? p->best->sigma_us : 0;
+                ymax = p->makespan_us + sd > ymax ? p->makespan_us + sd : ymax;
+                ymin = p->makespan_us - sd < ymin ? p->makespan_us - sd : ymin;
+                if (!best || p->makespan_us < best->makespan_us) {
+                    best = p;
+                    best_g = g;
+                }
+            }
             any_fail |= !p->nok;
             xlo = p->x < xlo ? p->x : xlo;
             xhi = p->x > xhi ? p->x : xhi;
         }
     }
-    bool log = xlo > 0 && xhi >= 4 * xlo;
-    double step = nice_step(ymax > 0 ? ymax * 1.05 : 1, 5),
-           top = ceil((ymax > 0 ? ymax * 1.05 : 1) / step) * step;
+    bool log = !RD_KNOB_IS_EXTRA(k) && xlo > 0 && xhi >= 4 * xlo;
+    /* y from 0, unless every point sits within a quarter of the largest: then a range around the data, so
+     * a spread of a few percent shows, and a note says where the axis starts */
+    double ylo = 0, step, top;
+    bool zoom = best && ymin > 0 && ymax - ymin < 0.25 * ymax;
+    if (zoom) {
+        double span = ymax - ymin > 0 ? ymax - ymin : 0.02 * ymax, pad = 0.15 * span;
+        step = nice_step(span + 2 * pad, 5);
+        ylo = floor((ymin - pad) / step) * step;
+        top = ceil((ymax + pad) / step) * step;
+        if (ylo < 0)
+            ylo = 0;
+    } else {
+        step = nice_step(ymax > 0 ? ymax * 1.05 : 1, 5);
+        top = ceil((ymax > 0 ? ymax * 1.05 : 1) / step) * step;
+    }
     int plot_top = CH_TOP + (any_fail ? 14 : 0);
     axis ax = {log ? log2((double)xlo) : (double)xlo, log ? log2((double)xhi) : (double)xhi, CH_LEFT + 14,
                CH_LEFT + CH_PLOT_W - 14, log};
@@ -2328,8 +2354,10 @@ static int sweep_chart(rep *r, const rd_knob *k, int ki, int nknobs)
         ax.lo -= 1;
         ax.hi += 1;
     }
-    axis ay = {0, top, CH_TOP + CH_PLOT_H, plot_top, false};
+    axis ay = {ylo, top, CH_TOP + CH_PLOT_H, plot_top, false};
     hp(f, "<figure class=\"sweep-fig\" id=\"sweep-knob-%d\"><figcaption>makespan", ki);
+    if (sw->has_repeat)
+        fputs(" (mean over seeds)", f);
     if (sw->has_blocked)
         fputs(" and orchestrator blocked time", f);
     fputs(" against ", f);
@@ -2337,14 +2365,40 @@ static int sweep_chart(rep *r, const rd_knob *k, int ki, int nknobs)
     fputs("</figcaption>\n<div class=\"pair\">\n", f);
     hp(f,
        "<svg class=\"sweep-chart\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\" "
-       "aria-label=\"makespan against %s\">\n",
-       CH_W, CH_H, CH_W, CH_H, k->label);
+       "aria-label=\"makespan against %s\" data-y-range=\"%.6g %.6g\">\n",
+       CH_W, CH_H, CH_W, CH_H, k->label, ylo, top);
     y_ticks(f, &ay, step, CH_LEFT, CH_LEFT + CH_PLOT_W, 'n');
     hp(f,
        "<text class=\"title\" transform=\"translate(14 %d) rotate(-90)\" text-anchor=\"middle\">makespan "
        "(µs)</text>\n",
        CH_TOP + CH_PLOT_H / 2);
+    if (zoom) {
+        char from[32];
+        fmt_num(from, sizeof(from), ylo, step_decimals(step));
+        hp(f,
+           "<path class=\"axis-break\" d=\"M%d %dl6 -3m-6 7l6 -3\" stroke=\"#555\"/><text class=\"baseline-note\" "
+           "x=\"%d\" y=\"%d\" fill=\"#555\">y axis from %s µs, not 0: the points lie within %.1f%% of each "
+           "other</text>\n",
+           CH_LEFT - 3, CH_TOP + CH_PLOT_H - 2, CH_LEFT + 4, CH_TOP + CH_PLOT_H - 4, from,
+           100 * (ymax - ymin) / ymax);
+    }
     sweep_x_axis(f, sw, k, pts, np, &ax, plot_top);
+    for (int g = 0; g < sw->ngroups && sw->has_repeat; g++) { /* the noise: mean ± one standard deviation */
+        const char *col = GROUP_COL[(size_t)g % NGROUP_COL];
+        hp(f, "<polygon class=\"noise\" data-group=\"%d\" fill=\"%s\" fill-opacity=\"0.18\" stroke=\"none\" "
+              "points=\"", g, col);
+        int n = 0;
+        for (int i = 0; i < np[g]; i++)
+            if (pts[g][i].nok)
+                hp(f, "%s%.1f,%.1f", n++ ? " " : "", ax_px(&ax, (double)pts[g][i].x),
+                   ax_px(&ay, pts[g][i].makespan_us + pts[g][i].best->sigma_us));
+        for (int i = np[g] - 1; i >= 0; i--)
+            if (pts[g][i].nok) {
+                double lo = pts[g][i].makespan_us - pts[g][i].best->sigma_us;
+                hp(f, " %.1f,%.1f", ax_px(&ax, (double)pts[g][i].x), ax_px(&ay, lo > ylo ? lo : ylo));
+            }
+        fputs("\"/>\n", f);
+    }
     for (int g = 0; g < sw->ngroups; g++) {
         const char *col = GROUP_COL[(size_t)g % NGROUP_COL];
         hp(f, "<polyline class=\"curve\" data-group=\"%d\" stroke=\"%s\" data-points=\"", g, col);
@@ -2359,10 +2413,16 @@ static int sweep_chart(rep *r, const rd_knob *k, int ki, int nknobs)
         fputs("\"/>\n", f);
         for (int i = 0; i < np[g]; i++) {
             const rd_point *p = &pts[g][i];
-            char lab[32], st[RD_NAME_MAX + 64];
-            knob_value_label(lab, sizeof(lab), k, p->x);
+            char lab[RD_VALUE_MAX], st[RD_NAME_MAX + 64];
+            knob_value_label(lab, sizeof(lab), sw, k, p->x);
             double x = ax_px(&ax, (double)p->x);
-            if (p->nok) {
+            if (p->nok && sw->has_repeat) {
+                hp(f,
+                   "<circle class=\"pt\" cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\"><title>%s: mean %.3f µs, "
+                   "sigma %.3f over %d runs (best of %d ok of %d rows)</title></circle>\n",
+                   x, ax_px(&ay, p->makespan_us), col, lab, p->makespan_us, p->best->sigma_us, p->best->runs,
+                   p->nok, p->nrows);
+            } else if (p->nok) {
                 hp(f,
                    "<circle class=\"pt\" cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\"><title>%s: %.3f µs "
                    "(best of %d ok of %d rows)</title></circle>\n",
@@ -2375,6 +2435,16 @@ static int sweep_chart(rep *r, const rd_knob *k, int ki, int nknobs)
                    x - 4, CH_TOP + 2, lab, p->fail->line, st);
             }
         }
+    }
+    if (best) {
+        char lab[RD_VALUE_MAX];
+        knob_value_label(lab, sizeof(lab), sw, k, best->x);
+        double x = ax_px(&ax, (double)best->x), y = ax_px(&ay, best->makespan_us);
+        hp(f,
+           "<circle class=\"best\" data-group=\"%d\" cx=\"%.1f\" cy=\"%.1f\" r=\"8\" fill=\"none\" "
+           "stroke=\"#111\" stroke-width=\"2\"><title>best: %s, %.3f µs (line %d)</title></circle><text "
+           "class=\"best-label\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" fill=\"#111\">best</text>\n",
+           best_g, x, y, lab, best->makespan_us, best->best->line, x, y > CH_TOP + 30 ? y - 12 : y + 20);
     }
     fputs("</svg>\n", f);
     unsigned rings = sw->has_blocked ? sweep_blocked_svg(f, sw, k, pts, np, &ax) : 0;
@@ -2405,10 +2475,19 @@ static int sweep_chart(rep *r, const rd_knob *k, int ki, int nknobs)
         fputs("<li><b style=\"color:" COL_CP
               "\">&#x2715;</b> at the top: every row at that value failed</li>",
               f);
+    if (best)
+        fputs("<li>&#x25CB; best: the point of least makespan</li>", f);
+    if (sw->has_repeat)
+        fputs("<li>shaded: the noise, the mean &#xB1; one standard deviation over the point's seeds "
+              "(--repeat)</li>",
+              f);
     fputs("</ul>\n<table class=\"curve-table\"><tr>", f);
     if (sw->ngroups > 1)
         fputs("<th class=\"l\">graph on platform</th>", f);
-    fputs("<th>value</th><th>makespan (µs)</th><th>rows ok / all</th>", f);
+    fputs(sw->has_repeat ? "<th>value</th><th>makespan mean (µs)</th><th>sigma (µs)</th><th>runs</th><th>rows ok / "
+                           "all</th>"
+                         : "<th>value</th><th>makespan (µs)</th><th>rows ok / all</th>",
+          f);
     if (sw->has_blocked)
         fputs("<th>blocked per ring (µs)</th>", f);
     if (sw->has_blocked_res)
@@ -2417,8 +2496,8 @@ static int sweep_chart(rep *r, const rd_knob *k, int ki, int nknobs)
     for (int g = 0; g < sw->ngroups; g++)
         for (int i = 0; i < np[g]; i++) {
             const rd_point *p = &pts[g][i];
-            char lab[32], st[RD_NAME_MAX + 64] = "";
-            knob_value_label(lab, sizeof(lab), k, p->x);
+            char lab[RD_VALUE_MAX], st[RD_NAME_MAX + 64] = "";
+            knob_value_label(lab, sizeof(lab), sw, k, p->x);
             fputs("<tr>", f);
             if (sw->ngroups > 1) {
                 fputs("<td class=\"l\">", f);
@@ -2430,10 +2509,14 @@ static int sweep_chart(rep *r, const rd_knob *k, int ki, int nknobs)
             if (p->fail)
                 row_status(st, sizeof(st), p->fail);
             hp(f, "<td>%s</td>", lab);
-            if (p->nok)
+            if (p->nok && sw->has_repeat)
+                hp(f, "<td>%.3f</td><td>%.3f</td><td>%d</td><td>%d / %d</td>", p->makespan_us, p->best->sigma_us,
+                   p->best->runs, p->nok, p->nrows);
+            else if (p->nok)
                 hp(f, "<td>%.3f</td><td>%d / %d</td>", p->makespan_us, p->nok, p->nrows);
             else
-                hp(f, "<td>-</td><td>0 / %d</td>", p->nrows);
+                hp(f, sw->has_repeat ? "<td>-</td><td>-</td><td>-</td><td>0 / %d</td>" : "<td>-</td><td>0 / %d</td>",
+                   p->nrows);
             if (sw->has_blocked) {
                 if (p->best)
                     hp(f, "<td>%.3f / %.3f / %.3f / %.3f</td>", p->best->blocked[0], p->best->blocked[1],
@@ -2490,19 +2573,24 @@ static int section_sweep(rep *r)
         hp(f, " over %d graph and platform pairs (a curve each)", sw->ngroups);
     }
     fputs(".</p>\n", f);
-    rd_knob knobs[RD_KNOB_COLUMNS * RD_RINGS];
+    rd_knob knobs[RD_KNOB_COLUMNS * RD_RINGS + RD_MAX_EXTRA];
     int nk = rd_sweep_knobs(sw, knobs, (int)(sizeof(knobs) / sizeof(knobs[0])));
     if (!sw->nrows)
         note(f, "sweep.csv has a header and no rows: nothing to plot.");
     else if (!nk)
-        note(f, "No knob takes more than one value over the rows (ring_task_window, ring_heap, ring_dep_pool "
-                "and aicpu_thread_num are each the same in every row): nothing to plot against.");
+        note(f, "No knob takes more than one value over the rows (ring_task_window, ring_heap, ring_dep_pool, "
+                "aicpu_thread_num and any swept column past the run's own are each the same in every row): "
+                "nothing to plot against.");
     else {
         hp(f,
            "<p class=\"sub\">%d swept knob%s: a chart each. A knob is swept when its value changes between "
-           "rows (a ring knob: some ring's value); rings that always hold equal values are one knob.%s</p>\n"
-           "<div class=\"charts\">\n",
+           "rows (a ring knob: some ring's value); rings that always hold equal values are one knob.%s%s%s"
+           "</p>\n<div class=\"charts\">\n",
            nk, nk == 1 ? "" : "s",
+           sw->nextra ? " A column past the run's own (--set KEY, --kernel-set NAME.FIELD, gen.PARAM) has its "
+                        "values evenly spaced, in numeric order (text in text order)."
+                      : "",
+           sw->has_repeat ? " Each makespan is the mean over the point's seeds (--repeat)." : "",
            sw->has_blocked
                ? " Beside each makespan curve, the time the orchestrator spent blocked on each ring "
                  "in the rows those points come from: a flat makespan can hide a ring that cost "
@@ -2521,7 +2609,10 @@ static int section_sweep(rep *r)
            "<th>ring_dep_pool</th>",
            sw->nrows);
         fputs(sw->has_threads ? "<th>aicpu_thread_num</th>" : "", f);
+        for (int e = 0; e < sw->nextra; e++)
+            hp(f, "<th>%s</th>", sw->extra_name[e]);
         fputs("<th class=\"l\">status</th><th>makespan (µs)</th>", f);
+        fputs(sw->has_repeat ? "<th>mean (µs)</th><th>sigma (µs)</th><th>runs</th>" : "", f);
         fputs(sw->has_blocked ? "<th>blocked per ring (µs)</th></tr>\n" : "</tr>\n", f);
         for (size_t i = 0; i < sw->nrows; i++) {
             const rd_row *row = &sw->rows[i];
@@ -2536,11 +2627,15 @@ static int section_sweep(rep *r)
             rings_cell(f, row->knob[RD_KNOB_DEP_POOL], false);
             if (sw->has_threads)
                 hp(f, "<td>%" PRIu64 "</td>", row->knob[RD_KNOB_THREADS][0]);
+            for (int e = 0; e < sw->nextra; e++)
+                hp(f, "<td>%s</td>", sw->extra_val[e][row->extra[e]]);
             if (strcmp(row->status, "ok") == 0)
                 snprintf(st, sizeof(st), "ok");
             else
                 row_status(st, sizeof(st), row);
             hp(f, "<td class=\"l\">%s</td><td>%.3f</td>", st, row->makespan_us);
+            if (sw->has_repeat)
+                hp(f, "<td>%.3f</td><td>%.3f</td><td>%d</td>", row->mean_us, row->sigma_us, row->runs);
             if (sw->has_blocked)
                 hp(f, "<td>%.3f / %.3f / %.3f / %.3f</td>", row->blocked[0], row->blocked[1], row->blocked[2],
                    row->blocked[3]);

@@ -180,6 +180,12 @@ static const char PMU_CSV[] =
     "task_window_peak,heap_peak,dep_pool_peak,tensormap_peak,blocked_us,blocked_task_window_us,"             \
     "blocked_heap_us,blocked_dep_pool_us,blocked_tensormap_us\n"
 #define SWEEP_TAIL ",4,1/1/0/0,0/0/0/0,0/0/0/0,0,0.000/1.500/0.000/0.000,1.500,0.000,0.000,0.000\n"
+/* the same without the line break, for a column after them */
+#define SWEEP_HEADER_NL                                                                                      \
+    "graph,platform,ring_task_window,ring_heap,ring_dep_pool,status,code,exit,makespan_us,tasks_completed,"  \
+    "task_window_peak,heap_peak,dep_pool_peak,tensormap_peak,blocked_us,blocked_task_window_us,"             \
+    "blocked_heap_us,blocked_dep_pool_us,blocked_tensormap_us"
+#define SWEEP_TAIL_NL ",4,1/1/0/0,0/0/0/0,0/0/0/0,0,0.000/1.500/0.000/0.000,1.500,0.000,0.000,0.000"
 
 /* Two swept knobs: the task window of every ring (4, 16, 64) and ring 1's heap (1024, 2048 bytes).
  * Least ok makespan per task window: 4 -> 900 (the other row failed), 16 -> 450, 64 -> 300;
@@ -658,6 +664,107 @@ END_TEST
 /* Missing and malformed inputs                                        */
 /* ------------------------------------------------------------------ */
 
+/* A sweep with --repeat over two columns past the run's own (--set hbm_bw, --kernel-set mm.sync_start):
+ *   line 2  1.6e12 false  mean 1002 sigma 4      line 5  1.6e12 true  failed
+ *   line 3  3.2e12 false  mean  985 sigma 3      line 6  3.2e12 true  mean 1011 sigma 2
+ *   line 4  800e9  false  mean  996 sigma 5
+ * hbm_bw in numeric order 800e9, 1.6e12, 3.2e12 at x 86, 297, 508 (ranks, evenly spaced); its points with
+ * their noise span 982 .. 1006 us, 2.4 % of 1006, so the axis is zoomed: pad 15 % of 24 = 3.6, step
+ * nice(31.2 / 5) = 10, from floor(978.4) = 970 to ceil(1009.6) = 1010 (y = 212 - 4.75 (v - 970)); the band
+ * at 3.2e12 is 988 .. 982 = y 126.5 .. 155.0. The best point is 3.2e12 at 985 (line 3); for mm.sync_start,
+ * false at 985 too. */
+#define REP_HEADER                                                                                           \
+    "graph,platform,ring_task_window,ring_heap,ring_dep_pool,status,code,exit,makespan_us,tasks_completed,"  \
+    "task_window_peak,heap_peak,dep_pool_peak,tensormap_peak,blocked_us,blocked_task_window_us,"             \
+    "blocked_heap_us,blocked_dep_pool_us,blocked_tensormap_us,aicpu_thread_num,repeat_runs,"                 \
+    "makespan_mean_us,makespan_sigma_us,makespan_min_us,makespan_p50_us,makespan_max_us"
+#define REP_MID ",4,1,0,0,0,0,0,0,0,0,4,"
+static const char REPEAT_CSV[] =
+    REP_HEADER ",hbm_bw,mm.sync_start\n"
+    "g,a2a3,16,1048576,64,ok,0,0,1000" REP_MID "3,1002,4,998,1002,1006,1.6e12,false\n"
+    "g,a2a3,16,1048576,64,ok,0,0,990" REP_MID "3,985,3,982,985,988,3.2e12,false\n"
+    "g,a2a3,16,1048576,64,ok,0,0,995" REP_MID "3,996,5,991,996,1001,800e9,false\n"
+    "g,a2a3,16,1048576,64,runtime_error,3,4,5" REP_MID "0,0,0,0,0,0,1.6e12,true\n"
+    "g,a2a3,16,1048576,64,ok,0,0,1010" REP_MID "3,1011,2,1009,1011,1013,3.2e12,true\n";
+
+START_TEST(sweep_charts_zoom_to_the_spread_mark_the_best_and_draw_the_noise)
+{
+    const char *dir = tu_tmpdir();
+    free(tu_write(dir, "sweep.csv", REPEAT_CSV));
+    char p[4200], err[4096];
+    snprintf(p, sizeof(p), "%s/sweep.csv", dir);
+    rd_sweep sw;
+    ck_assert_int_eq(rd_load_sweep(p, &sw, err, sizeof(err)), RD_OK);
+    ck_assert(sw.has_repeat);
+    ck_assert_int_eq(sw.nextra, 2);
+    ck_assert_str_eq(sw.extra_name[0], "hbm_bw");
+    ck_assert_str_eq(sw.extra_val[0][0], "800e9");
+    ck_assert_str_eq(sw.extra_val[0][2], "3.2e12");
+    ck_assert_str_eq(sw.extra_val[1][0], "false");
+    rd_knob k[8];
+    ck_assert_int_eq(rd_sweep_knobs(&sw, k, 8), 2);
+    ck_assert_str_eq(k[0].label, "hbm_bw");
+    ck_assert_str_eq(k[1].label, "mm.sync_start");
+    rd_point *pt;
+    ck_assert_int_eq(rd_sweep_curve(&sw, &k[0], 0, &pt), 3);
+    ck_assert_double_eq(pt[0].makespan_us, 996); /* 800e9: the mean, not the first seed's 995 */
+    ck_assert_double_eq(pt[1].makespan_us, 1002);
+    ck_assert_int_eq(pt[1].nrows, 2);
+    ck_assert_double_eq(pt[2].makespan_us, 985);
+    free(pt);
+    rd_sweep_free(&sw);
+
+    char *page = report_of(dir);
+    ck_assert_int_eq(count(page, "<figure class=\"sweep-fig\""), 2);
+    ASSERT_HAS(page, "<figcaption>makespan (mean over seeds) and orchestrator blocked time against "
+                     "hbm_bw</figcaption>");
+    ASSERT_HAS(page, "against mm.sync_start</figcaption>");
+    char *fig = between(page, "id=\"sweep-knob-0\"", "</figure>");
+    ASSERT_HAS(fig, "data-y-range=\"970 1010\"");
+    ASSERT_HAS(fig, "<text class=\"baseline-note\" x=\"76\" y=\"208\" fill=\"#555\">y axis from 970 µs, not 0: "
+                    "the points lie within 2.4% of each other</text>");
+    ASSERT_HAS(fig, "<text class=\"tick\" x=\"67\" y=\"215.5\" text-anchor=\"end\">970</text>");
+    const char *a = strstr(fig, ">800e9</text>"), *b = strstr(fig, ">1.6e12</text>"),
+               *c = strstr(fig, ">3.2e12</text>");
+    ck_assert_msg(a && b && c && a < b && b < c, "hbm_bw's ticks are not in numeric order");
+    ck_assert_int_eq(count(fig, "<polygon class=\"noise\""), 1);
+    ASSERT_HAS(fig, "points=\"86.0,64.8 297.0,41.0 508.0,126.5 508.0,155.0 297.0,79.0 86.0,112.2\"");
+    ck_assert_int_eq(count(fig, "<circle class=\"best\""), 1);
+    ASSERT_HAS(fig, "cx=\"508.0\" cy=\"140.8\" r=\"8\" fill=\"none\" stroke=\"#111\" stroke-width=\"2\"><title>best: "
+                    "3.2e12, 985.000 µs (line 3)</title>");
+    ASSERT_HAS(fig, "<td>3.2e12</td><td>985.000</td><td>3.000</td><td>3</td><td>2 / 2</td>");
+    ASSERT_HAS(fig, "shaded: the noise, the mean &#xB1; one standard deviation");
+    free(fig);
+    fig = between(page, "id=\"sweep-knob-1\"", "</figure>");
+    ASSERT_HAS(fig, "<title>best: false, 985.000 µs (line 3)</title>");
+    free(fig);
+    ASSERT_HAS(page, "<th>aicpu_thread_num</th><th>hbm_bw</th><th>mm.sync_start</th><th class=\"l\">status</th>"
+                     "<th>makespan (µs)</th><th>mean (µs)</th><th>sigma (µs)</th><th>runs</th>");
+    char *again = report_of(dir);
+    ck_assert_msg(strcmp(page, again) == 0, "a second report of the same sweep differs");
+    free(again);
+    free(page);
+
+    /* a spread wider than a quarter keeps the axis at 0; a value where every row failed is a red cross;
+     * no --repeat, no band: gen.k 24 -> 100, 48 -> 300, 96 failed (y to ceil(315 / 100) x 100 = 400) */
+    free(tu_write(dir, "sweep.csv",
+                  SWEEP_HEADER_NL ",gen.k\n"
+                  "g,a2a3,4,1024,64,ok,0,0,300" SWEEP_TAIL_NL ",48\n"
+                  "g,a2a3,4,1024,64,ok,0,0,100" SWEEP_TAIL_NL ",24\n"
+                  "g,a2a3,4,1024,64,runtime_error,3,4,1" SWEEP_TAIL_NL ",96\n"));
+    page = report_of(dir);
+    ck_assert_int_eq(count(page, "<figure class=\"sweep-fig\""), 1);
+    ASSERT_HAS(page, "data-y-range=\"0 400\"");
+    ck_assert_ptr_null(strstr(page, "class=\"baseline-note\""));
+    ck_assert_ptr_null(strstr(page, "<polygon class=\"noise\""));
+    ck_assert_int_eq(count(page, "<path class=\"fail\""), 1);
+    ASSERT_HAS(page, "<title>96: every row failed, first: line 4, runtime error 3 FLOW_CONTROL_DEADLOCK</title>");
+    ASSERT_HAS(page, "<title>best: 24, 100.000 µs (line 3)</title>");
+    ASSERT_HAS(page, "data-points=\"0:100.000 1:300.000\"");
+    free(page);
+}
+END_TEST
+
 START_TEST(missing_optional_inputs_give_notes)
 {
     char *page = report_of(fixture(F_RUN));
@@ -1006,6 +1113,21 @@ static const bad_case BAD[] = {
     {"sweep.csv",
      SWEEP_HEADER "\"g\nh\",\"a,2\"\"a3\",4,1024,64,ok,0,0,1" SWEEP_TAIL SW_ROW("4", "ok", "0", "0", "-3"),
      "sweep.csv:4: makespan_us: \"-3\" is not a non-negative number"},
+    {"sweep.csv", REP_HEADER "\ng,a2a3,4,1024,64,ok,0,0,1" REP_MID "x,1,1,1,1,1\n",
+     "sweep.csv:2: repeat_runs: \"x\" is not a non-negative integer"},
+    {"sweep.csv", REP_HEADER "\ng,a2a3,4,1024,64,ok,0,0,1" REP_MID "3,-1,1,1,1,1\n",
+     "sweep.csv:2: makespan_mean_us: \"-1\" is not a non-negative number"},
+    {"sweep.csv", REP_HEADER "\ng,a2a3,4,1024,64,ok,0,0,1" REP_MID "3,1,y,1,1,1\n",
+     "sweep.csv:2: makespan_sigma_us: \"y\" is not a non-negative number"},
+    {"sweep.csv",
+     SWEEP_HEADER_NL ",a,b,c,d,e,f,g,h,i,j,k,l,m,n,o,p,q,r,s,t,u,v,w,x,y\n",
+     "sweep.csv:1: header: more than 24 swept columns past the run's own"},
+    {"sweep.csv", SWEEP_HEADER_NL ",0123456789012345678901234567890123456789012345678901234567890123\n",
+     "sweep.csv:1: header: column 20: a name longer than 63 characters"},
+    {"sweep.csv",
+     SWEEP_HEADER_NL ",hbm_bw\ng,a2a3,4,1024,64,ok,0,0,1" SWEEP_TAIL_NL
+                     ",0123456789012345678901234567890123456789012345678901234567890123\n",
+     "sweep.csv:2: hbm_bw: a value longer than 63 characters"},
     {"sweep.csv", SWEEP_HEADER "g,\"a2a3,4,1024\n",
      "sweep.csv:2: a quoted field is not closed, or text follows its closing quote (RFC 4180 quoting)"},
     {"sweep.csv", "\"graph\"x,platform\n",
@@ -2074,7 +2196,7 @@ START_TEST(markup_in_every_input_string_runs_no_script_and_adds_no_element)
     snprintf(sweep, sizeof(sweep), "%s/sweep", dir);
     snprintf(worker, sizeof(worker), "%s/worker", dir);
     /* a run with every input (kv_prefill: pipe costs, so a bottleneck pipe; scopes) and a sweep's csv with
-     * failed rows (a 1 KiB heap is too small for chain3's 64 KiB outputs) */
+     * failed rows (a 1 KiB heap is too small for chain3's 64 KiB outputs), a --set column and --repeat's */
     const char *a1[] = {"run",
                         TRACE("kv_prefill.jsonl"),
                         "-o",
@@ -2092,6 +2214,10 @@ START_TEST(markup_in_every_input_string_runs_no_script_and_adds_no_element)
                         "1024,268435456",
                         "--aicpu-thread-num",
                         "2,4",
+                        "--set",
+                        "hbm_bw=1.6e12,3.2e12",
+                        "--repeat",
+                        "2",
                         "-o",
                         sweep,
                         "-j1",
@@ -2258,6 +2384,7 @@ Suite *suite_report(void)
     tcase_add_test(tc, sweep_with_two_swept_knobs_gives_two_curves);
     tcase_add_test(tc, rings_that_move_apart_are_separate_knobs);
     tcase_add_test(tc, every_swept_knob_gets_a_curve_and_blocked_time_per_ring);
+    tcase_add_test(tc, sweep_charts_zoom_to_the_spread_mark_the_best_and_draw_the_noise);
     tcase_add_test(tc, missing_optional_inputs_give_notes);
     tcase_add_test(tc, malformed_inputs_name_file_and_field_and_write_nothing);
     tcase_add_test(tc, report_command_errors_and_help);
