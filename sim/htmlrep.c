@@ -1530,8 +1530,10 @@ static void section_swimlane(rep *r)
     const rd_swimlane *sl = &r->sl;
     fputs("<section id=\"swimlane\">\n<h2>Swimlane</h2>\n", f);
     if (r->sl_rc != RD_OK) {
-        note(f, "No swimlane: <code>dfx_outputs/chip_swimlane_records.json</code> is absent (run with "
-                "<code>--enable-chip-swimlane</code>).");
+        hp(f,
+           "<p class=\"note\">No swimlane: <code>%schip_swimlane_records.json</code> is absent (run with "
+           "<code>--enable-chip-swimlane</code>).</p>\n",
+           r->dfx_rel);
         fputs("</section>\n", f);
         return;
     }
@@ -1602,9 +1604,10 @@ static void section_swimlane(rep *r)
            "last execution ran are red.</p>\n",
            HTMLREP_MAX_BARS, HTMLREP_BINS);
     if (r->deps_rc != RD_OK)
-        note(f,
-             "No <code>dfx_outputs/deps.json</code> (run with <code>--enable-dep-gen</code>): the critical "
-             "path is not highlighted.");
+        hp(f,
+           "<p class=\"note\">No <code>%sdeps.json</code> (run with <code>--enable-dep-gen</code>): the "
+           "critical path is not highlighted.</p>\n",
+           r->dfx_rel);
     else if (r->cp.n) {
         double ran = 0;
         uint64_t first = 0, last = 0;

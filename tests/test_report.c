@@ -2084,7 +2084,7 @@ static const char *real_capture(const char *dir, const char *name, const char *a
 START_TEST(a_capture_of_the_real_runtime_reports_what_its_files_say)
 {
     const char *dir = tu_tmpdir();
-    char pa[4300], bg[4300], mx[4300], dd[4300], cut[4300], l1[4300], um[4300];
+    char pa[4300], bg[4300], mx[4300], dd[4300], cut[4300], l1[4300], um[4300], p0[4400];
     real_capture(dir, "pa_small1", "pa", true, pa, sizeof(pa));
     real_capture(dir, "bgemm_case1", "bgemm", false, bg, sizeof(bg));
     real_capture(dir, "mixed_case1", "mixed", false, mx, sizeof(mx));
@@ -2149,6 +2149,16 @@ START_TEST(a_capture_of_the_real_runtime_reports_what_its_files_say)
                      "chip_swimlane_records.json (level 2 or more) and deps.json.");
     ASSERT_HAS(page, "No scope stats: <code>scope_stats/scope_stats.jsonl</code> is absent (the runtime writes "
                      "it with <code>--enable-scope-stats</code>): no ring occupancy.");
+    ASSERT_HAS(page, "<p class=\"note\">No swimlane: <code>chip_swimlane_records.json</code> is absent");
+    free(page);
+    /* without deps.json: the swimlane without its critical path, and no overhead model */
+    snprintf(p0, sizeof(p0), "%s/deps.json", bg);
+    ck_assert_int_eq(unlink(p0), 0);
+    page = report_of(bg);
+    ASSERT_HAS(page, "<p class=\"note\">No <code>deps.json</code> (run with <code>--enable-dep-gen</code>): the "
+                     "critical path is not highlighted.</p>");
+    ASSERT_HAS(page, "<div class=\"d\">AICore executions of 128 tasks</div>");
+    ASSERT_HAS(page, "No overhead model or critical-path tool for this capture: it needs both");
     free(page);
 
     /* a level-1 swimlane has no dispatch and finish times for the model */
