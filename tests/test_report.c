@@ -1308,6 +1308,10 @@ START_TEST(a_real_run_reports_its_own_numbers_byte_identically)
     snprintf(bnw, sizeof(bnw), "<div class=\"k\">bottleneck</div><div class=\"v\">%s</div><div class=\"d\">%s",
              cJSON_GetObjectItem(bound, "what")->valuestring, strchr(esc, ':') + 2);
     snprintf(bnt, sizeof(bnt), "What bounds this run: %s.", esc);
+    double tool_makespan = cJSON_GetObjectItem(
+                               cJSON_GetObjectItem(cJSON_GetObjectItem(j, "overhead"), "critical_path_tool"),
+                               "makespan_us")
+                               ->valuedouble;
     cJSON_Delete(j);
     char *page = report_of(dir);
     ASSERT_HAS(page, want);
@@ -1318,6 +1322,10 @@ START_TEST(a_real_run_reports_its_own_numbers_byte_identically)
     ASSERT_HAS(page, "<svg id=\"pipes-chart\"");
     ASSERT_HAS(page, "<table id=\"pmu-table\">");
     ASSERT_HAS(page, "<p id=\"cp-summary\">Critical path (red): <b>");
+    /* the runtime's critical_path tool, from overhead.critical_path_tool */
+    snprintf(want, sizeof(want), "<tr><td class=\"l\">makespan (first start to last end)</td><td>%.3f µs</td></tr>",
+             tool_makespan);
+    ASSERT_HAS(page, want);
     char *again = report_of(dir);
     ck_assert_msg(strcmp(page, again) == 0, "a second report of the same directory differs");
     free(again);
