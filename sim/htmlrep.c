@@ -26,6 +26,7 @@
 #include "../model/vec.h"
 #include "../model/workdir.h"
 #include "cli.h"
+#include "overhead.h"
 #include "repdata.h"
 
 /* Colours: core types as deps_viewer draws them (AIC blue, AIV orange), the
@@ -74,6 +75,16 @@ typedef struct rep {
     rd_pmu pmu;
     bool has_sweep;
     rd_sweep sw;
+    bool capture;          /* a runtime capture: the runtime's own files, no ptosim_run.json (run holds what
+                            * the page derives from them) */
+    char dfx[PATH_MAX];    /* the folder of the DFX files: DIR/dfx_outputs, or DIR for a capture without one */
+    const char *dfx_rel;   /* how the page names that folder: "dfx_outputs/" or "" */
+    bool cap_namemap;      /* a capture's name_map_*.json was read (kernel names) */
+    bool cap_args;         /* a capture's args_dump/ folder is there */
+    uint64_t cap_tasks;    /* distinct tasks among the swimlane's executions */
+    int cap_cores[2];      /* AIC and AIV cores in the swimlane's metadata */
+    size_t cap_unmatched;  /* aicpu_tasks rows the overhead model could not join */
+    const char *cap_no_oh; /* why a capture has no overhead model (NULL: it has one) */
 } rep;
 
 /* ------------------------------------------------------------------ */
@@ -431,11 +442,12 @@ static int step_decimals(double step)
     return d < 0 ? 0 : d > 6 ? 6 : d;
 }
 
-/* Horizontal grid lines and labels of a linear y axis from 0 to a->hi; fmt == 'b' formats bytes. */
+/* Horizontal grid lines and labels of a linear y axis from a->lo (0, or a multiple of step) to a->hi;
+ * fmt == 'b' formats bytes. */
 static void y_ticks(FILE *f, const axis *a, double step, int x0, int x1, char fmt)
 {
     int dec = step_decimals(step);
-    for (double v = 0; v <= a->hi * (1 + 1e-9); v += step) {
+    for (double v = a->lo; v <= a->hi + step * 1e-6; v += step) {
         double y = ax_px(a, v);
         char lab[32];
         if (fmt == 'b')
@@ -488,15 +500,23 @@ static void page_head(rep *r)
 {
     FILE *f = r->f;
     fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>ptosim report", f);
-    if (r->has_run && r->run.graph[0]) {
+    if ((r->has_run || r->capture) && r->run.graph[0]) {
         fputs(": ", f);
         esc(f, r->run.graph);
     }
+    if (r->capture)
+        fputs(": runtime capture", f);
     fputs("</title>\n<style>\n", f);
     fputs(CSS, f); /* a constant */
     fputs("</style>\n</head>\n<body>\n", f);
     fputs("<h1>ptosim report", f);
-    if (r->has_run) {
+    if (r->capture) {
+        fputs(": runtime capture", f);
+        if (r->run.graph[0]) {
+            fputs(" of ", f);
+            esc(f, r->run.graph);
+        }
+    } else if (r->has_run) {
         fputs(": ", f);
         esc(f, r->run.graph[0] ? r->run.graph : "run");
         if (r->run.platform[0]) {
@@ -513,6 +533,10 @@ static void page_head(rep *r)
         }
     }
     fputs("</h1>\n<nav>", f);
+    if (r->capture)
+        fputs("<a href=\"#summary\">Summary</a><a href=\"#overhead\">Overhead</a><a href=\"#swimlane\">Swimlane</a>"
+              "<a href=\"#rings\">Rings</a><a href=\"#pipes\">Pipes</a>",
+              f);
     if (r->has_run) {
         fputs("<a href=\"#summary\">Summary</a>", f);
         if (r->run.dump.given)
@@ -536,20 +560,24 @@ static void inputs_table(rep *r)
         const char *how;
     } in[] = {
         {"ptosim_run.json", r->has_run, "ptosim run GRAPH -o DIR"},
-        {"dfx_outputs/chip_swimlane_records.json", r->sl_rc == RD_OK, "--enable-chip-swimlane"},
-        {"dfx_outputs/deps.json", r->deps_rc == RD_OK, "--enable-dep-gen"},
-        {"dfx_outputs/scope_stats/scope_stats.jsonl", r->sc_rc == RD_OK, "--enable-scope-stats"},
-        {"dfx_outputs/pmu.csv", r->pmu_rc == RD_OK, "--enable-pmu"},
+        {"chip_swimlane_records.json", r->sl_rc == RD_OK, "--enable-chip-swimlane"},
+        {"deps.json", r->deps_rc == RD_OK, "--enable-dep-gen"},
+        {"scope_stats/scope_stats.jsonl", r->sc_rc == RD_OK, "--enable-scope-stats"},
+        {"pmu.csv", r->pmu_rc == RD_OK, "--enable-pmu"},
         {"sweep.csv", r->has_sweep, "ptosim sweep (one row per configuration point)"},
+        {"name_map_*.json", r->cap_namemap, "the runtime, with the swimlane (kernel names)"},
+        {"args_dump/", r->cap_args, "--dump-args (not drawn: ptosim import reads it)"},
     };
+    size_t nin = sizeof(in) / sizeof(in[0]) - (r->capture ? 0 : 2);
     fputs("<details><summary>Inputs read from this directory</summary>\n<table><tr><th class=\"l\">file</th>"
           "<th class=\"l\">status</th><th class=\"l\">written by</th></tr>\n",
           f);
-    for (size_t i = 0; i < sizeof(in) / sizeof(in[0]); i++) {
-        if (!r->has_run && i > 0 && i < 5)
+    for (size_t i = 0; i < nin; i++) {
+        if ((!r->has_run && !r->capture && i > 0 && i < 5) || (r->capture && (i == 0 || i == 5)))
             continue;
-        hp(f, "<tr><td class=\"l\">%s</td><td class=\"l\">%s</td><td class=\"l\">%s</td></tr>\n", in[i].file,
-           in[i].there ? "read" : "absent", in[i].how);
+        hp(f, "<tr><td class=\"l\">%s%s</td><td class=\"l\">%s</td><td class=\"l\">%s</td></tr>\n",
+           i > 0 && i < 5 ? r->dfx_rel : i > 5 ? r->dfx_rel : "", in[i].file, in[i].there ? "read" : "absent",
+           in[i].how);
     }
     fputs("</table></details>\n", f);
 }
@@ -722,6 +750,108 @@ static void section_summary(rep *r)
         note_text(f, d);
     }
     inputs_table(r);
+    fputs("</section>\n", f);
+}
+
+static void pct_cell(FILE *f, uint64_t peak, uint64_t cap, bool bytes);
+static void scope_table(rep *r);
+
+/* A runtime capture's summary: what its files say, and what a capture cannot say. */
+static void section_capture_summary(rep *r)
+{
+    FILE *f = r->f;
+    const rd_run *run = &r->run;
+    char v[256], d[512];
+    fputs("<section id=\"summary\">\n<h2>Summary</h2>\n", f);
+    hp(f,
+       "<p class=\"sub\" id=\"capture-sub\">A capture of the real runtime (its own files%s%s, no "
+       "<code>ptosim_run.json</code>)",
+       r->dfx_rel[0] ? " in " : "", r->dfx_rel);
+    if (r->sl_rc == RD_OK)
+        hp(f, "; swimlane level %d, a %" PRIu64 " Hz counter, %d AIC and %d AIV cores", run->swimlane_level,
+           r->sl.clock_hz, r->cap_cores[0], r->cap_cores[1]);
+    fputs(".</p>\n", f);
+    note(f, "What a capture cannot say: the runtime records no time the orchestrator spent blocked on a "
+            "ring (its scope stats are samples at scope boundaries, without time), no analysis of what "
+            "bounds the run beyond the scheduler-overhead model below, and no kernel cost model, so no pipe "
+            "busy fractions and no bottleneck pipe. <code>ptosim import</code> turns the capture into a graph "
+            "that <code>ptosim run</code> can answer those for.");
+    fputs("<div class=\"cards\">\n", f);
+    if (r->sl_rc == RD_OK && run->executions) {
+        snprintf(v, sizeof(v), "%.3f µs", run->makespan_us);
+        card(f, "makespan", NULL, v, "first start to last end of the swimlane's executions");
+        snprintf(v, sizeof(v), "%" PRIu64, run->executions);
+        if (r->deps_rc == RD_OK)
+            snprintf(d, sizeof(d), "AICore executions of %" PRIu64 " task%s; deps.json lists %zu task%s",
+                     r->cap_tasks, r->cap_tasks == 1 ? "" : "s", r->deps.ntasks, r->deps.ntasks == 1 ? "" : "s");
+        else
+            snprintf(d, sizeof(d), "AICore executions of %" PRIu64 " task%s", r->cap_tasks,
+                     r->cap_tasks == 1 ? "" : "s");
+        card(f, "executions", NULL, v, d);
+        snprintf(v, sizeof(v), "%.1f%%", 100 * run->busy_aic);
+        snprintf(d, sizeof(d), "over %d AIC core%s", r->cap_cores[0], r->cap_cores[0] == 1 ? "" : "s");
+        card(f, "AIC busy", NULL, v, d);
+        snprintf(v, sizeof(v), "%.1f%%", 100 * run->busy_aiv);
+        snprintf(d, sizeof(d), "over %d AIV core%s", r->cap_cores[1], r->cap_cores[1] == 1 ? "" : "s");
+        card(f, "AIV busy", NULL, v, d);
+    } else if (r->deps_rc == RD_OK) {
+        snprintf(v, sizeof(v), "%zu", r->deps.ntasks);
+        snprintf(d, sizeof(d), "in deps.json, with %zu edge%s", r->deps.nedges, r->deps.nedges == 1 ? "" : "s");
+        card(f, "tasks", NULL, v, d);
+    }
+    fputs("</div>\n", f);
+    if (r->sl_rc != RD_OK)
+        note(f, "No <code>chip_swimlane_records.json</code> (the runtime writes it with "
+                "<code>--enable-chip-swimlane</code>): no makespan, executions or busy fractions.");
+    else if (!run->executions)
+        note(f, "The swimlane holds no AICore execution: no makespan or busy fractions.");
+    else {
+        fputs("<h3>Busy fraction per core type</h3>\n", f);
+        busy_svg(f, run);
+    }
+    inputs_table(r);
+    fputs("</section>\n", f);
+}
+
+/* A capture's rings: the highest sampled live value per ring against the capacity its scope stats header
+ * gives (no time series: the samples carry no time stamp). */
+static void section_capture_rings(rep *r)
+{
+    FILE *f = r->f;
+    const rd_scopes *sc = &r->sc;
+    fputs("<section id=\"rings\">\n<h2>Rings</h2>\n", f);
+    if (r->sc_rc != RD_OK) {
+        note(f, "No scope stats: <code>scope_stats/scope_stats.jsonl</code> is absent (the runtime writes it "
+                "with <code>--enable-scope-stats</code>): no ring occupancy.");
+        fputs("</section>\n", f);
+        return;
+    }
+    uint64_t mx[RD_RINGS][3] = {{0}};
+    for (size_t i = 0; i < sc->n; i++) {
+        const rd_sample *x = &sc->v[i];
+        uint64_t v[3] = {x->task_window, x->heap, x->dep_pool};
+        for (int k = 0; k < 3; k++)
+            mx[x->ring][k] = v[k] > mx[x->ring][k] ? v[k] : mx[x->ring][k];
+    }
+    fputs("<h3>Highest sampled occupancy against capacity (scope stats)</h3>\n<p class=\"sub\">The capacities "
+          "are the scope stats header's <code>task_window_max</code>, <code>heap_max</code> and "
+          "<code>dep_pool_max</code>; the occupancy is the most a ring held at a scope begin or end, so a "
+          "peak between two boundaries is not seen. The runtime does not record how long the orchestrator "
+          "waited for a ring.</p>\n<table id=\"ring-peaks\"><tr><th>ring</th><th>task window sampled / "
+          "capacity</th><th>heap sampled / capacity</th><th>dep pool sampled / capacity</th></tr>\n",
+          f);
+    for (int g = 0; g < RD_RINGS; g++) {
+        hp(f, "<tr><td>%d</td>", g);
+        pct_cell(f, mx[g][0], sc->task_window_max[g], false);
+        pct_cell(f, mx[g][1], sc->heap_max[g], true);
+        pct_cell(f, mx[g][2], sc->dep_pool_max[g], false);
+        fputs("</tr>\n", f);
+    }
+    fputs("</table>\n<h3>Scope stats</h3>\n", f);
+    if (!sc->n)
+        note(f, "The scope stats file has no samples (no scope was recorded).");
+    else
+        scope_table(r);
     fputs("</section>\n", f);
 }
 
@@ -914,6 +1044,18 @@ static void section_overhead(rep *r)
     const rd_overhead *oh = &r->run.oh;
     char v[128], d[256];
     fputs("<section id=\"overhead\">\n<h2>Scheduler overhead</h2>\n", f);
+    if (r->capture && !oh->given) {
+        hp(f, "<p class=\"note\">No overhead model or critical-path tool for this capture: %s.</p>\n",
+           r->cap_no_oh ? r->cap_no_oh : "");
+        fputs("</section>\n", f);
+        return;
+    }
+    if (r->capture && r->cap_unmatched)
+        hp(f,
+           "<p class=\"note\">%zu aicpu_tasks row%s of the swimlane ha%s no aicore_tasks row and %s left out, "
+           "as the runtime's reader does.</p>\n",
+           r->cap_unmatched, r->cap_unmatched == 1 ? "" : "s", r->cap_unmatched == 1 ? "s" : "ve",
+           r->cap_unmatched == 1 ? "is" : "are");
     if (!oh->given) {
         note(f,
              "This <code>ptosim_run.json</code> has no <code>overhead</code>: it was written before ptosim "
@@ -938,7 +1080,7 @@ static void section_overhead(rep *r)
             "and wait gaps are the parks.",
             100 * r->run.dump.frozen_us / r->run.makespan_us);
         note_text(f, d);
-    } else if (strcmp(r->run.status, "ok") != 0) {
+    } else if (!r->capture && strcmp(r->run.status, "ok") != 0) {
         snprintf(d, sizeof(d),
                  "The run did not finish: the model covers the %" PRIu64 " execution%s that ran.",
                  r->run.executions, r->run.executions == 1 ? "" : "s");
@@ -1015,6 +1157,26 @@ static void section_overhead(rep *r)
            "injected by the scheduler (producer end to consumer start, and the first task's dispatch to "
            "start), %.3f µs other.</p>\n",
            oh->cp_compute_us, oh->cp_sched_us, oh->cp_other_us);
+    }
+    if (oh->tool) {
+        hp(f,
+           "<h3>The runtime's critical_path tool</h3>\n<p class=\"sub\">simpler_setup/tools/critical_path.py: "
+           "a static CPM over the happens-before edges (a producer ended before its consumer started), and the "
+           "observed path walked back from the last task to end, each gap blamed.</p>\n<table "
+           "id=\"cp-tool\"><tr><th class=\"l\">what</th><th>value</th></tr>\n"
+           "<tr><td class=\"l\">tasks with an execution</td><td>%.0f</td></tr>\n"
+           "<tr><td class=\"l\">happens-before edges</td><td>%.0f</td></tr>\n"
+           "<tr><td class=\"l\">makespan (first start to last end)</td><td>%.3f µs</td></tr>\n"
+           "<tr><td class=\"l\">static CPM</td><td>%.3f µs, %.0f tasks</td></tr>\n"
+           "<tr><td class=\"l\">observed path</td><td>%.0f tasks</td></tr>\n"
+           "<tr><td class=\"l\">… compute</td><td>%.3f µs</td></tr>\n"
+           "<tr><td class=\"l\">… stall</td><td>%.3f µs</td></tr>\n"
+           "<tr><td class=\"l\">… … data-wait</td><td>%.3f µs</td></tr>\n"
+           "<tr><td class=\"l\">… … core-wait</td><td>%.3f µs</td></tr>\n"
+           "<tr><td class=\"l\">… … front-gap</td><td>%.3f µs</td></tr>\n</table>\n",
+           oh->tool_tasks, oh->tool_hb_edges, oh->tool_makespan_us, oh->tool_cpm_us, oh->tool_cpm_tasks,
+           oh->tool_observed_tasks, oh->tool_compute_us, oh->tool_stall_us, oh->tool_wait_us[0],
+           oh->tool_wait_us[1], oh->tool_wait_us[2]);
     }
     fputs("</section>\n", f);
 }
@@ -1368,8 +1530,10 @@ static void section_swimlane(rep *r)
     const rd_swimlane *sl = &r->sl;
     fputs("<section id=\"swimlane\">\n<h2>Swimlane</h2>\n", f);
     if (r->sl_rc != RD_OK) {
-        note(f, "No swimlane: <code>dfx_outputs/chip_swimlane_records.json</code> is absent (run with "
-                "<code>--enable-chip-swimlane</code>).");
+        hp(f,
+           "<p class=\"note\">No swimlane: <code>%schip_swimlane_records.json</code> is absent (run with "
+           "<code>--enable-chip-swimlane</code>).</p>\n",
+           r->dfx_rel);
         fputs("</section>\n", f);
         return;
     }
@@ -1440,9 +1604,10 @@ static void section_swimlane(rep *r)
            "last execution ran are red.</p>\n",
            HTMLREP_MAX_BARS, HTMLREP_BINS);
     if (r->deps_rc != RD_OK)
-        note(f,
-             "No <code>dfx_outputs/deps.json</code> (run with <code>--enable-dep-gen</code>): the critical "
-             "path is not highlighted.");
+        hp(f,
+           "<p class=\"note\">No <code>%sdeps.json</code> (run with <code>--enable-dep-gen</code>): the "
+           "critical path is not highlighted.</p>\n",
+           r->dfx_rel);
     else if (r->cp.n) {
         double ran = 0;
         uint64_t first = 0, last = 0;
@@ -1719,8 +1884,8 @@ static void scope_table(rep *r)
     }
     hp(f,
        "<p class=\"sub\">%zu samples, one at every scope begin and end; the runtime stamps them with no "
-       "time, so they are counted here, not drawn (the charts above are over simulated time).%s%s</p>\n",
-       sc->n, sc->fatal ? " A runtime fatal was latched: later samples are diagnostic only." : "",
+       "time, so they are counted here, not drawn%s.%s%s</p>\n",
+       sc->n, r->capture ? "" : " (the charts above are over simulated time)", sc->fatal ? " A runtime fatal was latched: later samples are diagnostic only." : "",
        sc->dropped ? " Some records were dropped on the device." : "");
     fputs("<table id=\"scope-table\"><tr><th>ring</th><th>samples</th><th>highest task window</th>"
           "<th>highest heap</th><th>highest dep pool</th></tr>\n",
@@ -1947,6 +2112,17 @@ static void section_pipes(rep *r)
     FILE *f = r->f;
     const rd_run *run = &r->run;
     fputs("<section id=\"pipes\">\n<h2>Pipes</h2>\n", f);
+    if (r->capture) {
+        note(f, "A capture has no kernel cost model, so no pipe busy fractions: only the PMU counters the "
+                "runtime read.");
+        if (r->pmu_rc == RD_OK)
+            pmu_table(r);
+        else
+            note(f, "No <code>pmu.csv</code> (the runtime writes it with <code>--enable-pmu</code>): no PMU "
+                    "counters.");
+        fputs("</section>\n", f);
+        return;
+    }
     int npipes = 0;
     for (int i = 0; i < run->nkernels; i++)
         npipes += run->kernels[i].has_pipes;
@@ -1989,9 +2165,11 @@ static void section_pipes(rep *r)
 /* Sweep                                                               */
 /* ------------------------------------------------------------------ */
 
-static void knob_value_label(char *b, size_t n, const rd_knob *k, uint64_t v)
+static void knob_value_label(char *b, size_t n, const rd_sweep *sw, const rd_knob *k, uint64_t v)
 {
-    if (k->column == RD_KNOB_HEAP)
+    if (RD_KNOB_IS_EXTRA(k))
+        snprintf(b, n, "%s", sw->extra_val[k->column - RD_KNOB_COLUMNS][v]);
+    else if (k->column == RD_KNOB_HEAP)
         fmt_bytes(b, n, (double)v);
     else
         snprintf(b, n, "%" PRIu64, v);
@@ -2020,8 +2198,8 @@ static void sweep_x_axis(FILE *f, const rd_sweep *sw, const rd_knob *k, rd_point
             if (dup)
                 continue;
             double x = ax_px(ax, (double)pts[g][i].x);
-            char lab[32];
-            knob_value_label(lab, sizeof(lab), k, pts[g][i].x);
+            char lab[RD_VALUE_MAX];
+            knob_value_label(lab, sizeof(lab), sw, k, pts[g][i].x);
             hp(f, "<line class=\"grid\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/>", x, plot_top, x,
                CH_TOP + CH_PLOT_H + 4);
             if (x - last_x >= 7.0 * (double)strlen(lab) + 6) {
@@ -2088,8 +2266,8 @@ static unsigned sweep_blocked_svg(FILE *f, const rd_sweep *sw, const rd_knob *k,
                 const rd_point *p = &pts[g][i];
                 if (!p->best)
                     continue;
-                char lab[32];
-                knob_value_label(lab, sizeof(lab), k, p->x);
+                char lab[RD_VALUE_MAX];
+                knob_value_label(lab, sizeof(lab), sw, k, p->x);
                 hp(f,
                    "<circle class=\"pt\" cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"><title>ring %d at %s: "
                    "blocked %.3f µs (line %d)</title></circle>\n",
@@ -2128,9 +2306,11 @@ static int sweep_chart(rep *r, const rd_knob *k, int ki, int nknobs)
         return -1;
     }
     int rc = 0;
-    double ymax = 0;
+    double ymin = INFINITY, ymax = 0;
     uint64_t xlo = UINT64_MAX, xhi = 0;
     bool any_fail = false;
+    const rd_point *best = NULL; /* the ok point of least makespan over the groups (the first of equals) */
+    int best_g = -1;
     for (int g = 0; g < sw->ngroups; g++) {
         np[g] = rd_sweep_curve(sw, k, g, &pts[g]);
         if (np[g] < 0) {
@@ -2139,16 +2319,37 @@ static int sweep_chart(rep *r, const rd_knob *k, int ki, int nknobs)
         }
         for (int i = 0; i < np[g]; i++) {
             const rd_point *p = &pts[g][i];
-            if (p->nok && p->makespan_us > ymax)
-                ymax = p->makespan_us;
+            if (p->nok) {
+                /* with --repeat the band around the mean must fit too */
+                double sd = sw->has_repeat ? p->best->sigma_us : 0;
+                ymax = p->makespan_us + sd > ymax ? p->makespan_us + sd : ymax;
+                ymin = p->makespan_us - sd < ymin ? p->makespan_us - sd : ymin;
+                if (!best || p->makespan_us < best->makespan_us) {
+                    best = p;
+                    best_g = g;
+                }
+            }
             any_fail |= !p->nok;
             xlo = p->x < xlo ? p->x : xlo;
             xhi = p->x > xhi ? p->x : xhi;
         }
     }
-    bool log = xlo > 0 && xhi >= 4 * xlo;
-    double step = nice_step(ymax > 0 ? ymax * 1.05 : 1, 5),
-           top = ceil((ymax > 0 ? ymax * 1.05 : 1) / step) * step;
+    bool log = !RD_KNOB_IS_EXTRA(k) && xlo > 0 && xhi >= 4 * xlo;
+    /* y from 0, unless every point sits within a quarter of the largest: then a range around the data, so
+     * a spread of a few percent shows, and a note says where the axis starts */
+    double ylo = 0, step, top;
+    bool zoom = best && ymin > 0 && ymax - ymin < 0.25 * ymax;
+    if (zoom) {
+        double span = ymax - ymin > 0 ? ymax - ymin : 0.02 * ymax, pad = 0.15 * span;
+        step = nice_step(span + 2 * pad, 5);
+        ylo = floor((ymin - pad) / step) * step;
+        top = ceil((ymax + pad) / step) * step;
+        if (ylo < 0)
+            ylo = 0;
+    } else {
+        step = nice_step(ymax > 0 ? ymax * 1.05 : 1, 5);
+        top = ceil((ymax > 0 ? ymax * 1.05 : 1) / step) * step;
+    }
     int plot_top = CH_TOP + (any_fail ? 14 : 0);
     axis ax = {log ? log2((double)xlo) : (double)xlo, log ? log2((double)xhi) : (double)xhi, CH_LEFT + 14,
                CH_LEFT + CH_PLOT_W - 14, log};
@@ -2156,8 +2357,10 @@ static int sweep_chart(rep *r, const rd_knob *k, int ki, int nknobs)
         ax.lo -= 1;
         ax.hi += 1;
     }
-    axis ay = {0, top, CH_TOP + CH_PLOT_H, plot_top, false};
+    axis ay = {ylo, top, CH_TOP + CH_PLOT_H, plot_top, false};
     hp(f, "<figure class=\"sweep-fig\" id=\"sweep-knob-%d\"><figcaption>makespan", ki);
+    if (sw->has_repeat)
+        fputs(" (mean over seeds)", f);
     if (sw->has_blocked)
         fputs(" and orchestrator blocked time", f);
     fputs(" against ", f);
@@ -2165,14 +2368,40 @@ static int sweep_chart(rep *r, const rd_knob *k, int ki, int nknobs)
     fputs("</figcaption>\n<div class=\"pair\">\n", f);
     hp(f,
        "<svg class=\"sweep-chart\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\" "
-       "aria-label=\"makespan against %s\">\n",
-       CH_W, CH_H, CH_W, CH_H, k->label);
+       "aria-label=\"makespan against %s\" data-y-range=\"%.6g %.6g\">\n",
+       CH_W, CH_H, CH_W, CH_H, k->label, ylo, top);
     y_ticks(f, &ay, step, CH_LEFT, CH_LEFT + CH_PLOT_W, 'n');
     hp(f,
        "<text class=\"title\" transform=\"translate(14 %d) rotate(-90)\" text-anchor=\"middle\">makespan "
        "(µs)</text>\n",
        CH_TOP + CH_PLOT_H / 2);
+    if (zoom) {
+        char from[32];
+        fmt_num(from, sizeof(from), ylo, step_decimals(step));
+        hp(f,
+           "<path class=\"axis-break\" d=\"M%d %dl6 -3m-6 7l6 -3\" stroke=\"#555\"/><text class=\"baseline-note\" "
+           "x=\"%d\" y=\"%d\" fill=\"#555\">y axis from %s µs, not 0: the points lie within %.1f%% of each "
+           "other</text>\n",
+           CH_LEFT - 3, CH_TOP + CH_PLOT_H - 2, CH_LEFT + 4, CH_TOP + CH_PLOT_H - 4, from,
+           100 * (ymax - ymin) / ymax);
+    }
     sweep_x_axis(f, sw, k, pts, np, &ax, plot_top);
+    for (int g = 0; g < sw->ngroups && sw->has_repeat; g++) { /* the noise: mean ± one standard deviation */
+        const char *col = GROUP_COL[(size_t)g % NGROUP_COL];
+        hp(f, "<polygon class=\"noise\" data-group=\"%d\" fill=\"%s\" fill-opacity=\"0.18\" stroke=\"none\" "
+              "points=\"", g, col);
+        int n = 0;
+        for (int i = 0; i < np[g]; i++)
+            if (pts[g][i].nok)
+                hp(f, "%s%.1f,%.1f", n++ ? " " : "", ax_px(&ax, (double)pts[g][i].x),
+                   ax_px(&ay, pts[g][i].makespan_us + pts[g][i].best->sigma_us));
+        for (int i = np[g] - 1; i >= 0; i--)
+            if (pts[g][i].nok) {
+                double lo = pts[g][i].makespan_us - pts[g][i].best->sigma_us;
+                hp(f, " %.1f,%.1f", ax_px(&ax, (double)pts[g][i].x), ax_px(&ay, lo > ylo ? lo : ylo));
+            }
+        fputs("\"/>\n", f);
+    }
     for (int g = 0; g < sw->ngroups; g++) {
         const char *col = GROUP_COL[(size_t)g % NGROUP_COL];
         hp(f, "<polyline class=\"curve\" data-group=\"%d\" stroke=\"%s\" data-points=\"", g, col);
@@ -2187,10 +2416,16 @@ static int sweep_chart(rep *r, const rd_knob *k, int ki, int nknobs)
         fputs("\"/>\n", f);
         for (int i = 0; i < np[g]; i++) {
             const rd_point *p = &pts[g][i];
-            char lab[32], st[RD_NAME_MAX + 64];
-            knob_value_label(lab, sizeof(lab), k, p->x);
+            char lab[RD_VALUE_MAX], st[RD_NAME_MAX + 64];
+            knob_value_label(lab, sizeof(lab), sw, k, p->x);
             double x = ax_px(&ax, (double)p->x);
-            if (p->nok) {
+            if (p->nok && sw->has_repeat) {
+                hp(f,
+                   "<circle class=\"pt\" cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\"><title>%s: mean %.3f µs, "
+                   "sigma %.3f over %d runs (best of %d ok of %d rows)</title></circle>\n",
+                   x, ax_px(&ay, p->makespan_us), col, lab, p->makespan_us, p->best->sigma_us, p->best->runs,
+                   p->nok, p->nrows);
+            } else if (p->nok) {
                 hp(f,
                    "<circle class=\"pt\" cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\"><title>%s: %.3f µs "
                    "(best of %d ok of %d rows)</title></circle>\n",
@@ -2203,6 +2438,16 @@ static int sweep_chart(rep *r, const rd_knob *k, int ki, int nknobs)
                    x - 4, CH_TOP + 2, lab, p->fail->line, st);
             }
         }
+    }
+    if (best) {
+        char lab[RD_VALUE_MAX];
+        knob_value_label(lab, sizeof(lab), sw, k, best->x);
+        double x = ax_px(&ax, (double)best->x), y = ax_px(&ay, best->makespan_us);
+        hp(f,
+           "<circle class=\"best\" data-group=\"%d\" cx=\"%.1f\" cy=\"%.1f\" r=\"8\" fill=\"none\" "
+           "stroke=\"#111\" stroke-width=\"2\"><title>best: %s, %.3f µs (line %d)</title></circle><text "
+           "class=\"best-label\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" fill=\"#111\">best</text>\n",
+           best_g, x, y, lab, best->makespan_us, best->best->line, x, y > CH_TOP + 30 ? y - 12 : y + 20);
     }
     fputs("</svg>\n", f);
     unsigned rings = sw->has_blocked ? sweep_blocked_svg(f, sw, k, pts, np, &ax) : 0;
@@ -2233,10 +2478,19 @@ static int sweep_chart(rep *r, const rd_knob *k, int ki, int nknobs)
         fputs("<li><b style=\"color:" COL_CP
               "\">&#x2715;</b> at the top: every row at that value failed</li>",
               f);
+    if (best)
+        fputs("<li>&#x25CB; best: the point of least makespan</li>", f);
+    if (sw->has_repeat)
+        fputs("<li>shaded: the noise, the mean &#xB1; one standard deviation over the point's seeds "
+              "(--repeat)</li>",
+              f);
     fputs("</ul>\n<table class=\"curve-table\"><tr>", f);
     if (sw->ngroups > 1)
         fputs("<th class=\"l\">graph on platform</th>", f);
-    fputs("<th>value</th><th>makespan (µs)</th><th>rows ok / all</th>", f);
+    fputs(sw->has_repeat ? "<th>value</th><th>makespan mean (µs)</th><th>sigma (µs)</th><th>runs</th><th>rows ok / "
+                           "all</th>"
+                         : "<th>value</th><th>makespan (µs)</th><th>rows ok / all</th>",
+          f);
     if (sw->has_blocked)
         fputs("<th>blocked per ring (µs)</th>", f);
     if (sw->has_blocked_res)
@@ -2245,8 +2499,8 @@ static int sweep_chart(rep *r, const rd_knob *k, int ki, int nknobs)
     for (int g = 0; g < sw->ngroups; g++)
         for (int i = 0; i < np[g]; i++) {
             const rd_point *p = &pts[g][i];
-            char lab[32], st[RD_NAME_MAX + 64] = "";
-            knob_value_label(lab, sizeof(lab), k, p->x);
+            char lab[RD_VALUE_MAX], st[RD_NAME_MAX + 64] = "";
+            knob_value_label(lab, sizeof(lab), sw, k, p->x);
             fputs("<tr>", f);
             if (sw->ngroups > 1) {
                 fputs("<td class=\"l\">", f);
@@ -2258,10 +2512,14 @@ static int sweep_chart(rep *r, const rd_knob *k, int ki, int nknobs)
             if (p->fail)
                 row_status(st, sizeof(st), p->fail);
             hp(f, "<td>%s</td>", lab);
-            if (p->nok)
+            if (p->nok && sw->has_repeat)
+                hp(f, "<td>%.3f</td><td>%.3f</td><td>%d</td><td>%d / %d</td>", p->makespan_us, p->best->sigma_us,
+                   p->best->runs, p->nok, p->nrows);
+            else if (p->nok)
                 hp(f, "<td>%.3f</td><td>%d / %d</td>", p->makespan_us, p->nok, p->nrows);
             else
-                hp(f, "<td>-</td><td>0 / %d</td>", p->nrows);
+                hp(f, sw->has_repeat ? "<td>-</td><td>-</td><td>-</td><td>0 / %d</td>" : "<td>-</td><td>0 / %d</td>",
+                   p->nrows);
             if (sw->has_blocked) {
                 if (p->best)
                     hp(f, "<td>%.3f / %.3f / %.3f / %.3f</td>", p->best->blocked[0], p->best->blocked[1],
@@ -2318,19 +2576,24 @@ static int section_sweep(rep *r)
         hp(f, " over %d graph and platform pairs (a curve each)", sw->ngroups);
     }
     fputs(".</p>\n", f);
-    rd_knob knobs[RD_KNOB_COLUMNS * RD_RINGS];
+    rd_knob knobs[RD_KNOB_COLUMNS * RD_RINGS + RD_MAX_EXTRA];
     int nk = rd_sweep_knobs(sw, knobs, (int)(sizeof(knobs) / sizeof(knobs[0])));
     if (!sw->nrows)
         note(f, "sweep.csv has a header and no rows: nothing to plot.");
     else if (!nk)
-        note(f, "No knob takes more than one value over the rows (ring_task_window, ring_heap, ring_dep_pool "
-                "and aicpu_thread_num are each the same in every row): nothing to plot against.");
+        note(f, "No knob takes more than one value over the rows (ring_task_window, ring_heap, ring_dep_pool, "
+                "aicpu_thread_num and any swept column past the run's own are each the same in every row): "
+                "nothing to plot against.");
     else {
         hp(f,
            "<p class=\"sub\">%d swept knob%s: a chart each. A knob is swept when its value changes between "
-           "rows (a ring knob: some ring's value); rings that always hold equal values are one knob.%s</p>\n"
-           "<div class=\"charts\">\n",
+           "rows (a ring knob: some ring's value); rings that always hold equal values are one knob.%s%s%s"
+           "</p>\n<div class=\"charts\">\n",
            nk, nk == 1 ? "" : "s",
+           sw->nextra ? " A column past the run's own (--set KEY, --kernel-set NAME.FIELD, gen.PARAM) has its "
+                        "values evenly spaced, in numeric order (text in text order)."
+                      : "",
+           sw->has_repeat ? " Each makespan is the mean over the point's seeds (--repeat)." : "",
            sw->has_blocked
                ? " Beside each makespan curve, the time the orchestrator spent blocked on each ring "
                  "in the rows those points come from: a flat makespan can hide a ring that cost "
@@ -2349,7 +2612,10 @@ static int section_sweep(rep *r)
            "<th>ring_dep_pool</th>",
            sw->nrows);
         fputs(sw->has_threads ? "<th>aicpu_thread_num</th>" : "", f);
+        for (int e = 0; e < sw->nextra; e++)
+            hp(f, "<th>%s</th>", sw->extra_name[e]);
         fputs("<th class=\"l\">status</th><th>makespan (µs)</th>", f);
+        fputs(sw->has_repeat ? "<th>mean (µs)</th><th>sigma (µs)</th><th>runs</th>" : "", f);
         fputs(sw->has_blocked ? "<th>blocked per ring (µs)</th></tr>\n" : "</tr>\n", f);
         for (size_t i = 0; i < sw->nrows; i++) {
             const rd_row *row = &sw->rows[i];
@@ -2364,11 +2630,15 @@ static int section_sweep(rep *r)
             rings_cell(f, row->knob[RD_KNOB_DEP_POOL], false);
             if (sw->has_threads)
                 hp(f, "<td>%" PRIu64 "</td>", row->knob[RD_KNOB_THREADS][0]);
+            for (int e = 0; e < sw->nextra; e++)
+                hp(f, "<td>%s</td>", sw->extra_val[e][row->extra[e]]);
             if (strcmp(row->status, "ok") == 0)
                 snprintf(st, sizeof(st), "ok");
             else
                 row_status(st, sizeof(st), row);
             hp(f, "<td class=\"l\">%s</td><td>%.3f</td>", st, row->makespan_us);
+            if (sw->has_repeat)
+                hp(f, "<td>%.3f</td><td>%.3f</td><td>%d</td>", row->mean_us, row->sigma_us, row->runs);
             if (sw->has_blocked)
                 hp(f, "<td>%.3f / %.3f / %.3f / %.3f</td>", row->blocked[0], row->blocked[1], row->blocked[2],
                    row->blocked[3]);
@@ -2402,6 +2672,140 @@ static void rep_free(rep *r)
     rd_sweep_free(&r->sw);
 }
 
+static bool is_file(const char *p)
+{
+    struct stat st;
+    return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+static bool is_dir(const char *p)
+{
+    struct stat st;
+    return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* Whether folder d holds any file of a runtime capture (the DFX files, a name map, args_dump/). */
+static bool capture_in(const char *d)
+{
+    static const char *const F[] = {"chip_swimlane_records.json", "deps.json", "scope_stats/scope_stats.jsonl",
+                                    "pmu.csv"};
+    char p[PATH_MAX + 64], g[8];
+    for (size_t i = 0; i < sizeof(F) / sizeof(F[0]); i++) {
+        snprintf(p, sizeof(p), "%s/%s", d, F[i]);
+        if (is_file(p))
+            return true;
+    }
+    snprintf(p, sizeof(p), "%s/args_dump", d);
+    rd_kernel *k;
+    int nk;
+    bool named = rd_load_name_map(d, g, sizeof(g), &k, &nk) == RD_OK;
+    free(k);
+    return named || is_dir(p);
+}
+
+static int cmp_u64_key(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* A capture's overhead model and critical-path tool: what `ptosim overhead` computes from the swimlane
+ * (level 2 or more) and deps.json, read back as ptosim_run.json's "overhead" so the section is the run's.
+ * Sets r->cap_no_oh when the files cannot give it. */
+static int capture_overhead(rep *r, char *err, size_t errlen)
+{
+    if (r->sl_rc != RD_OK || r->deps_rc != RD_OK) {
+        r->cap_no_oh = "it needs both chip_swimlane_records.json (level 2 or more) and deps.json";
+        return EXIT_OK;
+    }
+    if (r->sl.level < 2) {
+        r->cap_no_oh = "the swimlane is level 1, without the AICPU's dispatch and finish times it needs";
+        return EXIT_OK;
+    }
+    char sp[PATH_MAX + 64], dp[PATH_MAX + 64];
+    snprintf(sp, sizeof(sp), "%s/chip_swimlane_records.json", r->dfx);
+    snprintf(dp, sizeof(dp), "%s/deps.json", r->dfx);
+    ohm_log l;
+    unsigned long long hz;
+    int status = overhead_load(sp, dp, &l, &hz, &r->cap_unmatched, err, errlen);
+    if (status != EXIT_OK)
+        return status;
+    ohm_result res;
+    char *text = NULL;
+    size_t len = 0;
+    if (ohm_compute(&l, hz, &res) != 0) {
+        ohm_log_free(&l);
+        snprintf(err, errlen, "out of memory");
+        return EXIT_INTERNAL;
+    }
+    FILE *m = open_memstream(&text, &len);
+    if (m) {
+        fputs("{\"overhead\": ", m);
+        ohm_write_json(m, &res, 0, 0);
+        fputs("}", m);
+        fclose(m);
+    }
+    ohm_result_free(&res);
+    ohm_log_free(&l);
+    if (!m || !text) {
+        free(text);
+        snprintf(err, errlen, "out of memory");
+        return EXIT_INTERNAL;
+    }
+    int rc = rd_parse_overhead(text, "overhead model", &r->run.oh, err, errlen);
+    free(text);
+    return rc == RD_OK ? EXIT_OK : EXIT_INTERNAL;
+}
+
+/* What a capture's files say of the run: makespan (first start to last end of the swimlane), executions,
+ * tasks, busy fraction per core type, kernel names, the overhead model. */
+static int capture_figures(rep *r, char *err, size_t errlen)
+{
+    rd_run *run = &r->run;
+    if (rd_load_name_map(r->dfx, run->graph, sizeof(run->graph), &run->kernels, &run->nkernels) == RD_OK)
+        r->cap_namemap = true;
+    char p[PATH_MAX + 64];
+    snprintf(p, sizeof(p), "%s/args_dump", r->dfx);
+    r->cap_args = is_dir(p);
+    snprintf(run->status, sizeof(run->status), "capture");
+    if (r->sl_rc == RD_OK) {
+        const rd_swimlane *sl = &r->sl;
+        run->swimlane_level = sl->level;
+        for (int c = 0; c < sl->ncores; c++)
+            r->cap_cores[sl->aic[c] ? 0 : 1]++;
+        uint64_t lo = UINT64_MAX, hi = 0;
+        double busy[2] = {0, 0};
+        uint64_t *ids = malloc((sl->nex ? sl->nex : 1) * sizeof(*ids));
+        if (!ids) {
+            snprintf(err, errlen, "out of memory");
+            return EXIT_INTERNAL;
+        }
+        for (size_t i = 0; i < sl->nex; i++) {
+            const rd_exec *x = &sl->ex[i];
+            lo = x->start < lo ? x->start : lo;
+            hi = x->end > hi ? x->end : hi;
+            if (x->core >= 0 && x->core < sl->ncores && x->end > x->start)
+                busy[sl->aic[x->core] ? 0 : 1] += (double)(x->end - x->start);
+            ids[i] = x->task;
+        }
+        qsort(ids, sl->nex, sizeof(*ids), cmp_u64_key);
+        for (size_t i = 0; i < sl->nex; i++)
+            r->cap_tasks += !i || ids[i] != ids[i - 1];
+        free(ids);
+        run->executions = sl->nex;
+        if (sl->nex && hi > lo && sl->clock_hz) {
+            double span = (double)(hi - lo);
+            run->makespan_us = span * 1e6 / (double)sl->clock_hz;
+            run->busy_aic = r->cap_cores[0] ? busy[0] / (span * r->cap_cores[0]) : 0;
+            run->busy_aiv = r->cap_cores[1] ? busy[1] / (span * r->cap_cores[1]) : 0;
+        }
+    }
+    run->dep_gen = r->deps_rc == RD_OK;
+    run->scope_stats = r->sc_rc == RD_OK;
+    run->pmu = r->pmu_rc == RD_OK;
+    return capture_overhead(r, err, errlen);
+}
+
 /* Reads every input; an optional one may be absent. */
 static int rep_load(rep *r, char *err, size_t errlen)
 {
@@ -2416,26 +2820,44 @@ static int rep_load(rep *r, char *err, size_t errlen)
     if (rc == RD_BAD)
         return EXIT_GRAPH;
     r->has_sweep = rc == RD_OK;
+    snprintf(r->dfx, sizeof(r->dfx), "%s/dfx_outputs", r->dir);
+    r->dfx_rel = "dfx_outputs/";
     if (!r->has_run && !r->has_sweep) {
-        snprintf(err, errlen, "%s: no ptosim_run.json or sweep.csv (run ptosim run -o %s first)", r->dir,
-                 r->dir);
-        return EXIT_USAGE;
+        /* a runtime capture: its files in DIR/dfx_outputs, or in DIR itself */
+        if (!capture_in(r->dfx)) {
+            snprintf(r->dfx, sizeof(r->dfx), "%s", r->dir);
+            r->dfx_rel = "";
+        }
+        if (!capture_in(r->dfx)) {
+            snprintf(err, errlen,
+                     "%s: no ptosim_run.json, sweep.csv or runtime capture (chip_swimlane_records.json, "
+                     "deps.json, scope_stats/, pmu.csv, name_map_*.json or args_dump/, in DIR or "
+                     "DIR/dfx_outputs); run ptosim run -o %s first",
+                     r->dir, r->dir);
+            return EXIT_USAGE;
+        }
+        r->capture = true;
     }
     r->sl_rc = r->deps_rc = r->sc_rc = r->pmu_rc = RD_ABSENT;
-    if (!r->has_run)
-        return EXIT_OK; /* the run sections need ptosim_run.json */
-    snprintf(p, sizeof(p), "%s/dfx_outputs/chip_swimlane_records.json", r->dir);
+    if (!r->has_run && !r->capture)
+        return EXIT_OK; /* the run sections need ptosim_run.json or a capture */
+    snprintf(p, sizeof(p), "%s/chip_swimlane_records.json", r->dfx);
     if ((r->sl_rc = rd_load_swimlane(p, &r->sl, err, errlen)) == RD_BAD)
         return EXIT_GRAPH;
-    snprintf(p, sizeof(p), "%s/dfx_outputs/deps.json", r->dir);
+    snprintf(p, sizeof(p), "%s/deps.json", r->dfx);
     if ((r->deps_rc = rd_load_deps(p, &r->deps, err, errlen)) == RD_BAD)
         return EXIT_GRAPH;
-    snprintf(p, sizeof(p), "%s/dfx_outputs/scope_stats/scope_stats.jsonl", r->dir);
+    snprintf(p, sizeof(p), "%s/scope_stats/scope_stats.jsonl", r->dfx);
     if ((r->sc_rc = rd_load_scopes(p, &r->sc, err, errlen)) == RD_BAD)
         return EXIT_GRAPH;
-    snprintf(p, sizeof(p), "%s/dfx_outputs/pmu.csv", r->dir);
+    snprintf(p, sizeof(p), "%s/pmu.csv", r->dfx);
     if ((r->pmu_rc = rd_load_pmu(p, &r->pmu, err, errlen)) == RD_BAD)
         return EXIT_GRAPH;
+    if (r->capture) {
+        int st = capture_figures(r, err, errlen);
+        if (st != EXIT_OK)
+            return st;
+    }
     if (r->deps_rc == RD_OK) {
         r->by_id = malloc((r->deps.ntasks ? r->deps.ntasks : 1) * sizeof(*r->by_id));
         if (!r->by_id) {
@@ -2700,7 +3122,13 @@ int htmlrep_write(const char *dir, char *err, size_t errlen)
         return EXIT_INTERNAL;
     }
     page_head(&r);
-    if (r.has_run) {
+    if (r.capture) {
+        section_capture_summary(&r);
+        section_overhead(&r);
+        section_swimlane(&r);
+        section_capture_rings(&r);
+        section_pipes(&r);
+    } else if (r.has_run) {
         section_summary(&r);
         if (r.run.dump.given)
             section_dump(&r);
@@ -2734,7 +3162,8 @@ static void usage(FILE *out)
     fputs("usage: ptosim report DIR\n"
           "\n"
           "Writes DIR/report.html: one self-contained page (inline SVG and CSS; no script, nothing\n"
-          "fetched) of a run written by `ptosim run GRAPH -o DIR`, or of a sweep (DIR/sweep.csv):\n"
+          "fetched) of a run written by `ptosim run GRAPH -o DIR`, of a sweep (DIR/sweep.csv), or of a\n"
+          "capture of the real runtime (its dfx_outputs/ files in DIR or DIR/dfx_outputs, no ptosim_run.json):\n"
           "  summary   makespan, outcome, busy fraction per core type, bottleneck (ptosim_run.json)\n"
           "  args dump with --dump-args: bytes produced and drained, parks per thread, the kill\n"
           "  swimlane  executions per core with the dependency-critical path in red\n"
@@ -2749,8 +3178,12 @@ static void usage(FILE *out)
           "shades each core's busy share of 1000 time columns instead of drawing every execution.\n"
           "Same directory, same page, byte for byte.\n"
           "\n"
-          "exit status: 0 written; 1 I/O error; 2 bad command line, or DIR holds neither\n"
-          "ptosim_run.json nor sweep.csv; 3 a malformed input (the message names file and field)\n",
+          "A capture's page shows what its files say: makespan (first start to last end), executions,\n"
+          "busy fraction per core type, the overhead model and the critical_path tool, the swimlane,\n"
+          "ring occupancy sampled by scope stats against the header's capacities, and pmu.csv.\n"
+          "\n"
+          "exit status: 0 written; 1 I/O error; 2 bad command line, or DIR holds no ptosim_run.json,\n"
+          "sweep.csv or capture file; 3 a malformed input (the message names file and field)\n",
           out);
 }
 

@@ -2,6 +2,7 @@
 #include "repdata.h"
 
 #include <cJSON.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -451,7 +452,84 @@ static int load_overhead(jctx *c, const cJSON *root, rd_overhead *oh)
         need_num(c, cp, "scheduler_us", "overhead.critical_path.scheduler_us", &oh->cp_sched_us) != 0 ||
         need_num(c, cp, "other_us", "overhead.critical_path.other_us", &oh->cp_other_us) != 0)
         return RD_BAD;
+    const cJSON *t;
+    if (opt_obj(c, o, "critical_path_tool", "overhead.critical_path_tool", &t) != 0)
+        return RD_BAD;
+    if (!t)
+        return 0; /* runs written before ptosim computed the tool's figures */
+    static const char *const TK[] = {"tasks",          "happens_before_edges", "makespan_us", "static_cpm_us",
+                                     "static_cpm_tasks", "observed_tasks",     "compute_us",  "stall_us",
+                                     "data_wait_us",   "core_wait_us",         "front_gap_us"};
+    double *tv[] = {&oh->tool_tasks,          &oh->tool_hb_edges,   &oh->tool_makespan_us, &oh->tool_cpm_us,
+                    &oh->tool_cpm_tasks,      &oh->tool_observed_tasks, &oh->tool_compute_us,
+                    &oh->tool_stall_us,       &oh->tool_wait_us[0], &oh->tool_wait_us[1], &oh->tool_wait_us[2]};
+    for (size_t i = 0; i < sizeof(TK) / sizeof(TK[0]); i++) {
+        char f[96];
+        snprintf(f, sizeof(f), "overhead.critical_path_tool.%s", TK[i]);
+        if (need_num(c, t, TK[i], f, tv[i]) != 0)
+            return RD_BAD;
+    }
+    oh->tool = true;
     return 0;
+}
+
+int rd_parse_overhead(const char *text, const char *what, rd_overhead *oh, char *err, size_t errlen)
+{
+    memset(oh, 0, sizeof(*oh));
+    jctx c = {what, err, errlen};
+    cJSON *root = cJSON_Parse(text);
+    if (!cJSON_IsObject(root)) {
+        cJSON_Delete(root);
+        return bad(err, errlen, "%s: not a JSON object", what);
+    }
+    int rc = load_overhead(&c, root, oh) == 0 ? RD_OK : RD_BAD;
+    cJSON_Delete(root);
+    return rc;
+}
+
+int rd_load_name_map(const char *dir, char *graph, size_t n, rd_kernel **k, int *nk)
+{
+    *k = NULL;
+    *nk = 0;
+    graph[0] = '\0';
+    DIR *d = opendir(dir);
+    if (!d)
+        return RD_ABSENT;
+    struct dirent *de;
+    char best[NAME_MAX + 1] = "";
+    while ((de = readdir(d)))
+        if (strncmp(de->d_name, "name_map_", 9) == 0 && strlen(de->d_name) > 14 &&
+            strcmp(de->d_name + strlen(de->d_name) - 5, ".json") == 0 && strcmp(de->d_name, best) > 0)
+            snprintf(best, sizeof(best), "%s", de->d_name);
+    closedir(d);
+    if (!best[0])
+        return RD_ABSENT;
+    snprintf(graph, n, "%.*s", (int)(strlen(best) - 14), best + 9);
+    char path[PATH_MAX + NAME_MAX + 2], *text, e[8];
+    size_t len;
+    snprintf(path, sizeof(path), "%s/%s", dir, best);
+    if (slurp(path, &text, &len, e, sizeof(e)) != RD_OK)
+        return RD_ABSENT;
+    cJSON *root = cJSON_Parse(text);
+    free(text);
+    const cJSON *map = cJSON_GetObjectItemCaseSensitive(root, "callable_id_to_name"), *m;
+    int cnt = 0;
+    cJSON_ArrayForEach(m, map) cnt += cJSON_IsString(m);
+    if (cJSON_IsObject(map) && cnt && (*k = calloc((size_t)cnt, sizeof(**k))) != NULL) {
+        cJSON_ArrayForEach(m, map)
+        {
+            char *end;
+            long id = strtol(m->string, &end, 10);
+            if (!cJSON_IsString(m) || *end || id < 0 || id > INT32_MAX)
+                continue;
+            rd_kernel *x = &(*k)[(*nk)++];
+            x->func_id = (int)id;
+            x->busiest = -1;
+            copy_str(x->name, sizeof(x->name), m->valuestring);
+        }
+    }
+    cJSON_Delete(root);
+    return RD_OK;
 }
 
 /* "args_dump": null without --dump-args (model/report.c write_dump). */
@@ -1664,6 +1742,95 @@ static bool parse_rings(const char *s, uint64_t out[RD_RINGS])
     return true;
 }
 
+/* The columns `ptosim run --summary-csv` writes (with --repeat too): a column after the last of these is a
+ * swept one (--set KEY, --kernel-set NAME.FIELD, gen.PARAM: sim/sweep.c). */
+static const char *const RUN_COLUMN[] = {
+    "graph",          "platform",        "ring_task_window",  "ring_heap",          "ring_dep_pool",
+    "status",         "code",            "exit",              "makespan_us",        "tasks_completed",
+    "task_window_peak", "heap_peak",     "dep_pool_peak",     "tensormap_peak",     "blocked_us",
+    "blocked_task_window_us", "blocked_heap_us", "blocked_dep_pool_us", "blocked_tensormap_us",
+    "aicpu_thread_num", "repeat_runs",   "makespan_mean_us",  "makespan_sigma_us",  "makespan_min_us",
+    "makespan_p50_us", "makespan_max_us"};
+
+static bool run_column(const char *name)
+{
+    for (size_t i = 0; i < sizeof(RUN_COLUMN) / sizeof(RUN_COLUMN[0]); i++)
+        if (strcmp(name, RUN_COLUMN[i]) == 0)
+            return true;
+    return false;
+}
+
+/* A swept column's value: its index among the column's values so far (added when new), or -1 when out of
+ * memory. */
+static int extra_value(rd_sweep *sw, int e, const char *v, size_t *cap)
+{
+    for (int i = 0; i < sw->nextra_val[e]; i++)
+        if (strcmp(sw->extra_val[e][i], v) == 0)
+            return i;
+    if (!grow((void **)&sw->extra_val[e], cap, (size_t)sw->nextra_val[e], sizeof(*sw->extra_val[e])))
+        return -1;
+    copy_str(sw->extra_val[e][sw->nextra_val[e]], RD_VALUE_MAX, v);
+    return sw->nextra_val[e]++;
+}
+
+/* Is s a whole finite number? */
+static bool whole_number(const char *s, double *v)
+{
+    char *end;
+    errno = 0;
+    *v = strtod(s, &end);
+    return *s && !*end && !errno && *v == *v;
+}
+
+/* Puts each swept column's values in order (numeric when every value is a number, else text) and turns the
+ * rows' first-seen indices into ranks. */
+static int sort_extra(rd_sweep *sw)
+{
+    for (int e = 0; e < sw->nextra; e++) {
+        int n = sw->nextra_val[e];
+        int *order = malloc((size_t)(n ? n : 1) * sizeof(*order)),
+            *rank = malloc((size_t)(n ? n : 1) * sizeof(*rank));
+        char(*sorted)[RD_VALUE_MAX] = malloc((size_t)(n ? n : 1) * sizeof(*sorted));
+        if (!order || !rank || !sorted) {
+            free(order);
+            free(rank);
+            free(sorted);
+            return -1;
+        }
+        bool numeric = true;
+        double dv;
+        for (int i = 0; i < n; i++) {
+            order[i] = i;
+            numeric &= whole_number(sw->extra_val[e][i], &dv);
+        }
+        for (int i = 1; i < n; i++) /* insertion sort: a sweep's list has a few values */
+            for (int j = i; j > 0; j--) {
+                const char *a = sw->extra_val[e][order[j - 1]], *b = sw->extra_val[e][order[j]];
+                double x = 0, y = 0;
+                if (numeric) {
+                    whole_number(a, &x);
+                    whole_number(b, &y);
+                }
+                if (numeric ? x <= y : strcmp(a, b) <= 0)
+                    break;
+                int t = order[j];
+                order[j] = order[j - 1];
+                order[j - 1] = t;
+            }
+        for (int i = 0; i < n; i++) {
+            rank[order[i]] = i;
+            memcpy(sorted[i], sw->extra_val[e][order[i]], RD_VALUE_MAX);
+        }
+        for (size_t r = 0; r < sw->nrows; r++)
+            sw->rows[r].extra[e] = (uint32_t)rank[sw->rows[r].extra[e]];
+        free(sw->extra_val[e]);
+        sw->extra_val[e] = sorted;
+        free(order);
+        free(rank);
+    }
+    return 0;
+}
+
 int rd_load_sweep(const char *path, rd_sweep *sw, char *err, size_t errlen)
 {
     enum { C_GRAPH, C_PLATFORM, C_TW, C_HEAP, C_DEP, C_STATUS, C_CODE, C_EXIT, C_MAKESPAN, C_NEED };
@@ -1673,12 +1840,13 @@ int rd_load_sweep(const char *path, rd_sweep *sw, char *err, size_t errlen)
 #define SWEEP_MAX_COLUMNS 64
     memset(sw, 0, sizeof(*sw));
     char *text;
-    size_t len, cap = 0, gcap = 0;
+    size_t len, cap = 0, gcap = 0, vcap[RD_MAX_EXTRA] = {0};
     int rc = slurp(path, &text, &len, err, errlen);
     if (rc != RD_OK)
         return rc;
     char *p = text, *l, *f[SWEEP_MAX_COLUMNS + 1];
-    int col[C_NEED], next = 1, line = 1, nh, col_threads, col_blocked, col_res[RD_RES_COUNT];
+    int col[C_NEED], next = 1, line = 1, nh, col_threads, col_blocked, col_res[RD_RES_COUNT], col_rep[3],
+        col_extra[RD_MAX_EXTRA], last_run = -1;
     if ((l = next_record(&p, &next, &line)) == NULL || !l[strspn(l, "\r")]) {
         rc = bad(err, errlen, "%s:1: no header line (the file is empty)", path);
         goto out;
@@ -1712,6 +1880,27 @@ int rd_load_sweep(const char *path, rd_sweep *sw, char *err, size_t errlen)
     sw->has_blocked_res = true;
     for (int k = 0; k < RD_RES_COUNT; k++)
         sw->has_blocked_res &= (col_res[k] = column_of(f, nh, BLOCKED_COLUMN[k])) >= 0;
+    static const char *const REP[3] = {"repeat_runs", "makespan_mean_us", "makespan_sigma_us"};
+    sw->has_repeat = true;
+    for (int k = 0; k < 3; k++)
+        sw->has_repeat &= (col_rep[k] = column_of(f, nh, REP[k])) >= 0;
+    for (int i = 0; i < nh; i++)
+        if (run_column(f[i]))
+            last_run = i;
+    for (int i = last_run + 1; i < nh; i++) {
+        if (sw->nextra == RD_MAX_EXTRA) {
+            rc = bad(err, errlen, "%s:1: header: more than %d swept columns past the run's own", path,
+                     RD_MAX_EXTRA);
+            goto out;
+        }
+        if (strlen(f[i]) >= RD_VALUE_MAX) {
+            rc = bad(err, errlen, "%s:1: header: column %d: a name longer than %d characters", path, i + 1,
+                     RD_VALUE_MAX - 1);
+            goto out;
+        }
+        col_extra[sw->nextra] = i;
+        copy_str(sw->extra_name[sw->nextra++], RD_VALUE_MAX, f[i]);
+    }
     while ((l = next_record(&p, &next, &line)) != NULL) {
         if (!l[strspn(l, "\r")])
             continue;
@@ -1755,6 +1944,31 @@ int rd_load_sweep(const char *path, rd_sweep *sw, char *err, size_t errlen)
                          BLOCKED_COLUMN[k], f[col_res[k]]);
                 goto out;
             }
+        if (sw->has_repeat && (!parse_int(f[col_rep[0]], &r->runs) || r->runs < 0)) {
+            rc = bad(err, errlen, "%s:%d: repeat_runs: \"%s\" is not a non-negative integer", path, line,
+                     f[col_rep[0]]);
+            goto out;
+        }
+        for (int k = 1; sw->has_repeat && k < 3; k++)
+            if (!parse_us(f[col_rep[k]], k == 1 ? &r->mean_us : &r->sigma_us)) {
+                rc = bad(err, errlen, "%s:%d: %s: \"%s\" is not a non-negative number", path, line, REP[k],
+                         f[col_rep[k]]);
+                goto out;
+            }
+        for (int e = 0; e < sw->nextra; e++) {
+            const char *v = f[col_extra[e]];
+            if (strlen(v) >= RD_VALUE_MAX) {
+                rc = bad(err, errlen, "%s:%d: %s: a value longer than %d characters", path, line,
+                         sw->extra_name[e], RD_VALUE_MAX - 1);
+                goto out;
+            }
+            int vi = extra_value(sw, e, v, &vcap[e]);
+            if (vi < 0) {
+                rc = bad(err, errlen, "%s: out of memory", path);
+                goto out;
+            }
+            r->extra[e] = (uint32_t)vi;
+        }
         copy_str(r->status, sizeof(r->status), f[col[C_STATUS]]);
         if (!r->status[0]) {
             rc = bad(err, errlen, "%s:%d: status: empty", path, line);
@@ -1790,8 +2004,11 @@ int rd_load_sweep(const char *path, rd_sweep *sw, char *err, size_t errlen)
             sw->ngroups++;
         }
         r->group = gi;
+        r->value_us = sw->has_repeat && r->runs > 0 ? r->mean_us : r->makespan_us;
         sw->nrows++;
     }
+    if (rc == RD_OK && sort_extra(sw) != 0)
+        rc = bad(err, errlen, "%s: out of memory", path);
 out:
     free(text);
     if (rc != RD_OK)
@@ -1802,6 +2019,8 @@ out:
 
 void rd_sweep_free(rd_sweep *s)
 {
+    for (int e = 0; e < RD_MAX_EXTRA; e++)
+        free(s->extra_val[e]);
     free(s->rows);
     free(s->groups);
     memset(s, 0, sizeof(*s));
@@ -1852,11 +2071,20 @@ int rd_sweep_knobs(const rd_sweep *s, rd_knob *out, int max)
             }
         }
     }
+    for (int e = 0; e < s->nextra && n < max; e++)
+        if (s->nextra_val[e] > 1) {
+            rd_knob *k = &out[n++];
+            k->column = RD_KNOB_COLUMNS + e;
+            k->mask = 1;
+            copy_str(k->label, sizeof(k->label), s->extra_name[e]);
+        }
     return n;
 }
 
 uint64_t rd_knob_value(const rd_knob *k, const rd_row *r)
 {
+    if (RD_KNOB_IS_EXTRA(k))
+        return r->extra[k->column - RD_KNOB_COLUMNS];
     return r->knob[k->column][__builtin_ctz(k->mask)];
 }
 
@@ -1900,9 +2128,9 @@ int rd_sweep_curve(const rd_sweep *s, const rd_knob *k, int group, rd_point **ou
         rd_point *q = &pt[vec_lower_bound(pt, nu, sizeof(*pt), offsetof(rd_point, x), x)];
         q->nrows++;
         if (strcmp(r->status, "ok") == 0) {
-            if (!q->nok || r->makespan_us < q->makespan_us ||
-                (r->makespan_us == q->makespan_us && blocked_total(r) < blocked_total(q->best))) {
-                q->makespan_us = r->makespan_us;
+            if (!q->nok || r->value_us < q->makespan_us ||
+                (r->value_us == q->makespan_us && blocked_total(r) < blocked_total(q->best))) {
+                q->makespan_us = r->value_us;
                 q->best = r;
             }
             q->nok++;

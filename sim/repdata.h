@@ -15,6 +15,8 @@
 #define RD_ERR_MAX 1024    /* error messages */
 #define RD_MAX_COUNTERS 16 /* PMU counter columns (a2a3 rosters have at most 8) */
 #define RD_MAX_THREADS 16  /* args dump threads read (PLATFORM_MAX_AICPU_THREADS is 4) */
+#define RD_MAX_EXTRA 24    /* swept columns past the run's own in sweep.csv (sim/sweep.c SWEEP_MAX_EXTRA) */
+#define RD_VALUE_MAX 64    /* a swept column's value kept (its name too) */
 
 /* Loaders return RD_OK, RD_ABSENT when the file does not exist (an optional
  * input), or RD_BAD with "FILE[:LINE]: FIELD: what is wrong" in err. */
@@ -71,6 +73,13 @@ typedef struct rd_overhead {
     rd_switch eng[2]; /* AIC, AIV */
     rd_dist dist[RD_DISTS];
     double cp_hops, cp_span_us, cp_compute_us, cp_sched_us, cp_other_us; /* critical path */
+    bool tool;                             /* critical_path_tool given: the runtime's critical_path tool */
+    double tool_tasks, tool_hb_edges;      /* tasks with an execution, happens-before edges kept */
+    double tool_makespan_us;               /* first start to last end */
+    double tool_cpm_us, tool_cpm_tasks;    /* static CPM: the longest duration-weighted path, its tasks */
+    double tool_observed_tasks;            /* the observed path, walked back from the last task to end */
+    double tool_compute_us, tool_stall_us; /* its compute and gaps (compute + stall = makespan) */
+    double tool_wait_us[3];                /* its gaps by blame: data-wait, core-wait, front-gap */
 } rd_overhead;
 
 /* One scheduler thread of the args dump. */
@@ -159,6 +168,15 @@ typedef struct rd_run {
     rd_dump dump;          /* args_dump */
     rd_occ occ;            /* ring_occupancy */
 } rd_run;
+
+/* Reads text, a JSON object holding an "overhead" key as ptosim_run.json writes it (ohm_write_json), into
+ * oh; messages name the file as what. Returns RD_OK or RD_BAD. */
+int rd_parse_overhead(const char *text, const char *what, rd_overhead *oh, char *err, size_t errlen);
+
+/* Reads the name_map_*.json in dir (the last by name when there are several; none: RD_ABSENT): its
+ * callable_id_to_name as kernels (func id and name; *k malloc'd), its graph name (what follows name_map_)
+ * into graph. A map that cannot be read leaves the names unknown (RD_ABSENT), as import does. */
+int rd_load_name_map(const char *dir, char *graph, size_t n, rd_kernel **k, int *nk);
 
 /* Reads path (a ptosim_run.json). */
 int rd_load_run(const char *path, rd_run *r, char *err, size_t errlen);
@@ -298,7 +316,7 @@ void rd_pmu_free(rd_pmu *p);
 /* ------------------------------------------------------------------ */
 
 /* The knob columns: the three ring knobs (a value per ring) and the thread count (one value, kept in
- * every ring's slot). */
+ * every ring's slot). A swept column past the run's own is knob column RD_KNOB_COLUMNS + its index. */
 enum { RD_KNOB_TASK_WINDOW, RD_KNOB_HEAP, RD_KNOB_DEP_POOL, RD_KNOB_THREADS, RD_KNOB_COLUMNS };
 
 /* The orchestrator's blocked time per resource (blocked_*_us columns). */
@@ -314,6 +332,10 @@ typedef struct rd_row {
     double makespan_us;               /* makespan_us */
     double blocked[RD_RINGS];         /* blocked_us: the orchestrator blocked on each ring (µs) */
     double blocked_res[RD_RES_COUNT]; /* blocked_task_window_us .. blocked_tensormap_us */
+    int runs;                         /* repeat_runs: ok runs the mean is over (0 without --repeat) */
+    double mean_us, sigma_us;         /* makespan_mean_us, makespan_sigma_us (--repeat) */
+    double value_us;                  /* what the curves draw: the mean with --repeat, else makespan_us */
+    uint32_t extra[RD_MAX_EXTRA];     /* per swept column past the run's own: the rank of its value */
 } rd_row;
 
 typedef struct rd_sweep {
@@ -324,6 +346,12 @@ typedef struct rd_sweep {
     bool has_threads;               /* an aicpu_thread_num column (older files lack it) */
     bool has_blocked;               /* a blocked_us column */
     bool has_blocked_res;           /* the four blocked_*_us columns */
+    bool has_repeat;                /* the --repeat columns (repeat_runs, makespan_mean_us, ..._sigma_us) */
+    int nextra;                     /* columns past the run's own: --set KEY, --kernel-set NAME.FIELD, gen.PARAM */
+    char extra_name[RD_MAX_EXTRA][RD_VALUE_MAX];  /* their names, header order */
+    char (*extra_val[RD_MAX_EXTRA])[RD_VALUE_MAX]; /* each one's distinct values, in order (numeric when every
+                                                    * value is a number, else text); a row holds the rank */
+    int nextra_val[RD_MAX_EXTRA];                 /* entries in extra_val[e] */
 } rd_sweep;
 
 int rd_load_sweep(const char *path, rd_sweep *s, char *err, size_t errlen);
@@ -339,18 +367,22 @@ typedef struct rd_knob {
 /* Finds the swept knobs: a ring column is swept when some ring's value takes
  * more than one value over the rows; the varying rings form one knob when
  * they hold equal values in every row, else one knob per varying ring. The
- * thread count is one knob when it takes more than one value. Returns how
- * many (at most max), in column order. */
+ * thread count is one knob when it takes more than one value, and so is each
+ * column past the run's own. Returns how many (at most max), in column order. */
 int rd_sweep_knobs(const rd_sweep *s, rd_knob *out, int max);
 
-/* The knob's value in a row (the value of the lowest ring in its mask). */
+/* The knob's value in a row (the value of the lowest ring in its mask; for a column past the run's own, the
+ * rank of its value: the text is s->extra_val[column - RD_KNOB_COLUMNS][rank]). */
 uint64_t rd_knob_value(const rd_knob *k, const rd_row *r);
+
+/* Is a swept knob one of the columns past the run's own? */
+#define RD_KNOB_IS_EXTRA(k) ((k)->column >= RD_KNOB_COLUMNS)
 
 /* One point of a makespan-versus-knob curve. */
 typedef struct rd_point {
     uint64_t x;         /* knob value */
     int nrows, nok;     /* rows at this value, of which ok */
-    double makespan_us; /* least makespan over the ok rows (whatever the other knobs) */
+    double makespan_us; /* least value_us over the ok rows (whatever the other knobs) */
     const rd_row *best; /* the ok row of least makespan, ties to the least blocked time in all, then the
                          * first; its blocked times are the point's (NULL when no row is ok) */
     const rd_row *fail; /* no ok row: the first row, for its status and code */

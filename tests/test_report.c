@@ -180,6 +180,12 @@ static const char PMU_CSV[] =
     "task_window_peak,heap_peak,dep_pool_peak,tensormap_peak,blocked_us,blocked_task_window_us,"             \
     "blocked_heap_us,blocked_dep_pool_us,blocked_tensormap_us\n"
 #define SWEEP_TAIL ",4,1/1/0/0,0/0/0/0,0/0/0/0,0,0.000/1.500/0.000/0.000,1.500,0.000,0.000,0.000\n"
+/* the same without the line break, for a column after them */
+#define SWEEP_HEADER_NL                                                                                      \
+    "graph,platform,ring_task_window,ring_heap,ring_dep_pool,status,code,exit,makespan_us,tasks_completed,"  \
+    "task_window_peak,heap_peak,dep_pool_peak,tensormap_peak,blocked_us,blocked_task_window_us,"             \
+    "blocked_heap_us,blocked_dep_pool_us,blocked_tensormap_us"
+#define SWEEP_TAIL_NL ",4,1/1/0/0,0/0/0/0,0/0/0/0,0,0.000/1.500/0.000/0.000,1.500,0.000,0.000,0.000"
 
 /* Two swept knobs: the task window of every ring (4, 16, 64) and ring 1's heap (1024, 2048 bytes).
  * Least ok makespan per task window: 4 -> 900 (the other row failed), 16 -> 450, 64 -> 300;
@@ -658,6 +664,107 @@ END_TEST
 /* Missing and malformed inputs                                        */
 /* ------------------------------------------------------------------ */
 
+/* A sweep with --repeat over two columns past the run's own (--set hbm_bw, --kernel-set mm.sync_start):
+ *   line 2  1.6e12 false  mean 1002 sigma 4      line 5  1.6e12 true  failed
+ *   line 3  3.2e12 false  mean  985 sigma 3      line 6  3.2e12 true  mean 1011 sigma 2
+ *   line 4  800e9  false  mean  996 sigma 5
+ * hbm_bw in numeric order 800e9, 1.6e12, 3.2e12 at x 86, 297, 508 (ranks, evenly spaced); its points with
+ * their noise span 982 .. 1006 us, 2.4 % of 1006, so the axis is zoomed: pad 15 % of 24 = 3.6, step
+ * nice(31.2 / 5) = 10, from floor(978.4) = 970 to ceil(1009.6) = 1010 (y = 212 - 4.75 (v - 970)); the band
+ * at 3.2e12 is 988 .. 982 = y 126.5 .. 155.0. The best point is 3.2e12 at 985 (line 3); for mm.sync_start,
+ * false at 985 too. */
+#define REP_HEADER                                                                                           \
+    "graph,platform,ring_task_window,ring_heap,ring_dep_pool,status,code,exit,makespan_us,tasks_completed,"  \
+    "task_window_peak,heap_peak,dep_pool_peak,tensormap_peak,blocked_us,blocked_task_window_us,"             \
+    "blocked_heap_us,blocked_dep_pool_us,blocked_tensormap_us,aicpu_thread_num,repeat_runs,"                 \
+    "makespan_mean_us,makespan_sigma_us,makespan_min_us,makespan_p50_us,makespan_max_us"
+#define REP_MID ",4,1,0,0,0,0,0,0,0,0,4,"
+static const char REPEAT_CSV[] =
+    REP_HEADER ",hbm_bw,mm.sync_start\n"
+    "g,a2a3,16,1048576,64,ok,0,0,1000" REP_MID "3,1002,4,998,1002,1006,1.6e12,false\n"
+    "g,a2a3,16,1048576,64,ok,0,0,990" REP_MID "3,985,3,982,985,988,3.2e12,false\n"
+    "g,a2a3,16,1048576,64,ok,0,0,995" REP_MID "3,996,5,991,996,1001,800e9,false\n"
+    "g,a2a3,16,1048576,64,runtime_error,3,4,5" REP_MID "0,0,0,0,0,0,1.6e12,true\n"
+    "g,a2a3,16,1048576,64,ok,0,0,1010" REP_MID "3,1011,2,1009,1011,1013,3.2e12,true\n";
+
+START_TEST(sweep_charts_zoom_to_the_spread_mark_the_best_and_draw_the_noise)
+{
+    const char *dir = tu_tmpdir();
+    free(tu_write(dir, "sweep.csv", REPEAT_CSV));
+    char p[4200], err[4096];
+    snprintf(p, sizeof(p), "%s/sweep.csv", dir);
+    rd_sweep sw;
+    ck_assert_int_eq(rd_load_sweep(p, &sw, err, sizeof(err)), RD_OK);
+    ck_assert(sw.has_repeat);
+    ck_assert_int_eq(sw.nextra, 2);
+    ck_assert_str_eq(sw.extra_name[0], "hbm_bw");
+    ck_assert_str_eq(sw.extra_val[0][0], "800e9");
+    ck_assert_str_eq(sw.extra_val[0][2], "3.2e12");
+    ck_assert_str_eq(sw.extra_val[1][0], "false");
+    rd_knob k[8];
+    ck_assert_int_eq(rd_sweep_knobs(&sw, k, 8), 2);
+    ck_assert_str_eq(k[0].label, "hbm_bw");
+    ck_assert_str_eq(k[1].label, "mm.sync_start");
+    rd_point *pt;
+    ck_assert_int_eq(rd_sweep_curve(&sw, &k[0], 0, &pt), 3);
+    ck_assert_double_eq(pt[0].makespan_us, 996); /* 800e9: the mean, not the first seed's 995 */
+    ck_assert_double_eq(pt[1].makespan_us, 1002);
+    ck_assert_int_eq(pt[1].nrows, 2);
+    ck_assert_double_eq(pt[2].makespan_us, 985);
+    free(pt);
+    rd_sweep_free(&sw);
+
+    char *page = report_of(dir);
+    ck_assert_int_eq(count(page, "<figure class=\"sweep-fig\""), 2);
+    ASSERT_HAS(page, "<figcaption>makespan (mean over seeds) and orchestrator blocked time against "
+                     "hbm_bw</figcaption>");
+    ASSERT_HAS(page, "against mm.sync_start</figcaption>");
+    char *fig = between(page, "id=\"sweep-knob-0\"", "</figure>");
+    ASSERT_HAS(fig, "data-y-range=\"970 1010\"");
+    ASSERT_HAS(fig, "<text class=\"baseline-note\" x=\"76\" y=\"208\" fill=\"#555\">y axis from 970 µs, not 0: "
+                    "the points lie within 2.4% of each other</text>");
+    ASSERT_HAS(fig, "<text class=\"tick\" x=\"67\" y=\"215.5\" text-anchor=\"end\">970</text>");
+    const char *a = strstr(fig, ">800e9</text>"), *b = strstr(fig, ">1.6e12</text>"),
+               *c = strstr(fig, ">3.2e12</text>");
+    ck_assert_msg(a && b && c && a < b && b < c, "hbm_bw's ticks are not in numeric order");
+    ck_assert_int_eq(count(fig, "<polygon class=\"noise\""), 1);
+    ASSERT_HAS(fig, "points=\"86.0,64.8 297.0,41.0 508.0,126.5 508.0,155.0 297.0,79.0 86.0,112.2\"");
+    ck_assert_int_eq(count(fig, "<circle class=\"best\""), 1);
+    ASSERT_HAS(fig, "cx=\"508.0\" cy=\"140.8\" r=\"8\" fill=\"none\" stroke=\"#111\" stroke-width=\"2\"><title>best: "
+                    "3.2e12, 985.000 µs (line 3)</title>");
+    ASSERT_HAS(fig, "<td>3.2e12</td><td>985.000</td><td>3.000</td><td>3</td><td>2 / 2</td>");
+    ASSERT_HAS(fig, "shaded: the noise, the mean &#xB1; one standard deviation");
+    free(fig);
+    fig = between(page, "id=\"sweep-knob-1\"", "</figure>");
+    ASSERT_HAS(fig, "<title>best: false, 985.000 µs (line 3)</title>");
+    free(fig);
+    ASSERT_HAS(page, "<th>aicpu_thread_num</th><th>hbm_bw</th><th>mm.sync_start</th><th class=\"l\">status</th>"
+                     "<th>makespan (µs)</th><th>mean (µs)</th><th>sigma (µs)</th><th>runs</th>");
+    char *again = report_of(dir);
+    ck_assert_msg(strcmp(page, again) == 0, "a second report of the same sweep differs");
+    free(again);
+    free(page);
+
+    /* a spread wider than a quarter keeps the axis at 0; a value where every row failed is a red cross;
+     * no --repeat, no band: gen.k 24 -> 100, 48 -> 300, 96 failed (y to ceil(315 / 100) x 100 = 400) */
+    free(tu_write(dir, "sweep.csv",
+                  SWEEP_HEADER_NL ",gen.k\n"
+                  "g,a2a3,4,1024,64,ok,0,0,300" SWEEP_TAIL_NL ",48\n"
+                  "g,a2a3,4,1024,64,ok,0,0,100" SWEEP_TAIL_NL ",24\n"
+                  "g,a2a3,4,1024,64,runtime_error,3,4,1" SWEEP_TAIL_NL ",96\n"));
+    page = report_of(dir);
+    ck_assert_int_eq(count(page, "<figure class=\"sweep-fig\""), 1);
+    ASSERT_HAS(page, "data-y-range=\"0 400\"");
+    ck_assert_ptr_null(strstr(page, "class=\"baseline-note\""));
+    ck_assert_ptr_null(strstr(page, "<polygon class=\"noise\""));
+    ck_assert_int_eq(count(page, "<path class=\"fail\""), 1);
+    ASSERT_HAS(page, "<title>96: every row failed, first: line 4, runtime error 3 FLOW_CONTROL_DEADLOCK</title>");
+    ASSERT_HAS(page, "<title>best: 24, 100.000 µs (line 3)</title>");
+    ASSERT_HAS(page, "data-points=\"0:100.000 1:300.000\"");
+    free(page);
+}
+END_TEST
+
 START_TEST(missing_optional_inputs_give_notes)
 {
     char *page = report_of(fixture(F_RUN));
@@ -1006,6 +1113,21 @@ static const bad_case BAD[] = {
     {"sweep.csv",
      SWEEP_HEADER "\"g\nh\",\"a,2\"\"a3\",4,1024,64,ok,0,0,1" SWEEP_TAIL SW_ROW("4", "ok", "0", "0", "-3"),
      "sweep.csv:4: makespan_us: \"-3\" is not a non-negative number"},
+    {"sweep.csv", REP_HEADER "\ng,a2a3,4,1024,64,ok,0,0,1" REP_MID "x,1,1,1,1,1\n",
+     "sweep.csv:2: repeat_runs: \"x\" is not a non-negative integer"},
+    {"sweep.csv", REP_HEADER "\ng,a2a3,4,1024,64,ok,0,0,1" REP_MID "3,-1,1,1,1,1\n",
+     "sweep.csv:2: makespan_mean_us: \"-1\" is not a non-negative number"},
+    {"sweep.csv", REP_HEADER "\ng,a2a3,4,1024,64,ok,0,0,1" REP_MID "3,1,y,1,1,1\n",
+     "sweep.csv:2: makespan_sigma_us: \"y\" is not a non-negative number"},
+    {"sweep.csv",
+     SWEEP_HEADER_NL ",a,b,c,d,e,f,g,h,i,j,k,l,m,n,o,p,q,r,s,t,u,v,w,x,y\n",
+     "sweep.csv:1: header: more than 24 swept columns past the run's own"},
+    {"sweep.csv", SWEEP_HEADER_NL ",0123456789012345678901234567890123456789012345678901234567890123\n",
+     "sweep.csv:1: header: column 20: a name longer than 63 characters"},
+    {"sweep.csv",
+     SWEEP_HEADER_NL ",hbm_bw\ng,a2a3,4,1024,64,ok,0,0,1" SWEEP_TAIL_NL
+                     ",0123456789012345678901234567890123456789012345678901234567890123\n",
+     "sweep.csv:2: hbm_bw: a value longer than 63 characters"},
     {"sweep.csv", SWEEP_HEADER "g,\"a2a3,4,1024\n",
      "sweep.csv:2: a quoted field is not closed, or text follows its closing quote (RFC 4180 quoting)"},
     {"sweep.csv", "\"graph\"x,platform\n",
@@ -1047,7 +1169,10 @@ START_TEST(report_command_errors_and_help)
     ck_assert_int_eq(r.status, 2);
     char want[4400];
     snprintf(want, sizeof(want),
-             "ptosim report: %s: no ptosim_run.json or sweep.csv (run ptosim run -o %s first)\n" TU_USAGE_REPORT, dir,
+             "ptosim report: %s: no ptosim_run.json, sweep.csv or runtime capture (chip_swimlane_records.json, "
+             "deps.json, scope_stats/, pmu.csv, name_map_*.json or args_dump/, in DIR or DIR/dfx_outputs); run "
+             "ptosim run -o %s first\n" TU_USAGE_REPORT,
+             dir,
              dir);
     ck_assert_str_eq(r.err, want);
     tu_run_free(&r);
@@ -1183,6 +1308,10 @@ START_TEST(a_real_run_reports_its_own_numbers_byte_identically)
     snprintf(bnw, sizeof(bnw), "<div class=\"k\">bottleneck</div><div class=\"v\">%s</div><div class=\"d\">%s",
              cJSON_GetObjectItem(bound, "what")->valuestring, strchr(esc, ':') + 2);
     snprintf(bnt, sizeof(bnt), "What bounds this run: %s.", esc);
+    double tool_makespan = cJSON_GetObjectItem(
+                               cJSON_GetObjectItem(cJSON_GetObjectItem(j, "overhead"), "critical_path_tool"),
+                               "makespan_us")
+                               ->valuedouble;
     cJSON_Delete(j);
     char *page = report_of(dir);
     ASSERT_HAS(page, want);
@@ -1193,6 +1322,10 @@ START_TEST(a_real_run_reports_its_own_numbers_byte_identically)
     ASSERT_HAS(page, "<svg id=\"pipes-chart\"");
     ASSERT_HAS(page, "<table id=\"pmu-table\">");
     ASSERT_HAS(page, "<p id=\"cp-summary\">Critical path (red): <b>");
+    /* the runtime's critical_path tool, from overhead.critical_path_tool */
+    snprintf(want, sizeof(want), "<tr><td class=\"l\">makespan (first start to last end)</td><td>%.3f µs</td></tr>",
+             tool_makespan);
+    ASSERT_HAS(page, want);
     char *again = report_of(dir);
     ck_assert_msg(strcmp(page, again) == 0, "a second report of the same directory differs");
     free(again);
@@ -1928,6 +2061,144 @@ static void xss_extra(const cJSON *a, const cJSON *b, char *out, size_t len)
     }
 }
 
+/* Copies tests/real/NAME to DIR/AS (with `sub`, into DIR/AS/dfx_outputs); returns the folder to report. */
+static const char *real_capture(const char *dir, const char *name, const char *as, bool sub, char *out, size_t n)
+{
+    char from[4200], parent[4400];
+    snprintf(from, sizeof(from), PTOSIM_SRCDIR "/tests/real/%s", name);
+    snprintf(out, n, "%s/%s", dir, as);
+    ck_assert_int_eq(mkdir(out, 0755), 0);
+    snprintf(parent, sizeof(parent), "%s%s", out, sub ? "/dfx_outputs" : "");
+    copy_tree(from, sub ? out : dir);
+    char got[4400];
+    snprintf(got, sizeof(got), "%s/%s", sub ? out : dir, name);
+    if (sub) {
+        ck_assert_int_eq(rename(got, parent), 0);
+    } else { /* its files straight in DIR/AS */
+        ck_assert_int_eq(rmdir(out), 0);
+        ck_assert_int_eq(rename(got, out), 0);
+    }
+    return out;
+}
+
+/* Captures of the real runtime (tests/real, no ptosim_run.json) give the page of their own files, figures
+ * from the records (worked out with a few lines of Python over the same files):
+ *   pa_small1   12 executions of 12 tasks, 24 cores (8 AIC, 16 AIV), first start 42291883929, last end
+ *               42292513097: 629168 ticks at 50 MHz = 12583.360 us; AIC busy 6.9 %, AIV 2.9 %
+ *   bgemm_case1 128 executions of 128 tasks, 44870040 ticks = 897400.800 us, AIC busy 94.8 %
+ *   mixed_case1 36 executions of 20 tasks (MIX tasks run on several cores), 127613.080 us
+ *   dummy_dense 2 executions; deps.json lists 20 tasks (the dummies never run on a core)
+ *   batch_pa_case1h_cut  deps.json and a name map only: 5 tasks, no swimlane, no overhead model. */
+START_TEST(a_capture_of_the_real_runtime_reports_what_its_files_say)
+{
+    const char *dir = tu_tmpdir();
+    char pa[4300], bg[4300], mx[4300], dd[4300], cut[4300], l1[4300], um[4300], p0[4400];
+    real_capture(dir, "pa_small1", "pa", true, pa, sizeof(pa));
+    real_capture(dir, "bgemm_case1", "bgemm", false, bg, sizeof(bg));
+    real_capture(dir, "mixed_case1", "mixed", false, mx, sizeof(mx));
+    real_capture(dir, "dummy_dense", "dummy", false, dd, sizeof(dd));
+    real_capture(dir, "batch_pa_case1h_cut", "cut", false, cut, sizeof(cut));
+
+    char *page = report_of(pa);
+    ASSERT_HAS(page, "<title>ptosim report: TestPagedAttention_CaseSmall1: runtime capture</title>");
+    ASSERT_HAS(page, "A capture of the real runtime (its own files in dfx_outputs/, no <code>ptosim_run.json</code>)"
+                     "; swimlane level 4, a 50000000 Hz counter, 8 AIC and 16 AIV cores.");
+    ASSERT_HAS(page, "What a capture cannot say: the runtime records no time the orchestrator spent blocked");
+    ASSERT_HAS(page, "<div class=\"k\">makespan</div><div class=\"v\">12583.360 µs</div>");
+    ASSERT_HAS(page, "<div class=\"k\">executions</div><div class=\"v\">12</div><div class=\"d\">AICore executions "
+                     "of 12 tasks; deps.json lists 12 tasks</div>");
+    ASSERT_HAS(page, "<div class=\"k\">AIC busy</div><div class=\"v\">6.9%</div><div class=\"d\">over 8 AIC "
+                     "cores</div>");
+    ASSERT_HAS(page, "<div class=\"k\">AIV busy</div><div class=\"v\">2.9%</div>");
+    ASSERT_HAS(page, "<tr><td class=\"l\">dfx_outputs/name_map_*.json</td><td class=\"l\">read</td>");
+    ASSERT_HAS(page, "<tr><td class=\"l\">dfx_outputs/pmu.csv</td><td class=\"l\">absent</td>");
+    /* the overhead model and the critical_path tool over the same 12 executions */
+    ASSERT_HAS(page, "<div class=\"k\">has</div>");
+    ASSERT_HAS(page, "<table id=\"cp-tool\">");
+    ASSERT_HAS(page, "<tr><td class=\"l\">tasks with an execution</td><td>12</td></tr>");
+    ASSERT_HAS(page, "<tr><td class=\"l\">makespan (first start to last end)</td><td>12583.360 µs</td></tr>");
+    ck_assert_ptr_null(strstr(page, "The run did not finish"));
+    /* the swimlane with its critical path, named by the name map */
+    ASSERT_HAS(page, "<p id=\"cp-summary\">Critical path (red): <b>");
+    ASSERT_HAS(page, "<td class=\"l\">QK</td>");
+    /* rings from the scope stats, against the header's capacities (16384 slots a ring) */
+    ASSERT_HAS(page, "<table id=\"ring-peaks\"><tr><th>ring</th><th>task window sampled / capacity</th>");
+    ASSERT_HAS(page, " / 16384 (");
+    ASSERT_HAS(page, "<table id=\"scope-table\">");
+    ASSERT_HAS(page, "A capture has no kernel cost model, so no pipe busy fractions");
+    ASSERT_HAS(page, "No <code>pmu.csv</code> (the runtime writes it with <code>--enable-pmu</code>)");
+    ck_assert_ptr_null(strstr(page, "Kernels with a flat cost"));
+    char *again = report_of(pa);
+    ck_assert_msg(strcmp(page, again) == 0, "a second report of the same capture differs");
+    free(again);
+    free(page);
+
+    page = report_of(bg);
+    ASSERT_HAS(page, "A capture of the real runtime (its own files, no <code>ptosim_run.json</code>)");
+    ASSERT_HAS(page, "<div class=\"v\">897400.800 µs</div>");
+    ASSERT_HAS(page, "AICore executions of 128 tasks; deps.json lists 128 tasks");
+    ASSERT_HAS(page, "<div class=\"k\">AIC busy</div><div class=\"v\">94.8%</div>");
+    ASSERT_HAS(page, "<tr><td class=\"l\">chip_swimlane_records.json</td><td class=\"l\">read</td>");
+    free(page);
+    page = report_of(mx);
+    ASSERT_HAS(page, "<div class=\"v\">127613.080 µs</div>");
+    ASSERT_HAS(page, "<div class=\"k\">executions</div><div class=\"v\">36</div><div class=\"d\">AICore "
+                     "executions of 20 tasks; deps.json lists 20 tasks</div>");
+    free(page);
+    page = report_of(dd);
+    ASSERT_HAS(page, "AICore executions of 2 tasks; deps.json lists 20 tasks");
+    free(page);
+    page = report_of(cut);
+    ASSERT_HAS(page, "<h1>ptosim report: runtime capture of TestBatchPagedAttention_Case1</h1>");
+    ASSERT_HAS(page, "<div class=\"k\">tasks</div><div class=\"v\">5</div>");
+    ASSERT_HAS(page, "No <code>chip_swimlane_records.json</code> (the runtime writes it with "
+                     "<code>--enable-chip-swimlane</code>): no makespan, executions or busy fractions.");
+    ASSERT_HAS(page, "No overhead model or critical-path tool for this capture: it needs both "
+                     "chip_swimlane_records.json (level 2 or more) and deps.json.");
+    ASSERT_HAS(page, "No scope stats: <code>scope_stats/scope_stats.jsonl</code> is absent (the runtime writes "
+                     "it with <code>--enable-scope-stats</code>): no ring occupancy.");
+    ASSERT_HAS(page, "<p class=\"note\">No swimlane: <code>chip_swimlane_records.json</code> is absent");
+    free(page);
+    /* without deps.json: the swimlane without its critical path, and no overhead model */
+    snprintf(p0, sizeof(p0), "%s/deps.json", bg);
+    ck_assert_int_eq(unlink(p0), 0);
+    page = report_of(bg);
+    ASSERT_HAS(page, "<p class=\"note\">No <code>deps.json</code> (run with <code>--enable-dep-gen</code>): the "
+                     "critical path is not highlighted.</p>");
+    ASSERT_HAS(page, "<div class=\"d\">AICore executions of 128 tasks</div>");
+    ASSERT_HAS(page, "No overhead model or critical-path tool for this capture: it needs both");
+    free(page);
+
+    /* a level-1 swimlane has no dispatch and finish times for the model */
+    real_capture(dir, "pa_small1", "l1", false, l1, sizeof(l1));
+    char p[4400];
+    snprintf(p, sizeof(p), "%s/chip_swimlane_records.json", l1);
+    char *text = tu_read(p), *lv = strstr(text, "\"chip_swimlane_level\": 4");
+    ck_assert_ptr_nonnull(lv);
+    lv[strlen("\"chip_swimlane_level\": ")] = '1';
+    free(tu_write(l1, "chip_swimlane_records.json", text));
+    free(text);
+    page = report_of(l1);
+    ASSERT_HAS(page, "No overhead model or critical-path tool for this capture: the swimlane is level 1, "
+                     "without the AICPU&#39;s dispatch and finish times it needs.");
+    free(page);
+    /* an AICPU row whose core row is gone is left out of the model, and said */
+    real_capture(dir, "pa_small1", "um", false, um, sizeof(um));
+    snprintf(p, sizeof(p), "%s/chip_swimlane_records.json", um);
+    text = tu_read(p);
+    const char row[] = "[0, 8589934592, 1, 42291883929, 42291928598, 17],";
+    char *at = strstr(text, row);
+    ck_assert_ptr_nonnull(at);
+    memmove(at, at + strlen(row), strlen(at + strlen(row)) + 1);
+    free(tu_write(um, "chip_swimlane_records.json", text));
+    free(text);
+    page = report_of(um);
+    ASSERT_HAS(page, "1 aicpu_tasks row of the swimlane has no aicore_tasks row and is left out, as the "
+                     "runtime's reader does.");
+    free(page);
+}
+END_TEST
+
 START_TEST(markup_in_every_input_string_runs_no_script_and_adds_no_element)
 {
     ck_assert_msg(on_path("chromium"),
@@ -1936,14 +2207,14 @@ START_TEST(markup_in_every_input_string_runs_no_script_and_adds_no_element)
     const char *dir = tu_tmpdir();
     struct timespec t0, t1, t2, t3;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    char run[4200], err_run[4200], dev[4200], sweep[4200], worker[4200], csv[4400], flat[4200];
+    char run[4200], err_run[4200], dev[4200], sweep[4200], worker[4200], csv[4400], flat[4200], cap[4300];
     snprintf(run, sizeof(run), "%s/run", dir);
     snprintf(err_run, sizeof(err_run), "%s/rterr", dir);
     snprintf(dev, sizeof(dev), "%s/dev", dir);
     snprintf(sweep, sizeof(sweep), "%s/sweep", dir);
     snprintf(worker, sizeof(worker), "%s/worker", dir);
     /* a run with every input (kv_prefill: pipe costs, so a bottleneck pipe; scopes) and a sweep's csv with
-     * failed rows (a 1 KiB heap is too small for chain3's 64 KiB outputs) */
+     * failed rows (a 1 KiB heap is too small for chain3's 64 KiB outputs), a --set column and --repeat's */
     const char *a1[] = {"run",
                         TRACE("kv_prefill.jsonl"),
                         "-o",
@@ -1961,6 +2232,10 @@ START_TEST(markup_in_every_input_string_runs_no_script_and_adds_no_element)
                         "1024,268435456",
                         "--aicpu-thread-num",
                         "2,4",
+                        "--set",
+                        "hbm_bw=1.6e12,3.2e12",
+                        "--repeat",
+                        "2",
                         "-o",
                         sweep,
                         "-j1",
@@ -2001,6 +2276,10 @@ START_TEST(markup_in_every_input_string_runs_no_script_and_adds_no_element)
     const char *a5[] = {"run", TRACE("kv_prefill.jsonl"), TRACE("kv_decode.jsonl"), "-o", worker, "--quiet",
                         NULL};
     ptosim_ok(a5, 0);
+    /* a capture of the real runtime (its files straight in the folder), with the run's pmu.csv */
+    real_capture(dir, "pa_small1", "cap", false, cap, sizeof(cap));
+    snprintf(csv, sizeof(csv), "%s/dfx_outputs/pmu.csv", run);
+    free(tu_write(cap, "pmu.csv", tu_read(csv)));
 
     static const char *const inputs[] = {"ptosim_run.json",
                                          "dfx_outputs/chip_swimlane_records.json",
@@ -2010,16 +2289,22 @@ START_TEST(markup_in_every_input_string_runs_no_script_and_adds_no_element)
                                          "sweep.csv",
                                          "0_kv_prefill/ptosim_run.json",
                                          "1_kv_decode/ptosim_run.json",
+                                         "chip_swimlane_records.json",
+                                         "deps.json",
+                                         "scope_stats/scope_stats.jsonl",
+                                         "pmu.csv",
+                                         "name_map_TestPagedAttention_CaseSmall1.json",
                                          NULL};
-    const char *folders[] = {run, err_run, dev, sweep, worker};
-    static const int min_kept[] = {40, 10, 10, 20, 15}; /* at least this many places show the markup */
+    const char *folders[] = {run, err_run, dev, sweep, worker, cap};
+    static const int min_kept[] = {40, 10, 10, 20, 15, 8}; /* at least this many places show the markup */
     static const char *const pages[] = {"run/report.html",
                                         "rterr/report.html",
                                         "dev/report.html",
                                         "sweep/report.html",
                                         "worker/report.html",
                                         "worker/0_kv_prefill/report.html",
-                                        "worker/1_kv_decode/report.html"};
+                                        "worker/1_kv_decode/report.html",
+                                        "cap/report.html"};
     enum { NPAGES = sizeof(pages) / sizeof(pages[0]) };
     char base[4200], inj[4200];
     snprintf(base, sizeof(base), "%s/base", dir);
@@ -2028,7 +2313,7 @@ START_TEST(markup_in_every_input_string_runs_no_script_and_adds_no_element)
     ck_assert_int_eq(mkdir(inj, 0755), 0);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     int places = 0;
-    for (int i = 0; i < 5; i++) {
+    for (int i = 0; i < 6; i++) {
         copy_tree(folders[i], base);
         copy_tree(folders[i], inj);
         char into[8800];
@@ -2117,6 +2402,7 @@ Suite *suite_report(void)
     tcase_add_test(tc, sweep_with_two_swept_knobs_gives_two_curves);
     tcase_add_test(tc, rings_that_move_apart_are_separate_knobs);
     tcase_add_test(tc, every_swept_knob_gets_a_curve_and_blocked_time_per_ring);
+    tcase_add_test(tc, sweep_charts_zoom_to_the_spread_mark_the_best_and_draw_the_noise);
     tcase_add_test(tc, missing_optional_inputs_give_notes);
     tcase_add_test(tc, malformed_inputs_name_file_and_field_and_write_nothing);
     tcase_add_test(tc, report_command_errors_and_help);
@@ -2124,6 +2410,7 @@ Suite *suite_report(void)
     tcase_add_test(tc, a_real_run_reports_its_own_numbers_byte_identically);
     tcase_add_test(tc, a_big_swimlane_is_binned_and_stays_small);
     tcase_add_test(tc, a_run_the_collector_killed_shows_its_dump_and_names_no_pipe_bottleneck);
+    tcase_add_test(tc, a_capture_of_the_real_runtime_reports_what_its_files_say);
     suite_add_tcase(s, tc);
     TCase *ch = tcase_create("chromium");
     tcase_set_timeout(ch, 120);
