@@ -2242,7 +2242,7 @@ START_TEST(markup_in_every_input_string_runs_no_script_and_adds_no_element)
                         NULL};
     ptosim_ok(a2, 0);
     snprintf(csv, sizeof(csv), "%s/sweep.csv", sweep);
-    free(tu_write(run, "sweep.csv", tu_read(csv)));
+    free(tu_copy(run, "sweep.csv", csv));
     /* a runtime error (its name, detail, hint and message), a device error with an args dump (the
      * watchdog), several programs on one worker */
     char *g = tu_write(
@@ -2279,7 +2279,7 @@ START_TEST(markup_in_every_input_string_runs_no_script_and_adds_no_element)
     /* a capture of the real runtime (its files straight in the folder), with the run's pmu.csv */
     real_capture(dir, "pa_small1", "cap", false, cap, sizeof(cap));
     snprintf(csv, sizeof(csv), "%s/dfx_outputs/pmu.csv", run);
-    free(tu_write(cap, "pmu.csv", tu_read(csv)));
+    free(tu_copy(cap, "pmu.csv", csv));
 
     static const char *const inputs[] = {"ptosim_run.json",
                                          "dfx_outputs/chip_swimlane_records.json",

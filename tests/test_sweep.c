@@ -684,8 +684,8 @@ START_TEST(resume_over_another_graphs_compiled_file_names_that_file)
      * resumed sweep.csv is the one the sweep gave. A sweep.cmd of an older ptosim, without the graph line,
      * cannot tell which of the two changed: refused, naming both */
     const char *dir = tu_tmpdir();
-    char *g = tu_write(dir, "g.jsonl", tu_read(TRACE("chain3.jsonl"))),
-         *other = tu_write(dir, "other.jsonl", tu_read(TRACE("forkjoin.jsonl"))), *out = path_in(dir, "s"),
+    char *g = tu_copy(dir, "g.jsonl", TRACE("chain3.jsonl")),
+         *other = tu_copy(dir, "other.jsonl", TRACE("forkjoin.jsonl")), *out = path_in(dir, "s"),
          *o = path_in(dir, "o"), cmd[8192], want[8192];
     const char *args[] = {"sweep", g, "--ring-task-window", "4,8", "-o", out, NULL};
     const char *oargs[] = {"sweep", other, "--ring-task-window", "4,8", "-o", o, NULL};
@@ -749,7 +749,7 @@ START_TEST(a_point_job_refuses_a_forged_record)
     /* a record of graph.compiled changed under a recomputed hash (the hash is not a signature): the point's
      * run refuses it like a malformed line (exit 3, no files), naming the record and the field */
     const char *dir = tu_tmpdir();
-    char *g = tu_write(dir, "g.jsonl", tu_read(TRACE("chain3.jsonl"))), *out = path_in(dir, "s"), want[8192];
+    char *g = tu_copy(dir, "g.jsonl", TRACE("chain3.jsonl")), *out = path_in(dir, "s"), want[8192];
     const char *sl[] = {"sweep", g, "--ring-task-window", "4", "--engine", "slurm", "-o", out, NULL};
     const char *p0[] = {"sweep", g, "--ring-task-window", "4", "-o", out, "--point", "0", NULL};
     run_out r = tu_run(sl);
@@ -792,7 +792,9 @@ START_TEST(a_point_job_refuses_a_forged_record)
         out, out, cpath, GCOMP_HEAD_BYTES, g, g);
     ck_assert_msg(strncmp(r.err, want, strlen(want)) == 0, "%s", r.err);
     tu_run_free(&r);
-    ck_assert(!tu_exists(path_in(out, "points/0000/ptosim_run.json")));
+    char *done = path_in(out, "points/0000/ptosim_run.json");
+    ck_assert(!tu_exists(done));
+    free(done);
     free(b.buf);
     free(op);
     free(c);

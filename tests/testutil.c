@@ -33,6 +33,15 @@ char *tu_write(const char *dir, const char *name, const char *text)
     return path;
 }
 
+char *tu_copy(const char *dir, const char *name, const char *src)
+{
+    char *text = tu_read(src);
+    ck_assert_msg(text != NULL, "%s: cannot read", src);
+    char *path = tu_write(dir, name, text);
+    free(text);
+    return path;
+}
+
 char *tu_read(const char *path)
 {
     FILE *f = fopen(path, "rb");

@@ -29,6 +29,9 @@ const char *tu_tmpdir(void);
 /* Writes text to dir/name and returns the path (malloc'd). */
 char *tu_write(const char *dir, const char *name, const char *text);
 
+/* Copies the file src to dir/name and returns the new path (malloc'd). */
+char *tu_copy(const char *dir, const char *name, const char *src);
+
 /* Reads a whole file (malloc'd, NUL-terminated), NULL if missing. */
 char *tu_read(const char *path);
 
