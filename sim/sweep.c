@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #ifdef __linux__
+#include <sys/file.h>
 #include <sys/prctl.h>
 #endif
 #include <sys/stat.h>
@@ -23,6 +24,7 @@
 
 #include "../model/csv.h"
 #include "../model/gcomp.h"
+#include "../model/graph.h"
 #include "../model/gsrc.h"
 #include "../model/outfile.h"
 #include "../model/platform.h"
@@ -109,6 +111,7 @@ typedef struct sweep {
     uint64_t graph_hash;           /* gcomp_hash of GRAPH's bytes when the manifest was written */
     uint64_t graph_bytes;          /* and its size */
     bool began_known;              /* DIR/sweep.cmd says which graph the sweep began with (this one) */
+    int lock_fd;                   /* DIR, open with an exclusive flock held while the sweep runs; -1 = none */
 } sweep;
 
 void sweep_usage(void)
@@ -483,6 +486,9 @@ static void sweep_free(sweep *s)
     free(s->hosts);
     free(s->pass);
     free(s->todo);
+    if (s->lock_fd >= 0)
+        close(s->lock_fd);
+    s->lock_fd = -1;
 }
 
 /* Splits a knob's list at commas into its values (--set and --kernel-set: the part after KEY=, each value
@@ -559,6 +565,7 @@ static int parse(int argc, char **argv, sweep *s)
 {
     memset(s, 0, sizeof(*s));
     s->point = -1;
+    s->lock_fd = -1;
     s->hosts = calloc((size_t)argc + 1, sizeof(char *));
     s->pass = calloc((size_t)argc + 1, sizeof(char *));
     if (!s->hosts || !s->pass) {
@@ -878,6 +885,36 @@ static int check_engine_words(const sweep *s)
 /* Checks every knob value and the options passed through as `ptosim run` would, with its messages, and the
  * platform with its --set overrides, so a mistake stops the sweep before any point runs. Returns 0, or an
  * exit status after printing why. */
+/* Locks s->dir_abs against a second sweep (or a run) into the same folder: a flock on the folder itself,
+ * held until the process ends (not by the points it starts: the descriptor is close-on-exec). Returns 0
+ * (also on a file system without locks, after a warning), or EXIT_INTERNAL after saying another sweep holds
+ * it. */
+static int lock_dir(sweep *s)
+{
+    int fd = open(s->dir_abs, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) {
+        fprintf(stderr, "ptosim sweep: %s: cannot open the sweep folder: %s\n", s->dir, strerror(errno));
+        return EXIT_INTERNAL;
+    }
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        int e = errno;
+        close(fd);
+        if (e == EWOULDBLOCK) {
+            fprintf(stderr,
+                    "ptosim sweep: %s: another ptosim sweep or run is writing to this folder; wait for it to "
+                    "end or give another -o\n",
+                    s->dir);
+            return EXIT_INTERNAL;
+        }
+        fprintf(stderr, "ptosim sweep: %s: cannot lock the sweep folder (%s); do not let two sweeps write to it "
+                        "at once\n",
+                s->dir, strerror(e));
+        return 0;
+    }
+    s->lock_fd = fd;
+    return 0;
+}
+
 static int check(sweep *s)
 {
     char err[4096];
@@ -1020,6 +1057,23 @@ static int check(sweep *s)
               stderr);
         return EXIT_USAGE;
     }
+    /* The whole graph is read and checked before DIR is touched: a malformed one leaves a finished sweep's
+     * folder as it was (its sweep.csv, points.csv and sweep.cmd) and makes no folder. A pipe is read into an
+     * unnamed temporary copy first (gone when the process ends), and that copy is checked. */
+    char temp[PATH_MAX];
+    if (s->point < 0 && spool) {
+        int src = gsrc_spool_temp(s->graph, temp, sizeof(temp), err, sizeof(err));
+        if (src != 0) {
+            fprintf(stderr, "ptosim sweep: %s\n", err);
+            return src > 0 ? EXIT_GRAPH : EXIT_INTERNAL;
+        }
+    }
+    if (s->point < 0 && !s->gen_kind && graph_validate(spool ? temp : s->graph, err, sizeof(err)) != 0) {
+        fprintf(stderr, "ptosim sweep: %s\n", err);
+        return EXIT_GRAPH;
+    }
+    if (s->point < 0 && spool && (rc = check_kernel_names(s, temp, gsrc_name(s->graph))) != 0)
+        return rc;
     if (outfile_mkdirs(s->dir, err, sizeof(err)) != 0) {
         fprintf(stderr, "ptosim sweep: %s\n", err);
         return EXIT_INTERNAL;
@@ -1028,15 +1082,17 @@ static int check(sweep *s)
         fprintf(stderr, "ptosim sweep: %s: %s\n", s->dir, strerror(errno));
         return EXIT_INTERNAL;
     }
+    if (s->point < 0 && (rc = lock_dir(s)) != 0)
+        return rc;
     if (spool) {
         /* every point reads the graph (on other machines, with Slurm or parallel): DIR/graph.jsonl is the
-         * copy they all read, checked when it is compiled below before any point runs */
+         * copy they all read, compiled below before any point runs */
         if ((size_t)snprintf(s->graph_abs, sizeof(s->graph_abs), "%s/" SPOOL_NAME, s->dir_abs) >=
             sizeof(s->graph_abs)) {
             fprintf(stderr, "ptosim sweep: %s/" SPOOL_NAME ": path too long\n", s->dir);
             return EXIT_USAGE;
         }
-        int src = gsrc_spool(s->graph, s->graph_abs, err, sizeof(err));
+        int src = gsrc_spool(s->point < 0 ? temp : s->graph, s->graph_abs, err, sizeof(err));
         if (src != 0) {
             fprintf(stderr, "ptosim sweep: %s\n", err);
             return src > 0 ? EXIT_GRAPH : EXIT_INTERNAL;
@@ -2474,13 +2530,11 @@ int sweep_main(int argc, char **argv)
             rc = EXIT_INTERNAL;
         } else
             rc = s.gen_kind ? compile_gen_graphs(&s, gc) : compile_graph(&s, gc);
-        for (long g = 0; g < s.ngraphs && rc == 0 && (s.gen_kind || s.graph == s.graph_abs); g++) {
-            /* the kernel names of a graph read from a pipe or generated, now that it is here */
+        for (long g = 0; g < s.ngraphs && rc == 0 && s.gen_kind; g++) {
+            /* the kernel names of a generated graph, now that it is here (a pipe's were checked on its copy) */
             char graph[PATH_MAX + 64];
-            if (s.gen_kind)
-                graph_file(&s, g, "jsonl", graph, sizeof(graph));
-            rc =
-                check_kernel_names(&s, s.gen_kind ? graph : s.graph, s.gen_kind ? graph : gsrc_name(argv[0]));
+            graph_file(&s, g, "jsonl", graph, sizeof(graph));
+            rc = check_kernel_names(&s, graph, graph);
         }
         if (rc == 0 && plan_points(&s) != 0)
             rc = EXIT_INTERNAL;
