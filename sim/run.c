@@ -520,10 +520,22 @@ static int simulate(const cli_run *o, const platform *pl, const chip_config *cf,
             return EXIT_INTERNAL;
         }
     }
-    int exit_code = sgrc != 0 ? (sgres.finished ? EXIT_INTERNAL : EXIT_STALLED) : exit_for(c->status);
-    if (sgrc != 0 && !sgres.finished && c->status == CHIP_RUNNING) {
-        c->status = CHIP_STALLED;
-        snprintf(c->message, sizeof(c->message), "%s", err);
+    int exit_code = sgrc != 0 ? EXIT_INTERNAL : exit_for(c->status);
+    if (exit_code == EXIT_INTERNAL) {
+        /* the simulator itself failed (memory, an actor stuck): what it collected is not a run's, and the
+         * work dir keeps what it had. SimGrid finding the chip engine (or the host collector after it)
+         * blocked for good is such a failure: the model never blocks there (it says itself when nothing
+         * can progress, status 6), so one of SimGrid's calls failed under an actor (out of memory inside
+         * SimGrid) or ptosim lost a wake-up */
+        if (sgrc != 0)
+            fprintf(stderr, "ptosim: %s%s\n", err,
+                    sgres.finished ? "" : "; ptosim's SimGrid actors were left waiting (out of memory inside SimGrid?)");
+        else
+            report_failure(c, stderr);
+        abandon_run(c, bin_open ? &binf : NULL, &wd, have_wd);
+        if (have_wd)
+            fprintf(stderr, "ptosim: %s keeps the previous run's outputs\n", opt.work_dir);
+        return EXIT_INTERNAL;
     }
 
     const char *outputs[10];

@@ -580,9 +580,10 @@ START_TEST(a_malformed_graph_leaves_a_finished_sweep_folder_as_it_was)
      * points.csv and sweep.cmd byte for byte (--best and --resume still work), and a new folder is not made,
      * not even for a pipe's copy */
     const char *dir = tu_tmpdir();
-    char *g = tu_write(dir, "bad.jsonl",
-                       "{\"ptosim_graph\": 1, \"name\": \"b\", \"kernels\": [{\"id\": 0, \"name\": \"v\", "
-                       "\"core\": \"aiv\", \"cost\": {\"cycles\": 10}}]}\n{\"op\": \"submit\", \"kernal\": \"v\"}\n");
+    char *g = tu_write(
+        dir, "bad.jsonl",
+        "{\"ptosim_graph\": 1, \"name\": \"b\", \"kernels\": [{\"id\": 0, \"name\": \"v\", "
+        "\"core\": \"aiv\", \"cost\": {\"cycles\": 10}}]}\n{\"op\": \"submit\", \"kernal\": \"v\"}\n");
     char *out = path_in(dir, "s"), *fresh = path_in(dir, "new"), want[8192], cmd[8192];
     const char *good[] = {"sweep", TRACE("chain3.jsonl"), "--ring-task-window", "16,64", "-o", out, NULL};
     run_out r = tu_run(good);
