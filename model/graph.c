@@ -1974,3 +1974,10 @@ int graph_validate(const char *path, char *err, size_t errlen)
     graph_close(&g);
     return rc;
 }
+
+bool graph_err_oom(const char *err)
+{
+    static const char tail[] = "out of memory";
+    size_t n = strlen(err), t = sizeof(tail) - 1;
+    return n >= t && strcmp(err + n - t, tail) == 0;
+}

@@ -457,11 +457,11 @@ static void write_sweep_args(FILE *f, const sweep *s)
     for (int k = 0; k < s->nlists; k++) {
         const sweep_list *l = &s->lists[k];
         if (l->kind == LIST_RUN)
-            fprintf(f, " %s ", KNOB_FLAGS[l->knob]);
+            outfile_printf(f, " %s ", KNOB_FLAGS[l->knob]);
         else if (l->kind == LIST_GEN)
-            fprintf(f, " --gen-%s ", l->key);
+            outfile_printf(f, " --gen-%s ", l->key);
         else
-            fprintf(f, " %s ", LIST_FLAGS[l->kind]);
+            outfile_printf(f, " %s ", LIST_FLAGS[l->kind]);
         sh_quote(f, l->text);
     }
     for (int k = 0; k < s->npass; k++) {
@@ -993,9 +993,10 @@ static int check(sweep *s)
     char pdir[PATH_MAX];
     run_platform_dir(pdir, sizeof(pdir));
     platform base;
-    if (platform_load(&base, opt.platform, pdir, err, sizeof(err)) != 0) {
+    int prc = platform_load(&base, opt.platform, pdir, err, sizeof(err));
+    if (prc != 0) {
         fprintf(stderr, "ptosim sweep: %s\n", err);
-        return EXIT_USAGE;
+        return prc == PLATFORM_OOM ? EXIT_INTERNAL : EXIT_USAGE;
     }
     const sweep_list *pl[SWEEP_MAX_LISTS];
     int npl = 0, at[SWEEP_MAX_LISTS] = {0};
@@ -1156,7 +1157,7 @@ static int write_manifest(sweep *s)
         for (long i = 0; i < s->npoints; i++) {
             const char *cells[SWEEP_MAX_COLS];
             point_cells(s, i, cells);
-            fprintf(m, "%ld,points/%04ld", i, i);
+            outfile_printf(m, "%ld,points/%04ld", i, i);
             for (int k = 0; k < ncols; k++) {
                 fputc(',', m);
                 csv_put(m, cells[k]);
@@ -1182,9 +1183,9 @@ static int write_manifest(sweep *s)
         write_sweep_args(c, s);
         /* the graph's bytes, not its name: a --resume with an edited graph is refused by this line */
         if (s->gen_kind)
-            fprintf(c, "\n" GRAPH_LINE "made by ptosim gen %s, one graph per point of its lists\n", s->gen_kind);
+            outfile_printf(c, "\n" GRAPH_LINE "made by ptosim gen %s, one graph per point of its lists\n", s->gen_kind);
         else
-            fprintf(c, "\n" GRAPH_LINE "%" PRIu64 " bytes hashing to %016" PRIx64 "\n", bytes, s->graph_hash);
+            outfile_printf(c, "\n" GRAPH_LINE "%" PRIu64 " bytes hashing to %016" PRIx64 "\n", bytes, s->graph_hash);
     }
     int bad = !m || fclose(m) != 0 || !c || fclose(c) != 0 || !man || !cmd;
     if (bad) {
@@ -1468,9 +1469,9 @@ static void write_missing_row(FILE *out, int nfields, int status_col, int exit_c
         if (k == status_col)
             fputs("missing", out);
         else if (k == exit_col && st >= 0 && WIFEXITED(st))
-            fprintf(out, "%d", WEXITSTATUS(st));
+            outfile_printf(out, "%d", WEXITSTATUS(st));
         else if (k == exit_col && st >= 0 && WIFSIGNALED(st))
-            fprintf(out, "%d", 128 + WTERMSIG(st));
+            outfile_printf(out, "%d", 128 + WTERMSIG(st));
     }
 }
 
@@ -2026,9 +2027,9 @@ static void write_array_spec(FILE *f, const long *pts, long n)
         long e = t;
         while (e + 1 < n && pts[e + 1] == pts[e] + 1)
             e++;
-        fprintf(f, "%s%ld", t ? "," : "", pts[t]);
+        outfile_printf(f, "%s%ld", t ? "," : "", pts[t]);
         if (e > t)
-            fprintf(f, "-%ld", pts[e]);
+            outfile_printf(f, "-%ld", pts[e]);
         t = e + 1;
     }
 }
@@ -2065,7 +2066,7 @@ static int write_slurm(const sweep *s)
         }
         fputs("#!/bin/sh\n", f);
         if (!which) {
-            fprintf(
+            outfile_printf(
                 f,
                 "# sweep.sbatch - a Slurm job array written by `ptosim sweep --engine slurm`: task i runs "
                 "point i of %ld\n# into points/NNNN/ beside this file. Then run collect.sbatch.\n",
@@ -2073,7 +2074,7 @@ static int write_slurm(const sweep *s)
             fputs("#SBATCH --job-name=ptosim-sweep\n#SBATCH --array=", f);
             write_array_spec(f, s->todo, s->ntodo);
             if (s->jobs)
-                fprintf(f, "%%%ld", s->jobs);
+                outfile_printf(f, "%%%ld", s->jobs);
             /* one CPU: a point maps the compiled graph, so no second thread parses it beside the run */
             fputs("\n#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=1\n#SBATCH --output=", f);
             slurm_path(f, logs);
@@ -2138,7 +2139,7 @@ static int run_parallel(const sweep *s)
         return EXIT_INTERNAL;
     }
     for (long t = 0; t < s->ntodo; t++)
-        fprintf(f, "%ld\n", s->todo[t]);
+        outfile_printf(f, "%ld\n", s->todo[t]);
     if (outfile_commit(&o, err, sizeof(err)) != 0) {
         fprintf(stderr, "ptosim sweep: %s\n", err);
         return EXIT_INTERNAL;
