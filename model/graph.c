@@ -1977,7 +1977,12 @@ int graph_validate(const char *path, char *err, size_t errlen)
 
 bool graph_err_oom(const char *err)
 {
-    static const char tail[] = "out of memory";
-    size_t n = strlen(err), t = sizeof(tail) - 1;
-    return n >= t && strcmp(err + n - t, tail) == 0;
+    const char *tails[] = {"out of memory", "Cannot allocate memory"}; /* ours; strerror(ENOMEM) (fopen's) */
+    size_t n = strlen(err);
+    for (size_t i = 0; i < sizeof(tails) / sizeof(*tails); i++) {
+        size_t t = strlen(tails[i]);
+        if (n >= t && strcmp(err + n - t, tails[i]) == 0)
+            return true;
+    }
+    return false;
 }

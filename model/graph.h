@@ -220,7 +220,7 @@ void graph_close(graph *g);
 int graph_validate(const char *path, char *err, size_t errlen);
 
 /* Is err (a message of graph_open, graph_next or graph_validate) about memory running out rather than the
- * file ("...: out of memory")? Such a failure is the simulator's (status 1), not the graph's (status 3). */
+ * file ("...: out of memory", or fopen's "Cannot allocate memory")? Such a failure is the simulator's (status 1), not the graph's (status 3). */
 bool graph_err_oom(const char *err);
 
 struct cJSON;

@@ -15,6 +15,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -94,12 +95,45 @@ static void logmsg(const char *fmt, ...)
     }
 }
 
-static _Thread_local int busy; /* dladdr may allocate: not counted */
+static _Thread_local int busy;    /* dladdr may allocate: not counted */
+static _Thread_local int started; /* a thread's own code has begun (the main thread: main) */
+
+/* A new thread's allocations count from its start routine on: before it, ASan's thread start (in the
+ * sanitized build) allocates and stops the process with a CHECK when it cannot, which is the sanitizer's
+ * failure, not ptosim's. */
+typedef struct start_arg {
+    void *(*fn)(void *);
+    void *arg;
+} start_arg;
+
+static void *thread_start(void *p)
+{
+    start_arg a = *(start_arg *)p;
+    free(p);
+    started = 1;
+    return a.fn(a.arg);
+}
+
+typedef int (*create_f)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
+
+int pthread_create(pthread_t *t, const pthread_attr_t *attr, void *(*fn)(void *), void *arg)
+{
+    create_f real = (create_f)dlsym(RTLD_NEXT, "pthread_create");
+    start_arg *a = malloc(sizeof(*a));
+    if (!a)
+        return EAGAIN;
+    a->fn = fn;
+    a->arg = arg;
+    int rc = real(t, attr, thread_start, a);
+    if (rc != 0)
+        free(a);
+    return rc;
+}
 
 /* Does this call fail? Counts it in its caller's class. */
 static bool should_fail(void *caller)
 {
-    if (!atomic_load(&active) || busy)
+    if (!atomic_load(&active) || busy || !started)
         return false;
     busy = 1;
     Dl_info di;
@@ -210,6 +244,7 @@ static int wrap_main(int argc, char **argv, char **envp)
     if (l)
         logfd = open(l, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
     atexit(at_end);
+    started = 1;
     atomic_store(&active, 1);
     return real_main(argc, argv, envp);
 }
