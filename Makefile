@@ -68,12 +68,18 @@ $(BUILD)/sim/perfsim_harness.o: $(BUILD)/sim/perfsim_harness.c $(BUILD)/.cflags
 $(BUILD)/tests/%.o: tests/%.c $(BUILD)/.cflags
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) $(CHECK_CFLAGS) -DPTOSIM_SRCDIR='"$(CURDIR)"' -DPTOSIM_BIN='"$(CURDIR)/$(BUILD)/ptosim"' \
-		-c -o $@ $<
+		-DPTOSIM_FAILALLOC='"$(CURDIR)/$(BUILD)/failalloc.so"' -c -o $@ $<
+
+# The allocation-failure walk's injector (tests/test_oom.c), preloaded into ptosim: never sanitized itself
+# (in build-san/ it comes before ASan's runtime and hands every allocation it does not fail to ASan's).
+$(BUILD)/failalloc.so: tests/oom/failalloc.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -O1 -Wall -Wextra -Werror -shared -fPIC -o $@ $< -ldl
 
 $(BUILD)/ptosim: $(MODEL_OBJ) $(SIM_OBJ) $(BUILD)/sim/main.o
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(PKG_LIBS) -lm -pthread
 
-$(BUILD)/run_tests: $(TEST_OBJ) $(MODEL_OBJ) $(SIM_OBJ)
+$(BUILD)/run_tests: $(TEST_OBJ) $(MODEL_OBJ) $(SIM_OBJ) | $(BUILD)/failalloc.so
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(PKG_LIBS) $(CHECK_LIBS) -lm -pthread
 
 # model/ must stay free of SimGrid so its tests need no engine, every "FILE §N" citation must resolve

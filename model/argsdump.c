@@ -136,7 +136,7 @@ static void put_ints(FILE *f, const int64_t *v, int n)
 {
     fputc('[', f);
     for (int i = 0; i < n; i++)
-        fprintf(f, "%s%" PRId64, i ? ", " : "", v[i]);
+        outfile_printf(f, "%s%" PRId64, i ? ", " : "", v[i]);
     fputc(']', f);
 }
 
@@ -161,10 +161,10 @@ static void put_scalar(FILE *f, int dt, double v)
     }
     case DT_INT32:
     case DT_INT64:
-        fprintf(f, "%" PRId64, (int64_t)v);
+        outfile_printf(f, "%" PRId64, (int64_t)v);
         return;
     case DT_UINT32:
-        fprintf(f, "%" PRIu64, (uint64_t)(v < 0 ? 0 : v));
+        outfile_printf(f, "%" PRIu64, (uint64_t)(v < 0 ? 0 : v));
         return;
     case DT_BOOL:
         fputs(v != 0 ? "true" : "false", f);
@@ -175,7 +175,7 @@ static void put_scalar(FILE *f, int dt, double v)
         uint64_t raw = 0;
         for (int i = 7; i >= 0; i--)
             raw = raw << 8 | b[i];
-        fprintf(f, "%" PRIu64, raw);
+        outfile_printf(f, "%" PRIu64, raw);
         return;
     }
     }
@@ -209,26 +209,29 @@ int argsdump_write_manifest(const argsdump *d, const char *path, bool bin_writte
         free(order);
         return -1;
     }
-    fprintf(f,
-            "{\n  \"run_dir\": \"args_dump\",\n  \"bin_format\": {\"type\": \"logical_contiguous\", "
-            "\"byte_order\": "
-            "\"little_endian\"},\n  \"dump_args_level\": %d,\n  \"total_args\": %zu,\n  \"before_dispatch\": "
-            "%" PRIu64 ",\n  \"after_completion\": %" PRIu64 ",\n  \"input_args\": %" PRIu64
-            ",\n  \"output_args\": %" PRIu64 ",\n  \"inout_args\": %" PRIu64
-            ",\n  \"truncated_args\": %" PRIu64 ",\n  \"dropped_records\": %" PRIu64
-            ",\n  \"dropped_overwrite\": 0,\n  \"bin_file\": %s,\n  \"args\": [",
-            d->level, n, stage[0], stage[1], role[0], role[1], role[2], truncated, d->dropped,
-            bin_written ? "\"args.bin\"" : "null");
+    outfile_printf(
+        f,
+        "{\n  \"run_dir\": \"args_dump\",\n  \"bin_format\": {\"type\": \"logical_contiguous\", "
+        "\"byte_order\": "
+        "\"little_endian\"},\n  \"dump_args_level\": %d,\n  \"total_args\": %zu,\n  \"before_dispatch\": "
+        "%" PRIu64 ",\n  \"after_completion\": %" PRIu64 ",\n  \"input_args\": %" PRIu64
+        ",\n  \"output_args\": %" PRIu64 ",\n  \"inout_args\": %" PRIu64 ",\n  \"truncated_args\": %" PRIu64
+        ",\n  \"dropped_records\": %" PRIu64
+        ",\n  \"dropped_overwrite\": 0,\n  \"bin_file\": %s,\n  \"args\": [",
+        d->level, n, stage[0], stage[1], role[0], role[1], role[2], truncated, d->dropped,
+        bin_written ? "\"args.bin\"" : "null");
     for (size_t i = 0; i < n; i++) {
         const dump_rec *r = order[i];
-        fprintf(f, "%s\n    {\"task_id\": \"0x%016" PRIx64 "\", \"func_id\": [", i ? "," : "", r->task_id);
+        outfile_printf(f, "%s\n    {\"task_id\": \"0x%016" PRIx64 "\", \"func_id\": [", i ? "," : "",
+                       r->task_id);
         for (int k = 0; k < r->nfunc; k++)
-            fprintf(f, "%s%" PRId32, k ? ", " : "", r->func[k]);
-        fprintf(f,
-                "], \"arg_index\": %u, \"role\": \"%s\", \"stage\": \"%s\", \"kind\": \"%s\", \"dtype\": "
-                "\"%s\", ",
-                r->arg_index, ROLES[r->role], STAGES[r->stage], r->scalar ? "scalar" : "tensor",
-                dtype_name(r->dtype));
+            outfile_printf(f, "%s%" PRId32, k ? ", " : "", r->func[k]);
+        outfile_printf(
+            f,
+            "], \"arg_index\": %u, \"role\": \"%s\", \"stage\": \"%s\", \"kind\": \"%s\", \"dtype\": "
+            "\"%s\", ",
+            r->arg_index, ROLES[r->role], STAGES[r->stage], r->scalar ? "scalar" : "tensor",
+            dtype_name(r->dtype));
         if (r->scalar) {
             fputs("\"value\": ", f);
             put_scalar(f, r->dtype, r->value);
@@ -236,17 +239,17 @@ int argsdump_write_manifest(const argsdump *d, const char *path, bool bin_writte
                   "\"numel\": 1, ",
                   f);
         } else {
-            fprintf(f, "\"is_contiguous\": %s, \"shape\": ", r->contiguous ? "true" : "false");
+            outfile_printf(f, "\"is_contiguous\": %s, \"shape\": ", r->contiguous ? "true" : "false");
             put_ints(f, r->shape, r->ndim);
             fputs(", \"strides\": ", f);
             put_ints(f, r->strides, r->ndim);
-            fprintf(f, ", \"start_offset\": %" PRIu64 ", \"numel\": %" PRIu64 ", ", r->start_offset,
-                    r->numel);
+            outfile_printf(f, ", \"start_offset\": %" PRIu64 ", \"numel\": %" PRIu64 ", ", r->start_offset,
+                           r->numel);
         }
-        fprintf(f,
-                "\"bin_offset\": %" PRIu64 ", \"bin_size\": %" PRIu64
-                ", \"truncated\": %s, \"overwritten\": false}",
-                r->bin_size ? r->bin_offset : 0, r->bin_size, r->truncated ? "true" : "false");
+        outfile_printf(f,
+                       "\"bin_offset\": %" PRIu64 ", \"bin_size\": %" PRIu64
+                       ", \"truncated\": %s, \"overwritten\": false}",
+                       r->bin_size ? r->bin_offset : 0, r->bin_size, r->truncated ? "true" : "false");
     }
     fputs(n ? "\n  ]\n}\n" : "]\n}\n", f);
     free(order);

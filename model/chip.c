@@ -744,7 +744,10 @@ chip_status chip_run(chip *c)
 
 int chip_overhead(const chip *c, ohm_result *r)
 {
-    return ohm_compute(&c->oh, (uint64_t)c->plat.sys_cnt_freq_hz, r);
+    int rc = ohm_compute(&c->oh, (uint64_t)c->plat.sys_cnt_freq_hz, r);
+    if (rc != 0) /* out of memory: the outputs that quote it (bound, overhead, critical path) go unwritten */
+        outfile_note_failure();
+    return rc;
 }
 
 /* ---- the services: a component holds &c->rt, the engine finds its chip around it ---- */

@@ -1974,3 +1974,15 @@ int graph_validate(const char *path, char *err, size_t errlen)
     graph_close(&g);
     return rc;
 }
+
+bool graph_err_oom(const char *err)
+{
+    const char *tails[] = {"out of memory", "Cannot allocate memory"}; /* ours; strerror(ENOMEM) (fopen's) */
+    size_t n = strlen(err);
+    for (size_t i = 0; i < sizeof(tails) / sizeof(*tails); i++) {
+        size_t t = strlen(tails[i]);
+        if (n >= t && strcmp(err + n - t, tails[i]) == 0)
+            return true;
+    }
+    return false;
+}

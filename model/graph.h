@@ -219,6 +219,10 @@ void graph_close(graph *g);
  * first problem in err. Memory stays bounded by the distinct names used. */
 int graph_validate(const char *path, char *err, size_t errlen);
 
+/* Is err (a message of graph_open, graph_next or graph_validate) about memory running out rather than the
+ * file ("...: out of memory", or fopen's "Cannot allocate memory")? Such a failure is the simulator's (status 1), not the graph's (status 3). */
+bool graph_err_oom(const char *err);
+
 struct cJSON;
 
 /* Checks v as a kernel's "cost" for an AIC (aic) or AIV kernel: {"ns"},

@@ -92,11 +92,14 @@ static bool utf8_ok(const unsigned char *s, size_t n, size_t *bad)
     return true;
 }
 
+const char JSONL_OOM[] = "out of memory";
+
 static cJSON *node(parser *ps, int type)
 {
     cJSON *n = cJSON_malloc(sizeof(*n));
     if (!n) {
         ps->err = ps->p;
+        ps->what = JSONL_OOM;
         return NULL;
     }
     memset(n, 0, sizeof(*n));
@@ -170,6 +173,7 @@ static char *string(parser *ps)
     char *out = cJSON_malloc(len + 1);
     if (!out) {
         ps->err = s;
+        ps->what = JSONL_OOM;
         return NULL;
     }
     if (plain) {
@@ -329,6 +333,7 @@ static cJSON *number(parser *ps)
             char *big = malloc(len + 1);
             if (!big) {
                 ps->err = s;
+                ps->what = JSONL_OOM;
                 cJSON_free(n);
                 return NULL;
             }

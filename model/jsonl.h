@@ -23,6 +23,9 @@ typedef struct jsonl_error {
  * NULL) saying where and why. */
 cJSON *jsonl_parse(const char *s, size_t n, jsonl_error *e);
 
+/* e->what when a node could not be allocated: the input may be fine. */
+extern const char JSONL_OOM[];
+
 /* Line and column (1-based, in bytes) of at in the text starting at s. */
 void jsonl_where(const char *s, const char *at, long *line, long *col);
 

@@ -1,5 +1,6 @@
 /* jsonw.c - JSON string escaping and number formatting. */
 #include "jsonw.h"
+#include "outfile.h"
 
 #include <math.h>
 
@@ -29,7 +30,7 @@ void jsonw_str(FILE *f, const char *s)
             break;
         default:
             if (*p < 0x20)
-                fprintf(f, "\\u%04x", *p);
+                outfile_printf(f, "\\u%04x", *p);
             else
                 fputc(*p, f);
         }
@@ -42,9 +43,9 @@ void jsonw_num(FILE *f, double v)
     if (!isfinite(v))
         fputs("null", f);
     else if (v == floor(v) && fabs(v) < 1e15)
-        fprintf(f, "%.0f", v);
+        outfile_printf(f, "%.0f", v);
     else
-        fprintf(f, "%.17g", v);
+        outfile_printf(f, "%.17g", v);
 }
 
 /* Decimal digits of v, right-aligned in buf[0..24); returns the first. */

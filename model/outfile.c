@@ -4,6 +4,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,9 +73,36 @@ FILE *outfile_open(outfile *o, const char *path, char *err, size_t errlen)
     return o->f;
 }
 
+static atomic_ulong print_failures;
+
+int outfile_printf(FILE *f, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vfprintf(f, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        atomic_fetch_add(&print_failures, 1);
+    return n;
+}
+
+void outfile_note_failure(void)
+{
+    atomic_fetch_add(&print_failures, 1);
+}
+
+unsigned long outfile_print_failures(void)
+{
+    return atomic_load(&print_failures);
+}
+
 int outfile_commit(outfile *o, char *err, size_t errlen)
 {
     int bad = ferror(o->f);
+    if (outfile_print_failures() != 0) { /* a formatted write was cut short */
+        bad = 1;
+        errno = ENOMEM;
+    }
     if (fclose(o->f) != 0)
         bad = 1;
     o->f = NULL;

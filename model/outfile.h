@@ -24,6 +24,20 @@ FILE *outfile_open(outfile *o, const char *path, char *err, size_t errlen);
  * temporary file is removed). */
 int outfile_commit(outfile *o, char *err, size_t errlen);
 
+/* fprintf, counting a failure: glibc's vfprintf can fail for want of memory (a scratch buffer for a format
+ * with many conversions) after writing part of the text and without setting the stream's error flag, so
+ * ferror() alone would let the cut file through. Output files and the texts that go into them are written
+ * with this; once one such write failed in the process, outfile_commit refuses every file (the cut text
+ * may be one built in memory first, bound for any file). Returns what vfprintf returns. */
+int outfile_printf(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* How many outfile_printf calls (or outfile_note_failure) have failed in this process. */
+unsigned long outfile_print_failures(void);
+
+/* Counts as a failed write: something an output's text depends on could not be worked out (out of
+ * memory), so no file is committed rather than one that says less, or otherwise, than the run's. */
+void outfile_note_failure(void);
+
 /* Closes and removes the temporary file, when outfile_open created it. */
 void outfile_abort(outfile *o);
 

@@ -34,7 +34,7 @@ static void put_us(FILE *f, ps_t t)
 {
     uint64_t ns = t / PS_PER_NS;
     jsonw_u64(f, ns / 1000);
-    fprintf(f, ".%03u", (unsigned)(ns % 1000));
+    outfile_printf(f, ".%03u", (unsigned)(ns % 1000));
 }
 
 /* A slice's duration: its end's nanosecond minus its start's. */
@@ -42,7 +42,7 @@ static void put_dur(FILE *f, ps_t start, ps_t end)
 {
     uint64_t a = start / PS_PER_NS, b = end > start ? end / PS_PER_NS : a;
     jsonw_u64(f, (b - a) / 1000);
-    fprintf(f, ".%03u", (unsigned)((b - a) % 1000));
+    outfile_printf(f, ".%03u", (unsigned)((b - a) % 1000));
 }
 
 /* Writes s as a JSON string Perfetto's reader accepts: it takes no \u
@@ -68,14 +68,15 @@ static void put_str(FILE *f, const char *s)
 /* The head of one event: phase, time, process and thread. */
 static void put_head(FILE *f, char ph, ps_t t, int pid, int tid)
 {
-    fprintf(f, ",\n{\"ph\":\"%c\",\"ts\":", ph);
+    outfile_printf(f, ",\n{\"ph\":\"%c\",\"ts\":", ph);
     put_us(f, t);
-    fprintf(f, ",\"pid\":%d,\"tid\":%d", pid, tid);
+    outfile_printf(f, ",\"pid\":%d,\"tid\":%d", pid, tid);
 }
 
 static void put_meta(FILE *f, const char *what, int pid, int tid, const char *name)
 {
-    fprintf(f, ",\n{\"ph\":\"M\",\"pid\":%d,\"tid\":%d,\"name\":\"%s\",\"args\":{\"name\":", pid, tid, what);
+    outfile_printf(f, ",\n{\"ph\":\"M\",\"pid\":%d,\"tid\":%d,\"name\":\"%s\",\"args\":{\"name\":", pid, tid,
+                   what);
     put_str(f, name);
     fputs("}}", f);
 }
@@ -134,7 +135,7 @@ static void put_value(FILE *f, int64_t v, bool giga)
 {
     if (giga) {
         int64_t mb = (v + 500000) / 1000000; /* to the nearest MB/s */
-        fprintf(f, "%" PRId64 ".%03" PRId64, mb / 1000, mb % 1000);
+        outfile_printf(f, "%" PRId64 ".%03" PRId64, mb / 1000, mb % 1000);
     } else {
         jsonw_i64(f, v);
     }
@@ -147,7 +148,7 @@ static void put_cevent(FILE *f, ps_t t, int pid, const char *name, const char *u
     put_head(f, 'C', t, pid, pid);
     fputs(",\"name\":", f);
     put_str(f, name);
-    fprintf(f, ",\"args\":{\"%s\":", unit);
+    outfile_printf(f, ",\"args\":{\"%s\":", unit);
     put_value(f, v, giga);
     if (cap > 0) {
         fputs(",\"capacity\":", f);
@@ -355,10 +356,10 @@ static void put_execs(FILE *f, pf_out *o)
         if (k)
             put_str(f, k->name);
         else
-            fprintf(f, "\"func %d\"", e->func);
+            outfile_printf(f, "\"func %d\"", e->func);
         fputs(",\"cat\":\"aicore\",\"args\":{\"task_id\":", f);
         jsonw_u64(f, e->task);
-        fprintf(f, ",\"func_id\":%d,\"block\":%d,\"site\":", e->func, e->block);
+        outfile_printf(f, ",\"func_id\":%d,\"block\":%d,\"site\":", e->func, e->block);
         put_str(f, site_of(o->p, e->task));
         fputs(",\"dispatch_us\":", f);
         put_us(f, e->dispatch);
@@ -394,13 +395,13 @@ static int put_phases(FILE *f, pf_out *o)
         put_dur(f, x->start, x->end);
         if (x->kind == PF_PHASE_DUMP_PARK) {
             static const char *const GATE[3] = {"free buffer", "ready slot", "arena"};
-            fprintf(f, ",\"name\":\"dump park\",\"cat\":\"scheduler\",\"args\":{\"gate\":\"%s\"}}",
-                    GATE[x->task_id < 3 ? x->task_id : 2]);
+            outfile_printf(f, ",\"name\":\"dump park\",\"cat\":\"scheduler\",\"args\":{\"gate\":\"%s\"}}",
+                           GATE[x->task_id < 3 ? x->task_id : 2]);
             o->events++;
             continue;
         }
-        fprintf(f, ",\"name\":\"%s\",\"cat\":\"scheduler\",\"args\":{\"tasks\":%u",
-                swimlane_phase_name(x->kind), x->tasks);
+        outfile_printf(f, ",\"name\":\"%s\",\"cat\":\"scheduler\",\"args\":{\"tasks\":%u",
+                       swimlane_phase_name(x->kind), x->tasks);
         if (x->kind == PH_DUMMY_TASK || x->kind == PH_PREDICATED_SKIP) {
             fputs(",\"task_id\":", f);
             jsonw_u64(f, x->task_id);
@@ -430,21 +431,21 @@ static int put_calls(FILE *f, pf_out *o)
         fputs(",\"dur\":", f);
         put_dur(f, x->start, x->end);
         if (x->kind == PF_CALL_WAIT) {
-            fprintf(f, ",\"name\":\"wait %s\",\"cat\":\"orchestrator\",\"args\":{\"ring\":%d}}",
-                    orch_resource_name((orch_resource)x->res), x->ring);
+            outfile_printf(f, ",\"name\":\"wait %s\",\"cat\":\"orchestrator\",\"args\":{\"ring\":%d}}",
+                           orch_resource_name((orch_resource)x->res), x->ring);
         } else if (x->kind <= PF_CALL_ALLOC) {
-            fprintf(f, ",\"name\":\"%s\",\"cat\":\"orchestrator\",\"args\":{", CALL_NAMES[x->kind]);
+            outfile_printf(f, ",\"name\":\"%s\",\"cat\":\"orchestrator\",\"args\":{", CALL_NAMES[x->kind]);
             if (x->task_id == TASK_ID_INVALID) {
                 fputs("\"unfinished\":true}}", f);
             } else {
                 fputs("\"task_id\":", f);
                 jsonw_u64(f, x->task_id);
-                fprintf(f, ",\"ring\":%d,\"site\":", x->ring);
+                outfile_printf(f, ",\"ring\":%d,\"site\":", x->ring);
                 put_str(f, site_of(o->p, x->task_id));
                 fputs("}}", f);
             }
         } else {
-            fprintf(f, ",\"name\":\"%s\",\"cat\":\"orchestrator\"}", CALL_NAMES[x->kind]);
+            outfile_printf(f, ",\"name\":\"%s\",\"cat\":\"orchestrator\"}", CALL_NAMES[x->kind]);
         }
         o->events++;
     }
@@ -471,9 +472,9 @@ static void put_flows(FILE *f, pf_out *o)
         ps_t to = y->end / PS_PER_NS - y->start / PS_PER_NS >= 2 ? y->start + PS_PER_NS : y->start;
         o->flows++;
         put_head(f, 's', from, PID_AICORE, TID_AICORE + x->core);
-        fprintf(f, ",\"name\":\"dep\",\"cat\":\"dep\",\"id\":%" PRIu64 "}", o->flows);
+        outfile_printf(f, ",\"name\":\"dep\",\"cat\":\"dep\",\"id\":%" PRIu64 "}", o->flows);
         put_head(f, 'f', to, PID_AICORE, TID_AICORE + y->core);
-        fprintf(f, ",\"bp\":\"e\",\"name\":\"dep\",\"cat\":\"dep\",\"id\":%" PRIu64 "}", o->flows);
+        outfile_printf(f, ",\"bp\":\"e\",\"name\":\"dep\",\"cat\":\"dep\",\"id\":%" PRIu64 "}", o->flows);
         o->events += 2;
     }
 }
@@ -543,16 +544,16 @@ static int put_overhead(FILE *f, pf_out *o, const char **source)
             if (!want[w])
                 continue;
             put_head(f, 'C', t, PID_OVERHEAD, PID_OVERHEAD);
-            fprintf(f, ",\"name\":\"%s\",\"args\":{", NAMES[w]);
+            outfile_printf(f, ",\"name\":\"%s\",\"args\":{", NAMES[w]);
             const char *sep = "";
             for (int ty = 0; ty < 2; ty++)
                 if (present[ty]) {
                     int v = w == 0 ? x->overhead[ty] : w == 1 ? x->ready[ty] : x->running[ty];
-                    fprintf(f, "%s\"%s\":%d", sep, ENG[ty], v);
+                    outfile_printf(f, "%s\"%s\":%d", sep, ENG[ty], v);
                     sep = ",";
                 }
             if (w == 0)
-                fprintf(f, "%s\"all\":%d,\"has\":%d", sep, x->all, x->has);
+                outfile_printf(f, "%s\"all\":%d,\"has\":%d", sep, x->all, x->has);
             fputs("}}", f);
             o->events++;
             emitted++;
@@ -587,10 +588,10 @@ static void put_names(FILE *f, pf_out *o)
         int tid = pid == PID_AICPU ? TID_AICPU : pid == PID_AICORE ? TID_AICORE : pid;
         if (pid > 1)
             put_meta(f, "process_name", pid, tid, PROC[pid - 1]);
-        fprintf(f,
-                ",\n{\"ph\":\"M\",\"pid\":%d,\"tid\":%d,\"name\":\"process_sort_index\",\"args\":{"
-                "\"sort_index\":%d}}",
-                pid, tid, pid);
+        outfile_printf(f,
+                       ",\n{\"ph\":\"M\",\"pid\":%d,\"tid\":%d,\"name\":\"process_sort_index\",\"args\":{"
+                       "\"sort_index\":%d}}",
+                       pid, tid, pid);
         o->events += 2;
     }
     for (int t = 0; t < c->nsched; t++) {
@@ -628,12 +629,12 @@ static void put_metadata(FILE *f, const pf_out *o, const char *overhead)
         fputs("null", f);
     else
         put_us(f, o->overhead_cut);
-    fprintf(f,
-            ", \"record_limit\": %zu, \"records\": %zu, \"records_dropped\": %" PRIu64
-            ", \"complete_before_horizon\": %s,\n  \"events\": %" PRIu64 ", \"flows\": %" PRIu64
-            ", \"edges_without_flow\": %" PRIu64 ", \"overhead_lines\": \"%s\",\n  \"notes\": ",
-            p->limit, p->records, p->dropped, p->incomplete ? "false" : "true", o->events, o->flows,
-            o->flows_missing, overhead);
+    outfile_printf(f,
+                   ", \"record_limit\": %zu, \"records\": %zu, \"records_dropped\": %" PRIu64
+                   ", \"complete_before_horizon\": %s,\n  \"events\": %" PRIu64 ", \"flows\": %" PRIu64
+                   ", \"edges_without_flow\": %" PRIu64 ", \"overhead_lines\": \"%s\",\n  \"notes\": ",
+                   p->limit, p->records, p->dropped, p->incomplete ? "false" : "true", o->events, o->flows,
+                   o->flows_missing, overhead);
     char note[512];
     snprintf(note, sizeof(note),
              "%s Flows join the last-ending execution of a producer to the first-starting one of its "

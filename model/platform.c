@@ -353,7 +353,12 @@ static int load_depth(platform *p, const char *name_or_file, const char *dir, co
         return -1;
     }
     size_t len = 0;
+    errno = 0;
     char *text = read_file(path, &len);
+    if (!text && errno == ENOMEM) {
+        snprintf(err, errlen, "%s: out of memory", path);
+        return PLATFORM_OOM;
+    }
     if (!text) {
         if (is_file_arg(name_or_file))
             snprintf(err, errlen, "%s: cannot read platform file: %s", path, strerror(errno));
@@ -367,6 +372,11 @@ static int load_depth(platform *p, const char *name_or_file, const char *dir, co
     cJSON *root = jsonl_parse(text, len, &je);
     char fdir[PLATFORM_PATH_MAX];
     dir_of(path, fdir, sizeof(fdir));
+    if (!root && je.what == JSONL_OOM) {
+        snprintf(err, errlen, "%s: out of memory", path);
+        rc = PLATFORM_OOM;
+        goto out;
+    }
     if (!root) {
         long line, col;
         jsonl_where(text, je.at, &line, &col);
@@ -398,8 +408,11 @@ static int load_depth(platform *p, const char *name_or_file, const char *dir, co
             goto out;
         }
         /* a base name is a platform beside this file, else one of the platform folder (a2a3) */
-        if (load_depth(p, base->valuestring, dir, fdir, depth + 1, err, errlen) != 0)
+        int brc = load_depth(p, base->valuestring, dir, fdir, depth + 1, err, errlen);
+        if (brc != 0) {
+            rc = brc;
             goto out;
+        }
     } else {
         platform_defaults(p);
     }
@@ -469,8 +482,9 @@ int platform_load(platform *p, const char *name_or_file, const char *dir, char *
 {
     platform_defaults(p);
     p->xml_path[0] = '\0';
-    if (load_depth(p, name_or_file, dir, NULL, 0, err, errlen) != 0)
-        return -1;
+    int rc = load_depth(p, name_or_file, dir, NULL, 0, err, errlen);
+    if (rc != 0)
+        return rc;
     if (!p->xml_path[0]) {
         snprintf(err, errlen, "%s: simgrid_platform: missing (the SimGrid XML of the platform)",
                  p->json_path);

@@ -127,6 +127,9 @@ void platform_pipe_rates(const platform *p, pipe_rates *r);
  * naming the file and field in err. */
 int platform_load(platform *p, const char *name_or_file, const char *dir, char *err, size_t errlen);
 
+/* platform_load's return when memory ran out (err says so): not the file's fault. */
+#define PLATFORM_OOM (-2)
+
 /* Applies one "KEY=VALUE" override. Returns 0, or -1 with a message in err. */
 int platform_set(platform *p, const char *assignment, char *err, size_t errlen);
 

@@ -50,7 +50,7 @@ void pmu_write_header(FILE *f, int t)
 {
     fputs("thread_id,core_id,task_id,func_id,core_type,pmu_total_cycles", f);
     for (int i = 0; i < pmu_ncolumns(t); i++)
-        fprintf(f, ",%s", ROSTER[t][i]);
+        outfile_printf(f, ",%s", ROSTER[t][i]);
     fputs(",event_type\n", f);
 }
 

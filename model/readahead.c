@@ -82,7 +82,7 @@ static void *reader_main(void *arg)
         ra_batch *b = &ra->batches[ra->fill];
         if (oprec_append(&b->rec, ra->op, RA_BATCH_BYTES) != 0) {
             rc = -1;
-            snprintf(err, sizeof(err), "%s: out of memory while reading ahead", ra->g.path);
+            snprintf(err, sizeof(err), "%s: reading ahead: out of memory", ra->g.path);
             break;
         }
         if (b->rec.used >= RA_BATCH_BYTES && !publish(ra, 0, NULL))

@@ -87,7 +87,7 @@ static void write_profiling(const chip *c, FILE *f)
     ps_t total = c->cost.record_wb * (ps_t)n; /* each core's first record is cold (model/README.md §9.2) */
     for (int k = 0; wb && k < c->ncores; k++)
         total += c->cores[k].executions > 0 ? c->cost.cold_record : 0;
-    fprintf(f,
+    outfile_printf(f,
             "  \"profiling\": {\"perturbed\": %s, \"swimlane_record_writeback\": %s, "
             "\"record_writeback_us_per_task\": %.6f, \"record_writebacks\": %" PRIu64
             ", \"record_writeback_total_us\": %.6f, \"pickup_delay_us\": %.6f, \"pmu_single_issue\": %s, "
@@ -148,9 +148,9 @@ static void write_kernels(const chip *c, FILE *f)
             continue;
         const kernel_stats *ks = &c->kstats[id];
         bool pipes = ks->pipe_executions > 0, aic = k->core == CORE_AIC;
-        fprintf(f, "%s\n    {\"func_id\": %d, \"name\": ", first ? "" : ",", id);
+        outfile_printf(f, "%s\n    {\"func_id\": %d, \"name\": ", first ? "" : ",", id);
         jsonw_str(f, k->name);
-        fprintf(f,
+        outfile_printf(f,
                 ", \"core\": \"%s\", \"cost_model\": \"%s\", \"executions\": %" PRIu64
                 ", \"core_time_us\": %.6f, \"contention_stretch\": %.6f, \"pipe_busy_fraction\": ",
                 aic ? "aic" : "aiv", k->cost.kind == COST_PIPES ? "pipes" : "flat", ks->executions,
@@ -161,10 +161,10 @@ static void write_kernels(const chip *c, FILE *f)
             fputc('{', f);
             for (int p = 0; p < PIPE_COUNT; p++)
                 if (pipe_on_core((pipe_id)p, aic))
-                    fprintf(f, "%s\"%s\": %.6f", n++ ? ", " : "", pipe_name((pipe_id)p),
+                    outfile_printf(f, "%s\"%s\": %.6f", n++ ? ", " : "", pipe_name((pipe_id)p),
                             pipe_fraction(ks, p));
             int b = busiest_pipe(ks);
-            fprintf(f, "}, \"busiest_pipe\": \"%s\", \"busiest_pipe_busy_fraction\": %.6f}",
+            outfile_printf(f, "}, \"busiest_pipe\": \"%s\", \"busiest_pipe_busy_fraction\": %.6f}",
                     pipe_name((pipe_id)b), pipe_fraction(ks, b));
         } else {
             fputs("null, \"busiest_pipe\": null, \"busiest_pipe_busy_fraction\": null}", f);
@@ -175,16 +175,16 @@ static void write_kernels(const chip *c, FILE *f)
     int func, pipe;
     double frac;
     if (report_bottleneck(c, &func, &pipe, &frac)) {
-        fprintf(f, "  \"bottleneck\": {\"pipe\": \"%s\", \"func_id\": %d, \"kernel\": ",
+        outfile_printf(f, "  \"bottleneck\": {\"pipe\": \"%s\", \"func_id\": %d, \"kernel\": ",
                 pipe_name((pipe_id)pipe), func);
         jsonw_str(f, graph_kernel_by_id(&c->orch.g, func)->name);
-        fprintf(f, ", \"busy_fraction\": %.6f},\n", frac);
+        outfile_printf(f, ", \"busy_fraction\": %.6f},\n", frac);
     } else {
         fputs("  \"bottleneck\": null,\n", f);
     }
     report_bound b;
     report_bound_of(c, &b);
-    fprintf(f, "  \"bound\": {\"kind\": \"%s\", \"what\": ", report_bound_name(b.kind));
+    outfile_printf(f, "  \"bound\": {\"kind\": \"%s\", \"what\": ", report_bound_name(b.kind));
     jsonw_str(f, b.what);
     fputs(", \"text\": ", f);
     jsonw_str(f, b.text);
@@ -195,7 +195,7 @@ static void write_kernels(const chip *c, FILE *f)
 static void write_hbm(const chip *c, FILE *f)
 {
     double secs = (double)c->end_time / PS_PER_S;
-    fprintf(f,
+    outfile_printf(f,
             "  \"hbm\": {\"bandwidth_gb_s\": %.3f, \"gm_bytes\": %" PRIu64
             ", \"mean_gb_s\": %.3f, \"saturated_us\": %.6f, \"reshares\": %" PRIu64 "},\n",
             c->plat.hbm_bw / 1e9, c->gm_bytes, secs > 0 ? (double)c->gm_bytes / secs / 1e9 : 0,
@@ -214,7 +214,7 @@ static void write_dump(const chip *c, const report_info *ri, FILE *f)
     uint64_t truncated = 0;
     for (size_t i = 0; i < d->ad.n; i++)
         truncated += d->ad.recs[i].truncated;
-    fprintf(f,
+    outfile_printf(f,
             "  \"args_dump\": {\"level\": %d, \"tasks\": %" PRIu64
             ", \"records\": %zu, \"payload_bytes\": %" PRIu64 ", \"written_bytes_at_device_end\": %" PRIu64
             ", \"drain_deficit_bytes\": %" PRIu64 ", \"written_bytes\": %" PRIu64
@@ -230,7 +230,7 @@ static void write_dump(const chip *c, const report_info *ri, FILE *f)
             d->killed ? "true" : "false",
             ri->dump_host_done_s * 1e6);
     for (int t = 0; t < c->nsched; t++)
-        fprintf(f,
+        outfile_printf(f,
                 "%s{\"thread\": %d, \"payload_bytes\": %" PRIu64 ", \"parks\": %" PRIu64
                 ", \"parked_us\": %.6f}",
                 t ? ", " : "", t, d->th[t].produced_bytes, d->th[t].parks, us_from_ps(d->th[t].parked_ps));
@@ -243,7 +243,7 @@ static void write_scheduler(const chip *c, FILE *f)
     uint64_t dispatched = 0;
     for (int i = 0; i < c->nsched; i++)
         dispatched += c->sched.threads[i].dispatched;
-    fprintf(f,
+    outfile_printf(f,
             "  \"scheduler\": {\"threads\": %d, \"dispatched_blocks\": %" PRIu64
             ", \"pending_slot_dispatches\": %" PRIu64 ", \"early_staged\": %" PRIu64
             ", \"early_doorbells\": %" PRIu64 ", \"sync_start_drains\": %" PRIu64
@@ -271,7 +271,7 @@ static void json_ring(FILE *f, int ring)
     if (ring < 0)
         fputs("null", f);
     else
-        fprintf(f, "%d", ring);
+        outfile_printf(f, "%d", ring);
 }
 
 /* The summary's ring facts for scripts: orchestrator_blocked_by, orchestrator_waiting_at_end, near_full. */
@@ -281,9 +281,9 @@ static void write_ring_limits(const chip *c, FILE *f)
     int n = report_blocked_by(c, v);
     fputs("  \"orchestrator_blocked_by\": [", f);
     for (int i = 0; i < n; i++) {
-        fprintf(f, "%s{\"ring\": ", i ? ", " : "");
+        outfile_printf(f, "%s{\"ring\": ", i ? ", " : "");
         json_ring(f, v[i].ring);
-        fprintf(f, ", \"resource\": \"%s\", \"us\": %.6f}", orch_resource_name(v[i].res),
+        outfile_printf(f, ", \"resource\": \"%s\", \"us\": %.6f}", orch_resource_name(v[i].res),
                 us_from_ps(v[i].ps));
     }
     fputs("],\n  \"orchestrator_waiting_at_end\": ", f);
@@ -291,7 +291,7 @@ static void write_ring_limits(const chip *c, FILE *f)
     if (c->status != CHIP_DONE && o->blocked && o->blocked_since <= c->end_time) {
         fputs("{\"ring\": ", f);
         json_ring(f, o->res == RES_TENSORMAP ? -1 : o->blocked_ring);
-        fprintf(f, ", \"resource\": \"%s\", \"since_us\": %.6f, \"us\": %.6f}", orch_resource_name(o->res),
+        outfile_printf(f, ", \"resource\": \"%s\", \"since_us\": %.6f, \"us\": %.6f}", orch_resource_name(o->res),
                 us_from_ps(o->blocked_since), us_from_ps(c->end_time - o->blocked_since));
     } else {
         fputs("null", f);
@@ -301,14 +301,14 @@ static void write_ring_limits(const chip *c, FILE *f)
     for (int i = 0; i < n; i++) {
         const char *name, *unit, *knob, *flag;
         report_res_words(v[i].res, &name, &unit, &knob, &flag);
-        fprintf(f, "%s{\"ring\": ", i ? ", " : "");
+        outfile_printf(f, "%s{\"ring\": ", i ? ", " : "");
         json_ring(f, v[i].ring);
         if (v[i].ring < 0)
             fputs(", \"scope_depths\": null", f);
         else
-            fprintf(f, ", \"scope_depths\": [%d, %d]", v[i].ring,
+            outfile_printf(f, ", \"scope_depths\": [%d, %d]", v[i].ring,
                     v[i].ring == RING_COUNT - 1 ? REPORT_SCOPE_DEPTH_MAX : v[i].ring);
-        fprintf(f,
+        outfile_printf(f,
                 ", \"resource\": \"%s\", \"peak\": %" PRIu64 ", \"capacity\": %" PRIu64
                 ", \"knob\": \"%s\", \"flag\": \"%s\"}",
                 orch_resource_name(v[i].res), v[i].peak, v[i].cap, knob, flag);
@@ -329,7 +329,7 @@ int report_write_run(const chip *c, const report_info *ri, const char *path, cha
     jsonw_str(f, ri->graph_path);
     fputs(", \"name\": ", f);
     jsonw_str(f, c->orch.g.name);
-    fprintf(f, ", \"operations\": %ld},\n", c->orch.g.nops);
+    outfile_printf(f, ", \"operations\": %ld},\n", c->orch.g.nops);
 
     fputs("  \"platform\": {\"name\": ", f);
     jsonw_str(f, p->name);
@@ -340,28 +340,28 @@ int report_write_run(const chip *c, const report_info *ri, const char *path, cha
     fputs(", \"params\": {", f);
     for (size_t i = 0; i < platform_param_count(); i++) {
         char v[64];
-        fprintf(f, "%s\"%s\": %s", i ? ", " : "", platform_param_name(i),
+        outfile_printf(f, "%s\"%s\": %s", i ? ", " : "", platform_param_name(i),
                 platform_param_value(p, i, v, sizeof(v)));
     }
     fputs("}},\n", f);
 
-    fprintf(
+    outfile_printf(
         f,
         "  \"config\": {\"enable_chip_swimlane\": %d, \"enable_dep_gen\": %s, \"enable_scope_stats\": %s, "
         "\"aicpu_thread_num\": %" PRId64 ", \"ring_task_window\": [",
         c->cfg.swimlane_level, c->cfg.dep_gen ? "true" : "false", c->cfg.scope_stats ? "true" : "false",
         p->aicpu_threads);
     for (int r = 0; r < RING_COUNT; r++)
-        fprintf(f, "%s%" PRIu32, r ? ", " : "", c->cfg.ring_task_window[r]);
+        outfile_printf(f, "%s%" PRIu32, r ? ", " : "", c->cfg.ring_task_window[r]);
     fputs("], \"ring_heap\": [", f);
     for (int r = 0; r < RING_COUNT; r++)
-        fprintf(f, "%s%" PRIu64, r ? ", " : "", c->cfg.ring_heap[r]);
+        outfile_printf(f, "%s%" PRIu64, r ? ", " : "", c->cfg.ring_heap[r]);
     fputs("], \"ring_dep_pool\": [", f);
     for (int r = 0; r < RING_COUNT; r++)
-        fprintf(f, "%s%" PRIu32, r ? ", " : "", c->cfg.ring_dep_pool[r]);
+        outfile_printf(f, "%s%" PRIu32, r ? ", " : "", c->cfg.ring_dep_pool[r]);
     fputs("], \"seed\": ", f);
     if (c->cfg.seeded)
-        fprintf(f, "%" PRIu64, c->cfg.seed);
+        outfile_printf(f, "%" PRIu64, c->cfg.seed);
     else
         fputs("null", f);
     if (c->cfg.kernel_sets) { /* --kernel-set: the flags every submit of a kernel got, "NAME.FIELD": VALUE */
@@ -388,10 +388,10 @@ int report_write_run(const chip *c, const report_info *ri, const char *path, cha
     }
     fputs("],\n", f);
 
-    fprintf(f, "  \"outcome\": {\"status\": \"%s\", \"exit_code\": %d, \"runtime_error\": ",
+    outfile_printf(f, "  \"outcome\": {\"status\": \"%s\", \"exit_code\": %d, \"runtime_error\": ",
             report_status_name(c->status), ri->exit_code);
     if (c->status == CHIP_FATAL) {
-        fprintf(f, "{\"code\": %d, \"name\": ", c->fatal_code);
+        outfile_printf(f, "{\"code\": %d, \"name\": ", c->fatal_code);
         jsonw_str(f, rterr_name(c->fatal_code));
         fputs(", \"detail\": ", f);
         jsonw_str(f, rterr_detail(c->fatal_code));
@@ -404,11 +404,11 @@ int report_write_run(const chip *c, const report_info *ri, const char *path, cha
     fputs(", \"device_error\": ", f);
     if (c->status == CHIP_DEVICE_ERROR) {
         bool stars = c->device_code == 507018;
-        fprintf(f, "{\"code\": %d, \"name\": ", c->device_code);
+        outfile_printf(f, "{\"code\": %d, \"name\": ", c->device_code);
         jsonw_str(f, rterr_acl_name(c->device_code));
         fputs(", \"detail\": ", f);
         jsonw_str(f, rterr_acl_detail(c->device_code));
-        fprintf(
+        outfile_printf(
             f,
             ", \"watchdog\": \"%s\", \"at_us\": %.6f, \"op_execute_timeout_us\": %ld, \"stars_credits\": %u, "
             "\"stars_deadline_us\": %.6f, \"stream_sync_timeout_ms\": %ld}",
@@ -421,10 +421,10 @@ int report_write_run(const chip *c, const report_info *ri, const char *path, cha
     jsonw_str(f, c->status == CHIP_DONE ? NULL : c->message);
     fputs("},\n", f);
 
-    fprintf(f, "  \"makespan_us\": %.6f,\n", us_from_ps(c->end_time));
+    outfile_printf(f, "  \"makespan_us\": %.6f,\n", us_from_ps(c->end_time));
     if (ri->repeat) {
         const report_repeat *rp = ri->repeat;
-        fprintf(f,
+        outfile_printf(f,
                 "  \"repeat\": {\"runs\": %d, \"seeds\": [%" PRIu64 ", %" PRIu64 "], \"not_ok\": %d, "
                 "\"makespan_us\": {\"mean\": %.6f, \"sigma\": %.6f, \"min\": %.6f, \"p50\": %.6f, \"max\": "
                 "%.6f}},\n",
@@ -433,18 +433,18 @@ int report_write_run(const chip *c, const report_info *ri, const char *path, cha
     } else {
         fputs("  \"repeat\": null,\n", f);
     }
-    fprintf(f, "  \"orchestrator_end_us\": %.6f,\n", us_from_ps(c->orch.end_time));
-    fprintf(f,
+    outfile_printf(f, "  \"orchestrator_end_us\": %.6f,\n", us_from_ps(c->orch.end_time));
+    outfile_printf(f,
             "  \"tasks\": {\"submitted\": %" PRIu64 ", \"completed\": %" PRIu64 ", \"kernel_tasks\": %" PRIu64
             ", \"aicore_executions\": %" PRIu64 "},\n",
             c->tasks_submitted, c->tasks_completed, c->kernel_tasks, c->executions);
-    fprintf(f, "  \"busy_fraction\": {\"aic\": %.6f, \"aiv\": %.6f},\n", report_busy_fraction(c, CORE_AIC),
+    outfile_printf(f, "  \"busy_fraction\": {\"aic\": %.6f, \"aiv\": %.6f},\n", report_busy_fraction(c, CORE_AIC),
             report_busy_fraction(c, CORE_AIV));
     write_kernels(c, f);
     write_hbm(c, f);
     fputs("  \"rings\": [", f);
     for (int r = 0; r < RING_COUNT; r++)
-        fprintf(f,
+        outfile_printf(f,
                 "%s\n    {\"ring\": %d, \"tasks\": %" PRIu32 ", \"task_window\": %" PRIu32
                 ", \"task_window_peak\": %" PRIu64 ", \"heap\": %" PRIu64 ", \"heap_peak\": %" PRIu64
                 ", \"dep_pool\": %" PRIu32 ", \"dep_pool_peak\": %" PRIu64 ", \"fanin_spill_peak\": %" PRIu64
@@ -452,7 +452,7 @@ int report_write_run(const chip *c, const report_info *ri, const char *path, cha
                 r ? "," : "", r, c->rings[r].next_local, c->rings[r].window, c->rings[r].peak_active,
                 c->heaps[r].cap, c->heaps[r].peak_used, c->cfg.ring_dep_pool[r], c->deppools[r].peak_used,
                 c->spill_peak[r], us_from_ps(c->orch.blocked_ps[r]));
-    fprintf(f, "\n  ],\n  \"tensormap\": {\"capacity\": %" PRIu32 ", \"peak\": %" PRIu32 "},\n",
+    outfile_printf(f, "\n  ],\n  \"tensormap\": {\"capacity\": %" PRIu32 ", \"peak\": %" PRIu32 "},\n",
             c->tm.capacity, c->tm.peak_used);
     /* what each ring held over simulated time, which scope stats cannot say (their samples have no time) */
     fputs("  \"ring_occupancy\": ", f);
@@ -464,7 +464,7 @@ int report_write_run(const chip *c, const report_info *ri, const char *path, cha
     fputs(",\n", f);
     fputs("  \"orchestrator_blocked_us\": {", f);
     for (int k = 1; k < RES_COUNT; k++)
-        fprintf(f, "%s\"%s\": %.6f", k > 1 ? ", " : "", orch_resource_name((orch_resource)k),
+        outfile_printf(f, "%s\"%s\": %.6f", k > 1 ? ", " : "", orch_resource_name((orch_resource)k),
                 us_from_ps(c->orch.blocked_res_ps[k]));
     fputs("},\n", f);
     write_ring_limits(c, f);
@@ -488,11 +488,11 @@ int report_write_run(const chip *c, const report_info *ri, const char *path, cha
         jsonw_str(f, ri->outputs[i]);
     }
     fputs("],\n", f);
-    fprintf(f, "  \"simulator\": {\"events\": %" PRIu64 ", \"simgrid_clock_s\": %.12f, ", c->events,
+    outfile_printf(f, "  \"simulator\": {\"events\": %" PRIu64 ", \"simgrid_clock_s\": %.12f, ", c->events,
             ri->simgrid_clock);
     if (ri->host_seconds >= 0) {
         double hs = ri->host_seconds > 1e-9 ? ri->host_seconds : 1e-9;
-        fprintf(f,
+        outfile_printf(f,
                 "\"host_seconds\": %.6f, \"tasks_per_host_second\": %.0f, "
                 "\"events_per_host_second\": %.0f}\n",
                 ri->host_seconds, (double)c->tasks_completed / hs, (double)c->events / hs);
@@ -520,7 +520,7 @@ int report_write_name_map(const graph *g, const char *path, char *err, size_t er
         const graph_kernel *k = graph_kernel_by_id(g, id);
         if (!k)
             continue;
-        fprintf(f, "%s\"%d\": ", first ? "" : ", ", id);
+        outfile_printf(f, "%s\"%d\": ", first ? "" : ", ", id);
         jsonw_str(f, k->name);
         first = 0;
     }
@@ -530,7 +530,7 @@ int report_write_name_map(const graph *g, const char *path, char *err, size_t er
 
 static void csv_rings(FILE *out, const uint64_t v[RING_COUNT])
 {
-    fprintf(out, ",%" PRIu64 "/%" PRIu64 "/%" PRIu64 "/%" PRIu64, v[0], v[1], v[2], v[3]);
+    outfile_printf(out, ",%" PRIu64 "/%" PRIu64 "/%" PRIu64 "/%" PRIu64, v[0], v[1], v[2], v[3]);
 }
 
 const char report_csv_header[] =
@@ -541,7 +541,7 @@ const char report_csv_header[] =
 void report_csv(const chip *c, const report_info *ri, FILE *out, bool header)
 {
     if (header)
-        fprintf(out, "%s%s\n", report_csv_header,
+        outfile_printf(out, "%s%s\n", report_csv_header,
                 ri->repeat
                     ? ",repeat_runs,makespan_mean_us,makespan_sigma_us,makespan_min_us,makespan_p50_us,"
                       "makespan_max_us"
@@ -558,7 +558,7 @@ void report_csv(const chip *c, const report_info *ri, FILE *out, bool header)
     for (int r = 0; r < RING_COUNT; r++)
         v[r] = c->cfg.ring_dep_pool[r];
     csv_rings(out, v);
-    fprintf(out, ",%s,%d,%d,%.6f,%" PRIu64, report_status_name(c->status),
+    outfile_printf(out, ",%s,%d,%d,%.6f,%" PRIu64, report_status_name(c->status),
             c->status == CHIP_FATAL ? c->fatal_code : 0, ri->exit_code, us_from_ps(c->end_time),
             c->tasks_completed);
     for (int r = 0; r < RING_COUNT; r++)
@@ -570,16 +570,16 @@ void report_csv(const chip *c, const report_info *ri, FILE *out, bool header)
     for (int r = 0; r < RING_COUNT; r++)
         v[r] = c->deppools[r].peak_used;
     csv_rings(out, v);
-    fprintf(out, ",%" PRIu32, c->tm.peak_used);
+    outfile_printf(out, ",%" PRIu32, c->tm.peak_used);
     double b[RING_COUNT];
     for (int r = 0; r < RING_COUNT; r++)
         b[r] = us_from_ps(c->orch.blocked_ps[r]);
-    fprintf(out, ",%.3f/%.3f/%.3f/%.3f", b[0], b[1], b[2], b[3]);
-    fprintf(out, ",%.3f,%.3f,%.3f,%.3f,%d", us_from_ps(c->orch.blocked_res_ps[RES_TASK_WINDOW]),
+    outfile_printf(out, ",%.3f/%.3f/%.3f/%.3f", b[0], b[1], b[2], b[3]);
+    outfile_printf(out, ",%.3f,%.3f,%.3f,%.3f,%d", us_from_ps(c->orch.blocked_res_ps[RES_TASK_WINDOW]),
             us_from_ps(c->orch.blocked_res_ps[RES_HEAP]), us_from_ps(c->orch.blocked_res_ps[RES_DEP_POOL]),
             us_from_ps(c->orch.blocked_res_ps[RES_TENSORMAP]), (int)c->plat.aicpu_threads);
     if (ri->repeat)
-        fprintf(out, ",%d,%.6f,%.6f,%.6f,%.6f,%.6f", ri->repeat->runs - ri->repeat->not_ok, ri->repeat->mean,
+        outfile_printf(out, ",%d,%.6f,%.6f,%.6f,%.6f,%.6f", ri->repeat->runs - ri->repeat->not_ok, ri->repeat->mean,
                 ri->repeat->sigma, ri->repeat->min, ri->repeat->p50, ri->repeat->max);
     fputc('\n', out);
 }
@@ -592,13 +592,13 @@ void report_failure(const chip *c, FILE *f)
          * validate_runtime_impl); every other code's diagnostic is in the device log */
         bool host_line = c->fatal_code == RTERR_SCHEDULER_TIMEOUT;
         if (host_line)
-            fprintf(f, "%s\n", c->message);
+            outfile_printf(f, "%s\n", c->message);
         if (rterr_ptosim_knob(c->fatal_code))
-            fprintf(f, "ptosim: set it with %s\n", rterr_ptosim_knob(c->fatal_code));
+            outfile_printf(f, "ptosim: set it with %s\n", rterr_ptosim_knob(c->fatal_code));
         if (!host_line)
-            fprintf(f, "ptosim: %s\n", c->message);
+            outfile_printf(f, "ptosim: %s\n", c->message);
         if (c->note[0])
-            fprintf(f, "ptosim: %s\n", c->note);
+            outfile_printf(f, "ptosim: %s\n", c->note);
     } else if (c->status == CHIP_DEVICE_ERROR) {
         /* the host's lines after the watchdog: sync_stream_pair (device_runner_base.cpp) names
          * the failed sync, ACL_LOG_ERROR_DETAIL annotates the code, and
@@ -606,28 +606,28 @@ void report_failure(const chip *c, FILE *f)
         int rc = c->device_code;
         bool stream_sync = rc == 507046; /* then the message is the host's own line */
         if (stream_sync)
-            fprintf(f, "%s\n", c->message);
+            outfile_printf(f, "%s\n", c->message);
         else
-            fprintf(f, "aclrtSynchronizeStreamWithTimeout (AICPU) failed: %d\n", rc);
+            outfile_printf(f, "aclrtSynchronizeStreamWithTimeout (AICPU) failed: %d\n", rc);
         if (rterr_acl_name(rc)) {
-            fprintf(f, "ACL error detail: %d %s - %s\n", rc, rterr_acl_name(rc), rterr_acl_detail(rc));
-            fprintf(f, "ACL error hint: %s. See docs/troubleshooting/device-error-codes.md\n",
+            outfile_printf(f, "ACL error detail: %d %s - %s\n", rc, rterr_acl_name(rc), rterr_acl_detail(rc));
+            outfile_printf(f, "ACL error hint: %s. See docs/troubleshooting/device-error-codes.md\n",
                     rterr_acl_hint(rc));
         }
-        fprintf(
+        outfile_printf(
             f,
             "AICore error %d: device drained, but force-resetting in finalize regardless (drain success does "
             "not prove the card is clean)\n",
             rc);
         if (!stream_sync)
-            fprintf(f, "ptosim: [device] %s\n", c->message);
-        fprintf(
+            outfile_printf(f, "ptosim: [device] %s\n", c->message);
+        outfile_printf(
             f,
             "ptosim: a %s kill is not proof of a deadlock: the run may simply be slow (see ptosim_run.json: "
             "outcome.device_error, args_dump)\n",
             stream_sync ? "stream-sync" : "STARS op-execute");
     } else if (c->status != CHIP_DONE) {
-        fprintf(f, "ptosim: %s: %s\n", report_status_name(c->status), c->message);
+        outfile_printf(f, "ptosim: %s: %s\n", report_status_name(c->status), c->message);
     }
 }
 
@@ -636,7 +636,7 @@ void report_critical_path(const cpath_result *c, uint64_t tick_hz, const char *i
     if (!c->computed || c->makespan <= 0 || !tick_hz)
         return;
     double ms = (double)c->makespan;
-    fprintf(out, "%scritical path (critical_path): %" PRIu64 " task%s observed, compute %.1f%%, stall %.1f%%",
+    outfile_printf(out, "%scritical path (critical_path): %" PRIu64 " task%s observed, compute %.1f%%, stall %.1f%%",
             indent, c->observed_tasks, c->observed_tasks == 1 ? "" : "s", 100 * (double)c->compute / ms,
             100 * (double)c->stall / ms);
     int shown = 0;
@@ -649,10 +649,10 @@ void report_critical_path(const cpath_result *c, uint64_t tick_hz, const char *i
         if (k < 0)
             break;
         done[k] = true;
-        fprintf(out, "%s%s %.1f%%", shown++ ? ", " : " (", cpath_kind_name((cpath_kind)k),
+        outfile_printf(out, "%s%s %.1f%%", shown++ ? ", " : " (", cpath_kind_name((cpath_kind)k),
                 100 * (double)c->kind[k] / ms);
     }
-    fprintf(out, "%s; static CPM %.3f us over %" PRIu64 " task%s (%.1f%%)\n", shown ? ")" : "",
+    outfile_printf(out, "%s; static CPM %.3f us over %" PRIu64 " task%s (%.1f%%)\n", shown ? ")" : "",
             (double)c->cpm * 1e6 / (double)tick_hz, c->cpm_tasks, c->cpm_tasks == 1 ? "" : "s",
             100 * (double)c->cpm / ms);
 }
@@ -673,18 +673,18 @@ static void summary_overhead(const chip *c, FILE *out)
         static const char *const TY[2] = {"aic", "aiv"};
         for (int ty = 0; ty < 2; ty++)
             if (r.eng[ty].present)
-                fprintf(out, " %s %.1f%%,", TY[ty], ohm_pct(&r, r.eng[ty].overhead_us));
-        fprintf(out, " all %.1f%%, has %.1f%% of the makespan (a core idle while a ready task waits): %s",
+                outfile_printf(out, " %s %.1f%%,", TY[ty], ohm_pct(&r, r.eng[ty].overhead_us));
+        outfile_printf(out, " all %.1f%%, has %.1f%% of the makespan (a core idle while a ready task waits): %s",
                 ohm_pct(&r, r.all_us), has, ohm_verdict(has));
         /* the overhead model's verdict is of its share alone: say when something else holds the makespan */
         report_bound b;
         report_bound_of(c, &b);
         if (b.kind != REPORT_BOUND_SCHEDULING && b.kind != REPORT_BOUND_NONE)
-            fprintf(out, " by the overhead model's measure, but the makespan is held by %s (bottleneck above)",
+            outfile_printf(out, " by the overhead model's measure, but the makespan is held by %s (bottleneck above)",
                     b.what);
         fputc('\n', out);
         if (r.cp_span_us > 0 && c->status == CHIP_DONE) /* a run that did not finish has no such path */
-            fprintf(out,
+            outfile_printf(out,
                     "  makespan-determining path (sched_overhead_analysis): %.3f us over %d hop%s, compute "
                     "%.1f%%, scheduler-injected %.1f%%, neither %.1f%%\n",
                     r.cp_span_us, r.cp_hops, r.cp_hops == 1 ? "" : "s", 100 * r.cp_exec_us / r.cp_span_us,
@@ -937,7 +937,7 @@ static void summary_rings(const chip *c, FILE *out)
         fputs("  orchestrator blocked by", out);
         for (int i = 0; i < n; i++) {
             ring_res_name(what, sizeof(what), v[i].ring, v[i].res);
-            fprintf(out, "%s %s %.3f us", i ? "," : "", what, us_from_ps(v[i].ps));
+            outfile_printf(out, "%s %s %.3f us", i ? "," : "", what, us_from_ps(v[i].ps));
         }
         fputc('\n', out);
     }
@@ -945,7 +945,7 @@ static void summary_rings(const chip *c, FILE *out)
     if (c->status != CHIP_DONE && o->blocked && o->blocked_since <= c->end_time) {
         /* the wait the run ended in is in no total above */
         ring_res_name(what, sizeof(what), o->res == RES_TENSORMAP ? -1 : o->blocked_ring, o->res);
-        fprintf(out, "  orchestrator still waiting on %s when the run ended, for %.3f us\n", what,
+        outfile_printf(out, "  orchestrator still waiting on %s when the run ended, for %.3f us\n", what,
                 us_from_ps(c->end_time - o->blocked_since));
     }
     n = report_near_full(c, v);
@@ -954,12 +954,12 @@ static void summary_rings(const chip *c, FILE *out)
         report_res_words(v[i].res, &name, &unit, &knob, &flag);
         unsigned pm = permille(v[i].peak, v[i].cap);
         if (v[i].ring < 0)
-            fprintf(out,
+            outfile_printf(out,
                     "  near full: the %s, %" PRIu64 "/%" PRIu64
                     " %s at its peak (%u.%u%%): the runtime's compile-time %s, ptosim %s\n",
                     name, v[i].peak, v[i].cap, unit, pm / 10, pm % 10, knob, flag);
         else
-            fprintf(out,
+            outfile_printf(out,
                     "  near full: ring %d (scope depth %d%s) %s, %" PRIu64 "/%" PRIu64
                     " %s at its peak (%u.%u%%): RunConfig %s, ptosim %s\n",
                     v[i].ring, v[i].ring, v[i].ring == RING_COUNT - 1 ? " and deeper" : "", name, v[i].peak,
@@ -969,19 +969,19 @@ static void summary_rings(const chip *c, FILE *out)
 
 void report_summary(const chip *c, const report_info *ri, FILE *out)
 {
-    fprintf(out, "ptosim: %s on %s: %s\n", c->orch.g.name, c->plat.name, report_status_name(c->status));
+    outfile_printf(out, "ptosim: %s on %s: %s\n", c->orch.g.name, c->plat.name, report_status_name(c->status));
     if (c->status == CHIP_FATAL)
-        fprintf(out, "  runtime error %d %s\n", c->fatal_code, rterr_name(c->fatal_code));
+        outfile_printf(out, "  runtime error %d %s\n", c->fatal_code, rterr_name(c->fatal_code));
     if (c->status == CHIP_DEVICE_ERROR)
-        fprintf(out, "  device error %d %s at %.6f s\n", c->device_code, rterr_acl_name(c->device_code),
+        outfile_printf(out, "  device error %d %s at %.6f s\n", c->device_code, rterr_acl_name(c->device_code),
                 sec_from_ps(c->end_time));
     /* kernel_tasks counts submits, executions what ran: a killed run has many more of the first */
-    fprintf(out,
+    outfile_printf(out,
             "  tasks %" PRIu64 "/%" PRIu64 " completed (%" PRIu64 " AICore task%s submitted, %" PRIu64
             " execution%s run), makespan %.3f us\n",
             c->tasks_completed, c->tasks_submitted, c->kernel_tasks, c->kernel_tasks == 1 ? "" : "s",
             c->executions, c->executions == 1 ? "" : "s", us_from_ps(c->end_time));
-    fprintf(out, "  busy: aic %.1f%%, aiv %.1f%%; orchestrator blocked %.3f us\n",
+    outfile_printf(out, "  busy: aic %.1f%%, aiv %.1f%%; orchestrator blocked %.3f us\n",
             100 * report_busy_fraction(c, CORE_AIC), 100 * report_busy_fraction(c, CORE_AIV),
             us_from_ps(c->orch.blocked_ps[0] + c->orch.blocked_ps[1] + c->orch.blocked_ps[2] +
                        c->orch.blocked_ps[3]));
@@ -989,11 +989,11 @@ void report_summary(const chip *c, const report_info *ri, FILE *out)
     report_bound b;
     report_bound_of(c, &b);
     if (b.kind != REPORT_BOUND_NONE)
-        fprintf(out, "  bottleneck: %s\n", b.text);
+        outfile_printf(out, "  bottleneck: %s\n", b.text);
     if (b.kind == REPORT_BOUND_DUMP && c->dump.freeze_until > c->end_time) {
         bool secs = c->end_time >= PS_PER_S;
         ps_t past = c->dump.freeze_until - c->end_time;
-        fprintf(out, "  (and still parked when the run ended: %.3f %s more, past the makespan)\n",
+        outfile_printf(out, "  (and still parked when the run ended: %.3f %s more, past the makespan)\n",
                 secs ? sec_from_ps(past) : us_from_ps(past), secs ? "s" : "us");
     }
     int func, pipe;
@@ -1002,33 +1002,33 @@ void report_summary(const chip *c, const report_info *ri, FILE *out)
         const kernel_stats *ks = &c->kstats[func];
         /* a run that did not finish: its pipes say how the executions that ran went, not what bound it */
         if (c->status != CHIP_DONE)
-            fprintf(out, "  busiest pipe of the %" PRIu64 " execution%s that ran: ", c->executions,
+            outfile_printf(out, "  busiest pipe of the %" PRIu64 " execution%s that ran: ", c->executions,
                     c->executions == 1 ? "" : "s");
         else
             fputs("  busiest pipe: ", out);
-        fprintf(out, "%s pipe, busy %.1f%% of the %.3f us that %s (most time on cores) ran\n",
+        outfile_printf(out, "%s pipe, busy %.1f%% of the %.3f us that %s (most time on cores) ran\n",
                 pipe_name((pipe_id)pipe), 100 * frac, us_from_ps(ks->core_ps),
                 graph_kernel_by_id(&c->orch.g, func)->name);
     }
     if (c->mem.saturated_ps > 0 && b.kind != REPORT_BOUND_HBM)
-        fprintf(out, "  HBM saturated for %.3f us of the run (%.0f GB/s shared by every core's GM traffic)\n",
+        outfile_printf(out, "  HBM saturated for %.3f us of the run (%.0f GB/s shared by every core's GM traffic)\n",
                 us_from_ps(c->mem.saturated_ps), c->plat.hbm_bw / 1e9);
     if (c->record_wb_delay > 0)
-        fprintf(
+        outfile_printf(
             out,
             "  profiling perturbed this makespan: swimlane record write-back (%.3f us per task) held task "
             "pickups back %.3f us in all (--set dfx_overhead=0 leaves it out)\n",
             us_from_ps(c->cost.record_wb), us_from_ps(c->record_wb_delay));
     if (c->cfg.pmu_event_type != 0)
-        fprintf(out,
+        outfile_printf(out,
                 "  profiling: PMU on, so single issue and no early dispatch (a PMU-off run may be faster)\n");
     if (c->dump_on && (c->dump.copy_ps > 0 || c->dump.frozen_ps > 0))
-        fprintf(out,
+        outfile_printf(out,
                 "  profiling perturbed this makespan: the args dump took %.3f us of the scheduler threads to "
                 "capture and parked them %.3f us (a run without --dump-args is faster)\n",
                 us_from_ps(c->dump.copy_ps), us_from_ps(dump_frozen_before(&c->dump, c->end_time)));
     if (ri->repeat)
-        fprintf(out,
+        outfile_printf(out,
                 "  makespan over %d runs (seeds %" PRIu64 "-%" PRIu64
                 "%s): mean %.3f us, sigma %.3f, min %.3f, "
                 "p50 %.3f, max %.3f\n",
@@ -1036,16 +1036,16 @@ void report_summary(const chip *c, const report_info *ri, FILE *out)
                 ri->repeat->not_ok ? ", failed runs left out" : "", ri->repeat->mean, ri->repeat->sigma,
                 ri->repeat->min, ri->repeat->p50, ri->repeat->max);
     if (c->cfg.seeded)
-        fprintf(
+        outfile_printf(
             out,
             "  variation: seed %" PRIu64 ", each execution's kernel time (sigma %g), setup (%g) and record "
             "write-back (%g) drawn around their means\n",
             c->cfg.seed, c->plat.kernel_spread, c->plat.aicore_setup_spread, c->plat.aicore_record_spread);
     summary_overhead(c, out);
     if (ri->host_seconds >= 0)
-        fprintf(out, "  simulated in %.3f s host time (%" PRIu64 " events, %.0f tasks/s)\n", ri->host_seconds,
+        outfile_printf(out, "  simulated in %.3f s host time (%" PRIu64 " events, %.0f tasks/s)\n", ri->host_seconds,
                 c->events, (double)c->tasks_completed / (ri->host_seconds > 1e-9 ? ri->host_seconds : 1e-9));
     /* last, where the eye lands: a setting the run did not use, said before the run scrolled it away */
     for (int i = 0; i < ri->nwarnings; i++)
-        fprintf(out, "  WARNING: %s\n", ri->warnings[i]);
+        outfile_printf(out, "  WARNING: %s\n", ri->warnings[i]);
 }

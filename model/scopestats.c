@@ -82,14 +82,15 @@ int scopestats_write(scopestats *s, const char *path, bool fatal, const scope_ca
     FILE *f = outfile_open(&of, path, err, errlen);
     if (!f)
         return -1;
-    fprintf(f,
-            "{\"version\": %d, \"fatal\": %s, \"dropped\": 0, \"total\": %" PRIu64
-            ", \"task_window_max\": [%u, %u, %u, %u], \"heap_max\": [%" PRIu64 ", %" PRIu64 ", %" PRIu64
-            ", %" PRIu64 "], \"dep_pool_max\": [%u, %u, %u, %u], \"tensormap_max\": %u}\n",
-            SCOPESTATS_VERSION, fatal ? "true" : "false", s->total, caps->task_window[0],
-            caps->task_window[1], caps->task_window[2], caps->task_window[3], caps->heap[0], caps->heap[1],
-            caps->heap[2], caps->heap[3], caps->dep_pool[0], caps->dep_pool[1], caps->dep_pool[2],
-            caps->dep_pool[3], caps->tensormap);
+    outfile_printf(f,
+                   "{\"version\": %d, \"fatal\": %s, \"dropped\": 0, \"total\": %" PRIu64
+                   ", \"task_window_max\": [%u, %u, %u, %u], \"heap_max\": [%" PRIu64 ", %" PRIu64
+                   ", %" PRIu64 ", %" PRIu64
+                   "], \"dep_pool_max\": [%u, %u, %u, %u], \"tensormap_max\": %u}\n",
+                   SCOPESTATS_VERSION, fatal ? "true" : "false", s->total, caps->task_window[0],
+                   caps->task_window[1], caps->task_window[2], caps->task_window[3], caps->heap[0],
+                   caps->heap[1], caps->heap[2], caps->heap[3], caps->dep_pool[0], caps->dep_pool[1],
+                   caps->dep_pool[2], caps->dep_pool[3], caps->tensormap);
     if (wbuf_append_file(f, &s->body) != 0) {
         int e = errno;
         outfile_abort(&of);

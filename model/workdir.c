@@ -10,11 +10,13 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "outfile.h"
@@ -30,16 +32,24 @@ static void remove_tree_at(int at, const char *name)
     int fd = openat(at, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0)
         return;
-    DIR *d = fdopendir(fd);
-    if (!d) {
-        close(fd);
-        return;
-    }
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL)
-        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
-            remove_tree_at(dirfd(d), e->d_name);
-    closedir(d);
+    /* the entries through getdents64 into a buffer on the stack, not readdir: the staging folder must go
+     * also when a failed allocation is what ends the run (fdopendir allocates) */
+    _Alignas(8) char buf[4096];
+    long n;
+    while ((n = syscall(SYS_getdents64, fd, buf, sizeof(buf))) > 0)
+        for (long off = 0; off < n;) {
+            const struct {
+                uint64_t ino;
+                int64_t off;
+                unsigned short reclen;
+                unsigned char type;
+                char name[];
+            } *e = (const void *)(buf + off);
+            if (strcmp(e->name, ".") != 0 && strcmp(e->name, "..") != 0)
+                remove_tree_at(fd, e->name);
+            off += e->reclen;
+        }
+    close(fd);
     unlinkat(at, name, AT_REMOVEDIR);
 }
 

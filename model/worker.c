@@ -306,7 +306,7 @@ void worker_timeline(worker *w, const worker_costs *k)
  * times, and 17 significant digits only show binary noise. */
 static void put_us(FILE *f, double us)
 {
-    fprintf(f, "%.3f", us);
+    outfile_printf(f, "%.3f", us);
 }
 
 static void put_rings(FILE *f, const uint64_t v[4])
@@ -427,22 +427,22 @@ int worker_write_json(const worker *w, const worker_costs *k, const char *path, 
 
 void worker_summary(const worker *w, FILE *out)
 {
-    fprintf(out, "worker: %d program%s, setup %.3f ms (arena built %d time%s)\n", w->nprograms,
-            w->nprograms == 1 ? "" : "s", w->setup_us / 1e3, w->arena_builds,
-            w->arena_builds == 1 ? "" : "s");
+    outfile_printf(out, "worker: %d program%s, setup %.3f ms (arena built %d time%s)\n", w->nprograms,
+                   w->nprograms == 1 ? "" : "s", w->setup_us / 1e3, w->arena_builds,
+                   w->arena_builds == 1 ? "" : "s");
     for (int p = 0; p < w->nprograms; p++) {
         const worker_program *pr = &w->prog[p];
         if (!pr->ran) {
-            fprintf(out, "  %d %s: not run\n", p, pr->name);
+            outfile_printf(out, "  %d %s: not run\n", p, pr->name);
             continue;
         }
-        fprintf(out, "  %d %s: %s, device %.3f ms (makespan %.3f us) from %.3f ms%s\n", p, pr->name,
-                pr->result.status, pr->device_us / 1e3, pr->result.makespan_us, pr->start_us / 1e3,
-                pr->builds_arena && p ? ", after an arena rebuild (ring sizing changed)" : "");
+        outfile_printf(out, "  %d %s: %s, device %.3f ms (makespan %.3f us) from %.3f ms%s\n", p, pr->name,
+                       pr->result.status, pr->device_us / 1e3, pr->result.makespan_us, pr->start_us / 1e3,
+                       pr->builds_arena && p ? ", after an arena rebuild (ring sizing changed)" : "");
     }
-    fprintf(out, "  total %.3f ms on this worker against %.3f ms on fresh workers (saves %.3f ms)\n",
-            w->total_us / 1e3, w->fresh_us / 1e3, (w->fresh_us - w->total_us) / 1e3);
+    outfile_printf(out, "  total %.3f ms on this worker against %.3f ms on fresh workers (saves %.3f ms)\n",
+                   w->total_us / 1e3, w->fresh_us / 1e3, (w->fresh_us - w->total_us) / 1e3);
     if (w->nedges)
-        fprintf(out, "  %zu edge%s across programs through resident tensors (ptosim_run.json)\n", w->nedges,
-                w->nedges == 1 ? "" : "s");
+        outfile_printf(out, "  %zu edge%s across programs through resident tensors (ptosim_run.json)\n",
+                       w->nedges, w->nedges == 1 ? "" : "s");
 }

@@ -43,6 +43,11 @@ typedef struct collector {
     uint64_t bytes;       /* payload bytes written */
     double last_progress; /* time of the last "Collecting" line */
     int reconciled;
+    bool ending;          /* collector_finish is done: the daemons are about to be ended with the engine */
+    const char *dead;     /* the actor that ended before the collector did (SimGrid out of memory), or NULL */
+    aid_t pids[3];        /* the drain, copy and writer actors */
+    const char *names[3]; /* and their names */
+    int nactors;          /* actors started */
 } collector;
 
 static collector the; /* one run per process */
@@ -73,13 +78,17 @@ static void publish(void *ctx, int ti, const uint32_t *recs, uint32_t n, ps_t t)
     /* the Perfetto trace's backlog: published on the device at t, written by the host later */
     if (h->c->pf && pf_counter_add(h->c->pf, PF_CTR_BACKLOG, t, n) != 0)
         chip_error(h->c, "out of memory for the Perfetto trace");
+    uint32_t *copy = malloc((n ? n : 1) * sizeof(*copy));
+    if (!copy) { /* not published: the run ends with this error */
+        chip_error(h->c, "out of memory in the args dump collector");
+        return;
+    }
+    memcpy(copy, recs, n * sizeof(*recs));
     pub_buf *b = &h->bufs[h->nbufs++];
     b->ti = ti;
     b->n = n;
     b->t = t;
-    b->recs = malloc((n ? n : 1) * sizeof(*b->recs));
-    if (b->recs)
-        memcpy(b->recs, recs, n * sizeof(*recs));
+    b->recs = copy;
     sg_sem_release(h->bufs_ready);
 }
 
@@ -98,14 +107,15 @@ static ps_t wait_gate(void *ctx, int ti, dump_gate gate, ps_t t, ps_t limit)
     return now > limit ? limit : now;
 }
 
-static void wq_push(collector *h, uint32_t r)
+/* Queues record r for the copy. Returns 0, or -1 when out of memory (the run ends with that error). */
+static int wq_push(collector *h, uint32_t r)
 {
     if (h->wq_len == h->wq_cap) {
         size_t ncap = h->wq_cap ? h->wq_cap * 2 : 1024;
         uint32_t *nw = malloc(ncap * sizeof(*nw));
         if (!nw) {
             chip_error(h->c, "out of memory in the args dump collector");
-            return;
+            return -1;
         }
         for (size_t i = 0; i < h->wq_len; i++)
             nw[i] = h->wq[(h->wq_head + i) % h->wq_cap];
@@ -115,6 +125,29 @@ static void wq_push(collector *h, uint32_t r)
         h->wq_head = 0;
     }
     h->wq[(h->wq_head + h->wq_len++) % h->wq_cap] = r;
+    return 0;
+}
+
+/* A collector actor's end. They are daemons, ended with the engine once collector_finish is done; an end
+ * before that is SimGrid ending one whose code threw (std::bad_alloc: out of memory inside SimGrid), and the
+ * records it held would never be written: the run ends with an error instead of waiting for them. */
+static void actor_exit(int failed, void *data)
+{
+    (void)failed;
+    collector *h = &the;
+    if (h->ending || h->dead || !h->c || h->c->stopped)
+        return;
+    h->dead = data;
+    chip_error(h->c, "the args dump collector's SimGrid actor %s ended before the collector did (out of memory "
+                     "inside SimGrid?)",
+               (const char *)data); /* collector_finish sees it within a simulated second */
+}
+
+/* Each actor's first call: its end is watched (actor_exit). */
+static void watch_self(void)
+{
+    sg_actor_on_exit(actor_exit, sg_actor_self_get_data());
+    sg_actor_daemonize(sg_actor_self());
 }
 
 /* Drain threads: poll the ready queues every host_poll_ns, collect each
@@ -125,7 +158,7 @@ static void drain_actor(int argc, char **argv)
     (void)argc;
     (void)argv;
     collector *h = &the;
-    sg_actor_daemonize(sg_actor_self());
+    watch_self();
     ps_t poll = ps_from_ns((uint64_t)h->c->plat.host_poll_ns);
     for (;;) {
         sg_sem_acquire(h->bufs_ready);
@@ -134,10 +167,8 @@ static void drain_actor(int argc, char **argv)
         if (sec(tick) > simgrid_get_clock())
             sg_actor_sleep_until(sec(tick));
         dump_host_collected(&h->c->dump, b.ti);
-        for (uint32_t i = 0; i < b.n; i++) {
-            wq_push(h, b.recs[i]);
+        for (uint32_t i = 0; i < b.n && wq_push(h, b.recs[i]) == 0; i++)
             sg_sem_release(h->recs_ready);
-        }
         h->collected += b.n;
         free(b.recs);
         double now = simgrid_get_clock();
@@ -157,7 +188,7 @@ static void copy_actor(int argc, char **argv)
     (void)argc;
     (void)argv;
     collector *h = &the;
-    sg_actor_daemonize(sg_actor_self());
+    watch_self();
     for (;;) {
         sg_sem_acquire(h->recs_ready);
         uint32_t r = h->wq[h->wq_head];
@@ -175,7 +206,7 @@ static void writer_actor(int argc, char **argv)
     (void)argc;
     (void)argv;
     collector *h = &the;
-    sg_actor_daemonize(sg_actor_self());
+    watch_self();
     double record = (double)h->c->plat.host_record_ns * 1e-9;
     for (;;) {
         uint32_t r = (uint32_t)((uintptr_t)sg_mailbox_get(h->mb) - 1);
@@ -195,8 +226,27 @@ static void writer_actor(int argc, char **argv)
 static void start(const char *name, sg_host_t host, void (*code)(int, char **))
 {
     sg_actor_t a = sg_actor_init(name, host);
+    sg_actor_set_data(a, (void *)name);
     sg_actor_start(a, code, 0, NULL);
+    collector *h = &the;
+    h->names[h->nactors] = name;
+    h->pids[h->nactors++] = sg_actor_get_pid(a);
 }
+
+/* Are all the collector's actors still there? Records the first one gone as an error of the run. */
+static bool actors_alive(collector *h)
+{
+    for (int i = 0; i < h->nactors && !h->dead; i++)
+        if (!sg_actor_by_pid(h->pids[i])) {
+            h->dead = h->names[i];
+            chip_error(h->c,
+                       "the args dump collector's SimGrid actor %s ended before the collector did (out of "
+                       "memory inside SimGrid?)",
+                       h->names[i]);
+        }
+    return !h->dead;
+}
+
 
 void collector_start(chip *c, FILE *log)
 {
@@ -251,14 +301,38 @@ void collector_finish(chip *c, collector_stats *st)
     h->device_done = true;
     uint64_t total = c->dump.ad.n - c->dump.ad.dropped;
     double next = simgrid_get_clock() + 1.0; /* the export loop reports once a second */
-    while (h->written < total && !intr_signal()) { /* a signal ends the host's writing too */
+    /* One record at a time crosses the collector link, and the writer takes each in host_record_ns: with
+     * everything published, a record is written at least every copy + record + poll interval. Far longer
+     * without one means an actor is stuck for good (SimGrid ended a call of its with an exception): the run
+     * ends with that error instead of waiting forever. */
+    uint64_t max_size = 0;
+    for (size_t i = 0; i < c->dump.ad.n; i++)
+        if (c->dump.ad.recs[i].bin_size > max_size)
+            max_size = c->dump.ad.recs[i].bin_size;
+    double stall_s = 10.0 + 4.0 * ((double)max_size / c->plat.host_collector_bw +
+                                   (double)c->plat.host_record_ns * 1e-9 + (double)c->plat.host_poll_ns * 1e-9);
+    uint64_t last_written = h->written;
+    double last_change = simgrid_get_clock();
+    while (h->written < total && !intr_signal() && !h->dead) { /* a signal ends the host's writing too */
         double left = next - simgrid_get_clock();
         if (left > 0)
             sg_sem_acquire_timeout(h->progress, left);
+        if (!actors_alive(h)) /* it held records that will never be written */
+            break;
+        if (h->written != last_written) {
+            last_written = h->written;
+            last_change = simgrid_get_clock();
+        } else if (simgrid_get_clock() - last_change > stall_s) {
+            chip_error(c,
+                       "the args dump collector wrote nothing for %.0f simulated seconds with %" PRIu64
+                       " args left: one of its SimGrid actors is stuck (out of memory inside SimGrid?)",
+                       simgrid_get_clock() - last_change, total - h->written);
+            break;
+        }
         if (h->written < total && h->bufs_head == h->nbufs && !h->wq_len && !h->in_flight) {
-            fprintf(h->log,
-                    "ptosim: [host] internal: %" PRIu64 " args were never published; not waiting for them\n",
-                    total - h->written);
+            /* lost on the way (an allocation that failed): args.bin would lack them */
+            chip_error(c, "internal: %" PRIu64 " args were never published; args.bin would lack them",
+                       total - h->written);
             break;
         }
         if (h->written < total && simgrid_get_clock() >= next) {
@@ -290,7 +364,10 @@ void collector_finish(chip *c, collector_stats *st)
     st->records = h->collected;
     st->bytes_written = h->bytes;
     st->reconciled_threads = h->reconciled;
+    h->ending = true;
     free(h->bufs);
     free(h->wq);
+    h->bufs = NULL;
+    h->wq = NULL;
     c->dump.host = NULL;
 }

@@ -1,5 +1,6 @@
 /* gen.c - `ptosim gen`: synthetic workload graphs (chain, fan, ..., random DAGs) streamed to stdout. */
 #include "gen.h"
+#include "../model/outfile.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -2264,9 +2265,9 @@ static void print_params(FILE *out, const gen_kind *k)
         const gen_param *p = &k->params[i];
         char left[64];
         snprintf(left, sizeof(left), "--%s %s", p->name, p->def);
-        fprintf(out, "    %-26s %s", left, p->help);
+        outfile_printf(out, "    %-26s %s", left, p->help);
         if (p->type == PT_CHOICE)
-            fprintf(out, ": %s", p->choices);
+            outfile_printf(out, ": %s", p->choices);
         fputc('\n', out);
     }
 }
@@ -2281,7 +2282,7 @@ static void usage(FILE *out)
           "kinds:\n",
           out);
     for (int i = 0; i < NKINDS; i++) {
-        fprintf(out, "  %-16s %s\n", KINDS[i].name, KINDS[i].summary);
+        outfile_printf(out, "  %-16s %s\n", KINDS[i].name, KINDS[i].summary);
         print_params(out, &KINDS[i]);
     }
     fputs("\n`ptosim gen KIND --help` tells more about one kind.\n"
@@ -2291,7 +2292,8 @@ static void usage(FILE *out)
 
 static void kind_usage(FILE *out, const gen_kind *k)
 {
-    fprintf(out, "usage: ptosim gen %s [--PARAM VALUE ...] > GRAPH.jsonl\n\n%s\n", k->name, k->summary);
+    outfile_printf(out, "usage: ptosim gen %s [--PARAM VALUE ...] > GRAPH.jsonl\n\n%s\n", k->name,
+                   k->summary);
     if (k->notes)
         fputs(k->notes, out);
     fputs("\nparameters (default shown):\n", out);

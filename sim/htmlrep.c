@@ -200,34 +200,34 @@ static void hp(FILE *f, const char *fmt, ...)
         case 'd':
         case 'i':
             if (longs == 1)
-                fprintf(f, spec, va_arg(ap, long));
+                outfile_printf(f, spec, va_arg(ap, long));
             else if (longs == 2)
-                fprintf(f, spec, va_arg(ap, long long));
+                outfile_printf(f, spec, va_arg(ap, long long));
             else if (longs == 3)
-                fprintf(f, spec, va_arg(ap, ssize_t));
+                outfile_printf(f, spec, va_arg(ap, ssize_t));
             else if (longs == 4)
-                fprintf(f, spec, va_arg(ap, intmax_t));
+                outfile_printf(f, spec, va_arg(ap, intmax_t));
             else if (longs == 5)
-                fprintf(f, spec, va_arg(ap, ptrdiff_t));
+                outfile_printf(f, spec, va_arg(ap, ptrdiff_t));
             else
-                fprintf(f, spec, va_arg(ap, int));
+                outfile_printf(f, spec, va_arg(ap, int));
             break;
         case 'u':
         case 'x':
         case 'X':
         case 'o':
             if (longs == 1)
-                fprintf(f, spec, va_arg(ap, unsigned long));
+                outfile_printf(f, spec, va_arg(ap, unsigned long));
             else if (longs == 2)
-                fprintf(f, spec, va_arg(ap, unsigned long long));
+                outfile_printf(f, spec, va_arg(ap, unsigned long long));
             else if (longs == 3)
-                fprintf(f, spec, va_arg(ap, size_t));
+                outfile_printf(f, spec, va_arg(ap, size_t));
             else if (longs == 4)
-                fprintf(f, spec, va_arg(ap, uintmax_t));
+                outfile_printf(f, spec, va_arg(ap, uintmax_t));
             else if (longs == 5)
-                fprintf(f, spec, va_arg(ap, ptrdiff_t));
+                outfile_printf(f, spec, va_arg(ap, ptrdiff_t));
             else
-                fprintf(f, spec, va_arg(ap, unsigned));
+                outfile_printf(f, spec, va_arg(ap, unsigned));
             break;
         case 'f':
         case 'F':
@@ -235,7 +235,7 @@ static void hp(FILE *f, const char *fmt, ...)
         case 'E':
         case 'g':
         case 'G':
-            fprintf(f, spec, va_arg(ap, double));
+            outfile_printf(f, spec, va_arg(ap, double));
             break;
         default: /* a conversion this page does not use (the format attribute has checked the rest) */
             assert(!"hp: unsupported conversion");

@@ -1,6 +1,7 @@
 /* import.c - rebuilds a graph file from a runtime capture: tasks, args and edges from deps.json, the op
  * order and scopes from scope stats, created buffers from heap offsets, kernel times and sync-start drains
  * from the swimlane. */
+#include "../model/outfile.h"
 #include "import.h"
 
 #include <cJSON.h>
@@ -1434,9 +1435,9 @@ void imp_put_str(FILE *f, const char *s)
     for (; *s; s++) {
         unsigned char c = (unsigned char)*s;
         if (c == '"' || c == '\\')
-            fprintf(f, "\\%c", c);
+            outfile_printf(f, "\\%c", c);
         else if (c < 0x20)
-            fprintf(f, "\\u%04x", c);
+            outfile_printf(f, "\\u%04x", c);
         else
             fputc(c, f);
     }
@@ -1447,7 +1448,7 @@ static void put_dims(FILE *f, const int64_t *v, int n)
 {
     fputc('[', f);
     for (int i = 0; i < n; i++)
-        fprintf(f, "%s%" PRId64, i ? ", " : "", v[i]);
+        outfile_printf(f, "%s%" PRId64, i ? ", " : "", v[i]);
     fputc(']', f);
 }
 
@@ -1473,17 +1474,17 @@ static void put_new_tensor(const importer *im, int b, const char *key, FILE *f)
     char name[64];
     buf_name(im, b, name, sizeof(name));
     if (bf->tensor >= 0) { /* as its readers see it (a reused address may hold another dtype each time) */
-        fprintf(f, "\"%s\": \"%s\", \"dtype\": \"%s\", \"shape\": [%" PRIu64 "]", key, name,
+        outfile_printf(f, "\"%s\": \"%s\", \"dtype\": \"%s\", \"shape\": [%" PRIu64 "]", key, name,
                 dtype_name(bf->dtype), bf->numel ? bf->numel : 1);
     } else { /* nobody read it: only its heap size is known */
-        fprintf(f, "\"%s\": \"%s\", \"dtype\": \"INT8\", \"shape\": [%" PRIu64 "]", key, name, bf->bytes);
+        outfile_printf(f, "\"%s\": \"%s\", \"dtype\": \"INT8\", \"shape\": [%" PRIu64 "]", key, name, bf->bytes);
     }
 }
 
 static void put_task(const importer *im, const imp_task *t, FILE *f)
 {
     if (t->alloc) {
-        fprintf(f, "{\"op\": \"alloc\", \"id\": \"t%" PRIu64 "\", \"tensors\": [", t->id);
+        outfile_printf(f, "{\"op\": \"alloc\", \"id\": \"t%" PRIu64 "\", \"tensors\": [", t->id);
         for (size_t o = 0; o < t->nouts; o++) {
             fputs(o ? ", {" : "{", f);
             put_new_tensor(im, t->outs[o], "name", f);
@@ -1493,17 +1494,17 @@ static void put_task(const importer *im, const imp_task *t, FILE *f)
         return;
     }
     bool dummy = t->k[0] < 0 && t->k[1] < 0 && t->k[2] < 0;
-    fprintf(f, "{\"op\": \"%s\", \"id\": \"t%" PRIu64 "\"", dummy ? "dummy" : "submit", t->id);
+    outfile_printf(f, "{\"op\": \"%s\", \"id\": \"t%" PRIu64 "\"", dummy ? "dummy" : "submit", t->id);
     if (!dummy) {
         fputs(", \"kernels\": [", f);
         for (int s = 0; s < 3; s++)
             if (t->k[s] >= 0)
-                fprintf(f, "%s%d", s ? ", " : "", t->k[s]);
+                outfile_printf(f, "%s%d", s ? ", " : "", t->k[s]);
             else
-                fprintf(f, "%snull", s ? ", " : "");
+                outfile_printf(f, "%snull", s ? ", " : "");
         fputc(']', f);
         if (t->block_num > 1)
-            fprintf(f, ", \"block_num\": %d", t->block_num);
+            outfile_printf(f, ", \"block_num\": %d", t->block_num);
         if (t->sync && t->block_num > 1)
             fputs(", \"sync_start\": true", f);
         if (t->early)
@@ -1523,15 +1524,15 @@ static void put_task(const importer *im, const imp_task *t, FILE *f)
         }
         char name[64];
         buf_name(im, ia->buf, name, sizeof(name));
-        fprintf(f, "{\"dir\": \"%s\", \"tensor\": \"%s\", \"shape\": ", DIRS[ia->type], name);
+        outfile_printf(f, "{\"dir\": \"%s\", \"tensor\": \"%s\", \"shape\": ", DIRS[ia->type], name);
         put_dims(f, ia->shape, ia->ndim);
         fputs(", \"strides\": ", f);
         put_dims(f, ia->strides, ia->ndim);
-        fprintf(f, ", \"start_offset\": %" PRIu64, ia->start);
+        outfile_printf(f, ", \"start_offset\": %" PRIu64, ia->start);
         const imp_buf *bf = &im->bufs[ia->buf];
         int base_version = bf->created ? 0 : im->tensors[bf->tensor].version;
         if (im->tensors[ia->tensor].version != base_version)
-            fprintf(f, ", \"version\": %d", im->tensors[ia->tensor].version);
+            outfile_printf(f, ", \"version\": %d", im->tensors[ia->tensor].version);
         if (ia->manual_dep)
             fputs(", \"manual_dep\": true", f);
         fputc('}', f);
@@ -1545,9 +1546,9 @@ static void put_task(const importer *im, const imp_task *t, FILE *f)
         fputs(first ? ", \"deps\": [" : ", ", f);
         first = false;
         if (ed->pred != SIZE_MAX)
-            fprintf(f, "\"t%" PRIu64 "\"", ed->pred_id);
+            outfile_printf(f, "\"t%" PRIu64 "\"", ed->pred_id);
         else /* an id no task had: the runtime counts it as retired */
-            fprintf(f, "%" PRIu64, ed->pred_id);
+            outfile_printf(f, "%" PRIu64, ed->pred_id);
     }
     if (!first)
         fputc(']', f);
@@ -1586,9 +1587,9 @@ static void put_run_config(const importer *im, FILE *f)
     for (int k = 0; k < 3; k++) {
         if (!im->cap[k][0])
             continue;
-        fprintf(f, "%s\"%s\": [", first ? "" : ", ", KEYS[k]);
+        outfile_printf(f, "%s\"%s\": [", first ? "" : ", ", KEYS[k]);
         for (int r = 0; r < RINGS; r++)
-            fprintf(f, "%s%" PRIu64, r ? ", " : "", im->cap[k][r]);
+            outfile_printf(f, "%s%" PRIu64, r ? ", " : "", im->cap[k][r]);
         fputc(']', f);
         first = false;
     }
@@ -1617,9 +1618,9 @@ static void put_header(importer *im, FILE *f)
             continue;
         char fallback[32];
         snprintf(fallback, sizeof(fallback), "func%d", id);
-        fprintf(f, "%s{\"id\": %d, \"name\": ", n++ ? ", " : "", id);
+        outfile_printf(f, "%s{\"id\": %d, \"name\": ", n++ ? ", " : "", id);
         imp_put_str(f, im->names[id][0] ? im->names[id] : fallback);
-        fprintf(f, ", \"core\": \"%s\"", im->func_core[id] ? "aiv" : "aic");
+        outfile_printf(f, ", \"core\": \"%s\"", im->func_core[id] ? "aiv" : "aic");
         imp_put_kernel_cost(im, id, f);
         fputc('}', f);
     }
@@ -1630,7 +1631,7 @@ static void put_header(importer *im, FILE *f)
         if (bf->created)
             continue;
         const imp_tensor *t = &im->tensors[bf->tensor];
-        fprintf(f,
+        outfile_printf(f,
                 "%s{\"name\": \"e%d\", \"dtype\": \"%s\", \"shape\": [%" PRIu64 "], \"addr\": \"%" PRIu64
                 "\", \"version\": %d}",
                 n++ ? ", " : "", bf->tensor, dtype_name(t->dtype), t->numel ? t->numel : 1, t->addr,
@@ -1722,7 +1723,7 @@ int import_capture(const char *dfx_dir, const import_opts *opt, FILE *out, char 
     }
     last_peak_window = im->peak_window;
     if (im->notes > IMPORT_MAX_NOTES && im->warn)
-        fprintf(im->warn, "ptosim: note: %zu more notes like these\n", im->notes - IMPORT_MAX_NOTES);
+        outfile_printf(im->warn, "ptosim: note: %zu more notes like these\n", im->notes - IMPORT_MAX_NOTES);
     free_importer(im);
     return rc;
 }

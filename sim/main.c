@@ -122,9 +122,10 @@ static int cmd_params(int argc, char **argv)
     char dir[PATH_MAX], err[4096];
     run_platform_dir(dir, sizeof(dir));
     platform p;
-    if (platform_load(&p, name, dir, err, sizeof(err)) != 0) {
+    int prc = platform_load(&p, name, dir, err, sizeof(err));
+    if (prc != 0) {
         fprintf(stderr, "ptosim: %s\n", err);
-        return EXIT_USAGE;
+        return prc == PLATFORM_OOM ? EXIT_INTERNAL : EXIT_USAGE;
     }
     platform_print_table(&p, stdout);
     return EXIT_OK;

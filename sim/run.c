@@ -183,9 +183,10 @@ int run_prepare(const cli_run *o, platform *pl, chip_config *cf, run_warnings *w
     platform plat;
     char pdir[PATH_MAX];
     run_platform_dir(pdir, sizeof(pdir));
-    if (platform_load(&plat, opt.platform, pdir, err, sizeof(err)) != 0) {
+    int prc = platform_load(&plat, opt.platform, pdir, err, sizeof(err));
+    if (prc != 0) {
         fprintf(stderr, "ptosim: %s\n", err);
-        return EXIT_USAGE;
+        return prc == PLATFORM_OOM ? EXIT_INTERNAL : EXIT_USAGE;
     }
     char warn[1024];
     if (opt.aicpu_thread_num)
@@ -200,9 +201,10 @@ int run_prepare(const cli_run *o, platform *pl, chip_config *cf, run_warnings *w
         return EXIT_USAGE;
     }
     /* a platform SimGrid cannot run is a bad platform file: said before anything runs or is written */
-    if (sgrun_check_platform(plat.xml_path, err, sizeof(err)) != 0) {
+    int src = sgrun_check_platform(plat.xml_path, err, sizeof(err));
+    if (src != 0) {
         fprintf(stderr, "ptosim: platform %s: %s\n", plat.name, err);
-        return EXIT_USAGE;
+        return src == SGRUN_OOM ? EXIT_INTERNAL : EXIT_USAGE;
     }
 
     chip_config cfg;
@@ -380,10 +382,27 @@ static const char *const MANAGED[] = {
     "report.html",
 };
 
+/* The work dir of the run in progress, for on_abort. */
+static workdir *volatile abort_wd;
+
+/* SimGrid ends the process with abort() on some of its own failures (out of memory inside it, an
+ * exception it does not catch): the staging folder goes first, so the work dir is left as it was (a
+ * SIGKILL still leaves it, for the next run to remove). Then the default action: status 134. */
+static void on_abort(int sig)
+{
+    workdir *w = abort_wd;
+    abort_wd = NULL;
+    if (w)
+        workdir_abort(w);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
 /* Ends a run whose files must not reach the work dir: its staging folder goes,
  * the folder keeps what it had. */
 static void drop_outputs(workdir *wd, bool have)
 {
+    abort_wd = NULL;
     if (have) {
         workdir_abort(wd);
         workdir_close(wd);
@@ -435,6 +454,8 @@ static int simulate(const cli_run *o, const platform *pl, const chip_config *cf,
         }
         if (lr > 0)
             fprintf(stderr, "ptosim: warning: %s\n", err);
+        abort_wd = &wd;
+        signal(SIGABRT, on_abort);
     }
     const char *out = have_wd ? wd.stage : NULL; /* where the files are written */
     workdir_programs old_programs = {0}; /* the folders a session left here, read before this run replaces
@@ -506,7 +527,7 @@ static int simulate(const cli_run *o, const platform *pl, const chip_config *cf,
     if (!sig && orch_finish_reading(&c->orch, gerr, sizeof(gerr)) != 0) {
         fprintf(stderr, "ptosim: %s\n", gerr);
         abandon_run(c, bin_open ? &binf : NULL, &wd, have_wd);
-        return EXIT_GRAPH;
+        return graph_err_oom(gerr) ? EXIT_INTERNAL : EXIT_GRAPH;
     }
     sig = intr_signal();
     if (sig) /* SIGINT or SIGTERM stopped the simulation: nothing is written */
@@ -520,10 +541,22 @@ static int simulate(const cli_run *o, const platform *pl, const chip_config *cf,
             return EXIT_INTERNAL;
         }
     }
-    int exit_code = sgrc != 0 ? (sgres.finished ? EXIT_INTERNAL : EXIT_STALLED) : exit_for(c->status);
-    if (sgrc != 0 && !sgres.finished && c->status == CHIP_RUNNING) {
-        c->status = CHIP_STALLED;
-        snprintf(c->message, sizeof(c->message), "%s", err);
+    int exit_code = sgrc != 0 ? EXIT_INTERNAL : exit_for(c->status);
+    if (exit_code == EXIT_INTERNAL) {
+        /* the simulator itself failed (memory, an actor stuck): what it collected is not a run's, and the
+         * work dir keeps what it had. SimGrid finding the chip engine (or the host collector after it)
+         * blocked for good is such a failure: the model never blocks there (it says itself when nothing
+         * can progress, status 6), so one of SimGrid's calls failed under an actor (out of memory inside
+         * SimGrid) or ptosim lost a wake-up */
+        if (sgrc != 0)
+            fprintf(stderr, "ptosim: %s%s\n", err,
+                    sgres.finished ? "" : "; ptosim's SimGrid actors were left waiting (out of memory inside SimGrid?)");
+        else
+            report_failure(c, stderr);
+        abandon_run(c, bin_open ? &binf : NULL, &wd, have_wd);
+        if (have_wd)
+            fprintf(stderr, "ptosim: %s keeps the previous run's outputs\n", opt.work_dir);
+        return EXIT_INTERNAL;
     }
 
     const char *outputs[10];
@@ -665,6 +698,7 @@ static int simulate(const cli_run *o, const platform *pl, const chip_config *cf,
             if (exit_code == EXIT_OK)
                 exit_code = EXIT_INTERNAL;
         } else {
+            abort_wd = NULL;
             /* a session's program folders from before: this run's files are the folder's now */
             workdir_drop_programs(opt.work_dir, &old_programs, NULL, 0);
             workdir_close(&wd);
@@ -712,7 +746,7 @@ static int read_header(const char *path, graph *g)
     char err[GRAPH_ERR_MAX];
     if (graph_open(g, path, err, sizeof(err)) != 0) {
         fprintf(stderr, "ptosim: %s\n", err);
-        return -1;
+        return graph_err_oom(err) ? EXIT_INTERNAL : EXIT_GRAPH;
     }
     return 0;
 }
@@ -771,10 +805,11 @@ static int run_program(const cli_run *opt, const platform *plat, const chip_conf
             snprintf(res.status, sizeof(res.status), "error");
         } else {
             /* pr->path is the name to show; the kernel names were checked before the first program */
-            code = read_header(opt->graphs[p], &g) != 0 ? EXIT_GRAPH
-                   : run_apply_kernel_sets(&cfg, &g, opt) != EXIT_OK
-                       ? EXIT_USAGE
-                       : simulate(opt, &pl, &cfg, warn, &g, work_dir ? dir : NULL, p == 0, &res);
+            code = read_header(opt->graphs[p], &g);
+            if (code == 0)
+                code = run_apply_kernel_sets(&cfg, &g, opt) != EXIT_OK
+                           ? EXIT_USAGE
+                           : simulate(opt, &pl, &cfg, warn, &g, work_dir ? dir : NULL, p == 0, &res);
         }
         if ((fflush(stdout) != 0 || ferror(stdout)) && code != EXIT_INTERNAL) { /* _exit flushes nothing */
             fprintf(stderr, "ptosim: cannot write standard output: %s\n", strerror(errno));
@@ -818,10 +853,8 @@ static int run_worker(const cli_run *opt, const platform *plat, const chip_confi
     /* every graph is checked before the first program runs: no half-written worker */
     for (int p = 0; p < opt->ngraphs && code == EXIT_OK; p++) {
         graph hdr;
-        if (read_header(opt->graphs[p], &hdr) != 0) {
-            code = EXIT_GRAPH;
+        if ((code = read_header(opt->graphs[p], &hdr)) != 0)
             break;
-        }
         chip_config pc = *cfg;
         run_apply_rings(&pc, &hdr, opt);
         if (run_apply_kernel_sets(&pc, &hdr, opt) != EXIT_OK) {
@@ -838,7 +871,7 @@ static int run_worker(const cli_run *opt, const platform *plat, const chip_confi
         graph_close(&hdr);
         if (code == EXIT_OK && graph_validate(opt->graphs[p], err, sizeof(err)) != 0) {
             fprintf(stderr, "ptosim: %s\n", err);
-            code = EXIT_GRAPH;
+            code = graph_err_oom(err) ? EXIT_INTERNAL : EXIT_GRAPH;
         }
         if (code == EXIT_OK && intr_signal()) { /* nothing is written yet */
             fprintf(stderr, "ptosim: interrupted by %s\n", intr_name(intr_signal()));
@@ -948,8 +981,8 @@ int run_main_from(int argc, char **argv, const gcomp *gc)
     if (opt.ngraphs > 1)
         return run_worker(&opt, &plat, &cfg, &warn);
     graph hdr;
-    if (read_header(opt.graph, &hdr) != 0)
-        return EXIT_GRAPH;
+    if ((code = read_header(opt.graph, &hdr)) != 0)
+        return code;
     run_apply_rings(&cfg, &hdr, &opt);
     if (run_apply_kernel_sets(&cfg, &hdr, &opt) != EXIT_OK) {
         graph_close(&hdr);

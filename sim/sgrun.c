@@ -158,6 +158,13 @@ int sgrun_check_platform(const char *xml_path, char *err, size_t errlen)
     }
     if (!why)
         why = own;
+    /* the file was there and readable a moment ago: SimGrid failing to allocate (or then to open it) is
+     * the machine's state, not the file's fault */
+    if (strstr(buf, "bad_alloc") || strstr(buf, "memory allocation error") ||
+        (why && strstr(why, "Unable to open"))) {
+        snprintf(err, errlen, "%s: SimGrid could not load it: out of memory", xml_path);
+        return SGRUN_OOM;
+    }
     size_t whylen = why ? strlen(why) : 0;
     if (!why) {
         why = "SimGrid could not load it";

@@ -34,6 +34,9 @@ typedef void (*sgrun_body)(void *data, int *finished);
  * with err naming the file and what is wrong. */
 int sgrun_check_platform(const char *xml_path, char *err, size_t errlen);
 
+/* sgrun_check_platform's return when SimGrid ran out of memory loading a readable file. */
+#define SGRUN_OOM (-2)
+
 int sgrun_run(const char *xml_path, double collector_bw, const char *const *user_args, sgrun_body body,
               void *data, sgrun_cfg *cfg_used, sgrun_result *res, char *err, size_t errlen);
 

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #ifdef __linux__
+#include <sys/file.h>
 #include <sys/prctl.h>
 #endif
 #include <sys/stat.h>
@@ -23,6 +24,7 @@
 
 #include "../model/csv.h"
 #include "../model/gcomp.h"
+#include "../model/graph.h"
 #include "../model/gsrc.h"
 #include "../model/outfile.h"
 #include "../model/platform.h"
@@ -109,6 +111,7 @@ typedef struct sweep {
     uint64_t graph_hash;           /* gcomp_hash of GRAPH's bytes when the manifest was written */
     uint64_t graph_bytes;          /* and its size */
     bool began_known;              /* DIR/sweep.cmd says which graph the sweep began with (this one) */
+    int lock_fd;                   /* DIR, open with an exclusive flock held while the sweep runs; -1 = none */
 } sweep;
 
 void sweep_usage(void)
@@ -454,11 +457,11 @@ static void write_sweep_args(FILE *f, const sweep *s)
     for (int k = 0; k < s->nlists; k++) {
         const sweep_list *l = &s->lists[k];
         if (l->kind == LIST_RUN)
-            fprintf(f, " %s ", KNOB_FLAGS[l->knob]);
+            outfile_printf(f, " %s ", KNOB_FLAGS[l->knob]);
         else if (l->kind == LIST_GEN)
-            fprintf(f, " --gen-%s ", l->key);
+            outfile_printf(f, " --gen-%s ", l->key);
         else
-            fprintf(f, " %s ", LIST_FLAGS[l->kind]);
+            outfile_printf(f, " %s ", LIST_FLAGS[l->kind]);
         sh_quote(f, l->text);
     }
     for (int k = 0; k < s->npass; k++) {
@@ -483,6 +486,9 @@ static void sweep_free(sweep *s)
     free(s->hosts);
     free(s->pass);
     free(s->todo);
+    if (s->lock_fd >= 0)
+        close(s->lock_fd);
+    s->lock_fd = -1;
 }
 
 /* Splits a knob's list at commas into its values (--set and --kernel-set: the part after KEY=, each value
@@ -559,6 +565,7 @@ static int parse(int argc, char **argv, sweep *s)
 {
     memset(s, 0, sizeof(*s));
     s->point = -1;
+    s->lock_fd = -1;
     s->hosts = calloc((size_t)argc + 1, sizeof(char *));
     s->pass = calloc((size_t)argc + 1, sizeof(char *));
     if (!s->hosts || !s->pass) {
@@ -878,6 +885,36 @@ static int check_engine_words(const sweep *s)
 /* Checks every knob value and the options passed through as `ptosim run` would, with its messages, and the
  * platform with its --set overrides, so a mistake stops the sweep before any point runs. Returns 0, or an
  * exit status after printing why. */
+/* Locks s->dir_abs against a second sweep (or a run) into the same folder: a flock on the folder itself,
+ * held until the process ends (not by the points it starts: the descriptor is close-on-exec). Returns 0
+ * (also on a file system without locks, after a warning), or EXIT_INTERNAL after saying another sweep holds
+ * it. */
+static int lock_dir(sweep *s)
+{
+    int fd = open(s->dir_abs, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) {
+        fprintf(stderr, "ptosim sweep: %s: cannot open the sweep folder: %s\n", s->dir, strerror(errno));
+        return EXIT_INTERNAL;
+    }
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        int e = errno;
+        close(fd);
+        if (e == EWOULDBLOCK) {
+            fprintf(stderr,
+                    "ptosim sweep: %s: another ptosim sweep or run is writing to this folder; wait for it to "
+                    "end or give another -o\n",
+                    s->dir);
+            return EXIT_INTERNAL;
+        }
+        fprintf(stderr, "ptosim sweep: %s: cannot lock the sweep folder (%s); do not let two sweeps write to it "
+                        "at once\n",
+                s->dir, strerror(e));
+        return 0;
+    }
+    s->lock_fd = fd;
+    return 0;
+}
+
 static int check(sweep *s)
 {
     char err[4096];
@@ -956,9 +993,10 @@ static int check(sweep *s)
     char pdir[PATH_MAX];
     run_platform_dir(pdir, sizeof(pdir));
     platform base;
-    if (platform_load(&base, opt.platform, pdir, err, sizeof(err)) != 0) {
+    int prc = platform_load(&base, opt.platform, pdir, err, sizeof(err));
+    if (prc != 0) {
         fprintf(stderr, "ptosim sweep: %s\n", err);
-        return EXIT_USAGE;
+        return prc == PLATFORM_OOM ? EXIT_INTERNAL : EXIT_USAGE;
     }
     const sweep_list *pl[SWEEP_MAX_LISTS];
     int npl = 0, at[SWEEP_MAX_LISTS] = {0};
@@ -1020,6 +1058,23 @@ static int check(sweep *s)
               stderr);
         return EXIT_USAGE;
     }
+    /* The whole graph is read and checked before DIR is touched: a malformed one leaves a finished sweep's
+     * folder as it was (its sweep.csv, points.csv and sweep.cmd) and makes no folder. A pipe is read into an
+     * unnamed temporary copy first (gone when the process ends), and that copy is checked. */
+    char temp[PATH_MAX];
+    if (s->point < 0 && spool) {
+        int src = gsrc_spool_temp(s->graph, temp, sizeof(temp), err, sizeof(err));
+        if (src != 0) {
+            fprintf(stderr, "ptosim sweep: %s\n", err);
+            return src > 0 ? EXIT_GRAPH : EXIT_INTERNAL;
+        }
+    }
+    if (s->point < 0 && !s->gen_kind && graph_validate(spool ? temp : s->graph, err, sizeof(err)) != 0) {
+        fprintf(stderr, "ptosim sweep: %s\n", err);
+        return EXIT_GRAPH;
+    }
+    if (s->point < 0 && spool && (rc = check_kernel_names(s, temp, gsrc_name(s->graph))) != 0)
+        return rc;
     if (outfile_mkdirs(s->dir, err, sizeof(err)) != 0) {
         fprintf(stderr, "ptosim sweep: %s\n", err);
         return EXIT_INTERNAL;
@@ -1028,15 +1083,17 @@ static int check(sweep *s)
         fprintf(stderr, "ptosim sweep: %s: %s\n", s->dir, strerror(errno));
         return EXIT_INTERNAL;
     }
+    if (s->point < 0 && (rc = lock_dir(s)) != 0)
+        return rc;
     if (spool) {
         /* every point reads the graph (on other machines, with Slurm or parallel): DIR/graph.jsonl is the
-         * copy they all read, checked when it is compiled below before any point runs */
+         * copy they all read, compiled below before any point runs */
         if ((size_t)snprintf(s->graph_abs, sizeof(s->graph_abs), "%s/" SPOOL_NAME, s->dir_abs) >=
             sizeof(s->graph_abs)) {
             fprintf(stderr, "ptosim sweep: %s/" SPOOL_NAME ": path too long\n", s->dir);
             return EXIT_USAGE;
         }
-        int src = gsrc_spool(s->graph, s->graph_abs, err, sizeof(err));
+        int src = gsrc_spool(s->point < 0 ? temp : s->graph, s->graph_abs, err, sizeof(err));
         if (src != 0) {
             fprintf(stderr, "ptosim sweep: %s\n", err);
             return src > 0 ? EXIT_GRAPH : EXIT_INTERNAL;
@@ -1100,7 +1157,7 @@ static int write_manifest(sweep *s)
         for (long i = 0; i < s->npoints; i++) {
             const char *cells[SWEEP_MAX_COLS];
             point_cells(s, i, cells);
-            fprintf(m, "%ld,points/%04ld", i, i);
+            outfile_printf(m, "%ld,points/%04ld", i, i);
             for (int k = 0; k < ncols; k++) {
                 fputc(',', m);
                 csv_put(m, cells[k]);
@@ -1126,9 +1183,9 @@ static int write_manifest(sweep *s)
         write_sweep_args(c, s);
         /* the graph's bytes, not its name: a --resume with an edited graph is refused by this line */
         if (s->gen_kind)
-            fprintf(c, "\n" GRAPH_LINE "made by ptosim gen %s, one graph per point of its lists\n", s->gen_kind);
+            outfile_printf(c, "\n" GRAPH_LINE "made by ptosim gen %s, one graph per point of its lists\n", s->gen_kind);
         else
-            fprintf(c, "\n" GRAPH_LINE "%" PRIu64 " bytes hashing to %016" PRIx64 "\n", bytes, s->graph_hash);
+            outfile_printf(c, "\n" GRAPH_LINE "%" PRIu64 " bytes hashing to %016" PRIx64 "\n", bytes, s->graph_hash);
     }
     int bad = !m || fclose(m) != 0 || !c || fclose(c) != 0 || !man || !cmd;
     if (bad) {
@@ -1412,9 +1469,9 @@ static void write_missing_row(FILE *out, int nfields, int status_col, int exit_c
         if (k == status_col)
             fputs("missing", out);
         else if (k == exit_col && st >= 0 && WIFEXITED(st))
-            fprintf(out, "%d", WEXITSTATUS(st));
+            outfile_printf(out, "%d", WEXITSTATUS(st));
         else if (k == exit_col && st >= 0 && WIFSIGNALED(st))
-            fprintf(out, "%d", 128 + WTERMSIG(st));
+            outfile_printf(out, "%d", 128 + WTERMSIG(st));
     }
 }
 
@@ -1970,9 +2027,9 @@ static void write_array_spec(FILE *f, const long *pts, long n)
         long e = t;
         while (e + 1 < n && pts[e + 1] == pts[e] + 1)
             e++;
-        fprintf(f, "%s%ld", t ? "," : "", pts[t]);
+        outfile_printf(f, "%s%ld", t ? "," : "", pts[t]);
         if (e > t)
-            fprintf(f, "-%ld", pts[e]);
+            outfile_printf(f, "-%ld", pts[e]);
         t = e + 1;
     }
 }
@@ -2009,7 +2066,7 @@ static int write_slurm(const sweep *s)
         }
         fputs("#!/bin/sh\n", f);
         if (!which) {
-            fprintf(
+            outfile_printf(
                 f,
                 "# sweep.sbatch - a Slurm job array written by `ptosim sweep --engine slurm`: task i runs "
                 "point i of %ld\n# into points/NNNN/ beside this file. Then run collect.sbatch.\n",
@@ -2017,7 +2074,7 @@ static int write_slurm(const sweep *s)
             fputs("#SBATCH --job-name=ptosim-sweep\n#SBATCH --array=", f);
             write_array_spec(f, s->todo, s->ntodo);
             if (s->jobs)
-                fprintf(f, "%%%ld", s->jobs);
+                outfile_printf(f, "%%%ld", s->jobs);
             /* one CPU: a point maps the compiled graph, so no second thread parses it beside the run */
             fputs("\n#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=1\n#SBATCH --output=", f);
             slurm_path(f, logs);
@@ -2082,7 +2139,7 @@ static int run_parallel(const sweep *s)
         return EXIT_INTERNAL;
     }
     for (long t = 0; t < s->ntodo; t++)
-        fprintf(f, "%ld\n", s->todo[t]);
+        outfile_printf(f, "%ld\n", s->todo[t]);
     if (outfile_commit(&o, err, sizeof(err)) != 0) {
         fprintf(stderr, "ptosim sweep: %s\n", err);
         return EXIT_INTERNAL;
@@ -2474,13 +2531,11 @@ int sweep_main(int argc, char **argv)
             rc = EXIT_INTERNAL;
         } else
             rc = s.gen_kind ? compile_gen_graphs(&s, gc) : compile_graph(&s, gc);
-        for (long g = 0; g < s.ngraphs && rc == 0 && (s.gen_kind || s.graph == s.graph_abs); g++) {
-            /* the kernel names of a graph read from a pipe or generated, now that it is here */
+        for (long g = 0; g < s.ngraphs && rc == 0 && s.gen_kind; g++) {
+            /* the kernel names of a generated graph, now that it is here (a pipe's were checked on its copy) */
             char graph[PATH_MAX + 64];
-            if (s.gen_kind)
-                graph_file(&s, g, "jsonl", graph, sizeof(graph));
-            rc =
-                check_kernel_names(&s, s.gen_kind ? graph : s.graph, s.gen_kind ? graph : gsrc_name(argv[0]));
+            graph_file(&s, g, "jsonl", graph, sizeof(graph));
+            rc = check_kernel_names(&s, graph, graph);
         }
         if (rc == 0 && plan_points(&s) != 0)
             rc = EXIT_INTERNAL;

@@ -38,6 +38,7 @@ int main(void)
     srunner_add_suite(sr, suite_faults());
     srunner_add_suite(sr, suite_cli());
     srunner_add_suite(sr, suite_links());
+    srunner_add_suite(sr, suite_oom());
     srunner_run_all(sr, CK_ENV);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);

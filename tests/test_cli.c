@@ -578,20 +578,26 @@ START_TEST(a_piped_graph_whose_copy_cannot_be_written_fails_by_name)
     ck_assert_str_eq(r.err, want);
     ck_assert_str_eq(r.out, "");
     tu_run_free(&r);
-    /* a sweep copies a pipe into its folder: failing mid-copy (5.6 MB), and at the last flush (93 KB) */
-    r = shf("trap '' XFSZ; ulimit -f 8; $P gen fan --n 30000 | $P sweep - --ring-heap 1024,2048/0/0/0 -o %s/a",
-            dir);
+    /* a sweep copies a pipe to $TMPDIR to check it before its folder is touched: failing mid-copy (5.6 MB)
+     * and at the last flush (93 KB), with no folder made */
+    r = shf("trap '' XFSZ; ulimit -f 8; $P gen fan --n 30000 | TMPDIR=%s $P sweep - --ring-heap 1024,2048/0/0/0 "
+            "-o %s/a",
+            dir, dir);
     ck_assert_int_eq(r.status, 1);
-    snprintf(want, sizeof(want), "ptosim sweep: <stdin>: cannot write its copy %s/a/graph.jsonl: File too large\n",
+    snprintf(want, sizeof(want), "ptosim sweep: <stdin>: cannot write its temporary copy in %s: File too large\n",
              dir);
     ck_assert_str_eq(r.err, want);
     tu_run_free(&r);
-    r = shf("trap '' XFSZ; ulimit -f 8; cat %s | $P sweep - --ring-heap 1024,2048/0/0/0 -o %s/b",
-            TRACE("gen_fan.jsonl"), dir);
+    r = shf("trap '' XFSZ; ulimit -f 8; cat %s | TMPDIR=%s $P sweep - --ring-heap 1024,2048/0/0/0 -o %s/b",
+            TRACE("gen_fan.jsonl"), dir, dir);
     ck_assert_int_eq(r.status, 1);
-    snprintf(want, sizeof(want), "ptosim sweep: %s/b/graph.jsonl: write failed: File too large\n", dir);
     ck_assert_str_eq(r.err, want);
     tu_run_free(&r);
+    for (int i = 0; i < 2; i++) {
+        char path[4200];
+        snprintf(path, sizeof(path), "%s/%s", dir, i ? "b" : "a");
+        ck_assert_msg(!tu_exists(path), "a failed sweep made %s", path);
+    }
     for (int i = 0; i < 2; i++) {
         char path[4200];
         snprintf(path, sizeof(path), "%s/%s/sweep.csv", dir, i ? "b" : "a");

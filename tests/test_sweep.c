@@ -564,6 +564,97 @@ START_TEST(a_malformed_graph_stops_the_sweep_before_any_point_runs)
 }
 END_TEST
 
+/* The names in dir, sorted, one a line (malloc'd). */
+static char *listing(const char *dir)
+{
+    char cmd[8192];
+    snprintf(cmd, sizeof(cmd), "ls -A '%s'", dir);
+    run_out r = tu_run_prog((const char *[]){"/bin/sh", "-c", cmd, NULL});
+    free(r.err);
+    return r.out;
+}
+
+START_TEST(a_malformed_graph_leaves_a_finished_sweep_folder_as_it_was)
+{
+    /* the graph is read whole before the folder is touched: the finished sweep keeps its sweep.csv,
+     * points.csv and sweep.cmd byte for byte (--best and --resume still work), and a new folder is not made,
+     * not even for a pipe's copy */
+    const char *dir = tu_tmpdir();
+    char *g = tu_write(
+        dir, "bad.jsonl",
+        "{\"ptosim_graph\": 1, \"name\": \"b\", \"kernels\": [{\"id\": 0, \"name\": \"v\", "
+        "\"core\": \"aiv\", \"cost\": {\"cycles\": 10}}]}\n{\"op\": \"submit\", \"kernal\": \"v\"}\n");
+    char *out = path_in(dir, "s"), *fresh = path_in(dir, "new"), want[8192], cmd[8192];
+    const char *good[] = {"sweep", TRACE("chain3.jsonl"), "--ring-task-window", "16,64", "-o", out, NULL};
+    run_out r = tu_run(good);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    const char *names[] = {"sweep.csv", "points.csv", "sweep.cmd", "graph.compiled"};
+    char *before[4], *list = listing(out);
+    for (int k = 0; k < 4; k++)
+        ck_assert_ptr_nonnull(before[k] = read_in(out, names[k]));
+    snprintf(want, sizeof(want), "ptosim sweep: %s:2: kernal: unknown field\n", g);
+    const char *bad[] = {"sweep", g, "--ring-task-window", "16,64", "-o", out, NULL};
+    expect_error(bad, 3, want);
+    for (int k = 0; k < 4; k++) {
+        char *now = read_in(out, names[k]);
+        ck_assert_msg(now && strcmp(now, before[k]) == 0, "%s changed", names[k]);
+        free(now);
+        free(before[k]);
+    }
+    char *list2 = listing(out);
+    ck_assert_str_eq(list2, list);
+    free(list);
+    free(list2);
+    const char *best[] = {"sweep", "--best", out, NULL};
+    r = tu_run(best);
+    ck_assert_int_eq(r.status, 0);
+    tu_run_free(&r);
+    const char *bad_new[] = {"sweep", g, "--ring-task-window", "16,64", "-o", fresh, NULL};
+    expect_error(bad_new, 3, want);
+    ck_assert(!tu_exists(fresh));
+    snprintf(cmd, sizeof(cmd), "cat %s | %s sweep - --ring-task-window 16,64 -o %s", g, PTOSIM_BIN, fresh);
+    r = tu_run_prog((const char *[]){"/bin/bash", "-c", cmd, NULL});
+    ck_assert_int_eq(r.status, 3);
+    ck_assert_str_eq(r.err, "ptosim sweep: <stdin>:2: kernal: unknown field\n");
+    tu_run_free(&r);
+    ck_assert(!tu_exists(fresh));
+    free(out);
+    free(fresh);
+    free(g);
+}
+END_TEST
+
+START_TEST(a_second_sweep_into_a_busy_folder_is_refused_at_once)
+{
+    /* two sweeps into one folder would both rewrite its points.csv, sweep.cmd and sweep.csv: the second
+     * finds the folder locked (here by the test, as a sweep holds it) and stops, touching nothing */
+    const char *dir = tu_tmpdir();
+    char *out = path_in(dir, "s"), want[8192];
+    ck_assert_int_eq(mkdir(out, 0777), 0);
+    int fd = open(out, O_RDONLY | O_DIRECTORY);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(flock(fd, LOCK_EX | LOCK_NB), 0);
+    const char *args[] = {"sweep", TRACE("chain3.jsonl"), "--ring-task-window", "16,64", "-o", out, NULL};
+    snprintf(want, sizeof(want),
+             "ptosim sweep: %s: another ptosim sweep or run is writing to this folder; wait for it to end or "
+             "give another -o\n",
+             out);
+    expect_error(args, 1, want);
+    char *list = listing(out);
+    ck_assert_str_eq(list, "");
+    free(list);
+    close(fd); /* released: the same sweep now runs */
+    run_out r = tu_run(args);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    char *csv = read_in(out, "sweep.csv");
+    ck_assert_int_eq(count_lines(csv), 3);
+    free(csv);
+    free(out);
+}
+END_TEST
+
 START_TEST(a_point_job_refuses_a_compiled_graph_that_no_longer_fits)
 {
     /* a job of the array maps DIR/graph.compiled: a graph edited after the sweep compiled it, or a damaged
@@ -1301,8 +1392,7 @@ START_TEST(kernel_set_lists_sweep_a_flag_of_a_kernels_submits)
     expect_error(value, 2,
                  "ptosim sweep: --kernel-set p.sync_start=yes: the value is true or false, got 'yes'\n");
     ck_assert(!tu_exists(none));
-    /* a graph from a pipe is checked once it is copied into the folder, and named as the pipe; no point runs
-     */
+    /* a graph from a pipe is checked on a temporary copy, named as the pipe, before the folder is made */
     char cmd[8192];
     snprintf(cmd, sizeof(cmd), "cat %s | %s sweep - --kernel-set q.sync_start=false,true -o %s", g,
              PTOSIM_BIN, none);
@@ -1312,8 +1402,7 @@ START_TEST(kernel_set_lists_sweep_a_flag_of_a_kernels_submits)
         r.err,
         "ptosim sweep: --kernel-set q.sync_start: graph ks (<stdin>) has no kernel 'q'\n" TU_USAGE_SWEEP);
     tu_run_free(&r);
-    snprintf(cmd, sizeof(cmd), "%s/points", none);
-    ck_assert(!tu_exists(cmd));
+    ck_assert(!tu_exists(none));
     free(none);
     free(csv);
     free(manifest);
@@ -2078,6 +2167,8 @@ Suite *suite_sweep(void)
     tcase_add_test(tc, slurm_array_tasks_run_locally_merge_to_the_local_csv);
     tcase_add_test(tc, a_point_writes_byte_for_byte_what_ptosim_run_writes);
     tcase_add_test(tc, a_malformed_graph_stops_the_sweep_before_any_point_runs);
+    tcase_add_test(tc, a_malformed_graph_leaves_a_finished_sweep_folder_as_it_was);
+    tcase_add_test(tc, a_second_sweep_into_a_busy_folder_is_refused_at_once);
     tcase_add_test(tc, a_point_job_refuses_a_compiled_graph_that_no_longer_fits);
     tcase_add_test(tc, a_graph_edited_keeping_its_size_and_time_is_not_taken_for_the_compiled_one);
     tcase_add_test(tc, resume_over_another_graphs_compiled_file_names_that_file);

@@ -123,5 +123,6 @@ Suite *suite_errors(void);
 Suite *suite_faults(void);
 Suite *suite_cli(void);
 Suite *suite_links(void);
+Suite *suite_oom(void);
 
 #endif

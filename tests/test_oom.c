@@ -1,0 +1,319 @@
+/* test_oom.c - the allocation-failure walk: every allocation of a small run with every output on is failed
+ * in turn (tests/oom/failalloc.c, preloaded), and each run must end cleanly and leave the work dir as the
+ * README promises. */
+#define _XOPEN_SOURCE 700 /* nftw */
+#include <check.h>
+#include <ftw.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "testutil.h"
+
+#ifndef PTOSIM_FAILALLOC /* the Makefile names the injector built beside the binary */
+#define PTOSIM_FAILALLOC PTOSIM_SRCDIR "/build/failalloc.so"
+#endif
+
+/* Of SimGrid's allocations (~2,800, most of them alike: platform parsing) every LIB_STRIDE-th is failed;
+ * ptosim's own are all walked. */
+#define LIB_STRIDE 40
+
+/* ---- a folder's content as one string: each entry's path, type and bytes' hash, sorted ---- */
+
+static char **entries;
+static size_t nentries, root_len;
+
+static uint64_t hash_file(const char *path)
+{
+    uint64_t h = 1469598103934665603ULL; /* FNV-1a */
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return 0;
+    int c;
+    while ((c = getc(f)) != EOF)
+        h = (h ^ (uint64_t)(unsigned char)c) * 1099511628211ULL;
+    fclose(f);
+    return h;
+}
+
+static int add_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+    (void)ftw;
+    char line[8192];
+    snprintf(line, sizeof(line), "%s %c %016llx", path + root_len,
+             type == FTW_F    ? 'f'
+             : type == FTW_D  ? 'd'
+             : type == FTW_SL ? 'l'
+                              : '?',
+             type == FTW_F ? (unsigned long long)hash_file(path) : (unsigned long long)(st->st_mode & 0));
+    entries = realloc(entries, (nentries + 1) * sizeof(*entries));
+    entries[nentries++] = strdup(line);
+    return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The folder dir as "path type hash" lines, sorted (malloc'd); "" when it does not exist. */
+static char *snapshot(const char *dir)
+{
+    entries = NULL;
+    nentries = 0;
+    root_len = strlen(dir);
+    struct stat st;
+    if (stat(dir, &st) == 0)
+        nftw(dir, add_entry, 16, FTW_PHYS);
+    qsort(entries, nentries, sizeof(*entries), cmp_str);
+    size_t len = 1;
+    for (size_t i = 0; i < nentries; i++)
+        len += strlen(entries[i]) + 1;
+    char *s = malloc(len), *p = s;
+    *p = '\0';
+    for (size_t i = 0; i < nentries; i++) {
+        p += sprintf(p, "%s\n", entries[i]);
+        free(entries[i]);
+    }
+    free(entries);
+    return s;
+}
+
+static void sh(const char *cmd)
+{
+    run_out r = tu_run_prog((const char *[]){"/bin/sh", "-c", cmd, NULL});
+    ck_assert_msg(r.status == 0, "%s: %s", cmd, r.err);
+    tu_run_free(&r);
+}
+
+/* ---- the walk ---- */
+
+typedef struct walk {
+    const char *dir;      /* the work dir the runs write */
+    const char *pristine; /* a copy of it holding run A, put back when a run replaced it */
+    char *before;         /* snapshot of run A's folder */
+    char *after;          /* snapshot of the folder after a whole run B */
+    long sites, clean, recovered, other;
+    long in_simgrid; /* own-class failures SimGrid ended the process for (libc allocating for it) */
+    char first_other[4096];
+} walk;
+
+static const char *const RUN_B[] = {"run",
+                                    TRACE("chain3.jsonl"),
+                                    "-o",
+                                    NULL /* dir */,
+                                    "--enable-dep-gen",
+                                    "--enable-scope-stats",
+                                    "--enable-chip-swimlane",
+                                    "--enable-pmu",
+                                    "--dump-args=2",
+                                    "--enable-perfetto",
+                                    "--no-host-timing",
+                                    "--quiet",
+                                    NULL};
+
+/* Runs B with the n-th allocation of class cls failed (n = 0: none). The counts of a run without a
+ * failure go to *own and *lib when given. */
+static run_out run_b(const char *dir, const char *cls, long n, long *own, long *lib)
+{
+    const char *args[sizeof(RUN_B) / sizeof(*RUN_B)];
+    memcpy(args, RUN_B, sizeof(RUN_B));
+    args[3] = dir;
+    char num[32], log[4200];
+    snprintf(num, sizeof(num), "%ld", n);
+    snprintf(log, sizeof(log), "%s.log", dir);
+    remove(log);
+    setenv("FAILALLOC_N", num, 1);
+    setenv("FAILALLOC_CLASS", cls, 1);
+    setenv("FAILALLOC_LOG", log, 1);
+    setenv("LD_PRELOAD", PTOSIM_FAILALLOC, 1);
+    char *asan = getenv("ASAN_OPTIONS") ? strdup(getenv("ASAN_OPTIONS")) : NULL;
+    char opts[4096]; /* the sanitized build: the injector comes before ASan's runtime, on purpose, and a
+                      * process ended for want of memory may leave what it held (not a leak to report) */
+    snprintf(opts, sizeof(opts), "%s%sverify_asan_link_order=0:detect_leaks=0", asan ? asan : "",
+             asan ? ":" : "");
+    setenv("ASAN_OPTIONS", opts, 1);
+    run_out r = tu_run(args);
+    unsetenv("LD_PRELOAD");
+    unsetenv("FAILALLOC_N");
+    if (asan)
+        setenv("ASAN_OPTIONS", asan, 1);
+    else
+        unsetenv("ASAN_OPTIONS");
+    free(asan);
+    if (own || lib) {
+        char *text = tu_read(log);
+        ck_assert_msg(text && sscanf(text, "own %ld lib %ld", own, lib) == 2, "no counts in %s", log);
+        free(text);
+    }
+    remove(log);
+    return r;
+}
+
+/* One failed allocation: judged, counted, and the folder put back to run A's when it changed. strict: the
+ * failure is ptosim's to handle (status 1, a message naming memory) rather than SimGrid's (the folder
+ * alone). */
+static void step(walk *w, const char *cls, long n, bool strict)
+{
+    run_out r = run_b(w->dir, cls, n, NULL, NULL);
+    char *now = snapshot(w->dir);
+    const char *why = NULL;
+    /* libc allocating on SimGrid's behalf (its strdup, its fopen of the platform XML) is counted as ptosim's
+     * by the caller's address; SimGrid then ends the process itself (abort, status 134, its CRITICAL line):
+     * for those the work dir alone is judged */
+    if (strict && r.status == 134 &&
+        (strstr(r.err, "[xbt_exception/CRITICAL]") || strstr(r.err, "[root/CRITICAL]"))) {
+        strict = false;
+        w->in_simgrid++;
+    }
+    if (r.status == 0) {
+        if (strcmp(now, w->after) != 0) /* went on: then with run B's files, whole */
+            why = "exit 0 without run B's files";
+    } else if (strcmp(now, w->before) != 0) {
+        why = "the work dir changed";
+    } else if (strict && r.status != 1) {
+        why = "not exit status 1";
+    } else if (strict && !strstr(r.err, "out of memory") && !strstr(r.err, "Cannot allocate memory")) {
+        why = "no message naming memory";
+    }
+    w->sites++;
+    if (why && getenv("PTOSIM_OOM_VERBOSE")) /* every site that is not clean, one line each */
+        fprintf(stderr, "oom walk: %s %ld: %s (status %d): %.300s\n", cls, n, why, r.status, r.err);
+    if (why) {
+        w->other++;
+        if (!w->first_other[0])
+            snprintf(w->first_other, sizeof(w->first_other), "%s allocation %ld: %s (status %d): %.2000s",
+                     cls, n, why, r.status, r.err);
+    } else {
+        w->clean++;
+        w->recovered += r.status == 0;
+    }
+    if (strcmp(now, w->before) != 0) {
+        char cmd[9000];
+        snprintf(cmd, sizeof(cmd), "rm -rf '%s' && cp -a '%s' '%s'", w->dir, w->pristine, w->dir);
+        sh(cmd);
+    }
+    free(now);
+    tu_run_free(&r);
+}
+
+START_TEST(every_allocation_failure_ends_cleanly_and_leaves_the_work_dir_as_it_was)
+{
+    const char *tmp = tu_tmpdir();
+    char dir[1024], pristine[1100], cmd[16384];
+    snprintf(dir, sizeof(dir), "%s/w", tmp);
+    snprintf(pristine, sizeof(pristine), "%s/pristine", tmp);
+    walk w = {.dir = dir, .pristine = pristine};
+    /* run A, another graph with every output on, is what the folder holds before each failed run, with a
+     * file of the user's; without A's ptosim_run.json, which a run reads (for a session's folders) with
+     * ~3,400 allocations of cJSON that would swamp the walk */
+    snprintf(cmd, sizeof(cmd),
+             "%s run %s -o '%s' --enable-dep-gen --enable-scope-stats --enable-chip-swimlane --enable-pmu "
+             "--dump-args=2 --enable-perfetto --no-host-timing --quiet && rm '%s/ptosim_run.json' && "
+             "echo mine > '%s/notes.txt' && cp -a '%s' '%s'",
+             PTOSIM_BIN, TRACE("forkjoin.jsonl"), dir, dir, dir, dir, pristine);
+    sh(cmd);
+    w.before = snapshot(dir);
+    /* run B over it, whole: the folder it leaves, and how many allocations of each class it makes */
+    long own = 0, lib = 0;
+    run_out r = run_b(dir, "own", 0, &own, &lib);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    w.after = snapshot(dir);
+    ck_assert_str_ne(w.before, w.after);
+    snprintf(cmd, sizeof(cmd), "rm -rf '%s' && cp -a '%s' '%s'", dir, pristine, dir);
+    sh(cmd);
+    ck_assert_int_gt(own, 100);
+    ck_assert_int_gt(lib, 10); /* ~2,800; in the sanitized build ASan serves SimGrid's operator new itself */
+    for (long n = 1; n <= own; n++)
+        step(&w, "own", n, true);
+    long own_sites = w.sites, own_clean = w.clean, own_recovered = w.recovered, own_other = w.other;
+    for (long n = 1; n <= lib; n += LIB_STRIDE)
+        step(&w, "lib", n, false);
+    printf(
+        "oom walk: ptosim's own allocations: %ld sites, %ld clean (%ld of them recovered: exit 0 with the "
+        "run's files; %ld in SimGrid's calls, which it aborted), %ld other; SimGrid's (every %dth of %ld): "
+        "%ld sites, %ld clean, %ld other\n",
+        own_sites, own_clean, own_recovered, w.in_simgrid, own_other, LIB_STRIDE, lib, w.sites - own_sites,
+        w.clean - own_clean, w.other - own_other);
+    fflush(stdout);
+    ck_assert_msg(w.other == 0, "%ld of %ld failed allocations did not end cleanly; the first: %s", w.other,
+                  w.sites, w.first_other);
+    free(w.before);
+    free(w.after);
+}
+END_TEST
+
+/* Runs ptosim with args under the injector, environment name=value set. */
+static run_out run_failing(const char *const *args, const char *name, const char *value)
+{
+    setenv(name, value, 1);
+    setenv("FAILALLOC_CLASS", "own", 1);
+    setenv("LD_PRELOAD", PTOSIM_FAILALLOC, 1);
+    char *asan = getenv("ASAN_OPTIONS") ? strdup(getenv("ASAN_OPTIONS")) : NULL;
+    char opts[4096];
+    snprintf(opts, sizeof(opts), "%s%sverify_asan_link_order=0:detect_leaks=0", asan ? asan : "",
+             asan ? ":" : "");
+    setenv("ASAN_OPTIONS", opts, 1);
+    run_out r = tu_run(args);
+    unsetenv("LD_PRELOAD");
+    unsetenv(name);
+    if (asan)
+        setenv("ASAN_OPTIONS", asan, 1);
+    else
+        unsetenv("ASAN_OPTIONS");
+    free(asan);
+    return r;
+}
+
+START_TEST(a_platform_file_read_without_memory_is_named_as_memory_not_as_bad_json)
+{
+    /* the first allocations of a run read the platform: it was "unknown platform" or "not valid JSON",
+     * status 2 */
+    const char *args[] = {"run", TRACE("chain3.jsonl"), "--quiet", NULL};
+    for (int n = 1; n <= 2; n++) {
+        run_out r = run_failing(args, "FAILALLOC_N", n == 1 ? "1" : "2");
+        ck_assert_int_eq(r.status, 1);
+        char want[4200];
+        snprintf(want, sizeof(want), "ptosim: %.*s/../platforms/a2a3.json: out of memory\n",
+                 (int)(strrchr(PTOSIM_BIN, '/') - PTOSIM_BIN), PTOSIM_BIN);
+        ck_assert_str_eq(r.err, want);
+        tu_run_free(&r);
+    }
+}
+END_TEST
+
+START_TEST(a_formatted_write_cut_short_for_memory_fails_the_run_and_commits_nothing)
+{
+    /* glibc's vfprintf, short of memory for a long format, writes the text before the first conversion and
+     * returns -1 without marking the stream: scope_stats.jsonl's header was cut and the run exited 0 */
+    const char *tmp = tu_tmpdir();
+    char dir[1024], want[4096];
+    snprintf(dir, sizeof(dir), "%s/w", tmp);
+    const char *args[] = {"run", TRACE("chain3.jsonl"), "-o", dir, "--enable-scope-stats", "--quiet", NULL};
+    run_out r = run_failing(args, "FAILALLOC_SYM", "__libc_scratch_buffer_grow_preserve");
+    ck_assert_int_eq(r.status, 1);
+    snprintf(
+        want, sizeof(want),
+        "ptosim: %s/.ptosim-run/dfx_outputs/scope_stats/scope_stats.jsonl: write failed: Cannot allocate "
+        "memory\nptosim: %s keeps the previous run's outputs\n",
+        dir, dir);
+    ck_assert_str_eq(r.err, want);
+    ck_assert(!tu_exists(dir));
+    tu_run_free(&r);
+}
+END_TEST
+
+Suite *suite_oom(void)
+{
+    Suite *s = suite_create("oom");
+    TCase *tc = tcase_create("walk");
+    tcase_set_timeout(tc, 600);
+    tcase_add_test(tc, a_platform_file_read_without_memory_is_named_as_memory_not_as_bad_json);
+    tcase_add_test(tc, a_formatted_write_cut_short_for_memory_fails_the_run_and_commits_nothing);
+    tcase_add_test(tc, every_allocation_failure_ends_cleanly_and_leaves_the_work_dir_as_it_was);
+    suite_add_tcase(s, tc);
+    return s;
+}
