@@ -660,7 +660,7 @@ void report_critical_path(const cpath_result *c, uint64_t tick_hz, const char *i
 /* The overhead model's verdict, when the scheduler holds a noticeable share
  * of the makespan (sched_overhead_analysis's 8 % line between "compute/
  * dependency-bound" and "partially scheduler-limited"). */
-static void summary_overhead(const chip *c, FILE *out)
+static void summary_overhead(const chip *c, const report_bound *b, FILE *out)
 {
     ohm_result r;
     if (chip_overhead(c, &r) != 0 || !r.computed) {
@@ -677,11 +677,9 @@ static void summary_overhead(const chip *c, FILE *out)
         outfile_printf(out, " all %.1f%%, has %.1f%% of the makespan (a core idle while a ready task waits): %s",
                 ohm_pct(&r, r.all_us), has, ohm_verdict(has));
         /* the overhead model's verdict is of its share alone: say when something else holds the makespan */
-        report_bound b;
-        report_bound_of(c, &b);
-        if (b.kind != REPORT_BOUND_SCHEDULING && b.kind != REPORT_BOUND_NONE)
+        if (b->kind != REPORT_BOUND_SCHEDULING && b->kind != REPORT_BOUND_NONE)
             outfile_printf(out, " by the overhead model's measure, but the makespan is held by %s (bottleneck above)",
-                    b.what);
+                    b->what);
         fputc('\n', out);
         if (r.cp_span_us > 0 && c->status == CHIP_DONE) /* a run that did not finish has no such path */
             outfile_printf(out,
@@ -1041,7 +1039,7 @@ void report_summary(const chip *c, const report_info *ri, FILE *out)
             "  variation: seed %" PRIu64 ", each execution's kernel time (sigma %g), setup (%g) and record "
             "write-back (%g) drawn around their means\n",
             c->cfg.seed, c->plat.kernel_spread, c->plat.aicore_setup_spread, c->plat.aicore_record_spread);
-    summary_overhead(c, out);
+    summary_overhead(c, &b, out); /* the bound the summary printed above: computed once */
     if (ri->host_seconds >= 0)
         outfile_printf(out, "  simulated in %.3f s host time (%" PRIu64 " events, %.0f tasks/s)\n", ri->host_seconds,
                 c->events, (double)c->tasks_completed / (ri->host_seconds > 1e-9 ? ri->host_seconds : 1e-9));
