@@ -91,6 +91,24 @@ void outfile_note_failure(void)
     atomic_fetch_add(&print_failures, 1);
 }
 
+void outfile_put_u64(FILE *f, uint64_t x)
+{
+    char d[24];
+    int k = (int)sizeof(d) - 1;
+    d[k] = '\0';
+    do
+        d[--k] = (char)('0' + x % 10);
+    while ((x /= 10) != 0);
+    fputs(d + k, f);
+}
+
+void outfile_put_i64(FILE *f, int64_t x)
+{
+    if (x < 0)
+        fputc('-', f);
+    outfile_put_u64(f, x < 0 ? 0 - (uint64_t)x : (uint64_t)x);
+}
+
 unsigned long outfile_print_failures(void)
 {
     return atomic_load(&print_failures);

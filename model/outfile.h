@@ -3,6 +3,7 @@
 #define PTOSIM_OUTFILE_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 typedef struct outfile {
@@ -30,6 +31,11 @@ int outfile_commit(outfile *o, char *err, size_t errlen);
  * with this; once one such write failed in the process, outfile_commit refuses every file (the cut text
  * may be one built in memory first, bound for any file). Returns what vfprintf returns. */
 int outfile_printf(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* x in decimal, without printf: the writers of large files (an imported capture's graph) put hundreds of
+ * thousands of numbers. A failed write sets the stream's error flag, as fputs does. */
+void outfile_put_u64(FILE *f, uint64_t x);
+void outfile_put_i64(FILE *f, int64_t x);
 
 /* How many outfile_printf calls (or outfile_note_failure) have failed in this process. */
 unsigned long outfile_print_failures(void);

@@ -1447,8 +1447,11 @@ void imp_put_str(FILE *f, const char *s)
 static void put_dims(FILE *f, const int64_t *v, int n)
 {
     fputc('[', f);
-    for (int i = 0; i < n; i++)
-        outfile_printf(f, "%s%" PRId64, i ? ", " : "", v[i]);
+    for (int i = 0; i < n; i++) {
+        if (i)
+            fputs(", ", f);
+        outfile_put_i64(f, v[i]);
+    }
     fputc(']', f);
 }
 
@@ -1467,24 +1470,38 @@ static void buf_name(const importer *im, int b, char *out, size_t len)
     snprintf(out, len, "o%" PRIu64 "_%zu", t->id, slot);
 }
 
+/* "key": "name" (names are the importer's own: e<k>, o<task>_<slot>, no escapes). */
+static void put_key_name(FILE *f, const char *key, const char *name)
+{
+    fputc('"', f);
+    fputs(key, f);
+    fputs("\": \"", f);
+    fputs(name, f);
+    fputc('"', f);
+}
+
 /* dtype and shape of a created buffer: its tensor record, or bytes. */
 static void put_new_tensor(const importer *im, int b, const char *key, FILE *f)
 {
     const imp_buf *bf = &im->bufs[b];
     char name[64];
     buf_name(im, b, name, sizeof(name));
-    if (bf->tensor >= 0) { /* as its readers see it (a reused address may hold another dtype each time) */
-        outfile_printf(f, "\"%s\": \"%s\", \"dtype\": \"%s\", \"shape\": [%" PRIu64 "]", key, name,
-                dtype_name(bf->dtype), bf->numel ? bf->numel : 1);
-    } else { /* nobody read it: only its heap size is known */
-        outfile_printf(f, "\"%s\": \"%s\", \"dtype\": \"INT8\", \"shape\": [%" PRIu64 "]", key, name, bf->bytes);
-    }
+    /* as its readers see it (a reused address may hold another dtype each time); when nobody read it,
+     * only its heap size is known */
+    put_key_name(f, key, name);
+    fputs(", \"dtype\": \"", f);
+    fputs(bf->tensor >= 0 ? dtype_name(bf->dtype) : "INT8", f);
+    fputs("\", \"shape\": [", f);
+    outfile_put_u64(f, bf->tensor >= 0 ? (bf->numel ? bf->numel : 1) : bf->bytes);
+    fputc(']', f);
 }
 
 static void put_task(const importer *im, const imp_task *t, FILE *f)
 {
     if (t->alloc) {
-        outfile_printf(f, "{\"op\": \"alloc\", \"id\": \"t%" PRIu64 "\", \"tensors\": [", t->id);
+        fputs("{\"op\": \"alloc\", \"id\": \"t", f);
+        outfile_put_u64(f, t->id);
+        fputs("\", \"tensors\": [", f);
         for (size_t o = 0; o < t->nouts; o++) {
             fputs(o ? ", {" : "{", f);
             put_new_tensor(im, t->outs[o], "name", f);
@@ -1494,14 +1511,19 @@ static void put_task(const importer *im, const imp_task *t, FILE *f)
         return;
     }
     bool dummy = t->k[0] < 0 && t->k[1] < 0 && t->k[2] < 0;
-    outfile_printf(f, "{\"op\": \"%s\", \"id\": \"t%" PRIu64 "\"", dummy ? "dummy" : "submit", t->id);
+    fputs(dummy ? "{\"op\": \"dummy\", \"id\": \"t" : "{\"op\": \"submit\", \"id\": \"t", f);
+    outfile_put_u64(f, t->id);
+    fputc('"', f);
     if (!dummy) {
         fputs(", \"kernels\": [", f);
-        for (int s = 0; s < 3; s++)
+        for (int s = 0; s < 3; s++) {
+            if (s)
+                fputs(", ", f);
             if (t->k[s] >= 0)
-                outfile_printf(f, "%s%d", s ? ", " : "", t->k[s]);
+                outfile_put_i64(f, t->k[s]);
             else
-                outfile_printf(f, "%snull", s ? ", " : "");
+                fputs("null", f);
+        }
         fputc(']', f);
         if (t->block_num > 1)
             outfile_printf(f, ", \"block_num\": %d", t->block_num);
@@ -1524,11 +1546,16 @@ static void put_task(const importer *im, const imp_task *t, FILE *f)
         }
         char name[64];
         buf_name(im, ia->buf, name, sizeof(name));
-        outfile_printf(f, "{\"dir\": \"%s\", \"tensor\": \"%s\", \"shape\": ", DIRS[ia->type], name);
+        fputs("{\"dir\": \"", f);
+        fputs(DIRS[ia->type], f);
+        fputs("\", ", f);
+        put_key_name(f, "tensor", name);
+        fputs(", \"shape\": ", f);
         put_dims(f, ia->shape, ia->ndim);
         fputs(", \"strides\": ", f);
         put_dims(f, ia->strides, ia->ndim);
-        outfile_printf(f, ", \"start_offset\": %" PRIu64, ia->start);
+        fputs(", \"start_offset\": ", f);
+        outfile_put_u64(f, ia->start);
         const imp_buf *bf = &im->bufs[ia->buf];
         int base_version = bf->created ? 0 : im->tensors[bf->tensor].version;
         if (im->tensors[ia->tensor].version != base_version)
@@ -1545,10 +1572,13 @@ static void put_task(const importer *im, const imp_task *t, FILE *f)
             continue;
         fputs(first ? ", \"deps\": [" : ", ", f);
         first = false;
-        if (ed->pred != SIZE_MAX)
-            outfile_printf(f, "\"t%" PRIu64 "\"", ed->pred_id);
-        else /* an id no task had: the runtime counts it as retired */
-            outfile_printf(f, "%" PRIu64, ed->pred_id);
+        if (ed->pred != SIZE_MAX) {
+            fputs("\"t", f);
+            outfile_put_u64(f, ed->pred_id);
+            fputc('"', f);
+        } else { /* an id no task had: the runtime counts it as retired */
+            outfile_put_u64(f, ed->pred_id);
+        }
     }
     if (!first)
         fputc(']', f);
