@@ -87,6 +87,8 @@ static int chip_build(chip *c, const platform *p, const chip_config *cfg, char *
         .subtask = ns(p->complete_subtask_ns),
         .resolve_base = ns(p->resolve_base_ns),
         .resolve_per = ns(p->resolve_per_consumer_ns),
+        .wire_task = ns(p->wire_task_ns),
+        .wire_edge = ns(p->wire_edge_ns),
         .release = ns(p->complete_subtask_ns),
         .visible = ns(p->dispatch_visible_ns),
         .setup = ns(p->aicore_setup_ns),
@@ -162,6 +164,7 @@ static int chip_build(chip *c, const platform *p, const chip_config *cfg, char *
     for (int s = 0; s < 3; s++)
         readyq_init(&c->ready[s]);
     readyq_init(&c->dummyq);
+    readyq_init(&c->wireq);
     for (int s = 0; s < 3; s++) {
         readyq_init(&c->ready_sync[s]);
         readyq_init(&c->early[s]);
@@ -241,6 +244,7 @@ void chip_free(chip *c)
     for (int s = 0; s < 3; s++)
         readyq_free(&c->ready[s]);
     readyq_free(&c->dummyq);
+    readyq_free(&c->wireq);
     for (int s = 0; s < 3; s++) {
         readyq_free(&c->ready_sync[s]);
         readyq_free(&c->early[s]);
@@ -646,6 +650,20 @@ static inline void handle(chip *c, evq_event ev)
     case EV_ORCH_CHECK:
         orch_on_check(&c->orch, ev.arg, ev.t);
         break;
+    case EV_WIRE_DONE: {
+        /* the guard released at wiring: ready now, or when its producers complete */
+        task *tk = chip_task(c, ev.arg);
+        if (!tk) {
+            chip_error(c, "internal: wiring of unknown task %llu", (unsigned long long)ev.arg);
+            break;
+        }
+        tk->fanin_refcount++;
+        if (tk->fanin_refcount == tk->fanin_count)
+            chip_route_ready(c, tk, ev.t);
+        else
+            chip_try_early_candidate(c, tk, ev.t);
+        break;
+    }
     case EV_TASK_DONE: {
         task *tk = chip_task(c, ev.arg);
         if (!tk)
@@ -814,6 +832,11 @@ static void svc_set_wake(rt *r, int ti, ps_t t)
     chip_set_wake(chip_of(r), ti, t);
 }
 
+static void svc_wire_queued(rt *r, ps_t t)
+{
+    sched_notify_wiring(&chip_of(r)->sched, t);
+}
+
 static void svc_clear_wake(rt *r, int ti)
 {
     chip_clear_wake(chip_of(r), ti);
@@ -830,6 +853,7 @@ static const rt_services SERVICES = {
     .sync_rendezvous = svc_sync_rendezvous,
     .release = svc_release,
     .orch_done = svc_orch_done,
+    .wire_queued = svc_wire_queued,
     .set_wake = svc_set_wake,
     .clear_wake = svc_clear_wake,
 };

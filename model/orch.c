@@ -984,6 +984,8 @@ void orch_on_step(orch *o, ps_t t)
         if (o->eof_seen) {
             o->done = true;
             o->end_time = t;
+            if (r->plat.sched_wire_batch) /* thread 0 now drains the wiring queue without backoff */
+                rt_wire_queued(r, t);
             rt_check_finished(r);
             return;
         }
@@ -1088,6 +1090,15 @@ void orch_on_publish(orch *o, uint64_t task_id, ps_t t)
         r->tasks_completed++;
         tk->releases_done = true;
         rt_check_consumed(r, tk, t);
+    } else if (r->plat.sched_wire_batch) {
+        /* the runtime before hw-native-sys/simpler #1263 (2026-07-09): the submit only pushes the
+         * task to the wiring queue; scheduler thread 0 wires it and releases the guard
+         * (pto_scheduler.h drain_wiring_queue; sched.c drain_wiring, model/README.md §7.6) */
+        if (readyq_push(&r->wireq, task_id) != 0) {
+            rt_error(r, "out of memory in the wiring queue");
+            return;
+        }
+        rt_wire_queued(r, t);
     } else {
         tk->fanin_refcount++; /* release the guard: wiring is complete */
         if (tk->fanin_refcount == tk->fanin_count)

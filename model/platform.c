@@ -143,6 +143,14 @@ static const param_def PARAMS[] = {
     {"sched_local_ready", PT_INT, F(sched_local_ready), 0, 0, 1, "", "simpler #1245",
      "1: a completion's newly ready consumers go to its thread's local buffer first (runtime before "
      "2026-07-02)"},
+    {"sched_wire_batch", PT_INT, F(sched_wire_batch), 0, 0, 1024, "tasks", "model/README.md §7.6",
+     ">0: the submit only queues a task; scheduler thread 0 wires it, this many a batch after a backoff of "
+     "32 iterations (runtime before 2026-07-09: 30)"},
+    {"wire_task_ns", PT_INT, F(wire_task_ns), 130, 0, 1e9, "ns", "model/README.md §7.6",
+     "wiring one task: fanin count, refcount, ready push (alternating_matmul_add Case1 orch 915.8 -> 785.5 us "
+     "over 1000 zero-fanin tasks)"},
+    {"wire_edge_ns", PT_INT, F(wire_edge_ns), 27, 0, 1e9, "ns", "model/README.md §7.6",
+     "wiring one fanin edge: fanout lock round trip + dep-pool prepend (~27 ns an edge on a2a3)"},
     {"aicore_fin_after_record", PT_INT, F(aicore_fin_after_record), 0, 0, 1, "", "simpler #1293",
      "1: the AICore commits its swimlane record before FIN (runtime before 2026-07-08)"},
     {"dfx_overhead", PT_INT, F(dfx_overhead), 1, 0, 1, "", "model/README.md §9.2",

@@ -57,6 +57,9 @@ typedef struct platform {
     double aicore_record_spread;      /* ... of the record write-back */
     double kernel_spread;             /* ... of each execution's kernel time */
     int64_t sched_local_ready;        /* 1: local-first ready buffers (the runtime before #1245) */
+    int64_t sched_wire_batch;         /* >0: scheduler thread 0 wires submitted tasks in batches of this many (before #1263) */
+    int64_t wire_task_ns;             /* thread 0: wiring one task (fanin count, refcount, ready push) */
+    int64_t wire_edge_ns;             /* ... and each of its fanin edges (fanout lock, dep-pool prepend) */
     int64_t aicore_fin_after_record;  /* 1: the AICore writes its swimlane record before FIN (before #1293) */
     int64_t dfx_overhead;             /* 1: profiling costs what it costs on silicon; 0: free */
     int64_t scheduler_timeout_ms;     /* scheduler no-progress timeout (code 100) */

@@ -75,6 +75,7 @@ enum chip_event {
     /* every scheduler reached the sync-start drain: count capacity, stage or retry */
     EV_HBM,         /* a GM flow starts or ends: reshare HBM bandwidth; arg = generation */
     EV_DEVICE_KILL, /* the STARS watchdog or the host stream sync gives up on the run */
+    EV_WIRE_DONE,   /* thread 0 has wired a submitted task (sched_wire_batch); arg = task id */
 };
 
 typedef enum {
@@ -124,6 +125,7 @@ typedef struct chip_costs {
     ps_t cold_record;          /* extra write-back of a core's first record (0 when records are off) */
     ps_t drain_sync;           /* the drain's acknowledgement tree across the scheduler threads */
     ps_t arg_fill;             /* a gated core filling its own args (hidden in the doorbell wait) */
+    ps_t wire_task, wire_edge; /* thread 0 wiring a task, and each of its fanin edges (sched_wire_batch) */
     double setup_spread;       /* variation: lognormal sigma of setup, record write-back and kernel time */
     double record_spread;      /* ... */
     double kernel_spread;      /* ... */
@@ -154,6 +156,7 @@ typedef struct rt_services {
     bool (*orch_done)(struct rt *r);                                /* has orchestration finished? */
     void (*set_wake)(struct rt *r, int ti, ps_t t); /* sleeping thread ti's poll wake-up, replaced in place */
     void (*clear_wake)(struct rt *r, int ti);       /* ... dropped (its generation moved on) */
+    void (*wire_queued)(struct rt *r, ps_t t);      /* the wiring queue grew, or orchestration ended */
 } rt_services;
 
 /* The shared fields, listed once: struct rt is made of them, and the engine's
@@ -185,6 +188,7 @@ typedef struct rt_services {
     scopestats ss;                         /* ... its state */                                               \
     readyq ready[3];                       /* global ready queues per shape: AIC, AIV, MIX */                \
     readyq dummyq;                         /* dependency-only tasks and false predicates */                  \
+    readyq wireq;                          /* submitted tasks thread 0 has yet to wire (sched_wire_batch) */ \
     readyq ready_sync[3];                  /* sync-start lane per shape (tier 0) */                          \
     readyq early[3];                       /* early-dispatch candidates per shape (64 each) */               \
     readyq early_sync;                     /* sync-start early candidates, every shape (64) */               \
@@ -286,6 +290,10 @@ static inline void rt_set_wake(rt *r, int ti, ps_t t)
 static inline void rt_clear_wake(rt *r, int ti)
 {
     r->svc.clear_wake(r, ti);
+}
+static inline void rt_wire_queued(rt *r, ps_t t)
+{
+    r->svc.wire_queued(r, t);
 }
 
 /* Ends the run with a runtime error code (model/README.md §4.7); the first end stands. */

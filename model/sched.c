@@ -1066,6 +1066,39 @@ static int try_early_dispatch(sched *sc, int ti, ps_t *cur)
     return n;
 }
 
+/* sched_wire_batch (the runtime before hw-native-sys/simpler #1263): thread 0
+ * wires submitted tasks (pto_scheduler.h drain_wiring_queue, called every
+ * iteration between the completion and dispatch phases). A queue shorter than a
+ * batch is popped only on every 33rd call (a backoff of 32), unless
+ * orchestration has ended; a popped batch is wired whole, each task costing
+ * wire_task_ns + wire_edge_ns a fanin edge, and reaches the global ready
+ * queues at the end of its own wiring (EV_WIRE_DONE). Returns how many. */
+static int drain_wiring(sched *sc, int ti, ps_t *cur)
+{
+    rt *r = sc->rt;
+    sched_thread *th = &sc->threads[ti];
+    if (ti != 0 || !r->plat.sched_wire_batch)
+        return 0;
+    uint64_t batch = (uint64_t)r->plat.sched_wire_batch;
+    if (!rt_orch_done(r) && r->wireq.len < batch &&
+        (th->loop_iter - th->wire_base_iter) % (SCHED_WIRE_BACKOFF + 1) < SCHED_WIRE_BACKOFF)
+        return 0;
+    th->wire_base_iter = th->loop_iter + 1; /* the pop resets the backoff */
+    int n = 0;
+    uint64_t id;
+    while ((uint64_t)n < batch && readyq_pop(&r->wireq, &id) == 0) {
+        const task *tk = rt_task(r, id);
+        if (!tk) {
+            rt_error(r, "internal: task %" PRIu64 " to wire is not live", id);
+            return n;
+        }
+        *cur += r->cost.wire_task + (ps_t)tk->nlinks * r->cost.wire_edge;
+        rt_schedule(r, *cur, EV_WIRE_DONE, (uint32_t)ti, id);
+        n++;
+    }
+    return n;
+}
+
 /* Drains up to 8 dependency-only tasks (threads 0-2). Returns how many. */
 static int drain_dummies(sched *sc, int ti, ps_t *cur)
 {
@@ -1212,6 +1245,8 @@ static void go_to_sleep(sched *sc, sched_thread *th)
     for (int s = 0; s < 3; s++)
         th->sleep_misses_per_iter += units(sc, th, s, 7, STAGE_IDLE) > 0;
     plan_wake(sc, th);
+    if (th->index == 0)
+        sched_notify_wiring(sc, th->iter_start); /* tasks it backed off from */
 }
 
 /* The first idle iteration of a sleeping thread that can observe a change on
@@ -1510,6 +1545,15 @@ void sched_on_dispatch(sched *sc, int ti, ps_t t)
     }
     ps_t cur = t;
     int progressed = th->iter_completions > 0;
+    if (th->wired) {
+        th->wired = false; /* resumed after its wiring: that was progress */
+        progressed++;
+    } else if (drain_wiring(sc, ti, &cur)) {
+        /* the dummy and dispatch phases come after the wired tasks are queued */
+        th->wired = true;
+        rt_schedule_last(r, cur, EV_SCHED_DISPATCH, (uint32_t)ti, th->gen);
+        return;
+    }
     progressed += drain_dummies(sc, ti, &cur);
     progressed += dispatch_ready(sc, ti, &cur);
     if (!r->drain.active)
@@ -1543,6 +1587,8 @@ void sched_on_dispatch(sched *sc, int ti, ps_t t)
 
 /* Wakes thread ti, if it sleeps, for the first iteration whose dispatch phase
  * starts at or after t. */
+static void wake_at_iter(sched *sc, int ti, uint64_t j);
+
 static void kick(sched *sc, int ti, ps_t t)
 {
     rt *r = sc->rt;
@@ -1550,10 +1596,19 @@ static void kick(sched *sc, int ti, ps_t t)
     if (!th->sleeping)
         return;
     ps_t polls = (ps_t)th->sleep_nbusy * r->cost.poll;
-    ps_t s = th->sleep_base + first_iter_at(th, polls, t) * th->sleep_period;
+    wake_at_iter(sc, ti, first_iter_at(th, polls, t));
+}
+
+/* Wakes sleeping thread ti into iteration j of its sleep, unless its poll
+ * wake-up comes first (and will see what j would). */
+static void wake_at_iter(sched *sc, int ti, uint64_t j)
+{
+    rt *r = sc->rt;
+    sched_thread *th = &sc->threads[ti];
+    ps_t polls = (ps_t)th->sleep_nbusy * r->cost.poll;
+    ps_t s = th->sleep_base + j * th->sleep_period;
     if (s >= th->wake_at)
         return; /* the poll wake-up comes first and will see the queue */
-    uint64_t j = (s - th->sleep_base) / th->sleep_period;
     th->sleeping = false;
     th->gen++;
     rt_clear_wake(r, ti);
@@ -1597,6 +1652,22 @@ void sched_notify_queued(sched *sc, const task *tk, ps_t t)
     for (int ti = 0; ti < r->nsched; ti++)
         if (could_take(sc, ti, tk->shape, tk->mask))
             kick(sc, ti, t);
+}
+
+void sched_notify_wiring(sched *sc, ps_t t)
+{
+    rt *r = sc->rt;
+    sched_thread *th = &sc->threads[0];
+    if (!r->plat.sched_wire_batch || r->wireq.len == 0 || !th->sleeping)
+        return; /* an awake thread 0 calls drain_wiring every iteration */
+    ps_t polls = (ps_t)th->sleep_nbusy * r->cost.poll;
+    uint64_t j = first_iter_at(th, polls, t);
+    if (!rt_orch_done(r) && r->wireq.len < (uint64_t)r->plat.sched_wire_batch) {
+        /* the first of those iterations whose call ends the backoff */
+        uint64_t c = (th->sleep_base_iter + j - th->wire_base_iter) % (SCHED_WIRE_BACKOFF + 1);
+        j += SCHED_WIRE_BACKOFF - c;
+    }
+    wake_at_iter(sc, 0, j);
 }
 
 void sched_notify_early(sched *sc, ps_t t)

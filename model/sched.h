@@ -15,6 +15,7 @@ struct task;
 
 #define SCHED_DUMMY_THREADS 3  /* only threads 0-2 drain the dummy queue (model/README.md §7.1) */
 #define SCHED_DUMMY_PER_ITER 8 /* dummy tasks completed per iteration */
+#define SCHED_WIRE_BACKOFF 32  /* thread 0 pops a short wiring queue every 33rd call (pto_scheduler.h before #1263) */
 #define SCHED_DEFERRED_CAP 256 /* PTO2_DEFERRED_RELEASE_CAP (model/README.md §3.4) */
 /* LOCAL_READY_CAP_PER_TYPE of the runtime's local-first ready buffers, which it
  * had until hw-native-sys/simpler #1245 (2026-07-02; platform sched_local_ready) */
@@ -58,6 +59,8 @@ typedef struct sched_thread {
     ps_t timeout_event_at;               /* the one queued timeout event, PS_NEVER if none */
     uint64_t dispatched;                 /* subtasks dispatched */
     uint64_t completed;                  /* running slots retired */
+    uint64_t wire_base_iter;             /* thread 0, sched_wire_batch: the iteration its wiring backoff was 0 */
+    bool wired;                          /* ... this iteration wired tasks; its dispatch phase resumes after */
     uint64_t *deferred;                  /* completed tasks awaiting their deferred release */
     size_t ndeferred, deferred_cap;
     ps_t due[PLATFORM_MAX_CORES];     /* per polling index: first COND read that sees a change */
@@ -110,6 +113,10 @@ void sched_notify_queued(sched *sc, const struct task *tk, ps_t t);
 
 /* An early-dispatch candidate was queued: wake threads that may stage it. */
 void sched_notify_early(sched *sc, ps_t t);
+
+/* sched_wire_batch: the wiring queue grew, or orchestration ended, at time t:
+ * wakes thread 0 for the iteration that will pop it (model/README.md §7.6). */
+void sched_notify_wiring(sched *sc, ps_t t);
 
 /* The doorbell of core `core_id` rang at time t for task_id's gated block:
  * its timeline is fixed and its owner polls it again. */

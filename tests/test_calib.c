@@ -361,6 +361,34 @@ START_TEST(qwen3_14b_decode_40_layers_device_wall_is_within_10_pct_of_silicon)
 }
 END_TEST
 
+/* model/README.md §7.6: with the June runtime's wiring on thread 0 (sched_wire_batch 30), a lone
+ * zero-fanin task waits in the wiring queue for thread 0's backoff (at most 33 idle iterations of
+ * 115 ns; the run starts with it at 0) and its own wiring (130 ns) before any thread can dispatch it;
+ * without it the task is ready at its publish. */
+START_TEST(june_wiring_delays_a_lone_task_by_the_backoff_and_130_ns)
+{
+    const char *g = "{\"ptosim_graph\": 1, \"name\": \"w\", \"kernels\": [{\"id\": 0, \"name\": \"v\", "
+                    "\"core\": \"aiv\", \"cost\": {\"cycles\": 1800}}]}\n"
+                    "{\"op\": \"submit\", \"kernel\": \"v\"}\n";
+    const char *june[] = {"sched_wire_batch=30", NULL};
+    chip *a = tu_chip(g, NULL, 4, NULL), *b = tu_chip(g, june, 4, NULL);
+    ck_assert_uint_eq(b->sl.norch, 1);
+    ck_assert_int_eq(a->status, CHIP_DONE);
+    ck_assert_int_eq(b->status, CHIP_DONE);
+    int ka, kb;
+    const sl_exec *ea = tu_exec(a, b->sl.orch[0].task_id, &ka), *eb = tu_exec(b, b->sl.orch[0].task_id, &kb);
+    ck_assert_ptr_nonnull(ea);
+    ck_assert_ptr_nonnull(eb);
+    ps_t publish = b->sl.orch[0].end;
+    ck_assert_uint_eq(a->sl.orch[0].end, publish);
+    ck_assert_uint_ge(eb->dispatch, publish + NS(130));
+    ck_assert_uint_le(eb->dispatch, publish + NS(33 * 115 + 130 + 115 + 60 + 120 + 30));
+    ck_assert_uint_gt(eb->dispatch, ea->dispatch);
+    tu_chip_free(a);
+    tu_chip_free(b);
+}
+END_TEST
+
 Suite *suite_calib(void)
 {
     Suite *s = suite_create("calib");
@@ -375,6 +403,7 @@ Suite *suite_calib(void)
     tcase_add_test(tc, paged_attention_unroll_case1_scheduler_time_is_within_10_pct_of_silicon);
     tcase_add_test(tc, decode_first_switch_is_within_25_pct_of_silicon);
     tcase_add_test(tc, qwen3_14b_decode_40_layers_device_wall_is_within_10_pct_of_silicon);
+    tcase_add_test(tc, june_wiring_delays_a_lone_task_by_the_backoff_and_130_ns);
     tcase_set_timeout(tc, 30);
     suite_add_tcase(s, tc);
     return s;
