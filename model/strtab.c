@@ -12,6 +12,11 @@ static uint64_t hash_str(const char *s)
         h ^= (unsigned char)*s;
         h *= 0x100000001b3ULL;
     }
+    /* FNV-1a's low bits depend only on the inputs' low bits, and the buckets are the low bits: ids that
+     * differ in their digits alone crowded a few runs of buckets. A finaliser (MurmurHash3's) spreads them. */
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdULL;
+    h ^= h >> 33;
     return h;
 }
 

@@ -26,6 +26,7 @@
 #include "cli.h"
 #include "import.h"
 #include "jscan.h"
+#include "jspan.h"
 #include "jstream.h"
 #include "run.h"
 
@@ -293,6 +294,20 @@ static const char *jraw(const cJSON *v, char *buf, size_t n)
     return jtext(v, buf, n);
 }
 
+/* A decimal string as an unsigned 64-bit value. */
+static bool u64_text(const char *s, uint64_t *out)
+{
+    if (!s[0] || s[0] == '-')
+        return false;
+    char *end;
+    errno = 0;
+    unsigned long long x = strtoull(s, &end, 10);
+    if (errno || *end)
+        return false;
+    *out = x;
+    return true;
+}
+
 /* An unsigned 64-bit value written as a decimal string (or a whole number). */
 static bool get_u64(const cJSON *v, uint64_t *out)
 {
@@ -301,15 +316,7 @@ static bool get_u64(const cJSON *v, uint64_t *out)
         *out = (uint64_t)v->valuedouble;
         return true;
     }
-    if (!cJSON_IsString(v) || !v->valuestring[0] || v->valuestring[0] == '-')
-        return false;
-    char *end;
-    errno = 0;
-    unsigned long long x = strtoull(v->valuestring, &end, 10);
-    if (errno || *end)
-        return false;
-    *out = x;
-    return true;
+    return cJSON_IsString(v) && u64_text(v->valuestring, out);
 }
 
 /* Appends s to buf[*len, cap) as snprintf(buf + *len, ...) would (cut to fit, NUL-terminated) and adds its
@@ -340,12 +347,20 @@ static void put_dec(char *buf, const char *prefix, uint64_t x)
     buf[p] = '\0';
 }
 
+static const char *id_label(uint64_t id, char *buf, size_t n);
+
 /* A task id as the swimlane converter shows it: t<local> on ring 0, r<ring>t<local> otherwise. */
 static const char *task_label(const cJSON *v, char *buf, size_t n)
 {
     uint64_t id;
     if (!get_u64(v, &id))
         return jtext(v, buf, n);
+    return id_label(id, buf, n);
+}
+
+/* A task id's label (task_label). */
+static const char *id_label(uint64_t id, char *buf, size_t n)
+{
     unsigned ring = (unsigned)((id >> 32) & 0xFF), local = (unsigned)(id & 0xFFFFFFFFu);
     char a[32], b[32];
     put_dec(b, "t", local);
@@ -604,6 +619,17 @@ static int number_tensors(const cJSON *d, strtab *t)
     return 0;
 }
 
+/* "T<k>" (k < 0: the id is not numbered). */
+static void tensor_label(int k, char *buf, size_t n)
+{
+    char d[32];
+    if (k >= 0)
+        put_dec(d, "T", (uint64_t)k);
+    else
+        snprintf(d, sizeof(d), "T%d", k);
+    snprintf(buf, n, "%s", d);
+}
+
 /* "T<n>" of a tensor_id value, "-" when absent. */
 static const char *tensor_name(const strtab *t, const cJSON *id, char *buf, size_t n)
 {
@@ -611,13 +637,7 @@ static const char *tensor_name(const strtab *t, const cJSON *id, char *buf, size
     if (!id) {
         snprintf(buf, n, "-");
     } else {
-        int k = strtab_find(t, id_key(id, kb, sizeof(kb)));
-        char d[32];
-        if (k >= 0)
-            put_dec(d, "T", (uint64_t)k);
-        else
-            snprintf(d, sizeof(d), "T%d", k);
-        snprintf(buf, n, "%s", d);
+        tensor_label(strtab_find(t, id_key(id, kb, sizeof(kb))), buf, n);
     }
     return buf;
 }
@@ -698,73 +718,262 @@ static void cmp_tasks(cf_file *f, const cJSON *rd, const cJSON *sd, const strtab
         cmp_task(f, i, r, s, rt, st);
 }
 
-/* One edge as a line: every compared field, the tensor as T<n>; the overlap, the tensor, the consumer view
- * and the producer view only when the edge has some field of them (an absent one inside shows as "-").
- * The line is also the sort key. Returns a malloc'd string, NULL when out of memory. */
-static char *edge_line(const cJSON *e, const strtab *t)
+/* The fields of an edge line, in its order, and how each is shown. */
+enum { PRED, SUCC, ARG, SOURCE, FLAGS, OVERLAP, TID, CDT, CSH, COFF, CSTR, PSH, POFF, PSTR, EDGE_NKEYS };
+static const char *const EDGE_KEYS[EDGE_NKEYS] = {"pred",
+                                                  "succ",
+                                                  "arg",
+                                                  "source",
+                                                  "flags",
+                                                  "overlap",
+                                                  "tensor_id",
+                                                  "consumer_dtype",
+                                                  "consumer_shape",
+                                                  "consumer_start_offset",
+                                                  "consumer_strides",
+                                                  "producer_shape",
+                                                  "producer_start_offset",
+                                                  "producer_strides"};
+enum { SHOW_LABEL, SHOW_TEXT, SHOW_RAW, SHOW_TENSOR }; /* task_label, jtext, jraw, tensor_name */
+static const int EDGE_SHOW[EDGE_NKEYS] = {SHOW_LABEL, SHOW_LABEL, SHOW_TEXT, SHOW_RAW,  SHOW_TEXT,
+                                          SHOW_RAW,   SHOW_TENSOR, SHOW_RAW, SHOW_TEXT, SHOW_RAW,
+                                          SHOW_TEXT,  SHOW_TEXT,  SHOW_RAW,  SHOW_TEXT};
+
+/* An edge's fields as its line shows them ("-" when absent), and which are present. */
+typedef struct cf_edge_texts {
+    char v[EDGE_NKEYS][CF_VALUE_MAX];
+    bool have[EDGE_NKEYS];
+} cf_edge_texts;
+
+/* The texts of edge e (a tree). */
+static void edge_texts_tree(const cJSON *e, const strtab *t, cf_edge_texts *x)
 {
-    enum { PRED, SUCC, ARG, SOURCE, FLAGS, OVERLAP, TID, CDT, CSH, COFF, CSTR, PSH, POFF, PSTR, NKEYS };
-    static const char *const KEYS[NKEYS] = {"pred",
-                                            "succ",
-                                            "arg",
-                                            "source",
-                                            "flags",
-                                            "overlap",
-                                            "tensor_id",
-                                            "consumer_dtype",
-                                            "consumer_shape",
-                                            "consumer_start_offset",
-                                            "consumer_strides",
-                                            "producer_shape",
-                                            "producer_start_offset",
-                                            "producer_strides"};
     /* each key's first member, as cJSON_GetObjectItemCaseSensitive finds it, in one walk */
-    const cJSON *f[NKEYS] = {NULL};
+    const cJSON *f[EDGE_NKEYS] = {NULL};
     for (const cJSON *c = e->child; c; c = c->next)
-        for (int k = 0; c->string && k < NKEYS; k++)
-            if (!f[k] && c->string[0] == KEYS[k][0] && strcmp(c->string, KEYS[k]) == 0) {
+        for (int k = 0; c->string && k < EDGE_NKEYS; k++)
+            if (!f[k] && c->string[0] == EDGE_KEYS[k][0] && strcmp(c->string, EDGE_KEYS[k]) == 0) {
                 f[k] = c;
                 break;
             }
-    char line[16 * CF_VALUE_MAX], v[CF_VALUE_MAX];
+    for (int k = 0; k < EDGE_NKEYS; k++) {
+        x->have[k] = f[k] != NULL;
+        char *v = x->v[k];
+        switch (EDGE_SHOW[k]) {
+        case SHOW_LABEL:
+            task_label(f[k], v, CF_VALUE_MAX);
+            break;
+        case SHOW_TEXT:
+            jtext(f[k], v, CF_VALUE_MAX);
+            break;
+        case SHOW_RAW:
+            jraw(f[k], v, CF_VALUE_MAX);
+            break;
+        default:
+            tensor_name(t, f[k], v, CF_VALUE_MAX);
+            break;
+        }
+    }
+}
+
+/* One edge as a line: every compared field, the tensor as T<n>; the overlap, the tensor, the consumer view
+ * and the producer view only when the edge has some field of them (an absent one inside shows as "-").
+ * The line is also the sort key. Returns a malloc'd string, NULL when out of memory. */
+static char *edge_line_of(const cf_edge_texts *x)
+{
+    char line[16 * CF_VALUE_MAX];
     size_t n = 0, cap = sizeof(line);
     line[0] = '\0';
-    cat(line, &n, cap, task_label(f[PRED], v, sizeof(v)));
+    cat(line, &n, cap, x->v[PRED]);
     cat(line, &n, cap, " -> ");
-    cat(line, &n, cap, task_label(f[SUCC], v, sizeof(v)));
+    cat(line, &n, cap, x->v[SUCC]);
     cat(line, &n, cap, " arg ");
-    cat(line, &n, cap, jtext(f[ARG], v, sizeof(v)));
+    cat(line, &n, cap, x->v[ARG]);
     cat(line, &n, cap, " ");
-    cat(line, &n, cap, jraw(f[SOURCE], v, sizeof(v)));
+    cat(line, &n, cap, x->v[SOURCE]);
     cat(line, &n, cap, " ");
-    cat(line, &n, cap, jtext(f[FLAGS], v, sizeof(v)));
-    if (f[OVERLAP]) {
+    cat(line, &n, cap, x->v[FLAGS]);
+    if (x->have[OVERLAP]) {
         cat(line, &n, cap, " overlap ");
-        cat(line, &n, cap, jraw(f[OVERLAP], v, sizeof(v)));
+        cat(line, &n, cap, x->v[OVERLAP]);
     }
-    if (f[TID]) {
+    if (x->have[TID]) {
         cat(line, &n, cap, " ");
-        cat(line, &n, cap, tensor_name(t, f[TID], v, sizeof(v)));
+        cat(line, &n, cap, x->v[TID]);
     }
-    if (f[CDT] || f[CSH] || f[COFF] || f[CSTR]) {
+    if (x->have[CDT] || x->have[CSH] || x->have[COFF] || x->have[CSTR]) {
         cat(line, &n, cap, " consumer ");
-        cat(line, &n, cap, jraw(f[CDT], v, sizeof(v)));
+        cat(line, &n, cap, x->v[CDT]);
         cat(line, &n, cap, " ");
-        cat(line, &n, cap, jtext(f[CSH], v, sizeof(v)));
+        cat(line, &n, cap, x->v[CSH]);
         cat(line, &n, cap, " off ");
-        cat(line, &n, cap, jraw(f[COFF], v, sizeof(v)));
+        cat(line, &n, cap, x->v[COFF]);
         cat(line, &n, cap, " strides ");
-        cat(line, &n, cap, jtext(f[CSTR], v, sizeof(v)));
+        cat(line, &n, cap, x->v[CSTR]);
     }
-    if (f[PSH] || f[POFF] || f[PSTR]) {
+    if (x->have[PSH] || x->have[POFF] || x->have[PSTR]) {
         cat(line, &n, cap, " producer ");
-        cat(line, &n, cap, jtext(f[PSH], v, sizeof(v)));
+        cat(line, &n, cap, x->v[PSH]);
         cat(line, &n, cap, " off ");
-        cat(line, &n, cap, jraw(f[POFF], v, sizeof(v)));
+        cat(line, &n, cap, x->v[POFF]);
         cat(line, &n, cap, " strides ");
-        cat(line, &n, cap, jtext(f[PSTR], v, sizeof(v)));
+        cat(line, &n, cap, x->v[PSTR]);
     }
     return strdup(line);
+}
+
+static char *edge_line(const cJSON *e, const strtab *t)
+{
+    cf_edge_texts x;
+    edge_texts_tree(e, t, &x);
+    return edge_line_of(&x);
+}
+
+/* ---- the streamed comparison's spans (sim/jspan.h): the same texts as the trees give, or false ---- */
+
+/* A span as jtext shows it. */
+static bool span_text(jspan v, char *buf)
+{
+    if (!v.p) {
+        snprintf(buf, CF_VALUE_MAX, "-");
+        return true;
+    }
+    return jspan_compact(v, buf, CF_VALUE_MAX);
+}
+
+/* A span as jraw shows it. */
+static bool span_raw(jspan v, char *buf)
+{
+    if (v.p && v.p[0] == '"')
+        return jspan_string(v, buf, CF_VALUE_MAX);
+    return span_text(v, buf);
+}
+
+/* A span as task_label shows it. */
+static bool span_label(jspan v, char *buf)
+{
+    char s[CF_VALUE_MAX];
+    uint64_t id = 0;
+    if (!v.p) {
+        snprintf(buf, CF_VALUE_MAX, "-");
+        return true;
+    }
+    if (v.p[0] == '"') {
+        if (!jspan_string(v, s, sizeof(s)) || !u64_text(s, &id))
+            return false;
+    } else {
+        if (!jspan_compact(v, s, sizeof(s)))
+            return false;
+        for (const char *q = s; *q; q++) { /* at most 9 digits: a whole double */
+            if (*q < '0' || *q > '9')
+                return false;
+            id = id * 10 + (uint64_t)(*q - '0');
+        }
+    }
+    id_label(id, buf, CF_VALUE_MAX);
+    return true;
+}
+
+/* The id key of a tensor_id span that is a plain string (id_key), into buf; false for any other. */
+static bool span_id(jspan v, char *buf)
+{
+    return jspan_string(v, buf, CF_VALUE_MAX);
+}
+
+/* The texts of an edge from its members' spans (numbered in t already); false when the tree must say. */
+static bool edge_texts_spans(const jspan *f, const strtab *t, cf_edge_texts *x)
+{
+    for (int k = 0; k < EDGE_NKEYS; k++) {
+        x->have[k] = f[k].p != NULL;
+        char *v = x->v[k], id[CF_VALUE_MAX];
+        bool ok;
+        switch (EDGE_SHOW[k]) {
+        case SHOW_LABEL:
+            ok = span_label(f[k], v);
+            break;
+        case SHOW_TEXT:
+            ok = span_text(f[k], v);
+            break;
+        case SHOW_RAW:
+            ok = span_raw(f[k], v);
+            break;
+        default:
+            if ((ok = !f[k].p))
+                snprintf(v, CF_VALUE_MAX, "-");
+            else if ((ok = span_id(f[k], id)))
+                tensor_label(strtab_find(t, id), v, CF_VALUE_MAX);
+            break;
+        }
+        if (!ok)
+            return false;
+    }
+    return true;
+}
+
+#define CF_FAST_ARGS 64 /* args of a task the spans compare; a task with more goes to the trees */
+enum { A_IDX, A_TYPE, A_DTYPE, A_SHAPE, A_OFF, A_STRIDES, A_TID, ARG_NSPANS };
+static const char *const ARG_SPAN_KEYS[ARG_NSPANS] = {"idx", "type", "dtype", "shape", "start_offset",
+                                                      "strides", "tensor_id"};
+#define TASK_NSPANS 6 /* TASK_KEYS, then "args" */
+
+/* A task element as spans: its TASK_KEYS and args, each arg's ARG_SPAN_KEYS and its id key. */
+typedef struct cf_task_spans {
+    jspan f[TASK_NSPANS];
+    int nargs;
+    jspan arg[CF_FAST_ARGS][ARG_NSPANS];
+    char id[CF_FAST_ARGS][CF_VALUE_MAX]; /* the arg's id key, "" when it has no tensor_id */
+} cf_task_spans;
+
+/* Reads a task element's spans; false when the trees must compare it. */
+static bool task_spans(const char *text, size_t len, cf_task_spans *x)
+{
+    static const char *const KEYS[TASK_NSPANS] = {"task_id", "scope", "early_dispatch", "kernel_ids",
+                                                  "block_num", "args"};
+    if (!jspan_members(text, len, KEYS, TASK_NSPANS, x->f) || !x->f[5].p || x->f[5].p[0] != '[')
+        return false;
+    x->nargs = 0;
+    const char *at = x->f[5].p;
+    jspan a;
+    while (jspan_next(x->f[5], &at, &a)) {
+        if (x->nargs == CF_FAST_ARGS || !jspan_members(a.p, a.n, ARG_SPAN_KEYS, ARG_NSPANS, x->arg[x->nargs]))
+            return false;
+        jspan id = x->arg[x->nargs][A_TID];
+        if (id.p && !span_id(id, x->id[x->nargs]))
+            return false;
+        if (!id.p)
+            x->id[x->nargs][0] = '\0';
+        x->nargs++;
+    }
+    return true;
+}
+
+/* Numbers a task's tensor ids in t as number_elem does. */
+static int number_spans(const cf_task_spans *x, strtab *t)
+{
+    for (int k = 0; k < x->nargs; k++)
+        if (x->arg[k][A_TID].p && strtab_intern(t, x->id[k]) < 0)
+            return -1;
+    return 0;
+}
+
+/* task_same on spans: true when the tasks are the same (their ids numbered); false when they may differ. */
+static bool task_same_spans(const cf_task_spans *r, const cf_task_spans *s, const strtab *rt, const strtab *st)
+{
+    for (int k = 0; k < TASK_NSPANS - 1; k++)
+        if (!jspan_same_text(r->f[k], s->f[k]))
+            return false;
+    if (r->nargs != s->nargs)
+        return false;
+    for (int a = 0; a < r->nargs; a++) {
+        for (int q = 0; q < A_TID; q++)
+            if (!jspan_same_text(r->arg[a][q], s->arg[a][q]))
+                return false;
+        int x = r->arg[a][A_TID].p ? strtab_find(rt, r->id[a]) : -1,
+            y = s->arg[a][A_TID].p ? strtab_find(st, s->id[a]) : -1;
+        if (x != y)
+            return false;
+    }
+    return true;
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -1457,7 +1666,7 @@ static void stream_done(jstream *js)
     jstream_close(js);
 }
 
-/* The jscan s at the value of the first member named key of the object at s. */
+/* The jscan s at the value of the first member named key of the object at s (text checked already). */
 static bool find_member(jscan *s, const char *key)
 {
     if (!jscan_eat(s, '{'))
@@ -1467,13 +1676,13 @@ static bool find_member(jscan *s, const char *key)
     while (jscan_member(s, &first, k, sizeof(k)) == 1) {
         if (strcmp(k, key) == 0)
             return true;
-        if (!jscan_skip(s))
+        if (!jscan_pass(s))
             return false;
     }
     return false;
 }
 
-/* Is text an element of list l shaped as check_deps requires? */
+/* Is text (checked by the stream) an element of list l shaped as check_deps requires? */
 static bool deps_elem_ok(int l, const char *text, size_t len)
 {
     jscan s;
@@ -1487,7 +1696,7 @@ static bool deps_elem_ok(int l, const char *text, size_t len)
     bool first = true;
     int r;
     while ((r = jscan_next(&s, ']', &first)) == 1)
-        if (jscan_peek(&s) != '{' || !jscan_skip(&s))
+        if (jscan_peek(&s) != '{' || !jscan_pass(&s))
             return false;
     return r == 0;
 }
@@ -1566,7 +1775,7 @@ static bool sscope_check(cf_sdfx *d)
     return ok;
 }
 
-/* The number of elements of the array text (checked). */
+/* The number of elements of the array text (checked by the stream). */
 static int array_len(const char *text, size_t len)
 {
     jscan s;
@@ -1574,7 +1783,7 @@ static int array_len(const char *text, size_t len)
     jscan_eat(&s, '[');
     bool first = true;
     int n = 0;
-    while (jscan_next(&s, ']', &first) == 1 && jscan_skip(&s))
+    while (jscan_next(&s, ']', &first) == 1 && jscan_pass(&s))
         n++;
     return n;
 }
@@ -1611,7 +1820,7 @@ static bool quick_phase_item(const char *text, size_t len, char *item, size_t si
                 continue;
             }
         }
-        if (!jscan_skip(&s))
+        if (!jscan_pass(&s))
             return false;
     }
     qsort(names, (size_t)n, sizeof(names[0]), cmp_str);
@@ -1798,27 +2007,30 @@ static int list_open(jstream *js, const char *path, const cf_list *l, char *err,
     return 0;
 }
 
-/* The next element of a list as a tree (*end true and NULL at its end); NULL with a message on failure: the
- * file changed since it was checked, a read failed, or memory ran out. */
-static cJSON *list_next(jstream *js, bool *first, bool *end, const char *path, char *err, size_t errlen)
+/* Why a list's element could not be had: a read failed, the file changed since it was checked, or (the
+ * text was had) memory ran out. Returns -1. */
+static int list_fault(const jstream *js, bool had_text, const char *path, char *err, size_t errlen)
 {
-    const char *t;
-    size_t n;
+    if (js->err)
+        return fail(err, errlen, "%s: cannot read: %s", path, strerror(js->err));
+    if (js->bad || !had_text)
+        return fail(err, errlen, "%s: changed while conform read it", path);
+    return fail(err, errlen, "out of memory");
+}
+
+/* The next element of a list as text in the stream's window (valid until the next call): 1, 0 at its end
+ * (*end true), -1 with a message. */
+static int list_text(jstream *js, bool *first, bool *end, const char **t, size_t *n, const char *path, char *err,
+                     size_t errlen)
+{
     int r = *end ? 0 : jstream_next(js, ']', first);
     if (r == 0) {
         *end = true;
-        return NULL;
+        return 0;
     }
-    cJSON *e = r == 1 && jstream_value(js, &t, &n) ? tree(t, n) : NULL;
-    if (!e) {
-        if (js->err)
-            fail(err, errlen, "%s: cannot read: %s", path, strerror(js->err));
-        else if (js->bad || r < 0)
-            fail(err, errlen, "%s: changed while conform read it", path);
-        else
-            fail(err, errlen, "out of memory");
-    }
-    return e;
+    if (r == 1 && jstream_value(js, t, n))
+        return 1;
+    return list_fault(js, false, path, err, errlen);
 }
 
 /* Numbers the tensor_id of an element (with args: of its args) in t. */
@@ -1839,8 +2051,34 @@ static int number_elem(const cJSON *e, bool args, strtab *t)
     return 0;
 }
 
+/* Compares one pair of list l's elements (either may be absent at the end of its list) by their trees:
+ * numbers each element's tensors, then compares them. Returns 0, or -1 with a message. */
+static int spair_trees(cf_file *f, int l, int i, const char *xt, size_t xn, const char *yt, size_t yn,
+                       const cf_sdfx *r, const cf_sdfx *s, strtab *rt, strtab *st, const cf_arena *arena,
+                       cf_base *base, char *err, size_t errlen)
+{
+    cJSON *x = xt ? tree(xt, xn) : NULL, *y = yt ? tree(yt, yn) : NULL;
+    int rc = 0;
+    if ((xt && !x) || (yt && !y)) {
+        bool xbad = xt && !x;
+        rc = jstream_check(xbad ? xt : yt, xbad ? xn : yn)
+                 ? fail(err, errlen, "out of memory")
+                 : fail(err, errlen, "%s: changed while conform read it", xbad ? r->deps_path : s->deps_path);
+    } else if ((x && number_elem(x, l == CF_TASKS, rt) != 0) || (y && number_elem(y, l == CF_TASKS, st) != 0)) {
+        rc = fail(err, errlen, "out of memory");
+    } else if (x && y) {
+        if (l == CF_TASKS)
+            cmp_task(f, i, x, y, rt, st);
+        else
+            cmp_tensor(f, i, x, y, rt, st, arena, base);
+    }
+    cJSON_Delete(x);
+    cJSON_Delete(y);
+    return rc;
+}
+
 /* Walks list l of both sides in step: numbers each element's tensors, then compares the pair (tasks or
- * tensors). Returns 0, or -1 with a message. */
+ * tensors). A pair of tasks the spans find the same needs no tree. Returns 0, or -1 with a message. */
 static int swalk(cf_file *f, int l, const cf_sdfx *r, const cf_sdfx *s, strtab *rt, strtab *st,
                  const cf_arena *arena, char *err, size_t errlen)
 {
@@ -1851,27 +2089,33 @@ static int swalk(cf_file *f, int l, const cf_sdfx *r, const cf_sdfx *s, strtab *
         stream_done(&a);
         return -1;
     }
+    cf_task_spans *sp = l == CF_TASKS ? malloc(2 * sizeof(*sp)) : NULL;
     bool fa = true, fb = true, ea = false, eb = false;
     cf_base base = {false, 0, -1};
-    int rc = 0;
+    int rc = l == CF_TASKS && !sp ? fail(err, errlen, "out of memory") : 0;
     for (int i = 0; rc == 0; i++) {
-        cJSON *x = list_next(&a, &fa, &ea, r->deps_path, err, errlen);
-        cJSON *y = !x && !ea ? NULL : list_next(&b, &fb, &eb, s->deps_path, err, errlen);
-        if ((!x && !ea) || (!y && !eb)) {
+        const char *xt = NULL, *yt = NULL;
+        size_t xn = 0, yn = 0;
+        int qa = list_text(&a, &fa, &ea, &xt, &xn, r->deps_path, err, errlen);
+        int qb = qa < 0 ? -1 : list_text(&b, &fb, &eb, &yt, &yn, s->deps_path, err, errlen);
+        if (qa < 0 || qb < 0) {
             rc = -1;
-        } else if (ea && eb) {
             break;
-        } else if (number_elem(x, l == CF_TASKS, rt) != 0 || number_elem(y, l == CF_TASKS, st) != 0) {
-            rc = fail(err, errlen, "out of memory");
-        } else if (x && y) {
-            if (l == CF_TASKS)
-                cmp_task(f, i, x, y, rt, st);
-            else
-                cmp_tensor(f, i, x, y, rt, st, arena, &base);
         }
-        cJSON_Delete(x);
-        cJSON_Delete(y);
+        if (qa == 0 && qb == 0)
+            break;
+        if (qa == 1 && qb == 1 && sp && task_spans(xt, xn, &sp[0]) && task_spans(yt, yn, &sp[1])) {
+            if (number_spans(&sp[0], rt) != 0 || number_spans(&sp[1], st) != 0) {
+                rc = fail(err, errlen, "out of memory");
+                break;
+            }
+            if (task_same_spans(&sp[0], &sp[1], rt, st))
+                continue;
+        }
+        rc = spair_trees(f, l, i, qa == 1 ? xt : NULL, xn, qb == 1 ? yt : NULL, yn, r, s, rt, st, arena, &base,
+                         err, errlen);
     }
+    free(sp);
     stream_done(&a);
     stream_done(&b);
     return rc;
@@ -1925,14 +2169,37 @@ static int sedges(const cf_sdfx *d, strtab *t, uint64_t **hashes, size_t *n, cf_
     bool first = true, end = false;
     size_t cap = 0;
     int rc = 0;
-    for (;;) {
-        cJSON *e = list_next(&js, &first, &end, d->deps_path, err, errlen);
-        if (!e) {
-            rc = end ? 0 : -1;
+    cf_edge_texts *x = malloc(sizeof(*x));
+    if (!x)
+        rc = fail(err, errlen, "out of memory");
+    while (rc == 0) {
+        const char *text;
+        size_t len;
+        int q = list_text(&js, &first, &end, &text, &len, d->deps_path, err, errlen);
+        if (q <= 0) {
+            rc = q;
             break;
         }
-        char *line = number_elem(e, false, t) == 0 ? edge_line(e, t) : NULL;
-        cJSON_Delete(e);
+        /* the spans when they can tell; the tree otherwise (numbering an id again changes nothing) */
+        jspan f[EDGE_NKEYS];
+        char id[CF_VALUE_MAX];
+        char *line = NULL;
+        bool fast = jspan_members(text, len, EDGE_KEYS, EDGE_NKEYS, f) && (!f[TID].p || span_id(f[TID], id));
+        if (fast && f[TID].p && strtab_intern(t, id) < 0) {
+            rc = fail(err, errlen, "out of memory");
+            break;
+        }
+        if (fast && edge_texts_spans(f, t, x)) {
+            line = edge_line_of(x);
+        } else {
+            cJSON *e = tree(text, len);
+            if (!e) {
+                rc = list_fault(&js, jstream_check(text, len), d->deps_path, err, errlen);
+                break;
+            }
+            line = number_elem(e, false, t) == 0 ? edge_line(e, t) : NULL;
+            cJSON_Delete(e);
+        }
         if (!line) {
             rc = fail(err, errlen, "out of memory");
             break;
@@ -1953,8 +2220,8 @@ static int sedges(const cf_sdfx *d, strtab *t, uint64_t **hashes, size_t *n, cf_
             (*hashes)[(*n)++] = h;
         }
         cf_extra key = {h, 0, false},
-                 *x = extras ? bsearch(&key, extras, nextra, sizeof(*extras), cmp_extra) : NULL;
-        if (!x || x->kept) {
+                 *xt = extras ? bsearch(&key, extras, nextra, sizeof(*extras), cmp_extra) : NULL;
+        if (!xt || xt->kept) {
             free(line);
             continue;
         }
@@ -1969,10 +2236,11 @@ static int sedges(const cf_sdfx *d, strtab *t, uint64_t **hashes, size_t *n, cf_
         if (*nkept == CONFORM_MAX_LINES)
             free(kept[--*nkept].line);
         memmove(kept + at + 1, kept + at, (*nkept - at) * sizeof(*kept));
-        kept[at] = (cf_kept){line, real, x->count};
+        kept[at] = (cf_kept){line, real, xt->count};
         ++*nkept;
-        x->kept = true;
+        xt->kept = true;
     }
+    free(x);
     stream_done(&js);
     return rc;
 }

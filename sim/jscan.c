@@ -243,6 +243,40 @@ bool jscan_skip(jscan *s)
     return skip_depth(s, 0);
 }
 
+bool jscan_pass(jscan *s)
+{
+    int c = jscan_peek(s);
+    if (!c)
+        return false;
+    const char *p = s->p;
+    if (c != '[' && c != '{' && c != '"') { /* a number or a literal: up to the next delimiter */
+        while (p < s->end && *p != ',' && *p != ']' && *p != '}' && *p != ' ' && *p != '\t' && *p != '\n' &&
+               *p != '\r')
+            p++;
+        s->p = p;
+        return true;
+    }
+    long depth = 0;
+    do {
+        char ch = *p++;
+        if (ch == '"') {
+            while (p < s->end && *p != '"')
+                p += *p == '\\' && p + 1 < s->end ? 2 : 1;
+            if (p >= s->end)
+                return false;
+            p++;
+        } else if (ch == '[' || ch == '{') {
+            depth++;
+        } else if (ch == ']' || ch == '}') {
+            depth--;
+        }
+    } while (depth > 0 && p < s->end);
+    if (depth > 0)
+        return false;
+    s->p = p;
+    return true;
+}
+
 int jscan_next(jscan *s, char close, bool *first)
 {
     if (jscan_eat(s, close))

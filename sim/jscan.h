@@ -27,6 +27,11 @@ bool jscan_eat(jscan *s, char c);
 /* Skips one value of any type, checking its syntax (strings, nesting, literals, numbers). */
 bool jscan_skip(jscan *s);
 
+/* Skips one value of text checked before (jstream_value, jstream_check): finds its end by its brackets and
+ * strings alone, several times faster than jscan_skip. Never reads outside the text; false when the value
+ * does not end inside it. */
+bool jscan_pass(jscan *s);
+
 /* Reads a string into buf (at most n - 1 bytes kept, the rest dropped); escapes
  * are decoded, \uXXXX outside ASCII becomes '?'. False when the next value is
  * not a string. */

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../sim/jscan.h"
+#include "../sim/jspan.h"
 #include "../sim/jstream.h"
 #include "testutil.h"
 
@@ -226,6 +228,88 @@ START_TEST(lines_are_read_with_or_without_a_last_newline)
 }
 END_TEST
 
+/* The offset at which jscan_pass ends the value at the start of text, -1 when it refuses. */
+static long pass_end(const char *text)
+{
+    jscan s;
+    jscan_init(&s, text, strlen(text));
+    return jscan_pass(&s) ? (long)jscan_offset(&s) : -1;
+}
+
+START_TEST(a_checked_value_is_passed_over_by_its_brackets)
+{
+    ck_assert_int_eq(pass_end("{\"a\":[1,{\"b\":\"]}\"}],\"c\":2} tail"), 26);
+    ck_assert_int_eq(pass_end("\"x\\\"]\" ,"), 6); /* an escaped quote does not end the string */
+    ck_assert_int_eq(pass_end("-12.5e3,"), 7);
+    ck_assert_int_eq(pass_end("  true]"), 6);
+    ck_assert_int_eq(pass_end("[[1,2],[3]"), -1); /* never past the text's end */
+    ck_assert_int_eq(pass_end("\"open\\"), -1);
+    ck_assert_int_eq(pass_end(""), -1);
+}
+END_TEST
+
+/* A span of a C string, NULL for absent. */
+static jspan sp(const char *t)
+{
+    return (jspan){t, t ? strlen(t) : 0};
+}
+
+START_TEST(spans_give_members_and_say_only_what_they_know)
+{
+    static const char *const KEYS[] = {"a", "b", "c"};
+    const char *obj = "{ \"b\" : [1, 2] , \"a\":\"x\", \"b\":3, \"d\":{\"a\":1}}";
+    jspan m[3];
+    ck_assert(jspan_members(obj, strlen(obj), KEYS, 3, m));
+    ck_assert_int_eq((int)m[0].n, 3);
+    ck_assert(strncmp(m[0].p, "\"x\"", 3) == 0);
+    ck_assert(strncmp(m[1].p, "[1, 2]", m[1].n) == 0 && m[1].n == 6); /* the first "b", as cJSON finds it */
+    ck_assert_ptr_null(m[2].p);
+    const char *esc = "{\"a\\u0062\":1}";
+    ck_assert(!jspan_members(esc, strlen(esc), KEYS, 3, m)); /* a key with an escape: the tree decides */
+    ck_assert(!jspan_members("[1]", 3, KEYS, 3, m));
+
+    /* the same text apart from white space is the same value; other text is only "not known equal" */
+    ck_assert(jspan_same_text(sp("[1, \"a b\"]"), sp("[1,\"a b\"]")));
+    ck_assert(!jspan_same_text(sp("\"a b\""), sp("\"ab\""))); /* white space inside a string counts */
+    ck_assert(!jspan_same_text(sp("1.0"), sp("1")));
+    ck_assert(!jspan_same_text(sp("\"\\u0041\""), sp("\"\\u0041\""))); /* escapes: left to the trees */
+    ck_assert(jspan_same_text(sp(NULL), sp(NULL)));
+    ck_assert(!jspan_same_text(sp(NULL), sp("1")));
+
+    /* compact text only where it is what cJSON prints */
+    char buf[32];
+    ck_assert(jspan_compact(sp("[ -7, \"s t\" , {\"k\" : null}, true ]"), buf, sizeof(buf)));
+    ck_assert_str_eq(buf, "[-7,\"s t\",{\"k\":null},true]");
+    ck_assert(jspan_compact(sp("123456789"), buf, sizeof(buf)));
+    ck_assert(!jspan_compact(sp("1234567890"), buf, sizeof(buf))); /* beyond 9 digits cJSON may not */
+    ck_assert(!jspan_compact(sp("-0"), buf, sizeof(buf)));         /* cJSON prints 0 */
+    ck_assert(!jspan_compact(sp("[2.5]"), buf, sizeof(buf)));
+    ck_assert(!jspan_compact(sp("1e3"), buf, sizeof(buf)));
+    ck_assert(!jspan_compact(sp("\"a\\nb\""), buf, sizeof(buf)));
+    ck_assert(!jspan_compact(sp("\"0123456789\""), buf, 12)); /* 12 bytes with its NUL do not fit in 12 */
+    ck_assert(jspan_compact(sp("\"012345678\""), buf, 12));
+    ck_assert(jspan_string(sp("\"abc\""), buf, sizeof(buf)));
+    ck_assert_str_eq(buf, "abc");
+    ck_assert(!jspan_string(sp("\"a\\\"\""), buf, sizeof(buf)));
+    ck_assert(!jspan_string(sp("12"), buf, sizeof(buf)));
+
+    /* the elements of an array, one at a time */
+    const char *arr = "[ {\"i\":0} , 7,[1,[2]]]";
+    jspan a = sp(arr), e;
+    const char *at = arr;
+    const char *want[] = {"{\"i\":0}", "7", "[1,[2]]"};
+    for (int k = 0; k < 3; k++) {
+        ck_assert(jspan_next(a, &at, &e));
+        ck_assert_int_eq((int)e.n, (int)strlen(want[k]));
+        ck_assert(strncmp(e.p, want[k], e.n) == 0);
+    }
+    ck_assert(!jspan_next(a, &at, &e));
+    const char *empty = " [ ]";
+    at = empty + 1;
+    ck_assert(!jspan_next((jspan){empty + 1, 3}, &at, &e));
+}
+END_TEST
+
 Suite *suite_jstream(void)
 {
     Suite *s = suite_create("jstream");
@@ -236,6 +320,8 @@ Suite *suite_jstream(void)
     tcase_add_test(tc, a_refused_value_in_a_file_marks_the_stream_bad);
     tcase_add_test(tc, a_trusted_reading_finds_where_values_end);
     tcase_add_test(tc, lines_are_read_with_or_without_a_last_newline);
+    tcase_add_test(tc, a_checked_value_is_passed_over_by_its_brackets);
+    tcase_add_test(tc, spans_give_members_and_say_only_what_they_know);
     suite_add_tcase(s, tc);
     return s;
 }
