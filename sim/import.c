@@ -6,6 +6,7 @@
 
 #include <cJSON.h>
 #include <dirent.h>
+#include <assert.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -26,6 +27,7 @@
 #include "../model/vec.h"
 #include "cli.h"
 #include "importer.h"
+#include "jspan.h"
 #include "jstream.h"
 
 static const char *const DIRS[] = {"in", "out", "inout", "out_existing", "no_dep"};
@@ -102,18 +104,23 @@ static bool int_in(const cJSON *v, double lo, double hi)
            v->valuedouble <= hi;
 }
 
+/* A u64 given as a decimal string. */
+static bool u64_of_text(const char *s, uint64_t *out)
+{
+    char *end;
+    errno = 0;
+    unsigned long long x = strtoull(s, &end, 10);
+    if (end == s || *end || errno || s[0] == '-')
+        return false;
+    *out = x;
+    return true;
+}
+
 /* A u64 given as a decimal string or a number. */
 static bool get_u64(const cJSON *v, uint64_t *out)
 {
-    if (cJSON_IsString(v)) {
-        char *end;
-        errno = 0;
-        unsigned long long x = strtoull(v->valuestring, &end, 10);
-        if (end == v->valuestring || *end || errno || v->valuestring[0] == '-')
-            return false;
-        *out = x;
-        return true;
-    }
+    if (cJSON_IsString(v))
+        return u64_of_text(v->valuestring, out);
     if (cJSON_IsNumber(v) && v->valuedouble >= 0 && v->valuedouble < 1.8e19) {
         *out = (uint64_t)v->valuedouble;
         return true;
@@ -280,6 +287,9 @@ static int list_fault(importer *im, const imp_list *l)
     return imp_fail(im, l->file, "changed while it was read");
 }
 
+static int list_text(importer *im, imp_list *l, const char **t, size_t *n, int *rc);
+static const cJSON *list_parse(importer *im, imp_list *l, const char *t, size_t n, int *rc);
+
 /* The next element, NULL at the end or on a failure (*rc set, with the message). */
 static const cJSON *list_next(importer *im, imp_list *l, int *rc)
 {
@@ -290,16 +300,31 @@ static const cJSON *list_next(importer *im, imp_list *l, int *rc)
             l->node = x->next;
         return x;
     }
+    const char *t;
+    size_t n;
+    return list_text(im, l, &t, &n, rc) == 1 ? list_parse(im, l, t, n, rc) : NULL;
+}
+
+/* The next element of a file list as text (valid until the next step): 1, 0 at the end, -1 on a failure
+ * (*rc set). The caller parses it with list_parse when it needs a tree. */
+static int list_text(importer *im, imp_list *l, const char **t, size_t *n, int *rc)
+{
+    list_done(l);
     list_open(l);
     int r = jstream_next(l->js, ']', &l->first);
     if (r == 0)
-        return NULL;
-    const char *t;
-    size_t n;
-    if (r < 0 || !jstream_value(l->js, &t, &n)) {
+        return 0;
+    if (r < 0 || !jstream_value(l->js, t, n)) {
         *rc = list_fault(im, l);
-        return NULL;
+        return -1;
     }
+    return 1;
+}
+
+/* The text list_text gave as the list's current element (a tree, freed at the next step); NULL on a failure
+ * (*rc set). */
+static const cJSON *list_parse(importer *im, imp_list *l, const char *t, size_t n, int *rc)
+{
     if (!(l->own = jsonl_parse(t, n, NULL)))
         *rc = jstream_check(t, n) ? imp_oom(im) : list_fault(im, l);
     return l->own;
@@ -555,40 +580,128 @@ static int index_tasks(importer *im)
     return 0;
 }
 
-static int read_edges(importer *im, imp_list *edges)
+/* What read_edges and count_edge_preds read of an edge, from its tree or from its text. */
+typedef struct imp_edge_in {
+    bool pred_ok, succ_ok, tid_ok; /* the id is there and a u64 (get_u64) */
+    uint64_t pred, succ, tid;
+    const char *src; /* source when it is a string, else NULL */
+    bool arg_bad;    /* arg is there, not null and no argument index */
+    int arg;         /* the index; -1 when absent or null */
+    char srcbuf[64]; /* src read from text */
+} imp_edge_in;
+
+static void edge_in_tree(const cJSON *x, imp_edge_in *e)
+{
+    const cJSON *src = cJSON_GetObjectItemCaseSensitive(x, "source"),
+                *arg = cJSON_GetObjectItemCaseSensitive(x, "arg");
+    e->pred_ok = get_u64(cJSON_GetObjectItemCaseSensitive(x, "pred"), &e->pred);
+    e->succ_ok = get_u64(cJSON_GetObjectItemCaseSensitive(x, "succ"), &e->succ);
+    e->tid_ok = get_u64(cJSON_GetObjectItemCaseSensitive(x, "tensor_id"), &e->tid);
+    e->src = cJSON_IsString(src) ? src->valuestring : NULL;
+    e->arg_bad = arg && !cJSON_IsNull(arg) && !int_in(arg, -1, INT32_MAX);
+    e->arg = cJSON_IsNumber(arg) && !e->arg_bad ? (int)arg->valuedouble : -1;
+}
+
+/* get_u64 of a span: true when the span decides (*ok set), false when only the tree can. */
+static bool span_u64(jspan v, bool *ok, uint64_t *x)
+{
+    char buf[64];
+    *ok = false;
+    if (!v.p || v.p[0] == 'n' || v.p[0] == 't' || v.p[0] == 'f' || v.p[0] == '[' || v.p[0] == '{')
+        return true; /* absent, or neither a string nor a number */
+    if (v.p[0] == '"') {
+        if (!jspan_string(v, buf, sizeof(buf)))
+            return false;
+        *ok = u64_of_text(buf, x);
+        return true;
+    }
+    if (!jspan_compact(v, buf, sizeof(buf)) || buf[0] == '-')
+        return false; /* a fraction, an exponent, a sign: the tree's double decides */
+    *ok = u64_of_text(buf, x);
+    return true;
+}
+
+/* edge_in_tree from an edge's text (checked by the stream); false when only its tree can tell. */
+static bool edge_in_text(const char *t, size_t n, imp_edge_in *e)
+{
+    enum { PRED, SUCC, SRC, ARG, TID, NKEYS };
+    static const char *const KEYS[NKEYS] = {"pred", "succ", "source", "arg", "tensor_id"};
+    jspan f[NKEYS];
+    if (!jspan_members(t, n, KEYS, NKEYS, f) || !span_u64(f[PRED], &e->pred_ok, &e->pred) ||
+        !span_u64(f[SUCC], &e->succ_ok, &e->succ) || !span_u64(f[TID], &e->tid_ok, &e->tid))
+        return false;
+    e->src = NULL;
+    if (f[SRC].p && f[SRC].p[0] == '"') {
+        if (!jspan_string(f[SRC], e->srcbuf, sizeof(e->srcbuf)))
+            return false;
+        e->src = e->srcbuf;
+    }
+    e->arg = -1;
+    e->arg_bad = false;
+    if (f[ARG].p && !(f[ARG].n == 4 && memcmp(f[ARG].p, "null", 4) == 0)) {
+        char buf[16];
+        if (!jspan_compact(f[ARG], buf, sizeof(buf)) || !(buf[0] == '-' || (buf[0] >= '0' && buf[0] <= '9')))
+            return false;
+        long v = strtol(buf, NULL, 10); /* at most 9 digits: jspan_compact */
+        e->arg_bad = v < -1 || v > INT32_MAX;
+        e->arg = e->arg_bad ? -1 : (int)v;
+    }
+    return true;
+}
+
+/* The next edge of a list into *e: 1, 0 at the end, -1 on a failure (*rc set). Its text when that tells,
+ * else its tree. */
+static int next_edge(importer *im, imp_list *l, imp_edge_in *e, int *rc)
 {
     const cJSON *x;
-    int i = 0, rc = 0;
-    while ((x = list_next(im, edges, &rc)) != NULL) {
-        uint64_t pred, succ;
-        const cJSON *src = cJSON_GetObjectItemCaseSensitive(x, "source"),
-                    *arg = cJSON_GetObjectItemCaseSensitive(x, "arg");
-        if (!get_u64(cJSON_GetObjectItemCaseSensitive(x, "pred"), &pred) ||
-            !get_u64(cJSON_GetObjectItemCaseSensitive(x, "succ"), &succ) || !cJSON_IsString(src))
+    if (l->js) {
+        const char *t;
+        size_t n;
+        int q = list_text(im, l, &t, &n, rc);
+        if (q != 1)
+            return q;
+        if (edge_in_text(t, n, e))
+            return 1;
+        x = list_parse(im, l, t, n, rc);
+    } else {
+        x = list_next(im, l, rc);
+        if (!x && *rc == 0)
+            return 0;
+    }
+    if (!x)
+        return -1;
+    edge_in_tree(x, e);
+    return 1;
+}
+
+static int read_edges(importer *im, imp_list *edges)
+{
+    imp_edge_in in;
+    int i = 0, rc = 0, q;
+    while ((q = next_edge(im, edges, &in, &rc)) == 1) {
+        if (!in.pred_ok || !in.succ_ok || !in.src)
             return imp_fail(im, "deps.json", "edges[%d]: needs pred, succ and source", i);
-        long s = find_task(im, succ);
+        long s = find_task(im, in.succ);
         if (s < 0 || (size_t)s >= im->nknown)
-            return imp_fail(im, "deps.json", "edges[%d]: succ %" PRIu64 " is not in tasks", i, succ);
-        if (arg && !cJSON_IsNull(arg) && !int_in(arg, -1, INT32_MAX))
+            return imp_fail(im, "deps.json", "edges[%d]: succ %" PRIu64 " is not in tasks", i, in.succ);
+        if (in.arg_bad)
             return imp_fail(im, "deps.json", "edges[%d].arg: must be an argument index", i);
-        imp_edge e = {.pred_id = pred, .arg = cJSON_IsNumber(arg) ? (int)arg->valuedouble : -1, .tensor = -1};
-        e.source = strcmp(src->valuestring, "explicit") == 0    ? 0
-                   : strcmp(src->valuestring, "creator") == 0   ? 1
-                   : strcmp(src->valuestring, "tensormap") == 0 ? 2
-                                                                : -1;
+        imp_edge e = {.pred_id = in.pred, .arg = in.arg, .tensor = -1};
+        e.source = strcmp(in.src, "explicit") == 0    ? 0
+                   : strcmp(in.src, "creator") == 0   ? 1
+                   : strcmp(in.src, "tensormap") == 0 ? 2
+                                                      : -1;
         if (e.source < 0)
             return imp_fail(im, "deps.json", "edges[%d].source: \"%s\" is not explicit, creator or tensormap",
-                            i, src->valuestring);
-        long p = find_task(im, pred);
+                            i, in.src);
+        long p = find_task(im, in.pred);
         e.pred = p < 0 ? SIZE_MAX : (size_t)p;
         if (e.source != 0) {
-            uint64_t tid;
             long ti;
             if (p < 0)
                 return imp_fail(im, "deps.json", "edges[%d]: pred %" PRIu64 " of a %s edge is no task", i,
-                                pred, src->valuestring);
-            if (!get_u64(cJSON_GetObjectItemCaseSensitive(x, "tensor_id"), &tid) ||
-                (ti = find_tensor(im, tid)) < 0)
+                                in.pred, in.src);
+            if (!in.tid_ok || (ti = find_tensor(im, in.tid)) < 0)
                 ti = -1;
             e.tensor = (int)ti;
             if (e.source == 1 && ti >= 0) {
@@ -612,7 +725,7 @@ static int read_edges(importer *im, imp_list *edges)
             return -1;
         i++;
     }
-    return rc;
+    return q < 0 ? -1 : rc;
 }
 
 /* Ids named by creator or explicit edges that no ring counted yet extend the
@@ -621,24 +734,21 @@ static int read_edges(importer *im, imp_list *edges)
  * counted are ids never issued, kept as raw dependencies. */
 static int count_edge_preds(importer *im, imp_list *edges)
 {
-    const cJSON *x;
-    int rc = 0;
-    while ((x = list_next(im, edges, &rc)) != NULL) {
-        uint64_t pred;
-        const cJSON *src = cJSON_GetObjectItemCaseSensitive(x, "source");
-        if (!get_u64(cJSON_GetObjectItemCaseSensitive(x, "pred"), &pred) || !cJSON_IsString(src) ||
-            ring_of(pred) >= RINGS)
+    imp_edge_in in;
+    int rc = 0, q;
+    while ((q = next_edge(im, edges, &in, &rc)) == 1) {
+        if (!in.pred_ok || !in.src || ring_of(in.pred) >= RINGS)
             continue;
-        bool creator = strcmp(src->valuestring, "creator") == 0;
-        bool expl = strcmp(src->valuestring, "explicit") == 0;
-        int r = ring_of(pred);
-        uint64_t local = pred & 0xFFFFFFFFu;
+        bool creator = strcmp(in.src, "creator") == 0;
+        bool expl = strcmp(in.src, "explicit") == 0;
+        int r = ring_of(in.pred);
+        uint64_t local = in.pred & 0xFFFFFFFFu;
         if (creator || (expl && !im->have_stats)) {
             if (local + 1 > im->ring_count[r] && local < (64u << 20))
                 im->ring_count[r] = local + 1;
         }
     }
-    return rc;
+    return q < 0 ? -1 : rc;
 }
 
 /* Reads deps.json's lists in the order read_deps reads them: tensors, tasks, the edges twice. */
@@ -1455,19 +1565,41 @@ static void put_dims(FILE *f, const int64_t *v, int n)
     fputc(']', f);
 }
 
+/* x in decimal at out, NUL-terminated; returns the end (the NUL). The names are written for every arg of
+ * every task: snprintf was a twentieth of an import. */
+static char *put_dec(char *out, uint64_t x)
+{
+    char d[24];
+    int k = 0;
+    do
+        d[k++] = (char)('0' + x % 10);
+    while ((x /= 10) != 0);
+    while (k > 0)
+        *out++ = d[--k];
+    *out = '\0';
+    return out;
+}
+
 /* A buffer's name: e<k> for external tensors, o<task>_<slot> for outputs. */
 static void buf_name(const importer *im, int b, char *out, size_t len)
 {
     const imp_buf *bf = &im->bufs[b];
+    assert(len >= 48); /* "o" + 20 digits + "_" + 20 digits */
+    (void)len;
     if (!bf->created) {
-        snprintf(out, len, "e%d", bf->tensor);
+        assert(bf->tensor >= 0);
+        out[0] = 'e';
+        put_dec(out + 1, (uint64_t)bf->tensor);
         return;
     }
     const imp_task *t = &im->tasks[bf->task];
     size_t slot = 0;
     while (slot < t->nouts && t->outs[slot] != b)
         slot++;
-    snprintf(out, len, "o%" PRIu64 "_%zu", t->id, slot);
+    out[0] = 'o';
+    char *p = put_dec(out + 1, t->id);
+    *p++ = '_';
+    put_dec(p, slot);
 }
 
 /* "key": "name" (names are the importer's own: e<k>, o<task>_<slot>, no escapes). */

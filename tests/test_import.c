@@ -142,6 +142,10 @@ START_TEST(import_errors_name_the_file)
     snprintf(want, sizeof(want), "%s/scope_stats.jsonl", sub);
     unlink(want);
     rmdir(sub);
+#define TWO_TASKS                                                                                            \
+    "{\"tasks\": [{\"task_id\": 0, \"kernel_ids\": [-1, 0, -1], \"args\": []}, {\"task_id\": 1, "           \
+    "\"kernel_ids\": [-1, 0, -1], \"args\": []}], \"edges\": ["
+#define END_EDGES "], \"tensors\": []}"
     static const struct {
         const char *deps, *err;
     } casts[] = {
@@ -166,6 +170,25 @@ START_TEST(import_errors_name_the_file)
         {"{\"tasks\": [{\"task_id\": 0, \"kernel_ids\": [-1, 0, -1], \"args\": []}], \"edges\": [{\"pred\": "
          "\"18446744069414584320\", \"succ\": \"0\", \"source\": \"creator\"}], \"tensors\": []}",
          "deps.json: edges[0]: pred 18446744069414584320 of a creator edge is no task"},
+        /* an edge is read from its text when that tells, from its tree otherwise: the same messages */
+        {TWO_TASKS "{\"pred\": 0, \"succ\": 1, \"source\": \"explicit\", \"arg\": -2}" END_EDGES,
+         "deps.json: edges[0].arg: must be an argument index"},
+        {TWO_TASKS "{\"pred\": 0, \"succ\": 1, \"source\": \"explicit\", \"arg\": \"0\"}" END_EDGES,
+         "deps.json: edges[0].arg: must be an argument index"},
+        {TWO_TASKS "{\"pred\": 0, \"succ\": 1, \"source\": \"explicit\", \"arg\": 2147483648}" END_EDGES,
+         "deps.json: edges[0].arg: must be an argument index"},
+        {TWO_TASKS "{\"pred\": 0, \"succ\": 1, \"arg\": -1}" END_EDGES,
+         "deps.json: edges[0]: needs pred, succ and source"},
+        {TWO_TASKS "{\"pred\": 0, \"succ\": -1, \"source\": \"explicit\"}" END_EDGES,
+         "deps.json: edges[0]: needs pred, succ and source"},
+        {TWO_TASKS "{\"pred\": 0, \"succ\": \"7\", \"source\": \"explicit\"}" END_EDGES,
+         "deps.json: edges[0]: succ 7 is not in tasks"},
+        {TWO_TASKS "{\"pred\": 0, \"succ\": 1e0, \"source\": \"creator\\u0021\"}" END_EDGES,
+         "deps.json: edges[0].source: \"creator!\" is not explicit, creator or tensormap"},
+        {TWO_TASKS "{\"pred\": 0, \"succ\": 1, \"source\": "
+                   "\"a-source-name-longer-than-sixty-four-bytes-that-the-text-reader-leaves-to-the-tree\"}" END_EDGES,
+         "deps.json: edges[0].source: \"a-source-name-longer-than-sixty-four-bytes-that-the-text-reader-leaves-to-"
+         "the-tree\" is not explicit, creator or tensormap"},
     };
     /* ids far past the listed tasks: a 90-byte capture asked for 2.4 GB of alloc tasks (make fuzz) */
     free(tu_write(dir, "deps.json",
