@@ -104,28 +104,41 @@ static void radix_sort(void *base, size_t n, size_t size, uint64_t (*key)(const 
         qsort(base, n, size, cmp);
         return;
     }
+    /* every byte's counts in one pass over the keys */
+    size_t(*cnt)[256] = calloc(8, sizeof(*cnt));
+    if (!cnt) {
+        free(b);
+        qsort(base, n, size, cmp);
+        return;
+    }
     uint64_t all_or = 0, all_and = ~(uint64_t)0;
     for (size_t i = 0; i < n; i++) {
         uint64_t k = key(a + i * size);
         all_or |= k;
         all_and &= k;
+        for (int byte = 0; byte < 8; byte++)
+            cnt[byte][(k >> (8 * byte)) & 0xff]++;
     }
-    for (int shift = 0; shift < 64; shift += 8) {
+    unsigned char *src = a, *dst = b;
+    for (int byte = 0; byte < 8; byte++) {
+        int shift = 8 * byte;
         if ((((all_or ^ all_and) >> shift) & 0xff) == 0)
             continue; /* every key has this byte: the pass would keep the order */
-        size_t cnt[256] = {0};
-        for (size_t i = 0; i < n; i++)
-            cnt[(key(a + i * size) >> shift) & 0xff]++;
-        size_t at = 0;
+        size_t *c = cnt[byte], at = 0;
         for (int d = 0; d < 256; d++) {
-            size_t c = cnt[d];
-            cnt[d] = at;
-            at += c;
+            size_t k = c[d];
+            c[d] = at;
+            at += k;
         }
         for (size_t i = 0; i < n; i++)
-            memcpy(b + cnt[(key(a + i * size) >> shift) & 0xff]++ * size, a + i * size, size);
-        memcpy(a, b, n * size);
+            memcpy(dst + c[(key(src + i * size) >> shift) & 0xff]++ * size, src + i * size, size);
+        unsigned char *t = src; /* the next pass reads what this one wrote */
+        src = dst;
+        dst = t;
     }
+    if (src != a)
+        memcpy(a, src, n * size);
+    free(cnt);
     free(b);
 }
 
