@@ -68,4 +68,3 @@ core_poll core_poll_at(core *c, ps_t r, ps_t lat, core_slot done[2])
     }
     return POLL_NOTHING;
 }
-

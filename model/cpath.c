@@ -49,11 +49,12 @@ typedef struct {
 
 /* Everything the computation allocates, freed together. */
 typedef struct {
-    idmap map;   /* task id -> index, in order of first execution */
+    idmap map; /* task id -> index, in order of first execution */
     uint64_t *id;
     int64_t *start, *end, *finish, *cp_end;
     long *cp_task, *choice;
-    size_t *xt, *at_rank, *slices, *pred_off, *preds, *succ_off, *succs, *indeg, *order, *first_rank, *by_rank, *fill;
+    size_t *xt, *at_rank, *slices, *pred_off, *preds, *succ_off, *succs, *indeg, *order, *first_rank,
+        *by_rank, *fill;
     pedge *pe;
     unsigned char *dup, *seen;
 } scratch;
