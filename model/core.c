@@ -68,16 +68,3 @@ core_poll core_poll_at(core *c, ps_t r, ps_t lat, core_slot done[2])
     }
     return POLL_NOTHING;
 }
-
-ps_t core_next_observable(const core *c, ps_t lat, bool want_ack)
-{
-    if (!c->busy || core_waiting_doorbell(c))
-        return PS_NEVER;
-    if (c->has_pending && c->pend.gated && c->pend.ring == PS_NEVER)
-        return core_fin_at(c, &c->run) + lat;
-    if (c->has_pending)
-        return c->pend.start + lat;
-    if (want_ack && c->pending_occupied)
-        return c->run.start + lat;
-    return core_fin_at(c, &c->run) + lat;
-}

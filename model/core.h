@@ -80,15 +80,28 @@ static inline ps_t core_fin_at(const core *c, const core_slot *s)
  * for POLL_BOTH_DONE, the pending one) before the core's state changes. */
 core_poll core_poll_at(core *c, ps_t r, ps_t lat, core_slot done[2]);
 
-/* Earliest time a COND read would observe a completion on this busy core
- * (and, when want_ack, the running task's ACK that frees the pending slot). */
-ps_t core_next_observable(const core *c, ps_t lat, bool want_ack);
 
 /* Is the running slot a gated payload whose doorbell has not rung? The AICPU
  * does not poll such a core. */
 static inline bool core_waiting_doorbell(const core *c)
 {
     return c->busy && c->run.gated && c->run.ring == PS_NEVER;
+}
+
+/* Earliest time a COND read would observe a completion on this busy core
+ * (and, when want_ack, the running task's ACK that frees the pending slot).
+ * Inline: the scheduler's resync calls it twice on every change of a core. */
+static inline ps_t core_next_observable(const core *c, ps_t lat, bool want_ack)
+{
+    if (!c->busy || core_waiting_doorbell(c))
+        return PS_NEVER;
+    if (c->has_pending && c->pend.gated && c->pend.ring == PS_NEVER)
+        return core_fin_at(c, &c->run) + lat;
+    if (c->has_pending)
+        return c->pend.start + lat;
+    if (want_ack && c->pending_occupied)
+        return c->run.start + lat;
+    return core_fin_at(c, &c->run) + lat;
 }
 
 /* Can a task be written into the pending slot now (a busy core whose ACK the

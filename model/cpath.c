@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ohm.h"
+#include "xsort.h"
 
 /* The definitions are those of hw-native-sys/simpler simpler_setup/tools/critical_path.py (6ebaf77), so that
  * the figures equal what the tool prints for the same files (tests/real/critical_path_oracle.txt). Where the
@@ -16,31 +17,6 @@ const char *cpath_kind_name(cpath_kind k)
 {
     static const char *const names[CPATH_KINDS] = {"data-wait", "core-wait", "front-gap"};
     return k < CPATH_KINDS ? names[k] : "?";
-}
-
-typedef struct {
-    uint64_t id;
-    size_t ix; /* the task's index, in order of first execution */
-} id_ix;
-
-static int cmp_id_ix(const void *a, const void *b)
-{
-    const id_ix *x = a, *y = b;
-    return x->id < y->id ? -1 : x->id > y->id ? 1 : x->ix < y->ix ? -1 : x->ix > y->ix;
-}
-
-/* The task index of id, or -1 when it has no execution. */
-static long find_task(const id_ix *map, size_t n, uint64_t id)
-{
-    size_t lo = 0, hi = n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (map[mid].id < id)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < n && map[lo].id == id ? (long)map[lo].ix : -1;
 }
 
 /* Compares two task ids as the decimal strings the tool compares. */
@@ -68,33 +44,26 @@ static int cmp_slice(const void *a, const void *b)
 }
 
 typedef struct {
-    size_t p, s, order;
+    size_t p, s;
 } pedge;
-
-static int cmp_pedge(const void *a, const void *b)
-{
-    const pedge *x = a, *y = b;
-    if (x->p != y->p)
-        return x->p < y->p ? -1 : 1;
-    if (x->s != y->s)
-        return x->s < y->s ? -1 : 1;
-    return x->order < y->order ? -1 : x->order > y->order;
-}
 
 /* Everything the computation allocates, freed together. */
 typedef struct {
-    id_ix *map;
+    idmap map; /* task id -> index, in order of first execution */
     uint64_t *id;
     int64_t *start, *end, *finish, *cp_end;
     long *cp_task, *choice;
-    size_t *slices, *pred_off, *preds, *succ_off, *succs, *indeg, *order, *first_rank, *by_rank, *fill;
+    size_t *xt, *at_rank, *slices, *pred_off, *preds, *succ_off, *succs, *indeg, *order, *first_rank,
+        *by_rank, *fill;
     pedge *pe;
     unsigned char *dup, *seen;
 } scratch;
 
 static void scratch_free(scratch *w)
 {
-    free(w->map);
+    idmap_free(&w->map);
+    free(w->xt);
+    free(w->at_rank);
     free(w->id);
     free(w->start);
     free(w->end);
@@ -117,14 +86,6 @@ static void scratch_free(scratch *w)
     free(w->seen);
 }
 
-static size_t *rank_sort_key; /* first_rank, for sorting tasks by it */
-
-static int cmp_rank(const void *a, const void *b)
-{
-    size_t x = rank_sort_key[*(const size_t *)a], y = rank_sort_key[*(const size_t *)b];
-    return x < y ? -1 : x > y;
-}
-
 /* The observed path's predecessor of v: the candidate with the latest end, then the larger task id as a
  * string, then data-wait over core-wait (the tool's sort of (end, task, kind) tuples, the last taken). */
 static bool better(int64_t end, uint64_t id, cpath_kind kind, int64_t bend, uint64_t bid, cpath_kind bkind)
@@ -144,49 +105,31 @@ int cpath_compute(const ohm_log *l, cpath_result *r)
         return 0;
     size_t nx = l->nx, ne = l->ne;
     scratch w = {0};
-    /* tasks in the order of their first execution */
-    w.map = malloc(nx * sizeof(*w.map));
-    if (!w.map)
+    /* tasks numbered in the order of their first execution; xt[i]: execution i's task */
+    if (idmap_init(&w.map, nx) != 0)
         goto oom;
-    for (size_t i = 0; i < nx; i++)
-        w.map[i] = (id_ix){l->x[i].task, i};
-    qsort(w.map, nx, sizeof(*w.map), cmp_id_ix);
+    w.xt = malloc(nx * sizeof(*w.xt));
+    w.id = malloc(nx * sizeof(*w.id));
+    if (!w.xt || !w.id)
+        goto oom;
     size_t nt = 0;
-    for (size_t i = 0; i < nx; i++) /* keep each id's first execution */
-        if (!i || w.map[i].id != w.map[i - 1].id)
-            w.map[nt++] = w.map[i];
-    /* nt ids; number them by first execution: sort the positions */
-    size_t *pos = malloc(nt * sizeof(*pos));
-    if (!pos)
-        goto oom;
-    for (size_t i = 0; i < nt; i++)
-        pos[i] = w.map[i].ix;
-    rank_sort_key = pos;
-    size_t *perm = malloc(nt * sizeof(*perm));
-    if (!perm) {
-        free(pos);
-        goto oom;
+    for (size_t i = 0; i < nx; i++) {
+        size_t t = idmap_put(&w.map, l->x[i].task, nt);
+        if (t == nt)
+            w.id[nt++] = l->x[i].task;
+        w.xt[i] = t;
     }
-    for (size_t i = 0; i < nt; i++)
-        perm[i] = i;
-    qsort(perm, nt, sizeof(*perm), cmp_rank); /* perm[k]: the map entry of the k-th task to run first */
-    for (size_t k = 0; k < nt; k++)
-        w.map[perm[k]].ix = k;
-    free(perm);
-    free(pos);
-    w.id = malloc(nt * sizeof(*w.id));
     w.start = malloc(nt * sizeof(*w.start));
     w.end = malloc(nt * sizeof(*w.end));
-    if (!w.id || !w.start || !w.end)
+    if (!w.start || !w.end)
         goto oom;
     for (size_t i = 0; i < nt; i++) {
-        w.id[w.map[i].ix] = w.map[i].id;
         w.start[i] = INT64_MAX;
         w.end[i] = INT64_MIN;
     }
     int64_t t0 = INT64_MAX, t1 = INT64_MIN;
     for (size_t i = 0; i < nx; i++) {
-        size_t t = (size_t)find_task(w.map, nt, l->x[i].task);
+        size_t t = w.xt[i];
         if (l->x[i].start < w.start[t])
             w.start[t] = l->x[i].start;
         if (l->x[i].end > w.end[t])
@@ -203,21 +146,40 @@ int cpath_compute(const ohm_log *l, cpath_result *r)
         goto oom;
     size_t npe = 0;
     for (size_t i = 0; i < ne; i++) {
-        long p = find_task(w.map, nt, l->e[i].pred), s = find_task(w.map, nt, l->e[i].succ);
-        if (p < 0 || s < 0 || p == s)
+        size_t p = idmap_get(&w.map, l->e[i].pred), s = idmap_get(&w.map, l->e[i].succ);
+        if (p == SIZE_MAX || s == SIZE_MAX || p == s)
             continue;
-        w.pe[npe] = (pedge){(size_t)p, (size_t)s, npe};
+        w.pe[npe] = (pedge){p, s};
         npe++;
     }
-    pedge *sorted = malloc((npe ? npe : 1) * sizeof(*sorted));
-    if (!sorted)
-        goto oom;
-    memcpy(sorted, w.pe, npe * sizeof(*sorted));
-    qsort(sorted, npe, sizeof(*sorted), cmp_pedge);
-    for (size_t i = 1; i < npe; i++)
-        if (sorted[i].p == sorted[i - 1].p && sorted[i].s == sorted[i - 1].s)
-            w.dup[sorted[i].order] = 1;
-    free(sorted);
+    /* a repeat of an earlier (pred, succ) is a duplicate: the edges grouped by succ (a counting sort, so
+     * each group in the log's order), and in each group a pred marked with the succ when first seen */
+    {
+        size_t *off = calloc(nt + 1, sizeof(*off)), *by_s = malloc((npe ? npe : 1) * sizeof(*by_s));
+        size_t *mark = malloc((nt ? nt : 1) * sizeof(*mark));
+        if (!off || !by_s || !mark) {
+            free(off);
+            free(by_s);
+            free(mark);
+            goto oom;
+        }
+        for (size_t i = 0; i < npe; i++)
+            off[w.pe[i].s + 1]++;
+        for (size_t t = 0; t < nt; t++)
+            off[t + 1] += off[t];
+        for (size_t i = 0; i < npe; i++)
+            by_s[off[w.pe[i].s]++] = i; /* off[s] ends as the start of group s + 1 */
+        memset(mark, 0xff, nt * sizeof(*mark));
+        for (size_t k = 0; k < npe; k++) {
+            const pedge *e = &w.pe[by_s[k]];
+            if (mark[e->p] == e->s)
+                w.dup[by_s[k]] = 1;
+            mark[e->p] = e->s;
+        }
+        free(off);
+        free(by_s);
+        free(mark);
+    }
     w.pred_off = calloc(nt + 1, sizeof(*w.pred_off));
     w.first_rank = malloc(nt * sizeof(*w.first_rank));
     if (!w.pred_off || !w.first_rank)
@@ -257,7 +219,7 @@ int cpath_compute(const ohm_log *l, cpath_result *r)
     for (size_t i = 0; i < nx; i++)
         w.slices[i] = i;
     sort_x = l->x;
-    qsort(w.slices, nx, sizeof(*w.slices), cmp_slice);
+    xsort_by_core(w.slices, nx, l->x, cmp_slice);
     for (size_t t = 0; t < nt; t++)
         w.cp_task[t] = -1;
     for (size_t i = 0; i < nx;) {
@@ -266,7 +228,7 @@ int cpath_compute(const ohm_log *l, cpath_result *r)
         int64_t best_end = 0;
         for (; i < nx && l->x[w.slices[i]].core == core; i++) {
             const ohm_exec *x = &l->x[w.slices[i]];
-            long t = find_task(w.map, nt, x->task);
+            long t = (long)w.xt[w.slices[i]];
             if (best_task >= 0 && best_task != t && best_end <= x->start + CPATH_TOL_TICKS &&
                 x->start == w.start[t] && (w.cp_task[t] < 0 || best_end > w.cp_end[t])) {
                 w.cp_task[t] = best_task;
@@ -294,8 +256,19 @@ int cpath_compute(const ohm_log *l, cpath_result *r)
         for (size_t k = w.pred_off[t]; k < w.pred_off[t + 1]; k++)
             w.succ_off[w.preds[k] + 1]++;
     }
-    rank_sort_key = w.first_rank;
-    qsort(w.by_rank, nranked, sizeof(*w.by_rank), cmp_rank);
+    /* by first_rank: the ranks are distinct and below kept, so each task is placed at its rank, then the
+     * places are read in order */
+    w.at_rank = malloc((kept ? kept : 1) * sizeof(*w.at_rank));
+    if (!w.at_rank)
+        goto oom;
+    memset(w.at_rank, 0xff, kept * sizeof(*w.at_rank));
+    for (size_t t = 0; t < nt; t++)
+        if (w.first_rank[t] != SIZE_MAX)
+            w.at_rank[w.first_rank[t]] = t;
+    nranked = 0;
+    for (size_t k = 0; k < kept; k++)
+        if (w.at_rank[k] != SIZE_MAX)
+            w.by_rank[nranked++] = w.at_rank[k];
     for (size_t t = 0; t < nt; t++)
         w.succ_off[t + 1] += w.succ_off[t];
     memset(w.fill, 0, nt * sizeof(*w.fill));

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "vec.h"
+#include "xsort.h"
 
 /* The definitions follow hw-native-sys/simpler docs/dfx/sched-overhead-model.md
  * and its tool simpler_setup/tools/sched_overhead_analysis.py, so the figures
@@ -103,28 +104,41 @@ static void radix_sort(void *base, size_t n, size_t size, uint64_t (*key)(const 
         qsort(base, n, size, cmp);
         return;
     }
+    /* every byte's counts in one pass over the keys */
+    size_t(*cnt)[256] = calloc(8, sizeof(*cnt));
+    if (!cnt) {
+        free(b);
+        qsort(base, n, size, cmp);
+        return;
+    }
     uint64_t all_or = 0, all_and = ~(uint64_t)0;
     for (size_t i = 0; i < n; i++) {
         uint64_t k = key(a + i * size);
         all_or |= k;
         all_and &= k;
+        for (int byte = 0; byte < 8; byte++)
+            cnt[byte][(k >> (8 * byte)) & 0xff]++;
     }
-    for (int shift = 0; shift < 64; shift += 8) {
+    unsigned char *src = a, *dst = b;
+    for (int byte = 0; byte < 8; byte++) {
+        int shift = 8 * byte;
         if ((((all_or ^ all_and) >> shift) & 0xff) == 0)
             continue; /* every key has this byte: the pass would keep the order */
-        size_t cnt[256] = {0};
-        for (size_t i = 0; i < n; i++)
-            cnt[(key(a + i * size) >> shift) & 0xff]++;
-        size_t at = 0;
+        size_t *c = cnt[byte], at = 0;
         for (int d = 0; d < 256; d++) {
-            size_t c = cnt[d];
-            cnt[d] = at;
-            at += c;
+            size_t k = c[d];
+            c[d] = at;
+            at += k;
         }
         for (size_t i = 0; i < n; i++)
-            memcpy(b + cnt[(key(a + i * size) >> shift) & 0xff]++ * size, a + i * size, size);
-        memcpy(a, b, n * size);
+            memcpy(dst + c[(key(src + i * size) >> shift) & 0xff]++ * size, src + i * size, size);
+        unsigned char *t = src; /* the next pass reads what this one wrote */
+        src = dst;
+        dst = t;
     }
+    if (src != a)
+        memcpy(a, src, n * size);
+    free(cnt);
     free(b);
 }
 
@@ -166,21 +180,16 @@ typedef struct otask {
     unsigned types; /* bit 0 AIC, bit 1 AIV */
 } otask;
 
-static size_t task_ix(const otask *t, size_t n, uint64_t id)
-{
-    size_t lo = vec_lower_bound(t, n, sizeof(*t), offsetof(otask, id), id);
-    return lo < n && t[lo].id == id ? lo : SIZE_MAX;
-}
-
-/* task_ix, trying first the index after `near` and `near` itself: executions
- * and edges come mostly in task order. */
-static size_t task_ix_near(const otask *t, size_t n, uint64_t id, size_t near)
+/* The index of task id in t (by map), or SIZE_MAX, trying first the index
+ * after `near` and `near` itself: executions and edges come mostly in task
+ * order. */
+static size_t task_ix_near(const otask *t, size_t n, const idmap *map, uint64_t id, size_t near)
 {
     if (near + 1 < n && t[near + 1].id == id)
         return near + 1;
     if (near < n && t[near].id == id)
         return near;
-    return task_ix(t, n, id);
+    return idmap_get(map, id);
 }
 
 /* An edge between two tasks of the table, by index. */
@@ -303,20 +312,23 @@ static otask *build_tasks(const ohm_log *l, size_t *ntasks, oedge **edges, size_
             ids[n++] = ids[i];
     otask *t = malloc((n ? n : 1) * sizeof(*t));
     oedge *e = malloc((l->ne ? l->ne : 1) * sizeof(*e));
-    if (!t || !e) {
+    idmap map;
+    if (!t || !e || idmap_init(&map, n) != 0) {
         free(ids);
         free(t);
         free(e);
         return NULL;
     }
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
         t[i] = (otask){
             .id = ids[i], .dispatch = INT64_MAX, .start = INT64_MAX, .end = INT64_MIN, .finish = INT64_MIN};
+        idmap_put(&map, ids[i], i);
+    }
     free(ids);
     size_t near = 0;
     for (size_t i = 0; i < l->nx; i++) {
         const ohm_exec *x = &l->x[i];
-        near = task_ix_near(t, n, x->task, near);
+        near = task_ix_near(t, n, &map, x->task, near);
         otask *k = &t[near];
         k->dispatch = x->dispatch < k->dispatch ? x->dispatch : k->dispatch;
         k->start = x->start < k->start ? x->start : k->start;
@@ -330,13 +342,15 @@ static otask *build_tasks(const ohm_log *l, size_t *ntasks, oedge **edges, size_
     for (size_t i = 0; i < l->ne; i++) {
         if (l->e[i].pred == l->e[i].succ)
             continue;
-        size_t p = task_ix_near(t, n, l->e[i].pred, near_pred), s = task_ix_near(t, n, l->e[i].succ, near_succ);
+        size_t p = task_ix_near(t, n, &map, l->e[i].pred, near_pred),
+               s = task_ix_near(t, n, &map, l->e[i].succ, near_succ);
         if (p != SIZE_MAX && s != SIZE_MAX) {
             e[ne++] = (oedge){.pred = p, .succ = s};
             near_pred = p;
             near_succ = s;
         }
     }
+    idmap_free(&map);
     if (n <= UINT32_MAX)
         radix_sort(e, ne, sizeof(*e), key_oedge, cmp_oedge);
     else
@@ -549,7 +563,7 @@ int ohm_compute(const ohm_log *l, uint64_t tick_hz, ohm_result *r)
     for (size_t i = 0; i < l->nx; i++)
         ord[i] = i;
     sort_x = l->x;
-    qsort(ord, l->nx, sizeof(*ord), cmp_xcore);
+    xsort_by_core(ord, l->nx, l->x, cmp_xcore);
     int k[2] = {0, 0};
     bool present[2] = {false, false};
     int ncores = 0;
