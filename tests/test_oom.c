@@ -306,13 +306,55 @@ START_TEST(a_formatted_write_cut_short_for_memory_fails_the_run_and_commits_noth
 }
 END_TEST
 
+START_TEST(conform_short_of_memory_for_the_platform_is_its_own_failure_not_a_bad_platform)
+{
+    /* conform read its platform like run does, but ended every failure of it with 2 (a bad platform). Its
+     * status 1 means "the capture differs": memory is 7, conform itself failed, as its help says. The
+     * allocations before the platform's read the capture; each n is tried until a run ends at the
+     * platform, and that run, and any other that does, must say memory. A -o that cannot be made ends the
+     * runs that get past the platform before anything is simulated. */
+    const char *tmp = tu_tmpdir();
+    char *plat = tu_copy(tmp, "p.json", PTOSIM_SRCDIR "/platforms/a2a3sim.json");
+    char *file = tu_write(tmp, "f", "x");
+    char work[4200], num[32], want[4200], tag[4200];
+    snprintf(work, sizeof(work), "%s/w", file);
+    snprintf(want, sizeof(want), "ptosim conform: %s: out of memory\n", plat);
+    snprintf(tag, sizeof(tag), "ptosim conform: %s", plat);
+    const char *args[] = {"conform", PTOSIM_SRCDIR "/tests/real/dummy_dense", "-p", plat, "-o", work, NULL};
+    int hits = 0;
+    bool past = false;
+    for (long n = 1; n <= 2000 && !past; n++) {
+        snprintf(num, sizeof(num), "%ld", n);
+        run_out r = run_failing(args, "FAILALLOC_N", num);
+        if (strstr(r.err, tag)) {
+            ck_assert_str_eq(r.err, want);
+            ck_assert_int_eq(r.status, 7);
+            hits++;
+        } else if (hits) { /* the first allocation after the platform's: the runs from here on get past it */
+            past = true;
+        }
+        tu_run_free(&r);
+    }
+    ck_assert_int_ge(hits, 1);
+    ck_assert(past);
+    ck_assert(!tu_exists(work));
+    free(plat);
+    free(file);
+}
+END_TEST
+
 Suite *suite_oom(void)
 {
     Suite *s = suite_create("oom");
+    /* one failed allocation each, named messages (CK_RUN_CASE=messages runs them alone) */
+    TCase *tm = tcase_create("messages");
+    tcase_set_timeout(tm, 300);
+    tcase_add_test(tm, a_platform_file_read_without_memory_is_named_as_memory_not_as_bad_json);
+    tcase_add_test(tm, a_formatted_write_cut_short_for_memory_fails_the_run_and_commits_nothing);
+    tcase_add_test(tm, conform_short_of_memory_for_the_platform_is_its_own_failure_not_a_bad_platform);
+    suite_add_tcase(s, tm);
     TCase *tc = tcase_create("walk");
     tcase_set_timeout(tc, 600);
-    tcase_add_test(tc, a_platform_file_read_without_memory_is_named_as_memory_not_as_bad_json);
-    tcase_add_test(tc, a_formatted_write_cut_short_for_memory_fails_the_run_and_commits_nothing);
     tcase_add_test(tc, every_allocation_failure_ends_cleanly_and_leaves_the_work_dir_as_it_was);
     suite_add_tcase(s, tc);
     return s;
