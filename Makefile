@@ -75,7 +75,8 @@ $(BUILD)/sim/perfsim_harness.o: $(BUILD)/sim/perfsim_harness.c $(BUILD)/.cflags
 $(BUILD)/tests/%.o: tests/%.c $(BUILD)/.cflags
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) $(CHECK_CFLAGS) -DPTOSIM_SRCDIR='"$(CURDIR)"' -DPTOSIM_BIN='"$(CURDIR)/$(BUILD)/ptosim"' \
-		-DPTOSIM_FAILALLOC='"$(CURDIR)/$(BUILD)/failalloc.so"' -c -o $@ $<
+		-DPTOSIM_FAILALLOC='"$(CURDIR)/$(BUILD)/failalloc.so"' -DPTOSIM_NOLOCK='"$(CURDIR)/$(BUILD)/nolock.so"' \
+		-c -o $@ $<
 
 # The allocation-failure walk's injector (tests/test_oom.c), preloaded into ptosim: never sanitized itself
 # (in build-san/ it comes before ASan's runtime and hands every allocation it does not fail to ASan's).
@@ -83,10 +84,15 @@ $(BUILD)/failalloc.so: tests/oom/failalloc.c
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 -O1 -Wall -Wextra -Werror -shared -fPIC -o $@ $< -ldl
 
+# A file system without locks, for the tests of ptosim's warning about it: every flock fails (tests/oom/).
+$(BUILD)/nolock.so: tests/oom/nolock.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -O1 -Wall -Wextra -Werror -shared -fPIC -o $@ $<
+
 $(BUILD)/ptosim: $(MODEL_OBJ) $(SIM_OBJ) $(BUILD)/sim/main.o
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(PKG_LIBS) -lm -pthread
 
-$(BUILD)/run_tests: $(TEST_OBJ) $(MODEL_OBJ) $(SIM_OBJ) | $(BUILD)/failalloc.so
+$(BUILD)/run_tests: $(TEST_OBJ) $(MODEL_OBJ) $(SIM_OBJ) | $(BUILD)/failalloc.so $(BUILD)/nolock.so
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(PKG_LIBS) $(CHECK_LIBS) -lm -pthread
 
 # model/ must stay free of SimGrid so its tests need no engine, every "FILE §N" citation must resolve
