@@ -403,6 +403,74 @@ START_TEST(a_second_run_into_a_busy_work_dir_fails_at_once)
 }
 END_TEST
 
+START_TEST(a_collect_during_a_running_sweep_is_refused)
+{
+    /* a real sweep of one long point holds its folder from before points.csv is written until it ends: a
+     * --collect meanwhile would write a sweep.csv without the point's row; it is refused and the sweep ends
+     * with its row */
+    const char *dir = tu_tmpdir();
+    char *g = long_graph(dir), out[300], points[340], csv[340];
+    snprintf(out, sizeof(out), "%s/s", dir);
+    snprintf(points, sizeof(points), "%s/points.csv", out);
+    snprintf(csv, sizeof(csv), "%s/sweep.csv", out);
+    const char *args[] = {"sweep", g, "--ring-task-window", "1024", "--quiet", "-o", out, NULL};
+    child c = spawn(args);
+    wait_for_file(points, 20);
+    const char *col[] = {"sweep", "--collect", out, NULL};
+    run_out r = tu_run(col);
+    ck_assert_int_eq(r.status, 1);
+    char want[600];
+    snprintf(want, sizeof(want),
+             "ptosim sweep: %s: another ptosim sweep or run is writing to this folder; wait for it to end, then "
+             "collect\n",
+             out);
+    ck_assert_str_eq(r.err, want);
+    ck_assert_str_eq(r.out, "");
+    ck_assert(!tu_exists(csv));
+    tu_run_free(&r);
+    r = finish(&c, 60);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    char *text = tu_read(csv);
+    ck_assert_ptr_nonnull(strstr(text, "\nlong,a2a3,1024/1024/1024/1024,"));
+    free(text);
+    free(g);
+}
+END_TEST
+
+START_TEST(a_work_dir_that_cannot_be_opened_or_locked_is_said_so)
+{
+    /* a run locks -o DIR on the folder opened for reading: one it can write into but not read (mode 0300,
+     * for a user) stops the run with nothing written; a file system without locks (a preloaded flock that
+     * fails with ENOLCK, as NFS without its lock daemon) only warns, and the run goes on */
+    const char *dir = tu_tmpdir();
+    char out[300], want[600];
+    snprintf(out, sizeof(out), "%s/out", dir);
+    ck_assert_int_eq(mkdir(out, 0300), 0);
+    ck_assert_int_eq(chmod(out, 0300), 0);
+    const char *args[] = {"run", TRACE("chain3.jsonl"), "-o", out, "--quiet", NULL};
+    run_out r = tu_run_bound_by_modes(args);
+    ck_assert_int_eq(r.status, 1);
+    snprintf(want, sizeof(want), "ptosim: %s: cannot open the work dir: Permission denied\n", out);
+    ck_assert_str_eq(r.err, want);
+    tu_run_free(&r);
+    ck_assert_int_eq(chmod(out, 0700), 0);
+    char *now = snapshot(out);
+    ck_assert_str_eq(now, "");
+    free(now);
+    r = tu_run_preloaded(args, PTOSIM_NOLOCK);
+    ck_assert_int_eq(r.status, 0);
+    snprintf(want, sizeof(want),
+             "ptosim: warning: %s: cannot lock the work dir (No locks available); do not let two runs write to "
+             "it at once\n",
+             out);
+    ck_assert_str_eq(r.err, want);
+    tu_run_free(&r);
+    snprintf(want, sizeof(want), "%s/ptosim_run.json", out);
+    ck_assert(tu_exists(want));
+}
+END_TEST
+
 START_TEST(a_run_that_cannot_write_its_files_leaves_the_folder_as_it_was)
 {
     /* a file past the limit fails mid-run, as on a disk that fills up: none of the run's files may reach the
@@ -566,6 +634,8 @@ Suite *suite_faults(void)
     tcase_add_test(tc, output_to_a_full_disk_is_an_error_not_a_success);
     tcase_add_test(tc, a_signal_stops_the_run_and_leaves_the_previous_outputs_untouched);
     tcase_add_test(tc, a_second_run_into_a_busy_work_dir_fails_at_once);
+    tcase_add_test(tc, a_collect_during_a_running_sweep_is_refused);
+    tcase_add_test(tc, a_work_dir_that_cannot_be_opened_or_locked_is_said_so);
     tcase_add_test(tc, a_run_that_cannot_write_its_files_leaves_the_folder_as_it_was);
     tcase_add_test(tc, a_body_gathered_in_a_scratch_file_that_cannot_grow_fails_the_run);
     tcase_add_test(tc, a_signal_to_a_worker_session_stops_its_program_and_is_recorded);
