@@ -678,6 +678,60 @@ START_TEST(the_parked_share_is_a_share_of_the_makespan)
 }
 END_TEST
 
+START_TEST(a_collector_actor_gone_mid_run_ends_the_run_naming_it_and_commits_nothing)
+{
+    /* the platform's SimGrid XML turns the host CPU off at 10 us (a state profile): SimGrid ends the drain
+     * and the writer that run there. chain3's six args fill no 256-record buffer, so none is published
+     * before the device's flush at its end (85 us): nothing was collected when they went. The run used to
+     * wait for them; it ends with status 1 naming the first one (the drain, started first) and why, and
+     * the folder keeps the previous run */
+    const char *dir = tu_tmpdir();
+    char *xml = tu_write(
+        dir, "off.xml",
+        "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+        "<platform version=\"4.1\"><zone id=\"a2a3\" routing=\"Full\">"
+        "<host id=\"aicpu\" speed=\"1Gf\" core=\"6\"/>"
+        "<host id=\"host\" speed=\"1Gf\" core=\"4\" state_file=\"host.state\"/>"
+        "<link id=\"dfx_collector\" bandwidth=\"42MBps\" latency=\"0\"/>"
+        "<route src=\"aicpu\" dst=\"host\"><link_ctn id=\"dfx_collector\"/></route>"
+        "</zone></platform>\n");
+    char *state = tu_write(dir, "host.state", "0.00001 0\n");
+    char *pj = tu_write(dir, "off.json",
+                        "{\"ptosim_platform\": 1, \"base\": \"a2a3\", \"name\": \"off\", "
+                        "\"simgrid_platform\": \"off.xml\"}\n");
+    char out[1024], runjson[1100], stage[1100], want[4096];
+    snprintf(out, sizeof(out), "%s/o", dir);
+    snprintf(runjson, sizeof(runjson), "%s/ptosim_run.json", out);
+    snprintf(stage, sizeof(stage), "%s/.ptosim-run", out);
+    const char *a[] = {"run", TRACE("chain3.jsonl"), "-o", out, "--dump-args=2", "--no-host-timing", "--quiet",
+                       NULL};
+    run_out r = tu_run(a);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    char *before = tu_read(runjson);
+    const char *b[] = {"run", TRACE("chain3.jsonl"), "-p", pj, "-o", out, "--dump-args=2", "--no-host-timing",
+                       "--quiet", NULL};
+    r = tu_run(b);
+    ck_assert_int_eq(r.status, 1);
+    snprintf(want, sizeof(want),
+             "ptosim: [host] No args dump data to export\n"
+             "ptosim: error: the args dump collector's SimGrid actor dump-drain ended before the collector did: "
+             "its host \"host\" was turned off (a state profile in the platform's SimGrid XML)\n"
+             "ptosim: %s keeps the previous run's outputs\n",
+             out);
+    ck_assert_str_eq(r.err, want);
+    tu_run_free(&r);
+    char *after = tu_read(runjson);
+    ck_assert_str_eq(after, before);
+    ck_assert(!tu_exists(stage));
+    free(after);
+    free(before);
+    free(pj);
+    free(state);
+    free(xml);
+}
+END_TEST
+
 Suite *suite_dump(void)
 {
     Suite *s = suite_create("dump");
@@ -697,6 +751,7 @@ Suite *suite_dump(void)
     tcase_add_test(tc, a_park_past_the_backstop_drops_records);
     tcase_add_test(tc, the_pattern_payload_writes_element_indices);
     tcase_add_test(tc, a_dump_is_counted_as_perturbing_the_makespan);
+    tcase_add_test(tc, a_collector_actor_gone_mid_run_ends_the_run_naming_it_and_commits_nothing);
     suite_add_tcase(s, tc);
     /* 33,024 tasks at level 2: a second here, several under the sanitizers */
     TCase *big = tcase_create("args dump, a paged attention");
