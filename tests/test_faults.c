@@ -29,6 +29,9 @@ typedef struct child {
  * that fills up mid-run: writes fail with EFBIG). */
 static long fsize_limit;
 
+/* When > 0, spawn's processes may map no more than this many bytes (RLIMIT_AS: memory that runs out). */
+static long as_limit;
+
 /* Starts ptosim with args (NULL-terminated), stdin from /dev/null. */
 static child spawn(const char *const *args)
 {
@@ -51,6 +54,10 @@ static child spawn(const char *const *args)
             struct rlimit rl = {(rlim_t)fsize_limit, (rlim_t)fsize_limit};
             signal(SIGXFSZ, SIG_IGN); /* a failed write, not a killed process */
             setrlimit(RLIMIT_FSIZE, &rl);
+        }
+        if (as_limit > 0) {
+            struct rlimit rl = {(rlim_t)as_limit, (rlim_t)as_limit};
+            setrlimit(RLIMIT_AS, &rl);
         }
         int fi = open("/dev/null", O_RDONLY);
         dup2(fi, 0);
@@ -504,6 +511,52 @@ START_TEST(a_run_that_cannot_write_its_files_leaves_the_folder_as_it_was)
 }
 END_TEST
 
+START_TEST(a_run_out_of_memory_midway_leaves_the_folder_as_it_was)
+{
+    /* a fan of 200,000 tasks with every output on, under a memory limit lowered 25 MB at a time from 400 MB
+     * until the run fails: it used to commit the deps.json and swimlane of the tasks so far over the
+     * previous run (exit 1). The first failure must be status 1 naming memory, with the folder as it was */
+    if (getenv("ASAN_OPTIONS")) /* the sanitized build reserves terabytes of address space up front */
+        return;
+    const char *dir = tu_tmpdir();
+    char out[300], graph[300];
+    snprintf(out, sizeof(out), "%s/out", dir);
+    snprintf(graph, sizeof(graph), "%s/fan.jsonl", dir);
+    char cmd[1200];
+    snprintf(cmd, sizeof(cmd), "%s gen fan --n 200000 > %s", PTOSIM_BIN, graph);
+    ck_assert_int_eq(system(cmd), 0);
+    const char *first[] = {"run", TRACE("chain3.jsonl"), "-o", out, "--enable-chip-swimlane", "--enable-dep-gen",
+                           "--quiet", NULL};
+    const char *big[] = {"run", graph, "-o", out, "--enable-chip-swimlane", "--enable-dep-gen",
+                         "--enable-scope-stats", "--quiet", NULL};
+    bool failed = false;
+    for (long mb = 400; mb >= 100 && !failed; mb -= 25) {
+        run_out r = tu_run(first);
+        ck_assert_int_eq(r.status, 0);
+        tu_run_free(&r);
+        char *before = snapshot(out);
+        as_limit = mb << 20;
+        child c = spawn(big);
+        as_limit = 0;
+        r = finish(&c, 60);
+        if (r.status != 0) {
+            failed = true;
+            char *now = snapshot(out), keep[400];
+            ck_assert_msg(r.status == 1, "%ld MB: status %d: %s", mb, r.status, r.err);
+            ck_assert_msg(strstr(r.err, "out of memory") || strstr(r.err, "Cannot allocate memory"), "%s",
+                          r.err);
+            snprintf(keep, sizeof(keep), "ptosim: %s keeps the previous run's outputs\n", out);
+            ck_assert_str_eq(r.err + strlen(r.err) - strlen(keep), keep);
+            ck_assert_str_eq(now, before);
+            free(now);
+        }
+        free(before);
+        tu_run_free(&r);
+    }
+    ck_assert(failed);
+}
+END_TEST
+
 START_TEST(a_body_gathered_in_a_scratch_file_that_cannot_grow_fails_the_run)
 {
     /* deps.json and pmu.csv gather their bodies in scratch files and join them at the end: a write that
@@ -637,6 +690,7 @@ Suite *suite_faults(void)
     tcase_add_test(tc, a_collect_during_a_running_sweep_is_refused);
     tcase_add_test(tc, a_work_dir_that_cannot_be_opened_or_locked_is_said_so);
     tcase_add_test(tc, a_run_that_cannot_write_its_files_leaves_the_folder_as_it_was);
+    tcase_add_test(tc, a_run_out_of_memory_midway_leaves_the_folder_as_it_was);
     tcase_add_test(tc, a_body_gathered_in_a_scratch_file_that_cannot_grow_fails_the_run);
     tcase_add_test(tc, a_signal_to_a_worker_session_stops_its_program_and_is_recorded);
     tcase_add_test(tc, an_interrupted_sweep_stops_its_points_and_keeps_the_rows_so_far);

@@ -97,6 +97,7 @@ typedef struct walk {
     char *after;          /* snapshot of the folder after a whole run B */
     long sites, clean, recovered, other;
     long in_simgrid; /* own-class failures SimGrid ended the process for (libc allocating for it) */
+    long collector;  /* own-class failures in the args dump collector (its publish and queue) */
     char first_other[4096];
 } walk;
 
@@ -178,6 +179,20 @@ static void step(walk *w, const char *cls, long n, bool strict)
     } else if (strict && !strstr(r.err, "out of memory") && !strstr(r.err, "Cannot allocate memory")) {
         why = "no message naming memory";
     }
+    /* the collector's own allocations (a buffer published, the copy queue grown): its message, then the
+     * folder's line, and nothing of the crash they once were */
+    if (!why && strstr(r.err, "out of memory in the args dump collector")) {
+        char tail[8192];
+        snprintf(tail, sizeof(tail),
+                 "ptosim: error: out of memory in the args dump collector\nptosim: %s keeps the previous run's "
+                 "outputs\n",
+                 w->dir);
+        size_t n = strlen(r.err), t = strlen(tail);
+        if (r.status != 1 || n < t || strcmp(r.err + n - t, tail) != 0)
+            why = "not the collector's message and status 1";
+        else
+            w->collector++;
+    }
     w->sites++;
     if (why && getenv("PTOSIM_OOM_VERBOSE")) /* every site that is not clean, one line each */
         fprintf(stderr, "oom walk: %s %ld: %s (status %d): %.300s\n", cls, n, why, r.status, r.err);
@@ -230,6 +245,7 @@ START_TEST(every_allocation_failure_ends_cleanly_and_leaves_the_work_dir_as_it_w
     for (long n = 1; n <= own; n++)
         step(&w, "own", n, true);
     long own_sites = w.sites, own_clean = w.clean, own_recovered = w.recovered, own_other = w.other;
+    ck_assert_int_ge(w.collector, 2); /* publish's two and the queue's: each of them reached */
     for (long n = 1; n <= lib; n += LIB_STRIDE)
         step(&w, "lib", n, false);
     printf(
