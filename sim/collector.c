@@ -4,6 +4,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <simgrid/actor.h>
+#include <simgrid/comm.h>
 #include <simgrid/engine.h>
 #include <simgrid/host.h>
 #include <simgrid/mailbox.h>
@@ -205,6 +206,26 @@ static void drain_actor(int argc, char **argv)
     }
 }
 
+/* Ends the run for a payload copy SimGrid failed (status e), naming what the platform turned off. */
+static void transfer_lost(collector *h, sg_error_t e)
+{
+    const char *who = NULL;
+    for (int i = 0; i < h->nactors && !who; i++)
+        if (h->hosts[i] && !sg_host_is_on(h->hosts[i]))
+            who = sg_host_get_name(h->hosts[i]);
+    if (who)
+        chip_error(h->c,
+                   "the args dump collector lost a copy to the host: host \"%s\" was turned off (a state "
+                   "profile in the platform's SimGrid XML)",
+                   who);
+    else if (e == SG_ERROR_NETWORK)
+        chip_error(h->c, "the args dump collector lost a copy to the host: the link \"dfx_collector\" failed (a "
+                         "state profile in the platform's SimGrid XML?)");
+    else
+        chip_error(h->c, "the args dump collector lost a copy to the host: SimGrid failed the transfer (error %d)",
+                   (int)e);
+}
+
 /* The payload copy out of the device arena through the host mapping: one
  * record at a time over the collector link (host_collector_bw). */
 static void copy_actor(int argc, char **argv)
@@ -220,7 +241,13 @@ static void copy_actor(int argc, char **argv)
         h->wq_len--;
         h->in_flight++;
         uint64_t size = h->c->dump.ad.recs[r].bin_size;
-        sg_mailbox_put(h->mb, (void *)(uintptr_t)(r + 1), (long)size);
+        /* put as a comm waited on, so that SimGrid failing it (its peer's host or the link turned off)
+         * comes back as a status here instead of an exception no C frame can catch (an abort) */
+        sg_error_t e = sg_comm_wait(sg_mailbox_put_async(h->mb, (void *)(uintptr_t)(r + 1), (long)size));
+        if (e != SG_OK) {
+            transfer_lost(h, e);
+            return; /* the actor ends; the run already has its error */
+        }
     }
 }
 
@@ -233,7 +260,13 @@ static void writer_actor(int argc, char **argv)
     watch_self();
     double record = (double)h->c->plat.host_record_ns * 1e-9;
     for (;;) {
-        uint32_t r = (uint32_t)((uintptr_t)sg_mailbox_get(h->mb) - 1);
+        void *got = NULL;
+        sg_error_t e = sg_comm_wait(sg_mailbox_get_async(h->mb, &got)); /* as the copy's put: a status */
+        if (e != SG_OK) {
+            transfer_lost(h, e);
+            return;
+        }
+        uint32_t r = (uint32_t)((uintptr_t)got - 1);
         if (record > 0)
             sg_actor_sleep_for(record);
         h->bytes += h->c->dump.ad.recs[r].bin_size;
