@@ -16,6 +16,15 @@
 #define PTOSIM_FAILALLOC PTOSIM_SRCDIR "/build/failalloc.so"
 #endif
 
+/* Does the injector see SimGrid's operator new? Not in the sanitized build, where ASan serves it itself:
+ * there the walks of SimGrid's allocations below see its C allocations only, and what they require of
+ * operator new's failures is not asked. */
+#ifdef __SANITIZE_ADDRESS__
+#define SEES_SIMGRID_NEW 0
+#else
+#define SEES_SIMGRID_NEW 1
+#endif
+
 /* Of SimGrid's allocations (~2,800, most of them alike: platform parsing) every LIB_STRIDE-th is failed;
  * ptosim's own are all walked. */
 #define LIB_STRIDE 40
@@ -416,7 +425,8 @@ START_TEST(simgrid_short_of_memory_loading_the_platform_is_status_1_naming_memor
         if (!at_check)
             break;
     }
-    ck_assert_int_gt(said, 100); /* of the ~490 the check makes */
+    if (SEES_SIMGRID_NEW)
+        ck_assert_int_gt(said, 100); /* of the ~490 the check makes */
     printf("oom: SimGrid loading the platform: %ld allocations failed, %ld said memory, %ld crashed\n", n - 1,
            said, crashed);
     fflush(stdout);
@@ -510,8 +520,10 @@ START_TEST(simgrid_short_of_memory_under_the_collector_ends_the_run_naming_the_s
             sh(cmd);
         tu_run_free(&r);
     }
-    ck_assert_int_ge(stalls, 1);
-    ck_assert_int_ge(waits, 1);
+    if (SEES_SIMGRID_NEW) { /* both come of operator new failing under an actor */
+        ck_assert_int_ge(stalls, 1);
+        ck_assert_int_ge(waits, 1);
+    }
 }
 END_TEST
 
