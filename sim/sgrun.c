@@ -174,12 +174,16 @@ int sgrun_check_platform(const char *xml_path, char *err, size_t errlen)
         return SGRUN_OOM;
     }
     /* SimGrid says what is wrong with a file on an ERROR or CRITICAL line (then aborts), check_child on a
-     * line of its own with status 4. A child killed by a signal without either (a segmentation fault, an
-     * assertion of its XML lexer: what an allocation it did not check leads to) gave no verdict on the
-     * file: the simulator failed, not the input */
-    if (WIFSIGNALED(status) && !verdict) {
-        snprintf(err, errlen, "%s: SimGrid crashed loading it (%s; out of memory?)", xml_path,
-                 strsignal(WTERMSIG(status)));
+     * line of its own with status 4. A child that ended without either (a segmentation fault, an assertion
+     * of its XML lexer: what an allocation it did not check leads to; under ASan, its report and status 1)
+     * gave no verdict on the file: the simulator failed, not the input */
+    if (!verdict && !(WIFEXITED(status) && WEXITSTATUS(status) == 4)) {
+        char how[64];
+        if (WIFSIGNALED(status))
+            snprintf(how, sizeof(how), "%s", strsignal(WTERMSIG(status)));
+        else
+            snprintf(how, sizeof(how), "exit status %d", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+        snprintf(err, errlen, "%s: SimGrid crashed loading it (%s; out of memory?)", xml_path, how);
         return SGRUN_OOM;
     }
     size_t whylen = why ? strlen(why) : 0;
