@@ -37,6 +37,13 @@ TEST_SRC := $(sort $(wildcard tests/*.c))
 
 MODEL_OBJ := $(MODEL_SRC:%.c=$(BUILD)/%.o)
 SIM_OBJ := $(SIM_SRC:%.c=$(BUILD)/%.o) $(BUILD)/sim/perfsim_harness.o
+# The fuzz targets' library (make fuzz, below; lint links it against $(BUILD)'s objects). import prices
+# kernels with Perf-Sim too (sim/impcost.c): its binding and the harness text it carries are in it.
+FUZZ_LIB_SRC := $(MODEL_SRC) sim/import.c sim/impheap.c sim/impcost.c sim/import_perfsim.c sim/perfsim.c \
+	$(BUILD)/sim/perfsim_harness.c sim/cli.c sim/repdata.c sim/jscan.c sim/jstream.c
+FUZZ_LIB_OBJ := $(FUZZ_LIB_SRC:%.c=build-fuzz/%.o)
+FUZZ_LINK_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(filter-out $(BUILD)/%,$(FUZZ_LIB_SRC))) $(BUILD)/sim/perfsim_harness.o
+FUZZ_LIBS = $(shell pkg-config --libs libcjson zlib 2>/dev/null) -lm -pthread
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
 
 .PHONY: FORCE all check golden check-cluster check-sanitize fuzz fuzz-build run bench clean format lint chromium-dep \
@@ -68,7 +75,8 @@ $(BUILD)/sim/perfsim_harness.o: $(BUILD)/sim/perfsim_harness.c $(BUILD)/.cflags
 $(BUILD)/tests/%.o: tests/%.c $(BUILD)/.cflags
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) $(CHECK_CFLAGS) -DPTOSIM_SRCDIR='"$(CURDIR)"' -DPTOSIM_BIN='"$(CURDIR)/$(BUILD)/ptosim"' \
-		-DPTOSIM_FAILALLOC='"$(CURDIR)/$(BUILD)/failalloc.so"' -c -o $@ $<
+		-DPTOSIM_FAILALLOC='"$(CURDIR)/$(BUILD)/failalloc.so"' -DPTOSIM_NOLOCK='"$(CURDIR)/$(BUILD)/nolock.so"' \
+		-c -o $@ $<
 
 # The allocation-failure walk's injector (tests/test_oom.c), preloaded into ptosim: never sanitized itself
 # (in build-san/ it comes before ASan's runtime and hands every allocation it does not fail to ASan's).
@@ -76,22 +84,31 @@ $(BUILD)/failalloc.so: tests/oom/failalloc.c
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 -O1 -Wall -Wextra -Werror -shared -fPIC -o $@ $< -ldl
 
+# A file system without locks, for the tests of ptosim's warning about it: every flock fails (tests/oom/).
+$(BUILD)/nolock.so: tests/oom/nolock.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -O1 -Wall -Wextra -Werror -shared -fPIC -o $@ $<
+
 $(BUILD)/ptosim: $(MODEL_OBJ) $(SIM_OBJ) $(BUILD)/sim/main.o
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(PKG_LIBS) -lm -pthread
 
-$(BUILD)/run_tests: $(TEST_OBJ) $(MODEL_OBJ) $(SIM_OBJ) | $(BUILD)/failalloc.so
+$(BUILD)/run_tests: $(TEST_OBJ) $(MODEL_OBJ) $(SIM_OBJ) | $(BUILD)/failalloc.so $(BUILD)/nolock.so
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(PKG_LIBS) $(CHECK_LIBS) -lm -pthread
 
 # model/ must stay free of SimGrid so its tests need no engine, every "FILE §N" citation must resolve
 # to a file and section of the repository, and the fuzz targets must compile.
-lint:
+lint: $(FUZZ_LINK_OBJ)
 	@if grep -rn -e '#include <simgrid' -e '#include <xbt' model/; then \
 		echo "model/ must not include SimGrid headers" >&2; exit 1; fi
 	@sh scripts/check_citations.sh
-	@# the fuzz targets need clang to build (make fuzz); their calls are checked here so they cannot drift
+	@# the fuzz targets need clang to build (make fuzz); their calls are checked here so they cannot drift,
+	@# and each is linked (with a stand-in main) against the objects its library list names, so a function
+	@# that moved to a file the list lacks is found here rather than by the next `make fuzz-build`
+	@printf 'int main(void) { return 0; }\n' > $(BUILD)/fuzz_main.c
 	@for f in tests/fuzz/fuzz_*.c; do \
 		$(CC) -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(PKG_CFLAGS) \
-			-fsyntax-only $$f || exit 1; done
+			-o $(BUILD)/fuzz_link $$f $(BUILD)/fuzz_main.c $(FUZZ_LINK_OBJ) $(FUZZ_LIBS) || exit 1; done
+	@rm -f $(BUILD)/fuzz_link $(BUILD)/fuzz_main.c
 
 # The report tests render a page in headless Chromium (Debian's `chromium`).
 chromium-dep:
@@ -151,8 +168,6 @@ FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined
 FUZZ_CFLAGS := -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -O1 -g \
 	-fno-omit-frame-pointer $(FUZZ_SAN) -fsanitize=fuzzer-no-link $(shell pkg-config --cflags libcjson zlib 2>/dev/null) \
 	-DPTOSIM_DATADIR='"$(CURDIR)/platforms"'
-FUZZ_LIB_SRC := $(MODEL_SRC) sim/import.c sim/impheap.c sim/impcost.c sim/cli.c sim/repdata.c sim/jscan.c sim/jstream.c
-FUZZ_LIB_OBJ := $(FUZZ_LIB_SRC:%.c=build-fuzz/%.o)
 FUZZ_TARGETS := graph platform import report
 
 build-fuzz/%.o: %.c
@@ -160,8 +175,7 @@ build-fuzz/%.o: %.c
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -c -o $@ $<
 
 build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzzutil.h $(FUZZ_LIB_OBJ)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB_OBJ) \
-		$(shell pkg-config --libs libcjson zlib 2>/dev/null) -lm -pthread
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB_OBJ) $(FUZZ_LIBS)
 
 fuzz-build:
 	@sh ./scripts/install-deps.sh --fuzz

@@ -4,6 +4,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <simgrid/actor.h>
+#include <simgrid/comm.h>
 #include <simgrid/engine.h>
 #include <simgrid/host.h>
 #include <simgrid/mailbox.h>
@@ -37,6 +38,8 @@ typedef struct collector {
     size_t wq_head, wq_len, wq_cap;
     sg_mailbox_t mb;
     bool device_done;     /* nothing more will be published */
+    uint64_t draining;    /* records the drain took from a buffer and has not queued yet (it may be asleep
+                           * until its poll, or stuck there in a SimGrid call that failed) */
     uint64_t in_flight;   /* records between the copy and the writer */
     uint64_t collected;   /* records collected */
     uint64_t written;     /* records the writer finished */
@@ -47,6 +50,7 @@ typedef struct collector {
     const char *dead;     /* the actor that ended before the collector did (SimGrid out of memory), or NULL */
     aid_t pids[3];        /* the drain, copy and writer actors */
     const char *names[3]; /* and their names */
+    sg_host_t hosts[3];   /* and the hosts they run on */
     int nactors;          /* actors started */
 } collector;
 
@@ -128,19 +132,38 @@ static int wq_push(collector *h, uint32_t r)
     return 0;
 }
 
+/* Ends the run for the collector actor i, gone before the collector was done, saying why when SimGrid
+ * shows it: its host turned off (a state profile in the platform's XML), else most likely an allocation of
+ * SimGrid's that failed under it. */
+static void actor_gone(collector *h, int i)
+{
+    h->dead = h->names[i];
+    if (h->hosts[i] && !sg_host_is_on(h->hosts[i]))
+        chip_error(h->c,
+                   "the args dump collector's SimGrid actor %s ended before the collector did: its host \"%s\" "
+                   "was turned off (a state profile in the platform's SimGrid XML)",
+                   h->names[i], sg_host_get_name(h->hosts[i]));
+    else
+        chip_error(h->c,
+                   "the args dump collector's SimGrid actor %s ended before the collector did (out of memory "
+                   "inside SimGrid?)",
+                   h->names[i]);
+}
+
 /* A collector actor's end. They are daemons, ended with the engine once collector_finish is done; an end
- * before that is SimGrid ending one whose code threw (std::bad_alloc: out of memory inside SimGrid), and the
- * records it held would never be written: the run ends with an error instead of waiting for them. */
+ * before that is SimGrid ending one (its code threw, or its host was turned off), and the records it held
+ * would never be written: the run ends with an error instead of waiting for them. */
 static void actor_exit(int failed, void *data)
 {
     (void)failed;
     collector *h = &the;
     if (h->ending || h->dead || !h->c || h->c->stopped)
         return;
-    h->dead = data;
-    chip_error(h->c, "the args dump collector's SimGrid actor %s ended before the collector did (out of memory "
-                     "inside SimGrid?)",
-               (const char *)data); /* collector_finish sees it within a simulated second */
+    for (int i = 0; i < h->nactors; i++)
+        if (h->names[i] == data) {
+            actor_gone(h, i); /* collector_finish sees it within a simulated second */
+            return;
+        }
 }
 
 /* Each actor's first call: its end is watched (actor_exit). */
@@ -163,12 +186,14 @@ static void drain_actor(int argc, char **argv)
     for (;;) {
         sg_sem_acquire(h->bufs_ready);
         pub_buf b = h->bufs[h->bufs_head++];
+        h->draining = b.n;
         ps_t tick = (b.t + poll - 1) / poll * poll; /* the first poll that sees it */
         if (sec(tick) > simgrid_get_clock())
             sg_actor_sleep_until(sec(tick));
         dump_host_collected(&h->c->dump, b.ti);
         for (uint32_t i = 0; i < b.n && wq_push(h, b.recs[i]) == 0; i++)
             sg_sem_release(h->recs_ready);
+        h->draining = 0;
         h->collected += b.n;
         free(b.recs);
         double now = simgrid_get_clock();
@@ -179,6 +204,26 @@ static void drain_actor(int argc, char **argv)
         }
         sg_sem_release(h->progress);
     }
+}
+
+/* Ends the run for a payload copy SimGrid failed (status e), naming what the platform turned off. */
+static void transfer_lost(collector *h, sg_error_t e)
+{
+    const char *who = NULL;
+    for (int i = 0; i < h->nactors && !who; i++)
+        if (h->hosts[i] && !sg_host_is_on(h->hosts[i]))
+            who = sg_host_get_name(h->hosts[i]);
+    if (who)
+        chip_error(h->c,
+                   "the args dump collector lost a copy to the host: host \"%s\" was turned off (a state "
+                   "profile in the platform's SimGrid XML)",
+                   who);
+    else if (e == SG_ERROR_NETWORK)
+        chip_error(h->c, "the args dump collector lost a copy to the host: the link \"dfx_collector\" failed (a "
+                         "state profile in the platform's SimGrid XML?)");
+    else
+        chip_error(h->c, "the args dump collector lost a copy to the host: SimGrid failed the transfer (error %d)",
+                   (int)e);
 }
 
 /* The payload copy out of the device arena through the host mapping: one
@@ -196,7 +241,13 @@ static void copy_actor(int argc, char **argv)
         h->wq_len--;
         h->in_flight++;
         uint64_t size = h->c->dump.ad.recs[r].bin_size;
-        sg_mailbox_put(h->mb, (void *)(uintptr_t)(r + 1), (long)size);
+        /* put as a comm waited on, so that SimGrid failing it (its peer's host or the link turned off)
+         * comes back as a status here instead of an exception no C frame can catch (an abort) */
+        sg_error_t e = sg_comm_wait(sg_mailbox_put_async(h->mb, (void *)(uintptr_t)(r + 1), (long)size));
+        if (e != SG_OK) {
+            transfer_lost(h, e);
+            return; /* the actor ends; the run already has its error */
+        }
     }
 }
 
@@ -209,7 +260,13 @@ static void writer_actor(int argc, char **argv)
     watch_self();
     double record = (double)h->c->plat.host_record_ns * 1e-9;
     for (;;) {
-        uint32_t r = (uint32_t)((uintptr_t)sg_mailbox_get(h->mb) - 1);
+        void *got = NULL;
+        sg_error_t e = sg_comm_wait(sg_mailbox_get_async(h->mb, &got)); /* as the copy's put: a status */
+        if (e != SG_OK) {
+            transfer_lost(h, e);
+            return;
+        }
+        uint32_t r = (uint32_t)((uintptr_t)got - 1);
         if (record > 0)
             sg_actor_sleep_for(record);
         h->bytes += h->c->dump.ad.recs[r].bin_size;
@@ -230,6 +287,7 @@ static void start(const char *name, sg_host_t host, void (*code)(int, char **))
     sg_actor_start(a, code, 0, NULL);
     collector *h = &the;
     h->names[h->nactors] = name;
+    h->hosts[h->nactors] = host;
     h->pids[h->nactors++] = sg_actor_get_pid(a);
 }
 
@@ -237,13 +295,8 @@ static void start(const char *name, sg_host_t host, void (*code)(int, char **))
 static bool actors_alive(collector *h)
 {
     for (int i = 0; i < h->nactors && !h->dead; i++)
-        if (!sg_actor_by_pid(h->pids[i])) {
-            h->dead = h->names[i];
-            chip_error(h->c,
-                       "the args dump collector's SimGrid actor %s ended before the collector did (out of "
-                       "memory inside SimGrid?)",
-                       h->names[i]);
-        }
+        if (!sg_actor_by_pid(h->pids[i]))
+            actor_gone(h, i);
     return !h->dead;
 }
 
@@ -329,8 +382,11 @@ void collector_finish(chip *c, collector_stats *st)
                        simgrid_get_clock() - last_change, total - h->written);
             break;
         }
-        if (h->written < total && h->bufs_head == h->nbufs && !h->wq_len && !h->in_flight) {
-            /* lost on the way (an allocation that failed): args.bin would lack them */
+        if (h->written < total && h->bufs_head == h->nbufs && !h->draining && !h->wq_len && !h->in_flight) {
+            /* in no queue and with no actor: lost on the way. Every way ptosim knows to lose one (an
+             * allocation of publish or wq_push that failed) has ended the run with its own error first, so
+             * this is a slip of the collector's own bookkeeping; an actor stuck holding some is the stall
+             * above */
             chip_error(c, "internal: %" PRIu64 " args were never published; args.bin would lack them",
                        total - h->written);
             break;

@@ -2860,11 +2860,13 @@ int conform_main(int argc, char **argv)
     char pdir[PATH_MAX];
     run_platform_dir(pdir, sizeof(pdir));
     platform plat;
-    if (platform_load(&plat, cap.platform, pdir, err, sizeof(err)) != 0) {
+    int prc = platform_load(&plat, cap.platform, pdir, err, sizeof(err));
+    if (prc != 0) {
         fprintf(stderr, "ptosim conform: %s\n", err);
         if (kept)
             sdfx_free(&real);
-        return EXIT_USAGE;
+        /* out of memory is not a bad platform: conform itself failed (its status 1 means "different") */
+        return prc == PLATFORM_OOM ? CONFORM_EXIT_FAILED : EXIT_USAGE;
     }
     cf_argv opts;
     run_options(&cap, &plat, &opts);

@@ -141,8 +141,17 @@ int sgrun_check_platform(const char *xml_path, char *err, size_t errlen)
         ;
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
         return 0;
+    /* the file was there and readable a moment ago: SimGrid failing to allocate is the machine's state, not
+     * the file's fault. Its signs, looked for on every line before the lines are split below: an uncaught
+     * std::bad_alloc, xbt's own allocators' messages (xbt_malloc, xbt_realloc and calloc's), and its XML
+     * lexer's (flex: "out of dynamic memory in ...", "out of memory expanding start-condition stack") */
+    bool oom = strstr(buf, "bad_alloc") || strstr(buf, "memory allocation error") ||
+               strstr(buf, "Memory allocation of ") || strstr(buf, "Memory callocation of ") ||
+               strstr(buf, "Memory reallocation of ") || strstr(buf, "out of dynamic memory") ||
+               strstr(buf, "out of memory");
     /* what to say: SimGrid's first error line (its text after "/ERROR] "), else the child's own line */
     const char *why = NULL, *own = NULL;
+    bool verdict = false; /* a line of SimGrid's ERROR or CRITICAL */
     for (char *line = buf; *line;) {
         char *end = strchr(line, '\n');
         if (end)
@@ -152,17 +161,29 @@ int sgrun_check_platform(const char *xml_path, char *err, size_t errlen)
             why = tag + 8;
         if (!why && crit && !strstr(line, "backtrace"))
             why = crit + 11;
+        verdict = verdict || tag || crit;
         if (!own && line[0] && line[0] != '[' && line[0] != ' ')
             own = line;
         line = end ? end + 1 : line + strlen(line);
     }
     if (!why)
         why = own;
-    /* the file was there and readable a moment ago: SimGrid failing to allocate (or then to open it) is
-     * the machine's state, not the file's fault */
-    if (strstr(buf, "bad_alloc") || strstr(buf, "memory allocation error") ||
-        (why && strstr(why, "Unable to open"))) {
+    /* (or then to open it, which is memory too) */
+    if (oom || (why && strstr(why, "Unable to open"))) {
         snprintf(err, errlen, "%s: SimGrid could not load it: out of memory", xml_path);
+        return SGRUN_OOM;
+    }
+    /* SimGrid says what is wrong with a file on an ERROR or CRITICAL line (then aborts), check_child on a
+     * line of its own with status 4. A child that ended without either (a segmentation fault, an assertion
+     * of its XML lexer: what an allocation it did not check leads to; under ASan, its report and status 1)
+     * gave no verdict on the file: the simulator failed, not the input */
+    if (!verdict && !(WIFEXITED(status) && WEXITSTATUS(status) == 4)) {
+        char how[64];
+        if (WIFSIGNALED(status))
+            snprintf(how, sizeof(how), "%s", strsignal(WTERMSIG(status)));
+        else
+            snprintf(how, sizeof(how), "exit status %d", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+        snprintf(err, errlen, "%s: SimGrid crashed loading it (%s; out of memory?)", xml_path, how);
         return SGRUN_OOM;
     }
     size_t whylen = why ? strlen(why) : 0;

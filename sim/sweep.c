@@ -885,32 +885,40 @@ static int check_engine_words(const sweep *s)
 /* Checks every knob value and the options passed through as `ptosim run` would, with its messages, and the
  * platform with its --set overrides, so a mistake stops the sweep before any point runs. Returns 0, or an
  * exit status after printing why. */
-/* Locks s->dir_abs against a second sweep (or a run) into the same folder: a flock on the folder itself,
- * held until the process ends (not by the points it starts: the descriptor is close-on-exec). Returns 0
- * (also on a file system without locks, after a warning), or EXIT_INTERNAL after saying another sweep holds
- * it. */
-static int lock_dir(sweep *s)
+/* Locks the sweep folder dir (shown as shown) against a second sweep (or a run, or a --collect) into it: a
+ * flock on the folder itself, held until the process ends (not by the points a sweep starts: the descriptor
+ * is close-on-exec). advice ends the message when another process holds it. Returns the descriptor holding
+ * the lock, -1 on a file system without locks (after a warning: the sweep goes on unlocked), or -2 after
+ * saying why the folder cannot be opened or that another process holds it (status EXIT_INTERNAL). */
+static int lock_folder(const char *shown, const char *dir, const char *advice)
 {
-    int fd = open(s->dir_abs, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (fd < 0) {
-        fprintf(stderr, "ptosim sweep: %s: cannot open the sweep folder: %s\n", s->dir, strerror(errno));
-        return EXIT_INTERNAL;
+        fprintf(stderr, "ptosim sweep: %s: cannot open the sweep folder: %s\n", shown, strerror(errno));
+        return -2;
     }
     if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
         int e = errno;
         close(fd);
         if (e == EWOULDBLOCK) {
-            fprintf(stderr,
-                    "ptosim sweep: %s: another ptosim sweep or run is writing to this folder; wait for it to "
-                    "end or give another -o\n",
-                    s->dir);
-            return EXIT_INTERNAL;
+            fprintf(stderr, "ptosim sweep: %s: another ptosim sweep or run is writing to this folder; %s\n",
+                    shown, advice);
+            return -2;
         }
         fprintf(stderr, "ptosim sweep: %s: cannot lock the sweep folder (%s); do not let two sweeps write to it "
                         "at once\n",
-                s->dir, strerror(e));
-        return 0;
+                shown, strerror(e));
+        return -1;
     }
+    return fd;
+}
+
+/* Locks s->dir_abs for this sweep (lock_folder). Returns 0, or EXIT_INTERNAL after saying why not. */
+static int lock_dir(sweep *s)
+{
+    int fd = lock_folder(s->dir, s->dir_abs, "wait for it to end or give another -o");
+    if (fd == -2)
+        return EXIT_INTERNAL;
     s->lock_fd = fd;
     return 0;
 }
@@ -2498,7 +2506,18 @@ int sweep_main(int argc, char **argv)
             fputs("ptosim sweep: --collect takes one DIR and nothing else\n", stderr);
             return EXIT_USAGE;
         }
-        return collect(dir, NULL, 0);
+        /* the merge rewrites DIR/sweep.csv from rows a running sweep is still writing: it waits its turn as
+         * a second sweep would (a folder that is not there is for read_manifest to name) */
+        struct stat st;
+        int fd = stat(dir, &st) == 0 && S_ISDIR(st.st_mode)
+                     ? lock_folder(dir, dir, "wait for it to end, then collect")
+                     : -1;
+        if (fd == -2)
+            return EXIT_INTERNAL;
+        int rc = collect(dir, NULL, 0);
+        if (fd >= 0)
+            close(fd);
+        return rc;
     }
     if (cli_opt_is(argv[0], "--best", &v)) {
         const char *dir = v ? v : argc > 1 ? argv[1] : NULL;

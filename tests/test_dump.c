@@ -1,4 +1,5 @@
 /* test_dump.c - args dump: the manifest and payload bytes, level selection, capture points. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -678,6 +679,75 @@ START_TEST(the_parked_share_is_a_share_of_the_makespan)
 }
 END_TEST
 
+START_TEST(a_collector_actor_gone_mid_run_ends_the_run_naming_it_and_commits_nothing)
+{
+    /* the platform's SimGrid XML turns the host CPU, or the collector link, off (a state profile): SimGrid
+     * ends the drain and the writer that run on the host, or fails the copies over the link (it aborted
+     * the process when a copy was under way: an exception no C frame catches). The run used to wait for them
+     * or abort; it ends with status 1 naming what went, and the folder keeps the previous run.
+     * chain3's six args fill no 256-record buffer: none is published before the device's flush at its end
+     * (85 us), so at 10 us nothing was collected, and at 2 ms all six were, the first copy (1.560 ms each)
+     * done; the engine sees the loss at its once-a-second check (1.0 s) */
+    static const struct {
+        const char *what, *at, *log, *why;
+    } cases[] = {
+        {"host", "0.00001", "No args dump data to export",
+         "the args dump collector's SimGrid actor dump-drain ended before the collector did: its host \"host\" "
+         "was turned off (a state profile in the platform's SimGrid XML)"},
+        {"host", "0.002", "Collected 6 args, wrote 0.0 GB to disk (1.0s)",
+         "the args dump collector's SimGrid actor dump-drain ended before the collector did: its host \"host\" "
+         "was turned off (a state profile in the platform's SimGrid XML)"},
+        {"link", "0.002", "Collected 6 args, wrote 0.0 GB to disk (1.0s)",
+         "the args dump collector lost a copy to the host: the link \"dfx_collector\" failed (a state profile "
+         "in the platform's SimGrid XML?)"},
+    };
+    const char *dir = tu_tmpdir();
+    char out[1024], runjson[1100], stage[1100], want[4096], text[2048];
+    snprintf(out, sizeof(out), "%s/o", dir);
+    snprintf(runjson, sizeof(runjson), "%s/ptosim_run.json", out);
+    snprintf(stage, sizeof(stage), "%s/.ptosim-run", out);
+    const char *a[] = {"run", TRACE("chain3.jsonl"), "-o", out, "--dump-args=2", "--no-host-timing", "--quiet",
+                       NULL};
+    run_out r = tu_run(a);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    char *before = tu_read(runjson);
+    char *pj = tu_write(dir, "off.json",
+                        "{\"ptosim_platform\": 1, \"base\": \"a2a3\", \"name\": \"off\", "
+                        "\"simgrid_platform\": \"off.xml\"}\n");
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        bool host = strcmp(cases[i].what, "host") == 0;
+        snprintf(text, sizeof(text),
+                 "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+                 "<platform version=\"4.1\"><zone id=\"a2a3\" routing=\"Full\">"
+                 "<host id=\"aicpu\" speed=\"1Gf\" core=\"6\"/>"
+                 "<host id=\"host\" speed=\"1Gf\" core=\"4\"%s/>"
+                 "<link id=\"dfx_collector\" bandwidth=\"42MBps\" latency=\"0\"%s/>"
+                 "<route src=\"aicpu\" dst=\"host\"><link_ctn id=\"dfx_collector\"/></route>"
+                 "</zone></platform>\n",
+                 host ? " state_file=\"off.state\"" : "", host ? "" : " state_file=\"off.state\"");
+        free(tu_write(dir, "off.xml", text));
+        snprintf(text, sizeof(text), "%s 0\n", cases[i].at);
+        free(tu_write(dir, "off.state", text));
+        const char *b[] = {"run", TRACE("chain3.jsonl"), "-p", pj, "-o", out, "--dump-args=2", "--no-host-timing",
+                           "--quiet", NULL};
+        r = tu_run(b);
+        ck_assert_msg(r.status == 1, "%s off at %s: status %d: %s", cases[i].what, cases[i].at, r.status, r.err);
+        snprintf(want, sizeof(want),
+                 "ptosim: [host] %s\nptosim: error: %s\nptosim: %s keeps the previous run's outputs\n",
+                 cases[i].log, cases[i].why, out);
+        ck_assert_str_eq(r.err, want);
+        tu_run_free(&r);
+        char *after = tu_read(runjson);
+        ck_assert_str_eq(after, before);
+        ck_assert(!tu_exists(stage));
+        free(after);
+    }
+    free(before);
+    free(pj);
+}
+END_TEST
+
 Suite *suite_dump(void)
 {
     Suite *s = suite_create("dump");
@@ -697,6 +767,7 @@ Suite *suite_dump(void)
     tcase_add_test(tc, a_park_past_the_backstop_drops_records);
     tcase_add_test(tc, the_pattern_payload_writes_element_indices);
     tcase_add_test(tc, a_dump_is_counted_as_perturbing_the_makespan);
+    tcase_add_test(tc, a_collector_actor_gone_mid_run_ends_the_run_naming_it_and_commits_nothing);
     suite_add_tcase(s, tc);
     /* 33,024 tasks at level 2: a second here, several under the sanitizers */
     TCase *big = tcase_create("args dump, a paged attention");

@@ -29,6 +29,9 @@ typedef struct child {
  * that fills up mid-run: writes fail with EFBIG). */
 static long fsize_limit;
 
+/* When > 0, spawn's processes may map no more than this many bytes (RLIMIT_AS: memory that runs out). */
+static long as_limit;
+
 /* Starts ptosim with args (NULL-terminated), stdin from /dev/null. */
 static child spawn(const char *const *args)
 {
@@ -51,6 +54,10 @@ static child spawn(const char *const *args)
             struct rlimit rl = {(rlim_t)fsize_limit, (rlim_t)fsize_limit};
             signal(SIGXFSZ, SIG_IGN); /* a failed write, not a killed process */
             setrlimit(RLIMIT_FSIZE, &rl);
+        }
+        if (as_limit > 0) {
+            struct rlimit rl = {(rlim_t)as_limit, (rlim_t)as_limit};
+            setrlimit(RLIMIT_AS, &rl);
         }
         int fi = open("/dev/null", O_RDONLY);
         dup2(fi, 0);
@@ -403,6 +410,74 @@ START_TEST(a_second_run_into_a_busy_work_dir_fails_at_once)
 }
 END_TEST
 
+START_TEST(a_collect_during_a_running_sweep_is_refused)
+{
+    /* a real sweep of one long point holds its folder from before points.csv is written until it ends: a
+     * --collect meanwhile would write a sweep.csv without the point's row; it is refused and the sweep ends
+     * with its row */
+    const char *dir = tu_tmpdir();
+    char *g = long_graph(dir), out[300], points[340], csv[340];
+    snprintf(out, sizeof(out), "%s/s", dir);
+    snprintf(points, sizeof(points), "%s/points.csv", out);
+    snprintf(csv, sizeof(csv), "%s/sweep.csv", out);
+    const char *args[] = {"sweep", g, "--ring-task-window", "1024", "--quiet", "-o", out, NULL};
+    child c = spawn(args);
+    wait_for_file(points, 20);
+    const char *col[] = {"sweep", "--collect", out, NULL};
+    run_out r = tu_run(col);
+    ck_assert_int_eq(r.status, 1);
+    char want[600];
+    snprintf(want, sizeof(want),
+             "ptosim sweep: %s: another ptosim sweep or run is writing to this folder; wait for it to end, then "
+             "collect\n",
+             out);
+    ck_assert_str_eq(r.err, want);
+    ck_assert_str_eq(r.out, "");
+    ck_assert(!tu_exists(csv));
+    tu_run_free(&r);
+    r = finish(&c, 60);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    char *text = tu_read(csv);
+    ck_assert_ptr_nonnull(strstr(text, "\nlong,a2a3,1024/1024/1024/1024,"));
+    free(text);
+    free(g);
+}
+END_TEST
+
+START_TEST(a_work_dir_that_cannot_be_opened_or_locked_is_said_so)
+{
+    /* a run locks -o DIR on the folder opened for reading: one it can write into but not read (mode 0300,
+     * for a user) stops the run with nothing written; a file system without locks (a preloaded flock that
+     * fails with ENOLCK, as NFS without its lock daemon) only warns, and the run goes on */
+    const char *dir = tu_tmpdir();
+    char out[300], want[600];
+    snprintf(out, sizeof(out), "%s/out", dir);
+    ck_assert_int_eq(mkdir(out, 0300), 0);
+    ck_assert_int_eq(chmod(out, 0300), 0);
+    const char *args[] = {"run", TRACE("chain3.jsonl"), "-o", out, "--quiet", NULL};
+    run_out r = tu_run_bound_by_modes(args);
+    ck_assert_int_eq(r.status, 1);
+    snprintf(want, sizeof(want), "ptosim: %s: cannot open the work dir: Permission denied\n", out);
+    ck_assert_str_eq(r.err, want);
+    tu_run_free(&r);
+    ck_assert_int_eq(chmod(out, 0700), 0);
+    char *now = snapshot(out);
+    ck_assert_str_eq(now, "");
+    free(now);
+    r = tu_run_preloaded(args, PTOSIM_NOLOCK);
+    ck_assert_int_eq(r.status, 0);
+    snprintf(want, sizeof(want),
+             "ptosim: warning: %s: cannot lock the work dir (No locks available); do not let two runs write to "
+             "it at once\n",
+             out);
+    ck_assert_str_eq(r.err, want);
+    tu_run_free(&r);
+    snprintf(want, sizeof(want), "%s/ptosim_run.json", out);
+    ck_assert(tu_exists(want));
+}
+END_TEST
+
 START_TEST(a_run_that_cannot_write_its_files_leaves_the_folder_as_it_was)
 {
     /* a file past the limit fails mid-run, as on a disk that fills up: none of the run's files may reach the
@@ -433,6 +508,53 @@ START_TEST(a_run_that_cannot_write_its_files_leaves_the_folder_as_it_was)
     ck_assert_str_eq(after, before);
     free(after);
     free(before);
+}
+END_TEST
+
+START_TEST(a_run_out_of_memory_midway_leaves_the_folder_as_it_was)
+{
+    /* a fan of 200,000 tasks with every output on, under a memory limit lowered 25 MB at a time from 400 MB
+     * until the run fails: it used to commit the deps.json and swimlane of the tasks so far over the
+     * previous run (exit 1). The first failure must be status 1 naming memory, with the folder as it was */
+#ifdef __SANITIZE_ADDRESS__ /* the sanitized build reserves terabytes of address space up front */
+    return;
+#endif
+    const char *dir = tu_tmpdir();
+    char out[300], graph[300];
+    snprintf(out, sizeof(out), "%s/out", dir);
+    snprintf(graph, sizeof(graph), "%s/fan.jsonl", dir);
+    char cmd[1200];
+    snprintf(cmd, sizeof(cmd), "%s gen fan --n 200000 > %s", PTOSIM_BIN, graph);
+    ck_assert_int_eq(system(cmd), 0);
+    const char *first[] = {"run", TRACE("chain3.jsonl"), "-o", out, "--enable-chip-swimlane", "--enable-dep-gen",
+                           "--quiet", NULL};
+    const char *big[] = {"run", graph, "-o", out, "--enable-chip-swimlane", "--enable-dep-gen",
+                         "--enable-scope-stats", "--quiet", NULL};
+    bool failed = false;
+    for (long mb = 400; mb >= 100 && !failed; mb -= 25) {
+        run_out r = tu_run(first);
+        ck_assert_int_eq(r.status, 0);
+        tu_run_free(&r);
+        char *before = snapshot(out);
+        as_limit = mb << 20;
+        child c = spawn(big);
+        as_limit = 0;
+        r = finish(&c, 60);
+        if (r.status != 0) {
+            failed = true;
+            char *now = snapshot(out), keep[400];
+            ck_assert_msg(r.status == 1, "%ld MB: status %d: %s", mb, r.status, r.err);
+            ck_assert_msg(strstr(r.err, "out of memory") || strstr(r.err, "Cannot allocate memory"), "%s",
+                          r.err);
+            snprintf(keep, sizeof(keep), "ptosim: %s keeps the previous run's outputs\n", out);
+            ck_assert_str_eq(r.err + strlen(r.err) - strlen(keep), keep);
+            ck_assert_str_eq(now, before);
+            free(now);
+        }
+        free(before);
+        tu_run_free(&r);
+    }
+    ck_assert(failed);
 }
 END_TEST
 
@@ -566,7 +688,10 @@ Suite *suite_faults(void)
     tcase_add_test(tc, output_to_a_full_disk_is_an_error_not_a_success);
     tcase_add_test(tc, a_signal_stops_the_run_and_leaves_the_previous_outputs_untouched);
     tcase_add_test(tc, a_second_run_into_a_busy_work_dir_fails_at_once);
+    tcase_add_test(tc, a_collect_during_a_running_sweep_is_refused);
+    tcase_add_test(tc, a_work_dir_that_cannot_be_opened_or_locked_is_said_so);
     tcase_add_test(tc, a_run_that_cannot_write_its_files_leaves_the_folder_as_it_was);
+    tcase_add_test(tc, a_run_out_of_memory_midway_leaves_the_folder_as_it_was);
     tcase_add_test(tc, a_body_gathered_in_a_scratch_file_that_cannot_grow_fails_the_run);
     tcase_add_test(tc, a_signal_to_a_worker_session_stops_its_program_and_is_recorded);
     tcase_add_test(tc, an_interrupted_sweep_stops_its_points_and_keeps_the_rows_so_far);

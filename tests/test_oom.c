@@ -16,6 +16,14 @@
 #define PTOSIM_FAILALLOC PTOSIM_SRCDIR "/build/failalloc.so"
 #endif
 
+/* Does the injector see SimGrid's operator new? Not in the sanitized build, where ASan serves it itself:
+ * there the named walks of SimGrid's allocations below are not run (the big walk samples what it sees). */
+#ifdef __SANITIZE_ADDRESS__
+#define SEES_SIMGRID_NEW 0
+#else
+#define SEES_SIMGRID_NEW 1
+#endif
+
 /* Of SimGrid's allocations (~2,800, most of them alike: platform parsing) every LIB_STRIDE-th is failed;
  * ptosim's own are all walked. */
 #define LIB_STRIDE 40
@@ -97,6 +105,7 @@ typedef struct walk {
     char *after;          /* snapshot of the folder after a whole run B */
     long sites, clean, recovered, other;
     long in_simgrid; /* own-class failures SimGrid ended the process for (libc allocating for it) */
+    long collector;  /* own-class failures in the args dump collector (its publish and queue) */
     char first_other[4096];
 } walk;
 
@@ -178,6 +187,20 @@ static void step(walk *w, const char *cls, long n, bool strict)
     } else if (strict && !strstr(r.err, "out of memory") && !strstr(r.err, "Cannot allocate memory")) {
         why = "no message naming memory";
     }
+    /* the collector's own allocations (a buffer published, the copy queue grown): its message, then the
+     * folder's line, and nothing of the crash they once were */
+    if (!why && strstr(r.err, "out of memory in the args dump collector")) {
+        char tail[8192];
+        snprintf(tail, sizeof(tail),
+                 "ptosim: error: out of memory in the args dump collector\nptosim: %s keeps the previous run's "
+                 "outputs\n",
+                 w->dir);
+        size_t n = strlen(r.err), t = strlen(tail);
+        if (r.status != 1 || n < t || strcmp(r.err + n - t, tail) != 0)
+            why = "not the collector's message and status 1";
+        else
+            w->collector++;
+    }
     w->sites++;
     if (why && getenv("PTOSIM_OOM_VERBOSE")) /* every site that is not clean, one line each */
         fprintf(stderr, "oom walk: %s %ld: %s (status %d): %.300s\n", cls, n, why, r.status, r.err);
@@ -230,6 +253,7 @@ START_TEST(every_allocation_failure_ends_cleanly_and_leaves_the_work_dir_as_it_w
     for (long n = 1; n <= own; n++)
         step(&w, "own", n, true);
     long own_sites = w.sites, own_clean = w.clean, own_recovered = w.recovered, own_other = w.other;
+    ck_assert_int_ge(w.collector, 2); /* publish's two and the queue's: each of them reached */
     for (long n = 1; n <= lib; n += LIB_STRIDE)
         step(&w, "lib", n, false);
     printf(
@@ -246,11 +270,11 @@ START_TEST(every_allocation_failure_ends_cleanly_and_leaves_the_work_dir_as_it_w
 }
 END_TEST
 
-/* Runs ptosim with args under the injector, environment name=value set. */
-static run_out run_failing(const char *const *args, const char *name, const char *value)
+/* Runs ptosim with args under the injector, environment name=value set, failing in class cls. */
+static run_out run_failing(const char *const *args, const char *name, const char *value, const char *cls)
 {
     setenv(name, value, 1);
-    setenv("FAILALLOC_CLASS", "own", 1);
+    setenv("FAILALLOC_CLASS", cls, 1);
     setenv("LD_PRELOAD", PTOSIM_FAILALLOC, 1);
     char *asan = getenv("ASAN_OPTIONS") ? strdup(getenv("ASAN_OPTIONS")) : NULL;
     char opts[4096];
@@ -274,7 +298,7 @@ START_TEST(a_platform_file_read_without_memory_is_named_as_memory_not_as_bad_jso
      * status 2 */
     const char *args[] = {"run", TRACE("chain3.jsonl"), "--quiet", NULL};
     for (int n = 1; n <= 2; n++) {
-        run_out r = run_failing(args, "FAILALLOC_N", n == 1 ? "1" : "2");
+        run_out r = run_failing(args, "FAILALLOC_N", n == 1 ? "1" : "2", "own");
         ck_assert_int_eq(r.status, 1);
         char want[4200];
         snprintf(want, sizeof(want), "ptosim: %.*s/../platforms/a2a3.json: out of memory\n",
@@ -293,7 +317,7 @@ START_TEST(a_formatted_write_cut_short_for_memory_fails_the_run_and_commits_noth
     char dir[1024], want[4096];
     snprintf(dir, sizeof(dir), "%s/w", tmp);
     const char *args[] = {"run", TRACE("chain3.jsonl"), "-o", dir, "--enable-scope-stats", "--quiet", NULL};
-    run_out r = run_failing(args, "FAILALLOC_SYM", "__libc_scratch_buffer_grow_preserve");
+    run_out r = run_failing(args, "FAILALLOC_SYM", "__libc_scratch_buffer_grow_preserve", "own");
     ck_assert_int_eq(r.status, 1);
     snprintf(
         want, sizeof(want),
@@ -306,13 +330,219 @@ START_TEST(a_formatted_write_cut_short_for_memory_fails_the_run_and_commits_noth
 }
 END_TEST
 
+START_TEST(conform_short_of_memory_for_the_platform_is_its_own_failure_not_a_bad_platform)
+{
+    /* conform read its platform like run does, but ended every failure of it with 2 (a bad platform). Its
+     * status 1 means "the capture differs": memory is 7, conform itself failed, as its help says. The
+     * allocations before the platform's read the capture; each n is tried until a run ends at the
+     * platform, and that run, and any other that does, must say memory. A -o that cannot be made ends the
+     * runs that get past the platform before anything is simulated. */
+    const char *tmp = tu_tmpdir();
+    char *plat = tu_copy(tmp, "p.json", PTOSIM_SRCDIR "/platforms/a2a3sim.json");
+    char *file = tu_write(tmp, "f", "x");
+    char work[4200], num[32], want[4200], tag[4200];
+    snprintf(work, sizeof(work), "%s/w", file);
+    snprintf(want, sizeof(want), "ptosim conform: %s: out of memory\n", plat);
+    snprintf(tag, sizeof(tag), "ptosim conform: %s", plat);
+    const char *args[] = {"conform", PTOSIM_SRCDIR "/tests/real/dummy_dense", "-p", plat, "-o", work, NULL};
+    int hits = 0;
+    bool past = false;
+    for (long n = 1; n <= 2000 && !past; n++) {
+        snprintf(num, sizeof(num), "%ld", n);
+        run_out r = run_failing(args, "FAILALLOC_N", num, "own");
+        if (strstr(r.err, tag)) {
+            ck_assert_str_eq(r.err, want);
+            ck_assert_int_eq(r.status, 7);
+            hits++;
+        } else if (hits) { /* the first allocation after the platform's: the runs from here on get past it */
+            past = true;
+        }
+        tu_run_free(&r);
+    }
+    ck_assert_int_ge(hits, 1);
+    ck_assert(past);
+    ck_assert(!tu_exists(work));
+    free(plat);
+    free(file);
+}
+END_TEST
+
+/* Runs args with the n-th allocation of class cls failed; *own and *lib get the counts when given. */
+static run_out run_nth(const char *const *args, const char *cls, long n, long *own, long *lib)
+{
+    const char *tmp = tu_tmpdir();
+    char num[32], log[1100];
+    snprintf(num, sizeof(num), "%ld", n);
+    snprintf(log, sizeof(log), "%s/failalloc.log", tmp);
+    setenv("FAILALLOC_LOG", log, 1);
+    run_out r = run_failing(args, "FAILALLOC_N", num, cls);
+    unsetenv("FAILALLOC_LOG");
+    if (own || lib) {
+        char *text = tu_read(log);
+        ck_assert_msg(text && sscanf(text, "own %ld lib %ld", own, lib) == 2, "no counts in %s", log);
+        free(text);
+    }
+    return r;
+}
+
+START_TEST(simgrid_short_of_memory_loading_the_platform_is_status_1_naming_memory)
+{
+    /* the platform's XML is loaded first in a child of its own (sgrun_check_platform), and SimGrid's first
+     * allocations are that child's: each is failed in turn until a run gets past the check. A child that
+     * said so (bad_alloc, xbt's or the XML lexer's "out of dynamic memory") or crashed without a word on the
+     * file (an allocation it did not check) must not be called a bad platform (2, with the usage line): it
+     * was status 2 for the lexer's message, an assertion after it and a segmentation fault, and for a
+     * bad_alloc reported past the first line */
+    /* not in the sanitized build: there SimGrid's lexer, handed a NULL it does not check, is stopped by
+     * ASan as a finding of the library's (its report fails check-sanitize), where it is a crash to name */
+    if (!SEES_SIMGRID_NEW)
+        return;
+    const char *tmp = tu_tmpdir();
+    char out[1100], tag[4200], oom[4400], xml[4096];
+    snprintf(out, sizeof(out), "%s/o", tmp);
+    snprintf(xml, sizeof(xml), "%.*s/../platforms/a2a3.xml", (int)(strrchr(PTOSIM_BIN, '/') - PTOSIM_BIN),
+             PTOSIM_BIN);
+    snprintf(tag, sizeof(tag), "ptosim: platform a2a3: %s: ", xml);
+    snprintf(oom, sizeof(oom), "%sSimGrid could not load it: out of memory\n", tag);
+    const char *args[] = {"run", TRACE("chain3.jsonl"), "-o", out, "--quiet", NULL};
+    long said = 0, crashed = 0, n;
+    for (n = 1; n <= 5000; n++) {
+        run_out r = run_nth(args, "lib", n, NULL, NULL);
+        bool at_check = tu_starts(r.err, tag);
+        if (at_check) {
+            ck_assert_msg(r.status == 1, "lib allocation %ld: status %d: %s", n, r.status, r.err);
+            if (strcmp(r.err, oom) == 0) {
+                said++;
+            } else { /* "SimGrid crashed loading it (SIGNAL; out of memory?)" */
+                char want[4400];
+                snprintf(want, sizeof(want), "%sSimGrid crashed loading it (", tag);
+                ck_assert_msg(tu_starts(r.err, want), "lib allocation %ld: %s", n, r.err);
+                ck_assert_msg(strcmp(r.err + strlen(r.err) - 17, "; out of memory?)\n") == 0 ||
+                                  strcmp(r.err + strlen(r.err) - 18, "; out of memory?)\n") == 0,
+                              "%s", r.err);
+                crashed++;
+            }
+            ck_assert(!tu_exists(out));
+        }
+        tu_run_free(&r);
+        if (!at_check)
+            break;
+    }
+    ck_assert_int_gt(said, 100); /* of the ~490 the check makes */
+    printf("oom: SimGrid loading the platform: %ld allocations failed, %ld said memory, %ld crashed\n", n - 1,
+           said, crashed);
+    fflush(stdout);
+}
+END_TEST
+
+/* The lines "Writing to disk" of seconds 1 to 10 with left args remaining, as the collector logs them once
+ * a simulated second while it waits. */
+static void writing_lines(char *buf, size_t len, long left)
+{
+    size_t at = 0;
+    for (int s = 1; s <= 10; s++)
+        at += (size_t)snprintf(buf + at, len - at,
+                               "ptosim: [host] Writing to disk: 0.0 GB written, %ld args remaining (%ds)\n", left, s);
+}
+
+START_TEST(simgrid_short_of_memory_under_the_collector_ends_the_run_naming_the_stall)
+{
+    /* chain3 with --dump-args=2: six args of 64 KiB, each 65536 B / 42 MB/s = 1.560 ms over the collector
+     * link. SimGrid's last allocations are the collector's (its comms, sleeps and semaphores): each is failed
+     * in turn from the last one back until both outcomes that are not an abort of SimGrid's have been seen.
+     * - an actor stuck in a call that failed: the engine waits 10 + 4 x (1.560 ms + 1 us + 10 us) = 10.006 s
+     *   of simulated time without a record written, checking once a simulated second: at 11 s it ends the
+     *   run (status 1), having logged seconds 1 to 10;
+     * - every actor stuck: SimGrid itself stops with the engine still waiting, before the six copies are
+     *   done (85.481 us of device time + 6 x 1.571 ms = 9.51 ms at most): status 1, not 6 "deadlock".
+     * Either way the folder is not made. */
+    if (!SEES_SIMGRID_NEW) /* both come of operator new failing under an actor, which ASan serves */
+        return;
+    const char *tmp = tu_tmpdir();
+    char out[1100];
+    snprintf(out, sizeof(out), "%s/o", tmp);
+    const char *args[] = {"run", TRACE("chain3.jsonl"), "-o", out, "--dump-args=2", "--no-host-timing", "--quiet",
+                          NULL};
+    long own = 0, lib = 0;
+    run_out r = run_nth(args, "lib", 0, &own, &lib);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    char cmd[2300];
+    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", out);
+    sh(cmd);
+    int stalls = 0, waits = 0;
+    for (long n = lib; n > lib - 300 && (!stalls || !waits); n--) {
+        r = run_nth(args, "lib", n, NULL, NULL);
+        char keep[1300], want[8192];
+        snprintf(keep, sizeof(keep), "ptosim: %s keeps the previous run's outputs\n", out);
+        const char *stall = strstr(r.err, "ptosim: error: the args dump collector wrote nothing");
+        const char *wait = strstr(r.err, "ptosim: simulation deadlock: SimGrid stopped at ");
+        if (stall) {
+            long left = 0, collected = 0;
+            ck_assert(sscanf(stall, "ptosim: error: the args dump collector wrote nothing for 11 simulated "
+                                    "seconds with %ld args left",
+                             &left) == 1);
+            ck_assert_msg(left >= 1 && left <= 6, "%s", r.err);
+            const char *c = strstr(r.err, "ptosim: [host] Collected ");
+            char last[200];
+            if (c) {
+                ck_assert(sscanf(c, "ptosim: [host] Collected %ld args", &collected) == 1);
+                ck_assert(collected >= 6 - left && collected <= 6);
+                snprintf(last, sizeof(last),
+                         "ptosim: [host] Collected %ld args, wrote 0.0 GB to disk (11.0s)\n", collected);
+            } else {
+                snprintf(last, sizeof(last), "ptosim: [host] No args dump data to export\n");
+            }
+            char lines[2000];
+            writing_lines(lines, sizeof(lines), left);
+            snprintf(want, sizeof(want),
+                     "%s%sptosim: error: the args dump collector wrote nothing for 11 simulated seconds with %ld "
+                     "args left: one of its SimGrid actors is stuck (out of memory inside SimGrid?)\n%s",
+                     c || left < 6 ? lines : "", last, left, keep);
+            ck_assert_msg(r.status == 1, "lib allocation %ld: status %d", n, r.status);
+            ck_assert_str_eq(r.err, want);
+            stalls++;
+        } else if (wait) {
+            double t = 0;
+            ck_assert(sscanf(wait, "ptosim: simulation deadlock: SimGrid stopped at %lf s", &t) == 1);
+            ck_assert_msg(t >= 85.481e-6 && t <= 9.51e-3, "%s", r.err);
+            char stopped[64];
+            snprintf(stopped, sizeof(stopped), "%.9f", t);
+            snprintf(want, sizeof(want),
+                     "ptosim: simulation deadlock: SimGrid stopped at %s s with the chip engine still waiting (no "
+                     "actor could make progress); ptosim's SimGrid actors were left waiting (out of memory inside "
+                     "SimGrid?)\n%s",
+                     stopped, keep);
+            ck_assert_msg(r.status == 1, "lib allocation %ld: status %d", n, r.status);
+            ck_assert_str_eq(wait, want); /* after SimGrid's own "Deadlock detected" line */
+            ck_assert_ptr_nonnull(strstr(r.err, "[ker_engine/CRITICAL] Oops! Deadlock detected"));
+            waits++;
+        }
+        if (r.status != 0)
+            ck_assert_msg(!tu_exists(out), "lib allocation %ld: status %d made %s", n, r.status, out);
+        else
+            sh(cmd);
+        tu_run_free(&r);
+    }
+    ck_assert_int_ge(stalls, 1);
+    ck_assert_int_ge(waits, 1);
+}
+END_TEST
+
 Suite *suite_oom(void)
 {
     Suite *s = suite_create("oom");
+    /* one failed allocation each, named messages (CK_RUN_CASE=messages runs them alone) */
+    TCase *tm = tcase_create("messages");
+    tcase_set_timeout(tm, 300);
+    tcase_add_test(tm, a_platform_file_read_without_memory_is_named_as_memory_not_as_bad_json);
+    tcase_add_test(tm, a_formatted_write_cut_short_for_memory_fails_the_run_and_commits_nothing);
+    tcase_add_test(tm, conform_short_of_memory_for_the_platform_is_its_own_failure_not_a_bad_platform);
+    tcase_add_test(tm, simgrid_short_of_memory_loading_the_platform_is_status_1_naming_memory);
+    tcase_add_test(tm, simgrid_short_of_memory_under_the_collector_ends_the_run_naming_the_stall);
+    suite_add_tcase(s, tm);
     TCase *tc = tcase_create("walk");
     tcase_set_timeout(tc, 600);
-    tcase_add_test(tc, a_platform_file_read_without_memory_is_named_as_memory_not_as_bad_json);
-    tcase_add_test(tc, a_formatted_write_cut_short_for_memory_fails_the_run_and_commits_nothing);
     tcase_add_test(tc, every_allocation_failure_ends_cleanly_and_leaves_the_work_dir_as_it_was);
     suite_add_tcase(s, tc);
     return s;

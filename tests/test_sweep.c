@@ -655,6 +655,100 @@ START_TEST(a_second_sweep_into_a_busy_folder_is_refused_at_once)
 }
 END_TEST
 
+START_TEST(a_collect_into_a_busy_folder_waits_for_the_sweep_that_holds_it)
+{
+    /* --collect rewrites DIR/sweep.csv from the rows a running sweep is still writing: it takes the sweep's
+     * lock (here held by the test, as a sweep holds it) and is refused while another holds it */
+    const char *dir = tu_tmpdir();
+    char *out = path_in(dir, "s"), want[8192];
+    const char *args[] = {"sweep", TRACE("chain3.jsonl"), "--ring-task-window", "16,64", "-o", out, NULL};
+    run_out r = tu_run(args);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    char *csv = read_in(out, "sweep.csv"), *path = path_in(out, "sweep.csv");
+    ck_assert_int_eq(count_lines(csv), 3);
+    ck_assert_int_eq(unlink(path), 0); /* so a merge that went ahead shows */
+    int fd = open(out, O_RDONLY | O_DIRECTORY);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(flock(fd, LOCK_EX | LOCK_NB), 0);
+    const char *col[] = {"sweep", "--collect", out, NULL};
+    snprintf(want, sizeof(want),
+             "ptosim sweep: %s: another ptosim sweep or run is writing to this folder; wait for it to end, then "
+             "collect\n",
+             out);
+    expect_error(col, 1, want);
+    ck_assert(!tu_exists(path));
+    close(fd); /* released: the merge writes the same rows */
+    r = tu_run(col);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    char *again = read_in(out, "sweep.csv");
+    ck_assert_str_eq(again, csv);
+    free(again);
+    free(csv);
+    free(path);
+    free(out);
+}
+END_TEST
+
+START_TEST(a_sweep_folder_that_cannot_be_opened_is_refused_before_anything_is_written)
+{
+    /* the lock is taken on the folder opened for reading: one that can be written into but not read
+     * (mode 0300, for a user) stops the sweep, and a --collect, before they write anything there */
+    const char *dir = tu_tmpdir();
+    char *out = path_in(dir, "s"), want[8192];
+    ck_assert_int_eq(mkdir(out, 0300), 0);
+    ck_assert_int_eq(chmod(out, 0300), 0); /* whatever the umask */
+    snprintf(want, sizeof(want), "ptosim sweep: %s: cannot open the sweep folder: Permission denied\n", out);
+    const char *args[] = {"sweep", TRACE("chain3.jsonl"), "--ring-task-window", "16,64", "-o", out, NULL};
+    const char *col[] = {"sweep", "--collect", out, NULL};
+    for (int k = 0; k < 2; k++) {
+        run_out r = tu_run_bound_by_modes(k ? col : args);
+        ck_assert_msg(r.status == 1, "status %d: %s", r.status, r.err);
+        ck_assert_str_eq(r.err, want);
+        ck_assert_str_eq(r.out, "");
+        tu_run_free(&r);
+    }
+    ck_assert_int_eq(chmod(out, 0700), 0);
+    char *list = listing(out);
+    ck_assert_str_eq(list, "");
+    free(list);
+    free(out);
+}
+END_TEST
+
+START_TEST(a_sweep_on_a_file_system_without_locks_warns_and_runs)
+{
+    /* flock failing for want of locks (NFS without its lock daemon; here a preloaded flock that fails with
+     * ENOLCK) is no reason to refuse the sweep: it says the folder is unprotected and goes on, as a run
+     * does (each point warns in its stderr.txt) */
+    const char *dir = tu_tmpdir();
+    char *out = path_in(dir, "s"), want[8192];
+    const char *args[] = {"sweep", TRACE("chain3.jsonl"), "--ring-task-window", "16,64", "--quiet", "-o", out,
+                          NULL};
+    run_out r = tu_run_preloaded(args, PTOSIM_NOLOCK);
+    snprintf(want, sizeof(want),
+             "ptosim sweep: %s: cannot lock the sweep folder (No locks available); do not let two sweeps write "
+             "to it at once\n",
+             out);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_str_eq(r.err, want);
+    tu_run_free(&r);
+    char *csv = read_in(out, "sweep.csv");
+    ck_assert_int_eq(count_lines(csv), 3);
+    free(csv);
+    char *p0 = path_in(out, "points/0000/stderr.txt"), *text = tu_read(p0);
+    snprintf(want, sizeof(want),
+             "ptosim: warning: %s/points/0000: cannot lock the work dir (No locks available); do not let two "
+             "runs write to it at once\n",
+             out);
+    ck_assert_str_eq(text, want);
+    free(text);
+    free(p0);
+    free(out);
+}
+END_TEST
+
 START_TEST(a_point_job_refuses_a_compiled_graph_that_no_longer_fits)
 {
     /* a job of the array maps DIR/graph.compiled: a graph edited after the sweep compiled it, or a damaged
@@ -2169,6 +2263,9 @@ Suite *suite_sweep(void)
     tcase_add_test(tc, a_malformed_graph_stops_the_sweep_before_any_point_runs);
     tcase_add_test(tc, a_malformed_graph_leaves_a_finished_sweep_folder_as_it_was);
     tcase_add_test(tc, a_second_sweep_into_a_busy_folder_is_refused_at_once);
+    tcase_add_test(tc, a_collect_into_a_busy_folder_waits_for_the_sweep_that_holds_it);
+    tcase_add_test(tc, a_sweep_folder_that_cannot_be_opened_is_refused_before_anything_is_written);
+    tcase_add_test(tc, a_sweep_on_a_file_system_without_locks_warns_and_runs);
     tcase_add_test(tc, a_point_job_refuses_a_compiled_graph_that_no_longer_fits);
     tcase_add_test(tc, a_graph_edited_keeping_its_size_and_time_is_not_taken_for_the_compiled_one);
     tcase_add_test(tc, resume_over_another_graphs_compiled_file_names_that_file);

@@ -106,6 +106,39 @@ run_out tu_run(const char *const *args)
     return tu_run_prog(argv);
 }
 
+run_out tu_run_bound_by_modes(const char *const *args)
+{
+    if (geteuid() != 0)
+        return tu_run(args);
+    /* root: a process started without the two capabilities (dropped from the bounding set, which exec
+     * keeps) has root's uid and none of its power over modes */
+    const char *argv[64] = {"/usr/bin/setpriv", "--bounding-set", "-dac_override,-dac_read_search", PTOSIM_BIN};
+    int n = 4;
+    for (int i = 0; args[i] && n < 63; i++)
+        argv[n++] = args[i];
+    argv[n] = NULL;
+    ck_assert_msg(access(argv[0], X_OK) == 0, "%s is needed to test file modes as root", argv[0]);
+    return tu_run_prog(argv);
+}
+
+run_out tu_run_preloaded(const char *const *args, const char *lib)
+{
+    setenv("LD_PRELOAD", lib, 1);
+    /* the sanitized build: the library comes before ASan's runtime, on purpose */
+    char *asan = getenv("ASAN_OPTIONS") ? strdup(getenv("ASAN_OPTIONS")) : NULL;
+    char opts[4096];
+    snprintf(opts, sizeof(opts), "%s%sverify_asan_link_order=0", asan ? asan : "", asan ? ":" : "");
+    setenv("ASAN_OPTIONS", opts, 1);
+    run_out r = tu_run(args);
+    unsetenv("LD_PRELOAD");
+    if (asan)
+        setenv("ASAN_OPTIONS", asan, 1);
+    else
+        unsetenv("ASAN_OPTIONS");
+    free(asan);
+    return r;
+}
+
 bool tu_starts(const char *s, const char *prefix)
 {
     return strncmp(s, prefix, strlen(prefix)) == 0;

@@ -39,6 +39,19 @@ char *tu_read(const char *path);
  * not needed). */
 run_out tu_run(const char *const *args);
 
+/* Runs ptosim as tu_run does, bound by file modes as a user is: as root, without the capabilities that
+ * ignore them (CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH, dropped with setpriv), so a folder of mode 0300 can
+ * be written into but not opened for reading. */
+run_out tu_run_bound_by_modes(const char *const *args);
+
+/* Runs ptosim as tu_run does with the shared library lib preloaded (LD_PRELOAD), into the processes it
+ * starts too. */
+run_out tu_run_preloaded(const char *const *args, const char *lib);
+
+#ifndef PTOSIM_NOLOCK /* the Makefile names the flock-failing library (tests/oom/nolock.c) of the build */
+#define PTOSIM_NOLOCK PTOSIM_SRCDIR "/build/nolock.so"
+#endif
+
 /* Runs the program args[0] with argv args (NULL-terminated), no shell. */
 run_out tu_run_prog(const char *const *args);
 
