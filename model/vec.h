@@ -31,6 +31,8 @@ static inline int vec_grow(void **buf, size_t *cap, size_t len, size_t elem)
     if (len < *cap)
         return 0;
     size_t ncap = *cap ? *cap * 2 : 64;
+    if (ncap > SIZE_MAX / elem)
+        return -1;
     void *nb = realloc(*buf, ncap * elem);
     if (!nb)
         return -1;
