@@ -13,10 +13,10 @@
 #define ENUM_SMALL (1 << 16)  /* element offsets enumerated for an exact intersection */
 #define ENUM_LARGE (1 << 20)
 #define LINT_MAX_SCOPES 64 /* PTO2_MAX_SCOPE_DEPTH; the reader rejects deeper nesting */
-/* A buffer's first room for accesses and writer entries: most buffers are one task's outputs, used a few
- * times; 64 apiece (vec_reserve_zeroed's start) took 17 KB a buffer, 1.4 GB to lint a 65,536-task paged
- * attention in `ptosim tune`. */
-#define LINT_FIRST_SLOTS 4
+/* A buffer's first room for accesses and writer entries, doubled as needed: most buffers are one task's
+ * outputs, written once and read once or twice; 64 apiece (vec_reserve_zeroed's start) took 17 KB a buffer:
+ * 1.4 GB to lint a 65,536-task paged attention in `ptosim tune`, 17 GB for a 10^6-task chain. */
+#define LINT_FIRST_SLOTS 2
 
 /* A task's use of a buffer. */
 typedef struct access {
