@@ -120,6 +120,20 @@ median() {
     cut -d' ' -f"$2" "$1" | sort -n | awk '{ s[NR] = $1 } END { print s[int((NR + 1) / 2)] }'
 }
 
+# tune: the paged-attention case, whose lint (every buffer's access history) took 1.4 GB before its vectors
+# started small; the peak is the figure to watch. Median of 3.
+: > "$D/runs_tune"
+i=0
+while [ "$i" -lt 3 ]; do
+    "$BUILD/measure" "$P" tune "$D/pa_case1.jsonl" 2> /dev/null | tail -n 1 >> "$D/runs_tune"
+    i=$((i + 1))
+done
+awk -v s="$(median "$D/runs_tune" 1)" -v c="$(median "$D/runs_tune" 3)" \
+    -v r="$(sort -n -k2 "$D/runs_tune" | tail -n 1 | cut -d' ' -f2)" 'BEGIN {
+    printf "\ntune of paged_attention (lint, the trials), median of 3\n"
+    printf "  %-10s %7s %7s %9s\n", "", "wall_s", "cpu_s", "rss_MiB"
+    printf "  %-10s %7.3f %7.3f %9.1f\n", "tune", s, c, r / 1024 }'
+
 # sweep_runs NAME REPEATS SWEEP-ARGS...: REPEATS sweeps into fresh folders, "wall rss cpu" per line in $D/NAME
 sweep_runs() {
     name=$1
