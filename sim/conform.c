@@ -1838,12 +1838,96 @@ static bool quick_phase_item(const char *text, size_t len, char *item, size_t si
     return true;
 }
 
+#define CF_LAYOUTS 16      /* phase-record layouts one list remembers */
+#define CF_LAYOUT_MAX 1024 /* the longest layout remembered */
+
+/* The layouts of the phase records seen in one list: a record's keys in order and its kind's text decide
+ * its phase_item, so a record laid out as one seen before adds nothing (its item is interned already). A
+ * lane of 10^5 records has a handful of layouts. */
+typedef struct cf_layouts {
+    int n, last;                         /* layouts held; the one the last record had */
+    size_t len[CF_LAYOUTS];              /* each one's length */
+    char sig[CF_LAYOUTS][CF_LAYOUT_MAX]; /* keys, each ending in a NUL, then \1 and the kind's text */
+} cf_layouts;
+
+/* The layout of a phase record (text checked by the stream) into sig: its length, 0 when it has none to
+ * remember (an escape, or longer than CF_LAYOUT_MAX). Keys and strings hold no control characters, so NUL
+ * and \1 delimit. */
+static size_t layout_of(const char *text, size_t len, char *sig)
+{
+    jscan s;
+    jscan_init(&s, text, len);
+    if (memchr(text, '\\', len) || !jscan_eat(&s, '{'))
+        return 0;
+    size_t n = 0, kind_len = 0;
+    const char *kind = NULL;
+    bool more = !jscan_eat(&s, '}');
+    while (more) {
+        if (!jscan_eat(&s, '"'))
+            return 0;
+        const char *k = s.p, *q = memchr(k, '"', (size_t)(s.end - k));
+        if (!q || n + (size_t)(q - k) + 1 >= CF_LAYOUT_MAX)
+            return 0;
+        size_t kl = (size_t)(q - k);
+        memcpy(sig + n, k, kl);
+        sig[n + kl] = '\0';
+        n += kl + 1;
+        s.p = q + 1;
+        if (!jscan_eat(&s, ':'))
+            return 0;
+        jscan_peek(&s);
+        const char *v = s.p;
+        if (!jscan_pass(&s))
+            return 0;
+        if (!kind && kl == 4 && memcmp(k, "kind", 4) == 0) {
+            kind = v;
+            kind_len = (size_t)(s.p - v);
+        }
+        more = !jscan_eat(&s, '}');
+        if (more && !jscan_eat(&s, ','))
+            return 0;
+    }
+    if (n + 1 + kind_len > CF_LAYOUT_MAX)
+        return 0;
+    sig[n++] = '\1';
+    if (kind_len)
+        memcpy(sig + n, kind, kind_len);
+    return n + kind_len;
+}
+
+/* Is sig[0..n) a layout seen before (and remembered)? */
+static bool layout_seen(cf_layouts *l, const char *sig, size_t n)
+{
+    for (int k = 0; k < l->n; k++) {
+        int i = (l->last + k) % l->n; /* the last one first: records of a lane repeat */
+        if (l->len[i] == n && memcmp(l->sig[i], sig, n) == 0) {
+            l->last = i;
+            return true;
+        }
+    }
+    return false;
+}
+
+static bool sphase_lanes(cf_sdfx *d, jstream *js, int k, cf_layouts *lay);
+
 /* Reads one phase list of the swimlane (js at its value) into d. */
 static bool sphases(cf_sdfx *d, jstream *js, int k)
 {
     d->phases[k] = true;
     if (!jstream_eat(js, '['))
         return false;
+    cf_layouts *lay = malloc(sizeof(*lay));
+    if (!lay)
+        return false; /* read whole then, which says what failed */
+    lay->n = lay->last = 0;
+    bool ok = sphase_lanes(d, js, k, lay);
+    free(lay);
+    return ok;
+}
+
+/* sphases' lanes, remembering their records' layouts in lay. */
+static bool sphase_lanes(cf_sdfx *d, jstream *js, int k, cf_layouts *lay)
+{
     bool f1 = true;
     int r;
     while ((r = jstream_next(js, ']', &f1)) == 1) {
@@ -1857,6 +1941,10 @@ static bool sphases(cf_sdfx *d, jstream *js, int k)
             size_t n;
             if (jstream_peek(js) != '{' || !jstream_value(js, &t, &n))
                 return false;
+            char sig[CF_LAYOUT_MAX];
+            size_t sl = layout_of(t, n, sig);
+            if (sl && layout_seen(lay, sig, sl))
+                continue;
             char item[1024];
             if (!quick_phase_item(t, n, item, sizeof(item))) {
                 cJSON *rec = cJSON_ParseWithLength(t, n);
@@ -1868,6 +1956,11 @@ static bool sphases(cf_sdfx *d, jstream *js, int k)
             }
             if (strtab_intern(&d->items[k], item) < 0)
                 return false;
+            if (sl && lay->n < CF_LAYOUTS) {
+                memcpy(lay->sig[lay->n], sig, sl);
+                lay->len[lay->n] = sl;
+                lay->last = lay->n++;
+            }
         }
         if (q != 0)
             return false;

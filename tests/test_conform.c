@@ -398,6 +398,26 @@ START_TEST(a_different_core_to_thread_is_named)
            "chip_swimlane_records.json: aicpu_scheduler_phases: keys only in real: dispatch{end_cycles,kind,"
            "loop_iter,pop_hit,pop_miss,shared_at_end,shared_at_start,start_cycles,tasks_processed}\n");
     free(m);
+    /* records laid out as one before add nothing; another order of the same keys, or an escape, is the
+     * same kind and keys; one key fewer is another key set, in a lane's fourth record */
+    m = subst(SWIM, "\"shared_at_end\": [0, 0, 0]}], [], [], []]",
+              "\"shared_at_end\": [0, 0, 0]}, "
+              "{\"kind\": \"dispatch\", \"start_cycles\": 995, \"end_cycles\": 996, \"loop_iter\": 4, "
+              "\"tasks_processed\": 0, \"pop_hit\": 0, \"pop_miss\": 1, \"shared_at_start\": [0, 0, 0], "
+              "\"shared_at_end\": [0, 0, 0]}, "
+              "{\"start_cycles\": 997, \"kind\": \"dispatch\", \"end_cycles\": 998, \"loop_iter\": 5, "
+              "\"tasks_processed\": 0, \"pop_hit\": 0, \"pop_miss\": 1, \"shared_at_start\": [0, 0, 0], "
+              "\"shared_at_end\": [0, 0, 0]}, "
+              "{\"kind\": \"dispatc\\u0068\", \"start_cycles\": 999, \"end_cycles\": 999, \"loop_iter\": 6, "
+              "\"tasks_processed\": 0, \"pop_hit\": 0, \"pop_miss\": 1, \"shared_at_start\": [0, 0, 0], "
+              "\"shared_at_end\": [0, 0, 0]}, "
+              "{\"kind\": \"dispatch\", \"start_cycles\": 1001, \"end_cycles\": 1002, \"loop_iter\": 7, "
+              "\"tasks_processed\": 0, \"pop_hit\": 0, \"shared_at_start\": [0, 0, 0], "
+              "\"shared_at_end\": [0, 0, 0]}], [], [], []]");
+    expect(sd, SCOPE, m, 1,
+           "chip_swimlane_records.json: aicpu_scheduler_phases: keys only in ptosim: dispatch{end_cycles,kind,"
+           "loop_iter,pop_hit,shared_at_end,shared_at_start,start_cycles,tasks_processed}\n");
+    free(m);
     m = subst(SWIM, "\"clock_freq_hz\": 50000000, ", "");
     expect(
         sd, SCOPE, m, 1,
