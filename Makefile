@@ -97,7 +97,7 @@ $(BUILD)/run_tests: $(TEST_OBJ) $(MODEL_OBJ) $(SIM_OBJ) | $(BUILD)/failalloc.so 
 
 # model/ must stay free of SimGrid so its tests need no engine, every "FILE §N" citation must resolve
 # to a file and section of the repository, and the fuzz targets must compile.
-lint: $(FUZZ_LINK_OBJ)
+lint: $(FUZZ_LINK_OBJ) $(BUILD)/sim/conform.o
 	@if grep -rn -e '#include <simgrid' -e '#include <xbt' model/; then \
 		echo "model/ must not include SimGrid headers" >&2; exit 1; fi
 	@sh scripts/check_citations.sh
@@ -106,8 +106,9 @@ lint: $(FUZZ_LINK_OBJ)
 	@# that moved to a file the list lacks is found here rather than by the next `make fuzz-build`
 	@printf 'int main(void) { return 0; }\n' > $(BUILD)/fuzz_main.c
 	@for f in tests/fuzz/fuzz_*.c; do \
+		extra=; [ $$f = tests/fuzz/fuzz_conform.c ] && extra=$(BUILD)/sim/conform.o; \
 		$(CC) -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(PKG_CFLAGS) \
-			-o $(BUILD)/fuzz_link $$f $(BUILD)/fuzz_main.c $(FUZZ_LINK_OBJ) $(FUZZ_LIBS) || exit 1; done
+			-o $(BUILD)/fuzz_link $$f $(BUILD)/fuzz_main.c $(FUZZ_LINK_OBJ) $$extra $(FUZZ_LIBS) || exit 1; done
 	@rm -f $(BUILD)/fuzz_link $(BUILD)/fuzz_main.c
 
 # The report tests render a page in headless Chromium (Debian's `chromium`).
@@ -168,7 +169,7 @@ FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined
 FUZZ_CFLAGS := -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -O1 -g \
 	-fno-omit-frame-pointer $(FUZZ_SAN) -fsanitize=fuzzer-no-link $(shell pkg-config --cflags libcjson zlib 2>/dev/null) \
 	-DPTOSIM_DATADIR='"$(CURDIR)/platforms"'
-FUZZ_TARGETS := graph platform import report
+FUZZ_TARGETS := graph platform import report conform
 
 build-fuzz/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -176,6 +177,10 @@ build-fuzz/%.o: %.c
 
 build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzzutil.h $(FUZZ_LIB_OBJ)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB_OBJ) $(FUZZ_LIBS)
+
+# conform's comparison is in the command's file (sim/conform.c), whose one call into run.c the target stands in for
+build-fuzz/fuzz_conform: tests/fuzz/fuzz_conform.c tests/fuzz/fuzzutil.h $(FUZZ_LIB_OBJ) build-fuzz/sim/conform.o
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB_OBJ) build-fuzz/sim/conform.o $(FUZZ_LIBS)
 
 fuzz-build:
 	@sh ./scripts/install-deps.sh --fuzz
