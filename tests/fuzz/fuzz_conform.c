@@ -22,18 +22,6 @@ void run_platform_dir(char *out, int outlen)
     snprintf(out, (size_t)outlen, "/nonexistent");
 }
 
-static const char SEP[] = "\n====\n";
-
-/* The first SEP in [p, end), or NULL. */
-static const uint8_t *find_sep(const uint8_t *p, const uint8_t *end)
-{
-    size_t n = sizeof(SEP) - 1;
-    for (; end - p >= (ptrdiff_t)n; p++)
-        if (memcmp(p, SEP, n) == 0)
-            return p;
-    return NULL;
-}
-
 /* Writes dir/name from part (len bytes; NULL removes it), with a form feed after its first byte when ff. */
 static int put(const char *dir, const char *name, const uint8_t *part, size_t len, bool ff)
 {
@@ -83,10 +71,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const uint8_t *parts[4] = {NULL}, *p = data, *end = data + size;
     size_t lens[4] = {0};
     for (int k = 0; k < 4 && p; k++) {
-        const uint8_t *cut = find_sep(p, end);
+        const uint8_t *cut = fuzz_find_sep(p, end);
         parts[k] = p;
         lens[k] = cut ? (size_t)(cut - p) : (size_t)(end - p);
-        p = cut ? cut + sizeof(SEP) - 1 : NULL;
+        p = cut ? cut + sizeof(FUZZ_SEP) - 1 : NULL;
     }
     if (put(dirs[0], "deps.json", parts[0], lens[0], false) || put(dirs[1], "deps.json", parts[1], lens[1], false) ||
         put(dirs[2], "deps.json", parts[1], lens[1], true) ||

@@ -12,17 +12,6 @@
 #include "../../sim/import.h"
 #include "fuzzutil.h"
 
-static const char SEP[] = "\n====\n";
-
-/* The first SEP in [p, end), or NULL. */
-static const uint8_t *find_sep(const uint8_t *p, const uint8_t *end)
-{
-    size_t n = sizeof(SEP) - 1;
-    for (; end - p >= (ptrdiff_t)n; p++)
-        if (memcmp(p, SEP, n) == 0)
-            return p;
-    return NULL;
-}
 static const char *const FILES[] = {"deps.json", "scope_stats/scope_stats.jsonl",
                                     "chip_swimlane_records.json", "name_map_f.json"};
 
@@ -45,11 +34,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             unlink(path);
             continue;
         }
-        const uint8_t *cut = find_sep(p, end);
+        const uint8_t *cut = fuzz_find_sep(p, end);
         size_t len = cut ? (size_t)(cut - p) : (size_t)(end - p);
         if (fuzz_write_file(path, p, len) != 0)
             return 0;
-        p = cut ? cut + sizeof(SEP) - 1 : NULL;
+        p = cut ? cut + sizeof(FUZZ_SEP) - 1 : NULL;
     }
     /* what `ptosim import` does with a capture it read: the graph it made, checked as `ptosim run` reads it
      * (import_main writes it only then), so the checker meets every graph the importer can make */

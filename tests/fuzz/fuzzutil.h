@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 /* A path under /dev/shm (else /tmp) private to this process, ending in name. */
@@ -31,6 +32,19 @@ static inline int fuzz_write_file(const char *path, const uint8_t *data, size_t 
         done += (size_t)n;
     }
     return close(fd);
+}
+
+/* The parts of a multi-file input are split at this line. */
+static const char FUZZ_SEP[] = "\n====\n";
+
+/* The first FUZZ_SEP in [p, end), or NULL. */
+static inline const uint8_t *fuzz_find_sep(const uint8_t *p, const uint8_t *end)
+{
+    size_t n = sizeof(FUZZ_SEP) - 1;
+    for (; end - p >= (ptrdiff_t)n; p++)
+        if (memcmp(p, FUZZ_SEP, n) == 0)
+            return p;
+    return NULL;
 }
 
 #endif
