@@ -294,20 +294,6 @@ static const char *jraw(const cJSON *v, char *buf, size_t n)
     return jtext(v, buf, n);
 }
 
-/* A decimal string as an unsigned 64-bit value. */
-static bool u64_text(const char *s, uint64_t *out)
-{
-    if (!s[0] || s[0] == '-')
-        return false;
-    char *end;
-    errno = 0;
-    unsigned long long x = strtoull(s, &end, 10);
-    if (errno || *end)
-        return false;
-    *out = x;
-    return true;
-}
-
 /* An unsigned 64-bit value written as a decimal string (or a whole number). */
 static bool get_u64(const cJSON *v, uint64_t *out)
 {
@@ -316,7 +302,7 @@ static bool get_u64(const cJSON *v, uint64_t *out)
         *out = (uint64_t)v->valuedouble;
         return true;
     }
-    return cJSON_IsString(v) && u64_text(v->valuestring, out);
+    return cJSON_IsString(v) && jspan_u64_text(v->valuestring, out);
 }
 
 /* Appends s to buf[*len, cap) as snprintf(buf + *len, ...) would (cut to fit, NUL-terminated) and adds its
@@ -859,7 +845,7 @@ static bool span_label(jspan v, char *buf)
         return true;
     }
     if (v.p[0] == '"') {
-        if (!jspan_string(v, s, sizeof(s)) || !u64_text(s, &id))
+        if (!jspan_string(v, s, sizeof(s)) || !jspan_u64_text(s, &id))
             return false;
     } else {
         if (!jspan_compact(v, s, sizeof(s)))
@@ -1539,6 +1525,30 @@ static void sim_arena(const cJSON *scope_header, const char *sim_dir, cf_arena *
     cJSON_Delete(run);
 }
 
+/* The last line of a comparison, the same for the streamed and the whole-file one: equal (with the
+ * capture's counts: tasks, edges, tensors; scope records, -1 without scope stats; whether it has a swimlane)
+ * or how many differences each file had. Returns the total. */
+static long verdict(FILE *report, const char *real_dir, const cf_file *fd, const cf_file *fs, const cf_file *fw,
+                    const long counts[3], long scope_records, bool swim)
+{
+    long total = fd->diffs + fs->diffs + fw->diffs;
+    if (total == 0) {
+        fprintf(report, "conform: %s: equal (deps.json: %ld tasks, %ld edges, %ld tensors", real_dir, counts[0],
+                counts[1], counts[2]);
+        if (scope_records >= 0)
+            fprintf(report, "; scope_stats.jsonl: %ld records", scope_records);
+        if (swim)
+            fprintf(report, "; chip_swimlane_records.json: schema and core map");
+        fputs(")\n", report);
+    } else {
+        fprintf(report,
+                "conform: %s: %ld difference%s (deps.json %ld, scope_stats.jsonl %ld, "
+                "chip_swimlane_records.json %ld)\n",
+                real_dir, total, total == 1 ? "" : "s", fd->diffs, fs->diffs, fw->diffs);
+    }
+    return total;
+}
+
 /* conform_compare on cJSON trees of whole files: the reference for files the stream refuses, so that a
  * malformed file is named exactly as before (and a file cJSON reads but the stream does not is compared). */
 static long compare_trees(const char *real_dir, const char *sim_dir, FILE *report, char *err, size_t errlen)
@@ -1582,23 +1592,11 @@ static long compare_trees(const char *real_dir, const char *sim_dir, FILE *repor
         goto out;
     }
     more(&fw);
-    total = fd.diffs + fs.diffs + fw.diffs;
-    if (total == 0) {
-        fprintf(report, "conform: %s: equal (deps.json: %d tasks, %d edges, %d tensors", real_dir,
-                cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(r.deps, "tasks")),
-                cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(r.deps, "edges")),
-                cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(r.deps, "tensors")));
-        if (r.has_scope)
-            fprintf(report, "; scope_stats.jsonl: %zu records", r.scope.n - 1);
-        if (r.swim)
-            fprintf(report, "; chip_swimlane_records.json: schema and core map");
-        fputs(")\n", report);
-    } else {
-        fprintf(report,
-                "conform: %s: %ld difference%s (deps.json %ld, scope_stats.jsonl %ld, "
-                "chip_swimlane_records.json %ld)\n",
-                real_dir, total, total == 1 ? "" : "s", fd.diffs, fs.diffs, fw.diffs);
-    }
+    total = verdict(report, real_dir, &fd, &fs, &fw,
+                    (long[3]){cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(r.deps, "tasks")),
+                              cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(r.deps, "edges")),
+                              cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(r.deps, "tensors"))},
+                    r.has_scope ? (long)r.scope.n - 1 : -1, r.swim != NULL);
 out:
     dfx_free(&r);
     dfx_free(&s);
@@ -2603,21 +2601,9 @@ static long compare_with(cf_sdfx *real, const char *real_dir, const char *sim_di
     else
         scmp_swimlane(&fw, &r, &s);
     more(&fw);
-    total = fd.diffs + fs.diffs + fw.diffs;
-    if (total == 0) {
-        fprintf(report, "conform: %s: equal (deps.json: %ld tasks, %ld edges, %ld tensors", real_dir,
-                r.lists[CF_TASKS].n, r.lists[CF_EDGES].n, r.lists[CF_TENSORS].n);
-        if (r.has_scope)
-            fprintf(report, "; scope_stats.jsonl: %zu records", r.scope_n - 1);
-        if (r.has_swim)
-            fprintf(report, "; chip_swimlane_records.json: schema and core map");
-        fputs(")\n", report);
-    } else {
-        fprintf(report,
-                "conform: %s: %ld difference%s (deps.json %ld, scope_stats.jsonl %ld, "
-                "chip_swimlane_records.json %ld)\n",
-                real_dir, total, total == 1 ? "" : "s", fd.diffs, fs.diffs, fw.diffs);
-    }
+    total = verdict(report, real_dir, &fd, &fs, &fw,
+                    (long[3]){r.lists[CF_TASKS].n, r.lists[CF_EDGES].n, r.lists[CF_TENSORS].n},
+                    r.has_scope ? (long)r.scope_n - 1 : -1, r.has_swim);
 out:
     sdfx_free(&r);
     sdfx_free(&s);

@@ -104,23 +104,11 @@ static bool int_in(const cJSON *v, double lo, double hi)
            v->valuedouble <= hi;
 }
 
-/* A u64 given as a decimal string. */
-static bool u64_of_text(const char *s, uint64_t *out)
-{
-    char *end;
-    errno = 0;
-    unsigned long long x = strtoull(s, &end, 10);
-    if (end == s || *end || errno || s[0] == '-')
-        return false;
-    *out = x;
-    return true;
-}
-
 /* A u64 given as a decimal string or a number. */
 static bool get_u64(const cJSON *v, uint64_t *out)
 {
     if (cJSON_IsString(v))
-        return u64_of_text(v->valuestring, out);
+        return jspan_u64_text(v->valuestring, out);
     if (cJSON_IsNumber(v) && v->valuedouble >= 0 && v->valuedouble < 1.8e19) {
         *out = (uint64_t)v->valuedouble;
         return true;
@@ -612,12 +600,12 @@ static bool span_u64(jspan v, bool *ok, uint64_t *x)
     if (v.p[0] == '"') {
         if (!jspan_string(v, buf, sizeof(buf)))
             return false;
-        *ok = u64_of_text(buf, x);
+        *ok = jspan_u64_text(buf, x);
         return true;
     }
     if (!jspan_compact(v, buf, sizeof(buf)) || buf[0] == '-')
         return false; /* a fraction, an exponent, a sign: the tree's double decides */
-    *ok = u64_of_text(buf, x);
+    *ok = jspan_u64_text(buf, x);
     return true;
 }
 

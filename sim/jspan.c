@@ -2,6 +2,8 @@
 /* Values are passed over by jscan_pass: the texts were checked before (by the stream that read them). */
 #include "jspan.h"
 
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "jscan.h"
@@ -142,5 +144,18 @@ bool jspan_next(jspan arr, const char **at, jspan *elem)
         return false;
     *elem = (jspan){v, (size_t)(s.p - v)};
     *at = s.p;
+    return true;
+}
+
+bool jspan_u64_text(const char *s, uint64_t *out)
+{
+    if (!s[0] || s[0] == '-')
+        return false;
+    char *end;
+    errno = 0;
+    unsigned long long x = strtoull(s, &end, 10);
+    if (errno || *end)
+        return false;
+    *out = x;
     return true;
 }

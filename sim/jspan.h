@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* Why: conform compares a capture's 146,000 edges and 65,000 tasks with ptosim's; a cJSON tree per
  * element cost more than reading the file. Nearly every compared value is a plain string or integer
@@ -35,6 +36,10 @@ bool jspan_compact(jspan v, char *buf, size_t n);
 /* A string value without escapes: its content into buf (NUL-terminated, shorter than n). False for any
  * other value, or one that does not fit. */
 bool jspan_string(jspan v, char *buf, size_t n);
+
+/* A decimal string (a string value's content) as an unsigned 64-bit id, read as strtoull reads it; false
+ * when empty, negative, out of range or followed by anything. The captures write ids this way. */
+bool jspan_u64_text(const char *s, uint64_t *out);
 
 /* The next element of the array walked from *at (start at the '[' of arr: at = arr.p): true with *elem
  * set, false at the end or on text that is not an array. */
