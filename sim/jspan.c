@@ -39,7 +39,8 @@ bool jspan_members(const char *text, size_t len, const char *const *keys, int nk
         if (!jscan_pass(&s))
             return false;
         for (int k = 0; k < nkeys; k++)
-            if (!out[k].p && keys[k][0] == key[0] && strncmp(keys[k], key, klen) == 0 && keys[k][klen] == '\0') {
+            /* the key's own length first: text that was not checked may hold a NUL inside a key */
+            if (!out[k].p && keys[k][0] == key[0] && strlen(keys[k]) == klen && memcmp(keys[k], key, klen) == 0) {
                 out[k] = (jspan){v, (size_t)(s.p - v)};
                 break;
             }

@@ -19,8 +19,10 @@ typedef struct jspan {
 
 /* Fills out[k] with the value of the first member named keys[k] of the object text[0..len) (the member
  * cJSON_GetObjectItemCaseSensitive finds), or an absent span. The text must have been checked before
- * (jstream_value, jstream_check): values are passed over, not checked again. False when the text is not an
- * object, or a key holds an escape (the caller's tree path decides then). */
+ * (jstream_value, jstream_check): values are passed over, not checked again. On text that was not (conform
+ * imports a capture while it is being checked, and throws the import away if the check fails), it reads
+ * nothing outside text[0..len) and its spans mean nothing. False when the text is not an object, or a key
+ * holds an escape (the caller's tree path decides then). */
 bool jspan_members(const char *text, size_t len, const char *const *keys, int nkeys, jspan *out);
 
 /* Are a and b the same text apart from white space outside strings? True means equal JSON values (what
