@@ -8,7 +8,10 @@
 #include <ftw.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -380,7 +383,14 @@ static void cmp_key(cf_file *f, const char *where, const cJSON *a, const cJSON *
 
 /* The largest window a stream of the last comparison or capture read held, or the size of a file it read
  * whole (conform_peak_window). */
-static size_t cf_peak_window;
+static _Atomic size_t cf_peak_window; /* atomic: a side's digest is read on a thread of its own */
+
+static void peak_note(size_t n)
+{
+    size_t was = atomic_load(&cf_peak_window);
+    while (n > was && !atomic_compare_exchange_weak(&cf_peak_window, &was, n))
+        ;
+}
 
 static bool is_file(const char *path)
 {
@@ -399,8 +409,8 @@ static char *slurp(const char *path, size_t *len, char *err, size_t errlen)
     char *buf = readall(f, len);
     if (!buf)
         fail(err, errlen, "%s: cannot read: %s", path, errno == ENOMEM ? "out of memory" : "I/O error");
-    else if (*len > cf_peak_window) /* held whole */
-        cf_peak_window = *len;
+    else
+        peak_note(*len); /* held whole */
     fclose(f);
     return buf;
 }
@@ -1502,11 +1512,11 @@ static void sim_arena(const cJSON *scope_header, const char *sim_dir, cf_arena *
     if (!heaps) {
         char path[PATH_MAX + 32], err[PATH_MAX + 64];
         snprintf(path, sizeof(path), "%s/../ptosim_run.json", sim_dir);
-        size_t peak = cf_peak_window; /* a small file of the run's settings, not a capture's */
+        size_t peak = atomic_load(&cf_peak_window); /* a small file of the run's settings, not a capture's */
         if (is_file(path) && (run = load_object(path, err, sizeof(err))) != NULL)
             heaps = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(run, "config"),
                                                      "ring_heap");
-        cf_peak_window = peak;
+        atomic_store(&cf_peak_window, peak);
     }
     a->base = ORCH_HEAP_ARENA_BASE;
     a->size = 0;
@@ -1643,9 +1653,16 @@ typedef struct cf_sdfx {
     struct stat st[3];         /* deps, scope stats, swimlane as checked (st_size -1: absent) */
 } cf_sdfx;
 
+static atomic_int cf_walked; /* conform_walked */
+
+int conform_walked(void)
+{
+    return atomic_load(&cf_walked);
+}
+
 size_t conform_peak_window(void)
 {
-    return cf_peak_window;
+    return atomic_load(&cf_peak_window);
 }
 
 static void sdfx_free(cf_sdfx *d)
@@ -1659,8 +1676,7 @@ static void sdfx_free(cf_sdfx *d)
 
 static void stream_done(jstream *js)
 {
-    if (js->peak_cap > cf_peak_window)
-        cf_peak_window = js->peak_cap;
+    peak_note(js->peak_cap);
     jstream_close(js);
 }
 
@@ -2027,7 +2043,38 @@ static bool sswim_check(cf_sdfx *d)
 
 /* Checks what of dir's three files exists, as dfx_load does. Returns 0, or -1 when dfx_load would fail or
  * the stream refuses a file (dfx_load then names the fault). */
-static int sdfx_load(cf_sdfx *d, const char *dir, bool real)
+static bool check_rest(cf_sdfx *d)
+{
+    if (is_file(d->scope_path)) {
+        if (!sscope_check(d))
+            return false;
+        d->has_scope = true;
+    }
+    if (is_file(d->swim_path)) {
+        if (!sswim_check(d))
+            return false;
+        d->has_swim = true;
+    }
+    return true;
+}
+
+typedef struct cf_check_job {
+    cf_sdfx *d;
+    bool ok;
+} cf_check_job;
+
+static void *check_main(void *arg)
+{
+    cf_check_job *j = arg;
+    j->ok = check_rest(j->d);
+    return NULL;
+}
+
+static bool thread_start(pthread_t *t, void *(*fn)(void *), void *arg);
+
+/* sdfx_load; with split, the scope stats and the swimlane on a second thread while this one checks deps.json
+ * (each writes its own fields of d). */
+static int sdfx_load_split(cf_sdfx *d, const char *dir, bool real, bool split)
 {
     memset(d, 0, sizeof(*d));
     strtab_init(&d->items[0]);
@@ -2042,24 +2089,26 @@ static int sdfx_load(cf_sdfx *d, const char *dir, bool real)
     for (int k = 0; k < 3; k++)
         if (stat(paths[k], &d->st[k]) != 0)
             d->st[k].st_size = -1;
-    if (is_file(d->deps_path)) {
-        if (!sdeps_check(d))
-            return -1;
-        d->has_deps = true;
-    } else if (real) {
-        return -1;
-    }
-    if (is_file(d->scope_path)) {
-        if (!sscope_check(d))
-            return -1;
-        d->has_scope = true;
-    }
-    if (is_file(d->swim_path)) {
-        if (!sswim_check(d))
-            return -1;
-        d->has_swim = true;
-    }
-    return 0;
+    cf_check_job cj = {d, false};
+    pthread_t t;
+    bool started = split && thread_start(&t, check_main, &cj);
+    bool ok = true;
+    if (is_file(d->deps_path))
+        ok = d->has_deps = sdeps_check(d);
+    else if (real)
+        ok = false;
+    if (started)
+        pthread_join(t, NULL);
+    else if (ok)
+        check_main(&cj);
+    return ok && cj.ok ? 0 : -1;
+}
+
+/* Checks what of dir's three files exists, as dfx_load does. Returns 0, or -1 when dfx_load would fail or
+ * the stream refuses a file (dfx_load then names the fault). */
+static int sdfx_load(cf_sdfx *d, const char *dir, bool real)
+{
+    return sdfx_load_split(d, dir, real, false);
 }
 
 /* A checked value's text as a tree: model/jsonl.c's parser, the faster, builds the tree cJSON would for
@@ -2213,15 +2262,24 @@ static int swalk(cf_file *f, int l, const cf_sdfx *r, const cf_sdfx *s, strtab *
 }
 
 /* A 64-bit hash of a string (FNV-1a, then a finaliser that spreads it). */
-static uint64_t line_hash(const char *s)
+#define FNV_PRIME 1099511628211ULL
+#define FNV_BASIS 14695981039346656037ULL
+
+/* The finaliser of line_hash and the digests' hashes. */
+static uint64_t hash_done(uint64_t h)
 {
-    uint64_t h = 14695981039346656037ULL;
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211ULL;
     h ^= h >> 33;
     h *= 0xff51afd7ed558ccdULL;
     h ^= h >> 33;
     return h;
+}
+
+static uint64_t line_hash(const char *s)
+{
+    uint64_t h = FNV_BASIS;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * FNV_PRIME;
+    return hash_done(h);
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -2447,6 +2505,375 @@ out:
     return rc;
 }
 
+/* ---- one side's digest: equal captures compared without walking both sides in step ---- */
+
+/* What scmp_deps compares of one side, as 64-bit hashes: each task in order, the edge lines sorted, each
+ * tensor in order with its address; the tensor ids numbered as the walk numbers them on that side (tasks,
+ * edges, tensors, in file order), which does not depend on the other side. So the two sides' digests can be
+ * made at once, or one while the capture is imported and run; where they agree, scmp_deps would find
+ * nothing (but for 64-bit collisions, as its edges already accept). Anything else, and any side the spans
+ * cannot digest whole (a task the trees must compare, an escape, an address that is not a decimal u64),
+ * goes to scmp_deps, which then says what differs exactly as before. */
+typedef struct cf_digest {
+    bool ok;          /* made whole: the fields below hold */
+    uint64_t *tasks;  /* per task */
+    size_t ntasks;    /* tasks */
+    uint64_t *edges;  /* edge line hashes, sorted */
+    size_t nedges;    /* edges */
+    uint64_t *tens;   /* per tensor: its T<n>, version, dtype and buffer_numel */
+    uint64_t *addr;   /* per tensor: buffer_addr */
+    size_t ntens;     /* tensors */
+    size_t ids;       /* distinct tensor ids */
+    char err[256];    /* the readers' message when a read fails (the walk, reading again, says it) */
+} cf_digest;
+
+static void digest_free(cf_digest *g)
+{
+    free(g->tasks);
+    free(g->edges);
+    free(g->tens);
+    free(g->addr);
+    memset(g, 0, sizeof(*g));
+}
+
+/* Adds v's text without the white space outside its strings, then a separator no byte is (0x100; absent:
+ * 0x1ff), so that equal hashes mean texts jspan_same_text finds the same. False on an escape, which may
+ * write one value two ways. */
+static bool hash_span(uint64_t *h, jspan v)
+{
+    uint64_t x = *h;
+    if (!v.p) {
+        *h = (x ^ 0x1ff) * FNV_PRIME;
+        return true;
+    }
+    bool in_str = false;
+    for (size_t i = 0; i < v.n; i++) {
+        unsigned char c = (unsigned char)v.p[i];
+        if (!in_str && (c == ' ' || c == '\t' || c == '\n' || c == '\r'))
+            continue;
+        if (c == '\\')
+            return false;
+        if (c == '"')
+            in_str = !in_str;
+        x = (x ^ c) * FNV_PRIME;
+    }
+    *h = (x ^ 0x100) * FNV_PRIME;
+    return true;
+}
+
+/* Adds a whole number (a count, a T<n> or -1) as its eight bytes. */
+static void hash_int(uint64_t *h, int64_t v)
+{
+    uint64_t x = *h, u = (uint64_t)v;
+    for (int b = 0; b < 8; b++, u >>= 8)
+        x = (x ^ (u & 0xff)) * FNV_PRIME;
+    *h = x;
+}
+
+/* Appends v to a growing array (*a, *n, *cap). False when out of memory. */
+static bool push_u64(uint64_t **a, size_t *n, size_t *cap, uint64_t v)
+{
+    if (*n == *cap) {
+        size_t nc = *cap ? *cap * 2 : 1024;
+        uint64_t *na = nc <= SIZE_MAX / sizeof(*na) ? realloc(*a, nc * sizeof(*na)) : NULL;
+        if (!na)
+            return false;
+        *a = na;
+        *cap = nc;
+    }
+    (*a)[(*n)++] = v;
+    return true;
+}
+
+/* The tasks of d: numbered into t, a hash each of what task_same_spans compares. */
+static void digest_tasks(const cf_sdfx *d, strtab *t, cf_digest *g)
+{
+    jstream js;
+    if (list_open(&js, d->deps_path, &d->lists[CF_TASKS], g->err, sizeof(g->err)) != 0)
+        return;
+    cf_task_spans *sp = malloc(sizeof(*sp));
+    size_t cap = 0;
+    bool first = true, end = false;
+    g->ok = sp != NULL;
+    while (g->ok) {
+        const char *text;
+        size_t len;
+        int q = list_text(&js, &first, &end, &text, &len, d->deps_path, g->err, sizeof(g->err));
+        if (q <= 0) {
+            g->ok = q == 0;
+            break;
+        }
+        uint64_t h = FNV_BASIS;
+        g->ok = task_spans(text, len, sp) && number_spans(sp, t) == 0;
+        for (int k = 0; g->ok && k < TASK_NSPANS - 1; k++)
+            g->ok = hash_span(&h, sp->f[k]);
+        hash_int(&h, sp->nargs);
+        for (int a = 0; g->ok && a < sp->nargs; a++) {
+            for (int k = 0; g->ok && k < A_TID; k++)
+                g->ok = hash_span(&h, sp->arg[a][k]);
+            hash_int(&h, sp->arg[a][A_TID].p ? strtab_find(t, sp->id[a]) : -1);
+        }
+        g->ok = g->ok && push_u64(&g->tasks, &g->ntasks, &cap, hash_done(h));
+    }
+    free(sp);
+    stream_done(&js);
+}
+
+/* A list digested before its tensor ids can be numbered (the tasks' numbering is made at the same time):
+ * each element's hash without its id, and the id's slot in a table of the list's own ids in order of first
+ * appearance (-1: none). digest_number then numbers those ids after the ones before them, as the walk
+ * would, and finishes the hashes. */
+typedef struct cf_pending {
+    uint64_t *h;  /* per element: the hash of all but the id */
+    int *local;   /* per element: the id's slot in ids, -1 when absent */
+    size_t n, cap; /* elements, allocated */
+    strtab ids;   /* the list's ids */
+} cf_pending;
+
+static bool pending_push(cf_pending *q, uint64_t h, int local)
+{
+    if (q->n == q->cap) {
+        size_t nc = q->cap ? q->cap * 2 : 1024;
+        uint64_t *nh = nc <= SIZE_MAX / sizeof(*nh) ? realloc(q->h, nc * sizeof(*nh)) : NULL;
+        if (nh)
+            q->h = nh;
+        int *nl = nh && nc <= SIZE_MAX / sizeof(*nl) ? realloc(q->local, nc * sizeof(*nl)) : NULL;
+        if (!nl)
+            return false;
+        q->local = nl;
+        q->cap = nc;
+    }
+    q->h[q->n] = h;
+    q->local[q->n++] = local;
+    return true;
+}
+
+static void pending_free(cf_pending *q)
+{
+    free(q->h);
+    free(q->local);
+    strtab_free(&q->ids);
+}
+
+/* The edges of d: a hash each of its members' texts but the tensor (aside). Equal texts make equal edge
+ * lines; an edge whose texts the spans cannot hash (an escape) leaves the side without a digest. */
+static void digest_edges(const cf_sdfx *d, cf_pending *q, cf_digest *g)
+{
+    jstream js;
+    if (list_open(&js, d->deps_path, &d->lists[CF_EDGES], g->err, sizeof(g->err)) != 0) {
+        g->ok = false;
+        return;
+    }
+    bool first = true, end = false;
+    while (g->ok) {
+        const char *text;
+        size_t len;
+        int q1 = list_text(&js, &first, &end, &text, &len, d->deps_path, g->err, sizeof(g->err));
+        if (q1 <= 0) {
+            g->ok = q1 == 0;
+            break;
+        }
+        jspan f[EDGE_NKEYS];
+        char id[CF_VALUE_MAX];
+        int local = -1;
+        uint64_t h = FNV_BASIS;
+        g->ok = jspan_members(text, len, EDGE_KEYS, EDGE_NKEYS, f) && (!f[TID].p || span_id(f[TID], id));
+        if (g->ok && f[TID].p && (local = strtab_intern(&q->ids, id)) < 0)
+            g->ok = false;
+        for (int k = 0; g->ok && k < EDGE_NKEYS; k++)
+            g->ok = k == TID || hash_span(&h, f[k]);
+        g->ok = g->ok && pending_push(q, h, local);
+    }
+    stream_done(&js);
+}
+
+/* The tensors of d: a hash each of what cmp_tensor compares but the tensor (aside) and the address, which
+ * is kept as it is (whether it is in ptosim's arena is the comparison's to say). */
+static void digest_tensors(const cf_sdfx *d, cf_pending *q, cf_digest *g)
+{
+    static const char *const KEYS[] = {"tensor_id", "version", "dtype", "buffer_numel", "buffer_addr"};
+    jstream js;
+    if (list_open(&js, d->deps_path, &d->lists[CF_TENSORS], g->err, sizeof(g->err)) != 0) {
+        g->ok = false;
+        return;
+    }
+    size_t acap = 0, na = 0;
+    bool first = true, end = false;
+    while (g->ok) {
+        const char *text;
+        size_t len;
+        int q1 = list_text(&js, &first, &end, &text, &len, d->deps_path, g->err, sizeof(g->err));
+        if (q1 <= 0) {
+            g->ok = q1 == 0;
+            break;
+        }
+        jspan f[5];
+        char id[CF_VALUE_MAX], v[CF_VALUE_MAX];
+        uint64_t h = FNV_BASIS, addr = 0;
+        int local = -1;
+        g->ok = jspan_members(text, len, KEYS, 5, f) && (!f[0].p || span_id(f[0], id));
+        if (g->ok && f[0].p && (local = strtab_intern(&q->ids, id)) < 0)
+            g->ok = false;
+        for (int k = 1; g->ok && k < 4; k++)
+            g->ok = hash_span(&h, f[k]);
+        /* get_u64: a decimal string, or a whole number (jspan_compact: at most 9 digits) */
+        if (g->ok && f[4].p && f[4].p[0] == '"')
+            g->ok = jspan_string(f[4], v, sizeof(v)) && jspan_u64_text(v, &addr);
+        else if (g->ok)
+            g->ok = f[4].p && jspan_compact(f[4], v, sizeof(v)) && v[0] >= '0' && v[0] <= '9' &&
+                    jspan_u64_text(v, &addr);
+        g->ok = g->ok && pending_push(q, h, local) && push_u64(&g->addr, &na, &acap, addr);
+    }
+    stream_done(&js);
+}
+
+/* Numbers q's ids in t after those already there (in q's order of first appearance, as the walk meets
+ * them) and gives each element its hash with its T<n>. NULL when out of memory. */
+static uint64_t *digest_number(cf_pending *q, strtab *t)
+{
+    int *no = malloc((q->ids.count ? q->ids.count : 1) * sizeof(*no));
+    uint64_t *out = malloc((q->n ? q->n : 1) * sizeof(*out));
+    for (size_t k = 0; no && out && k < q->ids.count; k++)
+        if ((no[k] = strtab_intern(t, strtab_key(&q->ids, (int)k))) < 0) {
+            free(out);
+            out = NULL;
+        }
+    for (size_t i = 0; no && out && i < q->n; i++) {
+        uint64_t h = q->h[i];
+        hash_int(&h, q->local[i] < 0 ? -1 : no[q->local[i]]);
+        out[i] = hash_done(h);
+    }
+    free(no);
+    return out;
+}
+
+/* The edges and tensors of a side, digested apart from its tasks (on a second thread, or after them). */
+typedef struct cf_rest_job {
+    const cf_sdfx *d;
+    cf_pending eq, tq; /* edges, tensors */
+    cf_digest g;       /* its ok and err, and the tensors' addresses */
+} cf_rest_job;
+
+static void *rest_main(void *arg)
+{
+    cf_rest_job *j = arg;
+    j->g.ok = true;
+    digest_edges(j->d, &j->eq, &j->g);
+    if (j->g.ok)
+        digest_tensors(j->d, &j->tq, &j->g);
+    return NULL;
+}
+
+/* Starts fn(arg) on a thread with every signal blocked (they stay with the main thread); false when no
+ * thread could be had. */
+static bool thread_start(pthread_t *t, void *(*fn)(void *), void *arg)
+{
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, &old);
+    bool started = pthread_create(t, NULL, fn, arg) == 0;
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    return started;
+}
+
+/* Makes d's digest (g->ok when whole); with split, its edges and tensors on a second thread while this one
+ * reads the tasks. */
+static void digest_side(const cf_sdfx *d, bool split, cf_digest *g)
+{
+    memset(g, 0, sizeof(*g));
+    strtab t;
+    strtab_init(&t);
+    cf_rest_job rj = {.d = d};
+    strtab_init(&rj.eq.ids);
+    strtab_init(&rj.tq.ids);
+    pthread_t rt;
+    bool started = split && thread_start(&rt, rest_main, &rj);
+    digest_tasks(d, &t, g);
+    if (started)
+        pthread_join(rt, NULL);
+    else if (g->ok)
+        rest_main(&rj);
+    g->ok = g->ok && rj.g.ok;
+    g->addr = rj.g.addr;
+    if (g->ok) { /* the walk's order: the tasks' ids, then the edges', then the tensors' */
+        g->nedges = rj.eq.n;
+        g->ntens = rj.tq.n;
+        g->ok = (g->edges = digest_number(&rj.eq, &t)) != NULL && (g->tens = digest_number(&rj.tq, &t)) != NULL;
+    }
+    if (g->ok && g->nedges)
+        qsort(g->edges, g->nedges, sizeof(*g->edges), cmp_u64);
+    pending_free(&rj.eq);
+    pending_free(&rj.tq);
+    g->ids = t.count;
+    strtab_free(&t);
+}
+
+/* Would scmp_deps find nothing? True only when both digests are whole and agree, and every runtime-created
+ * tensor's real address less its offset in ptosim's arena is one base (cmp_tensor). */
+static bool digests_agree(const cf_digest *r, const cf_digest *s, const cf_arena *arena)
+{
+    if (!r->ok || !s->ok || r->ntasks != s->ntasks || r->nedges != s->nedges || r->ntens != s->ntens ||
+        r->ids != s->ids)
+        return false;
+    if ((r->ntasks && memcmp(r->tasks, s->tasks, r->ntasks * sizeof(*r->tasks)) != 0) ||
+        (r->nedges && memcmp(r->edges, s->edges, r->nedges * sizeof(*r->edges)) != 0) ||
+        (r->ntens && memcmp(r->tens, s->tens, r->ntens * sizeof(*r->tens)) != 0))
+        return false;
+    bool have = false;
+    uint64_t base = 0;
+    for (size_t i = 0; i < r->ntens; i++) {
+        uint64_t ra = r->addr[i], sa = s->addr[i];
+        if (sa < arena->base || sa - arena->base >= arena->size) {
+            if (ra != sa)
+                return false;
+            continue;
+        }
+        uint64_t off = sa - arena->base;
+        if (!have) {
+            have = true;
+            base = ra - off;
+        } else if (ra - off != base) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* A digest made on a thread of its own. */
+typedef struct cf_digest_job {
+    const cf_sdfx *d;
+    cf_digest g;
+    pthread_t thread;
+    bool started; /* on its thread, to be joined */
+    bool done;    /* g is made */
+} cf_digest_job;
+
+static void *digest_main(void *arg)
+{
+    cf_digest_job *j = arg;
+    digest_side(j->d, false, &j->g);
+    return NULL;
+}
+
+/* Starts d's digest on a thread of its own; without a thread, it is made at digest_join. */
+static void digest_start(cf_digest_job *j, const cf_sdfx *d)
+{
+    memset(j, 0, sizeof(*j));
+    j->d = d;
+    j->started = thread_start(&j->thread, digest_main, j);
+}
+
+static cf_digest *digest_join(cf_digest_job *j)
+{
+    if (j->started)
+        pthread_join(j->thread, NULL);
+    else if (!j->done)
+        digest_side(j->d, false, &j->g);
+    j->started = false;
+    j->done = true;
+    return &j->g;
+}
+
 /* The next record (non-blank line after the header) of a scope-stats stream as a tree, with its line
  * number; NULL at the end (*end) or with a message. */
 static cJSON *next_record(jstream *js, int *lineno, bool *end, const char *path, char *err, size_t errlen)
@@ -2553,21 +2980,28 @@ static void scmp_swimlane(cf_file *f, const cf_sdfx *r, const cf_sdfx *s)
 
 /* conform_compare with the capture real_dir checked already (*real, from read_capture; NULL: not yet, or
  * changed since). Takes over *real. */
-static long compare_with(cf_sdfx *real, const char *real_dir, const char *sim_dir, FILE *report, char *err,
-                         size_t errlen)
+/* The comparison of the two folders; real: the capture as read_capture checked it (taken over), with its
+ * digest begun in rjob (joined here), or NULL. */
+static long compare_with(cf_sdfx *real, cf_digest_job *rjob, const char *real_dir, const char *sim_dir,
+                         FILE *report, char *err, size_t errlen)
 {
     cf_sdfx r, s;
-    cf_peak_window = 0;
     int rl;
+    atomic_store(&cf_walked, -1);
     if (real && sdfx_same(real)) {
         r = *real;
         rl = 0;
     } else {
+        if (rjob) /* of files that changed since */
+            digest_free(digest_join(rjob));
+        rjob = NULL;
         if (real)
             sdfx_free(real);
         rl = sdfx_load(&r, real_dir, true);
     }
-    int sl = rl == 0 ? sdfx_load(&s, sim_dir, false) : -1;
+    int sl = rl == 0 ? sdfx_load_split(&s, sim_dir, false, true) : -1;
+    if ((rl != 0 || sl != 0) && rjob)
+        digest_free(digest_join(rjob));
     if (rl != 0 || sl != 0) {
         sdfx_free(&r);
         if (rl == 0)
@@ -2577,12 +3011,29 @@ static long compare_with(cf_sdfx *real, const char *real_dir, const char *sim_di
     long total = -1, dd = 0;
     cf_file fd = {report, "deps.json", 0, NULL, false}, fs = {report, "scope_stats.jsonl", 0, NULL, false},
             fw = {report, "chip_swimlane_records.json", 0, NULL, false};
+    cf_digest_job own;
     if (!s.has_deps) {
+        if (rjob)
+            digest_free(digest_join(rjob));
         diff(&fd, "in the capture, not in ptosim's output");
     } else {
         cf_arena arena;
         sim_arena(s.scope_header, sim_dir, &arena, report);
-        if (scmp_deps(report, &dd, &r, &s, &arena, err, errlen) != 0)
+        /* each side's digest on a thread of its own (the capture's may be made already, then ptosim's uses
+         * two); the walk in step only when they do not agree */
+        bool split = rjob != NULL;
+        if (!rjob) {
+            digest_start(&own, &r);
+            rjob = &own;
+        }
+        cf_digest sg;
+        digest_side(&s, split, &sg);
+        cf_digest *rg = digest_join(rjob);
+        bool agree = digests_agree(rg, &sg, &arena);
+        digest_free(rg);
+        digest_free(&sg);
+        atomic_store(&cf_walked, !agree);
+        if (!agree && scmp_deps(report, &dd, &r, &s, &arena, err, errlen) != 0)
             goto out;
         fd.diffs = dd;
     }
@@ -2612,7 +3063,8 @@ out:
 
 long conform_compare(const char *real_dir, const char *sim_dir, FILE *report, char *err, size_t errlen)
 {
-    return compare_with(NULL, real_dir, sim_dir, report, err, errlen);
+    atomic_store(&cf_peak_window, 0);
+    return compare_with(NULL, NULL, real_dir, sim_dir, report, err, errlen);
 }
 
 /* ---- ptosim conform ---- */
@@ -2730,26 +3182,54 @@ out:
 /* Reads the capture's swimlane metadata and scope-stats header, streaming (checking deps.json too, as the
  * comparison will read it); a capture the stream refuses is read whole, which names the fault. Returns 0,
  * EXIT_USAGE (num_cores names no platform and no -p) or EXIT_GRAPH, with a message in err. */
-static int read_capture(const char *dir, const char *platform, cf_capture *c, cf_sdfx *s, bool *kept,
-                        char *err, size_t errlen)
+/* The capture's check: deps.json, the scope stats and the swimlane read a value at a time (sdfx_load), and
+ * on a thread of its own, the capture's digest for the comparison. */
+typedef struct cf_capjob {
+    const char *dir;
+    cf_sdfx s;
+    int loaded; /* sdfx_load's return */
+    cf_digest_job dig; /* made on this thread once the check passed (digest_start without a thread) */
+} cf_capjob;
+
+static void capjob_run(cf_capjob *j)
+{
+    j->loaded = sdfx_load(&j->s, j->dir, true);
+    if (j->loaded == 0) {
+        j->dig = (cf_digest_job){.d = &j->s, .done = true};
+        digest_side(&j->s, false, &j->dig.g);
+    }
+}
+
+static void *capjob_main(void *arg)
+{
+    capjob_run(arg);
+    return NULL;
+}
+
+/* What to run the capture with (c), from its check in j (capjob_run, done): with *kept, the check's s and
+ * digest are kept for the comparison; without, the files the stream refused are read whole, which names the
+ * fault. Returns 0 or an exit status with a message. */
+static int read_capture(cf_capjob *j, const char *platform, cf_capture *c, bool *kept, char *err, size_t errlen)
 {
     memset(c, 0, sizeof(*c));
     c->platform = platform;
-    cf_peak_window = 0;
     *kept = false;
-    if (sdfx_load(s, dir, true) == 0) {
+    cf_sdfx *s = &j->s;
+    if (j->loaded == 0) {
         cf_capfiles f = {s->swim_path, s->scope_path,   s->has_swim,   s->level,
                          s->metadata,  s->scope_header, s->header_line};
         int rc = capture_from(&f, c, err, errlen);
-        if (rc == 0)
+        if (rc == 0) {
             *kept = true; /* for the comparison, which need not check it again */
-        else
+        } else {
+            digest_free(&j->dig.g);
             sdfx_free(s);
+        }
         return rc;
     }
     sdfx_free(s);
     cf_dfx d;
-    if (dfx_load(&d, dir, true, err, errlen) != 0) {
+    if (dfx_load(&d, j->dir, true, err, errlen) != 0) {
         dfx_free(&d);
         return EXIT_GRAPH;
     }
@@ -2867,28 +3347,41 @@ static int rm_entry(const char *path, const struct stat *sb, int flag, struct FT
     return remove(path);
 }
 
-/* Writes WORK/graph.jsonl from the capture (checked: its files passed read_capture's stream check, so the
- * import only finds their lists). Returns 0, or an exit status after printing why. */
-static int import_to(const char *capture, const char *graph, bool checked)
+/* Writes the graph made from the capture into o, opened at graph (WORK/graph.jsonl) and left to commit
+ * (checked: its files passed the capture's stream check, or are being checked meanwhile, so the import only
+ * finds their lists); notes and warnings to warn. Returns 0, or an exit status with a message in err (o then
+ * aborted). */
+static int import_begin(const char *capture, const char *graph, bool checked, FILE *warn, outfile *o, char *err,
+                        size_t errlen)
 {
-    char err[PATH_MAX + 2048];
-    outfile o;
-    FILE *f = outfile_open(&o, graph, err, sizeof(err));
-    if (!f) {
-        fprintf(stderr, "ptosim conform: %s\n", err);
+    FILE *f = outfile_open(o, graph, err, errlen);
+    if (!f)
         return CONFORM_EXIT_FAILED;
-    }
-    /* checked: read_capture's stream accepted deps.json and the swimlane a moment ago */
-    import_opts opt = {.costs = IMPORT_COSTS_AUTO, .checked = checked};
-    if (import_capture(capture, &opt, f, err, sizeof(err)) != 0) {
-        outfile_abort(&o);
-        fprintf(stderr, "ptosim conform: %s\n", err);
+    import_opts opt = {.costs = IMPORT_COSTS_AUTO, .checked = checked, .warn = warn};
+    if (import_capture(capture, &opt, f, err, errlen) != 0) {
+        outfile_abort(o);
         return EXIT_GRAPH;
     }
-    if (outfile_commit(&o, err, sizeof(err)) != 0) {
-        fprintf(stderr, "ptosim conform: %s\n", err);
-        return CONFORM_EXIT_FAILED;
+    return 0;
+}
+
+/* The work folder: TMPDIR/ptosim-conform-XXXXXX (own), or the one given (made when missing, *made). Returns
+ * 0, or -1 with a message in err. */
+static int work_dir(const char *given, char *tmp, size_t tmplen, bool *made, char *err, size_t errlen)
+{
+    *made = false;
+    if (!given) {
+        const char *t = getenv("TMPDIR");
+        snprintf(tmp, tmplen, "%s/ptosim-conform-XXXXXX", t && *t ? t : "/tmp");
+        if (!mkdtemp(tmp))
+            return fail(err, errlen, "cannot make a folder %s: %s", tmp, strerror(errno));
+        return 0;
     }
+    struct stat st;
+    bool was = lstat(given, &st) == 0;
+    if (outfile_mkdirs(given, err, errlen) != 0)
+        return -1;
+    *made = !was;
     return 0;
 }
 
@@ -2927,57 +3420,91 @@ int conform_main(int argc, char **argv)
         fputs("ptosim conform: missing CAPTURE_DIR\n", stderr);
         return EXIT_USAGE;
     }
-    char err[PATH_MAX + 2048];
+    char err[PATH_MAX + 2048], tmp[PATH_MAX], graph[PATH_MAX + 32], dfx[PATH_MAX + 32];
+    char import_err[PATH_MAX + 2048] = "";
+    bool own = !work, made = false, have_dir = false, spec = false, pending = false, kept = false;
+    int rc, import_rc = 0;
+    char *wtext = NULL;
+    size_t wlen = 0;
+    FILE *warn = NULL;
+    outfile o;
+    cf_capjob cj = {.dir = capture};
     cf_capture cap;
-    cf_sdfx real;
-    bool kept;
-    int rc = read_capture(capture, plat_name, &cap, &real, &kept, err, sizeof(err));
-    if (rc != 0) {
-        fprintf(stderr, "ptosim conform: %s\n", err);
-        return rc;
+    /* The capture is checked (and digested for the comparison) on a second thread while this one imports it,
+     * speculating that the check passes: the import trusts the files' syntax, as it does after the check.
+     * Its graph is committed only once the capture and its platform have been read; when the check refuses
+     * the files, the import is thrown away and everything goes as without a second thread. That needs the
+     * work folder now: when it cannot be had, it is asked for again below, where its message comes. */
+    bool ran = false;
+    if (work_dir(work, tmp, sizeof(tmp), &made, err, sizeof(err)) == 0) {
+        have_dir = true;
+        snprintf(graph, sizeof(graph), "%s/graph.jsonl", own ? tmp : work);
+        warn = open_memstream(&wtext, &wlen);
+        pthread_t t;
+        spec = warn && thread_start(&t, capjob_main, &cj);
+        if (spec) {
+            import_rc = import_begin(capture, graph, true, warn, &o, import_err, sizeof(import_err));
+            pending = import_rc == 0;
+            pthread_join(t, NULL);
+            ran = true;
+            if (cj.loaded != 0) {
+                if (pending)
+                    outfile_abort(&o);
+                pending = spec = false;
+            }
+        }
+        if (!spec) { /* made again below, after the capture's and the platform's messages */
+            if (own || made)
+                rmdir(own ? tmp : work);
+            have_dir = made = false;
+        }
     }
+    if (!ran)
+        capjob_run(&cj);
+    rc = read_capture(&cj, plat_name, &cap, &kept, err, sizeof(err));
     char pdir[PATH_MAX];
     run_platform_dir(pdir, sizeof(pdir));
     platform plat;
-    int prc = platform_load(&plat, cap.platform, pdir, err, sizeof(err));
-    if (prc != 0) {
-        fprintf(stderr, "ptosim conform: %s\n", err);
-        if (kept)
-            sdfx_free(&real);
-        /* out of memory is not a bad platform: conform itself failed (its status 1 means "different") */
-        return prc == PLATFORM_OOM ? CONFORM_EXIT_FAILED : EXIT_USAGE;
-    }
+    int prc = rc == 0 ? platform_load(&plat, cap.platform, pdir, err, sizeof(err)) : 0;
+    if (prc != 0) /* out of memory is not a bad platform: conform itself failed (its 1 means "different") */
+        rc = prc == PLATFORM_OOM ? CONFORM_EXIT_FAILED : EXIT_USAGE;
     cf_argv opts;
-    run_options(&cap, &plat, &opts);
-    printf("conform: %s: ptosim run with", capture);
-    for (int i = 0; i < opts.n; i++)
-        printf(" %s", opts.av[i]);
-    putchar('\n');
-
-    char tmp[PATH_MAX];
-    bool own = !work;
-    if (own) {
-        const char *t = getenv("TMPDIR");
-        snprintf(tmp, sizeof(tmp), "%s/ptosim-conform-XXXXXX", t && *t ? t : "/tmp");
-        if (!mkdtemp(tmp)) {
-            fprintf(stderr, "ptosim conform: cannot make a folder %s: %s\n", tmp, strerror(errno));
-            if (kept)
-                sdfx_free(&real);
-            return CONFORM_EXIT_FAILED;
-        }
-        work = tmp;
-    } else if (outfile_mkdirs(work, err, sizeof(err)) != 0) {
-        fprintf(stderr, "ptosim conform: %s\n", err);
-        if (kept)
-            sdfx_free(&real);
-        return CONFORM_EXIT_FAILED;
-    }
-    char graph[PATH_MAX + 32], dfx[PATH_MAX + 32];
-    snprintf(graph, sizeof(graph), "%s/graph.jsonl", work);
-    snprintf(dfx, sizeof(dfx), "%s/dfx_outputs", work);
-    rc = import_to(capture, graph, kept);
     if (rc == 0) {
-        int st = run_child(graph, work, &opts);
+        run_options(&cap, &plat, &opts);
+        printf("conform: %s: ptosim run with", capture);
+        for (int i = 0; i < opts.n; i++)
+            printf(" %s", opts.av[i]);
+        putchar('\n');
+        if (!have_dir) {
+            if (work_dir(work, tmp, sizeof(tmp), &made, err, sizeof(err)) != 0)
+                rc = CONFORM_EXIT_FAILED;
+            have_dir = rc == 0;
+        }
+    }
+    if (rc != 0) {
+        fprintf(stderr, "ptosim conform: %s\n", err);
+        goto done;
+    }
+    made = false; /* from here on, the folder stays as the run leaves it */
+    const char *w = own ? tmp : work;
+    snprintf(graph, sizeof(graph), "%s/graph.jsonl", w);
+    snprintf(dfx, sizeof(dfx), "%s/dfx_outputs", w);
+    if (spec) { /* the import's notes, where they come without a second thread */
+        if (fflush(warn) == 0 && wlen)
+            fwrite(wtext, 1, wlen, stderr);
+        if (pending && outfile_commit(&o, import_err, sizeof(import_err)) != 0)
+            import_rc = CONFORM_EXIT_FAILED;
+        pending = false;
+    } else {
+        import_rc = import_begin(capture, graph, kept, stderr, &o, import_err, sizeof(import_err));
+        if (import_rc == 0 && outfile_commit(&o, import_err, sizeof(import_err)) != 0)
+            import_rc = CONFORM_EXIT_FAILED;
+    }
+    rc = import_rc;
+    if (rc != 0)
+        fprintf(stderr, "ptosim conform: %s\n", import_err);
+    if (rc == 0) {
+        int st = run_child(graph, w, &opts);
         if (st != EXIT_OK) {
             /* 2-6 keep run's meanings (a graph run refuses is a capture that does not import: 3) */
             rc = st >= EXIT_USAGE && st <= EXIT_STALLED ? st : CONFORM_EXIT_FAILED;
@@ -2987,8 +3514,9 @@ int conform_main(int argc, char **argv)
     }
     if (rc == 0) {
         fflush(stdout);
-        long n = compare_with(kept ? &real : NULL, capture, dfx, stdout, err, sizeof(err));
-        kept = false;
+        long n = compare_with(kept ? &cj.s : NULL, kept ? &cj.dig : NULL, capture, dfx, stdout, err,
+                              sizeof(err));
+        kept = false; /* compare_with took the check and its digest */
         if (n < 0) {
             fprintf(stderr, "ptosim conform: %s\n", err);
             rc = CONFORM_EXIT_FAILED;
@@ -2996,9 +3524,19 @@ int conform_main(int argc, char **argv)
             rc = n ? CONFORM_EXIT_DIFFERENT : EXIT_OK;
         }
     }
-    if (kept)
-        sdfx_free(&real);
-    if (own)
+done:
+    if (pending) /* a capture or platform refused after the import: no trace of it */
+        outfile_abort(&o);
+    if (kept) {
+        digest_free(&cj.dig.g);
+        sdfx_free(&cj.s);
+    }
+    if (warn)
+        fclose(warn);
+    free(wtext);
+    if (have_dir && own)
         nftw(tmp, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+    else if (have_dir && made)
+        rmdir(work);
     return rc;
 }

@@ -31,6 +31,11 @@ long conform_compare(const char *real_dir, const char *sim_dir, FILE *report, ch
  * sim/jstream.h's window however large they are, unless the stream refused one (tests). */
 size_t conform_peak_window(void);
 
+/* Whether the last comparison of deps.json walked both sides in step: each side is first reduced to a
+ * digest (a hash per task and tensor, the sorted edge hashes, numbered as the walk numbers them), and only
+ * sides whose digests do not agree, or that the digest cannot take whole, are walked (tests). */
+int conform_walked(void); /* 1 walked, 0 the digests agreed, -1 no deps.json compared */
+
 /* Runs `ptosim conform` with the arguments after "conform". Returns the exit status. */
 int conform_main(int argc, char **argv);
 

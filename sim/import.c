@@ -1839,7 +1839,7 @@ int import_capture(const char *dfx_dir, const import_opts *opt, FILE *out, char 
     im->checked = opt->checked;
     im->err = err;
     im->errlen = errlen;
-    im->warn = stderr;
+    im->warn = opt->warn ? opt->warn : stderr;
     for (int i = 0; i < GRAPH_MAX_FUNC_ID; i++)
         im->func_ns[i] = -1;
     /* scope stats first: their heads count the allocs no edge names */

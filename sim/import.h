@@ -32,6 +32,7 @@ typedef struct import_opts {
     bool progress;             /* progress lines on stderr */
     bool checked; /* deps.json and the swimlane were checked by sim/jstream just before (conform):
                      their lists are found without checking them again */
+    FILE *warn;   /* where notes and warnings go, NULL = stderr */
 } import_opts;
 
 /* Reads DFX_DIR (a run's dfx_outputs/: deps.json, and when present

@@ -286,6 +286,56 @@ START_TEST(the_same_values_written_another_way_are_equal)
 }
 END_TEST
 
+/* Equal sides are told equal by their digests alone (a hash per task and tensor, the edges' hashes sorted);
+ * whatever the digests cannot tell or do not agree on is walked in step, which says what differs. */
+START_TEST(equal_sides_are_told_by_their_digests)
+{
+    char *sd = sim_deps(), *rd = real_deps(), *out;
+    const char *real = dfx(rd, SCOPE, SWIM);
+    ck_assert_msg(compare(real, dfx(sd, SCOPE, SWIM), &out) == 0, "%s", out);
+    free(out);
+    ck_assert_int_eq(conform_walked(), 0);
+    /* the edges are a multiset: the explicit edge moved to the end changes no digest */
+    static const char EXPLICIT[] = "{\"pred\":\"4294967297\",\"succ\":\"4294967298\",\"arg\":-1,\"source\":"
+                                   "\"explicit\",\"flags\":[\"wait\",\"retain\"]}";
+    char *a = subst(sd, EXPLICIT, ""), *b = subst(a, "},,{", "},{"),
+         *moved = subst(b, "[8,1]}]}\n", "[8,1]}," "{\"pred\":\"4294967297\",\"succ\":\"4294967298\",\"arg\":-1,"
+                                          "\"source\":\"explicit\",\"flags\":[\"wait\",\"retain\"]}]}\n");
+    ck_assert_msg(compare(real, dfx(moved, SCOPE, SWIM), &out) == 0, "%s", out);
+    free(out);
+    ck_assert_int_eq(conform_walked(), 0);
+    /* the same values written another way: the digests differ, the walk finds them equal */
+    char *rw = sim_deps_rewritten();
+    ck_assert_msg(compare(real, dfx(rw, SCOPE, SWIM), &out) == 0, "%s", out);
+    free(out);
+    ck_assert_int_eq(conform_walked(), 1);
+    /* an escape on both sides: the digest does not take it (one value has many spellings), the walk does */
+    char *re = subst(rd, "\"scope\":\"auto\",\"early_dispatch\":false,\"kernel_ids\":[-1,1,-1]",
+                     "\"scope\":\"au\\u0074o\",\"early_dispatch\":false,\"kernel_ids\":[-1,1,-1]"),
+         *se = subst(sd, "\"scope\":\"auto\",\"early_dispatch\":false,\"kernel_ids\":[-1,1,-1]",
+                     "\"scope\":\"au\\u0074o\",\"early_dispatch\":false,\"kernel_ids\":[-1,1,-1]");
+    ck_assert_msg(compare(dfx(re, SCOPE, SWIM), dfx(se, SCOPE, SWIM), &out) == 0, "%s", out);
+    free(out);
+    ck_assert_int_eq(conform_walked(), 1);
+    /* a difference is walked, and named as before */
+    char *m = subst(sd, "\"strides\":[8,1]}]}],", "\"strides\":[16,1]}]}],");
+    ck_assert_int_eq(compare(real, dfx(m, SCOPE, SWIM), &out), 1);
+    ck_assert_int_eq(conform_walked(), 1);
+    ck_assert_msg(strstr(out, "deps.json: tasks[2] r1t2 args[1] strides: real [8,1], ptosim [16,1]\n"), "%s", out);
+    free(out);
+    /* a created tensor at another heap offset: every hash agrees, the addresses do not */
+    char *h = subst(sd, "137707389952", "137707390976");
+    ck_assert_int_eq(compare(real, dfx(h, SCOPE, SWIM), &out), 1);
+    ck_assert_int_eq(conform_walked(), 1);
+    free(out);
+    /* no deps.json on ptosim's side: nothing to digest */
+    ck_assert_int_eq(compare(real, dfx(NULL, SCOPE, SWIM), &out), 1);
+    ck_assert_int_eq(conform_walked(), -1);
+    free(out);
+    free(a), free(b), free(moved), free(rw), free(re), free(se), free(m), free(h), free(rd), free(sd);
+}
+END_TEST
+
 START_TEST(tensor_ids_must_map_one_to_one)
 {
     /* ptosim gives X and Y one id: its first-appearance numbers are A T0, X T1, Y T1; real's T0, T1, T2 */
@@ -742,6 +792,64 @@ START_TEST(capture_errors_exit_3_or_2)
 }
 END_TEST
 
+/* The entries of a folder, "." and ".." left out; -1 when it cannot be opened. */
+static int entries(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return -1;
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)))
+        n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+    closedir(d);
+    return n;
+}
+
+/* The capture is imported while it is checked (conform_main): a capture or platform refused after the
+ * import leaves no trace of it, neither a work folder it made nor a graph over an earlier one. */
+START_TEST(a_refused_capture_leaves_the_work_folder_as_it_was)
+{
+    char *rd = real_deps(), work[512];
+    char *lv = subst(SWIM, "\"chip_swimlane_level\": 4", "\"chip_swimlane_level\": 5");
+    const char *late = dfx(rd, SCOPE, lv), /* passes the stream check; refused after the import */
+        *early = dfx(rd, SCOPE, "{"),      /* refused by the stream check */
+        *good = dfx(rd, SCOPE, SWIM);
+    snprintf(work, sizeof(work), "%s/work", tu_tmpdir());
+    struct stat st;
+    const char *cases[3][6] = {{"conform", late, "-o", work, NULL},
+                               {"conform", early, "-o", work, NULL},
+                               {"conform", good, "-p", "nosuch", "-o", work}};
+    const int status[3] = {3, 3, 2};
+    for (int c = 0; c < 3; c++) {
+        const char *args[7] = {NULL};
+        memcpy(args, cases[c], sizeof(cases[c]));
+        run_out r = tu_run(args);
+        ck_assert_int_eq(r.status, status[c]);
+        ck_assert_int_eq(lstat(work, &st), -1); /* not made */
+        tu_run_free(&r);
+    }
+    /* a work folder already there keeps its earlier graph, and gains nothing */
+    ck_assert_int_eq(mkdir(work, 0755), 0);
+    free(tu_write(work, "graph.jsonl", "earlier\n"));
+    char path[600];
+    snprintf(path, sizeof(path), "%s/graph.jsonl", work);
+    for (int c = 0; c < 3; c++) {
+        const char *args[7] = {NULL};
+        memcpy(args, cases[c], sizeof(cases[c]));
+        run_out r = tu_run(args);
+        ck_assert_int_eq(r.status, status[c]);
+        char *g = tu_read(path);
+        ck_assert_str_eq(g, "earlier\n");
+        free(g);
+        ck_assert_int_eq(entries(work), 1);
+        tu_run_free(&r);
+    }
+    free(lv);
+    free(rd);
+}
+END_TEST
+
 /* Runs a trace on a2a3 with every conformance output and 3 AICPU threads, 1024 task slots per ring. */
 static const char *self_capture(const char *trace)
 {
@@ -977,6 +1085,7 @@ Suite *suite_conform(void)
     tcase_add_test(tc, a_missing_edge_is_named);
     tcase_add_test(tc, a_different_arg_stride_is_named);
     tcase_add_test(tc, tensor_ids_must_map_one_to_one);
+    tcase_add_test(tc, equal_sides_are_told_by_their_digests);
     tcase_add_test(tc, the_same_values_written_another_way_are_equal);
     tcase_add_test(tc, created_tensors_keep_their_heap_offsets);
     tcase_add_test(tc, the_heap_arena_comes_from_the_run_when_scope_stats_are_off);
@@ -991,6 +1100,7 @@ Suite *suite_conform(void)
     tcase_set_timeout(cmd, 60);
     tcase_add_test(cmd, command_line_errors);
     tcase_add_test(cmd, capture_errors_exit_3_or_2);
+    tcase_add_test(cmd, a_refused_capture_leaves_the_work_folder_as_it_was);
     tcase_add_test(cmd, a_ptosim_run_on_a2a3_conforms_to_itself);
     tcase_add_test(cmd, the_real_captures_conform);
     tcase_add_test(cmd, the_run_takes_the_captures_settings);
