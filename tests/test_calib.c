@@ -182,8 +182,9 @@ END_TEST
  * (swimlane level >= 3, mid-June 2026): overhead AIC 15.0 %, AIV 10.3 %, all 3.3 %, has 20.2 % of the
  * makespan, switches of ~0.8 us. gen decode_layer is that kernel set; a2a3_2606 is the runtime of that
  * time; silicon varies from run to run, so the figures are the mean over seeds 1-4 with the variation
- * model on. Each must lie within 3 points of silicon. */
-START_TEST(decode_layer_overhead_is_within_3_points_of_silicon)
+ * model on. Each must lie within 3 points of silicon, and AIV, which a2a3_2606's June dispatch cost
+ * (dispatch_payload_ns, model/README.md §9.3) brought from 8.3 to 10.6 %, within 1.5. */
+START_TEST(decode_layer_overhead_is_within_3_points_of_silicon_aiv_within_1_5)
 {
     static const double silicon[4] = {15.0, 10.3, 3.3, 20.2};
     static const char *const name[4] = {"AIC", "AIV", "all", "has"};
@@ -221,7 +222,29 @@ START_TEST(decode_layer_overhead_is_within_3_points_of_silicon)
     for (int i = 0; i < 4; i++)
         ck_assert_msg(fabs(sum[i] / 4 - silicon[i]) <= 3.0, "%s overhead %.2f %%, silicon %.1f %%", name[i],
                       sum[i] / 4, silicon[i]);
+    ck_assert_msg(fabs(sum[1] / 4 - silicon[1]) <= 1.5, "AIV overhead %.2f %%, silicon %.1f %%", sum[1] / 4,
+                  silicon[1]);
     ck_assert_msg(fabs(per_event / 4 - 0.8) <= 0.1, "AIC switch %.3f us each, silicon ~0.8", per_event / 4);
+}
+END_TEST
+
+/* hw-native-sys/simpler #1328 (2026-07-11) took cold per-core writes off every dispatch (the deferred
+ * slab reset, the async context, two context pointers) and measured the sync-start drain of the qwen3
+ * 2-layer decode at ~38.9 us before and ~12 us after. a2a3_2606 (the June runtime) charges a core's
+ * dispatch, payload plus store, that ratio times a2a3's: (120 + 5) x 38.9 / 12 = 405 ns, payload 400. */
+START_TEST(june_dispatch_costs_the_1328_ratio_of_a2a3s)
+{
+    platform a, june;
+    char err[4096];
+    ck_assert_msg(platform_load(&a, "a2a3", PTOSIM_SRCDIR "/platforms", err, sizeof(err)) == 0, "%s", err);
+    ck_assert_msg(platform_load(&june, "a2a3_2606", PTOSIM_SRCDIR "/platforms", err, sizeof(err)) == 0, "%s",
+                  err);
+    ck_assert_int_eq(a.dispatch_payload_ns + a.mmio_store_ns, 125);
+    double want = 125 * 38.9 / 12; /* 405.2 ns */
+    ck_assert_msg(fabs((double)(june.dispatch_payload_ns + june.mmio_store_ns) - want) <= 1.0,
+                  "June dispatch %lld ns a core, want %.1f", (long long)(june.dispatch_payload_ns + june.mmio_store_ns),
+                  want);
+    ck_assert_int_eq(june.dispatch_pop_ns, a.dispatch_pop_ns); /* #1328 left the pops alone */
 }
 END_TEST
 
@@ -399,7 +422,8 @@ Suite *suite_calib(void)
     tcase_add_test(tc, polling_24_running_cores_takes_2_4_us);
     tcase_add_test(tc, back_to_back_switch_with_swimlane_is_0_81_us_and_1_39_us_cold);
     tcase_add_test(tc, completion_walk_grows_with_the_consumer_count);
-    tcase_add_test(tc, decode_layer_overhead_is_within_3_points_of_silicon);
+    tcase_add_test(tc, decode_layer_overhead_is_within_3_points_of_silicon_aiv_within_1_5);
+    tcase_add_test(tc, june_dispatch_costs_the_1328_ratio_of_a2a3s);
     tcase_add_test(tc, paged_attention_unroll_case1_scheduler_time_is_within_10_pct_of_silicon);
     tcase_add_test(tc, decode_first_switch_is_within_25_pct_of_silicon);
     tcase_add_test(tc, qwen3_14b_decode_40_layers_device_wall_is_within_10_pct_of_silicon);
