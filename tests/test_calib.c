@@ -182,8 +182,8 @@ END_TEST
  * (swimlane level >= 3, mid-June 2026): overhead AIC 15.0 %, AIV 10.3 %, all 3.3 %, has 20.2 % of the
  * makespan, switches of ~0.8 us. gen decode_layer is that kernel set; a2a3_2606 is the runtime of that
  * time; silicon varies from run to run, so the figures are the mean over seeds 1-4 with the variation
- * model on. Each must lie within 3 points of silicon, and AIV, which a2a3_2606's June dispatch cost
- * (dispatch_payload_ns, model/README.md §9.3) brought from 8.3 to 10.6 %, within 1.5. */
+ * model on. Each must lie within 3 points of silicon, and AIV, which a2a3_2606's June dispatch and
+ * submit costs (model/README.md §9.3, §6.2) brought from 8.2 to 10.8 %, within 1.5. */
 START_TEST(decode_layer_overhead_is_within_3_points_of_silicon_aiv_within_1_5)
 {
     static const double silicon[4] = {15.0, 10.3, 3.3, 20.2};
