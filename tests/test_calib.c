@@ -182,8 +182,9 @@ END_TEST
  * (swimlane level >= 3, mid-June 2026): overhead AIC 15.0 %, AIV 10.3 %, all 3.3 %, has 20.2 % of the
  * makespan, switches of ~0.8 us. gen decode_layer is that kernel set; a2a3_2606 is the runtime of that
  * time; silicon varies from run to run, so the figures are the mean over seeds 1-4 with the variation
- * model on. Each must lie within 3 points of silicon. */
-START_TEST(decode_layer_overhead_is_within_3_points_of_silicon)
+ * model on. Each must lie within 3 points of silicon, and AIV, which a2a3_2606's June dispatch and
+ * submit costs (model/README.md §9.3, §6.2) brought from 8.2 to 10.8 %, within 1.5. */
+START_TEST(decode_layer_overhead_is_within_3_points_of_silicon_aiv_within_1_5)
 {
     static const double silicon[4] = {15.0, 10.3, 3.3, 20.2};
     static const char *const name[4] = {"AIC", "AIV", "all", "has"};
@@ -221,7 +222,47 @@ START_TEST(decode_layer_overhead_is_within_3_points_of_silicon)
     for (int i = 0; i < 4; i++)
         ck_assert_msg(fabs(sum[i] / 4 - silicon[i]) <= 3.0, "%s overhead %.2f %%, silicon %.1f %%", name[i],
                       sum[i] / 4, silicon[i]);
+    ck_assert_msg(fabs(sum[1] / 4 - silicon[1]) <= 1.5, "AIV overhead %.2f %%, silicon %.1f %%", sum[1] / 4,
+                  silicon[1]);
     ck_assert_msg(fabs(per_event / 4 - 0.8) <= 0.1, "AIC switch %.3f us each, silicon ~0.8", per_event / 4);
+}
+END_TEST
+
+/* hw-native-sys/simpler #1328 (2026-07-11) took cold per-core writes off every dispatch (the deferred
+ * slab reset, the async context, two context pointers) and measured the sync-start drain of the qwen3
+ * 2-layer decode at ~38.9 us before and ~12 us after. a2a3_2606 (the June runtime) charges a core's
+ * dispatch, payload plus store, that ratio times a2a3's: (120 + 5) x 38.9 / 12 = 405 ns, payload 400. */
+START_TEST(june_dispatch_costs_the_1328_ratio_of_a2a3s)
+{
+    platform a, june;
+    char err[4096];
+    ck_assert_msg(platform_load(&a, "a2a3", PTOSIM_SRCDIR "/platforms", err, sizeof(err)) == 0, "%s", err);
+    ck_assert_msg(platform_load(&june, "a2a3_2606", PTOSIM_SRCDIR "/platforms", err, sizeof(err)) == 0, "%s",
+                  err);
+    ck_assert_int_eq(a.dispatch_payload_ns + a.mmio_store_ns, 125);
+    double want = 125 * 38.9 / 12; /* 405.2 ns */
+    ck_assert_msg(fabs((double)(june.dispatch_payload_ns + june.mmio_store_ns) - want) <= 1.0,
+                  "June dispatch %lld ns a core, want %.1f",
+                  (long long)(june.dispatch_payload_ns + june.mmio_store_ns), want);
+    ck_assert_int_eq(june.dispatch_pop_ns, a.dispatch_pop_ns); /* #1328 left the pops alone */
+}
+END_TEST
+
+/* orch_submit_ns 874 is the average submit of a February 2026 run (TRB/docs/device_log_profiling.md), when
+ * the submit wired each task's fanout itself. From #496 (2026-04-13) to #1263 (2026-07-09) scheduler thread
+ * 0 did that wiring, and #496 measured what left the orchestrator: alternating_matmul_add's 1000
+ * zero-fanin submits went 915.8 -> 785.5 us, 130 ns each. a2a3_2606 charges that 130 ns on thread 0
+ * (wire_task_ns, model/README.md §7.6), so its submit is 874 - 130 = 744 ns, not both. */
+START_TEST(june_submit_leaves_the_wiring_to_thread_0)
+{
+    platform a, june;
+    char err[4096];
+    ck_assert_msg(platform_load(&a, "a2a3", PTOSIM_SRCDIR "/platforms", err, sizeof(err)) == 0, "%s", err);
+    ck_assert_msg(platform_load(&june, "a2a3_2606", PTOSIM_SRCDIR "/platforms", err, sizeof(err)) == 0, "%s",
+                  err);
+    ck_assert_int_eq(a.orch_submit_ns, 874);
+    ck_assert_int_eq(june.wire_task_ns, 130);
+    ck_assert_int_eq(june.orch_submit_ns, 874 - 130);
 }
 END_TEST
 
@@ -300,7 +341,10 @@ END_TEST
  * swimlane level 4 on silicon: a core's first switch took 1.39 us on average (p50 1.48, p90 1.86), a
  * steady one 0.81 us. ptosim models the first as cold by its record write-back
  * (aicore_cold_record_ns, model/README.md §9.2); over seeds 1-4 on a2a3_2606 the mean first switch must
- * lie within 25 % of silicon's and the steady one stay at 0.81 us (within 0.05). */
+ * lie within 25 % of silicon's and the steady one stay at 0.81 us (within 0.05). The study's switches were
+ * on 32 cores, 24 AIC and so 8 AIV: an AIV task queued behind a busy AIV core, which in this run happens
+ * only when the June submit is cheap enough (744 ns, model/README.md §6.2) for the second layer's seeds to
+ * find every AIV core busy; held within 10 %. */
 START_TEST(decode_first_switch_is_within_25_pct_of_silicon)
 {
     const char *args[] = {"gen", "decode_layer", "--layers", "2", NULL};
@@ -308,7 +352,7 @@ START_TEST(decode_first_switch_is_within_25_pct_of_silicon)
     ck_assert_int_eq(g.status, 0);
     char *path = tu_write(tu_tmpdir(), "decode2.jsonl", g.out);
     tu_run_free(&g);
-    double first = 0, steady = 0;
+    double first = 0, steady = 0, switching = 0;
     for (int seed = 1; seed <= 4; seed++) {
         chip *c = run_2606(path, seed);
         ohm_result r;
@@ -318,12 +362,99 @@ START_TEST(decode_first_switch_is_within_25_pct_of_silicon)
         ck_assert_uint_ge(r.first_switch.n, 20);
         first += r.first_switch.mean;
         steady += r.steady.mean;
+        for (int i = 0; i < r.ncores; i++)
+            switching += r.cores[i].switches > 0;
         ohm_result_free(&r);
         tu_chip_free(c);
     }
     free(path);
     ck_assert_msg(fabs(first / 4 - 1.39) <= 0.25 * 1.39, "first switch %.3f us, silicon 1.39", first / 4);
     ck_assert_msg(fabs(steady / 4 - 0.81) <= 0.05, "steady switch %.3f us, silicon 0.81", steady / 4);
+    ck_assert_msg(fabs(switching / 4 - 32) <= 0.10 * 32, "%.2f cores with a switch, silicon 32",
+                  switching / 4);
+}
+END_TEST
+
+/* hw-native-sys/simpler docs/investigations/2026-06-aicore-cold-start-warmup.md: spmd_serial_chain_mix
+ * (4 chained MIX tasks of 24 blocks, 72 cores, each busy 50 us) at swimlane level 2 on silicon, the
+ * shipped design (#989's eager head resolve, no warmup): a core's first task starts 0.36 / 2.61 / 5.62 us
+ * (min / mean / max over the 72 cores) after its dispatch. ptosim's first-task extra
+ * (aicore_first_task_min_ns, _max_ns, model/README.md §8.1) comes from that study; the mean is held within
+ * 15 % and the maximum within 10 %. (Its later tasks, 0.23-0.39 us on silicon, take 0.48 us here.) */
+START_TEST(chain_mix_first_task_head_matches_the_cold_start_study)
+{
+    char g[1024];
+    size_t n =
+        (size_t)snprintf(g, sizeof(g),
+                         "{\"ptosim_graph\": 1, \"name\": \"chain_mix\", \"kernels\": [{\"id\": 0, "
+                         "\"name\": \"c\", \"core\": \"aic\", \"cost\": {\"ns\": 50000}}, {\"id\": 1, "
+                         "\"name\": \"v\", \"core\": \"aiv\", \"cost\": {\"ns\": 50000}}], \"tensors\": "
+                         "[{\"name\": \"t\", \"dtype\": \"FLOAT32\", \"shape\": [1024]}]}\n");
+    for (int i = 0; i < 4; i++)
+        n += (size_t)snprintf(g + n, sizeof(g) - n,
+                              "{\"op\": \"submit\", \"kernels\": [\"c\", \"v\", \"v\"], \"block_num\": 24, "
+                              "\"args\": [{\"dir\": \"inout\", \"tensor\": \"t\"}]}\n");
+    ck_assert_uint_lt(n, sizeof(g));
+    chip *c = tu_chip(g, NULL, 2, NULL);
+    ck_assert_int_eq(c->status, CHIP_DONE);
+    double sum = 0, max = 0;
+    for (int k = 0; k < c->ncores; k++) {
+        ck_assert_uint_eq(c->sl.per_core[k].n, 4); /* one block of each task on every core */
+        const sl_exec *first = &c->sl.per_core[k].v[0];
+        for (size_t i = 1; i < c->sl.per_core[k].n; i++)
+            if (c->sl.per_core[k].v[i].dispatch < first->dispatch)
+                first = &c->sl.per_core[k].v[i];
+        double head = (double)(first->start - first->dispatch) / (double)PS_PER_US;
+        sum += head;
+        max = head > max ? head : max;
+    }
+    ck_assert_int_eq(c->ncores, 72);
+    ck_assert_msg(fabs(sum / 72 - 2.61) <= 0.15 * 2.61, "first-task head %.3f us on average, silicon 2.61",
+                  sum / 72);
+    ck_assert_msg(fabs(max - 5.62) <= 0.10 * 5.62, "first-task head %.3f us at most, silicon 5.62", max);
+    tu_chip_free(c);
+}
+END_TEST
+
+/* hw-native-sys/simpler docs/investigations/2026-07-aicore-fills-all-args-ready-path.md:
+ * paged_attention_unroll (1024 AICore tasks, Case1) on a2a3 silicon, swimlane on, the shipped design: an
+ * AICore's setup (receive -> start, payload invalidate + ACK) 349 ns on average, p50 320 ns (2026-07-11, so
+ * the a2a3 runtime). ptosim's aicore_setup_ns is the decode switch study's 0.29 us (model/README.md §9.2):
+ * held within 20 % of the paged-attention mean. */
+START_TEST(paged_attention_unroll_setup_is_within_20_pct_of_silicon)
+{
+    const char *args[] = {"gen",
+                          "paged_attention",
+                          "--variant",
+                          "unroll",
+                          "--batch",
+                          "256",
+                          "--heads",
+                          "16",
+                          "--head-dim",
+                          "128",
+                          "--block-size",
+                          "128",
+                          "--context",
+                          "8192",
+                          "--max-model-len",
+                          "32768",
+                          NULL};
+    run_out g = tu_run(args);
+    ck_assert_int_eq(g.status, 0);
+    chip *c = tu_chip(g.out, NULL, 4, NULL);
+    tu_run_free(&g);
+    ck_assert_int_eq(c->status, CHIP_DONE);
+    double sum = 0;
+    size_t n = 0;
+    for (int k = 0; k < c->ncores; k++)
+        for (size_t i = 0; i < c->sl.per_core[k].n; i++, n++)
+            sum +=
+                (double)(c->sl.per_core[k].v[i].start - c->sl.per_core[k].v[i].receive) / (double)PS_PER_NS;
+    ck_assert_uint_eq(n, 1024);
+    ck_assert_msg(fabs(sum / (double)n - 349) <= 0.20 * 349, "setup %.1f ns on average, silicon 349",
+                  sum / (double)n);
+    tu_chip_free(c);
 }
 END_TEST
 
@@ -399,9 +530,13 @@ Suite *suite_calib(void)
     tcase_add_test(tc, polling_24_running_cores_takes_2_4_us);
     tcase_add_test(tc, back_to_back_switch_with_swimlane_is_0_81_us_and_1_39_us_cold);
     tcase_add_test(tc, completion_walk_grows_with_the_consumer_count);
-    tcase_add_test(tc, decode_layer_overhead_is_within_3_points_of_silicon);
+    tcase_add_test(tc, decode_layer_overhead_is_within_3_points_of_silicon_aiv_within_1_5);
+    tcase_add_test(tc, june_dispatch_costs_the_1328_ratio_of_a2a3s);
+    tcase_add_test(tc, june_submit_leaves_the_wiring_to_thread_0);
     tcase_add_test(tc, paged_attention_unroll_case1_scheduler_time_is_within_10_pct_of_silicon);
     tcase_add_test(tc, decode_first_switch_is_within_25_pct_of_silicon);
+    tcase_add_test(tc, chain_mix_first_task_head_matches_the_cold_start_study);
+    tcase_add_test(tc, paged_attention_unroll_setup_is_within_20_pct_of_silicon);
     tcase_add_test(tc, qwen3_14b_decode_40_layers_device_wall_is_within_10_pct_of_silicon);
     tcase_add_test(tc, june_wiring_delays_a_lone_task_by_the_backoff_and_130_ns);
     tcase_set_timeout(tc, 30);
