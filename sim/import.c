@@ -896,6 +896,52 @@ typedef struct imp_swim {
     imp_list execs[2];     /* aicore_tasks rows, for the two walks */
 } imp_swim;
 
+/* Does t[0..n) hold s? */
+static bool holds(const char *t, size_t n, const char *s)
+{
+    size_t k = strlen(s);
+    for (const char *p = t, *end = t + n; (size_t)(end - p) >= k && (p = memchr(p, s[0], (size_t)(end - p) - k + 1));
+         p++)
+        if (memcmp(p, s, k) == 0)
+            return true;
+    return false;
+}
+
+/* The next phase record that may be a drain_publish: one whose text names it (or holds an escape, which
+ * may spell it otherwise) as a tree, the others passed over by their text, as most phases are. */
+static const cJSON *next_drain(importer *im, imp_list *l, int *rc)
+{
+    if (!l->js)
+        return list_next(im, l, rc);
+    const char *t;
+    size_t n;
+    while (list_text(im, l, &t, &n, rc) == 1)
+        if (memchr(t, '\\', n) || holds(t, n, "drain_publish"))
+            return list_parse(im, l, t, n, rc);
+    return NULL;
+}
+
+/* The first k elements of a swimlane row's text (an array) when each is a plain whole number of at most 15
+ * digits, which get_u64 reads exactly from cJSON's double; false when the row's tree must say. */
+static bool row_u64s(const char *t, size_t n, uint64_t *v, int k)
+{
+    jspan row = {t, n}, e;
+    const char *at = t;
+    int i = 0;
+    while (i < k && jspan_next(row, &at, &e)) {
+        if (e.n == 0 || e.n > 15)
+            return false;
+        uint64_t x = 0;
+        for (size_t j = 0; j < e.n; j++) {
+            if (e.p[j] < '0' || e.p[j] > '9')
+                return false;
+            x = x * 10 + (uint64_t)(e.p[j] - '0');
+        }
+        v[i++] = x;
+    }
+    return i == k;
+}
+
 static int mark_drained(importer *im, imp_swim *sw)
 {
     const cJSON *owner = cJSON_GetObjectItemCaseSensitive(sw->meta, "core_to_thread");
@@ -910,7 +956,7 @@ static int mark_drained(importer *im, imp_swim *sw)
     imp_list lane;
     memset(&lane, 0, sizeof(lane));
     while (list_enter(im, &sw->phases, &lane, &rc)) {
-        while ((p = list_next(im, &lane, &rc)) != NULL) {
+        while ((p = next_drain(im, &lane, &rc)) != NULL) {
             const cJSON *kind = cJSON_GetObjectItemCaseSensitive(p, "kind");
             imp_span s = {.thread = thread};
             if (!cJSON_IsString(kind) || strcmp(kind->valuestring, "drain_publish") != 0 ||
@@ -1016,19 +1062,45 @@ static int swim_times(importer *im, imp_swim *sw)
         return imp_oom(im);
     }
     size_t m = 0;
-    const cJSON *e;
     int rc = 0;
-    while ((e = list_next(im, &sw->execs[1], &rc)) != NULL && m < n) {
-        uint64_t core, id, start, end;
-        if (!get_u64(cJSON_GetArrayItem(e, 0), &core) || !get_u64(cJSON_GetArrayItem(e, 1), &id) ||
-            !get_u64(cJSON_GetArrayItem(e, 3), &start) || !get_u64(cJSON_GetArrayItem(e, 4), &end) ||
-            end < start)
+    /* which cores are AIV, looked up per row */
+    int ntypes = cJSON_GetArraySize(types);
+    bool *is_aiv = calloc(ntypes > 0 ? (size_t)ntypes : 1, sizeof(*is_aiv));
+    if (!is_aiv) {
+        free(dur), free(task), free(func);
+        return imp_oom(im);
+    }
+    const cJSON *ct;
+    int ci = 0;
+    cJSON_ArrayForEach(ct, types) is_aiv[ci++] = cJSON_IsString(ct) && strcmp(ct->valuestring, "aiv") == 0;
+    for (;;) {
+        /* a row of plain numbers from its text, any other from its tree */
+        uint64_t v[5], core, id, start, end;
+        const char *rt;
+        size_t rn;
+        const cJSON *e = NULL;
+        bool plain = false;
+        if (sw->execs[1].js) {
+            if (list_text(im, &sw->execs[1], &rt, &rn, &rc) != 1 || m >= n)
+                break;
+            plain = row_u64s(rt, rn, v, 5);
+            if (!plain && !(e = list_parse(im, &sw->execs[1], rt, rn, &rc)))
+                break;
+        } else if (!(e = list_next(im, &sw->execs[1], &rc)) || m >= n) {
+            break;
+        }
+        if (plain) {
+            core = v[0], id = v[1], start = v[3], end = v[4];
+        } else if (!get_u64(cJSON_GetArrayItem(e, 0), &core) || !get_u64(cJSON_GetArrayItem(e, 1), &id) ||
+                   !get_u64(cJSON_GetArrayItem(e, 3), &start) || !get_u64(cJSON_GetArrayItem(e, 4), &end)) {
+            continue;
+        }
+        if (end < start)
             continue;
         long t = find_task(im, id);
         if (t < 0 || (size_t)t >= im->nknown)
             continue;
-        const cJSON *ct = cJSON_GetArrayItem(types, (int)core);
-        bool aiv = cJSON_IsString(ct) && strcmp(ct->valuestring, "aiv") == 0;
+        bool aiv = core < (uint64_t)ntypes && is_aiv[core];
         const imp_task *tk = &im->tasks[t];
         dur[m] = (double)(end - start) * ns_per_tick;
         task[m] = t;
@@ -1036,6 +1108,7 @@ static int swim_times(importer *im, imp_swim *sw)
         m++;
     }
     list_done(&sw->execs[1]);
+    free(is_aiv);
     if (rc != 0) {
         free(dur), free(task), free(func);
         return rc;

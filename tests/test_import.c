@@ -413,6 +413,38 @@ START_TEST(the_spmd_ss_early_cohort_is_pre_staged_as_in_the_capture)
 }
 END_TEST
 
+static char *replace_all(const char *text, const char *what, const char *with);
+
+/* The swimlane's rows and phases are read from their text when it is plain; a capture that writes the same
+ * values another way (a row's numbers with a fraction or an exponent, the drain's kind with an escape) must
+ * import to the same graph, sync_start included. */
+START_TEST(a_swimlane_written_another_way_imports_the_same)
+{
+    const char *dir = tu_tmpdir();
+    char path[4200], sub[4200];
+    snprintf(path, sizeof(path), "%s/chip_swimlane_records.json", REAL("spmd_ss_early"));
+    char *swim = tu_read(path);
+    char *a = replace_once(swim, "[0, 4294967296, 1, 198395693799, 198397257702, 50]",
+                           "[0, 4294967296, 1, 198395693799.0, 1.98397257702e11, 50]"),
+         *b = replace_all(a, "\"drain_publish\"", "\"\\u0064rain_publish\"");
+    free(tu_write(dir, "chip_swimlane_records.json", b));
+    free(tu_copy(dir, "deps.json", REAL("spmd_ss_early") "/deps.json"));
+    snprintf(sub, sizeof(sub), "%s/scope_stats", dir);
+    ck_assert_int_eq(mkdir(sub, 0755), 0);
+    free(tu_copy(sub, "scope_stats.jsonl", REAL("spmd_ss_early") "/scope_stats/scope_stats.jsonl"));
+    free(tu_copy(dir, "name_map_TestSpmdSyncStartEarlyDispatch_Case1.json",
+                 REAL("spmd_ss_early") "/name_map_TestSpmdSyncStartEarlyDispatch_Case1.json"));
+    const char *orig[] = {"import", REAL("spmd_ss_early"), NULL}, *other[] = {"import", dir, NULL};
+    run_out r = tu_run(orig), o = tu_run(other);
+    ck_assert_msg(r.status == 0 && o.status == 0, "%s%s", r.err, o.err);
+    ck_assert(line_has(line_of(o.out, "t4294967297"), "\"sync_start\": true"));
+    ck_assert_str_eq(o.out, r.out);
+    tu_run_free(&r);
+    tu_run_free(&o);
+    free(swim), free(a), free(b);
+}
+END_TEST
+
 /*
  * sse_pending: a flagged 16-block AIV blocker fills every AIV core of one
  * scheduler thread; an 8-block AIV sync_start consumer follows it
@@ -1614,6 +1646,7 @@ Suite *suite_import(void)
     TCase *real = tcase_create("sync-start cohorts");
     tcase_set_timeout(real, 60);
     tcase_add_test(real, a_cohort_placed_by_a_drain_comes_back_sync_start);
+    tcase_add_test(real, a_swimlane_written_another_way_imports_the_same);
     tcase_add_test(real, the_spmd_ss_early_cohort_is_pre_staged_as_in_the_capture);
     tcase_add_test(real, the_sse_pending_cohort_is_staged_locally_as_in_the_capture);
     suite_add_tcase(s, real);
