@@ -2585,16 +2585,19 @@ static bool push_u64(uint64_t **a, size_t *n, size_t *cap, uint64_t v)
     return true;
 }
 
-/* The tasks of d: numbered into t, a hash each of what task_same_spans compares. */
-static void digest_tasks(const cf_sdfx *d, strtab *t, cf_digest *g)
+/* Calls each(text, len, arg) on every element of d's list l while g->ok (each returns whether it took the
+ * element); a read that fails clears g->ok. */
+static void digest_walk(const cf_sdfx *d, int l, cf_digest *g, bool (*each)(const char *, size_t, void *),
+                        void *arg)
 {
     jstream js;
-    if (list_open(&js, d->deps_path, &d->lists[CF_TASKS], g->err, sizeof(g->err)) != 0)
+    if (!g->ok)
         return;
-    cf_task_spans *sp = malloc(sizeof(*sp));
-    size_t cap = 0;
+    if (list_open(&js, d->deps_path, &d->lists[l], g->err, sizeof(g->err)) != 0) {
+        g->ok = false;
+        return;
+    }
     bool first = true, end = false;
-    g->ok = sp != NULL;
     while (g->ok) {
         const char *text;
         size_t len;
@@ -2603,20 +2606,43 @@ static void digest_tasks(const cf_sdfx *d, strtab *t, cf_digest *g)
             g->ok = q == 0;
             break;
         }
-        uint64_t h = FNV_BASIS;
-        g->ok = task_spans(text, len, sp) && number_spans(sp, t) == 0;
-        for (int k = 0; g->ok && k < TASK_NSPANS - 1; k++)
-            g->ok = hash_span(&h, sp->f[k]);
-        hash_int(&h, sp->nargs);
-        for (int a = 0; g->ok && a < sp->nargs; a++) {
-            for (int k = 0; g->ok && k < A_TID; k++)
-                g->ok = hash_span(&h, sp->arg[a][k]);
-            hash_int(&h, sp->arg[a][A_TID].p ? strtab_find(t, sp->id[a]) : -1);
-        }
-        g->ok = g->ok && push_u64(&g->tasks, &g->ntasks, &cap, hash_done(h));
+        g->ok = each(text, len, arg);
     }
-    free(sp);
     stream_done(&js);
+}
+
+typedef struct cf_task_walk {
+    strtab *t;          /* the side's numbering */
+    cf_task_spans *sp;  /* scratch */
+    cf_digest *g;       /* tasks, ntasks */
+    size_t cap;         /* of g->tasks */
+} cf_task_walk;
+
+/* A task: its ids numbered, a hash of what task_same_spans compares. */
+static bool task_digest(const char *text, size_t len, void *arg)
+{
+    cf_task_walk *w = arg;
+    cf_task_spans *sp = w->sp;
+    uint64_t h = FNV_BASIS;
+    bool ok = task_spans(text, len, sp) && number_spans(sp, w->t) == 0;
+    for (int k = 0; ok && k < TASK_NSPANS - 1; k++)
+        ok = hash_span(&h, sp->f[k]);
+    hash_int(&h, sp->nargs);
+    for (int a = 0; ok && a < sp->nargs; a++) {
+        for (int k = 0; ok && k < A_TID; k++)
+            ok = hash_span(&h, sp->arg[a][k]);
+        hash_int(&h, sp->arg[a][A_TID].p ? strtab_find(w->t, sp->id[a]) : -1);
+    }
+    return ok && push_u64(&w->g->tasks, &w->g->ntasks, &w->cap, hash_done(h));
+}
+
+/* The tasks of d, numbered into t. */
+static void digest_tasks(const cf_sdfx *d, strtab *t, cf_digest *g)
+{
+    cf_task_walk w = {t, malloc(sizeof(cf_task_spans)), g, 0};
+    g->ok = w.sp != NULL;
+    digest_walk(d, CF_TASKS, g, task_digest, &w);
+    free(w.sp);
 }
 
 /* A list digested before its tensor ids can be numbered (the tasks' numbering is made at the same time):
@@ -2655,76 +2681,50 @@ static void pending_free(cf_pending *q)
     strtab_free(&q->ids);
 }
 
-/* The edges of d: a hash each of its members' texts but the tensor (aside). Equal texts make equal edge
- * lines; an edge whose texts the spans cannot hash (an escape) leaves the side without a digest. */
-static void digest_edges(const cf_sdfx *d, cf_pending *q, cf_digest *g)
+/* An edge: a hash of its members' texts but the tensor (aside). Equal texts make equal edge lines; an edge
+ * whose texts the spans cannot hash (an escape) leaves the side without a digest. */
+static bool edge_digest(const char *text, size_t len, void *arg)
 {
-    jstream js;
-    if (list_open(&js, d->deps_path, &d->lists[CF_EDGES], g->err, sizeof(g->err)) != 0) {
-        g->ok = false;
-        return;
-    }
-    bool first = true, end = false;
-    while (g->ok) {
-        const char *text;
-        size_t len;
-        int q1 = list_text(&js, &first, &end, &text, &len, d->deps_path, g->err, sizeof(g->err));
-        if (q1 <= 0) {
-            g->ok = q1 == 0;
-            break;
-        }
-        jspan f[EDGE_NKEYS];
-        char id[CF_VALUE_MAX];
-        int local = -1;
-        uint64_t h = FNV_BASIS;
-        g->ok = jspan_members(text, len, EDGE_KEYS, EDGE_NKEYS, f) && (!f[TID].p || span_id(f[TID], id));
-        if (g->ok && f[TID].p && (local = strtab_intern(&q->ids, id)) < 0)
-            g->ok = false;
-        for (int k = 0; g->ok && k < EDGE_NKEYS; k++)
-            g->ok = k == TID || hash_span(&h, f[k]);
-        g->ok = g->ok && pending_push(q, h, local);
-    }
-    stream_done(&js);
+    cf_pending *q = arg;
+    jspan f[EDGE_NKEYS];
+    char id[CF_VALUE_MAX];
+    int local = -1;
+    uint64_t h = FNV_BASIS;
+    bool ok = jspan_members(text, len, EDGE_KEYS, EDGE_NKEYS, f) && (!f[TID].p || span_id(f[TID], id));
+    if (ok && f[TID].p && (local = strtab_intern(&q->ids, id)) < 0)
+        ok = false;
+    for (int k = 0; ok && k < EDGE_NKEYS; k++)
+        ok = k == TID || hash_span(&h, f[k]);
+    return ok && pending_push(q, h, local);
 }
 
-/* The tensors of d: a hash each of what cmp_tensor compares but the tensor (aside) and the address, which
- * is kept as it is (whether it is in ptosim's arena is the comparison's to say). */
-static void digest_tensors(const cf_sdfx *d, cf_pending *q, cf_digest *g)
+typedef struct cf_tensor_walk {
+    cf_pending *q;  /* the hashes and ids */
+    cf_digest *g;   /* addr */
+    size_t n, cap;  /* of g->addr */
+} cf_tensor_walk;
+
+/* A tensor: a hash of what cmp_tensor compares but the tensor (aside) and the address, which is kept as it
+ * is (whether it is in ptosim's arena is the comparison's to say). */
+static bool tensor_digest(const char *text, size_t len, void *arg)
 {
     static const char *const KEYS[] = {"tensor_id", "version", "dtype", "buffer_numel", "buffer_addr"};
-    jstream js;
-    if (list_open(&js, d->deps_path, &d->lists[CF_TENSORS], g->err, sizeof(g->err)) != 0) {
-        g->ok = false;
-        return;
-    }
-    size_t acap = 0, na = 0;
-    bool first = true, end = false;
-    while (g->ok) {
-        const char *text;
-        size_t len;
-        int q1 = list_text(&js, &first, &end, &text, &len, d->deps_path, g->err, sizeof(g->err));
-        if (q1 <= 0) {
-            g->ok = q1 == 0;
-            break;
-        }
-        jspan f[5];
-        char id[CF_VALUE_MAX], v[CF_VALUE_MAX];
-        uint64_t h = FNV_BASIS, addr = 0;
-        int local = -1;
-        g->ok = jspan_members(text, len, KEYS, 5, f) && (!f[0].p || span_id(f[0], id));
-        if (g->ok && f[0].p && (local = strtab_intern(&q->ids, id)) < 0)
-            g->ok = false;
-        for (int k = 1; g->ok && k < 4; k++)
-            g->ok = hash_span(&h, f[k]);
-        /* get_u64: a decimal string, or a whole number (jspan_compact: at most 9 digits) */
-        if (g->ok && f[4].p && f[4].p[0] == '"')
-            g->ok = jspan_string(f[4], v, sizeof(v)) && jspan_u64_text(v, &addr);
-        else if (g->ok)
-            g->ok = f[4].p && jspan_compact(f[4], v, sizeof(v)) && v[0] >= '0' && v[0] <= '9' &&
-                    jspan_u64_text(v, &addr);
-        g->ok = g->ok && pending_push(q, h, local) && push_u64(&g->addr, &na, &acap, addr);
-    }
-    stream_done(&js);
+    cf_tensor_walk *w = arg;
+    jspan f[5];
+    char id[CF_VALUE_MAX], v[CF_VALUE_MAX];
+    uint64_t h = FNV_BASIS, addr = 0;
+    int local = -1;
+    bool ok = jspan_members(text, len, KEYS, 5, f) && (!f[0].p || span_id(f[0], id));
+    if (ok && f[0].p && (local = strtab_intern(&w->q->ids, id)) < 0)
+        ok = false;
+    for (int k = 1; ok && k < 4; k++)
+        ok = hash_span(&h, f[k]);
+    /* get_u64: a decimal string, or a whole number (jspan_compact: at most 9 digits) */
+    if (ok && f[4].p && f[4].p[0] == '"')
+        ok = jspan_string(f[4], v, sizeof(v)) && jspan_u64_text(v, &addr);
+    else if (ok)
+        ok = f[4].p && jspan_compact(f[4], v, sizeof(v)) && v[0] >= '0' && v[0] <= '9' && jspan_u64_text(v, &addr);
+    return ok && pending_push(w->q, h, local) && push_u64(&w->g->addr, &w->n, &w->cap, addr);
 }
 
 /* Numbers q's ids in t after those already there (in q's order of first appearance, as the walk meets
@@ -2758,9 +2758,9 @@ static void *rest_main(void *arg)
 {
     cf_rest_job *j = arg;
     j->g.ok = true;
-    digest_edges(j->d, &j->eq, &j->g);
-    if (j->g.ok)
-        digest_tensors(j->d, &j->tq, &j->g);
+    digest_walk(j->d, CF_EDGES, &j->g, edge_digest, &j->eq);
+    cf_tensor_walk tw = {&j->tq, &j->g, 0, 0};
+    digest_walk(j->d, CF_TENSORS, &j->g, tensor_digest, &tw);
     return NULL;
 }
 
