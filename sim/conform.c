@@ -2624,14 +2624,16 @@ static bool task_digest(const char *text, size_t len, void *arg)
     cf_task_walk *w = arg;
     cf_task_spans *sp = w->sp;
     uint64_t h = FNV_BASIS;
-    bool ok = task_spans(text, len, sp) && number_spans(sp, w->t) == 0;
+    bool ok = task_spans(text, len, sp);
     for (int k = 0; ok && k < TASK_NSPANS - 1; k++)
         ok = hash_span(&h, sp->f[k]);
     hash_int(&h, sp->nargs);
-    for (int a = 0; ok && a < sp->nargs; a++) {
+    for (int a = 0; ok && a < sp->nargs; a++) { /* each id numbered as number_spans numbers them */
+        int no = sp->arg[a][A_TID].p ? strtab_intern(w->t, sp->id[a]) : -1;
         for (int k = 0; ok && k < A_TID; k++)
             ok = hash_span(&h, sp->arg[a][k]);
-        hash_int(&h, sp->arg[a][A_TID].p ? strtab_find(w->t, sp->id[a]) : -1);
+        ok = ok && (no >= 0 || !sp->arg[a][A_TID].p);
+        hash_int(&h, no);
     }
     return ok && push_u64(&w->g->tasks, &w->g->ntasks, &w->cap, hash_done(h));
 }
