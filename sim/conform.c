@@ -2041,8 +2041,7 @@ static bool sswim_check(cf_sdfx *d)
     return ok;
 }
 
-/* Checks what of dir's three files exists, as dfx_load does. Returns 0, or -1 when dfx_load would fail or
- * the stream refuses a file (dfx_load then names the fault). */
+/* Checks d's scope stats and swimlane, when they exist. */
 static bool check_rest(cf_sdfx *d)
 {
     if (is_file(d->scope_path)) {
@@ -2261,7 +2260,6 @@ static int swalk(cf_file *f, int l, const cf_sdfx *r, const cf_sdfx *s, strtab *
     return rc;
 }
 
-/* A 64-bit hash of a string (FNV-1a, then a finaliser that spreads it). */
 #define FNV_PRIME 1099511628211ULL
 #define FNV_BASIS 14695981039346656037ULL
 
@@ -2274,6 +2272,7 @@ static uint64_t hash_done(uint64_t h)
     return h;
 }
 
+/* A 64-bit hash of a string (FNV-1a, then a finaliser that spreads it). */
 static uint64_t line_hash(const char *s)
 {
     uint64_t h = FNV_BASIS;
