@@ -186,7 +186,11 @@ static int derive_all(importer *im)
                     kcost_derive(s == 0, args, n, t->block_num, rep[i], &pk, note, sizeof(note));
                 if (single_kernel(t)) {
                     t->model_status = st;
-                    t->model = pk;
+                    if ((t->model = imp_model(im, &pk)) < 0) {
+                        free(prof);
+                        free(rep);
+                        return imp_oom(im);
+                    }
                 }
                 if (st == KCOST_UNKNOWN) {
                     if (unknown_first < 0) {
@@ -233,7 +237,7 @@ static int derive_all(importer *im)
             continue;
         int f = t->k[0] >= 0 ? t->k[0] : t->k[1] >= 0 ? t->k[1] : t->k[2];
         const imp_kernel *kn = &im->kernels[f];
-        t->own_cost = kn->status != KCOST_UNKNOWN && memcmp(&t->model, &kn->model, sizeof(t->model)) != 0;
+        t->own_cost = kn->status != KCOST_UNKNOWN && memcmp(imp_task_model(im, t), &kn->model, sizeof(kn->model)) != 0;
     }
     return 0;
 }
@@ -470,7 +474,7 @@ static double task_model_ns(const importer *im, const imp_task *t)
     for (int s = 0; s < 3; s++) {
         if (t->k[s] < 0)
             continue;
-        const pipe_kernel *pk = single_kernel(t) && t->own_cost ? &t->model : &im->kernels[t->k[s]].model;
+        const pipe_kernel *pk = single_kernel(t) && t->own_cost ? imp_task_model(im, t) : &im->kernels[t->k[s]].model;
         double x = model_ns(pk);
         if (x > ns)
             ns = x;
@@ -640,7 +644,7 @@ int imp_costs(importer *im, const import_opts *opt)
         char who[64];
         snprintf(who, sizeof(who), "task %" PRIu64, t->id);
         if (!t->alloc && single_kernel(t) && t->own_cost && model_priced(im, f) &&
-            check_pipe(im, &t->model, who) != 0)
+            check_pipe(im, imp_task_model(im, t), who) != 0)
             return -1;
     }
     if (warn_outliers(im) != 0)
@@ -750,6 +754,6 @@ void imp_put_task_cost(const importer *im, const imp_task *t, FILE *f)
             fprintf(f, ", \"cost\": {\"ns\": %.0f}", t->ns);
     } else if (t->own_cost) {
         fputs(", \"cost\": ", f);
-        put_pipe(&t->model, f);
+        put_pipe(imp_task_model(im, t), f);
     }
 }

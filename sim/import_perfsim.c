@@ -942,9 +942,12 @@ int imp_perfsim_costs(importer *im, const import_opts *opt)
             if (!single || task_sig[t] < 0 || (tk->k[0] != f && tk->k[1] != f && tk->k[2] != f))
                 continue;
             tk->model_status = KCOST_DERIVED;
-            tk->model = measured(&res[task_sig[t]], kn->aic);
-            tk->own_cost = task_sig[t] != best &&
-                           memcmp(&tk->model, &kn->model, sizeof(tk->model)) != 0;
+            pipe_kernel m = measured(&res[task_sig[t]], kn->aic);
+            if ((tk->model = imp_model(im, &m)) < 0) {
+                rc = imp_oom(im);
+                goto out;
+            }
+            tk->own_cost = task_sig[t] != best && memcmp(&m, &kn->model, sizeof(m)) != 0;
         }
     }
     rc = 0;
