@@ -2981,6 +2981,39 @@ static void scmp_swimlane(cf_file *f, const cf_sdfx *r, const cf_sdfx *s)
 
 /* conform_compare with the capture real_dir checked already (*real, from read_capture; NULL: not yet, or
  * changed since). Takes over *real. */
+/* The scope stats and swimlane parts of the comparison, which need neither side's deps.json: made on a
+ * thread of their own while deps.json is compared, into their own report, printed after deps.json's. */
+typedef struct cf_tail {
+    cf_file fs, fw;           /* scope_stats.jsonl, chip_swimlane_records.json */
+    const cf_sdfx *r, *s;     /* the two folders, checked */
+    int rc;                   /* -1: err says why */
+    char err[PATH_MAX + 256]; /* scmp_scope's message */
+} cf_tail;
+
+static void tail_compare(cf_tail *c)
+{
+    if (!c->r->has_scope)
+        info(&c->fs, "not in the capture");
+    else if (!c->s->has_scope)
+        diff(&c->fs, "in the capture, not in ptosim's output");
+    else if ((c->rc = scmp_scope(&c->fs, c->r, c->s, c->err, sizeof(c->err))) != 0)
+        return;
+    more(&c->fs);
+    if (!c->r->has_swim)
+        info(&c->fw, "not in the capture");
+    else if (!c->s->has_swim)
+        diff(&c->fw, "in the capture, not in ptosim's output");
+    else
+        scmp_swimlane(&c->fw, c->r, c->s);
+    more(&c->fw);
+}
+
+static void *tail_main(void *arg)
+{
+    tail_compare(arg);
+    return NULL;
+}
+
 /* The comparison of the two folders; real: the capture as read_capture checked it (taken over), with its
  * digest begun in rjob (joined here), or NULL. */
 static long compare_with(cf_sdfx *real, cf_digest_job *rjob, const char *real_dir, const char *sim_dir,
@@ -3010,8 +3043,21 @@ static long compare_with(cf_sdfx *real, cf_digest_job *rjob, const char *real_di
         return compare_trees(real_dir, sim_dir, report, err, errlen);
     }
     long total = -1, dd = 0;
-    cf_file fd = {report, "deps.json", 0, NULL, false}, fs = {report, "scope_stats.jsonl", 0, NULL, false},
-            fw = {report, "chip_swimlane_records.json", 0, NULL, false};
+    cf_file fd = {report, "deps.json", 0, NULL, false};
+    /* the scope stats and swimlane beside deps.json, into a report of their own when one can be had */
+    cf_tail tl = {.fs = {report, "scope_stats.jsonl", 0, NULL, false},
+                  .fw = {report, "chip_swimlane_records.json", 0, NULL, false},
+                  .r = &r,
+                  .s = &s};
+    char *tail_text = NULL;
+    size_t tail_len = 0;
+    FILE *tail_out = open_memstream(&tail_text, &tail_len);
+    pthread_t tt;
+    bool tail_started = false, tail_done = false;
+    if (tail_out) {
+        tl.fs.out = tl.fw.out = tail_out;
+        tail_started = thread_start(&tt, tail_main, &tl);
+    }
     cf_digest_job own;
     if (!s.has_deps) {
         if (rjob)
@@ -3039,24 +3085,28 @@ static long compare_with(cf_sdfx *real, cf_digest_job *rjob, const char *real_di
         fd.diffs = dd;
     }
     more(&fd);
-    if (!r.has_scope)
-        info(&fs, "not in the capture");
-    else if (!s.has_scope)
-        diff(&fs, "in the capture, not in ptosim's output");
-    else if (scmp_scope(&fs, &r, &s, err, errlen) != 0)
-        goto out;
-    more(&fs);
-    if (!r.has_swim)
-        info(&fw, "not in the capture");
-    else if (!s.has_swim)
-        diff(&fw, "in the capture, not in ptosim's output");
+    if (tail_started)
+        pthread_join(tt, NULL);
     else
-        scmp_swimlane(&fw, &r, &s);
-    more(&fw);
-    total = verdict(report, real_dir, &fd, &fs, &fw,
+        tail_compare(&tl);
+    tail_done = true;
+    if (tail_out) {
+        if (fflush(tail_out) == 0 && tail_len)
+            fwrite(tail_text, 1, tail_len, report);
+    }
+    if (tl.rc != 0) {
+        fail(err, errlen, "%s", tl.err);
+        goto out;
+    }
+    total = verdict(report, real_dir, &fd, &tl.fs, &tl.fw,
                     (long[3]){r.lists[CF_TASKS].n, r.lists[CF_EDGES].n, r.lists[CF_TENSORS].n},
                     r.has_scope ? (long)r.scope_n - 1 : -1, r.has_swim);
 out:
+    if (tail_started && !tail_done)
+        pthread_join(tt, NULL);
+    if (tail_out)
+        fclose(tail_out);
+    free(tail_text);
     sdfx_free(&r);
     sdfx_free(&s);
     return total;
