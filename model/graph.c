@@ -220,7 +220,7 @@ static int get_str(const graph *g, const jsonl_val *obj, const char *key, const 
     }
     if (!jsonl_is(v, JSONL_STRING))
         return fail(g, err, errlen, field, "must be a string, got %s", jtype(v));
-    size_t len = strlen(v->str);
+    size_t len = v->count; /* the doc knows the length */
     if (len >= outlen)
         return fail(g, err, errlen, field, "longer than %zu characters", outlen - 1);
     memcpy(out, v->str, len + 1);
@@ -1268,7 +1268,7 @@ static const graph_kernel *resolve_kernel(graph *g, const jsonl_val *v, const ch
 {
     if (jsonl_is(v, JSONL_STRING)) {
         for (int i = 0; i < g->nkernels; i++)
-            if (g->kernels[i].name[0] == v->str[0] && strcmp(g->kernels[i].name, v->str) == 0)
+            if (g->kernels[i].name[0] == v->str[0] && key_eq(g->kernels[i].name, v->str))
                 return &g->kernels[i];
         fail(g, err, errlen, field, "unknown kernel '%s' (not in the header's kernel table)", v->str);
         return NULL;

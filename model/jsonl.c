@@ -580,19 +580,25 @@ void jsonl_doc_free(jsonl_doc *d)
     memset(d, 0, sizeof(*d));
 }
 
-/* Appends a value of type t (no key, no members); returns its index, or SIZE_MAX when d cannot grow. */
-static size_t doc_push(jsonl_doc *d, jsonl_type t)
+/* Makes room for one more value in d; false when it cannot grow. */
+static bool doc_grow(jsonl_doc *d)
 {
-    if (d->nv == d->vcap) {
-        if (d->vcap > SIZE_MAX / 2 / sizeof(*d->v))
-            return SIZE_MAX;
-        size_t ncap = d->vcap ? d->vcap * 2 : 64;
-        jsonl_val *nv = realloc(d->v, ncap * sizeof(*nv));
-        if (!nv)
-            return SIZE_MAX;
-        d->v = nv;
-        d->vcap = ncap;
-    }
+    if (d->vcap > SIZE_MAX / 2 / sizeof(*d->v))
+        return false;
+    size_t ncap = d->vcap ? d->vcap * 2 : 64;
+    jsonl_val *nv = realloc(d->v, ncap * sizeof(*nv));
+    if (!nv)
+        return false;
+    d->v = nv;
+    d->vcap = ncap;
+    return true;
+}
+
+/* Appends a value of type t (no key, no members); returns its index, or SIZE_MAX when d cannot grow. */
+static inline size_t doc_push(jsonl_doc *d, jsonl_type t)
+{
+    if (d->nv == d->vcap && !doc_grow(d))
+        return SIZE_MAX;
     jsonl_val *v = &d->v[d->nv];
     v->key = NULL;
     v->num = 0;
@@ -603,7 +609,7 @@ static size_t doc_push(jsonl_doc *d, jsonl_type t)
 }
 
 /* doc_push, an out-of-memory failure recorded at the current byte (as node() does). */
-static size_t doc_node(parser *ps, jsonl_type t)
+static inline size_t doc_node(parser *ps, jsonl_type t)
 {
     size_t i = doc_push(ps->doc, t);
     if (i == SIZE_MAX) {
@@ -613,20 +619,52 @@ static size_t doc_node(parser *ps, jsonl_type t)
     return i;
 }
 
-/* A string starting at the opening quote, unescaped into doc->text; returns it, or NULL. */
+/* A string starting at the opening quote, unescaped into doc->text; returns it, or NULL. Most strings
+ * (keys, names) hold no escape: their bytes are copied as they are scanned, in one pass; at the first
+ * backslash the string is read again from its start by scan_string and unescape, so every error is
+ * theirs. */
 static const char *doc_string(parser *ps, size_t *len)
 {
-    const char *s;
-    size_t raw;
-    bool plain;
-    if (!scan_string(ps, &s, &raw, &plain))
+    const char *b = ps->p + 1, *q = b;
+    char *out = ps->tout, *o = out;
+    unsigned char high = 0; /* any byte >= 0x80: check the UTF-8 */
+    for (;; q++) {
+        if (q >= ps->end) {
+            ps->err = q;
+            return NULL;
+        }
+        unsigned char c = (unsigned char)*q;
+        if (c == '"')
+            break;
+        if (c < 0x20) {
+            ps->err = q;
+            return NULL;
+        }
+        if (c == '\\') { /* the general path, from the opening quote */
+            const char *s;
+            size_t raw;
+            bool plain;
+            if (!scan_string(ps, &s, &raw, &plain))
+                return NULL;
+            long n = unescape(ps, s, plain, out);
+            if (n < 0)
+                return NULL;
+            ps->tout += n + 1;
+            *len = (size_t)n;
+            return out;
+        }
+        high |= c;
+        *o++ = (char)c;
+    }
+    size_t n = (size_t)(q - b), bad;
+    if ((high & 0x80) && !utf8_ok((const unsigned char *)b, n, &bad)) {
+        refuse(ps, b + bad, "invalid UTF-8 in a string");
         return NULL;
-    char *out = ps->tout;
-    long n = unescape(ps, s, plain, out);
-    if (n < 0)
-        return NULL;
-    ps->tout += n + 1;
-    *len = (size_t)n;
+    }
+    *o = '\0';
+    ps->p = q + 1;
+    ps->tout = o + 1;
+    *len = n;
     return out;
 }
 
