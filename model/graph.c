@@ -110,8 +110,9 @@ static void index_field(char *buf, size_t len, const char *name, int i)
     buf[a + 2 + (size_t)nd] = '\0';
 }
 
-/* "path.key" into buf without printf (field names are built for every line). */
-static const char *join_field(char *buf, size_t len, const char *path, const char *key)
+/* "path.key" into buf without printf (field names are built for every line; inline, so a literal key's
+ * length is known when compiled). */
+static inline const char *join_field(char *buf, size_t len, const char *path, const char *key)
 {
     size_t a = strlen(path), b = strlen(key);
     if (a + b + 2 > len)
@@ -971,9 +972,8 @@ const char *graph_dir_name(graph_dir d)
     return DIR_NAMES[d];
 }
 
-/* Binds (or rebinds) a tensor name to a runtime-created buffer. */
-static int bind_output(graph *g, const char *name, const graph_arg *a, const char *field, char *err,
-                       size_t errlen)
+/* Binds (or rebinds) a tensor name to a runtime-created buffer, and a->tensor to its slot. */
+static int bind_output(graph *g, const char *name, graph_arg *a, const char *field, char *err, size_t errlen)
 {
     int slot = strtab_intern(&g->tensor_names, name);
     if (slot < 0 || ensure_tensor_slot(g, slot) != 0)
@@ -992,6 +992,7 @@ static int bind_output(graph *g, const char *name, const graph_arg *a, const cha
     gt->addr = 0;
     gt->version = 0;
     gt->defined_line = g->line;
+    a->tensor = slot; /* the slot intern gave: no second lookup */
     return 0;
 }
 
@@ -1257,7 +1258,6 @@ static int parse_args(graph *g, const jsonl_val *args, graph_op *op, char *err, 
                 return fail(g, err, errlen, f, "output '%s' is created twice by one task", out_names[k]);
         if (bind_output(g, out_names[k], &op->args[out_slots[k]], f, err, errlen) != 0)
             return -1;
-        op->args[out_slots[k]].tensor = strtab_find(&g->tensor_names, out_names[k]);
     }
     return 0;
 }
@@ -1586,7 +1586,6 @@ static int parse_op(graph *g, const jsonl_val *line, graph_op *op, char *err, si
                     return fail(g, err, errlen, f, "tensor '%s' is allocated twice", names[k]);
             if (bind_output(g, names[k], &op->args[k], f, err, errlen) != 0)
                 return -1;
-            op->args[k].tensor = strtab_find(&g->tensor_names, names[k]);
         }
         g->nsubmits++;
         return bind_label(g, line, op, err, errlen);
