@@ -1705,6 +1705,15 @@ static const jsonl_val *parse_line(graph *g, ssize_t n, char *err, size_t errlen
     return j;
 }
 
+/* Frees the doc after a line that grew it past GRAPH_DOC_KEEP bytes: one long line (a graph's lines are
+ * short; GRAPH_MAX_LINE allows 16 MiB) must not hold its memory for the rest of the file. */
+static void doc_trim(graph *g)
+{
+    if (g->doc.vcap > GRAPH_DOC_KEEP / sizeof(*g->doc.v) ||
+        g->doc.tcap > GRAPH_DOC_KEEP - g->doc.vcap * sizeof(*g->doc.v))
+        jsonl_doc_free(&g->doc);
+}
+
 /* The message of a failed read or an endless line, if next_line stopped on one. */
 static bool stream_error(graph *g, char *err, size_t errlen)
 {
@@ -1753,6 +1762,7 @@ int graph_open(graph *g, const char *path, char *err, size_t errlen)
     }
     const jsonl_val *h = parse_line(g, n, err, errlen);
     int rc = h ? parse_header(g, h, err, errlen) : -1;
+    doc_trim(g);
     if (rc != 0)
         graph_close(g);
     return rc;
@@ -1818,6 +1828,7 @@ int graph_next(graph *g, graph_op *op, char *err, size_t errlen)
         if (!j)
             return -1;
         rc = parse_op(g, j, op, err, errlen);
+        doc_trim(g);
         if (rc == 0)
             scope_remember(g, (size_t)n, op);
     }

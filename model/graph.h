@@ -24,6 +24,7 @@
 #define GRAPH_ERR_MAX 1024
 #define GRAPH_READ_BLOCK (1 << 20) /* bytes per read of the graph file */
 #define GRAPH_MAX_LINE (16 << 20)  /* longest line: a file without newlines must not fill memory */
+#define GRAPH_DOC_KEEP (1 << 20)  /* bytes of a parsed line kept for the next one (jsonl_doc) */
 /* The most bytes a tensor or a view may span: far beyond any device memory,
  * exact in a double (the outputs are JSON), and small enough that no sum of a
  * task's 32 buffers, no address plus size and no element offset can wrap
