@@ -157,8 +157,8 @@ check-sanitize: lint chromium-dep perfsim-dep
 		sh -c './build-san/run_tests && sh tests/golden/golden.sh build-san/ptosim check'; rc=$$?; \
 		sh ./scripts/sanitize-report.sh build-san && exit $$rc
 
-# libFuzzer targets (clang) for the graph reader, the platform loader, the
-# import reader and the report's readers of a run's files, built into
+# libFuzzer targets (clang) for the graph reader (and it against the reader it
+# replaced), the platform loader, the import reader and the report's readers of a run's files, built into
 # build-fuzz/ with ASan and UBSan; `make fuzz` runs
 # each for FUZZ_SECONDS (600) from its seeds in tests/fuzz/seeds/ and fails
 # on a finding (scripts/fuzz.sh). clang and libFuzzer come from Debian
@@ -169,7 +169,7 @@ FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined
 FUZZ_CFLAGS := -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -O1 -g \
 	-fno-omit-frame-pointer $(FUZZ_SAN) -fsanitize=fuzzer-no-link $(shell pkg-config --cflags libcjson zlib 2>/dev/null) \
 	-DPTOSIM_DATADIR='"$(CURDIR)/platforms"'
-FUZZ_TARGETS := graph platform import report conform
+FUZZ_TARGETS := graph graph_diff platform import report conform
 
 build-fuzz/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -181,6 +181,11 @@ build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzzutil.h $(FUZZ_LIB_OBJ)
 # conform's comparison is in the command's file (sim/conform.c), whose one call into run.c the target stands in for
 build-fuzz/fuzz_conform: tests/fuzz/fuzz_conform.c tests/fuzz/fuzzutil.h $(FUZZ_LIB_OBJ) build-fuzz/sim/conform.o
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB_OBJ) build-fuzz/sim/conform.o $(FUZZ_LIBS)
+
+# the reader before the flat doc is compiled into the target that compares the two
+build-fuzz/fuzz_graph_diff: tests/fuzz/fuzz_graph_diff.c tests/fuzz/graph_old.c tests/fuzz/fuzzutil.h \
+		$(FUZZ_LIB_OBJ)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB_OBJ) $(FUZZ_LIBS)
 
 fuzz-build:
 	@sh ./scripts/install-deps.sh --fuzz

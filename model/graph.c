@@ -1,12 +1,10 @@
-/* graph.c - graph file reader: one cJSON parse per line, every field checked, names kept in bounded tables.
- */
+/* graph.c - graph file reader: each line parsed into a reused flat doc (jsonl.h, no tree), every field
+ * checked, names kept in bounded tables. */
 #include "graph.h"
 
-#include <cJSON.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
-#include <pthread.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,19 +32,25 @@ static int fail(const graph *g, char *err, size_t errlen, const char *field, con
     return -1;
 }
 
-static const char *jtype(const cJSON *v)
+static inline bool is_bool(const jsonl_val *v)
 {
-    if (cJSON_IsString(v))
+    return v && (v->type == JSONL_TRUE || v->type == JSONL_FALSE);
+}
+
+/* What v is, for a message ("got a string"). */
+static const char *jtype(const jsonl_val *v)
+{
+    if (jsonl_is(v, JSONL_STRING))
         return "a string";
-    if (cJSON_IsNumber(v))
+    if (jsonl_is(v, JSONL_NUMBER))
         return "a number";
-    if (cJSON_IsBool(v))
+    if (is_bool(v))
         return "a boolean";
-    if (cJSON_IsNull(v))
+    if (jsonl_is(v, JSONL_NULL))
         return "null";
-    if (cJSON_IsArray(v))
+    if (jsonl_is(v, JSONL_ARRAY))
         return "an array";
-    if (cJSON_IsObject(v))
+    if (jsonl_is(v, JSONL_OBJECT))
         return "an object";
     return "an invalid value";
 }
@@ -61,17 +65,29 @@ static inline bool key_eq(const char *a, const char *b)
     return *a == *b;
 }
 
-/* cJSON_GetObjectItemCaseSensitive with a two-character test before the
- * string compare (dir, dtype, dump and data share their first): a graph line
- * is looked up a dozen times. key is never empty. */
-static inline cJSON *jget(const cJSON *obj, const char *key)
+/* The first member of obj named key (NULL when none, or obj is not an object), with a two-character
+ * test before the string compare (dir, dtype, dump and data share their first): a graph line is looked
+ * up a dozen times. key is never empty. */
+static inline const jsonl_val *jget(const jsonl_val *obj, const char *key)
 {
-    if (!obj)
+    if (!jsonl_is(obj, JSONL_OBJECT))
         return NULL;
-    for (cJSON *it = obj->child; it; it = it->next)
-        if (it->string && it->string[0] == key[0] && it->string[1] == key[1] && key_eq(it->string, key))
+    const jsonl_val *it;
+    JSONL_FOREACH(it, obj)
+    {
+        if (it->key[0] == key[0] && it->key[1] == key[1] && key_eq(it->key, key))
             return it;
+    }
     return NULL;
+}
+
+/* Entry i of array v (i < v->count). */
+static const jsonl_val *jitem(const jsonl_val *v, int i)
+{
+    const jsonl_val *it = v + 1;
+    while (i-- > 0)
+        it += it->span;
+    return it;
 }
 
 /* "name[i]" into buf without printf. */
@@ -94,8 +110,9 @@ static void index_field(char *buf, size_t len, const char *name, int i)
     buf[a + 2 + (size_t)nd] = '\0';
 }
 
-/* "path.key" into buf without printf (field names are built for every line). */
-static const char *join_field(char *buf, size_t len, const char *path, const char *key)
+/* "path.key" into buf without printf (field names are built for every line; inline, so a literal key's
+ * length is known when compiled). */
+static inline const char *join_field(char *buf, size_t len, const char *path, const char *key)
 {
     size_t a = strlen(path), b = strlen(key);
     if (a + b + 2 > len)
@@ -107,19 +124,19 @@ static const char *join_field(char *buf, size_t len, const char *path, const cha
 }
 
 /* Rejects keys not in allowed (NULL-terminated): a typo must not be ignored. */
-static int check_keys(const graph *g, const cJSON *obj, const char *const *allowed, const char *path,
+static int check_keys(const graph *g, const jsonl_val *obj, const char *const *allowed, const char *path,
                       char *err, size_t errlen)
 {
-    const cJSON *it;
-    cJSON_ArrayForEach(it, obj)
+    const jsonl_val *it;
+    JSONL_FOREACH(it, obj)
     {
         int ok = 0;
         for (const char *const *a = allowed; *a && !ok; a++)
-            if ((*a)[0] == it->string[0] && (*a)[1] == it->string[1] && key_eq(*a, it->string))
+            if ((*a)[0] == it->key[0] && (*a)[1] == it->key[1] && key_eq(*a, it->key))
                 ok = 1;
         if (!ok) {
             char field[256];
-            snprintf(field, sizeof(field), "%s%s%s", path, path[0] ? "." : "", it->string);
+            snprintf(field, sizeof(field), "%s%s%s", path, path[0] ? "." : "", it->key);
             return fail(g, err, errlen, field, "unknown field");
         }
     }
@@ -129,18 +146,18 @@ static int check_keys(const graph *g, const cJSON *obj, const char *const *allow
 /* Reads an integer field: a JSON number (every field read here is far below
  * 2^53, where doubles stop being exact). A missing optional field leaves *out
  * unchanged. */
-static int get_int(const graph *g, const cJSON *obj, const char *key, const char *field, bool required,
+static int get_int(const graph *g, const jsonl_val *obj, const char *key, const char *field, bool required,
                    int64_t min, int64_t max, int64_t *out, char *err, size_t errlen)
 {
-    const cJSON *v = jget(obj, key);
+    const jsonl_val *v = jget(obj, key);
     if (!v) {
         if (required)
             return fail(g, err, errlen, field, "missing required field");
         return 0;
     }
-    if (!cJSON_IsNumber(v)) /* "1" is not 1: one type per field */
+    if (!jsonl_is(v, JSONL_NUMBER)) /* "1" is not 1: one type per field */
         return fail(g, err, errlen, field, "must be an integer (a JSON number), got %s", jtype(v));
-    double d = v->valuedouble;
+    double d = v->num;
     if (d != floor(d) || fabs(d) > 9.007199254740992e15)
         return fail(g, err, errlen, field, "must be an integer, got %.17g", d);
     int64_t x = (int64_t)d;
@@ -153,18 +170,19 @@ static int get_int(const graph *g, const cJSON *obj, const char *key, const char
 }
 
 /* Reads an unsigned 64-bit value given as a number or as a decimal/0x-hex string. */
-static int get_u64(const graph *g, const cJSON *v, const char *field, uint64_t *out, char *err, size_t errlen)
+static int get_u64(const graph *g, const jsonl_val *v, const char *field, uint64_t *out, char *err,
+                   size_t errlen)
 {
-    if (cJSON_IsNumber(v)) {
-        double d = v->valuedouble;
+    if (jsonl_is(v, JSONL_NUMBER)) {
+        double d = v->num;
         if (d < 0 || d != floor(d) || d > 9.007199254740992e15)
             return fail(g, err, errlen, field,
                         "must be a non-negative integer (write values above 2^53 as strings)");
         *out = (uint64_t)d;
         return 0;
     }
-    if (cJSON_IsString(v)) {
-        const char *s = v->valuestring;
+    if (jsonl_is(v, JSONL_STRING)) {
+        const char *s = v->str;
         char *end;
         errno = 0;
         int base = (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) ? 16 : 10;
@@ -179,57 +197,56 @@ static int get_u64(const graph *g, const cJSON *v, const char *field, uint64_t *
     return fail(g, err, errlen, field, "must be an integer or a string, got %s", jtype(v));
 }
 
-static int get_bool(const graph *g, const cJSON *obj, const char *key, const char *field, bool *out,
+static int get_bool(const graph *g, const jsonl_val *obj, const char *key, const char *field, bool *out,
                     char *err, size_t errlen)
 {
-    const cJSON *v = jget(obj, key);
+    const jsonl_val *v = jget(obj, key);
     if (!v)
         return 0;
-    if (!cJSON_IsBool(v))
+    if (!is_bool(v))
         return fail(g, err, errlen, field, "must be true or false, got %s", jtype(v));
-    *out = cJSON_IsTrue(v);
+    *out = jsonl_is(v, JSONL_TRUE);
     return 0;
 }
 
 /* Reads a string field into out (size outlen). */
-static int get_str(const graph *g, const cJSON *obj, const char *key, const char *field, bool required,
+static int get_str(const graph *g, const jsonl_val *obj, const char *key, const char *field, bool required,
                    char *out, size_t outlen, char *err, size_t errlen)
 {
-    const cJSON *v = jget(obj, key);
+    const jsonl_val *v = jget(obj, key);
     if (!v) {
         if (required)
             return fail(g, err, errlen, field, "missing required field");
         return 0;
     }
-    if (!cJSON_IsString(v))
+    if (!jsonl_is(v, JSONL_STRING))
         return fail(g, err, errlen, field, "must be a string, got %s", jtype(v));
-    size_t len = strlen(v->valuestring);
+    size_t len = v->count; /* the doc knows the length */
     if (len >= outlen)
         return fail(g, err, errlen, field, "longer than %zu characters", outlen - 1);
-    memcpy(out, v->valuestring, len + 1);
+    memcpy(out, v->str, len + 1);
     return 0;
 }
 
 /* Reads an array of positive (or non-negative) integers. */
-static int get_dims(const graph *g, const cJSON *v, const char *field, int64_t min, int64_t *dims, int *ndim,
-                    char *err, size_t errlen)
+static int get_dims(const graph *g, const jsonl_val *v, const char *field, int64_t min, int64_t *dims,
+                    int *ndim, char *err, size_t errlen)
 {
-    if (!cJSON_IsArray(v))
+    if (!jsonl_is(v, JSONL_ARRAY))
         return fail(g, err, errlen, field, "must be an array of integers, got %s", jtype(v));
     int n = 0;
-    const cJSON *it;
-    cJSON_ArrayForEach(it, v)
+    const jsonl_val *it;
+    JSONL_FOREACH(it, v)
     {
         if (n == GRAPH_MAX_DIMS)
             return fail(g, err, errlen, field, "more than %d dimensions", GRAPH_MAX_DIMS);
-        if (!cJSON_IsNumber(it))
+        if (!jsonl_is(it, JSONL_NUMBER))
             return fail(g, err, errlen, field, "entries must be integers >= %" PRId64 ", got %s", min,
                         jtype(it));
-        if (it->valuedouble != floor(it->valuedouble) || it->valuedouble < (double)min ||
-            it->valuedouble > 9.007199254740992e15)
+        if (it->num != floor(it->num) || it->num < (double)min || it->num > 9.007199254740992e15)
             return fail(g, err, errlen, field, "entries must be integers in [%" PRId64 ", 2^53], got %.17g",
-                        min, it->valuedouble);
-        dims[n++] = (int64_t)it->valuedouble;
+                        min, it->num);
+        dims[n++] = (int64_t)it->num;
     }
     if (n == 0)
         return fail(g, err, errlen, field, "must have at least one dimension");
@@ -237,7 +254,7 @@ static int get_dims(const graph *g, const cJSON *v, const char *field, int64_t m
     return 0;
 }
 
-static int get_dtype(const graph *g, const cJSON *obj, const char *key, const char *field, bool required,
+static int get_dtype(const graph *g, const jsonl_val *obj, const char *key, const char *field, bool required,
                      int *out, char *err, size_t errlen)
 {
     char name[32] = "";
@@ -256,42 +273,41 @@ static int get_dtype(const graph *g, const cJSON *obj, const char *key, const ch
 
 /* Reads a non-negative integer member `key` of obj (if present) into *out,
  * at most max. */
-static int get_count(const graph *g, const cJSON *obj, const char *key, const char *parent, uint64_t max,
+static int get_count(const graph *g, const jsonl_val *obj, const char *key, const char *parent, uint64_t max,
                      uint64_t *out, char *err, size_t errlen)
 {
-    const cJSON *x = jget(obj, key);
+    const jsonl_val *x = jget(obj, key);
     if (!x)
         return 0;
     char f[256];
     snprintf(f, sizeof(f), "%s.%s", parent, key);
-    if (!cJSON_IsNumber(x) || x->valuedouble != floor(x->valuedouble))
+    if (!jsonl_is(x, JSONL_NUMBER) || x->num != floor(x->num))
         return fail(g, err, errlen, f, "must be an integer, got %s", jtype(x));
-    if (x->valuedouble < 0)
-        return fail(g, err, errlen, f, "must be >= 0, got %.17g", x->valuedouble);
-    if (x->valuedouble > (double)max)
-        return fail(g, err, errlen, f, "must be <= %" PRIu64 ", got %.17g", max, x->valuedouble);
-    *out = (uint64_t)x->valuedouble;
+    if (x->num < 0)
+        return fail(g, err, errlen, f, "must be >= 0, got %.17g", x->num);
+    if (x->num > (double)max)
+        return fail(g, err, errlen, f, "must be <= %" PRIu64 ", got %.17g", max, x->num);
+    *out = (uint64_t)x->num;
     return 0;
 }
 
 /* One pipe's entry of a pipe-form cost: cycles per tile, or the work of one
  * tile ({"bytes"} for MTE1/MTE2/MTE3/FIXPIPE, {"m","n","k"} for the cube,
  * {"elems"} for the vector unit, each with optional "cycles" on top). */
-static int get_pipe_entry(const graph *g, const cJSON *v, pipe_id p, const char *field, pipe_kernel *pk,
+static int get_pipe_entry(const graph *g, const jsonl_val *v, pipe_id p, const char *field, pipe_kernel *pk,
                           char *err, size_t errlen)
 {
     pipe_work *w = &pk->work;
-    if (cJSON_IsNumber(v)) {
-        if (v->valuedouble != floor(v->valuedouble))
-            return fail(g, err, errlen, field, "must be an integer (cycles per tile), got %.17g",
-                        v->valuedouble);
-        if (v->valuedouble < 0 || v->valuedouble > (double)GRAPH_MAX_PIPE_CYCLES)
+    if (jsonl_is(v, JSONL_NUMBER)) {
+        if (v->num != floor(v->num))
+            return fail(g, err, errlen, field, "must be an integer (cycles per tile), got %.17g", v->num);
+        if (v->num < 0 || v->num > (double)GRAPH_MAX_PIPE_CYCLES)
             return fail(g, err, errlen, field, "must be in [0, %" PRIu64 "] cycles per tile, got %.17g",
-                        (uint64_t)GRAPH_MAX_PIPE_CYCLES, v->valuedouble);
-        w->cycles[p] = (uint64_t)v->valuedouble;
+                        (uint64_t)GRAPH_MAX_PIPE_CYCLES, v->num);
+        w->cycles[p] = (uint64_t)v->num;
         return 0;
     }
-    if (!cJSON_IsObject(v))
+    if (!jsonl_is(v, JSONL_OBJECT))
         return fail(g, err, errlen, field, "must be cycles per tile or an object, got %s", jtype(v));
     static const char *const mte_keys[] = {"bytes", "gib_per_s", "cycles", NULL};
     static const char *const mte2_keys[] = {"bytes", "reread", "gib_per_s", "cycles", NULL};
@@ -341,15 +357,15 @@ static int get_pipe_entry(const graph *g, const cJSON *v, pipe_id p, const char 
             (p == PIPE_MTE2 &&
              get_count(g, v, "reread", field, GRAPH_MAX_PIPE_BYTES, &w->mte2_reread, err, errlen) != 0))
             return -1;
-        const cJSON *x = jget(v, "gib_per_s");
+        const jsonl_val *x = jget(v, "gib_per_s");
         if (x) {
             char f[300];
             snprintf(f, sizeof(f), "%.200s.gib_per_s", field);
-            if (!cJSON_IsNumber(x))
+            if (!jsonl_is(x, JSONL_NUMBER))
                 return fail(g, err, errlen, f, "must be a number (GiB/s), got %s", jtype(x));
-            if (!(x->valuedouble >= 0.001 && x->valuedouble <= 1e6))
-                return fail(g, err, errlen, f, "must be in [0.001, 1000000] GiB/s, got %.17g", x->valuedouble);
-            w->gib_per_s[p] = x->valuedouble;
+            if (!(x->num >= 0.001 && x->num <= 1e6))
+                return fail(g, err, errlen, f, "must be in [0.001, 1000000] GiB/s, got %.17g", x->num);
+            w->gib_per_s[p] = x->num;
         }
     }
     return 0;
@@ -358,8 +374,8 @@ static int get_pipe_entry(const graph *g, const cJSON *v, pipe_id p, const char 
 /* The pipe form: {"tiles", "buffers", and one entry per pipe}; checks that
  * every pipe exists on the core type and that N buffers of a tile fit the
  * core's local memory (UB on the AIV, L1 on the AIC; model/README.md §10.3). */
-static int get_pipe_cost(const graph *g, const cJSON *v, const char *field, core_type core, pipe_kernel *pk,
-                         char *err, size_t errlen)
+static int get_pipe_cost(const graph *g, const jsonl_val *v, const char *field, core_type core,
+                         pipe_kernel *pk, char *err, size_t errlen)
 {
     static const char *const keys[] = {"tiles", "buffers", "scalar", "mte1",    "mte2",
                                        "mte3",  "cube",    "vector", "fixpipe", NULL};
@@ -384,7 +400,7 @@ static int get_pipe_cost(const graph *g, const cJSON *v, const char *field, core
     pk->buffers = (uint32_t)buffers;
     int npipes = 0;
     for (int p = 0; p < PIPE_COUNT; p++) {
-        const cJSON *x = jget(v, pipe_name((pipe_id)p));
+        const jsonl_val *x = jget(v, pipe_name((pipe_id)p));
         if (!x)
             continue;
         snprintf(f, sizeof(f), "%s.%s", field, pipe_name((pipe_id)p));
@@ -423,13 +439,13 @@ static int get_pipe_cost(const graph *g, const cJSON *v, const char *field, core
 /* A measured profile of one block, as `ptosim import --costs perf-sim` writes it:
  * {"perf_sim": {"ghz": F, "cycles": T, "busy": {pipe: cycles}, "gm_bytes": {pipe: bytes}}}.
  * Every busy figure is at most T (a pipe is busy within the kernel's window). */
-static int get_measured_cost(const graph *g, const cJSON *v, const char *field, core_type core,
+static int get_measured_cost(const graph *g, const jsonl_val *v, const char *field, core_type core,
                              pipe_kernel *pk, char *err, size_t errlen)
 {
     static const char *const keys[] = {"ghz", "cycles", "busy", "gm_bytes", NULL};
     char f[256], sub[512];
     snprintf(f, sizeof(f), "%.200s.perf_sim", field);
-    if (!cJSON_IsObject(v))
+    if (!jsonl_is(v, JSONL_OBJECT))
         return fail(g, err, errlen, f, "must be an object, got %s", jtype(v));
     if (check_keys(g, v, keys, f, err, errlen) != 0)
         return -1;
@@ -438,14 +454,14 @@ static int get_measured_cost(const graph *g, const cJSON *v, const char *field, 
     pk->measured = true;
     pk->tiles = pk->buffers = 1;
     pk->scalar_given = true;
-    const cJSON *ghz = jget(v, "ghz");
+    const jsonl_val *ghz = jget(v, "ghz");
     snprintf(sub, sizeof(sub), "%s.ghz", f);
-    if (!ghz || !cJSON_IsNumber(ghz))
+    if (!ghz || !jsonl_is(ghz, JSONL_NUMBER))
         return fail(g, err, errlen, sub, "must be the clock Perf-Sim counts at, in GHz (1.85), got %s",
                     ghz ? jtype(ghz) : "nothing");
-    if (!(ghz->valuedouble >= 0.001 && ghz->valuedouble <= 100))
-        return fail(g, err, errlen, sub, "must be in [0.001, 100] GHz, got %.17g", ghz->valuedouble);
-    pk->measured_hz = (uint64_t)(ghz->valuedouble * 1e9 + 0.5);
+    if (!(ghz->num >= 0.001 && ghz->num <= 100))
+        return fail(g, err, errlen, sub, "must be in [0.001, 100] GHz, got %.17g", ghz->num);
+    pk->measured_hz = (uint64_t)(ghz->num * 1e9 + 0.5);
     if (!jget(v, "cycles")) {
         snprintf(sub, sizeof(sub), "%s.cycles", f);
         return fail(g, err, errlen, sub, "missing (the kernel's end-to-end cycles)");
@@ -454,18 +470,20 @@ static int get_measured_cost(const graph *g, const cJSON *v, const char *field, 
         return -1;
     static const char *const groups[2] = {"busy", "gm_bytes"};
     for (int i = 0; i < 2; i++) {
-        const cJSON *o = jget(v, groups[i]);
+        const jsonl_val *o = jget(v, groups[i]);
         if (!o)
             continue;
         char gf[300];
         snprintf(gf, sizeof(gf), "%.250s.%s", f, groups[i]);
-        if (!cJSON_IsObject(o))
+        if (!jsonl_is(o, JSONL_OBJECT))
             return fail(g, err, errlen, gf, "must be an object of pipe names, got %s", jtype(o));
-        for (const cJSON *x = o->child; x; x = x->next) {
+        const jsonl_val *x;
+        JSONL_FOREACH(x, o)
+        {
             int p = 0;
-            while (p < PIPE_COUNT && strcmp(x->string, pipe_name((pipe_id)p)) != 0)
+            while (p < PIPE_COUNT && strcmp(x->key, pipe_name((pipe_id)p)) != 0)
                 p++;
-            snprintf(sub, sizeof(sub), "%.300s.%.150s", gf, x->string);
+            snprintf(sub, sizeof(sub), "%.300s.%.150s", gf, x->key);
             if (p == PIPE_COUNT || !pipe_on_core((pipe_id)p, pk->aic))
                 return fail(g, err, errlen, sub, "the %s has no such pipe (its pipes: %s)",
                             pk->aic ? "AIC" : "AIV",
@@ -473,7 +491,7 @@ static int get_measured_cost(const graph *g, const cJSON *v, const char *field, 
             if (i == 1 && !pipe_is_gm((pipe_id)p))
                 return fail(g, err, errlen, sub, "moves no GM bytes (GM pipes: mte2, mte3, fixpipe)");
             uint64_t *dst = i == 0 ? &pk->work.cycles[p] : &pk->work.bytes[p];
-            if (get_count(g, o, x->string, gf, i == 0 ? GRAPH_MAX_PIPE_CYCLES : GRAPH_MAX_PIPE_BYTES, dst, err,
+            if (get_count(g, o, x->key, gf, i == 0 ? GRAPH_MAX_PIPE_CYCLES : GRAPH_MAX_PIPE_BYTES, dst, err,
                           errlen) != 0)
                 return -1;
             if (i == 0 && *dst > pk->measured_cycles)
@@ -486,11 +504,11 @@ static int get_measured_cost(const graph *g, const cJSON *v, const char *field, 
 
 /* Parses a cost object: {"cycles": N}, {"ns": N}, or (pipes true) the pipe
  * form for a kernel of core type `core`. */
-static int get_cost(const graph *g, const cJSON *v, const char *field, bool pipes, core_type core,
+static int get_cost(const graph *g, const jsonl_val *v, const char *field, bool pipes, core_type core,
                     graph_cost *out, char *err, size_t errlen)
 {
     static const char *const keys[] = {"cycles", "ns", NULL};
-    if (!cJSON_IsObject(v))
+    if (!jsonl_is(v, JSONL_OBJECT))
         return fail(g, err, errlen, field, "must be an object such as {\"cycles\": 1800}, got %s", jtype(v));
     memset(out, 0, sizeof(*out));
     if (pipes && jget(v, "perf_sim")) {
@@ -508,19 +526,19 @@ static int get_cost(const graph *g, const cJSON *v, const char *field, bool pipe
         return -1;
     int forms = 0;
     for (int i = 0; keys[i]; i++) {
-        const cJSON *x = jget(v, keys[i]);
+        const jsonl_val *x = jget(v, keys[i]);
         if (!x)
             continue;
         char sub[256];
         snprintf(sub, sizeof(sub), "%s.%s", field, keys[i]);
-        if (!cJSON_IsNumber(x) || x->valuedouble != floor(x->valuedouble))
+        if (!jsonl_is(x, JSONL_NUMBER) || x->num != floor(x->num))
             return fail(g, err, errlen, sub, "must be an integer, got %s", jtype(x));
-        if (x->valuedouble < 0)
-            return fail(g, err, errlen, sub, "must be >= 0, got %.17g", x->valuedouble);
-        if (x->valuedouble > 1e15)
-            return fail(g, err, errlen, sub, "must be <= 1e15, got %.17g", x->valuedouble);
+        if (x->num < 0)
+            return fail(g, err, errlen, sub, "must be >= 0, got %.17g", x->num);
+        if (x->num > 1e15)
+            return fail(g, err, errlen, sub, "must be <= 1e15, got %.17g", x->num);
         out->kind = i == 0 ? COST_CYCLES : COST_NS;
-        out->value = (uint64_t)x->valuedouble;
+        out->value = (uint64_t)x->num;
         forms++;
     }
     if (forms != 1)
@@ -531,12 +549,12 @@ static int get_cost(const graph *g, const cJSON *v, const char *field, bool pipe
 /* Reads "data": an array of at most GRAPH_MAX_DATA numbers or booleans (the
  * values an args dump shows for a tensor), appended to g->databuf. Returns
  * the count in *n and the start offset in *off. */
-static int get_data(graph *g, const cJSON *v, const char *field, uint64_t want_max, bool exact, uint32_t *n,
-                    size_t *off, char *err, size_t errlen)
+static int get_data(graph *g, const jsonl_val *v, const char *field, uint64_t want_max, bool exact,
+                    uint32_t *n, size_t *off, char *err, size_t errlen)
 {
-    if (!cJSON_IsArray(v))
+    if (!jsonl_is(v, JSONL_ARRAY))
         return fail(g, err, errlen, field, "must be an array of numbers, got %s", jtype(v));
-    size_t len = (size_t)cJSON_GetArraySize(v);
+    size_t len = (size_t)v->count;
     if (len > GRAPH_MAX_DATA)
         return fail(g, err, errlen, field, "at most %d values, got %zu", GRAPH_MAX_DATA, len);
     if (exact && len != want_max)
@@ -556,13 +574,13 @@ static int get_data(graph *g, const cJSON *v, const char *field, uint64_t want_m
         g->datacap = ncap;
     }
     *off = g->datalen;
-    const cJSON *x;
-    cJSON_ArrayForEach(x, v)
+    const jsonl_val *x;
+    JSONL_FOREACH(x, v)
     {
-        if (cJSON_IsNumber(x))
-            g->databuf[g->datalen++] = x->valuedouble;
-        else if (cJSON_IsBool(x))
-            g->databuf[g->datalen++] = cJSON_IsTrue(x) ? 1 : 0;
+        if (jsonl_is(x, JSONL_NUMBER))
+            g->databuf[g->datalen++] = x->num;
+        else if (is_bool(x))
+            g->databuf[g->datalen++] = jsonl_is(x, JSONL_TRUE) ? 1 : 0;
         else
             return fail(g, err, errlen, field, "values must be numbers or booleans, got %s", jtype(x));
     }
@@ -647,25 +665,30 @@ int graph_check_cost(const char *path, long line, const char *field, const cJSON
     snprintf(g.path, sizeof(g.path), "%s", path);
     g.line = line;
     graph_cost tmp;
-    return get_cost(&g, v, field, true, aic ? CORE_AIC : CORE_AIV, out ? out : &tmp, err, errlen);
+    jsonl_doc d; /* the tree as a doc, as if its text had been a graph line */
+    jsonl_doc_init(&d);
+    const jsonl_val *dv = jsonl_doc_from_cjson(&d, v);
+    int rc = dv ? get_cost(&g, dv, field, true, aic ? CORE_AIC : CORE_AIV, out ? out : &tmp, err, errlen)
+                : fail(&g, err, errlen, field, "out of memory");
+    jsonl_doc_free(&d);
+    return rc;
 }
 
 /* RunConfig's repr of a value it refuses for not being an int (Python's
  * spelling: True, 'text', 64.5), into out; false when v is none of a bool,
  * string or number (null, object, nested list: not RunConfig's to judge). */
-static bool runconfig_repr(const cJSON *v, char *out, size_t outlen)
+static bool runconfig_repr(const jsonl_val *v, char *out, size_t outlen)
 {
-    if (cJSON_IsBool(v))
-        snprintf(out, outlen, "%s", cJSON_IsTrue(v) ? "True" : "False");
-    else if (cJSON_IsString(v))
-        snprintf(out, outlen, "'%.60s'", v->valuestring);
-    else if (cJSON_IsNumber(v)) {
+    if (is_bool(v))
+        snprintf(out, outlen, "%s", jsonl_is(v, JSONL_TRUE) ? "True" : "False");
+    else if (jsonl_is(v, JSONL_STRING))
+        snprintf(out, outlen, "'%.60s'", v->str);
+    else if (jsonl_is(v, JSONL_NUMBER)) {
         /* the shortest of 15 or 17 digits that reads back, as Python's repr of 64.1 is 64.1 */
-        snprintf(out, outlen, "%.15g", v->valuedouble);
-        if (strtod(out, NULL) != v->valuedouble)
-            snprintf(out, outlen, "%.17g", v->valuedouble);
-    }
-    else
+        snprintf(out, outlen, "%.15g", v->num);
+        if (strtod(out, NULL) != v->num)
+            snprintf(out, outlen, "%.17g", v->num);
+    } else
         return false;
     return true;
 }
@@ -675,52 +698,52 @@ static bool runconfig_repr(const cJSON *v, char *out, size_t outlen)
  * four where 0 keeps that ring's default), checked with RunConfig's rules and
  * messages (model/README.md §4.1) but for the heap, which only needs the
  * runtime's 1024-byte minimum. */
-static int parse_run_config(graph *g, const cJSON *rc, char *err, size_t errlen)
+static int parse_run_config(graph *g, const jsonl_val *rc, char *err, size_t errlen)
 {
     static const char *const keys[] = {"ring_task_window", "ring_heap", "ring_dep_pool", NULL};
     /* RunConfig's phrases (model/runcfg.c), the heap's as the runtime has it */
     static const char *const phrases[] = {"be a power of 2 >= 4", "be >= 1024 (bytes per ring)",
                                           "be in [4, INT32_MAX]"};
-    if (!cJSON_IsObject(rc))
+    if (!jsonl_is(rc, JSONL_OBJECT))
         return fail(g, err, errlen, "run_config", "must be an object, got %s", jtype(rc));
     if (check_keys(g, rc, keys, "run_config", err, errlen) != 0)
         return -1;
     for (int k = 0; k < 3; k++) {
-        const cJSON *v = jget(rc, keys[k]);
+        const jsonl_val *v = jget(rc, keys[k]);
         if (!v)
             continue;
         char f[64];
         snprintf(f, sizeof(f), "run_config.%s", keys[k]);
-        const cJSON *items[4] = {v};
+        const jsonl_val *items[4] = {v};
         int nitems = 1;
-        if (cJSON_IsArray(v)) {
+        if (jsonl_is(v, JSONL_ARRAY)) {
             /* RunConfig counts a list before it reads its entries */
-            nitems = cJSON_GetArraySize(v);
+            nitems = (int)v->count;
             if (nitems != 4)
                 return fail(g, err, errlen, f,
                             "%s must have exactly 4 entries (one per scope-depth ring), got %d", keys[k],
                             nitems);
             for (int i = 0; i < 4; i++)
-                items[i] = cJSON_GetArrayItem(v, i);
+                items[i] = jitem(v, i);
         }
         uint64_t vals[4];
         for (int i = 0; i < nitems; i++) {
-            double d = cJSON_IsNumber(items[i]) ? items[i]->valuedouble : -1;
-            if (!cJSON_IsNumber(items[i]) || d != floor(d) || d < 0 || d > 1.8e19) {
+            double d = jsonl_is(items[i], JSONL_NUMBER) ? items[i]->num : -1;
+            if (!jsonl_is(items[i], JSONL_NUMBER) || d != floor(d) || d < 0 || d > 1.8e19) {
                 char repr[80];
                 if (!runconfig_repr(items[i], repr, sizeof(repr)))
                     return fail(g, err, errlen, f,
                                 "must be a non-negative integer or a list of 4 of them, got %s",
                                 jtype(items[i]));
                 return fail(g, err, errlen, f,
-                            cJSON_IsArray(v) ? "%s entries must %s (or 0 to keep default), got %s"
-                                             : "%s must %s, got %s",
+                            jsonl_is(v, JSONL_ARRAY) ? "%s entries must %s (or 0 to keep default), got %s"
+                                                     : "%s must %s, got %s",
                             keys[k], phrases[k], repr);
             }
             vals[i] = (uint64_t)d;
         }
         char msg[256];
-        bool list = cJSON_IsArray(v);
+        bool list = jsonl_is(v, JSONL_ARRAY);
         if (k == KNOB_HEAP) {
             /* the runtime takes any heap of at least 1024 bytes (runtime_maker.cpp validates only that);
              * the power-of-2 rule is pypto RunConfig's, and captures made through the runtime's own
@@ -742,12 +765,12 @@ static int parse_run_config(graph *g, const cJSON *rc, char *err, size_t errlen)
     return 0;
 }
 
-static int parse_header(graph *g, const cJSON *h, char *err, size_t errlen)
+static int parse_header(graph *g, const jsonl_val *h, char *err, size_t errlen)
 {
     static const char *const keys[] = {"ptosim_graph", "name",    "description", "orchestrator",
                                        "kernels",      "tensors", "run_config",  NULL};
     int64_t ver = 0;
-    if (!cJSON_IsObject(h))
+    if (!jsonl_is(h, JSONL_OBJECT))
         return fail(g, err, errlen, "ptosim_graph", "line 1 must be the graph header object");
     if (!jget(h, "ptosim_graph"))
         return fail(g, err, errlen, "ptosim_graph",
@@ -760,8 +783,8 @@ static int parse_header(graph *g, const cJSON *h, char *err, size_t errlen)
                     GRAPH_VERSION);
     if (check_keys(g, h, keys, "", err, errlen) != 0)
         return -1;
-    const cJSON *desc = jget(h, "description");
-    if (desc && !cJSON_IsString(desc))
+    const jsonl_val *desc = jget(h, "description");
+    if (desc && !jsonl_is(desc, JSONL_STRING))
         return fail(g, err, errlen, "description", "must be a string, got %s", jtype(desc));
     if (get_str(g, h, "name", "name", true, g->name, sizeof(g->name), err, errlen) != 0)
         return -1;
@@ -775,28 +798,28 @@ static int parse_header(graph *g, const cJSON *h, char *err, size_t errlen)
     if (get_str(g, h, "orchestrator", "orchestrator", false, g->orchestrator, sizeof(g->orchestrator), err,
                 errlen) != 0)
         return -1;
-    const cJSON *rc = jget(h, "run_config");
+    const jsonl_val *rc = jget(h, "run_config");
     if (rc && parse_run_config(g, rc, err, errlen) != 0)
         return -1;
 
-    const cJSON *ks = jget(h, "kernels");
+    const jsonl_val *ks = jget(h, "kernels");
     if (!ks)
         return fail(g, err, errlen, "kernels", "missing required field");
-    if (!cJSON_IsArray(ks))
+    if (!jsonl_is(ks, JSONL_ARRAY))
         return fail(g, err, errlen, "kernels", "must be an array, got %s", jtype(ks));
-    int nk = cJSON_GetArraySize(ks);
+    int nk = (int)ks->count; /* a line of 16 MiB at most: far below INT_MAX */
     g->kernels = calloc(nk ? (size_t)nk : 1, sizeof(*g->kernels));
     if (!g->kernels)
         return fail(g, err, errlen, "kernels", "out of memory");
-    const cJSON *k;
+    const jsonl_val *k;
     int i = 0;
-    cJSON_ArrayForEach(k, ks)
+    JSONL_FOREACH(k, ks)
     {
         static const char *const kkeys[] = {"id", "name", "core", "cost", "note", NULL};
         char f[96];
         graph_kernel *gk = &g->kernels[i];
         snprintf(f, sizeof(f), "kernels[%d]", i);
-        if (!cJSON_IsObject(k))
+        if (!jsonl_is(k, JSONL_OBJECT))
             return fail(g, err, errlen, f, "must be an object, got %s", jtype(k));
         /* the runtime sets these on each task's Arg, not on a kernel: say where they go */
         static const char *const per_task[] = {"allow_early_resolve", "early_resolve", "sync_start"};
@@ -807,7 +830,7 @@ static int parse_header(graph *g, const cJSON *h, char *err, size_t errlen)
                     g, err, errlen, f,
                     "a field of each submit, not of a kernel (the runtime sets it per task); give it on "
                     "the kernel's submit lines, or with --kernel-set %s.%s=true to every one of them",
-                    cJSON_IsString(jget(k, "name")) ? jget(k, "name")->valuestring : "NAME",
+                    jsonl_is(jget(k, "name"), JSONL_STRING) ? jget(k, "name")->str : "NAME",
                     t == 2 ? "sync_start" : "early_resolve");
             }
         if (check_keys(g, k, kkeys, f, err, errlen) != 0)
@@ -837,12 +860,12 @@ static int parse_header(graph *g, const cJSON *h, char *err, size_t errlen)
             gk->core = CORE_AIV;
         else
             return fail(g, err, errlen, f, "must be \"aic\" or \"aiv\", got \"%s\"", core);
-        const cJSON *note = jget(k, "note"); /* how the cost was found; for people, not the model */
+        const jsonl_val *note = jget(k, "note"); /* how the cost was found; for people, not the model */
         snprintf(f, sizeof(f), "kernels[%d].note", i);
-        if (note && !cJSON_IsString(note))
+        if (note && !jsonl_is(note, JSONL_STRING))
             return fail(g, err, errlen, f, "must be a string, got %s", jtype(note));
         snprintf(f, sizeof(f), "kernels[%d].cost", i);
-        const cJSON *c = jget(k, "cost");
+        const jsonl_val *c = jget(k, "cost");
         if (!c)
             return fail(g, err, errlen, f, "missing required field");
         if (get_cost(g, c, f, true, gk->core, &gk->cost, err, errlen) != 0)
@@ -852,18 +875,18 @@ static int parse_header(graph *g, const cJSON *h, char *err, size_t errlen)
     }
     g->nkernels = nk;
 
-    const cJSON *ts = jget(h, "tensors");
-    if (ts && !cJSON_IsArray(ts))
+    const jsonl_val *ts = jget(h, "tensors");
+    if (ts && !jsonl_is(ts, JSONL_ARRAY))
         return fail(g, err, errlen, "tensors", "must be an array, got %s", jtype(ts));
     i = 0;
-    const cJSON *t;
-    cJSON_ArrayForEach(t, ts)
+    const jsonl_val *t;
+    JSONL_FOREACH(t, ts)
     {
         static const char *const tkeys[] = {"name",    "dtype", "shape",    "addr",
                                             "version", "data",  "resident", NULL};
         char f[96], name[GRAPH_NAME_MAX];
         snprintf(f, sizeof(f), "tensors[%d]", i);
-        if (!cJSON_IsObject(t))
+        if (!jsonl_is(t, JSONL_OBJECT))
             return fail(g, err, errlen, f, "must be an object, got %s", jtype(t));
         if (check_keys(g, t, tkeys, f, err, errlen) != 0)
             return -1;
@@ -881,7 +904,7 @@ static int parse_header(graph *g, const cJSON *h, char *err, size_t errlen)
         if (get_dtype(g, t, "dtype", f, true, &gt->dtype, err, errlen) != 0)
             return -1;
         snprintf(f, sizeof(f), "tensors[%d].shape", i);
-        const cJSON *sh = jget(t, "shape");
+        const jsonl_val *sh = jget(t, "shape");
         if (!sh)
             return fail(g, err, errlen, f, "missing required field");
         if (get_dims(g, sh, f, 1, gt->shape, &gt->ndim, err, errlen) != 0 ||
@@ -893,7 +916,7 @@ static int parse_header(graph *g, const cJSON *h, char *err, size_t errlen)
         if (get_int(g, t, "version", f, false, 0, INT32_MAX, &ver, err, errlen) != 0)
             return -1;
         gt->version = (int32_t)ver;
-        const cJSON *a = jget(t, "addr");
+        const jsonl_val *a = jget(t, "addr");
         uint64_t bytes = gt->numel * (uint64_t)dtype_size(gt->dtype); /* <= GRAPH_MAX_BYTES */
         if (a) {
             snprintf(f, sizeof(f), "tensors[%d].addr", i);
@@ -923,7 +946,7 @@ static int parse_header(graph *g, const cJSON *h, char *err, size_t errlen)
         snprintf(f, sizeof(f), "tensors[%d].resident", i);
         if (get_bool(g, t, "resident", f, &gt->resident, err, errlen) != 0)
             return -1;
-        const cJSON *dv = jget(t, "data");
+        const jsonl_val *dv = jget(t, "data");
         if (dv) {
             size_t off = 0;
             snprintf(f, sizeof(f), "tensors[%d].data", i);
@@ -949,9 +972,8 @@ const char *graph_dir_name(graph_dir d)
     return DIR_NAMES[d];
 }
 
-/* Binds (or rebinds) a tensor name to a runtime-created buffer. */
-static int bind_output(graph *g, const char *name, const graph_arg *a, const char *field, char *err,
-                       size_t errlen)
+/* Binds (or rebinds) a tensor name to a runtime-created buffer, and a->tensor to its slot. */
+static int bind_output(graph *g, const char *name, graph_arg *a, const char *field, char *err, size_t errlen)
 {
     int slot = strtab_intern(&g->tensor_names, name);
     if (slot < 0 || ensure_tensor_slot(g, slot) != 0)
@@ -970,6 +992,7 @@ static int bind_output(graph *g, const char *name, const graph_arg *a, const cha
     gt->addr = 0;
     gt->version = 0;
     gt->defined_line = g->line;
+    a->tensor = slot; /* the slot intern gave: no second lookup */
     return 0;
 }
 
@@ -984,7 +1007,7 @@ static uint64_t created_storage_numel(uint64_t numel, int dtype)
 
 /* Parses a runtime-created tensor ({"dir":"out"} arg or an alloc entry); the
  * name is bound by the caller after the whole op is read. */
-static int parse_new_tensor(graph *g, const cJSON *o, const char *path, const char *namekey, graph_arg *a,
+static int parse_new_tensor(graph *g, const jsonl_val *o, const char *path, const char *namekey, graph_arg *a,
                             char *name, char *err, size_t errlen)
 {
     char f[160];
@@ -997,7 +1020,7 @@ static int parse_new_tensor(graph *g, const cJSON *o, const char *path, const ch
     if (get_dtype(g, o, "dtype", f, true, &a->dtype, err, errlen) != 0)
         return -1;
     join_field(f, sizeof(f), path, "shape");
-    const cJSON *sh = jget(o, "shape");
+    const jsonl_val *sh = jget(o, "shape");
     if (!sh)
         return fail(g, err, errlen, f, "missing required field");
     uint64_t numel;
@@ -1016,7 +1039,7 @@ static int parse_new_tensor(graph *g, const cJSON *o, const char *path, const ch
 }
 
 /* Parses a view of an existing tensor into a. */
-static int parse_view(graph *g, const cJSON *o, const char *path, graph_arg *a, char *err, size_t errlen)
+static int parse_view(graph *g, const jsonl_val *o, const char *path, graph_arg *a, char *err, size_t errlen)
 {
     char f[160], name[GRAPH_NAME_MAX];
     join_field(f, sizeof(f), path, "tensor");
@@ -1034,7 +1057,7 @@ static int parse_view(graph *g, const cJSON *o, const char *path, graph_arg *a, 
     a->version = gt->version;
     a->buffer_numel = gt->storage_numel;
 
-    const cJSON *sh = jget(o, "shape");
+    const jsonl_val *sh = jget(o, "shape");
     join_field(f, sizeof(f), path, "shape");
     if (sh) {
         if (get_dims(g, sh, f, 1, a->shape, &a->ndim, err, errlen) != 0)
@@ -1055,7 +1078,7 @@ static int parse_view(graph *g, const cJSON *o, const char *path, graph_arg *a, 
         if (!mul_within(s, (uint64_t)base_shape[d], GRAPH_MAX_BYTES, &s))
             s = GRAPH_MAX_BYTES + 1;
     }
-    const cJSON *st = jget(o, "strides");
+    const jsonl_val *st = jget(o, "strides");
     if (st) {
         int n;
         int64_t tmp[GRAPH_MAX_DIMS];
@@ -1066,8 +1089,8 @@ static int parse_view(graph *g, const cJSON *o, const char *path, graph_arg *a, 
             return fail(g, err, errlen, f, "has %d entries but the view has %d dimensions", n, a->ndim);
         memcpy(a->strides, tmp, sizeof(tmp));
     }
-    const cJSON *off = jget(o, "offset");
-    const cJSON *so = jget(o, "start_offset");
+    const jsonl_val *off = jget(o, "offset");
+    const jsonl_val *so = jget(o, "start_offset");
     a->start_offset = 0;
     if (off && so)
         return fail(g, err, errlen, path, "give \"offset\" or \"start_offset\", not both");
@@ -1089,7 +1112,7 @@ static int parse_view(graph *g, const cJSON *o, const char *path, graph_arg *a, 
         }
     } else if (so) {
         join_field(f, sizeof(f), path, "start_offset");
-        if (!cJSON_IsNumber(so)) /* an element offset, below 2^53: only addresses may be strings */
+        if (!jsonl_is(so, JSONL_NUMBER)) /* an element offset, below 2^53: only addresses may be strings */
             return fail(g, err, errlen, f, "must be a non-negative integer, got %s", jtype(so));
         if (get_u64(g, so, f, &a->start_offset, err, errlen) != 0)
             return -1;
@@ -1120,7 +1143,7 @@ static int parse_view(graph *g, const cJSON *o, const char *path, graph_arg *a, 
 
 /* Parses the "args" array of a submit/dummy. Output names are bound after
  * every arg is read: inputs see the bindings from before this op. */
-static int parse_args(graph *g, const cJSON *args, graph_op *op, char *err, size_t errlen)
+static int parse_args(graph *g, const jsonl_val *args, graph_op *op, char *err, size_t errlen)
 {
     static const char *const tkeys[] = {"dir",   "tensor",  "shape",      "offset", "start_offset", "strides",
                                         "dtype", "version", "manual_dep", "dump",   "data",         NULL};
@@ -1129,15 +1152,15 @@ static int parse_args(graph *g, const cJSON *args, graph_op *op, char *err, size
     char out_names[GRAPH_MAX_TENSOR_ARGS][GRAPH_NAME_MAX];
     int out_slots[GRAPH_MAX_TENSOR_ARGS];
     int nout = 0;
-    if (!cJSON_IsArray(args))
+    if (!jsonl_is(args, JSONL_ARRAY))
         return fail(g, err, errlen, "args", "must be an array, got %s", jtype(args));
     int i = 0;
-    const cJSON *o;
-    cJSON_ArrayForEach(o, args)
+    const jsonl_val *o;
+    JSONL_FOREACH(o, args)
     {
         char path[48], f[96];
         index_field(path, sizeof(path), "args", i);
-        if (!cJSON_IsObject(o))
+        if (!jsonl_is(o, JSONL_OBJECT))
             return fail(g, err, errlen, path, "must be an object, got %s", jtype(o));
         if (jget(o, "scalar")) {
             if (check_keys(g, o, skeys, path, err, errlen) != 0)
@@ -1146,15 +1169,15 @@ static int parse_args(graph *g, const cJSON *args, graph_op *op, char *err, size
                 return fail(g, err, errlen, path, "more than %d scalar args (CORE_MAX_SCALAR_ARGS)",
                             GRAPH_MAX_SCALAR_ARGS);
             graph_scalar *s = &op->scalars[op->nscalars];
-            const cJSON *v = jget(o, "scalar");
+            const jsonl_val *v = jget(o, "scalar");
             join_field(f, sizeof(f), path, "scalar");
-            if (cJSON_IsNumber(v))
-                s->value = v->valuedouble;
-            else if (cJSON_IsBool(v))
-                s->value = cJSON_IsTrue(v) ? 1 : 0;
+            if (jsonl_is(v, JSONL_NUMBER))
+                s->value = v->num;
+            else if (is_bool(v))
+                s->value = jsonl_is(v, JSONL_TRUE) ? 1 : 0;
             else
                 return fail(g, err, errlen, f, "must be a number or a boolean, got %s", jtype(v));
-            s->dtype = cJSON_IsBool(v) ? DT_BOOL : DT_UINT64;
+            s->dtype = is_bool(v) ? DT_BOOL : DT_UINT64;
             join_field(f, sizeof(f), path, "dtype");
             if (get_dtype(g, o, "dtype", f, false, &s->dtype, err, errlen) != 0)
                 return -1;
@@ -1208,7 +1231,7 @@ static int parse_args(graph *g, const cJSON *args, graph_op *op, char *err, size
         join_field(f, sizeof(f), path, "dump");
         if (get_bool(g, o, "dump", f, &a->dump, err, errlen) != 0)
             return -1;
-        const cJSON *dv = jget(o, "data");
+        const jsonl_val *dv = jget(o, "data");
         if (dv) {
             join_field(f, sizeof(f), path, "data");
             if (a->dir == DIR_IN || a->dir == DIR_NO_DEP)
@@ -1235,41 +1258,38 @@ static int parse_args(graph *g, const cJSON *args, graph_op *op, char *err, size
                 return fail(g, err, errlen, f, "output '%s' is created twice by one task", out_names[k]);
         if (bind_output(g, out_names[k], &op->args[out_slots[k]], f, err, errlen) != 0)
             return -1;
-        op->args[out_slots[k]].tensor = strtab_find(&g->tensor_names, out_names[k]);
     }
     return 0;
 }
 
 /* Resolves one kernel reference (name or func id) into a kernel. */
-static const graph_kernel *resolve_kernel(graph *g, const cJSON *v, const char *field, char *err,
+static const graph_kernel *resolve_kernel(graph *g, const jsonl_val *v, const char *field, char *err,
                                           size_t errlen)
 {
-    if (cJSON_IsString(v)) {
+    if (jsonl_is(v, JSONL_STRING)) {
         for (int i = 0; i < g->nkernels; i++)
-            if (g->kernels[i].name[0] == v->valuestring[0] && strcmp(g->kernels[i].name, v->valuestring) == 0)
+            if (g->kernels[i].name[0] == v->str[0] && key_eq(g->kernels[i].name, v->str))
                 return &g->kernels[i];
-        fail(g, err, errlen, field, "unknown kernel '%s' (not in the header's kernel table)", v->valuestring);
+        fail(g, err, errlen, field, "unknown kernel '%s' (not in the header's kernel table)", v->str);
         return NULL;
     }
-    if (cJSON_IsNumber(v) && v->valuedouble == floor(v->valuedouble)) {
+    if (jsonl_is(v, JSONL_NUMBER) && v->num == floor(v->num)) {
         /* range first: casting a double beyond int is undefined */
-        const graph_kernel *k = v->valuedouble >= 0 && v->valuedouble < GRAPH_MAX_FUNC_ID
-                                    ? graph_kernel_by_id(g, (int)v->valuedouble)
-                                    : NULL;
+        const graph_kernel *k =
+            v->num >= 0 && v->num < GRAPH_MAX_FUNC_ID ? graph_kernel_by_id(g, (int)v->num) : NULL;
         if (k)
             return k;
-        fail(g, err, errlen, field, "unknown kernel id %.17g (not in the header's kernel table)",
-             v->valuedouble);
+        fail(g, err, errlen, field, "unknown kernel id %.17g (not in the header's kernel table)", v->num);
         return NULL;
     }
     fail(g, err, errlen, field, "must be a kernel name or func id, got %s", jtype(v));
     return NULL;
 }
 
-static int parse_kernels(graph *g, const cJSON *line, graph_op *op, char *err, size_t errlen)
+static int parse_kernels(graph *g, const jsonl_val *line, graph_op *op, char *err, size_t errlen)
 {
-    const cJSON *one = jget(line, "kernel");
-    const cJSON *three = jget(line, "kernels");
+    const jsonl_val *one = jget(line, "kernel");
+    const jsonl_val *three = jget(line, "kernels");
     op->kernel_ids[0] = op->kernel_ids[1] = op->kernel_ids[2] = -1;
     if (one && three)
         return fail(g, err, errlen, "kernel", "give \"kernel\" or \"kernels\", not both");
@@ -1282,16 +1302,16 @@ static int parse_kernels(graph *g, const cJSON *line, graph_op *op, char *err, s
         op->kernel_ids[k->core == CORE_AIC ? 0 : 1] = k->id;
         return 0;
     }
-    if (!cJSON_IsArray(three) || cJSON_GetArraySize(three) != 3)
+    if (!jsonl_is(three, JSONL_ARRAY) || three->count != 3)
         return fail(g, err, errlen, "kernels",
                     "must be an array of 3 entries [aic, aiv0, aiv1] (null or -1 = inactive)");
     int i = 0, active = 0;
-    const cJSON *v;
-    cJSON_ArrayForEach(v, three)
+    const jsonl_val *v;
+    JSONL_FOREACH(v, three)
     {
         char f[32];
         index_field(f, sizeof(f), "kernels", i);
-        if (cJSON_IsNull(v) || (cJSON_IsNumber(v) && v->valuedouble == -1)) {
+        if (jsonl_is(v, JSONL_NULL) || (jsonl_is(v, JSONL_NUMBER) && v->num == -1)) {
             i++;
             continue;
         }
@@ -1312,17 +1332,17 @@ static int parse_kernels(graph *g, const cJSON *line, graph_op *op, char *err, s
     return 0;
 }
 
-static int parse_deps(graph *g, const cJSON *line, graph_op *op, char *err, size_t errlen)
+static int parse_deps(graph *g, const jsonl_val *line, graph_op *op, char *err, size_t errlen)
 {
-    const cJSON *deps = jget(line, "deps");
+    const jsonl_val *deps = jget(line, "deps");
     op->ndeps = 0;
     op->deps = g->depbuf;
     if (!deps)
         return 0;
-    if (!cJSON_IsArray(deps))
+    if (!jsonl_is(deps, JSONL_ARRAY))
         return fail(g, err, errlen, "deps", "must be an array of task labels or task ids, got %s",
                     jtype(deps));
-    size_t n = (size_t)cJSON_GetArraySize(deps);
+    size_t n = (size_t)deps->count;
     if (n > g->depcap) {
         graph_dep *nd = realloc(g->depbuf, n * sizeof(*nd));
         if (!nd)
@@ -1331,23 +1351,22 @@ static int parse_deps(graph *g, const cJSON *line, graph_op *op, char *err, size
         g->depcap = n;
     }
     op->deps = g->depbuf;
-    const cJSON *v;
+    const jsonl_val *v;
     int i = 0;
-    cJSON_ArrayForEach(v, deps)
+    JSONL_FOREACH(v, deps)
     {
         char f[32];
         index_field(f, sizeof(f), "deps", i);
         graph_dep *d = &op->deps[i];
-        if (cJSON_IsString(v)) {
-            d->label = strtab_find(&g->labels, v->valuestring);
+        if (jsonl_is(v, JSONL_STRING)) {
+            d->label = strtab_find(&g->labels, v->str);
             if (d->label < 0)
-                return fail(g, err, errlen, f, "unknown task '%s' (no earlier op has that \"id\")",
-                            v->valuestring);
+                return fail(g, err, errlen, f, "unknown task '%s' (no earlier op has that \"id\")", v->str);
             d->raw_id = 0;
-        } else if (cJSON_IsNumber(v) && v->valuedouble == -1) {
+        } else if (jsonl_is(v, JSONL_NUMBER) && v->num == -1) {
             d->raw_id = UINT64_MAX; /* PTO2TaskId::invalid(): the run ends with code 5, as in the runtime */
             d->label = -1;
-        } else if (cJSON_IsNumber(v)) {
+        } else if (jsonl_is(v, JSONL_NUMBER)) {
             if (get_u64(g, v, f, &d->raw_id, err, errlen) != 0)
                 return -1;
             if ((d->raw_id >> 32) > 3)
@@ -1364,7 +1383,7 @@ static int parse_deps(graph *g, const cJSON *line, graph_op *op, char *err, size
 }
 
 /* Binds the op's "id" label, after its deps were resolved. */
-static int bind_label(graph *g, const cJSON *line, graph_op *op, char *err, size_t errlen)
+static int bind_label(graph *g, const jsonl_val *line, graph_op *op, char *err, size_t errlen)
 {
     char label[GRAPH_NAME_MAX] = "";
     op->label = -1;
@@ -1391,7 +1410,7 @@ static int bind_label(graph *g, const cJSON *line, graph_op *op, char *err, size
     return 0;
 }
 
-static int parse_task_common(graph *g, const cJSON *line, graph_op *op, char *err, size_t errlen)
+static int parse_task_common(graph *g, const jsonl_val *line, graph_op *op, char *err, size_t errlen)
 {
     int64_t bn = 1;
     if (get_int(g, line, "block_num", "block_num", false, 1, GRAPH_MAX_BLOCK_NUM, &bn, err, errlen) != 0)
@@ -1415,7 +1434,7 @@ static int parse_task_common(graph *g, const cJSON *line, graph_op *op, char *er
                 "one",
                 op->early_resolve ? "true" : "false", was ? "true" : "false");
     }
-    const cJSON *cost = jget(line, "cost");
+    const jsonl_val *cost = jget(line, "cost");
     if (cost) {
         /* the pipe form needs one core type: a single kernel, or SPMD of one */
         int core = -1;
@@ -1427,7 +1446,7 @@ static int parse_task_common(graph *g, const cJSON *line, graph_op *op, char *er
                 core = t;
             }
         bool pipes = one_type && core >= 0;
-        if (!pipes && cJSON_IsObject(cost) && !jget(cost, "cycles") && !jget(cost, "ns"))
+        if (!pipes && jsonl_is(cost, JSONL_OBJECT) && !jget(cost, "cycles") && !jget(cost, "ns"))
             return fail(g, err, errlen, "cost",
                         "a MIX task's cost override must be flat ({\"cycles\": N} or {\"ns\": N}); give "
                         "pipe costs in the kernel table");
@@ -1436,7 +1455,7 @@ static int parse_task_common(graph *g, const cJSON *line, graph_op *op, char *er
             return -1;
         op->has_cost = true;
     }
-    const cJSON *args = jget(line, "args");
+    const jsonl_val *args = jget(line, "args");
     if (parse_deps(g, line, op, err, errlen) != 0)
         return -1;
     if (args && parse_args(g, args, op, err, errlen) != 0)
@@ -1477,11 +1496,11 @@ static int close_scope(graph *g, char *err, size_t errlen)
     return 0;
 }
 
-static int parse_op(graph *g, const cJSON *line, graph_op *op, char *err, size_t errlen)
+static int parse_op(graph *g, const jsonl_val *line, graph_op *op, char *err, size_t errlen)
 {
     char kind[32] = "";
     op_reset(g, op);
-    if (!cJSON_IsObject(line))
+    if (!jsonl_is(line, JSONL_OBJECT))
         return fail(g, err, errlen, "op", "each line must be a JSON object, got %s", jtype(line));
     if (get_str(g, line, "op", "op", true, kind, sizeof(kind), err, errlen) != 0)
         return -1;
@@ -1536,19 +1555,19 @@ static int parse_op(graph *g, const cJSON *line, graph_op *op, char *err, size_t
         if (check_keys(g, line, keys, "", err, errlen) != 0)
             return -1;
         op->kind = OP_ALLOC;
-        const cJSON *ts = jget(line, "tensors");
+        const jsonl_val *ts = jget(line, "tensors");
         if (!ts)
             return fail(g, err, errlen, "tensors", "missing required field");
-        if (!cJSON_IsArray(ts) || cJSON_GetArraySize(ts) == 0)
+        if (!jsonl_is(ts, JSONL_ARRAY) || ts->count == 0)
             return fail(g, err, errlen, "tensors", "must be a non-empty array of tensors");
-        const cJSON *t;
-        cJSON_ArrayForEach(t, ts)
+        const jsonl_val *t;
+        JSONL_FOREACH(t, ts)
         {
             char path[48];
             snprintf(path, sizeof(path), "tensors[%d]", op->nargs);
             if (op->nargs == GRAPH_MAX_TENSOR_ARGS)
                 return fail(g, err, errlen, path, "more than %d tensors in one alloc", GRAPH_MAX_TENSOR_ARGS);
-            if (!cJSON_IsObject(t))
+            if (!jsonl_is(t, JSONL_OBJECT))
                 return fail(g, err, errlen, path, "must be an object, got %s", jtype(t));
             if (check_keys(g, t, tkeys, path, err, errlen) != 0)
                 return -1;
@@ -1567,7 +1586,6 @@ static int parse_op(graph *g, const cJSON *line, graph_op *op, char *err, size_t
                     return fail(g, err, errlen, f, "tensor '%s' is allocated twice", names[k]);
             if (bind_output(g, names[k], &op->args[k], f, err, errlen) != 0)
                 return -1;
-            op->args[k].tensor = strtab_find(&g->tensor_names, names[k]);
         }
         g->nsubmits++;
         return bind_label(g, line, op, err, errlen);
@@ -1669,74 +1687,31 @@ static ssize_t next_line(graph *g)
     }
 }
 
-/* cJSON's nodes for one line come from a per-thread arena that the next
- * line reuses (a graph line is parsed and dropped a million times); a tag
- * before each block tells cJSON_Delete which ones malloc gave. */
-#define ARENA_BYTES (64 * 1024)
-#define ARENA_TAG 16
-static _Thread_local char *arena;
-static _Thread_local size_t arena_used;
-static _Thread_local bool arena_on;
-static _Thread_local bool arena_spilled; /* a node came from malloc since the line's parse began */
-
-static void *hook_malloc(size_t n)
-{
-    size_t need = (n + ARENA_TAG + 15) & ~(size_t)15;
-    if (arena_on && arena && arena_used + need <= ARENA_BYTES) {
-        char *p = arena + arena_used;
-        arena_used += need;
-        p[0] = 1;
-        return p + ARENA_TAG;
-    }
-    char *p = malloc(n + ARENA_TAG);
-    if (!p)
-        return NULL;
-    p[0] = 0;
-    arena_spilled = true;
-    return p + ARENA_TAG;
-}
-
-static void hook_free(void *q)
-{
-    if (!q)
-        return;
-    char *p = (char *)q - ARENA_TAG;
-    if (p[0] == 0)
-        free(p);
-}
-
-static pthread_once_t hooks_once = PTHREAD_ONCE_INIT;
-static pthread_key_t arena_key; /* frees a reader thread's arena when it exits */
-
-static void install_hooks(void)
-{
-    pthread_key_create(&arena_key, free);
-    cJSON_Hooks h = {.malloc_fn = hook_malloc, .free_fn = hook_free};
-    cJSON_InitHooks(&h);
-}
-
-/* Parses g->linebuf as one JSON value. */
-static cJSON *parse_line(graph *g, ssize_t n, char *err, size_t errlen)
+/* Parses g->linebuf into g->doc; returns its top value, or NULL with the message in err. */
+static const jsonl_val *parse_line(graph *g, ssize_t n, char *err, size_t errlen)
 {
     jsonl_error je;
-    if (!arena) {
-        arena = malloc(ARENA_BYTES);
-        pthread_setspecific(arena_key, arena);
-    }
-    arena_used = 0;
-    arena_on = true;
-    arena_spilled = false;
-    cJSON *j = jsonl_parse(g->linebuf, (size_t)n, &je);
-    arena_on = false;
+    const jsonl_val *j = jsonl_doc_parse(&g->doc, g->linebuf, (size_t)n, &je);
     if (!j) {
-        const char *at = je.at; /* the error position (cJSON_GetErrorPtr is shared between threads) */
+        const char *at = je.at;
         long col = at && at >= g->linebuf && at <= g->linebuf + n ? (long)(at - g->linebuf) + 1 : 1;
-        if (je.what)
+        if (je.what == JSONL_OOM) /* the doc could not grow: the simulator's failure, not the file's */
+            fail(g, err, errlen, "json", "out of memory");
+        else if (je.what)
             fail(g, err, errlen, je.path[0] ? je.path : "json", "%s (column %ld)", je.what, col);
         else
             fail(g, err, errlen, "json", "not valid JSON (error near column %ld)", col);
     }
     return j;
+}
+
+/* Frees the doc after a line that grew it past GRAPH_DOC_KEEP bytes: one long line (a graph's lines are
+ * short; GRAPH_MAX_LINE allows 16 MiB) must not hold its memory for the rest of the file. */
+static void doc_trim(graph *g)
+{
+    if (g->doc.vcap > GRAPH_DOC_KEEP / sizeof(*g->doc.v) ||
+        g->doc.tcap > GRAPH_DOC_KEEP - g->doc.vcap * sizeof(*g->doc.v))
+        jsonl_doc_free(&g->doc);
 }
 
 /* The message of a failed read or an endless line, if next_line stopped on one. */
@@ -1757,8 +1732,8 @@ static bool stream_error(graph *g, char *err, size_t errlen)
 
 int graph_open(graph *g, const char *path, char *err, size_t errlen)
 {
-    pthread_once(&hooks_once, install_hooks);
     memset(g, 0, sizeof(*g));
+    jsonl_doc_init(&g->doc);
     snprintf(g->path, sizeof(g->path), "%s", gsrc_name(path)); /* "-", a spooled copy: the user's name */
     for (int i = 0; i < GRAPH_MAX_FUNC_ID; i++)
         g->func_to_kernel[i] = -1;
@@ -1785,9 +1760,9 @@ int graph_open(graph *g, const char *path, char *err, size_t errlen)
         graph_close(g);
         return -1;
     }
-    cJSON *h = parse_line(g, n, err, errlen);
+    const jsonl_val *h = parse_line(g, n, err, errlen);
     int rc = h ? parse_header(g, h, err, errlen) : -1;
-    cJSON_Delete(h);
+    doc_trim(g);
     if (rc != 0)
         graph_close(g);
     return rc;
@@ -1849,12 +1824,11 @@ int graph_next(graph *g, graph_op *op, char *err, size_t errlen)
     }
     int rc = scope_memo(g, (size_t)n, op, err, errlen);
     if (rc < 0) {
-        cJSON *j = parse_line(g, n, err, errlen);
+        const jsonl_val *j = parse_line(g, n, err, errlen);
         if (!j)
             return -1;
         rc = parse_op(g, j, op, err, errlen);
-        if (arena_spilled) /* else every node is in the arena, which the next line reuses */
-            cJSON_Delete(j);
+        doc_trim(g);
         if (rc == 0)
             scope_remember(g, (size_t)n, op);
     }
@@ -1897,6 +1871,7 @@ int graph_handover(graph *from, graph *to)
     to->labels_cap = to->datalen = to->datacap = to->depcap = 0;
     to->f = NULL;
     to->rbuf = NULL;
+    jsonl_doc_init(&to->doc); /* each reader parses into its own */
     strtab_init(&to->tensor_names);
     strtab_init(&to->labels);
     to->kernels = malloc((from->nkernels ? (size_t)from->nkernels : 1) * sizeof(*to->kernels));
@@ -1953,6 +1928,7 @@ void graph_close(graph *g)
     free(g->databuf);
     strtab_free(&g->tensor_names);
     strtab_free(&g->labels);
+    jsonl_doc_free(&g->doc);
     memset(g, 0, sizeof(*g));
 }
 

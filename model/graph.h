@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "jsonl.h"
 #include "pipe.h"
 #include "strtab.h"
 
@@ -23,6 +24,7 @@
 #define GRAPH_ERR_MAX 1024
 #define GRAPH_READ_BLOCK (1 << 20) /* bytes per read of the graph file */
 #define GRAPH_MAX_LINE (16 << 20)  /* longest line: a file without newlines must not fill memory */
+#define GRAPH_DOC_KEEP (1 << 20)  /* bytes of a parsed line kept for the next one (jsonl_doc) */
 /* The most bytes a tensor or a view may span: far beyond any device memory,
  * exact in a double (the outputs are JSON), and small enough that no sum of a
  * task's 32 buffers, no address plus size and no element offset can wrap
@@ -159,6 +161,7 @@ typedef struct graph {
     int rerrno;                            /* errno of the failed read */
     bool too_long;                         /* a line ran past GRAPH_MAX_LINE */
     char *linebuf;                         /* current line, inside rbuf */
+    jsonl_doc doc;                         /* the current line, parsed (reused from line to line) */
     long line;                             /* last line read */
     char name[GRAPH_NAME_MAX];             /* graph name (used in file names) */
     char orchestrator[GRAPH_NAME_MAX];     /* orchestrator name for the name map, "" = null */
@@ -223,12 +226,10 @@ int graph_validate(const char *path, char *err, size_t errlen);
  * file ("...: out of memory", or fopen's "Cannot allocate memory")? Such a failure is the simulator's (status 1), not the graph's (status 3). */
 bool graph_err_oom(const char *err);
 
-struct cJSON;
-
 /* Checks v as a kernel's "cost" for an AIC (aic) or AIV kernel: {"ns"},
  * {"cycles"} or the pipe form. Errors read "PATH:LINE: FIELD: what". Fills
  * *out when it is not NULL. Returns 0 or -1. */
-int graph_check_cost(const char *path, long line, const char *field, const struct cJSON *v, bool aic,
+int graph_check_cost(const char *path, long line, const char *field, const cJSON *v, bool aic,
                      graph_cost *out, char *err, size_t errlen);
 
 /* Kernel of a func_id, or NULL. */

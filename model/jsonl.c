@@ -1,5 +1,6 @@
-/* jsonl.c - strict recursive-descent JSON into cJSON nodes: integers without strtod, no locale lookups,
- * duplicate keys, bad UTF-8 and out-of-range numbers refused. */
+/* jsonl.c - strict recursive-descent JSON into cJSON nodes or a flat doc: integers without strtod, no
+ * locale lookups, duplicate keys, bad UTF-8 and out-of-range numbers refused. Both share the lexing
+ * (strings, numbers, white space, the error's place and path); only what a value becomes differs. */
 #include "jsonl.h"
 
 #include <math.h>
@@ -25,6 +26,8 @@ typedef struct parser {
     int depth;                 /* open containers */
     level at[MAX_DEPTH + 2];   /* at[d]: the member of the container at depth d being parsed */
     char path[JSONL_PATH_MAX]; /* at[] as text, filled when `what` is set */
+    jsonl_doc *doc;            /* the doc being filled (jsonl_doc_parse) */
+    char *tout;                /* next free byte of doc->text */
 } parser;
 
 /* Records a failure at q with reason what, and the path of the member being parsed. */
@@ -142,45 +145,53 @@ static inline bool same_key(const char *a, const char *b)
     return *a == *b;
 }
 
-/* A string starting at the opening quote; returns a NUL-terminated copy. */
-static char *string(parser *ps)
+/* Scans the string whose opening quote is at ps->p: control bytes refused, UTF-8 checked. On success
+ * ps->p is at the closing quote, *s and *len give the raw bytes between the quotes and *plain says that
+ * they hold no escape (the value is those bytes). */
+static bool scan_string(parser *ps, const char **s, size_t *len, bool *plain)
 {
-    const char *s = ++ps->p;
-    bool plain = true;
+    const char *b = ++ps->p;
+    bool pl = true;
     unsigned char high = 0; /* any byte >= 0x80: check the UTF-8 */
     while (ps->p < ps->end && *ps->p != '"') {
         unsigned char c = (unsigned char)*ps->p;
         if (c < 0x20) {
             ps->err = ps->p;
-            return NULL;
+            return false;
         }
         high |= c;
         if (c == '\\') {
-            plain = false;
+            pl = false;
             ps->p++;
         }
         ps->p++;
     }
     if (ps->p >= ps->end) {
         ps->err = ps->p;
-        return NULL;
+        return false;
     }
-    size_t len = (size_t)(ps->p - s), bad;
-    if ((high & 0x80) && !utf8_ok((const unsigned char *)s, len, &bad)) {
-        refuse(ps, s + bad, "invalid UTF-8 in a string");
-        return NULL;
+    size_t n = (size_t)(ps->p - b), bad;
+    if ((high & 0x80) && !utf8_ok((const unsigned char *)b, n, &bad)) {
+        refuse(ps, b + bad, "invalid UTF-8 in a string");
+        return false;
     }
-    char *out = cJSON_malloc(len + 1);
-    if (!out) {
-        ps->err = s;
-        ps->what = JSONL_OOM;
-        return NULL;
-    }
+    *s = b;
+    *len = n;
+    *plain = pl;
+    return true;
+}
+
+/* Writes the value of the scanned string s (ending at the closing quote, ps->p) NUL-terminated into out,
+ * which has room for its raw length + 1 (an escape never writes more bytes than it reads), and steps past
+ * the closing quote. Returns the value's length, or -1 on a bad escape. */
+static long unescape(parser *ps, const char *s, bool plain, char *out)
+{
     if (plain) {
+        size_t len = (size_t)(ps->p - s);
         memcpy(out, s, len);
         out[len] = '\0';
         ps->p++;
-        return out;
+        return (long)len;
     }
     char *o = out;
     for (const char *q = s; q < ps->p; q++) {
@@ -214,27 +225,23 @@ static char *string(parser *ps)
             unsigned cp, lo;
             if (q + 4 >= ps->p + 1 || hex4(q + 1, &cp) != 0) {
                 ps->err = q;
-                cJSON_free(out);
-                return NULL;
+                return -1;
             }
             q += 4;
             if (cp >= 0xD800 && cp <= 0xDBFF) { /* a surrogate pair */
                 if (q + 6 >= ps->p + 1 || q[1] != '\\' || q[2] != 'u' || hex4(q + 3, &lo) != 0 ||
                     lo < 0xDC00 || lo > 0xDFFF) {
                     ps->err = q;
-                    cJSON_free(out);
-                    return NULL;
+                    return -1;
                 }
                 q += 6;
                 cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
             } else if (cp >= 0xDC00 && cp <= 0xDFFF) {
                 refuse(ps, q - 5, "a lone surrogate \\u escape is not a character");
-                cJSON_free(out);
-                return NULL;
+                return -1;
             } else if (cp == 0) {
                 refuse(ps, q - 5, "\\u0000 would cut the string short");
-                cJSON_free(out);
-                return NULL;
+                return -1;
             }
             if (cp < 0x80) {
                 *o++ = (char)cp;
@@ -255,12 +262,32 @@ static char *string(parser *ps)
         }
         default:
             ps->err = q;
-            cJSON_free(out);
-            return NULL;
+            return -1;
         }
     }
     *o = '\0';
     ps->p++;
+    return (long)(o - out);
+}
+
+/* A string starting at the opening quote; returns a NUL-terminated copy (cJSON_malloc). */
+static char *string(parser *ps)
+{
+    const char *s;
+    size_t len;
+    bool plain;
+    if (!scan_string(ps, &s, &len, &plain))
+        return NULL;
+    char *out = cJSON_malloc(len + 1);
+    if (!out) {
+        ps->err = s;
+        ps->what = JSONL_OOM;
+        return NULL;
+    }
+    if (unescape(ps, s, plain, out) < 0) {
+        cJSON_free(out);
+        return NULL;
+    }
     return out;
 }
 
@@ -269,7 +296,9 @@ static bool digit(char c)
     return c >= '0' && c <= '9';
 }
 
-static cJSON *number(parser *ps)
+/* A number starting at ps->p into *out: integers of up to 15 digits exactly, without strtod; others
+ * through strtod (no locale is set: '.' is the decimal point); beyond a double's range refused. */
+static bool lex_number(parser *ps, double *out)
 {
     const char *s = ps->p;
     bool neg = false, frac = false;
@@ -279,7 +308,7 @@ static cJSON *number(parser *ps)
     }
     if (ps->p >= ps->end || !digit(*ps->p)) {
         ps->err = ps->p;
-        return NULL;
+        return false;
     }
     uint64_t ip = 0;
     int ndig = 0;
@@ -297,7 +326,7 @@ static cJSON *number(parser *ps)
         ps->p++;
         if (ps->p >= ps->end || !digit(*ps->p)) {
             ps->err = ps->p;
-            return NULL;
+            return false;
         }
         while (ps->p < ps->end && digit(*ps->p))
             ps->p++;
@@ -309,14 +338,11 @@ static cJSON *number(parser *ps)
             ps->p++;
         if (ps->p >= ps->end || !digit(*ps->p)) {
             ps->err = ps->p;
-            return NULL;
+            return false;
         }
         while (ps->p < ps->end && digit(*ps->p))
             ps->p++;
     }
-    cJSON *n = node(ps, cJSON_Number);
-    if (!n)
-        return NULL;
     double d;
     if (!frac && ndig <= 15) { /* exact in a double: no strtod */
         d = (double)ip;
@@ -334,8 +360,7 @@ static cJSON *number(parser *ps)
             if (!big) {
                 ps->err = s;
                 ps->what = JSONL_OOM;
-                cJSON_free(n);
-                return NULL;
+                return false;
             }
             memcpy(big, s, len);
             big[len] = '\0';
@@ -345,9 +370,20 @@ static cJSON *number(parser *ps)
     }
     if (!isfinite(d)) { /* 1e999: strtod's HUGE_VAL */
         refuse(ps, s, "number out of range");
-        cJSON_free(n);
-        return NULL;
+        return false;
     }
+    *out = d;
+    return true;
+}
+
+static cJSON *number(parser *ps)
+{
+    double d;
+    if (!lex_number(ps, &d))
+        return NULL;
+    cJSON *n = node(ps, cJSON_Number);
+    if (!n)
+        return NULL;
     n->valuedouble = d;
     /* what cJSON stores: the value saturated to int */
     n->valueint = d >= 2147483647.0 ? 2147483647 : d <= -2147483648.0 ? -2147483647 - 1 : (int)d;
@@ -527,4 +563,313 @@ void jsonl_where(const char *s, const char *at, long *line, long *col)
         }
     *line = l;
     *col = (long)(at - bol) + 1;
+}
+
+/* The doc parser: the same grammar as value() and container() above, each value appended to ps->doc
+ * instead of linked into a tree. */
+
+void jsonl_doc_init(jsonl_doc *d)
+{
+    memset(d, 0, sizeof(*d));
+}
+
+void jsonl_doc_free(jsonl_doc *d)
+{
+    free(d->v);
+    free(d->text);
+    memset(d, 0, sizeof(*d));
+}
+
+/* Makes room for one more value in d; false when it cannot grow. */
+static bool doc_grow(jsonl_doc *d)
+{
+    if (d->vcap > SIZE_MAX / 2 / sizeof(*d->v))
+        return false;
+    size_t ncap = d->vcap ? d->vcap * 2 : 64;
+    jsonl_val *nv = realloc(d->v, ncap * sizeof(*nv));
+    if (!nv)
+        return false;
+    d->v = nv;
+    d->vcap = ncap;
+    return true;
+}
+
+/* Appends a value of type t (no key, no members); returns its index, or SIZE_MAX when d cannot grow. */
+static inline size_t doc_push(jsonl_doc *d, jsonl_type t)
+{
+    if (d->nv == d->vcap && !doc_grow(d))
+        return SIZE_MAX;
+    jsonl_val *v = &d->v[d->nv];
+    v->key = NULL;
+    v->num = 0;
+    v->span = 1;
+    v->count = 0;
+    v->type = (uint8_t)t;
+    return d->nv++;
+}
+
+/* doc_push, an out-of-memory failure recorded at the current byte (as node() does). */
+static inline size_t doc_node(parser *ps, jsonl_type t)
+{
+    size_t i = doc_push(ps->doc, t);
+    if (i == SIZE_MAX) {
+        ps->err = ps->p;
+        ps->what = JSONL_OOM;
+    }
+    return i;
+}
+
+/* A string starting at the opening quote, unescaped into doc->text; returns it, or NULL. Most strings
+ * (keys, names) hold no escape: their bytes are copied as they are scanned, in one pass; at the first
+ * backslash the string is read again from its start by scan_string and unescape, so every error is
+ * theirs. */
+static const char *doc_string(parser *ps, size_t *len)
+{
+    const char *b = ps->p + 1, *q = b;
+    char *out = ps->tout, *o = out;
+    unsigned char high = 0; /* any byte >= 0x80: check the UTF-8 */
+    for (;; q++) {
+        if (q >= ps->end) {
+            ps->err = q;
+            return NULL;
+        }
+        unsigned char c = (unsigned char)*q;
+        if (c == '"')
+            break;
+        if (c < 0x20) {
+            ps->err = q;
+            return NULL;
+        }
+        if (c == '\\') { /* the general path, from the opening quote */
+            const char *s;
+            size_t raw;
+            bool plain;
+            if (!scan_string(ps, &s, &raw, &plain))
+                return NULL;
+            long n = unescape(ps, s, plain, out);
+            if (n < 0)
+                return NULL;
+            ps->tout += n + 1;
+            *len = (size_t)n;
+            return out;
+        }
+        high |= c;
+        *o++ = (char)c;
+    }
+    size_t n = (size_t)(q - b), bad;
+    if ((high & 0x80) && !utf8_ok((const unsigned char *)b, n, &bad)) {
+        refuse(ps, b + bad, "invalid UTF-8 in a string");
+        return NULL;
+    }
+    *o = '\0';
+    ps->p = q + 1;
+    ps->tout = o + 1;
+    *len = n;
+    return out;
+}
+
+static bool doc_value(parser *ps);
+
+static bool doc_container(parser *ps, bool object)
+{
+    if (++ps->depth > MAX_DEPTH) {
+        ps->err = ps->p;
+        return false;
+    }
+    jsonl_doc *d = ps->doc;
+    size_t ci = doc_node(ps, object ? JSONL_OBJECT : JSONL_ARRAY);
+    if (ci == SIZE_MAX)
+        return false;
+    char close = object ? '}' : ']';
+    ps->p++;
+    ws(ps);
+    if (ps->p < ps->end && *ps->p == close) {
+        ps->p++;
+        ps->depth--;
+        return true;
+    }
+    uint32_t count = 0;
+    level *lv = &ps->at[ps->depth];
+    lv->object = object;
+    lv->key = NULL;
+    lv->index = 0;
+    for (;;) {
+        const char *key = NULL;
+        if (object) {
+            const char *key_at = ps->p;
+            size_t klen;
+            lv->key = NULL; /* a bad key is reported at the object */
+            if (ps->p >= ps->end || *ps->p != '"') {
+                ps->err = ps->p;
+                return false;
+            }
+            if (!(key = doc_string(ps, &klen)))
+                return false;
+            lv->key = key;
+            /* a second value under one key would be silently dropped by every lookup */
+            for (size_t k = ci + 1; k < d->nv; k += d->v[k].span)
+                if (d->v[k].key[0] == key[0] && same_key(d->v[k].key, key)) {
+                    refuse(ps, key_at, "duplicate key");
+                    return false;
+                }
+            ws(ps);
+            if (ps->p >= ps->end || *ps->p != ':') {
+                ps->err = ps->p;
+                return false;
+            }
+            ps->p++;
+            ws(ps);
+        }
+        size_t vi = d->nv;
+        if (!doc_value(ps))
+            return false;
+        d->v[vi].key = key;
+        count++;
+        ws(ps);
+        if (ps->p < ps->end && *ps->p == ',') {
+            ps->p++;
+            lv->index++;
+            ws(ps);
+            continue;
+        }
+        if (ps->p < ps->end && *ps->p == close) {
+            ps->p++;
+            ps->depth--;
+            d->v[ci].span = (uint32_t)(d->nv - ci); /* nv <= input bytes <= JSONL_DOC_MAX */
+            d->v[ci].count = count;
+            return true;
+        }
+        ps->err = ps->p;
+        return false;
+    }
+}
+
+static bool doc_value(parser *ps)
+{
+    if (ps->p >= ps->end) {
+        ps->err = ps->p;
+        return false;
+    }
+    size_t i;
+    switch (*ps->p) {
+    case '{':
+        return doc_container(ps, true);
+    case '[':
+        return doc_container(ps, false);
+    case '"': {
+        size_t len;
+        const char *s = doc_string(ps, &len);
+        if (!s || (i = doc_node(ps, JSONL_STRING)) == SIZE_MAX)
+            return false;
+        ps->doc->v[i].str = s;
+        ps->doc->v[i].count = (uint32_t)len; /* <= input bytes */
+        return true;
+    }
+    case 't':
+        return literal(ps, "true", 4) && doc_node(ps, JSONL_TRUE) != SIZE_MAX;
+    case 'f':
+        return literal(ps, "false", 5) && doc_node(ps, JSONL_FALSE) != SIZE_MAX;
+    case 'n':
+        return literal(ps, "null", 4) && doc_node(ps, JSONL_NULL) != SIZE_MAX;
+    default: {
+        double x;
+        if (!lex_number(ps, &x) || (i = doc_node(ps, JSONL_NUMBER)) == SIZE_MAX)
+            return false;
+        ps->doc->v[i].num = x;
+        return true;
+    }
+    }
+}
+
+const jsonl_val *jsonl_doc_parse(jsonl_doc *d, const char *s, size_t n, jsonl_error *e)
+{
+    d->nv = 0;
+    /* every string's value and NUL fit in the bytes of its raw text and quotes: n + 1 bytes hold all,
+     * so text never moves while the parse points into it */
+    if (n > JSONL_DOC_MAX || n + 1 > d->tcap) { /* n + 1 cannot wrap past the first test */
+        size_t cap = n + 1;
+        if (d->tcap <= JSONL_DOC_MAX / 2 && 2 * d->tcap > cap) /* doubling: lines grow a little at a time */
+            cap = 2 * d->tcap;
+        free(d->text);
+        d->tcap = 0;
+        if (n > JSONL_DOC_MAX || !(d->text = malloc(cap))) {
+            d->text = NULL;
+            if (e) {
+                e->at = s;
+                e->what = JSONL_OOM;
+                e->path[0] = '\0';
+            }
+            return NULL;
+        }
+        d->tcap = cap;
+    }
+    parser ps;
+    ps.p = s;
+    ps.end = s + n;
+    ps.err = ps.what = NULL;
+    ps.depth = 0;
+    ps.doc = d;
+    ps.tout = d->text;
+    ws(&ps);
+    bool ok = doc_value(&ps);
+    if (ok) {
+        ws(&ps);
+        if (ps.p != ps.end) {
+            ps.err = ps.p;
+            ok = false;
+        }
+    }
+    if (!ok) {
+        if (e) {
+            e->at = ps.err ? ps.err : ps.p;
+            e->what = ps.what;
+            if (ps.what)
+                memcpy(e->path, ps.path, sizeof(e->path));
+            else
+                e->path[0] = '\0';
+        }
+        return NULL;
+    }
+    return d->v;
+}
+
+/* Appends c's subtree under key; false when out of memory. */
+static bool doc_from(jsonl_doc *d, const cJSON *c, const char *key)
+{
+    static const jsonl_type types[] = {
+        [cJSON_False] = JSONL_FALSE,   [cJSON_True] = JSONL_TRUE,     [cJSON_NULL] = JSONL_NULL,
+        [cJSON_Number] = JSONL_NUMBER, [cJSON_String] = JSONL_STRING, [cJSON_Array] = JSONL_ARRAY,
+        [cJSON_Object] = JSONL_OBJECT};
+    int t = c->type & 0xFF;
+    size_t i = doc_push(d, t < (int)(sizeof(types) / sizeof(*types)) ? types[t] : JSONL_NULL);
+    if (i == SIZE_MAX)
+        return false;
+    d->v[i].key = key;
+    if (t == cJSON_Number) {
+        d->v[i].num = c->valuedouble;
+    } else if (t == cJSON_String) {
+        const char *str = c->valuestring ? c->valuestring : "";
+        size_t len = strlen(str);
+        if (len > UINT32_MAX)
+            return false;
+        d->v[i].str = str;
+        d->v[i].count = (uint32_t)len;
+    } else if (t == cJSON_Array || t == cJSON_Object) {
+        uint32_t count = 0;
+        for (const cJSON *m = c->child; m; m = m->next, count++)
+            if (count == UINT32_MAX ||
+                !doc_from(d, m, t == cJSON_Object ? (m->string ? m->string : "") : NULL))
+                return false;
+        if (d->nv - i > UINT32_MAX)
+            return false;
+        d->v[i].span = (uint32_t)(d->nv - i);
+        d->v[i].count = count;
+    }
+    return true;
+}
+
+const jsonl_val *jsonl_doc_from_cjson(jsonl_doc *d, const cJSON *c)
+{
+    d->nv = 0;
+    return c && doc_from(d, c, NULL) ? d->v : NULL;
 }

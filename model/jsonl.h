@@ -1,9 +1,12 @@
-/* jsonl.h - a fast strict JSON parser for one graph line, building cJSON nodes (the reader's hot path). */
+/* jsonl.h - a fast strict JSON parser: one value into cJSON nodes, or into a flat array of values (a doc)
+ * that is reused from one line to the next (the graph reader's hot path). */
 #ifndef PTOSIM_JSONL_H
 #define PTOSIM_JSONL_H
 
 #include <cJSON.h>
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #define JSONL_PATH_MAX 256 /* longest field path kept for a message */
 
@@ -25,6 +28,68 @@ cJSON *jsonl_parse(const char *s, size_t n, jsonl_error *e);
 
 /* e->what when a node could not be allocated: the input may be fine. */
 extern const char JSONL_OOM[];
+
+/* Kinds of a jsonl_val. */
+typedef enum {
+    JSONL_NULL,
+    JSONL_FALSE,
+    JSONL_TRUE,
+    JSONL_NUMBER,
+    JSONL_STRING,
+    JSONL_ARRAY,
+    JSONL_OBJECT,
+} jsonl_type;
+
+/* One value of a parsed document. A doc holds its values in document order (pre-order): a container's
+ * members follow it, and the value after a member's subtree is the member's next sibling. */
+typedef struct jsonl_val {
+    const char *key; /* a member's key (NUL-terminated), NULL for an array entry or the top value */
+    union {
+        double num;      /* JSONL_NUMBER */
+        const char *str; /* JSONL_STRING: the value, NUL-terminated (it holds no NUL) */
+    };
+    uint32_t span;  /* values in this one's subtree, itself included: this + span is the next sibling */
+    uint32_t count; /* containers: members; strings: bytes */
+    uint8_t type;   /* a jsonl_type */
+} jsonl_val;
+
+/* A parsed document: its values and the unescaped text of its strings and keys. The caller owns it;
+ * one doc parses line after line without allocating once it has grown to the longest. */
+typedef struct jsonl_doc {
+    jsonl_val *v;    /* values in document order; v[0] is the top value */
+    size_t nv, vcap; /* values used, allocated */
+    char *text;      /* the strings and keys, NUL-terminated, in document order */
+    size_t tcap;     /* bytes allocated to text */
+} jsonl_doc;
+
+/* The longest text jsonl_doc_parse takes: spans and counts are 32 bits. */
+#define JSONL_DOC_MAX ((size_t)UINT32_MAX - 1)
+
+/* An empty doc. */
+void jsonl_doc_init(jsonl_doc *d);
+
+/* Frees what d holds; d is empty again. */
+void jsonl_doc_free(jsonl_doc *d);
+
+/* Parses the n bytes at s as exactly one JSON value, by the same rules and with the same errors as
+ * jsonl_parse, into d (replacing what it held). Returns the top value, valid until d parses again or is
+ * freed, or NULL with e (may be NULL) saying where and why (JSONL_OOM when d could not grow). */
+const jsonl_val *jsonl_doc_parse(jsonl_doc *d, const char *s, size_t n, jsonl_error *e);
+
+/* Copies the tree at c into d as jsonl_doc_parse would have parsed it; strings and keys point into c,
+ * which must outlive this use of d. For callers that hold a cJSON tree (cJSON_Invalid and raw nodes come
+ * out as null). Returns the top value, or NULL when out of memory. */
+const jsonl_val *jsonl_doc_from_cjson(jsonl_doc *d, const cJSON *c);
+
+/* Is v a value of type t (false when v is NULL)? */
+static inline bool jsonl_is(const jsonl_val *v, jsonl_type t)
+{
+    return v && v->type == t;
+}
+
+/* Walks the members of container c (none when c is NULL or not a container) with it. */
+#define JSONL_FOREACH(it, c)                                                                                 \
+    for ((it) = (c) ? (c) + 1 : NULL; (it) && (it) < (c) + (c)->span; (it) += (it)->span)
 
 /* Line and column (1-based, in bytes) of at in the text starting at s. */
 void jsonl_where(const char *s, const char *at, long *line, long *col);

@@ -1,8 +1,9 @@
 #!/bin/sh
 # fuzz.sh SECONDS TARGET... - `make fuzz`: runs build-fuzz/fuzz_TARGET for SECONDS each, from the seeds in
-# tests/fuzz/seeds/TARGET (and, for graph, the small shipped traces), with a JSON dictionary. A finding
-# (crash, sanitizer report, leak, timeout) stops it: the input is kept as build-fuzz/TARGET-crash-* and the
-# script fails. Prints each target's executions. The growing corpus lives in build-fuzz/corpus/TARGET.
+# tests/fuzz/seeds/TARGET (and, for graph and graph_diff, graph's seeds and the small shipped traces), with a
+# JSON dictionary. A finding (crash, sanitizer report, leak, timeout) stops it: the input is kept as
+# build-fuzz/TARGET-crash-* and the script fails. Prints each target's executions. The growing corpus lives
+# in build-fuzz/corpus/TARGET.
 set -eu
 secs=$1
 shift
@@ -13,7 +14,8 @@ for t in "$@"; do
     mkdir -p "$corpus"
     seeds=tests/fuzz/seeds/$t
     extra=""
-    if [ "$t" = graph ]; then
+    [ "$t" = graph_diff ] && seeds=tests/fuzz/seeds/graph # the same files, read by both readers
+    if [ "$t" = graph ] || [ "$t" = graph_diff ]; then
         # the shipped graphs up to 16 KB are seeds too
         extra=build-fuzz/seeds-traces
         mkdir -p "$extra"

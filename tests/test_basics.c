@@ -140,8 +140,86 @@ START_TEST(the_line_parser_builds_what_cjson_builds)
 }
 END_TEST
 
+/* The doc of text, and the doc of the tree jsonl_parse builds of it, value by value. */
+static void doc_same_as_tree(jsonl_doc *doc, const char *text)
+{
+    jsonl_doc via;
+    jsonl_doc_init(&via);
+    cJSON *t = jsonl_parse(text, strlen(text), NULL);
+    const jsonl_val *a = jsonl_doc_parse(doc, text, strlen(text), NULL), *b = jsonl_doc_from_cjson(&via, t);
+    ck_assert_msg(a && b, "%s", text);
+    ck_assert_uint_eq(doc->nv, via.nv);
+    for (size_t i = 0; i < doc->nv; i++) {
+        ck_assert_int_eq(a[i].type, b[i].type);
+        ck_assert_uint_eq(a[i].span, b[i].span);
+        ck_assert_uint_eq(a[i].count, b[i].count);
+        ck_assert_str_eq(a[i].key ? a[i].key : "(none)", b[i].key ? b[i].key : "(none)");
+        if (a[i].type == JSONL_STRING)
+            ck_assert_str_eq(a[i].str, b[i].str);
+        if (a[i].type == JSONL_NUMBER)
+            ck_assert(a[i].num == b[i].num);
+    }
+    cJSON_Delete(t);
+    jsonl_doc_free(&via);
+}
+
+START_TEST(the_doc_parser_reads_a_line_as_flat_values_in_document_order)
+{
+    jsonl_doc doc;
+    jsonl_doc_init(&doc);
+    /* a long line first: the doc keeps its room, and the next line's values replace its own */
+    doc_same_as_tree(&doc, " { \"a\" : [1, -2, 3.5, 1e3, -0.25E-2, 123456789012345678, 9007199254740993], "
+                           "\"padding\": \"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\" } ");
+    doc_same_as_tree(&doc, "{\"s\": \"tab\\there \\\"q\\\" \\\\ \\/ \\u00e9 \\ud83d\\ude00\", \"t\": true, "
+                           "\"f\": false, \"n\": null}");
+    doc_same_as_tree(&doc, "[[], {}, [[[{}]]], {\"x\": {\"y\": [true]}}]");
+    doc_same_as_tree(&doc, "\"just a string\"");
+    /* spans skip a member's subtree; JSONL_FOREACH walks the members only */
+    const char *line =
+        "{\"op\": \"submit\", \"args\": [{\"dir\": \"in\", \"shape\": [4, 8]}, {\"scalar\": 2}], "
+        "\"block_num\": 48}";
+    const jsonl_val *v = jsonl_doc_parse(&doc, line, strlen(line), NULL);
+    ck_assert_ptr_nonnull(v);
+    ck_assert_int_eq(v->type, JSONL_OBJECT);
+    ck_assert_uint_eq(v->count, 3);
+    ck_assert_uint_eq(v->span, doc.nv);
+    const char *keys[3] = {"op", "args", "block_num"};
+    const jsonl_val *it;
+    int k = 0;
+    JSONL_FOREACH(it, v)
+    {
+        ck_assert_str_eq(it->key, keys[k++]);
+    }
+    ck_assert_int_eq(k, 3);
+    const jsonl_val *args = v + 2; /* after "op" */
+    ck_assert_int_eq(args->type, JSONL_ARRAY);
+    ck_assert_uint_eq(args->count, 2);
+    ck_assert_ptr_null(args[1].key);
+    ck_assert_str_eq(args[1 + args[1].span].key ? "keyed" : "entry", "entry");
+    ck_assert_int_eq(args[1 + args[1].span].type, JSONL_OBJECT);
+    ck_assert_double_eq(v[v->span - 1].num, 48);
+    ck_assert_str_eq(v[1].str, "submit");
+    ck_assert_uint_eq(v[1].count, 6);
+    /* nothing to walk in a scalar or a NULL */
+    const jsonl_val *none = NULL;
+    k = 0;
+    JSONL_FOREACH(it, v + 1)
+    {
+        k++;
+    }
+    JSONL_FOREACH(it, none)
+    {
+        k++;
+    }
+    ck_assert_int_eq(k, 0);
+    jsonl_doc_free(&doc);
+}
+END_TEST
+
 START_TEST(the_line_parser_points_at_the_first_bad_byte)
 {
+    jsonl_doc doc; /* the doc parser, the same byte */
+    jsonl_doc_init(&doc);
     static const struct {
         const char *text;
         int col; /* 0-based offset of the offending byte */
@@ -166,12 +244,19 @@ START_TEST(the_line_parser_points_at_the_first_bad_byte)
         ck_assert_msg(e.at - bad[i].text == bad[i].col, "%s: error at %td, expected %d", bad[i].text,
                       e.at - bad[i].text, bad[i].col);
         ck_assert_ptr_null(e.what); /* plain bad syntax */
+        jsonl_error de;
+        ck_assert_ptr_null(jsonl_doc_parse(&doc, bad[i].text, strlen(bad[i].text), &de));
+        ck_assert_ptr_eq(de.at, e.at);
+        ck_assert_ptr_null(de.what);
     }
+    jsonl_doc_free(&doc);
 }
 END_TEST
 
 START_TEST(the_line_parser_names_what_a_lenient_reading_would_change_and_where)
 {
+    jsonl_doc jd;
+    jsonl_doc_init(&jd);
     /* cJSON keeps both keys and every lookup finds the first; a bad byte or an
      * infinity would travel on into the outputs */
     static const struct {
@@ -197,7 +282,13 @@ START_TEST(the_line_parser_names_what_a_lenient_reading_would_change_and_where)
                       e.at - bad[i].text, bad[i].col);
         ck_assert_str_eq(e.what, bad[i].what);
         ck_assert_str_eq(e.path, bad[i].path);
+        jsonl_error de; /* the doc parser: the same byte, reason and path */
+        ck_assert_ptr_null(jsonl_doc_parse(&jd, bad[i].text, strlen(bad[i].text), &de));
+        ck_assert_ptr_eq(de.at, e.at);
+        ck_assert_str_eq(de.what, e.what);
+        ck_assert_str_eq(de.path, e.path);
     }
+    jsonl_doc_free(&jd);
     /* a line and column in a document of several lines */
     const char *doc = "{\n  \"a\": 1,\n  \"a\": 2\n}";
     jsonl_error e;
@@ -683,6 +774,7 @@ Suite *suite_basics(void)
     tcase_add_test(tc, evq_stays_ordered_under_many_random_pushes);
     tcase_add_test(tc, evq_interleaved_pushes_and_pops_keep_time_then_insertion_order);
     tcase_add_test(tc, the_line_parser_builds_what_cjson_builds);
+    tcase_add_test(tc, the_doc_parser_reads_a_line_as_flat_values_in_document_order);
     tcase_add_test(tc, the_line_parser_points_at_the_first_bad_byte);
     tcase_add_test(tc, the_line_parser_names_what_a_lenient_reading_would_change_and_where);
     tcase_add_test(tc, strtab_gives_dense_slots_in_first_seen_order);

@@ -167,6 +167,34 @@ START_TEST(memory_is_bounded_by_distinct_names_not_by_lines)
 }
 END_TEST
 
+START_TEST(a_long_line_does_not_keep_its_memory_for_the_lines_after_it)
+{
+    const char *dir = tu_tmpdir();
+    char path[256];
+    snprintf(path, sizeof(path), "%s/long.jsonl", dir);
+    FILE *f = fopen(path, "w");
+    fputs(HDR, f);
+    fputs("{\"op\": \"submit\", \"kernel\": \"vadd\", \"deps\": [-1", f);
+    for (int i = 0; i < 100000; i++) /* 100,001 values: 3.2 MB of parsed line */
+        fputs(", -1", f);
+    fputs("]}\n{\"op\": \"user_code\", \"ns\": 5}\n", f);
+    fclose(f);
+    graph g;
+    char err[GRAPH_ERR_MAX];
+    graph_op op;
+    ck_assert_int_eq(graph_open(&g, path, err, sizeof(err)), 0);
+    ck_assert_int_eq(graph_next(&g, &op, err, sizeof(err)), 1);
+    ck_assert_int_eq(op.ndeps, 100001);
+    ck_assert_uint_eq(op.deps[100000].raw_id, UINT64_MAX);
+    ck_assert_uint_eq(g.doc.vcap, 0); /* freed after the line */
+    ck_assert_int_eq(graph_next(&g, &op, err, sizeof(err)), 1);
+    ck_assert_uint_eq(op.user_ns, 5);
+    ck_assert_uint_gt(g.doc.vcap, 0); /* a short line keeps its room */
+    ck_assert_int_eq(graph_next(&g, &op, err, sizeof(err)), 0);
+    graph_close(&g);
+}
+END_TEST
+
 START_TEST(bad_json_is_rejected_with_its_column)
 {
     expect_error(HDR "{\"op\": \"submit\", }\n", "g.jsonl:2: json:", "not valid JSON (error near column");
@@ -1320,6 +1348,7 @@ Suite *suite_graph(void)
     tcase_add_test(tc, large_addresses_are_read_from_strings);
     tcase_add_test(tc, inputs_see_the_binding_before_an_output_rebinds_the_name);
     tcase_add_test(tc, memory_is_bounded_by_distinct_names_not_by_lines);
+    tcase_add_test(tc, a_long_line_does_not_keep_its_memory_for_the_lines_after_it);
     tcase_add_test(tc, bad_json_is_rejected_with_its_column);
     tcase_add_test(tc, a_key_given_twice_is_rejected_with_its_path);
     tcase_add_test(tc, strings_that_are_not_utf8_are_rejected_where_read);
