@@ -171,9 +171,11 @@ FUZZ_CFLAGS := -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -D_DEFAU
 	-DPTOSIM_DATADIR='"$(CURDIR)/platforms"'
 FUZZ_TARGETS := graph graph_diff platform import report conform
 
+# -MMD: an object is rebuilt when a header it includes changes (a stale one, built against another layout of
+# a struct, reads it wrong and the sanitizers report what the source does not do)
 build-fuzz/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -c -o $@ $<
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -MMD -MP -c -o $@ $<
 
 build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzzutil.h $(FUZZ_LIB_OBJ)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB_OBJ) $(FUZZ_LIBS)
@@ -227,3 +229,4 @@ format:
 	clang-format -i model/*.c model/*.h sim/*.c sim/*.h tests/*.c tests/*.h
 
 -include $(MODEL_OBJ:.o=.d) $(SIM_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(BUILD)/sim/main.d
+-include $(FUZZ_LIB_OBJ:.o=.d) build-fuzz/sim/conform.d
