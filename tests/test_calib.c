@@ -286,6 +286,13 @@ static chip *run_2606(const char *path, int seed)
     return c;
 }
 
+/* `gen paged_attention --variant unroll` as the runtime's Case1 (paged_attention_unroll). */
+static const char *const PA_UNROLL_CASE1[] = {"gen",       "paged_attention", "--variant", "unroll",
+                                              "--batch",   "256",             "--heads",   "16",
+                                              "--head-dim", "128",            "--block-size", "128",
+                                              "--context", "8192",            "--max-model-len", "32768",
+                                              NULL};
+
 /* hw-native-sys/simpler docs/investigations/2026-06-chip-swimlane-defer-wmb.md: paged_attention_unroll
  * Case1 at swimlane level 4 (2026-06-01), the sum over the scheduler threads of sched_cost (each thread's
  * "Thread N: sched_cost" line, sched_end - sched_start: from its dispatch loop's start to its exit once
@@ -298,24 +305,7 @@ static chip *run_2606(const char *path, int seed)
  * top, within one iteration), so a thread's sched_cost is the makespan. Held within 10 %. */
 START_TEST(paged_attention_unroll_case1_scheduler_time_is_within_10_pct_of_silicon)
 {
-    const char *args[] = {"gen",
-                          "paged_attention",
-                          "--variant",
-                          "unroll",
-                          "--batch",
-                          "256",
-                          "--heads",
-                          "16",
-                          "--head-dim",
-                          "128",
-                          "--block-size",
-                          "128",
-                          "--context",
-                          "8192",
-                          "--max-model-len",
-                          "32768",
-                          NULL};
-    run_out g = tu_run(args);
+    run_out g = tu_run(PA_UNROLL_CASE1);
     ck_assert_int_eq(g.status, 0);
     char *path = tu_write(tu_tmpdir(), "pa_case1.jsonl", g.out);
     tu_run_free(&g);
@@ -423,24 +413,7 @@ END_TEST
  * held within 20 % of the paged-attention mean. */
 START_TEST(paged_attention_unroll_setup_is_within_20_pct_of_silicon)
 {
-    const char *args[] = {"gen",
-                          "paged_attention",
-                          "--variant",
-                          "unroll",
-                          "--batch",
-                          "256",
-                          "--heads",
-                          "16",
-                          "--head-dim",
-                          "128",
-                          "--block-size",
-                          "128",
-                          "--context",
-                          "8192",
-                          "--max-model-len",
-                          "32768",
-                          NULL};
-    run_out g = tu_run(args);
+    run_out g = tu_run(PA_UNROLL_CASE1);
     ck_assert_int_eq(g.status, 0);
     chip *c = tu_chip(g.out, NULL, 4, NULL);
     tu_run_free(&g);
