@@ -171,29 +171,26 @@ void pipe_run(const pipe_kernel *k, const pipe_rates *r, pipe_result *out)
     free(end);
 }
 
-int pipe_table_init(pipe_table *t, const pipe_rates *r)
+int pipe_set_init(pipe_set *s)
 {
-    memset(t, 0, sizeof(*t));
-    t->rates = *r;
-    t->cap = 16;
-    t->nslots = 64;
-    t->keys = calloc(t->cap, sizeof(*t->keys));
-    t->results = calloc(t->cap, sizeof(*t->results));
-    t->slots = calloc(t->nslots, sizeof(*t->slots));
-    t->n = 1; /* index 0 means "no pipe model" */
-    if (!t->keys || !t->results || !t->slots) {
-        pipe_table_free(t);
+    memset(s, 0, sizeof(*s));
+    s->cap = 16;
+    s->nslots = 64;
+    s->keys = calloc(s->cap, sizeof(*s->keys));
+    s->slots = calloc(s->nslots, sizeof(*s->slots));
+    s->n = 1; /* index 0 means "no pipe model" */
+    if (!s->keys || !s->slots) {
+        pipe_set_free(s);
         return -1;
     }
     return 0;
 }
 
-void pipe_table_free(pipe_table *t)
+void pipe_set_free(pipe_set *s)
 {
-    free(t->keys);
-    free(t->results);
-    free(t->slots);
-    memset(t, 0, sizeof(*t));
+    free(s->keys);
+    free(s->slots);
+    memset(s, 0, sizeof(*s));
 }
 
 /* FNV-1a over the kernel's bytes. */
@@ -206,51 +203,85 @@ static uint64_t hash_kernel(const pipe_kernel *k)
     return h;
 }
 
-static size_t find_slot(const pipe_table *t, const pipe_kernel *k, uint64_t h)
+static size_t find_slot(const pipe_set *s, const pipe_kernel *k, uint64_t h)
 {
-    size_t m = t->nslots - 1, i = (size_t)h & m;
-    while (t->slots[i] && memcmp(&t->keys[t->slots[i]], k, sizeof(*k)) != 0)
+    size_t m = s->nslots - 1, i = (size_t)h & m;
+    while (s->slots[i] && memcmp(&s->keys[s->slots[i]], k, sizeof(*k)) != 0)
         i = (i + 1) & m;
     return i;
 }
 
-static int rehash(pipe_table *t)
+static int rehash(pipe_set *s)
 {
-    size_t n2 = t->nslots * 2;
-    uint32_t *ns = calloc(n2, sizeof(*ns));
+    size_t n2 = s->nslots * 2;
+    uint32_t *ns = n2 <= SIZE_MAX / sizeof(*ns) ? calloc(n2, sizeof(*ns)) : NULL;
     if (!ns)
         return -1;
-    free(t->slots);
-    t->slots = ns;
-    t->nslots = n2;
-    for (uint32_t ix = 1; ix < t->n; ix++)
-        t->slots[find_slot(t, &t->keys[ix], hash_kernel(&t->keys[ix]))] = ix;
+    free(s->slots);
+    s->slots = ns;
+    s->nslots = n2;
+    for (uint32_t ix = 1; ix < s->n; ix++)
+        s->slots[find_slot(s, &s->keys[ix], hash_kernel(&s->keys[ix]))] = ix;
     return 0;
+}
+
+uint32_t pipe_set_put(pipe_set *s, const pipe_kernel *k)
+{
+    uint64_t h = hash_kernel(k);
+    size_t i = find_slot(s, k, h);
+    if (s->slots[i])
+        return s->slots[i];
+    if (s->n >= UINT32_MAX)
+        return 0;
+    if (s->n == s->cap) {
+        size_t ncap = s->cap * 2;
+        pipe_kernel *nk = ncap <= SIZE_MAX / sizeof(*nk) ? realloc(s->keys, ncap * sizeof(*nk)) : NULL;
+        if (!nk)
+            return 0;
+        s->keys = nk;
+        s->cap = ncap;
+    }
+    uint32_t ix = (uint32_t)s->n++;
+    s->keys[ix] = *k;
+    s->slots[i] = ix;
+    if (s->n * 2 > s->nslots && rehash(s) != 0)
+        return 0;
+    return ix;
+}
+
+int pipe_table_init(pipe_table *t, const pipe_rates *r)
+{
+    memset(t, 0, sizeof(*t));
+    t->rates = *r;
+    t->rcap = 16;
+    t->results = calloc(t->rcap, sizeof(*t->results));
+    if (!t->results || pipe_set_init(&t->set) != 0) {
+        pipe_table_free(t);
+        return -1;
+    }
+    return 0;
+}
+
+void pipe_table_free(pipe_table *t)
+{
+    pipe_set_free(&t->set);
+    free(t->results);
+    memset(t, 0, sizeof(*t));
 }
 
 uint32_t pipe_table_get(pipe_table *t, const pipe_kernel *k)
 {
-    uint64_t h = hash_kernel(k);
-    size_t i = find_slot(t, k, h);
-    if (t->slots[i])
-        return t->slots[i];
-    if (t->n == t->cap) {
-        size_t ncap = t->cap * 2;
-        pipe_kernel *nk = realloc(t->keys, ncap * sizeof(*nk));
-        if (!nk)
-            return 0;
-        t->keys = nk;
-        pipe_result *nr = realloc(t->results, ncap * sizeof(*nr));
+    if (t->set.n >= t->rcap) { /* room for a new kernel's result first, so every kernel has one */
+        size_t ncap = t->rcap * 2;
+        pipe_result *nr = ncap <= SIZE_MAX / sizeof(*nr) ? realloc(t->results, ncap * sizeof(*nr)) : NULL;
         if (!nr)
             return 0;
         t->results = nr;
-        t->cap = ncap;
+        t->rcap = ncap;
     }
-    uint32_t ix = (uint32_t)t->n++;
-    t->keys[ix] = *k;
-    pipe_run(k, &t->rates, &t->results[ix]);
-    t->slots[i] = ix;
-    if (t->n * 2 > t->nslots && rehash(t) != 0)
-        return 0;
+    size_t before = t->set.n;
+    uint32_t ix = pipe_set_put(&t->set, k);
+    if (ix && ix >= before) /* new: run it through the pipes */
+        pipe_run(k, &t->rates, &t->results[ix]);
     return ix;
 }

@@ -101,13 +101,34 @@ void pipe_run(const pipe_kernel *k, const pipe_rates *r, pipe_result *out);
 
 /* Distinct pipe-form costs of a run and their results, so a kernel (or a
  * task's cost override) is run through the pipes once. Index 0 = none. */
+/* The distinct kernels seen, each with an index >= 1 (0: none): a run's tasks, an import's, share a few. */
+typedef struct pipe_set {
+    pipe_kernel *keys; /* [1..n) */
+    size_t n, cap;     /* entries in use (index 0 included), allocated */
+    uint32_t *slots;   /* open-addressing hash of indexes, 0 = empty */
+    size_t nslots;     /* a power of two, at least twice n */
+} pipe_set;
+
+/* Starts an empty set. Returns 0, or -1 when out of memory. */
+int pipe_set_init(pipe_set *s);
+
+void pipe_set_free(pipe_set *s);
+
+/* Index of k, added when new (k compared byte for byte: zero-filled beyond its fields, as kcost_derive and
+ * the graph reader make it). Returns 0 when out of memory. */
+uint32_t pipe_set_put(pipe_set *s, const pipe_kernel *k);
+
+/* The kernel at index ix (>= 1). */
+static inline const pipe_kernel *pipe_set_kernel(const pipe_set *s, uint32_t ix)
+{
+    return &s->keys[ix];
+}
+
 typedef struct pipe_table {
     pipe_rates rates;     /* the platform's */
-    pipe_kernel *keys;    /* [1..n) */
-    pipe_result *results; /* [1..n) */
-    size_t n, cap;        /* entries in use (index 0 included), allocated */
-    uint32_t *slots;      /* open-addressing hash of indexes, 0 = empty */
-    size_t nslots;        /* a power of two, at least twice n */
+    pipe_set set;         /* the kernels */
+    pipe_result *results; /* [1..set.n): each kernel's run through the pipes */
+    size_t rcap;          /* results allocated */
 } pipe_table;
 
 /* Starts an empty table. Returns 0, or -1 when out of memory. */
@@ -129,7 +150,7 @@ static inline const pipe_result *pipe_table_result(const pipe_table *t, uint32_t
 /* The kernel at index ix (>= 1). */
 static inline const pipe_kernel *pipe_table_kernel(const pipe_table *t, uint32_t ix)
 {
-    return &t->keys[ix];
+    return pipe_set_kernel(&t->set, ix);
 }
 
 #endif

@@ -186,7 +186,7 @@ static int derive_all(importer *im)
                     kcost_derive(s == 0, args, n, t->block_num, rep[i], &pk, note, sizeof(note));
                 if (single_kernel(t)) {
                     t->model_status = st;
-                    if ((t->model = imp_model(im, &pk)) < 0) {
+                    if (!(t->model = pipe_set_put(&im->models, &pk))) {
                         free(prof);
                         free(rep);
                         return imp_oom(im);
@@ -237,7 +237,8 @@ static int derive_all(importer *im)
             continue;
         int f = t->k[0] >= 0 ? t->k[0] : t->k[1] >= 0 ? t->k[1] : t->k[2];
         const imp_kernel *kn = &im->kernels[f];
-        t->own_cost = kn->status != KCOST_UNKNOWN && memcmp(imp_task_model(im, t), &kn->model, sizeof(kn->model)) != 0;
+        t->own_cost =
+            kn->status != KCOST_UNKNOWN && memcmp(imp_task_model(im, t), &kn->model, sizeof(kn->model)) != 0;
     }
     return 0;
 }
@@ -474,7 +475,8 @@ static double task_model_ns(const importer *im, const imp_task *t)
     for (int s = 0; s < 3; s++) {
         if (t->k[s] < 0)
             continue;
-        const pipe_kernel *pk = single_kernel(t) && t->own_cost ? imp_task_model(im, t) : &im->kernels[t->k[s]].model;
+        const pipe_kernel *pk =
+            single_kernel(t) && t->own_cost ? imp_task_model(im, t) : &im->kernels[t->k[s]].model;
         double x = model_ns(pk);
         if (x > ns)
             ns = x;

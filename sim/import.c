@@ -197,46 +197,7 @@ static imp_task *add_task(importer *im)
     t->ns = -1;
     t->block_num = 1;
     t->k[0] = t->k[1] = t->k[2] = -1;
-    t->model = -1;
     return t;
-}
-
-static uint64_t model_key(const pipe_kernel *k)
-{
-    const unsigned char *b = (const unsigned char *)k;
-    uint64_t h = 14695981039346656037ULL;
-    for (size_t i = 0; i < sizeof(*k); i++)
-        h = (h ^ b[i]) * 1099511628211ULL;
-    return h ^ (h >> 29);
-}
-
-int imp_model(importer *im, const pipe_kernel *k)
-{
-    if (im->nmodels * 2 >= im->model_mask) { /* keep the table at most half full */
-        size_t size = im->model_mask ? (im->model_mask + 1) * 2 : 256;
-        uint32_t *nh = size <= SIZE_MAX / sizeof(*nh) ? calloc(size, sizeof(*nh)) : NULL;
-        if (!nh)
-            return -1;
-        for (size_t i = 0; i < im->nmodels; i++) {
-            size_t h = (size_t)model_key(&im->models[i]) & (size - 1);
-            while (nh[h])
-                h = (h + 1) & (size - 1);
-            nh[h] = (uint32_t)i + 1;
-        }
-        free(im->model_hash);
-        im->model_hash = nh;
-        im->model_mask = size - 1;
-    }
-    size_t h = (size_t)model_key(k) & im->model_mask;
-    for (; im->model_hash[h]; h = (h + 1) & im->model_mask)
-        if (memcmp(&im->models[im->model_hash[h] - 1], k, sizeof(*k)) == 0)
-            return (int)im->model_hash[h] - 1;
-    if (im->nmodels >= UINT32_MAX - 1 ||
-        vec_grow((void **)&im->models, &im->modelcap, im->nmodels, sizeof(*im->models)) != 0)
-        return -1;
-    im->models[im->nmodels] = *k;
-    im->model_hash[h] = (uint32_t)++im->nmodels;
-    return (int)im->nmodels - 1;
 }
 
 static int add_edge(importer *im, imp_task *t, imp_edge e)
@@ -1916,8 +1877,7 @@ static void free_importer(importer *im)
         free(im->tensors[i].made);
     }
     free(im->tid_hash);
-    free(im->models);
-    free(im->model_hash);
+    pipe_set_free(&im->models);
     if (im->kernels)
         for (int f = 0; f < GRAPH_MAX_FUNC_ID; f++)
             free(im->kernels[f].table);
@@ -1945,7 +1905,8 @@ int import_capture(const char *dfx_dir, const import_opts *opt, FILE *out, char 
     if (!opt)
         opt = &defaults;
     importer *im = calloc(1, sizeof(*im));
-    if (!im) {
+    if (!im || pipe_set_init(&im->models) != 0) {
+        free(im);
         snprintf(err, errlen, "out of memory");
         return -1;
     }

@@ -943,7 +943,7 @@ int imp_perfsim_costs(importer *im, const import_opts *opt)
                 continue;
             tk->model_status = KCOST_DERIVED;
             pipe_kernel m = measured(&res[task_sig[t]], kn->aic);
-            if ((tk->model = imp_model(im, &m)) < 0) {
+            if (!(tk->model = pipe_set_put(&im->models, &m))) {
                 rc = imp_oom(im);
                 goto out;
             }

@@ -64,7 +64,7 @@ typedef struct imp_task {
     size_t nedge_anchored;     /* ... how many of them creator edges name */
     double ns;                 /* median execution time, < 0 = not seen */
     kcost_status model_status; /* its pipe form derived from its args (single-kernel tasks) */
-    int model;                 /* ... when not KCOST_UNKNOWN: its importer.models index (imp_task_model) */
+    uint32_t model;            /* ... when not KCOST_UNKNOWN: its index in importer.models (imp_task_model) */
     bool own_cost;             /* the graph gives it its own cost (its args differ from its kernel's) */
 } imp_task;
 
@@ -158,11 +158,7 @@ typedef struct importer {
     import_costs costs;                /* where kernel times come from (resolved: never AUTO) */
     int swim_cores;                    /* the swimlane's metadata.num_cores, 0 = no swimlane */
     imp_kernel *kernels;               /* per func id: its cost in the graph file */
-    /* the distinct pipe forms of tasks (a task of 256 bytes held one each; most tasks share a few) */
-    pipe_kernel *models;
-    size_t nmodels, modelcap;
-    uint32_t *model_hash; /* open addressing: models[] index + 1, 0 = empty */
-    size_t model_mask;    /* its size - 1 (a power of 2), 0 before the first */
+    pipe_set models;                   /* the tasks' distinct pipe forms (most tasks share a few) */
 } importer;
 
 /* Fails with "DIR/FILE: message" in im->err; returns -1. */
@@ -174,13 +170,10 @@ int imp_oom(importer *im);
 /* A note on stderr about something the capture left open (at most IMPORT_MAX_NOTES). */
 void imp_note(importer *im, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* The index of the pipe form k in im->models, added when new; -1 when out of memory. */
-int imp_model(importer *im, const pipe_kernel *k);
-
 /* A task's pipe form (t->model_status not KCOST_UNKNOWN). */
 static inline const pipe_kernel *imp_task_model(const importer *im, const imp_task *t)
 {
-    return &im->models[t->model];
+    return pipe_set_kernel(&im->models, t->model);
 }
 
 /* Appends a buffer; returns its index, or -1 when out of memory. */
