@@ -465,7 +465,7 @@ START_TEST(a_work_dir_that_cannot_be_opened_or_locked_is_said_so)
     char *now = snapshot(out);
     ck_assert_str_eq(now, "");
     free(now);
-    r = tu_run_preloaded(args, PTOSIM_NOLOCK);
+    r = tu_run_preloaded(args, PTOSIM_NOLOCK, NULL);
     ck_assert_int_eq(r.status, 0);
     snprintf(want, sizeof(want),
              "ptosim: warning: %s: cannot lock the work dir (No locks available); do not let two runs write to "

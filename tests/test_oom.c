@@ -137,21 +137,9 @@ static run_out run_b(const char *dir, const char *cls, long n, long *own, long *
     setenv("FAILALLOC_N", num, 1);
     setenv("FAILALLOC_CLASS", cls, 1);
     setenv("FAILALLOC_LOG", log, 1);
-    setenv("LD_PRELOAD", PTOSIM_FAILALLOC, 1);
-    char *asan = getenv("ASAN_OPTIONS") ? strdup(getenv("ASAN_OPTIONS")) : NULL;
-    char opts[4096]; /* the sanitized build: the injector comes before ASan's runtime, on purpose, and a
-                      * process ended for want of memory may leave what it held (not a leak to report) */
-    snprintf(opts, sizeof(opts), "%s%sverify_asan_link_order=0:detect_leaks=0", asan ? asan : "",
-             asan ? ":" : "");
-    setenv("ASAN_OPTIONS", opts, 1);
-    run_out r = tu_run(args);
-    unsetenv("LD_PRELOAD");
+    /* a process ended for want of memory may leave what it held (not a leak to report) */
+    run_out r = tu_run_preloaded(args, PTOSIM_FAILALLOC, "detect_leaks=0");
     unsetenv("FAILALLOC_N");
-    if (asan)
-        setenv("ASAN_OPTIONS", asan, 1);
-    else
-        unsetenv("ASAN_OPTIONS");
-    free(asan);
     if (own || lib) {
         char *text = tu_read(log);
         ck_assert_msg(text && sscanf(text, "own %ld lib %ld", own, lib) == 2, "no counts in %s", log);
@@ -275,20 +263,8 @@ static run_out run_failing(const char *const *args, const char *name, const char
 {
     setenv(name, value, 1);
     setenv("FAILALLOC_CLASS", cls, 1);
-    setenv("LD_PRELOAD", PTOSIM_FAILALLOC, 1);
-    char *asan = getenv("ASAN_OPTIONS") ? strdup(getenv("ASAN_OPTIONS")) : NULL;
-    char opts[4096];
-    snprintf(opts, sizeof(opts), "%s%sverify_asan_link_order=0:detect_leaks=0", asan ? asan : "",
-             asan ? ":" : "");
-    setenv("ASAN_OPTIONS", opts, 1);
-    run_out r = tu_run(args);
-    unsetenv("LD_PRELOAD");
+    run_out r = tu_run_preloaded(args, PTOSIM_FAILALLOC, "detect_leaks=0");
     unsetenv(name);
-    if (asan)
-        setenv("ASAN_OPTIONS", asan, 1);
-    else
-        unsetenv("ASAN_OPTIONS");
-    free(asan);
     return r;
 }
 

@@ -726,7 +726,7 @@ START_TEST(a_sweep_on_a_file_system_without_locks_warns_and_runs)
     char *out = path_in(dir, "s"), want[8192];
     const char *args[] = {"sweep", TRACE("chain3.jsonl"), "--ring-task-window", "16,64", "--quiet", "-o", out,
                           NULL};
-    run_out r = tu_run_preloaded(args, PTOSIM_NOLOCK);
+    run_out r = tu_run_preloaded(args, PTOSIM_NOLOCK, NULL);
     snprintf(want, sizeof(want),
              "ptosim sweep: %s: cannot lock the sweep folder (No locks available); do not let two sweeps write "
              "to it at once\n",

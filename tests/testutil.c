@@ -121,13 +121,14 @@ run_out tu_run_bound_by_modes(const char *const *args)
     return tu_run_prog(argv);
 }
 
-run_out tu_run_preloaded(const char *const *args, const char *lib)
+run_out tu_run_preloaded(const char *const *args, const char *lib, const char *asan_extra)
 {
     setenv("LD_PRELOAD", lib, 1);
     /* the sanitized build: the library comes before ASan's runtime, on purpose */
     char *asan = getenv("ASAN_OPTIONS") ? strdup(getenv("ASAN_OPTIONS")) : NULL;
     char opts[4096];
-    snprintf(opts, sizeof(opts), "%s%sverify_asan_link_order=0", asan ? asan : "", asan ? ":" : "");
+    snprintf(opts, sizeof(opts), "%s%sverify_asan_link_order=0%s%s", asan ? asan : "", asan ? ":" : "",
+             asan_extra ? ":" : "", asan_extra ? asan_extra : "");
     setenv("ASAN_OPTIONS", opts, 1);
     run_out r = tu_run(args);
     unsetenv("LD_PRELOAD");

@@ -45,8 +45,8 @@ run_out tu_run(const char *const *args);
 run_out tu_run_bound_by_modes(const char *const *args);
 
 /* Runs ptosim as tu_run does with the shared library lib preloaded (LD_PRELOAD), into the processes it
- * starts too. */
-run_out tu_run_preloaded(const char *const *args, const char *lib);
+ * starts too; asan_extra (or NULL) is added to ASAN_OPTIONS for that run. */
+run_out tu_run_preloaded(const char *const *args, const char *lib, const char *asan_extra);
 
 #ifndef PTOSIM_NOLOCK /* the Makefile names the flock-failing library (tests/oom/nolock.c) of the build */
 #define PTOSIM_NOLOCK PTOSIM_SRCDIR "/build/nolock.so"
