@@ -198,7 +198,8 @@ static int escape(parser *ps, const char *q, const char *end, unsigned *cp)
         return 0;
     }
     if (hi >= 0xD800 && hi <= 0xDBFF) { /* a surrogate pair */
-        if (end - q < 12 || q[6] != '\\' || q[7] != 'u' || hex4(q + 8, &lo) != 0 || lo < 0xDC00 || lo > 0xDFFF) {
+        if (end - q < 12 || q[6] != '\\' || q[7] != 'u' || hex4(q + 8, &lo) != 0 || lo < 0xDC00 ||
+            lo > 0xDFFF) {
             ps->err = q + 5;
             return 0;
         }

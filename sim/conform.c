@@ -2097,8 +2097,8 @@ static int sdfx_load(cf_sdfx *d, const char *dir, bool real)
     return sdfx_load_split(d, dir, real, false);
 }
 
-/* A checked value's text as a tree, by jsonl_parse: the stream checked it by the same rules, so NULL means out
- * of memory, or a file changed since it was checked (the callers tell which by checking the text again).
+/* A checked value's text as a tree, by jsonl_parse: the stream checked it by the same rules, so NULL means
+ * out of memory, or a file changed since it was checked (the callers tell which by checking the text again).
  * Nothing is taken that the check would refuse: no lenient second reading. */
 static cJSON *tree(const char *text, size_t len)
 {

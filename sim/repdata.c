@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "../model/csv.h"
+#include "../model/jsonl.h"
 #include "../model/readall.h"
 #include "../model/vec.h"
 #include "jscan.h"
@@ -477,7 +478,12 @@ int rd_parse_overhead(const char *text, const char *what, rd_overhead *oh, char 
 {
     memset(oh, 0, sizeof(*oh));
     jctx c = {what, err, errlen};
-    cJSON *root = cJSON_Parse(text);
+    jsonl_error je;
+    cJSON *root = jsonl_parse(text, strlen(text), &je);
+    if (!root) {
+        jsonl_message(err, errlen, what, text, &je, 0);
+        return RD_BAD;
+    }
     if (!cJSON_IsObject(root)) {
         cJSON_Delete(root);
         return bad(err, errlen, "%s: not a JSON object", what);
@@ -485,6 +491,11 @@ int rd_parse_overhead(const char *text, const char *what, rd_overhead *oh, char 
     int rc = load_overhead(&c, root, oh) == 0 ? RD_OK : RD_BAD;
     cJSON_Delete(root);
     return rc;
+}
+
+cJSON *rd_parse_json(const char *text, size_t len)
+{
+    return jsonl_parse(text, len, NULL);
 }
 
 int rd_load_name_map(const char *dir, char *graph, size_t n, rd_kernel **k, int *nk)
@@ -510,7 +521,7 @@ int rd_load_name_map(const char *dir, char *graph, size_t n, rd_kernel **k, int 
     snprintf(path, sizeof(path), "%s/%s", dir, best);
     if (slurp(path, &text, &len, e, sizeof(e)) != RD_OK)
         return RD_ABSENT;
-    cJSON *root = cJSON_Parse(text);
+    cJSON *root = jsonl_parse(text, len, NULL); /* strict, as import reads it: else the names stay unknown */
     free(text);
     const cJSON *map = cJSON_GetObjectItemCaseSensitive(root, "callable_id_to_name"), *m;
     int cnt = 0;
@@ -761,12 +772,12 @@ int rd_load_run(const char *path, rd_run *r, char *err, size_t errlen)
     int rc = slurp(path, &text, &len, err, errlen);
     if (rc != RD_OK)
         return rc;
-    const char *end = NULL;
-    cJSON *root = cJSON_ParseWithLengthOpts(text, len + 1, &end, 1) /* the NUL counts */;
+    jsonl_error je;
+    cJSON *root = jsonl_parse(text, len, &je);
     if (!root) {
-        rc = bad(err, errlen, "%s: not valid JSON (at byte %zu)", path, end ? (size_t)(end - text) : len);
+        jsonl_message(err, errlen, path, text, &je, 0);
         free(text);
-        return rc;
+        return RD_BAD;
     }
     jctx c = {path, err, errlen};
     rc = load_run_json(&c, root, r);
@@ -796,9 +807,13 @@ void rd_run_free(rd_run *r)
 /* JSON files read with the scanner (jscan.h)                          */
 /* ------------------------------------------------------------------ */
 
+/* The scan's failure as every JSON reader says it: FILE:LINE:COL: json: WHAT. */
 static int syntax(const jctx *c, const jscan *s)
 {
-    return bad(c->err, c->errlen, "%s: not valid JSON (at byte %zu)", c->path, jscan_offset(s));
+    jsonl_error je;
+    jscan_error(s, &je);
+    jsonl_message(c->err, c->errlen, c->path, s->base, &je, 0);
+    return RD_BAD;
 }
 
 /* What a member reader returns for a key it does not read: the value is skipped. */
@@ -1498,9 +1513,11 @@ int rd_load_scopes(const char *path, rd_scopes *sc, char *err, size_t errlen)
         line++;
         if (!l[strspn(l, " \t")])
             continue; /* blank lines are skipped, as scope_stats_plot does */
-        cJSON *j = cJSON_Parse(l);
+        jsonl_error je;
+        cJSON *j = jsonl_parse(l, strlen(l), &je);
         if (!j) {
-            rc = bad(err, errlen, "%s:%d: not valid JSON", path, line);
+            jsonl_message(err, errlen, path, l, &je, line);
+            rc = RD_BAD;
             break;
         }
         if (!meta) {

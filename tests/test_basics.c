@@ -18,12 +18,12 @@
 #include "../model/readall.h"
 #include "../model/readyq.h"
 #include "../model/simtime.h"
-#include "../sim/jscan.h"
 #include "../model/strtab.h"
 #include "../model/task.h"
 #include "../model/tmap.h"
 #include "../model/vec.h"
 #include "../model/wbuf.h"
+#include "../sim/jscan.h"
 #include "testutil.h"
 
 START_TEST(evq_pops_in_time_order_and_ties_in_insertion_order)
@@ -305,8 +305,10 @@ END_TEST
 START_TEST(the_scanner_lexes_as_the_parser_and_the_message_says_where)
 {
     static const char *const bad[] = {
-        "\"\xff\"", "\"\xc3\"", "\"\\udfff\"", "\"\\u0000\"", "2e308", "-1e999", "01", "1.", "-", "tru",
-        "\"\\x\"",  "\"\\u12G4\"", "\"open", "nul", "[1, 1e999]", "{\"a\": \"\\ud800x\"}",
+        "\"\xff\"", "\"\xc3\"", "\"\\udfff\"", "\"\\u0000\"",
+        "2e308",    "-1e999",   "01",          "1.",
+        "-",        "tru",      "\"\\x\"",     "\"\\u12G4\"",
+        "\"open",   "nul",      "[1, 1e999]",  "{\"a\": \"\\ud800x\"}",
     };
     for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
         jsonl_error e, se;
@@ -317,11 +319,13 @@ START_TEST(the_scanner_lexes_as_the_parser_and_the_message_says_where)
         bool ok = jscan_skip(&s) && jscan_peek(&s) == 0;
         ck_assert_msg(!ok, "the scanner took %s", bad[i]);
         jscan_error(&s, &se);
-        ck_assert_msg(se.at == e.at, "%s: scanner at %td, parser at %td", bad[i], se.at - bad[i], e.at - bad[i]);
+        ck_assert_msg(se.at == e.at, "%s: scanner at %td, parser at %td", bad[i], se.at - bad[i],
+                      e.at - bad[i]);
         ck_assert_msg(se.what == e.what || (se.what && e.what && strcmp(se.what, e.what) == 0), "%s", bad[i]);
     }
     /* what it reads: escapes decoded to UTF-8 as the parser does, cut to the buffer */
-    const char *text = "[\"caf\\u00e9 \\ud83d\\ude00\", \"abcdef\", 01, -9223372036854775808, 1e3, 18446744073709551615]";
+    const char *text =
+        "[\"caf\\u00e9 \\ud83d\\ude00\", \"abcdef\", 01, -9223372036854775808, 1e3, 18446744073709551615]";
     jscan s;
     jscan_init(&s, text, strlen(text));
     char buf[32];

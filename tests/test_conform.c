@@ -615,8 +615,8 @@ START_TEST(compare_errors_name_the_folder_or_file)
     snprintf(want, sizeof(want), "%s/scope_stats/scope_stats.jsonl:2:10: a: duplicate key", bad);
     assert_err(bad, good, want);
     bad = dfx(rd, SCOPE, "{\"chip_swimlane_level\": \"\xff\"}");
-    snprintf(want, sizeof(want), "%s/chip_swimlane_records.json:1:26: chip_swimlane_level: invalid UTF-8 in a string",
-             bad);
+    snprintf(want, sizeof(want),
+             "%s/chip_swimlane_records.json:1:26: chip_swimlane_level: invalid UTF-8 in a string", bad);
     assert_err(bad, good, want);
 
     /* JSON, but not shaped as the runtime writes it */
@@ -714,8 +714,8 @@ START_TEST(capture_errors_exit_3_or_2)
     args[1] = bad;
     r = tu_run(args);
     ck_assert_int_eq(r.status, 3);
-    snprintf(want, sizeof(want),
-             "ptosim conform: %s/chip_swimlane_records.json:1:2: json: not valid JSON\n", bad);
+    snprintf(want, sizeof(want), "ptosim conform: %s/chip_swimlane_records.json:1:2: json: not valid JSON\n",
+             bad);
     ck_assert_str_eq(r.err, want);
     tu_run_free(&r);
     bad = dfx(rd, "{\"heap_max\": [1, 2]}\n", NULL);

@@ -821,7 +821,11 @@ typedef struct bad_case {
 
 static const bad_case BAD[] = {
     /* ptosim_run.json */
-    {"ptosim_run.json", "{\"makespan_us\": ", "ptosim_run.json: not valid JSON (at byte 16)"},
+    {"ptosim_run.json", "{\"makespan_us\": ", "ptosim_run.json:1:17: json: not valid JSON"},
+    /* what a lenient reading took silently: a key given twice, a string that is not UTF-8 */
+    {"ptosim_run.json", "{\"makespan_us\": 1, \"makespan_us\": 2}", "ptosim_run.json:1:20: makespan_us: duplicate key"},
+    {"ptosim_run.json", "{\"graph\": {\"name\": \"\xff\"}}",
+     "ptosim_run.json:1:21: graph.name: invalid UTF-8 in a string"},
     {"ptosim_run.json", "[1]", "ptosim_run.json: not a JSON object"},
     {"ptosim_run.json", "{}", "ptosim_run.json: outcome: missing or not an object"},
     {"ptosim_run.json", "{\"outcome\": {}}", "ptosim_run.json: outcome.status: missing or not a string"},
@@ -963,7 +967,9 @@ static const bad_case BAD[] = {
      "integers"},
     /* chip_swimlane_records.json */
     {"dfx_outputs/chip_swimlane_records.json", "{\"chip_swimlane_level\": 1, \"x\": [1, 2",
-     "chip_swimlane_records.json: not valid JSON (at byte 37)"},
+     "chip_swimlane_records.json:1:38: json: not valid JSON"},
+    {"dfx_outputs/chip_swimlane_records.json", "{\"chip_swimlane_level\": 1, \"x\": \"\xff\"}",
+     "chip_swimlane_records.json:1:34: json: invalid UTF-8 in a string"},
     {"dfx_outputs/chip_swimlane_records.json", "[]", "chip_swimlane_records.json: not a JSON object"},
     {"dfx_outputs/chip_swimlane_records.json", "{\"chip_swimlane_level\": 5}",
      "chip_swimlane_level: not a level 1-4"},
@@ -1005,7 +1011,8 @@ static const bad_case BAD[] = {
      SL_HEAD "\"aicore_tasks\": [[0, 1, 1, 5, 6, 0]], \"aicore_tasks\": [[0, 2, 2, 7, 8, 0]]}",
      "aicore_tasks: given twice"},
     /* deps.json */
-    {"dfx_outputs/deps.json", "{\"tasks\": [], \"edges\": [", "deps.json: not valid JSON (at byte 24)"},
+    {"dfx_outputs/deps.json", "{\"tasks\": [], \"edges\": [", "deps.json:1:25: json: not valid JSON"},
+    {"dfx_outputs/deps.json", "{\"tasks\": [], \"edges\": [], \"x\": 1e999}", "deps.json:1:33: json: number out of range"},
     {"dfx_outputs/deps.json", "7", "deps.json: not a JSON object"},
     {"dfx_outputs/deps.json", "{\"edges\": []}", "deps.json: tasks: missing"},
     {"dfx_outputs/deps.json", "{\"tasks\": []}", "deps.json: edges: missing"},
@@ -1027,7 +1034,9 @@ static const bad_case BAD[] = {
     /* scope_stats.jsonl */
     {"dfx_outputs/scope_stats/scope_stats.jsonl", "",
      "scope_stats.jsonl:1: no metadata line (the file is empty)"},
-    {"dfx_outputs/scope_stats/scope_stats.jsonl", "{\"version\": 6", "scope_stats.jsonl:1: not valid JSON"},
+    {"dfx_outputs/scope_stats/scope_stats.jsonl", "{\"version\": 6", "scope_stats.jsonl:1:14: json: not valid JSON"},
+    {"dfx_outputs/scope_stats/scope_stats.jsonl", SC_HEAD "{\"ring\": 1, \"ring\": 1}\n",
+     "scope_stats.jsonl:2:13: ring: duplicate key"},
     {"dfx_outputs/scope_stats/scope_stats.jsonl", "[]", "scope_stats.jsonl:1: not a JSON object"},
     {"dfx_outputs/scope_stats/scope_stats.jsonl", "{\"task_window_max\": [16, 16]}",
      "scope_stats.jsonl:1: task_window_max: missing or not an array of 4 numbers"},
