@@ -823,7 +823,8 @@ static const bad_case BAD[] = {
     /* ptosim_run.json */
     {"ptosim_run.json", "{\"makespan_us\": ", "ptosim_run.json:1:17: json: not valid JSON"},
     /* what a lenient reading took silently: a key given twice, a string that is not UTF-8 */
-    {"ptosim_run.json", "{\"makespan_us\": 1, \"makespan_us\": 2}", "ptosim_run.json:1:20: makespan_us: duplicate key"},
+    {"ptosim_run.json", "{\"makespan_us\": 1, \"makespan_us\": 2}",
+     "ptosim_run.json:1:20: makespan_us: duplicate key"},
     {"ptosim_run.json", "{\"graph\": {\"name\": \"\xff\"}}",
      "ptosim_run.json:1:21: graph.name: invalid UTF-8 in a string"},
     {"ptosim_run.json", "[1]", "ptosim_run.json: not a JSON object"},
@@ -1012,7 +1013,8 @@ static const bad_case BAD[] = {
      "aicore_tasks: given twice"},
     /* deps.json */
     {"dfx_outputs/deps.json", "{\"tasks\": [], \"edges\": [", "deps.json:1:25: json: not valid JSON"},
-    {"dfx_outputs/deps.json", "{\"tasks\": [], \"edges\": [], \"x\": 1e999}", "deps.json:1:33: json: number out of range"},
+    {"dfx_outputs/deps.json", "{\"tasks\": [], \"edges\": [], \"x\": 1e999}",
+     "deps.json:1:33: json: number out of range"},
     {"dfx_outputs/deps.json", "7", "deps.json: not a JSON object"},
     {"dfx_outputs/deps.json", "{\"edges\": []}", "deps.json: tasks: missing"},
     {"dfx_outputs/deps.json", "{\"tasks\": []}", "deps.json: edges: missing"},
@@ -1034,7 +1036,8 @@ static const bad_case BAD[] = {
     /* scope_stats.jsonl */
     {"dfx_outputs/scope_stats/scope_stats.jsonl", "",
      "scope_stats.jsonl:1: no metadata line (the file is empty)"},
-    {"dfx_outputs/scope_stats/scope_stats.jsonl", "{\"version\": 6", "scope_stats.jsonl:1:14: json: not valid JSON"},
+    {"dfx_outputs/scope_stats/scope_stats.jsonl", "{\"version\": 6",
+     "scope_stats.jsonl:1:14: json: not valid JSON"},
     {"dfx_outputs/scope_stats/scope_stats.jsonl", SC_HEAD "{\"ring\": 1, \"ring\": 1}\n",
      "scope_stats.jsonl:2:13: ring: duplicate key"},
     {"dfx_outputs/scope_stats/scope_stats.jsonl", "[]", "scope_stats.jsonl:1: not a JSON object"},
@@ -1128,8 +1131,7 @@ static const bad_case BAD[] = {
      "sweep.csv:2: makespan_mean_us: \"-1\" is not a non-negative number"},
     {"sweep.csv", REP_HEADER "\ng,a2a3,4,1024,64,ok,0,0,1" REP_MID "3,1,y,1,1,1\n",
      "sweep.csv:2: makespan_sigma_us: \"y\" is not a non-negative number"},
-    {"sweep.csv",
-     SWEEP_HEADER_NL ",a,b,c,d,e,f,g,h,i,j,k,l,m,n,o,p,q,r,s,t,u,v,w,x,y\n",
+    {"sweep.csv", SWEEP_HEADER_NL ",a,b,c,d,e,f,g,h,i,j,k,l,m,n,o,p,q,r,s,t,u,v,w,x,y\n",
      "sweep.csv:1: header: more than 24 swept columns past the run's own"},
     {"sweep.csv", SWEEP_HEADER_NL ",0123456789012345678901234567890123456789012345678901234567890123\n",
      "sweep.csv:1: header: column 20: a name longer than 63 characters"},
