@@ -151,28 +151,38 @@ static inline bool same_key(const char *a, const char *b)
  * they hold no escape (the value is those bytes). */
 static bool scan_string(parser *ps, const char **s, size_t *len, bool *plain)
 {
-    const char *b = ++ps->p;
-    bool pl = true;
-    unsigned char high = 0; /* any byte >= 0x80: check the UTF-8 */
-    while (ps->p < ps->end && *ps->p != '"') {
-        unsigned char c = (unsigned char)*ps->p;
-        if (c < 0x20) {
-            ps->err = ps->p;
+    const char *b = ++ps->p, *p = b, *end = ps->end;
+    bool pl = true, high = false; /* high: a byte >= 0x80, check the UTF-8 */
+    for (;;) {
+        /* the run of printable ASCII first, in a tight loop: most strings hold nothing else */
+        while (p < end && (unsigned char)*p >= 0x20 && (unsigned char)*p < 0x80 && *p != '"' && *p != '\\')
+            p++;
+        if (p >= end) {
+            ps->err = end;
             return false;
         }
-        high |= c;
-        if (c == '\\') {
-            pl = false;
-            ps->p++;
+        unsigned char c = (unsigned char)*p;
+        if (c == '"')
+            break;
+        if (c < 0x20) {
+            ps->err = p;
+            return false;
         }
-        ps->p++;
+        if (c == '\\') { /* the escaped byte is checked by escape(); a quote there does not end the string */
+            pl = false;
+            if (end - p < 2) {
+                ps->err = end;
+                return false;
+            }
+            p += 2;
+            continue;
+        }
+        high = true;
+        p++;
     }
-    if (ps->p >= ps->end) {
-        ps->err = ps->p;
-        return false;
-    }
-    size_t n = (size_t)(ps->p - b), bad;
-    if ((high & 0x80) && !utf8_ok((const unsigned char *)b, n, &bad)) {
+    ps->p = p;
+    size_t n = (size_t)(p - b), bad;
+    if (high && !utf8_ok((const unsigned char *)b, n, &bad)) {
         refuse(ps, b + bad, "invalid UTF-8 in a string");
         return false;
     }
@@ -609,31 +619,9 @@ static const char *lex_done(parser *ps, bool ok, jsonl_error *e)
     return NULL;
 }
 
-const char *jsonl_lex_string(const char *s, const char *end, jsonl_error *e)
+/* The value of the checked string from s (its opening quote) to after into out, as jsonl_lex_string says. */
+static void unescape_into(const char *s, const char *after, char *out, size_t n)
 {
-    assert(s < end && *s == '"');
-    parser ps;
-    lex_start(&ps, s, end);
-    const char *b;
-    size_t len;
-    bool plain;
-    bool ok = scan_string(&ps, &b, &len, &plain);
-    if (ok && !plain) /* the escapes, as unescape() will read them */
-        for (const char *q = memchr(b, '\\', len); ok && q && q < ps.p;
-             q = memchr(q, '\\', (size_t)(ps.p - q))) {
-            unsigned cp;
-            int k = escape(&ps, q, ps.p, &cp);
-            ok = k > 0;
-            q += k;
-        }
-    if (ok)
-        ps.p++; /* the closing quote */
-    return lex_done(&ps, ok, e);
-}
-
-size_t jsonl_lex_unescape(const char *s, const char *after, char *out, size_t n)
-{
-    assert(after - s >= 2 && *s == '"' && after[-1] == '"');
     parser ps; /* the escapes were checked: escape() cannot fail here */
     lex_start(&ps, s, after);
     const char *q = s + 1, *close = after - 1;
@@ -659,13 +647,66 @@ size_t jsonl_lex_unescape(const char *s, const char *after, char *out, size_t n)
             if (n > len + 1)
                 out[len] = cb[i];
     }
+    out[len < n ? len : n - 1] = '\0';
+}
+
+const char *jsonl_lex_string(const char *s, const char *end, char *out, size_t n, jsonl_error *e)
+{
+    assert(s < end && *s == '"');
+    /* printable ASCII up to the closing quote, the most of strings, without a parser */
+    const char *p = s + 1;
+    while (p < end && (unsigned char)*p >= 0x20 && (unsigned char)*p < 0x80 && *p != '"' && *p != '\\')
+        p++;
+    if (p < end && *p == '"') {
+        if (n) {
+            size_t len = (size_t)(p - s - 1);
+            len = len < n ? len : n - 1;
+            memcpy(out, s + 1, len);
+            out[len] = '\0';
+        }
+        return p + 1;
+    }
+    parser ps;
+    lex_start(&ps, s, end);
+    const char *b;
+    size_t len;
+    bool plain;
+    bool ok = scan_string(&ps, &b, &len, &plain);
+    if (ok && !plain) /* the escapes, as unescape() reads them */
+        for (const char *q = memchr(b, '\\', len); ok && q && q < ps.p;
+             q = memchr(q, '\\', (size_t)(ps.p - q))) {
+            unsigned cp;
+            int k = escape(&ps, q, ps.p, &cp);
+            ok = k > 0;
+            q += k;
+        }
+    if (!ok)
+        return lex_done(&ps, false, e);
+    ps.p++; /* the closing quote */
     if (n)
-        out[len < n ? len : n - 1] = '\0';
-    return len;
+        unescape_into(s, ps.p, out, n);
+    return ps.p;
 }
 
 const char *jsonl_lex_number(const char *s, const char *end, double *v, jsonl_error *e)
 {
+    /* a short integer, the most of numbers, without a parser: what lex_number reads exactly */
+    const char *p = s + (s < end && *s == '-'), *d = p;
+    if (p < end && *p == '0')
+        p++;
+    else
+        while (p < end && (unsigned)(*p - '0') < 10)
+            p++;
+    if (p > d && p - d <= 15 &&
+        (p == end || (*p != '.' && *p != 'e' && *p != 'E' && (unsigned)(*p - '0') >= 10))) {
+        if (v) {
+            uint64_t ip = 0;
+            for (const char *q = d; q < p; q++)
+                ip = ip * 10 + (uint64_t)(*q - '0');
+            *v = *s == '-' ? -(double)ip : (double)ip;
+        }
+        return p;
+    }
     parser ps;
     lex_start(&ps, s, end);
     return lex_done(&ps, s < end && lex_number(&ps, v), e);

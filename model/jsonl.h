@@ -105,13 +105,10 @@ void jsonl_message(char *buf, size_t n, const char *file, const char *s, const j
  * that every reader takes the same strings, numbers and literals. Each reads the token at s (s < end)
  * and returns the byte after it, or NULL with e (may be NULL; its path "") saying where and why. */
 
-/* A string, its opening quote at s: the escapes, UTF-8 and U+0000 checked as jsonl_parse does. */
-const char *jsonl_lex_string(const char *s, const char *end, jsonl_error *e);
-
-/* The value of the string from s to after (as jsonl_lex_string read it) into out: at most n - 1 bytes
- * kept (the rest dropped, perhaps inside a character), NUL-terminated when n > 0. Returns the value's
- * whole length. */
-size_t jsonl_lex_unescape(const char *s, const char *after, char *out, size_t n);
+/* A string, its opening quote at s: the escapes, UTF-8 and U+0000 checked as jsonl_parse does. With n > 0
+ * its value (escapes decoded to UTF-8, as jsonl_parse does) into out: at most n - 1 bytes kept (the rest
+ * dropped, perhaps inside a character), NUL-terminated. */
+const char *jsonl_lex_string(const char *s, const char *end, char *out, size_t n, jsonl_error *e);
 
 /* A number; its value into *v when v is not NULL (NULL only checks it, without strtod in the common case). */
 const char *jsonl_lex_number(const char *s, const char *end, double *v, jsonl_error *e);

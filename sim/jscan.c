@@ -58,11 +58,9 @@ bool jscan_string(jscan *s, char *buf, size_t n)
     if (jscan_peek(s) != '"')
         return false;
     jsonl_error e;
-    const char *after = jsonl_lex_string(s->p, s->end, &e);
+    const char *after = jsonl_lex_string(s->p, s->end, buf, n, &e);
     if (!after)
         return refused(s, &e);
-    if (n)
-        jsonl_lex_unescape(s->p, after, buf, n);
     s->p = after;
     return true;
 }

@@ -37,7 +37,7 @@ bool jscan_skip(jscan *s);
 bool jscan_pass(jscan *s);
 
 /* Reads a string into buf (at most n - 1 bytes kept, the rest dropped); escapes
- * are decoded to UTF-8 (jsonl_lex_unescape). False when the next value is not a
+ * are decoded to UTF-8 (jsonl_lex_string). False when the next value is not a
  * string, or is one jsonl_parse refuses. */
 bool jscan_string(jscan *s, char *buf, size_t n);
 
