@@ -1,6 +1,8 @@
 /* jsonl.c - strict recursive-descent JSON into cJSON nodes or a flat doc: integers without strtod, no
  * locale lookups, duplicate keys, bad UTF-8 and out-of-range numbers refused. Both share the lexing
- * (strings, numbers, white space, the error's place and path); only what a value becomes differs. */
+ * (strings, numbers, white space, the error's place and path); only what a value becomes differs. The
+ * lexing is also exported (jsonl_lex_*) for the in-place scanner, and jsonl_message is every reader's
+ * one error message. */
 #include "jsonl.h"
 
 #include <assert.h>

@@ -1,5 +1,6 @@
-/* jsonl.h - a fast strict JSON parser: one value into cJSON nodes, or into a flat array of values (a doc)
- * that is reused from one line to the next (the graph reader's hot path). */
+/* jsonl.h - the strict JSON reader of every file ptosim reads: one value into cJSON nodes, or into a flat
+ * array of values (a doc) reused from one line to the next (the graph reader's hot path); its lexing for
+ * scanners; its one error message. */
 #ifndef PTOSIM_JSONL_H
 #define PTOSIM_JSONL_H
 

@@ -1192,6 +1192,9 @@ START_TEST(costs_table_errors_name_the_file_line_and_kernel)
          "5000}})\n"},
         {"empty.csv", "",
          "empty.csv: empty (a CSV table starts with the header kernel,ns or kernel,cycles)\n"},
+        /* malformed JSON as every reader names it: FILE:LINE:COL: FIELD: WHAT */
+        {"syntax.json", "{\"QK\": {\"ns\": 1},}", "syntax.json:1:18: json: not valid JSON\n"},
+        {"dup.json", "{\"QK\": {\"ns\": 1},\n \"QK\": {\"ns\": 2}}", "dup.json:2:2: QK: duplicate key\n"},
     };
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         char *path = tu_write(dir, cases[i].name, cases[i].text);
