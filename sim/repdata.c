@@ -822,13 +822,58 @@ enum { MEMBER_SKIP = 2 };
 /* Reads the value of the member key at s into st: RD_OK, RD_BAD (message in c->err) or MEMBER_SKIP. */
 typedef int member_fn(jctx *c, jscan *s, const char *key, void *st);
 
-/* Reads the members of an object whose '{' is already consumed, each with member. */
+#define MEMBERS_KEPT                                                                                         \
+    32 /* keys of one object checked for a repeat (jstream refuses objects of more than 48) */
+
+/* Is the key whose opening quote is at a (in s's text) key, which the key at b was read as? Exact for keys
+ * read whole; a key that filled key[64] is taken as the same only when its text is byte for byte. */
+static bool same_key(const jscan *s, const char *a, const char *b, const char *key, size_t klen)
+{
+    jscan t;
+    char other[64];
+    jscan_init(&t, a, (size_t)(s->end - a));
+    if (!jscan_string(&t, other, sizeof(other)) || strcmp(other, key) != 0)
+        return false;
+    if (klen < sizeof(other) - 1)
+        return true;
+    size_t alen = (size_t)(t.p - a);
+    return (size_t)(s->end - b) >= alen && memcmp(a, b, alen) == 0;
+}
+
+/* Reads the members of an object whose '{' is already consumed, each with member. A key given twice is
+ * refused as jsonl_parse refuses it: a reader would otherwise take one of the values silently. */
 static int read_members(jctx *c, jscan *s, member_fn *member, void *st)
 {
     bool first = true;
     char key[64];
-    int r;
-    while ((r = jscan_member(s, &first, key, sizeof(key))) == 1) {
+    const char *kat[MEMBERS_KEPT]; /* where the keys read start */
+    uint32_t kh[MEMBERS_KEPT];     /* their hashes */
+    uint64_t seen = 0;             /* a bit per hash: most keys differ there, and nothing is compared */
+    int nk = 0, r;
+    while ((r = jscan_next(s, '}', &first)) == 1) {
+        jscan_peek(s);
+        const char *at = s->p;
+        if (!jscan_string(s, key, sizeof(key)) || !jscan_eat(s, ':'))
+            return syntax(c, s);
+        /* a hash of the length and the end bytes: enough to tell the keys of one object apart, in a few
+         * instructions (the rows of a capture hold millions of keys) */
+        size_t klen = strlen(key);
+        uint32_t h = ((uint32_t)klen * 0x9E3779B1u) ^ ((uint32_t)(unsigned char)key[0] * 0x85EBCA6Bu) ^
+                     ((uint32_t)(unsigned char)key[klen ? klen - 1 : 0] * 0xC2B2AE35u);
+        h ^= h >> 16;
+        if (seen >> (h & 63) & 1)
+            for (int i = 0; i < nk; i++)
+                if (kh[i] == h && same_key(s, kat[i], at, key, klen)) {
+                    jsonl_error je = {.at = at, .what = "duplicate key"};
+                    snprintf(je.path, sizeof(je.path), "%s", key);
+                    jsonl_message(c->err, c->errlen, c->path, s->base, &je, 0);
+                    return RD_BAD;
+                }
+        seen |= (uint64_t)1 << (h & 63);
+        if (nk < MEMBERS_KEPT) {
+            kat[nk] = at;
+            kh[nk++] = h;
+        }
         int rc = member(c, s, key, st);
         if (rc == MEMBER_SKIP) {
             if (!jscan_skip(s))
