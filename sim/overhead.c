@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 
 #include "cli.h"
-#include "repdata.h"
+#include "report_data.h"
 
 static void usage(FILE *out)
 {

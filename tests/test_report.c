@@ -14,8 +14,8 @@
 #include <unistd.h>
 
 #include "../model/outfile.h"
-#include "../sim/htmlrep.h"
-#include "../sim/repdata.h"
+#include "../sim/report_data.h"
+#include "../sim/report_html.h"
 #include "testutil.h"
 
 /* ------------------------------------------------------------------ */

@@ -1,6 +1,6 @@
-/* htmlrep.c - `ptosim report DIR`: summary, swimlane with the critical path, ring occupancy, pipes and sweep
- * curves as one self-contained HTML page. */
-#include "htmlrep.h"
+/* report_html.c - htmlrep_: `ptosim report DIR`, one self-contained HTML page of a run or a sweep. */
+/* Summary, swimlane with the critical path, ring occupancy, pipes and sweep curves. */
+#include "report_html.h"
 
 #include <assert.h>
 #include <errno.h>
@@ -27,7 +27,7 @@
 #include "../model/workdir.h"
 #include "cli.h"
 #include "overhead.h"
-#include "repdata.h"
+#include "report_data.h"
 
 /* Colours: core types as deps_viewer draws them (AIC blue, AIV orange), the
  * critical path red, rings and sweep groups from a qualitative palette. */
