@@ -1,5 +1,5 @@
-/* cli.c - one command-line convention for every command (help, usage errors, options); `ptosim run`'s
- * options. */
+/* cli.c - cli_: one command-line convention for every command, and `ptosim run`'s options. */
+/* The convention: help, usage errors, the option matcher. */
 #include "cli.h"
 
 #include "../model/runcfg.h"

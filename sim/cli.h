@@ -1,5 +1,5 @@
-/* cli.h - the command-line convention of every command (help, usage errors, options), and `ptosim run`'s
- * options (they mirror the runtime's RunConfig names). */
+/* cli.h - cli_: the command-line convention of every command, and `ptosim run`'s options. */
+/* The convention: help, usage errors, options; run's options mirror the runtime's RunConfig names. */
 #ifndef PTOSIM_CLI_H
 #define PTOSIM_CLI_H
 

@@ -1,5 +1,5 @@
-/* collector.h - the host-side args-dump collector as SimGrid actors: drain threads, the payload copy over the
- * collector link, one writer. */
+/* collector.h - the host-side args-dump collector as SimGrid actors. */
+/* Drain threads, the payload copy over the collector link, one writer. */
 #ifndef PTOSIM_COLLECTOR_H
 #define PTOSIM_COLLECTOR_H
 

@@ -1,6 +1,7 @@
-/* import.c - rebuilds a graph file from a runtime capture: tasks, args and edges from deps.json, the op
- * order and scopes from scope stats, created buffers from heap offsets, kernel times and sync-start drains
- * from the swimlane. */
+/* import.c - import_: `ptosim import`, the command and the capture reader that rebuilds a graph file. */
+/* Tasks, args and edges from deps.json, the op order and scopes from scope stats, kernel times and sync-start
+ * drains from the swimlane; it calls import_heap.c (created buffers from heap offsets) and import_cost.c
+ * (kernel costs), which share import_state.h with it. */
 #include "../model/outfile.h"
 #include "import.h"
 
@@ -26,71 +27,13 @@
 #include "../model/tmap.h"
 #include "../model/vec.h"
 #include "cli.h"
-#include "importer.h"
+#include "import_cost.h"
+#include "import_heap.h"
+#include "import_state.h"
 #include "jspan.h"
 #include "jstream.h"
 
 static const char *const DIRS[] = {"in", "out", "inout", "out_existing", "no_dep"};
-
-int imp_fail(importer *im, const char *file, const char *fmt, ...)
-{
-    char msg[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof(msg), fmt, ap);
-    va_end(ap);
-    snprintf(im->err, im->errlen, "%s/%s: %s", im->dir, file, msg);
-    return -1;
-}
-
-int imp_oom(importer *im)
-{
-    snprintf(im->err, im->errlen, "out of memory");
-    return -1;
-}
-
-void imp_note(importer *im, const char *fmt, ...)
-{
-    if (!im->warn || im->notes++ >= IMPORT_MAX_NOTES)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("ptosim: note: ", im->warn);
-    vfprintf(im->warn, fmt, ap);
-    fputc('\n', im->warn);
-    va_end(ap);
-}
-
-/* Reads a whole file; NULL when it cannot (errno set: ENOENT when it does not exist). */
-static char *slurp(const char *dir, const char *name, size_t *len)
-{
-    char path[PATH_MAX];
-    snprintf(path, sizeof(path), "%s/%s", dir, name);
-    FILE *f = readall_open(path); /* a FIFO or a device (/dev/zero) is refused, not read without end */
-    if (!f)
-        return NULL;
-    char *buf = readall(f, len);
-    int e = errno;
-    fclose(f);
-    errno = e;
-    return buf;
-}
-
-/* Parses len bytes of text from file strictly (jsonl_parse: a duplicate key,
- * bad UTF-8 or an out-of-range number is an error, as in a graph); NULL with
- * jsonl_message's "DIR/FILE:LINE:COL: FIELD: WHAT" in im->err (line > 0: the
- * text is that line of a JSON Lines file). */
-static cJSON *parse_json(importer *im, const char *file, const char *text, size_t len, long line)
-{
-    jsonl_error je;
-    cJSON *root = jsonl_parse(text, len, &je);
-    if (root)
-        return root;
-    char path[PATH_MAX + 64];
-    snprintf(path, sizeof(path), "%s/%s", im->dir, file);
-    jsonl_message(im->err, im->errlen, path, text, &je, line);
-    return NULL;
-}
 
 /* Is v a JSON number holding an integer in [lo, hi]? (Before any cast of a
  * capture's number: casting a double outside the target type is undefined.) */
@@ -125,24 +68,6 @@ static bool get_dims(const cJSON *v, int64_t *out, int *n)
         out[(*n)++] = (int64_t)x->valuedouble;
     }
     return true;
-}
-
-/* The ring of a task id (its high 32 bits), or RINGS when they name none: an int of the high bits
- * themselves would be negative from bit 63 on, and pass every "< RINGS" check. */
-static int ring_of(uint64_t id)
-{
-    uint64_t r = id >> 32;
-    return r < RINGS ? (int)r : RINGS;
-}
-
-/* The tasks[] index of a task id, or -1. */
-static long find_task(const importer *im, uint64_t id)
-{
-    int r = ring_of(id);
-    uint64_t local = id & 0xFFFFFFFFu;
-    if (r < RINGS && im->by_local[r] && local < im->ring_count[r])
-        return im->by_local[r][local];
-    return -1;
 }
 
 static size_t tid_slot(uint64_t tid, size_t mask)
@@ -202,14 +127,6 @@ static int add_edge(importer *im, imp_task *t, imp_edge e)
         return imp_oom(im);
     t->edges[t->nedges++] = e;
     return 0;
-}
-
-int imp_add_buf(importer *im, imp_buf b)
-{
-    if (vec_grow((void **)&im->bufs, &im->bufcap, im->nbufs, sizeof(*im->bufs)) != 0)
-        return -1;
-    im->bufs[im->nbufs] = b;
-    return (int)im->nbufs++;
 }
 
 /* ---- reading ---- */
@@ -442,10 +359,10 @@ static int read_task(importer *im, const cJSON *x, int i)
         cJSON_GetArraySize(k) != 3 || !cJSON_IsArray(args))
         return imp_fail(im, "deps.json", "tasks[%d]: needs task_id, kernel_ids [aic, aiv0, aiv1] and args",
                         i);
-    if (ring_of(t->id) >= RINGS)
+    if (imp_ring_of(t->id) >= RINGS)
         return imp_fail(im, "deps.json", "tasks[%d].task_id: %" PRIu64 " names ring %" PRIu64 " (rings are 0..3)",
                         i, t->id, t->id >> 32);
-    t->ring = ring_of(t->id);
+    t->ring = imp_ring_of(t->id);
     t->local = (uint32_t)t->id;
     for (int s = 0; s < 3; s++) {
         const cJSON *kv = cJSON_GetArrayItem(k, s);
@@ -665,7 +582,7 @@ static int read_edges(importer *im, imp_list *edges)
     while ((q = next_edge(im, edges, &in, &rc)) == 1) {
         if (!in.pred_ok || !in.succ_ok || !in.src)
             return imp_fail(im, "deps.json", "edges[%d]: needs pred, succ and source", i);
-        long s = find_task(im, in.succ);
+        long s = imp_find_task(im, in.succ);
         if (s < 0 || (size_t)s >= im->nknown)
             return imp_fail(im, "deps.json", "edges[%d]: succ %" PRIu64 " is not in tasks", i, in.succ);
         if (in.arg_bad)
@@ -678,7 +595,7 @@ static int read_edges(importer *im, imp_list *edges)
         if (e.source < 0)
             return imp_fail(im, "deps.json", "edges[%d].source: \"%s\" is not explicit, creator or tensormap",
                             i, in.src);
-        long p = find_task(im, in.pred);
+        long p = imp_find_task(im, in.pred);
         e.pred = p < 0 ? SIZE_MAX : (size_t)p;
         if (e.source != 0) {
             long ti;
@@ -721,11 +638,11 @@ static int count_edge_preds(importer *im, imp_list *edges)
     imp_edge_in in;
     int rc = 0, q;
     while ((q = next_edge(im, edges, &in, &rc)) == 1) {
-        if (!in.pred_ok || !in.src || ring_of(in.pred) >= RINGS)
+        if (!in.pred_ok || !in.src || imp_ring_of(in.pred) >= RINGS)
             continue;
         bool creator = strcmp(in.src, "creator") == 0;
         bool expl = strcmp(in.src, "explicit") == 0;
-        int r = ring_of(in.pred);
+        int r = imp_ring_of(in.pred);
         uint64_t local = in.pred & 0xFFFFFFFFu;
         if (creator || (expl && !im->have_stats)) {
             if (local + 1 > im->ring_count[r] && local < (64u << 20))
@@ -802,12 +719,12 @@ static int read_deps(importer *im)
     if (st != 0)
         return st > 0 ? 0 : -1;
     size_t len;
-    char *text = slurp(im->dir, "deps.json", &len);
+    char *text = imp_slurp(im->dir, "deps.json", &len);
     if (!text)
         return imp_fail(im, "deps.json", "cannot read: %s (capture with --enable-dep-gen)", readall_why(errno));
     if (len > im->peak_window) /* held whole */
         im->peak_window = len;
-    cJSON *root = parse_json(im, "deps.json", text, len, 0);
+    cJSON *root = imp_parse_json(im, "deps.json", text, len, 0);
     free(text);
     if (!root)
         return -1;
@@ -1002,7 +919,7 @@ static int mark_drained(importer *im, imp_swim *sw)
         long ti;
         if (get_u64(cJSON_GetArrayItem(e, 0), &t.core) && get_u64(cJSON_GetArrayItem(e, 1), &id) &&
             get_u64(cJSON_GetArrayItem(e, 2), &t.reg) && bsearch(&t, tok, ntok, sizeof(*tok), cmp_token) &&
-            (ti = find_task(im, id)) >= 0)
+            (ti = imp_find_task(im, id)) >= 0)
             im->tasks[ti].sync = true;
     }
     goto out;
@@ -1093,7 +1010,7 @@ static int swim_times(importer *im, imp_swim *sw)
         }
         if (end < start)
             continue;
-        long t = find_task(im, id);
+        long t = imp_find_task(im, id);
         if (t < 0 || (size_t)t >= im->nknown)
             continue;
         bool aiv = core < (uint64_t)ntypes && is_aiv[core];
@@ -1202,12 +1119,12 @@ static int read_swimlane(importer *im)
     if (st != 0)
         return st > 0 ? 0 : -1;
     size_t len;
-    char *text = slurp(im->dir, "chip_swimlane_records.json", &len);
+    char *text = imp_slurp(im->dir, "chip_swimlane_records.json", &len);
     if (!text)
         return 0;              /* optional */
     if (len > im->peak_window) /* held whole */
         im->peak_window = len;
-    cJSON *root = parse_json(im, "chip_swimlane_records.json", text, len, 0);
+    cJSON *root = imp_parse_json(im, "chip_swimlane_records.json", text, len, 0);
     free(text);
     if (!root)
         return -1;
@@ -1252,7 +1169,7 @@ static void read_name_map(importer *im)
                 *p = '_';
     }
     size_t len;
-    char *text = slurp(im->dir, best, &len);
+    char *text = imp_slurp(im->dir, best, &len);
     jsonl_error je; /* optional: names stay unknown when it cannot be read */
     cJSON *root = text ? jsonl_parse(text, len, &je) : NULL;
     free(text);
@@ -1298,14 +1215,14 @@ static bool get_ring_array(const cJSON *meta, const char *key, uint64_t out[RING
 static int read_scope_stats(importer *im)
 {
     static const char *const FILE_NAME = "scope_stats/scope_stats.jsonl";
-    char *text = slurp(im->dir, FILE_NAME, NULL);
+    char *text = imp_slurp(im->dir, FILE_NAME, NULL);
     if (!text)
         return 0; /* optional: scopes are then guessed from the rings */
     char *save = NULL;
     long line = 0;
     for (char *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
         line++;
-        cJSON *r = parse_json(im, FILE_NAME, l, strlen(l), line);
+        cJSON *r = imp_parse_json(im, FILE_NAME, l, strlen(l), line);
         if (!r) {
             free(text);
             return -1;
@@ -1596,21 +1513,6 @@ static int assign_modes(importer *im)
 
 /* ---- writing ---- */
 
-void imp_put_str(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            outfile_printf(f, "\\%c", c);
-        else if (c < 0x20)
-            outfile_printf(f, "\\u%04x", c);
-        else
-            fputc(c, f);
-    }
-    fputc('"', f);
-}
-
 static void put_dims(FILE *f, const int64_t *v, int n)
 {
     fputc('[', f);
@@ -1720,7 +1622,7 @@ static void put_task(const importer *im, const imp_task *t, FILE *f)
             fputs(", \"sync_start\": true", f);
         if (t->early)
             fputs(", \"early_resolve\": true", f);
-        imp_put_task_cost(im, t, f);
+        import_cost_put_task(im, t, f);
     }
     fputs(", \"args\": [", f);
     size_t slot = 0;
@@ -1840,7 +1742,7 @@ static void put_header(importer *im, FILE *f)
         outfile_printf(f, "%s{\"id\": %d, \"name\": ", n++ ? ", " : "", id);
         imp_put_str(f, im->names[id][0] ? im->names[id] : fallback);
         outfile_printf(f, ", \"core\": \"%s\"", im->func_core[id] ? "aiv" : "aic");
-        imp_put_kernel_cost(im, id, f);
+        import_cost_put_kernel(im, id, f);
         fputc('}', f);
     }
     fputs("], \"tensors\": [", f);
@@ -1931,12 +1833,12 @@ int import_capture(const char *dfx_dir, const import_opts *opt, FILE *out, char 
     if (rc == 0)
         rc = assign_modes(im);
     if (rc == 0)
-        rc = imp_buffers(im);
+        rc = import_heap_buffers(im);
     if (rc == 0)
         rc = read_swimlane(im);
     if (rc == 0) {
         read_name_map(im);
-        rc = imp_costs(im, opt);
+        rc = import_cost_resolve(im, opt);
     }
     if (rc == 0) {
         put_header(im, out);
@@ -1947,21 +1849,6 @@ int import_capture(const char *dfx_dir, const import_opts *opt, FILE *out, char 
         outfile_printf(im->warn, "ptosim: note: %zu more notes like these\n", im->notes - IMPORT_MAX_NOTES);
     free_importer(im);
     return rc;
-}
-
-char *imp_slurp(const char *dir, const char *name, size_t *len)
-{
-    return slurp(dir, name, len);
-}
-
-cJSON *imp_parse_json(importer *im, const char *file, const char *text, size_t len, long line)
-{
-    return parse_json(im, file, text, len, line);
-}
-
-long imp_find_task(const importer *im, uint64_t id)
-{
-    return find_task(im, id);
 }
 
 static void import_usage(FILE *f)

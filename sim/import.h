@@ -1,5 +1,5 @@
-/* import.h - `ptosim import`: a graph file rebuilt from a runtime capture (deps.json, swimlane, scope stats).
- */
+/* import.h - import_: `ptosim import`, a graph file rebuilt from a runtime capture. */
+/* The capture: deps.json, the swimlane, scope stats. */
 #ifndef PTOSIM_IMPORT_H
 #define PTOSIM_IMPORT_H
 

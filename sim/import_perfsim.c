@@ -1,5 +1,6 @@
-/* import_perfsim.c - `ptosim import --costs perf-sim`: each task's signature from the capture (its args dump,
- * else deps.json and a --values table), priced by its kernel's own code under Perf-Sim (perfsim.c). */
+/* import_perfsim.c - import_perfsim_: `import --costs perf-sim`, task signatures priced by Perf-Sim. */
+/* Each task's signature from the capture (its args dump, else deps.json and a --values table), priced by
+ * its kernel's own code under Perf-Sim (perfsim.c). */
 #include <cJSON.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -11,7 +12,8 @@
 #include "../model/dtype.h"
 #include "../model/jsonl.h"
 #include "../model/readall.h"
-#include "importer.h"
+#include "import_perfsim.h"
+#include "import_state.h"
 #include "perfsim.h"
 
 #define CONTENT_MAX (1u << 20) /* an integer input's contents go into its signature up to this size */
@@ -779,7 +781,7 @@ static int match_sources(perf_state *ps, bool *fallback)
     return 0;
 }
 
-int imp_perfsim_costs(importer *im, const import_opts *opt)
+int import_perfsim_costs(importer *im, const import_opts *opt)
 {
     perf_state ps;
     memset(&ps, 0, sizeof(ps));

@@ -11,7 +11,7 @@
 #include "cli.h"
 #include "conform.h"
 #include "gen.h"
-#include "htmlrep.h"
+#include "report_html.h"
 #include "import.h"
 #include "overhead.h"
 #include "run.h"

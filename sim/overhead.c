@@ -1,5 +1,5 @@
-/* overhead.c - `ptosim overhead`: the scheduler-overhead model of a capture (swimlane + deps.json) and its
- * text report. */
+/* overhead.c - `ptosim overhead`: a capture's scheduler-overhead model and its text report. */
+/* The capture: its swimlane and deps.json. */
 #include "overhead.h"
 
 #include <inttypes.h>
@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 
 #include "cli.h"
-#include "repdata.h"
+#include "report_data.h"
 
 static void usage(FILE *out)
 {

@@ -1,5 +1,5 @@
-/* overhead.h - `ptosim overhead`: the scheduler-overhead model of a swimlane and deps.json pair, and its text
- * report. */
+/* overhead.h - `ptosim overhead`: the scheduler-overhead model of a capture, and its text report. */
+/* The capture: a swimlane and deps.json pair. */
 #ifndef PTOSIM_OVERHEAD_H
 #define PTOSIM_OVERHEAD_H
 

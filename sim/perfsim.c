@@ -1,5 +1,6 @@
-/* perfsim.c - kernels priced by their own code under pto-isa's Perf-Sim: the compiler and harness runs, their
- * content-addressed cache, and the checks that refuse a pto-isa tree known to measure wrong. */
+/* perfsim.c - perfsim_: kernels priced by their own code under pto-isa's Perf-Sim. */
+/* The compiler and harness runs, their content-addressed cache, and the checks that refuse a pto-isa
+ * tree known to measure wrong. */
 #include "perfsim.h"
 
 #include <assert.h>

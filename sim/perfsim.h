@@ -1,5 +1,6 @@
-/* perfsim.h - kernels priced by their own code: each kernel compiled once with ptosim's harness under pto-isa's
- * Perf-Sim (sim/perfsim_harness.cpp), each distinct task signature run once, both cached by content. */
+/* perfsim.h - perfsim_: kernels priced by their own code under pto-isa's Perf-Sim. */
+/* Each kernel compiled once with ptosim's harness (sim/perfsim_harness.cpp), each distinct task
+ * signature run once, both cached by content. */
 #ifndef PTOSIM_PERFSIM_H
 #define PTOSIM_PERFSIM_H
 

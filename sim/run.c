@@ -22,7 +22,7 @@
 #include "cli.h"
 #include "intr.h"
 #include "progress.h"
-#include "sgrun.h"
+#include "simgrid_run.h"
 
 #ifndef PTOSIM_DATADIR
 #define PTOSIM_DATADIR "platforms"

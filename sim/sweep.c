@@ -1,5 +1,5 @@
-/* sweep.c - `ptosim sweep`: one `ptosim run` process per point of the knob lists' cartesian product, run
- * here, as a Slurm job array or through GNU parallel, and merged into DIR/sweep.csv. */
+/* sweep.c - `ptosim sweep`: one `ptosim run` per point of the knob lists' cartesian product. */
+/* Run here, as a Slurm job array or through GNU parallel, and merged into DIR/sweep.csv. */
 #include "sweep.h"
 
 #include <errno.h>

@@ -1,5 +1,5 @@
-/* test_alone.c - the orchestrator and the scheduler threads each alone: no chip engine, a fake one behind
- * rt's services records what it is asked for. */
+/* test_alone.c - the orchestrator and the scheduler threads each alone, without the chip engine. */
+/* A fake engine behind rt's services records what it is asked for. */
 #include <stdlib.h>
 #include <string.h>
 

@@ -1,5 +1,5 @@
-/* test_basics.c - unit tests of the small components: event heap, string table, queues, topology, time,
- * CSV. */
+/* test_basics.c - unit tests of the small components: event heap, string table, queues, topology, time. */
+/* And CSV. */
 #include <errno.h>
 #include <inttypes.h>
 #include <fcntl.h>

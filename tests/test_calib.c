@@ -1,7 +1,6 @@
-/* test_calib.c - calibration: micro-graphs whose swimlane records reproduce the control-path figures measured
- * on silicon (model/README.md §9.1-9.3), and a whole decode layer held against the runtime's published
- * overhead.
- */
+/* test_calib.c - calibration: micro-graphs held against the control-path figures measured on silicon. */
+/* Their swimlane records reproduce model/README.md §9.1-9.3, and a whole decode layer is held against the
+ * runtime's published overhead. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

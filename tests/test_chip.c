@@ -1,5 +1,4 @@
-/* test_chip.c - the chip model without SimGrid: timings worked out by hand, waves, MIX placement,
- * back-pressure. */
+/* test_chip.c - the chip model without SimGrid: hand-worked timings, waves, MIX placement, back-pressure. */
 #include <stdlib.h>
 #include <string.h>
 

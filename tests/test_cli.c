@@ -1,5 +1,6 @@
-/* test_cli.c - the command line as a user meets it: graphs from pipes, gzip and BOMs, one help and usage
- * convention for every command, warnings that reach the summary, a reused output folder. */
+/* test_cli.c - the command line as a user meets it: inputs, one help and usage convention, warnings. */
+/* Graphs from pipes, gzip and BOMs, one help and usage convention for every command, warnings that reach
+ * the summary, a reused output folder. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>

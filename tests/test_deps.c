@@ -1,5 +1,5 @@
-/* test_deps.c - dependency inference and deps.json: the spec's example, overlap cases, INOUT readers, manual
- * scopes. */
+/* test_deps.c - dependency inference and deps.json: the spec's example, overlaps, INOUT readers, scopes. */
+/* The scopes are manual ones. */
 #include <stdlib.h>
 #include <string.h>
 

@@ -11,7 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../sim/sgrun.h"
+#include "../sim/simgrid_run.h"
 #include "testutil.h"
 
 static char *path_in(const char *dir, const char *rel)

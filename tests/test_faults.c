@@ -1,5 +1,5 @@
-/* test_faults.c - what the program does when things go wrong around it: huge sizes, full disks, signals,
- * concurrent runs, FIFOs and endless lines. */
+/* test_faults.c - what the program does when things go wrong around it. */
+/* Huge sizes, full disks, signals, concurrent runs, FIFOs and endless lines. */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>

@@ -1,5 +1,5 @@
-/* test_gen.c - `ptosim gen`: every kind validates and runs, hand-counted task counts and edges, determinism,
- * parameter errors, and why generators open scopes. */
+/* test_gen.c - `ptosim gen`: every kind validates and runs, with hand-counted tasks and edges. */
+/* Also determinism, parameter errors, and why generators open scopes. */
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
-/* test_import.c - `ptosim import`: a capture round-trips through a graph file; bad captures are named; the
- * real captures of sync-start early dispatch come out as the runtime ran them. */
+/* test_import.c - `ptosim import`: a capture round-trips through a graph file; bad captures are named. */
+/* The real captures of sync-start early dispatch come out as the runtime ran them. */
 #include <dirent.h>
 #include <stdbool.h>
 #include <stdio.h>

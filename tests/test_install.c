@@ -1,5 +1,5 @@
-/* test_install.c - `make install`: the installed tree runs with the source and build trees gone; the man page
- * and bash completion cover every command. */
+/* test_install.c - `make install`: the installed tree runs with the source and build trees gone. */
+/* The man page and bash completion cover every command. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,6 @@
-/* test_kcost.c - kernel costs derived from a capture's args (model/kcost.c): the bgemm and paged-attention
- * fixtures' kernels worked out by hand, matmul shapes, kernels that cannot be inferred. */
+/* test_kcost.c - kernel costs derived from a capture's args (model/kcost.c). */
+/* The bgemm and paged-attention fixtures' kernels worked out by hand, matmul shapes, kernels that cannot
+ * be inferred. */
 #include <string.h>
 
 #include "../model/dtype.h"

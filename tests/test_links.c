@@ -1,5 +1,5 @@
-/* test_links.c - no file is written, truncated, renamed over or deleted through a link ptosim did not make:
- * temporaries, a sweep's point folders, a session's program folders, a report's program folders. */
+/* test_links.c - no file is written, truncated, renamed or deleted through a link ptosim did not make. */
+/* Temporaries, a sweep's point folders, a session's program folders, a report's program folders. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

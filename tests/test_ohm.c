@@ -1,5 +1,4 @@
-/* test_ohm.c - the scheduler-overhead model on small logs worked out by hand, and on the 3-task chain's
- * timeline. */
+/* test_ohm.c - the scheduler-overhead model on hand-worked small logs and the 3-task chain's timeline. */
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
-/* test_oom.c - the allocation-failure walk: every allocation of a small run with every output on is failed
- * in turn (tests/oom/failalloc.c, preloaded), and each run must end cleanly and leave the work dir as the
- * README promises. */
+/* test_oom.c - the allocation-failure walk: every allocation of a small run is failed in turn. */
+/* Every output is on (tests/oom/failalloc.c, preloaded), and each run must end cleanly and leave the work
+ * dir as the README promises. */
 #define _XOPEN_SOURCE 700 /* nftw */
 #include <check.h>
 #include <ftw.h>

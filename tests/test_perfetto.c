@@ -1,5 +1,5 @@
-/* test_perfetto.c - ptosim's Perfetto trace: valid trace JSON, the 3-task chain's slices, flows and
- * counters worked by hand, a bounded big run, the command line and its errors. */
+/* test_perfetto.c - ptosim's Perfetto trace: valid trace JSON, the 3-task chain worked by hand. */
+/* Its slices, flows and counters; a bounded big run, the command line and its errors. */
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
-/* test_perfsim.c - `ptosim import --costs perf-sim`: every task priced by its kernel's code; the cache, the
- * refusals and the messages with a stand-in compiler everywhere, the reference figures with pto-isa when the
- * build has it (make perfsim-dep unpacks ../shared/). */
+/* test_perfsim.c - `ptosim import --costs perf-sim`: every task priced by its kernel's code. */
+/* The cache, the refusals and the messages with a stand-in compiler everywhere, the reference figures
+ * with pto-isa when the build has it (make perfsim-dep unpacks ../shared/). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

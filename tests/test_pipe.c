@@ -1,5 +1,5 @@
-/* test_pipe.c - the AICore pipe model: hand-worked pipelines, derived pipe times, the pipe-form cost in graph
- * files. */
+/* test_pipe.c - the AICore pipe model: hand-worked pipelines, derived pipe times, pipe-form costs. */
+/* The pipe-form cost as graph files give it. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,5 @@
-/* test_report.c - `ptosim report`: critical path, ring series and sweep curves worked by hand, every error
- * message, the size bound of big swimlanes, and the page as headless Chromium renders it. */
+/* test_report.c - `ptosim report`: critical path, ring series and sweep curves worked by hand. */
+/* Every error message, the size bound of big swimlanes, and the page as headless Chromium renders it. */
 #define _XOPEN_SOURCE 700 /* nftw */
 #include <fcntl.h>
 #include <ftw.h>
@@ -14,8 +14,8 @@
 #include <unistd.h>
 
 #include "../model/outfile.h"
-#include "../sim/htmlrep.h"
-#include "../sim/repdata.h"
+#include "../sim/report_data.h"
+#include "../sim/report_html.h"
 #include "testutil.h"
 
 /* ------------------------------------------------------------------ */

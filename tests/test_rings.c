@@ -1,5 +1,5 @@
-/* test_rings.c - rings and back-pressure: the runtime's fatal reproducers, hand-worked ring cases, scope
- * stats, occupancy over time. */
+/* test_rings.c - rings and back-pressure: the runtime's fatal reproducers, hand-worked ring cases. */
+/* Scope stats, occupancy over time. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
-/* test_sched.c - scheduler and AICore control path: dual issue, PMU single issue, first-task latency,
- * timeout. */
+/* test_sched.c - scheduler and AICore control path: dual issue, PMU single issue, first-task latency. */
+/* And the timeout. */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,5 +1,6 @@
-/* test_sweep.c - ptosim sweep: point order, rows and makespans worked by hand, determinism across -j, the
- * Slurm array run task by task, GNU parallel's command line, the collect step, progress and every error. */
+/* test_sweep.c - ptosim sweep: point order, rows and makespans worked by hand, determinism across -j. */
+/* The Slurm array run task by task, GNU parallel's command line, the collect step, progress and every
+ * error. */
 #define _XOPEN_SOURCE 700 /* posix_openpt and friends, for the progress test's terminal */
 #include <fcntl.h>
 #include <inttypes.h>

@@ -1,5 +1,5 @@
-/* test_worker.c - several programs on one worker: resident tensors, the timeline, edges across programs,
- * ring sizing from the graph header. */
+/* test_worker.c - several programs on one worker: resident tensors, the timeline, edges across programs. */
+/* Ring sizing from the graph header. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

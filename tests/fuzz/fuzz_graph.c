@@ -1,5 +1,5 @@
-/* fuzz_graph.c - libFuzzer target: the graph reader (graph_validate, then the reader thread on what it
- * accepts). */
+/* fuzz_graph.c - libFuzzer target: the graph reader (graph_validate, then the reader thread). */
+/* The reader thread runs on what graph_validate accepts. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

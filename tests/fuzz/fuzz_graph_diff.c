@@ -1,9 +1,9 @@
-/* fuzz_graph_diff.c - libFuzzer target: the graph reader (model/graph.c, a flat doc per line) against the
- * reader it replaced (graph_old.c, a cJSON tree per line) on the same file. Both must accept or refuse
- * it with the same message, and when they accept, read the same header and hand over the same operations
- * line by line, to the same end. The whole input is also parsed as one JSON document by both of jsonl.h's
- * parsers (the doc, and the cJSON tree turned into a doc): the same error (byte, reason, path) or the same
- * values. */
+/* fuzz_graph_diff.c - libFuzzer target: the graph reader against the reader it replaced. */
+/* model/graph.c (a flat doc per line) against graph_old.c (a cJSON tree per line) on the same file. Both
+ * must accept or refuse it with the same message, and when they accept, read the same header and hand over
+ * the same operations line by line, to the same end. The whole input is also parsed as one JSON document by
+ * both of jsonl.h's parsers (the doc, and the cJSON tree turned into a doc): the same error (byte, reason,
+ * path) or the same values. */
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>

@@ -1,6 +1,7 @@
-/* fuzz_import.c - libFuzzer target: the capture reader of `ptosim import`. One input holds the capture's
- * files one after another, split at "\n====\n": deps.json, scope_stats/scope_stats.jsonl,
- * chip_swimlane_records.json, name_map_f.json (a missing part is a missing file). */
+/* fuzz_import.c - libFuzzer target: the capture reader of `ptosim import`. */
+/* One input holds the capture's files one after another, split at "\n====\n": deps.json,
+ * scope_stats/scope_stats.jsonl, chip_swimlane_records.json, name_map_f.json (a missing part is a
+ * missing file). */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>

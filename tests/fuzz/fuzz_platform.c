@@ -1,5 +1,4 @@
-/* fuzz_platform.c - libFuzzer target: the platform loader (platform_load of a file, then platform_validate).
- */
+/* fuzz_platform.c - libFuzzer target: the platform loader (platform_load, then platform_validate). */
 #include <stdint.h>
 #include <stdio.h>
 

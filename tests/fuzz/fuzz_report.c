@@ -1,6 +1,6 @@
-/* fuzz_report.c - libFuzzer target: the readers `ptosim report`, `overhead` and the sweep charts use on a
- * run's files. The first byte picks the reader (ptosim_run.json, the swimlane, deps.json, scope stats,
- * pmu.csv, sweep.csv), the rest is the file; a swimlane and a deps.json that both read go on to the
+/* fuzz_report.c - libFuzzer target: the readers `ptosim report`, `overhead` and the sweep charts use. */
+/* On a run's files: the first byte picks the reader (ptosim_run.json, the swimlane, deps.json, scope
+ * stats, pmu.csv, sweep.csv), the rest is the file; a swimlane and a deps.json that both read go on to the
  * critical path, and a sweep that reads to its knobs and curves. */
 #include <stdbool.h>
 #include <stddef.h>
@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../../sim/repdata.h"
+#include "../../sim/report_data.h"
 #include "fuzzutil.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -1,5 +1,5 @@
-/* graph_old.c - the graph reader as it was before the flat doc (main at aea2e0d, model/graph.c: one cJSON
- * tree per line), kept only for fuzz_graph_diff.c to compare against. Not built on its own. */
+/* graph_old.c - the graph reader as it was before the flat doc, kept for fuzz_graph_diff.c. */
+/* main at aea2e0d, model/graph.c: one cJSON tree per line. Not built on its own. */
 /* was: graph.c - graph file reader: one cJSON parse per line, every field checked, names kept in bounded tables.
  */
 #include "../../model/graph.h"

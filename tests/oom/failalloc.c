@@ -1,5 +1,5 @@
-/* failalloc.c - the allocation-failure walk's injector (tests/test_oom.c), preloaded into ptosim with
- * LD_PRELOAD: once main() has started it counts every malloc/calloc/realloc/posix_memalign/aligned_alloc by
+/* failalloc.c - the allocation-failure walk's injector (tests/test_oom.c), preloaded with LD_PRELOAD. */
+/* Once main() has started it counts every malloc/calloc/realloc/posix_memalign/aligned_alloc by
  * who called it, and makes the FAILALLOC_N-th call of class FAILALLOC_CLASS return NULL (ENOMEM).
  *
  * Classes, by the object the caller's code lies in: "own" is ptosim's executable and the C libraries it

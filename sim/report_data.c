@@ -1,5 +1,5 @@
-/* repdata.c - reading a run directory's files for `ptosim report`, the critical path, and sweep curves. */
-#include "repdata.h"
+/* report_data.c - rd_: reading a run directory's files for `ptosim report`, critical path, sweep curves. */
+#include "report_data.h"
 
 #include <cJSON.h>
 #include <dirent.h>

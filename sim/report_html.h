@@ -1,6 +1,6 @@
-/* htmlrep.h - `ptosim report DIR`: one self-contained HTML page (inline SVG and CSS) of a run or a sweep. */
-#ifndef PTOSIM_HTMLREP_H
-#define PTOSIM_HTMLREP_H
+/* report_html.h - htmlrep_: `ptosim report DIR`, one self-contained HTML page (SVG, CSS) of a run, sweep. */
+#ifndef PTOSIM_REPORT_HTML_H
+#define PTOSIM_REPORT_HTML_H
 
 #include <stddef.h>
 

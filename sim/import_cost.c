@@ -1,5 +1,6 @@
-/* impcost.c - kernel costs of an imported graph: pipe forms derived from each kernel's args, a --costs table
- * that overrides them, or the capture's swimlane times (checked against the model). */
+/* import_cost.c - import_cost_: an imported graph's kernel costs (model, --costs table, swimlane). */
+/* Pipe forms derived from each kernel's args, a --costs table that overrides them, or the capture's swimlane
+ * times (checked against the model); --costs perf-sim hands the pricing to import_perfsim.c. */
 #include <cJSON.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -11,7 +12,9 @@
 #include "../model/jsonl.h"
 #include "../model/platform.h"
 #include "../model/readall.h"
-#include "importer.h"
+#include "import_cost.h"
+#include "import_perfsim.h"
+#include "import_state.h"
 
 #define SIMULATOR_CORES 24      /* a2a3sim's swimlane: 8 AIC + 16 AIV (a2a3 silicon has 72) */
 #define IMPLAUSIBLE_RATIO 1000  /* a swimlane time this many times the model's estimate is reported */
@@ -587,7 +590,7 @@ static int warn_outliers(importer *im)
     return 0;
 }
 
-int imp_costs(importer *im, const import_opts *opt)
+int import_cost_resolve(importer *im, const import_opts *opt)
 {
     im->kernels = calloc(GRAPH_MAX_FUNC_ID, sizeof(*im->kernels));
     if (!im->kernels)
@@ -613,7 +616,7 @@ int imp_costs(importer *im, const import_opts *opt)
     }
     if (derive_all(im) != 0 || (opt->costs_file && read_table(im, opt->costs_file) != 0))
         return -1;
-    if (im->costs == IMPORT_COSTS_PERFSIM && imp_perfsim_costs(im, opt) != 0)
+    if (im->costs == IMPORT_COSTS_PERFSIM && import_perfsim_costs(im, opt) != 0)
         return -1;
     /* every kernel needs a cost: the table's, the swimlane's, or the model's */
     char missing[2048] = "", nb[32];
@@ -734,7 +737,7 @@ static void put_pipe(const pipe_kernel *k, FILE *f)
     fputc('}', f);
 }
 
-void imp_put_kernel_cost(const importer *im, int func, FILE *f)
+void import_cost_put_kernel(const importer *im, int func, FILE *f)
 {
     const imp_kernel *kn = &im->kernels[func];
     fputs(", \"cost\": ", f);
@@ -751,7 +754,7 @@ void imp_put_kernel_cost(const importer *im, int func, FILE *f)
     }
 }
 
-void imp_put_task_cost(const importer *im, const imp_task *t, FILE *f)
+void import_cost_put_task(const importer *im, const imp_task *t, FILE *f)
 {
     if (t->alloc || !single_kernel(t))
         return; /* MIX tasks run their kernels' costs */

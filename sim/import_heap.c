@@ -1,6 +1,6 @@
-/* impheap.c - which buffer each arg of a capture names: the heap arena located, each runtime-created buffer
- * given to the task whose block of outputs holds its offset, readers bound to creations, manual_dep inferred.
- */
+/* import_heap.c - import_heap_: which buffer each arg of a capture names (heap arena, creations, readers). */
+/* The heap arena located, each runtime-created buffer given to the task whose block of outputs holds its
+ * offset, readers bound to creations, manual_dep inferred. */
 #include <assert.h>
 #include <inttypes.h>
 #include <stddef.h>
@@ -11,7 +11,8 @@
 #include "../model/ringres.h"
 #include "../model/tmap.h"
 #include "../model/vec.h"
-#include "importer.h"
+#include "import_heap.h"
+#include "import_state.h"
 
 #define DEFAULT_RING_HEAP (256ULL << 20)        /* the runtime's default heap per ring */
 #define UNCONSUMED_SLOT_BYTES HEAP_OUTPUT_ALIGN /* least heap an output nobody read can take */
@@ -828,7 +829,7 @@ out:
     return rc;
 }
 
-int imp_buffers(importer *im)
+int import_heap_buffers(importer *im)
 {
     /* first uses; auto readers a creator edge does not name */
     for (size_t k = 0; k < im->nknown; k++) {

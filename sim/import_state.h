@@ -1,7 +1,9 @@
-/* importer.h - the state `ptosim import` builds from a capture, shared by the reader (import.c) and the
- * kernel-cost side (impcost.c). */
-#ifndef PTOSIM_IMPORTER_H
-#define PTOSIM_IMPORTER_H
+/* import_state.h - imp_: the state `ptosim import` builds from a capture, and its shared helpers. */
+/* The bottom of the import: import.c (the command and the capture reader) and import_heap.c,
+ * import_cost.c and import_perfsim.c (the steps it calls) all work on one importer; this module calls none
+ * of them. import.h is included only for the option types (import_opts, import_costs). */
+#ifndef PTOSIM_IMPORT_STATE_H
+#define PTOSIM_IMPORT_STATE_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -179,22 +181,8 @@ static inline const pipe_kernel *imp_task_model(const importer *im, const imp_ta
 /* Appends a buffer; returns its index, or -1 when out of memory. */
 int imp_add_buf(importer *im, imp_buf b);
 
-/* Which buffer each arg names (impheap.c): locates the heap arena, gives each
- * runtime-created buffer to the task that made it, binds the readers, and
- * infers manual_dep. Returns 0 or -1. */
-int imp_buffers(importer *im);
-
 /* Writes s as a JSON string. */
 void imp_put_str(FILE *f, const char *s);
-
-/* Kernel costs (impcost.c): decides the cost source (im->costs), derives every
- * task's and kernel's pipe form from its args, reads the --costs table, and
- * warns of swimlane times far from the model. Returns 0 or -1. */
-int imp_costs(importer *im, const import_opts *opt);
-
-/* Perf-Sim costs (import_perfsim.c): every task's signature priced by its kernel's code; kernel and task
- * pipe forms become measured profiles. Returns 0 or -1. */
-int imp_perfsim_costs(importer *im, const import_opts *opt);
 
 /* The capture's file DIR/name read whole (NUL-terminated), NULL with errno. */
 char *imp_slurp(const char *dir, const char *name, size_t *len);
@@ -202,13 +190,22 @@ char *imp_slurp(const char *dir, const char *name, size_t *len);
 /* Parses text strictly (as a graph); NULL after imp_fail() naming file, line and column. */
 struct cJSON *imp_parse_json(importer *im, const char *file, const char *text, size_t len, long line);
 
-/* The tasks[] index of a task id, or -1. */
-long imp_find_task(const importer *im, uint64_t id);
+/* The ring of a task id (its high 32 bits), or RINGS when they name none: an int of the high bits
+ * themselves would be negative from bit 63 on, and pass every "< RINGS" check. */
+static inline int imp_ring_of(uint64_t id)
+{
+    uint64_t r = id >> 32;
+    return r < RINGS ? (int)r : RINGS;
+}
 
-/* Writes kernel func's "cost" (and "note") members into the header. */
-void imp_put_kernel_cost(const importer *im, int func, FILE *f);
-
-/* Writes task t's own ", \"cost\": ..." member, if it has one. */
-void imp_put_task_cost(const importer *im, const imp_task *t, FILE *f);
+/* The tasks[] index of a task id, or -1 (inline: the edge reader asks it for every edge). */
+static inline long imp_find_task(const importer *im, uint64_t id)
+{
+    int r = imp_ring_of(id);
+    uint64_t local = id & 0xFFFFFFFFu;
+    if (r < RINGS && im->by_local[r] && local < im->ring_count[r])
+        return im->by_local[r][local];
+    return -1;
+}
 
 #endif

@@ -1,6 +1,6 @@
-/* sgrun.c - SimGrid engine binding: the chip runs as C state machines inside one actor
- * (model/README.md §1.2). */
-#include "sgrun.h"
+/* simgrid_run.c - sgrun_: the SimGrid engine binding; the chip runs as C state machines in one actor. */
+/* How the engine runs ahead of SimGrid's clock: model/README.md §1.2. */
+#include "simgrid_run.h"
 
 #include <errno.h>
 #include <simgrid/actor.h>

@@ -1,6 +1,6 @@
-/* sgrun.h - the SimGrid side: engine set-up, platform loading, the chip engine actor, deadlock detection. */
-#ifndef PTOSIM_SGRUN_H
-#define PTOSIM_SGRUN_H
+/* simgrid_run.h - sgrun_: the SimGrid side (set-up, platform, the chip engine actor, deadlock detection). */
+#ifndef PTOSIM_SIMGRID_RUN_H
+#define PTOSIM_SIMGRID_RUN_H
 
 #include <stddef.h>
 

@@ -1,7 +1,7 @@
-/* repdata.h - what `ptosim report` reads from a run or sweep directory, and what it derives (critical path,
- * swept knobs). */
-#ifndef PTOSIM_REPDATA_H
-#define PTOSIM_REPDATA_H
+/* report_data.h - rd_: what `ptosim report` reads from a run or sweep directory and derives from it. */
+/* What it derives: the critical path, the swept knobs. */
+#ifndef PTOSIM_REPORT_DATA_H
+#define PTOSIM_REPORT_DATA_H
 
 #include <stdbool.h>
 #include <stddef.h>
