@@ -1,8 +1,8 @@
-/* jsonl.c - strict recursive-descent JSON into cJSON nodes or a flat doc: integers without strtod, no
- * locale lookups, duplicate keys, bad UTF-8 and out-of-range numbers refused. Both share the lexing
- * (strings, numbers, white space, the error's place and path); only what a value becomes differs. The
- * lexing is also exported (jsonl_lex_*) for the in-place scanner, and jsonl_message is every reader's
- * one error message. */
+/* jsonl.c - jsonl_: the strict JSON reader of every file ptosim reads, its lexing and its one message. */
+/* Recursive descent into cJSON nodes or a flat doc: integers without strtod, no locale lookups, duplicate
+ * keys, bad UTF-8 and out-of-range numbers refused. Both share the lexing (strings, numbers, white space,
+ * the error's place and path); only what a value becomes differs. The lexing is also exported
+ * (jsonl_lex_*) for the in-place scanner (sim/jscan.c), and jsonl_message is every reader's message. */
 #include "jsonl.h"
 
 #include <assert.h>

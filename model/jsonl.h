@@ -1,6 +1,6 @@
-/* jsonl.h - the strict JSON reader of every file ptosim reads: one value into cJSON nodes, or into a flat
- * array of values (a doc) reused from one line to the next (the graph reader's hot path); its lexing for
- * scanners; its one error message. */
+/* jsonl.h - jsonl_: the strict JSON reader of every file ptosim reads, its lexing and its one message. */
+/* One value into cJSON nodes, or into a flat array of values (a doc) reused from one line to the next
+ * (the graph reader's hot path); the lexing for scanners; the one error message. */
 #ifndef PTOSIM_JSONL_H
 #define PTOSIM_JSONL_H
 
