@@ -1,8 +1,11 @@
-/* jsonl.c - strict recursive-descent JSON into cJSON nodes or a flat doc: integers without strtod, no
- * locale lookups, duplicate keys, bad UTF-8 and out-of-range numbers refused. Both share the lexing
- * (strings, numbers, white space, the error's place and path); only what a value becomes differs. */
+/* jsonl.c - jsonl_: the strict JSON reader of every file ptosim reads, its lexing and its one message. */
+/* Recursive descent into cJSON nodes or a flat doc: integers without strtod, no locale lookups, duplicate
+ * keys, bad UTF-8 and out-of-range numbers refused. Both share the lexing (strings, numbers, white space,
+ * the error's place and path); only what a value becomes differs. The lexing is also exported
+ * (jsonl_lex_*) for the in-place scanner (sim/jscan.c), and jsonl_message is every reader's message. */
 #include "jsonl.h"
 
+#include <assert.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -150,28 +153,38 @@ static inline bool same_key(const char *a, const char *b)
  * they hold no escape (the value is those bytes). */
 static bool scan_string(parser *ps, const char **s, size_t *len, bool *plain)
 {
-    const char *b = ++ps->p;
-    bool pl = true;
-    unsigned char high = 0; /* any byte >= 0x80: check the UTF-8 */
-    while (ps->p < ps->end && *ps->p != '"') {
-        unsigned char c = (unsigned char)*ps->p;
-        if (c < 0x20) {
-            ps->err = ps->p;
+    const char *b = ++ps->p, *p = b, *end = ps->end;
+    bool pl = true, high = false; /* high: a byte >= 0x80, check the UTF-8 */
+    for (;;) {
+        /* the run of printable ASCII first, in a tight loop: most strings hold nothing else */
+        while (p < end && (unsigned char)*p >= 0x20 && (unsigned char)*p < 0x80 && *p != '"' && *p != '\\')
+            p++;
+        if (p >= end) {
+            ps->err = end;
             return false;
         }
-        high |= c;
-        if (c == '\\') {
-            pl = false;
-            ps->p++;
+        unsigned char c = (unsigned char)*p;
+        if (c == '"')
+            break;
+        if (c < 0x20) {
+            ps->err = p;
+            return false;
         }
-        ps->p++;
+        if (c == '\\') { /* the escaped byte is checked by escape(); a quote there does not end the string */
+            pl = false;
+            if (end - p < 2) {
+                ps->err = end;
+                return false;
+            }
+            p += 2;
+            continue;
+        }
+        high = true;
+        p++;
     }
-    if (ps->p >= ps->end) {
-        ps->err = ps->p;
-        return false;
-    }
-    size_t n = (size_t)(ps->p - b), bad;
-    if ((high & 0x80) && !utf8_ok((const unsigned char *)b, n, &bad)) {
+    ps->p = p;
+    size_t n = (size_t)(p - b), bad;
+    if (high && !utf8_ok((const unsigned char *)b, n, &bad)) {
         refuse(ps, b + bad, "invalid UTF-8 in a string");
         return false;
     }
@@ -179,6 +192,67 @@ static bool scan_string(parser *ps, const char **s, size_t *len, bool *plain)
     *len = n;
     *plain = pl;
     return true;
+}
+
+/* Decodes the escape whose backslash is at q (q + 1 before the closing quote end): *cp its code point,
+ * returns the bytes it spans (2, 6 or 12), or 0 on a bad escape with the failure recorded. */
+static int escape(parser *ps, const char *q, const char *end, unsigned *cp)
+{
+    static const char plain[] = "\"\\/bfnrt", value[] = "\"\\/\b\f\n\r\t";
+    const char *e = q[1] ? strchr(plain, q[1]) : NULL;
+    if (e) {
+        *cp = (unsigned char)value[e - plain];
+        return 2;
+    }
+    unsigned hi, lo;
+    if (q[1] != 'u' || end - q < 6 || hex4(q + 2, &hi) != 0) {
+        ps->err = q + 1;
+        return 0;
+    }
+    if (hi >= 0xD800 && hi <= 0xDBFF) { /* a surrogate pair */
+        if (end - q < 12 || q[6] != '\\' || q[7] != 'u' || hex4(q + 8, &lo) != 0 || lo < 0xDC00 ||
+            lo > 0xDFFF) {
+            ps->err = q + 5;
+            return 0;
+        }
+        *cp = 0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00);
+        return 12;
+    }
+    if (hi >= 0xDC00 && hi <= 0xDFFF) {
+        refuse(ps, q, "a lone surrogate \\u escape is not a character");
+        return 0;
+    }
+    if (hi == 0) {
+        refuse(ps, q, "\\u0000 would cut the string short");
+        return 0;
+    }
+    *cp = hi;
+    return 6;
+}
+
+/* Writes code point cp as UTF-8 at o; returns the bytes written (1 to 4). */
+static int put_utf8(char *o, unsigned cp)
+{
+    if (cp < 0x80) {
+        o[0] = (char)cp;
+        return 1;
+    }
+    if (cp < 0x800) {
+        o[0] = (char)(0xC0 | (cp >> 6));
+        o[1] = (char)(0x80 | (cp & 0x3F));
+        return 2;
+    }
+    if (cp < 0x10000) {
+        o[0] = (char)(0xE0 | (cp >> 12));
+        o[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
+        o[2] = (char)(0x80 | (cp & 0x3F));
+        return 3;
+    }
+    o[0] = (char)(0xF0 | (cp >> 18));
+    o[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
+    o[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
+    o[3] = (char)(0x80 | (cp & 0x3F));
+    return 4;
 }
 
 /* Writes the value of the scanned string s (ending at the closing quote, ps->p) NUL-terminated into out,
@@ -194,76 +268,17 @@ static long unescape(parser *ps, const char *s, bool plain, char *out)
         return (long)len;
     }
     char *o = out;
-    for (const char *q = s; q < ps->p; q++) {
+    for (const char *q = s; q < ps->p;) {
         if (*q != '\\') {
-            *o++ = *q;
+            *o++ = *q++;
             continue;
         }
-        q++;
-        switch (*q) {
-        case '"':
-        case '\\':
-        case '/':
-            *o++ = *q;
-            break;
-        case 'b':
-            *o++ = '\b';
-            break;
-        case 'f':
-            *o++ = '\f';
-            break;
-        case 'n':
-            *o++ = '\n';
-            break;
-        case 'r':
-            *o++ = '\r';
-            break;
-        case 't':
-            *o++ = '\t';
-            break;
-        case 'u': {
-            unsigned cp, lo;
-            if (q + 4 >= ps->p + 1 || hex4(q + 1, &cp) != 0) {
-                ps->err = q;
-                return -1;
-            }
-            q += 4;
-            if (cp >= 0xD800 && cp <= 0xDBFF) { /* a surrogate pair */
-                if (q + 6 >= ps->p + 1 || q[1] != '\\' || q[2] != 'u' || hex4(q + 3, &lo) != 0 ||
-                    lo < 0xDC00 || lo > 0xDFFF) {
-                    ps->err = q;
-                    return -1;
-                }
-                q += 6;
-                cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
-            } else if (cp >= 0xDC00 && cp <= 0xDFFF) {
-                refuse(ps, q - 5, "a lone surrogate \\u escape is not a character");
-                return -1;
-            } else if (cp == 0) {
-                refuse(ps, q - 5, "\\u0000 would cut the string short");
-                return -1;
-            }
-            if (cp < 0x80) {
-                *o++ = (char)cp;
-            } else if (cp < 0x800) {
-                *o++ = (char)(0xC0 | (cp >> 6));
-                *o++ = (char)(0x80 | (cp & 0x3F));
-            } else if (cp < 0x10000) {
-                *o++ = (char)(0xE0 | (cp >> 12));
-                *o++ = (char)(0x80 | ((cp >> 6) & 0x3F));
-                *o++ = (char)(0x80 | (cp & 0x3F));
-            } else {
-                *o++ = (char)(0xF0 | (cp >> 18));
-                *o++ = (char)(0x80 | ((cp >> 12) & 0x3F));
-                *o++ = (char)(0x80 | ((cp >> 6) & 0x3F));
-                *o++ = (char)(0x80 | (cp & 0x3F));
-            }
-            break;
-        }
-        default:
-            ps->err = q;
+        unsigned cp;
+        int k = escape(ps, q, ps->p, &cp);
+        if (!k)
             return -1;
-        }
+        q += k;
+        o += put_utf8(o, cp);
     }
     *o = '\0';
     ps->p++;
@@ -297,11 +312,12 @@ static bool digit(char c)
 }
 
 /* A number starting at ps->p into *out: integers of up to 15 digits exactly, without strtod; others
- * through strtod (no locale is set: '.' is the decimal point); beyond a double's range refused. */
+ * through strtod (no locale is set: '.' is the decimal point); beyond a double's range refused. With out
+ * NULL the number is only checked: strtod runs only when the number could be out of range. */
 static bool lex_number(parser *ps, double *out)
 {
     const char *s = ps->p;
-    bool neg = false, frac = false;
+    bool neg = false, frac = false, expo = false;
     if (*ps->p == '-') {
         neg = true;
         ps->p++;
@@ -332,7 +348,7 @@ static bool lex_number(parser *ps, double *out)
             ps->p++;
     }
     if (ps->p < ps->end && (*ps->p == 'e' || *ps->p == 'E')) {
-        frac = true;
+        frac = expo = true;
         ps->p++;
         if (ps->p < ps->end && (*ps->p == '+' || *ps->p == '-'))
             ps->p++;
@@ -344,6 +360,8 @@ static bool lex_number(parser *ps, double *out)
             ps->p++;
     }
     double d;
+    if (!out && !expo && ndig < 300) /* below 1e300 without an exponent: in range */
+        return true;
     if (!frac && ndig <= 15) { /* exact in a double: no strtod */
         d = (double)ip;
         if (neg)
@@ -372,7 +390,8 @@ static bool lex_number(parser *ps, double *out)
         refuse(ps, s, "number out of range");
         return false;
     }
-    *out = d;
+    if (out)
+        *out = d;
     return true;
 }
 
@@ -563,6 +582,146 @@ void jsonl_where(const char *s, const char *at, long *line, long *col)
         }
     *line = l;
     *col = (long)(at - bol) + 1;
+}
+
+void jsonl_message(char *buf, size_t n, const char *file, const char *s, const jsonl_error *e, long line)
+{
+    assert(buf && n > 0 && file && s && e && e->at >= s);
+    if (e->what == JSONL_OOM) {
+        snprintf(buf, n, "%s: out of memory", file);
+        return;
+    }
+    long l, col;
+    jsonl_where(s, e->at, &l, &col);
+    if (line > 0)
+        l = line;
+    snprintf(buf, n, "%s:%ld:%ld: %s: %s", file, l, col, e->path[0] ? e->path : "json",
+             e->what ? e->what : "not valid JSON");
+}
+
+/* The lexing of the parsers above for scanners (a parser at depth 0: paths are ""). */
+
+static void lex_start(parser *ps, const char *s, const char *end)
+{
+    ps->p = s;
+    ps->end = end;
+    ps->err = ps->what = NULL;
+    ps->depth = 0;
+}
+
+static const char *lex_done(parser *ps, bool ok, jsonl_error *e)
+{
+    if (ok)
+        return ps->p;
+    if (e) {
+        e->at = ps->err ? ps->err : ps->p;
+        e->what = ps->what;
+        e->path[0] = '\0';
+    }
+    return NULL;
+}
+
+/* The value of the checked string from s (its opening quote) to after into out, as jsonl_lex_string says. */
+static void unescape_into(const char *s, const char *after, char *out, size_t n)
+{
+    parser ps; /* the escapes were checked: escape() cannot fail here */
+    lex_start(&ps, s, after);
+    const char *q = s + 1, *close = after - 1;
+    size_t len = 0;
+    char cb[4];
+    while (q < close) {
+        const char *bs = memchr(q, '\\', (size_t)(close - q));
+        size_t run = bs ? (size_t)(bs - q) : (size_t)(close - q);
+        if (n > len + 1)
+            memcpy(out + len, q, run < n - len - 1 ? run : n - len - 1);
+        len += run;
+        q += run;
+        if (!bs)
+            break;
+        unsigned cp = 0;
+        int k = escape(&ps, q, close, &cp);
+        assert(k > 0);
+        if (k <= 0)
+            break;
+        q += k;
+        int w = put_utf8(cb, cp);
+        for (int i = 0; i < w; i++, len++)
+            if (n > len + 1)
+                out[len] = cb[i];
+    }
+    out[len < n ? len : n - 1] = '\0';
+}
+
+const char *jsonl_lex_string(const char *s, const char *end, char *out, size_t n, jsonl_error *e)
+{
+    assert(s < end && *s == '"');
+    /* printable ASCII up to the closing quote, the most of strings, without a parser */
+    const char *p = s + 1;
+    while (p < end && (unsigned char)*p >= 0x20 && (unsigned char)*p < 0x80 && *p != '"' && *p != '\\')
+        p++;
+    if (p < end && *p == '"') {
+        if (n) {
+            size_t len = (size_t)(p - s - 1);
+            len = len < n ? len : n - 1;
+            memcpy(out, s + 1, len);
+            out[len] = '\0';
+        }
+        return p + 1;
+    }
+    parser ps;
+    lex_start(&ps, s, end);
+    const char *b;
+    size_t len;
+    bool plain;
+    bool ok = scan_string(&ps, &b, &len, &plain);
+    if (ok && !plain) /* the escapes, as unescape() reads them */
+        for (const char *q = memchr(b, '\\', len); ok && q && q < ps.p;
+             q = memchr(q, '\\', (size_t)(ps.p - q))) {
+            unsigned cp;
+            int k = escape(&ps, q, ps.p, &cp);
+            ok = k > 0;
+            q += k;
+        }
+    if (!ok)
+        return lex_done(&ps, false, e);
+    ps.p++; /* the closing quote */
+    if (n)
+        unescape_into(s, ps.p, out, n);
+    return ps.p;
+}
+
+const char *jsonl_lex_number(const char *s, const char *end, double *v, jsonl_error *e)
+{
+    /* a short integer, the most of numbers, without a parser: what lex_number reads exactly */
+    const char *p = s + (s < end && *s == '-'), *d = p;
+    if (p < end && *p == '0')
+        p++;
+    else
+        while (p < end && (unsigned)(*p - '0') < 10)
+            p++;
+    if (p > d && p - d <= 15 &&
+        (p == end || (*p != '.' && *p != 'e' && *p != 'E' && (unsigned)(*p - '0') >= 10))) {
+        if (v) {
+            uint64_t ip = 0;
+            for (const char *q = d; q < p; q++)
+                ip = ip * 10 + (uint64_t)(*q - '0');
+            *v = *s == '-' ? -(double)ip : (double)ip;
+        }
+        return p;
+    }
+    parser ps;
+    lex_start(&ps, s, end);
+    return lex_done(&ps, s < end && lex_number(&ps, v), e);
+}
+
+const char *jsonl_lex_literal(const char *s, const char *end, jsonl_error *e)
+{
+    parser ps;
+    lex_start(&ps, s, end);
+    bool ok = s < end && (*s == 't'   ? literal(&ps, "true", 4)
+                          : *s == 'f' ? literal(&ps, "false", 5)
+                                      : literal(&ps, "null", 4));
+    return lex_done(&ps, ok, e);
 }
 
 /* The doc parser: the same grammar as value() and container() above, each value appended to ps->doc

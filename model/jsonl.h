@@ -1,5 +1,6 @@
-/* jsonl.h - a fast strict JSON parser: one value into cJSON nodes, or into a flat array of values (a doc)
- * that is reused from one line to the next (the graph reader's hot path). */
+/* jsonl.h - jsonl_: the strict JSON reader of every file ptosim reads, its lexing and its one message. */
+/* One value into cJSON nodes, or into a flat array of values (a doc) reused from one line to the next
+ * (the graph reader's hot path); the lexing for scanners; the one error message. */
 #ifndef PTOSIM_JSONL_H
 #define PTOSIM_JSONL_H
 
@@ -93,5 +94,27 @@ static inline bool jsonl_is(const jsonl_val *v, jsonl_type t)
 
 /* Line and column (1-based, in bytes) of at in the text starting at s. */
 void jsonl_where(const char *s, const char *at, long *line, long *col);
+
+/* Writes e, from a parse of the text s read from file, into buf (n bytes) as "FILE:LINE:COL: FIELD: WHAT":
+ * FIELD the member's path, or "json" at the top; WHAT e->what, or "not valid JSON"; LINE and COL 1-based,
+ * COL in bytes. line > 0 says that s is that line of a line-oriented file (JSON Lines): LINE is it. Out
+ * of memory (JSONL_OOM) is "FILE: out of memory": the text may be fine. The one message of every reader
+ * of JSON, so a user sees every malformed file alike. */
+void jsonl_message(char *buf, size_t n, const char *file, const char *s, const jsonl_error *e, long line);
+
+/* The lexing of jsonl_parse, for scanners that walk JSON text in place without a parser (sim/jscan.c), so
+ * that every reader takes the same strings, numbers and literals. Each reads the token at s (s < end)
+ * and returns the byte after it, or NULL with e (may be NULL; its path "") saying where and why. */
+
+/* A string, its opening quote at s: the escapes, UTF-8 and U+0000 checked as jsonl_parse does. With n > 0
+ * its value (escapes decoded to UTF-8, as jsonl_parse does) into out: at most n - 1 bytes kept (the rest
+ * dropped, perhaps inside a character), NUL-terminated. */
+const char *jsonl_lex_string(const char *s, const char *end, char *out, size_t n, jsonl_error *e);
+
+/* A number; its value into *v when v is not NULL (NULL only checks it, without strtod in the common case). */
+const char *jsonl_lex_number(const char *s, const char *end, double *v, jsonl_error *e);
+
+/* true, false or null. */
+const char *jsonl_lex_literal(const char *s, const char *end, jsonl_error *e);
 
 #endif

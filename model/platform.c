@@ -386,13 +386,7 @@ static int load_depth(platform *p, const char *name_or_file, const char *dir, co
         goto out;
     }
     if (!root) {
-        long line, col;
-        jsonl_where(text, je.at, &line, &col);
-        if (je.what)
-            snprintf(err, errlen, "%s:%ld:%ld: %s: %s", path, line, col, je.path[0] ? je.path : "json",
-                     je.what);
-        else
-            snprintf(err, errlen, "%s:%ld:%ld: not valid JSON", path, line, col);
+        jsonl_message(err, errlen, path, text, &je, 0);
         goto out;
     }
     if (!cJSON_IsObject(root)) {

@@ -19,6 +19,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "jsonl.h"
 #include "outfile.h"
 #include "readall.h"
 
@@ -328,7 +329,7 @@ void workdir_old_programs(const char *dir, workdir_programs *out)
     size_t len;
     char *text = readall(f, &len);
     fclose(f);
-    cJSON *j = text ? cJSON_ParseWithLength(text, len) : NULL;
+    cJSON *j = text ? jsonl_parse(text, len, NULL) : NULL; /* strict, as every reader: else no programs */
     free(text);
     const cJSON *progs = cJSON_GetObjectItemCaseSensitive(j, "programs");
     if (cJSON_GetObjectItemCaseSensitive(j, "ptosim_worker") && cJSON_IsArray(progs)) {

@@ -415,27 +415,14 @@ static char *slurp(const char *path, size_t *len, char *err, size_t errlen)
     return buf;
 }
 
-/* Parses one JSON value from text[0..len); NULL with "WHAT: not JSON (byte N)" in err. */
-static cJSON *parse(const char *text, size_t len, const char *what, char *err, size_t errlen)
+/* Parses one JSON value from text[0..len) strictly (jsonl_parse: a duplicate key or bad UTF-8 is refused, as
+ * everywhere); NULL with "FILE:LINE:COL: FIELD: WHAT" in err (line > 0: the text is that line of file). */
+static cJSON *parse(const char *text, size_t len, const char *file, long line, char *err, size_t errlen)
 {
-    const char *end = NULL;
-    cJSON *j = cJSON_ParseWithLengthOpts(text, len, &end, false);
-    if (!j) {
-        size_t at = end && end >= text ? (size_t)(end - text) : 0;
-        const char *e = cJSON_GetErrorPtr();
-        if (e && e >= text && e <= text + len)
-            at = (size_t)(e - text);
-        /* cJSON puts an error at the end of the text on its last byte */
-        fail(err, errlen, "%s: not JSON (byte %zu%s)", what, at, at + 1 == len ? ", the last" : "");
-        return NULL;
-    }
-    while (end && end < text + len && (*end == ' ' || *end == '\n' || *end == '\r' || *end == '\t'))
-        end++;
-    if (end && end < text + len) {
-        cJSON_Delete(j);
-        fail(err, errlen, "%s: not JSON (byte %zu: text after the value)", what, (size_t)(end - text));
-        return NULL;
-    }
+    jsonl_error je;
+    cJSON *j = jsonl_parse(text, len, &je);
+    if (!j)
+        jsonl_message(err, errlen, file, text, &je, line);
     return j;
 }
 
@@ -446,7 +433,7 @@ static cJSON *load_object(const char *path, char *err, size_t errlen)
     char *text = slurp(path, &len, err, errlen);
     if (!text)
         return NULL;
-    cJSON *j = parse(text, len, path, err, errlen);
+    cJSON *j = parse(text, len, path, 0, err, errlen);
     free(text);
     if (j && !cJSON_IsObject(j)) {
         cJSON_Delete(j);
@@ -491,7 +478,7 @@ static int load_lines(const char *path, cf_lines *out, char *err, size_t errlen)
         if (!blank) {
             char what[PATH_MAX + 32];
             snprintf(what, sizeof(what), "%s:%d", path, lineno);
-            cJSON *j = parse(p, n, what, err, errlen);
+            cJSON *j = parse(p, n, path, lineno, err, errlen);
             if (j && !cJSON_IsObject(j)) {
                 cJSON_Delete(j);
                 j = NULL;
@@ -1779,7 +1766,7 @@ static bool sscope_check(cf_sdfx *d)
             k++;
         ok = ok && t[k] == '{';
         if (ok && d->scope_n == 0) {
-            ok = (d->scope_header = cJSON_ParseWithLength(t, n)) != NULL;
+            ok = (d->scope_header = jsonl_parse(t, n, NULL)) != NULL;
             d->header_line = lineno;
         }
         d->scope_n++;
@@ -1961,7 +1948,7 @@ static bool sphase_lanes(cf_sdfx *d, jstream *js, int k, cf_layouts *lay)
                 continue;
             char item[1024];
             if (!quick_phase_item(t, n, item, sizeof(item))) {
-                cJSON *rec = cJSON_ParseWithLength(t, n);
+                cJSON *rec = jsonl_parse(t, n, NULL);
                 if (rec)
                     phase_item(rec, item, sizeof(item));
                 cJSON_Delete(rec);
@@ -2031,9 +2018,9 @@ static bool sswim_check(cf_sdfx *d)
         } else if (!jstream_value(&js, &t, &n)) {
             ok = false;
         } else if (strcmp(key, "chip_swimlane_level") == 0 && !d->level) {
-            ok = (d->level = cJSON_ParseWithLength(t, n)) != NULL;
+            ok = (d->level = jsonl_parse(t, n, NULL)) != NULL;
         } else if (strcmp(key, "metadata") == 0 && !d->metadata) {
-            ok = (d->metadata = cJSON_ParseWithLength(t, n)) != NULL && cJSON_IsObject(d->metadata);
+            ok = (d->metadata = jsonl_parse(t, n, NULL)) != NULL && cJSON_IsObject(d->metadata);
         }
     }
     ok = ok && r == 0 && jstream_peek(&js) == 0 && !js.bad && d->metadata;
@@ -2110,13 +2097,12 @@ static int sdfx_load(cf_sdfx *d, const char *dir, bool real)
     return sdfx_load_split(d, dir, real, false);
 }
 
-/* A checked value's text as a tree: model/jsonl.c's parser, the faster, builds the tree cJSON would for
- * what the stream accepts. cJSON takes what it refuses all the same (a file changed since it was checked).
- * NULL when out of memory, or when the text is not JSON. */
+/* A checked value's text as a tree, by jsonl_parse: the stream checked it by the same rules, so NULL means
+ * out of memory, or a file changed since it was checked (the callers tell which by checking the text again).
+ * Nothing is taken that the check would refuse: no lenient second reading. */
 static cJSON *tree(const char *text, size_t len)
 {
-    cJSON *t = jsonl_parse(text, len, NULL);
-    return t ? t : cJSON_ParseWithLength(text, len);
+    return jsonl_parse(text, len, NULL);
 }
 
 /* Are dir's files as sdfx_load checked them (same sizes and modification times)? */
@@ -2895,7 +2881,9 @@ static cJSON *next_record(jstream *js, int *lineno, bool *end, const char *path,
         if (k == n)
             continue;
         cJSON *rec = tree(t, n);
-        if (!rec)
+        if (!rec && jstream_check(t, n))
+            fail(err, errlen, "out of memory");
+        else if (!rec)
             fail(err, errlen, "%s:%d: changed while conform read it", path, *lineno);
         return rec;
     }

@@ -315,10 +315,7 @@ static int read_json_table(importer *im, const char *path, const char *text, siz
     jsonl_error je; /* strict, as a graph: a kernel named twice is an error, not the last one winning */
     cJSON *root = jsonl_parse(text, len, &je);
     if (!root) {
-        long line, col;
-        jsonl_where(text, je.at, &line, &col);
-        snprintf(im->err, im->errlen, "%s: line %ld, column %ld: %s%s%s", path, line, col,
-                 je.path[0] ? je.path : "", je.path[0] ? ": " : "", je.what ? je.what : "not valid JSON");
+        jsonl_message(im->err, im->errlen, path, text, &je, 0);
         return -1;
     }
     if (!cJSON_IsObject(root)) {
@@ -451,13 +448,24 @@ static int check_pipe(importer *im, const pipe_kernel *k, const char *who)
     if (!f)
         return imp_oom(im);
     put_pipe(k, f);
-    fclose(f);
-    cJSON *v = text ? cJSON_Parse(text) : NULL;
+    if (fclose(f) != 0 || !text) {
+        free(text);
+        return imp_oom(im);
+    }
+    /* read back as a graph's reader reads it: by jsonl's rules */
+    jsonl_error je;
+    cJSON *v = jsonl_parse(text, len, &je);
+    if (!v && je.what == JSONL_OOM) {
+        free(text);
+        return imp_oom(im);
+    }
     char err[512];
+    if (!v)
+        jsonl_message(err, sizeof(err), "the printed cost", text, &je, 0);
     int rc = v && graph_check_cost("the model", 0, who, v, k->aic, NULL, err, sizeof(err)) == 0 ? 0 : -1;
     if (rc != 0)
-        snprintf(im->err, im->errlen, "the model's cost of %s is one a graph may not hold (%s): %s", who,
-                 v ? err : "not JSON", text ? text : "");
+        snprintf(im->err, im->errlen, "the model's cost of %s is one a graph may not hold (%s): %s", who, err,
+                 text);
     cJSON_Delete(v);
     free(text);
     return rc;

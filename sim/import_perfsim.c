@@ -122,10 +122,7 @@ static int read_kernel_json(perf_state *ps, const char *path, const char *text, 
     jsonl_error je;
     cJSON *root = jsonl_parse(text, len, &je);
     if (!root) {
-        long line, col;
-        jsonl_where(text, je.at, &line, &col);
-        snprintf(im->err, im->errlen, "%s: line %ld, column %ld: %s", path, line, col,
-                 je.what ? je.what : "not valid JSON");
+        jsonl_message(im->err, im->errlen, path, text, &je, 0);
         return -1;
     }
     char dir[PATH_MAX];
@@ -548,10 +545,7 @@ static int read_values(perf_state *ps)
     jsonl_error je;
     ps->values = jsonl_parse(text, len, &je);
     if (!ps->values) {
-        long line, col;
-        jsonl_where(text, je.at, &line, &col);
-        snprintf(im->err, im->errlen, "%s: line %ld, column %ld: %s", path, line, col,
-                 je.what ? je.what : "not valid JSON");
+        jsonl_message(im->err, im->errlen, path, text, &je, 0);
         free(text);
         return -1;
     }

@@ -57,22 +57,18 @@ char *imp_slurp(const char *dir, const char *name, size_t *len)
 }
 
 /* Parses len bytes of text from file strictly (jsonl_parse: a duplicate key,
- * bad UTF-8 or an out-of-range number is an error, as in a graph); NULL after
- * imp_fail() with the place (line > 0: the text is that line of a JSON Lines file). */
+ * bad UTF-8 or an out-of-range number is an error, as in a graph); NULL with
+ * jsonl_message's "DIR/FILE:LINE:COL: FIELD: WHAT" in im->err (line > 0: the
+ * text is that line of a JSON Lines file). */
 cJSON *imp_parse_json(importer *im, const char *file, const char *text, size_t len, long line)
 {
     jsonl_error je;
     cJSON *root = jsonl_parse(text, len, &je);
     if (root)
         return root;
-    long l, col;
-    jsonl_where(text, je.at, &l, &col);
-    if (line > 0)
-        l = line;
-    if (je.what)
-        imp_fail(im, file, "line %ld, column %ld: %s: %s", l, col, je.path[0] ? je.path : "json", je.what);
-    else
-        imp_fail(im, file, "not valid JSON (line %ld, column %ld)", l, col);
+    char path[PATH_MAX + 64];
+    snprintf(path, sizeof(path), "%s/%s", im->dir, file);
+    jsonl_message(im->err, im->errlen, path, text, &je, line);
     return NULL;
 }
 

@@ -1,7 +1,11 @@
 /* jscan.c - a forward JSON scanner: skip values, walk containers, read strings and integers in place. */
+/* Strings, numbers and literals are model/jsonl.c's lexing (jsonl_lex_*): a text the scanner takes is one
+ * jsonl_parse takes token for token, so a report reads nothing the tree readers would refuse. */
 #include "jscan.h"
 
 #include <string.h>
+
+#include "../model/jsonl.h"
 
 /* Nesting deeper than this is refused rather than recursed into. */
 #define JSCAN_MAX_DEPTH 256
@@ -10,6 +14,23 @@ void jscan_init(jscan *s, const char *text, size_t len)
 {
     s->p = s->base = text;
     s->end = text + len;
+    s->bad = NULL;
+    s->why = NULL;
+}
+
+/* Records the lexer's refusal e; returns false. */
+static bool refused(jscan *s, const jsonl_error *e)
+{
+    s->bad = e->at;
+    s->why = e->what;
+    return false;
+}
+
+void jscan_error(const jscan *s, jsonl_error *e)
+{
+    e->at = s->bad ? s->bad : s->p;
+    e->what = s->bad ? s->why : NULL;
+    e->path[0] = '\0';
 }
 
 int jscan_peek(jscan *s)
@@ -32,100 +53,51 @@ size_t jscan_offset(const jscan *s)
     return (size_t)(s->p - s->base);
 }
 
-static int hexval(int c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
 bool jscan_string(jscan *s, char *buf, size_t n)
 {
-    size_t k = 0;
-    if (!jscan_eat(s, '"'))
+    if (jscan_peek(s) != '"')
         return false;
-    while (s->p < s->end) {
-        int c = (unsigned char)*s->p++;
-        if (c == '"') {
-            if (n)
-                buf[k < n ? k : n - 1] = '\0';
-            return true;
-        }
-        if (c < 0x20)
-            return false; /* control characters must be escaped */
-        if (c == '\\') {
-            if (s->p >= s->end)
-                return false;
-            c = (unsigned char)*s->p++;
-            switch (c) {
-            case '"':
-            case '\\':
-            case '/':
-                break;
-            case 'b':
-                c = '\b';
-                break;
-            case 'f':
-                c = '\f';
-                break;
-            case 'n':
-                c = '\n';
-                break;
-            case 'r':
-                c = '\r';
-                break;
-            case 't':
-                c = '\t';
-                break;
-            case 'u': {
-                int v = 0;
-                for (int i = 0; i < 4; i++) {
-                    int h = s->p < s->end ? hexval((unsigned char)*s->p++) : -1;
-                    if (h < 0)
-                        return false;
-                    v = v * 16 + h;
-                }
-                c = v < 0x80 ? v : '?';
-                break;
-            }
-            default:
-                return false;
-            }
-        }
-        if (k + 1 < n)
-            buf[k++] = (char)c;
+    jsonl_error e;
+    const char *after = jsonl_lex_string(s->p, s->end, buf, n, &e);
+    if (!after)
+        return refused(s, &e);
+    s->p = after;
+    return true;
+}
+
+/* The digits of the integer number at s's cursor (checked by the lexer: no fraction or exponent) into *x,
+ * *neg its sign; the cursor is left alone. Returns the byte after it, or NULL. */
+static const char *integer(jscan *s, uint64_t *x, bool *neg)
+{
+    jscan_peek(s);
+    jsonl_error e;
+    const char *p = s->p, *after = p < s->end ? jsonl_lex_number(p, s->end, NULL, &e) : NULL;
+    if (!after)
+        return NULL;
+    *neg = *p == '-';
+    p += *neg;
+    uint64_t v = 0;
+    for (; p < after; p++) {
+        if (*p < '0' || *p > '9')
+            return NULL; /* a fraction or an exponent */
+        uint64_t d = (uint64_t)(*p - '0');
+        if (v > (UINT64_MAX - d) / 10)
+            return NULL;
+        v = v * 10 + d;
     }
-    return false;
+    *x = v;
+    return after;
 }
 
 bool jscan_i64(jscan *s, int64_t *v)
 {
-    jscan_peek(s);
-    const char *p = s->p;
-    bool neg = false;
-    if (p < s->end && *p == '-') {
-        neg = true;
-        p++;
-    }
-    if (p >= s->end || *p < '0' || *p > '9')
-        return false;
-    uint64_t x = 0;
-    for (; p < s->end && *p >= '0' && *p <= '9'; p++) {
-        uint64_t d = (uint64_t)(*p - '0');
-        if (x > (UINT64_MAX - d) / 10)
-            return false;
-        x = x * 10 + d;
-    }
-    if (p < s->end && (*p == '.' || *p == 'e' || *p == 'E'))
-        return false;
-    if (neg ? x > (uint64_t)INT64_MAX + 1 : x > (uint64_t)INT64_MAX)
+    uint64_t x;
+    bool neg;
+    const char *after = integer(s, &x, &neg);
+    if (!after || (neg ? x > (uint64_t)INT64_MAX + 1 : x > (uint64_t)INT64_MAX))
         return false;
     *v = neg ? (int64_t)(0 - x) : (int64_t)x;
-    s->p = p;
+    s->p = after;
     return true;
 }
 
@@ -151,59 +123,25 @@ bool jscan_u64(jscan *s, uint64_t *v)
         *v = x;
         return true;
     }
-    if (c < '0' || c > '9')
-        return false;
-    uint64_t x = 0;
-    const char *p = s->p;
-    for (; p < s->end && *p >= '0' && *p <= '9'; p++) {
-        uint64_t d = (uint64_t)(*p - '0');
-        if (x > (UINT64_MAX - d) / 10)
-            return false;
-        x = x * 10 + d;
-    }
-    if (p < s->end && (*p == '.' || *p == 'e' || *p == 'E'))
+    uint64_t x;
+    bool neg;
+    const char *after = c >= '0' && c <= '9' ? integer(s, &x, &neg) : NULL;
+    if (!after)
         return false;
     *v = x;
-    s->p = p;
+    s->p = after;
     return true;
 }
 
-/* A number: -? int frac? exp? (the grammar of RFC 8259). */
-static bool skip_number(jscan *s)
+/* A number or a literal, by the lexer's rules. */
+static bool skip_token(jscan *s, int c)
 {
-    const char *p = s->p;
-    if (p < s->end && *p == '-')
-        p++;
-    if (p >= s->end || *p < '0' || *p > '9')
-        return false;
-    while (p < s->end && *p >= '0' && *p <= '9')
-        p++;
-    if (p < s->end && *p == '.') {
-        p++;
-        if (p >= s->end || *p < '0' || *p > '9')
-            return false;
-        while (p < s->end && *p >= '0' && *p <= '9')
-            p++;
-    }
-    if (p < s->end && (*p == 'e' || *p == 'E')) {
-        p++;
-        if (p < s->end && (*p == '+' || *p == '-'))
-            p++;
-        if (p >= s->end || *p < '0' || *p > '9')
-            return false;
-        while (p < s->end && *p >= '0' && *p <= '9')
-            p++;
-    }
-    s->p = p;
-    return true;
-}
-
-static bool skip_literal(jscan *s, const char *lit)
-{
-    size_t n = strlen(lit);
-    if ((size_t)(s->end - s->p) < n || memcmp(s->p, lit, n) != 0)
-        return false;
-    s->p += n;
+    jsonl_error e;
+    const char *after = c == 't' || c == 'f' || c == 'n' ? jsonl_lex_literal(s->p, s->end, &e)
+                                                         : jsonl_lex_number(s->p, s->end, NULL, &e);
+    if (!after)
+        return refused(s, &e);
+    s->p = after;
     return true;
 }
 
@@ -229,13 +167,9 @@ static bool skip_depth(jscan *s, int depth)
         }
         return r == 0;
     }
-    if (c == 't')
-        return skip_literal(s, "true");
-    if (c == 'f')
-        return skip_literal(s, "false");
-    if (c == 'n')
-        return skip_literal(s, "null");
-    return skip_number(s);
+    if (!c)
+        return false;
+    return skip_token(s, c);
 }
 
 bool jscan_skip(jscan *s)

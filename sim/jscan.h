@@ -13,7 +13,11 @@ typedef struct jscan {
     const char *p;    /* cursor: the next character to read */
     const char *end;  /* one past the last character */
     const char *base; /* the first character, for byte offsets in messages */
+    const char *bad;  /* where the lexer refused a token, or NULL (a syntax error at p) */
+    const char *why;  /* why it did (a jsonl_error's what), or NULL: not valid JSON */
 } jscan;
+
+struct jsonl_error;
 
 /* Starts a scan of text[0..len). */
 void jscan_init(jscan *s, const char *text, size_t len);
@@ -33,11 +37,11 @@ bool jscan_skip(jscan *s);
 bool jscan_pass(jscan *s);
 
 /* Reads a string into buf (at most n - 1 bytes kept, the rest dropped); escapes
- * are decoded, \uXXXX outside ASCII becomes '?'. False when the next value is
- * not a string. */
+ * are decoded to UTF-8 (jsonl_lex_string). False when the next value is not a
+ * string, or is one jsonl_parse refuses. */
 bool jscan_string(jscan *s, char *buf, size_t n);
 
-/* Reads an integer number (no fraction or exponent) into *v. */
+/* Reads an integer number (no fraction or exponent) into *v: a JSON number (jsonl_lex_number) that fits. */
 bool jscan_i64(jscan *s, int64_t *v);
 
 /* Reads an unsigned 64-bit value written as a number or as a decimal string ("123"). */
@@ -51,6 +55,10 @@ int jscan_next(jscan *s, char close, bool *first);
 /* jscan_next for objects that also reads the member's key into key (n bytes)
  * and consumes the ':' after it. */
 int jscan_member(jscan *s, bool *first, char *key, size_t n);
+
+/* Where and why the scan failed, as a jsonl_error for jsonl_message (base is the text): the token the lexer
+ * refused, else the cursor. */
+void jscan_error(const jscan *s, struct jsonl_error *e);
 
 /* Byte offset of the cursor from the start of the text. */
 size_t jscan_offset(const jscan *s);

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "../model/csv.h"
+#include "../model/jsonl.h"
 #include "../model/readall.h"
 #include "../model/vec.h"
 #include "jscan.h"
@@ -477,7 +478,12 @@ int rd_parse_overhead(const char *text, const char *what, rd_overhead *oh, char 
 {
     memset(oh, 0, sizeof(*oh));
     jctx c = {what, err, errlen};
-    cJSON *root = cJSON_Parse(text);
+    jsonl_error je;
+    cJSON *root = jsonl_parse(text, strlen(text), &je);
+    if (!root) {
+        jsonl_message(err, errlen, what, text, &je, 0);
+        return RD_BAD;
+    }
     if (!cJSON_IsObject(root)) {
         cJSON_Delete(root);
         return bad(err, errlen, "%s: not a JSON object", what);
@@ -485,6 +491,11 @@ int rd_parse_overhead(const char *text, const char *what, rd_overhead *oh, char 
     int rc = load_overhead(&c, root, oh) == 0 ? RD_OK : RD_BAD;
     cJSON_Delete(root);
     return rc;
+}
+
+cJSON *rd_parse_json(const char *text, size_t len)
+{
+    return jsonl_parse(text, len, NULL);
 }
 
 int rd_load_name_map(const char *dir, char *graph, size_t n, rd_kernel **k, int *nk)
@@ -510,7 +521,7 @@ int rd_load_name_map(const char *dir, char *graph, size_t n, rd_kernel **k, int 
     snprintf(path, sizeof(path), "%s/%s", dir, best);
     if (slurp(path, &text, &len, e, sizeof(e)) != RD_OK)
         return RD_ABSENT;
-    cJSON *root = cJSON_Parse(text);
+    cJSON *root = jsonl_parse(text, len, NULL); /* strict, as import reads it: else the names stay unknown */
     free(text);
     const cJSON *map = cJSON_GetObjectItemCaseSensitive(root, "callable_id_to_name"), *m;
     int cnt = 0;
@@ -761,12 +772,12 @@ int rd_load_run(const char *path, rd_run *r, char *err, size_t errlen)
     int rc = slurp(path, &text, &len, err, errlen);
     if (rc != RD_OK)
         return rc;
-    const char *end = NULL;
-    cJSON *root = cJSON_ParseWithLengthOpts(text, len + 1, &end, 1) /* the NUL counts */;
+    jsonl_error je;
+    cJSON *root = jsonl_parse(text, len, &je);
     if (!root) {
-        rc = bad(err, errlen, "%s: not valid JSON (at byte %zu)", path, end ? (size_t)(end - text) : len);
+        jsonl_message(err, errlen, path, text, &je, 0);
         free(text);
-        return rc;
+        return RD_BAD;
     }
     jctx c = {path, err, errlen};
     rc = load_run_json(&c, root, r);
@@ -796,9 +807,13 @@ void rd_run_free(rd_run *r)
 /* JSON files read with the scanner (jscan.h)                          */
 /* ------------------------------------------------------------------ */
 
+/* The scan's failure as every JSON reader says it: FILE:LINE:COL: json: WHAT. */
 static int syntax(const jctx *c, const jscan *s)
 {
-    return bad(c->err, c->errlen, "%s: not valid JSON (at byte %zu)", c->path, jscan_offset(s));
+    jsonl_error je;
+    jscan_error(s, &je);
+    jsonl_message(c->err, c->errlen, c->path, s->base, &je, 0);
+    return RD_BAD;
 }
 
 /* What a member reader returns for a key it does not read: the value is skipped. */
@@ -807,13 +822,58 @@ enum { MEMBER_SKIP = 2 };
 /* Reads the value of the member key at s into st: RD_OK, RD_BAD (message in c->err) or MEMBER_SKIP. */
 typedef int member_fn(jctx *c, jscan *s, const char *key, void *st);
 
-/* Reads the members of an object whose '{' is already consumed, each with member. */
+#define MEMBERS_KEPT                                                                                         \
+    32 /* keys of one object checked for a repeat (jstream refuses objects of more than 48) */
+
+/* Is the key whose opening quote is at a (in s's text) key, which the key at b was read as? Exact for keys
+ * read whole; a key that filled key[64] is taken as the same only when its text is byte for byte. */
+static bool same_key(const jscan *s, const char *a, const char *b, const char *key, size_t klen)
+{
+    jscan t;
+    char other[64];
+    jscan_init(&t, a, (size_t)(s->end - a));
+    if (!jscan_string(&t, other, sizeof(other)) || strcmp(other, key) != 0)
+        return false;
+    if (klen < sizeof(other) - 1)
+        return true;
+    size_t alen = (size_t)(t.p - a);
+    return (size_t)(s->end - b) >= alen && memcmp(a, b, alen) == 0;
+}
+
+/* Reads the members of an object whose '{' is already consumed, each with member. A key given twice is
+ * refused as jsonl_parse refuses it: a reader would otherwise take one of the values silently. */
 static int read_members(jctx *c, jscan *s, member_fn *member, void *st)
 {
     bool first = true;
     char key[64];
-    int r;
-    while ((r = jscan_member(s, &first, key, sizeof(key))) == 1) {
+    const char *kat[MEMBERS_KEPT]; /* where the keys read start */
+    uint32_t kh[MEMBERS_KEPT];     /* their hashes */
+    uint64_t seen = 0;             /* a bit per hash: most keys differ there, and nothing is compared */
+    int nk = 0, r;
+    while ((r = jscan_next(s, '}', &first)) == 1) {
+        jscan_peek(s);
+        const char *at = s->p;
+        if (!jscan_string(s, key, sizeof(key)) || !jscan_eat(s, ':'))
+            return syntax(c, s);
+        /* a hash of the length and the end bytes: enough to tell the keys of one object apart, in a few
+         * instructions (the rows of a capture hold millions of keys) */
+        size_t klen = strlen(key);
+        uint32_t h = ((uint32_t)klen * 0x9E3779B1u) ^ ((uint32_t)(unsigned char)key[0] * 0x85EBCA6Bu) ^
+                     ((uint32_t)(unsigned char)key[klen ? klen - 1 : 0] * 0xC2B2AE35u);
+        h ^= h >> 16;
+        if (seen >> (h & 63) & 1)
+            for (int i = 0; i < nk; i++)
+                if (kh[i] == h && same_key(s, kat[i], at, key, klen)) {
+                    jsonl_error je = {.at = at, .what = "duplicate key"};
+                    snprintf(je.path, sizeof(je.path), "%s", key);
+                    jsonl_message(c->err, c->errlen, c->path, s->base, &je, 0);
+                    return RD_BAD;
+                }
+        seen |= (uint64_t)1 << (h & 63);
+        if (nk < MEMBERS_KEPT) {
+            kat[nk] = at;
+            kh[nk++] = h;
+        }
         int rc = member(c, s, key, st);
         if (rc == MEMBER_SKIP) {
             if (!jscan_skip(s))
@@ -1498,9 +1558,11 @@ int rd_load_scopes(const char *path, rd_scopes *sc, char *err, size_t errlen)
         line++;
         if (!l[strspn(l, " \t")])
             continue; /* blank lines are skipped, as scope_stats_plot does */
-        cJSON *j = cJSON_Parse(l);
+        jsonl_error je;
+        cJSON *j = jsonl_parse(l, strlen(l), &je);
         if (!j) {
-            rc = bad(err, errlen, "%s:%d: not valid JSON", path, line);
+            jsonl_message(err, errlen, path, l, &je, line);
+            rc = RD_BAD;
             break;
         }
         if (!meta) {

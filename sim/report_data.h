@@ -173,6 +173,11 @@ typedef struct rd_run {
  * oh; messages name the file as what. Returns RD_OK or RD_BAD. */
 int rd_parse_overhead(const char *text, const char *what, rd_overhead *oh, char *err, size_t errlen);
 
+/* Parses the len bytes of text as one JSON value by the rules of every reader of JSON (model/jsonl.c: a key
+ * given twice, bad UTF-8 or 1e999 refused); NULL when it is not such a value or memory ran out. For readers
+ * that only look for a value, without a message. cJSON_Delete frees the tree. */
+struct cJSON *rd_parse_json(const char *text, size_t len);
+
 /* Reads the name_map_*.json in dir (the last by name when there are several; none: RD_ABSENT): its
  * callable_id_to_name as kernels (func id and name; *k malloc'd), its graph name (what follows name_map_)
  * into graph. A map that cannot be read leaves the names unknown (RD_ABSENT), as import does. */

@@ -23,6 +23,7 @@
 #include "../model/tmap.h"
 #include "../model/vec.h"
 #include "../model/wbuf.h"
+#include "../sim/jscan.h"
 #include "testutil.h"
 
 START_TEST(evq_pops_in_time_order_and_ties_in_insertion_order)
@@ -297,6 +298,74 @@ START_TEST(the_line_parser_names_what_a_lenient_reading_would_change_and_where)
     jsonl_where(doc, e.at, &line, &col);
     ck_assert_int_eq(line, 3);
     ck_assert_int_eq(col, 3);
+}
+END_TEST
+
+/* One lexer: the scanner refuses each token the parser refuses, at the same byte and for the same reason. */
+START_TEST(the_scanner_lexes_as_the_parser_and_the_message_says_where)
+{
+    static const char *const bad[] = {
+        "\"\xff\"", "\"\xc3\"", "\"\\udfff\"", "\"\\u0000\"",
+        "2e308",    "-1e999",   "01",          "1.",
+        "-",        "tru",      "\"\\x\"",     "\"\\u12G4\"",
+        "\"open",   "nul",      "[1, 1e999]",  "{\"a\": \"\\ud800x\"}",
+    };
+    for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
+        jsonl_error e, se;
+        size_t n = strlen(bad[i]);
+        ck_assert_ptr_null(jsonl_parse(bad[i], n, &e));
+        jscan s;
+        jscan_init(&s, bad[i], n);
+        bool ok = jscan_skip(&s) && jscan_peek(&s) == 0;
+        ck_assert_msg(!ok, "the scanner took %s", bad[i]);
+        jscan_error(&s, &se);
+        ck_assert_msg(se.at == e.at, "%s: scanner at %td, parser at %td", bad[i], se.at - bad[i],
+                      e.at - bad[i]);
+        ck_assert_msg(se.what == e.what || (se.what && e.what && strcmp(se.what, e.what) == 0), "%s", bad[i]);
+    }
+    /* what it reads: escapes decoded to UTF-8 as the parser does, cut to the buffer */
+    const char *text =
+        "[\"caf\\u00e9 \\ud83d\\ude00\", \"abcdef\", 01, -9223372036854775808, 1e3, 18446744073709551615]";
+    jscan s;
+    jscan_init(&s, text, strlen(text));
+    char buf[32];
+    ck_assert(jscan_eat(&s, '['));
+    ck_assert(jscan_string(&s, buf, sizeof(buf)));
+    ck_assert_str_eq(buf, "caf\xc3\xa9 \xf0\x9f\x98\x80");
+    ck_assert(jscan_eat(&s, ','));
+    ck_assert(jscan_string(&s, buf, 4));
+    ck_assert_str_eq(buf, "abc");
+    ck_assert(jscan_eat(&s, ','));
+    int64_t v;
+    uint64_t u;
+    ck_assert(jscan_i64(&s, &v) && v == 0); /* a leading zero ends the number: "1" cannot follow it */
+    ck_assert(!jscan_eat(&s, ','));
+    s.p++;
+    ck_assert(jscan_eat(&s, ','));
+    ck_assert(jscan_i64(&s, &v));
+    ck_assert(v == INT64_MIN);
+    ck_assert(jscan_eat(&s, ','));
+    ck_assert(!jscan_i64(&s, &v)); /* an exponent: not an integer */
+    ck_assert(jscan_skip(&s));
+    ck_assert(jscan_eat(&s, ','));
+    ck_assert(jscan_u64(&s, &u));
+    ck_assert(u == UINT64_MAX);
+    ck_assert(jscan_eat(&s, ']'));
+    /* the one message: FILE:LINE:COL: FIELD: WHAT */
+    const char *doc = "{\n  \"a\": 1,\n  \"a\": 2\n}";
+    jsonl_error e;
+    char msg[256];
+    ck_assert_ptr_null(jsonl_parse(doc, strlen(doc), &e));
+    jsonl_message(msg, sizeof(msg), "f.json", doc, &e, 0);
+    ck_assert_str_eq(msg, "f.json:3:3: a: duplicate key");
+    ck_assert_ptr_null(jsonl_parse("[1,]", 4, &e));
+    jsonl_message(msg, sizeof(msg), "f.json", "[1,]", &e, 0);
+    ck_assert_str_eq(msg, "f.json:1:4: json: not valid JSON");
+    jsonl_message(msg, sizeof(msg), "f.jsonl", "[1,]", &e, 7); /* line 7 of a JSON Lines file */
+    ck_assert_str_eq(msg, "f.jsonl:7:4: json: not valid JSON");
+    e.what = JSONL_OOM;
+    jsonl_message(msg, sizeof(msg), "f.json", "[1,]", &e, 0);
+    ck_assert_str_eq(msg, "f.json: out of memory");
 }
 END_TEST
 
@@ -777,6 +846,7 @@ Suite *suite_basics(void)
     tcase_add_test(tc, the_doc_parser_reads_a_line_as_flat_values_in_document_order);
     tcase_add_test(tc, the_line_parser_points_at_the_first_bad_byte);
     tcase_add_test(tc, the_line_parser_names_what_a_lenient_reading_would_change_and_where);
+    tcase_add_test(tc, the_scanner_lexes_as_the_parser_and_the_message_says_where);
     tcase_add_test(tc, strtab_gives_dense_slots_in_first_seen_order);
     tcase_add_test(tc, readyq_is_fifo_across_growth);
     tcase_add_test(tc, core_topology_matches_runtime_numbering);

@@ -585,16 +585,16 @@ START_TEST(compare_errors_name_the_folder_or_file)
     snprintf(path, sizeof(path), "%s/deps.json", good);
     assert_err(path, good, want);
 
-    /* malformed JSON, in either folder: the file and the byte (from 0) where parsing stopped */
+    /* malformed JSON, in either folder: the file, line and column (from 1) where parsing stopped */
     const char *bad = dfx("{\"tasks\":[1,]}", SCOPE, SWIM);
-    snprintf(want, sizeof(want), "%s/deps.json: not JSON (byte 12)", bad);
+    snprintf(want, sizeof(want), "%s/deps.json:1:13: json: not valid JSON", bad);
     assert_err(bad, good, want);
     assert_err(good, bad, want);
     bad = dfx("{\"tasks\":[],\"tensors\":[],\"edges\":[]} x", SCOPE, SWIM);
-    snprintf(want, sizeof(want), "%s/deps.json: not JSON (byte 37: text after the value)", bad);
+    snprintf(want, sizeof(want), "%s/deps.json:1:38: json: not valid JSON", bad);
     assert_err(bad, good, want);
     bad = dfx(rd, "{\"version\": 6}\n\n{\"site\": }\n", SWIM);
-    snprintf(want, sizeof(want), "%s/scope_stats/scope_stats.jsonl:3: not JSON (byte 9, the last)", bad);
+    snprintf(want, sizeof(want), "%s/scope_stats/scope_stats.jsonl:3:10: json: not valid JSON", bad);
     assert_err(bad, good, want);
     bad = dfx(rd, "{\"version\": 6}\n[1]\n", SWIM);
     snprintf(want, sizeof(want), "%s/scope_stats/scope_stats.jsonl:2: not a JSON object", bad);
@@ -604,7 +604,19 @@ START_TEST(compare_errors_name_the_folder_or_file)
              "%s/scope_stats/scope_stats.jsonl: empty (the first line is the run's header)", bad);
     assert_err(bad, good, want);
     bad = dfx(rd, SCOPE, "{\"chip_swimlane_level\": 4,");
-    snprintf(want, sizeof(want), "%s/chip_swimlane_records.json: not JSON (byte 25, the last)", bad);
+    snprintf(want, sizeof(want), "%s/chip_swimlane_records.json:1:27: json: not valid JSON", bad);
+    assert_err(bad, good, want);
+    /* what a lenient reading took silently: a key given twice, a string that is not UTF-8 */
+    bad = dfx("{\"tasks\":[],\"tensors\":[],\"edges\":[],\"tasks\":[]}", SCOPE, SWIM);
+    snprintf(want, sizeof(want), "%s/deps.json:1:37: tasks: duplicate key", bad);
+    assert_err(bad, good, want);
+    assert_err(good, bad, want);
+    bad = dfx(rd, "{\"version\": 6}\n{\"a\": 1, \"a\": 2}\n", SWIM);
+    snprintf(want, sizeof(want), "%s/scope_stats/scope_stats.jsonl:2:10: a: duplicate key", bad);
+    assert_err(bad, good, want);
+    bad = dfx(rd, SCOPE, "{\"chip_swimlane_level\": \"\xff\"}");
+    snprintf(want, sizeof(want),
+             "%s/chip_swimlane_records.json:1:26: chip_swimlane_level: invalid UTF-8 in a string", bad);
     assert_err(bad, good, want);
 
     /* JSON, but not shaped as the runtime writes it */
@@ -702,8 +714,8 @@ START_TEST(capture_errors_exit_3_or_2)
     args[1] = bad;
     r = tu_run(args);
     ck_assert_int_eq(r.status, 3);
-    snprintf(want, sizeof(want),
-             "ptosim conform: %s/chip_swimlane_records.json: not JSON (byte 0, the last)\n", bad);
+    snprintf(want, sizeof(want), "ptosim conform: %s/chip_swimlane_records.json:1:2: json: not valid JSON\n",
+             bad);
     ck_assert_str_eq(r.err, want);
     tu_run_free(&r);
     bad = dfx(rd, "{\"heap_max\": [1, 2]}\n", NULL);
@@ -989,16 +1001,18 @@ START_TEST(the_comparison_holds_a_window_not_the_files)
 }
 END_TEST
 
-/* text with a form feed after its first character: cJSON skips it as white space, the stream refuses it, so
- * the file is compared as a whole-file tree (malloc'd). */
-static char *with_form_feed(const char *text)
+/* text with the first character of its first key written as a \u escape: jsonl_parse reads the same key, the
+ * stream refuses escaped keys, so the file is compared as a whole-file tree (malloc'd). */
+static char *with_escaped_key(const char *text)
 {
-    size_t n = strlen(text);
-    char *t = malloc(n + 2);
+    const char *q = strchr(text, '"');
+    ck_assert(q && q[1] > 0x20 && q[1] < 0x7f && q[1] != '"' && q[1] != '\\');
+    size_t n = strlen(text), at = (size_t)(q - text) + 1;
+    char *t = malloc(n + 6);
     ck_assert_ptr_nonnull(t);
-    t[0] = text[0];
-    t[1] = '\f';
-    memcpy(t + 2, text + 1, n);
+    memcpy(t, text, at);
+    snprintf(t + at, 7, "\\u%04x", (unsigned)(unsigned char)q[1]);
+    memcpy(t + at + 6, q + 2, n - at - 1 + 1);
     return t;
 }
 
@@ -1014,14 +1028,14 @@ START_TEST(streamed_and_whole_file_comparisons_print_the_same)
                     "\"task_id\":\"8589934592\",\"scope\":\"manual\"");
     const char *sims[][2] = {{e, scope}, {t, scope}};
     for (int k = 0; k < 2; k++) {
-        char *ff = with_form_feed(sims[k][0]), *out_s, *out_w, *out_r;
+        char *ff = with_escaped_key(sims[k][0]), *out_s, *out_w, *out_r;
         const char *streamed = dfx(sims[k][0], sims[k][1], swim), *whole = dfx(ff, sims[k][1], swim);
         long n = compare(cap, streamed, &out_s);
         ck_assert_int_gt(n, 200);
         ck_assert_int_eq(compare(cap, whole, &out_w), n);
         ck_assert_str_eq(out_s, out_w);
         /* the capture read whole: the same lines (the verdict names the folder) */
-        char *rff = with_form_feed(deps);
+        char *rff = with_escaped_key(deps);
         const char *real_whole = dfx(rff, scope, swim);
         ck_assert_int_eq(compare(real_whole, streamed, &out_r), n);
         char *named = subst(out_r, real_whole, cap);

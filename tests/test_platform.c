@@ -99,7 +99,7 @@ START_TEST(platform_file_errors_name_file_and_field)
 
     char *f4 = tu_write(dir, "p4.json", "{not json");
     ck_assert_int_eq(platform_load(&p, f4, NULL, err, sizeof(err)), -1);
-    ck_assert_msg(strstr(err, "p4.json:1:2: not valid JSON") != NULL, "%s", err);
+    ck_assert_msg(strstr(err, "p4.json:1:2: json: not valid JSON") != NULL, "%s", err);
     char *f5 = tu_write(dir, "p5.json", "[1]");
     ck_assert_int_eq(platform_load(&p, f5, NULL, err, sizeof(err)), -1);
     ck_assert_msg(strstr(err, "p5.json: not a JSON object") != NULL, "%s", err);
