@@ -839,7 +839,7 @@ static cJSON *worker_json(const char *dir)
     cJSON *j = NULL;
     if (text && fread(text, 1, (size_t)len, f) == (size_t)len) {
         text[len] = '\0';
-        j = cJSON_Parse(text);
+        j = rd_parse_json(text, (size_t)len);
     }
     free(text);
     fclose(f);
