@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "evq.h"
+#include "ohm.h"
 #include "orch.h"
 #include "rt.h"
 #include "sched.h"

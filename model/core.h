@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "graph.h"
+#include "pipe.h"
 #include "simtime.h"
 
 #define CORE_REG_RESERVED_LOW 0x7FFFFFF0U /* start of the reserved token band (model/README.md §8.1) */

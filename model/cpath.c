@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ohm.h"
+#include "exec_log.h"
 #include "xsort.h"
 
 /* The definitions are those of hw-native-sys/simpler simpler_setup/tools/critical_path.py (6ebaf77), so that

@@ -31,9 +31,6 @@
  * 64 bits. Every size the reader computes from input is checked against it. */
 #define GRAPH_MAX_BYTES (1ULL << 53)
 
-/* Core type of a kernel. */
-typedef enum { CORE_AIC = 0, CORE_AIV = 1 } core_type;
-
 /* How a kernel's (or a task's) execution time is given. */
 typedef enum {
     COST_CYCLES, /* flat AICore cycles per block */

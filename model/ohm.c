@@ -16,59 +16,6 @@
  * decomposition follows docs/investigations/2026-07-aicore-swimlane-switch-
  * overhead-and-ack-gate.md. Everything is integer ticks until the end. */
 
-void ohm_log_init(ohm_log *l, size_t limit)
-{
-    memset(l, 0, sizeof(*l));
-    l->limit = limit;
-}
-
-void ohm_log_free(ohm_log *l)
-{
-    free(l->x);
-    free(l->e);
-    l->x = NULL;
-    l->e = NULL;
-    l->nx = l->xcap = l->ne = l->ecap = l->ntasks = 0;
-}
-
-/* Gives up on a log that grew past its limit. */
-static void drop(ohm_log *l)
-{
-    ohm_log_free(l);
-    l->dropped = true;
-}
-
-int ohm_log_exec(ohm_log *l, const ohm_exec *x)
-{
-    if (l->dropped)
-        return 0;
-    if (l->limit && l->nx >= l->limit) {
-        drop(l);
-        return 0;
-    }
-    if (vec_grow((void **)&l->x, &l->xcap, l->nx, sizeof(*l->x)) != 0)
-        return -1;
-    l->x[l->nx++] = *x;
-    return 0;
-}
-
-int ohm_log_task(ohm_log *l, uint64_t succ, const uint64_t *preds, size_t n)
-{
-    if (l->dropped)
-        return 0;
-    if (l->limit && l->ntasks >= l->limit) {
-        drop(l);
-        return 0;
-    }
-    l->ntasks++;
-    for (size_t i = 0; i < n; i++) {
-        if (vec_grow((void **)&l->e, &l->ecap, l->ne, sizeof(*l->e)) != 0)
-            return -1;
-        l->e[l->ne++] = (ohm_edge){.pred = preds[i], .succ = succ};
-    }
-    return 0;
-}
-
 /* ---- helpers ---- */
 
 static int64_t clamp64(int64_t v, int64_t lo, int64_t hi)

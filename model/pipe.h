@@ -13,6 +13,9 @@
 #define GRAPH_MAX_PIPE_BYTES (1ULL << 40)      /* bytes or elements per tile */
 #define GRAPH_MAX_CUBE_DIM (1u << 20)          /* m, n or k of one tile's multiply */
 
+/* Core type of a kernel: an AICore is a cube core (AIC) or a vector core (AIV). */
+typedef enum { CORE_AIC = 0, CORE_AIV = 1 } core_type;
+
 /* The pipes of an AICore (model/README.md §10.1): AIC = scalar, MTE1, MTE2,
  * cube, FIXPIPE; AIV = scalar, MTE2, MTE3, vector. */
 typedef enum {

@@ -14,7 +14,7 @@
 #include "dump.h"
 #include "hbm.h"
 #include "occ.h"
-#include "ohm.h"
+#include "exec_log.h"
 #include "perfetto.h"
 #include "pipe.h"
 #include "platform.h"

@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ohm.h"
+#include "exec_log.h"
 
 /* An open-addressing hash map from a 64-bit key to an index (any key; SIZE_MAX is no index). */
 typedef struct idmap {
