@@ -31,7 +31,7 @@ LDFLAGS_ALL := $(SAN) $(LDFLAGS)
 CFLAGS_ALL := $(SAN) -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
 	$(OPT) -MMD -MP $(PKG_CFLAGS) -DPTOSIM_DATADIR='"$(CURDIR)/platforms"' $(CFLAGS)
 
-MODEL_SRC := $(sort $(wildcard model/*.c))
+MODEL_SRC := $(sort $(wildcard model/*/*.c))
 SIM_SRC := $(filter-out sim/main.c,$(sort $(wildcard sim/*.c)))
 TEST_SRC := $(sort $(wildcard tests/*.c))
 
@@ -40,7 +40,7 @@ SIM_OBJ := $(SIM_SRC:%.c=$(BUILD)/%.o) $(BUILD)/sim/perfsim_harness.o
 # The fuzz targets' library (make fuzz, below; lint links it against $(BUILD)'s objects). import prices
 # kernels with Perf-Sim too (sim/import_cost.c): its binding and the harness text it carries are in it.
 FUZZ_LIB_SRC := $(MODEL_SRC) sim/import.c sim/import_state.c sim/import_heap.c sim/import_cost.c \
-	sim/import_perfsim.c sim/perfsim.c $(BUILD)/sim/perfsim_harness.c sim/cli.c sim/report_data.c sim/jscan.c sim/jspan.c sim/jstream.c
+	sim/import_perfsim.c sim/perfsim.c $(BUILD)/sim/perfsim_harness.c sim/cli.c sim/report_data.c sim/json_scan.c sim/json_span.c sim/json_stream.c
 FUZZ_LIB_OBJ := $(FUZZ_LIB_SRC:%.c=build-fuzz/%.o)
 FUZZ_LINK_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(filter-out $(BUILD)/%,$(FUZZ_LIB_SRC))) $(BUILD)/sim/perfsim_harness.o
 FUZZ_LIBS = $(shell pkg-config --libs libcjson zlib 2>/dev/null) -lm -pthread
@@ -226,7 +226,7 @@ clean:
 	rm -rf $(BUILD) build-san build-fuzz out
 
 format:
-	clang-format -i model/*.c model/*.h sim/*.c sim/*.h tests/*.c tests/*.h
+	clang-format -i model/*/*.c model/*/*.h sim/*.c sim/*.h tests/*.c tests/*.h
 
 -include $(MODEL_OBJ:.o=.d) $(SIM_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(BUILD)/sim/main.d
 -include $(FUZZ_LIB_OBJ:.o=.d) build-fuzz/sim/conform.d

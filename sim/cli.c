@@ -2,8 +2,8 @@
 /* The convention: help, usage errors, the option matcher. */
 #include "cli.h"
 
-#include "../model/runcfg.h"
-#include "../model/strint.h"
+#include "../model/runtime/run_config.h"
+#include "../model/base/int_text.h"
 
 #include <errno.h>
 #include <stdio.h>

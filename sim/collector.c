@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "intr.h"
+#include "stop_signal.h"
 
 /* One published metadata buffer. */
 typedef struct pub_buf {

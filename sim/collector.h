@@ -5,7 +5,7 @@
 
 #include <stdio.h>
 
-#include "../model/chip.h"
+#include "../model/engine/chip_engine.h"
 
 /* Host-side figures of a run, for ptosim_run.json. */
 typedef struct collector_stats {

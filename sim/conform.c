@@ -20,17 +20,17 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../model/jsonl.h"
-#include "../model/orch.h"
-#include "../model/outfile.h"
-#include "../model/platform.h"
-#include "../model/readall.h"
-#include "../model/strtab.h"
+#include "../model/base/json_reader.h"
+#include "../model/aicpu/orchestrator.h"
+#include "../model/base/outfile.h"
+#include "../model/chip/platform.h"
+#include "../model/base/readall.h"
+#include "../model/base/string_table.h"
 #include "cli.h"
 #include "import.h"
-#include "jscan.h"
-#include "jspan.h"
-#include "jstream.h"
+#include "json_scan.h"
+#include "json_span.h"
+#include "json_stream.h"
 #include "run.h"
 
 /*
@@ -812,7 +812,7 @@ static char *edge_line(const cJSON *e, const strtab *t)
     return edge_line_of(&x);
 }
 
-/* ---- the streamed comparison's spans (sim/jspan.h): the same texts as the trees give, or false ---- */
+/* ---- the streamed comparison's spans (sim/json_span.h): the same texts as the trees give, or false ---- */
 
 /* A span as jtext shows it. */
 static bool span_text(jspan v, char *buf)
@@ -1600,7 +1600,7 @@ out:
     return total;
 }
 
-/* ---- the streaming comparison: each file read a value at a time (sim/jstream.h) ---- */
+/* ---- the streaming comparison: each file read a value at a time (sim/json_stream.h) ---- */
 
 /* The first occurrence of one of deps.json's lists. */
 typedef struct cf_list {

@@ -28,7 +28,7 @@ long conform_compare(const char *real_dir, const char *sim_dir, FILE *report, ch
 
 /* The largest window (bytes) one file's stream held in the last conform_compare or capture read, or the
  * size of a file it read whole: the comparison reads the files a value at a time, so this stays at
- * sim/jstream.h's window however large they are, unless the stream refused one (tests). */
+ * sim/json_stream.h's window however large they are, unless the stream refused one (tests). */
 size_t conform_peak_window(void);
 
 /* Whether the last comparison of deps.json walked both sides in step: each side is first reduced to a

@@ -1,6 +1,6 @@
 /* gen.c - `ptosim gen`: synthetic workload graphs (chain, fan, ..., random DAGs) streamed to stdout. */
 #include "gen.h"
-#include "../model/outfile.h"
+#include "../model/base/outfile.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../model/pipe.h"
-#include "../model/strint.h"
+#include "../model/chip/pipe.h"
+#include "../model/base/int_text.h"
 #include "cli.h"
 
 #define GEN_MAX_PARAMS 12

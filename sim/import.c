@@ -2,7 +2,7 @@
 /* Tasks, args and edges from deps.json, the op order and scopes from scope stats, kernel times and sync-start
  * drains from the swimlane; it calls import_heap.c (created buffers from heap offsets) and import_cost.c
  * (kernel costs), which share import_state.h with it. */
-#include "../model/outfile.h"
+#include "../model/base/outfile.h"
 #include "import.h"
 
 #include <cJSON.h>
@@ -19,19 +19,19 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../model/dtype.h"
-#include "../model/graph.h"
-#include "../model/jsonl.h"
-#include "../model/readall.h"
-#include "../model/ringres.h"
-#include "../model/tmap.h"
-#include "../model/vec.h"
+#include "../model/base/dtype.h"
+#include "../model/graph/graph_reader.h"
+#include "../model/base/json_reader.h"
+#include "../model/base/readall.h"
+#include "../model/runtime/ring_resources.h"
+#include "../model/runtime/tensor_map.h"
+#include "../model/base/vec.h"
 #include "cli.h"
 #include "import_cost.h"
 #include "import_heap.h"
 #include "import_state.h"
-#include "jspan.h"
-#include "jstream.h"
+#include "json_span.h"
+#include "json_stream.h"
 
 static const char *const DIRS[] = {"in", "out", "inout", "out_existing", "no_dep"};
 
@@ -134,7 +134,7 @@ static int add_edge(importer *im, imp_task *t, imp_edge e)
 /* ---- lists read from a tree or from a file ---- */
 
 /* The elements of one JSON array, either the children of a tree or values read from the file a value at a
- * time (sim/jstream.h), so that a capture's large lists are never held whole. */
+ * time (sim/json_stream.h), so that a capture's large lists are never held whole. */
 typedef struct imp_list {
     const cJSON *node; /* tree: the next element */
     jstream *js;       /* file: the stream (one stream serves several lists, read one after another) */
@@ -278,7 +278,7 @@ static void scan_free(imp_scan *sc)
         cJSON_Delete(sc->tree[k]);
 }
 
-/* Checks path whole by stream (the rules of sim/jstream.h, which model/jsonl.c accepts), noting where the
+/* Checks path whole by stream (the rules of sim/json_stream.h, which model/base/json_reader.c accepts), noting where the
  * keys' values are. Returns true when the file suits the stream; false when it does not (the caller
  * reads it whole, which names any fault as before). */
 static bool scan_file(jstream *js, const char *path, imp_scan *sc, bool checked)

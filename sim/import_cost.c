@@ -8,10 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../model/dtype.h"
-#include "../model/jsonl.h"
-#include "../model/platform.h"
-#include "../model/readall.h"
+#include "../model/base/dtype.h"
+#include "../model/base/json_reader.h"
+#include "../model/chip/platform.h"
+#include "../model/base/readall.h"
 #include "import_cost.h"
 #include "import_perfsim.h"
 #include "import_state.h"

@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../model/dtype.h"
-#include "../model/ringres.h"
-#include "../model/tmap.h"
-#include "../model/vec.h"
+#include "../model/base/dtype.h"
+#include "../model/runtime/ring_resources.h"
+#include "../model/runtime/tensor_map.h"
+#include "../model/base/vec.h"
 #include "import_heap.h"
 #include "import_state.h"
 

@@ -9,9 +9,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../model/dtype.h"
-#include "../model/jsonl.h"
-#include "../model/readall.h"
+#include "../model/base/dtype.h"
+#include "../model/base/json_reader.h"
+#include "../model/base/readall.h"
 #include "import_perfsim.h"
 #include "import_state.h"
 #include "perfsim.h"

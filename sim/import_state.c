@@ -7,10 +7,10 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "../model/jsonl.h"
-#include "../model/outfile.h"
-#include "../model/readall.h"
-#include "../model/vec.h"
+#include "../model/base/json_reader.h"
+#include "../model/base/outfile.h"
+#include "../model/base/readall.h"
+#include "../model/base/vec.h"
 
 int imp_fail(importer *im, const char *file, const char *fmt, ...)
 {

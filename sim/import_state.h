@@ -1,7 +1,7 @@
 /* import_state.h - imp_: the state `ptosim import` builds from a capture, and its shared helpers. */
 /* The bottom of the import: import.c (the command and the capture reader) and import_heap.c,
  * import_cost.c and import_perfsim.c (the steps it calls) all work on one importer; this module calls none
- * of them. import.h is included only for the option types (import_opts, import_costs). */
+ * of them. The option types come from import_opts.h, not import.h, so nothing here includes the command. */
 #ifndef PTOSIM_IMPORT_STATE_H
 #define PTOSIM_IMPORT_STATE_H
 
@@ -10,9 +10,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "../model/graph.h"
-#include "../model/kcost.h"
-#include "import.h"
+#include "../model/graph/graph_reader.h"
+#include "../model/chip/kernel_cost.h"
+#include "import_opts.h"
 
 #define RINGS 4                                 /* PTO2_MAX_RING_DEPTH */
 #define MAX_SCOPE_DEPTH 64                      /* PTO2_MAX_SCOPE_DEPTH, the root scope included */

@@ -5,9 +5,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../model/graph.h"
-#include "../model/gsrc.h"
-#include "../model/platform.h"
+#include "../model/graph/graph_reader.h"
+#include "../model/graph/graph_source.h"
+#include "../model/chip/platform.h"
 #include "cli.h"
 #include "conform.h"
 #include "gen.h"

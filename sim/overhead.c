@@ -47,12 +47,12 @@ static int cmp_exec_key(const void *a, const void *b)
     return (x->reg > y->reg) - (x->reg < y->reg);
 }
 
-int overhead_load(const char *swimlane, const char *deps, ohm_log *l, unsigned long long *tick_hz,
+int overhead_load(const char *swimlane, const char *deps, exec_log *l, unsigned long long *tick_hz,
                   size_t *unmatched, char *err, size_t errlen)
 {
     rd_swimlane sl;
     rd_deps d;
-    ohm_log_init(l, 0);
+    exec_log_init(l, 0);
     *unmatched = 0;
     int rc = rd_load_swimlane(swimlane, &sl, err, errlen);
     if (rc == RD_ABSENT)
@@ -83,7 +83,7 @@ int overhead_load(const char *swimlane, const char *deps, ohm_log *l, unsigned l
             (*unmatched)++;
             continue;
         }
-        ohm_exec ox = {.task = x->task,
+        exec_record ox = {.task = x->task,
                        .core = x->core,
                        .aiv = !sl.aic[x->core],
                        .dispatch = (int64_t)c->dispatch,
@@ -91,15 +91,15 @@ int overhead_load(const char *swimlane, const char *deps, ohm_log *l, unsigned l
                        .start = (int64_t)x->start,
                        .end = (int64_t)x->end,
                        .finish = (int64_t)c->finish};
-        if (ohm_log_exec(l, &ox) != 0)
+        if (exec_log_add(l, &ox) != 0)
             status = EXIT_INTERNAL;
     }
     for (size_t i = 0; i < d.nedges && status == EXIT_OK; i++)
-        if (ohm_log_task(l, d.edges[i].succ, &d.edges[i].pred, 1) != 0)
+        if (exec_log_task(l, d.edges[i].succ, &d.edges[i].pred, 1) != 0)
             status = EXIT_INTERNAL;
     if (status != EXIT_OK) {
         snprintf(err, errlen, "out of memory");
-        ohm_log_free(l);
+        exec_log_free(l);
     }
     *tick_hz = sl.clock_hz;
     rd_swimlane_free(&sl);
@@ -228,7 +228,7 @@ int overhead_main(int argc, char **argv)
             dp);
         return EXIT_USAGE;
     }
-    ohm_log l;
+    exec_log l;
     unsigned long long hz;
     size_t unmatched;
     char err[RD_ERR_MAX + PATH_MAX];
@@ -240,7 +240,7 @@ int overhead_main(int argc, char **argv)
     ohm_result r;
     if (ohm_compute(&l, hz, &r) != 0) {
         fputs("ptosim overhead: out of memory\n", stderr);
-        ohm_log_free(&l);
+        exec_log_free(&l);
         return EXIT_INTERNAL;
     }
     printf("ptosim overhead: %s with %s\n", sl, dp);
@@ -248,6 +248,6 @@ int overhead_main(int argc, char **argv)
         printf("   %zu aicpu_tasks rows have no aicore_tasks row and are left out\n", unmatched);
     overhead_print(stdout, &r);
     ohm_result_free(&r);
-    ohm_log_free(&l);
+    exec_log_free(&l);
     return EXIT_OK;
 }

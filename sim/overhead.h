@@ -6,14 +6,14 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "../model/ohm.h"
+#include "../model/analysis/overhead_model.h"
 
 /* Reads chip_swimlane_records.json (level 2 or more: dispatch and finish
  * times) and deps.json into a log: each aicpu_tasks row joined with its
  * aicore_tasks row on (core_id, reg_task_id), as the runtime's reader does
  * (unmatched rows are dropped and counted in *unmatched). *tick_hz gets the
  * counter frequency. Returns an exit status (cli.h) with the message in err. */
-int overhead_load(const char *swimlane, const char *deps, ohm_log *l, unsigned long long *tick_hz,
+int overhead_load(const char *swimlane, const char *deps, exec_log *l, unsigned long long *tick_hz,
                   size_t *unmatched, char *err, size_t errlen);
 
 /* Prints the model as a text report (the parts of sched_overhead_analysis

@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "../model/pipe.h"
+#include "../model/chip/pipe.h"
 
 #define PERFSIM_SLOTS 48             /* args[] slots a task fills (the harness's HARNESS_SLOTS; 48/49 hold the
                                       * block's contexts, as the runtime's dispatch puts them) */

@@ -7,7 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../model/chip.h"
+#include "../model/engine/chip_engine.h"
 
 static double host_now(void)
 {

@@ -16,11 +16,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../model/csv.h"
-#include "../model/jsonl.h"
-#include "../model/readall.h"
-#include "../model/vec.h"
-#include "jscan.h"
+#include "../model/base/csv.h"
+#include "../model/base/json_reader.h"
+#include "../model/base/readall.h"
+#include "../model/base/vec.h"
+#include "json_scan.h"
 
 /* ------------------------------------------------------------------ */
 /* Shared helpers                                                      */
@@ -387,7 +387,7 @@ static int load_dist(jctx *c, const cJSON *parent, const char *key, const char *
     return 0;
 }
 
-/* "overhead": the scheduler-overhead model (ohm.h), optional for runs written before it existed. */
+/* "overhead": the scheduler-overhead model (overhead_model.h), optional for runs written before it existed. */
 static int load_overhead(jctx *c, const cJSON *root, rd_overhead *oh)
 {
     const cJSON *o, *p, *sw, *g, *cp;
@@ -543,7 +543,7 @@ int rd_load_name_map(const char *dir, char *graph, size_t n, rd_kernel **k, int 
     return RD_OK;
 }
 
-/* "args_dump": null without --dump-args (model/report.c write_dump). */
+/* "args_dump": null without --dump-args (model/output/run_report.c write_dump). */
 static int load_dump(jctx *c, const cJSON *root, rd_dump *d)
 {
     const cJSON *o, *ths, *t;
@@ -628,7 +628,7 @@ static int occ_array(jctx *c, const cJSON *o, const char *key, const char *field
     return 0;
 }
 
-/* "ring_occupancy" (model/occ.c occ_write_json), optional for runs written before it existed. */
+/* "ring_occupancy" (model/record/occupancy.c occ_write_json), optional for runs written before it existed. */
 static int load_occ(jctx *c, const cJSON *root, rd_occ *oc)
 {
     static const char *const RES[3] = {"task_window", "heap", "dep_pool"};
@@ -804,7 +804,7 @@ void rd_run_free(rd_run *r)
 }
 
 /* ------------------------------------------------------------------ */
-/* JSON files read with the scanner (jscan.h)                          */
+/* JSON files read with the scanner (json_scan.h)                          */
 /* ------------------------------------------------------------------ */
 
 /* The scan's failure as every JSON reader says it: FILE:LINE:COL: json: WHAT. */

@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../model/pipe.h"
+#include "../model/chip/pipe.h"
 
 #define RD_RINGS 4         /* scope-depth rings (model/README.md §3.2) */
 #define RD_NAME_MAX 128    /* graph, platform and kernel names kept */
@@ -112,7 +112,7 @@ typedef struct rd_dump {
 } rd_dump;
 
 /* ptosim_run.json's "ring_occupancy": per ring and resource (task window, heap, dependency pool), the
- * lowest and highest value in each time bucket of the run (model/occ.h). */
+ * lowest and highest value in each time bucket of the run (model/record/occupancy.h). */
 typedef struct rd_occ {
     bool given;                /* the key is there (older runs lack it) */
     double bucket_us;          /* bucket width: bucket i covers [i, i + 1) x bucket_us */
@@ -173,7 +173,7 @@ typedef struct rd_run {
  * oh; messages name the file as what. Returns RD_OK or RD_BAD. */
 int rd_parse_overhead(const char *text, const char *what, rd_overhead *oh, char *err, size_t errlen);
 
-/* Parses the len bytes of text as one JSON value by the rules of every reader of JSON (model/jsonl.c: a key
+/* Parses the len bytes of text as one JSON value by the rules of every reader of JSON (model/base/json_reader.c: a key
  * given twice, bad UTF-8 or 1e999 refused); NULL when it is not such a value or memory ran out. For readers
  * that only look for a value, without a message. cJSON_Delete frees the tree. */
 struct cJSON *rd_parse_json(const char *text, size_t len);

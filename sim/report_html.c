@@ -15,9 +15,9 @@
 
 #include <cJSON.h>
 
-#include "../model/outfile.h"
-#include "../model/readall.h"
-#include "../model/workdir.h"
+#include "../model/base/outfile.h"
+#include "../model/base/readall.h"
+#include "../model/output/run_folder.h"
 #include "cli.h"
 #include "overhead.h"
 #include "report_data.h"
@@ -483,7 +483,7 @@ static int capture_overhead(rep *r, char *err, size_t errlen)
     char sp[PATH_MAX + 64], dp[PATH_MAX + 64];
     snprintf(sp, sizeof(sp), "%s/chip_swimlane_records.json", r->dfx);
     snprintf(dp, sizeof(dp), "%s/deps.json", r->dfx);
-    ohm_log l;
+    exec_log l;
     unsigned long long hz;
     int status = overhead_load(sp, dp, &l, &hz, &r->cap_unmatched, err, errlen);
     if (status != EXIT_OK)
@@ -492,7 +492,7 @@ static int capture_overhead(rep *r, char *err, size_t errlen)
     char *text = NULL;
     size_t len = 0;
     if (ohm_compute(&l, hz, &res) != 0) {
-        ohm_log_free(&l);
+        exec_log_free(&l);
         snprintf(err, errlen, "out of memory");
         return EXIT_INTERNAL;
     }
@@ -504,7 +504,7 @@ static int capture_overhead(rep *r, char *err, size_t errlen)
         fclose(m);
     }
     ohm_result_free(&res);
-    ohm_log_free(&l);
+    exec_log_free(&l);
     if (!m || !text) {
         free(text);
         snprintf(err, errlen, "out of memory");

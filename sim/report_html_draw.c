@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../model/outfile.h"
-#include "../model/report.h"
-#include "../model/vec.h"
+#include "../model/base/outfile.h"
+#include "../model/output/run_report.h"
+#include "../model/base/vec.h"
 #include "report_html.h"
 #include "report_html_int.h"
 
@@ -251,7 +251,7 @@ void rh_fmt_time(char *b, size_t n, double us)
 }
 
 /* Did the args dump freeze the scheduler threads for most of the run? Then the host's collector bounds it
- * (report_dump_bound, model/report.c, makes the same call for the summary). */
+ * (report_dump_bound, model/output/run_report.c, makes the same call for the summary). */
 bool rh_dump_bound(const rd_run *run)
 {
     return run->dump.given && run->makespan_us > 0 &&

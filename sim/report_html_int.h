@@ -12,7 +12,6 @@
 #include <stdio.h>
 
 #include "report_data.h"
-#include "report_html.h"
 
 /* Colours: core types as deps_viewer draws them (AIC blue, AIV orange), the
  * critical path red, rings and sweep groups from a qualitative palette. */

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../model/rterr.h"
+#include "../model/runtime/runtime_error.h"
 #include "report_html.h"
 #include "report_html_int.h"
 

@@ -11,16 +11,16 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../model/chip.h"
-#include "../model/gsrc.h"
-#include "../model/outfile.h"
-#include "../model/pfwrite.h"
-#include "../model/report.h"
-#include "../model/runcfg.h"
-#include "../model/workdir.h"
-#include "../model/worker.h"
+#include "../model/engine/chip_engine.h"
+#include "../model/graph/graph_source.h"
+#include "../model/base/outfile.h"
+#include "../model/output/perfetto_writer.h"
+#include "../model/output/run_report.h"
+#include "../model/runtime/run_config.h"
+#include "../model/output/run_folder.h"
+#include "../model/graph/worker.h"
 #include "cli.h"
-#include "intr.h"
+#include "stop_signal.h"
 #include "progress.h"
 #include "simgrid_run.h"
 

@@ -4,7 +4,7 @@
 
 #define PTOSIM_VERSION "0.1.0"
 
-#include "../model/chip.h"
+#include "../model/engine/chip_engine.h"
 #include "cli.h"
 
 #define RUN_MAX_WARNINGS 8

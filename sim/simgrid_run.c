@@ -15,7 +15,7 @@
 #include <unistd.h>
 #include <xbt/log.h>
 
-#include "intr.h"
+#include "stop_signal.h"
 
 XBT_LOG_NEW_DEFAULT_CATEGORY(ptosim, "ptosim chip engine");
 

@@ -4,7 +4,7 @@
 
 #include <stddef.h>
 
-#include "../model/chip.h"
+#include "../model/engine/chip_engine.h"
 #include "collector.h"
 #define SGRUN_MAX_CFG 64
 

@@ -22,18 +22,18 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../model/csv.h"
-#include "../model/gcomp.h"
-#include "../model/graph.h"
-#include "../model/gsrc.h"
-#include "../model/outfile.h"
-#include "../model/platform.h"
-#include "../model/report.h"
-#include "../model/runcfg.h"
-#include "../model/strint.h"
+#include "../model/base/csv.h"
+#include "../model/graph/graph_compiled.h"
+#include "../model/graph/graph_reader.h"
+#include "../model/graph/graph_source.h"
+#include "../model/base/outfile.h"
+#include "../model/chip/platform.h"
+#include "../model/output/run_report.h"
+#include "../model/runtime/run_config.h"
+#include "../model/base/int_text.h"
 #include "cli.h"
 #include "gen.h"
-#include "intr.h"
+#include "stop_signal.h"
 #include "run.h"
 
 #define SWEEP_KNOBS 4      /* the run's own knobs: points.csv's first four knob columns */
@@ -47,7 +47,7 @@
 #define SWEEP_MAX_JOBS 1024
 #define SWEEP_STDERR_SHOWN 4000        /* bytes of a failed point's stderr echoed to ours */
 #define SLURM_MAX_ARRAY 1001           /* Slurm's default MaxArraySize (slurm.conf) */
-#define COMPILED_NAME "graph.compiled" /* DIR's compiled graph, which every point maps (gcomp.h) */
+#define COMPILED_NAME "graph.compiled" /* DIR's compiled graph, which every point maps (graph_compiled.h) */
 #define GRAPH_LINE "# the graph: "     /* sweep.cmd's last line: the bytes the sweep began with */
 #define SPOOL_NAME "graph.jsonl"       /* DIR's copy of a GRAPH read from a pipe, which every point reads */
 /* appended to errors in the options passed through: a list there is a likely slip */

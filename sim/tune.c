@@ -6,13 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../model/chip.h"
-#include "../model/gsrc.h"
-#include "../model/lint.h"
-#include "../model/report.h"
-#include "../model/rterr.h"
-#include "../model/runcfg.h"
-#include "../model/strint.h"
+#include "../model/engine/chip_engine.h"
+#include "../model/graph/graph_source.h"
+#include "../model/graph/graph_lint.h"
+#include "../model/output/run_report.h"
+#include "../model/runtime/runtime_error.h"
+#include "../model/runtime/run_config.h"
+#include "../model/base/int_text.h"
 #include "cli.h"
 #include "run.h"
 
@@ -362,7 +362,7 @@ static void print_run(const trial *t, const graph *g)
         report_critical_path(&t->tool, t->tick_hz, "   ", stdout);
     } else if (t->tasks > 0) {
         printf("   scheduler overhead: not computed (more than %u executions or tasks)\n",
-               OHM_MAX_EXECUTIONS);
+               EXEC_LOG_MAX);
     }
     puts("3. Is a ring the limit?");
     orch_block_site sites[ORCH_BLOCK_SITES];

@@ -3,9 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../model/orch.h"
-#include "../model/rt.h"
-#include "../model/sched.h"
+#include "../model/aicpu/orchestrator.h"
+#include "../model/aicpu/runtime_state.h"
+#include "../model/aicpu/scheduler.h"
 #include "testutil.h"
 
 #define NS(x) ((ps_t)(x)*PS_PER_NS)

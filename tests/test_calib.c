@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../model/chip.h"
-#include "../model/runcfg.h"
-#include "../model/worker.h"
+#include "../model/engine/chip_engine.h"
+#include "../model/runtime/run_config.h"
+#include "../model/graph/worker.h"
 #include "testutil.h"
 
 #define NS(x) ((ps_t)(x)*PS_PER_NS)

@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../model/chip.h"
+#include "../model/engine/chip_engine.h"
 #include "testutil.h"
 
 #define NS(x) ((ps_t)(x)*PS_PER_NS)

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../model/chip.h"
+#include "../model/engine/chip_engine.h"
 #include "testutil.h"
 
 static void dep_gen_on(chip_config *cfg)

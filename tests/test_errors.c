@@ -3,9 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../model/chip.h"
-#include "../model/report.h"
-#include "../model/rterr.h"
+#include "../model/engine/chip_engine.h"
+#include "../model/output/run_report.h"
+#include "../model/runtime/runtime_error.h"
 #include "testutil.h"
 
 #define CAPTURE PTOSIM_SRCDIR "/tests/real/fatal_host_log.txt"

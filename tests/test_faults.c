@@ -12,7 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../model/graph.h"
+#include "../model/graph/graph_reader.h"
 #include "testutil.h"
 
 #define HDR                                                                                                  \

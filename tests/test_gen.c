@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../model/chip.h"
+#include "../model/engine/chip_engine.h"
 #include "depcmp.h"
 #include "testutil.h"
 

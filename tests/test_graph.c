@@ -7,11 +7,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../model/dtype.h"
-#include "../model/gcomp.h"
-#include "../model/graph.h"
-#include "../model/oprec.h"
-#include "../model/readahead.h"
+#include "../model/base/dtype.h"
+#include "../model/graph/graph_compiled.h"
+#include "../model/graph/graph_reader.h"
+#include "../model/graph/op_record.h"
+#include "../model/graph/graph_readahead.h"
 #include "testutil.h"
 
 #define HDR                                                                                                  \

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../model/chip.h"
-#include "../model/hbm.h"
+#include "../model/engine/chip_engine.h"
+#include "../model/chip/hbm.h"
 #include "testutil.h"
 
 START_TEST(water_filling_serves_small_demands_in_full)

@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "../sim/import.h"
-#include "../sim/jstream.h"
+#include "../sim/json_stream.h"
 #include "testutil.h"
 
 /* Runs graph with dep gen, swimlane and (maybe) scope stats into dir; returns makespan in us. */

@@ -1,13 +1,13 @@
 /* test_jstream.c - the streaming JSON reader: a bounded window over files of any size, and only what both
- * cJSON and model/jsonl.c accept. */
+ * cJSON and model/base/json_reader.c accept. */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../sim/jscan.h"
-#include "../sim/jspan.h"
-#include "../sim/jstream.h"
+#include "../sim/json_scan.h"
+#include "../sim/json_span.h"
+#include "../sim/json_stream.h"
 #include "testutil.h"
 
 /* A file holding text; returns its path (malloc'd). */
@@ -105,7 +105,7 @@ END_TEST
 
 START_TEST(what_either_parser_reads_otherwise_is_refused)
 {
-    /* each is refused by cJSON or model/jsonl.c, or read differently by them: the stream leaves it to
+    /* each is refused by cJSON or model/base/json_reader.c, or read differently by them: the stream leaves it to
      * the whole-file reading, which says what is wrong as before */
     static const char *const BAD[] = {
         "{\"a\": 1, \"a\": 2}", /* a repeated key: jsonl refuses, cJSON takes the first */

@@ -1,11 +1,11 @@
-/* test_kcost.c - kernel costs derived from a capture's args (model/kcost.c). */
+/* test_kcost.c - kernel costs derived from a capture's args (model/chip/kernel_cost.c). */
 /* The bgemm and paged-attention fixtures' kernels worked out by hand, matmul shapes, kernels that cannot
  * be inferred. */
 #include <string.h>
 
-#include "../model/dtype.h"
-#include "../model/kcost.h"
-#include "../model/platform.h"
+#include "../model/base/dtype.h"
+#include "../model/chip/kernel_cost.h"
+#include "../model/chip/platform.h"
 #include "testutil.h"
 
 /* Cycles of one block of k on the a2a3 platform's pipes. */
@@ -40,7 +40,7 @@ static uint64_t cycles_of(const pipe_kernel *k)
 /*
  * pa_small1 (paged attention CaseSmall1: 16 heads of 16, KV blocks of 16,
  * BF16 caches). Rates on a2a3 at 1.8 GHz, the GM pipes at pto-isa's GiB/s
- * (kcost.h): GM -> L1 135 GiB/s = 135 x 2^30 / 1.8e9 = 80.531 B/cycle,
+ * (kernel_cost.h): GM -> L1 135 GiB/s = 135 x 2^30 / 1.8e9 = 80.531 B/cycle,
  * L0C -> GM 139.9 GiB/s = 83.454 B/cycle of FLOAT32 (41.727 of a 16-bit
  * output), GM -> UB 100.9 GiB/s = 60.189, UB -> GM 188.46 GiB/s = 112.421;
  * MTE1 512 B/cycle, the cube 16 x 16 x 16 fp16 per cycle, the vector unit
@@ -255,7 +255,7 @@ END_TEST
  * attention's m x n is not cut into output tiles), K and V [4096, 128]
  * BF16: m 2097152 n 4096 k 2 x 128. Inputs 536870912 + 2 x 1048576 =
  * 538968064 B; k is cut to fit the L1 (2 buffers x 538968064 / split <=
- * 524288: split 4096, k 1). m 2097152 is past a tile's 1048576 (graph.c):
+ * 524288: split 4096, k 1). m 2097152 is past a tile's 1048576 (graph_reader.c):
  * twice the tiles, 8192, m 1048576 each, and every byte figure per tile
  * halved: MTE2 538968064 / 4096 / 2 = 65792 B. Every tile states "scalar": 0.
  */

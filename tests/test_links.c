@@ -7,8 +7,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../model/outfile.h"
-#include "../model/workdir.h"
+#include "../model/base/outfile.h"
+#include "../model/output/run_folder.h"
 #include "testutil.h"
 
 #define PRECIOUS "precious bytes\n"

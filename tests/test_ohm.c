@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../model/chip.h"
-#include "../model/ohm.h"
+#include "../model/engine/chip_engine.h"
+#include "../model/analysis/overhead_model.h"
 #include "../sim/cli.h"
 #include "../sim/overhead.h"
 #include "testutil.h"
@@ -14,10 +14,10 @@
 #define TOL 1e-9
 
 /* One execution: task, core, AIV?, dispatch, receive, start, end, finish (ticks). */
-static void add(ohm_log *l, uint64_t task, int core, int aiv, int64_t d, int64_t rc, int64_t s, int64_t e,
+static void add(exec_log *l, uint64_t task, int core, int aiv, int64_t d, int64_t rc, int64_t s, int64_t e,
                 int64_t f)
 {
-    ohm_exec x = {.task = task,
+    exec_record x = {.task = task,
                   .core = core,
                   .aiv = aiv,
                   .dispatch = d,
@@ -25,10 +25,10 @@ static void add(ohm_log *l, uint64_t task, int core, int aiv, int64_t d, int64_t
                   .start = s,
                   .end = e,
                   .finish = f};
-    ck_assert_int_eq(ohm_log_exec(l, &x), 0);
+    ck_assert_int_eq(exec_log_add(l, &x), 0);
 }
 
-static void edges(ohm_log *l, uint64_t succ, int n, ...)
+static void edges(exec_log *l, uint64_t succ, int n, ...)
 {
     uint64_t p[8];
     va_list ap;
@@ -36,7 +36,7 @@ static void edges(ohm_log *l, uint64_t succ, int n, ...)
     for (int i = 0; i < n; i++)
         p[i] = va_arg(ap, uint64_t);
     va_end(ap);
-    ck_assert_int_eq(ohm_log_task(l, succ, p, (size_t)n), 0);
+    ck_assert_int_eq(exec_log_task(l, succ, p, (size_t)n), 0);
 }
 
 /*
@@ -55,8 +55,8 @@ static void edges(ohm_log *l, uint64_t succ, int n, ...)
  */
 START_TEST(overhead_per_engine_all_and_has_by_hand)
 {
-    ohm_log l;
-    ohm_log_init(&l, 0);
+    exec_log l;
+    exec_log_init(&l, 0);
     add(&l, 1, 0, 0, 0, 1, 1, 11, 12);
     add(&l, 2, 1, 1, 15, 15, 16, 20, 21);
     add(&l, 3, 2, 1, 0, 2, 2, 30, 31);
@@ -93,7 +93,7 @@ START_TEST(overhead_per_engine_all_and_has_by_hand)
     ck_assert_double_eq_tol(r.cores[0].wait_us, 16, TOL);
     ck_assert_uint_eq(r.cores[2].waits, 0);
     ohm_result_free(&r);
-    ohm_log_free(&l);
+    exec_log_free(&l);
 }
 END_TEST
 
@@ -101,8 +101,8 @@ START_TEST(the_steps_are_the_lines_the_overhead_figures_integrate)
 {
     /* the log of overhead_per_engine_all_and_has_by_hand, as a step function:
      * t, running AIC/AIV, ready AIC/AIV, overhead AIC/AIV, all, has */
-    ohm_log l;
-    ohm_log_init(&l, 0);
+    exec_log l;
+    exec_log_init(&l, 0);
     add(&l, 1, 0, 0, 0, 1, 1, 11, 12);
     add(&l, 2, 1, 1, 15, 15, 16, 20, 21);
     add(&l, 3, 2, 1, 0, 2, 2, 30, 31);
@@ -162,7 +162,7 @@ START_TEST(the_steps_are_the_lines_the_overhead_figures_integrate)
     ck_assert_uint_eq(n, 0);
     ck_assert(st == NULL);
     l.dropped = false;
-    ohm_log_free(&l);
+    exec_log_free(&l);
 }
 END_TEST
 
@@ -183,9 +183,9 @@ END_TEST
  *   sorted 1 1 2 2 3 3 3: P10 = [0] 1, P25 = [1] 1, P50 = [3] 2, P75 = [5] 3; sum 15.
  * Tail: 1 1 1 1 4 2 1: sorted 1 1 1 1 1 2 4: P50 1, P75 2, P90 4; sum 11.
  */
-static void switch_log(ohm_log *l)
+static void switch_log(exec_log *l)
 {
-    ohm_log_init(l, 0);
+    exec_log_init(l, 0);
     add(l, 10, 0, 0, 0, 0, 1, 5, 6);
     add(l, 11, 0, 0, 3, 6, 8, 9, 10);
     add(l, 20, 1, 1, 0, 1, 1, 10, 11);
@@ -199,7 +199,7 @@ static void switch_log(ohm_log *l)
 
 START_TEST(aicore_switch_per_core_split_and_bound_by_hand)
 {
-    ohm_log l;
+    exec_log l;
     switch_log(&l);
     ohm_result r;
     ck_assert_int_eq(ohm_compute(&l, MHZ, &r), 0);
@@ -223,13 +223,13 @@ START_TEST(aicore_switch_per_core_split_and_bound_by_hand)
     ck_assert_double_eq_tol(v->overhead_us, 2, TOL);
     ck_assert_double_eq_tol(r.has_us, 2, TOL);
     ohm_result_free(&r);
-    ohm_log_free(&l);
+    exec_log_free(&l);
 }
 END_TEST
 
 START_TEST(head_and_tail_distributions_by_hand)
 {
-    ohm_log l;
+    exec_log l;
     switch_log(&l);
     ohm_result r;
     ck_assert_int_eq(ohm_compute(&l, MHZ, &r), 0);
@@ -247,13 +247,13 @@ START_TEST(head_and_tail_distributions_by_hand)
     ck_assert_double_eq_tol(r.tail.pct[4], 4, TOL);
     ck_assert_double_eq_tol(r.tail.sum, 11, TOL);
     ohm_result_free(&r);
-    ohm_log_free(&l);
+    exec_log_free(&l);
 }
 END_TEST
 
 START_TEST(gap_decomposition_splits_switches_into_tail_and_setup)
 {
-    ohm_log l;
+    exec_log l;
     switch_log(&l);
     ohm_result r;
     ck_assert_int_eq(ohm_compute(&l, MHZ, &r), 0);
@@ -272,7 +272,7 @@ START_TEST(gap_decomposition_splits_switches_into_tail_and_setup)
     ck_assert_uint_eq(r.cores[2].switches, 1);
     ck_assert_double_eq_tol(r.cores[2].switch_us, 3, TOL);
     ohm_result_free(&r);
-    ohm_log_free(&l);
+    exec_log_free(&l);
 }
 END_TEST
 
@@ -284,9 +284,9 @@ END_TEST
  * With S ending at 20 too, the tie goes to the larger id: R -> S (5), S -> P (14 - 10 = 4), root 2:
  *   compute 5 + 6 + 8 = 19, scheduler 11, other 2.
  */
-static void path_log(ohm_log *l, int64_t s_end)
+static void path_log(exec_log *l, int64_t s_end)
 {
-    ohm_log_init(l, 0);
+    exec_log_init(l, 0);
     add(l, 1, 0, 0, 0, 2, 2, 10, 11);
     add(l, 2, 1, 1, 12, 13, 13, 20, 22);
     add(l, 3, 2, 1, 12, 14, 14, s_end, s_end + 1);
@@ -298,7 +298,7 @@ static void path_log(ohm_log *l, int64_t s_end)
 
 START_TEST(critical_path_splits_compute_and_scheduler_by_hand)
 {
-    ohm_log l;
+    exec_log l;
     ohm_result r;
     path_log(&l, 16);
     ck_assert_int_eq(ohm_compute(&l, MHZ, &r), 0);
@@ -308,19 +308,19 @@ START_TEST(critical_path_splits_compute_and_scheduler_by_hand)
     ck_assert_double_eq_tol(r.cp_sched_us, 10, TOL);
     ck_assert_double_eq_tol(r.cp_other_us, 2, TOL);
     ohm_result_free(&r);
-    ohm_log_free(&l);
+    exec_log_free(&l);
     path_log(&l, 20);
     ck_assert_int_eq(ohm_compute(&l, MHZ, &r), 0);
     ck_assert_double_eq_tol(r.cp_exec_us, 19, TOL);
     ck_assert_double_eq_tol(r.cp_sched_us, 11, TOL);
     ck_assert_double_eq_tol(r.cp_other_us, 2, TOL);
     ohm_result_free(&r);
-    ohm_log_free(&l);
+    exec_log_free(&l);
 }
 END_TEST
 
 /*
- * The runtime's critical_path tool (model/cpath.c) on the same log, tick = 1 us. Happens-before: all four
+ * The runtime's critical_path tool (model/analysis/critical_path.c) on the same log, tick = 1 us. Happens-before: all four
  * edges (each producer ended within 2 ticks of its consumer's start and started earlier). Static CPM over
  * the task spans 1: 8, 2: 7, 3: 2, 4: 5: finish 1 = 8, 2 = 15, 3 = 10, 4 = 15 + 5 = 20, the path 1 2 4, 3
  * tasks. Observed, back from 4 (the last end, 30): its candidates 2 (ended 20, data), 3 (16, data) and 1 (its
@@ -335,7 +335,7 @@ END_TEST
  */
 START_TEST(the_critical_path_tool_by_hand)
 {
-    ohm_log l;
+    exec_log l;
     cpath_result c;
     path_log(&l, 16);
     ck_assert_int_eq(cpath_compute(&l, &c), 0);
@@ -351,14 +351,14 @@ START_TEST(the_critical_path_tool_by_hand)
     ck_assert_int_eq(c.kind[CPATH_DATA_WAIT], 8);
     ck_assert_int_eq(c.kind[CPATH_CORE_WAIT], 0);
     ck_assert_int_eq(c.kind[CPATH_FRONT_GAP], 0);
-    ohm_log_free(&l);
+    exec_log_free(&l);
     path_log(&l, 20);
     ck_assert_int_eq(cpath_compute(&l, &c), 0);
     ck_assert_int_eq(c.compute, 19);
     ck_assert_int_eq(c.stall, 9);
     ck_assert_int_eq(c.cpm, 20);
-    ohm_log_free(&l);
-    ohm_log_init(&l, 0);
+    exec_log_free(&l);
+    exec_log_init(&l, 0);
     add(&l, 1, 0, 0, 0, 1, 1, 10, 11);
     add(&l, 2, 0, 0, 0, 11, 12, 20, 21);
     ck_assert_int_eq(cpath_compute(&l, &c), 0);
@@ -369,7 +369,7 @@ START_TEST(the_critical_path_tool_by_hand)
     ck_assert_int_eq(c.kind[CPATH_CORE_WAIT], 2);
     ck_assert_int_eq(c.cpm, 9);
     ck_assert_uint_eq(c.cpm_tasks, 1);
-    ohm_log_free(&l);
+    exec_log_free(&l);
 }
 END_TEST
 
@@ -392,7 +392,7 @@ START_TEST(the_critical_path_of_each_real_capture_equals_the_runtime_tool)
         char sl[512], dp[512], err[2048];
         snprintf(sl, sizeof(sl), PTOSIM_SRCDIR "/tests/real/%s/chip_swimlane_records.json", name);
         snprintf(dp, sizeof(dp), PTOSIM_SRCDIR "/tests/real/%s/deps.json", name);
-        ohm_log l;
+        exec_log l;
         unsigned long long hz;
         size_t unmatched;
         ck_assert_msg(overhead_load(sl, dp, &l, &hz, &unmatched, err, sizeof(err)) == EXIT_OK, "%s", err);
@@ -415,7 +415,7 @@ START_TEST(the_critical_path_of_each_real_capture_equals_the_runtime_tool)
         for (int i = 0; i < 11; i++)
             ck_assert_msg(got[i] == v[i], "%s %s: ptosim %lld, critical_path %lld", name, what[i], got[i],
                           v[i]);
-        ohm_log_free(&l);
+        exec_log_free(&l);
         captures++;
     }
     free(text);
@@ -425,8 +425,8 @@ END_TEST
 
 START_TEST(a_log_past_its_limit_is_dropped_and_not_computed)
 {
-    ohm_log l;
-    ohm_log_init(&l, 2);
+    exec_log l;
+    exec_log_init(&l, 2);
     add(&l, 1, 0, 0, 0, 1, 1, 2, 3);
     add(&l, 2, 0, 0, 0, 1, 3, 4, 5);
     ck_assert(!l.dropped);
@@ -436,13 +436,13 @@ START_TEST(a_log_past_its_limit_is_dropped_and_not_computed)
     ohm_result r;
     ck_assert_int_eq(ohm_compute(&l, MHZ, &r), 0);
     ck_assert(!r.computed);
-    ohm_log_free(&l);
-    ohm_log_init(&l, 2);
+    exec_log_free(&l);
+    exec_log_init(&l, 2);
     edges(&l, 1, 0);
     edges(&l, 2, 0);
     edges(&l, 3, 0); /* the third task passes the limit too */
     ck_assert(l.dropped);
-    ohm_log_free(&l);
+    exec_log_free(&l);
 }
 END_TEST
 
@@ -585,13 +585,13 @@ START_TEST(overhead_of_each_real_capture_equals_the_runtime_tool)
             char sl[512], dp[512], err[2048];
             snprintf(sl, sizeof(sl), PTOSIM_SRCDIR "/tests/real/%s/chip_swimlane_records.json", name);
             snprintf(dp, sizeof(dp), PTOSIM_SRCDIR "/tests/real/%s/deps.json", name);
-            ohm_log l;
+            exec_log l;
             unsigned long long hz;
             size_t unmatched;
             ck_assert_msg(overhead_load(sl, dp, &l, &hz, &unmatched, err, sizeof(err)) == EXIT_OK, "%s", err);
             ck_assert_int_eq(ohm_compute(&l, hz, &r), 0);
             ck_assert(r.computed);
-            ohm_log_free(&l);
+            exec_log_free(&l);
             captures++;
         }
         check_figure(&r, name, key, v, nv);
@@ -617,7 +617,7 @@ static void run_equals_files(const char *trace)
     snprintf(p, sizeof(p), "%s/ptosim_run.json", dir);
     snprintf(sl, sizeof(sl), "%s/dfx_outputs/chip_swimlane_records.json", dir);
     snprintf(dp, sizeof(dp), "%s/dfx_outputs/deps.json", dir);
-    ohm_log l;
+    exec_log l;
     unsigned long long hz;
     size_t unmatched;
     ck_assert_msg(overhead_load(sl, dp, &l, &hz, &unmatched, err, sizeof(err)) == EXIT_OK, "%s", err);
@@ -655,7 +655,7 @@ static void run_equals_files(const char *trace)
     ck_assert_double_eq_tol(cJSON_GetObjectItem(tail, "p90")->valuedouble, r.tail.pct[4], 5e-4);
     cJSON_Delete(j);
     ohm_result_free(&r);
-    ohm_log_free(&l);
+    exec_log_free(&l);
 }
 
 START_TEST(a_run_and_its_own_files_give_the_same_figures)

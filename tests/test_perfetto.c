@@ -7,8 +7,8 @@
 #include <string.h>
 #include <sys/resource.h>
 
-#include "../model/chip.h"
-#include "../model/pfwrite.h"
+#include "../model/engine/chip_engine.h"
+#include "../model/output/perfetto_writer.h"
 #include "testutil.h"
 
 #define CHAIN3_TEXT                                                                                          \

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../model/graph.h"
-#include "../model/pipe.h"
+#include "../model/graph/graph_reader.h"
+#include "../model/chip/pipe.h"
 #include "testutil.h"
 
 /* a2a3 rates (platforms/a2a3.json) */

@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../model/platform.h"
+#include "../model/chip/platform.h"
 #include "testutil.h"
 
 #define PDIR PTOSIM_SRCDIR "/platforms"

@@ -3,9 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../model/chip.h"
-#include "../model/pmu.h"
-#include "../model/report.h"
+#include "../model/engine/chip_engine.h"
+#include "../model/chip/pmu.h"
+#include "../model/output/run_report.h"
 #include "testutil.h"
 
 #define NS(x) ((ps_t)(x)*PS_PER_NS)

@@ -13,7 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../model/outfile.h"
+#include "../model/base/outfile.h"
 #include "../sim/report_data.h"
 #include "../sim/report_html.h"
 #include "testutil.h"

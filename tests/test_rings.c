@@ -5,10 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../model/chip.h"
-#include "../model/occ.h"
-#include "../model/report.h"
-#include "../model/ringres.h"
+#include "../model/engine/chip_engine.h"
+#include "../model/record/occupancy.h"
+#include "../model/output/run_report.h"
+#include "../model/runtime/ring_resources.h"
 #include "testutil.h"
 
 #define NS(x) ((ps_t)(x)*PS_PER_NS)

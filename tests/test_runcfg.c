@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../model/runcfg.h"
-#include "../model/strint.h"
+#include "../model/runtime/run_config.h"
+#include "../model/base/int_text.h"
 #include "testutil.h"
 
 static const char *reject(runcfg_knob k, const char *text)

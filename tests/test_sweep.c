@@ -14,9 +14,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../model/csv.h"
-#include "../model/gcomp.h"
-#include "../model/oprec.h"
+#include "../model/base/csv.h"
+#include "../model/graph/graph_compiled.h"
+#include "../model/graph/op_record.h"
 #include "testutil.h"
 
 #define HEADER                                                                                               \

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../model/graph.h"
-#include "../model/lint.h"
+#include "../model/graph/graph_reader.h"
+#include "../model/graph/graph_lint.h"
 #include "testutil.h"
 
 /* x is 8 x 8 FLOAT32: 64 elements, row-major. */

@@ -3,9 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../model/chip.h"
-#include "../model/report.h"
-#include "../model/vary.h"
+#include "../model/engine/chip_engine.h"
+#include "../model/output/run_report.h"
+#include "../model/chip/variation.h"
 #include "testutil.h"
 
 /* The spreads are fitted to the switch study's p50 and p90: a lognormal

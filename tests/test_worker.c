@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../model/graph.h"
-#include "../model/worker.h"
+#include "../model/graph/graph_reader.h"
+#include "../model/graph/worker.h"
 #include "testutil.h"
 
 #define KERN "\"kernels\": [{\"id\": 0, \"name\": \"k\", \"core\": \"aiv\", \"cost\": {\"ns\": 1000}}]"

@@ -1,7 +1,7 @@
 /* testutil.c - temp dirs, files, child processes and JSON helpers for the tests. */
 #include "testutil.h"
 
-#include "../model/chip.h"
+#include "../model/engine/chip_engine.h"
 
 #include <fcntl.h>
 #include <stdio.h>

@@ -1,7 +1,7 @@
 /* fuzz_conform.c - libFuzzer target: conform's comparison of two dfx_outputs folders, streamed against
  * whole-file. One input holds, split at "\n====\n": the capture's deps.json, ptosim's deps.json, the
  * capture's chip_swimlane_records.json, ptosim's (a missing part is a missing file). ptosim's folder is
- * compared twice: as written, which the stream reads (tasks and edges as spans of text, sim/jspan.c), and
+ * compared twice: as written, which the stream reads (tasks and edges as spans of text, sim/json_span.c), and
  * with a form feed after the first byte of its deps.json, which cJSON takes as white space and the stream
  * refuses, so the whole-file trees compare it. Where both comparisons end, they must print the same. */
 #include <stdbool.h>

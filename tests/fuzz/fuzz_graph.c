@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "../../model/graph.h"
-#include "../../model/readahead.h"
+#include "../../model/graph/graph_reader.h"
+#include "../../model/graph/graph_readahead.h"
 #include "fuzzutil.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

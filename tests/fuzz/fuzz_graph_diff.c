@@ -1,8 +1,8 @@
 /* fuzz_graph_diff.c - libFuzzer target: the graph reader against the reader it replaced. */
-/* model/graph.c (a flat doc per line) against graph_old.c (a cJSON tree per line) on the same file. Both
+/* model/graph/graph_reader.c (a flat doc per line) against graph_old.c (a cJSON tree per line) on the same file. Both
  * must accept or refuse it with the same message, and when they accept, read the same header and hand over
  * the same operations line by line, to the same end. The whole input is also parsed as one JSON document by
- * both of jsonl.h's parsers (the doc, and the cJSON tree turned into a doc): the same error (byte, reason,
+ * both of json_reader.h's parsers (the doc, and the cJSON tree turned into a doc): the same error (byte, reason,
  * path) or the same values. */
 #include <math.h>
 #include <stdbool.h>
@@ -12,8 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../model/graph.h"
-#include "../../model/jsonl.h"
+#include "../../model/graph/graph_reader.h"
+#include "../../model/base/json_reader.h"
 #include "fuzzutil.h"
 
 /* The old reader's public functions, renamed so both readers link into one program. */
@@ -125,7 +125,7 @@ static bool same_op(const graph_op *a, const graph_op *b)
     return true;
 }
 
-/* Both of jsonl.h's parsers on the whole input. */
+/* Both of json_reader.h's parsers on the whole input. */
 static void compare_parsers(const char *text, size_t len)
 {
     static jsonl_doc fresh, via_tree; /* kept between inputs, as a reader keeps its doc between lines */

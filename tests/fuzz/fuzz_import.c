@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../../model/graph.h"
+#include "../../model/graph/graph_reader.h"
 #include "../../sim/import.h"
 #include "fuzzutil.h"
 

@@ -2,7 +2,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "../../model/platform.h"
+#include "../../model/chip/platform.h"
 #include "fuzzutil.h"
 
 #ifndef PTOSIM_DATADIR

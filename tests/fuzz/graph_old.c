@@ -1,8 +1,8 @@
 /* graph_old.c - the graph reader as it was before the flat doc, kept for fuzz_graph_diff.c. */
-/* main at aea2e0d, model/graph.c: one cJSON tree per line. Not built on its own. */
-/* was: graph.c - graph file reader: one cJSON parse per line, every field checked, names kept in bounded tables.
+/* main at aea2e0d, model/graph/graph_reader.c: one cJSON tree per line. Not built on its own. */
+/* was: graph_reader.c - graph file reader: one cJSON parse per line, every field checked, names kept in bounded tables.
  */
-#include "../../model/graph.h"
+#include "../../model/graph/graph_reader.h"
 
 #include <cJSON.h>
 #include <errno.h>
@@ -14,11 +14,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "../../model/dtype.h"
-#include "../../model/gsrc.h"
-#include "../../model/jsonl.h"
-#include "../../model/ringres.h"
-#include "../../model/runcfg.h"
+#include "../../model/base/dtype.h"
+#include "../../model/graph/graph_source.h"
+#include "../../model/base/json_reader.h"
+#include "../../model/runtime/ring_resources.h"
+#include "../../model/runtime/run_config.h"
 
 #define AUTO_ADDR_BASE 0x12c0000000ULL /* first auto-assigned external address */
 #define AUTO_ADDR_ALIGN 0x10000ULL     /* auto-assigned buffers start on 64 KiB */
@@ -680,7 +680,7 @@ static bool runconfig_repr(const cJSON *v, char *out, size_t outlen)
 static int parse_run_config(graph *g, const cJSON *rc, char *err, size_t errlen)
 {
     static const char *const keys[] = {"ring_task_window", "ring_heap", "ring_dep_pool", NULL};
-    /* RunConfig's phrases (model/runcfg.c), the heap's as the runtime has it */
+    /* RunConfig's phrases (model/runtime/run_config.c), the heap's as the runtime has it */
     static const char *const phrases[] = {"be a power of 2 >= 4", "be >= 1024 (bytes per ring)",
                                           "be in [4, INT32_MAX]"};
     if (!cJSON_IsObject(rc))

@@ -1,0 +1,120 @@
+/* json_reader.h - jsonl_: the strict JSON reader of every file ptosim reads, its lexing and its one message. */
+/* One value into cJSON nodes, or into a flat array of values (a doc) reused from one line to the next
+ * (the graph reader's hot path); the lexing for scanners; the one error message. */
+#ifndef PTOSIM_JSON_READER_H
+#define PTOSIM_JSON_READER_H
+
+#include <cJSON.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define JSONL_PATH_MAX 256 /* longest field path kept for a message */
+
+/* Where and why a parse failed. */
+typedef struct jsonl_error {
+    const char *at;            /* the first offending byte */
+    const char *what;          /* what is wrong ("duplicate key", ...), or NULL: not valid JSON */
+    char path[JSONL_PATH_MAX]; /* the value it happened in ("cost.ns", "args[2].tensor"), "" at the top */
+} jsonl_error;
+
+/* Parses the n bytes at s as exactly one JSON value (RFC 8259; surrounding
+ * whitespace allowed) into cJSON nodes allocated through cJSON's hooks, so
+ * cJSON_Delete frees them. Stricter than RFC 8259 where a lenient reading
+ * would silently change a value: a key given twice in one object, a string
+ * that is not UTF-8 (or holds U+0000 or a lone surrogate escape), a number
+ * beyond a double's range. Returns NULL on malformed input with e (may be
+ * NULL) saying where and why. */
+cJSON *jsonl_parse(const char *s, size_t n, jsonl_error *e);
+
+/* e->what when a node could not be allocated: the input may be fine. */
+extern const char JSONL_OOM[];
+
+/* Kinds of a jsonl_val. */
+typedef enum {
+    JSONL_NULL,
+    JSONL_FALSE,
+    JSONL_TRUE,
+    JSONL_NUMBER,
+    JSONL_STRING,
+    JSONL_ARRAY,
+    JSONL_OBJECT,
+} jsonl_type;
+
+/* One value of a parsed document. A doc holds its values in document order (pre-order): a container's
+ * members follow it, and the value after a member's subtree is the member's next sibling. */
+typedef struct jsonl_val {
+    const char *key; /* a member's key (NUL-terminated), NULL for an array entry or the top value */
+    union {
+        double num;      /* JSONL_NUMBER */
+        const char *str; /* JSONL_STRING: the value, NUL-terminated (it holds no NUL) */
+    };
+    uint32_t span;  /* values in this one's subtree, itself included: this + span is the next sibling */
+    uint32_t count; /* containers: members; strings: bytes */
+    uint8_t type;   /* a jsonl_type */
+} jsonl_val;
+
+/* A parsed document: its values and the unescaped text of its strings and keys. The caller owns it;
+ * one doc parses line after line without allocating once it has grown to the longest. */
+typedef struct jsonl_doc {
+    jsonl_val *v;    /* values in document order; v[0] is the top value */
+    size_t nv, vcap; /* values used, allocated */
+    char *text;      /* the strings and keys, NUL-terminated, in document order */
+    size_t tcap;     /* bytes allocated to text */
+} jsonl_doc;
+
+/* The longest text jsonl_doc_parse takes: spans and counts are 32 bits. */
+#define JSONL_DOC_MAX ((size_t)UINT32_MAX - 1)
+
+/* An empty doc. */
+void jsonl_doc_init(jsonl_doc *d);
+
+/* Frees what d holds; d is empty again. */
+void jsonl_doc_free(jsonl_doc *d);
+
+/* Parses the n bytes at s as exactly one JSON value, by the same rules and with the same errors as
+ * jsonl_parse, into d (replacing what it held). Returns the top value, valid until d parses again or is
+ * freed, or NULL with e (may be NULL) saying where and why (JSONL_OOM when d could not grow). */
+const jsonl_val *jsonl_doc_parse(jsonl_doc *d, const char *s, size_t n, jsonl_error *e);
+
+/* Copies the tree at c into d as jsonl_doc_parse would have parsed it; strings and keys point into c,
+ * which must outlive this use of d. For callers that hold a cJSON tree (cJSON_Invalid and raw nodes come
+ * out as null). Returns the top value, or NULL when out of memory. */
+const jsonl_val *jsonl_doc_from_cjson(jsonl_doc *d, const cJSON *c);
+
+/* Is v a value of type t (false when v is NULL)? */
+static inline bool jsonl_is(const jsonl_val *v, jsonl_type t)
+{
+    return v && v->type == t;
+}
+
+/* Walks the members of container c (none when c is NULL or not a container) with it. */
+#define JSONL_FOREACH(it, c)                                                                                 \
+    for ((it) = (c) ? (c) + 1 : NULL; (it) && (it) < (c) + (c)->span; (it) += (it)->span)
+
+/* Line and column (1-based, in bytes) of at in the text starting at s. */
+void jsonl_where(const char *s, const char *at, long *line, long *col);
+
+/* Writes e, from a parse of the text s read from file, into buf (n bytes) as "FILE:LINE:COL: FIELD: WHAT":
+ * FIELD the member's path, or "json" at the top; WHAT e->what, or "not valid JSON"; LINE and COL 1-based,
+ * COL in bytes. line > 0 says that s is that line of a line-oriented file (JSON Lines): LINE is it. Out
+ * of memory (JSONL_OOM) is "FILE: out of memory": the text may be fine. The one message of every reader
+ * of JSON, so a user sees every malformed file alike. */
+void jsonl_message(char *buf, size_t n, const char *file, const char *s, const jsonl_error *e, long line);
+
+/* The lexing of jsonl_parse, for scanners that walk JSON text in place without a parser (sim/json_scan.c), so
+ * that every reader takes the same strings, numbers and literals. Each reads the token at s (s < end)
+ * and returns the byte after it, or NULL with e (may be NULL; its path "") saying where and why. */
+
+/* A string, its opening quote at s: the escapes, UTF-8 and U+0000 checked as jsonl_parse does. With n > 0
+ * its value (escapes decoded to UTF-8, as jsonl_parse does) into out: at most n - 1 bytes kept (the rest
+ * dropped, perhaps inside a character), NUL-terminated. */
+const char *jsonl_lex_string(const char *s, const char *end, char *out, size_t n, jsonl_error *e);
+
+/* A number; its value into *v when v is not NULL (NULL only checks it, without strtod in the common case). */
+const char *jsonl_lex_number(const char *s, const char *end, double *v, jsonl_error *e);
+
+/* true, false or null. */
+const char *jsonl_lex_literal(const char *s, const char *end, jsonl_error *e);
+
+#endif

@@ -1,0 +1,165 @@
+/* write_buffer.c - wbuf_: buffered writer: flushing by write(2), scratch files, appending one file to another in the kernel. */
+#define _GNU_SOURCE /* copy_file_range */
+#include "write_buffer.h"
+
+#include <assert.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "outfile.h"
+
+int wbuf_open_fd(wbuf *w, int fd)
+{
+    memset(w, 0, sizeof(*w));
+    w->fd = fd;
+    w->buf = malloc(WBUF_SIZE);
+    if (!w->buf) {
+        errno = ENOMEM;
+        return -1;
+    }
+    w->p = w->buf;
+    w->end = w->buf + WBUF_SIZE;
+    return 0;
+}
+
+int wbuf_open_scratch(wbuf *w)
+{
+    int fd = outfile_temp_fd("ptosim-out", NULL);
+    if (fd < 0)
+        return -1;
+    if (wbuf_open_fd(w, fd) != 0) {
+        close(fd);
+        return -1;
+    }
+    w->own_fd = true;
+    return 0;
+}
+
+/* Writes all n bytes at s to fd. Returns 0, or -1 with errno set. */
+static int write_all(int fd, const char *s, size_t n)
+{
+    while (n) {
+        ssize_t k = write(fd, s, n);
+        if (k < 0) {
+            if (errno == EINTR)
+                continue;
+            return -1;
+        }
+        s += k;
+        n -= (size_t)k;
+    }
+    return 0;
+}
+
+int wbuf_flush(wbuf *w)
+{
+    if (!w->buf)
+        return 0;
+    if (!w->err && write_all(w->fd, w->buf, (size_t)(w->p - w->buf)) != 0)
+        w->err = errno;
+    w->p = w->buf;
+    if (w->err) {
+        errno = w->err;
+        return -1;
+    }
+    return 0;
+}
+
+void wbuf_put_slow(wbuf *w, const void *s, size_t n)
+{
+    if (!w->buf || wbuf_flush(w) != 0)
+        return;
+    if (n <= WBUF_SIZE) {
+        memcpy(w->p, s, n);
+        w->p += n;
+    } else if (write_all(w->fd, s, n) != 0) {
+        w->err = errno;
+    }
+}
+
+int wbuf_close(wbuf *w)
+{
+    int rc = wbuf_flush(w);
+    int e = errno;
+    if (w->own_fd && w->fd >= 0)
+        close(w->fd);
+    free(w->buf);
+    memset(w, 0, sizeof(*w));
+    w->fd = -1;
+    errno = e;
+    return rc;
+}
+
+int wbuf_append(wbuf *to, wbuf *from)
+{
+    if (wbuf_flush(from) != 0 || wbuf_flush(to) != 0)
+        return -1;
+    /* in the kernel when both are files on one filesystem: one copy of each byte, not a read and a write */
+    off_t in = 0;
+    ssize_t k;
+    while ((k = copy_file_range(from->fd, &in, to->fd, NULL, (size_t)1 << 30, 0)) > 0)
+        ;
+    if (k == 0)
+        return 0;
+    if (in != 0 || (errno != EXDEV && errno != EINVAL && errno != ENOSYS && errno != EOPNOTSUPP))
+        return -1;
+    for (;;) { /* another filesystem, or a kernel without it */
+        ssize_t r = pread(from->fd, to->buf, WBUF_SIZE, in);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0)
+            return -1;
+        if (r == 0)
+            return 0;
+        if (write_all(to->fd, to->buf, (size_t)r) != 0)
+            return -1;
+        in += r;
+    }
+}
+
+int wbuf_append_file(FILE *f, wbuf *from)
+{
+    wbuf w;
+    if (fflush(f) != 0 || wbuf_open_fd(&w, fileno(f)) != 0)
+        return -1;
+    int rc = wbuf_append(&w, from);
+    if (wbuf_close(&w) != 0)
+        rc = -1;
+    return rc;
+}
+
+void wbuf_json_str(wbuf *w, const char *s)
+{
+    assert(s);
+    wbuf_char(w, '"');
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        switch (*p) {
+        case '"':
+            wbuf_lit(w, "\\\"");
+            break;
+        case '\\':
+            wbuf_lit(w, "\\\\");
+            break;
+        case '\n':
+            wbuf_lit(w, "\\n");
+            break;
+        case '\r':
+            wbuf_lit(w, "\\r");
+            break;
+        case '\t':
+            wbuf_lit(w, "\\t");
+            break;
+        default:
+            if (*p < 0x20) {
+                char esc[7] = {'\\', 'u', '0', '0', "0123456789abcdef"[*p >> 4], "0123456789abcdef"[*p & 15], 0};
+                wbuf_put(w, esc, 6);
+            } else {
+                wbuf_char(w, (char)*p);
+            }
+        }
+    }
+    wbuf_char(w, '"');
+}

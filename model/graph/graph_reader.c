@@ -1,0 +1,1964 @@
+/* graph_reader.c - graph_: graph file reader: each line parsed into a reused flat doc (json_reader.h, no tree), every field
+ * checked, names kept in bounded tables. */
+#include "graph_reader.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "../base/dtype.h"
+#include "graph_source.h"
+#include "../base/json_reader.h"
+#include "../runtime/ring_resources.h"
+#include "../runtime/run_config.h"
+
+#define AUTO_ADDR_BASE 0x12c0000000ULL /* first auto-assigned external address */
+#define AUTO_ADDR_ALIGN 0x10000ULL     /* auto-assigned buffers start on 64 KiB */
+#define MAX_SCOPE_DEPTH GRAPH_MAX_SCOPE_DEPTH
+
+/* Formats "FILE:LINE: field: message" into err and returns -1. */
+static int fail(const graph *g, char *err, size_t errlen, const char *field, const char *fmt, ...)
+{
+    char msg[GRAPH_ERR_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    va_end(ap);
+    snprintf(err, errlen, "%s:%ld: %s: %s", g->path, g->line, field, msg);
+    return -1;
+}
+
+static inline bool is_bool(const jsonl_val *v)
+{
+    return v && (v->type == JSONL_TRUE || v->type == JSONL_FALSE);
+}
+
+/* What v is, for a message ("got a string"). */
+static const char *jtype(const jsonl_val *v)
+{
+    if (jsonl_is(v, JSONL_STRING))
+        return "a string";
+    if (jsonl_is(v, JSONL_NUMBER))
+        return "a number";
+    if (is_bool(v))
+        return "a boolean";
+    if (jsonl_is(v, JSONL_NULL))
+        return "null";
+    if (jsonl_is(v, JSONL_ARRAY))
+        return "an array";
+    if (jsonl_is(v, JSONL_OBJECT))
+        return "an object";
+    return "an invalid value";
+}
+
+/* a == b for the short keys of a graph line: inline, no library call. */
+static inline bool key_eq(const char *a, const char *b)
+{
+    while (*a && *a == *b) {
+        a++;
+        b++;
+    }
+    return *a == *b;
+}
+
+/* The first member of obj named key (NULL when none, or obj is not an object), with a two-character
+ * test before the string compare (dir, dtype, dump and data share their first): a graph line is looked
+ * up a dozen times. key is never empty. */
+static inline const jsonl_val *jget(const jsonl_val *obj, const char *key)
+{
+    if (!jsonl_is(obj, JSONL_OBJECT))
+        return NULL;
+    const jsonl_val *it;
+    JSONL_FOREACH(it, obj)
+    {
+        if (it->key[0] == key[0] && it->key[1] == key[1] && key_eq(it->key, key))
+            return it;
+    }
+    return NULL;
+}
+
+/* Entry i of array v (i < v->count). */
+static const jsonl_val *jitem(const jsonl_val *v, int i)
+{
+    const jsonl_val *it = v + 1;
+    while (i-- > 0)
+        it += it->span;
+    return it;
+}
+
+/* "name[i]" into buf without printf. */
+static void index_field(char *buf, size_t len, const char *name, int i)
+{
+    char digits[16];
+    int nd = 0;
+    do {
+        digits[nd++] = (char)('0' + i % 10);
+        i /= 10;
+    } while (i > 0 && nd < 15);
+    size_t a = strlen(name);
+    if (a + (size_t)nd + 3 > len)
+        a = 0;
+    memcpy(buf, name, a);
+    buf[a] = '[';
+    for (int k = 0; k < nd; k++)
+        buf[a + 1 + (size_t)k] = digits[nd - 1 - k];
+    buf[a + 1 + (size_t)nd] = ']';
+    buf[a + 2 + (size_t)nd] = '\0';
+}
+
+/* "path.key" into buf without printf (field names are built for every line; inline, so a literal key's
+ * length is known when compiled). */
+static inline const char *join_field(char *buf, size_t len, const char *path, const char *key)
+{
+    size_t a = strlen(path), b = strlen(key);
+    if (a + b + 2 > len)
+        a = len > b + 2 ? len - b - 2 : 0;
+    memcpy(buf, path, a);
+    buf[a] = '.';
+    memcpy(buf + a + 1, key, b + 1);
+    return buf;
+}
+
+/* Rejects keys not in allowed (NULL-terminated): a typo must not be ignored. */
+static int check_keys(const graph *g, const jsonl_val *obj, const char *const *allowed, const char *path,
+                      char *err, size_t errlen)
+{
+    const jsonl_val *it;
+    JSONL_FOREACH(it, obj)
+    {
+        int ok = 0;
+        for (const char *const *a = allowed; *a && !ok; a++)
+            if ((*a)[0] == it->key[0] && (*a)[1] == it->key[1] && key_eq(*a, it->key))
+                ok = 1;
+        if (!ok) {
+            char field[256];
+            snprintf(field, sizeof(field), "%s%s%s", path, path[0] ? "." : "", it->key);
+            return fail(g, err, errlen, field, "unknown field");
+        }
+    }
+    return 0;
+}
+
+/* Reads an integer field: a JSON number (every field read here is far below
+ * 2^53, where doubles stop being exact). A missing optional field leaves *out
+ * unchanged. */
+static int get_int(const graph *g, const jsonl_val *obj, const char *key, const char *field, bool required,
+                   int64_t min, int64_t max, int64_t *out, char *err, size_t errlen)
+{
+    const jsonl_val *v = jget(obj, key);
+    if (!v) {
+        if (required)
+            return fail(g, err, errlen, field, "missing required field");
+        return 0;
+    }
+    if (!jsonl_is(v, JSONL_NUMBER)) /* "1" is not 1: one type per field */
+        return fail(g, err, errlen, field, "must be an integer (a JSON number), got %s", jtype(v));
+    double d = v->num;
+    if (d != floor(d) || fabs(d) > 9.007199254740992e15)
+        return fail(g, err, errlen, field, "must be an integer, got %.17g", d);
+    int64_t x = (int64_t)d;
+    if (x < min)
+        return fail(g, err, errlen, field, "must be >= %" PRId64 ", got %" PRId64, min, x);
+    if (x > max)
+        return fail(g, err, errlen, field, "must be <= %" PRId64 ", got %" PRId64, max, x);
+    *out = x;
+    return 0;
+}
+
+/* Reads an unsigned 64-bit value given as a number or as a decimal/0x-hex string. */
+static int get_u64(const graph *g, const jsonl_val *v, const char *field, uint64_t *out, char *err,
+                   size_t errlen)
+{
+    if (jsonl_is(v, JSONL_NUMBER)) {
+        double d = v->num;
+        if (d < 0 || d != floor(d) || d > 9.007199254740992e15)
+            return fail(g, err, errlen, field,
+                        "must be a non-negative integer (write values above 2^53 as strings)");
+        *out = (uint64_t)d;
+        return 0;
+    }
+    if (jsonl_is(v, JSONL_STRING)) {
+        const char *s = v->str;
+        char *end;
+        errno = 0;
+        int base = (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) ? 16 : 10;
+        if (*s == '-' || *s == '\0')
+            return fail(g, err, errlen, field, "must be a non-negative integer, got \"%s\"", s);
+        unsigned long long u = strtoull(s, &end, base);
+        if (*end || errno)
+            return fail(g, err, errlen, field, "must be a decimal or 0x-hex integer, got \"%s\"", s);
+        *out = u;
+        return 0;
+    }
+    return fail(g, err, errlen, field, "must be an integer or a string, got %s", jtype(v));
+}
+
+static int get_bool(const graph *g, const jsonl_val *obj, const char *key, const char *field, bool *out,
+                    char *err, size_t errlen)
+{
+    const jsonl_val *v = jget(obj, key);
+    if (!v)
+        return 0;
+    if (!is_bool(v))
+        return fail(g, err, errlen, field, "must be true or false, got %s", jtype(v));
+    *out = jsonl_is(v, JSONL_TRUE);
+    return 0;
+}
+
+/* Reads a string field into out (size outlen). */
+static int get_str(const graph *g, const jsonl_val *obj, const char *key, const char *field, bool required,
+                   char *out, size_t outlen, char *err, size_t errlen)
+{
+    const jsonl_val *v = jget(obj, key);
+    if (!v) {
+        if (required)
+            return fail(g, err, errlen, field, "missing required field");
+        return 0;
+    }
+    if (!jsonl_is(v, JSONL_STRING))
+        return fail(g, err, errlen, field, "must be a string, got %s", jtype(v));
+    size_t len = v->count; /* the doc knows the length */
+    if (len >= outlen)
+        return fail(g, err, errlen, field, "longer than %zu characters", outlen - 1);
+    memcpy(out, v->str, len + 1);
+    return 0;
+}
+
+/* Reads an array of positive (or non-negative) integers. */
+static int get_dims(const graph *g, const jsonl_val *v, const char *field, int64_t min, int64_t *dims,
+                    int *ndim, char *err, size_t errlen)
+{
+    if (!jsonl_is(v, JSONL_ARRAY))
+        return fail(g, err, errlen, field, "must be an array of integers, got %s", jtype(v));
+    int n = 0;
+    const jsonl_val *it;
+    JSONL_FOREACH(it, v)
+    {
+        if (n == GRAPH_MAX_DIMS)
+            return fail(g, err, errlen, field, "more than %d dimensions", GRAPH_MAX_DIMS);
+        if (!jsonl_is(it, JSONL_NUMBER))
+            return fail(g, err, errlen, field, "entries must be integers >= %" PRId64 ", got %s", min,
+                        jtype(it));
+        if (it->num != floor(it->num) || it->num < (double)min || it->num > 9.007199254740992e15)
+            return fail(g, err, errlen, field, "entries must be integers in [%" PRId64 ", 2^53], got %.17g",
+                        min, it->num);
+        dims[n++] = (int64_t)it->num;
+    }
+    if (n == 0)
+        return fail(g, err, errlen, field, "must have at least one dimension");
+    *ndim = n;
+    return 0;
+}
+
+static int get_dtype(const graph *g, const jsonl_val *obj, const char *key, const char *field, bool required,
+                     int *out, char *err, size_t errlen)
+{
+    char name[32] = "";
+    if (!jget(obj, key) && !required)
+        return 0;
+    if (get_str(g, obj, key, field, required, name, sizeof(name), err, errlen) != 0)
+        return -1;
+    int dt = dtype_parse(name); /* "" too: it is not FLOAT32 */
+    if (dt < 0)
+        return fail(g, err, errlen, field,
+                    "unknown dtype '%s' (FLOAT32, FLOAT16, BFLOAT16, INT8..INT64, UINT8..UINT64, BOOL)",
+                    name);
+    *out = dt;
+    return 0;
+}
+
+/* Reads a non-negative integer member `key` of obj (if present) into *out,
+ * at most max. */
+static int get_count(const graph *g, const jsonl_val *obj, const char *key, const char *parent, uint64_t max,
+                     uint64_t *out, char *err, size_t errlen)
+{
+    const jsonl_val *x = jget(obj, key);
+    if (!x)
+        return 0;
+    char f[256];
+    snprintf(f, sizeof(f), "%s.%s", parent, key);
+    if (!jsonl_is(x, JSONL_NUMBER) || x->num != floor(x->num))
+        return fail(g, err, errlen, f, "must be an integer, got %s", jtype(x));
+    if (x->num < 0)
+        return fail(g, err, errlen, f, "must be >= 0, got %.17g", x->num);
+    if (x->num > (double)max)
+        return fail(g, err, errlen, f, "must be <= %" PRIu64 ", got %.17g", max, x->num);
+    *out = (uint64_t)x->num;
+    return 0;
+}
+
+/* One pipe's entry of a pipe-form cost: cycles per tile, or the work of one
+ * tile ({"bytes"} for MTE1/MTE2/MTE3/FIXPIPE, {"m","n","k"} for the cube,
+ * {"elems"} for the vector unit, each with optional "cycles" on top). */
+static int get_pipe_entry(const graph *g, const jsonl_val *v, pipe_id p, const char *field, pipe_kernel *pk,
+                          char *err, size_t errlen)
+{
+    pipe_work *w = &pk->work;
+    if (jsonl_is(v, JSONL_NUMBER)) {
+        if (v->num != floor(v->num))
+            return fail(g, err, errlen, field, "must be an integer (cycles per tile), got %.17g", v->num);
+        if (v->num < 0 || v->num > (double)GRAPH_MAX_PIPE_CYCLES)
+            return fail(g, err, errlen, field, "must be in [0, %" PRIu64 "] cycles per tile, got %.17g",
+                        (uint64_t)GRAPH_MAX_PIPE_CYCLES, v->num);
+        w->cycles[p] = (uint64_t)v->num;
+        return 0;
+    }
+    if (!jsonl_is(v, JSONL_OBJECT))
+        return fail(g, err, errlen, field, "must be cycles per tile or an object, got %s", jtype(v));
+    static const char *const mte_keys[] = {"bytes", "gib_per_s", "cycles", NULL};
+    static const char *const mte2_keys[] = {"bytes", "reread", "gib_per_s", "cycles", NULL};
+    static const char *const cube_keys[] = {"m", "n", "k", "dtype", "cycles", NULL};
+    static const char *const vec_keys[] = {"elems", "dtype", "cycles", NULL};
+    static const char *const scalar_keys[] = {"cycles", NULL};
+    const char *const *keys = p == PIPE_CUBE     ? cube_keys
+                              : p == PIPE_VECTOR ? vec_keys
+                              : p == PIPE_SCALAR ? scalar_keys
+                              : p == PIPE_MTE2   ? mte2_keys
+                                                 : mte_keys;
+    if (check_keys(g, v, keys, field, err, errlen) != 0 ||
+        get_count(g, v, "cycles", field, GRAPH_MAX_PIPE_CYCLES, &w->cycles[p], err, errlen) != 0)
+        return -1;
+    if (p == PIPE_CUBE) {
+        static const char *const dims[3] = {"m", "n", "k"};
+        int given = 0;
+        for (int d = 0; d < 3; d++) {
+            given += jget(v, dims[d]) != NULL;
+            if (get_count(g, v, dims[d], field, GRAPH_MAX_CUBE_DIM, &w->mnk[d], err, errlen) != 0)
+                return -1;
+        }
+        if (given != 0 && given != 3)
+            return fail(g, err, errlen, field, "give all of m, n and k (one m x n x k multiply per tile)");
+        int dt = DT_FLOAT16;
+        char f[300];
+        snprintf(f, sizeof(f), "%.200s.dtype", field);
+        if (get_dtype(g, v, "dtype", f, false, &dt, err, errlen) != 0)
+            return -1;
+        if (dt != DT_FLOAT16 && dt != DT_BFLOAT16 && dt != DT_INT8 && dt != DT_FLOAT32)
+            return fail(g, err, errlen, f, "the cube takes FLOAT16, BFLOAT16, FLOAT32 or INT8, got %s",
+                        dtype_name(dt));
+        w->cube_elem_bytes = (uint32_t)dtype_size(dt);
+    } else if (p == PIPE_VECTOR) {
+        if (get_count(g, v, "elems", field, GRAPH_MAX_PIPE_BYTES, &w->vec_elems, err, errlen) != 0)
+            return -1;
+        int dt = DT_FLOAT16;
+        char f[300];
+        snprintf(f, sizeof(f), "%.200s.dtype", field);
+        if (get_dtype(g, v, "dtype", f, false, &dt, err, errlen) != 0)
+            return -1;
+        if (dtype_size(dt) < 1)
+            return fail(g, err, errlen, f, "%s has no whole-byte element size", dtype_name(dt));
+        w->vec_elem_bytes = (uint32_t)dtype_size(dt);
+    } else if (p != PIPE_SCALAR) {
+        if (get_count(g, v, "bytes", field, GRAPH_MAX_PIPE_BYTES, &w->bytes[p], err, errlen) != 0 ||
+            (p == PIPE_MTE2 &&
+             get_count(g, v, "reread", field, GRAPH_MAX_PIPE_BYTES, &w->mte2_reread, err, errlen) != 0))
+            return -1;
+        const jsonl_val *x = jget(v, "gib_per_s");
+        if (x) {
+            char f[300];
+            snprintf(f, sizeof(f), "%.200s.gib_per_s", field);
+            if (!jsonl_is(x, JSONL_NUMBER))
+                return fail(g, err, errlen, f, "must be a number (GiB/s), got %s", jtype(x));
+            if (!(x->num >= 0.001 && x->num <= 1e6))
+                return fail(g, err, errlen, f, "must be in [0.001, 1000000] GiB/s, got %.17g", x->num);
+            w->gib_per_s[p] = x->num;
+        }
+    }
+    return 0;
+}
+
+/* The pipe form: {"tiles", "buffers", and one entry per pipe}; checks that
+ * every pipe exists on the core type and that N buffers of a tile fit the
+ * core's local memory (UB on the AIV, L1 on the AIC; model/README.md §10.3). */
+static int get_pipe_cost(const graph *g, const jsonl_val *v, const char *field, core_type core,
+                         pipe_kernel *pk, char *err, size_t errlen)
+{
+    static const char *const keys[] = {"tiles", "buffers", "scalar", "mte1",    "mte2",
+                                       "mte3",  "cube",    "vector", "fixpipe", NULL};
+    if (check_keys(g, v, keys, field, err, errlen) != 0)
+        return -1;
+    memset(pk, 0, sizeof(*pk));
+    pk->aic = core == CORE_AIC;
+    uint64_t tiles = 1, buffers = 2;
+    if (get_count(g, v, "tiles", field, GRAPH_MAX_TILES, &tiles, err, errlen) != 0 ||
+        get_count(g, v, "buffers", field, 16, &buffers, err, errlen) != 0)
+        return -1;
+    char f[256];
+    if (tiles < 1) {
+        join_field(f, sizeof(f), field, "tiles");
+        return fail(g, err, errlen, f, "must be >= 1, got 0");
+    }
+    if (buffers < 1) {
+        join_field(f, sizeof(f), field, "buffers");
+        return fail(g, err, errlen, f, "must be >= 1, got 0");
+    }
+    pk->tiles = (uint32_t)tiles;
+    pk->buffers = (uint32_t)buffers;
+    int npipes = 0;
+    for (int p = 0; p < PIPE_COUNT; p++) {
+        const jsonl_val *x = jget(v, pipe_name((pipe_id)p));
+        if (!x)
+            continue;
+        snprintf(f, sizeof(f), "%s.%s", field, pipe_name((pipe_id)p));
+        if (!pipe_on_core((pipe_id)p, pk->aic))
+            return fail(g, err, errlen, f, "the %s has no %s pipe (its pipes: %s)", pk->aic ? "AIC" : "AIV",
+                        pipe_name((pipe_id)p),
+                        pk->aic ? "scalar, mte1, mte2, cube, fixpipe" : "scalar, mte2, mte3, vector");
+        if (get_pipe_entry(g, x, (pipe_id)p, f, pk, err, errlen) != 0)
+            return -1;
+        if (p == PIPE_SCALAR)
+            pk->scalar_given = true;
+        else
+            npipes++;
+    }
+    if (!npipes)
+        return fail(g, err, errlen, field, "the pipe form needs work on at least one pipe besides scalar");
+    /* N buffers of one tile's input (and output, on the AIV) must fit */
+    const pipe_work *w = &pk->work;
+    uint64_t in = w->bytes[PIPE_MTE2] + w->mte2_reread; /* a re-read panel occupies the buffer too */
+    uint64_t per = pk->aic ? in : in + w->bytes[PIPE_MTE3];
+    uint64_t cap = pk->aic ? PIPE_L1_BYTES : PIPE_UB_BYTES;
+    if (per * buffers > cap) {
+        if (pk->aic)
+            return fail(g, err, errlen, field,
+                        "%" PRIu64 " buffers x mte2 %" PRIu64 " B = %" PRIu64
+                        " B do not fit the AIC's %" PRIu64 " KiB L1; use more, smaller tiles",
+                        buffers, in, per * buffers, cap / 1024);
+        return fail(g, err, errlen, field,
+                    "%" PRIu64 " buffers x (mte2 %" PRIu64 " B + mte3 %" PRIu64 " B) = %" PRIu64
+                    " B do not fit the AIV's %" PRIu64 " KiB UB; use more, smaller tiles",
+                    buffers, in, w->bytes[PIPE_MTE3], per * buffers, cap / 1024);
+    }
+    return 0;
+}
+
+/* A measured profile of one block, as `ptosim import --costs perf-sim` writes it:
+ * {"perf_sim": {"ghz": F, "cycles": T, "busy": {pipe: cycles}, "gm_bytes": {pipe: bytes}}}.
+ * Every busy figure is at most T (a pipe is busy within the kernel's window). */
+static int get_measured_cost(const graph *g, const jsonl_val *v, const char *field, core_type core,
+                             pipe_kernel *pk, char *err, size_t errlen)
+{
+    static const char *const keys[] = {"ghz", "cycles", "busy", "gm_bytes", NULL};
+    char f[256], sub[512];
+    snprintf(f, sizeof(f), "%.200s.perf_sim", field);
+    if (!jsonl_is(v, JSONL_OBJECT))
+        return fail(g, err, errlen, f, "must be an object, got %s", jtype(v));
+    if (check_keys(g, v, keys, f, err, errlen) != 0)
+        return -1;
+    memset(pk, 0, sizeof(*pk));
+    pk->aic = core == CORE_AIC;
+    pk->measured = true;
+    pk->tiles = pk->buffers = 1;
+    pk->scalar_given = true;
+    const jsonl_val *ghz = jget(v, "ghz");
+    snprintf(sub, sizeof(sub), "%s.ghz", f);
+    if (!ghz || !jsonl_is(ghz, JSONL_NUMBER))
+        return fail(g, err, errlen, sub, "must be the clock Perf-Sim counts at, in GHz (1.85), got %s",
+                    ghz ? jtype(ghz) : "nothing");
+    if (!(ghz->num >= 0.001 && ghz->num <= 100))
+        return fail(g, err, errlen, sub, "must be in [0.001, 100] GHz, got %.17g", ghz->num);
+    pk->measured_hz = (uint64_t)(ghz->num * 1e9 + 0.5);
+    if (!jget(v, "cycles")) {
+        snprintf(sub, sizeof(sub), "%s.cycles", f);
+        return fail(g, err, errlen, sub, "missing (the kernel's end-to-end cycles)");
+    }
+    if (get_count(g, v, "cycles", f, GRAPH_MAX_PIPE_CYCLES, &pk->measured_cycles, err, errlen) != 0)
+        return -1;
+    static const char *const groups[2] = {"busy", "gm_bytes"};
+    for (int i = 0; i < 2; i++) {
+        const jsonl_val *o = jget(v, groups[i]);
+        if (!o)
+            continue;
+        char gf[300];
+        snprintf(gf, sizeof(gf), "%.250s.%s", f, groups[i]);
+        if (!jsonl_is(o, JSONL_OBJECT))
+            return fail(g, err, errlen, gf, "must be an object of pipe names, got %s", jtype(o));
+        const jsonl_val *x;
+        JSONL_FOREACH(x, o)
+        {
+            int p = 0;
+            while (p < PIPE_COUNT && strcmp(x->key, pipe_name((pipe_id)p)) != 0)
+                p++;
+            snprintf(sub, sizeof(sub), "%.300s.%.150s", gf, x->key);
+            if (p == PIPE_COUNT || !pipe_on_core((pipe_id)p, pk->aic))
+                return fail(g, err, errlen, sub, "the %s has no such pipe (its pipes: %s)",
+                            pk->aic ? "AIC" : "AIV",
+                            pk->aic ? "scalar, mte1, mte2, cube, fixpipe" : "scalar, mte2, mte3, vector");
+            if (i == 1 && !pipe_is_gm((pipe_id)p))
+                return fail(g, err, errlen, sub, "moves no GM bytes (GM pipes: mte2, mte3, fixpipe)");
+            uint64_t *dst = i == 0 ? &pk->work.cycles[p] : &pk->work.bytes[p];
+            if (get_count(g, o, x->key, gf, i == 0 ? GRAPH_MAX_PIPE_CYCLES : GRAPH_MAX_PIPE_BYTES, dst, err,
+                          errlen) != 0)
+                return -1;
+            if (i == 0 && *dst > pk->measured_cycles)
+                return fail(g, err, errlen, sub, "%" PRIu64 " busy cycles exceed the kernel's %" PRIu64, *dst,
+                            pk->measured_cycles);
+        }
+    }
+    return 0;
+}
+
+/* Parses a cost object: {"cycles": N}, {"ns": N}, or (pipes true) the pipe
+ * form for a kernel of core type `core`. */
+static int get_cost(const graph *g, const jsonl_val *v, const char *field, bool pipes, core_type core,
+                    graph_cost *out, char *err, size_t errlen)
+{
+    static const char *const keys[] = {"cycles", "ns", NULL};
+    if (!jsonl_is(v, JSONL_OBJECT))
+        return fail(g, err, errlen, field, "must be an object such as {\"cycles\": 1800}, got %s", jtype(v));
+    memset(out, 0, sizeof(*out));
+    if (pipes && jget(v, "perf_sim")) {
+        static const char *const only[] = {"perf_sim", NULL};
+        if (check_keys(g, v, only, field, err, errlen) != 0)
+            return -1;
+        out->kind = COST_PIPES;
+        return get_measured_cost(g, jget(v, "perf_sim"), field, core, &out->pipe, err, errlen);
+    }
+    if (!jget(v, "cycles") && !jget(v, "ns") && pipes) {
+        out->kind = COST_PIPES;
+        return get_pipe_cost(g, v, field, core, &out->pipe, err, errlen);
+    }
+    if (check_keys(g, v, keys, field, err, errlen) != 0)
+        return -1;
+    int forms = 0;
+    for (int i = 0; keys[i]; i++) {
+        const jsonl_val *x = jget(v, keys[i]);
+        if (!x)
+            continue;
+        char sub[256];
+        snprintf(sub, sizeof(sub), "%s.%s", field, keys[i]);
+        if (!jsonl_is(x, JSONL_NUMBER) || x->num != floor(x->num))
+            return fail(g, err, errlen, sub, "must be an integer, got %s", jtype(x));
+        if (x->num < 0)
+            return fail(g, err, errlen, sub, "must be >= 0, got %.17g", x->num);
+        if (x->num > 1e15)
+            return fail(g, err, errlen, sub, "must be <= 1e15, got %.17g", x->num);
+        out->kind = i == 0 ? COST_CYCLES : COST_NS;
+        out->value = (uint64_t)x->num;
+        forms++;
+    }
+    if (forms != 1)
+        return fail(g, err, errlen, field, "give exactly one of \"cycles\" or \"ns\"");
+    return 0;
+}
+
+/* Reads "data": an array of at most GRAPH_MAX_DATA numbers or booleans (the
+ * values an args dump shows for a tensor), appended to g->databuf. Returns
+ * the count in *n and the start offset in *off. */
+static int get_data(graph *g, const jsonl_val *v, const char *field, uint64_t want_max, bool exact,
+                    uint32_t *n, size_t *off, char *err, size_t errlen)
+{
+    if (!jsonl_is(v, JSONL_ARRAY))
+        return fail(g, err, errlen, field, "must be an array of numbers, got %s", jtype(v));
+    size_t len = (size_t)v->count;
+    if (len > GRAPH_MAX_DATA)
+        return fail(g, err, errlen, field, "at most %d values, got %zu", GRAPH_MAX_DATA, len);
+    if (exact && len != want_max)
+        return fail(g, err, errlen, field,
+                    "must give one value per element of the view (%" PRIu64 "), got %zu", want_max, len);
+    if (len > want_max)
+        return fail(g, err, errlen, field, "more values (%zu) than the tensor has elements (%" PRIu64 ")",
+                    len, want_max);
+    if (g->datalen + len > g->datacap) {
+        size_t ncap = g->datacap ? g->datacap : 256;
+        while (ncap < g->datalen + len)
+            ncap *= 2;
+        double *nd = realloc(g->databuf, ncap * sizeof(*nd));
+        if (!nd)
+            return fail(g, err, errlen, field, "out of memory");
+        g->databuf = nd;
+        g->datacap = ncap;
+    }
+    *off = g->datalen;
+    const jsonl_val *x;
+    JSONL_FOREACH(x, v)
+    {
+        if (jsonl_is(x, JSONL_NUMBER))
+            g->databuf[g->datalen++] = x->num;
+        else if (is_bool(x))
+            g->databuf[g->datalen++] = jsonl_is(x, JSONL_TRUE) ? 1 : 0;
+        else
+            return fail(g, err, errlen, field, "values must be numbers or booleans, got %s", jtype(x));
+    }
+    *n = (uint32_t)len;
+    return 0;
+}
+
+static int ensure_tensor_slot(graph *g, int slot)
+{
+    if ((size_t)slot < g->tensors_cap)
+        return 0;
+    size_t ncap = g->tensors_cap ? g->tensors_cap * 2 : 64;
+    while (ncap <= (size_t)slot)
+        ncap *= 2;
+    graph_tensor *nt = realloc(g->tensors, ncap * sizeof(*nt));
+    if (!nt)
+        return -1;
+    memset(nt + g->tensors_cap, 0, (ncap - g->tensors_cap) * sizeof(*nt));
+    g->tensors = nt;
+    g->tensors_cap = ncap;
+    return 0;
+}
+
+/* *out = a * b when that is at most lim (< 2^64, so nothing wraps); false otherwise. */
+static bool mul_within(uint64_t a, uint64_t b, uint64_t lim, uint64_t *out)
+{
+    if ((a | b) >> 32 == 0) { /* the common case: no 64-bit wrap possible, no division */
+        *out = a * b;
+        return *out <= lim;
+    }
+    if (a && b > lim / a)
+        return false;
+    *out = a * b;
+    return true;
+}
+
+/* Elements of a shape (entries >= 1), or false when the dtype's bytes of
+ * them would pass GRAPH_MAX_BYTES. */
+static bool numel_within(const int64_t *shape, int ndim, int dtype, uint64_t *out)
+{
+    uint64_t size = dtype_size(dtype) > 0 ? (uint64_t)dtype_size(dtype) : 1;
+    uint64_t n = 1;
+    for (int i = 0; i < ndim; i++)
+        if (!mul_within(n, (uint64_t)shape[i], GRAPH_MAX_BYTES / size, &n))
+            return false;
+    *out = n;
+    return true;
+}
+
+/* The shape as "[a, b]" into buf, for messages. */
+static const char *shape_text(const int64_t *shape, int ndim, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < ndim && used < len; i++) {
+        int w = snprintf(buf + used, len - used, "%s%" PRId64, i ? ", " : "[", shape[i]);
+        if (w < 0)
+            break;
+        used += (size_t)w;
+    }
+    if (used + 2 <= len)
+        memcpy(buf + used, "]", 2);
+    return buf;
+}
+
+/* The shape's elements of dtype into *numel, or a "more than 2^53 bytes" error at field. */
+static int checked_numel(const graph *g, const int64_t *shape, int ndim, int dtype, const char *field,
+                         uint64_t *numel, char *err, size_t errlen)
+{
+    if (numel_within(shape, ndim, dtype, numel))
+        return 0;
+    char sh[160];
+    return fail(g, err, errlen, field, "%s x %s is more than 2^53 bytes (GRAPH_MAX_BYTES)",
+                shape_text(shape, ndim, sh, sizeof(sh)), dtype_name(dtype));
+}
+
+/* Parses the header line. */
+int graph_check_cost(const char *path, long line, const char *field, const cJSON *v, bool aic,
+                     graph_cost *out, char *err, size_t errlen)
+{
+    static graph g; /* only its path and line are read, by fail() */
+    snprintf(g.path, sizeof(g.path), "%s", path);
+    g.line = line;
+    graph_cost tmp;
+    jsonl_doc d; /* the tree as a doc, as if its text had been a graph line */
+    jsonl_doc_init(&d);
+    const jsonl_val *dv = jsonl_doc_from_cjson(&d, v);
+    int rc = dv ? get_cost(&g, dv, field, true, aic ? CORE_AIC : CORE_AIV, out ? out : &tmp, err, errlen)
+                : fail(&g, err, errlen, field, "out of memory");
+    jsonl_doc_free(&d);
+    return rc;
+}
+
+/* RunConfig's repr of a value it refuses for not being an int (Python's
+ * spelling: True, 'text', 64.5), into out; false when v is none of a bool,
+ * string or number (null, object, nested list: not RunConfig's to judge). */
+static bool runconfig_repr(const jsonl_val *v, char *out, size_t outlen)
+{
+    if (is_bool(v))
+        snprintf(out, outlen, "%s", jsonl_is(v, JSONL_TRUE) ? "True" : "False");
+    else if (jsonl_is(v, JSONL_STRING))
+        snprintf(out, outlen, "'%.60s'", v->str);
+    else if (jsonl_is(v, JSONL_NUMBER)) {
+        /* the shortest of 15 or 17 digits that reads back, as Python's repr of 64.1 is 64.1 */
+        snprintf(out, outlen, "%.15g", v->num);
+        if (strtod(out, NULL) != v->num)
+            snprintf(out, outlen, "%.17g", v->num);
+    } else
+        return false;
+    return true;
+}
+
+/* Reads the header's "run_config": the ring sizes this program asks for, as
+ * pypto's RunConfig takes them (an integer for the four rings, or a list of
+ * four where 0 keeps that ring's default), checked with RunConfig's rules and
+ * messages (model/README.md §4.1) but for the heap, which only needs the
+ * runtime's 1024-byte minimum. */
+static int parse_run_config(graph *g, const jsonl_val *rc, char *err, size_t errlen)
+{
+    static const char *const keys[] = {"ring_task_window", "ring_heap", "ring_dep_pool", NULL};
+    /* RunConfig's phrases (model/runtime/run_config.c), the heap's as the runtime has it */
+    static const char *const phrases[] = {"be a power of 2 >= 4", "be >= 1024 (bytes per ring)",
+                                          "be in [4, INT32_MAX]"};
+    if (!jsonl_is(rc, JSONL_OBJECT))
+        return fail(g, err, errlen, "run_config", "must be an object, got %s", jtype(rc));
+    if (check_keys(g, rc, keys, "run_config", err, errlen) != 0)
+        return -1;
+    for (int k = 0; k < 3; k++) {
+        const jsonl_val *v = jget(rc, keys[k]);
+        if (!v)
+            continue;
+        char f[64];
+        snprintf(f, sizeof(f), "run_config.%s", keys[k]);
+        const jsonl_val *items[4] = {v};
+        int nitems = 1;
+        if (jsonl_is(v, JSONL_ARRAY)) {
+            /* RunConfig counts a list before it reads its entries */
+            nitems = (int)v->count;
+            if (nitems != 4)
+                return fail(g, err, errlen, f,
+                            "%s must have exactly 4 entries (one per scope-depth ring), got %d", keys[k],
+                            nitems);
+            for (int i = 0; i < 4; i++)
+                items[i] = jitem(v, i);
+        }
+        uint64_t vals[4];
+        for (int i = 0; i < nitems; i++) {
+            double d = jsonl_is(items[i], JSONL_NUMBER) ? items[i]->num : -1;
+            if (!jsonl_is(items[i], JSONL_NUMBER) || d != floor(d) || d < 0 || d > 1.8e19) {
+                char repr[80];
+                if (!runconfig_repr(items[i], repr, sizeof(repr)))
+                    return fail(g, err, errlen, f,
+                                "must be a non-negative integer or a list of 4 of them, got %s",
+                                jtype(items[i]));
+                return fail(g, err, errlen, f,
+                            jsonl_is(v, JSONL_ARRAY) ? "%s entries must %s (or 0 to keep default), got %s"
+                                                     : "%s must %s, got %s",
+                            keys[k], phrases[k], repr);
+            }
+            vals[i] = (uint64_t)d;
+        }
+        char msg[256];
+        bool list = jsonl_is(v, JSONL_ARRAY);
+        if (k == KNOB_HEAP) {
+            /* the runtime takes any heap of at least 1024 bytes (runtime_maker.cpp validates only that);
+             * the power-of-2 rule is pypto RunConfig's, and captures made through the runtime's own
+             * RuntimeEnv use other sizes (tests/real/heap_rebase: 1572864) */
+            for (int i = 0; i < nitems; i++)
+                if (vals[i] < 1024 && (vals[i] != 0 || !list))
+                    return fail(g, err, errlen, f,
+                                list ? "ring_heap entries must %s (or 0 to keep default), got %" PRIu64
+                                     : "ring_heap must %s, got %" PRIu64,
+                                phrases[KNOB_HEAP], vals[i]);
+            for (int r = 0; r < 4; r++)
+                g->run_rings[k][r] = vals[list ? r : 0];
+        } else if (runcfg_ring_values((runcfg_knob)k, vals, nitems, list, g->run_rings[k], msg,
+                                      sizeof(msg)) != 0) {
+            return fail(g, err, errlen, f, "%s", msg);
+        }
+        g->has_run_config = true;
+    }
+    return 0;
+}
+
+static int parse_header(graph *g, const jsonl_val *h, char *err, size_t errlen)
+{
+    static const char *const keys[] = {"ptosim_graph", "name",    "description", "orchestrator",
+                                       "kernels",      "tensors", "run_config",  NULL};
+    int64_t ver = 0;
+    if (!jsonl_is(h, JSONL_OBJECT))
+        return fail(g, err, errlen, "ptosim_graph", "line 1 must be the graph header object");
+    if (!jget(h, "ptosim_graph"))
+        return fail(g, err, errlen, "ptosim_graph",
+                    "missing required field (line 1 must be the graph header)");
+    if (get_int(g, h, "ptosim_graph", "ptosim_graph", true, 0, INT32_MAX, &ver, err, errlen) != 0)
+        return -1;
+    if (ver != GRAPH_VERSION)
+        return fail(g, err, errlen, "ptosim_graph",
+                    "unsupported format version %" PRId64 " (this ptosim reads version %d)", ver,
+                    GRAPH_VERSION);
+    if (check_keys(g, h, keys, "", err, errlen) != 0)
+        return -1;
+    const jsonl_val *desc = jget(h, "description");
+    if (desc && !jsonl_is(desc, JSONL_STRING))
+        return fail(g, err, errlen, "description", "must be a string, got %s", jtype(desc));
+    if (get_str(g, h, "name", "name", true, g->name, sizeof(g->name), err, errlen) != 0)
+        return -1;
+    for (const char *c = g->name; *c; c++)
+        if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '_' ||
+              *c == '-' || *c == '.'))
+            return fail(g, err, errlen, "name",
+                        "'%s' may only use letters, digits, '_', '-' and '.' (it names files)", g->name);
+    if (!g->name[0])
+        return fail(g, err, errlen, "name", "must not be empty");
+    if (get_str(g, h, "orchestrator", "orchestrator", false, g->orchestrator, sizeof(g->orchestrator), err,
+                errlen) != 0)
+        return -1;
+    const jsonl_val *rc = jget(h, "run_config");
+    if (rc && parse_run_config(g, rc, err, errlen) != 0)
+        return -1;
+
+    const jsonl_val *ks = jget(h, "kernels");
+    if (!ks)
+        return fail(g, err, errlen, "kernels", "missing required field");
+    if (!jsonl_is(ks, JSONL_ARRAY))
+        return fail(g, err, errlen, "kernels", "must be an array, got %s", jtype(ks));
+    int nk = (int)ks->count; /* a line of 16 MiB at most: far below INT_MAX */
+    g->kernels = calloc(nk ? (size_t)nk : 1, sizeof(*g->kernels));
+    if (!g->kernels)
+        return fail(g, err, errlen, "kernels", "out of memory");
+    const jsonl_val *k;
+    int i = 0;
+    JSONL_FOREACH(k, ks)
+    {
+        static const char *const kkeys[] = {"id", "name", "core", "cost", "note", NULL};
+        char f[96];
+        graph_kernel *gk = &g->kernels[i];
+        snprintf(f, sizeof(f), "kernels[%d]", i);
+        if (!jsonl_is(k, JSONL_OBJECT))
+            return fail(g, err, errlen, f, "must be an object, got %s", jtype(k));
+        /* the runtime sets these on each task's Arg, not on a kernel: say where they go */
+        static const char *const per_task[] = {"allow_early_resolve", "early_resolve", "sync_start"};
+        for (int t = 0; t < 3; t++)
+            if (jget(k, per_task[t])) {
+                snprintf(f, sizeof(f), "kernels[%d].%s", i, per_task[t]);
+                return fail(
+                    g, err, errlen, f,
+                    "a field of each submit, not of a kernel (the runtime sets it per task); give it on "
+                    "the kernel's submit lines, or with --kernel-set %s.%s=true to every one of them",
+                    jsonl_is(jget(k, "name"), JSONL_STRING) ? jget(k, "name")->str : "NAME",
+                    t == 2 ? "sync_start" : "early_resolve");
+            }
+        if (check_keys(g, k, kkeys, f, err, errlen) != 0)
+            return -1;
+        int64_t id = 0;
+        snprintf(f, sizeof(f), "kernels[%d].id", i);
+        if (get_int(g, k, "id", f, true, 0, GRAPH_MAX_FUNC_ID - 1, &id, err, errlen) != 0)
+            return -1;
+        if (g->func_to_kernel[id] >= 0)
+            return fail(g, err, errlen, f, "func id %" PRId64 " is used twice", id);
+        gk->id = (int)id;
+        snprintf(f, sizeof(f), "kernels[%d].name", i);
+        if (get_str(g, k, "name", f, true, gk->name, sizeof(gk->name), err, errlen) != 0)
+            return -1;
+        if (!gk->name[0])
+            return fail(g, err, errlen, f, "must not be empty");
+        for (int j = 0; j < i; j++)
+            if (strcmp(g->kernels[j].name, gk->name) == 0)
+                return fail(g, err, errlen, f, "kernel name '%s' is used twice", gk->name);
+        char core[16] = "";
+        snprintf(f, sizeof(f), "kernels[%d].core", i);
+        if (get_str(g, k, "core", f, true, core, sizeof(core), err, errlen) != 0)
+            return -1;
+        if (strcmp(core, "aic") == 0)
+            gk->core = CORE_AIC;
+        else if (strcmp(core, "aiv") == 0)
+            gk->core = CORE_AIV;
+        else
+            return fail(g, err, errlen, f, "must be \"aic\" or \"aiv\", got \"%s\"", core);
+        const jsonl_val *note = jget(k, "note"); /* how the cost was found; for people, not the model */
+        snprintf(f, sizeof(f), "kernels[%d].note", i);
+        if (note && !jsonl_is(note, JSONL_STRING))
+            return fail(g, err, errlen, f, "must be a string, got %s", jtype(note));
+        snprintf(f, sizeof(f), "kernels[%d].cost", i);
+        const jsonl_val *c = jget(k, "cost");
+        if (!c)
+            return fail(g, err, errlen, f, "missing required field");
+        if (get_cost(g, c, f, true, gk->core, &gk->cost, err, errlen) != 0)
+            return -1;
+        g->func_to_kernel[id] = i;
+        i++;
+    }
+    g->nkernels = nk;
+
+    const jsonl_val *ts = jget(h, "tensors");
+    if (ts && !jsonl_is(ts, JSONL_ARRAY))
+        return fail(g, err, errlen, "tensors", "must be an array, got %s", jtype(ts));
+    i = 0;
+    const jsonl_val *t;
+    JSONL_FOREACH(t, ts)
+    {
+        static const char *const tkeys[] = {"name",    "dtype", "shape",    "addr",
+                                            "version", "data",  "resident", NULL};
+        char f[96], name[GRAPH_NAME_MAX];
+        snprintf(f, sizeof(f), "tensors[%d]", i);
+        if (!jsonl_is(t, JSONL_OBJECT))
+            return fail(g, err, errlen, f, "must be an object, got %s", jtype(t));
+        if (check_keys(g, t, tkeys, f, err, errlen) != 0)
+            return -1;
+        snprintf(f, sizeof(f), "tensors[%d].name", i);
+        if (get_str(g, t, "name", f, true, name, sizeof(name), err, errlen) != 0)
+            return -1;
+        if (strtab_find(&g->tensor_names, name) >= 0)
+            return fail(g, err, errlen, f, "tensor '%s' is declared twice", name);
+        int slot = strtab_intern(&g->tensor_names, name);
+        if (slot < 0 || ensure_tensor_slot(g, slot) != 0)
+            return fail(g, err, errlen, f, "out of memory");
+        g->nexternal = slot + 1; /* counted now: graph_close frees its data when a later tensor fails */
+        graph_tensor *gt = &g->tensors[slot];
+        snprintf(f, sizeof(f), "tensors[%d].dtype", i);
+        if (get_dtype(g, t, "dtype", f, true, &gt->dtype, err, errlen) != 0)
+            return -1;
+        snprintf(f, sizeof(f), "tensors[%d].shape", i);
+        const jsonl_val *sh = jget(t, "shape");
+        if (!sh)
+            return fail(g, err, errlen, f, "missing required field");
+        if (get_dims(g, sh, f, 1, gt->shape, &gt->ndim, err, errlen) != 0 ||
+            checked_numel(g, gt->shape, gt->ndim, gt->dtype, f, &gt->numel, err, errlen) != 0)
+            return -1;
+        gt->storage_numel = gt->numel;
+        int64_t ver = 0;
+        snprintf(f, sizeof(f), "tensors[%d].version", i);
+        if (get_int(g, t, "version", f, false, 0, INT32_MAX, &ver, err, errlen) != 0)
+            return -1;
+        gt->version = (int32_t)ver;
+        const jsonl_val *a = jget(t, "addr");
+        uint64_t bytes = gt->numel * (uint64_t)dtype_size(gt->dtype); /* <= GRAPH_MAX_BYTES */
+        if (a) {
+            snprintf(f, sizeof(f), "tensors[%d].addr", i);
+            if (get_u64(g, a, f, &gt->addr, err, errlen) != 0)
+                return -1;
+            if (gt->addr == 0)
+                return fail(g, err, errlen, f, "must not be 0");
+            if (bytes && gt->addr > UINT64_MAX - (bytes - 1))
+                return fail(g, err, errlen, f,
+                            "0x%" PRIx64 " + %" PRIu64 " bytes runs past the end of the 64-bit address space",
+                            gt->addr, bytes);
+        } else {
+            uint64_t span =
+                bytes ? (bytes + AUTO_ADDR_ALIGN - 1) / AUTO_ADDR_ALIGN * AUTO_ADDR_ALIGN : AUTO_ADDR_ALIGN;
+            if (g->next_auto_addr > UINT64_MAX - span) {
+                snprintf(f, sizeof(f), "tensors[%d]", i);
+                return fail(g, err, errlen, f,
+                            "no room left for it in the 64-bit address space after the tensors before it "
+                            "(give \"addr\")");
+            }
+            gt->auto_addr = true;
+            gt->addr = g->next_auto_addr;
+            g->next_auto_addr += span;
+        }
+        gt->external = true;
+        gt->defined_line = 1;
+        snprintf(f, sizeof(f), "tensors[%d].resident", i);
+        if (get_bool(g, t, "resident", f, &gt->resident, err, errlen) != 0)
+            return -1;
+        const jsonl_val *dv = jget(t, "data");
+        if (dv) {
+            size_t off = 0;
+            snprintf(f, sizeof(f), "tensors[%d].data", i);
+            g->datalen = 0;
+            if (get_data(g, dv, f, gt->numel, false, &gt->ndata, &off, err, errlen) != 0)
+                return -1;
+            gt->data = malloc((gt->ndata ? gt->ndata : 1) * sizeof(double));
+            if (!gt->data)
+                return fail(g, err, errlen, f, "out of memory");
+            memcpy(gt->data, g->databuf + off, gt->ndata * sizeof(double));
+            g->datalen = 0;
+        }
+        i++;
+    }
+    g->nexternal = i;
+    return 0;
+}
+
+static const char *const DIR_NAMES[] = {"in", "out", "inout", "out_existing", "no_dep"};
+
+const char *graph_dir_name(graph_dir d)
+{
+    return DIR_NAMES[d];
+}
+
+/* Binds (or rebinds) a tensor name to a runtime-created buffer, and a->tensor to its slot. */
+static int bind_output(graph *g, const char *name, graph_arg *a, const char *field, char *err, size_t errlen)
+{
+    int slot = strtab_intern(&g->tensor_names, name);
+    if (slot < 0 || ensure_tensor_slot(g, slot) != 0)
+        return fail(g, err, errlen, field, "out of memory");
+    graph_tensor *gt = &g->tensors[slot];
+    if (gt->external)
+        return fail(g, err, errlen, field,
+                    "'%s' is an external tensor from the header; a runtime-created output needs "
+                    "a new name (use out_existing to write into it)",
+                    name);
+    gt->dtype = a->dtype;
+    gt->ndim = a->ndim;
+    memcpy(gt->shape, a->shape, sizeof(gt->shape));
+    numel_within(a->shape, a->ndim, a->dtype, &gt->numel); /* checked in parse_new_tensor */
+    gt->storage_numel = a->buffer_numel;
+    gt->addr = 0;
+    gt->version = 0;
+    gt->defined_line = g->line;
+    a->tensor = slot; /* the slot intern gave: no second lookup */
+    return 0;
+}
+
+/* The runtime sizes a created buffer up to the 1024-byte packed-output
+ * alignment (calculate_output_layout in pto_orchestrator.cpp), and its overlap
+ * test and deps.json see that storage: FLOAT32 [3,5] has 256 elements. */
+static uint64_t created_storage_numel(uint64_t numel, int dtype)
+{
+    uint64_t size = (uint64_t)dtype_size(dtype);
+    return size ? heap_round_output(numel * size) / size : numel;
+}
+
+/* Parses a runtime-created tensor ({"dir":"out"} arg or an alloc entry); the
+ * name is bound by the caller after the whole op is read. */
+static int parse_new_tensor(graph *g, const jsonl_val *o, const char *path, const char *namekey, graph_arg *a,
+                            char *name, char *err, size_t errlen)
+{
+    char f[160];
+    join_field(f, sizeof(f), path, namekey); /* path is at most "tensors[N]" */
+    if (get_str(g, o, namekey, f, true, name, GRAPH_NAME_MAX, err, errlen) != 0)
+        return -1;
+    if (!name[0])
+        return fail(g, err, errlen, f, "must not be empty");
+    join_field(f, sizeof(f), path, "dtype");
+    if (get_dtype(g, o, "dtype", f, true, &a->dtype, err, errlen) != 0)
+        return -1;
+    join_field(f, sizeof(f), path, "shape");
+    const jsonl_val *sh = jget(o, "shape");
+    if (!sh)
+        return fail(g, err, errlen, f, "missing required field");
+    uint64_t numel;
+    if (get_dims(g, sh, f, 1, a->shape, &a->ndim, err, errlen) != 0 ||
+        checked_numel(g, a->shape, a->ndim, a->dtype, f, &numel, err, errlen) != 0)
+        return -1;
+    int64_t s = 1; /* every partial product is at most numel */
+    for (int d = a->ndim - 1; d >= 0; d--) {
+        a->strides[d] = s;
+        s *= a->shape[d];
+    }
+    a->start_offset = 0;
+    a->buffer_numel = created_storage_numel(numel, a->dtype);
+    a->tensor = -1;
+    return 0;
+}
+
+/* Parses a view of an existing tensor into a. */
+static int parse_view(graph *g, const jsonl_val *o, const char *path, graph_arg *a, char *err, size_t errlen)
+{
+    char f[160], name[GRAPH_NAME_MAX];
+    join_field(f, sizeof(f), path, "tensor");
+    if (get_str(g, o, "tensor", f, true, name, sizeof(name), err, errlen) != 0)
+        return -1;
+    int slot = strtab_find(&g->tensor_names, name);
+    if (slot < 0)
+        return fail(g, err, errlen, f,
+                    "unknown tensor '%s' (declare it in the header or create it with an \"out\" arg "
+                    "or an alloc first)",
+                    name);
+    const graph_tensor *gt = &g->tensors[slot];
+    a->tensor = slot;
+    a->dtype = gt->dtype;
+    a->version = gt->version;
+    a->buffer_numel = gt->storage_numel;
+
+    const jsonl_val *sh = jget(o, "shape");
+    join_field(f, sizeof(f), path, "shape");
+    if (sh) {
+        if (get_dims(g, sh, f, 1, a->shape, &a->ndim, err, errlen) != 0)
+            return -1;
+    } else {
+        a->ndim = gt->ndim;
+        memcpy(a->shape, gt->shape, sizeof(a->shape));
+    }
+    uint64_t view_numel;
+    if (checked_numel(g, a->shape, a->ndim, a->dtype, f, &view_numel, err, errlen) != 0)
+        return -1;
+    /* default strides: the buffer's row-major strides when ranks agree;
+     * beyond GRAPH_MAX_BYTES they stop growing, and the view cannot fit */
+    const int64_t *base_shape = a->ndim == gt->ndim ? gt->shape : a->shape;
+    uint64_t s = 1;
+    for (int d = a->ndim - 1; d >= 0; d--) {
+        a->strides[d] = (int64_t)s;
+        if (!mul_within(s, (uint64_t)base_shape[d], GRAPH_MAX_BYTES, &s))
+            s = GRAPH_MAX_BYTES + 1;
+    }
+    const jsonl_val *st = jget(o, "strides");
+    if (st) {
+        int n;
+        int64_t tmp[GRAPH_MAX_DIMS];
+        join_field(f, sizeof(f), path, "strides");
+        if (get_dims(g, st, f, 1, tmp, &n, err, errlen) != 0)
+            return -1;
+        if (n != a->ndim)
+            return fail(g, err, errlen, f, "has %d entries but the view has %d dimensions", n, a->ndim);
+        memcpy(a->strides, tmp, sizeof(tmp));
+    }
+    const jsonl_val *off = jget(o, "offset");
+    const jsonl_val *so = jget(o, "start_offset");
+    a->start_offset = 0;
+    if (off && so)
+        return fail(g, err, errlen, path, "give \"offset\" or \"start_offset\", not both");
+    if (off) {
+        int n;
+        int64_t tmp[GRAPH_MAX_DIMS];
+        join_field(f, sizeof(f), path, "offset");
+        if (get_dims(g, off, f, 0, tmp, &n, err, errlen) != 0)
+            return -1;
+        if (n != a->ndim)
+            return fail(g, err, errlen, f, "has %d entries but the view has %d dimensions", n, a->ndim);
+        for (int d = 0; d < n; d++) {
+            uint64_t step;
+            if (!mul_within((uint64_t)tmp[d], (uint64_t)a->strides[d], GRAPH_MAX_BYTES, &step) ||
+                (a->start_offset += step) > GRAPH_MAX_BYTES)
+                return fail(g, err, errlen, path,
+                            "view origin is past element 2^53 but tensor '%s' has %" PRIu64 " elements", name,
+                            gt->numel);
+        }
+    } else if (so) {
+        join_field(f, sizeof(f), path, "start_offset");
+        if (!jsonl_is(so, JSONL_NUMBER)) /* an element offset, below 2^53: only addresses may be strings */
+            return fail(g, err, errlen, f, "must be a non-negative integer, got %s", jtype(so));
+        if (get_u64(g, so, f, &a->start_offset, err, errlen) != 0)
+            return -1;
+    }
+    /* start <= 2^53 and each term <= 2^53: the sum of at most six stays far below 2^64 */
+    uint64_t last = a->start_offset;
+    bool beyond = a->start_offset > GRAPH_MAX_BYTES;
+    for (int d = 0; d < a->ndim && !beyond; d++) {
+        uint64_t step;
+        beyond = !mul_within((uint64_t)(a->shape[d] - 1), (uint64_t)a->strides[d], GRAPH_MAX_BYTES, &step);
+        last += step;
+    }
+    if (beyond)
+        return fail(g, err, errlen, path,
+                    "view reaches past element 2^53 but tensor '%s' has %" PRIu64 " elements", name,
+                    gt->numel);
+    if (last >= gt->numel)
+        return fail(g, err, errlen, path,
+                    "view reaches element %" PRIu64 " but tensor '%s' has %" PRIu64 " elements", last, name,
+                    gt->numel);
+    int64_t ver = a->version;
+    join_field(f, sizeof(f), path, "version");
+    if (get_int(g, o, "version", f, false, 0, INT32_MAX, &ver, err, errlen) != 0)
+        return -1;
+    a->version = (int32_t)ver;
+    return 0;
+}
+
+/* Parses the "args" array of a submit/dummy. Output names are bound after
+ * every arg is read: inputs see the bindings from before this op. */
+static int parse_args(graph *g, const jsonl_val *args, graph_op *op, char *err, size_t errlen)
+{
+    static const char *const tkeys[] = {"dir",   "tensor",  "shape",      "offset", "start_offset", "strides",
+                                        "dtype", "version", "manual_dep", "dump",   "data",         NULL};
+    size_t data_off[GRAPH_MAX_TENSOR_ARGS];
+    static const char *const skeys[] = {"scalar", "dtype", "dump", NULL};
+    char out_names[GRAPH_MAX_TENSOR_ARGS][GRAPH_NAME_MAX];
+    int out_slots[GRAPH_MAX_TENSOR_ARGS];
+    int nout = 0;
+    if (!jsonl_is(args, JSONL_ARRAY))
+        return fail(g, err, errlen, "args", "must be an array, got %s", jtype(args));
+    int i = 0;
+    const jsonl_val *o;
+    JSONL_FOREACH(o, args)
+    {
+        char path[48], f[96];
+        index_field(path, sizeof(path), "args", i);
+        if (!jsonl_is(o, JSONL_OBJECT))
+            return fail(g, err, errlen, path, "must be an object, got %s", jtype(o));
+        if (jget(o, "scalar")) {
+            if (check_keys(g, o, skeys, path, err, errlen) != 0)
+                return -1;
+            if (op->nscalars == GRAPH_MAX_SCALAR_ARGS)
+                return fail(g, err, errlen, path, "more than %d scalar args (CORE_MAX_SCALAR_ARGS)",
+                            GRAPH_MAX_SCALAR_ARGS);
+            graph_scalar *s = &op->scalars[op->nscalars];
+            const jsonl_val *v = jget(o, "scalar");
+            join_field(f, sizeof(f), path, "scalar");
+            if (jsonl_is(v, JSONL_NUMBER))
+                s->value = v->num;
+            else if (is_bool(v))
+                s->value = jsonl_is(v, JSONL_TRUE) ? 1 : 0;
+            else
+                return fail(g, err, errlen, f, "must be a number or a boolean, got %s", jtype(v));
+            s->dtype = is_bool(v) ? DT_BOOL : DT_UINT64;
+            join_field(f, sizeof(f), path, "dtype");
+            if (get_dtype(g, o, "dtype", f, false, &s->dtype, err, errlen) != 0)
+                return -1;
+            s->dump = false;
+            join_field(f, sizeof(f), path, "dump");
+            if (get_bool(g, o, "dump", f, &s->dump, err, errlen) != 0)
+                return -1;
+            op->nscalars++;
+            i++;
+            continue;
+        }
+        if (check_keys(g, o, tkeys, path, err, errlen) != 0)
+            return -1;
+        if (op->nargs == GRAPH_MAX_TENSOR_ARGS)
+            return fail(g, err, errlen, path, "more than %d tensor args (CORE_MAX_TENSOR_ARGS)",
+                        GRAPH_MAX_TENSOR_ARGS);
+        graph_arg *a = &op->args[op->nargs];
+        memset(a, 0, sizeof(*a));
+        char dir[32] = "";
+        join_field(f, sizeof(f), path, "dir");
+        if (get_str(g, o, "dir", f, true, dir, sizeof(dir), err, errlen) != 0)
+            return -1;
+        int d = -1;
+        for (int k = 0; k < 5; k++)
+            if (dir[0] == DIR_NAMES[k][0] && key_eq(dir, DIR_NAMES[k]))
+                d = k;
+        if (d < 0)
+            return fail(g, err, errlen, f,
+                        "unknown direction '%s' (expected in, out, inout, out_existing or no_dep)", dir);
+        a->dir = (graph_dir)d;
+        if (a->dir == DIR_OUT) {
+            static const char *const okeys[] = {"dir",        "tensor", "shape", "dtype",
+                                                "manual_dep", "dump",   "data",  NULL};
+            if (check_keys(g, o, okeys, path, err, errlen) != 0)
+                return -1;
+            if (parse_new_tensor(g, o, path, "tensor", a, out_names[nout], err, errlen) != 0)
+                return -1;
+            out_slots[nout++] = op->nargs;
+        } else {
+            if (jget(o, "dtype")) {
+                join_field(f, sizeof(f), path, "dtype");
+                return fail(g, err, errlen, f,
+                            "only \"out\" args declare a dtype; a view takes its tensor's");
+            }
+            if (parse_view(g, o, path, a, err, errlen) != 0)
+                return -1;
+        }
+        join_field(f, sizeof(f), path, "manual_dep");
+        if (get_bool(g, o, "manual_dep", f, &a->manual_dep, err, errlen) != 0)
+            return -1;
+        join_field(f, sizeof(f), path, "dump");
+        if (get_bool(g, o, "dump", f, &a->dump, err, errlen) != 0)
+            return -1;
+        const jsonl_val *dv = jget(o, "data");
+        if (dv) {
+            join_field(f, sizeof(f), path, "data");
+            if (a->dir == DIR_IN || a->dir == DIR_NO_DEP)
+                return fail(
+                    g, err, errlen, f,
+                    "only outputs (out, inout, out_existing) give data: an input shows what its tensor "
+                    "holds");
+            uint64_t n = 1;
+            numel_within(a->shape, a->ndim, a->dtype, &n); /* checked with the view */
+            if (get_data(g, dv, f, n, true, &a->ndata, &data_off[op->nargs], err, errlen) != 0)
+                return -1;
+        }
+        op->nargs++;
+        i++;
+    }
+    for (int k = 0; k < op->nargs; k++) /* the buffer may have moved while it grew */
+        op->args[k].data = op->args[k].ndata ? g->databuf + data_off[k] : NULL;
+    for (int k = 0; k < nout; k++) {
+        char f[96], slot[32];
+        index_field(slot, sizeof(slot), "args", out_slots[k]);
+        join_field(f, sizeof(f), slot, "tensor");
+        for (int j = 0; j < k; j++)
+            if (strcmp(out_names[j], out_names[k]) == 0)
+                return fail(g, err, errlen, f, "output '%s' is created twice by one task", out_names[k]);
+        if (bind_output(g, out_names[k], &op->args[out_slots[k]], f, err, errlen) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* Resolves one kernel reference (name or func id) into a kernel. */
+static const graph_kernel *resolve_kernel(graph *g, const jsonl_val *v, const char *field, char *err,
+                                          size_t errlen)
+{
+    if (jsonl_is(v, JSONL_STRING)) {
+        for (int i = 0; i < g->nkernels; i++)
+            if (g->kernels[i].name[0] == v->str[0] && key_eq(g->kernels[i].name, v->str))
+                return &g->kernels[i];
+        fail(g, err, errlen, field, "unknown kernel '%s' (not in the header's kernel table)", v->str);
+        return NULL;
+    }
+    if (jsonl_is(v, JSONL_NUMBER) && v->num == floor(v->num)) {
+        /* range first: casting a double beyond int is undefined */
+        const graph_kernel *k =
+            v->num >= 0 && v->num < GRAPH_MAX_FUNC_ID ? graph_kernel_by_id(g, (int)v->num) : NULL;
+        if (k)
+            return k;
+        fail(g, err, errlen, field, "unknown kernel id %.17g (not in the header's kernel table)", v->num);
+        return NULL;
+    }
+    fail(g, err, errlen, field, "must be a kernel name or func id, got %s", jtype(v));
+    return NULL;
+}
+
+static int parse_kernels(graph *g, const jsonl_val *line, graph_op *op, char *err, size_t errlen)
+{
+    const jsonl_val *one = jget(line, "kernel");
+    const jsonl_val *three = jget(line, "kernels");
+    op->kernel_ids[0] = op->kernel_ids[1] = op->kernel_ids[2] = -1;
+    if (one && three)
+        return fail(g, err, errlen, "kernel", "give \"kernel\" or \"kernels\", not both");
+    if (!one && !three)
+        return fail(g, err, errlen, "kernel", "missing required field (or \"kernels\")");
+    if (one) {
+        const graph_kernel *k = resolve_kernel(g, one, "kernel", err, errlen);
+        if (!k)
+            return -1;
+        op->kernel_ids[k->core == CORE_AIC ? 0 : 1] = k->id;
+        return 0;
+    }
+    if (!jsonl_is(three, JSONL_ARRAY) || three->count != 3)
+        return fail(g, err, errlen, "kernels",
+                    "must be an array of 3 entries [aic, aiv0, aiv1] (null or -1 = inactive)");
+    int i = 0, active = 0;
+    const jsonl_val *v;
+    JSONL_FOREACH(v, three)
+    {
+        char f[32];
+        index_field(f, sizeof(f), "kernels", i);
+        if (jsonl_is(v, JSONL_NULL) || (jsonl_is(v, JSONL_NUMBER) && v->num == -1)) {
+            i++;
+            continue;
+        }
+        const graph_kernel *k = resolve_kernel(g, v, f, err, errlen);
+        if (!k)
+            return -1;
+        core_type want = i == 0 ? CORE_AIC : CORE_AIV;
+        if (k->core != want)
+            return fail(g, err, errlen, f, "kernel '%s' is %s but slot %d runs on %s", k->name,
+                        k->core == CORE_AIC ? "aic" : "aiv", i, want == CORE_AIC ? "aic" : "aiv");
+        op->kernel_ids[i] = k->id;
+        active++;
+        i++;
+    }
+    if (!active)
+        return fail(g, err, errlen, "kernels",
+                    "no active kernel (use {\"op\":\"dummy\"} for a dependency-only task)");
+    return 0;
+}
+
+static int parse_deps(graph *g, const jsonl_val *line, graph_op *op, char *err, size_t errlen)
+{
+    const jsonl_val *deps = jget(line, "deps");
+    op->ndeps = 0;
+    op->deps = g->depbuf;
+    if (!deps)
+        return 0;
+    if (!jsonl_is(deps, JSONL_ARRAY))
+        return fail(g, err, errlen, "deps", "must be an array of task labels or task ids, got %s",
+                    jtype(deps));
+    size_t n = (size_t)deps->count;
+    if (n > g->depcap) {
+        graph_dep *nd = realloc(g->depbuf, n * sizeof(*nd));
+        if (!nd)
+            return fail(g, err, errlen, "deps", "out of memory");
+        g->depbuf = nd;
+        g->depcap = n;
+    }
+    op->deps = g->depbuf;
+    const jsonl_val *v;
+    int i = 0;
+    JSONL_FOREACH(v, deps)
+    {
+        char f[32];
+        index_field(f, sizeof(f), "deps", i);
+        graph_dep *d = &op->deps[i];
+        if (jsonl_is(v, JSONL_STRING)) {
+            d->label = strtab_find(&g->labels, v->str);
+            if (d->label < 0)
+                return fail(g, err, errlen, f, "unknown task '%s' (no earlier op has that \"id\")", v->str);
+            d->raw_id = 0;
+        } else if (jsonl_is(v, JSONL_NUMBER) && v->num == -1) {
+            d->raw_id = UINT64_MAX; /* PTO2TaskId::invalid(): the run ends with code 5, as in the runtime */
+            d->label = -1;
+        } else if (jsonl_is(v, JSONL_NUMBER)) {
+            if (get_u64(g, v, f, &d->raw_id, err, errlen) != 0)
+                return -1;
+            if ((d->raw_id >> 32) > 3)
+                return fail(g, err, errlen, f, "task id %" PRIu64 " names ring %" PRIu64 " (rings are 0..3)",
+                            d->raw_id, d->raw_id >> 32);
+            d->label = -1;
+        } else {
+            return fail(g, err, errlen, f, "must be a task label (string) or a task id, got %s", jtype(v));
+        }
+        i++;
+    }
+    op->ndeps = i;
+    return 0;
+}
+
+/* Binds the op's "id" label, after its deps were resolved. */
+static int bind_label(graph *g, const jsonl_val *line, graph_op *op, char *err, size_t errlen)
+{
+    char label[GRAPH_NAME_MAX] = "";
+    op->label = -1;
+    if (get_str(g, line, "id", "id", false, label, sizeof(label), err, errlen) != 0)
+        return -1;
+    if (!label[0]) {
+        if (jget(line, "id"))
+            return fail(g, err, errlen, "id", "must not be empty");
+        return 0;
+    }
+    int slot = strtab_intern(&g->labels, label);
+    if (slot < 0)
+        return fail(g, err, errlen, "id", "out of memory");
+    if ((size_t)slot >= g->labels_cap) {
+        size_t ncap = g->labels_cap ? g->labels_cap * 2 : 64;
+        long *nl = realloc(g->label_line, ncap * sizeof(*nl));
+        if (!nl)
+            return fail(g, err, errlen, "id", "out of memory");
+        g->label_line = nl;
+        g->labels_cap = ncap;
+    }
+    g->label_line[slot] = g->line;
+    op->label = slot;
+    return 0;
+}
+
+static int parse_task_common(graph *g, const jsonl_val *line, graph_op *op, char *err, size_t errlen)
+{
+    int64_t bn = 1;
+    if (get_int(g, line, "block_num", "block_num", false, 1, GRAPH_MAX_BLOCK_NUM, &bn, err, errlen) != 0)
+        return -1;
+    op->block_num = (int)bn;
+    if (get_bool(g, line, "sync_start", "sync_start", &op->sync_start, err, errlen) != 0 ||
+        get_bool(g, line, "early_resolve", "early_resolve", &op->early_resolve, err, errlen) != 0 ||
+        get_bool(g, line, "predicate", "predicate", &op->predicate, err, errlen) != 0 ||
+        get_bool(g, line, "dump", "dump", &op->dump_task, err, errlen) != 0)
+        return -1;
+    /* allow_early_resolve: the runtime's own name of the flag (Arg::set_allow_early_resolve) */
+    if (jget(line, "allow_early_resolve")) {
+        bool given = jget(line, "early_resolve") != NULL, was = op->early_resolve;
+        if (get_bool(g, line, "allow_early_resolve", "allow_early_resolve", &op->early_resolve, err,
+                     errlen) != 0)
+            return -1;
+        if (given && was != op->early_resolve)
+            return fail(
+                g, err, errlen, "allow_early_resolve",
+                "%s, but early_resolve is %s: they are one flag (the runtime's name and ptosim's); give "
+                "one",
+                op->early_resolve ? "true" : "false", was ? "true" : "false");
+    }
+    const jsonl_val *cost = jget(line, "cost");
+    if (cost) {
+        /* the pipe form needs one core type: a single kernel, or SPMD of one */
+        int core = -1;
+        bool one_type = true;
+        for (int k = 0; k < 3; k++)
+            if (op->kernel_ids[k] >= 0) {
+                int t = k == 0 ? CORE_AIC : CORE_AIV;
+                one_type &= core < 0 || core == t;
+                core = t;
+            }
+        bool pipes = one_type && core >= 0;
+        if (!pipes && jsonl_is(cost, JSONL_OBJECT) && !jget(cost, "cycles") && !jget(cost, "ns"))
+            return fail(g, err, errlen, "cost",
+                        "a MIX task's cost override must be flat ({\"cycles\": N} or {\"ns\": N}); give "
+                        "pipe costs in the kernel table");
+        if (get_cost(g, cost, "cost", pipes, core == CORE_AIC ? CORE_AIC : CORE_AIV, &op->cost, err,
+                     errlen) != 0)
+            return -1;
+        op->has_cost = true;
+    }
+    const jsonl_val *args = jget(line, "args");
+    if (parse_deps(g, line, op, err, errlen) != 0)
+        return -1;
+    if (args && parse_args(g, args, op, err, errlen) != 0)
+        return -1;
+    return bind_label(g, line, op, err, errlen);
+}
+
+/* An op's defaults, before its line is read. */
+static void op_reset(graph *g, graph_op *op)
+{
+    memset(op, 0, offsetof(graph_op, args));
+    op->nargs = op->nscalars = op->ndeps = 0;
+    g->datalen = 0;
+    op->label = -1;
+    op->predicate = true;
+    op->block_num = 1;
+    op->kernel_ids[0] = op->kernel_ids[1] = op->kernel_ids[2] = -1;
+    op->line = g->line;
+}
+
+/* A scope_begin's depth check and bookkeeping. */
+static int open_scope(graph *g, char *err, size_t errlen)
+{
+    if (g->scope_depth + 1 >= MAX_SCOPE_DEPTH)
+        return fail(g, err, errlen, "op",
+                    "scopes nest deeper than %d (PTO2_MAX_SCOPE_DEPTH, the root scope included)",
+                    MAX_SCOPE_DEPTH);
+    g->scope_lines[g->scope_depth++] = g->line;
+    return 0;
+}
+
+/* A scope_end's check and bookkeeping. */
+static int close_scope(graph *g, char *err, size_t errlen)
+{
+    if (g->scope_depth == 0)
+        return fail(g, err, errlen, "op", "scope_end without a matching scope_begin");
+    g->scope_depth--;
+    return 0;
+}
+
+static int parse_op(graph *g, const jsonl_val *line, graph_op *op, char *err, size_t errlen)
+{
+    char kind[32] = "";
+    op_reset(g, op);
+    if (!jsonl_is(line, JSONL_OBJECT))
+        return fail(g, err, errlen, "op", "each line must be a JSON object, got %s", jtype(line));
+    if (get_str(g, line, "op", "op", true, kind, sizeof(kind), err, errlen) != 0)
+        return -1;
+    if (kind[0] == 's' && key_eq(kind, "scope_begin")) {
+        static const char *const keys[] = {"op", "site", "mode", NULL};
+        char mode[16] = "auto";
+        if (check_keys(g, line, keys, "", err, errlen) != 0)
+            return -1;
+        op->kind = OP_SCOPE_BEGIN;
+        memcpy(op->site, "(unknown):0", sizeof("(unknown):0"));
+        if (get_str(g, line, "site", "site", false, op->site, sizeof(op->site), err, errlen) != 0 ||
+            get_str(g, line, "mode", "mode", false, mode, sizeof(mode), err, errlen) != 0)
+            return -1;
+        if (strcmp(mode, "manual") == 0)
+            op->manual = true;
+        else if (strcmp(mode, "auto") != 0)
+            return fail(g, err, errlen, "mode", "must be \"auto\" or \"manual\", got \"%s\"", mode);
+        return open_scope(g, err, errlen);
+    }
+    if (kind[0] == 's' && key_eq(kind, "scope_end")) {
+        static const char *const keys[] = {"op", NULL};
+        if (check_keys(g, line, keys, "", err, errlen) != 0)
+            return -1;
+        op->kind = OP_SCOPE_END;
+        return close_scope(g, err, errlen);
+    }
+    if (kind[0] == 's' && key_eq(kind, "submit")) {
+        static const char *const keys[] = {"op",   "id",        "kernel",        "kernels",
+                                           "args", "deps",      "block_num",     "sync_start",
+                                           "cost", "predicate", "early_resolve", "allow_early_resolve",
+                                           "dump", NULL};
+        if (check_keys(g, line, keys, "", err, errlen) != 0)
+            return -1;
+        op->kind = OP_SUBMIT;
+        if (parse_kernels(g, line, op, err, errlen) != 0)
+            return -1;
+        g->nsubmits++;
+        return parse_task_common(g, line, op, err, errlen);
+    }
+    if (kind[0] == 'd' && key_eq(kind, "dummy")) {
+        static const char *const keys[] = {"op", "id", "args", "deps", NULL};
+        if (check_keys(g, line, keys, "", err, errlen) != 0)
+            return -1;
+        op->kind = OP_DUMMY;
+        g->nsubmits++;
+        return parse_task_common(g, line, op, err, errlen);
+    }
+    if (kind[0] == 'a' && key_eq(kind, "alloc")) {
+        static const char *const keys[] = {"op", "id", "tensors", NULL};
+        static const char *const tkeys[] = {"name", "dtype", "shape", NULL};
+        char names[GRAPH_MAX_TENSOR_ARGS][GRAPH_NAME_MAX];
+        if (check_keys(g, line, keys, "", err, errlen) != 0)
+            return -1;
+        op->kind = OP_ALLOC;
+        const jsonl_val *ts = jget(line, "tensors");
+        if (!ts)
+            return fail(g, err, errlen, "tensors", "missing required field");
+        if (!jsonl_is(ts, JSONL_ARRAY) || ts->count == 0)
+            return fail(g, err, errlen, "tensors", "must be a non-empty array of tensors");
+        const jsonl_val *t;
+        JSONL_FOREACH(t, ts)
+        {
+            char path[48];
+            snprintf(path, sizeof(path), "tensors[%d]", op->nargs);
+            if (op->nargs == GRAPH_MAX_TENSOR_ARGS)
+                return fail(g, err, errlen, path, "more than %d tensors in one alloc", GRAPH_MAX_TENSOR_ARGS);
+            if (!jsonl_is(t, JSONL_OBJECT))
+                return fail(g, err, errlen, path, "must be an object, got %s", jtype(t));
+            if (check_keys(g, t, tkeys, path, err, errlen) != 0)
+                return -1;
+            graph_arg *a = &op->args[op->nargs];
+            memset(a, 0, sizeof(*a));
+            a->dir = DIR_OUT;
+            if (parse_new_tensor(g, t, path, "name", a, names[op->nargs], err, errlen) != 0)
+                return -1;
+            op->nargs++;
+        }
+        for (int k = 0; k < op->nargs; k++) {
+            char f[48];
+            snprintf(f, sizeof(f), "tensors[%d].name", k);
+            for (int j = 0; j < k; j++)
+                if (strcmp(names[j], names[k]) == 0)
+                    return fail(g, err, errlen, f, "tensor '%s' is allocated twice", names[k]);
+            if (bind_output(g, names[k], &op->args[k], f, err, errlen) != 0)
+                return -1;
+        }
+        g->nsubmits++;
+        return bind_label(g, line, op, err, errlen);
+    }
+    if (kind[0] == 'u' && key_eq(kind, "user_code")) {
+        static const char *const keys[] = {"op", "ns", NULL};
+        int64_t ns = 0;
+        if (check_keys(g, line, keys, "", err, errlen) != 0)
+            return -1;
+        op->kind = OP_USER_CODE;
+        if (get_int(g, line, "ns", "ns", true, 0, (int64_t)1e15, &ns, err, errlen) != 0)
+            return -1;
+        op->user_ns = (uint64_t)ns;
+        return 0;
+    }
+    return fail(g, err, errlen, "op",
+                "unknown operation '%s' (expected scope_begin, scope_end, submit, dummy, alloc or "
+                "user_code)",
+                kind);
+}
+
+/* Reads the next non-blank line, NUL-terminated in place, into g->linebuf
+ * (which points into g->rbuf). Returns its length, or -1 at EOF or on a read
+ * error. Lines are cut out of large fread blocks: getline costs as much as
+ * the JSON parse on million-line graphs. */
+static ssize_t next_line(graph *g)
+{
+    for (;;) {
+        char *start = g->rbuf ? g->rbuf + g->rpos : NULL; /* no buffer before the first read */
+        char *nl = g->rpos < g->rlen ? memchr(start, '\n', g->rlen - g->rpos) : NULL;
+        size_t n;
+        if (nl) {
+            n = (size_t)(nl - start);
+            if (n > GRAPH_MAX_LINE) {
+                g->too_long = true;
+                return -1;
+            }
+            g->rpos += n + 1;
+        } else if (!g->reof) {
+            /* keep the partial line, make room, read more */
+            size_t keep = g->rlen - g->rpos;
+            if (keep > GRAPH_MAX_LINE) { /* /dev/zero, or a file that is no graph */
+                g->too_long = true;
+                return -1;
+            }
+            if (keep + GRAPH_READ_BLOCK + 1 > g->rcap) {
+                size_t cap = g->rcap ? g->rcap * 2 : 2 * GRAPH_READ_BLOCK + 1;
+                while (keep + GRAPH_READ_BLOCK + 1 > cap)
+                    cap *= 2;
+                char *p = malloc(cap);
+                if (!p) {
+                    g->rerrno = ENOMEM;
+                    g->rerror = true;
+                    return -1;
+                }
+                if (keep)
+                    memcpy(p, start, keep);
+                free(g->rbuf);
+                g->rbuf = p;
+                g->rcap = cap;
+            } else {
+                memmove(g->rbuf, start, keep);
+            }
+            g->rbase += g->rpos;
+            g->rpos = 0;
+            g->rlen = keep;
+            size_t got = fread(g->rbuf + keep, 1, GRAPH_READ_BLOCK, g->f);
+            g->rlen += got;
+            if (got < GRAPH_READ_BLOCK) {
+                if (ferror(g->f)) { /* not the end: a read failed (EIO, EISDIR, ...) */
+                    g->rerrno = errno;
+                    g->rerror = true;
+                    return -1;
+                }
+                g->reof = true;
+            }
+            continue;
+        } else if (g->rpos < g->rlen) {
+            n = g->rlen - g->rpos; /* last line without a newline */
+            if (n > GRAPH_MAX_LINE) {
+                g->too_long = true;
+                return -1;
+            }
+            g->rpos = g->rlen;
+        } else {
+            return -1;
+        }
+        start[n] = '\0'; /* the newline's place, or the spare byte after rlen */
+        g->line++;
+        while (n > 0 && start[n - 1] == '\r')
+            start[--n] = '\0';
+        size_t i = 0;
+        while (i < n && (start[i] == ' ' || start[i] == '\t'))
+            i++;
+        if (i < n) {
+            g->linebuf = start;
+            return (ssize_t)n;
+        }
+    }
+}
+
+/* Parses g->linebuf into g->doc; returns its top value, or NULL with the message in err. */
+static const jsonl_val *parse_line(graph *g, ssize_t n, char *err, size_t errlen)
+{
+    jsonl_error je;
+    const jsonl_val *j = jsonl_doc_parse(&g->doc, g->linebuf, (size_t)n, &je);
+    if (!j) {
+        const char *at = je.at;
+        long col = at && at >= g->linebuf && at <= g->linebuf + n ? (long)(at - g->linebuf) + 1 : 1;
+        if (je.what == JSONL_OOM) /* the doc could not grow: the simulator's failure, not the file's */
+            fail(g, err, errlen, "json", "out of memory");
+        else if (je.what)
+            fail(g, err, errlen, je.path[0] ? je.path : "json", "%s (column %ld)", je.what, col);
+        else
+            fail(g, err, errlen, "json", "not valid JSON (error near column %ld)", col);
+    }
+    return j;
+}
+
+/* Frees the doc after a line that grew it past GRAPH_DOC_KEEP bytes: one long line (a graph's lines are
+ * short; GRAPH_MAX_LINE allows 16 MiB) must not hold its memory for the rest of the file. */
+static void doc_trim(graph *g)
+{
+    if (g->doc.vcap > GRAPH_DOC_KEEP / sizeof(*g->doc.v) ||
+        g->doc.tcap > GRAPH_DOC_KEEP - g->doc.vcap * sizeof(*g->doc.v))
+        jsonl_doc_free(&g->doc);
+}
+
+/* The message of a failed read or an endless line, if next_line stopped on one. */
+static bool stream_error(graph *g, char *err, size_t errlen)
+{
+    if (g->rerror) {
+        snprintf(err, errlen, "%s: read error: %s", g->path, gsrc_strerror(g->rerrno));
+        return true;
+    }
+    if (g->too_long) {
+        g->line++; /* the line being read */
+        fail(g, err, errlen, "json", "line is longer than %d MiB (GRAPH_MAX_LINE): not a graph file?",
+             GRAPH_MAX_LINE >> 20);
+        return true;
+    }
+    return false;
+}
+
+int graph_open(graph *g, const char *path, char *err, size_t errlen)
+{
+    memset(g, 0, sizeof(*g));
+    jsonl_doc_init(&g->doc);
+    snprintf(g->path, sizeof(g->path), "%s", gsrc_name(path)); /* "-", a spooled copy: the user's name */
+    for (int i = 0; i < GRAPH_MAX_FUNC_ID; i++)
+        g->func_to_kernel[i] = -1;
+    strtab_init(&g->tensor_names);
+    strtab_init(&g->labels);
+    g->next_auto_addr = AUTO_ADDR_BASE;
+    g->f = gsrc_open(path); /* "-", gzip, a BOM */
+    if (!g->f) {
+        snprintf(err, errlen, "%s: cannot open graph file: %s", g->path, strerror(errno));
+        return -1;
+    }
+    struct stat st;
+    if (fstat(fileno(g->f), &st) == 0 && S_ISDIR(st.st_mode)) {
+        snprintf(err, errlen, "%s: is a directory, not a graph file", path);
+        graph_close(g);
+        return -1;
+    }
+    ssize_t n = next_line(g);
+    if (n < 0) {
+        if (!stream_error(g, err, errlen)) {
+            g->line = 1;
+            fail(g, err, errlen, "ptosim_graph", "empty file (line 1 must be the graph header)");
+        }
+        graph_close(g);
+        return -1;
+    }
+    const jsonl_val *h = parse_line(g, n, err, errlen);
+    int rc = h ? parse_header(g, h, err, errlen) : -1;
+    doc_trim(g);
+    if (rc != 0)
+        graph_close(g);
+    return rc;
+}
+
+/* A scope line byte for byte the same as the last one of its kind that
+ * parsed gives the same op (a generated graph repeats its loop body's
+ * scope lines on most of its lines): only the depth checks depend on what
+ * came before, and they run again. Returns the parse's result (0 or -1),
+ * or -2 when the line is not a remembered one. */
+static int scope_memo(graph *g, size_t n, graph_op *op, char *err, size_t errlen)
+{
+    if (n == g->memo_end_len && memcmp(g->linebuf, g->memo_end, n) == 0) {
+        op_reset(g, op);
+        op->kind = OP_SCOPE_END;
+        return close_scope(g, err, errlen);
+    }
+    if (n == g->memo_begin_len && memcmp(g->linebuf, g->memo_begin, n) == 0) {
+        op_reset(g, op);
+        op->kind = OP_SCOPE_BEGIN;
+        op->manual = g->memo_manual;
+        memcpy(op->site, g->memo_site, sizeof(op->site));
+        return open_scope(g, err, errlen);
+    }
+    return -2;
+}
+
+/* Remembers a scope line that parsed (its bytes are unchanged by the parse). */
+static void scope_remember(graph *g, size_t n, const graph_op *op)
+{
+    if (n > GRAPH_MEMO_LINE)
+        return;
+    if (op->kind == OP_SCOPE_END) {
+        memcpy(g->memo_end, g->linebuf, n);
+        g->memo_end_len = n;
+    } else if (op->kind == OP_SCOPE_BEGIN) {
+        memcpy(g->memo_begin, g->linebuf, n);
+        g->memo_begin_len = n;
+        g->memo_manual = op->manual;
+        memcpy(g->memo_site, op->site, sizeof(g->memo_site));
+    }
+}
+
+int graph_next(graph *g, graph_op *op, char *err, size_t errlen)
+{
+    ssize_t n = next_line(g);
+    if (n < 0) {
+        if (stream_error(g, err, errlen))
+            return -1;
+        if (g->scope_depth > 0) {
+            long end_line = g->line;
+            g->line = g->scope_lines[g->scope_depth - 1];
+            fail(g, err, errlen, "scope_begin",
+                 "scope is never closed (end of file after line %ld; %d scope(s) open)", end_line,
+                 g->scope_depth);
+            return -1;
+        }
+        return 0;
+    }
+    int rc = scope_memo(g, (size_t)n, op, err, errlen);
+    if (rc < 0) {
+        const jsonl_val *j = parse_line(g, n, err, errlen);
+        if (!j)
+            return -1;
+        rc = parse_op(g, j, op, err, errlen);
+        doc_trim(g);
+        if (rc == 0)
+            scope_remember(g, (size_t)n, op);
+    }
+    if (rc != 0)
+        return -1;
+    g->nops++;
+    op->byte_end = g->rbase + g->rpos;
+    return 1;
+}
+
+/* Moves the file and its read buffer from `from` to `to`. */
+static void move_stream(graph *to, graph *from)
+{
+    to->f = from->f;
+    to->rbuf = from->rbuf;
+    to->rcap = from->rcap;
+    to->rlen = from->rlen;
+    to->rpos = from->rpos;
+    to->rbase = from->rbase;
+    to->reof = from->reof;
+    to->rerror = from->rerror;
+    to->rerrno = from->rerrno;
+    to->too_long = from->too_long;
+    to->line = from->line;
+    from->f = NULL;
+    from->rbuf = NULL;
+    from->rcap = from->rlen = from->rpos = 0;
+    from->reof = true; /* reads nothing more */
+}
+
+int graph_handover(graph *from, graph *to)
+{
+    *to = *from;
+    /* what stays shared would be freed twice: copy it */
+    to->kernels = NULL;
+    to->tensors = NULL;
+    to->label_line = NULL;
+    to->databuf = NULL;
+    to->depbuf = NULL;
+    to->labels_cap = to->datalen = to->datacap = to->depcap = 0;
+    to->f = NULL;
+    to->rbuf = NULL;
+    jsonl_doc_init(&to->doc); /* each reader parses into its own */
+    strtab_init(&to->tensor_names);
+    strtab_init(&to->labels);
+    to->kernels = malloc((from->nkernels ? (size_t)from->nkernels : 1) * sizeof(*to->kernels));
+    to->tensors = calloc(from->tensors_cap ? from->tensors_cap : 1, sizeof(*to->tensors));
+    bool ok = to->kernels && to->tensors;
+    if (ok) {
+        if (from->nkernels) /* memcpy from NULL is undefined even for 0 bytes */
+            memcpy(to->kernels, from->kernels, (size_t)from->nkernels * sizeof(*to->kernels));
+        if (from->tensors_cap)
+            memcpy(to->tensors, from->tensors, from->tensors_cap * sizeof(*to->tensors));
+        for (size_t i = 0; i < from->tensors_cap; i++) { /* the reader never looks at header data */
+            to->tensors[i].data = NULL;
+            to->tensors[i].ndata = 0;
+        }
+    }
+    /* interned in slot order, the names keep their slots */
+    for (size_t i = 0; ok && i < from->tensor_names.count; i++)
+        ok = strtab_intern(&to->tensor_names, strtab_key(&from->tensor_names, (int)i)) == (int)i;
+    for (size_t i = 0; ok && i < from->labels.count; i++)
+        ok = strtab_intern(&to->labels, strtab_key(&from->labels, (int)i)) == (int)i;
+    if (ok && from->labels_cap) {
+        to->label_line = malloc(from->labels_cap * sizeof(*to->label_line));
+        ok = to->label_line != NULL;
+        if (ok) {
+            memcpy(to->label_line, from->label_line, from->labels_cap * sizeof(*to->label_line));
+            to->labels_cap = from->labels_cap;
+        }
+    }
+    if (!ok) {
+        graph_close(to);
+        return -1;
+    }
+    move_stream(to, from);
+    return 0;
+}
+
+void graph_handback(graph *from, graph *to)
+{
+    move_stream(from, to);
+    graph_close(to);
+}
+
+void graph_close(graph *g)
+{
+    if (g->f)
+        fclose(g->f);
+    free(g->rbuf);
+    free(g->kernels);
+    for (int i = 0; i < g->nexternal && g->tensors; i++)
+        free(g->tensors[i].data);
+    free(g->tensors);
+    free(g->label_line);
+    free(g->depbuf);
+    free(g->databuf);
+    strtab_free(&g->tensor_names);
+    strtab_free(&g->labels);
+    jsonl_doc_free(&g->doc);
+    memset(g, 0, sizeof(*g));
+}
+
+int graph_validate(const char *path, char *err, size_t errlen)
+{
+    graph g;
+    if (graph_open(&g, path, err, errlen) != 0)
+        return -1;
+    graph_op *op = malloc(sizeof(*op));
+    if (!op) {
+        snprintf(err, errlen, "%s: out of memory", path);
+        graph_close(&g);
+        return -1;
+    }
+    int rc;
+    while ((rc = graph_next(&g, op, err, errlen)) == 1)
+        ;
+    free(op);
+    graph_close(&g);
+    return rc;
+}
+
+bool graph_err_oom(const char *err)
+{
+    const char *tails[] = {"out of memory", "Cannot allocate memory"}; /* ours; strerror(ENOMEM) (fopen's) */
+    size_t n = strlen(err);
+    for (size_t i = 0; i < sizeof(tails) / sizeof(*tails); i++) {
+        size_t t = strlen(tails[i]);
+        if (n >= t && strcmp(err + n - t, tails[i]) == 0)
+            return true;
+    }
+    return false;
+}

@@ -1,0 +1,101 @@
+/* scope_stats.c - scopestats_: scope stats samples and the version-6 JSON Lines file. */
+#include "scope_stats.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../base/outfile.h"
+
+int scopestats_init(scopestats *s, char *err, size_t errlen)
+{
+    memset(s, 0, sizeof(*s));
+    if (wbuf_open_scratch(&s->body) != 0) {
+        snprintf(err, errlen, "cannot create a temporary file for scope stats: %s", strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+void scopestats_free(scopestats *s)
+{
+    wbuf_close(&s->body);
+    memset(s, 0, sizeof(*s));
+}
+
+void scopestats_site(const char *site, char *out, size_t outlen)
+{
+    const char *colon = strrchr(site, ':');
+    if (!colon || !colon[1]) {
+        snprintf(out, outlen, "(unknown):0");
+        return;
+    }
+    const char *base = site;
+    for (const char *p = site; p < colon; p++)
+        if (*p == '/' || *p == '\\')
+            base = p + 1;
+    int len = (int)(colon - base);
+    if (len > SCOPESTATS_SITE_BASENAME)
+        len = SCOPESTATS_SITE_BASENAME;
+    snprintf(out, outlen, "%.*s:%ld", len, base, strtol(colon + 1, NULL, 10));
+}
+
+void scopestats_add(scopestats *s, const scope_sample *x)
+{
+    if (x->depth >= SCOPESTATS_MAX_DEPTH)
+        return;
+    char site[80];
+    scopestats_site(x->site, site, sizeof(site));
+    s->total++;
+    wbuf *w = &s->body;
+    wbuf_lit(w, "{\"site\": ");
+    wbuf_json_str(w, site);
+    if (x->begin)
+        wbuf_lit(w, ", \"phase\": \"begin\", \"depth\": ");
+    else
+        wbuf_lit(w, ", \"phase\": \"end\", \"depth\": ");
+    wbuf_i64(w, x->depth);
+    wbuf_lit(w, ", \"ring\": ");
+    wbuf_i64(w, x->ring);
+    wbuf_lit(w, ", \"task_window_start\": ");
+    wbuf_u64(w, x->task_window_start);
+    wbuf_lit(w, ", \"task_window_end\": ");
+    wbuf_u64(w, x->task_window_end);
+    wbuf_lit(w, ", \"heap_start\": ");
+    wbuf_u64(w, x->heap_start);
+    wbuf_lit(w, ", \"heap_end\": ");
+    wbuf_u64(w, x->heap_end);
+    wbuf_lit(w, ", \"dep_pool_start\": ");
+    wbuf_u64(w, x->dep_pool_start);
+    wbuf_lit(w, ", \"dep_pool_end\": ");
+    wbuf_u64(w, x->dep_pool_end);
+    wbuf_lit(w, ", \"tensormap\": ");
+    wbuf_u64(w, x->tensormap);
+    wbuf_lit(w, "}\n");
+}
+
+int scopestats_write(scopestats *s, const char *path, bool fatal, const scope_caps *caps, char *err,
+                     size_t errlen)
+{
+    outfile of;
+    FILE *f = outfile_open(&of, path, err, errlen);
+    if (!f)
+        return -1;
+    outfile_printf(f,
+                   "{\"version\": %d, \"fatal\": %s, \"dropped\": 0, \"total\": %" PRIu64
+                   ", \"task_window_max\": [%u, %u, %u, %u], \"heap_max\": [%" PRIu64 ", %" PRIu64
+                   ", %" PRIu64 ", %" PRIu64
+                   "], \"dep_pool_max\": [%u, %u, %u, %u], \"tensormap_max\": %u}\n",
+                   SCOPESTATS_VERSION, fatal ? "true" : "false", s->total, caps->task_window[0],
+                   caps->task_window[1], caps->task_window[2], caps->task_window[3], caps->heap[0],
+                   caps->heap[1], caps->heap[2], caps->heap[3], caps->dep_pool[0], caps->dep_pool[1],
+                   caps->dep_pool[2], caps->dep_pool[3], caps->tensormap);
+    if (wbuf_append_file(f, &s->body) != 0) {
+        int e = errno;
+        outfile_abort(&of);
+        snprintf(err, errlen, "%s: cannot assemble scope stats: %s", path, strerror(e));
+        return -1;
+    }
+    return outfile_commit(&of, err, errlen);
+}

@@ -1,0 +1,288 @@
+/* run_config.c - runcfg_: ring knobs as RunConfig and RuntimeEnv take them, with their messages; the retired
+ * PTO2_RING_* variables only draw a warning. */
+#include "run_config.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../chip/pmu.h"
+#include "../base/int_text.h"
+
+#define INT32_MAX_VALUE 2147483647ULL
+
+static const char *const NAMES[] = {"ring_task_window", "ring_heap", "ring_dep_pool"};
+static const char *const FLAGS[] = {"--ring-task-window", "--ring-heap", "--ring-dep-pool"};
+static const char *const PHRASES[] = {"be a power of 2 >= 4", "be a power of 2 >= 1024 (bytes per ring)",
+                                      "be in [4, INT32_MAX]"};
+/* the runtime's process-wide ring variables, retired by the user's documentation of RunConfig
+ * (model/README.md §4.1): ptosim never reads their values */
+static const char *const ENVS[] = {"PTO2_RING_TASK_WINDOW", "PTO2_RING_HEAP", "PTO2_RING_DEP_POOL"};
+
+const char *runcfg_knob_name(runcfg_knob k)
+{
+    return NAMES[k];
+}
+
+const char *runcfg_knob_flag(runcfg_knob k)
+{
+    return FLAGS[k];
+}
+
+static bool pow2(uint64_t v)
+{
+    return v && !(v & (v - 1));
+}
+
+/* pypto RunConfig's rule for a non-zero value. */
+static bool valid(runcfg_knob k, uint64_t v)
+{
+    switch (k) {
+    case KNOB_TASK_WINDOW:
+        return pow2(v) && v >= 4;
+    case KNOB_HEAP:
+        return pow2(v) && v >= 1024;
+    case KNOB_DEP_POOL:
+    default:
+        return v >= 4 && v <= INT32_MAX_VALUE;
+    }
+}
+
+/* Parses one decimal integer token of length len; writes the Python repr of
+ * what was given into repr (an int as digits, anything else quoted). */
+static int parse_token(const char *s, size_t len, uint64_t *v, char *repr, size_t reprlen)
+{
+    char tok[64];
+    if (len >= sizeof(tok))
+        len = sizeof(tok) - 1;
+    memcpy(tok, s, len);
+    tok[len] = '\0';
+    uint64_t u;
+    strint_status st = strint_parse_u64(tok, UINT64_MAX, &u);
+    if (st == STRINT_SYNTAX) {
+        snprintf(repr, reprlen, "'%s'", tok); /* Python's repr of a string: ' 16', '+16' */
+        return -1;
+    }
+    snprintf(repr, reprlen, "%s", tok);
+    if (st != STRINT_OK) /* negative, or past 64 bits */
+        return -1;
+    *v = u;
+    return 0;
+}
+
+/* RunConfig's message for a bad value (repr as written), a bad list entry or a
+ * list of the wrong length; prefix names the flag ("" in a graph header). */
+static int bad_value(runcfg_knob k, const char *prefix, bool entry, const char *repr, char *err,
+                     size_t errlen)
+{
+    snprintf(err, errlen,
+             entry ? "%s%s entries must %s (or 0 to keep default), got %s" : "%s%s must %s, got %s", prefix,
+             NAMES[k], PHRASES[k], repr);
+    return -1;
+}
+
+/* Checks a non-zero value as the user's stack does: pypto's RunConfig, then
+ * simpler's RuntimeEnv::validate (hw-native-sys/simpler
+ * src/common/task_interface/call_config.h), which only adds the task
+ * window's INT32_MAX bound (RunConfig is as strict or stricter elsewhere).
+ * Returns 0, or -1 with the message of the layer that refuses it. */
+static int check_value(runcfg_knob k, uint64_t v, const char *prefix, bool entry, const char *repr, char *err,
+                       size_t errlen)
+{
+    if (!valid(k, v))
+        return bad_value(k, prefix, entry, repr, err, errlen);
+    if (k == KNOB_TASK_WINDOW && v > INT32_MAX_VALUE) {
+        snprintf(err, errlen, "%sRuntimeEnv: ring_task_window must be a power of 2 in [4, INT32_MAX]",
+                 prefix);
+        return -1;
+    }
+    return 0;
+}
+
+static int bad_count(runcfg_knob k, const char *prefix, int n, char *err, size_t errlen)
+{
+    snprintf(err, errlen, "%s%s must have exactly 4 entries (one per scope-depth ring), got %d", prefix,
+             NAMES[k], n);
+    return -1;
+}
+
+int runcfg_parse_ring(runcfg_knob k, const char *text, uint64_t out[RUNCFG_RINGS], char *err, size_t errlen)
+{
+    char repr[80], prefix[40];
+    snprintf(prefix, sizeof(prefix), "%s: ", FLAGS[k]);
+    const char *comma = strchr(text, ',');
+    if (!comma) {
+        uint64_t v = 0;
+        if (parse_token(text, strlen(text), &v, repr, sizeof(repr)) != 0)
+            return bad_value(k, prefix, false, repr, err, errlen);
+        if (check_value(k, v, prefix, false, repr, err, errlen) != 0)
+            return -1;
+        for (int r = 0; r < RUNCFG_RINGS; r++)
+            out[r] = v;
+        return 0;
+    }
+    int n = 1;
+    for (const char *p = text; *p; p++)
+        n += *p == ',';
+    if (n != RUNCFG_RINGS)
+        return bad_count(k, prefix, n, err, errlen);
+    const char *p = text;
+    for (int r = 0; r < RUNCFG_RINGS; r++) {
+        const char *e = strchr(p, ',');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        uint64_t v = 0;
+        if (parse_token(p, len, &v, repr, sizeof(repr)) != 0)
+            return bad_value(k, prefix, true, repr, err, errlen);
+        if (v != 0 && check_value(k, v, prefix, true, repr, err, errlen) != 0)
+            return -1;
+        out[r] = v;
+        p = e ? e + 1 : p + len;
+    }
+    return 0;
+}
+
+int runcfg_ring_values(runcfg_knob k, const uint64_t *v, int n, bool list, uint64_t out[RUNCFG_RINGS],
+                       char *err, size_t errlen)
+{
+    char repr[32];
+    if (!list) {
+        snprintf(repr, sizeof(repr), "%" PRIu64, v[0]);
+        if (check_value(k, v[0], "", false, repr, err, errlen) != 0)
+            return -1;
+        for (int r = 0; r < RUNCFG_RINGS; r++)
+            out[r] = v[0];
+        return 0;
+    }
+    if (n != RUNCFG_RINGS)
+        return bad_count(k, "", n, err, errlen);
+    for (int r = 0; r < RUNCFG_RINGS; r++) {
+        snprintf(repr, sizeof(repr), "%" PRIu64, v[r]);
+        if (v[r] != 0 && check_value(k, v[r], "", true, repr, err, errlen) != 0)
+            return -1;
+        out[r] = v[r];
+    }
+    return 0;
+}
+
+int runcfg_check_threads(long n, char *err, size_t errlen)
+{
+    if (n == 0 || (n >= RUNCFG_MIN_THREADS && n <= RUNCFG_MAX_THREADS))
+        return 0;
+    snprintf(err, errlen, "--aicpu-thread-num: launch_aicpu_num (%ld) must be 0 (auto) or in range [2, 4]",
+             n);
+    return -1;
+}
+
+int runcfg_parse_threads(const char *text, long *out, char *err, size_t errlen)
+{
+    int64_t v;
+    strint_status st = strint_parse(text, INT64_MIN, INT64_MAX, &v);
+    if (st == STRINT_SYNTAX) {
+        snprintf(err, errlen, "--aicpu-thread-num: '%s' is not an integer", text);
+        return -1;
+    }
+    if (st == STRINT_RANGE || v < 0 || v > 4) { /* the value as given: 2^63 is not 2^63 - 1 */
+        snprintf(err, errlen, "--aicpu-thread-num: launch_aicpu_num (%s) must be 0 (auto) or in range [2, 4]",
+                 text);
+        return -1;
+    }
+    *out = (long)v;
+    return runcfg_check_threads(*out, err, errlen);
+}
+
+int runcfg_env_retired(FILE *warn, const char *prefix)
+{
+    int n = 0;
+    for (int k = 0; k < 3; k++) {
+        if (!getenv(ENVS[k]))
+            continue;
+        n++;
+        if (warn)
+            fprintf(warn, "%s%s is retired and not read; use RunConfig %s (%s)\n", prefix ? prefix : "",
+                    ENVS[k], NAMES[k], FLAGS[k]);
+    }
+    return n;
+}
+
+static bool pmu_valid(long t)
+{
+    return t >= 0 && t <= 8 && pmu_type_valid((int)t);
+}
+
+int runcfg_pmu_type(int given, const char *value, const char *env, int *type, char *warn, size_t warnlen,
+                    char *err, size_t errlen)
+{
+    if (warn && warnlen)
+        warn[0] = '\0';
+    *type = 0;
+    if (!given)
+        return 0;
+    if (value) {
+        int64_t t;
+        strint_status st = strint_parse(value, INT64_MIN, INT64_MAX, &t);
+        if (st == STRINT_SYNTAX) {
+            snprintf(err, errlen, "--enable-pmu: '%s' is not an integer event type", value);
+            return -1;
+        }
+        if (st == STRINT_OK && t == 0)
+            return 0; /* explicitly off */
+        if (st != STRINT_OK || !pmu_valid((long)t)) {
+            snprintf(warn, warnlen, "Invalid PMU event type %s, using default (PIPE_UTILIZATION=2)", value);
+            t = 2;
+        }
+        *type = (int)t;
+        return 0;
+    }
+    *type = 2; /* bare flag = PIPE_UTILIZATION */
+    if (env) {
+        char *end;
+        errno = 0;
+        long t = strtol(env, &end, 10);
+        if (end != env && !*end && !errno && pmu_valid(t))
+            *type = (int)t;
+        else
+            snprintf(warn, warnlen, "Invalid SIMPLER_PMU_EVENT_TYPE=%s, using default (PIPE_UTILIZATION=2)",
+                     env);
+    }
+    return 0;
+}
+
+int runcfg_timeout(const char *flag, const char *flag_value, const char *env_name, const char *unit, long def,
+                   long *out, char *warn, size_t warnlen, char *err, size_t errlen)
+{
+    if (warn && warnlen)
+        warn[0] = '\0';
+    *out = def;
+    char *end;
+    if (flag_value) {
+        int64_t v;
+        if (strint_parse(flag_value, 1, LONG_MAX, &v) != STRINT_OK) {
+            snprintf(err, errlen, "%s: must be a positive integer (%s), got '%s'", flag, unit, flag_value);
+            return -1;
+        }
+        *out = (long)v;
+        return 0;
+    }
+    const char *env = getenv(env_name);
+    if (env) {
+        errno = 0;
+        long v = strtol(env, &end, 10);
+        if (end == env || *end || errno || v <= 0)
+            snprintf(warn, warnlen, "%s=%s is not a positive integer, ignored (using %ld)", env_name, env,
+                     def);
+        else
+            *out = v;
+    }
+    return 0;
+}
+
+bool runcfg_timeouts_ordered(long sched_ms, long op_us, long stream_ms)
+{
+    double op_ms = (double)op_us / 1000.0;
+    return (double)sched_ms < op_ms && op_ms < (double)stream_ms &&
+           (double)stream_ms > (double)sched_ms + 1500.0;
+}

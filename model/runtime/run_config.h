@@ -1,0 +1,77 @@
+/* run_config.h - runcfg_: the user's runtime knobs (RunConfig): ring sizes per scope-depth ring and the AICPU thread
+ * count, with the runtime's validation messages. */
+#ifndef PTOSIM_RUN_CONFIG_H
+#define PTOSIM_RUN_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define RUNCFG_RINGS 4
+
+/* Which ring knob a value belongs to (model/README.md §4.1). */
+typedef enum {
+    KNOB_TASK_WINDOW, /* power of 2 >= 4, slots */
+    KNOB_HEAP,        /* power of 2 >= 1024, bytes */
+    KNOB_DEP_POOL,    /* in [4, INT32_MAX], entries */
+} runcfg_knob;
+
+/* Knob name as RunConfig spells it ("ring_task_window"). */
+const char *runcfg_knob_name(runcfg_knob k);
+
+/* Command-line flag of a knob ("--ring-task-window"). */
+const char *runcfg_knob_flag(runcfg_knob k);
+
+/* Parses a knob value: one integer (broadcast to the four rings; 0 is
+ * rejected) or exactly four comma-separated integers (0 keeps that ring's
+ * default). out[r] = 0 means "default". Returns 0, or -1 with pypto's
+ * RunConfig message in err. */
+int runcfg_parse_ring(runcfg_knob k, const char *text, uint64_t out[RUNCFG_RINGS], char *err, size_t errlen);
+
+/* The same rules for values already read as integers (a graph header's
+ * run_config): one value broadcast (list false), or a list of n that must be
+ * 4. The message is RunConfig's, without a flag. */
+int runcfg_ring_values(runcfg_knob k, const uint64_t *v, int n, bool list, uint64_t out[RUNCFG_RINGS],
+                       char *err, size_t errlen);
+
+/* launch_aicpu_num's range besides 0 (auto): the orchestrator and 1 to 3 schedulers. */
+#define RUNCFG_MIN_THREADS 2
+#define RUNCFG_MAX_THREADS 4
+
+/* Checks --aicpu-thread-num: 0 (auto) or 2..4. Returns 0, or -1 with the
+ * runtime's message. */
+int runcfg_check_threads(long n, char *err, size_t errlen);
+
+/* Reads and checks --aicpu-thread-num's text (strint rules). Returns 0, or -1
+ * with a message in err. */
+int runcfg_parse_threads(const char *text, long *out, char *err, size_t errlen);
+
+/* Resolves the PMU event type (model/README.md §16.4): off unless --enable-pmu was
+ * given; an explicit value wins; a bare flag takes SIMPLER_PMU_EVENT_TYPE
+ * (env, may be NULL) when valid, else 2. An invalid non-zero type falls back
+ * to 2 with the runtime's message in warn. Returns 0, or -1 with a message in
+ * err when value is not an integer. */
+int runcfg_pmu_type(int given, const char *value, const char *env, int *type, char *warn, size_t warnlen,
+                    char *err, size_t errlen);
+
+/* Resolves a timeout in `unit` ("milliseconds", "microseconds"): the flag's
+ * value (may be NULL) wins, then the environment variable env_name, then
+ * def. A flag that is not a positive integer is an error; a bad environment
+ * value is ignored with a warning. Returns 0, or -1 with a message in err. */
+int runcfg_timeout(const char *flag, const char *flag_value, const char *env_name, const char *unit, long def,
+                   long *out, char *warn, size_t warnlen, char *err, size_t errlen);
+
+/* The runtime's ordering rule for the onboard timeouts (model/README.md §14.4):
+ * scheduler < op-execute < stream-sync, and stream-sync > scheduler + 1.5 s. */
+bool runcfg_timeouts_ordered(long sched_ms, long op_us, long stream_ms);
+
+/* The runtime's process-wide PTO2_RING_TASK_WINDOW, PTO2_RING_HEAP and
+ * PTO2_RING_DEP_POOL are retired in the user's documentation of RunConfig
+ * (pypto "Tuning the Schedule"; model/README.md §4.1) and are not read: for
+ * each one set (even to ""), writes one line to warn (NULL: nowhere) after
+ * prefix naming the RunConfig knob and the flag to use instead. Returns how
+ * many are set. */
+int runcfg_env_retired(FILE *warn, const char *prefix);
+
+#endif

@@ -1,0 +1,162 @@
+/* json_span.c - jspan_: the members of one JSON object as spans of its text: fields compared and printed without a tree. */
+/* Values are passed over by jscan_pass: the texts were checked before (by the stream that read them). */
+#include "json_span.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json_scan.h"
+
+static bool is_ws(char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+bool jspan_members(const char *text, size_t len, const char *const *keys, int nkeys, jspan *out)
+{
+    for (int k = 0; k < nkeys; k++)
+        out[k] = (jspan){NULL, 0};
+    jscan s;
+    jscan_init(&s, text, len);
+    if (!jscan_eat(&s, '{'))
+        return false;
+    if (jscan_eat(&s, '}'))
+        return true;
+    for (;;) {
+        /* the key in place: a string without escapes */
+        if (!jscan_eat(&s, '"'))
+            return false;
+        const char *key = s.p, *q = memchr(key, '"', (size_t)(s.end - key));
+        if (!q || memchr(key, '\\', (size_t)(q - key)))
+            return false;
+        size_t klen = (size_t)(q - key);
+        s.p = q + 1;
+        if (!jscan_eat(&s, ':'))
+            return false;
+        jscan_peek(&s);
+        const char *v = s.p;
+        if (!jscan_pass(&s))
+            return false;
+        for (int k = 0; k < nkeys; k++)
+            /* the key's own length first: text that was not checked may hold a NUL inside a key */
+            if (!out[k].p && keys[k][0] == key[0] && strlen(keys[k]) == klen && memcmp(keys[k], key, klen) == 0) {
+                out[k] = (jspan){v, (size_t)(s.p - v)};
+                break;
+            }
+        if (jscan_eat(&s, '}'))
+            return true;
+        if (!jscan_eat(&s, ','))
+            return false;
+    }
+}
+
+bool jspan_same_text(jspan a, jspan b)
+{
+    if (!a.p || !b.p)
+        return a.p == b.p;
+    size_t i = 0, j = 0;
+    bool in_str = false;
+    for (;;) {
+        if (!in_str) {
+            while (i < a.n && is_ws(a.p[i]))
+                i++;
+            while (j < b.n && is_ws(b.p[j]))
+                j++;
+        }
+        if (i == a.n || j == b.n)
+            return i == a.n && j == b.n;
+        char c = a.p[i];
+        if (c != b.p[j] || c == '\\') /* an escape: the same value may be written two ways */
+            return false;
+        if (c == '"')
+            in_str = !in_str;
+        i++;
+        j++;
+    }
+}
+
+bool jspan_compact(jspan v, char *buf, size_t n)
+{
+    if (!v.p || n == 0)
+        return false;
+    size_t k = 0;
+    for (size_t i = 0; i < v.n;) {
+        char c = v.p[i];
+        if (is_ws(c)) {
+            i++;
+            continue;
+        }
+        size_t end = i + 1;
+        if (c == '"') {
+            while (end < v.n && v.p[end] != '"' && v.p[end] != '\\')
+                end++;
+            if (end >= v.n || v.p[end] != '"')
+                return false;
+            end++;
+        } else if (c == '-' || (c >= '0' && c <= '9')) {
+            size_t d = c == '-' ? i + 1 : i;
+            end = d;
+            while (end < v.n && v.p[end] >= '0' && v.p[end] <= '9')
+                end++;
+            /* cJSON prints a fraction or exponent its own way, beyond int its own way, and -0 as 0 */
+            if (end == d || end - d > 9 || (end < v.n && (v.p[end] == '.' || v.p[end] == 'e' || v.p[end] == 'E')) ||
+                (c == '-' && end - d == 1 && v.p[d] == '0'))
+                return false;
+        } else if (c >= 'a' && c <= 'z') {
+            while (end < v.n && v.p[end] >= 'a' && v.p[end] <= 'z')
+                end++;
+        }
+        if (k + (end - i) >= n)
+            return false;
+        memcpy(buf + k, v.p + i, end - i);
+        k += end - i;
+        i = end;
+    }
+    buf[k] = '\0';
+    return k > 0;
+}
+
+bool jspan_string(jspan v, char *buf, size_t n)
+{
+    if (!v.p || v.n < 2 || v.p[0] != '"' || v.p[v.n - 1] != '"' || v.n - 2 >= n ||
+        memchr(v.p + 1, '\\', v.n - 2))
+        return false;
+    memcpy(buf, v.p + 1, v.n - 2);
+    buf[v.n - 2] = '\0';
+    return true;
+}
+
+bool jspan_next(jspan arr, const char **at, jspan *elem)
+{
+    if (!arr.p || !*at)
+        return false;
+    jscan s;
+    jscan_init(&s, *at, (size_t)(arr.p + arr.n - *at));
+    if (*at == arr.p) {
+        if (!jscan_eat(&s, '[') || jscan_peek(&s) == ']')
+            return false;
+    } else if (!jscan_eat(&s, ',')) {
+        return false;
+    }
+    jscan_peek(&s);
+    const char *v = s.p;
+    if (!jscan_pass(&s))
+        return false;
+    *elem = (jspan){v, (size_t)(s.p - v)};
+    *at = s.p;
+    return true;
+}
+
+bool jspan_u64_text(const char *s, uint64_t *out)
+{
+    if (!s[0] || s[0] == '-')
+        return false;
+    char *end;
+    errno = 0;
+    unsigned long long x = strtoull(s, &end, 10);
+    if (errno || *end)
+        return false;
+    *out = x;
+    return true;
+}
