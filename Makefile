@@ -95,12 +95,14 @@ $(BUILD)/ptosim: $(MODEL_OBJ) $(SIM_OBJ) $(BUILD)/sim/main.o
 $(BUILD)/run_tests: $(TEST_OBJ) $(MODEL_OBJ) $(SIM_OBJ) | $(BUILD)/failalloc.so $(BUILD)/nolock.so
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(PKG_LIBS) $(CHECK_LIBS) -lm -pthread
 
-# model/ must stay free of SimGrid so its tests need no engine, every "FILE §N" citation must resolve
+# model/ must stay free of SimGrid so its tests need no engine, its includes must keep to the layers of
+# model/README.md §0 (scripts/check_layers.sh), every "FILE §N" citation must resolve
 # to a file and section of the repository, and the fuzz targets must compile.
 lint: $(FUZZ_LINK_OBJ) $(BUILD)/sim/conform.o
 	@if grep -rn -e '#include <simgrid' -e '#include <xbt' model/; then \
 		echo "model/ must not include SimGrid headers" >&2; exit 1; fi
 	@sh scripts/check_citations.sh
+	@sh scripts/check_layers.sh
 	@# the fuzz targets need clang to build (make fuzz); their calls are checked here so they cannot drift,
 	@# and each is linked (with a stand-in main) against the objects its library list names, so a function
 	@# that moved to a file the list lacks is found here rather than by the next `make fuzz-build`

@@ -58,6 +58,59 @@ START_TEST(the_citation_check_names_every_unresolved_citation)
 }
 END_TEST
 
+/* The layer check of `make lint` holds model/'s includes to model/README.md §0's table: a file outside it,
+ * an include of a layer the row does not name, sim/ from model/, and modules that include each other are
+ * each named. Run on a small tree of its own. */
+START_TEST(the_layer_check_names_every_broken_rule)
+{
+    const char *d = tu_tmpdir();
+    char path[4096];
+    static const char *const dirs[] = {"scripts", "model", "model/base", "model/top", "sim"};
+    for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+        snprintf(path, sizeof(path), "%s/%s", d, dirs[i]);
+        ck_assert_int_eq(mkdir(path, 0755), 0);
+    }
+    char *script = tu_read(PTOSIM_SRCDIR "/scripts/check_layers.sh");
+    ck_assert_ptr_nonnull(script);
+    snprintf(path, sizeof(path), "%s/scripts", d);
+    free(tu_write(path, "check_layers.sh", script));
+    free(script);
+    snprintf(path, sizeof(path), "%s/model", d);
+    free(tu_write(path, "README.md",
+                  "# The model\n\n## 0. The map\n\n<!-- layers: -->\n| layer | what | files | may use |\n"
+                  "| --- | --- | --- | --- |\n| `base/` | tools | `a` | \342\200\224 |\n"
+                  "| `top/` | the rest | `b` `c` | `base/` |\n<!-- /layers -->\n"));
+    snprintf(path, sizeof(path), "%s/model/base", d);
+    free(tu_write(path, "a.h", "#include \"../top/b.h\"\n#include \"../../sim/s.h\"\n"));
+    free(tu_write(path, "stray.c", "\n"));
+    snprintf(path, sizeof(path), "%s/model/top", d);
+    free(tu_write(path, "b.h", "#include \"../base/a.h\"\n#include \"c.h\"\n"));
+    free(tu_write(path, "c.h", "#include \"b.h\"\n"));
+    snprintf(path, sizeof(path), "%s/scripts/check_layers.sh", d);
+    const char *args[] = {"/bin/sh", path, NULL};
+    run_out r = tu_run_prog(args);
+    ck_assert_int_eq(r.status, 1);
+    ck_assert_str_eq(r.err, "model/base/stray.c: not in the table of model/README.md \302\2470\n"
+                            "model/base/a.h: includes model/top/b.h, but layer base may not use top "
+                            "(model/README.md \302\2470)\n"
+                            "model/base/a.h: includes sim/s.h: model/ never uses sim/\n"
+                            "modules include each other in a circle: model/base/a -> model/top/b -> model/base/a\n"
+                            "modules include each other in a circle: model/top/b -> model/top/c -> model/top/b\n");
+    tu_run_free(&r);
+    /* the same tree with its rules kept passes */
+    snprintf(path, sizeof(path), "%s/model/base", d);
+    free(tu_write(path, "a.h", "\n"));
+    snprintf(path, sizeof(path), "%s/model/base/stray.c", d);
+    ck_assert_int_eq(unlink(path), 0);
+    snprintf(path, sizeof(path), "%s/model/top", d);
+    free(tu_write(path, "c.h", "#include \"../base/a.h\"\n"));
+    r = tu_run_prog(args);
+    ck_assert_int_eq(r.status, 0);
+    ck_assert_str_eq(r.err, "");
+    tu_run_free(&r);
+}
+END_TEST
+
 START_TEST(swimlane_files_have_exactly_the_keys_of_each_level)
 {
     static const char *const top1[] = {"chip_swimlane_level", "metadata", "aicore_tasks", "aicpu_tasks",
@@ -1135,7 +1188,7 @@ START_TEST(progress_shows_on_a_terminal_only)
 }
 END_TEST
 
-/* The summary, ptosim_run.json ("bound") and tune name what bounds a run from one analysis (model/report.c
+/* The summary, ptosim_run.json ("bound") and tune name what bounds a run from one analysis (model/output/run_report.c
  * report_bound_of), each with its evidence. By hand: traces/chain3.jsonl is three 10 us tasks in a chain,
  * 30 us of the 32.82 us from the first start to the last end (1641 ticks): the dependencies. 100 tasks of
  * 0.1 us cannot keep up with the orchestrator's 0.874 us per submit: task submission. 400 tasks of 20 us
@@ -1256,6 +1309,7 @@ Suite *suite_e2e(void)
     tcase_add_test(tc, every_phase_kind_appears_and_outer_phases_never_overlap);
     tcase_add_test(tc, progress_shows_on_a_terminal_only);
     tcase_add_test(tc, the_citation_check_names_every_unresolved_citation);
+    tcase_add_test(tc, the_layer_check_names_every_broken_rule);
     tcase_add_test(tc, the_summary_names_what_bounds_the_run);
     tcase_set_timeout(tc, 60);
     suite_add_tcase(s, tc);
