@@ -117,4 +117,11 @@ const char *jsonl_lex_number(const char *s, const char *end, double *v, jsonl_er
 /* true, false or null. */
 const char *jsonl_lex_literal(const char *s, const char *end, jsonl_error *e);
 
+/* Was the token at s, refused with e by a jsonl_lex_* call on [s, end), cut short by end: could more text
+ * after end make it whole? True when it ran out of input (e->at == end, e->what NULL) or, for a literal,
+ * when what is held is the start of one ("tru"). For a scanner over a window of a larger text
+ * (sim/json_stream.c): it reads more and lexes the token again. A token lexed whole to end may go on too
+ * (a number): the scanner looks at the byte after it. */
+bool jsonl_lex_cut(const char *s, const char *end, const jsonl_error *e);
+
 #endif
