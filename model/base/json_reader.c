@@ -658,13 +658,15 @@ static void unescape_into(const char *s, const char *after, char *out, size_t n)
 /* 1 for a byte a string holds as itself, needing no second look: printable ASCII (0x20-0x7F) but the quote
  * and the backslash. One load per byte instead of four comparisons: jsonl_lex_string runs over every
  * string of conform's captures (sim/json_stream.c). */
+/* clang-format off */
 static const unsigned char STR_PLAIN[256] = {
     X16(0), X16(0),                   /* 0x00-0x1F: control bytes */
-    1, 1, 0, X4(1), X4(1), X4(1), 1, /* 0x20-0x2F: '"' is 0x22 */
+    1, 1, 0, X4(1), X4(1), X4(1), 1,  /* 0x20-0x2F: '"' is 0x22 */
     X16(1), X16(1),                   /* 0x30-0x4F */
     X4(1), X4(1), X4(1), 0, 1, 1, 1,  /* 0x50-0x5F: '\\' is 0x5C */
     X16(1), X16(1),                   /* 0x60-0x7F; 0x80-0xFF (UTF-8) are 0 */
 };
+/* clang-format on */
 #undef X16
 #undef X4
 
