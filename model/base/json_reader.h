@@ -102,9 +102,10 @@ void jsonl_where(const char *s, const char *at, long *line, long *col);
  * of JSON, so a user sees every malformed file alike. */
 void jsonl_message(char *buf, size_t n, const char *file, const char *s, const jsonl_error *e, long line);
 
-/* The lexing of jsonl_parse, for scanners that walk JSON text in place without a parser (sim/json_scan.c), so
- * that every reader takes the same strings, numbers and literals. Each reads the token at s (s < end)
- * and returns the byte after it, or NULL with e (may be NULL; its path "") saying where and why. */
+/* The lexing of jsonl_parse, for scanners that walk JSON text in place without a parser (sim/json_scan.c,
+ * sim/json_stream.c), so that every reader takes the same strings, numbers and literals. Each reads the
+ * token at s (s < end) and returns the byte after it, or NULL with e (may be NULL; its path "") saying
+ * where and why. */
 
 /* A string, its opening quote at s: the escapes, UTF-8 and U+0000 checked as jsonl_parse does. With n > 0
  * its value (escapes decoded to UTF-8, as jsonl_parse does) into out: at most n - 1 bytes kept (the rest
