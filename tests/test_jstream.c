@@ -98,6 +98,8 @@ START_TEST(values_both_parsers_read_alike_are_accepted)
         "\"caf\\u00e9 \\ud83d\\ude00 \\\" \\\\ \\/ \\b\\f\\n\\r\\t\"",
         "\"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\"",
         " \t\r\n{\"nested\": {\"a\": [[], {}]}, \"b\": \"\"}\n",
+        "5", /* a number at the text's end (once refused: its digits ran into the end) */
+        "-0.5e1",
     };
     for (size_t i = 0; i < sizeof(OK) / sizeof(OK[0]); i++)
         ck_assert_msg(jstream_check(OK[i], strlen(OK[i])), "refused: %s", OK[i]);
