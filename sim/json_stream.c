@@ -4,13 +4,13 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../model/base/json_reader.h"
 #include "json_scan.h"
 
 #define NUMBER_MAX 63 /* cJSON 1.7.15 reads a number through a 64-byte buffer */
@@ -160,159 +160,54 @@ static int short_of(const chk *c)
     return c->eof ? CHK_BAD : CHK_MORE;
 }
 
-static int hex4(const char *s, unsigned *v)
-{
-    unsigned x = 0;
-    for (int i = 0; i < 4; i++) {
-        char h = s[i];
-        x <<= 4;
-        if (h >= '0' && h <= '9')
-            x |= (unsigned)(h - '0');
-        else if (h >= 'a' && h <= 'f')
-            x |= (unsigned)(h - 'a' + 10);
-        else if (h >= 'A' && h <= 'F')
-            x |= (unsigned)(h - 'A' + 10);
-        else
-            return -1;
-    }
-    *v = x;
-    return 0;
-}
+/* The tokens are json_reader's lexing (jsonl_lex_*), so that the stream takes a string, number or literal
+ * exactly when every other reader does. A token the window's end cuts off is not refused: the lexer says
+ * so (jsonl_lex_cut), the check answers CHK_MORE, and the caller reads more of the file into the window and
+ * checks the value again from its start, until the token is whole or the file ends. */
 
-/* One UTF-8 sequence starting at a byte >= 0x80 (no overlong forms, surrogates or past U+10FFFF). */
-static int chk_utf8(chk *c)
+/* What the lexer's refusal of the token at c->p (a string, a number or a literal: kind) means here, lexing
+ * it again for the reason: CHK_MORE when the held text only ends inside it and the file goes on, else
+ * CHK_BAD. Apart, so that the checks of tokens taken carry no jsonl_error. */
+static __attribute__((noinline)) int refused(const chk *c, char kind)
 {
-    const unsigned char *s = (const unsigned char *)c->p;
-    unsigned b = s[0], lo = 0x80, hi = 0xBF;
-    size_t len;
-    if (b >= 0xC2 && b <= 0xDF)
-        len = 2;
-    else if (b >= 0xE0 && b <= 0xEF) {
-        len = 3;
-        lo = b == 0xE0 ? 0xA0 : lo;
-        hi = b == 0xED ? 0x9F : hi;
-    } else if (b >= 0xF0 && b <= 0xF4) {
-        len = 4;
-        lo = b == 0xF0 ? 0x90 : lo;
-        hi = b == 0xF4 ? 0x8F : hi;
-    } else
-        return CHK_BAD;
-    if ((size_t)(c->end - c->p) < len)
-        return short_of(c);
-    if (s[1] < lo || s[1] > hi)
-        return CHK_BAD;
-    for (size_t k = 2; k < len; k++)
-        if ((s[k] & 0xC0) != 0x80)
-            return CHK_BAD;
-    c->p += len;
-    return CHK_OK;
+    jsonl_error e;
+    const char *s = c->p;
+    if (kind == '"')
+        jsonl_lex_string(s, c->end, NULL, 0, &e);
+    else if (kind == '0')
+        jsonl_lex_number(s, c->end, NULL, &e);
+    else
+        jsonl_lex_literal(s, c->end, &e);
+    return !c->eof && jsonl_lex_cut(s, c->end, &e) ? CHK_MORE : CHK_BAD;
 }
 
 static int chk_string(chk *c)
 {
-    c->p++; /* the opening quote */
-    for (;;) {
-        /* the run of plain printable ASCII first: most of a capture's strings are nothing else */
-        while (c->p < c->end && (unsigned char)*c->p >= 0x20 && (unsigned char)*c->p < 0x80 && *c->p != '"' &&
-               *c->p != '\\')
-            c->p++;
-        if (c->p >= c->end)
-            return short_of(c);
-        unsigned char b = (unsigned char)*c->p;
-        if (b == '"') {
-            c->p++;
-            return CHK_OK;
-        }
-        if (b < 0x20)
-            return CHK_BAD;
-        if (b >= 0x80) {
-            int r = chk_utf8(c);
-            if (r != CHK_OK)
-                return r;
-            continue;
-        }
-        if (b != '\\') {
-            c->p++;
-            continue;
-        }
-        if (c->end - c->p < 2)
-            return short_of(c);
-        char e = c->p[1];
-        if (strchr("\"\\/bfnrt", e) && e) {
-            c->p += 2;
-            continue;
-        }
-        if (e != 'u')
-            return CHK_BAD;
-        unsigned v, w;
-        if (c->end - c->p < 6)
-            return short_of(c);
-        if (hex4(c->p + 2, &v) != 0 || v == 0 || (v >= 0xDC00 && v <= 0xDFFF))
-            return CHK_BAD;               /* U+0000 (jsonl refuses it), a lone low surrogate */
-        if (v >= 0xD800 && v <= 0xDBFF) { /* a pair */
-            if (c->end - c->p < 12)
-                return short_of(c);
-            if (c->p[6] != '\\' || c->p[7] != 'u' || hex4(c->p + 8, &w) != 0 || w < 0xDC00 || w > 0xDFFF)
-                return CHK_BAD;
-            c->p += 12;
-        } else {
-            c->p += 6;
-        }
-    }
+    const char *after = jsonl_lex_string(c->p, c->end, NULL, 0, NULL);
+    if (!after)
+        return refused(c, '"');
+    c->p = after;
+    return CHK_OK;
 }
 
-static int chk_digits(chk *c, int *n)
-{
-    *n = 0;
-    while (c->p < c->end && *c->p >= '0' && *c->p <= '9') {
-        c->p++;
-        ++*n;
-    }
-    return c->p < c->end ? CHK_OK : short_of(c);
-}
-
+/* A number that ends at c->end may go on: the caller looks at the byte after it (chk_ws, jstream_value). */
 static int chk_number(chk *c)
 {
-    const char *s = c->p;
-    int n, r;
-    if (*c->p == '-')
-        c->p++;
-    if (c->p >= c->end)
-        return short_of(c);
-    if (*c->p == '0') {
-        c->p++;
-        if (c->p >= c->end)
-            return short_of(c);
-    } else if ((r = chk_digits(c, &n)) != CHK_OK || n == 0) {
-        return r != CHK_OK ? r : CHK_BAD;
-    }
-    bool plain = true;
-    if (*c->p == '.') {
-        plain = false;
-        c->p++;
-        if ((r = chk_digits(c, &n)) != CHK_OK || n == 0)
-            return r != CHK_OK ? r : CHK_BAD;
-    }
-    if (*c->p == 'e' || *c->p == 'E') {
-        plain = false;
-        c->p++;
-        if (c->p >= c->end)
-            return short_of(c);
-        if (*c->p == '+' || *c->p == '-')
-            c->p++;
-        if ((r = chk_digits(c, &n)) != CHK_OK || n == 0)
-            return r != CHK_OK ? r : CHK_BAD;
-    }
-    size_t len = (size_t)(c->p - s);
-    if (len > NUMBER_MAX)
+    const char *after = jsonl_lex_number(c->p, c->end, NULL, NULL);
+    if (!after)
+        return refused(c, '0');
+    if ((size_t)(after - c->p) > NUMBER_MAX) /* more text only makes it longer */
         return CHK_BAD;
-    if (!plain || len > 15) { /* in a double's range (jsonl refuses 1e999) */
-        char buf[NUMBER_MAX + 1];
-        memcpy(buf, s, len);
-        buf[len] = '\0';
-        if (!isfinite(strtod(buf, NULL)))
-            return CHK_BAD;
-    }
+    c->p = after;
+    return CHK_OK;
+}
+
+static int chk_literal(chk *c)
+{
+    const char *after = jsonl_lex_literal(c->p, c->end, NULL);
+    if (!after)
+        return refused(c, 't');
+    c->p = after;
     return CHK_OK;
 }
 
@@ -380,19 +275,8 @@ static int chk_value(chk *c, int depth)
                 return r;
         }
     }
-    static const char *const LIT[] = {"true", "false", "null"};
-    for (int i = 0; i < 3; i++) {
-        size_t n = strlen(LIT[i]);
-        if (b != LIT[i][0])
-            continue;
-        size_t have = (size_t)(c->end - c->p);
-        if (memcmp(c->p, LIT[i], have < n ? have : n) != 0)
-            return CHK_BAD;
-        if (have < n)
-            return short_of(c);
-        c->p += n;
-        return CHK_OK;
-    }
+    if (b == 't' || b == 'f' || b == 'n')
+        return chk_literal(c);
     return CHK_BAD;
 }
 

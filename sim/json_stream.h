@@ -15,8 +15,10 @@
  * control characters, valid escapes, surrogate pairs and UTF-8, no U+0000,
  * nesting below JSTREAM_MAX_DEPTH, objects of at most 48 members whose keys
  * have no escapes and no repeats, and only space, tab, CR and LF between
- * tokens). The caller walking the outer containers with jstream_member checks
- * their keys for repeats itself. A caller that needs another parser's exact message for a text the
+ * tokens). Strings, numbers and literals are json_reader's lexing (jsonl_lex_*):
+ * their rules are the one reader's; a number's length, the keys and the nesting
+ * are the stream's own limits. The caller walking the outer containers with
+ * jstream_member checks their keys for repeats itself. A caller that needs another parser's exact message for a text the
  * stream refuses reads the file with that parser. */
 #define JSTREAM_WINDOW (256 * 1024) /* bytes read at a time; the window's size while values fit */
 extern size_t jstream_window;       /* the window in use: JSTREAM_WINDOW (tests lower it) */

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../model/base/json_reader.h"
 #include "../sim/json_scan.h"
 #include "../sim/json_span.h"
 #include "../sim/json_stream.h"
@@ -97,6 +98,8 @@ START_TEST(values_both_parsers_read_alike_are_accepted)
         "\"caf\\u00e9 \\ud83d\\ude00 \\\" \\\\ \\/ \\b\\f\\n\\r\\t\"",
         "\"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\"",
         " \t\r\n{\"nested\": {\"a\": [[], {}]}, \"b\": \"\"}\n",
+        "5", /* a number at the text's end (once refused: its digits ran into the end) */
+        "-0.5e1",
     };
     for (size_t i = 0; i < sizeof(OK) / sizeof(OK[0]); i++)
         ck_assert_msg(jstream_check(OK[i], strlen(OK[i])), "refused: %s", OK[i]);
@@ -228,6 +231,145 @@ START_TEST(lines_are_read_with_or_without_a_last_newline)
 }
 END_TEST
 
+/* Tokens that a window of 16 bytes cuts at every place: escapes, a surrogate pair, UTF-8 of 2 to 4 bytes,
+ * numbers with fractions and exponents, literals. */
+static const char *const CUT[] = {
+    "\"caf\\u00e9 \\ud83d\\ude00 \\\" \\\\ \\n\"",
+    "\"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80 plain\"",
+    "-12.5e+3",
+    "123456789012345678",
+    "0.000001",
+    "1E-7",
+    "true",
+    "false",
+    "null",
+};
+
+START_TEST(a_token_cut_by_the_window_is_read_whole)
+{
+    jstream_window = 16;
+    for (size_t i = 0; i < sizeof(CUT) / sizeof(CUT[0]); i++)
+        for (int k = 0; k < 20; k++) { /* k spaces before the token: the window ends at each byte of it */
+            char text[128];
+            snprintf(text, sizeof(text), "[%*s%s, %s]", k, "", CUT[i], CUT[i]);
+            char *path = file_of(text);
+            jstream js;
+            ck_assert_int_eq(jstream_open(&js, path), 0);
+            ck_assert(jstream_eat(&js, '['));
+            bool first = true;
+            int n = 0;
+            while (jstream_next(&js, ']', &first) == 1) {
+                const char *t;
+                size_t len;
+                ck_assert_msg(jstream_value(&js, &t, &len), "%s at %d", CUT[i], k);
+                ck_assert_msg(len == strlen(CUT[i]) && memcmp(t, CUT[i], len) == 0, "%s at %d: %.*s", CUT[i],
+                              k, (int)len, t);
+                n++;
+            }
+            ck_assert_int_eq(n, 2);
+            ck_assert(!js.bad);
+            /* and checked whole, from the start: the window still cuts the tokens */
+            jstream_seek(&js, 0);
+            ck_assert_msg(jstream_skip(&js), "%s at %d", CUT[i], k);
+            ck_assert_int_eq(jstream_peek(&js), 0);
+            jstream_close(&js);
+            free(path);
+        }
+    jstream_window = JSTREAM_WINDOW;
+}
+END_TEST
+
+/* Does jsonl_parse take text? */
+static bool jsonl_takes(const char *text, size_t len)
+{
+    cJSON *v = jsonl_parse(text, len, NULL);
+    cJSON_Delete(v);
+    return v != NULL;
+}
+
+/* Does the stream take text as the file's one value, through a window of 16 bytes (the value cut) and one
+ * of JSTREAM_WINDOW (the value whole)? Both must say the same. */
+static bool stream_takes(const char *text)
+{
+    char *path = file_of(text);
+    bool took[2];
+    for (int w = 0; w < 2; w++) {
+        jstream_window = w ? JSTREAM_WINDOW : 16;
+        jstream js;
+        ck_assert_int_eq(jstream_open(&js, path), 0);
+        const char *t;
+        size_t len;
+        took[w] = jstream_value(&js, &t, &len) && jstream_peek(&js) == 0;
+        ck_assert_int_eq(js.err, 0);
+        jstream_close(&js);
+    }
+    jstream_window = JSTREAM_WINDOW;
+    free(path);
+    ck_assert_msg(took[0] == took[1], "%s", text);
+    ck_assert_int_eq(took[0], jstream_check(text, strlen(text)));
+    return took[0];
+}
+
+START_TEST(what_the_lexer_refuses_the_stream_refuses)
+{
+    /* a token jsonl refuses, each for its own reason; the stream refuses it whole and cut by a window */
+    static const struct {
+        const char *text, *what; /* what: jsonl's reason, NULL for "not valid JSON" */
+    } BAD[] = {
+        {"[\"\\u0000\"]", "\\u0000 would cut the string short"},
+        {"[\"\\udc00\"]", "a lone surrogate \\u escape is not a character"},
+        {"[\"\xed\xa0\x80\"]", "invalid UTF-8 in a string"},
+        {"[\"\xc3\"]", "invalid UTF-8 in a string"},
+        {"[\"\xf4\x90\x80\x80\"]", "invalid UTF-8 in a string"},
+        {"[1e999]", "number out of range"},
+        {"[-1e400]", "number out of range"},
+        {"[\"\\ud800x\"]", NULL},
+        {"[\"\\x\"]", NULL},
+        {"[\"\\u12g4\"]", NULL},
+        {"[\"a\tb\"]", NULL},
+        {"[1.e3]", NULL},
+        {"[1e+]", NULL},
+        {"[-]", NULL},
+        {"[tru]", NULL},
+        {"[nulL]", NULL},
+        {"[\"open]", NULL},
+    };
+    for (size_t i = 0; i < sizeof(BAD) / sizeof(BAD[0]); i++) {
+        const char *t = BAD[i].text;
+        jsonl_error e;
+        ck_assert_ptr_null(jsonl_parse(t, strlen(t), &e));
+        ck_assert_msg(BAD[i].what ? e.what && strcmp(e.what, BAD[i].what) == 0 : !e.what, "%s: %s", t,
+                      e.what ? e.what : "not valid JSON");
+        ck_assert_msg(!stream_takes(t), "taken: %s", t);
+    }
+    /* the lexer tells a token cut at the text's end (more text may make it whole) from a wrong one */
+    static const struct {
+        const char *text;
+        bool cut;
+    } LEX[] = {
+        {"\"ab", true},     {"\"a\\", true}, {"\"\\u12", true}, {"\"\xc3", true}, {"-", true},
+        {"1.", true},       {"1e+", true},   {"tru", true},     {"f", true},      {"\"a\tb", false},
+        {"\"\\x\"", false}, {"1.x", false},  {"trx", false},    {"nul1", false},  {"1e999", false},
+    };
+    for (size_t i = 0; i < sizeof(LEX) / sizeof(LEX[0]); i++) {
+        const char *t = LEX[i].text, *end = t + strlen(t);
+        jsonl_error e;
+        const char *after = *t == '"'                               ? jsonl_lex_string(t, end, NULL, 0, &e)
+                            : *t == '-' || (*t >= '0' && *t <= '9') ? jsonl_lex_number(t, end, NULL, &e)
+                                                                    : jsonl_lex_literal(t, end, &e);
+        ck_assert_msg(!after && jsonl_lex_cut(t, end, &e) == LEX[i].cut, "%s", t);
+    }
+    /* every byte inside a string or after a backslash: the stream takes what jsonl takes */
+    for (int b = 1; b < 256; b++) {
+        char t[16];
+        snprintf(t, sizeof(t), "[\"a%cb\"]", b);
+        ck_assert_msg(stream_takes(t) == jsonl_takes(t, strlen(t)), "byte 0x%02x in a string", b);
+        snprintf(t, sizeof(t), "[\"\\%c\"]", b);
+        ck_assert_msg(stream_takes(t) == jsonl_takes(t, strlen(t)), "escape \\%c", b);
+    }
+}
+END_TEST
+
 /* The offset at which jscan_pass ends the value at the start of text, -1 when it refuses. */
 static long pass_end(const char *text)
 {
@@ -325,6 +467,8 @@ Suite *suite_jstream(void)
     tcase_add_test(tc, what_either_parser_reads_otherwise_is_refused);
     tcase_add_test(tc, a_refused_value_in_a_file_marks_the_stream_bad);
     tcase_add_test(tc, a_trusted_reading_finds_where_values_end);
+    tcase_add_test(tc, a_token_cut_by_the_window_is_read_whole);
+    tcase_add_test(tc, what_the_lexer_refuses_the_stream_refuses);
     tcase_add_test(tc, lines_are_read_with_or_without_a_last_newline);
     tcase_add_test(tc, a_checked_value_is_passed_over_by_its_brackets);
     tcase_add_test(tc, spans_give_members_and_say_only_what_they_know);

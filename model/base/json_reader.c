@@ -2,7 +2,8 @@
 /* Recursive descent into cJSON nodes or a flat doc: integers without strtod, no locale lookups, duplicate
  * keys, bad UTF-8 and out-of-range numbers refused. Both share the lexing (strings, numbers, white space,
  * the error's place and path); only what a value becomes differs. The lexing is also exported
- * (jsonl_lex_*) for the in-place scanner (sim/json_scan.c), and jsonl_message is every reader's message. */
+ * (jsonl_lex_*) for the in-place scanner (sim/json_scan.c) and the windowed one (sim/json_stream.c), and
+ * jsonl_message is every reader's message. */
 #include "json_reader.h"
 
 #include <assert.h>
@@ -652,12 +653,29 @@ static void unescape_into(const char *s, const char *after, char *out, size_t n)
     out[len < n ? len : n - 1] = '\0';
 }
 
+#define X4(a) a, a, a, a
+#define X16(a) X4(a), X4(a), X4(a), X4(a)
+/* 1 for a byte a string holds as itself, needing no second look: printable ASCII (0x20-0x7F) but the quote
+ * and the backslash. One load per byte instead of four comparisons: jsonl_lex_string runs over every
+ * string of conform's captures (sim/json_stream.c). */
+/* clang-format off */
+static const unsigned char STR_PLAIN[256] = {
+    X16(0), X16(0),                   /* 0x00-0x1F: control bytes */
+    1, 1, 0, X4(1), X4(1), X4(1), 1,  /* 0x20-0x2F: '"' is 0x22 */
+    X16(1), X16(1),                   /* 0x30-0x4F */
+    X4(1), X4(1), X4(1), 0, 1, 1, 1,  /* 0x50-0x5F: '\\' is 0x5C */
+    X16(1), X16(1),                   /* 0x60-0x7F; 0x80-0xFF (UTF-8) are 0 */
+};
+/* clang-format on */
+#undef X16
+#undef X4
+
 const char *jsonl_lex_string(const char *s, const char *end, char *out, size_t n, jsonl_error *e)
 {
     assert(s < end && *s == '"');
     /* printable ASCII up to the closing quote, the most of strings, without a parser */
     const char *p = s + 1;
-    while (p < end && (unsigned char)*p >= 0x20 && (unsigned char)*p < 0x80 && *p != '"' && *p != '\\')
+    while (p < end && STR_PLAIN[(unsigned char)*p])
         p++;
     if (p < end && *p == '"') {
         if (n) {
@@ -722,6 +740,20 @@ const char *jsonl_lex_literal(const char *s, const char *end, jsonl_error *e)
                           : *s == 'f' ? literal(&ps, "false", 5)
                                       : literal(&ps, "null", 4));
     return lex_done(&ps, ok, e);
+}
+
+bool jsonl_lex_cut(const char *s, const char *end, const jsonl_error *e)
+{
+    if (e->what) /* a reason: the token is wrong whatever follows */
+        return false;
+    if (e->at == end)
+        return true;
+    if (s >= end)
+        return false;
+    /* literal() refuses at the literal's start: cut when the held bytes begin one */
+    size_t have = (size_t)(end - s);
+    const char *word = *s == 't' ? "true" : *s == 'f' ? "false" : *s == 'n' ? "null" : NULL;
+    return word && e->at == s && have < strlen(word) && memcmp(s, word, have) == 0;
 }
 
 /* The doc parser: the same grammar as value() and container() above, each value appended to ps->doc

@@ -102,9 +102,10 @@ void jsonl_where(const char *s, const char *at, long *line, long *col);
  * of JSON, so a user sees every malformed file alike. */
 void jsonl_message(char *buf, size_t n, const char *file, const char *s, const jsonl_error *e, long line);
 
-/* The lexing of jsonl_parse, for scanners that walk JSON text in place without a parser (sim/json_scan.c), so
- * that every reader takes the same strings, numbers and literals. Each reads the token at s (s < end)
- * and returns the byte after it, or NULL with e (may be NULL; its path "") saying where and why. */
+/* The lexing of jsonl_parse, for scanners that walk JSON text in place without a parser (sim/json_scan.c,
+ * sim/json_stream.c), so that every reader takes the same strings, numbers and literals. Each reads the
+ * token at s (s < end) and returns the byte after it, or NULL with e (may be NULL; its path "") saying
+ * where and why. */
 
 /* A string, its opening quote at s: the escapes, UTF-8 and U+0000 checked as jsonl_parse does. With n > 0
  * its value (escapes decoded to UTF-8, as jsonl_parse does) into out: at most n - 1 bytes kept (the rest
@@ -116,5 +117,12 @@ const char *jsonl_lex_number(const char *s, const char *end, double *v, jsonl_er
 
 /* true, false or null. */
 const char *jsonl_lex_literal(const char *s, const char *end, jsonl_error *e);
+
+/* Was the token at s, refused with e by a jsonl_lex_* call on [s, end), cut short by end: could more text
+ * after end make it whole? True when it ran out of input (e->at == end, e->what NULL) or, for a literal,
+ * when what is held is the start of one ("tru"). For a scanner over a window of a larger text
+ * (sim/json_stream.c): it reads more and lexes the token again. A token lexed whole to end may go on too
+ * (a number): the scanner looks at the byte after it. */
+bool jsonl_lex_cut(const char *s, const char *end, const jsonl_error *e);
 
 #endif
