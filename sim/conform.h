@@ -1,5 +1,4 @@
-/* conform.h - `ptosim conform`: re-simulates a runtime capture and compares what does not depend on timing.
- */
+/* conform.h - `ptosim conform`: re-simulates a runtime capture, compares what is not timing. */
 #ifndef PTOSIM_CONFORM_H
 #define PTOSIM_CONFORM_H
 

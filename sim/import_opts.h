@@ -1,5 +1,6 @@
-/* import_opts.h - import_: the options of `ptosim import`, apart from import.h so the import's shared state
- * (import_state.h) can hold them without including the command's header. */
+/* import_opts.h - import_: the options of `ptosim import`. */
+/* Apart from import.h so the import's shared state (import_state.h) can hold them without including the
+ * command's header. */
 #ifndef PTOSIM_IMPORT_OPTS_H
 #define PTOSIM_IMPORT_OPTS_H
 

@@ -1,4 +1,4 @@
-/* json_scan.c - jscan_: a forward JSON scanner: skip values, walk containers, read strings and integers in place. */
+/* json_scan.c - jscan_: a forward JSON scanner: skips values, walks containers, reads in place. */
 /* Strings, numbers and literals are model/base/json_reader.c's lexing (jsonl_lex_*): a text the scanner takes is one
  * jsonl_parse takes token for token, so a report reads nothing the tree readers would refuse. */
 #include "json_scan.h"

@@ -1,4 +1,4 @@
-/* json_scan.h - jscan_: a forward scanner over JSON text in memory: walks objects and arrays without building a tree. */
+/* json_scan.h - jscan_: a forward scanner over JSON text in memory, without a tree. */
 #ifndef PTOSIM_JSON_SCAN_H
 #define PTOSIM_JSON_SCAN_H
 

@@ -1,4 +1,4 @@
-/* json_span.c - jspan_: the members of one JSON object as spans of its text: fields compared and printed without a tree. */
+/* json_span.c - jspan_: one JSON object's members as spans of its text, compared without a tree. */
 /* Values are passed over by jscan_pass: the texts were checked before (by the stream that read them). */
 #include "json_span.h"
 

@@ -1,4 +1,4 @@
-/* json_span.h - jspan_: the members of one JSON object as spans of its text: fields compared and printed without a tree. */
+/* json_span.h - jspan_: one JSON object's members as spans of its text, compared without a tree. */
 #ifndef PTOSIM_JSON_SPAN_H
 #define PTOSIM_JSON_SPAN_H
 

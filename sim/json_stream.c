@@ -1,5 +1,5 @@
-/* json_stream.c - jstream_: a forward JSON reader over a file through a bounded window: strict checks, one value at a time.
- */
+/* json_stream.c - jstream_: a forward JSON reader of a file through a bounded window. */
+/* Strict checks, one value at a time. */
 #include "json_stream.h"
 
 #include <errno.h>

@@ -1,4 +1,4 @@
-/* json_stream.h - jstream_: a forward JSON reader over a file through a bounded window: one value at a time, no tree. */
+/* json_stream.h - jstream_: a forward JSON reader of a file through a bounded window, no tree. */
 #ifndef PTOSIM_JSON_STREAM_H
 #define PTOSIM_JSON_STREAM_H
 

@@ -1,4 +1,5 @@
-/* stop_signal.c - intr_: SIGINT/SIGTERM handlers that only record the signal; the program stops at its next check. */
+/* stop_signal.c - intr_: SIGINT/SIGTERM handlers that only record the signal. */
+/* The program stops at its next check. */
 #include "stop_signal.h"
 
 #include <pthread.h>

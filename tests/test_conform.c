@@ -1,5 +1,5 @@
-/* test_conform.c - `ptosim conform`: each compared field is caught, the uncompared ones are not, the captures
- * conform. */
+/* test_conform.c - `ptosim conform`: each compared field is caught, the rest are not. */
+/* The captures conform. */
 #include <dirent.h>
 #include <stdbool.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
-/* test_jstream.c - the streaming JSON reader: a bounded window over files of any size, and only what both
- * cJSON and model/base/json_reader.c accept. */
+/* test_jstream.c - the streaming JSON reader: a bounded window over files of any size. */
+/* It takes only what both cJSON and model/base/json_reader.c accept. */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>

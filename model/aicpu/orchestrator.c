@@ -1,5 +1,6 @@
-/* orchestrator.c - orch_: orchestrator thread: scopes, staged submits with back-pressure on every ring resource, deadlock
- * detection (model/README.md §4, §5). */
+/* orchestrator.c - orch_: the orchestrator thread's steps, staged submits and deadlock detection. */
+/* Scopes, staged submits with back-pressure on every ring resource, deadlock detection (model/README.md
+ * §4, §5). */
 #include "orchestrator.h"
 
 #include <inttypes.h>

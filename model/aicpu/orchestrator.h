@@ -1,5 +1,5 @@
-/* orchestrator.h - orch_: the orchestrator thread: walks the graph's operations in order, submits tasks, opens and closes
- * scopes. */
+/* orchestrator.h - orch_: the orchestrator thread, which submits the graph's tasks in order. */
+/* Walks the graph's operations in order, submits tasks, opens and closes scopes. */
 #ifndef PTOSIM_ORCHESTRATOR_H
 #define PTOSIM_ORCHESTRATOR_H
 

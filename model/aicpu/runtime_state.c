@@ -1,4 +1,4 @@
-/* runtime_state.c - rt_: the shared runtime state's own helpers: ending the run, occupancy samples, fanout nodes. */
+/* runtime_state.c - rt_: the shared state's own helpers: ending the run, occupancy samples, fanout nodes. */
 #include "runtime_state.h"
 
 #include <stdarg.h>

@@ -1,5 +1,7 @@
-/* runtime_state.h - rt_: the runtime state the chip engine shares with the orchestrator and the scheduler threads, and the
- * engine services they call: what lets orchestrator.c and scheduler.c work without knowing the engine (chip_engine.h). */
+/* runtime_state.h - rt_: the state the engine shares with the AICPU threads, and its services. */
+/* The runtime state the chip engine shares with the orchestrator and the scheduler threads, and the engine
+ * services they call: what lets orchestrator.c and scheduler.c work without knowing the engine
+ * (chip_engine.h). */
 #ifndef PTOSIM_RUNTIME_STATE_H
 #define PTOSIM_RUNTIME_STATE_H
 

@@ -1,5 +1,5 @@
-/* scheduler.c - sched_: scheduler thread loop (model/README.md §7.1): complete, dummy, dispatch (idle then pending
- * stages), deferred release, idle, timeout. */
+/* scheduler.c - sched_: the scheduler thread loop (model/README.md §7.1). */
+/* Complete, dummy, dispatch (idle then pending stages), deferred release, idle, timeout. */
 #include "scheduler.h"
 
 #include <inttypes.h>

@@ -1,5 +1,5 @@
-/* scheduler.h - sched_: AICPU scheduler threads: the complete / dummy / dispatch loop, with idle iterations skipped
- * analytically. */
+/* scheduler.h - sched_: the AICPU scheduler threads. */
+/* The complete / dummy / dispatch loop, with idle iterations skipped analytically. */
 #ifndef PTOSIM_SCHEDULER_H
 #define PTOSIM_SCHEDULER_H
 

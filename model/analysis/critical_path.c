@@ -1,4 +1,4 @@
-/* critical_path.c - cpath_: the runtime's critical_path tool over a run's executions and edges: static CPM, observed path. */
+/* critical_path.c - cpath_: the runtime's critical_path tool: static CPM and the observed path. */
 #include "critical_path.h"
 
 #include <stdio.h>

@@ -1,5 +1,5 @@
-/* critical_path.h - cpath_: the runtime's critical_path tool (static CPM and the observed blame path) over a run's executions
- * and dependency edges. */
+/* critical_path.h - cpath_: the runtime's critical_path tool over a run's executions and edges. */
+/* Static CPM and the observed blame path, over a run's executions and dependency edges. */
 #ifndef PTOSIM_CRITICAL_PATH_H
 #define PTOSIM_CRITICAL_PATH_H
 

@@ -1,4 +1,4 @@
-/* exec_index.c - idmap_, xsort_: an id-to-index map and a sort of executions by core for the analyses after a run. */
+/* exec_index.c - idmap_, xsort_: an id-to-index map and a sort of executions by core. */
 #include "exec_index.h"
 
 #include <stdlib.h>

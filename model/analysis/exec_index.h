@@ -1,6 +1,7 @@
-/* exec_index.h - idmap_, xsort_: for the analyses after a run (model/analysis/overhead_model.c, model/analysis/critical_path.c): a map from task id to index, and a
- * sort of executions by core that gives exactly the order of a stable comparison sort in O(n) when each
- * core's executions come nearly in order, as a run logs them. */
+/* exec_index.h - idmap_, xsort_: a task id to index map and a sort of executions by core. */
+/* For the analyses after a run (model/analysis/overhead_model.c, model/analysis/critical_path.c): the sort
+ * gives exactly the order of a stable comparison sort in O(n) when each core's executions come nearly in
+ * order, as a run logs them. */
 #ifndef PTOSIM_EXEC_INDEX_H
 #define PTOSIM_EXEC_INDEX_H
 

@@ -1,5 +1,5 @@
-/* exec_log.h - what a run logs for the analyses after it: every AICore execution and every dependency edge,
- * up to a limit past which the log is dropped. */
+/* exec_log.h - what a run logs for the analyses after it: its executions and edges. */
+/* Every AICore execution and every dependency edge, up to a limit past which the log is dropped. */
 #ifndef PTOSIM_EXEC_LOG_H
 #define PTOSIM_EXEC_LOG_H
 

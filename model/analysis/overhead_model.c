@@ -1,5 +1,5 @@
-/* overhead_model.c - ohm_: the scheduler-overhead model: overhead per engine, all/has, aicore switch, head/tail, gaps,
- * critical path. */
+/* overhead_model.c - ohm_: the scheduler-overhead model's figures. */
+/* Overhead per engine, all/has, aicore switch, head/tail, gaps, critical path. */
 #include "overhead_model.h"
 
 #include <inttypes.h>

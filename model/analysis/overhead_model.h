@@ -1,5 +1,6 @@
-/* overhead_model.h - ohm_: the runtime's scheduler-overhead model (hw-native-sys/simpler docs/dfx/sched-overhead-model.md)
- * computed from a run's AICore executions and its dependency graph. */
+/* overhead_model.h - ohm_: the runtime's scheduler-overhead model of a run. */
+/* hw-native-sys/simpler docs/dfx/sched-overhead-model.md, computed from a run's AICore executions and its
+ * dependency graph. */
 #ifndef PTOSIM_OVERHEAD_MODEL_H
 #define PTOSIM_OVERHEAD_MODEL_H
 

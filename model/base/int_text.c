@@ -1,4 +1,4 @@
-/* int_text.c - strint_: strict decimal integers from text: the whole string, no blanks or '+', no silent wrap. */
+/* int_text.c - strint_: strict decimal integers from text: no blanks or '+', no silent wrap. */
 #include "int_text.h"
 
 #include <inttypes.h>

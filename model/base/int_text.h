@@ -1,4 +1,5 @@
-/* int_text.h - strint_: the one strict reader of decimal integers given as text (command-line values, --set). */
+/* int_text.h - strint_: the one strict reader of decimal integers given as text. */
+/* Command-line values, --set. */
 #ifndef PTOSIM_INT_TEXT_H
 #define PTOSIM_INT_TEXT_H
 

@@ -1,4 +1,4 @@
-/* json_reader.c - jsonl_: the strict JSON reader of every file ptosim reads, its lexing and its one message. */
+/* json_reader.c - jsonl_: the strict JSON reader of every file ptosim reads, and its messages. */
 /* Recursive descent into cJSON nodes or a flat doc: integers without strtod, no locale lookups, duplicate
  * keys, bad UTF-8 and out-of-range numbers refused. Both share the lexing (strings, numbers, white space,
  * the error's place and path); only what a value becomes differs. The lexing is also exported

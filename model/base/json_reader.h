@@ -1,4 +1,4 @@
-/* json_reader.h - jsonl_: the strict JSON reader of every file ptosim reads, its lexing and its one message. */
+/* json_reader.h - jsonl_: the strict JSON reader of every file ptosim reads, and its messages. */
 /* One value into cJSON nodes, or into a flat array of values (a doc) reused from one line to the next
  * (the graph reader's hot path); the lexing for scanners; the one error message. */
 #ifndef PTOSIM_JSON_READER_H

@@ -1,4 +1,4 @@
-/* string_table.h - strtab_: string to small-integer slot map (open addressing), used for tensor names and task labels. */
+/* string_table.h - strtab_: string to small-integer slot map, for tensor names and task labels. */
 #ifndef PTOSIM_STRING_TABLE_H
 #define PTOSIM_STRING_TABLE_H
 

@@ -1,4 +1,4 @@
-/* write_buffer.c - wbuf_: buffered writer: flushing by write(2), scratch files, appending one file to another in the kernel. */
+/* write_buffer.c - wbuf_: buffered writer: write(2) flushes, scratch files, one file appended to another. */
 #define _GNU_SOURCE /* copy_file_range */
 #include "write_buffer.h"
 

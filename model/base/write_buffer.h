@@ -1,4 +1,4 @@
-/* write_buffer.h - wbuf_: buffered writing for the bulk output paths: inline appends into a 1 MiB buffer flushed by write(2). */
+/* write_buffer.h - wbuf_: buffered writing for the bulk outputs: appends into 1 MiB, flushed by write(2). */
 #ifndef PTOSIM_WRITE_BUFFER_H
 #define PTOSIM_WRITE_BUFFER_H
 

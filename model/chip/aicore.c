@@ -1,4 +1,4 @@
-/* aicore.c - core_: AICore topology, dispatch tokens and the running/pending slot transitions seen through COND. */
+/* aicore.c - core_: AICore topology, dispatch tokens and the slot transitions seen through COND. */
 #include "aicore.h"
 
 #include <string.h>

@@ -1,5 +1,5 @@
-/* aicore.h - core_: AICore state: topology, the running and pending slots (dual issue), and the COND transitions the
- * AICPU observes. */
+/* aicore.h - core_: AICore state: topology, running and pending slots, COND transitions. */
+/* The running and pending slots (dual issue), and the COND transitions the AICPU observes. */
 #ifndef PTOSIM_AICORE_H
 #define PTOSIM_AICORE_H
 

@@ -1,5 +1,5 @@
-/* hbm.c - the die's shared HBM as a fluid: max-min fair shares of the running GM flows, their starts and
- * ends, and the one pending re-share (model/README.md §12). */
+/* hbm.c - the die's shared HBM as a fluid: max-min fair shares of the running GM flows. */
+/* Their starts and ends, and the one pending re-share (model/README.md §12). */
 #include "hbm.h"
 
 #include <assert.h>

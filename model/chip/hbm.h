@@ -1,4 +1,5 @@
-/* hbm.h - the die's shared HBM bandwidth as a fluid: GM flows of running executions, their max-min fair shares, and the one pending re-share. */
+/* hbm.h - the die's shared HBM bandwidth as a fluid: the running GM flows and their fair shares. */
+/* Max-min fair shares of the running executions' GM flows, and the one pending re-share. */
 #ifndef PTOSIM_HBM_H
 #define PTOSIM_HBM_H
 

@@ -1,4 +1,4 @@
-/* kernel_cost.c - kcost_: a kernel's pipe-form cost derived from its args: tile sizing, matmul shape inference. */
+/* kernel_cost.c - kcost_: a kernel's pipe-form cost from its args: tile sizing, matmul shapes. */
 #include "kernel_cost.h"
 
 #include <inttypes.h>

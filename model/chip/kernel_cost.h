@@ -1,5 +1,6 @@
-/* kernel_cost.h - kcost_: a kernel's pipe-form cost derived from what a capture records of its args (core type, direction,
- * dtype, shape): bytes through MTE2/MTE3/FIXPIPE, cube work of a matmul, vector work over the elements. */
+/* kernel_cost.h - kcost_: a kernel's pipe-form cost derived from its args as a capture records them. */
+/* From core type, direction, dtype and shape: bytes through MTE2/MTE3/FIXPIPE, cube work of a matmul,
+ * vector work over the elements. */
 #ifndef PTOSIM_KERNEL_COST_H
 #define PTOSIM_KERNEL_COST_H
 

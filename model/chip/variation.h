@@ -1,4 +1,5 @@
-/* variation.h - vary_: the opt-in variation model: seeded, mean-preserving lognormal draws of per-execution costs. */
+/* variation.h - vary_: the opt-in variation model: seeded lognormal draws of execution costs. */
+/* The draws are mean-preserving. */
 #ifndef PTOSIM_VARIATION_H
 #define PTOSIM_VARIATION_H
 

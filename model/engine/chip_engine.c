@@ -1,4 +1,5 @@
-/* chip_engine.c - chip_: chip engine: event dispatch, task lifecycle (ready, complete, release, consumed, watermark). */
+/* chip_engine.c - chip_: the chip engine: event dispatch and the task lifecycle. */
+/* Ready, complete, release, consumed, watermark. */
 #include "chip_engine.h"
 
 #include <assert.h>

@@ -1,5 +1,4 @@
-/* chip_engine.h - chip_: the chip engine: one event heap driving the orchestrator, the scheduler threads and the AICores.
- */
+/* chip_engine.h - chip_: the chip engine: one event heap driving the AICPU threads and the AICores. */
 #ifndef PTOSIM_CHIP_ENGINE_H
 #define PTOSIM_CHIP_ENGINE_H
 

@@ -1,5 +1,5 @@
-/* event_queue.c - evq_: binary min-heap of events ordered by (time, insertion sequence), with the earliest event held
- * outside the heap when it arrives last. */
+/* event_queue.c - evq_: binary min-heap of events ordered by (time, insertion sequence). */
+/* The earliest event is held outside the heap when it arrives last. */
 #include "event_queue.h"
 
 #include <stddef.h>

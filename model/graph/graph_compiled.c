@@ -1,5 +1,4 @@
-/* graph_compiled.c - gcomp_: a compiled graph: a graph file's operations parsed and checked once, as records runs map instead
- * of reparsing. */
+/* graph_compiled.c - gcomp_: a compiled graph: a graph's operations parsed once, as records runs map. */
 #include "graph_compiled.h"
 
 #include <errno.h>

@@ -1,5 +1,5 @@
-/* graph_compiled.h - gcomp_: a compiled graph: a graph file's operations parsed and checked once, as records runs map instead
- * of reparsing. */
+/* graph_compiled.h - gcomp_: a compiled graph: a graph's operations parsed once, as records runs map. */
+/* Runs map the records instead of parsing the graph again. */
 #ifndef PTOSIM_GRAPH_COMPILED_H
 #define PTOSIM_GRAPH_COMPILED_H
 

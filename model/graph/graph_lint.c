@@ -1,5 +1,5 @@
-/* graph_lint.c - lint_: is the graph the one you meant: latent races the runtime does not order, and edges that
- * serialise without a real overlap (model/README.md §5.3). */
+/* graph_lint.c - lint_: is the graph the one you meant (model/README.md §5.3). */
+/* Latent races the runtime does not order, and edges that serialise without a real overlap. */
 #include "graph_lint.h"
 
 #include <stdio.h>

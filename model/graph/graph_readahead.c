@@ -1,4 +1,4 @@
-/* graph_readahead.c - readahead_: parses a graph file on a second thread, ahead of the simulation that consumes it. */
+/* graph_readahead.c - readahead_: parses a graph file on a second thread, ahead of the simulation. */
 #include "graph_readahead.h"
 
 #include <pthread.h>

@@ -1,4 +1,4 @@
-/* graph_readahead.h - readahead_: parses a graph file on a second thread, ahead of the simulation that consumes it. */
+/* graph_readahead.h - readahead_: parses a graph file on a second thread, ahead of the simulation. */
 #ifndef PTOSIM_GRAPH_READAHEAD_H
 #define PTOSIM_GRAPH_READAHEAD_H
 

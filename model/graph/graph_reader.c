@@ -1,5 +1,5 @@
-/* graph_reader.c - graph_: graph file reader: each line parsed into a reused flat doc (json_reader.h, no tree), every field
- * checked, names kept in bounded tables. */
+/* graph_reader.c - graph_: the graph file reader: each line parsed, every field checked. */
+/* Each line is parsed into a reused flat doc (json_reader.h, no tree); names are kept in bounded tables. */
 #include "graph_reader.h"
 
 #include <errno.h>

@@ -1,4 +1,4 @@
-/* graph_reader.h - graph_: streaming reader and validator of ptosim graph files (JSON Lines, format version 1). */
+/* graph_reader.h - graph_: streaming reader and validator of graph files (JSON Lines, format 1). */
 #ifndef PTOSIM_GRAPH_READER_H
 #define PTOSIM_GRAPH_READER_H
 

@@ -1,4 +1,4 @@
-/* graph_source.c - gsrc_: where a graph file's bytes come from: standard input, gzip, a BOM, spooled copies. */
+/* graph_source.c - gsrc_: a graph file's bytes: standard input, gzip, a BOM, spooled copies. */
 #define _GNU_SOURCE /* fopencookie */
 #include "graph_source.h"
 

@@ -1,5 +1,6 @@
-/* graph_source.h - gsrc_: where a graph file's bytes come from: "-" is standard input, gzip is decompressed, a UTF-8 BOM is
- * dropped, and an input that can be read only once is spooled to a file that can be read again. */
+/* graph_source.h - gsrc_: where a graph file's bytes come from. */
+/* "-" is standard input, gzip is decompressed, a UTF-8 BOM is dropped, and an input that can be read only
+ * once is spooled to a file that can be read again. */
 #ifndef PTOSIM_GRAPH_SOURCE_H
 #define PTOSIM_GRAPH_SOURCE_H
 

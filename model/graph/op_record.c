@@ -1,5 +1,5 @@
-/* op_record.c - oprec_: parsed graph operations as compact byte records: how ops travel between threads and into a
- * compiled graph. */
+/* op_record.c - oprec_: parsed graph operations as compact byte records. */
+/* How ops travel between threads and into a compiled graph. */
 #include "op_record.h"
 
 #include <stdbool.h>

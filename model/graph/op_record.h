@@ -1,5 +1,5 @@
-/* op_record.h - oprec_: parsed graph operations as compact byte records: how ops travel between threads and into a
- * compiled graph. */
+/* op_record.h - oprec_: parsed graph operations as compact byte records. */
+/* How ops travel between threads and into a compiled graph. */
 #ifndef PTOSIM_OP_RECORD_H
 #define PTOSIM_OP_RECORD_H
 

@@ -1,5 +1,5 @@
-/* worker.c - several programs on one worker (model/README.md §15): resident tensors, edges across programs,
- * the worker's timeline of setup, arena builds and runs. */
+/* worker.c - several programs on one worker (model/README.md §15). */
+/* Resident tensors, edges across programs, the worker's timeline of setup, arena builds and runs. */
 #include "worker.h"
 
 #include <inttypes.h>

@@ -1,5 +1,5 @@
-/* worker.h - several programs on one worker (model/README.md §15): resident tensors, edges across programs,
- * the worker's timeline of setup, arena builds and runs. */
+/* worker.h - several programs on one worker (model/README.md §15). */
+/* Resident tensors, edges across programs, the worker's timeline of setup, arena builds and runs. */
 #ifndef PTOSIM_WORKER_H
 #define PTOSIM_WORKER_H
 

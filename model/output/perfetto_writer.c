@@ -1,4 +1,4 @@
-/* perfetto_writer.c - pf_: export of ptosim's Chrome/Perfetto JSON trace from a finished chip (model/README.md §16.8). */
+/* perfetto_writer.c - pf_: writes ptosim's Perfetto trace of a finished chip (model/README.md §16.8). */
 #include "perfetto_writer.h"
 
 #include <inttypes.h>

@@ -1,4 +1,5 @@
-/* run_folder.c - workdir_: lock the work dir, stage the outputs beside it, rename them into place under held signals. */
+/* run_folder.c - workdir_: locks the work dir, stages the outputs, renames them into place. */
+/* The renames happen under held signals. */
 #define _GNU_SOURCE /* renameat2 */
 #include "run_folder.h"
 

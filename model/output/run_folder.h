@@ -1,5 +1,5 @@
-/* run_folder.h - workdir_: a run's output folder as one unit: locked while a run writes it, filled in a staging
- * folder, and swapped in whole or not at all. */
+/* run_folder.h - workdir_: a run's output folder as one unit, swapped in whole or not at all. */
+/* Locked while a run writes it and filled in a staging folder. */
 #ifndef PTOSIM_RUN_FOLDER_H
 #define PTOSIM_RUN_FOLDER_H
 

@@ -1,4 +1,4 @@
-/* run_report.h - report_: what a run tells its user: ptosim_run.json, the name map, and the stdout summary. */
+/* run_report.h - report_: what a run tells its user: ptosim_run.json, the name map, the summary. */
 #ifndef PTOSIM_RUN_REPORT_H
 #define PTOSIM_RUN_REPORT_H
 

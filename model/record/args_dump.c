@@ -1,4 +1,4 @@
-/* args_dump.c - argsdump_: args dump records, payload bytes in args.bin, and the sorted args_dump.json manifest. */
+/* args_dump.c - argsdump_: args dump records, payloads in args.bin, the sorted args_dump.json. */
 #include "args_dump.h"
 
 #include <errno.h>

@@ -1,5 +1,4 @@
-/* args_dump.h - argsdump_: args dump records, args.bin payloads and the args_dump.json manifest (model/README.md §16.5).
- */
+/* args_dump.h - argsdump_: args dump records, args.bin and args_dump.json (model/README.md §16.5). */
 #ifndef PTOSIM_ARGS_DUMP_H
 #define PTOSIM_ARGS_DUMP_H
 

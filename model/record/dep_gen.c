@@ -1,5 +1,5 @@
-/* dep_gen.c - depgen_: deps.json writer: per submit its task entry, new tensors and edges (explicit, then creator and
- * TensorMap per arg). */
+/* dep_gen.c - depgen_: the deps.json writer. */
+/* Per submit its task entry, new tensors and edges (explicit, then creator and TensorMap per arg). */
 #include "dep_gen.h"
 
 #include <assert.h>

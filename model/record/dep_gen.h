@@ -1,5 +1,5 @@
-/* dep_gen.h - depgen_: deps.json: the logical dependency graph as the runtime's dep_gen replay writes it
- * (model/README.md §16.1). */
+/* dep_gen.h - depgen_: deps.json as the runtime's dep_gen replay writes it (model/README.md §16.1). */
+/* The logical dependency graph. */
 #ifndef PTOSIM_DEP_GEN_H
 #define PTOSIM_DEP_GEN_H
 

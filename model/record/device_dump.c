@@ -1,5 +1,5 @@
-/* device_dump.c - dump_: args dump on the device: record selection at submit, capture before dispatch and after completion.
- */
+/* device_dump.c - dump_: the args dump on the device: which records, and when they are captured. */
+/* Record selection at submit, capture before dispatch and after completion. */
 #include "device_dump.h"
 
 #include <math.h>

@@ -1,4 +1,4 @@
-/* device_dump.h - dump_: args dump on the device: which args each task dumps, the capture points, the AICPU's copy cost. */
+/* device_dump.h - dump_: the args dump on the device: which args, the capture points, the copy cost. */
 #ifndef PTOSIM_DEVICE_DUMP_H
 #define PTOSIM_DEVICE_DUMP_H
 

@@ -1,4 +1,4 @@
-/* occupancy.c - occ_: ring occupancy over simulated time, in buckets that double in width as the run grows. */
+/* occupancy.c - occ_: ring occupancy over simulated time, in buckets that double as the run grows. */
 #include "occupancy.h"
 
 #include <stdlib.h>

@@ -1,5 +1,6 @@
-/* occupancy.h - occ_: ring occupancy over simulated time: per ring and resource, the lowest and highest value in each
- * of a bounded number of time buckets, which double in width as the run grows. */
+/* occupancy.h - occ_: ring occupancy over simulated time, per ring and resource. */
+/* The lowest and highest value in each of a bounded number of time buckets, which double in width as the
+ * run grows. */
 #ifndef PTOSIM_OCCUPANCY_H
 #define PTOSIM_OCCUPANCY_H
 

@@ -1,5 +1,5 @@
-/* perfetto_trace.c - pf_: collection of ptosim's Chrome/Perfetto trace during a run: bounded records of executions,
- * phases, calls and counters (model/README.md §16.8); perfetto_writer.c writes them out. */
+/* perfetto_trace.c - pf_: ptosim's Chrome/Perfetto trace collected during a run (model/README.md §16.8). */
+/* Bounded records of executions, phases, calls and counters; perfetto_writer.c writes them out. */
 #include "perfetto_trace.h"
 
 #include <math.h>

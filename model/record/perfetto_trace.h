@@ -1,5 +1,5 @@
-/* perfetto_trace.h - pf_: ptosim's own Chrome/Perfetto JSON trace of a run: slices per AICore and AICPU thread,
- * dependency flows, and counters over simulated time. */
+/* perfetto_trace.h - pf_: ptosim's own Chrome/Perfetto JSON trace of a run. */
+/* Slices per AICore and AICPU thread, dependency flows, and counters over simulated time. */
 #ifndef PTOSIM_PERFETTO_TRACE_H
 #define PTOSIM_PERFETTO_TRACE_H
 

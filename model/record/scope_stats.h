@@ -1,5 +1,5 @@
-/* scope_stats.h - scopestats_: scope_stats.jsonl: per-ring resource counters sampled at every scope begin and end
- * (model/README.md §16.3). */
+/* scope_stats.h - scopestats_: scope_stats.jsonl (model/README.md §16.3). */
+/* Per-ring resource counters sampled at every scope begin and end. */
 #ifndef PTOSIM_SCOPE_STATS_H
 #define PTOSIM_SCOPE_STATS_H
 

@@ -1,5 +1,5 @@
-/* swimlane.h - chip swimlane records (AICore executions, AICPU dispatch/finish, scheduler and orchestrator
- * phases) and their JSON file. */
+/* swimlane.h - chip swimlane records and their JSON file. */
+/* AICore executions, AICPU dispatch/finish, scheduler and orchestrator phases. */
 #ifndef PTOSIM_SWIMLANE_H
 #define PTOSIM_SWIMLANE_H
 

@@ -1,5 +1,5 @@
-/* ring_resources.h - ring_, dep_, heap_: per-ring resources besides the task window: the heap ring, the dependency-list pool and the
- * fanin spill pool (model/README.md §4.3-4.4). */
+/* ring_resources.h - ring_, dep_, heap_: per-ring resources besides the task window. */
+/* The heap ring, the dependency-list pool and the fanin spill pool (model/README.md §4.3-4.4). */
 #ifndef PTOSIM_RING_RESOURCES_H
 #define PTOSIM_RING_RESOURCES_H
 

@@ -1,5 +1,5 @@
-/* run_config.c - runcfg_: ring knobs as RunConfig and RuntimeEnv take them, with their messages; the retired
- * PTO2_RING_* variables only draw a warning. */
+/* run_config.c - runcfg_: ring knobs as RunConfig and RuntimeEnv take them, with their messages. */
+/* The retired PTO2_RING_* variables only draw a warning. */
 #include "run_config.h"
 
 #include <errno.h>

@@ -1,5 +1,5 @@
-/* run_config.h - runcfg_: the user's runtime knobs (RunConfig): ring sizes per scope-depth ring and the AICPU thread
- * count, with the runtime's validation messages. */
+/* run_config.h - runcfg_: the user's runtime knobs (RunConfig). */
+/* Ring sizes per scope-depth ring and the AICPU thread count, with the runtime's validation messages. */
 #ifndef PTOSIM_RUN_CONFIG_H
 #define PTOSIM_RUN_CONFIG_H
 

@@ -1,6 +1,5 @@
-/* runtime_error.c - rterr_: the runtime's error-code and CANN-code tables, copied verbatim from its sources, and its host
- * lines.
- */
+/* runtime_error.c - rterr_: the runtime's error-code and CANN-code tables, and its host lines. */
+/* The tables are copied verbatim from the runtime's sources. */
 #include "runtime_error.h"
 
 #include <stddef.h>

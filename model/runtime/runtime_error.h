@@ -1,4 +1,4 @@
-/* runtime_error.h - rterr_: the runtime's error codes and CANN codes with their names, details, hints and host lines. */
+/* runtime_error.h - rterr_: the runtime's error and CANN codes: names, details, hints, host lines. */
 #ifndef PTOSIM_RUNTIME_ERROR_H
 #define PTOSIM_RUNTIME_ERROR_H
 

@@ -1,5 +1,5 @@
-/* task_slots.h - task_: task slots in per-ring windows, task ids, and the reference counts that decide when a slot is
- * reclaimed. */
+/* task_slots.h - task_: task slots in per-ring windows, task ids and their reference counts. */
+/* The reference counts decide when a slot is reclaimed. */
 #ifndef PTOSIM_TASK_SLOTS_H
 #define PTOSIM_TASK_SLOTS_H
 

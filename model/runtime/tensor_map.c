@@ -1,5 +1,5 @@
-/* tensor_map.c - tmap_: TensorMap entry pool, buckets by base address, overlap test, lookup, insert and retirement
- * cleanup. */
+/* tensor_map.c - tmap_: the TensorMap's entry pool, buckets, overlap test, lookup and insert. */
+/* Buckets are by base address; retirement cleans entries up. */
 #include "tensor_map.h"
 
 #include <stdlib.h>

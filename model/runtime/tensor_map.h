@@ -1,5 +1,5 @@
-/* tensor_map.h - tmap_: the TensorMap: registered writer views per buffer, the overlap test, lookups and retirement
- * cleanup (model/README.md §5.4, §5.2). */
+/* tensor_map.h - tmap_: the TensorMap: registered writer views per buffer (model/README.md §5.4, §5.2). */
+/* The overlap test, lookups and retirement cleanup. */
 #ifndef PTOSIM_TENSOR_MAP_H
 #define PTOSIM_TENSOR_MAP_H
 

@@ -1,9 +1,10 @@
-/* fuzz_conform.c - libFuzzer target: conform's comparison of two dfx_outputs folders, streamed against
- * whole-file. One input holds, split at "\n====\n": the capture's deps.json, ptosim's deps.json, the
- * capture's chip_swimlane_records.json, ptosim's (a missing part is a missing file). ptosim's folder is
- * compared twice: as written, which the stream reads (tasks and edges as spans of text, sim/json_span.c), and
- * with a form feed after the first byte of its deps.json, which cJSON takes as white space and the stream
- * refuses, so the whole-file trees compare it. Where both comparisons end, they must print the same. */
+/* fuzz_conform.c - libFuzzer target: conform's comparison of two dfx_outputs folders. */
+/* Streamed against whole-file. One input holds, split at "\n====\n": the capture's deps.json, ptosim's
+ * deps.json, the capture's chip_swimlane_records.json, ptosim's (a missing part is a missing file).
+ * ptosim's folder is compared twice: as written, which the stream reads (tasks and edges as spans of text,
+ * sim/json_span.c), and with the first character of its deps.json's first string written as a \u escape,
+ * which json_reader reads alike and the stream refuses in a key, so the whole-file trees compare it. Where
+ * both comparisons end, they must print the same. */
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -22,8 +23,10 @@ void run_platform_dir(char *out, int outlen)
     snprintf(out, (size_t)outlen, "/nonexistent");
 }
 
-/* Writes dir/name from part (len bytes; NULL removes it), with a form feed after its first byte when ff. */
-static int put(const char *dir, const char *name, const uint8_t *part, size_t len, bool ff)
+/* Writes dir/name from part (len bytes; NULL removes it). When esc, the first character of its first string is
+ * written as a \u escape: json_reader reads the same text, the stream refuses escaped keys, so that copy is
+ * compared as whole-file trees. */
+static int put(const char *dir, const char *name, const uint8_t *part, size_t len, bool esc)
 {
     char path[160];
     snprintf(path, sizeof(path), "%s/%s", dir, name);
@@ -31,15 +34,17 @@ static int put(const char *dir, const char *name, const uint8_t *part, size_t le
         unlink(path);
         return 0;
     }
-    if (!ff || len == 0)
+    const uint8_t *q = esc ? memchr(part, '"', len) : NULL;
+    size_t at = q ? (size_t)(q - part) + 1 : len;
+    if (!q || at >= len || part[at] <= 0x20 || part[at] >= 0x7f || part[at] == '"' || part[at] == '\\')
         return fuzz_write_file(path, part, len);
-    uint8_t *t = malloc(len + 1);
+    uint8_t *t = malloc(len + 6); /* the escape's 5 more bytes, and room for snprintf's NUL */
     if (!t)
         return -1;
-    t[0] = part[0];
-    t[1] = '\f';
-    memcpy(t + 2, part + 1, len - 1);
-    int rc = fuzz_write_file(path, t, len + 1);
+    memcpy(t, part, at);
+    snprintf((char *)t + at, 7, "\\u%04x", (unsigned)part[at]);
+    memcpy(t + at + 6, part + at + 1, len - at - 1);
+    int rc = fuzz_write_file(path, t, len + 5);
     free(t);
     return rc;
 }
