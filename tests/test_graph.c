@@ -197,7 +197,7 @@ END_TEST
 
 START_TEST(bad_json_is_rejected_with_its_column)
 {
-    expect_error(HDR "{\"op\": \"submit\", }\n", "g.jsonl:2: json:", "not valid JSON (error near column");
+    expect_error(HDR "{\"op\": \"submit\", }\n", "g.jsonl:2:18: json:", "not valid JSON");
 }
 END_TEST
 
@@ -205,14 +205,14 @@ START_TEST(a_key_given_twice_is_rejected_with_its_path)
 {
     /* a lookup takes the first: {"ns": 10, "ns": 50000000} ran as 10 ns */
     expect_error(HDR "{\"op\": \"submit\", \"kernel\": \"vadd\", \"cost\": {\"ns\": 10, \"ns\": 50000000}}\n",
-                 ":2: cost.ns:", "duplicate key (column 55)");
+                 ":2:55: cost.ns:", "duplicate key");
     expect_error(HDR "{\"op\": \"submit\", \"op\": \"dummy\", \"kernel\": \"vadd\"}\n",
-                 ":2: op:", "duplicate key (column 18)");
+                 ":2:18: op:", "duplicate key");
     expect_error(HDR "{\"op\": \"submit\", \"kernel\": \"vadd\", \"args\": [{\"dir\": \"in\", \"tensor\": "
                      "\"x\"}, {\"dir\": \"in\", \"tensor\": \"x\", \"tensor\": \"y\"}]}\n",
-                 ":2: args[1].tensor:", "duplicate key");
+                 ":2:104: args[1].tensor:", "duplicate key");
     expect_error("{\"ptosim_graph\": 1, \"name\": \"g\", \"name\": \"h\", \"kernels\": []}\n",
-                 ":1: name:", "duplicate key");
+                 ":1:34: name:", "duplicate key");
     /* equal prefixes are different keys */
     ck_assert_str_eq(check(HDR "{\"op\": \"scope_begin\", \"site\": \"a\", \"mode\": \"auto\"}\n"
                                "{\"op\": \"scope_end\"}\n"),
@@ -224,21 +224,21 @@ START_TEST(strings_that_are_not_utf8_are_rejected_where_read)
 {
     /* a raw 0xff in a scope site went on into scope_stats.jsonl, which Python's json cannot read */
     expect_error(HDR "{\"op\": \"scope_begin\", \"site\": \"a\xff.cpp:1\"}\n{\"op\": \"scope_end\"}\n",
-                 ":2: site:", "invalid UTF-8 in a string (column 33)");
+                 ":2:33: site:", "invalid UTF-8 in a string");
     /* overlong NUL, a UTF-16 surrogate in UTF-8, past U+10FFFF, a cut sequence */
-    expect_error(HDR "{\"op\": \"scope_begin\", \"site\": \"\xc0\x80\"}\n", ":2: site:", "invalid UTF-8");
-    expect_error(HDR "{\"op\": \"scope_begin\", \"site\": \"\xed\xa0\x80\"}\n", ":2: site:", "invalid UTF-8");
+    expect_error(HDR "{\"op\": \"scope_begin\", \"site\": \"\xc0\x80\"}\n", ":2:32: site:", "invalid UTF-8");
+    expect_error(HDR "{\"op\": \"scope_begin\", \"site\": \"\xed\xa0\x80\"}\n", ":2:32: site:", "invalid UTF-8");
     expect_error(HDR "{\"op\": \"scope_begin\", \"site\": \"\xf4\x90\x80\x80\"}\n",
-                 ":2: site:", "invalid UTF-8");
-    expect_error(HDR "{\"op\": \"scope_begin\", \"site\": \"\xe2\x82\"}\n", ":2: site:", "invalid UTF-8");
+                 ":2:32: site:", "invalid UTF-8");
+    expect_error(HDR "{\"op\": \"scope_begin\", \"site\": \"\xe2\x82\"}\n", ":2:32: site:", "invalid UTF-8");
     /* in a key: reported at the object that holds it */
     expect_error(HDR "{\"op\": \"submit\", \"kernel\": \"vadd\", \"cost\": {\"n\xffs\": 1}}\n",
-                 ":2: cost:", "invalid UTF-8");
+                 ":2:47: cost:", "invalid UTF-8");
     /* escapes that make no character, or cut a C string short */
     expect_error(HDR "{\"op\": \"scope_begin\", \"site\": \"a\\udc00\"}\n",
-                 ":2: site:", "a lone surrogate \\u escape is not a character");
+                 ":2:33: site:", "a lone surrogate \\u escape is not a character");
     expect_error(HDR "{\"op\": \"scope_begin\", \"site\": \"a\\u0000b\"}\n",
-                 ":2: site:", "\\u0000 would cut the string short");
+                 ":2:33: site:", "\\u0000 would cut the string short");
     /* well-formed text of every length is read as written */
     const char *dir = tu_tmpdir();
     char *path =
@@ -260,9 +260,9 @@ START_TEST(a_number_beyond_a_double_is_rejected)
 {
     /* 1e999 parsed to infinity, and (int)inf is undefined behaviour */
     expect_error(HDR "{\"op\": \"submit\", \"kernel\": 1e999}\n",
-                 ":2: kernel:", "number out of range (column 28)");
+                 ":2:28: kernel:", "number out of range");
     expect_error(HDR "{\"op\": \"submit\", \"kernel\": \"vadd\", \"args\": [{\"scalar\": -1e400}]}\n",
-                 ":2: args[0].scalar:", "number out of range");
+                 ":2:56: args[0].scalar:", "number out of range");
     /* beyond int but inside a double: a clear message, no cast */
     expect_error(HDR "{\"op\": \"submit\", \"kernel\": 1e300}\n",
                  ":2: kernel:", "unknown kernel id 1.0000000000000001e+300");

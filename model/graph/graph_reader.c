@@ -1694,13 +1694,12 @@ static const jsonl_val *parse_line(graph *g, ssize_t n, char *err, size_t errlen
     const jsonl_val *j = jsonl_doc_parse(&g->doc, g->linebuf, (size_t)n, &je);
     if (!j) {
         const char *at = je.at;
-        long col = at && at >= g->linebuf && at <= g->linebuf + n ? (long)(at - g->linebuf) + 1 : 1;
         if (je.what == JSONL_OOM) /* the doc could not grow: the simulator's failure, not the file's */
             fail(g, err, errlen, "json", "out of memory");
-        else if (je.what)
-            fail(g, err, errlen, je.path[0] ? je.path : "json", "%s (column %ld)", je.what, col);
+        else if (at && at >= g->linebuf && at <= g->linebuf + n)
+            jsonl_message(err, errlen, g->path, g->linebuf, &je, g->line); /* FILE:LINE:COL: FIELD: WHAT */
         else
-            fail(g, err, errlen, "json", "not valid JSON (error near column %ld)", col);
+            fail(g, err, errlen, "json", "not valid JSON");
     }
     return j;
 }

@@ -1732,11 +1732,10 @@ static cJSON *parse_line(graph *g, ssize_t n, char *err, size_t errlen)
     arena_on = false;
     if (!j) {
         const char *at = je.at; /* the error position (cJSON_GetErrorPtr is shared between threads) */
-        long col = at && at >= g->linebuf && at <= g->linebuf + n ? (long)(at - g->linebuf) + 1 : 1;
-        if (je.what)
-            fail(g, err, errlen, je.path[0] ? je.path : "json", "%s (column %ld)", je.what, col);
+        if (at && at >= g->linebuf && at <= g->linebuf + n)
+            jsonl_message(err, errlen, g->path, g->linebuf, &je, g->line); /* FILE:LINE:COL: FIELD: WHAT */
         else
-            fail(g, err, errlen, "json", "not valid JSON (error near column %ld)", col);
+            fail(g, err, errlen, "json", "not valid JSON");
     }
     return j;
 }
