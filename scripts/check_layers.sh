@@ -18,7 +18,7 @@ awk '/<!-- layers:/ { on = 1; next } /<!-- \/layers -->/ { on = 0 } on && /^\| `
         printf "%s\t%s\t%s\n", f[2], f[4], f[5] }' "$map" > "$tab"
 [ -s "$tab" ] || { echo "$map: no layer table between <!-- layers: --> and <!-- /layers -->" >&2; exit 1; }
 
-# Every quoted include of model/, as "FILE<TAB>TARGET" with TARGET resolved against FILE's folder.
+# Every quoted include of model/ and sim/, as "FILE<TAB>TARGET", TARGET resolved against FILE's folder.
 for f in model/*.c model/*.h model/*/*.c model/*/*.h sim/*.c sim/*.h; do
     [ -e "$f" ] && sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f" | sed "s|^|$f	|"
 done | awk -F '\t' '{
