@@ -243,8 +243,9 @@ END_TEST
     "docs/troubleshooting/device-error-codes.md\n"
 
 /* The host's report of a device kill: a chip that ran a trivial graph, then
- * killed by the watchdog whose deadline comes first. */
-static char *device_failure(ps_t stars, ps_t stream)
+ * killed by the watchdog whose deadline comes first; `since` > 0 says a task
+ * completed that long before the kill. */
+static char *device_failure_after(ps_t stars, ps_t stream, ps_t since)
 {
     chip *c = tu_chip("{\"ptosim_graph\": 1, \"name\": \"d\", \"kernels\": [{\"id\": 0, \"name\": \"k\", "
                       "\"core\": \"aiv\", \"cost\": {\"cycles\": 100}}]}\n",
@@ -254,11 +255,20 @@ static char *device_failure(ps_t stars, ps_t stream)
     c->stream_deadline = stream;
     c->stars_credits = 1;
     c->cfg.stream_sync_timeout_ms = 4000;
+    if (since) {
+        c->tasks_completed = 1;
+        c->last_completion = (stars < stream ? stars : stream) - since;
+    }
     chip_device_kill(c, stars < stream ? stars : stream);
     FILE *f = tmpfile();
     report_failure(c, f);
     tu_chip_free(c);
     return drain(f);
+}
+
+static char *device_failure(ps_t stars, ps_t stream)
+{
+    return device_failure_after(stars, stream, 0);
 }
 
 START_TEST(a_device_kill_prints_the_runtimes_acl_lines_then_ptosim_lines)
@@ -292,6 +302,34 @@ START_TEST(a_device_kill_prints_the_runtimes_acl_lines_then_ptosim_lines)
 }
 END_TEST
 
+START_TEST(a_kill_of_a_run_still_completing_tasks_names_the_knob)
+{
+    /* the last completion 1.664 us before the kill, within the scheduler timeout (10 s): the run
+     * was moving, and both watchdogs bound the whole graph */
+    char *s = device_failure_after(4294967296000ULL, PS_NEVER, 1664 * PS_PER_NS);
+    const char *line = strstr(s, "ptosim: [device] STARS");
+    ck_assert_ptr_nonnull(line);
+    ck_assert_str_eq(strchr(line, '\n') + 1,
+                     "ptosim: not a hang: a task completed 1.664 us before the kill; the op-execute timeout "
+                     "bounds the whole graph (one AICPU launch), so silicon kills it too: raise "
+                     "--op-execute-timeout-us (and --stream-sync-timeout-ms above it)\n");
+    free(s);
+    s = device_failure_after(PS_NEVER, 4000 * PS_PER_MS, 20 * PS_PER_NS);
+    line = strstr(s, "not prove the card is clean)\n");
+    ck_assert_ptr_nonnull(line);
+    ck_assert_str_eq(line + strlen("not prove the card is clean)\n"),
+                     "ptosim: not a hang: a task completed 0.020 us before the kill; the stream-sync timeout "
+                     "bounds the whole graph (one stream sync), so silicon kills it too: raise "
+                     "--stream-sync-timeout-ms\n");
+    free(s);
+    /* a completion longer ago than the scheduler timeout proves nothing: the old line */
+    s = device_failure_after(4294967296000ULL, PS_NEVER, 10001 * PS_PER_MS);
+    ck_assert_ptr_nonnull(strstr(s, "ptosim: a STARS op-execute kill is not proof of a deadlock"));
+    ck_assert_ptr_null(strstr(s, "not a hang"));
+    free(s);
+}
+END_TEST
+
 Suite *suite_errors(void)
 {
     Suite *s = suite_create("errors");
@@ -303,6 +341,7 @@ Suite *suite_errors(void)
     tcase_add_test(tc, a_scheduler_timeout_adds_the_sub_class_line_after_the_hint);
     tcase_add_test(tc, scope_deadlock_counts_the_root_scope_as_the_runtime_does);
     tcase_add_test(tc, a_device_kill_prints_the_runtimes_acl_lines_then_ptosim_lines);
+    tcase_add_test(tc, a_kill_of_a_run_still_completing_tasks_names_the_knob);
     suite_add_tcase(s, tc);
     return s;
 }

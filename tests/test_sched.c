@@ -533,6 +533,61 @@ START_TEST(fin_after_the_record_delays_completion_by_the_write_back)
 }
 END_TEST
 
+/* The no-progress check of an idle thread, on chain3 (test_chip.c's timeline, ns). Threads 1 and 2
+ * own no core that runs anything, so they never progress: each checks at its first idle iteration
+ * (every 115 ns: no core to poll) past last_progress + timeout, and then either refreshes (a core
+ * is owned) or latches code 100 (none is, tasks remain). A core is owned as the runtime's
+ * running_slot_state is: from its payload (dispatch phase + 60 pop + 120 payload) until its
+ * completion is handled (FIN seen + 40 + the walk). Thread 0 sees a's FIN in the iteration
+ * 11670..11770, hands a over until 11770 + 40 + 502 = 12312, and b's payload is built at 12312 + 180
+ * = 12492; b's FIN is seen in 23102..23202 and handled until 23744; c's payload at 23924. */
+static ps_t idle_check_timeout;
+static void idle_check_tweak(chip_config *cfg)
+{
+    cfg->scheduler_timeout = idle_check_timeout;
+}
+
+START_TEST(an_idle_thread_looking_during_a_completion_sees_its_core_owned)
+{
+    /* timeout 11700: the first checks land in [11700, 11815), while thread 0 still hands a over
+     * (it used to see core 24 idle from its iteration's start, 11670, and latch S3:
+     * completed=1/3 running=0 ready=1); they refresh, and the next ones land in [23400, 23630),
+     * while b runs or is handed over; the third would come after 35084, the makespan */
+    idle_check_timeout = NS(11700);
+    chip *c = tu_chip(CHAIN3_TEXT, NULL, 0, idle_check_tweak);
+    ck_assert_msg(c->status == CHIP_DONE, "%s", c->message);
+    ck_assert_uint_eq(c->tasks_completed, 3);
+    ck_assert_uint_eq(c->end_time, NS(35084));
+    tu_chip_free(c);
+}
+END_TEST
+
+START_TEST(an_idle_thread_looking_while_a_payload_is_built_latches_s3_and_says_it_was_a_hand_off)
+{
+    /* timeout 12320: the first check is the first 115 ns iteration past 12320, 108 x 115 = 12420,
+     * inside b's hand-off [12312, 12492): no core owned, b ready, c waiting. The runtime latches
+     * there too (scheduler_dispatch.cpp's idle-thread branch); ptosim says the run was moving:
+     * core 24's payload was being built, and a's completion (its walk done) at 12312 was
+     * 12420 - 12312 = 108 ns before the check. Thread 1 was woken for b at 12420 (the first of its
+     * iterations whose dispatch phase comes after b was queued); thread 0 took b, so that iteration
+     * was idle, and it is the one that checks. */
+    idle_check_timeout = NS(12320);
+    chip *c = tu_chip(CHAIN3_TEXT, NULL, 0, idle_check_tweak);
+    ck_assert_int_eq(c->status, CHIP_FATAL);
+    ck_assert_int_eq(c->fatal_code, 100);
+    ck_assert_str_eq(c->message, "PTO2 scheduler timeout sub_class=S3:ready-but-all-idle (detail=3) "
+                                 "completed=1/3 running=0 ready=1 waiting=1 orch_done=1 stuck_task_id=-1 "
+                                 "stuck_core=-1");
+    ck_assert_uint_eq(c->end_time, NS(12420));
+    ck_assert_str_eq(c->note, "scheduler thread 1 made no progress for 0.012 ms; yet the run was not stuck: "
+                              "it looked while a dispatch to core 24 was being prepared (the last task "
+                              "completed 0.108 us before), a hand-off in which no thread owns a running "
+                              "task, and the runtime's check reads that as a stall on silicon too; raise "
+                              "--scheduler-timeout-ms to run past it");
+    tu_chip_free(c);
+}
+END_TEST
+
 /* One 100 us AIV producer on thread 0's first AIV core and N AIC consumers that read its output, all
  * wired before it ends. Its completion walk reaches them newest first (fanout lists are prepended):
  * N, N-1, ..., 1. Through the global queue (FIFO) thread 0 places consumer N on its first AIC core
@@ -602,6 +657,8 @@ Suite *suite_sched(void)
     tcase_add_test(tc, swimlane_record_writeback_slows_back_to_back_tasks_unless_disabled);
     tcase_add_test(tc, first_task_on_half_the_cores_is_slower);
     tcase_add_test(tc, a_kernel_that_never_ends_is_scheduler_timeout_100);
+    tcase_add_test(tc, an_idle_thread_looking_during_a_completion_sees_its_core_owned);
+    tcase_add_test(tc, an_idle_thread_looking_while_a_payload_is_built_latches_s3_and_says_it_was_a_hand_off);
     tcase_add_test(tc, sync_start_places_all_48_blocks_in_one_admission);
     tcase_add_test(tc, sync_start_fits_one_thread_without_a_drain);
     tcase_add_test(tc, early_dispatch_starts_the_consumer_sooner);

@@ -227,7 +227,7 @@ typedef struct rt_services {
     chip_status status;                                                                                      \
     int fatal_code;     /* runtime error code when CHIP_FATAL */                                             \
     char message[4096]; /* what ended the run, when not CHIP_DONE */                                         \
-    char note[160];     /* ptosim's context for a fatal beyond the runtime's text, or "" */
+    char note[512];     /* ptosim's context for a fatal beyond the runtime's text, or "" */
 
 typedef struct rt {
     RT_FIELDS

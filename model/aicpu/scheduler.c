@@ -450,6 +450,7 @@ void sched_on_iter(sched *sc, int ti, ps_t t)
         switch (polled) {
         case POLL_RUN_DONE:
             cur += retire(sc, ti, k, &fin[0], cur, shared);
+            r->cores[k].owned_until = cur; /* clear_running_slot follows complete_slot_task */
             done++;
             break;
         case POLL_PROMOTED:
@@ -460,6 +461,7 @@ void sched_on_iter(sched *sc, int ti, ps_t t)
         case POLL_BOTH_DONE:
             cur += retire(sc, ti, k, &fin[0], cur, shared);
             cur += retire(sc, ti, k, &fin[1], cur, shared);
+            r->cores[k].owned_until = cur;
             done += 2;
             break;
         default:
@@ -830,6 +832,8 @@ static int dispatch_shape(sched *sc, int ti, readyq *q, int shape, stage_phase p
                             co->has_pending = true;
                         track(sc, co, before);
                         *cur += r->cost.payload;
+                        if (ph == STAGE_IDLE)
+                            co->owned_from = *cur;
                     }
                     break;
                 }
@@ -847,6 +851,8 @@ static int dispatch_shape(sched *sc, int ti, readyq *q, int shape, stage_phase p
                         co->has_pending = true;
                     track(sc, co, before);
                     *cur += r->cost.payload;
+                    if (ph == STAGE_IDLE)
+                        co->owned_from = *cur;
                     break;
                 }
             }
@@ -1229,6 +1235,7 @@ void sched_on_timeout_event(sched *sc, int ti, ps_t t)
 }
 
 static void plan_wake(sched *sc, sched_thread *th);
+static void check_this_iteration(sched *sc, sched_thread *th);
 
 /* Nothing happened this iteration: sleep until a poll can observe a change. */
 static void go_to_sleep(sched *sc, sched_thread *th)
@@ -1245,8 +1252,27 @@ static void go_to_sleep(sched *sc, sched_thread *th)
     for (int s = 0; s < 3; s++)
         th->sleep_misses_per_iter += units(sc, th, s, 7, STAGE_IDLE) > 0;
     plan_wake(sc, th);
+    check_this_iteration(sc, th);
     if (th->index == 0)
         sched_notify_wiring(sc, th->iter_start); /* tasks it backed off from */
+}
+
+/* The iteration that just found nothing is an idle one too, and the runtime checks the timeout in
+ * every iteration without progress (scheduler_dispatch.cpp); arm_timeout looks from the sleep's next
+ * iteration on. It matters to a thread woken for a queued task another thread takes first: that
+ * iteration falls in the hand-off. */
+static void check_this_iteration(sched *sc, sched_thread *th)
+{
+    rt *r = sc->rt;
+    if (th->last_progress + r->cfg.scheduler_timeout + 1 > r->now)
+        return;
+    if (r->dump_on && r->now < r->dump.freeze_until)
+        return; /* parked: arm_timeout's event looks again after the park */
+    th->timeout_due = r->now;
+    if (th->timeout_event_at <= r->now)
+        return;
+    th->timeout_event_at = r->now;
+    rt_schedule(r, r->now, EV_SCHED_TIMEOUT, (uint32_t)th->index, 0);
 }
 
 /* The first idle iteration of a sleeping thread that can observe a change on
@@ -1279,8 +1305,10 @@ static void plan_wake(sched *sc, sched_thread *th)
     arm_timeout(sc, th);
 }
 
-/* Counts not-yet-completed tasks by state for the stall report. */
-static void classify_stall(sched *sc, int *running, int *ready, int *waiting, uint64_t *stuck,
+/* Counts not-yet-completed tasks by state for the stall report at time t, as classify_stall_reason
+ * (scheduler_cold_path.cpp) does: running is read from core ownership (running_slot_state), so a task in a
+ * pending slot, or one whose payload is still being built, counts as ready. */
+static void classify_stall(sched *sc, ps_t t, int *running, int *ready, int *waiting, uint64_t *stuck,
                            int *stuck_core)
 {
     rt *r = sc->rt;
@@ -1295,8 +1323,7 @@ static void classify_stall(sched *sc, int *running, int *ready, int *waiting, ui
                 continue;
             int on = -1;
             for (int k = 0; k < r->ncores && on < 0; k++)
-                if (r->cores[k].busy && (r->cores[k].run.task_id == tk->id ||
-                                         (r->cores[k].has_pending && r->cores[k].pend.task_id == tk->id)))
+                if (r->cores[k].busy && core_owned_at(&r->cores[k], t) && r->cores[k].run.task_id == tk->id)
                     on = k;
             if (on >= 0) {
                 if (!*running)
@@ -1317,7 +1344,7 @@ void sched_on_timeout(sched *sc, int ti, ps_t t)
     sched_thread *th = &sc->threads[ti];
     bool self_owns = false, anyone_owns = false;
     for (int k = 0; k < r->ncores; k++)
-        if (r->cores[k].busy) {
+        if (core_owned_at(&r->cores[k], t)) {
             anyone_owns = true;
             self_owns |= r->cores[k].thread == ti;
         }
@@ -1331,7 +1358,7 @@ void sched_on_timeout(sched *sc, int ti, ps_t t)
         return; /* another error ended the run first; its message stands */
     int running, ready, waiting, stuck_core;
     uint64_t stuck;
-    classify_stall(sc, &running, &ready, &waiting, &stuck, &stuck_core);
+    classify_stall(sc, t, &running, &ready, &waiting, &stuck, &stuck_core);
     int detail = running ? 1 : ready ? 3 : waiting ? 4 : !rt_orch_done(r) ? 5 : 99;
     /* the message is the host's sub_class= line (runtime_maker.cpp validate_runtime_impl) */
     rt_fatal(r, 100,
@@ -1340,8 +1367,22 @@ void sched_on_timeout(sched *sc, int ti, ps_t t)
              rterr_stall_name(detail), detail, r->tasks_completed, r->tasks_submitted, running, ready,
              waiting, rt_orch_done(r) ? 1 : 0, stuck == UINT64_MAX ? (int64_t)-1 : (int64_t)stuck,
              stuck_core);
-    snprintf(r->note, sizeof(r->note), "scheduler thread %d made no progress for %.3f ms", ti,
-             (double)(t - th->last_progress) / (double)PS_PER_MS);
+    int n = snprintf(r->note, sizeof(r->note), "scheduler thread %d made no progress for %.3f ms", ti,
+                     (double)(t - th->last_progress) / (double)PS_PER_MS);
+    /* The runtime's idle thread judges the whole chip by one look at the cores. A dispatch whose
+     * payload is still being built (popped, running_slot_state not yet set) is a hand-off, not a
+     * stall: say so, since the sub_class line alone reads as a hang. */
+    int handoff = -1;
+    for (int k = 0; k < r->ncores && handoff < 0; k++)
+        if (r->cores[k].busy && t < r->cores[k].owned_from)
+            handoff = k;
+    if (global_stuck && handoff >= 0 && n > 0 && (size_t)n < sizeof(r->note))
+        snprintf(r->note + n, sizeof(r->note) - (size_t)n,
+                 "; yet the run was not stuck: it looked while a dispatch to core %d was being prepared "
+                 "(the last task completed %.3f us before), a hand-off in which no thread owns a running "
+                 "task, and the runtime's check reads that as a stall on silicon too; raise "
+                 "--scheduler-timeout-ms to run past it",
+                 handoff, (double)(t - r->last_completion) / (double)PS_PER_US);
 }
 
 /* ---- the sync-start drain (model/README.md §8.4) ---- */
@@ -1448,6 +1489,8 @@ static int stage_cohort(sched *sc, int ti, task *tk, int want, bool gated, bool 
                     track(sc, co, before);
                     tk->sync_running += gated && !to_pending;
                     cur += r->cost.payload;
+                    if (!to_pending)
+                        co->owned_from = cur;
                 }
                 staged++;
             }
@@ -1467,6 +1510,8 @@ static int stage_cohort(sched *sc, int ti, task *tk, int want, bool gated, bool 
                 track(sc, co, before);
                 tk->sync_running += gated && pass == 0;
                 cur += r->cost.payload;
+                if (pass == 0)
+                    co->owned_from = cur;
                 staged++;
             }
         }

@@ -50,7 +50,17 @@ typedef struct core {
     uint64_t executions;    /* executions run */
     ps_t busy_ps;           /* sum of kernel windows */
     bool fin_after_wb;      /* FIN follows the swimlane record write-back (aicore_fin_after_record) */
+    /* the runtime's running_slot_state, as its no-progress check reads it: set once the core's payload
+     * is built, cleared once the completion of what ran is handled (model/README.md §7.4) */
+    ps_t owned_from;        /* the dispatch that made it busy set running_slot_state here */
+    ps_t owned_until;       /* its last completion was handled (fanout walked) up to here */
 } core;
+
+/* Does a scheduler thread own a running task on core c at time t (running_slot_state != nullptr)? */
+static inline bool core_owned_at(const core *c, ps_t t)
+{
+    return (c->busy && t >= c->owned_from) || t < c->owned_until;
+}
 
 /* What one COND read changed (decide_slot_transition, model/README.md §7.2). */
 typedef enum {

@@ -621,11 +621,23 @@ void report_failure(const chip *c, FILE *f)
             rc);
         if (!stream_sync)
             outfile_printf(f, "ptosim: [device] %s\n", c->message);
-        outfile_printf(
-            f,
-            "ptosim: a %s kill is not proof of a deadlock: the run may simply be slow (see ptosim_run.json: "
-            "outcome.device_error, args_dump)\n",
-            stream_sync ? "stream-sync" : "STARS op-execute");
+        /* Both watchdogs bound the whole graph (one AICPU launch, one stream sync): a run still
+         * completing tasks when it fired, with no dump park holding it, was killed for its length */
+        bool dump_held = c->dump_on && (c->dump.frozen_ps > 0 || c->dump.killed);
+        if (!dump_held && c->tasks_completed > 0 && c->end_time >= c->last_completion &&
+            c->end_time - c->last_completion <= c->cfg.scheduler_timeout)
+            outfile_printf(f,
+                    "ptosim: not a hang: a task completed %.3f us before the kill; the %s timeout bounds "
+                    "the whole graph (%s), so silicon kills it too: raise %s\n",
+                    us_from_ps(c->end_time - c->last_completion), stream_sync ? "stream-sync" : "op-execute",
+                    stream_sync ? "one stream sync" : "one AICPU launch",
+                    stream_sync ? "--stream-sync-timeout-ms"
+                                : "--op-execute-timeout-us (and --stream-sync-timeout-ms above it)");
+        else
+            outfile_printf(f,
+                    "ptosim: a %s kill is not proof of a deadlock: the run may simply be slow (see "
+                    "ptosim_run.json: outcome.device_error, args_dump)\n",
+                    stream_sync ? "stream-sync" : "STARS op-execute");
     } else if (c->status != CHIP_DONE) {
         outfile_printf(f, "ptosim: %s: %s\n", report_status_name(c->status), c->message);
     }
