@@ -40,7 +40,8 @@ SIM_OBJ := $(SIM_SRC:%.c=$(BUILD)/%.o) $(BUILD)/sim/perfsim_harness.o
 # The fuzz targets' library (make fuzz, below; lint links it against $(BUILD)'s objects). import prices
 # kernels with Perf-Sim too (sim/import_cost.c): its binding and the harness text it carries are in it.
 FUZZ_LIB_SRC := $(MODEL_SRC) sim/import.c sim/import_state.c sim/import_heap.c sim/import_cost.c \
-	sim/import_perfsim.c sim/perfsim.c $(BUILD)/sim/perfsim_harness.c sim/cli.c sim/report_data.c sim/json_scan.c sim/json_span.c sim/json_stream.c
+	sim/import_perfsim.c sim/perfsim.c sim/sha256.c sim/stop_signal.c $(BUILD)/sim/perfsim_harness.c sim/cli.c \
+	sim/report_data.c sim/json_scan.c sim/json_span.c sim/json_stream.c
 FUZZ_LIB_OBJ := $(FUZZ_LIB_SRC:%.c=build-fuzz/%.o)
 FUZZ_LINK_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(filter-out $(BUILD)/%,$(FUZZ_LIB_SRC))) $(BUILD)/sim/perfsim_harness.o
 FUZZ_LIBS = $(shell pkg-config --libs libcjson zlib 2>/dev/null) -lm -pthread

@@ -792,6 +792,8 @@ int import_perfsim_costs(importer *im, const import_opts *opt)
     perfsim_opts po = {.pto_isa = opt->pto_isa,
                        .runtime_root = opt->runtime_root,
                        .cache_dir = opt->cache_dir,
+                       .shared_cache = opt->shared_cache,
+                       .time_limit = opt->time_limit,
                        .jobs = opt->jobs,
                        .progress = opt->progress};
     long *task_sig = NULL;
