@@ -239,6 +239,29 @@ START_TEST(a_kernel_run_that_records_no_instructions_is_never_priced_silently)
 }
 END_TEST
 
+/* A graph holds at most 10^12 cycles and 2^40 GM bytes a pipe (pipe.h): a figure past them (found by the fuzz
+ * target of the result readers) fails the kernel by name, rather than the graph import writes. */
+START_TEST(a_result_past_what_a_graph_holds_is_a_kernel_failure_not_a_graph_that_does_not_validate)
+{
+    fake f;
+    fake_setup(&f);
+    fake_kernel(&f, 1, "1000000000001 20 6 0 17 0 0 0 403 10 1600 0 0", NULL);
+    fake_kernel(&f, 2, "42 11 8 5 12 8 7 13 0 0 1099511627777 0 1024", NULL);
+    run_out r = fake_import(&f, NULL, NULL, NULL, NULL);
+    ck_assert_int_eq(r.status, 3);
+    char want[4096];
+    snprintf(want, sizeof(want),
+             "ptosim import: kernel SF (%s): Perf-Sim measured more than a graph holds (1000000000000 cycles, "
+             "1099511627776 GM bytes a pipe) for 3 of its 3 tasks; kernel PV (%s): Perf-Sim measured more than a "
+             "graph holds (1000000000000 cycles, 1099511627776 GM bytes a pipe) for 3 of its 3 tasks (--fallback "
+             "model keeps the model's cost for these)\n",
+             f.src[1], f.src[2]);
+    ck_assert_str_eq(r.err, want);
+    ck_assert_str_eq(r.out, "");
+    tu_run_free(&r);
+}
+END_TEST
+
 START_TEST(perf_sim_options_and_tables_are_checked_before_anything_compiles)
 {
     fake f;
@@ -1164,6 +1187,7 @@ Suite *suite_perfsim(void)
     tcase_add_test(tc, a_kernel_that_does_not_compile_is_named_and_fails_unless_the_model_stands_in);
     tcase_add_test(tc, a_pto_isa_tree_that_does_not_compile_or_records_no_sync_events_is_refused);
     tcase_add_test(tc, a_kernel_run_that_records_no_instructions_is_never_priced_silently);
+    tcase_add_test(tc, a_result_past_what_a_graph_holds_is_a_kernel_failure_not_a_graph_that_does_not_validate);
     tcase_add_test(tc, perf_sim_options_and_tables_are_checked_before_anything_compiles);
     tcase_add_test(tc, a_values_table_gives_what_a_capture_without_an_args_dump_lacks);
     tcase_add_test(tc, a_perf_sim_cost_gives_the_kernel_its_time_pipes_and_pmu_counters);
