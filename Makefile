@@ -163,7 +163,8 @@ check-sanitize: lint chromium-dep perfsim-dep
 		sh ./scripts/sanitize-report.sh build-san && exit $$rc
 
 # libFuzzer targets (clang) for the graph reader (and it against the reader it
-# replaced), the platform loader, the import reader and the report's readers of a run's files, built into
+# replaced), the platform loader, the import reader, the report's readers of a run's files and the
+# Perf-Sim result readers, built into
 # build-fuzz/ with ASan and UBSan; `make fuzz` runs
 # each for FUZZ_SECONDS (600) from its seeds in tests/fuzz/seeds/ and fails
 # on a finding (scripts/fuzz.sh). clang and libFuzzer come from Debian

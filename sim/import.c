@@ -1882,7 +1882,8 @@ static void import_usage(FILE *f)
         "    -j N                   compiles and runs at once (default: the cores online)\n"
         "    --fallback model       a kernel Perf-Sim cannot price keeps the model's cost (listed on stderr)\n"
         "  the compiler is $CXX, else clang++-19 or clang++\n"
-        "exit status: 0 written; 2 usage; 3 the capture, a table or a kernel cannot be used\n",
+        "exit status: 0 written; 2 usage; 3 the capture, a table or a kernel cannot be used; 130/143\n"
+        "SIGINT/SIGTERM during Perf-Sim's compiles and runs\n",
         f);
 }
 

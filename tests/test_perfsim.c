@@ -1033,6 +1033,29 @@ START_TEST(a_kernel_run_dies_with_an_import_killed_outright)
 }
 END_TEST
 
+/* The options of the cache and the time limit: in import's help, the man page and bash completion. */
+START_TEST(the_cache_and_time_limit_options_are_in_the_help_the_man_page_and_completion)
+{
+    const char *help[] = {"import", "--help", NULL};
+    run_out r = tu_run(help);
+    ck_assert_int_eq(r.status, 0);
+    ck_assert_msg(strstr(r.out, "    --shared-cache ") && strstr(r.out, "    --time-limit SECONDS "), "%s", r.out);
+    tu_run_free(&r);
+    char *man = tu_read(PTOSIM_SRCDIR "/sim/ptosim.1");
+    ck_assert_msg(man && strstr(man, ".RB [ \\-\\-shared\\-cache ]") && strstr(man, ".RB [ \\-\\-time\\-limit"),
+                  "the man page's synopsis of import lacks --shared-cache or --time-limit");
+    free(man);
+    const char *comp[] = {"/bin/bash", "-c",
+                          "source " PTOSIM_SRCDIR "/sim/ptosim.bash; COMP_WORDS=(ptosim import d --); COMP_CWORD=3; "
+                          "_ptosim; echo \"${COMPREPLY[*]}\"",
+                          NULL};
+    r = tu_run_prog(comp);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_msg(strstr(r.out, "--shared-cache") && strstr(r.out, "--time-limit"), "%s", r.out);
+    tu_run_free(&r);
+}
+END_TEST
+
 /* ---- with pto-isa and the runtime's kernels (build/perfsim/, from ../shared/) ---- */
 
 static bool have_trees(void)
@@ -1200,6 +1223,7 @@ Suite *suite_perfsim(void)
     tcase_add_test(tc, a_compile_or_run_that_never_ends_is_killed_with_its_children_at_the_time_limit);
     tcase_add_test(tc, sigterm_to_import_kills_the_kernel_runs_and_removes_the_temporary_folder);
     tcase_add_test(tc, a_kernel_run_dies_with_an_import_killed_outright);
+    tcase_add_test(tc, the_cache_and_time_limit_options_are_in_the_help_the_man_page_and_completion);
     suite_add_tcase(s, tc);
     if (!have_trees()) {
         printf("perf-sim: 3 tests skipped: no pto-isa and runtime trees in build/perfsim/ (make perfsim-dep "
