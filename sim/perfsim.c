@@ -69,12 +69,18 @@ static void h_hex(const hash128 *h, char out[33])
     snprintf(out, 33, "%016" PRIx64 "%016" PRIx64, h->a, h->b);
 }
 
-/* Hashes a file's contents; -1 when it cannot be read. */
+/* Hashes a regular file's contents; -1 when it cannot be read. A dep list names files the compiler read: a
+ * FIFO or a device there (/dev/zero) is no such file and would block or never end. */
 static int h_file(hash128 *h, const char *path)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0)
         return -1;
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        return errno = EINVAL, -1;
+    }
     char buf[65536];
     ssize_t n;
     uint64_t total = 0;
@@ -122,6 +128,15 @@ static int make_dirs(const char *path)
     return mkdir(p, 0700) != 0 && errno != EEXIST ? -1 : 0;
 }
 
+/* read(), again when a signal cut it short. */
+static ssize_t read_some(int fd, void *buf, size_t len)
+{
+    ssize_t n;
+    while ((n = read(fd, buf, len)) < 0 && errno == EINTR)
+        ;
+    return n;
+}
+
 /* Reads the whole regular file open as fd (at most max bytes) into a NUL-terminated buffer; closes fd. */
 static char *slurp_fd(int fd, size_t max, size_t *len)
 {
@@ -135,7 +150,7 @@ static char *slurp_fd(int fd, size_t max, size_t *len)
     char *b = malloc((size_t)st.st_size + 1);
     size_t got = 0;
     ssize_t n = 0;
-    while (b && got < (size_t)st.st_size && (n = read(fd, b + got, (size_t)st.st_size - got)) > 0)
+    while (b && got < (size_t)st.st_size && (n = read_some(fd, b + got, (size_t)st.st_size - got)) > 0)
         got += (size_t)n;
     int e = errno;
     close(fd);
@@ -464,7 +479,7 @@ static int entry_copy_bin(const cache *c, const char *name, const char *dst, cha
     size_t have = 0;
     ssize_t n = 0;
     const char *nl = NULL, *why = NULL;
-    while (!nl && have < ENTRY_HEAD_MAX && (n = read(fd, buf + have, ENTRY_HEAD_MAX - have)) > 0) {
+    while (!nl && have < ENTRY_HEAD_MAX && (n = read_some(fd, buf + have, ENTRY_HEAD_MAX - have)) > 0) {
         have += (size_t)n;
         nl = memchr(buf, '\n', have);
     }
@@ -502,10 +517,7 @@ static int entry_copy_bin(const cache *c, const char *name, const char *dst, cha
             }
         }
         off = 0;
-        n = read(fd, buf, sizeof(buf));
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
+        if ((n = read_some(fd, buf, sizeof(buf))) <= 0)
             break;
         have = (size_t)n;
     }
@@ -565,11 +577,14 @@ static int entry_put(cache *c, int sub, const char *name, const char *kind, cons
         e = errno;
     }
     if (rc == 0 && renameat(c->sub[sub], tmp, c->sub[sub], name) != 0) {
-        rc = -1;
+        /* a shared cache's sticky folder keeps another member's entry of this name: it stands (it is checked
+         * whenever it is read), ours goes */
+        rc = c->shared && (errno == EPERM || errno == EACCES) ? 0 : -1;
         e = errno;
-    }
-    if (rc != 0)
         unlinkat(c->sub[sub], tmp, 0);
+    } else if (rc != 0) {
+        unlinkat(c->sub[sub], tmp, 0);
+    }
     errno = e;
     return rc;
 }

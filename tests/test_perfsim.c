@@ -685,6 +685,46 @@ START_TEST(a_shared_cache_runs_no_swapped_binary_and_takes_no_forged_figures)
 }
 END_TEST
 
+/* A dep list names the files a compile read; one written whole, with its own digest, by another member of a
+ * shared cache may name a FIFO or /dev/zero, which would block or never end being read: those are no files
+ * a compile read, and the kernel is compiled again. */
+START_TEST(a_dep_list_naming_a_fifo_or_a_device_does_not_hang_the_import)
+{
+    fake f;
+    fake_setup(&f);
+    ck_assert_int_eq(mkdir(f.cache, 01777), 0);
+    ck_assert_int_eq(chmod(f.cache, 01777), 0);
+    run_out r = fake_import(&f, "--shared-cache", NULL, NULL, NULL);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    char fifo[1100], list[2400], p[1200];
+    snprintf(fifo, sizeof(fifo), "%s/fifo", f.dir);
+    ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+    snprintf(p, sizeof(p), "%s/dep", f.cache);
+    DIR *d = opendir(p);
+    ck_assert_ptr_nonnull(d);
+    int n = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        if (e->d_name[0] == '.')
+            continue;
+        snprintf(list, sizeof(list), "%s\n%s\n", n % 2 ? fifo : "/dev/zero", f.src[n % 4]);
+        char entry[3000];
+        int hn = perfsim_entry_header(entry, sizeof(entry), "dep", e->d_name, list, strlen(list));
+        ck_assert_int_gt(hn, 0);
+        snprintf(entry + hn, sizeof(entry) - (size_t)hn, "%s", list);
+        char *path = tu_write(p, e->d_name, entry);
+        free(path);
+        n++;
+    }
+    closedir(d);
+    ck_assert_int_eq(n, 4);
+    r = fake_import(&f, "--shared-cache", NULL, NULL, NULL);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    ck_assert_int_eq(lines(f.clog), 8);
+}
+END_TEST
+
 /* What the entry and result readers refuse, each with its reason. */
 START_TEST(a_cache_entry_is_read_only_as_what_its_header_records)
 {
@@ -1218,6 +1258,7 @@ Suite *suite_perfsim(void)
     tcase_add_test(tc, the_cache_is_made_for_its_user_alone_and_refused_when_another_can_write_it);
     tcase_add_test(tc, a_shared_cache_runs_no_swapped_binary_and_takes_no_forged_figures);
     tcase_add_test(tc, a_cache_entry_is_read_only_as_what_its_header_records);
+    tcase_add_test(tc, a_dep_list_naming_a_fifo_or_a_device_does_not_hang_the_import);
     tcase_add_test(tc, a_temporary_folder_on_another_file_system_than_the_cache_changes_nothing);
     tcase_add_test(tc, a_kernel_path_with_dollar_hash_and_space_is_read_back_from_the_dep_file);
     tcase_add_test(tc, a_compile_or_run_that_never_ends_is_killed_with_its_children_at_the_time_limit);
