@@ -955,6 +955,28 @@ START_TEST(a_compile_or_run_that_never_ends_is_killed_with_its_children_at_the_t
 }
 END_TEST
 
+/* A kernel run holds its stdin, stdout and stderr and nothing else of ptosim's: not the graph import writes
+ * aside in $TMPDIR (the shell running the stand-in holds its own script too). */
+START_TEST(a_kernel_run_inherits_no_file_of_ptosims)
+{
+    fake f;
+    fake_setup(&f);
+    char fds[1100];
+    snprintf(fds, sizeof(fds), "%s/fds", f.dir);
+    setenv("FAKE_FDS", fds, 1);
+    fresh_tmpdir();
+    fake_kernel(&f, 0, FIGURES[0], "FAKE_RUN_FDS");
+    run_out r = fake_import(&f, NULL, NULL, NULL, NULL);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    char *t = tu_read(fds);
+    ck_assert_ptr_nonnull(t);
+    ck_assert_msg(!strstr(t, "ptosim-import."), "the kernel run holds the graph import writes aside:\n%s", t);
+    ck_assert_msg(!strstr(t, f.cache), "the kernel run holds a folder of the cache:\n%s", t);
+    free(t);
+}
+END_TEST
+
 /* Starts ptosim with args in the background, its stdout and stderr into files of dir. */
 static pid_t start_import(const char *const *args, const char *dir)
 {
@@ -1264,6 +1286,7 @@ Suite *suite_perfsim(void)
     tcase_add_test(tc, a_compile_or_run_that_never_ends_is_killed_with_its_children_at_the_time_limit);
     tcase_add_test(tc, sigterm_to_import_kills_the_kernel_runs_and_removes_the_temporary_folder);
     tcase_add_test(tc, a_kernel_run_dies_with_an_import_killed_outright);
+    tcase_add_test(tc, a_kernel_run_inherits_no_file_of_ptosims);
     tcase_add_test(tc, the_cache_and_time_limit_options_are_in_the_help_the_man_page_and_completion);
     suite_add_tcase(s, tc);
     if (!have_trees()) {

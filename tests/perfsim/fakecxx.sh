@@ -4,7 +4,8 @@
 # figures on the kernel's "// fake: TOTAL INSTR SYNC SCALAR MTE2 MTE1 CUBE FIXP VEC MTE3 GM_MTE2 GM_MTE3
 # GM_FIXP" line. A kernel holding FAKE_COMPILE_ERROR fails as a kernel error, FAKE_TREE_ERROR as an error
 # inside the pto-isa tree; FAKE_COMPILE_HANG never ends compiling, FAKE_RUN_HANG compiles to a run that never
-# ends (each process of a hang, a shell and its sleep, writes its pid to $FAKE_PIDS). The dep file's names
+# ends (each process of a hang, a shell and its sleep, writes its pid to $FAKE_PIDS); FAKE_RUN_FDS runs list
+# what their open files are to $FAKE_FDS. The dep file's names
 # are escaped as clang writes them ('$' as '$$', '#' as '\#', a space as '\ '). $FAKECXX_LOG counts
 # compiles, $FAKERUN_LOG runs.
 set -eu
@@ -45,9 +46,14 @@ if grep -q FAKE_RUN_HANG "$kernel"; then
     chmod +x "$out"
     exit 0
 fi
+fds=""
+if grep -q FAKE_RUN_FDS "$kernel"; then
+    fds='for f in /proc/$$/fd/*; do readlink "$f"; done >> "$FAKE_FDS"'
+fi
 cat > "$out" <<EOS
 #!/bin/sh
 if [ -n "\${FAKERUN_LOG:-}" ]; then echo run >> "\$FAKERUN_LOG"; fi
+$fds
 while read -r w id rest; do
     case "\$w" in
     sig) cur=\$id ;;
