@@ -40,7 +40,8 @@ SIM_OBJ := $(SIM_SRC:%.c=$(BUILD)/%.o) $(BUILD)/sim/perfsim_harness.o
 # The fuzz targets' library (make fuzz, below; lint links it against $(BUILD)'s objects). import prices
 # kernels with Perf-Sim too (sim/import_cost.c): its binding and the harness text it carries are in it.
 FUZZ_LIB_SRC := $(MODEL_SRC) sim/import.c sim/import_state.c sim/import_heap.c sim/import_cost.c \
-	sim/import_perfsim.c sim/perfsim.c $(BUILD)/sim/perfsim_harness.c sim/cli.c sim/report_data.c sim/json_scan.c sim/json_span.c sim/json_stream.c
+	sim/import_perfsim.c sim/perfsim.c sim/sha256.c sim/stop_signal.c $(BUILD)/sim/perfsim_harness.c sim/cli.c \
+	sim/report_data.c sim/json_scan.c sim/json_span.c sim/json_stream.c
 FUZZ_LIB_OBJ := $(FUZZ_LIB_SRC:%.c=build-fuzz/%.o)
 FUZZ_LINK_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(filter-out $(BUILD)/%,$(FUZZ_LIB_SRC))) $(BUILD)/sim/perfsim_harness.o
 FUZZ_LIBS = $(shell pkg-config --libs libcjson zlib 2>/dev/null) -lm -pthread
@@ -162,7 +163,8 @@ check-sanitize: lint chromium-dep perfsim-dep
 		sh ./scripts/sanitize-report.sh build-san && exit $$rc
 
 # libFuzzer targets (clang) for the graph reader (and it against the reader it
-# replaced), the platform loader, the import reader and the report's readers of a run's files, built into
+# replaced), the platform loader, the import reader, the report's readers of a run's files and the
+# Perf-Sim result readers, built into
 # build-fuzz/ with ASan and UBSan; `make fuzz` runs
 # each for FUZZ_SECONDS (600) from its seeds in tests/fuzz/seeds/ and fails
 # on a finding (scripts/fuzz.sh). clang and libFuzzer come from Debian
@@ -173,7 +175,7 @@ FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined
 FUZZ_CFLAGS := -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -O1 -g \
 	-fno-omit-frame-pointer $(FUZZ_SAN) -fsanitize=fuzzer-no-link $(shell pkg-config --cflags libcjson zlib 2>/dev/null) \
 	-DPTOSIM_DATADIR='"$(CURDIR)/platforms"'
-FUZZ_TARGETS := graph graph_diff platform import report conform
+FUZZ_TARGETS := graph graph_diff platform import report conform perfsim
 
 # -MMD: an object is rebuilt when a header it includes changes (a stale one, built against another layout of
 # a struct, reads it wrong and the sanitizers report what the source does not do)

@@ -32,6 +32,7 @@
 #include "import_state.h"
 #include "json_span.h"
 #include "json_stream.h"
+#include "stop_signal.h"
 
 static const char *const DIRS[] = {"in", "out", "inout", "out_existing", "no_dep"};
 
@@ -1874,11 +1875,15 @@ static void import_usage(FILE *f)
         "    --values FILE          without an args dump: {\"NAME\": {\"scalars\": [..], \"inputs\": {\"3\": [..]}}}\n"
         "    --pto-isa DIR          pto-isa tree (default $PTO_ISA_ROOT; 995589ab is known to work)\n"
         "    --runtime-include DIR  the runtime's tree for its incore headers (default $SIMPLER_ROOT)\n"
-        "    --cache DIR            compiled kernels and results (default ~/.cache/ptosim/perf-sim)\n"
+        "    --cache DIR            compiled kernels and results (default ~/.cache/ptosim/perf-sim): yours\n"
+        "                           alone, or refused\n"
+        "    --shared-cache         use a cache other users can write, each entry checked by its digest\n"
+        "    --time-limit SECONDS   each compile and each batch of Perf-Sim runs (default 300)\n"
         "    -j N                   compiles and runs at once (default: the cores online)\n"
         "    --fallback model       a kernel Perf-Sim cannot price keeps the model's cost (listed on stderr)\n"
         "  the compiler is $CXX, else clang++-19 or clang++\n"
-        "exit status: 0 written; 2 usage; 3 the capture, a table or a kernel cannot be used\n",
+        "exit status: 0 written; 2 usage; 3 the capture, a table or a kernel cannot be used; 130/143\n"
+        "SIGINT/SIGTERM during Perf-Sim's compiles and runs\n",
         f);
 }
 
@@ -1908,7 +1913,13 @@ int import_main(int argc, char **argv)
             continue;
         }
         static const char *const perf_opts[] = {"--kernel", "--kernels", "--values", "--pto-isa", "--runtime-include",
-                                                "--cache", "-j", "--jobs", "--fallback", NULL};
+                                                "--cache", "-j", "--jobs", "--fallback", "--time-limit",
+                                                NULL};
+        if (strcmp(argv[i], "--shared-cache") == 0) {
+            opt.shared_cache = true;
+            perf_given = argv[i];
+            continue;
+        }
         int po = -1;
         for (int k = 0; perf_opts[k] && po < 0; k++)
             if (cli_opt_is(argv[i], perf_opts[k], &v))
@@ -1949,6 +1960,17 @@ int import_main(int argc, char **argv)
                 }
                 opt.jobs = (int)n;
                 break;
+            case 9: {
+                errno = 0;
+                double t = strtod(v, &end);
+                if (*end || errno || !(t > 0) || t > 86400) {
+                    fprintf(stderr, "ptosim import: --time-limit %s: give seconds, a number in (0, 86400]\n",
+                            v);
+                    goto usage_fail;
+                }
+                opt.time_limit = t;
+                break;
+            }
             default:
                 if (strcmp(v, "model") != 0) {
                     fprintf(stderr, "ptosim import: --fallback %s: the only fallback is model\n", v);
@@ -1995,7 +2017,11 @@ int import_main(int argc, char **argv)
         free(kernel_args);
         return EXIT_INTERNAL;
     }
-    if (import_capture(dir, &opt, g, err, sizeof(err)) != 0) {
+    int got = import_capture(dir, &opt, g, err, sizeof(err));
+    if (intr_signal()) { /* Perf-Sim's compiles and runs were stopped: nothing is written */
+        fprintf(stderr, "ptosim import: interrupted by %s\n", intr_name(intr_signal()));
+        rc = intr_status(intr_signal());
+    } else if (got != 0) {
         fprintf(stderr, "ptosim import: %s\n", err);
         rc = EXIT_GRAPH;
     } else if (fflush(g) != 0 || ferror(g)) {

@@ -27,6 +27,8 @@ typedef struct import_opts {
     const char *pto_isa;       /* --pto-isa, NULL = $PTO_ISA_ROOT */
     const char *runtime_root;  /* --runtime-include, NULL = $SIMPLER_ROOT */
     const char *cache_dir;     /* --cache, NULL = ~/.cache/ptosim/perf-sim */
+    bool shared_cache;         /* --shared-cache: a cache other users write, each entry checked */
+    double time_limit;         /* --time-limit: seconds a compile or a batch of runs may take, 0 = default */
     int jobs;                  /* -j, 0 = the cores online */
     bool fallback_model;       /* --fallback model: a kernel Perf-Sim cannot price keeps the model's cost */
     bool progress;             /* progress lines on stderr */

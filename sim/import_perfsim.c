@@ -694,6 +694,15 @@ static long intern_sig(perf_state *ps, const perfsim_sig *s)
     return (long)ps->nsigs++;
 }
 
+/* Is a figure of r past what a graph's measured cost holds? (busy cycles are cut to the total below) */
+static bool past_graph(const perfsim_result *r)
+{
+    bool past = r->total > GRAPH_MAX_PIPE_CYCLES;
+    for (int p = 0; p < PIPE_COUNT; p++)
+        past |= r->gm_bytes[p] > GRAPH_MAX_PIPE_BYTES;
+    return past;
+}
+
 /* The measured pipe form of a result. */
 static pipe_kernel measured(const perfsim_result *r, bool aic)
 {
@@ -792,6 +801,8 @@ int import_perfsim_costs(importer *im, const import_opts *opt)
     perfsim_opts po = {.pto_isa = opt->pto_isa,
                        .runtime_root = opt->runtime_root,
                        .cache_dir = opt->cache_dir,
+                       .shared_cache = opt->shared_cache,
+                       .time_limit = opt->time_limit,
                        .jobs = opt->jobs,
                        .progress = opt->progress};
     long *task_sig = NULL;
@@ -848,14 +859,22 @@ int import_perfsim_costs(importer *im, const import_opts *opt)
         if (ps.kidx[f] < 0)
             continue;
         perfsim_kernel *k = &ps.pk[ps.kidx[f]];
-        size_t empty = 0, tasks = 0;
+        size_t empty = 0, tasks = 0, huge = 0;
         for (size_t t = 0; t < im->nknown && !k->failed; t++) {
             const imp_task *tk = &im->tasks[t];
             for (int s = 0; s < 3; s++)
                 if (tk->k[s] == f && task_sig[t] >= 0) {
                     tasks++;
                     empty += res[task_sig[t]].instructions == 0;
+                    huge += past_graph(&res[task_sig[t]]);
                 }
+        }
+        if (!k->failed && huge) {
+            k->failed = true;
+            snprintf(k->why, sizeof(k->why),
+                     "Perf-Sim measured more than a graph holds (%llu cycles, %llu GM bytes a pipe) for %zu of "
+                     "its %zu tasks",
+                     GRAPH_MAX_PIPE_CYCLES, GRAPH_MAX_PIPE_BYTES, huge, tasks);
         }
         if (!k->failed && empty) {
             k->failed = true;

@@ -70,7 +70,8 @@ _ptosim()
         fi ;;
     import)
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W "--costs --kernels --kernel --values --pto-isa --runtime-include --cache -j --fallback -h --help" -- "$cur"))
+            COMPREPLY=($(compgen -W "--costs --kernels --kernel --values --pto-isa --runtime-include --cache
+                --shared-cache --time-limit -j --fallback -h --help" -- "$cur"))
             return
         fi
         case "$prev" in

@@ -3,7 +3,11 @@
 # harness's command line, writes the dep file, and "compiles" a script that answers every signature with the
 # figures on the kernel's "// fake: TOTAL INSTR SYNC SCALAR MTE2 MTE1 CUBE FIXP VEC MTE3 GM_MTE2 GM_MTE3
 # GM_FIXP" line. A kernel holding FAKE_COMPILE_ERROR fails as a kernel error, FAKE_TREE_ERROR as an error
-# inside the pto-isa tree. $FAKECXX_LOG counts compiles, $FAKERUN_LOG runs.
+# inside the pto-isa tree; FAKE_COMPILE_HANG never ends compiling, FAKE_RUN_HANG compiles to a run that never
+# ends (each process of a hang, a shell and its sleep, writes its pid to $FAKE_PIDS); FAKE_RUN_FDS runs list
+# what their open files are to $FAKE_FDS. The dep file's names
+# are escaped as clang writes them ('$' as '$$', '#' as '\#', a space as '\ '). $FAKECXX_LOG counts
+# compiles, $FAKERUN_LOG runs.
 set -eu
 if [ -n "${FAKECXX_LOG:-}" ]; then echo compile >> "$FAKECXX_LOG"; fi
 kernel="" dep="" out="" src="" pto=""
@@ -28,11 +32,28 @@ if grep -q FAKE_TREE_ERROR "$kernel"; then
     echo "$pto/include/pto/common/type.hpp:9:5: error: no member named 'kMicrosPerSecond'" >&2
     exit 1
 fi
+if grep -q FAKE_COMPILE_HANG "$kernel"; then
+    echo $$ >> "$FAKE_PIDS"
+    sleep 1000 &
+    echo $! >> "$FAKE_PIDS"
+    wait
+fi
+esc() { printf '%s' "$1" | sed -e 's/\$/$$/g' -e 's/#/\\#/g' -e 's/ /\\ /g'; }
 figures=$(sed -n 's|^// fake: ||p' "$kernel")
-printf '%s: %s %s\n' "$out" "$src" "$kernel" > "$dep"
+printf '%s: %s %s\n' "$(esc "$out")" "$(esc "$src")" "$(esc "$kernel")" > "$dep"
+if grep -q FAKE_RUN_HANG "$kernel"; then
+    printf '#!/bin/sh\necho $$ >> "$FAKE_PIDS"\nsleep 1000 &\necho $! >> "$FAKE_PIDS"\nwait\n' > "$out"
+    chmod +x "$out"
+    exit 0
+fi
+fds=""
+if grep -q FAKE_RUN_FDS "$kernel"; then
+    fds='for f in /proc/$$/fd/*; do readlink "$f"; done >> "$FAKE_FDS"'
+fi
 cat > "$out" <<EOS
 #!/bin/sh
 if [ -n "\${FAKERUN_LOG:-}" ]; then echo run >> "\$FAKERUN_LOG"; fi
+$fds
 while read -r w id rest; do
     case "\$w" in
     sig) cur=\$id ;;

@@ -1,0 +1,23 @@
+/* sha256.h - sha256_: SHA-256 (FIPS 180-4), the digest that binds a Perf-Sim cache entry to its content. */
+#ifndef PTOSIM_SHA256_H
+#define PTOSIM_SHA256_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define SHA256_HEX 65 /* 64 hex digits and the NUL */
+
+typedef struct sha256_ctx {
+    uint32_t h[8];
+    uint64_t bytes;        /* message length so far */
+    unsigned char buf[64]; /* a block not yet complete */
+    size_t nbuf;
+} sha256_ctx;
+
+void sha256_init(sha256_ctx *c);
+void sha256_update(sha256_ctx *c, const void *data, size_t len);
+
+/* Ends the message and writes its digest as 64 lowercase hex digits. */
+void sha256_hex(sha256_ctx *c, char out[SHA256_HEX]);
+
+#endif
