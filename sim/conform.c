@@ -398,17 +398,19 @@ static bool is_file(const char *path)
     return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-/* Reads a whole file (malloc'd, NUL-terminated; *len its size). NULL with a message in err. */
-static char *slurp(const char *path, size_t *len, char *err, size_t errlen)
+/* Reads a whole file of kind (malloc'd, NUL-terminated; *len its size). NULL with a message in err. */
+static char *slurp(const char *path, readall_kind kind, size_t *len, char *err, size_t errlen)
 {
     FILE *f = readall_open(path);
     if (!f) {
         fail(err, errlen, "%s: cannot read: %s", path, readall_why(errno));
         return NULL;
     }
-    char *buf = readall(f, len);
+    char why[128];
+    char *buf = readall(f, kind, len, why, sizeof(why));
     if (!buf)
-        fail(err, errlen, "%s: cannot read: %s", path, errno == ENOMEM ? "out of memory" : "I/O error");
+        fail(err, errlen, "%s: cannot read: %s", path,
+             errno == EFBIG ? why : errno == ENOMEM ? "out of memory" : "I/O error");
     else
         peak_note(*len); /* held whole */
     fclose(f);
@@ -426,11 +428,11 @@ static cJSON *parse(const char *text, size_t len, const char *file, long line, c
     return j;
 }
 
-/* Loads a JSON file that must be an object. */
-static cJSON *load_object(const char *path, char *err, size_t errlen)
+/* Loads a JSON file of kind that must be an object. */
+static cJSON *load_object(const char *path, readall_kind kind, char *err, size_t errlen)
 {
     size_t len;
-    char *text = slurp(path, &len, err, errlen);
+    char *text = slurp(path, kind, &len, err, errlen);
     if (!text)
         return NULL;
     cJSON *j = parse(text, len, path, 0, err, errlen);
@@ -463,7 +465,7 @@ static int load_lines(const char *path, cf_lines *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof(*out));
     size_t len;
-    char *text = slurp(path, &len, err, errlen);
+    char *text = slurp(path, READALL_RECORDS, &len, err, errlen);
     if (!text)
         return -1;
     size_t cap = 0;
@@ -1472,7 +1474,7 @@ static int dfx_load(cf_dfx *d, const char *dir, bool real, char *err, size_t err
     snprintf(d->scope_path, sizeof(d->scope_path), "%s/scope_stats/scope_stats.jsonl", dir);
     snprintf(d->swim_path, sizeof(d->swim_path), "%s/chip_swimlane_records.json", dir);
     if (is_file(d->deps_path)) {
-        if (!(d->deps = load_object(d->deps_path, err, errlen)) ||
+        if (!(d->deps = load_object(d->deps_path, READALL_RECORDS, err, errlen)) ||
             check_deps(d->deps, d->deps_path, err, errlen))
             return -1;
     } else if (real) {
@@ -1484,7 +1486,7 @@ static int dfx_load(cf_dfx *d, const char *dir, bool real, char *err, size_t err
         d->has_scope = true;
     }
     if (is_file(d->swim_path)) {
-        if (!(d->swim = load_object(d->swim_path, err, errlen)) ||
+        if (!(d->swim = load_object(d->swim_path, READALL_RECORDS, err, errlen)) ||
             check_swimlane(d->swim, d->swim_path, err, errlen))
             return -1;
     }
@@ -1500,7 +1502,7 @@ static void sim_arena(const cJSON *scope_header, const char *sim_dir, cf_arena *
         char path[PATH_MAX + 32], err[PATH_MAX + 64];
         snprintf(path, sizeof(path), "%s/../ptosim_run.json", sim_dir);
         size_t peak = atomic_load(&cf_peak_window); /* a small file of the run's settings, not a capture's */
-        if (is_file(path) && (run = load_object(path, err, sizeof(err))) != NULL)
+        if (is_file(path) && (run = load_object(path, READALL_RUN, err, sizeof(err))) != NULL)
             heaps = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(run, "config"),
                                                      "ring_heap");
         atomic_store(&cf_peak_window, peak);

@@ -719,7 +719,9 @@ static int read_deps(importer *im)
     if (st != 0)
         return st > 0 ? 0 : -1;
     size_t len;
-    char *text = imp_slurp(im->dir, "deps.json", &len);
+    char *text = imp_slurp(im, "deps.json", READALL_RECORDS, &len);
+    if (!text && errno == EFBIG)
+        return -1;
     if (!text)
         return imp_fail(im, "deps.json", "cannot read: %s (capture with --enable-dep-gen)", readall_why(errno));
     if (len > im->peak_window) /* held whole */
@@ -1119,9 +1121,9 @@ static int read_swimlane(importer *im)
     if (st != 0)
         return st > 0 ? 0 : -1;
     size_t len;
-    char *text = imp_slurp(im->dir, "chip_swimlane_records.json", &len);
+    char *text = imp_slurp(im, "chip_swimlane_records.json", READALL_RECORDS, &len);
     if (!text)
-        return 0;              /* optional */
+        return errno == EFBIG ? -1 : 0; /* optional, but not when there and too big */
     if (len > im->peak_window) /* held whole */
         im->peak_window = len;
     cJSON *root = imp_parse_json(im, "chip_swimlane_records.json", text, len, 0);
@@ -1169,7 +1171,11 @@ static void read_name_map(importer *im)
                 *p = '_';
     }
     size_t len;
-    char *text = imp_slurp(im->dir, best, &len);
+    char *text = imp_slurp(im, best, READALL_TABLE, &len);
+    if (!text && errno == EFBIG) { /* optional: said, and the names stay unknown */
+        imp_note(im, "%s; imported without it", im->err);
+        im->err[0] = '\0';
+    }
     jsonl_error je; /* optional: names stay unknown when it cannot be read */
     cJSON *root = text ? jsonl_parse(text, len, &je) : NULL;
     free(text);
@@ -1215,9 +1221,9 @@ static bool get_ring_array(const cJSON *meta, const char *key, uint64_t out[RING
 static int read_scope_stats(importer *im)
 {
     static const char *const FILE_NAME = "scope_stats/scope_stats.jsonl";
-    char *text = imp_slurp(im->dir, FILE_NAME, NULL);
+    char *text = imp_slurp(im, FILE_NAME, READALL_RECORDS, NULL);
     if (!text)
-        return 0; /* optional: scopes are then guessed from the rings */
+        return errno == EFBIG ? -1 : 0; /* optional (scopes are then guessed from the rings), not when too big */
     char *save = NULL;
     long line = 0;
     for (char *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {

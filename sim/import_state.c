@@ -41,17 +41,21 @@ void imp_note(importer *im, const char *fmt, ...)
     va_end(ap);
 }
 
-/* Reads a whole file; NULL when it cannot (errno set: ENOENT when it does not exist). */
-char *imp_slurp(const char *dir, const char *name, size_t *len)
+/* Reads a whole file of kind; NULL when it cannot (errno set: ENOENT when it does not exist; EFBIG past the
+ * kind's cap, with the message in im->err). */
+char *imp_slurp(importer *im, const char *name, readall_kind kind, size_t *len)
 {
     char path[PATH_MAX];
-    snprintf(path, sizeof(path), "%s/%s", dir, name);
+    snprintf(path, sizeof(path), "%s/%s", im->dir, name);
     FILE *f = readall_open(path); /* a FIFO or a device (/dev/zero) is refused, not read without end */
     if (!f)
         return NULL;
-    char *buf = readall(f, len);
+    char why[128];
+    char *buf = readall(f, kind, len, why, sizeof(why));
     int e = errno;
     fclose(f);
+    if (!buf && e == EFBIG)
+        imp_fail(im, name, "cannot read: %s", why);
     errno = e;
     return buf;
 }

@@ -832,15 +832,10 @@ static cJSON *worker_json(const char *dir)
         fclose(f);
         return NULL;
     }
-    fseek(f, 0, SEEK_END);
-    long len = ftell(f);
     rewind(f);
-    char *text = len > 0 ? malloc((size_t)len + 1) : NULL;
-    cJSON *j = NULL;
-    if (text && fread(text, 1, (size_t)len, f) == (size_t)len) {
-        text[len] = '\0';
-        j = rd_parse_json(text, (size_t)len);
-    }
+    size_t len;
+    char *text = readall(f, READALL_RUN, &len, NULL, 0); /* too big: the run reader says so */
+    cJSON *j = text ? rd_parse_json(text, len) : NULL;
     free(text);
     fclose(f);
     return j;

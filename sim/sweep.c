@@ -31,6 +31,7 @@
 #include "../model/output/run_report.h"
 #include "../model/runtime/run_config.h"
 #include "../model/base/int_text.h"
+#include "../model/base/readall.h"
 #include "cli.h"
 #include "gen.h"
 #include "stop_signal.h"
@@ -217,39 +218,20 @@ static int parse_long(const char *s, long lo, long hi, long *out)
     return 0;
 }
 
-/* Reads a whole file (malloc'd, NUL-terminated); NULL with errno set when it cannot. */
+/* read_file's words for its last failure with EFBIG (the sweep reads on one thread). */
+static char read_why[128];
+
+/* Reads a whole file (malloc'd, NUL-terminated): a regular file, at most a sweep's file's cap (read_why says
+ * by how much one is past it). NULL with errno set when it cannot. */
 static char *read_file(const char *path, size_t *len)
 {
-    FILE *f = fopen(path, "rb");
+    FILE *f = readall_open(path); /* a FIFO would block the open */
     if (!f)
         return NULL;
-    size_t cap = 4096, n = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        n += fread(buf + n, 1, cap - n - 1, f);
-        if (n + 1 < cap)
-            break;
-        char *bigger = realloc(buf, cap * 2);
-        if (!bigger) {
-            free(buf);
-            buf = NULL;
-            errno = ENOMEM;
-            break;
-        }
-        buf = bigger;
-        cap *= 2;
-    }
-    int bad = ferror(f);
+    char *buf = readall(f, READALL_SWEEP, len, read_why, sizeof(read_why));
+    int e = errno;
     fclose(f);
-    if (!buf || bad) {
-        free(buf);
-        if (bad)
-            errno = EIO;
-        return NULL;
-    }
-    buf[n] = '\0';
-    if (len)
-        *len = n;
+    errno = e;
     return buf;
 }
 
@@ -1411,7 +1393,7 @@ static int read_manifest(const char *dir, manifest *m)
     m->text = read_file(path, NULL);
     if (!m->text) {
         fprintf(stderr, "ptosim sweep: %s: cannot read: %s (is %s a sweep's folder?)\n", path,
-                strerror(errno), dir);
+                errno == EFBIG ? read_why : readall_why(errno), dir);
         return EXIT_USAGE;
     }
     size_t hl = strlen(POINTS_HEADER) - 1; /* the fixed columns; more may follow */

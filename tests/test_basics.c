@@ -575,7 +575,7 @@ START_TEST(readall_reads_past_its_first_block_and_ends_with_a_nul)
     char *path = tu_write(dir, "big", text);
     FILE *f = fopen(path, "rb");
     size_t len = 0;
-    char *got = readall(f, &len);
+    char *got = readall(f, READALL_PLATFORM, &len, NULL, 0);
     fclose(f);
     ck_assert_uint_eq(len, 200000);
     ck_assert_int_eq(got[len], '\0');
@@ -584,13 +584,66 @@ START_TEST(readall_reads_past_its_first_block_and_ends_with_a_nul)
     free(path);
     path = tu_write(dir, "empty", "");
     f = fopen(path, "rb");
-    got = readall(f, &len);
+    got = readall(f, READALL_PLATFORM, &len, NULL, 0);
     fclose(f);
     ck_assert_uint_eq(len, 0);
     ck_assert_str_eq(got, "");
     free(got);
     free(path);
     free(text);
+}
+END_TEST
+
+/* A file past its kind's cap: a sparse 3 GiB ptosim_run.json cost 3.1 GB of memory and 15 s before "not valid
+ * JSON". A regular file is refused by its size before a byte is read (ftruncate: no disk is used); one with
+ * no size (a device) once it has given one byte more than the cap. A file of exactly the cap is read. */
+START_TEST(readall_refuses_a_file_past_its_kinds_cap)
+{
+    const char *dir = tu_tmpdir();
+    char path[4200], why[128];
+    snprintf(path, sizeof(path), "%s/sparse", dir);
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(ftruncate(fd, (off_t)3 << 30), 0);
+    FILE *f = fopen(path, "rb");
+    size_t len = 7;
+    errno = 0;
+    ck_assert_ptr_null(readall(f, READALL_RUN, &len, why, sizeof(why)));
+    ck_assert_int_eq(errno, EFBIG);
+    ck_assert_str_eq(why, "3221225472 bytes, over the 64 MiB cap for a run file");
+    ck_assert_int_eq(ftell(f), 0); /* nothing was read */
+    ck_assert_uint_eq(len, 7);
+    ck_assert_ptr_null(readall(f, READALL_PLATFORM, &len, why, sizeof(why)));
+    ck_assert_str_eq(why, "3221225472 bytes, over the 1 MiB cap for a platform file");
+    /* 9 GiB: past the largest cap, a record file's */
+    ck_assert_int_eq(ftruncate(fd, (off_t)9 << 30), 0);
+    ck_assert_ptr_null(readall(f, READALL_RECORDS, &len, why, sizeof(why)));
+    ck_assert_str_eq(why, "9663676416 bytes, over the 8 GiB cap for a record file");
+    ck_assert_uint_eq(readall_cap(READALL_TABLE), (size_t)64 << 20);
+    ck_assert_uint_eq(readall_cap(READALL_SWEEP), (size_t)1 << 30);
+    /* exactly the cap, and one byte past it */
+    ck_assert_int_eq(ftruncate(fd, (off_t)1 << 20), 0);
+    char *got = readall(f, READALL_PLATFORM, &len, why, sizeof(why));
+    ck_assert_ptr_nonnull(got);
+    ck_assert_uint_eq(len, (size_t)1 << 20);
+    ck_assert_int_eq(got[len - 1], 0);
+    free(got);
+    rewind(f);
+    ck_assert_int_eq(ftruncate(fd, ((off_t)1 << 20) + 1), 0);
+    ck_assert_ptr_null(readall(f, READALL_PLATFORM, &len, why, sizeof(why)));
+    ck_assert_str_eq(why, "1048577 bytes, over the 1 MiB cap for a platform file");
+    fclose(f);
+    close(fd);
+    /* no size to go by: refused while read, after cap + 1 bytes */
+    f = fopen("/dev/zero", "rb");
+    ck_assert_ptr_null(readall(f, READALL_PLATFORM, &len, why, sizeof(why)));
+    ck_assert_int_eq(errno, EFBIG);
+    ck_assert_str_eq(why, "over the 1 MiB cap for a platform file");
+    fclose(f);
+    f = fopen("/dev/zero", "rb");
+    ck_assert_ptr_null(readall(f, READALL_RUN, &len, NULL, 0)); /* no words wanted */
+    ck_assert_int_eq(errno, EFBIG);
+    fclose(f);
 }
 END_TEST
 
@@ -840,6 +893,7 @@ Suite *suite_basics(void)
     TCase *tc = tcase_create("components");
     tcase_add_test(tc, evq_pops_in_time_order_and_ties_in_insertion_order);
     tcase_add_test(tc, readall_reads_past_its_first_block_and_ends_with_a_nul);
+    tcase_add_test(tc, readall_refuses_a_file_past_its_kinds_cap);
     tcase_add_test(tc, evq_stays_ordered_under_many_random_pushes);
     tcase_add_test(tc, evq_interleaved_pushes_and_pops_keep_time_then_insertion_order);
     tcase_add_test(tc, the_line_parser_builds_what_cjson_builds);

@@ -1,6 +1,8 @@
 /* test_platform.c - platform files, defaults and --set overrides, with their error messages. */
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../model/chip/platform.h"
 #include "testutil.h"
@@ -128,6 +130,38 @@ START_TEST(platform_file_errors_name_file_and_field)
 }
 END_TEST
 
+/* A platform file is read whole with a cap of 1 MiB (a2a3.json is 2.4 KB), checked by its size first: a sparse
+ * 3 GiB one cost `run -p` 3.1 GB and 9 s before "not valid JSON"; /dev/zero, which has no size, is refused
+ * once it has given more than the cap. */
+START_TEST(a_platform_file_past_its_cap_is_refused_before_it_is_read)
+{
+    platform p;
+    char err[1024], want[2048];
+    const char *dir = tu_tmpdir();
+    char path[512];
+    snprintf(path, sizeof(path), "%s/big.json", dir);
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(ftruncate(fd, (off_t)3 << 30), 0);
+    close(fd);
+    ck_assert_int_eq(platform_load(&p, path, NULL, err, sizeof(err)), -1);
+    snprintf(want, sizeof(want),
+             "%s: cannot read platform file: 3221225472 bytes, over the 1 MiB cap for a platform file", path);
+    ck_assert_str_eq(err, want);
+    ck_assert_int_eq(platform_load(&p, "/dev/zero", NULL, err, sizeof(err)), -1);
+    ck_assert_str_eq(err, "/dev/zero: cannot read platform file: over the 1 MiB cap for a platform file");
+    /* through the command line: status 2, as any bad platform file */
+    const char *args[] = {"run", TRACE("chain3.jsonl"), "-p", path, "--quiet", NULL};
+    run_out r = tu_run(args);
+    ck_assert_int_eq(r.status, 2);
+    snprintf(want, sizeof(want),
+             "ptosim: %s: cannot read platform file: 3221225472 bytes, over the 1 MiB cap for a platform file\n"
+             TU_USAGE_RUN, path);
+    ck_assert_str_eq(r.err, want);
+    tu_run_free(&r);
+}
+END_TEST
+
 /* A platform whose SimGrid XML cannot run is a bad platform file: exit 2 with the file and the reason, before
  * anything runs, and a work dir that holds a previous run keeps it. SimGrid aborts on an XML it cannot parse
  * (it ended in status 134), and a parsable one without the hosts ran nothing and replaced the run (exit 6).
@@ -201,6 +235,7 @@ Suite *suite_platform(void)
     tcase_add_test(tc, a2a3sim_inherits_a2a3_with_eight_clusters);
     tcase_add_test(tc, set_overrides_and_rejects_bad_input);
     tcase_add_test(tc, platform_file_errors_name_file_and_field);
+    tcase_add_test(tc, a_platform_file_past_its_cap_is_refused_before_it_is_read);
     tcase_add_test(tc, a_simgrid_platform_that_cannot_run_is_refused_before_the_run);
     suite_add_tcase(s, tc);
     return s;

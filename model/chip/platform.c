@@ -316,13 +316,16 @@ int platform_set(platform *p, const char *assignment, char *err, size_t errlen)
     return 0;
 }
 
-static char *read_file(const char *path, size_t *len)
+/* why gets readall's words for a file past the cap (errno EFBIG). */
+static char *read_file(const char *path, size_t *len, char *why, size_t whylen)
 {
     FILE *f = fopen(path, "rb");
     if (!f)
         return NULL;
-    char *buf = readall(f, len);
+    char *buf = readall(f, READALL_PLATFORM, len, why, whylen);
+    int e = errno;
     fclose(f);
+    errno = e;
     return buf;
 }
 
@@ -362,7 +365,12 @@ static int load_depth(platform *p, const char *name_or_file, const char *dir, co
     }
     size_t len = 0;
     errno = 0;
-    char *text = read_file(path, &len);
+    char why[128];
+    char *text = read_file(path, &len, why, sizeof(why));
+    if (!text && errno == EFBIG) {
+        snprintf(err, errlen, "%s: cannot read platform file: %s", path, why);
+        return -1;
+    }
     if (!text && errno == ENOMEM) {
         snprintf(err, errlen, "%s: out of memory", path);
         return PLATFORM_OOM;

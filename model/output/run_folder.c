@@ -324,11 +324,11 @@ void workdir_old_programs(const char *dir, workdir_programs *out)
     out->n = 0;
     char path[4200];
     snprintf(path, sizeof(path), "%s/ptosim_run.json", dir);
-    FILE *f = fopen(path, "rb");
+    FILE *f = readall_open(path); /* a FIFO would block the open */
     if (!f)
         return;
     size_t len;
-    char *text = readall(f, &len);
+    char *text = readall(f, READALL_RUN, &len, NULL, 0);
     fclose(f);
     cJSON *j = text ? jsonl_parse(text, len, NULL) : NULL; /* strict, as every reader: else no programs */
     free(text);
