@@ -647,6 +647,31 @@ START_TEST(readall_refuses_a_file_past_its_kinds_cap)
 }
 END_TEST
 
+/* jsonl_member_at finds a top-level member's value and key in the text, past nested values whose strings
+ * hold the brackets and quotes that would end them, comparing keys as decoded. */
+START_TEST(jsonl_member_at_finds_a_member_past_nested_values)
+{
+    const char *t = "{\"a\": {\"c\": [1, {\"y\": \"}]\\\"\"}], \"d\": -2e3},\n \"b\\u0063\": true, \"c\": null}";
+    const char *end = t + strlen(t), *key = NULL;
+    const char *at = jsonl_member_at(t, end, "bc", &key);
+    ck_assert_ptr_nonnull(at);
+    ck_assert_int_eq(strncmp(at, "true", 4), 0);
+    ck_assert_int_eq(strncmp(key, "\"b\\u0063\"", 9), 0);
+    long line, col;
+    jsonl_where(t, key, &line, &col);
+    ck_assert_int_eq(line, 2);
+    ck_assert_int_eq(col, 2);
+    at = jsonl_member_at(t, end, "c", NULL); /* the top level's "c", not a's */
+    ck_assert_int_eq(strncmp(at, "null}", 5), 0);
+    at = jsonl_member_at(t, end, "a", NULL);
+    ck_assert_int_eq(strncmp(jsonl_member_at(at, end, "d", NULL), "-2e3}", 5), 0);
+    ck_assert_ptr_null(jsonl_member_at(t, end, "y", NULL));
+    ck_assert_ptr_null(jsonl_member_at(t, end, "b", NULL));
+    ck_assert_ptr_null(jsonl_member_at("[1]", "[1]" + 3, "a", NULL));
+    ck_assert_ptr_null(jsonl_member_at(NULL, NULL, "a", NULL));
+}
+END_TEST
+
 /* Writes one field through csv_put into a memory stream; returns the text (malloc'd). */
 static char *csv_put_text(const char *s)
 {
@@ -894,6 +919,7 @@ Suite *suite_basics(void)
     tcase_add_test(tc, evq_pops_in_time_order_and_ties_in_insertion_order);
     tcase_add_test(tc, readall_reads_past_its_first_block_and_ends_with_a_nul);
     tcase_add_test(tc, readall_refuses_a_file_past_its_kinds_cap);
+    tcase_add_test(tc, jsonl_member_at_finds_a_member_past_nested_values);
     tcase_add_test(tc, evq_stays_ordered_under_many_random_pushes);
     tcase_add_test(tc, evq_interleaved_pushes_and_pops_keep_time_then_insertion_order);
     tcase_add_test(tc, the_line_parser_builds_what_cjson_builds);

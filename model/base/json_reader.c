@@ -1064,3 +1064,79 @@ const jsonl_val *jsonl_doc_from_cjson(jsonl_doc *d, const cJSON *c)
     d->nv = 0;
     return c && doc_from(d, c, NULL) ? d->v : NULL;
 }
+
+/* ---- finding a member in text jsonl_parse took ---- */
+
+static const char *skip_ws(const char *s, const char *end)
+{
+    while (s < end && (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r'))
+        s++;
+    return s;
+}
+
+/* The byte after the value at s, or NULL (nesting is as deep as the parse that took the text let it be). */
+static const char *skip_value(const char *s, const char *end)
+{
+    if (s >= end)
+        return NULL;
+    if (*s == '"')
+        return jsonl_lex_string(s, end, NULL, 0, NULL);
+    if (*s == 't' || *s == 'f' || *s == 'n')
+        return jsonl_lex_literal(s, end, NULL);
+    if (*s != '{' && *s != '[')
+        return jsonl_lex_number(s, end, NULL, NULL);
+    bool object = *s == '{';
+    char close = object ? '}' : ']';
+    s = skip_ws(s + 1, end);
+    if (s < end && *s == close)
+        return s + 1;
+    for (;;) {
+        if (object) {
+            if (!(s = jsonl_lex_string(s, end, NULL, 0, NULL)))
+                return NULL;
+            s = skip_ws(s, end);
+            if (s >= end || *s != ':')
+                return NULL;
+            s = skip_ws(s + 1, end);
+        }
+        if (!(s = skip_value(s, end)))
+            return NULL;
+        s = skip_ws(s, end);
+        if (s < end && *s == ',') {
+            s = skip_ws(s + 1, end);
+            continue;
+        }
+        return s < end && *s == close ? s + 1 : NULL;
+    }
+}
+
+const char *jsonl_member_at(const char *s, const char *end, const char *key, const char **key_at)
+{
+    char k[JSONL_PATH_MAX];
+    if (!s || strlen(key) + 1 >= sizeof(k))
+        return NULL;
+    s = skip_ws(s, end);
+    if (s >= end || *s != '{')
+        return NULL;
+    s = skip_ws(s + 1, end);
+    while (s < end && *s == '"') {
+        const char *at = s;
+        if (!(s = jsonl_lex_string(s, end, k, sizeof(k), NULL)))
+            return NULL;
+        s = skip_ws(s, end);
+        if (s >= end || *s != ':')
+            return NULL;
+        s = skip_ws(s + 1, end);
+        if (strcmp(k, key) == 0) { /* a longer key cut to fit k cannot equal key, which is shorter */
+            if (key_at)
+                *key_at = at;
+            return s;
+        }
+        if (!(s = skip_value(s, end)))
+            return NULL;
+        s = skip_ws(s, end);
+        if (s < end && *s == ',')
+            s = skip_ws(s + 1, end);
+    }
+    return NULL;
+}
