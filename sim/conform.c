@@ -20,6 +20,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../model/base/msg_text.h"
 #include "../model/base/json_reader.h"
 #include "../model/aicpu/orchestrator.h"
 #include "../model/base/outfile.h"
@@ -96,36 +97,51 @@ typedef struct cf_file {
 } cf_file;
 
 /* Prints one difference line (the first CONFORM_MAX_LINES of a file) and counts it. */
+/* The text fmt formats, escaped for a terminal (msgtext_escape: the files' names and values are the
+ * capture's); malloc'd, NULL when out of memory. */
+static char *escaped_text(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
+static char *escaped_text(const char *fmt, va_list ap)
+{
+    va_list again;
+    va_copy(again, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    char *text = n < 0 ? NULL : malloc((size_t)n + 1), *out = text ? malloc(4 * (size_t)n + 1) : NULL;
+    if (out) {
+        vsnprintf(text, (size_t)n + 1, fmt, again);
+        msgtext_escape(out, 4 * (size_t)n + 1, text);
+    }
+    va_end(again);
+    free(text);
+    return out;
+}
+
 static void diff(cf_file *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void diff(cf_file *f, const char *fmt, ...)
 {
     if (f->diffs++ >= CONFORM_MAX_LINES)
         return;
     va_list ap;
+    va_start(ap, fmt);
+    char *text = escaped_text(fmt, ap);
+    va_end(ap);
+    if (!text) {
+        f->oom = true;
+        return;
+    }
     if (f->held) { /* "NAME: " + the line + "\n", kept until the lines before it are known */
-        va_start(ap, fmt);
-        int n = vsnprintf(NULL, 0, fmt, ap);
-        va_end(ap);
-        size_t pre = strlen(f->name) + 2;
-        char *line = n < 0 ? NULL : malloc(pre + (size_t)n + 2);
+        size_t pre = strlen(f->name) + 2, n = strlen(text);
+        char *line = malloc(pre + n + 2);
         if (!line) {
+            free(text);
             f->oom = true;
             return;
         }
-        snprintf(line, pre + 1, "%s: ", f->name);
-        va_start(ap, fmt);
-        vsnprintf(line + pre, (size_t)n + 1, fmt, ap);
-        va_end(ap);
-        line[pre + (size_t)n] = '\n';
-        line[pre + (size_t)n + 1] = '\0';
+        snprintf(line, pre + n + 2, "%s: %s\n", f->name, text);
         f->held[f->diffs - 1] = line;
-        return;
+    } else {
+        fprintf(f->out, "%s: %s\n", f->name, text);
     }
-    va_start(ap, fmt);
-    fprintf(f->out, "%s: ", f->name);
-    vfprintf(f->out, fmt, ap);
-    fputc('\n', f->out);
-    va_end(ap);
+    free(text);
 }
 
 /* Prints an information line: something shown, not compared. */
@@ -134,10 +150,14 @@ static void info(cf_file *f, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fprintf(f->out, "%s: (not compared) ", f->name);
-    vfprintf(f->out, fmt, ap);
-    fputc('\n', f->out);
+    char *text = escaped_text(fmt, ap);
     va_end(ap);
+    if (!text) {
+        f->oom = true;
+        return;
+    }
+    fprintf(f->out, "%s: (not compared) %s\n", f->name, text);
+    free(text);
 }
 
 /* Says how many differences were not printed. */
@@ -3337,7 +3357,7 @@ static int run_child(const char *graph, const char *work, const cf_argv *opts)
     char exe[PATH_MAX];
     ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
     if (n <= 0) {
-        fprintf(stderr, "ptosim conform: cannot find this program (/proc/self/exe): %s\n", strerror(errno));
+        msgtext_print(stderr, "ptosim conform: cannot find this program (/proc/self/exe): %s", strerror(errno));
         return CONFORM_EXIT_FAILED;
     }
     exe[n] = '\0';
@@ -3356,7 +3376,7 @@ static int run_child(const char *graph, const char *work, const cf_argv *opts)
     fflush(stderr);
     pid_t pid = fork();
     if (pid < 0) {
-        fprintf(stderr, "ptosim conform: cannot start a process: %s\n", strerror(errno));
+        msgtext_print(stderr, "ptosim conform: cannot start a process: %s", strerror(errno));
         return CONFORM_EXIT_FAILED;
     }
     if (pid == 0) {
@@ -3370,11 +3390,11 @@ static int run_child(const char *graph, const char *work, const cf_argv *opts)
     int st;
     while (waitpid(pid, &st, 0) < 0)
         if (errno != EINTR) {
-            fprintf(stderr, "ptosim conform: waitpid: %s\n", strerror(errno));
+            msgtext_print(stderr, "ptosim conform: waitpid: %s", strerror(errno));
             return CONFORM_EXIT_FAILED;
         }
     if (WIFSIGNALED(st)) {
-        fprintf(stderr, "ptosim conform: the run was killed by signal %d\n", WTERMSIG(st));
+        msgtext_print(stderr, "ptosim conform: the run was killed by signal %d", WTERMSIG(st));
         return CONFORM_EXIT_FAILED;
     }
     return WEXITSTATUS(st);
@@ -3443,14 +3463,14 @@ int conform_main(int argc, char **argv)
         if (slot) {
             if (!v) {
                 if (i + 1 >= argc) {
-                    fprintf(stderr, "ptosim conform: %s: missing value\n", a);
+                    msgtext_print(stderr, "ptosim conform: %s: missing value", a);
                     return EXIT_USAGE;
                 }
                 v = argv[++i];
             }
             *slot = v;
         } else if (a[0] == '-' || capture) {
-            fprintf(stderr, "ptosim conform: %s: %s\n", a,
+            msgtext_print(stderr, "ptosim conform: %s: %s", a,
                     a[0] == '-' ? "unknown option" : "one capture only");
             return EXIT_USAGE;
         } else {
@@ -3523,7 +3543,7 @@ int conform_main(int argc, char **argv)
         }
     }
     if (rc != 0) {
-        fprintf(stderr, "ptosim conform: %s\n", err);
+        msgtext_print(stderr, "ptosim conform: %s", err);
         goto done;
     }
     made = false; /* from here on, the folder stays as the run leaves it */
@@ -3543,13 +3563,13 @@ int conform_main(int argc, char **argv)
     }
     rc = import_rc;
     if (rc != 0)
-        fprintf(stderr, "ptosim conform: %s\n", import_err);
+        msgtext_print(stderr, "ptosim conform: %s", import_err);
     if (rc == 0) {
         int st = run_child(graph, w, &opts);
         if (st != EXIT_OK) {
             /* 2-6 keep run's meanings (a graph run refuses is a capture that does not import: 3) */
             rc = st >= EXIT_USAGE && st <= EXIT_STALLED ? st : CONFORM_EXIT_FAILED;
-            fprintf(stderr, "ptosim conform: %s: the run of %s ended with exit status %d\n", capture, graph,
+            msgtext_print(stderr, "ptosim conform: %s: the run of %s ended with exit status %d", capture, graph,
                     st);
         }
     }
@@ -3559,7 +3579,7 @@ int conform_main(int argc, char **argv)
                               sizeof(err));
         kept = false; /* compare_with took the check and its digest */
         if (n < 0) {
-            fprintf(stderr, "ptosim conform: %s\n", err);
+            msgtext_print(stderr, "ptosim conform: %s", err);
             rc = CONFORM_EXIT_FAILED;
         } else {
             rc = n ? CONFORM_EXIT_DIFFERENT : EXIT_OK;

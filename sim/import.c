@@ -2,6 +2,7 @@
 /* Tasks, args and edges from deps.json, the op order and scopes from scope stats, kernel times and sync-start
  * drains from the swimlane; it calls import_heap.c (created buffers from heap offsets) and import_cost.c
  * (kernel costs), which share import_state.h with it. */
+#include "../model/base/msg_text.h"
 #include "../model/base/outfile.h"
 #include "import.h"
 
@@ -1923,7 +1924,7 @@ int import_main(int argc, char **argv)
             if (!v && i + 1 < argc)
                 v = argv[++i];
             if (!v || !*v) {
-                fprintf(stderr, "ptosim import: %s needs a value\n", perf_opts[po]);
+                msgtext_print(stderr, "ptosim import: %s needs a value", perf_opts[po]);
                 goto usage_fail;
             }
             char *end;
@@ -1950,14 +1951,14 @@ int import_main(int argc, char **argv)
                 errno = 0;
                 n = strtol(v, &end, 10);
                 if (*end || errno || n < 1 || n > 256) {
-                    fprintf(stderr, "ptosim import: %s %s: give a whole number in [1, 256]\n", perf_opts[po], v);
+                    msgtext_print(stderr, "ptosim import: %s %s: give a whole number in [1, 256]", perf_opts[po], v);
                     goto usage_fail;
                 }
                 opt.jobs = (int)n;
                 break;
             default:
                 if (strcmp(v, "model") != 0) {
-                    fprintf(stderr, "ptosim import: --fallback %s: the only fallback is model\n", v);
+                    msgtext_print(stderr, "ptosim import: --fallback %s: the only fallback is model", v);
                     goto usage_fail;
                 }
                 opt.fallback_model = true;
@@ -1966,7 +1967,7 @@ int import_main(int argc, char **argv)
             continue;
         }
         if (argv[i][0] == '-' || dir) {
-            fprintf(stderr, "ptosim import: %s: %s\n", argv[i],
+            msgtext_print(stderr, "ptosim import: %s: %s", argv[i],
                     argv[i][0] == '-' ? "unknown option" : "one capture folder at a time");
             goto usage_fail;
         }
@@ -1977,7 +1978,7 @@ int import_main(int argc, char **argv)
         goto usage_fail;
     }
     if (perf_given && opt.costs != IMPORT_COSTS_PERFSIM) {
-        fprintf(stderr, "ptosim import: %s is for --costs perf-sim\n", perf_given);
+        msgtext_print(stderr, "ptosim import: %s is for --costs perf-sim", perf_given);
         goto usage_fail;
     }
     opt.kernel_args = kernel_args;
@@ -1992,7 +1993,7 @@ int import_main(int argc, char **argv)
     int fd = mkstemp(tmp);
     FILE *g = fd >= 0 ? fdopen(fd, "w+") : NULL;
     if (!g) {
-        fprintf(stderr, "ptosim import: cannot write the graph aside in %s: %s\n", td && td[0] ? td : "/tmp",
+        msgtext_print(stderr, "ptosim import: cannot write the graph aside in %s: %s", td && td[0] ? td : "/tmp",
                 strerror(errno));
         if (fd >= 0) {
             close(fd);
@@ -2002,17 +2003,16 @@ int import_main(int argc, char **argv)
         return EXIT_INTERNAL;
     }
     if (import_capture(dir, &opt, g, err, sizeof(err)) != 0) {
-        fprintf(stderr, "ptosim import: %s\n", err);
+        msgtext_print(stderr, "ptosim import: %s", err);
         rc = EXIT_GRAPH;
     } else if (fflush(g) != 0 || ferror(g)) {
-        fprintf(stderr, "ptosim import: cannot write the graph aside (%s): %s\n", tmp, strerror(errno));
+        msgtext_print(stderr, "ptosim import: cannot write the graph aside (%s): %s", tmp, strerror(errno));
         rc = EXIT_INTERNAL;
     } else if (graph_validate(tmp, err, sizeof(err)) != 0) {
         size_t tl = strlen(tmp); /* "TMP:3: field: ..." names the file written aside: say "line 3" */
         const char *why = strncmp(err, tmp, tl) == 0 && err[tl] == ':' ? err + tl + 1 : err;
-        fprintf(stderr,
-                "ptosim import: %s: the graph made from this capture does not validate, so none is written: "
-                "%s%s\n",
+        msgtext_print(stderr, "ptosim import: %s: the graph made from this capture does not validate, so none is written: "
+                "%s%s",
                 dir, why != err ? "line " : "", why);
         rc = EXIT_GRAPH;
     } else {
@@ -2021,12 +2021,12 @@ int import_main(int argc, char **argv)
         size_t n;
         while ((n = fread(buf, 1, sizeof(buf), g)) > 0)
             if (fwrite(buf, 1, n, stdout) != n) {
-                fprintf(stderr, "ptosim: cannot write standard output: %s\n", strerror(errno));
+                msgtext_print(stderr, "ptosim: cannot write standard output: %s", strerror(errno));
                 rc = EXIT_INTERNAL; /* said here, while errno says why */
                 break;
             }
         if (rc == EXIT_OK && ferror(g)) {
-            fprintf(stderr, "ptosim import: cannot read back the graph written aside (%s)\n", tmp);
+            msgtext_print(stderr, "ptosim import: cannot read back the graph written aside (%s)", tmp);
             rc = EXIT_INTERNAL;
         }
     }

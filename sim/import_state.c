@@ -9,6 +9,7 @@
 
 #include "../model/base/json_reader.h"
 #include "../model/base/outfile.h"
+#include "../model/base/msg_text.h"
 #include "../model/base/readall.h"
 #include "../model/base/vec.h"
 
@@ -20,6 +21,7 @@ int imp_fail(importer *im, const char *file, const char *fmt, ...)
     vsnprintf(msg, sizeof(msg), fmt, ap);
     va_end(ap);
     snprintf(im->err, im->errlen, "%s/%s: %s", im->dir, file, msg);
+    msgtext_fix(im->err, im->errlen); /* names and values from the capture */
     return -1;
 }
 
@@ -33,11 +35,10 @@ void imp_note(importer *im, const char *fmt, ...)
 {
     if (!im->warn || im->notes++ >= IMPORT_MAX_NOTES)
         return;
+    fputs("ptosim: note: ", im->warn);
     va_list ap;
     va_start(ap, fmt);
-    fputs("ptosim: note: ", im->warn);
-    vfprintf(im->warn, fmt, ap);
-    fputc('\n', im->warn);
+    msgtext_vprint(im->warn, fmt, ap); /* names from the capture */
     va_end(ap);
 }
 

@@ -15,6 +15,7 @@
 
 #include <cJSON.h>
 
+#include "../model/base/msg_text.h"
 #include "../model/base/outfile.h"
 #include "../model/base/readall.h"
 #include "../model/output/run_folder.h"
@@ -950,7 +951,7 @@ int htmlrep_main(int argc, char **argv)
             return EXIT_OK;
         }
     if (argc != 1 || argv[0][0] == '-') {
-        fprintf(stderr, "ptosim report: %s\n",
+        msgtext_print(stderr, "ptosim report: %s",
                 !argc                ? "missing DIR"
                 : argv[0][0] == '-' ? "unknown option"
                                     : "one DIR at a time");
@@ -964,7 +965,7 @@ int htmlrep_main(int argc, char **argv)
     char err[RD_ERR_MAX + PATH_MAX];
     int status = htmlrep_write(dir, err, sizeof(err));
     if (status != EXIT_OK) {
-        fprintf(stderr, "ptosim report: %s\n", err);
+        msgtext_print(stderr, "ptosim report: %s", err);
         return status;
     }
     printf("ptosim report: wrote %s/report.html\n", dir);

@@ -15,6 +15,7 @@
 #include "../model/base/dtype.h"
 #include "../model/engine/event_queue.h"
 #include "../model/base/json_reader.h"
+#include "../model/base/msg_text.h"
 #include "../model/base/readall.h"
 #include "../model/runtime/ready_queue.h"
 #include "../model/base/simtime.h"
@@ -672,6 +673,48 @@ START_TEST(jsonl_member_at_finds_a_member_past_nested_values)
 }
 END_TEST
 
+/* msgtext_escape writes every byte a terminal could act on as \xHH and keeps the rest byte for byte: C0
+ * controls (ESC, BEL, newline, tab), DEL, the C1 controls of UTF-8 (U+009B is a one-character CSI on some
+ * terminals) and bytes that are not UTF-8; printable ASCII and UTF-8 characters (U+00A0 on) stay. */
+START_TEST(msgtext_escapes_what_a_terminal_would_act_on)
+{
+    char out[256];
+    ck_assert_uint_eq(msgtext_escape(out, sizeof(out), "x\x1b]0;P\x07\n\x7f\t."), 26); /* 1 + 4 + 4 + 4 * 4 + 1 */
+    ck_assert_str_eq(out, "x\\x1b]0;P\\x07\\x0a\\x7f\\x09.");
+    msgtext_escape(out, sizeof(out), "\xc2\x9b" "2J \xc2\xa0 \xc2\xb5s \xe4\xb8\xad \xf0\x9f\x99\x82");
+    ck_assert_str_eq(out, "\\xc2\\x9b" "2J \xc2\xa0 \xc2\xb5s \xe4\xb8\xad \xf0\x9f\x99\x82");
+    /* not UTF-8: a lone continuation byte, a cut sequence, an overlong '/', a surrogate, past U+10FFFF */
+    msgtext_escape(out, sizeof(out), "\x80|\xe4\xb8|\xc0\xaf|\xed\xa0\x80|\xf4\x90\x80\x80|\xff");
+    ck_assert_str_eq(out, "\\x80|\\xe4\\xb8|\\xc0\\xaf|\\xed\\xa0\\x80|\\xf4\\x90\\x80\\x80|\\xff");
+    /* printable text comes out as it went in: a message of ordinary input is unchanged */
+    const char *plain = "g.jsonl:2: args[0].tensor: unknown tensor 'x' (a \"quote\", a \\ backslash, 100%)";
+    msgtext_escape(out, sizeof(out), plain);
+    ck_assert_str_eq(out, plain);
+    /* cut to fit, never inside an escape or a character */
+    ck_assert_uint_eq(msgtext_escape(out, 6, "ab\x1b" "cd"), 2); /* 2 + 4 bytes and the NUL need 7 */
+    ck_assert_str_eq(out, "ab");
+    ck_assert_uint_eq(msgtext_escape(out, 7, "ab\x1b" "cd"), 6);
+    ck_assert_str_eq(out, "ab\\x1b");
+    ck_assert_uint_eq(msgtext_escape(out, 4, "ab\xe4\xb8\xad"), 2);
+    ck_assert_str_eq(out, "ab");
+    /* in place, in the message's own buffer */
+    char msg[32] = "tensor 'x\x1b[2J'";
+    msgtext_fix(msg, sizeof(msg));
+    ck_assert_str_eq(msg, "tensor 'x\\x1b[2J'");
+    char small[12] = "ab\x07\x07\x07\x07";
+    msgtext_fix(small, sizeof(small));
+    ck_assert_str_eq(small, "ab\\x07\\x07");
+    /* printed as one line */
+    FILE *f = tmpfile();
+    ck_assert_int_eq(msgtext_print(f, "ptosim: %s: %d", "a\nb", 7), 0);
+    rewind(f);
+    char line[64] = "";
+    ck_assert_ptr_nonnull(fgets(line, sizeof(line), f));
+    fclose(f);
+    ck_assert_str_eq(line, "ptosim: a\\x0ab: 7\n");
+}
+END_TEST
+
 /* Writes one field through csv_put into a memory stream; returns the text (malloc'd). */
 static char *csv_put_text(const char *s)
 {
@@ -920,6 +963,7 @@ Suite *suite_basics(void)
     tcase_add_test(tc, readall_reads_past_its_first_block_and_ends_with_a_nul);
     tcase_add_test(tc, readall_refuses_a_file_past_its_kinds_cap);
     tcase_add_test(tc, jsonl_member_at_finds_a_member_past_nested_values);
+    tcase_add_test(tc, msgtext_escapes_what_a_terminal_would_act_on);
     tcase_add_test(tc, evq_stays_ordered_under_many_random_pushes);
     tcase_add_test(tc, evq_interleaved_pushes_and_pops_keep_time_then_insertion_order);
     tcase_add_test(tc, the_line_parser_builds_what_cjson_builds);

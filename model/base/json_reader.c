@@ -5,6 +5,7 @@
  * (jsonl_lex_*) for the in-place scanner (sim/json_scan.c) and the windowed one (sim/json_stream.c), and
  * jsonl_message is every reader's message. */
 #include "json_reader.h"
+#include "msg_text.h"
 
 #include <assert.h>
 #include <math.h>
@@ -590,6 +591,7 @@ void jsonl_message(char *buf, size_t n, const char *file, const char *s, const j
     assert(buf && n > 0 && file && s && e && e->at >= s);
     if (e->what == JSONL_OOM) {
         snprintf(buf, n, "%s: out of memory", file);
+        msgtext_fix(buf, n);
         return;
     }
     long l, col;
@@ -598,6 +600,7 @@ void jsonl_message(char *buf, size_t n, const char *file, const char *s, const j
         l = line;
     snprintf(buf, n, "%s:%ld:%ld: %s: %s", file, l, col, e->path[0] ? e->path : "json",
              e->what ? e->what : "not valid JSON");
+    msgtext_fix(buf, n); /* a key in the path, the file's name: no terminal controls */
 }
 
 /* The lexing of the parsers above for scanners (a parser at depth 0: paths are ""). */

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "../base/json_reader.h"
+#include "../base/msg_text.h"
 #include "../base/readall.h"
 #include "../base/int_text.h"
 
@@ -539,8 +540,10 @@ int platform_load(platform *p, const char *name_or_file, const char *dir, char *
     platform_defaults(p);
     p->xml_path[0] = '\0';
     int rc = load_depth(p, name_or_file, dir, NULL, 0, err, errlen);
-    if (rc != 0)
+    if (rc != 0) {
+        msgtext_fix(err, errlen); /* a key, a value or a name of the file */
         return rc;
+    }
     if (!p->xml_path[0]) {
         snprintf(err, errlen, "%s: simgrid_platform: missing (the SimGrid XML of the platform)",
                  p->json_path);
