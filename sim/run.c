@@ -386,17 +386,38 @@ static const char *const MANAGED[] = {
 /* The work dir of the run in progress, for on_abort. */
 static workdir *volatile abort_wd;
 
+/* on_abort's line, written when the handler is put in place: a handler may not format or allocate. */
+static char abort_line[4400];
+static size_t abort_len;
+
 /* SimGrid ends the process with abort() on some of its own failures (out of memory inside it, an
  * exception it does not catch): the staging folder goes first, so the work dir is left as it was (a
- * SIGKILL still leaves it, for the next run to remove). Then the default action: status 134. */
+ * SIGKILL still leaves it, for the next run to remove), and a line says so. Then the default action:
+ * status 134. It runs on a stack of its own (intr_on_abort): under ulimit -v the one in use cannot grow
+ * once memory is gone, and the handler died there of SIGSEGV (status 139) with the staging folder left. */
 static void on_abort(int sig)
 {
     workdir *w = abort_wd;
     abort_wd = NULL;
-    if (w)
+    if (w) {
         workdir_abort(w);
-    signal(sig, SIG_DFL);
-    raise(sig);
+        ssize_t n = write(STDERR_FILENO, abort_line, abort_len);
+        (void)n; /* nothing more to do if stderr is gone */
+    }
+    raise(sig); /* SA_RESETHAND: the default action now */
+}
+
+/* Removes wd's staging folder if the process aborts, and says what the folder holds. */
+static void catch_abort(workdir *wd)
+{
+    char left[4300];
+    workdir_left(wd, left, sizeof(left));
+    int n = snprintf(abort_line, sizeof(abort_line), "ptosim: aborted (SIGABRT); %s", left);
+    msgtext_fix(abort_line, sizeof(abort_line) - 1); /* room for the newline */
+    abort_len = n < 0 ? 0 : strlen(abort_line);
+    abort_line[abort_len++] = '\n';
+    abort_wd = wd;
+    intr_on_abort(on_abort);
 }
 
 /* Ends a run whose files must not reach the work dir: its staging folder goes,
@@ -455,8 +476,7 @@ static int simulate(const cli_run *o, const platform *pl, const chip_config *cf,
         }
         if (lr > 0)
             msgtext_print(stderr, "ptosim: warning: %s", err);
-        abort_wd = &wd;
-        signal(SIGABRT, on_abort);
+        catch_abort(&wd);
     }
     const char *out = have_wd ? wd.stage : NULL; /* where the files are written */
     workdir_programs old_programs = {0}; /* the folders a session left here, read before this run replaces
@@ -555,8 +575,11 @@ static int simulate(const cli_run *o, const platform *pl, const chip_config *cf,
         else
             report_failure(c, stderr);
         abandon_run(c, bin_open ? &binf : NULL, &wd, have_wd);
-        if (have_wd)
-            msgtext_print(stderr, "ptosim: %s keeps the previous run's outputs", opt.work_dir);
+        if (have_wd) {
+            char left[4400];
+            workdir_left(&wd, left, sizeof(left));
+            msgtext_print(stderr, "ptosim: %s", left);
+        }
         return EXIT_INTERNAL;
     }
 
@@ -694,8 +717,11 @@ static int simulate(const cli_run *o, const platform *pl, const chip_config *cf,
         if (crc != 0) {
             write_failed = 1;
             drop_outputs(&wd, true);
-            if (crc == -1)
-                msgtext_print(stderr, "ptosim: %s keeps the previous run's outputs", opt.work_dir);
+            if (crc == -1) {
+                char left[4400];
+                workdir_left(&wd, left, sizeof(left));
+                msgtext_print(stderr, "ptosim: %s", left);
+            }
             if (exit_code == EXIT_OK)
                 exit_code = EXIT_INTERNAL;
         } else {
@@ -728,10 +754,11 @@ static int simulate(const cli_run *o, const platform *pl, const chip_config *cf,
 
 interrupted:
     abandon_run(c, bin_open ? &binf : NULL, &wd, have_wd);
-    if (have_wd)
-        msgtext_print(stderr, "ptosim: interrupted by %s; %s keeps the previous run's outputs", intr_name(sig),
-                opt.work_dir);
-    else
+    if (have_wd) {
+        char left[4400];
+        workdir_left(&wd, left, sizeof(left));
+        msgtext_print(stderr, "ptosim: interrupted by %s; %s", intr_name(sig), left);
+    } else
         msgtext_print(stderr, "ptosim: interrupted by %s", intr_name(sig));
     if (res) {
         res->exit_code = intr_status(sig);

@@ -103,6 +103,10 @@ int workdir_open(workdir *w, const char *dir, char *err, size_t errlen)
             break;
         *slash = '\0';
     }
+    char run[4200], dfx[4200]; /* what a run leaves (a session's folder has ptosim_run.json alone) */
+    snprintf(run, sizeof(run), "%s/ptosim_run.json", dir);
+    snprintf(dfx, sizeof(dfx), "%s/dfx_outputs", dir);
+    w->had_run = w->made == 0 && (lstat(run, &st) == 0 || lstat(dfx, &st) == 0);
     if (outfile_mkdirs(dir, err, errlen) != 0)
         return -1;
     int rc = 0;
@@ -304,6 +308,14 @@ void workdir_abort(workdir *w)
         *slash = '\0';
     }
     w->made = 0;
+}
+
+void workdir_left(const workdir *w, char *out, size_t n)
+{
+    if (w->had_run)
+        snprintf(out, n, "%s keeps the previous run's outputs", w->dir);
+    else
+        snprintf(out, n, "nothing was written to %s", w->dir);
 }
 
 void workdir_close(workdir *w)
