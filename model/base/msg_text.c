@@ -6,7 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-bool msgtext_plain(unsigned char c)
+/* Is byte c printed as it is on its own? Printable ASCII; a byte of 0x80 and above only as part of a
+ * printable UTF-8 character (utf8_char). */
+static bool plain(unsigned char c)
 {
     return c >= 0x20 && c < 0x7f;
 }
@@ -47,7 +49,7 @@ size_t msgtext_escape(char *dst, size_t n, const char *src)
     const unsigned char *s = (const unsigned char *)src;
     size_t o = 0;
     while (*s) {
-        size_t k = msgtext_plain(*s) ? 1 : utf8_char(s);
+        size_t k = plain(*s) ? 1 : utf8_char(s);
         if (k) {
             if (o + k >= n)
                 break;
@@ -71,7 +73,7 @@ size_t msgtext_escape(char *dst, size_t n, const char *src)
 void msgtext_fix(char *msg, size_t n)
 {
     const unsigned char *s = (const unsigned char *)msg;
-    while (*s && msgtext_plain(*s))
+    while (*s && plain(*s))
         s++;
     if (!*s || n == 0)
         return; /* the common case: nothing to escape, nothing copied */

@@ -9,11 +9,6 @@
 #include <stddef.h>
 #include <stdio.h>
 
-/* Is byte c of a message printed as it is? False for the C0 controls (newline and tab included: a
- * message is one line), DEL and every byte of 0x80 and above; those bytes of valid UTF-8 that encode a
- * character from U+00A0 on are kept by msgtext_escape, which looks at the whole sequence. */
-bool msgtext_plain(unsigned char c);
-
 /* Copies src into dst (n > 0 bytes, NUL-terminated) with every C0 control, DEL, C1 control (U+0080 to
  * U+009F) and byte that is not part of valid UTF-8 written as \xHH (two lowercase hex digits per byte),
  * and everything else (printable ASCII and UTF-8 characters) as it is: text without such bytes comes out
