@@ -20,6 +20,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../model/base/msg_text.h"
 #include "../model/base/json_reader.h"
 #include "../model/aicpu/orchestrator.h"
 #include "../model/base/outfile.h"
@@ -96,36 +97,51 @@ typedef struct cf_file {
 } cf_file;
 
 /* Prints one difference line (the first CONFORM_MAX_LINES of a file) and counts it. */
+/* The text fmt formats, escaped for a terminal (msgtext_escape: the files' names and values are the
+ * capture's); malloc'd, NULL when out of memory. */
+static char *escaped_text(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
+static char *escaped_text(const char *fmt, va_list ap)
+{
+    va_list again;
+    va_copy(again, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    char *text = n < 0 ? NULL : malloc((size_t)n + 1), *out = text ? malloc(4 * (size_t)n + 1) : NULL;
+    if (out) {
+        vsnprintf(text, (size_t)n + 1, fmt, again);
+        msgtext_escape(out, 4 * (size_t)n + 1, text);
+    }
+    va_end(again);
+    free(text);
+    return out;
+}
+
 static void diff(cf_file *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void diff(cf_file *f, const char *fmt, ...)
 {
     if (f->diffs++ >= CONFORM_MAX_LINES)
         return;
     va_list ap;
+    va_start(ap, fmt);
+    char *text = escaped_text(fmt, ap);
+    va_end(ap);
+    if (!text) {
+        f->oom = true;
+        return;
+    }
     if (f->held) { /* "NAME: " + the line + "\n", kept until the lines before it are known */
-        va_start(ap, fmt);
-        int n = vsnprintf(NULL, 0, fmt, ap);
-        va_end(ap);
-        size_t pre = strlen(f->name) + 2;
-        char *line = n < 0 ? NULL : malloc(pre + (size_t)n + 2);
+        size_t pre = strlen(f->name) + 2, n = strlen(text);
+        char *line = malloc(pre + n + 2);
         if (!line) {
+            free(text);
             f->oom = true;
             return;
         }
-        snprintf(line, pre + 1, "%s: ", f->name);
-        va_start(ap, fmt);
-        vsnprintf(line + pre, (size_t)n + 1, fmt, ap);
-        va_end(ap);
-        line[pre + (size_t)n] = '\n';
-        line[pre + (size_t)n + 1] = '\0';
+        snprintf(line, pre + n + 2, "%s: %s\n", f->name, text);
         f->held[f->diffs - 1] = line;
-        return;
+    } else {
+        fprintf(f->out, "%s: %s\n", f->name, text);
     }
-    va_start(ap, fmt);
-    fprintf(f->out, "%s: ", f->name);
-    vfprintf(f->out, fmt, ap);
-    fputc('\n', f->out);
-    va_end(ap);
+    free(text);
 }
 
 /* Prints an information line: something shown, not compared. */
@@ -134,10 +150,14 @@ static void info(cf_file *f, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fprintf(f->out, "%s: (not compared) ", f->name);
-    vfprintf(f->out, fmt, ap);
-    fputc('\n', f->out);
+    char *text = escaped_text(fmt, ap);
     va_end(ap);
+    if (!text) {
+        f->oom = true;
+        return;
+    }
+    fprintf(f->out, "%s: (not compared) %s\n", f->name, text);
+    free(text);
 }
 
 /* Says how many differences were not printed. */
@@ -398,17 +418,19 @@ static bool is_file(const char *path)
     return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-/* Reads a whole file (malloc'd, NUL-terminated; *len its size). NULL with a message in err. */
-static char *slurp(const char *path, size_t *len, char *err, size_t errlen)
+/* Reads a whole file of kind (malloc'd, NUL-terminated; *len its size). NULL with a message in err. */
+static char *slurp(const char *path, readall_kind kind, size_t *len, char *err, size_t errlen)
 {
     FILE *f = readall_open(path);
     if (!f) {
         fail(err, errlen, "%s: cannot read: %s", path, readall_why(errno));
         return NULL;
     }
-    char *buf = readall(f, len);
+    char why[128];
+    char *buf = readall(f, kind, len, why, sizeof(why));
     if (!buf)
-        fail(err, errlen, "%s: cannot read: %s", path, errno == ENOMEM ? "out of memory" : "I/O error");
+        fail(err, errlen, "%s: cannot read: %s", path,
+             errno == EFBIG ? why : errno == ENOMEM ? "out of memory" : "I/O error");
     else
         peak_note(*len); /* held whole */
     fclose(f);
@@ -426,11 +448,11 @@ static cJSON *parse(const char *text, size_t len, const char *file, long line, c
     return j;
 }
 
-/* Loads a JSON file that must be an object. */
-static cJSON *load_object(const char *path, char *err, size_t errlen)
+/* Loads a JSON file of kind that must be an object. */
+static cJSON *load_object(const char *path, readall_kind kind, char *err, size_t errlen)
 {
     size_t len;
-    char *text = slurp(path, &len, err, errlen);
+    char *text = slurp(path, kind, &len, err, errlen);
     if (!text)
         return NULL;
     cJSON *j = parse(text, len, path, 0, err, errlen);
@@ -463,7 +485,7 @@ static int load_lines(const char *path, cf_lines *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof(*out));
     size_t len;
-    char *text = slurp(path, &len, err, errlen);
+    char *text = slurp(path, READALL_RECORDS, &len, err, errlen);
     if (!text)
         return -1;
     size_t cap = 0;
@@ -1472,7 +1494,7 @@ static int dfx_load(cf_dfx *d, const char *dir, bool real, char *err, size_t err
     snprintf(d->scope_path, sizeof(d->scope_path), "%s/scope_stats/scope_stats.jsonl", dir);
     snprintf(d->swim_path, sizeof(d->swim_path), "%s/chip_swimlane_records.json", dir);
     if (is_file(d->deps_path)) {
-        if (!(d->deps = load_object(d->deps_path, err, errlen)) ||
+        if (!(d->deps = load_object(d->deps_path, READALL_RECORDS, err, errlen)) ||
             check_deps(d->deps, d->deps_path, err, errlen))
             return -1;
     } else if (real) {
@@ -1484,7 +1506,7 @@ static int dfx_load(cf_dfx *d, const char *dir, bool real, char *err, size_t err
         d->has_scope = true;
     }
     if (is_file(d->swim_path)) {
-        if (!(d->swim = load_object(d->swim_path, err, errlen)) ||
+        if (!(d->swim = load_object(d->swim_path, READALL_RECORDS, err, errlen)) ||
             check_swimlane(d->swim, d->swim_path, err, errlen))
             return -1;
     }
@@ -1500,7 +1522,7 @@ static void sim_arena(const cJSON *scope_header, const char *sim_dir, cf_arena *
         char path[PATH_MAX + 32], err[PATH_MAX + 64];
         snprintf(path, sizeof(path), "%s/../ptosim_run.json", sim_dir);
         size_t peak = atomic_load(&cf_peak_window); /* a small file of the run's settings, not a capture's */
-        if (is_file(path) && (run = load_object(path, err, sizeof(err))) != NULL)
+        if (is_file(path) && (run = load_object(path, READALL_RUN, err, sizeof(err))) != NULL)
             heaps = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(run, "config"),
                                                      "ring_heap");
         atomic_store(&cf_peak_window, peak);
@@ -3335,7 +3357,7 @@ static int run_child(const char *graph, const char *work, const cf_argv *opts)
     char exe[PATH_MAX];
     ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
     if (n <= 0) {
-        fprintf(stderr, "ptosim conform: cannot find this program (/proc/self/exe): %s\n", strerror(errno));
+        msgtext_print(stderr, "ptosim conform: cannot find this program (/proc/self/exe): %s", strerror(errno));
         return CONFORM_EXIT_FAILED;
     }
     exe[n] = '\0';
@@ -3354,7 +3376,7 @@ static int run_child(const char *graph, const char *work, const cf_argv *opts)
     fflush(stderr);
     pid_t pid = fork();
     if (pid < 0) {
-        fprintf(stderr, "ptosim conform: cannot start a process: %s\n", strerror(errno));
+        msgtext_print(stderr, "ptosim conform: cannot start a process: %s", strerror(errno));
         return CONFORM_EXIT_FAILED;
     }
     if (pid == 0) {
@@ -3368,11 +3390,11 @@ static int run_child(const char *graph, const char *work, const cf_argv *opts)
     int st;
     while (waitpid(pid, &st, 0) < 0)
         if (errno != EINTR) {
-            fprintf(stderr, "ptosim conform: waitpid: %s\n", strerror(errno));
+            msgtext_print(stderr, "ptosim conform: waitpid: %s", strerror(errno));
             return CONFORM_EXIT_FAILED;
         }
     if (WIFSIGNALED(st)) {
-        fprintf(stderr, "ptosim conform: the run was killed by signal %d\n", WTERMSIG(st));
+        msgtext_print(stderr, "ptosim conform: the run was killed by signal %d", WTERMSIG(st));
         return CONFORM_EXIT_FAILED;
     }
     return WEXITSTATUS(st);
@@ -3441,14 +3463,14 @@ int conform_main(int argc, char **argv)
         if (slot) {
             if (!v) {
                 if (i + 1 >= argc) {
-                    fprintf(stderr, "ptosim conform: %s: missing value\n", a);
+                    msgtext_print(stderr, "ptosim conform: %s: missing value", a);
                     return EXIT_USAGE;
                 }
                 v = argv[++i];
             }
             *slot = v;
         } else if (a[0] == '-' || capture) {
-            fprintf(stderr, "ptosim conform: %s: %s\n", a,
+            msgtext_print(stderr, "ptosim conform: %s: %s", a,
                     a[0] == '-' ? "unknown option" : "one capture only");
             return EXIT_USAGE;
         } else {
@@ -3521,7 +3543,7 @@ int conform_main(int argc, char **argv)
         }
     }
     if (rc != 0) {
-        fprintf(stderr, "ptosim conform: %s\n", err);
+        msgtext_print(stderr, "ptosim conform: %s", err);
         goto done;
     }
     made = false; /* from here on, the folder stays as the run leaves it */
@@ -3541,13 +3563,13 @@ int conform_main(int argc, char **argv)
     }
     rc = import_rc;
     if (rc != 0)
-        fprintf(stderr, "ptosim conform: %s\n", import_err);
+        msgtext_print(stderr, "ptosim conform: %s", import_err);
     if (rc == 0) {
         int st = run_child(graph, w, &opts);
         if (st != EXIT_OK) {
             /* 2-6 keep run's meanings (a graph run refuses is a capture that does not import: 3) */
             rc = st >= EXIT_USAGE && st <= EXIT_STALLED ? st : CONFORM_EXIT_FAILED;
-            fprintf(stderr, "ptosim conform: %s: the run of %s ended with exit status %d\n", capture, graph,
+            msgtext_print(stderr, "ptosim conform: %s: the run of %s ended with exit status %d", capture, graph,
                     st);
         }
     }
@@ -3557,7 +3579,7 @@ int conform_main(int argc, char **argv)
                               sizeof(err));
         kept = false; /* compare_with took the check and its digest */
         if (n < 0) {
-            fprintf(stderr, "ptosim conform: %s\n", err);
+            msgtext_print(stderr, "ptosim conform: %s", err);
             rc = CONFORM_EXIT_FAILED;
         } else {
             rc = n ? CONFORM_EXIT_DIFFERENT : EXIT_OK;

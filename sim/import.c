@@ -2,6 +2,7 @@
 /* Tasks, args and edges from deps.json, the op order and scopes from scope stats, kernel times and sync-start
  * drains from the swimlane; it calls import_heap.c (created buffers from heap offsets) and import_cost.c
  * (kernel costs), which share import_state.h with it. */
+#include "../model/base/msg_text.h"
 #include "../model/base/outfile.h"
 #include "import.h"
 
@@ -720,7 +721,9 @@ static int read_deps(importer *im)
     if (st != 0)
         return st > 0 ? 0 : -1;
     size_t len;
-    char *text = imp_slurp(im->dir, "deps.json", &len);
+    char *text = imp_slurp(im, "deps.json", READALL_RECORDS, &len);
+    if (!text && errno == EFBIG)
+        return -1;
     if (!text)
         return imp_fail(im, "deps.json", "cannot read: %s (capture with --enable-dep-gen)", readall_why(errno));
     if (len > im->peak_window) /* held whole */
@@ -1120,9 +1123,9 @@ static int read_swimlane(importer *im)
     if (st != 0)
         return st > 0 ? 0 : -1;
     size_t len;
-    char *text = imp_slurp(im->dir, "chip_swimlane_records.json", &len);
+    char *text = imp_slurp(im, "chip_swimlane_records.json", READALL_RECORDS, &len);
     if (!text)
-        return 0;              /* optional */
+        return errno == EFBIG ? -1 : 0; /* optional, but not when there and too big */
     if (len > im->peak_window) /* held whole */
         im->peak_window = len;
     cJSON *root = imp_parse_json(im, "chip_swimlane_records.json", text, len, 0);
@@ -1170,7 +1173,11 @@ static void read_name_map(importer *im)
                 *p = '_';
     }
     size_t len;
-    char *text = imp_slurp(im->dir, best, &len);
+    char *text = imp_slurp(im, best, READALL_TABLE, &len);
+    if (!text && errno == EFBIG) { /* optional: said, and the names stay unknown */
+        imp_note(im, "%s; imported without it", im->err);
+        im->err[0] = '\0';
+    }
     jsonl_error je; /* optional: names stay unknown when it cannot be read */
     cJSON *root = text ? jsonl_parse(text, len, &je) : NULL;
     free(text);
@@ -1216,9 +1223,9 @@ static bool get_ring_array(const cJSON *meta, const char *key, uint64_t out[RING
 static int read_scope_stats(importer *im)
 {
     static const char *const FILE_NAME = "scope_stats/scope_stats.jsonl";
-    char *text = imp_slurp(im->dir, FILE_NAME, NULL);
+    char *text = imp_slurp(im, FILE_NAME, READALL_RECORDS, NULL);
     if (!text)
-        return 0; /* optional: scopes are then guessed from the rings */
+        return errno == EFBIG ? -1 : 0; /* optional (scopes are then guessed from the rings), not when too big */
     char *save = NULL;
     long line = 0;
     for (char *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
@@ -1928,7 +1935,7 @@ int import_main(int argc, char **argv)
             if (!v && i + 1 < argc)
                 v = argv[++i];
             if (!v || !*v) {
-                fprintf(stderr, "ptosim import: %s needs a value\n", perf_opts[po]);
+                msgtext_print(stderr, "ptosim import: %s needs a value", perf_opts[po]);
                 goto usage_fail;
             }
             char *end;
@@ -1955,7 +1962,7 @@ int import_main(int argc, char **argv)
                 errno = 0;
                 n = strtol(v, &end, 10);
                 if (*end || errno || n < 1 || n > 256) {
-                    fprintf(stderr, "ptosim import: %s %s: give a whole number in [1, 256]\n", perf_opts[po], v);
+                    msgtext_print(stderr, "ptosim import: %s %s: give a whole number in [1, 256]", perf_opts[po], v);
                     goto usage_fail;
                 }
                 opt.jobs = (int)n;
@@ -1973,7 +1980,7 @@ int import_main(int argc, char **argv)
             }
             default:
                 if (strcmp(v, "model") != 0) {
-                    fprintf(stderr, "ptosim import: --fallback %s: the only fallback is model\n", v);
+                    msgtext_print(stderr, "ptosim import: --fallback %s: the only fallback is model", v);
                     goto usage_fail;
                 }
                 opt.fallback_model = true;
@@ -1982,7 +1989,7 @@ int import_main(int argc, char **argv)
             continue;
         }
         if (argv[i][0] == '-' || dir) {
-            fprintf(stderr, "ptosim import: %s: %s\n", argv[i],
+            msgtext_print(stderr, "ptosim import: %s: %s", argv[i],
                     argv[i][0] == '-' ? "unknown option" : "one capture folder at a time");
             goto usage_fail;
         }
@@ -1993,7 +2000,7 @@ int import_main(int argc, char **argv)
         goto usage_fail;
     }
     if (perf_given && opt.costs != IMPORT_COSTS_PERFSIM) {
-        fprintf(stderr, "ptosim import: %s is for --costs perf-sim\n", perf_given);
+        msgtext_print(stderr, "ptosim import: %s is for --costs perf-sim", perf_given);
         goto usage_fail;
     }
     opt.kernel_args = kernel_args;
@@ -2008,7 +2015,7 @@ int import_main(int argc, char **argv)
     int fd = mkstemp(tmp);
     FILE *g = fd >= 0 ? fdopen(fd, "w+") : NULL;
     if (!g) {
-        fprintf(stderr, "ptosim import: cannot write the graph aside in %s: %s\n", td && td[0] ? td : "/tmp",
+        msgtext_print(stderr, "ptosim import: cannot write the graph aside in %s: %s", td && td[0] ? td : "/tmp",
                 strerror(errno));
         if (fd >= 0) {
             close(fd);
@@ -2019,20 +2026,19 @@ int import_main(int argc, char **argv)
     }
     int got = import_capture(dir, &opt, g, err, sizeof(err));
     if (intr_signal()) { /* Perf-Sim's compiles and runs were stopped: nothing is written */
-        fprintf(stderr, "ptosim import: interrupted by %s\n", intr_name(intr_signal()));
+        msgtext_print(stderr, "ptosim import: interrupted by %s", intr_name(intr_signal()));
         rc = intr_status(intr_signal());
     } else if (got != 0) {
-        fprintf(stderr, "ptosim import: %s\n", err);
+        msgtext_print(stderr, "ptosim import: %s", err);
         rc = EXIT_GRAPH;
     } else if (fflush(g) != 0 || ferror(g)) {
-        fprintf(stderr, "ptosim import: cannot write the graph aside (%s): %s\n", tmp, strerror(errno));
+        msgtext_print(stderr, "ptosim import: cannot write the graph aside (%s): %s", tmp, strerror(errno));
         rc = EXIT_INTERNAL;
     } else if (graph_validate(tmp, err, sizeof(err)) != 0) {
         size_t tl = strlen(tmp); /* "TMP:3: field: ..." names the file written aside: say "line 3" */
         const char *why = strncmp(err, tmp, tl) == 0 && err[tl] == ':' ? err + tl + 1 : err;
-        fprintf(stderr,
-                "ptosim import: %s: the graph made from this capture does not validate, so none is written: "
-                "%s%s\n",
+        msgtext_print(stderr, "ptosim import: %s: the graph made from this capture does not validate, so none is written: "
+                "%s%s",
                 dir, why != err ? "line " : "", why);
         rc = EXIT_GRAPH;
     } else {
@@ -2041,12 +2047,12 @@ int import_main(int argc, char **argv)
         size_t n;
         while ((n = fread(buf, 1, sizeof(buf), g)) > 0)
             if (fwrite(buf, 1, n, stdout) != n) {
-                fprintf(stderr, "ptosim: cannot write standard output: %s\n", strerror(errno));
+                msgtext_print(stderr, "ptosim: cannot write standard output: %s", strerror(errno));
                 rc = EXIT_INTERNAL; /* said here, while errno says why */
                 break;
             }
         if (rc == EXIT_OK && ferror(g)) {
-            fprintf(stderr, "ptosim import: cannot read back the graph written aside (%s)\n", tmp);
+            msgtext_print(stderr, "ptosim import: cannot read back the graph written aside (%s)", tmp);
             rc = EXIT_INTERNAL;
         }
     }

@@ -398,10 +398,12 @@ static int read_table(importer *im, const char *path)
         return -1;
     }
     size_t len;
-    char *text = readall(f, &len);
+    char why[128];
+    char *text = readall(f, READALL_TABLE, &len, why, sizeof(why));
+    int e = errno;
     fclose(f);
     if (!text) {
-        snprintf(im->err, im->errlen, "%s: cannot read the costs table: %s", path, strerror(errno));
+        snprintf(im->err, im->errlen, "%s: cannot read the costs table: %s", path, e == EFBIG ? why : strerror(e));
         return -1;
     }
     const char *p = text;

@@ -215,12 +215,13 @@ static int read_kernel_py(perf_state *ps, const char *path, const char *text)
 static char *read_text(importer *im, const char *path, size_t *len, const char *what)
 {
     FILE *f = fopen(path, "rb");
-    char *t = f ? readall(f, len) : NULL;
+    char why[128];
+    char *t = f ? readall(f, READALL_TABLE, len, why, sizeof(why)) : NULL;
     int e = errno;
     if (f)
         fclose(f);
     if (!t)
-        snprintf(im->err, im->errlen, "%s: cannot read the %s: %s", path, what, strerror(e));
+        snprintf(im->err, im->errlen, "%s: cannot read the %s: %s", path, what, e == EFBIG ? why : strerror(e));
     return t;
 }
 
@@ -288,7 +289,9 @@ static int read_dump(perf_state *ps)
     if (access(path, F_OK) != 0)
         return 0; /* no dump: deps.json and --values */
     size_t len;
-    char *text = imp_slurp(im->dir, "args_dump/args_dump.json", &len);
+    char *text = imp_slurp(im, "args_dump/args_dump.json", READALL_RECORDS, &len);
+    if (!text && errno == EFBIG)
+        return -1;
     if (!text)
         return imp_fail(im, "args_dump/args_dump.json", "cannot read: %s", strerror(errno));
     ps->dump = imp_parse_json(im, "args_dump/args_dump.json", text, len, 0);

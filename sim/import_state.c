@@ -9,6 +9,7 @@
 
 #include "../model/base/json_reader.h"
 #include "../model/base/outfile.h"
+#include "../model/base/msg_text.h"
 #include "../model/base/readall.h"
 #include "../model/base/vec.h"
 
@@ -20,6 +21,7 @@ int imp_fail(importer *im, const char *file, const char *fmt, ...)
     vsnprintf(msg, sizeof(msg), fmt, ap);
     va_end(ap);
     snprintf(im->err, im->errlen, "%s/%s: %s", im->dir, file, msg);
+    msgtext_fix(im->err, im->errlen); /* names and values from the capture */
     return -1;
 }
 
@@ -33,25 +35,28 @@ void imp_note(importer *im, const char *fmt, ...)
 {
     if (!im->warn || im->notes++ >= IMPORT_MAX_NOTES)
         return;
+    fputs("ptosim: note: ", im->warn);
     va_list ap;
     va_start(ap, fmt);
-    fputs("ptosim: note: ", im->warn);
-    vfprintf(im->warn, fmt, ap);
-    fputc('\n', im->warn);
+    msgtext_vprint(im->warn, fmt, ap); /* names from the capture */
     va_end(ap);
 }
 
-/* Reads a whole file; NULL when it cannot (errno set: ENOENT when it does not exist). */
-char *imp_slurp(const char *dir, const char *name, size_t *len)
+/* Reads a whole file of kind; NULL when it cannot (errno set: ENOENT when it does not exist; EFBIG past the
+ * kind's cap, with the message in im->err). */
+char *imp_slurp(importer *im, const char *name, readall_kind kind, size_t *len)
 {
     char path[PATH_MAX];
-    snprintf(path, sizeof(path), "%s/%s", dir, name);
+    snprintf(path, sizeof(path), "%s/%s", im->dir, name);
     FILE *f = readall_open(path); /* a FIFO or a device (/dev/zero) is refused, not read without end */
     if (!f)
         return NULL;
-    char *buf = readall(f, len);
+    char why[128];
+    char *buf = readall(f, kind, len, why, sizeof(why));
     int e = errno;
     fclose(f);
+    if (!buf && e == EFBIG)
+        imp_fail(im, name, "cannot read: %s", why);
     errno = e;
     return buf;
 }

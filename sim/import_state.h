@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "../model/base/readall.h"
 #include "../model/graph/graph_reader.h"
 #include "../model/chip/kernel_cost.h"
 #include "import_opts.h"
@@ -184,8 +185,9 @@ int imp_add_buf(importer *im, imp_buf b);
 /* Writes s as a JSON string. */
 void imp_put_str(FILE *f, const char *s);
 
-/* The capture's file DIR/name read whole (NUL-terminated), NULL with errno. */
-char *imp_slurp(const char *dir, const char *name, size_t *len);
+/* The capture's file DIR/name, a file of kind, read whole (NUL-terminated), NULL with errno (EFBIG: past the
+ * kind's cap, said in im->err). */
+char *imp_slurp(importer *im, const char *name, readall_kind kind, size_t *len);
 
 /* Parses text strictly (as a graph); NULL after imp_fail() naming file, line and column. */
 struct cJSON *imp_parse_json(importer *im, const char *file, const char *text, size_t len, long line);

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../model/base/msg_text.h"
 #include "../model/graph/graph_reader.h"
 #include "../model/graph/graph_source.h"
 #include "../model/chip/platform.h"
@@ -72,13 +73,13 @@ static int cmd_validate(int argc, char **argv)
             return EXIT_OK;
         }
     if (argc != 1 || (argv[0][0] == '-' && argv[0][1])) {
-        fprintf(stderr, "ptosim validate: %s\n",
+        msgtext_print(stderr, "ptosim validate: %s",
                 !argc ? "missing GRAPH" : argc > 1 ? "one GRAPH at a time" : "unknown option");
         return EXIT_USAGE;
     }
     char err[GRAPH_ERR_MAX];
     if (graph_validate(argv[0], err, sizeof(err)) != 0) {
-        fprintf(stderr, "ptosim: %s\n", err);
+        msgtext_print(stderr, "ptosim: %s", err);
         return EXIT_GRAPH;
     }
     printf("%s: ok\n", gsrc_name(argv[0]));
@@ -114,7 +115,7 @@ static int cmd_params(int argc, char **argv)
             }
             name = v ? v : argv[++i];
         } else {
-            fprintf(stderr, "ptosim params: %s: %s\n", argv[i],
+            msgtext_print(stderr, "ptosim params: %s: %s", argv[i],
                     argv[i][0] == '-' ? "unknown option" : "takes no argument (-p NAME|FILE names the platform)");
             return EXIT_USAGE;
         }
@@ -124,7 +125,7 @@ static int cmd_params(int argc, char **argv)
     platform p;
     int prc = platform_load(&p, name, dir, err, sizeof(err));
     if (prc != 0) {
-        fprintf(stderr, "ptosim: %s\n", err);
+        msgtext_print(stderr, "ptosim: %s", err);
         return prc == PLATFORM_OOM ? EXIT_INTERNAL : EXIT_USAGE;
     }
     platform_print_table(&p, stdout);
@@ -149,7 +150,7 @@ static int finish_stdout(int code)
     if (!failed || code == EXIT_INTERNAL) /* status 1: the command has said what failed */
         return failed ? EXIT_INTERNAL : code;
     if (e)
-        fprintf(stderr, "ptosim: cannot write standard output: %s\n", strerror(e));
+        msgtext_print(stderr, "ptosim: cannot write standard output: %s", strerror(e));
     else
         fputs("ptosim: cannot write standard output: a write failed\n", stderr);
     return code == EXIT_OK ? EXIT_INTERNAL : code;

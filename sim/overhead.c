@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "../model/base/msg_text.h"
 #include "cli.h"
 #include "report_data.h"
 
@@ -190,7 +191,7 @@ int overhead_main(int argc, char **argv)
             }
             deps = v ? v : argv[++i];
         } else if (argv[i][0] == '-' || in) {
-            fprintf(stderr, "ptosim overhead: %s: %s\n", argv[i],
+            msgtext_print(stderr, "ptosim overhead: %s: %s", argv[i],
                     argv[i][0] == '-' ? "unknown option" : "one DIR or swimlane at a time");
             return EXIT_USAGE;
         } else {
@@ -210,8 +211,7 @@ int overhead_main(int argc, char **argv)
         snprintf(sl, sizeof(sl), "%s", in);
     }
     if (!is_file(sl)) {
-        fprintf(stderr,
-                "ptosim overhead: %s: no chip_swimlane_records.json (run with --enable-chip-swimlane)\n", in);
+        msgtext_print(stderr, "ptosim overhead: %s: no chip_swimlane_records.json (run with --enable-chip-swimlane)", in);
         return EXIT_USAGE;
     }
     if (deps) {
@@ -221,10 +221,8 @@ int overhead_main(int argc, char **argv)
         snprintf(dp, sizeof(dp), "%.*sdeps.json", slash ? (int)(slash - sl + 1) : 0, sl);
     }
     if (!is_file(dp)) {
-        fprintf(
-            stderr,
-            "ptosim overhead: %s: no such file; the model needs the task graph (deps.json from a run with "
-            "--enable-dep-gen; --deps-json names it)\n",
+        msgtext_print(stderr, "ptosim overhead: %s: no such file; the model needs the task graph (deps.json from a run with "
+            "--enable-dep-gen; --deps-json names it)",
             dp);
         return EXIT_USAGE;
     }
@@ -234,7 +232,7 @@ int overhead_main(int argc, char **argv)
     char err[RD_ERR_MAX + PATH_MAX];
     int status = overhead_load(sl, dp, &l, &hz, &unmatched, err, sizeof(err));
     if (status != EXIT_OK) {
-        fprintf(stderr, "ptosim overhead: %s\n", err);
+        msgtext_print(stderr, "ptosim overhead: %s", err);
         return status;
     }
     ohm_result r;

@@ -36,8 +36,8 @@ static int bad(char *err, size_t errlen, const char *fmt, ...)
     return RD_BAD;
 }
 
-/* Reads a whole file into a NUL-terminated buffer. RD_ABSENT when it does not exist. */
-static int slurp(const char *path, char **text, size_t *len, char *err, size_t errlen)
+/* Reads a whole file of kind into a NUL-terminated buffer. RD_ABSENT when it does not exist. */
+static int slurp(const char *path, readall_kind kind, char **text, size_t *len, char *err, size_t errlen)
 {
     FILE *f = readall_open(path); /* a FIFO would block the open */
     if (!f) {
@@ -45,11 +45,13 @@ static int slurp(const char *path, char **text, size_t *len, char *err, size_t e
             return RD_ABSENT;
         return bad(err, errlen, "%s: cannot read: %s", path, readall_why(errno));
     }
-    char *buf = readall(f, len);
+    char why[128];
+    char *buf = readall(f, kind, len, why, sizeof(why));
     int e = errno;
     fclose(f);
     if (!buf)
-        return bad(err, errlen, "%s: cannot read: %s", path, e == ENOMEM ? "out of memory" : "I/O error");
+        return bad(err, errlen, "%s: cannot read: %s", path,
+                   e == EFBIG ? why : e == ENOMEM ? "out of memory" : "I/O error");
     *text = buf;
     return RD_OK;
 }
@@ -519,7 +521,7 @@ int rd_load_name_map(const char *dir, char *graph, size_t n, rd_kernel **k, int 
     char path[PATH_MAX + NAME_MAX + 2], *text, e[8];
     size_t len;
     snprintf(path, sizeof(path), "%s/%s", dir, best);
-    if (slurp(path, &text, &len, e, sizeof(e)) != RD_OK)
+    if (slurp(path, READALL_TABLE, &text, &len, e, sizeof(e)) != RD_OK)
         return RD_ABSENT;
     cJSON *root = jsonl_parse(text, len, NULL); /* strict, as import reads it: else the names stay unknown */
     free(text);
@@ -769,7 +771,7 @@ int rd_load_run(const char *path, rd_run *r, char *err, size_t errlen)
     memset(r, 0, sizeof(*r));
     char *text;
     size_t len;
-    int rc = slurp(path, &text, &len, err, errlen);
+    int rc = slurp(path, READALL_RUN, &text, &len, err, errlen);
     if (rc != RD_OK)
         return rc;
     jsonl_error je;
@@ -1548,7 +1550,7 @@ int rd_load_scopes(const char *path, rd_scopes *sc, char *err, size_t errlen)
     memset(sc, 0, sizeof(*sc));
     char *text;
     size_t len, cap = 0;
-    int rc = slurp(path, &text, &len, err, errlen);
+    int rc = slurp(path, READALL_RECORDS, &text, &len, err, errlen);
     if (rc != RD_OK)
         return rc;
     char *p = text, *l;
@@ -1623,7 +1625,7 @@ int rd_load_pmu(const char *path, rd_pmu *pm, char *err, size_t errlen)
     memset(pm, 0, sizeof(*pm));
     char *text;
     size_t len, cap = 0;
-    int rc = slurp(path, &text, &len, err, errlen);
+    int rc = slurp(path, READALL_RECORDS, &text, &len, err, errlen);
     if (rc != RD_OK)
         return rc;
     char *p = text, *l, *f[PMU_LEAD + RD_MAX_COUNTERS + 2], *hdr[PMU_LEAD + RD_MAX_COUNTERS + 2];
@@ -1903,7 +1905,7 @@ int rd_load_sweep(const char *path, rd_sweep *sw, char *err, size_t errlen)
     memset(sw, 0, sizeof(*sw));
     char *text;
     size_t len, cap = 0, gcap = 0, vcap[RD_MAX_EXTRA] = {0};
-    int rc = slurp(path, &text, &len, err, errlen);
+    int rc = slurp(path, READALL_SWEEP, &text, &len, err, errlen);
     if (rc != RD_OK)
         return rc;
     char *p = text, *l, *f[SWEEP_MAX_COLUMNS + 1];

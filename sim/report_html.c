@@ -15,6 +15,7 @@
 
 #include <cJSON.h>
 
+#include "../model/base/msg_text.h"
 #include "../model/base/outfile.h"
 #include "../model/base/readall.h"
 #include "../model/output/run_folder.h"
@@ -832,15 +833,10 @@ static cJSON *worker_json(const char *dir)
         fclose(f);
         return NULL;
     }
-    fseek(f, 0, SEEK_END);
-    long len = ftell(f);
     rewind(f);
-    char *text = len > 0 ? malloc((size_t)len + 1) : NULL;
-    cJSON *j = NULL;
-    if (text && fread(text, 1, (size_t)len, f) == (size_t)len) {
-        text[len] = '\0';
-        j = rd_parse_json(text, (size_t)len);
-    }
+    size_t len;
+    char *text = readall(f, READALL_RUN, &len, NULL, 0); /* too big: the run reader says so */
+    cJSON *j = text ? rd_parse_json(text, len) : NULL;
     free(text);
     fclose(f);
     return j;
@@ -955,7 +951,7 @@ int htmlrep_main(int argc, char **argv)
             return EXIT_OK;
         }
     if (argc != 1 || argv[0][0] == '-') {
-        fprintf(stderr, "ptosim report: %s\n",
+        msgtext_print(stderr, "ptosim report: %s",
                 !argc                ? "missing DIR"
                 : argv[0][0] == '-' ? "unknown option"
                                     : "one DIR at a time");
@@ -969,7 +965,7 @@ int htmlrep_main(int argc, char **argv)
     char err[RD_ERR_MAX + PATH_MAX];
     int status = htmlrep_write(dir, err, sizeof(err));
     if (status != EXIT_OK) {
-        fprintf(stderr, "ptosim report: %s\n", err);
+        msgtext_print(stderr, "ptosim report: %s", err);
         return status;
     }
     printf("ptosim report: wrote %s/report.html\n", dir);

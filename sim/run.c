@@ -13,6 +13,7 @@
 
 #include "../model/engine/chip_engine.h"
 #include "../model/graph/graph_source.h"
+#include "../model/base/msg_text.h"
 #include "../model/base/outfile.h"
 #include "../model/output/perfetto_writer.h"
 #include "../model/output/run_report.h"
@@ -115,13 +116,13 @@ static int write_trace(const chip *c, const cli_run *opt, const char *out, const
     char err[PATH_MAX + 512], path[PATH_MAX + 256];
     int rc = 0;
     if (opt->perfetto && pf_write(c, opt->perfetto, err, sizeof(err)) != 0) {
-        fprintf(stderr, "ptosim: %s\n", err);
+        msgtext_print(stderr, "ptosim: %s", err);
         rc = -1;
     }
     if (opt->enable_perfetto && out) {
         snprintf(path, sizeof(path), "%s/dfx_outputs/ptosim_trace.json", out);
         if (pf_write(c, path, err, sizeof(err)) != 0) {
-            fprintf(stderr, "ptosim: %s\n", err);
+            msgtext_print(stderr, "ptosim: %s", err);
             rc = -1;
         } else {
             outputs[(*nout)++] = "dfx_outputs/ptosim_trace.json";
@@ -166,7 +167,7 @@ static void lay_rings(chip_config *cfg, const uint64_t layer[3][RUNCFG_RINGS])
 /* Prints a warning and keeps it for the summary and ptosim_run.json. */
 static void warn_user(run_warnings *w, const char *text)
 {
-    fprintf(stderr, "ptosim: warning: %s\n", text);
+    msgtext_print(stderr, "ptosim: warning: %s", text);
     if (w && w->n < RUN_MAX_WARNINGS) {
         snprintf(w->text[w->n], sizeof(w->text[w->n]), "%s", text);
         w->list[w->n] = w->text[w->n];
@@ -185,7 +186,7 @@ int run_prepare(const cli_run *o, platform *pl, chip_config *cf, run_warnings *w
     run_platform_dir(pdir, sizeof(pdir));
     int prc = platform_load(&plat, opt.platform, pdir, err, sizeof(err));
     if (prc != 0) {
-        fprintf(stderr, "ptosim: %s\n", err);
+        msgtext_print(stderr, "ptosim: %s", err);
         return prc == PLATFORM_OOM ? EXIT_INTERNAL : EXIT_USAGE;
     }
     char warn[1024];
@@ -193,17 +194,17 @@ int run_prepare(const cli_run *o, platform *pl, chip_config *cf, run_warnings *w
         plat.aicpu_threads = opt.aicpu_thread_num;
     for (int i = 0; i < opt.nsets; i++)
         if (platform_set(&plat, opt.sets[i], err, sizeof(err)) != 0) {
-            fprintf(stderr, "ptosim: %s\n", err);
+            msgtext_print(stderr, "ptosim: %s", err);
             return EXIT_USAGE;
         }
     if (platform_validate(&plat, err, sizeof(err)) != 0) {
-        fprintf(stderr, "ptosim: platform %s: %s\n", plat.name, err);
+        msgtext_print(stderr, "ptosim: platform %s: %s", plat.name, err);
         return EXIT_USAGE;
     }
     /* a platform SimGrid cannot run is a bad platform file: said before anything runs or is written */
     int src = sgrun_check_platform(plat.xml_path, err, sizeof(err));
     if (src != 0) {
-        fprintf(stderr, "ptosim: platform %s: %s\n", plat.name, err);
+        msgtext_print(stderr, "ptosim: platform %s: %s", plat.name, err);
         return src == SGRUN_OOM ? EXIT_INTERNAL : EXIT_USAGE;
     }
 
@@ -216,7 +217,7 @@ int run_prepare(const cli_run *o, platform *pl, chip_config *cf, run_warnings *w
     long timeout_ms;
     if (runcfg_pmu_type(opt.pmu_given, opt.pmu_value, getenv("SIMPLER_PMU_EVENT_TYPE"), &cfg.pmu_event_type,
                         warn, sizeof(warn), err, sizeof(err)) != 0) {
-        fprintf(stderr, "ptosim: %s\n", err);
+        msgtext_print(stderr, "ptosim: %s", err);
         return EXIT_USAGE;
     }
     if (warn[0])
@@ -237,7 +238,7 @@ int run_prepare(const cli_run *o, platform *pl, chip_config *cf, run_warnings *w
     for (int k = 0; k < 3; k++) {
         if (runcfg_timeout(chain[k].flag, chain[k].value, chain[k].env, chain[k].unit, chain[k].def,
                            chain[k].out, warn, sizeof(warn), err, sizeof(err)) != 0) {
-            fprintf(stderr, "ptosim: %s\n", err);
+            msgtext_print(stderr, "ptosim: %s", err);
             return EXIT_USAGE;
         }
         if (warn[0])
@@ -303,7 +304,7 @@ int run_apply_kernel_sets(chip_config *cfg, const graph *hdr, const cli_run *opt
         bool value;
         int k = run_kernel_of(hdr, opt->kernel_sets[i], name, sizeof(name), &field, &value);
         if (k < 0) {
-            fprintf(stderr, "ptosim: --kernel-set %s: graph %s (%s) has no kernel '%s'\n", opt->kernel_sets[i],
+            msgtext_print(stderr, "ptosim: --kernel-set %s: graph %s (%s) has no kernel '%s'", opt->kernel_sets[i],
                     hdr->name, hdr->path, name);
             return EXIT_USAGE;
         }
@@ -385,17 +386,38 @@ static const char *const MANAGED[] = {
 /* The work dir of the run in progress, for on_abort. */
 static workdir *volatile abort_wd;
 
+/* on_abort's line, written when the handler is put in place: a handler may not format or allocate. */
+static char abort_line[4400];
+static size_t abort_len;
+
 /* SimGrid ends the process with abort() on some of its own failures (out of memory inside it, an
  * exception it does not catch): the staging folder goes first, so the work dir is left as it was (a
- * SIGKILL still leaves it, for the next run to remove). Then the default action: status 134. */
+ * SIGKILL still leaves it, for the next run to remove), and a line says so. Then the default action:
+ * status 134. It runs on a stack of its own (intr_on_abort): under ulimit -v the one in use cannot grow
+ * once memory is gone, and the handler died there of SIGSEGV (status 139) with the staging folder left. */
 static void on_abort(int sig)
 {
     workdir *w = abort_wd;
     abort_wd = NULL;
-    if (w)
+    if (w) {
         workdir_abort(w);
-    signal(sig, SIG_DFL);
-    raise(sig);
+        ssize_t n = write(STDERR_FILENO, abort_line, abort_len);
+        (void)n; /* nothing more to do if stderr is gone */
+    }
+    raise(sig); /* SA_RESETHAND: the default action now */
+}
+
+/* Removes wd's staging folder if the process aborts, and says what the folder holds. */
+static void catch_abort(workdir *wd)
+{
+    char left[4300];
+    workdir_left(wd, left, sizeof(left));
+    int n = snprintf(abort_line, sizeof(abort_line), "ptosim: aborted (SIGABRT); %s", left);
+    msgtext_fix(abort_line, sizeof(abort_line) - 1); /* room for the newline */
+    abort_len = n < 0 ? 0 : strlen(abort_line);
+    abort_line[abort_len++] = '\n';
+    abort_wd = wd;
+    intr_on_abort(on_abort);
 }
 
 /* Ends a run whose files must not reach the work dir: its staging folder goes,
@@ -448,14 +470,13 @@ static int simulate(const cli_run *o, const platform *pl, const chip_config *cf,
     if (have_wd) {
         int lr = workdir_open(&wd, opt.work_dir, err, sizeof(err));
         if (lr < 0) {
-            fprintf(stderr, "ptosim: %s\n", err);
+            msgtext_print(stderr, "ptosim: %s", err);
             graph_close(g);
             return EXIT_INTERNAL;
         }
         if (lr > 0)
-            fprintf(stderr, "ptosim: warning: %s\n", err);
-        abort_wd = &wd;
-        signal(SIGABRT, on_abort);
+            msgtext_print(stderr, "ptosim: warning: %s", err);
+        catch_abort(&wd);
     }
     const char *out = have_wd ? wd.stage : NULL; /* where the files are written */
     workdir_programs old_programs = {0}; /* the folders a session left here, read before this run replaces
@@ -468,14 +489,14 @@ static int simulate(const cli_run *o, const platform *pl, const chip_config *cf,
      * the run with its error and no output at all */
     chip *c = malloc(sizeof(*c));
     if (!c) {
-        fprintf(stderr, "ptosim: out of memory\n");
+        msgtext_print(stderr, "ptosim: out of memory");
         graph_close(g);
         drop_outputs(&wd, have_wd);
         return EXIT_INTERNAL;
     }
     /* the header is read: what can fail here is memory, and the file is not opened again */
     if (chip_init_graph(c, &plat, &cfg, g, err, sizeof(err)) != 0) {
-        fprintf(stderr, "ptosim: %s\n", err);
+        msgtext_print(stderr, "ptosim: %s", err);
         free(c);
         drop_outputs(&wd, have_wd);
         return EXIT_INTERNAL;
@@ -495,7 +516,7 @@ static int simulate(const cli_run *o, const platform *pl, const chip_config *cf,
         if (outfile_mkdirs(path_early, err, sizeof(err)) != 0 ||
             (snprintf(path_early, sizeof(path_early), "%s/dfx_outputs/args_dump/args.bin", out),
              !(c->dump.ad.bin = outfile_open(&binf, path_early, err, sizeof(err))))) {
-            fprintf(stderr, "ptosim: %s\n", err);
+            msgtext_print(stderr, "ptosim: %s", err);
             abandon_run(c, NULL, &wd, have_wd);
             return EXIT_INTERNAL;
         }
@@ -508,7 +529,7 @@ static int simulate(const cli_run *o, const platform *pl, const chip_config *cf,
         if (outfile_mkdirs(path_early, err, sizeof(err)) != 0 ||
             (snprintf(path_early, sizeof(path_early), "%s/dfx_outputs/deps.json", out),
              depgen_open(&c->dg, path_early, err, sizeof(err)) != 0)) {
-            fprintf(stderr, "ptosim: %s\n", err);
+            msgtext_print(stderr, "ptosim: %s", err);
             abandon_run(c, bin_open ? &binf : NULL, &wd, have_wd);
             return EXIT_INTERNAL;
         }
@@ -525,7 +546,7 @@ static int simulate(const cli_run *o, const platform *pl, const chip_config *cf,
     int sig = intr_signal();
     char gerr[GRAPH_ERR_MAX];
     if (!sig && orch_finish_reading(&c->orch, gerr, sizeof(gerr)) != 0) {
-        fprintf(stderr, "ptosim: %s\n", gerr);
+        msgtext_print(stderr, "ptosim: %s", gerr);
         abandon_run(c, bin_open ? &binf : NULL, &wd, have_wd);
         return graph_err_oom(gerr) ? EXIT_INTERNAL : EXIT_GRAPH;
     }
@@ -536,7 +557,7 @@ static int simulate(const cli_run *o, const platform *pl, const chip_config *cf,
     if (out) {
         snprintf(dfx, sizeof(dfx), "%s/dfx_outputs", out);
         if (outfile_mkdirs(dfx, err, sizeof(err)) != 0) {
-            fprintf(stderr, "ptosim: %s\n", err);
+            msgtext_print(stderr, "ptosim: %s", err);
             abandon_run(c, bin_open ? &binf : NULL, &wd, have_wd);
             return EXIT_INTERNAL;
         }
@@ -549,13 +570,16 @@ static int simulate(const cli_run *o, const platform *pl, const chip_config *cf,
          * can progress, status 6), so one of SimGrid's calls failed under an actor (out of memory inside
          * SimGrid) or ptosim lost a wake-up */
         if (sgrc != 0)
-            fprintf(stderr, "ptosim: %s%s\n", err,
+            msgtext_print(stderr, "ptosim: %s%s", err,
                     sgres.finished ? "" : "; ptosim's SimGrid actors were left waiting (out of memory inside SimGrid?)");
         else
             report_failure(c, stderr);
         abandon_run(c, bin_open ? &binf : NULL, &wd, have_wd);
-        if (have_wd)
-            fprintf(stderr, "ptosim: %s keeps the previous run's outputs\n", opt.work_dir);
+        if (have_wd) {
+            char left[4400];
+            workdir_left(&wd, left, sizeof(left));
+            msgtext_print(stderr, "ptosim: %s", left);
+        }
         return EXIT_INTERNAL;
     }
 
@@ -567,7 +591,7 @@ static int simulate(const cli_run *o, const platform *pl, const chip_config *cf,
         snprintf(namemap_rel, sizeof(namemap_rel), "dfx_outputs/name_map_%s.json", c->orch.g.name);
         snprintf(path, sizeof(path), "%s/%s", out, namemap_rel);
         if (report_write_name_map(&c->orch.g, path, err, sizeof(err)) != 0) {
-            fprintf(stderr, "ptosim: %s\n", err);
+            msgtext_print(stderr, "ptosim: %s", err);
             write_failed = 1;
         } else {
             outputs[nout++] = namemap_rel;
@@ -585,18 +609,18 @@ static int simulate(const cli_run *o, const platform *pl, const chip_config *cf,
         snprintf(path, sizeof(path), "%s/dfx_outputs/chip_swimlane_records.json", out);
         int written = 0;
         if (swimlane_write(&c->sl, &meta, path, &written, err, sizeof(err)) != 0) {
-            fprintf(stderr, "ptosim: %s\n", err);
+            msgtext_print(stderr, "ptosim: %s", err);
             write_failed = 1;
         } else if (written) {
             outputs[nout++] = "dfx_outputs/chip_swimlane_records.json";
         } else if (opt.swimlane_level > 0) {
-            fprintf(stderr, "ptosim: Warning: No performance data to export.\n");
+            msgtext_print(stderr, "ptosim: Warning: No performance data to export.");
         }
     }
     if (out && c->dep_gen_on) {
         snprintf(path, sizeof(path), "%s/dfx_outputs/deps.json", out);
         if (depgen_write(&c->dg, path, err, sizeof(err)) != 0) {
-            fprintf(stderr, "ptosim: %s\n", err);
+            msgtext_print(stderr, "ptosim: %s", err);
             write_failed = 1;
         } else {
             outputs[nout++] = "dfx_outputs/deps.json";
@@ -604,7 +628,7 @@ static int simulate(const cli_run *o, const platform *pl, const chip_config *cf,
     }
     if (bin_open) {
         if (write_args_dump(c, out, &binf, err, sizeof(err)) != 0) {
-            fprintf(stderr, "ptosim: %s\n", err);
+            msgtext_print(stderr, "ptosim: %s", err);
             write_failed = 1;
         } else if (c->dump.ad.n) {
             outputs[nout++] = "dfx_outputs/args_dump/args_dump.json";
@@ -616,7 +640,7 @@ static int simulate(const cli_run *o, const platform *pl, const chip_config *cf,
         snprintf(path, sizeof(path), "%s/dfx_outputs/pmu.csv", out);
         int written = 0;
         if (pmu_log_write(&c->pmu, path, &written, err, sizeof(err)) != 0) {
-            fprintf(stderr, "ptosim: %s\n", err);
+            msgtext_print(stderr, "ptosim: %s", err);
             write_failed = 1;
         } else if (written) {
             outputs[nout++] = "dfx_outputs/pmu.csv";
@@ -634,7 +658,7 @@ static int simulate(const cli_run *o, const platform *pl, const chip_config *cf,
             (snprintf(path, sizeof(path), "%s/dfx_outputs/scope_stats/scope_stats.jsonl", out),
              scopestats_write(&c->ss, path, c->status == CHIP_FATAL || c->status == CHIP_DEVICE_ERROR, &caps,
                               err, sizeof(err)) != 0)) {
-            fprintf(stderr, "ptosim: %s\n", err);
+            msgtext_print(stderr, "ptosim: %s", err);
             write_failed = 1;
         } else {
             outputs[nout++] = "dfx_outputs/scope_stats/scope_stats.jsonl";
@@ -646,7 +670,7 @@ static int simulate(const cli_run *o, const platform *pl, const chip_config *cf,
         exit_code = EXIT_INTERNAL;
     report_repeat rep;
     if (opt.repeat && repeat_runs(&opt, o->graph, &plat, &cfg, c, &rep, err, sizeof(err)) != 0) {
-        fprintf(stderr, "ptosim: --repeat: %s\n", err);
+        msgtext_print(stderr, "ptosim: --repeat: %s", err);
         chip_free(c);
         free(c);
         drop_outputs(&wd, have_wd);
@@ -672,7 +696,7 @@ static int simulate(const cli_run *o, const platform *pl, const chip_config *cf,
     if (out && !write_failed) {
         snprintf(path, sizeof(path), "%s/ptosim_run.json", out);
         if (report_write_run(c, &ri, path, err, sizeof(err)) != 0) {
-            fprintf(stderr, "ptosim: %s\n", err);
+            msgtext_print(stderr, "ptosim: %s", err);
             write_failed = 1;
             if (exit_code == EXIT_OK)
                 exit_code = ri.exit_code = EXIT_INTERNAL;
@@ -689,12 +713,15 @@ static int simulate(const cli_run *o, const platform *pl, const chip_config *cf,
                                : workdir_commit(&wd, MANAGED, (int)(sizeof(MANAGED) / sizeof(MANAGED[0])),
                                                 outputs, nout, err, sizeof(err));
         if (crc != 0 && !write_failed)
-            fprintf(stderr, "ptosim: %s\n", err);
+            msgtext_print(stderr, "ptosim: %s", err);
         if (crc != 0) {
             write_failed = 1;
             drop_outputs(&wd, true);
-            if (crc == -1)
-                fprintf(stderr, "ptosim: %s keeps the previous run's outputs\n", opt.work_dir);
+            if (crc == -1) {
+                char left[4400];
+                workdir_left(&wd, left, sizeof(left));
+                msgtext_print(stderr, "ptosim: %s", left);
+            }
             if (exit_code == EXIT_OK)
                 exit_code = EXIT_INTERNAL;
         } else {
@@ -707,7 +734,7 @@ static int simulate(const cli_run *o, const platform *pl, const chip_config *cf,
     if (c->status != CHIP_DONE) {
         report_failure(c, stderr);
     } else if (sgrc != 0) {
-        fprintf(stderr, "ptosim: %s\n", err);
+        msgtext_print(stderr, "ptosim: %s", err);
     }
     /* no summary for a run whose files are not where they should be: a sweep
      * takes a row as a run that reached its folder */
@@ -727,11 +754,12 @@ static int simulate(const cli_run *o, const platform *pl, const chip_config *cf,
 
 interrupted:
     abandon_run(c, bin_open ? &binf : NULL, &wd, have_wd);
-    if (have_wd)
-        fprintf(stderr, "ptosim: interrupted by %s; %s keeps the previous run's outputs\n", intr_name(sig),
-                opt.work_dir);
-    else
-        fprintf(stderr, "ptosim: interrupted by %s\n", intr_name(sig));
+    if (have_wd) {
+        char left[4400];
+        workdir_left(&wd, left, sizeof(left));
+        msgtext_print(stderr, "ptosim: interrupted by %s; %s", intr_name(sig), left);
+    } else
+        msgtext_print(stderr, "ptosim: interrupted by %s", intr_name(sig));
     if (res) {
         res->exit_code = intr_status(sig);
         snprintf(res->status, sizeof(res->status), "interrupted");
@@ -745,7 +773,7 @@ static int read_header(const char *path, graph *g)
 {
     char err[GRAPH_ERR_MAX];
     if (graph_open(g, path, err, sizeof(err)) != 0) {
-        fprintf(stderr, "ptosim: %s\n", err);
+        msgtext_print(stderr, "ptosim: %s", err);
         return graph_err_oom(err) ? EXIT_INTERNAL : EXIT_GRAPH;
     }
     return 0;
@@ -761,14 +789,14 @@ static int run_program(const cli_run *opt, const platform *plat, const chip_conf
     worker_program *pr = &w->prog[p];
     FILE *log = tmpfile();
     if (!log) {
-        fprintf(stderr, "ptosim: cannot create a temporary file: %s\n", strerror(errno));
+        msgtext_print(stderr, "ptosim: cannot create a temporary file: %s", strerror(errno));
         return -1;
     }
     fflush(stdout);
     fflush(stderr);
     pid_t pid = fork();
     if (pid < 0) {
-        fprintf(stderr, "ptosim: cannot start program %d: %s\n", p, strerror(errno));
+        msgtext_print(stderr, "ptosim: cannot start program %d: %s", p, strerror(errno));
         fclose(log);
         return -1;
     }
@@ -800,7 +828,7 @@ static int run_program(const cli_run *opt, const platform *plat, const chip_conf
         /* DIR/N_NAME is the session's own folder: a link there (a folder someone sent) is refused, never
          * followed, so nothing of the link's target is written or removed */
         if (work_dir && outfile_own_dir(dir, 0, derr, sizeof(derr)) != 0) {
-            fprintf(stderr, "ptosim: %s\n", derr);
+            msgtext_print(stderr, "ptosim: %s", derr);
             code = EXIT_INTERNAL;
             snprintf(res.status, sizeof(res.status), "error");
         } else {
@@ -812,7 +840,7 @@ static int run_program(const cli_run *opt, const platform *plat, const chip_conf
                            : simulate(opt, &pl, &cfg, warn, &g, work_dir ? dir : NULL, p == 0, &res);
         }
         if ((fflush(stdout) != 0 || ferror(stdout)) && code != EXIT_INTERNAL) { /* _exit flushes nothing */
-            fprintf(stderr, "ptosim: cannot write standard output: %s\n", strerror(errno));
+            msgtext_print(stderr, "ptosim: cannot write standard output: %s", strerror(errno));
             code = code == EXIT_OK ? EXIT_INTERNAL : code;
             res.exit_code = code; /* the session ends here */
         }
@@ -831,7 +859,7 @@ static int run_program(const cli_run *opt, const platform *plat, const chip_conf
     int rc = worker_take_log(w, p, log);
     fclose(log);
     if (rc != 0)
-        fprintf(stderr, "ptosim: program %d (%s) ended without a result (%s %d)\n", p, pr->path,
+        msgtext_print(stderr, "ptosim: program %d (%s) ended without a result (%s %d)", p, pr->path,
                 WIFSIGNALED(status) ? "signal" : "exit status",
                 WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
     return rc;
@@ -844,7 +872,7 @@ static int run_worker(const cli_run *opt, const platform *plat, const chip_confi
 {
     worker *w = calloc(1, sizeof(*w));
     if (!w) {
-        fprintf(stderr, "ptosim: out of memory\n");
+        msgtext_print(stderr, "ptosim: out of memory");
         return EXIT_INTERNAL;
     }
     worker_init(w);
@@ -865,16 +893,16 @@ static int run_worker(const cli_run *opt, const platform *plat, const chip_confi
         uint64_t rings[3][4];
         rings_of(&pc, rings);
         if (worker_add_program(w, &hdr, rings, err, sizeof(err)) != 0) {
-            fprintf(stderr, "ptosim: %s\n", err);
+            msgtext_print(stderr, "ptosim: %s", err);
             code = EXIT_GRAPH;
         }
         graph_close(&hdr);
         if (code == EXIT_OK && graph_validate(opt->graphs[p], err, sizeof(err)) != 0) {
-            fprintf(stderr, "ptosim: %s\n", err);
+            msgtext_print(stderr, "ptosim: %s", err);
             code = graph_err_oom(err) ? EXIT_INTERNAL : EXIT_GRAPH;
         }
         if (code == EXIT_OK && intr_signal()) { /* nothing is written yet */
-            fprintf(stderr, "ptosim: interrupted by %s\n", intr_name(intr_signal()));
+            msgtext_print(stderr, "ptosim: interrupted by %s", intr_name(intr_signal()));
             code = intr_status(intr_signal());
         }
     }
@@ -894,13 +922,13 @@ static int run_worker(const cli_run *opt, const platform *plat, const chip_confi
     if (code == EXIT_OK && opt->work_dir) {
         int lr = workdir_open(&wd, opt->work_dir, err, sizeof(err));
         if (lr < 0) {
-            fprintf(stderr, "ptosim: %s\n", err);
+            msgtext_print(stderr, "ptosim: %s", err);
             code = EXIT_INTERNAL;
             checked = false;
         } else {
             have_wd = true;
             if (lr > 0)
-                fprintf(stderr, "ptosim: warning: %s\n", err);
+                msgtext_print(stderr, "ptosim: warning: %s", err);
         }
     }
     workdir_programs old_programs = {
@@ -922,7 +950,7 @@ static int run_worker(const cli_run *opt, const platform *plat, const chip_confi
             char path[PATH_MAX + 32];
             snprintf(path, sizeof(path), "%s/ptosim_run.json", opt->work_dir);
             if (worker_write_json(w, &costs, path, err, sizeof(err)) != 0) {
-                fprintf(stderr, "ptosim: %s\n", err);
+                msgtext_print(stderr, "ptosim: %s", err);
                 if (code == EXIT_OK)
                     code = EXIT_INTERNAL;
             } else if (have_wd) { /* the last session's program folders this one did not replace */
@@ -956,7 +984,7 @@ int run_main_from(int argc, char **argv, const gcomp *gc)
     if (rc == 1)
         return EXIT_OK;
     if (rc != 0) {
-        fprintf(stderr, "ptosim: %s\n", err);
+        msgtext_print(stderr, "ptosim: %s", err);
         return EXIT_USAGE;
     }
     platform plat;
@@ -972,7 +1000,7 @@ int run_main_from(int argc, char **argv, const gcomp *gc)
         if (gsrc_read_once(opt.graphs[p])) {
             int src = gsrc_spool_temp(opt.graphs[p], spooled[p], sizeof(spooled[p]), err, sizeof(err));
             if (src != 0) {
-                fprintf(stderr, "ptosim: %s\n", err);
+                msgtext_print(stderr, "ptosim: %s", err);
                 return src > 0 ? EXIT_GRAPH : EXIT_INTERNAL;
             }
             opt.graphs[p] = spooled[p];

@@ -226,6 +226,7 @@ int sgrun_run(const char *xml_path, double collector_bw, const char *const *user
     intr_hold(true);
     simgrid_init(&argc, argv);
     intr_install();
+    intr_abort_stack(); /* SimGrid's own is too small for run.c's abort handler */
     intr_hold(false);
     simgrid_load_platform(xml_path);
     sg_host_t aicpu = sg_host_by_name("aicpu");

@@ -28,6 +28,29 @@ void intr_install(void)
     sigaction(SIGTERM, &sa, NULL);
 }
 
+#define INTR_ABORT_STACK (128 * 1024) /* workdir_abort's walk of the staging folder: 4 KiB a level */
+
+void intr_abort_stack(void)
+{
+    static _Alignas(16) char stack[INTR_ABORT_STACK]; /* static: there when malloc and mmap are not */
+    stack_t ss;
+    memset(&ss, 0, sizeof(ss));
+    ss.ss_sp = stack;
+    ss.ss_size = sizeof(stack);
+    sigaltstack(&ss, NULL);
+}
+
+void intr_on_abort(void (*fn)(int))
+{
+    intr_abort_stack();
+    struct sigaction sa;
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = fn;
+    sa.sa_flags = SA_ONSTACK | SA_RESETHAND;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGABRT, &sa, NULL);
+}
+
 int intr_signal(void)
 {
     return got;

@@ -20,6 +20,17 @@ const volatile sig_atomic_t *intr_flag(void);
  * short critical step (renaming a run's files into place) is never cut. */
 void intr_hold(bool hold);
 
+/* Has fn run when the process aborts (SIGABRT: SimGrid ends the process with abort() on some of its own
+ * failures, out of memory inside it among them), on a stack of its own (INTR_ABORT_STACK bytes in the
+ * program's image): under an address-space limit (ulimit -v) the stack in use cannot grow once memory is
+ * gone, and a handler run on it died of SIGSEGV (status 139) instead of ending in the abort. fn runs once;
+ * the abort's default action is back when it returns. */
+void intr_on_abort(void (*fn)(int));
+
+/* Puts intr_on_abort's stack back as the alternate signal stack: simgrid_init installs a smaller one of
+ * its own (for its SIGSEGV handler, which runs on this one then). */
+void intr_abort_stack(void);
+
 /* The exit status of a command stopped by signal sig: 128 + sig (130, 143). */
 int intr_status(int sig);
 

@@ -31,6 +31,8 @@
 #include "../model/output/run_report.h"
 #include "../model/runtime/run_config.h"
 #include "../model/base/int_text.h"
+#include "../model/base/msg_text.h"
+#include "../model/base/readall.h"
 #include "cli.h"
 #include "gen.h"
 #include "stop_signal.h"
@@ -217,39 +219,20 @@ static int parse_long(const char *s, long lo, long hi, long *out)
     return 0;
 }
 
-/* Reads a whole file (malloc'd, NUL-terminated); NULL with errno set when it cannot. */
+/* read_file's words for its last failure with EFBIG (the sweep reads on one thread). */
+static char read_why[128];
+
+/* Reads a whole file (malloc'd, NUL-terminated): a regular file, at most a sweep's file's cap (read_why says
+ * by how much one is past it). NULL with errno set when it cannot. */
 static char *read_file(const char *path, size_t *len)
 {
-    FILE *f = fopen(path, "rb");
+    FILE *f = readall_open(path); /* a FIFO would block the open */
     if (!f)
         return NULL;
-    size_t cap = 4096, n = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        n += fread(buf + n, 1, cap - n - 1, f);
-        if (n + 1 < cap)
-            break;
-        char *bigger = realloc(buf, cap * 2);
-        if (!bigger) {
-            free(buf);
-            buf = NULL;
-            errno = ENOMEM;
-            break;
-        }
-        buf = bigger;
-        cap *= 2;
-    }
-    int bad = ferror(f);
+    char *buf = readall(f, READALL_SWEEP, len, read_why, sizeof(read_why));
+    int e = errno;
     fclose(f);
-    if (!buf || bad) {
-        free(buf);
-        if (bad)
-            errno = EIO;
-        return NULL;
-    }
-    buf[n] = '\0';
-    if (len)
-        *len = n;
+    errno = e;
     return buf;
 }
 
@@ -779,7 +762,7 @@ static int check_gen(const sweep *s)
         if (rc != 0) {
             /* gen's message without its "ptosim gen: " */
             const char *why = strncmp(err, "ptosim gen: ", 12) == 0 ? err + 12 : err;
-            fprintf(stderr, "ptosim sweep: %s (GRAPH %s)\n", why, s->graph);
+            msgtext_print(stderr, "ptosim sweep: %s (GRAPH %s)", why, s->graph);
             return rc;
         }
     }
@@ -819,7 +802,7 @@ static int check_kernel_names(const sweep *s, const char *path, const char *show
     graph hdr;
     char err[GRAPH_ERR_MAX];
     if (graph_open(&hdr, path, err, sizeof(err)) != 0) {
-        fprintf(stderr, "ptosim sweep: %s\n", err);
+        msgtext_print(stderr, "ptosim sweep: %s", err);
         return EXIT_GRAPH;
     }
     int rc = 0;
@@ -933,7 +916,7 @@ static int check(sweep *s)
             char *av[] = {(char *)(l->kind == LIST_RUN ? KNOB_FLAGS[l->knob] : LIST_FLAGS[l->kind]),
                           l->vals[v], "GRAPH"};
             if (cli_parse_run(3, av, &opt, err, sizeof(err)) != 0) {
-                fprintf(stderr, "ptosim sweep: %s\n", err);
+                msgtext_print(stderr, "ptosim sweep: %s", err);
                 return EXIT_USAGE;
             }
         }
@@ -1003,7 +986,7 @@ static int check(sweep *s)
     platform base;
     int prc = platform_load(&base, opt.platform, pdir, err, sizeof(err));
     if (prc != 0) {
-        fprintf(stderr, "ptosim sweep: %s\n", err);
+        msgtext_print(stderr, "ptosim sweep: %s", err);
         return prc == PLATFORM_OOM ? EXIT_INTERNAL : EXIT_USAGE;
     }
     const sweep_list *pl[SWEEP_MAX_LISTS];
@@ -1034,7 +1017,7 @@ static int check(sweep *s)
                 if (pl[k]->kind == LIST_SET && set == pl[k]->vals[0])
                     set = pl[k]->vals[at[k]];
             if (platform_set(&p, set, err, sizeof(err)) != 0) {
-                fprintf(stderr, "ptosim sweep: %s\n", err);
+                msgtext_print(stderr, "ptosim sweep: %s", err);
                 return EXIT_USAGE;
             }
         }
@@ -1043,7 +1026,10 @@ static int check(sweep *s)
             bool sets = false;
             for (int k = 0; k < npl; k++)
                 sets |= pl[k]->kind == LIST_SET;
-            fprintf(stderr, "ptosim sweep: platform %s: %s", p.name, err);
+            char pname[4 * sizeof(p.name)], perr[4 * sizeof(err)];
+            msgtext_escape(pname, sizeof(pname), p.name);
+            msgtext_escape(perr, sizeof(perr), err);
+            fprintf(stderr, "ptosim sweep: platform %s: %s", pname, perr);
             for (int k = 0; k < npl && sets; k++)
                 fprintf(stderr, "%s%s %s", k ? " " : " (at ",
                         pl[k]->kind == LIST_RUN ? "--aicpu-thread-num" : "--set", pl[k]->vals[at[k]]);
@@ -1073,18 +1059,18 @@ static int check(sweep *s)
     if (s->point < 0 && spool) {
         int src = gsrc_spool_temp(s->graph, temp, sizeof(temp), err, sizeof(err));
         if (src != 0) {
-            fprintf(stderr, "ptosim sweep: %s\n", err);
+            msgtext_print(stderr, "ptosim sweep: %s", err);
             return src > 0 ? EXIT_GRAPH : EXIT_INTERNAL;
         }
     }
     if (s->point < 0 && !s->gen_kind && graph_validate(spool ? temp : s->graph, err, sizeof(err)) != 0) {
-        fprintf(stderr, "ptosim sweep: %s\n", err);
+        msgtext_print(stderr, "ptosim sweep: %s", err);
         return EXIT_GRAPH;
     }
     if (s->point < 0 && spool && (rc = check_kernel_names(s, temp, gsrc_name(s->graph))) != 0)
         return rc;
     if (outfile_mkdirs(s->dir, err, sizeof(err)) != 0) {
-        fprintf(stderr, "ptosim sweep: %s\n", err);
+        msgtext_print(stderr, "ptosim sweep: %s", err);
         return EXIT_INTERNAL;
     }
     if (!realpath(s->dir, s->dir_abs)) {
@@ -1103,7 +1089,7 @@ static int check(sweep *s)
         }
         int src = gsrc_spool(s->point < 0 ? temp : s->graph, s->graph_abs, err, sizeof(err));
         if (src != 0) {
-            fprintf(stderr, "ptosim sweep: %s\n", err);
+            msgtext_print(stderr, "ptosim sweep: %s", err);
             return src > 0 ? EXIT_GRAPH : EXIT_INTERNAL;
         }
         s->graph = s->graph_abs;
@@ -1123,7 +1109,7 @@ static int write_whole(const sweep *s, const char *name, const char *text, size_
     if (!f || fwrite(text, 1, len, f) != len || outfile_commit(&o, err, sizeof(err)) != 0) {
         if (f && !err[0])
             snprintf(err, sizeof(err), "%s: cannot write: %s", path, strerror(errno));
-        fprintf(stderr, "ptosim sweep: %s\n", err);
+        msgtext_print(stderr, "ptosim sweep: %s", err);
         return -1;
     }
     return 0;
@@ -1411,7 +1397,7 @@ static int read_manifest(const char *dir, manifest *m)
     m->text = read_file(path, NULL);
     if (!m->text) {
         fprintf(stderr, "ptosim sweep: %s: cannot read: %s (is %s a sweep's folder?)\n", path,
-                strerror(errno), dir);
+                errno == EFBIG ? read_why : readall_why(errno), dir);
         return EXIT_USAGE;
     }
     size_t hl = strlen(POINTS_HEADER) - 1; /* the fixed columns; more may follow */
@@ -1587,7 +1573,7 @@ static int collect(const char *dir, const int *status, long nstatus)
     manifest_free(&man);
     free(header);
     if (outfile_commit(&o, err, sizeof(err)) != 0) {
-        fprintf(stderr, "ptosim sweep: %s\n", err);
+        msgtext_print(stderr, "ptosim sweep: %s", err);
         return EXIT_INTERNAL;
     }
     printf("ptosim sweep: %ld point%s -> %s", n, n == 1 ? "" : "s", csv);
@@ -1665,7 +1651,7 @@ static int collect_interrupted(const sweep *s, const int *status, int sig)
         const char *row;
         if (text && row_ok(text, &row)) {
             if (!out && !(out = outfile_open(&o, part, err, sizeof(err)))) {
-                fprintf(stderr, "ptosim sweep: %s\n", err);
+                msgtext_print(stderr, "ptosim sweep: %s", err);
                 free(text);
                 return intr_status(sig);
             }
@@ -1681,7 +1667,7 @@ static int collect_interrupted(const sweep *s, const int *status, int sig)
         free(text);
     }
     if (out && outfile_commit(&o, err, sizeof(err)) != 0) {
-        fprintf(stderr, "ptosim sweep: %s\n", err);
+        msgtext_print(stderr, "ptosim sweep: %s", err);
         return intr_status(sig);
     }
     fprintf(stderr, "ptosim sweep: interrupted by %s: %ld of %ld points finished", intr_name(sig), finished,
@@ -1725,7 +1711,7 @@ static pid_t spawn_point(const sweep *s, long i, const gcomp *gc)
      * folder, never written through */
     int od = outfile_own_dir(wd, 1, err, sizeof(err));
     if (od < 0) {
-        fprintf(stderr, "ptosim sweep: point %ld: %s\n", i, err);
+        msgtext_print(stderr, "ptosim sweep: point %ld: %s", i, err);
         return -1;
     }
     if (od > 0)
@@ -2060,7 +2046,7 @@ static int write_slurm(const sweep *s)
     char path[PATH_MAX + 64], logs[PATH_MAX + 64], err[4400];
     snprintf(logs, sizeof(logs), "%s/slurm", s->dir_abs);
     if (outfile_mkdirs(logs, err, sizeof(err)) != 0) {
-        fprintf(stderr, "ptosim sweep: %s\n", err);
+        msgtext_print(stderr, "ptosim sweep: %s", err);
         return EXIT_INTERNAL;
     }
     remove_rows(s);
@@ -2069,7 +2055,7 @@ static int write_slurm(const sweep *s)
         outfile o;
         FILE *f = outfile_open(&o, path, err, sizeof(err));
         if (!f) {
-            fprintf(stderr, "ptosim sweep: %s\n", err);
+            msgtext_print(stderr, "ptosim sweep: %s", err);
             return EXIT_INTERNAL;
         }
         fputs("#!/bin/sh\n", f);
@@ -2110,7 +2096,7 @@ static int write_slurm(const sweep *s)
             fputc('\n', f);
         }
         if (outfile_commit(&o, err, sizeof(err)) != 0) {
-            fprintf(stderr, "ptosim sweep: %s\n", err);
+            msgtext_print(stderr, "ptosim sweep: %s", err);
             return EXIT_INTERNAL;
         }
         chmod(path, 0755); /* convenience only: sbatch and sh read it either way */
@@ -2143,13 +2129,13 @@ static int run_parallel(const sweep *s)
     outfile o;
     FILE *f = outfile_open(&o, list, err, sizeof(err));
     if (!f) {
-        fprintf(stderr, "ptosim sweep: %s\n", err);
+        msgtext_print(stderr, "ptosim sweep: %s", err);
         return EXIT_INTERNAL;
     }
     for (long t = 0; t < s->ntodo; t++)
         outfile_printf(f, "%ld\n", s->todo[t]);
     if (outfile_commit(&o, err, sizeof(err)) != 0) {
-        fprintf(stderr, "ptosim sweep: %s\n", err);
+        msgtext_print(stderr, "ptosim sweep: %s", err);
         return EXIT_INTERNAL;
     }
     remove_rows(s);
@@ -2270,7 +2256,7 @@ static int compile_graph(const sweep *s, gcomp *gc)
         return EXIT_GRAPH;
     }
     if (rc != 0) {
-        fprintf(stderr, "ptosim sweep: %s\n", err);
+        msgtext_print(stderr, "ptosim sweep: %s", err);
         return rc > 0 ? EXIT_GRAPH : EXIT_INTERNAL;
     }
     return 0;
@@ -2286,7 +2272,7 @@ static int compile_gen_graphs(const sweep *s, gcomp *gcs)
     /* the sweep's own folder: a link put there (a folder someone sent) is replaced, never written through */
     int od = outfile_own_dir(dir, 1, err, sizeof(err));
     if (od < 0) {
-        fprintf(stderr, "ptosim sweep: %s\n", err);
+        msgtext_print(stderr, "ptosim sweep: %s", err);
         return EXIT_INTERNAL;
     }
     if (od > 0)
@@ -2310,7 +2296,7 @@ static int compile_gen_graphs(const sweep *s, gcomp *gcs)
             rc = crc > 0 ? EXIT_GRAPH : crc < 0 ? EXIT_INTERNAL : 0;
         }
         if (rc != 0) {
-            fprintf(stderr, "ptosim sweep: %s\n", err);
+            msgtext_print(stderr, "ptosim sweep: %s", err);
             return rc;
         }
     }
@@ -2410,7 +2396,7 @@ static int best(const char *dir)
         errno = 0;
         double ms = strtod(cell, &end);
         if (!cell[0] || *end || errno || ms != ms) {
-            fprintf(stderr, "ptosim sweep: --best: %s:%ld: %s: '%s' is not a number\n", path, rows + 2,
+            msgtext_print(stderr, "ptosim sweep: --best: %s:%ld: %s: '%s' is not a number", path, rows + 2,
                     need[2], cell);
             rc = EXIT_USAGE;
             goto out;

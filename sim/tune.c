@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../model/base/msg_text.h"
 #include "../model/engine/chip_engine.h"
 #include "../model/graph/graph_source.h"
 #include "../model/graph/graph_lint.h"
@@ -457,7 +458,7 @@ int tune_main(int argc, char **argv)
             if (!v && i + 1 < argc)
                 v = argv[++i];
             if (!v || strint_parse(v, 0, 10000, &n) != STRINT_OK) {
-                fprintf(stderr, "ptosim tune: --max-trials needs an integer in [0, 10000]\n");
+                msgtext_print(stderr, "ptosim tune: --max-trials needs an integer in [0, 10000]");
                 return EXIT_USAGE;
             }
             max_trials = (long)n;
@@ -472,14 +473,14 @@ int tune_main(int argc, char **argv)
     if (rc == 1)
         return EXIT_OK;
     if (rc != 0) {
-        fprintf(stderr, "ptosim tune: %s\n", err);
+        msgtext_print(stderr, "ptosim tune: %s", err);
         return EXIT_USAGE;
     }
     if (opt.ngraphs != 1 || opt.work_dir || opt.swimlane_level || opt.dep_gen || opt.scope_stats ||
         opt.dump_level || opt.pmu_given || opt.perfetto) {
-        fprintf(stderr, "ptosim tune: takes one GRAPH and no output options (-o, --enable-*, --dump-args, "
+        msgtext_print(stderr, "ptosim tune: takes one GRAPH and no output options (-o, --enable-*, --dump-args, "
                         "--perfetto: tune writes no files; run ptosim run with the recommended flags for "
-                        "those)\n");
+                        "those)");
         return EXIT_USAGE;
     }
     platform plat;
@@ -492,7 +493,7 @@ int tune_main(int argc, char **argv)
     if (gsrc_read_once(opt.graph)) {
         int src = gsrc_spool_temp(opt.graph, spooled, sizeof(spooled), err, sizeof(err));
         if (src != 0) {
-            fprintf(stderr, "ptosim: %s\n", err);
+            msgtext_print(stderr, "ptosim: %s", err);
             return src > 0 ? EXIT_GRAPH : EXIT_INTERNAL;
         }
         opt.graph = opt.graphs[0] = spooled;
@@ -500,7 +501,7 @@ int tune_main(int argc, char **argv)
     graph g;
     lint_report lr;
     if (lint_graph(opt.graph, &g, &lr, err, sizeof(err)) != 0) {
-        fprintf(stderr, "ptosim: %s\n", err);
+        msgtext_print(stderr, "ptosim: %s", err);
         if (g.f)
             graph_close(&g);
         lint_report_free(&lr);
@@ -508,7 +509,7 @@ int tune_main(int argc, char **argv)
     }
     graph hdr;
     if (graph_open(&hdr, opt.graph, err, sizeof(err)) != 0) {
-        fprintf(stderr, "ptosim: %s\n", err);
+        msgtext_print(stderr, "ptosim: %s", err);
         graph_close(&g);
         lint_report_free(&lr);
         return EXIT_GRAPH;
@@ -526,7 +527,7 @@ int tune_main(int argc, char **argv)
     print_lint(&lr, &g);
     trial base, best, t;
     if (simulate_n(&plat, &cfg, opt.graph, opt.repeat, &base, err, sizeof(err)) != 0) {
-        fprintf(stderr, "ptosim: %s\n", err);
+        msgtext_print(stderr, "ptosim: %s", err);
         graph_close(&g);
         lint_report_free(&lr);
         return EXIT_INTERNAL;
@@ -552,7 +553,7 @@ int tune_main(int argc, char **argv)
                 chip_config next = cur;
                 set_knob(&next, cand[i], nv);
                 if (simulate_n(&plat, &next, opt.graph, opt.repeat, &t, err, sizeof(err)) != 0) {
-                    fprintf(stderr, "ptosim: %s\n", err);
+                    msgtext_print(stderr, "ptosim: %s", err);
                     graph_close(&g);
                     lint_report_free(&lr);
                     return EXIT_INTERNAL;
@@ -587,7 +588,7 @@ int tune_main(int argc, char **argv)
             continue;
         }
         if (simulate_n(&p, &cur, opt.graph, opt.repeat, &t, err, sizeof(err)) != 0) {
-            fprintf(stderr, "ptosim: %s\n", err);
+            msgtext_print(stderr, "ptosim: %s", err);
             graph_close(&g);
             lint_report_free(&lr);
             return EXIT_INTERNAL;

@@ -15,6 +15,7 @@
 #include "../model/base/dtype.h"
 #include "../model/engine/event_queue.h"
 #include "../model/base/json_reader.h"
+#include "../model/base/msg_text.h"
 #include "../model/base/readall.h"
 #include "../model/runtime/ready_queue.h"
 #include "../model/base/simtime.h"
@@ -575,7 +576,7 @@ START_TEST(readall_reads_past_its_first_block_and_ends_with_a_nul)
     char *path = tu_write(dir, "big", text);
     FILE *f = fopen(path, "rb");
     size_t len = 0;
-    char *got = readall(f, &len);
+    char *got = readall(f, READALL_PLATFORM, &len, NULL, 0);
     fclose(f);
     ck_assert_uint_eq(len, 200000);
     ck_assert_int_eq(got[len], '\0');
@@ -584,13 +585,133 @@ START_TEST(readall_reads_past_its_first_block_and_ends_with_a_nul)
     free(path);
     path = tu_write(dir, "empty", "");
     f = fopen(path, "rb");
-    got = readall(f, &len);
+    got = readall(f, READALL_PLATFORM, &len, NULL, 0);
     fclose(f);
     ck_assert_uint_eq(len, 0);
     ck_assert_str_eq(got, "");
     free(got);
     free(path);
     free(text);
+}
+END_TEST
+
+/* A file past its kind's cap: a sparse 3 GiB ptosim_run.json cost 3.1 GB of memory and 15 s before "not valid
+ * JSON". A regular file is refused by its size before a byte is read (ftruncate: no disk is used); one with
+ * no size (a device) once it has given one byte more than the cap. A file of exactly the cap is read. */
+START_TEST(readall_refuses_a_file_past_its_kinds_cap)
+{
+    const char *dir = tu_tmpdir();
+    char path[4200], why[128];
+    snprintf(path, sizeof(path), "%s/sparse", dir);
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(ftruncate(fd, (off_t)3 << 30), 0);
+    FILE *f = fopen(path, "rb");
+    size_t len = 7;
+    errno = 0;
+    ck_assert_ptr_null(readall(f, READALL_RUN, &len, why, sizeof(why)));
+    ck_assert_int_eq(errno, EFBIG);
+    ck_assert_str_eq(why, "3221225472 bytes, over the 64 MiB cap for a run file");
+    ck_assert_int_eq(ftell(f), 0); /* nothing was read */
+    ck_assert_uint_eq(len, 7);
+    ck_assert_ptr_null(readall(f, READALL_PLATFORM, &len, why, sizeof(why)));
+    ck_assert_str_eq(why, "3221225472 bytes, over the 1 MiB cap for a platform file");
+    /* 9 GiB: past the largest cap, a record file's */
+    ck_assert_int_eq(ftruncate(fd, (off_t)9 << 30), 0);
+    ck_assert_ptr_null(readall(f, READALL_RECORDS, &len, why, sizeof(why)));
+    ck_assert_str_eq(why, "9663676416 bytes, over the 8 GiB cap for a record file");
+    ck_assert_uint_eq(readall_cap(READALL_TABLE), (size_t)64 << 20);
+    ck_assert_uint_eq(readall_cap(READALL_SWEEP), (size_t)1 << 30);
+    /* exactly the cap, and one byte past it */
+    ck_assert_int_eq(ftruncate(fd, (off_t)1 << 20), 0);
+    char *got = readall(f, READALL_PLATFORM, &len, why, sizeof(why));
+    ck_assert_ptr_nonnull(got);
+    ck_assert_uint_eq(len, (size_t)1 << 20);
+    ck_assert_int_eq(got[len - 1], 0);
+    free(got);
+    rewind(f);
+    ck_assert_int_eq(ftruncate(fd, ((off_t)1 << 20) + 1), 0);
+    ck_assert_ptr_null(readall(f, READALL_PLATFORM, &len, why, sizeof(why)));
+    ck_assert_str_eq(why, "1048577 bytes, over the 1 MiB cap for a platform file");
+    fclose(f);
+    close(fd);
+    /* no size to go by: refused while read, after cap + 1 bytes */
+    f = fopen("/dev/zero", "rb");
+    ck_assert_ptr_null(readall(f, READALL_PLATFORM, &len, why, sizeof(why)));
+    ck_assert_int_eq(errno, EFBIG);
+    ck_assert_str_eq(why, "over the 1 MiB cap for a platform file");
+    fclose(f);
+    f = fopen("/dev/zero", "rb");
+    ck_assert_ptr_null(readall(f, READALL_RUN, &len, NULL, 0)); /* no words wanted */
+    ck_assert_int_eq(errno, EFBIG);
+    fclose(f);
+}
+END_TEST
+
+/* jsonl_member_at finds a top-level member's value and key in the text, past nested values whose strings
+ * hold the brackets and quotes that would end them, comparing keys as decoded. */
+START_TEST(jsonl_member_at_finds_a_member_past_nested_values)
+{
+    const char *t = "{\"a\": {\"c\": [1, {\"y\": \"}]\\\"\"}], \"d\": -2e3},\n \"b\\u0063\": true, \"c\": null}";
+    const char *end = t + strlen(t), *key = NULL;
+    const char *at = jsonl_member_at(t, end, "bc", &key);
+    ck_assert_ptr_nonnull(at);
+    ck_assert_int_eq(strncmp(at, "true", 4), 0);
+    ck_assert_int_eq(strncmp(key, "\"b\\u0063\"", 9), 0);
+    long line, col;
+    jsonl_where(t, key, &line, &col);
+    ck_assert_int_eq(line, 2);
+    ck_assert_int_eq(col, 2);
+    at = jsonl_member_at(t, end, "c", NULL); /* the top level's "c", not a's */
+    ck_assert_int_eq(strncmp(at, "null}", 5), 0);
+    at = jsonl_member_at(t, end, "a", NULL);
+    ck_assert_int_eq(strncmp(jsonl_member_at(at, end, "d", NULL), "-2e3}", 5), 0);
+    ck_assert_ptr_null(jsonl_member_at(t, end, "y", NULL));
+    ck_assert_ptr_null(jsonl_member_at(t, end, "b", NULL));
+    ck_assert_ptr_null(jsonl_member_at("[1]", "[1]" + 3, "a", NULL));
+    ck_assert_ptr_null(jsonl_member_at(NULL, NULL, "a", NULL));
+}
+END_TEST
+
+/* msgtext_escape writes every byte a terminal could act on as \xHH and keeps the rest byte for byte: C0
+ * controls (ESC, BEL, newline, tab), DEL, the C1 controls of UTF-8 (U+009B is a one-character CSI on some
+ * terminals) and bytes that are not UTF-8; printable ASCII and UTF-8 characters (U+00A0 on) stay. */
+START_TEST(msgtext_escapes_what_a_terminal_would_act_on)
+{
+    char out[256];
+    ck_assert_uint_eq(msgtext_escape(out, sizeof(out), "x\x1b]0;P\x07\n\x7f\t."), 26); /* 1 + 4 + 4 + 4 * 4 + 1 */
+    ck_assert_str_eq(out, "x\\x1b]0;P\\x07\\x0a\\x7f\\x09.");
+    msgtext_escape(out, sizeof(out), "\xc2\x9b" "2J \xc2\xa0 \xc2\xb5s \xe4\xb8\xad \xf0\x9f\x99\x82");
+    ck_assert_str_eq(out, "\\xc2\\x9b" "2J \xc2\xa0 \xc2\xb5s \xe4\xb8\xad \xf0\x9f\x99\x82");
+    /* not UTF-8: a lone continuation byte, a cut sequence, an overlong '/', a surrogate, past U+10FFFF */
+    msgtext_escape(out, sizeof(out), "\x80|\xe4\xb8|\xc0\xaf|\xed\xa0\x80|\xf4\x90\x80\x80|\xff");
+    ck_assert_str_eq(out, "\\x80|\\xe4\\xb8|\\xc0\\xaf|\\xed\\xa0\\x80|\\xf4\\x90\\x80\\x80|\\xff");
+    /* printable text comes out as it went in: a message of ordinary input is unchanged */
+    const char *plain = "g.jsonl:2: args[0].tensor: unknown tensor 'x' (a \"quote\", a \\ backslash, 100%)";
+    msgtext_escape(out, sizeof(out), plain);
+    ck_assert_str_eq(out, plain);
+    /* cut to fit, never inside an escape or a character */
+    ck_assert_uint_eq(msgtext_escape(out, 6, "ab\x1b" "cd"), 2); /* 2 + 4 bytes and the NUL need 7 */
+    ck_assert_str_eq(out, "ab");
+    ck_assert_uint_eq(msgtext_escape(out, 7, "ab\x1b" "cd"), 6);
+    ck_assert_str_eq(out, "ab\\x1b");
+    ck_assert_uint_eq(msgtext_escape(out, 4, "ab\xe4\xb8\xad"), 2);
+    ck_assert_str_eq(out, "ab");
+    /* in place, in the message's own buffer */
+    char msg[32] = "tensor 'x\x1b[2J'";
+    msgtext_fix(msg, sizeof(msg));
+    ck_assert_str_eq(msg, "tensor 'x\\x1b[2J'");
+    char small[12] = "ab\x07\x07\x07\x07";
+    msgtext_fix(small, sizeof(small));
+    ck_assert_str_eq(small, "ab\\x07\\x07");
+    /* printed as one line */
+    FILE *f = tmpfile();
+    ck_assert_int_eq(msgtext_print(f, "ptosim: %s: %d", "a\nb", 7), 0);
+    rewind(f);
+    char line[64] = "";
+    ck_assert_ptr_nonnull(fgets(line, sizeof(line), f));
+    fclose(f);
+    ck_assert_str_eq(line, "ptosim: a\\x0ab: 7\n");
 }
 END_TEST
 
@@ -840,6 +961,9 @@ Suite *suite_basics(void)
     TCase *tc = tcase_create("components");
     tcase_add_test(tc, evq_pops_in_time_order_and_ties_in_insertion_order);
     tcase_add_test(tc, readall_reads_past_its_first_block_and_ends_with_a_nul);
+    tcase_add_test(tc, readall_refuses_a_file_past_its_kinds_cap);
+    tcase_add_test(tc, jsonl_member_at_finds_a_member_past_nested_values);
+    tcase_add_test(tc, msgtext_escapes_what_a_terminal_would_act_on);
     tcase_add_test(tc, evq_stays_ordered_under_many_random_pushes);
     tcase_add_test(tc, evq_interleaved_pushes_and_pops_keep_time_then_insertion_order);
     tcase_add_test(tc, the_line_parser_builds_what_cjson_builds);

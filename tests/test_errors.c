@@ -1,4 +1,5 @@
 /* test_errors.c - error reporting as the runtime reports it: the host's fatal lines, byte for byte. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -330,6 +331,112 @@ START_TEST(a_kill_of_a_run_still_completing_tasks_names_the_knob)
 }
 END_TEST
 
+/* The string every case below puts in an input: ESC ] 0 ; (a terminal's "set the title"), BEL, a newline and
+ * DEL, as JSON escapes, and as each message prints it (\xHH per byte). */
+#define EVIL_JSON "\\u001b]0;P\\u0007\\n\\u007f"
+#define EVIL_SHOWN "\\x1b]0;P\\x07\\x0a\\x7f"
+
+/* Does s hold a byte a terminal acts on, other than the newlines that end its lines? */
+static bool has_control(const char *s)
+{
+    for (; *s; s++)
+        if (((unsigned char)*s < 0x20 && *s != '\n') || *s == 0x7f)
+            return true;
+    return false;
+}
+
+/* Strings a graph, a platform file, a capture or a run folder holds reached stderr raw: a graph someone sent
+ * could clear the screen or set the title when its error was printed. Each kind of message escapes them. */
+START_TEST(a_string_from_an_input_reaches_every_message_escaped)
+{
+    const char *dir = tu_tmpdir();
+    char path[1024], want[4096], text[2048];
+    /* the graph reader's own check (a name), with the file's name holding ESC too */
+    snprintf(path, sizeof(path), "%s/g\x1b[2J.jsonl", dir);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("{\"ptosim_graph\": 1, \"name\": \"g\", \"kernels\": [{\"id\": 0, \"name\": \"vadd\", \"core\": \"aiv\", "
+          "\"cost\": {\"cycles\": 18000}}], \"tensors\": [{\"name\": \"x\", \"dtype\": \"FLOAT32\", \"shape\": [4]}]}\n"
+          "{\"op\": \"submit\", \"id\": \"a\", \"kernel\": \"vadd\", \"args\": [{\"dir\": \"in\", \"tensor\": "
+          "\"x" EVIL_JSON "\"}]}\n",
+          f);
+    fclose(f);
+    const char *val[] = {"validate", path, NULL};
+    run_out r = tu_run(val);
+    ck_assert_int_eq(r.status, 3);
+    snprintf(want, sizeof(want),
+             "ptosim: %s/g\\x1b[2J.jsonl:2: args[0].tensor: unknown tensor 'x" EVIL_SHOWN
+             "' (declare it in the header or create it with an \"out\" arg or an alloc first)\n",
+             dir);
+    ck_assert_str_eq(r.err, want);
+    tu_run_free(&r);
+    /* the one JSON reader's message (jsonl_message): a key given twice; the second starts at column 34 of line 2
+     * ({ is 1, "a...": 1, is columns 2 to 33: the raw key "a\u001b]0;P\u0007\n\u007f" has 27 bytes) */
+    f = fopen(path, "w");
+    fputs("{\"ptosim_graph\": 1, \"name\": \"g\", \"kernels\": [], \"tensors\": []}\n"
+          "{\"a" EVIL_JSON "\": 1, \"a" EVIL_JSON "\": 2}\n",
+          f);
+    fclose(f);
+    r = tu_run(val);
+    ck_assert_int_eq(r.status, 3);
+    snprintf(want, sizeof(want), "ptosim: %s/g\\x1b[2J.jsonl:2:34: a" EVIL_SHOWN ": duplicate key\n", dir);
+    ck_assert_str_eq(r.err, want);
+    tu_run_free(&r);
+    /* a platform file's key, at column 51 */
+    char *plat = tu_write(dir, "p.json",
+                          "{\"ptosim_platform\": 1, \"base\": \"a2a3\", \"params\": {\"c" EVIL_JSON "\": 1}}");
+    const char *run[] = {"run", TRACE("chain3.jsonl"), "-p", plat, "--quiet", NULL};
+    r = tu_run(run);
+    ck_assert_int_eq(r.status, 2);
+    snprintf(want, sizeof(want), "ptosim: %s:1:51: params.c" EVIL_SHOWN ": unknown platform parameter\n" TU_USAGE_RUN,
+             plat);
+    ck_assert_str_eq(r.err, want);
+    tu_run_free(&r);
+    free(plat);
+    /* report: a value of a run folder's ptosim_run.json */
+    const char *rdir = tu_tmpdir();
+    free(tu_write(rdir, "ptosim_run.json",
+                  "{\"ptosim_worker\": 1, \"programs\": [{\"dir\": \"x" EVIL_JSON "\"}], \"worker\": {}, "
+                  "\"costs_us\": {}}\n"));
+    const char *rep[] = {"report", rdir, NULL};
+    r = tu_run(rep);
+    ck_assert_int_eq(r.status, 3);
+    snprintf(want, sizeof(want),
+             "ptosim report: %s/ptosim_run.json: programs[0].dir \"x" EVIL_SHOWN
+             "\" is not a program's folder (N_NAME, inside %s); the report follows no path out of the folder\n",
+             rdir, rdir);
+    ck_assert_str_eq(r.err, want);
+    tu_run_free(&r);
+    /* import: a capture's kernel name, in a note */
+    const char *cap = tu_tmpdir();
+    snprintf(text, sizeof(text), "cp -r %s/tests/real/pa_small1/. %s && chmod -R u+w %s", PTOSIM_SRCDIR, cap, cap);
+    ck_assert_int_eq(system(text), 0);
+    free(tu_write(cap, "name_map_TestPagedAttention_CaseSmall1.json",
+                  "{\"level\": 2, \"orchestrator_name\": null, \"callable_id_to_name\": {\"0\": \"Q" EVIL_JSON
+                  "\", \"1\": \"SF\", \"2\": \"PV\", \"3\": \"Q" EVIL_JSON "\"}}\n"));
+    const char *imp[] = {"import", cap, NULL};
+    r = tu_run(imp);
+    ck_assert_int_eq(r.status, 0);
+    ck_assert_str_eq(r.err, "ptosim: note: name_map_TestPagedAttention_CaseSmall1.json: func ids 0 and 3 are both "
+                            "named 'Q" EVIL_SHOWN "': func id 3 is called 'Q" EVIL_SHOWN "_3' in the graph\n"
+                            "ptosim: kernel costs from the model: the swimlane has 24 cores, a simulator "
+                            "platform's, whose times are the host's (--costs swimlane takes them anyway)\n");
+    tu_run_free(&r);
+    /* a run's summary on stdout: the busiest pipe's kernel (gemm_tile in gen_bgemm, renamed) */
+    snprintf(path, sizeof(path), "%s/bgemm.jsonl", dir);
+    snprintf(text, sizeof(text), "sed 's/gemm_tile/g\\\\u001b]0;P\\\\u0007\\\\n\\\\u007f/g' %s > %s",
+             TRACE("gen_bgemm.jsonl"), path); /* sed's \\ is one backslash */
+    ck_assert_int_eq(system(text), 0);
+    const char *sum[] = {"run", path, NULL};
+    r = tu_run(sum);
+    ck_assert_int_eq(r.status, 0);
+    ck_assert_msg(strstr(r.out, " us that g" EVIL_SHOWN " (most time on cores) ran\n") != NULL, "%s", r.out);
+    ck_assert(!has_control(r.out));
+    ck_assert_str_eq(r.err, "");
+    tu_run_free(&r);
+}
+END_TEST
+
 Suite *suite_errors(void)
 {
     Suite *s = suite_create("errors");
@@ -342,6 +449,7 @@ Suite *suite_errors(void)
     tcase_add_test(tc, scope_deadlock_counts_the_root_scope_as_the_runtime_does);
     tcase_add_test(tc, a_device_kill_prints_the_runtimes_acl_lines_then_ptosim_lines);
     tcase_add_test(tc, a_kill_of_a_run_still_completing_tasks_names_the_knob);
+    tcase_add_test(tc, a_string_from_an_input_reaches_every_message_escaped);
     suite_add_tcase(s, tc);
     return s;
 }

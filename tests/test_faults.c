@@ -558,6 +558,119 @@ START_TEST(a_run_out_of_memory_midway_leaves_the_folder_as_it_was)
 }
 END_TEST
 
+/* Runs args (ptosim's, NULL-terminated) with at most mb MiB of address space. */
+static run_out run_limited(const char *const *args, long mb)
+{
+    as_limit = mb << 20;
+    child c = spawn(args);
+    as_limit = 0;
+    return finish(&c, 60);
+}
+
+/* A run that fails for memory into a folder that held no run said "DIR keeps the previous run's outputs"
+ * of a folder that did not exist (and is gone again): there was no previous run. Into a folder of its own
+ * that was there, the same words; the folder stays, empty. */
+START_TEST(a_run_out_of_memory_into_a_folder_without_a_run_says_nothing_was_written)
+{
+#ifdef __SANITIZE_ADDRESS__ /* the sanitized build reserves terabytes of address space up front */
+    return;
+#endif
+    const char *dir = tu_tmpdir();
+    char out[300], graph[300], want[400];
+    snprintf(out, sizeof(out), "%s/out", dir);
+    snprintf(graph, sizeof(graph), "%s/fan.jsonl", dir);
+    char cmd[1200];
+    snprintf(cmd, sizeof(cmd), "%s gen fan --n 200000 > %s", PTOSIM_BIN, graph);
+    ck_assert_int_eq(system(cmd), 0);
+    const char *big[] = {"run", graph, "-o", out, "--enable-chip-swimlane", "--enable-dep-gen",
+                         "--enable-scope-stats", "--quiet", NULL};
+    snprintf(want, sizeof(want), "ptosim: nothing was written to %s\n", out);
+    long failed_at = 0;
+    for (long mb = 400; mb >= 100 && !failed_at; mb -= 25) {
+        run_out r = run_limited(big, mb);
+        if (r.status == 1) { /* a failure of ptosim's own allocations: status 1 naming memory */
+            failed_at = mb;
+            ck_assert_msg(strstr(r.err, "out of memory") || strstr(r.err, "Cannot allocate memory"), "%s",
+                          r.err);
+            ck_assert_str_eq(r.err + strlen(r.err) - strlen(want), want);
+            ck_assert(!tu_exists(out));
+        } else if (r.status == 0) {
+            char rm[400];
+            snprintf(rm, sizeof(rm), "rm -r %s", out);
+            ck_assert_int_eq(system(rm), 0);
+        }
+        tu_run_free(&r);
+    }
+    ck_assert(failed_at);
+    /* the folder was there, empty: it stays so */
+    ck_assert_int_eq(mkdir(out, 0755), 0);
+    run_out r = run_limited(big, failed_at);
+    ck_assert_int_eq(r.status, 1);
+    ck_assert_str_eq(r.err + strlen(r.err) - strlen(want), want);
+    char *now = snapshot(out);
+    ck_assert_str_eq(now, "");
+    free(now);
+    tu_run_free(&r);
+}
+END_TEST
+
+/* SimGrid aborts when it cannot allocate an actor's stack or a block of its own, and under an address-space
+ * limit ptosim's abort handler then died of SIGSEGV (status 139, .ptosim-run/ left): the stack in use could
+ * not grow. Under every limit from the smallest a small run completes in down by 24 MiB, a MiB at a time,
+ * the run ends in 0, 1 (ptosim's own allocation failed) or SimGrid's abort (134, after the line saying what
+ * the folder holds), never a crash; the previous run's files stay as they were and nothing is left. */
+START_TEST(simgrid_out_of_memory_ends_in_its_abort_never_a_crash_and_commits_nothing)
+{
+#ifdef __SANITIZE_ADDRESS__
+    return;
+#endif
+    const char *dir = tu_tmpdir();
+    char out[300], stage[340], want[600];
+    snprintf(out, sizeof(out), "%s/out", dir);
+    snprintf(stage, sizeof(stage), "%s/.ptosim-run", out);
+    const char *args[] = {"run", TRACE("chain3.jsonl"), "-o", out, "--enable-chip-swimlane", "--enable-dep-gen",
+                          "--enable-scope-stats", "--quiet", NULL};
+    /* the smallest limit (MiB) the run completes in */
+    long lo = 16, hi = 1024;
+    while (hi - lo > 1) {
+        long mid = (lo + hi) / 2;
+        run_out r = run_limited(args, mid);
+        if (r.status == 0)
+            hi = mid;
+        else
+            lo = mid;
+        tu_run_free(&r);
+        snprintf(want, sizeof(want), "rm -rf %s", out);
+        ck_assert_int_eq(system(want), 0);
+    }
+    ck_assert_int_lt(hi, 1024);
+    snprintf(want, sizeof(want), "ptosim: aborted (SIGABRT); %s keeps the previous run's outputs\n", out);
+    int aborts = 0;
+    for (long mb = hi - 1; mb >= hi - 24; mb--) {
+        run_out r = tu_run(args); /* the previous run: the same bytes every time */
+        ck_assert_int_eq(r.status, 0);
+        tu_run_free(&r);
+        char *before = snapshot(out);
+        r = run_limited(args, mb);
+        ck_assert_msg(r.status == 0 || r.status == 1 || r.status == 134, "%ld MiB: status %d: %s", mb, r.status,
+                      r.err);
+        if (r.status != 0) {
+            char *now = snapshot(out);
+            ck_assert_msg(strcmp(now, before) == 0, "%ld MiB: the folder changed: %s", mb, r.err);
+            free(now);
+        }
+        ck_assert(!tu_exists(stage));
+        if (r.status == 134) { /* SimGrid's abort, after its own line (its CRITICAL, an assertion) */
+            aborts++;
+            ck_assert_str_eq(r.err + strlen(r.err) - strlen(want), want);
+        }
+        free(before);
+        tu_run_free(&r);
+    }
+    ck_assert_int_gt(aborts, 0);
+}
+END_TEST
+
 START_TEST(a_body_gathered_in_a_scratch_file_that_cannot_grow_fails_the_run)
 {
     /* deps.json and pmu.csv gather their bodies in scratch files and join them at the end: a write that
@@ -604,8 +717,8 @@ START_TEST(a_signal_to_a_worker_session_stops_its_program_and_is_recorded)
     run_out r = finish(&c, 30);
     ck_assert_int_eq(r.status, 143);
     char want[600];
-    snprintf(want, sizeof(want),
-             "ptosim: interrupted by SIGTERM; %s/0_long keeps the previous run's outputs\n", out);
+    snprintf(want, sizeof(want), /* the folder held no run before: nothing was written to it */
+             "ptosim: interrupted by SIGTERM; nothing was written to %s/0_long\n", out);
     ck_assert_str_eq(r.err, want);
     tu_run_free(&r);
     snprintf(path, sizeof(path), "%s/ptosim_run.json", out);
@@ -666,8 +779,8 @@ START_TEST(an_interrupted_sweep_stops_its_points_and_keeps_the_rows_so_far)
     /* point 1 got the signal and had ended (cleaned up) before the sweep returned; point 2 never started */
     snprintf(path, sizeof(path), "%s/points/0001/stderr.txt", out);
     char *err1 = tu_read(path);
-    snprintf(want, sizeof(want),
-             "ptosim: interrupted by SIGINT; %s/points/0001 keeps the previous run's outputs\n", out);
+    snprintf(want, sizeof(want), /* a new point's folder: no run in it before */
+             "ptosim: interrupted by SIGINT; nothing was written to %s/points/0001\n", out);
     ck_assert_str_eq(err1, want);
     free(err1);
     ck_assert(!tu_exists(stage1));
@@ -692,6 +805,8 @@ Suite *suite_faults(void)
     tcase_add_test(tc, a_work_dir_that_cannot_be_opened_or_locked_is_said_so);
     tcase_add_test(tc, a_run_that_cannot_write_its_files_leaves_the_folder_as_it_was);
     tcase_add_test(tc, a_run_out_of_memory_midway_leaves_the_folder_as_it_was);
+    tcase_add_test(tc, a_run_out_of_memory_into_a_folder_without_a_run_says_nothing_was_written);
+    tcase_add_test(tc, simgrid_out_of_memory_ends_in_its_abort_never_a_crash_and_commits_nothing);
     tcase_add_test(tc, a_body_gathered_in_a_scratch_file_that_cannot_grow_fails_the_run);
     tcase_add_test(tc, a_signal_to_a_worker_session_stops_its_program_and_is_recorded);
     tcase_add_test(tc, an_interrupted_sweep_stops_its_points_and_keeps_the_rows_so_far);

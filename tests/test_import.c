@@ -1,6 +1,7 @@
 /* test_import.c - `ptosim import`: a capture round-trips through a graph file; bad captures are named. */
 /* The real captures of sync-start early dispatch come out as the runtime ran them. */
 #include <dirent.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1585,6 +1586,66 @@ START_TEST(a_device_or_a_fifo_in_a_capture_is_refused_not_read)
 }
 END_TEST
 
+/* Makes path a sparse file of size bytes (ftruncate: no disk is used). */
+static void sparse(const char *path, off_t size)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(ftruncate(fd, size), 0);
+    close(fd);
+}
+
+/* A file read whole has a cap by its kind, checked by its size before it is read: a sent folder's sparse
+ * 3 GiB ptosim_run.json cost report 3.1 GB and 15 s before "not valid JSON"; a capture's, a costs table's
+ * the same. The message names the file, its size and the cap. */
+START_TEST(a_file_past_its_kinds_cap_is_refused_before_it_is_read)
+{
+    const char *dir = tu_tmpdir();
+    char path[4200], want[4600];
+    /* report: a run folder's ptosim_run.json of 3 GiB */
+    snprintf(path, sizeof(path), "%s/ptosim_run.json", dir);
+    sparse(path, (off_t)3 << 30);
+    const char *rep[] = {"report", dir, NULL};
+    run_out r = tu_run(rep);
+    ck_assert_int_eq(r.status, 3);
+    snprintf(want, sizeof(want),
+             "ptosim report: %s: cannot read: 3221225472 bytes, over the 64 MiB cap for a run file\n", path);
+    ck_assert_str_eq(r.err, want);
+    ck_assert(!tu_exists(strcat(strcpy(path, dir), "/report.html")));
+    tu_run_free(&r);
+    /* import: a capture's deps.json of 9 GiB, past a record file's cap */
+    const char *cap = tu_tmpdir();
+    snprintf(path, sizeof(path), "%s/deps.json", cap);
+    sparse(path, (off_t)9 << 30);
+    const char *imp[] = {"import", cap, NULL};
+    r = tu_run(imp);
+    ck_assert_int_eq(r.status, 3);
+    snprintf(want, sizeof(want),
+             "ptosim import: %s: cannot read: 9663676416 bytes, over the 8 GiB cap for a record file\n", path);
+    ck_assert_str_eq(r.err, want);
+    ck_assert_str_eq(r.out, "");
+    tu_run_free(&r);
+    /* conform reads it whole too where the stream refuses it */
+    const char *con[] = {"conform", cap, NULL};
+    r = tu_run(con);
+    ck_assert_int_eq(r.status, 3);
+    snprintf(want, sizeof(want),
+             "ptosim conform: %s: cannot read: 9663676416 bytes, over the 8 GiB cap for a record file\n", path);
+    ck_assert_str_eq(r.err, want);
+    tu_run_free(&r);
+    /* a costs table of 100 MiB */
+    snprintf(path, sizeof(path), "%s/costs.csv", dir);
+    sparse(path, (off_t)100 << 20);
+    r = import_with(real_dir("pa_small1"), "--costs", path);
+    ck_assert_int_eq(r.status, 3);
+    snprintf(want, sizeof(want),
+             "ptosim import: %s: cannot read the costs table: 104857600 bytes, over the 64 MiB cap for a table\n",
+             path);
+    ck_assert_str_eq(r.err, want);
+    tu_run_free(&r);
+}
+END_TEST
+
 /* An import that exits 0 has written a graph ptosim accepts: the graph is checked before any byte reaches
  * stdout. A name_map that gives two func ids one name keeps it for the lower and calls the other NAME_ID (it
  * wrote "kernel name 'QK' is used twice" into the graph); scope stats whose task window is no power of 2 are
@@ -1674,6 +1735,7 @@ Suite *suite_import(void)
     tcase_add_test(costs, an_spmd_gemm_holds_to_silicon);
     tcase_add_test(costs, a_task_priced_past_a_watchdog_is_said);
     tcase_add_test(costs, a_device_or_a_fifo_in_a_capture_is_refused_not_read);
+    tcase_add_test(costs, a_file_past_its_kinds_cap_is_refused_before_it_is_read);
     tcase_add_test(costs, an_import_that_succeeds_writes_a_graph_that_validates);
     tcase_add_test(costs, every_fixture_imports_with_the_models_costs);
     suite_add_tcase(s, costs);

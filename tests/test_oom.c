@@ -298,7 +298,7 @@ START_TEST(a_formatted_write_cut_short_for_memory_fails_the_run_and_commits_noth
     snprintf(
         want, sizeof(want),
         "ptosim: %s/.ptosim-run/dfx_outputs/scope_stats/scope_stats.jsonl: write failed: Cannot allocate "
-        "memory\nptosim: %s keeps the previous run's outputs\n",
+        "memory\nptosim: nothing was written to %s\n", /* the run made the folder: there was no run in it */
         dir, dir);
     ck_assert_str_eq(r.err, want);
     ck_assert(!tu_exists(dir));
@@ -450,7 +450,7 @@ START_TEST(simgrid_short_of_memory_under_the_collector_ends_the_run_naming_the_s
     for (long n = lib; n > lib - 300 && (!stalls || !waits); n--) {
         r = run_nth(args, "lib", n, NULL, NULL);
         char keep[1300], want[8192];
-        snprintf(keep, sizeof(keep), "ptosim: %s keeps the previous run's outputs\n", out);
+        snprintf(keep, sizeof(keep), "ptosim: nothing was written to %s\n", out); /* made by the run */
         const char *stall = strstr(r.err, "ptosim: error: the args dump collector wrote nothing");
         const char *wait = strstr(r.err, "ptosim: simulation deadlock: SimGrid stopped at ");
         if (stall) {

@@ -1,6 +1,8 @@
 /* test_platform.c - platform files, defaults and --set overrides, with their error messages. */
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../model/chip/platform.h"
 #include "testutil.h"
@@ -85,13 +87,13 @@ START_TEST(platform_file_errors_name_file_and_field)
                         "{\"ptosim_platform\": 1, \"simgrid_platform\": \"x.xml\", "
                         "\"params\": {\"clusterz\": 3}}");
     ck_assert_int_eq(platform_load(&p, f1, NULL, err, sizeof(err)), -1);
-    ck_assert_msg(strstr(err, "p1.json: params.clusterz: unknown platform parameter") != NULL, "%s", err);
+    ck_assert_msg(strstr(err, "p1.json:1:64: params.clusterz: unknown platform parameter") != NULL, "%s", err);
 
     char *f2 = tu_write(dir, "p2.json",
                         "{\"ptosim_platform\": 1, \"simgrid_platform\": \"x.xml\", "
                         "\"params\": {\"aicpu_threads\": 9}}");
     ck_assert_int_eq(platform_load(&p, f2, NULL, err, sizeof(err)), -1);
-    ck_assert_msg(strstr(err, "p2.json: params.aicpu_threads: must be in [2, 4], got 9") != NULL, "%s", err);
+    ck_assert_msg(strstr(err, "p2.json:1:81: params.aicpu_threads: must be in [2, 4], got 9") != NULL, "%s", err);
 
     char *f3 = tu_write(dir, "p3.json", "{\"ptosim_platform\": 1, \"params\": {}}");
     ck_assert_int_eq(platform_load(&p, f3, NULL, err, sizeof(err)), -1);
@@ -116,7 +118,7 @@ START_TEST(platform_file_errors_name_file_and_field)
     char *f8 = tu_write(dir, "p8.json",
                         "{\"ptosim_platform\": 1, \"description\": 5, \"simgrid_platform\": \"x.xml\"}");
     ck_assert_int_eq(platform_load(&p, f8, NULL, err, sizeof(err)), -1);
-    ck_assert_msg(strstr(err, "p8.json: description: must be a string") != NULL, "%s", err);
+    ck_assert_msg(strstr(err, "p8.json:1:39: description: must be a string") != NULL, "%s", err);
     free(f5);
     free(f6);
     free(f7);
@@ -125,6 +127,105 @@ START_TEST(platform_file_errors_name_file_and_field)
     free(f2);
     free(f3);
     free(f4);
+}
+END_TEST
+
+/* Loads text as dir/p.json; the message into err (-1), or 0. */
+static int load_text(const char *dir, const char *text, char *err, size_t errlen)
+{
+    platform p;
+    char *f = tu_write(dir, "p.json", text);
+    int rc = platform_load(&p, f, NULL, err, errlen);
+    free(f);
+    return rc;
+}
+
+/* Each rule of a platform field has its own message, at the value's FILE:LINE:COL as a malformed file's: a
+ * name of 64 characters was "name: must be a non-empty string", without a place, and a file without
+ * "ptosim_platform" was told it "must be 1". */
+START_TEST(a_platform_field_error_says_which_rule_and_where)
+{
+    const char *dir = tu_tmpdir();
+    char err[2048], want[2048], name[80], text[512];
+    struct {
+        const char *text, *want; /* want after "DIR/p.json" */
+    } cases[] = {
+        {"{\"ptosim_platform\": 1, \"base\": \"a2a3\",\n \"name\": \"\"}", ":2:10: name: must not be empty"},
+        {"{\"ptosim_platform\": 1, \"base\": \"a2a3\", \"name\": 5}", ":1:48: name: must be a string"},
+        {"{\"base\": \"a2a3\"}", ": ptosim_platform: missing (a platform file says \"ptosim_platform\": 1)"},
+        {"{\"ptosim_platform\": 2, \"base\": \"a2a3\"}", ":1:21: ptosim_platform: must be 1"},
+        {"{\"ptosim_platform\": 1, \"base\": 3}", ":1:32: base: must be a platform name"},
+        {"{\"ptosim_platform\": 1, \"base\": \"a2a3\", \"simgrid_platform\": \"\"}",
+         ":1:60: simgrid_platform: must not be empty"},
+        {"{\"ptosim_platform\": 1, \"base\": \"a2a3\", \"simgrid_platform\": 7}",
+         ":1:60: simgrid_platform: must be a file name"},
+        {"{\"ptosim_platform\": 1, \"base\": \"a2a3\", \"params\": []}", ":1:50: params: must be an object"},
+        {"{\"ptosim_platform\": 1, \"base\": \"a2a3\",\n  \"params\": {\"clusters\": 8,\n    \"clusterz\": 1}}",
+         ":3:5: params.clusterz: unknown platform parameter"},
+        {"{\"ptosim_platform\": 1, \"base\": \"a2a3\", \"params\": {\"clusters\": \"8\"}}",
+         ":1:63: params.clusters: must be a number"},
+        {"{\"ptosim_platform\": 1, \"base\": \"a2a3\", \"zzz\": 0}", ":1:40: zzz: unknown field"},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        ck_assert_int_eq(load_text(dir, cases[i].text, err, sizeof(err)), -1);
+        snprintf(want, sizeof(want), "%s/p.json%s", dir, cases[i].want);
+        ck_assert_str_eq(err, want);
+    }
+    /* a name has at most 63 bytes (PLATFORM_NAME_MAX with its NUL) */
+    memset(name, 'a', 63);
+    name[63] = '\0';
+    snprintf(text, sizeof(text), "{\"ptosim_platform\": 1, \"base\": \"a2a3\", \"name\": \"%s\"}", name);
+    ck_assert_int_eq(load_text(dir, text, err, sizeof(err)), 0);
+    snprintf(text, sizeof(text), "{\"ptosim_platform\": 1, \"base\": \"a2a3\", \"name\": \"%sa\"}", name);
+    ck_assert_int_eq(load_text(dir, text, err, sizeof(err)), -1);
+    snprintf(want, sizeof(want), "%s/p.json:1:48: name: 64 bytes, longer than the 63 a platform name may have",
+             dir);
+    ck_assert_str_eq(err, want);
+    /* a simgrid_platform path that does not fit, with this file's folder before it */
+    char *longname = malloc(5000);
+    memset(longname, 'x', 4200);
+    longname[4200] = '\0';
+    char *big = malloc(5200);
+    snprintf(big, 5200, "{\"ptosim_platform\": 1, \"base\": \"a2a3\", \"simgrid_platform\": \"%s\"}", longname);
+    ck_assert_int_eq(load_text(dir, big, err, sizeof(err)), -1);
+    snprintf(want, sizeof(want),
+             "%s/p.json:1:60: simgrid_platform: path too long (%zu bytes with this file's folder; at most 4095)", dir,
+             strlen(dir) + 1 + 4200);
+    ck_assert_str_eq(err, want);
+    free(big);
+    free(longname);
+}
+END_TEST
+
+/* A platform file is read whole with a cap of 1 MiB (a2a3.json is 2.4 KB), checked by its size first: a sparse
+ * 3 GiB one cost `run -p` 3.1 GB and 9 s before "not valid JSON"; /dev/zero, which has no size, is refused
+ * once it has given more than the cap. */
+START_TEST(a_platform_file_past_its_cap_is_refused_before_it_is_read)
+{
+    platform p;
+    char err[1024], want[2048];
+    const char *dir = tu_tmpdir();
+    char path[512];
+    snprintf(path, sizeof(path), "%s/big.json", dir);
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(ftruncate(fd, (off_t)3 << 30), 0);
+    close(fd);
+    ck_assert_int_eq(platform_load(&p, path, NULL, err, sizeof(err)), -1);
+    snprintf(want, sizeof(want),
+             "%s: cannot read platform file: 3221225472 bytes, over the 1 MiB cap for a platform file", path);
+    ck_assert_str_eq(err, want);
+    ck_assert_int_eq(platform_load(&p, "/dev/zero", NULL, err, sizeof(err)), -1);
+    ck_assert_str_eq(err, "/dev/zero: cannot read platform file: over the 1 MiB cap for a platform file");
+    /* through the command line: status 2, as any bad platform file */
+    const char *args[] = {"run", TRACE("chain3.jsonl"), "-p", path, "--quiet", NULL};
+    run_out r = tu_run(args);
+    ck_assert_int_eq(r.status, 2);
+    snprintf(want, sizeof(want),
+             "ptosim: %s: cannot read platform file: 3221225472 bytes, over the 1 MiB cap for a platform file\n"
+             TU_USAGE_RUN, path);
+    ck_assert_str_eq(r.err, want);
+    tu_run_free(&r);
 }
 END_TEST
 
@@ -201,6 +302,8 @@ Suite *suite_platform(void)
     tcase_add_test(tc, a2a3sim_inherits_a2a3_with_eight_clusters);
     tcase_add_test(tc, set_overrides_and_rejects_bad_input);
     tcase_add_test(tc, platform_file_errors_name_file_and_field);
+    tcase_add_test(tc, a_platform_file_past_its_cap_is_refused_before_it_is_read);
+    tcase_add_test(tc, a_platform_field_error_says_which_rule_and_where);
     tcase_add_test(tc, a_simgrid_platform_that_cannot_run_is_refused_before_the_run);
     suite_add_tcase(s, tc);
     return s;

@@ -1,5 +1,6 @@
 /* runtime_state.c - rt_: the shared state's own helpers: ending the run, occupancy samples, fanout nodes. */
 #include "runtime_state.h"
+#include "../base/msg_text.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -10,6 +11,7 @@ void rt_vfatal(rt *r, int code, const char *fmt, va_list ap)
     if (r->status != CHIP_RUNNING)
         return;
     vsnprintf(r->message, sizeof(r->message), fmt, ap);
+    msgtext_fix(r->message, sizeof(r->message)); /* it may quote the graph: printed on stderr */
     r->status = CHIP_FATAL;
     r->fatal_code = code;
     r->end_time = r->now;
@@ -28,6 +30,7 @@ void rt_verror(rt *r, const char *fmt, va_list ap)
     if (r->status != CHIP_RUNNING && r->status != CHIP_DONE)
         return;
     vsnprintf(r->message, sizeof(r->message), fmt, ap);
+    msgtext_fix(r->message, sizeof(r->message));
     r->status = CHIP_ERROR;
     r->end_time = r->now;
 }

@@ -5,6 +5,7 @@
  * (jsonl_lex_*) for the in-place scanner (sim/json_scan.c) and the windowed one (sim/json_stream.c), and
  * jsonl_message is every reader's message. */
 #include "json_reader.h"
+#include "msg_text.h"
 
 #include <assert.h>
 #include <math.h>
@@ -590,6 +591,7 @@ void jsonl_message(char *buf, size_t n, const char *file, const char *s, const j
     assert(buf && n > 0 && file && s && e && e->at >= s);
     if (e->what == JSONL_OOM) {
         snprintf(buf, n, "%s: out of memory", file);
+        msgtext_fix(buf, n);
         return;
     }
     long l, col;
@@ -598,6 +600,7 @@ void jsonl_message(char *buf, size_t n, const char *file, const char *s, const j
         l = line;
     snprintf(buf, n, "%s:%ld:%ld: %s: %s", file, l, col, e->path[0] ? e->path : "json",
              e->what ? e->what : "not valid JSON");
+    msgtext_fix(buf, n); /* a key in the path, the file's name: no terminal controls */
 }
 
 /* The lexing of the parsers above for scanners (a parser at depth 0: paths are ""). */
@@ -1063,4 +1066,80 @@ const jsonl_val *jsonl_doc_from_cjson(jsonl_doc *d, const cJSON *c)
 {
     d->nv = 0;
     return c && doc_from(d, c, NULL) ? d->v : NULL;
+}
+
+/* ---- finding a member in text jsonl_parse took ---- */
+
+static const char *skip_ws(const char *s, const char *end)
+{
+    while (s < end && (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r'))
+        s++;
+    return s;
+}
+
+/* The byte after the value at s, or NULL (nesting is as deep as the parse that took the text let it be). */
+static const char *skip_value(const char *s, const char *end)
+{
+    if (s >= end)
+        return NULL;
+    if (*s == '"')
+        return jsonl_lex_string(s, end, NULL, 0, NULL);
+    if (*s == 't' || *s == 'f' || *s == 'n')
+        return jsonl_lex_literal(s, end, NULL);
+    if (*s != '{' && *s != '[')
+        return jsonl_lex_number(s, end, NULL, NULL);
+    bool object = *s == '{';
+    char close = object ? '}' : ']';
+    s = skip_ws(s + 1, end);
+    if (s < end && *s == close)
+        return s + 1;
+    for (;;) {
+        if (object) {
+            if (!(s = jsonl_lex_string(s, end, NULL, 0, NULL)))
+                return NULL;
+            s = skip_ws(s, end);
+            if (s >= end || *s != ':')
+                return NULL;
+            s = skip_ws(s + 1, end);
+        }
+        if (!(s = skip_value(s, end)))
+            return NULL;
+        s = skip_ws(s, end);
+        if (s < end && *s == ',') {
+            s = skip_ws(s + 1, end);
+            continue;
+        }
+        return s < end && *s == close ? s + 1 : NULL;
+    }
+}
+
+const char *jsonl_member_at(const char *s, const char *end, const char *key, const char **key_at)
+{
+    char k[JSONL_PATH_MAX];
+    if (!s || strlen(key) + 1 >= sizeof(k))
+        return NULL;
+    s = skip_ws(s, end);
+    if (s >= end || *s != '{')
+        return NULL;
+    s = skip_ws(s + 1, end);
+    while (s < end && *s == '"') {
+        const char *at = s;
+        if (!(s = jsonl_lex_string(s, end, k, sizeof(k), NULL)))
+            return NULL;
+        s = skip_ws(s, end);
+        if (s >= end || *s != ':')
+            return NULL;
+        s = skip_ws(s + 1, end);
+        if (strcmp(k, key) == 0) { /* a longer key cut to fit k cannot equal key, which is shorter */
+            if (key_at)
+                *key_at = at;
+            return s;
+        }
+        if (!(s = skip_value(s, end)))
+            return NULL;
+        s = skip_ws(s, end);
+        if (s < end && *s == ',')
+            s = skip_ws(s + 1, end);
+    }
+    return NULL;
 }

@@ -95,6 +95,12 @@ static inline bool jsonl_is(const jsonl_val *v, jsonl_type t)
 /* Line and column (1-based, in bytes) of at in the text starting at s. */
 void jsonl_where(const char *s, const char *at, long *line, long *col);
 
+/* Where a member is in the text of an object jsonl_parse took, for a message about its value: returns the
+ * first byte of the value of the member key of the object at s (after white space; end: the text's end)
+ * and puts its key's opening quote in *key_at (when not NULL), or NULL when the object has no such member.
+ * Keys are compared as decoded (a key of JSONL_PATH_MAX bytes or more is never found). */
+const char *jsonl_member_at(const char *s, const char *end, const char *key, const char **key_at);
+
 /* Writes e, from a parse of the text s read from file, into buf (n bytes) as "FILE:LINE:COL: FIELD: WHAT":
  * FIELD the member's path, or "json" at the top; WHAT e->what, or "not valid JSON"; LINE and COL 1-based,
  * COL in bytes. line > 0 says that s is that line of a line-oriented file (JSON Lines): LINE is it. Out

@@ -5,12 +5,14 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "../base/json_reader.h"
+#include "../base/msg_text.h"
 #include "../base/readall.h"
 #include "../base/int_text.h"
 
@@ -316,13 +318,37 @@ int platform_set(platform *p, const char *assignment, char *err, size_t errlen)
     return 0;
 }
 
-static char *read_file(const char *path, size_t *len)
+/* Formats "FILE:LINE:COL: FIELD: WHAT" into err, LINE and COL those of at in text (the value or key the
+ * message is about, as jsonl_message places a malformed one), or "FILE: FIELD: WHAT" when at is NULL. */
+static void field_fail(char *err, size_t errlen, const char *path, const char *text, const char *at,
+                       const char *field, const char *fmt, ...) __attribute__((format(printf, 7, 8)));
+static void field_fail(char *err, size_t errlen, const char *path, const char *text, const char *at,
+                       const char *field, const char *fmt, ...)
+{
+    char what[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof(what), fmt, ap);
+    va_end(ap);
+    if (at) {
+        long line, col;
+        jsonl_where(text, at, &line, &col);
+        snprintf(err, errlen, "%s:%ld:%ld: %s: %s", path, line, col, field, what);
+    } else {
+        snprintf(err, errlen, "%s: %s: %s", path, field, what);
+    }
+}
+
+/* why gets readall's words for a file past the cap (errno EFBIG). */
+static char *read_file(const char *path, size_t *len, char *why, size_t whylen)
 {
     FILE *f = fopen(path, "rb");
     if (!f)
         return NULL;
-    char *buf = readall(f, len);
+    char *buf = readall(f, READALL_PLATFORM, len, why, whylen);
+    int e = errno;
     fclose(f);
+    errno = e;
     return buf;
 }
 
@@ -362,7 +388,12 @@ static int load_depth(platform *p, const char *name_or_file, const char *dir, co
     }
     size_t len = 0;
     errno = 0;
-    char *text = read_file(path, &len);
+    char why[128];
+    char *text = read_file(path, &len, why, sizeof(why));
+    if (!text && errno == EFBIG) {
+        snprintf(err, errlen, "%s: cannot read platform file: %s", path, why);
+        return -1;
+    }
     if (!text && errno == ENOMEM) {
         snprintf(err, errlen, "%s: out of memory", path);
         return PLATFORM_OOM;
@@ -393,20 +424,27 @@ static int load_depth(platform *p, const char *name_or_file, const char *dir, co
         snprintf(err, errlen, "%s: not a JSON object", path);
         goto out;
     }
+    const char *tend = text + len;
+#define WHERE(key) jsonl_member_at(text, tend, (key), NULL) /* where a member's value is, for its message */
     const cJSON *desc = cJSON_GetObjectItemCaseSensitive(root, "description");
     if (desc && !cJSON_IsString(desc)) {
-        snprintf(err, errlen, "%s: description: must be a string", path);
+        field_fail(err, errlen, path, text, WHERE("description"), "description", "must be a string");
         goto out;
     }
     const cJSON *ver = cJSON_GetObjectItemCaseSensitive(root, "ptosim_platform");
+    if (!ver) {
+        field_fail(err, errlen, path, text, NULL, "ptosim_platform",
+                   "missing (a platform file says \"ptosim_platform\": 1)");
+        goto out;
+    }
     if (!cJSON_IsNumber(ver) || ver->valuedouble != 1) {
-        snprintf(err, errlen, "%s: ptosim_platform: must be 1", path);
+        field_fail(err, errlen, path, text, WHERE("ptosim_platform"), "ptosim_platform", "must be 1");
         goto out;
     }
     const cJSON *base = cJSON_GetObjectItemCaseSensitive(root, "base");
     if (base) {
         if (!cJSON_IsString(base)) {
-            snprintf(err, errlen, "%s: base: must be a platform name", path);
+            field_fail(err, errlen, path, text, WHERE("base"), "base", "must be a platform name");
             goto out;
         }
         /* a base name is a platform beside this file, else one of the platform folder (a2a3) */
@@ -421,57 +459,74 @@ static int load_depth(platform *p, const char *name_or_file, const char *dir, co
     const cJSON *item;
     cJSON_ArrayForEach(item, root)
     {
-        const char *k = item->string;
+        const char *k = item->string, *kat, *at = jsonl_member_at(text, tend, k, &kat);
         if (strcmp(k, "ptosim_platform") == 0 || strcmp(k, "base") == 0 || strcmp(k, "description") == 0)
             continue;
         if (strcmp(k, "name") == 0) {
-            if (!cJSON_IsString(item) || !item->valuestring[0] ||
-                strlen(item->valuestring) >= sizeof(p->name)) {
-                snprintf(err, errlen, "%s: name: must be a non-empty string", path);
+            size_t n = cJSON_IsString(item) ? strlen(item->valuestring) : 0;
+            if (!cJSON_IsString(item) || !n || n >= sizeof(p->name)) {
+                char why[96];
+                if (!cJSON_IsString(item))
+                    snprintf(why, sizeof(why), "must be a string");
+                else if (!n)
+                    snprintf(why, sizeof(why), "must not be empty");
+                else
+                    snprintf(why, sizeof(why), "%zu bytes, longer than the %zu a platform name may have", n,
+                             sizeof(p->name) - 1);
+                field_fail(err, errlen, path, text, at, "name", "%s", why);
                 goto out;
             }
             snprintf(p->name, sizeof(p->name), "%s", item->valuestring);
         } else if (strcmp(k, "simgrid_platform") == 0) {
             if (!cJSON_IsString(item)) {
-                snprintf(err, errlen, "%s: simgrid_platform: must be a file name", path);
+                field_fail(err, errlen, path, text, at, k, "must be a file name");
+                goto out;
+            }
+            if (!item->valuestring[0]) {
+                field_fail(err, errlen, path, text, at, k, "must not be empty");
                 goto out;
             }
             int n = item->valuestring[0] == '/'
                         ? snprintf(p->xml_path, sizeof(p->xml_path), "%s", item->valuestring)
                         : snprintf(p->xml_path, sizeof(p->xml_path), "%s/%s", fdir, item->valuestring);
             if (n < 0 || (size_t)n >= sizeof(p->xml_path)) {
-                snprintf(err, errlen, "%s: simgrid_platform: path too long", path);
+                field_fail(err, errlen, path, text, at, k,
+                           "path too long (%d bytes with this file's folder; at most %zu)", n,
+                           sizeof(p->xml_path) - 1);
                 goto out;
             }
         } else if (strcmp(k, "params") == 0) {
             if (!cJSON_IsObject(item)) {
-                snprintf(err, errlen, "%s: params: must be an object", path);
+                field_fail(err, errlen, path, text, at, k, "must be an object");
                 goto out;
             }
             const cJSON *pv;
             cJSON_ArrayForEach(pv, item)
             {
                 const param_def *d = find_param(pv->string);
-                char why[256];
+                const char *pkat, *pat = jsonl_member_at(at, tend, pv->string, &pkat);
+                char why[256], field[JSONL_PATH_MAX];
+                snprintf(field, sizeof(field), "params.%s", pv->string);
                 if (!d) {
-                    snprintf(err, errlen, "%s: params.%s: unknown platform parameter", path, pv->string);
+                    field_fail(err, errlen, path, text, pat ? pkat : NULL, field, "unknown platform parameter");
                     goto out;
                 }
                 if (!cJSON_IsNumber(pv)) {
-                    snprintf(err, errlen, "%s: params.%s: must be a number", path, pv->string);
+                    field_fail(err, errlen, path, text, pat, field, "must be a number");
                     goto out;
                 }
                 if (check_value(d, pv->valuedouble, why, sizeof(why)) != 0) {
-                    snprintf(err, errlen, "%s: params.%s: %s", path, pv->string, why);
+                    field_fail(err, errlen, path, text, pat, field, "%s", why);
                     goto out;
                 }
                 put_value(p, d, pv->valuedouble);
             }
         } else {
-            snprintf(err, errlen, "%s: %s: unknown field", path, k);
+            field_fail(err, errlen, path, text, at ? kat : NULL, k, "unknown field");
             goto out;
         }
     }
+#undef WHERE
     snprintf(p->json_path, sizeof(p->json_path), "%s", path);
     rc = 0;
 out:
@@ -485,8 +540,10 @@ int platform_load(platform *p, const char *name_or_file, const char *dir, char *
     platform_defaults(p);
     p->xml_path[0] = '\0';
     int rc = load_depth(p, name_or_file, dir, NULL, 0, err, errlen);
-    if (rc != 0)
+    if (rc != 0) {
+        msgtext_fix(err, errlen); /* a key, a value or a name of the file */
         return rc;
+    }
     if (!p->xml_path[0]) {
         snprintf(err, errlen, "%s: simgrid_platform: missing (the SimGrid XML of the platform)",
                  p->json_path);

@@ -13,6 +13,7 @@
 #include "../base/dtype.h"
 #include "graph_source.h"
 #include "../base/json_reader.h"
+#include "../base/msg_text.h"
 #include "../runtime/ring_resources.h"
 #include "../runtime/run_config.h"
 
@@ -29,6 +30,7 @@ static int fail(const graph *g, char *err, size_t errlen, const char *field, con
     vsnprintf(msg, sizeof(msg), fmt, ap);
     va_end(ap);
     snprintf(err, errlen, "%s:%ld: %s: %s", g->path, g->line, field, msg);
+    msgtext_fix(err, errlen); /* names, keys and values of a graph someone sent: no terminal controls */
     return -1;
 }
 

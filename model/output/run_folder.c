@@ -103,6 +103,10 @@ int workdir_open(workdir *w, const char *dir, char *err, size_t errlen)
             break;
         *slash = '\0';
     }
+    char run[4200], dfx[4200]; /* what a run leaves (a session's folder has ptosim_run.json alone) */
+    snprintf(run, sizeof(run), "%s/ptosim_run.json", dir);
+    snprintf(dfx, sizeof(dfx), "%s/dfx_outputs", dir);
+    w->had_run = w->made == 0 && (lstat(run, &st) == 0 || lstat(dfx, &st) == 0);
     if (outfile_mkdirs(dir, err, errlen) != 0)
         return -1;
     int rc = 0;
@@ -306,6 +310,14 @@ void workdir_abort(workdir *w)
     w->made = 0;
 }
 
+void workdir_left(const workdir *w, char *out, size_t n)
+{
+    if (w->had_run)
+        snprintf(out, n, "%s keeps the previous run's outputs", w->dir);
+    else
+        snprintf(out, n, "nothing was written to %s", w->dir);
+}
+
 void workdir_close(workdir *w)
 {
     if (w->lock_fd >= 0)
@@ -324,11 +336,11 @@ void workdir_old_programs(const char *dir, workdir_programs *out)
     out->n = 0;
     char path[4200];
     snprintf(path, sizeof(path), "%s/ptosim_run.json", dir);
-    FILE *f = fopen(path, "rb");
+    FILE *f = readall_open(path); /* a FIFO would block the open */
     if (!f)
         return;
     size_t len;
-    char *text = readall(f, &len);
+    char *text = readall(f, READALL_RUN, &len, NULL, 0);
     fclose(f);
     cJSON *j = text ? jsonl_parse(text, len, NULL) : NULL; /* strict, as every reader: else no programs */
     free(text);

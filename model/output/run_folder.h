@@ -14,6 +14,7 @@ typedef struct workdir {
     char stage[4200]; /* dir/WORKDIR_STAGE: where the run writes until it commits */
     int lock_fd;      /* dir, open with an exclusive flock held; -1 = not locked */
     int made;         /* folders of dir's path workdir_open created (0: dir was there) */
+    bool had_run;     /* dir held a run's files (ptosim_run.json or dfx_outputs/) when it was opened */
 } workdir;
 
 /* Creates dir if needed, locks it against other ptosim runs (a flock on the
@@ -23,6 +24,11 @@ typedef struct workdir {
  * goes on, unprotected; err says why); -1 with a message in err when another
  * run holds the lock or the folder cannot be made. */
 int workdir_open(workdir *w, const char *dir, char *err, size_t errlen);
+
+/* What a failed run leaves in w's folder, in words for its message: "DIR keeps the previous run's
+ * outputs" when the folder held a run's files, else "nothing was written to DIR" (a folder the run created
+ * is gone again after workdir_abort; one that was there holds what it held). */
+void workdir_left(const workdir *w, char *out, size_t n);
 
 /* Puts the run's outputs in place, with SIGINT and SIGTERM held back
  * throughout: each folder the `new` files lie in (paths relative to dir:

@@ -8,6 +8,7 @@
 
 #include "../base/csv.h"
 #include "../base/json_writer.h"
+#include "../base/msg_text.h"
 #include "../base/outfile.h"
 #include "../runtime/runtime_error.h"
 
@@ -979,7 +980,11 @@ static void summary_rings(const chip *c, FILE *out)
 
 void report_summary(const chip *c, const report_info *ri, FILE *out)
 {
-    outfile_printf(out, "ptosim: %s on %s: %s\n", c->orch.g.name, c->plat.name, report_status_name(c->status));
+    /* names from the graph and the platform file, escaped as messages are: a summary is read on a terminal */
+    char gname[4 * sizeof(c->orch.g.name)], pname[4 * sizeof(c->plat.name)], text[4 * 1024];
+    msgtext_escape(gname, sizeof(gname), c->orch.g.name);
+    msgtext_escape(pname, sizeof(pname), c->plat.name);
+    outfile_printf(out, "ptosim: %s on %s: %s\n", gname, pname, report_status_name(c->status));
     if (c->status == CHIP_FATAL)
         outfile_printf(out, "  runtime error %d %s\n", c->fatal_code, rterr_name(c->fatal_code));
     if (c->status == CHIP_DEVICE_ERROR)
@@ -998,8 +1003,10 @@ void report_summary(const chip *c, const report_info *ri, FILE *out)
     summary_rings(c, out);
     report_bound b;
     report_bound_of(c, &b);
-    if (b.kind != REPORT_BOUND_NONE)
-        outfile_printf(out, "  bottleneck: %s\n", b.text);
+    if (b.kind != REPORT_BOUND_NONE) {
+        msgtext_escape(text, sizeof(text), b.text);
+        outfile_printf(out, "  bottleneck: %s\n", text);
+    }
     if (b.kind == REPORT_BOUND_DUMP && c->dump.freeze_until > c->end_time) {
         bool secs = c->end_time >= PS_PER_S;
         ps_t past = c->dump.freeze_until - c->end_time;
@@ -1016,9 +1023,9 @@ void report_summary(const chip *c, const report_info *ri, FILE *out)
                     c->executions == 1 ? "" : "s");
         else
             fputs("  busiest pipe: ", out);
+        msgtext_escape(text, sizeof(text), graph_kernel_by_id(&c->orch.g, func)->name);
         outfile_printf(out, "%s pipe, busy %.1f%% of the %.3f us that %s (most time on cores) ran\n",
-                pipe_name((pipe_id)pipe), 100 * frac, us_from_ps(ks->core_ps),
-                graph_kernel_by_id(&c->orch.g, func)->name);
+                pipe_name((pipe_id)pipe), 100 * frac, us_from_ps(ks->core_ps), text);
     }
     if (c->mem.saturated_ps > 0 && b.kind != REPORT_BOUND_HBM)
         outfile_printf(out, "  HBM saturated for %.3f us of the run (%.0f GB/s shared by every core's GM traffic)\n",
@@ -1056,6 +1063,8 @@ void report_summary(const chip *c, const report_info *ri, FILE *out)
         outfile_printf(out, "  simulated in %.3f s host time (%" PRIu64 " events, %.0f tasks/s)\n", ri->host_seconds,
                 c->events, (double)c->tasks_completed / (ri->host_seconds > 1e-9 ? ri->host_seconds : 1e-9));
     /* last, where the eye lands: a setting the run did not use, said before the run scrolled it away */
-    for (int i = 0; i < ri->nwarnings; i++)
-        outfile_printf(out, "  WARNING: %s\n", ri->warnings[i]);
+    for (int i = 0; i < ri->nwarnings; i++) {
+        msgtext_escape(text, sizeof(text), ri->warnings[i]);
+        outfile_printf(out, "  WARNING: %s\n", text);
+    }
 }
