@@ -26,6 +26,7 @@
 #include "../model/chip/platform.h"
 #include "../model/base/readall.h"
 #include "../model/base/string_table.h"
+#include "../model/base/userdir.h"
 #include "cli.h"
 #include "import.h"
 #include "json_scan.h"
@@ -3459,6 +3460,11 @@ int conform_main(int argc, char **argv)
         fputs("ptosim conform: missing CAPTURE_DIR\n", stderr);
         return EXIT_USAGE;
     }
+    /* both folders are named: nothing below them is read or written through a link (before the thread
+     * that reads the capture starts) */
+    userdir_add(capture);
+    if (work)
+        userdir_add(work);
     char err[PATH_MAX + 2048], tmp[PATH_MAX], graph[PATH_MAX + 32], dfx[PATH_MAX + 32];
     char import_err[PATH_MAX + 2048] = "";
     bool own = !work, made = false, have_dir = false, spec = false, pending = false, kept = false;

@@ -14,6 +14,7 @@
 #include "../model/engine/chip_engine.h"
 #include "../model/graph/graph_source.h"
 #include "../model/base/outfile.h"
+#include "../model/base/userdir.h"
 #include "../model/output/perfetto_writer.h"
 #include "../model/output/run_report.h"
 #include "../model/runtime/run_config.h"
@@ -959,6 +960,10 @@ int run_main_from(int argc, char **argv, const gcomp *gc)
         fprintf(stderr, "ptosim: %s\n", err);
         return EXIT_USAGE;
     }
+    /* the work dir is named: nothing below it is reached through a link (a sweep's point, named below the
+     * sweep's folder, is reached from that one) */
+    if (opt.work_dir)
+        userdir_add(opt.work_dir);
     platform plat;
     chip_config cfg;
     run_warnings warn;

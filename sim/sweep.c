@@ -27,6 +27,7 @@
 #include "../model/graph/graph_reader.h"
 #include "../model/graph/graph_source.h"
 #include "../model/base/outfile.h"
+#include "../model/base/userdir.h"
 #include "../model/chip/platform.h"
 #include "../model/output/run_report.h"
 #include "../model/runtime/run_config.h"
@@ -217,12 +218,19 @@ static int parse_long(const char *s, long lo, long hi, long *out)
     return 0;
 }
 
-/* Reads a whole file (malloc'd, NUL-terminated); NULL with errno set when it cannot. */
+/* Reads a whole file (malloc'd, NUL-terminated); NULL with errno set when it cannot. Below the sweep's
+ * folder nothing is read through a link (ELOOP). */
 static char *read_file(const char *path, size_t *len)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    int fd = userdir_open(path, O_RDONLY | O_CLOEXEC, 0);
+    FILE *f = fd >= 0 ? fdopen(fd, "rb") : NULL;
+    if (!f) {
+        int e = errno;
+        if (fd >= 0)
+            close(fd);
+        errno = e;
         return NULL;
+    }
     size_t cap = 4096, n = 0;
     char *buf = malloc(cap);
     while (buf) {
@@ -308,11 +316,28 @@ static void point_dir(const sweep *s, long i, char *out, size_t outlen)
     snprintf(out, outlen, "%s/points/%04ld", s->dir_abs, i);
 }
 
-/* Is the point folder path a folder itself (not a symbolic link to one, nor missing)? */
+/* Is the point folder path a folder itself (not a symbolic link to one, nor missing, nor reached through
+ * one)? */
 static bool point_is_folder(const char *path)
 {
     struct stat st;
-    return lstat(path, &st) == 0 && S_ISDIR(st.st_mode);
+    return userdir_stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* Refuses path when it, or a folder on its way below the sweep's folder, is a symbolic link: a folder
+ * someone sent may hold one, and what it points to is none of the sweep's. Returns 0, or EXIT_INTERNAL
+ * after naming the link. */
+static int refuse_link_at(const char *path)
+{
+    struct stat st;
+    int rc = userdir_stat(path, &st), e = errno;
+    if (rc == 0 ? !S_ISLNK(st.st_mode) : e != ELOOP)
+        return 0;
+    if (rc == 0)
+        fprintf(stderr, "ptosim sweep: %s: " USERDIR_LINK_WHY "\n", path);
+    else
+        fprintf(stderr, "ptosim sweep: %s\n", userdir_why(e));
+    return EXIT_INTERNAL;
 }
 
 /* RunConfig's names of the run's knobs, in KNOB_FLAGS order: their columns in points.csv. */
@@ -923,6 +948,32 @@ static int lock_dir(sweep *s)
     return 0;
 }
 
+/* The folders a sweep goes into below DIR, and the files it reads back there: a link at any of them (a
+ * folder someone sent) is refused before the sweep writes anything. A file it writes whole (sweep.csv,
+ * graph.compiled, a point's row.csv and stderr.txt) replaces a link there instead: the rename or the
+ * removal takes the link, never what it points to. Returns 0, or EXIT_INTERNAL after naming the link. */
+static int refuse_links(const sweep *s)
+{
+    const char *names[] = {"points", s->gen_kind ? GRAPHS_DIR : NULL,
+                           s->engine == ENGINE_SLURM ? "slurm" : NULL, s->resume ? "points.csv" : NULL,
+                           s->resume ? "sweep.cmd" : NULL};
+    char path[PATH_MAX + 64];
+    int rc = 0;
+    for (size_t k = 0; k < sizeof(names) / sizeof(names[0]) && rc == 0; k++)
+        if (names[k]) {
+            snprintf(path, sizeof(path), "%s/%s", s->dir_abs, names[k]);
+            rc = refuse_link_at(path);
+        }
+    snprintf(path, sizeof(path), "%s/points", s->dir_abs);
+    struct stat st;
+    bool points = userdir_stat(path, &st) == 0;
+    for (long i = 0; i < s->npoints && points && rc == 0; i++) {
+        point_dir(s, i, path, sizeof(path));
+        rc = refuse_link_at(path);
+    }
+    return rc;
+}
+
 static int check(sweep *s)
 {
     char err[4096];
@@ -1091,7 +1142,10 @@ static int check(sweep *s)
         fprintf(stderr, "ptosim sweep: %s: %s\n", s->dir, strerror(errno));
         return EXIT_INTERNAL;
     }
+    userdir_add(s->dir_abs); /* named: nothing below it is reached through a link */
     if (s->point < 0 && (rc = lock_dir(s)) != 0)
+        return rc;
+    if (s->point < 0 && (rc = refuse_links(s)) != 0)
         return rc;
     if (spool) {
         /* every point reads the graph (on other machines, with Slurm or parallel): DIR/graph.jsonl is the
@@ -1202,7 +1256,7 @@ static int write_manifest(sweep *s)
         goto out;
     }
     snprintf(path, sizeof(path), "%s/sweep.csv", s->dir_abs);
-    remove(path);
+    userdir_remove(path);
     snprintf(path, sizeof(path), "%s/points.csv", s->dir_abs);
     char *old = s->resume ? read_file(path, NULL) : NULL;
     if (old) {
@@ -1503,6 +1557,11 @@ static int collect(const char *dir, const int *status, long nstatus)
     char err[4400];
     manifest man;
     int rc = read_manifest(dir, &man);
+    for (long i = 0; rc == 0 && i < man.n; i++) { /* no row is read through a link (a folder sent) */
+        char path[PATH_MAX + 300];
+        snprintf(path, sizeof(path), "%s/%s", dir, man.lines[i].dir);
+        rc = refuse_link_at(path);
+    }
     if (rc != 0) {
         manifest_free(&man);
         return rc;
@@ -1647,8 +1706,8 @@ static int collect_interrupted(const sweep *s, const int *status, int sig)
     char csv[PATH_MAX + 64], part[PATH_MAX + 64], err[4400];
     snprintf(csv, sizeof(csv), "%s/sweep.csv", s->dir_abs);
     snprintf(part, sizeof(part), "%s/sweep.partial.csv", s->dir_abs);
-    remove(csv);
-    remove(part);
+    userdir_remove(csv);
+    userdir_remove(part);
     outfile o;
     FILE *out = NULL;
     long finished = 0;
@@ -1721,28 +1780,24 @@ static pid_t spawn_point(const sweep *s, long i, const gcomp *gc)
 {
     char wd[PATH_MAX + 32], path[PATH_MAX + 64], err[PATH_MAX + 256];
     point_dir(s, i, wd, sizeof(wd));
-    /* the point's folder is the sweep's own: a link put there (a folder someone sent) is replaced by a
-     * folder, never written through */
-    int od = outfile_own_dir(wd, 1, err, sizeof(err));
-    if (od < 0) {
+    /* the point's folder is the sweep's own: a link there, or at DIR/points (a folder someone sent), is
+     * refused, never written through */
+    if (outfile_own_dir(wd, 0, err, sizeof(err)) != 0) {
         fprintf(stderr, "ptosim sweep: point %ld: %s\n", i, err);
         return -1;
     }
-    if (od > 0)
-        fprintf(stderr, "ptosim sweep: point %ld: %s was not a folder (a symbolic link?); replaced by one\n",
-                i, wd);
     /* an earlier row of this point is not this run's; fresh files (O_EXCL|O_NOFOLLOW after the old names
      * went), so neither a straggler of an earlier sweep still writing to the old ones nor a link put in their
      * place gets this point's output */
     snprintf(path, sizeof(path), "%s/row.csv", wd);
-    remove(path);
+    userdir_remove(path);
     snprintf(path, sizeof(path), "%s/row.csv.tmp", wd);
-    remove(path);
+    userdir_remove(path);
     /* close-on-exec: sibling points must not inherit each other's files */
-    int fo = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+    int fo = userdir_open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
     snprintf(path, sizeof(path), "%s/stderr.txt", wd);
-    remove(path);
-    int fe = fo < 0 ? -1 : open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+    userdir_remove(path);
+    int fe = fo < 0 ? -1 : userdir_open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
     int fi = open("/dev/null", O_RDONLY | O_CLOEXEC);
     char graph[PATH_MAX + 64];
     if (s->gen_kind)
@@ -1750,7 +1805,7 @@ static pid_t spawn_point(const sweep *s, long i, const gcomp *gc)
     const char **av = point_argv(s, i, s->gen_kind ? graph : s->graph_abs, wd);
     pid_t pid = -1;
     if (fo < 0 || fe < 0 || fi < 0 || !av)
-        fprintf(stderr, "ptosim sweep: point %ld: cannot set up %s: %s\n", i, wd, strerror(errno));
+        fprintf(stderr, "ptosim sweep: point %ld: cannot set up %s: %s\n", i, wd, userdir_why(errno));
     else {
         fflush(stdout);
         fflush(stderr);
@@ -1800,7 +1855,7 @@ static void finish_row(const sweep *s, long i, int st)
     point_dir(s, i, wd, sizeof(wd));
     snprintf(tmp, sizeof(tmp), "%s/row.csv.tmp", wd);
     snprintf(row, sizeof(row), "%s/row.csv", wd);
-    rename(tmp, row);
+    userdir_rename(tmp, row);
 }
 
 /* Progress on stderr when it is a terminal and the sweep has taken more than a second
@@ -2023,7 +2078,7 @@ static void remove_rows(const sweep *s)
         if (!point_is_folder(path))
             continue; /* nothing is removed through a link: the point replaces it when it runs */
         strcat(path, "/row.csv");
-        remove(path);
+        userdir_remove(path);
     }
 }
 
@@ -2109,11 +2164,11 @@ static int write_slurm(const sweep *s)
             sh_quote(f, s->dir_abs);
             fputc('\n', f);
         }
+        fchmod(fileno(f), 0755); /* convenience only: sbatch and sh read it either way */
         if (outfile_commit(&o, err, sizeof(err)) != 0) {
             fprintf(stderr, "ptosim sweep: %s\n", err);
             return EXIT_INTERNAL;
         }
-        chmod(path, 0755); /* convenience only: sbatch and sh read it either way */
     }
     if (s->ntodo < s->npoints)
         printf("ptosim sweep: %ld of %ld points to run", s->ntodo, s->npoints);
@@ -2283,14 +2338,11 @@ static int compile_gen_graphs(const sweep *s, gcomp *gcs)
 {
     char dir[PATH_MAX + 64], path[PATH_MAX + 64], cpath[PATH_MAX + 64], err[2 * PATH_MAX + GRAPH_ERR_MAX];
     snprintf(dir, sizeof(dir), "%s/" GRAPHS_DIR, s->dir_abs);
-    /* the sweep's own folder: a link put there (a folder someone sent) is replaced, never written through */
-    int od = outfile_own_dir(dir, 1, err, sizeof(err));
-    if (od < 0) {
+    /* the sweep's own folder: a link there (a folder someone sent) is refused, never written through */
+    if (outfile_own_dir(dir, 0, err, sizeof(err)) != 0) {
         fprintf(stderr, "ptosim sweep: %s\n", err);
         return EXIT_INTERNAL;
     }
-    if (od > 0)
-        fprintf(stderr, "ptosim sweep: %s was not a folder (a symbolic link?); replaced by one\n", dir);
     for (long g = 0; g < s->ngraphs; g++) {
         char *av[1 + 2 * SWEEP_MAX_LISTS], names[SWEEP_MAX_LISTS][72];
         int n = gen_args(s, g, av, names);
@@ -2506,6 +2558,7 @@ int sweep_main(int argc, char **argv)
             fputs("ptosim sweep: --collect takes one DIR and nothing else\n", stderr);
             return EXIT_USAGE;
         }
+        userdir_add(dir); /* named: nothing below it is read through a link */
         /* the merge rewrites DIR/sweep.csv from rows a running sweep is still writing: it waits its turn as
          * a second sweep would (a folder that is not there is for read_manifest to name) */
         struct stat st;
@@ -2525,6 +2578,7 @@ int sweep_main(int argc, char **argv)
             fputs("ptosim sweep: --best takes one DIR and nothing else\n", stderr);
             return EXIT_USAGE;
         }
+        userdir_add(dir); /* named: nothing below it is read through a link */
         return best(dir);
     }
     sweep s;

@@ -4,6 +4,7 @@
 #define _XOPEN_SOURCE 700 /* posix_openpt and friends, for the progress test's terminal */
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -1590,22 +1591,34 @@ START_TEST(gen_lists_sweep_the_generators_parameters)
     char *again = read_in(out, "sweep.csv");
     ck_assert_str_eq(again, csv);
     free(again);
-    /* DIR/graphs is the sweep's own: a link there (a folder someone sent) is replaced, its target untouched
-     */
-    char *lk = path_in(dir, "lk"), *target = path_in(dir, "target"), link[8192];
+    /* DIR/graphs is the sweep's own: a link there (a folder someone sent) is refused before anything is
+     * written, its target untouched */
+    char *lk = path_in(dir, "lk"), *target = path_in(dir, "target"), link[8192], lk_abs[PATH_MAX];
     ck_assert_int_eq(mkdir(lk, 0755), 0);
     ck_assert_int_eq(mkdir(target, 0755), 0);
+    ck_assert_ptr_nonnull(realpath(lk, lk_abs));
     snprintf(link, sizeof(link), "%s/graphs", lk);
     ck_assert_int_eq(symlink(target, link), 0);
     const char *one[] = {"sweep", "gen:granularity", "--gen-k", "24", "-o", lk, NULL};
     r = tu_run(one);
-    ck_assert_int_eq(r.status, 0);
-    snprintf(want, sizeof(want),
-             "ptosim sweep: %s/graphs was not a folder (a symbolic link?); replaced by one\n", lk);
-    ck_assert_str_eq(r.err, want);
+    ck_assert_int_eq(r.status, 1);
+    char refused[PATH_MAX + 200];
+    snprintf(refused, sizeof(refused),
+             "ptosim sweep: %s/graphs: is a symbolic link, which ptosim did not make and does not follow; "
+             "remove it\n",
+             lk_abs);
+    ck_assert_str_eq(r.err, refused);
     tu_run_free(&r);
     snprintf(link, sizeof(link), "%s/0000.jsonl", target);
     ck_assert(!tu_exists(link));
+    snprintf(link, sizeof(link), "%s/points.csv", lk);
+    ck_assert(!tu_exists(link));
+    /* with the link gone the sweep makes a folder of its own */
+    snprintf(link, sizeof(link), "%s/graphs", lk);
+    ck_assert_int_eq(unlink(link), 0);
+    r = tu_run(one);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
     snprintf(link, sizeof(link), "%s/graphs/0000.jsonl", lk);
     ck_assert(tu_exists(link));
     free(target);

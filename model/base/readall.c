@@ -1,6 +1,8 @@
 /* readall.c - a whole file read into one NUL-terminated buffer, growing by doubling. */
 #include "readall.h"
 
+#include "userdir.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -47,7 +49,7 @@ char *readall(FILE *f, size_t *len)
 
 FILE *readall_open(const char *path)
 {
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    int fd = userdir_open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC, 0); /* no link below a named folder */
     if (fd < 0)
         return NULL;
     struct stat st;
@@ -75,5 +77,5 @@ FILE *readall_open(const char *path)
 
 const char *readall_why(int e)
 {
-    return e == EINVAL ? "not a regular file" : strerror(e);
+    return e == EINVAL ? "not a regular file" : userdir_why(e);
 }

@@ -15,6 +15,7 @@
 #include "../base/dtype.h"
 #include "op_record.h"
 #include "../base/outfile.h"
+#include "../base/userdir.h"
 #include "../runtime/ring_resources.h"
 
 #define GCOMP_FLUSH_BYTES (1 << 20)  /* records are written out in runs of about this much */
@@ -234,9 +235,9 @@ out_free:
 int gcomp_open(gcomp *gc, const char *path, const char *src, char *err, size_t errlen)
 {
     memset(gc, 0, sizeof(*gc));
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    int fd = userdir_open(path, O_RDONLY | O_CLOEXEC, 0); /* a sweep's own file: no link below its folder */
     if (fd < 0) {
-        snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+        snprintf(err, errlen, "%s: cannot read: %s", path, userdir_why(errno));
         return -1;
     }
     struct stat st;
