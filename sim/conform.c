@@ -3465,6 +3465,11 @@ int conform_main(int argc, char **argv)
     userdir_add(capture);
     if (work)
         userdir_add(work);
+    char lerr[PATH_MAX + 256];
+    if (import_check_links(capture, lerr, sizeof(lerr)) != 0) { /* as the import would, before anything */
+        fprintf(stderr, "ptosim conform: %s\n", lerr);
+        return EXIT_GRAPH;
+    }
     char err[PATH_MAX + 2048], tmp[PATH_MAX], graph[PATH_MAX + 32], dfx[PATH_MAX + 32];
     char import_err[PATH_MAX + 2048] = "";
     bool own = !work, made = false, have_dir = false, spec = false, pending = false, kept = false;

@@ -1808,12 +1808,9 @@ static bool capture_entry(const char *name)
            strcmp(name, "args_dump") == 0;
 }
 
-/* The capture's files and folders that are symbolic links: refused, naming the first found, rather than
- * read through (what a link in a folder someone sent points to is none of the capture's) or taken for
- * absent. In its scope_stats/ and args_dump/ every entry counts. Returns 0, or -1 after imp_fail. */
-static int refuse_links(importer *im)
+int import_check_links(const char *dir, char *err, size_t errlen)
 {
-    int top = userdir_open(im->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
+    int top = userdir_open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
     DIR *d = top >= 0 ? fdopendir(top) : NULL;
     if (!d) {
         if (top >= 0)
@@ -1827,7 +1824,8 @@ static int refuse_links(importer *im)
         if (!capture_entry(e->d_name) || fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0)
             continue;
         if (S_ISLNK(st.st_mode)) {
-            rc = imp_fail(im, e->d_name, "%s", USERDIR_LINK_WHY);
+            snprintf(err, errlen, "%s/%s: " USERDIR_LINK_WHY, dir, e->d_name);
+            rc = -1;
             break;
         }
         int sub = S_ISDIR(st.st_mode)
@@ -1839,9 +1837,8 @@ static int refuse_links(importer *im)
         struct dirent *f;
         while (sd && rc == 0 && (f = readdir(sd)) != NULL)
             if (fstatat(dirfd(sd), f->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode)) {
-                char rel[2 * NAME_MAX + 2];
-                snprintf(rel, sizeof(rel), "%s/%s", e->d_name, f->d_name);
-                rc = imp_fail(im, rel, "%s", USERDIR_LINK_WHY);
+                snprintf(err, errlen, "%s/%s/%s: " USERDIR_LINK_WHY, dir, e->d_name, f->d_name);
+                rc = -1;
             }
         if (sd)
             closedir(sd);
@@ -1869,7 +1866,7 @@ int import_capture(const char *dfx_dir, const import_opts *opt, FILE *out, char 
     for (int i = 0; i < GRAPH_MAX_FUNC_ID; i++)
         im->func_ns[i] = -1;
     /* scope stats first: their heads count the allocs no edge names */
-    int rc = refuse_links(im);
+    int rc = import_check_links(dfx_dir, err, errlen);
     if (rc == 0)
         rc = read_scope_stats(im);
     if (rc == 0)

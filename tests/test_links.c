@@ -534,6 +534,8 @@ START_TEST(import_and_conform_refuse_a_capture_file_that_is_a_link)
              "it\n",
              ss);
     ck_assert_str_eq(r.err, want);
+    ck_assert_str_eq(r.out, "");
+    ck_assert(!tu_exists(w));
     tu_run_free(&r);
 }
 END_TEST
