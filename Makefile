@@ -76,7 +76,7 @@ $(BUILD)/tests/%.o: tests/%.c $(BUILD)/.cflags
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) $(CHECK_CFLAGS) -DPTOSIM_SRCDIR='"$(CURDIR)"' -DPTOSIM_BIN='"$(CURDIR)/$(BUILD)/ptosim"' \
 		-DPTOSIM_FAILALLOC='"$(CURDIR)/$(BUILD)/failalloc.so"' -DPTOSIM_NOLOCK='"$(CURDIR)/$(BUILD)/nolock.so"' \
-		-c -o $@ $<
+		-DPTOSIM_LOCKPROBE='"$(CURDIR)/$(BUILD)/lockprobe.so"' -c -o $@ $<
 
 # The allocation-failure walk's injector (tests/test_oom.c), preloaded into ptosim: never sanitized itself
 # (in build-san/ it comes before ASan's runtime and hands every allocation it does not fail to ASan's).
@@ -89,10 +89,16 @@ $(BUILD)/nolock.so: tests/oom/nolock.c
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 -O1 -Wall -Wextra -Werror -shared -fPIC -o $@ $<
 
+# Whether conform holds its work dir's lock when it starts its run and when the run has ended (tests/oom/).
+$(BUILD)/lockprobe.so: tests/oom/lockprobe.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -O1 -Wall -Wextra -Werror -shared -fPIC -o $@ $< -ldl
+
 $(BUILD)/ptosim: $(MODEL_OBJ) $(SIM_OBJ) $(BUILD)/sim/main.o
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(PKG_LIBS) -lm -pthread
 
-$(BUILD)/run_tests: $(TEST_OBJ) $(MODEL_OBJ) $(SIM_OBJ) | $(BUILD)/failalloc.so $(BUILD)/nolock.so
+$(BUILD)/run_tests: $(TEST_OBJ) $(MODEL_OBJ) $(SIM_OBJ) | $(BUILD)/failalloc.so $(BUILD)/nolock.so \
+		$(BUILD)/lockprobe.so
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(PKG_LIBS) $(CHECK_LIBS) -lm -pthread
 
 # model/ must stay free of SimGrid so its tests need no engine, its includes must keep to the layers of

@@ -2,6 +2,8 @@
 #include "run.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +16,7 @@
 #include "../model/engine/chip_engine.h"
 #include "../model/graph/graph_source.h"
 #include "../model/base/outfile.h"
+#include "../model/base/int_text.h"
 #include "../model/base/userdir.h"
 #include "../model/output/perfetto_writer.h"
 #include "../model/output/run_report.h"
@@ -951,6 +954,14 @@ int run_main(int argc, char **argv)
 int run_main_from(int argc, char **argv, const gcomp *gc)
 {
     intr_install(); /* SIGINT and SIGTERM stop the run cleanly from here on */
+    /* `ptosim conform` holds its work dir's lock while this runs into it, and hands it over */
+    const char *held = getenv(RUN_HELD_LOCK_ENV);
+    int64_t lock_fd;
+    if (held && strint_parse(held, 0, INT32_MAX, &lock_fd) == STRINT_OK &&
+        fcntl((int)lock_fd, F_SETFD, FD_CLOEXEC) == 0)
+        workdir_inherit_lock((int)lock_fd);
+    if (held)
+        unsetenv(RUN_HELD_LOCK_ENV);
     cli_run opt;
     char err[4096];
     int rc = cli_parse_run(argc, argv, &opt, err, sizeof(err));

@@ -102,6 +102,28 @@ static int open_under(const char *dir, const char *rel, size_t len)
     return fd;
 }
 
+static int inherited_lock = -1; /* workdir_inherit_lock's descriptor */
+
+void workdir_inherit_lock(int fd)
+{
+    inherited_lock = fd;
+}
+
+/* fd, or a duplicate of the inherited lock's descriptor when both are the same folder (fd is then closed):
+ * the lock the holder took is then this run's too. */
+static int take_inherited(int fd)
+{
+    struct stat a, b;
+    if (inherited_lock < 0 || fstat(fd, &a) != 0 || fstat(inherited_lock, &b) != 0 || a.st_dev != b.st_dev ||
+        a.st_ino != b.st_ino)
+        return fd;
+    int dup = fcntl(inherited_lock, F_DUPFD_CLOEXEC, 0);
+    if (dup < 0)
+        return fd;
+    close(fd);
+    return dup;
+}
+
 int workdir_open(workdir *w, const char *dir, char *err, size_t errlen)
 {
     memset(w, 0, sizeof(*w));
@@ -127,6 +149,7 @@ int workdir_open(workdir *w, const char *dir, char *err, size_t errlen)
         snprintf(err, errlen, "%s: cannot open the work dir: %s", dir, userdir_why(errno));
         return -1;
     }
+    fd = take_inherited(fd);
     if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
         int e = errno;
         if (e == EWOULDBLOCK) {
