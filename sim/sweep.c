@@ -1994,6 +1994,76 @@ static void run_local(const sweep *s, const gcomp *gc, int *status)
     free(which);
 }
 
+/* --point I of a gen:KIND sweep: the graph file it runs, DIR/graphs/NNNN.jsonl, must be byte for byte what
+ * the generator writes for its point's values (a folder someone sent may hold another). Returns 0, or an
+ * exit status after printing why. */
+static int check_gen_graph(const sweep *s, long g, const char *path)
+{
+    char *av[1 + 2 * SWEEP_MAX_LISTS], names[SWEEP_MAX_LISTS][72], err[PATH_MAX + 1024];
+    int n = gen_args(s, g, av, names);
+    const char *tmp;
+    int have = userdir_open(path, O_RDONLY | O_CLOEXEC, 0), want = outfile_temp_fd("ptosim-gen", &tmp);
+    if (have < 0 || want < 0) {
+        if (have < 0)
+            fprintf(stderr, "ptosim sweep: point %ld: %s: cannot read: %s\n", s->point, path, userdir_why(errno));
+        else
+            fprintf(stderr, "ptosim sweep: point %ld: cannot make a temporary file in %s: %s\n", s->point, tmp,
+                    strerror(errno));
+        if (have >= 0)
+            close(have);
+        if (want >= 0)
+            close(want);
+        return EXIT_INTERNAL;
+    }
+    /* the generator's bytes into an unnamed file, then the two compared a block at a time */
+    int wfd = dup(want);
+    FILE *f = wfd >= 0 ? fdopen(wfd, "w") : NULL;
+    int rc = f ? gen_write(n, av, f, err, sizeof(err)) : EXIT_INTERNAL;
+    if (!f && wfd >= 0)
+        close(wfd);
+    if (f && fclose(f) != 0 && rc == 0) {
+        snprintf(err, sizeof(err), "cannot write a temporary file in %s: %s", tmp, strerror(errno));
+        rc = EXIT_INTERNAL;
+    }
+    uint64_t at = 0;
+    bool differs = false;
+    char a[16384], b[16384];
+    if (rc == 0 && lseek(want, 0, SEEK_SET) == 0)
+        for (;;) {
+            ssize_t na = read(want, a, sizeof(a)), nb = na > 0 ? read(have, b, (size_t)na) : read(have, b, 1);
+            if (na < 0 || nb < 0) {
+                snprintf(err, sizeof(err), "%s: cannot read: %s", path, strerror(errno));
+                rc = EXIT_INTERNAL;
+                break;
+            }
+            size_t k = 0;
+            while (k < (size_t)na && k < (size_t)nb && a[k] == b[k])
+                k++;
+            at += k;
+            if (na != nb || k != (size_t)na) {
+                differs = true;
+                break;
+            }
+            if (na == 0)
+                break;
+        }
+    close(have);
+    close(want);
+    if (rc != 0) {
+        fprintf(stderr, "ptosim sweep: point %ld: %s\n", s->point, f ? err : "out of memory");
+        return rc;
+    }
+    if (differs) {
+        fprintf(stderr,
+                "ptosim sweep: point %ld: %s is not the graph ptosim gen %s writes for this point (they part at "
+                "byte %" PRIu64 "); run the sweep command again with --resume DIR: it writes the graphs anew and "
+                "keeps the finished points\n",
+                s->point, path, s->gen_kind, at);
+        return EXIT_INTERNAL;
+    }
+    return 0;
+}
+
 /* --point I: runs that one point into DIR/points/NNNN, from DIR's compiled graph when there is one (the sweep
  * wrote it; a folder without one, of an older ptosim, has the run read the graph file). Returns 0 when it
  * gave a row. */
@@ -2008,8 +2078,25 @@ static int run_point(const sweep *s)
     }
     gcomp gc;
     const gcomp *use = NULL;
-    if (access(cpath, F_OK) == 0) {
+    struct stat cst;
+    if (s->gen_kind && userdir_stat(graph, &cst) == 0) { /* the graph the generator gives this point, or none */
+        int rc = check_gen_graph(s, point_graph(s, s->point), graph);
+        if (rc != 0)
+            return rc;
+    }
+    if (userdir_stat(cpath, &cst) == 0) {
         int rc = gcomp_open(&gc, cpath, graph, err, sizeof(err));
+        /* whole, and of GRAPH's bytes: then compiled again here and compared, record by record, before the
+         * point runs a single one (the sweep that wrote it may not be this machine's, nor the folder yours) */
+        int vrc = rc == 0 ? gcomp_verify(&gc, graph, err, sizeof(err)) : 0;
+        if (vrc != 0) {
+            gcomp_close(&gc);
+            rc = vrc == GCOMP_DIFFERS ? vrc : -1;
+        }
+        if (vrc == 1) { /* GRAPH itself is malformed */
+            fprintf(stderr, "ptosim sweep: point %ld: %s\n", s->point, err);
+            return EXIT_GRAPH;
+        }
         if (rc != 0) {
             fprintf(stderr, "ptosim sweep: point %ld: %s; %s\n", s->point, err,
                     rc == GCOMP_STALE
@@ -2282,17 +2369,17 @@ static int run_parallel(const sweep *s)
 
 /* ---- the graph, compiled once ---- */
 
-/* Compiles GRAPH into DIR/graph.compiled, unless the one there is already of GRAPH as it is now, and maps it
- * into gc: every point then maps these records instead of parsing and checking the graph again, and a
- * malformed graph stops the sweep before any point runs. Returns 0, or an exit status after printing why. */
+/* Compiles GRAPH into DIR/graph.compiled and maps the file it wrote into gc: every point then maps these
+ * records instead of parsing and checking the graph again, and a malformed graph stops the sweep before any
+ * point runs. A compiled graph already there is never used (its hashes are no signature: one forged under
+ * recomputed hashes passes them); it is read only to say which graph it was. Returns 0, or an exit status
+ * after printing why. */
 static int compile_graph(const sweep *s, gcomp *gc)
 {
     char path[PATH_MAX + 64], err[2 * PATH_MAX + GRAPH_ERR_MAX];
     snprintf(path, sizeof(path), "%s/" COMPILED_NAME, s->dir_abs);
     int rc = gcomp_open(gc, path, s->graph, err, sizeof(err));
-    if (rc == 0 && gc->head.src_hash == s->graph_hash)
-        return 0;
-    if (rc == 0) /* the graph changed after sweep.cmd recorded it: compiled again, and refused below */
+    if (rc == 0)
         gcomp_close(gc);
     if (rc == GCOMP_STALE && s->resume && !s->began_known) {
         /* sweep.cmd of an older ptosim does not say which graph the finished points ran: which one changed
@@ -2313,9 +2400,7 @@ static int compile_graph(const sweep *s, gcomp *gc)
                 ", as when the sweep began); compiling %s again\n",
                 s->dir, path, gc->head.src_size, gc->head.src_hash, s->graph, s->graph_bytes, s->graph_hash,
                 s->graph);
-    rc = gcomp_compile(s->graph, path, err, sizeof(err));
-    if (rc == 0)
-        rc = gcomp_open(gc, path, s->graph, err, sizeof(err)) == 0 ? 0 : -1;
+    rc = gcomp_compile_map(gc, s->graph, path, err, sizeof(err));
     if (rc == 0 && gc->head.src_hash != s->graph_hash) {
         fprintf(stderr,
                 "ptosim sweep: %s changed while the sweep began (its bytes hash to %016" PRIx64
@@ -2356,9 +2441,7 @@ static int compile_gen_graphs(const sweep *s, gcomp *gcs)
         else if (f && rc != 0)
             outfile_abort(&o);
         if (rc == 0) {
-            int crc = gcomp_compile(path, cpath, err, sizeof(err));
-            if (crc == 0)
-                crc = gcomp_open(&gcs[g], cpath, path, err, sizeof(err)) == 0 ? 0 : -1;
+            int crc = gcomp_compile_map(&gcs[g], path, cpath, err, sizeof(err));
             rc = crc > 0 ? EXIT_GRAPH : crc < 0 ? EXIT_INTERNAL : 0;
         }
         if (rc != 0) {

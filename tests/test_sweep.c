@@ -971,13 +971,16 @@ START_TEST(a_point_job_refuses_a_forged_record)
     fclose(f);
     r = tu_run(p0);
     ck_assert_int_eq(r.status, 1);
-    snprintf(
-        want, sizeof(want),
-        "ptosim sweep: point 0 (--ring-task-window 4) gave no row: exit 3 (%s/points/0000/row.csv is empty); "
-        "its stderr (%s/points/0000/stderr.txt):\nptosim: %s: the record at byte %d (line 2 of %s) is out of "
-        "range: kernels[1]: func id 977 is not in the kernel table of %s\n",
-        out, out, cpath, GCOMP_HEAD_BYTES, g, g);
-    ck_assert_msg(strncmp(r.err, want, strlen(want)) == 0, "%s", r.err);
+    /* the point compiles g.jsonl again and compares before it runs a record: refused at the forged byte
+     * (the run's own range checks, which would refuse it too, are test_graph.c's) */
+    size_t at = GCOMP_HEAD_BYTES + ((offsetof(graph_op, site) + 7) & ~(size_t)7) + offsetof(graph_op, kernel_ids) +
+                sizeof(int32_t) - offsetof(graph_op, label);
+    snprintf(want, sizeof(want),
+             "ptosim sweep: point 0: %s is not what %s compiles to: its records differ from the graph's at byte "
+             "%zu; run the sweep command again with --resume DIR: it compiles the graph anew and keeps the "
+             "finished points\n",
+             cpath, g, at);
+    ck_assert_str_eq(r.err, want);
     tu_run_free(&r);
     char *done = path_in(out, "points/0000/ptosim_run.json");
     ck_assert(!tu_exists(done));
@@ -988,6 +991,157 @@ START_TEST(a_point_job_refuses_a_forged_record)
     free(cpath);
     free(out);
     free(g);
+}
+END_TEST
+
+/* Forges the compiled graph at path as a sweep folder someone sent might: the first user_code record's time
+ * becomes ns (a value in range, which every check of a record passes), the records' hash is recomputed.
+ * Returns the file offset of the first byte changed. */
+static size_t forge_user_code(const char *path, uint64_t ns)
+{
+    char *text = NULL;
+    FILE *f = fopen(path, "r+b");
+    ck_assert_ptr_nonnull(f);
+    fseek(f, 0, SEEK_END);
+    size_t n = (size_t)ftell(f);
+    unsigned char *c = malloc(n), *was = malloc(n);
+    rewind(f);
+    ck_assert_int_eq(fread(c, 1, n, f), n);
+    memcpy(was, c, n);
+    gcomp_head h;
+    memcpy(&h, c, sizeof(h));
+    graph_op *op = malloc(sizeof(*op));
+    bool done = false;
+    for (size_t pos = 0; pos < h.rec_bytes && !done;) {
+        size_t at = pos;
+        ck_assert_int_eq(oprec_read_checked(c + GCOMP_HEAD_BYTES, h.rec_bytes, &pos, op), 0);
+        if (op->kind != OP_USER_CODE)
+            continue;
+        op->user_ns = ns;
+        oprec_buf b = {0};
+        ck_assert_int_eq(oprec_append(&b, op, 0), 0);
+        ck_assert_uint_eq(b.used, pos - at); /* the same length: only the value changed */
+        memcpy(c + GCOMP_HEAD_BYTES + at, b.buf, b.used);
+        free(b.buf);
+        done = true;
+    }
+    ck_assert_msg(done, "%s has no user_code record", path);
+    gcomp_hasher hs;
+    gcomp_hash_init(&hs);
+    gcomp_hash_update(&hs, c + GCOMP_HEAD_BYTES, h.rec_bytes);
+    h.rec_hash = gcomp_hash_final(&hs);
+    memcpy(c, &h, sizeof(h));
+    rewind(f);
+    ck_assert_int_eq(fwrite(c, 1, n, f), n);
+    fclose(f);
+    size_t first = GCOMP_HEAD_BYTES; /* the head's hash changed too */
+    while (first < n && c[first] == was[first])
+        first++;
+    ck_assert_uint_lt(first, n);
+    free(op);
+    free(c);
+    free(was);
+    free(text);
+    return first;
+}
+
+START_TEST(a_compiled_graph_forged_in_range_is_never_run)
+{
+    /* a forged graph.compiled whose changed value stays in range passed every check: the point ran the forged
+     * operations (another makespan), status ok, exit 0. A point run alone compiles GRAPH again and compares
+     * before it runs; a sweep (-o, --resume) compiles GRAPH anew and never uses the file it finds */
+    const char *dir = tu_tmpdir();
+    char *g = tu_copy(dir, "g.jsonl", TRACE("default.jsonl")), *out = path_in(dir, "s"), want[8192];
+    const char *sw[] = {"sweep", g, "--ring-task-window", "16", "--no-host-timing", "-o", out, "-j1", NULL};
+    const char *p0[] = {"sweep", g, "--ring-task-window", "16", "--no-host-timing", "-o", out, "--point", "0",
+                        NULL};
+    const char *res[] = {"sweep", g,   "--ring-task-window", "16", "--no-host-timing", "--resume", out,
+                         "-j1",   NULL};
+    run_out r = tu_run(sw);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    char *genuine = read_in(out, "points/0000/row.csv"), *cpath = path_in(out, "graph.compiled");
+    size_t at = forge_user_code(cpath, 300000); /* a user_code of 300 ns made 300 us */
+    r = tu_run(p0);
+    ck_assert_int_eq(r.status, 1);
+    snprintf(want, sizeof(want),
+             "ptosim sweep: point 0: %s is not what %s compiles to: its records differ from the graph's at byte "
+             "%zu; run the sweep command again with --resume DIR: it compiles the graph anew and keeps the "
+             "finished points\n",
+             cpath, g, at);
+    ck_assert_str_eq(r.err, want);
+    tu_run_free(&r);
+    char *row = read_in(out, "points/0000/row.csv");
+    ck_assert_str_eq(row, genuine); /* nothing ran */
+    free(row);
+    /* --resume compiles g.jsonl anew: the point it runs again is the genuine graph's */
+    char *rp = path_in(out, "points/0000/row.csv");
+    ck_assert_int_eq(unlink(rp), 0);
+    forge_user_code(cpath, 400000);
+    r = tu_run(res);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    row = read_in(out, "points/0000/row.csv");
+    ck_assert_str_eq(row, genuine);
+    free(row);
+    /* and so does -o */
+    ck_assert_int_eq(unlink(rp), 0);
+    forge_user_code(cpath, 500000);
+    r = tu_run(sw);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    row = read_in(out, "points/0000/row.csv");
+    ck_assert_str_eq(row, genuine);
+    free(row);
+    /* the compiled file is the genuine one again: a point alone runs */
+    r = tu_run(p0);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    free(rp);
+    free(cpath);
+    free(genuine);
+    free(out);
+    free(g);
+}
+END_TEST
+
+START_TEST(a_generated_graph_forged_in_a_sweep_folder_is_never_run)
+{
+    /* gen:KIND: a point run alone reads DIR/graphs/NNNN.jsonl; one edited (and compiled again to match) is
+     * not the generator's graph and is refused before the point runs */
+    const char *dir = tu_tmpdir();
+    char *out = path_in(dir, "s"), want[8192];
+    const char *sw[] = {"sweep", "gen:granularity", "--gen-k", "24,48", "-o", out, "-j1", NULL};
+    const char *p1[] = {"sweep", "gen:granularity", "--gen-k", "24,48", "-o", out, "--point", "1", NULL};
+    run_out r = tu_run(sw);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    char *gpath = path_in(out, "graphs/0001.jsonl"), *cpath = path_in(out, "graphs/0001.compiled");
+    char *text = tu_read(gpath);
+    char *cyc = strstr(text, "\"cycles\": ");
+    ck_assert_ptr_nonnull(cyc);
+    size_t at = (size_t)(cyc - text) + 10;
+    ck_assert(text[at] >= '1' && text[at] <= '8');
+    text[at]++; /* the kernel's cost, in range: every task is slower */
+    char *slash = strrchr(gpath, '/');
+    *slash = '\0';
+    free(tu_write(gpath, "0001.jsonl", text));
+    *slash = '/';
+    char err[4096];
+    ck_assert_int_eq(gcomp_compile(gpath, cpath, err, sizeof(err)), 0); /* the compiled file to match */
+    r = tu_run(p1);
+    ck_assert_int_eq(r.status, 1);
+    snprintf(want, sizeof(want),
+             "ptosim sweep: point 1: %s is not the graph ptosim gen granularity writes for this point (they part "
+             "at byte %zu); run the sweep command again with --resume DIR: it writes the graphs anew and keeps "
+             "the finished points\n",
+             gpath, at);
+    ck_assert_str_eq(r.err, want);
+    tu_run_free(&r);
+    free(text);
+    free(gpath);
+    free(cpath);
+    free(out);
 }
 END_TEST
 
@@ -2284,6 +2438,8 @@ Suite *suite_sweep(void)
     tcase_add_test(tc, a_graph_edited_keeping_its_size_and_time_is_not_taken_for_the_compiled_one);
     tcase_add_test(tc, resume_over_another_graphs_compiled_file_names_that_file);
     tcase_add_test(tc, a_point_job_refuses_a_forged_record);
+    tcase_add_test(tc, a_compiled_graph_forged_in_range_is_never_run);
+    tcase_add_test(tc, a_generated_graph_forged_in_a_sweep_folder_is_never_run);
     tcase_add_test(tc, a_point_without_a_row_is_marked_missing_and_resume_runs_only_it);
     tcase_add_test(tc, collect_names_the_points_without_a_row);
     tcase_add_test(tc, a_points_csv_that_is_not_a_sweeps_is_named);
