@@ -50,6 +50,8 @@
 #define SLURM_MAX_ARRAY 1001           /* Slurm's default MaxArraySize (slurm.conf) */
 #define COMPILED_NAME "graph.compiled" /* DIR's compiled graph, which every point maps (graph_compiled.h) */
 #define GRAPH_LINE "# the graph: "     /* sweep.cmd's last line: the bytes the sweep began with */
+#define SWEEP_STOPPED (-1)             /* SIGINT or SIGTERM before any point ran, the folder set up: said by
+                                        * collect_interrupted, as when it comes while points run */
 #define SPOOL_NAME "graph.jsonl"       /* DIR's copy of a GRAPH read from a pipe, which every point reads */
 /* appended to errors in the options passed through: a list there is a likely slip */
 #define LISTS_HINT                                                                                           \
@@ -948,6 +950,15 @@ static int lock_dir(sweep *s)
     return 0;
 }
 
+/* SIGINT or SIGTERM came while the graph was read and checked, before the sweep touched its folder: says so
+ * and returns the signal's exit status (nothing was written; the reading stopped at its next line). */
+static int stopped_early(void)
+{
+    fprintf(stderr, "ptosim sweep: interrupted by %s before any point ran; nothing was written\n",
+            intr_name(intr_signal()));
+    return intr_status(intr_signal());
+}
+
 /* The folders a sweep goes into below DIR, and the files it reads back there: a link at any of them (a
  * folder someone sent) is refused before the sweep writes anything. A file it writes whole (sweep.csv,
  * graph.compiled, a point's row.csv and stderr.txt) replaces a link there instead: the rename or the
@@ -1123,15 +1134,21 @@ static int check(sweep *s)
     char temp[PATH_MAX];
     if (s->point < 0 && spool) {
         int src = gsrc_spool_temp(s->graph, temp, sizeof(temp), err, sizeof(err));
+        if (src != 0 && intr_signal())
+            return stopped_early();
         if (src != 0) {
             fprintf(stderr, "ptosim sweep: %s\n", err);
             return src > 0 ? EXIT_GRAPH : EXIT_INTERNAL;
         }
     }
     if (s->point < 0 && !s->gen_kind && graph_validate(spool ? temp : s->graph, err, sizeof(err)) != 0) {
+        if (intr_signal())
+            return stopped_early();
         fprintf(stderr, "ptosim sweep: %s\n", err);
         return EXIT_GRAPH;
     }
+    if (s->point < 0 && intr_signal())
+        return stopped_early();
     if (s->point < 0 && spool && (rc = check_kernel_names(s, temp, gsrc_name(s->graph))) != 0)
         return rc;
     if (outfile_mkdirs(s->dir, err, sizeof(err)) != 0) {
@@ -1156,6 +1173,8 @@ static int check(sweep *s)
             return EXIT_USAGE;
         }
         int src = gsrc_spool(s->point < 0 ? temp : s->graph, s->graph_abs, err, sizeof(err));
+        if (src != 0 && s->point < 0 && intr_signal())
+            return SWEEP_STOPPED;
         if (src != 0) {
             fprintf(stderr, "ptosim sweep: %s\n", err);
             return src > 0 ? EXIT_GRAPH : EXIT_INTERNAL;
@@ -2093,6 +2112,11 @@ static int run_point(const sweep *s)
             gcomp_close(&gc);
             rc = vrc == GCOMP_DIFFERS ? vrc : -1;
         }
+        if (vrc != 0 && intr_signal()) {
+            fprintf(stderr, "ptosim sweep: interrupted by %s: point %ld did not run\n", intr_name(intr_signal()),
+                    s->point);
+            return intr_status(intr_signal());
+        }
         if (vrc == 1) { /* GRAPH itself is malformed */
             fprintf(stderr, "ptosim sweep: point %ld: %s\n", s->point, err);
             return EXIT_GRAPH;
@@ -2401,6 +2425,8 @@ static int compile_graph(const sweep *s, gcomp *gc)
                 s->dir, path, gc->head.src_size, gc->head.src_hash, s->graph, s->graph_bytes, s->graph_hash,
                 s->graph);
     rc = gcomp_compile_map(gc, s->graph, path, err, sizeof(err));
+    if (rc != 0 && intr_signal()) /* stopped at a line: nothing of it is kept */
+        return SWEEP_STOPPED;
     if (rc == 0 && gc->head.src_hash != s->graph_hash) {
         fprintf(stderr,
                 "ptosim sweep: %s changed while the sweep began (its bytes hash to %016" PRIx64
@@ -2444,6 +2470,8 @@ static int compile_gen_graphs(const sweep *s, gcomp *gcs)
             int crc = gcomp_compile_map(&gcs[g], path, cpath, err, sizeof(err));
             rc = crc > 0 ? EXIT_GRAPH : crc < 0 ? EXIT_INTERNAL : 0;
         }
+        if (rc != 0 && intr_signal())
+            return SWEEP_STOPPED;
         if (rc != 0) {
             fprintf(stderr, "ptosim sweep: %s\n", err);
             return rc;
@@ -2667,8 +2695,13 @@ int sweep_main(int argc, char **argv)
     sweep s;
     int rc = parse(argc, argv, &s);
     bool help = rc == 1; /* parse's 1 only: check's 1 is EXIT_INTERNAL, a failure */
-    if (rc == 0)
+    if (rc == 0) {
+        /* SIGINT and SIGTERM from the start (even where they came in ignored, as in a background job): the
+         * graph's reading, checking and compiling stop at their next line, and no point starts */
+        intr_install();
+        gsrc_stop_on(intr_flag());
         rc = check(&s);
+    }
     if (help)
         rc = EXIT_OK;
     else if (rc == 0 && s.point >= 0) {
@@ -2693,6 +2726,9 @@ int sweep_main(int argc, char **argv)
             graph_file(&s, g, "jsonl", graph, sizeof(graph));
             rc = check_kernel_names(&s, graph, graph);
         }
+        if (rc == 0 && intr_signal()) /* came as the compile ended: no engine is handed a point */
+            rc = SWEEP_STOPPED;
+        gsrc_stop_on(NULL); /* the points read their graph headers themselves */
         if (rc == 0 && plan_points(&s) != 0)
             rc = EXIT_INTERNAL;
         else if (rc == 0 && s.ntodo == 0 && s.engine != ENGINE_LOCAL)
@@ -2719,6 +2755,13 @@ int sweep_main(int argc, char **argv)
         for (long g = 0; gc && g < s.ngraphs; g++)
             gcomp_close(&gc[g]);
         free(gc);
+    }
+    if (rc == SWEEP_STOPPED) { /* as a signal while points run: no sweep.csv, --resume runs them */
+        int *status = malloc(sizeof(int) * (size_t)s.npoints);
+        for (long i = 0; status && i < s.npoints; i++)
+            status[i] = -1;
+        rc = status ? collect_interrupted(&s, status, intr_signal()) : intr_status(intr_signal());
+        free(status);
     }
     sweep_free(&s);
     return rc;

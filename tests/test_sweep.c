@@ -17,6 +17,7 @@
 
 #include "../model/base/csv.h"
 #include "../model/graph/graph_compiled.h"
+#include "../model/graph/graph_source.h"
 #include "../model/graph/op_record.h"
 #include "testutil.h"
 
@@ -1142,6 +1143,80 @@ START_TEST(a_generated_graph_forged_in_a_sweep_folder_is_never_run)
     free(gpath);
     free(cpath);
     free(out);
+}
+END_TEST
+
+START_TEST(a_signal_while_the_sweep_reads_its_graph_stops_it)
+{
+    /* SIGINT in the first half second of a sweep (reading and compiling its graph) was lost where it came in
+     * ignored, as in a script's background job: every point ran, exit 0. The graph here is a FIFO this test
+     * holds open, so the reading is provably under way when the signal comes */
+    const char *dir = tu_tmpdir();
+    char *fifo = path_in(dir, "g.fifo"), *out = path_in(dir, "s"), *errp = path_in(dir, "err.txt");
+    ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        int fe = open(errp, O_WRONLY | O_CREAT | O_TRUNC, 0644), fo = open("/dev/null", O_WRONLY);
+        if (fe < 0 || fo < 0 || dup2(fe, 2) < 0 || dup2(fo, 1) < 0)
+            _exit(127);
+        signal(SIGINT, SIG_IGN); /* as a background job of a script gets it */
+        execl(PTOSIM_BIN, PTOSIM_BIN, "sweep", fifo, "--ring-task-window", "16,64", "-o", out, "-j1", (char *)NULL);
+        _exit(127);
+    }
+    /* the open for writing returns once the sweep has opened the FIFO to read it (a child that failed before
+     * would leave it waiting: the test's timeout says so) */
+    int w = open(fifo, O_WRONLY);
+    ck_assert_int_ge(w, 0);
+    char *text = tu_read(TRACE("chain3.jsonl")); /* a whole graph, smaller than the pipe's buffer */
+    ck_assert_int_eq(write(w, text, strlen(text)), (ssize_t)strlen(text));
+    ck_assert_int_eq(kill(pid, SIGINT), 0);
+    /* the end of the graph only now: the sweep cannot have read past it before the signal reached it (one
+     * that reads on runs every point, exit 0) */
+    close(w);
+    int st;
+    ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+    ck_assert_msg(WIFEXITED(st), "killed by signal %d", WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+    ck_assert_int_eq(WEXITSTATUS(st), 130);
+    char *err = tu_read(errp);
+    ck_assert_str_eq(err, "ptosim sweep: interrupted by SIGINT before any point ran; nothing was written\n");
+    ck_assert(!tu_exists(out));
+    free(err);
+    free(text);
+    free(errp);
+    free(out);
+    free(fifo);
+}
+END_TEST
+
+START_TEST(a_stopped_graph_reading_ends_at_its_next_line)
+{
+    /* the flag a sweep's SIGINT sets ends a check, a compile and a copy of the graph at once, with nothing
+     * written */
+    const char *dir = tu_tmpdir();
+    char *g = tu_copy(dir, "g.jsonl", TRACE("chain3.jsonl")), *cpath = path_in(dir, "g.compiled"),
+         *copy = path_in(dir, "copy.jsonl"), err[4096], want[4400];
+    volatile sig_atomic_t flag = 1;
+    gsrc_stop_on(&flag);
+    ck_assert_int_ne(graph_validate(g, err, sizeof(err)), 0);
+    snprintf(want, sizeof(want), "%s:2: interrupted", g); /* line 1, the header, was read by the open */
+    ck_assert_str_eq(err, want);
+    ck_assert_int_eq(gcomp_compile(g, cpath, err, sizeof(err)), 1);
+    ck_assert_str_eq(err, want);
+    ck_assert(!tu_exists(cpath));
+    char tmp[4300];
+    snprintf(tmp, sizeof(tmp), "%s.tmp", cpath);
+    ck_assert(!tu_exists(tmp));
+    ck_assert_int_eq(gsrc_spool(g, copy, err, sizeof(err)), 1);
+    snprintf(want, sizeof(want), "%s: interrupted", g);
+    ck_assert_str_eq(err, want);
+    ck_assert(!tu_exists(copy));
+    flag = 0; /* not set: as ever */
+    ck_assert_int_eq(graph_validate(g, err, sizeof(err)), 0);
+    gsrc_stop_on(NULL);
+    free(copy);
+    free(cpath);
+    free(g);
 }
 END_TEST
 
@@ -2440,6 +2515,8 @@ Suite *suite_sweep(void)
     tcase_add_test(tc, a_point_job_refuses_a_forged_record);
     tcase_add_test(tc, a_compiled_graph_forged_in_range_is_never_run);
     tcase_add_test(tc, a_generated_graph_forged_in_a_sweep_folder_is_never_run);
+    tcase_add_test(tc, a_signal_while_the_sweep_reads_its_graph_stops_it);
+    tcase_add_test(tc, a_stopped_graph_reading_ends_at_its_next_line);
     tcase_add_test(tc, a_point_without_a_row_is_marked_missing_and_resume_runs_only_it);
     tcase_add_test(tc, collect_names_the_points_without_a_row);
     tcase_add_test(tc, a_points_csv_that_is_not_a_sweeps_is_named);
