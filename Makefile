@@ -179,7 +179,7 @@ FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined
 FUZZ_CFLAGS := -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -O1 -g \
 	-fno-omit-frame-pointer $(FUZZ_SAN) -fsanitize=fuzzer-no-link $(shell pkg-config --cflags libcjson zlib 2>/dev/null) \
 	-DPTOSIM_DATADIR='"$(CURDIR)/platforms"'
-FUZZ_TARGETS := graph graph_diff platform import report conform
+FUZZ_TARGETS := graph graph_diff platform import report conform graph_compiled
 
 # -MMD: an object is rebuilt when a header it includes changes (a stale one, built against another layout of
 # a struct, reads it wrong and the sanitizers report what the source does not do)
