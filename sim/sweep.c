@@ -1173,8 +1173,8 @@ static int check(sweep *s)
             return EXIT_USAGE;
         }
         int src = gsrc_spool(s->point < 0 ? temp : s->graph, s->graph_abs, err, sizeof(err));
-        if (src != 0 && s->point < 0 && intr_signal())
-            return SWEEP_STOPPED;
+        if (src != 0 && intr_signal()) /* a point alone has written nothing yet */
+            return s->point < 0 ? SWEEP_STOPPED : stopped_early();
         if (src != 0) {
             fprintf(stderr, "ptosim sweep: %s\n", err);
             return src > 0 ? EXIT_GRAPH : EXIT_INTERNAL;
@@ -2112,9 +2112,9 @@ static int run_point(const sweep *s)
             gcomp_close(&gc);
             rc = vrc == GCOMP_DIFFERS ? vrc : -1;
         }
-        if (vrc != 0 && intr_signal()) {
-            fprintf(stderr, "ptosim sweep: interrupted by %s: point %ld did not run\n", intr_name(intr_signal()),
-                    s->point);
+        if (vrc != 0 && intr_signal()) { /* as when it comes while the point runs */
+            fprintf(stderr, "ptosim sweep: interrupted by %s: point %ld did not finish\n",
+                    intr_name(intr_signal()), s->point);
             return intr_status(intr_signal());
         }
         if (vrc == 1) { /* GRAPH itself is malformed */

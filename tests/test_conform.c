@@ -1153,6 +1153,35 @@ START_TEST(a_conform_holds_its_folder_from_the_import_to_the_comparison)
 }
 END_TEST
 
+START_TEST(a_conform_that_cannot_lock_its_folder_says_so)
+{
+    /* a file system without locks: the conform goes on, unprotected, and says so (as its run does) */
+    const char *top = tu_tmpdir();
+    char w[4200], want[4400];
+    snprintf(w, sizeof(w), "%s/W", top);
+    const char *args[] = {"conform", PTOSIM_SRCDIR "/tests/real/probe", "-o", w, NULL};
+    run_out r = tu_run_preloaded(args, PTOSIM_NOLOCK, NULL);
+    ck_assert_msg(r.status == 0, "%s%s", r.out, r.err);
+    snprintf(want, sizeof(want),
+             "ptosim conform: warning: %s: cannot lock the work dir (No locks available); do not let two "
+             "conforms use it at once\n",
+             w);
+    ck_assert_msg(tu_starts(r.err, want), "%s", r.err);
+    tu_run_free(&r);
+    /* a folder that can be written into but not opened (mode 0300): named, before the import */
+    char x[4200];
+    snprintf(x, sizeof(x), "%s/X", top);
+    ck_assert_int_eq(mkdir(x, 0300), 0);
+    const char *xa[] = {"conform", PTOSIM_SRCDIR "/tests/real/probe", "-o", x, NULL};
+    r = tu_run_bound_by_modes(xa);
+    ck_assert_int_eq(r.status, 7);
+    snprintf(want, sizeof(want), "ptosim conform: %s: cannot open the work dir: Permission denied\n", x);
+    ck_assert_str_eq(r.err, want);
+    tu_run_free(&r);
+    chmod(x, 0700);
+}
+END_TEST
+
 Suite *suite_conform(void)
 {
     Suite *s = suite_create("conform");
@@ -1185,6 +1214,7 @@ Suite *suite_conform(void)
     tcase_add_test(cmd, streamed_and_whole_file_comparisons_print_the_same);
     tcase_add_test(cmd, a_conform_into_a_folder_another_holds_is_refused);
     tcase_add_test(cmd, a_conform_holds_its_folder_from_the_import_to_the_comparison);
+    tcase_add_test(cmd, a_conform_that_cannot_lock_its_folder_says_so);
     suite_add_tcase(s, cmd);
     return s;
 }

@@ -345,6 +345,30 @@ START_TEST(a_sweep_goes_into_no_points_folder_that_is_a_link)
         tu_run_free(&r);
         ck_assert_str_eq(entries(home), "notes.txt ");
     }
+    /* on --resume the files the sweep reads back: a link at either is refused too */
+    const char *reads[] = {"points.csv", "sweep.cmd"};
+    for (int k = 0; k < 2; k++) {
+        char file[4400], moved[4400];
+        snprintf(file, sizeof(file), "%s/%s", sent, reads[k]);
+        snprintf(moved, sizeof(moved), "%s/%s", home, reads[k]);
+        ck_assert_int_eq(rename(file, moved), 0);
+        link_to(moved, file);
+        ck_assert_int_eq(unlink(points), 0);
+        ck_assert_int_eq(mkdir(points, 0755), 0);
+        r = tu_run(resume);
+        ck_assert_int_eq(r.status, 1);
+        char w2[9000];
+        snprintf(w2, sizeof(w2),
+                 "ptosim sweep: %s/%s: is a symbolic link, which ptosim did not make and does not follow; remove "
+                 "it\n",
+                 abs, reads[k]);
+        ck_assert_str_eq(r.err, w2);
+        tu_run_free(&r);
+        ck_assert_int_eq(unlink(file), 0);
+        ck_assert_int_eq(rename(moved, file), 0);
+        ck_assert_int_eq(rmdir(points), 0);
+        link_to("../home", points);
+    }
     const char *point[] = {
         "sweep", TRACE("chain3.jsonl"), "--ring-task-window", "16,64", "-o", sent, "--point", "1", NULL};
     r = tu_run(point);
@@ -612,6 +636,8 @@ START_TEST(below_a_named_folder_no_link_is_followed)
     snprintf(path, sizeof(path), "%s/a/../../other/x.json", root);
     ck_assert_int_eq(userdir_open(path, O_RDONLY, 0), -1);
     ck_assert_int_eq(errno, EACCES);
+    snprintf(want, sizeof(want), "%s/a/..: '..' below a folder you named is not followed", root);
+    ck_assert_str_eq(userdir_why(EACCES), want);
     /* the named folder itself may be a link: it is followed, as asked */
     char named[4200];
     snprintf(named, sizeof(named), "%s/named", top);
