@@ -77,7 +77,7 @@ $(BUILD)/tests/%.o: tests/%.c $(BUILD)/.cflags
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) $(CHECK_CFLAGS) -DPTOSIM_SRCDIR='"$(CURDIR)"' -DPTOSIM_BIN='"$(CURDIR)/$(BUILD)/ptosim"' \
 		-DPTOSIM_FAILALLOC='"$(CURDIR)/$(BUILD)/failalloc.so"' -DPTOSIM_NOLOCK='"$(CURDIR)/$(BUILD)/nolock.so"' \
-		-c -o $@ $<
+		-DPTOSIM_LOCKPROBE='"$(CURDIR)/$(BUILD)/lockprobe.so"' -c -o $@ $<
 
 # The allocation-failure walk's injector (tests/test_oom.c), preloaded into ptosim: never sanitized itself
 # (in build-san/ it comes before ASan's runtime and hands every allocation it does not fail to ASan's).
@@ -90,10 +90,16 @@ $(BUILD)/nolock.so: tests/oom/nolock.c
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 -O1 -Wall -Wextra -Werror -shared -fPIC -o $@ $<
 
+# Whether conform holds its work dir's lock when it starts its run and when the run has ended (tests/oom/).
+$(BUILD)/lockprobe.so: tests/oom/lockprobe.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -O1 -Wall -Wextra -Werror -shared -fPIC -o $@ $< -ldl
+
 $(BUILD)/ptosim: $(MODEL_OBJ) $(SIM_OBJ) $(BUILD)/sim/main.o
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(PKG_LIBS) -lm -pthread
 
-$(BUILD)/run_tests: $(TEST_OBJ) $(MODEL_OBJ) $(SIM_OBJ) | $(BUILD)/failalloc.so $(BUILD)/nolock.so
+$(BUILD)/run_tests: $(TEST_OBJ) $(MODEL_OBJ) $(SIM_OBJ) | $(BUILD)/failalloc.so $(BUILD)/nolock.so \
+		$(BUILD)/lockprobe.so
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(PKG_LIBS) $(CHECK_LIBS) -lm -pthread
 
 # model/ must stay free of SimGrid so its tests need no engine, its includes must keep to the layers of
@@ -175,7 +181,7 @@ FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined
 FUZZ_CFLAGS := -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -O1 -g \
 	-fno-omit-frame-pointer $(FUZZ_SAN) -fsanitize=fuzzer-no-link $(shell pkg-config --cflags libcjson zlib 2>/dev/null) \
 	-DPTOSIM_DATADIR='"$(CURDIR)/platforms"'
-FUZZ_TARGETS := graph graph_diff platform import report conform perfsim
+FUZZ_TARGETS := graph graph_diff platform import report conform perfsim graph_compiled
 
 # -MMD: an object is rebuilt when a header it includes changes (a stale one, built against another layout of
 # a struct, reads it wrong and the sanitizers report what the source does not do)

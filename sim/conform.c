@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/file.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -27,6 +28,7 @@
 #include "../model/chip/platform.h"
 #include "../model/base/readall.h"
 #include "../model/base/string_table.h"
+#include "../model/base/userdir.h"
 #include "cli.h"
 #include "import.h"
 #include "json_scan.h"
@@ -3351,8 +3353,9 @@ static void run_options(const cf_capture *c, const platform *p, cf_argv *a)
 }
 
 /* Runs `ptosim run GRAPH -o WORKDIR --quiet OPTIONS` as a child (its stdout to our stderr, so the report
- * on stdout stays clean). Returns its exit status, or CONFORM_EXIT_FAILED. */
-static int run_child(const char *graph, const char *work, const cf_argv *opts)
+ * on stdout stays clean), handing it lock_fd (WORKDIR's lock, which this process holds; -1: none).
+ * Returns its exit status, or CONFORM_EXIT_FAILED. */
+static int run_child(const char *graph, const char *work, const cf_argv *opts, int lock_fd)
 {
     char exe[PATH_MAX];
     ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
@@ -3372,16 +3375,24 @@ static int run_child(const char *graph, const char *work, const cf_argv *opts)
     for (int i = 0; i < opts->n; i++)
         av[k++] = opts->av[i];
     av[k] = NULL;
+    char held[32];
+    snprintf(held, sizeof(held), "%d", lock_fd);
+    if (lock_fd >= 0 && setenv(RUN_HELD_LOCK_ENV, held, 1) != 0) {
+        fprintf(stderr, "ptosim conform: out of memory\n");
+        return CONFORM_EXIT_FAILED;
+    }
     fflush(stdout);
     fflush(stderr);
     pid_t pid = fork();
+    if (pid != 0 && lock_fd >= 0) /* the child keeps it for its exec */
+        unsetenv(RUN_HELD_LOCK_ENV);
     if (pid < 0) {
         msgtext_print(stderr, "ptosim conform: cannot start a process: %s", strerror(errno));
         return CONFORM_EXIT_FAILED;
     }
     if (pid == 0) {
         int fi = open("/dev/null", O_RDONLY);
-        if (fi < 0 || dup2(fi, 0) < 0 || dup2(2, 1) < 0)
+        if (fi < 0 || dup2(fi, 0) < 0 || dup2(2, 1) < 0 || (lock_fd >= 0 && fcntl(lock_fd, F_SETFD, 0) != 0))
             _exit(127);
         execv(exe, (char *const *)av);
         dprintf(2, "ptosim conform: cannot run %s: %s\n", exe, strerror(errno));
@@ -3426,11 +3437,15 @@ static int import_begin(const char *capture, const char *graph, bool checked, FI
     return 0;
 }
 
-/* The work folder: TMPDIR/ptosim-conform-XXXXXX (own), or the one given (made when missing, *made). Returns
- * 0, or -1 with a message in err. */
-static int work_dir(const char *given, char *tmp, size_t tmplen, bool *made, char *err, size_t errlen)
+/* The work folder: TMPDIR/ptosim-conform-XXXXXX (own), or the one given (made when missing, *made), locked
+ * against another conform or run into it for the whole import, run and comparison (*lock_fd: the folder,
+ * open with the lock held; -1 for one of its own or a file system without locks, after a warning). Returns
+ * 0; -1 with a message in err; -2 when another process holds the folder (message in err). */
+static int work_dir(const char *given, char *tmp, size_t tmplen, bool *made, int *lock_fd, char *err,
+                    size_t errlen)
 {
     *made = false;
+    *lock_fd = -1;
     if (!given) {
         const char *t = getenv("TMPDIR");
         snprintf(tmp, tmplen, "%s/ptosim-conform-XXXXXX", t && *t ? t : "/tmp");
@@ -3443,6 +3458,26 @@ static int work_dir(const char *given, char *tmp, size_t tmplen, bool *made, cha
     if (outfile_mkdirs(given, err, errlen) != 0)
         return -1;
     *made = !was;
+    int fd = open(given, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0)
+        return fail(err, errlen, "%s: cannot open the work dir: %s", given, strerror(errno));
+    if (flock(fd, LOCK_EX | LOCK_NB) == 0) {
+        *lock_fd = fd;
+        return 0;
+    }
+    int e = errno;
+    close(fd);
+    if (e == EWOULDBLOCK) { /* the other one's folder: it stays */
+        *made = false;
+        fail(err, errlen,
+             "%s: another ptosim conform or run is using this folder; wait for it to end or give another -o",
+             given);
+        return -2;
+    }
+    /* NFS without locks, say: go on, unprotected */
+    msgtext_print(stderr, "ptosim conform: warning: %s: cannot lock the work dir (%s); do not let two conforms use it "
+                    "at once",
+            given, strerror(e));
     return 0;
 }
 
@@ -3481,6 +3516,16 @@ int conform_main(int argc, char **argv)
         fputs("ptosim conform: missing CAPTURE_DIR\n", stderr);
         return EXIT_USAGE;
     }
+    /* both folders are named: nothing below them is read or written through a link (before the thread
+     * that reads the capture starts) */
+    userdir_add(capture);
+    if (work)
+        userdir_add(work);
+    char lerr[PATH_MAX + 256];
+    if (import_check_links(capture, lerr, sizeof(lerr)) != 0) { /* as the import would, before anything */
+        msgtext_print(stderr, "ptosim conform: %s", lerr);
+        return EXIT_GRAPH;
+    }
     char err[PATH_MAX + 2048], tmp[PATH_MAX], graph[PATH_MAX + 32], dfx[PATH_MAX + 32];
     char import_err[PATH_MAX + 2048] = "";
     bool own = !work, made = false, have_dir = false, spec = false, pending = false, kept = false;
@@ -3497,7 +3542,12 @@ int conform_main(int argc, char **argv)
      * the files, the import is thrown away and everything goes as without a second thread. That needs the
      * work folder now: when it cannot be had, it is asked for again below, where its message comes. */
     bool ran = false;
-    if (work_dir(work, tmp, sizeof(tmp), &made, err, sizeof(err)) == 0) {
+    int lock_fd = -1, wrc = work_dir(work, tmp, sizeof(tmp), &made, &lock_fd, err, sizeof(err));
+    if (wrc == -2) { /* another conform's, at once: nothing of the capture is read */
+        msgtext_print(stderr, "ptosim conform: %s", err);
+        return CONFORM_EXIT_FAILED;
+    }
+    if (wrc == 0) {
         have_dir = true;
         snprintf(graph, sizeof(graph), "%s/graph.jsonl", own ? tmp : work);
         warn = open_memstream(&wtext, &wlen);
@@ -3517,6 +3567,9 @@ int conform_main(int argc, char **argv)
         if (!spec) { /* made again below, after the capture's and the platform's messages */
             if (own || made)
                 rmdir(own ? tmp : work);
+            if (lock_fd >= 0)
+                close(lock_fd);
+            lock_fd = -1;
             have_dir = made = false;
         }
     }
@@ -3537,7 +3590,7 @@ int conform_main(int argc, char **argv)
             printf(" %s", opts.av[i]);
         putchar('\n');
         if (!have_dir) {
-            if (work_dir(work, tmp, sizeof(tmp), &made, err, sizeof(err)) != 0)
+            if (work_dir(work, tmp, sizeof(tmp), &made, &lock_fd, err, sizeof(err)) != 0)
                 rc = CONFORM_EXIT_FAILED;
             have_dir = rc == 0;
         }
@@ -3565,7 +3618,7 @@ int conform_main(int argc, char **argv)
     if (rc != 0)
         msgtext_print(stderr, "ptosim conform: %s", import_err);
     if (rc == 0) {
-        int st = run_child(graph, w, &opts);
+        int st = run_child(graph, w, &opts, lock_fd);
         if (st != EXIT_OK) {
             /* 2-6 keep run's meanings (a graph run refuses is a capture that does not import: 3) */
             rc = st >= EXIT_USAGE && st <= EXIT_STALLED ? st : CONFORM_EXIT_FAILED;
@@ -3599,5 +3652,7 @@ done:
         nftw(tmp, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
     else if (have_dir && made)
         rmdir(work);
+    if (lock_fd >= 0) /* the folder is another conform's or run's again */
+        close(lock_fd);
     return rc;
 }

@@ -10,6 +10,7 @@
 #include <dirent.h>
 #include <assert.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <math.h>
@@ -24,6 +25,7 @@
 #include "../model/graph/graph_reader.h"
 #include "../model/base/json_reader.h"
 #include "../model/base/readall.h"
+#include "../model/base/userdir.h"
 #include "../model/runtime/ring_resources.h"
 #include "../model/runtime/tensor_map.h"
 #include "../model/base/vec.h"
@@ -1805,6 +1807,54 @@ size_t import_peak_window(void)
     return last_peak_window;
 }
 
+/* Is name (an entry of a capture folder) one import reads: deps.json, the swimlane, a name map, or a
+ * folder of the runtime's (scope_stats/, args_dump/), whose every entry it may read? */
+static bool capture_entry(const char *name)
+{
+    return strcmp(name, "deps.json") == 0 || strcmp(name, "chip_swimlane_records.json") == 0 ||
+           strncmp(name, "name_map", 8) == 0 || strcmp(name, "scope_stats") == 0 ||
+           strcmp(name, "args_dump") == 0;
+}
+
+int import_check_links(const char *dir, char *err, size_t errlen)
+{
+    int top = userdir_open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
+    DIR *d = top >= 0 ? fdopendir(top) : NULL;
+    if (!d) {
+        if (top >= 0)
+            close(top);
+        return 0; /* the reading says why */
+    }
+    int rc = 0;
+    struct dirent *e;
+    while (rc == 0 && (e = readdir(d)) != NULL) {
+        struct stat st;
+        if (!capture_entry(e->d_name) || fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+            continue;
+        if (S_ISLNK(st.st_mode)) {
+            snprintf(err, errlen, "%s/%s: " USERDIR_LINK_WHY, dir, e->d_name);
+            rc = -1;
+            break;
+        }
+        int sub = S_ISDIR(st.st_mode)
+                      ? openat(dirfd(d), e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+                      : -1;
+        DIR *sd = sub >= 0 ? fdopendir(sub) : NULL;
+        if (!sd && sub >= 0)
+            close(sub);
+        struct dirent *f;
+        while (sd && rc == 0 && (f = readdir(sd)) != NULL)
+            if (fstatat(dirfd(sd), f->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode)) {
+                snprintf(err, errlen, "%s/%s/%s: " USERDIR_LINK_WHY, dir, e->d_name, f->d_name);
+                rc = -1;
+            }
+        if (sd)
+            closedir(sd);
+    }
+    closedir(d);
+    return rc;
+}
+
 int import_capture(const char *dfx_dir, const import_opts *opt, FILE *out, char *err, size_t errlen)
 {
     static const import_opts defaults = {.costs = IMPORT_COSTS_AUTO};
@@ -1824,7 +1874,9 @@ int import_capture(const char *dfx_dir, const import_opts *opt, FILE *out, char 
     for (int i = 0; i < GRAPH_MAX_FUNC_ID; i++)
         im->func_ns[i] = -1;
     /* scope stats first: their heads count the allocs no edge names */
-    int rc = read_scope_stats(im);
+    int rc = import_check_links(dfx_dir, err, errlen);
+    if (rc == 0)
+        rc = read_scope_stats(im);
     if (rc == 0)
         rc = read_deps(im);
     if (rc == 0 && im->have_stats) {
@@ -2007,6 +2059,7 @@ int import_main(int argc, char **argv)
     opt.progress = isatty(STDERR_FILENO);
     char err[4096];
     int rc = EXIT_OK;
+    userdir_add(dir); /* named: nothing below it is read through a link */
     /* the graph is written aside and checked as ptosim run would read it before any byte reaches stdout: an
      * import that exits 0 has written a graph ptosim accepts */
     char tmp[PATH_MAX];

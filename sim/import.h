@@ -15,6 +15,12 @@
  * Returns 0, or -1 with a message naming the file in err. */
 int import_capture(const char *dfx_dir, const import_opts *opt, FILE *out, char *err, size_t errlen);
 
+/* Refuses a capture folder whose files or folders an import reads (deps.json, the swimlane, a name map,
+ * scope_stats/ and args_dump/ and every entry in those two) include a symbolic link: what a link in a
+ * folder someone sent points to is none of the capture's, and is neither read nor taken for absent.
+ * Returns 0, or -1 with "DIR/NAME: is a symbolic link, ..." in err (import_capture checks it first). */
+int import_check_links(const char *dir, char *err, size_t errlen);
+
 /* The largest window (bytes) a stream of the last import_capture held, or the size of a file it read whole:
  * deps.json and the swimlane are read a value at a time, so this stays at sim/json_stream.h's window however
  * large they are, unless the stream refused one (tests). */

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "../model/base/json_reader.h"
+#include "../model/base/userdir.h"
 #include "json_scan.h"
 
 #define NUMBER_MAX 63 /* cJSON 1.7.15 reads a number through a 64-byte buffer */
@@ -26,7 +27,7 @@ int jstream_open(jstream *js, const char *path)
     memset(js, 0, sizeof(*js));
     /* only a regular file: a FIFO could block the open, a device never end (the caller's whole-file
      * reading then says which) */
-    js->fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    js->fd = userdir_open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC, 0); /* no link below a named folder */
     if (js->fd < 0)
         return -1;
     struct stat st;

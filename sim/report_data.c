@@ -19,6 +19,7 @@
 #include "../model/base/csv.h"
 #include "../model/base/json_reader.h"
 #include "../model/base/readall.h"
+#include "../model/base/userdir.h"
 #include "../model/base/vec.h"
 #include "json_scan.h"
 
@@ -60,11 +61,12 @@ static int slurp(const char *path, readall_kind kind, char **text, size_t *len, 
  * instead of the heap. RD_ABSENT when it does not exist. */
 static int map_file(const char *path, const char **text, size_t *len, char *err, size_t errlen)
 {
-    int fd = open(path, O_RDONLY | O_NONBLOCK); /* a FIFO would block the open; refused below */
+    /* a FIFO would block the open, refused below; below DIR no link is followed */
+    int fd = userdir_open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC, 0);
     if (fd < 0) {
         if (errno == ENOENT)
             return RD_ABSENT;
-        return bad(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+        return bad(err, errlen, "%s: cannot read: %s", path, userdir_why(errno));
     }
     struct stat st;
     if (fstat(fd, &st) != 0) {
@@ -505,9 +507,13 @@ int rd_load_name_map(const char *dir, char *graph, size_t n, rd_kernel **k, int 
     *k = NULL;
     *nk = 0;
     graph[0] = '\0';
-    DIR *d = opendir(dir);
-    if (!d)
+    int dfd = userdir_open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0); /* not through a link below DIR */
+    DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
+    if (!d) {
+        if (dfd >= 0)
+            close(dfd);
         return RD_ABSENT;
+    }
     struct dirent *de;
     char best[NAME_MAX + 1] = "";
     while ((de = readdir(d)))

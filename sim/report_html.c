@@ -18,6 +18,7 @@
 #include "../model/base/msg_text.h"
 #include "../model/base/outfile.h"
 #include "../model/base/readall.h"
+#include "../model/base/userdir.h"
 #include "../model/output/run_folder.h"
 #include "cli.h"
 #include "overhead.h"
@@ -431,16 +432,17 @@ static void rep_free(rep *r)
     rd_sweep_free(&r->sw);
 }
 
+/* Below DIR nothing is reached through a link (userdir.h): a link there is neither. */
 static bool is_file(const char *p)
 {
     struct stat st;
-    return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+    return userdir_stat(p, &st) == 0 && S_ISREG(st.st_mode);
 }
 
 static bool is_dir(const char *p)
 {
     struct stat st;
-    return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+    return userdir_stat(p, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
 /* Whether folder d holds any file of a runtime capture (the DFX files, a name map, args_dump/). */
@@ -722,7 +724,7 @@ static int worker_page(const char *dir, const cJSON *w, char *err, size_t errlen
                 dir, i, name, dir);
             return EXIT_GRAPH;
         }
-        if (lstat(sub, &st) == 0 && !S_ISDIR(st.st_mode)) {
+        if (userdir_stat(sub, &st) == 0 && !S_ISDIR(st.st_mode)) {
             snprintf(err, errlen, "%s: programs[%d]'s folder is %s; the report follows no link out of %s",
                      sub, i, S_ISLNK(st.st_mode) ? "a symbolic link" : "not a folder", dir);
             return EXIT_GRAPH;
@@ -735,7 +737,8 @@ static int worker_page(const char *dir, const cJSON *w, char *err, size_t errlen
         char sub[PATH_MAX + 300], probe[PATH_MAX + 400];
         snprintf(sub, sizeof(sub), "%s/%s", dir, jstr(p, "dir"));
         snprintf(probe, sizeof(probe), "%s/ptosim_run.json", sub);
-        if (access(probe, R_OK) != 0)
+        struct stat st;
+        if (userdir_stat(probe, &st) != 0)
             continue;
         int rc = htmlrep_write(sub, err, errlen);
         if (rc != EXIT_OK)
@@ -845,8 +848,8 @@ static cJSON *worker_json(const char *dir)
 int htmlrep_write(const char *dir, char *err, size_t errlen)
 {
     struct stat st;
-    if (stat(dir, &st) != 0) {
-        snprintf(err, errlen, "%s: cannot open directory: %s", dir, strerror(errno));
+    if (userdir_stat(dir, &st) != 0) {
+        snprintf(err, errlen, "%s: cannot open directory: %s", dir, userdir_why(errno));
         return EXIT_USAGE;
     }
     if (!S_ISDIR(st.st_mode)) {
@@ -963,6 +966,7 @@ int htmlrep_main(int argc, char **argv)
     while (n > 1 && dir[n - 1] == '/')
         dir[--n] = '\0';
     char err[RD_ERR_MAX + PATH_MAX];
+    userdir_add(dir); /* named: nothing below it is read or written through a link */
     int status = htmlrep_write(dir, err, sizeof(err));
     if (status != EXIT_OK) {
         msgtext_print(stderr, "ptosim report: %s", err);

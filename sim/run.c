@@ -2,6 +2,8 @@
 #include "run.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +17,8 @@
 #include "../model/graph/graph_source.h"
 #include "../model/base/msg_text.h"
 #include "../model/base/outfile.h"
+#include "../model/base/int_text.h"
+#include "../model/base/userdir.h"
 #include "../model/output/perfetto_writer.h"
 #include "../model/output/run_report.h"
 #include "../model/runtime/run_config.h"
@@ -978,6 +982,14 @@ int run_main(int argc, char **argv)
 int run_main_from(int argc, char **argv, const gcomp *gc)
 {
     intr_install(); /* SIGINT and SIGTERM stop the run cleanly from here on */
+    /* `ptosim conform` holds its work dir's lock while this runs into it, and hands it over */
+    const char *held = getenv(RUN_HELD_LOCK_ENV);
+    int64_t lock_fd;
+    if (held && strint_parse(held, 0, INT32_MAX, &lock_fd) == STRINT_OK &&
+        fcntl((int)lock_fd, F_SETFD, FD_CLOEXEC) == 0)
+        workdir_inherit_lock((int)lock_fd);
+    if (held)
+        unsetenv(RUN_HELD_LOCK_ENV);
     cli_run opt;
     char err[4096];
     int rc = cli_parse_run(argc, argv, &opt, err, sizeof(err));
@@ -987,6 +999,10 @@ int run_main_from(int argc, char **argv, const gcomp *gc)
         msgtext_print(stderr, "ptosim: %s", err);
         return EXIT_USAGE;
     }
+    /* the work dir is named: nothing below it is reached through a link (a sweep's point, named below the
+     * sweep's folder, is reached from that one) */
+    if (opt.work_dir)
+        userdir_add(opt.work_dir);
     platform plat;
     chip_config cfg;
     run_warnings warn;

@@ -9,6 +9,10 @@
 
 #define RUN_MAX_WARNINGS 8
 
+/* The environment variable through which `ptosim conform` hands the run it starts the descriptor of its
+ * work dir's lock (workdir_inherit_lock): the run writes into the folder conform holds. */
+#define RUN_HELD_LOCK_ENV "PTOSIM_HELD_LOCK_FD"
+
 /* Warnings that replaced something the user asked for (an unreadable
  * environment variable, timeouts out of order): printed when they arise, and
  * again in the summary and ptosim_run.json ("warnings"), so none is missed. */

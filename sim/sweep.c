@@ -27,6 +27,7 @@
 #include "../model/graph/graph_reader.h"
 #include "../model/graph/graph_source.h"
 #include "../model/base/outfile.h"
+#include "../model/base/userdir.h"
 #include "../model/chip/platform.h"
 #include "../model/output/run_report.h"
 #include "../model/runtime/run_config.h"
@@ -51,6 +52,8 @@
 #define SLURM_MAX_ARRAY 1001           /* Slurm's default MaxArraySize (slurm.conf) */
 #define COMPILED_NAME "graph.compiled" /* DIR's compiled graph, which every point maps (graph_compiled.h) */
 #define GRAPH_LINE "# the graph: "     /* sweep.cmd's last line: the bytes the sweep began with */
+#define SWEEP_STOPPED (-1)             /* SIGINT or SIGTERM before any point ran, the folder set up: said by
+                                        * collect_interrupted, as when it comes while points run */
 #define SPOOL_NAME "graph.jsonl"       /* DIR's copy of a GRAPH read from a pipe, which every point reads */
 /* appended to errors in the options passed through: a list there is a likely slip */
 #define LISTS_HINT                                                                                           \
@@ -202,7 +205,7 @@ static int take(int argc, char **argv, int *i, const char *name, const char *inl
         return 0;
     }
     if (*i + 1 >= argc) {
-        fprintf(stderr, "ptosim sweep: %s: missing value\n", name);
+        msgtext_print(stderr, "ptosim sweep: %s: missing value", name);
         return -1;
     }
     *out = argv[++*i];
@@ -223,10 +226,11 @@ static int parse_long(const char *s, long lo, long hi, long *out)
 static char read_why[128];
 
 /* Reads a whole file (malloc'd, NUL-terminated): a regular file, at most a sweep's file's cap (read_why says
- * by how much one is past it). NULL with errno set when it cannot. */
+ * by how much one is past it), not through a link below the sweep's folder (ELOOP). NULL with errno set when
+ * it cannot. */
 static char *read_file(const char *path, size_t *len)
 {
-    FILE *f = readall_open(path); /* a FIFO would block the open */
+    FILE *f = readall_open(path); /* a FIFO would block the open; no link below the folder */
     if (!f)
         return NULL;
     char *buf = readall(f, READALL_SWEEP, len, read_why, sizeof(read_why));
@@ -291,11 +295,28 @@ static void point_dir(const sweep *s, long i, char *out, size_t outlen)
     snprintf(out, outlen, "%s/points/%04ld", s->dir_abs, i);
 }
 
-/* Is the point folder path a folder itself (not a symbolic link to one, nor missing)? */
+/* Is the point folder path a folder itself (not a symbolic link to one, nor missing, nor reached through
+ * one)? */
 static bool point_is_folder(const char *path)
 {
     struct stat st;
-    return lstat(path, &st) == 0 && S_ISDIR(st.st_mode);
+    return userdir_stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* Refuses path when it, or a folder on its way below the sweep's folder, is a symbolic link: a folder
+ * someone sent may hold one, and what it points to is none of the sweep's. Returns 0, or EXIT_INTERNAL
+ * after naming the link. */
+static int refuse_link_at(const char *path)
+{
+    struct stat st;
+    int rc = userdir_stat(path, &st), e = errno;
+    if (rc == 0 ? !S_ISLNK(st.st_mode) : e != ELOOP)
+        return 0;
+    if (rc == 0)
+        fprintf(stderr, "ptosim sweep: %s: " USERDIR_LINK_WHY "\n", path);
+    else
+        msgtext_print(stderr, "ptosim sweep: %s", userdir_why(e));
+    return EXIT_INTERNAL;
 }
 
 /* RunConfig's names of the run's knobs, in KNOB_FLAGS order: their columns in points.csv. */
@@ -580,7 +601,7 @@ static int parse(int argc, char **argv, sweep *s)
             if (take(argc, argv, &i, KNOB_FLAGS[knob], v, &text) != 0)
                 return EXIT_USAGE;
             if (find_list(s, LIST_RUN, knob, NULL, 0)) {
-                fprintf(stderr, "ptosim sweep: %s given twice (give one list per knob)\n", KNOB_FLAGS[knob]);
+                msgtext_print(stderr, "ptosim sweep: %s given twice (give one list per knob)", KNOB_FLAGS[knob]);
                 return EXIT_USAGE;
             }
             if ((rc = add_list(s, LIST_RUN, knob, NULL, 0, text, false)) != 0)
@@ -598,7 +619,7 @@ static int parse(int argc, char **argv, sweep *s)
                 continue;
             }
             if (eq == text) {
-                fprintf(stderr, "ptosim sweep: %s %s: expected %s=LIST\n", flag, text,
+                msgtext_print(stderr, "ptosim sweep: %s %s: expected %s=LIST", flag, text,
                         set ? "KEY" : "NAME.FIELD");
                 return EXIT_USAGE;
             }
@@ -606,12 +627,12 @@ static int parse(int argc, char **argv, sweep *s)
                 if (strlen(KNOB_RUNCONFIG[k]) == (size_t)(eq - text) &&
                     strncmp(text, KNOB_RUNCONFIG[k], (size_t)(eq - text)) == 0) {
                     /* the platform's default ring sizes: the column would be the run's own knob's */
-                    fprintf(stderr, "ptosim sweep: --set %s: %s is the run's own knob; sweep it as %s %s\n",
+                    msgtext_print(stderr, "ptosim sweep: --set %s: %s is the run's own knob; sweep it as %s %s",
                             text, KNOB_RUNCONFIG[k], KNOB_FLAGS[k], eq + 1);
                     return EXIT_USAGE;
                 }
             if (find_list(s, set ? LIST_SET : LIST_KERNEL, -1, text, (size_t)(eq - text))) {
-                fprintf(stderr, "ptosim sweep: %s %.*s given twice (give one list per knob)\n", flag,
+                msgtext_print(stderr, "ptosim sweep: %s %.*s given twice (give one list per knob)", flag,
                         (int)(eq - text), text);
                 return EXIT_USAGE;
             }
@@ -623,9 +644,9 @@ static int parse(int argc, char **argv, sweep *s)
             const char *name = a + 6, *eq = strchr(name, '=');
             size_t nlen = eq ? (size_t)(eq - name) : strlen(name);
             if (!s->gen_kind) {
-                fprintf(stderr,
+                msgtext_print(stderr,
                         "ptosim sweep: %s: a generator's parameter: give GRAPH as gen:KIND (ptosim sweep "
-                        "gen:granularity --gen-k 24,48 -o DIR)\n",
+                        "gen:granularity --gen-k 24,48 -o DIR)",
                         a);
                 return EXIT_USAGE;
             }
@@ -658,7 +679,7 @@ static int parse(int argc, char **argv, sweep *s)
             if (take(argc, argv, &i, "-j", v, &text) != 0)
                 return EXIT_USAGE;
             if (parse_long(text, 1, SWEEP_MAX_JOBS, &s->jobs) != 0) {
-                fprintf(stderr, "ptosim sweep: -j: '%s' is not a number of jobs in [1, %d]\n", text,
+                msgtext_print(stderr, "ptosim sweep: -j: '%s' is not a number of jobs in [1, %d]", text,
                         SWEEP_MAX_JOBS);
                 return EXIT_USAGE;
             }
@@ -672,7 +693,7 @@ static int parse(int argc, char **argv, sweep *s)
             else if (strcmp(text, "parallel") == 0)
                 s->engine = ENGINE_PARALLEL;
             else {
-                fprintf(stderr, "ptosim sweep: --engine: '%s' is not an engine (local, slurm, parallel)\n",
+                msgtext_print(stderr, "ptosim sweep: --engine: '%s' is not an engine (local, slurm, parallel)",
                         text);
                 return EXIT_USAGE;
             }
@@ -687,12 +708,12 @@ static int parse(int argc, char **argv, sweep *s)
             if (take(argc, argv, &i, "--point", v, &text) != 0)
                 return EXIT_USAGE;
             if (parse_long(text, 0, SWEEP_MAX_POINTS - 1, &s->point) != 0) {
-                fprintf(stderr, "ptosim sweep: --point: '%s' is not a point index\n", text);
+                msgtext_print(stderr, "ptosim sweep: --point: '%s' is not a point index", text);
                 return EXIT_USAGE;
             }
         } else if (cli_opt_is(a, "--collect", &v) || cli_opt_is(a, "--best", &v)) {
             const char *what = cli_opt_is(a, "--collect", &v) ? "--collect" : "--best";
-            fprintf(stderr, "ptosim sweep: %s DIR takes no other argument (ptosim sweep %s DIR)\n", what,
+            msgtext_print(stderr, "ptosim sweep: %s DIR takes no other argument (ptosim sweep %s DIR)", what,
                     what);
             return EXIT_USAGE;
         } else if (cli_opt_is(a, "--perfetto", &v)) {
@@ -729,7 +750,7 @@ static int parse(int argc, char **argv, sweep *s)
         }
     }
     if (s->point >= s->npoints) {
-        fprintf(stderr, "ptosim sweep: --point %ld: the sweep has %ld point%s (0-%ld)\n", s->point,
+        msgtext_print(stderr, "ptosim sweep: --point %ld: the sweep has %ld point%s (0-%ld)", s->point,
                 s->npoints, s->npoints == 1 ? "" : "s", s->npoints - 1);
         return EXIT_USAGE;
     }
@@ -780,15 +801,15 @@ static int stray_argument(const sweep *s, const char *stray)
     const char *prev = i >= 2 ? s->argv[i - 2] : NULL, *v;
     for (int k = 0; prev && k < SWEEP_KNOBS; k++)
         if (cli_opt_is(prev, KNOB_FLAGS[k], &v) && !v) {
-            fprintf(stderr,
+            msgtext_print(stderr,
                     "ptosim sweep: '%s' is not an option nor an option's value: a knob's values are one "
-                    "comma-separated list (%s %s,%s)\n",
+                    "comma-separated list (%s %s,%s)",
                     stray, KNOB_FLAGS[k], s->argv[i - 1], stray);
             return EXIT_USAGE;
         }
-    fprintf(stderr,
+    msgtext_print(stderr,
             "ptosim sweep: '%s' is not an option nor an option's value: a sweep takes one GRAPH (%s), and a "
-            "knob's values are one comma-separated list\n",
+            "knob's values are one comma-separated list",
             stray, s->graph);
     return EXIT_USAGE;
 }
@@ -812,7 +833,7 @@ static int check_kernel_names(const sweep *s, const char *path, const char *show
         bool value;
         if (run_kernel_of(&hdr, s->run.kernel_sets[i], name, sizeof(name), &field, &value) < 0) {
             const char *eq = strchr(s->run.kernel_sets[i], '=');
-            fprintf(stderr, "ptosim sweep: --kernel-set %.*s: graph %s (%s) has no kernel '%s'\n",
+            msgtext_print(stderr, "ptosim sweep: --kernel-set %.*s: graph %s (%s) has no kernel '%s'",
                     (int)(eq - s->run.kernel_sets[i]), s->run.kernel_sets[i], hdr.name, shown, name);
             rc = EXIT_USAGE;
         }
@@ -846,9 +867,9 @@ static int check_engine_words(const sweep *s)
     for (int k = 0; k < s->npass; k++) {
         const char *w = s->pass[k];
         if (strchr(w, '{')) {
-            fprintf(stderr,
+            msgtext_print(stderr,
                     "ptosim sweep: --engine parallel: '%s' holds a '{', which GNU parallel would replace "
-                    "with its own strings ({}, {#}, ...); run it with --engine local or slurm\n",
+                    "with its own strings ({}, {#}, ...); run it with --engine local or slurm",
                     w);
             return EXIT_USAGE;
         }
@@ -877,19 +898,19 @@ static int lock_folder(const char *shown, const char *dir, const char *advice)
 {
     int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (fd < 0) {
-        fprintf(stderr, "ptosim sweep: %s: cannot open the sweep folder: %s\n", shown, strerror(errno));
+        msgtext_print(stderr, "ptosim sweep: %s: cannot open the sweep folder: %s", shown, strerror(errno));
         return -2;
     }
     if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
         int e = errno;
         close(fd);
         if (e == EWOULDBLOCK) {
-            fprintf(stderr, "ptosim sweep: %s: another ptosim sweep or run is writing to this folder; %s\n",
+            msgtext_print(stderr, "ptosim sweep: %s: another ptosim sweep or run is writing to this folder; %s",
                     shown, advice);
             return -2;
         }
-        fprintf(stderr, "ptosim sweep: %s: cannot lock the sweep folder (%s); do not let two sweeps write to it "
-                        "at once\n",
+        msgtext_print(stderr, "ptosim sweep: %s: cannot lock the sweep folder (%s); do not let two sweeps write to it "
+                        "at once",
                 shown, strerror(e));
         return -1;
     }
@@ -904,6 +925,41 @@ static int lock_dir(sweep *s)
         return EXIT_INTERNAL;
     s->lock_fd = fd;
     return 0;
+}
+
+/* SIGINT or SIGTERM came while the graph was read and checked, before the sweep touched its folder: says so
+ * and returns the signal's exit status (nothing was written; the reading stopped at its next line). */
+static int stopped_early(void)
+{
+    msgtext_print(stderr, "ptosim sweep: interrupted by %s before any point ran; nothing was written",
+            intr_name(intr_signal()));
+    return intr_status(intr_signal());
+}
+
+/* The folders a sweep goes into below DIR, and the files it reads back there: a link at any of them (a
+ * folder someone sent) is refused before the sweep writes anything. A file it writes whole (sweep.csv,
+ * graph.compiled, a point's row.csv and stderr.txt) replaces a link there instead: the rename or the
+ * removal takes the link, never what it points to. Returns 0, or EXIT_INTERNAL after naming the link. */
+static int refuse_links(const sweep *s)
+{
+    const char *names[] = {"points", s->gen_kind ? GRAPHS_DIR : NULL,
+                           s->engine == ENGINE_SLURM ? "slurm" : NULL, s->resume ? "points.csv" : NULL,
+                           s->resume ? "sweep.cmd" : NULL};
+    char path[PATH_MAX + 64];
+    int rc = 0;
+    for (size_t k = 0; k < sizeof(names) / sizeof(names[0]) && rc == 0; k++)
+        if (names[k]) {
+            snprintf(path, sizeof(path), "%s/%s", s->dir_abs, names[k]);
+            rc = refuse_link_at(path);
+        }
+    snprintf(path, sizeof(path), "%s/points", s->dir_abs);
+    struct stat st;
+    bool points = userdir_stat(path, &st) == 0;
+    for (long i = 0; i < s->npoints && points && rc == 0; i++) {
+        point_dir(s, i, path, sizeof(path));
+        rc = refuse_link_at(path);
+    }
+    return rc;
 }
 
 static int check(sweep *s)
@@ -927,19 +983,19 @@ static int check(sweep *s)
     bool spool = !s->gen_kind && gsrc_read_once(s->graph);
     FILE *g = spool || s->gen_kind ? NULL : fopen(s->graph, "r");
     if (!spool && !g && !s->gen_kind) {
-        fprintf(stderr, "ptosim sweep: %s: cannot read the graph: %s\n", s->graph, strerror(errno));
+        msgtext_print(stderr, "ptosim sweep: %s: cannot read the graph: %s", s->graph, strerror(errno));
         return EXIT_USAGE;
     }
     if (g)
         fclose(g);
     ssize_t n = readlink("/proc/self/exe", s->exe, sizeof(s->exe) - 1);
     if (n <= 0) {
-        fprintf(stderr, "ptosim sweep: cannot find this program (/proc/self/exe): %s\n", strerror(errno));
+        msgtext_print(stderr, "ptosim sweep: cannot find this program (/proc/self/exe): %s", strerror(errno));
         return EXIT_INTERNAL;
     }
     s->exe[n] = '\0';
     if ((!spool && !s->gen_kind && !realpath(s->graph, s->graph_abs)) || !getcwd(s->cwd, sizeof(s->cwd))) {
-        fprintf(stderr, "ptosim sweep: %s: %s\n", s->graph, strerror(errno));
+        msgtext_print(stderr, "ptosim sweep: %s: %s", s->graph, strerror(errno));
         return EXIT_INTERNAL;
     }
     /* the options passed through, with point 0's knob values; the graph and work dir are stand-ins */
@@ -999,7 +1055,7 @@ static int check(sweep *s)
             size_t klen = pl[k]->kind == LIST_SET ? strlen(pl[k]->key) : 0;
             if (klen && strncmp(opt.sets[i], pl[k]->key, klen) == 0 && opt.sets[i][klen] == '=' &&
                 opt.sets[i] != pl[k]->vals[0]) {
-                fprintf(stderr, "ptosim sweep: --set %s given twice (a list and %s)\n", pl[k]->key,
+                msgtext_print(stderr, "ptosim sweep: --set %s given twice (a list and %s)", pl[k]->key,
                         opt.sets[i]);
                 return EXIT_USAGE;
             }
@@ -1058,15 +1114,21 @@ static int check(sweep *s)
     char temp[PATH_MAX];
     if (s->point < 0 && spool) {
         int src = gsrc_spool_temp(s->graph, temp, sizeof(temp), err, sizeof(err));
+        if (src != 0 && intr_signal())
+            return stopped_early();
         if (src != 0) {
             msgtext_print(stderr, "ptosim sweep: %s", err);
             return src > 0 ? EXIT_GRAPH : EXIT_INTERNAL;
         }
     }
     if (s->point < 0 && !s->gen_kind && graph_validate(spool ? temp : s->graph, err, sizeof(err)) != 0) {
+        if (intr_signal())
+            return stopped_early();
         msgtext_print(stderr, "ptosim sweep: %s", err);
         return EXIT_GRAPH;
     }
+    if (s->point < 0 && intr_signal())
+        return stopped_early();
     if (s->point < 0 && spool && (rc = check_kernel_names(s, temp, gsrc_name(s->graph))) != 0)
         return rc;
     if (outfile_mkdirs(s->dir, err, sizeof(err)) != 0) {
@@ -1074,10 +1136,13 @@ static int check(sweep *s)
         return EXIT_INTERNAL;
     }
     if (!realpath(s->dir, s->dir_abs)) {
-        fprintf(stderr, "ptosim sweep: %s: %s\n", s->dir, strerror(errno));
+        msgtext_print(stderr, "ptosim sweep: %s: %s", s->dir, strerror(errno));
         return EXIT_INTERNAL;
     }
+    userdir_add(s->dir_abs); /* named: nothing below it is reached through a link */
     if (s->point < 0 && (rc = lock_dir(s)) != 0)
+        return rc;
+    if (s->point < 0 && (rc = refuse_links(s)) != 0)
         return rc;
     if (spool) {
         /* every point reads the graph (on other machines, with Slurm or parallel): DIR/graph.jsonl is the
@@ -1088,6 +1153,8 @@ static int check(sweep *s)
             return EXIT_USAGE;
         }
         int src = gsrc_spool(s->point < 0 ? temp : s->graph, s->graph_abs, err, sizeof(err));
+        if (src != 0 && intr_signal()) /* a point alone has written nothing yet */
+            return s->point < 0 ? SWEEP_STOPPED : stopped_early();
         if (src != 0) {
             msgtext_print(stderr, "ptosim sweep: %s", err);
             return src > 0 ? EXIT_GRAPH : EXIT_INTERNAL;
@@ -1164,7 +1231,7 @@ static int write_manifest(sweep *s)
     /* a gen:KIND sweep has no graph file: its generator and lists make the graphs, each compiled and checked
      * by its own hash (compile_gen_graphs) */
     if (!s->gen_kind && (gcomp_hash_file(s->graph, &s->graph_hash) != 0 || stat(s->graph, &st) != 0)) {
-        fprintf(stderr, "ptosim sweep: %s: cannot read the graph: %s\n", s->graph, strerror(errno));
+        msgtext_print(stderr, "ptosim sweep: %s: cannot read the graph: %s", s->graph, strerror(errno));
         if (m)
             fclose(m);
         if (c)
@@ -1188,7 +1255,7 @@ static int write_manifest(sweep *s)
         goto out;
     }
     snprintf(path, sizeof(path), "%s/sweep.csv", s->dir_abs);
-    remove(path);
+    userdir_remove(path);
     snprintf(path, sizeof(path), "%s/points.csv", s->dir_abs);
     char *old = s->resume ? read_file(path, NULL) : NULL;
     if (old) {
@@ -1206,10 +1273,14 @@ static int write_manifest(sweep *s)
                 s->dir);
             rc = EXIT_USAGE;
         } else if (old_cmd && (old_len != new_len || memcmp(old_cmd, cmd, new_len) != 0)) {
-            fprintf(stderr,
-                    "ptosim sweep: --resume %s: the sweep there is of another graph or other run options:\n"
-                    "  then: %.*s  now:  %.*sresume with the same command, or start a new sweep with -o\n",
-                    s->dir, (int)old_len, old_cmd, (int)new_len, cmd);
+            /* one line each, each escaped: the commands end in their newline */
+            int ol = (int)old_len - (old_len && old_cmd[old_len - 1] == '\n');
+            int nl = (int)new_len - (new_len && cmd[new_len - 1] == '\n');
+            msgtext_print(stderr, "ptosim sweep: --resume %s: the sweep there is of another graph or other run options:",
+                          s->dir);
+            msgtext_print(stderr, "  then: %.*s", ol, old_cmd);
+            msgtext_print(stderr, "  now:  %.*s", nl, cmd);
+            fputs("resume with the same command, or start a new sweep with -o\n", stderr);
             rc = EXIT_USAGE;
         } else if (old_graph && strcmp(old_graph, new_graph) != 0) {
             size_t n = strcspn(old_graph + 1 + strlen(GRAPH_LINE), "\n");
@@ -1275,7 +1346,7 @@ static void report_missing(const char *dir, long i, const char *pdir, const char
     size_t len = 0;
     char *text = read_file(path, &len);
     if (text && len) {
-        fprintf(stderr, "; its stderr (%s):\n", path);
+        msgtext_print(stderr, "; its stderr (%s):", path);
         fwrite(text, 1, len > SWEEP_STDERR_SHOWN ? SWEEP_STDERR_SHOWN : len, stderr);
         if (len > SWEEP_STDERR_SHOWN)
             fputs("\n[...]\n", stderr);
@@ -1396,7 +1467,7 @@ static int read_manifest(const char *dir, manifest *m)
     memset(m, 0, sizeof(*m));
     m->text = read_file(path, NULL);
     if (!m->text) {
-        fprintf(stderr, "ptosim sweep: %s: cannot read: %s (is %s a sweep's folder?)\n", path,
+        msgtext_print(stderr, "ptosim sweep: %s: cannot read: %s (is %s a sweep's folder?)", path,
                 errno == EFBIG ? read_why : readall_why(errno), dir);
         return EXIT_USAGE;
     }
@@ -1404,7 +1475,7 @@ static int read_manifest(const char *dir, manifest *m)
     char *f[2 + SWEEP_MAX_COLS], *p = m->text;
     int nh = strncmp(m->text, POINTS_HEADER, hl) == 0 ? next_record(&p, f, 2 + SWEEP_MAX_COLS) : -1;
     if (nh < 2 + SWEEP_KNOBS || nh > 2 + SWEEP_MAX_COLS) {
-        fprintf(stderr, "ptosim sweep: %s: not a sweep's list of points (the first line is not %.*s)\n", path,
+        msgtext_print(stderr, "ptosim sweep: %s: not a sweep's list of points (the first line is not %.*s)", path,
                 (int)hl, POINTS_HEADER);
         return EXIT_USAGE;
     }
@@ -1424,7 +1495,7 @@ static int read_manifest(const char *dir, manifest *m)
         int nc = next_record(&p, f, 2 + SWEEP_MAX_COLS);
         if (nc != nh || parse_long(f[0], 0, SWEEP_MAX_POINTS, &idx) != 0 || idx != m->n ||
             strstr(f[1], "..") || f[1][0] == '/') {
-            fprintf(stderr, "ptosim sweep: %s:%ld: not a point line (point,dir,%d knob values)\n", path,
+            msgtext_print(stderr, "ptosim sweep: %s:%ld: not a point line (point,dir,%d knob values)", path,
                     m->n + 2, m->ncols);
             return EXIT_USAGE;
         }
@@ -1435,7 +1506,7 @@ static int read_manifest(const char *dir, manifest *m)
             l->cells[k] = unguard(f[2 + k]);
     }
     if (m->n == 0) {
-        fprintf(stderr, "ptosim sweep: %s lists no point\n", path);
+        msgtext_print(stderr, "ptosim sweep: %s lists no point", path);
         return EXIT_USAGE;
     }
     return 0;
@@ -1489,6 +1560,11 @@ static int collect(const char *dir, const int *status, long nstatus)
     char err[4400];
     manifest man;
     int rc = read_manifest(dir, &man);
+    for (long i = 0; rc == 0 && i < man.n; i++) { /* no row is read through a link (a folder sent) */
+        char path[PATH_MAX + 300];
+        snprintf(path, sizeof(path), "%s/%s", dir, man.lines[i].dir);
+        rc = refuse_link_at(path);
+    }
     if (rc != 0) {
         manifest_free(&man);
         return rc;
@@ -1515,7 +1591,7 @@ static int collect(const char *dir, const int *status, long nstatus)
     outfile o;
     FILE *out = header ? outfile_open(&o, csv, err, sizeof(err)) : NULL;
     if (!out) {
-        fprintf(stderr, "ptosim sweep: %s\n", header ? err : "out of memory");
+        msgtext_print(stderr, "ptosim sweep: %s", header ? err : "out of memory");
         free(header);
         manifest_free(&man);
         return EXIT_INTERNAL;
@@ -1544,8 +1620,8 @@ static int collect(const char *dir, const int *status, long nstatus)
             missing++;
         } else if (strncmp(text, header, (size_t)(row - text)) != 0 ||
                    strlen(header) != (size_t)(row - text)) {
-            fprintf(stderr,
-                    "ptosim sweep: point %ld (%s): %s/%s/row.csv has another header than point %ld's\n", i,
+            msgtext_print(stderr,
+                    "ptosim sweep: point %ld (%s): %s/%s/row.csv has another header than point %ld's", i,
                     label, dir, lines[i].dir, header_point);
             write_missing_row(out, nfields, status_col, exit_col, -2);
             end_line(out, lines[i].cells, man.ncols);
@@ -1633,8 +1709,8 @@ static int collect_interrupted(const sweep *s, const int *status, int sig)
     char csv[PATH_MAX + 64], part[PATH_MAX + 64], err[4400];
     snprintf(csv, sizeof(csv), "%s/sweep.csv", s->dir_abs);
     snprintf(part, sizeof(part), "%s/sweep.partial.csv", s->dir_abs);
-    remove(csv);
-    remove(part);
+    userdir_remove(csv);
+    userdir_remove(part);
     outfile o;
     FILE *out = NULL;
     long finished = 0;
@@ -1674,9 +1750,9 @@ static int collect_interrupted(const sweep *s, const int *status, int sig)
             s->npoints);
     if (finished)
         fprintf(stderr, "; their rows are in %s", part);
-    fprintf(stderr,
+    msgtext_print(stderr,
             " (sweep.csv is written only when every point gave a row: run the sweep's command again with "
-            "--resume %s to run only the others)\n",
+            "--resume %s to run only the others)",
             s->dir_abs);
     return intr_status(sig);
 }
@@ -1707,28 +1783,24 @@ static pid_t spawn_point(const sweep *s, long i, const gcomp *gc)
 {
     char wd[PATH_MAX + 32], path[PATH_MAX + 64], err[PATH_MAX + 256];
     point_dir(s, i, wd, sizeof(wd));
-    /* the point's folder is the sweep's own: a link put there (a folder someone sent) is replaced by a
-     * folder, never written through */
-    int od = outfile_own_dir(wd, 1, err, sizeof(err));
-    if (od < 0) {
+    /* the point's folder is the sweep's own: a link there, or at DIR/points (a folder someone sent), is
+     * refused, never written through */
+    if (outfile_own_dir(wd, 0, err, sizeof(err)) != 0) {
         msgtext_print(stderr, "ptosim sweep: point %ld: %s", i, err);
         return -1;
     }
-    if (od > 0)
-        fprintf(stderr, "ptosim sweep: point %ld: %s was not a folder (a symbolic link?); replaced by one\n",
-                i, wd);
     /* an earlier row of this point is not this run's; fresh files (O_EXCL|O_NOFOLLOW after the old names
      * went), so neither a straggler of an earlier sweep still writing to the old ones nor a link put in their
      * place gets this point's output */
     snprintf(path, sizeof(path), "%s/row.csv", wd);
-    remove(path);
+    userdir_remove(path);
     snprintf(path, sizeof(path), "%s/row.csv.tmp", wd);
-    remove(path);
+    userdir_remove(path);
     /* close-on-exec: sibling points must not inherit each other's files */
-    int fo = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+    int fo = userdir_open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
     snprintf(path, sizeof(path), "%s/stderr.txt", wd);
-    remove(path);
-    int fe = fo < 0 ? -1 : open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+    userdir_remove(path);
+    int fe = fo < 0 ? -1 : userdir_open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
     int fi = open("/dev/null", O_RDONLY | O_CLOEXEC);
     char graph[PATH_MAX + 64];
     if (s->gen_kind)
@@ -1736,7 +1808,7 @@ static pid_t spawn_point(const sweep *s, long i, const gcomp *gc)
     const char **av = point_argv(s, i, s->gen_kind ? graph : s->graph_abs, wd);
     pid_t pid = -1;
     if (fo < 0 || fe < 0 || fi < 0 || !av)
-        fprintf(stderr, "ptosim sweep: point %ld: cannot set up %s: %s\n", i, wd, strerror(errno));
+        msgtext_print(stderr, "ptosim sweep: point %ld: cannot set up %s: %s", i, wd, userdir_why(errno));
     else {
         fflush(stdout);
         fflush(stderr);
@@ -1764,7 +1836,7 @@ static pid_t spawn_point(const sweep *s, long i, const gcomp *gc)
             _exit(code);
         }
         if (pid < 0)
-            fprintf(stderr, "ptosim sweep: point %ld: cannot start a process: %s\n", i, strerror(errno));
+            msgtext_print(stderr, "ptosim sweep: point %ld: cannot start a process: %s", i, strerror(errno));
     }
     free(av);
     if (fo >= 0)
@@ -1786,7 +1858,7 @@ static void finish_row(const sweep *s, long i, int st)
     point_dir(s, i, wd, sizeof(wd));
     snprintf(tmp, sizeof(tmp), "%s/row.csv.tmp", wd);
     snprintf(row, sizeof(row), "%s/row.csv", wd);
-    rename(tmp, row);
+    userdir_rename(tmp, row);
 }
 
 /* Progress on stderr when it is a terminal and the sweep has taken more than a second
@@ -1903,7 +1975,7 @@ static void run_local(const sweep *s, const gcomp *gc, int *status)
                 progress_show(&pg, done, s->ntodo);
                 continue;
             }
-            fprintf(stderr, "ptosim sweep: waitpid: %s\n", strerror(errno));
+            msgtext_print(stderr, "ptosim sweep: waitpid: %s", strerror(errno));
             break;
         }
         for (long slot = 0; slot < jobs; slot++)
@@ -1925,6 +1997,76 @@ static void run_local(const sweep *s, const gcomp *gc, int *status)
     free(which);
 }
 
+/* --point I of a gen:KIND sweep: the graph file it runs, DIR/graphs/NNNN.jsonl, must be byte for byte what
+ * the generator writes for its point's values (a folder someone sent may hold another). Returns 0, or an
+ * exit status after printing why. */
+static int check_gen_graph(const sweep *s, long g, const char *path)
+{
+    char *av[1 + 2 * SWEEP_MAX_LISTS], names[SWEEP_MAX_LISTS][72], err[PATH_MAX + 1024];
+    int n = gen_args(s, g, av, names);
+    const char *tmp;
+    int have = userdir_open(path, O_RDONLY | O_CLOEXEC, 0), want = outfile_temp_fd("ptosim-gen", &tmp);
+    if (have < 0 || want < 0) {
+        if (have < 0)
+            msgtext_print(stderr, "ptosim sweep: point %ld: %s: cannot read: %s", s->point, path, userdir_why(errno));
+        else
+            msgtext_print(stderr, "ptosim sweep: point %ld: cannot make a temporary file in %s: %s", s->point, tmp,
+                    strerror(errno));
+        if (have >= 0)
+            close(have);
+        if (want >= 0)
+            close(want);
+        return EXIT_INTERNAL;
+    }
+    /* the generator's bytes into an unnamed file, then the two compared a block at a time */
+    int wfd = dup(want);
+    FILE *f = wfd >= 0 ? fdopen(wfd, "w") : NULL;
+    int rc = f ? gen_write(n, av, f, err, sizeof(err)) : EXIT_INTERNAL;
+    if (!f && wfd >= 0)
+        close(wfd);
+    if (f && fclose(f) != 0 && rc == 0) {
+        snprintf(err, sizeof(err), "cannot write a temporary file in %s: %s", tmp, strerror(errno));
+        rc = EXIT_INTERNAL;
+    }
+    uint64_t at = 0;
+    bool differs = false;
+    char a[16384], b[16384];
+    if (rc == 0 && lseek(want, 0, SEEK_SET) == 0)
+        for (;;) {
+            ssize_t na = read(want, a, sizeof(a)), nb = na > 0 ? read(have, b, (size_t)na) : read(have, b, 1);
+            if (na < 0 || nb < 0) {
+                snprintf(err, sizeof(err), "%s: cannot read: %s", path, strerror(errno));
+                rc = EXIT_INTERNAL;
+                break;
+            }
+            size_t k = 0;
+            while (k < (size_t)na && k < (size_t)nb && a[k] == b[k])
+                k++;
+            at += k;
+            if (na != nb || k != (size_t)na) {
+                differs = true;
+                break;
+            }
+            if (na == 0)
+                break;
+        }
+    close(have);
+    close(want);
+    if (rc != 0) {
+        msgtext_print(stderr, "ptosim sweep: point %ld: %s", s->point, f ? err : "out of memory");
+        return rc;
+    }
+    if (differs) {
+        fprintf(stderr,
+                "ptosim sweep: point %ld: %s is not the graph ptosim gen %s writes for this point (they part at "
+                "byte %" PRIu64 "); run the sweep command again with --resume DIR: it writes the graphs anew and "
+                "keeps the finished points\n",
+                s->point, path, s->gen_kind, at);
+        return EXIT_INTERNAL;
+    }
+    return 0;
+}
+
 /* --point I: runs that one point into DIR/points/NNNN, from DIR's compiled graph when there is one (the sweep
  * wrote it; a folder without one, of an older ptosim, has the run read the graph file). Returns 0 when it
  * gave a row. */
@@ -1939,10 +2081,32 @@ static int run_point(const sweep *s)
     }
     gcomp gc;
     const gcomp *use = NULL;
-    if (access(cpath, F_OK) == 0) {
+    struct stat cst;
+    if (s->gen_kind && userdir_stat(graph, &cst) == 0) { /* the graph the generator gives this point, or none */
+        int rc = check_gen_graph(s, point_graph(s, s->point), graph);
+        if (rc != 0)
+            return rc;
+    }
+    if (userdir_stat(cpath, &cst) == 0) {
         int rc = gcomp_open(&gc, cpath, graph, err, sizeof(err));
+        /* whole, and of GRAPH's bytes: then compiled again here and compared, record by record, before the
+         * point runs a single one (the sweep that wrote it may not be this machine's, nor the folder yours) */
+        int vrc = rc == 0 ? gcomp_verify(&gc, graph, err, sizeof(err)) : 0;
+        if (vrc != 0) {
+            gcomp_close(&gc);
+            rc = vrc == GCOMP_DIFFERS ? vrc : -1;
+        }
+        if (vrc != 0 && intr_signal()) { /* as when it comes while the point runs */
+            msgtext_print(stderr, "ptosim sweep: interrupted by %s: point %ld did not finish",
+                    intr_name(intr_signal()), s->point);
+            return intr_status(intr_signal());
+        }
+        if (vrc == 1) { /* GRAPH itself is malformed */
+            msgtext_print(stderr, "ptosim sweep: point %ld: %s", s->point, err);
+            return EXIT_GRAPH;
+        }
         if (rc != 0) {
-            fprintf(stderr, "ptosim sweep: point %ld: %s; %s\n", s->point, err,
+            msgtext_print(stderr, "ptosim sweep: point %ld: %s; %s", s->point, err,
                     rc == GCOMP_STALE
                         ? "run the sweep again, so that its points do not mix two versions of the "
                           "graph"
@@ -1966,7 +2130,7 @@ static int run_point(const sweep *s)
     if (use)
         gcomp_close(&gc);
     if (intr_signal()) {
-        fprintf(stderr, "ptosim sweep: interrupted by %s: point %ld did not finish\n",
+        msgtext_print(stderr, "ptosim sweep: interrupted by %s: point %ld did not finish",
                 intr_name(intr_signal()), s->point);
         return intr_status(intr_signal());
     }
@@ -2009,7 +2173,7 @@ static void remove_rows(const sweep *s)
         if (!point_is_folder(path))
             continue; /* nothing is removed through a link: the point replaces it when it runs */
         strcat(path, "/row.csv");
-        remove(path);
+        userdir_remove(path);
     }
 }
 
@@ -2095,11 +2259,11 @@ static int write_slurm(const sweep *s)
             sh_quote(f, s->dir_abs);
             fputc('\n', f);
         }
+        fchmod(fileno(f), 0755); /* convenience only: sbatch and sh read it either way */
         if (outfile_commit(&o, err, sizeof(err)) != 0) {
             msgtext_print(stderr, "ptosim sweep: %s", err);
             return EXIT_INTERNAL;
         }
-        chmod(path, 0755); /* convenience only: sbatch and sh read it either way */
     }
     if (s->ntodo < s->npoints)
         printf("ptosim sweep: %ld of %ld points to run", s->ntodo, s->npoints);
@@ -2204,7 +2368,7 @@ static int run_parallel(const sweep *s)
     while (pid > 0 && waitpid(pid, &st, 0) < 0 && errno == EINTR)
         ;
     if (pid < 0) {
-        fprintf(stderr, "ptosim sweep: cannot start GNU parallel: %s\n", strerror(errno));
+        msgtext_print(stderr, "ptosim sweep: cannot start GNU parallel: %s", strerror(errno));
         return EXIT_INTERNAL;
     }
     /* parallel's status counts failed points; the merge names them */
@@ -2213,17 +2377,17 @@ static int run_parallel(const sweep *s)
 
 /* ---- the graph, compiled once ---- */
 
-/* Compiles GRAPH into DIR/graph.compiled, unless the one there is already of GRAPH as it is now, and maps it
- * into gc: every point then maps these records instead of parsing and checking the graph again, and a
- * malformed graph stops the sweep before any point runs. Returns 0, or an exit status after printing why. */
+/* Compiles GRAPH into DIR/graph.compiled and maps the file it wrote into gc: every point then maps these
+ * records instead of parsing and checking the graph again, and a malformed graph stops the sweep before any
+ * point runs. A compiled graph already there is never used (its hashes are no signature: one forged under
+ * recomputed hashes passes them); it is read only to say which graph it was. Returns 0, or an exit status
+ * after printing why. */
 static int compile_graph(const sweep *s, gcomp *gc)
 {
     char path[PATH_MAX + 64], err[2 * PATH_MAX + GRAPH_ERR_MAX];
     snprintf(path, sizeof(path), "%s/" COMPILED_NAME, s->dir_abs);
     int rc = gcomp_open(gc, path, s->graph, err, sizeof(err));
-    if (rc == 0 && gc->head.src_hash == s->graph_hash)
-        return 0;
-    if (rc == 0) /* the graph changed after sweep.cmd recorded it: compiled again, and refused below */
+    if (rc == 0)
         gcomp_close(gc);
     if (rc == GCOMP_STALE && s->resume && !s->began_known) {
         /* sweep.cmd of an older ptosim does not say which graph the finished points ran: which one changed
@@ -2244,9 +2408,9 @@ static int compile_graph(const sweep *s, gcomp *gc)
                 ", as when the sweep began); compiling %s again\n",
                 s->dir, path, gc->head.src_size, gc->head.src_hash, s->graph, s->graph_bytes, s->graph_hash,
                 s->graph);
-    rc = gcomp_compile(s->graph, path, err, sizeof(err));
-    if (rc == 0)
-        rc = gcomp_open(gc, path, s->graph, err, sizeof(err)) == 0 ? 0 : -1;
+    rc = gcomp_compile_map(gc, s->graph, path, err, sizeof(err));
+    if (rc != 0 && intr_signal()) /* stopped at a line: nothing of it is kept */
+        return SWEEP_STOPPED;
     if (rc == 0 && gc->head.src_hash != s->graph_hash) {
         fprintf(stderr,
                 "ptosim sweep: %s changed while the sweep began (its bytes hash to %016" PRIx64
@@ -2269,14 +2433,11 @@ static int compile_gen_graphs(const sweep *s, gcomp *gcs)
 {
     char dir[PATH_MAX + 64], path[PATH_MAX + 64], cpath[PATH_MAX + 64], err[2 * PATH_MAX + GRAPH_ERR_MAX];
     snprintf(dir, sizeof(dir), "%s/" GRAPHS_DIR, s->dir_abs);
-    /* the sweep's own folder: a link put there (a folder someone sent) is replaced, never written through */
-    int od = outfile_own_dir(dir, 1, err, sizeof(err));
-    if (od < 0) {
+    /* the sweep's own folder: a link there (a folder someone sent) is refused, never written through */
+    if (outfile_own_dir(dir, 0, err, sizeof(err)) != 0) {
         msgtext_print(stderr, "ptosim sweep: %s", err);
         return EXIT_INTERNAL;
     }
-    if (od > 0)
-        fprintf(stderr, "ptosim sweep: %s was not a folder (a symbolic link?); replaced by one\n", dir);
     for (long g = 0; g < s->ngraphs; g++) {
         char *av[1 + 2 * SWEEP_MAX_LISTS], names[SWEEP_MAX_LISTS][72];
         int n = gen_args(s, g, av, names);
@@ -2290,11 +2451,11 @@ static int compile_gen_graphs(const sweep *s, gcomp *gcs)
         else if (f && rc != 0)
             outfile_abort(&o);
         if (rc == 0) {
-            int crc = gcomp_compile(path, cpath, err, sizeof(err));
-            if (crc == 0)
-                crc = gcomp_open(&gcs[g], cpath, path, err, sizeof(err)) == 0 ? 0 : -1;
+            int crc = gcomp_compile_map(&gcs[g], path, cpath, err, sizeof(err));
             rc = crc > 0 ? EXIT_GRAPH : crc < 0 ? EXIT_INTERNAL : 0;
         }
+        if (rc != 0 && intr_signal())
+            return SWEEP_STOPPED;
         if (rc != 0) {
             msgtext_print(stderr, "ptosim sweep: %s", err);
             return rc;
@@ -2376,7 +2537,7 @@ static int best(const char *dir)
     int col[4];
     for (int k = 0; k < (mean ? 4 : 3); k++)
         if ((col[k] = csv_column(csv, need[k])) < 0) {
-            fprintf(stderr, "ptosim sweep: --best: %s: no %s column (not a sweep's merged rows)\n", path,
+            msgtext_print(stderr, "ptosim sweep: --best: %s: no %s column (not a sweep's merged rows)", path,
                     need[k]);
             rc = EXIT_USAGE;
             goto out;
@@ -2411,15 +2572,15 @@ static int best(const char *dir)
         }
     }
     if (rows != n) {
-        fprintf(stderr, "ptosim sweep: --best: %s has %ld rows, %s/points.csv lists %ld points\n", path, rows,
+        msgtext_print(stderr, "ptosim sweep: --best: %s has %ld rows, %s/points.csv lists %ld points", path, rows,
                 dir, n);
         rc = EXIT_USAGE;
         goto out;
     }
     if (pick < 0) {
-        fprintf(stderr,
+        msgtext_print(stderr,
                 "ptosim sweep: --best: no point of %s ended ok (%ld point%s, %ld missing); nothing to "
-                "recommend\n",
+                "recommend",
                 dir, n, n == 1 ? "" : "s", missing);
         rc = EXIT_INTERNAL;
         goto out;
@@ -2492,6 +2653,7 @@ int sweep_main(int argc, char **argv)
             fputs("ptosim sweep: --collect takes one DIR and nothing else\n", stderr);
             return EXIT_USAGE;
         }
+        userdir_add(dir); /* named: nothing below it is read through a link */
         /* the merge rewrites DIR/sweep.csv from rows a running sweep is still writing: it waits its turn as
          * a second sweep would (a folder that is not there is for read_manifest to name) */
         struct stat st;
@@ -2511,13 +2673,19 @@ int sweep_main(int argc, char **argv)
             fputs("ptosim sweep: --best takes one DIR and nothing else\n", stderr);
             return EXIT_USAGE;
         }
+        userdir_add(dir); /* named: nothing below it is read through a link */
         return best(dir);
     }
     sweep s;
     int rc = parse(argc, argv, &s);
     bool help = rc == 1; /* parse's 1 only: check's 1 is EXIT_INTERNAL, a failure */
-    if (rc == 0)
+    if (rc == 0) {
+        /* SIGINT and SIGTERM from the start (even where they came in ignored, as in a background job): the
+         * graph's reading, checking and compiling stop at their next line, and no point starts */
+        intr_install();
+        gsrc_stop_on(intr_flag());
         rc = check(&s);
+    }
     if (help)
         rc = EXIT_OK;
     else if (rc == 0 && s.point >= 0) {
@@ -2542,6 +2710,9 @@ int sweep_main(int argc, char **argv)
             graph_file(&s, g, "jsonl", graph, sizeof(graph));
             rc = check_kernel_names(&s, graph, graph);
         }
+        if (rc == 0 && intr_signal()) /* came as the compile ended: no engine is handed a point */
+            rc = SWEEP_STOPPED;
+        gsrc_stop_on(NULL); /* the points read their graph headers themselves */
         if (rc == 0 && plan_points(&s) != 0)
             rc = EXIT_INTERNAL;
         else if (rc == 0 && s.ntodo == 0 && s.engine != ENGINE_LOCAL)
@@ -2568,6 +2739,13 @@ int sweep_main(int argc, char **argv)
         for (long g = 0; gc && g < s.ngraphs; g++)
             gcomp_close(&gc[g]);
         free(gc);
+    }
+    if (rc == SWEEP_STOPPED) { /* as a signal while points run: no sweep.csv, --resume runs them */
+        int *status = malloc(sizeof(int) * (size_t)s.npoints);
+        for (long i = 0; status && i < s.npoints; i++)
+            status[i] = -1;
+        rc = status ? collect_interrupted(&s, status, intr_signal()) : intr_status(intr_signal());
+        free(status);
     }
     sweep_free(&s);
     return rc;

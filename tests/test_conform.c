@@ -1,10 +1,13 @@
 /* test_conform.c - `ptosim conform`: each compared field is caught, the rest are not. */
 /* The captures conform. */
 #include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -1098,6 +1101,87 @@ START_TEST(the_run_takes_the_captures_settings)
 }
 END_TEST
 
+START_TEST(a_conform_into_a_folder_another_holds_is_refused)
+{
+    /* two conforms into one folder compared each other's runs: a capture that differs was "equal" */
+    const char *top = tu_tmpdir();
+    char w[4200], path[4400], want[4400];
+    snprintf(w, sizeof(w), "%s/W", top);
+    ck_assert_int_eq(mkdir(w, 0755), 0);
+    int fd = open(w, O_RDONLY | O_DIRECTORY);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(flock(fd, LOCK_EX | LOCK_NB), 0); /* as a conform (or a run) into it holds it */
+    const char *args[] = {"conform", PTOSIM_SRCDIR "/tests/real/probe", "-o", w, NULL};
+    run_out r = tu_run(args);
+    ck_assert_int_eq(r.status, 7);
+    snprintf(want, sizeof(want),
+             "ptosim conform: %s: another ptosim conform or run is using this folder; wait for it to end or give "
+             "another -o\n",
+             w);
+    ck_assert_str_eq(r.err, want);
+    ck_assert_str_eq(r.out, "");
+    tu_run_free(&r);
+    snprintf(path, sizeof(path), "%s/graph.jsonl", w);
+    ck_assert(!tu_exists(path)); /* nothing of the other one's is touched */
+    close(fd);
+    r = tu_run(args);
+    ck_assert_msg(r.status == 0, "%s%s", r.out, r.err);
+    tu_run_free(&r);
+}
+END_TEST
+
+START_TEST(a_conform_holds_its_folder_from_the_import_to_the_comparison)
+{
+    /* the folder is locked when the run starts (after the import wrote graph.jsonl) and still when it has
+     * ended (before the comparison reads its files): a second conform cannot slip in between */
+    const char *top = tu_tmpdir();
+    char w[4200], probe[4200];
+    snprintf(w, sizeof(w), "%s/W", top);
+    snprintf(probe, sizeof(probe), "%s/probe.txt", top);
+    setenv("LOCKPROBE_DIR", w, 1);
+    setenv("LOCKPROBE_OUT", probe, 1);
+    const char *args[] = {"conform", PTOSIM_SRCDIR "/tests/real/probe", "-o", w, NULL};
+    run_out r = tu_run_preloaded(args, PTOSIM_LOCKPROBE, NULL);
+    unsetenv("LOCKPROBE_DIR");
+    unsetenv("LOCKPROBE_OUT");
+    ck_assert_msg(r.status == 0, "%s%s", r.out, r.err);
+    tu_run_free(&r);
+    char *seen = tu_read(probe);
+    ck_assert_ptr_nonnull(seen);
+    ck_assert_str_eq(seen, "exec held\nwait held\n");
+    free(seen);
+}
+END_TEST
+
+START_TEST(a_conform_that_cannot_lock_its_folder_says_so)
+{
+    /* a file system without locks: the conform goes on, unprotected, and says so (as its run does) */
+    const char *top = tu_tmpdir();
+    char w[4200], want[4400];
+    snprintf(w, sizeof(w), "%s/W", top);
+    const char *args[] = {"conform", PTOSIM_SRCDIR "/tests/real/probe", "-o", w, NULL};
+    run_out r = tu_run_preloaded(args, PTOSIM_NOLOCK, NULL);
+    ck_assert_msg(r.status == 0, "%s%s", r.out, r.err);
+    snprintf(want, sizeof(want),
+             "ptosim conform: warning: %s: cannot lock the work dir (No locks available); do not let two "
+             "conforms use it at once\n",
+             w);
+    ck_assert_msg(tu_starts(r.err, want), "%s", r.err);
+    tu_run_free(&r);
+    /* a folder that can be written into but not opened (mode 0300): named, before the import */
+    char x[4200];
+    snprintf(x, sizeof(x), "%s/X", top);
+    ck_assert_int_eq(mkdir(x, 0300), 0);
+    const char *xa[] = {"conform", PTOSIM_SRCDIR "/tests/real/probe", "-o", x, NULL};
+    r = tu_run_bound_by_modes(xa);
+    ck_assert_int_eq(r.status, 7);
+    snprintf(want, sizeof(want), "ptosim conform: %s: cannot open the work dir: Permission denied\n", x);
+    ck_assert_str_eq(r.err, want);
+    tu_run_free(&r);
+    chmod(x, 0700);
+}
+END_TEST
+
 Suite *suite_conform(void)
 {
     Suite *s = suite_create("conform");
@@ -1128,6 +1212,9 @@ Suite *suite_conform(void)
     tcase_add_test(cmd, the_run_takes_the_captures_settings);
     tcase_add_test(cmd, the_comparison_holds_a_window_not_the_files);
     tcase_add_test(cmd, streamed_and_whole_file_comparisons_print_the_same);
+    tcase_add_test(cmd, a_conform_into_a_folder_another_holds_is_refused);
+    tcase_add_test(cmd, a_conform_holds_its_folder_from_the_import_to_the_comparison);
+    tcase_add_test(cmd, a_conform_that_cannot_lock_its_folder_says_so);
     suite_add_tcase(s, cmd);
     return s;
 }

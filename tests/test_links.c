@@ -1,6 +1,9 @@
 /* test_links.c - no file is written, truncated, renamed or deleted through a link ptosim did not make. */
-/* Temporaries, a sweep's point folders, a session's program folders, a report's program folders. */
+/* Below a folder the user named, no link is followed: temporaries, a sweep's points, a session's program
+ * folders, a report's files, a capture's files. */
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +11,7 @@
 #include <unistd.h>
 
 #include "../model/base/outfile.h"
+#include "../model/base/userdir.h"
 #include "../model/output/run_folder.h"
 #include "testutil.h"
 
@@ -215,17 +219,18 @@ START_TEST(perfetto_and_sweep_refuse_linked_temporaries)
 }
 END_TEST
 
-START_TEST(a_resumed_sweep_replaces_linked_point_files_and_folders)
+START_TEST(a_resumed_sweep_refuses_a_linked_point_folder_and_replaces_linked_point_files)
 {
     const char *top = tu_tmpdir();
     char *v = victim(top, "victim");
-    char sw[4200], mine[4200], p0[4300], p1[4300], path[4400];
+    char sw[4200], abs[PATH_MAX], mine[4200], p0[4300], p1[4300], path[4400];
     snprintf(sw, sizeof(sw), "%s/s", top);
     snprintf(mine, sizeof(mine), "%s/myrun", top);
     const char *a1[] = {"sweep", TRACE("chain3.jsonl"), "--ring-task-window", "16,64", "-o", sw, "-j1", NULL};
     run_out r = tu_run(a1);
     ck_assert_msg(r.status == 0, "%s", r.err);
     tu_run_free(&r);
+    ck_assert_ptr_nonnull(realpath(sw, abs));
     run_into(mine, TRACE("default.jsonl"), NULL);
     snprintf(path, sizeof(path), "%s/dfx_outputs", mine);
     char *notes = victim(path, "notes.txt");
@@ -239,7 +244,7 @@ START_TEST(a_resumed_sweep_replaces_linked_point_files_and_folders)
     snprintf(path, sizeof(path), "%s/stderr.txt", p0);
     ck_assert_int_eq(unlink(path), 0);
     link_to("../../../victim", path);
-    /* point 1: its folder links to another run */
+    /* point 1: its folder links to another run: the sweep refuses it before any point runs */
     snprintf(p1, sizeof(p1), "%s/points/0001", sw);
     const char *rm[] = {"/bin/rm", "-rf", p1, NULL};
     r = tu_run_prog(rm);
@@ -248,30 +253,401 @@ START_TEST(a_resumed_sweep_replaces_linked_point_files_and_folders)
     const char *a2[] = {"sweep", TRACE("chain3.jsonl"), "--ring-task-window", "16,64", "--resume", sw, "-j1",
                         NULL};
     r = tu_run(a2);
-    ck_assert_msg(r.status == 0, "status %d: %s", r.status, r.err);
+    ck_assert_int_eq(r.status, 1);
     char want[9000];
-    snprintf(want, sizeof(want),
-             "ptosim sweep: point 1: %s was not a folder (a symbolic link?); replaced by one\n", p1);
-    ck_assert_msg(strstr(r.err, want) != NULL, "%s", r.err);
+    snprintf(
+        want, sizeof(want),
+        "ptosim sweep: %s/points/0001: is a symbolic link, which ptosim did not make and does not follow; "
+        "remove it\n",
+        abs);
+    ck_assert_str_eq(r.err, want);
+    ck_assert_str_eq(r.out, "");
     tu_run_free(&r);
-    assert_precious(v);
     snprintf(path, sizeof(path), "%s/stderr.txt", p0);
-    ck_assert(!is_link(path));
-    /* the other run is as it was; point 1 ran in a folder of its own */
+    ck_assert(is_link(path)); /* nothing ran */
+    ck_assert(is_link(p1));
+    /* the other run is as it was */
     assert_precious(notes);
     snprintf(path, sizeof(path), "%s/ptosim_run.json", mine);
     char *run_json_after = tu_read(path);
     ck_assert_str_eq(run_json_after, run_json_before);
     snprintf(path, sizeof(path), "%s/row.csv", mine);
     ck_assert(!tu_exists(path));
+    /* with the folder's link gone the sweep resumes; point 0's linked stderr.txt is replaced, its target
+     * kept */
+    ck_assert_int_eq(unlink(p1), 0);
+    r = tu_run(a2);
+    ck_assert_msg(r.status == 0, "status %d: %s", r.status, r.err);
+    tu_run_free(&r);
+    assert_precious(v);
+    snprintf(path, sizeof(path), "%s/stderr.txt", p0);
+    ck_assert(!is_link(path));
     ck_assert(is_folder(p1));
     snprintf(path, sizeof(path), "%s/row.csv", p1);
     ck_assert(tu_exists(path));
     snprintf(path, sizeof(path), "%s/sweep.csv", sw);
     ck_assert(tu_exists(path));
+    assert_precious(notes);
     free(run_json_before);
     free(run_json_after);
     free(notes);
+    free(v);
+}
+END_TEST
+
+/* Lists folder dir's entries, sorted, as "a b c" (static buffer). */
+static const char *entries(const char *dir)
+{
+    static char out[4096];
+    char cmd[4400];
+    snprintf(cmd, sizeof(cmd), "ls -A '%s' | tr '\\n' ' '", dir);
+    FILE *p = popen(cmd, "r");
+    ck_assert_ptr_nonnull(p);
+    size_t n = fread(out, 1, sizeof(out) - 1, p);
+    out[n] = '\0';
+    pclose(p);
+    return out;
+}
+
+START_TEST(a_sweep_goes_into_no_points_folder_that_is_a_link)
+{
+    /* a sweep folder someone sent, its points/ a link to a folder of the user's: neither -o, --resume,
+     * --point nor --collect makes a run folder there or removes anything of it */
+    const char *top = tu_tmpdir();
+    char sent[4200], abs[PATH_MAX], home[4200], points[4400], want[9000];
+    snprintf(sent, sizeof(sent), "%s/sent", top);
+    snprintf(home, sizeof(home), "%s/home", top);
+    ck_assert_int_eq(mkdir(home, 0755), 0);
+    char *notes = victim(home, "notes.txt");
+    const char *a1[] = {"sweep", TRACE("chain3.jsonl"), "--ring-task-window", "16,64", "-o", sent, "-j1",
+                        NULL};
+    run_out r = tu_run(a1);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    ck_assert_ptr_nonnull(realpath(sent, abs));
+    snprintf(points, sizeof(points), "%s/points", sent);
+    const char *rm[] = {"/bin/rm", "-rf", points, NULL};
+    r = tu_run_prog(rm);
+    tu_run_free(&r);
+    link_to("../home", points);
+    snprintf(want, sizeof(want),
+             "ptosim sweep: %s/points: is a symbolic link, which ptosim did not make and does not follow; "
+             "remove it\n",
+             abs);
+    const char *resume[] = {
+        "sweep", TRACE("chain3.jsonl"), "--ring-task-window", "16,64", "--resume", sent, "-j1", NULL};
+    const char *const *cmds[] = {resume, a1};
+    for (int k = 0; k < 2; k++) {
+        r = tu_run(cmds[k]);
+        ck_assert_int_eq(r.status, 1);
+        ck_assert_str_eq(r.err, want);
+        ck_assert_str_eq(r.out, "");
+        tu_run_free(&r);
+        ck_assert_str_eq(entries(home), "notes.txt ");
+    }
+    /* on --resume the files the sweep reads back: a link at either is refused too */
+    const char *reads[] = {"points.csv", "sweep.cmd"};
+    for (int k = 0; k < 2; k++) {
+        char file[4400], moved[4400];
+        snprintf(file, sizeof(file), "%s/%s", sent, reads[k]);
+        snprintf(moved, sizeof(moved), "%s/%s", home, reads[k]);
+        ck_assert_int_eq(rename(file, moved), 0);
+        link_to(moved, file);
+        ck_assert_int_eq(unlink(points), 0);
+        ck_assert_int_eq(mkdir(points, 0755), 0);
+        r = tu_run(resume);
+        ck_assert_int_eq(r.status, 1);
+        char w2[9000];
+        snprintf(w2, sizeof(w2),
+                 "ptosim sweep: %s/%s: is a symbolic link, which ptosim did not make and does not follow; remove "
+                 "it\n",
+                 abs, reads[k]);
+        ck_assert_str_eq(r.err, w2);
+        tu_run_free(&r);
+        ck_assert_int_eq(unlink(file), 0);
+        ck_assert_int_eq(rename(moved, file), 0);
+        ck_assert_int_eq(rmdir(points), 0);
+        link_to("../home", points);
+    }
+    const char *point[] = {
+        "sweep", TRACE("chain3.jsonl"), "--ring-task-window", "16,64", "-o", sent, "--point", "1", NULL};
+    r = tu_run(point);
+    ck_assert_int_eq(r.status, 1);
+    snprintf(want, sizeof(want),
+             "ptosim sweep: point 1: %s/points: is a symbolic link, which ptosim did not make and does not "
+             "follow; "
+             "remove it\n",
+             abs);
+    ck_assert_msg(tu_starts(r.err, want), "%s", r.err);
+    tu_run_free(&r);
+    ck_assert_str_eq(entries(home), "notes.txt ");
+    const char *collect[] = {"sweep", "--collect", sent, NULL};
+    r = tu_run(collect);
+    ck_assert_int_eq(r.status, 1);
+    snprintf(want, sizeof(want),
+             "ptosim sweep: %s/points: is a symbolic link, which ptosim did not make and does not follow; "
+             "remove it\n",
+             sent);
+    ck_assert_str_eq(r.err, want);
+    tu_run_free(&r);
+    assert_precious(notes);
+    /* the link is to another sweep's points, one of them without its row: its files stay as they were */
+    char mine[4200], p1[4400], dfx[4500], path[4600];
+    snprintf(mine, sizeof(mine), "%s/mine", top);
+    const char *a2[] = {"sweep", TRACE("default.jsonl"), "--ring-task-window", "16,64", "-o", mine, "-j1",
+                        NULL};
+    r = tu_run(a2);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    snprintf(p1, sizeof(p1), "%s/points/0001", mine);
+    snprintf(dfx, sizeof(dfx), "%s/dfx_outputs", p1);
+    char *mynotes = victim(dfx, "notes.txt");
+    snprintf(path, sizeof(path), "%s/row.csv", p1);
+    ck_assert_int_eq(unlink(path), 0);
+    snprintf(path, sizeof(path), "%s/ptosim_run.json", p1);
+    char *run_json = tu_read(path);
+    ck_assert_int_eq(unlink(points), 0);
+    link_to("../mine/points", points);
+    r = tu_run(resume);
+    ck_assert_int_eq(r.status, 1);
+    tu_run_free(&r);
+    ck_assert_str_eq(entries(dfx), "name_map_default.json notes.txt ");
+    assert_precious(mynotes);
+    char *after = tu_read(path);
+    ck_assert_str_eq(after, run_json);
+    free(after);
+    free(run_json);
+    free(mynotes);
+    free(notes);
+}
+END_TEST
+
+START_TEST(a_run_reads_no_linked_ptosim_run_json)
+{
+    /* DIR/ptosim_run.json a link to another session's: its program list is not read, so a folder of the
+     * user's named like a program's stays */
+    const char *top = tu_tmpdir();
+    char other[4200], w[4200], mine[4400], path[4600];
+    snprintf(other, sizeof(other), "%s/other", top);
+    snprintf(w, sizeof(w), "%s/w", top);
+    run_into(other, TRACE("chain3.jsonl"), TRACE("chain3.jsonl")); /* lists 0_chain3 and 1_chain3 */
+    ck_assert_int_eq(mkdir(w, 0755), 0);
+    snprintf(mine, sizeof(mine), "%s/0_chain3", w);
+    ck_assert_int_eq(mkdir(mine, 0755), 0);
+    char *keep = victim(mine, "ptosim_run.json");
+    snprintf(path, sizeof(path), "%s/ptosim_run.json", w);
+    link_to("../other/ptosim_run.json", path);
+    run_into(w, TRACE("chain3.jsonl"), NULL);
+    assert_precious(keep);
+    ck_assert(!is_link(path)); /* replaced by the run's own */
+    snprintf(path, sizeof(path), "%s/other/ptosim_run.json", top);
+    cJSON *j = tu_json_file(path); /* the other session's file is as it was */
+    ck_assert_ptr_nonnull(cJSON_GetObjectItemCaseSensitive(j, "ptosim_worker"));
+    cJSON_Delete(j);
+    free(keep);
+}
+END_TEST
+
+START_TEST(a_report_reads_nothing_through_a_link_in_its_folder)
+{
+    const char *top = tu_tmpdir();
+    char other[4200], sent[4200], dfx[4400], want[9000], page[4400];
+    snprintf(other, sizeof(other), "%s/other", top);
+    snprintf(sent, sizeof(sent), "%s/sent", top);
+    run_into(other, TRACE("chain3.jsonl"), NULL);
+    run_into(sent, TRACE("chain3.jsonl"), NULL);
+    snprintf(dfx, sizeof(dfx), "%s/dfx_outputs", sent);
+    const char *rm[] = {"/bin/rm", "-rf", dfx, NULL};
+    run_out r = tu_run_prog(rm);
+    tu_run_free(&r);
+    link_to("../other/dfx_outputs", dfx);
+    const char *args[] = {"report", sent, NULL};
+    r = tu_run(args);
+    ck_assert_int_eq(r.status, 3);
+    snprintf(
+        want, sizeof(want),
+        "ptosim report: %s/chip_swimlane_records.json: cannot read: %s: is a symbolic link, which ptosim "
+        "did not make and does not follow; remove it\n",
+        dfx, dfx);
+    ck_assert_str_eq(r.err, want);
+    tu_run_free(&r);
+    snprintf(page, sizeof(page), "%s/report.html", sent);
+    ck_assert(!tu_exists(page));
+    /* the folder named is followed, as asked */
+    char named[4200];
+    snprintf(named, sizeof(named), "%s/named", top);
+    link_to("other", named);
+    const char *a2[] = {"report", named, NULL};
+    r = tu_run(a2);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+}
+END_TEST
+
+/* A capture folder in top/name: probe's files, copied. */
+static const char *capture_copy(const char *top, const char *name)
+{
+    static char cap[4200];
+    char sub[4400];
+    snprintf(cap, sizeof(cap), "%s/%s", top, name);
+    ck_assert_int_eq(mkdir(cap, 0755), 0);
+    snprintf(sub, sizeof(sub), "%s/scope_stats", cap);
+    ck_assert_int_eq(mkdir(sub, 0755), 0);
+    const char *files[] = {"deps.json", "chip_swimlane_records.json", "name_map_TestZzAlignProbe_probe.json",
+                           "scope_stats/scope_stats.jsonl"};
+    for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+        char src[4200];
+        snprintf(src, sizeof(src), PTOSIM_SRCDIR "/tests/real/probe/%s", files[i]);
+        free(tu_copy(cap, files[i], src));
+    }
+    return cap;
+}
+
+START_TEST(import_and_conform_refuse_a_capture_file_that_is_a_link)
+{
+    const char *top = tu_tmpdir();
+    char elsewhere[4200], path[4600], want[9000];
+    snprintf(elsewhere, sizeof(elsewhere), "%s/elsewhere", top);
+    ck_assert_int_eq(mkdir(elsewhere, 0755), 0);
+    const char *names[] = {"deps.json", "scope_stats/scope_stats.jsonl", "chip_swimlane_records.json"};
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+        char cname[32];
+        snprintf(cname, sizeof(cname), "cap%zu", i);
+        const char *cap = capture_copy(top, cname);
+        char moved[4400];
+        snprintf(moved, sizeof(moved), "%s/%zu.json", elsewhere, i);
+        snprintf(path, sizeof(path), "%s/%s", cap, names[i]);
+        ck_assert_int_eq(rename(path, moved), 0);
+        link_to(moved, path);
+        const char *imp[] = {"import", cap, NULL};
+        run_out r = tu_run(imp);
+        ck_assert_int_eq(r.status, 3);
+        snprintf(
+            want, sizeof(want),
+            "ptosim import: %s: is a symbolic link, which ptosim did not make and does not follow; remove "
+            "it\n",
+            path);
+        ck_assert_str_eq(r.err, want);
+        ck_assert_str_eq(r.out, "");
+        tu_run_free(&r);
+    }
+    /* a folder of the capture that is a link */
+    const char *cap = capture_copy(top, "capdir");
+    char ss[4400], moved[4400];
+    snprintf(ss, sizeof(ss), "%s/scope_stats", cap);
+    snprintf(moved, sizeof(moved), "%s/ss", elsewhere);
+    ck_assert_int_eq(rename(ss, moved), 0);
+    link_to(moved, ss);
+    const char *imp[] = {"import", cap, NULL};
+    run_out r = tu_run(imp);
+    ck_assert_int_eq(r.status, 3);
+    snprintf(
+        want, sizeof(want),
+        "ptosim import: %s: is a symbolic link, which ptosim did not make and does not follow; remove it\n",
+        ss);
+    ck_assert_str_eq(r.err, want);
+    tu_run_free(&r);
+    /* conform reads the capture the same way */
+    char w[4200];
+    snprintf(w, sizeof(w), "%s/w", top);
+    const char *conf[] = {"conform", cap, "-o", w, NULL};
+    r = tu_run(conf);
+    ck_assert_int_eq(r.status, 3);
+    snprintf(want, sizeof(want),
+             "ptosim conform: %s: is a symbolic link, which ptosim did not make and does not follow; remove "
+             "it\n",
+             ss);
+    ck_assert_str_eq(r.err, want);
+    ck_assert_str_eq(r.out, "");
+    ck_assert(!tu_exists(w));
+    tu_run_free(&r);
+}
+END_TEST
+
+START_TEST(below_a_named_folder_no_link_is_followed)
+{
+    const char *top = tu_tmpdir();
+    char root[4200], other[4200], lk[4400], path[4600], err[9000], want[12000];
+    snprintf(root, sizeof(root), "%s/root", top);
+    snprintf(other, sizeof(other), "%s/other", top);
+    ck_assert_int_eq(mkdir(root, 0755), 0);
+    ck_assert_int_eq(mkdir(other, 0755), 0);
+    char *v = victim(other, "x.json");
+    snprintf(lk, sizeof(lk), "%s/sub", root);
+    link_to("../other", lk);
+    userdir_reset();
+    /* not named yet: followed as ever */
+    snprintf(path, sizeof(path), "%s/sub/x.json", root);
+    int fd = userdir_open(path, O_RDONLY, 0);
+    ck_assert_int_ge(fd, 0);
+    close(fd);
+    ck_assert_int_eq(userdir_add(root), 0);
+    /* a link on the way: refused, naming it */
+    ck_assert_int_eq(userdir_open(path, O_RDONLY, 0), -1);
+    ck_assert_int_eq(errno, ELOOP);
+    snprintf(want, sizeof(want),
+             "%s: is a symbolic link, which ptosim did not make and does not follow; remove it", lk);
+    ck_assert_str_eq(userdir_why(ELOOP), want);
+    /* a file written below it, and folders made below it */
+    outfile o;
+    ck_assert_ptr_null(outfile_open(&o, path, err, sizeof(err)));
+    snprintf(
+        want, sizeof(want),
+        "%s: cannot write: %s: is a symbolic link, which ptosim did not make and does not follow; remove it",
+        path, lk);
+    ck_assert_str_eq(err, want);
+    snprintf(path, sizeof(path), "%s/sub/a/b", root);
+    ck_assert_int_eq(outfile_mkdirs(path, err, sizeof(err)), -1);
+    snprintf(want, sizeof(want),
+             "%s: is a symbolic link, which ptosim did not make and does not follow; remove it", lk);
+    ck_assert_str_eq(err, want);
+    ck_assert_int_eq(outfile_mkdirs(lk, err, sizeof(err)), -1);
+    ck_assert_str_eq(err, want);
+    snprintf(path, sizeof(path), "%s/a", other);
+    ck_assert(!tu_exists(path));
+    /* the last component a link: refused too */
+    snprintf(path, sizeof(path), "%s/f.json", root);
+    link_to("../other/x.json", path);
+    ck_assert_int_eq(userdir_open(path, O_RDONLY, 0), -1);
+    ck_assert_int_eq(errno, ELOOP);
+    snprintf(want, sizeof(want),
+             "%s: is a symbolic link, which ptosim did not make and does not follow; remove it", path);
+    ck_assert_str_eq(userdir_why(ELOOP), want);
+    struct stat st;
+    ck_assert_int_eq(userdir_stat(path, &st), 0);
+    ck_assert(S_ISLNK(st.st_mode));
+    /* written whole there, it replaces the link, never its target */
+    FILE *f = outfile_open(&o, path, err, sizeof(err));
+    ck_assert_ptr_nonnull(f);
+    fputs("mine\n", f);
+    ck_assert_int_eq(outfile_commit(&o, err, sizeof(err)), 0);
+    ck_assert(!is_link(path));
+    assert_precious(v);
+    /* made below it: real folders, opened a level at a time */
+    snprintf(path, sizeof(path), "%s/a/b/c", root);
+    ck_assert_int_eq(outfile_mkdirs(path, err, sizeof(err)), 0);
+    ck_assert(is_folder(path));
+    snprintf(path, sizeof(path), "%s/a/b/c/out.json", root);
+    f = outfile_open(&o, path, err, sizeof(err));
+    ck_assert_ptr_nonnull(f);
+    ck_assert_int_eq(outfile_commit(&o, err, sizeof(err)), 0);
+    ck_assert(tu_exists(path));
+    /* a way out by '..' is not taken */
+    snprintf(path, sizeof(path), "%s/a/../../other/x.json", root);
+    ck_assert_int_eq(userdir_open(path, O_RDONLY, 0), -1);
+    ck_assert_int_eq(errno, EACCES);
+    snprintf(want, sizeof(want), "%s/a/..: '..' below a folder you named is not followed", root);
+    ck_assert_str_eq(userdir_why(EACCES), want);
+    /* the named folder itself may be a link: it is followed, as asked */
+    char named[4200];
+    snprintf(named, sizeof(named), "%s/named", top);
+    link_to("other", named);
+    ck_assert_int_eq(userdir_add(named), 0);
+    snprintf(path, sizeof(path), "%s/x.json", named);
+    fd = userdir_open(path, O_RDONLY, 0);
+    ck_assert_int_ge(fd, 0);
+    close(fd);
+    userdir_reset();
     free(v);
 }
 END_TEST
@@ -398,7 +774,12 @@ Suite *suite_links(void)
     tcase_add_test(tc, own_dir_refuses_or_replaces_a_link_and_keeps_its_target);
     tcase_add_test(tc, report_refuses_a_linked_temporary_and_leaves_the_target_as_it_was);
     tcase_add_test(tc, perfetto_and_sweep_refuse_linked_temporaries);
-    tcase_add_test(tc, a_resumed_sweep_replaces_linked_point_files_and_folders);
+    tcase_add_test(tc, a_resumed_sweep_refuses_a_linked_point_folder_and_replaces_linked_point_files);
+    tcase_add_test(tc, a_sweep_goes_into_no_points_folder_that_is_a_link);
+    tcase_add_test(tc, a_run_reads_no_linked_ptosim_run_json);
+    tcase_add_test(tc, a_report_reads_nothing_through_a_link_in_its_folder);
+    tcase_add_test(tc, import_and_conform_refuse_a_capture_file_that_is_a_link);
+    tcase_add_test(tc, below_a_named_folder_no_link_is_followed);
     tcase_add_test(tc, a_session_refuses_a_program_folder_that_is_a_link);
     tcase_add_test(tc, a_report_follows_no_program_folder_out_of_its_folder);
     suite_add_tcase(s, tc);

@@ -4,6 +4,7 @@
 #define _XOPEN_SOURCE 700 /* posix_openpt and friends, for the progress test's terminal */
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -16,6 +17,7 @@
 
 #include "../model/base/csv.h"
 #include "../model/graph/graph_compiled.h"
+#include "../model/graph/graph_source.h"
 #include "../model/graph/op_record.h"
 #include "testutil.h"
 
@@ -970,13 +972,16 @@ START_TEST(a_point_job_refuses_a_forged_record)
     fclose(f);
     r = tu_run(p0);
     ck_assert_int_eq(r.status, 1);
-    snprintf(
-        want, sizeof(want),
-        "ptosim sweep: point 0 (--ring-task-window 4) gave no row: exit 3 (%s/points/0000/row.csv is empty); "
-        "its stderr (%s/points/0000/stderr.txt):\nptosim: %s: the record at byte %d (line 2 of %s) is out of "
-        "range: kernels[1]: func id 977 is not in the kernel table of %s\n",
-        out, out, cpath, GCOMP_HEAD_BYTES, g, g);
-    ck_assert_msg(strncmp(r.err, want, strlen(want)) == 0, "%s", r.err);
+    /* the point compiles g.jsonl again and compares before it runs a record: refused at the forged byte
+     * (the run's own range checks, which would refuse it too, are test_graph.c's) */
+    size_t at = GCOMP_HEAD_BYTES + ((offsetof(graph_op, site) + 7) & ~(size_t)7) + offsetof(graph_op, kernel_ids) +
+                sizeof(int32_t) - offsetof(graph_op, label);
+    snprintf(want, sizeof(want),
+             "ptosim sweep: point 0: %s is not what %s compiles to: its records differ from the graph's at byte "
+             "%zu; run the sweep command again with --resume DIR: it compiles the graph anew and keeps the "
+             "finished points\n",
+             cpath, g, at);
+    ck_assert_str_eq(r.err, want);
     tu_run_free(&r);
     char *done = path_in(out, "points/0000/ptosim_run.json");
     ck_assert(!tu_exists(done));
@@ -986,6 +991,231 @@ START_TEST(a_point_job_refuses_a_forged_record)
     free(c);
     free(cpath);
     free(out);
+    free(g);
+}
+END_TEST
+
+/* Forges the compiled graph at path as a sweep folder someone sent might: the first user_code record's time
+ * becomes ns (a value in range, which every check of a record passes), the records' hash is recomputed.
+ * Returns the file offset of the first byte changed. */
+static size_t forge_user_code(const char *path, uint64_t ns)
+{
+    char *text = NULL;
+    FILE *f = fopen(path, "r+b");
+    ck_assert_ptr_nonnull(f);
+    fseek(f, 0, SEEK_END);
+    size_t n = (size_t)ftell(f);
+    unsigned char *c = malloc(n), *was = malloc(n);
+    rewind(f);
+    ck_assert_int_eq(fread(c, 1, n, f), n);
+    memcpy(was, c, n);
+    gcomp_head h;
+    memcpy(&h, c, sizeof(h));
+    graph_op *op = malloc(sizeof(*op));
+    bool done = false;
+    for (size_t pos = 0; pos < h.rec_bytes && !done;) {
+        size_t at = pos;
+        ck_assert_int_eq(oprec_read_checked(c + GCOMP_HEAD_BYTES, h.rec_bytes, &pos, op), 0);
+        if (op->kind != OP_USER_CODE)
+            continue;
+        op->user_ns = ns;
+        oprec_buf b = {0};
+        ck_assert_int_eq(oprec_append(&b, op, 0), 0);
+        ck_assert_uint_eq(b.used, pos - at); /* the same length: only the value changed */
+        memcpy(c + GCOMP_HEAD_BYTES + at, b.buf, b.used);
+        free(b.buf);
+        done = true;
+    }
+    ck_assert_msg(done, "%s has no user_code record", path);
+    gcomp_hasher hs;
+    gcomp_hash_init(&hs);
+    gcomp_hash_update(&hs, c + GCOMP_HEAD_BYTES, h.rec_bytes);
+    h.rec_hash = gcomp_hash_final(&hs);
+    memcpy(c, &h, sizeof(h));
+    rewind(f);
+    ck_assert_int_eq(fwrite(c, 1, n, f), n);
+    fclose(f);
+    size_t first = GCOMP_HEAD_BYTES; /* the head's hash changed too */
+    while (first < n && c[first] == was[first])
+        first++;
+    ck_assert_uint_lt(first, n);
+    free(op);
+    free(c);
+    free(was);
+    free(text);
+    return first;
+}
+
+START_TEST(a_compiled_graph_forged_in_range_is_never_run)
+{
+    /* a forged graph.compiled whose changed value stays in range passed every check: the point ran the forged
+     * operations (another makespan), status ok, exit 0. A point run alone compiles GRAPH again and compares
+     * before it runs; a sweep (-o, --resume) compiles GRAPH anew and never uses the file it finds */
+    const char *dir = tu_tmpdir();
+    char *g = tu_copy(dir, "g.jsonl", TRACE("default.jsonl")), *out = path_in(dir, "s"), want[8192];
+    const char *sw[] = {"sweep", g, "--ring-task-window", "16", "--no-host-timing", "-o", out, "-j1", NULL};
+    const char *p0[] = {"sweep", g, "--ring-task-window", "16", "--no-host-timing", "-o", out, "--point", "0",
+                        NULL};
+    const char *res[] = {"sweep", g,   "--ring-task-window", "16", "--no-host-timing", "--resume", out,
+                         "-j1",   NULL};
+    run_out r = tu_run(sw);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    char *genuine = read_in(out, "points/0000/row.csv"), *cpath = path_in(out, "graph.compiled");
+    size_t at = forge_user_code(cpath, 300000); /* a user_code of 300 ns made 300 us */
+    r = tu_run(p0);
+    ck_assert_int_eq(r.status, 1);
+    snprintf(want, sizeof(want),
+             "ptosim sweep: point 0: %s is not what %s compiles to: its records differ from the graph's at byte "
+             "%zu; run the sweep command again with --resume DIR: it compiles the graph anew and keeps the "
+             "finished points\n",
+             cpath, g, at);
+    ck_assert_str_eq(r.err, want);
+    tu_run_free(&r);
+    char *row = read_in(out, "points/0000/row.csv");
+    ck_assert_str_eq(row, genuine); /* nothing ran */
+    free(row);
+    /* --resume compiles g.jsonl anew: the point it runs again is the genuine graph's */
+    char *rp = path_in(out, "points/0000/row.csv");
+    ck_assert_int_eq(unlink(rp), 0);
+    forge_user_code(cpath, 400000);
+    r = tu_run(res);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    row = read_in(out, "points/0000/row.csv");
+    ck_assert_str_eq(row, genuine);
+    free(row);
+    /* and so does -o */
+    ck_assert_int_eq(unlink(rp), 0);
+    forge_user_code(cpath, 500000);
+    r = tu_run(sw);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    row = read_in(out, "points/0000/row.csv");
+    ck_assert_str_eq(row, genuine);
+    free(row);
+    /* the compiled file is the genuine one again: a point alone runs */
+    r = tu_run(p0);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    free(rp);
+    free(cpath);
+    free(genuine);
+    free(out);
+    free(g);
+}
+END_TEST
+
+START_TEST(a_generated_graph_forged_in_a_sweep_folder_is_never_run)
+{
+    /* gen:KIND: a point run alone reads DIR/graphs/NNNN.jsonl; one edited (and compiled again to match) is
+     * not the generator's graph and is refused before the point runs */
+    const char *dir = tu_tmpdir();
+    char *out = path_in(dir, "s"), want[8192];
+    const char *sw[] = {"sweep", "gen:granularity", "--gen-k", "24,48", "-o", out, "-j1", NULL};
+    const char *p1[] = {"sweep", "gen:granularity", "--gen-k", "24,48", "-o", out, "--point", "1", NULL};
+    run_out r = tu_run(sw);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    char *gpath = path_in(out, "graphs/0001.jsonl"), *cpath = path_in(out, "graphs/0001.compiled");
+    char *text = tu_read(gpath);
+    char *cyc = strstr(text, "\"cycles\": ");
+    ck_assert_ptr_nonnull(cyc);
+    size_t at = (size_t)(cyc - text) + 10;
+    ck_assert(text[at] >= '1' && text[at] <= '8');
+    text[at]++; /* the kernel's cost, in range: every task is slower */
+    char *slash = strrchr(gpath, '/');
+    *slash = '\0';
+    free(tu_write(gpath, "0001.jsonl", text));
+    *slash = '/';
+    char err[4096];
+    ck_assert_int_eq(gcomp_compile(gpath, cpath, err, sizeof(err)), 0); /* the compiled file to match */
+    r = tu_run(p1);
+    ck_assert_int_eq(r.status, 1);
+    snprintf(want, sizeof(want),
+             "ptosim sweep: point 1: %s is not the graph ptosim gen granularity writes for this point (they part "
+             "at byte %zu); run the sweep command again with --resume DIR: it writes the graphs anew and keeps "
+             "the finished points\n",
+             gpath, at);
+    ck_assert_str_eq(r.err, want);
+    tu_run_free(&r);
+    free(text);
+    free(gpath);
+    free(cpath);
+    free(out);
+}
+END_TEST
+
+START_TEST(a_signal_while_the_sweep_reads_its_graph_stops_it)
+{
+    /* SIGINT in the first half second of a sweep (reading and compiling its graph) was lost where it came in
+     * ignored, as in a script's background job: every point ran, exit 0. The graph here is a FIFO this test
+     * holds open, so the reading is provably under way when the signal comes */
+    const char *dir = tu_tmpdir();
+    char *fifo = path_in(dir, "g.fifo"), *out = path_in(dir, "s"), *errp = path_in(dir, "err.txt");
+    ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        int fe = open(errp, O_WRONLY | O_CREAT | O_TRUNC, 0644), fo = open("/dev/null", O_WRONLY);
+        if (fe < 0 || fo < 0 || dup2(fe, 2) < 0 || dup2(fo, 1) < 0)
+            _exit(127);
+        signal(SIGINT, SIG_IGN); /* as a background job of a script gets it */
+        execl(PTOSIM_BIN, PTOSIM_BIN, "sweep", fifo, "--ring-task-window", "16,64", "-o", out, "-j1", (char *)NULL);
+        _exit(127);
+    }
+    /* the open for writing returns once the sweep has opened the FIFO to read it (a child that failed before
+     * would leave it waiting: the test's timeout says so) */
+    int w = open(fifo, O_WRONLY);
+    ck_assert_int_ge(w, 0);
+    char *text = tu_read(TRACE("chain3.jsonl")); /* a whole graph, smaller than the pipe's buffer */
+    ck_assert_int_eq(write(w, text, strlen(text)), (ssize_t)strlen(text));
+    ck_assert_int_eq(kill(pid, SIGINT), 0);
+    /* the end of the graph only now: the sweep cannot have read past it before the signal reached it (one
+     * that reads on runs every point, exit 0) */
+    close(w);
+    int st;
+    ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+    ck_assert_msg(WIFEXITED(st), "killed by signal %d", WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+    ck_assert_int_eq(WEXITSTATUS(st), 130);
+    char *err = tu_read(errp);
+    ck_assert_str_eq(err, "ptosim sweep: interrupted by SIGINT before any point ran; nothing was written\n");
+    ck_assert(!tu_exists(out));
+    free(err);
+    free(text);
+    free(errp);
+    free(out);
+    free(fifo);
+}
+END_TEST
+
+START_TEST(a_stopped_graph_reading_ends_at_its_next_line)
+{
+    /* the flag a sweep's SIGINT sets ends a check, a compile and a copy of the graph at once, with nothing
+     * written */
+    const char *dir = tu_tmpdir();
+    char *g = tu_copy(dir, "g.jsonl", TRACE("chain3.jsonl")), *cpath = path_in(dir, "g.compiled"),
+         *copy = path_in(dir, "copy.jsonl"), err[4096], want[4400];
+    volatile sig_atomic_t flag = 1;
+    gsrc_stop_on(&flag);
+    ck_assert_int_ne(graph_validate(g, err, sizeof(err)), 0);
+    snprintf(want, sizeof(want), "%s:2: interrupted", g); /* line 1, the header, was read by the open */
+    ck_assert_str_eq(err, want);
+    ck_assert_int_eq(gcomp_compile(g, cpath, err, sizeof(err)), 1);
+    ck_assert_str_eq(err, want);
+    ck_assert(!tu_exists(cpath));
+    char tmp[4300];
+    snprintf(tmp, sizeof(tmp), "%s.tmp", cpath);
+    ck_assert(!tu_exists(tmp));
+    ck_assert_int_eq(gsrc_spool(g, copy, err, sizeof(err)), 1);
+    snprintf(want, sizeof(want), "%s: interrupted", g);
+    ck_assert_str_eq(err, want);
+    ck_assert(!tu_exists(copy));
+    flag = 0; /* not set: as ever */
+    ck_assert_int_eq(graph_validate(g, err, sizeof(err)), 0);
+    gsrc_stop_on(NULL);
+    free(copy);
+    free(cpath);
     free(g);
 }
 END_TEST
@@ -1590,22 +1820,34 @@ START_TEST(gen_lists_sweep_the_generators_parameters)
     char *again = read_in(out, "sweep.csv");
     ck_assert_str_eq(again, csv);
     free(again);
-    /* DIR/graphs is the sweep's own: a link there (a folder someone sent) is replaced, its target untouched
-     */
-    char *lk = path_in(dir, "lk"), *target = path_in(dir, "target"), link[8192];
+    /* DIR/graphs is the sweep's own: a link there (a folder someone sent) is refused before anything is
+     * written, its target untouched */
+    char *lk = path_in(dir, "lk"), *target = path_in(dir, "target"), link[8192], lk_abs[PATH_MAX];
     ck_assert_int_eq(mkdir(lk, 0755), 0);
     ck_assert_int_eq(mkdir(target, 0755), 0);
+    ck_assert_ptr_nonnull(realpath(lk, lk_abs));
     snprintf(link, sizeof(link), "%s/graphs", lk);
     ck_assert_int_eq(symlink(target, link), 0);
     const char *one[] = {"sweep", "gen:granularity", "--gen-k", "24", "-o", lk, NULL};
     r = tu_run(one);
-    ck_assert_int_eq(r.status, 0);
-    snprintf(want, sizeof(want),
-             "ptosim sweep: %s/graphs was not a folder (a symbolic link?); replaced by one\n", lk);
-    ck_assert_str_eq(r.err, want);
+    ck_assert_int_eq(r.status, 1);
+    char refused[PATH_MAX + 200];
+    snprintf(refused, sizeof(refused),
+             "ptosim sweep: %s/graphs: is a symbolic link, which ptosim did not make and does not follow; "
+             "remove it\n",
+             lk_abs);
+    ck_assert_str_eq(r.err, refused);
     tu_run_free(&r);
     snprintf(link, sizeof(link), "%s/0000.jsonl", target);
     ck_assert(!tu_exists(link));
+    snprintf(link, sizeof(link), "%s/points.csv", lk);
+    ck_assert(!tu_exists(link));
+    /* with the link gone the sweep makes a folder of its own */
+    snprintf(link, sizeof(link), "%s/graphs", lk);
+    ck_assert_int_eq(unlink(link), 0);
+    r = tu_run(one);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
     snprintf(link, sizeof(link), "%s/graphs/0000.jsonl", lk);
     ck_assert(tu_exists(link));
     free(target);
@@ -2271,6 +2513,10 @@ Suite *suite_sweep(void)
     tcase_add_test(tc, a_graph_edited_keeping_its_size_and_time_is_not_taken_for_the_compiled_one);
     tcase_add_test(tc, resume_over_another_graphs_compiled_file_names_that_file);
     tcase_add_test(tc, a_point_job_refuses_a_forged_record);
+    tcase_add_test(tc, a_compiled_graph_forged_in_range_is_never_run);
+    tcase_add_test(tc, a_generated_graph_forged_in_a_sweep_folder_is_never_run);
+    tcase_add_test(tc, a_signal_while_the_sweep_reads_its_graph_stops_it);
+    tcase_add_test(tc, a_stopped_graph_reading_ends_at_its_next_line);
     tcase_add_test(tc, a_point_without_a_row_is_marked_missing_and_resume_runs_only_it);
     tcase_add_test(tc, collect_names_the_points_without_a_row);
     tcase_add_test(tc, a_points_csv_that_is_not_a_sweeps_is_named);

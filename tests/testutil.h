@@ -52,6 +52,10 @@ run_out tu_run_preloaded(const char *const *args, const char *lib, const char *a
 #define PTOSIM_NOLOCK PTOSIM_SRCDIR "/build/nolock.so"
 #endif
 
+#ifndef PTOSIM_LOCKPROBE /* the Makefile names the lock-probing library (tests/oom/lockprobe.c) of the build */
+#define PTOSIM_LOCKPROBE PTOSIM_SRCDIR "/build/lockprobe.so"
+#endif
+
 /* Runs the program args[0] with argv args (NULL-terminated), no shell. */
 run_out tu_run_prog(const char *const *args);
 

@@ -2,6 +2,8 @@
 #define _GNU_SOURCE /* mkostemp */
 #include "outfile.h"
 
+#include "userdir.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -19,13 +21,14 @@
  * link points to) and the create is tried once more. Returns the descriptor, or -1 with a message in err. */
 static int create_tmp(outfile *o, char *err, size_t errlen)
 {
+    const char *tmp = o->tmp + o->base; /* its name in o->dir */
     for (int tries = 0;; tries++) {
-        int fd = open(o->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+        int fd = openat(o->dir, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
         if (fd >= 0)
             return fd;
         int e = errno;
         struct stat st;
-        if (e != EEXIST || tries > 0 || lstat(o->tmp, &st) != 0) {
+        if (e != EEXIST || tries > 0 || fstatat(o->dir, tmp, &st, AT_SYMLINK_NOFOLLOW) != 0) {
             snprintf(err, errlen, "%s: cannot write: %s", o->path, strerror(e));
             return -1;
         }
@@ -42,21 +45,51 @@ static int create_tmp(outfile *o, char *err, size_t errlen)
                      strerror(S_ISDIR(st.st_mode) ? EISDIR : EEXIST));
             return -1;
         }
-        if (unlink(o->tmp) != 0 && errno != ENOENT) {
+        if (unlinkat(o->dir, tmp, 0) != 0 && errno != ENOENT) {
             snprintf(err, errlen, "%s: cannot write: %s: %s", o->path, o->tmp, strerror(errno));
             return -1;
         }
     }
 }
 
+/* Closes the folder outfile_open opened. */
+static void close_dir(outfile *o)
+{
+    if (o->own_dir)
+        close(o->dir);
+    o->own_dir = false;
+    o->dir = AT_FDCWD;
+}
+
 FILE *outfile_open(outfile *o, const char *path, char *err, size_t errlen)
 {
     memset(o, 0, sizeof(*o));
+    o->dir = AT_FDCWD;
     snprintf(o->path, sizeof(o->path), "%s", path);
     snprintf(o->tmp, sizeof(o->tmp), "%s.tmp", path);
-    int fd = create_tmp(o, err, errlen);
-    if (fd < 0)
+    /* below a folder the user named, the folder the file goes in is reached without following a link */
+    userdir_ref r;
+    char why[4400];
+    if (userdir_get(&r, path, false, why, sizeof(why)) != 0) {
+        snprintf(err, errlen, "%s: cannot write: %s", path, why);
         return NULL;
+    }
+    if (r.below) {
+        size_t n = strlen(path), k = strlen(r.name);
+        if (k > n || strcmp(path + n - k, r.name) != 0) { /* "DIR/x/": no file name to write */
+            userdir_put(&r);
+            snprintf(err, errlen, "%s: cannot write: %s", path, strerror(EISDIR));
+            return NULL;
+        }
+        o->dir = r.fd;
+        o->own_dir = true;
+        o->base = n - k;
+    }
+    int fd = create_tmp(o, err, errlen);
+    if (fd < 0) {
+        close_dir(o);
+        return NULL;
+    }
     o->made = 1;
     o->f = fdopen(fd, "wb");
     if (!o->f) {
@@ -127,12 +160,13 @@ int outfile_commit(outfile *o, char *err, size_t errlen)
     free(o->buf);
     o->buf = NULL;
     /* rename replaces a link at path itself, never what it points to */
-    if (bad || rename(o->tmp, o->path) != 0) {
+    if (bad || renameat(o->dir, o->tmp + o->base, o->dir, o->path + o->base) != 0) {
         snprintf(err, errlen, "%s: write failed: %s", o->path, strerror(errno));
         outfile_abort(o);
         return -1;
     }
     o->made = 0;
+    close_dir(o);
     return 0;
 }
 
@@ -144,8 +178,9 @@ void outfile_abort(outfile *o)
     free(o->buf);
     o->buf = NULL;
     if (o->made) /* only the file this outfile created: never a name someone else put there */
-        unlink(o->tmp);
+        unlinkat(o->dir, o->tmp + o->base, 0);
     o->made = 0;
+    close_dir(o);
 }
 
 int outfile_temp_fd(const char *prefix, const char **dir)
@@ -163,8 +198,48 @@ int outfile_temp_fd(const char *prefix, const char **dir)
     return fd;
 }
 
+/* The last step of outfile_mkdirs and outfile_own_dir below a folder the user named: r's last component
+ * made when missing, or checked. A link there is refused, or with replace removed (its name alone) and a
+ * folder made in its place; link_why ends the message of a refused one. Returns 0, 1 when something was
+ * replaced, or -1 with a message in err naming path. */
+static int own_last(userdir_ref *r, const char *path, int replace, const char *link_why, char *err,
+                    size_t errlen)
+{
+    for (int tries = 0;; tries++) {
+        if (mkdirat(r->fd, r->name, 0777) == 0)
+            return tries > 0;
+        int e = errno;
+        struct stat st;
+        if (e != EEXIST || tries > 0 || fstatat(r->fd, r->name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+            snprintf(err, errlen, "%s: cannot create directory: %s", path, strerror(e));
+            return -1;
+        }
+        if (S_ISDIR(st.st_mode))
+            return 0;
+        if (!replace) {
+            if (S_ISLNK(st.st_mode))
+                snprintf(err, errlen, "%s: %s", path, link_why);
+            else
+                snprintf(err, errlen, "%s: not a directory", path);
+            return -1;
+        }
+        if (unlinkat(r->fd, r->name, 0) != 0) { /* the link's name: what it points to stays as it is */
+            snprintf(err, errlen, "%s: cannot replace it with a folder: %s", path, strerror(errno));
+            return -1;
+        }
+    }
+}
+
 int outfile_mkdirs(const char *dir, char *err, size_t errlen)
 {
+    userdir_ref r;
+    if (userdir_get(&r, dir, true, err, errlen) != 0)
+        return -1;
+    if (r.below) {
+        int rc = own_last(&r, dir, 0, USERDIR_LINK_WHY, err, errlen);
+        userdir_put(&r);
+        return rc;
+    }
     char p[4096];
     snprintf(p, sizeof(p), "%s", dir);
     size_t n = strlen(p);
@@ -197,28 +272,12 @@ int outfile_own_dir(const char *dir, int replace, char *err, size_t errlen)
         if (outfile_mkdirs(parent, err, errlen) != 0)
             return -1;
     }
-    for (int tries = 0;; tries++) {
-        if (mkdir(dir, 0777) == 0)
-            return tries > 0;
-        int e = errno;
-        struct stat st;
-        if (e != EEXIST || tries > 0 || lstat(dir, &st) != 0) {
-            snprintf(err, errlen, "%s: cannot create directory: %s", dir, strerror(e));
-            return -1;
-        }
-        if (S_ISDIR(st.st_mode))
-            return 0;
-        if (!replace) {
-            snprintf(err, errlen,
-                     S_ISLNK(st.st_mode) ? "%s: is a symbolic link, which ptosim did not make and does not "
-                                           "write through; remove it"
-                                         : "%s: not a directory",
-                     dir);
-            return -1;
-        }
-        if (unlink(dir) != 0) { /* the link's name: what it points to stays as it is */
-            snprintf(err, errlen, "%s: cannot replace it with a folder: %s", dir, strerror(errno));
-            return -1;
-        }
-    }
+    userdir_ref r;
+    if (userdir_get(&r, dir, false, err, errlen) != 0)
+        return -1;
+    int rc = own_last(&r, dir, replace,
+                      "is a symbolic link, which ptosim did not make and does not write through; remove it",
+                      err, errlen);
+    userdir_put(&r);
+    return rc;
 }

@@ -2,6 +2,7 @@
 #ifndef PTOSIM_OUTFILE_H
 #define PTOSIM_OUTFILE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -12,12 +13,17 @@ typedef struct outfile {
     char tmp[4200];  /* temporary name beside it */
     char *buf;       /* stdio buffer (1 MiB) */
     int made;        /* tmp is this outfile's file, not yet renamed (abort removes it) */
+    int dir;         /* the folder path lies in, reached without a link below a folder the user named
+                      * (userdir.h); AT_FDCWD when path lies below none */
+    bool own_dir;    /* dir is open (closed by commit and abort) */
+    size_t base;     /* where path's (and tmp's) name in dir starts: 0 with AT_FDCWD */
 } outfile;
 
 /* Creates PATH.tmp for writing with O_CREAT|O_EXCL|O_NOFOLLOW: nothing already
  * there is written through. A regular file of that name (a killed run's) is
- * replaced; a symbolic link, a folder or anything else is refused. Returns the
- * stream, or NULL with a message in err naming path. */
+ * replaced; a symbolic link, a folder or anything else is refused. Below a
+ * folder the user named, the folders on the way are not followed either
+ * (userdir.h). Returns the stream, or NULL with a message in err naming path. */
 FILE *outfile_open(outfile *o, const char *path, char *err, size_t errlen);
 
 /* Flushes, closes and renames the file into place (a symbolic link at path is
@@ -53,7 +59,8 @@ void outfile_abort(outfile *o);
  * descriptor, or -1 with errno set. */
 int outfile_temp_fd(const char *prefix, const char **dir);
 
-/* Creates a directory and its parents (mkdir -p). Returns 0, or -1 with a message in err. */
+/* Creates a directory and its parents (mkdir -p); below a folder the user named, through no link (a link
+ * there: "PATH: is a symbolic link, ..."). Returns 0, or -1 with a message in err. */
 int outfile_mkdirs(const char *dir, char *err, size_t errlen);
 
 /* A folder ptosim names inside one the user gave (a sweep's point, a session's

@@ -1,6 +1,8 @@
 /* readall.c - a whole file read into one NUL-terminated buffer, at most its kind's cap. */
 #include "readall.h"
 
+#include "userdir.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
@@ -89,7 +91,7 @@ char *readall(FILE *f, readall_kind kind, size_t *len, char *why, size_t whylen)
 
 FILE *readall_open(const char *path)
 {
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    int fd = userdir_open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC, 0); /* no link below a named folder */
     if (fd < 0)
         return NULL;
     struct stat st;
@@ -117,5 +119,5 @@ FILE *readall_open(const char *path)
 
 const char *readall_why(int e)
 {
-    return e == EINVAL ? "not a regular file" : strerror(e);
+    return e == EINVAL ? "not a regular file" : userdir_why(e);
 }

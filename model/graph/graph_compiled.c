@@ -15,6 +15,7 @@
 #include "../base/dtype.h"
 #include "op_record.h"
 #include "../base/outfile.h"
+#include "../base/userdir.h"
 #include "../runtime/ring_resources.h"
 
 #define GCOMP_FLUSH_BYTES (1 << 20)  /* records are written out in runs of about this much */
@@ -147,9 +148,13 @@ static int flush_records(FILE *f, oprec_buf *b, gcomp_hasher *h)
     return ok ? 0 : -1;
 }
 
-int gcomp_compile(const char *src, const char *out, char *err, size_t errlen)
+/* gcomp_compile; with keep, *keep gets a descriptor open for reading on the very file written (not on its
+ * name, which another could replace), or -1. */
+static int compile(const char *src, const char *out, int *keep, char *err, size_t errlen)
 {
     struct stat before, after;
+    if (keep)
+        *keep = -1;
     if (stat(src, &before) != 0) {
         snprintf(err, errlen, "%s: cannot read the graph: %s", src, strerror(errno));
         return 1;
@@ -213,8 +218,18 @@ int gcomp_compile(const char *src, const char *out, char *err, size_t errlen)
     head.src_mtime_ns = (int64_t)before.st_mtim.tv_nsec;
     if (fseek(f, 0, SEEK_SET) != 0 || fwrite(&head, sizeof(head), 1, f) != 1)
         goto out_io;
+    if (keep) { /* the inode written, opened again for reading: its name may be anyone's after the rename */
+        char self[64];
+        snprintf(self, sizeof(self), "/proc/self/fd/%d", fileno(f));
+        if ((*keep = open(self, O_RDONLY | O_CLOEXEC)) < 0)
+            goto out_io;
+    }
     rc = outfile_commit(&of, err, errlen) == 0 ? 0 : -1;
     f = NULL;
+    if (rc != 0 && keep) {
+        close(*keep);
+        *keep = -1;
+    }
     goto out_close;
 out_io:
     snprintf(err, errlen, "%s: cannot write: %s", out, strerror(errno));
@@ -229,16 +244,18 @@ out_free:
     return rc;
 }
 
+int gcomp_compile(const char *src, const char *out, char *err, size_t errlen)
+{
+    return compile(src, out, NULL, err, errlen);
+}
+
 /* ---- reading ---- */
 
-int gcomp_open(gcomp *gc, const char *path, const char *src, char *err, size_t errlen)
+/* Maps the compiled graph open at fd (named path in messages; fd is closed) into gc and checks it as
+ * gcomp_open does, all but its source. Returns 0, or -1 with what is wrong in err (nothing kept). */
+static int map_fd(gcomp *gc, int fd, const char *path, char *err, size_t errlen)
 {
     memset(gc, 0, sizeof(*gc));
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
-        return -1;
-    }
     struct stat st;
     if (fstat(fd, &st) != 0) {
         snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
@@ -292,6 +309,33 @@ int gcomp_open(gcomp *gc, const char *path, const char *src, char *err, size_t e
         snprintf(err, errlen, "%s: damaged: its records do not match the hash in its head", path);
         goto out_bad;
     }
+    return 0;
+out_bad:
+    gcomp_close(gc);
+    return -1;
+}
+
+int gcomp_compile_map(gcomp *gc, const char *src, const char *out, char *err, size_t errlen)
+{
+    memset(gc, 0, sizeof(*gc));
+    int fd;
+    int rc = compile(src, out, &fd, err, errlen);
+    if (rc != 0)
+        return rc;
+    return map_fd(gc, fd, out, err, errlen) == 0 ? 0 : -1;
+}
+
+int gcomp_open(gcomp *gc, const char *path, const char *src, char *err, size_t errlen)
+{
+    memset(gc, 0, sizeof(*gc));
+    int fd = userdir_open(path, O_RDONLY | O_CLOEXEC, 0); /* a sweep's own file: no link below its folder */
+    if (fd < 0) {
+        snprintf(err, errlen, "%s: cannot read: %s", path, userdir_why(errno));
+        return -1;
+    }
+    if (map_fd(gc, fd, path, err, errlen) != 0)
+        return -1;
+    const gcomp_head *h = &gc->head;
     /* the source's bytes, not its size and time: a file rewritten keeping both (cp -p, rsync -t, touch -r)
      * is another graph */
     struct stat ss;
@@ -325,6 +369,71 @@ int gcomp_open(gcomp *gc, const char *path, const char *src, char *err, size_t e
 out_bad:
     gcomp_close(gc);
     return -1;
+}
+
+/* Compares the records built so far (b) with gc's from *pos on, and empties b. False at the first byte
+ * that differs (*pos is then its offset in the records) or when gc's records run out. */
+static bool same_records(const gcomp *gc, uint64_t *pos, oprec_buf *b)
+{
+    size_t n = b->used;
+    b->used = 0;
+    if (n == 0)
+        return true;
+    size_t k = 0;
+    uint64_t left = *pos < gc->head.rec_bytes ? gc->head.rec_bytes - *pos : 0;
+    if (n <= left && memcmp(gc->recs + *pos, b->buf, n) == 0) {
+        *pos += n;
+        return true;
+    }
+    while (k < n && k < left && gc->recs[*pos + k] == b->buf[k]) /* where they part */
+        k++;
+    *pos += k;
+    return false;
+}
+
+int gcomp_verify(const gcomp *gc, const char *src, char *err, size_t errlen)
+{
+    graph *g = malloc(sizeof(*g));
+    graph_op *op = calloc(1, sizeof(*op)); /* as gcomp_compile's: the same records, byte for byte */
+    oprec_buf b = {0};
+    int rc = -1;
+    if (!g || !op) {
+        snprintf(err, errlen, "out of memory");
+        goto out_free;
+    }
+    if (graph_open(g, src, err, errlen) != 0) {
+        rc = 1;
+        goto out_free;
+    }
+    uint64_t pos = 0, nops = 0;
+    bool same = true;
+    int got = 0;
+    while (same && (got = graph_next(g, op, err, errlen)) > 0) {
+        if (oprec_append(&b, op, 2 * GCOMP_FLUSH_BYTES) != 0) {
+            snprintf(err, errlen, "%s: out of memory while compiling it", src);
+            goto out_close;
+        }
+        nops++;
+        if (b.used >= GCOMP_FLUSH_BYTES)
+            same = same_records(gc, &pos, &b);
+    }
+    if (same && got < 0) {
+        rc = 1;
+        goto out_close;
+    }
+    if (same)
+        same = same_records(gc, &pos, &b) && pos == gc->head.rec_bytes && nops == gc->head.nops;
+    rc = same ? 0 : GCOMP_DIFFERS;
+    if (!same)
+        snprintf(err, errlen, "%s is not what %s compiles to: its records differ from the graph's at byte %llu",
+                 gc->path, src, (unsigned long long)(GCOMP_HEAD_BYTES + pos));
+out_close:
+    graph_close(g);
+out_free:
+    free(b.buf);
+    free(op);
+    free(g);
+    return rc;
 }
 
 void gcomp_close(gcomp *gc)

@@ -13,6 +13,7 @@
 #define GCOMP_FORMAT 1         /* bumped whenever the head or the records change meaning */
 #define GCOMP_HEAD_BYTES 128   /* the head's size; the records follow, 8-byte aligned */
 #define GCOMP_STALE 1          /* gcomp_open: a whole compiled graph, but of another version of the source */
+#define GCOMP_DIFFERS 2        /* gcomp_verify: a whole compiled graph, but not what its source compiles to */
 
 /* The file's head, in the writer's byte order (oprec_layout covers it). */
 typedef struct gcomp_head {
@@ -90,6 +91,20 @@ int gcomp_compile(const char *src, const char *out, char *err, size_t errlen);
  * GCOMP_STALE when only the last check failed ("SRC does not match PATH: ..."
  * in err, gc->head filled, no mapping kept); -1 with what is wrong in err. */
 int gcomp_open(gcomp *gc, const char *path, const char *src, char *err, size_t errlen);
+
+/* gcomp_compile, then maps into gc the very file it wrote (not whatever its
+ * name holds by then) and checks it as gcomp_open does. Returns as
+ * gcomp_compile; gc is ready on 0. */
+int gcomp_compile_map(gcomp *gc, const char *src, const char *out, char *err, size_t errlen);
+
+/* Compiles src again, in memory, and compares its records with gc's byte
+ * for byte: a compiled graph is never trusted over the graph it claims to be
+ * (its hashes are no signature: a record changed under recomputed hashes
+ * passes them, and its values may stay in range). Returns 0 when they are
+ * the same; GCOMP_DIFFERS ("PATH is not what SRC compiles to: its records
+ * differ from the graph's at byte N" in err); 1 for a malformed src, -1 for
+ * I/O or memory (message in err). */
+int gcomp_verify(const gcomp *gc, const char *src, char *err, size_t errlen);
 
 /* Unmaps. */
 void gcomp_close(gcomp *gc);

@@ -1809,6 +1809,10 @@ static void scope_remember(graph *g, size_t n, const graph_op *op)
 
 int graph_next(graph *g, graph_op *op, char *err, size_t errlen)
 {
+    if (gsrc_stopped()) { /* a sweep's SIGINT (gsrc_stop_on): the line is not read */
+        snprintf(err, errlen, "%s:%ld: interrupted", g->path, g->line + 1);
+        return -1;
+    }
     ssize_t n = next_line(g);
     if (n < 0) {
         if (stream_error(g, err, errlen))

@@ -194,6 +194,18 @@ static int add_alias(const char *dst, const char *path)
     return 0;
 }
 
+static const volatile sig_atomic_t *stop_flag; /* gsrc_stop_on's */
+
+void gsrc_stop_on(const volatile sig_atomic_t *flag)
+{
+    stop_flag = flag;
+}
+
+bool gsrc_stopped(void)
+{
+    return stop_flag && *stop_flag;
+}
+
 /* Copies everything of the graph at path to out. Returns 0; 1 when path cannot be opened or read (message
  * in err); -1 when out cannot be written (errno set, no message: the caller names the copy). */
 static int copy_graph(const char *path, FILE *out, char *err, size_t errlen)
@@ -205,13 +217,18 @@ static int copy_graph(const char *path, FILE *out, char *err, size_t errlen)
     }
     char buf[16384];
     size_t n;
-    while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
+    while (!gsrc_stopped() && (n = fread(buf, 1, sizeof(buf), in)) > 0)
         if (fwrite(buf, 1, n, out) != n) {
             int e = errno;
             fclose(in);
             errno = e;
             return -1;
         }
+    if (gsrc_stopped()) { /* a read a signal cut short (EINTR) is this too */
+        snprintf(err, errlen, "%s: interrupted", gsrc_name(path));
+        fclose(in);
+        return 1;
+    }
     if (ferror(in)) {
         snprintf(err, errlen, "%s: read error: %s", gsrc_name(path), gsrc_strerror(errno));
         fclose(in);

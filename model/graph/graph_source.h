@@ -4,6 +4,7 @@
 #ifndef PTOSIM_GRAPH_SOURCE_H
 #define PTOSIM_GRAPH_SOURCE_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -30,6 +31,16 @@ const char *gsrc_name(const char *path);
  * (/dev/stdin on a pipe) or a socket. A path that does not exist is not: the
  * open will say so. */
 bool gsrc_read_once(const char *path);
+
+/* Stops every graph reading of this process (a copy below, graph_next,
+ * graph_validate, a compile) at its next line or block once *flag is
+ * non-zero: a SIGINT or SIGTERM while a sweep reads and compiles its graph
+ * ends it then, not after a graph of millions of lines. The reading fails
+ * with "interrupted" (gsrc_stopped says it was this). NULL: no flag. */
+void gsrc_stop_on(const volatile sig_atomic_t *flag);
+
+/* Is the flag gsrc_stop_on gave set? */
+bool gsrc_stopped(void);
 
 /* Copies the graph at path (decompressed, without its BOM) to the new file
  * dst, written whole or not at all; gsrc_name(dst) then names path. Returns

@@ -89,11 +89,18 @@ int oprec_append(oprec_buf *b, const graph_op *op, size_t min_cap)
     for (int i = 0; i < op->nargs; i++)
         memset(p + (size_t)i * sizeof(graph_arg) + offsetof(graph_arg, data), 0, sizeof(op->args[i].data));
     p += (size_t)op->nargs * sizeof(graph_arg);
-    memcpy(p, op->scalars, (size_t)op->nscalars * sizeof(graph_scalar));
-    p += (size_t)op->nscalars * sizeof(graph_scalar);
-    if (op->ndeps)
-        memcpy(p, op->deps, (size_t)op->ndeps * sizeof(graph_dep));
-    p += (size_t)op->ndeps * sizeof(graph_dep);
+    /* scalars and deps field by field: their padding (the reader's dependency buffer is realloc'd, never
+     * cleared) must not carry stray bytes into the records, which are compared with a fresh compile's */
+    for (int i = 0; i < op->nscalars; i++, p += sizeof(graph_scalar)) {
+        const graph_scalar *sc = &op->scalars[i];
+        memcpy(p + offsetof(graph_scalar, dtype), &sc->dtype, sizeof(sc->dtype));
+        memcpy(p + offsetof(graph_scalar, value), &sc->value, sizeof(sc->value));
+        memcpy(p + offsetof(graph_scalar, dump), &sc->dump, sizeof(sc->dump));
+    }
+    for (int i = 0; i < op->ndeps; i++, p += sizeof(graph_dep)) {
+        memcpy(p + offsetof(graph_dep, label), &op->deps[i].label, sizeof(op->deps[i].label));
+        memcpy(p + offsetof(graph_dep, raw_id), &op->deps[i].raw_id, sizeof(op->deps[i].raw_id));
+    }
     for (int i = 0; i < op->nargs; i++)
         if (op->args[i].ndata) {
             memcpy(p, op->args[i].data, op->args[i].ndata * sizeof(double));

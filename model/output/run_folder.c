@@ -23,6 +23,7 @@
 #include "../base/json_reader.h"
 #include "../base/outfile.h"
 #include "../base/readall.h"
+#include "../base/userdir.h"
 
 /* rm -rf of name in the folder at at: a symbolic link is removed, never followed, and each folder is
  * opened with O_NOFOLLOW under the descriptor of its parent, so a link put in place of a folder while this
@@ -55,17 +56,32 @@ static void remove_tree_at(int at, const char *name)
     unlinkat(at, name, AT_REMOVEDIR);
 }
 
-/* rm -rf path: a symlink is removed, never followed. */
+/* rm -rf path: a symlink is removed, never followed, nor one on the way below a folder the user named. */
 static void remove_tree(const char *path)
 {
-    remove_tree_at(AT_FDCWD, path);
+    userdir_ref r;
+    if (userdir_get(&r, path, false, NULL, 0) != 0)
+        return; /* a link on the way: what lies past it is not ours */
+    remove_tree_at(r.fd, r.name);
+    userdir_put(&r);
+}
+
+/* rmdir path (an empty folder only), reached as userdir_open reaches it. 0, or -1. */
+static int remove_empty(const char *path)
+{
+    userdir_ref r;
+    if (userdir_get(&r, path, false, NULL, 0) != 0)
+        return -1;
+    int rc = unlinkat(r.fd, r.name, AT_REMOVEDIR);
+    userdir_put(&r);
+    return rc;
 }
 
 /* Opens the folder dir/rel (rel: components of a path under dir, "" = dir itself), each component with
  * O_NOFOLLOW: a symbolic link on the way is not entered. Returns the descriptor, or -1. */
 static int open_under(const char *dir, const char *rel, size_t len)
 {
-    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    int fd = userdir_open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
     char comp[256];
     size_t i = 0;
     while (fd >= 0 && i < len) {
@@ -86,6 +102,28 @@ static int open_under(const char *dir, const char *rel, size_t len)
     return fd;
 }
 
+static int inherited_lock = -1; /* workdir_inherit_lock's descriptor */
+
+void workdir_inherit_lock(int fd)
+{
+    inherited_lock = fd;
+}
+
+/* fd, or a duplicate of the inherited lock's descriptor when both are the same folder (fd is then closed):
+ * the lock the holder took is then this run's too. */
+static int take_inherited(int fd)
+{
+    struct stat a, b;
+    if (inherited_lock < 0 || fstat(fd, &a) != 0 || fstat(inherited_lock, &b) != 0 || a.st_dev != b.st_dev ||
+        a.st_ino != b.st_ino)
+        return fd;
+    int dup = fcntl(inherited_lock, F_DUPFD_CLOEXEC, 0);
+    if (dup < 0)
+        return fd;
+    close(fd);
+    return dup;
+}
+
 int workdir_open(workdir *w, const char *dir, char *err, size_t errlen)
 {
     memset(w, 0, sizeof(*w));
@@ -96,7 +134,7 @@ int workdir_open(workdir *w, const char *dir, char *err, size_t errlen)
     char probe[4096];
     snprintf(probe, sizeof(probe), "%s", dir);
     struct stat st;
-    while (probe[0] && stat(probe, &st) != 0) {
+    while (probe[0] && userdir_stat(probe, &st) != 0) {
         w->made++;
         char *slash = strrchr(probe, '/');
         if (!slash)
@@ -110,11 +148,12 @@ int workdir_open(workdir *w, const char *dir, char *err, size_t errlen)
     if (outfile_mkdirs(dir, err, errlen) != 0)
         return -1;
     int rc = 0;
-    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    int fd = userdir_open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
     if (fd < 0) {
-        snprintf(err, errlen, "%s: cannot open the work dir: %s", dir, strerror(errno));
+        snprintf(err, errlen, "%s: cannot open the work dir: %s", dir, userdir_why(errno));
         return -1;
     }
+    fd = take_inherited(fd);
     if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
         int e = errno;
         if (e == EWOULDBLOCK) {
@@ -133,7 +172,7 @@ int workdir_open(workdir *w, const char *dir, char *err, size_t errlen)
     }
     w->lock_fd = fd;
     remove_tree(w->stage); /* a run killed with SIGKILL left it */
-    if (mkdir(w->stage, 0777) != 0) {
+    if (userdir_mkdir(w->stage, 0777) != 0) {
         snprintf(err, errlen, "%s: cannot create directory: %s", w->stage, strerror(errno));
         workdir_close(w);
         return -1;
@@ -183,7 +222,7 @@ static void prune_parents(const char *dir, const char *rel)
         *slash = '\0';
         char path[8200];
         snprintf(path, sizeof(path), "%s/%s", dir, sub);
-        if (rmdir(path) != 0)
+        if (remove_empty(path) != 0)
             break; /* not empty (or not there): its parents are not either */
     }
 }
@@ -212,21 +251,32 @@ static int swap_in(const workdir *w, const char *top, size_t len)
     snprintf(from, sizeof(from), "%s/%.*s", w->stage, (int)len, top);
     snprintf(to, sizeof(to), "%s/%.*s", w->dir, (int)len, top);
     struct stat st;
-    if (lstat(to, &st) != 0)
-        return errno == ENOENT ? rename(from, to) : -1;
-    if (renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_EXCHANGE) == 0)
+    if (userdir_stat(to, &st) != 0)
+        return errno == ENOENT ? userdir_rename(from, to) : -1;
+    userdir_ref a, b;
+    if (userdir_get(&a, from, false, NULL, 0) != 0)
+        return -1;
+    if (userdir_get(&b, to, false, NULL, 0) != 0) {
+        userdir_put(&a);
+        return -1;
+    }
+    int rc = renameat2(a.fd, a.name, b.fd, b.name, RENAME_EXCHANGE), e = errno;
+    userdir_put(&a);
+    userdir_put(&b);
+    errno = e;
+    if (rc == 0)
         return 0;
     if (errno != EINVAL && errno != ENOSYS && errno != ENOTSUP)
         return -1;
     /* a file system without the exchange (some network ones): aside, then in; a crash between the two
      * renames leaves the old folder in the staging folder, where the next run removes it */
     snprintf(aside, sizeof(aside), "%s/%.*s.old", w->stage, (int)len, top);
-    if (rename(to, aside) != 0)
+    if (userdir_rename(to, aside) != 0)
         return -1;
-    if (rename(from, to) == 0)
+    if (userdir_rename(from, to) == 0)
         return 0;
-    int e = errno;
-    rename(aside, to); /* the old folder back: the commit failed and changed nothing */
+    e = errno;
+    userdir_rename(aside, to); /* the old folder back: the commit failed and changed nothing */
     errno = e;
     return -1;
 }
@@ -253,7 +303,7 @@ int workdir_commit(workdir *w, const char *const *old, int nold, const char *con
         char to[8400];
         struct stat st;
         snprintf(to, sizeof(to), "%s/%.*s", w->dir, (int)len, new_files[i]);
-        if (lstat(to, &st) == 0 && !S_ISDIR(st.st_mode)) {
+        if (userdir_stat(to, &st) == 0 && !S_ISDIR(st.st_mode)) {
             snprintf(err, errlen, "%s: not a directory", to);
             return -1;
         }
@@ -279,7 +329,7 @@ int workdir_commit(workdir *w, const char *const *old, int nold, const char *con
         char from[8400], to[8400];
         snprintf(from, sizeof(from), "%s/%s", w->stage, new_files[i]);
         snprintf(to, sizeof(to), "%s/%s", w->dir, new_files[i]);
-        if (rename(from, to) != 0) {
+        if (userdir_rename(from, to) != 0) {
             snprintf(err, errlen, "%s: cannot move into place: %s (the folder now holds part of this run)",
                      to, strerror(errno));
             rc = -2;
@@ -300,7 +350,7 @@ void workdir_abort(workdir *w)
     char path[4096];
     snprintf(path, sizeof(path), "%s", w->dir);
     for (int i = 0; i < w->made; i++) { /* only empty folders go: rmdir refuses the others */
-        if (rmdir(path) != 0)
+        if (remove_empty(path) != 0)
             break;
         char *slash = strrchr(path, '/');
         if (!slash)
@@ -336,7 +386,7 @@ void workdir_old_programs(const char *dir, workdir_programs *out)
     out->n = 0;
     char path[4200];
     snprintf(path, sizeof(path), "%s/ptosim_run.json", dir);
-    FILE *f = readall_open(path); /* a FIFO would block the open */
+    FILE *f = readall_open(path); /* a FIFO would block the open; no link below the folder */
     if (!f)
         return;
     size_t len;
@@ -368,7 +418,7 @@ void workdir_drop_programs(const char *dir, const workdir_programs *old, const c
         snprintf(path, sizeof(path), "%s/%s", dir, old->name[i]);
         snprintf(run, sizeof(run), "%s/ptosim_run.json", path);
         struct stat st;
-        if (!kept && lstat(path, &st) == 0 && S_ISDIR(st.st_mode) && access(run, F_OK) == 0)
+        if (!kept && userdir_stat(path, &st) == 0 && S_ISDIR(st.st_mode) && userdir_stat(run, &st) == 0)
             remove_tree(path);
     }
 }

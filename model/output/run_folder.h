@@ -30,6 +30,12 @@ int workdir_open(workdir *w, const char *dir, char *err, size_t errlen);
  * is gone again after workdir_abort; one that was there holds what it held). */
 void workdir_left(const workdir *w, char *out, size_t n);
 
+/* A lock on a work dir handed to this process (`ptosim conform` holds its folder's for the whole
+ * comparison and runs `ptosim run` into it): workdir_open of that same folder takes its lock through fd,
+ * the holder's own open file, instead of opening the folder anew, which the holder's lock would refuse.
+ * Any other folder is locked as ever; fd is only used, never closed. */
+void workdir_inherit_lock(int fd);
+
 /* Puts the run's outputs in place, with SIGINT and SIGTERM held back
  * throughout: each folder the `new` files lie in (paths relative to dir:
  * dfx_outputs/) replaces dir's folder of that name whole, in one rename
