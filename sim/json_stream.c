@@ -134,6 +134,10 @@ int jstream_peek(jstream *js)
         if (js->pos >= js->len)
             return 0;
         int c = (unsigned char)js->buf[js->pos];
+        if (c == 0) { /* no JSON text holds a NUL: it is not the end (0), so the text is bad */
+            js->bad = true;
+            return 0;
+        }
         if (!is_ws(c))
             return c;
         js->pos++;

@@ -55,7 +55,8 @@ void jstream_seek(jstream *js, uint64_t off);
 /* File offset of the cursor. */
 uint64_t jstream_tell(const jstream *js);
 
-/* Skips white space; returns the next byte, 0 at the end of the file or after a failure. */
+/* Skips white space; returns the next byte, 0 at the end of the file or after a failure (a NUL byte is one:
+ * js->bad is set). */
 int jstream_peek(jstream *js);
 
 /* Consumes c after white space; false (nothing consumed) when the next byte is another. */

@@ -177,6 +177,25 @@ START_TEST(a_refused_value_in_a_file_marks_the_stream_bad)
 }
 END_TEST
 
+START_TEST(a_nul_byte_is_no_end_of_the_text)
+{
+    /* "{}" then a NUL and more: the NUL used to read as the end, so "xyz" after it passed unseen */
+    char *path = file_of("");
+    FILE *f = fopen(path, "wb");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_uint_eq(fwrite("{}\0xyz", 1, 6, f), 6);
+    ck_assert_int_eq(fclose(f), 0);
+    jstream js;
+    ck_assert_int_eq(jstream_open(&js, path), 0);
+    ck_assert(jstream_skip(&js));
+    ck_assert(!js.bad);
+    ck_assert_int_eq(jstream_peek(&js), 0); /* not a value's start, and not the end either: */
+    ck_assert(js.bad);
+    jstream_close(&js);
+    free(path);
+}
+END_TEST
+
 START_TEST(a_trusted_reading_finds_where_values_end)
 {
     jstream_window = 64;
@@ -469,6 +488,7 @@ Suite *suite_jstream(void)
     tcase_add_test(tc, a_trusted_reading_finds_where_values_end);
     tcase_add_test(tc, a_token_cut_by_the_window_is_read_whole);
     tcase_add_test(tc, what_the_lexer_refuses_the_stream_refuses);
+    tcase_add_test(tc, a_nul_byte_is_no_end_of_the_text);
     tcase_add_test(tc, lines_are_read_with_or_without_a_last_newline);
     tcase_add_test(tc, a_checked_value_is_passed_over_by_its_brackets);
     tcase_add_test(tc, spans_give_members_and_say_only_what_they_know);
