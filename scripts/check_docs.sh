@@ -208,7 +208,9 @@ plural() { if [ "$1" -eq 1 ]; then echo "1 $2"; else echo "$1 $2s"; fi; }
 # show FILE: the output a failed command gave, indented, at most 200 lines
 show()
 {
-    awk 'NR <= 200 { print "    " $0 } END { if (NR > 200) print "    ... (" NR - 200 " more lines)"; if (NR == 0) print "    (no output)" }' "$1" >&2
+    awk 'NR <= 200 { print "    " $0 }
+        END { if (NR > 200) print "    ... (" NR - 200 " more lines)"
+              if (NR == 0) print "    (no output)" }' "$1" >&2
 }
 
 ndocs=0 nfailed=0 tblocks=0 tskipped=0 tcmds=0

@@ -42,14 +42,18 @@ gethelp()
     local name=$1
     shift
     if ! "$bin" "$@" --help > "$tmp/help.$name" 2> "$tmp/err"; then
-        echo "check_manpage: $bin $* --help failed:" >&2
+        echo "check_manpage: $bin ${*:+$* }--help failed:" >&2
         cat "$tmp/err" >&2
         exit 2
     fi
 }
 gethelp top
-mapfile -t commands < <(awk '/^commands:/ { on = 1; next } on && /^$/ { exit } on && /^  [a-z]/ { print $1 }' \
-    "$tmp/help.top")
+# listed: the first words of the lines indented by 2 below "LABEL:", up to a blank line
+listed()
+{
+    awk -v label="$1:" '$0 == label { on = 1; next } on && /^$/ { exit } on && /^  [a-z]/ { print $1 }' "$2"
+}
+mapfile -t commands < <(listed commands "$tmp/help.top")
 if [ ${#commands[@]} -eq 0 ]; then
     echo "check_manpage: $bin --help lists no commands" >&2
     exit 2
@@ -59,8 +63,7 @@ for c in "${commands[@]}"; do
 done
 kinds=()
 if [ -f "$tmp/help.gen" ]; then
-    mapfile -t kinds < <(awk '/^kinds:/ { on = 1; next } on && /^$/ { exit } on && /^  [a-z]/ { print $1 }' \
-        "$tmp/help.gen")
+    mapfile -t kinds < <(listed kinds "$tmp/help.gen")
 fi
 
 # every option as COMMAND<TAB>OPTION ("" for ptosim --help's own), in the order the helps list them
