@@ -96,13 +96,23 @@ FNR == 1 { infence = 0; dir = FILENAME; if (!sub(/\/[^\/]*$/, "", dir)) dir = ""
 EOF
 
 # Pass 2: the anchors. Reads the links into Markdown files that have an ANCHOR (pass 1's form) and each such
-# file's headings once, as GitHub names them: the heading's text without markup, lower case, without
-# punctuation but - and _, spaces as -; a repeated one gets -1, -2, ...
+# file's headings once, as GitHub names them: the heading's text as the page shows it (no markup, no HTML
+# tags), lower case, without punctuation but - and _, spaces as -; a repeated one gets -1, -2, ...
 read -r -d '' anchors_awk <<'EOF'
-function slug(t) {
+function slug(t,    n, seg, i, s) {
+    # outside code spans (the odd pieces between backticks) links keep their text, and HTML tags and
+    # entities go, as on the rendered page; inside them every character is text
+    n = split(t, seg, /`+/)
+    t = ""
+    for (i = 1; i <= n; i++) {
+        s = seg[i]
+        if (i % 2) {
+            gsub(/!?\[/, "", s); gsub(/\]\([^)]*\)/, "", s); gsub(/\]/, "", s)
+            gsub(/<[^>]*>/, "", s); gsub(/&[A-Za-z0-9#]+;/, "", s)
+        }
+        t = t s
+    }
     t = tolower(t)
-    gsub(/!?\[/, "", t); gsub(/\]\([^)]*\)/, "", t); gsub(/\]/, "", t)
-    gsub(/<[^>]*>/, "", t)
     gsub(/[]!"#$%&'()*+,.\/:;<=>?@[\\^`{|}~]/, "", t)
     gsub(/—|–|→|←|↔|⇒|×|·|…|“|”|‘|’|«|»|§|°|≤|≥|≈|±|÷|•|©|®|™/, "", t)
     gsub(/\t/, "", t)
