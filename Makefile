@@ -150,11 +150,11 @@ golden: $(BUILD)/ptosim
 
 # The documentation's checks (docs/contributing-docs.md): every ```console example of README.md and docs/
 # runs and prints what it says, every relative link resolves, and the man page and bash completion know
-# every command and option the binary's --help lists.
+# every command and option the binary's --help lists. All three run, so one run shows every problem.
 check-docs: $(BUILD)/ptosim
-	PTOSIM_BIN=$(BUILD)/ptosim bash scripts/check_docs.sh
-	bash scripts/check_links.sh
-	bash scripts/check_manpage.sh $(BUILD)/ptosim
+	@rc=0; PTOSIM_BIN=$(BUILD)/ptosim bash scripts/check_docs.sh || rc=1; \
+	bash scripts/check_links.sh || rc=1; \
+	bash scripts/check_manpage.sh $(BUILD)/ptosim || rc=1; exit $$rc
 
 check-cluster: cluster-dep $(BUILD)/ptosim
 	sh tests/cluster/test_cluster.sh $(BUILD)/ptosim
