@@ -20,7 +20,7 @@ bin=${PTOSIM_BIN:-$root/build/ptosim}
 case $bin in /*) ;; *) bin=$root/$bin ;; esac
 case ${1:-} in
 -h|--help)
-    sed -n '3,4s/^# \{0,1\}//p' "$0"
+    awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"
     exit 0 ;;
 -*)
     echo "usage: scripts/check_docs.sh [FILE.md ...]" >&2

@@ -15,7 +15,7 @@ set -u
 export LC_ALL=C
 case ${1:-} in
 -h|--help)
-    sed -n '3,4s/^# \{0,1\}//p' "$0"
+    awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"
     exit 0 ;;
 -*)
     echo "usage: scripts/check_manpage.sh [PTOSIM [MANPAGE [COMPLETION]]]" >&2
