@@ -1,5 +1,6 @@
 # Makefile - ptosim: `make` builds, `make check` tests, `make run` runs the default workload, `make bench` measures.
 # `make check-cluster` runs only the cluster tests (a one-node Slurm cluster and an sshd; make check runs them too).
+# `make check-docs` runs only the documentation's checks (its examples, links, man page; make check runs them too).
 
 CC ?= cc
 # Functions start on a cache line: otherwise a change anywhere moves the hot
@@ -47,7 +48,7 @@ FUZZ_LINK_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(filter-out $(BUILD)/%,$(FUZZ_LIB_
 FUZZ_LIBS = $(shell pkg-config --libs libcjson zlib 2>/dev/null) -lm -pthread
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
 
-.PHONY: FORCE all check golden check-cluster check-sanitize fuzz fuzz-build run bench clean format lint chromium-dep \
+.PHONY: FORCE all check check-docs golden check-cluster check-sanitize fuzz fuzz-build run bench clean format lint chromium-dep \
 	cluster-dep install perfsim-dep
 all: $(BUILD)/ptosim
 
@@ -139,12 +140,21 @@ perfsim-dep:
 check: lint chromium-dep cluster-dep perfsim-dep $(BUILD)/ptosim $(BUILD)/run_tests
 	./$(BUILD)/run_tests
 	sh tests/golden/golden.sh $(BUILD)/ptosim check
+	$(MAKE) --no-print-directory check-docs
 	sh tests/cluster/test_cluster.sh $(BUILD)/ptosim
 
 # Byte-identity guard (tests/golden/golden.sh): `make check` compares every shipped trace's outputs with
 # tests/golden/outputs.sha256; `make golden` re-records them, only when the model is meant to change.
 golden: $(BUILD)/ptosim
 	sh tests/golden/golden.sh $(BUILD)/ptosim record
+
+# The documentation's checks (docs/contributing-docs.md): every ```console example of README.md and docs/
+# runs and prints what it says, every relative link resolves, and the man page and bash completion know
+# every command and option the binary's --help lists. All three run, so one run shows every problem.
+check-docs: $(BUILD)/ptosim
+	@rc=0; PTOSIM_BIN=$(BUILD)/ptosim bash scripts/check_docs.sh || rc=1; \
+	bash scripts/check_links.sh || rc=1; \
+	bash scripts/check_manpage.sh $(BUILD)/ptosim || rc=1; exit $$rc
 
 check-cluster: cluster-dep $(BUILD)/ptosim
 	sh tests/cluster/test_cluster.sh $(BUILD)/ptosim

@@ -65,7 +65,9 @@ _ptosim()
                 --enable-scope-stats --enable-pmu --dump-args --ring-task-window --ring-heap --ring-dep-pool
                 --aicpu-thread-num --op-execute-timeout-us --stream-sync-timeout-ms --scheduler-timeout-ms
                 --set --kernel-set --seed --repeat --quiet --summary-csv --no-host-timing --perfetto --enable-perfetto -h --help
-                $more" -- "$cur"))
+                --cfg= --log= $more" -- "$cur"))
+            # SimGrid's --cfg= and --log= take their value attached
+            [ ${#COMPREPLY[@]} -eq 1 ] && [[ ${COMPREPLY[0]} == *= ]] && compopt -o nospace 2>/dev/null
             return
         fi ;;
     import)

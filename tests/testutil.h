@@ -141,5 +141,6 @@ Suite *suite_faults(void);
 Suite *suite_cli(void);
 Suite *suite_links(void);
 Suite *suite_oom(void);
+Suite *suite_docs(void);
 
 #endif
