@@ -7,7 +7,8 @@
 
 #define CONFORM_MAX_LINES 20 /* difference lines printed per file; the rest are only counted */
 
-/* Exit statuses of `ptosim conform` that differ from `ptosim run`'s (README, "Exit status"). */
+/* Exit statuses of `ptosim conform` that differ from `ptosim run`'s
+ * (docs/reference/exit-status.md §"By command"). */
 enum {
     CONFORM_EXIT_DIFFERENT = 1, /* the comparison found a difference */
     CONFORM_EXIT_FAILED = 7, /* conform itself failed: I/O, memory, the run could not start or was killed */
