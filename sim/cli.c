@@ -337,7 +337,7 @@ int cli_parse_run_args(int argc, char **argv, cli_run *o, char *err, size_t errl
             continue;
         }
         if (cli_opt_is(a, "--enable-chip-swimlane", &v)) {
-            int lvl = 4; /* bare flag = 4 (README.md §"Running a graph") */
+            int lvl = 4; /* bare flag = 4 (docs/reference/commands.md §"Run options") */
             /* the runtime's CLI also takes the level as the next word */
             if (!v && i + 1 < argc && argv[i + 1][0] >= '0' && argv[i + 1][0] <= '9' && !argv[i + 1][1])
                 v = argv[++i];
@@ -369,7 +369,7 @@ int cli_parse_run_args(int argc, char **argv, cli_run *o, char *err, size_t errl
             continue;
         }
         if (cli_opt_is(a, "--dump-args", &v)) {
-            int lvl = 1; /* bare flag = 1, partial (README.md §"Running a graph") */
+            int lvl = 1; /* bare flag = 1, partial (docs/reference/commands.md §"Run options") */
             if (!v && i + 1 < argc && argv[i + 1][0] >= '0' && argv[i + 1][0] <= '9' && !argv[i + 1][1])
                 v = argv[++i];
             int bad = v ? parse_level(v, 3, &lvl) : 0;

@@ -13,7 +13,7 @@
 #define CLI_MAX_GRAPHS 64    /* WORKER_MAX_PROGRAMS */
 #define CLI_MAX_REPEAT 10000 /* --repeat: runs of one command */
 
-/* Exit statuses of the program (README, "Exit status"). */
+/* Exit statuses of the program (docs/reference/exit-status.md §"The statuses"). */
 enum {
     EXIT_OK = 0,
     EXIT_INTERNAL = 1, /* the simulator failed: I/O, memory */

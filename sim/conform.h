@@ -7,15 +7,16 @@
 
 #define CONFORM_MAX_LINES 20 /* difference lines printed per file; the rest are only counted */
 
-/* Exit statuses of `ptosim conform` that differ from `ptosim run`'s (README, "Exit status"). */
+/* Exit statuses of `ptosim conform` that differ from `ptosim run`'s
+ * (docs/reference/exit-status.md §"By command"). */
 enum {
     CONFORM_EXIT_DIFFERENT = 1, /* the comparison found a difference */
     CONFORM_EXIT_FAILED = 7, /* conform itself failed: I/O, memory, the run could not start or was killed */
 };
 
 /* Compares the dfx_outputs folder of a real runtime run (real_dir) with one of
- * ptosim (sim_dir) on what does not depend on timing (README, "Does ptosim
- * build what the runtime builds?"). Prints to report one line per difference
+ * ptosim (sim_dir) on what does not depend on timing (docs/explanation/checking.md
+ * §"What is compared, and why not the rest"). Prints to report one line per difference
  * (at most CONFORM_MAX_LINES per file, then how many more), information
  * lines on what is not compared, and a verdict line. ptosim's heap arena is
  * located with the ring heap sizes of sim_dir's scope_stats header, else of

@@ -17,7 +17,8 @@
 size_t msgtext_escape(char *dst, size_t n, const char *src);
 
 /* msgtext_escape of the message in msg, in place: msg is a buffer of n bytes. The one function every
- * message that quotes an input passes through before it is printed (README, "Exit status"). */
+ * message that quotes an input passes through before it is printed
+ * (docs/reference/exit-status.md §"Bytes a terminal would act on"). */
 void msgtext_fix(char *msg, size_t n);
 
 /* Prints the message fmt formats to f as one line: escaped by msgtext_escape, then a newline, in one

@@ -6,7 +6,8 @@
 #include <stdio.h>
 
 /* The kinds of file ptosim reads whole, each with a cap well past the largest it writes or a capture holds
- * (README, "Files read whole"): a file past it is refused before it costs its size in memory. */
+ * (docs/reference/exit-status.md §"Files read whole"): a file past it is refused before it costs
+ * its size in memory. */
 typedef enum readall_kind {
     READALL_PLATFORM, /* a platform file: 1 MiB (a2a3.json is 2.4 KB) */
     READALL_RUN,      /* a run's or a worker's ptosim_run.json: 64 MiB (~10 KB; 1,024 kernels' rows ~1 MB) */
