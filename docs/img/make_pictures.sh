@@ -10,6 +10,10 @@ root=$(pwd)
 ptosim=$root/build/ptosim
 img=$root/docs/img
 simpler=${1:-}
+if [ -n "$simpler" ]; then
+    [ -d "$simpler/simpler_setup/tools" ] || { echo "make_pictures.sh: $simpler has no simpler_setup/tools" >&2; exit 2; }
+    simpler=$(cd "$simpler" && pwd)
+fi
 [ -x "$ptosim" ] || { echo "make_pictures.sh: no $ptosim (run make first)" >&2; exit 2; }
 command -v chromium >/dev/null || { echo "make_pictures.sh: chromium is not installed" >&2; exit 2; }
 tmp=$(mktemp -d)
