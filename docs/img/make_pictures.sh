@@ -1,5 +1,5 @@
 #!/bin/sh
-# make_pictures.sh [SIMPLER] - remakes the tutorial's and the how-to guides' pictures in docs/img/ (run from the root)
+# make_pictures.sh [SIMPLER] - remakes the pictures of docs/tutorial.md and docs/howto/ (run from the root)
 #
 # Runs the documents' commands in a temporary folder with build/ptosim, then photographs one section of
 # each report page with headless Chromium: the page is copied with a style that hides every other part,
@@ -11,7 +11,10 @@ ptosim=$root/build/ptosim
 img=$root/docs/img
 simpler=${1:-}
 if [ -n "$simpler" ]; then
-    [ -d "$simpler/simpler_setup/tools" ] || { echo "make_pictures.sh: $simpler has no simpler_setup/tools" >&2; exit 2; }
+    if [ ! -d "$simpler/simpler_setup/tools" ]; then
+        echo "make_pictures.sh: $simpler has no simpler_setup/tools" >&2
+        exit 2
+    fi
     simpler=$(cd "$simpler" && pwd)
 fi
 [ -x "$ptosim" ] || { echo "make_pictures.sh: no $ptosim (run make first)" >&2; exit 2; }
@@ -38,11 +41,15 @@ page()
 
 # docs/tutorial.md: the runtime's bgemm with 16 task slots per ring, then 64
 sed '1s/^{/{"run_config": {"ring_task_window": 16}, /' "$root/traces/gen_bgemm.jsonl" > bgemm.jsonl
-dfx="--enable-dep-gen --enable-chip-swimlane --enable-scope-stats"
-"$ptosim" run bgemm.jsonl -o out/w16 $dfx > /dev/null
+# run ARGS...: a run of bgemm.jsonl with the three diagnostic files the tutorial reads
+run()
+{
+    "$ptosim" run bgemm.jsonl --enable-dep-gen --enable-chip-swimlane --enable-scope-stats "$@" > /dev/null
+}
+run -o out/w16
 "$ptosim" run bgemm.jsonl -o out/pmu --enable-pmu > /dev/null
 "$ptosim" sweep bgemm.jsonl --ring-task-window 16,32,64,128 -o out/sweep > /dev/null
-"$ptosim" run bgemm.jsonl --ring-task-window 64 -o out/w64 $dfx > /dev/null
+run --ring-task-window 64 -o out/w64
 for d in w16 pmu sweep w64; do "$ptosim" report out/$d > /dev/null; done
 shoot out/w16/report.html summary 1000 520 report-summary.png
 shoot out/w16/report.html swimlane 1000 700 tutorial-swimlane-16.png
@@ -61,8 +68,8 @@ if [ -n "$simpler" ]; then
     PYTHONPATH=$tmp/viewers python3 -m simpler_setup.tools.deps_viewer out/group/dfx_outputs/deps.json \
         --format html -o deps.html > /dev/null
     page deps.html 900 420 tutorial-graph.png
-    python3 viewers/simpler_setup/tools/scope_stats_plot.py out/w16/dfx_outputs/scope_stats/scope_stats.jsonl \
-        --out-dir . > /dev/null 2>&1
-    sed 's|</head>|<style>.formula-panel{display:none}</style></head>|' scope_stats.html > scope_stats_shot.html
-    page scope_stats_shot.html 1000 760 viewers-scope-stats.png
+    python3 viewers/simpler_setup/tools/scope_stats_plot.py \
+        out/w16/dfx_outputs/scope_stats/scope_stats.jsonl --out-dir . > /dev/null 2>&1
+    sed 's|</head>|<style>.formula-panel{display:none}</style></head>|' scope_stats.html > ss_shot.html
+    page ss_shot.html 1000 760 viewers-scope-stats.png
 fi
