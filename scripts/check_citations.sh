@@ -1,8 +1,8 @@
 #!/bin/sh
 # check_citations.sh - every "FILE.md §N" citation in the tree names a file of the repository and a
 # section that file has: a numbered heading "N" ("## 4. ..." or "### 4.2 ...") or a quoted heading
-# title (docs/reference/exit-status.md §"The statuses"). Run by `make check`; exits 1 naming each citation
-# that does not resolve.
+# title (the § followed by the heading's words in double quotes). Run by `make check`; exits 1 naming
+# each citation that does not resolve.
 set -u
 cd "$(dirname "$0")/.."
 files=$(git ls-files 2>/dev/null || find . -type f -not -path './build/*' -not -path './.git/*' | sed 's|^\./||')

@@ -200,8 +200,8 @@ def dump_stall(batches=64, ctx=8192, chunk=1024, name="dump_stall"):
 
 
 def kv_pair(blocks=8, bs=128, hd=128, hidden=1024):
-    """A prefill and a decode program sharing one worker-resident KV cache (README, "Several
-    programs on one worker"): prefill writes KV blocks 0..blocks-1; decode appends its token's
+    """A prefill and a decode program sharing one worker-resident KV cache
+    (docs/howto/several-programs.md): prefill writes KV blocks 0..blocks-1; decode appends its token's
     K/V at row blocks*bs and attends over every block, reading what prefill wrote."""
     rows = (blocks + 1) * bs
     kernels = [

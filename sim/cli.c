@@ -17,7 +17,7 @@ void cli_run_usage(void)
         "\n"
         "Simulates the graph on a simulated a2a3 chip running the PTO2 runtime. Several graphs run as\n"
         "successive programs on one worker: setup and the ring arena are paid once, resident tensors\n"
-        "keep their address, and each program writes DIR/N_NAME/ (README, \"Several programs\").\n"
+        "keep their address, and each program writes DIR/N_NAME/ (docs/howto/several-programs.md).\n"
         "\n"
         "options:\n"
         "  -o, --work-dir DIR            write DIR/ptosim_run.json and DIR/dfx_outputs/\n"

@@ -820,7 +820,7 @@ END_TEST
 
 START_TEST(a_stalled_args_dump_shows_every_park_and_the_host_writing_after_the_kill)
 {
-    /* README, "Reproducing a dump-collector stall": a full dump parks thread
+    /* docs/howto/dump-stall.md: a full dump parks thread
      * 0 14 times and threads 1 and 2 8 times each until STARS kills the
      * device at 47.244640 s; each park is a "dump park" slice on its thread,
      * their lengths add up to ptosim_run.json's parked time per thread (to a

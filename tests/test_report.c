@@ -1347,7 +1347,7 @@ START_TEST(a_real_run_reports_its_own_numbers_byte_identically)
 END_TEST
 
 /* traces/dump_stall.jsonl with a full dump: STARS reaps it at its 11-credit deadline while the collector
- * holds the scheduler threads parked (README.md, "Reproducing a dump-collector stall": 45 s requested = 11
+ * holds the scheduler threads parked (docs/howto/dump-stall.md: 45 s requested = 11
  * credits of 4.295 s = 47.244640256 s; 2.148 GB produced, 42 MB/s x 47.245 s = 1.984 GB drainable, 1.947 GB
  * of whole payloads written by then; thread 0 parked 14 times). The summary names the collector, not the
  * mte2 pipe of the 19 executions that ran, and does not read 2048 tasks as having run; the page has an
