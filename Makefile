@@ -33,18 +33,18 @@ CFLAGS_ALL := $(SAN) -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -D
 	$(OPT) -MMD -MP $(PKG_CFLAGS) -DPTOSIM_DATADIR='"$(CURDIR)/platforms"' $(CFLAGS)
 
 MODEL_SRC := $(sort $(wildcard model/*/*.c))
-SIM_SRC := $(filter-out sim/main.c,$(sort $(wildcard sim/*.c)))
+SIM_SRC := $(sort $(wildcard sim/*/*.c))
 TEST_SRC := $(sort $(wildcard tests/*.c))
 
 MODEL_OBJ := $(MODEL_SRC:%.c=$(BUILD)/%.o)
-SIM_OBJ := $(SIM_SRC:%.c=$(BUILD)/%.o) $(BUILD)/sim/perfsim_harness.o
+SIM_OBJ := $(SIM_SRC:%.c=$(BUILD)/%.o) $(BUILD)/sim/perfsim/perfsim_harness.o
 # The fuzz targets' library (make fuzz, below; lint links it against $(BUILD)'s objects). import prices
-# kernels with Perf-Sim too (sim/import_cost.c): its binding and the harness text it carries are in it.
-FUZZ_LIB_SRC := $(MODEL_SRC) sim/import.c sim/import_state.c sim/import_heap.c sim/import_cost.c \
-	sim/import_perfsim.c sim/perfsim.c sim/sha256.c sim/stop_signal.c $(BUILD)/sim/perfsim_harness.c sim/cli.c \
-	sim/report_data.c sim/json_scan.c sim/json_span.c sim/json_stream.c
+# kernels with Perf-Sim too (sim/import/import_cost.c): its binding and the harness text it carries are in it.
+FUZZ_LIB_SRC := $(MODEL_SRC) sim/import/import.c sim/import/import_state.c sim/import/import_heap.c sim/import/import_cost.c \
+	sim/import/import_perfsim.c sim/perfsim/perfsim.c sim/perfsim/sha256.c sim/cli/stop_signal.c $(BUILD)/sim/perfsim/perfsim_harness.c sim/cli/cli.c \
+	sim/report/report_data.c sim/json/json_scan.c sim/json/json_span.c sim/json/json_stream.c
 FUZZ_LIB_OBJ := $(FUZZ_LIB_SRC:%.c=build-fuzz/%.o)
-FUZZ_LINK_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(filter-out $(BUILD)/%,$(FUZZ_LIB_SRC))) $(BUILD)/sim/perfsim_harness.o
+FUZZ_LINK_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(filter-out $(BUILD)/%,$(FUZZ_LIB_SRC))) $(BUILD)/sim/perfsim/perfsim_harness.o
 FUZZ_LIBS = $(shell pkg-config --libs libcjson zlib 2>/dev/null) -lm -pthread
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
 
@@ -65,13 +65,13 @@ $(BUILD)/%.o: %.c $(BUILD)/.cflags
 
 # The Perf-Sim harness is C++ that `ptosim import --costs perf-sim` compiles at run time with the user's
 # compiler: ptosim carries its text as a C string.
-$(BUILD)/sim/perfsim_harness.c: sim/perfsim_harness.cpp
+$(BUILD)/sim/perfsim/perfsim_harness.c: sim/perfsim/perfsim_harness.cpp
 	@mkdir -p $(dir $@)
-	@{ echo '/* generated from sim/perfsim_harness.cpp by the Makefile */'; \
+	@{ echo '/* generated from sim/perfsim/perfsim_harness.cpp by the Makefile */'; \
 	   echo 'extern const char perfsim_harness_src[];'; echo 'const char perfsim_harness_src[] ='; \
 	   sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $<; echo ';'; } > $@.tmp && mv $@.tmp $@
 
-$(BUILD)/sim/perfsim_harness.o: $(BUILD)/sim/perfsim_harness.c $(BUILD)/.cflags
+$(BUILD)/sim/perfsim/perfsim_harness.o: $(BUILD)/sim/perfsim/perfsim_harness.c $(BUILD)/.cflags
 	$(CC) $(CFLAGS_ALL) -c -o $@ $<
 
 $(BUILD)/tests/%.o: tests/%.c $(BUILD)/.cflags
@@ -106,7 +106,7 @@ $(BUILD)/run_tests: $(TEST_OBJ) $(MODEL_OBJ) $(SIM_OBJ) | $(BUILD)/failalloc.so 
 # model/ must stay free of SimGrid so its tests need no engine, its includes must keep to the layers of
 # model/README.md §0 (scripts/check_layers.sh), every "FILE §N" citation must resolve
 # to a file and section of the repository, and the fuzz targets must compile.
-lint: $(FUZZ_LINK_OBJ) $(BUILD)/sim/conform.o
+lint: $(FUZZ_LINK_OBJ) $(BUILD)/sim/conform/conform.o
 	@if grep -rn -e '#include <simgrid' -e '#include <xbt' model/; then \
 		echo "model/ must not include SimGrid headers" >&2; exit 1; fi
 	@sh scripts/check_citations.sh
@@ -116,7 +116,7 @@ lint: $(FUZZ_LINK_OBJ) $(BUILD)/sim/conform.o
 	@# that moved to a file the list lacks is found here rather than by the next `make fuzz-build`
 	@printf 'int main(void) { return 0; }\n' > $(BUILD)/fuzz_main.c
 	@for f in tests/fuzz/fuzz_*.c; do \
-		extra=; [ $$f = tests/fuzz/fuzz_conform.c ] && extra=$(BUILD)/sim/conform.o; \
+		extra=; [ $$f = tests/fuzz/fuzz_conform.c ] && extra=$(BUILD)/sim/conform/conform.o; \
 		$(CC) -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(PKG_CFLAGS) \
 			-o $(BUILD)/fuzz_link $$f $(BUILD)/fuzz_main.c $(FUZZ_LINK_OBJ) $$extra $(FUZZ_LIBS) || exit 1; done
 	@rm -f $(BUILD)/fuzz_link $(BUILD)/fuzz_main.c
@@ -202,9 +202,9 @@ build-fuzz/%.o: %.c
 build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzzutil.h $(FUZZ_LIB_OBJ)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB_OBJ) $(FUZZ_LIBS)
 
-# conform's comparison is in the command's file (sim/conform.c), whose one call into run.c the target stands in for
-build-fuzz/fuzz_conform: tests/fuzz/fuzz_conform.c tests/fuzz/fuzzutil.h $(FUZZ_LIB_OBJ) build-fuzz/sim/conform.o
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB_OBJ) build-fuzz/sim/conform.o $(FUZZ_LIBS)
+# conform's comparison is in the command's file (sim/conform/conform.c), whose one call into run.c the target stands in for
+build-fuzz/fuzz_conform: tests/fuzz/fuzz_conform.c tests/fuzz/fuzzutil.h $(FUZZ_LIB_OBJ) build-fuzz/sim/conform/conform.o
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB_OBJ) build-fuzz/sim/conform/conform.o $(FUZZ_LIBS)
 
 # the reader before the flat doc is compiled into the target that compares the two
 build-fuzz/fuzz_graph_diff: tests/fuzz/fuzz_graph_diff.c tests/fuzz/graph_old.c tests/fuzz/fuzzutil.h \
@@ -248,7 +248,7 @@ clean:
 	rm -rf $(BUILD) build-san build-fuzz out
 
 format:
-	clang-format -i model/*/*.c model/*/*.h sim/*.c sim/*.h tests/*.c tests/*.h
+	clang-format -i model/*/*.c model/*/*.h sim/*.c sim/*/*.c sim/*/*.h tests/*.c tests/*.h
 
 -include $(MODEL_OBJ:.o=.d) $(SIM_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(BUILD)/sim/main.d
--include $(FUZZ_LIB_OBJ:.o=.d) build-fuzz/sim/conform.d
+-include $(FUZZ_LIB_OBJ:.o=.d) build-fuzz/sim/conform/conform.d

@@ -24,7 +24,7 @@
 #include "../model/runtime/tensor_map.h"
 #include "../model/base/vec.h"
 #include "../model/base/write_buffer.h"
-#include "../sim/json_scan.h"
+#include "../sim/json/json_scan.h"
 #include "testutil.h"
 
 START_TEST(evq_pops_in_time_order_and_ties_in_insertion_order)

@@ -11,8 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../sim/conform.h"
-#include "../sim/json_stream.h"
+#include "../sim/conform/conform.h"
+#include "../sim/json/json_stream.h"
 #include "testutil.h"
 
 /* ---- hand-made dfx_outputs folders ---- */
@@ -254,7 +254,7 @@ START_TEST(a_different_arg_stride_is_named)
 END_TEST
 
 /* ptosim's side written another way that means the same: white space, members in another order, whole
- * numbers with a fraction. The spans (sim/json_span.c) see different text and leave those elements to the trees,
+ * numbers with a fraction. The spans (sim/json/json_span.c) see different text and leave those elements to the trees,
  * which find them equal. */
 static char *sim_deps_rewritten(void)
 {

@@ -11,7 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../sim/simgrid_run.h"
+#include "../sim/simgrid/simgrid_run.h"
 #include "testutil.h"
 
 static char *path_in(const char *dir, const char *rel)
@@ -58,14 +58,15 @@ START_TEST(the_citation_check_names_every_unresolved_citation)
 }
 END_TEST
 
-/* The layer check of `make lint` holds model/'s includes to model/README.md §0's table: a file outside it,
- * an include of a layer the row does not name, sim/ from model/, and modules that include each other are
- * each named. Run on a small tree of its own. */
+/* The layer check of `make lint` holds model/'s includes to model/README.md §0's table and sim/'s to
+ * sim/README.md's rooms: a file outside them, an include of a layer or room the row does not name, sim/
+ * from model/, and modules that include each other are each named. Run on a small tree of its own. */
 START_TEST(the_layer_check_names_every_broken_rule)
 {
     const char *d = tu_tmpdir();
     char path[4096];
-    static const char *const dirs[] = {"scripts", "model", "model/base", "model/top", "sim"};
+    static const char *const dirs[] = {"scripts", "model", "model/base", "model/top", "sim", "sim/a", "sim/b",
+                                       "sim/c"};
     for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
         snprintf(path, sizeof(path), "%s/%s", d, dirs[i]);
         ck_assert_int_eq(mkdir(path, 0755), 0);
@@ -86,16 +87,36 @@ START_TEST(the_layer_check_names_every_broken_rule)
     snprintf(path, sizeof(path), "%s/model/top", d);
     free(tu_write(path, "b.h", "#include \"../base/a.h\"\n#include \"c.h\"\n"));
     free(tu_write(path, "c.h", "#include \"b.h\"\n"));
-    snprintf(path, sizeof(path), "%s/scripts/check_layers.sh", d);
-    const char *args[] = {"/bin/sh", path, NULL};
+    /* sim/: rooms a and b (b may use a), main.c at the top (its includes lead the circle walk); a uses b,
+     * c is no room, d.c is no module */
+    snprintf(path, sizeof(path), "%s/sim", d);
+    free(tu_write(path, "README.md",
+                  "# sim\n\n<!-- layers: -->\n| room | what | files | may use |\n| --- | --- | --- | --- |\n"
+                  "| `a/` | one | `x` | \342\200\224 |\n| `b/` | two | `y` | `a/` |\n"
+                  "| `./` | entry | `main` | `a/` `b/` |\n<!-- /layers -->\n"));
+    free(tu_write(path, "main.c", "#include \"b/y.h\"\n#include \"../model/top/b.h\"\n"));
+    free(tu_write(path, "d.c", "\n"));
+    free(tu_write(path, "ptosim.1", ".TH PTOSIM 1\n")); /* not code: at home at the top */
+    snprintf(path, sizeof(path), "%s/sim/a", d);
+    free(tu_write(path, "x.h", "#include \"../b/y.h\"\n"));
+    snprintf(path, sizeof(path), "%s/sim/b", d);
+    free(tu_write(path, "y.h", "#include \"../a/x.h\"\n"));
+    /* the script's own path: path is reused below, and sh given a folder exits 0 having run nothing */
+    char script_path[4096];
+    snprintf(script_path, sizeof(script_path), "%s/scripts/check_layers.sh", d);
+    const char *args[] = {"/bin/sh", script_path, NULL};
     run_out r = tu_run_prog(args);
     ck_assert_int_eq(r.status, 1);
     ck_assert_str_eq(r.err, "model/base/stray.c: not in the table of model/README.md \302\2470\n"
                             "model/base/a.h: includes model/top/b.h, but layer base may not use top "
                             "(model/README.md \302\2470)\n"
                             "model/base/a.h: includes sim/s.h: model/ never uses sim/\n"
+                            "sim/c: not a layer of sim/README.md\n"
+                            "sim/d.c: not a layer of sim/README.md\n"
+                            "sim/a/x.h: includes sim/b/y.h, but layer a may not use b (sim/README.md)\n"
                             "modules include each other in a circle: model/base/a -> model/top/b -> model/base/a\n"
-                            "modules include each other in a circle: model/top/b -> model/top/c -> model/top/b\n");
+                            "modules include each other in a circle: model/top/b -> model/top/c -> model/top/b\n"
+                            "modules include each other in a circle: sim/b/y -> sim/a/x -> sim/b/y\n");
     tu_run_free(&r);
     /* the same tree with its rules kept passes */
     snprintf(path, sizeof(path), "%s/model/base", d);
@@ -104,6 +125,12 @@ START_TEST(the_layer_check_names_every_broken_rule)
     ck_assert_int_eq(unlink(path), 0);
     snprintf(path, sizeof(path), "%s/model/top", d);
     free(tu_write(path, "c.h", "#include \"../base/a.h\"\n"));
+    snprintf(path, sizeof(path), "%s/sim/a", d);
+    free(tu_write(path, "x.h", "\n"));
+    snprintf(path, sizeof(path), "%s/sim/d.c", d);
+    ck_assert_int_eq(unlink(path), 0);
+    snprintf(path, sizeof(path), "%s/sim/c", d);
+    ck_assert_int_eq(rmdir(path), 0);
     r = tu_run_prog(args);
     ck_assert_int_eq(r.status, 0);
     ck_assert_str_eq(r.err, "");

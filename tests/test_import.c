@@ -9,8 +9,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../sim/import.h"
-#include "../sim/json_stream.h"
+#include "../sim/import/import.h"
+#include "../sim/json/json_stream.h"
 #include "testutil.h"
 
 /* Runs graph with dep gen, swimlane and (maybe) scope stats into dir; returns makespan in us. */

@@ -6,9 +6,9 @@
 #include <string.h>
 
 #include "../model/base/json_reader.h"
-#include "../sim/json_scan.h"
-#include "../sim/json_span.h"
-#include "../sim/json_stream.h"
+#include "../sim/json/json_scan.h"
+#include "../sim/json/json_span.h"
+#include "../sim/json/json_stream.h"
 #include "testutil.h"
 
 /* A file holding text; returns its path (malloc'd). */

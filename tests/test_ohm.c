@@ -6,8 +6,8 @@
 
 #include "../model/engine/chip_engine.h"
 #include "../model/analysis/overhead_model.h"
-#include "../sim/cli.h"
-#include "../sim/overhead.h"
+#include "../sim/cli/cli.h"
+#include "../sim/report/overhead.h"
 #include "testutil.h"
 
 #define MHZ 1000000ULL /* a 1 MHz counter: one tick is one microsecond */

@@ -12,8 +12,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../sim/perfsim.h"
-#include "../sim/sha256.h"
+#include "../sim/perfsim/perfsim.h"
+#include "../sim/perfsim/sha256.h"
 #include "testutil.h"
 
 #define REAL(name) PTOSIM_SRCDIR "/tests/real/" name

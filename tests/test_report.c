@@ -14,8 +14,8 @@
 #include <unistd.h>
 
 #include "../model/base/outfile.h"
-#include "../sim/report_data.h"
-#include "../sim/report_html.h"
+#include "../sim/report/report_data.h"
+#include "../sim/report/report_html.h"
 #include "testutil.h"
 
 /* ------------------------------------------------------------------ */

@@ -2,7 +2,7 @@
 /* Recursive descent into cJSON nodes or a flat doc: integers without strtod, no locale lookups, duplicate
  * keys, bad UTF-8 and out-of-range numbers refused. Both share the lexing (strings, numbers, white space,
  * the error's place and path); only what a value becomes differs. The lexing is also exported
- * (jsonl_lex_*) for the in-place scanner (sim/json_scan.c) and the windowed one (sim/json_stream.c), and
+ * (jsonl_lex_*) for the in-place scanner (sim/json/json_scan.c) and the windowed one (sim/json/json_stream.c), and
  * jsonl_message is every reader's message. */
 #include "json_reader.h"
 #include "msg_text.h"
@@ -660,7 +660,7 @@ static void unescape_into(const char *s, const char *after, char *out, size_t n)
 #define X16(a) X4(a), X4(a), X4(a), X4(a)
 /* 1 for a byte a string holds as itself, needing no second look: printable ASCII (0x20-0x7F) but the quote
  * and the backslash. One load per byte instead of four comparisons: jsonl_lex_string runs over every
- * string of conform's captures (sim/json_stream.c). */
+ * string of conform's captures (sim/json/json_stream.c). */
 /* clang-format off */
 static const unsigned char STR_PLAIN[256] = {
     X16(0), X16(0),                   /* 0x00-0x1F: control bytes */

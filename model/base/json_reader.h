@@ -108,8 +108,8 @@ const char *jsonl_member_at(const char *s, const char *end, const char *key, con
  * of JSON, so a user sees every malformed file alike. */
 void jsonl_message(char *buf, size_t n, const char *file, const char *s, const jsonl_error *e, long line);
 
-/* The lexing of jsonl_parse, for scanners that walk JSON text in place without a parser (sim/json_scan.c,
- * sim/json_stream.c), so that every reader takes the same strings, numbers and literals. Each reads the
+/* The lexing of jsonl_parse, for scanners that walk JSON text in place without a parser (sim/json/json_scan.c,
+ * sim/json/json_stream.c), so that every reader takes the same strings, numbers and literals. Each reads the
  * token at s (s < end) and returns the byte after it, or NULL with e (may be NULL; its path "") saying
  * where and why. */
 
@@ -127,7 +127,7 @@ const char *jsonl_lex_literal(const char *s, const char *end, jsonl_error *e);
 /* Was the token at s, refused with e by a jsonl_lex_* call on [s, end), cut short by end: could more text
  * after end make it whole? True when it ran out of input (e->at == end, e->what NULL) or, for a literal,
  * when what is held is the start of one ("tru"). For a scanner over a window of a larger text
- * (sim/json_stream.c): it reads more and lexes the token again. A token lexed whole to end may go on too
+ * (sim/json/json_stream.c): it reads more and lexes the token again. A token lexed whole to end may go on too
  * (a number): the scanner looks at the byte after it. */
 bool jsonl_lex_cut(const char *s, const char *end, const jsonl_error *e);
 

@@ -2,7 +2,7 @@
 /* Streamed against whole-file. One input holds, split at "\n====\n": the capture's deps.json, ptosim's
  * deps.json, the capture's chip_swimlane_records.json, ptosim's (a missing part is a missing file).
  * ptosim's folder is compared twice: as written, which the stream reads (tasks and edges as spans of text,
- * sim/json_span.c), and with the first character of its deps.json's first string written as a \u escape,
+ * sim/json/json_span.c), and with the first character of its deps.json's first string written as a \u escape,
  * which json_reader reads alike and the stream refuses in a key, so the whole-file trees compare it. Where
  * both comparisons end, they must print the same. */
 #include <stdbool.h>
@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../../sim/conform.h"
+#include "../../sim/conform/conform.h"
 #include "fuzzutil.h"
 
 /* conform.c's command asks run.c where the platforms are; the comparison never does. */

@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "../../model/graph/graph_reader.h"
-#include "../../sim/import.h"
+#include "../../sim/import/import.h"
 #include "fuzzutil.h"
 
 static const char *const FILES[] = {"deps.json", "scope_stats/scope_stats.jsonl",

@@ -15,8 +15,8 @@
 #include <unistd.h>
 
 #include "../../model/graph/graph_reader.h"
-#include "../../sim/import.h"
-#include "../../sim/perfsim.h"
+#include "../../sim/import/import.h"
+#include "../../sim/perfsim/perfsim.h"
 #include "fuzzutil.h"
 
 #define CAPTURE "tests/real/pa_small1_dump"
