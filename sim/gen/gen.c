@@ -66,17 +66,17 @@ typedef struct gen_kind {
 /* Small helpers                                                       */
 /* ------------------------------------------------------------------ */
 
-static int64_t ceil_div(int64_t a, int64_t b)
+static int64_t gen_ceil_div(int64_t a, int64_t b)
 {
     return (a + b - 1) / b;
 }
 
-static int64_t min64(int64_t a, int64_t b)
+static int64_t gen_min64(int64_t a, int64_t b)
 {
     return a < b ? a : b;
 }
 
-static int64_t max64(int64_t a, int64_t b)
+static int64_t gen_max64(int64_t a, int64_t b)
 {
     return a > b ? a : b;
 }
@@ -111,13 +111,13 @@ static uint64_t rng_below(uint64_t *s, uint64_t n)
 /* JSON emission: every line is written as soon as it is known         */
 /* ------------------------------------------------------------------ */
 
-static void put(gen *g, const char *s)
+static void gen_put(gen *g, const char *s)
 {
     fputs(s, g->f);
 }
 
-static void putf(gen *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void putf(gen *g, const char *fmt, ...)
+static void gen_putf(gen *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void gen_putf(gen *g, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -126,110 +126,110 @@ static void putf(gen *g, const char *fmt, ...)
 }
 
 /* Separator before the next item of the current list. */
-static void sep(gen *g)
+static void gen_sep(gen *g)
 {
     if (g->nitems++)
-        put(g, ", ");
+        gen_put(g, ", ");
 }
 
-static void put_dims(gen *g, int nd, const int64_t *d)
+static void gen_put_dims(gen *g, int nd, const int64_t *d)
 {
-    put(g, "[");
+    gen_put(g, "[");
     for (int i = 0; i < nd; i++)
-        putf(g, "%s%" PRId64, i ? ", " : "", d[i]);
-    put(g, "]");
+        gen_putf(g, "%s%" PRId64, i ? ", " : "", d[i]);
+    gen_put(g, "]");
 }
 
 /* The parameter value as `ptosim gen` would print it back. */
 static void put_value(gen *g, const gen_param *p, const gen_val *v)
 {
     if (p->type == PT_INT)
-        putf(g, "%" PRId64, v->i);
+        gen_putf(g, "%" PRId64, v->i);
     else if (p->type == PT_REAL)
-        putf(g, "%.15g", v->r);
+        gen_putf(g, "%.15g", v->r);
     else
-        put(g, v->s);
+        gen_put(g, v->s);
 }
 
 /* Header up to the kernel list; the description records the full command. */
-static void hdr_begin(gen *g, const char *orchestrator)
+static void gen_hdr_begin(gen *g, const char *orchestrator)
 {
-    putf(g, "{\"ptosim_graph\": 1, \"name\": \"gen_%s\", \"description\": \"ptosim gen %s", g->kd->name,
-         g->kd->name);
+    gen_putf(g, "{\"ptosim_graph\": 1, \"name\": \"gen_%s\", \"description\": \"ptosim gen %s", g->kd->name,
+             g->kd->name);
     for (int i = 0; i < g->kd->nparams; i++) {
-        putf(g, " --%s ", g->kd->params[i].name);
+        gen_putf(g, " --%s ", g->kd->params[i].name);
         put_value(g, &g->kd->params[i], &g->v[i]);
     }
-    put(g, "\"");
+    gen_put(g, "\"");
     if (orchestrator)
-        putf(g, ", \"orchestrator\": \"%s\"", orchestrator);
-    put(g, ", \"kernels\": [");
+        gen_putf(g, ", \"orchestrator\": \"%s\"", orchestrator);
+    gen_put(g, ", \"kernels\": [");
     g->nitems = 0;
 }
 
-static void hdr_kernel(gen *g, int id, const char *name, const char *core, const char *cost)
+static void gen_hdr_kernel(gen *g, int id, const char *name, const char *core, const char *cost)
 {
-    sep(g);
-    putf(g, "{\"id\": %d, \"name\": \"%s\", \"core\": \"%s\", \"cost\": %s}", id, name, core, cost);
+    gen_sep(g);
+    gen_putf(g, "{\"id\": %d, \"name\": \"%s\", \"core\": \"%s\", \"cost\": %s}", id, name, core, cost);
 }
 
-static void hdr_tensors(gen *g)
+static void gen_hdr_tensors(gen *g)
 {
-    put(g, "], \"tensors\": [");
+    gen_put(g, "], \"tensors\": [");
     g->nitems = 0;
 }
 
 /* An external tensor of one (s1 == 0) or two dimensions. */
-static void hdr_tensor(gen *g, const char *name, const char *dtype, int64_t s0, int64_t s1)
+static void gen_hdr_tensor(gen *g, const char *name, const char *dtype, int64_t s0, int64_t s1)
 {
     int64_t d[2] = {s0, s1};
-    sep(g);
-    putf(g, "{\"name\": \"%s\", \"dtype\": \"%s\", \"shape\": ", name, dtype);
-    put_dims(g, s1 ? 2 : 1, d);
-    put(g, "}");
+    gen_sep(g);
+    gen_putf(g, "{\"name\": \"%s\", \"dtype\": \"%s\", \"shape\": ", name, dtype);
+    gen_put_dims(g, s1 ? 2 : 1, d);
+    gen_put(g, "}");
 }
 
-static void hdr_end(gen *g)
+static void gen_hdr_end(gen *g)
 {
-    put(g, "]}\n");
+    gen_put(g, "]}\n");
 }
 
-static void scope_begin(gen *g, int site, bool manual)
+static void gen_scope_begin(gen *g, int site, bool manual)
 {
-    putf(g, "{\"op\": \"scope_begin\", \"site\": \"gen_%s:%d\"%s}\n", g->kd->name, site,
-         manual ? ", \"mode\": \"manual\"" : "");
+    gen_putf(g, "{\"op\": \"scope_begin\", \"site\": \"gen_%s:%d\"%s}\n", g->kd->name, site,
+             manual ? ", \"mode\": \"manual\"" : "");
 }
 
-static void scope_end(gen *g)
+static void gen_scope_end(gen *g)
 {
-    put(g, "{\"op\": \"scope_end\"}\n");
+    gen_put(g, "{\"op\": \"scope_end\"}\n");
 }
 
-/* Opens a submit of one kernel; label may be NULL. Finish with op_end. */
-static void submit(gen *g, const char *label, const char *kernel)
+/* Opens a submit of one kernel; label may be NULL. Finish with gen_op_end. */
+static void gen_submit(gen *g, const char *label, const char *kernel)
 {
-    put(g, "{\"op\": \"submit\"");
+    gen_put(g, "{\"op\": \"submit\"");
     if (label)
-        putf(g, ", \"id\": \"%s\"", label);
-    putf(g, ", \"kernel\": \"%s\"", kernel);
+        gen_putf(g, ", \"id\": \"%s\"", label);
+    gen_putf(g, ", \"kernel\": \"%s\"", kernel);
 }
 
 /* Opens a MIX submit: one AIC kernel and the same AIV kernel on both AIV slots. */
-static void submit_mix(gen *g, const char *aic, const char *aiv, int block_num)
+static void gen_submit_mix(gen *g, const char *aic, const char *aiv, int block_num)
 {
-    putf(g, "{\"op\": \"submit\", \"kernels\": [\"%s\", \"%s\", \"%s\"]", aic, aiv, aiv);
+    gen_putf(g, "{\"op\": \"submit\", \"kernels\": [\"%s\", \"%s\", \"%s\"]", aic, aiv, aiv);
     if (block_num > 1)
-        putf(g, ", \"block_num\": %d", block_num);
+        gen_putf(g, ", \"block_num\": %d", block_num);
 }
 
-static void op_cost(gen *g, const char *cost)
+static void gen_op_cost(gen *g, const char *cost)
 {
-    putf(g, ", \"cost\": %s", cost);
+    gen_putf(g, ", \"cost\": %s", cost);
 }
 
-static void op_end(gen *g)
+static void gen_op_end(gen *g)
 {
-    put(g, "}\n");
+    gen_put(g, "}\n");
 }
 
 /* A view: shape and per-dimension offsets (nd == 0: the whole tensor). */
@@ -238,93 +238,93 @@ typedef struct gview {
     int64_t shape[2], off[2];
 } gview;
 
-static gview v1(int64_t s0, int64_t o0)
+static gview gen_v1(int64_t s0, int64_t o0)
 {
     return (gview){1, {s0, 0}, {o0, 0}};
 }
 
-static gview v2(int64_t s0, int64_t s1, int64_t o0, int64_t o1)
+static gview gen_v2(int64_t s0, int64_t s1, int64_t o0, int64_t o1)
 {
     return (gview){2, {s0, s1}, {o0, o1}};
 }
 
-static void args_begin(gen *g)
+static void gen_args_begin(gen *g)
 {
-    put(g, ", \"args\": [");
+    gen_put(g, ", \"args\": [");
     g->nitems = 0;
 }
 
-static void args_end(gen *g)
+static void gen_args_end(gen *g)
 {
-    put(g, "]");
+    gen_put(g, "]");
 }
 
 /* A tensor argument (in, inout, out_existing) on a view, or the whole tensor when v is NULL. */
-static void arg(gen *g, const char *dir, const char *tensor, const gview *v)
+static void gen_arg(gen *g, const char *dir, const char *tensor, const gview *v)
 {
-    sep(g);
-    putf(g, "{\"dir\": \"%s\", \"tensor\": \"%s\"", dir, tensor);
+    gen_sep(g);
+    gen_putf(g, "{\"dir\": \"%s\", \"tensor\": \"%s\"", dir, tensor);
     if (v && v->nd) {
-        put(g, ", \"shape\": ");
-        put_dims(g, v->nd, v->shape);
-        put(g, ", \"offset\": ");
-        put_dims(g, v->nd, v->off);
+        gen_put(g, ", \"shape\": ");
+        gen_put_dims(g, v->nd, v->shape);
+        gen_put(g, ", \"offset\": ");
+        gen_put_dims(g, v->nd, v->off);
     }
-    put(g, "}");
+    gen_put(g, "}");
 }
 
 /* An `out` argument: a new runtime buffer of one (s1 == 0) or two dimensions. */
-static void arg_out(gen *g, const char *tensor, const char *dtype, int64_t s0, int64_t s1)
+static void gen_arg_out(gen *g, const char *tensor, const char *dtype, int64_t s0, int64_t s1)
 {
     int64_t d[2] = {s0, s1};
-    sep(g);
-    putf(g, "{\"dir\": \"out\", \"tensor\": \"%s\", \"dtype\": \"%s\", \"shape\": ", tensor, dtype);
-    put_dims(g, s1 ? 2 : 1, d);
-    put(g, "}");
+    gen_sep(g);
+    gen_putf(g, "{\"dir\": \"out\", \"tensor\": \"%s\", \"dtype\": \"%s\", \"shape\": ", tensor, dtype);
+    gen_put_dims(g, s1 ? 2 : 1, d);
+    gen_put(g, "}");
 }
 
 /* A scalar argument; value is its JSON text, dtype NULL for the default (UINT64). */
-static void arg_scalar(gen *g, const char *value, const char *dtype)
+static void gen_arg_scalar(gen *g, const char *value, const char *dtype)
 {
-    sep(g);
-    putf(g, "{\"scalar\": %s", value);
+    gen_sep(g);
+    gen_putf(g, "{\"scalar\": %s", value);
     if (dtype)
-        putf(g, ", \"dtype\": \"%s\"", dtype);
-    put(g, "}");
+        gen_putf(g, ", \"dtype\": \"%s\"", dtype);
+    gen_put(g, "}");
 }
 
 /* A scalar argument given as an integer (UINT64). */
-static void arg_int(gen *g, int64_t x)
+static void gen_arg_int(gen *g, int64_t x)
 {
     char t[32];
     snprintf(t, sizeof(t), "%" PRId64, x);
-    arg_scalar(g, t, NULL);
+    gen_arg_scalar(g, t, NULL);
 }
 
 /* Explicit deps are written as they are decided: the first opens the list. */
-static void dep(gen *g, int *ndeps, const char *label)
+static void gen_dep(gen *g, int *ndeps, const char *label)
 {
-    put(g, *ndeps ? ", " : ", \"deps\": [");
-    putf(g, "\"%s\"", label);
+    gen_put(g, *ndeps ? ", " : ", \"deps\": [");
+    gen_putf(g, "\"%s\"", label);
     (*ndeps)++;
 }
 
-static void deps_end(gen *g, int ndeps)
+static void gen_deps_end(gen *g, int ndeps)
 {
     if (ndeps)
-        put(g, "]");
+        gen_put(g, "]");
 }
 
 /* A task's whole list of explicit deps: n labels (const char *). */
-static void deps_of(gen *g, int n, ...)
+static void gen_deps_of(gen *g, int n, ...)
 {
     va_list ap;
     int nd = 0;
     va_start(ap, n);
     for (int i = 0; i < n; i++)
-        dep(g, &nd, va_arg(ap, const char *));
+        gen_dep(g, &nd, va_arg(ap, const char *));
     va_end(ap);
-    deps_end(g, nd);
+    gen_deps_end(g, nd);
 }
 
 /* ------------------------------------------------------------------ */
@@ -338,13 +338,13 @@ static void deps_of(gen *g, int n, ...)
  * at 4 bytes per element (2 x (128 x 256 + 128 x 256) x 4 = 512 KiB). Each
  * tile loads its A and B parts (decode re-reads the small activation, as
  * the kernels do); the output leaves through FIXPIPE once. */
-static void cost_mm(char *buf, int64_t m, int64_t n, int64_t k, int64_t reps, int in_bytes, int out_bytes,
-                    const char *dtype)
+static void gen_cost_mm(char *buf, int64_t m, int64_t n, int64_t k, int64_t reps, int in_bytes, int out_bytes,
+                        const char *dtype)
 {
-    int64_t tm = ceil_div(m, 128), tn = ceil_div(n, 128), tk = ceil_div(k, 256);
-    int64_t mt = ceil_div(m, tm), nt = ceil_div(n, tn), kt = ceil_div(k, tk);
+    int64_t tm = gen_ceil_div(m, 128), tn = gen_ceil_div(n, 128), tk = gen_ceil_div(k, 256);
+    int64_t mt = gen_ceil_div(m, tm), nt = gen_ceil_div(n, tn), kt = gen_ceil_div(k, tk);
     int64_t tiles = tm * tn * tk * reps;
-    int64_t fix = ceil_div(m * n * out_bytes * reps, tiles);
+    int64_t fix = gen_ceil_div(m * n * out_bytes * reps, tiles);
     snprintf(buf, COST_MAX,
              "{\"tiles\": %" PRId64 ", \"buffers\": 2, \"mte2\": {\"bytes\": %" PRId64
              "}, \"mte1\": {\"bytes\": %" PRId64 "}, \"cube\": {\"m\": %" PRId64 ", \"n\": %" PRId64
@@ -355,26 +355,26 @@ static void cost_mm(char *buf, int64_t m, int64_t n, int64_t k, int64_t reps, in
 /* A vector pass over elems elements on the AIV that reads in_bytes and
  * writes out_bytes in all: tiles of at most 4096 elements, and enough of
  * them that two buffers of a tile's input and output fit the UB. */
-static void cost_vec(char *buf, int64_t elems, int64_t in_bytes, int64_t out_bytes, const char *dtype)
+static void gen_cost_vec(char *buf, int64_t elems, int64_t in_bytes, int64_t out_bytes, const char *dtype)
 {
-    int64_t tiles =
-        max64(max64(1, ceil_div(elems, 4096)), ceil_div(2 * (in_bytes + out_bytes), PIPE_UB_BYTES));
+    int64_t tiles = gen_max64(gen_max64(1, gen_ceil_div(elems, 4096)),
+                              gen_ceil_div(2 * (in_bytes + out_bytes), PIPE_UB_BYTES));
     /* per-tile rounding may still need one more */
-    while (2 * (ceil_div(in_bytes, tiles) + ceil_div(out_bytes, tiles)) > (int64_t)PIPE_UB_BYTES)
+    while (2 * (gen_ceil_div(in_bytes, tiles) + gen_ceil_div(out_bytes, tiles)) > (int64_t)PIPE_UB_BYTES)
         tiles++;
     int n = snprintf(buf, COST_MAX, "{\"tiles\": %" PRId64 ", \"buffers\": 2", tiles);
     if (in_bytes)
         n += snprintf(buf + n, COST_MAX - n, ", \"mte2\": {\"bytes\": %" PRId64 "}",
-                      ceil_div(in_bytes, tiles));
+                      gen_ceil_div(in_bytes, tiles));
     n += snprintf(buf + n, COST_MAX - n, ", \"vector\": {\"elems\": %" PRId64 ", \"dtype\": \"%s\"}",
-                  ceil_div(elems, tiles), dtype);
+                  gen_ceil_div(elems, tiles), dtype);
     if (out_bytes)
         n += snprintf(buf + n, COST_MAX - n, ", \"mte3\": {\"bytes\": %" PRId64 "}",
-                      ceil_div(out_bytes, tiles));
+                      gen_ceil_div(out_bytes, tiles));
     snprintf(buf + n, COST_MAX - n, "}");
 }
 
-static void cost_ns(char *buf, int64_t ns)
+static void gen_cost_ns(char *buf, int64_t ns)
 {
     snprintf(buf, COST_MAX, "{\"ns\": %" PRId64 "}", ns);
 }
@@ -388,25 +388,25 @@ static const gen_param P_CHAIN[] = {
     {"cost-ns", PT_INT, "10000", 0, 1e12, NULL, "flat cost of each task (ns)"},
 };
 
-static void emit_chain(gen *g)
+static void gen_emit_chain(gen *g)
 {
     char cost[COST_MAX];
-    cost_ns(cost, g->v[1].i);
-    hdr_begin(g, NULL);
-    hdr_kernel(g, 0, "step", "aiv", cost);
-    hdr_tensors(g);
-    hdr_tensor(g, "x", "FLOAT32", 64, 0);
-    hdr_end(g);
+    gen_cost_ns(cost, g->v[1].i);
+    gen_hdr_begin(g, NULL);
+    gen_hdr_kernel(g, 0, "step", "aiv", cost);
+    gen_hdr_tensors(g);
+    gen_hdr_tensor(g, "x", "FLOAT32", 64, 0);
+    gen_hdr_end(g);
     for (int64_t i = 0; i < g->v[0].i; i++) {
         /* task i reads the buffer task i-1 created; the name is rebound after the op */
-        scope_begin(g, 1, false);
-        submit(g, NULL, "step");
-        args_begin(g);
-        arg(g, "in", i ? "h" : "x", NULL);
-        arg_out(g, "h", "FLOAT32", 64, 0);
-        args_end(g);
-        op_end(g);
-        scope_end(g);
+        gen_scope_begin(g, 1, false);
+        gen_submit(g, NULL, "step");
+        gen_args_begin(g);
+        gen_arg(g, "in", i ? "h" : "x", NULL);
+        gen_arg_out(g, "h", "FLOAT32", 64, 0);
+        gen_args_end(g);
+        gen_op_end(g);
+        gen_scope_end(g);
     }
 }
 
@@ -419,25 +419,25 @@ static const gen_param P_FAN[] = {
     {"cost-ns", PT_INT, "10000", 0, 1e12, NULL, "flat cost of each task (ns)"},
 };
 
-static void emit_fan(gen *g)
+static void gen_emit_fan(gen *g)
 {
     char cost[COST_MAX];
-    cost_ns(cost, g->v[1].i);
-    hdr_begin(g, NULL);
-    hdr_kernel(g, 0, "work", "aiv", cost);
-    hdr_tensors(g);
-    hdr_tensor(g, "y", "FLOAT32", g->v[0].i, 16);
-    hdr_end(g);
+    gen_cost_ns(cost, g->v[1].i);
+    gen_hdr_begin(g, NULL);
+    gen_hdr_kernel(g, 0, "work", "aiv", cost);
+    gen_hdr_tensors(g);
+    gen_hdr_tensor(g, "y", "FLOAT32", g->v[0].i, 16);
+    gen_hdr_end(g);
     for (int64_t i = 0; i < g->v[0].i; i++) {
         /* disjoint rows of one external tensor: no two tasks overlap, so no edges */
-        gview row = v2(1, 16, i, 0);
-        scope_begin(g, 1, false);
-        submit(g, NULL, "work");
-        args_begin(g);
-        arg(g, "out_existing", "y", &row);
-        args_end(g);
-        op_end(g);
-        scope_end(g);
+        gview row = gen_v2(1, 16, i, 0);
+        gen_scope_begin(g, 1, false);
+        gen_submit(g, NULL, "work");
+        gen_args_begin(g);
+        gen_arg(g, "out_existing", "y", &row);
+        gen_args_end(g);
+        gen_op_end(g);
+        gen_scope_end(g);
     }
 }
 
@@ -453,47 +453,47 @@ static const gen_param P_FORKJOIN[] = {
 
 #define FJ_ROWS 16 /* rows of the shared tensors per worker */
 
-static void emit_forkjoin(gen *g)
+static void gen_emit_forkjoin(gen *g)
 {
     int64_t w = g->v[0].i, s = g->v[1].i;
     char cost[COST_MAX];
-    cost_ns(cost, g->v[2].i);
-    hdr_begin(g, NULL);
-    hdr_kernel(g, 0, "produce", "aic", cost);
-    hdr_kernel(g, 1, "work", "aiv", cost);
-    hdr_kernel(g, 2, "join", "aiv", cost);
-    hdr_tensors(g);
-    hdr_tensor(g, "x", "FLOAT16", w * FJ_ROWS, 64);
-    hdr_end(g);
+    gen_cost_ns(cost, g->v[2].i);
+    gen_hdr_begin(g, NULL);
+    gen_hdr_kernel(g, 0, "produce", "aic", cost);
+    gen_hdr_kernel(g, 1, "work", "aiv", cost);
+    gen_hdr_kernel(g, 2, "join", "aiv", cost);
+    gen_hdr_tensors(g);
+    gen_hdr_tensor(g, "x", "FLOAT16", w * FJ_ROWS, 64);
+    gen_hdr_end(g);
     for (int64_t st = 0; st < s; st++) {
-        scope_begin(g, 1, false);
+        gen_scope_begin(g, 1, false);
         /* the producer also creates the buffer the workers fill, so the join
          * finds them through the TensorMap without an alloc task */
-        submit(g, NULL, "produce");
-        args_begin(g);
-        arg(g, "in", st ? "y" : "x", NULL);
-        arg_out(g, "h", "FLOAT16", w * FJ_ROWS, 64);
-        arg_out(g, "g", "FLOAT16", w * FJ_ROWS, 64);
-        args_end(g);
-        op_end(g);
+        gen_submit(g, NULL, "produce");
+        gen_args_begin(g);
+        gen_arg(g, "in", st ? "y" : "x", NULL);
+        gen_arg_out(g, "h", "FLOAT16", w * FJ_ROWS, 64);
+        gen_arg_out(g, "g", "FLOAT16", w * FJ_ROWS, 64);
+        gen_args_end(g);
+        gen_op_end(g);
         for (int64_t k = 0; k < w; k++) {
-            gview rows = v2(FJ_ROWS, 64, k * FJ_ROWS, 0);
-            scope_begin(g, 2, false);
-            submit(g, NULL, "work");
-            args_begin(g);
-            arg(g, "in", "h", &rows);
-            arg(g, "out_existing", "g", &rows);
-            args_end(g);
-            op_end(g);
-            scope_end(g);
+            gview rows = gen_v2(FJ_ROWS, 64, k * FJ_ROWS, 0);
+            gen_scope_begin(g, 2, false);
+            gen_submit(g, NULL, "work");
+            gen_args_begin(g);
+            gen_arg(g, "in", "h", &rows);
+            gen_arg(g, "out_existing", "g", &rows);
+            gen_args_end(g);
+            gen_op_end(g);
+            gen_scope_end(g);
         }
-        submit(g, NULL, "join");
-        args_begin(g);
-        arg(g, "in", "g", NULL);
-        arg_out(g, "y", "FLOAT16", FJ_ROWS, 64);
-        args_end(g);
-        op_end(g);
-        scope_end(g);
+        gen_submit(g, NULL, "join");
+        gen_args_begin(g);
+        gen_arg(g, "in", "g", NULL);
+        gen_arg_out(g, "y", "FLOAT16", FJ_ROWS, 64);
+        gen_args_end(g);
+        gen_op_end(g);
+        gen_scope_end(g);
     }
 }
 
@@ -506,7 +506,7 @@ static const gen_param P_GRAIN[] = {
     {"total-us", PT_INT, "4800", 1, 1e7, NULL, "AIV work in all (us): rows of x, 1 us each"},
 };
 
-static int check_grain(const gen_val *v, char *err, size_t len)
+static int gen_check_grain(const gen_val *v, char *err, size_t len)
 {
     if (v[0].i > v[1].i) {
         snprintf(err, len,
@@ -520,35 +520,35 @@ static int check_grain(const gen_val *v, char *err, size_t len)
 /* scripts/make_traces.py granularity(): silu over x[rows, 256] into y, one
  * row = 1 us (1800 cycles); rows not divisible by k go one each to the first
  * tasks, which then override the kernel's cost. */
-static void emit_granularity(gen *g)
+static void gen_emit_granularity(gen *g)
 {
     int64_t k = g->v[0].i, rows = g->v[1].i, base = rows / k, extra = rows % k;
     char cost[COST_MAX];
     snprintf(cost, sizeof(cost), "{\"cycles\": %" PRId64 "}", 1800 * base);
-    hdr_begin(g, NULL);
-    hdr_kernel(g, 0, "silu", "aiv", cost);
-    hdr_tensors(g);
-    hdr_tensor(g, "x", "FLOAT16", rows, 256);
-    hdr_tensor(g, "y", "FLOAT16", rows, 256);
-    hdr_end(g);
-    scope_begin(g, 1, false);
+    gen_hdr_begin(g, NULL);
+    gen_hdr_kernel(g, 0, "silu", "aiv", cost);
+    gen_hdr_tensors(g);
+    gen_hdr_tensor(g, "x", "FLOAT16", rows, 256);
+    gen_hdr_tensor(g, "y", "FLOAT16", rows, 256);
+    gen_hdr_end(g);
+    gen_scope_begin(g, 1, false);
     int64_t off = 0;
     for (int64_t i = 0; i < k; i++) {
         int64_t r = base + (i < extra);
-        gview view = v2(r, 256, off, 0);
-        submit(g, NULL, "silu");
-        args_begin(g);
-        arg(g, "in", "x", &view);
-        arg(g, "out_existing", "y", &view);
-        args_end(g);
+        gview view = gen_v2(r, 256, off, 0);
+        gen_submit(g, NULL, "silu");
+        gen_args_begin(g);
+        gen_arg(g, "in", "x", &view);
+        gen_arg(g, "out_existing", "y", &view);
+        gen_args_end(g);
         if (r != base) {
             snprintf(cost, sizeof(cost), "{\"cycles\": %" PRId64 "}", 1800 * r);
-            op_cost(g, cost);
+            gen_op_cost(g, cost);
         }
-        op_end(g);
+        gen_op_end(g);
         off += r;
     }
-    scope_end(g);
+    gen_scope_end(g);
 }
 
 /* ------------------------------------------------------------------ */
@@ -574,7 +574,7 @@ static int64_t bgemm_elems(const gen_val *v)
     return worst > (double)GEN_MAX_ELEMS ? -1 : (int64_t)worst;
 }
 
-static int check_bgemm(const gen_val *v, char *err, size_t len)
+static int gen_check_bgemm(const gen_val *v, char *err, size_t len)
 {
     if (v[BG_TASKS].i < v[BG_K].i) {
         snprintf(err, len,
@@ -596,49 +596,49 @@ static int check_bgemm(const gen_val *v, char *err, size_t len)
  * one output block of incore_loop tiles. Per group a scope of grid_k x (P =
  * A[g,k] @ B[g,k] on the AIC, func 0; C[g] += P on the AIV, func 1); every
  * task also reads the INT64[4] config tensor the kernels take their sizes from. */
-static void emit_bgemm(gen *g)
+static void gen_emit_bgemm(gen *g)
 {
     const gen_val *v = g->v;
     int64_t t = v[BG_TILE].i, loop = v[BG_LOOP].i, gk = v[BG_K].i, groups = v[BG_TASKS].i / gk;
     int64_t ge = loop * t * t; /* elements of one group's block */
     char cost[COST_MAX];
-    hdr_begin(g, "bgemm_orch");
-    cost_mm(cost, t, t, t, loop, 4, 4, "FLOAT16"); /* FLOAT32 tiles in GM; the cube rate of fp16 */
-    hdr_kernel(g, 0, "gemm_tile", "aic", cost);
-    cost_vec(cost, ge, 2 * ge * 4, ge * 4, "FLOAT32");
-    hdr_kernel(g, 1, "tile_add", "aiv", cost);
-    hdr_tensors(g);
-    hdr_tensor(g, "A", "FLOAT32", groups * gk * ge, 0);
-    hdr_tensor(g, "B", "FLOAT32", groups * gk * ge, 0);
-    hdr_tensor(g, "C", "FLOAT32", groups * ge, 0);
-    sep(g);
-    putf(g,
-         "{\"name\": \"config\", \"dtype\": \"INT64\", \"shape\": [4], \"data\": [%" PRId64 ", %" PRId64
-         ", %" PRId64 ", %" PRId64 "]}",
-         t, gk, groups, loop);
-    hdr_end(g);
+    gen_hdr_begin(g, "bgemm_orch");
+    gen_cost_mm(cost, t, t, t, loop, 4, 4, "FLOAT16"); /* FLOAT32 tiles in GM; the cube rate of fp16 */
+    gen_hdr_kernel(g, 0, "gemm_tile", "aic", cost);
+    gen_cost_vec(cost, ge, 2 * ge * 4, ge * 4, "FLOAT32");
+    gen_hdr_kernel(g, 1, "tile_add", "aiv", cost);
+    gen_hdr_tensors(g);
+    gen_hdr_tensor(g, "A", "FLOAT32", groups * gk * ge, 0);
+    gen_hdr_tensor(g, "B", "FLOAT32", groups * gk * ge, 0);
+    gen_hdr_tensor(g, "C", "FLOAT32", groups * ge, 0);
+    gen_sep(g);
+    gen_putf(g,
+             "{\"name\": \"config\", \"dtype\": \"INT64\", \"shape\": [4], \"data\": [%" PRId64 ", %" PRId64
+             ", %" PRId64 ", %" PRId64 "]}",
+             t, gk, groups, loop);
+    gen_hdr_end(g);
     for (int64_t gi = 0; gi < groups; gi++) {
-        gview cv = v1(ge, gi * ge);
-        scope_begin(g, 1, false);
+        gview cv = gen_v1(ge, gi * ge);
+        gen_scope_begin(g, 1, false);
         for (int64_t k = 0; k < gk; k++) {
-            gview abv = v1(ge, (gi * gk + k) * ge); /* A and B: [groups, grid_k, loop, T, T] */
-            submit(g, NULL, "gemm_tile");
-            args_begin(g);
-            arg(g, "in", "A", &abv);
-            arg(g, "in", "B", &abv);
-            arg_out(g, "P", "FLOAT32", ge, 0);
-            arg(g, "in", "config", NULL);
-            args_end(g);
-            op_end(g);
-            submit(g, NULL, "tile_add");
-            args_begin(g);
-            arg(g, "inout", "C", &cv);
-            arg(g, "in", "P", NULL);
-            arg(g, "in", "config", NULL);
-            args_end(g);
-            op_end(g);
+            gview abv = gen_v1(ge, (gi * gk + k) * ge); /* A and B: [groups, grid_k, loop, T, T] */
+            gen_submit(g, NULL, "gemm_tile");
+            gen_args_begin(g);
+            gen_arg(g, "in", "A", &abv);
+            gen_arg(g, "in", "B", &abv);
+            gen_arg_out(g, "P", "FLOAT32", ge, 0);
+            gen_arg(g, "in", "config", NULL);
+            gen_args_end(g);
+            gen_op_end(g);
+            gen_submit(g, NULL, "tile_add");
+            gen_args_begin(g);
+            gen_arg(g, "inout", "C", &cv);
+            gen_arg(g, "in", "P", NULL);
+            gen_arg(g, "in", "config", NULL);
+            gen_args_end(g);
+            gen_op_end(g);
         }
-        scope_end(g);
+        gen_scope_end(g);
     }
 }
 
@@ -701,9 +701,9 @@ static int pa_parse_table(const char *text, int64_t n, int64_t *tbl, char *err, 
     return 0;
 }
 
-static int check_pa(const gen_val *v, char *err, size_t len)
+static int gen_check_pa(const gen_val *v, char *err, size_t len)
 {
-    int64_t nb = ceil_div(v[PA_C].i, v[PA_BS].i);
+    int64_t nb = gen_ceil_div(v[PA_C].i, v[PA_BS].i);
     double rows = (double)v[PA_B].i * (double)nb * (double)v[PA_BS].i;
     if (rows * (double)v[PA_D].i > (double)GEN_MAX_ELEMS) {
         snprintf(err, len,
@@ -739,22 +739,22 @@ static int64_t pa_block(const pa_dims *p, int64_t b, int64_t bn)
 static void pa_costs(const pa_dims *p, int64_t rows, int64_t nblk, char *qk, char *sf, char *pv)
 {
     int64_t s = rows * p->bs * nblk; /* scores per task */
-    cost_mm(qk, rows, p->bs * nblk, p->d, 1, 2, 4, "BFLOAT16");
-    cost_vec(sf, s, s * 4, s * 2 + 2 * rows * 4, "FLOAT32");
-    cost_mm(pv, rows, p->d, p->bs * nblk, 1, 2, 4, "BFLOAT16");
+    gen_cost_mm(qk, rows, p->bs * nblk, p->d, 1, 2, 4, "BFLOAT16");
+    gen_cost_vec(sf, s, s * 4, s * 2 + 2 * rows * 4, "FLOAT32");
+    gen_cost_mm(pv, rows, p->d, p->bs * nblk, 1, 2, 4, "BFLOAT16");
 }
 
 /* An alloc of the accumulators oi [rows, D], li and mi [rows], labelled when label is not NULL. */
 static void pa_alloc(gen *g, const char *label, int64_t rows, int64_t d)
 {
-    put(g, "{\"op\": \"alloc\"");
+    gen_put(g, "{\"op\": \"alloc\"");
     if (label)
-        putf(g, ", \"id\": \"%s\"", label);
-    putf(g,
-         ", \"tensors\": [{\"name\": \"oi\", \"dtype\": \"FLOAT32\", \"shape\": [%" PRId64 ", %" PRId64
-         "]}, {\"name\": \"li\", \"dtype\": \"FLOAT32\", \"shape\": [%" PRId64
-         "]}, {\"name\": \"mi\", \"dtype\": \"FLOAT32\", \"shape\": [%" PRId64 "]}]}\n",
-         rows, d, rows, rows);
+        gen_putf(g, ", \"id\": \"%s\"", label);
+    gen_putf(g,
+             ", \"tensors\": [{\"name\": \"oi\", \"dtype\": \"FLOAT32\", \"shape\": [%" PRId64 ", %" PRId64
+             "]}, {\"name\": \"li\", \"dtype\": \"FLOAT32\", \"shape\": [%" PRId64
+             "]}, {\"name\": \"mi\", \"dtype\": \"FLOAT32\", \"shape\": [%" PRId64 "]}]}\n",
+             rows, d, rows, rows);
 }
 
 /* One block's QK, SF and PV of the plain and manual variants; manual labels
@@ -762,56 +762,56 @@ static void pa_alloc(gen *g, const char *label, int64_t rows, int64_t d)
 static void pa_block_tasks(gen *g, const pa_dims *p, int64_t b, int64_t bn, const gview *qi,
                            const char *scale, bool manual)
 {
-    gview kv = v2(p->bs, p->d, pa_block(p, b, bn) * p->bs, 0);
-    int64_t valid = min64(p->bs, p->ctx - bn * p->bs);
-    gview sv = v2(p->qt, valid, 0, 0);
+    gview kv = gen_v2(p->bs, p->d, pa_block(p, b, bn) * p->bs, 0);
+    int64_t valid = gen_min64(p->bs, p->ctx - bn * p->bs);
+    gview sv = gen_v2(p->qt, valid, 0, 0);
     int nd = 0;
-    submit(g, manual ? "qk" : NULL, "qk_matmul");
-    args_begin(g);
-    arg(g, "in", "query", qi);
-    arg(g, "in", "key_cache", &kv);
-    arg_out(g, "sij", "FLOAT32", p->qt, p->bs);
-    args_end(g);
-    op_end(g);
-    submit(g, manual ? "sf" : NULL, "softmax_prepare");
-    args_begin(g);
-    arg(g, "in", "sij", valid < p->bs ? &sv : NULL);
-    arg_out(g, "pij", "BFLOAT16", p->qt, p->bs);
-    arg_out(g, "mij", "FLOAT32", p->qt, 0);
-    arg_out(g, "lij", "FLOAT32", p->qt, 0);
-    arg_scalar(g, scale, "FLOAT32");
-    args_end(g);
+    gen_submit(g, manual ? "qk" : NULL, "qk_matmul");
+    gen_args_begin(g);
+    gen_arg(g, "in", "query", qi);
+    gen_arg(g, "in", "key_cache", &kv);
+    gen_arg_out(g, "sij", "FLOAT32", p->qt, p->bs);
+    gen_args_end(g);
+    gen_op_end(g);
+    gen_submit(g, manual ? "sf" : NULL, "softmax_prepare");
+    gen_args_begin(g);
+    gen_arg(g, "in", "sij", valid < p->bs ? &sv : NULL);
+    gen_arg_out(g, "pij", "BFLOAT16", p->qt, p->bs);
+    gen_arg_out(g, "mij", "FLOAT32", p->qt, 0);
+    gen_arg_out(g, "lij", "FLOAT32", p->qt, 0);
+    gen_arg_scalar(g, scale, "FLOAT32");
+    gen_args_end(g);
     if (manual)
-        dep(g, &nd, "qk");
-    deps_end(g, nd);
-    op_end(g);
-    submit(g, manual ? "pv" : NULL, "pv_matmul");
-    args_begin(g);
-    arg(g, "in", "pij", NULL);
-    arg(g, "in", "value_cache", &kv);
-    arg_out(g, "oi_tmp", "FLOAT32", p->qt, p->d);
-    args_end(g);
+        gen_dep(g, &nd, "qk");
+    gen_deps_end(g, nd);
+    gen_op_end(g);
+    gen_submit(g, manual ? "pv" : NULL, "pv_matmul");
+    gen_args_begin(g);
+    gen_arg(g, "in", "pij", NULL);
+    gen_arg(g, "in", "value_cache", &kv);
+    gen_arg_out(g, "oi_tmp", "FLOAT32", p->qt, p->d);
+    gen_args_end(g);
     nd = 0;
     if (manual)
-        dep(g, &nd, "sf");
-    deps_end(g, nd);
-    op_end(g);
+        gen_dep(g, &nd, "sf");
+    gen_deps_end(g, nd);
+    gen_op_end(g);
 }
 
 /* The online update's tensor args: this block's partials into the accumulators and the out rows. */
 static void pa_update_args(gen *g, const gview *ov, bool out_manual_dep)
 {
-    arg(g, "in", "mij", NULL);
-    arg(g, "in", "lij", NULL);
-    arg(g, "in", "oi_tmp", NULL);
-    arg(g, "inout", "mi", NULL);
-    arg(g, "inout", "li", NULL);
-    arg(g, "inout", "oi", NULL);
+    gen_arg(g, "in", "mij", NULL);
+    gen_arg(g, "in", "lij", NULL);
+    gen_arg(g, "in", "oi_tmp", NULL);
+    gen_arg(g, "inout", "mi", NULL);
+    gen_arg(g, "inout", "li", NULL);
+    gen_arg(g, "inout", "oi", NULL);
     if (out_manual_dep) {
-        sep(g);
-        put(g, "{\"dir\": \"inout\", \"tensor\": \"out\", \"manual_dep\": true}");
+        gen_sep(g);
+        gen_put(g, "{\"dir\": \"inout\", \"tensor\": \"out\", \"manual_dep\": true}");
     } else {
-        arg(g, "inout", "out", ov);
+        gen_arg(g, "inout", "out", ov);
     }
 }
 
@@ -823,16 +823,16 @@ static void pa_plain_body(gen *g, const pa_dims *p, int64_t b, const gview *qi, 
 {
     pa_alloc(g, NULL, p->qt, p->d);
     for (int64_t bn = 0; bn < p->nb; bn++) {
-        scope_begin(g, 2, false);
+        gen_scope_begin(g, 2, false);
         pa_block_tasks(g, p, b, bn, qi, scale, false);
-        submit(g, NULL, "online_update");
-        args_begin(g);
+        gen_submit(g, NULL, "online_update");
+        gen_args_begin(g);
         pa_update_args(g, ov, false);
-        arg_scalar(g, bn == 0 ? "1" : "0", NULL);
-        arg_scalar(g, bn == p->nb - 1 ? "1" : "0", NULL);
-        args_end(g);
-        op_end(g);
-        scope_end(g);
+        gen_arg_scalar(g, bn == 0 ? "1" : "0", NULL);
+        gen_arg_scalar(g, bn == p->nb - 1 ? "1" : "0", NULL);
+        gen_args_end(g);
+        gen_op_end(g);
+        gen_scope_end(g);
     }
 }
 
@@ -851,19 +851,19 @@ static void pa_manual_body(gen *g, const pa_dims *p, int64_t b, const gview *qi,
         /* "up" in its own deps is the previous update: a label is rebound only
          * after the op's deps are read (prev_update_task in the example) */
         int nd = 0;
-        submit(g, "up", "online_update");
-        args_begin(g);
+        gen_submit(g, "up", "online_update");
+        gen_args_begin(g);
         pa_update_args(g, ov, false);
-        arg_scalar(g, bn == 0 ? "1" : "0", NULL);
-        arg_scalar(g, bn == p->nb - 1 ? "1" : "0", NULL);
-        args_end(g);
-        dep(g, &nd, "pv");
+        gen_arg_scalar(g, bn == 0 ? "1" : "0", NULL);
+        gen_arg_scalar(g, bn == p->nb - 1 ? "1" : "0", NULL);
+        gen_args_end(g);
+        gen_dep(g, &nd, "pv");
         if (bn > 0)
-            dep(g, &nd, "up");
+            gen_dep(g, &nd, "up");
         if (bn == p->nb - 1)
-            dep(g, &nd, "alloc");
-        deps_end(g, nd);
-        op_end(g);
+            gen_dep(g, &nd, "alloc");
+        gen_deps_end(g, nd);
+        gen_op_end(g);
     }
 }
 
@@ -877,51 +877,51 @@ static void pa_group_body(gen *g, const pa_dims *p, int64_t b, const gview *qi, 
                           const char *scale)
 {
     pa_alloc(g, NULL, p->qt, p->d);
-    int64_t ngroups = ceil_div(p->nb, p->u), full = min64(p->u, p->nb);
+    int64_t ngroups = gen_ceil_div(p->nb, p->u), full = gen_min64(p->u, p->nb);
     for (int64_t gi = 0; gi < ngroups; gi++) {
-        int64_t n = min64(p->u, p->nb - gi * p->u), first = gi * p->u;
-        int64_t valid = min64(n * p->bs, p->ctx - first * p->bs);
-        gview bt = v2(1, n, b, first), sv = v2(p->qt, valid, 0, 0);
+        int64_t n = gen_min64(p->u, p->nb - gi * p->u), first = gi * p->u;
+        int64_t valid = gen_min64(n * p->bs, p->ctx - first * p->bs);
+        gview bt = gen_v2(1, n, b, first), sv = gen_v2(p->qt, valid, 0, 0);
         char qk[COST_MAX], sf[COST_MAX], pv[COST_MAX];
         pa_costs(p, p->qt, n, qk, sf, pv); /* a short last group costs less than the kernels' default */
-        submit(g, NULL, "qk_matmul");
-        args_begin(g);
-        arg(g, "in", "query", qi);
-        arg(g, "in", "key_cache", NULL);
-        arg(g, "in", "block_table", &bt);
-        arg_out(g, "sij", "FLOAT32", p->qt, n * p->bs);
-        args_end(g);
+        gen_submit(g, NULL, "qk_matmul");
+        gen_args_begin(g);
+        gen_arg(g, "in", "query", qi);
+        gen_arg(g, "in", "key_cache", NULL);
+        gen_arg(g, "in", "block_table", &bt);
+        gen_arg_out(g, "sij", "FLOAT32", p->qt, n * p->bs);
+        gen_args_end(g);
         if (n != full)
-            op_cost(g, qk);
-        op_end(g);
-        submit(g, NULL, "softmax_prepare");
-        args_begin(g);
-        arg(g, "in", "sij", valid < n * p->bs ? &sv : NULL);
-        arg_out(g, "pij", "BFLOAT16", p->qt, n * p->bs);
-        arg_out(g, "mij", "FLOAT32", p->qt, 0);
-        arg_out(g, "lij", "FLOAT32", p->qt, 0);
-        arg_scalar(g, scale, "FLOAT32");
-        args_end(g);
+            gen_op_cost(g, qk);
+        gen_op_end(g);
+        gen_submit(g, NULL, "softmax_prepare");
+        gen_args_begin(g);
+        gen_arg(g, "in", "sij", valid < n * p->bs ? &sv : NULL);
+        gen_arg_out(g, "pij", "BFLOAT16", p->qt, n * p->bs);
+        gen_arg_out(g, "mij", "FLOAT32", p->qt, 0);
+        gen_arg_out(g, "lij", "FLOAT32", p->qt, 0);
+        gen_arg_scalar(g, scale, "FLOAT32");
+        gen_args_end(g);
         if (n != full)
-            op_cost(g, sf);
-        op_end(g);
-        submit(g, NULL, "pv_matmul");
-        args_begin(g);
-        arg(g, "in", "pij", NULL);
-        arg(g, "in", "value_cache", NULL);
-        arg(g, "in", "block_table", &bt);
-        arg_out(g, "oi_tmp", "FLOAT32", p->qt, p->d);
-        args_end(g);
+            gen_op_cost(g, sf);
+        gen_op_end(g);
+        gen_submit(g, NULL, "pv_matmul");
+        gen_args_begin(g);
+        gen_arg(g, "in", "pij", NULL);
+        gen_arg(g, "in", "value_cache", NULL);
+        gen_arg(g, "in", "block_table", &bt);
+        gen_arg_out(g, "oi_tmp", "FLOAT32", p->qt, p->d);
+        gen_args_end(g);
         if (n != full)
-            op_cost(g, pv);
-        op_end(g);
-        submit(g, NULL, "online_update");
-        args_begin(g);
+            gen_op_cost(g, pv);
+        gen_op_end(g);
+        gen_submit(g, NULL, "online_update");
+        gen_args_begin(g);
         pa_update_args(g, ov, false);
-        arg_scalar(g, gi == 0 ? "1" : "0", NULL);
-        arg_scalar(g, gi == ngroups - 1 ? "1" : "0", NULL);
-        args_end(g);
-        op_end(g);
+        gen_arg_scalar(g, gi == 0 ? "1" : "0", NULL);
+        gen_arg_scalar(g, gi == ngroups - 1 ? "1" : "0", NULL);
+        gen_args_end(g);
+        gen_op_end(g);
     }
 }
 
@@ -934,86 +934,87 @@ static void pa_group_body(gen *g, const pa_dims *p, int64_t b, const gview *qi, 
  * accumulators. */
 static void pa_batch(gen *g, const pa_dims *p, const char *scale)
 {
-    int64_t nchunks = ceil_div(p->b, PA_IN_CORE_BATCH), full = min64(p->b, PA_IN_CORE_BATCH);
+    int64_t nchunks = gen_ceil_div(p->b, PA_IN_CORE_BATCH), full = gen_min64(p->b, PA_IN_CORE_BATCH);
     for (int64_t q = 0; q < p->ql; q++)
         for (int64_t ch = 0; ch < nchunks; ch++) {
-            int64_t bc = min64(PA_IN_CORE_BATCH, p->b - ch * PA_IN_CORE_BATCH), start = ch * PA_IN_CORE_BATCH;
+            int64_t bc = gen_min64(PA_IN_CORE_BATCH, p->b - ch * PA_IN_CORE_BATCH),
+                    start = ch * PA_IN_CORE_BATCH;
             int64_t rows = bc * p->qt;
             char qk[COST_MAX], sf[COST_MAX], pv[COST_MAX];
             pa_costs(p, rows, 1, qk, sf, pv); /* a short last chunk costs less than the kernels' default */
-            scope_begin(g, 1, false);
+            gen_scope_begin(g, 1, false);
             pa_alloc(g, NULL, rows, p->d);
             for (int64_t bn = 0; bn < p->nb; bn++) {
-                scope_begin(g, 2, false);
-                submit(g, NULL, "qk_matmul");
-                args_begin(g);
-                arg(g, "in", "query", NULL);
-                arg(g, "in", "key_cache", NULL);
-                arg(g, "in", "block_table", NULL);
-                arg_out(g, "sij", "FLOAT32", rows, p->bs);
-                arg_int(g, bc);
-                arg_int(g, bn);
-                arg_int(g, q * p->qt);
-                arg_int(g, p->cols);
-                arg_int(g, p->h);
-                arg_int(g, start);
-                args_end(g);
+                gen_scope_begin(g, 2, false);
+                gen_submit(g, NULL, "qk_matmul");
+                gen_args_begin(g);
+                gen_arg(g, "in", "query", NULL);
+                gen_arg(g, "in", "key_cache", NULL);
+                gen_arg(g, "in", "block_table", NULL);
+                gen_arg_out(g, "sij", "FLOAT32", rows, p->bs);
+                gen_arg_int(g, bc);
+                gen_arg_int(g, bn);
+                gen_arg_int(g, q * p->qt);
+                gen_arg_int(g, p->cols);
+                gen_arg_int(g, p->h);
+                gen_arg_int(g, start);
+                gen_args_end(g);
                 if (bc != full)
-                    op_cost(g, qk);
-                op_end(g);
-                submit(g, NULL, "softmax_prepare");
-                args_begin(g);
-                arg(g, "in", "sij", NULL);
-                arg(g, "in", "context_lens", NULL);
-                arg_out(g, "pij", "BFLOAT16", rows, p->bs);
-                arg_out(g, "mij", "FLOAT32", rows, 0);
-                arg_out(g, "lij", "FLOAT32", rows, 0);
-                arg_scalar(g, scale, "FLOAT32");
-                arg_int(g, bc);
-                arg_int(g, bn);
-                arg_int(g, start);
-                args_end(g);
+                    gen_op_cost(g, qk);
+                gen_op_end(g);
+                gen_submit(g, NULL, "softmax_prepare");
+                gen_args_begin(g);
+                gen_arg(g, "in", "sij", NULL);
+                gen_arg(g, "in", "context_lens", NULL);
+                gen_arg_out(g, "pij", "BFLOAT16", rows, p->bs);
+                gen_arg_out(g, "mij", "FLOAT32", rows, 0);
+                gen_arg_out(g, "lij", "FLOAT32", rows, 0);
+                gen_arg_scalar(g, scale, "FLOAT32");
+                gen_arg_int(g, bc);
+                gen_arg_int(g, bn);
+                gen_arg_int(g, start);
+                gen_args_end(g);
                 if (bc != full)
-                    op_cost(g, sf);
-                op_end(g);
-                submit(g, NULL, "pv_matmul");
-                args_begin(g);
-                arg(g, "in", "pij", NULL);
-                arg(g, "in", "value_cache", NULL);
-                arg(g, "in", "block_table", NULL);
-                arg_out(g, "oi_tmp", "FLOAT32", rows, p->d);
-                arg_int(g, bc);
-                arg_int(g, bn);
-                arg_int(g, p->cols);
-                arg_int(g, start);
-                args_end(g);
+                    gen_op_cost(g, sf);
+                gen_op_end(g);
+                gen_submit(g, NULL, "pv_matmul");
+                gen_args_begin(g);
+                gen_arg(g, "in", "pij", NULL);
+                gen_arg(g, "in", "value_cache", NULL);
+                gen_arg(g, "in", "block_table", NULL);
+                gen_arg_out(g, "oi_tmp", "FLOAT32", rows, p->d);
+                gen_arg_int(g, bc);
+                gen_arg_int(g, bn);
+                gen_arg_int(g, p->cols);
+                gen_arg_int(g, start);
+                gen_args_end(g);
                 if (bc != full)
-                    op_cost(g, pv);
-                op_end(g);
-                submit(g, NULL, "online_update");
-                args_begin(g);
+                    gen_op_cost(g, pv);
+                gen_op_end(g);
+                gen_submit(g, NULL, "online_update");
+                gen_args_begin(g);
                 pa_update_args(g, NULL, true);
-                arg_int(g, bn == 0);
-                arg_int(g, bn == p->nb - 1);
-                arg_int(g, bc);
-                arg_int(g, q * p->qt);
-                arg_int(g, p->h);
-                arg_int(g, start);
-                args_end(g);
-                op_end(g);
-                scope_end(g);
+                gen_arg_int(g, bn == 0);
+                gen_arg_int(g, bn == p->nb - 1);
+                gen_arg_int(g, bc);
+                gen_arg_int(g, q * p->qt);
+                gen_arg_int(g, p->h);
+                gen_arg_int(g, start);
+                gen_args_end(g);
+                gen_op_end(g);
+                gen_scope_end(g);
             }
-            scope_end(g);
+            gen_scope_end(g);
         }
 }
 
-static void emit_pa(gen *g)
+static void gen_emit_pa(gen *g)
 {
     const gen_val *v = g->v;
     pa_dims p = {.b = v[PA_B].i, .h = v[PA_H].i, .d = v[PA_D].i, .bs = v[PA_BS].i, .ctx = v[PA_C].i};
-    p.nb = ceil_div(p.ctx, p.bs);
-    p.qt = min64(p.h, 128);
-    p.ql = ceil_div(p.h, p.qt);
+    p.nb = gen_ceil_div(p.ctx, p.bs);
+    p.qt = gen_min64(p.h, 128);
+    p.ql = gen_ceil_div(p.h, p.qt);
     p.cols = v[PA_MML].i ? v[PA_MML].i / p.bs : p.nb;
     const char *var = v[PA_VAR].s;
     bool plain = !strcmp(var, "plain"), spmd = !strcmp(var, "spmd"), manual = !strcmp(var, "manual");
@@ -1029,69 +1030,69 @@ static void emit_pa(gen *g)
         }
         p.tbl = tbl;
     }
-    int64_t per = min64(p.u, p.nb); /* blocks per task at full size */
+    int64_t per = gen_min64(p.u, p.nb); /* blocks per task at full size */
     char scale[32], c0[COST_MAX], c1[COST_MAX], c2[COST_MAX];
     snprintf(scale, sizeof(scale), "%.9g", 1.0 / sqrt((double)p.d));
 
-    hdr_begin(g, "paged_attention");
+    gen_hdr_begin(g, "paged_attention");
     if (spmd) {
         /* each of 24 blocks takes an equal share of the (b, q, block) steps:
          * QK and PV on the AIC, softmax and update split over the two AIVs */
-        int64_t w = ceil_div(p.b * p.ql * p.nb, PA_SPMD_BLOCKS);
-        int64_t e = ceil_div(w * p.qt * (p.bs + p.d), 2);
-        cost_mm(c0, p.qt, p.bs, p.d, 2 * w, 2, 4, "BFLOAT16");
-        hdr_kernel(g, 5, "pa_aic", "aic", c0);
-        cost_vec(c1, e, e * 4, e * 4, "FLOAT32");
-        hdr_kernel(g, 6, "pa_aiv", "aiv", c1);
+        int64_t w = gen_ceil_div(p.b * p.ql * p.nb, PA_SPMD_BLOCKS);
+        int64_t e = gen_ceil_div(w * p.qt * (p.bs + p.d), 2);
+        gen_cost_mm(c0, p.qt, p.bs, p.d, 2 * w, 2, 4, "BFLOAT16");
+        gen_hdr_kernel(g, 5, "pa_aic", "aic", c0);
+        gen_cost_vec(c1, e, e * 4, e * 4, "FLOAT32");
+        gen_hdr_kernel(g, 6, "pa_aiv", "aiv", c1);
     } else {
         char c3[COST_MAX];
-        int64_t rows = batch ? min64(p.b, PA_IN_CORE_BATCH) * p.qt : p.qt; /* query rows per task */
+        int64_t rows = batch ? gen_min64(p.b, PA_IN_CORE_BATCH) * p.qt : p.qt; /* query rows per task */
         pa_costs(&p, rows, per, c0, c1, c2);
-        cost_vec(c3, rows * p.d, rows * p.d * 8 + rows * 16, rows * p.d * 6 + rows * 8, "FLOAT32");
-        hdr_kernel(g, 0, "qk_matmul", "aic", c0);
-        hdr_kernel(g, 1, "softmax_prepare", "aiv", c1);
-        hdr_kernel(g, 2, "pv_matmul", "aic", c2);
-        hdr_kernel(g, 3, "online_update", "aiv", c3);
+        gen_cost_vec(c3, rows * p.d, rows * p.d * 8 + rows * 16, rows * p.d * 6 + rows * 8, "FLOAT32");
+        gen_hdr_kernel(g, 0, "qk_matmul", "aic", c0);
+        gen_hdr_kernel(g, 1, "softmax_prepare", "aiv", c1);
+        gen_hdr_kernel(g, 2, "pv_matmul", "aic", c2);
+        gen_hdr_kernel(g, 3, "online_update", "aiv", c3);
     }
-    hdr_tensors(g);
-    hdr_tensor(g, "query", "BFLOAT16", p.b * p.h, p.d);
-    hdr_tensor(g, "key_cache", "BFLOAT16", p.b * p.nb * p.bs, p.d);
-    hdr_tensor(g, "value_cache", "BFLOAT16", p.b * p.nb * p.bs, p.d);
-    hdr_tensor(g, "block_table", "INT32", p.b, p.cols);
-    hdr_tensor(g, "context_lens", "INT32", p.b, 0);
-    hdr_tensor(g, "out", "FLOAT32", p.b * p.h, p.d); /* the examples accumulate the output in FP32 */
-    hdr_end(g);
+    gen_hdr_tensors(g);
+    gen_hdr_tensor(g, "query", "BFLOAT16", p.b * p.h, p.d);
+    gen_hdr_tensor(g, "key_cache", "BFLOAT16", p.b * p.nb * p.bs, p.d);
+    gen_hdr_tensor(g, "value_cache", "BFLOAT16", p.b * p.nb * p.bs, p.d);
+    gen_hdr_tensor(g, "block_table", "INT32", p.b, p.cols);
+    gen_hdr_tensor(g, "context_lens", "INT32", p.b, 0);
+    gen_hdr_tensor(g, "out", "FLOAT32", p.b * p.h, p.d); /* the examples accumulate the output in FP32 */
+    gen_hdr_end(g);
 
     if (spmd) {
-        scope_begin(g, 1, false);
-        submit_mix(g, "pa_aic", "pa_aiv", PA_SPMD_BLOCKS);
-        args_begin(g);
-        arg(g, "in", "query", NULL);
-        arg(g, "in", "key_cache", NULL);
-        arg(g, "in", "value_cache", NULL);
-        arg(g, "in", "block_table", NULL);
-        arg(g, "inout", "out", NULL);
-        arg_out(g, "ws_sij", "FLOAT32", PA_SPMD_BLOCKS, p.qt * p.bs);
-        arg_out(g, "ws_pij", "BFLOAT16", PA_SPMD_BLOCKS, p.qt * p.bs);
-        arg_out(g, "ws_oi", "FLOAT32", PA_SPMD_BLOCKS, p.qt * p.d);
-        args_end(g);
-        op_end(g);
-        scope_end(g);
+        gen_scope_begin(g, 1, false);
+        gen_submit_mix(g, "pa_aic", "pa_aiv", PA_SPMD_BLOCKS);
+        gen_args_begin(g);
+        gen_arg(g, "in", "query", NULL);
+        gen_arg(g, "in", "key_cache", NULL);
+        gen_arg(g, "in", "value_cache", NULL);
+        gen_arg(g, "in", "block_table", NULL);
+        gen_arg(g, "inout", "out", NULL);
+        gen_arg_out(g, "ws_sij", "FLOAT32", PA_SPMD_BLOCKS, p.qt * p.bs);
+        gen_arg_out(g, "ws_pij", "BFLOAT16", PA_SPMD_BLOCKS, p.qt * p.bs);
+        gen_arg_out(g, "ws_oi", "FLOAT32", PA_SPMD_BLOCKS, p.qt * p.d);
+        gen_args_end(g);
+        gen_op_end(g);
+        gen_scope_end(g);
     } else if (batch) {
         pa_batch(g, &p, scale);
     } else {
         for (int64_t b = 0; b < p.b; b++)
             for (int64_t q = 0; q < p.ql; q++) {
-                int64_t row = b * p.h + q * p.qt, rows = min64(p.qt, p.h - q * p.qt);
-                gview qi = v2(rows, p.d, row, 0), ov = v2(rows, p.d, row, 0);
-                scope_begin(g, 1, manual);
+                int64_t row = b * p.h + q * p.qt, rows = gen_min64(p.qt, p.h - q * p.qt);
+                gview qi = gen_v2(rows, p.d, row, 0), ov = gen_v2(rows, p.d, row, 0);
+                gen_scope_begin(g, 1, manual);
                 if (plain)
                     pa_plain_body(g, &p, b, &qi, &ov, scale);
                 else if (manual)
                     pa_manual_body(g, &p, b, &qi, &ov, scale);
                 else
                     pa_group_body(g, &p, b, &qi, &ov, scale);
-                scope_end(g);
+                gen_scope_end(g);
             }
     }
     free(tbl);
@@ -1115,7 +1116,7 @@ static const gen_param P_DECODE[] = {
 
 #define QW_MAX_SEQ 5500 /* qwen3_14b_decode: codegen-time KV pool and RoPE length (MAX_SEQ) */
 
-static int check_decode(const gen_val *v, char *err, size_t len)
+static int gen_check_decode(const gen_val *v, char *err, size_t len)
 {
     /* both variants are harvested codegen with their shapes hard-coded */
     const char *var = v[DL_VAR].s;
@@ -1201,59 +1202,59 @@ static void qw_kernels(gen *g, int64_t seq, int64_t acn)
     int64_t h = (int64_t)QW_B * QW_HID, col = (int64_t)QW_B * 1024; /* a 1024-column tile of the batch */
     /* attention: each block takes its share of the 16 x 8 (row, KV head) pairs; per pair QK and PV of
      * 5 query heads over the context on the AIC, softmax split over the two AIVs */
-    int64_t pairs = ceil_div((int64_t)QW_B * 8, acn), sc = ceil_div(5 * seq * pairs, 2);
+    int64_t pairs = gen_ceil_div((int64_t)QW_B * 8, acn), sc = gen_ceil_div(5 * seq * pairs, 2);
     for (int id = 0; id < (int)(sizeof(QW_KERNELS) / sizeof(QW_KERNELS[0])); id++) {
         const char *n = QW_KERNELS[id];
         bool aic = strstr(n, "proj") || !strcmp(n, "paged_attention_rope_cce_aic");
         if (!strcmp(n, "paged_attention_rope_cce_aic"))
-            cost_mm(c, 5, seq, QW_HD, 2 * pairs, 2, 4, "BFLOAT16");
+            gen_cost_mm(c, 5, seq, QW_HD, 2 * pairs, 2, 4, "BFLOAT16");
         else if (!strcmp(n, "paged_attention_rope_cce_aiv"))
-            cost_vec(c, sc, sc * 4, sc * 2, "FLOAT32");
+            gen_cost_vec(c, sc, sc * 4, sc * 2, "FLOAT32");
         else if (strstr(n, "q_proj") || strstr(n, "k_proj") || strstr(n, "v_proj") || strstr(n, "out_proj"))
-            cost_mm(c, QW_B, 512, 1024, 1, 2, 4, "BFLOAT16"); /* one unit of 512 columns x 1024 of K */
+            gen_cost_mm(c, QW_B, 512, 1024, 1, 2, 4, "BFLOAT16"); /* one unit of 512 columns x 1024 of K */
         else if (aic)
-            cost_mm(c, QW_B, 1024, 1024, 1, 2, 4, "BFLOAT16"); /* gate, up, down: 1024 x 1024 units */
+            gen_cost_mm(c, QW_B, 1024, 1024, 1, 2, 4, "BFLOAT16"); /* gate, up, down: 1024 x 1024 units */
         else if (!strcmp(n, "paged_attention_tiling_cce"))
-            cost_vec(c, 64, 64 * 4, QW_META, "FLOAT32");
+            gen_cost_vec(c, 64, 64 * 4, QW_META, "FLOAT32");
         else if (!strcmp(n, "copy_hidden"))
-            cost_vec(c, h, h * 2, h * 4, "FLOAT32");
+            gen_cost_vec(c, h, h * 2, h * 4, "FLOAT32");
         else if (!strcmp(n, "x_gamma0") || !strcmp(n, "dcr_xgamma")) /* 5 blocks of 1024 columns */
-            cost_vec(c, col, col * 8 + 1024 * 4, col * 6, "FLOAT32");
+            gen_cost_vec(c, col, col * 8 + 1024 * 4, col * 6, "FLOAT32");
         else if (!strcmp(n, "attn_out_seed"))
-            cost_vec(c, h, 0, h * 2, "FLOAT32");
+            gen_cost_vec(c, h, 0, h * 2, "FLOAT32");
         else if (!strcmp(n, "rms_recip") || !strcmp(n, "post_rms_reduce"))
-            cost_vec(c, h, h * 4, QW_B * 4, "FLOAT32");
+            gen_cost_vec(c, h, h * 4, QW_B * 4, "FLOAT32");
         else if (!strcmp(n, "q_seed"))
-            cost_vec(c, h, 0, h * 4, "FLOAT32");
+            gen_cost_vec(c, h, 0, h * 4, "FLOAT32");
         else if (!strcmp(n, "kv_seed"))
-            cost_vec(c, 2 * QW_B * QW_KVH, 0, 2 * QW_B * QW_KVH * 4, "FLOAT32");
+            gen_cost_vec(c, 2 * QW_B * QW_KVH, 0, 2 * QW_B * QW_KVH * 4, "FLOAT32");
         else if (!strcmp(n, "mlp_out_seed"))
-            cost_vec(c, 2 * h + 2 * QW_B * QW_INTER, 0, (2 * h + 2 * QW_B * QW_INTER) * 4, "FLOAT32");
+            gen_cost_vec(c, 2 * h + 2 * QW_B * QW_INTER, 0, (2 * h + 2 * QW_B * QW_INTER) * 4, "FLOAT32");
         else if (strstr(n, "residual_rms_cast"))
-            cost_vec(c, col, col * 12 + 1024 * 4, col * 6, "FLOAT32");
+            gen_cost_vec(c, col, col * 12 + 1024 * 4, col * 6, "FLOAT32");
         else if (!strcmp(n, "silu"))
-            cost_vec(c, col, col * 8 + QW_B * 4, col * 2, "FLOAT32");
+            gen_cost_vec(c, col, col * 8 + QW_B * 4, col * 2, "FLOAT32");
         else /* copy_out */
-            cost_vec(c, h, h * 4, h * 2, "FLOAT32");
-        hdr_kernel(g, id, n, aic ? "aic" : "aiv", c);
+            gen_cost_vec(c, h, h * 4, h * 2, "FLOAT32");
+        gen_hdr_kernel(g, id, n, aic ? "aic" : "aiv", c);
     }
 }
 
 /* Opens a submit with the flags the codegen sets. */
 static void qw_submit(gen *g, const char *label, const char *kernel, int block_num, bool early)
 {
-    submit(g, label, kernel);
+    gen_submit(g, label, kernel);
     if (block_num > 1)
-        putf(g, ", \"block_num\": %d", block_num);
+        gen_putf(g, ", \"block_num\": %d", block_num);
     if (early)
-        put(g, ", \"early_resolve\": true");
+        gen_put(g, ", \"early_resolve\": true");
 }
 
 /* A whole-tensor view reshaped to [16, 40, 128] (ChipTensor::reshape). */
 static void qw_heads(gen *g, const char *dir, const char *tensor)
 {
-    sep(g);
-    putf(g, "{\"dir\": \"%s\", \"tensor\": \"%s\", \"shape\": [%d, 40, %d]}", dir, tensor, QW_B, QW_HD);
+    gen_sep(g);
+    gen_putf(g, "{\"dir\": \"%s\", \"tensor\": \"%s\", \"shape\": [%d, 40, %d]}", dir, tensor, QW_B, QW_HD);
 }
 
 /* What both variants share: the same model, so the same inputs, copies and MLP tail. */
@@ -1263,40 +1264,40 @@ static void qw_heads(gen *g, const char *dir, const char *tensor)
 static void dl_hdr_tensors(gen *g, int64_t L)
 {
     int64_t hrows = L * QW_HID;
-    hdr_tensors(g);
-    hdr_tensor(g, "hidden_states", "BFLOAT16", QW_B, QW_HID);
-    hdr_tensor(g, "input_rms_weight", "FLOAT32", L, QW_HID);
-    hdr_tensor(g, "wq", "BFLOAT16", hrows, QW_HID);
-    hdr_tensor(g, "wk", "BFLOAT16", hrows, QW_KVH);
-    hdr_tensor(g, "wv", "BFLOAT16", hrows, QW_KVH);
-    hdr_tensor(g, "q_norm_weight", "FLOAT32", L, QW_HD);
-    hdr_tensor(g, "k_norm_weight", "FLOAT32", L, QW_HD);
-    hdr_tensor(g, "seq_lens", "INT32", QW_B, 0);
-    hdr_tensor(g, "block_table", "INT32", (int64_t)QW_B * QW_BLOCKS, 0);
-    hdr_tensor(g, "slot_mapping", "INT32", QW_B, 0);
-    hdr_tensor(g, "rope_cos", "FLOAT32", QW_MAX_SEQ, QW_HD);
-    hdr_tensor(g, "rope_sin", "FLOAT32", QW_MAX_SEQ, QW_HD);
-    hdr_tensor(g, "k_cache", "BFLOAT16", L * QW_CACHE_ROWS, QW_HD);
-    hdr_tensor(g, "v_cache", "BFLOAT16", L * QW_CACHE_ROWS, QW_HD);
-    hdr_tensor(g, "wo", "BFLOAT16", hrows, QW_HID);
-    hdr_tensor(g, "w_gate", "BFLOAT16", hrows, QW_INTER);
-    hdr_tensor(g, "w_up", "BFLOAT16", hrows, QW_INTER);
-    hdr_tensor(g, "w_down", "BFLOAT16", L * QW_INTER, QW_HID);
-    hdr_tensor(g, "post_rms_weight", "FLOAT32", L, QW_HID);
-    hdr_tensor(g, "out", "BFLOAT16", QW_B, QW_HID);
-    hdr_end(g);
+    gen_hdr_tensors(g);
+    gen_hdr_tensor(g, "hidden_states", "BFLOAT16", QW_B, QW_HID);
+    gen_hdr_tensor(g, "input_rms_weight", "FLOAT32", L, QW_HID);
+    gen_hdr_tensor(g, "wq", "BFLOAT16", hrows, QW_HID);
+    gen_hdr_tensor(g, "wk", "BFLOAT16", hrows, QW_KVH);
+    gen_hdr_tensor(g, "wv", "BFLOAT16", hrows, QW_KVH);
+    gen_hdr_tensor(g, "q_norm_weight", "FLOAT32", L, QW_HD);
+    gen_hdr_tensor(g, "k_norm_weight", "FLOAT32", L, QW_HD);
+    gen_hdr_tensor(g, "seq_lens", "INT32", QW_B, 0);
+    gen_hdr_tensor(g, "block_table", "INT32", (int64_t)QW_B * QW_BLOCKS, 0);
+    gen_hdr_tensor(g, "slot_mapping", "INT32", QW_B, 0);
+    gen_hdr_tensor(g, "rope_cos", "FLOAT32", QW_MAX_SEQ, QW_HD);
+    gen_hdr_tensor(g, "rope_sin", "FLOAT32", QW_MAX_SEQ, QW_HD);
+    gen_hdr_tensor(g, "k_cache", "BFLOAT16", L * QW_CACHE_ROWS, QW_HD);
+    gen_hdr_tensor(g, "v_cache", "BFLOAT16", L * QW_CACHE_ROWS, QW_HD);
+    gen_hdr_tensor(g, "wo", "BFLOAT16", hrows, QW_HID);
+    gen_hdr_tensor(g, "w_gate", "BFLOAT16", hrows, QW_INTER);
+    gen_hdr_tensor(g, "w_up", "BFLOAT16", hrows, QW_INTER);
+    gen_hdr_tensor(g, "w_down", "BFLOAT16", L * QW_INTER, QW_HID);
+    gen_hdr_tensor(g, "post_rms_weight", "FLOAT32", L, QW_HID);
+    gen_hdr_tensor(g, "out", "BFLOAT16", QW_B, QW_HID);
+    gen_hdr_end(g);
 }
 
 /* copy_hidden and copy_out: all of one [16, 5120] tensor into an existing one. */
 static void dl_copy(gen *g, const char *label, const char *kernel, const char *dst, const char *src)
 {
-    submit(g, label, kernel);
-    args_begin(g);
-    arg(g, "out_existing", dst, NULL);
-    arg(g, "in", src, NULL);
-    arg_int(g, 0);
-    args_end(g);
-    op_end(g);
+    gen_submit(g, label, kernel);
+    gen_args_begin(g);
+    gen_arg(g, "out_existing", dst, NULL);
+    gen_arg(g, "in", src, NULL);
+    gen_arg_int(g, 0);
+    gen_args_end(g);
+    gen_op_end(g);
 }
 
 /* The hidden state layer i writes: two names in turn, as each layer allocates its output and
@@ -1309,9 +1310,9 @@ static const char *dl_hidden(int64_t i)
 /* copy_out in a scope of its own, from the last layer's output. */
 static void dl_copy_out(gen *g, int64_t L)
 {
-    scope_begin(g, 6, false);
+    gen_scope_begin(g, 6, false);
     dl_copy(g, NULL, "copy_out", "out", dl_hidden(L - 1));
-    scope_end(g);
+    gen_scope_end(g);
 }
 
 /* The label what<i>: most tasks of the manual scopes are numbered so. */
@@ -1326,7 +1327,7 @@ static void dep_numbered(gen *g, int *nd, const char *what, int lo, int hi)
     char l[32];
     for (int i = lo; i < hi; i++) {
         label_num(l, sizeof(l), what, i);
-        dep(g, nd, l);
+        gen_dep(g, nd, l);
     }
 }
 
@@ -1354,14 +1355,14 @@ static void qw_gu_label(char *buf, size_t n, const char *what, int t)
 static void dl_out_unit(gen *g, const char *label, int64_t hbase, int u)
 {
     qw_submit(g, label, "out_proj", 1, false);
-    args_begin(g);
-    arg(g, "in", "attn_out", NULL);
-    arg(g, "in", "wo", NULL);
-    arg(g, "inout", "attn_proj_fp32", NULL);
-    arg_int(g, (u % 5) * 1024);
-    arg_int(g, hbase);
-    arg_int(g, (u / 5) * 512);
-    args_end(g);
+    gen_args_begin(g);
+    gen_arg(g, "in", "attn_out", NULL);
+    gen_arg(g, "in", "wo", NULL);
+    gen_arg(g, "inout", "attn_proj_fp32", NULL);
+    gen_arg_int(g, (u % 5) * 1024);
+    gen_arg_int(g, hbase);
+    gen_arg_int(g, (u / 5) * 512);
+    gen_args_end(g);
 }
 
 /* Residual + post norm per 1024 columns, each after the 10 out_proj units of its columns, then
@@ -1375,36 +1376,36 @@ static void dl_post_norm(gen *g, int64_t i, const char *cur, const char *const *
     for (int k = 0; k < 5; k++) {
         label_num(l, sizeof(l), "cast", k);
         qw_submit(g, l, cast_kernels[k], 1, early);
-        args_begin(g);
-        arg(g, "inout", "mlp_norm_in", NULL);
-        arg(g, "inout", "post_norm_partial", NULL);
-        arg(g, "in", "attn_proj_fp32", NULL);
-        arg(g, "in", cur, NULL);
-        arg(g, "in", "post_rms_weight", NULL);
-        arg_int(g, k * 1024);
-        arg_int(g, i);
-        args_end(g);
+        gen_args_begin(g);
+        gen_arg(g, "inout", "mlp_norm_in", NULL);
+        gen_arg(g, "inout", "post_norm_partial", NULL);
+        gen_arg(g, "in", "attn_proj_fp32", NULL);
+        gen_arg(g, "in", cur, NULL);
+        gen_arg(g, "in", "post_rms_weight", NULL);
+        gen_arg_int(g, k * 1024);
+        gen_arg_int(g, i);
+        gen_args_end(g);
         nd = 0;
         for (int u = 10 * k; u < 10 * k + 10; u++) {
             dl_out_label(l, sizeof(l), u, out_direct);
-            dep(g, &nd, l);
+            gen_dep(g, &nd, l);
         }
-        deps_end(g, nd);
-        op_end(g);
+        gen_deps_end(g, nd);
+        gen_op_end(g);
     }
     qw_submit(g, "reduce", "post_rms_reduce", 1, false);
-    args_begin(g);
-    arg(g, "in", "attn_proj_fp32", NULL);
-    arg(g, "in", cur, NULL);
-    arg(g, "inout", "inv_rms_tile", NULL);
-    args_end(g);
+    gen_args_begin(g);
+    gen_arg(g, "in", "attn_proj_fp32", NULL);
+    gen_arg(g, "in", cur, NULL);
+    gen_arg(g, "inout", "inv_rms_tile", NULL);
+    gen_args_end(g);
     nd = 0;
     for (int u = 0; u < QW_OUT_UNITS; u++) {
         dl_out_label(l, sizeof(l), u, out_direct);
-        dep(g, &nd, l);
+        gen_dep(g, &nd, l);
     }
-    deps_end(g, nd);
-    op_end(g);
+    gen_deps_end(g, nd);
+    gen_op_end(g);
 }
 
 /* A gate (gu 0) or up (gu 1) projection over K split k and column tile n; n < 0 for an SPMD
@@ -1413,15 +1414,15 @@ static void dl_gate_up(gen *g, const char *label, const char *kernel, int block_
                        int64_t hbase, int n)
 {
     qw_submit(g, label, kernel, block_num, false);
-    args_begin(g);
-    arg(g, "in", "mlp_norm_in", NULL);
-    arg(g, "in", gu ? "w_up" : "w_gate", NULL);
-    arg(g, "inout", gu ? "up_acc_all" : "gate_acc_all", NULL);
-    arg_int(g, k * 1024);
-    arg_int(g, hbase);
+    gen_args_begin(g);
+    gen_arg(g, "in", "mlp_norm_in", NULL);
+    gen_arg(g, "in", gu ? "w_up" : "w_gate", NULL);
+    gen_arg(g, "inout", gu ? "up_acc_all" : "gate_acc_all", NULL);
+    gen_arg_int(g, k * 1024);
+    gen_arg_int(g, hbase);
     if (n >= 0)
-        arg_int(g, n * 1024);
-    args_end(g);
+        gen_arg_int(g, n * 1024);
+    gen_args_end(g);
 }
 
 /* silu per column tile, after the post norm and its 5 gate and 5 up splits, labelled by gu_label. */
@@ -1431,22 +1432,22 @@ static void dl_silu(gen *g, void (*gu_label)(char *, size_t, const char *, int))
     for (int n = 0; n < QW_GU_N; n++) {
         label_num(l, sizeof(l), "silu", n);
         qw_submit(g, l, "silu", 1, false);
-        args_begin(g);
-        arg(g, "in", "inv_rms_tile", NULL);
-        arg(g, "inout", "mlp_tile", NULL);
-        arg(g, "in", "gate_acc_all", NULL);
-        arg(g, "in", "up_acc_all", NULL);
-        arg_int(g, n * 1024);
-        args_end(g);
+        gen_args_begin(g);
+        gen_arg(g, "in", "inv_rms_tile", NULL);
+        gen_arg(g, "inout", "mlp_tile", NULL);
+        gen_arg(g, "in", "gate_acc_all", NULL);
+        gen_arg(g, "in", "up_acc_all", NULL);
+        gen_arg_int(g, n * 1024);
+        gen_args_end(g);
         int nd = 0;
-        dep(g, &nd, "reduce");
+        gen_dep(g, &nd, "reduce");
         for (int gu = 0; gu < 2; gu++)
             for (int k = 0; k < QW_GU_SPLITS; k++) {
                 gu_label(l, sizeof(l), gu ? "up" : "gate", n * QW_GU_SPLITS + k);
-                dep(g, &nd, l);
+                gen_dep(g, &nd, l);
             }
-        deps_end(g, nd);
-        op_end(g);
+        gen_deps_end(g, nd);
+        gen_op_end(g);
     }
 }
 
@@ -1459,21 +1460,21 @@ static void dl_down(gen *g, int64_t i, const char *seed, bool early)
         for (int k = 0; k < QW_GU_N; k++) {
             label_num(l, sizeof(l), "down", n * QW_GU_N + k);
             qw_submit(g, l, "down_proj", 1, early);
-            args_begin(g);
-            arg(g, "in", "mlp_tile", NULL);
-            arg(g, "in", "w_down", NULL);
-            arg(g, "inout", "down_acc_all", NULL);
-            arg_int(g, k * 1024);
-            arg_int(g, i * QW_INTER);
-            arg_int(g, n * 1024);
-            args_end(g);
+            gen_args_begin(g);
+            gen_arg(g, "in", "mlp_tile", NULL);
+            gen_arg(g, "in", "w_down", NULL);
+            gen_arg(g, "inout", "down_acc_all", NULL);
+            gen_arg_int(g, k * 1024);
+            gen_arg_int(g, i * QW_INTER);
+            gen_arg_int(g, n * 1024);
+            gen_args_end(g);
             int nd = 0;
             if (seed)
-                dep(g, &nd, seed);
+                gen_dep(g, &nd, seed);
             label_num(l, sizeof(l), "silu", k);
-            dep(g, &nd, l);
-            deps_end(g, nd);
-            op_end(g);
+            gen_dep(g, &nd, l);
+            gen_deps_end(g, nd);
+            gen_op_end(g);
         }
 }
 
@@ -1484,128 +1485,128 @@ static void qw_layer_manual(gen *g, int64_t i, int64_t acn, const char *prev_nor
     char l[32], l2[32];
     int nd = 0;
     int64_t hbase = i * QW_HID;
-    gview qn = v2(1, QW_HD, i, 0); /* this layer's row of the q/k norm weights */
-    scope_begin(g, 5, true);
-    put(g, "{\"op\": \"dummy\", \"id\": \"fence\"}\n");
+    gview qn = gen_v2(1, QW_HD, i, 0); /* this layer's row of the q/k norm weights */
+    gen_scope_begin(g, 5, true);
+    gen_put(g, "{\"op\": \"dummy\", \"id\": \"fence\"}\n");
     qw_submit(g, "attn_seed", "attn_out_seed", 1, true);
-    args_begin(g);
-    arg(g, "in", "attn_out", NULL);
-    args_end(g);
-    op_end(g);
+    gen_args_begin(g);
+    gen_arg(g, "in", "attn_out", NULL);
+    gen_args_end(g);
+    gen_op_end(g);
     qw_submit(g, "rms", "rms_recip", 1, true);
-    args_begin(g);
-    arg(g, "in", cur, NULL);
-    arg(g, "inout", "inv_rms_states", NULL);
-    args_end(g);
-    deps_of(g, 2, prev_normed, "fence");
-    op_end(g);
+    gen_args_begin(g);
+    gen_arg(g, "in", cur, NULL);
+    gen_arg(g, "inout", "inv_rms_states", NULL);
+    gen_args_end(g);
+    gen_deps_of(g, 2, prev_normed, "fence");
+    gen_op_end(g);
     qw_submit(g, "q_seed", "q_seed", 1, true);
-    args_begin(g);
-    arg(g, "inout", "q_proj", NULL);
-    args_end(g);
-    op_end(g);
+    gen_args_begin(g);
+    gen_arg(g, "inout", "q_proj", NULL);
+    gen_args_end(g);
+    gen_op_end(g);
     qw_submit(g, "q_proj", "q_proj", 50, true);
-    args_begin(g);
-    arg(g, "inout", "q_proj", NULL);
-    arg(g, "in", normed, NULL);
-    arg(g, "in", "wq", NULL);
-    arg_int(g, hbase);
-    args_end(g);
-    deps_of(g, 2, prev_normed, "q_seed");
-    op_end(g);
+    gen_args_begin(g);
+    gen_arg(g, "inout", "q_proj", NULL);
+    gen_arg(g, "in", normed, NULL);
+    gen_arg(g, "in", "wq", NULL);
+    gen_arg_int(g, hbase);
+    gen_args_end(g);
+    gen_deps_of(g, 2, prev_normed, "q_seed");
+    gen_op_end(g);
     qw_submit(g, "kv_seed", "kv_seed", 1, false);
-    args_begin(g);
-    arg(g, "inout", "k_proj", NULL);
-    arg(g, "inout", "v_proj", NULL);
-    args_end(g);
-    deps_of(g, 2, prev_normed, "fence");
-    op_end(g);
+    gen_args_begin(g);
+    gen_arg(g, "inout", "k_proj", NULL);
+    gen_arg(g, "inout", "v_proj", NULL);
+    gen_args_end(g);
+    gen_deps_of(g, 2, prev_normed, "fence");
+    gen_op_end(g);
     qw_submit(g, "mlp_seed", "mlp_out_seed", 1, true);
-    args_begin(g);
-    arg(g, "inout", "down_acc_all", NULL);
-    arg(g, "inout", "gate_acc_all", NULL);
-    arg(g, "inout", "up_acc_all", NULL);
-    arg(g, "inout", "attn_proj_fp32", NULL);
-    args_end(g);
-    deps_of(g, 2, prev_normed, "fence");
-    op_end(g);
+    gen_args_begin(g);
+    gen_arg(g, "inout", "down_acc_all", NULL);
+    gen_arg(g, "inout", "gate_acc_all", NULL);
+    gen_arg(g, "inout", "up_acc_all", NULL);
+    gen_arg(g, "inout", "attn_proj_fp32", NULL);
+    gen_args_end(g);
+    gen_deps_of(g, 2, prev_normed, "fence");
+    gen_op_end(g);
     for (int kv = 0; kv < 2; kv++) {
         const char *what = kv ? "v_proj" : "k_proj";
         qw_submit(g, what, what, 10, true);
-        args_begin(g);
-        arg(g, "inout", what, NULL);
-        arg(g, "in", normed, NULL);
-        arg(g, "in", kv ? "wv" : "wk", NULL);
-        arg_int(g, hbase);
-        args_end(g);
-        deps_of(g, 1, "kv_seed");
-        op_end(g);
+        gen_args_begin(g);
+        gen_arg(g, "inout", what, NULL);
+        gen_arg(g, "in", normed, NULL);
+        gen_arg(g, "in", kv ? "wv" : "wk", NULL);
+        gen_arg_int(g, hbase);
+        gen_args_end(g);
+        gen_deps_of(g, 1, "kv_seed");
+        gen_op_end(g);
     }
 
     /* attention: one MIX task, all blocks started together */
-    putf(g,
-         "{\"op\": \"submit\", \"id\": \"attn\", \"kernels\": [\"%s\", \"%s\", \"%s\"], \"block_num\": "
-         "%" PRId64 ", \"sync_start\": true, \"early_resolve\": true",
-         QW_KERNELS[11], QW_KERNELS[12], QW_KERNELS[12], acn);
-    args_begin(g);
+    gen_putf(g,
+             "{\"op\": \"submit\", \"id\": \"attn\", \"kernels\": [\"%s\", \"%s\", \"%s\"], \"block_num\": "
+             "%" PRId64 ", \"sync_start\": true, \"early_resolve\": true",
+             QW_KERNELS[11], QW_KERNELS[12], QW_KERNELS[12], acn);
+    gen_args_begin(g);
     qw_heads(g, "inout", "attn_out");
     qw_heads(g, "inout", "q_tnd_flat");
-    arg(g, "inout", "k_cache", NULL);
-    arg(g, "inout", "v_cache", NULL);
-    arg(g, "in", "block_table", NULL);
-    arg(g, "inout", "pa_workspace", NULL);
-    arg(g, "inout", "pa_metadata", NULL);
-    arg(g, "in", "q_proj", NULL);
-    arg(g, "in", "k_proj", NULL);
-    arg(g, "in", "v_proj", NULL);
-    arg(g, "in", "q_norm_weight", &qn);
-    arg(g, "in", "k_norm_weight", &qn);
-    arg(g, "in", "rope_cos", NULL);
-    arg(g, "in", "rope_sin", NULL);
-    arg(g, "in", "inv_rms_states", NULL);
-    arg(g, "in", "slot_mapping", NULL);
-    arg(g, "in", "seq_lens", NULL);
-    arg_int(g, i * QW_CACHE_ROWS);
-    args_end(g);
+    gen_arg(g, "inout", "k_cache", NULL);
+    gen_arg(g, "inout", "v_cache", NULL);
+    gen_arg(g, "in", "block_table", NULL);
+    gen_arg(g, "inout", "pa_workspace", NULL);
+    gen_arg(g, "inout", "pa_metadata", NULL);
+    gen_arg(g, "in", "q_proj", NULL);
+    gen_arg(g, "in", "k_proj", NULL);
+    gen_arg(g, "in", "v_proj", NULL);
+    gen_arg(g, "in", "q_norm_weight", &qn);
+    gen_arg(g, "in", "k_norm_weight", &qn);
+    gen_arg(g, "in", "rope_cos", NULL);
+    gen_arg(g, "in", "rope_sin", NULL);
+    gen_arg(g, "in", "inv_rms_states", NULL);
+    gen_arg(g, "in", "slot_mapping", NULL);
+    gen_arg(g, "in", "seq_lens", NULL);
+    gen_arg_int(g, i * QW_CACHE_ROWS);
+    gen_args_end(g);
     nd = 0;
     static const char *const attn_deps[] = {"q_proj", "k_proj",    "v_proj",  "rms",
                                             "tiling", "attn_seed", "mlp_seed"};
     for (size_t k = 0; k < sizeof(attn_deps) / sizeof(attn_deps[0]); k++)
-        dep(g, &nd, attn_deps[k]);
-    deps_end(g, nd);
-    op_end(g);
+        gen_dep(g, &nd, attn_deps[k]);
+    gen_deps_end(g, nd);
+    gen_op_end(g);
 
     /* out_proj: 26 units as single tasks behind a fence, the other 24 as one SPMD task */
-    put(g, "{\"op\": \"dummy\", \"id\": \"out_fence\", \"deps\": [\"attn\"]}\n");
+    gen_put(g, "{\"op\": \"dummy\", \"id\": \"out_fence\", \"deps\": [\"attn\"]}\n");
     for (int u = 0; u < QW_OUT_DIRECT; u++) {
         label_num(l, sizeof(l), "out", u);
         dl_out_unit(g, l, hbase, u);
-        deps_of(g, 1, "out_fence");
-        op_end(g);
+        gen_deps_of(g, 1, "out_fence");
+        gen_op_end(g);
     }
     qw_submit(g, "out_direct", "out_proj_0", QW_OUT_UNITS - QW_OUT_DIRECT, false);
-    args_begin(g);
-    arg(g, "in", "attn_out", NULL);
-    arg(g, "in", "wo", NULL);
-    arg(g, "inout", "attn_proj_fp32", NULL);
-    arg_int(g, QW_OUT_DIRECT);
-    arg_int(g, hbase);
-    args_end(g);
-    deps_of(g, 1, "attn");
-    op_end(g);
+    gen_args_begin(g);
+    gen_arg(g, "in", "attn_out", NULL);
+    gen_arg(g, "in", "wo", NULL);
+    gen_arg(g, "inout", "attn_proj_fp32", NULL);
+    gen_arg_int(g, QW_OUT_DIRECT);
+    gen_arg_int(g, hbase);
+    gen_args_end(g);
+    gen_deps_of(g, 1, "attn");
+    gen_op_end(g);
     dl_post_norm(g, i, cur, &QW_KERNELS[15], QW_OUT_DIRECT, true);
 
     /* gate and up: per K split two fences and an SPMD task each over the first 6 column tiles */
     for (int k = 0; k < QW_GU_SPLITS; k++) {
         for (int gu = 0; gu < 2; gu++)
-            putf(g, "{\"op\": \"dummy\", \"id\": \"%s_late%d\", \"deps\": [\"cast%d\"]}\n",
-                 gu ? "up" : "gate", k, k);
+            gen_putf(g, "{\"op\": \"dummy\", \"id\": \"%s_late%d\", \"deps\": [\"cast%d\"]}\n",
+                     gu ? "up" : "gate", k, k);
         for (int gu = 0; gu < 2; gu++) {
             label_num(l, sizeof(l), gu ? "up" : "gate", k);
             dl_gate_up(g, l, QW_KERNELS[(k ? 23 + 2 * (k - 1) : 21) + gu], QW_GU_SPMD_N, gu, k, hbase, -1);
             label_num(l2, sizeof(l2), "cast", k);
-            deps_of(g, 1, l2);
-            op_end(g);
+            gen_deps_of(g, 1, l2);
+            gen_op_end(g);
         }
     }
     for (int n = QW_GU_SPMD_N; n < QW_GU_N; n++)
@@ -1615,36 +1616,37 @@ static void qw_layer_manual(gen *g, int64_t i, int64_t acn, const char *prev_nor
                 qw_gu_label(l, sizeof(l), what, n * QW_GU_SPLITS + k);
                 dl_gate_up(g, l, gu ? "up_proj_4" : "gate_proj_4", 1, gu, k, hbase, n);
                 snprintf(l2, sizeof(l2), "%s_late%d", what, k);
-                deps_of(g, 1, l2);
-                op_end(g);
+                gen_deps_of(g, 1, l2);
+                gen_op_end(g);
             }
     dl_silu(g, qw_gu_label);
     dl_down(g, i, NULL, true);
-    scope_end(g);
+    gen_scope_end(g);
 }
 
 /* An alloc of named tensors: names[k] with dtypes[k] and shape [s0[k]] or [s0[k], s1[k]]. */
 static void qw_alloc(gen *g, int n, const char *const *names, const char *const *dtypes, const int64_t *s0,
                      const int64_t *s1)
 {
-    put(g, "{\"op\": \"alloc\", \"tensors\": [");
+    gen_put(g, "{\"op\": \"alloc\", \"tensors\": [");
     for (int k = 0; k < n; k++) {
         int64_t d[2] = {s0[k], s1[k]};
-        putf(g, "%s{\"name\": \"%s\", \"dtype\": \"%s\", \"shape\": ", k ? ", " : "", names[k], dtypes[k]);
-        put_dims(g, s1[k] ? 2 : 1, d);
-        put(g, "}");
+        gen_putf(g, "%s{\"name\": \"%s\", \"dtype\": \"%s\", \"shape\": ", k ? ", " : "", names[k],
+                 dtypes[k]);
+        gen_put_dims(g, s1[k] ? 2 : 1, d);
+        gen_put(g, "}");
     }
-    put(g, "]}\n");
+    gen_put(g, "]}\n");
 }
 
 static void emit_qwen3(gen *g)
 {
     int64_t L = g->v[DL_L].i, seq = g->v[DL_S].i, acn = g->v[DL_ACN].i;
-    hdr_begin(g, "decode_fwd_layers");
+    gen_hdr_begin(g, "decode_fwd_layers");
     qw_kernels(g, seq, acn);
     dl_hdr_tensors(g, L);
 
-    scope_begin(g, 1, false);
+    gen_scope_begin(g, 1, false);
     {
         static const char *const n[] = {"pa_metadata", "pa_workspace", "cur0", "normed0"};
         static const char *const d[] = {"UINT8", "UINT8", "FLOAT32", "BFLOAT16"};
@@ -1652,27 +1654,27 @@ static void emit_qwen3(gen *g)
         qw_alloc(g, 4, n, d, s0, s1);
     }
     qw_submit(g, "tiling", "paged_attention_tiling_cce", 1, true);
-    args_begin(g);
-    arg(g, "in", "seq_lens", NULL);
-    arg(g, "out_existing", "pa_metadata", NULL);
-    arg_scalar(g, "43", "INT32");  /* pa_max_blocks: block_table entries / 16 */
-    arg_scalar(g, "688", "INT32"); /* pa_num_pages: one layer's pool rows / 1024 */
-    args_end(g);
-    op_end(g);
-    put(g, "{\"op\": \"dummy\"}\n"); /* phase fence 0: nothing depends on it */
-    scope_begin(g, 2, false);
+    gen_args_begin(g);
+    gen_arg(g, "in", "seq_lens", NULL);
+    gen_arg(g, "out_existing", "pa_metadata", NULL);
+    gen_arg_scalar(g, "43", "INT32");  /* pa_max_blocks: block_table entries / 16 */
+    gen_arg_scalar(g, "688", "INT32"); /* pa_num_pages: one layer's pool rows / 1024 */
+    gen_args_end(g);
+    gen_op_end(g);
+    gen_put(g, "{\"op\": \"dummy\"}\n"); /* phase fence 0: nothing depends on it */
+    gen_scope_begin(g, 2, false);
     dl_copy(g, "copy_hidden", "copy_hidden", "cur0", "hidden_states");
-    scope_end(g);
-    scope_begin(g, 3, true);
+    gen_scope_end(g);
+    gen_scope_begin(g, 3, true);
     qw_submit(g, "xgamma", "x_gamma0", 5, true);
-    args_begin(g);
-    arg(g, "out_existing", "normed0", NULL);
-    arg(g, "in", "cur0", NULL);
-    arg(g, "in", "input_rms_weight", NULL);
-    args_end(g);
-    put(g, ", \"deps\": [\"copy_hidden\"]");
-    op_end(g);
-    scope_end(g);
+    gen_args_begin(g);
+    gen_arg(g, "out_existing", "normed0", NULL);
+    gen_arg(g, "in", "cur0", NULL);
+    gen_arg(g, "in", "input_rms_weight", NULL);
+    gen_args_end(g);
+    gen_put(g, ", \"deps\": [\"copy_hidden\"]");
+    gen_op_end(g);
+    gen_scope_end(g);
 
     /* the layer's input and output alternate between two names: an alloc
      * binds its outputs after the op, and dcr_xgamma reads one, writes the other */
@@ -1680,7 +1682,7 @@ static void emit_qwen3(gen *g)
         const char *cur = i == 0 ? "cur0" : dl_hidden(i - 1), *next = dl_hidden(i);
         const char *normed = i == 0 ? "normed0" : i % 2 ? "normed_a" : "normed_b";
         const char *next_normed = i % 2 ? "normed_b" : "normed_a";
-        scope_begin(g, 4, false);
+        gen_scope_begin(g, 4, false);
         {
             const char *const n[] = {next,     next_normed, "inv_rms_states", "q_proj",
                                      "k_proj", "v_proj",    "q_tnd_flat",     "attn_out"};
@@ -1702,22 +1704,22 @@ static void emit_qwen3(gen *g)
         }
         qw_layer_manual(g, i, acn, i == 0 ? "xgamma" : "dcr", cur, normed);
         qw_submit(g, "dcr", "dcr_xgamma", 5, true);
-        args_begin(g);
-        arg(g, "in", "down_acc_all", NULL);
-        arg(g, "in", "post_norm_partial", NULL);
-        arg(g, "inout", next, NULL);
-        arg(g, "in", "input_rms_weight", NULL);
-        arg(g, "inout", next_normed, NULL);
-        arg_int(g, min64(i + 1, L - 1));
-        args_end(g);
+        gen_args_begin(g);
+        gen_arg(g, "in", "down_acc_all", NULL);
+        gen_arg(g, "in", "post_norm_partial", NULL);
+        gen_arg(g, "inout", next, NULL);
+        gen_arg(g, "in", "input_rms_weight", NULL);
+        gen_arg(g, "inout", next_normed, NULL);
+        gen_arg_int(g, gen_min64(i + 1, L - 1));
+        gen_args_end(g);
         int nd = 0;
         dep_numbered(g, &nd, "down", 0, QW_GU_SPLITS * QW_GU_N);
-        deps_end(g, nd);
-        op_end(g);
-        scope_end(g);
+        gen_deps_end(g, nd);
+        gen_op_end(g);
+        gen_scope_end(g);
     }
     dl_copy_out(g, L);
-    scope_end(g);
+    gen_scope_end(g);
 }
 
 /* The fa_fused variant: the kernel set the runtime's qwen3_14b_decode example
@@ -1785,63 +1787,63 @@ static void fa_kernels(gen *g, int64_t seq)
     int64_t it = (int64_t)QW_B * QW_INTER, qk = (int64_t)QW_B * (QW_HID + QW_KVH);
     /* fa_fused: 16 rows x ceil(seq / 128) work items over 24 blocks; per item and KV head a QK and a PV
      * of 5 query heads against 128 tokens, each loading a 128 x 128 K or V tile */
-    int64_t items = ceil_div((int64_t)QW_B * ceil_div(seq, FA_BLOCK), FA_CORES);
+    int64_t items = gen_ceil_div((int64_t)QW_B * gen_ceil_div(seq, FA_BLOCK), FA_CORES);
     /* online_softmax: a third of a row's heads per block, merging every work item's partial output */
-    int64_t merge = ceil_div(ceil_div(seq, FA_BLOCK) * FA_BLOCK * QW_HD * 4 * 3, 3);
+    int64_t merge = gen_ceil_div(gen_ceil_div(seq, FA_BLOCK) * FA_BLOCK * QW_HD * 4 * 3, 3);
     for (int id = 0; id < (int)(sizeof(FA_KERNELS) / sizeof(FA_KERNELS[0])); id++) {
         const char *n = FA_KERNELS[id];
         bool aic = strstr(n, "proj") || !strcmp(n, "fa_fused_aic");
         if (!strcmp(n, "q_proj") || !strcmp(n, "k_proj") || !strcmp(n, "v_proj"))
-            cost_mm(c, QW_B, 128, QW_HID, 1, 2, 4, "BFLOAT16"); /* 128 columns of the output, all of K */
+            gen_cost_mm(c, QW_B, 128, QW_HID, 1, 2, 4, "BFLOAT16"); /* 128 columns of the output, all of K */
         else if (!strcmp(n, "out_proj"))
-            cost_mm(c, QW_B, 512, 1024, 1, 2, 4, "BFLOAT16");
+            gen_cost_mm(c, QW_B, 512, 1024, 1, 2, 4, "BFLOAT16");
         else if (aic && strcmp(n, "fa_fused_aic") != 0)
-            cost_mm(c, QW_B, 1024, 1024, 1, 2, 4, "BFLOAT16"); /* gate, up, down: 1024 x 1024 units */
+            gen_cost_mm(c, QW_B, 1024, 1024, 1, 2, 4, "BFLOAT16"); /* gate, up, down: 1024 x 1024 units */
         else if (!strcmp(n, "fa_fused_aic"))
-            cost_mm(c, QW_HID / QW_HD / 8, FA_BLOCK, QW_HD, 2 * 8 * items, 2, 4, "BFLOAT16");
+            gen_cost_mm(c, QW_HID / QW_HD / 8, FA_BLOCK, QW_HD, 2 * 8 * items, 2, 4, "BFLOAT16");
         else if (!strcmp(n, "fa_fused_aiv")) {
             /* the AIVs run the softmax between the cube's QK and PV through gm_pipe_buffer_0, so the
              * cube paces them: per QK/PV pair they read the scores and wait on MTE2 as long as the AIC
              * streams its two K/V tiles, and write the probabilities back */
-            int64_t tile = ceil_div((QW_HID / QW_HD / 8 + FA_BLOCK) * QW_HD * 2, 32);
+            int64_t tile = gen_ceil_div((QW_HID / QW_HD / 8 + FA_BLOCK) * QW_HD * 2, 32);
             snprintf(c, COST_MAX,
                      "{\"tiles\": %" PRId64 ", \"buffers\": 2, \"mte2\": {\"bytes\": %d, \"cycles\": %" PRId64
                      "}, \"vector\": {\"elems\": %d, \"dtype\": \"FLOAT32\"}, \"mte3\": {\"bytes\": %d}}",
                      8 * items, 5 * FA_BLOCK * 4, 2 * tile, 5 * FA_BLOCK, 5 * FA_BLOCK * 2);
         } else if (!strcmp(n, "online_softmax"))
-            cost_vec(c, merge / 4, merge, h / QW_B / 3 * 2, "FLOAT32");
+            gen_cost_vec(c, merge / 4, merge, h / QW_B / 3 * 2, "FLOAT32");
         else if (!strcmp(n, "copy_hidden") || !strcmp(n, "out_consolidate") || !strcmp(n, "copy_out"))
-            cost_vec(c, h, h * 2, h * 2, "FLOAT32");
+            gen_cost_vec(c, h, h * 2, h * 2, "FLOAT32");
         else if (!strcmp(n, "x_gamma")) /* 5 blocks of 1024 columns */
-            cost_vec(c, col, col * 2 + 1024 * 4, col * 2, "FLOAT32");
+            gen_cost_vec(c, col, col * 2 + 1024 * 4, col * 2, "FLOAT32");
         else if (!strcmp(n, "rms_recip"))
-            cost_vec(c, h, h * 2, QW_B * 4, "FLOAT32");
+            gen_cost_vec(c, h, h * 2, QW_B * 4, "FLOAT32");
         else if (!strcmp(n, "q_seed") || !strcmp(n, "down_seed") || !strcmp(n, "out_seed"))
-            cost_vec(c, h, 0, h * 4, "FLOAT32");
+            gen_cost_vec(c, h, 0, h * 4, "FLOAT32");
         else if (!strcmp(n, "k_seed") || !strcmp(n, "v_seed"))
-            cost_vec(c, kv, 0, kv * 4, "FLOAT32");
+            gen_cost_vec(c, kv, 0, kv * 4, "FLOAT32");
         else if (!strcmp(n, "gate_seed") || !strcmp(n, "up_seed"))
-            cost_vec(c, it, 0, it * 4, "FLOAT32");
+            gen_cost_vec(c, it, 0, it * 4, "FLOAT32");
         else if (!strcmp(n, "fa_work_build"))
-            cost_vec(c, 688, QW_B * 4, 688 * 4 + 4, "FLOAT32");
+            gen_cost_vec(c, 688, QW_B * 4, 688 * 4 + 4, "FLOAT32");
         else if (!strcmp(n, "qk_gamma"))
-            cost_vec(c, qk, qk * 4 + 2 * QW_HD * 4 + QW_B * 4, qk * 4, "FLOAT32");
+            gen_cost_vec(c, qk, qk * 4 + 2 * QW_HD * 4 + QW_B * 4, qk * 4, "FLOAT32");
         else if (!strcmp(n, "qk_recip"))
-            cost_vec(c, qk, qk * 4 + QW_B * 4, (640 + 128) * 4, "FLOAT32");
+            gen_cost_vec(c, qk, qk * 4 + QW_B * 4, (640 + 128) * 4, "FLOAT32");
         else if (!strcmp(n, "rope_qkv")) /* one batch row: q, k, v in, the padded q and the new token out */
-            cost_vec(c, QW_HID + 2 * QW_KVH, (QW_HID + 2 * QW_KVH) * 4 + 2 * QW_HD * 4,
-                     128 * QW_HD * 2 + 2 * QW_KVH * 2, "FLOAT32");
+            gen_cost_vec(c, QW_HID + 2 * QW_KVH, (QW_HID + 2 * QW_KVH) * 4 + 2 * QW_HD * 4,
+                         128 * QW_HD * 2 + 2 * QW_KVH * 2, "FLOAT32");
         else if (!strcmp(n, "attn_fence"))
-            cost_vec(c, h, h * 2, QW_B * 4, "FLOAT32");
+            gen_cost_vec(c, h, h * 2, QW_B * 4, "FLOAT32");
         else if (strstr(n, "residual_rms_cast")) /* 1024 columns: the residual add, two casts */
-            cost_vec(c, col, col * 6 + 1024 * 4, col * 4, "FLOAT32");
+            gen_cost_vec(c, col, col * 6 + 1024 * 4, col * 4, "FLOAT32");
         else if (!strcmp(n, "post_rms_reduce"))
-            cost_vec(c, h, h * 6, QW_B * 4, "FLOAT32");
+            gen_cost_vec(c, h, h * 6, QW_B * 4, "FLOAT32");
         else if (!strcmp(n, "silu"))
-            cost_vec(c, col, col * 8 + QW_B * 4, col * 2, "FLOAT32");
+            gen_cost_vec(c, col, col * 8 + QW_B * 4, col * 2, "FLOAT32");
         else /* down_cast_residual */
-            cost_vec(c, col, col * 6, col * 2, "FLOAT32");
-        hdr_kernel(g, id, n, aic ? "aic" : "aiv", c);
+            gen_cost_vec(c, col, col * 6, col * 2, "FLOAT32");
+        gen_hdr_kernel(g, id, n, aic ? "aic" : "aiv", c);
     }
 }
 
@@ -1851,8 +1853,8 @@ static void fa_layer(gen *g, int64_t i, int64_t L, const char *cur, const char *
     char l[32], l2[32];
     int nd;
     int64_t hbase = i * QW_HID;
-    gview qn = v2(1, QW_HD, i, 0); /* this layer's row of the q/k norm weights */
-    scope_begin(g, 2, false);
+    gview qn = gen_v2(1, QW_HD, i, 0); /* this layer's row of the q/k norm weights */
+    gen_scope_begin(g, 2, false);
     {
         static const char *const n[] = {"normed_states", "out_partial", "inv_rms_states", "q_proj",
                                         "k_proj",        "v_proj",      "all_q_padded",   "attn_out",
@@ -1891,137 +1893,137 @@ static void fa_layer(gen *g, int64_t i, int64_t L, const char *cur, const char *
         qw_alloc(g, 12, n, d, s0, s1);
     }
     qw_submit(g, NULL, "x_gamma", 5, false);
-    args_begin(g);
-    arg(g, "inout", "normed_states", NULL);
-    arg(g, "in", cur, NULL);
-    arg(g, "in", "input_rms_weight", NULL);
-    arg_int(g, i);
-    args_end(g);
-    op_end(g);
+    gen_args_begin(g);
+    gen_arg(g, "inout", "normed_states", NULL);
+    gen_arg(g, "in", cur, NULL);
+    gen_arg(g, "in", "input_rms_weight", NULL);
+    gen_arg_int(g, i);
+    gen_args_end(g);
+    gen_op_end(g);
     qw_submit(g, NULL, "rms_recip", 1, false);
-    args_begin(g);
-    arg(g, "in", cur, NULL);
-    arg(g, "inout", "inv_rms_states", NULL);
-    args_end(g);
-    op_end(g);
+    gen_args_begin(g);
+    gen_arg(g, "in", cur, NULL);
+    gen_arg(g, "inout", "inv_rms_states", NULL);
+    gen_args_end(g);
+    gen_op_end(g);
     static const char *const seed[3] = {"q_seed", "k_seed", "v_seed"},
                              *proj[3] = {"q_proj", "k_proj", "v_proj"};
     static const char *const w[3] = {"wq", "wk", "wv"};
     for (int k = 0; k < 3; k++) {
         qw_submit(g, NULL, seed[k], 1, false);
-        args_begin(g);
-        arg(g, "inout", proj[k], NULL);
-        args_end(g);
-        op_end(g);
+        gen_args_begin(g);
+        gen_arg(g, "inout", proj[k], NULL);
+        gen_args_end(g);
+        gen_op_end(g);
         qw_submit(g, NULL, proj[k], k ? 8 : 40, false);
-        args_begin(g);
-        arg(g, "inout", proj[k], NULL);
-        arg(g, "in", "normed_states", NULL);
-        arg(g, "in", w[k], NULL);
-        arg_int(g, hbase);
-        args_end(g);
-        op_end(g);
+        gen_args_begin(g);
+        gen_arg(g, "inout", proj[k], NULL);
+        gen_arg(g, "in", "normed_states", NULL);
+        gen_arg(g, "in", w[k], NULL);
+        gen_arg_int(g, hbase);
+        gen_args_end(g);
+        gen_op_end(g);
     }
     qw_submit(g, NULL, "fa_work_build", 1, false);
-    args_begin(g);
-    arg(g, "in", "seq_lens", NULL);
-    arg(g, "inout", "fa_work_table", NULL);
-    arg(g, "inout", "fa_total", NULL);
-    args_end(g);
-    op_end(g);
+    gen_args_begin(g);
+    gen_arg(g, "in", "seq_lens", NULL);
+    gen_arg(g, "inout", "fa_work_table", NULL);
+    gen_arg(g, "inout", "fa_total", NULL);
+    gen_args_end(g);
+    gen_op_end(g);
     qw_submit(g, NULL, "qk_gamma", 1, false);
-    args_begin(g);
-    arg(g, "inout", "k_proj_norm", NULL);
-    arg(g, "inout", "q_proj_norm", NULL);
-    arg(g, "in", "q_proj", NULL);
-    arg(g, "in", "inv_rms_states", NULL);
-    arg(g, "in", "q_norm_weight", &qn);
-    arg(g, "in", "k_proj", NULL);
-    arg(g, "in", "k_norm_weight", &qn);
-    args_end(g);
-    op_end(g);
+    gen_args_begin(g);
+    gen_arg(g, "inout", "k_proj_norm", NULL);
+    gen_arg(g, "inout", "q_proj_norm", NULL);
+    gen_arg(g, "in", "q_proj", NULL);
+    gen_arg(g, "in", "inv_rms_states", NULL);
+    gen_arg(g, "in", "q_norm_weight", &qn);
+    gen_arg(g, "in", "k_proj", NULL);
+    gen_arg(g, "in", "k_norm_weight", &qn);
+    gen_args_end(g);
+    gen_op_end(g);
     qw_submit(g, NULL, "qk_recip", 1, false);
-    args_begin(g);
-    arg(g, "inout", "k_inv_states", NULL);
-    arg(g, "inout", "q_inv_states", NULL);
-    arg(g, "in", "q_proj", NULL);
-    arg(g, "in", "inv_rms_states", NULL);
-    arg(g, "in", "k_proj", NULL);
-    args_end(g);
-    op_end(g);
+    gen_args_begin(g);
+    gen_arg(g, "inout", "k_inv_states", NULL);
+    gen_arg(g, "inout", "q_inv_states", NULL);
+    gen_arg(g, "in", "q_proj", NULL);
+    gen_arg(g, "in", "inv_rms_states", NULL);
+    gen_arg(g, "in", "k_proj", NULL);
+    gen_args_end(g);
+    gen_op_end(g);
     qw_submit(g, NULL, "rope_qkv", QW_B, false);
-    args_begin(g);
-    arg(g, "in", "seq_lens", NULL);
-    arg(g, "in", "inv_rms_states", NULL);
-    arg(g, "in", "slot_mapping", NULL);
-    arg(g, "in", "rope_cos", NULL);
-    arg(g, "in", "rope_sin", NULL);
-    arg(g, "inout", "all_q_padded", NULL);
-    arg(g, "inout", "k_cache", NULL);
-    arg(g, "inout", "v_cache", NULL);
-    arg(g, "in", "k_inv_states", NULL);
-    arg(g, "in", "k_proj_norm", NULL);
-    arg(g, "in", "v_proj", NULL);
-    arg(g, "in", "q_inv_states", NULL);
-    arg(g, "in", "q_proj_norm", NULL);
-    arg_int(g, i * QW_CACHE_ROWS);
-    args_end(g);
-    op_end(g);
+    gen_args_begin(g);
+    gen_arg(g, "in", "seq_lens", NULL);
+    gen_arg(g, "in", "inv_rms_states", NULL);
+    gen_arg(g, "in", "slot_mapping", NULL);
+    gen_arg(g, "in", "rope_cos", NULL);
+    gen_arg(g, "in", "rope_sin", NULL);
+    gen_arg(g, "inout", "all_q_padded", NULL);
+    gen_arg(g, "inout", "k_cache", NULL);
+    gen_arg(g, "inout", "v_cache", NULL);
+    gen_arg(g, "in", "k_inv_states", NULL);
+    gen_arg(g, "in", "k_proj_norm", NULL);
+    gen_arg(g, "in", "v_proj", NULL);
+    gen_arg(g, "in", "q_inv_states", NULL);
+    gen_arg(g, "in", "q_proj_norm", NULL);
+    gen_arg_int(g, i * QW_CACHE_ROWS);
+    gen_args_end(g);
+    gen_op_end(g);
     static const char *const seeds[3] = {"down_seed", "gate_seed", "up_seed"};
     static const char *const accs[3] = {"down_acc_all", "gate_acc_all", "up_acc_all"};
     for (int k = 0; k < 3; k++) {
         qw_submit(g, seeds[k], seeds[k], 1, false);
-        args_begin(g);
-        arg(g, "inout", accs[k], NULL);
-        args_end(g);
-        op_end(g);
+        gen_args_begin(g);
+        gen_arg(g, "inout", accs[k], NULL);
+        gen_args_end(g);
+        gen_op_end(g);
     }
-    submit_mix(g, "fa_fused_aic", "fa_fused_aiv", FA_CORES);
-    args_begin(g);
-    arg(g, "in", "fa_total", NULL);
-    arg(g, "inout", "all_cur_li", NULL);
-    arg(g, "inout", "all_cur_mi", NULL);
-    arg(g, "inout", "all_oi_tmp", NULL);
-    arg(g, "in", "fa_work_table", NULL);
-    arg(g, "in", "seq_lens", NULL);
-    arg(g, "in", "block_table", NULL);
-    arg(g, "in", "all_q_padded", NULL);
-    arg(g, "in", "k_cache", NULL);
-    arg(g, "in", "v_cache", NULL);
-    sep(g);
-    put(g, "{\"dir\": \"inout\", \"tensor\": \"gm_pipe_buffer_0\", \"manual_dep\": true}");
-    arg_int(g, QW_BLOCKS);
-    arg_int(g, i * QW_CACHE_ROWS);
-    args_end(g);
-    op_end(g);
+    gen_submit_mix(g, "fa_fused_aic", "fa_fused_aiv", FA_CORES);
+    gen_args_begin(g);
+    gen_arg(g, "in", "fa_total", NULL);
+    gen_arg(g, "inout", "all_cur_li", NULL);
+    gen_arg(g, "inout", "all_cur_mi", NULL);
+    gen_arg(g, "inout", "all_oi_tmp", NULL);
+    gen_arg(g, "in", "fa_work_table", NULL);
+    gen_arg(g, "in", "seq_lens", NULL);
+    gen_arg(g, "in", "block_table", NULL);
+    gen_arg(g, "in", "all_q_padded", NULL);
+    gen_arg(g, "in", "k_cache", NULL);
+    gen_arg(g, "in", "v_cache", NULL);
+    gen_sep(g);
+    gen_put(g, "{\"dir\": \"inout\", \"tensor\": \"gm_pipe_buffer_0\", \"manual_dep\": true}");
+    gen_arg_int(g, QW_BLOCKS);
+    gen_arg_int(g, i * QW_CACHE_ROWS);
+    gen_args_end(g);
+    gen_op_end(g);
     qw_submit(g, NULL, "online_softmax", FA_SM, false);
-    args_begin(g);
-    arg(g, "inout", "attn_out", NULL);
-    arg(g, "in", "seq_lens", NULL);
-    arg(g, "in", "all_oi_tmp", NULL);
-    arg(g, "in", "all_cur_mi", NULL);
-    arg(g, "in", "all_cur_li", NULL);
-    args_end(g);
-    op_end(g);
+    gen_args_begin(g);
+    gen_arg(g, "inout", "attn_out", NULL);
+    gen_arg(g, "in", "seq_lens", NULL);
+    gen_arg(g, "in", "all_oi_tmp", NULL);
+    gen_arg(g, "in", "all_cur_mi", NULL);
+    gen_arg(g, "in", "all_cur_li", NULL);
+    gen_args_end(g);
+    gen_op_end(g);
     qw_submit(g, "out_seed", "out_seed", 1, false);
-    args_begin(g);
-    arg(g, "inout", "attn_proj_fp32", NULL);
-    args_end(g);
-    op_end(g);
+    gen_args_begin(g);
+    gen_arg(g, "inout", "attn_proj_fp32", NULL);
+    gen_args_end(g);
+    gen_op_end(g);
     qw_submit(g, "attn_done", "attn_fence", 1, false);
-    args_begin(g);
-    arg(g, "in", "attn_out", NULL);
-    arg(g, "inout", "attn_fence_dummy", NULL);
-    args_end(g);
-    op_end(g);
+    gen_args_begin(g);
+    gen_arg(g, "in", "attn_out", NULL);
+    gen_arg(g, "inout", "attn_fence_dummy", NULL);
+    gen_args_end(g);
+    gen_op_end(g);
 
     /* the manual scope: explicit deps only */
-    scope_begin(g, 3, true);
+    gen_scope_begin(g, 3, true);
     for (int u = 0; u < QW_OUT_UNITS; u++) {
         label_num(l, sizeof(l), "out", u);
         dl_out_unit(g, l, hbase, u);
-        deps_of(g, 2, "out_seed", "attn_done");
-        op_end(g);
+        gen_deps_of(g, 2, "out_seed", "attn_done");
+        gen_op_end(g);
     }
     dl_post_norm(g, i, cur, &FA_KERNELS[22], QW_OUT_UNITS, false);
     for (int n = 0; n < QW_GU_N; n++)
@@ -2030,68 +2032,68 @@ static void fa_layer(gen *g, int64_t i, int64_t L, const char *cur, const char *
                 label_num(l, sizeof(l), gu ? "up" : "gate", n * QW_GU_SPLITS + k);
                 dl_gate_up(g, l, gu ? "up_proj" : "gate_proj", 1, gu, k, hbase, n);
                 label_num(l2, sizeof(l2), "cast", k);
-                deps_of(g, 2, l2, gu ? "up_seed" : "gate_seed");
-                op_end(g);
+                gen_deps_of(g, 2, l2, gu ? "up_seed" : "gate_seed");
+                gen_op_end(g);
             }
     dl_silu(g, label_num);
     dl_down(g, i, "down_seed", false);
     for (int n = 0; n < QW_GU_SPLITS; n++) {
         label_num(l, sizeof(l), "dcr", n);
         qw_submit(g, l, "down_cast_residual", 1, false);
-        args_begin(g);
-        arg(g, "in", "post_norm_partial", NULL);
-        arg(g, "in", "down_acc_all", NULL);
-        arg(g, "inout", "out_partial", NULL);
-        arg_int(g, n * 1024);
-        args_end(g);
+        gen_args_begin(g);
+        gen_arg(g, "in", "post_norm_partial", NULL);
+        gen_arg(g, "in", "down_acc_all", NULL);
+        gen_arg(g, "inout", "out_partial", NULL);
+        gen_arg_int(g, n * 1024);
+        gen_args_end(g);
         nd = 0;
         dep_numbered(g, &nd, "down", n * QW_GU_N, (n + 1) * QW_GU_N);
-        deps_end(g, nd);
-        op_end(g);
+        gen_deps_end(g, nd);
+        gen_op_end(g);
     }
-    scope_end(g);
-    scope_begin(g, 4, false);
+    gen_scope_end(g);
+    gen_scope_begin(g, 4, false);
     qw_submit(g, NULL, "out_consolidate", 1, false);
-    args_begin(g);
-    arg(g, "inout", next, NULL);
-    arg(g, "in", "out_partial", NULL);
-    arg_int(g, 0);
-    args_end(g);
+    gen_args_begin(g);
+    gen_arg(g, "inout", next, NULL);
+    gen_arg(g, "in", "out_partial", NULL);
+    gen_arg_int(g, 0);
+    gen_args_end(g);
     nd = 0;
     dep_numbered(g, &nd, "dcr", 0, QW_GU_SPLITS);
-    deps_end(g, nd);
-    op_end(g);
-    scope_end(g);
-    scope_end(g);
+    gen_deps_end(g, nd);
+    gen_op_end(g);
+    gen_scope_end(g);
+    gen_scope_end(g);
     (void)L;
 }
 
 static void emit_decode_fa(gen *g)
 {
     int64_t L = g->v[DL_L].i, seq = g->v[DL_S].i;
-    hdr_begin(g, "decode_fwd_layers");
+    gen_hdr_begin(g, "decode_fwd_layers");
     fa_kernels(g, seq);
     dl_hdr_tensors(g, L);
 
-    scope_begin(g, 1, false);
+    gen_scope_begin(g, 1, false);
     {
         static const char *const n[] = {"cur"};
         static const char *const d[] = {"BFLOAT16"};
         static const int64_t s0[] = {QW_B}, s1[] = {QW_HID};
         qw_alloc(g, 1, n, d, s0, s1);
     }
-    scope_begin(g, 5, false);
+    gen_scope_begin(g, 5, false);
     dl_copy(g, NULL, "copy_hidden", "cur", "hidden_states");
-    scope_end(g);
+    gen_scope_end(g);
     /* each layer allocates its output; the next layer reads it under the same name */
     for (int64_t i = 0; i < L; i++) {
         fa_layer(g, i, L, i == 0 ? "cur" : dl_hidden(i - 1), dl_hidden(i));
     }
     dl_copy_out(g, L);
-    scope_end(g);
+    gen_scope_end(g);
 }
 
-static void emit_decode(gen *g)
+static void gen_emit_decode(gen *g)
 {
     if (!strcmp(g->v[DL_VAR].s, "qwen3_14b_decode"))
         emit_qwen3(g);
@@ -2120,16 +2122,16 @@ static const gen_param P_RANDOM[] = {
 static int64_t around(uint64_t *rng, int64_t x, double perc)
 {
     double r = -perc + 2 * perc * rng_unit(rng);
-    return max64(1, (int64_t)((double)x * (1.0 + r / 100.0)));
+    return gen_max64(1, (int64_t)((double)x * (1.0 + r / 100.0)));
 }
 
-static void emit_random(gen *g)
+static void gen_emit_random(gen *g)
 {
     const gen_val *v = g->v;
     int64_t n = v[RD_N].i, jump = v[RD_JUMP].i;
     double dens = v[RD_DENS].r;
     uint64_t rng = (uint64_t)v[RD_SEED].i;
-    int64_t mean = max64(1, (int64_t)exp(v[RD_FAT].r * log((double)n)));
+    int64_t mean = gen_max64(1, (int64_t)exp(v[RD_FAT].r * log((double)n)));
     /* widths of the last jump + 1 levels: labels are reused modulo jump + 1,
      * so a level's labels are rebound only once no later level can reach them */
     int64_t *widths = calloc((size_t)jump + 1, sizeof(*widths));
@@ -2138,23 +2140,23 @@ static void emit_random(gen *g)
         exit(EXIT_INTERNAL);
     }
     char cost[COST_MAX], label[48];
-    hdr_begin(g, NULL);
-    cost_ns(cost, 1000);
-    hdr_kernel(g, 0, "rand_aic", "aic", cost);
-    hdr_kernel(g, 1, "rand_aiv", "aiv", cost);
-    hdr_tensors(g);
-    hdr_end(g);
+    gen_hdr_begin(g, NULL);
+    gen_cost_ns(cost, 1000);
+    gen_hdr_kernel(g, 0, "rand_aic", "aic", cost);
+    gen_hdr_kernel(g, 1, "rand_aiv", "aiv", cost);
+    gen_hdr_tensors(g);
+    gen_hdr_end(g);
     double logq = dens < 1 ? log1p(-dens) : 0;
     int64_t done = 0;
     for (int64_t lv = 0; done < n; lv++) {
-        int64_t w = min64(around(&rng, mean, 100.0 - 100.0 * v[RD_REG].r), n - done);
+        int64_t w = gen_min64(around(&rng, mean, 100.0 - 100.0 * v[RD_REG].r), n - done);
         widths[lv % (jump + 1)] = w;
-        scope_begin(g, 1, false);
+        gen_scope_begin(g, 1, false);
         for (int64_t j = 0; j < w; j++) {
             bool aic = rng_next(&rng) >> 63;
             int64_t ns = 1000 + (int64_t)rng_below(&rng, 49001); /* 1-50 us */
             snprintf(label, sizeof(label), "t%" PRId64 "_%" PRId64, lv % (jump + 1), j);
-            submit(g, label, aic ? "rand_aic" : "rand_aiv");
+            gen_submit(g, label, aic ? "rand_aic" : "rand_aiv");
             int nd = 0;
             for (int64_t back = 1; back <= jump && back <= lv && dens > 0; back++) {
                 int64_t pl = lv - back, pw = widths[pl % (jump + 1)];
@@ -2168,21 +2170,21 @@ static void emit_random(gen *g)
                     if (k >= pw)
                         break;
                     snprintf(label, sizeof(label), "t%" PRId64 "_%" PRId64, pl % (jump + 1), k);
-                    dep(g, &nd, label);
+                    gen_dep(g, &nd, label);
                 }
             }
             if (lv > 0 && nd == 0) { /* at least one parent, in the level above */
                 int64_t pl = lv - 1;
                 snprintf(label, sizeof(label), "t%" PRId64 "_%" PRIu64, pl % (jump + 1),
                          rng_below(&rng, (uint64_t)widths[pl % (jump + 1)]));
-                dep(g, &nd, label);
+                gen_dep(g, &nd, label);
             }
-            deps_end(g, nd);
-            cost_ns(cost, ns);
-            op_cost(g, cost);
-            op_end(g);
+            gen_deps_end(g, nd);
+            gen_cost_ns(cost, ns);
+            gen_op_cost(g, cost);
+            gen_op_end(g);
         }
-        scope_end(g);
+        gen_scope_end(g);
         done += w;
     }
     free(widths);
@@ -2199,22 +2201,22 @@ static void emit_random(gen *g)
 
 static const gen_kind KINDS[] = {
     KIND("chain", "N dependent AIV tasks, each reading the buffer the previous one wrote; a scope per task",
-         NULL, P_CHAIN, NULL, emit_chain),
+         NULL, P_CHAIN, NULL, gen_emit_chain),
     KIND("fan", "N independent AIV tasks, each writing its own row of one external tensor; a scope per task",
-         "  `ptosim gen fan --n 1000000` streams 10^6 tasks in bounded memory.\n", P_FAN, NULL, emit_fan),
+         "  `ptosim gen fan --n 1000000` streams 10^6 tasks in bounded memory.\n", P_FAN, NULL, gen_emit_fan),
     KIND("forkjoin", "S stages of 1 AIC producer -> W AIV workers on disjoint rows -> 1 AIV join",
          "  S x (W + 2) tasks; each stage in a scope, each worker in a nested one; the join\n"
          "  finds the W workers through the TensorMap (more than 64 producers spill).\n",
-         P_FORKJOIN, NULL, emit_forkjoin),
+         P_FORKJOIN, NULL, gen_emit_forkjoin),
     KIND("granularity", "the same T us of AIV work cut into K tasks over disjoint row chunks, in one scope",
          "  Mirrors granularity() in scripts/make_traces.py: --k 48 is traces/grain_right.jsonl,\n"
          "  --k 4800 grain_fine, --k 24 grain_coarse.\n",
-         P_GRAIN, check_grain, emit_granularity),
+         P_GRAIN, gen_check_grain, gen_emit_granularity),
     KIND("bgemm", "the runtime's benchmark_bgemm: per group a scope, K x (gemm on AIC, add on AIV)",
          "  Parameters as test_benchmark_bgemm.py names them; the defaults are its Case0 (250 groups,\n"
          "  1000 tasks). Every task also reads the INT64[4] config tensor. Case1 is\n"
          "  --matmul-add-task-num 64 --incore-data-size 128 --incore-loop 4 --grid-k 2: 128 tasks.\n",
-         P_BGEMM, check_bgemm, emit_bgemm),
+         P_BGEMM, gen_check_bgemm, gen_emit_bgemm),
     KIND("paged_attention", "the runtime's paged attention: QK, softmax, PV, online update per KV block",
          "  plain  : examples/a2a3/tensormap_and_ringbuffer/paged_attention: per (batch, q tile) a\n"
          "           scope with an alloc, per KV block a nested scope of QK (AIC) -> SF (AIV) ->\n"
@@ -2233,7 +2235,7 @@ static const gen_kind KINDS[] = {
          "  --head-dim 128 --block-size 128 --context 8192: 65,536 tasks with plain (and 256\n"
          "  allocs). CaseSmall1 is --batch 1 --heads 16 --head-dim 16 --block-size 16 --context 33\n"
          "  --max-model-len 256.\n",
-         P_PA, check_pa, emit_pa),
+         P_PA, gen_check_pa, gen_emit_pa),
     KIND("decode_layer", "Qwen3-14B decode layers (hidden 5120, 40/8 heads, MLP 17408, bf16)",
          "  fa_fused (the default): the runtime's qwen3_14b_decode as of commit b6c9b5b (its\n"
          "  decode_fwd_layers.cpp), the kernel set the published silicon decode-layer figures were\n"
@@ -2250,11 +2252,11 @@ static const gen_kind KINDS[] = {
          "  one sync-start MIX attention task of --attention-core-num blocks, dummy fences) and\n"
          "  dcr_xgamma; 5 + 277 L tasks in all (dummies included). --layers 2\n"
          "  --attention-core-num 8 is the capture tests/real/qwen3_noop2L.\n",
-         P_DECODE, check_decode, emit_decode),
+         P_DECODE, gen_check_decode, gen_emit_decode),
     KIND("random", "a random layered DAG with daggen's controls; explicit deps, a scope per level",
          "  Tasks are AIC or AIV at random with flat costs of 1-50 us. A level wider than the\n"
          "  ring's task window (16384 by default) ends in SCOPE_DEADLOCK.\n",
-         P_RANDOM, NULL, emit_random),
+         P_RANDOM, NULL, gen_emit_random),
 };
 
 #define NKINDS ((int)(sizeof(KINDS) / sizeof(KINDS[0])))
