@@ -1,5 +1,6 @@
 /* gen.c - `ptosim gen`: synthetic workload graphs (chain, fan, ..., random DAGs) streamed to stdout. */
 #include "gen.h"
+#include "gen_int.h"
 #include "../../model/base/outfile.h"
 
 #include <errno.h>
@@ -12,13 +13,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../model/chip/pipe.h"
 #include "../../model/base/int_text.h"
+#include "../../model/chip/pipe.h"
 #include "../cli/cli.h"
 
 #define GEN_MAX_PARAMS 12
 #define GEN_MAX_ELEMS (1LL << 40) /* per tensor: keeps every offset and byte count far below 2^63 */
-#define GEN_ERR_MAX 512
 
 /* ------------------------------------------------------------------ */
 /* Parameters                                                          */
@@ -36,21 +36,6 @@ typedef struct gen_param {
     const char *help;    /* one line */
 } gen_param;
 
-/* A parsed value. */
-typedef struct gen_val {
-    int64_t i;     /* PT_INT */
-    double r;      /* PT_REAL */
-    const char *s; /* PT_CHOICE, PT_TEXT */
-} gen_val;
-
-/* Output state: the stream and the list being written. */
-typedef struct gen {
-    FILE *f;                   /* where the graph goes */
-    int nitems;                /* items written in the current JSON list */
-    const struct gen_kind *kd; /* what is generated */
-    const gen_val *v;          /* its parameter values */
-} gen;
-
 typedef struct gen_kind {
     const char *name;        /* KIND */
     const char *summary;     /* one line for the kind list */
@@ -66,17 +51,17 @@ typedef struct gen_kind {
 /* Small helpers                                                       */
 /* ------------------------------------------------------------------ */
 
-static int64_t gen_ceil_div(int64_t a, int64_t b)
+int64_t gen_ceil_div(int64_t a, int64_t b)
 {
     return (a + b - 1) / b;
 }
 
-static int64_t gen_min64(int64_t a, int64_t b)
+int64_t gen_min64(int64_t a, int64_t b)
 {
     return a < b ? a : b;
 }
 
-static int64_t gen_max64(int64_t a, int64_t b)
+int64_t gen_max64(int64_t a, int64_t b)
 {
     return a > b ? a : b;
 }
@@ -111,13 +96,12 @@ static uint64_t rng_below(uint64_t *s, uint64_t n)
 /* JSON emission: every line is written as soon as it is known         */
 /* ------------------------------------------------------------------ */
 
-static void gen_put(gen *g, const char *s)
+void gen_put(gen *g, const char *s)
 {
     fputs(s, g->f);
 }
 
-static void gen_putf(gen *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void gen_putf(gen *g, const char *fmt, ...)
+void gen_putf(gen *g, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -126,13 +110,13 @@ static void gen_putf(gen *g, const char *fmt, ...)
 }
 
 /* Separator before the next item of the current list. */
-static void gen_sep(gen *g)
+void gen_sep(gen *g)
 {
     if (g->nitems++)
         gen_put(g, ", ");
 }
 
-static void gen_put_dims(gen *g, int nd, const int64_t *d)
+void gen_put_dims(gen *g, int nd, const int64_t *d)
 {
     gen_put(g, "[");
     for (int i = 0; i < nd; i++)
@@ -152,7 +136,7 @@ static void put_value(gen *g, const gen_param *p, const gen_val *v)
 }
 
 /* Header up to the kernel list; the description records the full command. */
-static void gen_hdr_begin(gen *g, const char *orchestrator)
+void gen_hdr_begin(gen *g, const char *orchestrator)
 {
     gen_putf(g, "{\"ptosim_graph\": 1, \"name\": \"gen_%s\", \"description\": \"ptosim gen %s", g->kd->name,
              g->kd->name);
@@ -167,20 +151,20 @@ static void gen_hdr_begin(gen *g, const char *orchestrator)
     g->nitems = 0;
 }
 
-static void gen_hdr_kernel(gen *g, int id, const char *name, const char *core, const char *cost)
+void gen_hdr_kernel(gen *g, int id, const char *name, const char *core, const char *cost)
 {
     gen_sep(g);
     gen_putf(g, "{\"id\": %d, \"name\": \"%s\", \"core\": \"%s\", \"cost\": %s}", id, name, core, cost);
 }
 
-static void gen_hdr_tensors(gen *g)
+void gen_hdr_tensors(gen *g)
 {
     gen_put(g, "], \"tensors\": [");
     g->nitems = 0;
 }
 
 /* An external tensor of one (s1 == 0) or two dimensions. */
-static void gen_hdr_tensor(gen *g, const char *name, const char *dtype, int64_t s0, int64_t s1)
+void gen_hdr_tensor(gen *g, const char *name, const char *dtype, int64_t s0, int64_t s1)
 {
     int64_t d[2] = {s0, s1};
     gen_sep(g);
@@ -189,24 +173,24 @@ static void gen_hdr_tensor(gen *g, const char *name, const char *dtype, int64_t 
     gen_put(g, "}");
 }
 
-static void gen_hdr_end(gen *g)
+void gen_hdr_end(gen *g)
 {
     gen_put(g, "]}\n");
 }
 
-static void gen_scope_begin(gen *g, int site, bool manual)
+void gen_scope_begin(gen *g, int site, bool manual)
 {
     gen_putf(g, "{\"op\": \"scope_begin\", \"site\": \"gen_%s:%d\"%s}\n", g->kd->name, site,
              manual ? ", \"mode\": \"manual\"" : "");
 }
 
-static void gen_scope_end(gen *g)
+void gen_scope_end(gen *g)
 {
     gen_put(g, "{\"op\": \"scope_end\"}\n");
 }
 
 /* Opens a submit of one kernel; label may be NULL. Finish with gen_op_end. */
-static void gen_submit(gen *g, const char *label, const char *kernel)
+void gen_submit(gen *g, const char *label, const char *kernel)
 {
     gen_put(g, "{\"op\": \"submit\"");
     if (label)
@@ -215,52 +199,46 @@ static void gen_submit(gen *g, const char *label, const char *kernel)
 }
 
 /* Opens a MIX submit: one AIC kernel and the same AIV kernel on both AIV slots. */
-static void gen_submit_mix(gen *g, const char *aic, const char *aiv, int block_num)
+void gen_submit_mix(gen *g, const char *aic, const char *aiv, int block_num)
 {
     gen_putf(g, "{\"op\": \"submit\", \"kernels\": [\"%s\", \"%s\", \"%s\"]", aic, aiv, aiv);
     if (block_num > 1)
         gen_putf(g, ", \"block_num\": %d", block_num);
 }
 
-static void gen_op_cost(gen *g, const char *cost)
+void gen_op_cost(gen *g, const char *cost)
 {
     gen_putf(g, ", \"cost\": %s", cost);
 }
 
-static void gen_op_end(gen *g)
+void gen_op_end(gen *g)
 {
     gen_put(g, "}\n");
 }
 
-/* A view: shape and per-dimension offsets (nd == 0: the whole tensor). */
-typedef struct gview {
-    int nd;
-    int64_t shape[2], off[2];
-} gview;
-
-static gview gen_v1(int64_t s0, int64_t o0)
+gview gen_v1(int64_t s0, int64_t o0)
 {
     return (gview){1, {s0, 0}, {o0, 0}};
 }
 
-static gview gen_v2(int64_t s0, int64_t s1, int64_t o0, int64_t o1)
+gview gen_v2(int64_t s0, int64_t s1, int64_t o0, int64_t o1)
 {
     return (gview){2, {s0, s1}, {o0, o1}};
 }
 
-static void gen_args_begin(gen *g)
+void gen_args_begin(gen *g)
 {
     gen_put(g, ", \"args\": [");
     g->nitems = 0;
 }
 
-static void gen_args_end(gen *g)
+void gen_args_end(gen *g)
 {
     gen_put(g, "]");
 }
 
 /* A tensor argument (in, inout, out_existing) on a view, or the whole tensor when v is NULL. */
-static void gen_arg(gen *g, const char *dir, const char *tensor, const gview *v)
+void gen_arg(gen *g, const char *dir, const char *tensor, const gview *v)
 {
     gen_sep(g);
     gen_putf(g, "{\"dir\": \"%s\", \"tensor\": \"%s\"", dir, tensor);
@@ -274,7 +252,7 @@ static void gen_arg(gen *g, const char *dir, const char *tensor, const gview *v)
 }
 
 /* An `out` argument: a new runtime buffer of one (s1 == 0) or two dimensions. */
-static void gen_arg_out(gen *g, const char *tensor, const char *dtype, int64_t s0, int64_t s1)
+void gen_arg_out(gen *g, const char *tensor, const char *dtype, int64_t s0, int64_t s1)
 {
     int64_t d[2] = {s0, s1};
     gen_sep(g);
@@ -284,7 +262,7 @@ static void gen_arg_out(gen *g, const char *tensor, const char *dtype, int64_t s
 }
 
 /* A scalar argument; value is its JSON text, dtype NULL for the default (UINT64). */
-static void gen_arg_scalar(gen *g, const char *value, const char *dtype)
+void gen_arg_scalar(gen *g, const char *value, const char *dtype)
 {
     gen_sep(g);
     gen_putf(g, "{\"scalar\": %s", value);
@@ -294,7 +272,7 @@ static void gen_arg_scalar(gen *g, const char *value, const char *dtype)
 }
 
 /* A scalar argument given as an integer (UINT64). */
-static void gen_arg_int(gen *g, int64_t x)
+void gen_arg_int(gen *g, int64_t x)
 {
     char t[32];
     snprintf(t, sizeof(t), "%" PRId64, x);
@@ -302,21 +280,21 @@ static void gen_arg_int(gen *g, int64_t x)
 }
 
 /* Explicit deps are written as they are decided: the first opens the list. */
-static void gen_dep(gen *g, int *ndeps, const char *label)
+void gen_dep(gen *g, int *ndeps, const char *label)
 {
     gen_put(g, *ndeps ? ", " : ", \"deps\": [");
     gen_putf(g, "\"%s\"", label);
     (*ndeps)++;
 }
 
-static void gen_deps_end(gen *g, int ndeps)
+void gen_deps_end(gen *g, int ndeps)
 {
     if (ndeps)
         gen_put(g, "]");
 }
 
 /* A task's whole list of explicit deps: n labels (const char *). */
-static void gen_deps_of(gen *g, int n, ...)
+void gen_deps_of(gen *g, int n, ...)
 {
     va_list ap;
     int nd = 0;
@@ -331,15 +309,13 @@ static void gen_deps_of(gen *g, int n, ...)
 /* Pipe-form costs                                                      */
 /* ------------------------------------------------------------------ */
 
-#define COST_MAX 320
-
 /* An m x n x k matmul on the AIC, `reps` times over: balanced tiles of at
  * most 128 x 128 x 256, so two buffers of A and B tiles always fit L1 even
  * at 4 bytes per element (2 x (128 x 256 + 128 x 256) x 4 = 512 KiB). Each
  * tile loads its A and B parts (decode re-reads the small activation, as
  * the kernels do); the output leaves through FIXPIPE once. */
-static void gen_cost_mm(char *buf, int64_t m, int64_t n, int64_t k, int64_t reps, int in_bytes, int out_bytes,
-                        const char *dtype)
+void gen_cost_mm(char *buf, int64_t m, int64_t n, int64_t k, int64_t reps, int in_bytes, int out_bytes,
+                 const char *dtype)
 {
     int64_t tm = gen_ceil_div(m, 128), tn = gen_ceil_div(n, 128), tk = gen_ceil_div(k, 256);
     int64_t mt = gen_ceil_div(m, tm), nt = gen_ceil_div(n, tn), kt = gen_ceil_div(k, tk);
@@ -355,7 +331,7 @@ static void gen_cost_mm(char *buf, int64_t m, int64_t n, int64_t k, int64_t reps
 /* A vector pass over elems elements on the AIV that reads in_bytes and
  * writes out_bytes in all: tiles of at most 4096 elements, and enough of
  * them that two buffers of a tile's input and output fit the UB. */
-static void gen_cost_vec(char *buf, int64_t elems, int64_t in_bytes, int64_t out_bytes, const char *dtype)
+void gen_cost_vec(char *buf, int64_t elems, int64_t in_bytes, int64_t out_bytes, const char *dtype)
 {
     int64_t tiles = gen_max64(gen_max64(1, gen_ceil_div(elems, 4096)),
                               gen_ceil_div(2 * (in_bytes + out_bytes), PIPE_UB_BYTES));
@@ -374,7 +350,7 @@ static void gen_cost_vec(char *buf, int64_t elems, int64_t in_bytes, int64_t out
     snprintf(buf + n, COST_MAX - n, "}");
 }
 
-static void gen_cost_ns(char *buf, int64_t ns)
+void gen_cost_ns(char *buf, int64_t ns)
 {
     snprintf(buf, COST_MAX, "{\"ns\": %" PRId64 "}", ns);
 }
