@@ -73,4 +73,15 @@ void gen_cost_mm(char *buf, int64_t m, int64_t n, int64_t k, int64_t reps, int i
 void gen_cost_vec(char *buf, int64_t elems, int64_t in_bytes, int64_t out_bytes, const char *dtype);
 void gen_cost_ns(char *buf, int64_t ns);
 
+/* The kinds, which gen.c's table lists with their parameter tables (P_*): emit writes the graph of
+ * g->v; check, where parameters constrain each other, writes "--param: what is wrong" and returns -1. */
+/* gen_synthetic.c */
+void gen_emit_chain(gen *g);
+void gen_emit_fan(gen *g);
+void gen_emit_forkjoin(gen *g);
+int gen_check_grain(const gen_val *v, char *err, size_t len);
+void gen_emit_granularity(gen *g);
+enum { RD_N, RD_FAT, RD_DENS, RD_REG, RD_JUMP, RD_SEED }; /* the rows of P_RANDOM */
+void gen_emit_random(gen *g);
+
 #endif
