@@ -84,4 +84,12 @@ void gen_emit_granularity(gen *g);
 enum { RD_N, RD_FAT, RD_DENS, RD_REG, RD_JUMP, RD_SEED }; /* the rows of P_RANDOM */
 void gen_emit_random(gen *g);
 
+/* gen_runtime.c */
+enum { BG_TASKS, BG_TILE, BG_LOOP, BG_K }; /* the rows of P_BGEMM */
+int gen_check_bgemm(const gen_val *v, char *err, size_t len);
+void gen_emit_bgemm(gen *g);
+enum { PA_B, PA_H, PA_D, PA_BS, PA_C, PA_VAR, PA_U, PA_BT, PA_MML }; /* the rows of P_PA */
+int gen_check_pa(const gen_val *v, char *err, size_t len);
+void gen_emit_pa(gen *g);
+
 #endif
