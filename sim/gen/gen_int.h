@@ -92,4 +92,9 @@ enum { PA_B, PA_H, PA_D, PA_BS, PA_C, PA_VAR, PA_U, PA_BT, PA_MML }; /* the rows
 int gen_check_pa(const gen_val *v, char *err, size_t len);
 void gen_emit_pa(gen *g);
 
+/* gen_decode.c */
+enum { DL_B, DL_S, DL_L, DL_VAR, DL_ACN }; /* the rows of P_DECODE */
+int gen_check_decode(const gen_val *v, char *err, size_t len);
+void gen_emit_decode(gen *g);
+
 #endif
