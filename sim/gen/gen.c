@@ -1,4 +1,4 @@
-/* gen.c - `ptosim gen`: synthetic workload graphs (chain, fan, ..., random DAGs) streamed to stdout. */
+/* gen.c - gen_: `ptosim gen`: the kinds with their parameters, help, parsing; the graph-writing helpers. */
 #include "gen.h"
 #include "gen_int.h"
 #include "../../model/base/outfile.h"
