@@ -1,5 +1,6 @@
-/* gen.c - `ptosim gen`: synthetic workload graphs (chain, fan, ..., random DAGs) streamed to stdout. */
+/* gen.c - gen_: `ptosim gen`: the kinds with their parameters, help, parsing; the graph-writing helpers. */
 #include "gen.h"
+#include "gen_int.h"
 #include "../../model/base/outfile.h"
 
 #include <errno.h>
@@ -12,13 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../model/chip/pipe.h"
 #include "../../model/base/int_text.h"
+#include "../../model/chip/pipe.h"
 #include "../cli/cli.h"
 
 #define GEN_MAX_PARAMS 12
-#define GEN_MAX_ELEMS (1LL << 40) /* per tensor: keeps every offset and byte count far below 2^63 */
-#define GEN_ERR_MAX 512
 
 /* ------------------------------------------------------------------ */
 /* Parameters                                                          */
@@ -36,21 +35,6 @@ typedef struct gen_param {
     const char *help;    /* one line */
 } gen_param;
 
-/* A parsed value. */
-typedef struct gen_val {
-    int64_t i;     /* PT_INT */
-    double r;      /* PT_REAL */
-    const char *s; /* PT_CHOICE, PT_TEXT */
-} gen_val;
-
-/* Output state: the stream and the list being written. */
-typedef struct gen {
-    FILE *f;                   /* where the graph goes */
-    int nitems;                /* items written in the current JSON list */
-    const struct gen_kind *kd; /* what is generated */
-    const gen_val *v;          /* its parameter values */
-} gen;
-
 typedef struct gen_kind {
     const char *name;        /* KIND */
     const char *summary;     /* one line for the kind list */
@@ -66,58 +50,31 @@ typedef struct gen_kind {
 /* Small helpers                                                       */
 /* ------------------------------------------------------------------ */
 
-static int64_t ceil_div(int64_t a, int64_t b)
+int64_t gen_ceil_div(int64_t a, int64_t b)
 {
     return (a + b - 1) / b;
 }
 
-static int64_t min64(int64_t a, int64_t b)
+int64_t gen_min64(int64_t a, int64_t b)
 {
     return a < b ? a : b;
 }
 
-static int64_t max64(int64_t a, int64_t b)
+int64_t gen_max64(int64_t a, int64_t b)
 {
     return a > b ? a : b;
-}
-
-/* splitmix64: tiny, fast and the same on every platform (rand() is neither). */
-static uint64_t rng_next(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
-/* Uniform in [0, 1), from the top 53 bits. */
-static double rng_unit(uint64_t *s)
-{
-    return (double)(rng_next(s) >> 11) * (1.0 / 9007199254740992.0);
-}
-
-/* Uniform in [0, n), without modulo bias. */
-static uint64_t rng_below(uint64_t *s, uint64_t n)
-{
-    uint64_t limit = UINT64_MAX - UINT64_MAX % n;
-    uint64_t x;
-    do
-        x = rng_next(s);
-    while (x >= limit);
-    return x % n;
 }
 
 /* ------------------------------------------------------------------ */
 /* JSON emission: every line is written as soon as it is known         */
 /* ------------------------------------------------------------------ */
 
-static void put(gen *g, const char *s)
+void gen_put(gen *g, const char *s)
 {
     fputs(s, g->f);
 }
 
-static void putf(gen *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void putf(gen *g, const char *fmt, ...)
+void gen_putf(gen *g, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -126,225 +83,217 @@ static void putf(gen *g, const char *fmt, ...)
 }
 
 /* Separator before the next item of the current list. */
-static void sep(gen *g)
+void gen_sep(gen *g)
 {
     if (g->nitems++)
-        put(g, ", ");
+        gen_put(g, ", ");
 }
 
-static void put_dims(gen *g, int nd, const int64_t *d)
+void gen_put_dims(gen *g, int nd, const int64_t *d)
 {
-    put(g, "[");
+    gen_put(g, "[");
     for (int i = 0; i < nd; i++)
-        putf(g, "%s%" PRId64, i ? ", " : "", d[i]);
-    put(g, "]");
+        gen_putf(g, "%s%" PRId64, i ? ", " : "", d[i]);
+    gen_put(g, "]");
 }
 
 /* The parameter value as `ptosim gen` would print it back. */
 static void put_value(gen *g, const gen_param *p, const gen_val *v)
 {
     if (p->type == PT_INT)
-        putf(g, "%" PRId64, v->i);
+        gen_putf(g, "%" PRId64, v->i);
     else if (p->type == PT_REAL)
-        putf(g, "%.15g", v->r);
+        gen_putf(g, "%.15g", v->r);
     else
-        put(g, v->s);
+        gen_put(g, v->s);
 }
 
 /* Header up to the kernel list; the description records the full command. */
-static void hdr_begin(gen *g, const char *orchestrator)
+void gen_hdr_begin(gen *g, const char *orchestrator)
 {
-    putf(g, "{\"ptosim_graph\": 1, \"name\": \"gen_%s\", \"description\": \"ptosim gen %s", g->kd->name,
-         g->kd->name);
+    gen_putf(g, "{\"ptosim_graph\": 1, \"name\": \"gen_%s\", \"description\": \"ptosim gen %s", g->kd->name,
+             g->kd->name);
     for (int i = 0; i < g->kd->nparams; i++) {
-        putf(g, " --%s ", g->kd->params[i].name);
+        gen_putf(g, " --%s ", g->kd->params[i].name);
         put_value(g, &g->kd->params[i], &g->v[i]);
     }
-    put(g, "\"");
+    gen_put(g, "\"");
     if (orchestrator)
-        putf(g, ", \"orchestrator\": \"%s\"", orchestrator);
-    put(g, ", \"kernels\": [");
+        gen_putf(g, ", \"orchestrator\": \"%s\"", orchestrator);
+    gen_put(g, ", \"kernels\": [");
     g->nitems = 0;
 }
 
-static void hdr_kernel(gen *g, int id, const char *name, const char *core, const char *cost)
+void gen_hdr_kernel(gen *g, int id, const char *name, const char *core, const char *cost)
 {
-    sep(g);
-    putf(g, "{\"id\": %d, \"name\": \"%s\", \"core\": \"%s\", \"cost\": %s}", id, name, core, cost);
+    gen_sep(g);
+    gen_putf(g, "{\"id\": %d, \"name\": \"%s\", \"core\": \"%s\", \"cost\": %s}", id, name, core, cost);
 }
 
-static void hdr_tensors(gen *g)
+void gen_hdr_tensors(gen *g)
 {
-    put(g, "], \"tensors\": [");
+    gen_put(g, "], \"tensors\": [");
     g->nitems = 0;
 }
 
 /* An external tensor of one (s1 == 0) or two dimensions. */
-static void hdr_tensor(gen *g, const char *name, const char *dtype, int64_t s0, int64_t s1)
+void gen_hdr_tensor(gen *g, const char *name, const char *dtype, int64_t s0, int64_t s1)
 {
     int64_t d[2] = {s0, s1};
-    sep(g);
-    putf(g, "{\"name\": \"%s\", \"dtype\": \"%s\", \"shape\": ", name, dtype);
-    put_dims(g, s1 ? 2 : 1, d);
-    put(g, "}");
+    gen_sep(g);
+    gen_putf(g, "{\"name\": \"%s\", \"dtype\": \"%s\", \"shape\": ", name, dtype);
+    gen_put_dims(g, s1 ? 2 : 1, d);
+    gen_put(g, "}");
 }
 
-static void hdr_end(gen *g)
+void gen_hdr_end(gen *g)
 {
-    put(g, "]}\n");
+    gen_put(g, "]}\n");
 }
 
-static void scope_begin(gen *g, int site, bool manual)
+void gen_scope_begin(gen *g, int site, bool manual)
 {
-    putf(g, "{\"op\": \"scope_begin\", \"site\": \"gen_%s:%d\"%s}\n", g->kd->name, site,
-         manual ? ", \"mode\": \"manual\"" : "");
+    gen_putf(g, "{\"op\": \"scope_begin\", \"site\": \"gen_%s:%d\"%s}\n", g->kd->name, site,
+             manual ? ", \"mode\": \"manual\"" : "");
 }
 
-static void scope_end(gen *g)
+void gen_scope_end(gen *g)
 {
-    put(g, "{\"op\": \"scope_end\"}\n");
+    gen_put(g, "{\"op\": \"scope_end\"}\n");
 }
 
-/* Opens a submit of one kernel; label may be NULL. Finish with op_end. */
-static void submit(gen *g, const char *label, const char *kernel)
+/* Opens a submit of one kernel; label may be NULL. Finish with gen_op_end. */
+void gen_submit(gen *g, const char *label, const char *kernel)
 {
-    put(g, "{\"op\": \"submit\"");
+    gen_put(g, "{\"op\": \"submit\"");
     if (label)
-        putf(g, ", \"id\": \"%s\"", label);
-    putf(g, ", \"kernel\": \"%s\"", kernel);
+        gen_putf(g, ", \"id\": \"%s\"", label);
+    gen_putf(g, ", \"kernel\": \"%s\"", kernel);
 }
 
 /* Opens a MIX submit: one AIC kernel and the same AIV kernel on both AIV slots. */
-static void submit_mix(gen *g, const char *aic, const char *aiv, int block_num)
+void gen_submit_mix(gen *g, const char *aic, const char *aiv, int block_num)
 {
-    putf(g, "{\"op\": \"submit\", \"kernels\": [\"%s\", \"%s\", \"%s\"]", aic, aiv, aiv);
+    gen_putf(g, "{\"op\": \"submit\", \"kernels\": [\"%s\", \"%s\", \"%s\"]", aic, aiv, aiv);
     if (block_num > 1)
-        putf(g, ", \"block_num\": %d", block_num);
+        gen_putf(g, ", \"block_num\": %d", block_num);
 }
 
-static void op_cost(gen *g, const char *cost)
+void gen_op_cost(gen *g, const char *cost)
 {
-    putf(g, ", \"cost\": %s", cost);
+    gen_putf(g, ", \"cost\": %s", cost);
 }
 
-static void op_end(gen *g)
+void gen_op_end(gen *g)
 {
-    put(g, "}\n");
+    gen_put(g, "}\n");
 }
 
-/* A view: shape and per-dimension offsets (nd == 0: the whole tensor). */
-typedef struct gview {
-    int nd;
-    int64_t shape[2], off[2];
-} gview;
-
-static gview v1(int64_t s0, int64_t o0)
+gview gen_v1(int64_t s0, int64_t o0)
 {
     return (gview){1, {s0, 0}, {o0, 0}};
 }
 
-static gview v2(int64_t s0, int64_t s1, int64_t o0, int64_t o1)
+gview gen_v2(int64_t s0, int64_t s1, int64_t o0, int64_t o1)
 {
     return (gview){2, {s0, s1}, {o0, o1}};
 }
 
-static void args_begin(gen *g)
+void gen_args_begin(gen *g)
 {
-    put(g, ", \"args\": [");
+    gen_put(g, ", \"args\": [");
     g->nitems = 0;
 }
 
-static void args_end(gen *g)
+void gen_args_end(gen *g)
 {
-    put(g, "]");
+    gen_put(g, "]");
 }
 
 /* A tensor argument (in, inout, out_existing) on a view, or the whole tensor when v is NULL. */
-static void arg(gen *g, const char *dir, const char *tensor, const gview *v)
+void gen_arg(gen *g, const char *dir, const char *tensor, const gview *v)
 {
-    sep(g);
-    putf(g, "{\"dir\": \"%s\", \"tensor\": \"%s\"", dir, tensor);
+    gen_sep(g);
+    gen_putf(g, "{\"dir\": \"%s\", \"tensor\": \"%s\"", dir, tensor);
     if (v && v->nd) {
-        put(g, ", \"shape\": ");
-        put_dims(g, v->nd, v->shape);
-        put(g, ", \"offset\": ");
-        put_dims(g, v->nd, v->off);
+        gen_put(g, ", \"shape\": ");
+        gen_put_dims(g, v->nd, v->shape);
+        gen_put(g, ", \"offset\": ");
+        gen_put_dims(g, v->nd, v->off);
     }
-    put(g, "}");
+    gen_put(g, "}");
 }
 
 /* An `out` argument: a new runtime buffer of one (s1 == 0) or two dimensions. */
-static void arg_out(gen *g, const char *tensor, const char *dtype, int64_t s0, int64_t s1)
+void gen_arg_out(gen *g, const char *tensor, const char *dtype, int64_t s0, int64_t s1)
 {
     int64_t d[2] = {s0, s1};
-    sep(g);
-    putf(g, "{\"dir\": \"out\", \"tensor\": \"%s\", \"dtype\": \"%s\", \"shape\": ", tensor, dtype);
-    put_dims(g, s1 ? 2 : 1, d);
-    put(g, "}");
+    gen_sep(g);
+    gen_putf(g, "{\"dir\": \"out\", \"tensor\": \"%s\", \"dtype\": \"%s\", \"shape\": ", tensor, dtype);
+    gen_put_dims(g, s1 ? 2 : 1, d);
+    gen_put(g, "}");
 }
 
 /* A scalar argument; value is its JSON text, dtype NULL for the default (UINT64). */
-static void arg_scalar(gen *g, const char *value, const char *dtype)
+void gen_arg_scalar(gen *g, const char *value, const char *dtype)
 {
-    sep(g);
-    putf(g, "{\"scalar\": %s", value);
+    gen_sep(g);
+    gen_putf(g, "{\"scalar\": %s", value);
     if (dtype)
-        putf(g, ", \"dtype\": \"%s\"", dtype);
-    put(g, "}");
+        gen_putf(g, ", \"dtype\": \"%s\"", dtype);
+    gen_put(g, "}");
 }
 
 /* A scalar argument given as an integer (UINT64). */
-static void arg_int(gen *g, int64_t x)
+void gen_arg_int(gen *g, int64_t x)
 {
     char t[32];
     snprintf(t, sizeof(t), "%" PRId64, x);
-    arg_scalar(g, t, NULL);
+    gen_arg_scalar(g, t, NULL);
 }
 
 /* Explicit deps are written as they are decided: the first opens the list. */
-static void dep(gen *g, int *ndeps, const char *label)
+void gen_dep(gen *g, int *ndeps, const char *label)
 {
-    put(g, *ndeps ? ", " : ", \"deps\": [");
-    putf(g, "\"%s\"", label);
+    gen_put(g, *ndeps ? ", " : ", \"deps\": [");
+    gen_putf(g, "\"%s\"", label);
     (*ndeps)++;
 }
 
-static void deps_end(gen *g, int ndeps)
+void gen_deps_end(gen *g, int ndeps)
 {
     if (ndeps)
-        put(g, "]");
+        gen_put(g, "]");
 }
 
 /* A task's whole list of explicit deps: n labels (const char *). */
-static void deps_of(gen *g, int n, ...)
+void gen_deps_of(gen *g, int n, ...)
 {
     va_list ap;
     int nd = 0;
     va_start(ap, n);
     for (int i = 0; i < n; i++)
-        dep(g, &nd, va_arg(ap, const char *));
+        gen_dep(g, &nd, va_arg(ap, const char *));
     va_end(ap);
-    deps_end(g, nd);
+    gen_deps_end(g, nd);
 }
 
 /* ------------------------------------------------------------------ */
 /* Pipe-form costs                                                      */
 /* ------------------------------------------------------------------ */
 
-#define COST_MAX 320
-
 /* An m x n x k matmul on the AIC, `reps` times over: balanced tiles of at
  * most 128 x 128 x 256, so two buffers of A and B tiles always fit L1 even
  * at 4 bytes per element (2 x (128 x 256 + 128 x 256) x 4 = 512 KiB). Each
  * tile loads its A and B parts (decode re-reads the small activation, as
  * the kernels do); the output leaves through FIXPIPE once. */
-static void cost_mm(char *buf, int64_t m, int64_t n, int64_t k, int64_t reps, int in_bytes, int out_bytes,
-                    const char *dtype)
+void gen_cost_mm(char *buf, int64_t m, int64_t n, int64_t k, int64_t reps, int in_bytes, int out_bytes,
+                 const char *dtype)
 {
-    int64_t tm = ceil_div(m, 128), tn = ceil_div(n, 128), tk = ceil_div(k, 256);
-    int64_t mt = ceil_div(m, tm), nt = ceil_div(n, tn), kt = ceil_div(k, tk);
+    int64_t tm = gen_ceil_div(m, 128), tn = gen_ceil_div(n, 128), tk = gen_ceil_div(k, 256);
+    int64_t mt = gen_ceil_div(m, tm), nt = gen_ceil_div(n, tn), kt = gen_ceil_div(k, tk);
     int64_t tiles = tm * tn * tk * reps;
-    int64_t fix = ceil_div(m * n * out_bytes * reps, tiles);
+    int64_t fix = gen_ceil_div(m * n * out_bytes * reps, tiles);
     snprintf(buf, COST_MAX,
              "{\"tiles\": %" PRId64 ", \"buffers\": 2, \"mte2\": {\"bytes\": %" PRId64
              "}, \"mte1\": {\"bytes\": %" PRId64 "}, \"cube\": {\"m\": %" PRId64 ", \"n\": %" PRId64
@@ -355,32 +304,32 @@ static void cost_mm(char *buf, int64_t m, int64_t n, int64_t k, int64_t reps, in
 /* A vector pass over elems elements on the AIV that reads in_bytes and
  * writes out_bytes in all: tiles of at most 4096 elements, and enough of
  * them that two buffers of a tile's input and output fit the UB. */
-static void cost_vec(char *buf, int64_t elems, int64_t in_bytes, int64_t out_bytes, const char *dtype)
+void gen_cost_vec(char *buf, int64_t elems, int64_t in_bytes, int64_t out_bytes, const char *dtype)
 {
-    int64_t tiles =
-        max64(max64(1, ceil_div(elems, 4096)), ceil_div(2 * (in_bytes + out_bytes), PIPE_UB_BYTES));
+    int64_t tiles = gen_max64(gen_max64(1, gen_ceil_div(elems, 4096)),
+                              gen_ceil_div(2 * (in_bytes + out_bytes), PIPE_UB_BYTES));
     /* per-tile rounding may still need one more */
-    while (2 * (ceil_div(in_bytes, tiles) + ceil_div(out_bytes, tiles)) > (int64_t)PIPE_UB_BYTES)
+    while (2 * (gen_ceil_div(in_bytes, tiles) + gen_ceil_div(out_bytes, tiles)) > (int64_t)PIPE_UB_BYTES)
         tiles++;
     int n = snprintf(buf, COST_MAX, "{\"tiles\": %" PRId64 ", \"buffers\": 2", tiles);
     if (in_bytes)
         n += snprintf(buf + n, COST_MAX - n, ", \"mte2\": {\"bytes\": %" PRId64 "}",
-                      ceil_div(in_bytes, tiles));
+                      gen_ceil_div(in_bytes, tiles));
     n += snprintf(buf + n, COST_MAX - n, ", \"vector\": {\"elems\": %" PRId64 ", \"dtype\": \"%s\"}",
-                  ceil_div(elems, tiles), dtype);
+                  gen_ceil_div(elems, tiles), dtype);
     if (out_bytes)
         n += snprintf(buf + n, COST_MAX - n, ", \"mte3\": {\"bytes\": %" PRId64 "}",
-                      ceil_div(out_bytes, tiles));
+                      gen_ceil_div(out_bytes, tiles));
     snprintf(buf + n, COST_MAX - n, "}");
 }
 
-static void cost_ns(char *buf, int64_t ns)
+void gen_cost_ns(char *buf, int64_t ns)
 {
     snprintf(buf, COST_MAX, "{\"ns\": %" PRId64 "}", ns);
 }
 
 /* ------------------------------------------------------------------ */
-/* chain                                                               */
+/* The kinds' parameters: a kind's g->v[i] is the value of row i      */
 /* ------------------------------------------------------------------ */
 
 static const gen_param P_CHAIN[] = {
@@ -388,62 +337,10 @@ static const gen_param P_CHAIN[] = {
     {"cost-ns", PT_INT, "10000", 0, 1e12, NULL, "flat cost of each task (ns)"},
 };
 
-static void emit_chain(gen *g)
-{
-    char cost[COST_MAX];
-    cost_ns(cost, g->v[1].i);
-    hdr_begin(g, NULL);
-    hdr_kernel(g, 0, "step", "aiv", cost);
-    hdr_tensors(g);
-    hdr_tensor(g, "x", "FLOAT32", 64, 0);
-    hdr_end(g);
-    for (int64_t i = 0; i < g->v[0].i; i++) {
-        /* task i reads the buffer task i-1 created; the name is rebound after the op */
-        scope_begin(g, 1, false);
-        submit(g, NULL, "step");
-        args_begin(g);
-        arg(g, "in", i ? "h" : "x", NULL);
-        arg_out(g, "h", "FLOAT32", 64, 0);
-        args_end(g);
-        op_end(g);
-        scope_end(g);
-    }
-}
-
-/* ------------------------------------------------------------------ */
-/* fan                                                                 */
-/* ------------------------------------------------------------------ */
-
 static const gen_param P_FAN[] = {
     {"n", PT_INT, "100", 1, 1e9, NULL, "tasks"},
     {"cost-ns", PT_INT, "10000", 0, 1e12, NULL, "flat cost of each task (ns)"},
 };
-
-static void emit_fan(gen *g)
-{
-    char cost[COST_MAX];
-    cost_ns(cost, g->v[1].i);
-    hdr_begin(g, NULL);
-    hdr_kernel(g, 0, "work", "aiv", cost);
-    hdr_tensors(g);
-    hdr_tensor(g, "y", "FLOAT32", g->v[0].i, 16);
-    hdr_end(g);
-    for (int64_t i = 0; i < g->v[0].i; i++) {
-        /* disjoint rows of one external tensor: no two tasks overlap, so no edges */
-        gview row = v2(1, 16, i, 0);
-        scope_begin(g, 1, false);
-        submit(g, NULL, "work");
-        args_begin(g);
-        arg(g, "out_existing", "y", &row);
-        args_end(g);
-        op_end(g);
-        scope_end(g);
-    }
-}
-
-/* ------------------------------------------------------------------ */
-/* forkjoin                                                            */
-/* ------------------------------------------------------------------ */
 
 static const gen_param P_FORKJOIN[] = {
     {"width", PT_INT, "8", 1, 10000, NULL, "parallel workers per stage"},
@@ -451,111 +348,10 @@ static const gen_param P_FORKJOIN[] = {
     {"cost-ns", PT_INT, "10000", 0, 1e12, NULL, "flat cost of each task (ns)"},
 };
 
-#define FJ_ROWS 16 /* rows of the shared tensors per worker */
-
-static void emit_forkjoin(gen *g)
-{
-    int64_t w = g->v[0].i, s = g->v[1].i;
-    char cost[COST_MAX];
-    cost_ns(cost, g->v[2].i);
-    hdr_begin(g, NULL);
-    hdr_kernel(g, 0, "produce", "aic", cost);
-    hdr_kernel(g, 1, "work", "aiv", cost);
-    hdr_kernel(g, 2, "join", "aiv", cost);
-    hdr_tensors(g);
-    hdr_tensor(g, "x", "FLOAT16", w * FJ_ROWS, 64);
-    hdr_end(g);
-    for (int64_t st = 0; st < s; st++) {
-        scope_begin(g, 1, false);
-        /* the producer also creates the buffer the workers fill, so the join
-         * finds them through the TensorMap without an alloc task */
-        submit(g, NULL, "produce");
-        args_begin(g);
-        arg(g, "in", st ? "y" : "x", NULL);
-        arg_out(g, "h", "FLOAT16", w * FJ_ROWS, 64);
-        arg_out(g, "g", "FLOAT16", w * FJ_ROWS, 64);
-        args_end(g);
-        op_end(g);
-        for (int64_t k = 0; k < w; k++) {
-            gview rows = v2(FJ_ROWS, 64, k * FJ_ROWS, 0);
-            scope_begin(g, 2, false);
-            submit(g, NULL, "work");
-            args_begin(g);
-            arg(g, "in", "h", &rows);
-            arg(g, "out_existing", "g", &rows);
-            args_end(g);
-            op_end(g);
-            scope_end(g);
-        }
-        submit(g, NULL, "join");
-        args_begin(g);
-        arg(g, "in", "g", NULL);
-        arg_out(g, "y", "FLOAT16", FJ_ROWS, 64);
-        args_end(g);
-        op_end(g);
-        scope_end(g);
-    }
-}
-
-/* ------------------------------------------------------------------ */
-/* granularity                                                         */
-/* ------------------------------------------------------------------ */
-
 static const gen_param P_GRAIN[] = {
     {"k", PT_INT, "48", 1, 1e7, NULL, "tasks the work is cut into"},
     {"total-us", PT_INT, "4800", 1, 1e7, NULL, "AIV work in all (us): rows of x, 1 us each"},
 };
-
-static int check_grain(const gen_val *v, char *err, size_t len)
-{
-    if (v[0].i > v[1].i) {
-        snprintf(err, len,
-                 "--k: must be at most --total-us (%" PRId64 ") so every task gets a row, got %" PRId64,
-                 v[1].i, v[0].i);
-        return -1;
-    }
-    return 0;
-}
-
-/* scripts/make_traces.py granularity(): silu over x[rows, 256] into y, one
- * row = 1 us (1800 cycles); rows not divisible by k go one each to the first
- * tasks, which then override the kernel's cost. */
-static void emit_granularity(gen *g)
-{
-    int64_t k = g->v[0].i, rows = g->v[1].i, base = rows / k, extra = rows % k;
-    char cost[COST_MAX];
-    snprintf(cost, sizeof(cost), "{\"cycles\": %" PRId64 "}", 1800 * base);
-    hdr_begin(g, NULL);
-    hdr_kernel(g, 0, "silu", "aiv", cost);
-    hdr_tensors(g);
-    hdr_tensor(g, "x", "FLOAT16", rows, 256);
-    hdr_tensor(g, "y", "FLOAT16", rows, 256);
-    hdr_end(g);
-    scope_begin(g, 1, false);
-    int64_t off = 0;
-    for (int64_t i = 0; i < k; i++) {
-        int64_t r = base + (i < extra);
-        gview view = v2(r, 256, off, 0);
-        submit(g, NULL, "silu");
-        args_begin(g);
-        arg(g, "in", "x", &view);
-        arg(g, "out_existing", "y", &view);
-        args_end(g);
-        if (r != base) {
-            snprintf(cost, sizeof(cost), "{\"cycles\": %" PRId64 "}", 1800 * r);
-            op_cost(g, cost);
-        }
-        op_end(g);
-        off += r;
-    }
-    scope_end(g);
-}
-
-/* ------------------------------------------------------------------ */
-/* bgemm                                                               */
-/* ------------------------------------------------------------------ */
-
-enum { BG_TASKS, BG_TILE, BG_LOOP, BG_K };
 
 /* The parameters of test_benchmark_bgemm.py, under its names; defaults are its Case0. */
 static const gen_param P_BGEMM[] = {
@@ -565,88 +361,6 @@ static const gen_param P_BGEMM[] = {
     {"incore-loop", PT_INT, "4", 1, 65536, NULL, "tiles per task (each task walks them in turn)"},
     {"grid-k", PT_INT, "2", 1, 65536, NULL, "K steps (gemm + add pairs) per group"},
 };
-
-/* Elements of A and B (the largest tensors); -1 past GEN_MAX_ELEMS. */
-static int64_t bgemm_elems(const gen_val *v)
-{
-    double t = (double)v[BG_TILE].i, groups = (double)(v[BG_TASKS].i / v[BG_K].i);
-    double worst = groups * (double)v[BG_K].i * (double)v[BG_LOOP].i * t * t;
-    return worst > (double)GEN_MAX_ELEMS ? -1 : (int64_t)worst;
-}
-
-static int check_bgemm(const gen_val *v, char *err, size_t len)
-{
-    if (v[BG_TASKS].i < v[BG_K].i) {
-        snprintf(err, len,
-                 "--matmul-add-task-num: must be at least --grid-k (%" PRId64
-                 ") to make one group, got %" PRId64,
-                 v[BG_K].i, v[BG_TASKS].i);
-        return -1;
-    }
-    if (bgemm_elems(v) < 0) {
-        snprintf(err, len,
-                 "--matmul-add-task-num: A and B would exceed 2^40 elements; use fewer tasks or tiles");
-        return -1;
-    }
-    return 0;
-}
-
-/* hw-native-sys/simpler examples/a2a3/tensormap_and_ringbuffer/benchmark_bgemm
- * (kernels/orchestration/bgemm_orch.cpp): grid_m = grid_n = 1, so a group is
- * one output block of incore_loop tiles. Per group a scope of grid_k x (P =
- * A[g,k] @ B[g,k] on the AIC, func 0; C[g] += P on the AIV, func 1); every
- * task also reads the INT64[4] config tensor the kernels take their sizes from. */
-static void emit_bgemm(gen *g)
-{
-    const gen_val *v = g->v;
-    int64_t t = v[BG_TILE].i, loop = v[BG_LOOP].i, gk = v[BG_K].i, groups = v[BG_TASKS].i / gk;
-    int64_t ge = loop * t * t; /* elements of one group's block */
-    char cost[COST_MAX];
-    hdr_begin(g, "bgemm_orch");
-    cost_mm(cost, t, t, t, loop, 4, 4, "FLOAT16"); /* FLOAT32 tiles in GM; the cube rate of fp16 */
-    hdr_kernel(g, 0, "gemm_tile", "aic", cost);
-    cost_vec(cost, ge, 2 * ge * 4, ge * 4, "FLOAT32");
-    hdr_kernel(g, 1, "tile_add", "aiv", cost);
-    hdr_tensors(g);
-    hdr_tensor(g, "A", "FLOAT32", groups * gk * ge, 0);
-    hdr_tensor(g, "B", "FLOAT32", groups * gk * ge, 0);
-    hdr_tensor(g, "C", "FLOAT32", groups * ge, 0);
-    sep(g);
-    putf(g,
-         "{\"name\": \"config\", \"dtype\": \"INT64\", \"shape\": [4], \"data\": [%" PRId64 ", %" PRId64
-         ", %" PRId64 ", %" PRId64 "]}",
-         t, gk, groups, loop);
-    hdr_end(g);
-    for (int64_t gi = 0; gi < groups; gi++) {
-        gview cv = v1(ge, gi * ge);
-        scope_begin(g, 1, false);
-        for (int64_t k = 0; k < gk; k++) {
-            gview abv = v1(ge, (gi * gk + k) * ge); /* A and B: [groups, grid_k, loop, T, T] */
-            submit(g, NULL, "gemm_tile");
-            args_begin(g);
-            arg(g, "in", "A", &abv);
-            arg(g, "in", "B", &abv);
-            arg_out(g, "P", "FLOAT32", ge, 0);
-            arg(g, "in", "config", NULL);
-            args_end(g);
-            op_end(g);
-            submit(g, NULL, "tile_add");
-            args_begin(g);
-            arg(g, "inout", "C", &cv);
-            arg(g, "in", "P", NULL);
-            arg(g, "in", "config", NULL);
-            args_end(g);
-            op_end(g);
-        }
-        scope_end(g);
-    }
-}
-
-/* ------------------------------------------------------------------ */
-/* paged_attention                                                     */
-/* ------------------------------------------------------------------ */
-
-enum { PA_B, PA_H, PA_D, PA_BS, PA_C, PA_VAR, PA_U, PA_BT, PA_MML };
 
 static const gen_param P_PA[] = {
     {"batch", PT_INT, "4", 1, 65536, NULL, "batches (requests)"},
@@ -661,448 +375,6 @@ static const gen_param P_PA[] = {
     {"max-model-len", PT_INT, "0", 0, 1e9, NULL, "block_table columns x block-size; 0: the context's blocks"},
 };
 
-#define PA_SPMD_BLOCKS 24   /* one MIX block per cluster */
-#define PA_IN_CORE_BATCH 16 /* batch variant: batches per task (IN_CORE_BATCH) */
-
-/* Parses the --block-table list into tbl (n entries, each below n), or checks
- * it when tbl is NULL. Returns 0, or -1 with "what is wrong" in err. */
-static int pa_parse_table(const char *text, int64_t n, int64_t *tbl, char *err, size_t len)
-{
-    const char *p = text;
-    for (int64_t i = 0; i < n; i++) {
-        /* one entry, up to its comma, read by strint */
-        const char *comma = strchr(p, ',');
-        size_t elen = comma ? (size_t)(comma - p) : strlen(p);
-        char entry[32];
-        int64_t x = -1;
-        if (elen < sizeof(entry)) {
-            memcpy(entry, p, elen);
-            entry[elen] = '\0';
-            if (strint_parse(entry, 0, n - 1, &x) != STRINT_OK)
-                x = -1;
-        }
-        const char *end = p + elen;
-        if (x < 0 || (!*end && i + 1 < n)) {
-            snprintf(err, len,
-                     "--block-table: must be identity or %" PRId64
-                     " comma-separated block indices below %" PRId64 " (batch x blocks), got '%s'",
-                     n, n, text);
-            return -1;
-        }
-        if (tbl)
-            tbl[i] = x;
-        p = *end ? end + 1 : end;
-    }
-    if (*p || (p > text && p[-1] == ',')) {
-        snprintf(err, len, "--block-table: has more than %" PRId64 " entries (batch x blocks), got '%s'", n,
-                 text);
-        return -1;
-    }
-    return 0;
-}
-
-static int check_pa(const gen_val *v, char *err, size_t len)
-{
-    int64_t nb = ceil_div(v[PA_C].i, v[PA_BS].i);
-    double rows = (double)v[PA_B].i * (double)nb * (double)v[PA_BS].i;
-    if (rows * (double)v[PA_D].i > (double)GEN_MAX_ELEMS) {
-        snprintf(err, len,
-                 "--context: the KV caches would exceed 2^40 elements; use fewer batches or tokens");
-        return -1;
-    }
-    if (v[PA_MML].i && v[PA_MML].i / v[PA_BS].i < nb) {
-        snprintf(err, len,
-                 "--max-model-len: must hold the context's %" PRId64 " blocks of %" PRId64
-                 " tokens, got %" PRId64,
-                 nb, v[PA_BS].i, v[PA_MML].i);
-        return -1;
-    }
-    if (strcmp(v[PA_BT].s, "identity") != 0)
-        return pa_parse_table(v[PA_BT].s, v[PA_B].i * nb, NULL, err, len);
-    return 0;
-}
-
-/* Shapes shared by the variants. */
-typedef struct pa_dims {
-    int64_t b, h, d, bs, ctx, nb, qt, ql, u;
-    int64_t cols;       /* block_table columns */
-    const int64_t *tbl; /* b x nb physical blocks, or NULL for the identity */
-} pa_dims;
-
-/* The cache block that holds batch b's block bn (the block table). */
-static int64_t pa_block(const pa_dims *p, int64_t b, int64_t bn)
-{
-    return p->tbl ? p->tbl[b * p->nb + bn] : b * p->nb + bn;
-}
-
-/* Costs of QK, SF and PV for `rows` query rows over nblk blocks. */
-static void pa_costs(const pa_dims *p, int64_t rows, int64_t nblk, char *qk, char *sf, char *pv)
-{
-    int64_t s = rows * p->bs * nblk; /* scores per task */
-    cost_mm(qk, rows, p->bs * nblk, p->d, 1, 2, 4, "BFLOAT16");
-    cost_vec(sf, s, s * 4, s * 2 + 2 * rows * 4, "FLOAT32");
-    cost_mm(pv, rows, p->d, p->bs * nblk, 1, 2, 4, "BFLOAT16");
-}
-
-/* An alloc of the accumulators oi [rows, D], li and mi [rows], labelled when label is not NULL. */
-static void pa_alloc(gen *g, const char *label, int64_t rows, int64_t d)
-{
-    put(g, "{\"op\": \"alloc\"");
-    if (label)
-        putf(g, ", \"id\": \"%s\"", label);
-    putf(g,
-         ", \"tensors\": [{\"name\": \"oi\", \"dtype\": \"FLOAT32\", \"shape\": [%" PRId64 ", %" PRId64
-         "]}, {\"name\": \"li\", \"dtype\": \"FLOAT32\", \"shape\": [%" PRId64
-         "]}, {\"name\": \"mi\", \"dtype\": \"FLOAT32\", \"shape\": [%" PRId64 "]}]}\n",
-         rows, d, rows, rows);
-}
-
-/* One block's QK, SF and PV of the plain and manual variants; manual labels
- * them and chains them with explicit deps, as TensorMap edges are off there. */
-static void pa_block_tasks(gen *g, const pa_dims *p, int64_t b, int64_t bn, const gview *qi,
-                           const char *scale, bool manual)
-{
-    gview kv = v2(p->bs, p->d, pa_block(p, b, bn) * p->bs, 0);
-    int64_t valid = min64(p->bs, p->ctx - bn * p->bs);
-    gview sv = v2(p->qt, valid, 0, 0);
-    int nd = 0;
-    submit(g, manual ? "qk" : NULL, "qk_matmul");
-    args_begin(g);
-    arg(g, "in", "query", qi);
-    arg(g, "in", "key_cache", &kv);
-    arg_out(g, "sij", "FLOAT32", p->qt, p->bs);
-    args_end(g);
-    op_end(g);
-    submit(g, manual ? "sf" : NULL, "softmax_prepare");
-    args_begin(g);
-    arg(g, "in", "sij", valid < p->bs ? &sv : NULL);
-    arg_out(g, "pij", "BFLOAT16", p->qt, p->bs);
-    arg_out(g, "mij", "FLOAT32", p->qt, 0);
-    arg_out(g, "lij", "FLOAT32", p->qt, 0);
-    arg_scalar(g, scale, "FLOAT32");
-    args_end(g);
-    if (manual)
-        dep(g, &nd, "qk");
-    deps_end(g, nd);
-    op_end(g);
-    submit(g, manual ? "pv" : NULL, "pv_matmul");
-    args_begin(g);
-    arg(g, "in", "pij", NULL);
-    arg(g, "in", "value_cache", &kv);
-    arg_out(g, "oi_tmp", "FLOAT32", p->qt, p->d);
-    args_end(g);
-    nd = 0;
-    if (manual)
-        dep(g, &nd, "sf");
-    deps_end(g, nd);
-    op_end(g);
-}
-
-/* The online update's tensor args: this block's partials into the accumulators and the out rows. */
-static void pa_update_args(gen *g, const gview *ov, bool out_manual_dep)
-{
-    arg(g, "in", "mij", NULL);
-    arg(g, "in", "lij", NULL);
-    arg(g, "in", "oi_tmp", NULL);
-    arg(g, "inout", "mi", NULL);
-    arg(g, "inout", "li", NULL);
-    arg(g, "inout", "oi", NULL);
-    if (out_manual_dep) {
-        sep(g);
-        put(g, "{\"dir\": \"inout\", \"tensor\": \"out\", \"manual_dep\": true}");
-    } else {
-        arg(g, "inout", "out", ov);
-    }
-}
-
-/* One (b, q) body of the plain variant: hw-native-sys/simpler
- * examples/a2a3/tensormap_and_ringbuffer/paged_attention (paged_attention_orch.cpp):
- * an alloc of the accumulators, then per KV block a nested scope of QK -> SF -> PV -> UP. */
-static void pa_plain_body(gen *g, const pa_dims *p, int64_t b, const gview *qi, const gview *ov,
-                          const char *scale)
-{
-    pa_alloc(g, NULL, p->qt, p->d);
-    for (int64_t bn = 0; bn < p->nb; bn++) {
-        scope_begin(g, 2, false);
-        pa_block_tasks(g, p, b, bn, qi, scale, false);
-        submit(g, NULL, "online_update");
-        args_begin(g);
-        pa_update_args(g, ov, false);
-        arg_scalar(g, bn == 0 ? "1" : "0", NULL);
-        arg_scalar(g, bn == p->nb - 1 ? "1" : "0", NULL);
-        args_end(g);
-        op_end(g);
-        scope_end(g);
-    }
-}
-
-/* One (b, q) body of the manual variant, in the caller's manual scope:
- * examples/a2a3/tensormap_and_ringbuffer/paged_attention_manual_scope. The
- * same tasks as plain without the per-block scopes; a manual scope gets no
- * TensorMap or creator edges, so each task names its producers: SF the QK,
- * PV the SF, UP the PV and the previous UP, and the last UP the alloc (which
- * keeps the accumulators alive until then). */
-static void pa_manual_body(gen *g, const pa_dims *p, int64_t b, const gview *qi, const gview *ov,
-                           const char *scale)
-{
-    pa_alloc(g, "alloc", p->qt, p->d);
-    for (int64_t bn = 0; bn < p->nb; bn++) {
-        pa_block_tasks(g, p, b, bn, qi, scale, true);
-        /* "up" in its own deps is the previous update: a label is rebound only
-         * after the op's deps are read (prev_update_task in the example) */
-        int nd = 0;
-        submit(g, "up", "online_update");
-        args_begin(g);
-        pa_update_args(g, ov, false);
-        arg_scalar(g, bn == 0 ? "1" : "0", NULL);
-        arg_scalar(g, bn == p->nb - 1 ? "1" : "0", NULL);
-        args_end(g);
-        dep(g, &nd, "pv");
-        if (bn > 0)
-            dep(g, &nd, "up");
-        if (bn == p->nb - 1)
-            dep(g, &nd, "alloc");
-        deps_end(g, nd);
-        op_end(g);
-    }
-}
-
-/* One (b, q) body of the unroll variant: hw-native-sys/simpler
- * tests/st/a2a3/tensormap_and_ringbuffer/paged_attention_unroll
- * (paged_attention_orch.cpp): an alloc of the accumulators, then per group of
- * up to U blocks the four tasks in the same scope, each indexing the whole
- * caches through its block-table row. (Until #485, 2026-04-09, a hub task
- * created the accumulators and each group had a scope of its own.) */
-static void pa_group_body(gen *g, const pa_dims *p, int64_t b, const gview *qi, const gview *ov,
-                          const char *scale)
-{
-    pa_alloc(g, NULL, p->qt, p->d);
-    int64_t ngroups = ceil_div(p->nb, p->u), full = min64(p->u, p->nb);
-    for (int64_t gi = 0; gi < ngroups; gi++) {
-        int64_t n = min64(p->u, p->nb - gi * p->u), first = gi * p->u;
-        int64_t valid = min64(n * p->bs, p->ctx - first * p->bs);
-        gview bt = v2(1, n, b, first), sv = v2(p->qt, valid, 0, 0);
-        char qk[COST_MAX], sf[COST_MAX], pv[COST_MAX];
-        pa_costs(p, p->qt, n, qk, sf, pv); /* a short last group costs less than the kernels' default */
-        submit(g, NULL, "qk_matmul");
-        args_begin(g);
-        arg(g, "in", "query", qi);
-        arg(g, "in", "key_cache", NULL);
-        arg(g, "in", "block_table", &bt);
-        arg_out(g, "sij", "FLOAT32", p->qt, n * p->bs);
-        args_end(g);
-        if (n != full)
-            op_cost(g, qk);
-        op_end(g);
-        submit(g, NULL, "softmax_prepare");
-        args_begin(g);
-        arg(g, "in", "sij", valid < n * p->bs ? &sv : NULL);
-        arg_out(g, "pij", "BFLOAT16", p->qt, n * p->bs);
-        arg_out(g, "mij", "FLOAT32", p->qt, 0);
-        arg_out(g, "lij", "FLOAT32", p->qt, 0);
-        arg_scalar(g, scale, "FLOAT32");
-        args_end(g);
-        if (n != full)
-            op_cost(g, sf);
-        op_end(g);
-        submit(g, NULL, "pv_matmul");
-        args_begin(g);
-        arg(g, "in", "pij", NULL);
-        arg(g, "in", "value_cache", NULL);
-        arg(g, "in", "block_table", &bt);
-        arg_out(g, "oi_tmp", "FLOAT32", p->qt, p->d);
-        args_end(g);
-        if (n != full)
-            op_cost(g, pv);
-        op_end(g);
-        submit(g, NULL, "online_update");
-        args_begin(g);
-        pa_update_args(g, ov, false);
-        arg_scalar(g, gi == 0 ? "1" : "0", NULL);
-        arg_scalar(g, gi == ngroups - 1 ? "1" : "0", NULL);
-        args_end(g);
-        op_end(g);
-    }
-}
-
-/* The batch variant: hw-native-sys/simpler
- * tests/st/a2a3/tensormap_and_ringbuffer/batch_paged_attention. Per q tile and
- * chunk of up to 16 batches a scope with an alloc of the chunk's
- * accumulators, then per KV block a nested scope of the four tasks over the
- * whole chunk; the kernels index the whole query, caches and block table
- * themselves, and `out` is manual_dep, so the updates chain only through the
- * accumulators. */
-static void pa_batch(gen *g, const pa_dims *p, const char *scale)
-{
-    int64_t nchunks = ceil_div(p->b, PA_IN_CORE_BATCH), full = min64(p->b, PA_IN_CORE_BATCH);
-    for (int64_t q = 0; q < p->ql; q++)
-        for (int64_t ch = 0; ch < nchunks; ch++) {
-            int64_t bc = min64(PA_IN_CORE_BATCH, p->b - ch * PA_IN_CORE_BATCH), start = ch * PA_IN_CORE_BATCH;
-            int64_t rows = bc * p->qt;
-            char qk[COST_MAX], sf[COST_MAX], pv[COST_MAX];
-            pa_costs(p, rows, 1, qk, sf, pv); /* a short last chunk costs less than the kernels' default */
-            scope_begin(g, 1, false);
-            pa_alloc(g, NULL, rows, p->d);
-            for (int64_t bn = 0; bn < p->nb; bn++) {
-                scope_begin(g, 2, false);
-                submit(g, NULL, "qk_matmul");
-                args_begin(g);
-                arg(g, "in", "query", NULL);
-                arg(g, "in", "key_cache", NULL);
-                arg(g, "in", "block_table", NULL);
-                arg_out(g, "sij", "FLOAT32", rows, p->bs);
-                arg_int(g, bc);
-                arg_int(g, bn);
-                arg_int(g, q * p->qt);
-                arg_int(g, p->cols);
-                arg_int(g, p->h);
-                arg_int(g, start);
-                args_end(g);
-                if (bc != full)
-                    op_cost(g, qk);
-                op_end(g);
-                submit(g, NULL, "softmax_prepare");
-                args_begin(g);
-                arg(g, "in", "sij", NULL);
-                arg(g, "in", "context_lens", NULL);
-                arg_out(g, "pij", "BFLOAT16", rows, p->bs);
-                arg_out(g, "mij", "FLOAT32", rows, 0);
-                arg_out(g, "lij", "FLOAT32", rows, 0);
-                arg_scalar(g, scale, "FLOAT32");
-                arg_int(g, bc);
-                arg_int(g, bn);
-                arg_int(g, start);
-                args_end(g);
-                if (bc != full)
-                    op_cost(g, sf);
-                op_end(g);
-                submit(g, NULL, "pv_matmul");
-                args_begin(g);
-                arg(g, "in", "pij", NULL);
-                arg(g, "in", "value_cache", NULL);
-                arg(g, "in", "block_table", NULL);
-                arg_out(g, "oi_tmp", "FLOAT32", rows, p->d);
-                arg_int(g, bc);
-                arg_int(g, bn);
-                arg_int(g, p->cols);
-                arg_int(g, start);
-                args_end(g);
-                if (bc != full)
-                    op_cost(g, pv);
-                op_end(g);
-                submit(g, NULL, "online_update");
-                args_begin(g);
-                pa_update_args(g, NULL, true);
-                arg_int(g, bn == 0);
-                arg_int(g, bn == p->nb - 1);
-                arg_int(g, bc);
-                arg_int(g, q * p->qt);
-                arg_int(g, p->h);
-                arg_int(g, start);
-                args_end(g);
-                op_end(g);
-                scope_end(g);
-            }
-            scope_end(g);
-        }
-}
-
-static void emit_pa(gen *g)
-{
-    const gen_val *v = g->v;
-    pa_dims p = {.b = v[PA_B].i, .h = v[PA_H].i, .d = v[PA_D].i, .bs = v[PA_BS].i, .ctx = v[PA_C].i};
-    p.nb = ceil_div(p.ctx, p.bs);
-    p.qt = min64(p.h, 128);
-    p.ql = ceil_div(p.h, p.qt);
-    p.cols = v[PA_MML].i ? v[PA_MML].i / p.bs : p.nb;
-    const char *var = v[PA_VAR].s;
-    bool plain = !strcmp(var, "plain"), spmd = !strcmp(var, "spmd"), manual = !strcmp(var, "manual");
-    bool batch = !strcmp(var, "batch"), unroll = !strcmp(var, "unroll");
-    p.u = unroll ? v[PA_U].i : 1;
-    int64_t *tbl = NULL;
-    if (strcmp(v[PA_BT].s, "identity") != 0) {
-        char err[GEN_ERR_MAX];
-        tbl = malloc((size_t)(p.b * p.nb) * sizeof(*tbl));
-        if (!tbl || pa_parse_table(v[PA_BT].s, p.b * p.nb, tbl, err, sizeof(err)) != 0) {
-            fprintf(stderr, "ptosim gen: paged_attention: %s\n", tbl ? err : "out of memory");
-            exit(EXIT_INTERNAL);
-        }
-        p.tbl = tbl;
-    }
-    int64_t per = min64(p.u, p.nb); /* blocks per task at full size */
-    char scale[32], c0[COST_MAX], c1[COST_MAX], c2[COST_MAX];
-    snprintf(scale, sizeof(scale), "%.9g", 1.0 / sqrt((double)p.d));
-
-    hdr_begin(g, "paged_attention");
-    if (spmd) {
-        /* each of 24 blocks takes an equal share of the (b, q, block) steps:
-         * QK and PV on the AIC, softmax and update split over the two AIVs */
-        int64_t w = ceil_div(p.b * p.ql * p.nb, PA_SPMD_BLOCKS);
-        int64_t e = ceil_div(w * p.qt * (p.bs + p.d), 2);
-        cost_mm(c0, p.qt, p.bs, p.d, 2 * w, 2, 4, "BFLOAT16");
-        hdr_kernel(g, 5, "pa_aic", "aic", c0);
-        cost_vec(c1, e, e * 4, e * 4, "FLOAT32");
-        hdr_kernel(g, 6, "pa_aiv", "aiv", c1);
-    } else {
-        char c3[COST_MAX];
-        int64_t rows = batch ? min64(p.b, PA_IN_CORE_BATCH) * p.qt : p.qt; /* query rows per task */
-        pa_costs(&p, rows, per, c0, c1, c2);
-        cost_vec(c3, rows * p.d, rows * p.d * 8 + rows * 16, rows * p.d * 6 + rows * 8, "FLOAT32");
-        hdr_kernel(g, 0, "qk_matmul", "aic", c0);
-        hdr_kernel(g, 1, "softmax_prepare", "aiv", c1);
-        hdr_kernel(g, 2, "pv_matmul", "aic", c2);
-        hdr_kernel(g, 3, "online_update", "aiv", c3);
-    }
-    hdr_tensors(g);
-    hdr_tensor(g, "query", "BFLOAT16", p.b * p.h, p.d);
-    hdr_tensor(g, "key_cache", "BFLOAT16", p.b * p.nb * p.bs, p.d);
-    hdr_tensor(g, "value_cache", "BFLOAT16", p.b * p.nb * p.bs, p.d);
-    hdr_tensor(g, "block_table", "INT32", p.b, p.cols);
-    hdr_tensor(g, "context_lens", "INT32", p.b, 0);
-    hdr_tensor(g, "out", "FLOAT32", p.b * p.h, p.d); /* the examples accumulate the output in FP32 */
-    hdr_end(g);
-
-    if (spmd) {
-        scope_begin(g, 1, false);
-        submit_mix(g, "pa_aic", "pa_aiv", PA_SPMD_BLOCKS);
-        args_begin(g);
-        arg(g, "in", "query", NULL);
-        arg(g, "in", "key_cache", NULL);
-        arg(g, "in", "value_cache", NULL);
-        arg(g, "in", "block_table", NULL);
-        arg(g, "inout", "out", NULL);
-        arg_out(g, "ws_sij", "FLOAT32", PA_SPMD_BLOCKS, p.qt * p.bs);
-        arg_out(g, "ws_pij", "BFLOAT16", PA_SPMD_BLOCKS, p.qt * p.bs);
-        arg_out(g, "ws_oi", "FLOAT32", PA_SPMD_BLOCKS, p.qt * p.d);
-        args_end(g);
-        op_end(g);
-        scope_end(g);
-    } else if (batch) {
-        pa_batch(g, &p, scale);
-    } else {
-        for (int64_t b = 0; b < p.b; b++)
-            for (int64_t q = 0; q < p.ql; q++) {
-                int64_t row = b * p.h + q * p.qt, rows = min64(p.qt, p.h - q * p.qt);
-                gview qi = v2(rows, p.d, row, 0), ov = v2(rows, p.d, row, 0);
-                scope_begin(g, 1, manual);
-                if (plain)
-                    pa_plain_body(g, &p, b, &qi, &ov, scale);
-                else if (manual)
-                    pa_manual_body(g, &p, b, &qi, &ov, scale);
-                else
-                    pa_group_body(g, &p, b, &qi, &ov, scale);
-                scope_end(g);
-            }
-    }
-    free(tbl);
-}
-
-/* ------------------------------------------------------------------ */
-/* decode_layer                                                        */
-/* ------------------------------------------------------------------ */
-
-enum { DL_B, DL_S, DL_L, DL_VAR, DL_ACN };
-
 static const gen_param P_DECODE[] = {
     {"batch", PT_INT, "16", 1, 256, NULL,
      "batch rows (one new token each): 16, as both kernel sets are built"},
@@ -1112,998 +384,6 @@ static const gen_param P_DECODE[] = {
     {"attention-core-num", PT_INT, "24", 1, 32767, NULL,
      "qwen3_14b_decode: blocks of the MIX attention task (attention_core_num)"},
 };
-
-#define QW_MAX_SEQ 5500 /* qwen3_14b_decode: codegen-time KV pool and RoPE length (MAX_SEQ) */
-
-static int check_decode(const gen_val *v, char *err, size_t len)
-{
-    /* both variants are harvested codegen with their shapes hard-coded */
-    const char *var = v[DL_VAR].s;
-    if (v[DL_B].i != 16) {
-        snprintf(err, len, "--batch: %s is generated code for batch 16, got %" PRId64, var, v[DL_B].i);
-        return -1;
-    }
-    if (v[DL_S].i > QW_MAX_SEQ) {
-        snprintf(err, len, "--seq: %s sizes its KV pool for %d tokens (MAX_SEQ), got %" PRId64, var,
-                 QW_MAX_SEQ, v[DL_S].i);
-        return -1;
-    }
-    return 0;
-}
-
-/* The qwen3_14b_decode variant: hw-native-sys/simpler
- * examples/a2a3/tensormap_and_ringbuffer/qwen3_14b_decode, whose
- * kernels/orchestration/decode_fwd_layers.cpp is pypto codegen with its shapes
- * hard-coded (batch 16, MAX_SEQ 5500). Per layer a scope with two allocs of
- * the layer's intermediates, a manual scope (depth 3 under the root scope)
- * holding everything up to the down projections, chained by explicit deps,
- * and dcr_xgamma back in the layer scope. */
-
-#define QW_B 16
-#define QW_HID 5120
-#define QW_KVH 1024 /* 8 KV heads x 128 */
-#define QW_INTER 17408
-#define QW_HD 128
-#define QW_BLOCKS 43                                        /* ceil(MAX_SEQ / 128) KV blocks per row */
-#define QW_CACHE_ROWS ((int64_t)QW_B * QW_BLOCKS * 8 * 128) /* one layer's paged KV pool: 704512 rows */
-#define QW_META 27840                                       /* pa_metadata bytes */
-#define QW_WS 66132544                                      /* pa_workspace bytes */
-#define QW_OUT_UNITS 50  /* out_proj: 10 column tiles of 512 x 5 K splits of 1024 */
-#define QW_OUT_DIRECT 26 /* of which single tasks; the other 24 are one SPMD task */
-#define QW_GU_SPLITS 5   /* gate/up/down K splits (or out tiles) of 1024 */
-#define QW_GU_SPMD_N 6   /* gate/up column tiles done by the 5 SPMD tasks of 6 blocks */
-#define QW_GU_N 17       /* 17408 / 1024 column tiles */
-
-static const char *const QW_KERNELS[] = {
-    "paged_attention_tiling_cce",
-    "copy_hidden",
-    "x_gamma0",
-    "attn_out_seed",
-    "rms_recip",
-    "q_seed",
-    "q_proj",
-    "kv_seed",
-    "mlp_out_seed",
-    "k_proj",
-    "v_proj",
-    "paged_attention_rope_cce_aic",
-    "paged_attention_rope_cce_aiv",
-    "out_proj",
-    "out_proj_0",
-    "residual_rms_cast",
-    "residual_rms_cast_0",
-    "residual_rms_cast_1",
-    "residual_rms_cast_2",
-    "residual_rms_cast_3",
-    "post_rms_reduce",
-    "gate_proj",
-    "up_proj",
-    "gate_proj_0",
-    "up_proj_0",
-    "gate_proj_1",
-    "up_proj_1",
-    "gate_proj_2",
-    "up_proj_2",
-    "gate_proj_3",
-    "up_proj_3",
-    "gate_proj_4",
-    "up_proj_4",
-    "silu",
-    "down_proj",
-    "dcr_xgamma",
-    "copy_out",
-};
-
-/* The kernel table, func ids as in the example's CALLABLE; costs are one block's. */
-static void qw_kernels(gen *g, int64_t seq, int64_t acn)
-{
-    char c[COST_MAX];
-    int64_t h = (int64_t)QW_B * QW_HID, col = (int64_t)QW_B * 1024; /* a 1024-column tile of the batch */
-    /* attention: each block takes its share of the 16 x 8 (row, KV head) pairs; per pair QK and PV of
-     * 5 query heads over the context on the AIC, softmax split over the two AIVs */
-    int64_t pairs = ceil_div((int64_t)QW_B * 8, acn), sc = ceil_div(5 * seq * pairs, 2);
-    for (int id = 0; id < (int)(sizeof(QW_KERNELS) / sizeof(QW_KERNELS[0])); id++) {
-        const char *n = QW_KERNELS[id];
-        bool aic = strstr(n, "proj") || !strcmp(n, "paged_attention_rope_cce_aic");
-        if (!strcmp(n, "paged_attention_rope_cce_aic"))
-            cost_mm(c, 5, seq, QW_HD, 2 * pairs, 2, 4, "BFLOAT16");
-        else if (!strcmp(n, "paged_attention_rope_cce_aiv"))
-            cost_vec(c, sc, sc * 4, sc * 2, "FLOAT32");
-        else if (strstr(n, "q_proj") || strstr(n, "k_proj") || strstr(n, "v_proj") || strstr(n, "out_proj"))
-            cost_mm(c, QW_B, 512, 1024, 1, 2, 4, "BFLOAT16"); /* one unit of 512 columns x 1024 of K */
-        else if (aic)
-            cost_mm(c, QW_B, 1024, 1024, 1, 2, 4, "BFLOAT16"); /* gate, up, down: 1024 x 1024 units */
-        else if (!strcmp(n, "paged_attention_tiling_cce"))
-            cost_vec(c, 64, 64 * 4, QW_META, "FLOAT32");
-        else if (!strcmp(n, "copy_hidden"))
-            cost_vec(c, h, h * 2, h * 4, "FLOAT32");
-        else if (!strcmp(n, "x_gamma0") || !strcmp(n, "dcr_xgamma")) /* 5 blocks of 1024 columns */
-            cost_vec(c, col, col * 8 + 1024 * 4, col * 6, "FLOAT32");
-        else if (!strcmp(n, "attn_out_seed"))
-            cost_vec(c, h, 0, h * 2, "FLOAT32");
-        else if (!strcmp(n, "rms_recip") || !strcmp(n, "post_rms_reduce"))
-            cost_vec(c, h, h * 4, QW_B * 4, "FLOAT32");
-        else if (!strcmp(n, "q_seed"))
-            cost_vec(c, h, 0, h * 4, "FLOAT32");
-        else if (!strcmp(n, "kv_seed"))
-            cost_vec(c, 2 * QW_B * QW_KVH, 0, 2 * QW_B * QW_KVH * 4, "FLOAT32");
-        else if (!strcmp(n, "mlp_out_seed"))
-            cost_vec(c, 2 * h + 2 * QW_B * QW_INTER, 0, (2 * h + 2 * QW_B * QW_INTER) * 4, "FLOAT32");
-        else if (strstr(n, "residual_rms_cast"))
-            cost_vec(c, col, col * 12 + 1024 * 4, col * 6, "FLOAT32");
-        else if (!strcmp(n, "silu"))
-            cost_vec(c, col, col * 8 + QW_B * 4, col * 2, "FLOAT32");
-        else /* copy_out */
-            cost_vec(c, h, h * 4, h * 2, "FLOAT32");
-        hdr_kernel(g, id, n, aic ? "aic" : "aiv", c);
-    }
-}
-
-/* Opens a submit with the flags the codegen sets. */
-static void qw_submit(gen *g, const char *label, const char *kernel, int block_num, bool early)
-{
-    submit(g, label, kernel);
-    if (block_num > 1)
-        putf(g, ", \"block_num\": %d", block_num);
-    if (early)
-        put(g, ", \"early_resolve\": true");
-}
-
-/* A whole-tensor view reshaped to [16, 40, 128] (ChipTensor::reshape). */
-static void qw_heads(gen *g, const char *dir, const char *tensor)
-{
-    sep(g);
-    putf(g, "{\"dir\": \"%s\", \"tensor\": \"%s\", \"shape\": [%d, 40, %d]}", dir, tensor, QW_B, QW_HD);
-}
-
-/* What both variants share: the same model, so the same inputs, copies and MLP tail. */
-
-/* The header's tensors: weights stacked per layer along dim 0, every layer's paged KV pool, the
- * codegen-time RoPE tables. */
-static void dl_hdr_tensors(gen *g, int64_t L)
-{
-    int64_t hrows = L * QW_HID;
-    hdr_tensors(g);
-    hdr_tensor(g, "hidden_states", "BFLOAT16", QW_B, QW_HID);
-    hdr_tensor(g, "input_rms_weight", "FLOAT32", L, QW_HID);
-    hdr_tensor(g, "wq", "BFLOAT16", hrows, QW_HID);
-    hdr_tensor(g, "wk", "BFLOAT16", hrows, QW_KVH);
-    hdr_tensor(g, "wv", "BFLOAT16", hrows, QW_KVH);
-    hdr_tensor(g, "q_norm_weight", "FLOAT32", L, QW_HD);
-    hdr_tensor(g, "k_norm_weight", "FLOAT32", L, QW_HD);
-    hdr_tensor(g, "seq_lens", "INT32", QW_B, 0);
-    hdr_tensor(g, "block_table", "INT32", (int64_t)QW_B * QW_BLOCKS, 0);
-    hdr_tensor(g, "slot_mapping", "INT32", QW_B, 0);
-    hdr_tensor(g, "rope_cos", "FLOAT32", QW_MAX_SEQ, QW_HD);
-    hdr_tensor(g, "rope_sin", "FLOAT32", QW_MAX_SEQ, QW_HD);
-    hdr_tensor(g, "k_cache", "BFLOAT16", L * QW_CACHE_ROWS, QW_HD);
-    hdr_tensor(g, "v_cache", "BFLOAT16", L * QW_CACHE_ROWS, QW_HD);
-    hdr_tensor(g, "wo", "BFLOAT16", hrows, QW_HID);
-    hdr_tensor(g, "w_gate", "BFLOAT16", hrows, QW_INTER);
-    hdr_tensor(g, "w_up", "BFLOAT16", hrows, QW_INTER);
-    hdr_tensor(g, "w_down", "BFLOAT16", L * QW_INTER, QW_HID);
-    hdr_tensor(g, "post_rms_weight", "FLOAT32", L, QW_HID);
-    hdr_tensor(g, "out", "BFLOAT16", QW_B, QW_HID);
-    hdr_end(g);
-}
-
-/* copy_hidden and copy_out: all of one [16, 5120] tensor into an existing one. */
-static void dl_copy(gen *g, const char *label, const char *kernel, const char *dst, const char *src)
-{
-    submit(g, label, kernel);
-    args_begin(g);
-    arg(g, "out_existing", dst, NULL);
-    arg(g, "in", src, NULL);
-    arg_int(g, 0);
-    args_end(g);
-    op_end(g);
-}
-
-/* The hidden state layer i writes: two names in turn, as each layer allocates its output and
- * the next one reads it under that name. */
-static const char *dl_hidden(int64_t i)
-{
-    return i % 2 ? "hidden_b" : "hidden_a";
-}
-
-/* copy_out in a scope of its own, from the last layer's output. */
-static void dl_copy_out(gen *g, int64_t L)
-{
-    scope_begin(g, 6, false);
-    dl_copy(g, NULL, "copy_out", "out", dl_hidden(L - 1));
-    scope_end(g);
-}
-
-/* The label what<i>: most tasks of the manual scopes are numbered so. */
-static void label_num(char *buf, size_t n, const char *what, int i)
-{
-    snprintf(buf, n, "%s%d", what, i);
-}
-
-/* Explicit deps on what<lo> .. what<hi - 1>. */
-static void dep_numbered(gen *g, int *nd, const char *what, int lo, int hi)
-{
-    char l[32];
-    for (int i = lo; i < hi; i++) {
-        label_num(l, sizeof(l), what, i);
-        dep(g, nd, l);
-    }
-}
-
-/* The label of the task that ran out_proj unit u: out<u>, but units from `direct` on are one
- * SPMD task, out_direct (qwen3_14b_decode; fa_fused runs all 50 as tasks of their own). */
-static void dl_out_label(char *buf, size_t n, int u, int direct)
-{
-    if (u < direct)
-        label_num(buf, n, "out", u);
-    else
-        snprintf(buf, n, "out_direct");
-}
-
-/* The label of gate_tids[t] or up_tids[t] (t = column tile x 5 + K split) in qwen3_14b_decode:
- * the first 6 tiles share one SPMD task per K split. fa_fused numbers all: label_num. */
-static void qw_gu_label(char *buf, size_t n, const char *what, int t)
-{
-    if (t / QW_GU_SPLITS < QW_GU_SPMD_N)
-        label_num(buf, n, what, t % QW_GU_SPLITS);
-    else
-        snprintf(buf, n, "%s%d_%d", what, t / QW_GU_SPLITS, t % QW_GU_SPLITS);
-}
-
-/* One out_proj unit u: 512 output columns (u / 5) x 1024 of K (u % 5). Its deps follow. */
-static void dl_out_unit(gen *g, const char *label, int64_t hbase, int u)
-{
-    qw_submit(g, label, "out_proj", 1, false);
-    args_begin(g);
-    arg(g, "in", "attn_out", NULL);
-    arg(g, "in", "wo", NULL);
-    arg(g, "inout", "attn_proj_fp32", NULL);
-    arg_int(g, (u % 5) * 1024);
-    arg_int(g, hbase);
-    arg_int(g, (u / 5) * 512);
-    args_end(g);
-}
-
-/* Residual + post norm per 1024 columns, each after the 10 out_proj units of its columns, then
- * post_rms_reduce after all 50. cast_kernels: the variant's 5 residual_rms_cast kernels;
- * out_direct as in dl_out_label; early: qwen3_14b_decode resolves its casts early. */
-static void dl_post_norm(gen *g, int64_t i, const char *cur, const char *const *cast_kernels, int out_direct,
-                         bool early)
-{
-    char l[32];
-    int nd;
-    for (int k = 0; k < 5; k++) {
-        label_num(l, sizeof(l), "cast", k);
-        qw_submit(g, l, cast_kernels[k], 1, early);
-        args_begin(g);
-        arg(g, "inout", "mlp_norm_in", NULL);
-        arg(g, "inout", "post_norm_partial", NULL);
-        arg(g, "in", "attn_proj_fp32", NULL);
-        arg(g, "in", cur, NULL);
-        arg(g, "in", "post_rms_weight", NULL);
-        arg_int(g, k * 1024);
-        arg_int(g, i);
-        args_end(g);
-        nd = 0;
-        for (int u = 10 * k; u < 10 * k + 10; u++) {
-            dl_out_label(l, sizeof(l), u, out_direct);
-            dep(g, &nd, l);
-        }
-        deps_end(g, nd);
-        op_end(g);
-    }
-    qw_submit(g, "reduce", "post_rms_reduce", 1, false);
-    args_begin(g);
-    arg(g, "in", "attn_proj_fp32", NULL);
-    arg(g, "in", cur, NULL);
-    arg(g, "inout", "inv_rms_tile", NULL);
-    args_end(g);
-    nd = 0;
-    for (int u = 0; u < QW_OUT_UNITS; u++) {
-        dl_out_label(l, sizeof(l), u, out_direct);
-        dep(g, &nd, l);
-    }
-    deps_end(g, nd);
-    op_end(g);
-}
-
-/* A gate (gu 0) or up (gu 1) projection over K split k and column tile n; n < 0 for an SPMD
- * task whose blocks take the column tiles. Its deps follow. */
-static void dl_gate_up(gen *g, const char *label, const char *kernel, int block_num, int gu, int k,
-                       int64_t hbase, int n)
-{
-    qw_submit(g, label, kernel, block_num, false);
-    args_begin(g);
-    arg(g, "in", "mlp_norm_in", NULL);
-    arg(g, "in", gu ? "w_up" : "w_gate", NULL);
-    arg(g, "inout", gu ? "up_acc_all" : "gate_acc_all", NULL);
-    arg_int(g, k * 1024);
-    arg_int(g, hbase);
-    if (n >= 0)
-        arg_int(g, n * 1024);
-    args_end(g);
-}
-
-/* silu per column tile, after the post norm and its 5 gate and 5 up splits, labelled by gu_label. */
-static void dl_silu(gen *g, void (*gu_label)(char *, size_t, const char *, int))
-{
-    char l[32];
-    for (int n = 0; n < QW_GU_N; n++) {
-        label_num(l, sizeof(l), "silu", n);
-        qw_submit(g, l, "silu", 1, false);
-        args_begin(g);
-        arg(g, "in", "inv_rms_tile", NULL);
-        arg(g, "inout", "mlp_tile", NULL);
-        arg(g, "in", "gate_acc_all", NULL);
-        arg(g, "in", "up_acc_all", NULL);
-        arg_int(g, n * 1024);
-        args_end(g);
-        int nd = 0;
-        dep(g, &nd, "reduce");
-        for (int gu = 0; gu < 2; gu++)
-            for (int k = 0; k < QW_GU_SPLITS; k++) {
-                gu_label(l, sizeof(l), gu ? "up" : "gate", n * QW_GU_SPLITS + k);
-                dep(g, &nd, l);
-            }
-        deps_end(g, nd);
-        op_end(g);
-    }
-}
-
-/* down: 5 output tiles x 17 K splits, each after the silu of its K split, and after `seed` when
- * not NULL (fa_fused seeds the accumulator in the layer scope). early as in dl_post_norm. */
-static void dl_down(gen *g, int64_t i, const char *seed, bool early)
-{
-    char l[32];
-    for (int n = 0; n < QW_GU_SPLITS; n++)
-        for (int k = 0; k < QW_GU_N; k++) {
-            label_num(l, sizeof(l), "down", n * QW_GU_N + k);
-            qw_submit(g, l, "down_proj", 1, early);
-            args_begin(g);
-            arg(g, "in", "mlp_tile", NULL);
-            arg(g, "in", "w_down", NULL);
-            arg(g, "inout", "down_acc_all", NULL);
-            arg_int(g, k * 1024);
-            arg_int(g, i * QW_INTER);
-            arg_int(g, n * 1024);
-            args_end(g);
-            int nd = 0;
-            if (seed)
-                dep(g, &nd, seed);
-            label_num(l, sizeof(l), "silu", k);
-            dep(g, &nd, l);
-            deps_end(g, nd);
-            op_end(g);
-        }
-}
-
-/* One layer's manual scope: everything from the phase fence to the down projections. */
-static void qw_layer_manual(gen *g, int64_t i, int64_t acn, const char *prev_normed, const char *cur,
-                            const char *normed)
-{
-    char l[32], l2[32];
-    int nd = 0;
-    int64_t hbase = i * QW_HID;
-    gview qn = v2(1, QW_HD, i, 0); /* this layer's row of the q/k norm weights */
-    scope_begin(g, 5, true);
-    put(g, "{\"op\": \"dummy\", \"id\": \"fence\"}\n");
-    qw_submit(g, "attn_seed", "attn_out_seed", 1, true);
-    args_begin(g);
-    arg(g, "in", "attn_out", NULL);
-    args_end(g);
-    op_end(g);
-    qw_submit(g, "rms", "rms_recip", 1, true);
-    args_begin(g);
-    arg(g, "in", cur, NULL);
-    arg(g, "inout", "inv_rms_states", NULL);
-    args_end(g);
-    deps_of(g, 2, prev_normed, "fence");
-    op_end(g);
-    qw_submit(g, "q_seed", "q_seed", 1, true);
-    args_begin(g);
-    arg(g, "inout", "q_proj", NULL);
-    args_end(g);
-    op_end(g);
-    qw_submit(g, "q_proj", "q_proj", 50, true);
-    args_begin(g);
-    arg(g, "inout", "q_proj", NULL);
-    arg(g, "in", normed, NULL);
-    arg(g, "in", "wq", NULL);
-    arg_int(g, hbase);
-    args_end(g);
-    deps_of(g, 2, prev_normed, "q_seed");
-    op_end(g);
-    qw_submit(g, "kv_seed", "kv_seed", 1, false);
-    args_begin(g);
-    arg(g, "inout", "k_proj", NULL);
-    arg(g, "inout", "v_proj", NULL);
-    args_end(g);
-    deps_of(g, 2, prev_normed, "fence");
-    op_end(g);
-    qw_submit(g, "mlp_seed", "mlp_out_seed", 1, true);
-    args_begin(g);
-    arg(g, "inout", "down_acc_all", NULL);
-    arg(g, "inout", "gate_acc_all", NULL);
-    arg(g, "inout", "up_acc_all", NULL);
-    arg(g, "inout", "attn_proj_fp32", NULL);
-    args_end(g);
-    deps_of(g, 2, prev_normed, "fence");
-    op_end(g);
-    for (int kv = 0; kv < 2; kv++) {
-        const char *what = kv ? "v_proj" : "k_proj";
-        qw_submit(g, what, what, 10, true);
-        args_begin(g);
-        arg(g, "inout", what, NULL);
-        arg(g, "in", normed, NULL);
-        arg(g, "in", kv ? "wv" : "wk", NULL);
-        arg_int(g, hbase);
-        args_end(g);
-        deps_of(g, 1, "kv_seed");
-        op_end(g);
-    }
-
-    /* attention: one MIX task, all blocks started together */
-    putf(g,
-         "{\"op\": \"submit\", \"id\": \"attn\", \"kernels\": [\"%s\", \"%s\", \"%s\"], \"block_num\": "
-         "%" PRId64 ", \"sync_start\": true, \"early_resolve\": true",
-         QW_KERNELS[11], QW_KERNELS[12], QW_KERNELS[12], acn);
-    args_begin(g);
-    qw_heads(g, "inout", "attn_out");
-    qw_heads(g, "inout", "q_tnd_flat");
-    arg(g, "inout", "k_cache", NULL);
-    arg(g, "inout", "v_cache", NULL);
-    arg(g, "in", "block_table", NULL);
-    arg(g, "inout", "pa_workspace", NULL);
-    arg(g, "inout", "pa_metadata", NULL);
-    arg(g, "in", "q_proj", NULL);
-    arg(g, "in", "k_proj", NULL);
-    arg(g, "in", "v_proj", NULL);
-    arg(g, "in", "q_norm_weight", &qn);
-    arg(g, "in", "k_norm_weight", &qn);
-    arg(g, "in", "rope_cos", NULL);
-    arg(g, "in", "rope_sin", NULL);
-    arg(g, "in", "inv_rms_states", NULL);
-    arg(g, "in", "slot_mapping", NULL);
-    arg(g, "in", "seq_lens", NULL);
-    arg_int(g, i * QW_CACHE_ROWS);
-    args_end(g);
-    nd = 0;
-    static const char *const attn_deps[] = {"q_proj", "k_proj",    "v_proj",  "rms",
-                                            "tiling", "attn_seed", "mlp_seed"};
-    for (size_t k = 0; k < sizeof(attn_deps) / sizeof(attn_deps[0]); k++)
-        dep(g, &nd, attn_deps[k]);
-    deps_end(g, nd);
-    op_end(g);
-
-    /* out_proj: 26 units as single tasks behind a fence, the other 24 as one SPMD task */
-    put(g, "{\"op\": \"dummy\", \"id\": \"out_fence\", \"deps\": [\"attn\"]}\n");
-    for (int u = 0; u < QW_OUT_DIRECT; u++) {
-        label_num(l, sizeof(l), "out", u);
-        dl_out_unit(g, l, hbase, u);
-        deps_of(g, 1, "out_fence");
-        op_end(g);
-    }
-    qw_submit(g, "out_direct", "out_proj_0", QW_OUT_UNITS - QW_OUT_DIRECT, false);
-    args_begin(g);
-    arg(g, "in", "attn_out", NULL);
-    arg(g, "in", "wo", NULL);
-    arg(g, "inout", "attn_proj_fp32", NULL);
-    arg_int(g, QW_OUT_DIRECT);
-    arg_int(g, hbase);
-    args_end(g);
-    deps_of(g, 1, "attn");
-    op_end(g);
-    dl_post_norm(g, i, cur, &QW_KERNELS[15], QW_OUT_DIRECT, true);
-
-    /* gate and up: per K split two fences and an SPMD task each over the first 6 column tiles */
-    for (int k = 0; k < QW_GU_SPLITS; k++) {
-        for (int gu = 0; gu < 2; gu++)
-            putf(g, "{\"op\": \"dummy\", \"id\": \"%s_late%d\", \"deps\": [\"cast%d\"]}\n",
-                 gu ? "up" : "gate", k, k);
-        for (int gu = 0; gu < 2; gu++) {
-            label_num(l, sizeof(l), gu ? "up" : "gate", k);
-            dl_gate_up(g, l, QW_KERNELS[(k ? 23 + 2 * (k - 1) : 21) + gu], QW_GU_SPMD_N, gu, k, hbase, -1);
-            label_num(l2, sizeof(l2), "cast", k);
-            deps_of(g, 1, l2);
-            op_end(g);
-        }
-    }
-    for (int n = QW_GU_SPMD_N; n < QW_GU_N; n++)
-        for (int k = 0; k < QW_GU_SPLITS; k++)
-            for (int gu = 0; gu < 2; gu++) {
-                const char *what = gu ? "up" : "gate";
-                qw_gu_label(l, sizeof(l), what, n * QW_GU_SPLITS + k);
-                dl_gate_up(g, l, gu ? "up_proj_4" : "gate_proj_4", 1, gu, k, hbase, n);
-                snprintf(l2, sizeof(l2), "%s_late%d", what, k);
-                deps_of(g, 1, l2);
-                op_end(g);
-            }
-    dl_silu(g, qw_gu_label);
-    dl_down(g, i, NULL, true);
-    scope_end(g);
-}
-
-/* An alloc of named tensors: names[k] with dtypes[k] and shape [s0[k]] or [s0[k], s1[k]]. */
-static void qw_alloc(gen *g, int n, const char *const *names, const char *const *dtypes, const int64_t *s0,
-                     const int64_t *s1)
-{
-    put(g, "{\"op\": \"alloc\", \"tensors\": [");
-    for (int k = 0; k < n; k++) {
-        int64_t d[2] = {s0[k], s1[k]};
-        putf(g, "%s{\"name\": \"%s\", \"dtype\": \"%s\", \"shape\": ", k ? ", " : "", names[k], dtypes[k]);
-        put_dims(g, s1[k] ? 2 : 1, d);
-        put(g, "}");
-    }
-    put(g, "]}\n");
-}
-
-static void emit_qwen3(gen *g)
-{
-    int64_t L = g->v[DL_L].i, seq = g->v[DL_S].i, acn = g->v[DL_ACN].i;
-    hdr_begin(g, "decode_fwd_layers");
-    qw_kernels(g, seq, acn);
-    dl_hdr_tensors(g, L);
-
-    scope_begin(g, 1, false);
-    {
-        static const char *const n[] = {"pa_metadata", "pa_workspace", "cur0", "normed0"};
-        static const char *const d[] = {"UINT8", "UINT8", "FLOAT32", "BFLOAT16"};
-        static const int64_t s0[] = {QW_META, QW_WS, QW_B, QW_B}, s1[] = {0, 0, QW_HID, QW_HID};
-        qw_alloc(g, 4, n, d, s0, s1);
-    }
-    qw_submit(g, "tiling", "paged_attention_tiling_cce", 1, true);
-    args_begin(g);
-    arg(g, "in", "seq_lens", NULL);
-    arg(g, "out_existing", "pa_metadata", NULL);
-    arg_scalar(g, "43", "INT32");  /* pa_max_blocks: block_table entries / 16 */
-    arg_scalar(g, "688", "INT32"); /* pa_num_pages: one layer's pool rows / 1024 */
-    args_end(g);
-    op_end(g);
-    put(g, "{\"op\": \"dummy\"}\n"); /* phase fence 0: nothing depends on it */
-    scope_begin(g, 2, false);
-    dl_copy(g, "copy_hidden", "copy_hidden", "cur0", "hidden_states");
-    scope_end(g);
-    scope_begin(g, 3, true);
-    qw_submit(g, "xgamma", "x_gamma0", 5, true);
-    args_begin(g);
-    arg(g, "out_existing", "normed0", NULL);
-    arg(g, "in", "cur0", NULL);
-    arg(g, "in", "input_rms_weight", NULL);
-    args_end(g);
-    put(g, ", \"deps\": [\"copy_hidden\"]");
-    op_end(g);
-    scope_end(g);
-
-    /* the layer's input and output alternate between two names: an alloc
-     * binds its outputs after the op, and dcr_xgamma reads one, writes the other */
-    for (int64_t i = 0; i < L; i++) {
-        const char *cur = i == 0 ? "cur0" : dl_hidden(i - 1), *next = dl_hidden(i);
-        const char *normed = i == 0 ? "normed0" : i % 2 ? "normed_a" : "normed_b";
-        const char *next_normed = i % 2 ? "normed_b" : "normed_a";
-        scope_begin(g, 4, false);
-        {
-            const char *const n[] = {next,     next_normed, "inv_rms_states", "q_proj",
-                                     "k_proj", "v_proj",    "q_tnd_flat",     "attn_out"};
-            static const char *const d[] = {"FLOAT32", "BFLOAT16", "FLOAT32",  "FLOAT32",
-                                            "FLOAT32", "FLOAT32",  "BFLOAT16", "BFLOAT16"};
-            static const int64_t s0[] = {QW_B, QW_B, QW_B, QW_B, QW_B, QW_B, 640, QW_B};
-            static const int64_t s1[] = {QW_HID, QW_HID, 1, QW_HID, QW_KVH, QW_KVH, QW_HD, QW_HID};
-            qw_alloc(g, 8, n, d, s0, s1);
-        }
-        {
-            static const char *const n[] = {"down_acc_all",   "gate_acc_all",      "up_acc_all",
-                                            "attn_proj_fp32", "post_norm_partial", "mlp_norm_in",
-                                            "inv_rms_tile",   "mlp_tile"};
-            static const char *const d[] = {"FLOAT32", "FLOAT32",  "FLOAT32", "FLOAT32",
-                                            "FLOAT32", "BFLOAT16", "FLOAT32", "BFLOAT16"};
-            static const int64_t s0[] = {QW_B, QW_B, QW_B, QW_B, QW_B, QW_B, QW_B, QW_B};
-            static const int64_t s1[] = {QW_HID, QW_INTER, QW_INTER, QW_HID, QW_HID, QW_HID, 1, QW_INTER};
-            qw_alloc(g, 8, n, d, s0, s1);
-        }
-        qw_layer_manual(g, i, acn, i == 0 ? "xgamma" : "dcr", cur, normed);
-        qw_submit(g, "dcr", "dcr_xgamma", 5, true);
-        args_begin(g);
-        arg(g, "in", "down_acc_all", NULL);
-        arg(g, "in", "post_norm_partial", NULL);
-        arg(g, "inout", next, NULL);
-        arg(g, "in", "input_rms_weight", NULL);
-        arg(g, "inout", next_normed, NULL);
-        arg_int(g, min64(i + 1, L - 1));
-        args_end(g);
-        int nd = 0;
-        dep_numbered(g, &nd, "down", 0, QW_GU_SPLITS * QW_GU_N);
-        deps_end(g, nd);
-        op_end(g);
-        scope_end(g);
-    }
-    dl_copy_out(g, L);
-    scope_end(g);
-}
-
-/* The fa_fused variant: the kernel set the runtime's qwen3_14b_decode example
- * had before its attention became one CANN extern, and on which the runtime's
- * published decode-layer silicon figures were measured (its 2-layer
- * StressBatch16Seq3500 is the 1088 AICore tasks of the switch study, 2 x 543
- * + copy_hidden + copy_out): hw-native-sys/simpler
- * examples/a2a3/tensormap_and_ringbuffer/qwen3_14b_decode/kernels/orchestration/
- * decode_fwd_layers.cpp as of commit b6c9b5b (pypto codegen, batch 16, MAX_SEQ
- * 5500). Per layer a scope with two allocs; the norms, projections and
- * attention in the layer scope, wired by the TensorMap (SPMD x_gamma 5 blocks,
- * q_proj 40, k/v_proj 8, rope_qkv 16, the MIX fa_fused 24 and online_softmax
- * 48); out_proj to down_cast_residual in a manual scope chained by explicit
- * deps; out_consolidate in a scope of its own. Costs are per block, from the
- * shapes: the projections stream their weights (bf16) through MTE2, fa_fused
- * streams the KV cache. */
-
-#define FA_BLOCK 128 /* KV tokens per fa_fused work item (688 items = 16 rows x 43 blocks of 128) */
-#define FA_CORES 24  /* fa_fused blocks */
-#define FA_SM 48     /* online_softmax blocks: 3 per batch row */
-
-static const char *const FA_KERNELS[] = {
-    "copy_hidden",
-    "x_gamma",
-    "rms_recip",
-    "q_seed",
-    "q_proj",
-    "k_seed",
-    "k_proj",
-    "v_seed",
-    "v_proj",
-    "fa_work_build",
-    "qk_gamma",
-    "qk_recip",
-    "rope_qkv",
-    "down_seed",
-    "gate_seed",
-    "up_seed",
-    "fa_fused_aic",
-    "fa_fused_aiv",
-    "online_softmax",
-    "out_seed",
-    "attn_fence",
-    "out_proj",
-    "residual_rms_cast",
-    "residual_rms_cast_0",
-    "residual_rms_cast_1",
-    "residual_rms_cast_2",
-    "residual_rms_cast_3",
-    "post_rms_reduce",
-    "gate_proj",
-    "up_proj",
-    "silu",
-    "down_proj",
-    "down_cast_residual",
-    "out_consolidate",
-    "copy_out",
-};
-
-/* The kernel table, func ids as in the example's CALLABLE at that commit; costs are one block's. */
-static void fa_kernels(gen *g, int64_t seq)
-{
-    char c[COST_MAX];
-    int64_t h = (int64_t)QW_B * QW_HID, col = (int64_t)QW_B * 1024, kv = (int64_t)QW_B * QW_KVH;
-    int64_t it = (int64_t)QW_B * QW_INTER, qk = (int64_t)QW_B * (QW_HID + QW_KVH);
-    /* fa_fused: 16 rows x ceil(seq / 128) work items over 24 blocks; per item and KV head a QK and a PV
-     * of 5 query heads against 128 tokens, each loading a 128 x 128 K or V tile */
-    int64_t items = ceil_div((int64_t)QW_B * ceil_div(seq, FA_BLOCK), FA_CORES);
-    /* online_softmax: a third of a row's heads per block, merging every work item's partial output */
-    int64_t merge = ceil_div(ceil_div(seq, FA_BLOCK) * FA_BLOCK * QW_HD * 4 * 3, 3);
-    for (int id = 0; id < (int)(sizeof(FA_KERNELS) / sizeof(FA_KERNELS[0])); id++) {
-        const char *n = FA_KERNELS[id];
-        bool aic = strstr(n, "proj") || !strcmp(n, "fa_fused_aic");
-        if (!strcmp(n, "q_proj") || !strcmp(n, "k_proj") || !strcmp(n, "v_proj"))
-            cost_mm(c, QW_B, 128, QW_HID, 1, 2, 4, "BFLOAT16"); /* 128 columns of the output, all of K */
-        else if (!strcmp(n, "out_proj"))
-            cost_mm(c, QW_B, 512, 1024, 1, 2, 4, "BFLOAT16");
-        else if (aic && strcmp(n, "fa_fused_aic") != 0)
-            cost_mm(c, QW_B, 1024, 1024, 1, 2, 4, "BFLOAT16"); /* gate, up, down: 1024 x 1024 units */
-        else if (!strcmp(n, "fa_fused_aic"))
-            cost_mm(c, QW_HID / QW_HD / 8, FA_BLOCK, QW_HD, 2 * 8 * items, 2, 4, "BFLOAT16");
-        else if (!strcmp(n, "fa_fused_aiv")) {
-            /* the AIVs run the softmax between the cube's QK and PV through gm_pipe_buffer_0, so the
-             * cube paces them: per QK/PV pair they read the scores and wait on MTE2 as long as the AIC
-             * streams its two K/V tiles, and write the probabilities back */
-            int64_t tile = ceil_div((QW_HID / QW_HD / 8 + FA_BLOCK) * QW_HD * 2, 32);
-            snprintf(c, COST_MAX,
-                     "{\"tiles\": %" PRId64 ", \"buffers\": 2, \"mte2\": {\"bytes\": %d, \"cycles\": %" PRId64
-                     "}, \"vector\": {\"elems\": %d, \"dtype\": \"FLOAT32\"}, \"mte3\": {\"bytes\": %d}}",
-                     8 * items, 5 * FA_BLOCK * 4, 2 * tile, 5 * FA_BLOCK, 5 * FA_BLOCK * 2);
-        } else if (!strcmp(n, "online_softmax"))
-            cost_vec(c, merge / 4, merge, h / QW_B / 3 * 2, "FLOAT32");
-        else if (!strcmp(n, "copy_hidden") || !strcmp(n, "out_consolidate") || !strcmp(n, "copy_out"))
-            cost_vec(c, h, h * 2, h * 2, "FLOAT32");
-        else if (!strcmp(n, "x_gamma")) /* 5 blocks of 1024 columns */
-            cost_vec(c, col, col * 2 + 1024 * 4, col * 2, "FLOAT32");
-        else if (!strcmp(n, "rms_recip"))
-            cost_vec(c, h, h * 2, QW_B * 4, "FLOAT32");
-        else if (!strcmp(n, "q_seed") || !strcmp(n, "down_seed") || !strcmp(n, "out_seed"))
-            cost_vec(c, h, 0, h * 4, "FLOAT32");
-        else if (!strcmp(n, "k_seed") || !strcmp(n, "v_seed"))
-            cost_vec(c, kv, 0, kv * 4, "FLOAT32");
-        else if (!strcmp(n, "gate_seed") || !strcmp(n, "up_seed"))
-            cost_vec(c, it, 0, it * 4, "FLOAT32");
-        else if (!strcmp(n, "fa_work_build"))
-            cost_vec(c, 688, QW_B * 4, 688 * 4 + 4, "FLOAT32");
-        else if (!strcmp(n, "qk_gamma"))
-            cost_vec(c, qk, qk * 4 + 2 * QW_HD * 4 + QW_B * 4, qk * 4, "FLOAT32");
-        else if (!strcmp(n, "qk_recip"))
-            cost_vec(c, qk, qk * 4 + QW_B * 4, (640 + 128) * 4, "FLOAT32");
-        else if (!strcmp(n, "rope_qkv")) /* one batch row: q, k, v in, the padded q and the new token out */
-            cost_vec(c, QW_HID + 2 * QW_KVH, (QW_HID + 2 * QW_KVH) * 4 + 2 * QW_HD * 4,
-                     128 * QW_HD * 2 + 2 * QW_KVH * 2, "FLOAT32");
-        else if (!strcmp(n, "attn_fence"))
-            cost_vec(c, h, h * 2, QW_B * 4, "FLOAT32");
-        else if (strstr(n, "residual_rms_cast")) /* 1024 columns: the residual add, two casts */
-            cost_vec(c, col, col * 6 + 1024 * 4, col * 4, "FLOAT32");
-        else if (!strcmp(n, "post_rms_reduce"))
-            cost_vec(c, h, h * 6, QW_B * 4, "FLOAT32");
-        else if (!strcmp(n, "silu"))
-            cost_vec(c, col, col * 8 + QW_B * 4, col * 2, "FLOAT32");
-        else /* down_cast_residual */
-            cost_vec(c, col, col * 6, col * 2, "FLOAT32");
-        hdr_kernel(g, id, n, aic ? "aic" : "aiv", c);
-    }
-}
-
-/* One layer: the auto part (norms, projections, attention), the manual scope, out_consolidate. */
-static void fa_layer(gen *g, int64_t i, int64_t L, const char *cur, const char *next)
-{
-    char l[32], l2[32];
-    int nd;
-    int64_t hbase = i * QW_HID;
-    gview qn = v2(1, QW_HD, i, 0); /* this layer's row of the q/k norm weights */
-    scope_begin(g, 2, false);
-    {
-        static const char *const n[] = {"normed_states", "out_partial", "inv_rms_states", "q_proj",
-                                        "k_proj",        "v_proj",      "all_q_padded",   "attn_out",
-                                        "all_oi_tmp",    "all_cur_mi",  "all_cur_li",     "fa_work_table",
-                                        "fa_total",      "q_proj_norm", "k_proj_norm"};
-        static const char *const d[] = {"BFLOAT16", "BFLOAT16", "FLOAT32",  "FLOAT32", "FLOAT32",
-                                        "FLOAT32",  "BFLOAT16", "BFLOAT16", "FLOAT32", "FLOAT32",
-                                        "FLOAT32",  "INT32",    "INT32",    "FLOAT32", "FLOAT32"};
-        static const int64_t s0[] = {QW_B,  QW_B,  QW_B,  QW_B, QW_B, QW_B, 2048, QW_B,
-                                     88064, 88064, 88064, 688,  1,    QW_B, QW_B};
-        static const int64_t s1[] = {QW_HID, QW_HID, 1, QW_HID, QW_KVH, QW_KVH, QW_HD, QW_HID,
-                                     QW_HD,  1,      1, 1,      1,      QW_HID, QW_KVH};
-        /* next_hidden first: it keeps its own name so the next layer reads it */
-        const char *names[16] = {next};
-        const char *dt[16] = {"BFLOAT16"};
-        int64_t a0[16] = {QW_B}, a1[16] = {QW_HID};
-        for (int k = 0; k < 15; k++) {
-            names[k + 1] = n[k];
-            dt[k + 1] = d[k];
-            a0[k + 1] = s0[k];
-            a1[k + 1] = s1[k];
-        }
-        qw_alloc(g, 16, names, dt, a0, a1);
-    }
-    {
-        static const char *const n[] = {"q_inv_states",   "k_inv_states",      "down_acc_all",
-                                        "gate_acc_all",   "up_acc_all",        "gm_pipe_buffer_0",
-                                        "attn_proj_fp32", "post_norm_partial", "mlp_norm_in",
-                                        "inv_rms_tile",   "mlp_tile",          "attn_fence_dummy"};
-        static const char *const d[] = {"FLOAT32", "FLOAT32",  "FLOAT32",  "FLOAT32", "FLOAT32",  "FLOAT32",
-                                        "FLOAT32", "BFLOAT16", "BFLOAT16", "FLOAT32", "BFLOAT16", "FLOAT32"};
-        static const int64_t s0[] = {640,  128,  QW_B, QW_B, QW_B, 8192 * FA_CORES,
-                                     QW_B, QW_B, QW_B, QW_B, QW_B, QW_B};
-        static const int64_t s1[] = {1,      1,      QW_HID, QW_INTER, QW_INTER, 0,
-                                     QW_HID, QW_HID, QW_HID, 1,        QW_INTER, 1};
-        qw_alloc(g, 12, n, d, s0, s1);
-    }
-    qw_submit(g, NULL, "x_gamma", 5, false);
-    args_begin(g);
-    arg(g, "inout", "normed_states", NULL);
-    arg(g, "in", cur, NULL);
-    arg(g, "in", "input_rms_weight", NULL);
-    arg_int(g, i);
-    args_end(g);
-    op_end(g);
-    qw_submit(g, NULL, "rms_recip", 1, false);
-    args_begin(g);
-    arg(g, "in", cur, NULL);
-    arg(g, "inout", "inv_rms_states", NULL);
-    args_end(g);
-    op_end(g);
-    static const char *const seed[3] = {"q_seed", "k_seed", "v_seed"},
-                             *proj[3] = {"q_proj", "k_proj", "v_proj"};
-    static const char *const w[3] = {"wq", "wk", "wv"};
-    for (int k = 0; k < 3; k++) {
-        qw_submit(g, NULL, seed[k], 1, false);
-        args_begin(g);
-        arg(g, "inout", proj[k], NULL);
-        args_end(g);
-        op_end(g);
-        qw_submit(g, NULL, proj[k], k ? 8 : 40, false);
-        args_begin(g);
-        arg(g, "inout", proj[k], NULL);
-        arg(g, "in", "normed_states", NULL);
-        arg(g, "in", w[k], NULL);
-        arg_int(g, hbase);
-        args_end(g);
-        op_end(g);
-    }
-    qw_submit(g, NULL, "fa_work_build", 1, false);
-    args_begin(g);
-    arg(g, "in", "seq_lens", NULL);
-    arg(g, "inout", "fa_work_table", NULL);
-    arg(g, "inout", "fa_total", NULL);
-    args_end(g);
-    op_end(g);
-    qw_submit(g, NULL, "qk_gamma", 1, false);
-    args_begin(g);
-    arg(g, "inout", "k_proj_norm", NULL);
-    arg(g, "inout", "q_proj_norm", NULL);
-    arg(g, "in", "q_proj", NULL);
-    arg(g, "in", "inv_rms_states", NULL);
-    arg(g, "in", "q_norm_weight", &qn);
-    arg(g, "in", "k_proj", NULL);
-    arg(g, "in", "k_norm_weight", &qn);
-    args_end(g);
-    op_end(g);
-    qw_submit(g, NULL, "qk_recip", 1, false);
-    args_begin(g);
-    arg(g, "inout", "k_inv_states", NULL);
-    arg(g, "inout", "q_inv_states", NULL);
-    arg(g, "in", "q_proj", NULL);
-    arg(g, "in", "inv_rms_states", NULL);
-    arg(g, "in", "k_proj", NULL);
-    args_end(g);
-    op_end(g);
-    qw_submit(g, NULL, "rope_qkv", QW_B, false);
-    args_begin(g);
-    arg(g, "in", "seq_lens", NULL);
-    arg(g, "in", "inv_rms_states", NULL);
-    arg(g, "in", "slot_mapping", NULL);
-    arg(g, "in", "rope_cos", NULL);
-    arg(g, "in", "rope_sin", NULL);
-    arg(g, "inout", "all_q_padded", NULL);
-    arg(g, "inout", "k_cache", NULL);
-    arg(g, "inout", "v_cache", NULL);
-    arg(g, "in", "k_inv_states", NULL);
-    arg(g, "in", "k_proj_norm", NULL);
-    arg(g, "in", "v_proj", NULL);
-    arg(g, "in", "q_inv_states", NULL);
-    arg(g, "in", "q_proj_norm", NULL);
-    arg_int(g, i * QW_CACHE_ROWS);
-    args_end(g);
-    op_end(g);
-    static const char *const seeds[3] = {"down_seed", "gate_seed", "up_seed"};
-    static const char *const accs[3] = {"down_acc_all", "gate_acc_all", "up_acc_all"};
-    for (int k = 0; k < 3; k++) {
-        qw_submit(g, seeds[k], seeds[k], 1, false);
-        args_begin(g);
-        arg(g, "inout", accs[k], NULL);
-        args_end(g);
-        op_end(g);
-    }
-    submit_mix(g, "fa_fused_aic", "fa_fused_aiv", FA_CORES);
-    args_begin(g);
-    arg(g, "in", "fa_total", NULL);
-    arg(g, "inout", "all_cur_li", NULL);
-    arg(g, "inout", "all_cur_mi", NULL);
-    arg(g, "inout", "all_oi_tmp", NULL);
-    arg(g, "in", "fa_work_table", NULL);
-    arg(g, "in", "seq_lens", NULL);
-    arg(g, "in", "block_table", NULL);
-    arg(g, "in", "all_q_padded", NULL);
-    arg(g, "in", "k_cache", NULL);
-    arg(g, "in", "v_cache", NULL);
-    sep(g);
-    put(g, "{\"dir\": \"inout\", \"tensor\": \"gm_pipe_buffer_0\", \"manual_dep\": true}");
-    arg_int(g, QW_BLOCKS);
-    arg_int(g, i * QW_CACHE_ROWS);
-    args_end(g);
-    op_end(g);
-    qw_submit(g, NULL, "online_softmax", FA_SM, false);
-    args_begin(g);
-    arg(g, "inout", "attn_out", NULL);
-    arg(g, "in", "seq_lens", NULL);
-    arg(g, "in", "all_oi_tmp", NULL);
-    arg(g, "in", "all_cur_mi", NULL);
-    arg(g, "in", "all_cur_li", NULL);
-    args_end(g);
-    op_end(g);
-    qw_submit(g, "out_seed", "out_seed", 1, false);
-    args_begin(g);
-    arg(g, "inout", "attn_proj_fp32", NULL);
-    args_end(g);
-    op_end(g);
-    qw_submit(g, "attn_done", "attn_fence", 1, false);
-    args_begin(g);
-    arg(g, "in", "attn_out", NULL);
-    arg(g, "inout", "attn_fence_dummy", NULL);
-    args_end(g);
-    op_end(g);
-
-    /* the manual scope: explicit deps only */
-    scope_begin(g, 3, true);
-    for (int u = 0; u < QW_OUT_UNITS; u++) {
-        label_num(l, sizeof(l), "out", u);
-        dl_out_unit(g, l, hbase, u);
-        deps_of(g, 2, "out_seed", "attn_done");
-        op_end(g);
-    }
-    dl_post_norm(g, i, cur, &FA_KERNELS[22], QW_OUT_UNITS, false);
-    for (int n = 0; n < QW_GU_N; n++)
-        for (int k = 0; k < QW_GU_SPLITS; k++)
-            for (int gu = 0; gu < 2; gu++) {
-                label_num(l, sizeof(l), gu ? "up" : "gate", n * QW_GU_SPLITS + k);
-                dl_gate_up(g, l, gu ? "up_proj" : "gate_proj", 1, gu, k, hbase, n);
-                label_num(l2, sizeof(l2), "cast", k);
-                deps_of(g, 2, l2, gu ? "up_seed" : "gate_seed");
-                op_end(g);
-            }
-    dl_silu(g, label_num);
-    dl_down(g, i, "down_seed", false);
-    for (int n = 0; n < QW_GU_SPLITS; n++) {
-        label_num(l, sizeof(l), "dcr", n);
-        qw_submit(g, l, "down_cast_residual", 1, false);
-        args_begin(g);
-        arg(g, "in", "post_norm_partial", NULL);
-        arg(g, "in", "down_acc_all", NULL);
-        arg(g, "inout", "out_partial", NULL);
-        arg_int(g, n * 1024);
-        args_end(g);
-        nd = 0;
-        dep_numbered(g, &nd, "down", n * QW_GU_N, (n + 1) * QW_GU_N);
-        deps_end(g, nd);
-        op_end(g);
-    }
-    scope_end(g);
-    scope_begin(g, 4, false);
-    qw_submit(g, NULL, "out_consolidate", 1, false);
-    args_begin(g);
-    arg(g, "inout", next, NULL);
-    arg(g, "in", "out_partial", NULL);
-    arg_int(g, 0);
-    args_end(g);
-    nd = 0;
-    dep_numbered(g, &nd, "dcr", 0, QW_GU_SPLITS);
-    deps_end(g, nd);
-    op_end(g);
-    scope_end(g);
-    scope_end(g);
-    (void)L;
-}
-
-static void emit_decode_fa(gen *g)
-{
-    int64_t L = g->v[DL_L].i, seq = g->v[DL_S].i;
-    hdr_begin(g, "decode_fwd_layers");
-    fa_kernels(g, seq);
-    dl_hdr_tensors(g, L);
-
-    scope_begin(g, 1, false);
-    {
-        static const char *const n[] = {"cur"};
-        static const char *const d[] = {"BFLOAT16"};
-        static const int64_t s0[] = {QW_B}, s1[] = {QW_HID};
-        qw_alloc(g, 1, n, d, s0, s1);
-    }
-    scope_begin(g, 5, false);
-    dl_copy(g, NULL, "copy_hidden", "cur", "hidden_states");
-    scope_end(g);
-    /* each layer allocates its output; the next layer reads it under the same name */
-    for (int64_t i = 0; i < L; i++) {
-        fa_layer(g, i, L, i == 0 ? "cur" : dl_hidden(i - 1), dl_hidden(i));
-    }
-    dl_copy_out(g, L);
-    scope_end(g);
-}
-
-static void emit_decode(gen *g)
-{
-    if (!strcmp(g->v[DL_VAR].s, "qwen3_14b_decode"))
-        emit_qwen3(g);
-    else
-        emit_decode_fa(g);
-}
-
-/* ------------------------------------------------------------------ */
-/* random                                                              */
-/* ------------------------------------------------------------------ */
-
-enum { RD_N, RD_FAT, RD_DENS, RD_REG, RD_JUMP, RD_SEED };
 
 static const gen_param P_RANDOM[] = {
     {"n", PT_INT, "100", 1, 1e7, NULL, "tasks"},
@@ -2116,78 +396,6 @@ static const gen_param P_RANDOM[] = {
     {"seed", PT_INT, "1", 0, 9223372036854775807.0, NULL, "random seed"},
 };
 
-/* daggen's getIntRandomNumberAround: x +- perc percent, at least 1. */
-static int64_t around(uint64_t *rng, int64_t x, double perc)
-{
-    double r = -perc + 2 * perc * rng_unit(rng);
-    return max64(1, (int64_t)((double)x * (1.0 + r / 100.0)));
-}
-
-static void emit_random(gen *g)
-{
-    const gen_val *v = g->v;
-    int64_t n = v[RD_N].i, jump = v[RD_JUMP].i;
-    double dens = v[RD_DENS].r;
-    uint64_t rng = (uint64_t)v[RD_SEED].i;
-    int64_t mean = max64(1, (int64_t)exp(v[RD_FAT].r * log((double)n)));
-    /* widths of the last jump + 1 levels: labels are reused modulo jump + 1,
-     * so a level's labels are rebound only once no later level can reach them */
-    int64_t *widths = calloc((size_t)jump + 1, sizeof(*widths));
-    if (!widths) {
-        fprintf(stderr, "ptosim gen: random: out of memory\n");
-        exit(EXIT_INTERNAL);
-    }
-    char cost[COST_MAX], label[48];
-    hdr_begin(g, NULL);
-    cost_ns(cost, 1000);
-    hdr_kernel(g, 0, "rand_aic", "aic", cost);
-    hdr_kernel(g, 1, "rand_aiv", "aiv", cost);
-    hdr_tensors(g);
-    hdr_end(g);
-    double logq = dens < 1 ? log1p(-dens) : 0;
-    int64_t done = 0;
-    for (int64_t lv = 0; done < n; lv++) {
-        int64_t w = min64(around(&rng, mean, 100.0 - 100.0 * v[RD_REG].r), n - done);
-        widths[lv % (jump + 1)] = w;
-        scope_begin(g, 1, false);
-        for (int64_t j = 0; j < w; j++) {
-            bool aic = rng_next(&rng) >> 63;
-            int64_t ns = 1000 + (int64_t)rng_below(&rng, 49001); /* 1-50 us */
-            snprintf(label, sizeof(label), "t%" PRId64 "_%" PRId64, lv % (jump + 1), j);
-            submit(g, label, aic ? "rand_aic" : "rand_aiv");
-            int nd = 0;
-            for (int64_t back = 1; back <= jump && back <= lv && dens > 0; back++) {
-                int64_t pl = lv - back, pw = widths[pl % (jump + 1)];
-                /* Bernoulli(dens) per candidate, drawn as geometric gaps: time
-                 * proportional to the edges, not to the candidates */
-                for (int64_t k = 0;; k++) {
-                    if (dens < 1) {
-                        double u = rng_unit(&rng);
-                        k += (int64_t)floor(log1p(-u) / logq);
-                    }
-                    if (k >= pw)
-                        break;
-                    snprintf(label, sizeof(label), "t%" PRId64 "_%" PRId64, pl % (jump + 1), k);
-                    dep(g, &nd, label);
-                }
-            }
-            if (lv > 0 && nd == 0) { /* at least one parent, in the level above */
-                int64_t pl = lv - 1;
-                snprintf(label, sizeof(label), "t%" PRId64 "_%" PRIu64, pl % (jump + 1),
-                         rng_below(&rng, (uint64_t)widths[pl % (jump + 1)]));
-                dep(g, &nd, label);
-            }
-            deps_end(g, nd);
-            cost_ns(cost, ns);
-            op_cost(g, cost);
-            op_end(g);
-        }
-        scope_end(g);
-        done += w;
-    }
-    free(widths);
-}
-
 /* ------------------------------------------------------------------ */
 /* Kinds, help and the command line                                     */
 /* ------------------------------------------------------------------ */
@@ -2199,22 +407,22 @@ static void emit_random(gen *g)
 
 static const gen_kind KINDS[] = {
     KIND("chain", "N dependent AIV tasks, each reading the buffer the previous one wrote; a scope per task",
-         NULL, P_CHAIN, NULL, emit_chain),
+         NULL, P_CHAIN, NULL, gen_emit_chain),
     KIND("fan", "N independent AIV tasks, each writing its own row of one external tensor; a scope per task",
-         "  `ptosim gen fan --n 1000000` streams 10^6 tasks in bounded memory.\n", P_FAN, NULL, emit_fan),
+         "  `ptosim gen fan --n 1000000` streams 10^6 tasks in bounded memory.\n", P_FAN, NULL, gen_emit_fan),
     KIND("forkjoin", "S stages of 1 AIC producer -> W AIV workers on disjoint rows -> 1 AIV join",
          "  S x (W + 2) tasks; each stage in a scope, each worker in a nested one; the join\n"
          "  finds the W workers through the TensorMap (more than 64 producers spill).\n",
-         P_FORKJOIN, NULL, emit_forkjoin),
+         P_FORKJOIN, NULL, gen_emit_forkjoin),
     KIND("granularity", "the same T us of AIV work cut into K tasks over disjoint row chunks, in one scope",
          "  Mirrors granularity() in scripts/make_traces.py: --k 48 is traces/grain_right.jsonl,\n"
          "  --k 4800 grain_fine, --k 24 grain_coarse.\n",
-         P_GRAIN, check_grain, emit_granularity),
+         P_GRAIN, gen_check_grain, gen_emit_granularity),
     KIND("bgemm", "the runtime's benchmark_bgemm: per group a scope, K x (gemm on AIC, add on AIV)",
          "  Parameters as test_benchmark_bgemm.py names them; the defaults are its Case0 (250 groups,\n"
          "  1000 tasks). Every task also reads the INT64[4] config tensor. Case1 is\n"
          "  --matmul-add-task-num 64 --incore-data-size 128 --incore-loop 4 --grid-k 2: 128 tasks.\n",
-         P_BGEMM, check_bgemm, emit_bgemm),
+         P_BGEMM, gen_check_bgemm, gen_emit_bgemm),
     KIND("paged_attention", "the runtime's paged attention: QK, softmax, PV, online update per KV block",
          "  plain  : examples/a2a3/tensormap_and_ringbuffer/paged_attention: per (batch, q tile) a\n"
          "           scope with an alloc, per KV block a nested scope of QK (AIC) -> SF (AIV) ->\n"
@@ -2233,7 +441,7 @@ static const gen_kind KINDS[] = {
          "  --head-dim 128 --block-size 128 --context 8192: 65,536 tasks with plain (and 256\n"
          "  allocs). CaseSmall1 is --batch 1 --heads 16 --head-dim 16 --block-size 16 --context 33\n"
          "  --max-model-len 256.\n",
-         P_PA, check_pa, emit_pa),
+         P_PA, gen_check_pa, gen_emit_pa),
     KIND("decode_layer", "Qwen3-14B decode layers (hidden 5120, 40/8 heads, MLP 17408, bf16)",
          "  fa_fused (the default): the runtime's qwen3_14b_decode as of commit b6c9b5b (its\n"
          "  decode_fwd_layers.cpp), the kernel set the published silicon decode-layer figures were\n"
@@ -2250,11 +458,11 @@ static const gen_kind KINDS[] = {
          "  one sync-start MIX attention task of --attention-core-num blocks, dummy fences) and\n"
          "  dcr_xgamma; 5 + 277 L tasks in all (dummies included). --layers 2\n"
          "  --attention-core-num 8 is the capture tests/real/qwen3_noop2L.\n",
-         P_DECODE, check_decode, emit_decode),
+         P_DECODE, gen_check_decode, gen_emit_decode),
     KIND("random", "a random layered DAG with daggen's controls; explicit deps, a scope per level",
          "  Tasks are AIC or AIV at random with flat costs of 1-50 us. A level wider than the\n"
          "  ring's task window (16384 by default) ends in SCOPE_DEADLOCK.\n",
-         P_RANDOM, NULL, emit_random),
+         P_RANDOM, NULL, gen_emit_random),
 };
 
 #define NKINDS ((int)(sizeof(KINDS) / sizeof(KINDS[0])))
