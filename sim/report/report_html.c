@@ -23,7 +23,7 @@
 #include "../cli/cli.h"
 #include "overhead.h"
 #include "report_data.h"
-#include "report_html_int.h"
+#include "report_html_draw.h"
 
 /* ------------------------------------------------------------------ */
 /* Page head                                                           */

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "report_html.h"
-#include "report_html_int.h"
+#include "report_html_draw.h"
 
 /* ------------------------------------------------------------------ */
 /* Scheduler overhead                                                  */

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "report_html.h"
-#include "report_html_int.h"
+#include "report_html_draw.h"
 
 /* ------------------------------------------------------------------ */
 /* Pipes                                                               */

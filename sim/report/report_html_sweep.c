@@ -10,7 +10,7 @@
 
 #include "../../model/runtime/runtime_error.h"
 #include "report_html.h"
-#include "report_html_int.h"
+#include "report_html_draw.h"
 
 /* ------------------------------------------------------------------ */
 /* Sweep                                                               */

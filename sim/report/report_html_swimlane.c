@@ -7,7 +7,7 @@
 #include <stdlib.h>
 
 #include "report_html.h"
-#include "report_html_int.h"
+#include "report_html_draw.h"
 
 /* ------------------------------------------------------------------ */
 /* Swimlane                                                            */

@@ -1,9 +1,10 @@
-/* report_html_int.h - rh_: what the report_html*.c files share: page state, layout, drawing helpers. */
-/* Only sim/report_html*.c include it. report_html.c (the command) calls the section files (dump, overhead,
- * swimlane, rings, pipes, sweep), and they all draw with report_html_draw.c, which calls none of them.
- * Its functions carry rh_ (they link with the whole program); its types and layout macros are short. */
-#ifndef PTOSIM_REPORT_HTML_INT_H
-#define PTOSIM_REPORT_HTML_INT_H
+/* report_html_draw.h - rh_: the report page's state, colours, chart layout and the drawing it all shares. */
+/* Only sim/report/report_html*.c include it. report_html.c (the page) calls the sections, each of which draws
+ * with report_html_draw.c and reads report_data.h only: no section calls the page or another section, and
+ * report_html_draw.c calls none of them. Its functions carry rh_ (they link with the whole program); its
+ * types and layout macros are short. */
+#ifndef PTOSIM_REPORT_HTML_DRAW_H
+#define PTOSIM_REPORT_HTML_DRAW_H
 
 #include <limits.h>
 #include <stdbool.h>
