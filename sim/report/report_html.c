@@ -24,6 +24,7 @@
 #include "overhead.h"
 #include "report_data.h"
 #include "report_html_draw.h"
+#include "report_html_dump.h"
 
 /* ------------------------------------------------------------------ */
 /* Page head                                                           */
