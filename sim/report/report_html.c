@@ -25,6 +25,7 @@
 #include "report_data.h"
 #include "report_html_draw.h"
 #include "report_html_dump.h"
+#include "report_html_overhead.h"
 
 /* ------------------------------------------------------------------ */
 /* Page head                                                           */
