@@ -26,6 +26,7 @@
 #include "report_html_draw.h"
 #include "report_html_dump.h"
 #include "report_html_overhead.h"
+#include "report_html_pipes.h"
 #include "report_html_rings.h"
 #include "report_html_swimlane.h"
 

@@ -114,7 +114,6 @@ void rh_y_ticks(FILE *f, const axis *a, double step, int x0, int x1, char fmt);
 
 /* ---- the sections, in the order the page has them (each writes its <section> to r->f) ---- */
 
-void rh_section_pipes(rep *r);    /* report_html_pipes.c: per-kernel pipes and PMU counters */
 int rh_section_sweep(rep *r);     /* report_html_sweep.c: a chart per swept knob; -1 when out of memory */
 
 #endif
