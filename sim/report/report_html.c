@@ -28,6 +28,7 @@
 #include "report_html_overhead.h"
 #include "report_html_pipes.h"
 #include "report_html_rings.h"
+#include "report_html_sweep.h"
 #include "report_html_swimlane.h"
 
 /* ------------------------------------------------------------------ */

@@ -112,8 +112,4 @@ double rh_nice_step(double span, int target);
 int rh_step_decimals(double step);
 void rh_y_ticks(FILE *f, const axis *a, double step, int x0, int x1, char fmt);
 
-/* ---- the sections, in the order the page has them (each writes its <section> to r->f) ---- */
-
-int rh_section_sweep(rep *r);     /* report_html_sweep.c: a chart per swept knob; -1 when out of memory */
-
 #endif
