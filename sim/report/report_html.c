@@ -23,7 +23,13 @@
 #include "../cli/cli.h"
 #include "overhead.h"
 #include "report_data.h"
-#include "report_html_int.h"
+#include "report_html_draw.h"
+#include "report_html_dump.h"
+#include "report_html_overhead.h"
+#include "report_html_pipes.h"
+#include "report_html_rings.h"
+#include "report_html_sweep.h"
+#include "report_html_swimlane.h"
 
 /* ------------------------------------------------------------------ */
 /* Page head                                                           */

@@ -4,15 +4,6 @@
 
 #include <stddef.h>
 
-/* Above this many AICore executions the swimlane is not drawn bar by bar:
- * each core's time line is cut into HTMLREP_BINS columns shaded by how busy
- * the core was in each, which bounds the page whatever the run's length. */
-#define HTMLREP_MAX_BARS 10000
-#define HTMLREP_BINS 1000
-
-/* Critical-path rows listed in the table (the first and last halves). */
-#define HTMLREP_MAX_PATH_ROWS 40
-
 /* Reads DIR (ptosim_run.json and dfx_outputs/, or sweep.csv) and writes
  * DIR/report.html through a temporary file, so a failure leaves no partial
  * page. Returns an exit status (cli.h): EXIT_OK; EXIT_USAGE when DIR is not a

@@ -12,8 +12,7 @@
 #include "../../model/base/outfile.h"
 #include "../../model/output/run_report.h"
 #include "../../model/base/vec.h"
-#include "report_html.h"
-#include "report_html_int.h"
+#include "report_html_draw.h"
 
 /* ------------------------------------------------------------------ */
 /* Text helpers                                                        */

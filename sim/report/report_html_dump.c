@@ -4,8 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "report_html.h"
-#include "report_html_int.h"
+#include "report_html_draw.h"
+#include "report_html_dump.h"
 
 /* ------------------------------------------------------------------ */
 /* Args dump                                                           */

@@ -3,8 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "report_html.h"
-#include "report_html_int.h"
+#include "report_html_draw.h"
+#include "report_html_overhead.h"
 
 /* ------------------------------------------------------------------ */
 /* Scheduler overhead                                                  */

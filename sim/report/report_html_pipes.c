@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report_html.h"
-#include "report_html_int.h"
+#include "report_html_draw.h"
+#include "report_html_pipes.h"
 
 /* ------------------------------------------------------------------ */
 /* Pipes                                                               */

@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "../../model/runtime/runtime_error.h"
-#include "report_html.h"
-#include "report_html_int.h"
+#include "report_html_draw.h"
+#include "report_html_sweep.h"
 
 /* ------------------------------------------------------------------ */
 /* Sweep                                                               */

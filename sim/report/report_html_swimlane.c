@@ -6,8 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "report_html.h"
-#include "report_html_int.h"
+#include "report_html_draw.h"
+#include "report_html_swimlane.h"
 
 /* ------------------------------------------------------------------ */
 /* Swimlane                                                            */

@@ -1,9 +1,10 @@
-/* report_html_int.h - rh_: what the report_html*.c files share: page state, layout, drawing helpers. */
-/* Only sim/report_html*.c include it. report_html.c (the command) calls the section files (dump, overhead,
- * swimlane, rings, pipes, sweep), and they all draw with report_html_draw.c, which calls none of them.
- * Its functions carry rh_ (they link with the whole program); its types and layout macros are short. */
-#ifndef PTOSIM_REPORT_HTML_INT_H
-#define PTOSIM_REPORT_HTML_INT_H
+/* report_html_draw.h - rh_: the report page's state, colours, chart layout and the drawing it all shares. */
+/* Only sim/report/report_html*.c include it. report_html.c (the page) calls the sections, each of which draws
+ * with report_html_draw.c and reads report_data.h only: no section calls the page or another section, and
+ * report_html_draw.c calls none of them. Its functions carry rh_ (they link with the whole program); its
+ * types and layout macros are short. */
+#ifndef PTOSIM_REPORT_HTML_DRAW_H
+#define PTOSIM_REPORT_HTML_DRAW_H
 
 #include <limits.h>
 #include <stdbool.h>
@@ -110,18 +111,5 @@ double rh_ax_px(const axis *a, double v);
 double rh_nice_step(double span, int target);
 int rh_step_decimals(double step);
 void rh_y_ticks(FILE *f, const axis *a, double step, int x0, int x1, char fmt);
-
-/* ---- the sections, in the order the page has them (each writes its <section> to r->f) ---- */
-
-void rh_section_dump(rep *r);     /* report_html_dump.c: what the args dump cost the run */
-void rh_section_overhead(rep *r); /* report_html_overhead.c: the scheduler's overhead */
-void rh_section_swimlane(rep *r); /* report_html_swimlane.c: a lane per core, the critical path */
-void rh_section_rings(rep *r);    /* report_html_rings.c: ring occupancy and the scope table */
-void rh_section_pipes(rep *r);    /* report_html_pipes.c: per-kernel pipes and PMU counters */
-int rh_section_sweep(rep *r);     /* report_html_sweep.c: a chart per swept knob; -1 when out of memory */
-
-/* report_html_rings.c, also for a capture's summary: a peak-of-capacity table cell, the scope table. */
-void rh_pct_cell(FILE *f, uint64_t peak, uint64_t cap, bool bytes);
-void rh_scope_table(rep *r);
 
 #endif
