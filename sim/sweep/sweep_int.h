@@ -1,0 +1,84 @@
+/* sweep_int.h - sweep_: what the sweep*.c files share: the knob lists, the sweep's state, their calls. */
+/* Only sim/sweep/sweep*.c include it. Its types and constants keep their short names. */
+#ifndef PTOSIM_SWEEP_INT_H
+#define PTOSIM_SWEEP_INT_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../cli/cli.h"
+
+#define SWEEP_KNOBS 4      /* the run's own knobs: points.csv's first four knob columns */
+#define SWEEP_MAX_EXTRA 24 /* --set, --kernel-set and --gen-* lists: a column each after those */
+#define SWEEP_MAX_COLS (SWEEP_KNOBS + SWEEP_MAX_EXTRA)
+#define SWEEP_MAX_LISTS SWEEP_MAX_COLS
+#define GEN_PREFIX "gen:"        /* GRAPH gen:KIND: the graphs are ptosim gen KIND's */
+#define GRAPHS_DIR "graphs"      /* DIR's generated graphs, NNNN.jsonl and NNNN.compiled */
+#define SWEEP_MAX_POINTS 1000000 /* keeps DIR/points/ listable; far past what one machine sweeps */
+/* SIGINT or SIGTERM before any point ran, the folder set up: said by collect_interrupted, as when it
+ * comes while points run */
+#define SWEEP_STOPPED (-1)
+
+/* The knobs a sweep takes lists for, in the column order of points.csv: the three ring knobs in
+ * runcfg_knob order, then the thread count. */
+enum { SWEEP_KNOB_THREADS = 3 };
+static const char *const KNOB_FLAGS[SWEEP_KNOBS] = {"--ring-task-window", "--ring-heap", "--ring-dep-pool",
+                                                    "--aicpu-thread-num"};
+
+/* RunConfig's names of the run's knobs, in KNOB_FLAGS order: their columns in points.csv. */
+static const char *const KNOB_RUNCONFIG[SWEEP_KNOBS] = {"ring_task_window", "ring_heap", "ring_dep_pool",
+                                                        "aicpu_thread_num"};
+
+typedef enum { ENGINE_LOCAL, ENGINE_SLURM, ENGINE_PARALLEL } sweep_engine;
+
+/* What a list sweeps: a knob of the run, a platform parameter (--set KEY=LIST), a flag of a kernel's submits
+ * (--kernel-set NAME.FIELD=LIST) or a parameter of the generator that makes the graph (--gen-PARAM LIST). */
+typedef enum { LIST_RUN, LIST_SET, LIST_KERNEL, LIST_GEN } list_kind;
+static const char *const LIST_FLAGS[] = {NULL, "--set", "--kernel-set", NULL};
+
+/* One knob's list, as given on the command line. */
+typedef struct sweep_list {
+    list_kind kind; /* what it sweeps */
+    int knob;  /* its column in points.csv: KNOB_FLAGS's index, or SWEEP_KNOBS + its place among the others */
+    char *key; /* LIST_SET KEY, LIST_KERNEL NAME.FIELD, LIST_GEN PARAM (malloc'd; LIST_RUN NULL) */
+    const char *text; /* as written, KEY=LIST for --set and --kernel-set (passed on to --point runs) */
+    char **shown;     /* each value as written: per-ring ones as a/b/c/d */
+    char **vals;      /* each value as `ptosim run` takes it: a,b,c,d; KEY=VALUE for --set and --kernel-set */
+    int n;            /* number of values */
+} sweep_list;
+
+typedef struct sweep {
+    const char *graph;             /* GRAPH as given */
+    const char *dir;               /* -o DIR as given */
+    long jobs;                     /* -j N, 0 = not given */
+    sweep_engine engine;           /* --engine */
+    const char *parallel_args;     /* --parallel-args, split at blanks */
+    const char **hosts;            /* -S HOSTS, in order */
+    int nhosts;                    /* entries in hosts */
+    long point;                    /* --point I, or -1 for every point */
+    bool resume;                   /* --resume DIR: run only the points without a whole row */
+    long *todo;                    /* the points to run, in order */
+    long ntodo;                    /* entries in todo */
+    sweep_list lists[SWEEP_MAX_LISTS]; /* in the order given: the first varies slowest */
+    int nlists;                        /* entries in lists */
+    int nextra;                        /* lists that are not the run's knobs: columns after KNOB_FLAGS's */
+    const char *gen_kind;              /* GRAPH gen:KIND: the kind, else NULL */
+    long ngraphs;                      /* graphs: the product of the --gen-* lists' lengths (1 without) */
+    char **argv;                       /* the arguments after "sweep", for messages */
+    int argc;
+    cli_run run;                   /* point 0's run options, as check() parsed them */
+    const char **pass;             /* every other option, passed to each run in order */
+    int npass;                     /* entries in pass */
+    long npoints;                  /* product of the list lengths */
+    char exe[PATH_MAX];            /* this binary, from /proc/self/exe */
+    char graph_abs[PATH_MAX];      /* GRAPH made absolute */
+    char dir_abs[PATH_MAX];        /* DIR made absolute (created first) */
+    char cwd[PATH_MAX];            /* where relative paths in `pass` resolve */
+    uint64_t graph_hash;           /* gcomp_hash of GRAPH's bytes when the manifest was written */
+    uint64_t graph_bytes;          /* and its size */
+    bool began_known;              /* DIR/sweep.cmd says which graph the sweep began with (this one) */
+    int lock_fd;                   /* DIR, open with an exclusive flock held while the sweep runs; -1 = none */
+} sweep;
+
+#endif
