@@ -1,11 +1,16 @@
 /* sweep_int.h - sweep_: what the sweep*.c files share: the knob lists, the sweep's state, their calls. */
-/* Only sim/sweep/sweep*.c include it. Its types and constants keep their short names. */
+/* Only sim/sweep/sweep*.c include it. sweep.c (the command: usage, options, checks, the engines, the
+ * entry) calls sweep_folder.c (the points and the sweep's folder: points.csv, sweep.cmd, the rows merged
+ * into sweep.csv, --best), which reads points.csv's numbers with sweep.c's sweep_parse_long. Its
+ * functions carry sweep_; its types and constants keep their short names. */
 #ifndef PTOSIM_SWEEP_INT_H
 #define PTOSIM_SWEEP_INT_H
 
 #include <limits.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "../cli/cli.h"
 
@@ -16,7 +21,7 @@
 #define GEN_PREFIX "gen:"        /* GRAPH gen:KIND: the graphs are ptosim gen KIND's */
 #define GRAPHS_DIR "graphs"      /* DIR's generated graphs, NNNN.jsonl and NNNN.compiled */
 #define SWEEP_MAX_POINTS 1000000 /* keeps DIR/points/ listable; far past what one machine sweeps */
-/* SIGINT or SIGTERM before any point ran, the folder set up: said by collect_interrupted, as when it
+/* SIGINT or SIGTERM before any point ran, the folder set up: said by sweep_collect_interrupted, as when it
  * comes while points run */
 #define SWEEP_STOPPED (-1)
 
@@ -80,5 +85,52 @@ typedef struct sweep {
     bool began_known;              /* DIR/sweep.cmd says which graph the sweep began with (this one) */
     int lock_fd;                   /* DIR, open with an exclusive flock held while the sweep runs; -1 = none */
 } sweep;
+
+/* ---- sweep.c: the command ---- */
+
+/* Parses a decimal integer in [lo, hi] (strint: the rules of every flag). Returns 0 or -1. */
+int sweep_parse_long(const char *s, long lo, long hi, long *out);
+
+/* ---- sweep_folder.c: the points and the sweep's folder ---- */
+
+/* Reads a whole file, not through a link below the sweep's folder (malloc'd, NUL-terminated; NULL with
+ * errno set when it cannot); writes s single-quoted for sh. */
+char *sweep_read_file(const char *path, size_t *len);
+void sweep_sh_quote(FILE *f, const char *s);
+
+/* Point i's folder, DIR/points/NNNN (absolute); is a point's folder one itself (no link); a link at path,
+ * or on its way below the sweep's folder, refused (EXIT_INTERNAL after naming it); point i's knobs as
+ * flags, for messages. */
+void sweep_point_dir(const sweep *s, long i, char *out, size_t outlen);
+bool sweep_point_is_folder(const char *path);
+int sweep_refuse_link_at(const char *path);
+void sweep_point_label_of(const sweep *s, long i, char *out, size_t outlen);
+
+/* GRAPH gen:KIND: the generated graph point i runs, graph g's file DIR/graphs/NNNN.EXT, and the arguments
+ * of `ptosim gen` that write it (their count). */
+long sweep_point_graph(const sweep *s, long i);
+void sweep_graph_file(const sweep *s, long g, const char *ext, char *out, size_t outlen);
+int sweep_gen_args(const sweep *s, long g, char *av[], char names[][72]);
+
+/* The argv of `ptosim run` for point i (malloc'd, NULL-terminated); what makes the points (GRAPH, the
+ * lists, the options passed through), shell quoted. */
+const char **sweep_point_argv(const sweep *s, long i, const char *graph, const char *wd);
+void sweep_write_args(FILE *f, const sweep *s);
+
+/* The folder, each returning an exit status after printing why: DIR/points.csv and DIR/sweep.cmd written
+ * (with --resume, checked); the points' rows merged into DIR/sweep.csv (--collect); the points to run
+ * (-1 when out of memory); the rows of an interrupted sweep; --best DIR. */
+int sweep_write_manifest(sweep *s);
+int sweep_collect(const char *dir, const int *status, long nstatus);
+int sweep_plan_points(sweep *s);
+int sweep_collect_interrupted(const sweep *s, const int *status, int sig);
+int sweep_best(const char *dir);
+
+/* A point's row.csv: whole (a header and one row, *row the row), what is wrong with one that is not, and
+ * the message naming a point without a row, with its stderr. */
+bool sweep_row_ok(const char *text, const char **row);
+const char *sweep_row_why(const char *text);
+void sweep_report_missing(const char *dir, long i, const char *pdir, const char *label, int status,
+                          const char *why);
 
 #endif
