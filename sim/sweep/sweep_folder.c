@@ -334,7 +334,7 @@ int sweep_write_manifest(sweep *s)
     uint64_t bytes = 0;
     struct stat st;
     /* a gen:KIND sweep has no graph file: its generator and lists make the graphs, each compiled and checked
-     * by its own hash (compile_gen_graphs) */
+     * by its own hash (sweep_compile_gen_graphs) */
     if (!s->gen_kind && (gcomp_hash_file(s->graph, &s->graph_hash) != 0 || stat(s->graph, &st) != 0)) {
         msgtext_print(stderr, "ptosim sweep: %s: cannot read the graph: %s", s->graph, strerror(errno));
         if (m)

@@ -1,8 +1,10 @@
 /* sweep_int.h - sweep_: what the sweep*.c files share: the knob lists, the sweep's state, their calls. */
-/* Only sim/sweep/sweep*.c include it. sweep.c (the command: usage, options, checks, the engines, the
- * entry) calls sweep_folder.c (the points and the sweep's folder: points.csv, sweep.cmd, the rows merged
- * into sweep.csv, --best), which reads points.csv's numbers with sweep.c's sweep_parse_long. Its
- * functions carry sweep_; its types and constants keep their short names. */
+/* Only sim/sweep/sweep*.c include it. sweep.c (the command: usage, options, checks, the entry) calls
+ * sweep_folder.c (the points and the sweep's folder: points.csv, sweep.cmd, the rows merged into
+ * sweep.csv, --best) and sweep_engine.c (the graph compiled once, the points run here, one by --point,
+ * on Slurm or through GNU parallel), which calls sweep_folder.c; sweep_folder.c reads points.csv's
+ * numbers with sweep.c's sweep_parse_long. Its functions carry sweep_; its types and constants keep
+ * their short names. */
 #ifndef PTOSIM_SWEEP_INT_H
 #define PTOSIM_SWEEP_INT_H
 
@@ -12,6 +14,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "../../model/graph/graph_compiled.h"
 #include "../cli/cli.h"
 
 #define SWEEP_KNOBS 4      /* the run's own knobs: points.csv's first four knob columns */
@@ -132,5 +135,19 @@ bool sweep_row_ok(const char *text, const char **row);
 const char *sweep_row_why(const char *text);
 void sweep_report_missing(const char *dir, long i, const char *pdir, const char *label, int status,
                           const char *why);
+
+/* ---- sweep_engine.c: the points run ---- */
+
+/* GRAPH compiled once into DIR/graph.compiled, or each generated graph into DIR/graphs/NNNN.compiled,
+ * and mapped; 0, SWEEP_STOPPED when SIGINT or SIGTERM stopped it, or an exit status after printing why. */
+int sweep_compile_graph(const sweep *s, gcomp *gc);
+int sweep_compile_gen_graphs(const sweep *s, gcomp *gcs);
+
+/* The engines: the points of s->todo run here (status[i] gets point i's wait status); --point I; --engine
+ * slurm's scripts; --engine parallel and the merge. Each but the first returns the exit status. */
+void sweep_run_local(const sweep *s, const gcomp *gc, int *status);
+int sweep_run_point(const sweep *s);
+int sweep_write_slurm(const sweep *s);
+int sweep_run_parallel(const sweep *s);
 
 #endif
