@@ -15,7 +15,7 @@
 #define RD_ERR_MAX 1024    /* error messages */
 #define RD_MAX_COUNTERS 16 /* PMU counter columns (a2a3 rosters have at most 8) */
 #define RD_MAX_THREADS 16  /* args dump threads read (PLATFORM_MAX_AICPU_THREADS is 4) */
-#define RD_MAX_EXTRA 24    /* swept columns past the run's own in sweep.csv (sim/sweep/sweep.c SWEEP_MAX_EXTRA) */
+#define RD_MAX_EXTRA 24    /* swept columns past the run's own in sweep.csv (sweep_int.h SWEEP_MAX_EXTRA) */
 #define RD_VALUE_MAX 64    /* a swept column's value kept (its name too) */
 
 /* Loaders return RD_OK, RD_ABSENT when the file does not exist (an optional

@@ -87,7 +87,7 @@ static bool parse_rings(const char *s, uint64_t out[RD_RINGS])
 }
 
 /* The columns `ptosim run --summary-csv` writes (with --repeat too): a column after the last of these is a
- * swept one (--set KEY, --kernel-set NAME.FIELD, gen.PARAM: sim/sweep/sweep.c). */
+ * swept one (--set KEY, --kernel-set NAME.FIELD, gen.PARAM: sim/sweep/sweep_folder.c). */
 static const char *const RUN_COLUMN[] = {
     "graph",          "platform",        "ring_task_window",  "ring_heap",          "ring_dep_pool",
     "status",         "code",            "exit",              "makespan_us",        "tasks_completed",
