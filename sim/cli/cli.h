@@ -87,7 +87,7 @@ typedef struct cli_cmd {
     const char *usage;                 /* its usage line, after "usage: " */
     int (*main)(int argc, char **argv); /* the arguments after the name; -h/--help prints the help on
                                         * stdout (status 0) */
-    const opt_table *opts;             /* its options' table, or NULL (its --help lists them) */
+    const opt_table *opts;              /* its options' table, or NULL (its --help lists them) */
 } cli_cmd;
 
 /* Runs `ptosim ARGS` (argv[0] is the program): the command named by argv[1];
@@ -99,7 +99,8 @@ int cli_dispatch(const cli_cmd *cmds, int ncmds, int argc, char **argv, void (*g
 /* The hidden `ptosim __complete CWORD PTOSIM [WORD...]` (argv: from CWORD): what the bash completion
  * (sim/ptosim.bash) offers for the word at CWORD of the command line PTOSIM WORD..., from the command table
  * and the command's option table (opt_complete's lines). Returns 0 when it answered, 1 for a command
- * without a table (the script completes those), EXIT_USAGE for a bad call. Not for users: no help lists it. */
+ * without a table (the script completes those), EXIT_USAGE for a bad call. Not for users: no help lists it.
+ */
 int cli_complete(const cli_cmd *cmds, int ncmds, int argc, char **argv, const char *platform_dir, FILE *out);
 
 /* The hidden `ptosim __options [COMMAND]` (argv: after it): the commands with an option table, or

@@ -157,7 +157,10 @@ static void left_column(const opt_def *d, char *buf, size_t len)
         n = snprintf(buf, len, "--%s", d->name);
     if (n < 0 || (size_t)n >= len || !d->meta)
         return;
-    const char *form = d->arg == OPT_OPTIONAL ? "[=%s]" : d->arg == OPT_PREFIX ? "=%s" : d->arg == OPT_VALUE ? " %s" : "";
+    const char *form = d->arg == OPT_OPTIONAL ? "[=%s]"
+                       : d->arg == OPT_PREFIX ? "=%s"
+                       : d->arg == OPT_VALUE  ? " %s"
+                                              : "";
     snprintf(buf + n, len - (size_t)n, form, d->meta);
 }
 
@@ -345,7 +348,8 @@ void opt_list(const opt_table *t, FILE *out)
     fputs("-h\n--help\n", out);
 }
 
-int opt_store_true(const opt_def *d, const char *word, const char *value, void *dest, char *err, size_t errlen)
+int opt_store_true(const opt_def *d, const char *word, const char *value, void *dest, char *err,
+                   size_t errlen)
 {
     (void)word;
     (void)value;
@@ -355,7 +359,8 @@ int opt_store_true(const opt_def *d, const char *word, const char *value, void *
     return 0;
 }
 
-int opt_store_text(const opt_def *d, const char *word, const char *value, void *dest, char *err, size_t errlen)
+int opt_store_text(const opt_def *d, const char *word, const char *value, void *dest, char *err,
+                   size_t errlen)
 {
     (void)word;
     (void)err;

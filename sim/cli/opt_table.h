@@ -1,4 +1,5 @@
-/* opt_table.h - opt_: a command's options declared once, in a table its parsing, --help and completion read. */
+/* opt_table.h - opt_: a command's options declared once, in a table its parsing, --help and completion read.
+ */
 /* As git's parse-options: a row per option (names, value, completion kind, help, RunConfig field, checker);
  * one parser walks argv against the table, the --help options section and the bash completion (through the
  * hidden `ptosim __complete`) are printed from it, and a test walks every table against all three. */
@@ -30,9 +31,11 @@ typedef enum {
 } opt_kind;
 
 /* Row flags. */
-#define OPT_NEXT_DIGIT 1u /* OPT_OPTIONAL: a lone digit as the next word is its value, as the runtime's CLI has it */
-#define OPT_PASS 2u       /* another command's option this one passes on (parsed with rest, see opt_parse): in
-                           * its --help and completion, not stored */
+#define OPT_NEXT_DIGIT                                                                                       \
+    1u /* OPT_OPTIONAL: a lone digit as the next word is its value, as the runtime's CLI has it */
+#define OPT_PASS                                                                                             \
+    2u /* another command's option this one passes on (parsed with rest, see opt_parse): in                  \
+        * its --help and completion, not stored */
 
 typedef struct opt_def opt_def;
 
@@ -61,16 +64,16 @@ struct opt_def {
 
 /* One command's options. */
 typedef struct opt_table {
-    const char *cmd;          /* "run" */
-    const opt_def *opts;      /* in the order --help lists them; -h/--help is implied, listed last */
+    const char *cmd;     /* "run" */
+    const opt_def *opts; /* in the order --help lists them; -h/--help is implied, listed last */
     int nopts;
-    opt_kind operand_kind;    /* what its operands are, for completion (OPT_KIND_NONE: it takes none) */
+    opt_kind operand_kind; /* what its operands are, for completion (OPT_KIND_NONE: it takes none) */
     /* an operand (a word that is no option: "-" is one): stores it, or returns -1 with a message; NULL:
      * operands go to rest */
     int (*operand)(const char *word, void *dest, char *err, size_t errlen);
-    const char *unknown;     /* the message for an unknown option, a printf format with one %s: the word */
-    bool help_anywhere;      /* -h/--help anywhere (even as a value) asks for the help, before any check */
-    bool dashdash;           /* "--" ends the options: every word after it is an operand */
+    const char *unknown; /* the message for an unknown option, a printf format with one %s: the word */
+    bool help_anywhere;  /* -h/--help anywhere (even as a value) asks for the help, before any check */
+    bool dashdash;       /* "--" ends the options: every word after it is an operand */
     const struct opt_table *pass; /* the table of the options it passes on (tune: run's), which completion
                                    * offers too, or NULL */
 } opt_table;
@@ -108,7 +111,9 @@ void opt_complete(const opt_table *t, int nwords, char **words, const char *plat
 void opt_list(const opt_table *t, FILE *out);
 
 /* Stores: true into the bool at d->off of dest; value into the const char * at d->off. */
-int opt_store_true(const opt_def *d, const char *word, const char *value, void *dest, char *err, size_t errlen);
-int opt_store_text(const opt_def *d, const char *word, const char *value, void *dest, char *err, size_t errlen);
+int opt_store_true(const opt_def *d, const char *word, const char *value, void *dest, char *err,
+                   size_t errlen);
+int opt_store_text(const opt_def *d, const char *word, const char *value, void *dest, char *err,
+                   size_t errlen);
 
 #endif

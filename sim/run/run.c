@@ -1075,7 +1075,9 @@ int run_validate_main(int argc, char **argv)
     free(words);
     if (!path || (path[0] == '-' && path[1])) {
         msgtext_print(stderr, "ptosim validate: %s",
-                      !n ? "missing GRAPH" : n > 1 ? "one GRAPH at a time" : "unknown option");
+                      !n      ? "missing GRAPH"
+                      : n > 1 ? "one GRAPH at a time"
+                              : "unknown option");
         return EXIT_USAGE;
     }
     if (graph_validate(path, err, sizeof(err)) != 0) {
@@ -1109,8 +1111,15 @@ static int params_operand(const char *word, void *dest, char *err, size_t errlen
 }
 
 static const opt_def PARAMS_OPTS[] = {
-    {.name = "platform", .letter = 'p', .arg = OPT_VALUE, .kind = OPT_KIND_PLATFORM, .meta = "NAME|FILE",
-     .help = "platform (default a2a3)", .runconfig = "platform", .store = opt_store_text, .off = 0},
+    {.name = "platform",
+     .letter = 'p',
+     .arg = OPT_VALUE,
+     .kind = OPT_KIND_PLATFORM,
+     .meta = "NAME|FILE",
+     .help = "platform (default a2a3)",
+     .runconfig = "platform",
+     .store = opt_store_text,
+     .off = 0},
 };
 
 const opt_table run_params_options = {

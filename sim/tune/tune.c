@@ -433,12 +433,23 @@ static int store_trials(const opt_def *d, const char *word, const char *value, v
 
 /* tune's own option, and the run options its help says more of (passed on to run's parser) */
 static const opt_def TUNE_OPTS[] = {
-    {.name = "max-trials", .arg = OPT_VALUE, .kind = OPT_KIND_NUMBER, .meta = "N",
-     .help = "simulations the search may spend (default 24)", .store = store_trials,
+    {.name = "max-trials",
+     .arg = OPT_VALUE,
+     .kind = OPT_KIND_NUMBER,
+     .meta = "N",
+     .help = "simulations the search may spend (default 24)",
+     .store = store_trials,
      .missing = "--max-trials needs an integer in [0, 10000]"},
-    {.name = "seed", .arg = OPT_VALUE, .kind = OPT_KIND_NUMBER, .meta = "N",
-     .help = "variation on (ptosim run --help)", .flags = OPT_PASS},
-    {.name = "repeat", .arg = OPT_VALUE, .kind = OPT_KIND_NUMBER, .meta = "N",
+    {.name = "seed",
+     .arg = OPT_VALUE,
+     .kind = OPT_KIND_NUMBER,
+     .meta = "N",
+     .help = "variation on (ptosim run --help)",
+     .flags = OPT_PASS},
+    {.name = "repeat",
+     .arg = OPT_VALUE,
+     .kind = OPT_KIND_NUMBER,
+     .meta = "N",
      .help = "every trial is N seeds, and a change is kept only when its gain is\n"
              "beyond the seeds' noise",
      .flags = OPT_PASS},
@@ -498,8 +509,9 @@ int tune_main(int argc, char **argv)
         return EXIT_USAGE;
     }
     cli_run opt;
-    int rc = cli_parse_run_args(nrest, (char **)rest, &opt, err, sizeof(err)); /* tune refuses outputs below */
-    free(rest); /* opt's strings are argv's */
+    int rc =
+        cli_parse_run_args(nrest, (char **)rest, &opt, err, sizeof(err)); /* tune refuses outputs below */
+    free(rest);                                                           /* opt's strings are argv's */
     if (rc == 1)
         return EXIT_OK;
     if (rc != 0) {
