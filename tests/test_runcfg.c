@@ -73,7 +73,8 @@ START_TEST(heap_messages_reject_64_bytes)
 {
     /* 64 means 64 bytes, not 64 buffers; below 1024 bytes the message is the one a graph's run_config
      * gives, the power of 2 the flag's alone */
-    ck_assert_str_eq(reject(KNOB_HEAP, "64"), "--ring-heap: ring_heap must be >= 1024 (bytes per ring), got 64");
+    ck_assert_str_eq(reject(KNOB_HEAP, "64"),
+                     "--ring-heap: ring_heap must be >= 1024 (bytes per ring), got 64");
     ck_assert_str_eq(reject(KNOB_HEAP, "3000"),
                      "--ring-heap: ring_heap must be a power of 2 >= 1024 (bytes per ring), got 3000");
     ck_assert_str_eq(reject(KNOB_HEAP, "1024,1024,1024,1000"),
@@ -224,8 +225,10 @@ START_TEST(a_ring_size_is_refused_with_one_message_from_every_entry_point)
     } cases[] = {
         {"--ring-task-window", "ring_task_window", "3", "3", "16,3",
          "ring_task_window must be a power of 2 >= 4, got 3"},
-        {"--ring-dep-pool", "ring_dep_pool", "2", "2", "16,2", "ring_dep_pool must be in [4, INT32_MAX], got 2"},
-        {"--ring-heap", "ring_heap", "100", "100", "1024,100", "ring_heap must be >= 1024 (bytes per ring), got 100"},
+        {"--ring-dep-pool", "ring_dep_pool", "2", "2", "16,2",
+         "ring_dep_pool must be in [4, INT32_MAX], got 2"},
+        {"--ring-heap", "ring_heap", "100", "100", "1024,100",
+         "ring_heap must be >= 1024 (bytes per ring), got 100"},
         {"--ring-heap", "ring_heap", "0", "0", "1024,0", "ring_heap must be >= 1024 (bytes per ring), got 0"},
         {"--ring-heap", "ring_heap", "1024,100,0,0", "[1024, 100, 0, 0]", "1024/100/0/0",
          "ring_heap entries must be >= 1024 (bytes per ring) (or 0 to keep default), got 100"},
@@ -256,7 +259,8 @@ START_TEST(a_ring_size_is_refused_with_one_message_from_every_entry_point)
         tu_run_free(&r);
         /* sweep: a point's value in its list */
         snprintf(out, sizeof(out), "%s/sweep%zu", dir, i);
-        const char *sweep[] = {"sweep", TRACE("chain3.jsonl"), cases[i].flag, cases[i].sweep, "-o", out, NULL};
+        const char *sweep[] = {"sweep", TRACE("chain3.jsonl"), cases[i].flag, cases[i].sweep, "-o", out,
+                               NULL};
         r = tu_run(sweep);
         ck_assert_int_eq(r.status, 2);
         snprintf(want, sizeof(want), "ptosim sweep: %s: %s\n" TU_USAGE_SWEEP, cases[i].flag, cases[i].msg);
@@ -264,11 +268,12 @@ START_TEST(a_ring_size_is_refused_with_one_message_from_every_entry_point)
         ck_assert(!tu_exists(out));
         tu_run_free(&r);
         /* a graph's run_config: validate and run read it */
-        snprintf(text, sizeof(text),
-                 "{\"ptosim_graph\": 1, \"name\": \"rc\", \"run_config\": {\"%s\": %s}, \"kernels\": [{\"id\": 0, "
-                 "\"name\": \"vadd\", \"core\": \"aiv\", \"cost\": {\"cycles\": 18000}}], \"tensors\": "
-                 "[{\"name\": \"x\", \"dtype\": \"FLOAT32\", \"shape\": [16384]}]}\n%s",
-                 cases[i].key, cases[i].json, body);
+        snprintf(
+            text, sizeof(text),
+            "{\"ptosim_graph\": 1, \"name\": \"rc\", \"run_config\": {\"%s\": %s}, \"kernels\": [{\"id\": 0, "
+            "\"name\": \"vadd\", \"core\": \"aiv\", \"cost\": {\"cycles\": 18000}}], \"tensors\": "
+            "[{\"name\": \"x\", \"dtype\": \"FLOAT32\", \"shape\": [16384]}]}\n%s",
+            cases[i].key, cases[i].json, body);
         char *g = tu_write(dir, "rc.jsonl", text);
         snprintf(want, sizeof(want), "ptosim: %s:1: run_config.%s: %s\n", g, cases[i].key, cases[i].msg);
         const char *validate[] = {"validate", g, NULL}, *rung[] = {"run", g, NULL};
