@@ -470,6 +470,17 @@ START_TEST(the_parser_takes_every_form_and_says_what_is_wrong)
         ck_assert_str_eq(rest[i], want[i]);
     ck_assert(o.flag);
     ck_assert_str_eq(o.value, "v");
+    /* the row a word names, in the table or (asked) in the one it passes on */
+    static const opt_def MORE[] = {{.name = "other", .arg = OPT_FLAG, .help = "other"}};
+    opt_table inner = {.cmd = "i", .opts = MORE, .nopts = 1};
+    pass.pass = &inner;
+    ck_assert_ptr_eq(opt_find(&pass, "-vX", false), &T_OPTS[0]);
+    ck_assert_ptr_eq(opt_find(&pass, "--value=X", false), &T_OPTS[0]);
+    ck_assert_ptr_eq(opt_find(&pass, "--cfg=a", false), &T_OPTS[3]);
+    ck_assert_ptr_null(opt_find(&pass, "--cfg", false));
+    ck_assert_ptr_null(opt_find(&pass, "--other", false));
+    ck_assert_ptr_eq(opt_find(&pass, "--other", true), &MORE[0]);
+    ck_assert_ptr_null(opt_find(&pass, "--other=1", true));
 }
 END_TEST
 
@@ -550,6 +561,20 @@ START_TEST(the_completer_offers_by_kind_and_names)
         ck_assert_msg(strcmp(got, cases[i].want) == 0, "%s:\n%s", cases[i].words, got);
         free(got);
     }
+    /* a platform folder's names: NAME.json files only, none a line could not carry, sorted */
+    const char *dir = tu_tmpdir();
+    static const char *const files[] = {"b.json",  "a.json", "a b.json", "c\001.json",
+                                        ".h.json", "d.xml",  ".json"};
+    for (size_t i = 0; i < sizeof(files) / sizeof(*files); i++)
+        free(tu_write(dir, files[i], "{}"));
+    const char *words[] = {"-x", ""};
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    opt_complete(&T, 2, (char **)words, dir, f);
+    fclose(f);
+    ck_assert_str_eq(text, "word a\nword b\nfiles *.json\n");
+    free(text);
     /* after "--", where the table ends its options there, every word is an operand */
     opt_table dd = T;
     dd.dashdash = true;

@@ -205,6 +205,15 @@ static void offer_words(FILE *out, const char *words, const char *cur, const cha
     }
 }
 
+/* A name the completion can print on its line: no blank, control character or DEL. */
+static bool plain(const char *s)
+{
+    for (; *s; s++)
+        if ((unsigned char)*s <= ' ' || *s == 0x7f)
+            return false;
+    return true;
+}
+
 static int by_name(const void *a, const void *b)
 {
     return strcmp(*(char *const *)a, *(char *const *)b);
@@ -221,7 +230,7 @@ static void offer_platforms(FILE *out, const char *dir, const char *cur, const c
     for (struct dirent *e; (e = readdir(d)) && n < 256;) {
         size_t len = strlen(e->d_name);
         if (e->d_name[0] == '.' || len <= 5 || strcmp(e->d_name + len - 5, ".json") != 0 ||
-            !starts(e->d_name, cur))
+            !starts(e->d_name, cur) || !plain(e->d_name))
             continue;
         if ((names[n] = strndup(e->d_name, len - 5)))
             n++;

@@ -1,5 +1,4 @@
-/* opt_table.h - opt_: a command's options declared once, in a table its parsing, --help and completion read.
- */
+/* opt_table.h - opt_: a command's options declared once, in a table its parsing, help and completion read. */
 /* As git's parse-options: a row per option (names, value, completion kind, help, RunConfig field, checker);
  * one parser walks argv against the table, the --help options section and the bash completion (through the
  * hidden `ptosim __complete`) are printed from it, and a test walks every table against all three. */
@@ -30,12 +29,11 @@ typedef enum {
     OPT_KIND_CHOICE,   /* one of the row's choices */
 } opt_kind;
 
-/* Row flags. */
-#define OPT_NEXT_DIGIT                                                                                       \
-    1u /* OPT_OPTIONAL: a lone digit as the next word is its value, as the runtime's CLI has it */
-#define OPT_PASS                                                                                             \
-    2u /* another command's option this one passes on (parsed with rest, see opt_parse): in                  \
-        * its --help and completion, not stored */
+/* Row flags. OPT_NEXT_DIGIT: for OPT_OPTIONAL, a lone digit as the next word is its value, as the runtime's
+ * CLI has it. OPT_PASS: another command's option this one passes on (parsed with rest, see opt_parse),
+ * in its --help and completion, not stored. */
+#define OPT_NEXT_DIGIT 1u
+#define OPT_PASS 2u
 
 typedef struct opt_def opt_def;
 
