@@ -69,9 +69,10 @@ typedef struct opt_table {
     /* an operand (a word that is no option: "-" is one): stores it, or returns -1 with a message; NULL:
      * operands go to rest */
     int (*operand)(const char *word, void *dest, char *err, size_t errlen);
-    const char *unknown; /* the message for an unknown option, a printf format with one %s: the word */
-    bool help_anywhere;  /* -h/--help anywhere (even as a value) asks for the help, before any check */
-    bool dashdash;       /* "--" ends the options: every word after it is an operand */
+    /* the message for an unknown option: a printf format with at most one %s, the word */
+    const char *unknown;
+    bool help_anywhere; /* -h/--help anywhere (even as a value) asks for the help, before any check */
+    bool dashdash;      /* "--" ends the options: every word after it is an operand */
     const struct opt_table *pass; /* the table of the options it passes on (tune: run's), which completion
                                    * offers too, or NULL */
 } opt_table;
