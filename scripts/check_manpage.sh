@@ -3,9 +3,10 @@
 #
 #   scripts/check_manpage.sh [PTOSIM [MANPAGE [COMPLETION]]]   (build/ptosim sim/ptosim.1 sim/ptosim.bash)
 #
-# The commands are the words of `PTOSIM --help`'s "commands:" list; a command's options are the -x and --long
-# words of the option column (the lines indented by 2 or 4 that start with -) of `PTOSIM COMMAND --help`
-# (help's are ptosim --help's own). Each command must have a `.B COMMAND` line in MANPAGE and each option
+# The commands are the words of `PTOSIM --help`'s "commands:" list; a command's options are those of its
+# option table, as the hidden `PTOSIM __options COMMAND` lists them, or for a command without a table the -x
+# and --long words of the option column (the lines indented by 2 or 4 that start with -) of
+# `PTOSIM COMMAND --help` (help's are ptosim --help's own). Each command must have a `.B COMMAND` line in MANPAGE and each option
 # must be written somewhere in it (\-\- as --); COMPLETION, sourced in bash, must offer each command after
 # `ptosim ` and `ptosim help ` and each option of a command after `ptosim COMMAND -`, also with an argument
 # before it: a kind of `ptosim gen --help`'s "kinds:" list, as itself and as gen:KIND (sweep's --gen-PARAM
@@ -83,9 +84,20 @@ FNR == 1 { cmd = FILENAME; sub(/^.*\/help\./, "", cmd); if (cmd == "top") cmd = 
     }
 }
 EOF
-helps=("$tmp/help.top")
-for c in "${commands[@]}"; do [ "$c" = help ] || helps+=("$tmp/help.$c"); done
+# a command with an option table: its names from the table (--cfg= as --cfg), in the table's order
+helps=("$tmp/help.top") tabled=()
+for c in "${commands[@]}"; do
+    [ "$c" = help ] && continue
+    if "$bin" __options "$c" > "$tmp/table.$c" 2> /dev/null; then
+        tabled+=("$c")
+    else
+        helps+=("$tmp/help.$c")
+    fi
+done
 awk "$options_awk" "${helps[@]}" > "$tmp/options"
+for c in "${tabled[@]}"; do
+    awk -v cmd="$c" '{ sub(/=$/, ""); if (!seen[$0]++) print cmd "\t" $0 }' "$tmp/table.$c" >> "$tmp/options"
+done
 printf '%s\n' "${commands[@]}" > "$tmp/commands"
 
 # The man page: every -x/--long word of its text (roff's \- read as -, font changes dropped) and every

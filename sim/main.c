@@ -55,83 +55,6 @@ static void usage(FILE *out)
         out);
 }
 
-static void validate_usage(void)
-{
-    puts("usage: ptosim validate GRAPH\n"
-         "\n"
-         "Checks every line of a graph file without simulating it. GRAPH may be - (standard input), a\n"
-         "pipe or gzip-compressed.\n"
-         "\n"
-         "exit status: 0 well-formed; 2 bad command line; 3 a malformed graph (FILE:LINE: field: what)");
-}
-
-static int cmd_validate(int argc, char **argv)
-{
-    for (int i = 0; i < argc; i++)
-        if (cli_is_help(argv[i])) {
-            validate_usage();
-            return EXIT_OK;
-        }
-    if (argc != 1 || (argv[0][0] == '-' && argv[0][1])) {
-        msgtext_print(stderr, "ptosim validate: %s",
-                !argc ? "missing GRAPH" : argc > 1 ? "one GRAPH at a time" : "unknown option");
-        return EXIT_USAGE;
-    }
-    char err[GRAPH_ERR_MAX];
-    if (graph_validate(argv[0], err, sizeof(err)) != 0) {
-        msgtext_print(stderr, "ptosim: %s", err);
-        return EXIT_GRAPH;
-    }
-    printf("%s: ok\n", gsrc_name(argv[0]));
-    return EXIT_OK;
-}
-
-static void params_usage(void)
-{
-    puts("usage: ptosim params [-p NAME|FILE]\n"
-         "\n"
-         "Lists the platform's parameters with their values and where each comes from (the platform\n"
-         "file, its base, a default); --set KEY=VALUE on run, tune and sweep overrides them.\n"
-         "\n"
-         "  -p, --platform NAME|FILE  platform (default a2a3)\n"
-         "  -h, --help                this text\n"
-         "\n"
-         "exit status: 0 listed; 2 bad command line or platform");
-}
-
-static int cmd_params(int argc, char **argv)
-{
-    const char *name = "a2a3";
-    for (int i = 0; i < argc; i++) {
-        const char *v = NULL;
-        if (cli_is_help(argv[i])) {
-            params_usage();
-            return EXIT_OK;
-        }
-        if (cli_short_is(argv[i], "-p", &v) || cli_opt_is(argv[i], "--platform", &v)) {
-            if (!v && i + 1 >= argc) {
-                fputs("ptosim params: --platform: missing value\n", stderr);
-                return EXIT_USAGE;
-            }
-            name = v ? v : argv[++i];
-        } else {
-            msgtext_print(stderr, "ptosim params: %s: %s", argv[i],
-                    argv[i][0] == '-' ? "unknown option" : "takes no argument (-p NAME|FILE names the platform)");
-            return EXIT_USAGE;
-        }
-    }
-    char dir[PATH_MAX], err[4096];
-    run_platform_dir(dir, sizeof(dir));
-    platform p;
-    int prc = platform_load(&p, name, dir, err, sizeof(err));
-    if (prc != 0) {
-        msgtext_print(stderr, "ptosim: %s", err);
-        return prc == PLATFORM_OOM ? EXIT_INTERNAL : EXIT_USAGE;
-    }
-    platform_print_table(&p, stdout);
-    return EXIT_OK;
-}
-
 /* Flushes and closes stdout: a summary, a CSV row or a graph that did not
  * reach its file (a full disk, /dev/full, a closed pipe) fails the command
  * with status 1 and a message, instead of ending 0 with the output cut. */
@@ -171,23 +94,37 @@ static int version_main(int argc, char **argv)
     return EXIT_OK;
 }
 
-/* Every command with its usage line: what `ptosim help CMD` and a usage error show. */
+/* Every command with its usage line (what `ptosim help CMD` and a usage error show) and its option table
+ * (NULL: the command parses its argv itself, its --help lists the options). */
 static const cli_cmd COMMANDS[] = {
-    {"run", "ptosim run GRAPH [GRAPH...] [options]", run_main},
-    {"tune", "ptosim tune GRAPH [--max-trials N] [run options]", tune_main},
-    {"sweep", "ptosim sweep GRAPH [KNOB LIST ...] [run options] -o DIR | --resume DIR | --collect DIR | --best DIR",
-     sweep_main},
-    {"validate", "ptosim validate GRAPH", cmd_validate},
-    {"import", "ptosim import [--costs swimlane|model|perf-sim|FILE] DFX_DIR > graph.jsonl", import_main},
-    {"conform", "ptosim conform CAPTURE_DIR [-o WORKDIR] [-p PLATFORM]", conform_main},
-    {"gen", "ptosim gen KIND [--PARAM VALUE ...] > GRAPH.jsonl", gen_main},
-    {"params", "ptosim params [-p NAME|FILE]", cmd_params},
-    {"report", "ptosim report DIR", htmlrep_main},
-    {"overhead", "ptosim overhead DIR|SWIMLANE.json [--deps-json DEPS.json]", overhead_main},
-    {"--version", "ptosim --version", version_main},
+    {"run", "ptosim run GRAPH [GRAPH...] [options]", run_main, &cli_run_options},
+    {"tune", "ptosim tune GRAPH [--max-trials N] [run options]", tune_main, &tune_options},
+    {"sweep",
+     "ptosim sweep GRAPH [KNOB LIST ...] [run options] -o DIR | --resume DIR | --collect DIR | --best DIR",
+     sweep_main, NULL},
+    {"validate", "ptosim validate GRAPH", run_validate_main, &run_validate_options},
+    {"import", "ptosim import [--costs swimlane|model|perf-sim|FILE] DFX_DIR > graph.jsonl", import_main,
+     NULL},
+    {"conform", "ptosim conform CAPTURE_DIR [-o WORKDIR] [-p PLATFORM]", conform_main, NULL},
+    {"gen", "ptosim gen KIND [--PARAM VALUE ...] > GRAPH.jsonl", gen_main, NULL},
+    {"params", "ptosim params [-p NAME|FILE]", run_params_main, &run_params_options},
+    {"report", "ptosim report DIR", htmlrep_main, NULL},
+    {"overhead", "ptosim overhead DIR|SWIMLANE.json [--deps-json DEPS.json]", overhead_main, NULL},
+    {"--version", "ptosim --version", version_main, NULL},
 };
+#define NCOMMANDS (int)(sizeof(COMMANDS) / sizeof(COMMANDS[0]))
 
+/* Two hidden commands answer from the option tables for the bash completion (sim/ptosim.bash) and
+ * scripts/check_manpage.sh: `__complete CWORD WORDS...` and `__options [COMMAND]` (cli_complete,
+ * cli_options). They are no user's: no help lists them and `ptosim help` does not know them. */
 static int dispatch(int argc, char **argv)
 {
-    return cli_dispatch(COMMANDS, (int)(sizeof(COMMANDS) / sizeof(COMMANDS[0])), argc, argv, usage);
+    if (argc >= 2 && strcmp(argv[1], "__complete") == 0) {
+        char dir[PATH_MAX];
+        run_platform_dir(dir, sizeof(dir));
+        return cli_complete(COMMANDS, NCOMMANDS, argc - 2, argv + 2, dir, stdout);
+    }
+    if (argc >= 2 && strcmp(argv[1], "__options") == 0)
+        return cli_options(COMMANDS, NCOMMANDS, argc - 2, argv + 2, stdout);
+    return cli_dispatch(COMMANDS, NCOMMANDS, argc, argv, usage);
 }

@@ -1,16 +1,34 @@
 # ptosim.bash - bash completion for ptosim, installed by `make install`.
+# The binary answers for the commands with an option table (`ptosim __complete`, a hidden command reading
+# the same tables as their parsing and --help); the others are completed here until they have one.
+
+# Turns the lines of `ptosim __complete` into COMPREPLY: "word W" is W, "files [GLOB]" and "folders" the
+# names compgen finds for $cur.
+_ptosim_answer()
+{
+    local line x='!' v=$cur
+    [ "$v" = "=" ] && v= # the word after bash split --x=V at '='
+    while IFS= read -r line; do
+        case $line in
+        "word "*) COMPREPLY+=("${line#word }") ;;
+        files) COMPREPLY+=($(compgen -f -- "$v")) ;;
+        "files "*) COMPREPLY+=($(compgen -f -X "$x${line#files }" -- "$v")) ;;
+        folders) COMPREPLY+=($(compgen -d -- "$v")) ;;
+        esac
+    done <<< "$1"
+}
+
 _ptosim()
 {
-    local cur prev cmd
+    local cur prev cmd answer
     cur=${COMP_WORDS[COMP_CWORD]}
     prev=${COMP_WORDS[COMP_CWORD-1]}
     cmd=${COMP_WORDS[1]}
-    if [ "$COMP_CWORD" -eq 1 ]; then
-        COMPREPLY=($(compgen -W "run tune sweep validate import conform gen params report overhead help --help --version" -- "$cur"))
-        return
-    fi
-    if [ "$cmd" = help ]; then
-        [ "$COMP_CWORD" -eq 2 ] && COMPREPLY=($(compgen -W "run tune sweep validate import conform gen params report overhead" -- "$cur"))
+    COMPREPLY=()
+    if answer=$("${COMP_WORDS[0]}" __complete "$COMP_CWORD" "${COMP_WORDS[@]}" 2>/dev/null); then
+        _ptosim_answer "$answer"
+        # an option whose value is attached (--cfg=): no space after it
+        [ ${#COMPREPLY[@]} -eq 1 ] && [[ ${COMPREPLY[0]} == *= ]] && compopt -o nospace 2>/dev/null
         return
     fi
     case "$prev" in
@@ -44,29 +62,24 @@ _ptosim()
             COMPREPLY=($(compgen -W "$params -h --help" -- "$cur"))
             return
         fi ;;
-    run|tune|sweep)
-        if [ "$cmd" = sweep ] && [ "$COMP_CWORD" -eq 2 ] && [[ "$cur" == g* ]]; then
+    sweep)
+        if [ "$COMP_CWORD" -eq 2 ] && [[ "$cur" == g* ]]; then
             # a generated graph: gen:KIND
             COMPREPLY=($(compgen -W "gen:chain gen:fan gen:forkjoin gen:granularity gen:bgemm gen:paged_attention
                 gen:decode_layer gen:random" -- "$cur") $(compgen -f -- "$cur"))
             return
         fi
         if [[ "$cur" == -* ]]; then
-            local more=""
-            [ "$cmd" = sweep ] && more="--resume -j --jobs --engine --parallel-args -S --sshlogin --point
-                --collect --best"
+            local more="--resume -j --jobs --engine --parallel-args -S --sshlogin --point --collect --best"
             # with GRAPH gen:KIND, the generator's parameters as --gen-PARAM
-            if [ "$cmd" = sweep ] && [[ "${COMP_WORDS[2]}" == gen:* ]]; then
+            if [[ "${COMP_WORDS[2]}" == gen:* ]]; then
                 more="$more $("${COMP_WORDS[0]}" gen "${COMP_WORDS[2]#gen:}" --help 2>/dev/null |
                     sed -n 's/^    --\([a-z0-9-]*\) .*/--gen-\1/p')"
             fi
-            [ "$cmd" = tune ] && more="--max-trials"
-            COMPREPLY=($(compgen -W "-o --work-dir -p --platform --enable-chip-swimlane --enable-dep-gen
-                --enable-scope-stats --enable-pmu --dump-args --ring-task-window --ring-heap --ring-dep-pool
-                --aicpu-thread-num --op-execute-timeout-us --stream-sync-timeout-ms --scheduler-timeout-ms
-                --set --kernel-set --seed --repeat --quiet --summary-csv --no-host-timing --perfetto --enable-perfetto -h --help
-                --cfg= --log= $more" -- "$cur"))
-            # SimGrid's --cfg= and --log= take their value attached
+            # the run options a sweep passes on, as the binary completes them for run
+            _ptosim_answer "$("${COMP_WORDS[0]}" __complete "$COMP_CWORD" "${COMP_WORDS[0]}" run \
+                "${COMP_WORDS[@]:2}" 2>/dev/null)"
+            COMPREPLY+=($(compgen -W "$more" -- "$cur"))
             [ ${#COMPREPLY[@]} -eq 1 ] && [[ ${COMPREPLY[0]} == *= ]] && compopt -o nospace 2>/dev/null
             return
         fi ;;
@@ -83,16 +96,14 @@ _ptosim()
         esac
         COMPREPLY=($(compgen -d -- "$cur"))
         return ;;
-    conform|report|overhead|validate|params)
+    conform|report|overhead)
         if [[ "$cur" == -* ]]; then
             local opts="-h --help"
             [ "$cmd" = conform ] && opts="$opts -o --work-dir -p --platform"
             [ "$cmd" = overhead ] && opts="$opts --deps-json"
-            [ "$cmd" = params ] && opts="$opts -p --platform"
             COMPREPLY=($(compgen -W "$opts" -- "$cur"))
             return
         fi
-        [ "$cmd" = validate ] && { COMPREPLY=($(compgen -f -- "$cur")); return; }
         COMPREPLY=($(compgen -d -- "$cur"))
         return ;;
     esac

@@ -37,6 +37,7 @@ int main(void)
     srunner_add_suite(sr, suite_sweep());
     srunner_add_suite(sr, suite_faults());
     srunner_add_suite(sr, suite_cli());
+    srunner_add_suite(sr, suite_opts());
     srunner_add_suite(sr, suite_links());
     srunner_add_suite(sr, suite_oom());
     srunner_add_suite(sr, suite_docs());

@@ -116,13 +116,17 @@ START_TEST(the_man_page_and_completion_cover_every_command)
         ck_assert_msg(strstr(man, entry), "no exit status %d", st);
     }
     free(man);
-    /* completion: the commands, then a command's options */
+    /* completion, with the installed ptosim on PATH (it answers for the commands with an option table): the
+     * commands, then a command's options, from the binary and from the script */
     char cmd[16384];
     snprintf(cmd, sizeof(cmd),
-             "bash -c '. %s/share/bash-completion/completions/ptosim; complete -p ptosim | grep -q _ptosim; "
+             "PATH=%s/bin:$PATH bash -c '. %s/share/bash-completion/completions/ptosim; "
+             "complete -p ptosim | grep -q _ptosim; "
              "COMP_WORDS=(ptosim co); COMP_CWORD=1; _ptosim; test \"${COMPREPLY[*]}\" = conform; "
+             "COMP_WORDS=(ptosim run g --enable-d); COMP_CWORD=3; _ptosim; "
+             "test \"${COMPREPLY[*]}\" = \"--enable-dep-gen\"; "
              "COMP_WORDS=(ptosim import --co); COMP_CWORD=2; _ptosim; test \"${COMPREPLY[*]}\" = --costs'",
-             prefix);
+             prefix, prefix);
     ck_assert_int_eq(sh(cmd), 0);
 }
 END_TEST

@@ -71,15 +71,18 @@ END_TEST
 
 START_TEST(heap_messages_reject_64_bytes)
 {
-    /* 64 means 64 bytes, not 64 buffers */
+    /* 64 means 64 bytes, not 64 buffers; below 1024 bytes the message is the one a graph's run_config
+     * gives, the power of 2 the flag's alone */
     ck_assert_str_eq(reject(KNOB_HEAP, "64"),
-                     "--ring-heap: ring_heap must be a power of 2 >= 1024 (bytes per ring), got 64");
+                     "--ring-heap: ring_heap must be >= 1024 (bytes per ring), got 64");
     ck_assert_str_eq(reject(KNOB_HEAP, "3000"),
                      "--ring-heap: ring_heap must be a power of 2 >= 1024 (bytes per ring), got 3000");
-    ck_assert_str_eq(
-        reject(KNOB_HEAP, "1024,1024,1024,1000"),
-        "--ring-heap: ring_heap entries must be a power of 2 >= 1024 (bytes per ring) (or 0 to keep "
-        "default), got 1000");
+    ck_assert_str_eq(reject(KNOB_HEAP, "1024,1024,1024,1000"),
+                     "--ring-heap: ring_heap entries must be >= 1024 (bytes per ring) (or 0 to keep "
+                     "default), got 1000");
+    ck_assert_str_eq(reject(KNOB_HEAP, "1024,1024,1024,3000"),
+                     "--ring-heap: ring_heap entries must be a power of 2 >= 1024 (bytes per ring) (or 0 to "
+                     "keep default), got 3000");
     ck_assert_str_eq(reject(KNOB_HEAP, "1,2,3,4,5"),
                      "--ring-heap: ring_heap must have exactly 4 entries (one per scope-depth ring), got 5");
 }
@@ -206,6 +209,83 @@ START_TEST(every_integer_flag_takes_the_same_text)
         ck_assert_msg(r.status == 2, "%s %s: exit %d: %s", others[i][0], others[i][1], r.status, r.err);
         tu_run_free(&r);
     }
+}
+END_TEST
+
+/* A ring size is refused with one message whichever way it is given: as a flag of run and tune, in a
+ * sweep's list, in a graph header's run_config (read by validate and by run); only the prefix says which.
+ * The messages, by RunConfig's rules (model/README.md §4.1): 3 is no power of 2 >= 4, 2 is below a pool's
+ * 4, 100 bytes below a heap's 1024 (which every entry point needs; a flag's power of 2 is its own). */
+START_TEST(a_ring_size_is_refused_with_one_message_from_every_entry_point)
+{
+    static const struct {
+        const char *flag, *key;
+        const char *value, *json, *sweep; /* as a flag's value, in run_config, in a sweep's list */
+        const char *msg;
+    } cases[] = {
+        {"--ring-task-window", "ring_task_window", "3", "3", "16,3",
+         "ring_task_window must be a power of 2 >= 4, got 3"},
+        {"--ring-dep-pool", "ring_dep_pool", "2", "2", "16,2",
+         "ring_dep_pool must be in [4, INT32_MAX], got 2"},
+        {"--ring-heap", "ring_heap", "100", "100", "1024,100",
+         "ring_heap must be >= 1024 (bytes per ring), got 100"},
+        {"--ring-heap", "ring_heap", "0", "0", "1024,0", "ring_heap must be >= 1024 (bytes per ring), got 0"},
+        {"--ring-heap", "ring_heap", "1024,100,0,0", "[1024, 100, 0, 0]", "1024/100/0/0",
+         "ring_heap entries must be >= 1024 (bytes per ring) (or 0 to keep default), got 100"},
+        {"--ring-task-window", "ring_task_window", "abc", "\"abc\"", "16,abc",
+         "ring_task_window must be a power of 2 >= 4, got 'abc'"},
+        {"--ring-dep-pool", "ring_dep_pool", "4,4", "[4, 4]", "4/4",
+         "ring_dep_pool must have exactly 4 entries (one per scope-depth ring), got 2"},
+        {"--ring-task-window", "ring_task_window", "4294967296", "4294967296", "16,4294967296",
+         "RuntimeEnv: ring_task_window must be a power of 2 in [4, INT32_MAX]"},
+    };
+    const char *dir = tu_tmpdir();
+    char *chain = tu_read(TRACE("chain3.jsonl"));
+    char *body = strchr(chain, '\n') + 1;
+    for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+        char want[1024], text[8192], out[4200];
+        /* run and tune: the flag */
+        const char *run[] = {"run", TRACE("chain3.jsonl"), cases[i].flag, cases[i].value, NULL};
+        run_out r = tu_run(run);
+        ck_assert_int_eq(r.status, 2);
+        snprintf(want, sizeof(want), "ptosim: %s: %s\n" TU_USAGE_RUN, cases[i].flag, cases[i].msg);
+        ck_assert_str_eq(r.err, want);
+        tu_run_free(&r);
+        const char *tune[] = {"tune", TRACE("chain3.jsonl"), cases[i].flag, cases[i].value, NULL};
+        r = tu_run(tune);
+        ck_assert_int_eq(r.status, 2);
+        snprintf(want, sizeof(want), "ptosim tune: %s: %s\n" TU_USAGE_TUNE, cases[i].flag, cases[i].msg);
+        ck_assert_str_eq(r.err, want);
+        tu_run_free(&r);
+        /* sweep: a point's value in its list */
+        snprintf(out, sizeof(out), "%s/sweep%zu", dir, i);
+        const char *sweep[] = {"sweep", TRACE("chain3.jsonl"), cases[i].flag, cases[i].sweep, "-o", out,
+                               NULL};
+        r = tu_run(sweep);
+        ck_assert_int_eq(r.status, 2);
+        snprintf(want, sizeof(want), "ptosim sweep: %s: %s\n" TU_USAGE_SWEEP, cases[i].flag, cases[i].msg);
+        ck_assert_str_eq(r.err, want);
+        ck_assert(!tu_exists(out));
+        tu_run_free(&r);
+        /* a graph's run_config: validate and run read it */
+        snprintf(
+            text, sizeof(text),
+            "{\"ptosim_graph\": 1, \"name\": \"rc\", \"run_config\": {\"%s\": %s}, \"kernels\": [{\"id\": 0, "
+            "\"name\": \"vadd\", \"core\": \"aiv\", \"cost\": {\"cycles\": 18000}}], \"tensors\": "
+            "[{\"name\": \"x\", \"dtype\": \"FLOAT32\", \"shape\": [16384]}]}\n%s",
+            cases[i].key, cases[i].json, body);
+        char *g = tu_write(dir, "rc.jsonl", text);
+        snprintf(want, sizeof(want), "ptosim: %s:1: run_config.%s: %s\n", g, cases[i].key, cases[i].msg);
+        const char *validate[] = {"validate", g, NULL}, *rung[] = {"run", g, NULL};
+        for (int k = 0; k < 2; k++) {
+            r = tu_run(k ? rung : validate);
+            ck_assert_int_eq(r.status, 3);
+            ck_assert_str_eq(r.err, want);
+            tu_run_free(&r);
+        }
+        free(g);
+    }
+    free(chain);
 }
 END_TEST
 
@@ -339,6 +419,7 @@ Suite *suite_runcfg(void)
     tcase_add_test(tc, task_window_messages);
     tcase_add_test(tc, heap_messages_reject_64_bytes);
     tcase_add_test(tc, dep_pool_messages);
+    tcase_add_test(tc, a_ring_size_is_refused_with_one_message_from_every_entry_point);
     tcase_add_test(tc, thread_count_is_auto_or_two_to_four);
     tcase_add_test(tc, one_strict_integer_reader_refuses_blanks_plus_signs_and_wrapping);
     tcase_add_test(tc, every_integer_flag_takes_the_same_text);

@@ -697,15 +697,12 @@ static bool runconfig_repr(const jsonl_val *v, char *out, size_t outlen)
 
 /* Reads the header's "run_config": the ring sizes this program asks for, as
  * pypto's RunConfig takes them (an integer for the four rings, or a list of
- * four where 0 keeps that ring's default), checked with RunConfig's rules and
- * messages (model/README.md §4.1) but for the heap, which only needs the
- * runtime's 1024-byte minimum. */
+ * four where 0 keeps that ring's default), checked by model/runtime/run_config.c
+ * with a graph's rules (model/README.md §4.1): a flag's, but for the heap,
+ * which only needs the runtime's 1024 bytes. */
 static int parse_run_config(graph *g, const jsonl_val *rc, char *err, size_t errlen)
 {
     static const char *const keys[] = {"ring_task_window", "ring_heap", "ring_dep_pool", NULL};
-    /* RunConfig's phrases (model/runtime/run_config.c), the heap's as the runtime has it */
-    static const char *const phrases[] = {"be a power of 2 >= 4", "be >= 1024 (bytes per ring)",
-                                          "be in [4, INT32_MAX]"};
     if (!jsonl_is(rc, JSONL_OBJECT))
         return fail(g, err, errlen, "run_config", "must be an object, got %s", jtype(rc));
     if (check_keys(g, rc, keys, "run_config", err, errlen) != 0)
@@ -714,17 +711,16 @@ static int parse_run_config(graph *g, const jsonl_val *rc, char *err, size_t err
         const jsonl_val *v = jget(rc, keys[k]);
         if (!v)
             continue;
-        char f[64];
+        char f[64], msg[256];
         snprintf(f, sizeof(f), "run_config.%s", keys[k]);
         const jsonl_val *items[4] = {v};
         int nitems = 1;
-        if (jsonl_is(v, JSONL_ARRAY)) {
+        bool list = jsonl_is(v, JSONL_ARRAY);
+        if (list) {
             /* RunConfig counts a list before it reads its entries */
             nitems = (int)v->count;
-            if (nitems != 4)
-                return fail(g, err, errlen, f,
-                            "%s must have exactly 4 entries (one per scope-depth ring), got %d", keys[k],
-                            nitems);
+            if (runcfg_ring_count((runcfg_knob)k, nitems, msg, sizeof(msg)) != 0)
+                return fail(g, err, errlen, f, "%s", msg);
             for (int i = 0; i < 4; i++)
                 items[i] = jitem(v, i);
         }
@@ -737,31 +733,13 @@ static int parse_run_config(graph *g, const jsonl_val *rc, char *err, size_t err
                     return fail(g, err, errlen, f,
                                 "must be a non-negative integer or a list of 4 of them, got %s",
                                 jtype(items[i]));
-                return fail(g, err, errlen, f,
-                            jsonl_is(v, JSONL_ARRAY) ? "%s entries must %s (or 0 to keep default), got %s"
-                                                     : "%s must %s, got %s",
-                            keys[k], phrases[k], repr);
+                runcfg_ring_refuse((runcfg_knob)k, list, repr, msg, sizeof(msg));
+                return fail(g, err, errlen, f, "%s", msg);
             }
             vals[i] = (uint64_t)d;
         }
-        char msg[256];
-        bool list = jsonl_is(v, JSONL_ARRAY);
-        if (k == KNOB_HEAP) {
-            /* the runtime takes any heap of at least 1024 bytes (runtime_maker.cpp validates only that);
-             * the power-of-2 rule is pypto RunConfig's, and captures made through the runtime's own
-             * RuntimeEnv use other sizes (tests/real/heap_rebase: 1572864) */
-            for (int i = 0; i < nitems; i++)
-                if (vals[i] < 1024 && (vals[i] != 0 || !list))
-                    return fail(g, err, errlen, f,
-                                list ? "ring_heap entries must %s (or 0 to keep default), got %" PRIu64
-                                     : "ring_heap must %s, got %" PRIu64,
-                                phrases[KNOB_HEAP], vals[i]);
-            for (int r = 0; r < 4; r++)
-                g->run_rings[k][r] = vals[list ? r : 0];
-        } else if (runcfg_ring_values((runcfg_knob)k, vals, nitems, list, g->run_rings[k], msg,
-                                      sizeof(msg)) != 0) {
+        if (runcfg_ring_values((runcfg_knob)k, vals, nitems, list, g->run_rings[k], msg, sizeof(msg)) != 0)
             return fail(g, err, errlen, f, "%s", msg);
-        }
         g->has_run_config = true;
     }
     return 0;

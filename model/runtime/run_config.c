@@ -17,8 +17,12 @@
 
 static const char *const NAMES[] = {"ring_task_window", "ring_heap", "ring_dep_pool"};
 static const char *const FLAGS[] = {"--ring-task-window", "--ring-heap", "--ring-dep-pool"};
-static const char *const PHRASES[] = {"be a power of 2 >= 4", "be a power of 2 >= 1024 (bytes per ring)",
+/* Each knob's rule wherever a value is given, and its phrase: a value every entry point refuses gets the
+ * same message from each. A flag's heap must also be a power of 2 (pypto's RunConfig), a graph's
+ * run_config's need not (the runtime takes any heap of at least 1024 bytes). */
+static const char *const PHRASES[] = {"be a power of 2 >= 4", "be >= 1024 (bytes per ring)",
                                       "be in [4, INT32_MAX]"};
+#define HEAP_POW2_PHRASE "be a power of 2 >= 1024 (bytes per ring)"
 /* the runtime's process-wide ring variables, retired by the user's documentation of RunConfig
  * (model/README.md §4.1): ptosim never reads their values */
 static const char *const ENVS[] = {"PTO2_RING_TASK_WINDOW", "PTO2_RING_HEAP", "PTO2_RING_DEP_POOL"};
@@ -38,14 +42,14 @@ static bool pow2(uint64_t v)
     return v && !(v & (v - 1));
 }
 
-/* pypto RunConfig's rule for a non-zero value. */
+/* The rule every entry point holds a value to (PHRASES). */
 static bool valid(runcfg_knob k, uint64_t v)
 {
     switch (k) {
     case KNOB_TASK_WINDOW:
         return pow2(v) && v >= 4;
     case KNOB_HEAP:
-        return pow2(v) && v >= 1024;
+        return v >= 1024;
     case KNOB_DEP_POOL:
     default:
         return v >= 4 && v <= INT32_MAX_VALUE;
@@ -74,27 +78,35 @@ static int parse_token(const char *s, size_t len, uint64_t *v, char *repr, size_
     return 0;
 }
 
-/* RunConfig's message for a bad value (repr as written), a bad list entry or a
- * list of the wrong length; prefix names the flag ("" in a graph header). */
-static int bad_value(runcfg_knob k, const char *prefix, bool entry, const char *repr, char *err,
-                     size_t errlen)
+/* RunConfig's message for a bad value (repr as written) or a bad list entry, phrase what it must be;
+ * prefix names the flag ("" in a graph header). */
+static int refuse(runcfg_knob k, const char *phrase, const char *prefix, bool entry, const char *repr,
+                  char *err, size_t errlen)
 {
     snprintf(err, errlen,
              entry ? "%s%s entries must %s (or 0 to keep default), got %s" : "%s%s must %s, got %s", prefix,
-             NAMES[k], PHRASES[k], repr);
+             NAMES[k], phrase, repr);
     return -1;
+}
+
+static int bad_value(runcfg_knob k, const char *prefix, bool entry, const char *repr, char *err,
+                     size_t errlen)
+{
+    return refuse(k, PHRASES[k], prefix, entry, repr, err, errlen);
 }
 
 /* Checks a non-zero value as the user's stack does: pypto's RunConfig, then
  * simpler's RuntimeEnv::validate (hw-native-sys/simpler
  * src/common/task_interface/call_config.h), which only adds the task
  * window's INT32_MAX bound (RunConfig is as strict or stricter elsewhere).
- * Returns 0, or -1 with the message of the layer that refuses it. */
-static int check_value(runcfg_knob k, uint64_t v, const char *prefix, bool entry, const char *repr, char *err,
-                       size_t errlen)
+ * Returns 0, or -1 with the message of the layer that refuses it (the common rule's first). */
+static int check_value(runcfg_knob k, runcfg_from from, uint64_t v, const char *prefix, bool entry,
+                       const char *repr, char *err, size_t errlen)
 {
     if (!valid(k, v))
         return bad_value(k, prefix, entry, repr, err, errlen);
+    if (k == KNOB_HEAP && from == RUNCFG_FROM_FLAG && !pow2(v))
+        return refuse(k, HEAP_POW2_PHRASE, prefix, entry, repr, err, errlen);
     if (k == KNOB_TASK_WINDOW && v > INT32_MAX_VALUE) {
         snprintf(err, errlen, "%sRuntimeEnv: ring_task_window must be a power of 2 in [4, INT32_MAX]",
                  prefix);
@@ -119,7 +131,7 @@ int runcfg_parse_ring(runcfg_knob k, const char *text, uint64_t out[RUNCFG_RINGS
         uint64_t v = 0;
         if (parse_token(text, strlen(text), &v, repr, sizeof(repr)) != 0)
             return bad_value(k, prefix, false, repr, err, errlen);
-        if (check_value(k, v, prefix, false, repr, err, errlen) != 0)
+        if (check_value(k, RUNCFG_FROM_FLAG, v, prefix, false, repr, err, errlen) != 0)
             return -1;
         for (int r = 0; r < RUNCFG_RINGS; r++)
             out[r] = v;
@@ -137,7 +149,7 @@ int runcfg_parse_ring(runcfg_knob k, const char *text, uint64_t out[RUNCFG_RINGS
         uint64_t v = 0;
         if (parse_token(p, len, &v, repr, sizeof(repr)) != 0)
             return bad_value(k, prefix, true, repr, err, errlen);
-        if (v != 0 && check_value(k, v, prefix, true, repr, err, errlen) != 0)
+        if (v != 0 && check_value(k, RUNCFG_FROM_FLAG, v, prefix, true, repr, err, errlen) != 0)
             return -1;
         out[r] = v;
         p = e ? e + 1 : p + len;
@@ -151,7 +163,7 @@ int runcfg_ring_values(runcfg_knob k, const uint64_t *v, int n, bool list, uint6
     char repr[32];
     if (!list) {
         snprintf(repr, sizeof(repr), "%" PRIu64, v[0]);
-        if (check_value(k, v[0], "", false, repr, err, errlen) != 0)
+        if (check_value(k, RUNCFG_FROM_GRAPH, v[0], "", false, repr, err, errlen) != 0)
             return -1;
         for (int r = 0; r < RUNCFG_RINGS; r++)
             out[r] = v[0];
@@ -161,11 +173,21 @@ int runcfg_ring_values(runcfg_knob k, const uint64_t *v, int n, bool list, uint6
         return bad_count(k, "", n, err, errlen);
     for (int r = 0; r < RUNCFG_RINGS; r++) {
         snprintf(repr, sizeof(repr), "%" PRIu64, v[r]);
-        if (v[r] != 0 && check_value(k, v[r], "", true, repr, err, errlen) != 0)
+        if (v[r] != 0 && check_value(k, RUNCFG_FROM_GRAPH, v[r], "", true, repr, err, errlen) != 0)
             return -1;
         out[r] = v[r];
     }
     return 0;
+}
+
+int runcfg_ring_refuse(runcfg_knob k, bool entry, const char *repr, char *err, size_t errlen)
+{
+    return bad_value(k, "", entry, repr, err, errlen);
+}
+
+int runcfg_ring_count(runcfg_knob k, int n, char *err, size_t errlen)
+{
+    return n == RUNCFG_RINGS ? 0 : bad_count(k, "", n, err, errlen);
 }
 
 int runcfg_check_threads(long n, char *err, size_t errlen)

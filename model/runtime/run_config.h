@@ -13,7 +13,7 @@
 /* Which ring knob a value belongs to (model/README.md §4.1). */
 typedef enum {
     KNOB_TASK_WINDOW, /* power of 2 >= 4, slots */
-    KNOB_HEAP,        /* power of 2 >= 1024, bytes */
+    KNOB_HEAP,        /* >= 1024 bytes; a flag's a power of 2 */
     KNOB_DEP_POOL,    /* in [4, INT32_MAX], entries */
 } runcfg_knob;
 
@@ -23,17 +23,31 @@ const char *runcfg_knob_name(runcfg_knob k);
 /* Command-line flag of a knob ("--ring-task-window"). */
 const char *runcfg_knob_flag(runcfg_knob k);
 
-/* Parses a knob value: one integer (broadcast to the four rings; 0 is
+/* Where a ring size is given. A value every entry point refuses gets one message from all of them (after
+ * each one's own prefix); they differ in the heap alone: a flag's must be a power of 2 (pypto's RunConfig),
+ * a graph's run_config takes any heap of at least 1024 bytes, as the runtime does (captures made through
+ * its own RuntimeEnv use other sizes: tests/real/heap_rebase, 1572864). */
+typedef enum { RUNCFG_FROM_FLAG, RUNCFG_FROM_GRAPH } runcfg_from;
+
+/* Parses a flag's knob value: one integer (broadcast to the four rings; 0 is
  * rejected) or exactly four comma-separated integers (0 keeps that ring's
  * default). out[r] = 0 means "default". Returns 0, or -1 with pypto's
- * RunConfig message in err. */
+ * RunConfig message in err, after the flag ("--ring-heap: "). */
 int runcfg_parse_ring(runcfg_knob k, const char *text, uint64_t out[RUNCFG_RINGS], char *err, size_t errlen);
 
-/* The same rules for values already read as integers (a graph header's
- * run_config): one value broadcast (list false), or a list of n that must be
- * 4. The message is RunConfig's, without a flag. */
+/* The rules of a graph header's run_config for values already read as
+ * integers: one value broadcast (list false), or a list of n that must be 4.
+ * The message is RunConfig's, without a prefix. */
 int runcfg_ring_values(runcfg_knob k, const uint64_t *v, int n, bool list, uint64_t out[RUNCFG_RINGS],
                        char *err, size_t errlen);
+
+/* The message for a run_config value that is no integer, written as repr (Python's repr: 'abc', True,
+ * 64.5); entry: an entry of a list. Returns -1. */
+int runcfg_ring_refuse(runcfg_knob k, bool entry, const char *repr, char *err, size_t errlen);
+
+/* RunConfig's check of a list's length, made before its entries are read: 0 for 4 entries, else -1 with
+ * its message. */
+int runcfg_ring_count(runcfg_knob k, int n, char *err, size_t errlen);
 
 /* launch_aicpu_num's range besides 0 (auto): the orchestrator and 1 to 3 schedulers. */
 #define RUNCFG_MIN_THREADS 2

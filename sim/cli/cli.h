@@ -8,6 +8,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "opt_table.h"
+
 #define CLI_MAX_SETS 256
 #define CLI_MAX_SG 48
 #define CLI_MAX_GRAPHS 64    /* WORKER_MAX_PROGRAMS */
@@ -57,6 +59,10 @@ typedef struct cli_run {
     int nsg;
 } cli_run;
 
+/* `ptosim run`'s options, each declared once: cli_parse_run_args walks argv against it, run --help prints
+ * its options section, completion offers it (tune and sweep pass these options on). */
+extern const opt_table cli_run_options;
+
 /* Parses the arguments after "run". Returns 0, 1 when --help was printed, or
  * -1 with a message in err. */
 int cli_parse_run(int argc, char **argv, cli_run *o, char *err, size_t errlen);
@@ -81,6 +87,7 @@ typedef struct cli_cmd {
     const char *usage;                 /* its usage line, after "usage: " */
     int (*main)(int argc, char **argv); /* the arguments after the name; -h/--help prints the help on
                                         * stdout (status 0) */
+    const opt_table *opts;              /* its options' table, or NULL (its --help lists them) */
 } cli_cmd;
 
 /* Runs `ptosim ARGS` (argv[0] is the program): the command named by argv[1];
@@ -88,6 +95,18 @@ typedef struct cli_cmd {
  * command that ends with status 2 (a usage error: its message is printed)
  * gets its usage line on stderr after the message. */
 int cli_dispatch(const cli_cmd *cmds, int ncmds, int argc, char **argv, void (*general)(FILE *out));
+
+/* The hidden `ptosim __complete CWORD PTOSIM [WORD...]` (argv: from CWORD): what the bash completion
+ * (sim/ptosim.bash) offers for the word at CWORD of the command line PTOSIM WORD..., from the command table
+ * and the command's option table (opt_complete's lines). Returns 0 when it answered, 1 for a command
+ * without a table (the script completes those), EXIT_USAGE for a bad call. Not for users: no help lists it.
+ */
+int cli_complete(const cli_cmd *cmds, int ncmds, int argc, char **argv, const char *platform_dir, FILE *out);
+
+/* The hidden `ptosim __options [COMMAND]` (argv: after it): the commands with an option table, or
+ * COMMAND's options (opt_list), for scripts/check_manpage.sh. Returns 0, 1 for a command without a table,
+ * EXIT_USAGE for a bad call. */
+int cli_options(const cli_cmd *cmds, int ncmds, int argc, char **argv, FILE *out);
 
 /* The per-submit flags --kernel-set NAME.FIELD=VALUE sets on every submit of a kernel. */
 typedef enum { CLI_KFIELD_SYNC_START, CLI_KFIELD_EARLY_RESOLVE } cli_kfield;

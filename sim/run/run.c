@@ -1035,3 +1035,122 @@ int run_main_from(int argc, char **argv, const gcomp *gc)
     cfg.compiled = gc;
     return simulate(&opt, &plat, &cfg, &warn, &hdr, opt.work_dir, true, NULL);
 }
+
+static void validate_usage(void)
+{
+    fputs("usage: ptosim validate GRAPH\n"
+          "\n"
+          "Checks every line of a graph file without simulating it. GRAPH may be - (standard input), a\n"
+          "pipe or gzip-compressed.\n"
+          "\n",
+          stdout);
+    opt_help(&run_validate_options, stdout);
+    puts("\n"
+         "exit status: 0 well-formed; 2 bad command line; 3 a malformed graph (FILE:LINE: field: what)");
+}
+
+/* validate has no option but -h/--help, which it takes anywhere; its words are counted as they come */
+const opt_table run_validate_options = {
+    .cmd = "validate",
+    .operand_kind = OPT_KIND_FILE,
+    .unknown = "unknown option",
+    .help_anywhere = true,
+};
+
+int run_validate_main(int argc, char **argv)
+{
+    const char **words = malloc(((size_t)argc + 1) * sizeof(*words));
+    char err[GRAPH_ERR_MAX];
+    int n = 0;
+    if (!words) {
+        fputs("ptosim validate: out of memory\n", stderr);
+        return EXIT_INTERNAL;
+    }
+    if (opt_parse(&run_validate_options, argc, argv, NULL, words, &n, err, sizeof(err)) == 1) {
+        free(words);
+        validate_usage();
+        return EXIT_OK;
+    }
+    const char *path = n == 1 ? words[0] : NULL;
+    free(words);
+    if (!path || (path[0] == '-' && path[1])) {
+        msgtext_print(stderr, "ptosim validate: %s",
+                      !n      ? "missing GRAPH"
+                      : n > 1 ? "one GRAPH at a time"
+                              : "unknown option");
+        return EXIT_USAGE;
+    }
+    if (graph_validate(path, err, sizeof(err)) != 0) {
+        msgtext_print(stderr, "ptosim: %s", err);
+        return EXIT_GRAPH;
+    }
+    printf("%s: ok\n", gsrc_name(path));
+    return EXIT_OK;
+}
+
+static void params_usage(void)
+{
+    fputs("usage: ptosim params [-p NAME|FILE]\n"
+          "\n"
+          "Lists the platform's parameters with their values and where each comes from (the platform\n"
+          "file, its base, a default); --set KEY=VALUE on run, tune and sweep overrides them.\n"
+          "\n",
+          stdout);
+    opt_help(&run_params_options, stdout);
+    puts("\n"
+         "exit status: 0 listed; 2 bad command line or platform");
+}
+
+/* params takes no operand: a word that is no option is refused by name */
+static int params_operand(const char *word, void *dest, char *err, size_t errlen)
+{
+    (void)dest;
+    snprintf(err, errlen, "%s: %s", word,
+             word[0] == '-' ? "unknown option" : "takes no argument (-p NAME|FILE names the platform)");
+    return -1;
+}
+
+static const opt_def PARAMS_OPTS[] = {
+    {.name = "platform",
+     .letter = 'p',
+     .arg = OPT_VALUE,
+     .kind = OPT_KIND_PLATFORM,
+     .meta = "NAME|FILE",
+     .help = "platform (default a2a3)",
+     .runconfig = "platform",
+     .store = opt_store_text,
+     .off = 0},
+};
+
+const opt_table run_params_options = {
+    .cmd = "params",
+    .opts = PARAMS_OPTS,
+    .nopts = OPT_COUNT(PARAMS_OPTS),
+    .operand_kind = OPT_KIND_NONE,
+    .operand = params_operand,
+    .unknown = "%s: unknown option",
+};
+
+int run_params_main(int argc, char **argv)
+{
+    const char *name = "a2a3"; /* PARAMS_OPTS's --platform stores here (off 0) */
+    char dir[PATH_MAX], err[4096];
+    int rc = opt_parse(&run_params_options, argc, argv, &name, NULL, NULL, err, sizeof(err));
+    if (rc == 1) {
+        params_usage();
+        return EXIT_OK;
+    }
+    if (rc != 0) {
+        msgtext_print(stderr, "ptosim params: %s", err);
+        return EXIT_USAGE;
+    }
+    run_platform_dir(dir, sizeof(dir));
+    platform p;
+    int prc = platform_load(&p, name, dir, err, sizeof(err));
+    if (prc != 0) {
+        msgtext_print(stderr, "ptosim: %s", err);
+        return prc == PLATFORM_OOM ? EXIT_INTERNAL : EXIT_USAGE;
+    }
+    platform_print_table(&p, stdout);
+    return EXIT_OK;
+}

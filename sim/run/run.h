@@ -1,4 +1,4 @@
-/* run.h - the `ptosim run` pipeline: platform, graph check, simulation under SimGrid, outputs. */
+/* run.h - `ptosim run` (and validate, params): platform, graph check, simulation under SimGrid, outputs. */
 #ifndef PTOSIM_RUN_H
 #define PTOSIM_RUN_H
 
@@ -51,6 +51,16 @@ int run_main(int argc, char **argv);
  * compiled form (NULL: read the file; several graphs: gc is not used). The
  * caller makes sure gc was compiled from that graph. */
 int run_main_from(int argc, char **argv, const gcomp *gc);
+
+/* `ptosim validate GRAPH`: checks every line of a graph without simulating it. Returns the exit status. */
+int run_validate_main(int argc, char **argv);
+
+/* `ptosim params [-p NAME|FILE]`: the platform's parameters, values and sources. Returns the exit status. */
+int run_params_main(int argc, char **argv);
+
+/* validate's and params' options (validate has none but -h/--help). */
+extern const opt_table run_validate_options;
+extern const opt_table run_params_options;
 
 /* Finds the directory holding the platform files: $PTOSIM_PLATFORM_DIR, then
  * ../platforms and ./platforms beside the executable, then the build-time

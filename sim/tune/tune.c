@@ -417,6 +417,53 @@ static int candidates(const trial *t, knob_ref *out)
     }
 }
 
+/* --max-trials N */
+static int store_trials(const opt_def *d, const char *word, const char *value, void *dest, char *err,
+                        size_t errlen)
+{
+    (void)word;
+    int64_t n;
+    if (strint_parse(value, 0, 10000, &n) != STRINT_OK) {
+        snprintf(err, errlen, "%s", d->missing);
+        return -1;
+    }
+    *(long *)dest = (long)n;
+    return 0;
+}
+
+/* tune's own option, and the run options its help says more of (passed on to run's parser) */
+static const opt_def TUNE_OPTS[] = {
+    {.name = "max-trials",
+     .arg = OPT_VALUE,
+     .kind = OPT_KIND_NUMBER,
+     .meta = "N",
+     .help = "simulations the search may spend (default 24)",
+     .store = store_trials,
+     .missing = "--max-trials needs an integer in [0, 10000]"},
+    {.name = "seed",
+     .arg = OPT_VALUE,
+     .kind = OPT_KIND_NUMBER,
+     .meta = "N",
+     .help = "variation on (ptosim run --help)",
+     .flags = OPT_PASS},
+    {.name = "repeat",
+     .arg = OPT_VALUE,
+     .kind = OPT_KIND_NUMBER,
+     .meta = "N",
+     .help = "every trial is N seeds, and a change is kept only when its gain is\n"
+             "beyond the seeds' noise",
+     .flags = OPT_PASS},
+};
+
+const opt_table tune_options = {
+    .cmd = "tune",
+    .opts = TUNE_OPTS,
+    .nopts = OPT_COUNT(TUNE_OPTS),
+    .operand_kind = OPT_KIND_FILE,
+    .unknown = "unknown option '%s' (ptosim tune --help lists the options)", /* unused: run's parser says */
+    .pass = &cli_run_options,
+};
+
 static void usage(FILE *f)
 {
     fputs("usage: ptosim tune GRAPH [--max-trials N] [run options]\n"
@@ -427,12 +474,10 @@ static void usage(FILE *f)
           "thread count (each other of 2-4 at the rings kept), keeps a change only when the makespan\n"
           "improves, and prints the recommended settings as ptosim flags and as a RunConfig. Run options\n"
           "(-p, --set, --kernel-set, --ring-*, --aicpu-thread-num, timeouts) set the start.\n"
-          "\n"
-          "  --max-trials N   simulations the search may spend (default 24)\n"
-          "  --seed N         variation on (ptosim run --help); --repeat N: every trial is N seeds, and a\n"
-          "                   change is kept only when its gain is beyond the seeds' noise\n"
-          "  -h, --help       this text\n"
-          "\n"
+          "\n",
+          f);
+    opt_help(&tune_options, f);
+    fputs("\n"
           "GRAPH may be - (standard input) or a pipe: tune copies it to a temporary file first. Tune\n"
           "writes no files, so it takes none of run's output options (-o, --enable-*, --dump-args,\n"
           "--perfetto).\n"
@@ -445,31 +490,28 @@ static void usage(FILE *f)
 int tune_main(int argc, char **argv)
 {
     long max_trials = TUNE_MAX_TRIALS;
-    char *rest[256];
+    char err[4096];
+    /* tune's own option here; every other word goes to run's parser */
+    const char **rest = malloc(((size_t)argc + 1) * sizeof(*rest));
     int nrest = 0;
-    for (int i = 0; i < argc; i++) {
-        const char *v;
-        if (cli_is_help(argv[i])) {
+    if (!rest) {
+        fputs("ptosim tune: out of memory\n", stderr);
+        return EXIT_INTERNAL;
+    }
+    int own = opt_parse(&tune_options, argc, argv, &max_trials, rest, &nrest, err, sizeof(err));
+    if (own != 0) {
+        free(rest);
+        if (own == 1) {
             usage(stdout);
             return EXIT_OK;
         }
-        if (cli_opt_is(argv[i], "--max-trials", &v)) {
-            int64_t n;
-            if (!v && i + 1 < argc)
-                v = argv[++i];
-            if (!v || strint_parse(v, 0, 10000, &n) != STRINT_OK) {
-                msgtext_print(stderr, "ptosim tune: --max-trials needs an integer in [0, 10000]");
-                return EXIT_USAGE;
-            }
-            max_trials = (long)n;
-            continue;
-        }
-        if (nrest < 255)
-            rest[nrest++] = argv[i];
+        msgtext_print(stderr, "ptosim tune: %s", err);
+        return EXIT_USAGE;
     }
     cli_run opt;
-    char err[4096];
-    int rc = cli_parse_run_args(nrest, rest, &opt, err, sizeof(err)); /* tune refuses outputs below */
+    int rc =
+        cli_parse_run_args(nrest, (char **)rest, &opt, err, sizeof(err)); /* tune refuses outputs below */
+    free(rest);                                                           /* opt's strings are argv's */
     if (rc == 1)
         return EXIT_OK;
     if (rc != 0) {

@@ -1,0 +1,379 @@
+/* opt_table.c - opt_: one parser, the --help options section and the completion, all read from a table. */
+#include "opt_table.h"
+
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+
+static bool is_help(const char *w)
+{
+    return strcmp(w, "-h") == 0 || strcmp(w, "--help") == 0;
+}
+
+static bool starts(const char *s, const char *prefix)
+{
+    return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+/* Does word name row d? *inl gets its attached value ("--x=V", "-xV"), or NULL. */
+static bool row_matches(const opt_def *d, const char *w, const char **inl)
+{
+    *inl = NULL;
+    if (w[0] != '-')
+        return false;
+    if (w[1] == '-') {
+        if (!d->name)
+            return false;
+        size_t n = strlen(d->name);
+        if (strncmp(w + 2, d->name, n) != 0)
+            return false;
+        const char *after = w + 2 + n;
+        if (*after == '\0')
+            return d->arg != OPT_PREFIX;
+        if (*after != '=' || d->arg == OPT_FLAG)
+            return false;
+        *inl = after + 1;
+        return true;
+    }
+    if (!d->letter || w[1] != d->letter)
+        return false;
+    if (w[2] == '\0')
+        return d->arg != OPT_PREFIX;
+    if (d->arg != OPT_VALUE && d->arg != OPT_OPTIONAL)
+        return false; /* no bundled flags: -qx is not -q -x */
+    *inl = w + 2;
+    return true;
+}
+
+static const opt_def *find_in(const opt_table *t, const char *w, const char **inl)
+{
+    for (int i = 0; t && i < t->nopts; i++)
+        if (row_matches(&t->opts[i], w, inl))
+            return &t->opts[i];
+    return NULL;
+}
+
+/* The row naming w in t, then (pass) in t->pass; its attached value in *inl. */
+static const opt_def *find_row(const opt_table *t, const char *w, bool pass, const char **inl)
+{
+    const opt_def *d = find_in(t, w, inl);
+    return d || !pass ? d : find_in(t->pass, w, inl);
+}
+
+const opt_def *opt_find(const opt_table *t, const char *word, bool pass)
+{
+    const char *inl;
+    return find_row(t, word, pass, &inl);
+}
+
+static int missing(const opt_def *d, char *err, size_t errlen)
+{
+    if (d->missing)
+        snprintf(err, errlen, "%s", d->missing);
+    else if (d->name)
+        snprintf(err, errlen, "--%s: missing value", d->name);
+    else
+        snprintf(err, errlen, "-%c: missing value", d->letter);
+    return -1;
+}
+
+static bool lone_digit(const char *w)
+{
+    return w[0] >= '0' && w[0] <= '9' && !w[1];
+}
+
+int opt_parse(const opt_table *t, int argc, char **argv, void *dest, const char **rest, int *nrest, char *err,
+              size_t errlen)
+{
+    if (nrest)
+        *nrest = 0;
+    for (int i = 0; i < argc && t->help_anywhere; i++) {
+        if (t->dashdash && strcmp(argv[i], "--") == 0)
+            break;
+        if (is_help(argv[i]))
+            return 1;
+    }
+    bool options = true; /* until "--" */
+    for (int i = 0; i < argc; i++) {
+        const char *w = argv[i], *v = NULL;
+        if (options) {
+            if (is_help(w))
+                return 1;
+            if (t->dashdash && strcmp(w, "--") == 0) {
+                options = false;
+                continue;
+            }
+            const opt_def *d = find_row(t, w, false, &v);
+            if (d && (d->flags & OPT_PASS) && rest) {
+                rest[(*nrest)++] = w;
+                continue;
+            }
+            if (d && !(d->flags & OPT_PASS)) {
+                if (d->arg == OPT_VALUE && !v) {
+                    if (i + 1 >= argc)
+                        return missing(d, err, errlen);
+                    v = argv[++i];
+                } else if (d->arg == OPT_OPTIONAL && !v && (d->flags & OPT_NEXT_DIGIT) && i + 1 < argc &&
+                           lone_digit(argv[i + 1])) {
+                    v = argv[++i];
+                } else if (d->arg == OPT_PREFIX) {
+                    v = w;
+                }
+                if (d->store && d->store(d, w, v, dest, err, errlen) != 0)
+                    return -1;
+                continue;
+            }
+            if (w[0] == '-' && w[1]) {
+                if (rest) {
+                    rest[(*nrest)++] = w;
+                    continue;
+                }
+                snprintf(err, errlen, t->unknown, w);
+                return -1;
+            }
+        }
+        if (t->operand) {
+            if (t->operand(w, dest, err, errlen) != 0)
+                return -1;
+        } else if (rest) {
+            rest[(*nrest)++] = w;
+        } else {
+            snprintf(err, errlen, t->unknown, w);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* The option column of row d ("-o, --work-dir DIR") into buf. */
+static void left_column(const opt_def *d, char *buf, size_t len)
+{
+    int n = 0;
+    if (d->letter && d->name)
+        n = snprintf(buf, len, "-%c, --%s", d->letter, d->name);
+    else if (d->letter)
+        n = snprintf(buf, len, "-%c", d->letter);
+    else
+        n = snprintf(buf, len, "--%s", d->name);
+    if (n < 0 || (size_t)n >= len || !d->meta)
+        return;
+    const char *form = d->arg == OPT_OPTIONAL ? "[=%s]"
+                       : d->arg == OPT_PREFIX ? "=%s"
+                       : d->arg == OPT_VALUE  ? " %s"
+                                              : "";
+    snprintf(buf + n, len - (size_t)n, form, d->meta);
+}
+
+static void help_row(FILE *out, const char *left, const char *help, int col)
+{
+    fprintf(out, "  %-*s", col - 2, left);
+    for (const char *line = help; line;) {
+        const char *nl = strchr(line, '\n');
+        fprintf(out, "%.*s\n", (int)(nl ? (size_t)(nl - line) : strlen(line)), line);
+        line = nl ? nl + 1 : NULL;
+        if (line)
+            fprintf(out, "%*s", col, "");
+    }
+}
+
+void opt_help(const opt_table *t, FILE *out)
+{
+    char left[160];
+    int width = (int)strlen("-h, --help");
+    for (int i = 0; i < t->nopts; i++) {
+        left_column(&t->opts[i], left, sizeof(left));
+        if ((int)strlen(left) > width)
+            width = (int)strlen(left);
+    }
+    int col = 2 + width + 2;
+    for (int i = 0; i < t->nopts; i++) {
+        left_column(&t->opts[i], left, sizeof(left));
+        help_row(out, left, t->opts[i].help, col);
+    }
+    help_row(out, "-h, --help", "this text", col);
+}
+
+/* Prints "word W" for each blank-separated word of words that begins with cur, after prefix. */
+static void offer_words(FILE *out, const char *words, const char *cur, const char *prefix)
+{
+    for (const char *w = words; w && *w;) {
+        w += strspn(w, " ");
+        size_t n = strcspn(w, " ");
+        if (n && strlen(cur) <= n && strncmp(w, cur, strlen(cur)) == 0)
+            fprintf(out, "word %s%.*s\n", prefix, (int)n, w);
+        w += n;
+    }
+}
+
+/* A name the completion can print on its line: no blank, control character or DEL. */
+static bool plain(const char *s)
+{
+    for (; *s; s++)
+        if ((unsigned char)*s <= ' ' || *s == 0x7f)
+            return false;
+    return true;
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The platform names of dir (its NAME.json files), sorted, that begin with cur. */
+static void offer_platforms(FILE *out, const char *dir, const char *cur, const char *prefix)
+{
+    DIR *d = dir ? opendir(dir) : NULL;
+    if (!d)
+        return;
+    char *names[256];
+    int n = 0;
+    for (struct dirent *e; (e = readdir(d)) && n < 256;) {
+        size_t len = strlen(e->d_name);
+        if (e->d_name[0] == '.' || len <= 5 || strcmp(e->d_name + len - 5, ".json") != 0 ||
+            !starts(e->d_name, cur) || !plain(e->d_name))
+            continue;
+        if ((names[n] = strndup(e->d_name, len - 5)))
+            n++;
+    }
+    closedir(d);
+    qsort(names, (size_t)n, sizeof(names[0]), by_name);
+    for (int i = 0; i < n; i++) {
+        fprintf(out, "word %s%s\n", prefix, names[i]);
+        free(names[i]);
+    }
+}
+
+/* A value of kind k (with choices): its words, then the shell's directive; prefix goes before each word
+ * ("--x=" when the value is completed inside "--x=V"; the shell's directives are left out then). */
+static void offer_value(FILE *out, opt_kind k, const char *choices, const char *cur, const char *platform_dir,
+                        const char *prefix)
+{
+    offer_words(out, choices, cur, prefix);
+    if (k == OPT_KIND_PLATFORM)
+        offer_platforms(out, platform_dir, cur, prefix);
+    if (prefix[0])
+        return;
+    if (k == OPT_KIND_FILE)
+        fputs("files\n", out);
+    else if (k == OPT_KIND_DIR)
+        fputs("folders\n", out);
+    else if (k == OPT_KIND_PLATFORM)
+        fputs("files *.json\n", out);
+}
+
+/* Is d the first row, in t's then t->pass's, with d's long name (letter: its short one)? */
+static bool first_named(const opt_table *t, const opt_def *d, bool letter)
+{
+    for (const opt_table *x = t; x; x = x == t ? t->pass : NULL)
+        for (int i = 0; i < x->nopts; i++) {
+            const opt_def *e = &x->opts[i];
+            if (e == d)
+                return true;
+            if (letter ? e->letter == d->letter : e->name && strcmp(e->name, d->name) == 0)
+                return false;
+        }
+    return true;
+}
+
+/* Prints row d's names that begin with cur, unless an earlier row of the listing has them. */
+static void offer_names(FILE *out, const opt_table *t, const opt_def *d, const char *cur)
+{
+    char w[160];
+    if (d->name && first_named(t, d, false)) {
+        snprintf(w, sizeof(w), "--%s%s", d->name, d->arg == OPT_PREFIX ? "=" : "");
+        if (starts(w, cur))
+            fprintf(out, "word %s\n", w);
+    }
+    if (d->letter && first_named(t, d, true)) {
+        snprintf(w, sizeof(w), "-%c", d->letter);
+        if (starts(w, cur))
+            fprintf(out, "word %s\n", w);
+    }
+}
+
+void opt_complete(const opt_table *t, int nwords, char **words, const char *platform_dir, FILE *out)
+{
+    if (nwords < 1)
+        return;
+    const char *cur = words[nwords - 1];
+    bool options = true;
+    /* the words before: is cur an option's value? */
+    for (int i = 0; i < nwords - 1; i++) {
+        const char *w = words[i], *v;
+        if (t->dashdash && strcmp(w, "--") == 0) {
+            options = false;
+            break;
+        }
+        const opt_def *d = find_row(t, w, true, &v);
+        if (!d || v || d->arg == OPT_FLAG)
+            continue;
+        int j = i + 1; /* its value's word: bash splits --x=V into "--x" "=" "V" */
+        bool split = d->name && w[1] == '-' && strcmp(words[j], "=") == 0;
+        if (split && j == nwords - 1) {
+            offer_value(out, d->kind, d->choices, "", platform_dir, "");
+            return;
+        }
+        if (split)
+            j++;
+        else if (d->arg != OPT_VALUE)
+            continue; /* an optional value is attached: the next word is not it */
+        if (j == nwords - 1) {
+            offer_value(out, d->kind, d->choices, cur, platform_dir, "");
+            return;
+        }
+        i = j;
+    }
+    const char *eq = options && starts(cur, "--") ? strchr(cur, '=') : NULL;
+    if (eq) { /* "--x=V" as one word (no '=' in COMP_WORDBREAKS): V's words, each after "--x=" */
+        const char *v;
+        const opt_def *d = find_row(t, cur, true, &v);
+        if (d && d->arg != OPT_PREFIX) {
+            char prefix[160];
+            snprintf(prefix, sizeof(prefix), "%.*s", (int)(eq + 1 - cur), cur);
+            offer_value(out, d->kind, d->choices, eq + 1, platform_dir, prefix);
+        }
+        return;
+    }
+    if (options && cur[0] == '-') {
+        for (int i = 0; i < t->nopts; i++)
+            offer_names(out, t, &t->opts[i], cur);
+        for (int i = 0; t->pass && i < t->pass->nopts; i++)
+            offer_names(out, t, &t->pass->opts[i], cur);
+        offer_words(out, "-h --help", cur, "");
+        return;
+    }
+    offer_value(out, t->operand_kind, NULL, cur, platform_dir, "");
+}
+
+void opt_list(const opt_table *t, FILE *out)
+{
+    for (int i = 0; i < t->nopts; i++) {
+        const opt_def *d = &t->opts[i];
+        if (d->name)
+            fprintf(out, "--%s%s\n", d->name, d->arg == OPT_PREFIX ? "=" : "");
+        if (d->letter)
+            fprintf(out, "-%c\n", d->letter);
+    }
+    fputs("-h\n--help\n", out);
+}
+
+int opt_store_true(const opt_def *d, const char *word, const char *value, void *dest, char *err,
+                   size_t errlen)
+{
+    (void)word;
+    (void)value;
+    (void)err;
+    (void)errlen;
+    *(bool *)((char *)dest + d->off) = true;
+    return 0;
+}
+
+int opt_store_text(const opt_def *d, const char *word, const char *value, void *dest, char *err,
+                   size_t errlen)
+{
+    (void)word;
+    (void)err;
+    (void)errlen;
+    *(const char **)((char *)dest + d->off) = value;
+    return 0;
+}

@@ -1,0 +1,672 @@
+/* test_opts.c - option tables: the parser's forms and messages, and every table against --help, completion,
+ * man. */
+/* A command's options are declared once (sim/cli/opt_table.h): these tests walk each exported table against
+ * what the user meets (its --help, the hidden completion command, the man page), and a table of their own
+ * through the parser, the help printer and the completer. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../model/runtime/run_config.h"
+#include "../sim/cli/cli.h"
+#include "../sim/cli/opt_table.h"
+#include "../sim/run/run.h"
+#include "../sim/tune/tune.h"
+#include "testutil.h"
+
+/* Every table the program has, in the order of its command table (main.c): `ptosim __options` lists them. */
+static const opt_table *const TABLES[] = {&cli_run_options, &tune_options, &run_validate_options,
+                                          &run_params_options};
+#define NTABLES (int)(sizeof(TABLES) / sizeof(TABLES[0]))
+
+/* The option column --help gives a row, built here from the row's fields as opt_table.h documents it. */
+static void left_of(const opt_def *d, char *buf, size_t len)
+{
+    char names[128];
+    if (d->letter && d->name)
+        snprintf(names, sizeof(names), "-%c, --%s", d->letter, d->name);
+    else if (d->letter)
+        snprintf(names, sizeof(names), "-%c", d->letter);
+    else
+        snprintf(names, sizeof(names), "--%s", d->name);
+    if (d->arg == OPT_FLAG)
+        snprintf(buf, len, "%s", names);
+    else
+        snprintf(buf, len,
+                 d->arg == OPT_VALUE      ? "%s %s"
+                 : d->arg == OPT_OPTIONAL ? "%s[=%s]"
+                                          : "%s=%s",
+                 names, d->meta);
+}
+
+/* The line of text that begins with "  " + left followed by blanks, or NULL. */
+static const char *help_line(const char *text, const char *left)
+{
+    char want[256];
+    snprintf(want, sizeof(want), "\n  %s ", left);
+    const char *p = strstr(text, want);
+    return p ? p + 1 : NULL;
+}
+
+/* What `ptosim __complete CWORD ptosim WORDS...` prints (WORDS blank-separated; "''" an empty word). */
+static char *complete(int cword, const char *words)
+{
+    const char *args[24] = {"__complete", NULL, "ptosim"};
+    char cw[16], copy[512];
+    snprintf(cw, sizeof(cw), "%d", cword);
+    args[1] = cw;
+    snprintf(copy, sizeof(copy), "%s", words);
+    int n = 3;
+    char *save = NULL;
+    for (char *w = strtok_r(copy, " ", &save); w && n < 23; w = strtok_r(NULL, " ", &save))
+        args[n++] = strcmp(w, "''") == 0 ? "" : w;
+    args[n] = NULL;
+    run_out r = tu_run(args);
+    ck_assert_msg(r.status == 0, "__complete %s: exit %d: %s", words, r.status, r.err);
+    char *out = r.out;
+    r.out = NULL;
+    tu_run_free(&r);
+    return out;
+}
+
+/* What a value of kind k (no choices) completes to from an empty word, by opt_table.h's rules and the
+ * shipped platforms (platforms/: a2a3, a2a3_2606, a2a3sim). */
+static const char *directive_of(opt_kind k)
+{
+    switch (k) {
+    case OPT_KIND_FILE:
+        return "files\n";
+    case OPT_KIND_DIR:
+        return "folders\n";
+    case OPT_KIND_PLATFORM:
+        return "word a2a3\nword a2a3_2606\nword a2a3sim\nfiles *.json\n";
+    default:
+        return "";
+    }
+}
+
+/* "\-\-name" as the man page writes --name. */
+static void man_word(const char *w, char *buf, size_t len)
+{
+    size_t n = 0;
+    for (; *w && n + 3 < len; w++) {
+        if (*w == '-')
+            buf[n++] = '\\';
+        buf[n++] = *w;
+    }
+    buf[n] = '\0';
+}
+
+START_TEST(the_commands_with_a_table_are_the_tables_the_tests_walk)
+{
+    const char *args[] = {"__options", NULL};
+    run_out r = tu_run(args);
+    ck_assert_int_eq(r.status, 0);
+    char want[256] = "";
+    for (int i = 0; i < NTABLES; i++)
+        snprintf(want + strlen(want), sizeof(want) - strlen(want), "%s\n", TABLES[i]->cmd);
+    ck_assert_str_eq(r.out, "run\ntune\nvalidate\nparams\n");
+    ck_assert_str_eq(r.out, want);
+    tu_run_free(&r);
+    /* a command without a table says so by its status, for scripts/check_manpage.sh; the hidden commands are
+     * no command of `ptosim help` */
+    const char *sweep[] = {"__options", "sweep", NULL}, *help[] = {"help", "__complete", NULL};
+    r = tu_run(sweep);
+    ck_assert_int_eq(r.status, 1);
+    ck_assert_str_eq(r.out, "");
+    tu_run_free(&r);
+    r = tu_run(help);
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_str_eq(r.err, "ptosim help: __complete: unknown command\nusage: ptosim help [COMMAND]\n");
+    tu_run_free(&r);
+    const char *top[] = {"--help", NULL};
+    r = tu_run(top);
+    ck_assert_ptr_null(strstr(r.out, "__"));
+    tu_run_free(&r);
+}
+END_TEST
+
+START_TEST(every_option_of_every_table_is_in_its_help_its_completion_and_the_man_page)
+{
+    char *man = tu_read(PTOSIM_SRCDIR "/sim/ptosim.1");
+    ck_assert_ptr_nonnull(man);
+    for (int t = 0; t < NTABLES; t++) {
+        const opt_table *tab = TABLES[t];
+        const char *help[] = {tab->cmd, "--help", NULL};
+        run_out h = tu_run(help);
+        ck_assert_int_eq(h.status, 0);
+        char words[200];
+        snprintf(words, sizeof(words), "%s -", tab->cmd);
+        char *offered = complete(2, words);
+        for (int i = 0; i < tab->nopts; i++) {
+            const opt_def *d = &tab->opts[i];
+            char left[160], first[160], name[80], esc[96];
+            /* --help: the option column with its metavariable, then the first line of its help */
+            left_of(d, left, sizeof(left));
+            const char *line = help_line(h.out, left);
+            ck_assert_msg(line, "%s --help has no line for %s:\n%s", tab->cmd, left, h.out);
+            snprintf(first, sizeof(first), "%.*s\n", (int)strcspn(d->help, "\n"), d->help);
+            const char *end = strchr(line, '\n');
+            ck_assert_msg(strstr(line, first) == end + 1 - strlen(first), "%s: %s", tab->cmd, left);
+            /* completion after `ptosim CMD -`: each name; the man page: each name */
+            for (int k = 0; k < 2; k++) {
+                if (k == 0 && !d->name)
+                    continue;
+                if (k == 1 && !d->letter)
+                    continue;
+                if (k == 0)
+                    snprintf(name, sizeof(name), "--%s%s", d->name, d->arg == OPT_PREFIX ? "=" : "");
+                else
+                    snprintf(name, sizeof(name), "-%c", d->letter);
+                char want[96];
+                snprintf(want, sizeof(want), "word %s\n", name);
+                ck_assert_msg(strstr(offered, want), "ptosim %s - does not offer %s:\n%s", tab->cmd, name,
+                              offered);
+                man_word(name, esc, sizeof(esc));
+                ck_assert_msg(strstr(man, esc), "the man page has no %s (ptosim %s)", name, tab->cmd);
+                /* the value's kind gives its directive, after the name given apart */
+                if (d->arg == OPT_VALUE) {
+                    snprintf(words, sizeof(words), "%s %s ''", tab->cmd, name);
+                    char *got = complete(3, words);
+                    ck_assert_msg(strcmp(got, directive_of(d->kind)) == 0 || d->choices, "%s: %s", words,
+                                  got);
+                    free(got);
+                }
+            }
+        }
+        ck_assert_ptr_nonnull(help_line(h.out, "-h, --help"));
+        ck_assert_msg(strstr(offered, "word -h\nword --help\n"), "%s", offered);
+        /* the words that are no option's value: the operand kind's directive */
+        snprintf(words, sizeof(words), "%s ''", tab->cmd);
+        char *operand = complete(2, words);
+        ck_assert_str_eq(operand, directive_of(tab->operand_kind));
+        free(operand);
+        free(offered);
+        tu_run_free(&h);
+    }
+    free(man);
+    /* the RunConfig field each ring flag sets is the knob run_config.c names */
+    for (int i = 0; i < cli_run_options.nopts; i++) {
+        const opt_def *d = &cli_run_options.opts[i];
+        if (d->name && strncmp(d->name, "ring-", 5) == 0) {
+            ck_assert_str_eq(d->runconfig, runcfg_knob_name((runcfg_knob)d->id));
+            ck_assert_str_eq(d->name, runcfg_knob_flag((runcfg_knob)d->id) + 2);
+        }
+    }
+}
+END_TEST
+
+/* What the completion knows by hand: -p's platforms (given apart, attached with '=' and split by bash at
+ * '='), -o's folders even when its value starts with '-', tune's own options before the run options it
+ * passes on, SimGrid's --cfg= */
+START_TEST(completion_answers_values_and_options_as_the_tables_say)
+{
+    struct {
+        int cword;
+        const char *words, *want;
+    } cases[] = {
+        {4, "run g.jsonl -p a2a3_", "word a2a3_2606\nfiles *.json\n"},
+        {2, "run --platform=a2a3s", "word --platform=a2a3sim\n"},
+        {5, "run g.jsonl --platform = a2a3s", "word a2a3sim\nfiles *.json\n"},
+        {4, "run g.jsonl --platform =", "word a2a3\nword a2a3_2606\nword a2a3sim\nfiles *.json\n"},
+        {4, "run g.jsonl -o -p", "folders\n"},
+        {5, "run g.jsonl -o -p ''", "files\n"},
+        {4, "run g.jsonl --enable-pmu ''", "files\n"}, /* an optional value is attached: a GRAPH follows */
+        {4, "run g.jsonl --seed ''", ""},
+        {2, "run --c", "word --cfg=\n"},
+        {2, "run --ring-", "word --ring-task-window\nword --ring-heap\nword --ring-dep-pool\n"},
+        {2, "tune --re", "word --repeat\n"},
+        {2, "tune -", NULL},
+        {2, "params x", ""},
+        {2, "params --", "word --platform\nword --help\n"},
+        {1, "va", "word validate\n"},
+        {1, "he", "word help\n"},
+        {2, "help pa", "word params\n"},
+        {3, "help params ''", ""},
+        {1, "--", "word --version\nword --help\n"},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+        char *got = complete(cases[i].cword, cases[i].words);
+        if (cases[i].want)
+            ck_assert_msg(strcmp(got, cases[i].want) == 0, "%s:\n%s", cases[i].words, got);
+        else /* tune's own first, each name once though run's table has --seed and --repeat too */
+            ck_assert_msg(
+                tu_starts(got, "word --max-trials\nword --seed\nword --repeat\nword --work-dir\n") &&
+                    !strstr(strstr(got, "--repeat") + 1, "--repeat\n") &&
+                    strstr(got, "word --cfg=\nword --log=\nword -h\nword --help\n"),
+                "%s", got);
+        free(got);
+    }
+    /* a command without a table is left to the script; a bad call is a usage error */
+    const char *sweep[] = {"__complete", "2", "ptosim", "sweep", "-", NULL};
+    run_out r = tu_run(sweep);
+    ck_assert_int_eq(r.status, 1);
+    ck_assert_str_eq(r.out, "");
+    tu_run_free(&r);
+    const char *bad[] = {"__complete", "5", "ptosim", "run", NULL};
+    r = tu_run(bad);
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_str_eq(r.err,
+                     "usage: ptosim __complete CWORD PTOSIM [WORD...] (CWORD: which WORD is completed, "
+                     "from 1)\n");
+    tu_run_free(&r);
+}
+END_TEST
+
+/* A table of every form, for the parser, the help printer and the completer. */
+typedef struct topts {
+    const char *value, *opt, *x;
+    bool flag;
+    int nvalue;         /* --value stores seen */
+    const char *cfg[4]; /* --cfg=... words */
+    int ncfg;
+    const char *ops[8]; /* operands */
+    int nops;
+} topts;
+
+static int t_value(const opt_def *d, const char *word, const char *value, void *dest, char *err,
+                   size_t errlen)
+{
+    topts *o = dest;
+    o->nvalue++;
+    return opt_store_text(d, word, value, dest, err, errlen);
+}
+
+static int t_opt(const opt_def *d, const char *word, const char *value, void *dest, char *err, size_t errlen)
+{
+    (void)d;
+    (void)word;
+    (void)err;
+    (void)errlen;
+    ((topts *)dest)->opt = value ? value : "(bare)";
+    return 0;
+}
+
+static int t_cfg(const opt_def *d, const char *word, const char *value, void *dest, char *err, size_t errlen)
+{
+    (void)d;
+    (void)word;
+    (void)err;
+    (void)errlen;
+    topts *o = dest;
+    o->cfg[o->ncfg++] = value;
+    return 0;
+}
+
+static int t_bad(const opt_def *d, const char *word, const char *value, void *dest, char *err, size_t errlen)
+{
+    (void)d;
+    (void)dest;
+    snprintf(err, errlen, "%s: '%s' is not good", word, value);
+    return -1;
+}
+
+static int t_operand(const char *word, void *dest, char *err, size_t errlen)
+{
+    topts *o = dest;
+    if (o->nops == 8) {
+        snprintf(err, errlen, "too many");
+        return -1;
+    }
+    o->ops[o->nops++] = word;
+    return 0;
+}
+
+static const opt_def T_OPTS[] = {
+    {.name = "value",
+     .letter = 'v',
+     .arg = OPT_VALUE,
+     .kind = OPT_KIND_FILE,
+     .meta = "V",
+     .help = "a value\nover two lines",
+     .store = t_value,
+     .off = offsetof(topts, value)},
+    {.name = "opt",
+     .arg = OPT_OPTIONAL,
+     .kind = OPT_KIND_NUMBER,
+     .meta = "N",
+     .help = "an optional one",
+     .store = t_opt,
+     .flags = OPT_NEXT_DIGIT},
+    {.name = "flag",
+     .letter = 'f',
+     .arg = OPT_FLAG,
+     .help = "a flag",
+     .store = opt_store_true,
+     .off = offsetof(topts, flag)},
+    {.name = "cfg",
+     .arg = OPT_PREFIX,
+     .kind = OPT_KIND_TEXT,
+     .meta = "K:V",
+     .help = "attached",
+     .store = t_cfg},
+    {.name = "must",
+     .arg = OPT_VALUE,
+     .kind = OPT_KIND_CHOICE,
+     .choices = "alpha beta",
+     .meta = "WORD",
+     .help = "a word",
+     .missing = "--must needs alpha or beta"},
+    {.name = "bad", .arg = OPT_VALUE, .kind = OPT_KIND_DIR, .meta = "D", .help = "refused", .store = t_bad},
+    {.letter = 'x',
+     .arg = OPT_VALUE,
+     .kind = OPT_KIND_PLATFORM,
+     .meta = "P",
+     .help = "short only",
+     .store = opt_store_text,
+     .off = offsetof(topts, x)},
+    {.name = "passed-on", .arg = OPT_VALUE, .meta = "Q", .help = "another's", .flags = OPT_PASS},
+};
+
+static const opt_table T = {
+    .cmd = "t",
+    .opts = T_OPTS,
+    .nopts = OPT_COUNT(T_OPTS),
+    .operand_kind = OPT_KIND_FILE,
+    .operand = t_operand,
+    .unknown = "unknown option '%s' (t --help)",
+};
+
+/* Parses the blank-separated words with table t into o; returns opt_parse's result, its message in err. */
+static int parse_with(const opt_table *t, const char *words, topts *o, char *err, const char **rest,
+                      int *nrest)
+{
+    static char copy[512];
+    char *argv[32];
+    int argc = 0;
+    snprintf(copy, sizeof(copy), "%s", words);
+    char *save = NULL;
+    for (char *w = strtok_r(copy, " ", &save); w && argc < 32; w = strtok_r(NULL, " ", &save))
+        argv[argc++] = strcmp(w, "''") == 0 ? (char *)"" : w;
+    memset(o, 0, sizeof(*o));
+    err[0] = '\0';
+    return opt_parse(t, argc, argv, o, rest, nrest, err, 256);
+}
+
+START_TEST(the_parser_takes_every_form_and_says_what_is_wrong)
+{
+    topts o;
+    char err[256];
+    /* a value: apart, after '=', attached to the letter, apart from it; the last one given wins */
+    static const char *const forms[] = {"--value V", "--value=V", "-vV", "-v V", "--value a -v V"};
+    for (size_t i = 0; i < sizeof(forms) / sizeof(*forms); i++) {
+        ck_assert_int_eq(parse_with(&T, forms[i], &o, err, NULL, NULL), 0);
+        ck_assert_str_eq(o.value, "V");
+        ck_assert_int_eq(o.nvalue, i == 4 ? 2 : 1);
+        ck_assert_int_eq(o.nops, 0);
+    }
+    ck_assert_int_eq(parse_with(&T, "--value= -v --flag", &o, err, NULL, NULL), 0);
+    ck_assert_str_eq(o.value, "--flag"); /* a value given apart is the next word, whatever it is */
+    ck_assert(!o.flag);
+    /* an optional value: bare, attached, or a lone digit after it; anything else after it is not its */
+    ck_assert_int_eq(parse_with(&T, "--opt", &o, err, NULL, NULL), 0);
+    ck_assert_str_eq(o.opt, "(bare)");
+    ck_assert_int_eq(parse_with(&T, "--opt=12", &o, err, NULL, NULL), 0);
+    ck_assert_str_eq(o.opt, "12");
+    ck_assert_int_eq(parse_with(&T, "--opt 3", &o, err, NULL, NULL), 0);
+    ck_assert_str_eq(o.opt, "3");
+    ck_assert_int_eq(parse_with(&T, "--opt 33", &o, err, NULL, NULL), 0);
+    ck_assert_str_eq(o.opt, "(bare)");
+    ck_assert_int_eq(o.nops, 1);
+    ck_assert_str_eq(o.ops[0], "33");
+    /* flags, a prefix option (the whole word), operands in order ("-" is one) */
+    ck_assert_int_eq(parse_with(&T, "a -f --cfg=k:v - --cfg=x b", &o, err, NULL, NULL), 0);
+    ck_assert(o.flag);
+    ck_assert_int_eq(o.ncfg, 2);
+    ck_assert_str_eq(o.cfg[0], "--cfg=k:v");
+    ck_assert_str_eq(o.cfg[1], "--cfg=x");
+    ck_assert_int_eq(o.nops, 3);
+    ck_assert_str_eq(o.ops[0], "a");
+    ck_assert_str_eq(o.ops[1], "-");
+    ck_assert_str_eq(o.ops[2], "b");
+    /* the messages */
+    static const struct {
+        const char *words, *err;
+    } bad[] = {
+        {"--value", "--value: missing value"},
+        {"-v", "--value: missing value"}, /* the long name, whichever was given */
+        {"-x", "-x: missing value"},
+        {"--must", "--must needs alpha or beta"},
+        {"--bad z", "--bad: 'z' is not good"},
+        {"--bad=z", "--bad=z: 'z' is not good"},
+        {"--nope", "unknown option '--nope' (t --help)"},
+        {"--flag=1", "unknown option '--flag=1' (t --help)"},
+        {"-fq", "unknown option '-fq' (t --help)"}, /* no bundled flags */
+        {"--cfg", "unknown option '--cfg' (t --help)"},
+        {"--", "unknown option '--' (t --help)"},
+        {"--passed-on q", "unknown option '--passed-on' (t --help)"}, /* not parsed here without rest */
+        {"a b c d e f g h i", "too many"},
+    };
+    for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
+        ck_assert_msg(parse_with(&T, bad[i].words, &o, err, NULL, NULL) == -1, "%s", bad[i].words);
+        ck_assert_str_eq(err, bad[i].err);
+    }
+    /* help: -h or --help where an option may be, not as a value, not after an error */
+    ck_assert_int_eq(parse_with(&T, "a -h", &o, err, NULL, NULL), 1);
+    ck_assert_int_eq(parse_with(&T, "--value --help", &o, err, NULL, NULL), 0);
+    ck_assert_int_eq(parse_with(&T, "--nope --help", &o, err, NULL, NULL), -1);
+    opt_table anywhere = T;
+    anywhere.help_anywhere = true;
+    ck_assert_int_eq(parse_with(&anywhere, "--nope --help", &o, err, NULL, NULL), 1);
+    ck_assert_int_eq(parse_with(&anywhere, "--value --help", &o, err, NULL, NULL), 1);
+    /* "--" ends the options where the table says so */
+    opt_table dd = T;
+    dd.dashdash = true;
+    ck_assert_int_eq(parse_with(&dd, "-f -- --value -h", &o, err, NULL, NULL), 0);
+    ck_assert(o.flag);
+    ck_assert_int_eq(o.nops, 2);
+    ck_assert_str_eq(o.ops[0], "--value");
+    ck_assert_str_eq(o.ops[1], "-h");
+    /* with rest: what the table does not know, and its OPT_PASS rows, go on in order */
+    opt_table pass = T;
+    pass.operand = NULL;
+    const char *rest[32];
+    int nrest = -1;
+    ck_assert_int_eq(parse_with(&pass, "g --passed-on q --nope -f --value v - --x=1", &o, err, rest, &nrest),
+                     0);
+    ck_assert_int_eq(nrest, 6);
+    static const char *const want[] = {"g", "--passed-on", "q", "--nope", "-", "--x=1"};
+    for (int i = 0; i < 6; i++)
+        ck_assert_str_eq(rest[i], want[i]);
+    ck_assert(o.flag);
+    ck_assert_str_eq(o.value, "v");
+    /* the row a word names, in the table or (asked) in the one it passes on */
+    static const opt_def MORE[] = {{.name = "other", .arg = OPT_FLAG, .help = "other"}};
+    opt_table inner = {.cmd = "i", .opts = MORE, .nopts = 1};
+    pass.pass = &inner;
+    ck_assert_ptr_eq(opt_find(&pass, "-vX", false), &T_OPTS[0]);
+    ck_assert_ptr_eq(opt_find(&pass, "--value=X", false), &T_OPTS[0]);
+    ck_assert_ptr_eq(opt_find(&pass, "--cfg=a", false), &T_OPTS[3]);
+    ck_assert_ptr_null(opt_find(&pass, "--cfg", false));
+    ck_assert_ptr_null(opt_find(&pass, "--other", false));
+    ck_assert_ptr_eq(opt_find(&pass, "--other", true), &MORE[0]);
+    ck_assert_ptr_null(opt_find(&pass, "--other=1", true));
+}
+END_TEST
+
+START_TEST(help_prints_the_options_section_from_the_table)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    ck_assert_ptr_nonnull(f);
+    opt_help(&T, f);
+    fclose(f);
+    /* the widest columns, "-v, --value V" and "--passed-on Q" (13), put the help at 2 + 13 + 2 = 17 */
+    ck_assert_str_eq(text, "  -v, --value V  a value\n"
+                           "                 over two lines\n"
+                           "  --opt[=N]      an optional one\n"
+                           "  -f, --flag     a flag\n"
+                           "  --cfg=K:V      attached\n"
+                           "  --must WORD    a word\n"
+                           "  --bad D        refused\n"
+                           "  -x P           short only\n"
+                           "  --passed-on Q  another's\n"
+                           "  -h, --help     this text\n");
+    free(text);
+    /* and the names a script lists */
+    f = open_memstream(&text, &len);
+    opt_list(&T, f);
+    fclose(f);
+    ck_assert_str_eq(text,
+                     "--value\n-v\n--opt\n--flag\n-f\n--cfg=\n--must\n--bad\n-x\n--passed-on\n-h\n--help\n");
+    free(text);
+}
+END_TEST
+
+/* opt_complete of T for the blank-separated words (the last being completed). */
+static char *complete_t(const opt_table *t, const char *words)
+{
+    char copy[256], *argv[16];
+    int n = 0;
+    snprintf(copy, sizeof(copy), "%s", words);
+    char *save = NULL;
+    for (char *w = strtok_r(copy, " ", &save); w && n < 16; w = strtok_r(NULL, " ", &save))
+        argv[n++] = strcmp(w, "''") == 0 ? (char *)"" : w;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    ck_assert_ptr_nonnull(f);
+    opt_complete(t, n, argv, PTOSIM_SRCDIR "/platforms", f);
+    fclose(f);
+    return text;
+}
+
+START_TEST(the_completer_offers_by_kind_and_names)
+{
+    static const struct {
+        const char *words, *want;
+    } cases[] = {
+        {"--value ''", "files\n"},
+        {"-v ''", "files\n"},
+        {"--bad ''", "folders\n"},
+        {"--must b", "word beta\n"},
+        {"--must = ''", "word alpha\nword beta\n"},
+        {"--must=a", "word --must=alpha\n"},
+        {"-x a2a3s", "word a2a3sim\nfiles *.json\n"},
+        {"-f ''", "files\n"},
+        {"--opt ''", "files\n"},
+        {"--value -f ''", "files\n"},
+        {"--value -f", "files\n"},
+        {"--f", "word --flag\n"},
+        {"--c", "word --cfg=\n"},
+        {"-",
+         "word --value\nword -v\nword --opt\nword --flag\nword -f\nword --cfg=\nword --must\nword --bad\n"
+         "word -x\nword --passed-on\nword -h\nword --help\n"},
+        {"--passed-on ''", ""},
+        {"a b", "files\n"},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+        char *got = complete_t(&T, cases[i].words);
+        ck_assert_msg(strcmp(got, cases[i].want) == 0, "%s:\n%s", cases[i].words, got);
+        free(got);
+    }
+    /* a platform folder's names: NAME.json files only, none a line could not carry, sorted */
+    const char *dir = tu_tmpdir();
+    static const char *const files[] = {"b.json",  "a.json", "a b.json", "c\001.json",
+                                        ".h.json", "d.xml",  ".json"};
+    for (size_t i = 0; i < sizeof(files) / sizeof(*files); i++)
+        free(tu_write(dir, files[i], "{}"));
+    const char *words[] = {"-x", ""};
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    opt_complete(&T, 2, (char **)words, dir, f);
+    fclose(f);
+    ck_assert_str_eq(text, "word a\nword b\nfiles *.json\n");
+    free(text);
+    /* after "--", where the table ends its options there, every word is an operand */
+    opt_table dd = T;
+    dd.dashdash = true;
+    char *got = complete_t(&dd, "-- -");
+    ck_assert_str_eq(got, "files\n");
+    free(got);
+    /* a table passing options on offers those too, each name once */
+    static const opt_def MORE[] = {{.name = "value", .arg = OPT_VALUE, .help = "again"},
+                                   {.name = "other", .letter = 'v', .arg = OPT_FLAG, .help = "other"}};
+    opt_table inner = {.cmd = "i", .opts = MORE, .nopts = 2};
+    opt_table outer = T;
+    outer.pass = &inner;
+    got = complete_t(&outer, "--o");
+    ck_assert_str_eq(got, "word --opt\nword --other\n");
+    free(got);
+    got = complete_t(&outer, "-v");
+    ck_assert_str_eq(got, "word -v\n");
+    free(got);
+}
+END_TEST
+
+/* The messages the converted commands gave before their tables, byte for byte (sim/main.c's and cli.c's
+ * parsers of the time). */
+START_TEST(the_converted_commands_keep_their_messages)
+{
+    static const struct {
+        const char *args[6];
+        const char *err;
+    } cases[] = {
+        {{"run", TRACE("chain3.jsonl"), "-o"}, "ptosim: --work-dir: missing value\n" TU_USAGE_RUN},
+        {{"run", TRACE("chain3.jsonl"), "--ring-heap"}, "ptosim: --ring-heap: missing value\n" TU_USAGE_RUN},
+        {{"run", TRACE("chain3.jsonl"), "--quiet=1"},
+         "ptosim: unknown option '--quiet=1' (ptosim run --help lists the options)\n" TU_USAGE_RUN},
+        {{"run", TRACE("chain3.jsonl"), "--cfg"},
+         "ptosim: unknown option '--cfg' (ptosim run --help lists the options)\n" TU_USAGE_RUN},
+        {{"run", "--"}, "ptosim: unknown option '--' (ptosim run --help lists the options)\n" TU_USAGE_RUN},
+        {{"run", TRACE("chain3.jsonl"), "--perfetto="}, "ptosim: --perfetto: empty FILE name\n" TU_USAGE_RUN},
+        {{"run", TRACE("chain3.jsonl"), "--seed", "x"},
+         "ptosim: --seed: 'x' is not an integer in [0, 2^64-1]\n" TU_USAGE_RUN},
+        {{"run", TRACE("chain3.jsonl"), "--repeat=0"},
+         "ptosim: --repeat: '0' is not an integer in [1, 10000]\n" TU_USAGE_RUN},
+        {{"tune", TRACE("chain3.jsonl"), "--max-trials"},
+         "ptosim tune: --max-trials needs an integer in [0, 10000]\n" TU_USAGE_TUNE},
+        {{"tune", TRACE("chain3.jsonl"), "--bogus"},
+         "ptosim tune: unknown option '--bogus' (ptosim run --help lists the options)\n" TU_USAGE_TUNE},
+        {{"validate", "--x", TRACE("chain3.jsonl")},
+         "ptosim validate: one GRAPH at a time\nusage: ptosim validate GRAPH (ptosim validate --help)\n"},
+        {{"validate", "--x"},
+         "ptosim validate: unknown option\nusage: ptosim validate GRAPH (ptosim validate --help)\n"},
+        {{"params", "-p"},
+         "ptosim params: --platform: missing value\nusage: ptosim params [-p NAME|FILE] (ptosim "
+         "params --help)\n"},
+        {{"params", "-"},
+         "ptosim params: -: unknown option\nusage: ptosim params [-p NAME|FILE] (ptosim params "
+         "--help)\n"},
+        {{"params", "x"},
+         "ptosim params: x: takes no argument (-p NAME|FILE names the platform)\nusage: ptosim "
+         "params [-p NAME|FILE] (ptosim params --help)\n"},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+        run_out r = tu_run(cases[i].args);
+        ck_assert_msg(r.status == 2, "%s %s: exit %d", cases[i].args[0], cases[i].args[1], r.status);
+        ck_assert_str_eq(r.err, cases[i].err);
+        tu_run_free(&r);
+    }
+    /* -h anywhere in validate, and in tune even as the value of a run option it passes on */
+    const char *v[] = {"validate", "--x", "y", "--help", NULL}, *t[] = {"tune", "g", "--set", "--help", NULL};
+    run_out r = tu_run(v);
+    ck_assert_int_eq(r.status, 0);
+    ck_assert(tu_starts(r.out, "usage: ptosim validate GRAPH\n"));
+    tu_run_free(&r);
+    r = tu_run(t);
+    ck_assert_int_eq(r.status, 0);
+    ck_assert(tu_starts(r.out, "usage: ptosim tune GRAPH"));
+    tu_run_free(&r);
+}
+END_TEST
+
+Suite *suite_opts(void)
+{
+    Suite *s = suite_create("opts");
+    TCase *tc = tcase_create("tables");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, the_commands_with_a_table_are_the_tables_the_tests_walk);
+    tcase_add_test(tc, every_option_of_every_table_is_in_its_help_its_completion_and_the_man_page);
+    tcase_add_test(tc, completion_answers_values_and_options_as_the_tables_say);
+    tcase_add_test(tc, the_converted_commands_keep_their_messages);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("parser");
+    tcase_add_test(tc, the_parser_takes_every_form_and_says_what_is_wrong);
+    tcase_add_test(tc, help_prints_the_options_section_from_the_table);
+    tcase_add_test(tc, the_completer_offers_by_kind_and_names);
+    suite_add_tcase(s, tc);
+    return s;
+}
