@@ -14,27 +14,29 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../../model/base/msg_text.h"
-#include "../../model/base/json_reader.h"
 #include "../../model/aicpu/orchestrator.h"
+#include "../../model/base/json_reader.h"
+#include "../../model/base/msg_text.h"
 #include "../../model/base/outfile.h"
-#include "../../model/chip/platform.h"
 #include "../../model/base/readall.h"
 #include "../../model/base/string_table.h"
 #include "../../model/base/userdir.h"
+#include "../../model/chip/platform.h"
 #include "../cli/cli.h"
 #include "../import/import.h"
 #include "../json/json_scan.h"
 #include "../json/json_span.h"
 #include "../json/json_stream.h"
 #include "../run/run.h"
+#include "conform_int.h"
 
 /*
  * What is compared, and why not the rest. The captures come from the
@@ -85,19 +87,6 @@
  * drain happens), nor clock_freq_hz (the unit of times).
  */
 
-#define CF_VALUE_MAX 160 /* a value printed in a difference line, longer ones end in "..." */
-#define CF_RING_COUNT 4  /* PTO2_MAX_RING_DEPTH */
-#define CF_DEFAULT_RING_HEAP (256ULL * 1024 * 1024) /* PTO2_HEAP_SIZE, runtime/pto_runtime2_types.h */
-
-/* One compared file: where its lines go and how many differences it had. */
-typedef struct cf_file {
-    FILE *out;        /* the report */
-    const char *name; /* file name as printed */
-    long diffs;       /* differences found */
-    char **held;      /* NULL: lines go to out; else the first CONFORM_MAX_LINES lines are kept here */
-    bool oom;         /* a held line could not be kept */
-} cf_file;
-
 /* Prints one difference line (the first CONFORM_MAX_LINES of a file) and counts it. */
 /* The text fmt formats, escaped for a terminal (msgtext_escape: the files' names and values are the
  * capture's); malloc'd, NULL when out of memory. */
@@ -117,8 +106,7 @@ static char *escaped_text(const char *fmt, va_list ap)
     return out;
 }
 
-static void diff(cf_file *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void diff(cf_file *f, const char *fmt, ...)
+void cf_diff(cf_file *f, const char *fmt, ...)
 {
     if (f->diffs++ >= CONFORM_MAX_LINES)
         return;
@@ -147,8 +135,7 @@ static void diff(cf_file *f, const char *fmt, ...)
 }
 
 /* Prints an information line: something shown, not compared. */
-static void info(cf_file *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void info(cf_file *f, const char *fmt, ...)
+void cf_info(cf_file *f, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -169,8 +156,7 @@ static void more(const cf_file *f)
         fprintf(f->out, "%s: ... and %ld more differences\n", f->name, f->diffs - CONFORM_MAX_LINES);
 }
 
-static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int fail(char *err, size_t errlen, const char *fmt, ...)
+int cf_fail(char *err, size_t errlen, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -182,7 +168,7 @@ static int fail(char *err, size_t errlen, const char *fmt, ...)
 /* ---- values ---- */
 
 /* Equal JSON values; absent (NULL) equals only absent. */
-static bool same(const cJSON *a, const cJSON *b)
+bool cf_same(const cJSON *a, const cJSON *b)
 {
     if (!a || !b)
         return a == b;
@@ -278,7 +264,7 @@ static bool quick_print(const cJSON *v, char *out, size_t n, size_t *len)
 }
 
 /* v as compact JSON into buf ("-" when absent, "..." when cut). Returns buf. */
-static const char *jtext(const cJSON *v, char *buf, size_t n)
+const char *cf_jtext(const cJSON *v, char *buf, size_t n)
 {
     if (!v) {
         snprintf(buf, n, "-");
@@ -309,18 +295,18 @@ static const char *jtext(const cJSON *v, char *buf, size_t n)
     return buf;
 }
 
-/* Like jtext, but a string shows without quotes. */
-static const char *jraw(const cJSON *v, char *buf, size_t n)
+/* Like cf_jtext, but a string shows without quotes. */
+const char *cf_jraw(const cJSON *v, char *buf, size_t n)
 {
     if (cJSON_IsString(v)) {
         snprintf(buf, n, "%s", v->valuestring);
         return buf;
     }
-    return jtext(v, buf, n);
+    return cf_jtext(v, buf, n);
 }
 
 /* An unsigned 64-bit value written as a decimal string (or a whole number). */
-static bool get_u64(const cJSON *v, uint64_t *out)
+bool cf_get_u64(const cJSON *v, uint64_t *out)
 {
     if (cJSON_IsNumber(v) && v->valuedouble >= 0 && v->valuedouble < 18446744073709551616.0 &&
         v->valuedouble == (double)(uint64_t)v->valuedouble) {
@@ -332,7 +318,7 @@ static bool get_u64(const cJSON *v, uint64_t *out)
 
 /* Appends s to buf[*len, cap) as snprintf(buf + *len, ...) would (cut to fit, NUL-terminated) and adds its
  * whole length to *len, so that a cut line ends as the snprintf chain it replaces ended it. */
-static void cat(char *buf, size_t *len, size_t cap, const char *s)
+void cf_cat(char *buf, size_t *len, size_t cap, const char *s)
 {
     size_t l = strlen(s);
     if (*len < cap) {
@@ -364,8 +350,8 @@ static const char *id_label(uint64_t id, char *buf, size_t n);
 static const char *task_label(const cJSON *v, char *buf, size_t n)
 {
     uint64_t id;
-    if (!get_u64(v, &id))
-        return jtext(v, buf, n);
+    if (!cf_get_u64(v, &id))
+        return cf_jtext(v, buf, n);
     return id_label(id, buf, n);
 }
 
@@ -385,27 +371,27 @@ static const char *id_label(uint64_t id, char *buf, size_t n)
 }
 
 /* Compares the values va and vb of key, one difference line prefixed by where. */
-static void cmp_vals(cf_file *f, const char *where, const char *key, const cJSON *va, const cJSON *vb)
+void cf_cmp_vals(cf_file *f, const char *where, const char *key, const cJSON *va, const cJSON *vb)
 {
-    if (same(va, vb))
+    if (cf_same(va, vb))
         return;
     char ta[CF_VALUE_MAX], tb[CF_VALUE_MAX];
-    diff(f, "%s%s%s: real %s, ptosim %s", where, *where ? " " : "", key, jtext(va, ta, sizeof(ta)),
-         jtext(vb, tb, sizeof(tb)));
+    cf_diff(f, "%s%s%s: real %s, ptosim %s", where, *where ? " " : "", key, cf_jtext(va, ta, sizeof(ta)),
+            cf_jtext(vb, tb, sizeof(tb)));
 }
 
 /* Compares obj_a[key] with obj_b[key], one difference line prefixed by where. */
-static void cmp_key(cf_file *f, const char *where, const cJSON *a, const cJSON *b, const char *key)
+void cf_cmp_key(cf_file *f, const char *where, const cJSON *a, const cJSON *b, const char *key)
 {
-    cmp_vals(f, where, key, cJSON_GetObjectItemCaseSensitive(a, key),
-             cJSON_GetObjectItemCaseSensitive(b, key));
+    cf_cmp_vals(f, where, key, cJSON_GetObjectItemCaseSensitive(a, key),
+                cJSON_GetObjectItemCaseSensitive(b, key));
 }
 
 /* ---- files ---- */
 
 /* The largest window a stream of the last comparison or capture read held, or the size of a file it read
  * whole (conform_peak_window). */
-static _Atomic size_t cf_peak_window; /* atomic: a side's digest is read on a thread of its own */
+_Atomic size_t cf_peak_window; /* atomic: a side's digest is read on a thread of its own */
 
 static void peak_note(size_t n)
 {
@@ -425,14 +411,16 @@ static char *slurp(const char *path, readall_kind kind, size_t *len, char *err, 
 {
     FILE *f = readall_open(path);
     if (!f) {
-        fail(err, errlen, "%s: cannot read: %s", path, readall_why(errno));
+        cf_fail(err, errlen, "%s: cannot read: %s", path, readall_why(errno));
         return NULL;
     }
     char why[128];
     char *buf = readall(f, kind, len, why, sizeof(why));
     if (!buf)
-        fail(err, errlen, "%s: cannot read: %s", path,
-             errno == EFBIG ? why : errno == ENOMEM ? "out of memory" : "I/O error");
+        cf_fail(err, errlen, "%s: cannot read: %s", path,
+                errno == EFBIG    ? why
+                : errno == ENOMEM ? "out of memory"
+                                  : "I/O error");
     else
         peak_note(*len); /* held whole */
     fclose(f);
@@ -461,18 +449,11 @@ static cJSON *load_object(const char *path, readall_kind kind, char *err, size_t
     free(text);
     if (j && !cJSON_IsObject(j)) {
         cJSON_Delete(j);
-        fail(err, errlen, "%s: not a JSON object", path);
+        cf_fail(err, errlen, "%s: not a JSON object", path);
         return NULL;
     }
     return j;
 }
-
-/* scope_stats.jsonl: one object per non-blank line, the header first. */
-typedef struct cf_lines {
-    cJSON **v;   /* parsed lines */
-    int *lineno; /* their line numbers in the file */
-    size_t n;    /* lines (at least the header) */
-} cf_lines;
 
 static void lines_free(cf_lines *l)
 {
@@ -506,7 +487,7 @@ static int load_lines(const char *path, cf_lines *out, char *err, size_t errlen)
             if (j && !cJSON_IsObject(j)) {
                 cJSON_Delete(j);
                 j = NULL;
-                fail(err, errlen, "%s: not a JSON object", what);
+                cf_fail(err, errlen, "%s: not a JSON object", what);
             }
             if (!j) {
                 rc = -1;
@@ -520,7 +501,7 @@ static int load_lines(const char *path, cf_lines *out, char *err, size_t errlen)
                     out->v = nv;
                 if (!nl) {
                     cJSON_Delete(j);
-                    rc = fail(err, errlen, "%s: out of memory", path);
+                    rc = cf_fail(err, errlen, "%s: out of memory", path);
                     break;
                 }
                 out->lineno = nl;
@@ -533,7 +514,7 @@ static int load_lines(const char *path, cf_lines *out, char *err, size_t errlen)
     }
     free(text);
     if (rc == 0 && out->n == 0)
-        rc = fail(err, errlen, "%s: empty (the first line is the run's header)", path);
+        rc = cf_fail(err, errlen, "%s: empty (the first line is the run's header)", path);
     if (rc != 0)
         lines_free(out);
     return rc;
@@ -547,8 +528,8 @@ static const cJSON *need_array(const cJSON *obj, const char *key, const char *pa
 {
     const cJSON *a = cJSON_GetObjectItemCaseSensitive(obj, key);
     if (!cJSON_IsArray(a)) {
-        fail(err, errlen, "%s: %s%s%s: %s", path, where, *where ? "." : "", key,
-             a ? "not an array" : "missing");
+        cf_fail(err, errlen, "%s: %s%s%s: %s", path, where, *where ? "." : "", key,
+                a ? "not an array" : "missing");
         return NULL;
     }
     return a;
@@ -570,7 +551,7 @@ static int check_deps(const cJSON *d, const char *path, char *err, size_t errlen
             char where[64];
             snprintf(where, sizeof(where), "%s[%d]", LISTS[l], i);
             if (!cJSON_IsObject(e))
-                return fail(err, errlen, "%s: %s: not an object", path, where);
+                return cf_fail(err, errlen, "%s: %s: not an object", path, where);
             if (l == 0) {
                 const cJSON *args = need_array(e, "args", path, where, err, errlen), *g;
                 if (!args)
@@ -579,12 +560,12 @@ static int check_deps(const cJSON *d, const char *path, char *err, size_t errlen
                 cJSON_ArrayForEach(g, args)
                 {
                     if (!cJSON_IsObject(g))
-                        return fail(err, errlen, "%s: %s.args[%d]: not an object", path, where, k);
+                        return cf_fail(err, errlen, "%s: %s.args[%d]: not an object", path, where, k);
                     k++;
                 }
             }
             if (l == 1 && !cJSON_GetObjectItemCaseSensitive(e, "buffer_addr"))
-                return fail(err, errlen, "%s: %s.buffer_addr: missing", path, where);
+                return cf_fail(err, errlen, "%s: %s.buffer_addr: missing", path, where);
             i++;
         }
     }
@@ -596,7 +577,7 @@ static int check_deps(const cJSON *d, const char *path, char *err, size_t errlen
 /* The key of tensor_id values: a string as it is, anything else as JSON text. */
 static const char *id_key(const cJSON *v, char *buf, size_t n)
 {
-    return cJSON_IsString(v) ? v->valuestring : jtext(v, buf, n);
+    return cJSON_IsString(v) ? v->valuestring : cf_jtext(v, buf, n);
 }
 
 /* Numbers every distinct tensor_id in order of first appearance: tasks[].args, edges, tensors[]. */
@@ -664,8 +645,8 @@ static int tensor_no(const strtab *t, const cJSON *id)
 static bool task_same(const cJSON *r, const cJSON *s, const strtab *rt, const strtab *st)
 {
     for (size_t k = 0; k < sizeof(TASK_KEYS) / sizeof(TASK_KEYS[0]); k++)
-        if (!same(cJSON_GetObjectItemCaseSensitive(r, TASK_KEYS[k]),
-                  cJSON_GetObjectItemCaseSensitive(s, TASK_KEYS[k])))
+        if (!cf_same(cJSON_GetObjectItemCaseSensitive(r, TASK_KEYS[k]),
+                     cJSON_GetObjectItemCaseSensitive(s, TASK_KEYS[k])))
             return false;
     const cJSON *rg = cJSON_GetObjectItemCaseSensitive(r, "args"),
                 *sg = cJSON_GetObjectItemCaseSensitive(s, "args");
@@ -673,8 +654,8 @@ static bool task_same(const cJSON *r, const cJSON *s, const strtab *rt, const st
         return false;
     for (const cJSON *x = rg->child, *y = sg->child; x && y; x = x->next, y = y->next) {
         for (size_t q = 0; q < sizeof(ARG_KEYS) / sizeof(ARG_KEYS[0]); q++)
-            if (!same(cJSON_GetObjectItemCaseSensitive(x, ARG_KEYS[q]),
-                      cJSON_GetObjectItemCaseSensitive(y, ARG_KEYS[q])))
+            if (!cf_same(cJSON_GetObjectItemCaseSensitive(x, ARG_KEYS[q]),
+                         cJSON_GetObjectItemCaseSensitive(y, ARG_KEYS[q])))
                 return false;
         if (tensor_no(rt, cJSON_GetObjectItemCaseSensitive(x, "tensor_id")) !=
             tensor_no(st, cJSON_GetObjectItemCaseSensitive(y, "tensor_id")))
@@ -692,23 +673,23 @@ static void cmp_task(cf_file *f, int i, const cJSON *r, const cJSON *s, const st
         snprintf(where, sizeof(where), "tasks[%d] %s", i,
                  task_label(cJSON_GetObjectItemCaseSensitive(r, "task_id"), lab, sizeof(lab)));
         for (size_t k = 0; k < sizeof(TASK_KEYS) / sizeof(TASK_KEYS[0]); k++)
-            cmp_key(f, where, r, s, TASK_KEYS[k]);
+            cf_cmp_key(f, where, r, s, TASK_KEYS[k]);
         const cJSON *rg = cJSON_GetObjectItemCaseSensitive(r, "args"),
                     *sg = cJSON_GetObjectItemCaseSensitive(s, "args");
         int rgn = cJSON_GetArraySize(rg), sgn = cJSON_GetArraySize(sg);
         if (rgn != sgn)
-            diff(f, "%s args: real %d, ptosim %d", where, rgn, sgn);
+            cf_diff(f, "%s args: real %d, ptosim %d", where, rgn, sgn);
         const cJSON *x = rg->child, *y = sg->child;
         for (int k = 0; x && y; k++, x = x->next, y = y->next) {
             char aw[sizeof(where) + 32];
             snprintf(aw, sizeof(aw), "%s args[%d]", where, k);
             for (size_t q = 0; q < sizeof(ARG_KEYS) / sizeof(ARG_KEYS[0]); q++)
-                cmp_key(f, aw, x, y, ARG_KEYS[q]);
+                cf_cmp_key(f, aw, x, y, ARG_KEYS[q]);
             char ta[32], tb[32];
             tensor_name(rt, cJSON_GetObjectItemCaseSensitive(x, "tensor_id"), ta, sizeof(ta));
             tensor_name(st, cJSON_GetObjectItemCaseSensitive(y, "tensor_id"), tb, sizeof(tb));
             if (strcmp(ta, tb) != 0)
-                diff(f, "%s tensor: real %s, ptosim %s", aw, ta, tb);
+                cf_diff(f, "%s tensor: real %s, ptosim %s", aw, ta, tb);
         }
     }
 }
@@ -719,7 +700,7 @@ static void cmp_tasks(cf_file *f, const cJSON *rd, const cJSON *sd, const strtab
                 *sa = cJSON_GetObjectItemCaseSensitive(sd, "tasks");
     int rn = cJSON_GetArraySize(ra), sn = cJSON_GetArraySize(sa);
     if (rn != sn)
-        diff(f, "tasks: real %d, ptosim %d", rn, sn);
+        cf_diff(f, "tasks: real %d, ptosim %d", rn, sn);
     const cJSON *r = ra->child, *s = sa->child;
     for (int i = 0; r && s; i++, r = r->next, s = s->next)
         cmp_task(f, i, r, s, rt, st);
@@ -741,7 +722,7 @@ static const char *const EDGE_KEYS[EDGE_NKEYS] = {"pred",
                                                   "producer_shape",
                                                   "producer_start_offset",
                                                   "producer_strides"};
-enum { SHOW_LABEL, SHOW_TEXT, SHOW_RAW, SHOW_TENSOR }; /* task_label, jtext, jraw, tensor_name */
+enum { SHOW_LABEL, SHOW_TEXT, SHOW_RAW, SHOW_TENSOR }; /* task_label, cf_jtext, cf_jraw, tensor_name */
 static const int EDGE_SHOW[EDGE_NKEYS] = {SHOW_LABEL, SHOW_LABEL, SHOW_TEXT, SHOW_RAW,  SHOW_TEXT,
                                           SHOW_RAW,   SHOW_TENSOR, SHOW_RAW, SHOW_TEXT, SHOW_RAW,
                                           SHOW_TEXT,  SHOW_TEXT,  SHOW_RAW,  SHOW_TEXT};
@@ -771,10 +752,10 @@ static void edge_texts_tree(const cJSON *e, const strtab *t, cf_edge_texts *x)
             task_label(f[k], v, CF_VALUE_MAX);
             break;
         case SHOW_TEXT:
-            jtext(f[k], v, CF_VALUE_MAX);
+            cf_jtext(f[k], v, CF_VALUE_MAX);
             break;
         case SHOW_RAW:
-            jraw(f[k], v, CF_VALUE_MAX);
+            cf_jraw(f[k], v, CF_VALUE_MAX);
             break;
         default:
             tensor_name(t, f[k], v, CF_VALUE_MAX);
@@ -791,40 +772,40 @@ static char *edge_line_of(const cf_edge_texts *x)
     char line[16 * CF_VALUE_MAX];
     size_t n = 0, cap = sizeof(line);
     line[0] = '\0';
-    cat(line, &n, cap, x->v[PRED]);
-    cat(line, &n, cap, " -> ");
-    cat(line, &n, cap, x->v[SUCC]);
-    cat(line, &n, cap, " arg ");
-    cat(line, &n, cap, x->v[ARG]);
-    cat(line, &n, cap, " ");
-    cat(line, &n, cap, x->v[SOURCE]);
-    cat(line, &n, cap, " ");
-    cat(line, &n, cap, x->v[FLAGS]);
+    cf_cat(line, &n, cap, x->v[PRED]);
+    cf_cat(line, &n, cap, " -> ");
+    cf_cat(line, &n, cap, x->v[SUCC]);
+    cf_cat(line, &n, cap, " arg ");
+    cf_cat(line, &n, cap, x->v[ARG]);
+    cf_cat(line, &n, cap, " ");
+    cf_cat(line, &n, cap, x->v[SOURCE]);
+    cf_cat(line, &n, cap, " ");
+    cf_cat(line, &n, cap, x->v[FLAGS]);
     if (x->have[OVERLAP]) {
-        cat(line, &n, cap, " overlap ");
-        cat(line, &n, cap, x->v[OVERLAP]);
+        cf_cat(line, &n, cap, " overlap ");
+        cf_cat(line, &n, cap, x->v[OVERLAP]);
     }
     if (x->have[TID]) {
-        cat(line, &n, cap, " ");
-        cat(line, &n, cap, x->v[TID]);
+        cf_cat(line, &n, cap, " ");
+        cf_cat(line, &n, cap, x->v[TID]);
     }
     if (x->have[CDT] || x->have[CSH] || x->have[COFF] || x->have[CSTR]) {
-        cat(line, &n, cap, " consumer ");
-        cat(line, &n, cap, x->v[CDT]);
-        cat(line, &n, cap, " ");
-        cat(line, &n, cap, x->v[CSH]);
-        cat(line, &n, cap, " off ");
-        cat(line, &n, cap, x->v[COFF]);
-        cat(line, &n, cap, " strides ");
-        cat(line, &n, cap, x->v[CSTR]);
+        cf_cat(line, &n, cap, " consumer ");
+        cf_cat(line, &n, cap, x->v[CDT]);
+        cf_cat(line, &n, cap, " ");
+        cf_cat(line, &n, cap, x->v[CSH]);
+        cf_cat(line, &n, cap, " off ");
+        cf_cat(line, &n, cap, x->v[COFF]);
+        cf_cat(line, &n, cap, " strides ");
+        cf_cat(line, &n, cap, x->v[CSTR]);
     }
     if (x->have[PSH] || x->have[POFF] || x->have[PSTR]) {
-        cat(line, &n, cap, " producer ");
-        cat(line, &n, cap, x->v[PSH]);
-        cat(line, &n, cap, " off ");
-        cat(line, &n, cap, x->v[POFF]);
-        cat(line, &n, cap, " strides ");
-        cat(line, &n, cap, x->v[PSTR]);
+        cf_cat(line, &n, cap, " producer ");
+        cf_cat(line, &n, cap, x->v[PSH]);
+        cf_cat(line, &n, cap, " off ");
+        cf_cat(line, &n, cap, x->v[POFF]);
+        cf_cat(line, &n, cap, " strides ");
+        cf_cat(line, &n, cap, x->v[PSTR]);
     }
     return strdup(line);
 }
@@ -838,7 +819,7 @@ static char *edge_line(const cJSON *e, const strtab *t)
 
 /* ---- the streamed comparison's spans (sim/json/json_span.h): the same texts as the trees give, or false ---- */
 
-/* A span as jtext shows it. */
+/* A span as cf_jtext shows it. */
 static bool span_text(jspan v, char *buf)
 {
     if (!v.p) {
@@ -848,7 +829,7 @@ static bool span_text(jspan v, char *buf)
     return jspan_compact(v, buf, CF_VALUE_MAX);
 }
 
-/* A span as jraw shows it. */
+/* A span as cf_jraw shows it. */
 static bool span_raw(jspan v, char *buf)
 {
     if (v.p && v.p[0] == '"')
@@ -983,7 +964,7 @@ static bool task_same_spans(const cf_task_spans *r, const cf_task_spans *s, cons
     return true;
 }
 
-static int cmp_str(const void *a, const void *b)
+int cf_cmp_str(const void *a, const void *b)
 {
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
@@ -1004,7 +985,7 @@ static char **edge_lines(const cJSON *d, const strtab *t, size_t *n)
             return NULL;
         }
     }
-    qsort(v, *n, sizeof(*v), cmp_str);
+    qsort(v, *n, sizeof(*v), cf_cmp_str);
     return v;
 }
 
@@ -1020,7 +1001,7 @@ static int cmp_edges(cf_file *f, const cJSON *rd, const cJSON *sd, const strtab 
         return -1;
     }
     if (rn != sn)
-        diff(f, "edges: real %zu, ptosim %zu", rn, sn);
+        cf_diff(f, "edges: real %zu, ptosim %zu", rn, sn);
     size_t i = 0, j = 0;
     while (i < rn || j < sn) {
         int c = i == rn ? 1 : j == sn ? -1 : strcmp(r[i], s[j]);
@@ -1028,9 +1009,9 @@ static int cmp_edges(cf_file *f, const cJSON *rd, const cJSON *sd, const strtab 
             i++;
             j++;
         } else if (c < 0) {
-            diff(f, "edge only in real: %s", r[i++]);
+            cf_diff(f, "edge only in real: %s", r[i++]);
         } else {
-            diff(f, "edge only in ptosim: %s", s[j++]);
+            cf_diff(f, "edge only in ptosim: %s", s[j++]);
         }
     }
     for (i = 0; i < rn; i++)
@@ -1041,12 +1022,6 @@ static int cmp_edges(cf_file *f, const cJSON *rd, const cJSON *sd, const strtab 
     free(s);
     return 0;
 }
-
-/* ptosim's heap arena: [ORCH_HEAP_ARENA_BASE, + the four ring heaps). */
-typedef struct cf_arena {
-    uint64_t base; /* ORCH_HEAP_ARENA_BASE: ring 0's heap */
-    uint64_t size; /* the four ring heaps, bytes */
-} cf_arena;
 
 static const char *const TENSOR_KEYS[] = {"version", "dtype", "buffer_numel"};
 
@@ -1067,22 +1042,22 @@ static void cmp_tensor(cf_file *f, int i, const cJSON *r, const cJSON *s, const 
         tensor_name(rt, cJSON_GetObjectItemCaseSensitive(r, "tensor_id"), ta, sizeof(ta));
         tensor_name(st, cJSON_GetObjectItemCaseSensitive(s, "tensor_id"), tb, sizeof(tb));
         if (strcmp(ta, tb) != 0)
-            diff(f, "%s tensor: real %s, ptosim %s", where, ta, tb);
+            cf_diff(f, "%s tensor: real %s, ptosim %s", where, ta, tb);
         for (size_t k = 0; k < sizeof(TENSOR_KEYS) / sizeof(TENSOR_KEYS[0]); k++)
-            cmp_key(f, where, r, s, TENSOR_KEYS[k]);
+            cf_cmp_key(f, where, r, s, TENSOR_KEYS[k]);
         const cJSON *rv = cJSON_GetObjectItemCaseSensitive(r, "buffer_addr"),
                     *sv = cJSON_GetObjectItemCaseSensitive(s, "buffer_addr");
         uint64_t ra64, sa64;
-        if (!get_u64(rv, &ra64) || !get_u64(sv, &sa64)) {
-            if (!same(rv, sv))
-                diff(f, "%s buffer_addr: real %s, ptosim %s (not both decimal u64)", where,
-                     jtext(rv, va, sizeof(va)), jtext(sv, vb, sizeof(vb)));
+        if (!cf_get_u64(rv, &ra64) || !cf_get_u64(sv, &sa64)) {
+            if (!cf_same(rv, sv))
+                cf_diff(f, "%s buffer_addr: real %s, ptosim %s (not both decimal u64)", where,
+                        cf_jtext(rv, va, sizeof(va)), cf_jtext(sv, vb, sizeof(vb)));
             return;
         }
         if (sa64 < arena->base || sa64 - arena->base >= arena->size) {
             if (ra64 != sa64)
-                diff(f, "%s buffer_addr: real %" PRIu64 ", ptosim %" PRIu64 " (external: must be equal)",
-                     where, ra64, sa64);
+                cf_diff(f, "%s buffer_addr: real %" PRIu64 ", ptosim %" PRIu64 " (external: must be equal)",
+                        where, ra64, sa64);
             return;
         }
         uint64_t off = sa64 - arena->base;
@@ -1091,10 +1066,10 @@ static void cmp_tensor(cf_file *f, int i, const cJSON *r, const cJSON *s, const 
             b->real = ra64 - off;
             b->from = i;
         } else if (ra64 - off != b->real) {
-            diff(f,
-                 "%s buffer_addr: heap offset real 0x%" PRIx64 ", ptosim 0x%" PRIx64
-                 " (offsets from the real heap base 0x%" PRIx64 " that tensors[%d] gives)",
-                 where, ra64 - b->real, off, b->real, b->from);
+            cf_diff(f,
+                    "%s buffer_addr: heap offset real 0x%" PRIx64 ", ptosim 0x%" PRIx64
+                    " (offsets from the real heap base 0x%" PRIx64 " that tensors[%d] gives)",
+                    where, ra64 - b->real, off, b->real, b->from);
         }
     }
 }
@@ -1106,14 +1081,14 @@ static void cmp_tensors(cf_file *f, const cJSON *rd, const cJSON *sd, const strt
                 *sa = cJSON_GetObjectItemCaseSensitive(sd, "tensors");
     int rn = cJSON_GetArraySize(ra), sn = cJSON_GetArraySize(sa);
     if (rn != sn)
-        diff(f, "tensors: real %d, ptosim %d", rn, sn);
+        cf_diff(f, "tensors: real %d, ptosim %d", rn, sn);
     cf_base b = {false, 0, -1};
     const cJSON *r = ra->child, *s = sa->child;
     for (int i = 0; r && s; i++, r = r->next, s = s->next)
         cmp_tensor(f, i, r, s, rt, st, arena, &b);
 }
 
-static int cmp_deps(cf_file *f, const cJSON *rd, const cJSON *sd, const cf_arena *arena)
+int cf_cmp_deps(cf_file *f, const cJSON *rd, const cJSON *sd, const cf_arena *arena)
 {
     strtab rt, st;
     strtab_init(&rt);
@@ -1122,7 +1097,7 @@ static int cmp_deps(cf_file *f, const cJSON *rd, const cJSON *sd, const cf_arena
     if (number_tensors(rd, &rt) != 0 || number_tensors(sd, &st) != 0)
         goto out;
     if (rt.count != st.count)
-        diff(f, "distinct tensor ids: real %zu, ptosim %zu", rt.count, st.count);
+        cf_diff(f, "distinct tensor ids: real %zu, ptosim %zu", rt.count, st.count);
     cmp_tasks(f, rd, sd, &rt, &st);
     if (cmp_edges(f, rd, sd, &rt, &st) != 0)
         goto out;
@@ -1192,18 +1167,18 @@ static void cmp_record(cf_file *f, int lineno, const cJSON *rec, const cJSON *sr
 {
     size_t k = 0; /* most records are equal: their place is named only when one is not */
     while (k < sizeof(RECORD_KEYS) / sizeof(RECORD_KEYS[0]) &&
-           same(cJSON_GetObjectItemCaseSensitive(rec, RECORD_KEYS[k]),
-                cJSON_GetObjectItemCaseSensitive(srec, RECORD_KEYS[k])))
+           cf_same(cJSON_GetObjectItemCaseSensitive(rec, RECORD_KEYS[k]),
+                   cJSON_GetObjectItemCaseSensitive(srec, RECORD_KEYS[k])))
         k++;
     if (k == sizeof(RECORD_KEYS) / sizeof(RECORD_KEYS[0]))
         return;
     char where[CF_VALUE_MAX + 64], site[CF_VALUE_MAX], phase[32], ring[32];
     snprintf(where, sizeof(where), "line %d (%s %s, ring %s)", lineno,
-             jraw(cJSON_GetObjectItemCaseSensitive(rec, "site"), site, sizeof(site)),
-             jraw(cJSON_GetObjectItemCaseSensitive(rec, "phase"), phase, sizeof(phase)),
-             jtext(cJSON_GetObjectItemCaseSensitive(rec, "ring"), ring, sizeof(ring)));
+             cf_jraw(cJSON_GetObjectItemCaseSensitive(rec, "site"), site, sizeof(site)),
+             cf_jraw(cJSON_GetObjectItemCaseSensitive(rec, "phase"), phase, sizeof(phase)),
+             cf_jtext(cJSON_GetObjectItemCaseSensitive(rec, "ring"), ring, sizeof(ring)));
     for (size_t k = 0; k < sizeof(RECORD_KEYS) / sizeof(RECORD_KEYS[0]); k++)
-        cmp_key(f, where, rec, srec, RECORD_KEYS[k]);
+        cf_cmp_key(f, where, rec, srec, RECORD_KEYS[k]);
 }
 
 /* The information lines of the peaks of both sides. */
@@ -1211,20 +1186,20 @@ static void print_peaks(cf_file *f, const cf_peaks *pr, const cf_peaks *ps)
 {
     for (int g = 0; g < CF_RING_COUNT; g++)
         if (pr->seen[g] || ps->seen[g])
-            info(f,
-                 "ring %d peak live: task_window real %.0f, ptosim %.0f; heap real %.0f, ptosim %.0f; "
-                 "dep_pool real %.0f, ptosim %.0f",
-                 g, pr->task_window[g], ps->task_window[g], pr->heap[g], ps->heap[g], pr->dep_pool[g],
-                 ps->dep_pool[g]);
-    info(f, "tensormap peak: real %.0f, ptosim %.0f", pr->tensormap, ps->tensormap);
+            cf_info(f,
+                    "ring %d peak live: task_window real %.0f, ptosim %.0f; heap real %.0f, ptosim %.0f; "
+                    "dep_pool real %.0f, ptosim %.0f",
+                    g, pr->task_window[g], ps->task_window[g], pr->heap[g], ps->heap[g], pr->dep_pool[g],
+                    ps->dep_pool[g]);
+    cf_info(f, "tensormap peak: real %.0f, ptosim %.0f", pr->tensormap, ps->tensormap);
 }
 
-static void cmp_scope(cf_file *f, const cf_lines *r, const cf_lines *s)
+void cf_cmp_scope(cf_file *f, const cf_lines *r, const cf_lines *s)
 {
     for (size_t k = 0; k < sizeof(HEADER_KEYS) / sizeof(HEADER_KEYS[0]); k++)
-        cmp_key(f, "header", r->v[0], s->v[0], HEADER_KEYS[k]);
+        cf_cmp_key(f, "header", r->v[0], s->v[0], HEADER_KEYS[k]);
     if (r->n != s->n)
-        diff(f, "records: real %zu, ptosim %zu", r->n - 1, s->n - 1);
+        cf_diff(f, "records: real %zu, ptosim %zu", r->n - 1, s->n - 1);
     for (size_t i = 1; i < r->n && i < s->n; i++)
         cmp_record(f, r->lineno[i], r->v[i], s->v[i]);
     cf_peaks pr, ps;
@@ -1275,7 +1250,7 @@ static void arities(const cJSON *rows, char *buf, size_t n)
 }
 
 /* A phase record as "kind{key,key,...}" (keys sorted; "-" when it has no kind, as orchestrator records). */
-static void phase_item(const cJSON *rec, char *item, size_t size)
+void cf_phase_item(const cJSON *rec, char *item, size_t size)
 {
     const char *names[64];
     int n = 0;
@@ -1285,7 +1260,7 @@ static void phase_item(const cJSON *rec, char *item, size_t size)
         if (n < 64)
             names[n++] = c->string ? c->string : "?";
     }
-    qsort(names, (size_t)n, sizeof(names[0]), cmp_str);
+    qsort(names, (size_t)n, sizeof(names[0]), cf_cmp_str);
     const cJSON *kind = cJSON_GetObjectItemCaseSensitive(rec, "kind");
     size_t len = (size_t)snprintf(item, size, "%s{", cJSON_IsString(kind) ? kind->valuestring : "-");
     for (int i = 0; i < n && len < size; i++)
@@ -1303,7 +1278,7 @@ static int kinds_of(const cJSON *phases, strtab *t)
         cJSON_ArrayForEach(rec, lane)
         {
             char item[1024];
-            phase_item(rec, item, sizeof(item));
+            cf_phase_item(rec, item, sizeof(item));
             if (strtab_intern(t, item) < 0)
                 return -1;
         }
@@ -1326,24 +1301,24 @@ static void cmp_phase_items(cf_file *f, const char *list, int rlanes, int slanes
                             const strtab *s)
 {
     if (rlanes != slanes)
-        diff(f, "%s: real %d lanes, ptosim %d", list, rlanes, slanes);
+        cf_diff(f, "%s: real %d lanes, ptosim %d", list, rlanes, slanes);
     for (size_t i = 0; i < r->count; i++) {
         const char *it = r->keys[i];
         if (strtab_find(s, it) >= 0)
             continue;
         if (has_kind(s, it))
-            diff(f, "%s: keys only in real: %s", list, it);
+            cf_diff(f, "%s: keys only in real: %s", list, it);
         else
-            info(f, "%s: kind %.*s recorded only in real", list, (int)strcspn(it, "{"), it);
+            cf_info(f, "%s: kind %.*s recorded only in real", list, (int)strcspn(it, "{"), it);
     }
     for (size_t i = 0; i < s->count; i++) {
         const char *it = s->keys[i];
         if (strtab_find(r, it) >= 0)
             continue;
         if (has_kind(r, it))
-            diff(f, "%s: keys only in ptosim: %s", list, it);
+            cf_diff(f, "%s: keys only in ptosim: %s", list, it);
         else
-            info(f, "%s: kind %.*s recorded only in ptosim", list, (int)strcspn(it, "{"), it);
+            cf_info(f, "%s: kind %.*s recorded only in ptosim", list, (int)strcspn(it, "{"), it);
     }
 }
 
@@ -1365,37 +1340,37 @@ static int cmp_phase_keys(cf_file *f, const char *list, const cJSON *ra, const c
 /* Compares two arrays of equal length element by element: how many differ, and the first. */
 static void cmp_per_core(cf_file *f, const char *what, const cJSON *a, const cJSON *b)
 {
-    if (same(a, b))
+    if (cf_same(a, b))
         return;
     char ta[CF_VALUE_MAX], tb[CF_VALUE_MAX];
     if (!cJSON_IsArray(a) || !cJSON_IsArray(b) || cJSON_GetArraySize(a) != cJSON_GetArraySize(b)) {
-        diff(f, "%s: real %s, ptosim %s", what, jtext(a, ta, sizeof(ta)), jtext(b, tb, sizeof(tb)));
+        cf_diff(f, "%s: real %s, ptosim %s", what, cf_jtext(a, ta, sizeof(ta)), cf_jtext(b, tb, sizeof(tb)));
         return;
     }
     int n = 0, first = -1, i = 0;
     for (const cJSON *x = a->child, *y = b->child; x && y; x = x->next, y = y->next, i++)
-        if (!same(x, y)) {
+        if (!cf_same(x, y)) {
             n++;
             if (first < 0)
                 first = i;
         }
-    diff(f, "%s: %d of %d cores differ; core %d: real %s, ptosim %s", what, n, i, first,
-         jtext(cJSON_GetArrayItem(a, first), ta, sizeof(ta)),
-         jtext(cJSON_GetArrayItem(b, first), tb, sizeof(tb)));
+    cf_diff(f, "%s: %d of %d cores differ; core %d: real %s, ptosim %s", what, n, i, first,
+            cf_jtext(cJSON_GetArrayItem(a, first), ta, sizeof(ta)),
+            cf_jtext(cJSON_GetArrayItem(b, first), tb, sizeof(tb)));
 }
 
 /* Compares two swimlane files (checked by check_swimlane). Returns 0, or -1 when out of memory. */
-static int cmp_swimlane(cf_file *f, const cJSON *r, const cJSON *s)
+int cf_cmp_swimlane(cf_file *f, const cJSON *r, const cJSON *s)
 {
     char ka[1024], kb[1024];
     if (strcmp(key_list(r, ka, sizeof(ka)), key_list(s, kb, sizeof(kb))) != 0)
-        diff(f, "top-level keys: real %s; ptosim %s", ka, kb);
-    cmp_key(f, "", r, s, "chip_swimlane_level");
+        cf_diff(f, "top-level keys: real %s; ptosim %s", ka, kb);
+    cf_cmp_key(f, "", r, s, "chip_swimlane_level");
     const cJSON *rm = cJSON_GetObjectItemCaseSensitive(r, "metadata"),
                 *sm = cJSON_GetObjectItemCaseSensitive(s, "metadata");
     if (strcmp(key_list(rm, ka, sizeof(ka)), key_list(sm, kb, sizeof(kb))) != 0)
-        diff(f, "metadata keys: real %s; ptosim %s", ka, kb);
-    cmp_key(f, "metadata", rm, sm, "num_cores");
+        cf_diff(f, "metadata keys: real %s; ptosim %s", ka, kb);
+    cf_cmp_key(f, "metadata", rm, sm, "num_cores");
     cmp_per_core(f, "metadata.core_types", cJSON_GetObjectItemCaseSensitive(rm, "core_types"),
                  cJSON_GetObjectItemCaseSensitive(sm, "core_types"));
     cmp_per_core(f, "metadata.core_to_thread", cJSON_GetObjectItemCaseSensitive(rm, "core_to_thread"),
@@ -1409,7 +1384,7 @@ static int cmp_swimlane(cf_file *f, const cJSON *r, const cJSON *s)
         arities(a, ka, sizeof(ka));
         arities(b, kb, sizeof(kb));
         if (*ka && *kb && strcmp(ka, kb) != 0) /* no rows on one side: nothing to compare */
-            diff(f, "%s rows: real %s values, ptosim %s", ROWS[k], ka, kb);
+            cf_diff(f, "%s rows: real %s values, ptosim %s", ROWS[k], ka, kb);
     }
     static const char *const PHASES[] = {"aicpu_scheduler_phases", "aicpu_orchestrator_phases"};
     for (int k = 0; k < 2; k++)
@@ -1425,16 +1400,16 @@ static int check_swimlane(const cJSON *j, const char *path, char *err, size_t er
 {
     const cJSON *md = cJSON_GetObjectItemCaseSensitive(j, "metadata");
     if (!cJSON_IsObject(md))
-        return fail(err, errlen, "%s: metadata: %s", path, md ? "not an object" : "missing");
+        return cf_fail(err, errlen, "%s: metadata: %s", path, md ? "not an object" : "missing");
     static const char *const ROWS[] = {"aicore_tasks", "aicpu_tasks"};
     for (int k = 0; k < 2; k++) {
         const cJSON *a = cJSON_GetObjectItemCaseSensitive(j, ROWS[k]), *row;
         if (a && !cJSON_IsArray(a))
-            return fail(err, errlen, "%s: %s: not an array", path, ROWS[k]);
+            return cf_fail(err, errlen, "%s: %s: not an array", path, ROWS[k]);
         cJSON_ArrayForEach(row, a)
         {
             if (!cJSON_IsArray(row))
-                return fail(err, errlen, "%s: %s: a row is not an array", path, ROWS[k]);
+                return cf_fail(err, errlen, "%s: %s: a row is not an array", path, ROWS[k]);
         }
     }
     static const char *const PHASES[] = {"aicpu_scheduler_phases", "aicpu_orchestrator_phases"};
@@ -1443,16 +1418,16 @@ static int check_swimlane(const cJSON *j, const char *path, char *err, size_t er
         if (!a)
             continue;
         if (!cJSON_IsArray(a))
-            return fail(err, errlen, "%s: %s: not an array", path, PHASES[k]);
+            return cf_fail(err, errlen, "%s: %s: not an array", path, PHASES[k]);
         int i = 0;
         cJSON_ArrayForEach(lane, a)
         {
             if (!cJSON_IsArray(lane))
-                return fail(err, errlen, "%s: %s[%d]: not an array", path, PHASES[k], i);
+                return cf_fail(err, errlen, "%s: %s[%d]: not an array", path, PHASES[k], i);
             cJSON_ArrayForEach(rec, lane)
             {
                 if (!cJSON_IsObject(rec))
-                    return fail(err, errlen, "%s: %s[%d]: a record is not an object", path, PHASES[k], i);
+                    return cf_fail(err, errlen, "%s: %s[%d]: a record is not an object", path, PHASES[k], i);
             }
             i++;
         }
@@ -1462,18 +1437,7 @@ static int check_swimlane(const cJSON *j, const char *path, char *err, size_t er
 
 /* ---- the whole comparison ---- */
 
-/* The three files of one dfx_outputs folder (NULL = absent). */
-typedef struct cf_dfx {
-    char deps_path[PATH_MAX];  /* DIR/deps.json */
-    char scope_path[PATH_MAX]; /* DIR/scope_stats/scope_stats.jsonl */
-    char swim_path[PATH_MAX];  /* DIR/chip_swimlane_records.json */
-    cJSON *deps;               /* deps.json, checked by check_deps */
-    cJSON *swim;               /* the swimlane, checked by check_swimlane */
-    cf_lines scope;            /* scope stats: the header, then the records */
-    bool has_scope;            /* scope is loaded */
-} cf_dfx;
-
-static void dfx_free(cf_dfx *d)
+void cf_dfx_free(cf_dfx *d)
 {
     cJSON_Delete(d->deps);
     cJSON_Delete(d->swim);
@@ -1482,16 +1446,16 @@ static void dfx_free(cf_dfx *d)
 }
 
 /* Loads what of dir's three files exists; a real capture must have deps.json. The files are held as cJSON
- * trees, about ten times their text: only for folders the streaming reading (sdfx_load) refuses, where this
- * reading names the fault, or compares what cJSON reads and the stream does not. */
-static int dfx_load(cf_dfx *d, const char *dir, bool real, char *err, size_t errlen)
+ * trees, about ten times their text: only for folders the streaming reading (cf_sdfx_load) refuses, where
+ * this reading names the fault, or compares what cJSON reads and the stream does not. */
+int cf_dfx_load(cf_dfx *d, const char *dir, bool real, char *err, size_t errlen)
 {
     memset(d, 0, sizeof(*d));
     struct stat st;
     if (stat(dir, &st) != 0)
-        return fail(err, errlen, "%s: %s", dir, errno == ENOENT ? "no such folder" : strerror(errno));
+        return cf_fail(err, errlen, "%s: %s", dir, errno == ENOENT ? "no such folder" : strerror(errno));
     if (!S_ISDIR(st.st_mode))
-        return fail(err, errlen, "%s: not a folder", dir);
+        return cf_fail(err, errlen, "%s: not a folder", dir);
     snprintf(d->deps_path, sizeof(d->deps_path), "%s/deps.json", dir);
     snprintf(d->scope_path, sizeof(d->scope_path), "%s/scope_stats/scope_stats.jsonl", dir);
     snprintf(d->swim_path, sizeof(d->swim_path), "%s/chip_swimlane_records.json", dir);
@@ -1500,7 +1464,7 @@ static int dfx_load(cf_dfx *d, const char *dir, bool real, char *err, size_t err
             check_deps(d->deps, d->deps_path, err, errlen))
             return -1;
     } else if (real) {
-        return fail(err, errlen, "%s: no deps.json (the capture needs --enable-dep-gen)", dir);
+        return cf_fail(err, errlen, "%s: no deps.json (the capture needs --enable-dep-gen)", dir);
     }
     if (is_file(d->scope_path)) {
         if (load_lines(d->scope_path, &d->scope, err, errlen) != 0)
@@ -1516,7 +1480,7 @@ static int dfx_load(cf_dfx *d, const char *dir, bool real, char *err, size_t err
 }
 
 /* Per-ring heap sizes of ptosim's run: its scope_stats header, else ../ptosim_run.json, else the default. */
-static void sim_arena(const cJSON *scope_header, const char *sim_dir, cf_arena *a, FILE *report)
+void cf_sim_arena(const cJSON *scope_header, const char *sim_dir, cf_arena *a, FILE *report)
 {
     const cJSON *heaps = scope_header ? cJSON_GetObjectItemCaseSensitive(scope_header, "heap_max") : NULL;
     cJSON *run = NULL;
@@ -1534,7 +1498,7 @@ static void sim_arena(const cJSON *scope_header, const char *sim_dir, cf_arena *
     bool ok = cJSON_GetArraySize(heaps) == CF_RING_COUNT;
     for (int r = 0; ok && r < CF_RING_COUNT; r++) {
         uint64_t v;
-        ok = get_u64(cJSON_GetArrayItem(heaps, r), &v);
+        ok = cf_get_u64(cJSON_GetArrayItem(heaps, r), &v);
         a->size += v;
     }
     if (!ok) {
@@ -1576,40 +1540,40 @@ static long compare_trees(const char *real_dir, const char *sim_dir, FILE *repor
 {
     cf_dfx r, s;
     long total = -1;
-    int rl = dfx_load(&r, real_dir, true, err, errlen);
-    int sl = rl == 0 ? dfx_load(&s, sim_dir, false, err, errlen) : -1;
+    int rl = cf_dfx_load(&r, real_dir, true, err, errlen);
+    int sl = rl == 0 ? cf_dfx_load(&s, sim_dir, false, err, errlen) : -1;
     if (rl != 0 || sl != 0) {
-        dfx_free(&r);
+        cf_dfx_free(&r);
         if (rl == 0)
-            dfx_free(&s);
+            cf_dfx_free(&s);
         return -1;
     }
     cf_file fd = {report, "deps.json", 0, NULL, false}, fs = {report, "scope_stats.jsonl", 0, NULL, false},
             fw = {report, "chip_swimlane_records.json", 0, NULL, false};
     if (!s.deps) {
-        diff(&fd, "in the capture, not in ptosim's output");
+        cf_diff(&fd, "in the capture, not in ptosim's output");
     } else {
         cf_arena arena;
-        sim_arena(s.has_scope ? s.scope.v[0] : NULL, sim_dir, &arena, report);
-        if (cmp_deps(&fd, r.deps, s.deps, &arena) != 0) {
-            fail(err, errlen, "out of memory");
+        cf_sim_arena(s.has_scope ? s.scope.v[0] : NULL, sim_dir, &arena, report);
+        if (cf_cmp_deps(&fd, r.deps, s.deps, &arena) != 0) {
+            cf_fail(err, errlen, "out of memory");
             goto out;
         }
     }
     more(&fd);
     if (!r.has_scope)
-        info(&fs, "not in the capture");
+        cf_info(&fs, "not in the capture");
     else if (!s.has_scope)
-        diff(&fs, "in the capture, not in ptosim's output");
+        cf_diff(&fs, "in the capture, not in ptosim's output");
     else
-        cmp_scope(&fs, &r.scope, &s.scope);
+        cf_cmp_scope(&fs, &r.scope, &s.scope);
     more(&fs);
     if (!r.swim)
-        info(&fw, "not in the capture");
+        cf_info(&fw, "not in the capture");
     else if (!s.swim)
-        diff(&fw, "in the capture, not in ptosim's output");
-    else if (cmp_swimlane(&fw, r.swim, s.swim) != 0) {
-        fail(err, errlen, "out of memory");
+        cf_diff(&fw, "in the capture, not in ptosim's output");
+    else if (cf_cmp_swimlane(&fw, r.swim, s.swim) != 0) {
+        cf_fail(err, errlen, "out of memory");
         goto out;
     }
     more(&fw);
@@ -1619,50 +1583,14 @@ static long compare_trees(const char *real_dir, const char *sim_dir, FILE *repor
                               cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(r.deps, "tensors"))},
                     r.has_scope ? (long)r.scope.n - 1 : -1, r.swim != NULL);
 out:
-    dfx_free(&r);
-    dfx_free(&s);
+    cf_dfx_free(&r);
+    cf_dfx_free(&s);
     return total;
 }
 
 /* ---- the streaming comparison: each file read a value at a time (sim/json/json_stream.h) ---- */
 
-/* The first occurrence of one of deps.json's lists. */
-typedef struct cf_list {
-    bool have;    /* the key occurs */
-    uint64_t off; /* file offset of its '[' */
-    long n;       /* elements */
-} cf_list;
-
-enum { CF_TASKS, CF_TENSORS, CF_EDGES };
 static const char *const DEPS_LISTS[] = {"tasks", "tensors", "edges"};
-static const char *const ROW_LISTS[] = {"aicore_tasks", "aicpu_tasks"};
-static const char *const PHASE_LISTS[] = {"aicpu_scheduler_phases", "aicpu_orchestrator_phases"};
-
-/* One dfx_outputs folder as the streaming comparison holds it: where deps.json's lists are, the scope-stats
- * header, and the swimlane's schema, which is all the comparison reads of that file. Its size does not grow
- * with the number of tasks (the phase items are the distinct kinds and key sets). */
-typedef struct cf_sdfx {
-    char deps_path[PATH_MAX];  /* DIR/deps.json */
-    char scope_path[PATH_MAX]; /* DIR/scope_stats/scope_stats.jsonl */
-    char swim_path[PATH_MAX];  /* DIR/chip_swimlane_records.json */
-    bool has_deps;             /* deps.json exists (and was checked) */
-    cf_list lists[3];          /* tasks, tensors, edges */
-    bool has_scope;            /* scope stats exist */
-    cJSON *scope_header;       /* their first line */
-    int header_line;           /* its line number */
-    size_t scope_n;            /* non-blank lines, the header included */
-    bool has_swim;             /* the swimlane exists */
-    char top_keys[1024];       /* its top-level keys, as key_list writes them */
-    bool top_full;             /* a key did not fit: the later ones are left out, as key_list does */
-    cJSON *level;              /* chip_swimlane_level, NULL when absent */
-    cJSON *metadata;           /* metadata */
-    bool rows[2];              /* aicore_tasks, aicpu_tasks present */
-    bool arity[2][64];         /* the row lengths seen (63: 63 or more) */
-    bool phases[2];            /* the phase lists present */
-    int lanes[2];              /* their lanes */
-    strtab items[2];           /* their distinct phase items */
-    struct stat st[3];         /* deps, scope stats, swimlane as checked (st_size -1: absent) */
-} cf_sdfx;
 
 static atomic_int cf_walked; /* conform_walked */
 
@@ -1676,7 +1604,7 @@ size_t conform_peak_window(void)
     return atomic_load(&cf_peak_window);
 }
 
-static void sdfx_free(cf_sdfx *d)
+void cf_sdfx_free(cf_sdfx *d)
 {
     cJSON_Delete(d->scope_header);
     cJSON_Delete(d->level);
@@ -1685,7 +1613,7 @@ static void sdfx_free(cf_sdfx *d)
     strtab_free(&d->items[1]);
 }
 
-static void stream_done(jstream *js)
+void cf_stream_done(jstream *js)
 {
     peak_note(js->peak_cap);
     jstream_close(js);
@@ -1726,7 +1654,7 @@ static bool deps_elem_ok(int l, const char *text, size_t len)
     return r == 0;
 }
 
-/* Checks deps.json as dfx_load does, finding its lists. False for anything the stream refuses. */
+/* Checks deps.json as cf_dfx_load does, finding its lists. False for anything the stream refuses. */
 static bool sdeps_check(cf_sdfx *d)
 {
     jstream js;
@@ -1764,7 +1692,7 @@ static bool sdeps_check(cf_sdfx *d)
     ok = ok && r == 0 && jstream_peek(&js) == 0 && !js.bad;
     for (int k = 0; k < 3; k++)
         ok = ok && d->lists[k].have;
-    stream_done(&js);
+    cf_stream_done(&js);
     return ok;
 }
 
@@ -1796,7 +1724,7 @@ static bool sscope_check(cf_sdfx *d)
         d->scope_n++;
     }
     ok = ok && !js.bad && d->scope_n > 0;
-    stream_done(&js);
+    cf_stream_done(&js);
     return ok;
 }
 
@@ -1813,7 +1741,7 @@ static int array_len(const char *text, size_t len)
     return n;
 }
 
-/* phase_item of a record's text (checked) without a tree, for records whose keys and kind have no escapes
+/* cf_phase_item of a record's text (checked) without a tree, for records whose keys and kind have no escapes
  * and keys are shorter than 64 bytes (all the runtime writes); false for the others. */
 static bool quick_phase_item(const char *text, size_t len, char *item, size_t size)
 {
@@ -1848,18 +1776,18 @@ static bool quick_phase_item(const char *text, size_t len, char *item, size_t si
         if (!jscan_pass(&s))
             return false;
     }
-    qsort(names, (size_t)n, sizeof(names[0]), cmp_str);
-    size_t l = 0; /* as phase_item's snprintf chain */
+    qsort(names, (size_t)n, sizeof(names[0]), cf_cmp_str);
+    size_t l = 0; /* as cf_phase_item's snprintf chain */
     item[0] = '\0';
-    cat(item, &l, size, kind);
-    cat(item, &l, size, "{");
+    cf_cat(item, &l, size, kind);
+    cf_cat(item, &l, size, "{");
     for (int i = 0; i < n && l < size; i++) {
         if (i)
-            cat(item, &l, size, ",");
-        cat(item, &l, size, names[i]);
+            cf_cat(item, &l, size, ",");
+        cf_cat(item, &l, size, names[i]);
     }
     if (l < size)
-        cat(item, &l, size, "}");
+        cf_cat(item, &l, size, "}");
     return true;
 }
 
@@ -1867,7 +1795,7 @@ static bool quick_phase_item(const char *text, size_t len, char *item, size_t si
 #define CF_LAYOUT_MAX 1024 /* the longest layout remembered */
 
 /* The layouts of the phase records seen in one list: a record's keys in order and its kind's text decide
- * its phase_item, so a record laid out as one seen before adds nothing (its item is interned already). A
+ * its cf_phase_item, so a record laid out as one seen before adds nothing (its item is interned already). A
  * lane of 10^5 records has a handful of layouts. */
 typedef struct cf_layouts {
     int n, last;                         /* layouts held; the one the last record had */
@@ -1974,7 +1902,7 @@ static bool sphase_lanes(cf_sdfx *d, jstream *js, int k, cf_layouts *lay)
             if (!quick_phase_item(t, n, item, sizeof(item))) {
                 cJSON *rec = jsonl_parse(t, n, NULL);
                 if (rec)
-                    phase_item(rec, item, sizeof(item));
+                    cf_phase_item(rec, item, sizeof(item));
                 cJSON_Delete(rec);
                 if (!rec)
                     return false;
@@ -1993,7 +1921,7 @@ static bool sphase_lanes(cf_sdfx *d, jstream *js, int k, cf_layouts *lay)
     return r == 0;
 }
 
-/* Checks the swimlane as check_swimlane does, keeping what cmp_swimlane reads. */
+/* Checks the swimlane as check_swimlane does, keeping what cf_cmp_swimlane reads. */
 static bool sswim_check(cf_sdfx *d)
 {
     jstream js;
@@ -2048,7 +1976,7 @@ static bool sswim_check(cf_sdfx *d)
         }
     }
     ok = ok && r == 0 && jstream_peek(&js) == 0 && !js.bad && d->metadata;
-    stream_done(&js);
+    cf_stream_done(&js);
     return ok;
 }
 
@@ -2080,11 +2008,9 @@ static void *check_main(void *arg)
     return NULL;
 }
 
-static bool thread_start(pthread_t *t, void *(*fn)(void *), void *arg);
-
-/* sdfx_load; with split, the scope stats and the swimlane on a second thread while this one checks deps.json
- * (each writes its own fields of d). */
-static int sdfx_load_split(cf_sdfx *d, const char *dir, bool real, bool split)
+/* cf_sdfx_load; with split, the scope stats and the swimlane on a second thread while this one checks
+ * deps.json (each writes its own fields of d). */
+int cf_sdfx_load_split(cf_sdfx *d, const char *dir, bool real, bool split)
 {
     memset(d, 0, sizeof(*d));
     strtab_init(&d->items[0]);
@@ -2101,7 +2027,7 @@ static int sdfx_load_split(cf_sdfx *d, const char *dir, bool real, bool split)
             d->st[k].st_size = -1;
     cf_check_job cj = {d, false};
     pthread_t t;
-    bool started = split && thread_start(&t, check_main, &cj);
+    bool started = split && cf_thread_start(&t, check_main, &cj);
     bool ok = true;
     if (is_file(d->deps_path))
         ok = d->has_deps = sdeps_check(d);
@@ -2114,23 +2040,23 @@ static int sdfx_load_split(cf_sdfx *d, const char *dir, bool real, bool split)
     return ok && cj.ok ? 0 : -1;
 }
 
-/* Checks what of dir's three files exists, as dfx_load does. Returns 0, or -1 when dfx_load would fail or
- * the stream refuses a file (dfx_load then names the fault). */
-static int sdfx_load(cf_sdfx *d, const char *dir, bool real)
+/* Checks what of dir's three files exists, as cf_dfx_load does. Returns 0, or -1 when cf_dfx_load would fail
+ * or the stream refuses a file (cf_dfx_load then names the fault). */
+int cf_sdfx_load(cf_sdfx *d, const char *dir, bool real)
 {
-    return sdfx_load_split(d, dir, real, false);
+    return cf_sdfx_load_split(d, dir, real, false);
 }
 
 /* A checked value's text as a tree, by jsonl_parse: the stream checked it by the same rules, so NULL means
  * out of memory, or a file changed since it was checked (the callers tell which by checking the text again).
  * Nothing is taken that the check would refuse: no lenient second reading. */
-static cJSON *tree(const char *text, size_t len)
+cJSON *cf_tree(const char *text, size_t len)
 {
     return jsonl_parse(text, len, NULL);
 }
 
-/* Are dir's files as sdfx_load checked them (same sizes and modification times)? */
-static bool sdfx_same(const cf_sdfx *d)
+/* Are dir's files as cf_sdfx_load checked them (same sizes and modification times)? */
+bool cf_sdfx_same(const cf_sdfx *d)
 {
     const char *paths[3] = {d->deps_path, d->scope_path, d->swim_path};
     for (int k = 0; k < 3; k++) {
@@ -2149,8 +2075,8 @@ static bool sdfx_same(const cf_sdfx *d)
 static int list_open(jstream *js, const char *path, const cf_list *l, char *err, size_t errlen)
 {
     if (jstream_open(js, path) != 0)
-        return fail(err, errlen, "%s: cannot read: %s", path, strerror(errno));
-    jstream_trust(js); /* checked by sdeps_check; tree() parses each element strictly */
+        return cf_fail(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+    jstream_trust(js); /* checked by sdeps_check; cf_tree() parses each element strictly */
     jstream_seek(js, l->off);
     jstream_eat(js, '[');
     return 0;
@@ -2161,10 +2087,10 @@ static int list_open(jstream *js, const char *path, const cf_list *l, char *err,
 static int list_fault(const jstream *js, bool had_text, const char *path, char *err, size_t errlen)
 {
     if (js->err)
-        return fail(err, errlen, "%s: cannot read: %s", path, strerror(js->err));
+        return cf_fail(err, errlen, "%s: cannot read: %s", path, strerror(js->err));
     if (js->bad || !had_text)
-        return fail(err, errlen, "%s: changed while conform read it", path);
-    return fail(err, errlen, "out of memory");
+        return cf_fail(err, errlen, "%s: changed while conform read it", path);
+    return cf_fail(err, errlen, "out of memory");
 }
 
 /* The next element of a list as text in the stream's window (valid until the next call): 1, 0 at its end
@@ -2206,15 +2132,16 @@ static int spair_trees(cf_file *f, int l, int i, const char *xt, size_t xn, cons
                        const cf_sdfx *r, const cf_sdfx *s, strtab *rt, strtab *st, const cf_arena *arena,
                        cf_base *base, char *err, size_t errlen)
 {
-    cJSON *x = xt ? tree(xt, xn) : NULL, *y = yt ? tree(yt, yn) : NULL;
+    cJSON *x = xt ? cf_tree(xt, xn) : NULL, *y = yt ? cf_tree(yt, yn) : NULL;
     int rc = 0;
     if ((xt && !x) || (yt && !y)) {
         bool xbad = xt && !x;
         rc = jstream_check(xbad ? xt : yt, xbad ? xn : yn)
-                 ? fail(err, errlen, "out of memory")
-                 : fail(err, errlen, "%s: changed while conform read it", xbad ? r->deps_path : s->deps_path);
+                 ? cf_fail(err, errlen, "out of memory")
+                 : cf_fail(err, errlen, "%s: changed while conform read it",
+                           xbad ? r->deps_path : s->deps_path);
     } else if ((x && number_elem(x, l == CF_TASKS, rt) != 0) || (y && number_elem(y, l == CF_TASKS, st) != 0)) {
-        rc = fail(err, errlen, "out of memory");
+        rc = cf_fail(err, errlen, "out of memory");
     } else if (x && y) {
         if (l == CF_TASKS)
             cmp_task(f, i, x, y, rt, st);
@@ -2235,13 +2162,13 @@ static int swalk(cf_file *f, int l, const cf_sdfx *r, const cf_sdfx *s, strtab *
     if (list_open(&a, r->deps_path, &r->lists[l], err, errlen) != 0)
         return -1;
     if (list_open(&b, s->deps_path, &s->lists[l], err, errlen) != 0) {
-        stream_done(&a);
+        cf_stream_done(&a);
         return -1;
     }
     cf_task_spans *sp = l == CF_TASKS ? malloc(2 * sizeof(*sp)) : NULL;
     bool fa = true, fb = true, ea = false, eb = false;
     cf_base base = {false, 0, -1};
-    int rc = l == CF_TASKS && !sp ? fail(err, errlen, "out of memory") : 0;
+    int rc = l == CF_TASKS && !sp ? cf_fail(err, errlen, "out of memory") : 0;
     for (int i = 0; rc == 0; i++) {
         const char *xt = NULL, *yt = NULL;
         size_t xn = 0, yn = 0;
@@ -2255,7 +2182,7 @@ static int swalk(cf_file *f, int l, const cf_sdfx *r, const cf_sdfx *s, strtab *
             break;
         if (qa == 1 && qb == 1 && sp && task_spans(xt, xn, &sp[0]) && task_spans(yt, yn, &sp[1])) {
             if (number_spans(&sp[0], rt) != 0 || number_spans(&sp[1], st) != 0) {
-                rc = fail(err, errlen, "out of memory");
+                rc = cf_fail(err, errlen, "out of memory");
                 break;
             }
             if (task_same_spans(&sp[0], &sp[1], rt, st))
@@ -2265,8 +2192,8 @@ static int swalk(cf_file *f, int l, const cf_sdfx *r, const cf_sdfx *s, strtab *
                          err, errlen);
     }
     free(sp);
-    stream_done(&a);
-    stream_done(&b);
+    cf_stream_done(&a);
+    cf_stream_done(&b);
     return rc;
 }
 
@@ -2329,7 +2256,7 @@ static int sedges(const cf_sdfx *d, strtab *t, uint64_t **hashes, size_t *n, cf_
     int rc = 0;
     cf_edge_texts *x = malloc(sizeof(*x));
     if (!x)
-        rc = fail(err, errlen, "out of memory");
+        rc = cf_fail(err, errlen, "out of memory");
     while (rc == 0) {
         const char *text;
         size_t len;
@@ -2344,13 +2271,13 @@ static int sedges(const cf_sdfx *d, strtab *t, uint64_t **hashes, size_t *n, cf_
         char *line = NULL;
         bool fast = jspan_members(text, len, EDGE_KEYS, EDGE_NKEYS, f) && (!f[TID].p || span_id(f[TID], id));
         if (fast && f[TID].p && strtab_intern(t, id) < 0) {
-            rc = fail(err, errlen, "out of memory");
+            rc = cf_fail(err, errlen, "out of memory");
             break;
         }
         if (fast && edge_texts_spans(f, t, x)) {
             line = edge_line_of(x);
         } else {
-            cJSON *e = tree(text, len);
+            cJSON *e = cf_tree(text, len);
             if (!e) {
                 rc = list_fault(&js, jstream_check(text, len), d->deps_path, err, errlen);
                 break;
@@ -2359,7 +2286,7 @@ static int sedges(const cf_sdfx *d, strtab *t, uint64_t **hashes, size_t *n, cf_
             cJSON_Delete(e);
         }
         if (!line) {
-            rc = fail(err, errlen, "out of memory");
+            rc = cf_fail(err, errlen, "out of memory");
             break;
         }
         uint64_t h = line_hash(line);
@@ -2369,7 +2296,7 @@ static int sedges(const cf_sdfx *d, strtab *t, uint64_t **hashes, size_t *n, cf_
                 uint64_t *nh = nc <= SIZE_MAX / sizeof(*nh) ? realloc(*hashes, nc * sizeof(*nh)) : NULL;
                 if (!nh) {
                     free(line);
-                    rc = fail(err, errlen, "out of memory");
+                    rc = cf_fail(err, errlen, "out of memory");
                     break;
                 }
                 *hashes = nh;
@@ -2399,7 +2326,7 @@ static int sedges(const cf_sdfx *d, strtab *t, uint64_t **hashes, size_t *n, cf_
         xt->kept = true;
     }
     free(x);
-    stream_done(&js);
+    cf_stream_done(&js);
     return rc;
 }
 
@@ -2419,7 +2346,7 @@ static int scmp_edges(cf_file *f, const cf_sdfx *r, const cf_sdfx *s, strtab *rt
         sedges(s, st, &hs, &sn, NULL, 0, false, NULL, NULL, err, errlen) != 0)
         goto out;
     if (rn != sn)
-        diff(f, "edges: real %zu, ptosim %zu", rn, sn);
+        cf_diff(f, "edges: real %zu, ptosim %zu", rn, sn);
     if (rn) /* no edges: no array (qsort takes no NULL) */
         qsort(hr, rn, sizeof(*hr), cmp_u64);
     if (sn)
@@ -2430,7 +2357,7 @@ static int scmp_edges(cf_file *f, const cf_sdfx *r, const cf_sdfx *s, strtab *rt
             xr = calloc(nr ? nr : 1, sizeof(*xr));
             xs = calloc(ns ? ns : 1, sizeof(*xs));
             if (!xr || !xs) {
-                fail(err, errlen, "out of memory");
+                cf_fail(err, errlen, "out of memory");
                 goto out;
             }
             nr = ns = 0;
@@ -2459,7 +2386,7 @@ static int scmp_edges(cf_file *f, const cf_sdfx *r, const cf_sdfx *s, strtab *rt
         long shown = 0;
         for (size_t k = 0; k < nkept; k++)
             for (long c = 0; c < kept[k].count; c++, shown++)
-                diff(f, "edge only in %s: %s", kept[k].real ? "real" : "ptosim", kept[k].line);
+                cf_diff(f, "edge only in %s: %s", kept[k].real ? "real" : "ptosim", kept[k].line);
         f->diffs += total - shown;
     }
     rc = 0;
@@ -2473,11 +2400,11 @@ out:
     return rc;
 }
 
-/* The streaming cmp_deps: tasks in step, the edges, tensors in step; the tensor numbering grows as the
+/* The streaming cf_cmp_deps: tasks in step, the edges, tensors in step; the tensor numbering grows as the
  * walks meet the ids, in the order number_tensors gives them. The difference lines are held until the
  * count of distinct ids, which comes first, is known. */
-static int scmp_deps(FILE *report, long *diffs, const cf_sdfx *r, const cf_sdfx *s, const cf_arena *arena,
-                     char *err, size_t errlen)
+int cf_scmp_deps(FILE *report, long *diffs, const cf_sdfx *r, const cf_sdfx *s, const cf_arena *arena,
+                 char *err, size_t errlen)
 {
     char *held[CONFORM_MAX_LINES] = {NULL};
     cf_file f = {report, "deps.json", 0, held, false};
@@ -2486,21 +2413,21 @@ static int scmp_deps(FILE *report, long *diffs, const cf_sdfx *r, const cf_sdfx 
     strtab_init(&st);
     int rc = -1;
     if (r->lists[CF_TASKS].n != s->lists[CF_TASKS].n)
-        diff(&f, "tasks: real %ld, ptosim %ld", r->lists[CF_TASKS].n, s->lists[CF_TASKS].n);
+        cf_diff(&f, "tasks: real %ld, ptosim %ld", r->lists[CF_TASKS].n, s->lists[CF_TASKS].n);
     if (swalk(&f, CF_TASKS, r, s, &rt, &st, arena, err, errlen) != 0 ||
         scmp_edges(&f, r, s, &rt, &st, err, errlen) != 0)
         goto out;
     if (r->lists[CF_TENSORS].n != s->lists[CF_TENSORS].n)
-        diff(&f, "tensors: real %ld, ptosim %ld", r->lists[CF_TENSORS].n, s->lists[CF_TENSORS].n);
+        cf_diff(&f, "tensors: real %ld, ptosim %ld", r->lists[CF_TENSORS].n, s->lists[CF_TENSORS].n);
     if (swalk(&f, CF_TENSORS, r, s, &rt, &st, arena, err, errlen) != 0)
         goto out;
     if (f.oom) {
-        fail(err, errlen, "out of memory");
+        cf_fail(err, errlen, "out of memory");
         goto out;
     }
     cf_file out = {report, "deps.json", 0, NULL, false};
     if (rt.count != st.count)
-        diff(&out, "distinct tensor ids: real %zu, ptosim %zu", rt.count, st.count);
+        cf_diff(&out, "distinct tensor ids: real %zu, ptosim %zu", rt.count, st.count);
     for (long k = 0; k < f.diffs; k++)
         if (out.diffs++ < CONFORM_MAX_LINES && k < CONFORM_MAX_LINES)
             fputs(held[k], report);
@@ -2516,27 +2443,7 @@ out:
 
 /* ---- one side's digest: equal captures compared without walking both sides in step ---- */
 
-/* What scmp_deps compares of one side, as 64-bit hashes: each task in order, the edge lines sorted, each
- * tensor in order with its address; the tensor ids numbered as the walk numbers them on that side (tasks,
- * edges, tensors, in file order), which does not depend on the other side. So the two sides' digests can be
- * made at once, or one while the capture is imported and run; where they agree, scmp_deps would find
- * nothing (but for 64-bit collisions, as its edges already accept). Anything else, and any side the spans
- * cannot digest whole (a task the trees must compare, an escape, an address that is not a decimal u64),
- * goes to scmp_deps, which then says what differs exactly as before. */
-typedef struct cf_digest {
-    bool ok;          /* made whole: the fields below hold */
-    uint64_t *tasks;  /* per task */
-    size_t ntasks;    /* tasks */
-    uint64_t *edges;  /* edge line hashes, sorted */
-    size_t nedges;    /* edges */
-    uint64_t *tens;   /* per tensor: its T<n>, version, dtype and buffer_numel */
-    uint64_t *addr;   /* per tensor: buffer_addr */
-    size_t ntens;     /* tensors */
-    size_t ids;       /* distinct tensor ids */
-    char err[256];    /* the readers' message when a read fails (the walk, reading again, says it) */
-} cf_digest;
-
-static void digest_free(cf_digest *g)
+void cf_digest_free(cf_digest *g)
 {
     free(g->tasks);
     free(g->edges);
@@ -2617,7 +2524,7 @@ static void digest_walk(const cf_sdfx *d, int l, cf_digest *g, bool (*each)(cons
         }
         g->ok = each(text, len, arg);
     }
-    stream_done(&js);
+    cf_stream_done(&js);
 }
 
 typedef struct cf_task_walk {
@@ -2730,7 +2637,7 @@ static bool tensor_digest(const char *text, size_t len, void *arg)
         ok = false;
     for (int k = 1; ok && k < 4; k++)
         ok = hash_span(&h, f[k]);
-    /* get_u64: a decimal string, or a whole number (jspan_compact: at most 9 digits) */
+    /* cf_get_u64: a decimal string, or a whole number (jspan_compact: at most 9 digits) */
     if (ok && f[4].p && f[4].p[0] == '"')
         ok = jspan_string(f[4], v, sizeof(v)) && jspan_u64_text(v, &addr);
     else if (ok)
@@ -2777,7 +2684,7 @@ static void *rest_main(void *arg)
 
 /* Starts fn(arg) on a thread with every signal blocked (they stay with the main thread); false when no
  * thread could be had. */
-static bool thread_start(pthread_t *t, void *(*fn)(void *), void *arg)
+bool cf_thread_start(pthread_t *t, void *(*fn)(void *), void *arg)
 {
     sigset_t all, old;
     sigfillset(&all);
@@ -2789,7 +2696,7 @@ static bool thread_start(pthread_t *t, void *(*fn)(void *), void *arg)
 
 /* Makes d's digest (g->ok when whole); with split, its edges and tensors on a second thread while this one
  * reads the tasks. */
-static void digest_side(const cf_sdfx *d, bool split, cf_digest *g)
+void cf_digest_side(const cf_sdfx *d, bool split, cf_digest *g)
 {
     memset(g, 0, sizeof(*g));
     strtab t;
@@ -2798,7 +2705,7 @@ static void digest_side(const cf_sdfx *d, bool split, cf_digest *g)
     strtab_init(&rj.eq.ids);
     strtab_init(&rj.tq.ids);
     pthread_t rt;
-    bool started = split && thread_start(&rt, rest_main, &rj);
+    bool started = split && cf_thread_start(&rt, rest_main, &rj);
     digest_tasks(d, &t, g);
     if (started)
         pthread_join(rt, NULL);
@@ -2819,9 +2726,9 @@ static void digest_side(const cf_sdfx *d, bool split, cf_digest *g)
     strtab_free(&t);
 }
 
-/* Would scmp_deps find nothing? True only when both digests are whole and agree, and every runtime-created
+/* Would cf_scmp_deps find nothing? True only when both digests are whole and agree, and every runtime-created
  * tensor's real address less its offset in ptosim's arena is one base (cmp_tensor). */
-static bool digests_agree(const cf_digest *r, const cf_digest *s, const cf_arena *arena)
+bool cf_digests_agree(const cf_digest *r, const cf_digest *s, const cf_arena *arena)
 {
     if (!r->ok || !s->ok || r->ntasks != s->ntasks || r->nedges != s->nedges || r->ntens != s->ntens ||
         r->ids != s->ids)
@@ -2850,36 +2757,27 @@ static bool digests_agree(const cf_digest *r, const cf_digest *s, const cf_arena
     return true;
 }
 
-/* A digest made on a thread of its own. */
-typedef struct cf_digest_job {
-    const cf_sdfx *d;
-    cf_digest g;
-    pthread_t thread;
-    bool started; /* on its thread, to be joined */
-    bool done;    /* g is made */
-} cf_digest_job;
-
 static void *digest_main(void *arg)
 {
     cf_digest_job *j = arg;
-    digest_side(j->d, false, &j->g);
+    cf_digest_side(j->d, false, &j->g);
     return NULL;
 }
 
-/* Starts d's digest on a thread of its own; without a thread, it is made at digest_join. */
-static void digest_start(cf_digest_job *j, const cf_sdfx *d)
+/* Starts d's digest on a thread of its own; without a thread, it is made at cf_digest_join. */
+void cf_digest_start(cf_digest_job *j, const cf_sdfx *d)
 {
     memset(j, 0, sizeof(*j));
     j->d = d;
-    j->started = thread_start(&j->thread, digest_main, j);
+    j->started = cf_thread_start(&j->thread, digest_main, j);
 }
 
-static cf_digest *digest_join(cf_digest_job *j)
+cf_digest *cf_digest_join(cf_digest_job *j)
 {
     if (j->started)
         pthread_join(j->thread, NULL);
     else if (!j->done)
-        digest_side(j->d, false, &j->g);
+        cf_digest_side(j->d, false, &j->g);
     j->started = false;
     j->done = true;
     return &j->g;
@@ -2895,7 +2793,7 @@ static cJSON *next_record(jstream *js, int *lineno, bool *end, const char *path,
         if (!jstream_line(js, &t, &n)) {
             *end = true;
             if (js->err)
-                fail(err, errlen, "%s: cannot read: %s", path, strerror(js->err));
+                cf_fail(err, errlen, "%s: cannot read: %s", path, strerror(js->err));
             return NULL;
         }
         ++*lineno;
@@ -2904,29 +2802,29 @@ static cJSON *next_record(jstream *js, int *lineno, bool *end, const char *path,
             k++;
         if (k == n)
             continue;
-        cJSON *rec = tree(t, n);
+        cJSON *rec = cf_tree(t, n);
         if (!rec && jstream_check(t, n))
-            fail(err, errlen, "out of memory");
+            cf_fail(err, errlen, "out of memory");
         else if (!rec)
-            fail(err, errlen, "%s:%d: changed while conform read it", path, *lineno);
+            cf_fail(err, errlen, "%s:%d: changed while conform read it", path, *lineno);
         return rec;
     }
     return NULL;
 }
 
-/* The streaming cmp_scope: the headers, then the records in step; the peaks of each whole file. */
-static int scmp_scope(cf_file *f, const cf_sdfx *r, const cf_sdfx *s, char *err, size_t errlen)
+/* The streaming cf_cmp_scope: the headers, then the records in step; the peaks of each whole file. */
+int cf_scmp_scope(cf_file *f, const cf_sdfx *r, const cf_sdfx *s, char *err, size_t errlen)
 {
     for (size_t k = 0; k < sizeof(HEADER_KEYS) / sizeof(HEADER_KEYS[0]); k++)
-        cmp_key(f, "header", r->scope_header, s->scope_header, HEADER_KEYS[k]);
+        cf_cmp_key(f, "header", r->scope_header, s->scope_header, HEADER_KEYS[k]);
     if (r->scope_n != s->scope_n)
-        diff(f, "records: real %zu, ptosim %zu", r->scope_n - 1, s->scope_n - 1);
+        cf_diff(f, "records: real %zu, ptosim %zu", r->scope_n - 1, s->scope_n - 1);
     jstream a, b;
     if (jstream_open(&a, r->scope_path) != 0)
-        return fail(err, errlen, "%s: cannot read: %s", r->scope_path, strerror(errno));
+        return cf_fail(err, errlen, "%s: cannot read: %s", r->scope_path, strerror(errno));
     if (jstream_open(&b, s->scope_path) != 0) {
-        stream_done(&a);
-        return fail(err, errlen, "%s: cannot read: %s", s->scope_path, strerror(errno));
+        cf_stream_done(&a);
+        return cf_fail(err, errlen, "%s: cannot read: %s", s->scope_path, strerror(errno));
     }
     cf_peaks pr, ps;
     memset(&pr, 0, sizeof(pr));
@@ -2956,24 +2854,24 @@ static int scmp_scope(cf_file *f, const cf_sdfx *r, const cf_sdfx *s, char *err,
         cJSON_Delete(x);
         cJSON_Delete(y);
     }
-    stream_done(&a);
-    stream_done(&b);
+    cf_stream_done(&a);
+    cf_stream_done(&b);
     if (rc == 0)
         print_peaks(f, &pr, &ps);
     return rc;
 }
 
-/* The streaming cmp_swimlane, on what sswim_check kept. */
-static void scmp_swimlane(cf_file *f, const cf_sdfx *r, const cf_sdfx *s)
+/* The streaming cf_cmp_swimlane, on what sswim_check kept. */
+void cf_scmp_swimlane(cf_file *f, const cf_sdfx *r, const cf_sdfx *s)
 {
     char ka[1024], kb[1024];
     if (strcmp(r->top_keys, s->top_keys) != 0)
-        diff(f, "top-level keys: real %s; ptosim %s", r->top_keys, s->top_keys);
-    cmp_vals(f, "", "chip_swimlane_level", r->level, s->level);
+        cf_diff(f, "top-level keys: real %s; ptosim %s", r->top_keys, s->top_keys);
+    cf_cmp_vals(f, "", "chip_swimlane_level", r->level, s->level);
     const cJSON *rm = r->metadata, *sm = s->metadata;
     if (strcmp(key_list(rm, ka, sizeof(ka)), key_list(sm, kb, sizeof(kb))) != 0)
-        diff(f, "metadata keys: real %s; ptosim %s", ka, kb);
-    cmp_key(f, "metadata", rm, sm, "num_cores");
+        cf_diff(f, "metadata keys: real %s; ptosim %s", ka, kb);
+    cf_cmp_key(f, "metadata", rm, sm, "num_cores");
     cmp_per_core(f, "metadata.core_types", cJSON_GetObjectItemCaseSensitive(rm, "core_types"),
                  cJSON_GetObjectItemCaseSensitive(sm, "core_types"));
     cmp_per_core(f, "metadata.core_to_thread", cJSON_GetObjectItemCaseSensitive(rm, "core_to_thread"),
@@ -2984,7 +2882,7 @@ static void scmp_swimlane(cf_file *f, const cf_sdfx *r, const cf_sdfx *s)
         arity_text(r->arity[k], ka, sizeof(ka));
         arity_text(s->arity[k], kb, sizeof(kb));
         if (*ka && *kb && strcmp(ka, kb) != 0)
-            diff(f, "%s rows: real %s values, ptosim %s", ROW_LISTS[k], ka, kb);
+            cf_diff(f, "%s rows: real %s values, ptosim %s", ROW_LISTS[k], ka, kb);
     }
     for (int k = 0; k < 2; k++)
         if (r->phases[k] && s->phases[k])
@@ -2999,24 +2897,24 @@ typedef struct cf_tail {
     cf_file fs, fw;           /* scope_stats.jsonl, chip_swimlane_records.json */
     const cf_sdfx *r, *s;     /* the two folders, checked */
     int rc;                   /* -1: err says why */
-    char err[PATH_MAX + 256]; /* scmp_scope's message */
+    char err[PATH_MAX + 256]; /* cf_scmp_scope's message */
 } cf_tail;
 
 static void tail_compare(cf_tail *c)
 {
     if (!c->r->has_scope)
-        info(&c->fs, "not in the capture");
+        cf_info(&c->fs, "not in the capture");
     else if (!c->s->has_scope)
-        diff(&c->fs, "in the capture, not in ptosim's output");
-    else if ((c->rc = scmp_scope(&c->fs, c->r, c->s, c->err, sizeof(c->err))) != 0)
+        cf_diff(&c->fs, "in the capture, not in ptosim's output");
+    else if ((c->rc = cf_scmp_scope(&c->fs, c->r, c->s, c->err, sizeof(c->err))) != 0)
         return;
     more(&c->fs);
     if (!c->r->has_swim)
-        info(&c->fw, "not in the capture");
+        cf_info(&c->fw, "not in the capture");
     else if (!c->s->has_swim)
-        diff(&c->fw, "in the capture, not in ptosim's output");
+        cf_diff(&c->fw, "in the capture, not in ptosim's output");
     else
-        scmp_swimlane(&c->fw, c->r, c->s);
+        cf_scmp_swimlane(&c->fw, c->r, c->s);
     more(&c->fw);
 }
 
@@ -3028,30 +2926,30 @@ static void *tail_main(void *arg)
 
 /* The comparison of the two folders; real: the capture as read_capture checked it (taken over), with its
  * digest begun in rjob (joined here), or NULL. */
-static long compare_with(cf_sdfx *real, cf_digest_job *rjob, const char *real_dir, const char *sim_dir,
-                         FILE *report, char *err, size_t errlen)
+long cf_compare_with(cf_sdfx *real, cf_digest_job *rjob, const char *real_dir, const char *sim_dir,
+                     FILE *report, char *err, size_t errlen)
 {
     cf_sdfx r, s;
     int rl;
     atomic_store(&cf_walked, -1);
-    if (real && sdfx_same(real)) {
+    if (real && cf_sdfx_same(real)) {
         r = *real;
         rl = 0;
     } else {
         if (rjob) /* of files that changed since */
-            digest_free(digest_join(rjob));
+            cf_digest_free(cf_digest_join(rjob));
         rjob = NULL;
         if (real)
-            sdfx_free(real);
-        rl = sdfx_load(&r, real_dir, true);
+            cf_sdfx_free(real);
+        rl = cf_sdfx_load(&r, real_dir, true);
     }
-    int sl = rl == 0 ? sdfx_load_split(&s, sim_dir, false, true) : -1;
+    int sl = rl == 0 ? cf_sdfx_load_split(&s, sim_dir, false, true) : -1;
     if ((rl != 0 || sl != 0) && rjob)
-        digest_free(digest_join(rjob));
+        cf_digest_free(cf_digest_join(rjob));
     if (rl != 0 || sl != 0) {
-        sdfx_free(&r);
+        cf_sdfx_free(&r);
         if (rl == 0)
-            sdfx_free(&s);
+            cf_sdfx_free(&s);
         return compare_trees(real_dir, sim_dir, report, err, errlen);
     }
     long total = -1, dd = 0;
@@ -3068,31 +2966,31 @@ static long compare_with(cf_sdfx *real, cf_digest_job *rjob, const char *real_di
     bool tail_started = false, tail_done = false;
     if (tail_out) {
         tl.fs.out = tl.fw.out = tail_out;
-        tail_started = thread_start(&tt, tail_main, &tl);
+        tail_started = cf_thread_start(&tt, tail_main, &tl);
     }
     cf_digest_job own;
     if (!s.has_deps) {
         if (rjob)
-            digest_free(digest_join(rjob));
-        diff(&fd, "in the capture, not in ptosim's output");
+            cf_digest_free(cf_digest_join(rjob));
+        cf_diff(&fd, "in the capture, not in ptosim's output");
     } else {
         cf_arena arena;
-        sim_arena(s.scope_header, sim_dir, &arena, report);
+        cf_sim_arena(s.scope_header, sim_dir, &arena, report);
         /* each side's digest on a thread of its own (the capture's may be made already, then ptosim's uses
          * two); the walk in step only when they do not agree */
         bool split = rjob != NULL;
         if (!rjob) {
-            digest_start(&own, &r);
+            cf_digest_start(&own, &r);
             rjob = &own;
         }
         cf_digest sg;
-        digest_side(&s, split, &sg);
-        cf_digest *rg = digest_join(rjob);
-        bool agree = digests_agree(rg, &sg, &arena);
-        digest_free(rg);
-        digest_free(&sg);
+        cf_digest_side(&s, split, &sg);
+        cf_digest *rg = cf_digest_join(rjob);
+        bool agree = cf_digests_agree(rg, &sg, &arena);
+        cf_digest_free(rg);
+        cf_digest_free(&sg);
         atomic_store(&cf_walked, !agree);
-        if (!agree && scmp_deps(report, &dd, &r, &s, &arena, err, errlen) != 0)
+        if (!agree && cf_scmp_deps(report, &dd, &r, &s, &arena, err, errlen) != 0)
             goto out;
         fd.diffs = dd;
     }
@@ -3107,7 +3005,7 @@ static long compare_with(cf_sdfx *real, cf_digest_job *rjob, const char *real_di
             fwrite(tail_text, 1, tail_len, report);
     }
     if (tl.rc != 0) {
-        fail(err, errlen, "%s", tl.err);
+        cf_fail(err, errlen, "%s", tl.err);
         goto out;
     }
     total = verdict(report, real_dir, &fd, &tl.fs, &tl.fw,
@@ -3119,15 +3017,15 @@ out:
     if (tail_out)
         fclose(tail_out);
     free(tail_text);
-    sdfx_free(&r);
-    sdfx_free(&s);
+    cf_sdfx_free(&r);
+    cf_sdfx_free(&s);
     return total;
 }
 
 long conform_compare(const char *real_dir, const char *sim_dir, FILE *report, char *err, size_t errlen)
 {
     atomic_store(&cf_peak_window, 0);
-    return compare_with(NULL, NULL, real_dir, sim_dir, report, err, errlen);
+    return cf_compare_with(NULL, NULL, real_dir, sim_dir, report, err, errlen);
 }
 
 /* ---- ptosim conform ---- */
@@ -3187,22 +3085,22 @@ static int capture_from(const cf_capfiles *d, cf_capture *c, char *err, size_t e
         const cJSON *lv = d->level, *md = d->md, *nc = cJSON_GetObjectItemCaseSensitive(md, "num_cores"),
                     *ct = cJSON_GetObjectItemCaseSensitive(md, "core_to_thread"), *x;
         if (!cJSON_IsNumber(lv) || lv->valueint < 1 || lv->valueint > 4) {
-            rc = fail(err, errlen, "%s: chip_swimlane_level: not 1-4", d->swim_path);
+            rc = cf_fail(err, errlen, "%s: chip_swimlane_level: not 1-4", d->swim_path);
             goto out;
         }
         c->swimlane_level = lv->valueint;
         if (!cJSON_IsNumber(nc)) {
-            rc = fail(err, errlen, "%s: metadata.num_cores: %s", d->swim_path,
-                      nc ? "not a number" : "missing");
+            rc = cf_fail(err, errlen, "%s: metadata.num_cores: %s", d->swim_path,
+                         nc ? "not a number" : "missing");
             goto out;
         }
         for (size_t i = 0; !c->platform && i < sizeof(CORES_PLATFORM) / sizeof(CORES_PLATFORM[0]); i++)
             if (CORES_PLATFORM[i].cores == nc->valueint)
                 c->platform = CORES_PLATFORM[i].platform;
         if (!c->platform) {
-            fail(err, errlen,
-                 "%s: metadata.num_cores %d names no platform (24 a2a3sim, 72 a2a3): give one with -p",
-                 d->swim_path, nc->valueint);
+            cf_fail(err, errlen,
+                    "%s: metadata.num_cores %d names no platform (24 a2a3sim, 72 a2a3): give one with -p",
+                    d->swim_path, nc->valueint);
             rc = EXIT_USAGE;
             goto out;
         }
@@ -3228,7 +3126,7 @@ static int capture_from(const cf_capfiles *d, cf_capture *c, char *err, size_t e
                 c->rings[k][r] = ok ? (int64_t)v->valuedouble : 0;
             }
             if (!ok) {
-                rc = fail(err, errlen, "%s:%d: %s: not 4 numbers", d->scope_path, d->header_line, CAPS[k]);
+                rc = cf_fail(err, errlen, "%s:%d: %s: not 4 numbers", d->scope_path, d->header_line, CAPS[k]);
                 goto out;
             }
         }
@@ -3245,21 +3143,21 @@ out:
 /* Reads the capture's swimlane metadata and scope-stats header, streaming (checking deps.json too, as the
  * comparison will read it); a capture the stream refuses is read whole, which names the fault. Returns 0,
  * EXIT_USAGE (num_cores names no platform and no -p) or EXIT_GRAPH, with a message in err. */
-/* The capture's check: deps.json, the scope stats and the swimlane read a value at a time (sdfx_load), and
+/* The capture's check: deps.json, the scope stats and the swimlane read a value at a time (cf_sdfx_load), and
  * on a thread of its own, the capture's digest for the comparison. */
 typedef struct cf_capjob {
     const char *dir;
     cf_sdfx s;
-    int loaded; /* sdfx_load's return */
-    cf_digest_job dig; /* made on this thread once the check passed (digest_start without a thread) */
+    int loaded;        /* cf_sdfx_load's return */
+    cf_digest_job dig; /* made on this thread once the check passed (cf_digest_start without a thread) */
 } cf_capjob;
 
 static void capjob_run(cf_capjob *j)
 {
-    j->loaded = sdfx_load(&j->s, j->dir, true);
+    j->loaded = cf_sdfx_load(&j->s, j->dir, true);
     if (j->loaded == 0) {
         j->dig = (cf_digest_job){.d = &j->s, .done = true};
-        digest_side(&j->s, false, &j->dig.g);
+        cf_digest_side(&j->s, false, &j->dig.g);
     }
 }
 
@@ -3285,15 +3183,15 @@ static int read_capture(cf_capjob *j, const char *platform, cf_capture *c, bool 
         if (rc == 0) {
             *kept = true; /* for the comparison, which need not check it again */
         } else {
-            digest_free(&j->dig.g);
-            sdfx_free(s);
+            cf_digest_free(&j->dig.g);
+            cf_sdfx_free(s);
         }
         return rc;
     }
-    sdfx_free(s);
+    cf_sdfx_free(s);
     cf_dfx d;
-    if (dfx_load(&d, j->dir, true, err, errlen) != 0) {
-        dfx_free(&d);
+    if (cf_dfx_load(&d, j->dir, true, err, errlen) != 0) {
+        cf_dfx_free(&d);
         return EXIT_GRAPH;
     }
     cf_capfiles f = {d.swim_path,
@@ -3304,7 +3202,7 @@ static int read_capture(cf_capjob *j, const char *platform, cf_capture *c, bool 
                      d.has_scope ? d.scope.v[0] : NULL,
                      d.has_scope ? d.scope.lineno[0] : 0};
     int rc = capture_from(&f, c, err, errlen);
-    dfx_free(&d);
+    cf_dfx_free(&d);
     return rc;
 }
 
@@ -3450,7 +3348,7 @@ static int work_dir(const char *given, char *tmp, size_t tmplen, bool *made, int
         const char *t = getenv("TMPDIR");
         snprintf(tmp, tmplen, "%s/ptosim-conform-XXXXXX", t && *t ? t : "/tmp");
         if (!mkdtemp(tmp))
-            return fail(err, errlen, "cannot make a folder %s: %s", tmp, strerror(errno));
+            return cf_fail(err, errlen, "cannot make a folder %s: %s", tmp, strerror(errno));
         return 0;
     }
     struct stat st;
@@ -3460,7 +3358,7 @@ static int work_dir(const char *given, char *tmp, size_t tmplen, bool *made, int
     *made = !was;
     int fd = open(given, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (fd < 0)
-        return fail(err, errlen, "%s: cannot open the work dir: %s", given, strerror(errno));
+        return cf_fail(err, errlen, "%s: cannot open the work dir: %s", given, strerror(errno));
     if (flock(fd, LOCK_EX | LOCK_NB) == 0) {
         *lock_fd = fd;
         return 0;
@@ -3469,9 +3367,10 @@ static int work_dir(const char *given, char *tmp, size_t tmplen, bool *made, int
     close(fd);
     if (e == EWOULDBLOCK) { /* the other one's folder: it stays */
         *made = false;
-        fail(err, errlen,
-             "%s: another ptosim conform or run is using this folder; wait for it to end or give another -o",
-             given);
+        cf_fail(
+            err, errlen,
+            "%s: another ptosim conform or run is using this folder; wait for it to end or give another -o",
+            given);
         return -2;
     }
     /* NFS without locks, say: go on, unprotected */
@@ -3552,7 +3451,7 @@ int conform_main(int argc, char **argv)
         snprintf(graph, sizeof(graph), "%s/graph.jsonl", own ? tmp : work);
         warn = open_memstream(&wtext, &wlen);
         pthread_t t;
-        spec = warn && thread_start(&t, capjob_main, &cj);
+        spec = warn && cf_thread_start(&t, capjob_main, &cj);
         if (spec) {
             import_rc = import_begin(capture, graph, true, warn, &o, import_err, sizeof(import_err));
             pending = import_rc == 0;
@@ -3628,9 +3527,9 @@ int conform_main(int argc, char **argv)
     }
     if (rc == 0) {
         fflush(stdout);
-        long n = compare_with(kept ? &cj.s : NULL, kept ? &cj.dig : NULL, capture, dfx, stdout, err,
-                              sizeof(err));
-        kept = false; /* compare_with took the check and its digest */
+        long n = cf_compare_with(kept ? &cj.s : NULL, kept ? &cj.dig : NULL, capture, dfx, stdout, err,
+                                 sizeof(err));
+        kept = false; /* cf_compare_with took the check and its digest */
         if (n < 0) {
             msgtext_print(stderr, "ptosim conform: %s", err);
             rc = CONFORM_EXIT_FAILED;
@@ -3642,8 +3541,8 @@ done:
     if (pending) /* a capture or platform refused after the import: no trace of it */
         outfile_abort(&o);
     if (kept) {
-        digest_free(&cj.dig.g);
-        sdfx_free(&cj.s);
+        cf_digest_free(&cj.dig.g);
+        cf_sdfx_free(&cj.s);
     }
     if (warn)
         fclose(warn);
