@@ -48,7 +48,7 @@ void cf_cat(char *buf, size_t *len, size_t cap, const char *s);
 void cf_cmp_vals(cf_file *f, const char *where, const char *key, const cJSON *va, const cJSON *vb);
 void cf_cmp_key(cf_file *f, const char *where, const cJSON *a, const cJSON *b, const char *key);
 
-/* ---- conform.c: both folders read: whole as trees, or checked by the stream ---- */
+/* ---- conform_read.c: both folders read: whole as trees, or checked by the stream ---- */
 
 /* ptosim's heap arena: [ORCH_HEAP_ARENA_BASE, + the four ring heaps). */
 typedef struct cf_arena {
