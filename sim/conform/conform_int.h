@@ -129,7 +129,7 @@ void cf_stream_done(jstream *js);
 cJSON *cf_tree(const char *text, size_t len);
 bool cf_thread_start(pthread_t *t, void *(*fn)(void *), void *arg);
 
-/* ---- conform.c: deps.json compared ---- */
+/* ---- conform_deps.c: deps.json compared ---- */
 
 /* What cf_scmp_deps compares of one side, as 64-bit hashes: each task in order, the edge lines sorted, each
  * tensor in order with its address; the tensor ids numbered as the walk numbers them on that side (tasks,
