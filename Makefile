@@ -45,7 +45,8 @@ FUZZ_LIB_SRC := $(MODEL_SRC) sim/import/import.c sim/import/import_state.c sim/i
 	sim/report/report_data.c sim/json/json_scan.c sim/json/json_span.c sim/json/json_stream.c
 FUZZ_LIB_OBJ := $(FUZZ_LIB_SRC:%.c=build-fuzz/%.o)
 # conform's comparison, which fuzz_conform links beside the library (lint links it too)
-CONFORM_CMP_SRC := sim/conform/conform.c sim/conform/conform_read.c sim/conform/conform_deps.c
+CONFORM_CMP_SRC := sim/conform/conform.c sim/conform/conform_read.c sim/conform/conform_deps.c \
+	sim/conform/conform_scope_swim.c
 FUZZ_LINK_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(filter-out $(BUILD)/%,$(FUZZ_LIB_SRC))) $(BUILD)/sim/perfsim/perfsim_harness.o
 FUZZ_LIBS = $(shell pkg-config --libs libcjson zlib 2>/dev/null) -lm -pthread
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)

@@ -174,7 +174,7 @@ cf_digest *cf_digest_join(cf_digest_job *j);
 bool cf_digests_agree(const cf_digest *r, const cf_digest *s, const cf_arena *arena);
 void cf_digest_free(cf_digest *g);
 
-/* ---- conform.c: scope_stats.jsonl and the swimlane compared ---- */
+/* ---- conform_scope_swim.c: scope_stats.jsonl and the swimlane compared ---- */
 
 /* The scope stats and the swimlane of both sides, as trees or streamed; a phase record's kind and keys. */
 void cf_cmp_scope(cf_file *f, const cf_lines *r, const cf_lines *s);
