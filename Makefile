@@ -45,7 +45,7 @@ FUZZ_LIB_SRC := $(MODEL_SRC) sim/import/import.c sim/import/import_state.c sim/i
 	sim/report/report_data.c sim/json/json_scan.c sim/json/json_span.c sim/json/json_stream.c
 FUZZ_LIB_OBJ := $(FUZZ_LIB_SRC:%.c=build-fuzz/%.o)
 # conform's comparison, which fuzz_conform links beside the library (lint links it too)
-CONFORM_CMP_SRC := sim/conform/conform.c sim/conform/conform_read.c sim/conform/conform_deps.c \
+CONFORM_CMP_SRC := sim/conform/conform_compare.c sim/conform/conform_read.c sim/conform/conform_deps.c \
 	sim/conform/conform_scope_swim.c
 FUZZ_LINK_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(filter-out $(BUILD)/%,$(FUZZ_LIB_SRC))) $(BUILD)/sim/perfsim/perfsim_harness.o
 FUZZ_LIBS = $(shell pkg-config --libs libcjson zlib 2>/dev/null) -lm -pthread
@@ -205,7 +205,7 @@ build-fuzz/%.o: %.c
 build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzzutil.h $(FUZZ_LIB_OBJ)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB_OBJ) $(FUZZ_LIBS)
 
-# conform's comparison is in the command's file (sim/conform/conform.c), whose one call into run.c the target stands in for
+# conform's comparison is conform_compare.c and the files it calls (CONFORM_CMP_SRC), not the command's conform.c
 build-fuzz/fuzz_conform: tests/fuzz/fuzz_conform.c tests/fuzz/fuzzutil.h $(FUZZ_LIB_OBJ) \
 		$(CONFORM_CMP_SRC:%.c=build-fuzz/%.o)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB_OBJ) $(CONFORM_CMP_SRC:%.c=build-fuzz/%.o) $(FUZZ_LIBS)

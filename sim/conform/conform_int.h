@@ -1,5 +1,8 @@
 /* conform_int.h - cf_: what conform's files share: difference lines, both folders as read, the digests. */
-/* Only sim/conform/conform*.c include it. Its functions carry cf_ (they link with the whole program). */
+/* Only sim/conform/conform*.c include it. conform.c (the command) reads the capture with conform_read.c
+ * and compares with conform_compare.c, which reads both folders (conform_read.c) and compares deps.json
+ * (conform_deps.c), the scope stats and the swimlane (conform_scope_swim.c), all of them writing their
+ * lines with conform_compare.c's. Its functions carry cf_ (they link with the whole program). */
 #ifndef PTOSIM_CONFORM_INT_H
 #define PTOSIM_CONFORM_INT_H
 
@@ -28,7 +31,7 @@ typedef struct cf_file {
     bool oom;         /* a held line could not be kept */
 } cf_file;
 
-/* ---- conform.c: the lines a comparison writes, and values as they show ---- */
+/* ---- conform_compare.c: the lines a comparison writes, and values as they show ---- */
 
 /* A difference line (the first CONFORM_MAX_LINES of a file printed, all counted); an information line
  * (shown, not compared); a message into err, returning -1. */
@@ -183,7 +186,7 @@ int cf_scmp_scope(cf_file *f, const cf_sdfx *r, const cf_sdfx *s, char *err, siz
 void cf_scmp_swimlane(cf_file *f, const cf_sdfx *r, const cf_sdfx *s);
 void cf_phase_item(const cJSON *rec, char *item, size_t size);
 
-/* ---- conform.c: the comparison ---- */
+/* ---- conform_compare.c: the comparison ---- */
 
 /* conform_compare with the capture as the command checked it (real, taken over, its digest begun in rjob),
  * or NULL. */
