@@ -46,6 +46,9 @@ FUZZ_LIB_SRC := $(MODEL_SRC) sim/import/import.c sim/import/import_state.c sim/i
 	sim/report/report_data.c sim/report/report_data_dfx.c sim/report/report_data_sweep.c sim/json/json_scan.c \
 	sim/json/json_span.c sim/json/json_stream.c
 FUZZ_LIB_OBJ := $(FUZZ_LIB_SRC:%.c=build-fuzz/%.o)
+# conform's comparison, which fuzz_conform links beside the library (lint links it too)
+CONFORM_CMP_SRC := sim/conform/conform_compare.c sim/conform/conform_read.c sim/conform/conform_deps.c \
+	sim/conform/conform_scope_swim.c
 FUZZ_LINK_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(filter-out $(BUILD)/%,$(FUZZ_LIB_SRC))) $(BUILD)/sim/perfsim/perfsim_harness.o
 FUZZ_LIBS = $(shell pkg-config --libs libcjson zlib 2>/dev/null) -lm -pthread
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
@@ -108,7 +111,7 @@ $(BUILD)/run_tests: $(TEST_OBJ) $(MODEL_OBJ) $(SIM_OBJ) | $(BUILD)/failalloc.so 
 # model/ must stay free of SimGrid so its tests need no engine, its includes must keep to the layers of
 # model/README.md §0 (scripts/check_layers.sh), every "FILE §N" citation must resolve
 # to a file and section of the repository, and the fuzz targets must compile.
-lint: $(FUZZ_LINK_OBJ) $(BUILD)/sim/conform/conform.o
+lint: $(FUZZ_LINK_OBJ) $(CONFORM_CMP_SRC:%.c=$(BUILD)/%.o)
 	@if grep -rn -e '#include <simgrid' -e '#include <xbt' model/; then \
 		echo "model/ must not include SimGrid headers" >&2; exit 1; fi
 	@sh scripts/check_citations.sh
@@ -118,7 +121,7 @@ lint: $(FUZZ_LINK_OBJ) $(BUILD)/sim/conform/conform.o
 	@# that moved to a file the list lacks is found here rather than by the next `make fuzz-build`
 	@printf 'int main(void) { return 0; }\n' > $(BUILD)/fuzz_main.c
 	@for f in tests/fuzz/fuzz_*.c; do \
-		extra=; [ $$f = tests/fuzz/fuzz_conform.c ] && extra=$(BUILD)/sim/conform/conform.o; \
+		extra=; [ $$f = tests/fuzz/fuzz_conform.c ] && extra="$(CONFORM_CMP_SRC:%.c=$(BUILD)/%.o)"; \
 		$(CC) -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(PKG_CFLAGS) \
 			-o $(BUILD)/fuzz_link $$f $(BUILD)/fuzz_main.c $(FUZZ_LINK_OBJ) $$extra $(FUZZ_LIBS) || exit 1; done
 	@rm -f $(BUILD)/fuzz_link $(BUILD)/fuzz_main.c
@@ -204,9 +207,10 @@ build-fuzz/%.o: %.c
 build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzzutil.h $(FUZZ_LIB_OBJ)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB_OBJ) $(FUZZ_LIBS)
 
-# conform's comparison is in the command's file (sim/conform/conform.c), whose one call into run.c the target stands in for
-build-fuzz/fuzz_conform: tests/fuzz/fuzz_conform.c tests/fuzz/fuzzutil.h $(FUZZ_LIB_OBJ) build-fuzz/sim/conform/conform.o
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB_OBJ) build-fuzz/sim/conform/conform.o $(FUZZ_LIBS)
+# conform's comparison is conform_compare.c and the files it calls (CONFORM_CMP_SRC), not the command's conform.c
+build-fuzz/fuzz_conform: tests/fuzz/fuzz_conform.c tests/fuzz/fuzzutil.h $(FUZZ_LIB_OBJ) \
+		$(CONFORM_CMP_SRC:%.c=build-fuzz/%.o)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB_OBJ) $(CONFORM_CMP_SRC:%.c=build-fuzz/%.o) $(FUZZ_LIBS)
 
 # the reader before the flat doc is compiled into the target that compares the two
 build-fuzz/fuzz_graph_diff: tests/fuzz/fuzz_graph_diff.c tests/fuzz/graph_old.c tests/fuzz/fuzzutil.h \
@@ -253,4 +257,4 @@ format:
 	clang-format -i model/*/*.c model/*/*.h sim/*.c sim/*/*.c sim/*/*.h tests/*.c tests/*.h
 
 -include $(MODEL_OBJ:.o=.d) $(SIM_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(BUILD)/sim/main.d
--include $(FUZZ_LIB_OBJ:.o=.d) build-fuzz/sim/conform/conform.d
+-include $(FUZZ_LIB_OBJ:.o=.d) $(CONFORM_CMP_SRC:%.c=build-fuzz/%.d)
