@@ -1,5 +1,5 @@
 /* import_state.h - imp_: the state `ptosim import` builds from a capture, and its shared helpers. */
-/* The bottom of the import: import.c (the command and the capture reader) and import_heap.c,
+/* The bottom of the import: import.c (the command) and import_read.c, import_graph.c, import_heap.c,
  * import_cost.c and import_perfsim.c (the steps it calls) all work on one importer; this module calls none
  * of them. The option types come from import_opts.h, not import.h, so nothing here includes the command. */
 #ifndef PTOSIM_IMPORT_STATE_H

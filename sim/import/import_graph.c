@@ -1,0 +1,499 @@
+/* import_graph.c - import_graph_: the graph rebuilt from a capture: op order, scope modes, the file. */
+/* The ops in one order from deps.json's submission order, the rings' ids and the scope samples (or scopes
+ * guessed from the rings), each scope's mode, and the graph file: its header and one line an op. */
+#include "import_graph.h"
+
+#include <assert.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "../../model/base/dtype.h"
+#include "../../model/base/outfile.h"
+#include "../../model/base/vec.h"
+#include "import_cost.h"
+#include "import_state.h"
+
+static const char *const DIRS[] = {"in", "out", "inout", "out_existing", "no_dep"};
+
+/* ---- the op order ---- */
+
+static int push_op(importer *im, imp_op op)
+{
+    if (vec_grow((void **)&im->ops, &im->opcap, im->nops, sizeof(*im->ops)) != 0)
+        return imp_oom(im);
+    if (op.kind == OP_TASK)
+        im->tasks[op.task].pos = im->nops;
+    im->ops[im->nops++] = op;
+    return 0;
+}
+
+static int ring_of_depth(int depth)
+{
+    return depth < RINGS - 1 ? depth : RINGS - 1;
+}
+
+/* Emits the next ids of ring r while they are allocs and fewer than limit
+ * (the head of ring r's next scope sample). */
+static int emit_allocs(importer *im, int r, uint64_t *emitted, uint64_t limit)
+{
+    while (emitted[r] < im->ring_count[r] && emitted[r] < limit) {
+        size_t ti = (size_t)im->by_local[r][emitted[r]];
+        if (!im->tasks[ti].alloc)
+            break;
+        if (push_op(im, (imp_op){.kind = OP_TASK, .task = ti}) != 0)
+            return -1;
+        emitted[r]++;
+    }
+    return 0;
+}
+
+static int order_merge(importer *im, const uint64_t *limit);
+
+/* Merges the submission order of deps.json, the per-ring id order (allocs
+ * fill the gaps) and the scope samples into one op sequence. A task can be
+ * issued only while the current depth maps to its ring, and a sample of ring
+ * r comes exactly when r has handed out `head` ids. */
+int import_graph_order_with_stats(importer *im)
+{
+    /* limit[si * RINGS + r]: head of the first sample of ring r at or after si */
+    uint64_t *limit = malloc((im->nscopes + 1) * RINGS * sizeof(*limit));
+    if (!limit)
+        return imp_oom(im);
+    for (int r = 0; r < RINGS; r++)
+        limit[im->nscopes * RINGS + r] = UINT64_MAX;
+    for (size_t i = im->nscopes; i-- > 0;)
+        for (int r = 0; r < RINGS; r++)
+            limit[i * RINGS + r] = im->scopes[i].ring == r ? im->scopes[i].head : limit[(i + 1) * RINGS + r];
+    int rc = order_merge(im, limit);
+    free(limit);
+    return rc;
+}
+
+static int order_merge(importer *im, const uint64_t *limit)
+{
+    uint64_t emitted[RINGS] = {0};
+    size_t gi = 0, si = 0;
+    int depth = 0;
+    static const char *const F = "scope_stats/scope_stats.jsonl";
+    for (;;) {
+        while (si < im->nscopes && im->scopes[si].depth == 0)
+            si++; /* the root scope's samples: implicit */
+        const imp_scope *next = si < im->nscopes ? &im->scopes[si] : NULL;
+        int r = ring_of_depth(depth);
+        if (emit_allocs(im, r, emitted, limit[si * RINGS + r]) != 0)
+            return -1;
+        if (gi < im->nknown) {
+            const imp_task *t = &im->tasks[gi];
+            bool head_ok = emitted[r] < limit[si * RINGS + r];
+            if (t->ring == r && t->local == emitted[r] && head_ok) {
+                if (push_op(im, (imp_op){.kind = OP_TASK, .task = gi}) != 0)
+                    return -1;
+                gi++;
+                emitted[r]++;
+                continue;
+            }
+        }
+        if (!next)
+            break;
+        if (next->ring == r && emitted[r] != next->head)
+            return imp_fail(im, F,
+                            "line %ld: ring %d had handed out %" PRIu64
+                            " tasks, but deps.json lists task %" PRIu64
+                            " next (the files are not of one run)",
+                            next->line, r, next->head,
+                            gi < im->nknown ? im->tasks[gi].id : (uint64_t)r << 32 | emitted[r]);
+        if (next->begin) {
+            if (next->depth != depth + 1)
+                return imp_fail(im, F, "line %ld: a scope begins at depth %d inside depth %d", next->line,
+                                next->depth, depth);
+            if (depth + 1 >= MAX_SCOPE_DEPTH)
+                return imp_fail(im, F, "line %ld: scopes nest deeper than %d", next->line,
+                                MAX_SCOPE_DEPTH - 1);
+            if (push_op(im, (imp_op){.kind = OP_BEGIN, .site = next->site}) != 0)
+                return -1;
+            depth++;
+        } else {
+            if (next->depth != depth)
+                return imp_fail(im, F, "line %ld: a scope of depth %d ends inside depth %d", next->line,
+                                next->depth, depth);
+            if (push_op(im, (imp_op){.kind = OP_END}) != 0)
+                return -1;
+            depth--;
+        }
+        si++;
+    }
+    if (gi < im->nknown)
+        return imp_fail(im, F,
+                        "task %" PRIu64
+                        " (ring %d) cannot be placed in the scopes sampled (a scope of ring %d "
+                        "would have to be open)",
+                        im->tasks[gi].id, im->tasks[gi].ring, im->tasks[gi].ring);
+    for (int r = 0; r < RINGS; r++)
+        if (emitted[r] != im->ring_count[r])
+            return imp_fail(im, F, "ring %d handed out %" PRIu64 " tasks but only %" PRIu64 " fit its scopes",
+                            r, im->ring_count[r], emitted[r]);
+    while (depth-- > 0)
+        if (push_op(im, (imp_op){.kind = OP_END}) != 0)
+            return -1;
+    return 0;
+}
+
+/* Without scope stats: scopes follow the rings (a task of ring r runs at
+ * depth r, deeper rings share ring 3), closed every GUESSED_SCOPE_TASKS
+ * tasks so a long run of one ring does not hold the whole window. */
+int import_graph_order_guessed(importer *im)
+{
+    uint64_t emitted[RINGS] = {0};
+    int depth = 0;
+    size_t in_scope = 0;
+    for (size_t gi = 0;; gi++) {
+        int want;
+        if (gi < im->nknown) {
+            want = im->tasks[gi].ring;
+        } else {
+            want = -1; /* trailing allocs of some ring */
+            for (int r = 0; r < RINGS && want < 0; r++)
+                if (emitted[r] < im->ring_count[r])
+                    want = r;
+            if (want < 0)
+                break;
+        }
+        if (depth == want && want > 0 && in_scope >= GUESSED_SCOPE_TASKS) {
+            if (push_op(im, (imp_op){.kind = OP_END}) != 0 || push_op(im, (imp_op){.kind = OP_BEGIN}) != 0)
+                return -1;
+            in_scope = 0;
+        }
+        while (depth > want) {
+            if (push_op(im, (imp_op){.kind = OP_END}) != 0)
+                return -1;
+            depth--;
+            in_scope = 0;
+            if (emit_allocs(im, ring_of_depth(depth), emitted, UINT64_MAX) != 0)
+                return -1;
+        }
+        while (depth < want) {
+            if (push_op(im, (imp_op){.kind = OP_BEGIN}) != 0)
+                return -1;
+            depth++;
+            in_scope = 0;
+            if (emit_allocs(im, ring_of_depth(depth), emitted, UINT64_MAX) != 0)
+                return -1;
+        }
+        if (gi >= im->nknown) {
+            if (emit_allocs(im, want, emitted, UINT64_MAX) != 0)
+                return -1;
+            if (emitted[want] < im->ring_count[want])
+                return imp_fail(im, "deps.json",
+                                "ring %d: task %" PRIu64 " is listed out of its ring's order", want,
+                                ((uint64_t)want << 32) | emitted[want]);
+            gi--;
+            continue;
+        }
+        const imp_task *t = &im->tasks[gi];
+        if (t->local != emitted[want])
+            return imp_fail(im, "deps.json", "task %" PRIu64 " is listed before task %" PRIu64 " of its ring",
+                            t->id, ((uint64_t)want << 32) | emitted[want]);
+        if (push_op(im, (imp_op){.kind = OP_TASK, .task = gi}) != 0)
+            return -1;
+        emitted[want]++;
+        in_scope++;
+        if (emit_allocs(im, want, emitted, UINT64_MAX) != 0)
+            return -1;
+    }
+    while (depth-- > 0)
+        if (push_op(im, (imp_op){.kind = OP_END}) != 0)
+            return -1;
+    return 0;
+}
+
+/* Scope modes: a scope is manual when a task directly inside it was
+ * submitted in a manual scope, or when a scope around it is (the runtime
+ * rejects an auto scope inside a manual one). */
+int import_graph_assign_modes(importer *im)
+{
+    size_t stack[MAX_SCOPE_DEPTH + 1];
+    int top = 0;
+    for (size_t i = 0; i < im->nops; i++) {
+        imp_op *op = &im->ops[i];
+        if (op->kind == OP_BEGIN) {
+            stack[++top] = i;
+            op->manual = false;
+        } else if (op->kind == OP_END) {
+            top--;
+        } else if (im->tasks[op->task].manual) {
+            if (top == 0)
+                return imp_fail(im, "deps.json",
+                                "task %" PRIu64 " was submitted in a manual scope, but no scope is open",
+                                im->tasks[op->task].id);
+            im->ops[stack[top]].manual = true;
+        }
+    }
+    bool manual[MAX_SCOPE_DEPTH + 1] = {false};
+    top = 0;
+    for (size_t i = 0; i < im->nops; i++) {
+        imp_op *op = &im->ops[i];
+        if (op->kind == OP_BEGIN) {
+            top++;
+            op->manual |= manual[top - 1];
+            manual[top] = op->manual;
+        } else if (op->kind == OP_END) {
+            top--;
+        } else if (!im->tasks[op->task].alloc && !im->tasks[op->task].manual && manual[top]) {
+            return imp_fail(im, "deps.json", "task %" PRIu64 " is an auto-scope task inside a manual scope",
+                            im->tasks[op->task].id);
+        }
+    }
+    return 0;
+}
+
+/* ---- writing ---- */
+
+static void put_dims(FILE *f, const int64_t *v, int n)
+{
+    fputc('[', f);
+    for (int i = 0; i < n; i++) {
+        if (i)
+            fputs(", ", f);
+        outfile_put_i64(f, v[i]);
+    }
+    fputc(']', f);
+}
+
+/* x in decimal at out, NUL-terminated; returns the end (the NUL). The names are written for every arg of
+ * every task: snprintf was a twentieth of an import. */
+static char *put_dec(char *out, uint64_t x)
+{
+    char d[24];
+    int k = 0;
+    do
+        d[k++] = (char)('0' + x % 10);
+    while ((x /= 10) != 0);
+    while (k > 0)
+        *out++ = d[--k];
+    *out = '\0';
+    return out;
+}
+
+/* A buffer's name: e<k> for external tensors, o<task>_<slot> for outputs. */
+static void buf_name(const importer *im, int b, char *out, size_t len)
+{
+    const imp_buf *bf = &im->bufs[b];
+    assert(len >= 48); /* "o" + 20 digits + "_" + 20 digits */
+    (void)len;
+    if (!bf->created) {
+        assert(bf->tensor >= 0);
+        out[0] = 'e';
+        put_dec(out + 1, (uint64_t)bf->tensor);
+        return;
+    }
+    const imp_task *t = &im->tasks[bf->task];
+    size_t slot = 0;
+    while (slot < t->nouts && t->outs[slot] != b)
+        slot++;
+    out[0] = 'o';
+    char *p = put_dec(out + 1, t->id);
+    *p++ = '_';
+    put_dec(p, slot);
+}
+
+/* "key": "name" (names are the importer's own: e<k>, o<task>_<slot>, no escapes). */
+static void put_key_name(FILE *f, const char *key, const char *name)
+{
+    fputc('"', f);
+    fputs(key, f);
+    fputs("\": \"", f);
+    fputs(name, f);
+    fputc('"', f);
+}
+
+/* dtype and shape of a created buffer: its tensor record, or bytes. */
+static void put_new_tensor(const importer *im, int b, const char *key, FILE *f)
+{
+    const imp_buf *bf = &im->bufs[b];
+    char name[64];
+    buf_name(im, b, name, sizeof(name));
+    /* as its readers see it (a reused address may hold another dtype each time); when nobody read it,
+     * only its heap size is known */
+    put_key_name(f, key, name);
+    fputs(", \"dtype\": \"", f);
+    fputs(bf->tensor >= 0 ? dtype_name(bf->dtype) : "INT8", f);
+    fputs("\", \"shape\": [", f);
+    outfile_put_u64(f, bf->tensor >= 0 ? (bf->numel ? bf->numel : 1) : bf->bytes);
+    fputc(']', f);
+}
+
+static void put_task(const importer *im, const imp_task *t, FILE *f)
+{
+    if (t->alloc) {
+        fputs("{\"op\": \"alloc\", \"id\": \"t", f);
+        outfile_put_u64(f, t->id);
+        fputs("\", \"tensors\": [", f);
+        for (size_t o = 0; o < t->nouts; o++) {
+            fputs(o ? ", {" : "{", f);
+            put_new_tensor(im, t->outs[o], "name", f);
+            fputc('}', f);
+        }
+        fputs("]}\n", f);
+        return;
+    }
+    bool dummy = t->k[0] < 0 && t->k[1] < 0 && t->k[2] < 0;
+    fputs(dummy ? "{\"op\": \"dummy\", \"id\": \"t" : "{\"op\": \"submit\", \"id\": \"t", f);
+    outfile_put_u64(f, t->id);
+    fputc('"', f);
+    if (!dummy) {
+        fputs(", \"kernels\": [", f);
+        for (int s = 0; s < 3; s++) {
+            if (s)
+                fputs(", ", f);
+            if (t->k[s] >= 0)
+                outfile_put_i64(f, t->k[s]);
+            else
+                fputs("null", f);
+        }
+        fputc(']', f);
+        if (t->block_num > 1)
+            outfile_printf(f, ", \"block_num\": %d", t->block_num);
+        if (t->sync && t->block_num > 1)
+            fputs(", \"sync_start\": true", f);
+        if (t->early)
+            fputs(", \"early_resolve\": true", f);
+        import_cost_put_task(im, t, f);
+    }
+    fputs(", \"args\": [", f);
+    size_t slot = 0;
+    for (int a = 0; a < t->nargs; a++) {
+        const imp_arg *ia = &t->args[a];
+        fputs(a ? ", " : "", f);
+        if (ia->type == A_OUT) {
+            fputs("{\"dir\": \"out\", ", f);
+            put_new_tensor(im, t->outs[slot++], "tensor", f);
+            fputc('}', f);
+            continue;
+        }
+        char name[64];
+        buf_name(im, ia->buf, name, sizeof(name));
+        fputs("{\"dir\": \"", f);
+        fputs(DIRS[ia->type], f);
+        fputs("\", ", f);
+        put_key_name(f, "tensor", name);
+        fputs(", \"shape\": ", f);
+        put_dims(f, ia->shape, ia->ndim);
+        fputs(", \"strides\": ", f);
+        put_dims(f, ia->strides, ia->ndim);
+        fputs(", \"start_offset\": ", f);
+        outfile_put_u64(f, ia->start);
+        const imp_buf *bf = &im->bufs[ia->buf];
+        int base_version = bf->created ? 0 : im->tensors[bf->tensor].version;
+        if (im->tensors[ia->tensor].version != base_version)
+            outfile_printf(f, ", \"version\": %d", im->tensors[ia->tensor].version);
+        if (ia->manual_dep)
+            fputs(", \"manual_dep\": true", f);
+        fputc('}', f);
+    }
+    fputc(']', f);
+    bool first = true;
+    for (size_t e = 0; e < t->nedges; e++) {
+        const imp_edge *ed = &t->edges[e];
+        if (ed->source != 0)
+            continue;
+        fputs(first ? ", \"deps\": [" : ", ", f);
+        first = false;
+        if (ed->pred != SIZE_MAX) {
+            fputs("\"t", f);
+            outfile_put_u64(f, ed->pred_id);
+            fputc('"', f);
+        } else { /* an id no task had: the runtime counts it as retired */
+            outfile_put_u64(f, ed->pred_id);
+        }
+    }
+    if (!first)
+        fputc(']', f);
+    fputs("}\n", f);
+}
+
+void import_graph_put_ops(const importer *im, FILE *f)
+{
+    for (size_t i = 0; i < im->nops; i++) {
+        const imp_op *op = &im->ops[i];
+        if (op->kind == OP_TASK) {
+            put_task(im, &im->tasks[op->task], f);
+        } else if (op->kind == OP_END) {
+            fputs("{\"op\": \"scope_end\"}\n", f);
+        } else {
+            fputs("{\"op\": \"scope_begin\"", f);
+            if (op->site) {
+                fputs(", \"site\": ", f);
+                imp_put_str(f, op->site);
+            }
+            fputs(op->manual ? ", \"mode\": \"manual\"}\n" : "}\n", f);
+        }
+    }
+}
+
+static void put_run_config(const importer *im, FILE *f)
+{
+    static const char *const KEYS[3] = {"ring_task_window", "ring_heap", "ring_dep_pool"};
+    bool any = false;
+    for (int k = 0; k < 3; k++)
+        any |= im->cap[k][0] != 0;
+    if (!any)
+        return;
+    fputs(", \"run_config\": {", f);
+    bool first = true;
+    for (int k = 0; k < 3; k++) {
+        if (!im->cap[k][0])
+            continue;
+        outfile_printf(f, "%s\"%s\": [", first ? "" : ", ", KEYS[k]);
+        for (int r = 0; r < RINGS; r++)
+            outfile_printf(f, "%s%" PRIu64, r ? ", " : "", im->cap[k][r]);
+        fputc(']', f);
+        first = false;
+    }
+    fputc('}', f);
+}
+
+void import_graph_put_header(importer *im, FILE *f)
+{
+    for (int i = 0; i < GRAPH_MAX_FUNC_ID; i++)
+        im->func_core[i] = -1;
+    for (size_t i = 0; i < im->nknown; i++)
+        for (int s = 0; s < 3; s++)
+            if (im->tasks[i].k[s] >= 0)
+                im->func_core[im->tasks[i].k[s]] = s == 0 ? 0 : 1;
+    fputs("{\"ptosim_graph\": 1, \"name\": ", f);
+    imp_put_str(f, im->graph_name[0] ? im->graph_name : "imported");
+    if (im->orchestrator[0]) {
+        fputs(", \"orchestrator\": ", f);
+        imp_put_str(f, im->orchestrator);
+    }
+    put_run_config(im, f);
+    fputs(", \"kernels\": [", f);
+    int n = 0;
+    for (int id = 0; id < GRAPH_MAX_FUNC_ID; id++) {
+        if (im->func_core[id] < 0)
+            continue;
+        char fallback[32];
+        snprintf(fallback, sizeof(fallback), "func%d", id);
+        outfile_printf(f, "%s{\"id\": %d, \"name\": ", n++ ? ", " : "", id);
+        imp_put_str(f, im->names[id][0] ? im->names[id] : fallback);
+        outfile_printf(f, ", \"core\": \"%s\"", im->func_core[id] ? "aiv" : "aic");
+        import_cost_put_kernel(im, id, f);
+        fputc('}', f);
+    }
+    fputs("], \"tensors\": [", f);
+    n = 0;
+    for (size_t b = 0; b < im->nbufs; b++) {
+        const imp_buf *bf = &im->bufs[b];
+        if (bf->created)
+            continue;
+        const imp_tensor *t = &im->tensors[bf->tensor];
+        outfile_printf(f,
+                "%s{\"name\": \"e%d\", \"dtype\": \"%s\", \"shape\": [%" PRIu64 "], \"addr\": \"%" PRIu64
+                "\", \"version\": %d}",
+                n++ ? ", " : "", bf->tensor, dtype_name(t->dtype), t->numel ? t->numel : 1, t->addr,
+                t->version);
+    }
+    fputs("]}\n", f);
+}

@@ -1,0 +1,1032 @@
+/* perfsim_price.c - perfsim_: kernels priced by their own code under pto-isa's Perf-Sim. */
+/* The compiler and harness runs (bounded in time, in their own process groups, dying with ptosim), keyed by
+ * content in the cache (perfsim.c), and the checks that refuse a pto-isa tree known to measure wrong. */
+#include "perfsim.h"
+
+#include <assert.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "perfsim_int.h"
+#include "sha256.h"
+#include "../cli/stop_signal.h"
+
+extern char **environ;
+
+#define MAX_ARGV 40
+#define BIN_MAX (1ull << 30) /* a compiled kernel larger than this is no harness ptosim built */
+
+/* ---- content hashes: two FNV-1a 64 streams with different offsets, 128 bits ---- */
+
+typedef struct hash128 {
+    uint64_t a, b;
+} hash128;
+
+static void h_init(hash128 *h)
+{
+    h->a = 1469598103934665603ULL;
+    h->b = 0x6c62272e07bb0142ULL;
+}
+
+static void h_bytes(hash128 *h, const void *p, size_t n)
+{
+    const unsigned char *c = p;
+    for (size_t i = 0; i < n; i++) {
+        h->a = (h->a ^ c[i]) * 1099511628211ULL;
+        h->b = (h->b ^ c[i]) * 0x100000001b3ULL + 0x9e3779b97f4a7c15ULL;
+    }
+}
+
+/* A string with its length, so that "ab" + "c" and "a" + "bc" differ. */
+static void h_str(hash128 *h, const char *s)
+{
+    uint64_t n = strlen(s);
+    h_bytes(h, &n, sizeof(n));
+    h_bytes(h, s, n);
+}
+
+static void h_u64(hash128 *h, uint64_t v)
+{
+    h_bytes(h, &v, sizeof(v));
+}
+
+static void h_hex(const hash128 *h, char out[33])
+{
+    snprintf(out, 33, "%016" PRIx64 "%016" PRIx64, h->a, h->b);
+}
+
+/* Hashes a regular file's contents; -1 when it cannot be read. A dep list names files the compiler read: a
+ * FIFO or a device there (/dev/zero) is no such file and would block or never end. */
+static int h_file(hash128 *h, const char *path)
+{
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        return errno = EINVAL, -1;
+    }
+    char buf[65536];
+    ssize_t n;
+    uint64_t total = 0;
+    while ((n = read(fd, buf, sizeof(buf))) > 0) {
+        h_bytes(h, buf, (size_t)n);
+        total += (uint64_t)n;
+    }
+    close(fd);
+    h_u64(h, total);
+    return n < 0 ? -1 : 0;
+}
+
+/* ---- the temporary folder's files ---- */
+
+static bool is_file(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* Reads a whole small file of the temporary folder (at most max bytes). */
+static char *slurp(const char *path, size_t max, size_t *len)
+{
+    return perfsim_slurp_fd(open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC), max, len);
+}
+
+/* A new file of the temporary folder (O_EXCL|O_NOFOLLOW) holding data. */
+static int new_file(const char *path, const void *data, size_t len, mode_t mode)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
+    if (fd < 0)
+        return -1;
+    if (perfsim_write_all(fd, data, len) != 0) {
+        int e = errno;
+        close(fd);
+        unlink(path);
+        return errno = e, -1;
+    }
+    return close(fd);
+}
+
+/* Empties the folder open as dfd, depth first, following no link; closes dfd. */
+static void rm_under(int dfd)
+{
+    DIR *d = fdopendir(dfd);
+    if (!d) {
+        close(dfd);
+        return;
+    }
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+            continue;
+        int sub = openat(dfd, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (sub >= 0) {
+            rm_under(sub);
+            unlinkat(dfd, e->d_name, AT_REMOVEDIR);
+        } else {
+            unlinkat(dfd, e->d_name, 0);
+        }
+    }
+    closedir(d);
+}
+
+/* Removes the temporary folder ptosim made, and everything in it. */
+static void rm_tree(const char *dir)
+{
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd >= 0)
+        rm_under(fd);
+    rmdir(dir);
+}
+
+/* ---- resolving the tools ---- */
+
+/* The first of names found as an executable on the PATH, into out. */
+static bool find_on_path(const char *const *names, char *out, size_t outlen)
+{
+    const char *path = getenv("PATH");
+    if (!path)
+        path = "/usr/bin:/bin";
+    for (int i = 0; names[i]; i++) {
+        if (strchr(names[i], '/')) {
+            if (access(names[i], X_OK) == 0)
+                return snprintf(out, outlen, "%s", names[i]) < (int)outlen;
+            continue;
+        }
+        for (const char *p = path; *p;) {
+            const char *e = strchr(p, ':');
+            size_t n = e ? (size_t)(e - p) : strlen(p);
+            char cand[PATH_MAX];
+            if (n && snprintf(cand, sizeof(cand), "%.*s/%s", (int)n, p, names[i]) < (int)sizeof(cand) &&
+                access(cand, X_OK) == 0 && is_file(cand))
+                return snprintf(out, outlen, "%s", cand) < (int)outlen;
+            p = e ? e + 1 : p + n;
+        }
+    }
+    return false;
+}
+
+int perfsim_resolve(perfsim_opts *o, char *err, size_t errlen)
+{
+    static char cxx[PATH_MAX], cache[PATH_MAX];
+    if (!o->pto_isa)
+        o->pto_isa = getenv("PTO_ISA_ROOT");
+    if (!o->runtime_root)
+        o->runtime_root = getenv("SIMPLER_ROOT");
+    if (!o->pto_isa || !*o->pto_isa)
+        return perfsim_fail(err, errlen,
+                            "--costs perf-sim needs a pto-isa tree: --pto-isa DIR or PTO_ISA_ROOT "
+                            "(pto-isa %s is known to work)",
+                            PERFSIM_KNOWN_COMMIT);
+    if (!o->runtime_root || !*o->runtime_root)
+        return perfsim_fail(err, errlen,
+                            "--costs perf-sim needs the runtime's tree for its kernels' headers "
+                            "(simpler_setup/incore, src/common): --runtime-include DIR or SIMPLER_ROOT");
+    char p[PATH_MAX];
+    snprintf(p, sizeof(p), "%s/include/pto/costmodel/perf_sim/launch.hpp", o->pto_isa);
+    if (!is_file(p))
+        return perfsim_fail(err, errlen,
+                            "%s: no pto-isa tree with Perf-Sim (include/pto/costmodel/perf_sim/launch.hpp "
+                            "is missing; pto-isa %s is known to work)",
+                            o->pto_isa, PERFSIM_KNOWN_COMMIT);
+    static const char *const need[] = {"simpler_setup/incore/pipe_sync.h", "src/common/task_interface/tensor.h",
+                                       NULL};
+    for (int i = 0; need[i]; i++) {
+        snprintf(p, sizeof(p), "%s/%s", o->runtime_root, need[i]);
+        if (!is_file(p))
+            return perfsim_fail(err, errlen, "%s: not the runtime's tree (%s is missing)", o->runtime_root,
+                                need[i]);
+    }
+    if (!o->cxx) {
+        const char *env = getenv("CXX");
+        const char *const dflt[] = {"clang++-19", "clang++", NULL}, *const given[] = {env, NULL};
+        if (!find_on_path(env && *env ? given : dflt, cxx, sizeof(cxx)))
+            return perfsim_fail(err, errlen,
+                                "no C++ compiler for the Perf-Sim harness: %s not found (set CXX; "
+                                "clang++-19 is known to work)",
+                                env && *env ? env : "clang++-19 or clang++");
+        o->cxx = cxx;
+    }
+    if (!o->cache_dir) {
+        const char *x = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+        if (x && *x)
+            snprintf(cache, sizeof(cache), "%s/ptosim/perf-sim", x);
+        else if (home && *home)
+            snprintf(cache, sizeof(cache), "%s/.cache/ptosim/perf-sim", home);
+        else
+            return perfsim_fail(err, errlen,
+                                "no cache folder for compiled kernels: give --cache DIR (HOME is not set)");
+        o->cache_dir = cache;
+    }
+    if (o->jobs < 1) {
+        long n = sysconf(_SC_NPROCESSORS_ONLN);
+        o->jobs = n > 0 ? (int)n : 1;
+    }
+    if (!(o->time_limit > 0))
+        o->time_limit = PERFSIM_TIME_LIMIT;
+    return 0;
+}
+
+/* ---- processes: up to `jobs` at once, each in its own process group, bounded in time ---- */
+
+typedef struct proc {
+    const char *argv[MAX_ARGV];
+    char in[PATH_MAX], out[PATH_MAX]; /* stdin ("" = /dev/null), stdout and stderr */
+    pid_t pid;
+    int status; /* waitpid's; -1 when it could not be started */
+    bool running, timed_out;
+    struct timespec start;
+} proc;
+
+/* How the processes of one pricing run. */
+typedef struct runner {
+    char *
+        *envp; /* ptosim's environment with TMPDIR set to the temporary folder: their leftovers go with it */
+    double limit; /* seconds each may take */
+    int jobs;
+    bool progress;
+} runner;
+
+/* The child's side of spawn(): only async-signal-safe calls between fork and exec. */
+static void child(const proc *p, char **envp, pid_t parent)
+{
+    setpgid(0, 0);
+    /* dies with ptosim even when ptosim is killed outright (SIGKILL); if ptosim died before this call, the
+     * parent is already someone else */
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent)
+        _exit(127);
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+    int in = open(*p->in ? p->in : "/dev/null", O_RDONLY),
+        out = open(p->out, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0600);
+    if (in < 0 || out < 0)
+        _exit(127);
+    if (in < 3)
+        in = fcntl(in, F_DUPFD, 3);
+    if (out < 3)
+        out = fcntl(out, F_DUPFD, 3);
+    if (in < 0 || out < 0 || dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(out, 2) < 0)
+        _exit(127);
+    close(in);
+    close(out);
+    /* nothing else of ptosim's (the graph it writes aside, the cache's folders) reaches the compiler or kernel */
+#ifdef SYS_close_range
+    if (syscall(SYS_close_range, 3u, ~0u, 0u) != 0)
+#endif
+        for (int fd = 3; fd < 1024; fd++)
+            close(fd);
+    execve(p->argv[0], (char *const *)p->argv, envp);
+    static const char msg[] = "error: cannot start ";
+    if (write(2, msg, sizeof(msg) - 1) >= 0 && write(2, p->argv[0], strlen(p->argv[0])) >= 0)
+        (void)!write(2, "\n", 1);
+    _exit(127);
+}
+
+static int spawn(proc *p, char **envp)
+{
+    pid_t parent = getpid(), pid = fork();
+    if (pid < 0)
+        return -1;
+    if (pid == 0)
+        child(p, envp, parent);
+    setpgid(pid, pid); /* the child asks too: whichever comes first, kill(-pid) finds the group */
+    p->pid = pid;
+    p->running = true;
+    clock_gettime(CLOCK_MONOTONIC, &p->start);
+    return 0;
+}
+
+static double since(const struct timespec *t)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)(now.tv_sec - t->tv_sec) + (double)(now.tv_nsec - t->tv_nsec) / 1e9;
+}
+
+/* Kills what is left of p's process group (the leader unreaped keeps the group's id from reuse), then reaps
+ * the leader. */
+static void finish(proc *p, bool kill_leader)
+{
+    kill(-p->pid, SIGKILL);
+    if (kill_leader)
+        kill(p->pid, SIGKILL);
+    int st;
+    while (waitpid(p->pid, &st, 0) < 0 && errno == EINTR)
+        ;
+    p->status = st;
+    p->running = false;
+}
+
+/* Runs every process, `jobs` at a time; what each printed goes to its out file. One that runs past the time
+ * limit is killed with its group (timed_out). A SIGINT or SIGTERM kills them all: -1. */
+static int run_all(const runner *rn, proc *ps, size_t n, const char *what)
+{
+    size_t next = 0, running = 0, done = 0;
+    long nap_us = 1000;
+    while (done < n) {
+        if (intr_signal()) {
+            for (size_t i = 0; i < next; i++)
+                if (ps[i].running)
+                    finish(&ps[i], true);
+            return -1;
+        }
+        while (running < (size_t)rn->jobs && next < n) {
+            if (spawn(&ps[next], rn->envp) == 0)
+                running++;
+            else {
+                ps[next].status = -1;
+                done++;
+            }
+            next++;
+        }
+        bool ended = false;
+        for (size_t i = 0; i < next; i++) {
+            if (!ps[i].running)
+                continue;
+            siginfo_t si;
+            si.si_pid = 0; /* waitid leaves it unset when nothing changed */
+            bool exited =
+                waitid(P_PID, (id_t)ps[i].pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid != 0;
+            if (!exited && since(&ps[i].start) < rn->limit)
+                continue;
+            ps[i].timed_out = !exited;
+            finish(&ps[i], !exited);
+            running--;
+            done++;
+            ended = true;
+        }
+        if (ended) {
+            nap_us = 1000;
+            if (rn->progress)
+                fprintf(stderr, "\rptosim: perf-sim: %s %zu/%zu", what, done, n);
+            continue;
+        }
+        /* a signal cuts the nap short (no SA_RESTART); the naps grow to 50 ms while nothing ends */
+        struct timespec nap = {0, nap_us * 1000};
+        nanosleep(&nap, NULL);
+        nap_us = nap_us < 50000 ? nap_us * 2 : 50000;
+    }
+    if (rn->progress && n)
+        fputc('\n', stderr);
+    return 0;
+}
+
+static bool exited_ok(const proc *p)
+{
+    return p->status >= 0 && !p->timed_out && WIFEXITED(p->status) && WEXITSTATUS(p->status) == 0;
+}
+
+/* The first "error:" line of a compiler's log (or its first line), trimmed, into out. */
+static void first_error(const char *log, char *out, size_t outlen)
+{
+    size_t len;
+    char *t = slurp(log, 64u << 20, &len);
+    const char *line = NULL;
+    if (t) {
+        for (char *s = t; s && *s;) {
+            char *e = strchr(s, '\n');
+            if (e)
+                *e = '\0';
+            if (!line && *s)
+                line = s; /* the first line, unless an error line comes */
+            if (strstr(s, "error:")) {
+                line = s;
+                break;
+            }
+            s = e ? e + 1 : NULL;
+        }
+    }
+    snprintf(out, outlen, "%s", line ? line : "(the compiler printed nothing)");
+    free(t);
+}
+
+/* ---- compiling ---- */
+
+typedef struct kbuild {
+    char manifest[33]; /* key of the compile: harness, compiler, flags, kernel path, core */
+    char binkey[33];   /* the binary's key: the manifest and the contents of every file the compile read */
+    char digest[SHA256_HEX]; /* the binary's SHA-256: its results' key holds it */
+    char run[PATH_MAX];      /* the binary to run, in the temporary folder; "" until known */
+    char tmp_bin[PATH_MAX], tmp_dep[PATH_MAX], log[PATH_MAX];
+    const char *argv[MAX_ARGV];
+    char defkernel[PATH_MAX + 32], incs[7][PATH_MAX + 4];
+    int argc;
+} kbuild;
+
+/* The compile's command line, all but the output and dep file; the harness (in the temporary folder) last. */
+static void compile_argv(const perfsim_opts *o, const perfsim_kernel *k, const char *harness, kbuild *b)
+{
+    static const char *const fixed[] = {"-std=c++23", "-xc++", "-include", "stdint.h", "-include", "stddef.h",
+                                        "-D__COSTMODEL", "-D__NPU_ARCH__=2201", "-DPTO_COMM_NOT_SUPPORTED", "-O2",
+                                        "-w", NULL};
+    int n = 0;
+    b->argv[n++] = o->cxx;
+    for (int i = 0; fixed[i]; i++)
+        b->argv[n++] = fixed[i];
+    b->argv[n++] = k->aic ? "-D__DAV_CUBE__" : "-D__DAV_VEC__";
+    /* pto-isa's stubs first; then the runtime's incore headers (pipe_sync.h, tensor.h) */
+    snprintf(b->incs[0], sizeof(b->incs[0]), "-I%s/include/pto/costmodel/stubs", o->pto_isa);
+    snprintf(b->incs[1], sizeof(b->incs[1]), "-I%s/include", o->pto_isa);
+    snprintf(b->incs[2], sizeof(b->incs[2]), "-I%s/include/pto", o->pto_isa);
+    snprintf(b->incs[3], sizeof(b->incs[3]), "-I%s/simpler_setup/incore", o->runtime_root);
+    snprintf(b->incs[4], sizeof(b->incs[4]), "-I%s/src/common/task_interface", o->runtime_root);
+    snprintf(b->incs[5], sizeof(b->incs[5]), "-I%s/src/common", o->runtime_root);
+    snprintf(b->incs[6], sizeof(b->incs[6]), "-I%s/src/common/platform/include", o->runtime_root);
+    for (int i = 0; i < 7; i++)
+        b->argv[n++] = b->incs[i];
+    snprintf(b->defkernel, sizeof(b->defkernel), "-DPTOSIM_KERNEL=\"%s\"", k->source);
+    b->argv[n++] = b->defkernel;
+    b->argv[n++] = harness;
+    b->argc = n;
+}
+
+/* The binary's key: the manifest and the contents of every file the compile read (its dep list, from the
+ * cache). 1 known, 0 unknown (no dep list, or a file it names is gone: errno says why), -1 refused. */
+static int binary_key(const cache *c, kbuild *b, char *err, size_t errlen)
+{
+    char *deps;
+    size_t len;
+    int rc = perfsim_entry_read(c, SUB_DEP, b->manifest, "dep", 64u << 20, &deps, &len, err, errlen);
+    if (rc <= 0)
+        return rc;
+    hash128 h;
+    h_init(&h);
+    h_str(&h, b->manifest);
+    for (char *s = strtok(deps, "\n"); s && rc > 0; s = strtok(NULL, "\n")) {
+        h_str(&h, s);
+        if (h_file(&h, s) != 0)
+            rc = 0;
+    }
+    int e = errno;
+    free(deps);
+    h_hex(&h, b->binkey);
+    errno = e;
+    return rc;
+}
+
+/* Appends one name of a dep file to the list at *w, unless it is under skip (the temporary folder). */
+static void dep_name(char **w, char *start, const char *skip, size_t skiplen)
+{
+    if (*w == start)
+        return;
+    if ((size_t)(*w - start) >= skiplen && memcmp(start, skip, skiplen) == 0) {
+        *w = start;
+        return;
+    }
+    *(*w)++ = '\n';
+}
+
+/* A make-style dep file ("target: a b \\\n c") as one path a line, the names unescaped as clang and GCC write
+ * them: a space or tab after 2N+1 backslashes is N backslashes and the space (after 2N: N backslashes, then
+ * the name ends), "\#" is '#' (clang doubles the backslashes before it, as before a space), "$$" is '$', a
+ * backslash before a newline joins the lines, any other backslash is itself. A name that is not a rule's
+ * target is a file the compile read; those under skip (the temporary folder: the harness, copied there) are
+ * left out, the harness's text being in the key already. */
+static char *dep_list(const char *depfile, const char *skip)
+{
+    size_t len, skiplen = strlen(skip);
+    char *t = slurp(depfile, 64u << 20, &len);
+    if (!t)
+        return NULL;
+    char *out = malloc(len + 2), *w = out, *start = out;
+    if (!out) {
+        free(t);
+        return NULL;
+    }
+    bool target = true; /* the names before a rule's colon */
+    for (size_t i = 0; i <= len; i++) {
+        char ch = t[i];
+        bool space = ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' || ch == '\0';
+        if (ch == '\\') {
+            size_t n = 0;
+            while (i + n < len && t[i + n] == '\\')
+                n++;
+            char next = t[i + n];
+            if (next == '\n' || (next == '\r' && t[i + n + 1] == '\n')) { /* a continued line */
+                for (size_t k = 0; k + 1 < n; k++)
+                    *w++ = '\\';
+                i += n + (next == '\r');
+                space = true;
+                ch = ' ';
+            } else if (next == ' ' || next == '\t' || next == '#') {
+                for (size_t k = 0; k < n / 2; k++)
+                    *w++ = '\\';
+                if (n % 2 || next == '#') { /* an escaped space, or '#' (a compiler never writes a comment) */
+                    *w++ = next;
+                    i += n;
+                    continue;
+                }
+                i += n - 1; /* N backslashes end the name; the space is read next */
+                continue;
+            } else {
+                for (size_t k = 0; k < n; k++)
+                    *w++ = '\\';
+                i += n - 1;
+                continue;
+            }
+        }
+        if (space) {
+            if (!target)
+                dep_name(&w, start, skip, skiplen);
+            else
+                w = start;
+            start = w;
+            if (ch == '\n')
+                target = true; /* a new rule (-MP's empty ones: their colon ends the name) */
+            continue;
+        }
+        if (target && ch == ':' &&
+            (i + 1 >= len || strchr(" \t\r\n", t[i + 1]) ||
+             (t[i + 1] == '\\' && (t[i + 2] == '\n' || t[i + 2] == '\r')))) {
+            w = start; /* the name before it is a target */
+            target = false;
+            continue;
+        }
+        if (ch == '$' && t[i + 1] == '$')
+            i++;
+        *w++ = ch;
+    }
+    *w = '\0';
+    free(t);
+    return out;
+}
+
+/* The compiler's identity for the cache: its resolved path, size and modification time. */
+static void h_compiler(hash128 *h, const char *cxx)
+{
+    char real[PATH_MAX];
+    const char *names[] = {cxx, NULL};
+    char found[PATH_MAX];
+    const char *path = find_on_path(names, found, sizeof(found)) ? found : cxx;
+    if (!realpath(path, real))
+        snprintf(real, sizeof(real), "%s", path);
+    struct stat st;
+    h_str(h, real);
+    if (stat(real, &st) == 0) {
+        h_u64(h, (uint64_t)st.st_size);
+        h_u64(h, (uint64_t)st.st_mtim.tv_sec);
+        h_u64(h, (uint64_t)st.st_mtim.tv_nsec);
+    }
+}
+
+/* Compiles the kernels that have no cached binary, `jobs` at once; every kernel's binary ends in the
+ * temporary folder (a checked copy of the cached one, or the compiler's output, stored in the cache too). */
+static int compile_kernels(const perfsim_opts *o, const runner *rn, cache *c, perfsim_kernel *ks, int nk,
+                           const bool *want, kbuild *bs, const char *work, char *err, size_t errlen)
+{
+    char harness[PATH_MAX], skip[PATH_MAX];
+    snprintf(harness, sizeof(harness), "%.4000s/harness.cpp", work);
+    snprintf(skip, sizeof(skip), "%.4000s/", work);
+    if (new_file(harness, perfsim_harness_src, strlen(perfsim_harness_src), 0600) != 0)
+        return perfsim_fail(err, errlen, "%s: cannot write the harness source: %s", harness, strerror(errno));
+    proc *ps = calloc((size_t)nk, sizeof(*ps));
+    int *which = calloc((size_t)nk, sizeof(*which));
+    if (!ps || !which) {
+        free(ps);
+        free(which);
+        return perfsim_fail(err, errlen, "out of memory");
+    }
+    size_t np = 0;
+    int rc = 0;
+    for (int i = 0; i < nk && rc == 0; i++) {
+        if (!want[i])
+            continue;
+        kbuild *b = &bs[i];
+        perfsim_kernel *k = &ks[i];
+        if (strpbrk(k->source, "\"\\\n")) {
+            k->failed = true;
+            snprintf(k->why, sizeof(k->why), "its source path %s has a quote, backslash or newline", k->source);
+            continue;
+        }
+        if (!is_file(k->source)) {
+            k->failed = true;
+            snprintf(k->why, sizeof(k->why), "%s: no such file", k->source);
+            continue;
+        }
+        compile_argv(o, k, harness, b);
+        hash128 h;
+        h_init(&h);
+        h_str(&h, CACHE_FORMAT);
+        h_str(&h, perfsim_harness_src); /* the harness by its text: its path changes with every import */
+        h_compiler(&h, o->cxx);
+        for (int a = 1; a < b->argc - 1; a++)
+            h_str(&h, b->argv[a]);
+        h_hex(&h, b->manifest);
+        int known = binary_key(c, b, err, errlen);
+        if (known > 0) {
+            snprintf(b->run, sizeof(b->run), "%.4000s/k%d.run", work, i);
+            known = perfsim_entry_copy_bin(c, b->binkey, b->run, b->digest, err, errlen);
+        }
+        if (known < 0) {
+            rc = -1;
+            break;
+        }
+        if (known > 0)
+            continue; /* compiled before, from these very files */
+        b->run[0] = '\0';
+        snprintf(b->tmp_bin, sizeof(b->tmp_bin), "%.4000s/k%d.bin", work, i);
+        snprintf(b->tmp_dep, sizeof(b->tmp_dep), "%.4000s/k%d.d", work, i);
+        snprintf(b->log, sizeof(b->log), "%.4000s/k%d.log", work, i);
+        proc *p = &ps[np];
+        memcpy(p->argv, b->argv, sizeof(b->argv[0]) * (size_t)b->argc);
+        int n = b->argc;
+        p->argv[n++] = "-MD";
+        p->argv[n++] = "-MF";
+        p->argv[n++] = b->tmp_dep;
+        p->argv[n++] = "-o";
+        p->argv[n++] = b->tmp_bin;
+        p->argv[n] = NULL;
+        snprintf(p->out, sizeof(p->out), "%s", b->log);
+        which[np++] = i;
+    }
+    if (rc == 0 && np && o->progress)
+        fprintf(stderr, "ptosim: perf-sim: compiling %zu kernel%s with %s (-j %d)\n", np, np == 1 ? "" : "s",
+                o->cxx, o->jobs);
+    if (rc == 0 && run_all(rn, ps, np, "compiled") != 0)
+        rc = perfsim_fail(err, errlen, "interrupted by %s", intr_name(intr_signal()));
+    for (size_t j = 0; j < np && rc == 0; j++) {
+        int i = which[j];
+        kbuild *b = &bs[i];
+        perfsim_kernel *k = &ks[i];
+        if (ps[j].timed_out) {
+            k->failed = true;
+            snprintf(k->why, sizeof(k->why),
+                     "its compile was killed after %g s, the time limit (--time-limit "
+                     "SECONDS raises it)",
+                     rn->limit);
+            continue;
+        }
+        if (!exited_ok(&ps[j])) {
+            char first[PERFSIM_MSG_MAX - 64];
+            if (ps[j].status < 0)
+                snprintf(first, sizeof(first), "%s could not be started", o->cxx);
+            else
+                first_error(b->log, first, sizeof(first));
+            /* an error inside pto-isa's own headers is the tree's, not the kernel's */
+            if (strncmp(first, o->pto_isa, strlen(o->pto_isa)) == 0 || strstr(first, "/include/pto/")) {
+                rc = perfsim_fail(
+                    err, errlen,
+                    "the pto-isa tree at %s does not compile under __COSTMODEL (kernel %s, first error: %s); "
+                    "pto-isa %s is known to work",
+                    o->pto_isa, k->name, first, PERFSIM_KNOWN_COMMIT);
+                break;
+            }
+            k->failed = true;
+            snprintf(k->why, sizeof(k->why), "does not compile: %s", first);
+            continue;
+        }
+        char *deps = dep_list(b->tmp_dep, skip);
+        int known = -1;
+        if (deps && perfsim_entry_put(c, SUB_DEP, b->manifest, "dep", deps, strlen(deps), true, NULL) == 0) {
+            char kerr[PERFSIM_MSG_MAX];
+            known = binary_key(c, b, kerr, sizeof(kerr));
+            if (known < 0) { /* what was just written does not read back: said as is */
+                free(deps);
+                rc = perfsim_fail(err, errlen, "%s", kerr);
+                break;
+            }
+        }
+        if (known <= 0) {
+            free(deps);
+            rc = perfsim_fail(err, errlen, "%s: cannot record kernel %s's dependencies: %s", o->cache_dir,
+                              k->name, strerror(errno));
+            break;
+        }
+        free(deps);
+        size_t len;
+        char *bin = slurp(b->tmp_bin, BIN_MAX, &len);
+        if (!bin || perfsim_entry_put(c, SUB_BIN, b->binkey, "bin", bin, len, true, b->digest) != 0) {
+            rc = perfsim_fail(err, errlen, "%s/bin/%s: cannot store kernel %s's binary: %s", o->cache_dir,
+                              b->binkey, k->name, strerror(errno));
+            free(bin);
+            break;
+        }
+        free(bin);
+        snprintf(b->run, sizeof(b->run), "%s", b->tmp_bin);
+    }
+    free(ps);
+    free(which);
+    return rc;
+}
+
+/* ---- running ---- */
+
+/* A batch's files: what it prints its results to, and Perf-Sim's output folder. */
+struct runpaths {
+    char res[PATH_MAX], out[PATH_MAX];
+};
+
+static void h_sig(hash128 *h, const perfsim_sig *s)
+{
+    h_u64(h, (uint64_t)s->block_num);
+    h_u64(h, (uint64_t)s->nslots);
+    for (int i = 0; i < s->nslots; i++) {
+        const perfsim_arg *a = &s->arg[i];
+        uint64_t head[6] = {a->used, a->scalar, a->value, (uint64_t)a->dtype, (uint64_t)a->ndim, a->start};
+        h_bytes(h, head, sizeof(head));
+        h_bytes(h, a->shape, sizeof(a->shape[0]) * (size_t)a->ndim);
+        h_bytes(h, a->stride, sizeof(a->stride[0]) * (size_t)a->ndim);
+        h_u64(h, a->buffer_elems);
+        h_u64(h, a->data ? a->datalen : UINT64_MAX);
+        if (a->data)
+            h_bytes(h, a->data, a->datalen);
+    }
+}
+
+static int write_spec(FILE *f, size_t id, const perfsim_sig *s)
+{
+    fprintf(f, "sig %zu\nb 0 %d\n", id, s->block_num > 0 ? s->block_num : 1);
+    for (int i = 0; i < s->nslots; i++) {
+        const perfsim_arg *a = &s->arg[i];
+        if (!a->used)
+            continue;
+        if (a->scalar) {
+            fprintf(f, "s %d %" PRIu64 "\n", i, a->value);
+            continue;
+        }
+        fprintf(f, "t %d %d %d", i, a->dtype, a->ndim);
+        for (int d = 0; d < a->ndim; d++)
+            fprintf(f, " %" PRIu32, a->shape[d]);
+        for (int d = 0; d < a->ndim; d++)
+            fprintf(f, " %" PRIu32, a->stride[d]);
+        fprintf(f, " %" PRIu64 " %" PRIu64 " %zu ", a->start, a->buffer_elems, a->data ? a->datalen : 0);
+        if (a->data && a->datalen)
+            for (size_t b = 0; b < a->datalen; b++)
+                fprintf(f, "%02x", a->data[b]);
+        else
+            fputc('-', f);
+        fputc('\n', f);
+    }
+    fputs("go\n", f);
+    return ferror(f) ? -1 : 0;
+}
+
+/* Does the kernel's own source call set_flag (itself, or through the runtime's pipe_sync())? */
+static bool calls_set_flag(const char *source)
+{
+    char *t = slurp(source, 64u << 20, NULL);
+    bool yes = t && (strstr(t, "set_flag") || strstr(t, "pipe_sync()"));
+    free(t);
+    return yes;
+}
+
+/* ptosim's environment for the processes it starts, with TMPDIR the temporary folder (malloc'd). */
+static char **child_env(const char *work, char *tmpdir_var, size_t varlen)
+{
+    size_t n = 0;
+    while (environ && environ[n])
+        n++;
+    char **env = calloc(n + 2, sizeof(*env));
+    if (!env)
+        return NULL;
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (strncmp(environ[i], "TMPDIR=", 7) != 0)
+            env[k++] = environ[i];
+    snprintf(tmpdir_var, varlen, "TMPDIR=%s", work);
+    env[k++] = tmpdir_var;
+    env[k] = NULL;
+    return env;
+}
+
+static int price(const perfsim_opts *o, cache *c, const char *work, perfsim_kernel *kernels, int nkernels,
+                 const perfsim_sig *sigs, size_t nsigs, perfsim_result *res, char *err, size_t errlen);
+
+int perfsim_price(const perfsim_opts *o, perfsim_kernel *kernels, int nkernels, const perfsim_sig *sigs,
+                  size_t nsigs, perfsim_result *res, char *err, size_t errlen)
+{
+    cache c;
+    if (perfsim_cache_open(o, &c, err, errlen) != 0) {
+        perfsim_cache_close(&c);
+        return -1;
+    }
+    const char *tmpdir = getenv("TMPDIR");
+    char work[PATH_MAX];
+    snprintf(work, sizeof(work), "%s/ptosim-perfsim-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
+    if (!mkdtemp(work)) {
+        perfsim_cache_close(&c);
+        return perfsim_fail(err, errlen, "cannot make a temporary folder in %s: %s", tmpdir ? tmpdir : "/tmp",
+                            strerror(errno));
+    }
+    /* SIGINT and SIGTERM only ask: the compiles and runs are killed and the temporary folder removed before
+     * ptosim stops; the caller's handling comes back after */
+    struct sigaction old_int, old_term;
+    sigaction(SIGINT, NULL, &old_int);
+    sigaction(SIGTERM, NULL, &old_term);
+    intr_install();
+    int rc = price(o, &c, work, kernels, nkernels, sigs, nsigs, res, err, errlen);
+    rm_tree(work);
+    perfsim_cache_close(&c);
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
+    return rc;
+}
+
+static int price(const perfsim_opts *o, cache *c, const char *work, perfsim_kernel *kernels, int nkernels,
+                 const perfsim_sig *sigs, size_t nsigs, perfsim_result *res, char *err, size_t errlen)
+{
+    char tmpvar[PATH_MAX + 8];
+    runner rn = {.envp = child_env(work, tmpvar, sizeof(tmpvar)),
+                 .limit = o->time_limit > 0 ? o->time_limit : PERFSIM_TIME_LIMIT,
+                 .jobs = o->jobs > 0 ? o->jobs : 1,
+                 .progress = o->progress};
+    bool *want = calloc((size_t)nkernels, sizeof(*want));
+    kbuild *bs = calloc((size_t)nkernels, sizeof(*bs));
+    char(*keys)[33] = calloc(nsigs ? nsigs : 1, sizeof(*keys));
+    bool *have = calloc(nsigs ? nsigs : 1, sizeof(*have));
+    int rc = 0;
+    if (!rn.envp || !want || !bs || !keys || !have) {
+        rc = perfsim_fail(err, errlen, "out of memory");
+        goto out;
+    }
+    memset(res, 0, nsigs * sizeof(*res));
+    for (size_t i = 0; i < nsigs; i++) {
+        assert(sigs[i].kernel >= 0 && sigs[i].kernel < nkernels);
+        want[sigs[i].kernel] = true;
+    }
+    if ((rc = compile_kernels(o, &rn, c, kernels, nkernels, want, bs, work, err, errlen)) != 0)
+        goto out;
+    /* the results cached for these binaries (by their content); a spec file per kernel for the rest */
+    size_t todo = 0;
+    for (size_t i = 0; i < nsigs; i++) {
+        const perfsim_kernel *k = &kernels[sigs[i].kernel];
+        const kbuild *b = &bs[sigs[i].kernel];
+        if (k->failed)
+            continue;
+        hash128 h;
+        h_init(&h);
+        h_str(&h, CACHE_FORMAT);
+        h_str(&h, b->digest);
+        h_sig(&h, &sigs[i]);
+        h_hex(&h, keys[i]);
+        int found = perfsim_res_lookup(c, keys[i], &res[i], err, errlen);
+        if (found < 0) {
+            rc = -1;
+            goto out;
+        }
+        if (found)
+            have[i] = true;
+        else
+            todo++;
+    }
+    /* a kernel's signatures go out in chunks, so that one kernel with many signatures uses every job too */
+    size_t chunk = (todo + (size_t)rn.jobs - 1) / (size_t)rn.jobs;
+    if (chunk < 8)
+        chunk = 8;
+    size_t np = 0, cap = todo ? (size_t)nkernels + todo / chunk + 1 : 0;
+    int *kof = calloc(cap ? cap : 1, sizeof(*kof));
+    proc *runs = calloc(cap ? cap : 1, sizeof(*runs));
+    struct runpaths *paths = calloc(cap ? cap : 1, sizeof(*paths));
+    if (!kof || !runs || !paths) {
+        free(kof), free(runs), free(paths);
+        rc = perfsim_fail(err, errlen, "out of memory");
+        goto out;
+    }
+    for (int k = 0; k < nkernels && todo; k++) {
+        if (!want[k] || kernels[k].failed)
+            continue;
+        FILE *f = NULL;
+        size_t n = 0;
+        for (size_t i = 0; i <= nsigs && rc == 0; i++) {
+            bool last = i == nsigs;
+            if (!last && (sigs[i].kernel != k || have[i]))
+                continue;
+            if (f && (last || n == chunk)) { /* close the chunk and queue its run */
+                proc *p = &runs[np];
+                bool bad = ferror(f) != 0;
+                bad |= fclose(f) != 0;
+                f = NULL;
+                if (bad) {
+                    rc = perfsim_fail(err, errlen, "%s: cannot write: %s", p->in, strerror(errno));
+                    break;
+                }
+                snprintf(paths[np].res, PATH_MAX, "%.3900s/r%zu.res", work, np);
+                snprintf(paths[np].out, PATH_MAX, "%.3900s/r%zu.out", work, np);
+                if (mkdir(paths[np].out, 0700) != 0) {
+                    rc = perfsim_fail(err, errlen, "%s: cannot make: %s", paths[np].out, strerror(errno));
+                    break;
+                }
+                p->argv[0] = bs[k].run;
+                p->argv[1] = paths[np].res;
+                p->argv[2] = paths[np].out;
+                p->argv[3] = NULL;
+                snprintf(p->out, sizeof(p->out), "%.3900s/r%zu.log", work, np);
+                kof[np++] = k;
+            }
+            if (last)
+                break;
+            if (!f) {
+                assert(np < cap);
+                proc *p = &runs[np];
+                snprintf(p->in, sizeof(p->in), "%.3900s/r%zu.spec", work, np);
+                int fd = open(p->in, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+                if (fd < 0 || !(f = fdopen(fd, "w"))) {
+                    if (fd >= 0)
+                        close(fd);
+                    rc = perfsim_fail(err, errlen, "%s: cannot write: %s", p->in, strerror(errno));
+                    break;
+                }
+                n = 0;
+            }
+            write_spec(f, i, &sigs[i]);
+            n++;
+        }
+        if (f)
+            fclose(f);
+        if (rc) {
+            free(kof), free(runs), free(paths);
+            goto out;
+        }
+    }
+    if (np && o->progress)
+        fprintf(stderr, "ptosim: perf-sim: running %zu task signature%s in %zu batch%s\n", todo,
+                todo == 1 ? "" : "s", np, np == 1 ? "" : "es");
+    if (run_all(&rn, runs, np, "batches run") != 0)
+        rc = perfsim_fail(err, errlen, "interrupted by %s", intr_name(intr_signal()));
+    for (size_t j = 0; j < np && rc == 0; j++) {
+        int k = kof[j];
+        if (runs[j].timed_out) {
+            kernels[k].failed = true;
+            snprintf(kernels[k].why, sizeof(kernels[k].why),
+                     "its Perf-Sim run was killed after %g s, the time "
+                     "limit (--time-limit SECONDS raises it)",
+                     rn.limit);
+            continue;
+        }
+        size_t len;
+        char *text = exited_ok(&runs[j]) ? slurp(paths[j].res, 256u << 20, &len) : NULL;
+        if (!text) {
+            char first[PERFSIM_MSG_MAX - 64];
+            first_error(runs[j].out, first, sizeof(first));
+            kernels[k].failed = true;
+            snprintf(kernels[k].why, sizeof(kernels[k].why), "its Perf-Sim run failed: %s", first);
+            continue;
+        }
+        bool *fresh = calloc(nsigs, sizeof(*fresh));
+        if (!fresh) {
+            free(text);
+            rc = perfsim_fail(err, errlen, "out of memory");
+            break;
+        }
+        perfsim_read_batch(text, len, sigs, nsigs, k, res, fresh);
+        free(text);
+        for (size_t id = 0; id < nsigs && rc == 0; id++) {
+            if (!fresh[id])
+                continue;
+            have[id] = true;
+            char line[512];
+            int n = perfsim_format_result(line, sizeof(line), id, &res[id]);
+            if (perfsim_entry_put(c, SUB_RES, keys[id], "res", line, (size_t)n, false, NULL) != 0)
+                rc = perfsim_fail(err, errlen, "%s/res/%s: cannot store a result: %s", o->cache_dir, keys[id],
+                                  strerror(errno));
+        }
+        free(fresh);
+    }
+    free(runs);
+    free(paths);
+    free(kof);
+    if (rc)
+        goto out;
+    for (size_t i = 0; i < nsigs && rc == 0; i++) {
+        perfsim_kernel *k = &kernels[sigs[i].kernel];
+        if (k->failed)
+            continue;
+        if (!have[i]) {
+            k->failed = true;
+            snprintf(k->why, sizeof(k->why), "its Perf-Sim run gave no result for a signature");
+            continue;
+        }
+        /* the silent fault of later pto-isa trees: no-op set_flag stubs win, no sync event is recorded */
+        if (res[i].instructions && !res[i].sync_events && calls_set_flag(k->source))
+            rc = perfsim_fail(
+                err, errlen,
+                "the pto-isa tree at %s recorded no sync events for kernel %s, whose code calls set_flag: "
+                "its set_flag/wait_flag are no-op stubs, which makes every kernel look faster than it is; "
+                "pto-isa %s is known to work",
+                o->pto_isa, k->name, PERFSIM_KNOWN_COMMIT);
+    }
+    if (rc == 0 && intr_signal()) /* came after the last process: nothing is kept of an interrupted import */
+        rc = perfsim_fail(err, errlen, "interrupted by %s", intr_name(intr_signal()));
+out:
+    free(rn.envp);
+    free(want);
+    free(bs);
+    free(keys);
+    free(have);
+    return rc;
+}
