@@ -441,6 +441,18 @@ START_TEST(the_parser_takes_every_form_and_says_what_is_wrong)
         ck_assert_msg(parse_with(&T, bad[i].words, &o, err, NULL, NULL) == -1, "%s", bad[i].words);
         ck_assert_str_eq(err, bad[i].err);
     }
+    /* a row's own message for a missing value names the option as it was given */
+    static const opt_def J[] = {{.name = "jobs",
+                                 .letter = 'j',
+                                 .arg = OPT_VALUE,
+                                 .meta = "N",
+                                 .help = "jobs",
+                                 .missing = "%s needs a value"}};
+    opt_table jt = {.cmd = "j", .opts = J, .nopts = 1, .unknown = "%s"};
+    ck_assert_int_eq(parse_with(&jt, "-j", &o, err, NULL, NULL), -1);
+    ck_assert_str_eq(err, "-j needs a value");
+    ck_assert_int_eq(parse_with(&jt, "--jobs", &o, err, NULL, NULL), -1);
+    ck_assert_str_eq(err, "--jobs needs a value");
     /* help: -h or --help where an option may be, not as a value, not after an error */
     ck_assert_int_eq(parse_with(&T, "a -h", &o, err, NULL, NULL), 1);
     ck_assert_int_eq(parse_with(&T, "--value --help", &o, err, NULL, NULL), 0);
