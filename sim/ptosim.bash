@@ -44,9 +44,6 @@ _ptosim()
     --engine)
         COMPREPLY=($(compgen -W "local slurm parallel" -- "$cur"))
         return ;;
-    --costs)
-        COMPREPLY=($(compgen -W "model swimlane" -- "$cur") $(compgen -f -- "$cur"))
-        return ;;
     esac
     case "$cmd" in
     gen)
@@ -83,19 +80,6 @@ _ptosim()
             [ ${#COMPREPLY[@]} -eq 1 ] && [[ ${COMPREPLY[0]} == *= ]] && compopt -o nospace 2>/dev/null
             return
         fi ;;
-    import)
-        if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W "--costs --kernels --kernel --values --pto-isa --runtime-include --cache
-                --shared-cache --time-limit -j --fallback -h --help" -- "$cur"))
-            return
-        fi
-        case "$prev" in
-        --costs) COMPREPLY=($(compgen -W "swimlane model perf-sim" -f -- "$cur")); return ;;
-        --fallback) COMPREPLY=($(compgen -W "model" -- "$cur")); return ;;
-        --kernels|--values) COMPREPLY=($(compgen -f -- "$cur")); return ;;
-        esac
-        COMPREPLY=($(compgen -d -- "$cur"))
-        return ;;
     conform|report|overhead)
         if [[ "$cur" == -* ]]; then
             local opts="-h --help"

@@ -10,13 +10,14 @@
 #include "../model/runtime/run_config.h"
 #include "../sim/cli/cli.h"
 #include "../sim/cli/opt_table.h"
+#include "../sim/import/import.h"
 #include "../sim/run/run.h"
 #include "../sim/tune/tune.h"
 #include "testutil.h"
 
 /* Every table the program has, in the order of its command table (main.c): `ptosim __options` lists them. */
 static const opt_table *const TABLES[] = {&cli_run_options, &tune_options, &run_validate_options,
-                                          &run_params_options};
+                                          &import_options, &run_params_options};
 #define NTABLES (int)(sizeof(TABLES) / sizeof(TABLES[0]))
 
 /* The option column --help gives a row, built here from the row's fields as opt_table.h documents it. */
@@ -105,7 +106,7 @@ START_TEST(the_commands_with_a_table_are_the_tables_the_tests_walk)
     char want[256] = "";
     for (int i = 0; i < NTABLES; i++)
         snprintf(want + strlen(want), sizeof(want) - strlen(want), "%s\n", TABLES[i]->cmd);
-    ck_assert_str_eq(r.out, "run\ntune\nvalidate\nparams\n");
+    ck_assert_str_eq(r.out, "run\ntune\nvalidate\nimport\nparams\n");
     ck_assert_str_eq(r.out, want);
     tu_run_free(&r);
     /* a command without a table says so by its status, for scripts/check_manpage.sh; the hidden commands are
@@ -219,6 +220,13 @@ START_TEST(completion_answers_values_and_options_as_the_tables_say)
         {2, "tune -", NULL},
         {2, "params x", ""},
         {2, "params --", "word --platform\nword --help\n"},
+        {3, "import --costs ''", "word swimlane\nword model\nword perf-sim\nfiles\n"},
+        {3, "import --costs p", "word perf-sim\nfiles\n"},
+        {2, "import --costs=s", "word --costs=swimlane\n"},
+        {3, "import --fallback ''", "word model\n"},
+        {3, "import --pto-isa ''", "folders\n"},
+        {4, "import --costs model ''", "folders\n"}, /* DFX_DIR */
+        {2, "import -", NULL},
         {1, "va", "word validate\n"},
         {1, "he", "word help\n"},
         {2, "help pa", "word params\n"},
@@ -229,6 +237,11 @@ START_TEST(completion_answers_values_and_options_as_the_tables_say)
         char *got = complete(cases[i].cword, cases[i].words);
         if (cases[i].want)
             ck_assert_msg(strcmp(got, cases[i].want) == 0, "%s:\n%s", cases[i].words, got);
+        else if (strncmp(cases[i].words, "import", 6) == 0)
+            ck_assert_str_eq(got,
+                             "word --costs\nword --kernel\nword --kernels\nword --values\nword --pto-isa\n"
+                             "word --runtime-include\nword --cache\nword --shared-cache\nword --time-limit\n"
+                             "word --jobs\nword -j\nword --fallback\nword -h\nword --help\n");
         else /* tune's own first, each name once though run's table has --seed and --repeat too */
             ck_assert_msg(
                 tu_starts(got, "word --max-trials\nword --seed\nword --repeat\nword --work-dir\n") &&
@@ -441,6 +454,18 @@ START_TEST(the_parser_takes_every_form_and_says_what_is_wrong)
         ck_assert_msg(parse_with(&T, bad[i].words, &o, err, NULL, NULL) == -1, "%s", bad[i].words);
         ck_assert_str_eq(err, bad[i].err);
     }
+    /* a row's own message for a missing value names the option as it was given */
+    static const opt_def J[] = {{.name = "jobs",
+                                 .letter = 'j',
+                                 .arg = OPT_VALUE,
+                                 .meta = "N",
+                                 .help = "jobs",
+                                 .missing = "%s needs a value"}};
+    opt_table jt = {.cmd = "j", .opts = J, .nopts = 1, .unknown = "%s"};
+    ck_assert_int_eq(parse_with(&jt, "-j", &o, err, NULL, NULL), -1);
+    ck_assert_str_eq(err, "-j needs a value");
+    ck_assert_int_eq(parse_with(&jt, "--jobs", &o, err, NULL, NULL), -1);
+    ck_assert_str_eq(err, "--jobs needs a value");
     /* help: -h or --help where an option may be, not as a value, not after an error */
     ck_assert_int_eq(parse_with(&T, "a -h", &o, err, NULL, NULL), 1);
     ck_assert_int_eq(parse_with(&T, "--value --help", &o, err, NULL, NULL), 0);
@@ -598,6 +623,9 @@ END_TEST
 
 /* The messages the converted commands gave before their tables, byte for byte (sim/main.c's and cli.c's
  * parsers of the time). */
+#define USAGE_IMPORT                                                                                         \
+    "usage: ptosim import [--costs swimlane|model|perf-sim|FILE] DFX_DIR > graph.jsonl (ptosim import "      \
+    "--help)\n"
 START_TEST(the_converted_commands_keep_their_messages)
 {
     static const struct {
@@ -624,6 +652,19 @@ START_TEST(the_converted_commands_keep_their_messages)
          "ptosim validate: one GRAPH at a time\nusage: ptosim validate GRAPH (ptosim validate --help)\n"},
         {{"validate", "--x"},
          "ptosim validate: unknown option\nusage: ptosim validate GRAPH (ptosim validate --help)\n"},
+        {{"import", "-j"}, "ptosim import: -j needs a value\n" USAGE_IMPORT},
+        {{"import", "--jobs"}, "ptosim import: --jobs needs a value\n" USAGE_IMPORT},
+        {{"import", "--kernel="}, "ptosim import: --kernel needs a value\n" USAGE_IMPORT},
+        {{"import", "-j", ""}, "ptosim import: -j needs a value\n" USAGE_IMPORT},
+        {{"import", "--costs="},
+         "ptosim import: --costs needs swimlane, model, perf-sim or a file\n" USAGE_IMPORT},
+        {{"import", "--shared-cache=1"}, "ptosim import: --shared-cache=1: unknown option\n" USAGE_IMPORT},
+        {{"import", "--", "d"}, "ptosim import: --: unknown option\n" USAGE_IMPORT},
+        {{"import", "d", "-"}, "ptosim import: -: unknown option\n" USAGE_IMPORT},
+        {{"import", "d", "e"}, "ptosim import: e: one capture folder at a time\n" USAGE_IMPORT},
+        {{"import", "--costs", "model"}, "ptosim import: missing DFX_DIR\n" USAGE_IMPORT},
+        {{"import", "d", "-j2", "--cache", "c"},
+         "ptosim import: --cache is for --costs perf-sim\n" USAGE_IMPORT},
         {{"params", "-p"},
          "ptosim params: --platform: missing value\nusage: ptosim params [-p NAME|FILE] (ptosim "
          "params --help)\n"},

@@ -318,6 +318,11 @@ START_TEST(perf_sim_options_and_tables_are_checked_before_anything_compiles)
         {"--time-limit", "0", "ptosim import: --time-limit 0: give seconds, a number in (0, 86400]\n"},
         {"--time-limit", "2", "ptosim import: --time-limit is for --costs perf-sim\n"},
         {"--shared-cache", NULL, "ptosim import: --shared-cache is for --costs perf-sim\n"},
+        {"--jobs", "0", "ptosim import: --jobs 0: give a whole number in [1, 256]\n"},
+        {"-j4", NULL, "ptosim import: -j is for --costs perf-sim\n"}, /* a letter's value attached */
+        /* a value quoted in a message: the bytes a terminal would act on escaped */
+        {"--time-limit", "\033[2J",
+         "ptosim import: --time-limit \\x1b[2J: give seconds, a number in (0, 86400]\n"},
     };
     for (size_t i = 0; i < sizeof(usage) / sizeof(usage[0]); i++) {
         const char *args[] = {"import", REAL("pa_small1_dump"), usage[i].a, usage[i].b, NULL};
@@ -1101,19 +1106,29 @@ START_TEST(the_cache_and_time_limit_options_are_in_the_help_the_man_page_and_com
     const char *help[] = {"import", "--help", NULL};
     run_out r = tu_run(help);
     ck_assert_int_eq(r.status, 0);
-    ck_assert_msg(strstr(r.out, "    --shared-cache ") && strstr(r.out, "    --time-limit SECONDS "), "%s", r.out);
+    ck_assert_msg(strstr(r.out, "\n  --shared-cache ") && strstr(r.out, "\n  --time-limit SECONDS "), "%s",
+                  r.out);
     tu_run_free(&r);
     char *man = tu_read(PTOSIM_SRCDIR "/sim/ptosim.1");
     ck_assert_msg(man && strstr(man, ".RB [ \\-\\-shared\\-cache ]") && strstr(man, ".RB [ \\-\\-time\\-limit"),
                   "the man page's synopsis of import lacks --shared-cache or --time-limit");
     free(man);
     const char *comp[] = {"/bin/bash", "-c",
-                          "source " PTOSIM_SRCDIR "/sim/ptosim.bash; COMP_WORDS=(ptosim import d --); COMP_CWORD=3; "
-                          "_ptosim; echo \"${COMPREPLY[*]}\"",
+                          "source " PTOSIM_SRCDIR "/sim/ptosim.bash; COMP_WORDS=(" PTOSIM_BIN
+                          " import d --); COMP_CWORD=3; _ptosim; echo \"${COMPREPLY[*]}\"",
                           NULL};
     r = tu_run_prog(comp);
     ck_assert_msg(r.status == 0, "%s", r.err);
     ck_assert_msg(strstr(r.out, "--shared-cache") && strstr(r.out, "--time-limit"), "%s", r.out);
+    tu_run_free(&r);
+    /* --costs offers every source it takes, perf-sim too, then files */
+    const char *costs[] = {"/bin/bash", "-c",
+                           "source " PTOSIM_SRCDIR "/sim/ptosim.bash; COMP_WORDS=(" PTOSIM_BIN
+                           " import --costs perf-); COMP_CWORD=3; _ptosim; echo \"${COMPREPLY[*]}\"",
+                           NULL};
+    r = tu_run_prog(costs);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_str_eq(r.out, "perf-sim\n");
     tu_run_free(&r);
 }
 END_TEST

@@ -66,10 +66,10 @@ const opt_def *opt_find(const opt_table *t, const char *word, bool pass)
     return find_row(t, word, pass, &inl);
 }
 
-static int missing(const opt_def *d, char *err, size_t errlen)
+static int missing(const opt_def *d, const char *word, char *err, size_t errlen)
 {
     if (d->missing)
-        snprintf(err, errlen, "%s", d->missing);
+        snprintf(err, errlen, d->missing, word);
     else if (d->name)
         snprintf(err, errlen, "--%s: missing value", d->name);
     else
@@ -111,7 +111,7 @@ int opt_parse(const opt_table *t, int argc, char **argv, void *dest, const char 
             if (d && !(d->flags & OPT_PASS)) {
                 if (d->arg == OPT_VALUE && !v) {
                     if (i + 1 >= argc)
-                        return missing(d, err, errlen);
+                        return missing(d, w, err, errlen);
                     v = argv[++i];
                 } else if (d->arg == OPT_OPTIONAL && !v && (d->flags & OPT_NEXT_DIGIT) && i + 1 < argc &&
                            lone_digit(argv[i + 1])) {

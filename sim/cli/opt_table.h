@@ -56,7 +56,8 @@ struct opt_def {
     opt_store_fn store;    /* checks and stores the value; NULL stores nothing */
     size_t off;            /* for store: where in dest (opt_store_true, opt_store_text) */
     int id;                /* for store: which knob or field */
-    const char *missing;   /* the message when the value is missing; NULL: "--NAME: missing value" */
+    const char *missing;   /* the message when the value is missing: a printf format with at most one %s,
+                            * the option as given ("-j", "--jobs"); NULL: "--NAME: missing value" */
     unsigned flags;        /* OPT_NEXT_DIGIT, OPT_PASS */
 };
 

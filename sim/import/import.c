@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -18,6 +19,7 @@
 #include "../../model/graph/graph_reader.h"
 #include "../../model/base/userdir.h"
 #include "../cli/cli.h"
+#include "../cli/opt_table.h"
 #include "import_cost.h"
 #include "import_graph.h"
 #include "import_heap.h"
@@ -165,153 +167,267 @@ int import_capture(const char *dfx_dir, const import_opts *opt, FILE *out, char 
     return rc;
 }
 
+/* What the command line gives: the import's options, its capture folder, and the last --costs perf-sim
+ * option given (its row, and whether by its letter: "-j" or "--jobs"), for the message when --costs is
+ * not perf-sim. */
+typedef struct import_cli {
+    import_opts opt;
+    const char **kernel_args; /* --kernel's values: room for one per word */
+    const char *dir;
+    const opt_def *perf_row;
+    bool perf_short;
+} import_cli;
+
+/* What a --costs perf-sim option is (its row's id). */
+enum { PERF_KERNEL, PERF_TEXT, PERF_SHARED, PERF_TIME, PERF_JOBS, PERF_FALLBACK };
+
+static int store_costs(const opt_def *d, const char *word, const char *value, void *dest, char *err,
+                       size_t errlen)
+{
+    (void)word;
+    import_opts *o = &((import_cli *)dest)->opt;
+    if (!*value) {
+        snprintf(err, errlen, "%s", d->missing);
+        return -1;
+    }
+    bool swimlane = strcmp(value, "swimlane") == 0, perfsim = strcmp(value, "perf-sim") == 0;
+    o->costs = swimlane ? IMPORT_COSTS_SWIMLANE : perfsim ? IMPORT_COSTS_PERFSIM : IMPORT_COSTS_MODEL;
+    o->costs_file = swimlane || perfsim || strcmp(value, "model") == 0 ? NULL : value;
+    return 0;
+}
+
+/* A --costs perf-sim option (d->id says which), its value checked; messages name it as it was given */
+static int store_perf(const opt_def *d, const char *word, const char *value, void *dest, char *err,
+                      size_t errlen)
+{
+    import_cli *c = dest;
+    bool letter = word[1] != '-';
+    char name[64];
+    if (letter)
+        snprintf(name, sizeof(name), "-%c", d->letter);
+    else
+        snprintf(name, sizeof(name), "--%s", d->name);
+    if (d->arg == OPT_VALUE && !*value) {
+        snprintf(err, errlen, d->missing, name);
+        return -1;
+    }
+    char *end;
+    switch (d->id) {
+    case PERF_KERNEL:
+        c->kernel_args[c->opt.nkernel_args++] = value;
+        break;
+    case PERF_TEXT:
+        opt_store_text(d, word, value, dest, err, errlen);
+        break;
+    case PERF_SHARED:
+        c->opt.shared_cache = true;
+        break;
+    case PERF_TIME: {
+        errno = 0;
+        double t = strtod(value, &end);
+        if (*end || errno || !(t > 0) || t > 86400) {
+            snprintf(err, errlen, "--time-limit %s: give seconds, a number in (0, 86400]", value);
+            return -1;
+        }
+        c->opt.time_limit = t;
+        break;
+    }
+    case PERF_JOBS: {
+        errno = 0;
+        long n = strtol(value, &end, 10);
+        if (*end || errno || n < 1 || n > 256) {
+            snprintf(err, errlen, "%s %s: give a whole number in [1, 256]", name, value);
+            return -1;
+        }
+        c->opt.jobs = (int)n;
+        break;
+    }
+    default: /* PERF_FALLBACK */
+        if (strcmp(value, "model") != 0) {
+            snprintf(err, errlen, "--fallback %s: the only fallback is model", value);
+            return -1;
+        }
+        c->opt.fallback_model = true;
+    }
+    c->perf_row = d;
+    c->perf_short = letter;
+    return 0;
+}
+
+/* DFX_DIR, one; a word beginning with '-' that is no option ("-" too) is an unknown option */
+static int store_dir(const char *word, void *dest, char *err, size_t errlen)
+{
+    import_cli *c = dest;
+    if (word[0] == '-' || c->dir) {
+        snprintf(err, errlen, "%s: %s", word,
+                 word[0] == '-' ? "unknown option" : "one capture folder at a time");
+        return -1;
+    }
+    c->dir = word;
+    return 0;
+}
+
+#define PERF_MISSING "%s needs a value"
+#define PERF_TEXT_AT(field)                                                                                  \
+    .store = store_perf, .id = PERF_TEXT, .off = offsetof(import_cli, opt.field), .missing = PERF_MISSING
+
+/* --costs, then the options of --costs perf-sim */
+static const opt_def IMPORT_OPTS[] = {
+    {.name = "costs",
+     .arg = OPT_VALUE,
+     .kind = OPT_KIND_FILE,
+     .choices = "swimlane model perf-sim",
+     .meta = "SOURCE",
+     .help = "where kernel costs come from: swimlane, model, perf-sim or a FILE (above)",
+     .store = store_costs,
+     .missing = "--costs needs swimlane, model, perf-sim or a file"},
+    {.name = "kernel",
+     .arg = OPT_VALUE,
+     .kind = OPT_KIND_TEXT,
+     .meta = "NAME=FILE",
+     .help = "a kernel's source (kernel_entry); repeatable",
+     .store = store_perf,
+     .id = PERF_KERNEL,
+     .missing = PERF_MISSING},
+    {.name = "kernels",
+     .arg = OPT_VALUE,
+     .kind = OPT_KIND_FILE,
+     .meta = "TABLE",
+     .help = "JSON {\"NAME\": \"file.cpp\"} or the runtime's test .py (CALLABLE incores)",
+     PERF_TEXT_AT(kernels_file)},
+    {.name = "values",
+     .arg = OPT_VALUE,
+     .kind = OPT_KIND_FILE,
+     .meta = "FILE",
+     .help = "without an args dump: {\"NAME\": {\"scalars\": [..], \"inputs\": {\"3\": [..]}}}",
+     PERF_TEXT_AT(values_file)},
+    {.name = "pto-isa",
+     .arg = OPT_VALUE,
+     .kind = OPT_KIND_DIR,
+     .meta = "DIR",
+     .help = "pto-isa tree (default $PTO_ISA_ROOT; 995589ab is known to work)",
+     PERF_TEXT_AT(pto_isa)},
+    {.name = "runtime-include",
+     .arg = OPT_VALUE,
+     .kind = OPT_KIND_DIR,
+     .meta = "DIR",
+     .help = "the runtime's tree for its incore headers (default $SIMPLER_ROOT)",
+     PERF_TEXT_AT(runtime_root)},
+    {.name = "cache",
+     .arg = OPT_VALUE,
+     .kind = OPT_KIND_DIR,
+     .meta = "DIR",
+     .help = "compiled kernels and results (default ~/.cache/ptosim/perf-sim): yours\nalone, or refused",
+     PERF_TEXT_AT(cache_dir)},
+    {.name = "shared-cache",
+     .arg = OPT_FLAG,
+     .help = "use a cache other users can write, each entry checked by its digest",
+     .store = store_perf,
+     .id = PERF_SHARED},
+    {.name = "time-limit",
+     .arg = OPT_VALUE,
+     .kind = OPT_KIND_NUMBER,
+     .meta = "SECONDS",
+     .help = "each compile and each batch of Perf-Sim runs (default 300)",
+     .store = store_perf,
+     .id = PERF_TIME,
+     .missing = PERF_MISSING},
+    {.name = "jobs",
+     .letter = 'j',
+     .arg = OPT_VALUE,
+     .kind = OPT_KIND_NUMBER,
+     .meta = "N",
+     .help = "compiles and runs at once (default: the cores online)",
+     .store = store_perf,
+     .id = PERF_JOBS,
+     .missing = PERF_MISSING},
+    {.name = "fallback",
+     .arg = OPT_VALUE,
+     .kind = OPT_KIND_CHOICE,
+     .choices = "model",
+     .meta = "model",
+     .help = "a kernel Perf-Sim cannot price keeps the model's cost (listed on stderr)",
+     .store = store_perf,
+     .id = PERF_FALLBACK,
+     .missing = PERF_MISSING},
+};
+
+const opt_table import_options = {
+    .cmd = "import",
+    .opts = IMPORT_OPTS,
+    .nopts = OPT_COUNT(IMPORT_OPTS),
+    .operand_kind = OPT_KIND_DIR,
+    .operand = store_dir,
+    .unknown = "%s: unknown option",
+};
+
 static void import_usage(FILE *f)
 {
-    fputs(
-        "usage: ptosim import [--costs swimlane|model|perf-sim|FILE] DFX_DIR > graph.jsonl\n"
-        "  DFX_DIR: a run's dfx_outputs/ with deps.json (--enable-dep-gen); scope_stats/scope_stats.jsonl\n"
-        "  gives the scopes and ring sizes, chip_swimlane_records.json the kernel times, when present\n"
-        "  --costs swimlane  each kernel's median time in the swimlane (the default for a capture on a2a3\n"
-        "                    silicon, 72 cores)\n"
-        "  --costs model     a pipe profile derived from each kernel's args (the default for a capture of a\n"
-        "                    simulator platform, 24 cores, or without a swimlane)\n"
-        "  --costs FILE      the model, overridden by a table of kernel name or func id -> cost: JSON\n"
-        "                    {\"GEMM\": {\"ns\": 5000}, \"1\": {\"cycles\": 9000}, ...} (a cost may be the "
-        "pipe\n"
-        "                    form) or CSV \"kernel,ns\" / \"kernel,cycles\" (a file named model or "
-        "swimlane:\n"
-        "                    write ./model)\n"
-        "  --costs perf-sim  each distinct task signature run through its kernel's own code under pto-isa's\n"
-        "                    Perf-Sim (scalars and integer inputs from the capture's args_dump/ when present):\n"
-        "    --kernel NAME=FILE     a kernel's source (kernel_entry); repeatable\n"
-        "    --kernels TABLE        JSON {\"NAME\": \"file.cpp\"} or the runtime's test .py (CALLABLE incores)\n"
-        "    --values FILE          without an args dump: {\"NAME\": {\"scalars\": [..], \"inputs\": {\"3\": [..]}}}\n"
-        "    --pto-isa DIR          pto-isa tree (default $PTO_ISA_ROOT; 995589ab is known to work)\n"
-        "    --runtime-include DIR  the runtime's tree for its incore headers (default $SIMPLER_ROOT)\n"
-        "    --cache DIR            compiled kernels and results (default ~/.cache/ptosim/perf-sim): yours\n"
-        "                           alone, or refused\n"
-        "    --shared-cache         use a cache other users can write, each entry checked by its digest\n"
-        "    --time-limit SECONDS   each compile and each batch of Perf-Sim runs (default 300)\n"
-        "    -j N                   compiles and runs at once (default: the cores online)\n"
-        "    --fallback model       a kernel Perf-Sim cannot price keeps the model's cost (listed on stderr)\n"
-        "  the compiler is $CXX, else clang++-19 or clang++\n"
-        "exit status: 0 written; 2 usage; 3 the capture, a table or a kernel cannot be used; 130/143\n"
-        "SIGINT/SIGTERM during Perf-Sim's compiles and runs\n",
-        f);
+    fputs("usage: ptosim import [--costs swimlane|model|perf-sim|FILE] DFX_DIR > graph.jsonl\n"
+          "\n"
+          "DFX_DIR: a run's dfx_outputs/ with deps.json (--enable-dep-gen); scope_stats/scope_stats.jsonl\n"
+          "gives the scopes and ring sizes, chip_swimlane_records.json the kernel times, when present.\n"
+          "\n"
+          "Kernel costs (--costs):\n"
+          "  swimlane  each kernel's median time in the swimlane (the default for a capture on a2a3\n"
+          "            silicon, 72 cores)\n"
+          "  model     a pipe profile derived from each kernel's args (the default for a capture of a\n"
+          "            simulator platform, 24 cores, or without a swimlane)\n"
+          "  FILE      the model, overridden by a table of kernel name or func id -> cost: JSON\n"
+          "            {\"GEMM\": {\"ns\": 5000}, \"1\": {\"cycles\": 9000}, ...} (a cost may be the pipe\n"
+          "            form) or CSV \"kernel,ns\" / \"kernel,cycles\" (a file named model or swimlane:\n"
+          "            write ./model)\n"
+          "  perf-sim  each distinct task signature run through its kernel's own code under pto-isa's\n"
+          "            Perf-Sim (scalars and integer inputs from the capture's args_dump/ when present);\n"
+          "            the options below from --kernel to --fallback are its own\n"
+          "\n"
+          "options:\n",
+          f);
+    opt_help(&import_options, f);
+    fputs("\n"
+          "The compiler is $CXX, else clang++-19 or clang++.\n"
+          "\n"
+          "exit status: 0 written; 2 usage; 3 the capture, a table or a kernel cannot be used; 130/143\n"
+          "SIGINT/SIGTERM during Perf-Sim's compiles and runs\n",
+          f);
 }
 
 int import_main(int argc, char **argv)
 {
-    import_opts opt = {.costs = IMPORT_COSTS_AUTO};
-    const char *dir = NULL, **kernel_args = NULL, *perf_given = NULL;
-    for (int i = 0; i < argc; i++) {
-        const char *v = NULL;
-        if (cli_is_help(argv[i])) {
-            import_usage(stdout);
-            return EXIT_OK;
-        }
-        if (cli_opt_is(argv[i], "--costs", &v)) {
-            if (!v && i + 1 < argc)
-                v = argv[++i];
-            if (!v || !*v) {
-                fputs("ptosim import: --costs needs swimlane, model, perf-sim or a file\n", stderr);
-                goto usage_fail;
-            }
-            opt.costs = strcmp(v, "swimlane") == 0   ? IMPORT_COSTS_SWIMLANE
-                        : strcmp(v, "perf-sim") == 0 ? IMPORT_COSTS_PERFSIM
-                                                     : IMPORT_COSTS_MODEL;
-            opt.costs_file = strcmp(v, "swimlane") == 0 || strcmp(v, "model") == 0 || strcmp(v, "perf-sim") == 0
-                                 ? NULL
-                                 : v;
-            continue;
-        }
-        static const char *const perf_opts[] = {"--kernel", "--kernels", "--values", "--pto-isa", "--runtime-include",
-                                                "--cache", "-j", "--jobs", "--fallback", "--time-limit",
-                                                NULL};
-        if (strcmp(argv[i], "--shared-cache") == 0) {
-            opt.shared_cache = true;
-            perf_given = argv[i];
-            continue;
-        }
-        int po = -1;
-        for (int k = 0; perf_opts[k] && po < 0; k++)
-            if (cli_opt_is(argv[i], perf_opts[k], &v))
-                po = k;
-        if (po >= 0) {
-            if (!v && i + 1 < argc)
-                v = argv[++i];
-            if (!v || !*v) {
-                msgtext_print(stderr, "ptosim import: %s needs a value", perf_opts[po]);
-                goto usage_fail;
-            }
-            char *end;
-            long n;
-            switch (po) {
-            case 0: {
-                const char **ka = realloc(kernel_args, (size_t)(opt.nkernel_args + 1) * sizeof(*ka));
-                if (!ka) {
-                    fputs("ptosim import: out of memory\n", stderr);
-                    free(kernel_args);
-                    return EXIT_INTERNAL;
-                }
-                kernel_args = ka;
-                kernel_args[opt.nkernel_args++] = v;
-                break;
-            }
-            case 1: opt.kernels_file = v; break;
-            case 2: opt.values_file = v; break;
-            case 3: opt.pto_isa = v; break;
-            case 4: opt.runtime_root = v; break;
-            case 5: opt.cache_dir = v; break;
-            case 6:
-            case 7:
-                errno = 0;
-                n = strtol(v, &end, 10);
-                if (*end || errno || n < 1 || n > 256) {
-                    msgtext_print(stderr, "ptosim import: %s %s: give a whole number in [1, 256]", perf_opts[po], v);
-                    goto usage_fail;
-                }
-                opt.jobs = (int)n;
-                break;
-            case 9: {
-                errno = 0;
-                double t = strtod(v, &end);
-                if (*end || errno || !(t > 0) || t > 86400) {
-                    fprintf(stderr, "ptosim import: --time-limit %s: give seconds, a number in (0, 86400]\n",
-                            v);
-                    goto usage_fail;
-                }
-                opt.time_limit = t;
-                break;
-            }
-            default:
-                if (strcmp(v, "model") != 0) {
-                    msgtext_print(stderr, "ptosim import: --fallback %s: the only fallback is model", v);
-                    goto usage_fail;
-                }
-                opt.fallback_model = true;
-            }
-            perf_given = perf_opts[po];
-            continue;
-        }
-        if (argv[i][0] == '-' || dir) {
-            msgtext_print(stderr, "ptosim import: %s: %s", argv[i],
-                    argv[i][0] == '-' ? "unknown option" : "one capture folder at a time");
-            goto usage_fail;
-        }
-        dir = argv[i];
+    import_cli c = {.opt = {.costs = IMPORT_COSTS_AUTO}};
+    char err[4096];
+    /* every --kernel's value is a word of argv: room for all of them, so parsing allocates nothing */
+    c.kernel_args = malloc(((size_t)argc + 1) * sizeof(*c.kernel_args));
+    if (!c.kernel_args) {
+        fputs("ptosim import: out of memory\n", stderr);
+        return EXIT_INTERNAL;
     }
-    if (!dir) {
+    const char **kernel_args = c.kernel_args;
+    int prc = opt_parse(&import_options, argc, argv, &c, NULL, NULL, err, sizeof(err));
+    if (prc == 1) {
+        free(kernel_args);
+        import_usage(stdout);
+        return EXIT_OK;
+    }
+    if (prc != 0) {
+        msgtext_print(stderr, "ptosim import: %s", err);
+        goto usage_fail;
+    }
+    if (!c.dir) {
         fputs("ptosim import: missing DFX_DIR\n", stderr);
         goto usage_fail;
     }
-    if (perf_given && opt.costs != IMPORT_COSTS_PERFSIM) {
-        msgtext_print(stderr, "ptosim import: %s is for --costs perf-sim", perf_given);
+    if (c.perf_row && c.opt.costs != IMPORT_COSTS_PERFSIM) {
+        if (c.perf_short)
+            msgtext_print(stderr, "ptosim import: -%c is for --costs perf-sim", c.perf_row->letter);
+        else
+            msgtext_print(stderr, "ptosim import: --%s is for --costs perf-sim", c.perf_row->name);
         goto usage_fail;
     }
+    import_opts opt = c.opt;
+    const char *dir = c.dir;
     opt.kernel_args = kernel_args;
     opt.progress = isatty(STDERR_FILENO);
-    char err[4096];
     int rc = EXIT_OK;
     userdir_add(dir); /* named: nothing below it is read through a link */
     /* the graph is written aside and checked as ptosim run would read it before any byte reaches stdout: an

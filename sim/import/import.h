@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "../cli/opt_table.h"
 #include "import_opts.h"
 
 /* Reads DFX_DIR (a run's dfx_outputs/: deps.json, and when present
@@ -25,6 +26,9 @@ int import_check_links(const char *dir, char *err, size_t errlen);
  * deps.json and the swimlane are read a value at a time, so this stays at sim/json/json_stream.h's window however
  * large they are, unless the stream refused one (tests). */
 size_t import_peak_window(void);
+
+/* import's options: --costs and the options of --costs perf-sim (parsing, --help and completion read it). */
+extern const opt_table import_options;
 
 /* `ptosim import DFX_DIR`: the graph on stdout. Returns an exit status. */
 int import_main(int argc, char **argv);
