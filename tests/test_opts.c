@@ -596,6 +596,137 @@ START_TEST(the_completer_offers_by_kind_and_names)
 }
 END_TEST
 
+/* A family of options (--gen-PARAM: every --gen- word), words only the command knows (its more()), a
+ * missing value's message naming the option as given, and a help in sections. */
+static int t_family(const opt_def *d, const char *word, const char *value, void *dest, char *err,
+                    size_t errlen)
+{
+    (void)d;
+    (void)err;
+    (void)errlen;
+    topts *o = dest;
+    o->cfg[o->ncfg++] = word;
+    o->ops[o->nops++] = value;
+    return 0;
+}
+
+/* after a first word k: the family's names --gen-a and --gen-b; as the first word, the operand "op1" */
+static void t_more(int nwords, char **words, bool option, FILE *out)
+{
+    const char *cur = words[nwords - 1];
+    static const char *const fam[] = {"--gen-a", "--gen-b"};
+    for (int i = 0; i < 2 && option && nwords > 1 && strcmp(words[0], "k") == 0; i++)
+        if (tu_starts(fam[i], cur))
+            fprintf(out, "word %s\n", fam[i]);
+    if (!option && nwords == 1 && tu_starts("op1", cur))
+        fputs("word op1\n", out);
+}
+
+static const opt_def F_OPTS[] = {
+    {.name = "gen-PARAM",
+     .arg = OPT_VALUE,
+     .kind = OPT_KIND_LIST,
+     .meta = "LIST",
+     .help = "a family",
+     .store = t_family,
+     .flags = OPT_FAMILY},
+    {.name = "out",
+     .letter = 'o',
+     .arg = OPT_VALUE,
+     .kind = OPT_KIND_DIR,
+     .meta = "DIR",
+     .help = "named as given when missing",
+     .missing = "%s: missing value"},
+    {.name = "gen",
+     .arg = OPT_FLAG,
+     .help = "no member of the family",
+     .store = opt_store_true,
+     .off = offsetof(topts, flag)},
+};
+
+static const opt_table F = {
+    .cmd = "f",
+    .opts = F_OPTS,
+    .nopts = OPT_COUNT(F_OPTS),
+    .operand_kind = OPT_KIND_FILE,
+    .operand = t_operand,
+    .unknown = "unknown option '%s' (f --help)",
+    .more = t_more,
+};
+
+START_TEST(a_family_more_words_and_a_help_in_sections)
+{
+    topts o;
+    char err[256];
+    /* each --gen- word is the family's, its value attached after the first '=' or apart; --gen is not */
+    ck_assert_int_eq(parse_with(&F, "--gen-a 1 --gen-b=2,3=4 --gen --gen- x a", &o, err, NULL, NULL), 0);
+    ck_assert_int_eq(o.ncfg, 3);
+    ck_assert_str_eq(o.cfg[0], "--gen-a");
+    ck_assert_str_eq(o.cfg[1], "--gen-b=2,3=4");
+    ck_assert_str_eq(o.cfg[2], "--gen-");
+    ck_assert_int_eq(o.nops, 4);
+    ck_assert_str_eq(o.ops[0], "1");
+    ck_assert_str_eq(o.ops[1], "2,3=4");
+    ck_assert_str_eq(o.ops[2], "x");
+    ck_assert_str_eq(o.ops[3], "a");
+    ck_assert(o.flag);
+    static const struct {
+        const char *words, *err;
+    } bad[] = {
+        {"--gen-a", "--gen-PARAM: missing value"},
+        {"-o", "-o: missing value"},
+        {"--out", "--out: missing value"},
+        {"--gen=1", "unknown option '--gen=1' (f --help)"},
+        {"-gen-a", "unknown option '-gen-a' (f --help)"},
+    };
+    for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
+        ck_assert_msg(parse_with(&F, bad[i].words, &o, err, NULL, NULL) == -1, "%s", bad[i].words);
+        ck_assert_str_eq(err, bad[i].err);
+    }
+    ck_assert_ptr_eq(opt_find(&F, "--gen-zz=1", false), &F_OPTS[0]);
+    ck_assert_ptr_eq(opt_find(&F, "--gen", false), &F_OPTS[2]);
+    /* completion: the family's names are more()'s, its value its kind's; more()'s operands first */
+    static const struct {
+        const char *words, *want;
+    } cases[] = {
+        {"k --gen-", "word --gen-a\nword --gen-b\n"},
+        {"k -", "word --out\nword -o\nword --gen\nword --gen-a\nword --gen-b\nword -h\nword --help\n"},
+        {"x -", "word --out\nword -o\nword --gen\nword -h\nword --help\n"},
+        {"k --gen-a ''", ""},
+        {"k --gen-a=1", ""},
+        {"k --gen-a 1 ''", "files\n"},
+        {"''", "word op1\nfiles\n"},
+        {"o", "word op1\nfiles\n"},
+        {"x", "files\n"},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+        char *got = complete_t(&F, cases[i].words);
+        ck_assert_msg(strcmp(got, cases[i].want) == 0, "%s:\n%s", cases[i].words, got);
+        free(got);
+    }
+    /* a help in two sections, the column the whole table's (after "--gen-PARAM LIST": 2 + 16 + 2) */
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    ck_assert_ptr_nonnull(f);
+    opt_help_rows(&F, 0, 1, f);
+    fputs("--\n", f);
+    opt_help_rows(&F, 1, F.nopts, f);
+    fclose(f);
+    ck_assert_str_eq(text, "  --gen-PARAM LIST  a family\n"
+                           "--\n"
+                           "  -o, --out DIR     named as given when missing\n"
+                           "  --gen             no member of the family\n"
+                           "  -h, --help        this text\n");
+    free(text);
+    f = open_memstream(&text, &len);
+    opt_list(&F, f);
+    fclose(f);
+    ck_assert_str_eq(text, "--gen-PARAM\n--out\n-o\n--gen\n-h\n--help\n");
+    free(text);
+}
+END_TEST
+
 /* The messages the converted commands gave before their tables, byte for byte (sim/main.c's and cli.c's
  * parsers of the time). */
 START_TEST(the_converted_commands_keep_their_messages)
@@ -667,6 +798,7 @@ Suite *suite_opts(void)
     tcase_add_test(tc, the_parser_takes_every_form_and_says_what_is_wrong);
     tcase_add_test(tc, help_prints_the_options_section_from_the_table);
     tcase_add_test(tc, the_completer_offers_by_kind_and_names);
+    tcase_add_test(tc, a_family_more_words_and_a_help_in_sections);
     suite_add_tcase(s, tc);
     return s;
 }
