@@ -105,7 +105,7 @@ static const cli_cmd COMMANDS[] = {
     {"validate", "ptosim validate GRAPH", run_validate_main, &run_validate_options},
     {"import", "ptosim import [--costs swimlane|model|perf-sim|FILE] DFX_DIR > graph.jsonl", import_main,
      NULL},
-    {"conform", "ptosim conform CAPTURE_DIR [-o WORKDIR] [-p PLATFORM]", conform_main, NULL},
+    {"conform", "ptosim conform CAPTURE_DIR [-o WORKDIR] [-p PLATFORM]", conform_main, &conform_options},
     {"gen", "ptosim gen KIND [--PARAM VALUE ...] > GRAPH.jsonl", gen_main, NULL},
     {"params", "ptosim params [-p NAME|FILE]", run_params_main, &run_params_options},
     {"report", "ptosim report DIR", htmlrep_main, NULL},

@@ -96,10 +96,9 @@ _ptosim()
         esac
         COMPREPLY=($(compgen -d -- "$cur"))
         return ;;
-    conform|report|overhead)
+    report|overhead)
         if [[ "$cur" == -* ]]; then
             local opts="-h --help"
-            [ "$cmd" = conform ] && opts="$opts -o --work-dir -p --platform"
             [ "$cmd" = overhead ] && opts="$opts --deps-json"
             COMPREPLY=($(compgen -W "$opts" -- "$cur"))
             return

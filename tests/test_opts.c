@@ -10,13 +10,14 @@
 #include "../model/runtime/run_config.h"
 #include "../sim/cli/cli.h"
 #include "../sim/cli/opt_table.h"
+#include "../sim/conform/conform.h"
 #include "../sim/run/run.h"
 #include "../sim/tune/tune.h"
 #include "testutil.h"
 
 /* Every table the program has, in the order of its command table (main.c): `ptosim __options` lists them. */
 static const opt_table *const TABLES[] = {&cli_run_options, &tune_options, &run_validate_options,
-                                          &run_params_options};
+                                          &conform_options, &run_params_options};
 #define NTABLES (int)(sizeof(TABLES) / sizeof(TABLES[0]))
 
 /* The option column --help gives a row, built here from the row's fields as opt_table.h documents it. */
@@ -105,7 +106,7 @@ START_TEST(the_commands_with_a_table_are_the_tables_the_tests_walk)
     char want[256] = "";
     for (int i = 0; i < NTABLES; i++)
         snprintf(want + strlen(want), sizeof(want) - strlen(want), "%s\n", TABLES[i]->cmd);
-    ck_assert_str_eq(r.out, "run\ntune\nvalidate\nparams\n");
+    ck_assert_str_eq(r.out, "run\ntune\nvalidate\nconform\nparams\n");
     ck_assert_str_eq(r.out, want);
     tu_run_free(&r);
     /* a command without a table says so by its status, for scripts/check_manpage.sh; the hidden commands are
@@ -219,6 +220,8 @@ START_TEST(completion_answers_values_and_options_as_the_tables_say)
         {2, "tune -", NULL},
         {2, "params x", ""},
         {2, "params --", "word --platform\nword --help\n"},
+        {3, "conform -p a2a3s", "word a2a3sim\nfiles *.json\n"},
+        {3, "conform cap ''", "folders\n"},
         {1, "va", "word validate\n"},
         {1, "he", "word help\n"},
         {2, "help pa", "word params\n"},
@@ -727,8 +730,8 @@ START_TEST(a_family_more_words_and_a_help_in_sections)
 }
 END_TEST
 
-/* The messages the converted commands gave before their tables, byte for byte (sim/main.c's and cli.c's
- * parsers of the time). */
+/* The messages the converted commands gave before their tables, byte for byte (sim/main.c's, cli.c's and
+ * conform.c's parsers of the time). */
 START_TEST(the_converted_commands_keep_their_messages)
 {
     static const struct {
@@ -755,6 +758,12 @@ START_TEST(the_converted_commands_keep_their_messages)
          "ptosim validate: one GRAPH at a time\nusage: ptosim validate GRAPH (ptosim validate --help)\n"},
         {{"validate", "--x"},
          "ptosim validate: unknown option\nusage: ptosim validate GRAPH (ptosim validate --help)\n"},
+        {{"conform", "-o"}, "ptosim conform: -o: missing value\n" TU_USAGE_CONFORM},
+        {{"conform", "d", "--platform"}, "ptosim conform: --platform: missing value\n" TU_USAGE_CONFORM},
+        {{"conform", "-"}, "ptosim conform: -: unknown option\n" TU_USAGE_CONFORM},
+        {{"conform", "--", "d"}, "ptosim conform: --: unknown option\n" TU_USAGE_CONFORM},
+        {{"conform", "d", "e", "--help"}, "ptosim conform: e: one capture only\n" TU_USAGE_CONFORM},
+        {{"conform", "-o", "--help"}, "ptosim conform: missing CAPTURE_DIR\n" TU_USAGE_CONFORM},
         {{"params", "-p"},
          "ptosim params: --platform: missing value\nusage: ptosim params [-p NAME|FILE] (ptosim "
          "params --help)\n"},
