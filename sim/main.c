@@ -101,7 +101,7 @@ static const cli_cmd COMMANDS[] = {
     {"tune", "ptosim tune GRAPH [--max-trials N] [run options]", tune_main, &tune_options},
     {"sweep",
      "ptosim sweep GRAPH [KNOB LIST ...] [run options] -o DIR | --resume DIR | --collect DIR | --best DIR",
-     sweep_main, NULL},
+     sweep_main, &sweep_options},
     {"validate", "ptosim validate GRAPH", run_validate_main, &run_validate_options},
     {"import", "ptosim import [--costs swimlane|model|perf-sim|FILE] DFX_DIR > graph.jsonl", import_main,
      NULL},

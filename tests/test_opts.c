@@ -12,12 +12,13 @@
 #include "../sim/cli/opt_table.h"
 #include "../sim/conform/conform.h"
 #include "../sim/run/run.h"
+#include "../sim/sweep/sweep.h"
 #include "../sim/tune/tune.h"
 #include "testutil.h"
 
 /* Every table the program has, in the order of its command table (main.c): `ptosim __options` lists them. */
-static const opt_table *const TABLES[] = {&cli_run_options, &tune_options, &run_validate_options,
-                                          &conform_options, &run_params_options};
+static const opt_table *const TABLES[] = {&cli_run_options, &tune_options, &sweep_options,
+                                          &run_validate_options, &conform_options, &run_params_options};
 #define NTABLES (int)(sizeof(TABLES) / sizeof(TABLES[0]))
 
 /* The option column --help gives a row, built here from the row's fields as opt_table.h documents it. */
@@ -106,13 +107,13 @@ START_TEST(the_commands_with_a_table_are_the_tables_the_tests_walk)
     char want[256] = "";
     for (int i = 0; i < NTABLES; i++)
         snprintf(want + strlen(want), sizeof(want) - strlen(want), "%s\n", TABLES[i]->cmd);
-    ck_assert_str_eq(r.out, "run\ntune\nvalidate\nconform\nparams\n");
+    ck_assert_str_eq(r.out, "run\ntune\nsweep\nvalidate\nconform\nparams\n");
     ck_assert_str_eq(r.out, want);
     tu_run_free(&r);
     /* a command without a table says so by its status, for scripts/check_manpage.sh; the hidden commands are
      * no command of `ptosim help` */
-    const char *sweep[] = {"__options", "sweep", NULL}, *help[] = {"help", "__complete", NULL};
-    r = tu_run(sweep);
+    const char *version[] = {"__options", "--version", NULL}, *help[] = {"help", "__complete", NULL};
+    r = tu_run(version);
     ck_assert_int_eq(r.status, 1);
     ck_assert_str_eq(r.out, "");
     tu_run_free(&r);
@@ -161,9 +162,17 @@ START_TEST(every_option_of_every_table_is_in_its_help_its_completion_and_the_man
                     snprintf(name, sizeof(name), "-%c", d->letter);
                 char want[96];
                 snprintf(want, sizeof(want), "word %s\n", name);
-                ck_assert_msg(strstr(offered, want), "ptosim %s - does not offer %s:\n%s", tab->cmd, name,
-                              offered);
-                man_word(name, esc, sizeof(esc));
+                if (d->flags & OPT_FAMILY) {
+                    /* a family's names are the command's own words (sweep's, below); the man page writes
+                     * its prefix, then the rest in italics (\-\-gen\-\fIPARAM) */
+                    ck_assert_msg(tab->more && !strstr(offered, want), "%s: %s", tab->cmd, name);
+                    want[5 + 2 + strcspn(d->name, "ABCDEFGHIJKLMNOPQRSTUVWXYZ")] = '\0';
+                    man_word(want + 5, esc, sizeof(esc));
+                } else {
+                    ck_assert_msg(strstr(offered, want), "ptosim %s - does not offer %s:\n%s", tab->cmd,
+                                  name, offered);
+                    man_word(name, esc, sizeof(esc));
+                }
                 ck_assert_msg(strstr(man, esc), "the man page has no %s (ptosim %s)", name, tab->cmd);
                 /* the value's kind gives its directive, after the name given apart */
                 if (d->arg == OPT_VALUE) {
@@ -186,13 +195,19 @@ START_TEST(every_option_of_every_table_is_in_its_help_its_completion_and_the_man
         tu_run_free(&h);
     }
     free(man);
-    /* the RunConfig field each ring flag sets is the knob run_config.c names */
-    for (int i = 0; i < cli_run_options.nopts; i++) {
-        const opt_def *d = &cli_run_options.opts[i];
-        if (d->name && strncmp(d->name, "ring-", 5) == 0) {
-            ck_assert_str_eq(d->runconfig, runcfg_knob_name((runcfg_knob)d->id));
-            ck_assert_str_eq(d->name, runcfg_knob_flag((runcfg_knob)d->id) + 2);
+    /* the RunConfig field each ring flag (and a sweep's ring list) sets is the knob run_config.c names */
+    for (int t = 0; t < 2; t++) {
+        const opt_table *tab = t ? &sweep_options : &cli_run_options;
+        int rings = 0;
+        for (int i = 0; i < tab->nopts; i++) {
+            const opt_def *d = &tab->opts[i];
+            if (d->name && strncmp(d->name, "ring-", 5) == 0) {
+                ck_assert_str_eq(d->runconfig, runcfg_knob_name((runcfg_knob)d->id));
+                ck_assert_str_eq(d->name, runcfg_knob_flag((runcfg_knob)d->id) + 2);
+                rings++;
+            }
         }
+        ck_assert_int_eq(rings, 3);
     }
 }
 END_TEST
@@ -219,6 +234,16 @@ START_TEST(completion_answers_values_and_options_as_the_tables_say)
         {2, "tune --re", "word --repeat\n"},
         {2, "tune -", NULL},
         {2, "params x", ""},
+        {2, "sweep gen:gr", "word gen:granularity\nfiles\n"}, /* a GRAPH gen:KIND, once it begins so */
+        {2, "sweep ''", "files\n"},
+        {3, "sweep gen:granularity --gen-", "word --gen-k\nword --gen-total-us\n"},
+        {3, "sweep g.jsonl --gen-", ""}, /* no generator's parameters without gen:KIND */
+        {4, "sweep gen:chain --gen-n ''", ""},
+        {5, "sweep gen:chain --gen-n 1 ''", "files\n"},
+        {4, "sweep g.jsonl --engine ''", "word local\nword slurm\nword parallel\n"},
+        {4, "sweep g.jsonl -p a2a3s", "word a2a3sim\nfiles *.json\n"}, /* a run option it passes on */
+        {3, "sweep g.jsonl --res", "word --resume\n"},
+        {3, "sweep g.jsonl --coll", "word --collect\n"},
         {2, "params --", "word --platform\nword --help\n"},
         {3, "conform -p a2a3s", "word a2a3sim\nfiles *.json\n"},
         {3, "conform cap ''", "folders\n"},
@@ -241,8 +266,8 @@ START_TEST(completion_answers_values_and_options_as_the_tables_say)
         free(got);
     }
     /* a command without a table is left to the script; a bad call is a usage error */
-    const char *sweep[] = {"__complete", "2", "ptosim", "sweep", "-", NULL};
-    run_out r = tu_run(sweep);
+    const char *version[] = {"__complete", "2", "ptosim", "--version", "-", NULL};
+    run_out r = tu_run(version);
     ck_assert_int_eq(r.status, 1);
     ck_assert_str_eq(r.out, "");
     tu_run_free(&r);
@@ -730,12 +755,12 @@ START_TEST(a_family_more_words_and_a_help_in_sections)
 }
 END_TEST
 
-/* The messages the converted commands gave before their tables, byte for byte (sim/main.c's, cli.c's and
- * conform.c's parsers of the time). */
+/* The messages the converted commands gave before their tables, byte for byte (sim/main.c's, cli.c's,
+ * sweep.c's and conform.c's parsers of the time). */
 START_TEST(the_converted_commands_keep_their_messages)
 {
     static const struct {
-        const char *args[6];
+        const char *args[8];
         const char *err;
     } cases[] = {
         {{"run", TRACE("chain3.jsonl"), "-o"}, "ptosim: --work-dir: missing value\n" TU_USAGE_RUN},
@@ -758,6 +783,29 @@ START_TEST(the_converted_commands_keep_their_messages)
          "ptosim validate: one GRAPH at a time\nusage: ptosim validate GRAPH (ptosim validate --help)\n"},
         {{"validate", "--x"},
          "ptosim validate: unknown option\nusage: ptosim validate GRAPH (ptosim validate --help)\n"},
+        {{"sweep", TRACE("chain3.jsonl"), "--ring-heap"},
+         "ptosim sweep: --ring-heap: missing value\n" TU_USAGE_SWEEP},
+        {{"sweep", TRACE("chain3.jsonl"), "--jobs"}, "ptosim sweep: -j: missing value\n" TU_USAGE_SWEEP},
+        {{"sweep", TRACE("chain3.jsonl"), "-S"}, "ptosim sweep: --sshlogin: missing value\n" TU_USAGE_SWEEP},
+        {{"sweep", "gen:granularity", "--gen-k"}, "ptosim sweep: --gen-k: missing value\n" TU_USAGE_SWEEP},
+        {{"sweep", TRACE("chain3.jsonl"), "--collect"},
+         "ptosim sweep: --collect DIR takes no other argument (ptosim sweep --collect DIR)\n" TU_USAGE_SWEEP},
+        {{"sweep", TRACE("chain3.jsonl"), "--best=d"},
+         "ptosim sweep: --best DIR takes no other argument (ptosim sweep --best DIR)\n" TU_USAGE_SWEEP},
+        {{"sweep", TRACE("chain3.jsonl"), "--perfetto"},
+         "ptosim sweep: --perfetto FILE would have every point write the same file; give --enable-perfetto "
+         "for a trace in each point's folder\n" TU_USAGE_SWEEP},
+        {{"sweep", TRACE("chain3.jsonl"), "-o", "a", "--resume", "b"},
+         "ptosim sweep: give the sweep's folder once: -o DIR, or --resume DIR to go on with the sweep in "
+         "it\n" TU_USAGE_SWEEP},
+        {{"sweep", TRACE("chain3.jsonl"), "--engine=foo"},
+         "ptosim sweep: --engine: 'foo' is not an engine (local, slurm, parallel)\n" TU_USAGE_SWEEP},
+        {{"sweep", TRACE("chain3.jsonl"), "--set", "=1,2"},
+         "ptosim sweep: --set =1,2: expected KEY=LIST\n" TU_USAGE_SWEEP},
+        {{"sweep", TRACE("chain3.jsonl"), "-jobs"},
+         "ptosim sweep: -j: 'obs' is not a number of jobs in [1, 1024]\n" TU_USAGE_SWEEP},
+        {{"sweep", "--best"}, "ptosim sweep: --best takes one DIR and nothing else\n" TU_USAGE_SWEEP},
+        {{"sweep", "-o", "d", TRACE("chain3.jsonl")}, "ptosim sweep: missing GRAPH\n" TU_USAGE_SWEEP},
         {{"conform", "-o"}, "ptosim conform: -o: missing value\n" TU_USAGE_CONFORM},
         {{"conform", "d", "--platform"}, "ptosim conform: --platform: missing value\n" TU_USAGE_CONFORM},
         {{"conform", "-"}, "ptosim conform: -: unknown option\n" TU_USAGE_CONFORM},
@@ -780,11 +828,17 @@ START_TEST(the_converted_commands_keep_their_messages)
         ck_assert_str_eq(r.err, cases[i].err);
         tu_run_free(&r);
     }
-    /* -h anywhere in validate, and in tune even as the value of a run option it passes on */
+    /* -h anywhere in validate and sweep (even before GRAPH), and in tune even as the value of a run option
+     * it passes on */
     const char *v[] = {"validate", "--x", "y", "--help", NULL}, *t[] = {"tune", "g", "--set", "--help", NULL};
+    const char *sw[] = {"sweep", "-o", "--bogus", "--parallel-args", "-h", NULL};
     run_out r = tu_run(v);
     ck_assert_int_eq(r.status, 0);
     ck_assert(tu_starts(r.out, "usage: ptosim validate GRAPH\n"));
+    tu_run_free(&r);
+    r = tu_run(sw);
+    ck_assert_int_eq(r.status, 0);
+    ck_assert(tu_starts(r.out, "usage: ptosim sweep GRAPH"));
     tu_run_free(&r);
     r = tu_run(t);
     ck_assert_int_eq(r.status, 0);
