@@ -432,16 +432,22 @@ static int work_dir(const char *given, char *tmp, size_t tmplen, bool *made, int
 int conform_main(int argc, char **argv)
 {
     cf_args args = {0};
-    char perr[PATH_MAX + 256];
-    int orc = opt_parse(&conform_options, argc, argv, &args, NULL, NULL, perr, sizeof(perr));
-    if (orc == 1) {
+    size_t perrlen = 256; /* a message quotes one word */
+    for (int i = 0; i < argc; i++)
+        perrlen = strlen(argv[i]) + 256 > perrlen ? strlen(argv[i]) + 256 : perrlen;
+    char *perr = malloc(perrlen);
+    if (!perr) {
+        fputs("ptosim conform: out of memory\n", stderr);
+        return CONFORM_EXIT_FAILED;
+    }
+    int orc = opt_parse(&conform_options, argc, argv, &args, NULL, NULL, perr, perrlen);
+    if (orc == 1)
         conform_usage(stdout);
-        return EXIT_OK;
-    }
-    if (orc != 0) {
+    else if (orc != 0)
         msgtext_print(stderr, "ptosim conform: %s", perr);
-        return EXIT_USAGE;
-    }
+    free(perr);
+    if (orc != 0)
+        return orc == 1 ? EXIT_OK : EXIT_USAGE;
     const char *capture = args.capture, *work = args.work, *plat_name = args.platform;
     if (!capture) {
         fputs("ptosim conform: missing CAPTURE_DIR\n", stderr);
