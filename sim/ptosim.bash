@@ -31,20 +31,6 @@ _ptosim()
         [ ${#COMPREPLY[@]} -eq 1 ] && [[ ${COMPREPLY[0]} == *= ]] && compopt -o nospace 2>/dev/null
         return
     fi
-    case "$prev" in
-    -p|--platform)
-        COMPREPLY=($(compgen -W "a2a3 a2a3_2606 a2a3sim" -- "$cur") $(compgen -f -X '!*.json' -- "$cur"))
-        return ;;
-    -o|--work-dir|--resume|--collect|--best)
-        COMPREPLY=($(compgen -d -- "$cur"))
-        return ;;
-    --perfetto)
-        COMPREPLY=($(compgen -f -- "$cur"))
-        return ;;
-    --engine)
-        COMPREPLY=($(compgen -W "local slurm parallel" -- "$cur"))
-        return ;;
-    esac
     case "$cmd" in
     gen)
         if [ "$COMP_CWORD" -eq 2 ]; then
@@ -59,31 +45,9 @@ _ptosim()
             COMPREPLY=($(compgen -W "$params -h --help" -- "$cur"))
             return
         fi ;;
-    sweep)
-        if [ "$COMP_CWORD" -eq 2 ] && [[ "$cur" == g* ]]; then
-            # a generated graph: gen:KIND
-            COMPREPLY=($(compgen -W "gen:chain gen:fan gen:forkjoin gen:granularity gen:bgemm gen:paged_attention
-                gen:decode_layer gen:random" -- "$cur") $(compgen -f -- "$cur"))
-            return
-        fi
-        if [[ "$cur" == -* ]]; then
-            local more="--resume -j --jobs --engine --parallel-args -S --sshlogin --point --collect --best"
-            # with GRAPH gen:KIND, the generator's parameters as --gen-PARAM
-            if [[ "${COMP_WORDS[2]}" == gen:* ]]; then
-                more="$more $("${COMP_WORDS[0]}" gen "${COMP_WORDS[2]#gen:}" --help 2>/dev/null |
-                    sed -n 's/^    --\([a-z0-9-]*\) .*/--gen-\1/p')"
-            fi
-            # the run options a sweep passes on, as the binary completes them for run
-            _ptosim_answer "$("${COMP_WORDS[0]}" __complete "$COMP_CWORD" "${COMP_WORDS[0]}" run \
-                "${COMP_WORDS[@]:2}" 2>/dev/null)"
-            COMPREPLY+=($(compgen -W "$more" -- "$cur"))
-            [ ${#COMPREPLY[@]} -eq 1 ] && [[ ${COMPREPLY[0]} == *= ]] && compopt -o nospace 2>/dev/null
-            return
-        fi ;;
-    conform|report|overhead)
+    report|overhead)
         if [[ "$cur" == -* ]]; then
             local opts="-h --help"
-            [ "$cmd" = conform ] && opts="$opts -o --work-dir -p --platform"
             [ "$cmd" = overhead ] && opts="$opts --deps-json"
             COMPREPLY=($(compgen -W "$opts" -- "$cur"))
             return

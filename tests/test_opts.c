@@ -11,13 +11,16 @@
 #include "../sim/cli/cli.h"
 #include "../sim/cli/opt_table.h"
 #include "../sim/import/import.h"
+#include "../sim/conform/conform.h"
 #include "../sim/run/run.h"
+#include "../sim/sweep/sweep.h"
 #include "../sim/tune/tune.h"
 #include "testutil.h"
 
 /* Every table the program has, in the order of its command table (main.c): `ptosim __options` lists them. */
-static const opt_table *const TABLES[] = {&cli_run_options, &tune_options, &run_validate_options,
-                                          &import_options, &run_params_options};
+static const opt_table *const TABLES[] = {&cli_run_options, &tune_options, &sweep_options,
+                                          &run_validate_options, &import_options, &conform_options,
+                                          &run_params_options};
 #define NTABLES (int)(sizeof(TABLES) / sizeof(TABLES[0]))
 
 /* The option column --help gives a row, built here from the row's fields as opt_table.h documents it. */
@@ -106,13 +109,13 @@ START_TEST(the_commands_with_a_table_are_the_tables_the_tests_walk)
     char want[256] = "";
     for (int i = 0; i < NTABLES; i++)
         snprintf(want + strlen(want), sizeof(want) - strlen(want), "%s\n", TABLES[i]->cmd);
-    ck_assert_str_eq(r.out, "run\ntune\nvalidate\nimport\nparams\n");
+    ck_assert_str_eq(r.out, "run\ntune\nsweep\nvalidate\nimport\nconform\nparams\n");
     ck_assert_str_eq(r.out, want);
     tu_run_free(&r);
     /* a command without a table says so by its status, for scripts/check_manpage.sh; the hidden commands are
      * no command of `ptosim help` */
-    const char *sweep[] = {"__options", "sweep", NULL}, *help[] = {"help", "__complete", NULL};
-    r = tu_run(sweep);
+    const char *version[] = {"__options", "--version", NULL}, *help[] = {"help", "__complete", NULL};
+    r = tu_run(version);
     ck_assert_int_eq(r.status, 1);
     ck_assert_str_eq(r.out, "");
     tu_run_free(&r);
@@ -161,9 +164,17 @@ START_TEST(every_option_of_every_table_is_in_its_help_its_completion_and_the_man
                     snprintf(name, sizeof(name), "-%c", d->letter);
                 char want[96];
                 snprintf(want, sizeof(want), "word %s\n", name);
-                ck_assert_msg(strstr(offered, want), "ptosim %s - does not offer %s:\n%s", tab->cmd, name,
-                              offered);
-                man_word(name, esc, sizeof(esc));
+                if (d->flags & OPT_FAMILY) {
+                    /* a family's names are the command's own words (sweep's, below); the man page writes
+                     * its prefix, then the rest in italics (\-\-gen\-\fIPARAM) */
+                    ck_assert_msg(tab->more && !strstr(offered, want), "%s: %s", tab->cmd, name);
+                    want[5 + 2 + strcspn(d->name, "ABCDEFGHIJKLMNOPQRSTUVWXYZ")] = '\0';
+                    man_word(want + 5, esc, sizeof(esc));
+                } else {
+                    ck_assert_msg(strstr(offered, want), "ptosim %s - does not offer %s:\n%s", tab->cmd,
+                                  name, offered);
+                    man_word(name, esc, sizeof(esc));
+                }
                 ck_assert_msg(strstr(man, esc), "the man page has no %s (ptosim %s)", name, tab->cmd);
                 /* the value's kind gives its directive, after the name given apart */
                 if (d->arg == OPT_VALUE) {
@@ -186,13 +197,19 @@ START_TEST(every_option_of_every_table_is_in_its_help_its_completion_and_the_man
         tu_run_free(&h);
     }
     free(man);
-    /* the RunConfig field each ring flag sets is the knob run_config.c names */
-    for (int i = 0; i < cli_run_options.nopts; i++) {
-        const opt_def *d = &cli_run_options.opts[i];
-        if (d->name && strncmp(d->name, "ring-", 5) == 0) {
-            ck_assert_str_eq(d->runconfig, runcfg_knob_name((runcfg_knob)d->id));
-            ck_assert_str_eq(d->name, runcfg_knob_flag((runcfg_knob)d->id) + 2);
+    /* the RunConfig field each ring flag (and a sweep's ring list) sets is the knob run_config.c names */
+    for (int t = 0; t < 2; t++) {
+        const opt_table *tab = t ? &sweep_options : &cli_run_options;
+        int rings = 0;
+        for (int i = 0; i < tab->nopts; i++) {
+            const opt_def *d = &tab->opts[i];
+            if (d->name && strncmp(d->name, "ring-", 5) == 0) {
+                ck_assert_str_eq(d->runconfig, runcfg_knob_name((runcfg_knob)d->id));
+                ck_assert_str_eq(d->name, runcfg_knob_flag((runcfg_knob)d->id) + 2);
+                rings++;
+            }
         }
+        ck_assert_int_eq(rings, 3);
     }
 }
 END_TEST
@@ -219,6 +236,16 @@ START_TEST(completion_answers_values_and_options_as_the_tables_say)
         {2, "tune --re", "word --repeat\n"},
         {2, "tune -", NULL},
         {2, "params x", ""},
+        {2, "sweep gen:gr", "word gen:granularity\nfiles\n"}, /* a GRAPH gen:KIND, once it begins so */
+        {2, "sweep ''", "files\n"},
+        {3, "sweep gen:granularity --gen-", "word --gen-k\nword --gen-total-us\n"},
+        {3, "sweep g.jsonl --gen-", ""}, /* no generator's parameters without gen:KIND */
+        {4, "sweep gen:chain --gen-n ''", ""},
+        {5, "sweep gen:chain --gen-n 1 ''", "files\n"},
+        {4, "sweep g.jsonl --engine ''", "word local\nword slurm\nword parallel\n"},
+        {4, "sweep g.jsonl -p a2a3s", "word a2a3sim\nfiles *.json\n"}, /* a run option it passes on */
+        {3, "sweep g.jsonl --res", "word --resume\n"},
+        {3, "sweep g.jsonl --coll", "word --collect\n"},
         {2, "params --", "word --platform\nword --help\n"},
         {3, "import --costs ''", "word swimlane\nword model\nword perf-sim\nfiles\n"},
         {3, "import --costs p", "word perf-sim\nfiles\n"},
@@ -227,6 +254,8 @@ START_TEST(completion_answers_values_and_options_as_the_tables_say)
         {3, "import --pto-isa ''", "folders\n"},
         {4, "import --costs model ''", "folders\n"}, /* DFX_DIR */
         {2, "import -", NULL},
+        {3, "conform -p a2a3s", "word a2a3sim\nfiles *.json\n"},
+        {3, "conform cap ''", "folders\n"},
         {1, "va", "word validate\n"},
         {1, "he", "word help\n"},
         {2, "help pa", "word params\n"},
@@ -251,8 +280,8 @@ START_TEST(completion_answers_values_and_options_as_the_tables_say)
         free(got);
     }
     /* a command without a table is left to the script; a bad call is a usage error */
-    const char *sweep[] = {"__complete", "2", "ptosim", "sweep", "-", NULL};
-    run_out r = tu_run(sweep);
+    const char *version[] = {"__complete", "2", "ptosim", "--version", "-", NULL};
+    run_out r = tu_run(version);
     ck_assert_int_eq(r.status, 1);
     ck_assert_str_eq(r.out, "");
     tu_run_free(&r);
@@ -626,10 +655,143 @@ END_TEST
 #define USAGE_IMPORT                                                                                         \
     "usage: ptosim import [--costs swimlane|model|perf-sim|FILE] DFX_DIR > graph.jsonl (ptosim import "      \
     "--help)\n"
+/* A family of options (--gen-PARAM: every --gen- word), words only the command knows (its more()), a
+ * missing value's message naming the option as given, and a help in sections. */
+static int t_family(const opt_def *d, const char *word, const char *value, void *dest, char *err,
+                    size_t errlen)
+{
+    (void)d;
+    (void)err;
+    (void)errlen;
+    topts *o = dest;
+    o->cfg[o->ncfg++] = word;
+    o->ops[o->nops++] = value;
+    return 0;
+}
+
+/* after a first word k: the family's names --gen-a and --gen-b; as the first word, the operand "op1" */
+static void t_more(int nwords, char **words, bool option, FILE *out)
+{
+    const char *cur = words[nwords - 1];
+    static const char *const fam[] = {"--gen-a", "--gen-b"};
+    for (int i = 0; i < 2 && option && nwords > 1 && strcmp(words[0], "k") == 0; i++)
+        if (tu_starts(fam[i], cur))
+            fprintf(out, "word %s\n", fam[i]);
+    if (!option && nwords == 1 && tu_starts("op1", cur))
+        fputs("word op1\n", out);
+}
+
+static const opt_def F_OPTS[] = {
+    {.name = "gen-PARAM",
+     .arg = OPT_VALUE,
+     .kind = OPT_KIND_LIST,
+     .meta = "LIST",
+     .help = "a family",
+     .store = t_family,
+     .flags = OPT_FAMILY},
+    {.name = "out",
+     .letter = 'o',
+     .arg = OPT_VALUE,
+     .kind = OPT_KIND_DIR,
+     .meta = "DIR",
+     .help = "named as given when missing",
+     .missing = "%s: missing value"},
+    {.name = "gen",
+     .arg = OPT_FLAG,
+     .help = "no member of the family",
+     .store = opt_store_true,
+     .off = offsetof(topts, flag)},
+};
+
+static const opt_table F = {
+    .cmd = "f",
+    .opts = F_OPTS,
+    .nopts = OPT_COUNT(F_OPTS),
+    .operand_kind = OPT_KIND_FILE,
+    .operand = t_operand,
+    .unknown = "unknown option '%s' (f --help)",
+    .more = t_more,
+};
+
+START_TEST(a_family_more_words_and_a_help_in_sections)
+{
+    topts o;
+    char err[256];
+    /* each --gen- word is the family's, its value attached after the first '=' or apart; --gen is not */
+    ck_assert_int_eq(parse_with(&F, "--gen-a 1 --gen-b=2,3=4 --gen --gen- x a", &o, err, NULL, NULL), 0);
+    ck_assert_int_eq(o.ncfg, 3);
+    ck_assert_str_eq(o.cfg[0], "--gen-a");
+    ck_assert_str_eq(o.cfg[1], "--gen-b=2,3=4");
+    ck_assert_str_eq(o.cfg[2], "--gen-");
+    ck_assert_int_eq(o.nops, 4);
+    ck_assert_str_eq(o.ops[0], "1");
+    ck_assert_str_eq(o.ops[1], "2,3=4");
+    ck_assert_str_eq(o.ops[2], "x");
+    ck_assert_str_eq(o.ops[3], "a");
+    ck_assert(o.flag);
+    static const struct {
+        const char *words, *err;
+    } bad[] = {
+        {"--gen-a", "--gen-PARAM: missing value"},
+        {"-o", "-o: missing value"},
+        {"--out", "--out: missing value"},
+        {"--gen=1", "unknown option '--gen=1' (f --help)"},
+        {"-gen-a", "unknown option '-gen-a' (f --help)"},
+    };
+    for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
+        ck_assert_msg(parse_with(&F, bad[i].words, &o, err, NULL, NULL) == -1, "%s", bad[i].words);
+        ck_assert_str_eq(err, bad[i].err);
+    }
+    ck_assert_ptr_eq(opt_find(&F, "--gen-zz=1", false), &F_OPTS[0]);
+    ck_assert_ptr_eq(opt_find(&F, "--gen", false), &F_OPTS[2]);
+    /* completion: the family's names are more()'s, its value its kind's; more()'s operands first */
+    static const struct {
+        const char *words, *want;
+    } cases[] = {
+        {"k --gen-", "word --gen-a\nword --gen-b\n"},
+        {"k -", "word --out\nword -o\nword --gen\nword --gen-a\nword --gen-b\nword -h\nword --help\n"},
+        {"x -", "word --out\nword -o\nword --gen\nword -h\nword --help\n"},
+        {"k --gen-a ''", ""},
+        {"k --gen-a=1", ""},
+        {"k --gen-a 1 ''", "files\n"},
+        {"''", "word op1\nfiles\n"},
+        {"o", "word op1\nfiles\n"},
+        {"x", "files\n"},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+        char *got = complete_t(&F, cases[i].words);
+        ck_assert_msg(strcmp(got, cases[i].want) == 0, "%s:\n%s", cases[i].words, got);
+        free(got);
+    }
+    /* a help in two sections, the column the whole table's (after "--gen-PARAM LIST": 2 + 16 + 2) */
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    ck_assert_ptr_nonnull(f);
+    opt_help_rows(&F, 0, 1, f);
+    fputs("--\n", f);
+    opt_help_rows(&F, 1, F.nopts, f);
+    fclose(f);
+    ck_assert_str_eq(text, "  --gen-PARAM LIST  a family\n"
+                           "--\n"
+                           "  -o, --out DIR     named as given when missing\n"
+                           "  --gen             no member of the family\n"
+                           "  -h, --help        this text\n");
+    free(text);
+    f = open_memstream(&text, &len);
+    opt_list(&F, f);
+    fclose(f);
+    ck_assert_str_eq(text, "--gen-PARAM\n--out\n-o\n--gen\n-h\n--help\n");
+    free(text);
+}
+END_TEST
+
+/* The messages the converted commands gave before their tables, byte for byte (sim/main.c's, cli.c's,
+ * sweep.c's and conform.c's parsers of the time). */
 START_TEST(the_converted_commands_keep_their_messages)
 {
     static const struct {
-        const char *args[6];
+        const char *args[8];
         const char *err;
     } cases[] = {
         {{"run", TRACE("chain3.jsonl"), "-o"}, "ptosim: --work-dir: missing value\n" TU_USAGE_RUN},
@@ -665,6 +827,35 @@ START_TEST(the_converted_commands_keep_their_messages)
         {{"import", "--costs", "model"}, "ptosim import: missing DFX_DIR\n" USAGE_IMPORT},
         {{"import", "d", "-j2", "--cache", "c"},
          "ptosim import: --cache is for --costs perf-sim\n" USAGE_IMPORT},
+        {{"sweep", TRACE("chain3.jsonl"), "--ring-heap"},
+         "ptosim sweep: --ring-heap: missing value\n" TU_USAGE_SWEEP},
+        {{"sweep", TRACE("chain3.jsonl"), "--jobs"}, "ptosim sweep: -j: missing value\n" TU_USAGE_SWEEP},
+        {{"sweep", TRACE("chain3.jsonl"), "-S"}, "ptosim sweep: --sshlogin: missing value\n" TU_USAGE_SWEEP},
+        {{"sweep", "gen:granularity", "--gen-k"}, "ptosim sweep: --gen-k: missing value\n" TU_USAGE_SWEEP},
+        {{"sweep", TRACE("chain3.jsonl"), "--collect"},
+         "ptosim sweep: --collect DIR takes no other argument (ptosim sweep --collect DIR)\n" TU_USAGE_SWEEP},
+        {{"sweep", TRACE("chain3.jsonl"), "--best=d"},
+         "ptosim sweep: --best DIR takes no other argument (ptosim sweep --best DIR)\n" TU_USAGE_SWEEP},
+        {{"sweep", TRACE("chain3.jsonl"), "--perfetto"},
+         "ptosim sweep: --perfetto FILE would have every point write the same file; give --enable-perfetto "
+         "for a trace in each point's folder\n" TU_USAGE_SWEEP},
+        {{"sweep", TRACE("chain3.jsonl"), "-o", "a", "--resume", "b"},
+         "ptosim sweep: give the sweep's folder once: -o DIR, or --resume DIR to go on with the sweep in "
+         "it\n" TU_USAGE_SWEEP},
+        {{"sweep", TRACE("chain3.jsonl"), "--engine=foo"},
+         "ptosim sweep: --engine: 'foo' is not an engine (local, slurm, parallel)\n" TU_USAGE_SWEEP},
+        {{"sweep", TRACE("chain3.jsonl"), "--set", "=1,2"},
+         "ptosim sweep: --set =1,2: expected KEY=LIST\n" TU_USAGE_SWEEP},
+        {{"sweep", TRACE("chain3.jsonl"), "-jobs"},
+         "ptosim sweep: -j: 'obs' is not a number of jobs in [1, 1024]\n" TU_USAGE_SWEEP},
+        {{"sweep", "--best"}, "ptosim sweep: --best takes one DIR and nothing else\n" TU_USAGE_SWEEP},
+        {{"sweep", "-o", "d", TRACE("chain3.jsonl")}, "ptosim sweep: missing GRAPH\n" TU_USAGE_SWEEP},
+        {{"conform", "-o"}, "ptosim conform: -o: missing value\n" TU_USAGE_CONFORM},
+        {{"conform", "d", "--platform"}, "ptosim conform: --platform: missing value\n" TU_USAGE_CONFORM},
+        {{"conform", "-"}, "ptosim conform: -: unknown option\n" TU_USAGE_CONFORM},
+        {{"conform", "--", "d"}, "ptosim conform: --: unknown option\n" TU_USAGE_CONFORM},
+        {{"conform", "d", "e", "--help"}, "ptosim conform: e: one capture only\n" TU_USAGE_CONFORM},
+        {{"conform", "-o", "--help"}, "ptosim conform: missing CAPTURE_DIR\n" TU_USAGE_CONFORM},
         {{"params", "-p"},
          "ptosim params: --platform: missing value\nusage: ptosim params [-p NAME|FILE] (ptosim "
          "params --help)\n"},
@@ -681,11 +872,17 @@ START_TEST(the_converted_commands_keep_their_messages)
         ck_assert_str_eq(r.err, cases[i].err);
         tu_run_free(&r);
     }
-    /* -h anywhere in validate, and in tune even as the value of a run option it passes on */
+    /* -h anywhere in validate and sweep (even before GRAPH), and in tune even as the value of a run option
+     * it passes on */
     const char *v[] = {"validate", "--x", "y", "--help", NULL}, *t[] = {"tune", "g", "--set", "--help", NULL};
+    const char *sw[] = {"sweep", "-o", "--bogus", "--parallel-args", "-h", NULL};
     run_out r = tu_run(v);
     ck_assert_int_eq(r.status, 0);
     ck_assert(tu_starts(r.out, "usage: ptosim validate GRAPH\n"));
+    tu_run_free(&r);
+    r = tu_run(sw);
+    ck_assert_int_eq(r.status, 0);
+    ck_assert(tu_starts(r.out, "usage: ptosim sweep GRAPH"));
     tu_run_free(&r);
     r = tu_run(t);
     ck_assert_int_eq(r.status, 0);
@@ -708,6 +905,7 @@ Suite *suite_opts(void)
     tcase_add_test(tc, the_parser_takes_every_form_and_says_what_is_wrong);
     tcase_add_test(tc, help_prints_the_options_section_from_the_table);
     tcase_add_test(tc, the_completer_offers_by_kind_and_names);
+    tcase_add_test(tc, a_family_more_words_and_a_help_in_sections);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -257,16 +257,21 @@ START_TEST(a_ring_size_is_refused_with_one_message_from_every_entry_point)
         snprintf(want, sizeof(want), "ptosim tune: %s: %s\n" TU_USAGE_TUNE, cases[i].flag, cases[i].msg);
         ck_assert_str_eq(r.err, want);
         tu_run_free(&r);
-        /* sweep: a point's value in its list */
+        /* sweep: a point's value in its list, given apart or attached (--ring-heap=LIST) */
         snprintf(out, sizeof(out), "%s/sweep%zu", dir, i);
+        char attached[256];
+        snprintf(attached, sizeof(attached), "%s=%s", cases[i].flag, cases[i].sweep);
         const char *sweep[] = {"sweep", TRACE("chain3.jsonl"), cases[i].flag, cases[i].sweep, "-o", out,
                                NULL};
-        r = tu_run(sweep);
-        ck_assert_int_eq(r.status, 2);
+        const char *sweep_attached[] = {"sweep", TRACE("chain3.jsonl"), attached, "-o", out, NULL};
         snprintf(want, sizeof(want), "ptosim sweep: %s: %s\n" TU_USAGE_SWEEP, cases[i].flag, cases[i].msg);
-        ck_assert_str_eq(r.err, want);
-        ck_assert(!tu_exists(out));
-        tu_run_free(&r);
+        for (int k = 0; k < 2; k++) {
+            r = tu_run(k ? sweep_attached : sweep);
+            ck_assert_int_eq(r.status, 2);
+            ck_assert_str_eq(r.err, want);
+            ck_assert(!tu_exists(out));
+            tu_run_free(&r);
+        }
         /* a graph's run_config: validate and run read it */
         snprintf(
             text, sizeof(text),

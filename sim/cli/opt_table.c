@@ -21,6 +21,14 @@ static bool row_matches(const opt_def *d, const char *w, const char **inl)
     *inl = NULL;
     if (w[0] != '-')
         return false;
+    if (d->flags & OPT_FAMILY) { /* --PREFIX..., its value after the first '=' or the next word */
+        size_t n = strcspn(d->name, "ABCDEFGHIJKLMNOPQRSTUVWXYZ");
+        if (w[1] != '-' || strncmp(w + 2, d->name, n) != 0)
+            return false;
+        const char *eq = strchr(w + 2 + n, '=');
+        *inl = eq ? eq + 1 : NULL;
+        return true;
+    }
     if (w[1] == '-') {
         if (!d->name)
             return false;
@@ -176,7 +184,7 @@ static void help_row(FILE *out, const char *left, const char *help, int col)
     }
 }
 
-void opt_help(const opt_table *t, FILE *out)
+void opt_help_rows(const opt_table *t, int from, int to, FILE *out)
 {
     char left[160];
     int width = (int)strlen("-h, --help");
@@ -186,11 +194,17 @@ void opt_help(const opt_table *t, FILE *out)
             width = (int)strlen(left);
     }
     int col = 2 + width + 2;
-    for (int i = 0; i < t->nopts; i++) {
+    for (int i = from; i < to && i < t->nopts; i++) {
         left_column(&t->opts[i], left, sizeof(left));
         help_row(out, left, t->opts[i].help, col);
     }
-    help_row(out, "-h, --help", "this text", col);
+    if (to >= t->nopts)
+        help_row(out, "-h, --help", "this text", col);
+}
+
+void opt_help(const opt_table *t, FILE *out)
+{
+    opt_help_rows(t, 0, t->nopts, out);
 }
 
 /* Prints "word W" for each blank-separated word of words that begins with cur, after prefix. */
@@ -279,7 +293,7 @@ static bool first_named(const opt_table *t, const opt_def *d, bool letter)
 static void offer_names(FILE *out, const opt_table *t, const opt_def *d, const char *cur)
 {
     char w[160];
-    if (d->name && first_named(t, d, false)) {
+    if (d->name && !(d->flags & OPT_FAMILY) && first_named(t, d, false)) { /* a family's: t->more's */
         snprintf(w, sizeof(w), "--%s%s", d->name, d->arg == OPT_PREFIX ? "=" : "");
         if (starts(w, cur))
             fprintf(out, "word %s\n", w);
@@ -339,9 +353,13 @@ void opt_complete(const opt_table *t, int nwords, char **words, const char *plat
             offer_names(out, t, &t->opts[i], cur);
         for (int i = 0; t->pass && i < t->pass->nopts; i++)
             offer_names(out, t, &t->pass->opts[i], cur);
+        if (t->more)
+            t->more(nwords, words, true, out);
         offer_words(out, "-h --help", cur, "");
         return;
     }
+    if (t->more)
+        t->more(nwords, words, false, out);
     offer_value(out, t->operand_kind, NULL, cur, platform_dir, "");
 }
 

@@ -31,9 +31,12 @@ typedef enum {
 
 /* Row flags. OPT_NEXT_DIGIT: for OPT_OPTIONAL, a lone digit as the next word is its value, as the runtime's
  * CLI has it. OPT_PASS: another command's option this one passes on (parsed with rest, see opt_parse),
- * in its --help and completion, not stored. */
+ * in its --help and completion, not stored. OPT_FAMILY: a family of long options, the name's part before
+ * its first capital a prefix ("gen-PARAM": --gen-k, --gen-n=5, any word starting --gen-), each taking its
+ * value as OPT_VALUE does; the table's more() completes their names. */
 #define OPT_NEXT_DIGIT 1u
 #define OPT_PASS 2u
+#define OPT_FAMILY 4u
 
 typedef struct opt_def opt_def;
 
@@ -76,6 +79,10 @@ typedef struct opt_table {
     bool dashdash;      /* "--" ends the options: every word after it is an operand */
     const struct opt_table *pass; /* the table of the options it passes on (tune: run's), which completion
                                    * offers too, or NULL */
+    /* completion's words only the command knows (an OPT_FAMILY's names, operands it makes up): prints a
+     * "word W" line (opt_complete) for each W beginning with words[nwords - 1], the word being completed,
+     * an option's name when option is true, else an operand; NULL: none */
+    void (*more)(int nwords, char **words, bool option, FILE *out);
 } opt_table;
 
 #define OPT_COUNT(rows) ((int)(sizeof(rows) / sizeof((rows)[0])))
@@ -95,6 +102,10 @@ int opt_parse(const opt_table *t, int argc, char **argv, void *dest, const char 
  * column two past the widest option, then "-h, --help  this text". */
 void opt_help(const opt_table *t, FILE *out);
 
+/* As opt_help, rows from to to - 1 of t alone (a help in sections, each a slice of the table): the help
+ * column is the whole table's, and -h/--help follows when to is t->nopts. */
+void opt_help_rows(const opt_table *t, int from, int to, FILE *out);
+
 /* The row of t (or, when pass is true, of t->pass) a word names ("--x", "--x=V", "-x", "-xV"), or NULL. */
 const opt_def *opt_find(const opt_table *t, const char *word, bool pass);
 
@@ -102,12 +113,13 @@ const opt_def *opt_find(const opt_table *t, const char *word, bool pass);
  * completed; nwords >= 1), printing one line per candidate: "word W" (W beginning with what is being
  * completed), or a directive for the shell: "files", "files GLOB", "folders". An option's value gets its
  * kind's (its choices first; a platform: the names of platform_dir's NAME.json, then "files *.json"), a
- * word beginning with '-' the options of t and t->pass, any other word t's operand_kind. Bash's split of
- * "--x=V" into "--x" "=" "V" is understood. */
+ * word beginning with '-' the options of t and t->pass (then t->more's), any other word t->more's and
+ * t's operand_kind. Bash's split of "--x=V" into "--x" "=" "V" is understood. */
 void opt_complete(const opt_table *t, int nwords, char **words, const char *platform_dir, FILE *out);
 
-/* Prints each option name of t, one a line: "--name" (a prefix one as "--name="), then "-x", and last -h
- * and --help (what `ptosim __options CMD` lists for scripts/check_manpage.sh). */
+/* Prints each option name of t, one a line: "--name" (a prefix one as "--name=", a family as its name,
+ * "--gen-PARAM"), then "-x", and last -h and --help (what `ptosim __options CMD` lists for
+ * scripts/check_manpage.sh, where a capital stands for any word). */
 void opt_list(const opt_table *t, FILE *out);
 
 /* Stores: true into the bool at d->off of dest; value into the const char * at d->off. */

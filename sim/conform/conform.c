@@ -12,6 +12,7 @@
 #include <limits.h>
 #include <pthread.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,24 +35,70 @@
 
 static void conform_usage(FILE *out)
 {
-    fputs(
-        "usage: ptosim conform CAPTURE_DIR [-o WORKDIR] [-p PLATFORM]\n"
-        "\n"
-        "Imports a runtime capture (a run's dfx_outputs/ with deps.json), simulates the graph with the\n"
-        "capture's settings and compares what does not depend on timing: deps.json whole, the scope\n"
-        "stats' allocation counters, the swimlane's schema and core map (docs/explanation/checking.md).\n"
-        "One line per difference, then a verdict.\n"
-        "\n"
-        "options:\n"
-        "  -o, --work-dir DIR        keep DIR/graph.jsonl and the run's DIR/dfx_outputs (default: a\n"
-        "                            temporary folder, removed afterwards)\n"
-        "  -p, --platform NAME|FILE  platform (default: from the swimlane's num_cores, 24 a2a3sim, 72 a2a3)\n"
-        "  -h, --help                this text\n"
-        "\n"
-        "exit status: 0 equal, 1 different, 2 bad command line or platform, 3 a capture that cannot be\n"
-        "read or imported, 4-6 the run failed as `ptosim run` says, 7 conform itself failed\n",
-        out);
+    fputs("usage: ptosim conform CAPTURE_DIR [-o WORKDIR] [-p PLATFORM]\n"
+          "\n"
+          "Imports a runtime capture (a run's dfx_outputs/ with deps.json), simulates the graph with the\n"
+          "capture's settings and compares what does not depend on timing: deps.json whole, the scope\n"
+          "stats' allocation counters, the swimlane's schema and core map (docs/explanation/checking.md).\n"
+          "One line per difference, then a verdict.\n"
+          "\n"
+          "options:\n",
+          out);
+    opt_help(&conform_options, out);
+    fputs("\n"
+          "exit status: 0 equal, 1 different, 2 bad command line or platform, 3 a capture that cannot be\n"
+          "read or imported, 4-6 the run failed as `ptosim run` says, 7 conform itself failed\n",
+          out);
 }
+
+/* What the command line gives: the capture, -o and -p. */
+typedef struct cf_args {
+    const char *capture, *work, *platform;
+} cf_args;
+
+/* the one capture; a word starting with '-' (even "-") is no folder but an option conform lacks */
+static int cf_operand(const char *word, void *dest, char *err, size_t errlen)
+{
+    cf_args *a = dest;
+    if (word[0] == '-' || a->capture) {
+        snprintf(err, errlen, "%s: %s", word, word[0] == '-' ? "unknown option" : "one capture only");
+        return -1;
+    }
+    a->capture = word;
+    return 0;
+}
+
+static const opt_def CONFORM_OPTS[] = {
+    {.name = "work-dir",
+     .letter = 'o',
+     .arg = OPT_VALUE,
+     .kind = OPT_KIND_DIR,
+     .meta = "DIR",
+     .help = "keep DIR/graph.jsonl and the run's DIR/dfx_outputs (default: a\n"
+             "temporary folder, removed afterwards)",
+     .store = opt_store_text,
+     .off = offsetof(cf_args, work),
+     .missing = "%s: missing value"},
+    {.name = "platform",
+     .letter = 'p',
+     .arg = OPT_VALUE,
+     .kind = OPT_KIND_PLATFORM,
+     .meta = "NAME|FILE",
+     .help = "platform (default: from the swimlane's num_cores, 24 a2a3sim, 72 a2a3)",
+     .runconfig = "platform",
+     .store = opt_store_text,
+     .off = offsetof(cf_args, platform),
+     .missing = "%s: missing value"},
+};
+
+const opt_table conform_options = {
+    .cmd = "conform",
+    .opts = CONFORM_OPTS,
+    .nopts = OPT_COUNT(CONFORM_OPTS),
+    .operand_kind = OPT_KIND_DIR,
+    .operand = cf_operand,
+    .unknown = "%s: unknown option",
+};
 
 /* What the run takes from the capture. */
 typedef struct cf_capture {
@@ -384,35 +431,24 @@ static int work_dir(const char *given, char *tmp, size_t tmplen, bool *made, int
 
 int conform_main(int argc, char **argv)
 {
-    const char *capture = NULL, *work = NULL, *plat_name = NULL, *v = NULL;
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        if (cli_is_help(a)) {
-            conform_usage(stdout);
-            return EXIT_OK;
-        }
-        const char **slot = NULL;
-        if (cli_short_is(a, "-o", &v) || cli_opt_is(a, "--work-dir", &v))
-            slot = &work;
-        else if (cli_short_is(a, "-p", &v) || cli_opt_is(a, "--platform", &v))
-            slot = &plat_name;
-        if (slot) {
-            if (!v) {
-                if (i + 1 >= argc) {
-                    msgtext_print(stderr, "ptosim conform: %s: missing value", a);
-                    return EXIT_USAGE;
-                }
-                v = argv[++i];
-            }
-            *slot = v;
-        } else if (a[0] == '-' || capture) {
-            msgtext_print(stderr, "ptosim conform: %s: %s", a,
-                    a[0] == '-' ? "unknown option" : "one capture only");
-            return EXIT_USAGE;
-        } else {
-            capture = a;
-        }
+    cf_args args = {0};
+    size_t perrlen = 256; /* a message quotes one word */
+    for (int i = 0; i < argc; i++)
+        perrlen = strlen(argv[i]) + 256 > perrlen ? strlen(argv[i]) + 256 : perrlen;
+    char *perr = malloc(perrlen);
+    if (!perr) {
+        fputs("ptosim conform: out of memory\n", stderr);
+        return CONFORM_EXIT_FAILED;
     }
+    int orc = opt_parse(&conform_options, argc, argv, &args, NULL, NULL, perr, perrlen);
+    if (orc == 1)
+        conform_usage(stdout);
+    else if (orc != 0)
+        msgtext_print(stderr, "ptosim conform: %s", perr);
+    free(perr);
+    if (orc != 0)
+        return orc == 1 ? EXIT_OK : EXIT_USAGE;
+    const char *capture = args.capture, *work = args.work, *plat_name = args.platform;
     if (!capture) {
         fputs("ptosim conform: missing CAPTURE_DIR\n", stderr);
         return EXIT_USAGE;

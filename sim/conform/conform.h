@@ -5,6 +5,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "../cli/opt_table.h"
+
 #define CONFORM_MAX_LINES 20 /* difference lines printed per file; the rest are only counted */
 
 /* Exit statuses of `ptosim conform` that differ from `ptosim run`'s
@@ -35,6 +37,9 @@ size_t conform_peak_window(void);
  * digest (a hash per task and tensor, the sorted edge hashes, numbered as the walk numbers them), and only
  * sides whose digests do not agree, or that the digest cannot take whole, are walked (tests). */
 int conform_walked(void); /* 1 walked, 0 the digests agreed, -1 no deps.json compared */
+
+/* `ptosim conform`'s options, each declared once: its parsing, --help and completion read it. */
+extern const opt_table conform_options;
 
 /* Runs `ptosim conform` with the arguments after "conform". Returns the exit status. */
 int conform_main(int argc, char **argv);

@@ -671,6 +671,16 @@ bool gen_param_listable(const char *kind, const char *param)
     return false;
 }
 
+const char *gen_name(const char *kind, int i)
+{
+    if (!kind)
+        return i >= 0 && i < NKINDS ? KINDS[i].name : NULL;
+    for (int k = 0; k < NKINDS; k++)
+        if (!strcmp(kind, KINDS[k].name))
+            return i >= 0 && i < KINDS[k].nparams ? KINDS[k].params[i].name : NULL;
+    return NULL;
+}
+
 int gen_main(int argc, char **argv)
 {
     char err[GEN_ERR_MAX + 256];

@@ -26,4 +26,8 @@ int gen_write(int argc, char **argv, FILE *f, char *err, size_t errlen);
  * for a name that is not one of kind's parameters. */
 bool gen_param_listable(const char *kind, const char *param);
 
+/* The name of kind i (kind NULL), or of kind's parameter i (without "--"); NULL past the last one or for
+ * a kind that is not one (what completion offers for a sweep's gen:KIND and --gen-PARAM). */
+const char *gen_name(const char *kind, int i);
+
 #endif

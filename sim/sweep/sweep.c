@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,65 +40,36 @@
     "; only --ring-task-window, --ring-heap, --ring-dep-pool, --aicpu-thread-num, --set KEY=, "              \
     "--kernel-set NAME.FIELD= and --gen-PARAM take lists, every other option goes to each run as it is"
 
+/* The table's rows: first the knob lists (the help's "knobs" section), then the sweep's options. */
+#define SWEEP_LIST_ROWS 7
+
 void sweep_usage(void)
 {
-    puts("usage: ptosim sweep GRAPH [KNOB LIST ...] [run options] -o DIR [-j N] [--engine ENGINE]\n"
-         "       ptosim sweep GRAPH [KNOB LIST ...] [run options] --resume DIR [-j N] [--engine ENGINE]\n"
-         "       ptosim sweep --collect DIR\n"
-         "       ptosim sweep --best DIR\n"
-         "\n"
-         "Runs `ptosim run GRAPH` once per point of the cartesian product of the knob lists, one\n"
-         "process per point, and writes DIR/sweep.csv: the `ptosim run --summary-csv` header once,\n"
-         "then one row per point in point order (the first knob given varies slowest). The graph is\n"
-         "read and checked once, into DIR/graph.compiled, which every point maps. GRAPH may be\n"
-         "gen:KIND: the graphs are `ptosim gen KIND`'s, with the --gen-PARAM values below.\n"
-         "\n"
-         "knobs (LIST: comma-separated values; a per-ring value is a/b/c/d, 0 keeps that ring's default):\n"
-         "  --ring-task-window LIST       task slots per ring (power of 2 >= 4)\n"
-         "  --ring-heap LIST              heap bytes per ring (power of 2 >= 1024)\n"
-         "  --ring-dep-pool LIST          dependency-list entries per ring ([4, INT32_MAX])\n"
-         "  --aicpu-thread-num LIST       AICPU threads (0 = auto, else 2-4)\n"
-         "  --set KEY=LIST                a platform parameter (ptosim params lists them), e.g.\n"
-         "                                --set hbm_bw=1.6e12,3.2e12; one value (no comma) goes to every\n"
-         "                                point as it is\n"
-         "  --kernel-set NAME.FIELD=LIST  a flag of every submit of kernel NAME: sync_start or "
-         "early_resolve,\n"
-         "                                true,false (ptosim run --help); one value goes to every point\n"
-         "  --gen-PARAM LIST              with GRAPH gen:KIND, a parameter of `ptosim gen KIND` (ptosim gen\n"
-         "                                KIND --help): one graph per combination, written by the generator\n"
-         "                                into DIR/graphs/NNNN.jsonl and compiled once; a text parameter\n"
-         "                                (--gen-block-table) is one value, commas and all\n"
-         "A list of the last three is a column of points.csv and sweep.csv after the run's own, named\n"
-         "by its key (KEY, NAME.FIELD; gen.PARAM for every --gen-PARAM). Every other option of `ptosim\n"
-         "run` (ptosim run --help) goes to every point unchanged; a word that is neither an option nor\n"
-         "a value is an error. With --repeat N each point is N seeds, and the sweep names the best\n"
-         "point and those whose mean is inside its noise (no more than two standard errors of the\n"
-         "difference apart).\n"
-         "\n"
-         "options:\n"
-         "  -o, --work-dir DIR            the sweep's folder (required): sweep.csv, points.csv, and\n"
-         "                                points/NNNN/ per point (row.csv, stderr.txt, ptosim_run.json,\n"
-         "                                dfx_outputs/)\n"
-         "  --resume DIR                  instead of -o: go on with the sweep in DIR, running only the\n"
-         "                                points without a whole row (any engine); the graph, lists and\n"
-         "                                options must be the sweep's; a DIR without a sweep starts one\n"
-         "  -j, --jobs N                  points at once (default: the online CPUs); slurm: the array's\n"
-         "                                %N throttle (default none); parallel: its -j (default its own)\n"
-         "  --engine local                run the points here (default), progress on a terminal's stderr\n"
-         "  --engine slurm                write DIR/sweep.sbatch (a job array: task i runs point i) and\n"
-         "                                DIR/collect.sbatch, and print how to submit them; runs nothing\n"
-         "  --engine parallel             run the points through GNU parallel, then merge the rows\n"
-         "  --parallel-args 'ARGS'        more GNU parallel options, split at blanks (e.g. '--bar')\n"
-         "  -S, --sshlogin HOSTS          GNU parallel's -S: run points on these hosts too (the binary,\n"
-         "                                GRAPH and DIR must be at the same paths there)\n"
-         "  --point I                     run only point I into DIR/points/NNNN (what the engines run)\n"
-         "  --collect DIR                 merge DIR/points/NNNN/row.csv into DIR/sweep.csv, naming any\n"
-         "                                point without a row\n"
-         "  --best DIR                    print the point of DIR/sweep.csv with status ok and the least\n"
-         "                                makespan: its knobs as ptosim run flags and as RunConfig(...),\n"
-         "                                and for GRAPH gen:KIND the ptosim gen command of its graph\n"
-         "  -h, --help                    this text\n"
-         "\n"
+    fputs("usage: ptosim sweep GRAPH [KNOB LIST ...] [run options] -o DIR [-j N] [--engine ENGINE]\n"
+          "       ptosim sweep GRAPH [KNOB LIST ...] [run options] --resume DIR [-j N] [--engine ENGINE]\n"
+          "       ptosim sweep --collect DIR\n"
+          "       ptosim sweep --best DIR\n"
+          "\n"
+          "Runs `ptosim run GRAPH` once per point of the cartesian product of the knob lists, one\n"
+          "process per point, and writes DIR/sweep.csv: the `ptosim run --summary-csv` header once,\n"
+          "then one row per point in point order (the first knob given varies slowest). The graph is\n"
+          "read and checked once, into DIR/graph.compiled, which every point maps. GRAPH may be\n"
+          "gen:KIND: the graphs are `ptosim gen KIND`'s, with the --gen-PARAM values below.\n"
+          "\n"
+          "knobs (LIST: comma-separated values; a per-ring value is a/b/c/d, 0 keeps that ring's default):\n",
+          stdout);
+    opt_help_rows(&sweep_options, 0, SWEEP_LIST_ROWS, stdout);
+    fputs("A list of the last three is a column of points.csv and sweep.csv after the run's own, named\n"
+          "by its key (KEY, NAME.FIELD; gen.PARAM for every --gen-PARAM). Every other option of `ptosim\n"
+          "run` (ptosim run --help) goes to every point unchanged; a word that is neither an option nor\n"
+          "a value is an error. With --repeat N each point is N seeds, and the sweep names the best\n"
+          "point and those whose mean is inside its noise (no more than two standard errors of the\n"
+          "difference apart).\n"
+          "\n"
+          "options:\n",
+          stdout);
+    opt_help_rows(&sweep_options, SWEEP_LIST_ROWS, sweep_options.nopts, stdout);
+    puts("\n"
          "A point whose run ends in a runtime error still gives its row (status, code, exit). A point\n"
          "that gives no row (a crash, or cut short) is reported with its stderr once the others have\n"
          "run, and its row in sweep.csv has status \"missing\"; the exit status is then 1 (0 when every\n"
@@ -116,21 +88,6 @@ void sweep_usage(void)
 }
 
 /* ---- small helpers ---- */
-
-/* Takes an option's value, inline or the next argument. Returns 0, or -1 after printing why. */
-static int take(int argc, char **argv, int *i, const char *name, const char *inl, const char **out)
-{
-    if (inl) {
-        *out = inl;
-        return 0;
-    }
-    if (*i + 1 >= argc) {
-        msgtext_print(stderr, "ptosim sweep: %s: missing value", name);
-        return -1;
-    }
-    *out = argv[++*i];
-    return 0;
-}
 
 /* Parses a decimal integer in [lo, hi] (strint: the rules of every flag). Returns 0 or -1. */
 int sweep_parse_long(const char *s, long lo, long hi, long *out)
@@ -228,26 +185,376 @@ static sweep_list *find_list(sweep *s, list_kind kind, int knob, const char *key
     return NULL;
 }
 
-/* Adds a list of kind kind (key: its first klen bytes; text: as written). Returns 0, or an exit status after
- * printing why. */
+/* Adds a list of kind kind (key: its first klen bytes; text: as written). Returns 0, or -1 with the message
+ * in err (s->failed the exit status). */
 static int add_list(sweep *s, list_kind kind, int knob, const char *key, size_t klen, const char *text,
-                    bool whole)
+                    bool whole, char *err, size_t errlen)
 {
     if (s->nlists == SWEEP_MAX_LISTS || (kind != LIST_RUN && s->nextra == SWEEP_MAX_EXTRA)) {
-        fprintf(stderr, "ptosim sweep: more than %d --set, --kernel-set and --gen-* lists; split the sweep\n",
-                SWEEP_MAX_EXTRA);
-        return EXIT_USAGE;
+        snprintf(err, errlen, "more than %d --set, --kernel-set and --gen-* lists; split the sweep",
+                 SWEEP_MAX_EXTRA);
+        return -1;
     }
     sweep_list *l = &s->lists[s->nlists++];
     l->kind = kind;
     l->knob = kind == LIST_RUN ? knob : SWEEP_KNOBS + s->nextra++;
     l->text = text;
     if ((kind != LIST_RUN && !(l->key = strndup(key, klen))) || split_list(l, whole) != 0) {
-        fputs("ptosim sweep: out of memory\n", stderr);
-        return EXIT_INTERNAL;
+        snprintf(err, errlen, "out of memory");
+        s->failed = EXIT_INTERNAL;
+        return -1;
     }
     return 0;
 }
+
+/* ---- the options: each row's store checks its value and keeps it in the sweep (dest) ---- */
+
+/* --ring-task-window, --ring-heap, --ring-dep-pool, --aicpu-thread-num LIST (d->id: the knob's index in
+ * KNOB_FLAGS); each value is checked by the run's own row in check() */
+static int store_knob(const opt_def *d, const char *word, const char *value, void *dest, char *err,
+                      size_t errlen)
+{
+    (void)word;
+    sweep *s = dest;
+    if (find_list(s, LIST_RUN, d->id, NULL, 0)) {
+        snprintf(err, errlen, "%s given twice (give one list per knob)", KNOB_FLAGS[d->id]);
+        return -1;
+    }
+    return add_list(s, LIST_RUN, d->id, NULL, 0, value, false, err, errlen);
+}
+
+/* --set KEY=LIST (d->id LIST_SET) and --kernel-set NAME.FIELD=LIST (LIST_KERNEL): a list (a comma after the
+ * '=') is swept, one value goes to every run as it is */
+static int store_keyed(const opt_def *d, const char *word, const char *value, void *dest, char *err,
+                       size_t errlen)
+{
+    sweep *s = dest;
+    bool set = d->id == LIST_SET;
+    const char *flag = LIST_FLAGS[d->id], *eq = strchr(value, '=');
+    if (!eq || !strchr(eq, ',')) {
+        s->pass[s->npass++] = word;
+        if (!strchr(word, '=')) /* the value was the next argument */
+            s->pass[s->npass++] = value;
+        return 0;
+    }
+    if (eq == value) {
+        snprintf(err, errlen, "%s %s: expected %s=LIST", flag, value, set ? "KEY" : "NAME.FIELD");
+        return -1;
+    }
+    for (int k = 0; set && k < SWEEP_KNOBS; k++)
+        if (strlen(KNOB_RUNCONFIG[k]) == (size_t)(eq - value) &&
+            strncmp(value, KNOB_RUNCONFIG[k], (size_t)(eq - value)) == 0) {
+            /* the platform's default ring sizes: the column would be the run's own knob's */
+            snprintf(err, errlen, "--set %s: %s is the run's own knob; sweep it as %s %s", value,
+                     KNOB_RUNCONFIG[k], KNOB_FLAGS[k], eq + 1);
+            return -1;
+        }
+    if (find_list(s, (list_kind)d->id, -1, value, (size_t)(eq - value))) {
+        snprintf(err, errlen, "%s %.*s given twice (give one list per knob)", flag, (int)(eq - value), value);
+        return -1;
+    }
+    return add_list(s, (list_kind)d->id, -1, value, (size_t)(eq - value), value, false, err, errlen);
+}
+
+/* --gen-PARAM LIST: a parameter of the generator; every --gen-PARAM is a column, a list is swept */
+static int store_gen(const opt_def *d, const char *word, const char *value, void *dest, char *err,
+                     size_t errlen)
+{
+    (void)d;
+    sweep *s = dest;
+    const char *name = word + strlen("--gen-"), *eq = strchr(name, '=');
+    size_t nlen = eq ? (size_t)(eq - name) : strlen(name);
+    if (!s->gen_kind) {
+        snprintf(err, errlen,
+                 "%s: a generator's parameter: give GRAPH as gen:KIND (ptosim sweep gen:granularity --gen-k "
+                 "24,48 -o DIR)",
+                 word);
+        return -1;
+    }
+    if (find_list(s, LIST_GEN, -1, name, nlen)) {
+        snprintf(err, errlen, "--gen-%.*s given twice (give one list per knob)", (int)nlen, name);
+        return -1;
+    }
+    char pname[64];
+    snprintf(pname, sizeof(pname), "%.*s", (int)nlen, name);
+    return add_list(s, LIST_GEN, -1, name, nlen, value, !gen_param_listable(s->gen_kind, pname), err, errlen);
+}
+
+/* -o, --work-dir DIR (d->id 0) and --resume DIR (1) */
+static int store_dir(const opt_def *d, const char *word, const char *value, void *dest, char *err,
+                     size_t errlen)
+{
+    (void)word;
+    sweep *s = dest;
+    if (s->dir) {
+        snprintf(err, errlen,
+                 "give the sweep's folder once: -o DIR, or --resume DIR to go on with the sweep in it");
+        return -1;
+    }
+    s->dir = value;
+    s->resume = d->id == 1;
+    return 0;
+}
+
+static int store_jobs(const opt_def *d, const char *word, const char *value, void *dest, char *err,
+                      size_t errlen)
+{
+    (void)d;
+    (void)word;
+    if (sweep_parse_long(value, 1, SWEEP_MAX_JOBS, &((sweep *)dest)->jobs) != 0) {
+        snprintf(err, errlen, "-j: '%s' is not a number of jobs in [1, %d]", value, SWEEP_MAX_JOBS);
+        return -1;
+    }
+    return 0;
+}
+
+static int store_engine(const opt_def *d, const char *word, const char *value, void *dest, char *err,
+                        size_t errlen)
+{
+    (void)d;
+    (void)word;
+    static const char *const names[] = {"local", "slurm", "parallel"}; /* sweep_engine's order */
+    for (int e = 0; e < 3; e++)
+        if (strcmp(value, names[e]) == 0) {
+            ((sweep *)dest)->engine = (sweep_engine)e;
+            return 0;
+        }
+    snprintf(err, errlen, "--engine: '%s' is not an engine (local, slurm, parallel)", value);
+    return -1;
+}
+
+/* -S HOSTS, each one kept */
+static int store_host(const opt_def *d, const char *word, const char *value, void *dest, char *err,
+                      size_t errlen)
+{
+    (void)d;
+    (void)word;
+    (void)err;
+    (void)errlen;
+    sweep *s = dest;
+    s->hosts[s->nhosts++] = value;
+    return 0;
+}
+
+static int store_point(const opt_def *d, const char *word, const char *value, void *dest, char *err,
+                       size_t errlen)
+{
+    (void)d;
+    (void)word;
+    if (sweep_parse_long(value, 0, SWEEP_MAX_POINTS - 1, &((sweep *)dest)->point) != 0) {
+        snprintf(err, errlen, "--point: '%s' is not a point index", value);
+        return -1;
+    }
+    return 0;
+}
+
+/* --collect DIR and --best DIR: the first word or nothing (sweep_main takes them there) */
+static int store_mode(const opt_def *d, const char *word, const char *value, void *dest, char *err,
+                      size_t errlen)
+{
+    (void)word;
+    (void)value;
+    (void)dest;
+    snprintf(err, errlen, "--%s DIR takes no other argument (ptosim sweep --%s DIR)", d->name, d->name);
+    return -1;
+}
+
+/* --perfetto FILE: one file for every point would be written by all of them at once */
+#define PERFETTO_REFUSED                                                                                     \
+    "--perfetto FILE would have every point write the same file; give --enable-perfetto for a trace in "     \
+    "each point's folder"
+
+static int store_perfetto(const opt_def *d, const char *word, const char *value, void *dest, char *err,
+                          size_t errlen)
+{
+    (void)d;
+    (void)word;
+    (void)value;
+    (void)dest;
+    snprintf(err, errlen, PERFETTO_REFUSED);
+    return -1;
+}
+
+/* Completion's words from the generator: gen:KIND for GRAPH (the first word, once it begins as gen: does),
+ * and with GRAPH gen:KIND its parameters as --gen-PARAM. */
+static void complete_gen(int nwords, char **words, bool option, FILE *out)
+{
+    const char *cur = words[nwords - 1], *name;
+    size_t n = strlen(cur);
+    char w[128];
+    bool graph = !option && nwords == 1 && n && strncmp(cur, GEN_PREFIX, n < 4 ? n : 4) == 0;
+    for (int i = 0; graph && (name = gen_name(NULL, i)); i++) {
+        snprintf(w, sizeof(w), GEN_PREFIX "%s", name);
+        if (strncmp(w, cur, n) == 0)
+            fprintf(out, "word %s\n", w);
+    }
+    bool params = option && nwords > 1 && strncmp(words[0], GEN_PREFIX, strlen(GEN_PREFIX)) == 0;
+    for (int i = 0; params && (name = gen_name(words[0] + strlen(GEN_PREFIX), i)); i++) {
+        snprintf(w, sizeof(w), "--gen-%s", name);
+        if (strncmp(w, cur, n) == 0)
+            fprintf(out, "word %s\n", w);
+    }
+}
+
+static const opt_def SWEEP_OPTS[] = {
+    /* the knob lists (SWEEP_LIST_ROWS of them) */
+    {.name = "ring-task-window",
+     .arg = OPT_VALUE,
+     .kind = OPT_KIND_LIST,
+     .meta = "LIST",
+     .help = "task slots per ring (power of 2 >= 4)",
+     .runconfig = "ring_task_window",
+     .store = store_knob,
+     .id = 0},
+    {.name = "ring-heap",
+     .arg = OPT_VALUE,
+     .kind = OPT_KIND_LIST,
+     .meta = "LIST",
+     .help = "heap bytes per ring (power of 2 >= 1024)",
+     .runconfig = "ring_heap",
+     .store = store_knob,
+     .id = 1},
+    {.name = "ring-dep-pool",
+     .arg = OPT_VALUE,
+     .kind = OPT_KIND_LIST,
+     .meta = "LIST",
+     .help = "dependency-list entries per ring ([4, INT32_MAX])",
+     .runconfig = "ring_dep_pool",
+     .store = store_knob,
+     .id = 2},
+    {.name = "aicpu-thread-num",
+     .arg = OPT_VALUE,
+     .kind = OPT_KIND_LIST,
+     .meta = "LIST",
+     .help = "AICPU threads (0 = auto, else 2-4)",
+     .runconfig = "aicpu_thread_num",
+     .store = store_knob,
+     .id = SWEEP_KNOB_THREADS},
+    {.name = "set",
+     .arg = OPT_VALUE,
+     .kind = OPT_KIND_TEXT,
+     .meta = "KEY=LIST",
+     .help = "a platform parameter (ptosim params lists them), e.g.\n"
+             "--set hbm_bw=1.6e12,3.2e12; one value (no comma) goes to every\n"
+             "point as it is",
+     .store = store_keyed,
+     .id = LIST_SET},
+    {.name = "kernel-set",
+     .arg = OPT_VALUE,
+     .kind = OPT_KIND_TEXT,
+     .meta = "NAME.FIELD=LIST",
+     .help = "a flag of every submit of kernel NAME: sync_start or early_resolve,\n"
+             "true,false (ptosim run --help); one value goes to every point",
+     .store = store_keyed,
+     .id = LIST_KERNEL},
+    {.name = "gen-PARAM",
+     .arg = OPT_VALUE,
+     .kind = OPT_KIND_LIST,
+     .meta = "LIST",
+     .help = "with GRAPH gen:KIND, a parameter of `ptosim gen KIND` (ptosim gen\n"
+             "KIND --help): one graph per combination, written by the generator\n"
+             "into DIR/graphs/NNNN.jsonl and compiled once; a text parameter\n"
+             "(--gen-block-table) is one value, commas and all",
+     .store = store_gen,
+     .missing = "%s: missing value",
+     .flags = OPT_FAMILY},
+    /* the sweep's options */
+    {.name = "work-dir",
+     .letter = 'o',
+     .arg = OPT_VALUE,
+     .kind = OPT_KIND_DIR,
+     .meta = "DIR",
+     .help = "the sweep's folder (required): sweep.csv, points.csv, and\n"
+             "points/NNNN/ per point (row.csv, stderr.txt, ptosim_run.json,\n"
+             "dfx_outputs/)",
+     .store = store_dir,
+     .id = 0},
+    {.name = "resume",
+     .arg = OPT_VALUE,
+     .kind = OPT_KIND_DIR,
+     .meta = "DIR",
+     .help = "instead of -o: go on with the sweep in DIR, running only the\n"
+             "points without a whole row (any engine); the graph, lists and\n"
+             "options must be the sweep's; a DIR without a sweep starts one",
+     .store = store_dir,
+     .id = 1},
+    {.name = "jobs",
+     .letter = 'j',
+     .arg = OPT_VALUE,
+     .kind = OPT_KIND_NUMBER,
+     .meta = "N",
+     .help = "points at once (default: the online CPUs); slurm: the array's\n"
+             "%N throttle (default none); parallel: its -j (default its own)",
+     .store = store_jobs,
+     .missing = "-j: missing value"},
+    {.name = "engine",
+     .arg = OPT_VALUE,
+     .kind = OPT_KIND_CHOICE,
+     .choices = "local slurm parallel",
+     .meta = "ENGINE",
+     .help = "local: run the points here (default), progress on a terminal's stderr\n"
+             "slurm: write DIR/sweep.sbatch (a job array: task i runs point i) and\n"
+             "DIR/collect.sbatch, and print how to submit them; runs nothing\n"
+             "parallel: run the points through GNU parallel, then merge the rows",
+     .store = store_engine},
+    {.name = "parallel-args",
+     .arg = OPT_VALUE,
+     .kind = OPT_KIND_TEXT,
+     .meta = "'ARGS'",
+     .help = "more GNU parallel options, split at blanks (e.g. '--bar')",
+     .store = opt_store_text,
+     .off = offsetof(sweep, parallel_args)},
+    {.name = "sshlogin",
+     .letter = 'S',
+     .arg = OPT_VALUE,
+     .kind = OPT_KIND_TEXT,
+     .meta = "HOSTS",
+     .help = "GNU parallel's -S: run points on these hosts too (the binary,\n"
+             "GRAPH and DIR must be at the same paths there)",
+     .store = store_host},
+    {.name = "point",
+     .arg = OPT_VALUE,
+     .kind = OPT_KIND_NUMBER,
+     .meta = "I",
+     .help = "run only point I into DIR/points/NNNN (what the engines run)",
+     .store = store_point},
+    {.name = "collect",
+     .arg = OPT_VALUE,
+     .kind = OPT_KIND_DIR,
+     .meta = "DIR",
+     .help = "merge DIR/points/NNNN/row.csv into DIR/sweep.csv, naming any\n"
+             "point without a row",
+     .store = store_mode,
+     .missing = "--collect DIR takes no other argument (ptosim sweep --collect DIR)"},
+    {.name = "best",
+     .arg = OPT_VALUE,
+     .kind = OPT_KIND_DIR,
+     .meta = "DIR",
+     .help = "print the point of DIR/sweep.csv with status ok and the least\n"
+             "makespan: its knobs as ptosim run flags and as RunConfig(...),\n"
+             "and for GRAPH gen:KIND the ptosim gen command of its graph",
+     .store = store_mode,
+     .missing = "--best DIR takes no other argument (ptosim sweep --best DIR)"},
+    {.name = "perfetto",
+     .arg = OPT_VALUE,
+     .kind = OPT_KIND_FILE,
+     .meta = "FILE",
+     .help = "not taken: every point would write FILE (--enable-perfetto writes a\n"
+             "trace into each point's folder)",
+     .store = store_perfetto,
+     .missing = PERFETTO_REFUSED},
+};
+
+const opt_table sweep_options = {
+    .cmd = "sweep",
+    .opts = SWEEP_OPTS,
+    .nopts = OPT_COUNT(SWEEP_OPTS),
+    .operand_kind = OPT_KIND_FILE,
+    .unknown = "unknown option '%s'", /* unused: a word it does not know goes to the runs (s->pass) */
+    .help_anywhere = true,
+    .pass = &cli_run_options,
+    .more = complete_gen,
+};
 
 /* Parses the arguments after "sweep" (except --collect). Returns 0, 1 after --help, or an exit status
  * (> 1) after printing why. */
@@ -262,6 +569,7 @@ static int parse(int argc, char **argv, sweep *s)
         fputs("ptosim sweep: out of memory\n", stderr);
         return EXIT_INTERNAL;
     }
+    /* -h or --help anywhere, even as a value or before GRAPH, asks for the help (help_anywhere) */
     for (int i = 0; i < argc; i++)
         if (cli_is_help(argv[i])) {
             sweep_usage();
@@ -276,142 +584,23 @@ static int parse(int argc, char **argv, sweep *s)
     s->argv = argv;
     if (strncmp(s->graph, GEN_PREFIX, strlen(GEN_PREFIX)) == 0)
         s->gen_kind = s->graph + strlen(GEN_PREFIX);
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = NULL, *text;
-        int knob = -1, rc;
-        for (int k = 0; k < SWEEP_KNOBS && knob < 0; k++)
-            if (cli_opt_is(a, KNOB_FLAGS[k], &v))
-                knob = k;
-        bool set = cli_opt_is(a, "--set", &v), kset = !set && cli_opt_is(a, "--kernel-set", &v);
-        if (knob >= 0) {
-            if (take(argc, argv, &i, KNOB_FLAGS[knob], v, &text) != 0)
-                return EXIT_USAGE;
-            if (find_list(s, LIST_RUN, knob, NULL, 0)) {
-                msgtext_print(stderr, "ptosim sweep: %s given twice (give one list per knob)", KNOB_FLAGS[knob]);
-                return EXIT_USAGE;
-            }
-            if ((rc = add_list(s, LIST_RUN, knob, NULL, 0, text, false)) != 0)
-                return rc;
-        } else if (set || kset) {
-            /* KEY=LIST: a list (a comma after the '=') is swept, one value goes to every run as it is */
-            const char *flag = set ? "--set" : "--kernel-set";
-            if (take(argc, argv, &i, flag, v, &text) != 0)
-                return EXIT_USAGE;
-            const char *eq = strchr(text, '=');
-            if (!eq || !strchr(eq, ',')) {
-                s->pass[s->npass++] = a;
-                if (!v) /* the value was the next argument */
-                    s->pass[s->npass++] = text;
-                continue;
-            }
-            if (eq == text) {
-                msgtext_print(stderr, "ptosim sweep: %s %s: expected %s=LIST", flag, text,
-                        set ? "KEY" : "NAME.FIELD");
-                return EXIT_USAGE;
-            }
-            for (int k = 0; set && k < SWEEP_KNOBS; k++)
-                if (strlen(KNOB_RUNCONFIG[k]) == (size_t)(eq - text) &&
-                    strncmp(text, KNOB_RUNCONFIG[k], (size_t)(eq - text)) == 0) {
-                    /* the platform's default ring sizes: the column would be the run's own knob's */
-                    msgtext_print(stderr, "ptosim sweep: --set %s: %s is the run's own knob; sweep it as %s %s",
-                            text, KNOB_RUNCONFIG[k], KNOB_FLAGS[k], eq + 1);
-                    return EXIT_USAGE;
-                }
-            if (find_list(s, set ? LIST_SET : LIST_KERNEL, -1, text, (size_t)(eq - text))) {
-                msgtext_print(stderr, "ptosim sweep: %s %.*s given twice (give one list per knob)", flag,
-                        (int)(eq - text), text);
-                return EXIT_USAGE;
-            }
-            if ((rc = add_list(s, set ? LIST_SET : LIST_KERNEL, -1, text, (size_t)(eq - text), text,
-                               false)) != 0)
-                return rc;
-        } else if (strncmp(a, "--gen-", 6) == 0) {
-            /* a parameter of the generator: every --gen-PARAM is a column, a list is swept */
-            const char *name = a + 6, *eq = strchr(name, '=');
-            size_t nlen = eq ? (size_t)(eq - name) : strlen(name);
-            if (!s->gen_kind) {
-                msgtext_print(stderr,
-                        "ptosim sweep: %s: a generator's parameter: give GRAPH as gen:KIND (ptosim sweep "
-                        "gen:granularity --gen-k 24,48 -o DIR)",
-                        a);
-                return EXIT_USAGE;
-            }
-            if (take(argc, argv, &i, a, eq ? eq + 1 : NULL, &text) != 0)
-                return EXIT_USAGE;
-            if (find_list(s, LIST_GEN, -1, name, nlen)) {
-                fprintf(stderr, "ptosim sweep: --gen-%.*s given twice (give one list per knob)\n", (int)nlen,
-                        name);
-                return EXIT_USAGE;
-            }
-            char pname[64];
-            snprintf(pname, sizeof(pname), "%.*s", (int)nlen, name);
-            if ((rc = add_list(s, LIST_GEN, -1, name, nlen, text, !gen_param_listable(s->gen_kind, pname))) !=
-                0)
-                return rc;
-        } else if (cli_short_is(a, "-o", &v) || cli_opt_is(a, "--work-dir", &v) ||
-                   cli_opt_is(a, "--resume", &v)) {
-            bool resume = cli_opt_is(a, "--resume", &v);
-            if (s->dir) {
-                fputs("ptosim sweep: give the sweep's folder once: -o DIR, or --resume DIR to go on with the "
-                      "sweep "
-                      "in it\n",
-                      stderr);
-                return EXIT_USAGE;
-            }
-            if (take(argc, argv, &i, resume ? "--resume" : "--work-dir", v, &s->dir) != 0)
-                return EXIT_USAGE;
-            s->resume = resume;
-        } else if (cli_short_is(a, "-j", &v) || cli_opt_is(a, "--jobs", &v)) {
-            if (take(argc, argv, &i, "-j", v, &text) != 0)
-                return EXIT_USAGE;
-            if (sweep_parse_long(text, 1, SWEEP_MAX_JOBS, &s->jobs) != 0) {
-                msgtext_print(stderr, "ptosim sweep: -j: '%s' is not a number of jobs in [1, %d]", text,
-                        SWEEP_MAX_JOBS);
-                return EXIT_USAGE;
-            }
-        } else if (cli_opt_is(a, "--engine", &v)) {
-            if (take(argc, argv, &i, "--engine", v, &text) != 0)
-                return EXIT_USAGE;
-            if (strcmp(text, "local") == 0)
-                s->engine = ENGINE_LOCAL;
-            else if (strcmp(text, "slurm") == 0)
-                s->engine = ENGINE_SLURM;
-            else if (strcmp(text, "parallel") == 0)
-                s->engine = ENGINE_PARALLEL;
-            else {
-                msgtext_print(stderr, "ptosim sweep: --engine: '%s' is not an engine (local, slurm, parallel)",
-                        text);
-                return EXIT_USAGE;
-            }
-        } else if (cli_opt_is(a, "--parallel-args", &v)) {
-            if (take(argc, argv, &i, "--parallel-args", v, &s->parallel_args) != 0)
-                return EXIT_USAGE;
-        } else if (cli_short_is(a, "-S", &v) || cli_opt_is(a, "--sshlogin", &v)) {
-            if (take(argc, argv, &i, "--sshlogin", v, &s->hosts[s->nhosts]) != 0)
-                return EXIT_USAGE;
-            s->nhosts++;
-        } else if (cli_opt_is(a, "--point", &v)) {
-            if (take(argc, argv, &i, "--point", v, &text) != 0)
-                return EXIT_USAGE;
-            if (sweep_parse_long(text, 0, SWEEP_MAX_POINTS - 1, &s->point) != 0) {
-                msgtext_print(stderr, "ptosim sweep: --point: '%s' is not a point index", text);
-                return EXIT_USAGE;
-            }
-        } else if (cli_opt_is(a, "--collect", &v) || cli_opt_is(a, "--best", &v)) {
-            const char *what = cli_opt_is(a, "--collect", &v) ? "--collect" : "--best";
-            msgtext_print(stderr, "ptosim sweep: %s DIR takes no other argument (ptosim sweep %s DIR)", what,
-                    what);
-            return EXIT_USAGE;
-        } else if (cli_opt_is(a, "--perfetto", &v)) {
-            /* one file for every point would be written by all of them at once */
-            fputs("ptosim sweep: --perfetto FILE would have every point write the same file; give "
-                  "--enable-perfetto for a trace in each point's folder\n",
-                  stderr);
-            return EXIT_USAGE;
-        } else {
-            s->pass[s->npass++] = a;
-        }
+    /* the words after GRAPH: the sweep's own options (its table), every other word to each run (s->pass);
+     * a message quotes a word at most twice */
+    size_t errlen = 1024;
+    for (int i = 0; i < argc; i++)
+        errlen += 2 * strlen(argv[i]);
+    char *err = malloc(errlen);
+    if (!err) {
+        fputs("ptosim sweep: out of memory\n", stderr);
+        return EXIT_INTERNAL;
     }
+    s->failed = EXIT_USAGE;
+    int rc = opt_parse(&sweep_options, argc - 1, argv + 1, s, s->pass, &s->npass, err, errlen);
+    if (rc != 0)
+        msgtext_print(stderr, "ptosim sweep: %s", err);
+    free(err);
+    if (rc != 0)
+        return s->failed;
     if (!s->dir) {
         fputs("ptosim sweep: missing -o DIR (the sweep writes DIR/sweep.csv and a folder per point under "
               "DIR/points/), or --resume DIR\n",
@@ -637,12 +826,15 @@ static int check(sweep *s)
 {
     char err[4096];
     cli_run opt;
+    /* each value of a list is checked by the run's own row of its option, with its message: a ring size by
+     * model/runtime/run_config.c, as the run's flag and a graph's run_config are */
     for (int k = 0; k < s->nlists; k++)
         for (int v = 0; v < s->lists[k].n && s->lists[k].kind != LIST_GEN; v++) {
             const sweep_list *l = &s->lists[k];
-            char *av[] = {(char *)(l->kind == LIST_RUN ? KNOB_FLAGS[l->knob] : LIST_FLAGS[l->kind]),
-                          l->vals[v], "GRAPH"};
-            if (cli_parse_run(3, av, &opt, err, sizeof(err)) != 0) {
+            const char *flag = l->kind == LIST_RUN ? KNOB_FLAGS[l->knob] : LIST_FLAGS[l->kind];
+            const opt_def *d = opt_find(&cli_run_options, flag, false);
+            memset(&opt, 0, sizeof(opt));
+            if (d->store(d, flag, l->vals[v], &opt, err, sizeof(err)) != 0) {
                 msgtext_print(stderr, "ptosim sweep: %s", err);
                 return EXIT_USAGE;
             }
@@ -844,14 +1036,18 @@ int sweep_main(int argc, char **argv)
         fputs("ptosim sweep: missing GRAPH\n", stderr);
         return EXIT_USAGE;
     }
-    const char *v;
-    if (cli_opt_is(argv[0], "--collect", &v)) {
+    /* --collect DIR and --best DIR are the whole command line */
+    const opt_def *mode = opt_find(&sweep_options, argv[0], false);
+    if (mode && mode->store == store_mode) {
+        const char *eq = strchr(argv[0], '='), *v = eq ? eq + 1 : NULL;
         const char *dir = v ? v : argc > 1 ? argv[1] : NULL;
         if (!dir || argc != (v ? 1 : 2)) {
-            fputs("ptosim sweep: --collect takes one DIR and nothing else\n", stderr);
+            fprintf(stderr, "ptosim sweep: --%s takes one DIR and nothing else\n", mode->name);
             return EXIT_USAGE;
         }
         userdir_add(dir); /* named: nothing below it is read through a link */
+        if (strcmp(mode->name, "best") == 0)
+            return sweep_best(dir);
         /* the merge rewrites DIR/sweep.csv from rows a running sweep is still writing: it waits its turn as
          * a second sweep would (a folder that is not there is for read_manifest to name) */
         struct stat st;
@@ -864,15 +1060,6 @@ int sweep_main(int argc, char **argv)
         if (fd >= 0)
             close(fd);
         return rc;
-    }
-    if (cli_opt_is(argv[0], "--best", &v)) {
-        const char *dir = v ? v : argc > 1 ? argv[1] : NULL;
-        if (!dir || argc != (v ? 1 : 2)) {
-            fputs("ptosim sweep: --best takes one DIR and nothing else\n", stderr);
-            return EXIT_USAGE;
-        }
-        userdir_add(dir); /* named: nothing below it is read through a link */
-        return sweep_best(dir);
     }
     sweep s;
     int rc = parse(argc, argv, &s);

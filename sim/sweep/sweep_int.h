@@ -87,6 +87,8 @@ typedef struct sweep {
     uint64_t graph_bytes;          /* and its size */
     bool began_known;              /* DIR/sweep.cmd says which graph the sweep began with (this one) */
     int lock_fd;                   /* DIR, open with an exclusive flock held while the sweep runs; -1 = none */
+    int failed;                    /* parsing: the exit status of an option refused (EXIT_USAGE, or
+                                    * EXIT_INTERNAL when out of memory) */
 } sweep;
 
 /* ---- sweep.c: the command ---- */
