@@ -106,7 +106,7 @@ static const cli_cmd COMMANDS[] = {
     {"import", "ptosim import [--costs swimlane|model|perf-sim|FILE] DFX_DIR > graph.jsonl", import_main,
      NULL},
     {"conform", "ptosim conform CAPTURE_DIR [-o WORKDIR] [-p PLATFORM]", conform_main, NULL},
-    {"gen", "ptosim gen KIND [--PARAM VALUE ...] > GRAPH.jsonl", gen_main, NULL},
+    {"gen", "ptosim gen KIND [--PARAM VALUE ...] > GRAPH.jsonl", gen_main, &gen_options},
     {"params", "ptosim params [-p NAME|FILE]", run_params_main, &run_params_options},
     {"report", "ptosim report DIR", htmlrep_main, NULL},
     {"overhead", "ptosim overhead DIR|SWIMLANE.json [--deps-json DEPS.json]", overhead_main, NULL},

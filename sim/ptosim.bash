@@ -49,19 +49,6 @@ _ptosim()
         return ;;
     esac
     case "$cmd" in
-    gen)
-        if [ "$COMP_CWORD" -eq 2 ]; then
-            COMPREPLY=($(compgen -W "chain fan forkjoin granularity bgemm paged_attention decode_layer random" -- "$cur"))
-            return
-        fi
-        if [[ "$cur" == -* ]]; then
-            # the generator's own parameters, as its --help lists them
-            local params
-            params=$("${COMP_WORDS[0]}" gen "${COMP_WORDS[2]}" --help 2>/dev/null |
-                sed -n 's/^    \(--[a-z0-9-]*\) .*/\1/p')
-            COMPREPLY=($(compgen -W "$params -h --help" -- "$cur"))
-            return
-        fi ;;
     sweep)
         if [ "$COMP_CWORD" -eq 2 ] && [[ "$cur" == g* ]]; then
             # a generated graph: gen:KIND
