@@ -108,8 +108,9 @@ static const cli_cmd COMMANDS[] = {
     {"conform", "ptosim conform CAPTURE_DIR [-o WORKDIR] [-p PLATFORM]", conform_main, NULL},
     {"gen", "ptosim gen KIND [--PARAM VALUE ...] > GRAPH.jsonl", gen_main, &gen_options},
     {"params", "ptosim params [-p NAME|FILE]", run_params_main, &run_params_options},
-    {"report", "ptosim report DIR", htmlrep_main, NULL},
-    {"overhead", "ptosim overhead DIR|SWIMLANE.json [--deps-json DEPS.json]", overhead_main, NULL},
+    {"report", "ptosim report DIR", htmlrep_main, &htmlrep_options},
+    {"overhead", "ptosim overhead DIR|SWIMLANE.json [--deps-json DEPS.json]", overhead_main,
+     &overhead_options},
     {"--version", "ptosim --version", version_main, NULL},
 };
 #define NCOMMANDS (int)(sizeof(COMMANDS) / sizeof(COMMANDS[0]))

@@ -83,12 +83,9 @@ _ptosim()
         esac
         COMPREPLY=($(compgen -d -- "$cur"))
         return ;;
-    conform|report|overhead)
+    conform)
         if [[ "$cur" == -* ]]; then
-            local opts="-h --help"
-            [ "$cmd" = conform ] && opts="$opts -o --work-dir -p --platform"
-            [ "$cmd" = overhead ] && opts="$opts --deps-json"
-            COMPREPLY=($(compgen -W "$opts" -- "$cur"))
+            COMPREPLY=($(compgen -W "-h --help -o --work-dir -p --platform" -- "$cur"))
             return
         fi
         COMPREPLY=($(compgen -d -- "$cur"))

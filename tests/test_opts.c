@@ -11,13 +11,16 @@
 #include "../sim/cli/cli.h"
 #include "../sim/cli/opt_table.h"
 #include "../sim/gen/gen.h"
+#include "../sim/report/overhead.h"
+#include "../sim/report/report_html.h"
 #include "../sim/run/run.h"
 #include "../sim/tune/tune.h"
 #include "testutil.h"
 
 /* Every table the program has, in the order of its command table (main.c): `ptosim __options` lists them. */
-static const opt_table *const TABLES[] = {&cli_run_options, &tune_options, &run_validate_options,
-                                          &gen_options, &run_params_options};
+static const opt_table *const TABLES[] = {&cli_run_options, &tune_options,       &run_validate_options,
+                                          &gen_options,     &run_params_options, &htmlrep_options,
+                                          &overhead_options};
 #define NTABLES (int)(sizeof(TABLES) / sizeof(TABLES[0]))
 
 /* The option column --help gives a row, built here from the row's fields as opt_table.h documents it. */
@@ -132,7 +135,7 @@ START_TEST(the_commands_with_a_table_are_the_tables_the_tests_walk)
     char want[256] = "";
     for (int i = 0; i < NTABLES; i++)
         snprintf(want + strlen(want), sizeof(want) - strlen(want), "%s\n", TABLES[i]->cmd);
-    ck_assert_str_eq(r.out, "run\ntune\nvalidate\ngen\nparams\n");
+    ck_assert_str_eq(r.out, "run\ntune\nvalidate\ngen\nparams\nreport\noverhead\n");
     ck_assert_str_eq(r.out, want);
     tu_run_free(&r);
     /* a command without a table says so by its status, for scripts/check_manpage.sh; the hidden commands are
@@ -827,6 +830,22 @@ START_TEST(the_converted_commands_keep_their_messages)
          "'fa'\n" TU_USAGE_GEN},
         {{"gen", "paged_attention", "--block-table", ""},
          "ptosim gen: paged_attention: --block-table: must not be empty\n" TU_USAGE_GEN},
+        /* report: its first word decides, after all of them */
+        {{"report"}, "ptosim report: missing DIR\n" TU_USAGE_REPORT},
+        {{"report", "-x", "a"}, "ptosim report: unknown option\n" TU_USAGE_REPORT},
+        {{"report", "-"}, "ptosim report: unknown option\n" TU_USAGE_REPORT},
+        {{"report", "--"}, "ptosim report: unknown option\n" TU_USAGE_REPORT},
+        {{"report", "a", "-x"}, "ptosim report: one DIR at a time\n" TU_USAGE_REPORT},
+        /* overhead: in order */
+        {{"overhead", "x", "--deps-json"}, "ptosim overhead: --deps-json needs a file\n" TU_USAGE_OVERHEAD},
+        {{"overhead", "--deps-jsonx"}, "ptosim overhead: --deps-jsonx: unknown option\n" TU_USAGE_OVERHEAD},
+        {{"overhead", "-"}, "ptosim overhead: -: unknown option\n" TU_USAGE_OVERHEAD},
+        {{"overhead", "a", "b", "-h"},
+         "ptosim overhead: b: one DIR or swimlane at a time\n" TU_USAGE_OVERHEAD},
+        {{"overhead", "a", "-x", "b"}, "ptosim overhead: -x: unknown option\n" TU_USAGE_OVERHEAD},
+        {{"overhead", "--deps-json", "-h"},
+         "ptosim overhead: missing DIR or SWIMLANE.json\n" TU_USAGE_OVERHEAD},
+        {{"overhead", "--deps-json="}, "ptosim overhead: missing DIR or SWIMLANE.json\n" TU_USAGE_OVERHEAD},
     };
     for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
         run_out r = tu_run(cases[i].args);
@@ -861,6 +880,16 @@ START_TEST(the_converted_commands_keep_their_messages)
         ck_assert(tu_starts(r.out, i < 2 ? "usage: ptosim gen KIND" : "usage: ptosim gen chain [--PARAM"));
         tu_run_free(&r);
     }
+    /* report: -h anywhere, after "--" too; overhead: where an option may be, before any error */
+    const char *rh[] = {"report", "-x", "b", "--", "-h", NULL}, *oh[] = {"overhead", "-h", "a", "b", NULL};
+    r = tu_run(rh);
+    ck_assert_int_eq(r.status, 0);
+    ck_assert(tu_starts(r.out, "usage: ptosim report DIR\n"));
+    tu_run_free(&r);
+    r = tu_run(oh);
+    ck_assert_int_eq(r.status, 0);
+    ck_assert(tu_starts(r.out, "usage: ptosim overhead DIR"));
+    tu_run_free(&r);
 }
 END_TEST
 
