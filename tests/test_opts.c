@@ -764,7 +764,7 @@ START_TEST(the_completer_offers_by_kind_and_names)
 }
 END_TEST
 
-#define TU_USAGE_GEN "usage: ptosim gen KIND [--PARAM VALUE ...] > GRAPH.jsonl (ptosim gen --help)\n"
+#define GEN_USAGE "usage: ptosim gen KIND [--PARAM VALUE ...] > GRAPH.jsonl (ptosim gen --help)\n"
 #define GEN_KINDS                                                                                            \
     "kinds are chain, fan, forkjoin, granularity, bgemm, paged_attention, decode_layer, random\n"
 
@@ -806,30 +806,30 @@ START_TEST(the_converted_commands_keep_their_messages)
          "ptosim params: x: takes no argument (-p NAME|FILE names the platform)\nusage: ptosim "
          "params [-p NAME|FILE] (ptosim params --help)\n"},
         /* gen: its word the kind, then the kind's parameters in order, each message naming the kind */
-        {{"gen", "-x"}, "ptosim gen: -x: unknown kind; " GEN_KINDS TU_USAGE_GEN},
-        {{"gen", "--", "chain"}, "ptosim gen: --: unknown kind; " GEN_KINDS TU_USAGE_GEN},
+        {{"gen", "-x"}, "ptosim gen: -x: unknown kind; " GEN_KINDS GEN_USAGE},
+        {{"gen", "--", "chain"}, "ptosim gen: --: unknown kind; " GEN_KINDS GEN_USAGE},
         {{"gen", "chain", "--m=3"},
-         "ptosim gen: chain: --m: unknown parameter; chain takes --n, --cost-ns\n" TU_USAGE_GEN},
+         "ptosim gen: chain: --m: unknown parameter; chain takes --n, --cost-ns\n" GEN_USAGE},
         {{"gen", "chain", "--", "--n", "3"},
-         "ptosim gen: chain: --: unknown parameter; chain takes --n, --cost-ns\n" TU_USAGE_GEN},
-        {{"gen", "chain", "-n", "3"}, "ptosim gen: chain: -n: expected --PARAM VALUE\n" TU_USAGE_GEN},
-        {{"gen", "chain", "-"}, "ptosim gen: chain: -: expected --PARAM VALUE\n" TU_USAGE_GEN},
+         "ptosim gen: chain: --: unknown parameter; chain takes --n, --cost-ns\n" GEN_USAGE},
+        {{"gen", "chain", "-n", "3"}, "ptosim gen: chain: -n: expected --PARAM VALUE\n" GEN_USAGE},
+        {{"gen", "chain", "-"}, "ptosim gen: chain: -: expected --PARAM VALUE\n" GEN_USAGE},
         {{"gen", "chain", "--bogus", "1", "--n", "x"},
-         "ptosim gen: chain: --bogus: unknown parameter; chain takes --n, --cost-ns\n" TU_USAGE_GEN},
+         "ptosim gen: chain: --bogus: unknown parameter; chain takes --n, --cost-ns\n" GEN_USAGE},
         {{"gen", "chain", "--n", "x", "--bogus"},
-         "ptosim gen: chain: --n: must be an integer in [1, 1000000000], got 'x'\n" TU_USAGE_GEN},
+         "ptosim gen: chain: --n: must be an integer in [1, 1000000000], got 'x'\n" GEN_USAGE},
         {{"gen", "chain", "--n", "--help"},
-         "ptosim gen: chain: --n: must be an integer in [1, 1000000000], got '--help'\n" TU_USAGE_GEN},
+         "ptosim gen: chain: --n: must be an integer in [1, 1000000000], got '--help'\n" GEN_USAGE},
         {{"gen", "chain", "--n="},
-         "ptosim gen: chain: --n: must be an integer in [1, 1000000000], got ''\n" TU_USAGE_GEN},
-        {{"gen", "chain", "--cost-ns"}, "ptosim gen: chain: --cost-ns: missing value\n" TU_USAGE_GEN},
+         "ptosim gen: chain: --n: must be an integer in [1, 1000000000], got ''\n" GEN_USAGE},
+        {{"gen", "chain", "--cost-ns"}, "ptosim gen: chain: --cost-ns: missing value\n" GEN_USAGE},
         {{"gen", "random", "--fat", "+0.5"},
-         "ptosim gen: random: --fat: must be a number in [0, 1], got '+0.5'\n" TU_USAGE_GEN},
+         "ptosim gen: random: --fat: must be a number in [0, 1], got '+0.5'\n" GEN_USAGE},
         {{"gen", "decode_layer", "--variant", "fa"},
          "ptosim gen: decode_layer: --variant: must be one of fa_fused, qwen3_14b_decode, got "
-         "'fa'\n" TU_USAGE_GEN},
+         "'fa'\n" GEN_USAGE},
         {{"gen", "paged_attention", "--block-table", ""},
-         "ptosim gen: paged_attention: --block-table: must not be empty\n" TU_USAGE_GEN},
+         "ptosim gen: paged_attention: --block-table: must not be empty\n" GEN_USAGE},
         /* report: its first word decides, after all of them */
         {{"report"}, "ptosim report: missing DIR\n" TU_USAGE_REPORT},
         {{"report", "-x", "a"}, "ptosim report: unknown option\n" TU_USAGE_REPORT},
