@@ -594,6 +594,12 @@ START_TEST(the_parser_takes_every_form_and_says_what_is_wrong)
     ck_assert_str_eq(o.ops[2], "-q");
     ck_assert_int_eq(parse_with(&judged, "a b c d e f g h --nope", &o, err, NULL, NULL), -1);
     ck_assert_str_eq(err, "too many");
+    /* neither a format nor an operand callback (no table is declared so): a plain message, not a crash */
+    judged.operand = NULL;
+    ck_assert_int_eq(parse_with(&judged, "-f --nope", &o, err, NULL, NULL), -1);
+    ck_assert_str_eq(err, "unknown option '--nope'");
+    ck_assert_int_eq(parse_with(&judged, "a", &o, err, NULL, NULL), -1);
+    ck_assert_str_eq(err, "unknown option 'a'");
 }
 END_TEST
 
