@@ -66,7 +66,7 @@ const opt_table overhead_options = {
     .cmd = "overhead",
     .opts = OVERHEAD_OPTS,
     .nopts = OPT_COUNT(OVERHEAD_OPTS),
-    .operand_kind = OPT_KIND_DIR,
+    .operand_kind = OPT_KIND_FILE, /* a folder or a swimlane file */
     .operand = overhead_operand,
     .unknown = "%s: unknown option",
 };
