@@ -1,6 +1,6 @@
 # ptosim.bash - bash completion for ptosim, installed by `make install`.
-# The binary answers for the commands with an option table (`ptosim __complete`, a hidden command reading
-# the same tables as their parsing and --help); the others are completed here until they have one.
+# The binary answers (`ptosim __complete`, a hidden command reading the option tables that the commands'
+# parsing and --help read); a word it has no answer for completes as a file name.
 
 # Turns the lines of `ptosim __complete` into COMPREPLY: "word W" is W, "files [GLOB]" and "folders" the
 # names compgen finds for $cur.
@@ -20,10 +20,8 @@ _ptosim_answer()
 
 _ptosim()
 {
-    local cur prev cmd answer
+    local cur answer
     cur=${COMP_WORDS[COMP_CWORD]}
-    prev=${COMP_WORDS[COMP_CWORD-1]}
-    cmd=${COMP_WORDS[1]}
     COMPREPLY=()
     if answer=$("${COMP_WORDS[0]}" __complete "$COMP_CWORD" "${COMP_WORDS[@]}" 2>/dev/null); then
         _ptosim_answer "$answer"
@@ -31,30 +29,6 @@ _ptosim()
         [ ${#COMPREPLY[@]} -eq 1 ] && [[ ${COMPREPLY[0]} == *= ]] && compopt -o nospace 2>/dev/null
         return
     fi
-    case "$cmd" in
-    gen)
-        if [ "$COMP_CWORD" -eq 2 ]; then
-            COMPREPLY=($(compgen -W "chain fan forkjoin granularity bgemm paged_attention decode_layer random" -- "$cur"))
-            return
-        fi
-        if [[ "$cur" == -* ]]; then
-            # the generator's own parameters, as its --help lists them
-            local params
-            params=$("${COMP_WORDS[0]}" gen "${COMP_WORDS[2]}" --help 2>/dev/null |
-                sed -n 's/^    \(--[a-z0-9-]*\) .*/\1/p')
-            COMPREPLY=($(compgen -W "$params -h --help" -- "$cur"))
-            return
-        fi ;;
-    report|overhead)
-        if [[ "$cur" == -* ]]; then
-            local opts="-h --help"
-            [ "$cmd" = overhead ] && opts="$opts --deps-json"
-            COMPREPLY=($(compgen -W "$opts" -- "$cur"))
-            return
-        fi
-        COMPREPLY=($(compgen -d -- "$cur"))
-        return ;;
-    esac
     COMPREPLY=($(compgen -f -- "$cur"))
 }
 complete -F _ptosim ptosim

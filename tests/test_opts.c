@@ -12,15 +12,18 @@
 #include "../sim/cli/opt_table.h"
 #include "../sim/import/import.h"
 #include "../sim/conform/conform.h"
+#include "../sim/gen/gen.h"
+#include "../sim/report/overhead.h"
+#include "../sim/report/report_html.h"
 #include "../sim/run/run.h"
 #include "../sim/sweep/sweep.h"
 #include "../sim/tune/tune.h"
 #include "testutil.h"
 
 /* Every table the program has, in the order of its command table (main.c): `ptosim __options` lists them. */
-static const opt_table *const TABLES[] = {&cli_run_options, &tune_options, &sweep_options,
-                                          &run_validate_options, &import_options, &conform_options,
-                                          &run_params_options};
+static const opt_table *const TABLES[] = {
+    &cli_run_options, &tune_options, &sweep_options,      &run_validate_options, &import_options,
+    &conform_options, &gen_options,  &run_params_options, &htmlrep_options,      &overhead_options};
 #define NTABLES (int)(sizeof(TABLES) / sizeof(TABLES[0]))
 
 /* The option column --help gives a row, built here from the row's fields as opt_table.h documents it. */
@@ -43,13 +46,39 @@ static void left_of(const opt_def *d, char *buf, size_t len)
                  names, d->meta);
 }
 
-/* The line of text that begins with "  " + left followed by blanks, or NULL. */
-static const char *help_line(const char *text, const char *left)
+/* Does the help line (from its option column on) give d's help: the column's blanks, then its first line
+ * and the line's end, or for a row of choices its first line, ": " and its choices ("a, b, c")? */
+static bool gives_help(const char *line, const char *left, const opt_def *d)
 {
-    char want[256];
-    snprintf(want, sizeof(want), "\n  %s ", left);
-    const char *p = strstr(text, want);
-    return p ? p + 1 : NULL;
+    const char *h = strstr(line, left) + strlen(left);
+    h += strspn(h, " ");
+    char want[512];
+    int n = snprintf(want, sizeof(want), "%.*s", (int)strcspn(d->help, "\n"), d->help);
+    size_t len = strcspn(h, "\n");
+    if (len == (size_t)n && strncmp(h, want, len) == 0)
+        return true;
+    for (const char *c = d->kind == OPT_KIND_CHOICE ? d->choices : ""; *c; c += strspn(c, " ")) {
+        size_t cl = strcspn(c, " ");
+        n +=
+            snprintf(want + n, sizeof(want) - (size_t)n, "%s%.*s", c == d->choices ? ": " : ", ", (int)cl, c);
+        c += cl;
+    }
+    return len == (size_t)n && strncmp(h, want, len) == 0;
+}
+
+/* The line of text that begins with "  " + left followed by blanks (an options section's row), or with
+ * "    " (a sub-table's row under its heading: gen's parameters under their kind), and with d (unless NULL)
+ * gives d's help; or NULL. */
+static const char *help_line(const char *text, const char *left, const opt_def *d)
+{
+    for (int indent = 2; indent <= 4; indent += 2) {
+        char want[256];
+        snprintf(want, sizeof(want), "\n%*s%s ", indent, "", left);
+        for (const char *p = strstr(text, want); p; p = strstr(p + 1, want))
+            if (!d || gives_help(p + 1, left, d))
+                return p + 1;
+    }
+    return NULL;
 }
 
 /* What `ptosim __complete CWORD ptosim WORDS...` prints (WORDS blank-separated; "''" an empty word). */
@@ -109,7 +138,7 @@ START_TEST(the_commands_with_a_table_are_the_tables_the_tests_walk)
     char want[256] = "";
     for (int i = 0; i < NTABLES; i++)
         snprintf(want + strlen(want), sizeof(want) - strlen(want), "%s\n", TABLES[i]->cmd);
-    ck_assert_str_eq(r.out, "run\ntune\nsweep\nvalidate\nimport\nconform\nparams\n");
+    ck_assert_str_eq(r.out, "run\ntune\nsweep\nvalidate\nimport\nconform\ngen\nparams\nreport\noverhead\n");
     ck_assert_str_eq(r.out, want);
     tu_run_free(&r);
     /* a command without a table says so by its status, for scripts/check_manpage.sh; the hidden commands are
@@ -130,6 +159,110 @@ START_TEST(the_commands_with_a_table_are_the_tables_the_tests_walk)
 }
 END_TEST
 
+/* Walks the rows of tab against help (what `ptosim CMDLINE --help` printed), the completion after
+ * `ptosim CMDLINE -` (CMDLINE: ncmd words) and the man page. */
+static void walk_rows(const opt_table *tab, const char *cmdline, int ncmd, const char *help, const char *man)
+{
+    char words[200];
+    snprintf(words, sizeof(words), "%s -", cmdline);
+    char *offered = complete(ncmd + 1, words);
+    for (int i = 0; i < tab->nopts; i++) {
+        const opt_def *d = &tab->opts[i];
+        char left[160], name[80], esc[96];
+        /* --help: the option column with its metavariable, then the first line of its help */
+        left_of(d, left, sizeof(left));
+        ck_assert_msg(help_line(help, left, d), "%s --help has no line for %s with its help:\n%s", cmdline,
+                      left, help);
+        /* completion after `ptosim CMD -`: each name; the man page: each name */
+        for (int k = 0; k < 2; k++) {
+            if (k == 0 && !d->name)
+                continue;
+            if (k == 1 && !d->letter)
+                continue;
+            if (k == 0)
+                snprintf(name, sizeof(name), "--%s%s", d->name, d->arg == OPT_PREFIX ? "=" : "");
+            else
+                snprintf(name, sizeof(name), "-%c", d->letter);
+            char want[96];
+            snprintf(want, sizeof(want), "word %s\n", name);
+            if (d->flags & OPT_FAMILY) {
+                /* a family's names are the command's own words (sweep's more()); the man page writes its
+                 * prefix, then the rest in italics (\-\-gen\-\fIPARAM) */
+                ck_assert_msg(tab->more && !strstr(offered, want), "%s: %s", cmdline, name);
+                want[5 + 2 + strcspn(d->name, "ABCDEFGHIJKLMNOPQRSTUVWXYZ")] = '\0';
+                man_word(want + 5, esc, sizeof(esc));
+            } else {
+                ck_assert_msg(strstr(offered, want), "ptosim %s - does not offer %s:\n%s", cmdline, name,
+                              offered);
+                man_word(name, esc, sizeof(esc));
+            }
+            ck_assert_msg(strstr(man, esc), "the man page has no %s (ptosim %s)", name, cmdline);
+            /* the value's kind gives its directive, after the name given apart */
+            if (d->arg == OPT_VALUE) {
+                snprintf(words, sizeof(words), "%s %s ''", cmdline, name);
+                char *got = complete(ncmd + 2, words);
+                ck_assert_msg(strcmp(got, directive_of(d->kind)) == 0 || d->choices, "%s: %s", words, got);
+                free(got);
+            }
+        }
+    }
+    ck_assert_msg(strstr(offered, "word -h\nword --help\n"), "%s", offered);
+    free(offered);
+}
+
+/* The --names of the man page's text from p to end ("\-\-head\-dim" as --head-dim), blank-separated. */
+static void man_names(const char *p, const char *end, char *out, size_t len)
+{
+    size_t n = 0;
+    out[0] = '\0';
+    while ((p = strstr(p, "\\-\\-")) && p < end) {
+        char name[80] = "--";
+        size_t k = 2;
+        for (p += 4; k + 1 < sizeof(name);) {
+            if ((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9'))
+                name[k++] = *p++;
+            else if (p[0] == '\\' && p[1] == '-')
+                name[k++] = '-', p += 2;
+            else
+                break;
+        }
+        name[k] = '\0';
+        n += (size_t)snprintf(out + n, len - n, "%s ", name);
+    }
+}
+
+/* The man page's "CMD PARAMETERS" section gives each sub-table of tab a paragraph (a .TP whose tag line
+ * names it among others) naming its rows, and only those. */
+static void walk_man_section(const opt_table *tab, const char *man)
+{
+    char head[64];
+    size_t n = (size_t)snprintf(head, sizeof(head), "\n.SH ");
+    for (const char *c = tab->cmd; *c; c++)
+        head[n++] = (char)(*c >= 'a' && *c <= 'z' ? *c - 'a' + 'A' : *c);
+    snprintf(head + n, sizeof(head) - n, " PARAMETERS\n");
+    const char *sec = strstr(man, head);
+    ck_assert_msg(sec, "the man page has no%s", head);
+    const char *end = strstr(sec + 1, "\n.SH ");
+    for (int s = 0; tab->sub(s); s++) {
+        const opt_table *sub = tab->sub(s);
+        const char *para = NULL;
+        for (const char *tp = sec; (tp = strstr(tp, "\n.TP\n")) && tp < end; tp++) {
+            const char *tag = tp + 5, *eol = strchr(tag, '\n');
+            for (const char *w = strstr(tag, sub->cmd); w && w < eol; w = strstr(w + 1, sub->cmd))
+                if (w[-1] == ' ' && (w[strlen(sub->cmd)] == ' ' || w[strlen(sub->cmd)] == '\n'))
+                    para = eol;
+        }
+        ck_assert_msg(para, "the man page's%s has no paragraph of %s", head, sub->cmd);
+        const char *next = strstr(para, "\n.TP\n");
+        char got[1024], want[1024] = "";
+        man_names(para, next && next < end ? next : end, got, sizeof(got));
+        for (int i = 0; i < sub->nopts; i++)
+            snprintf(want + strlen(want), sizeof(want) - strlen(want), "--%s ", sub->opts[i].name);
+        ck_assert_msg(strcmp(got, want) == 0, "ptosim %s %s: the man page names %s, the table %s", tab->cmd,
+                      sub->cmd, got, want);
+    }
+}
+
 START_TEST(every_option_of_every_table_is_in_its_help_its_completion_and_the_man_page)
 {
     char *man = tu_read(PTOSIM_SRCDIR "/sim/ptosim.1");
@@ -139,62 +272,30 @@ START_TEST(every_option_of_every_table_is_in_its_help_its_completion_and_the_man
         const char *help[] = {tab->cmd, "--help", NULL};
         run_out h = tu_run(help);
         ck_assert_int_eq(h.status, 0);
-        char words[200];
-        snprintf(words, sizeof(words), "%s -", tab->cmd);
-        char *offered = complete(2, words);
-        for (int i = 0; i < tab->nopts; i++) {
-            const opt_def *d = &tab->opts[i];
-            char left[160], first[160], name[80], esc[96];
-            /* --help: the option column with its metavariable, then the first line of its help */
-            left_of(d, left, sizeof(left));
-            const char *line = help_line(h.out, left);
-            ck_assert_msg(line, "%s --help has no line for %s:\n%s", tab->cmd, left, h.out);
-            snprintf(first, sizeof(first), "%.*s\n", (int)strcspn(d->help, "\n"), d->help);
-            const char *end = strchr(line, '\n');
-            ck_assert_msg(strstr(line, first) == end + 1 - strlen(first), "%s: %s", tab->cmd, left);
-            /* completion after `ptosim CMD -`: each name; the man page: each name */
-            for (int k = 0; k < 2; k++) {
-                if (k == 0 && !d->name)
-                    continue;
-                if (k == 1 && !d->letter)
-                    continue;
-                if (k == 0)
-                    snprintf(name, sizeof(name), "--%s%s", d->name, d->arg == OPT_PREFIX ? "=" : "");
-                else
-                    snprintf(name, sizeof(name), "-%c", d->letter);
-                char want[96];
-                snprintf(want, sizeof(want), "word %s\n", name);
-                if (d->flags & OPT_FAMILY) {
-                    /* a family's names are the command's own words (sweep's, below); the man page writes
-                     * its prefix, then the rest in italics (\-\-gen\-\fIPARAM) */
-                    ck_assert_msg(tab->more && !strstr(offered, want), "%s: %s", tab->cmd, name);
-                    want[5 + 2 + strcspn(d->name, "ABCDEFGHIJKLMNOPQRSTUVWXYZ")] = '\0';
-                    man_word(want + 5, esc, sizeof(esc));
-                } else {
-                    ck_assert_msg(strstr(offered, want), "ptosim %s - does not offer %s:\n%s", tab->cmd,
-                                  name, offered);
-                    man_word(name, esc, sizeof(esc));
-                }
-                ck_assert_msg(strstr(man, esc), "the man page has no %s (ptosim %s)", name, tab->cmd);
-                /* the value's kind gives its directive, after the name given apart */
-                if (d->arg == OPT_VALUE) {
-                    snprintf(words, sizeof(words), "%s %s ''", tab->cmd, name);
-                    char *got = complete(3, words);
-                    ck_assert_msg(strcmp(got, directive_of(d->kind)) == 0 || d->choices, "%s: %s", words,
-                                  got);
-                    free(got);
-                }
-            }
-        }
-        ck_assert_ptr_nonnull(help_line(h.out, "-h, --help"));
-        ck_assert_msg(strstr(offered, "word -h\nword --help\n"), "%s", offered);
-        /* the words that are no option's value: the operand kind's directive */
+        walk_rows(tab, tab->cmd, 1, h.out, man);
+        ck_assert_ptr_nonnull(help_line(h.out, "-h, --help", NULL));
+        /* the words that are no option's value: the sub-tables' names, then the operand kind's directive */
+        char words[200], want[512] = "";
+        for (int s = 0; tab->sub && tab->sub(s); s++)
+            snprintf(want + strlen(want), sizeof(want) - strlen(want), "word %s\n", tab->sub(s)->cmd);
+        snprintf(want + strlen(want), sizeof(want) - strlen(want), "%s", directive_of(tab->operand_kind));
         snprintf(words, sizeof(words), "%s ''", tab->cmd);
         char *operand = complete(2, words);
-        ck_assert_str_eq(operand, directive_of(tab->operand_kind));
+        ck_assert_str_eq(operand, want);
         free(operand);
-        free(offered);
         tu_run_free(&h);
+        /* a sub-table (gen's kind): its rows in `CMD SUB --help`, its completion, its man page section */
+        for (int s = 0; tab->sub && tab->sub(s); s++) {
+            const opt_table *sub = tab->sub(s);
+            const char *subhelp[] = {tab->cmd, sub->cmd, "--help", NULL};
+            h = tu_run(subhelp);
+            ck_assert_int_eq(h.status, 0);
+            snprintf(words, sizeof(words), "%s %s", tab->cmd, sub->cmd);
+            walk_rows(sub, words, 2, h.out, man);
+            tu_run_free(&h);
+        }
+        if (tab->sub)
+            walk_man_section(tab, man);
     }
     free(man);
     /* the RunConfig field each ring flag (and a sweep's ring list) sets is the knob run_config.c names */
@@ -535,8 +636,47 @@ START_TEST(the_parser_takes_every_form_and_says_what_is_wrong)
     ck_assert_ptr_null(opt_find(&pass, "--other", false));
     ck_assert_ptr_eq(opt_find(&pass, "--other", true), &MORE[0]);
     ck_assert_ptr_null(opt_find(&pass, "--other=1", true));
+    /* a table without an unknown-option format: its operand callback takes (and words) unknown options */
+    opt_table judged = T;
+    judged.unknown = NULL;
+    ck_assert_int_eq(parse_with(&judged, "--nope -f a -q", &o, err, NULL, NULL), 0);
+    ck_assert(o.flag);
+    ck_assert_int_eq(o.nops, 3);
+    ck_assert_str_eq(o.ops[0], "--nope");
+    ck_assert_str_eq(o.ops[1], "a");
+    ck_assert_str_eq(o.ops[2], "-q");
+    ck_assert_int_eq(parse_with(&judged, "a b c d e f g h --nope", &o, err, NULL, NULL), -1);
+    ck_assert_str_eq(err, "too many");
+    /* neither a format nor an operand callback (no table is declared so): a plain message, not a crash */
+    judged.operand = NULL;
+    ck_assert_int_eq(parse_with(&judged, "-f --nope", &o, err, NULL, NULL), -1);
+    ck_assert_str_eq(err, "unknown option '--nope'");
+    ck_assert_int_eq(parse_with(&judged, "a", &o, err, NULL, NULL), -1);
+    ck_assert_str_eq(err, "unknown option 'a'");
 }
 END_TEST
+
+/* Two sub-tables a and b, which T's first operand names (as gen's kinds). */
+static const opt_def SUB_A[] = {
+    {.name = "value", .arg = OPT_VALUE, .kind = OPT_KIND_DIR, .meta = "D", .help = "a's"},
+    {.name = "only-a", .arg = OPT_FLAG, .help = "a's own"},
+};
+static const opt_def SUB_B[] = {
+    {.name = "value",
+     .arg = OPT_VALUE,
+     .kind = OPT_KIND_CHOICE,
+     .choices = "x y",
+     .meta = "W",
+     .help = "b's"},
+    {.name = "flag", .letter = 'f', .arg = OPT_FLAG, .help = "b's flag"},
+};
+static const opt_table SUBS[] = {{.cmd = "a", .opts = SUB_A, .nopts = OPT_COUNT(SUB_A)},
+                                 {.cmd = "b", .opts = SUB_B, .nopts = OPT_COUNT(SUB_B)}};
+
+static const opt_table *sub_of(int i)
+{
+    return i >= 0 && i < 2 ? &SUBS[i] : NULL;
+}
 
 START_TEST(help_prints_the_options_section_from_the_table)
 {
@@ -564,6 +704,16 @@ START_TEST(help_prints_the_options_section_from_the_table)
     fclose(f);
     ck_assert_str_eq(text,
                      "--value\n-v\n--opt\n--flag\n-f\n--cfg=\n--must\n--bad\n-x\n--passed-on\n-h\n--help\n");
+    free(text);
+    /* with sub-tables: their names after the table's, each once */
+    opt_table outer = T;
+    outer.sub = sub_of;
+    f = open_memstream(&text, &len);
+    opt_list(&outer, f);
+    fclose(f);
+    ck_assert_str_eq(text,
+                     "--value\n-v\n--opt\n--flag\n-f\n--cfg=\n--must\n--bad\n-x\n--passed-on\n--only-a\n-h\n"
+                     "--help\n");
     free(text);
 }
 END_TEST
@@ -647,6 +797,29 @@ START_TEST(the_completer_offers_by_kind_and_names)
     got = complete_t(&outer, "-v");
     ck_assert_str_eq(got, "word -v\n");
     free(got);
+    /* sub-tables: the first operand is one's name, and the words after it are its */
+    static const struct {
+        const char *words, *want;
+    } subs[] = {
+        {"''", "word a\nword b\nfiles\n"},
+        {"-f b", "word b\nfiles\n"},
+        {"--value x ''", "word a\nword b\nfiles\n"},
+        {"--value ''", "files\n"}, /* T's --value, before any operand */
+        {"a -", "word --value\nword --only-a\nword -h\nword --help\n"},
+        {"-f a --value ''", "folders\n"},
+        {"b --value ''", "word x\nword y\n"},
+        {"b --value=y", "word --value=y\n"},
+        {"b -", "word --value\nword --flag\nword -f\nword -h\nword --help\n"},
+        {"b --must ''", ""}, /* T's options are not b's */
+        {"c -", ""},         /* no table: nothing */
+    };
+    opt_table with_subs = T;
+    with_subs.sub = sub_of;
+    for (size_t i = 0; i < sizeof(subs) / sizeof(*subs); i++) {
+        got = complete_t(&with_subs, subs[i].words);
+        ck_assert_msg(strcmp(got, subs[i].want) == 0, "%s:\n%s", subs[i].words, got);
+        free(got);
+    }
 }
 END_TEST
 
@@ -786,8 +959,12 @@ START_TEST(a_family_more_words_and_a_help_in_sections)
 }
 END_TEST
 
+#define GEN_USAGE "usage: ptosim gen KIND [--PARAM VALUE ...] > GRAPH.jsonl (ptosim gen --help)\n"
+#define GEN_KINDS                                                                                            \
+    "kinds are chain, fan, forkjoin, granularity, bgemm, paged_attention, decode_layer, random\n"
+
 /* The messages the converted commands gave before their tables, byte for byte (sim/main.c's, cli.c's,
- * sweep.c's and conform.c's parsers of the time). */
+ * sweep.c's, conform.c's and gen.c's parsers of the time). */
 START_TEST(the_converted_commands_keep_their_messages)
 {
     static const struct {
@@ -865,6 +1042,47 @@ START_TEST(the_converted_commands_keep_their_messages)
         {{"params", "x"},
          "ptosim params: x: takes no argument (-p NAME|FILE names the platform)\nusage: ptosim "
          "params [-p NAME|FILE] (ptosim params --help)\n"},
+        /* gen: its word the kind, then the kind's parameters in order, each message naming the kind */
+        {{"gen", "-x"}, "ptosim gen: -x: unknown kind; " GEN_KINDS GEN_USAGE},
+        {{"gen", "--", "chain"}, "ptosim gen: --: unknown kind; " GEN_KINDS GEN_USAGE},
+        {{"gen", "chain", "--m=3"},
+         "ptosim gen: chain: --m: unknown parameter; chain takes --n, --cost-ns\n" GEN_USAGE},
+        {{"gen", "chain", "--", "--n", "3"},
+         "ptosim gen: chain: --: unknown parameter; chain takes --n, --cost-ns\n" GEN_USAGE},
+        {{"gen", "chain", "-n", "3"}, "ptosim gen: chain: -n: expected --PARAM VALUE\n" GEN_USAGE},
+        {{"gen", "chain", "-"}, "ptosim gen: chain: -: expected --PARAM VALUE\n" GEN_USAGE},
+        {{"gen", "chain", "--bogus", "1", "--n", "x"},
+         "ptosim gen: chain: --bogus: unknown parameter; chain takes --n, --cost-ns\n" GEN_USAGE},
+        {{"gen", "chain", "--n", "x", "--bogus"},
+         "ptosim gen: chain: --n: must be an integer in [1, 1000000000], got 'x'\n" GEN_USAGE},
+        {{"gen", "chain", "--n", "--help"},
+         "ptosim gen: chain: --n: must be an integer in [1, 1000000000], got '--help'\n" GEN_USAGE},
+        {{"gen", "chain", "--n="},
+         "ptosim gen: chain: --n: must be an integer in [1, 1000000000], got ''\n" GEN_USAGE},
+        {{"gen", "chain", "--cost-ns"}, "ptosim gen: chain: --cost-ns: missing value\n" GEN_USAGE},
+        {{"gen", "random", "--fat", "+0.5"},
+         "ptosim gen: random: --fat: must be a number in [0, 1], got '+0.5'\n" GEN_USAGE},
+        {{"gen", "decode_layer", "--variant", "fa"},
+         "ptosim gen: decode_layer: --variant: must be one of fa_fused, qwen3_14b_decode, got "
+         "'fa'\n" GEN_USAGE},
+        {{"gen", "paged_attention", "--block-table", ""},
+         "ptosim gen: paged_attention: --block-table: must not be empty\n" GEN_USAGE},
+        /* report: its first word decides, after all of them */
+        {{"report"}, "ptosim report: missing DIR\n" TU_USAGE_REPORT},
+        {{"report", "-x", "a"}, "ptosim report: unknown option\n" TU_USAGE_REPORT},
+        {{"report", "-"}, "ptosim report: unknown option\n" TU_USAGE_REPORT},
+        {{"report", "--"}, "ptosim report: unknown option\n" TU_USAGE_REPORT},
+        {{"report", "a", "-x"}, "ptosim report: one DIR at a time\n" TU_USAGE_REPORT},
+        /* overhead: in order */
+        {{"overhead", "x", "--deps-json"}, "ptosim overhead: --deps-json needs a file\n" TU_USAGE_OVERHEAD},
+        {{"overhead", "--deps-jsonx"}, "ptosim overhead: --deps-jsonx: unknown option\n" TU_USAGE_OVERHEAD},
+        {{"overhead", "-"}, "ptosim overhead: -: unknown option\n" TU_USAGE_OVERHEAD},
+        {{"overhead", "a", "b", "-h"},
+         "ptosim overhead: b: one DIR or swimlane at a time\n" TU_USAGE_OVERHEAD},
+        {{"overhead", "a", "-x", "b"}, "ptosim overhead: -x: unknown option\n" TU_USAGE_OVERHEAD},
+        {{"overhead", "--deps-json", "-h"},
+         "ptosim overhead: missing DIR or SWIMLANE.json\n" TU_USAGE_OVERHEAD},
+        {{"overhead", "--deps-json="}, "ptosim overhead: missing DIR or SWIMLANE.json\n" TU_USAGE_OVERHEAD},
     };
     for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
         run_out r = tu_run(cases[i].args);
@@ -887,6 +1105,33 @@ START_TEST(the_converted_commands_keep_their_messages)
     r = tu_run(t);
     ck_assert_int_eq(r.status, 0);
     ck_assert(tu_starts(r.out, "usage: ptosim tune GRAPH"));
+    tu_run_free(&r);
+    /* gen: -h, --help or help as the kind is gen's help; after the kind, where a parameter may be, the kind's
+     */
+    static const char *const gen_helps[][5] = {
+        {"gen", "help", "chain", NULL},
+        {"gen", "-h", "--n", NULL},
+        {"gen", "chain", "--n", "5", "-h"},
+        {"gen", "chain", "--help", "--n", "x"},
+    };
+    for (int i = 0; i < 4; i++) {
+        const char *args[6] = {NULL};
+        memcpy(args, gen_helps[i], sizeof(gen_helps[i]));
+        r = tu_run(args);
+        ck_assert_int_eq(r.status, 0);
+        ck_assert_str_eq(r.err, "");
+        ck_assert(tu_starts(r.out, i < 2 ? "usage: ptosim gen KIND" : "usage: ptosim gen chain [--PARAM"));
+        tu_run_free(&r);
+    }
+    /* report: -h anywhere, after "--" too; overhead: where an option may be, before any error */
+    const char *rh[] = {"report", "-x", "b", "--", "-h", NULL}, *oh[] = {"overhead", "-h", "a", "b", NULL};
+    r = tu_run(rh);
+    ck_assert_int_eq(r.status, 0);
+    ck_assert(tu_starts(r.out, "usage: ptosim report DIR\n"));
+    tu_run_free(&r);
+    r = tu_run(oh);
+    ck_assert_int_eq(r.status, 0);
+    ck_assert(tu_starts(r.out, "usage: ptosim overhead DIR"));
     tu_run_free(&r);
 }
 END_TEST

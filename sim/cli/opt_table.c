@@ -90,6 +90,14 @@ static bool lone_digit(const char *w)
     return w[0] >= '0' && w[0] <= '9' && !w[1];
 }
 
+/* The unknown-option message of t for w (a table without a format and without an operand callback, which
+ * opt_table.h does not allow, gets a plain one). Returns -1. */
+static int unknown(const opt_table *t, const char *w, char *err, size_t errlen)
+{
+    snprintf(err, errlen, t->unknown ? t->unknown : "unknown option '%s'", w);
+    return -1;
+}
+
 int opt_parse(const opt_table *t, int argc, char **argv, void *dest, const char **rest, int *nrest, char *err,
               size_t errlen)
 {
@@ -136,8 +144,9 @@ int opt_parse(const opt_table *t, int argc, char **argv, void *dest, const char 
                     rest[(*nrest)++] = w;
                     continue;
                 }
-                snprintf(err, errlen, t->unknown, w);
-                return -1;
+                if (t->unknown || !t->operand)
+                    return unknown(t, w, err, errlen);
+                /* no format: the operand callback says what is wrong with it */
             }
         }
         if (t->operand) {
@@ -146,8 +155,7 @@ int opt_parse(const opt_table *t, int argc, char **argv, void *dest, const char 
         } else if (rest) {
             rest[(*nrest)++] = w;
         } else {
-            snprintf(err, errlen, t->unknown, w);
-            return -1;
+            return unknown(t, w, err, errlen);
         }
     }
     return 0;
@@ -305,6 +313,15 @@ static void offer_names(FILE *out, const opt_table *t, const opt_def *d, const c
     }
 }
 
+/* The sub-table of t named name, or NULL. */
+static const opt_table *sub_named(const opt_table *t, const char *name)
+{
+    for (int i = 0; t->sub && t->sub(i); i++)
+        if (strcmp(t->sub(i)->cmd, name) == 0)
+            return t->sub(i);
+    return NULL;
+}
+
 void opt_complete(const opt_table *t, int nwords, char **words, const char *platform_dir, FILE *out)
 {
     if (nwords < 1)
@@ -319,6 +336,12 @@ void opt_complete(const opt_table *t, int nwords, char **words, const char *plat
             break;
         }
         const opt_def *d = find_row(t, w, true, &v);
+        if (!d && t->sub && (w[0] != '-' || !w[1])) { /* the first operand: its table has the rest */
+            const opt_table *s = sub_named(t, w);
+            if (s)
+                opt_complete(s, nwords - i - 1, words + i + 1, platform_dir, out);
+            return;
+        }
         if (!d || v || d->arg == OPT_FLAG)
             continue;
         int j = i + 1; /* its value's word: bash splits --x=V into "--x" "=" "V" */
@@ -360,17 +383,39 @@ void opt_complete(const opt_table *t, int nwords, char **words, const char *plat
     }
     if (t->more)
         t->more(nwords, words, false, out);
+    for (int i = 0; t->sub && t->sub(i); i++)
+        offer_words(out, t->sub(i)->cmd, cur, "");
     offer_value(out, t->operand_kind, NULL, cur, platform_dir, "");
+}
+
+/* Has a row of t, or of its sub-tables before the one holding d, d's long name (letter: its short one)
+ * before d? */
+static bool listed_before(const opt_table *t, const opt_def *d, bool letter)
+{
+    for (int s = -1; s < 0 || (t->sub && t->sub(s)); s++) {
+        const opt_table *x = s < 0 ? t : t->sub(s);
+        for (int i = 0; i < x->nopts; i++) {
+            const opt_def *e = &x->opts[i];
+            if (e == d)
+                return false;
+            if (letter ? e->letter == d->letter : e->name && strcmp(e->name, d->name) == 0)
+                return true;
+        }
+    }
+    return false;
 }
 
 void opt_list(const opt_table *t, FILE *out)
 {
-    for (int i = 0; i < t->nopts; i++) {
-        const opt_def *d = &t->opts[i];
-        if (d->name)
-            fprintf(out, "--%s%s\n", d->name, d->arg == OPT_PREFIX ? "=" : "");
-        if (d->letter)
-            fprintf(out, "-%c\n", d->letter);
+    for (int s = -1; s < 0 || (t->sub && t->sub(s)); s++) {
+        const opt_table *x = s < 0 ? t : t->sub(s);
+        for (int i = 0; i < x->nopts; i++) {
+            const opt_def *d = &x->opts[i];
+            if (d->name && !listed_before(t, d, false))
+                fprintf(out, "--%s%s\n", d->name, d->arg == OPT_PREFIX ? "=" : "");
+            if (d->letter && !listed_before(t, d, true))
+                fprintf(out, "-%c\n", d->letter);
+        }
     }
     fputs("-h\n--help\n", out);
 }

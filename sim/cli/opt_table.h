@@ -53,6 +53,7 @@ struct opt_def {
     opt_arg arg;           /* how it takes its value */
     opt_kind kind;         /* what the value is, for completion */
     const char *choices;   /* words completion offers for the value (blank-separated), or NULL */
+    double min, max;       /* a number's range, for a store that checks it (gen's parameters); else 0, 0 */
     const char *meta;      /* the value's name in --help ("DIR"); NULL for OPT_FLAG */
     const char *help;      /* its help: a line, a '\n' before each further line */
     const char *runconfig; /* the RunConfig (or CallConfig) field it sets, or NULL */
@@ -73,7 +74,8 @@ typedef struct opt_table {
     /* an operand (a word that is no option: "-" is one): stores it, or returns -1 with a message; NULL:
      * operands go to rest */
     int (*operand)(const char *word, void *dest, char *err, size_t errlen);
-    /* the message for an unknown option: a printf format with at most one %s, the word */
+    /* the message for an unknown option: a printf format with at most one %s, the word; NULL: t->operand
+     * judges an unknown option too (gen's kinds word theirs by what the word looks like) */
     const char *unknown;
     bool help_anywhere; /* -h/--help anywhere (even as a value) asks for the help, before any check */
     bool dashdash;      /* "--" ends the options: every word after it is an operand */
@@ -83,6 +85,10 @@ typedef struct opt_table {
      * "word W" line (opt_complete) for each W beginning with words[nwords - 1], the word being completed,
      * an option's name when option is true, else an operand; NULL: none */
     void (*more)(int nwords, char **words, bool option, FILE *out);
+    /* the i-th (from 0; NULL past the last) of the tables its first operand names by their cmd, each taking
+     * the words after that operand (gen's kinds and their parameters), or NULL. opt_parse does not descend:
+     * the command parses those words with the table named; completion and opt_list read them. */
+    const struct opt_table *(*sub)(int i);
 } opt_table;
 
 #define OPT_COUNT(rows) ((int)(sizeof(rows) / sizeof((rows)[0])))
@@ -93,7 +99,8 @@ typedef struct opt_table {
  * OPT_PASS options) are put there in order, *nrest counting them, for the parser of the command they
  * are passed to. Returns 0, 1 when -h or --help asks for the help (nothing printed), or -1 with the
  * message in err: a missing value ("--NAME: missing value" or the row's own), an unknown option
- * (t->unknown), or what a store or t->operand said. */
+ * (t->unknown, or what t->operand said of it when t->unknown is NULL), or what a store or t->operand
+ * said. */
 int opt_parse(const opt_table *t, int argc, char **argv, void *dest, const char **rest, int *nrest, char *err,
               size_t errlen);
 
@@ -114,12 +121,14 @@ const opt_def *opt_find(const opt_table *t, const char *word, bool pass);
  * completed), or a directive for the shell: "files", "files GLOB", "folders". An option's value gets its
  * kind's (its choices first; a platform: the names of platform_dir's NAME.json, then "files *.json"), a
  * word beginning with '-' the options of t and t->pass (then t->more's), any other word t->more's and
- * t's operand_kind. Bash's split of "--x=V" into "--x" "=" "V" is understood. */
+ * t's operand_kind. With t->sub, the first operand gets the names of the sub-tables, and the words after it
+ * are completed by the table it names (nothing when it names none). Bash's split of "--x=V" into "--x" "="
+ * "V" is understood. */
 void opt_complete(const opt_table *t, int nwords, char **words, const char *platform_dir, FILE *out);
 
 /* Prints each option name of t, one a line: "--name" (a prefix one as "--name=", a family as its name,
- * "--gen-PARAM"), then "-x", and last -h and --help (what `ptosim __options CMD` lists for
- * scripts/check_manpage.sh, where a capital stands for any word). */
+ * "--gen-PARAM"), then "-x", then those of t's sub-tables not printed yet, and last -h and --help (what
+ * `ptosim __options CMD` lists for scripts/check_manpage.sh, where a capital stands for any word). */
 void opt_list(const opt_table *t, FILE *out);
 
 /* Stores: true into the bool at d->off of dest; value into the const char * at d->off. */

@@ -20,27 +20,19 @@
 #define GEN_MAX_PARAMS 12
 
 /* ------------------------------------------------------------------ */
-/* Parameters                                                          */
+/* Parameters: a kind's options, declared once in its table           */
 /* ------------------------------------------------------------------ */
 
+/* How a parameter's value is read (its row's id). */
 typedef enum { PT_INT, PT_REAL, PT_CHOICE, PT_TEXT } gen_ptype;
 
-/* One --param of a kind. */
-typedef struct gen_param {
-    const char *name;    /* without the leading "--" */
-    gen_ptype type;      /* how the value is read */
-    const char *def;     /* default, as it would be typed */
-    double min, max;     /* bounds of PT_INT and PT_REAL values */
-    const char *choices; /* PT_CHOICE: "a, b, c" */
-    const char *help;    /* one line */
-} gen_param;
-
 typedef struct gen_kind {
-    const char *name;        /* KIND */
-    const char *summary;     /* one line for the kind list */
-    const char *notes;       /* extra lines for `ptosim gen KIND --help`, or NULL */
-    const gen_param *params; /* its parameters */
-    int nparams;
+    /* its parameters as options: cmd is KIND, each row a --PARAM with its default as the meta (what --help
+     * shows in the value's place), the range of a number or the choices of a PT_CHOICE; g->v[i] is the
+     * value of row i */
+    opt_table opts;
+    const char *summary; /* one line for the kind list */
+    const char *notes;   /* extra lines for `ptosim gen KIND --help`, or NULL */
     /* cross-parameter checks: writes "--param: what is wrong" and returns -1 */
     int (*check)(const gen_val *v, char *err, size_t len);
     void (*emit)(gen *g); /* writes the graph */
@@ -98,11 +90,11 @@ void gen_put_dims(gen *g, int nd, const int64_t *d)
 }
 
 /* The parameter value as `ptosim gen` would print it back. */
-static void put_value(gen *g, const gen_param *p, const gen_val *v)
+static void put_value(gen *g, const opt_def *p, const gen_val *v)
 {
-    if (p->type == PT_INT)
+    if (p->id == PT_INT)
         gen_putf(g, "%" PRId64, v->i);
-    else if (p->type == PT_REAL)
+    else if (p->id == PT_REAL)
         gen_putf(g, "%.15g", v->r);
     else
         gen_put(g, v->s);
@@ -111,11 +103,12 @@ static void put_value(gen *g, const gen_param *p, const gen_val *v)
 /* Header up to the kernel list; the description records the full command. */
 void gen_hdr_begin(gen *g, const char *orchestrator)
 {
-    gen_putf(g, "{\"ptosim_graph\": 1, \"name\": \"gen_%s\", \"description\": \"ptosim gen %s", g->kd->name,
-             g->kd->name);
-    for (int i = 0; i < g->kd->nparams; i++) {
-        gen_putf(g, " --%s ", g->kd->params[i].name);
-        put_value(g, &g->kd->params[i], &g->v[i]);
+    const opt_table *t = &g->kd->opts;
+    gen_putf(g, "{\"ptosim_graph\": 1, \"name\": \"gen_%s\", \"description\": \"ptosim gen %s", t->cmd,
+             t->cmd);
+    for (int i = 0; i < t->nopts; i++) {
+        gen_putf(g, " --%s ", t->opts[i].name);
+        put_value(g, &t->opts[i], &g->v[i]);
     }
     gen_put(g, "\"");
     if (orchestrator)
@@ -153,7 +146,7 @@ void gen_hdr_end(gen *g)
 
 void gen_scope_begin(gen *g, int site, bool manual)
 {
-    gen_putf(g, "{\"op\": \"scope_begin\", \"site\": \"gen_%s:%d\"%s}\n", g->kd->name, site,
+    gen_putf(g, "{\"op\": \"scope_begin\", \"site\": \"gen_%s:%d\"%s}\n", g->kd->opts.cmd, site,
              manual ? ", \"mode\": \"manual\"" : "");
 }
 
@@ -332,77 +325,107 @@ void gen_cost_ns(char *buf, int64_t ns)
 /* The kinds' parameters: a kind's g->v[i] is the value of row i      */
 /* ------------------------------------------------------------------ */
 
-static const gen_param P_CHAIN[] = {
-    {"n", PT_INT, "100", 1, 1e9, NULL, "tasks"},
-    {"cost-ns", PT_INT, "10000", 0, 1e12, NULL, "flat cost of each task (ns)"},
+static int store_param(const opt_def *d, const char *word, const char *value, void *dest, char *err,
+                       size_t errlen);
+
+/* A parameter of each type: NAME, its default (as it would be typed), its range or choices, its help line. */
+#define INT_P(n, def, lo, hi, h)                                                                             \
+    {                                                                                                        \
+        .name = n, .arg = OPT_VALUE, .kind = OPT_KIND_NUMBER, .min = lo, .max = hi, .meta = def, .help = h,  \
+        .store = store_param, .id = PT_INT                                                                   \
+    }
+#define REAL_P(n, def, lo, hi, h)                                                                            \
+    {                                                                                                        \
+        .name = n, .arg = OPT_VALUE, .kind = OPT_KIND_NUMBER, .min = lo, .max = hi, .meta = def, .help = h,  \
+        .store = store_param, .id = PT_REAL                                                                  \
+    }
+#define CHOICE_P(n, def, ch, h)                                                                              \
+    {                                                                                                        \
+        .name = n, .arg = OPT_VALUE, .kind = OPT_KIND_CHOICE, .choices = ch, .meta = def, .help = h,         \
+        .store = store_param, .id = PT_CHOICE                                                                \
+    }
+#define TEXT_P(n, def, h)                                                                                    \
+    {                                                                                                        \
+        .name = n, .arg = OPT_VALUE, .kind = OPT_KIND_TEXT, .meta = def, .help = h, .store = store_param,    \
+        .id = PT_TEXT                                                                                        \
+    }
+
+static const opt_def P_CHAIN[] = {
+    INT_P("n", "100", 1, 1e9, "tasks"),
+    INT_P("cost-ns", "10000", 0, 1e12, "flat cost of each task (ns)"),
 };
 
-static const gen_param P_FAN[] = {
-    {"n", PT_INT, "100", 1, 1e9, NULL, "tasks"},
-    {"cost-ns", PT_INT, "10000", 0, 1e12, NULL, "flat cost of each task (ns)"},
+static const opt_def P_FAN[] = {
+    INT_P("n", "100", 1, 1e9, "tasks"),
+    INT_P("cost-ns", "10000", 0, 1e12, "flat cost of each task (ns)"),
 };
 
-static const gen_param P_FORKJOIN[] = {
-    {"width", PT_INT, "8", 1, 10000, NULL, "parallel workers per stage"},
-    {"stages", PT_INT, "4", 1, 1e7, NULL, "producer -> workers -> join stages, chained"},
-    {"cost-ns", PT_INT, "10000", 0, 1e12, NULL, "flat cost of each task (ns)"},
+static const opt_def P_FORKJOIN[] = {
+    INT_P("width", "8", 1, 10000, "parallel workers per stage"),
+    INT_P("stages", "4", 1, 1e7, "producer -> workers -> join stages, chained"),
+    INT_P("cost-ns", "10000", 0, 1e12, "flat cost of each task (ns)"),
 };
 
-static const gen_param P_GRAIN[] = {
-    {"k", PT_INT, "48", 1, 1e7, NULL, "tasks the work is cut into"},
-    {"total-us", PT_INT, "4800", 1, 1e7, NULL, "AIV work in all (us): rows of x, 1 us each"},
+static const opt_def P_GRAIN[] = {
+    INT_P("k", "48", 1, 1e7, "tasks the work is cut into"),
+    INT_P("total-us", "4800", 1, 1e7, "AIV work in all (us): rows of x, 1 us each"),
 };
 
 /* The parameters of test_benchmark_bgemm.py, under its names; defaults are its Case0. */
-static const gen_param P_BGEMM[] = {
-    {"matmul-add-task-num", PT_INT, "500", 1, 1e7, NULL,
-     "gemm + add pairs in all; num_groups = this / grid-k (rounded down)"},
-    {"incore-data-size", PT_INT, "128", 16, 1024, NULL, "tile edge (elements); tiles are T x T FLOAT32"},
-    {"incore-loop", PT_INT, "4", 1, 65536, NULL, "tiles per task (each task walks them in turn)"},
-    {"grid-k", PT_INT, "2", 1, 65536, NULL, "K steps (gemm + add pairs) per group"},
+static const opt_def P_BGEMM[] = {
+    INT_P("matmul-add-task-num", "500", 1, 1e7,
+          "gemm + add pairs in all; num_groups = this / grid-k (rounded down)"),
+    INT_P("incore-data-size", "128", 16, 1024, "tile edge (elements); tiles are T x T FLOAT32"),
+    INT_P("incore-loop", "4", 1, 65536, "tiles per task (each task walks them in turn)"),
+    INT_P("grid-k", "2", 1, 65536, "K steps (gemm + add pairs) per group"),
 };
 
-static const gen_param P_PA[] = {
-    {"batch", PT_INT, "4", 1, 65536, NULL, "batches (requests)"},
-    {"heads", PT_INT, "16", 1, 4096, NULL, "query heads; q_tile = min(heads, 128)"},
-    {"head-dim", PT_INT, "128", 16, 512, NULL, "head dimension"},
-    {"block-size", PT_INT, "128", 16, 1024, NULL, "tokens per KV-cache block"},
-    {"context", PT_INT, "1024", 1, 1e7, NULL, "context length (tokens) of every batch"},
-    {"variant", PT_CHOICE, "plain", 0, 0, "plain, unroll, manual, batch, spmd", "orchestration style"},
-    {"unroll", PT_INT, "64", 1, 65536, NULL, "KV blocks per task (unroll)"},
-    {"block-table", PT_TEXT, "identity", 0, 0, NULL,
-     "plain, manual: identity, or the batches' block indices in order, comma-separated"},
-    {"max-model-len", PT_INT, "0", 0, 1e9, NULL, "block_table columns x block-size; 0: the context's blocks"},
+static const opt_def P_PA[] = {
+    INT_P("batch", "4", 1, 65536, "batches (requests)"),
+    INT_P("heads", "16", 1, 4096, "query heads; q_tile = min(heads, 128)"),
+    INT_P("head-dim", "128", 16, 512, "head dimension"),
+    INT_P("block-size", "128", 16, 1024, "tokens per KV-cache block"),
+    INT_P("context", "1024", 1, 1e7, "context length (tokens) of every batch"),
+    CHOICE_P("variant", "plain", "plain unroll manual batch spmd", "orchestration style"),
+    INT_P("unroll", "64", 1, 65536, "KV blocks per task (unroll)"),
+    TEXT_P("block-table", "identity",
+           "plain, manual: identity, or the batches' block indices in order, comma-separated"),
+    INT_P("max-model-len", "0", 0, 1e9, "block_table columns x block-size; 0: the context's blocks"),
 };
 
-static const gen_param P_DECODE[] = {
-    {"batch", PT_INT, "16", 1, 256, NULL,
-     "batch rows (one new token each): 16, as both kernel sets are built"},
-    {"seq", PT_INT, "3500", 1, 131072, NULL, "context length (tokens), at most MAX_SEQ 5500"},
-    {"layers", PT_INT, "1", 1, 80, NULL, "decoder layers, each in its own scope"},
-    {"variant", PT_CHOICE, "fa_fused", 0, 0, "fa_fused, qwen3_14b_decode", "kernel set and orchestration"},
-    {"attention-core-num", PT_INT, "24", 1, 32767, NULL,
-     "qwen3_14b_decode: blocks of the MIX attention task (attention_core_num)"},
+static const opt_def P_DECODE[] = {
+    INT_P("batch", "16", 1, 256, "batch rows (one new token each): 16, as both kernel sets are built"),
+    INT_P("seq", "3500", 1, 131072, "context length (tokens), at most MAX_SEQ 5500"),
+    INT_P("layers", "1", 1, 80, "decoder layers, each in its own scope"),
+    CHOICE_P("variant", "fa_fused", "fa_fused qwen3_14b_decode", "kernel set and orchestration"),
+    INT_P("attention-core-num", "24", 1, 32767,
+          "qwen3_14b_decode: blocks of the MIX attention task (attention_core_num)"),
 };
 
-static const gen_param P_RANDOM[] = {
-    {"n", PT_INT, "100", 1, 1e7, NULL, "tasks"},
-    {"fat", PT_REAL, "0.5", 0, 1, NULL, "width: exp(fat * log(n)) tasks per level on average"},
-    {"density", PT_REAL, "0.5", 0, 1, NULL,
-     "probability of an edge to each task of the previous jump levels"},
-    {"regular", PT_REAL, "0.9", 0, 1, NULL,
-     "1 = every level the same width; lower varies widths by up to 100(1-r)%"},
-    {"jump", PT_INT, "1", 1, 1000, NULL, "levels back an edge may reach"},
-    {"seed", PT_INT, "1", 0, 9223372036854775807.0, NULL, "random seed"},
+static const opt_def P_RANDOM[] = {
+    INT_P("n", "100", 1, 1e7, "tasks"),
+    REAL_P("fat", "0.5", 0, 1, "width: exp(fat * log(n)) tasks per level on average"),
+    REAL_P("density", "0.5", 0, 1, "probability of an edge to each task of the previous jump levels"),
+    REAL_P("regular", "0.9", 0, 1, "1 = every level the same width; lower varies widths by up to 100(1-r)%"),
+    INT_P("jump", "1", 1, 1000, "levels back an edge may reach"),
+    INT_P("seed", "1", 0, 9223372036854775807.0, "random seed"),
 };
 
 /* ------------------------------------------------------------------ */
 /* Kinds, help and the command line                                     */
 /* ------------------------------------------------------------------ */
 
+static int kind_word(const char *word, void *dest, char *err, size_t errlen);
+
+/* A kind's table takes its parameters, and -h/--help; kind_word words every other word's message. */
 #define KIND(name, summary, notes, params, check, emit)                                                      \
     {                                                                                                        \
-        name, summary, notes, params, (int)(sizeof(params) / sizeof(params[0])), check, emit                 \
+        {.cmd = name,                                                                                        \
+         .opts = params,                                                                                     \
+         .nopts = OPT_COUNT(params),                                                                         \
+         .operand_kind = OPT_KIND_NONE,                                                                      \
+         .operand = kind_word},                                                                              \
+            summary, notes, check, emit                                                                      \
     }
 
 static const gen_kind KINDS[] = {
@@ -467,15 +490,45 @@ static const gen_kind KINDS[] = {
 
 #define NKINDS ((int)(sizeof(KINDS) / sizeof(KINDS[0])))
 
-static void print_params(FILE *out, const gen_kind *k)
+static const opt_table *kind_options(int i)
 {
-    for (int i = 0; i < k->nparams; i++) {
-        const gen_param *p = &k->params[i];
-        char left[64];
-        snprintf(left, sizeof(left), "--%s %s", p->name, p->def);
+    return i >= 0 && i < NKINDS ? &KINDS[i].opts : NULL;
+}
+
+static int gen_word(const char *word, void *dest, char *err, size_t errlen);
+
+/* gen's own word is the kind (or -h, --help); the words after it are the kind's, parsed with its table */
+const opt_table gen_options = {
+    .cmd = "gen",
+    .operand_kind = OPT_KIND_NONE,
+    .operand = gen_word,
+    .sub = kind_options,
+};
+
+/* A choice row's choices as "a, b, c" into buf (the help and the message show them so). */
+static void join_choices(const opt_def *p, char *buf, size_t len)
+{
+    size_t n = 0;
+    buf[0] = '\0';
+    for (const char *c = p->choices; *c && n < len;) {
+        size_t cl = strcspn(c, " ");
+        n += (size_t)snprintf(buf + n, len - n, "%s%.*s", n ? ", " : "", (int)cl, c);
+        c += cl + strspn(c + cl, " ");
+    }
+}
+
+/* A kind's --PARAM lines: its default in the value's place, a choice's choices after its help. */
+static void print_params(FILE *out, const opt_table *t)
+{
+    for (int i = 0; i < t->nopts; i++) {
+        const opt_def *p = &t->opts[i];
+        char left[64], choices[256];
+        snprintf(left, sizeof(left), "--%s %s", p->name, p->meta);
         outfile_printf(out, "    %-26s %s", left, p->help);
-        if (p->type == PT_CHOICE)
-            outfile_printf(out, ": %s", p->choices);
+        if (p->id == PT_CHOICE) {
+            join_choices(p, choices, sizeof(choices));
+            outfile_printf(out, ": %s", choices);
+        }
         fputc('\n', out);
     }
 }
@@ -490,32 +543,33 @@ static void usage(FILE *out)
           "kinds:\n",
           out);
     for (int i = 0; i < NKINDS; i++) {
-        outfile_printf(out, "  %-16s %s\n", KINDS[i].name, KINDS[i].summary);
-        print_params(out, &KINDS[i]);
+        outfile_printf(out, "  %-16s %s\n", KINDS[i].opts.cmd, KINDS[i].summary);
+        print_params(out, &KINDS[i].opts);
     }
-    fputs("\n`ptosim gen KIND --help` tells more about one kind.\n"
-          "\nexit status: 0 written; 1 the graph could not be written (a full disk); 2 bad command line\n",
+    fputs("\n`ptosim gen KIND --help` tells more about one kind.\n\noptions:\n", out);
+    opt_help(&gen_options, out);
+    fputs("\nexit status: 0 written; 1 the graph could not be written (a full disk); 2 bad command line\n",
           out);
 }
 
 static void kind_usage(FILE *out, const gen_kind *k)
 {
-    outfile_printf(out, "usage: ptosim gen %s [--PARAM VALUE ...] > GRAPH.jsonl\n\n%s\n", k->name,
+    outfile_printf(out, "usage: ptosim gen %s [--PARAM VALUE ...] > GRAPH.jsonl\n\n%s\n", k->opts.cmd,
                    k->summary);
     if (k->notes)
         fputs(k->notes, out);
     fputs("\nparameters (default shown):\n", out);
-    print_params(out, k);
+    print_params(out, &k->opts);
     fputs("\nexit status: 0 written; 1 the graph could not be written (a full disk); 2 bad command line\n",
           out);
 }
 
 /* Parses text as parameter p. Returns 0, or -1 with "what is wrong" in err. */
-static int parse_value(const gen_param *p, const char *text, gen_val *v, char *err, size_t len)
+static int parse_value(const opt_def *p, const char *text, gen_val *v, char *err, size_t len)
 {
     char *end = NULL;
     errno = 0;
-    if (p->type == PT_INT) {
+    if (p->id == PT_INT) {
         int64_t x;
         if (strint_parse(text, INT64_MIN, INT64_MAX, &x) != STRINT_OK || (double)x < p->min ||
             (double)x > p->max) {
@@ -523,7 +577,7 @@ static int parse_value(const gen_param *p, const char *text, gen_val *v, char *e
             return -1;
         }
         v->i = x;
-    } else if (p->type == PT_REAL) {
+    } else if (p->id == PT_REAL) {
         /* as strict as strint about the start: no blanks, no '+' */
         bool starts = (text[0] >= '0' && text[0] <= '9') || text[0] == '-' || text[0] == '.';
         double x = starts ? strtod(text, &end) : 0;
@@ -532,7 +586,7 @@ static int parse_value(const gen_param *p, const char *text, gen_val *v, char *e
             return -1;
         }
         v->r = x;
-    } else if (p->type == PT_TEXT) {
+    } else if (p->id == PT_TEXT) {
         /* the kind checks the content; here only what would break the JSON description */
         for (const char *c = text; *c; c++)
             if (*c == '"' || *c == '\\' || (unsigned char)*c < 0x20) {
@@ -546,23 +600,71 @@ static int parse_value(const gen_param *p, const char *text, gen_val *v, char *e
         }
         v->s = text;
     } else {
-        /* choices are "a, b, c": match a whole entry */
+        /* a whole word of the choices */
         size_t n = strlen(text);
         for (const char *c = p->choices; n && *c;) {
-            const char *e = strchr(c, ',');
-            size_t cl = e ? (size_t)(e - c) : strlen(c);
+            size_t cl = strcspn(c, " ");
             if (cl == n && !strncmp(c, text, n)) {
                 v->s = text;
                 return 0;
             }
-            c += cl;
-            while (*c == ',' || *c == ' ')
-                c++;
+            c += cl + strspn(c + cl, " ");
         }
-        snprintf(err, len, "must be one of %s, got '%s'", p->choices, text);
+        char choices[256];
+        join_choices(p, choices, sizeof(choices));
+        snprintf(err, len, "must be one of %s, got '%s'", choices, text);
         return -1;
     }
     return 0;
+}
+
+/* What the kind's parameters are parsed into: row i of kind's table into v[i]. */
+typedef struct gen_parsing {
+    const gen_kind *kind;
+    gen_val *v;
+} gen_parsing;
+
+/* A kind's row: its value checked and stored, or "--PARAM: what is wrong". */
+static int store_param(const opt_def *d, const char *word, const char *value, void *dest, char *err,
+                       size_t errlen)
+{
+    (void)word;
+    gen_parsing *st = dest;
+    char why[GEN_ERR_MAX];
+    if (parse_value(d, value, &st->v[d - st->kind->opts.opts], why, sizeof(why)) != 0) {
+        snprintf(err, errlen, "--%s: %s", d->name, why);
+        return -1;
+    }
+    return 0;
+}
+
+/* A kind's word that is none of its parameters (the table has no unknown-option format: this says it). */
+static int kind_word(const char *word, void *dest, char *err, size_t errlen)
+{
+    const opt_table *t = &((gen_parsing *)dest)->kind->opts;
+    if (strncmp(word, "--", 2) != 0) {
+        snprintf(err, errlen, "%s: expected --PARAM VALUE", word);
+        return -1;
+    }
+    size_t nl = strcspn(word + 2, "="), n;
+    n = (size_t)snprintf(err, errlen, "--%.*s: unknown parameter; %s takes", (int)nl, word + 2, t->cmd);
+    for (int i = 0; i < t->nopts && n < errlen; i++)
+        n += (size_t)snprintf(err + n, errlen - n, "%s --%s", i ? "," : "", t->opts[i].name);
+    return -1;
+}
+
+/* gen's word: the kind, stored in dest (a const gen_kind *), or "WORD: unknown kind; kinds are ...". */
+static int gen_word(const char *word, void *dest, char *err, size_t errlen)
+{
+    for (int i = 0; i < NKINDS; i++)
+        if (!strcmp(word, KINDS[i].opts.cmd)) {
+            *(const gen_kind **)dest = &KINDS[i];
+            return 0;
+        }
+    size_t n = (size_t)snprintf(err, errlen, "%s: unknown kind; kinds are", word);
+    for (int i = 0; i < NKINDS && n < errlen; i++)
+        n += (size_t)snprintf(err + n, errlen - n, "%s %s", i ? "," : "", KINDS[i].opts.cmd);
+    return -1;
 }
 
 /* Parses `gen KIND --PARAM VALUE ...` (argv[0] the kind) into *k and v (at least GEN_MAX_PARAMS entries).
@@ -573,65 +675,37 @@ static int gen_parse(int argc, char **argv, const gen_kind **kp, gen_val *v, cha
         snprintf(err, errlen, "ptosim gen: missing KIND");
         return EXIT_USAGE;
     }
-    if (cli_is_help(argv[0]) || !strcmp(argv[0], "help")) {
+    const gen_kind *k = NULL;
+    char why[GEN_ERR_MAX];
+    int rc =
+        strcmp(argv[0], "help") == 0 ? 1 : opt_parse(&gen_options, 1, argv, &k, NULL, NULL, why, sizeof(why));
+    if (rc == 1) {
         usage(stdout);
         return 1;
     }
-    const gen_kind *k = NULL;
-    for (int i = 0; i < NKINDS; i++)
-        if (!strcmp(argv[0], KINDS[i].name))
-            k = &KINDS[i];
-    if (!k) {
-        size_t n = (size_t)snprintf(err, errlen, "ptosim gen: %s: unknown kind; kinds are", argv[0]);
-        for (int i = 0; i < NKINDS && n < errlen; i++)
-            n += (size_t)snprintf(err + n, errlen - n, "%s %s", i ? "," : "", KINDS[i].name);
+    if (rc != 0) {
+        snprintf(err, errlen, "ptosim gen: %s", why);
         return EXIT_USAGE;
     }
     *kp = k;
-    char why[GEN_ERR_MAX];
-    for (int i = 0; i < k->nparams; i++)
-        if (parse_value(&k->params[i], k->params[i].def, &v[i], why, sizeof(why)) != 0) {
-            snprintf(err, errlen, "ptosim gen: %s: --%s: bad default: %s", k->name, k->params[i].name, why);
+    const opt_table *t = &k->opts;
+    for (int i = 0; i < t->nopts; i++)
+        if (parse_value(&t->opts[i], t->opts[i].meta, &v[i], why, sizeof(why)) != 0) {
+            snprintf(err, errlen, "ptosim gen: %s: --%s: bad default: %s", t->cmd, t->opts[i].name, why);
             return EXIT_INTERNAL;
         }
-    for (int a = 1; a < argc; a++) {
-        const char *s = argv[a];
-        if (cli_is_help(s)) {
-            kind_usage(stdout, k);
-            return 1;
-        }
-        if (strncmp(s, "--", 2) != 0) {
-            snprintf(err, errlen, "ptosim gen: %s: %s: expected --PARAM VALUE", k->name, s);
-            return EXIT_USAGE;
-        }
-        const char *eq = strchr(s, '=');
-        size_t nl = eq ? (size_t)(eq - s - 2) : strlen(s + 2);
-        int pi = -1;
-        for (int i = 0; i < k->nparams; i++)
-            if (strlen(k->params[i].name) == nl && !strncmp(k->params[i].name, s + 2, nl))
-                pi = i;
-        if (pi < 0) {
-            size_t n = (size_t)snprintf(err, errlen, "ptosim gen: %s: --%.*s: unknown parameter; %s takes",
-                                        k->name, (int)nl, s + 2, k->name);
-            for (int i = 0; i < k->nparams && n < errlen; i++)
-                n += (size_t)snprintf(err + n, errlen - n, "%s --%s", i ? "," : "", k->params[i].name);
-            return EXIT_USAGE;
-        }
-        const char *text = eq ? eq + 1 : NULL;
-        if (!text) {
-            if (a + 1 >= argc) {
-                snprintf(err, errlen, "ptosim gen: %s: --%s: missing value", k->name, k->params[pi].name);
-                return EXIT_USAGE;
-            }
-            text = argv[++a];
-        }
-        if (parse_value(&k->params[pi], text, &v[pi], why, sizeof(why)) != 0) {
-            snprintf(err, errlen, "ptosim gen: %s: --%s: %s", k->name, k->params[pi].name, why);
-            return EXIT_USAGE;
-        }
+    gen_parsing st = {k, v};
+    rc = opt_parse(t, argc - 1, argv + 1, &st, NULL, NULL, why, sizeof(why));
+    if (rc == 1) {
+        kind_usage(stdout, k);
+        return 1;
+    }
+    if (rc != 0) {
+        snprintf(err, errlen, "ptosim gen: %s: %s", t->cmd, why);
+        return EXIT_USAGE;
     }
     if (k->check && k->check(v, why, sizeof(why)) != 0) {
-        snprintf(err, errlen, "ptosim gen: %s: %s", k->name, why);
+        snprintf(err, errlen, "ptosim gen: %s: %s", t->cmd, why);
         return EXIT_USAGE;
     }
     return 0;
@@ -655,7 +729,7 @@ int gen_write(int argc, char **argv, FILE *f, char *err, size_t errlen)
     gen g = {.f = f, .kd = k, .v = v};
     k->emit(&g);
     if (fflush(f) != 0 || ferror(f)) {
-        snprintf(err, errlen, "ptosim gen: %s: writing the graph failed: %s", k->name, strerror(errno));
+        snprintf(err, errlen, "ptosim gen: %s: writing the graph failed: %s", k->opts.cmd, strerror(errno));
         return EXIT_INTERNAL;
     }
     return EXIT_OK;
@@ -664,20 +738,20 @@ int gen_write(int argc, char **argv, FILE *f, char *err, size_t errlen)
 bool gen_param_listable(const char *kind, const char *param)
 {
     for (int i = 0; i < NKINDS; i++)
-        if (!strcmp(kind, KINDS[i].name))
-            for (int p = 0; p < KINDS[i].nparams; p++)
-                if (!strcmp(param, KINDS[i].params[p].name))
-                    return KINDS[i].params[p].type != PT_TEXT;
+        if (!strcmp(kind, KINDS[i].opts.cmd))
+            for (int p = 0; p < KINDS[i].opts.nopts; p++)
+                if (!strcmp(param, KINDS[i].opts.opts[p].name))
+                    return KINDS[i].opts.opts[p].id != PT_TEXT;
     return false;
 }
 
 const char *gen_name(const char *kind, int i)
 {
     if (!kind)
-        return i >= 0 && i < NKINDS ? KINDS[i].name : NULL;
+        return i >= 0 && i < NKINDS ? KINDS[i].opts.cmd : NULL;
     for (int k = 0; k < NKINDS; k++)
-        if (!strcmp(kind, KINDS[k].name))
-            return i >= 0 && i < KINDS[k].nparams ? KINDS[k].params[i].name : NULL;
+        if (!strcmp(kind, KINDS[k].opts.cmd))
+            return i >= 0 && i < KINDS[k].opts.nopts ? KINDS[k].opts.opts[i].name : NULL;
     return NULL;
 }
 
@@ -698,7 +772,7 @@ int gen_main(int argc, char **argv)
     gen g = {.f = stdout, .kd = k, .v = v};
     k->emit(&g);
     if (fflush(stdout) != 0 || ferror(stdout)) {
-        fprintf(stderr, "ptosim gen: %s: writing the graph failed: %s\n", k->name, strerror(errno));
+        fprintf(stderr, "ptosim gen: %s: writing the graph failed: %s\n", k->opts.cmd, strerror(errno));
         return EXIT_INTERNAL;
     }
     return EXIT_OK;

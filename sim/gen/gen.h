@@ -6,6 +6,12 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "../cli/opt_table.h"
+
+/* `ptosim gen`'s options: its word is KIND, and each kind's table (gen_options.sub) declares its parameters
+ * once, as options: parsing, `gen KIND --help`, the completion and the man-page check read them. */
+extern const opt_table gen_options;
+
 /* Runs `ptosim gen` with the arguments after "gen" (argv[0] is the kind).
  * Writes the graph to stdout as it is generated, in bounded memory; the same
  * arguments give the same bytes. Returns an EXIT_* status (cli.h): 0, 2 for a

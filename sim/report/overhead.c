@@ -4,6 +4,7 @@
 
 #include <inttypes.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -22,10 +23,53 @@ static void usage(FILE *out)
           "DIR is a run's work dir (its dfx_outputs/) or a dfx_outputs folder; deps.json is taken from\n"
           "beside the swimlane unless --deps-json names it.\n"
           "\n"
+          "options:\n",
+          out);
+    opt_help(&overhead_options, out);
+    fputs("\n"
           "exit status: 0 printed; 1 out of memory; 2 bad command line or a missing file; 3 a malformed\n"
           "file (or a swimlane below level 2)\n",
           out);
 }
+
+/* What overhead's command line gives. */
+typedef struct overhead_args {
+    const char *in;   /* DIR or SWIMLANE.json */
+    const char *deps; /* --deps-json, or NULL */
+} overhead_args;
+
+/* One DIR or swimlane; "-" is no name here, as an unknown option */
+static int overhead_operand(const char *word, void *dest, char *err, size_t errlen)
+{
+    overhead_args *a = dest;
+    if (word[0] == '-' || a->in) {
+        snprintf(err, errlen, "%s: %s", word,
+                 word[0] == '-' ? "unknown option" : "one DIR or swimlane at a time");
+        return -1;
+    }
+    a->in = word;
+    return 0;
+}
+
+static const opt_def OVERHEAD_OPTS[] = {
+    {.name = "deps-json",
+     .arg = OPT_VALUE,
+     .kind = OPT_KIND_FILE,
+     .meta = "DEPS.json",
+     .help = "the task graph (default: deps.json beside the swimlane)",
+     .store = opt_store_text,
+     .off = offsetof(overhead_args, deps),
+     .missing = "--deps-json needs a file"},
+};
+
+const opt_table overhead_options = {
+    .cmd = "overhead",
+    .opts = OVERHEAD_OPTS,
+    .nopts = OPT_COUNT(OVERHEAD_OPTS),
+    .operand_kind = OPT_KIND_FILE, /* a folder or a swimlane file */
+    .operand = overhead_operand,
+    .unknown = "%s: unknown option",
+};
 
 static bool is_file(const char *p)
 {
@@ -178,26 +222,18 @@ void overhead_print(FILE *f, const ohm_result *r)
 
 int overhead_main(int argc, char **argv)
 {
-    const char *in = NULL, *deps = NULL;
-    for (int i = 0; i < argc; i++) {
-        const char *v;
-        if (cli_is_help(argv[i])) {
-            usage(stdout);
-            return EXIT_OK;
-        } else if (cli_opt_is(argv[i], "--deps-json", &v)) {
-            if (!v && i + 1 >= argc) {
-                fputs("ptosim overhead: --deps-json needs a file\n", stderr);
-                return EXIT_USAGE;
-            }
-            deps = v ? v : argv[++i];
-        } else if (argv[i][0] == '-' || in) {
-            msgtext_print(stderr, "ptosim overhead: %s: %s", argv[i],
-                    argv[i][0] == '-' ? "unknown option" : "one DIR or swimlane at a time");
-            return EXIT_USAGE;
-        } else {
-            in = argv[i];
-        }
+    overhead_args a = {NULL, NULL};
+    char err[RD_ERR_MAX + PATH_MAX];
+    int rc = opt_parse(&overhead_options, argc, argv, &a, NULL, NULL, err, sizeof(err));
+    if (rc == 1) {
+        usage(stdout);
+        return EXIT_OK;
     }
+    if (rc != 0) {
+        msgtext_print(stderr, "ptosim overhead: %s", err);
+        return EXIT_USAGE;
+    }
+    const char *in = a.in, *deps = a.deps;
     if (!in) {
         fputs("ptosim overhead: missing DIR or SWIMLANE.json\n", stderr);
         return EXIT_USAGE;
@@ -229,7 +265,6 @@ int overhead_main(int argc, char **argv)
     exec_log l;
     unsigned long long hz;
     size_t unmatched;
-    char err[RD_ERR_MAX + PATH_MAX];
     int status = overhead_load(sl, dp, &l, &hz, &unmatched, err, sizeof(err));
     if (status != EXIT_OK) {
         msgtext_print(stderr, "ptosim overhead: %s", err);

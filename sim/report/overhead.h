@@ -7,6 +7,11 @@
 #include <stdio.h>
 
 #include "../../model/analysis/overhead_model.h"
+#include "../cli/opt_table.h"
+
+/* `ptosim overhead`'s options (--deps-json; DIR or SWIMLANE its operand): its parsing, --help and completion
+ * read them. */
+extern const opt_table overhead_options;
 
 /* Reads chip_swimlane_records.json (level 2 or more: dispatch and finish
  * times) and deps.json into a log: each aicpu_tasks row joined with its

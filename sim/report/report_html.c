@@ -947,31 +947,61 @@ static void usage(FILE *out)
         "busy fraction per core type, the overhead model and the critical_path tool, the swimlane,\n"
         "ring occupancy sampled by scope stats against the header's capacities, and pmu.csv.\n"
         "\n"
-        "exit status: 0 written; 1 I/O error; 2 bad command line, or DIR holds no ptosim_run.json,\n"
-        "sweep.csv or capture file; 3 a malformed input (the message names file and field)\n",
+        "options:\n",
         out);
+    opt_help(&htmlrep_options, out);
+    fputs("\n"
+          "exit status: 0 written; 1 I/O error; 2 bad command line, or DIR holds no ptosim_run.json,\n"
+          "sweep.csv or capture file; 3 a malformed input (the message names file and field)\n",
+          out);
 }
+
+/* report's words: the first, and how many (the first decides what is wrong, after them all) */
+typedef struct report_words {
+    const char *first;
+    int n;
+} report_words;
+
+static int report_word(const char *word, void *dest, char *err, size_t errlen)
+{
+    (void)err;
+    (void)errlen;
+    report_words *w = dest;
+    if (w->n++ == 0)
+        w->first = word;
+    return 0;
+}
+
+/* report has no option but -h/--help, which it takes anywhere; every other word, an unknown option too, is
+ * counted by report_word */
+const opt_table htmlrep_options = {
+    .cmd = "report",
+    .operand_kind = OPT_KIND_DIR,
+    .operand = report_word,
+    .help_anywhere = true,
+};
 
 int htmlrep_main(int argc, char **argv)
 {
-    for (int i = 0; i < argc; i++)
-        if (cli_is_help(argv[i])) {
-            usage(stdout);
-            return EXIT_OK;
-        }
-    if (argc != 1 || argv[0][0] == '-') {
+    report_words w = {NULL, 0};
+    char err[RD_ERR_MAX + PATH_MAX];
+    /* 0, or 1 for the help: report_word takes every other word */
+    if (opt_parse(&htmlrep_options, argc, argv, &w, NULL, NULL, err, sizeof(err)) == 1) {
+        usage(stdout);
+        return EXIT_OK;
+    }
+    if (w.n != 1 || w.first[0] == '-') {
         msgtext_print(stderr, "ptosim report: %s",
-                !argc                ? "missing DIR"
-                : argv[0][0] == '-' ? "unknown option"
+                !w.n                 ? "missing DIR"
+                : w.first[0] == '-' ? "unknown option"
                                     : "one DIR at a time");
         return EXIT_USAGE;
     }
     char dir[PATH_MAX];
-    snprintf(dir, sizeof(dir), "%s", argv[0]);
+    snprintf(dir, sizeof(dir), "%s", w.first);
     size_t n = strlen(dir);
     while (n > 1 && dir[n - 1] == '/')
         dir[--n] = '\0';
-    char err[RD_ERR_MAX + PATH_MAX];
     userdir_add(dir); /* named: nothing below it is read or written through a link */
     int status = htmlrep_write(dir, err, sizeof(err));
     if (status != EXIT_OK) {

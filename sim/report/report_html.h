@@ -4,6 +4,11 @@
 
 #include <stddef.h>
 
+#include "../cli/opt_table.h"
+
+/* `ptosim report`'s options (-h/--help; DIR its operand): its parsing, --help and completion read them. */
+extern const opt_table htmlrep_options;
+
 /* Reads DIR (ptosim_run.json and dfx_outputs/, or sweep.csv) and writes
  * DIR/report.html through a temporary file, so a failure leaves no partial
  * page. Returns an exit status (cli.h): EXIT_OK; EXIT_USAGE when DIR is not a
