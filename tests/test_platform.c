@@ -69,7 +69,10 @@ START_TEST(set_overrides_and_rejects_bad_input)
     ck_assert_str_eq(err, "--set clusters=25: must be in [1, 24], got 25");
     ck_assert_int_eq(platform_set(&p, "clusters", err, sizeof(err)), -1);
     ck_assert_str_eq(err, "--set clusters: expected KEY=VALUE");
-    ck_assert_int_eq(platform_set(&p, "ring_task_window=100", err, sizeof(err)), 0);
+    /* a ring size is held to the rule of every way of giving one (test_runcfg.c) */
+    ck_assert_int_eq(platform_set(&p, "ring_task_window=100", err, sizeof(err)), -1);
+    ck_assert_str_eq(err, "--set ring_task_window=100: ring_task_window must be a power of 2 >= 4, got 100");
+    p.ring_task_window = 100; /* what no file or --set can give now: platform_validate still refuses it */
     ck_assert_int_eq(platform_validate(&p, err, sizeof(err)), -1);
     ck_assert_str_eq(err, "ring_task_window=100: must be a power of 2");
 }

@@ -289,6 +289,33 @@ START_TEST(a_ring_size_is_refused_with_one_message_from_every_entry_point)
             tu_run_free(&r);
         }
         free(g);
+        /* a platform's default ring size, by --set and in a platform file: one value (no list) */
+        if (strchr(cases[i].value, ','))
+            continue;
+        char set[128];
+        snprintf(set, sizeof(set), "%s=%s", cases[i].key, cases[i].value);
+        const char *runset[] = {"run", TRACE("chain3.jsonl"), "--set", set, NULL};
+        r = tu_run(runset);
+        ck_assert_int_eq(r.status, 2);
+        snprintf(want, sizeof(want), "ptosim: --set %s: %s\n" TU_USAGE_RUN, set, cases[i].msg);
+        ck_assert_str_eq(r.err, want);
+        tu_run_free(&r);
+        if (cases[i].json[0] == '"')
+            continue; /* a platform file's value is a number or refused as no number */
+        snprintf(text, sizeof(text),
+                 "{\"ptosim_platform\": 1, \"name\": \"p\", \"base\": \"a2a3\", \"params\": {\"%s\": %s}}\n",
+                 cases[i].key, cases[i].json);
+        char *pf = tu_write(dir, "p.json", text);
+        const char *runp[] = {"run", TRACE("chain3.jsonl"), "-p", pf, NULL};
+        r = tu_run(runp);
+        ck_assert_int_eq(r.status, 2);
+        /* the value's column: after the 64 bytes up to and with "params": {", the key in its quotes' first
+         * and ": " (3 bytes more), counted from 1 */
+        snprintf(want, sizeof(want), "ptosim: %s:1:%zu: params.%s: %s\n" TU_USAGE_RUN, pf,
+                 (size_t)64 + strlen(cases[i].key) + 3 + 1, cases[i].key, cases[i].msg);
+        ck_assert_str_eq(r.err, want);
+        tu_run_free(&r);
+        free(pf);
     }
     free(chain);
 }

@@ -15,6 +15,7 @@
 #include "../base/msg_text.h"
 #include "../base/readall.h"
 #include "../base/int_text.h"
+#include "ring_rule.h"
 
 typedef enum { PT_INT, PT_DOUBLE } param_type;
 
@@ -231,6 +232,15 @@ void platform_defaults(platform *p)
         put_value(p, &PARAMS[i], PARAMS[i].def);
 }
 
+/* The ring knob d is (model/chip/ring_rule.h), or -1 for any other parameter. */
+static int ring_of(const param_def *d)
+{
+    for (int k = 0; k < RINGRULE_KNOBS; k++)
+        if (strcmp(d->name, ringrule_name((ring_knob)k)) == 0)
+            return k;
+    return -1;
+}
+
 /* Checks v against d's type and range; writes "what is wrong" into err. */
 static int check_value(const param_def *d, double v, char *err, size_t errlen)
 {
@@ -241,6 +251,13 @@ static int check_value(const param_def *d, double v, char *err, size_t errlen)
     if (d->type == PT_INT && v != floor(v)) {
         snprintf(err, errlen, "must be an integer, got %g", v);
         return -1;
+    }
+    int k = ring_of(d);
+    if (k >= 0) { /* a ring size: the rule every way of giving one holds it to, and its message */
+        char repr[32];
+        snprintf(repr, sizeof(repr), "%.15g", v);
+        uint64_t u = v <= 0 ? 0 : v >= 1.8e19 ? UINT64_MAX : (uint64_t)v;
+        return ringrule_check((ring_knob)k, u, false, "", false, repr, err, errlen);
     }
     if (v < d->min || v > d->max) {
         snprintf(err, errlen, "must be in [%.15g, %.15g], got %.15g", d->min, d->max, v);
@@ -258,6 +275,11 @@ static int parse_value(const param_def *d, const char *text, double *out, char *
     if (d->type == PT_INT) {
         int64_t v;
         strint_status st = strint_parse(text, INT64_MIN, INT64_MAX, &v);
+        if (st != STRINT_OK && ring_of(d) >= 0) { /* as a flag's ring size that is no integer */
+            char repr[80];
+            snprintf(repr, sizeof(repr), st == STRINT_SYNTAX ? "'%s'" : "%s", text);
+            return ringrule_refuse((ring_knob)ring_of(d), "", false, repr, err, errlen);
+        }
         if (st != STRINT_OK) {
             snprintf(err, errlen, st == STRINT_SYNTAX ? "'%s' is not an integer" : "%s is out of range",
                      text);
@@ -308,7 +330,7 @@ int platform_set(platform *p, const char *assignment, char *err, size_t errlen)
                  assignment, key);
         return -1;
     }
-    double v;
+    double v = 0; /* set by parse_value when it returns 0 */
     char why[256];
     if (parse_value(d, eq + 1, &v, why, sizeof(why)) != 0) {
         snprintf(err, errlen, "--set %s: %s", assignment, why);

@@ -13,47 +13,19 @@
 #include "../chip/pmu.h"
 #include "../base/int_text.h"
 
-#define INT32_MAX_VALUE 2147483647ULL
-
-static const char *const NAMES[] = {"ring_task_window", "ring_heap", "ring_dep_pool"};
 static const char *const FLAGS[] = {"--ring-task-window", "--ring-heap", "--ring-dep-pool"};
-/* Each knob's rule wherever a value is given, and its phrase: a value every entry point refuses gets the
- * same message from each. A flag's heap must also be a power of 2 (pypto's RunConfig), a graph's
- * run_config's need not (the runtime takes any heap of at least 1024 bytes). */
-static const char *const PHRASES[] = {"be a power of 2 >= 4", "be >= 1024 (bytes per ring)",
-                                      "be in [4, INT32_MAX]"};
-#define HEAP_POW2_PHRASE "be a power of 2 >= 1024 (bytes per ring)"
 /* the runtime's process-wide ring variables, retired by the user's documentation of RunConfig
  * (model/README.md §4.1): ptosim never reads their values */
 static const char *const ENVS[] = {"PTO2_RING_TASK_WINDOW", "PTO2_RING_HEAP", "PTO2_RING_DEP_POOL"};
 
 const char *runcfg_knob_name(runcfg_knob k)
 {
-    return NAMES[k];
+    return ringrule_name(k);
 }
 
 const char *runcfg_knob_flag(runcfg_knob k)
 {
     return FLAGS[k];
-}
-
-static bool pow2(uint64_t v)
-{
-    return v && !(v & (v - 1));
-}
-
-/* The rule every entry point holds a value to (PHRASES). */
-static bool valid(runcfg_knob k, uint64_t v)
-{
-    switch (k) {
-    case KNOB_TASK_WINDOW:
-        return pow2(v) && v >= 4;
-    case KNOB_HEAP:
-        return v >= 1024;
-    case KNOB_DEP_POOL:
-    default:
-        return v >= 4 && v <= INT32_MAX_VALUE;
-    }
 }
 
 /* Parses one decimal integer token of length len; writes the Python repr of
@@ -78,47 +50,23 @@ static int parse_token(const char *s, size_t len, uint64_t *v, char *repr, size_
     return 0;
 }
 
-/* RunConfig's message for a bad value (repr as written) or a bad list entry, phrase what it must be;
- * prefix names the flag ("" in a graph header). */
-static int refuse(runcfg_knob k, const char *phrase, const char *prefix, bool entry, const char *repr,
-                  char *err, size_t errlen)
-{
-    snprintf(err, errlen,
-             entry ? "%s%s entries must %s (or 0 to keep default), got %s" : "%s%s must %s, got %s", prefix,
-             NAMES[k], phrase, repr);
-    return -1;
-}
-
 static int bad_value(runcfg_knob k, const char *prefix, bool entry, const char *repr, char *err,
                      size_t errlen)
 {
-    return refuse(k, PHRASES[k], prefix, entry, repr, err, errlen);
+    return ringrule_refuse(k, prefix, entry, repr, err, errlen);
 }
 
-/* Checks a non-zero value as the user's stack does: pypto's RunConfig, then
- * simpler's RuntimeEnv::validate (hw-native-sys/simpler
- * src/common/task_interface/call_config.h), which only adds the task
- * window's INT32_MAX bound (RunConfig is as strict or stricter elsewhere).
- * Returns 0, or -1 with the message of the layer that refuses it (the common rule's first). */
+/* The one rule of a ring size (model/chip/ring_rule.c); a flag's heap must be a power of 2 too. */
 static int check_value(runcfg_knob k, runcfg_from from, uint64_t v, const char *prefix, bool entry,
                        const char *repr, char *err, size_t errlen)
 {
-    if (!valid(k, v))
-        return bad_value(k, prefix, entry, repr, err, errlen);
-    if (k == KNOB_HEAP && from == RUNCFG_FROM_FLAG && !pow2(v))
-        return refuse(k, HEAP_POW2_PHRASE, prefix, entry, repr, err, errlen);
-    if (k == KNOB_TASK_WINDOW && v > INT32_MAX_VALUE) {
-        snprintf(err, errlen, "%sRuntimeEnv: ring_task_window must be a power of 2 in [4, INT32_MAX]",
-                 prefix);
-        return -1;
-    }
-    return 0;
+    return ringrule_check(k, v, from == RUNCFG_FROM_FLAG, prefix, entry, repr, err, errlen);
 }
 
 static int bad_count(runcfg_knob k, const char *prefix, int n, char *err, size_t errlen)
 {
     snprintf(err, errlen, "%s%s must have exactly 4 entries (one per scope-depth ring), got %d", prefix,
-             NAMES[k], n);
+             ringrule_name(k), n);
     return -1;
 }
 
@@ -225,7 +173,7 @@ int runcfg_env_retired(FILE *warn, const char *prefix)
         n++;
         if (warn)
             fprintf(warn, "%s%s is retired and not read; use RunConfig %s (%s)\n", prefix ? prefix : "",
-                    ENVS[k], NAMES[k], FLAGS[k]);
+                    ENVS[k], ringrule_name(k), FLAGS[k]);
     }
     return n;
 }

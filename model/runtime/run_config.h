@@ -8,14 +8,12 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "../chip/ring_rule.h"
+
 #define RUNCFG_RINGS 4
 
-/* Which ring knob a value belongs to (model/README.md §4.1). */
-typedef enum {
-    KNOB_TASK_WINDOW, /* power of 2 >= 4, slots */
-    KNOB_HEAP,        /* >= 1024 bytes; a flag's a power of 2 */
-    KNOB_DEP_POOL,    /* in [4, INT32_MAX], entries */
-} runcfg_knob;
+/* Which ring knob a value belongs to (model/README.md §4.1); its rule is model/chip/ring_rule.h's. */
+typedef ring_knob runcfg_knob;
 
 /* Knob name as RunConfig spells it ("ring_task_window"). */
 const char *runcfg_knob_name(runcfg_knob k);

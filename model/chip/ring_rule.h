@@ -1,0 +1,33 @@
+/* ring_rule.h - ringrule_: each ring knob's rule and phrase, the one check of a ring size however given. */
+/* A flag, a graph's run_config, a sweep's list, --set and a platform file all hold a ring size to these. */
+#ifndef PTOSIM_RING_RULE_H
+#define PTOSIM_RING_RULE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Which ring knob a value belongs to (model/README.md §4.1). */
+typedef enum {
+    KNOB_TASK_WINDOW, /* power of 2 >= 4, slots (RuntimeEnv: at most INT32_MAX) */
+    KNOB_HEAP,        /* >= 1024 bytes; a flag's a power of 2 */
+    KNOB_DEP_POOL,    /* in [4, INT32_MAX], entries */
+} ring_knob;
+
+#define RINGRULE_KNOBS 3
+
+/* The knob's name as RunConfig spells it ("ring_task_window"). */
+const char *ringrule_name(ring_knob k);
+
+/* Checks a non-zero value v, written repr where it was given, as the user's stack does: pypto's RunConfig
+ * (a heap that must be a power of 2 too when pow2_heap: a flag's), then simpler's RuntimeEnv::validate
+ * (hw-native-sys/simpler src/common/task_interface/call_config.h), which only adds the task window's
+ * INT32_MAX bound. Returns 0, or -1 with "PREFIXNAME must PHRASE, got REPR" (a list's entry: "PREFIXNAME
+ * entries must PHRASE (or 0 to keep default), got REPR") or RuntimeEnv's message, prefix first. */
+int ringrule_check(ring_knob k, uint64_t v, bool pow2_heap, const char *prefix, bool entry, const char *repr,
+                   char *err, size_t errlen);
+
+/* The message for a value that is no integer at all (repr as given). Returns -1. */
+int ringrule_refuse(ring_knob k, const char *prefix, bool entry, const char *repr, char *err, size_t errlen);
+
+#endif
