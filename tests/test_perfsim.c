@@ -391,6 +391,190 @@ START_TEST(a_values_table_gives_what_a_capture_without_an_args_dump_lacks)
 }
 END_TEST
 
+/* bgemm64_dump's args dump holds only the args in each kernel's signature (GEMM: 0-2, ADD: 0-1), while its
+ * tasks read the INT64[4] config too (deps.json: GEMM arg 3, ADD arg 2, on each of their 32 tasks). Nothing
+ * compiles until every value is given; --values gives it, and the harness reads it: [64, 4, 8, 1] as INT64
+ * (dtype 7), little-endian, one element of stride 1 at offset 0. */
+START_TEST(a_value_the_args_dump_lacks_is_refused_before_anything_compiles_and_values_give_it)
+{
+    fake f;
+    fake_setup(&f);
+    char *gemm = tu_write(f.dir, "GEMM.cpp", "// fake: 985 11 8 5 418 98 262 202 0 0 32768 0 16384\n");
+    char *add = tu_write(f.dir, "ADD.cpp", "// fake: 862 7 6 0 558 0 0 0 152 149 32768 16384 0\n");
+    char kg[1200], ka[1200], spec[1200];
+    snprintf(kg, sizeof(kg), "GEMM=%s", gemm);
+    snprintf(ka, sizeof(ka), "ADD=%s", add);
+    snprintf(spec, sizeof(spec), "%s/spec.log", f.dir);
+    const char *args[] = {"import", REAL("bgemm64_dump"), "--costs", "perf-sim", "--pto-isa", f.pto,
+                          "--runtime-include", f.rt, "--cache", f.cache, "--kernel", kg, "--kernel", ka, NULL, NULL,
+                          NULL};
+    run_out r = tu_run(args);
+    ck_assert_int_eq(r.status, 3);
+    ck_assert_str_eq(r.err, "ptosim import: kernel GEMM arg 3 (an INT64 [4] input of 32 tasks), kernel ADD arg 2 (an "
+                            "INT64 [4] input of 32 tasks): not in the args dump (the runtime dumps only the args in a "
+                            "kernel's signature) and not given by --values; give them in a --values table: {\"GEMM\": "
+                            "{\"inputs\": {\"3\": [4 numbers]}}, \"ADD\": {\"inputs\": {\"2\": [4 numbers]}}}\n");
+    ck_assert_str_eq(r.out, "");
+    ck_assert_int_eq(lines(f.clog), 0);
+    tu_run_free(&r);
+    /* one of the two given: the other is still named, alone */
+    char *half = tu_write(f.dir, "half.json", "{\"GEMM\": {\"inputs\": {\"3\": [64, 4, 8, 1]}}}");
+    args[14] = "--values";
+    args[15] = half;
+    r = tu_run(args);
+    ck_assert_int_eq(r.status, 3);
+    ck_assert_str_eq(r.err, "ptosim import: kernel ADD arg 2 (an INT64 [4] input of 32 tasks): not in the args dump "
+                            "(the runtime dumps only the args in a kernel's signature) and not given by --values; give "
+                            "it in a --values table: {\"ADD\": {\"inputs\": {\"2\": [4 numbers]}}}\n");
+    ck_assert_int_eq(lines(f.clog), 0);
+    tu_run_free(&r);
+    /* both given (ADD by its id): priced, and the runs read the config */
+    char *values = tu_write(f.dir, "v.json", "{\"GEMM\": {\"inputs\": {\"3\": [64, 4, 8, 1]}}, "
+                                             "\"1\": {\"inputs\": {\"2\": [64, 4, 8, 1]}}}");
+    args[15] = values;
+    setenv("FAKE_SPEC", spec, 1);
+    r = tu_run(args);
+    unsetenv("FAKE_SPEC");
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_msg(strstr(r.out, "\"cycles\": 985"), "%s", r.out);
+    ck_assert_msg(strstr(r.out, "\"cycles\": 862"), "%s", r.out);
+    ck_assert_int_eq(lines(f.clog), 2);
+    tu_run_free(&r);
+    char *sp = tu_read(spec);
+    ck_assert_msg(strstr(sp, "\nt 3 7 1 4 1 0 4 32 4000000000000000040000000000000008000000000000000100000000000000\n"),
+                  "%s", sp);
+    ck_assert_msg(strstr(sp, "\nt 2 7 1 4 1 0 4 32 4000000000000000040000000000000008000000000000000100000000000000\n"),
+                  "%s", sp);
+    free(sp);
+    /* a kernel given twice, by its name and by its id */
+    char *twice = tu_write(f.dir, "twice.json", "{\"GEMM\": {\"inputs\": {\"3\": [64, 4, 8, 1]}}, "
+                                                "\"0\": {\"inputs\": {\"3\": [64, 4, 8, 1]}}}");
+    args[15] = twice;
+    r = tu_run(args);
+    ck_assert_int_eq(r.status, 3);
+    char want[2048];
+    snprintf(want, sizeof(want), "ptosim import: %s: 0: kernel GEMM has an entry already\n", twice);
+    ck_assert_str_eq(r.err, want);
+    tu_run_free(&r);
+    free(twice);
+    free(values);
+    free(half);
+    free(gemm);
+    free(add);
+}
+END_TEST
+
+/* A harness run that crashes or fails is said as such (the signal, the exit status, what it printed), never as
+ * a compile failure, and nothing of it is kept: the next import runs it again (and compiles nothing). */
+START_TEST(a_crashed_harness_run_is_named_by_its_signal_and_not_cached)
+{
+    fake f;
+    fake_setup(&f);
+    fake_kernel(&f, 1, FIGURES[1], "// FAKE_RUN_EXIT");
+    fake_kernel(&f, 2, FIGURES[2], "// FAKE_RUN_NORESULT");
+    fake_kernel(&f, 3, FIGURES[3], "// FAKE_RUN_SEGV");
+    setenv("FAKE_RUN_FAIL", "1", 1);
+    run_out r = fake_import(&f, NULL, NULL, NULL, NULL);
+    unsetenv("FAKE_RUN_FAIL");
+    ck_assert_int_eq(r.status, 3);
+    char want[8192];
+    snprintf(want, sizeof(want),
+             "ptosim import: kernel SF (%s): its Perf-Sim run failed with exit status 3 (fake harness: bad tensor "
+             "line); kernel PV (%s): its Perf-Sim run wrote no results (it printed nothing); kernel UP (%s): its "
+             "Perf-Sim run was killed by SIGSEGV (it printed nothing) (--fallback model keeps the model's cost for "
+             "these)\n",
+             f.src[1], f.src[2], f.src[3]);
+    ck_assert_str_eq(r.err, want);
+    ck_assert_str_eq(r.out, "");
+    ck_assert_int_eq(lines(f.clog), 4);
+    ck_assert_int_eq(lines(f.rlog), 4); /* one batch a kernel */
+    tu_run_free(&r);
+    /* the same binaries, now running well: the three failed runs run again, QK's result comes from the cache */
+    r = fake_import(&f, NULL, NULL, NULL, NULL);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_int_eq(lines(f.clog), 4);
+    ck_assert_int_eq(lines(f.rlog), 7);
+    ck_assert_msg(strstr(r.out, "\"cycles\": 45,"), "%s", r.out);
+    tu_run_free(&r);
+}
+END_TEST
+
+/* The runtime's vector_example names its incores by func_id only ("func_id": 0, no "name"), and vector_dump2
+ * has no name map: the graph shows func0, func1, func2. A test file's func_ids, and a JSON table keyed by those
+ * names or by the ids, give the kernels their sources. func1 (add a scalar) takes the FLOAT32 scalar 1.0 in
+ * args[2], which the dump writes as a value and the kernel reads as its bits: 0x3f800000 = 1065353216. */
+START_TEST(a_test_files_incores_by_func_id_and_a_table_of_the_graphs_names_give_the_sources)
+{
+    fake f;
+    fake_setup(&f);
+    char p[2048], spec[1200];
+    snprintf(p, sizeof(p), "%s/ve/kernels/aiv", f.dir);
+    mkdirs(p);
+    static const char *const files[3] = {"kernel_add.cpp", "kernel_add_scalar.cpp", "kernel_mul.cpp"};
+    for (int i = 0; i < 3; i++)
+        free(tu_write(p, files[i], "// fake: 2884 7 6 0 2238 0 0 0 44 599 131072 65536 0\n"));
+    snprintf(p, sizeof(p), "%s/ve", f.dir);
+    char *py = tu_write(p, "test_vector_example.py",
+                        "CALLABLE = {\n    \"incores\": [\n"
+                        "        {\n            \"func_id\": 0,\n            \"source\": \"kernels/aiv/kernel_add.cpp\",\n"
+                        "            \"core_type\": \"aiv\",\n            \"signature\": [D.IN, D.IN, D.OUT],\n        },\n"
+                        "        {\"func_id\": 1, \"source\": \"kernels/aiv/kernel_add_scalar.cpp\", \"core_type\": \"aiv\"},\n"
+                        "        {\"func_id\": 2, \"source\": \"kernels/aiv/kernel_mul.cpp\", \"core_type\": \"aiv\"},\n"
+                        "    ],\n}\n");
+    snprintf(spec, sizeof(spec), "%s/spec.log", f.dir);
+    const char *args[] = {"import", REAL("vector_dump2"), "--costs", "perf-sim", "--pto-isa", f.pto,
+                          "--runtime-include", f.rt, "--cache", f.cache, "--kernels", py, NULL};
+    setenv("FAKE_SPEC", spec, 1);
+    run_out r = tu_run(args);
+    unsetenv("FAKE_SPEC");
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_int_eq(lines(f.clog), 3);
+    for (int i = 0; i < 3; i++) {
+        char want[256];
+        snprintf(want, sizeof(want), "{\"id\": %d, \"name\": \"func%d\", \"core\": \"aiv\", \"cost\": {\"perf_sim\"", i,
+                 i);
+        ck_assert_msg(strstr(r.out, want), "%s", r.out);
+    }
+    tu_run_free(&r);
+    char *sp = tu_read(spec);
+    ck_assert_msg(strstr(sp, "\ns 2 1065353216\ns 3 3\n"), "%s", sp);
+    free(sp);
+    /* a JSON table keyed by the graph's names, or by the ids */
+    char *table = tu_write(f.dir, "k.json", "{\"func0\": \"ve/kernels/aiv/kernel_add.cpp\", \"1\": "
+                                            "\"ve/kernels/aiv/kernel_add_scalar.cpp\", \"func2\": {\"source\": "
+                                            "\"ve/kernels/aiv/kernel_mul.cpp\", \"core\": \"aiv\"}}");
+    args[11] = table;
+    r = tu_run(args);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_int_eq(lines(f.clog), 3); /* the same sources: nothing compiles again */
+    tu_run_free(&r);
+    /* a func_id given twice, and a test file with neither names nor func_ids */
+    char *dup = tu_write(p, "dup.py", "CALLABLE = {\"incores\": [{\"func_id\": 1, \"source\": \"a.cpp\"}, "
+                                      "{\"func_id\": 1, \"source\": \"b.cpp\"}]}\n");
+    args[11] = dup;
+    r = tu_run(args);
+    ck_assert_int_eq(r.status, 3);
+    char want[4096];
+    snprintf(want, sizeof(want), "ptosim import: %s: kernel func_id 1 has a source already (%s)\n", dup, dup);
+    ck_assert_str_eq(r.err, want);
+    tu_run_free(&r);
+    char *none = tu_write(p, "none.py", "CALLABLE = {\"incores\": [{\"source\": \"a.cpp\", \"core_type\": \"aiv\"}]}\n");
+    args[11] = none;
+    r = tu_run(args);
+    ck_assert_int_eq(r.status, 3);
+    snprintf(want, sizeof(want),
+             "ptosim import: %s: no kernels found (a runtime test file lists them in CALLABLE[\"incores\"] as "
+             "{\"func_id\": ..., \"name\": ..., \"source\": ..., \"core_type\": ...}, with a name or a func_id)\n",
+             none);
+    ck_assert_str_eq(r.err, want);
+    tu_run_free(&r);
+    free(none);
+    free(dup);
+    free(table);
+    free(py);
+}
+END_TEST
+
 /* A measured profile drives the chip: bgemm's GEMM as Perf-Sim measured it, on the 1.8 GHz a2a3 clock:
  * 19,696 x 1.8 / 1.85 = 19,164 cycles = 10.647 us; cube 8,216 -> 7,994 cycles, 7,994 / 19,164 = 41.71 %
  * busy, the busiest pipe; pmu.csv's group-2 counters are those cycles. */
@@ -1245,6 +1429,59 @@ START_TEST(the_runtimes_bgemm_kernels_reproduce_perf_sims_figures_and_pipes)
 }
 END_TEST
 
+/* bgemm Bgemm64 with its args dump (tests/real/bgemm64_dump: args.bin left out, it holds FLOAT32 contents only):
+ * the dump lacks the INT64[4] config, refused before anything compiles; with --values [64, 4, 8, 1] (tile 64,
+ * grid_k 4, 32 tasks / 4 = 8 groups, incore_loop 1) each kernel runs one 64 x 64 tile: Case1's 44 GEMM and 28
+ * ADD instructions are 4 tiles of 11 and 7; GEMM loads two tiles (2 x 64 x 64 x 4 = 32768 bytes) and stores one
+ * through FIXPIPE (16384), ADD loads two and stores one through MTE3. */
+START_TEST(the_runtimes_bgemm64_capture_with_its_args_dump_is_priced_once_its_config_is_given)
+{
+    const char *dir = tu_tmpdir();
+    run_out r = real_import(REAL("bgemm64_dump"), RT_EXAMPLES "/benchmark_bgemm/test_benchmark_bgemm.py", NULL,
+                            NULL, NULL, NULL);
+    ck_assert_int_eq(r.status, 3);
+    ck_assert_str_eq(r.err, "ptosim import: kernel GEMM arg 3 (an INT64 [4] input of 32 tasks), kernel ADD arg 2 (an "
+                            "INT64 [4] input of 32 tasks): not in the args dump (the runtime dumps only the args in a "
+                            "kernel's signature) and not given by --values; give them in a --values table: {\"GEMM\": "
+                            "{\"inputs\": {\"3\": [4 numbers]}}, \"ADD\": {\"inputs\": {\"2\": [4 numbers]}}}\n");
+    tu_run_free(&r);
+    char *values = tu_write(dir, "v.json", "{\"GEMM\": {\"inputs\": {\"3\": [64, 4, 8, 1]}}, "
+                                           "\"ADD\": {\"inputs\": {\"2\": [64, 4, 8, 1]}}}");
+    r = real_import(REAL("bgemm64_dump"), RT_EXAMPLES "/benchmark_bgemm/test_benchmark_bgemm.py", "--values", values,
+                    "-j", "2");
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_msg(strstr(r.out, "\"gm_bytes\": {\"mte2\": 32768, \"fixpipe\": 16384}}"), "%s", r.out);
+    ck_assert_msg(strstr(r.out, "\"gm_bytes\": {\"mte2\": 32768, \"mte3\": 16384}}"), "%s", r.out);
+    ck_assert_msg(strstr(r.out, ", 11 instructions, busiest pipe"), "%s", r.out);
+    ck_assert_msg(strstr(r.out, ", 7 instructions, busiest pipe"), "%s", r.out);
+    ck_assert_msg(kernel_cycles(r.out, "GEMM", NULL) > 0 && kernel_cycles(r.out, "ADD", NULL) > 0, "%s", r.out);
+    tu_run_free(&r);
+    free(values);
+}
+END_TEST
+
+/* vector_example (tests/real/vector_dump2, args.bin left out: FLOAT32 contents only; the scalars are in the
+ * dump's JSON), its test file naming incores by func_id: f = (a+b+1)*(a+b+2) + (a+b) on 128 x 128 FLOAT32, one
+ * tile each: add and mul load two 64 KiB tiles and store one, add-scalar loads one; add-scalar runs with 1.0
+ * and with 2.0, two signatures. */
+START_TEST(the_runtimes_vector_example_is_priced_from_a_test_file_of_func_ids)
+{
+    run_out r = real_import(REAL("vector_dump2"), RT_EXAMPLES "/vector_example/test_vector_example.py", "-j", "2",
+                            NULL, NULL);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_msg(strstr(r.out, "\"gm_bytes\": {\"mte2\": 131072, \"mte3\": 65536}}"), "%s", r.out);
+    ck_assert_msg(strstr(r.out, "\"gm_bytes\": {\"mte2\": 65536, \"mte3\": 65536}}"), "%s", r.out);
+    ck_assert_msg(strstr(r.out, "kernel_add_scalar.cpp): "), "%s", r.out);
+    ck_assert_msg(strstr(strstr(r.out, "kernel_add_scalar.cpp): "), "; 2 distinct task signatures\""), "%s", r.out);
+    for (int i = 0; i < 3; i++) {
+        char name[16];
+        snprintf(name, sizeof(name), "func%d", i);
+        ck_assert_msg(kernel_cycles(r.out, name, NULL) > 0, "%s", r.out);
+    }
+    tu_run_free(&r);
+}
+END_TEST
+
 /* ptosim's own kernels (tests/perfsim/), through ptosim's own capture with an args dump: vadd takes its tile
  * count from a scalar (1, 3, and 3 over 3 SPMD blocks: 1 a block), mm from an INT32 input ([2, 3]: 2). Per tile vadd records 7 instructions and
  * moves 2 x 16 KiB in and 16 KiB out; mm 11 instructions, 32 KiB in, 16 KiB out (their header comments). */
@@ -1290,6 +1527,9 @@ Suite *suite_perfsim(void)
     tcase_add_test(tc, a_result_past_what_a_graph_holds_is_a_kernel_failure_not_a_graph_that_does_not_validate);
     tcase_add_test(tc, perf_sim_options_and_tables_are_checked_before_anything_compiles);
     tcase_add_test(tc, a_values_table_gives_what_a_capture_without_an_args_dump_lacks);
+    tcase_add_test(tc, a_value_the_args_dump_lacks_is_refused_before_anything_compiles_and_values_give_it);
+    tcase_add_test(tc, a_crashed_harness_run_is_named_by_its_signal_and_not_cached);
+    tcase_add_test(tc, a_test_files_incores_by_func_id_and_a_table_of_the_graphs_names_give_the_sources);
     tcase_add_test(tc, a_perf_sim_cost_gives_the_kernel_its_time_pipes_and_pmu_counters);
     tcase_add_test(tc, sha256_gives_the_standards_digests);
     tcase_add_test(tc, the_cache_is_made_for_its_user_alone_and_refused_when_another_can_write_it);
@@ -1305,7 +1545,7 @@ Suite *suite_perfsim(void)
     tcase_add_test(tc, the_cache_and_time_limit_options_are_in_the_help_the_man_page_and_completion);
     suite_add_tcase(s, tc);
     if (!have_trees()) {
-        printf("perf-sim: 3 tests skipped: no pto-isa and runtime trees in build/perfsim/ (make perfsim-dep "
+        printf("perf-sim: 5 tests skipped: no pto-isa and runtime trees in build/perfsim/ (make perfsim-dep "
                "unpacks them from ../shared/)\n");
         return s;
     }
@@ -1314,6 +1554,8 @@ Suite *suite_perfsim(void)
     tcase_add_test(real, the_runtimes_paged_attention_kernels_reproduce_perf_sims_figures);
     tcase_add_test(real, the_runtimes_bgemm_kernels_reproduce_perf_sims_figures_and_pipes);
     tcase_add_test(real, ptosims_own_kernels_are_priced_from_its_own_capture);
+    tcase_add_test(real, the_runtimes_bgemm64_capture_with_its_args_dump_is_priced_once_its_config_is_given);
+    tcase_add_test(real, the_runtimes_vector_example_is_priced_from_a_test_file_of_func_ids);
     suite_add_tcase(s, real);
     return s;
 }

@@ -299,7 +299,7 @@ static const opt_def IMPORT_OPTS[] = {
      .arg = OPT_VALUE,
      .kind = OPT_KIND_FILE,
      .meta = "FILE",
-     .help = "without an args dump: {\"NAME\": {\"scalars\": [..], \"inputs\": {\"3\": [..]}}}",
+     .help = "what the capture lacks: {\"NAME\": {\"scalars\": [..], \"inputs\": {\"3\": [..]}}}",
      PERF_TEXT_AT(values_file)},
     {.name = "pto-isa",
      .arg = OPT_VALUE,

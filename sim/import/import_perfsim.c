@@ -39,8 +39,20 @@ static uint64_t buffer_elems(const perfsim_arg *a)
 
 /* ---- the kernel table: --kernel NAME=FILE, --kernels TABLE (JSON, or a runtime test file's incores) ---- */
 
+/* Does s name kernel f: its name, the name the graph shows for it (funcN when the capture names none), or its
+ * id ("0")? */
+static bool names_func(const importer *im, int f, const char *s)
+{
+    char id[24], shown[24];
+    snprintf(id, sizeof(id), "%d", f);
+    snprintf(shown, sizeof(shown), "func%d", f);
+    return (im->names[f][0] && strcmp(s, im->names[f]) == 0) || strcmp(s, id) == 0 ||
+           (!im->names[f][0] && strcmp(s, shown) == 0);
+}
+
 typedef struct ksrc {
-    char name[GRAPH_NAME_MAX];
+    char name[GRAPH_NAME_MAX]; /* "" when a test file gives only its func_id */
+    int id;                    /* its func_id from a test file, -1 none */
     char path[PATH_MAX];
     int core; /* -1 unknown, 0 aic, 1 aiv */
     char from[PATH_MAX + 32]; /* where it was given, for messages */
@@ -63,18 +75,28 @@ typedef struct perf_state {
     uint32_t *slots; /* open addressing: sig index + 1 */
     size_t nslots;
     int kidx[GRAPH_MAX_FUNC_ID]; /* func -> perfsim kernel index, -1 none */
+    char disp[GRAPH_MAX_FUNC_ID][GRAPH_NAME_MAX]; /* func -> the name the graph shows (its name, else funcN) */
+    const cJSON *vals[GRAPH_MAX_FUNC_ID];         /* func -> its --values entry, NULL none */
+    struct missing {                              /* an arg its tasks read that neither dump nor --values gives */
+        int func, arg, dtype, ndim;
+        uint32_t shape[PERFSIM_MAX_DIMS];
+        size_t tasks;
+    } miss[16];
+    size_t nmiss;
     perfsim_kernel *pk;
     int npk;
     size_t unknown_tasks[GRAPH_MAX_FUNC_ID]; /* tasks priced without data they may read */
     char unknown_what[GRAPH_MAX_FUNC_ID][160];
 } perf_state;
 
-static int add_src(perf_state *ps, const char *name, const char *path, int core, const char *from)
+static int add_src(perf_state *ps, const char *name, int id, const char *path, int core, const char *from)
 {
     for (size_t i = 0; i < ps->nsrc; i++)
-        if (strcmp(ps->src[i].name, name) == 0) {
-            snprintf(ps->im->err, ps->im->errlen, "%s: kernel %s has a source already (%s)", from, name,
-                     ps->src[i].from);
+        if ((*name && strcmp(ps->src[i].name, name) == 0) || (id >= 0 && ps->src[i].id == id)) {
+            char idname[24];
+            snprintf(idname, sizeof(idname), "func_id %d", id);
+            snprintf(ps->im->err, ps->im->errlen, "%s: kernel %s has a source already (%s)", from,
+                     *name ? name : idname, ps->src[i].from);
             return -1;
         }
     if (ps->nsrc == ps->srccap) {
@@ -96,6 +118,7 @@ static int add_src(perf_state *ps, const char *name, const char *path, int core,
         return -1;
     }
     k->core = core;
+    k->id = id;
     snprintf(k->from, sizeof(k->from), "%s", from);
     return 0;
 }
@@ -150,7 +173,7 @@ static int read_kernel_json(perf_state *ps, const char *path, const char *text, 
             snprintf(full, sizeof(full), "%s", s->valuestring);
         else
             snprintf(full, sizeof(full), "%.2000s/%.2000s", dir, s->valuestring);
-        rc = add_src(ps, e->string, full, core, path);
+        rc = add_src(ps, e->string, -1, full, core, path);
     }
     cJSON_Delete(root);
     return rc;
@@ -176,7 +199,27 @@ static bool py_string(const char *p, const char *end, const char *key, char *out
     return true;
 }
 
-/* A runtime test file: the entries of CALLABLE's "incores" list, each {"name", "source", "core_type"}. */
+/* The value of "key": N at p (a Python dict literal's integer entry), in [0, GRAPH_MAX_FUNC_ID). */
+static bool py_int(const char *p, const char *end, const char *key, int *out)
+{
+    char pat[64];
+    snprintf(pat, sizeof(pat), "\"%s\"", key);
+    const char *k = strstr(p, pat);
+    if (!k || k >= end)
+        return false;
+    k += strlen(pat);
+    while (*k == ' ' || *k == ':')
+        k++;
+    char *e;
+    long v = strtol(k, &e, 10);
+    if (e == k || e > end || v < 0 || v >= GRAPH_MAX_FUNC_ID || (*k < '0' || *k > '9'))
+        return false;
+    *out = (int)v;
+    return true;
+}
+
+/* A runtime test file: the entries of CALLABLE's "incores" list, each {"func_id", "name", "source",
+ * "core_type"}: a kernel is known by its name, its func_id, or both. */
 static int read_kernel_py(perf_state *ps, const char *path, const char *text)
 {
     char dir[PATH_MAX];
@@ -187,12 +230,14 @@ static int read_kernel_py(perf_state *ps, const char *path, const char *text)
         const char *end = strchr(p, '}');
         if (!end)
             break;
-        char name[GRAPH_NAME_MAX], src[PATH_MAX - 64], core[16];
-        if (py_string(p, end, "name", name, sizeof(name)) && py_string(p, end, "source", src, sizeof(src))) {
+        char name[GRAPH_NAME_MAX] = "", src[PATH_MAX - 64], core[16];
+        int id = -1;
+        bool named = py_string(p, end, "name", name, sizeof(name)), numbered = py_int(p, end, "func_id", &id);
+        if ((named || numbered) && py_string(p, end, "source", src, sizeof(src))) {
             int c = py_string(p, end, "core_type", core, sizeof(core)) ? core_of(core) : -1;
             char full[PATH_MAX];
             snprintf(full, sizeof(full), "%.2000s/%.2000s", dir, src);
-            if (add_src(ps, name, full, c < -1 ? -1 : c, path) != 0)
+            if (add_src(ps, named ? name : "", numbered ? id : -1, full, c < -1 ? -1 : c, path) != 0)
                 return -1;
             n++;
         }
@@ -204,8 +249,8 @@ static int read_kernel_py(perf_state *ps, const char *path, const char *text)
     }
     if (!n) {
         snprintf(ps->im->err, ps->im->errlen,
-                 "%s: no kernels found (a runtime test file lists them in CALLABLE[\"incores\"] as {\"name\": "
-                 "..., \"source\": ..., \"core_type\": ...})",
+                 "%s: no kernels found (a runtime test file lists them in CALLABLE[\"incores\"] as {\"func_id\": "
+                 "..., \"name\": ..., \"source\": ..., \"core_type\": ...}, with a name or a func_id)",
                  path);
         return -1;
     }
@@ -238,7 +283,7 @@ static int read_kernel_sources(perf_state *ps)
         snprintf(name, sizeof(name), "%.*s", (int)(eq - a), a);
         char from[64 + GRAPH_NAME_MAX];
         snprintf(from, sizeof(from), "--kernel %s", name);
-        if (add_src(ps, name, eq + 1, -1, from) != 0)
+        if (add_src(ps, name, -1, eq + 1, -1, from) != 0)
             return -1;
     }
     if (o->kernels_file) {
@@ -394,10 +439,148 @@ static unsigned char *keep_blob(perf_state *ps, size_t len)
     return p;
 }
 
-/* The task's args from its dump records: scalars, views, and integer inputs' contents. */
-static int sig_from_dump(perf_state *ps, size_t t, perfsim_sig *s, char *unknown, size_t ulen)
+static bool is_input(const imp_arg *x)
+{
+    return x->type != A_OUT && x->type != A_OUT_EXISTING;
+}
+
+/* Slot i of a task from deps.json: the arg's view (an output's: what its readers see of it, else its
+ * storage); no contents. */
+static void arg_from_graph(const importer *im, const imp_task *tk, int i, perfsim_arg *a)
+{
+    const imp_arg *x = &tk->args[i];
+    memset(a, 0, sizeof(*a));
+    a->used = true;
+    const imp_arg *view = x;
+    int dt = x->dtype;
+    if (x->type == A_OUT) {
+        size_t slot = 0; /* its place among the task's outputs */
+        for (int j = 0; j < i; j++)
+            slot += tk->args[j].type == A_OUT;
+        const imp_buf *b = slot < tk->nouts ? &im->bufs[tk->outs[slot]] : NULL;
+        view = b ? b->view : NULL;
+        dt = view ? view->dtype : b ? b->dtype : DT_INT8;
+        if (!view) {
+            a->dtype = dt;
+            a->ndim = 1;
+            a->shape[0] = (uint32_t)(b && b->numel < UINT32_MAX ? b->numel : 1);
+            a->stride[0] = 1;
+            a->buffer_elems = a->shape[0];
+            return;
+        }
+    }
+    a->dtype = dt;
+    a->ndim = view->ndim;
+    for (int d = 0; d < view->ndim; d++) {
+        a->shape[d] = (uint32_t)view->shape[d];
+        a->stride[d] = (uint32_t)view->strides[d];
+    }
+    a->start = view->start;
+    a->buffer_elems = buffer_elems(a);
+}
+
+/* What --values gives kernel func: scalars from slot nargs on, inputs' contents by slot. With a dump, only
+ * what the dump lacks (a slot it did not record, an input whose contents it does not hold). */
+static int apply_values(perf_state *ps, int func, int nargs, bool dump, perfsim_sig *s)
+{
+    const cJSON *v = ps->vals[func], *x;
+    if (!v)
+        return 0;
+    const cJSON *sc = cJSON_GetObjectItemCaseSensitive(v, "scalars"), *in = cJSON_GetObjectItemCaseSensitive(v, "inputs");
+    int slot = nargs;
+    cJSON_ArrayForEach(x, sc)
+    {
+        if (slot >= PERFSIM_SLOTS)
+            break;
+        perfsim_arg *a = &s->arg[slot++];
+        if (dump && a->used)
+            continue;
+        memset(a, 0, sizeof(*a));
+        a->used = a->scalar = true;
+        a->value = x->valuedouble < 0 ? (uint64_t)(int64_t)x->valuedouble : (uint64_t)x->valuedouble;
+        if (slot > s->nslots)
+            s->nslots = slot;
+    }
+    cJSON_ArrayForEach(x, in)
+    {
+        int i = atoi(x->string);
+        if (i < 0 || i >= s->nslots || s->arg[i].scalar || !s->arg[i].used)
+            continue; /* read_values checked it against every task of the kernel */
+        perfsim_arg *a = &s->arg[i];
+        if (dump && a->data)
+            continue;
+        int es = dtype_size(a->dtype), n = cJSON_GetArraySize(x);
+        unsigned char *b = es > 0 ? keep_blob(ps, (size_t)n * (size_t)es) : NULL;
+        if (!b)
+            return imp_oom(ps->im);
+        int e = 0;
+        const cJSON *y;
+        cJSON_ArrayForEach(y, x) dtype_encode(a->dtype, y->valuedouble, b + (size_t)es * (size_t)e++);
+        a->data = b;
+        a->datalen = (size_t)n * (size_t)es;
+    }
+    return 0;
+}
+
+/* Notes that kernel func's task reads slot i (a, an integer input) whose contents neither the dump nor
+ * --values gives. */
+static void add_missing(perf_state *ps, int func, int i, const perfsim_arg *a)
+{
+    for (size_t m = 0; m < ps->nmiss; m++)
+        if (ps->miss[m].func == func && ps->miss[m].arg == i) {
+            ps->miss[m].tasks++;
+            return;
+        }
+    if (ps->nmiss == sizeof(ps->miss) / sizeof(ps->miss[0]))
+        return; /* the first ones are enough to say what is missing */
+    struct missing *m = &ps->miss[ps->nmiss++];
+    m->func = func;
+    m->arg = i;
+    m->dtype = a->dtype;
+    m->ndim = a->ndim;
+    memcpy(m->shape, a->shape, sizeof(m->shape));
+    m->tasks = 1;
+}
+
+/* The refusal of an import whose kernels read values no one gave, into im->err. */
+static int missing_values(perf_state *ps)
+{
+    char list[2048] = "", table[2048] = "";
+    size_t ll = 0, tl = 0;
+#define PUT(buf, len, ...)                                                                                           \
+    (len += (size_t)snprintf(buf + (len < sizeof(buf) ? len : sizeof(buf)), len < sizeof(buf) ? sizeof(buf) - len : 0, \
+                             __VA_ARGS__))
+    for (size_t i = 0; i < ps->nmiss; i++) {
+        const struct missing *m = &ps->miss[i];
+        uint64_t elems = 1;
+        PUT(list, ll, "%skernel %s arg %d (an %s [", i ? ", " : "", ps->disp[m->func], m->arg, dtype_name(m->dtype));
+        for (int d = 0; d < m->ndim; d++) {
+            PUT(list, ll, "%s%" PRIu32, d ? ", " : "", m->shape[d]);
+            elems *= m->shape[d];
+        }
+        PUT(list, ll, "] input of %zu task%s)", m->tasks, m->tasks == 1 ? "" : "s");
+        bool first = i == 0 || ps->miss[i - 1].func != m->func, last = i + 1 == ps->nmiss || ps->miss[i + 1].func != m->func;
+        if (first)
+            PUT(table, tl, "%s\"%s\": {\"inputs\": {", i ? ", " : "", ps->disp[m->func]);
+        PUT(table, tl, "%s\"%d\": [%" PRIu64 " number%s]", first ? "" : ", ", m->arg, elems, elems == 1 ? "" : "s");
+        if (last)
+            PUT(table, tl, "}}");
+    }
+#undef PUT
+    snprintf(ps->im->err, ps->im->errlen,
+             "%s: not in the args dump (the runtime dumps only the args in a kernel's signature) and not given by "
+             "--values; give %s in a --values table: {%s}",
+             list, ps->nmiss == 1 ? "it" : "them", table);
+    return -1;
+}
+
+/* The task's args from its dump records (scalars, views, integer inputs' contents), the args deps.json lists
+ * and the dump lacks (the runtime dumps only a kernel's signature), then --values for what is still lacking.
+ * An integer input no one gives is noted (add_missing). */
+static int sig_from_dump(perf_state *ps, size_t t, int func, perfsim_sig *s, char *unknown, size_t ulen)
 {
     importer *im = ps->im;
+    int unknown_slot = -1;
     for (size_t i = ps->rec_first[t]; i < ps->rec_first[t + 1]; i++) {
         const cJSON *r = ps->recs[i];
         double slot, v;
@@ -416,7 +599,13 @@ static int sig_from_dump(perf_state *ps, size_t t, perfsim_sig *s, char *unknown
         if (strcmp(kind, "scalar") == 0) {
             const cJSON *val = cJSON_GetObjectItemCaseSensitive(r, "value");
             a->scalar = true;
-            if (cJSON_IsNumber(val) && val->valuedouble >= 0 && val->valuedouble <= 18446744073709551615.0)
+            int sdt = dtype_parse(jstr(r, "dtype"));
+            if (cJSON_IsNumber(val) && (sdt == DT_FLOAT32 || sdt == DT_FLOAT16 || sdt == DT_BFLOAT16)) {
+                unsigned char bits[8] = {0}; /* the dump writes a float scalar's value; args[] holds its bits */
+                dtype_encode(sdt, val->valuedouble, bits);
+                for (int b = 7; b >= 0; b--)
+                    a->value = a->value << 8 | bits[b];
+            } else if (cJSON_IsNumber(val) && val->valuedouble >= 0 && val->valuedouble <= 18446744073709551615.0)
                 a->value = (uint64_t)val->valuedouble;
             else if (cJSON_IsNumber(val) && val->valuedouble < 0 && val->valuedouble >= -9.2e18)
                 a->value = (uint64_t)(int64_t)val->valuedouble;
@@ -442,6 +631,7 @@ static int sig_from_dump(perf_state *ps, size_t t, perfsim_sig *s, char *unknown
             cJSON_IsTrue(tr) || !ps->bin) {
             snprintf(unknown, ulen, "the contents of its %s input arg %d (%s)", dtype_name(a->dtype), (int)slot,
                      !ps->bin ? "args.bin is missing" : size > CONTENT_MAX ? "over 1 MiB" : "truncated in the dump");
+            unknown_slot = (int)slot;
             continue;
         }
         unsigned char *b = keep_blob(ps, (size_t)size);
@@ -453,6 +643,23 @@ static int sig_from_dump(perf_state *ps, size_t t, perfsim_sig *s, char *unknown
         a->data = b;
         a->datalen = (size_t)size;
     }
+    const imp_task *tk = &im->tasks[t];
+    int nargs = tk->nargs < PERFSIM_SLOTS ? tk->nargs : PERFSIM_SLOTS;
+    bool from_graph[PERFSIM_SLOTS] = {false};
+    for (int i = 0; i < nargs; i++)
+        if (!s->arg[i].used) {
+            arg_from_graph(im, tk, i, &s->arg[i]);
+            from_graph[i] = true;
+            if (i + 1 > s->nslots)
+                s->nslots = i + 1;
+        }
+    if (apply_values(ps, func, tk->nargs, true, s) != 0)
+        return -1;
+    if (unknown_slot >= 0 && s->arg[unknown_slot].data)
+        unknown[0] = '\0'; /* --values gave what the dump could not hold */
+    for (int i = 0; i < nargs; i++)
+        if (from_graph[i] && is_input(&tk->args[i]) && steering_dtype(s->arg[i].dtype) && !s->arg[i].data)
+            add_missing(ps, func, i, &s->arg[i]);
     return 0;
 }
 
@@ -464,73 +671,20 @@ static int sig_from_graph(perf_state *ps, size_t t, int func, perfsim_sig *s, ch
     if (tk->nargs > PERFSIM_SLOTS)
         return imp_fail(im, "deps.json", "task %" PRIu64 " has %d args; a kernel's args[] holds %d before the "
                         "block contexts", tk->id, tk->nargs, PERFSIM_SLOTS);
-    int slot = 0;
     for (int i = 0; i < tk->nargs; i++) {
-        const imp_arg *x = &tk->args[i];
-        perfsim_arg *a = &s->arg[i];
-        a->used = true;
-        const imp_arg *view = x;
-        int dt = x->dtype;
-        if (x->type == A_OUT) { /* what its readers see of it, else its storage */
-            const imp_buf *b = (size_t)slot < tk->nouts ? &im->bufs[tk->outs[slot]] : NULL;
-            slot++;
-            view = b ? b->view : NULL;
-            dt = view ? view->dtype : b ? b->dtype : DT_INT8;
-            if (!view) {
-                a->dtype = dt;
-                a->ndim = 1;
-                a->shape[0] = (uint32_t)(b && b->numel < UINT32_MAX ? b->numel : 1);
-                a->stride[0] = 1;
-                a->buffer_elems = a->shape[0];
-                continue;
-            }
-        }
-        a->dtype = dt;
-        a->ndim = view->ndim;
-        for (int d = 0; d < view->ndim; d++) {
-            a->shape[d] = (uint32_t)view->shape[d];
-            a->stride[d] = (uint32_t)view->strides[d];
-        }
-        a->start = view->start;
-        a->buffer_elems = buffer_elems(a);
-        if (x->type != A_OUT && x->type != A_OUT_EXISTING && steering_dtype(dt) && !unknown[0])
+        arg_from_graph(im, tk, i, &s->arg[i]);
+        if (is_input(&tk->args[i]) && steering_dtype(s->arg[i].dtype) && !unknown[0])
             snprintf(unknown, ulen, "the contents of its %s input arg %d (the capture has no args dump)",
-                     dtype_name(dt), i);
+                     dtype_name(s->arg[i].dtype), i);
     }
-    s->nslots = tk->nargs < PERFSIM_SLOTS ? tk->nargs : PERFSIM_SLOTS;
-    const cJSON *v = ps->values ? cJSON_GetObjectItemCaseSensitive(ps->values, im->names[func]) : NULL;
-    if (!v) {
+    s->nslots = tk->nargs;
+    if (!ps->vals[func]) {
         if (!unknown[0])
             snprintf(unknown, ulen, "its scalars (the capture has no args dump)");
         return 0;
     }
     unknown[0] = '\0'; /* the user said what the kernel reads */
-    const cJSON *sc = cJSON_GetObjectItemCaseSensitive(v, "scalars"), *in = cJSON_GetObjectItemCaseSensitive(v, "inputs"), *x;
-    cJSON_ArrayForEach(x, sc)
-    {
-        if (s->nslots >= PERFSIM_SLOTS)
-            break;
-        perfsim_arg *a = &s->arg[s->nslots++];
-        a->used = a->scalar = true;
-        a->value = x->valuedouble < 0 ? (uint64_t)(int64_t)x->valuedouble : (uint64_t)x->valuedouble;
-    }
-    cJSON_ArrayForEach(x, in)
-    {
-        int i = atoi(x->string);
-        if (i < 0 || i >= s->nslots)
-            continue; /* read_values checked it against every task of the kernel */
-        perfsim_arg *a = &s->arg[i];
-        int es = dtype_size(a->dtype), n = cJSON_GetArraySize(x);
-        unsigned char *b = es > 0 ? keep_blob(ps, (size_t)n * (size_t)es) : NULL;
-        if (!b)
-            return imp_oom(im);
-        int e = 0;
-        const cJSON *y;
-        cJSON_ArrayForEach(y, x) dtype_encode(a->dtype, y->valuedouble, b + (size_t)es * (size_t)e++);
-        a->data = b;
-        a->datalen = (size_t)n * (size_t)es;
-    }
-    return 0;
+    return apply_values(ps, func, tk->nargs, false, s);
 }
 
 /* Checks --values: kernel -> {"scalars": [numbers], "inputs": {"SLOT": [numbers]}}; every slot an input
@@ -560,8 +714,14 @@ static int read_values(perf_state *ps)
     {
         int f = -1;
         for (int i = 0; i < GRAPH_MAX_FUNC_ID && f < 0; i++)
-            if (im->kernels[i].used && strcmp(im->names[i], k->string) == 0)
+            if (im->kernels[i].used && names_func(im, i, k->string))
                 f = i;
+        if (f >= 0 && ps->vals[f]) {
+            snprintf(im->err, im->errlen, "%s: %s: kernel %s has an entry already", path, k->string, ps->disp[f]);
+            return -1;
+        }
+        if (f >= 0)
+            ps->vals[f] = k;
         if (f < 0) {
             snprintf(im->err, im->errlen, "%s: %s: not one of the capture's kernels", path, k->string);
             return -1;
@@ -757,28 +917,30 @@ static int match_sources(perf_state *ps, bool *fallback)
     size_t mlen = 0;
     for (int f = 0; f < GRAPH_MAX_FUNC_ID; f++) {
         ps->kidx[f] = -1;
+        if (im->names[f][0])
+            snprintf(ps->disp[f], sizeof(ps->disp[f]), "%s", im->names[f]);
+        else
+            snprintf(ps->disp[f], sizeof(ps->disp[f]), "func%d", f);
         imp_kernel *kn = &im->kernels[f];
         if (!kn->used || kn->table)
             continue;
-        char idname[16];
-        snprintf(idname, sizeof(idname), "%d", f);
         const ksrc *src = NULL;
         for (size_t i = 0; i < ps->nsrc && !src; i++)
-            if ((im->names[f][0] && strcmp(ps->src[i].name, im->names[f]) == 0) || strcmp(ps->src[i].name, idname) == 0)
+            if (ps->src[i].id == f || (ps->src[i].name[0] && names_func(im, f, ps->src[i].name)))
                 src = &ps->src[i];
         if (!src) {
             mlen += (size_t)snprintf(missing + mlen, mlen < sizeof(missing) ? sizeof(missing) - mlen : 0, "%s%s",
-                                     mlen ? ", " : "", im->names[f][0] ? im->names[f] : idname);
+                                     mlen ? ", " : "", ps->disp[f]);
             fallback[f] = true;
             continue;
         }
         if (src->core >= 0 && src->core != (kn->aic ? 0 : 1)) {
             snprintf(im->err, im->errlen, "%s: kernel %s is %s in the table but runs on %s cores in the capture",
-                     src->from, src->name, src->core ? "aiv" : "aic", kn->aic ? "AIC" : "AIV");
+                     src->from, ps->disp[f], src->core ? "aiv" : "aic", kn->aic ? "AIC" : "AIV");
             return -1;
         }
         perfsim_kernel *k = &ps->pk[ps->npk];
-        k->name = src->name;
+        k->name = ps->disp[f];
         k->source = src->path;
         k->aic = kn->aic;
         ps->kidx[f] = ps->npk++;
@@ -832,7 +994,7 @@ int import_perfsim_costs(importer *im, const import_opts *opt)
             sig.kernel = ps.kidx[f];
             sig.block_num = tk->block_num > 0 ? tk->block_num : 1;
             char unknown[160] = "";
-            if ((ps.dump ? sig_from_dump(&ps, t, &sig, unknown, sizeof(unknown))
+            if ((ps.dump ? sig_from_dump(&ps, t, f, &sig, unknown, sizeof(unknown))
                          : sig_from_graph(&ps, t, f, &sig, unknown, sizeof(unknown))) != 0)
                 goto out;
             if (unknown[0] && !ps.unknown_tasks[f]++)
@@ -844,6 +1006,10 @@ int import_perfsim_costs(importer *im, const import_opts *opt)
             }
             task_sig[t] = ix;
         }
+    }
+    if (ps.nmiss) { /* refused before anything compiles or runs */
+        missing_values(&ps);
+        goto out;
     }
     res = calloc(ps.nsigs ? ps.nsigs : 1, sizeof(*res));
     if (!res) {
@@ -904,7 +1070,7 @@ int import_perfsim_costs(importer *im, const import_opts *opt)
             snprintf(nb, sizeof(nb), "func %d", f);
             FILE *w = im->warn ? im->warn : stderr;
             fprintf(w, "ptosim: warning: kernel %s: the model's cost, not Perf-Sim's (%s), for its tasks",
-                    im->names[f][0] ? im->names[f] : nb, ps.kidx[f] >= 0 ? ps.pk[ps.kidx[f]].why : "no source given");
+                    ps.disp[f], ps.kidx[f] >= 0 ? ps.pk[ps.kidx[f]].why : "no source given");
             const char *sep = " ";
             for (size_t t = 0; t < im->nknown; t++) { /* every task that runs it */
                 const imp_task *tk = &im->tasks[t];
@@ -952,7 +1118,7 @@ int import_perfsim_costs(importer *im, const import_opts *opt)
                      "; %zu tasks priced without %s (zeros): give them with --values", ps.unknown_tasks[f],
                      ps.unknown_what[f]);
             imp_note(im, "kernel %s: %zu tasks priced without %s (zeros); give them with --values",
-                     im->names[f], ps.unknown_tasks[f], ps.unknown_what[f]);
+                     ps.disp[f], ps.unknown_tasks[f], ps.unknown_what[f]);
         }
         for (size_t t = 0; t < im->nknown; t++) {
             imp_task *tk = &im->tasks[t];

@@ -391,8 +391,41 @@ static bool exited_ok(const proc *p)
     return p->status >= 0 && !p->timed_out && WIFEXITED(p->status) && WEXITSTATUS(p->status) == 0;
 }
 
-/* The first "error:" line of a compiler's log (or its first line), trimmed, into out. */
-static void first_error(const char *log, char *out, size_t outlen)
+/* A signal's name as kill -l gives it ("SIGSEGV"), or its number. */
+static const char *signal_name(int sig, char *buf, size_t len)
+{
+    static const struct {
+        int sig;
+        const char *name;
+    } names[] = {{SIGSEGV, "SIGSEGV"}, {SIGBUS, "SIGBUS"},   {SIGABRT, "SIGABRT"}, {SIGFPE, "SIGFPE"},
+                 {SIGILL, "SIGILL"},   {SIGKILL, "SIGKILL"}, {SIGTERM, "SIGTERM"}, {SIGTRAP, "SIGTRAP"},
+                 {SIGSYS, "SIGSYS"},   {SIGPIPE, "SIGPIPE"}, {SIGXCPU, "SIGXCPU"}, {SIGXFSZ, "SIGXFSZ"}};
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+        if (names[i].sig == sig)
+            return names[i].name;
+    snprintf(buf, len, "signal %d", sig);
+    return buf;
+}
+
+/* Why a harness run that wrote no results failed: the signal that killed it (a crash, not a compile), its exit
+ * status, or that it could not start; with what it printed. */
+static void run_failure(const proc *p, const char *printed, char *why, size_t len)
+{
+    char sb[32];
+    if (p->status < 0)
+        snprintf(why, len, "its Perf-Sim run could not be started");
+    else if (WIFSIGNALED(p->status))
+        snprintf(why, len, "its Perf-Sim run was killed by %s (%s)", signal_name(WTERMSIG(p->status), sb, sizeof(sb)),
+                 printed);
+    else if (WIFEXITED(p->status) && WEXITSTATUS(p->status) != 0)
+        snprintf(why, len, "its Perf-Sim run failed with exit status %d (%s)", WEXITSTATUS(p->status), printed);
+    else
+        snprintf(why, len, "its Perf-Sim run wrote no results (%s)", printed);
+}
+
+/* The first "error:" line of a compiler's or a run's log (or its first line), trimmed, into out; none what
+ * to say when it printed nothing. */
+static void first_error(const char *log, char *out, size_t outlen, const char *none)
 {
     size_t len;
     char *t = slurp(log, 64u << 20, &len);
@@ -411,7 +444,7 @@ static void first_error(const char *log, char *out, size_t outlen)
             s = e ? e + 1 : NULL;
         }
     }
-    snprintf(out, outlen, "%s", line ? line : "(the compiler printed nothing)");
+    snprintf(out, outlen, "%s", line ? line : none);
     free(t);
 }
 
@@ -676,7 +709,7 @@ static int compile_kernels(const perfsim_opts *o, const runner *rn, cache *c, pe
             if (ps[j].status < 0)
                 snprintf(first, sizeof(first), "%s could not be started", o->cxx);
             else
-                first_error(b->log, first, sizeof(first));
+                first_error(b->log, first, sizeof(first), "(the compiler printed nothing)");
             /* an error inside pto-isa's own headers is the tree's, not the kernel's */
             if (strncmp(first, o->pto_isa, strlen(o->pto_isa)) == 0 || strstr(first, "/include/pto/")) {
                 rc = perfsim_fail(
@@ -970,11 +1003,11 @@ static int price(const perfsim_opts *o, cache *c, const char *work, perfsim_kern
         }
         size_t len;
         char *text = exited_ok(&runs[j]) ? slurp(paths[j].res, 256u << 20, &len) : NULL;
-        if (!text) {
-            char first[PERFSIM_MSG_MAX - 64];
-            first_error(runs[j].out, first, sizeof(first));
+        if (!text) { /* nothing of a failed run is kept: the next import runs it again */
+            char first[PERFSIM_MSG_MAX - 128];
+            first_error(runs[j].out, first, sizeof(first), "it printed nothing");
             kernels[k].failed = true;
-            snprintf(kernels[k].why, sizeof(kernels[k].why), "its Perf-Sim run failed: %s", first);
+            run_failure(&runs[j], first, kernels[k].why, sizeof(kernels[k].why));
             continue;
         }
         bool *fresh = calloc(nsigs, sizeof(*fresh));

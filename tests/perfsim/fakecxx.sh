@@ -5,7 +5,9 @@
 # GM_FIXP" line. A kernel holding FAKE_COMPILE_ERROR fails as a kernel error, FAKE_TREE_ERROR as an error
 # inside the pto-isa tree; FAKE_COMPILE_HANG never ends compiling, FAKE_RUN_HANG compiles to a run that never
 # ends (each process of a hang, a shell and its sleep, writes its pid to $FAKE_PIDS); FAKE_RUN_FDS runs list
-# what their open files are to $FAKE_FDS. The dep file's names
+# what their open files are to $FAKE_FDS. While $FAKE_RUN_FAIL is set, a kernel holding FAKE_RUN_SEGV compiles
+# to a run killed by SIGSEGV, FAKE_RUN_EXIT to one that exits 3 with a message, FAKE_RUN_NORESULT to one that
+# exits 0 writing no results. $FAKE_SPEC, when set, gets every spec a run reads. The dep file's names
 # are escaped as clang writes them ('$' as '$$', '#' as '\#', a space as '\ '). $FAKECXX_LOG counts
 # compiles, $FAKERUN_LOG runs.
 set -eu
@@ -46,6 +48,14 @@ if grep -q FAKE_RUN_HANG "$kernel"; then
     chmod +x "$out"
     exit 0
 fi
+fail=""
+if grep -q FAKE_RUN_SEGV "$kernel"; then
+    fail='if [ -n "${FAKE_RUN_FAIL:-}" ]; then kill -SEGV $$; fi'
+elif grep -q FAKE_RUN_EXIT "$kernel"; then
+    fail='if [ -n "${FAKE_RUN_FAIL:-}" ]; then echo "fake harness: bad tensor line" >&2; exit 3; fi'
+elif grep -q FAKE_RUN_NORESULT "$kernel"; then
+    fail='if [ -n "${FAKE_RUN_FAIL:-}" ]; then exit 0; fi'
+fi
 fds=""
 if grep -q FAKE_RUN_FDS "$kernel"; then
     fds='for f in /proc/$$/fd/*; do readlink "$f"; done >> "$FAKE_FDS"'
@@ -53,8 +63,9 @@ fi
 cat > "$out" <<EOS
 #!/bin/sh
 if [ -n "\${FAKERUN_LOG:-}" ]; then echo run >> "\$FAKERUN_LOG"; fi
+$fail
 $fds
-while read -r w id rest; do
+if [ -n "\${FAKE_SPEC:-}" ]; then tee -a "\$FAKE_SPEC"; else cat; fi | while read -r w id rest; do
     case "\$w" in
     sig) cur=\$id ;;
     go) echo "r \$cur $figures" >> "\$1" ;;
