@@ -444,13 +444,44 @@ START_TEST(pmu_event_type_resolution_and_messages)
     ck_assert_int_eq(runcfg_pmu_type(1, NULL, "3", &t, warn, sizeof(warn), err, sizeof(err)), 0);
     ck_assert_int_eq(t, 2); /* 3 is not an a2a3 event group */
     ck_assert_str_eq(warn, "Invalid SIMPLER_PMU_EVENT_TYPE=3, using default (PIPE_UTILIZATION=2)");
-    ck_assert_int_eq(runcfg_pmu_type(1, "9", NULL, &t, warn, sizeof(warn), err, sizeof(err)), 0);
-    ck_assert_int_eq(t, 2);
-    ck_assert_str_eq(warn, "Invalid PMU event type 9, using default (PIPE_UTILIZATION=2)");
+    /* the runtime falls back to 2 on an invalid type; ptosim's command line refuses it (exit 2) */
+    static const char *const bad[] = {"9", "3", "-1", "99999999999999999999"};
+    for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
+        char want[160];
+        ck_assert_int_eq(runcfg_pmu_type(1, bad[i], NULL, &t, warn, sizeof(warn), err, sizeof(err)), -1);
+        snprintf(want, sizeof(want), "--enable-pmu: must be 0 (off) or an event type 1, 2 or 4-8, got %s",
+                 bad[i]);
+        ck_assert_str_eq(err, want);
+    }
     ck_assert_int_eq(runcfg_pmu_type(1, "0", NULL, &t, warn, sizeof(warn), err, sizeof(err)), 0);
     ck_assert_int_eq(t, 0); /* explicitly off */
     ck_assert_int_eq(runcfg_pmu_type(1, "pipe", NULL, &t, warn, sizeof(warn), err, sizeof(err)), -1);
     ck_assert_str_eq(err, "--enable-pmu: 'pipe' is not an integer event type");
+}
+END_TEST
+
+/* --enable-pmu=3 (no such event group) warned, ran with 2 and exited 0; run and sweep now refuse it before
+ * anything runs, as a bad command line (exit 2), and write nothing. */
+START_TEST(a_pmu_event_type_out_of_range_is_a_bad_command_line)
+{
+    const char *dir = tu_tmpdir();
+    char out[4200];
+    snprintf(out, sizeof(out), "%s/o", dir);
+    const char *run[] = {"run", TRACE("chain3.jsonl"), "--enable-pmu=3", "-o", out, NULL};
+    run_out r = tu_run(run);
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_str_eq(r.err,
+                     "ptosim: --enable-pmu: must be 0 (off) or an event type 1, 2 or 4-8, got 3\n" TU_USAGE_RUN);
+    ck_assert(!tu_exists(out));
+    tu_run_free(&r);
+    const char *sweep[] = {"sweep", TRACE("chain3.jsonl"), "--ring-heap", "65536,131072", "--enable-pmu=9",
+                           "-o", out, NULL};
+    r = tu_run(sweep);
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_ptr_nonnull(
+        strstr(r.err, "ptosim sweep: --enable-pmu: must be 0 (off) or an event type 1, 2 or 4-8, got 9"));
+    ck_assert(!tu_exists(out));
+    tu_run_free(&r);
 }
 END_TEST
 
@@ -503,6 +534,7 @@ Suite *suite_runcfg(void)
     tcase_add_test(tc, every_integer_flag_takes_the_same_text);
     tcase_add_test(tc, retired_ring_variables_draw_one_warning_each_naming_the_knob_and_flag);
     tcase_add_test(tc, pmu_event_type_resolution_and_messages);
+    tcase_add_test(tc, a_pmu_event_type_out_of_range_is_a_bad_command_line);
     tcase_add_test(tc, timeout_flag_wins_over_environment);
     suite_add_tcase(s, tc);
     return s;

@@ -201,8 +201,9 @@ int runcfg_pmu_type(int given, const char *value, const char *env, int *type, ch
         if (st == STRINT_OK && t == 0)
             return 0; /* explicitly off */
         if (st != STRINT_OK || !pmu_valid((long)t)) {
-            snprintf(warn, warnlen, "Invalid PMU event type %s, using default (PIPE_UTILIZATION=2)", value);
-            t = 2;
+            /* the runtime would warn and use 2; a type on ptosim's command line is a typo to fix */
+            snprintf(err, errlen, "--enable-pmu: must be 0 (off) or an event type 1, 2 or 4-8, got %s", value);
+            return -1;
         }
         *type = (int)t;
         return 0;

@@ -60,9 +60,10 @@ int runcfg_parse_threads(const char *text, long *out, char *err, size_t errlen);
 
 /* Resolves the PMU event type (model/README.md §16.4): off unless --enable-pmu was
  * given; an explicit value wins; a bare flag takes SIMPLER_PMU_EVENT_TYPE
- * (env, may be NULL) when valid, else 2. An invalid non-zero type falls back
- * to 2 with the runtime's message in warn. Returns 0, or -1 with a message in
- * err when value is not an integer. */
+ * (env, may be NULL) when valid, else 2 with the runtime's message in warn, as
+ * the runtime falls back. Returns 0, or -1 with a message in err when value is
+ * not an integer or no event type (the runtime would fall back; ptosim's command
+ * line refuses it). */
 int runcfg_pmu_type(int given, const char *value, const char *env, int *type, char *warn, size_t warnlen,
                     char *err, size_t errlen);
 
