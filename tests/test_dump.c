@@ -90,8 +90,8 @@ static const char *run_add(const char *level, const char *task_tag, const char *
 /* What a level-1 dump with nothing tagged says: the runtime's host line, then how to tag. */
 #define UNTAGGED_NOTE                                                                                        \
     "ptosim: [host] No args dump data to export\nptosim: note: --dump-args=1 dumps only the arguments a "      \
-    "graph tags with \"dump\": true (a tensor or scalar argument's field, traces/README.md), and none ran; "   \
-    "--dump-args=2 dumps every argument\n"
+    "graph tags with \"dump\": true (a tensor or scalar argument's field, docs/reference/graph-format.md), "  \
+    "and none ran; --dump-args=2 dumps every argument\n"
 
 static char *file_in(const char *dir, const char *rel, size_t *len)
 {

@@ -123,6 +123,12 @@ END_TEST
 
 /* Checks that err starts with want and that every line after it starts
  * "ptosim: " (ptosim's own context follows the runtime's lines). */
+/* The runtime's hints and ACL hints end "See docs/troubleshooting/device-error-codes.md", a page of the
+ * runtime's tree that ptosim does not ship: ptosim's first line after them says whose it is. */
+#define PAGE_NOTE                                                                                            \
+    "ptosim: docs/troubleshooting/device-error-codes.md (named above) is the runtime's page, in "            \
+    "hw-native-sys/simpler; ptosim's own exit statuses are in man ptosim, EXIT STATUS\n"
+
 static void assert_host_lines_then_ptosim(const char *err, const char *want)
 {
     ck_assert_msg(strncmp(err, want, strlen(want)) == 0, "want:\n%s\ngot:\n%s", want, err);
@@ -165,7 +171,7 @@ START_TEST(a_fatal_run_prints_the_three_host_lines_then_ptosim_lines)
         "error hint: raise ring_task_window (PTO2_RING_TASK_WINDOW) or split the scope so slots are "
         "reclaimed "
         "sooner; enable CallConfig.enable_scope_stats to see which scope peaked. See "
-        "docs/troubleshooting/device-error-codes.md\n"
+        "docs/troubleshooting/device-error-codes.md\n" PAGE_NOTE
         "ptosim: set it with --ring-task-window N|a,b,c,d (RunConfig ring_task_window; "
         "PTO2_RING_TASK_WINDOW is retired and not read); see the scopes with --enable-scope-stats\n");
     tu_run_free(&r);
@@ -178,6 +184,30 @@ static void window_4(chip_config *cfg)
     for (int r = 0; r < RING_COUNT; r++)
         cfg->ring_task_window[r] = 4;
 }
+
+/* The heap deadlock's hint cites "the 'Ring buffer sizes:' line above", which the runtime logs when it
+ * sets the rings up: ptosim prints that line (the runtime's format, docs/reference/exit-status.md) first,
+ * so the hint names a line that is there. chain3's first task wants 64 KiB of a 1024-byte heap: code 2. */
+START_TEST(a_heap_deadlock_prints_the_ring_sizes_line_its_hint_cites)
+{
+    const char *args[] = {"run", TRACE("chain3.jsonl"), "--ring-heap", "1024,0,0,2048", "--quiet", NULL};
+    run_out r = tu_run(args);
+    ck_assert_int_eq(r.status, 4);
+    assert_host_lines_then_ptosim(
+        r.err,
+        "Ring buffer sizes: task_window=[16384, 16384, 16384, 16384] heap=[1024, 268435456, 268435456, 2048] "
+        "dep_pool=[16384, 16384, 16384, 16384]\n"
+        "PTO2 runtime failed: orch_error_code=2 sched_error_code=0 runtime_status=-2\n"
+        "error detail: orch_error_code=2 HEAP_RING_DEADLOCK - the task allocator could not reserve the heap "
+        "bytes required for another task\n"
+        "error hint: raise ring_heap (PTO2_RING_HEAP) or shrink per-task args / intermediate tensors; the "
+        "'Ring buffer sizes:' line above reports the configured capacities. See "
+        "docs/troubleshooting/device-error-codes.md\n" PAGE_NOTE
+        "ptosim: set it with --ring-heap N|a,b,c,d (RunConfig ring_heap; PTO2_RING_HEAP is retired and not "
+        "read)\n");
+    tu_run_free(&r);
+}
+END_TEST
 
 START_TEST(scope_deadlock_counts_the_root_scope_as_the_runtime_does)
 {
@@ -228,7 +258,7 @@ START_TEST(a_scheduler_timeout_adds_the_sub_class_line_after_the_hint)
         "PTO2_SCHEDULER_TIMEOUT_MS to tell a true deadlock apart from a merely slow kernel. See "
         "docs/troubleshooting/device-error-codes.md\n"
         "PTO2 scheduler timeout sub_class=S1:running-stalled (detail=1) completed=0/1 running=1 ready=0 "
-        "waiting=0 orch_done=1 stuck_task_id=0 stuck_core=0\n"
+        "waiting=0 orch_done=1 stuck_task_id=0 stuck_core=0\n" PAGE_NOTE
         "ptosim: set it with --scheduler-timeout-ms N or SIMPLER_SCHEDULER_TIMEOUT_MS (the variable the "
         "runtime reads)\n"
         "ptosim: scheduler thread 0 made no progress for 20.000 ms\n");
@@ -283,7 +313,7 @@ START_TEST(a_device_kill_prints_the_runtimes_acl_lines_then_ptosim_lines)
         "ACL error detail: 507018 ACL_ERROR_RT_AICPU_EXCEPTION - an AICPU task raised an exception; several "
         "distinct on-device mechanisms all surface as this one generic code\n" ACL_HINT
         "AICore error 507018: device drained, but force-resetting in finalize regardless (drain success does "
-        "not prove the card is clean)\n"
+        "not prove the card is clean)\n" PAGE_NOTE
         "ptosim: [device] STARS op-execute timeout: the AICore launch ran past its deadline (1 credit(s), "
         "4.294967 s) and was reaped with the AICPU (HandleTaskTimeout / kill aicpu-sd)\n"
         "ptosim: a STARS op-execute kill is not proof of a deadlock: the run may simply be slow (see "
@@ -296,7 +326,7 @@ START_TEST(a_device_kill_prints_the_runtimes_acl_lines_then_ptosim_lines)
         "ACL error detail: 507046 ACL_ERROR_RT_STREAM_SYNC_TIMEOUT - the host timed out waiting on a stream "
         "sync; the device never reported completion\n" ACL_HINT
         "AICore error 507046: device drained, but force-resetting in finalize regardless (drain success does "
-        "not prove the card is clean)\n"
+        "not prove the card is clean)\n" PAGE_NOTE
         "ptosim: a stream-sync kill is not proof of a deadlock: the run may simply be slow (see "
         "ptosim_run.json: outcome.device_error, args_dump)\n");
     free(s);
@@ -319,7 +349,7 @@ START_TEST(a_kill_of_a_run_still_completing_tasks_names_the_knob)
     line = strstr(s, "not prove the card is clean)\n");
     ck_assert_ptr_nonnull(line);
     ck_assert_str_eq(line + strlen("not prove the card is clean)\n"),
-                     "ptosim: not a hang: a task completed 0.020 us before the kill; the stream-sync timeout "
+                     PAGE_NOTE "ptosim: not a hang: a task completed 0.020 us before the kill; the stream-sync timeout "
                      "bounds the whole graph (one stream sync), so silicon kills it too: raise "
                      "--stream-sync-timeout-ms\n");
     free(s);
@@ -446,6 +476,7 @@ Suite *suite_errors(void)
     tcase_add_test(tc, stall_sub_classes_carry_the_runtime_labels);
     tcase_add_test(tc, a_fatal_run_prints_the_three_host_lines_then_ptosim_lines);
     tcase_add_test(tc, a_scheduler_timeout_adds_the_sub_class_line_after_the_hint);
+    tcase_add_test(tc, a_heap_deadlock_prints_the_ring_sizes_line_its_hint_cites);
     tcase_add_test(tc, scope_deadlock_counts_the_root_scope_as_the_runtime_does);
     tcase_add_test(tc, a_device_kill_prints_the_runtimes_acl_lines_then_ptosim_lines);
     tcase_add_test(tc, a_kill_of_a_run_still_completing_tasks_names_the_knob);

@@ -963,6 +963,91 @@ END_TEST
 #define GEN_KINDS                                                                                            \
     "kinds are chain, fan, forkjoin, granularity, bgemm, paged_attention, decode_layer, random\n"
 
+/* A near miss of an option's name or of one of its values is named: one helper (opt_near) for every table.
+ * --costs perfsim said "cannot read the costs table" (read as a FILE); a mistyped option had no hint. */
+START_TEST(a_near_miss_of_an_option_or_a_value_gets_did_you_mean)
+{
+    char out[32];
+    ck_assert_str_eq(opt_near("swimlane model perf-sim", "perfsim", out, sizeof(out)), "perf-sim");
+    ck_assert_str_eq(opt_near("swimlane model perf-sim", "Perf_Sim", out, sizeof(out)), "perf-sim");
+    ck_assert_str_eq(opt_near("swimlane model perf-sim", "modle", out, sizeof(out)), "model"); /* a swap */
+    ck_assert_ptr_null(opt_near("swimlane model perf-sim", "cycles", out, sizeof(out)));
+    ck_assert_ptr_null(opt_near("swimlane model perf-sim", "model", out, sizeof(out)));
+    ck_assert_str_eq(opt_near("local slurm parallel", "lcl", out, sizeof(out)), "local"); /* 2 edits of 5 */
+    ck_assert_ptr_null(opt_near("local slurm parallel", "xyz", out, sizeof(out)));
+    ck_assert_ptr_null(opt_near("a2a3", "a5", out, sizeof(out))); /* 2 edits of a 4-letter word: not near */
+    static const struct {
+        const char *args[8];
+        const char *err;
+    } cases[] = {
+        {{"run", TRACE("chain3.jsonl"), "--ring-hep", "4"},
+         "ptosim: unknown option '--ring-hep' (ptosim run --help lists the options); did you mean "
+         "--ring-heap?\n" TU_USAGE_RUN},
+        {{"run", TRACE("chain3.jsonl"), "--Enable_Dep_Gen"},
+         "ptosim: unknown option '--Enable_Dep_Gen' (ptosim run --help lists the options); did you mean "
+         "--enable-dep-gen?\n" TU_USAGE_RUN},
+        {{"run", TRACE("chain3.jsonl"), "--zzz"},
+         "ptosim: unknown option '--zzz' (ptosim run --help lists the options)\n" TU_USAGE_RUN},
+        {{"tune", TRACE("chain3.jsonl"), "--ring-task-windw=4"},
+         "ptosim tune: unknown option '--ring-task-windw=4' (ptosim run --help lists the options); did you "
+         "mean --ring-task-window?\n" TU_USAGE_TUNE},
+        {{"import", "--costs", "perfsim", "d"},
+         "ptosim import: --costs: 'perfsim' is no source (swimlane, model, perf-sim) and no file; did you "
+         "mean perf-sim?\n" USAGE_IMPORT},
+        {{"sweep", TRACE("chain3.jsonl"), "--engine=slrum"},
+         "ptosim sweep: --engine: 'slrum' is not an engine (local, slurm, parallel); did you mean slurm?\n"
+             TU_USAGE_SWEEP},
+        {{"gen", "paged_attention", "--variant", "manul"},
+         "ptosim gen: paged_attention: --variant: must be one of plain, unroll, manual, batch, spmd, got "
+         "'manul'; did you mean manual?\n" GEN_USAGE},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+        run_out r = tu_run(cases[i].args);
+        ck_assert_int_eq(r.status, 2);
+        ck_assert_str_eq(r.err, cases[i].err);
+        tu_run_free(&r);
+    }
+}
+END_TEST
+
+/* A runtime capture given to run (its folder, or its deps.json) is no graph: the error says so and names
+ * the import that makes one. It said only "is a directory" or "ptosim_graph: missing required field". */
+START_TEST(a_capture_given_to_run_points_to_import)
+{
+    const char *dir = tu_tmpdir();
+    char *deps = tu_write(dir, "deps.json", "{\"tasks\": []}\n");
+    char want[8192];
+    const char *run_dir[] = {"run", dir, NULL};
+    run_out r = tu_run(run_dir);
+    ck_assert_int_eq(r.status, 3);
+    snprintf(want, sizeof(want),
+             "ptosim: %s: is a directory, not a graph file\nptosim: %s is a runtime capture, not a graph: make a "
+             "graph of it first with 'ptosim import %s > graph.jsonl', then run graph.jsonl\n",
+             dir, dir, dir);
+    ck_assert_str_eq(r.err, want);
+    tu_run_free(&r);
+    const char *run_deps[] = {"run", deps, NULL};
+    r = tu_run(run_deps);
+    ck_assert_int_eq(r.status, 3);
+    snprintf(want, sizeof(want),
+             "ptosim: %s:1: ptosim_graph: missing required field (line 1 must be the graph header)\nptosim: %s "
+             "is a runtime capture, not a graph: make a graph of it first with 'ptosim import %s > "
+             "graph.jsonl', then run graph.jsonl\n",
+             deps, deps, dir);
+    ck_assert_str_eq(r.err, want);
+    tu_run_free(&r);
+    /* a folder that is no capture keeps its one line */
+    char *other = tu_write(dir, "x.txt", "x");
+    const char *run_tmp[] = {"run", TRACE(""), NULL};
+    r = tu_run(run_tmp);
+    ck_assert_int_eq(r.status, 3);
+    ck_assert_ptr_null(strstr(r.err, "runtime capture"));
+    tu_run_free(&r);
+    free(other);
+    free(deps);
+}
+END_TEST
+
 /* The messages the converted commands gave before their tables, byte for byte (sim/main.c's, cli.c's,
  * sweep.c's, conform.c's and gen.c's parsers of the time). */
 START_TEST(the_converted_commands_keep_their_messages)
@@ -1075,7 +1160,8 @@ START_TEST(the_converted_commands_keep_their_messages)
         {{"report", "a", "-x"}, "ptosim report: one DIR at a time\n" TU_USAGE_REPORT},
         /* overhead: in order */
         {{"overhead", "x", "--deps-json"}, "ptosim overhead: --deps-json needs a file\n" TU_USAGE_OVERHEAD},
-        {{"overhead", "--deps-jsonx"}, "ptosim overhead: --deps-jsonx: unknown option\n" TU_USAGE_OVERHEAD},
+        {{"overhead", "--deps-jsonx"},
+         "ptosim overhead: --deps-jsonx: unknown option; did you mean --deps-json?\n" TU_USAGE_OVERHEAD},
         {{"overhead", "-"}, "ptosim overhead: -: unknown option\n" TU_USAGE_OVERHEAD},
         {{"overhead", "a", "b", "-h"},
          "ptosim overhead: b: one DIR or swimlane at a time\n" TU_USAGE_OVERHEAD},
@@ -1145,6 +1231,8 @@ Suite *suite_opts(void)
     tcase_add_test(tc, every_option_of_every_table_is_in_its_help_its_completion_and_the_man_page);
     tcase_add_test(tc, completion_answers_values_and_options_as_the_tables_say);
     tcase_add_test(tc, the_converted_commands_keep_their_messages);
+    tcase_add_test(tc, a_near_miss_of_an_option_or_a_value_gets_did_you_mean);
+    tcase_add_test(tc, a_capture_given_to_run_points_to_import);
     suite_add_tcase(s, tc);
     tc = tcase_create("parser");
     tcase_add_test(tc, the_parser_takes_every_form_and_says_what_is_wrong);

@@ -585,15 +585,35 @@ void report_csv(const chip *c, const report_info *ri, FILE *out, bool header)
     fputc('\n', out);
 }
 
+/* The runtime's INFO line of the ring sizes in use (spec: "Ring buffer sizes: task_window=[a, b, c, d]
+ * heap=[...] dep_pool=[...]"), printed before a failure whose hint cites it "above". */
+static void print_ring_sizes(const chip *c, FILE *f)
+{
+    outfile_printf(f, "Ring buffer sizes: task_window=[");
+    for (int r = 0; r < RING_COUNT; r++)
+        outfile_printf(f, "%s%" PRIu32, r ? ", " : "", c->cfg.ring_task_window[r]);
+    outfile_printf(f, "] heap=[");
+    for (int r = 0; r < RING_COUNT; r++)
+        outfile_printf(f, "%s%" PRIu64, r ? ", " : "", c->cfg.ring_heap[r]);
+    outfile_printf(f, "] dep_pool=[");
+    for (int r = 0; r < RING_COUNT; r++)
+        outfile_printf(f, "%s%" PRIu32, r ? ", " : "", c->cfg.ring_dep_pool[r]);
+    outfile_printf(f, "]\n");
+}
+
 void report_failure(const chip *c, FILE *f)
 {
     if (c->status == CHIP_FATAL) {
-        rterr_print_failure(f, c->fatal_code);
+        if (rterr_hint_cites_ring_sizes(c->fatal_code))
+            print_ring_sizes(c, f);
+        bool hint = rterr_print_failure(f, c->fatal_code) == 3;
         /* the host adds the scheduler timeout's sub_class= line (runtime_maker.cpp
          * validate_runtime_impl); every other code's diagnostic is in the device log */
         bool host_line = c->fatal_code == RTERR_SCHEDULER_TIMEOUT;
         if (host_line)
             outfile_printf(f, "%s\n", c->message);
+        if (hint)
+            outfile_printf(f, "ptosim: " RTERR_PAGE_NOTE "\n");
         if (rterr_ptosim_knob(c->fatal_code))
             outfile_printf(f, "ptosim: set it with %s\n", rterr_ptosim_knob(c->fatal_code));
         if (!host_line)
@@ -620,6 +640,8 @@ void report_failure(const chip *c, FILE *f)
             "AICore error %d: device drained, but force-resetting in finalize regardless (drain success does "
             "not prove the card is clean)\n",
             rc);
+        if (rterr_acl_name(rc))
+            outfile_printf(f, "ptosim: " RTERR_PAGE_NOTE "\n");
         if (!stream_sync)
             outfile_printf(f, "ptosim: [device] %s\n", c->message);
         /* Both watchdogs bound the whole graph (one AICPU launch, one stream sync): a run still

@@ -21,11 +21,10 @@ const char *runcfg_knob_name(runcfg_knob k);
 /* Command-line flag of a knob ("--ring-task-window"). */
 const char *runcfg_knob_flag(runcfg_knob k);
 
-/* Where a ring size is given. A value every entry point refuses gets one message from all of them (after
- * each one's own prefix); they differ in the heap alone: a flag's must be a power of 2 (pypto's RunConfig),
- * a graph's run_config takes any heap of at least 1024 bytes, as the runtime does (captures made through
- * its own RuntimeEnv use other sizes: tests/real/heap_rebase, 1572864). */
-typedef enum { RUNCFG_FROM_FLAG, RUNCFG_FROM_GRAPH } runcfg_from;
+/* A ring size is held to one rule wherever it is given (flag, run_config, sweep list, --set, platform file:
+ * model/chip/ring_rule.c), with one message after each place's own prefix; the heap's rule is the
+ * runtime's, any size of at least 1024 bytes (captures made through its own RuntimeEnv use such sizes:
+ * tests/real/heap_rebase, 1572864). */
 
 /* Parses a flag's knob value: one integer (broadcast to the four rings; 0 is
  * rejected) or exactly four comma-separated integers (0 keeps that ring's
@@ -61,9 +60,10 @@ int runcfg_parse_threads(const char *text, long *out, char *err, size_t errlen);
 
 /* Resolves the PMU event type (model/README.md §16.4): off unless --enable-pmu was
  * given; an explicit value wins; a bare flag takes SIMPLER_PMU_EVENT_TYPE
- * (env, may be NULL) when valid, else 2. An invalid non-zero type falls back
- * to 2 with the runtime's message in warn. Returns 0, or -1 with a message in
- * err when value is not an integer. */
+ * (env, may be NULL) when valid, else 2 with the runtime's message in warn, as
+ * the runtime falls back. Returns 0, or -1 with a message in err when value is
+ * not an integer or no event type (the runtime would fall back; ptosim's command
+ * line refuses it). */
 int runcfg_pmu_type(int given, const char *value, const char *env, int *type, char *warn, size_t warnlen,
                     char *err, size_t errlen);
 

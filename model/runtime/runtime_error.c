@@ -3,6 +3,7 @@
 #include "runtime_error.h"
 
 #include <stddef.h>
+#include <string.h>
 
 /* One latched PTO2_ERROR_* code. name, detail and hint are error_name(),
  * error_desc() and error_hint() of hw-native-sys/simpler
@@ -135,6 +136,11 @@ const char *rterr_ptosim_knob(int code)
 {
     const rterr_row *r = find(code);
     return r ? r->knob : NULL;
+}
+
+int rterr_hint_cites_ring_sizes(int code)
+{
+    return strstr(rterr_hint(code), "'Ring buffer sizes:' line above") != NULL;
 }
 
 int rterr_print_failure(FILE *f, int code)

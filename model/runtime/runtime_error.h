@@ -31,6 +31,16 @@ const char *rterr_ptosim_knob(int code);
  * number of lines written. */
 int rterr_print_failure(FILE *f, int code);
 
+/* ptosim's first line after host lines whose hint ends "See docs/troubleshooting/device-error-codes.md": that
+ * page is the runtime's, which ptosim does not ship (after "ptosim: "). */
+#define RTERR_PAGE_NOTE                                                                                      \
+    "docs/troubleshooting/device-error-codes.md (named above) is the runtime's page, in hw-native-sys/simpler; " \
+    "ptosim's own exit statuses are in man ptosim, EXIT STATUS"
+
+/* Whether the code's hint cites the runtime's "Ring buffer sizes:" line, which its host logs when it sets
+ * the rings up (runtime_maker.cpp) and ptosim prints only then. */
+int rterr_hint_cites_ring_sizes(int code);
+
 /* Label of a scheduler-timeout sub-class (detail 1, 3, 4, 5, 99, or 0 for
  * none) as the host's sub_class= line prints it ("S1:running-stalled"). */
 const char *rterr_stall_name(int detail);

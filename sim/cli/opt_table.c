@@ -2,6 +2,7 @@
 #include "opt_table.h"
 
 #include <dirent.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -90,11 +91,90 @@ static bool lone_digit(const char *w)
     return w[0] >= '0' && w[0] <= '9' && !w[1];
 }
 
+/* A letter as near() compares it: case and '_' against '-' are no difference. */
+static char fold(char c)
+{
+    return c == '_' ? '-' : c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
+}
+
+/* Edits (insert, delete, replace, swap two neighbours) from a[0..n) to b[0..m), both at most 63 long. */
+static int edits(const char *a, size_t n, const char *b, size_t m)
+{
+    int d[64][64];
+    for (size_t i = 0; i <= n; i++)
+        d[i][0] = (int)i;
+    for (size_t j = 0; j <= m; j++)
+        d[0][j] = (int)j;
+    for (size_t i = 1; i <= n; i++)
+        for (size_t j = 1; j <= m; j++) {
+            int v = d[i - 1][j - 1] + (fold(a[i - 1]) != fold(b[j - 1]));
+            if (d[i - 1][j] + 1 < v)
+                v = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < v)
+                v = d[i][j - 1] + 1;
+            if (i > 1 && j > 1 && fold(a[i - 1]) == fold(b[j - 2]) && fold(a[i - 2]) == fold(b[j - 1]) &&
+                d[i - 2][j - 2] + 1 < v)
+                v = d[i - 2][j - 2] + 1;
+            d[i][j] = v;
+        }
+    return d[n][m];
+}
+
+const char *opt_near(const char *words, const char *word, char *out, size_t outlen)
+{
+    size_t n = strlen(word);
+    int best = 3;
+    const char *hit = NULL;
+    size_t hitlen = 0;
+    for (const char *c = words; n && n < 64 && *c;) {
+        size_t cl = strcspn(c, " ");
+        /* one edit in a short word, two in a longer one: "perfsim" is perf-sim, "x" is no "model" */
+        int most = cl <= 4 ? 1 : 2;
+        /* the word itself is no near miss ("--quiet=1": the option, misused) */
+        int e = cl < 64 && !(cl == n && strncmp(c, word, n) == 0) ? edits(word, n, c, cl) : 99;
+        if (e <= most && e < best) {
+            best = e;
+            hit = c;
+            hitlen = cl;
+        }
+        c += cl + strspn(c + cl, " ");
+    }
+    if (!hit || hitlen >= outlen)
+        return NULL;
+    memcpy(out, hit, hitlen);
+    out[hitlen] = '\0';
+    return out;
+}
+
+/* The long option names of t (and t->pass), blank-separated, into buf (those that fit). */
+static void long_names(const opt_table *t, char *buf, size_t len)
+{
+    size_t n = 0;
+    buf[0] = '\0';
+    for (const opt_table *u = t; u; u = u == t ? t->pass : NULL)
+        for (int i = 0; i < u->nopts; i++) {
+            const char *nm = u->opts[i].name;
+            if (nm && !(u->opts[i].flags & OPT_FAMILY) && n + strlen(nm) + 2 < len)
+                n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? " " : "", nm);
+        }
+}
+
 /* The unknown-option message of t for w (a table without a format and without an operand callback, which
- * opt_table.h does not allow, gets a plain one). Returns -1. */
+ * opt_table.h does not allow, gets a plain one), and the option it nearly spells. Returns -1. */
 static int unknown(const opt_table *t, const char *w, char *err, size_t errlen)
 {
-    snprintf(err, errlen, t->unknown ? t->unknown : "unknown option '%s'", w);
+    int n = snprintf(err, errlen, t->unknown ? t->unknown : "unknown option '%s'", w);
+    char names[4096], name[64], word[64];
+    if (n < 0 || (size_t)n >= errlen || strncmp(w, "--", 2) != 0)
+        return -1;
+    size_t wl = strcspn(w + 2, "=");
+    if (wl >= sizeof(word))
+        return -1;
+    memcpy(word, w + 2, wl);
+    word[wl] = '\0';
+    long_names(t, names, sizeof(names));
+    if (opt_near(names, word, name, sizeof(name)))
+        snprintf(err + n, errlen - (size_t)n, "; did you mean --%s?", name);
     return -1;
 }
 

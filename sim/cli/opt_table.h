@@ -131,6 +131,13 @@ void opt_complete(const opt_table *t, int nwords, char **words, const char *plat
  * `ptosim __options CMD` lists for scripts/check_manpage.sh, where a capital stands for any word). */
 void opt_list(const opt_table *t, FILE *out);
 
+/* The word of words (blank-separated: a row's choices, option names) that word nearly spells -- one edit
+ * (a letter added, dropped, changed or two swapped; case and '_' for '-' count none) for a word of up to 4
+ * letters, two for a longer one -- copied into out; the nearest, the first of equals; NULL when none is
+ * (word itself, exactly, is none).
+ * For "did you mean" in every command's messages: an unknown option, a value that is none of its choices. */
+const char *opt_near(const char *words, const char *word, char *out, size_t outlen);
+
 /* Stores: true into the bool at d->off of dest; value into the const char * at d->off. */
 int opt_store_true(const opt_def *d, const char *word, const char *value, void *dest, char *err,
                    size_t errlen);

@@ -612,7 +612,10 @@ static int parse_value(const opt_def *p, const char *text, gen_val *v, char *err
         }
         char choices[256];
         join_choices(p, choices, sizeof(choices));
-        snprintf(err, len, "must be one of %s, got '%s'", choices, text);
+        char near[64];
+        int w = snprintf(err, len, "must be one of %s, got '%s'", choices, text);
+        if (w > 0 && (size_t)w < len && opt_near(p->choices, text, near, sizeof(near)))
+            snprintf(err + w, len - (size_t)w, "; did you mean %s?", near);
         return -1;
     }
     return 0;

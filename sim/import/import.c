@@ -191,6 +191,13 @@ static int store_costs(const opt_def *d, const char *word, const char *value, vo
         return -1;
     }
     bool swimlane = strcmp(value, "swimlane") == 0, perfsim = strcmp(value, "perf-sim") == 0;
+    char near[16];
+    if (!swimlane && !perfsim && strcmp(value, "model") != 0 && access(value, F_OK) != 0 &&
+        opt_near(d->choices, value, near, sizeof(near))) { /* a source's near miss, and no such file */
+        snprintf(err, errlen, "--costs: '%s' is no source (swimlane, model, perf-sim) and no file; did you mean "
+                              "%s?", value, near);
+        return -1;
+    }
     o->costs = swimlane ? IMPORT_COSTS_SWIMLANE : perfsim ? IMPORT_COSTS_PERFSIM : IMPORT_COSTS_MODEL;
     o->costs_file = swimlane || perfsim || strcmp(value, "model") == 0 ? NULL : value;
     return 0;

@@ -771,6 +771,38 @@ interrupted:
     return intr_status(sig);
 }
 
+/* After a graph's error: when path is a runtime capture (a folder with deps.json, the swimlane or
+ * dfx_outputs/, or one of those files), the way to a graph, `ptosim import`. */
+static void capture_hint(const char *path)
+{
+    static const char *const files[] = {"deps.json", "chip_swimlane_records.json", "dfx_outputs"};
+    char dir[PATH_MAX];
+    struct stat st;
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    bool found = false;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        for (size_t i = 0; i < sizeof(files) / sizeof(*files) && !found; i++) {
+            char p[PATH_MAX + 32];
+            snprintf(p, sizeof(p), "%s/%s", path, files[i]);
+            found = access(p, F_OK) == 0;
+        }
+        snprintf(dir, sizeof(dir), "%s", path);
+    } else {
+        for (size_t i = 0; i < 2 && !found; i++)
+            found = strcmp(base, files[i]) == 0;
+        if (base == path)
+            snprintf(dir, sizeof(dir), ".");
+        else
+            snprintf(dir, sizeof(dir), "%.*s", (int)(base - path - 1 > 0 ? base - path - 1 : 1), path);
+    }
+    if (found)
+        msgtext_print(stderr,
+                      "ptosim: %s is a runtime capture, not a graph: make a graph of it first with "
+                      "'ptosim import %s > graph.jsonl', then run graph.jsonl",
+                      path, dir);
+}
+
 /* Reads a graph's header (the whole graph is checked later). Returns 0, or
  * prints the graph's error and returns -1. */
 static int read_header(const char *path, graph *g)
@@ -778,6 +810,7 @@ static int read_header(const char *path, graph *g)
     char err[GRAPH_ERR_MAX];
     if (graph_open(g, path, err, sizeof(err)) != 0) {
         msgtext_print(stderr, "ptosim: %s", err);
+        capture_hint(path);
         return graph_err_oom(err) ? EXIT_INTERNAL : EXIT_GRAPH;
     }
     return 0;
@@ -903,6 +936,7 @@ static int run_worker(const cli_run *opt, const platform *plat, const chip_confi
         graph_close(&hdr);
         if (code == EXIT_OK && graph_validate(opt->graphs[p], err, sizeof(err)) != 0) {
             msgtext_print(stderr, "ptosim: %s", err);
+            capture_hint(opt->graphs[p]);
             code = graph_err_oom(err) ? EXIT_INTERNAL : EXIT_GRAPH;
         }
         if (code == EXIT_OK && intr_signal()) { /* nothing is written yet */
@@ -1082,6 +1116,7 @@ int run_validate_main(int argc, char **argv)
     }
     if (graph_validate(path, err, sizeof(err)) != 0) {
         msgtext_print(stderr, "ptosim: %s", err);
+        capture_hint(path);
         return EXIT_GRAPH;
     }
     printf("%s: ok\n", gsrc_name(path));

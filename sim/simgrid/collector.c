@@ -413,8 +413,8 @@ void collector_finish(chip *c, collector_stats *st)
         fprintf(h->log, "ptosim: [host] No args dump data to export\n");
         if (c->dump.level == 1) /* the runtime's line above; a first use of level 1 deserves the why */
             fprintf(h->log, "ptosim: note: --dump-args=1 dumps only the arguments a graph tags with \"dump\": "
-                            "true (a tensor or scalar argument's field, traces/README.md), and none ran; "
-                            "--dump-args=2 dumps every argument\n");
+                            "true (a tensor or scalar argument's field, docs/reference/graph-format.md), and "
+                            "none ran; --dump-args=2 dumps every argument\n");
     }
     st->done_s = now;
     st->records = h->collected;

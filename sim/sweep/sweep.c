@@ -311,7 +311,6 @@ static int store_jobs(const opt_def *d, const char *word, const char *value, voi
 static int store_engine(const opt_def *d, const char *word, const char *value, void *dest, char *err,
                         size_t errlen)
 {
-    (void)d;
     (void)word;
     static const char *const names[] = {"local", "slurm", "parallel"}; /* sweep_engine's order */
     for (int e = 0; e < 3; e++)
@@ -319,7 +318,10 @@ static int store_engine(const opt_def *d, const char *word, const char *value, v
             ((sweep *)dest)->engine = (sweep_engine)e;
             return 0;
         }
-    snprintf(err, errlen, "--engine: '%s' is not an engine (local, slurm, parallel)", value);
+    char near[16];
+    int n = snprintf(err, errlen, "--engine: '%s' is not an engine (local, slurm, parallel)", value);
+    if (n > 0 && (size_t)n < errlen && opt_near(d->choices, value, near, sizeof(near)))
+        snprintf(err + n, errlen - (size_t)n, "; did you mean %s?", near);
     return -1;
 }
 
@@ -410,7 +412,7 @@ static const opt_def SWEEP_OPTS[] = {
      .arg = OPT_VALUE,
      .kind = OPT_KIND_LIST,
      .meta = "LIST",
-     .help = "heap bytes per ring (power of 2 >= 1024)",
+     .help = "heap bytes per ring (>= 1024)",
      .runconfig = "ring_heap",
      .store = store_knob,
      .id = 1},
