@@ -6,12 +6,12 @@
 #define INT32_MAX_VALUE 2147483647ULL
 
 static const char *const NAMES[] = {"ring_task_window", "ring_heap", "ring_dep_pool"};
-/* Each knob's rule wherever a value is given, and its phrase: every entry point accepts the same values and
- * refuses the others with the same message. The heap's is the runtime's (any size of at least 1024 bytes:
- * captures made through its RuntimeEnv use such sizes, e.g. 1572864), not pypto's RunConfig's power of 2,
- * so a capture's sizes given as flags run as they do in its graph. */
+/* Each knob's rule wherever a value is given, and its phrase: a value every entry point refuses gets the
+ * same message from each. A flag's heap must also be a power of 2 (pypto's RunConfig); a graph's
+ * run_config's and a platform's need not (the runtime takes any heap of at least 1024 bytes). */
 static const char *const PHRASES[] = {"be a power of 2 >= 4", "be >= 1024 (bytes per ring)",
                                       "be in [4, INT32_MAX]"};
+#define HEAP_POW2_PHRASE "be a power of 2 >= 1024 (bytes per ring)"
 
 const char *ringrule_name(ring_knob k)
 {
@@ -52,11 +52,13 @@ int ringrule_refuse(ring_knob k, const char *prefix, bool entry, const char *rep
     return refuse(k, PHRASES[k], prefix, entry, repr, err, errlen);
 }
 
-int ringrule_check(ring_knob k, uint64_t v, const char *prefix, bool entry, const char *repr, char *err,
-                   size_t errlen)
+int ringrule_check(ring_knob k, uint64_t v, bool pow2_heap, const char *prefix, bool entry, const char *repr,
+                   char *err, size_t errlen)
 {
     if (!valid(k, v))
         return refuse(k, PHRASES[k], prefix, entry, repr, err, errlen);
+    if (k == KNOB_HEAP && pow2_heap && !pow2(v))
+        return refuse(k, HEAP_POW2_PHRASE, prefix, entry, repr, err, errlen);
     if (k == KNOB_TASK_WINDOW && v > INT32_MAX_VALUE) {
         snprintf(err, errlen, "%sRuntimeEnv: ring_task_window must be a power of 2 in [4, INT32_MAX]",
                  prefix);

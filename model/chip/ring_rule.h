@@ -20,13 +20,12 @@ typedef enum {
 const char *ringrule_name(ring_knob k);
 
 /* Checks a non-zero value v, written repr where it was given, as the user's stack does: pypto's RunConfig
- * in its words, but with the runtime's heap rule (>= 1024 bytes, no power of 2), then simpler's
- * RuntimeEnv::validate (hw-native-sys/simpler src/common/task_interface/call_config.h), which only adds the
- * task window's INT32_MAX bound. Returns 0, or -1 with "PREFIXNAME must PHRASE, got REPR" (a list's entry:
- * "PREFIXNAME entries must PHRASE (or 0 to keep default), got REPR") or RuntimeEnv's message, prefix
- * first. */
-int ringrule_check(ring_knob k, uint64_t v, const char *prefix, bool entry, const char *repr, char *err,
-                   size_t errlen);
+ * (a heap that must be a power of 2 too when pow2_heap: a flag's), then simpler's RuntimeEnv::validate
+ * (hw-native-sys/simpler src/common/task_interface/call_config.h), which only adds the task window's
+ * INT32_MAX bound. Returns 0, or -1 with "PREFIXNAME must PHRASE, got REPR" (a list's entry: "PREFIXNAME
+ * entries must PHRASE (or 0 to keep default), got REPR") or RuntimeEnv's message, prefix first. */
+int ringrule_check(ring_knob k, uint64_t v, bool pow2_heap, const char *prefix, bool entry, const char *repr,
+                   char *err, size_t errlen);
 
 /* The message for a value that is no integer at all (repr as given). Returns -1. */
 int ringrule_refuse(ring_knob k, const char *prefix, bool entry, const char *repr, char *err, size_t errlen);

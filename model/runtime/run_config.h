@@ -21,10 +21,11 @@ const char *runcfg_knob_name(runcfg_knob k);
 /* Command-line flag of a knob ("--ring-task-window"). */
 const char *runcfg_knob_flag(runcfg_knob k);
 
-/* A ring size is held to one rule wherever it is given (flag, run_config, sweep list, --set, platform file:
- * model/chip/ring_rule.c), with one message after each place's own prefix; the heap's rule is the
- * runtime's, any size of at least 1024 bytes (captures made through its own RuntimeEnv use such sizes:
- * tests/real/heap_rebase, 1572864). */
+/* Where a ring size is given. A value every entry point refuses gets one message from all of them (after
+ * each one's own prefix); they differ in the heap alone: a flag's must be a power of 2 (pypto's RunConfig),
+ * a graph's run_config takes any heap of at least 1024 bytes, as the runtime does (captures made through
+ * its own RuntimeEnv use other sizes: tests/real/heap_rebase, 1572864). */
+typedef enum { RUNCFG_FROM_FLAG, RUNCFG_FROM_GRAPH } runcfg_from;
 
 /* Parses a flag's knob value: one integer (broadcast to the four rings; 0 is
  * rejected) or exactly four comma-separated integers (0 keeps that ring's

@@ -436,7 +436,7 @@ static const opt_def RUN_OPTS[] = {
      .arg = OPT_VALUE,
      .kind = OPT_KIND_LIST,
      .meta = "N|a,b,c,d",
-     .help = "heap bytes per ring (>= 1024; 0 in a list = the graph's\nrun_config or the default)",
+     .help = "heap bytes per ring (power of 2 >= 1024; 0 in a list = the\ngraph's run_config or the default)",
      .runconfig = "ring_heap",
      .store = store_ring,
      .id = KNOB_HEAP},

@@ -412,7 +412,7 @@ static const opt_def SWEEP_OPTS[] = {
      .arg = OPT_VALUE,
      .kind = OPT_KIND_LIST,
      .meta = "LIST",
-     .help = "heap bytes per ring (>= 1024)",
+     .help = "heap bytes per ring (power of 2 >= 1024)",
      .runconfig = "ring_heap",
      .store = store_knob,
      .id = 1},
