@@ -71,14 +71,13 @@ END_TEST
 
 START_TEST(heap_messages_reject_64_bytes)
 {
-    /* 64 means 64 bytes, not 64 buffers; below 1024 bytes the message is the one a graph's run_config
-     * gives, the power of 2 the flag's alone */
+    /* 64 means 64 bytes, not 64 buffers; pypto's RunConfig has one rule and one message for both */
     ck_assert_str_eq(reject(KNOB_HEAP, "64"),
-                     "--ring-heap: ring_heap must be >= 1024 (bytes per ring), got 64");
+                     "--ring-heap: ring_heap must be a power of 2 >= 1024 (bytes per ring), got 64");
     ck_assert_str_eq(reject(KNOB_HEAP, "3000"),
                      "--ring-heap: ring_heap must be a power of 2 >= 1024 (bytes per ring), got 3000");
     ck_assert_str_eq(reject(KNOB_HEAP, "1024,1024,1024,1000"),
-                     "--ring-heap: ring_heap entries must be >= 1024 (bytes per ring) (or 0 to keep "
+                     "--ring-heap: ring_heap entries must be a power of 2 >= 1024 (bytes per ring) (or 0 to keep "
                      "default), got 1000");
     ck_assert_str_eq(reject(KNOB_HEAP, "1024,1024,1024,3000"),
                      "--ring-heap: ring_heap entries must be a power of 2 >= 1024 (bytes per ring) (or 0 to "
@@ -215,7 +214,7 @@ END_TEST
 /* A ring size is refused with one message whichever way it is given: as a flag of run and tune, in a
  * sweep's list, in a graph header's run_config (read by validate and by run); only the prefix says which.
  * The messages, by RunConfig's rules (model/README.md §4.1): 3 is no power of 2 >= 4, 2 is below a pool's
- * 4, 100 bytes below a heap's 1024 (which every entry point needs; a flag's power of 2 is its own). */
+ * 4, 100 bytes below a heap's 1024, and 1500 bytes no power of 2 (a heap's rule wherever it is given). */
 START_TEST(a_ring_size_is_refused_with_one_message_from_every_entry_point)
 {
     static const struct {
@@ -228,10 +227,12 @@ START_TEST(a_ring_size_is_refused_with_one_message_from_every_entry_point)
         {"--ring-dep-pool", "ring_dep_pool", "2", "2", "16,2",
          "ring_dep_pool must be in [4, INT32_MAX], got 2"},
         {"--ring-heap", "ring_heap", "100", "100", "1024,100",
-         "ring_heap must be >= 1024 (bytes per ring), got 100"},
-        {"--ring-heap", "ring_heap", "0", "0", "1024,0", "ring_heap must be >= 1024 (bytes per ring), got 0"},
+         "ring_heap must be a power of 2 >= 1024 (bytes per ring), got 100"},
+        {"--ring-heap", "ring_heap", "1500", "1500", "1024,1500",
+         "ring_heap must be a power of 2 >= 1024 (bytes per ring), got 1500"},
+        {"--ring-heap", "ring_heap", "0", "0", "1024,0", "ring_heap must be a power of 2 >= 1024 (bytes per ring), got 0"},
         {"--ring-heap", "ring_heap", "1024,100,0,0", "[1024, 100, 0, 0]", "1024/100/0/0",
-         "ring_heap entries must be >= 1024 (bytes per ring) (or 0 to keep default), got 100"},
+         "ring_heap entries must be a power of 2 >= 1024 (bytes per ring) (or 0 to keep default), got 100"},
         {"--ring-task-window", "ring_task_window", "abc", "\"abc\"", "16,abc",
          "ring_task_window must be a power of 2 >= 4, got 'abc'"},
         {"--ring-dep-pool", "ring_dep_pool", "4,4", "[4, 4]", "4/4",

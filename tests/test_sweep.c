@@ -1496,7 +1496,7 @@ START_TEST(every_command_line_error_is_named_before_any_point_runs)
     /* knob values: the messages of ptosim run */
     const char *heap[] = {"sweep", g, "--ring-heap", "1024,64", "-o", out, NULL};
     expect_error(heap, 2,
-                 "ptosim sweep: --ring-heap: ring_heap must be >= 1024 (bytes per ring), got 64\n");
+                 "ptosim sweep: --ring-heap: ring_heap must be a power of 2 >= 1024 (bytes per ring), got 64\n");
     const char *three[] = {"sweep", g, "--ring-task-window", "0/4/0", "-o", out, NULL};
     expect_error(three, 2,
                  "ptosim sweep: --ring-task-window: ring_task_window must have exactly 4 entries (one per "

@@ -482,11 +482,11 @@ START_TEST(bad_run_config_is_rejected_with_runconfig_messages)
          "g.jsonl:1: run_config.ring_task_window: ring_task_window entries must be a power of 2 >= 4 (or 0 "
          "to keep default), got 48"},
         {"{\"ring_heap\": 64}",
-         "g.jsonl:1: run_config.ring_heap: ring_heap must be >= 1024 (bytes per ring), got 64"},
+         "g.jsonl:1: run_config.ring_heap: ring_heap must be a power of 2 >= 1024 (bytes per ring), got 64"},
         {"{\"ring_heap\": 0}",
-         "g.jsonl:1: run_config.ring_heap: ring_heap must be >= 1024 (bytes per ring), got 0"},
+         "g.jsonl:1: run_config.ring_heap: ring_heap must be a power of 2 >= 1024 (bytes per ring), got 0"},
         {"{\"ring_heap\": [0, 0, 0, 512]}",
-         "g.jsonl:1: run_config.ring_heap: ring_heap entries must be >= 1024 (bytes per ring) (or 0 to keep "
+         "g.jsonl:1: run_config.ring_heap: ring_heap entries must be a power of 2 >= 1024 (bytes per ring) (or 0 to keep "
          "default), got 512"},
         {"{\"ring_dep_pool\": 3}",
          "g.jsonl:1: run_config.ring_dep_pool: ring_dep_pool must be in [4, INT32_MAX], got 3"},
@@ -518,6 +518,68 @@ START_TEST(bad_run_config_is_rejected_with_runconfig_messages)
         ck_assert_msg(strstr(r.err, cases[i].want) != NULL, "want '%s', got '%s'", cases[i].want, r.err);
         tu_run_free(&r);
         free(g);
+    }
+}
+END_TEST
+
+/* A graph whose header ends in SIZES (e.g. "\"runtime_env\": {...}"), the rest as sized_graph's. */
+static char *keyed_graph(const char *dir, const char *sizes)
+{
+    char text[1024];
+    snprintf(text, sizeof(text),
+             "{\"ptosim_graph\": 1, \"name\": \"g\", " KERN ", %s}\n"
+             "{\"op\": \"scope_begin\"}\n{\"op\": \"submit\", \"kernel\": \"k\"}\n{\"op\": \"scope_end\"}\n",
+             sizes);
+    return tu_write(dir, "g.jsonl", text);
+}
+
+/* runtime_env holds the sizes a capture's runtime ran with: simpler's RuntimeEnv::validate rules (a heap of
+ * any size from 1024 bytes, 0 = unset) and messages; run_config, RunConfig's, refuses the same 1572864. */
+START_TEST(runtime_env_takes_a_captures_heap_with_runtimeenvs_rules)
+{
+    const char *dir = tu_tmpdir();
+    char *g = keyed_graph(dir, "\"runtime_env\": {\"ring_heap\": [0, 1572864, 1024, 0]}");
+    const char *args[] = {"run", g, "-o", dir, "--quiet", NULL};
+    run_out r = tu_run(args);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    cJSON *j = worker_json(dir);
+    const cJSON *heap = cJSON_GetObjectItem(cJSON_GetObjectItem(j, "config"), "ring_heap");
+    double want_h[] = {268435456, 1572864, 1024, 268435456};
+    for (int i = 0; i < 4; i++)
+        ck_assert_double_eq(cJSON_GetArrayItem(heap, i)->valuedouble, want_h[i]);
+    cJSON_Delete(j);
+    free(g);
+    static const struct {
+        const char *header, *want;
+    } cases[] = {
+        {"\"run_config\": {\"ring_heap\": [0, 1572864, 0, 0]}",
+         "g.jsonl:1: run_config.ring_heap: ring_heap entries must be a power of 2 >= 1024 (bytes per ring) (or "
+         "0 to keep default), got 1572864"},
+        {"\"runtime_env\": {\"ring_heap\": 1000}",
+         "g.jsonl:1: runtime_env.ring_heap: RuntimeEnv: ring_heap must be >= 1024 (bytes per ring)"},
+        {"\"runtime_env\": {\"ring_task_window\": [16, 16, 16, 24]}",
+         "g.jsonl:1: runtime_env.ring_task_window: RuntimeEnv: ring_task_window must be a power of 2 in [4, "
+         "INT32_MAX]"},
+        {"\"runtime_env\": {\"ring_dep_pool\": 3}",
+         "g.jsonl:1: runtime_env.ring_dep_pool: RuntimeEnv: ring_dep_pool must be in [4, INT32_MAX]"},
+        {"\"runtime_env\": {\"ring_heap\": [1024, 1024]}",
+         "g.jsonl:1: runtime_env.ring_heap: RuntimeEnv.ring_heap list must contain exactly 4 entries"},
+        {"\"runtime_env\": {\"ring_heap\": \"1MiB\"}",
+         "g.jsonl:1: runtime_env.ring_heap: RuntimeEnv.ring_heap must be an int (broadcast) or a list of 4 ints"},
+        {"\"runtime_env\": {\"heap\": 1024}", "g.jsonl:1: runtime_env.heap: unknown field"},
+        {"\"run_config\": {\"ring_heap\": 1024}, \"runtime_env\": {\"ring_heap\": 1024}",
+         "g.jsonl:1: runtime_env: a graph gives its ring sizes in run_config or in runtime_env, not both"},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        const char *d = tu_tmpdir();
+        char *b = keyed_graph(d, cases[i].header);
+        const char *bad[] = {"run", b, "--quiet", NULL};
+        r = tu_run(bad);
+        ck_assert_int_eq(r.status, 3);
+        ck_assert_msg(strstr(r.err, cases[i].want) != NULL, "want '%s', got '%s'", cases[i].want, r.err);
+        tu_run_free(&r);
+        free(b);
     }
 }
 END_TEST
@@ -567,6 +629,7 @@ Suite *suite_worker(void)
     tcase_add_test(tc, a_changed_ring_sizing_between_programs_pays_the_rebuild);
     tcase_add_test(tc, run_config_in_the_header_sizes_the_rings_and_flags_win);
     tcase_add_test(tc, bad_run_config_is_rejected_with_runconfig_messages);
+    tcase_add_test(tc, runtime_env_takes_a_captures_heap_with_runtimeenvs_rules);
     tcase_add_test(tc, a_failing_program_stops_the_ones_after_it);
     tcase_set_timeout(tc, 60);
     suite_add_tcase(s, tc);

@@ -257,7 +257,7 @@ static int check_value(const param_def *d, double v, char *err, size_t errlen)
         char repr[32];
         snprintf(repr, sizeof(repr), "%.15g", v);
         uint64_t u = v <= 0 ? 0 : v >= 1.8e19 ? UINT64_MAX : (uint64_t)v;
-        return ringrule_check((ring_knob)k, u, false, "", false, repr, err, errlen);
+        return ringrule_check((ring_knob)k, u, "", false, repr, err, errlen);
     }
     if (v < d->min || v > d->max) {
         snprintf(err, errlen, "must be in [%.15g, %.15g], got %.15g", d->min, d->max, v);

@@ -695,31 +695,32 @@ static bool runconfig_repr(const jsonl_val *v, char *out, size_t outlen)
     return true;
 }
 
-/* Reads the header's "run_config": the ring sizes this program asks for, as
- * pypto's RunConfig takes them (an integer for the four rings, or a list of
- * four where 0 keeps that ring's default), checked by model/runtime/run_config.c
- * with a graph's rules (model/README.md §4.1): a flag's, but for the heap,
- * which only needs the runtime's 1024 bytes. */
-static int parse_run_config(graph *g, const jsonl_val *rc, char *err, size_t errlen)
+/* Reads the header's ring sizes: "run_config", what this program asks for as pypto's RunConfig takes it
+ * (an integer for the four rings, or a list of four where 0 keeps that ring's default), with RunConfig's
+ * rules and messages (model/runtime/run_config.c, model/README.md §4.1); or "runtime_env", the sizes a
+ * capture's runtime ran with, with simpler's RuntimeEnv rules and messages (a heap of any size from 1024
+ * bytes: `ptosim import` writes it when RunConfig could not have asked for them). */
+static int parse_ring_sizes(graph *g, const jsonl_val *rc, const char *key, bool env, char *err, size_t errlen)
 {
     static const char *const keys[] = {"ring_task_window", "ring_heap", "ring_dep_pool", NULL};
     if (!jsonl_is(rc, JSONL_OBJECT))
-        return fail(g, err, errlen, "run_config", "must be an object, got %s", jtype(rc));
-    if (check_keys(g, rc, keys, "run_config", err, errlen) != 0)
+        return fail(g, err, errlen, key, "must be an object, got %s", jtype(rc));
+    if (check_keys(g, rc, keys, key, err, errlen) != 0)
         return -1;
     for (int k = 0; k < 3; k++) {
         const jsonl_val *v = jget(rc, keys[k]);
         if (!v)
             continue;
         char f[64], msg[256];
-        snprintf(f, sizeof(f), "run_config.%s", keys[k]);
+        snprintf(f, sizeof(f), "%s.%s", key, keys[k]);
         const jsonl_val *items[4] = {v};
         int nitems = 1;
         bool list = jsonl_is(v, JSONL_ARRAY);
         if (list) {
-            /* RunConfig counts a list before it reads its entries */
+            /* RunConfig and RuntimeEnv count a list before they read its entries */
             nitems = (int)v->count;
-            if (runcfg_ring_count((runcfg_knob)k, nitems, msg, sizeof(msg)) != 0)
+            if ((env ? runcfg_env_count((runcfg_knob)k, nitems, msg, sizeof(msg))
+                     : runcfg_ring_count((runcfg_knob)k, nitems, msg, sizeof(msg))) != 0)
                 return fail(g, err, errlen, f, "%s", msg);
             for (int i = 0; i < 4; i++)
                 items[i] = jitem(v, i);
@@ -729,16 +730,20 @@ static int parse_run_config(graph *g, const jsonl_val *rc, char *err, size_t err
             double d = jsonl_is(items[i], JSONL_NUMBER) ? items[i]->num : -1;
             if (!jsonl_is(items[i], JSONL_NUMBER) || d != floor(d) || d < 0 || d > 1.8e19) {
                 char repr[80];
-                if (!runconfig_repr(items[i], repr, sizeof(repr)))
+                if (env)
+                    runcfg_env_refuse((runcfg_knob)k, msg, sizeof(msg));
+                else if (!runconfig_repr(items[i], repr, sizeof(repr)))
                     return fail(g, err, errlen, f,
                                 "must be a non-negative integer or a list of 4 of them, got %s",
                                 jtype(items[i]));
-                runcfg_ring_refuse((runcfg_knob)k, list, repr, msg, sizeof(msg));
+                else
+                    runcfg_ring_refuse((runcfg_knob)k, list, repr, msg, sizeof(msg));
                 return fail(g, err, errlen, f, "%s", msg);
             }
             vals[i] = (uint64_t)d;
         }
-        if (runcfg_ring_values((runcfg_knob)k, vals, nitems, list, g->run_rings[k], msg, sizeof(msg)) != 0)
+        if ((env ? runcfg_env_values((runcfg_knob)k, vals, nitems, list, g->run_rings[k], msg, sizeof(msg))
+                 : runcfg_ring_values((runcfg_knob)k, vals, nitems, list, g->run_rings[k], msg, sizeof(msg))) != 0)
             return fail(g, err, errlen, f, "%s", msg);
         g->has_run_config = true;
     }
@@ -748,7 +753,7 @@ static int parse_run_config(graph *g, const jsonl_val *rc, char *err, size_t err
 static int parse_header(graph *g, const jsonl_val *h, char *err, size_t errlen)
 {
     static const char *const keys[] = {"ptosim_graph", "name",    "description", "orchestrator",
-                                       "kernels",      "tensors", "run_config",  NULL};
+                                       "kernels",      "tensors", "run_config",  "runtime_env", NULL};
     int64_t ver = 0;
     if (!jsonl_is(h, JSONL_OBJECT))
         return fail(g, err, errlen, "ptosim_graph", "line 1 must be the graph header object");
@@ -778,8 +783,13 @@ static int parse_header(graph *g, const jsonl_val *h, char *err, size_t errlen)
     if (get_str(g, h, "orchestrator", "orchestrator", false, g->orchestrator, sizeof(g->orchestrator), err,
                 errlen) != 0)
         return -1;
-    const jsonl_val *rc = jget(h, "run_config");
-    if (rc && parse_run_config(g, rc, err, errlen) != 0)
+    const jsonl_val *rc = jget(h, "run_config"), *re = jget(h, "runtime_env");
+    if (rc && re) /* RunConfig forwards its sizes to runtime_env: two sets would be one run's two answers */
+        return fail(g, err, errlen, "runtime_env",
+                    "a graph gives its ring sizes in run_config or in runtime_env, not both");
+    if (rc && parse_ring_sizes(g, rc, "run_config", false, err, errlen) != 0)
+        return -1;
+    if (re && parse_ring_sizes(g, re, "runtime_env", true, err, errlen) != 0)
         return -1;
 
     const jsonl_val *ks = jget(h, "kernels");

@@ -188,7 +188,7 @@ typedef struct graph {
     long nops;                             /* operations read */
     long nsubmits;                         /* submit + dummy + alloc ops read */
     uint64_t next_auto_addr;               /* next address for a header tensor without "addr" */
-    bool has_run_config;                   /* the header gave "run_config" */
+    bool has_run_config;                   /* the header gave "run_config" or "runtime_env" */
     uint64_t run_rings[3][4];              /* its ring sizes per knob (runcfg_knob) and ring, 0 = unset */
 } graph;
 

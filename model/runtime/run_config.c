@@ -56,11 +56,11 @@ static int bad_value(runcfg_knob k, const char *prefix, bool entry, const char *
     return ringrule_refuse(k, prefix, entry, repr, err, errlen);
 }
 
-/* The one rule of a ring size (model/chip/ring_rule.c); a flag's heap must be a power of 2 too. */
-static int check_value(runcfg_knob k, runcfg_from from, uint64_t v, const char *prefix, bool entry,
-                       const char *repr, char *err, size_t errlen)
+/* The one rule of a ring size (model/chip/ring_rule.c). */
+static int check_value(runcfg_knob k, uint64_t v, const char *prefix, bool entry, const char *repr, char *err,
+                       size_t errlen)
 {
-    return ringrule_check(k, v, from == RUNCFG_FROM_FLAG, prefix, entry, repr, err, errlen);
+    return ringrule_check(k, v, prefix, entry, repr, err, errlen);
 }
 
 static int bad_count(runcfg_knob k, const char *prefix, int n, char *err, size_t errlen)
@@ -79,7 +79,7 @@ int runcfg_parse_ring(runcfg_knob k, const char *text, uint64_t out[RUNCFG_RINGS
         uint64_t v = 0;
         if (parse_token(text, strlen(text), &v, repr, sizeof(repr)) != 0)
             return bad_value(k, prefix, false, repr, err, errlen);
-        if (check_value(k, RUNCFG_FROM_FLAG, v, prefix, false, repr, err, errlen) != 0)
+        if (check_value(k, v, prefix, false, repr, err, errlen) != 0)
             return -1;
         for (int r = 0; r < RUNCFG_RINGS; r++)
             out[r] = v;
@@ -97,7 +97,7 @@ int runcfg_parse_ring(runcfg_knob k, const char *text, uint64_t out[RUNCFG_RINGS
         uint64_t v = 0;
         if (parse_token(p, len, &v, repr, sizeof(repr)) != 0)
             return bad_value(k, prefix, true, repr, err, errlen);
-        if (v != 0 && check_value(k, RUNCFG_FROM_FLAG, v, prefix, true, repr, err, errlen) != 0)
+        if (v != 0 && check_value(k, v, prefix, true, repr, err, errlen) != 0)
             return -1;
         out[r] = v;
         p = e ? e + 1 : p + len;
@@ -111,7 +111,7 @@ int runcfg_ring_values(runcfg_knob k, const uint64_t *v, int n, bool list, uint6
     char repr[32];
     if (!list) {
         snprintf(repr, sizeof(repr), "%" PRIu64, v[0]);
-        if (check_value(k, RUNCFG_FROM_GRAPH, v[0], "", false, repr, err, errlen) != 0)
+        if (check_value(k, v[0], "", false, repr, err, errlen) != 0)
             return -1;
         for (int r = 0; r < RUNCFG_RINGS; r++)
             out[r] = v[0];
@@ -121,11 +121,39 @@ int runcfg_ring_values(runcfg_knob k, const uint64_t *v, int n, bool list, uint6
         return bad_count(k, "", n, err, errlen);
     for (int r = 0; r < RUNCFG_RINGS; r++) {
         snprintf(repr, sizeof(repr), "%" PRIu64, v[r]);
-        if (v[r] != 0 && check_value(k, RUNCFG_FROM_GRAPH, v[r], "", true, repr, err, errlen) != 0)
+        if (v[r] != 0 && check_value(k, v[r], "", true, repr, err, errlen) != 0)
             return -1;
         out[r] = v[r];
     }
     return 0;
+}
+
+int runcfg_env_count(runcfg_knob k, int n, char *err, size_t errlen)
+{
+    if (n == RUNCFG_RINGS)
+        return 0;
+    snprintf(err, errlen, "RuntimeEnv.%s list must contain exactly 4 entries", ringrule_name(k));
+    return -1;
+}
+
+int runcfg_env_values(runcfg_knob k, const uint64_t *v, int n, bool list, uint64_t out[RUNCFG_RINGS],
+                      char *err, size_t errlen)
+{
+    if (list && runcfg_env_count(k, n, err, errlen) != 0)
+        return -1;
+    for (int r = 0; r < RUNCFG_RINGS; r++) {
+        uint64_t x = v[list ? r : 0];
+        if (ringrule_check_env(k, x, err, errlen) != 0)
+            return -1;
+        out[r] = x;
+    }
+    return 0;
+}
+
+int runcfg_env_refuse(runcfg_knob k, char *err, size_t errlen)
+{
+    snprintf(err, errlen, "RuntimeEnv.%s must be an int (broadcast) or a list of 4 ints", ringrule_name(k));
+    return -1;
 }
 
 int runcfg_ring_refuse(runcfg_knob k, bool entry, const char *repr, char *err, size_t errlen)

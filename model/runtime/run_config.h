@@ -21,12 +21,6 @@ const char *runcfg_knob_name(runcfg_knob k);
 /* Command-line flag of a knob ("--ring-task-window"). */
 const char *runcfg_knob_flag(runcfg_knob k);
 
-/* Where a ring size is given. A value every entry point refuses gets one message from all of them (after
- * each one's own prefix); they differ in the heap alone: a flag's must be a power of 2 (pypto's RunConfig),
- * a graph's run_config takes any heap of at least 1024 bytes, as the runtime does (captures made through
- * its own RuntimeEnv use other sizes: tests/real/heap_rebase, 1572864). */
-typedef enum { RUNCFG_FROM_FLAG, RUNCFG_FROM_GRAPH } runcfg_from;
-
 /* Parses a flag's knob value: one integer (broadcast to the four rings; 0 is
  * rejected) or exactly four comma-separated integers (0 keeps that ring's
  * default). out[r] = 0 means "default". Returns 0, or -1 with pypto's
@@ -38,6 +32,19 @@ int runcfg_parse_ring(runcfg_knob k, const char *text, uint64_t out[RUNCFG_RINGS
  * The message is RunConfig's, without a prefix. */
 int runcfg_ring_values(runcfg_knob k, const uint64_t *v, int n, bool list, uint64_t out[RUNCFG_RINGS],
                        char *err, size_t errlen);
+
+/* The rules of a graph header's runtime_env, the sizes a capture's runtime ran with (simpler's
+ * RuntimeEnv::validate: any heap of at least 1024 bytes, 0 = unset even as one value; captures made through
+ * the runtime's own RuntimeEnv use sizes RunConfig cannot ask for: tests/real/heap_rebase, 1572864). Returns
+ * 0, or -1 with RuntimeEnv's message. */
+int runcfg_env_values(runcfg_knob k, const uint64_t *v, int n, bool list, uint64_t out[RUNCFG_RINGS],
+                      char *err, size_t errlen);
+
+/* RuntimeEnv's check of a list's length: 0 for 4 entries, else -1 with its message. */
+int runcfg_env_count(runcfg_knob k, int n, char *err, size_t errlen);
+
+/* RuntimeEnv's message for a runtime_env value that is no non-negative integer. Returns -1. */
+int runcfg_env_refuse(runcfg_knob k, char *err, size_t errlen);
 
 /* The message for a run_config value that is no integer, written as repr (Python's repr: 'abc', True,
  * 64.5); entry: an entry of a list. Returns -1. */

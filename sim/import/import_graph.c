@@ -12,6 +12,7 @@
 #include "../../model/base/dtype.h"
 #include "../../model/base/outfile.h"
 #include "../../model/base/vec.h"
+#include "../../model/chip/ring_rule.h"
 #include "import_cost.h"
 #include "import_state.h"
 
@@ -432,15 +433,25 @@ void import_graph_put_ops(const importer *im, FILE *f)
     }
 }
 
+/* The capture's ring sizes as the program's run_config, or as runtime_env when RunConfig could not have
+ * asked for them (a runtime test's own RuntimeEnv may give a heap of any size from 1024 bytes). */
 static void put_run_config(const importer *im, FILE *f)
 {
     static const char *const KEYS[3] = {"ring_task_window", "ring_heap", "ring_dep_pool"};
-    bool any = false;
-    for (int k = 0; k < 3; k++)
+    bool any = false, runconfig = true, runtime_env = true;
+    for (int k = 0; k < 3; k++) {
         any |= im->cap[k][0] != 0;
+        for (int r = 0; r < RINGS; r++) {
+            char msg[160];
+            runconfig &= !im->cap[k][r] || ringrule_check((ring_knob)k, im->cap[k][r], "", true, "", msg,
+                                                          sizeof(msg)) == 0;
+            runtime_env &= ringrule_check_env((ring_knob)k, im->cap[k][r], msg, sizeof(msg)) == 0;
+        }
+    }
     if (!any)
         return;
-    fputs(", \"run_config\": {", f);
+    /* sizes neither takes stay run_config, whose message the validation of the graph then gives */
+    fputs(runconfig || !runtime_env ? ", \"run_config\": {" : ", \"runtime_env\": {", f);
     bool first = true;
     for (int k = 0; k < 3; k++) {
         if (!im->cap[k][0])

@@ -672,36 +672,34 @@ static bool runconfig_repr(const cJSON *v, char *out, size_t outlen)
     return true;
 }
 
-/* Reads the header's "run_config": the ring sizes this program asks for, as
- * pypto's RunConfig takes them (an integer for the four rings, or a list of
- * four where 0 keeps that ring's default), checked with RunConfig's rules and
- * messages (model/README.md §4.1) but for the heap, which only needs the
- * runtime's 1024-byte minimum. */
-static int parse_run_config(graph *g, const cJSON *rc, char *err, size_t errlen)
+/* Reads the header's "run_config" (RunConfig's rules and messages, model/README.md §4.1) or "runtime_env"
+ * (a capture's own sizes: simpler's RuntimeEnv rules and messages). */
+static int parse_run_config(graph *g, const cJSON *rc, const char *key, bool env, char *err, size_t errlen)
 {
     static const char *const keys[] = {"ring_task_window", "ring_heap", "ring_dep_pool", NULL};
-    /* RunConfig's phrases (model/runtime/run_config.c), the heap's as the runtime has it */
-    static const char *const phrases[] = {"be a power of 2 >= 4", "be >= 1024 (bytes per ring)",
+    /* RunConfig's phrases (model/chip/ring_rule.c) */
+    static const char *const phrases[] = {"be a power of 2 >= 4", "be a power of 2 >= 1024 (bytes per ring)",
                                           "be in [4, INT32_MAX]"};
     if (!cJSON_IsObject(rc))
-        return fail(g, err, errlen, "run_config", "must be an object, got %s", jtype(rc));
-    if (check_keys(g, rc, keys, "run_config", err, errlen) != 0)
+        return fail(g, err, errlen, key, "must be an object, got %s", jtype(rc));
+    if (check_keys(g, rc, keys, key, err, errlen) != 0)
         return -1;
     for (int k = 0; k < 3; k++) {
         const cJSON *v = jget(rc, keys[k]);
         if (!v)
             continue;
         char f[64];
-        snprintf(f, sizeof(f), "run_config.%s", keys[k]);
+        snprintf(f, sizeof(f), "%s.%s", key, keys[k]);
         const cJSON *items[4] = {v};
         int nitems = 1;
         if (cJSON_IsArray(v)) {
-            /* RunConfig counts a list before it reads its entries */
+            /* RunConfig and RuntimeEnv count a list before they read its entries */
             nitems = cJSON_GetArraySize(v);
             if (nitems != 4)
-                return fail(g, err, errlen, f,
-                            "%s must have exactly 4 entries (one per scope-depth ring), got %d", keys[k],
-                            nitems);
+                return env ? fail(g, err, errlen, f, "RuntimeEnv.%s list must contain exactly 4 entries", keys[k])
+                           : fail(g, err, errlen, f,
+                                  "%s must have exactly 4 entries (one per scope-depth ring), got %d", keys[k],
+                                  nitems);
             for (int i = 0; i < 4; i++)
                 items[i] = cJSON_GetArrayItem(v, i);
         }
@@ -710,6 +708,9 @@ static int parse_run_config(graph *g, const cJSON *rc, char *err, size_t errlen)
             double d = cJSON_IsNumber(items[i]) ? items[i]->valuedouble : -1;
             if (!cJSON_IsNumber(items[i]) || d != floor(d) || d < 0 || d > 1.8e19) {
                 char repr[80];
+                if (env)
+                    return fail(g, err, errlen, f, "RuntimeEnv.%s must be an int (broadcast) or a list of 4 ints",
+                                keys[k]);
                 if (!runconfig_repr(items[i], repr, sizeof(repr)))
                     return fail(g, err, errlen, f,
                                 "must be a non-negative integer or a list of 4 of them, got %s",
@@ -723,22 +724,9 @@ static int parse_run_config(graph *g, const cJSON *rc, char *err, size_t errlen)
         }
         char msg[256];
         bool list = cJSON_IsArray(v);
-        if (k == KNOB_HEAP) {
-            /* the runtime takes any heap of at least 1024 bytes (runtime_maker.cpp validates only that);
-             * the power-of-2 rule is pypto RunConfig's, and captures made through the runtime's own
-             * RuntimeEnv use other sizes (tests/real/heap_rebase: 1572864) */
-            for (int i = 0; i < nitems; i++)
-                if (vals[i] < 1024 && (vals[i] != 0 || !list))
-                    return fail(g, err, errlen, f,
-                                list ? "ring_heap entries must %s (or 0 to keep default), got %" PRIu64
-                                     : "ring_heap must %s, got %" PRIu64,
-                                phrases[KNOB_HEAP], vals[i]);
-            for (int r = 0; r < 4; r++)
-                g->run_rings[k][r] = vals[list ? r : 0];
-        } else if (runcfg_ring_values((runcfg_knob)k, vals, nitems, list, g->run_rings[k], msg,
-                                      sizeof(msg)) != 0) {
+        if ((env ? runcfg_env_values((runcfg_knob)k, vals, nitems, list, g->run_rings[k], msg, sizeof(msg))
+                 : runcfg_ring_values((runcfg_knob)k, vals, nitems, list, g->run_rings[k], msg, sizeof(msg))) != 0)
             return fail(g, err, errlen, f, "%s", msg);
-        }
         g->has_run_config = true;
     }
     return 0;
@@ -747,7 +735,7 @@ static int parse_run_config(graph *g, const cJSON *rc, char *err, size_t errlen)
 static int parse_header(graph *g, const cJSON *h, char *err, size_t errlen)
 {
     static const char *const keys[] = {"ptosim_graph", "name",    "description", "orchestrator",
-                                       "kernels",      "tensors", "run_config",  NULL};
+                                       "kernels",      "tensors", "run_config",  "runtime_env", NULL};
     int64_t ver = 0;
     if (!cJSON_IsObject(h))
         return fail(g, err, errlen, "ptosim_graph", "line 1 must be the graph header object");
@@ -777,8 +765,13 @@ static int parse_header(graph *g, const cJSON *h, char *err, size_t errlen)
     if (get_str(g, h, "orchestrator", "orchestrator", false, g->orchestrator, sizeof(g->orchestrator), err,
                 errlen) != 0)
         return -1;
-    const cJSON *rc = jget(h, "run_config");
-    if (rc && parse_run_config(g, rc, err, errlen) != 0)
+    const cJSON *rc = jget(h, "run_config"), *re = jget(h, "runtime_env");
+    if (rc && re)
+        return fail(g, err, errlen, "runtime_env",
+                    "a graph gives its ring sizes in run_config or in runtime_env, not both");
+    if (rc && parse_run_config(g, rc, "run_config", false, err, errlen) != 0)
+        return -1;
+    if (re && parse_run_config(g, re, "runtime_env", true, err, errlen) != 0)
         return -1;
 
     const cJSON *ks = jget(h, "kernels");
