@@ -742,6 +742,108 @@ START_TEST(overhead_command_reports_and_rejects_bad_input)
 }
 END_TEST
 
+/* The makespan-determining path adds its first task's head (start - dispatch), which falls before the
+ * first start its span is measured from, so the scheduler-injected share can pass 100 %; wherever it is
+ * printed a share above 100 % is explained.
+ * By hand, `ptosim overhead` on one task at 50 MHz (20 ns a tick): dispatched at 1000000, it starts at
+ * 1000500, ends at 1000600 and is seen finished at 1000610. No producer: 0 hops, span 1000610 - 1000500 =
+ * 110 ticks (2.200 us), compute 100 ticks (2.000 us, 90.9 %), scheduler-injected its head, 500 ticks
+ * (10.000 us, 454.5 %), other 0.
+ * In a run: 24 AIC tasks of 100 us fill the 24 AIC cores; a 25th of 40 us, submitted right after them, is
+ * written into the pending slot of the core that started first and starts when that core's task ends, about
+ * 80 us later; it ends last (the others ended within 25 us of each other), so the path is that task alone
+ * (0 hops, compute 40 us) and its head is twice its span. A chain of 30 1-us AIV tasks beside them keeps
+ * the AIV engine waiting on the scheduler between its hops (has above the summary's 8 % line), so the
+ * summary prints the path too. */
+static char *pending_slot_graph(void)
+{
+    size_t cap = 16384, n = 0;
+    char *g = malloc(cap);
+    ck_assert_ptr_nonnull(g);
+    n += (size_t)snprintf(g + n, cap - n,
+                          "{\"ptosim_graph\": 1, \"name\": \"pending\", \"kernels\": [{\"id\": 0, \"name\": "
+                          "\"long\", \"core\": \"aic\", \"cost\": {\"ns\": 100000}}, {\"id\": 1, \"name\": "
+                          "\"short\", \"core\": \"aic\", \"cost\": {\"ns\": 40000}}, {\"id\": 2, \"name\": "
+                          "\"step\", \"core\": \"aiv\", \"cost\": {\"ns\": 1000}}], \"tensors\": [{\"name\": "
+                          "\"x\", \"dtype\": \"FLOAT32\", \"shape\": [16]}]}\n");
+    for (int i = 0; i < 25; i++)
+        n += (size_t)snprintf(g + n, cap - n,
+                              "{\"op\": \"submit\", \"kernel\": \"%s\", \"args\": [{\"dir\": \"in\", \"tensor\": "
+                              "\"x\"}, {\"dir\": \"out\", \"tensor\": \"o%d\", \"dtype\": \"FLOAT32\", "
+                              "\"shape\": [16]}]}\n",
+                              i < 24 ? "long" : "short", i);
+    for (int i = 0; i < 30; i++) {
+        char in[16];
+        snprintf(in, sizeof(in), i ? "c%d" : "x", i - 1);
+        n += (size_t)snprintf(g + n, cap - n,
+                              "{\"op\": \"submit\", \"kernel\": \"step\", \"args\": [{\"dir\": \"in\", "
+                              "\"tensor\": \"%s\"}, {\"dir\": \"out\", \"tensor\": \"c%d\", \"dtype\": "
+                              "\"FLOAT32\", \"shape\": [16]}]}\n",
+                              in, i);
+    }
+    ck_assert_uint_lt(n, cap);
+    return g;
+}
+
+#define OVER_100                                                                                             \
+    "(scheduler-injected above 100%: it includes the first task's wait from its dispatch to its start, "     \
+    "which comes before the path's span, and that wait is longer than the whole path)\n"
+
+/* The share printed after "scheduler-injected " in text, which must be there. */
+static double injected_share(const char *text)
+{
+    const char *p = strstr(text, "scheduler-injected ");
+    ck_assert_msg(p != NULL, "%s", text);
+    return atof(p + strlen("scheduler-injected "));
+}
+
+START_TEST(a_scheduler_injected_share_above_100_percent_is_explained_where_printed)
+{
+    const char *dir = tu_tmpdir();
+    free(tu_write(dir, "chip_swimlane_records.json",
+                  "{\"chip_swimlane_level\": 2, \"metadata\": {\"clock_freq_hz\": 50000000, \"num_cores\": 1, "
+                  "\"core_types\": [\"aiv\"]}, \"aicore_tasks\": [[0, 7, 1, 1000500, 1000600, 0]], "
+                  "\"aicpu_tasks\": [[0, 1, 1000000, 1000610]]}"));
+    free(tu_write(dir, "deps.json", "{\"tasks\": [], \"edges\": []}"));
+    run_out o = overhead_cmd(dir, NULL, NULL);
+    ck_assert_msg(o.status == 0, "%s", o.err);
+    ck_assert_msg(strstr(o.out, "4. Critical path: 0 hops, span 2.200 us\n"
+                                "   compute 2.000 us (90.9%), scheduler-injected 10.000 us (454.5%), other "
+                                "0.000 us\n   " OVER_100),
+                  "%s", o.out);
+    tu_run_free(&o);
+
+    char *g = pending_slot_graph();
+    char *path = tu_write(dir, "pending.jsonl", g);
+    free(g);
+    const char *run[] = {"run", path, NULL};
+    o = tu_run(run);
+    ck_assert_msg(o.status == 0, "%s", o.err);
+    const char *line = strstr(o.out, "  makespan-determining path (sched_overhead_analysis): ");
+    ck_assert_msg(line && strstr(line, " over 0 hops, compute "), "%s", o.out);
+    ck_assert_msg(injected_share(line) > 100, "%s", o.out);
+    const char *eol = strchr(line, '\n');
+    ck_assert_msg(eol && !strncmp(eol + 1, "  " OVER_100, strlen("  " OVER_100)), "%s", o.out);
+    tu_run_free(&o);
+    const char *tune[] = {"tune", path, "--max-trials", "0", NULL};
+    o = tu_run(tune);
+    ck_assert_msg(o.status == 0, "%s", o.err);
+    line = strstr(o.out, "   makespan-determining path (sched_overhead_analysis): ");
+    ck_assert_msg(line && injected_share(line) > 100, "%s", o.out);
+    eol = strchr(line, '\n');
+    ck_assert_msg(eol && !strncmp(eol + 1, "   " OVER_100, strlen("   " OVER_100)), "%s", o.out);
+    tu_run_free(&o);
+    free(path);
+
+    /* below 100 % nothing more is said: the 3-task chain's 9.9 % */
+    const char *chain[] = {"tune", TRACE("chain3.jsonl"), "--max-trials", "0", NULL};
+    o = tu_run(chain);
+    ck_assert_msg(o.status == 0, "%s", o.err);
+    ck_assert_msg(strstr(o.out, "scheduler-injected 9.9%\n") && !strstr(o.out, "above 100%"), "%s", o.out);
+    tu_run_free(&o);
+}
+END_TEST
+
 Suite *suite_ohm(void)
 {
     Suite *s = suite_create("ohm");
@@ -759,6 +861,7 @@ Suite *suite_ohm(void)
     tcase_add_test(tc, overhead_of_each_real_capture_equals_the_runtime_tool);
     tcase_add_test(tc, a_run_and_its_own_files_give_the_same_figures);
     tcase_add_test(tc, overhead_command_reports_and_rejects_bad_input);
+    tcase_add_test(tc, a_scheduler_injected_share_above_100_percent_is_explained_where_printed);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -233,6 +233,11 @@ double ohm_pct(const ohm_result *r, double us)
     return r->window_us > 0 ? 100.0 * us / r->window_us : 0.0;
 }
 
+bool ohm_cp_over_100(double span_us, double sched_us)
+{
+    return span_us > 0 && sched_us > span_us;
+}
+
 const char *ohm_verdict(double has_pct)
 {
     if (has_pct >= 25)

@@ -75,6 +75,14 @@ typedef struct ohm_result {
     uint64_t tick_hz;   /* the counter the tool's ticks count */
 } ohm_result;
 
+/* What a scheduler-injected share of the makespan-determining path above 100 % means, said wherever one is
+ * printed: the walk adds the path's first task's head (start - dispatch, as sched_overhead_analysis does),
+ * which comes before the first start the span is measured from. True when the share is above 100 %. */
+#define OHM_CP_OVER_100                                                                                      \
+    "scheduler-injected above 100%: it includes the first task's wait from its dispatch to its start, "      \
+    "which comes before the path's span, and that wait is longer than the whole path"
+bool ohm_cp_over_100(double span_us, double sched_us);
+
 /* One step of the model's sweep over the window: the state from t on, until
  * the next step. These are the lines the overhead figures integrate. */
 typedef struct ohm_step {

@@ -722,6 +722,8 @@ static void summary_overhead(const chip *c, const report_bound *b, FILE *out)
                     "%.1f%%, scheduler-injected %.1f%%, neither %.1f%%\n",
                     r.cp_span_us, r.cp_hops, r.cp_hops == 1 ? "" : "s", 100 * r.cp_exec_us / r.cp_span_us,
                     100 * r.cp_sched_us / r.cp_span_us, 100 * r.cp_other_us / r.cp_span_us);
+        if (r.cp_span_us > 0 && c->status == CHIP_DONE && ohm_cp_over_100(r.cp_span_us, r.cp_sched_us))
+            outfile_printf(out, "  (%s)\n", OHM_CP_OVER_100);
         /* the model sees idle cores and ready tasks; it cannot see why the threads did not dispatch */
         if (report_dump_bound(c))
             fputs(

@@ -218,6 +218,8 @@ void overhead_print(FILE *f, const ohm_result *r)
         fprintf(f, "   compute %.3f us (%.1f%%), scheduler-injected %.3f us (%.1f%%), other %.3f us\n",
                 r->cp_exec_us, 100 * r->cp_exec_us / r->cp_span_us, r->cp_sched_us,
                 100 * r->cp_sched_us / r->cp_span_us, r->cp_other_us);
+    if (ohm_cp_over_100(r->cp_span_us, r->cp_sched_us))
+        fprintf(f, "   (%s)\n", OHM_CP_OVER_100);
 }
 
 int overhead_main(int argc, char **argv)

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../../model/analysis/overhead_model.h"
 #include "report_html_draw.h"
 #include "report_html_overhead.h"
 
@@ -48,7 +49,7 @@ void rh_section_overhead(rep *r)
 {
     FILE *f = r->f;
     const rd_overhead *oh = &r->run.oh;
-    char v[128], d[256];
+    char v[128], d[512];
     fputs("<section id=\"overhead\">\n<h2>Scheduler overhead</h2>\n", f);
     if (r->capture && !oh->given) {
         rh_hp(f, "<p class=\"note\">No overhead model or critical-path tool for this capture: %s.</p>\n",
@@ -115,8 +116,10 @@ void rh_section_overhead(rep *r)
         snprintf(v, sizeof(v), "%.1f%% scheduler", 100 * oh->cp_sched_us / oh->cp_span_us);
         char span[32];
         rh_fmt_time(span, sizeof(span), oh->cp_span_us);
-        snprintf(d, sizeof(d), "of the %s critical path (%.0f hops); compute %.1f%%", span, oh->cp_hops,
-                 100 * oh->cp_compute_us / oh->cp_span_us);
+        snprintf(d, sizeof(d), "of the %s critical path (%.0f hops); compute %.1f%%%s%s", span, oh->cp_hops,
+                 100 * oh->cp_compute_us / oh->cp_span_us,
+                 ohm_cp_over_100(oh->cp_span_us, oh->cp_sched_us) ? "; " : "",
+                 ohm_cp_over_100(oh->cp_span_us, oh->cp_sched_us) ? OHM_CP_OVER_100 : "");
         rh_card(f, "critical path", NULL, v, d);
     }
     fputs("</div>\n<h3>Share of the makespan</h3>\n", f);

@@ -348,9 +348,14 @@ static void print_run(const trial *t, const graph *g)
     if (t->bound.kind != REPORT_BOUND_NONE)
         printf("   bottleneck: %s\n", t->bound.text);
     for (int ty = 0; ty < 2; ty++)
-        printf("   %s: busy %.1f%%, idle while a task of its type was ready %.1f%% of its core time\n",
+        printf("   %s: busy %.1f%%, idle while a task of its type sat in a shared ready queue %.1f%% of its core "
+               "time\n",
                TYPES[ty], 100 * t->busy[ty], 100 * t->idle_ready[ty]);
     if (t->oh) {
+        /* the two figures measure different waits: say which, so a 0.0 above never reads as "nothing waits" */
+        puts("   (a shared queue holds tasks submitted ready and tasks one scheduler thread leaves to another; a\n"
+             "   task its producer's thread releases waits in that thread's own buffer instead; the overhead\n"
+             "   below counts every ready task's wait, from its last producer's end to its dispatch)");
         fputs("   scheduler overhead (a core idle while a ready task waits to be dispatched):", stdout);
         for (int ty = 0; ty < 2; ty++)
             if (t->oh_present[ty])
@@ -360,6 +365,8 @@ static void print_run(const trial *t, const graph *g)
             printf("   makespan-determining path (sched_overhead_analysis): %.3f us, compute %.1f%%, "
                    "scheduler-injected %.1f%%\n",
                    t->cp_span, 100 * t->cp_exec / t->cp_span, 100 * t->cp_sched / t->cp_span);
+        if (ohm_cp_over_100(t->cp_span, t->cp_sched))
+            printf("   (%s)\n", OHM_CP_OVER_100);
         report_critical_path(&t->tool, t->tick_hz, "   ", stdout);
     } else if (t->tasks > 0) {
         printf("   scheduler overhead: not computed (more than %u executions or tasks)\n",
@@ -694,14 +701,28 @@ int tune_main(int argc, char **argv)
                100 * best.orch_end_us / best.makespan_us, (double)plat.orch_submit_ns / 1e3);
         said++;
     }
-    for (int ty = 0; ty < 2 && ok(&best); ty++)
+    /* the bottleneck line's verdict: the scheduler's latency between producer and consumer, which neither a
+     * ring nor the thread counts tried removed */
+    if (ok(&best) && best.bound.kind == REPORT_BOUND_SCHEDULING) {
+        printf("   scheduling: a core still sits idle while a ready task waits to be dispatched %.1f%% of the\n"
+               "   makespan: each producer -> consumer hop waits for a scheduler thread to see the producer end,\n"
+               "   release the consumer and dispatch it; fewer, larger tasks (fewer hops) wait less\n",
+               best.oh_has);
+        said++;
+    }
+    /* too little parallel work: the cores are idle and neither queue nor dispatch holds their tasks back
+     * (the overhead model's share of the engine below the summary's 8 % line) */
+    for (int ty = 0; ty < 2 && ok(&best) && best.bound.kind != REPORT_BOUND_SCHEDULING; ty++)
         if (best.tasks > 0 && best.busy[ty] > 0 && best.busy[ty] < 0.25 && best.idle_ready[ty] < 0.01 &&
-            best.orch_end_us < 0.5 * best.makespan_us) {
-            printf(
-                "   parallelism: %s cores are busy %.1f%% and no task of theirs ever waits: the graph "
-                "offers\n"
-                "   too little parallel work to fill %d cores (split tasks, or overlap independent work)\n",
-                ty ? "AIV" : "AIC", 100 * best.busy[ty], best.ncores[ty]);
+            (!best.oh || best.oh_pct[ty] < REPORT_OVERHEAD_SHOWN_PCT) && best.orch_end_us < 0.5 * best.makespan_us) {
+            printf("   parallelism: %s cores are busy %.1f%% and their ready tasks seldom wait (queued %.1f%% of "
+                   "core time",
+                   ty ? "AIV" : "AIC", 100 * best.busy[ty], 100 * best.idle_ready[ty]);
+            if (best.oh)
+                printf(",\n   waiting for dispatch %.1f%% of the makespan", best.oh_pct[ty]);
+            printf("): the graph offers too little parallel work to fill\n"
+                   "   %d cores (split tasks, or overlap independent work)\n",
+                   best.ncores[ty]);
             said++;
         }
     for (int k = 0; k < TUNE_TOP_KERNELS && best.top[k] >= 0; k++)
