@@ -194,6 +194,30 @@ START_TEST(perfetto_and_sweep_refuse_linked_temporaries)
     snprintf(tmp, sizeof(tmp), "%s/sweep.csv.tmp", sw);
     link_to("../victim_s", tmp);
     const char *a2[] = {"sweep", TRACE("chain3.jsonl"), "--ring-task-window", "16,64", "-o", sw, "-j1", NULL};
+    /* a folder holding them and no sweep is no sweep's: refused before anything is written */
+    r = tu_run(a2);
+    ck_assert_int_eq(r.status, 2);
+    snprintf(want, sizeof(want),
+             "ptosim sweep: -o %s is not empty and holds no sweep (no points.csv and sweep.cmd; it holds "
+             "graph.compiled.tmp and sweep.csv.tmp); a sweep writes only into an empty folder or its own "
+             "sweep's: give another -o DIR\n" TU_USAGE_SWEEP,
+             sw);
+    ck_assert_str_eq(r.err, want);
+    tu_run_free(&r);
+    assert_precious(vc);
+    assert_precious(vs);
+    /* the sweep's own folder (a sweep of this command ran there), with the links put back */
+    snprintf(tmp, sizeof(tmp), "%s/graph.compiled.tmp", sw);
+    ck_assert_int_eq(unlink(tmp), 0);
+    snprintf(tmp, sizeof(tmp), "%s/sweep.csv.tmp", sw);
+    ck_assert_int_eq(unlink(tmp), 0);
+    r = tu_run(a2);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    snprintf(tmp, sizeof(tmp), "%s/graph.compiled.tmp", sw);
+    link_to("../victim_c", tmp);
+    snprintf(tmp, sizeof(tmp), "%s/sweep.csv.tmp", sw);
+    link_to("../victim_s", tmp);
     r = tu_run(a2);
     ck_assert_int_ne(r.status, 0);
     ck_assert_msg(strstr(r.err, "graph.compiled.tmp is a symbolic link, which ptosim did not make") != NULL,

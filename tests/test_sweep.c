@@ -1233,15 +1233,19 @@ static ino_t inode_of(const char *dir, const char *name)
 START_TEST(a_point_without_a_row_is_marked_missing_and_resume_runs_only_it)
 {
     /* point 1's dfx_outputs is a file, so its run cannot write and prints no row (exit 1); the other points
-     * still run; sweep.csv marks point 1 missing, the exit status is 1; --resume runs point 1 alone */
+     * still run; sweep.csv marks point 1 missing, the exit status is 1; --resume runs point 1 alone. The
+     * file is put into the folder of the same sweep run once before (-o takes its own sweep's folder) */
     const char *dir = tu_tmpdir();
     char *out = path_in(dir, "s"), *blocker = path_in(dir, "s/points/0001/dfx_outputs"),
          *ref = path_in(dir, "r");
-    char cmd[1024];
-    snprintf(cmd, sizeof(cmd), "mkdir -p %s/s/points/0001 && : > %s", dir, blocker);
-    ck_assert_int_eq(sh(cmd), 0);
     const char *args[] = {"sweep", TRACE("chain3.jsonl"), "--ring-task-window", "4,8,16", "-o", out, NULL};
     run_out r = tu_run(args);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    char cmd[1024];
+    snprintf(cmd, sizeof(cmd), "rm -r %s && : > %s", blocker, blocker);
+    ck_assert_int_eq(sh(cmd), 0);
+    r = tu_run(args);
     ck_assert_int_eq(r.status, 1);
     char want[2048];
     snprintf(want, sizeof(want),
@@ -2283,6 +2287,101 @@ START_TEST(resume_hands_only_the_unfinished_points_to_slurm_and_parallel)
 }
 END_TEST
 
+/* -o takes an empty (or missing) folder or its own sweep's, nothing else: a run's folder, another sweep's
+ * and a folder of other files are refused with status 2, saying what they hold, and nothing is written */
+START_TEST(sweep_o_refuses_a_folder_of_a_run_or_of_another_sweep)
+{
+    const char *dir = tu_tmpdir();
+    char *text = tu_read(TRACE("chain3.jsonl"));
+    char *g = tu_write(dir, "g.jsonl", text), *h = tu_write(dir, "h.jsonl", text), want[8192];
+    /* a run's folder: the sweep would sit beside it, and report would draw both on one page */
+    char *run_dir = path_in(dir, "run");
+    const char *run[] = {"run", g, "-o", run_dir, "--quiet", NULL};
+    run_out r = tu_run(run);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    const char *into_run[] = {"sweep", g, "--ring-task-window", "4,8", "-o", run_dir, NULL};
+    snprintf(want, sizeof(want),
+             "ptosim sweep: -o %s holds a run (ptosim_run.json), not a sweep; a sweep writes only into an empty "
+             "folder or its own sweep's: give another -o DIR\n",
+             run_dir);
+    expect_error(into_run, 2, want);
+    const char *resume_run[] = {"sweep", g, "--ring-task-window", "4,8", "--resume", run_dir, NULL};
+    snprintf(want, sizeof(want),
+             "ptosim sweep: --resume %s holds a run (ptosim_run.json), not a sweep; a sweep writes only into an "
+             "empty folder or its own sweep's: give another --resume DIR\n",
+             run_dir);
+    expect_error(resume_run, 2, want);
+    char p[4400];
+    snprintf(p, sizeof(p), "%s/points.csv", run_dir);
+    ck_assert(!tu_exists(p));
+    snprintf(p, sizeof(p), "%s/sweep.cmd", run_dir);
+    ck_assert(!tu_exists(p));
+    snprintf(p, sizeof(p), "%s/points", run_dir);
+    ck_assert(!tu_exists(p));
+    /* another graph's sweep: its sweep.csv, points.csv and sweep.cmd stay as they are */
+    char *out = path_in(dir, "s");
+    const char *first[] = {"sweep", g, "--ring-task-window", "4,8", "-o", out, NULL};
+    r = tu_run(first);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    char *csv = read_in(out, "sweep.csv"), *points = read_in(out, "points.csv"), *cmd = read_in(out, "sweep.cmd");
+    const char *other[] = {"sweep", h, "--ring-task-window", "4,8", "-o", out, NULL};
+    snprintf(want, sizeof(want),
+             "ptosim sweep: -o %s holds another sweep (of another graph, other knob lists or other run options):\n"
+             "  there: '%s' --ring-task-window '4,8'\n"
+             "  this:  '%s' --ring-task-window '4,8'\n"
+             "go on with that one with ptosim sweep --resume %s, or give this one another -o DIR\n",
+             out, g, h, out);
+    expect_error(other, 2, want);
+    const char *lists[] = {"sweep", g, "--ring-task-window", "4,8,16", "-o", out, NULL};
+    snprintf(want, sizeof(want),
+             "ptosim sweep: -o %s holds another sweep (of another graph, other knob lists or other run options):\n"
+             "  there: '%s' --ring-task-window '4,8'\n"
+             "  this:  '%s' --ring-task-window '4,8,16'\n"
+             "go on with that one with ptosim sweep --resume %s, or give this one another -o DIR\n",
+             out, g, g, out);
+    expect_error(lists, 2, want);
+    char *csv2 = read_in(out, "sweep.csv"), *points2 = read_in(out, "points.csv"), *cmd2 = read_in(out, "sweep.cmd");
+    ck_assert_str_eq(csv2, csv);
+    ck_assert_str_eq(points2, points);
+    ck_assert_str_eq(cmd2, cmd);
+    /* its own sweep (the same command, the graph edited since) is run again from the start */
+    char *more = malloc(strlen(text) + 64);
+    sprintf(more, "%s{\"op\": \"user_code\", \"ns\": 5}\n", text);
+    free(tu_write(dir, "g.jsonl", more));
+    r = tu_run(first);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    snprintf(want, sizeof(want), "ptosim sweep: 2 points -> %s/sweep.csv\n", out);
+    ck_assert_str_eq(r.out, want);
+    tu_run_free(&r);
+    /* a folder of other files: named, first three in byte order */
+    char *misc = path_in(dir, "misc");
+    ck_assert_int_eq(mkdir(misc, 0755), 0);
+    free(tu_write(misc, "notes.txt", "x"));
+    free(tu_write(misc, "b", "x"));
+    free(tu_write(misc, "a", "x"));
+    free(tu_write(misc, "c", "x"));
+    const char *into_misc[] = {"sweep", g, "--ring-task-window", "4,8", "-o", misc, NULL};
+    snprintf(want, sizeof(want),
+             "ptosim sweep: -o %s is not empty and holds no sweep (no points.csv and sweep.cmd; it holds a, b, c "
+             "and 1 more); a sweep writes only into an empty folder or its own sweep's: give another -o DIR\n",
+             misc);
+    expect_error(into_misc, 2, want);
+    snprintf(p, sizeof(p), "%s/points.csv", misc);
+    ck_assert(!tu_exists(p));
+    /* an empty folder is taken */
+    char *empty = path_in(dir, "empty");
+    ck_assert_int_eq(mkdir(empty, 0755), 0);
+    const char *into_empty[] = {"sweep", g, "--ring-task-window", "4,8", "-o", empty, NULL};
+    r = tu_run(into_empty);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    free(csv), free(points), free(cmd), free(csv2), free(points2), free(cmd2);
+    free(more), free(misc), free(empty), free(out), free(run_dir), free(g), free(h), free(text);
+}
+END_TEST
+
 START_TEST(resume_refuses_a_folder_of_another_sweep)
 {
     const char *dir = tu_tmpdir();
@@ -2523,6 +2622,7 @@ Suite *suite_sweep(void)
     tcase_add_test(tc, a_sweep_killed_midway_resumes_to_the_same_csv);
     tcase_add_test(tc, resume_hands_only_the_unfinished_points_to_slurm_and_parallel);
     tcase_add_test(tc, resume_refuses_a_folder_of_another_sweep);
+    tcase_add_test(tc, sweep_o_refuses_a_folder_of_a_run_or_of_another_sweep);
     tcase_add_test(tc, best_prints_the_fastest_ok_point_as_flags_and_runconfig);
     tcase_add_test(tc, best_names_what_it_cannot_use);
     tcase_add_test(tc, parallel_engine_hands_the_points_to_gnu_parallel);

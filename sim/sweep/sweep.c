@@ -84,7 +84,8 @@ void sweep_usage(void)
          "\n"
          "exit status: 0 every point has its row (whatever the rows say); 1 a point has none, or I/O;\n"
          "2 bad command line (a knob value, run option, platform or --set any run would refuse), no\n"
-         "GNU parallel, or a --resume DIR of another sweep; 3 a malformed graph (no point runs)");
+         "GNU parallel, a --resume DIR of another sweep, or a DIR that is not empty nor its own sweep;\n"
+         "3 a malformed graph (no point runs)");
 }
 
 /* ---- small helpers ---- */
@@ -466,7 +467,7 @@ static const opt_def SWEEP_OPTS[] = {
      .meta = "DIR",
      .help = "the sweep's folder (required): sweep.csv, points.csv, and\n"
              "points/NNNN/ per point (row.csv, stderr.txt, ptosim_run.json,\n"
-             "dfx_outputs/)",
+             "dfx_outputs/); missing, empty or this command's own sweep",
      .store = store_dir,
      .id = 0},
     {.name = "resume",
@@ -1008,14 +1009,17 @@ static int check(sweep *s)
         return rc;
     if (s->point < 0 && (rc = refuse_links(s)) != 0)
         return rc;
+    /* every point reads the graph (on other machines, with Slurm or parallel): from a pipe, DIR/graph.jsonl
+     * is the copy they all read, compiled below before any point runs */
+    if (spool && (size_t)snprintf(s->graph_abs, sizeof(s->graph_abs), "%s/" SPOOL_NAME, s->dir_abs) >=
+                     sizeof(s->graph_abs)) {
+        fprintf(stderr, "ptosim sweep: %s/" SPOOL_NAME ": path too long\n", s->dir);
+        return EXIT_USAGE;
+    }
+    /* nothing is written into a folder of a run or of another sweep (the command names GRAPH as above) */
+    if (s->point < 0 && (rc = sweep_check_folder(s)) != 0)
+        return rc;
     if (spool) {
-        /* every point reads the graph (on other machines, with Slurm or parallel): DIR/graph.jsonl is the
-         * copy they all read, compiled below before any point runs */
-        if ((size_t)snprintf(s->graph_abs, sizeof(s->graph_abs), "%s/" SPOOL_NAME, s->dir_abs) >=
-            sizeof(s->graph_abs)) {
-            fprintf(stderr, "ptosim sweep: %s/" SPOOL_NAME ": path too long\n", s->dir);
-            return EXIT_USAGE;
-        }
         int src = gsrc_spool(s->point < 0 ? temp : s->graph, s->graph_abs, err, sizeof(err));
         if (src != 0 && intr_signal()) /* a point alone has written nothing yet */
             return s->point < 0 ? SWEEP_STOPPED : stopped_early();

@@ -2,6 +2,7 @@
 /* A point's knobs, folder and run argv; --collect's merge, --resume's plan, an interrupted sweep's rows. */
 #include "sweep_int.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -295,6 +296,120 @@ static const char *graph_line(const char *cmd)
     for (const char *p = cmd; (p = strstr(p, "\n" GRAPH_LINE)) != NULL; p++)
         last = p;
     return last;
+}
+
+/* The length of a sweep.cmd text's command (GRAPH, the lists, the options passed through): all but its graph
+ * line, which an older ptosim's has not, and the line break that ends it (its last word is quoted). */
+static size_t command_len(const char *cmd)
+{
+    const char *g = graph_line(cmd);
+    size_t n = g ? (size_t)(g - cmd) : strlen(cmd);
+    while (n && cmd[n - 1] == '\n')
+        n--;
+    return n;
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* What folder dir holds, for a message: "" when nothing, else its first names in byte order, three at most
+ * ("a, b, c and 4 more"). */
+static void folder_holds(const char *dir, char *out, size_t outlen)
+{
+    out[0] = '\0';
+    DIR *d = opendir(dir);
+    char **names = NULL;
+    size_t n = 0, cap = 0;
+    for (struct dirent *e; d && (e = readdir(d)) != NULL;) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        if (n == cap) {
+            char **more = realloc(names, (cap = cap ? 2 * cap : 16) * sizeof(*names));
+            if (!more)
+                break;
+            names = more;
+        }
+        if (!(names[n] = strdup(e->d_name)))
+            break;
+        n++;
+    }
+    if (d)
+        closedir(d);
+    if (!d)
+        snprintf(out, outlen, "what it holds cannot be listed: %s", strerror(errno));
+    if (n)
+        qsort(names, n, sizeof(*names), cmp_names);
+    size_t used = 0;
+    for (size_t i = 0; i < n && i < 3 && used < outlen; i++)
+        used += (size_t)snprintf(out + used, outlen - used, "%s%s", i ? (i + 1 == n ? " and " : ", ") : "",
+                                 names[i]);
+    if (n > 3 && used < outlen)
+        snprintf(out + used, outlen - used, " and %zu more", n - 3);
+    for (size_t i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+}
+
+/* The sweep's folder before anything is written into it: with -o it must be empty (or just made) or hold
+ * this command's own sweep (the same sweep.cmd command: the graph's bytes may have changed since), so a
+ * sweep never lands beside a run, nor replaces another sweep's sweep.csv; with --resume a folder without a
+ * sweep must be empty (one with a sweep is checked by sweep_write_manifest). Returns 0, or EXIT_USAGE after
+ * saying what the folder holds and what to do. */
+int sweep_check_folder(const sweep *s)
+{
+    const char *flag = s->resume ? "--resume" : "-o";
+    char path[PATH_MAX + 64], holds[1024];
+    struct stat st;
+    snprintf(path, sizeof(path), "%s/ptosim_run.json", s->dir_abs);
+    if (userdir_stat(path, &st) == 0) {
+        msgtext_print(stderr,
+                      "ptosim sweep: %s %s holds a run (ptosim_run.json), not a sweep; a sweep writes only into an "
+                      "empty folder or its own sweep's: give another %s DIR",
+                      flag, s->dir, flag);
+        return EXIT_USAGE;
+    }
+    snprintf(path, sizeof(path), "%s/points.csv", s->dir_abs);
+    bool points = userdir_stat(path, &st) == 0;
+    if (points && s->resume)
+        return 0;
+    snprintf(path, sizeof(path), "%s/sweep.cmd", s->dir_abs);
+    char *old = points ? sweep_read_file(path, NULL) : NULL, *cmd = NULL;
+    size_t cmd_len = 0;
+    if (old) {
+        FILE *c = open_memstream(&cmd, &cmd_len);
+        if (c)
+            sweep_write_args(c, s);
+        if (!c || fclose(c) != 0 || !cmd) {
+            fputs("ptosim sweep: out of memory\n", stderr);
+            free(old);
+            return EXIT_INTERNAL;
+        }
+        size_t ol = command_len(old);
+        int same = ol == cmd_len && memcmp(old, cmd, ol) == 0;
+        if (!same) {
+            msgtext_print(stderr,
+                          "ptosim sweep: -o %s holds another sweep (of another graph, other knob lists or other "
+                          "run options):",
+                          s->dir);
+            msgtext_print(stderr, "  there: %.*s", (int)ol, old);
+            msgtext_print(stderr, "  this:  %s", cmd);
+            msgtext_print(stderr, "go on with that one with ptosim sweep --resume %s, or give this one another -o DIR",
+                          s->dir);
+        }
+        free(old);
+        free(cmd);
+        return same ? 0 : EXIT_USAGE;
+    }
+    folder_holds(s->dir_abs, holds, sizeof(holds));
+    if (!holds[0])
+        return 0;
+    msgtext_print(stderr,
+                  "ptosim sweep: %s %s is not empty and holds no sweep (no points.csv and sweep.cmd; it holds %s); "
+                  "a sweep writes only into an empty folder or its own sweep's: give another %s DIR",
+                  flag, s->dir, holds, flag);
+    return EXIT_USAGE;
 }
 
 /* Writes DIR/points.csv (the manifest --collect reads) and DIR/sweep.cmd (what makes the points: the graph,
