@@ -63,6 +63,34 @@ void sweep_sh_quote(FILE *f, const char *s)
     fputc('\'', f);
 }
 
+/* s as one word for sh, for a command a message gives to be run as it is: as it is when every byte is one sh
+ * takes literally (letters, digits, / . _ , : + = @ % -), else single-quoted. */
+void sweep_sh_word(char *out, size_t outlen, const char *s)
+{
+    bool plain = s[0] != '\0';
+    for (const char *c = s; *c && plain; c++)
+        plain = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
+                strchr("/._,:+=@%-", *c) != NULL;
+    if (plain) {
+        snprintf(out, outlen, "%s", s);
+        return;
+    }
+    size_t n = 0;
+    if (n + 1 < outlen)
+        out[n++] = '\'';
+    for (const char *c = s; *c && n + 5 < outlen; c++) {
+        if (*c == '\'') {
+            memcpy(out + n, "'\\''", 4);
+            n += 4;
+        } else {
+            out[n++] = *c;
+        }
+    }
+    if (n + 1 < outlen)
+        out[n++] = '\'';
+    out[n] = '\0';
+}
+
 /* ---- points ---- */
 
 /* Each list's value index at point i: the last list varies fastest, like nested loops. */
@@ -410,6 +438,89 @@ int sweep_check_folder(const sweep *s)
                   "a sweep writes only into an empty folder or its own sweep's: give another %s DIR",
                   flag, s->dir, holds, flag);
     return EXIT_USAGE;
+}
+
+/* The words of the command in DIR/sweep.cmd (GRAPH, the lists, the run options), for `ptosim sweep --resume DIR`
+ * alone: split as sweep_write_args wrote them (words apart by one blank, each a bare option or quoted) and
+ * never run through a shell: a folder someone sent may hold any sweep.cmd. Returns the words (malloc'd,
+ * NULL-terminated, *n of them; sweep_free_words frees them), or NULL after printing why. */
+char **sweep_read_command(const char *dir, int *n)
+{
+    char path[PATH_MAX + 64];
+    snprintf(path, sizeof(path), "%s/sweep.cmd", dir);
+    char *text = sweep_read_file(path, NULL);
+    if (!text) {
+        msgtext_print(stderr,
+                      "ptosim sweep: --resume %s: cannot read %s: %s; give the sweep's command: ptosim sweep "
+                      "GRAPH [KNOB LIST ...] [run options] --resume %s",
+                      dir, path, errno == EFBIG ? read_why : readall_why(errno), dir);
+        return NULL;
+    }
+    size_t len = command_len(text), cap = 2, at = 0;
+    for (size_t i = 0; i < len; i++)
+        cap += text[i] == ' ';
+    char **words = calloc(cap, sizeof(*words)), *word = malloc(len + 1);
+    const char *why = len ? NULL : "no command";
+    *n = 0;
+    if (!words || !word) {
+        fputs("ptosim sweep: out of memory\n", stderr);
+        free(text);
+        free(word);
+        free(words);
+        return NULL;
+    }
+    while (!why && at < len) {
+        size_t w = 0, start = at;
+        while (!why && at < len && text[at] != ' ') {
+            char c = text[at];
+            const char *end = c == '\'' ? memchr(text + at + 1, '\'', len - at - 1) : NULL;
+            if (end) { /* 'text': every byte up to the next quote as it is */
+                memcpy(word + w, text + at + 1, (size_t)(end - text) - at - 1);
+                w += (size_t)(end - text) - at - 1;
+                at = (size_t)(end - text) + 1;
+            } else if (c == '\\' && at + 1 < len && text[at + 1] == '\'') { /* the quote of '\'' */
+                word[w++] = '\'';
+                at += 2;
+            } else if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                       (c && strchr("-_=.,", c))) { /* a bare option: --ring-heap, --gen-k */
+                word[w++] = c;
+                at++;
+            } else {
+                why = c == '\'' ? "a quote that is not closed" : "a byte ptosim sweep writes only in quotes";
+            }
+        }
+        if (!why && at == start)
+            why = "two blanks in a row";
+        if (why)
+            break;
+        word[w] = '\0';
+        if (!(words[(*n)++] = strdup(word))) {
+            fputs("ptosim sweep: out of memory\n", stderr);
+            free(word);
+            free(text);
+            sweep_free_words(words);
+            return NULL;
+        }
+        at += at < len; /* the blank after it */
+    }
+    free(text);
+    free(word);
+    if (why) {
+        msgtext_print(stderr,
+                      "ptosim sweep: --resume %s: %s is not a command ptosim sweep wrote (%s, at byte %zu); give "
+                      "the sweep's command: ptosim sweep GRAPH [KNOB LIST ...] [run options] --resume %s",
+                      dir, path, why, at, dir);
+        sweep_free_words(words);
+        return NULL;
+    }
+    return words;
+}
+
+void sweep_free_words(char **words)
+{
+    for (size_t i = 0; words && words[i]; i++)
+        free(words[i]);
+    free(words);
 }
 
 /* Writes DIR/points.csv (the manifest --collect reads) and DIR/sweep.cmd (what makes the points: the graph,
@@ -883,11 +994,12 @@ int sweep_collect(const char *dir, const int *status, long nstatus)
     free(noise);
     if (missing) {
         fflush(stdout);
-        fprintf(
-            stderr,
-            "ptosim sweep: %ld of %ld points gave no row (status \"missing\" in %s); run the sweep's command "
-            "again with --resume %s to run only those\n",
-            missing, n, csv, dir);
+        char word[2 * PATH_MAX + 8];
+        sweep_sh_word(word, sizeof(word), dir);
+        msgtext_print(stderr,
+                      "ptosim sweep: %ld of %ld points gave no row (status \"missing\" in %s); ptosim sweep "
+                      "--resume %s runs only those",
+                      missing, n, csv, word);
         return EXIT_INTERNAL;
     }
     return EXIT_OK;
@@ -971,10 +1083,12 @@ int sweep_collect_interrupted(const sweep *s, const int *status, int sig)
             s->npoints);
     if (finished)
         fprintf(stderr, "; their rows are in %s", part);
+    char word[2 * PATH_MAX + 8];
+    sweep_sh_word(word, sizeof(word), s->dir_abs);
     msgtext_print(stderr,
-            " (sweep.csv is written only when every point gave a row: run the sweep's command again with "
-            "--resume %s to run only the others)",
-            s->dir_abs);
+            " (sweep.csv is written only when every point gave a row: ptosim sweep --resume %s runs only the "
+            "others)",
+            word);
     return intr_status(sig);
 }
 
@@ -1139,11 +1253,12 @@ int sweep_best(const char *dir)
     }
     if (missing) {
         fflush(stdout);
-        fprintf(
-            stderr,
-            "ptosim sweep: --best: %ld of %ld points of %s have no row (status missing): that is the best of "
-            "the others; ptosim sweep ... --resume %s runs the rest\n",
-            missing, n, dir, dir);
+        char word[2 * PATH_MAX + 8];
+        sweep_sh_word(word, sizeof(word), dir);
+        msgtext_print(stderr,
+                      "ptosim sweep: --best: %ld of %ld points of %s have no row (status missing): that is the "
+                      "best of the others; ptosim sweep --resume %s runs the rest",
+                      missing, n, dir, word);
         rc = EXIT_INTERNAL;
     }
 out:

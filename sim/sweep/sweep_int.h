@@ -127,6 +127,11 @@ void sweep_write_args(FILE *f, const sweep *s);
  * (with --resume, checked); the points' rows merged into DIR/sweep.csv (--collect); the points to run
  * (-1 when out of memory); the rows of an interrupted sweep; --best DIR. */
 int sweep_check_folder(const sweep *s);
+/* The words of DIR/sweep.cmd's command, for --resume DIR alone (NULL after printing why); freed by
+ * sweep_free_words. s as one word for sh, quoted only when it must be. */
+char **sweep_read_command(const char *dir, int *n);
+void sweep_free_words(char **words);
+void sweep_sh_word(char *out, size_t outlen, const char *s);
 int sweep_write_manifest(sweep *s);
 int sweep_collect(const char *dir, const int *status, long nstatus);
 int sweep_plan_points(sweep *s);
