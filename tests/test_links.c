@@ -154,6 +154,25 @@ START_TEST(report_refuses_a_linked_temporary_and_leaves_the_target_as_it_was)
     tu_run_free(&r);
     assert_precious(keys);
     ck_assert(!tu_exists(page));
+    /* the same into -o OUT: below the folder named, no link is written through either */
+    char out[4200], out_tmp[4300], out_page[4300];
+    snprintf(out, sizeof(out), "%s/pages", top);
+    ck_assert_int_eq(mkdir(out, 0755), 0);
+    snprintf(out_tmp, sizeof(out_tmp), "%s/report.html.tmp", out);
+    snprintf(out_page, sizeof(out_page), "%s/report.html", out);
+    link_to("../authorized_keys", out_tmp);
+    const char *args_o[] = {"report", run, "-o", out, NULL};
+    r = tu_run(args_o);
+    ck_assert_int_eq(r.status, 1);
+    snprintf(want, sizeof(want),
+             "ptosim report: %s: cannot write: %s is a symbolic link, which ptosim did not make and does not "
+             "follow; remove it\n",
+             out_page, out_tmp);
+    ck_assert_str_eq(r.err, want);
+    tu_run_free(&r);
+    assert_precious(keys);
+    ck_assert(!tu_exists(out_page));
+    ck_assert_int_eq(unlink(out_tmp), 0);
     /* once the link is gone the report is written */
     ck_assert_int_eq(unlink(tmp), 0);
     r = tu_run(args);
