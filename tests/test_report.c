@@ -1280,16 +1280,18 @@ START_TEST(report_writes_into_no_folder_ptosim_did_not_write)
     char want[8800];
     run_out r = tu_run(args);
     ck_assert_int_eq(r.status, 2);
-    snprintf(want, sizeof(want),
-             "ptosim report: %s holds a capture of the runtime, not a folder ptosim wrote (no ptosim_run.json, "
-             "nor a sweep's points.csv and sweep.cmd), and the report writes into no other: give -o OUT to "
-             "write OUT/report.html\n" TU_USAGE_REPORT,
-             cap);
+    snprintf(
+        want, sizeof(want),
+        "ptosim report: %s holds a capture of the runtime, not a folder ptosim wrote (no ptosim_run.json, "
+        "nor a sweep's points.csv and sweep.cmd), and the report writes into no other: give -o OUT to "
+        "write OUT/report.html\n" TU_USAGE_REPORT,
+        cap);
     ck_assert_str_eq(r.err, want);
     ck_assert_str_eq(r.out, "");
     tu_run_free(&r);
     ck_assert_int_eq(entries(cap), 1); /* dfx_outputs alone: no page, no temporary file */
-    /* -o OUT: OUT and its parents made, the page there, DIR as it was; the page is DIR's page byte for byte */
+    /* -o OUT: OUT and its parents made, the page there, DIR as it was; the page is DIR's page byte for byte
+     */
     char out[4300], page_at[4400];
     snprintf(out, sizeof(out), "%s/made/here/", tu_tmpdir());
     const char *args_o[] = {"report", cap, "-o", out, NULL};
@@ -1312,15 +1314,17 @@ START_TEST(report_writes_into_no_folder_ptosim_did_not_write)
     const char *args_s[] = {"report", sw, NULL};
     r = tu_run(args_s);
     ck_assert_int_eq(r.status, 2);
-    snprintf(want, sizeof(want),
-             "ptosim report: %s holds a sweep.csv alone, not a folder ptosim wrote (no ptosim_run.json, nor a "
-             "sweep's points.csv and sweep.cmd), and the report writes into no other: give -o OUT to write "
-             "OUT/report.html\n" TU_USAGE_REPORT,
-             sw);
+    snprintf(
+        want, sizeof(want),
+        "ptosim report: %s holds a sweep.csv alone, not a folder ptosim wrote (no ptosim_run.json, nor a "
+        "sweep's points.csv and sweep.cmd), and the report writes into no other: give -o OUT to write "
+        "OUT/report.html\n" TU_USAGE_REPORT,
+        sw);
     ck_assert_str_eq(r.err, want);
     tu_run_free(&r);
     ck_assert_int_eq(entries(sw), 2); /* sweep.csv and the fixture's empty dfx_outputs */
-    put(sw, "points.csv", "point,dir,ring_task_window,ring_heap,ring_dep_pool,aicpu_thread_num\n0,points/0000,16,,,\n");
+    put(sw, "points.csv",
+        "point,dir,ring_task_window,ring_heap,ring_dep_pool,aicpu_thread_num\n0,points/0000,16,,,\n");
     r = tu_run(args_s);
     ck_assert_int_eq(r.status, 2); /* points.csv without sweep.cmd: still not a sweep's folder */
     tu_run_free(&r);

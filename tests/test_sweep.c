@@ -1357,12 +1357,12 @@ START_TEST(collect_names_the_points_without_a_row)
     row[0] = 'G';
     char *rp = path_in(out, "points/0001");
     free(tu_write(rp, "row.csv", row));
-    snprintf(
-        want, sizeof(want),
-        "ptosim sweep: point 1 (--ring-heap 2048/0/0/0): %s/points/0001/row.csv has another header than "
-        "point 0's\nptosim sweep: 1 of 2 points gave no row (status \"missing\" in %s/sweep.csv); ptosim sweep "
-        "--resume %s runs only those\n",
-        out, out, out);
+    snprintf(want, sizeof(want),
+             "ptosim sweep: point 1 (--ring-heap 2048/0/0/0): %s/points/0001/row.csv has another header than "
+             "point 0's\nptosim sweep: 1 of 2 points gave no row (status \"missing\" in %s/sweep.csv); "
+             "ptosim sweep "
+             "--resume %s runs only those\n",
+             out, out, out);
     expect_error(col, 1, want);
     free(rp);
     free(row);
@@ -2300,16 +2300,18 @@ START_TEST(sweep_o_refuses_a_folder_of_a_run_or_of_another_sweep)
     ck_assert_msg(r.status == 0, "%s", r.err);
     tu_run_free(&r);
     const char *into_run[] = {"sweep", g, "--ring-task-window", "4,8", "-o", run_dir, NULL};
-    snprintf(want, sizeof(want),
-             "ptosim sweep: -o %s holds a run (ptosim_run.json), not a sweep; a sweep writes only into an empty "
-             "folder or its own sweep's: give another -o DIR\n",
-             run_dir);
+    snprintf(
+        want, sizeof(want),
+        "ptosim sweep: -o %s holds a run (ptosim_run.json), not a sweep; a sweep writes only into an empty "
+        "folder or its own sweep's: give another -o DIR\n",
+        run_dir);
     expect_error(into_run, 2, want);
     const char *resume_run[] = {"sweep", g, "--ring-task-window", "4,8", "--resume", run_dir, NULL};
-    snprintf(want, sizeof(want),
-             "ptosim sweep: --resume %s holds a run (ptosim_run.json), not a sweep; a sweep writes only into an "
-             "empty folder or its own sweep's: give another --resume DIR\n",
-             run_dir);
+    snprintf(
+        want, sizeof(want),
+        "ptosim sweep: --resume %s holds a run (ptosim_run.json), not a sweep; a sweep writes only into an "
+        "empty folder or its own sweep's: give another --resume DIR\n",
+        run_dir);
     expect_error(resume_run, 2, want);
     char p[4400];
     snprintf(p, sizeof(p), "%s/points.csv", run_dir);
@@ -2324,24 +2326,28 @@ START_TEST(sweep_o_refuses_a_folder_of_a_run_or_of_another_sweep)
     r = tu_run(first);
     ck_assert_msg(r.status == 0, "%s", r.err);
     tu_run_free(&r);
-    char *csv = read_in(out, "sweep.csv"), *points = read_in(out, "points.csv"), *cmd = read_in(out, "sweep.cmd");
+    char *csv = read_in(out, "sweep.csv"), *points = read_in(out, "points.csv"),
+         *cmd = read_in(out, "sweep.cmd");
     const char *other[] = {"sweep", h, "--ring-task-window", "4,8", "-o", out, NULL};
-    snprintf(want, sizeof(want),
-             "ptosim sweep: -o %s holds another sweep (of another graph, other knob lists or other run options):\n"
-             "  there: '%s' --ring-task-window '4,8'\n"
-             "  this:  '%s' --ring-task-window '4,8'\n"
-             "go on with that one with ptosim sweep --resume %s, or give this one another -o DIR\n",
-             out, g, h, out);
+    snprintf(
+        want, sizeof(want),
+        "ptosim sweep: -o %s holds another sweep (of another graph, other knob lists or other run options):\n"
+        "  there: '%s' --ring-task-window '4,8'\n"
+        "  this:  '%s' --ring-task-window '4,8'\n"
+        "go on with that one with ptosim sweep --resume %s, or give this one another -o DIR\n",
+        out, g, h, out);
     expect_error(other, 2, want);
     const char *lists[] = {"sweep", g, "--ring-task-window", "4,8,16", "-o", out, NULL};
-    snprintf(want, sizeof(want),
-             "ptosim sweep: -o %s holds another sweep (of another graph, other knob lists or other run options):\n"
-             "  there: '%s' --ring-task-window '4,8'\n"
-             "  this:  '%s' --ring-task-window '4,8,16'\n"
-             "go on with that one with ptosim sweep --resume %s, or give this one another -o DIR\n",
-             out, g, g, out);
+    snprintf(
+        want, sizeof(want),
+        "ptosim sweep: -o %s holds another sweep (of another graph, other knob lists or other run options):\n"
+        "  there: '%s' --ring-task-window '4,8'\n"
+        "  this:  '%s' --ring-task-window '4,8,16'\n"
+        "go on with that one with ptosim sweep --resume %s, or give this one another -o DIR\n",
+        out, g, g, out);
     expect_error(lists, 2, want);
-    char *csv2 = read_in(out, "sweep.csv"), *points2 = read_in(out, "points.csv"), *cmd2 = read_in(out, "sweep.cmd");
+    char *csv2 = read_in(out, "sweep.csv"), *points2 = read_in(out, "points.csv"),
+         *cmd2 = read_in(out, "sweep.cmd");
     ck_assert_str_eq(csv2, csv);
     ck_assert_str_eq(points2, points);
     ck_assert_str_eq(cmd2, cmd);
@@ -2362,10 +2368,11 @@ START_TEST(sweep_o_refuses_a_folder_of_a_run_or_of_another_sweep)
     free(tu_write(misc, "a", "x"));
     free(tu_write(misc, "c", "x"));
     const char *into_misc[] = {"sweep", g, "--ring-task-window", "4,8", "-o", misc, NULL};
-    snprintf(want, sizeof(want),
-             "ptosim sweep: -o %s is not empty and holds no sweep (no points.csv and sweep.cmd; it holds a, b, c "
-             "and 1 more); a sweep writes only into an empty folder or its own sweep's: give another -o DIR\n",
-             misc);
+    snprintf(
+        want, sizeof(want),
+        "ptosim sweep: -o %s is not empty and holds no sweep (no points.csv and sweep.cmd; it holds a, b, c "
+        "and 1 more); a sweep writes only into an empty folder or its own sweep's: give another -o DIR\n",
+        misc);
     expect_error(into_misc, 2, want);
     snprintf(p, sizeof(p), "%s/points.csv", misc);
     ck_assert(!tu_exists(p));
@@ -2389,8 +2396,16 @@ START_TEST(resume_alone_takes_the_command_from_sweep_cmd)
     const char *dir = tu_tmpdir();
     char *text = tu_read(TRACE("chain3.jsonl"));
     char *g = tu_write(dir, "g.jsonl", text), *out = path_in(dir, "s x"), want[8192];
-    const char *args[] = {"sweep", g, "--ring-task-window", "4,8,16", "--set", "hbm_bw=1.6e12,3.2e12",
-                          "--enable-dep-gen", "-o", out, NULL};
+    const char *args[] = {"sweep",
+                          g,
+                          "--ring-task-window",
+                          "4,8,16",
+                          "--set",
+                          "hbm_bw=1.6e12,3.2e12",
+                          "--enable-dep-gen",
+                          "-o",
+                          out,
+                          NULL};
     run_out r = tu_run(args);
     ck_assert_msg(r.status == 0, "%s", r.err);
     tu_run_free(&r);
@@ -2446,8 +2461,8 @@ START_TEST(resume_alone_takes_the_command_from_sweep_cmd)
     ck_assert_str_eq(again, csv);
     free(again);
     /* with GRAPH and options too, the command typed is checked against the folder's as ever */
-    const char *other[] = {"sweep", g, "--ring-task-window", "4,8,16", "--set", "hbm_bw=1.6e12,3.2e12",
-                           "--resume", out, NULL};
+    const char *other[] = {
+        "sweep", g, "--ring-task-window", "4,8,16", "--set", "hbm_bw=1.6e12,3.2e12", "--resume", out, NULL};
     snprintf(want, sizeof(want),
              "ptosim sweep: --resume %s: the sweep there is of another graph or other run options:\n"
              "  then: '%s' --ring-task-window '4,8,16' --set 'hbm_bw=1.6e12,3.2e12' '--enable-dep-gen'\n"
@@ -2459,24 +2474,27 @@ START_TEST(resume_alone_takes_the_command_from_sweep_cmd)
     char *sent = path_in(dir, "sent");
     ck_assert_int_eq(mkdir(sent, 0755), 0);
     const char *resume_sent[] = {"sweep", "--resume", sent, NULL};
-    snprintf(want, sizeof(want),
-             "ptosim sweep: --resume %s: cannot read %s/sweep.cmd: No such file or directory; give the sweep's "
-             "command: ptosim sweep GRAPH [KNOB LIST ...] [run options] --resume %s\n",
-             sent, sent, sent);
+    snprintf(
+        want, sizeof(want),
+        "ptosim sweep: --resume %s: cannot read %s/sweep.cmd: No such file or directory; give the sweep's "
+        "command: ptosim sweep GRAPH [KNOB LIST ...] [run options] --resume %s\n",
+        sent, sent, sent);
     expect_error(resume_sent, 2, want);
     free(tu_write(sent, "sweep.cmd", "'g.jsonl' $(touch pwned) --ring-task-window '4'\n"));
-    snprintf(want, sizeof(want),
-             "ptosim sweep: --resume %s: %s/sweep.cmd is not a command ptosim sweep wrote (a byte ptosim sweep "
-             "writes only in quotes, at byte 10); give the sweep's command: ptosim sweep GRAPH [KNOB LIST ...] "
-             "[run options] --resume %s\n",
-             sent, sent, sent);
+    snprintf(
+        want, sizeof(want),
+        "ptosim sweep: --resume %s: %s/sweep.cmd is not a command ptosim sweep wrote (a byte ptosim sweep "
+        "writes only in quotes, at byte 10); give the sweep's command: ptosim sweep GRAPH [KNOB LIST ...] "
+        "[run options] --resume %s\n",
+        sent, sent, sent);
     expect_error(resume_sent, 2, want);
     free(tu_write(sent, "sweep.cmd", "'g.jsonl' --ring-task-window '4\n"));
-    snprintf(want, sizeof(want),
-             "ptosim sweep: --resume %s: %s/sweep.cmd is not a command ptosim sweep wrote (a quote that is not "
-             "closed, at byte 29); give the sweep's command: ptosim sweep GRAPH [KNOB LIST ...] [run options] "
-             "--resume %s\n",
-             sent, sent, sent);
+    snprintf(
+        want, sizeof(want),
+        "ptosim sweep: --resume %s: %s/sweep.cmd is not a command ptosim sweep wrote (a quote that is not "
+        "closed, at byte 29); give the sweep's command: ptosim sweep GRAPH [KNOB LIST ...] [run options] "
+        "--resume %s\n",
+        sent, sent, sent);
     expect_error(resume_sent, 2, want);
     free(tu_write(sent, "sweep.cmd", "'g.jsonl' --ring-task-window '4' '--engine' 'parallel'\n"));
     snprintf(want, sizeof(want),

@@ -739,7 +739,7 @@ static int page_folder(const char *dir, const char *out, bool ours, const char *
     return EXIT_OK;
 }
 
-/* A worker's pages: the index into OUT (NULL: DIR, the worker's own folder), each program's into OUT/N_NAME. */
+/* A worker's pages: the index into OUT (NULL: DIR, the worker's own), each program's into OUT/N_NAME. */
 static int worker_page(const char *dir, const char *out, const cJSON *w, char *err, size_t errlen)
 {
     const cJSON *progs = cJSON_GetObjectItemCaseSensitive(w, "programs"),

@@ -1086,11 +1086,12 @@ int sweep_main(int argc, char **argv)
         for (int i = 0; i < nw; i++) {
             const opt_def *d = opt_find(&sweep_options, words[i], false);
             if (d && d - SWEEP_OPTS >= SWEEP_LIST_ROWS) {
-                msgtext_print(stderr,
-                              "ptosim sweep: --resume %s: %s/sweep.cmd holds '%s', an option of the sweep itself, "
-                              "which ptosim sweep never writes there; give the sweep's command: ptosim sweep GRAPH "
-                              "[KNOB LIST ...] [run options] --resume %s",
-                              dir, dir, words[i], dir);
+                msgtext_print(
+                    stderr,
+                    "ptosim sweep: --resume %s: %s/sweep.cmd holds '%s', an option of the sweep itself, "
+                    "which ptosim sweep never writes there; give the sweep's command: ptosim sweep GRAPH "
+                    "[KNOB LIST ...] [run options] --resume %s",
+                    dir, dir, words[i], dir);
                 sweep_free_words(words);
                 return EXIT_USAGE;
             }

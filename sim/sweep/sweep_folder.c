@@ -392,10 +392,11 @@ int sweep_check_folder(const sweep *s)
     struct stat st;
     snprintf(path, sizeof(path), "%s/ptosim_run.json", s->dir_abs);
     if (userdir_stat(path, &st) == 0) {
-        msgtext_print(stderr,
-                      "ptosim sweep: %s %s holds a run (ptosim_run.json), not a sweep; a sweep writes only into an "
-                      "empty folder or its own sweep's: give another %s DIR",
-                      flag, s->dir, flag);
+        msgtext_print(
+            stderr,
+            "ptosim sweep: %s %s holds a run (ptosim_run.json), not a sweep; a sweep writes only into an "
+            "empty folder or its own sweep's: give another %s DIR",
+            flag, s->dir, flag);
         return EXIT_USAGE;
     }
     snprintf(path, sizeof(path), "%s/points.csv", s->dir_abs);
@@ -417,14 +418,16 @@ int sweep_check_folder(const sweep *s)
         size_t ol = command_len(old);
         int same = ol == cmd_len && memcmp(old, cmd, ol) == 0;
         if (!same) {
-            msgtext_print(stderr,
-                          "ptosim sweep: -o %s holds another sweep (of another graph, other knob lists or other "
-                          "run options):",
-                          s->dir);
+            msgtext_print(
+                stderr,
+                "ptosim sweep: -o %s holds another sweep (of another graph, other knob lists or other "
+                "run options):",
+                s->dir);
             msgtext_print(stderr, "  there: %.*s", (int)ol, old);
             msgtext_print(stderr, "  this:  %s", cmd);
-            msgtext_print(stderr, "go on with that one with ptosim sweep --resume %s, or give this one another -o DIR",
-                          s->dir);
+            msgtext_print(
+                stderr, "go on with that one with ptosim sweep --resume %s, or give this one another -o DIR",
+                s->dir);
         }
         free(old);
         free(cmd);
@@ -433,16 +436,17 @@ int sweep_check_folder(const sweep *s)
     folder_holds(s->dir_abs, holds, sizeof(holds));
     if (!holds[0])
         return 0;
-    msgtext_print(stderr,
-                  "ptosim sweep: %s %s is not empty and holds no sweep (no points.csv and sweep.cmd; it holds %s); "
-                  "a sweep writes only into an empty folder or its own sweep's: give another %s DIR",
-                  flag, s->dir, holds, flag);
+    msgtext_print(
+        stderr,
+        "ptosim sweep: %s %s is not empty and holds no sweep (no points.csv and sweep.cmd; it holds %s); "
+        "a sweep writes only into an empty folder or its own sweep's: give another %s DIR",
+        flag, s->dir, holds, flag);
     return EXIT_USAGE;
 }
 
-/* The words of the command in DIR/sweep.cmd (GRAPH, the lists, the run options), for `ptosim sweep --resume DIR`
- * alone: split as sweep_write_args wrote them (words apart by one blank, each a bare option or quoted) and
- * never run through a shell: a folder someone sent may hold any sweep.cmd. Returns the words (malloc'd,
+/* The words of the command in DIR/sweep.cmd (GRAPH, the lists, the run options), for `ptosim sweep --resume
+ * DIR` alone: split as sweep_write_args wrote them (words apart by one blank, each a bare option or quoted)
+ * and never run through a shell: a folder someone sent may hold any sweep.cmd. Returns the words (malloc'd,
  * NULL-terminated, *n of them; sweep_free_words frees them), or NULL after printing why. */
 char **sweep_read_command(const char *dir, int *n)
 {
@@ -506,10 +510,11 @@ char **sweep_read_command(const char *dir, int *n)
     free(text);
     free(word);
     if (why) {
-        msgtext_print(stderr,
-                      "ptosim sweep: --resume %s: %s is not a command ptosim sweep wrote (%s, at byte %zu); give "
-                      "the sweep's command: ptosim sweep GRAPH [KNOB LIST ...] [run options] --resume %s",
-                      dir, path, why, at, dir);
+        msgtext_print(
+            stderr,
+            "ptosim sweep: --resume %s: %s is not a command ptosim sweep wrote (%s, at byte %zu); give "
+            "the sweep's command: ptosim sweep GRAPH [KNOB LIST ...] [run options] --resume %s",
+            dir, path, why, at, dir);
         sweep_free_words(words);
         return NULL;
     }
@@ -1085,10 +1090,11 @@ int sweep_collect_interrupted(const sweep *s, const int *status, int sig)
         fprintf(stderr, "; their rows are in %s", part);
     char word[2 * PATH_MAX + 8];
     sweep_sh_word(word, sizeof(word), s->dir_abs);
-    msgtext_print(stderr,
-            " (sweep.csv is written only when every point gave a row: ptosim sweep --resume %s runs only the "
-            "others)",
-            word);
+    msgtext_print(
+        stderr,
+        " (sweep.csv is written only when every point gave a row: ptosim sweep --resume %s runs only the "
+        "others)",
+        word);
     return intr_status(sig);
 }
 
@@ -1255,10 +1261,11 @@ int sweep_best(const char *dir)
         fflush(stdout);
         char word[2 * PATH_MAX + 8];
         sweep_sh_word(word, sizeof(word), dir);
-        msgtext_print(stderr,
-                      "ptosim sweep: --best: %ld of %ld points of %s have no row (status missing): that is the "
-                      "best of the others; ptosim sweep --resume %s runs the rest",
-                      missing, n, dir, word);
+        msgtext_print(
+            stderr,
+            "ptosim sweep: --best: %ld of %ld points of %s have no row (status missing): that is the "
+            "best of the others; ptosim sweep --resume %s runs the rest",
+            missing, n, dir, word);
         rc = EXIT_INTERNAL;
     }
 out:
