@@ -108,7 +108,7 @@ static const cli_cmd COMMANDS[] = {
     {"conform", "ptosim conform CAPTURE_DIR [-o WORKDIR] [-p PLATFORM]", conform_main, &conform_options},
     {"gen", "ptosim gen KIND [--PARAM VALUE ...] > GRAPH.jsonl", gen_main, &gen_options},
     {"params", "ptosim params [-p NAME|FILE]", run_params_main, &run_params_options},
-    {"report", "ptosim report DIR", htmlrep_main, &htmlrep_options},
+    {"report", "ptosim report DIR [-o OUT]", htmlrep_main, &htmlrep_options},
     {"overhead", "ptosim overhead DIR|SWIMLANE.json [--deps-json DEPS.json]", overhead_main,
      &overhead_options},
     {"--version", "ptosim --version", version_main, NULL},

@@ -348,7 +348,7 @@ static const struct {
     {"conform", "ptosim conform CAPTURE_DIR [-o WORKDIR] [-p PLATFORM]"},
     {"gen", "ptosim gen KIND [--PARAM VALUE ...] > GRAPH.jsonl"},
     {"params", "ptosim params [-p NAME|FILE]"},
-    {"report", "ptosim report DIR"},
+    {"report", "ptosim report DIR [-o OUT]"},
     {"overhead", "ptosim overhead DIR|SWIMLANE.json [--deps-json DEPS.json]"},
 };
 #define NCOMMANDS (int)(sizeof(COMMANDS) / sizeof(COMMANDS[0]))

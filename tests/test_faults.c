@@ -758,8 +758,8 @@ START_TEST(an_interrupted_sweep_stops_its_points_and_keeps_the_rows_so_far)
     snprintf(
         want, sizeof(want),
         "ptosim sweep: interrupted by SIGINT: 1 of 6 points finished; their rows are in %s/sweep.partial.csv "
-        "(sweep.csv is written only when every point gave a row: run the sweep's command again with --resume "
-        "%s to run only the others)\n",
+        "(sweep.csv is written only when every point gave a row: ptosim sweep --resume %s runs only the "
+        "others)\n",
         out, out);
     ck_assert_str_eq(r.err, want);
     tu_run_free(&r);

@@ -154,6 +154,25 @@ START_TEST(report_refuses_a_linked_temporary_and_leaves_the_target_as_it_was)
     tu_run_free(&r);
     assert_precious(keys);
     ck_assert(!tu_exists(page));
+    /* the same into -o OUT: below the folder named, no link is written through either */
+    char out[4200], out_tmp[4300], out_page[4300];
+    snprintf(out, sizeof(out), "%s/pages", top);
+    ck_assert_int_eq(mkdir(out, 0755), 0);
+    snprintf(out_tmp, sizeof(out_tmp), "%s/report.html.tmp", out);
+    snprintf(out_page, sizeof(out_page), "%s/report.html", out);
+    link_to("../authorized_keys", out_tmp);
+    const char *args_o[] = {"report", run, "-o", out, NULL};
+    r = tu_run(args_o);
+    ck_assert_int_eq(r.status, 1);
+    snprintf(want, sizeof(want),
+             "ptosim report: %s: cannot write: %s is a symbolic link, which ptosim did not make and does not "
+             "follow; remove it\n",
+             out_page, out_tmp);
+    ck_assert_str_eq(r.err, want);
+    tu_run_free(&r);
+    assert_precious(keys);
+    ck_assert(!tu_exists(out_page));
+    ck_assert_int_eq(unlink(out_tmp), 0);
     /* once the link is gone the report is written */
     ck_assert_int_eq(unlink(tmp), 0);
     r = tu_run(args);
@@ -194,6 +213,30 @@ START_TEST(perfetto_and_sweep_refuse_linked_temporaries)
     snprintf(tmp, sizeof(tmp), "%s/sweep.csv.tmp", sw);
     link_to("../victim_s", tmp);
     const char *a2[] = {"sweep", TRACE("chain3.jsonl"), "--ring-task-window", "16,64", "-o", sw, "-j1", NULL};
+    /* a folder holding them and no sweep is no sweep's: refused before anything is written */
+    r = tu_run(a2);
+    ck_assert_int_eq(r.status, 2);
+    snprintf(want, sizeof(want),
+             "ptosim sweep: -o %s is not empty and holds no sweep (no points.csv and sweep.cmd; it holds "
+             "graph.compiled.tmp and sweep.csv.tmp); a sweep writes only into an empty folder or its own "
+             "sweep's: give another -o DIR\n" TU_USAGE_SWEEP,
+             sw);
+    ck_assert_str_eq(r.err, want);
+    tu_run_free(&r);
+    assert_precious(vc);
+    assert_precious(vs);
+    /* the sweep's own folder (a sweep of this command ran there), with the links put back */
+    snprintf(tmp, sizeof(tmp), "%s/graph.compiled.tmp", sw);
+    ck_assert_int_eq(unlink(tmp), 0);
+    snprintf(tmp, sizeof(tmp), "%s/sweep.csv.tmp", sw);
+    ck_assert_int_eq(unlink(tmp), 0);
+    r = tu_run(a2);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    snprintf(tmp, sizeof(tmp), "%s/graph.compiled.tmp", sw);
+    link_to("../victim_c", tmp);
+    snprintf(tmp, sizeof(tmp), "%s/sweep.csv.tmp", sw);
+    link_to("../victim_s", tmp);
     r = tu_run(a2);
     ck_assert_int_ne(r.status, 0);
     ck_assert_msg(strstr(r.err, "graph.compiled.tmp is a symbolic link, which ptosim did not make") != NULL,

@@ -1213,7 +1213,7 @@ START_TEST(the_converted_commands_keep_their_messages)
     const char *rh[] = {"report", "-x", "b", "--", "-h", NULL}, *oh[] = {"overhead", "-h", "a", "b", NULL};
     r = tu_run(rh);
     ck_assert_int_eq(r.status, 0);
-    ck_assert(tu_starts(r.out, "usage: ptosim report DIR\n"));
+    ck_assert(tu_starts(r.out, "usage: ptosim report DIR [-o OUT]\n"));
     tu_run_free(&r);
     r = tu_run(oh);
     ck_assert_int_eq(r.status, 0);

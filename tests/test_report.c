@@ -1,6 +1,7 @@
 /* test_report.c - `ptosim report`: critical path, ring series and sweep curves worked by hand. */
 /* Every error message, the size bound of big swimlanes, and the page as headless Chromium renders it. */
 #define _XOPEN_SOURCE 700 /* nftw */
+#include <dirent.h>
 #include <fcntl.h>
 #include <ftw.h>
 #include <stdarg.h>
@@ -237,7 +238,7 @@ static const char *fixture(int which)
 static char *report_of(const char *dir)
 {
     char err[8192];
-    int st = htmlrep_write(dir, err, sizeof(err));
+    int st = htmlrep_write(dir, dir, err, sizeof(err));
     ck_assert_msg(st == 0, "htmlrep_write: %d %s", st, err);
     char p[4200];
     snprintf(p, sizeof(p), "%s/report.html", dir);
@@ -1187,7 +1188,7 @@ START_TEST(malformed_inputs_name_file_and_field_and_write_nothing)
         const char *dir = fixture(strcmp(b->file, "sweep.csv") == 0 ? 0 : F_RUN);
         put(dir, b->file, b->text);
         char err[8192], want[4400];
-        int st = htmlrep_write(dir, err, sizeof(err));
+        int st = htmlrep_write(dir, dir, err, sizeof(err));
         ck_assert_msg(st == 3, "case %zu (%s): status %d, %s", i, b->file, st, err);
         snprintf(want, sizeof(want), "%s/", dir);
         ck_assert_msg(strncmp(err, want, strlen(want)) == 0, "case %zu: message does not start with DIR: %s",
@@ -1286,6 +1287,84 @@ START_TEST(report_command_errors_and_help)
 }
 END_TEST
 
+/* Entries in folder dir (. and .. left out). */
+static int entries(const char *dir)
+{
+    DIR *d = opendir(dir);
+    ck_assert_ptr_nonnull(d);
+    int n = 0;
+    for (struct dirent *e; (e = readdir(d)) != NULL;)
+        n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+    closedir(d);
+    return n;
+}
+
+/* Without -o the page goes only into a folder ptosim wrote: a capture someone sent, or a sweep.csv alone, is
+ * refused with status 2 and nothing written there; -o OUT writes the same page into OUT (made). */
+START_TEST(report_writes_into_no_folder_ptosim_did_not_write)
+{
+    const char *cap = fixture(F_SWIMLANE | F_DEPS); /* the runtime's files in DIR/dfx_outputs */
+    const char *args[] = {"report", cap, NULL};
+    char want[8800];
+    run_out r = tu_run(args);
+    ck_assert_int_eq(r.status, 2);
+    snprintf(
+        want, sizeof(want),
+        "ptosim report: %s holds a capture of the runtime, not a folder ptosim wrote (no ptosim_run.json, "
+        "nor a sweep's points.csv and sweep.cmd), and the report writes into no other: give -o OUT to "
+        "write OUT/report.html\n" TU_USAGE_REPORT,
+        cap);
+    ck_assert_str_eq(r.err, want);
+    ck_assert_str_eq(r.out, "");
+    tu_run_free(&r);
+    ck_assert_int_eq(entries(cap), 1); /* dfx_outputs alone: no page, no temporary file */
+    /* -o OUT: OUT and its parents made, the page there, DIR as it was; the page is DIR's page byte for byte
+     */
+    char out[4300], page_at[4400];
+    snprintf(out, sizeof(out), "%s/made/here/", tu_tmpdir());
+    const char *args_o[] = {"report", cap, "-o", out, NULL};
+    r = tu_run(args_o);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    out[strlen(out) - 1] = '\0'; /* the trailing slash is dropped, as DIR's is */
+    snprintf(want, sizeof(want), "ptosim report: wrote %s/report.html\n", out);
+    ck_assert_str_eq(r.out, want);
+    ck_assert_str_eq(r.err, "");
+    tu_run_free(&r);
+    ck_assert_int_eq(entries(cap), 1);
+    snprintf(page_at, sizeof(page_at), "%s/report.html", out);
+    char *page = tu_read(page_at), *same = report_of(fixture(F_SWIMLANE | F_DEPS));
+    ck_assert_ptr_nonnull(page);
+    ck_assert_str_eq(page, same);
+    free(page);
+    free(same);
+    /* a sweep.csv alone is no sweep ptosim wrote; beside a sweep's points.csv and sweep.cmd it is */
+    const char *sw = fixture(F_SWEEP);
+    const char *args_s[] = {"report", sw, NULL};
+    r = tu_run(args_s);
+    ck_assert_int_eq(r.status, 2);
+    snprintf(
+        want, sizeof(want),
+        "ptosim report: %s holds a sweep.csv alone, not a folder ptosim wrote (no ptosim_run.json, nor a "
+        "sweep's points.csv and sweep.cmd), and the report writes into no other: give -o OUT to write "
+        "OUT/report.html\n" TU_USAGE_REPORT,
+        sw);
+    ck_assert_str_eq(r.err, want);
+    tu_run_free(&r);
+    ck_assert_int_eq(entries(sw), 2); /* sweep.csv and the fixture's empty dfx_outputs */
+    put(sw, "points.csv",
+        "point,dir,ring_task_window,ring_heap,ring_dep_pool,aicpu_thread_num\n0,points/0000,16,,,\n");
+    r = tu_run(args_s);
+    ck_assert_int_eq(r.status, 2); /* points.csv without sweep.cmd: still not a sweep's folder */
+    tu_run_free(&r);
+    put(sw, "sweep.cmd", "'g.jsonl' --ring-task-window '16'\n# the graph: 10 bytes hashing to 0\n");
+    r = tu_run(args_s);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    snprintf(want, sizeof(want), "ptosim report: wrote %s/report.html\n", sw);
+    ck_assert_str_eq(r.out, want);
+    tu_run_free(&r);
+}
+END_TEST
+
 START_TEST(write_failures_are_named_and_leave_no_partial_page)
 {
     /* the temporary file cannot be created: a directory holds its name */
@@ -1293,7 +1372,7 @@ START_TEST(write_failures_are_named_and_leave_no_partial_page)
     char p[4200], err[8192], want[4400];
     snprintf(p, sizeof(p), "%s/report.html.tmp", dir);
     ck_assert_int_eq(mkdir(p, 0755), 0);
-    ck_assert_int_eq(htmlrep_write(dir, err, sizeof(err)), 1);
+    ck_assert_int_eq(htmlrep_write(dir, dir, err, sizeof(err)), 1);
     snprintf(want, sizeof(want), "%s/report.html: cannot write: Is a directory", dir);
     ck_assert_str_eq(err, want);
     snprintf(p, sizeof(p), "%s/report.html", dir);
@@ -1303,7 +1382,7 @@ START_TEST(write_failures_are_named_and_leave_no_partial_page)
     snprintf(p, sizeof(p), "%s/report.html", dir);
     ck_assert_int_eq(mkdir(p, 0755), 0);
     free(tu_write(p, "keep", "x"));
-    ck_assert_int_eq(htmlrep_write(dir, err, sizeof(err)), 1);
+    ck_assert_int_eq(htmlrep_write(dir, dir, err, sizeof(err)), 1);
     snprintf(want, sizeof(want), "%s/report.html: write failed: Is a directory", dir);
     ck_assert_str_eq(err, want);
     snprintf(p, sizeof(p), "%s/report.html.tmp", dir);
@@ -2008,7 +2087,7 @@ static int xss_inject(const char *dir, const char *const *files, xss_site *took,
             for (int k = 0; k < 2; k++) {
                 char *was = tu_read(path);
                 xss_apply(path, site, XSS_PAYLOADS[k], &nsites);
-                int rc = htmlrep_write(dir, err, sizeof(err));
+                int rc = htmlrep_write(dir, dir, err, sizeof(err));
                 ck_assert_msg(rc == 0 || rc == 3, "%s site %d: status %d: %s", files[fi], site, rc, err);
                 if (rc != 0) { /* refused: the field is checked; its bytes back */
                     FILE *f = fopen(path, "w");
@@ -2023,7 +2102,7 @@ static int xss_inject(const char *dir, const char *const *files, xss_site *took,
                 }
             }
     }
-    ck_assert_msg(htmlrep_write(dir, err, sizeof(err)) == 0, "%s", err);
+    ck_assert_msg(htmlrep_write(dir, dir, err, sizeof(err)) == 0, "%s", err);
     return kept;
 }
 
@@ -2037,7 +2116,7 @@ static void xss_plain(const char *dir, const char *const *files, const xss_site 
         snprintf(path, sizeof(path), "%s/%s", dir, files[took[i].file]);
         xss_apply(path, took[i].site, XSS_PLAIN, &nsites);
     }
-    ck_assert_msg(htmlrep_write(dir, err, sizeof(err)) == 0, "%s", err);
+    ck_assert_msg(htmlrep_write(dir, dir, err, sizeof(err)) == 0, "%s", err);
 }
 
 /* The wrapper page: each report page in an iframe; once all have loaded, every element's tag and every
@@ -2448,6 +2527,7 @@ Suite *suite_report(void)
     tcase_add_test(tc, missing_optional_inputs_give_notes);
     tcase_add_test(tc, malformed_inputs_name_file_and_field_and_write_nothing);
     tcase_add_test(tc, report_command_errors_and_help);
+    tcase_add_test(tc, report_writes_into_no_folder_ptosim_did_not_write);
     tcase_add_test(tc, write_failures_are_named_and_leave_no_partial_page);
     tcase_add_test(tc, a_real_run_reports_its_own_numbers_byte_identically);
     tcase_add_test(tc, a_big_swimlane_is_binned_and_stays_small);

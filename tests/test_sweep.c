@@ -1233,15 +1233,19 @@ static ino_t inode_of(const char *dir, const char *name)
 START_TEST(a_point_without_a_row_is_marked_missing_and_resume_runs_only_it)
 {
     /* point 1's dfx_outputs is a file, so its run cannot write and prints no row (exit 1); the other points
-     * still run; sweep.csv marks point 1 missing, the exit status is 1; --resume runs point 1 alone */
+     * still run; sweep.csv marks point 1 missing, the exit status is 1; --resume runs point 1 alone. The
+     * file is put into the folder of the same sweep run once before (-o takes its own sweep's folder) */
     const char *dir = tu_tmpdir();
     char *out = path_in(dir, "s"), *blocker = path_in(dir, "s/points/0001/dfx_outputs"),
          *ref = path_in(dir, "r");
-    char cmd[1024];
-    snprintf(cmd, sizeof(cmd), "mkdir -p %s/s/points/0001 && : > %s", dir, blocker);
-    ck_assert_int_eq(sh(cmd), 0);
     const char *args[] = {"sweep", TRACE("chain3.jsonl"), "--ring-task-window", "4,8,16", "-o", out, NULL};
     run_out r = tu_run(args);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    char cmd[1024];
+    snprintf(cmd, sizeof(cmd), "rm -r %s && : > %s", blocker, blocker);
+    ck_assert_int_eq(sh(cmd), 0);
+    r = tu_run(args);
     ck_assert_int_eq(r.status, 1);
     char want[2048];
     snprintf(want, sizeof(want),
@@ -1250,8 +1254,8 @@ START_TEST(a_point_without_a_row_is_marked_missing_and_resume_runs_only_it)
              out, out, blocker);
     ck_assert_msg(strncmp(r.err, want, strlen(want)) == 0, "%s", r.err);
     snprintf(want, sizeof(want),
-             "ptosim sweep: 1 of 3 points gave no row (status \"missing\" in %s/sweep.csv); run the sweep's "
-             "command again with --resume %s to run only those\n",
+             "ptosim sweep: 1 of 3 points gave no row (status \"missing\" in %s/sweep.csv); ptosim sweep "
+             "--resume %s runs only those\n",
              out, out);
     ck_assert_msg(strstr(r.err, want) != NULL, "%s", r.err);
     snprintf(want, sizeof(want),
@@ -1330,9 +1334,8 @@ START_TEST(collect_names_the_points_without_a_row)
         want, sizeof(want),
         "ptosim sweep: point 0 (--ring-heap 1024) gave no row (%s/points/0000/row.csv is missing)\n"
         "ptosim sweep: point 1 (--ring-heap 2048/0/0/0) gave no row (%s/points/0001/row.csv is missing)\n"
-        "ptosim sweep: 2 of 2 points gave no row (status \"missing\" in %s/sweep.csv); run the sweep's "
-        "command "
-        "again with --resume %s to run only those\n",
+        "ptosim sweep: 2 of 2 points gave no row (status \"missing\" in %s/sweep.csv); ptosim sweep "
+        "--resume %s runs only those\n",
         out, out, out, out);
     expect_error(col, 1, want);
     /* no row at all: this build's header, then a row per point marked missing (how they ended is unknown) */
@@ -1354,12 +1357,12 @@ START_TEST(collect_names_the_points_without_a_row)
     row[0] = 'G';
     char *rp = path_in(out, "points/0001");
     free(tu_write(rp, "row.csv", row));
-    snprintf(
-        want, sizeof(want),
-        "ptosim sweep: point 1 (--ring-heap 2048/0/0/0): %s/points/0001/row.csv has another header than "
-        "point 0's\nptosim sweep: 1 of 2 points gave no row (status \"missing\" in %s/sweep.csv); run the "
-        "sweep's command again with --resume %s to run only those\n",
-        out, out, out);
+    snprintf(want, sizeof(want),
+             "ptosim sweep: point 1 (--ring-heap 2048/0/0/0): %s/points/0001/row.csv has another header than "
+             "point 0's\nptosim sweep: 1 of 2 points gave no row (status \"missing\" in %s/sweep.csv); "
+             "ptosim sweep "
+             "--resume %s runs only those\n",
+             out, out, out);
     expect_error(col, 1, want);
     free(rp);
     free(row);
@@ -1646,8 +1649,8 @@ START_TEST(set_lists_sweep_a_platform_parameter_in_its_own_column)
     snprintf(want, sizeof(want),
              "ptosim sweep: point 1 (--ring-task-window 0/64/0/0 --set orch_submit_ns=200) gave no row "
              "(%s/points/0001/row.csv is missing)\n"
-             "ptosim sweep: 1 of 2 points gave no row (status \"missing\" in %s/sweep.csv); run the sweep's "
-             "command again with --resume %s to run only those\n",
+             "ptosim sweep: 1 of 2 points gave no row (status \"missing\" in %s/sweep.csv); ptosim sweep "
+             "--resume %s runs only those\n",
              out, out, out);
     expect_error(col, 1, want);
     char *merged = read_in(out, "sweep.csv");
@@ -2283,6 +2286,240 @@ START_TEST(resume_hands_only_the_unfinished_points_to_slurm_and_parallel)
 }
 END_TEST
 
+/* -o takes an empty (or missing) folder or its own sweep's, nothing else: a run's folder, another sweep's
+ * and a folder of other files are refused with status 2, saying what they hold, and nothing is written */
+START_TEST(sweep_o_refuses_a_folder_of_a_run_or_of_another_sweep)
+{
+    const char *dir = tu_tmpdir();
+    char *text = tu_read(TRACE("chain3.jsonl"));
+    char *g = tu_write(dir, "g.jsonl", text), *h = tu_write(dir, "h.jsonl", text), want[8192];
+    /* a run's folder: the sweep would sit beside it, and report would draw both on one page */
+    char *run_dir = path_in(dir, "run");
+    const char *run[] = {"run", g, "-o", run_dir, "--quiet", NULL};
+    run_out r = tu_run(run);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    const char *into_run[] = {"sweep", g, "--ring-task-window", "4,8", "-o", run_dir, NULL};
+    snprintf(
+        want, sizeof(want),
+        "ptosim sweep: -o %s holds a run (ptosim_run.json), not a sweep; a sweep writes only into an empty "
+        "folder or its own sweep's: give another -o DIR\n",
+        run_dir);
+    expect_error(into_run, 2, want);
+    const char *resume_run[] = {"sweep", g, "--ring-task-window", "4,8", "--resume", run_dir, NULL};
+    snprintf(
+        want, sizeof(want),
+        "ptosim sweep: --resume %s holds a run (ptosim_run.json), not a sweep; a sweep writes only into an "
+        "empty folder or its own sweep's: give another --resume DIR\n",
+        run_dir);
+    expect_error(resume_run, 2, want);
+    char p[4400];
+    snprintf(p, sizeof(p), "%s/points.csv", run_dir);
+    ck_assert(!tu_exists(p));
+    snprintf(p, sizeof(p), "%s/sweep.cmd", run_dir);
+    ck_assert(!tu_exists(p));
+    snprintf(p, sizeof(p), "%s/points", run_dir);
+    ck_assert(!tu_exists(p));
+    /* another graph's sweep: its sweep.csv, points.csv and sweep.cmd stay as they are */
+    char *out = path_in(dir, "s");
+    const char *first[] = {"sweep", g, "--ring-task-window", "4,8", "-o", out, NULL};
+    r = tu_run(first);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    char *csv = read_in(out, "sweep.csv"), *points = read_in(out, "points.csv"),
+         *cmd = read_in(out, "sweep.cmd");
+    const char *other[] = {"sweep", h, "--ring-task-window", "4,8", "-o", out, NULL};
+    snprintf(
+        want, sizeof(want),
+        "ptosim sweep: -o %s holds another sweep (of another graph, other knob lists or other run options):\n"
+        "  there: '%s' --ring-task-window '4,8'\n"
+        "  this:  '%s' --ring-task-window '4,8'\n"
+        "go on with that one with ptosim sweep --resume %s, or give this one another -o DIR\n",
+        out, g, h, out);
+    expect_error(other, 2, want);
+    const char *lists[] = {"sweep", g, "--ring-task-window", "4,8,16", "-o", out, NULL};
+    snprintf(
+        want, sizeof(want),
+        "ptosim sweep: -o %s holds another sweep (of another graph, other knob lists or other run options):\n"
+        "  there: '%s' --ring-task-window '4,8'\n"
+        "  this:  '%s' --ring-task-window '4,8,16'\n"
+        "go on with that one with ptosim sweep --resume %s, or give this one another -o DIR\n",
+        out, g, g, out);
+    expect_error(lists, 2, want);
+    char *csv2 = read_in(out, "sweep.csv"), *points2 = read_in(out, "points.csv"),
+         *cmd2 = read_in(out, "sweep.cmd");
+    ck_assert_str_eq(csv2, csv);
+    ck_assert_str_eq(points2, points);
+    ck_assert_str_eq(cmd2, cmd);
+    /* its own sweep (the same command, the graph edited since) is run again from the start */
+    char *more = malloc(strlen(text) + 64);
+    sprintf(more, "%s{\"op\": \"user_code\", \"ns\": 5}\n", text);
+    free(tu_write(dir, "g.jsonl", more));
+    r = tu_run(first);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    snprintf(want, sizeof(want), "ptosim sweep: 2 points -> %s/sweep.csv\n", out);
+    ck_assert_str_eq(r.out, want);
+    tu_run_free(&r);
+    /* a folder of other files: named, first three in byte order */
+    char *misc = path_in(dir, "misc");
+    ck_assert_int_eq(mkdir(misc, 0755), 0);
+    free(tu_write(misc, "notes.txt", "x"));
+    free(tu_write(misc, "b", "x"));
+    free(tu_write(misc, "a", "x"));
+    free(tu_write(misc, "c", "x"));
+    const char *into_misc[] = {"sweep", g, "--ring-task-window", "4,8", "-o", misc, NULL};
+    snprintf(
+        want, sizeof(want),
+        "ptosim sweep: -o %s is not empty and holds no sweep (no points.csv and sweep.cmd; it holds a, b, c "
+        "and 1 more); a sweep writes only into an empty folder or its own sweep's: give another -o DIR\n",
+        misc);
+    expect_error(into_misc, 2, want);
+    snprintf(p, sizeof(p), "%s/points.csv", misc);
+    ck_assert(!tu_exists(p));
+    /* an empty folder is taken */
+    char *empty = path_in(dir, "empty");
+    ck_assert_int_eq(mkdir(empty, 0755), 0);
+    const char *into_empty[] = {"sweep", g, "--ring-task-window", "4,8", "-o", empty, NULL};
+    r = tu_run(into_empty);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    free(csv), free(points), free(cmd), free(csv2), free(points2), free(cmd2);
+    free(more), free(misc), free(empty), free(out), free(run_dir), free(g), free(h), free(text);
+}
+END_TEST
+
+/* `ptosim sweep --resume DIR` alone: GRAPH, the lists and the run options are DIR/sweep.cmd's, split as the
+ * sweep wrote them and never run through a shell; the command the messages give is that one, DIR quoted
+ * for sh when it must be. A sweep.cmd the sweep did not write is refused, naming what is wrong. */
+START_TEST(resume_alone_takes_the_command_from_sweep_cmd)
+{
+    const char *dir = tu_tmpdir();
+    char *text = tu_read(TRACE("chain3.jsonl"));
+    char *g = tu_write(dir, "g.jsonl", text), *out = path_in(dir, "s x"), want[8192];
+    const char *args[] = {"sweep",
+                          g,
+                          "--ring-task-window",
+                          "4,8,16",
+                          "--set",
+                          "hbm_bw=1.6e12,3.2e12",
+                          "--enable-dep-gen",
+                          "-o",
+                          out,
+                          NULL};
+    run_out r = tu_run(args);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    char *csv = read_in(out, "sweep.csv");
+    char p[4400];
+    snprintf(p, sizeof(p), "%s/points/0001/row.csv", out);
+    ck_assert_int_eq(unlink(p), 0);
+    snprintf(p, sizeof(p), "%s/points/0004/row.csv", out);
+    ck_assert_int_eq(unlink(p), 0);
+    snprintf(p, sizeof(p), "%s/sweep.csv", out);
+    ck_assert_int_eq(unlink(p), 0);
+    const char *alone[] = {"sweep", "--resume", out, NULL};
+    r = tu_run(alone);
+    ck_assert_msg(r.status == 0 && !r.err[0], "%d %s", r.status, r.err);
+    snprintf(want, sizeof(want),
+             "ptosim sweep: resuming %s: 4 of 6 points have their row; 2 to run\n"
+             "ptosim sweep: 6 points -> %s/sweep.csv\n",
+             out, out);
+    ck_assert_str_eq(r.out, want);
+    tu_run_free(&r);
+    char *again = read_in(out, "sweep.csv");
+    ck_assert_str_eq(again, csv);
+    free(again);
+    /* --resume=DIR, with the sweep's own options after it */
+    char eq[4400];
+    snprintf(eq, sizeof(eq), "--resume=%s", out);
+    const char *alone_eq[] = {"sweep", eq, "-j", "1", NULL};
+    r = tu_run(alone_eq);
+    ck_assert_msg(r.status == 0 && !r.err[0], "%d %s", r.status, r.err);
+    snprintf(want, sizeof(want),
+             "ptosim sweep: resuming %s: 6 of 6 points have their row; 0 to run\n"
+             "ptosim sweep: 6 points -> %s/sweep.csv\n",
+             out, out);
+    ck_assert_str_eq(r.out, want);
+    tu_run_free(&r);
+    /* a point without a row: the message gives the command that runs it, the folder quoted for sh */
+    char *blocker = path_in(out, "points/0002/dfx_outputs"), cmd[9000];
+    snprintf(cmd, sizeof(cmd), "rm -r '%s' '%s/points/0002/row.csv' && : > '%s'", blocker, out, blocker);
+    ck_assert_int_eq(sh(cmd), 0);
+    r = tu_run(alone);
+    ck_assert_int_eq(r.status, 1);
+    snprintf(want, sizeof(want),
+             "ptosim sweep: 1 of 6 points gave no row (status \"missing\" in %s/sweep.csv); ptosim sweep "
+             "--resume '%s' runs only those\n",
+             out, out);
+    ck_assert_msg(strstr(r.err, want) != NULL, "%s", r.err);
+    tu_run_free(&r);
+    ck_assert_int_eq(unlink(blocker), 0);
+    r = tu_run(alone);
+    ck_assert_msg(r.status == 0 && !r.err[0], "%d %s", r.status, r.err);
+    tu_run_free(&r);
+    again = read_in(out, "sweep.csv");
+    ck_assert_str_eq(again, csv);
+    free(again);
+    /* with GRAPH and options too, the command typed is checked against the folder's as ever */
+    const char *other[] = {
+        "sweep", g, "--ring-task-window", "4,8,16", "--set", "hbm_bw=1.6e12,3.2e12", "--resume", out, NULL};
+    snprintf(want, sizeof(want),
+             "ptosim sweep: --resume %s: the sweep there is of another graph or other run options:\n"
+             "  then: '%s' --ring-task-window '4,8,16' --set 'hbm_bw=1.6e12,3.2e12' '--enable-dep-gen'\n"
+             "  now:  '%s' --ring-task-window '4,8,16' --set 'hbm_bw=1.6e12,3.2e12'\n"
+             "resume with the same command, or start a new sweep with -o\n",
+             out, g, g);
+    expect_error(other, 2, want);
+    /* a sweep.cmd the sweep did not write: nothing of it runs, and nothing is written */
+    char *sent = path_in(dir, "sent");
+    ck_assert_int_eq(mkdir(sent, 0755), 0);
+    const char *resume_sent[] = {"sweep", "--resume", sent, NULL};
+    snprintf(
+        want, sizeof(want),
+        "ptosim sweep: --resume %s: cannot read %s/sweep.cmd: No such file or directory; give the sweep's "
+        "command: ptosim sweep GRAPH [KNOB LIST ...] [run options] --resume %s\n",
+        sent, sent, sent);
+    expect_error(resume_sent, 2, want);
+    free(tu_write(sent, "sweep.cmd", "'g.jsonl' $(touch pwned) --ring-task-window '4'\n"));
+    snprintf(
+        want, sizeof(want),
+        "ptosim sweep: --resume %s: %s/sweep.cmd is not a command ptosim sweep wrote (a byte ptosim sweep "
+        "writes only in quotes, at byte 10); give the sweep's command: ptosim sweep GRAPH [KNOB LIST ...] "
+        "[run options] --resume %s\n",
+        sent, sent, sent);
+    expect_error(resume_sent, 2, want);
+    free(tu_write(sent, "sweep.cmd", "'g.jsonl' --ring-task-window '4\n"));
+    snprintf(
+        want, sizeof(want),
+        "ptosim sweep: --resume %s: %s/sweep.cmd is not a command ptosim sweep wrote (a quote that is not "
+        "closed, at byte 29); give the sweep's command: ptosim sweep GRAPH [KNOB LIST ...] [run options] "
+        "--resume %s\n",
+        sent, sent, sent);
+    expect_error(resume_sent, 2, want);
+    free(tu_write(sent, "sweep.cmd", "'g.jsonl' --ring-task-window '4' '--engine' 'parallel'\n"));
+    snprintf(want, sizeof(want),
+             "ptosim sweep: --resume %s: %s/sweep.cmd holds '--engine', an option of the sweep itself, which "
+             "ptosim sweep never writes there; give the sweep's command: ptosim sweep GRAPH [KNOB LIST ...] "
+             "[run options] --resume %s\n",
+             sent, sent, sent);
+    expect_error(resume_sent, 2, want);
+    free(tu_write(sent, "sweep.cmd", "'g.jsonl' '-o' '/tmp'\n"));
+    snprintf(want, sizeof(want),
+             "ptosim sweep: --resume %s: %s/sweep.cmd holds '-o', an option of the sweep itself, which "
+             "ptosim sweep never writes there; give the sweep's command: ptosim sweep GRAPH [KNOB LIST ...] "
+             "[run options] --resume %s\n",
+             sent, sent, sent);
+    expect_error(resume_sent, 2, want);
+    const char *nodir[] = {"sweep", "--resume", NULL};
+    expect_error(nodir, 2, "ptosim sweep: --resume: missing DIR\n");
+    snprintf(p, sizeof(p), "%s/pwned", sent);
+    ck_assert(!tu_exists(p));
+    snprintf(p, sizeof(p), "%s/points.csv", sent);
+    ck_assert(!tu_exists(p));
+    free(csv), free(blocker), free(sent), free(out), free(g), free(text);
+}
+END_TEST
+
 START_TEST(resume_refuses_a_folder_of_another_sweep)
 {
     const char *dir = tu_tmpdir();
@@ -2419,7 +2656,7 @@ START_TEST(best_prints_the_fastest_ok_point_as_flags_and_runconfig)
     snprintf(
         want, sizeof(want),
         "ptosim sweep: --best: 1 of 4 points of %s have no row (status missing): that is the best of the "
-        "others; ptosim sweep ... --resume %s runs the rest\n",
+        "others; ptosim sweep --resume %s runs the rest\n",
         out, out);
     ck_assert_str_eq(r.err, want);
     tu_run_free(&r);
@@ -2523,6 +2760,8 @@ Suite *suite_sweep(void)
     tcase_add_test(tc, a_sweep_killed_midway_resumes_to_the_same_csv);
     tcase_add_test(tc, resume_hands_only_the_unfinished_points_to_slurm_and_parallel);
     tcase_add_test(tc, resume_refuses_a_folder_of_another_sweep);
+    tcase_add_test(tc, sweep_o_refuses_a_folder_of_a_run_or_of_another_sweep);
+    tcase_add_test(tc, resume_alone_takes_the_command_from_sweep_cmd);
     tcase_add_test(tc, best_prints_the_fastest_ok_point_as_flags_and_runconfig);
     tcase_add_test(tc, best_names_what_it_cannot_use);
     tcase_add_test(tc, parallel_engine_hands_the_points_to_gnu_parallel);

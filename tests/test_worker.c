@@ -354,6 +354,25 @@ START_TEST(prefill_and_decode_share_the_kv_cache_on_one_worker)
     ck_assert_msg(strstr(page, "2 resident tensor(s); 32 edge(s) across programs") != NULL, "%s", page);
     ck_assert_msg(strstr(page, "<td class=\"l\">k_cache</td><td>") != NULL, "%s", page);
     ck_assert_ptr_null(strstr(page, "arena rebuilt for program"));
+    /* with -o OUT the same index goes into OUT and each program's page into OUT/N_NAME, where its link finds
+     * it */
+    char out[4000], want[4400];
+    snprintf(out, sizeof(out), "%s/pages/w", tu_tmpdir());
+    const char *rep_o[] = {"report", dir, "-o", out, NULL};
+    r = tu_run(rep_o);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    snprintf(want, sizeof(want), "ptosim report: wrote %s/report.html\n", out);
+    ck_assert_str_eq(r.out, want);
+    tu_run_free(&r);
+    snprintf(path, sizeof(path), "%s/report.html", out);
+    char *page_o = tu_read(path);
+    ck_assert_ptr_nonnull(page_o);
+    ck_assert_str_eq(page_o, page);
+    free(page_o);
+    for (int p = 0; p < 3; p++) {
+        snprintf(path, sizeof(path), "%s/%s/report.html", out, sub[p]);
+        ck_assert_msg(tu_exists(path), "%s", path);
+    }
     free(page);
 }
 END_TEST

@@ -81,7 +81,7 @@ int tu_exists(const char *path);
     "usage: ptosim sweep GRAPH [KNOB LIST ...] [run options] -o DIR | --resume DIR | --collect DIR | --best "  \
     "DIR (ptosim sweep --help)\n"
 #define TU_USAGE_CONFORM "usage: ptosim conform CAPTURE_DIR [-o WORKDIR] [-p PLATFORM] (ptosim conform --help)\n"
-#define TU_USAGE_REPORT "usage: ptosim report DIR (ptosim report --help)\n"
+#define TU_USAGE_REPORT "usage: ptosim report DIR [-o OUT] (ptosim report --help)\n"
 #define TU_USAGE_OVERHEAD                                                                                    \
     "usage: ptosim overhead DIR|SWIMLANE.json [--deps-json DEPS.json] (ptosim overhead --help)\n"
 

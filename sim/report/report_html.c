@@ -702,7 +702,45 @@ static void worker_timeline(FILE *f, const cJSON *progs, const cJSON *wk, const 
         f);
 }
 
-static int worker_page(const char *dir, const cJSON *w, char *err, size_t errlen)
+/* Does DIR hold a sweep's points.csv (its header) and sweep.cmd as `ptosim sweep` writes them, regular files
+ * and no link? */
+static bool sweep_written_by_ptosim(const char *dir)
+{
+    char path[PATH_MAX + 64], head[16];
+    struct stat st;
+    snprintf(path, sizeof(path), "%s/sweep.cmd", dir);
+    if (userdir_stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+        return false;
+    snprintf(path, sizeof(path), "%s/points.csv", dir);
+    FILE *f = readall_open(path);
+    if (!f)
+        return false;
+    size_t n = fread(head, 1, 10, f);
+    fclose(f);
+    head[n] = '\0';
+    return strcmp(head, "point,dir,") == 0;
+}
+
+/* The folder the page goes into: out, made when missing, or with out NULL DIR itself when ptosim wrote it (a
+ * run's ptosim_run.json, or a sweep's points.csv and sweep.cmd beside its sweep.csv): a capture someone sent
+ * is not written into. what says what DIR holds, for the refusal. Returns 0, or an exit status with err. */
+static int page_folder(const char *dir, const char *out, bool ours, const char *what, char *err,
+                       size_t errlen)
+{
+    if (!out && !ours) {
+        snprintf(err, errlen,
+                 "%s holds %s, not a folder ptosim wrote (no ptosim_run.json, nor a sweep's points.csv and "
+                 "sweep.cmd), and the report writes into no other: give -o OUT to write OUT/report.html",
+                 dir, what);
+        return EXIT_USAGE;
+    }
+    if (out && outfile_mkdirs(out, err, errlen) != 0)
+        return EXIT_INTERNAL;
+    return EXIT_OK;
+}
+
+/* A worker's pages: the index into OUT (NULL: DIR, the worker's own), each program's into OUT/N_NAME. */
+static int worker_page(const char *dir, const char *out, const cJSON *w, char *err, size_t errlen)
 {
     const cJSON *progs = cJSON_GetObjectItemCaseSensitive(w, "programs"),
                 *wk = cJSON_GetObjectItemCaseSensitive(w, "worker"),
@@ -737,21 +775,28 @@ static int worker_page(const char *dir, const cJSON *w, char *err, size_t errlen
         }
         i++;
     }
-    /* each program's own page first */
+    /* a worker's folder is ptosim's: the pages go into it, or into OUT */
+    int made = page_folder(dir, out, true, NULL, err, errlen);
+    if (made != EXIT_OK)
+        return made;
+    if (!out)
+        out = dir;
+    /* each program's own page first, in OUT/N_NAME, where the index's links find it */
     cJSON_ArrayForEach(p, progs)
     {
-        char sub[PATH_MAX + 300], probe[PATH_MAX + 400];
+        char sub[PATH_MAX + 300], sub_out[PATH_MAX + 300], probe[PATH_MAX + 400];
         snprintf(sub, sizeof(sub), "%s/%s", dir, jstr(p, "dir"));
+        snprintf(sub_out, sizeof(sub_out), "%s/%s", out, jstr(p, "dir"));
         snprintf(probe, sizeof(probe), "%s/ptosim_run.json", sub);
         struct stat st;
         if (userdir_stat(probe, &st) != 0)
             continue;
-        int rc = htmlrep_write(sub, err, errlen);
+        int rc = htmlrep_write(sub, sub_out, err, errlen);
         if (rc != EXIT_OK)
             return rc;
     }
     char path[PATH_MAX + 64];
-    snprintf(path, sizeof(path), "%s/report.html", dir);
+    snprintf(path, sizeof(path), "%s/report.html", out);
     outfile of;
     FILE *f = outfile_open(&of, path, err, errlen);
     if (!f)
@@ -851,7 +896,7 @@ static cJSON *worker_json(const char *dir)
     return j;
 }
 
-int htmlrep_write(const char *dir, char *err, size_t errlen)
+int htmlrep_write(const char *dir, const char *out, char *err, size_t errlen)
 {
     struct stat st;
     if (userdir_stat(dir, &st) != 0) {
@@ -864,7 +909,7 @@ int htmlrep_write(const char *dir, char *err, size_t errlen)
     }
     cJSON *w = worker_json(dir);
     if (w) {
-        int rc = worker_page(dir, w, err, errlen);
+        int rc = worker_page(dir, out, w, err, errlen);
         cJSON_Delete(w);
         return rc;
     }
@@ -872,12 +917,15 @@ int htmlrep_write(const char *dir, char *err, size_t errlen)
     memset(&r, 0, sizeof(r));
     r.dir = dir;
     int status = rep_load(&r, err, errlen);
+    if (status == EXIT_OK)
+        status = page_folder(dir, out, r.has_run || (r.has_sweep && sweep_written_by_ptosim(dir)),
+                             r.capture ? "a capture of the runtime" : "a sweep.csv alone", err, errlen);
     if (status != EXIT_OK) {
         rep_free(&r);
         return status;
     }
     char path[PATH_MAX + 64];
-    snprintf(path, sizeof(path), "%s/report.html", dir);
+    snprintf(path, sizeof(path), "%s/report.html", out ? out : dir);
     outfile of;
     r.f = outfile_open(&of, path, err, errlen);
     if (!r.f) {
@@ -924,7 +972,7 @@ int htmlrep_write(const char *dir, char *err, size_t errlen)
 static void usage(FILE *out)
 {
     fputs(
-        "usage: ptosim report DIR\n"
+        "usage: ptosim report DIR [-o OUT]\n"
         "\n"
         "Writes DIR/report.html: one self-contained page (inline SVG and CSS; no script, nothing\n"
         "fetched) of a run written by `ptosim run GRAPH -o DIR`, of a sweep (DIR/sweep.csv), or of a\n"
@@ -941,7 +989,9 @@ static void usage(FILE *out)
         "\n"
         "A missing optional file gives a note in the page. Above 10000 executions the swimlane\n"
         "shades each core's busy share of 1000 time columns instead of drawing every execution.\n"
-        "Same directory, same page, byte for byte.\n"
+        "Same directory, same page, byte for byte. Without -o the page goes into DIR only when\n"
+        "ptosim wrote DIR (a run's ptosim_run.json, a sweep's points.csv and sweep.cmd); a capture or\n"
+        "any other folder needs -o OUT, so a folder someone sent is never written into.\n"
         "\n"
         "A capture's page shows what its files say: makespan (first start to last end), executions,\n"
         "busy fraction per core type, the overhead model and the critical_path tool, the swimlane,\n"
@@ -951,15 +1001,17 @@ static void usage(FILE *out)
         out);
     opt_help(&htmlrep_options, out);
     fputs("\n"
-          "exit status: 0 written; 1 I/O error; 2 bad command line, or DIR holds no ptosim_run.json,\n"
-          "sweep.csv or capture file; 3 a malformed input (the message names file and field)\n",
+          "exit status: 0 written; 1 I/O error; 2 bad command line, DIR holds no ptosim_run.json,\n"
+          "sweep.csv or capture file, or no -o for a folder ptosim did not write; 3 a malformed input\n"
+          "(the message names file and field)\n",
           out);
 }
 
-/* report's words: the first, and how many (the first decides what is wrong, after them all) */
+/* report's words: the first, and how many (the first decides what is wrong, after them all); -o OUT */
 typedef struct report_words {
     const char *first;
     int n;
+    const char *out;
 } report_words;
 
 static int report_word(const char *word, void *dest, char *err, size_t errlen)
@@ -972,10 +1024,25 @@ static int report_word(const char *word, void *dest, char *err, size_t errlen)
     return 0;
 }
 
-/* report has no option but -h/--help, which it takes anywhere; every other word, an unknown option too, is
+static const opt_def REPORT_OPTS[] = {
+    {.name = "work-dir",
+     .letter = 'o',
+     .arg = OPT_VALUE,
+     .kind = OPT_KIND_DIR,
+     .meta = "OUT",
+     .help = "write OUT/report.html (made when missing) instead of DIR/report.html;\n"
+             "needed when ptosim did not write DIR (a capture, a folder sent)",
+     .store = opt_store_text,
+     .off = offsetof(report_words, out),
+     .missing = "%s: missing value (the folder the page goes into)"},
+};
+
+/* report has -o OUT and -h/--help, which it takes anywhere; every other word, an unknown option too, is
  * counted by report_word */
 const opt_table htmlrep_options = {
     .cmd = "report",
+    .opts = REPORT_OPTS,
+    .nopts = OPT_COUNT(REPORT_OPTS),
     .operand_kind = OPT_KIND_DIR,
     .operand = report_word,
     .help_anywhere = true,
@@ -983,7 +1050,7 @@ const opt_table htmlrep_options = {
 
 int htmlrep_main(int argc, char **argv)
 {
-    report_words w = {NULL, 0};
+    report_words w = {NULL, 0, NULL};
     char err[RD_ERR_MAX + PATH_MAX];
     /* 0, or 1 for the help: report_word takes every other word */
     if (opt_parse(&htmlrep_options, argc, argv, &w, NULL, NULL, err, sizeof(err)) == 1) {
@@ -1003,11 +1070,18 @@ int htmlrep_main(int argc, char **argv)
     while (n > 1 && dir[n - 1] == '/')
         dir[--n] = '\0';
     userdir_add(dir); /* named: nothing below it is read or written through a link */
-    int status = htmlrep_write(dir, err, sizeof(err));
+    char out[PATH_MAX];
+    if (w.out) {
+        snprintf(out, sizeof(out), "%s", w.out);
+        for (n = strlen(out); n > 1 && out[n - 1] == '/';)
+            out[--n] = '\0';
+        userdir_add(out);
+    }
+    int status = htmlrep_write(dir, w.out ? out : NULL, err, sizeof(err));
     if (status != EXIT_OK) {
         msgtext_print(stderr, "ptosim report: %s", err);
         return status;
     }
-    printf("ptosim report: wrote %s/report.html\n", dir);
+    printf("ptosim report: wrote %s/report.html\n", w.out ? out : dir);
     return EXIT_OK;
 }

@@ -9,13 +9,16 @@
 /* `ptosim report`'s options (-h/--help; DIR its operand): its parsing, --help and completion read them. */
 extern const opt_table htmlrep_options;
 
-/* Reads DIR (ptosim_run.json and dfx_outputs/, or sweep.csv) and writes
- * DIR/report.html through a temporary file, so a failure leaves no partial
- * page. Returns an exit status (cli.h): EXIT_OK; EXIT_USAGE when DIR is not a
- * directory or holds neither input; EXIT_GRAPH for a malformed input;
- * EXIT_INTERNAL for an I/O error. err gets the message (without the
+/* Reads DIR (ptosim_run.json and dfx_outputs/, sweep.csv, or a capture) and
+ * writes OUT/report.html (OUT made when missing) through a temporary file, so
+ * a failure leaves no partial page. With out NULL the page goes into DIR, but
+ * only when ptosim wrote DIR (a run's or a worker's ptosim_run.json, a sweep's
+ * points.csv and sweep.cmd): a capture or a folder someone sent is refused.
+ * Returns an exit status (cli.h): EXIT_OK; EXIT_USAGE when DIR is not a
+ * directory, holds neither input, or needs an OUT; EXIT_GRAPH for a malformed
+ * input; EXIT_INTERNAL for an I/O error. err gets the message (without the
  * "ptosim report: " prefix). */
-int htmlrep_write(const char *dir, char *err, size_t errlen);
+int htmlrep_write(const char *dir, const char *out, char *err, size_t errlen);
 
 /* `ptosim report DIR`. Returns an exit status. */
 int htmlrep_main(int argc, char **argv);

@@ -47,6 +47,7 @@ void sweep_usage(void)
 {
     fputs("usage: ptosim sweep GRAPH [KNOB LIST ...] [run options] -o DIR [-j N] [--engine ENGINE]\n"
           "       ptosim sweep GRAPH [KNOB LIST ...] [run options] --resume DIR [-j N] [--engine ENGINE]\n"
+          "       ptosim sweep --resume DIR [-j N] [--engine ENGINE]\n"
           "       ptosim sweep --collect DIR\n"
           "       ptosim sweep --best DIR\n"
           "\n"
@@ -73,7 +74,8 @@ void sweep_usage(void)
          "A point whose run ends in a runtime error still gives its row (status, code, exit). A point\n"
          "that gives no row (a crash, or cut short) is reported with its stderr once the others have\n"
          "run, and its row in sweep.csv has status \"missing\"; the exit status is then 1 (0 when every\n"
-         "point has its row). Run the same command with --resume DIR to run only those points.\n"
+         "point has its row). ptosim sweep --resume DIR runs only those points, with the command\n"
+         "DIR/sweep.cmd holds.\n"
          "\n"
          "examples:\n"
          "  ptosim sweep traces/default.jsonl --ring-task-window 16,64,256 --ring-heap 1048576,268435456 \\\n"
@@ -84,7 +86,8 @@ void sweep_usage(void)
          "\n"
          "exit status: 0 every point has its row (whatever the rows say); 1 a point has none, or I/O;\n"
          "2 bad command line (a knob value, run option, platform or --set any run would refuse), no\n"
-         "GNU parallel, or a --resume DIR of another sweep; 3 a malformed graph (no point runs)");
+         "GNU parallel, a --resume DIR of another sweep, or a DIR that is not empty nor its own sweep;\n"
+         "3 a malformed graph (no point runs)");
 }
 
 /* ---- small helpers ---- */
@@ -468,7 +471,7 @@ static const opt_def SWEEP_OPTS[] = {
      .meta = "DIR",
      .help = "the sweep's folder (required): sweep.csv, points.csv, and\n"
              "points/NNNN/ per point (row.csv, stderr.txt, ptosim_run.json,\n"
-             "dfx_outputs/)",
+             "dfx_outputs/); missing, empty or this command's own sweep",
      .store = store_dir,
      .id = 0},
     {.name = "resume",
@@ -477,7 +480,8 @@ static const opt_def SWEEP_OPTS[] = {
      .meta = "DIR",
      .help = "instead of -o: go on with the sweep in DIR, running only the\n"
              "points without a whole row (any engine); the graph, lists and\n"
-             "options must be the sweep's; a DIR without a sweep starts one",
+             "options must be the sweep's; a DIR without a sweep starts one;\n"
+             "alone (no GRAPH), the command DIR/sweep.cmd holds",
      .store = store_dir,
      .id = 1},
     {.name = "jobs",
@@ -1010,14 +1014,17 @@ static int check(sweep *s)
         return rc;
     if (s->point < 0 && (rc = refuse_links(s)) != 0)
         return rc;
+    /* every point reads the graph (on other machines, with Slurm or parallel): from a pipe, DIR/graph.jsonl
+     * is the copy they all read, compiled below before any point runs */
+    if (spool && (size_t)snprintf(s->graph_abs, sizeof(s->graph_abs), "%s/" SPOOL_NAME, s->dir_abs) >=
+                     sizeof(s->graph_abs)) {
+        fprintf(stderr, "ptosim sweep: %s/" SPOOL_NAME ": path too long\n", s->dir);
+        return EXIT_USAGE;
+    }
+    /* nothing is written into a folder of a run or of another sweep (the command names GRAPH as above) */
+    if (s->point < 0 && (rc = sweep_check_folder(s)) != 0)
+        return rc;
     if (spool) {
-        /* every point reads the graph (on other machines, with Slurm or parallel): DIR/graph.jsonl is the
-         * copy they all read, compiled below before any point runs */
-        if ((size_t)snprintf(s->graph_abs, sizeof(s->graph_abs), "%s/" SPOOL_NAME, s->dir_abs) >=
-            sizeof(s->graph_abs)) {
-            fprintf(stderr, "ptosim sweep: %s/" SPOOL_NAME ": path too long\n", s->dir);
-            return EXIT_USAGE;
-        }
         int src = gsrc_spool(s->point < 0 ? temp : s->graph, s->graph_abs, err, sizeof(err));
         if (src != 0 && intr_signal()) /* a point alone has written nothing yet */
             return s->point < 0 ? SWEEP_STOPPED : stopped_early();
@@ -1062,6 +1069,44 @@ int sweep_main(int argc, char **argv)
         if (fd >= 0)
             close(fd);
         return rc;
+    }
+    /* --resume DIR alone (with the sweep's own options, -j, --engine, ...): GRAPH, the lists and the run
+     * options are those DIR/sweep.cmd holds, put before the words given; the sweep then checks them against
+     * the folder as it checks a command typed whole */
+    const opt_def *first = opt_find(&sweep_options, argv[0], false);
+    char **words = NULL, **av = NULL;
+    if (first && first->store == store_dir && first->id == 1) {
+        const char *eq = strchr(argv[0], '='), *dir = eq ? eq + 1 : argc > 1 ? argv[1] : NULL;
+        if (!dir || !dir[0]) {
+            fputs("ptosim sweep: --resume: missing DIR\n", stderr);
+            return EXIT_USAGE;
+        }
+        userdir_add(dir); /* named: its sweep.cmd is read through no link */
+        int nw = 0;
+        if (!(words = sweep_read_command(dir, &nw)))
+            return EXIT_USAGE;
+        for (int i = 0; i < nw; i++) {
+            const opt_def *d = opt_find(&sweep_options, words[i], false);
+            if (d && d - SWEEP_OPTS >= SWEEP_LIST_ROWS) {
+                msgtext_print(
+                    stderr,
+                    "ptosim sweep: --resume %s: %s/sweep.cmd holds '%s', an option of the sweep itself, "
+                    "which ptosim sweep never writes there; give the sweep's command: ptosim sweep GRAPH "
+                    "[KNOB LIST ...] [run options] --resume %s",
+                    dir, dir, words[i], dir);
+                sweep_free_words(words);
+                return EXIT_USAGE;
+            }
+        }
+        if (!(av = calloc((size_t)nw + (size_t)argc + 1, sizeof(*av)))) {
+            fputs("ptosim sweep: out of memory\n", stderr);
+            sweep_free_words(words);
+            return EXIT_INTERNAL;
+        }
+        memcpy(av, words, (size_t)nw * sizeof(*av));
+        memcpy(av + nw, argv, (size_t)argc * sizeof(*av));
+        argc += nw;
+        argv = av;
     }
     sweep s;
     int rc = parse(argc, argv, &s);
@@ -1135,5 +1180,7 @@ int sweep_main(int argc, char **argv)
         free(status);
     }
     sweep_free(&s);
+    free(av);
+    sweep_free_words(words);
     return rc;
 }

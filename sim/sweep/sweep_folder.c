@@ -2,6 +2,7 @@
 /* A point's knobs, folder and run argv; --collect's merge, --resume's plan, an interrupted sweep's rows. */
 #include "sweep_int.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -60,6 +61,34 @@ void sweep_sh_quote(FILE *f, const char *s)
             fputc(*s, f);
     }
     fputc('\'', f);
+}
+
+/* s as one word for sh, for a command a message gives to be run as it is: as it is when every byte is one sh
+ * takes literally (letters, digits, / . _ , : + = @ % -), else single-quoted. */
+void sweep_sh_word(char *out, size_t outlen, const char *s)
+{
+    bool plain = s[0] != '\0';
+    for (const char *c = s; *c && plain; c++)
+        plain = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
+                strchr("/._,:+=@%-", *c) != NULL;
+    if (plain) {
+        snprintf(out, outlen, "%s", s);
+        return;
+    }
+    size_t n = 0;
+    if (n + 1 < outlen)
+        out[n++] = '\'';
+    for (const char *c = s; *c && n + 5 < outlen; c++) {
+        if (*c == '\'') {
+            memcpy(out + n, "'\\''", 4);
+            n += 4;
+        } else {
+            out[n++] = *c;
+        }
+    }
+    if (n + 1 < outlen)
+        out[n++] = '\'';
+    out[n] = '\0';
 }
 
 /* ---- points ---- */
@@ -295,6 +324,208 @@ static const char *graph_line(const char *cmd)
     for (const char *p = cmd; (p = strstr(p, "\n" GRAPH_LINE)) != NULL; p++)
         last = p;
     return last;
+}
+
+/* The length of a sweep.cmd text's command (GRAPH, the lists, the options passed through): all but its graph
+ * line, which an older ptosim's has not, and the line break that ends it (its last word is quoted). */
+static size_t command_len(const char *cmd)
+{
+    const char *g = graph_line(cmd);
+    size_t n = g ? (size_t)(g - cmd) : strlen(cmd);
+    while (n && cmd[n - 1] == '\n')
+        n--;
+    return n;
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* What folder dir holds, for a message: "" when nothing, else its first names in byte order, three at most
+ * ("a, b, c and 4 more"). */
+static void folder_holds(const char *dir, char *out, size_t outlen)
+{
+    out[0] = '\0';
+    DIR *d = opendir(dir);
+    char **names = NULL;
+    size_t n = 0, cap = 0;
+    for (struct dirent *e; d && (e = readdir(d)) != NULL;) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        if (n == cap) {
+            char **more = realloc(names, (cap = cap ? 2 * cap : 16) * sizeof(*names));
+            if (!more)
+                break;
+            names = more;
+        }
+        if (!(names[n] = strdup(e->d_name)))
+            break;
+        n++;
+    }
+    if (d)
+        closedir(d);
+    if (!d)
+        snprintf(out, outlen, "what it holds cannot be listed: %s", strerror(errno));
+    if (n)
+        qsort(names, n, sizeof(*names), cmp_names);
+    size_t used = 0;
+    for (size_t i = 0; i < n && i < 3 && used < outlen; i++)
+        used += (size_t)snprintf(out + used, outlen - used, "%s%s", i ? (i + 1 == n ? " and " : ", ") : "",
+                                 names[i]);
+    if (n > 3 && used < outlen)
+        snprintf(out + used, outlen - used, " and %zu more", n - 3);
+    for (size_t i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+}
+
+/* The sweep's folder before anything is written into it: with -o it must be empty (or just made) or hold
+ * this command's own sweep (the same sweep.cmd command: the graph's bytes may have changed since), so a
+ * sweep never lands beside a run, nor replaces another sweep's sweep.csv; with --resume a folder without a
+ * sweep must be empty (one with a sweep is checked by sweep_write_manifest). Returns 0, or EXIT_USAGE after
+ * saying what the folder holds and what to do. */
+int sweep_check_folder(const sweep *s)
+{
+    const char *flag = s->resume ? "--resume" : "-o";
+    char path[PATH_MAX + 64], holds[1024];
+    struct stat st;
+    snprintf(path, sizeof(path), "%s/ptosim_run.json", s->dir_abs);
+    if (userdir_stat(path, &st) == 0) {
+        msgtext_print(
+            stderr,
+            "ptosim sweep: %s %s holds a run (ptosim_run.json), not a sweep; a sweep writes only into an "
+            "empty folder or its own sweep's: give another %s DIR",
+            flag, s->dir, flag);
+        return EXIT_USAGE;
+    }
+    snprintf(path, sizeof(path), "%s/points.csv", s->dir_abs);
+    bool points = userdir_stat(path, &st) == 0;
+    if (points && s->resume)
+        return 0;
+    snprintf(path, sizeof(path), "%s/sweep.cmd", s->dir_abs);
+    char *old = points ? sweep_read_file(path, NULL) : NULL, *cmd = NULL;
+    size_t cmd_len = 0;
+    if (old) {
+        FILE *c = open_memstream(&cmd, &cmd_len);
+        if (c)
+            sweep_write_args(c, s);
+        if (!c || fclose(c) != 0 || !cmd) {
+            fputs("ptosim sweep: out of memory\n", stderr);
+            free(old);
+            return EXIT_INTERNAL;
+        }
+        size_t ol = command_len(old);
+        int same = ol == cmd_len && memcmp(old, cmd, ol) == 0;
+        if (!same) {
+            msgtext_print(
+                stderr,
+                "ptosim sweep: -o %s holds another sweep (of another graph, other knob lists or other "
+                "run options):",
+                s->dir);
+            msgtext_print(stderr, "  there: %.*s", (int)ol, old);
+            msgtext_print(stderr, "  this:  %s", cmd);
+            msgtext_print(
+                stderr, "go on with that one with ptosim sweep --resume %s, or give this one another -o DIR",
+                s->dir);
+        }
+        free(old);
+        free(cmd);
+        return same ? 0 : EXIT_USAGE;
+    }
+    folder_holds(s->dir_abs, holds, sizeof(holds));
+    if (!holds[0])
+        return 0;
+    msgtext_print(
+        stderr,
+        "ptosim sweep: %s %s is not empty and holds no sweep (no points.csv and sweep.cmd; it holds %s); "
+        "a sweep writes only into an empty folder or its own sweep's: give another %s DIR",
+        flag, s->dir, holds, flag);
+    return EXIT_USAGE;
+}
+
+/* The words of the command in DIR/sweep.cmd (GRAPH, the lists, the run options), for `ptosim sweep --resume
+ * DIR` alone: split as sweep_write_args wrote them (words apart by one blank, each a bare option or quoted)
+ * and never run through a shell: a folder someone sent may hold any sweep.cmd. Returns the words (malloc'd,
+ * NULL-terminated, *n of them; sweep_free_words frees them), or NULL after printing why. */
+char **sweep_read_command(const char *dir, int *n)
+{
+    char path[PATH_MAX + 64];
+    snprintf(path, sizeof(path), "%s/sweep.cmd", dir);
+    char *text = sweep_read_file(path, NULL);
+    if (!text) {
+        msgtext_print(stderr,
+                      "ptosim sweep: --resume %s: cannot read %s: %s; give the sweep's command: ptosim sweep "
+                      "GRAPH [KNOB LIST ...] [run options] --resume %s",
+                      dir, path, errno == EFBIG ? read_why : readall_why(errno), dir);
+        return NULL;
+    }
+    size_t len = command_len(text), cap = 2, at = 0;
+    for (size_t i = 0; i < len; i++)
+        cap += text[i] == ' ';
+    char **words = calloc(cap, sizeof(*words)), *word = malloc(len + 1);
+    const char *why = len ? NULL : "no command";
+    *n = 0;
+    if (!words || !word) {
+        fputs("ptosim sweep: out of memory\n", stderr);
+        free(text);
+        free(word);
+        free(words);
+        return NULL;
+    }
+    while (!why && at < len) {
+        size_t w = 0, start = at;
+        while (!why && at < len && text[at] != ' ') {
+            char c = text[at];
+            const char *end = c == '\'' ? memchr(text + at + 1, '\'', len - at - 1) : NULL;
+            if (end) { /* 'text': every byte up to the next quote as it is */
+                memcpy(word + w, text + at + 1, (size_t)(end - text) - at - 1);
+                w += (size_t)(end - text) - at - 1;
+                at = (size_t)(end - text) + 1;
+            } else if (c == '\\' && at + 1 < len && text[at + 1] == '\'') { /* the quote of '\'' */
+                word[w++] = '\'';
+                at += 2;
+            } else if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                       (c && strchr("-_=.,", c))) { /* a bare option: --ring-heap, --gen-k */
+                word[w++] = c;
+                at++;
+            } else {
+                why = c == '\'' ? "a quote that is not closed" : "a byte ptosim sweep writes only in quotes";
+            }
+        }
+        if (!why && at == start)
+            why = "two blanks in a row";
+        if (why)
+            break;
+        word[w] = '\0';
+        if (!(words[(*n)++] = strdup(word))) {
+            fputs("ptosim sweep: out of memory\n", stderr);
+            free(word);
+            free(text);
+            sweep_free_words(words);
+            return NULL;
+        }
+        at += at < len; /* the blank after it */
+    }
+    free(text);
+    free(word);
+    if (why) {
+        msgtext_print(
+            stderr,
+            "ptosim sweep: --resume %s: %s is not a command ptosim sweep wrote (%s, at byte %zu); give "
+            "the sweep's command: ptosim sweep GRAPH [KNOB LIST ...] [run options] --resume %s",
+            dir, path, why, at, dir);
+        sweep_free_words(words);
+        return NULL;
+    }
+    return words;
+}
+
+void sweep_free_words(char **words)
+{
+    for (size_t i = 0; words && words[i]; i++)
+        free(words[i]);
+    free(words);
 }
 
 /* Writes DIR/points.csv (the manifest --collect reads) and DIR/sweep.cmd (what makes the points: the graph,
@@ -768,11 +999,12 @@ int sweep_collect(const char *dir, const int *status, long nstatus)
     free(noise);
     if (missing) {
         fflush(stdout);
-        fprintf(
-            stderr,
-            "ptosim sweep: %ld of %ld points gave no row (status \"missing\" in %s); run the sweep's command "
-            "again with --resume %s to run only those\n",
-            missing, n, csv, dir);
+        char word[2 * PATH_MAX + 8];
+        sweep_sh_word(word, sizeof(word), dir);
+        msgtext_print(stderr,
+                      "ptosim sweep: %ld of %ld points gave no row (status \"missing\" in %s); ptosim sweep "
+                      "--resume %s runs only those",
+                      missing, n, csv, word);
         return EXIT_INTERNAL;
     }
     return EXIT_OK;
@@ -856,10 +1088,13 @@ int sweep_collect_interrupted(const sweep *s, const int *status, int sig)
             s->npoints);
     if (finished)
         fprintf(stderr, "; their rows are in %s", part);
-    msgtext_print(stderr,
-            " (sweep.csv is written only when every point gave a row: run the sweep's command again with "
-            "--resume %s to run only the others)",
-            s->dir_abs);
+    char word[2 * PATH_MAX + 8];
+    sweep_sh_word(word, sizeof(word), s->dir_abs);
+    msgtext_print(
+        stderr,
+        " (sweep.csv is written only when every point gave a row: ptosim sweep --resume %s runs only the "
+        "others)",
+        word);
     return intr_status(sig);
 }
 
@@ -1024,11 +1259,13 @@ int sweep_best(const char *dir)
     }
     if (missing) {
         fflush(stdout);
-        fprintf(
+        char word[2 * PATH_MAX + 8];
+        sweep_sh_word(word, sizeof(word), dir);
+        msgtext_print(
             stderr,
-            "ptosim sweep: --best: %ld of %ld points of %s have no row (status missing): that is the best of "
-            "the others; ptosim sweep ... --resume %s runs the rest\n",
-            missing, n, dir, dir);
+            "ptosim sweep: --best: %ld of %ld points of %s have no row (status missing): that is the "
+            "best of the others; ptosim sweep --resume %s runs the rest",
+            missing, n, dir, word);
         rc = EXIT_INTERNAL;
     }
 out:

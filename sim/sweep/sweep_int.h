@@ -122,9 +122,16 @@ int sweep_gen_args(const sweep *s, long g, char *av[], char names[][72]);
 const char **sweep_point_argv(const sweep *s, long i, const char *graph, const char *wd);
 void sweep_write_args(FILE *f, const sweep *s);
 
-/* The folder, each returning an exit status after printing why: DIR/points.csv and DIR/sweep.cmd written
+/* The folder, each returning an exit status after printing why: DIR checked before anything is written
+ * there (empty, or this command's own sweep; never a run's); DIR/points.csv and DIR/sweep.cmd written
  * (with --resume, checked); the points' rows merged into DIR/sweep.csv (--collect); the points to run
  * (-1 when out of memory); the rows of an interrupted sweep; --best DIR. */
+int sweep_check_folder(const sweep *s);
+/* The words of DIR/sweep.cmd's command, for --resume DIR alone (NULL after printing why); freed by
+ * sweep_free_words. s as one word for sh, quoted only when it must be. */
+char **sweep_read_command(const char *dir, int *n);
+void sweep_free_words(char **words);
+void sweep_sh_word(char *out, size_t outlen, const char *s);
 int sweep_write_manifest(sweep *s);
 int sweep_collect(const char *dir, const int *status, long nstatus);
 int sweep_plan_points(sweep *s);
