@@ -788,9 +788,9 @@ START_TEST(a_point_job_refuses_a_compiled_graph_that_no_longer_fits)
     fclose(f);
     snprintf(
         want, sizeof(want),
-        "ptosim sweep: point 0: %s: damaged: its records do not match the hash in its head; run the sweep "
-        "command again with --resume DIR: it compiles the graph anew and keeps the finished points\n",
-        cpath);
+        "ptosim sweep: point 0: %s: damaged: its records do not match the hash in its head; ptosim sweep "
+        "--resume %s compiles the graph anew and keeps the finished points\n",
+        cpath, out);
     expect_error(p0, 1, want);
     free(cpath);
     free(more);
@@ -978,9 +978,8 @@ START_TEST(a_point_job_refuses_a_forged_record)
                 sizeof(int32_t) - offsetof(graph_op, label);
     snprintf(want, sizeof(want),
              "ptosim sweep: point 0: %s is not what %s compiles to: its records differ from the graph's at byte "
-             "%zu; run the sweep command again with --resume DIR: it compiles the graph anew and keeps the "
-             "finished points\n",
-             cpath, g, at);
+             "%zu; ptosim sweep --resume %s compiles the graph anew and keeps the finished points\n",
+             cpath, g, at, out);
     ck_assert_str_eq(r.err, want);
     tu_run_free(&r);
     char *done = path_in(out, "points/0000/ptosim_run.json");
@@ -1067,9 +1066,8 @@ START_TEST(a_compiled_graph_forged_in_range_is_never_run)
     ck_assert_int_eq(r.status, 1);
     snprintf(want, sizeof(want),
              "ptosim sweep: point 0: %s is not what %s compiles to: its records differ from the graph's at byte "
-             "%zu; run the sweep command again with --resume DIR: it compiles the graph anew and keeps the "
-             "finished points\n",
-             cpath, g, at);
+             "%zu; ptosim sweep --resume %s compiles the graph anew and keeps the finished points\n",
+             cpath, g, at, out);
     ck_assert_str_eq(r.err, want);
     tu_run_free(&r);
     char *row = read_in(out, "points/0000/row.csv");
@@ -1134,9 +1132,8 @@ START_TEST(a_generated_graph_forged_in_a_sweep_folder_is_never_run)
     ck_assert_int_eq(r.status, 1);
     snprintf(want, sizeof(want),
              "ptosim sweep: point 1: %s is not the graph ptosim gen granularity writes for this point (they part "
-             "at byte %zu); run the sweep command again with --resume DIR: it writes the graphs anew and keeps "
-             "the finished points\n",
-             gpath, at);
+             "at byte %zu); ptosim sweep --resume %s writes the graphs anew and keeps the finished points\n",
+             gpath, at, out);
     ck_assert_str_eq(r.err, want);
     tu_run_free(&r);
     free(text);

@@ -340,11 +340,13 @@ static int check_gen_graph(const sweep *s, long g, const char *path)
         return rc;
     }
     if (differs) {
-        fprintf(stderr,
-                "ptosim sweep: point %ld: %s is not the graph ptosim gen %s writes for this point (they part at "
-                "byte %" PRIu64 "); run the sweep command again with --resume DIR: it writes the graphs anew and "
-                "keeps the finished points\n",
-                s->point, path, s->gen_kind, at);
+        char word[2 * PATH_MAX + 8];
+        sweep_sh_word(word, sizeof(word), s->dir_abs[0] ? s->dir_abs : s->dir);
+        msgtext_print(stderr,
+                      "ptosim sweep: point %ld: %s is not the graph ptosim gen %s writes for this point (they part "
+                      "at byte %" PRIu64 "); ptosim sweep --resume %s writes the graphs anew and keeps the "
+                      "finished points",
+                      s->point, path, s->gen_kind, at, word);
         return EXIT_INTERNAL;
     }
     return 0;
@@ -389,12 +391,18 @@ int sweep_run_point(const sweep *s)
             return EXIT_GRAPH;
         }
         if (rc != 0) {
-            msgtext_print(stderr, "ptosim sweep: point %ld: %s; %s", s->point, err,
-                    rc == GCOMP_STALE
-                        ? "run the sweep again, so that its points do not mix two versions of the "
-                          "graph"
-                        : "run the sweep command again with --resume DIR: it compiles the graph "
-                          "anew and keeps the finished points");
+            char word[2 * PATH_MAX + 8];
+            sweep_sh_word(word, sizeof(word), s->dir_abs[0] ? s->dir_abs : s->dir);
+            if (rc == GCOMP_STALE)
+                msgtext_print(stderr,
+                              "ptosim sweep: point %ld: %s; run the sweep again, so that its points do not mix "
+                              "two versions of the graph",
+                              s->point, err);
+            else
+                msgtext_print(stderr,
+                              "ptosim sweep: point %ld: %s; ptosim sweep --resume %s compiles the graph anew "
+                              "and keeps the finished points",
+                              s->point, err, word);
             return EXIT_INTERNAL;
         }
         use = &gc;
