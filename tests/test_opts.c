@@ -989,8 +989,12 @@ START_TEST(a_near_miss_of_an_option_or_a_value_gets_did_you_mean)
         {{"run", TRACE("chain3.jsonl"), "--zzz"},
          "ptosim: unknown option '--zzz' (ptosim run --help lists the options)\n" TU_USAGE_RUN},
         {{"tune", TRACE("chain3.jsonl"), "--ring-task-windw=4"},
-         "ptosim tune: unknown option '--ring-task-windw=4' (ptosim run --help lists the options); did you "
-         "mean --ring-task-window?\n" TU_USAGE_TUNE},
+         "ptosim tune: unknown option '--ring-task-windw=4' (ptosim tune --help and ptosim run --help list "
+         "the options); did you mean --ring-task-window?\n" TU_USAGE_TUNE},
+        /* tune's own options are near misses too */
+        {{"tune", TRACE("chain3.jsonl"), "--max-trial", "3"},
+         "ptosim tune: unknown option '--max-trial' (ptosim tune --help and ptosim run --help list the "
+         "options); did you mean --max-trials?\n" TU_USAGE_TUNE},
         {{"import", "--costs", "perfsim", "d"},
          "ptosim import: --costs: 'perfsim' is no source (swimlane, model, perf-sim) and no file; did you "
          "mean perf-sim?\n" USAGE_IMPORT},
@@ -1071,7 +1075,8 @@ START_TEST(the_converted_commands_keep_their_messages)
         {{"tune", TRACE("chain3.jsonl"), "--max-trials"},
          "ptosim tune: --max-trials needs an integer in [0, 10000]\n" TU_USAGE_TUNE},
         {{"tune", TRACE("chain3.jsonl"), "--bogus"},
-         "ptosim tune: unknown option '--bogus' (ptosim run --help lists the options)\n" TU_USAGE_TUNE},
+         "ptosim tune: unknown option '--bogus' (ptosim tune --help and ptosim run --help list the options)\n"
+             TU_USAGE_TUNE},
         {{"validate", "--x", TRACE("chain3.jsonl")},
          "ptosim validate: one GRAPH at a time\nusage: ptosim validate GRAPH (ptosim validate --help)\n"},
         {{"validate", "--x"},

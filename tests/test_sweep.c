@@ -1488,7 +1488,17 @@ START_TEST(every_command_line_error_is_named_before_any_point_runs)
     const char *unknown[] = {"sweep", g, "--ring-foo", "4,8", "-o", out, NULL};
     expect_error(
         unknown, 2,
-        "ptosim sweep: unknown option '--ring-foo' (ptosim run --help lists the options)" LISTS_HINT);
+        "ptosim sweep: unknown option '--ring-foo' (ptosim sweep --help and ptosim run --help list the options)"
+            LISTS_HINT);
+    /* a near miss of the sweep's own option or of run's is named, and the list hint left out */
+    const char *engin[] = {"sweep", g, "--engin", "slurm", "-o", out, NULL};
+    expect_error(engin, 2,
+                 "ptosim sweep: unknown option '--engin' (ptosim sweep --help and ptosim run --help list the "
+                 "options); did you mean --engine?\n");
+    const char *windo[] = {"sweep", g, "--ring-task-windo", "4,8", "-o", out, NULL};
+    expect_error(windo, 2,
+                 "ptosim sweep: unknown option '--ring-task-windo' (ptosim sweep --help and ptosim run --help "
+                 "list the options); did you mean --ring-task-window?\n");
     const char *shared[] = {"sweep", g, "--scheduler-timeout-ms", "10,20", "-o", out, NULL};
     expect_error(shared, 2,
                  "ptosim sweep: --scheduler-timeout-ms: must be a positive integer (milliseconds), got "

@@ -178,6 +178,34 @@ static int unknown(const opt_table *t, const char *w, char *err, size_t errlen)
     return -1;
 }
 
+void opt_unknown_passed(const opt_table *own, const char *cmd, char *err, size_t errlen)
+{
+    static const char head[] = "unknown option '", tail[] = "' (ptosim run --help lists the options)";
+    if (strncmp(err, head, sizeof(head) - 1) != 0)
+        return;
+    const char *w = err + sizeof(head) - 1, *end = strstr(w, tail);
+    char word[128], rest[512], names[4096], name[64];
+    if (!end || (size_t)(end - w) >= sizeof(word))
+        return;
+    memcpy(word, w, (size_t)(end - w));
+    word[end - w] = '\0';
+    snprintf(rest, sizeof(rest), "%s", end + sizeof(tail) - 1); /* run's "; did you mean ...", if any */
+    name[0] = '\0';
+    if (!rest[0] && strncmp(word, "--", 2) == 0) {
+        char bare[64];
+        size_t wl = strcspn(word + 2, "=");
+        if (wl < sizeof(bare)) {
+            memcpy(bare, word + 2, wl);
+            bare[wl] = '\0';
+            long_names(own, names, sizeof(names));
+            if (!opt_near(names, bare, name, sizeof(name)))
+                name[0] = '\0';
+        }
+    }
+    snprintf(err, errlen, "unknown option '%s' (ptosim %s --help and ptosim run --help list the options)%s%s%s%s",
+             word, cmd, rest, name[0] ? "; did you mean --" : "", name, name[0] ? "?" : "");
+}
+
 int opt_parse(const opt_table *t, int argc, char **argv, void *dest, const char **rest, int *nrest, char *err,
               size_t errlen)
 {

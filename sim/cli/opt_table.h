@@ -138,6 +138,12 @@ void opt_list(const opt_table *t, FILE *out);
  * For "did you mean" in every command's messages: an unknown option, a value that is none of its choices. */
 const char *opt_near(const char *words, const char *word, char *out, size_t outlen);
 
+/* For a command that hands the words it does not know to run's parser (tune, sweep): when err holds run's
+ * unknown-option message, it is rewritten to name both --help pages, with the near miss among own's options
+ * when run's had none ("unknown option '--engin' (ptosim sweep --help and ptosim run --help list the
+ * options); did you mean --engine?"). Any other message is left as it is. */
+void opt_unknown_passed(const opt_table *own, const char *cmd, char *err, size_t errlen);
+
 /* Stores: true into the bool at d->off of dest; value into the const char * at d->off. */
 int opt_store_true(const opt_def *d, const char *word, const char *value, void *dest, char *err,
                    size_t errlen);

@@ -879,7 +879,10 @@ static int check(sweep *s)
     rc = cli_parse_run(ac - 2, (char **)av + 2, &opt, err, sizeof(err));
     free(av);
     if (rc != 0) {
-        fprintf(stderr, "ptosim sweep: %s" LISTS_HINT "\n", err);
+        opt_unknown_passed(&sweep_options, "sweep", err, sizeof(err));
+        /* a near miss named is the likelier slip than a list given to an option that takes none */
+        msgtext_print(stderr, strstr(err, "; did you mean --") ? "ptosim sweep: %s" : "ptosim sweep: %s" LISTS_HINT,
+                      err);
         return EXIT_USAGE;
     }
     if (opt.ngraphs > 1)

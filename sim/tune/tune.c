@@ -522,6 +522,7 @@ int tune_main(int argc, char **argv)
     if (rc == 1)
         return EXIT_OK;
     if (rc != 0) {
+        opt_unknown_passed(&tune_options, "tune", err, sizeof(err));
         msgtext_print(stderr, "ptosim tune: %s", err);
         return EXIT_USAGE;
     }
