@@ -106,8 +106,8 @@ static run_out fake_import(const fake *f, const char *a1, const char *a2, const 
     for (int i = 0; i < 4; i++)
         snprintf(k[i], sizeof(k[i]), "%s=%s", NAMES[i], f->src[i]);
     const char *args[32] = {"import", REAL("pa_small1_dump"), "--costs", "perf-sim", "--pto-isa", f->pto,
-                            "--runtime-include", f->rt, "--cache", f->cache, "-j", "2"};
-    int n = 12;
+                            "--runtime-include", f->rt, "--cache", f->cache, "-j", "2", "--quiet"};
+    int n = 13;
     for (int i = 0; i < 4; i++) {
         args[n++] = "--kernel";
         args[n++] = k[i];
@@ -652,7 +652,7 @@ START_TEST(a_shared_cache_runs_no_swapped_binary_and_takes_no_forged_figures)
     snprintf(
         want, sizeof(want),
         "ptosim import: %s: refused: a Perf-Sim cache entry that is not what its name says (it has no "
-        "ptosim-perfsim-2 header): it was changed after ptosim wrote it; delete it to have it made again\n",
+        "ptosim-perfsim-3 header): it was changed after ptosim wrote it; delete it to have it made again\n",
         res);
     ck_assert_str_eq(r.err, want);
     tu_run_free(&r);
@@ -682,7 +682,7 @@ START_TEST(a_shared_cache_runs_no_swapped_binary_and_takes_no_forged_figures)
     snprintf(
         want, sizeof(want),
         "ptosim import: %s: refused: a Perf-Sim cache entry that is not what its name says (it has no "
-        "ptosim-perfsim-2 header): it was changed after ptosim wrote it; delete it to have it made again\n",
+        "ptosim-perfsim-3 header): it was changed after ptosim wrote it; delete it to have it made again\n",
         bin);
     ck_assert_str_eq(r.err, want);
     tu_run_free(&r);
@@ -712,8 +712,16 @@ START_TEST(a_dep_list_naming_a_fifo_or_a_device_does_not_hang_the_import)
     for (struct dirent *e; (e = readdir(d));) {
         if (e->d_name[0] == '.')
             continue;
-        snprintf(list, sizeof(list), "%s\n%s\n", n % 2 ? fifo : "/dev/zero", f.src[n % 4]);
         char entry[3000];
+        snprintf(list, sizeof(list), "%s/%s", p, e->d_name);
+        char *was = tu_read(list);
+        bool manifest = strncmp(was, "ptosim-perfsim-3 dep ", 21) == 0; /* not a kernel's source (src) */
+        free(was);
+        if (!manifest)
+            continue;
+        /* a manifest line: ROOT DIGEST PLACE */
+        snprintf(list, sizeof(list), "abs %064d %s\nabs %064d %s\n", 0, n % 2 ? fifo : "/dev/zero", 0,
+                 f.src[n % 4]);
         int hn = perfsim_entry_header(entry, sizeof(entry), "dep", e->d_name, list, strlen(list));
         ck_assert_int_gt(hn, 0);
         snprintf(entry + hn, sizeof(entry) - (size_t)hn, "%s", list);
@@ -744,7 +752,7 @@ START_TEST(a_cache_entry_is_read_only_as_what_its_header_records)
     sha256_update(&c, line, strlen(line));
     char hex[SHA256_HEX], head[256];
     sha256_hex(&c, hex);
-    snprintf(head, sizeof(head), "ptosim-perfsim-2 res %s 40 %s\n", key, hex); /* 40 bytes of line */
+    snprintf(head, sizeof(head), "ptosim-perfsim-3 res %s 40 %s\n", key, hex); /* 40 bytes of line */
     ck_assert_str_eq(text, head);
     snprintf(text + hn, sizeof(text) - (size_t)hn, "%s", line);
     size_t len = strlen(text), off;
@@ -764,14 +772,14 @@ START_TEST(a_cache_entry_is_read_only_as_what_its_header_records)
     char bad[512];
     snprintf(bad, sizeof(bad), "ptosim-perfsim-1%s", text + 16);
     ck_assert_int_eq(perfsim_read_cached(bad, len, key, &r, &why), -1);
-    ck_assert_str_eq(why, "it has no ptosim-perfsim-2 header");
+    ck_assert_str_eq(why, "it has no ptosim-perfsim-3 header");
     ck_assert_int_eq(perfsim_read_cached(text, len - 1, key, &r, &why), -1);
     ck_assert_str_eq(why, "its size is not the size its header records");
     snprintf(bad, sizeof(bad), "%s", text);
     bad[hn + 3] = '8';
     ck_assert_int_eq(perfsim_read_cached(bad, len, key, &r, &why), -1);
     ck_assert_str_eq(why, "its content's SHA-256 is not the one its header records");
-    snprintf(bad, sizeof(bad), "ptosim-perfsim-2 res %s 40 %.63sX\n%s", key, hex, line);
+    snprintf(bad, sizeof(bad), "ptosim-perfsim-3 res %s 40 %.63sX\n%s", key, hex, line);
     ck_assert_int_eq(perfsim_read_cached(bad, strlen(bad), key, &r, &why), -1);
     ck_assert_str_eq(why, "its header does not read");
     /* a payload with a valid header that is no result line */
@@ -1022,7 +1030,7 @@ static void import_args(const fake *f, const char **args, char k[4][1200])
 {
     int n = 0;
     static const char *const head[] = {"import", REAL("pa_small1_dump"), "--costs", "perf-sim", "-j", "2",
-                                       NULL};
+                                       "--quiet", NULL};
     for (int i = 0; head[i]; i++)
         args[n++] = head[i];
     args[n++] = "--pto-isa";
