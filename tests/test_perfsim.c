@@ -159,6 +159,222 @@ START_TEST(every_kernel_is_priced_once_and_a_second_import_compiles_and_runs_not
 }
 END_TEST
 
+/* ---- progress on stderr ---- */
+
+/* Imports pa_small1_dump with the four kernels, saying its progress (no --quiet); jobs NULL: -j's default. */
+static run_out loud_import(const fake *f, const char *jobs, const char *more)
+{
+    char k[4][1200];
+    const char *args[32] = {"import", REAL("pa_small1_dump"), "--costs", "perf-sim", "--pto-isa", f->pto,
+                            "--runtime-include", f->rt, "--cache", f->cache};
+    int n = 10;
+    if (jobs) {
+        args[n++] = "-j";
+        args[n++] = jobs;
+    }
+    for (int i = 0; i < 4; i++) {
+        snprintf(k[i], sizeof(k[i]), "%s=%s", NAMES[i], f->src[i]);
+        args[n++] = "--kernel";
+        args[n++] = k[i];
+    }
+    args[n++] = more;
+    args[n] = NULL;
+    return tu_run(args);
+}
+
+START_TEST(progress_is_a_line_a_step_when_stderr_is_no_terminal_and_nothing_with_quiet)
+{
+    fake f;
+    fake_setup(&f);
+    /* one job: the steps end in the kernels' order. pa_small1_dump's 12 tasks (3 a kernel) have 9 signatures
+     * (its args dump): QK 2 and PV 2 (key offsets 512, 512, 256), SF 2 (arg 0 16x16, 16x16, 16x1), UP 3
+     * (is_first/is_last 1/0, 0/0, 0/1) */
+    run_out r = loud_import(&f, "1", NULL);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    char want[4096];
+    snprintf(want, sizeof(want),
+             "ptosim: perf-sim: 12 tasks, 9 distinct signatures of 4 kernels\n"
+             "ptosim: perf-sim: compiling 4 kernels with %s (-j 1)\n"
+             "ptosim: perf-sim: compiled QK (1/4 kernels)\n"
+             "ptosim: perf-sim: compiled SF (2/4 kernels)\n"
+             "ptosim: perf-sim: compiled PV (3/4 kernels)\n"
+             "ptosim: perf-sim: compiled UP (4/4 kernels)\n"
+             "ptosim: perf-sim: running 9 task signatures in 4 batches\n"
+             "ptosim: perf-sim: ran QK (2/9 signatures)\n"
+             "ptosim: perf-sim: ran SF (4/9 signatures)\n"
+             "ptosim: perf-sim: ran PV (6/9 signatures)\n"
+             "ptosim: perf-sim: ran UP (9/9 signatures)\n",
+             FAKECXX);
+    ck_assert_str_eq(r.err, want);
+    tu_run_free(&r);
+    /* warm: nothing compiles or runs */
+    r = loud_import(&f, "1", NULL);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_str_eq(r.err, "ptosim: perf-sim: 12 tasks, 9 distinct signatures of 4 kernels\n"
+                            "ptosim: perf-sim: 4 of 4 kernels compiled before, from the cache\n");
+    tu_run_free(&r);
+    /* a kernel changed: compiled with -j's default, the cores online up to 8, the others from the cache */
+    fake_kernel(&f, 1, "500 20 6 0 17 0 0 0 480 10 1600 0 0", "// changed");
+    r = loud_import(&f, NULL, NULL);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    snprintf(want, sizeof(want),
+             "ptosim: perf-sim: 12 tasks, 9 distinct signatures of 4 kernels\n"
+             "ptosim: perf-sim: 3 of 4 kernels compiled before, from the cache\n"
+             "ptosim: perf-sim: compiling 1 kernel with %s (-j %ld)\n"
+             "ptosim: perf-sim: compiled SF (1/1 kernels)\n"
+             "ptosim: perf-sim: running 2 task signatures in 1 batch\n"
+             "ptosim: perf-sim: ran SF (2/2 signatures)\n",
+             FAKECXX, cores > 8 ? 8 : cores);
+    ck_assert_str_eq(r.err, want);
+    tu_run_free(&r);
+    /* --quiet: nothing on stderr, and the work done all the same */
+    fake_kernel(&f, 1, "501 20 6 0 17 0 0 0 480 10 1600 0 0", "// changed again");
+    r = loud_import(&f, "1", "--quiet");
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_str_eq(r.err, "");
+    ck_assert_msg(strstr(r.out, "\"cycles\": 501"), "%s", r.out);
+    tu_run_free(&r);
+    ck_assert_int_eq(lines(f.clog), 6);
+}
+END_TEST
+
+/* ---- the cache keyed by content: the bytes a compile read, never the paths it read them by ---- */
+
+/* Imports pa_small1_dump with the trees from the environment (PTO_ISA_ROOT, SIMPLER_ROOT), not flags. */
+static run_out env_import(const fake *f, const char *pto, const char *rt)
+{
+    setenv("PTO_ISA_ROOT", pto, 1);
+    setenv("SIMPLER_ROOT", rt, 1);
+    char k[4][1200];
+    const char *args[32] = {"import", REAL("pa_small1_dump"), "--costs", "perf-sim", "--cache", f->cache, "-j",
+                            "2", "--quiet"};
+    int n = 9;
+    for (int i = 0; i < 4; i++) {
+        snprintf(k[i], sizeof(k[i]), "%s=%s", NAMES[i], f->src[i]);
+        args[n++] = "--kernel";
+        args[n++] = k[i];
+    }
+    args[n] = NULL;
+    run_out r = tu_run(args);
+    unsetenv("PTO_ISA_ROOT");
+    unsetenv("SIMPLER_ROOT");
+    return r;
+}
+
+START_TEST(two_spellings_of_one_tree_compile_once)
+{
+    fake f;
+    fake_setup(&f);
+    run_out r = fake_import(&f, NULL, NULL, NULL, NULL);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    char *first = strdup(r.out);
+    tu_run_free(&r);
+    ck_assert_int_eq(lines(f.clog), 4);
+    /* the same trees spelled otherwise on the command line, then through a link in the environment */
+    char pto[1200], rt[1200];
+    snprintf(f.pto, sizeof(f.pto), "%s/./pto", f.dir);
+    snprintf(f.rt, sizeof(f.rt), "%s/rt/../rt/", f.dir);
+    r = fake_import(&f, NULL, NULL, NULL, NULL);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_str_eq(r.out, first);
+    tu_run_free(&r);
+    snprintf(pto, sizeof(pto), "%s/pto-link", f.dir);
+    snprintf(rt, sizeof(rt), "%s/rt", f.dir);
+    ck_assert_int_eq(symlink("pto", pto), 0);
+    r = env_import(&f, pto, rt);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_str_eq(r.out, first);
+    tu_run_free(&r);
+    ck_assert_int_eq(lines(f.clog), 4); /* compiled nothing, ran nothing */
+    ck_assert_int_eq(lines(f.rlog), 4);
+    free(first);
+}
+END_TEST
+
+/* Copies a folder whole (cp -R: the test's own files). */
+static void copy_tree(const char *from, const char *to)
+{
+    const char *args[] = {"/bin/cp", "-R", from, to, NULL};
+    run_out r = tu_run_prog(args);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+}
+
+/* The kernels' copies in folder dir (made), as the sources f names. */
+static void move_kernels(fake *f, const char *dir)
+{
+    mkdirs(dir);
+    for (int i = 0; i < 4; i++) {
+        char *p = tu_copy(dir, strrchr(f->src[i], '/') + 1, f->src[i]);
+        snprintf(f->src[i], sizeof(f->src[i]), "%s", p);
+        free(p);
+    }
+}
+
+/* Another user's checkout of the same trees, and another capture's copies of the same kernels: one compile. A
+ * byte changed in a header the compile read compiles again every kernel that read it. */
+START_TEST(two_copies_of_one_tree_and_of_its_kernels_compile_once_and_a_changed_header_compiles_again)
+{
+    fake f;
+    fake_setup(&f);
+    run_out r = fake_import(&f, NULL, NULL, NULL, NULL);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    char p[1200];
+    snprintf(p, sizeof(p), "%s/other/pto", f.dir);
+    mkdirs(p);
+    copy_tree(f.pto, p);
+    snprintf(f.pto, sizeof(f.pto), "%s/other/pto/pto", f.dir);
+    snprintf(p, sizeof(p), "%s/other", f.dir);
+    copy_tree(f.rt, p);
+    snprintf(f.rt, sizeof(f.rt), "%s/other/rt", f.dir);
+    snprintf(p, sizeof(p), "%s/twin/kernels", f.dir);
+    move_kernels(&f, p);
+    r = fake_import(&f, NULL, NULL, NULL, NULL);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_msg(strstr(r.out, "\"cycles\": 431"), "%s", r.out);
+    tu_run_free(&r);
+    ck_assert_int_eq(lines(f.clog), 4);
+    ck_assert_int_eq(lines(f.rlog), 4);
+    /* one byte of the runtime's tensor.h (every kernel's compile read it) */
+    char *t = tu_write(f.rt, "src/common/task_interface/tensor.h", "// stand-iN\n");
+    free(t);
+    r = fake_import(&f, NULL, NULL, NULL, NULL);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    ck_assert_int_eq(lines(f.clog), 8);
+}
+END_TEST
+
+/* A kernel's quoted include is looked for beside it first: a copy of the kernel beside a header of that name is
+ * compiled again (that header is what it would read), a copy beside none is not. */
+START_TEST(a_kernel_beside_a_header_it_includes_by_quotes_is_compiled_again)
+{
+    fake f;
+    fake_setup(&f);
+    fake_kernel(&f, 0, FIGURES[0], "#include \"pipe_sync.h\"");
+    run_out r = fake_import(&f, NULL, NULL, NULL, NULL);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    ck_assert_int_eq(lines(f.clog), 4);
+    char p[1200];
+    snprintf(p, sizeof(p), "%s/plain", f.dir);
+    move_kernels(&f, p);
+    r = fake_import(&f, NULL, NULL, NULL, NULL);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    ck_assert_int_eq(lines(f.clog), 4);
+    snprintf(p, sizeof(p), "%s/beside", f.dir);
+    move_kernels(&f, p);
+    free(tu_write(p, "pipe_sync.h", "// the kernel's own\n"));
+    r = fake_import(&f, NULL, NULL, NULL, NULL);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    ck_assert_int_eq(lines(f.clog), 5); /* QK alone */
+}
+END_TEST
+
 START_TEST(a_kernel_that_does_not_compile_is_named_and_fails_unless_the_model_stands_in)
 {
     fake f;
@@ -1292,6 +1508,10 @@ Suite *suite_perfsim(void)
     TCase *tc = tcase_create("stand-in compiler");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, every_kernel_is_priced_once_and_a_second_import_compiles_and_runs_nothing);
+    tcase_add_test(tc, progress_is_a_line_a_step_when_stderr_is_no_terminal_and_nothing_with_quiet);
+    tcase_add_test(tc, two_spellings_of_one_tree_compile_once);
+    tcase_add_test(tc, two_copies_of_one_tree_and_of_its_kernels_compile_once_and_a_changed_header_compiles_again);
+    tcase_add_test(tc, a_kernel_beside_a_header_it_includes_by_quotes_is_compiled_again);
     tcase_add_test(tc, a_kernel_that_does_not_compile_is_named_and_fails_unless_the_model_stands_in);
     tcase_add_test(tc, a_pto_isa_tree_that_does_not_compile_or_records_no_sync_events_is_refused);
     tcase_add_test(tc, a_kernel_run_that_records_no_instructions_is_never_priced_silently);

@@ -711,13 +711,12 @@ static char *make_manifest(const char *deps, const roots *rts, const kbuild *b)
             goto out;
         if (strcmp(real, b->real) == 0 || by_real(&m, real))
             continue; /* the kernel's bytes are in the key */
-        const char *place = under(b->kdir, real), *root = "kdir";
-        if (!place) {
-            const char *p = under(rts->pto, real), *r = under(rts->rt, real);
-            bool pto = p && (!r || strlen(p) < strlen(r)); /* the deeper root, when one tree holds the other */
-            place = pto ? p : r ? r : real;
-            root = pto ? "pto" : r ? "rt" : "abs";
-        }
+        /* a tree's file by its place in the tree (the deeper, when one tree holds the other); a file the kernel
+         * reaches by a quoted include is moved to its folder's below (quoted_places) */
+        const char *p = under(rts->pto, real), *r = under(rts->rt, real), *k = under(b->kdir, real);
+        bool pto = p && (!r || strlen(p) < strlen(r));
+        const char *place = pto ? p : r ? r : k ? k : real;
+        const char *root = pto ? "pto" : r ? "rt" : k ? "kdir" : "abs";
         if (mlist_add(&m, root, hex, place, real) != 0)
             goto out;
     }
