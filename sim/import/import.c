@@ -24,6 +24,7 @@
 #include "import_cost.h"
 #include "import_graph.h"
 #include "import_heap.h"
+#include "import_perfsim.h"
 #include "import_read.h"
 #include "import_state.h"
 #include "../cli/stop_signal.h"
@@ -157,6 +158,8 @@ int import_capture(const char *dfx_dir, const import_opts *opt, FILE *out, char 
         import_read_name_map(im);
         rc = import_cost_resolve(im, opt);
     }
+    if (rc == 0 && opt->hint && opt->costs != IMPORT_COSTS_PERFSIM)
+        import_perfsim_hint(im, opt);
     if (rc == 0) {
         import_graph_put_header(im, out);
         import_graph_put_ops(im, out);
