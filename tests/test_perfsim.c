@@ -1511,6 +1511,40 @@ START_TEST(the_runtimes_paged_attention_kernels_reproduce_perf_sims_figures)
 }
 END_TEST
 
+/* The entries of a folder (not "." and ".."). */
+static int entries(const char *path)
+{
+    DIR *d = opendir(path);
+    ck_assert_ptr_nonnull(d);
+    int n = 0;
+    for (struct dirent *e; (e = readdir(d));)
+        n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+    closedir(d);
+    return n;
+}
+
+/* paged attention's kernels and its manual-scope twin's are the same bytes in two folders: once one capture's
+ * import has compiled them, the other's compiles none, whatever spelling names the trees. */
+START_TEST(two_captures_with_the_same_kernels_compile_once)
+{
+    run_out r = real_import(REAL("pa_small1_dump"), RT_EXAMPLES "/paged_attention/test_paged_attention.py", "-j", "2",
+                            NULL, NULL);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    const char *args[] = {"import", REAL("pams_small1"), "--costs", "perf-sim", "--kernels",
+                          RT_EXAMPLES "/paged_attention_manual_scope/test_paged_attention_manual_scope.py",
+                          "--pto-isa", PTOSIM_SRCDIR "/build/../build/perfsim/pto-isa/", "--runtime-include",
+                          PTOSIM_SRCDIR "/build/perfsim/./simpler", "--cache", PERF_CACHE, "--fallback", "model", NULL};
+    int bins = entries(PERF_CACHE "/bin");
+    r = tu_run(args);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_int_eq(entries(PERF_CACHE "/bin"), bins); /* no binary made */
+    ck_assert_msg(strstr(r.err, "ptosim: perf-sim: 4 of 4 kernels compiled before, from the cache\n"), "%s", r.err);
+    ck_assert_msg(!strstr(r.err, "compiling"), "%s", r.err);
+    tu_run_free(&r);
+}
+END_TEST
+
 /* bgemm Case1's GEMM 19,696 (cube-bound) and ADD 11,464 (MTE2-bound) cycles with config [128, 2, 32, 4]
  * (the capture has no args dump: the values table gives it); ptosim's run names the same busiest pipes. */
 START_TEST(the_runtimes_bgemm_kernels_reproduce_perf_sims_figures_and_pipes)
@@ -1617,13 +1651,14 @@ Suite *suite_perfsim(void)
     tcase_add_test(tc, the_cache_and_time_limit_options_are_in_the_help_the_man_page_and_completion);
     suite_add_tcase(s, tc);
     if (!have_trees()) {
-        printf("perf-sim: 3 tests skipped: no pto-isa and runtime trees in build/perfsim/ (make perfsim-dep "
+        printf("perf-sim: 4 tests skipped: no pto-isa and runtime trees in build/perfsim/ (make perfsim-dep "
                "unpacks them from ../shared/)\n");
         return s;
     }
     TCase *real = tcase_create("pto-isa");
     tcase_set_timeout(real, 600); /* compiling a kernel takes 6-9 s; the cache keeps the second run short */
     tcase_add_test(real, the_runtimes_paged_attention_kernels_reproduce_perf_sims_figures);
+    tcase_add_test(real, two_captures_with_the_same_kernels_compile_once);
     tcase_add_test(real, the_runtimes_bgemm_kernels_reproduce_perf_sims_figures_and_pipes);
     tcase_add_test(real, ptosims_own_kernels_are_priced_from_its_own_capture);
     suite_add_tcase(s, real);
