@@ -16,7 +16,8 @@
 struct perfsim_opts;
 struct perfsim_result;
 
-/* The cache's folders: compiled kernels, their dep lists, results. */
+/* The cache's folders: compiled kernels; their compiles' manifests (and which source each kernel name was last
+ * priced from); results. */
 enum { SUB_BIN, SUB_DEP, SUB_RES, NSUB };
 
 typedef struct cache {

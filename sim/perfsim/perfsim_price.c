@@ -375,7 +375,7 @@ static int run_all(const runner *rn, proc *ps, size_t n, const stage *sg)
         total += ps[i].units;
     long nap_us = 1000;
     double t0 = progress_now(), drawn = 0;
-    bool tty = rn->progress == PROGRESS_TERMINAL && n;
+    bool tty = rn->progress == PROGRESS_TERMINAL && n, redraw = true;
     while (done < n) {
         if (intr_signal()) {
             for (size_t i = 0; i < next; i++)
@@ -397,6 +397,11 @@ static int run_all(const runner *rn, proc *ps, size_t n, const stage *sg)
             }
             next++;
         }
+        /* drawn once the next ones started, so that the line names what runs now */
+        if (tty && (redraw || progress_now() - drawn >= 0.25)) {
+            progress_draw(sg, ps, next, units, total, t0);
+            drawn = progress_now();
+        }
         for (size_t i = 0; i < next; i++) {
             if (!ps[i].running)
                 continue;
@@ -416,10 +421,7 @@ static int run_all(const runner *rn, proc *ps, size_t n, const stage *sg)
                 fprintf(stderr, "ptosim: perf-sim: %s %s (%zu/%zu %s)\n", exited_ok(&ps[i]) ? sg->did : sg->failed,
                         ps[i].label, units, total, sg->unit);
         }
-        if (tty && (ended || progress_now() - drawn >= 0.25)) {
-            progress_draw(sg, ps, next, units, total, t0);
-            drawn = progress_now();
-        }
+        redraw = ended;
         if (ended) {
             nap_us = 1000;
             continue;
@@ -567,6 +569,7 @@ typedef struct ment {
     char root[5];
     char digest[SHA256_HEX];
     char *place, *real; /* real: its real path (NULL for kno) */
+    bool scanned;       /* its quoted includes looked for (a file of the kernel's folder) */
 } ment;
 
 typedef struct mlist {
@@ -600,6 +603,7 @@ static int mlist_add(mlist *m, const char *root, const char *digest, const char 
     snprintf(x->digest, sizeof(x->digest), "%s", digest);
     x->place = strdup(place);
     x->real = real ? strdup(real) : NULL;
+    x->scanned = false;
     if (!x->place || (real && !x->real)) {
         free(x->place);
         free(x->real);
@@ -723,15 +727,20 @@ static char *make_manifest(const char *deps, const roots *rts, const kbuild *b)
     const char *base = strrchr(b->real, '/');
     if (quoted_places(&m, b, b->real, base ? base + 1 : b->real) != 0)
         goto out;
-    for (size_t i = 0; i < m.n; i++)
-        if (m.e[i].real && strcmp(m.e[i].root, "kdir") == 0) {
-            char *place = strdup(m.e[i].place), *real = strdup(m.e[i].real); /* m.e may move */
-            int rc = place && real ? quoted_places(&m, b, real, place) : -1;
-            free(place);
-            free(real);
-            if (rc != 0)
-                goto out;
-        }
+    /* until every file of the kernel's folder is scanned: a scan may add one, or move one there */
+    for (bool again = true; again;) {
+        again = false;
+        for (size_t i = 0; i < m.n; i++)
+            if (m.e[i].real && !m.e[i].scanned && strcmp(m.e[i].root, "kdir") == 0) {
+                m.e[i].scanned = again = true;
+                char *place = strdup(m.e[i].place), *real = strdup(m.e[i].real); /* m.e may move */
+                int rc = place && real ? quoted_places(&m, b, real, place) : -1;
+                free(place);
+                free(real);
+                if (rc != 0)
+                    goto out;
+            }
+    }
     qsort(m.e, m.n, sizeof(*m.e), ment_cmp);
     size_t len = 1;
     for (size_t i = 0; i < m.n; i++)
