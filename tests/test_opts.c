@@ -371,7 +371,7 @@ START_TEST(completion_answers_values_and_options_as_the_tables_say)
             ck_assert_str_eq(got,
                              "word --costs\nword --kernel\nword --kernels\nword --values\nword --pto-isa\n"
                              "word --runtime-include\nword --cache\nword --shared-cache\nword --time-limit\n"
-                             "word --jobs\nword -j\nword --fallback\nword -h\nword --help\n");
+                             "word --jobs\nword -j\nword --fallback\nword --quiet\nword -h\nword --help\n");
         else /* tune's own first, each name once though run's table has --seed and --repeat too */
             ck_assert_msg(
                 tu_starts(got, "word --max-trials\nword --seed\nword --repeat\nword --work-dir\n") &&

@@ -106,8 +106,8 @@ static run_out fake_import(const fake *f, const char *a1, const char *a2, const 
     for (int i = 0; i < 4; i++)
         snprintf(k[i], sizeof(k[i]), "%s=%s", NAMES[i], f->src[i]);
     const char *args[32] = {"import", REAL("pa_small1_dump"), "--costs", "perf-sim", "--pto-isa", f->pto,
-                            "--runtime-include", f->rt, "--cache", f->cache, "-j", "2"};
-    int n = 12;
+                            "--runtime-include", f->rt, "--cache", f->cache, "-j", "2", "--quiet"};
+    int n = 13;
     for (int i = 0; i < 4; i++) {
         args[n++] = "--kernel";
         args[n++] = k[i];
@@ -156,6 +156,305 @@ START_TEST(every_kernel_is_priced_once_and_a_second_import_compiles_and_runs_not
     ck_assert_msg(strstr(r.out, "\"cycles\": 500"), "%s", r.out);
     tu_run_free(&r);
     free(first);
+}
+END_TEST
+
+/* ---- progress on stderr ---- */
+
+/* Imports pa_small1_dump with the four kernels, saying its progress (no --quiet); jobs NULL: -j's default. */
+static run_out loud_import(const fake *f, const char *jobs, const char *more)
+{
+    char k[4][1200];
+    const char *args[32] = {"import", REAL("pa_small1_dump"), "--costs", "perf-sim", "--pto-isa", f->pto,
+                            "--runtime-include", f->rt, "--cache", f->cache};
+    int n = 10;
+    if (jobs) {
+        args[n++] = "-j";
+        args[n++] = jobs;
+    }
+    for (int i = 0; i < 4; i++) {
+        snprintf(k[i], sizeof(k[i]), "%s=%s", NAMES[i], f->src[i]);
+        args[n++] = "--kernel";
+        args[n++] = k[i];
+    }
+    args[n++] = more;
+    args[n] = NULL;
+    return tu_run(args);
+}
+
+START_TEST(progress_is_a_line_a_step_when_stderr_is_no_terminal_and_nothing_with_quiet)
+{
+    fake f;
+    fake_setup(&f);
+    /* one job: the steps end in the kernels' order. pa_small1_dump's 12 tasks (3 a kernel) have 9 signatures
+     * (its args dump): QK 2 and PV 2 (key offsets 512, 512, 256), SF 2 (arg 0 16x16, 16x16, 16x1), UP 3
+     * (is_first/is_last 1/0, 0/0, 0/1) */
+    run_out r = loud_import(&f, "1", NULL);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    char want[4096];
+    snprintf(want, sizeof(want),
+             "ptosim: perf-sim: 12 tasks, 9 distinct signatures of 4 kernels\n"
+             "ptosim: perf-sim: compiling 4 kernels with %s (-j 1)\n"
+             "ptosim: perf-sim: compiled QK (1/4 kernels)\n"
+             "ptosim: perf-sim: compiled SF (2/4 kernels)\n"
+             "ptosim: perf-sim: compiled PV (3/4 kernels)\n"
+             "ptosim: perf-sim: compiled UP (4/4 kernels)\n"
+             "ptosim: perf-sim: running 9 task signatures in 4 batches\n"
+             "ptosim: perf-sim: ran QK (2/9 signatures)\n"
+             "ptosim: perf-sim: ran SF (4/9 signatures)\n"
+             "ptosim: perf-sim: ran PV (6/9 signatures)\n"
+             "ptosim: perf-sim: ran UP (9/9 signatures)\n",
+             FAKECXX);
+    ck_assert_str_eq(r.err, want);
+    tu_run_free(&r);
+    /* warm: nothing compiles or runs */
+    r = loud_import(&f, "1", NULL);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_str_eq(r.err, "ptosim: perf-sim: 12 tasks, 9 distinct signatures of 4 kernels\n"
+                            "ptosim: perf-sim: 4 of 4 kernels compiled before, from the cache\n");
+    tu_run_free(&r);
+    /* a kernel changed: compiled with -j's default, the cores online up to 8, the others from the cache */
+    fake_kernel(&f, 1, "500 20 6 0 17 0 0 0 480 10 1600 0 0", "// changed");
+    r = loud_import(&f, NULL, NULL);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    snprintf(want, sizeof(want),
+             "ptosim: perf-sim: 12 tasks, 9 distinct signatures of 4 kernels\n"
+             "ptosim: perf-sim: 3 of 4 kernels compiled before, from the cache\n"
+             "ptosim: perf-sim: compiling 1 kernel with %s (-j %ld)\n"
+             "ptosim: perf-sim: compiled SF (1/1 kernels)\n"
+             "ptosim: perf-sim: running 2 task signatures in 1 batch\n"
+             "ptosim: perf-sim: ran SF (2/2 signatures)\n",
+             FAKECXX, cores > 8 ? 8 : cores);
+    ck_assert_str_eq(r.err, want);
+    tu_run_free(&r);
+    /* --quiet: nothing on stderr, and the work done all the same */
+    fake_kernel(&f, 1, "501 20 6 0 17 0 0 0 480 10 1600 0 0", "// changed again");
+    r = loud_import(&f, "1", "--quiet");
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_str_eq(r.err, "");
+    ck_assert_msg(strstr(r.out, "\"cycles\": 501"), "%s", r.out);
+    tu_run_free(&r);
+    ck_assert_int_eq(lines(f.clog), 6);
+}
+END_TEST
+
+/* ---- an import without --costs perf-sim says what Perf-Sim could do ---- */
+
+#define MODEL_NOTE                                                                                           \
+    "ptosim: kernel costs from the model: the swimlane has 24 cores, a simulator platform's, whose times are " \
+    "the host's (--costs swimlane takes them anyway)\n"
+
+static run_out plain_import(const char *capture, const char *more)
+{
+    const char *args[] = {"import", capture, more, NULL};
+    return tu_run(args);
+}
+
+START_TEST(an_import_with_the_trees_and_an_args_dump_says_perf_sim_could_price_it_and_compiles_nothing)
+{
+    fake f;
+    fake_setup(&f);
+    char xdg[900];
+    snprintf(xdg, sizeof(xdg), "%.880s/xdg", f.dir);
+    snprintf(f.cache, sizeof(f.cache), "%s/ptosim/perf-sim", xdg); /* the default cache */
+    setenv("XDG_CACHE_HOME", xdg, 1);
+    run_out r = plain_import(REAL("pa_small1_dump"), NULL);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_str_eq(r.err, MODEL_NOTE); /* no trees found: nothing said */
+    char *plain = strdup(r.out);
+    tu_run_free(&r);
+    setenv("PTO_ISA_ROOT", f.pto, 1);
+    setenv("SIMPLER_ROOT", f.rt, 1);
+    char note[4096];
+    int n = snprintf(note, sizeof(note),
+                     MODEL_NOTE "ptosim import: note: pto-isa (%s) and the runtime's tree (%s) are here and the "
+                                "capture has an args dump: --costs perf-sim with --kernels (the runtime's test .py) "
+                                "prices each kernel by its own code",
+                     f.pto, f.rt);
+    r = plain_import(REAL("pa_small1_dump"), NULL);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    snprintf(note + n, sizeof(note) - (size_t)n, "\n");
+    ck_assert_str_eq(r.err, note);
+    ck_assert_str_eq(r.out, plain); /* the graph as without it */
+    ck_assert(!tu_exists(xdg));     /* no cache made by a look */
+    tu_run_free(&r);
+    /* with --quiet, or a capture without an args dump: nothing */
+    r = plain_import(REAL("pa_small1_dump"), "--quiet");
+    ck_assert_str_eq(r.err, MODEL_NOTE);
+    ck_assert_str_eq(r.out, plain);
+    tu_run_free(&r);
+    r = plain_import(REAL("pams_small1"), NULL);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_msg(!strstr(r.err, "--costs perf-sim"), "%s", r.err);
+    tu_run_free(&r);
+    /* once --costs perf-sim has priced these kernels, the cache's figures against the model's. Perf-Sim's at
+     * 1.85 GHz: QK 41 cycles 22 ns, fixpipe 13 the busiest; SF 431, 233 ns, vector 403; PV 42, 23 ns; UP 45, 24
+     * ns, mte2 38. The model's on a2a3 (1.8 GHz, a pipe's bytes rounded up to whole cycles): QK and PV 1024 B at
+     * 135 GiB/s (13 cycles) + mte1 2 + cube 1 + fixpipe 1024 B at 139.9 GiB/s (13): 29 cycles, 16 ns; SF 1024 B
+     * at 100.9 GiB/s (18) + 359 vector + 640 B at 188.46 GiB/s (6): 383 cycles, 213 ns; UP 3328 B at 100.9 GiB/s
+     * (56) + 256 FLOAT32 at 256 B a cycle (4) + 2176 B at 188.46 GiB/s (20): 80 cycles, 44 ns */
+    r = fake_import(&f, NULL, NULL, NULL, NULL);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    ck_assert_int_eq(lines(f.clog), 4);
+    r = plain_import(REAL("pa_small1_dump"), NULL);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    snprintf(note + n, sizeof(note) - (size_t)n,
+             "; its cache holds Perf-Sim's figures for them, against the model's: QK 22 ns (fixpipe) vs 16 ns "
+             "(mte2), SF 233 ns (vector) vs 213 ns (vector), PV 23 ns (fixpipe) vs 16 ns (mte2), UP 24 ns (mte2) "
+             "vs 44 ns (mte2)\n");
+    ck_assert_str_eq(r.err, note);
+    ck_assert_str_eq(r.out, plain);
+    tu_run_free(&r);
+    /* a kernel changed since: its binary is not in the cache, so no figures, and nothing compiled */
+    fake_kernel(&f, 1, "500 20 6 0 17 0 0 0 480 10 1600 0 0", "// changed");
+    r = plain_import(REAL("pa_small1_dump"), NULL);
+    note[n] = '\0';
+    ck_assert_msg(strncmp(r.err, note, (size_t)n) == 0 && !strcmp(r.err + n, "\n"), "%s", r.err);
+    tu_run_free(&r);
+    ck_assert_int_eq(lines(f.clog), 4);
+    ck_assert_int_eq(lines(f.rlog), 4);
+    unsetenv("PTO_ISA_ROOT");
+    unsetenv("SIMPLER_ROOT");
+    unsetenv("XDG_CACHE_HOME");
+    free(plain);
+}
+END_TEST
+
+/* ---- the cache keyed by content: the bytes a compile read, never the paths it read them by ---- */
+
+/* Imports pa_small1_dump with the trees from the environment (PTO_ISA_ROOT, SIMPLER_ROOT), not flags. */
+static run_out env_import(const fake *f, const char *pto, const char *rt)
+{
+    setenv("PTO_ISA_ROOT", pto, 1);
+    setenv("SIMPLER_ROOT", rt, 1);
+    char k[4][1200];
+    const char *args[32] = {"import", REAL("pa_small1_dump"), "--costs", "perf-sim", "--cache", f->cache, "-j",
+                            "2", "--quiet"};
+    int n = 9;
+    for (int i = 0; i < 4; i++) {
+        snprintf(k[i], sizeof(k[i]), "%s=%s", NAMES[i], f->src[i]);
+        args[n++] = "--kernel";
+        args[n++] = k[i];
+    }
+    args[n] = NULL;
+    run_out r = tu_run(args);
+    unsetenv("PTO_ISA_ROOT");
+    unsetenv("SIMPLER_ROOT");
+    return r;
+}
+
+START_TEST(two_spellings_of_one_tree_compile_once)
+{
+    fake f;
+    fake_setup(&f);
+    run_out r = fake_import(&f, NULL, NULL, NULL, NULL);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    char *first = strdup(r.out);
+    tu_run_free(&r);
+    ck_assert_int_eq(lines(f.clog), 4);
+    /* the same trees spelled otherwise on the command line, then through a link in the environment */
+    char pto[1200], rt[1200];
+    snprintf(f.pto, sizeof(f.pto), "%s/./pto", f.dir);
+    snprintf(f.rt, sizeof(f.rt), "%s/rt/../rt/", f.dir);
+    r = fake_import(&f, NULL, NULL, NULL, NULL);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_str_eq(r.out, first);
+    tu_run_free(&r);
+    snprintf(pto, sizeof(pto), "%s/pto-link", f.dir);
+    snprintf(rt, sizeof(rt), "%s/rt", f.dir);
+    ck_assert_int_eq(symlink("pto", pto), 0);
+    r = env_import(&f, pto, rt);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_str_eq(r.out, first);
+    tu_run_free(&r);
+    ck_assert_int_eq(lines(f.clog), 4); /* compiled nothing, ran nothing */
+    ck_assert_int_eq(lines(f.rlog), 4);
+    free(first);
+}
+END_TEST
+
+/* Copies a folder whole (cp -R: the test's own files). */
+static void copy_tree(const char *from, const char *to)
+{
+    const char *args[] = {"/bin/cp", "-R", from, to, NULL};
+    run_out r = tu_run_prog(args);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+}
+
+/* The kernels' copies in folder dir (made), as the sources f names. */
+static void move_kernels(fake *f, const char *dir)
+{
+    mkdirs(dir);
+    for (int i = 0; i < 4; i++) {
+        char *p = tu_copy(dir, strrchr(f->src[i], '/') + 1, f->src[i]);
+        snprintf(f->src[i], sizeof(f->src[i]), "%s", p);
+        free(p);
+    }
+}
+
+/* Another user's checkout of the same trees, and another capture's copies of the same kernels: one compile. A
+ * byte changed in a header the compile read compiles again every kernel that read it. */
+START_TEST(two_copies_of_one_tree_and_of_its_kernels_compile_once_and_a_changed_header_compiles_again)
+{
+    fake f;
+    fake_setup(&f);
+    run_out r = fake_import(&f, NULL, NULL, NULL, NULL);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    char p[1200];
+    snprintf(p, sizeof(p), "%s/other/pto", f.dir);
+    mkdirs(p);
+    copy_tree(f.pto, p);
+    snprintf(f.pto, sizeof(f.pto), "%s/other/pto/pto", f.dir);
+    snprintf(p, sizeof(p), "%s/other", f.dir);
+    copy_tree(f.rt, p);
+    snprintf(f.rt, sizeof(f.rt), "%s/other/rt", f.dir);
+    snprintf(p, sizeof(p), "%s/twin/kernels", f.dir);
+    move_kernels(&f, p);
+    r = fake_import(&f, NULL, NULL, NULL, NULL);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_msg(strstr(r.out, "\"cycles\": 431"), "%s", r.out);
+    tu_run_free(&r);
+    ck_assert_int_eq(lines(f.clog), 4);
+    ck_assert_int_eq(lines(f.rlog), 4);
+    /* one byte of the runtime's tensor.h (every kernel's compile read it) */
+    char *t = tu_write(f.rt, "src/common/task_interface/tensor.h", "// stand-iN\n");
+    free(t);
+    r = fake_import(&f, NULL, NULL, NULL, NULL);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    ck_assert_int_eq(lines(f.clog), 8);
+}
+END_TEST
+
+/* A kernel's quoted include is looked for beside it first: a copy of the kernel beside a header of that name is
+ * compiled again (that header is what it would read), a copy beside none is not. */
+START_TEST(a_kernel_beside_a_header_it_includes_by_quotes_is_compiled_again)
+{
+    fake f;
+    fake_setup(&f);
+    fake_kernel(&f, 0, FIGURES[0], "#include \"pipe_sync.h\"");
+    run_out r = fake_import(&f, NULL, NULL, NULL, NULL);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    ck_assert_int_eq(lines(f.clog), 4);
+    char p[1200];
+    snprintf(p, sizeof(p), "%s/plain", f.dir);
+    move_kernels(&f, p);
+    r = fake_import(&f, NULL, NULL, NULL, NULL);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    ck_assert_int_eq(lines(f.clog), 4);
+    snprintf(p, sizeof(p), "%s/beside", f.dir);
+    move_kernels(&f, p);
+    free(tu_write(p, "pipe_sync.h", "// the kernel's own\n"));
+    r = fake_import(&f, NULL, NULL, NULL, NULL);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    ck_assert_int_eq(lines(f.clog), 5); /* QK alone */
 }
 END_TEST
 
@@ -836,7 +1135,7 @@ START_TEST(a_shared_cache_runs_no_swapped_binary_and_takes_no_forged_figures)
     snprintf(
         want, sizeof(want),
         "ptosim import: %s: refused: a Perf-Sim cache entry that is not what its name says (it has no "
-        "ptosim-perfsim-2 header): it was changed after ptosim wrote it; delete it to have it made again\n",
+        "ptosim-perfsim-3 header): it was changed after ptosim wrote it; delete it to have it made again\n",
         res);
     ck_assert_str_eq(r.err, want);
     tu_run_free(&r);
@@ -866,7 +1165,7 @@ START_TEST(a_shared_cache_runs_no_swapped_binary_and_takes_no_forged_figures)
     snprintf(
         want, sizeof(want),
         "ptosim import: %s: refused: a Perf-Sim cache entry that is not what its name says (it has no "
-        "ptosim-perfsim-2 header): it was changed after ptosim wrote it; delete it to have it made again\n",
+        "ptosim-perfsim-3 header): it was changed after ptosim wrote it; delete it to have it made again\n",
         bin);
     ck_assert_str_eq(r.err, want);
     tu_run_free(&r);
@@ -896,8 +1195,16 @@ START_TEST(a_dep_list_naming_a_fifo_or_a_device_does_not_hang_the_import)
     for (struct dirent *e; (e = readdir(d));) {
         if (e->d_name[0] == '.')
             continue;
-        snprintf(list, sizeof(list), "%s\n%s\n", n % 2 ? fifo : "/dev/zero", f.src[n % 4]);
         char entry[3000];
+        snprintf(list, sizeof(list), "%s/%s", p, e->d_name);
+        char *was = tu_read(list);
+        bool manifest = strncmp(was, "ptosim-perfsim-3 dep ", 21) == 0; /* not a kernel's source (src) */
+        free(was);
+        if (!manifest)
+            continue;
+        /* a manifest line: ROOT DIGEST PLACE */
+        snprintf(list, sizeof(list), "abs %064d %s\nabs %064d %s\n", 0, n % 2 ? fifo : "/dev/zero", 0,
+                 f.src[n % 4]);
         int hn = perfsim_entry_header(entry, sizeof(entry), "dep", e->d_name, list, strlen(list));
         ck_assert_int_gt(hn, 0);
         snprintf(entry + hn, sizeof(entry) - (size_t)hn, "%s", list);
@@ -928,7 +1235,7 @@ START_TEST(a_cache_entry_is_read_only_as_what_its_header_records)
     sha256_update(&c, line, strlen(line));
     char hex[SHA256_HEX], head[256];
     sha256_hex(&c, hex);
-    snprintf(head, sizeof(head), "ptosim-perfsim-2 res %s 40 %s\n", key, hex); /* 40 bytes of line */
+    snprintf(head, sizeof(head), "ptosim-perfsim-3 res %s 40 %s\n", key, hex); /* 40 bytes of line */
     ck_assert_str_eq(text, head);
     snprintf(text + hn, sizeof(text) - (size_t)hn, "%s", line);
     size_t len = strlen(text), off;
@@ -948,14 +1255,14 @@ START_TEST(a_cache_entry_is_read_only_as_what_its_header_records)
     char bad[512];
     snprintf(bad, sizeof(bad), "ptosim-perfsim-1%s", text + 16);
     ck_assert_int_eq(perfsim_read_cached(bad, len, key, &r, &why), -1);
-    ck_assert_str_eq(why, "it has no ptosim-perfsim-2 header");
+    ck_assert_str_eq(why, "it has no ptosim-perfsim-3 header");
     ck_assert_int_eq(perfsim_read_cached(text, len - 1, key, &r, &why), -1);
     ck_assert_str_eq(why, "its size is not the size its header records");
     snprintf(bad, sizeof(bad), "%s", text);
     bad[hn + 3] = '8';
     ck_assert_int_eq(perfsim_read_cached(bad, len, key, &r, &why), -1);
     ck_assert_str_eq(why, "its content's SHA-256 is not the one its header records");
-    snprintf(bad, sizeof(bad), "ptosim-perfsim-2 res %s 40 %.63sX\n%s", key, hex, line);
+    snprintf(bad, sizeof(bad), "ptosim-perfsim-3 res %s 40 %.63sX\n%s", key, hex, line);
     ck_assert_int_eq(perfsim_read_cached(bad, strlen(bad), key, &r, &why), -1);
     ck_assert_str_eq(why, "its header does not read");
     /* a payload with a valid header that is no result line */
@@ -1206,7 +1513,7 @@ static void import_args(const fake *f, const char **args, char k[4][1200])
 {
     int n = 0;
     static const char *const head[] = {"import", REAL("pa_small1_dump"), "--costs", "perf-sim", "-j", "2",
-                                       NULL};
+                                       "--quiet", NULL};
     for (int i = 0; head[i]; i++)
         args[n++] = head[i];
     args[n++] = "--pto-isa";
@@ -1388,6 +1695,40 @@ START_TEST(the_runtimes_paged_attention_kernels_reproduce_perf_sims_figures)
 }
 END_TEST
 
+/* The entries of a folder (not "." and ".."). */
+static int entries(const char *path)
+{
+    DIR *d = opendir(path);
+    ck_assert_ptr_nonnull(d);
+    int n = 0;
+    for (struct dirent *e; (e = readdir(d));)
+        n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+    closedir(d);
+    return n;
+}
+
+/* paged attention's kernels and its manual-scope twin's are the same bytes in two folders: once one capture's
+ * import has compiled them, the other's compiles none, whatever spelling names the trees. */
+START_TEST(two_captures_with_the_same_kernels_compile_once)
+{
+    run_out r = real_import(REAL("pa_small1_dump"), RT_EXAMPLES "/paged_attention/test_paged_attention.py", "-j", "2",
+                            NULL, NULL);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    const char *args[] = {"import", REAL("pams_small1"), "--costs", "perf-sim", "--kernels",
+                          RT_EXAMPLES "/paged_attention_manual_scope/test_paged_attention_manual_scope.py",
+                          "--pto-isa", PTOSIM_SRCDIR "/build/../build/perfsim/pto-isa/", "--runtime-include",
+                          PTOSIM_SRCDIR "/build/perfsim/./simpler", "--cache", PERF_CACHE, "--fallback", "model", NULL};
+    int bins = entries(PERF_CACHE "/bin");
+    r = tu_run(args);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_int_eq(entries(PERF_CACHE "/bin"), bins); /* no binary made */
+    ck_assert_msg(strstr(r.err, "ptosim: perf-sim: 4 of 4 kernels compiled before, from the cache\n"), "%s", r.err);
+    ck_assert_msg(!strstr(r.err, "compiling"), "%s", r.err);
+    tu_run_free(&r);
+}
+END_TEST
+
 /* bgemm Case1's GEMM 19,696 (cube-bound) and ADD 11,464 (MTE2-bound) cycles with config [128, 2, 32, 4]
  * (the capture has no args dump: the values table gives it); ptosim's run names the same busiest pipes. */
 START_TEST(the_runtimes_bgemm_kernels_reproduce_perf_sims_figures_and_pipes)
@@ -1521,6 +1862,11 @@ Suite *suite_perfsim(void)
     TCase *tc = tcase_create("stand-in compiler");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, every_kernel_is_priced_once_and_a_second_import_compiles_and_runs_nothing);
+    tcase_add_test(tc, progress_is_a_line_a_step_when_stderr_is_no_terminal_and_nothing_with_quiet);
+    tcase_add_test(tc, two_spellings_of_one_tree_compile_once);
+    tcase_add_test(tc, an_import_with_the_trees_and_an_args_dump_says_perf_sim_could_price_it_and_compiles_nothing);
+    tcase_add_test(tc, two_copies_of_one_tree_and_of_its_kernels_compile_once_and_a_changed_header_compiles_again);
+    tcase_add_test(tc, a_kernel_beside_a_header_it_includes_by_quotes_is_compiled_again);
     tcase_add_test(tc, a_kernel_that_does_not_compile_is_named_and_fails_unless_the_model_stands_in);
     tcase_add_test(tc, a_pto_isa_tree_that_does_not_compile_or_records_no_sync_events_is_refused);
     tcase_add_test(tc, a_kernel_run_that_records_no_instructions_is_never_priced_silently);
@@ -1545,13 +1891,14 @@ Suite *suite_perfsim(void)
     tcase_add_test(tc, the_cache_and_time_limit_options_are_in_the_help_the_man_page_and_completion);
     suite_add_tcase(s, tc);
     if (!have_trees()) {
-        printf("perf-sim: 5 tests skipped: no pto-isa and runtime trees in build/perfsim/ (make perfsim-dep "
+        printf("perf-sim: 6 tests skipped: no pto-isa and runtime trees in build/perfsim/ (make perfsim-dep "
                "unpacks them from ../shared/)\n");
         return s;
     }
     TCase *real = tcase_create("pto-isa");
     tcase_set_timeout(real, 600); /* compiling a kernel takes 6-9 s; the cache keeps the second run short */
     tcase_add_test(real, the_runtimes_paged_attention_kernels_reproduce_perf_sims_figures);
+    tcase_add_test(real, two_captures_with_the_same_kernels_compile_once);
     tcase_add_test(real, the_runtimes_bgemm_kernels_reproduce_perf_sims_figures_and_pipes);
     tcase_add_test(real, ptosims_own_kernels_are_priced_from_its_own_capture);
     tcase_add_test(real, the_runtimes_bgemm64_capture_with_its_args_dump_is_priced_once_its_config_is_given);

@@ -1,6 +1,7 @@
-/* progress.c - a progress line on stderr for long runs, when stderr is a terminal. */
+/* progress.c - a progress line on stderr for long runs and long work (compiles), as stderr allows. */
 #include "progress.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -55,4 +56,26 @@ void progress_end(progress *p)
         fflush(stderr);
     }
     p->shown = false;
+}
+
+progress_mode progress_mode_of(bool quiet)
+{
+    return quiet ? PROGRESS_QUIET : isatty(STDERR_FILENO) ? PROGRESS_TERMINAL : PROGRESS_LINES;
+}
+
+double progress_now(void)
+{
+    return host_now();
+}
+
+void progress_redraw(const char *fmt, ...)
+{
+    fputs("\r\033[K", stderr);
+    if (fmt) {
+        va_list ap;
+        va_start(ap, fmt);
+        vfprintf(stderr, fmt, ap);
+        va_end(ap);
+    }
+    fflush(stderr);
 }

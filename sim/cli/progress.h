@@ -1,4 +1,4 @@
-/* progress.h - a progress line on stderr for long runs, when stderr is a terminal. */
+/* progress.h - a progress line on stderr for long runs and long work (compiles), as stderr allows. */
 #ifndef PTOSIM_PROGRESS_H
 #define PTOSIM_PROGRESS_H
 
@@ -30,5 +30,18 @@ void progress_tick(const struct chip *c, void *arg);
 
 /* Clears the line, if one is shown. */
 void progress_end(progress *p);
+
+/* How much long work (Perf-Sim's compiles and runs) says on stderr: nothing (--quiet), a line per step
+ * (stderr is no terminal: a log stays readable), or one line redrawn in place (a terminal). */
+typedef enum { PROGRESS_QUIET, PROGRESS_LINES, PROGRESS_TERMINAL } progress_mode;
+
+/* PROGRESS_QUIET when quiet, else by whether stderr is a terminal. */
+progress_mode progress_mode_of(bool quiet);
+
+/* Host seconds on a monotonic clock, for display only. */
+double progress_now(void);
+
+/* Redraws the one line on stderr in place (no newline), or clears it (fmt NULL). */
+void progress_redraw(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif

@@ -20,9 +20,11 @@
 #include "../../model/base/userdir.h"
 #include "../cli/cli.h"
 #include "../cli/opt_table.h"
+#include "../cli/progress.h"
 #include "import_cost.h"
 #include "import_graph.h"
 #include "import_heap.h"
+#include "import_perfsim.h"
 #include "import_read.h"
 #include "import_state.h"
 #include "../cli/stop_signal.h"
@@ -156,6 +158,8 @@ int import_capture(const char *dfx_dir, const import_opts *opt, FILE *out, char 
         import_read_name_map(im);
         rc = import_cost_resolve(im, opt);
     }
+    if (rc == 0 && opt->hint && opt->costs != IMPORT_COSTS_PERFSIM)
+        import_perfsim_hint(im, opt);
     if (rc == 0) {
         import_graph_put_header(im, out);
         import_graph_put_ops(im, out);
@@ -176,6 +180,7 @@ typedef struct import_cli {
     const char *dir;
     const opt_def *perf_row;
     bool perf_short;
+    bool quiet;
 } import_cli;
 
 /* What a --costs perf-sim option is (its row's id). */
@@ -357,6 +362,11 @@ static const opt_def IMPORT_OPTS[] = {
      .store = store_perf,
      .id = PERF_FALLBACK,
      .missing = PERF_MISSING},
+    {.name = "quiet",
+     .arg = OPT_FLAG,
+     .help = "nothing on stderr of Perf-Sim's progress, nor that --costs perf-sim could\nprice this capture",
+     .store = opt_store_true,
+     .off = offsetof(import_cli, quiet)},
 };
 
 const opt_table import_options = {
@@ -434,7 +444,8 @@ int import_main(int argc, char **argv)
     import_opts opt = c.opt;
     const char *dir = c.dir;
     opt.kernel_args = kernel_args;
-    opt.progress = isatty(STDERR_FILENO);
+    opt.progress = progress_mode_of(c.quiet);
+    opt.hint = !c.quiet;
     int rc = EXIT_OK;
     userdir_add(dir); /* named: nothing below it is read through a link */
     /* the graph is written aside and checked as ptosim run would read it before any byte reaches stdout: an

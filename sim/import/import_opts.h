@@ -31,7 +31,8 @@ typedef struct import_opts {
     double time_limit;         /* --time-limit: seconds a compile or a batch of runs may take, 0 = default */
     int jobs;                  /* -j, 0 = the cores online */
     bool fallback_model;       /* --fallback model: a kernel Perf-Sim cannot price keeps the model's cost */
-    bool progress;             /* progress lines on stderr */
+    int progress;              /* what stderr is told of Perf-Sim's work: a progress_mode (sim/cli/progress.h) */
+    bool hint;                 /* say on stderr when --costs perf-sim could price this capture (not --quiet) */
     bool checked; /* deps.json and the swimlane were checked by sim/jstream just before (conform):
                      their lists are found without checking them again */
     FILE *warn;   /* where notes and warnings go, NULL = stderr */

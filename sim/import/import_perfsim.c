@@ -7,11 +7,13 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../../model/base/dtype.h"
 #include "../../model/base/json_reader.h"
 #include "../../model/base/readall.h"
+#include "../../model/chip/platform.h"
 #include "import_perfsim.h"
 #include "import_state.h"
 #include "../perfsim/perfsim.h"
@@ -955,7 +957,132 @@ static int match_sources(perf_state *ps, bool *fallback)
     return 0;
 }
 
+/* A kernel for every kernel the capture names, its source the one the cache last priced under that name. */
+static int hint_kernels(perf_state *ps)
+{
+    importer *im = ps->im;
+    ps->pk = calloc(GRAPH_MAX_FUNC_ID, sizeof(*ps->pk));
+    if (!ps->pk)
+        return imp_oom(im);
+    for (int f = 0; f < GRAPH_MAX_FUNC_ID; f++) {
+        ps->kidx[f] = -1;
+        if (!im->kernels[f].used || im->kernels[f].table || !im->names[f][0])
+            continue;
+        perfsim_kernel *k = &ps->pk[ps->npk];
+        k->name = im->names[f];
+        k->source = NULL;
+        k->aic = im->kernels[f].aic;
+        ps->kidx[f] = ps->npk++;
+    }
+    return 0;
+}
+
+static int perf_costs(importer *im, const import_opts *opt, const perfsim_opts *hint, char *said, size_t saidlen);
+
 int import_perfsim_costs(importer *im, const import_opts *opt)
+{
+    return perf_costs(im, opt, NULL, NULL, 0);
+}
+
+/* A directory? */
+static bool is_dir(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+void import_perfsim_hint(importer *im, const import_opts *opt)
+{
+    char path[PATH_MAX];
+    snprintf(path, sizeof(path), "%s/args_dump/args_dump.json", im->dir);
+    if (access(path, F_OK) != 0)
+        return;
+    /* the trees: the environment's, else where the how-to guide links them (./pto-isa, ./simpler) */
+    const char *pto = getenv("PTO_ISA_ROOT"), *rt = getenv("SIMPLER_ROOT");
+    perfsim_opts po = {.pto_isa = pto && *pto ? pto : is_dir("pto-isa") ? "pto-isa" : NULL,
+                       .runtime_root = rt && *rt ? rt : is_dir("simpler") ? "simpler" : NULL};
+    char err[PERFSIM_MSG_MAX];
+    if (!po.pto_isa || !po.runtime_root || perfsim_resolve(&po, err, sizeof(err)) != 0)
+        return;
+    char *saved = strdup(im->err); /* what a look that fails leaves there is no error of the import's */
+    char said[4096] = "";
+    perf_costs(im, opt, &po, said, sizeof(said));
+    if (saved) {
+        snprintf(im->err, im->errlen, "%s", saved);
+        free(saved);
+    }
+    FILE *w = im->warn ? im->warn : stderr;
+    fprintf(w,
+            "ptosim import: note: pto-isa (%s) and the runtime's tree (%s) are here and the capture has an args "
+            "dump: --costs perf-sim with --kernels (the runtime's test .py) prices each kernel by its own code%s\n",
+            po.pto_isa, po.runtime_root, said);
+}
+
+/* The model's time (ns on a2a3's AICore clock) and busiest pipe for a kernel's pipe form. */
+static double model_ns(const pipe_kernel *k, pipe_id *busiest)
+{
+    platform plat;
+    pipe_rates rates;
+    platform_defaults(&plat);
+    platform_pipe_rates(&plat, &rates);
+    pipe_result r;
+    pipe_run(k, &rates, &r);
+    *busiest = r.busiest;
+    return (double)r.total_cycles * 1e9 / (double)plat.aicore_freq_hz;
+}
+
+/* Perf-Sim's cached figures against the model's, kernel by kernel (each kernel's most common signature), into
+ * said; nothing when the cache lacks any of them. */
+static void hint_figures(perf_state *ps, const long *task_sig, const perfsim_opts *po, char *said, size_t saidlen)
+{
+    importer *im = ps->im;
+    perfsim_result *res = calloc(ps->nsigs ? ps->nsigs : 1, sizeof(*res));
+    bool *have = calloc(ps->nsigs ? ps->nsigs : 1, sizeof(*have));
+    size_t *count = calloc(ps->nsigs ? ps->nsigs : 1, sizeof(*count));
+    char err[PERFSIM_MSG_MAX], line[4096] = "";
+    size_t n = 0;
+    bool all = ps->nsigs && res && have && count &&
+               perfsim_lookup(po, ps->pk, ps->npk, ps->sigs, ps->nsigs, res, have, err, sizeof(err)) == 0;
+    for (size_t i = 0; i < ps->nsigs && all; i++)
+        all = have[i];
+    for (int f = 0; f < GRAPH_MAX_FUNC_ID && all; f++) {
+        const imp_kernel *kn = &im->kernels[f];
+        if (!kn->used || kn->table)
+            continue;
+        if (ps->kidx[f] < 0 || kn->status != KCOST_DERIVED) {
+            all = false; /* a kernel with no figures, or none of the model's, to compare */
+            break;
+        }
+        memset(count, 0, ps->nsigs * sizeof(*count));
+        long best = -1;
+        for (size_t t = 0; t < im->nknown; t++) {
+            const imp_task *tk = &im->tasks[t];
+            if ((tk->k[0] == f || tk->k[1] == f || tk->k[2] == f) && task_sig[t] >= 0 &&
+                ++count[task_sig[t]] > (best >= 0 ? count[best] : 0))
+                best = task_sig[t];
+        }
+        if (best < 0)
+            continue;
+        const perfsim_result *r = &res[best];
+        int busiest = PIPE_SCALAR;
+        for (int p = 0; p < PIPE_COUNT; p++)
+            if (r->busy[p] > r->busy[busiest])
+                busiest = p;
+        pipe_id mb;
+        double mns = model_ns(&kn->model, &mb);
+        n += (size_t)snprintf(line + n, n < sizeof(line) ? sizeof(line) - n : 0, "%s %s %.0f ns (%s) vs %.0f ns (%s)",
+                              n ? "," : "", im->names[f], (double)r->total * 1e9 / (double)PERFSIM_HZ,
+                              pipe_name((pipe_id)busiest), mns, pipe_name(mb));
+    }
+    if (all && n && n < sizeof(line))
+        snprintf(said, saidlen, "; its cache holds Perf-Sim's figures for them, against the model's:%s",
+                 line);
+    free(res);
+    free(have);
+    free(count);
+}
+
+static int perf_costs(importer *im, const import_opts *opt, const perfsim_opts *hint, char *said, size_t saidlen)
 {
     perf_state ps;
     memset(&ps, 0, sizeof(ps));
@@ -973,8 +1100,12 @@ int import_perfsim_costs(importer *im, const import_opts *opt)
     long *task_sig = NULL;
     perfsim_result *res = NULL;
     int rc = -1;
-    if (perfsim_resolve(&po, im->err, im->errlen) != 0 || read_kernel_sources(&ps) != 0 ||
-        match_sources(&ps, fallback) != 0 || read_values(&ps) != 0 || read_dump(&ps) != 0)
+    if (hint) { /* a look at the cache for import_perfsim_hint: nothing is compiled, run or changed */
+        po = *hint;
+        if (hint_kernels(&ps) != 0 || read_dump(&ps) != 0)
+            goto out;
+    } else if (perfsim_resolve(&po, im->err, im->errlen) != 0 || read_kernel_sources(&ps) != 0 ||
+               match_sources(&ps, fallback) != 0 || read_values(&ps) != 0 || read_dump(&ps) != 0)
         goto out;
     /* a signature per task slot; the task keeps the index of its single kernel's */
     task_sig = malloc((im->nknown ? im->nknown : 1) * sizeof(*task_sig));
@@ -1014,6 +1145,11 @@ int import_perfsim_costs(importer *im, const import_opts *opt)
     res = calloc(ps.nsigs ? ps.nsigs : 1, sizeof(*res));
     if (!res) {
         imp_oom(im);
+        goto out;
+    }
+    if (hint) {
+        hint_figures(&ps, task_sig, &po, said, saidlen);
+        rc = 0;
         goto out;
     }
     if (opt->progress && ps.nsigs)

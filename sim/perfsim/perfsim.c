@@ -399,6 +399,32 @@ done:
     return rc;
 }
 
+int perfsim_entry_digest(const cache *c, int sub, const char *name, const char *kind, char digest[SHA256_HEX],
+                         char *err, size_t errlen)
+{
+    char path[PATH_MAX], head[ENTRY_HEAD_MAX];
+    int fd;
+    int rc = entry_open(c, sub, name, &fd, path, sizeof(path), err, errlen);
+    if (rc <= 0)
+        return rc;
+    size_t have = 0;
+    ssize_t n = 0;
+    const char *nl = NULL, *why = NULL;
+    while (!nl && have < sizeof(head) && (n = read_some(fd, head + have, sizeof(head) - have)) > 0) {
+        have += (size_t)n;
+        nl = memchr(head, '\n', have);
+    }
+    close(fd);
+    uint64_t size;
+    if (n < 0)
+        return perfsim_fail(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+    if (!nl)
+        return forged(path, "it has no " CACHE_FORMAT " header", err, errlen);
+    if (header_parse(head, (size_t)(nl - head) + 1, kind, name, &size, digest, &why) != 0)
+        return forged(path, why, err, errlen);
+    return 1;
+}
+
 /* Writes an entry: a fresh temporary in the entry's own folder (O_EXCL|O_NOFOLLOW from the folder's fd),
  * renamed into place, so that it is whole or absent and never crosses a file system. digest (or NULL) gets
  * the payload's SHA-256. Returns 0, or -1 with errno. */

@@ -17,6 +17,7 @@
 #define PERFSIM_HZ 1850000000ULL     /* Perf-Sim's clock: kMainFrequencyHz, include/pto/costmodel/arch_config.hpp */
 #define PERFSIM_KNOWN_COMMIT "995589ab" /* the pto-isa commit whose costmodel compiles and records sync events */
 #define PERFSIM_MSG_MAX 1024
+#define PERFSIM_JOBS_MAX 8           /* compiles at once by default, whatever the cores: each takes ~1 GB */
 #define PERFSIM_TIME_LIMIT 300       /* seconds a compile or a batch of runs may take, unless told: a kernel
                                       * compiles in 6-9 s on 2 cores and runs a signature in under 1 ms */
 
@@ -67,9 +68,9 @@ typedef struct perfsim_opts {
     const char *cache_dir;    /* compiled kernels and results by content */
     bool shared_cache;        /* the cache may be another user's or writable by others: each entry is checked
                                * against its digest, and nothing else is asked of it */
-    int jobs;                 /* compiles and runs at once */
+    int jobs;                 /* compiles and runs at once, 0 = the cores online (at most PERFSIM_JOBS_MAX) */
     double time_limit;        /* seconds a compile or a batch of runs may take, 0 = PERFSIM_TIME_LIMIT */
-    bool progress;            /* a progress line on stderr */
+    int progress;             /* what stderr is told of the work: a progress_mode (sim/cli/progress.h) */
 } perfsim_opts;
 
 /* Fills the unset fields of o: pto_isa from $PTO_ISA_ROOT, runtime_root from $SIMPLER_ROOT, cxx from $CXX
@@ -88,6 +89,14 @@ int perfsim_resolve(perfsim_opts *o, char *err, size_t errlen);
  * and intr_signal() names the signal. Returns 0, or -1 with why in err. */
 int perfsim_price(const perfsim_opts *o, perfsim_kernel *kernels, int nkernels, const perfsim_sig *sigs,
                   size_t nsigs, perfsim_result *res, char *err, size_t errlen);
+
+/* Looks up what perfsim_price would give, compiling and running nothing: a kernel's binary by its compile's key
+ * and manifest, its signatures' results by the binary. A kernel whose source is NULL is the one the last
+ * pricing of a kernel of its name and core type used (the cache records it). have[i] says res[i] was found. A
+ * cache that is not there is not made (nothing is found); one that cannot be trusted is refused as
+ * perfsim_price refuses it. Returns 0, or -1 with why in err. */
+int perfsim_lookup(const perfsim_opts *o, const perfsim_kernel *kernels, int nkernels, const perfsim_sig *sigs,
+                   size_t nsigs, perfsim_result *res, bool *have, char *err, size_t errlen);
 
 /* ---- the readers of what a run and the cache hold (exposed for the fuzz target) ---- */
 

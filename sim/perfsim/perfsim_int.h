@@ -11,12 +11,13 @@
 
 #include "sha256.h"
 
-#define CACHE_FORMAT "ptosim-perfsim-2" /* bump when the cache's layout or the harness's protocol changes */
+#define CACHE_FORMAT "ptosim-perfsim-3" /* bump when the cache's layout or the harness's protocol changes */
 
 struct perfsim_opts;
 struct perfsim_result;
 
-/* The cache's folders: compiled kernels, their dep lists, results. */
+/* The cache's folders: compiled kernels; their compiles' manifests (and which source each kernel name was last
+ * priced from); results. */
 enum { SUB_BIN, SUB_DEP, SUB_RES, NSUB };
 
 typedef struct cache {
@@ -56,6 +57,11 @@ int perfsim_entry_copy_bin(const cache *c, const char *name, const char *dst, ch
 /* Writes an entry, whole or absent; digest (or NULL) gets the payload's SHA-256. Returns 0, or -1 (errno). */
 int perfsim_entry_put(cache *c, int sub, const char *name, const char *kind, const void *payload, size_t len,
                       bool sync, char digest[SHA256_HEX]);
+
+/* The SHA-256 an entry's header records for its payload (the payload itself is not read): 1 read, 0 there is
+ * none, -1 refused. */
+int perfsim_entry_digest(const cache *c, int sub, const char *name, const char *kind, char digest[SHA256_HEX],
+                         char *err, size_t errlen);
 
 /* The cached result of key: 1 found and read, 0 there is none, -1 refused. */
 int perfsim_res_lookup(const cache *c, const char *key, struct perfsim_result *r, char *err, size_t errlen);

@@ -21,6 +21,7 @@
 
 #include "perfsim_int.h"
 #include "sha256.h"
+#include "../cli/progress.h"
 #include "../cli/stop_signal.h"
 
 extern char **environ;
@@ -28,48 +29,41 @@ extern char **environ;
 #define MAX_ARGV 40
 #define BIN_MAX (1ull << 30) /* a compiled kernel larger than this is no harness ptosim built */
 
-/* ---- content hashes: two FNV-1a 64 streams with different offsets, 128 bits ---- */
+/* ---- content hashes: SHA-256, so that a key names its content whoever computed it ---- */
 
-typedef struct hash128 {
-    uint64_t a, b;
-} hash128;
+typedef sha256_ctx hkey;
 
-static void h_init(hash128 *h)
+static void h_init(hkey *h)
 {
-    h->a = 1469598103934665603ULL;
-    h->b = 0x6c62272e07bb0142ULL;
+    sha256_init(h);
 }
 
-static void h_bytes(hash128 *h, const void *p, size_t n)
+static void h_bytes(hkey *h, const void *p, size_t n)
 {
-    const unsigned char *c = p;
-    for (size_t i = 0; i < n; i++) {
-        h->a = (h->a ^ c[i]) * 1099511628211ULL;
-        h->b = (h->b ^ c[i]) * 0x100000001b3ULL + 0x9e3779b97f4a7c15ULL;
-    }
+    sha256_update(h, p, n);
 }
 
 /* A string with its length, so that "ab" + "c" and "a" + "bc" differ. */
-static void h_str(hash128 *h, const char *s)
+static void h_str(hkey *h, const char *s)
 {
     uint64_t n = strlen(s);
     h_bytes(h, &n, sizeof(n));
     h_bytes(h, s, n);
 }
 
-static void h_u64(hash128 *h, uint64_t v)
+static void h_u64(hkey *h, uint64_t v)
 {
     h_bytes(h, &v, sizeof(v));
 }
 
-static void h_hex(const hash128 *h, char out[33])
+static void h_hex(hkey *h, char out[SHA256_HEX])
 {
-    snprintf(out, 33, "%016" PRIx64 "%016" PRIx64, h->a, h->b);
+    sha256_hex(h, out);
 }
 
-/* Hashes a regular file's contents; -1 when it cannot be read. A dep list names files the compiler read: a
+/* Hashes a regular file's contents into h; -1 when it cannot be read. A manifest names files a compile read: a
  * FIFO or a device there (/dev/zero) is no such file and would block or never end. */
-static int h_file(hash128 *h, const char *path)
+static int h_file(hkey *h, const char *path)
 {
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0)
@@ -89,6 +83,17 @@ static int h_file(hash128 *h, const char *path)
     close(fd);
     h_u64(h, total);
     return n < 0 ? -1 : 0;
+}
+
+/* A regular file's digest (its content alone), into hex; -1 when it cannot be read. */
+static int file_digest(const char *path, char hex[SHA256_HEX])
+{
+    hkey h;
+    h_init(&h);
+    if (h_file(&h, path) != 0)
+        return -1;
+    h_hex(&h, hex);
+    return 0;
 }
 
 /* ---- the temporary folder's files ---- */
@@ -233,7 +238,7 @@ int perfsim_resolve(perfsim_opts *o, char *err, size_t errlen)
     }
     if (o->jobs < 1) {
         long n = sysconf(_SC_NPROCESSORS_ONLN);
-        o->jobs = n > 0 ? (int)n : 1;
+        o->jobs = n > PERFSIM_JOBS_MAX ? PERFSIM_JOBS_MAX : n > 0 ? (int)n : 1;
     }
     if (!(o->time_limit > 0))
         o->time_limit = PERFSIM_TIME_LIMIT;
@@ -249,6 +254,8 @@ typedef struct proc {
     int status; /* waitpid's; -1 when it could not be started */
     bool running, timed_out;
     struct timespec start;
+    const char *label; /* its kernel's name, for progress */
+    size_t units;      /* what it does for progress: 1 compile, or its batch's signatures */
 } proc;
 
 /* How the processes of one pricing run. */
@@ -257,8 +264,13 @@ typedef struct runner {
         *envp; /* ptosim's environment with TMPDIR set to the temporary folder: their leftovers go with it */
     double limit; /* seconds each may take */
     int jobs;
-    bool progress;
+    int progress; /* progress_mode */
 } runner;
+
+/* A stage of the work, as progress names it. */
+typedef struct stage {
+    const char *doing, *did, *failed, *unit; /* "compiling", "compiled", "failed to compile", "kernels" */
+} stage;
 
 /* The child's side of spawn(): only async-signal-safe calls between fork and exec. */
 static void child(const proc *p, char **envp, pid_t parent)
@@ -332,29 +344,64 @@ static void finish(proc *p, bool kill_leader)
     p->running = false;
 }
 
-/* Runs every process, `jobs` at a time; what each printed goes to its out file. One that runs past the time
- * limit is killed with its group (timed_out). A SIGINT or SIGTERM kills them all: -1. */
-static int run_all(const runner *rn, proc *ps, size_t n, const char *what)
+static bool exited_ok(const proc *p);
+
+/* The terminal's one line: what runs, how far the stage is, and an estimate of what is left. */
+static void progress_draw(const stage *sg, const proc *ps, size_t next, size_t done, size_t total, double t0)
 {
-    size_t next = 0, running = 0, done = 0;
+    char names[160] = "";
+    size_t len = 0, shown = 0;
+    for (size_t i = 0; i < next && len < sizeof(names); i++)
+        if (ps[i].running && shown++ < 3)
+            len += (size_t)snprintf(names + len, sizeof(names) - len, "%s%s", len ? ", " : " ", ps[i].label);
+    if (shown > 3 && len < sizeof(names))
+        snprintf(names + len, sizeof(names) - len, " ...");
+    double spent = progress_now() - t0;
+    if (done && done < total)
+        progress_redraw("ptosim: perf-sim: %s%s (%zu/%zu %s, %.0f s, about %.0f s left)", sg->doing, names, done,
+                        total, sg->unit, spent, spent * (double)(total - done) / (double)done);
+    else
+        progress_redraw("ptosim: perf-sim: %s%s (%zu/%zu %s, %.0f s)", sg->doing, names, done, total, sg->unit,
+                        spent);
+}
+
+/* Runs every process, `jobs` at a time; what each printed goes to its out file. One that runs past the time
+ * limit is killed with its group (timed_out). A SIGINT or SIGTERM kills them all: -1. Progress: a line as each
+ * ends (PROGRESS_LINES), or the terminal's one line redrawn (PROGRESS_TERMINAL). */
+static int run_all(const runner *rn, proc *ps, size_t n, const stage *sg)
+{
+    size_t next = 0, running = 0, done = 0, units = 0, total = 0;
+    for (size_t i = 0; i < n; i++)
+        total += ps[i].units;
     long nap_us = 1000;
+    double t0 = progress_now(), drawn = 0;
+    bool tty = rn->progress == PROGRESS_TERMINAL && n, redraw = true;
     while (done < n) {
         if (intr_signal()) {
             for (size_t i = 0; i < next; i++)
                 if (ps[i].running)
                     finish(&ps[i], true);
+            if (tty)
+                progress_redraw(NULL);
             return -1;
         }
+        bool ended = false;
         while (running < (size_t)rn->jobs && next < n) {
             if (spawn(&ps[next], rn->envp) == 0)
                 running++;
             else {
                 ps[next].status = -1;
                 done++;
+                units += ps[next].units;
+                ended = true;
             }
             next++;
         }
-        bool ended = false;
+        /* drawn once the next ones started, so that the line names what runs now */
+        if (tty && (redraw || progress_now() - drawn >= 0.25)) {
+            progress_draw(sg, ps, next, units, total, t0);
+            drawn = progress_now();
+        }
         for (size_t i = 0; i < next; i++) {
             if (!ps[i].running)
                 continue;
@@ -368,12 +415,15 @@ static int run_all(const runner *rn, proc *ps, size_t n, const char *what)
             finish(&ps[i], !exited);
             running--;
             done++;
+            units += ps[i].units;
             ended = true;
+            if (rn->progress == PROGRESS_LINES)
+                fprintf(stderr, "ptosim: perf-sim: %s %s (%zu/%zu %s)\n", exited_ok(&ps[i]) ? sg->did : sg->failed,
+                        ps[i].label, units, total, sg->unit);
         }
+        redraw = ended;
         if (ended) {
             nap_us = 1000;
-            if (rn->progress)
-                fprintf(stderr, "\rptosim: perf-sim: %s %zu/%zu", what, done, n);
             continue;
         }
         /* a signal cuts the nap short (no SA_RESTART); the naps grow to 50 ms while nothing ends */
@@ -381,8 +431,8 @@ static int run_all(const runner *rn, proc *ps, size_t n, const char *what)
         nanosleep(&nap, NULL);
         nap_us = nap_us < 50000 ? nap_us * 2 : 50000;
     }
-    if (rn->progress && n)
-        fputc('\n', stderr);
+    if (tty)
+        progress_redraw(NULL);
     return 0;
 }
 
@@ -450,66 +500,375 @@ static void first_error(const char *log, char *out, size_t outlen, const char *n
 
 /* ---- compiling ---- */
 
+/* The trees a compile reads, by their real paths: a manifest names each file a compile read by its place under
+ * one of them, so that two spellings or two copies of one tree are one tree to the cache. */
+typedef struct roots {
+    char pto[PATH_MAX], rt[PATH_MAX];
+} roots;
+
+static const char *const COMPILE_FLAGS[] = {"-std=c++23", "-xc++", "-include", "stdint.h", "-include", "stddef.h",
+                                            "-D__COSTMODEL", "-D__NPU_ARCH__=2201", "-DPTO_COMM_NOT_SUPPORTED", "-O2",
+                                            "-w", NULL};
+
+/* The include path: pto-isa's stubs first (root 0); then the runtime's incore headers (root 1). */
+#define NINC 7
+static const struct {
+    int root;
+    const char *sub;
+} INCS[NINC] = {{0, "/include/pto/costmodel/stubs"}, {0, "/include"}, {0, "/include/pto"},
+                {1, "/simpler_setup/incore"},        {1, "/src/common/task_interface"},
+                {1, "/src/common"},                  {1, "/src/common/platform/include"}};
+
 typedef struct kbuild {
-    char manifest[33]; /* key of the compile: harness, compiler, flags, kernel path, core */
-    char binkey[33];   /* the binary's key: the manifest and the contents of every file the compile read */
+    char key[SHA256_HEX];    /* the compile's: harness, compiler, flags without their paths, core, the kernel's
+                              * bytes; names its manifest (dep/) */
+    char binkey[SHA256_HEX]; /* the binary's: the key and the manifest, which holds every file read by digest */
     char digest[SHA256_HEX]; /* the binary's SHA-256: its results' key holds it */
+    char real[PATH_MAX], kdir[PATH_MAX]; /* the kernel's real path, and its folder */
     char run[PATH_MAX];      /* the binary to run, in the temporary folder; "" until known */
     char tmp_bin[PATH_MAX], tmp_dep[PATH_MAX], log[PATH_MAX];
     const char *argv[MAX_ARGV];
-    char defkernel[PATH_MAX + 32], incs[7][PATH_MAX + 4];
+    char defkernel[PATH_MAX + 32], incs[NINC][PATH_MAX + 40];
     int argc;
 } kbuild;
 
-/* The compile's command line, all but the output and dep file; the harness (in the temporary folder) last. */
-static void compile_argv(const perfsim_opts *o, const perfsim_kernel *k, const char *harness, kbuild *b)
+/* The real path of a tree, or the path as given when it has none. */
+static void real_or_given(const char *path, char out[PATH_MAX])
 {
-    static const char *const fixed[] = {"-std=c++23", "-xc++", "-include", "stdint.h", "-include", "stddef.h",
-                                        "-D__COSTMODEL", "-D__NPU_ARCH__=2201", "-DPTO_COMM_NOT_SUPPORTED", "-O2",
-                                        "-w", NULL};
+    if (!realpath(path, out))
+        snprintf(out, PATH_MAX, "%s", path);
+}
+
+/* The compile's command line, all but the output and dep file; the harness (in the temporary folder) last. */
+static void compile_argv(const perfsim_opts *o, const roots *rts, const perfsim_kernel *k, const char *harness,
+                         kbuild *b)
+{
     int n = 0;
     b->argv[n++] = o->cxx;
-    for (int i = 0; fixed[i]; i++)
-        b->argv[n++] = fixed[i];
+    for (int i = 0; COMPILE_FLAGS[i]; i++)
+        b->argv[n++] = COMPILE_FLAGS[i];
     b->argv[n++] = k->aic ? "-D__DAV_CUBE__" : "-D__DAV_VEC__";
-    /* pto-isa's stubs first; then the runtime's incore headers (pipe_sync.h, tensor.h) */
-    snprintf(b->incs[0], sizeof(b->incs[0]), "-I%s/include/pto/costmodel/stubs", o->pto_isa);
-    snprintf(b->incs[1], sizeof(b->incs[1]), "-I%s/include", o->pto_isa);
-    snprintf(b->incs[2], sizeof(b->incs[2]), "-I%s/include/pto", o->pto_isa);
-    snprintf(b->incs[3], sizeof(b->incs[3]), "-I%s/simpler_setup/incore", o->runtime_root);
-    snprintf(b->incs[4], sizeof(b->incs[4]), "-I%s/src/common/task_interface", o->runtime_root);
-    snprintf(b->incs[5], sizeof(b->incs[5]), "-I%s/src/common", o->runtime_root);
-    snprintf(b->incs[6], sizeof(b->incs[6]), "-I%s/src/common/platform/include", o->runtime_root);
-    for (int i = 0; i < 7; i++)
+    for (int i = 0; i < NINC; i++) {
+        snprintf(b->incs[i], sizeof(b->incs[i]), "-I%s%s", INCS[i].root ? rts->rt : rts->pto, INCS[i].sub);
         b->argv[n++] = b->incs[i];
-    snprintf(b->defkernel, sizeof(b->defkernel), "-DPTOSIM_KERNEL=\"%s\"", k->source);
+    }
+    snprintf(b->defkernel, sizeof(b->defkernel), "-DPTOSIM_KERNEL=\"%s\"", b->real);
     b->argv[n++] = b->defkernel;
     b->argv[n++] = harness;
     b->argc = n;
 }
 
-/* The binary's key: the manifest and the contents of every file the compile read (its dep list, from the
- * cache). 1 known, 0 unknown (no dep list, or a file it names is gone: errno says why), -1 refused. */
-static int binary_key(const cache *c, kbuild *b, char *err, size_t errlen)
+static void h_compiler(hkey *h, const char *cxx);
+
+/* The compile's key: what it is given, by content and without any path. -1 when the kernel cannot be read. */
+static int compile_key(const perfsim_opts *o, const perfsim_kernel *k, kbuild *b)
 {
-    char *deps;
+    hkey h;
+    h_init(&h);
+    h_str(&h, CACHE_FORMAT);
+    h_str(&h, "compile");
+    h_str(&h, perfsim_harness_src); /* the harness by its text: its path changes with every import */
+    h_compiler(&h, o->cxx);
+    for (int i = 0; COMPILE_FLAGS[i]; i++)
+        h_str(&h, COMPILE_FLAGS[i]);
+    h_str(&h, k->aic ? "-D__DAV_CUBE__" : "-D__DAV_VEC__");
+    for (int i = 0; i < NINC; i++) {
+        h_u64(&h, (uint64_t)INCS[i].root);
+        h_str(&h, INCS[i].sub);
+    }
+    if (h_file(&h, b->real) != 0)
+        return -1;
+    h_hex(&h, b->key);
+    return 0;
+}
+
+/* The binary's key, from the compile's and its manifest. */
+static void set_binkey(kbuild *b, const char *manifest)
+{
+    hkey h;
+    h_init(&h);
+    h_str(&h, CACHE_FORMAT);
+    h_str(&h, "bin");
+    h_str(&h, b->key);
+    h_str(&h, manifest);
+    h_hex(&h, b->binkey);
+}
+
+/* ---- the manifest: every file a compile read, by its place under the root it was found in, and its digest.
+ * One line each, "ROOT DIGEST PLACE": ROOT kdir (the kernel's folder), pto, rt (the two trees) or abs (anywhere
+ * else, PLACE its absolute path); "kno - PLACE" says the kernel's folder has no such file. ---- */
+
+typedef struct ment {
+    char root[5];
+    char digest[SHA256_HEX];
+    char *place, *real; /* real: its real path (NULL for kno) */
+    bool scanned;       /* its quoted includes looked for (a file of the kernel's folder) */
+} ment;
+
+typedef struct mlist {
+    ment *e;
+    size_t n, cap;
+} mlist;
+
+static void mlist_free(mlist *m)
+{
+    for (size_t i = 0; i < m->n; i++) {
+        free(m->e[i].place);
+        free(m->e[i].real);
+    }
+    free(m->e);
+}
+
+static int mlist_add(mlist *m, const char *root, const char *digest, const char *place, const char *real)
+{
+    if (strchr(place, '\n'))
+        return errno = EINVAL, -1; /* a manifest line holds one place */
+    if (m->n == m->cap) {
+        size_t cap = m->cap ? m->cap * 2 : 64;
+        ment *e = realloc(m->e, cap * sizeof(*e));
+        if (!e)
+            return -1;
+        m->e = e;
+        m->cap = cap;
+    }
+    ment *x = &m->e[m->n];
+    snprintf(x->root, sizeof(x->root), "%s", root);
+    snprintf(x->digest, sizeof(x->digest), "%s", digest);
+    x->place = strdup(place);
+    x->real = real ? strdup(real) : NULL;
+    x->scanned = false;
+    if (!x->place || (real && !x->real)) {
+        free(x->place);
+        free(x->real);
+        return errno = ENOMEM, -1;
+    }
+    m->n++;
+    return 0;
+}
+
+/* path's place under root (a real path), or NULL when it is not under it. */
+static const char *under(const char *root, const char *path)
+{
+    size_t n = strlen(root);
+    return n && strncmp(path, root, n) == 0 && path[n] == '/' ? path + n + 1 : NULL;
+}
+
+static ment *by_real(mlist *m, const char *real)
+{
+    for (size_t i = 0; i < m->n; i++)
+        if (m->e[i].real && strcmp(m->e[i].real, real) == 0)
+            return &m->e[i];
+    return NULL;
+}
+
+/* What a file includes by quotes is looked for first beside it: for the kernel and every file found in its
+ * folder, each such name is listed by its place in that folder (a file there, or kno when there is none), so
+ * that a kernel moved beside another header of that name is compiled again. */
+static int quoted_places(mlist *m, const kbuild *b, const char *file, const char *place)
+{
+    char *t = slurp(file, 64u << 20, NULL);
+    if (!t)
+        return 0; /* read by digest already; a file that cannot be scanned adds nothing it could name */
+    int rc = 0;
+    const char *slash = strrchr(place, '/');
+    int dlen = slash ? (int)(slash - place) + 1 : 0;
+    for (char *s = t; s && *s && rc == 0;) {
+        char *e = strchr(s, '\n');
+        if (e)
+            *e = '\0';
+        while (*s == ' ' || *s == '\t')
+            s++;
+        if (*s == '#') {
+            s++;
+            while (*s == ' ' || *s == '\t')
+                s++;
+            char *q;
+            if (strncmp(s, "include", 7) == 0 && (q = strchr(s + 7, '"')) && q[1] != '/' && strchr(q + 1, '"')) {
+                char name[PATH_MAX], path[2 * PATH_MAX], real[PATH_MAX];
+                *strchr(q + 1, '"') = '\0';
+                snprintf(name, sizeof(name), "%.*s%s", dlen, place, q + 1);
+                snprintf(path, sizeof(path), "%s/%s", b->kdir, name);
+                ment *x;
+                if (realpath(path, real) && is_file(real)) {
+                    if ((x = by_real(m, real)) && strcmp(x->root, "kdir") != 0) {
+                        char *p = strdup(name);
+                        if (!p)
+                            rc = -1;
+                        else {
+                            free(x->place);
+                            x->place = p;
+                            snprintf(x->root, sizeof(x->root), "kdir");
+                        }
+                    } else if (!x && strcmp(real, b->real) != 0) {
+                        char hex[SHA256_HEX];
+                        rc = file_digest(real, hex) == 0 ? mlist_add(m, "kdir", hex, name, real) : -1;
+                    }
+                } else {
+                    bool have = false;
+                    for (size_t i = 0; i < m->n && !have; i++)
+                        have = !m->e[i].real && strcmp(m->e[i].place, name) == 0;
+                    if (!have)
+                        rc = mlist_add(m, "kno", "-", name, NULL);
+                }
+            }
+        }
+        s = e ? e + 1 : NULL;
+    }
+    free(t);
+    return rc;
+}
+
+static int ment_cmp(const void *x, const void *y)
+{
+    const ment *a = x, *b = y;
+    int c = strcmp(a->root, b->root);
+    return c ? c : strcmp(a->place, b->place);
+}
+
+/* The manifest of a compile from the files its dep list names (one a line). NULL with errno. */
+static char *make_manifest(const char *deps, const roots *rts, const kbuild *b)
+{
+    mlist m = {0};
+    char *out = NULL;
+    const char *s = deps;
+    while (*s) {
+        const char *e = strchr(s, '\n');
+        size_t n = e ? (size_t)(e - s) : strlen(s);
+        char path[PATH_MAX], real[PATH_MAX], hex[SHA256_HEX];
+        if (n >= sizeof(path)) {
+            errno = ENAMETOOLONG;
+            goto out;
+        }
+        memcpy(path, s, n);
+        path[n] = '\0';
+        s += n + (e != NULL);
+        if (!n)
+            continue;
+        if (!realpath(path, real) || file_digest(real, hex) != 0)
+            goto out;
+        if (strcmp(real, b->real) == 0 || by_real(&m, real))
+            continue; /* the kernel's bytes are in the key */
+        /* a tree's file by its place in the tree (the deeper, when one tree holds the other); a file the kernel
+         * reaches by a quoted include is moved to its folder's below (quoted_places) */
+        const char *p = under(rts->pto, real), *r = under(rts->rt, real), *k = under(b->kdir, real);
+        bool pto = p && (!r || strlen(p) < strlen(r));
+        const char *place = pto ? p : r ? r : k ? k : real;
+        const char *root = pto ? "pto" : r ? "rt" : k ? "kdir" : "abs";
+        if (mlist_add(&m, root, hex, place, real) != 0)
+            goto out;
+    }
+    const char *base = strrchr(b->real, '/');
+    if (quoted_places(&m, b, b->real, base ? base + 1 : b->real) != 0)
+        goto out;
+    /* until every file of the kernel's folder is scanned: a scan may add one, or move one there */
+    for (bool again = true; again;) {
+        again = false;
+        for (size_t i = 0; i < m.n; i++)
+            if (m.e[i].real && !m.e[i].scanned && strcmp(m.e[i].root, "kdir") == 0) {
+                m.e[i].scanned = again = true;
+                char *place = strdup(m.e[i].place), *real = strdup(m.e[i].real); /* m.e may move */
+                int rc = place && real ? quoted_places(&m, b, real, place) : -1;
+                free(place);
+                free(real);
+                if (rc != 0)
+                    goto out;
+            }
+    }
+    qsort(m.e, m.n, sizeof(*m.e), ment_cmp);
+    size_t len = 1;
+    for (size_t i = 0; i < m.n; i++)
+        len += strlen(m.e[i].root) + strlen(m.e[i].digest) + strlen(m.e[i].place) + 3;
+    if (!(out = malloc(len)))
+        goto out;
+    size_t w = 0;
+    for (size_t i = 0; i < m.n; i++)
+        w += (size_t)snprintf(out + w, len - w, "%s %s %s\n", m.e[i].root, m.e[i].digest, m.e[i].place);
+    out[w] = '\0';
+out:
+    mlist_free(&m);
+    return out;
+}
+
+/* Does every file a manifest lists hold what it held, found under today's roots? A line that does not read is
+ * a miss, as is a file that is gone or is no regular file. */
+static bool manifest_holds(const char *text, const roots *rts, const kbuild *b)
+{
+    for (const char *s = text; *s;) {
+        const char *e = strchr(s, '\n');
+        if (!e)
+            return false;
+        char line[2 * PATH_MAX], path[3 * PATH_MAX], hex[SHA256_HEX];
+        size_t n = (size_t)(e - s);
+        if (n >= sizeof(line))
+            return false;
+        memcpy(line, s, n);
+        line[n] = '\0';
+        s = e + 1;
+        char *d = strchr(line, ' '), *place = d ? strchr(d + 1, ' ') : NULL;
+        if (!place || !place[1])
+            return false;
+        *d++ = '\0';
+        *place++ = '\0';
+        if (strcmp(line, "kdir") == 0 || strcmp(line, "kno") == 0)
+            snprintf(path, sizeof(path), "%s/%s", b->kdir, place);
+        else if (strcmp(line, "pto") == 0 || strcmp(line, "rt") == 0)
+            snprintf(path, sizeof(path), "%s/%s", line[0] == 'p' ? rts->pto : rts->rt, place);
+        else if (strcmp(line, "abs") == 0 && place[0] == '/')
+            snprintf(path, sizeof(path), "%s", place);
+        else
+            return false;
+        if (strcmp(line, "kno") == 0) {
+            struct stat st;
+            if (stat(path, &st) == 0 || (errno != ENOENT && errno != ENOTDIR))
+                return false;
+            continue;
+        }
+        if (file_digest(path, hex) != 0 || strcmp(hex, d) != 0)
+            return false;
+    }
+    return true;
+}
+
+/* The binary's key from the compile's manifest (in the cache): 1 known, 0 unknown (no manifest, or a file it
+ * lists changed or is gone), -1 refused. */
+static int binary_key(const cache *c, const roots *rts, kbuild *b, char *err, size_t errlen)
+{
+    char *man;
     size_t len;
-    int rc = perfsim_entry_read(c, SUB_DEP, b->manifest, "dep", 64u << 20, &deps, &len, err, errlen);
+    int rc = perfsim_entry_read(c, SUB_DEP, b->key, "dep", 64u << 20, &man, &len, err, errlen);
     if (rc <= 0)
         return rc;
-    hash128 h;
-    h_init(&h);
-    h_str(&h, b->manifest);
-    for (char *s = strtok(deps, "\n"); s && rc > 0; s = strtok(NULL, "\n")) {
-        h_str(&h, s);
-        if (h_file(&h, s) != 0)
-            rc = 0;
-    }
-    int e = errno;
-    free(deps);
-    h_hex(&h, b->binkey);
-    errno = e;
+    if (strlen(man) != len || !manifest_holds(man, rts, b))
+        rc = 0;
+    else
+        set_binkey(b, man);
+    free(man);
     return rc;
+}
+
+/* The kernel's real path, folder, command line and key; false (the kernel failed, said why) when it cannot be
+ * compiled. */
+static bool prepare(const perfsim_opts *o, const roots *rts, perfsim_kernel *k, const char *harness, kbuild *b)
+{
+    if (strpbrk(k->source, "\"\\\n")) {
+        k->failed = true;
+        snprintf(k->why, sizeof(k->why), "its source path %s has a quote, backslash or newline", k->source);
+        return false;
+    }
+    if (!is_file(k->source) || !realpath(k->source, b->real)) {
+        k->failed = true;
+        snprintf(k->why, sizeof(k->why), "%s: no such file", k->source);
+        return false;
+    }
+    snprintf(b->kdir, sizeof(b->kdir), "%s", b->real);
+    *strrchr(b->kdir, '/') = '\0';
+    compile_argv(o, rts, k, harness, b);
+    if (compile_key(o, k, b) != 0) {
+        k->failed = true;
+        snprintf(k->why, sizeof(k->why), "%s: cannot read: %s", k->source, strerror(errno));
+        return false;
+    }
+    return true;
 }
 
 /* Appends one name of a dep file to the list at *w, unless it is under skip (the temporary folder). */
@@ -600,7 +959,7 @@ static char *dep_list(const char *depfile, const char *skip)
 }
 
 /* The compiler's identity for the cache: its resolved path, size and modification time. */
-static void h_compiler(hash128 *h, const char *cxx)
+static void h_compiler(hkey *h, const char *cxx)
 {
     char real[PATH_MAX];
     const char *names[] = {cxx, NULL};
@@ -634,33 +993,20 @@ static int compile_kernels(const perfsim_opts *o, const runner *rn, cache *c, pe
         free(which);
         return perfsim_fail(err, errlen, "out of memory");
     }
-    size_t np = 0;
+    roots rts;
+    real_or_given(o->pto_isa, rts.pto);
+    real_or_given(o->runtime_root, rts.rt);
+    size_t np = 0, nwant = 0;
     int rc = 0;
     for (int i = 0; i < nk && rc == 0; i++) {
         if (!want[i])
             continue;
+        nwant++;
         kbuild *b = &bs[i];
         perfsim_kernel *k = &ks[i];
-        if (strpbrk(k->source, "\"\\\n")) {
-            k->failed = true;
-            snprintf(k->why, sizeof(k->why), "its source path %s has a quote, backslash or newline", k->source);
+        if (!prepare(o, &rts, k, harness, b))
             continue;
-        }
-        if (!is_file(k->source)) {
-            k->failed = true;
-            snprintf(k->why, sizeof(k->why), "%s: no such file", k->source);
-            continue;
-        }
-        compile_argv(o, k, harness, b);
-        hash128 h;
-        h_init(&h);
-        h_str(&h, CACHE_FORMAT);
-        h_str(&h, perfsim_harness_src); /* the harness by its text: its path changes with every import */
-        h_compiler(&h, o->cxx);
-        for (int a = 1; a < b->argc - 1; a++)
-            h_str(&h, b->argv[a]);
-        h_hex(&h, b->manifest);
-        int known = binary_key(c, b, err, errlen);
+        int known = binary_key(c, &rts, b, err, errlen);
         if (known > 0) {
             snprintf(b->run, sizeof(b->run), "%.4000s/k%d.run", work, i);
             known = perfsim_entry_copy_bin(c, b->binkey, b->run, b->digest, err, errlen);
@@ -670,7 +1016,7 @@ static int compile_kernels(const perfsim_opts *o, const runner *rn, cache *c, pe
             break;
         }
         if (known > 0)
-            continue; /* compiled before, from these very files */
+            continue; /* compiled before, from files with these very bytes */
         b->run[0] = '\0';
         snprintf(b->tmp_bin, sizeof(b->tmp_bin), "%.4000s/k%d.bin", work, i);
         snprintf(b->tmp_dep, sizeof(b->tmp_dep), "%.4000s/k%d.d", work, i);
@@ -684,13 +1030,21 @@ static int compile_kernels(const perfsim_opts *o, const runner *rn, cache *c, pe
         p->argv[n++] = "-o";
         p->argv[n++] = b->tmp_bin;
         p->argv[n] = NULL;
+        p->label = k->name;
+        p->units = 1;
         snprintf(p->out, sizeof(p->out), "%s", b->log);
         which[np++] = i;
     }
-    if (rc == 0 && np && o->progress)
-        fprintf(stderr, "ptosim: perf-sim: compiling %zu kernel%s with %s (-j %d)\n", np, np == 1 ? "" : "s",
-                o->cxx, o->jobs);
-    if (rc == 0 && run_all(rn, ps, np, "compiled") != 0)
+    if (rc == 0 && nwant && o->progress != PROGRESS_QUIET) {
+        if (np < nwant)
+            fprintf(stderr, "ptosim: perf-sim: %zu of %zu kernel%s compiled before, from the cache\n", nwant - np,
+                    nwant, nwant == 1 ? "" : "s");
+        if (np)
+            fprintf(stderr, "ptosim: perf-sim: compiling %zu kernel%s with %s (-j %d)\n", np,
+                    np == 1 ? "" : "s", o->cxx, rn->jobs);
+    }
+    static const stage compiling = {"compiling", "compiled", "failed to compile", "kernels"};
+    if (rc == 0 && run_all(rn, ps, np, &compiling) != 0)
         rc = perfsim_fail(err, errlen, "interrupted by %s", intr_name(intr_signal()));
     for (size_t j = 0; j < np && rc == 0; j++) {
         int i = which[j];
@@ -711,7 +1065,8 @@ static int compile_kernels(const perfsim_opts *o, const runner *rn, cache *c, pe
             else
                 first_error(b->log, first, sizeof(first), "(the compiler printed nothing)");
             /* an error inside pto-isa's own headers is the tree's, not the kernel's */
-            if (strncmp(first, o->pto_isa, strlen(o->pto_isa)) == 0 || strstr(first, "/include/pto/")) {
+            if (strncmp(first, o->pto_isa, strlen(o->pto_isa)) == 0 ||
+                strncmp(first, rts.pto, strlen(rts.pto)) == 0 || strstr(first, "/include/pto/")) {
                 rc = perfsim_fail(
                     err, errlen,
                     "the pto-isa tree at %s does not compile under __COSTMODEL (kernel %s, first error: %s); "
@@ -724,23 +1079,17 @@ static int compile_kernels(const perfsim_opts *o, const runner *rn, cache *c, pe
             continue;
         }
         char *deps = dep_list(b->tmp_dep, skip);
-        int known = -1;
-        if (deps && perfsim_entry_put(c, SUB_DEP, b->manifest, "dep", deps, strlen(deps), true, NULL) == 0) {
-            char kerr[PERFSIM_MSG_MAX];
-            known = binary_key(c, b, kerr, sizeof(kerr));
-            if (known < 0) { /* what was just written does not read back: said as is */
-                free(deps);
-                rc = perfsim_fail(err, errlen, "%s", kerr);
-                break;
-            }
-        }
-        if (known <= 0) {
-            free(deps);
+        char *man = deps ? make_manifest(deps, &rts, b) : NULL;
+        if (!man || perfsim_entry_put(c, SUB_DEP, b->key, "dep", man, strlen(man), true, NULL) != 0) {
             rc = perfsim_fail(err, errlen, "%s: cannot record kernel %s's dependencies: %s", o->cache_dir,
                               k->name, strerror(errno));
+            free(deps);
+            free(man);
             break;
         }
+        set_binkey(b, man);
         free(deps);
+        free(man);
         size_t len;
         char *bin = slurp(b->tmp_bin, BIN_MAX, &len);
         if (!bin || perfsim_entry_put(c, SUB_BIN, b->binkey, "bin", bin, len, true, b->digest) != 0) {
@@ -764,7 +1113,7 @@ struct runpaths {
     char res[PATH_MAX], out[PATH_MAX];
 };
 
-static void h_sig(hash128 *h, const perfsim_sig *s)
+static void h_sig(hkey *h, const perfsim_sig *s)
 {
     h_u64(h, (uint64_t)s->block_num);
     h_u64(h, (uint64_t)s->nslots);
@@ -779,6 +1128,29 @@ static void h_sig(hash128 *h, const perfsim_sig *s)
         if (a->data)
             h_bytes(h, a->data, a->datalen);
     }
+}
+
+/* A result's key: the binary it ran (by its SHA-256) and the signature. */
+static void res_key(const char *digest, const perfsim_sig *s, char out[SHA256_HEX])
+{
+    hkey h;
+    h_init(&h);
+    h_str(&h, CACHE_FORMAT);
+    h_str(&h, digest);
+    h_sig(&h, s);
+    h_hex(&h, out);
+}
+
+/* The key of the entry (in dep/) naming the source the last pricing of a kernel of this name and core used. */
+static void src_key(const char *name, bool aic, char out[SHA256_HEX])
+{
+    hkey h;
+    h_init(&h);
+    h_str(&h, CACHE_FORMAT);
+    h_str(&h, "src");
+    h_str(&h, name);
+    h_str(&h, aic ? "aic" : "aiv");
+    h_hex(&h, out);
 }
 
 static int write_spec(FILE *f, size_t id, const perfsim_sig *s)
@@ -880,7 +1252,7 @@ static int price(const perfsim_opts *o, cache *c, const char *work, perfsim_kern
                  .progress = o->progress};
     bool *want = calloc((size_t)nkernels, sizeof(*want));
     kbuild *bs = calloc((size_t)nkernels, sizeof(*bs));
-    char(*keys)[33] = calloc(nsigs ? nsigs : 1, sizeof(*keys));
+    char(*keys)[SHA256_HEX] = calloc(nsigs ? nsigs : 1, sizeof(*keys));
     bool *have = calloc(nsigs ? nsigs : 1, sizeof(*have));
     int rc = 0;
     if (!rn.envp || !want || !bs || !keys || !have) {
@@ -901,12 +1273,7 @@ static int price(const perfsim_opts *o, cache *c, const char *work, perfsim_kern
         const kbuild *b = &bs[sigs[i].kernel];
         if (k->failed)
             continue;
-        hash128 h;
-        h_init(&h);
-        h_str(&h, CACHE_FORMAT);
-        h_str(&h, b->digest);
-        h_sig(&h, &sigs[i]);
-        h_hex(&h, keys[i]);
+        res_key(b->digest, &sigs[i], keys[i]);
         int found = perfsim_res_lookup(c, keys[i], &res[i], err, errlen);
         if (found < 0) {
             rc = -1;
@@ -959,6 +1326,8 @@ static int price(const perfsim_opts *o, cache *c, const char *work, perfsim_kern
                 p->argv[2] = paths[np].out;
                 p->argv[3] = NULL;
                 snprintf(p->out, sizeof(p->out), "%.3900s/r%zu.log", work, np);
+                p->label = kernels[k].name;
+                p->units = n;
                 kof[np++] = k;
             }
             if (last)
@@ -986,10 +1355,11 @@ static int price(const perfsim_opts *o, cache *c, const char *work, perfsim_kern
             goto out;
         }
     }
-    if (np && o->progress)
+    if (np && o->progress != PROGRESS_QUIET)
         fprintf(stderr, "ptosim: perf-sim: running %zu task signature%s in %zu batch%s\n", todo,
                 todo == 1 ? "" : "s", np, np == 1 ? "" : "es");
-    if (run_all(&rn, runs, np, "batches run") != 0)
+    static const stage running = {"running", "ran", "failed to run", "signatures"};
+    if (run_all(&rn, runs, np, &running) != 0)
         rc = perfsim_fail(err, errlen, "interrupted by %s", intr_name(intr_signal()));
     for (size_t j = 0; j < np && rc == 0; j++) {
         int k = kof[j];
@@ -1055,11 +1425,87 @@ static int price(const perfsim_opts *o, cache *c, const char *work, perfsim_kern
     }
     if (rc == 0 && intr_signal()) /* came after the last process: nothing is kept of an interrupted import */
         rc = perfsim_fail(err, errlen, "interrupted by %s", intr_name(intr_signal()));
+    /* which source each kernel name priced, for an import that only looks (perfsim_lookup) */
+    for (int k = 0; k < nkernels && rc == 0; k++) {
+        if (!want[k] || kernels[k].failed)
+            continue;
+        char key[SHA256_HEX];
+        src_key(kernels[k].name, kernels[k].aic, key);
+        if (perfsim_entry_put(c, SUB_DEP, key, "src", bs[k].real, strlen(bs[k].real), false, NULL) != 0)
+            rc = perfsim_fail(err, errlen, "%s/dep/%s: cannot store a kernel's source: %s", o->cache_dir, key,
+                              strerror(errno));
+    }
 out:
     free(rn.envp);
     free(want);
     free(bs);
     free(keys);
     free(have);
+    return rc;
+}
+
+/* ---- looking up, compiling and running nothing ---- */
+
+int perfsim_lookup(const perfsim_opts *o, const perfsim_kernel *kernels, int nkernels, const perfsim_sig *sigs,
+                   size_t nsigs, perfsim_result *res, bool *have, char *err, size_t errlen)
+{
+    memset(res, 0, nsigs * sizeof(*res));
+    memset(have, 0, nsigs * sizeof(*have));
+    static const char *const subs[] = {"bin", "dep", "res"};
+    for (int i = 0; i < 3; i++) { /* a cache that is not there is not made by a look */
+        char p[PATH_MAX];
+        struct stat st;
+        snprintf(p, sizeof(p), "%s/%s", o->cache_dir, subs[i]);
+        if (lstat(p, &st) != 0 || !S_ISDIR(st.st_mode))
+            return 0;
+    }
+    cache c;
+    kbuild *bs = calloc(nkernels > 0 ? (size_t)nkernels : 1, sizeof(*bs));
+    bool *found = calloc(nkernels > 0 ? (size_t)nkernels : 1, sizeof(*found));
+    int rc = 0;
+    if (!bs || !found)
+        rc = perfsim_fail(err, errlen, "out of memory");
+    else if (perfsim_cache_open(o, &c, err, errlen) != 0)
+        rc = -1;
+    roots rts;
+    real_or_given(o->pto_isa, rts.pto);
+    real_or_given(o->runtime_root, rts.rt);
+    for (int i = 0; i < nkernels && rc == 0; i++) {
+        perfsim_kernel k = kernels[i];
+        char *src = NULL;
+        if (!k.source) {
+            char key[SHA256_HEX];
+            size_t len;
+            src_key(k.name, k.aic, key);
+            int got = perfsim_entry_read(&c, SUB_DEP, key, "src", PATH_MAX, &src, &len, err, errlen);
+            if (got < 0)
+                rc = -1;
+            if (got <= 0)
+                continue;
+            k.source = src;
+        }
+        int known = prepare(o, &rts, &k, "harness.cpp", &bs[i]) ? binary_key(&c, &rts, &bs[i], err, errlen) : 0;
+        if (known > 0)
+            known = perfsim_entry_digest(&c, SUB_BIN, bs[i].binkey, "bin", bs[i].digest, err, errlen);
+        free(src);
+        if (known < 0)
+            rc = -1;
+        found[i] = known > 0;
+    }
+    for (size_t i = 0; i < nsigs && rc == 0; i++) {
+        assert(sigs[i].kernel >= 0 && sigs[i].kernel < nkernels);
+        if (!found[sigs[i].kernel])
+            continue;
+        char key[SHA256_HEX];
+        res_key(bs[sigs[i].kernel].digest, &sigs[i], key);
+        int got = perfsim_res_lookup(&c, key, &res[i], err, errlen);
+        if (got < 0)
+            rc = -1;
+        have[i] = got > 0;
+    }
+    if (bs && found)
+        perfsim_cache_close(&c);
+    free(bs);
+    free(found);
     return rc;
 }

@@ -2,7 +2,8 @@
 # fakecxx.sh - a stand-in C++ compiler for ptosim's Perf-Sim tests where pto-isa is not needed: it takes the
 # harness's command line, writes the dep file, and "compiles" a script that answers every signature with the
 # figures on the kernel's "// fake: TOTAL INSTR SYNC SCALAR MTE2 MTE1 CUBE FIXP VEC MTE3 GM_MTE2 GM_MTE3
-# GM_FIXP" line. A kernel holding FAKE_COMPILE_ERROR fails as a kernel error, FAKE_TREE_ERROR as an error
+# GM_FIXP" line; its dep file names the kernel and the trees' launch.hpp, pipe_sync.h and tensor.h, as the
+# harness's includes would. A kernel holding FAKE_COMPILE_ERROR fails as a kernel error, FAKE_TREE_ERROR as an error
 # inside the pto-isa tree; FAKE_COMPILE_HANG never ends compiling, FAKE_RUN_HANG compiles to a run that never
 # ends (each process of a hang, a shell and its sleep, writes its pid to $FAKE_PIDS); FAKE_RUN_FDS runs list
 # what their open files are to $FAKE_FDS. While $FAKE_RUN_FAIL is set, a kernel holding FAKE_RUN_SEGV compiles
@@ -12,13 +13,14 @@
 # compiles, $FAKERUN_LOG runs.
 set -eu
 if [ -n "${FAKECXX_LOG:-}" ]; then echo compile >> "$FAKECXX_LOG"; fi
-kernel="" dep="" out="" src="" pto=""
+kernel="" dep="" out="" src="" pto="" rt=""
 while [ $# -gt 0 ]; do
     case "$1" in
     -DPTOSIM_KERNEL=*) kernel=${1#-DPTOSIM_KERNEL=\"}; kernel=${kernel%\"} ;;
     -MF) dep=$2; shift ;;
     -o) out=$2; shift ;;
     -I*/include/pto/costmodel/stubs) pto=${1#-I}; pto=${pto%/include/pto/costmodel/stubs} ;;
+    -I*/simpler_setup/incore) rt=${1#-I}; rt=${rt%/simpler_setup/incore} ;;
     -include) shift ;;
     -*) ;;
     *) src=$1 ;;
@@ -42,7 +44,9 @@ if grep -q FAKE_COMPILE_HANG "$kernel"; then
 fi
 esc() { printf '%s' "$1" | sed -e 's/\$/$$/g' -e 's/#/\\#/g' -e 's/ /\\ /g'; }
 figures=$(sed -n 's|^// fake: ||p' "$kernel")
-printf '%s: %s %s\n' "$(esc "$out")" "$(esc "$src")" "$(esc "$kernel")" > "$dep"
+printf '%s: %s %s \\\n %s %s %s\n' "$(esc "$out")" "$(esc "$src")" "$(esc "$kernel")" \
+    "$(esc "$pto/include/pto/costmodel/perf_sim/launch.hpp")" "$(esc "$rt/simpler_setup/incore/pipe_sync.h")" \
+    "$(esc "$rt/src/common/task_interface/tensor.h")" > "$dep"
 if grep -q FAKE_RUN_HANG "$kernel"; then
     printf '#!/bin/sh\necho $$ >> "$FAKE_PIDS"\nsleep 1000 &\necho $! >> "$FAKE_PIDS"\nwait\n' > "$out"
     chmod +x "$out"
