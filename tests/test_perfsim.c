@@ -569,9 +569,40 @@ START_TEST(perf_sim_options_and_tables_are_checked_before_anything_compiles)
     unsetenv("PTO_ISA_ROOT");
     run_out r = tu_run(no_tree);
     ck_assert_int_eq(r.status, 3);
-    ck_assert_str_eq(r.err, "ptosim import: --costs perf-sim needs a pto-isa tree: --pto-isa DIR or PTO_ISA_ROOT "
-                            "(pto-isa 995589ab is known to work)\n");
+    ck_assert_str_eq(r.err, "ptosim import: --costs perf-sim needs a pto-isa tree: --pto-isa DIR, PTO_ISA_ROOT or "
+                            "a folder pto-isa where import runs (pto-isa 995589ab is known to work)\n");
     tu_run_free(&r);
+    /* ./pto-isa and ./simpler where import runs are the trees, as the note of a plain import says: with only
+     * the first, the second is what is missing; with both, the import prices */
+    char here[1024], link[1100];
+    ck_assert_ptr_nonnull(getcwd(here, sizeof(here)));
+    ck_assert_int_eq(chdir(f.dir), 0);
+    snprintf(link, sizeof(link), "%s/pto-isa", f.dir);
+    ck_assert_int_eq(symlink(f.pto, link), 0);
+    unsetenv("SIMPLER_ROOT");
+    r = tu_run(no_tree);
+    ck_assert_int_eq(r.status, 3);
+    ck_assert_str_eq(r.err, "ptosim import: --costs perf-sim needs the runtime's tree for its kernels' headers "
+                            "(simpler_setup/incore, src/common): --runtime-include DIR, SIMPLER_ROOT or a folder "
+                            "simpler where import runs\n");
+    tu_run_free(&r);
+    snprintf(link, sizeof(link), "%s/simpler", f.dir);
+    ck_assert_int_eq(symlink(f.rt, link), 0);
+    char k0[1200];
+    snprintf(k0, sizeof(k0), "%s=%s", NAMES[0], f.src[0]);
+    char cache[1100];
+    snprintf(cache, sizeof(cache), "%s/cache-here", f.dir); /* the test's own cache stays unused below */
+    const char *here_trees[] = {"import", REAL("pa_small1_dump"), "--costs", "perf-sim", "--cache", cache,
+                                "--quiet", "--fallback", "model", "--kernel", k0, NULL};
+    r = tu_run(here_trees);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_ptr_nonnull(strstr(r.out, "\"name\": \"QK\", \"core\": \"aic\", \"cost\": {\"perf_sim\""));
+    tu_run_free(&r);
+    ck_assert_int_eq(lines(f.clog), 1); /* QK's compile; the checks below compile nothing */
+    FILE *clog = fopen(f.clog, "w");
+    ck_assert_ptr_nonnull(clog);
+    fclose(clog);
+    ck_assert_int_eq(chdir(here), 0);
     const char *not_tree[] = {"import", REAL("pa_small1_dump"), "--costs", "perf-sim", "--pto-isa", f.dir,
                               "--runtime-include", f.rt, NULL};
     r = tu_run(not_tree);

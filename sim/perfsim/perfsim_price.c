@@ -187,19 +187,27 @@ static bool find_on_path(const char *const *names, char *out, size_t outlen)
 int perfsim_resolve(perfsim_opts *o, char *err, size_t errlen)
 {
     static char cxx[PATH_MAX], cache[PATH_MAX];
-    if (!o->pto_isa)
+    /* the flag, the environment, else the folders the how-to guide links where import runs (what import's
+     * note on a plain import looks for too) */
+    struct stat st;
+    if (!o->pto_isa || !*o->pto_isa)
         o->pto_isa = getenv("PTO_ISA_ROOT");
-    if (!o->runtime_root)
+    if ((!o->pto_isa || !*o->pto_isa) && stat("pto-isa", &st) == 0 && S_ISDIR(st.st_mode))
+        o->pto_isa = "pto-isa";
+    if (!o->runtime_root || !*o->runtime_root)
         o->runtime_root = getenv("SIMPLER_ROOT");
+    if ((!o->runtime_root || !*o->runtime_root) && stat("simpler", &st) == 0 && S_ISDIR(st.st_mode))
+        o->runtime_root = "simpler";
     if (!o->pto_isa || !*o->pto_isa)
         return perfsim_fail(err, errlen,
-                            "--costs perf-sim needs a pto-isa tree: --pto-isa DIR or PTO_ISA_ROOT "
-                            "(pto-isa %s is known to work)",
+                            "--costs perf-sim needs a pto-isa tree: --pto-isa DIR, PTO_ISA_ROOT or a folder "
+                            "pto-isa where import runs (pto-isa %s is known to work)",
                             PERFSIM_KNOWN_COMMIT);
     if (!o->runtime_root || !*o->runtime_root)
         return perfsim_fail(err, errlen,
                             "--costs perf-sim needs the runtime's tree for its kernels' headers "
-                            "(simpler_setup/incore, src/common): --runtime-include DIR or SIMPLER_ROOT");
+                            "(simpler_setup/incore, src/common): --runtime-include DIR, SIMPLER_ROOT or a "
+                            "folder simpler where import runs");
     char p[PATH_MAX];
     snprintf(p, sizeof(p), "%s/include/pto/costmodel/perf_sim/launch.hpp", o->pto_isa);
     if (!is_file(p))
