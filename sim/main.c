@@ -18,6 +18,7 @@
 #include "run/run.h"
 #include "sweep/sweep.h"
 #include "tune/tune.h"
+#include "whatif/whatif.h"
 
 static void usage(FILE *out)
 {
@@ -33,6 +34,8 @@ static void usage(FILE *out)
         "--help)\n"
         "  sweep GRAPH [lists] -o DIR   one run per point of knob lists, merged into DIR/sweep.csv "
         "(ptosim sweep --help)\n"
+        "  whatif GRAPH [run options]   which change would pay: faster kernels, bigger rings, ... ranked by "
+        "makespan (ptosim whatif --help)\n"
         "  validate GRAPH               check a graph file without simulating it (ptosim validate --help)\n"
         "  import [--costs C] DFX_DIR   rebuild a graph file from a capture; kernel costs from the model, a "
         "table or the swimlane (ptosim import --help)\n"
@@ -102,6 +105,8 @@ static const cli_cmd COMMANDS[] = {
     {"sweep",
      "ptosim sweep GRAPH [KNOB LIST ...] [run options] -o DIR | --resume DIR | --collect DIR | --best DIR",
      sweep_main, &sweep_options},
+    {"whatif", "ptosim whatif GRAPH [--top N] [--max-levers N] [-j N] [--json] [run options]", whatif_main,
+     &whatif_options},
     {"validate", "ptosim validate GRAPH", run_validate_main, &run_validate_options},
     {"import", "ptosim import [--costs swimlane|model|perf-sim|FILE] DFX_DIR > graph.jsonl", import_main,
      &import_options},
