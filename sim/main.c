@@ -105,8 +105,6 @@ static const cli_cmd COMMANDS[] = {
     {"sweep",
      "ptosim sweep GRAPH [KNOB LIST ...] [run options] -o DIR | --resume DIR | --collect DIR | --best DIR",
      sweep_main, &sweep_options},
-    {"whatif", "ptosim whatif GRAPH [--top N] [--max-levers N] [-j N] [--json] [run options]", whatif_main,
-     &whatif_options},
     {"validate", "ptosim validate GRAPH", run_validate_main, &run_validate_options},
     {"import", "ptosim import [--costs swimlane|model|perf-sim|FILE] DFX_DIR > graph.jsonl", import_main,
      &import_options},
@@ -116,6 +114,8 @@ static const cli_cmd COMMANDS[] = {
     {"report", "ptosim report DIR [-o OUT]", htmlrep_main, &htmlrep_options},
     {"overhead", "ptosim overhead DIR|SWIMLANE.json [--deps-json DEPS.json]", overhead_main,
      &overhead_options},
+    {"whatif", "ptosim whatif GRAPH [--top N] [--max-levers N] [-j N] [--json] [run options]", whatif_main,
+     &whatif_options},
     {"--version", "ptosim --version", version_main, NULL},
 };
 #define NCOMMANDS (int)(sizeof(COMMANDS) / sizeof(COMMANDS[0]))
