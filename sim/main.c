@@ -18,6 +18,7 @@
 #include "run/run.h"
 #include "sweep/sweep.h"
 #include "tune/tune.h"
+#include "whatif/whatif.h"
 
 static void usage(FILE *out)
 {
@@ -33,6 +34,8 @@ static void usage(FILE *out)
         "--help)\n"
         "  sweep GRAPH [lists] -o DIR   one run per point of knob lists, merged into DIR/sweep.csv "
         "(ptosim sweep --help)\n"
+        "  whatif GRAPH [run options]   which change would pay: faster kernels, bigger rings, ... ranked by "
+        "makespan (ptosim whatif --help)\n"
         "  validate GRAPH               check a graph file without simulating it (ptosim validate --help)\n"
         "  import [--costs C] DFX_DIR   rebuild a graph file from a capture; kernel costs from the model, a "
         "table or the swimlane (ptosim import --help)\n"
@@ -111,6 +114,8 @@ static const cli_cmd COMMANDS[] = {
     {"report", "ptosim report DIR [-o OUT]", htmlrep_main, &htmlrep_options},
     {"overhead", "ptosim overhead DIR|SWIMLANE.json [--deps-json DEPS.json]", overhead_main,
      &overhead_options},
+    {"whatif", "ptosim whatif GRAPH [--top N] [--max-levers N] [-j N] [--json] [run options]", whatif_main,
+     &whatif_options},
     {"--version", "ptosim --version", version_main, NULL},
 };
 #define NCOMMANDS (int)(sizeof(COMMANDS) / sizeof(COMMANDS[0]))

@@ -35,6 +35,7 @@ int main(void)
     srunner_add_suite(sr, suite_e2e());
     srunner_add_suite(sr, suite_install());
     srunner_add_suite(sr, suite_sweep());
+    srunner_add_suite(sr, suite_whatif());
     srunner_add_suite(sr, suite_faults());
     srunner_add_suite(sr, suite_cli());
     srunner_add_suite(sr, suite_opts());

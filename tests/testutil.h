@@ -143,5 +143,6 @@ Suite *suite_opts(void);
 Suite *suite_links(void);
 Suite *suite_oom(void);
 Suite *suite_docs(void);
+Suite *suite_whatif(void);
 
 #endif

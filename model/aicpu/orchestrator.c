@@ -154,8 +154,9 @@ static ps_t kernel_time(orch *o, const graph_cost *cost, int func, bool override
 {
     rt *r = o->rt;
     *pipe_ix = 0;
+    uint32_t scale = r->cfg.kernel_scales ? r->cfg.kernel_scale[func] : 0;
     if (cost->kind == COST_NS)
-        return ps_from_ns(cost->value);
+        return scale ? pipe_scale(ps_from_ns(cost->value), scale) : ps_from_ns(cost->value);
     uint64_t cycles = cost->value;
     if (cost->kind == COST_PIPES) {
         /* a kernel's own cost is looked up once; overrides go through the table's hash */
@@ -170,8 +171,16 @@ static ps_t kernel_time(orch *o, const graph_cost *cost, int func, bool override
             r->kernel_pipe[func] = ix;
         *pipe_ix = ix;
         cycles = pipe_table_result(&r->pipes, ix)->total_cycles;
+        if (scale) { /* --kernel-scale: the time below, and every pipe's busy cycles in the copy's result */
+            *pipe_ix = pipe_table_scaled(&r->pipes, ix, scale);
+            if (!*pipe_ix) {
+                rt_error(r, "out of memory for pipe-model results");
+                return 0;
+            }
+        }
     }
-    return ps_from_cycles(cycles, (uint64_t)r->plat.aicore_freq_hz);
+    ps_t t = ps_from_cycles(cycles, (uint64_t)r->plat.aicore_freq_hz);
+    return scale ? pipe_scale(t, scale) : t;
 }
 
 /* Shape from the active subslots (model/README.md §7.3). */

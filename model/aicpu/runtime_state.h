@@ -59,6 +59,10 @@ typedef struct chip_config {
     uint8_t kernel_sync_start[GRAPH_MAX_FUNC_ID];    /* require_sync_start, a chip_flag */
     uint8_t kernel_early_resolve[GRAPH_MAX_FUNC_ID]; /* allow_early_resolve, a chip_flag */
     bool kernel_sets;                                /* some entry above is not CHIP_FLAG_KEEP */
+    /* --kernel-scale NAME=F resolved to func ids: every task of the kernel runs F times as long, F in
+     * millionths (0: as the graph says; pipe_scale) */
+    uint32_t kernel_scale[GRAPH_MAX_FUNC_ID];
+    bool kernel_scales; /* some entry above is set */
 } chip_config;
 
 /* A per-kernel override of a submit's flag (chip_config.kernel_*). */

@@ -220,8 +220,11 @@ static int rehash(pipe_set *s)
     free(s->slots);
     s->slots = ns;
     s->nslots = n2;
-    for (uint32_t ix = 1; ix < s->n; ix++)
-        s->slots[find_slot(s, &s->keys[ix], hash_kernel(&s->keys[ix]))] = ix;
+    for (uint32_t ix = 1; ix < s->n; ix++) { /* a key seen before (a scaled copy) keeps the first index */
+        size_t i = find_slot(s, &s->keys[ix], hash_kernel(&s->keys[ix]));
+        if (!s->slots[i])
+            s->slots[i] = ix;
+    }
     return 0;
 }
 
@@ -266,6 +269,8 @@ void pipe_table_free(pipe_table *t)
 {
     pipe_set_free(&t->set);
     free(t->results);
+    free(t->scaled);
+    free(t->scaled_ix);
     memset(t, 0, sizeof(*t));
 }
 
@@ -284,4 +289,85 @@ uint32_t pipe_table_get(pipe_table *t, const pipe_kernel *k)
     if (ix && ix >= before) /* new: run it through the pipes */
         pipe_run(k, &t->rates, &t->results[ix]);
     return ix;
+}
+
+uint64_t pipe_scale(uint64_t v, uint32_t ppm)
+{
+    unsigned __int128 x = (unsigned __int128)v * ppm + 500000u;
+    x /= 1000000u;
+    return x > UINT64_MAX ? UINT64_MAX : (uint64_t)x;
+}
+
+/* Room for one more key in t's scaled map (grown at half full). Returns 0, or -1 when out of memory. */
+static int scaled_room(pipe_table *t)
+{
+    if (t->scaled_slots && (t->nscaled + 1) * 2 <= t->scaled_slots)
+        return 0;
+    size_t n2 = t->scaled_slots ? t->scaled_slots * 2 : 64;
+    uint64_t *k = n2 <= SIZE_MAX / sizeof(*k) ? calloc(n2, sizeof(*k)) : NULL;
+    uint32_t *v = n2 <= SIZE_MAX / sizeof(*v) ? calloc(n2, sizeof(*v)) : NULL;
+    if (!k || !v) {
+        free(k);
+        free(v);
+        return -1;
+    }
+    for (size_t i = 0; i < t->scaled_slots; i++)
+        if (t->scaled[i]) {
+            size_t j = (size_t)(t->scaled[i] * 0x9E3779B97F4A7C15ULL) & (n2 - 1);
+            while (k[j])
+                j = (j + 1) & (n2 - 1);
+            k[j] = t->scaled[i];
+            v[j] = t->scaled_ix[i];
+        }
+    free(t->scaled);
+    free(t->scaled_ix);
+    t->scaled = k;
+    t->scaled_ix = v;
+    t->scaled_slots = n2;
+    return 0;
+}
+
+uint32_t pipe_table_scaled(pipe_table *t, uint32_t ix, uint32_t ppm)
+{
+    if (ppm == 1000000u || !ix)
+        return ix;
+    if (scaled_room(t) != 0)
+        return 0;
+    uint64_t key = (uint64_t)ix << 32 | ppm;
+    size_t m = t->scaled_slots - 1, j = (size_t)(key * 0x9E3779B97F4A7C15ULL) & m;
+    while (t->scaled[j] && t->scaled[j] != key)
+        j = (j + 1) & m;
+    if (t->scaled[j])
+        return t->scaled_ix[j];
+    /* a copy of the kernel at a new index, outside the hash (pipe_set_put finds the first) */
+    pipe_set *s = &t->set;
+    if (s->n >= UINT32_MAX)
+        return 0;
+    if (s->n >= t->rcap) {
+        size_t ncap = t->rcap * 2;
+        pipe_result *nr = ncap <= SIZE_MAX / sizeof(*nr) ? realloc(t->results, ncap * sizeof(*nr)) : NULL;
+        if (!nr)
+            return 0;
+        t->results = nr;
+        t->rcap = ncap;
+    }
+    if (s->n == s->cap) {
+        size_t ncap = s->cap * 2;
+        pipe_kernel *nk = ncap <= SIZE_MAX / sizeof(*nk) ? realloc(s->keys, ncap * sizeof(*nk)) : NULL;
+        if (!nk)
+            return 0;
+        s->keys = nk;
+        s->cap = ncap;
+    }
+    uint32_t nix = (uint32_t)s->n++;
+    s->keys[nix] = s->keys[ix];
+    pipe_result r = t->results[ix];
+    r.total_cycles = pipe_scale(r.total_cycles, ppm);
+    for (int p = 0; p < PIPE_COUNT; p++)
+        r.busy_cycles[p] = pipe_scale(r.busy_cycles[p], ppm);
+    t->results[nix] = r;
+    t->scaled[j] = key;
+    t->scaled_ix[j] = nix;
+    t->nscaled++;
+    return nix;
 }

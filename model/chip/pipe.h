@@ -132,6 +132,9 @@ typedef struct pipe_table {
     pipe_set set;         /* the kernels */
     pipe_result *results; /* [1..set.n): each kernel's run through the pipes */
     size_t rcap;          /* results allocated */
+    uint64_t *scaled;     /* pipe_table_scaled's copies: open-addressing keys (ix << 32 | ppm), 0 = empty */
+    uint32_t *scaled_ix;  /* ... and the copy's index for each key */
+    size_t nscaled, scaled_slots; /* keys in use, slots (a power of two, 0 = none yet) */
 } pipe_table;
 
 /* Starts an empty table. Returns 0, or -1 when out of memory. */
@@ -143,6 +146,16 @@ void pipe_table_free(pipe_table *t);
  * seen. k must be zero-filled beyond its fields (as the graph reader makes
  * it). Returns 0 when out of memory. */
 uint32_t pipe_table_get(pipe_table *t, const pipe_kernel *k);
+
+/* A factor on a kernel's time in millionths (--kernel-scale: 900000 = 0.9): v x ppm / 10^6, rounded to the
+ * nearest whole unit (halves up), exact in 128 bits. */
+uint64_t pipe_scale(uint64_t v, uint32_t ppm);
+
+/* The index of a copy of kernel ix (>= 1) whose result is ix's with the time F = ppm / 10^6 times as long: the
+ * end-to-end and every pipe's busy cycles scaled as a whole (pipe_scale), the bytes as they are. Made once
+ * per (ix, ppm); the copy's kernel is ix's (pipe_table_kernel), not found by pipe_table_get. Returns ix for
+ * ppm 1000000, 0 when out of memory. */
+uint32_t pipe_table_scaled(pipe_table *t, uint32_t ix, uint32_t ppm);
 
 /* The result at index ix (>= 1). */
 static inline const pipe_result *pipe_table_result(const pipe_table *t, uint32_t ix)

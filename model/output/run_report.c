@@ -10,6 +10,7 @@
 #include "../base/json_writer.h"
 #include "../base/msg_text.h"
 #include "../base/outfile.h"
+#include "../runtime/run_config.h"
 #include "../runtime/runtime_error.h"
 
 static int cmp_double(const void *a, const void *b)
@@ -380,6 +381,20 @@ int report_write_run(const chip *c, const report_info *ri, const char *path, cha
                 jsonw_str(f, key);
                 fputs(v == CHIP_FLAG_TRUE ? ": true" : ": false", f);
             }
+        fputc('}', f);
+    }
+    if (c->cfg.kernel_scales) { /* --kernel-scale: the factor on every task's time of a kernel, "NAME": F */
+        fputs(", \"kernel_scale\": {", f);
+        int n = 0;
+        for (int id = 0; id < GRAPH_MAX_FUNC_ID; id++) {
+            const graph_kernel *k = graph_kernel_by_id(&c->orch.g, id);
+            char v[32];
+            if (!c->cfg.kernel_scale[id] || !k)
+                continue;
+            fputs(n++ ? ", " : "", f);
+            jsonw_str(f, k->name);
+            outfile_printf(f, ": %s", runcfg_scale_text(c->cfg.kernel_scale[id], v, sizeof(v)));
+        }
         fputc('}', f);
     }
     fputs("},\n  \"simgrid_cfg\": [", f);
@@ -1082,6 +1097,20 @@ void report_summary(const chip *c, const report_info *ri, FILE *out)
             "  variation: seed %" PRIu64 ", each execution's kernel time (sigma %g), setup (%g) and record "
             "write-back (%g) drawn around their means\n",
             c->cfg.seed, c->plat.kernel_spread, c->plat.aicore_setup_spread, c->plat.aicore_record_spread);
+    if (c->cfg.kernel_scales) { /* what makes this run's kernels another graph's */
+        fputs("  kernel time scaled (--kernel-scale):", out);
+        int n = 0;
+        for (int id = 0; id < GRAPH_MAX_FUNC_ID; id++) {
+            const graph_kernel *k = graph_kernel_by_id(&c->orch.g, id);
+            char v[32];
+            if (!c->cfg.kernel_scale[id] || !k)
+                continue;
+            msgtext_escape(text, sizeof(text), k->name);
+            outfile_printf(out, "%s %s x%s", n++ ? "," : "", text,
+                           runcfg_scale_text(c->cfg.kernel_scale[id], v, sizeof(v)));
+        }
+        fputc('\n', out);
+    }
     summary_overhead(c, &b, out); /* the bound the summary printed above: computed once */
     if (ri->host_seconds >= 0)
         outfile_printf(out, "  simulated in %.3f s host time (%" PRIu64 " events, %.0f tasks/s)\n", ri->host_seconds,

@@ -285,3 +285,71 @@ bool runcfg_timeouts_ordered(long sched_ms, long op_us, long stream_ms)
     return (double)sched_ms < op_ms && op_ms < (double)stream_ms &&
            (double)stream_ms > (double)sched_ms + 1500.0;
 }
+
+int runcfg_parse_scale(const char *text, char *name, size_t namelen, uint32_t *ppm, char *err, size_t errlen)
+{
+    const char *eq = strrchr(text, '=');
+    if (!eq || eq == text || !eq[1]) {
+        snprintf(err, errlen,
+                 "--kernel-scale %s: expected NAME=F (a kernel's name and the factor on its execution time: 0.9 "
+                 "= 10%% faster)",
+                 text);
+        return -1;
+    }
+    const char *f = eq + 1, *c = f;
+    uint64_t whole = 0, frac = 0;
+    int nwhole = 0, nfrac = 0;
+    for (; *c >= '0' && *c <= '9'; c++, nwhole++)
+        whole = whole < 100000 ? whole * 10 + (uint64_t)(*c - '0') : 100000; /* past the limit: stays past */
+    if (*c == '.')
+        for (c++; *c >= '0' && *c <= '9'; c++, nfrac++)
+            frac = nfrac < 6 ? frac * 10 + (uint64_t)(*c - '0') : frac;
+    if (*f == '-' && f[1] >= '0' && f[1] <= '9') {
+        snprintf(err, errlen, "--kernel-scale %s: F must be above 0 (the factor on the kernel's time), got '%s'",
+                 text, f);
+        return -1;
+    }
+    if (*c || (!nwhole && !nfrac) || (*f == '.' && !nfrac) || (f[nwhole] == '.' && !nfrac)) {
+        snprintf(err, errlen, "--kernel-scale %s: F is a decimal number such as 0.9 or 1.5, got '%s'", text, f);
+        return -1;
+    }
+    if (nfrac > 6) {
+        snprintf(err, errlen, "--kernel-scale %s: F has at most 6 decimals, got '%s'", text, f);
+        return -1;
+    }
+    for (int k = nfrac; k < 6; k++)
+        frac *= 10;
+    uint64_t v = whole * 1000000u + frac;
+    if (v == 0) {
+        snprintf(err, errlen, "--kernel-scale %s: F must be above 0 (the factor on the kernel's time), got '%s'",
+                 text, f);
+        return -1;
+    }
+    if (v > (uint64_t)RUNCFG_MAX_SCALE * 1000000u) {
+        snprintf(err, errlen, "--kernel-scale %s: F must be at most %d, got '%s'", text, RUNCFG_MAX_SCALE, f);
+        return -1;
+    }
+    if ((size_t)(eq - text) >= namelen) {
+        snprintf(err, errlen, "--kernel-scale %s: the kernel's name is longer than %zu characters", text,
+                 namelen - 1);
+        return -1;
+    }
+    memcpy(name, text, (size_t)(eq - text));
+    name[eq - text] = '\0';
+    *ppm = (uint32_t)v;
+    return 0;
+}
+
+const char *runcfg_scale_text(uint32_t ppm, char *buf, size_t len)
+{
+    uint32_t frac = ppm % 1000000u;
+    int n = snprintf(buf, len, "%" PRIu32, ppm / 1000000u);
+    if (frac && n > 0 && (size_t)n < len) {
+        char digits[8];
+        snprintf(digits, sizeof(digits), "%06" PRIu32, frac);
+        for (int k = 5; k > 0 && digits[k] == '0'; k--)
+            digits[k] = '\0';
+        snprintf(buf + n, len - (size_t)n, ".%s", digits);
+    }
+    return buf;
+}

@@ -54,6 +54,17 @@ int runcfg_ring_refuse(runcfg_knob k, bool entry, const char *repr, char *err, s
  * its message. */
 int runcfg_ring_count(runcfg_knob k, int n, char *err, size_t errlen);
 
+/* --kernel-scale NAME=F: F a decimal above 0 and at most RUNCFG_MAX_SCALE with at most 6 decimals, kept in
+ * millionths (0.9 = 900000). */
+#define RUNCFG_MAX_SCALE 1000
+
+/* Splits "NAME=F" into name (namelen bytes at most) and *ppm (F in millionths). Returns 0, or -1 with
+ * "--kernel-scale TEXT: what is wrong" in err. */
+int runcfg_parse_scale(const char *text, char *name, size_t namelen, uint32_t *ppm, char *err, size_t errlen);
+
+/* F of ppm millionths as the shortest decimal that reads back the same ("0.9", "2", "0.333333"). Returns buf. */
+const char *runcfg_scale_text(uint32_t ppm, char *buf, size_t len);
+
 /* launch_aicpu_num's range besides 0 (auto): the orchestrator and 1 to 3 schedulers. */
 #define RUNCFG_MIN_THREADS 2
 #define RUNCFG_MAX_THREADS 4

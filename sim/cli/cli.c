@@ -200,6 +200,25 @@ static int store_kernel_set(const opt_def *d, const char *word, const char *valu
     return 0;
 }
 
+/* --kernel-scale NAME=F: its syntax and F's range checked here, its NAME against the graph's kernels later */
+static int store_kernel_scale(const opt_def *d, const char *word, const char *value, void *dest, char *err,
+                              size_t errlen)
+{
+    (void)d;
+    (void)word;
+    cli_run *o = dest;
+    char name[128];
+    uint32_t ppm;
+    if (runcfg_parse_scale(value, name, sizeof(name), &ppm, err, errlen) != 0)
+        return -1;
+    if (o->nkernel_scales == CLI_MAX_SETS) {
+        snprintf(err, errlen, "too many --kernel-scale arguments (at most %d)", CLI_MAX_SETS);
+        return -1;
+    }
+    o->kernel_scales[o->nkernel_scales++] = value;
+    return 0;
+}
+
 /* --ring-task-window, --ring-heap, --ring-dep-pool (d->id the runcfg_knob): RunConfig's rules, in
  * model/runtime/run_config.c with a graph's run_config's */
 static int store_ring(const opt_def *d, const char *word, const char *value, void *dest, char *err,
@@ -471,6 +490,14 @@ static const opt_def RUN_OPTS[] = {
      .help = "set FIELD (sync_start, early_resolve) to V (true, false) on every\n"
              "submit that runs kernel NAME, as if its line said so",
      .store = store_kernel_set},
+    {.name = "kernel-scale",
+     .arg = OPT_VALUE,
+     .kind = OPT_KIND_TEXT,
+     .meta = "NAME=F",
+     .help = "every task of kernel NAME runs F times as long (0.9 = 10% faster;\n"
+             "F in (0, 1000], at most 6 decimals; any cost form, every pipe's\n"
+             "busy time scaled as a whole); repeatable, the last one of a NAME wins",
+     .store = store_kernel_scale},
     {.name = "seed",
      .arg = OPT_VALUE,
      .kind = OPT_KIND_NUMBER,

@@ -37,6 +37,8 @@ typedef struct cli_run {
     int nsets;
     const char *kernel_sets[CLI_MAX_SETS]; /* --kernel-set NAME.FIELD=VALUE, in order (syntax checked) */
     int nkernel_sets;
+    const char *kernel_scales[CLI_MAX_SETS]; /* --kernel-scale NAME=F, in order (syntax checked) */
+    int nkernel_scales;
     uint64_t rings[3][4];                /* --ring-task-window/-heap/-dep-pool per ring, 0 = default */
     long aicpu_thread_num;               /* --aicpu-thread-num, 0 = auto */
     bool dep_gen;                        /* --enable-dep-gen */

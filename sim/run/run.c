@@ -316,7 +316,55 @@ int run_apply_kernel_sets(chip_config *cfg, const graph *hdr, const cli_run *opt
         to[hdr->kernels[k].id] = value ? CHIP_FLAG_TRUE : CHIP_FLAG_FALSE;
         cfg->kernel_sets = true;
     }
+    for (int i = 0; i < opt->nkernel_scales; i++) {
+        char name[GRAPH_NAME_MAX], why[8192];
+        uint32_t ppm;
+        int k = run_kernel_scale_of(hdr, opt->kernel_scales[i], name, sizeof(name), &ppm, why, sizeof(why));
+        if (k < 0) {
+            msgtext_print(stderr, "ptosim: %s", why);
+            return EXIT_USAGE;
+        }
+        cfg->kernel_scale[hdr->kernels[k].id] = ppm; /* the last one of a kernel wins */
+        cfg->kernel_scales = true;
+    }
     return EXIT_OK;
+}
+
+int run_kernel_scale_of(const graph *hdr, const char *kernel_scale, char *name, size_t namelen, uint32_t *ppm,
+                        char *why, size_t whylen)
+{
+    char err[512];
+    if (runcfg_parse_scale(kernel_scale, name, namelen, ppm, err, sizeof(err)) != 0) {
+        snprintf(why, whylen, "%s", err); /* checked when parsed: not reached */
+        return -1;
+    }
+    for (int k = 0; k < hdr->nkernels; k++)
+        if (strcmp(hdr->kernels[k].name, name) == 0)
+            return k;
+    /* the graph's kernels, blank-separated for opt_near, then listed */
+    char words[4096], near[GRAPH_NAME_MAX];
+    size_t n = 0;
+    words[0] = '\0';
+    for (int k = 0; k < hdr->nkernels; k++) {
+        size_t l = strlen(hdr->kernels[k].name);
+        if (n + l + 2 >= sizeof(words))
+            break;
+        n += (size_t)snprintf(words + n, sizeof(words) - n, "%s%s", n ? " " : "", hdr->kernels[k].name);
+    }
+    int w = snprintf(why, whylen, "--kernel-scale %s: graph %s (%s) has no kernel '%s' (its kernels:", kernel_scale,
+                     hdr->name, hdr->path, name);
+    for (int k = 0; k < hdr->nkernels && w > 0 && (size_t)w < whylen; k++) {
+        if (k == RUN_KERNELS_NAMED) {
+            w += snprintf(why + w, whylen - (size_t)w, " ... %d in all", hdr->nkernels);
+            break;
+        }
+        w += snprintf(why + w, whylen - (size_t)w, "%s %s", k ? "," : "", hdr->kernels[k].name);
+    }
+    if (w > 0 && (size_t)w < whylen)
+        w += snprintf(why + w, whylen - (size_t)w, "%s)", hdr->nkernels ? "" : " none");
+    if (w > 0 && (size_t)w < whylen && opt_near(words, name, near, sizeof(near)))
+        snprintf(why + w, whylen - (size_t)w, "; did you mean %s?", near);
+    return -1;
 }
 
 /* The sizing vector the worker caches its arena on. */

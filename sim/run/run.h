@@ -39,7 +39,14 @@ void run_apply_rings(chip_config *cfg, const graph *hdr, const cli_run *opt);
 int run_kernel_of(const graph *hdr, const char *kernel_set, char *name, size_t namelen, int *field,
                   bool *value);
 
-/* The --kernel-set flags resolved against a graph's kernel table into cfg
+/* The index in hdr's kernel table of the kernel a --kernel-scale text (as cli took it) names, its NAME in name
+ * and its factor in millionths in *ppm; -1 with "--kernel-scale TEXT: graph G (PATH) has no kernel 'NAME' (its
+ * kernels: a, b); did you mean a?" in why when hdr has none (the first RUN_KERNELS_NAMED kernels named). */
+#define RUN_KERNELS_NAMED 12
+int run_kernel_scale_of(const graph *hdr, const char *kernel_scale, char *name, size_t namelen, uint32_t *ppm,
+                        char *why, size_t whylen);
+
+/* The --kernel-set and --kernel-scale flags resolved against a graph's kernel table into cfg
  * (chip_config.kernel_*), in order. Returns EXIT_OK, or EXIT_USAGE after
  * printing which NAME the graph has no kernel of. */
 int run_apply_kernel_sets(chip_config *cfg, const graph *hdr, const cli_run *opt);

@@ -146,7 +146,7 @@ static void sweep_free(sweep *s)
  * memory. */
 static int split_list(sweep_list *l, bool whole)
 {
-    bool keyed = l->kind == LIST_SET || l->kind == LIST_KERNEL;
+    bool keyed = l->kind == LIST_SET || l->kind == LIST_KERNEL || l->kind == LIST_SCALE;
     const char *list = keyed ? strchr(l->text, '=') + 1 : l->text;
     size_t klen = keyed ? (size_t)(list - l->text) : 0; /* "KEY=" */
     int n = 1;
@@ -241,7 +241,8 @@ static int store_keyed(const opt_def *d, const char *word, const char *value, vo
         return 0;
     }
     if (eq == value) {
-        snprintf(err, errlen, "%s %s: expected %s=LIST", flag, value, set ? "KEY" : "NAME.FIELD");
+        snprintf(err, errlen, "%s %s: expected %s=LIST", flag, value,
+                 set ? "KEY" : d->id == LIST_SCALE ? "NAME" : "NAME.FIELD");
         return -1;
     }
     for (int k = 0; set && k < SWEEP_KNOBS; k++)
@@ -452,6 +453,15 @@ static const opt_def SWEEP_OPTS[] = {
              "true,false (ptosim run --help); one value goes to every point",
      .store = store_keyed,
      .id = LIST_KERNEL},
+    {.name = "kernel-scale",
+     .arg = OPT_VALUE,
+     .kind = OPT_KIND_TEXT,
+     .meta = "NAME=LIST",
+     .help = "the factor on every task's time of kernel NAME, e.g.\n"
+             "--kernel-scale mm=1,0.9,0.75 (ptosim run --help); one value goes to\n"
+             "every point",
+     .store = store_keyed,
+     .id = LIST_SCALE},
     {.name = "gen-PARAM",
      .arg = OPT_VALUE,
      .kind = OPT_KIND_LIST,
@@ -684,7 +694,7 @@ static int stray_argument(const sweep *s, const char *stray)
  * (swept or not). Returns 0, or an exit status after printing why. */
 static int check_kernel_names(const sweep *s, const char *path, const char *shown)
 {
-    if (!s->run.nkernel_sets)
+    if (!s->run.nkernel_sets && !s->run.nkernel_scales)
         return 0;
     graph hdr;
     char err[GRAPH_ERR_MAX];
@@ -701,6 +711,14 @@ static int check_kernel_names(const sweep *s, const char *path, const char *show
             const char *eq = strchr(s->run.kernel_sets[i], '=');
             msgtext_print(stderr, "ptosim sweep: --kernel-set %.*s: graph %s (%s) has no kernel '%s'",
                     (int)(eq - s->run.kernel_sets[i]), s->run.kernel_sets[i], hdr.name, shown, name);
+            rc = EXIT_USAGE;
+        }
+    }
+    for (int i = 0; i < s->run.nkernel_scales && !rc; i++) {
+        char name[GRAPH_NAME_MAX], why[8192];
+        uint32_t ppm;
+        if (run_kernel_scale_of(&hdr, s->run.kernel_scales[i], name, sizeof(name), &ppm, why, sizeof(why)) < 0) {
+            msgtext_print(stderr, "ptosim sweep: %s", why);
             rc = EXIT_USAGE;
         }
     }

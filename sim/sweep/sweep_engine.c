@@ -1,6 +1,7 @@
 /* sweep_engine.c - sweep_: the engines: the points run here, by --point, through Slurm or GNU parallel. */
 /* Each point maps the graph compiled once into the sweep's folder (GRAPH's, or each generated graph's). */
 #include "sweep_int.h"
+#include "sweep.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -51,6 +52,33 @@ static void reset_signals(void)
     sigprocmask(SIG_SETMASK, &none, NULL);
 }
 
+pid_t sweep_fork_run(int argc, const char **argv, const gcomp *gc, int in, int out, int errfd)
+{
+    fflush(stdout);
+    fflush(stderr);
+    pid_t parent = getpid();
+    pid_t pid = fork();
+    if (pid == 0) {
+        /* its own process group: a Ctrl-C reaches the sweep alone, which forwards it once; and as a
+         * signal to the sweep's group no longer reaches it, it dies with the sweep (a kill -9, a lost
+         * node) rather than run on as an orphan holding its folder's lock */
+        setpgid(0, 0);
+#ifdef __linux__
+        if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent)
+            _exit(127);
+#else
+        (void)parent;
+#endif
+        if (dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(errfd, 2) < 0)
+            _exit(127);
+        reset_signals();
+        int code = run_main_from(argc, (char **)argv, gc);
+        fflush(NULL);
+        _exit(code);
+    }
+    return pid;
+}
+
 /* Starts point i: a child process that runs `ptosim run` with the point's knobs and the shared options, its
  * operations taken from gc (the graph compiled once for the whole sweep; NULL: it reads the graph file),
  * stdout to row.csv.tmp and stderr to stderr.txt in DIR/points/NNNN (finish_row renames the row into place).
@@ -86,31 +114,10 @@ static pid_t spawn_point(const sweep *s, long i, const gcomp *gc)
     if (fo < 0 || fe < 0 || fi < 0 || !av)
         msgtext_print(stderr, "ptosim sweep: point %ld: cannot set up %s: %s", i, wd, userdir_why(errno));
     else {
-        fflush(stdout);
-        fflush(stderr);
-        pid_t parent = getpid();
-        pid = fork();
-        if (pid == 0) {
-            /* its own process group: a Ctrl-C reaches the sweep alone, which forwards it once; and as a
-             * signal to the sweep's group no longer reaches it, it dies with the sweep (a kill -9, a lost
-             * node) rather than run on as an orphan holding its folder's lock */
-            setpgid(0, 0);
-#ifdef __linux__
-            if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent)
-                _exit(127);
-#else
-            (void)parent;
-#endif
-            if (dup2(fi, 0) < 0 || dup2(fo, 1) < 0 || dup2(fe, 2) < 0)
-                _exit(127);
-            reset_signals();
-            int ac = 0;
-            while (av[ac])
-                ac++;
-            int code = run_main_from(ac - 2, (char **)av + 2, gc);
-            fflush(NULL);
-            _exit(code);
-        }
+        int ac = 0;
+        while (av[ac])
+            ac++;
+        pid = sweep_fork_run(ac - 2, av + 2, gc, fi, fo, fe);
         if (pid < 0)
             msgtext_print(stderr, "ptosim sweep: point %ld: cannot start a process: %s", i, strerror(errno));
     }

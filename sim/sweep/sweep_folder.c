@@ -133,13 +133,21 @@ int sweep_refuse_link_at(const char *path)
 }
 
 /* List l's column name in points.csv and sweep.csv: the run knob's RunConfig name, --set's KEY,
- * --kernel-set's NAME.FIELD, gen.PARAM for --gen-PARAM. */
+ * --kernel-set's NAME.FIELD, --kernel-scale's NAME.scale, gen.PARAM for --gen-PARAM. */
 static void list_column(const sweep_list *l, char *out, size_t outlen)
 {
     if (l->kind == LIST_RUN)
         snprintf(out, outlen, "%s", KNOB_RUNCONFIG[l->knob]);
     else
-        snprintf(out, outlen, "%s%s", l->kind == LIST_GEN ? "gen." : "", l->key);
+        snprintf(out, outlen, "%s%s%s", l->kind == LIST_GEN ? "gen." : "", l->key,
+                 l->kind == LIST_SCALE ? ".scale" : "");
+}
+
+/* Is a column a --kernel-scale one (NAME.scale)? */
+static bool column_is_scale(const char *name)
+{
+    const char *dot = strrchr(name, '.');
+    return dot && dot != name && strcmp(dot, ".scale") == 0;
 }
 
 /* Is a column of points.csv past the run's knobs a --kernel-set one (NAME.FIELD) rather than --gen-PARAM
@@ -147,7 +155,7 @@ static void list_column(const sweep_list *l, char *out, size_t outlen)
 static bool column_is_kernel(const char *name)
 {
     const char *dot = strrchr(name, '.');
-    return dot && (strncmp(name, "gen.", 4) != 0 || strcmp(dot, ".sync_start") == 0 ||
+    return dot && (strncmp(name, "gen.", 4) != 0 || strcmp(dot, ".sync_start") == 0 || column_is_scale(name) ||
                    strcmp(dot, ".early_resolve") == 0 || strcmp(dot, ".allow_early_resolve") == 0);
 }
 
@@ -157,6 +165,8 @@ static int column_flag(char *out, size_t outlen, int col, const char *name, cons
 {
     if (col < SWEEP_KNOBS)
         return snprintf(out, outlen, "%s %s", KNOB_FLAGS[col], cell);
+    if (column_is_scale(name))
+        return snprintf(out, outlen, "--kernel-scale %.*s=%s", (int)(strlen(name) - strlen(".scale")), name, cell);
     if (column_is_kernel(name))
         return snprintf(out, outlen, "--kernel-set %s=%s", name, cell);
     if (strncmp(name, "gen.", 4) == 0)

@@ -41,15 +41,15 @@ static const char *const KNOB_RUNCONFIG[SWEEP_KNOBS] = {"ring_task_window", "rin
 typedef enum { ENGINE_LOCAL, ENGINE_SLURM, ENGINE_PARALLEL } sweep_engine;
 
 /* What a list sweeps: a knob of the run, a platform parameter (--set KEY=LIST), a flag of a kernel's submits
- * (--kernel-set NAME.FIELD=LIST) or a parameter of the generator that makes the graph (--gen-PARAM LIST). */
-typedef enum { LIST_RUN, LIST_SET, LIST_KERNEL, LIST_GEN } list_kind;
-static const char *const LIST_FLAGS[] = {NULL, "--set", "--kernel-set", NULL};
+ * (--kernel-set NAME.FIELD=LIST), the factor on a kernel's time (--kernel-scale NAME=LIST) or a parameter of the generator that makes the graph (--gen-PARAM LIST). */
+typedef enum { LIST_RUN, LIST_SET, LIST_KERNEL, LIST_GEN, LIST_SCALE } list_kind;
+static const char *const LIST_FLAGS[] = {NULL, "--set", "--kernel-set", NULL, "--kernel-scale"};
 
 /* One knob's list, as given on the command line. */
 typedef struct sweep_list {
     list_kind kind; /* what it sweeps */
     int knob;  /* its column in points.csv: KNOB_FLAGS's index, or SWEEP_KNOBS + its place among the others */
-    char *key; /* LIST_SET KEY, LIST_KERNEL NAME.FIELD, LIST_GEN PARAM (malloc'd; LIST_RUN NULL) */
+    char *key; /* LIST_SET KEY, LIST_KERNEL NAME.FIELD, LIST_SCALE NAME, LIST_GEN PARAM (malloc'd; LIST_RUN NULL) */
     const char *text; /* as written, KEY=LIST for --set and --kernel-set (passed on to --point runs) */
     char **shown;     /* each value as written: per-ring ones as a/b/c/d */
     char **vals;      /* each value as `ptosim run` takes it: a,b,c,d; KEY=VALUE for --set and --kernel-set */

@@ -1,0 +1,742 @@
+/* whatif.c - `ptosim whatif`: each lever a `ptosim run` forked from one compiled graph, ranked by makespan. */
+/* The baseline is simulated here once to find the levers (its hottest kernels, its rings, its thread count,
+ * what bounds it); then the baseline and every lever run as `ptosim run` would, each a child mapping the graph
+ * compiled once (sweep_fork_run), and the makespan each printed is the figure. */
+#include "whatif.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <fcntl.h>
+
+#include "../../model/base/int_text.h"
+#include "../../model/base/json_writer.h"
+#include "../../model/base/msg_text.h"
+#include "../../model/base/outfile.h"
+#include "../../model/engine/chip_engine.h"
+#include "../../model/graph/graph_compiled.h"
+#include "../../model/graph/graph_source.h"
+#include "../../model/output/run_report.h"
+#include "../../model/runtime/run_config.h"
+#include "../cli/cli.h"
+#include "../cli/stop_signal.h"
+#include "../run/run.h"
+#include "../sweep/sweep.h"
+
+#define WHATIF_TOP 5          /* kernels tried, by default: the most time on cores */
+#define WHATIF_MAX_TOP 64     /* --top's ceiling */
+#define WHATIF_MAX_LEVERS 32  /* levers run, by default */
+#define WHATIF_CEIL_LEVERS 1000
+#define WHATIF_ALL (3 * WHATIF_MAX_TOP + 8) /* every lever make_levers can make */
+#define WHATIF_WORDS 4        /* flags of one lever, at most */
+#define WHATIF_OUT_MAX (1 << 20) /* bytes of a run's summary read back */
+
+/* The factors a kernel is tried at, in millionths, and how the table says them. */
+static const uint32_t SPEEDUPS[] = {900000, 750000, 500000};
+static const char *const SPEEDUP_WORDS[] = {"10%", "25%", "50%"};
+
+/* whatif's own options */
+typedef struct whatif_opts {
+    long top;        /* --top N */
+    long max_levers; /* --max-levers N */
+    long jobs;       /* -j N, 0 = the cores */
+    bool json;       /* --json */
+} whatif_opts;
+
+/* One simulation: the baseline (no flags) or a lever. */
+typedef struct lever {
+    char name[256];                      /* what the table calls it */
+    char words[WHATIF_WORDS][GRAPH_NAME_MAX + 160]; /* the `ptosim run` flags added to the run options */
+    int nwords;
+    pid_t pid;        /* its run while it runs, 0 before, -1 once reaped */
+    int out, err;     /* its stdout and stderr, unnamed files */
+    int status;       /* exit status, -1 = did not exit */
+    char ms[40];      /* the makespan as the run's summary printed it ("35.084"), "" = none */
+    double ms_us;     /* ... as a number */
+    char why[512];    /* a failed run: its first line on stderr */
+} lever;
+
+static int store_count(const opt_def *d, const char *word, const char *value, void *dest, char *err,
+                       size_t errlen)
+{
+    (void)word;
+    int64_t n;
+    if (strint_parse(value, (int64_t)d->min, (int64_t)d->max, &n) != STRINT_OK) {
+        snprintf(err, errlen, d->missing, word);
+        return -1;
+    }
+    *(long *)((char *)dest + d->off) = (long)n;
+    return 0;
+}
+
+static const opt_def WHATIF_OPTS[] = {
+    {.name = "top",
+     .arg = OPT_VALUE,
+     .kind = OPT_KIND_NUMBER,
+     .min = 0,
+     .max = WHATIF_MAX_TOP,
+     .meta = "N",
+     .help = "the N kernels with the most time on cores are each tried 10%, 25%\n"
+             "and 50% faster (default 5)",
+     .store = store_count,
+     .off = offsetof(whatif_opts, top),
+     .missing = "--top needs an integer in [0, 64]"},
+    {.name = "max-levers",
+     .arg = OPT_VALUE,
+     .kind = OPT_KIND_NUMBER,
+     .min = 1,
+     .max = WHATIF_CEIL_LEVERS,
+     .meta = "N",
+     .help = "run at most N levers, the first N in the order kernels, rings,\n"
+             "threads, platform values (default 32)",
+     .store = store_count,
+     .off = offsetof(whatif_opts, max_levers),
+     .missing = "--max-levers needs an integer in [1, 1000]"},
+    {.name = "jobs",
+     .letter = 'j',
+     .arg = OPT_VALUE,
+     .kind = OPT_KIND_NUMBER,
+     .min = 1,
+     .max = 1024,
+     .meta = "N",
+     .help = "runs at a time (default: the cores)",
+     .store = store_count,
+     .off = offsetof(whatif_opts, jobs),
+     .missing = "-j, --jobs needs an integer in [1, 1024]"},
+    {.name = "json",
+     .arg = OPT_FLAG,
+     .help = "print an object for scripts: baseline_makespan_us and levers, a list of\n"
+             "{\"lever\", \"flags\", \"makespan_us\"} sorted by makespan",
+     .store = opt_store_true,
+     .off = offsetof(whatif_opts, json)},
+    {.name = "seed",
+     .arg = OPT_VALUE,
+     .kind = OPT_KIND_NUMBER,
+     .meta = "N",
+     .help = "variation on, the same seed in every run (ptosim run --help)",
+     .flags = OPT_PASS},
+};
+
+const opt_table whatif_options = {
+    .cmd = "whatif",
+    .opts = WHATIF_OPTS,
+    .nopts = OPT_COUNT(WHATIF_OPTS),
+    .operand_kind = OPT_KIND_FILE,
+    .unknown = "unknown option '%s' (ptosim whatif --help lists the options)", /* unused: run's parser says */
+    .pass = &cli_run_options,
+};
+
+static void usage(FILE *f)
+{
+    fputs("usage: ptosim whatif GRAPH [--top N] [--max-levers N] [-j N] [--json] [run options]\n"
+          "\n"
+          "Which change would pay: simulates the run, then each lever, and ranks them by makespan. The\n"
+          "levers: each of the --top kernels with the most time on cores 10%, 25% and 50% faster\n"
+          "(--kernel-scale NAME=0.9, 0.75, 0.5: every task of it); each ring knob doubled on all four\n"
+          "rings (--ring-task-window, --ring-heap, --ring-dep-pool); one more AICPU thread, below 4; and\n"
+          "the platform value the run's bottleneck names (--set: hbm_bw or host_collector_bw doubled,\n"
+          "orch_submit_ns halved, the bottleneck pipe's rate doubled). Each figure is an actual\n"
+          "simulation, `ptosim run GRAPH [run options] FLAGS` with the row's FLAGS, its makespan as that\n"
+          "run prints it. Run options (-p, --set, --kernel-set, --kernel-scale, --ring-*,\n"
+          "--aicpu-thread-num, --seed, timeouts) set the baseline; a lever's factor or size is the\n"
+          "baseline's times the lever's.\n"
+          "\n",
+          f);
+    opt_help(&whatif_options, f);
+    fputs("\n"
+          "GRAPH may be - (standard input) or a pipe: whatif copies it to a temporary file first. whatif\n"
+          "writes no files, so it takes none of run's output options (-o, --enable-*, --dump-args,\n"
+          "--perfetto), nor --quiet, --summary-csv or --repeat.\n"
+          "\n"
+          "exit status: 0 ranked (a lever whose run failed is listed as failed); 1 the simulator failed;\n"
+          "2 bad command line or platform; 3 a malformed graph; the baseline run's own status when it\n"
+          "fails (4 runtime error, 5 device error, 6 stalled); 130/143 interrupted\n",
+          f);
+}
+
+/* ---- the levers ---- */
+
+static lever *add(lever *v, int *n, int cap, const char *name)
+{
+    if (*n >= cap)
+        return NULL;
+    lever *l = &v[(*n)++];
+    memset(l, 0, sizeof(*l));
+    snprintf(l->name, sizeof(l->name), "%s", name);
+    l->out = l->err = -1;
+    l->status = -1;
+    return l;
+}
+
+static void word(lever *l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void word(lever *l, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(l->words[l->nwords++], sizeof(l->words[0]), fmt, ap);
+    va_end(ap);
+}
+
+/* The kernels with the most time on cores of the baseline, most first (ties: lower func id). */
+static int top_kernels(const chip *c, int want, int *out)
+{
+    int n = 0;
+    while (n < want) {
+        int best = -1;
+        for (int f = 0; f < GRAPH_MAX_FUNC_ID; f++) {
+            bool taken = false;
+            for (int j = 0; j < n; j++)
+                taken |= out[j] == f;
+            if (!taken && c->kstats[f].executions && graph_kernel_by_id(&c->orch.g, f) &&
+                (best < 0 || c->kstats[f].core_ps > c->kstats[best].core_ps))
+                best = f;
+        }
+        if (best < 0)
+            break;
+        out[n++] = best;
+    }
+    return n;
+}
+
+/* A platform value v as --set takes it back: shortest of 15 and 17 digits. */
+static void value_text(double v, char *buf, size_t len)
+{
+    snprintf(buf, len, "%.15g", v);
+    if (strtod(buf, NULL) != v)
+        snprintf(buf, len, "%.17g", v);
+}
+
+/* Adds the lever "--set name=value x factor" (an integer parameter rounded to the nearest) when the platform
+ * takes it. */
+static void platform_lever(lever *v, int *n, int cap, const platform *plat, const char *name, double factor,
+                           const char *why)
+{
+    char cur[64], text[96], set[160], err[512];
+    size_t i = 0;
+    while (platform_param_name(i) && strcmp(platform_param_name(i), name) != 0)
+        i++;
+    if (!platform_param_name(i))
+        return;
+    platform_param_value(plat, i, cur, sizeof(cur));
+    double x = strtod(cur, NULL) * factor;
+    bool integer = !strpbrk(cur, ".eE");
+    if (integer)
+        x = (double)(int64_t)(x + 0.5);
+    value_text(x, text, sizeof(text));
+    if (strcmp(text, cur) == 0 || x <= 0)
+        return;
+    snprintf(set, sizeof(set), "%s=%s", name, text);
+    platform p = *plat;
+    if (platform_set(&p, set, err, sizeof(err)) != 0 || platform_validate(&p, err, sizeof(err)) != 0)
+        return;
+    char label[256];
+    snprintf(label, sizeof(label), "%s %s (%s)", name, factor > 1 ? "x2" : "/2", why);
+    lever *l = add(v, n, cap, label);
+    if (l) {
+        word(l, "--set");
+        word(l, "%s", set);
+    }
+}
+
+/* The platform value a bottleneck names, as a lever. */
+static void bound_levers(lever *v, int *n, int cap, const chip *c, const platform *plat)
+{
+    report_bound b;
+    report_bound_of(c, &b);
+    char why[200];
+    snprintf(why, sizeof(why), "bottleneck: %.150s", b.what);
+    switch (b.kind) {
+    case REPORT_BOUND_HBM:
+        platform_lever(v, n, cap, plat, "hbm_bw", 2, why);
+        break;
+    case REPORT_BOUND_DUMP:
+        platform_lever(v, n, cap, plat, "host_collector_bw", 2, why);
+        break;
+    case REPORT_BOUND_SUBMISSION:
+        platform_lever(v, n, cap, plat, "orch_submit_ns", 0.5, why);
+        break;
+    case REPORT_BOUND_PIPE: {
+        int func, pipe;
+        double frac;
+        if (!report_bottleneck(c, &func, &pipe, &frac))
+            break;
+        static const char *const RATE[PIPE_COUNT] = {
+            [PIPE_SCALAR] = "scalar_cycles_per_tile", [PIPE_MTE1] = "mte1_bytes_per_cycle",
+            [PIPE_MTE2] = "gm_bytes_per_cycle",       [PIPE_MTE3] = "gm_bytes_per_cycle",
+            [PIPE_CUBE] = "cube_k_bytes",             [PIPE_VECTOR] = "vec_bytes_per_cycle",
+            [PIPE_FIXPIPE] = "gm_bytes_per_cycle"};
+        platform_lever(v, n, cap, plat, RATE[pipe], pipe == PIPE_SCALAR ? 0.5 : 2, why);
+        break;
+    }
+    default: /* a ring: the ring levers; scheduling, dependencies, the kernels' time: the others */
+        break;
+    }
+}
+
+/* Every lever of the baseline c (run with cfg on plat, the user's --kernel-scale factors in cfg), in the
+ * order kernels, rings, threads, platform values. Returns how many (at most cap). */
+static int make_levers(const chip *c, const chip_config *cfg, const platform *plat, long top, lever *v,
+                       int cap)
+{
+    int n = 0, funcs[WHATIF_MAX_TOP];
+    int nk = top_kernels(c, (int)top, funcs);
+    for (int k = 0; k < nk; k++) {
+        const char *kn = graph_kernel_by_id(&c->orch.g, funcs[k])->name;
+        uint32_t base = cfg->kernel_scale[funcs[k]] ? cfg->kernel_scale[funcs[k]] : 1000000u;
+        for (size_t s = 0; s < sizeof(SPEEDUPS) / sizeof(SPEEDUPS[0]); s++) {
+            char label[256], f[32];
+            uint32_t ppm = (uint32_t)pipe_scale(base, SPEEDUPS[s]);
+            if (!ppm)
+                continue;
+            snprintf(label, sizeof(label), "%.200s %s faster", kn, SPEEDUP_WORDS[s]);
+            lever *l = add(v, &n, cap, label);
+            if (!l)
+                return n;
+            word(l, "--kernel-scale");
+            word(l, "%s=%s", kn, runcfg_scale_text(ppm, f, sizeof(f)));
+        }
+    }
+    for (int k = 0; k < 3; k++) {
+        uint64_t now[RUNCFG_RINGS], back[RUNCFG_RINGS];
+        char list[160], err[512];
+        for (int r = 0; r < RUNCFG_RINGS; r++)
+            now[r] = k == KNOB_TASK_WINDOW ? cfg->ring_task_window[r]
+                     : k == KNOB_HEAP      ? cfg->ring_heap[r]
+                                           : cfg->ring_dep_pool[r];
+        snprintf(list, sizeof(list), "%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64, 2 * now[0], 2 * now[1],
+                 2 * now[2], 2 * now[3]);
+        if (runcfg_parse_ring((runcfg_knob)k, list, back, err, sizeof(err)) != 0)
+            continue; /* past what RunConfig takes */
+        char label[96];
+        snprintf(label, sizeof(label), "%s x2 (all four rings)", runcfg_knob_name((runcfg_knob)k));
+        lever *l = add(v, &n, cap, label);
+        if (!l)
+            return n;
+        word(l, "%s", runcfg_knob_flag((runcfg_knob)k));
+        word(l, "%s", list);
+    }
+    if (plat->aicpu_threads < RUNCFG_MAX_THREADS) {
+        platform p = *plat;
+        char err[512], label[96];
+        p.aicpu_threads = plat->aicpu_threads + 1;
+        if (platform_validate(&p, err, sizeof(err)) == 0) {
+            snprintf(label, sizeof(label), "one more AICPU thread (%" PRId64 " -> %" PRId64 ")",
+                     plat->aicpu_threads, p.aicpu_threads);
+            lever *l = add(v, &n, cap, label);
+            if (!l)
+                return n;
+            word(l, "--aicpu-thread-num");
+            word(l, "%" PRId64, p.aicpu_threads);
+        }
+    }
+    bound_levers(v, &n, cap, c, plat);
+    return n;
+}
+
+/* ---- the runs ---- */
+
+/* Reads what a run's descriptor fd holds (from its start), at most WHATIF_OUT_MAX bytes (malloc'd,
+ * NUL-terminated; NULL when out of memory or unreadable). */
+static char *read_back(int fd)
+{
+    char *buf = malloc(WHATIF_OUT_MAX + 1);
+    size_t n = 0;
+    if (!buf || lseek(fd, 0, SEEK_SET) != 0) {
+        free(buf);
+        return NULL;
+    }
+    for (;;) {
+        ssize_t r = read(fd, buf + n, WHATIF_OUT_MAX - n);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            break;
+        n += (size_t)r;
+    }
+    buf[n] = '\0';
+    return buf;
+}
+
+/* The run of l ended with wait status st: its makespan from its summary ("makespan X us"), or why not. */
+static void finish(lever *l, int st)
+{
+    l->status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    char *out = read_back(l->out), *err = read_back(l->err);
+    const char *m = out ? strstr(out, ", makespan ") : NULL;
+    if (l->status == 0 && m) {
+        m += strlen(", makespan ");
+        size_t k = strspn(m, "0123456789.");
+        if (k > 0 && k < sizeof(l->ms) && strncmp(m + k, " us\n", 4) == 0) {
+            memcpy(l->ms, m, k);
+            l->ms[k] = '\0';
+            l->ms_us = strtod(l->ms, NULL);
+        }
+    }
+    if (!l->ms[0]) {
+        const char *e = err && *err ? err : "";
+        size_t k = strcspn(e, "\n");
+        if (!WIFEXITED(st))
+            snprintf(l->why, sizeof(l->why), "killed by signal %d", WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+        else
+            snprintf(l->why, sizeof(l->why), "exit %d%s%.*s", l->status, k ? ": " : "",
+                     (int)(k < 400 ? k : 400), e);
+    }
+    free(out);
+    free(err);
+    close(l->out);
+    close(l->err);
+    l->out = l->err = -1;
+}
+
+/* Starts l's run: argv of `ptosim run` (the run options, then l's flags). Returns 0, or -1 after printing
+ * why. */
+static int start(lever *l, const char **base, int nbase, const gcomp *gc, int devnull)
+{
+    const char **av = malloc(((size_t)nbase + WHATIF_WORDS + 1) * sizeof(*av));
+    int n = 0;
+    if (!av) {
+        fputs("ptosim whatif: out of memory\n", stderr);
+        return -1;
+    }
+    for (int i = 0; i < nbase; i++)
+        av[n++] = base[i];
+    for (int i = 0; i < l->nwords; i++)
+        av[n++] = l->words[i];
+    av[n] = NULL;
+    l->out = outfile_temp_fd("ptosim-whatif", NULL);
+    l->err = l->out >= 0 ? outfile_temp_fd("ptosim-whatif", NULL) : -1;
+    if (l->out < 0 || l->err < 0) {
+        msgtext_print(stderr, "ptosim whatif: cannot make a temporary file: %s", strerror(errno));
+        free(av);
+        return -1;
+    }
+    l->pid = sweep_fork_run(n, av, gc, devnull, l->out, l->err);
+    free(av);
+    if (l->pid < 0) {
+        msgtext_print(stderr, "ptosim whatif: cannot start a process: %s", strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+/* Runs every lever of v, jobs at a time. Returns 0, SWEEP-like: the signal that stopped it (its runs
+ * told and waited for), or -1 after printing why. */
+static int run_all(lever *v, int n, long jobs, const char **base, int nbase, const gcomp *gc)
+{
+    int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    if (devnull < 0) {
+        msgtext_print(stderr, "ptosim whatif: /dev/null: %s", strerror(errno));
+        return -1;
+    }
+    int next = 0, running = 0, rc = 0;
+    bool forwarded = false;
+    while (next < n || running > 0) {
+        if (intr_signal() && !forwarded) { /* start nothing more; pass it on to every run, wait for them */
+            for (int i = 0; i < n; i++)
+                if (v[i].pid > 0)
+                    kill(v[i].pid, intr_signal());
+            forwarded = true;
+            next = n;
+        }
+        while (!forwarded && rc == 0 && next < n && running < jobs) {
+            if (start(&v[next], base, nbase, gc, devnull) != 0) {
+                rc = -1;
+                next = n;
+                break;
+            }
+            next++;
+            running++;
+        }
+        if (running == 0)
+            break;
+        int st;
+        pid_t pid = waitpid(-1, &st, 0);
+        if (pid < 0) {
+            if (errno == EINTR)
+                continue;
+            msgtext_print(stderr, "ptosim whatif: waitpid: %s", strerror(errno));
+            rc = -1;
+            break;
+        }
+        for (int i = 0; i < n; i++)
+            if (v[i].pid == pid) {
+                finish(&v[i], st);
+                v[i].pid = -1;
+                running--;
+                break;
+            }
+    }
+    close(devnull);
+    if (rc == 0 && intr_signal())
+        return intr_signal();
+    return rc;
+}
+
+/* ---- the table ---- */
+
+static int by_makespan(const void *a, const void *b)
+{
+    const lever *x = *(const lever *const *)a, *y = *(const lever *const *)b;
+    bool ox = x->ms[0], oy = y->ms[0];
+    if (ox != oy)
+        return ox ? -1 : 1; /* failed runs last */
+    if (ox && x->ms_us != y->ms_us)
+        return x->ms_us < y->ms_us ? -1 : 1;
+    return (x > y) - (x < y);
+}
+
+static void print_table(const lever *base, const lever **rows, int n, const char *gname, const char *pname,
+                        const char *graph, const report_bound *b)
+{
+    char what[4 * sizeof(b->what)], gshown[4 * PATH_MAX];
+    msgtext_escape(what, sizeof(what), b->what);
+    msgtext_escape(gshown, sizeof(gshown), graph);
+    printf("ptosim whatif: %s on %s: baseline makespan %s us", gname, pname, base->ms);
+    if (b->kind != REPORT_BOUND_NONE)
+        printf(" (bottleneck: %s)", what);
+    printf(", %d lever%s\n", n, n == 1 ? "" : "s");
+    printf("%12s %10s %7s  %-40s %s\n", "makespan us", "gain us", "gain", "lever", "ptosim run flags");
+    for (int i = 0; i < n; i++) {
+        const lever *l = rows[i];
+        char flags[1024];
+        size_t u = 0;
+        flags[0] = '\0';
+        for (int k = 0; k < l->nwords && u < sizeof(flags); k++)
+            u += (size_t)snprintf(flags + u, sizeof(flags) - u, "%s%s", k ? " " : "", l->words[k]);
+        char name[4 * sizeof(l->name)], shown[4 * sizeof(flags)], why[4 * sizeof(l->why)];
+        msgtext_escape(name, sizeof(name), l->name);
+        msgtext_escape(shown, sizeof(shown), flags);
+        msgtext_escape(why, sizeof(why), l->why);
+        if (l->ms[0]) {
+            double gain = base->ms_us - l->ms_us;
+            printf("%12s %10.3f %6.1f%%  %-40s %s\n", l->ms, gain, base->ms_us > 0 ? 100 * gain / base->ms_us : 0,
+                   name, shown);
+        } else
+            printf("%12s %10s %7s  %-40s %s (failed: %s)\n", "-", "-", "-", name, shown, why);
+    }
+    printf("each row: ptosim run %s [the run options given] FLAGS\n", gshown);
+}
+
+static void print_json(const lever *base, const lever **rows, int n, const char *gname, const char *pname)
+{
+    fputs("{\"graph\": ", stdout);
+    jsonw_str(stdout, gname);
+    fputs(", \"platform\": ", stdout);
+    jsonw_str(stdout, pname);
+    printf(", \"baseline_makespan_us\": %s, \"levers\": [", base->ms);
+    for (int i = 0; i < n; i++) {
+        const lever *l = rows[i];
+        fputs(i ? ",\n  {\"lever\": " : "\n  {\"lever\": ", stdout);
+        jsonw_str(stdout, l->name);
+        fputs(", \"flags\": [", stdout);
+        for (int k = 0; k < l->nwords; k++) {
+            fputs(k ? ", " : "", stdout);
+            jsonw_str(stdout, l->words[k]);
+        }
+        if (l->ms[0]) {
+            double gain = base->ms_us - l->ms_us;
+            printf("], \"makespan_us\": %s, \"gain_us\": %.3f}", l->ms, gain);
+        } else {
+            fputs("], \"makespan_us\": null, \"failed\": ", stdout);
+            jsonw_str(stdout, l->why);
+            fputc('}', stdout);
+        }
+    }
+    puts(n ? "\n]}" : "]}");
+}
+
+/* ---- the command ---- */
+
+/* The graph compiled once into a private temporary folder, mapped, and its names removed: the mapping lives
+ * on in this process and the runs it forks. Returns 0, or an exit status after printing why. */
+static int compile(const char *graph, gcomp *gc)
+{
+    const char *tmp = getenv("TMPDIR");
+    char dir[PATH_MAX], path[PATH_MAX + 32], err[2 * PATH_MAX + GRAPH_ERR_MAX];
+    snprintf(dir, sizeof(dir), "%s/ptosim-whatif-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(dir)) {
+        msgtext_print(stderr, "ptosim whatif: cannot make a temporary folder %s: %s", dir, strerror(errno));
+        return EXIT_INTERNAL;
+    }
+    snprintf(path, sizeof(path), "%s/graph.compiled", dir);
+    int rc = gcomp_compile_map(gc, graph, path, err, sizeof(err));
+    unlink(path);
+    rmdir(dir);
+    if (rc != 0 && intr_signal())
+        return intr_status(intr_signal());
+    if (rc != 0) {
+        msgtext_print(stderr, "ptosim whatif: %s", err);
+        return rc > 0 ? EXIT_GRAPH : EXIT_INTERNAL;
+    }
+    return 0;
+}
+
+int whatif_main(int argc, char **argv)
+{
+    whatif_opts wo = {.top = WHATIF_TOP, .max_levers = WHATIF_MAX_LEVERS};
+    char err[4096];
+    const char **rest = malloc(((size_t)argc + 1) * sizeof(*rest));
+    int nrest = 0;
+    if (!rest) {
+        fputs("ptosim whatif: out of memory\n", stderr);
+        return EXIT_INTERNAL;
+    }
+    int own = opt_parse(&whatif_options, argc, argv, &wo, rest, &nrest, err, sizeof(err));
+    if (own != 0) {
+        free(rest);
+        if (own == 1) {
+            usage(stdout);
+            return EXIT_OK;
+        }
+        msgtext_print(stderr, "ptosim whatif: %s", err);
+        return EXIT_USAGE;
+    }
+    cli_run opt;
+    int rc = cli_parse_run_args(nrest, (char **)rest, &opt, err, sizeof(err));
+    if (rc == 1) {
+        free(rest);
+        return EXIT_OK;
+    }
+    if (rc != 0) {
+        free(rest);
+        opt_unknown_passed(&whatif_options, "whatif", err, sizeof(err));
+        msgtext_print(stderr, "ptosim whatif: %s", err);
+        return EXIT_USAGE;
+    }
+    if (opt.ngraphs != 1 || opt.work_dir || opt.swimlane_level || opt.dep_gen || opt.scope_stats ||
+        opt.dump_level || opt.pmu_given || opt.perfetto || opt.enable_perfetto || opt.quiet || opt.summary_csv ||
+        opt.repeat) {
+        free(rest);
+        msgtext_print(stderr,
+                      "ptosim whatif: takes one GRAPH and none of run's output options (-o, --enable-*, --dump-args, "
+                      "--perfetto), --quiet, --summary-csv or --repeat: whatif writes no files and reads each "
+                      "run's summary; run ptosim run with a row's flags for those");
+        return EXIT_USAGE;
+    }
+    platform plat;
+    chip_config cfg;
+    int code = run_prepare(&opt, &plat, &cfg, NULL);
+    if (code != EXIT_OK) {
+        free(rest);
+        return code;
+    }
+    const char *shown = opt.graph;
+    char spooled[64];
+    if (gsrc_read_once(opt.graph)) { /* read once per run: a pipe is copied to a temporary file first */
+        int src = gsrc_spool_temp(opt.graph, spooled, sizeof(spooled), err, sizeof(err));
+        if (src != 0) {
+            free(rest);
+            msgtext_print(stderr, "ptosim whatif: %s", err);
+            return src > 0 ? EXIT_GRAPH : EXIT_INTERNAL;
+        }
+        for (int i = 0; i < nrest; i++)
+            if (rest[i] == opt.graph)
+                rest[i] = spooled;
+        opt.graph = opt.graphs[0] = spooled;
+    }
+    graph hdr;
+    if (graph_open(&hdr, opt.graph, err, sizeof(err)) != 0) {
+        free(rest);
+        msgtext_print(stderr, "ptosim whatif: %s", err);
+        return graph_err_oom(err) ? EXIT_INTERNAL : EXIT_GRAPH;
+    }
+    run_apply_rings(&cfg, &hdr, &opt);
+    int ks = run_apply_kernel_sets(&cfg, &hdr, &opt);
+    graph_close(&hdr);
+    if (ks != EXIT_OK) {
+        free(rest);
+        return ks;
+    }
+    intr_install();
+    gcomp gc;
+    if ((rc = compile(opt.graph, &gc)) != 0) {
+        free(rest);
+        return rc;
+    }
+    /* the baseline here, once, for its levers */
+    chip *c = malloc(sizeof(*c));
+    cfg.compiled = &gc;
+    if (!c || chip_init(c, &plat, &cfg, opt.graph, err, sizeof(err)) != 0) {
+        msgtext_print(stderr, "ptosim whatif: %s", c ? err : "out of memory");
+        free(c);
+        gcomp_close(&gc);
+        free(rest);
+        return EXIT_INTERNAL;
+    }
+    c->stop = intr_flag();
+    chip_run(c);
+    int cap = 1 + (int)wo.max_levers;
+    lever *v = calloc(1 + WHATIF_ALL, sizeof(*v)); /* every lever, so those past the cap are counted */
+    int n = 0;
+    report_bound bound;
+    report_bound_of(c, &bound);
+    char gname[4 * GRAPH_NAME_MAX], pname[4 * sizeof(plat.name)], graw[GRAPH_NAME_MAX];
+    snprintf(graw, sizeof(graw), "%s", c->orch.g.name);
+    msgtext_escape(gname, sizeof(gname), c->orch.g.name);
+    msgtext_escape(pname, sizeof(pname), plat.name);
+    if (v) {
+        add(v, &n, 1, "baseline");
+        n += make_levers(c, &cfg, &plat, wo.top, v + 1, WHATIF_ALL);
+    }
+    chip_free(c);
+    free(c);
+    if (!v) {
+        fputs("ptosim whatif: out of memory\n", stderr);
+        gcomp_close(&gc);
+        free(rest);
+        return EXIT_INTERNAL;
+    }
+    if (n > cap) {
+        fprintf(stderr, "ptosim whatif: %d levers past --max-levers %ld left out\n", n - cap, wo.max_levers);
+        n = cap;
+    }
+    long jobs = wo.jobs ? wo.jobs : sysconf(_SC_NPROCESSORS_ONLN);
+    rc = intr_signal() ? intr_signal() : run_all(v, n, jobs < 1 ? 1 : jobs, rest, nrest, &gc);
+    gcomp_close(&gc);
+    free(rest);
+    if (rc > 0) {
+        int done = 0;
+        for (int i = 0; i < n; i++)
+            done += v[i].status >= 0;
+        msgtext_print(stderr, "ptosim whatif: interrupted by %s: %d of %d runs finished; nothing ranked",
+                      intr_name(rc), done, n);
+        free(v);
+        return intr_status(rc);
+    }
+    if (rc < 0) {
+        free(v);
+        return EXIT_INTERNAL;
+    }
+    if (!v[0].ms[0]) {
+        msgtext_print(stderr, "ptosim whatif: the baseline run failed (%s); nothing to rank", v[0].why);
+        int st = v[0].status > 0 ? v[0].status : EXIT_INTERNAL;
+        free(v);
+        return st;
+    }
+    const lever **rows = malloc((size_t)n * sizeof(*rows));
+    if (!rows) {
+        fputs("ptosim whatif: out of memory\n", stderr);
+        free(v);
+        return EXIT_INTERNAL;
+    }
+    for (int i = 1; i < n; i++)
+        rows[i - 1] = &v[i];
+    qsort(rows, (size_t)n - 1, sizeof(*rows), by_makespan);
+    if (wo.json)
+        print_json(&v[0], rows, n - 1, graw, plat.name);
+    else
+        print_table(&v[0], rows, n - 1, gname, pname, shown, &bound);
+    free(rows);
+    free(v);
+    return EXIT_OK;
+}
