@@ -505,7 +505,14 @@ static void print_table(const lever *base, const lever **rows, int n, const char
     if (b->kind != REPORT_BOUND_NONE)
         printf(" (bottleneck: %s)", what);
     printf(", %d lever%s\n", n, n == 1 ? "" : "s");
-    printf("%12s %10s %7s  %-40s %s\n", "makespan us", "gain us", "gain", "lever", "ptosim run flags");
+    int wide = 40; /* the lever column: as wide as its longest name, so the flags line up */
+    for (int i = 0; i < n; i++) {
+        char name[4 * sizeof(rows[i]->name)];
+        msgtext_escape(name, sizeof(name), rows[i]->name);
+        if ((int)strlen(name) > wide)
+            wide = (int)strlen(name);
+    }
+    printf("%12s %10s %7s  %-*s %s\n", "makespan us", "gain us", "gain", wide, "lever", "ptosim run flags");
     for (int i = 0; i < n; i++) {
         const lever *l = rows[i];
         char flags[1024];
@@ -519,10 +526,10 @@ static void print_table(const lever *base, const lever **rows, int n, const char
         msgtext_escape(why, sizeof(why), l->why);
         if (l->ms[0]) {
             double gain = base->ms_us - l->ms_us;
-            printf("%12s %10.3f %6.1f%%  %-40s %s\n", l->ms, gain, base->ms_us > 0 ? 100 * gain / base->ms_us : 0,
-                   name, shown);
+            printf("%12s %10.3f %6.1f%%  %-*s %s\n", l->ms, gain, base->ms_us > 0 ? 100 * gain / base->ms_us : 0,
+                   wide, name, shown);
         } else
-            printf("%12s %10s %7s  %-40s %s (failed: %s)\n", "-", "-", "-", name, shown, why);
+            printf("%12s %10s %7s  %-*s %s (failed: %s)\n", "-", "-", "-", wide, name, shown, why);
     }
     printf("each row: ptosim run %s [the run options given] FLAGS\n", gshown);
 }
