@@ -228,6 +228,20 @@ static int rehash(pipe_set *s)
     return 0;
 }
 
+/* Room for one more key: doubles the key array when it is full. Returns 0, or -1 when out of memory. */
+static int grow_keys(pipe_set *s)
+{
+    if (s->n < s->cap)
+        return 0;
+    size_t ncap = s->cap * 2;
+    pipe_kernel *nk = ncap <= SIZE_MAX / sizeof(*nk) ? realloc(s->keys, ncap * sizeof(*nk)) : NULL;
+    if (!nk)
+        return -1;
+    s->keys = nk;
+    s->cap = ncap;
+    return 0;
+}
+
 uint32_t pipe_set_put(pipe_set *s, const pipe_kernel *k)
 {
     uint64_t h = hash_kernel(k);
@@ -236,14 +250,8 @@ uint32_t pipe_set_put(pipe_set *s, const pipe_kernel *k)
         return s->slots[i];
     if (s->n >= UINT32_MAX)
         return 0;
-    if (s->n == s->cap) {
-        size_t ncap = s->cap * 2;
-        pipe_kernel *nk = ncap <= SIZE_MAX / sizeof(*nk) ? realloc(s->keys, ncap * sizeof(*nk)) : NULL;
-        if (!nk)
-            return 0;
-        s->keys = nk;
-        s->cap = ncap;
-    }
+    if (grow_keys(s) != 0)
+        return 0;
     uint32_t ix = (uint32_t)s->n++;
     s->keys[ix] = *k;
     s->slots[i] = ix;
@@ -351,14 +359,8 @@ uint32_t pipe_table_scaled(pipe_table *t, uint32_t ix, uint32_t ppm)
         t->results = nr;
         t->rcap = ncap;
     }
-    if (s->n == s->cap) {
-        size_t ncap = s->cap * 2;
-        pipe_kernel *nk = ncap <= SIZE_MAX / sizeof(*nk) ? realloc(s->keys, ncap * sizeof(*nk)) : NULL;
-        if (!nk)
-            return 0;
-        s->keys = nk;
-        s->cap = ncap;
-    }
+    if (grow_keys(s) != 0)
+        return 0;
     uint32_t nix = (uint32_t)s->n++;
     s->keys[nix] = s->keys[ix];
     pipe_result r = t->results[ix];
