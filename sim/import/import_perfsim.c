@@ -181,18 +181,25 @@ static int read_kernel_json(perf_state *ps, const char *path, const char *text, 
     return rc;
 }
 
-/* The value of "key": "..." at p (a Python dict literal's string entry), into out. */
-static bool py_string(const char *p, const char *end, const char *key, char *out, size_t len)
+/* Where the value of "key": ... starts in p's Python dict literal (before end), or NULL. */
+static const char *py_value(const char *p, const char *end, const char *key)
 {
     char pat[64];
     snprintf(pat, sizeof(pat), "\"%s\"", key);
     const char *k = strstr(p, pat);
     if (!k || k >= end)
-        return false;
+        return NULL;
     k += strlen(pat);
     while (*k == ' ' || *k == ':')
         k++;
-    if (*k != '"')
+    return k;
+}
+
+/* The value of "key": "..." at p (a Python dict literal's string entry), into out. */
+static bool py_string(const char *p, const char *end, const char *key, char *out, size_t len)
+{
+    const char *k = py_value(p, end, key);
+    if (!k || *k != '"')
         return false;
     const char *q = strchr(k + 1, '"');
     if (!q || q > end || (size_t)(q - k - 1) >= len)
@@ -204,14 +211,9 @@ static bool py_string(const char *p, const char *end, const char *key, char *out
 /* The value of "key": N at p (a Python dict literal's integer entry), in [0, GRAPH_MAX_FUNC_ID). */
 static bool py_int(const char *p, const char *end, const char *key, int *out)
 {
-    char pat[64];
-    snprintf(pat, sizeof(pat), "\"%s\"", key);
-    const char *k = strstr(p, pat);
-    if (!k || k >= end)
+    const char *k = py_value(p, end, key);
+    if (!k)
         return false;
-    k += strlen(pat);
-    while (*k == ' ' || *k == ':')
-        k++;
     char *e;
     long v = strtol(k, &e, 10);
     if (e == k || e > end || v < 0 || v >= GRAPH_MAX_FUNC_ID || (*k < '0' || *k > '9'))
