@@ -11,6 +11,7 @@
 #include "../base/msg_text.h"
 #include "../base/outfile.h"
 #include "../runtime/runtime_error.h"
+#include "roofline.h"
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -443,6 +444,7 @@ int report_write_run(const chip *c, const report_info *ri, const char *path, cha
             report_busy_fraction(c, CORE_AIV));
     write_kernels(c, f);
     write_hbm(c, f);
+    roof_write_json(c, f);
     fputs("  \"rings\": [", f);
     for (int r = 0; r < RING_COUNT; r++)
         outfile_printf(f,
