@@ -17,6 +17,7 @@
 #define RF_PLOT_W (RF_W - RF_LEFT - RF_RIGHT)
 #define RF_H (RF_TOP + RF_PLOT_H + RF_BOTTOM)
 #define RF_MAX_DECADES 9 /* the y axis spans at most this many powers of ten below its top */
+#define RF_LABEL_NAMES 3 /* kernels named at one spot, the rest counted */
 
 /* v with an SI prefix and unit: "74.5 T" "FLOP/s". */
 static void si(char *b, size_t n, double v, const char *unit)
@@ -204,17 +205,27 @@ static void chart(rep *r, const int *idx, int n)
         char text[512];
         size_t len = 0;
         text[0] = 0;
-        for (int j = i, m = 0; j < n; j++) {
+        int m = 0;
+        for (int j = i; j < n; j++) {
             if (px[2 * j] < 0 || fabs(px[2 * j] - px[2 * i]) >= 4 || fabs(px[2 * j + 1] - px[2 * i + 1]) >= 4)
                 continue;
+            if (m++ >= RF_LABEL_NAMES)
+                continue;
             const char *name = ro->k[idx[j]].name;
-            int w = snprintf(text + len, sizeof(text) - len, "%s%.20s%s", m++ ? ", " : "", name,
+            int w = snprintf(text + len, sizeof(text) - len, "%s%.20s%s", m > 1 ? ", " : "", name,
                              strlen(name) > 20 ? "..." : "");
-            if (w < 0 || (size_t)w >= sizeof(text) - len)
-                break;
-            len += (size_t)w;
+            if (w > 0 && (size_t)w < sizeof(text) - len)
+                len += (size_t)w;
         }
-        double lx = px[2 * i] + 8, ly = px[2 * i + 1] + 4, lw = 6.2 * (double)len;
+        if (m > RF_LABEL_NAMES) {
+            int w = snprintf(text + len, sizeof(text) - len, " +%d", m - RF_LABEL_NAMES);
+            if (w > 0 && (size_t)w < sizeof(text) - len)
+                len += (size_t)w;
+        }
+        /* right of the point, or left of it when the plot ends first */
+        double lw = 6.2 * (double)len, lx = px[2 * i] + 8, ly = px[2 * i + 1] + 4;
+        if (lx + lw > RF_LEFT + RF_PLOT_W)
+            lx = px[2 * i] - 8 - lw;
         for (bool moved = true; moved;) {
             moved = false;
             for (int b = 0; b < nbox; b++)
