@@ -1883,7 +1883,8 @@ START_TEST(chromium_renders_every_section_with_its_numbers)
     tu_run_free(&r);
     R = probe_page(ds);
     const cJSON *secs2 = probe_get(R, "sections");
-    static const char *const want2[] = {"summary", "dump", "overhead", "swimlane", "rings", "pipes", "roofline"};
+    static const char *const want2[] = {"summary", "dump",  "overhead", "swimlane",
+                                        "rings",   "pipes", "roofline"};
     ck_assert_int_eq(cJSON_GetArraySize(secs2), 7);
     for (int i = 0; i < 7; i++)
         ck_assert_str_eq(cJSON_GetArrayItem(secs2, i)->valuestring, want2[i]);

@@ -1,4 +1,5 @@
-/* test_roofline.c - each kernel against the die's roofline: hand-worked figures, ptosim_run.json, the page. */
+/* test_roofline.c - each kernel against the die's roofline: hand-worked figures, ptosim_run.json, the page.
+ */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,20 +26,21 @@ static void near(double got, double want, const char *what)
 
 /* mm: an AIC pipe-form kernel; flat: a cycles cost; vec32: an FLOAT32 vector kernel; ps: a Perf-Sim
  * profile. One task each, independent. */
-#define HEADER(MMNAME)                                                                                      \
-    "{\"ptosim_graph\": 1, \"name\": \"roof\", \"kernels\": ["                                              \
-    "{\"id\": 0, \"name\": \"" MMNAME "\", \"core\": \"aic\", \"cost\": {\"tiles\": 4, \"buffers\": 2, "    \
-    "\"scalar\": 0, \"mte2\": {\"bytes\": 65536}, \"cube\": {\"m\": 128, \"n\": 128, \"k\": 128, \"dtype\": " \
-    "\"FLOAT16\"}, \"fixpipe\": {\"bytes\": 32768}}},"                                                      \
+#define HEADER(MMNAME)                                                                                       \
+    "{\"ptosim_graph\": 1, \"name\": \"roof\", \"kernels\": ["                                               \
+    "{\"id\": 0, \"name\": \"" MMNAME "\", \"core\": \"aic\", \"cost\": {\"tiles\": 4, \"buffers\": 2, "     \
+    "\"scalar\": 0, \"mte2\": {\"bytes\": 65536}, \"cube\": {\"m\": 128, \"n\": 128, \"k\": 128, "           \
+    "\"dtype\": "                                                                                            \
+    "\"FLOAT16\"}, \"fixpipe\": {\"bytes\": 32768}}},"                                                       \
     "{\"id\": 1, \"name\": \"flat\", \"core\": \"aiv\", \"cost\": {\"cycles\": 18000}},"                     \
-    "{\"id\": 2, \"name\": \"vec32\", \"core\": \"aiv\", \"cost\": {\"tiles\": 2, \"scalar\": 0, \"mte2\": "  \
+    "{\"id\": 2, \"name\": \"vec32\", \"core\": \"aiv\", \"cost\": {\"tiles\": 2, \"scalar\": 0, \"mte2\": " \
     "{\"bytes\": 32768}, \"vector\": {\"elems\": 8192, \"dtype\": \"FLOAT32\"}, \"mte3\": {\"bytes\": "      \
-    "32768}}},"                                                                                             \
+    "32768}}},"                                                                                              \
     "{\"id\": 3, \"name\": \"ps\", \"core\": \"aic\", \"cost\": {\"perf_sim\": {\"ghz\": 1.85, \"cycles\": " \
     "19696, \"busy\": {\"scalar\": 20, \"mte2\": 6688, \"mte1\": 1544, \"cube\": 8216, \"fixpipe\": 3228}, " \
     "\"gm_bytes\": {\"mte2\": 131072, \"fixpipe\": 65536}}}}]}\n"
-#define SUBMITS                                                                                             \
-    "{\"op\": \"submit\", \"kernel\": 0}\n{\"op\": \"submit\", \"kernel\": 1}\n"                           \
+#define SUBMITS                                                                                              \
+    "{\"op\": \"submit\", \"kernel\": 0}\n{\"op\": \"submit\", \"kernel\": 1}\n"                             \
     "{\"op\": \"submit\", \"kernel\": 2}\n{\"op\": \"submit\", \"kernel\": 3}\n"
 
 static const char GRAPH[] = HEADER("mm") SUBMITS;
@@ -52,7 +54,7 @@ START_TEST(ceilings_come_from_the_platform_figures)
     roof_ceilings_of(&c->plat, &ce);
     ck_assert_int_eq(ce.aic_cores, 24);
     ck_assert_int_eq(ce.aiv_cores, 48);
-    near(ce.cube_peak, 24 * 8192 * 1.8e9, "cube peak"); /* 353.8944 TFLOP/s */
+    near(ce.cube_peak, 24 * 8192 * 1.8e9, "cube peak");    /* 353.8944 TFLOP/s */
     near(ce.vector_peak, 48 * 128 * 1.8e9, "vector peak"); /* 11.0592 Top/s */
     near(ce.hbm_bw, 1.6e12, "hbm");
     near(ce.cube_peak / ce.hbm_bw, 221.184, "cube ridge");
@@ -209,12 +211,14 @@ START_TEST(the_report_page_shows_the_roofline_table)
     ck_assert_ptr_nonnull(strstr(html, "<section id=\"roofline\">"));
     ck_assert_ptr_nonnull(strstr(html, "<svg id=\"roofline-chart\""));
     /* 42.67 FLOP/B; 74.50 and 68.27 TFLOP/s; 109.1 % of the roof; MTE2 the busiest */
-    ck_assert_ptr_nonnull(strstr(html, "<tr><td class=\"l\">mm</td><td class=\"l\">AIC</td><td>42.7 FLOP/B</td>"
-                                       "<td>74.5 TFLOP/s</td><td>68.3 TFLOP/s</td><td class=\"l\">memory</td>"
-                                       "<td>109.1%</td><td class=\"l\">mte2</td>"));
-    ck_assert_ptr_nonnull(strstr(html, "<tr><td class=\"l\">flat</td><td class=\"l\">AIV</td><td class=\"l\">no "
-                                       "pipe profile</td><td>-</td><td>-</td><td class=\"l\">-</td><td>-</td>"
-                                       "<td class=\"l\">-</td>"));
+    ck_assert_ptr_nonnull(strstr(html,
+                                 "<tr><td class=\"l\">mm</td><td class=\"l\">AIC</td><td>42.7 FLOP/B</td>"
+                                 "<td>74.5 TFLOP/s</td><td>68.3 TFLOP/s</td><td class=\"l\">memory</td>"
+                                 "<td>109.1%</td><td class=\"l\">mte2</td>"));
+    ck_assert_ptr_nonnull(strstr(html,
+                                 "<tr><td class=\"l\">flat</td><td class=\"l\">AIV</td><td class=\"l\">no "
+                                 "pipe profile</td><td>-</td><td>-</td><td class=\"l\">-</td><td>-</td>"
+                                 "<td class=\"l\">-</td>"));
     free(html);
 }
 END_TEST
@@ -230,8 +234,9 @@ START_TEST(a_hostile_kernel_name_is_escaped_on_the_page)
     char *sec = strstr(html, "<section id=\"roofline\">");
     ck_assert_ptr_nonnull(sec);
     ck_assert_ptr_null(strstr(html, "<img"));
-    ck_assert_ptr_nonnull(strstr(sec, "<tr><td class=\"l\">&lt;img src=x onerror=&#39;alert(1)&#39;&gt;&amp;amp;"
-                                      "</td>"));
+    ck_assert_ptr_nonnull(strstr(sec,
+                                 "<tr><td class=\"l\">&lt;img src=x onerror=&#39;alert(1)&#39;&gt;&amp;amp;"
+                                 "</td>"));
     /* the chart's point title and label too */
     ck_assert_ptr_nonnull(strstr(sec, "<title>&lt;img src=x onerror=&#39;alert(1)&#39;&gt;&amp;amp;: 42.7 "
                                       "FLOP/B"));

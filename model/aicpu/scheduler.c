@@ -308,7 +308,8 @@ static void account_execution(sched *sc, const core *co, const task *tk, const c
             ks->busy_cycles[p] += b < (double)cycles ? b : (double)cycles;
         }
         double ops, per_cycle;
-        if (pipe_ops(pipe_table_kernel(&r->pipes, ix), &r->pipes.rates, &ops, &per_cycle) == PIPE_OPS_COUNTED) {
+        const pipe_kernel *pk = pipe_table_kernel(&r->pipes, ix);
+        if (pipe_ops(pk, &r->pipes.rates, &ops, &per_cycle) == PIPE_OPS_COUNTED) {
             ks->ops_executions++;
             ks->ops += ops;
             ks->ops_peak_cycles += per_cycle > 0 ? ops / per_cycle : 0;

@@ -39,15 +39,16 @@ const char *roof_status_text(roof_status s, bool aic)
         return "Perf-Sim profile: no operation count";
     case ROOF_CYCLES:
     default:
-        return aic ? "cube given in cycles: no operation count" : "vector given in cycles: no operation count";
+        return aic ? "cube given in cycles: no operation count"
+                   : "vector given in cycles: no operation count";
     }
 }
 
 /* The key scripts test: one word per status. */
 static const char *status_key(roof_status s)
 {
-    static const char *const k[] = {"ok",      "no_gm_traffic",   "no_work",         "not_run",
-                                    "no_pipe_profile", "perf_sim_profile", "cycles_only"};
+    static const char *const k[] = {
+        "ok", "no_gm_traffic", "no_work", "not_run", "no_pipe_profile", "perf_sim_profile", "cycles_only"};
     return s >= 0 && s < (int)(sizeof(k) / sizeof(k[0])) ? k[s] : "?";
 }
 
@@ -201,18 +202,19 @@ void roof_write_json(const chip *c, FILE *f)
     if (cpr < 0) /* out of memory: the file is not committed rather than one without the shares */
         outfile_note_failure();
     bool cp = cpr > 0;
-    outfile_printf(f,
-            "  \"roofline\": {\"ceilings\": {\"element_bytes\": 2, \"aic_cores\": %d, \"aiv_cores\": %d, "
-            "\"cube_peak_flop_per_s\": %.9g, \"vector_peak_op_per_s\": %.9g, \"hbm_bytes_per_s\": %.9g, "
-            "\"cube_ridge_flop_per_byte\": %.9g, \"vector_ridge_op_per_byte\": %.9g, \"sources\": {"
-            "\"cube_peak\": \"clusters (model/README.md \\u00a72.1) x 2 cube_m cube_n (cube_k_bytes / 2) per "
-            "cycle (\\u00a710.1) x aicore_freq_hz (\\u00a71.3); a2a3: 353.9 TFLOP/s fp16, gitcode "
-            "cann/ops-nn#6033\", \"vector_peak\": \"2 x clusters x vec_bytes_per_cycle / 2 lanes "
-            "(\\u00a710.1) x aicore_freq_hz: one element operation per lane per cycle\", \"hbm_bw\": "
-            "\"hbm_bw (model/README.md \\u00a712.1): CANN's migration guide via gitcode cann/ops-nn#6033\"}}, "
-            "\"critical_path_span_us\": ",
-            ce.aic_cores, ce.aiv_cores, ce.cube_peak, ce.vector_peak, ce.hbm_bw, ce.cube_peak / ce.hbm_bw,
-            ce.vector_peak / ce.hbm_bw);
+    outfile_printf(
+        f,
+        "  \"roofline\": {\"ceilings\": {\"element_bytes\": 2, \"aic_cores\": %d, \"aiv_cores\": %d, "
+        "\"cube_peak_flop_per_s\": %.9g, \"vector_peak_op_per_s\": %.9g, \"hbm_bytes_per_s\": %.9g, "
+        "\"cube_ridge_flop_per_byte\": %.9g, \"vector_ridge_op_per_byte\": %.9g, \"sources\": {"
+        "\"cube_peak\": \"clusters (model/README.md \\u00a72.1) x 2 cube_m cube_n (cube_k_bytes / 2) per "
+        "cycle (\\u00a710.1) x aicore_freq_hz (\\u00a71.3); a2a3: 353.9 TFLOP/s fp16, gitcode "
+        "cann/ops-nn#6033\", \"vector_peak\": \"2 x clusters x vec_bytes_per_cycle / 2 lanes "
+        "(\\u00a710.1) x aicore_freq_hz: one element operation per lane per cycle\", \"hbm_bw\": "
+        "\"hbm_bw (model/README.md \\u00a712.1): CANN's migration guide via gitcode cann/ops-nn#6033\"}}, "
+        "\"critical_path_span_us\": ",
+        ce.aic_cores, ce.aiv_cores, ce.cube_peak, ce.vector_peak, ce.hbm_bw, ce.cube_peak / ce.hbm_bw,
+        ce.vector_peak / ce.hbm_bw);
     if (cp)
         outfile_printf(f, "%.6f", span_us);
     else
@@ -230,8 +232,8 @@ void roof_write_json(const chip *c, FILE *f)
         outfile_printf(f, "%s\n    {\"func_id\": %d, \"name\": ", first ? "" : ",", id);
         jsonw_str(f, k->name);
         outfile_printf(f, ", \"core\": \"%s\", \"status\": \"%s\", \"note\": \"%s\", \"ops_unit\": \"%s\"",
-                rk.aic ? "aic" : "aiv", status_key(rk.status), roof_status_text(rk.status, rk.aic),
-                rk.aic ? "flop" : "element_op");
+                       rk.aic ? "aic" : "aiv", status_key(rk.status), roof_status_text(rk.status, rk.aic),
+                       rk.aic ? "flop" : "element_op");
         outfile_printf(f, ", \"executions_counted\": %" PRIu64, rk.counted);
         num_or_null(f, "ops", counted, "%.9g", rk.ops);
         num_or_null(f, "gm_bytes", counted, "%.0f", rk.gm_bytes);

@@ -31,18 +31,18 @@ typedef enum {
 /* One kernel against the roofline. */
 typedef struct roof_kernel {
     roof_status status;
-    bool aic;               /* cube core (FLOPs) or vector core (element ops) */
-    uint64_t counted;       /* executions whose operations are counted */
-    double ops;             /* their operations */
-    double gm_bytes;        /* their GM bytes (HBM traffic; re-reads the L2 serves are not in it) */
-    double time_us;         /* their time on cores (with HBM contention) */
-    double intensity;       /* ops / gm_bytes (ROOF_OK) */
-    double achieved;        /* ops/s of the die if every core of its type ran it as here: ops / time x cores */
-    double peak;            /* the die's compute peak at the kernel's element size */
-    double roof;            /* min(peak, intensity x hbm_bw): the most the die can do at this intensity */
-    bool compute_bound;     /* intensity x hbm_bw >= peak (at or right of the ridge point) */
-    double roof_fraction;   /* achieved / roof */
-    int busiest;            /* busiest pipe over its executions, -1 without a pipe profile */
+    bool aic;             /* cube core (FLOPs) or vector core (element ops) */
+    uint64_t counted;     /* executions whose operations are counted */
+    double ops;           /* their operations */
+    double gm_bytes;      /* their GM bytes (HBM traffic; re-reads the L2 serves are not in it) */
+    double time_us;       /* their time on cores (with HBM contention) */
+    double intensity;     /* ops / gm_bytes (ROOF_OK) */
+    double achieved;      /* ops/s of the die if every core of its type ran it as here: ops / time x cores */
+    double peak;          /* the die's compute peak at the kernel's element size */
+    double roof;          /* min(peak, intensity x hbm_bw): the most the die can do at this intensity */
+    bool compute_bound;   /* intensity x hbm_bw >= peak (at or right of the ridge point) */
+    double roof_fraction; /* achieved / roof */
+    int busiest;          /* busiest pipe over its executions, -1 without a pipe profile */
     double busiest_fraction; /* its busy fraction */
 } roof_kernel;
 

@@ -89,7 +89,8 @@ static int load_kernel(jctx *c, const cJSON *k, int i, rd_roof_kernel *kd)
     if (kd->has_ai && !(kd->ai > 0))
         return bad(c, FIELD("arithmetic_intensity"), "not a positive number");
     if (str_or_null(c, k, "busiest_pipe", FIELD("busiest_pipe"), kd->busiest, sizeof(kd->busiest)) != 0 ||
-        num_or_null(c, k, "critical_path_share", FIELD("critical_path_share"), &kd->has_cp, &kd->cp_share) != 0)
+        num_or_null(c, k, "critical_path_share", FIELD("critical_path_share"), &kd->has_cp, &kd->cp_share) !=
+            0)
         return RD_BAD;
 #undef FIELD
     return 0;
@@ -107,9 +108,10 @@ int rd_load_roof(jctx *c, const cJSON *root, rd_roof *out)
                 *ks = cJSON_GetObjectItemCaseSensitive(r, "kernels");
     if (!cJSON_IsObject(ce))
         return bad(c, "roofline.ceilings", "missing or not an object");
-    if (need_pos(c, ce, "cube_peak_flop_per_s", "roofline.ceilings.cube_peak_flop_per_s", &out->cube_peak) != 0 ||
-        need_pos(c, ce, "vector_peak_op_per_s", "roofline.ceilings.vector_peak_op_per_s", &out->vector_peak) !=
+    if (need_pos(c, ce, "cube_peak_flop_per_s", "roofline.ceilings.cube_peak_flop_per_s", &out->cube_peak) !=
             0 ||
+        need_pos(c, ce, "vector_peak_op_per_s", "roofline.ceilings.vector_peak_op_per_s",
+                 &out->vector_peak) != 0 ||
         need_pos(c, ce, "hbm_bytes_per_s", "roofline.ceilings.hbm_bytes_per_s", &out->hbm_bw) != 0)
         return RD_BAD;
     if (!cJSON_IsArray(ks))

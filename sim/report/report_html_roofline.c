@@ -82,8 +82,8 @@ static void peak_line(FILE *f, const frame *fr, double peak, double bw, const ch
         return;
     if (x0 < RF_LEFT)
         x0 = RF_LEFT;
-    rh_hp(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"2.5\"/>", x0, y,
-          x1, y, col);
+    rh_hp(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"2.5\"/>", x0,
+          y, x1, y, col);
     rh_hp(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"/>", x0, y, col);
     rh_hp(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" fill=\"%s\">%s</text>\n", x1 - 4,
           below ? y + 15 : y - 5, col, label);
@@ -129,22 +129,24 @@ static void chart(rep *r, const int *idx, int n)
         rh_hp(f, "<line class=\"grid\" x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\"/>", RF_LEFT, y,
               RF_LEFT + RF_PLOT_W, y);
         decade_label(b, sizeof(b), e, "");
-        rh_hp(f, "<text class=\"tick\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n", RF_LEFT - 6, y + 3,
-              b);
+        rh_hp(f, "<text class=\"tick\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n", RF_LEFT - 6,
+              y + 3, b);
     }
     rh_hp(f,
           "<line class=\"axis\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/><line class=\"axis\" x1=\"%d\" "
           "y1=\"%d\" x2=\"%d\" y2=\"%d\"/>\n",
           RF_LEFT, RF_TOP, RF_LEFT, RF_TOP + RF_PLOT_H, RF_LEFT, RF_TOP + RF_PLOT_H, RF_LEFT + RF_PLOT_W,
           RF_TOP + RF_PLOT_H);
-    rh_hp(f,
-          "<text class=\"title\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">arithmetic intensity (operations per "
-          "byte of HBM traffic)</text>",
-          RF_LEFT + RF_PLOT_W / 2, RF_H - 10);
-    rh_hp(f,
-          "<text class=\"title\" transform=\"translate(14,%d) rotate(-90)\" text-anchor=\"middle\">operations "
-          "per second (die)</text>\n",
-          RF_TOP + RF_PLOT_H / 2);
+    rh_hp(
+        f,
+        "<text class=\"title\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">arithmetic intensity (operations per "
+        "byte of HBM traffic)</text>",
+        RF_LEFT + RF_PLOT_W / 2, RF_H - 10);
+    rh_hp(
+        f,
+        "<text class=\"title\" transform=\"translate(14,%d) rotate(-90)\" text-anchor=\"middle\">operations "
+        "per second (die)</text>\n",
+        RF_TOP + RF_PLOT_H / 2);
     /* the bandwidth slope, from where it enters the frame to the higher ridge */
     double x0 = pow(10, fr.xlo), y0 = bw * x0;
     if (y0 < pow(10, fr.ylo)) {
@@ -152,15 +154,16 @@ static void chart(rep *r, const int *idx, int n)
         x0 = y0 / bw;
     }
     double xs = px_x(&fr, x0), ys = px_y(&fr, y0);
-    rh_hp(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#555\" stroke-width=\"2.5\"/>", xs,
-          ys, px_x(&fr, cr), px_y(&fr, ro->cube_peak));
+    rh_hp(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#555\" stroke-width=\"2.5\"/>",
+          xs, ys, px_x(&fr, cr), px_y(&fr, ro->cube_peak));
     si(b, sizeof(b), bw, "B/s");
     char lab[160];
     snprintf(lab, sizeof(lab), "HBM %s", b);
     /* under the slope, near where it enters */
     double la = pow(10, log10(x0) + 0.6), lx = px_x(&fr, la) + 4, ly = px_y(&fr, bw * la) + 16;
-    rh_hp(f, "<text x=\"%.1f\" y=\"%.1f\" fill=\"#555\" transform=\"rotate(%.1f %.1f %.1f)\">%s</text>\n", lx, ly,
-          -atan2(px_y(&fr, bw) - px_y(&fr, bw * 10), px_x(&fr, 10) - px_x(&fr, 1)) * 180 / M_PI, lx, ly, lab);
+    rh_hp(f, "<text x=\"%.1f\" y=\"%.1f\" fill=\"#555\" transform=\"rotate(%.1f %.1f %.1f)\">%s</text>\n", lx,
+          ly, -atan2(px_y(&fr, bw) - px_y(&fr, bw * 10), px_x(&fr, 10) - px_x(&fr, 1)) * 180 / M_PI, lx, ly,
+          lab);
     si(b, sizeof(b), ro->cube_peak, "FLOP/s");
     snprintf(lab, sizeof(lab), "cube peak %s (16-bit), ridge %.0f FLOP/B", b, cr);
     peak_line(f, &fr, ro->cube_peak, bw, lab, COL_AIC, false);
@@ -190,7 +193,8 @@ static void chart(rep *r, const int *idx, int n)
         char a[64], c[64];
         fmt_ai(a, sizeof(a), k->ai, k->aic);
         si(c, sizeof(c), k->achieved, k->aic ? "FLOP/s" : "op/s");
-        rh_hp(f, "<circle class=\"pt %s\" cx=\"%.1f\" cy=\"%.1f\" r=\"5.5\"><title>", k->aic ? "aic" : "aiv", x, y);
+        rh_hp(f, "<circle class=\"pt %s\" cx=\"%.1f\" cy=\"%.1f\" r=\"5.5\"><title>", k->aic ? "aic" : "aiv",
+              x, y);
         rh_hp(f, "%s: %s, %s, %.1f%% of its roof</title></circle>\n", k->name, a, c, 100 * k->fraction);
     }
     for (int i = 0; i < n; i++) {
@@ -198,7 +202,8 @@ static void chart(rep *r, const int *idx, int n)
             continue;
         bool shown = false;
         for (int j = 0; j < i && !shown; j++)
-            shown = px[2 * j] >= 0 && fabs(px[2 * j] - px[2 * i]) < 4 && fabs(px[2 * j + 1] - px[2 * i + 1]) < 4;
+            shown =
+                px[2 * j] >= 0 && fabs(px[2 * j] - px[2 * i]) < 4 && fabs(px[2 * j + 1] - px[2 * i + 1]) < 4;
         if (shown)
             continue;
         /* the label's text first, to know its width: moved down while it would cover one placed before */
@@ -246,10 +251,11 @@ static void table(rep *r, const int *idx, int n)
 {
     FILE *f = r->f;
     const rd_roof *ro = &r->run.roof;
-    fputs("<table id=\"roofline-table\"><tr><th class=\"l\">kernel</th><th class=\"l\">core</th><th>arithmetic "
-          "intensity</th><th>achieved</th><th>roof at its intensity</th><th class=\"l\">bound</th><th>% of "
-          "roof</th><th class=\"l\">busiest pipe</th><th>critical-path share</th></tr>\n",
-          f);
+    fputs(
+        "<table id=\"roofline-table\"><tr><th class=\"l\">kernel</th><th class=\"l\">core</th><th>arithmetic "
+        "intensity</th><th>achieved</th><th>roof at its intensity</th><th class=\"l\">bound</th><th>% of "
+        "roof</th><th class=\"l\">busiest pipe</th><th>critical-path share</th></tr>\n",
+        f);
     for (int i = 0; i < n; i++) {
         const rd_roof_kernel *k = &ro->k[idx[i]];
         const char *unit = k->aic ? "FLOP/s" : "op/s";
@@ -284,7 +290,8 @@ void rh_section_roofline(rep *r)
     const rd_roof *ro = &r->run.roof;
     fputs("<section id=\"roofline\">\n<h2>Roofline</h2>\n", f);
     if (!ro->given) {
-        rh_note(f, "This <code>ptosim_run.json</code> has no <code>roofline</code> (an older ptosim wrote it).");
+        rh_note(f,
+                "This <code>ptosim_run.json</code> has no <code>roofline</code> (an older ptosim wrote it).");
         fputs("</section>\n", f);
         return;
     }
@@ -292,13 +299,14 @@ void rh_section_roofline(rep *r)
     si(cube, sizeof(cube), ro->cube_peak, "FLOP/s");
     si(vec, sizeof(vec), ro->vector_peak, "op/s");
     si(hbm, sizeof(hbm), ro->hbm_bw, "B/s");
-    rh_hp(f,
-          "<p class=\"sub\">Each kernel's operations per byte of HBM traffic against what it achieved, as the "
-          "die would if every core of its type ran it as it ran here (ptosim_run.json <code>roofline</code>). "
-          "The ceilings are the platform's: cube peak %s, vector peak %s (16-bit elements), HBM %s. Left of a "
-          "ridge point a kernel can at best be memory-bound, right of it compute-bound; a kernel over its roof "
-          "(more than 100%%) had more HBM than an equal share of the die's.</p>\n",
-          cube, vec, hbm);
+    rh_hp(
+        f,
+        "<p class=\"sub\">Each kernel's operations per byte of HBM traffic against what it achieved, as the "
+        "die would if every core of its type ran it as it ran here (ptosim_run.json <code>roofline</code>). "
+        "The ceilings are the platform's: cube peak %s, vector peak %s (16-bit elements), HBM %s. Left of a "
+        "ridge point a kernel can at best be memory-bound, right of it compute-bound; a kernel over its roof "
+        "(more than 100%%) had more HBM than an equal share of the die's.</p>\n",
+        cube, vec, hbm);
     int *idx = malloc((size_t)(ro->n ? ro->n : 1) * sizeof(*idx)), placed = 0;
     if (!idx) {
         fputs("</section>\n", f);
@@ -313,8 +321,9 @@ void rh_section_roofline(rep *r)
     if (placed)
         chart(r, idx, ro->n);
     else
-        rh_note(f, "No kernel has an operation count and GM traffic (flat costs or Perf-Sim profiles only), so "
-                   "no kernel has a point on the roofline.");
+        rh_note(f,
+                "No kernel has an operation count and GM traffic (flat costs or Perf-Sim profiles only), so "
+                "no kernel has a point on the roofline.");
     if (ro->n)
         table(r, idx, ro->n);
     free(idx);
