@@ -44,8 +44,8 @@ FUZZ_LIB_SRC := $(MODEL_SRC) sim/import/import.c sim/import/import_read.c sim/im
 	sim/import/import_state.c sim/import/import_heap.c sim/import/import_cost.c sim/import/import_perfsim.c \
 	sim/perfsim/perfsim.c sim/perfsim/perfsim_price.c sim/perfsim/sha256.c sim/cli/stop_signal.c sim/cli/progress.c \
 	$(BUILD)/sim/perfsim/perfsim_harness.c sim/cli/cli.c sim/cli/opt_table.c \
-	sim/report/report_data.c sim/report/report_data_dfx.c sim/report/report_data_sweep.c sim/json/json_scan.c \
-	sim/json/json_span.c sim/json/json_stream.c
+	sim/report/report_data.c sim/report/report_data_dfx.c sim/report/report_data_sweep.c \
+	sim/report/report_data_roof.c sim/json/json_scan.c sim/json/json_span.c sim/json/json_stream.c
 FUZZ_LIB_OBJ := $(FUZZ_LIB_SRC:%.c=build-fuzz/%.o)
 # conform's comparison, which fuzz_conform links beside the library (lint links it too)
 CONFORM_CMP_SRC := sim/conform/conform_compare.c sim/conform/conform_read.c sim/conform/conform_deps.c \

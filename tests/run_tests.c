@@ -15,6 +15,7 @@ int main(void)
     srunner_add_suite(sr, suite_rings());
     srunner_add_suite(sr, suite_deps());
     srunner_add_suite(sr, suite_pipe());
+    srunner_add_suite(sr, suite_roofline());
     srunner_add_suite(sr, suite_pmu());
     srunner_add_suite(sr, suite_hbm());
     srunner_add_suite(sr, suite_dump());

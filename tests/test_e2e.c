@@ -457,6 +457,7 @@ START_TEST(run_report_and_name_map_describe_the_run)
                                        "bottleneck",
                                        "bound",
                                        "hbm",
+                                       "roofline",
                                        "rings",
                                        "tensormap",
                                        "ring_occupancy",

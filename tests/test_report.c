@@ -81,6 +81,15 @@ static const char RUN_JSON[] =
     "[1024, 0, 0]}, \"dep_pool\": {\"low\": [0, 0, 0], \"high\": [0, 0, 0]}}]},\n"
     " \"profiling\": {\"perturbed\": false, \"pmu_single_issue\": true},\n"
     " \"hbm\": {\"saturated_us\": 0.0},\n"
+    " \"roofline\": {\"ceilings\": {\"cube_peak_flop_per_s\": 3.538944e+14, \"vector_peak_op_per_s\": "
+    "1.10592e+13, \"hbm_bytes_per_s\": 1.6e+12}, \"kernels\": [\n"
+    "  {\"func_id\": 0, \"name\": \"mm\", \"core\": \"aic\", \"status\": \"ok\", \"note\": \"ok\", "
+    "\"arithmetic_intensity\": 16, \"achieved_op_per_s\": 2e+13, \"peak_op_per_s\": 3.538944e+14, "
+    "\"roof_op_per_s\": 2.56e+13, \"bound\": \"memory\", \"roof_fraction\": 0.78125, \"busiest_pipe\": "
+    "\"mte2\", \"critical_path_share\": 0.5},\n"
+    "  {\"func_id\": 1, \"name\": \"vadd\", \"core\": \"aiv\", \"status\": \"no_pipe_profile\", \"note\": "
+    "\"no pipe profile\", \"arithmetic_intensity\": null, \"achieved_op_per_s\": null, \"busiest_pipe\": "
+    "null, \"critical_path_share\": 0.25}]},\n"
     " \"overhead\": {\"computed\": true, \"executions\": 4, \"tasks\": 4, \"window_us\": 34.000,\n"
     "  \"overhead_pct\": {\"aic\": 4.412, \"aiv\": 4.412, \"all\": 0.000, \"has\": 8.824},\n"
     "  \"verdict\": \"partially scheduler-limited\",\n"
@@ -1754,10 +1763,11 @@ START_TEST(chromium_renders_every_section_with_its_numbers)
 
     /* every section, in order, each with its charts rendered at a visible size */
     const cJSON *secs = probe_get(R, "sections");
-    static const char *const want_secs[] = {"summary", "overhead", "swimlane", "rings", "pipes", "sweep"};
-    static const int want_svgs[] = {1, 1, 1, 3, 1, 4}; /* sweep: makespan and blocked time per knob */
-    ck_assert_int_eq(cJSON_GetArraySize(secs), 6);
-    for (int i = 0; i < 6; i++) {
+    static const char *const want_secs[] = {"summary", "overhead", "swimlane", "rings",
+                                            "pipes",   "roofline", "sweep"};
+    static const int want_svgs[] = {1, 1, 1, 3, 1, 1, 4}; /* sweep: makespan and blocked time per knob */
+    ck_assert_int_eq(cJSON_GetArraySize(secs), 7);
+    for (int i = 0; i < 7; i++) {
         ck_assert_str_eq(cJSON_GetArrayItem(secs, i)->valuestring, want_secs[i]);
         ck_assert_msg(cJSON_GetObjectItem(probe_get(R, "svgs"), want_secs[i])->valueint == want_svgs[i],
                       "section %s renders %d svgs", want_secs[i],
@@ -1780,6 +1790,8 @@ START_TEST(chromium_renders_every_section_with_its_numbers)
     ASSERT_SHOWS("pipes", "mte2");
     ASSERT_SHOWS("pipes", "90%");
     ASSERT_SHOWS("pipes", "Kernels with a flat cost (no pipe model): vadd.");
+    ASSERT_SHOWS("roofline", "mm\tAIC\t16 FLOP/B\t20.0 TFLOP/s\t25.6 TFLOP/s\tmemory\t78.1%\tmte2\t50.0%");
+    ASSERT_SHOWS("roofline", "vadd\tAIV\tno pipe profile\t-\t-\t-\t-\t-\t25.0%");
     ASSERT_SHOWS("sweep", "2 swept knobs");
     ASSERT_SHOWS("sweep", "makespan and orchestrator blocked time against ring_task_window (all rings)");
     ASSERT_SHOWS("sweep", "makespan and orchestrator blocked time against ring_heap (ring 1)");
@@ -1871,9 +1883,10 @@ START_TEST(chromium_renders_every_section_with_its_numbers)
     tu_run_free(&r);
     R = probe_page(ds);
     const cJSON *secs2 = probe_get(R, "sections");
-    static const char *const want2[] = {"summary", "dump", "overhead", "swimlane", "rings", "pipes"};
-    ck_assert_int_eq(cJSON_GetArraySize(secs2), 6);
-    for (int i = 0; i < 6; i++)
+    static const char *const want2[] = {"summary", "dump",  "overhead", "swimlane",
+                                        "rings",   "pipes", "roofline"};
+    ck_assert_int_eq(cJSON_GetArraySize(secs2), 7);
+    for (int i = 0; i < 7; i++)
         ck_assert_str_eq(cJSON_GetArrayItem(secs2, i)->valuestring, want2[i]);
     ck_assert_int_eq(cJSON_GetObjectItem(probe_get(R, "svgs"), "dump")->valueint, 1);
     ASSERT_SHOWS("summary", "bottleneck\nargs dump collector");

@@ -123,6 +123,7 @@ Suite *suite_ohm(void);
 Suite *suite_vary(void);
 Suite *suite_perfsim(void);
 Suite *suite_pipe(void);
+Suite *suite_roofline(void);
 Suite *suite_pmu(void);
 Suite *suite_hbm(void);
 Suite *suite_dump(void);

@@ -119,6 +119,12 @@ typedef struct kernel_stats {
     uint64_t window_cycles;         /* kernel windows in AICore cycles, pipe-model executions only */
     double busy_cycles[PIPE_COUNT]; /* pipe busy cycles, GM pipes stretched by contention */
     uint64_t pipe_executions;       /* executions with a pipe model */
+    /* the roofline (model/output/roofline.h): over the pipe-model executions whose operations are counted */
+    uint64_t ops_executions; /* executions counted */
+    double ops;              /* their operations (pipe_ops) */
+    double ops_peak_cycles;  /* the cycles one core would take for them at its peak rate */
+    uint64_t ops_gm_bytes;   /* their GM bytes (HBM traffic) */
+    ps_t ops_ps;             /* their time on cores */
 } kernel_stats;
 
 /* Control-path costs in picoseconds, from the platform. */

@@ -307,6 +307,15 @@ static void account_execution(sched *sc, const core *co, const task *tk, const c
             double b = (double)pr->busy_cycles[p] * (pipe_is_gm((pipe_id)p) ? stretch : 1.0);
             ks->busy_cycles[p] += b < (double)cycles ? b : (double)cycles;
         }
+        double ops, per_cycle;
+        const pipe_kernel *pk = pipe_table_kernel(&r->pipes, ix);
+        if (pipe_ops(pk, &r->pipes.rates, &ops, &per_cycle) == PIPE_OPS_COUNTED) {
+            ks->ops_executions++;
+            ks->ops += ops;
+            ks->ops_peak_cycles += per_cycle > 0 ? ops / per_cycle : 0;
+            ks->ops_gm_bytes += pr->gm_bytes;
+            ks->ops_ps += window;
+        }
     }
     if (r->pmu_on) {
         pmu_exec e = {.thread_id = co->thread,
@@ -339,6 +348,7 @@ static ps_t retire(sched *sc, int ti, int k, const core_slot *s, ps_t t, const u
      * five tick conversions are 128-bit divisions: none once the log is dropped) */
     if (!r->oh.dropped) {
         uint64_t hz = (uint64_t)r->plat.sys_cnt_freq_hz;
+        const task *xt = rt_task(r, s->task_id);
         exec_record ox = {.task = s->task_id,
                        .core = k,
                        .aiv = co->type == CORE_AIV,
@@ -346,7 +356,8 @@ static ps_t retire(sched *sc, int ti, int k, const core_slot *s, ps_t t, const u
                        .receive = (int64_t)ticks_from_ps(s->receive, hz),
                        .start = (int64_t)ticks_from_ps(s->start, hz),
                        .end = (int64_t)ticks_from_ps(s->end, hz),
-                       .finish = (int64_t)ticks_from_ps(t, hz)};
+                       .finish = (int64_t)ticks_from_ps(t, hz),
+                       .func = xt ? xt->kernel_ids[s->subslot] : -1};
         if (exec_log_add(&r->oh, &ox) != 0)
             rt_error(r, "out of memory for the overhead model");
     }

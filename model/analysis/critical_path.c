@@ -100,6 +100,11 @@ static bool better(int64_t end, uint64_t id, cpath_kind kind, int64_t bend, uint
 
 int cpath_compute(const exec_log *l, cpath_result *r)
 {
+    return cpath_compute_visit(l, r, NULL, NULL);
+}
+
+int cpath_compute_visit(const exec_log *l, cpath_result *r, cpath_visit visit, void *ctx)
+{
     memset(r, 0, sizeof(*r));
     if (l->dropped || !l->nx)
         return 0;
@@ -364,6 +369,8 @@ int cpath_compute(const exec_log *l, cpath_result *r)
         r->stall += gap;
         r->compute += eff;
         frontier = e > frontier ? e : frontier;
+        if (visit)
+            visit(ctx, w.id[walk[i]], eff);
     }
     free(walk);
     free(kinds);

@@ -33,6 +33,13 @@ typedef struct cpath_result {
  * ties as the tool does). Returns 0, or -1 when out of memory. */
 int cpath_compute(const struct exec_log *l, cpath_result *r);
 
+/* Called for each task of the observed path, in the path's order: its task id and its compute on the
+ * path (its span past the path's frontier, in ticks; the computes add up to cpath_result.compute). */
+typedef void (*cpath_visit)(void *ctx, uint64_t task, int64_t compute);
+
+/* cpath_compute, calling visit (when not NULL) for each task of the observed path. */
+int cpath_compute_visit(const struct exec_log *l, cpath_result *r, cpath_visit visit, void *ctx);
+
 /* The blame's name as the tool prints it: "data-wait", "core-wait", "front-gap". */
 const char *cpath_kind_name(cpath_kind k);
 

@@ -25,6 +25,7 @@ typedef struct exec_record {
     int64_t start;    /* kernel start */
     int64_t end;      /* kernel end */
     int64_t finish;   /* AICPU observed the FIN */
+    int32_t func;     /* its kernel's func id (ptosim's own runs; a log read from files leaves 0) */
 } exec_record;
 
 /* One dependency edge (deps.json pred -> succ). */

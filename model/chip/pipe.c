@@ -90,6 +90,30 @@ void pipe_tile_cycles(const pipe_kernel *k, const pipe_rates *r, uint64_t out[PI
     }
 }
 
+pipe_ops_kind pipe_ops(const pipe_kernel *k, const pipe_rates *r, double *ops, double *per_cycle)
+{
+    const pipe_work *w = &k->work;
+    *ops = *per_cycle = 0;
+    if (k->measured)
+        return PIPE_OPS_MEASURED;
+    double tiles = k->tiles ? k->tiles : 1;
+    if (k->aic) {
+        uint32_t eb = w->cube_elem_bytes ? w->cube_elem_bytes : 2;
+        double kstep = r->cube_k_bytes / eb ? r->cube_k_bytes / eb : 1; /* as pipe_tile_cycles steps k */
+        if (!(w->mnk[0] && w->mnk[1] && w->mnk[2]))
+            return w->cycles[PIPE_CUBE] ? PIPE_OPS_CYCLES : PIPE_OPS_COUNTED;
+        *ops = 2.0 * (double)w->mnk[0] * (double)w->mnk[1] * (double)w->mnk[2] * tiles;
+        *per_cycle = 2.0 * r->cube_m * r->cube_n * kstep;
+        return PIPE_OPS_COUNTED;
+    }
+    if (!w->vec_elems)
+        return w->cycles[PIPE_VECTOR] ? PIPE_OPS_CYCLES : PIPE_OPS_COUNTED;
+    uint32_t eb = w->vec_elem_bytes ? w->vec_elem_bytes : 2;
+    *ops = (double)w->vec_elems * tiles;
+    *per_cycle = r->vec_bytes_per_cycle / eb;
+    return PIPE_OPS_COUNTED;
+}
+
 uint64_t pipe_convert_cycles(uint64_t c, uint64_t from_hz, uint64_t to_hz)
 {
     assert(from_hz > 0 && to_hz > 0);

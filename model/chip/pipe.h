@@ -88,6 +88,19 @@ bool pipe_on_core(pipe_id p, bool aic);
 /* True when pipe p moves data to or from GM (and so shares HBM bandwidth). */
 bool pipe_is_gm(pipe_id p);
 
+/* How a kernel's operations are known (its arithmetic intensity, model/README.md §10.6). */
+typedef enum {
+    PIPE_OPS_COUNTED,  /* from its work: the cube's m x n x k, the vector unit's elements (0 when no work) */
+    PIPE_OPS_MEASURED, /* a measured profile: busy cycles and GM bytes, no operation count */
+    PIPE_OPS_CYCLES,   /* its compute pipe given in cycles only: no operation count */
+} pipe_ops_kind;
+
+/* The operations of one block of k, all tiles: cube FLOPs (2 m n k a tile) on an AIC, vector element
+ * operations (elements a tile) on an AIV, in *ops; and in *per_cycle what one core of that type does at
+ * most in a cycle at k's element size (cube: 2 cube_m cube_n (cube_k_bytes / element size); vector:
+ * vec_bytes_per_cycle / element size). Both 0 unless PIPE_OPS_COUNTED. */
+pipe_ops_kind pipe_ops(const pipe_kernel *k, const pipe_rates *r, double *ops, double *per_cycle);
+
 /* Cycles each pipe spends on one tile at the given rates (rounded up). */
 void pipe_tile_cycles(const pipe_kernel *k, const pipe_rates *r, uint64_t out[PIPE_COUNT]);
 

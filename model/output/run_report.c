@@ -12,6 +12,7 @@
 #include "../base/outfile.h"
 #include "../runtime/run_config.h"
 #include "../runtime/runtime_error.h"
+#include "roofline.h"
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -458,6 +459,7 @@ int report_write_run(const chip *c, const report_info *ri, const char *path, cha
             report_busy_fraction(c, CORE_AIV));
     write_kernels(c, f);
     write_hbm(c, f);
+    roof_write_json(c, f);
     fputs("  \"rings\": [", f);
     for (int r = 0; r < RING_COUNT; r++)
         outfile_printf(f,

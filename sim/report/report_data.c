@@ -702,7 +702,8 @@ static int load_run_json(jctx *c, const cJSON *root, rd_run *r)
               opt_str(c, o, "what", "bound.what", r->bound_what, sizeof(r->bound_what)) != 0 ||
               opt_str(c, o, "text", "bound.text", r->bound_text, sizeof(r->bound_text)) != 0))
         return RD_BAD;
-    if (load_rings(c, root, r) != 0 || load_occ(c, root, &r->occ) != 0)
+    if (load_rings(c, root, r) != 0 || load_occ(c, root, &r->occ) != 0 ||
+        rd_load_roof(c, root, &r->roof) != 0)
         return RD_BAD;
     if (opt_obj(c, root, "tensormap", "tensormap", &o) != 0)
         return RD_BAD;
@@ -755,6 +756,9 @@ void rd_run_free(rd_run *r)
     free(r->kernels);
     r->kernels = NULL;
     r->nkernels = 0;
+    free(r->roof.k);
+    r->roof.k = NULL;
+    r->roof.n = 0;
     for (int g = 0; g < RD_RINGS; g++)
         for (int k = 0; k < 3; k++) {
             free(r->occ.lo[g][k]);

@@ -122,6 +122,30 @@ typedef struct rd_occ {
     uint64_t *hi[RD_RINGS][3]; /* ... and n highs */
 } rd_occ;
 
+/* ptosim_run.json's "roofline": the die's ceilings and each kernel against them. */
+typedef struct rd_roof_kernel {
+    int func_id;
+    char name[RD_NAME_MAX];
+    bool aic;                /* AIC: FLOPs against the cube peak; AIV: element ops against the vector peak */
+    char status[32];         /* ok, no_gm_traffic, no_work, not_run, no_pipe_profile, perf_sim_profile, ... */
+    char note[RD_NAME_MAX];  /* the status in words ("no pipe profile") */
+    bool has_ai;             /* arithmetic_intensity given (not null) */
+    double ai;               /* ops per GM byte */
+    bool placed;             /* achieved, peak, roof and bound given */
+    double achieved, peak, roof, fraction; /* ops/s, ops/s, ops/s, achieved / roof */
+    bool compute_bound;      /* bound: "compute" (else "memory") */
+    char busiest[16];        /* busiest pipe ("" = none) */
+    bool has_cp;             /* critical_path_share given */
+    double cp_share;         /* share of the critical path's span */
+} rd_roof_kernel;
+
+typedef struct rd_roof {
+    bool given;                                /* the key is there (older runs lack it) */
+    double cube_peak, vector_peak, hbm_bw;     /* FLOP/s, element ops/s (16-bit), B/s */
+    rd_roof_kernel *k;                         /* kernels, in file order (malloc'd) */
+    int n;
+} rd_roof;
+
 typedef struct rd_run {
     char version[64];           /* ptosim_version */
     char graph[RD_NAME_MAX];    /* graph.name ("" = not given) */
@@ -167,6 +191,7 @@ typedef struct rd_run {
     rd_overhead oh;        /* overhead */
     rd_dump dump;          /* args_dump */
     rd_occ occ;            /* ring_occupancy */
+    rd_roof roof;          /* roofline */
 } rd_run;
 
 /* Reads text, a JSON object holding an "overhead" key as ptosim_run.json writes it (ohm_write_json), into

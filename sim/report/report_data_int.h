@@ -43,4 +43,11 @@ int rd_split_row(const char *path, int line, char *rec, char **f, int max, int n
 bool rd_parse_u64(const char *s, uint64_t *v);
 bool rd_parse_int(const char *s, int *v);
 
+struct cJSON;
+struct rd_roof;
+
+/* ptosim_run.json's "roofline" (report_data_roof.c): absent or null leaves out->given false. Returns 0, or
+ * RD_BAD with "FILE: FIELD: what is wrong" in c's err. */
+int rd_load_roof(jctx *c, const struct cJSON *root, struct rd_roof *out);
+
 #endif

@@ -28,6 +28,7 @@
 #include "report_html_overhead.h"
 #include "report_html_pipes.h"
 #include "report_html_rings.h"
+#include "report_html_roofline.h"
 #include "report_html_sweep.h"
 #include "report_html_swimlane.h"
 
@@ -114,7 +115,7 @@ static void page_head(rep *r)
         if (r->run.dump.given)
             fputs("<a href=\"#dump\">Args dump</a>", f);
         fputs("<a href=\"#overhead\">Overhead</a><a href=\"#swimlane\">Swimlane</a>"
-              "<a href=\"#rings\">Rings</a><a href=\"#pipes\">Pipes</a>",
+              "<a href=\"#rings\">Rings</a><a href=\"#pipes\">Pipes</a><a href=\"#roofline\">Roofline</a>",
               f);
     }
     if (r->has_sweep)
@@ -947,6 +948,7 @@ int htmlrep_write(const char *dir, const char *out, char *err, size_t errlen)
         rh_section_swimlane(&r);
         rh_section_rings(&r);
         rh_section_pipes(&r);
+        rh_section_roofline(&r);
     } else {
         rh_note(
             r.f,
