@@ -17,6 +17,7 @@
 #include "../chip/hbm.h"
 #include "../record/occupancy.h"
 #include "../analysis/exec_log.h"
+#include "../analysis/makespan_parts.h"
 #include "../record/perfetto_trace.h"
 #include "../chip/pipe.h"
 #include "../chip/platform.h"
@@ -185,6 +186,7 @@ typedef struct rt_services {
     bool logical_on;                       /* the dependency replay runs (deps.json, overhead model) */      \
     depgen dg;                             /* ... its state */                                               \
     exec_log oh;                            /* executions and edges for the overhead model */                 \
+    mkp_log mk;                            /* per-task times for the makespan parts */                       \
     vary vr;                               /* the variation model's generator (off without --seed) */        \
     bool scope_stats_on;                   /* scope stats collection */                                      \
     scopestats ss;                         /* ... its state */                                               \
