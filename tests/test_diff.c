@@ -55,16 +55,18 @@ START_TEST(chain3_makespan_parts_are_the_hand_worked_timeline)
     ck_assert_int_eq(part_ns(j, "scheduler: completion or publish to ready"), 0);
     long long sum = 0;
     const cJSON *p;
-    cJSON_ArrayForEach(p, cJSON_GetObjectItem(mp, "parts")) sum += (long long)cJSON_GetObjectItem(p, "ns")->valuedouble;
+    cJSON_ArrayForEach(p, cJSON_GetObjectItem(mp, "parts")) sum +=
+        (long long)cJSON_GetObjectItem(p, "ns")->valuedouble;
     ck_assert_int_eq(sum, 35084);
     cJSON_Delete(j);
     tu_run_free(&r);
 }
 END_TEST
 
-static const char FAN8[] =
-    "{\"ptosim_graph\": 1, \"name\": \"fan8\", \"kernels\": [{\"id\": 0, \"name\": \"work\", \"core\": \"aiv\", "
-    "\"cost\": {\"ns\": 10000}}], \"tensors\": [{\"name\": \"y\", \"dtype\": \"FLOAT32\", \"shape\": [8, 16]}]}\n";
+static const char FAN8[] = "{\"ptosim_graph\": 1, \"name\": \"fan8\", \"kernels\": [{\"id\": 0, \"name\": "
+                           "\"work\", \"core\": \"aiv\", "
+                           "\"cost\": {\"ns\": 10000}}], \"tensors\": [{\"name\": \"y\", \"dtype\": "
+                           "\"FLOAT32\", \"shape\": [8, 16]}]}\n";
 
 /* Eight independent 10 us tasks, a scope each (ring 1): the graph ptosim gen fan --n 8 writes. */
 static char *fan8(const char *dir)
@@ -72,12 +74,13 @@ static char *fan8(const char *dir)
     char text[8192];
     size_t n = (size_t)snprintf(text, sizeof(text), "%s", FAN8);
     for (int i = 0; i < 8; i++)
-        n += (size_t)snprintf(text + n, sizeof(text) - n,
-                              "{\"op\": \"scope_begin\", \"site\": \"fan8:%d\"}\n"
-                              "{\"op\": \"submit\", \"kernel\": \"work\", \"args\": [{\"dir\": \"out_existing\", "
-                              "\"tensor\": \"y\", \"shape\": [1, 16], \"offset\": [%d, 0]}]}\n"
-                              "{\"op\": \"scope_end\"}\n",
-                              i, i);
+        n += (size_t)snprintf(
+            text + n, sizeof(text) - n,
+            "{\"op\": \"scope_begin\", \"site\": \"fan8:%d\"}\n"
+            "{\"op\": \"submit\", \"kernel\": \"work\", \"args\": [{\"dir\": \"out_existing\", "
+            "\"tensor\": \"y\", \"shape\": [1, 16], \"offset\": [%d, 0]}]}\n"
+            "{\"op\": \"scope_end\"}\n",
+            i, i);
     return tu_write(dir, "fan8.jsonl", text);
 }
 
@@ -111,8 +114,10 @@ START_TEST(diff_of_two_task_windows_names_the_window_wait_and_adds_up)
     for (int k = 0; k < 2; k++) {
         const cJSON *j = k ? jb : ja;
         double blocked = cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(j, "rings"), 1),
-                                             "orchestrator_blocked_us")->valuedouble;
-        ck_assert_int_eq(part_ns(j, "orchestrator wait: task_window, ring 1"), (long long)(blocked * 1000 + 0.5));
+                                             "orchestrator_blocked_us")
+                             ->valuedouble;
+        ck_assert_int_eq(part_ns(j, "orchestrator wait: task_window, ring 1"),
+                         (long long)(blocked * 1000 + 0.5));
         ck_assert_int_gt(blocked, 0);
     }
     const char *args[] = {"diff", a, b, "--json", NULL};
@@ -128,8 +133,10 @@ START_TEST(diff_of_two_task_windows_names_the_window_wait_and_adds_up)
               wb = part_ns(jb, "orchestrator wait: task_window, ring 1");
     ck_assert_int_lt(wb, wa);
     /* the changes add up to the makespan change, as printed: sum the printed decimals as integers */
-    long long ma = (long long)cJSON_GetObjectItem(cJSON_GetObjectItem(ja, "makespan_parts"), "makespan_ns")->valuedouble;
-    long long mb = (long long)cJSON_GetObjectItem(cJSON_GetObjectItem(jb, "makespan_parts"), "makespan_ns")->valuedouble;
+    long long ma =
+        (long long)cJSON_GetObjectItem(cJSON_GetObjectItem(ja, "makespan_parts"), "makespan_ns")->valuedouble;
+    long long mb =
+        (long long)cJSON_GetObjectItem(cJSON_GetObjectItem(jb, "makespan_parts"), "makespan_ns")->valuedouble;
     const char *key = "\"makespan_delta_us\": ";
     const char *at = strstr(r.out, key);
     ck_assert_ptr_nonnull(at);
@@ -184,7 +191,8 @@ START_TEST(diff_says_what_is_wrong_with_a_folder)
         const char *b;
         const char *msg;
     } cases[] = {
-        {plain, "ptosim diff: %s: no ptosim_run.json: not a run folder (ptosim run -o DIR writes one)\n" DIFF_USAGE},
+        {plain,
+         "ptosim diff: %s: no ptosim_run.json: not a run folder (ptosim run -o DIR writes one)\n" DIFF_USAGE},
         {link, "ptosim diff: %s: a symbolic link; give the run folder itself\n" DIFF_USAGE},
         {file, "ptosim diff: %s: not a run folder (a folder ptosim run -o, a sweep point or ptosim conform "
                "wrote)\n" DIFF_USAGE},
@@ -208,7 +216,8 @@ START_TEST(diff_says_what_is_wrong_with_a_folder)
     const char *largs[] = {"diff", run, old, NULL};
     run_out x = tu_run(largs);
     char want[16384];
-    snprintf(want, sizeof(want), "ptosim diff: %s: a symbolic link; ptosim diff reads only the file a run wrote\n" DIFF_USAGE,
+    snprintf(want, sizeof(want),
+             "ptosim diff: %s: a symbolic link; ptosim diff reads only the file a run wrote\n" DIFF_USAGE,
              lf);
     ck_assert_int_eq(x.status, 2);
     ck_assert_str_eq(x.err, want);
@@ -225,12 +234,14 @@ START_TEST(diff_says_what_is_wrong_with_a_folder)
     const char *oargs[] = {"diff", old, run, NULL};
     x = tu_run(oargs);
     ck_assert_int_eq(x.status, 0);
-    snprintf(want, sizeof(want),
-             "cannot attribute the makespan change: A (%s): its ptosim_run.json has no makespan_parts (an older "
-             "ptosim wrote it); re-run it with this ptosim\n",
-             old);
+    snprintf(
+        want, sizeof(want),
+        "cannot attribute the makespan change: A (%s): its ptosim_run.json has no makespan_parts (an older "
+        "ptosim wrote it); re-run it with this ptosim\n",
+        old);
     ck_assert_msg(strstr(x.out, want) != NULL, "%s", x.out);
-    ck_assert_msg(strstr(x.out, "makespan: A 35.084 us, B 35.084 us, change +0.000 us\n") != NULL, "%s", x.out);
+    ck_assert_msg(strstr(x.out, "makespan: A 35.084 us, B 35.084 us, change +0.000 us\n") != NULL, "%s",
+                  x.out);
     tu_run_free(&x);
     const char *jargs[] = {"diff", old, run, "--json", NULL};
     x = tu_run(jargs);

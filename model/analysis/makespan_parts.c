@@ -1,4 +1,4 @@
-/* makespan_parts.c - a run's makespan cut into named parts: the per-task log and the walk back from the end. */
+/* makespan_parts.c - the makespan cut into named parts: the per-task log and the walk back from the end. */
 #include "makespan_parts.h"
 
 #include <stdio.h>
@@ -268,7 +268,8 @@ int mkp_compute(const mkp_log *l, ps_t makespan, ps_t orch_end, mkp_kernel_name 
         }
     }
     orchestrator(&w, l);
-    /* the parts: kernels holding time (by name, equal names merged), the fixed ones, the waits holding time */
+    /* the parts: kernels holding time (by name, equal names merged), the fixed ones, the waits holding time
+     */
     size_t cap = w.nkern + 1 + MKP_P_FIXED + MKP_RES_MAX * MKP_RINGS;
     mkp_part *p = calloc(cap, sizeof(*p));
     if (!p) {

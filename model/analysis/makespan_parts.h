@@ -1,7 +1,8 @@
 /* makespan_parts.h - mkp_: a run's makespan cut into named parts along the path that ended it. */
-/* The engine logs, per task, the times the walk needs (ready, its last-ending execution, completion, what made
- * it ready) and the orchestrator's waits; the walk goes back from whatever ended the run to time 0 and names
- * every nanosecond on the way, so the parts add up to the makespan exactly (docs/explanation/diff-attribution.md). */
+/* The engine logs, per task, the times the walk needs (ready, its last-ending execution, completion, what
+ * made it ready) and the orchestrator's waits; the walk goes back from whatever ended the run to time 0 and
+ * names every nanosecond on the way, so the parts add up to the makespan exactly
+ * (docs/explanation/diff-attribution.md). */
 #ifndef PTOSIM_MAKESPAN_PARTS_H
 #define PTOSIM_MAKESPAN_PARTS_H
 
@@ -20,17 +21,17 @@ enum { MKP_BY_NONE = 0, MKP_BY_PRODUCER = 1, MKP_BY_PUBLISH = 2 };
 
 /* One task as the walk needs it (picoseconds). */
 typedef struct mkp_task {
-    ps_t pub;              /* the orchestrator published it */
-    ps_t ready;            /* it became ready */
-    ps_t dispatch, start;  /* its execution that ended last: dispatched, kernel start, */
-    ps_t end, idle;        /* ... kernel end, and its kernel time on an idle memory system */
-    ps_t dump_pre;         /* args dump captures in the batch that dispatched that execution */
-    ps_t dump_post;        /* ... the capture of its outputs after its last FIN */
-    ps_t completed;        /* its completion was observed */
-    uint64_t maker;        /* the producer whose completion made it ready (by == MKP_BY_PRODUCER) */
-    int32_t func;          /* that execution's kernel, -1 when none ran */
-    uint8_t by;            /* MKP_BY_* */
-    bool has_exec, done;   /* an execution ended; the completion was observed */
+    ps_t pub;             /* the orchestrator published it */
+    ps_t ready;           /* it became ready */
+    ps_t dispatch, start; /* its execution that ended last: dispatched, kernel start, */
+    ps_t end, idle;       /* ... kernel end, and its kernel time on an idle memory system */
+    ps_t dump_pre;        /* args dump captures in the batch that dispatched that execution */
+    ps_t dump_post;       /* ... the capture of its outputs after its last FIN */
+    ps_t completed;       /* its completion was observed */
+    uint64_t maker;       /* the producer whose completion made it ready (by == MKP_BY_PRODUCER) */
+    int32_t func;         /* that execution's kernel, -1 when none ran */
+    uint8_t by;           /* MKP_BY_* */
+    bool has_exec, done;  /* an execution ended; the completion was observed */
 } mkp_task;
 
 /* One orchestrator wait: on resource res (orch_resource) of ring `ring`, from..to. */
@@ -45,9 +46,9 @@ typedef struct mkp_log {
     size_t ntasks;
     mkp_wait *w;
     size_t nw, wcap;
-    bool dropped;      /* past MKP_MAX_TASKS: nothing kept */
-    bool have_last;    /* a completion was observed */
-    uint64_t last;     /* the task whose completion came last (the first of equals) */
+    bool dropped;   /* past MKP_MAX_TASKS: nothing kept */
+    bool have_last; /* a completion was observed */
+    uint64_t last;  /* the task whose completion came last (the first of equals) */
     ps_t last_t;
 } mkp_log;
 
@@ -74,22 +75,22 @@ typedef struct mkp_part {
 
 /* The fixed parts, in the order they are listed after the kernels. */
 enum {
-    MKP_P_HBM,         /* "shared-HBM stretch" */
-    MKP_P_COMPLETION,  /* "completion: kernel end to completion observed" */
-    MKP_P_TO_READY,    /* "scheduler: completion or publish to ready" */
-    MKP_P_QUEUE,       /* "scheduler: ready to dispatch" */
-    MKP_P_DISPATCH,    /* "dispatch to kernel start" */
-    MKP_P_DUMP,        /* "args dump" */
-    MKP_P_ORCH,        /* "orchestrator submission" */
+    MKP_P_HBM,        /* "shared-HBM stretch" */
+    MKP_P_COMPLETION, /* "completion: kernel end to completion observed" */
+    MKP_P_TO_READY,   /* "scheduler: completion or publish to ready" */
+    MKP_P_QUEUE,      /* "scheduler: ready to dispatch" */
+    MKP_P_DISPATCH,   /* "dispatch to kernel start" */
+    MKP_P_DUMP,       /* "args dump" */
+    MKP_P_ORCH,       /* "orchestrator submission" */
     MKP_P_FIXED
 };
 
 typedef struct mkp_result {
-    bool computed;         /* false: see why */
-    const char *why;       /* why there are no parts (a static string), NULL when computed */
-    int64_t makespan_ns;   /* the makespan in whole nanoseconds (rounded down) */
-    uint64_t path_tasks;   /* tasks on the walked path */
-    mkp_part *parts;       /* kernels by name, the fixed parts, then the waits by resource and ring */
+    bool computed;       /* false: see why */
+    const char *why;     /* why there are no parts (a static string), NULL when computed */
+    int64_t makespan_ns; /* the makespan in whole nanoseconds (rounded down) */
+    uint64_t path_tasks; /* tasks on the walked path */
+    mkp_part *parts;     /* kernels by name, the fixed parts, then the waits by resource and ring */
     size_t nparts;
 } mkp_result;
 

@@ -101,7 +101,8 @@ static int load(const char *dir, side *s, char *err, size_t errlen)
     }
     if (lstat(path, &st) != 0) {
         if (errno == ENOENT)
-            snprintf(err, errlen, "%s: no ptosim_run.json: not a run folder (ptosim run -o DIR writes one)", dir);
+            snprintf(err, errlen, "%s: no ptosim_run.json: not a run folder (ptosim run -o DIR writes one)",
+                     dir);
         else
             snprintf(err, errlen, "%s: %s", path, strerror(errno));
         return EXIT_USAGE;
@@ -168,7 +169,8 @@ static const cJSON *parts_of(const side *s, int64_t *makespan_ns, const char **w
     const cJSON *mp = get(s->j, "makespan_parts");
     *why = NULL;
     if (!mp) {
-        *why = "its ptosim_run.json has no makespan_parts (an older ptosim wrote it); re-run it with this ptosim";
+        *why = "its ptosim_run.json has no makespan_parts (an older ptosim wrote it); re-run it with this "
+               "ptosim";
         return NULL;
     }
     const cJSON *ms = get(mp, "makespan_ns"), *p = get(mp, "parts");
@@ -329,8 +331,8 @@ static void diff_kernels(const side *s, bool json, FILE *out)
                     put_str(out, n->valuestring);
                 }
             } else if (what == 2) {
-                fprintf(out, "  kernel %s re-priced: %s -> %s us per execution (idle memory)\n", n->valuestring,
-                        pa, pb);
+                fprintf(out, "  kernel %s re-priced: %s -> %s us per execution (idle memory)\n",
+                        n->valuestring, pa, pb);
             } else {
                 fprintf(out, "  kernel %s %s\n", n->valuestring, verb[what]);
             }
@@ -365,7 +367,9 @@ static void kernel_totals(const side *s, bool json, FILE *out)
             if (json) {
                 fputs(first ? "{\"kernel\": " : ", {\"kernel\": ", out);
                 put_str(out, n->valuestring);
-                fprintf(out, ", \"a_core_us\": %.6f, \"b_core_us\": %.6f, \"a_executions\": %.0f, \"b_executions\": %.0f}",
+                fprintf(out,
+                        ", \"a_core_us\": %.6f, \"b_core_us\": %.6f, \"a_executions\": %.0f, "
+                        "\"b_executions\": %.0f}",
                         num(ka, "core_time_us"), num(kb, "core_time_us"), num(ka, "executions"),
                         num(kb, "executions"));
             } else {
@@ -377,7 +381,8 @@ static void kernel_totals(const side *s, bool json, FILE *out)
     }
 }
 
-static const char *const RING_PEAKS[] = {"task_window_peak", "heap_peak", "dep_pool_peak", "fanin_spill_peak"};
+static const char *const RING_PEAKS[] = {"task_window_peak", "heap_peak", "dep_pool_peak",
+                                         "fanin_spill_peak"};
 
 /* Ring peaks of both sides, ring by ring. */
 static void ring_peaks(const side *s, bool json, FILE *out)
@@ -424,8 +429,7 @@ static int report(const side *s, bool json, FILE *out)
             return EXIT_INTERNAL;
         if (add_parts(parts[0], 0, v, &n) != 0 || add_parts(parts[1], 1, v, &n) != 0) {
             free(v);
-            msgtext_print(stderr, "ptosim diff: %s: a makespan part without what or ns",
-                          s[0].dir);
+            msgtext_print(stderr, "ptosim diff: %s: a makespan part without what or ns", s[0].dir);
             return EXIT_GRAPH;
         }
         int64_t sa = 0, sb = 0;

@@ -1,4 +1,4 @@
-/* diff.h - diff_: `ptosim diff A B`: what differs between two run folders, and the makespan change in parts. */
+/* diff.h - diff_: `ptosim diff A B`: two run folders' inputs and the makespan change in parts. */
 #ifndef PTOSIM_DIFF_H
 #define PTOSIM_DIFF_H
 
