@@ -63,6 +63,63 @@ START_TEST(chain3_makespan_parts_are_the_hand_worked_timeline)
 }
 END_TEST
 
+/* A chain of 200000 tasks (what ptosim gen chain --n 200000 writes): every task is on the path, each as in
+ * chain3 (above): the first ready -> store 256, the others 210; store -> start 430; 10 us kernels; end ->
+ * completed 752 for the first, 792 in between, 700 for the last; the first published at 874. The parts are
+ * exact past any count of tasks (the per-task log this replaced kept 2^21 at most, and its memory grew with
+ * the graph). */
+START_TEST(long_chain_parts_are_exact_and_add_up)
+{
+    const char *dir = tu_tmpdir();
+    char graph[4096];
+    snprintf(graph, sizeof(graph), "%s/chain.jsonl", dir);
+    FILE *f = fopen(graph, "w");
+    ck_assert_ptr_nonnull(f);
+    const long long n = 200000;
+    fprintf(f, "{\"ptosim_graph\": 1, \"name\": \"gen_chain\", \"kernels\": [{\"id\": 0, \"name\": \"step\", "
+               "\"core\": \"aiv\", \"cost\": {\"ns\": 10000}}], \"tensors\": [{\"name\": \"x\", \"dtype\": "
+               "\"FLOAT32\", \"shape\": [64]}]}\n");
+    for (long long i = 0; i < n; i++)
+        fprintf(f,
+                "{\"op\": \"scope_begin\", \"site\": \"gen_chain:1\"}\n{\"op\": \"submit\", \"kernel\": \"step\", "
+                "\"args\": [{\"dir\": \"in\", \"tensor\": \"%s\"}, {\"dir\": \"out\", \"tensor\": \"h\", "
+                "\"dtype\": \"FLOAT32\", \"shape\": [64]}]}\n{\"op\": \"scope_end\"}\n",
+                i ? "h" : "x");
+    ck_assert_int_eq(fclose(f), 0);
+    char out[4096];
+    snprintf(out, sizeof(out), "%s/out", dir);
+    const char *args[] = {"run", graph, "-o", out, "--quiet", NULL};
+    run_out r = tu_run(args);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    cJSON *j = run_json(out);
+    const cJSON *mp = cJSON_GetObjectItem(j, "makespan_parts");
+    ck_assert_ptr_nonnull(cJSON_GetObjectItem(mp, "parts"));
+    ck_assert_msg(cJSON_IsArray(cJSON_GetObjectItem(mp, "parts")), "parts: %s",
+                  cJSON_GetStringValue(cJSON_GetObjectItem(mp, "why")));
+    long long kernel = n * 10000, dispatch = n * 430, queue = 256 + (n - 1) * 210;
+    long long completion = 752 + (n - 2) * 792 + 700, orch = 874;
+    long long makespan = kernel + dispatch + queue + completion + orch;
+    ck_assert_int_eq(makespan, 2286400788LL);
+    ck_assert_int_eq((long long)cJSON_GetObjectItem(mp, "makespan_ns")->valuedouble, makespan);
+    ck_assert_int_eq((long long)cJSON_GetObjectItem(mp, "path_tasks")->valuedouble, n);
+    ck_assert_int_eq(part_ns(j, "kernel step"), kernel);
+    ck_assert_int_eq(part_ns(j, "dispatch to kernel start"), dispatch);
+    ck_assert_int_eq(part_ns(j, "scheduler: ready to dispatch"), queue);
+    ck_assert_int_eq(part_ns(j, "completion: kernel end to completion observed"), completion);
+    ck_assert_int_eq(part_ns(j, "orchestrator submission"), orch);
+    ck_assert_int_eq(part_ns(j, "shared-HBM stretch"), 0);
+    ck_assert_int_eq(part_ns(j, "args dump"), 0);
+    ck_assert_int_eq(part_ns(j, "scheduler: completion or publish to ready"), 0);
+    long long sum = 0;
+    const cJSON *p;
+    cJSON_ArrayForEach(p, cJSON_GetObjectItem(mp, "parts")) sum +=
+        (long long)cJSON_GetObjectItem(p, "ns")->valuedouble;
+    ck_assert_int_eq(sum, makespan);
+    cJSON_Delete(j);
+    tu_run_free(&r);
+}
+END_TEST
+
 static const char FAN8[] = "{\"ptosim_graph\": 1, \"name\": \"fan8\", \"kernels\": [{\"id\": 0, \"name\": "
                            "\"work\", \"core\": \"aiv\", "
                            "\"cost\": {\"ns\": 10000}}], \"tensors\": [{\"name\": \"y\", \"dtype\": "
@@ -273,6 +330,7 @@ Suite *suite_diff(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, chain3_makespan_parts_are_the_hand_worked_timeline);
     tcase_add_test(tc, diff_of_two_task_windows_names_the_window_wait_and_adds_up);
+    tcase_add_test(tc, long_chain_parts_are_exact_and_add_up);
     tcase_add_test(tc, diff_says_what_is_wrong_with_a_folder);
     suite_add_tcase(s, tc);
     return s;

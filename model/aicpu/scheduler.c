@@ -361,8 +361,7 @@ static ps_t retire(sched *sc, int ti, int k, const core_slot *s, ps_t t, const u
         return spent;
     }
     account_execution(sc, co, tk, s);
-    if (mkp_exec(&r->mk, tk->id, tk->kernel_ids[s->subslot], s->dispatch, s->start, s->end, s->dur, s->dump_pre) != 0)
-        rt_error(r, "out of memory for the makespan parts");
+    mkp_exec(tk->mkp, tk->kernel_ids[s->subslot], s->dispatch, s->start, s->end, s->dur, s->dump_pre);
     if (r->pf) {
         pf_exec x = {.task = s->task_id,
                      .dispatch = s->dispatch,
@@ -382,8 +381,7 @@ static ps_t retire(sched *sc, int ti, int k, const core_slot *s, ps_t t, const u
         if (tk->dump) { /* args dump: outputs are captured once every block is done */
             ps_t d = capture(sc, ti, tk, DUMP_AFTER_COMPLETION, t + spent);
             spent += d;
-            if (mkp_dump_post(&r->mk, tk->id, d) != 0)
-                rt_error(r, "out of memory for the makespan parts");
+            mkp_dump_post(tk->mkp, d);
         }
         ps_t w = walk_cost(sc, tk);
         if (w >= PS_PER_US)

@@ -1,8 +1,8 @@
 /* makespan_parts.h - mkp_: a run's makespan cut into named parts along the path that ended it. */
-/* The engine logs, per task, the times the walk needs (ready, its last-ending execution, completion, what
- * made it ready) and the orchestrator's waits; the walk goes back from whatever ended the run to time 0 and
- * names every nanosecond on the way, so the parts add up to the makespan exactly
- * (docs/explanation/diff-attribution.md). */
+/* Accumulated forward: each task in flight holds a path node, the parts of the path that made it ready; a node
+ * held by one child is merged into it, so memory follows the tasks in flight, not the graph's length. The parts
+ * are those of a walk back in time from the run's end (docs/explanation/diff-attribution.md): steps a later
+ * point could still clip are kept as steps until no clip can reach them. */
 #ifndef PTOSIM_MAKESPAN_PARTS_H
 #define PTOSIM_MAKESPAN_PARTS_H
 
@@ -12,59 +12,50 @@
 
 #include "../base/simtime.h"
 
-#define MKP_RINGS 4              /* task id rings (RING_COUNT) */
-#define MKP_MAX_TASKS (1u << 21) /* tasks logged at most; past it the log is dropped (about 170 MB) */
-#define MKP_WHAT_MAX 96          /* a part's name, NUL included */
+#define MKP_RINGS 4     /* task id rings (RING_COUNT) */
+#define MKP_WHAT_MAX 96 /* a part's name, NUL included */
 
 /* What made a task ready. */
 enum { MKP_BY_NONE = 0, MKP_BY_PRODUCER = 1, MKP_BY_PUBLISH = 2 };
 
-/* One task as the walk needs it (picoseconds). */
-typedef struct mkp_task {
-    ps_t pub;             /* the orchestrator published it */
-    ps_t ready;           /* it became ready */
-    ps_t dispatch, start; /* its execution that ended last: dispatched, kernel start, */
-    ps_t end, idle;       /* ... kernel end, and its kernel time on an idle memory system */
-    ps_t dump_pre;        /* args dump captures in the batch that dispatched that execution */
-    ps_t dump_post;       /* ... the capture of its outputs after its last FIN */
-    ps_t completed;       /* its completion was observed */
-    uint64_t maker;       /* the producer whose completion made it ready (by == MKP_BY_PRODUCER) */
-    int32_t func;         /* that execution's kernel, -1 when none ran */
-    uint8_t by;           /* MKP_BY_* */
-    bool has_exec, done;  /* an execution ended; the completion was observed */
-} mkp_task;
-
-/* One orchestrator wait: on resource res (orch_resource) of ring `ring`, from..to. */
-typedef struct mkp_wait {
-    ps_t from, to;
-    int32_t res, ring;
-} mkp_wait;
+/* A path node (makespan_parts.c); a task slot holds its own. */
+typedef struct mkp_node mkp_node;
 
 typedef struct mkp_log {
-    mkp_task *t[MKP_RINGS]; /* per ring, by local task id */
-    size_t n[MKP_RINGS], cap[MKP_RINGS];
-    size_t ntasks;
-    mkp_wait *w;
-    size_t nw, wcap;
-    bool dropped;   /* past MKP_MAX_TASKS: nothing kept */
-    bool have_last; /* a completion was observed */
-    uint64_t last;  /* the task whose completion came last (the first of equals) */
+    mkp_node *free;           /* nodes to reuse */
+    struct mkp_chunk *chunks; /* every node, freed together */
+    mkp_node *orch;           /* the orchestrator's waits so far (this log's reference), NULL before any */
+    mkp_node *last;           /* the node of the completion that came last (the first of equals) */
+    bool have_last;           /* a completion was observed */
     ps_t last_t;
+    ps_t wait_to_max;  /* the latest end of a finished wait */
+    size_t nstaged;    /* early-dispatch candidates not yet completed */
+    ps_t staged_min;   /* ... no later than their staging (a lower bound of their points) */
+    size_t live, peak; /* nodes in use, the most at once */
+    const char *why;   /* why the parts cannot be exact (a static string), NULL while they can */
 } mkp_log;
 
 void mkp_init(mkp_log *l);
 void mkp_free(mkp_log *l);
 
-/* The task's record, grown into place (zeroed, func -1); NULL once dropped, or when out of memory (*oom). */
-mkp_task *mkp_at(mkp_log *l, uint64_t task_id, bool *oom);
+/* Loggers for the engine. The int ones return 0, or -1 when out of memory; every one ignores a NULL node. */
 
-/* Loggers for the engine; each returns 0, or -1 when out of memory. */
-int mkp_published(mkp_log *l, uint64_t task_id, ps_t t);
-int mkp_ready(mkp_log *l, uint64_t task_id, int by, uint64_t maker, ps_t t);
-int mkp_exec(mkp_log *l, uint64_t task_id, int32_t func, ps_t dispatch, ps_t start, ps_t end, ps_t idle,
-             ps_t dump_pre);
-int mkp_dump_post(mkp_log *l, uint64_t task_id, ps_t spent);
-int mkp_completed(mkp_log *l, uint64_t task_id, ps_t t);
+/* The task is published at t: its node goes into *slot. `blocked`: the orchestrator is waiting on resource res
+ * of ring `ring` since `since`. */
+int mkp_published(mkp_log *l, mkp_node **slot, ps_t t, bool blocked, int res, int ring, ps_t since);
+/* It became ready at t, by its publish or the completion of the producer whose node is maker. */
+void mkp_ready(mkp_log *l, mkp_node *n, int by, mkp_node *maker, ps_t t);
+/* It became an early-dispatch candidate at t (its points may come before its ready, never before t). */
+void mkp_staged(mkp_log *l, mkp_node *n, ps_t t);
+/* One execution ended; the one that ended last is kept (the first of equals). */
+void mkp_exec(mkp_node *n, int32_t func, ps_t dispatch, ps_t start, ps_t end, ps_t idle, ps_t dump_pre);
+/* Args dump: the capture of its outputs after its last FIN took `spent`. */
+void mkp_dump_post(mkp_node *n, ps_t spent);
+/* Its completion was observed at t: its parts are final (its consumers made ready now take its node). */
+int mkp_completed(mkp_log *l, mkp_node *n, ps_t t);
+/* The task slot lets go of its node (after its completion's fanout walk); *slot becomes NULL. */
+void mkp_task_done(mkp_log *l, mkp_node **slot);
+/* The orchestrator waited on resource res (orch_resource) of ring `ring` from..to. */
 int mkp_wait_add(mkp_log *l, int res, int ring, ps_t from, ps_t to);
 
 /* One named part, in whole nanoseconds. */
@@ -89,7 +80,7 @@ typedef struct mkp_result {
     bool computed;       /* false: see why */
     const char *why;     /* why there are no parts (a static string), NULL when computed */
     int64_t makespan_ns; /* the makespan in whole nanoseconds (rounded down) */
-    uint64_t path_tasks; /* tasks on the walked path */
+    uint64_t path_tasks; /* tasks on the path */
     mkp_part *parts;     /* kernels by name, the fixed parts, then the waits by resource and ring */
     size_t nparts;
 } mkp_result;
@@ -100,9 +91,9 @@ typedef const char *(*mkp_kernel_name)(int32_t func, void *arg);
 /* Names an orchestrator wait's resource ("task_window", "heap", ...). */
 typedef const char *(*mkp_res_name)(int32_t res);
 
-/* Walks the path back from the run's end: makespan = max(orch_end, the last completion). The parts (every
- * fixed one, kernels and waits only when they hold time) add up to makespan_ns exactly. Returns 0, or -1 when
- * out of memory; the caller frees r with mkp_result_free. A dropped log gives computed = false. */
+/* The parts of the path from whatever ended the run: makespan = max(orch_end, the last completion). The parts
+ * (every fixed one, kernels and waits only when they hold time) add up to makespan_ns exactly. Returns 0, or
+ * -1 when out of memory; the caller frees r with mkp_result_free. computed = false says why there are none. */
 int mkp_compute(const mkp_log *l, ps_t makespan, ps_t orch_end, mkp_kernel_name kname, void *karg,
                 mkp_res_name rname, mkp_result *r);
 

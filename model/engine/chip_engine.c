@@ -148,7 +148,7 @@ static int chip_build(chip *c, const platform *p, const chip_config *cfg, char *
     /* the overhead model needs the logical edges deps.json has (a replay
      * where nothing retires), so the replay runs even without deps.json */
     exec_log_init(&c->oh, EXEC_LOG_MAX);
-    _Static_assert(MKP_RINGS == RING_COUNT, "the makespan parts log one array per ring");
+    _Static_assert(MKP_RINGS == RING_COUNT, "the makespan parts keep waits per ring");
     mkp_init(&c->mk);
     vary_init(&c->vr, cfg->seeded, cfg->seed);
     if (depgen_init(&c->dg, cfg->ring_task_window, cfg->dep_gen, err, errlen) != 0) {
@@ -405,6 +405,7 @@ static void chip_try_early_candidate(chip *c, task *tk, ps_t t)
         return;
     }
     tk->early = EARLY_STAGING;
+    mkp_staged(&c->mk, tk->mkp, t);
     sched_notify_early(&c->sched, t);
 }
 
@@ -471,9 +472,9 @@ static bool ring_doorbells(chip *c, task *tk, ps_t t)
 /* The makespan parts' log: tk became ready at t, by its producer ready_by or its publish. */
 static void note_ready(chip *c, const task *tk, ps_t t)
 {
-    int by = tk->ready_by == TASK_ID_INVALID ? MKP_BY_PUBLISH : MKP_BY_PRODUCER;
-    if (mkp_ready(&c->mk, tk->id, by, tk->ready_by, t) != 0)
-        chip_error(c, "out of memory for the makespan parts");
+    const task *maker = tk->ready_by == TASK_ID_INVALID ? NULL : chip_task(c, tk->ready_by);
+    mkp_ready(&c->mk, tk->mkp, tk->ready_by == TASK_ID_INVALID ? MKP_BY_PUBLISH : MKP_BY_PRODUCER,
+              maker ? maker->mkp : NULL, t);
 }
 
 /* A completion by scheduler thread `thread` made tk ready: with local-first
@@ -527,7 +528,7 @@ static void chip_task_done(chip *c, task *tk, int thread, ps_t t)
 {
     tk->state = TASK_COMPLETED;
     tk->completed_at = t;
-    if (mkp_completed(&c->mk, tk->id, t) != 0)
+    if (mkp_completed(&c->mk, tk->mkp, t) != 0)
         chip_error(c, "out of memory for the makespan parts");
     c->tasks_completed++;
     if (t > c->last_completion)
@@ -551,6 +552,7 @@ static void chip_task_done(chip *c, task *tk, int thread, ps_t t)
         n = next;
     }
     tk->fanout_head = 0;
+    mkp_task_done(&c->mk, &tk->mkp); /* its consumers made ready hold its node now */
     if (thread >= 0)
         sched_defer_release(&c->sched, thread, tk->id, t);
     else
