@@ -43,6 +43,7 @@ typedef struct chip_config {
     uint32_t ring_dep_pool[RING_COUNT];    /* effective dependency-list pool per ring, entries */
     bool dep_gen;                          /* enable_dep_gen: collect deps.json */
     bool scope_stats;                      /* enable_scope_stats: collect scope_stats.jsonl */
+    bool no_makespan_parts;                /* keep no makespan parts (no ptosim_run.json is written) */
     int pmu_event_type;                    /* enable_pmu: 0 off, else the event group */
     int dump_level;                        /* enable_dump_args: 0 off, 1 partial, 2 full, 3 hybrid */
     ps_t scheduler_timeout;                /* scheduler no-progress timeout */

@@ -82,6 +82,12 @@ void mkp_init(mkp_log *l)
     l->staged_min = PS_NONE;
 }
 
+void mkp_off(mkp_log *l)
+{
+    l->off = true;
+    inexact(l, "not kept: the run wrote no ptosim_run.json");
+}
+
 void mkp_free(mkp_log *l)
 {
     for (struct mkp_chunk *c = l->chunks, *next; c; c = next) {
@@ -289,6 +295,8 @@ static int merge_parent(mkp_log *l, mkp_node *n)
 
 int mkp_published(mkp_log *l, mkp_node **slot, ps_t t, bool blocked, int res, int ring, ps_t since)
 {
+    if (l->off) /* the task keeps no node: every logger below ignores a NULL one */
+        return 0;
     if (*slot) {
         node_release(l, *slot);
         *slot = NULL;
@@ -437,6 +445,8 @@ static int finalize(mkp_log *l, mkp_node *n, ps_t t)
 
 int mkp_completed(mkp_log *l, mkp_node *n, ps_t t)
 {
+    if (l->off)
+        return 0;
     if (n && n->staged) {
         n->staged = false;
         if (--l->nstaged == 0)
@@ -463,6 +473,8 @@ void mkp_task_done(mkp_log *l, mkp_node **slot)
 
 int mkp_wait_add(mkp_log *l, int res, int ring, ps_t from, ps_t to)
 {
+    if (l->off)
+        return 0;
     if (to <= from)
         return 0;
     if (!l->orch || l->orch->refs > 1) { /* the snapshot tasks hold stays as it is */

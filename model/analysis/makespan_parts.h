@@ -33,9 +33,13 @@ typedef struct mkp_log {
     ps_t staged_min;   /* ... no later than their staging (a lower bound of their points) */
     size_t live, peak; /* nodes in use, the most at once */
     const char *why;   /* why the parts cannot be exact (a static string), NULL while they can */
+    bool off;          /* nothing kept: a run whose ptosim_run.json no one writes pays nothing for it */
 } mkp_log;
 
 void mkp_init(mkp_log *l);
+
+/* Keeps nothing from here on (before the first task): the parts then say why they are absent. */
+void mkp_off(mkp_log *l);
 void mkp_free(mkp_log *l);
 
 /* Loggers for the engine. The int ones return 0, or -1 when out of memory; every one ignores a NULL node. */

@@ -150,6 +150,8 @@ static int chip_build(chip *c, const platform *p, const chip_config *cfg, char *
     exec_log_init(&c->oh, EXEC_LOG_MAX);
     _Static_assert(MKP_RINGS == RING_COUNT, "the makespan parts keep waits per ring");
     mkp_init(&c->mk);
+    if (cfg->no_makespan_parts)
+        mkp_off(&c->mk);
     vary_init(&c->vr, cfg->seeded, cfg->seed);
     if (depgen_init(&c->dg, cfg->ring_task_window, cfg->dep_gen, err, errlen) != 0) {
         chip_free(c);
