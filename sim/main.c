@@ -11,6 +11,7 @@
 #include "../model/chip/platform.h"
 #include "cli/cli.h"
 #include "conform/conform.h"
+#include "diff/diff.h"
 #include "gen/gen.h"
 #include "report/report_html.h"
 #include "import/import.h"
@@ -48,6 +49,8 @@ static void usage(FILE *out)
         "(ptosim report --help)\n"
         "  overhead DIR                 the scheduler-overhead model of a swimlane + deps.json (ptosim "
         "overhead --help)\n"
+        "  diff A B [--json]            what differs between two run folders, the makespan change in parts "
+        "(ptosim diff --help)\n"
         "  help [COMMAND]               this text, or COMMAND's (the same as ptosim COMMAND --help)\n"
         "  --help, --version\n"
         "\n"
@@ -116,6 +119,7 @@ static const cli_cmd COMMANDS[] = {
      &overhead_options},
     {"whatif", "ptosim whatif GRAPH [--top N] [--max-levers N] [-j N] [--json] [run options]", whatif_main,
      &whatif_options},
+    {"diff", "ptosim diff A B [--json]", diff_main, &diff_options},
     {"--version", "ptosim --version", version_main, NULL},
 };
 #define NCOMMANDS (int)(sizeof(COMMANDS) / sizeof(COMMANDS[0]))

@@ -451,6 +451,7 @@ START_TEST(run_report_and_name_map_describe_the_run)
                                        "makespan_us",
                                        "repeat",
                                        "orchestrator_end_us",
+                                       "makespan_parts",
                                        "tasks",
                                        "busy_fraction",
                                        "kernels",

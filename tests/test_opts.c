@@ -12,6 +12,7 @@
 #include "../sim/cli/opt_table.h"
 #include "../sim/import/import.h"
 #include "../sim/conform/conform.h"
+#include "../sim/diff/diff.h"
 #include "../sim/gen/gen.h"
 #include "../sim/report/overhead.h"
 #include "../sim/report/report_html.h"
@@ -25,7 +26,7 @@
 static const opt_table *const TABLES[] = {
     &cli_run_options, &tune_options, &sweep_options,      &run_validate_options, &import_options,
     &conform_options, &gen_options,  &run_params_options, &htmlrep_options,      &overhead_options,
-    &whatif_options};
+    &whatif_options, &diff_options};
 #define NTABLES (int)(sizeof(TABLES) / sizeof(TABLES[0]))
 
 /* The option column --help gives a row, built here from the row's fields as opt_table.h documents it. */
@@ -140,7 +141,7 @@ START_TEST(the_commands_with_a_table_are_the_tables_the_tests_walk)
     char want[256] = "";
     for (int i = 0; i < NTABLES; i++)
         snprintf(want + strlen(want), sizeof(want) - strlen(want), "%s\n", TABLES[i]->cmd);
-    ck_assert_str_eq(r.out, "run\ntune\nsweep\nvalidate\nimport\nconform\ngen\nparams\nreport\noverhead\nwhatif\n");
+    ck_assert_str_eq(r.out, "run\ntune\nsweep\nvalidate\nimport\nconform\ngen\nparams\nreport\noverhead\nwhatif\ndiff\n");
     ck_assert_str_eq(r.out, want);
     tu_run_free(&r);
     /* a command without a table says so by its status, for scripts/check_manpage.sh; the hidden commands are

@@ -248,6 +248,8 @@ static void unblock(orch *o, ps_t t)
     o->blocked = false;
     if (r->pf && pf_call_add(r->pf, PF_CALL_WAIT, o->blocked_since, t, 0, o->res, o->blocked_ring) != 0)
         rt_error(r, "out of memory for the Perfetto trace");
+    if (mkp_wait_add(&r->mk, (int)o->res, o->blocked_ring, o->blocked_since, t) != 0)
+        rt_error(r, "out of memory for the makespan parts");
     o->blocked_ps[o->blocked_ring] += t - o->blocked_since;
     o->blocked_res_ps[o->res] += t - o->blocked_since;
     o->blocked_rr_ps[o->blocked_ring][o->res] += t - o->blocked_since;
@@ -1093,6 +1095,12 @@ void orch_on_publish(orch *o, uint64_t task_id, ps_t t)
         return;
     }
     tk->published = true;
+    tk->ready_by = TASK_ID_INVALID;
+    if (tk->shape != SHAPE_ALLOC && /* alloc_tensors completes below, never on a path */
+        mkp_published(&r->mk, &tk->mkp, t, o->blocked, (int)o->res, o->blocked_ring, o->blocked_since) != 0) {
+        rt_error(r, "out of memory for the makespan parts");
+        return;
+    }
     if (tk->shape == SHAPE_ALLOC) {
         /* alloc_tensors completes inline on the orchestrator, no fanout walk */
         tk->state = TASK_COMPLETED;

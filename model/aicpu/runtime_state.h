@@ -17,6 +17,7 @@
 #include "../chip/hbm.h"
 #include "../record/occupancy.h"
 #include "../analysis/exec_log.h"
+#include "../analysis/makespan_parts.h"
 #include "../record/perfetto_trace.h"
 #include "../chip/pipe.h"
 #include "../chip/platform.h"
@@ -42,6 +43,7 @@ typedef struct chip_config {
     uint32_t ring_dep_pool[RING_COUNT];    /* effective dependency-list pool per ring, entries */
     bool dep_gen;                          /* enable_dep_gen: collect deps.json */
     bool scope_stats;                      /* enable_scope_stats: collect scope_stats.jsonl */
+    bool no_makespan_parts;                /* keep no makespan parts (no ptosim_run.json is written) */
     int pmu_event_type;                    /* enable_pmu: 0 off, else the event group */
     int dump_level;                        /* enable_dump_args: 0 off, 1 partial, 2 full, 3 hybrid */
     ps_t scheduler_timeout;                /* scheduler no-progress timeout */
@@ -195,6 +197,7 @@ typedef struct rt_services {
     bool logical_on;                       /* the dependency replay runs (deps.json, overhead model) */      \
     depgen dg;                             /* ... its state */                                               \
     exec_log oh;                            /* executions and edges for the overhead model */                 \
+    mkp_log mk;                            /* per-task times for the makespan parts */                       \
     vary vr;                               /* the variation model's generator (off without --seed) */        \
     bool scope_stats_on;                   /* scope stats collection */                                      \
     scopestats ss;                         /* ... its state */                                               \

@@ -372,6 +372,7 @@ static ps_t retire(sched *sc, int ti, int k, const core_slot *s, ps_t t, const u
         return spent;
     }
     account_execution(sc, co, tk, s);
+    mkp_exec(tk->mkp, tk->kernel_ids[s->subslot], s->dispatch, s->start, s->end, s->dur, s->dump_pre);
     if (r->pf) {
         pf_exec x = {.task = s->task_id,
                      .dispatch = s->dispatch,
@@ -388,8 +389,11 @@ static ps_t retire(sched *sc, int ti, int k, const core_slot *s, ps_t t, const u
     /* the AICPU saw this end: the flow keeps its speed so the end stays where it was seen */
     hbm_observe_end(&r->mem, k, ref_of(s), r->now);
     if (++tk->subtasks_done == tk->subtasks_total) {
-        if (tk->dump) /* args dump: outputs are captured once every block is done */
-            spent += capture(sc, ti, tk, DUMP_AFTER_COMPLETION, t + spent);
+        if (tk->dump) { /* args dump: outputs are captured once every block is done */
+            ps_t d = capture(sc, ti, tk, DUMP_AFTER_COMPLETION, t + spent);
+            spent += d;
+            mkp_dump_post(tk->mkp, d);
+        }
         ps_t w = walk_cost(sc, tk);
         if (w >= PS_PER_US)
             add_phase(sc, ti, PH_RESOLVE, t + spent, t + spent + w, tk->consumers, 0, shared);
@@ -674,10 +678,14 @@ static void publish(sched *sc, int ti, dispatch_slot *batch, int n, ps_t *cur, b
 {
     rt *r = sc->rt;
     /* args dump: a task's inputs are captured before its first block goes out */
+    ps_t dumped = 0;
     for (int i = 0; r->dump_on && i < n; i++) {
         task *tk = rt_task(r, batch[i].task_id);
-        if (tk && tk->dump)
-            *cur += capture(sc, ti, tk, DUMP_BEFORE_DISPATCH, *cur);
+        if (tk && tk->dump) {
+            ps_t d = capture(sc, ti, tk, DUMP_BEFORE_DISPATCH, *cur);
+            *cur += d;
+            dumped += d;
+        }
     }
     *cur += r->cost.wmb;
     ps_t ts = *cur; /* one get_sys_cnt for the whole batch */
@@ -694,6 +702,7 @@ static void publish(sched *sc, int ti, dispatch_slot *batch, int n, ps_t *cur, b
         s->subslot = batch[i].subslot;
         s->reg = core_next_reg(co);
         s->dispatch = ts;
+        s->dump_pre = dumped;
         ps_t seen = ts + (ps_t)i * r->cost.store + r->cost.visible;
         s->seen = seen;
         s->receive = seen > ready ? seen : ready;

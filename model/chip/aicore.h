@@ -28,6 +28,7 @@ typedef struct core_slot {
     ps_t setup;       /* receive -> start of this execution (the platform's, or a variation draw) */
     ps_t wb;          /* its swimlane record write-back after the end (0 when off) */
     ps_t dur;         /* its kernel time on an idle memory system */
+    ps_t dump_pre;    /* args dump captures of its batch before the dispatch (makespan parts) */
 } core_slot;
 
 /* One AICore. */

@@ -148,6 +148,10 @@ static int chip_build(chip *c, const platform *p, const chip_config *cfg, char *
     /* the overhead model needs the logical edges deps.json has (a replay
      * where nothing retires), so the replay runs even without deps.json */
     exec_log_init(&c->oh, EXEC_LOG_MAX);
+    _Static_assert(MKP_RINGS == RING_COUNT, "the makespan parts keep waits per ring");
+    mkp_init(&c->mk);
+    if (cfg->no_makespan_parts)
+        mkp_off(&c->mk);
     vary_init(&c->vr, cfg->seeded, cfg->seed);
     if (depgen_init(&c->dg, cfg->ring_task_window, cfg->dep_gen, err, errlen) != 0) {
         chip_free(c);
@@ -259,6 +263,7 @@ void chip_free(chip *c)
     if (c->logical_on)
         depgen_free(&c->dg);
     exec_log_free(&c->oh);
+    mkp_free(&c->mk);
     if (c->scope_stats_on)
         scopestats_free(&c->ss);
     c->dep_gen_on = c->logical_on = c->scope_stats_on = false;
@@ -402,6 +407,7 @@ static void chip_try_early_candidate(chip *c, task *tk, ps_t t)
         return;
     }
     tk->early = EARLY_STAGING;
+    mkp_staged(&c->mk, tk->mkp, t);
     sched_notify_early(&c->sched, t);
 }
 
@@ -465,6 +471,14 @@ static bool ring_doorbells(chip *c, task *tk, ps_t t)
     return tk->blocks_claimed >= tk->block_num; /* every block staged: handled */
 }
 
+/* The makespan parts' log: tk became ready at t, by its producer ready_by or its publish. */
+static void note_ready(chip *c, const task *tk, ps_t t)
+{
+    const task *maker = tk->ready_by == TASK_ID_INVALID ? NULL : chip_task(c, tk->ready_by);
+    mkp_ready(&c->mk, tk->mkp, tk->ready_by == TASK_ID_INVALID ? MKP_BY_PUBLISH : MKP_BY_PRODUCER,
+              maker ? maker->mkp : NULL, t);
+}
+
 /* A completion by scheduler thread `thread` made tk ready: with local-first
  * ready buffers (sched_local_ready), a regular task goes to that thread's
  * buffer; everything else, and a full buffer, goes to the global queues. */
@@ -474,6 +488,7 @@ static void route_ready_from(chip *c, task *tk, int thread, ps_t t)
         !tk->sync_start && tk->early != EARLY_STAGING && sched_push_local(&c->sched, thread, tk)) {
         tk->queued = true;
         tk->ready_at = t;
+        note_ready(c, tk, t);
         tk->early = EARLY_DISPATCHED;
         return;
     }
@@ -486,6 +501,7 @@ static void chip_route_ready(chip *c, task *tk, ps_t t)
         return;
     tk->queued = true;
     tk->ready_at = t;
+    note_ready(c, tk, t);
     if (tk->early == EARLY_STAGING) {
         if (ring_doorbells(c, tk, t))
             return;
@@ -514,6 +530,8 @@ static void chip_task_done(chip *c, task *tk, int thread, ps_t t)
 {
     tk->state = TASK_COMPLETED;
     tk->completed_at = t;
+    if (mkp_completed(&c->mk, tk->mkp, t) != 0)
+        chip_error(c, "out of memory for the makespan parts");
     c->tasks_completed++;
     if (t > c->last_completion)
         c->last_completion = t;
@@ -524,8 +542,10 @@ static void chip_task_done(chip *c, task *tk, int thread, ps_t t)
         task *cons = chip_task(c, node->consumer);
         if (cons) {
             cons->fanin_refcount++;
-            if (cons->published && cons->fanin_refcount == cons->fanin_count)
+            if (cons->published && cons->fanin_refcount == cons->fanin_count) {
+                cons->ready_by = tk->id;
                 route_ready_from(c, cons, thread, t);
+            }
         }
         uint32_t next = node->next;
         node->next = c->nodes_free;
@@ -534,6 +554,7 @@ static void chip_task_done(chip *c, task *tk, int thread, ps_t t)
         n = next;
     }
     tk->fanout_head = 0;
+    mkp_task_done(&c->mk, &tk->mkp); /* its consumers made ready hold its node now */
     if (thread >= 0)
         sched_defer_release(&c->sched, thread, tk->id, t);
     else
@@ -659,6 +680,7 @@ static inline void handle(chip *c, evq_event ev)
             break;
         }
         tk->fanin_refcount++;
+        tk->ready_by = TASK_ID_INVALID;
         if (tk->fanin_refcount == tk->fanin_count)
             chip_route_ready(c, tk, ev.t);
         else

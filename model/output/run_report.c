@@ -139,6 +139,47 @@ bool report_dump_bound(const chip *c)
            (double)dump_frozen_before(&c->dump, c->end_time) >= REPORT_DUMP_BOUND_SHARE * (double)c->end_time;
 }
 
+static const char *kernel_name_of(int32_t func, void *arg)
+{
+    const graph_kernel *k = graph_kernel_by_id(&((const chip *)arg)->orch.g, func);
+    return k ? k->name : NULL;
+}
+
+static const char *res_name_of(int32_t res)
+{
+    return orch_resource_name((orch_resource)res);
+}
+
+/* The makespan in named parts that add up to it (analysis/makespan_parts.h), in whole nanoseconds. Returns 0,
+ * or -1 when out of memory. */
+static int write_makespan_parts(const chip *c, FILE *f)
+{
+    mkp_result r;
+    if (c->status != CHIP_DONE) {
+        memset(&r, 0, sizeof(r));
+        r.why = "the run did not finish";
+    } else if (mkp_compute(&c->mk, c->end_time, c->orch.end_time, kernel_name_of, (void *)c, res_name_of, &r) != 0) {
+        return -1;
+    }
+    outfile_printf(f, "  \"makespan_parts\": {\"unit\": \"ns\", \"makespan_ns\": %" PRId64 ", ",
+                   (int64_t)(c->end_time / PS_PER_NS));
+    if (!r.computed) {
+        fputs("\"why\": ", f);
+        jsonw_str(f, r.why);
+        fputs(", \"parts\": null},\n", f);
+        return 0;
+    }
+    outfile_printf(f, "\"path_tasks\": %" PRIu64 ", \"parts\": [", r.path_tasks);
+    for (size_t i = 0; i < r.nparts; i++) {
+        fputs(i ? ", {\"what\": " : "{\"what\": ", f);
+        jsonw_str(f, r.parts[i].what);
+        outfile_printf(f, ", \"ns\": %" PRId64 "}", r.parts[i].ns);
+    }
+    fputs("]},\n", f);
+    mkp_result_free(&r);
+    return 0;
+}
+
 /* Per kernel: executions, time on cores, contention, and (pipe model) how
  * busy each of its core's pipes was. */
 static void write_kernels(const chip *c, FILE *f)
@@ -451,6 +492,11 @@ int report_write_run(const chip *c, const report_info *ri, const char *path, cha
         fputs("  \"repeat\": null,\n", f);
     }
     outfile_printf(f, "  \"orchestrator_end_us\": %.6f,\n", us_from_ps(c->orch.end_time));
+    if (write_makespan_parts(c, f) != 0) {
+        outfile_abort(&of);
+        snprintf(err, errlen, "out of memory computing the makespan parts");
+        return -1;
+    }
     outfile_printf(f,
             "  \"tasks\": {\"submitted\": %" PRIu64 ", \"completed\": %" PRIu64 ", \"kernel_tasks\": %" PRIu64
             ", \"aicore_executions\": %" PRIu64 "},\n",

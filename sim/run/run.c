@@ -267,6 +267,7 @@ int run_prepare(const cli_run *o, platform *pl, chip_config *cf, run_warnings *w
     cfg.dump_level = opt.dump_level;
     cfg.dep_gen = opt.dep_gen;
     cfg.scope_stats = opt.scope_stats;
+    cfg.no_makespan_parts = !opt.work_dir; /* only ptosim_run.json holds them */
     cfg.perfetto_records = opt.perfetto || opt.enable_perfetto ? PF_MAX_RECORDS : 0;
     /* --repeat without --seed starts at seed 1 */
     cfg.seeded = opt.seeded || opt.repeat > 0;
@@ -399,6 +400,7 @@ static int repeat_runs(const cli_run *o, const char *path, const platform *pl, c
         cfg.seed = cf->seed + (uint64_t)i;
         cfg.swimlane_level = first->cfg.swimlane_level; /* profiling costs what it cost in run 1 */
         cfg.dep_gen = cfg.scope_stats = false;
+        cfg.no_makespan_parts = true;
         cfg.perfetto_records = 0;
         chip *c = malloc(sizeof(*c));
         if (!c || chip_init(c, pl, &cfg, path, err, errlen) != 0) {
@@ -510,6 +512,7 @@ static int simulate(const cli_run *o, const platform *pl, const chip_config *cf,
     opt.work_dir = work_dir;
     platform plat = *pl;
     chip_config cfg = *cf;
+    cfg.no_makespan_parts = !work_dir; /* only this program's ptosim_run.json holds them */
     char err[4096];
     if (res) {
         res->exit_code = EXIT_INTERNAL;
