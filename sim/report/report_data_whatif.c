@@ -26,7 +26,8 @@ static int need_str(jctx *c, const cJSON *o, const char *key, const char *field,
 /* Does word need quoting for a shell (anything past letters, digits and _ . , = / : + -)? */
 static bool plain_word(const char *w)
 {
-    return *w && strspn(w, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.,=/:+-") == strlen(w);
+    return *w &&
+           strspn(w, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.,=/:+-") == strlen(w);
 }
 
 /* Appends word to out (used bytes *u of n) as a shell reads it back: as it is, or in single quotes. */

@@ -45,13 +45,14 @@ static void chart(FILE *f, const rd_whatif *w)
             memcpy(name, l->lever, k + 1);
         rh_hp(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%s</text>", WI_LABEL - 6, y + 15, name);
         if (!l->ran) {
-            fprintf(f, "<text x=\"%d\" y=\"%d\" fill=\"" COL_CP "\">run failed</text>\n", WI_LABEL + 6, y + 15);
+            fprintf(f, "<text x=\"%d\" y=\"%d\" fill=\"" COL_CP "\">run failed</text>\n", WI_LABEL + 6,
+                    y + 15);
             continue;
         }
         double wpx = top > 0 && l->gain_us > 0 ? l->gain_us / top * WI_BAR : 0;
         if (wpx > 0)
-            fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"#2e9e4f\"/>", WI_LABEL, y + 4,
-                    wpx, WI_ROW - 7);
+            fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"#2e9e4f\"/>", WI_LABEL,
+                    y + 4, wpx, WI_ROW - 7);
         fprintf(f, "<text x=\"%.1f\" y=\"%d\"%s>%.3f us (%.1f%%)</text>\n", WI_LABEL + wpx + 6, y + 15,
                 l->gain_us < 0 ? " fill=\"" COL_CP "\"" : "", l->gain_us, pct(w, l->gain_us));
     }
@@ -69,8 +70,9 @@ void rh_section_whatif(rep *r)
           "minus its own; each row is <code>ptosim run GRAPH [the run options given] FLAGS</code>.</p>\n",
           w->graph, w->platform, w->baseline_us);
     if (r->has_run && (strcmp(r->run.graph, w->graph) != 0 || r->run.makespan_us != w->baseline_us))
-        rh_note_text(f, "whatif.json ranks another run than ptosim_run.json's (its graph or baseline makespan "
-                        "differs): the two files were not written together.");
+        rh_note_text(f,
+                     "whatif.json ranks another run than ptosim_run.json's (its graph or baseline makespan "
+                     "differs): the two files were not written together.");
     if (!w->n) {
         rh_note(f, "No lever was run.");
         fputs("</section>\n", f);

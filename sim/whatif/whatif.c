@@ -703,8 +703,9 @@ int whatif_main(int argc, char **argv)
     if (opt.ngraphs != 1 || opt.perfetto || opt.quiet || opt.summary_csv || opt.repeat) {
         free(rest);
         msgtext_print(stderr,
-                      "ptosim whatif: takes one GRAPH and none of --perfetto FILE, --quiet, --summary-csv or "
-                      "--repeat: whatif reads each run's summary; run ptosim run with a row's flags for those");
+                      "ptosim whatif: takes one GRAPH and none of --perfetto FILE, --quiet, --summary-csv "
+                      "or --repeat: whatif reads each run's summary; run ptosim run with a row's flags for "
+                      "those");
         return EXIT_USAGE;
     }
     /* the output options, which -o DIR needs, as `ptosim run` takes them (--enable-pmu=0 is off) */
@@ -875,8 +876,8 @@ int whatif_main(int argc, char **argv)
         return EXIT_INTERNAL;
     }
     if (!v[0].ms[0]) {
-        msgtext_print(stderr, "ptosim whatif: the baseline run failed (%s); nothing to rank%s%s", v[0].why, sep,
-                      left);
+        msgtext_print(stderr, "ptosim whatif: the baseline run failed (%s); nothing to rank%s%s", v[0].why,
+                      sep, left);
         int st = v[0].status > 0 ? v[0].status : EXIT_INTERNAL;
         free(v);
         return st;
