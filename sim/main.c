@@ -117,8 +117,8 @@ static const cli_cmd COMMANDS[] = {
     {"report", "ptosim report DIR [-o OUT]", htmlrep_main, &htmlrep_options},
     {"overhead", "ptosim overhead DIR|SWIMLANE.json [--deps-json DEPS.json]", overhead_main,
      &overhead_options},
-    {"whatif", "ptosim whatif GRAPH [--top N] [--max-levers N] [-j N] [--json] [run options]", whatif_main,
-     &whatif_options},
+    {"whatif", "ptosim whatif GRAPH [--top N] [--max-levers N] [-j N] [--json] [run options] [-o DIR]",
+     whatif_main, &whatif_options},
     {"diff", "ptosim diff A B [--json]", diff_main, &diff_options},
     {"--version", "ptosim --version", version_main, NULL},
 };

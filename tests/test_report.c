@@ -858,6 +858,13 @@ typedef struct bad_case {
     "\"dropped_records\": 0"
 
 static const bad_case BAD[] = {
+    /* whatif.json (ptosim whatif -o): a JSON error at its line and column, then a field */
+    {"whatif.json", "{\"graph\": \"g\",\n \"levers\": [}", "whatif.json:2:13: json: not valid JSON"},
+    {"whatif.json", "{\"graph\": \"g\", \"platform\": \"p\", \"baseline_makespan_us\": 1, \"levers\": [{\"lever\": "
+                    "\"x\", \"flags\": [1]}]}",
+     "whatif.json: levers[0].flags[0]: not a string"},
+    {"whatif.json", "{\"graph\": \"g\", \"platform\": \"p\", \"baseline_makespan_us\": 0, \"levers\": []}",
+     "whatif.json: baseline_makespan_us: missing or not a positive number"},
     /* ptosim_run.json */
     {"ptosim_run.json", "{\"makespan_us\": ", "ptosim_run.json:1:17: json: not valid JSON"},
     /* what a lenient reading took silently: a key given twice, a string that is not UTF-8 */
@@ -2522,6 +2529,85 @@ START_TEST(markup_in_every_input_string_runs_no_script_and_adds_no_element)
 }
 END_TEST
 
+/* ---- "What would pay": ptosim whatif -o DIR's whatif.json ---- */
+
+START_TEST(whatif_section_ranks_the_levers_of_chain3)
+{
+    /* chain3 (three vadd of 10000 ns in a chain): 35.084 us; vadd at 0.5 is 20.249 us (test_whatif.c's hand
+     * timeline), so 50% faster gains 14.835 us = 42.3% of 35.084; no ring is its limit: 0.000 */
+    const char *dir = tu_tmpdir();
+    char w[4200];
+    snprintf(w, sizeof(w), "%s/w", dir);
+    const char *args[] = {"whatif", TRACE("chain3.jsonl"), "--top", "1", "-o", w, "-j", "1", NULL};
+    run_out r = tu_run(args);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    char *page = report_of(w);
+    ck_assert_int_eq(count(page, "<a href=\"#whatif\">What would pay</a>"), 1);
+    char *sec = between(page, "<section id=\"whatif\">", "</section>");
+    ck_assert_msg(strstr(sec, "chain3 on a2a3, baseline makespan 35.084 us.") != NULL, "%s", sec);
+    char *rows = between(sec, "<table id=\"whatif-table\">", "</table>");
+    ck_assert_str_eq(strstr(rows, "<tr><td>1</td>"),
+                     "<tr><td>1</td><td class=\"l\">vadd 50% faster</td><td>20.249</td><td>14.835</td><td>42.3%</td>"
+                     "<td class=\"l\"><code>--kernel-scale vadd=0.5</code></td></tr>\n"
+                     "<tr><td>2</td><td class=\"l\">vadd 25% faster</td><td>27.989</td><td>7.095</td><td>20.2%</td>"
+                     "<td class=\"l\"><code>--kernel-scale vadd=0.75</code></td></tr>\n"
+                     "<tr><td>3</td><td class=\"l\">vadd 10% faster</td><td>32.504</td><td>2.580</td><td>7.4%</td>"
+                     "<td class=\"l\"><code>--kernel-scale vadd=0.9</code></td></tr>\n"
+                     "<tr><td>4</td><td class=\"l\">ring_task_window x2 (all four rings)</td><td>35.084</td>"
+                     "<td>0.000</td><td>0.0%</td><td class=\"l\"><code>--ring-task-window "
+                     "32768,32768,32768,32768</code></td></tr>\n"
+                     "<tr><td>5</td><td class=\"l\">ring_heap x2 (all four rings)</td><td>35.084</td><td>0.000</td>"
+                     "<td>0.0%</td><td class=\"l\"><code>--ring-heap 536870912,536870912,536870912,536870912</code>"
+                     "</td></tr>\n"
+                     "<tr><td>6</td><td class=\"l\">ring_dep_pool x2 (all four rings)</td><td>35.084</td>"
+                     "<td>0.000</td><td>0.0%</td><td class=\"l\"><code>--ring-dep-pool "
+                     "32768,32768,32768,32768</code></td></tr>\n");
+    /* the chart: the longest bar is the 50% lever's, the full 520 px; 25% is 7.095 / 14.835 of it */
+    ck_assert_msg(strstr(sec, "width=\"520.0\"") != NULL, "%s", sec);
+    ck_assert_msg(strstr(sec, "width=\"248.7\"") != NULL, "%s", sec);
+    ck_assert_msg(strstr(sec, ">14.835 us (42.3%)</text>") != NULL, "%s", sec);
+    free(rows);
+    free(sec);
+    free(page);
+    /* without whatif.json, no section and no link */
+    char p[4400];
+    snprintf(p, sizeof(p), "%s/whatif.json", w);
+    ck_assert_int_eq(unlink(p), 0);
+    page = report_of(w);
+    ck_assert_int_eq(count(page, "#whatif"), 0);
+    ck_assert_int_eq(count(page, "What would pay"), 0);
+    free(page);
+}
+END_TEST
+
+START_TEST(whatif_section_escapes_a_hostile_lever_and_flag)
+{
+    const char *dir = fixture(F_RUN);
+    put(dir, "whatif.json",
+        "{\"graph\": \"<i>g</i>\", \"platform\": \"p\", \"baseline_makespan_us\": 2, \"levers\": [\n"
+        "  {\"lever\": \"<script>alert(1)</script> 50% faster\", \"flags\": [\"--kernel-scale\", "
+        "\"<b>k'&\\\"=0.5\"], \"makespan_us\": 1, \"gain_us\": 1},\n"
+        "  {\"lever\": \"x\", \"flags\": [\"--ring-heap\", \"2\"], \"makespan_us\": null, \"failed\": "
+        "\"exit 6: <img src=x>\"}\n]}\n");
+    char *page = report_of(dir);
+    char *sec = between(page, "<section id=\"whatif\">", "</section>");
+    ck_assert_int_eq(count(sec, "<script"), 0);
+    ck_assert_int_eq(count(sec, "<b>"), 0);
+    ck_assert_int_eq(count(sec, "<img"), 0);
+    ck_assert_int_eq(count(sec, "<i>"), 0);
+    ck_assert_int_eq(count(sec, "&lt;script&gt;alert(1)&lt;/script&gt; 50% faster"), 2); /* chart and table */
+    /* the flag as a shell reads it back: in single quotes, its own quote as '\'' */
+    ck_assert_msg(strstr(sec, "<code>--kernel-scale &#39;&lt;b&gt;k&#39;\\&#39;&#39;&amp;&quot;=0.5&#39;</code>") !=
+                      NULL,
+                  "%s", sec);
+    ck_assert_msg(strstr(sec, "<td colspan=\"3\" class=\"bad\">failed: exit 6: &lt;img src=x&gt;</td>") != NULL,
+                  "%s", sec);
+    free(sec);
+    free(page);
+}
+END_TEST
+
 Suite *suite_report(void)
 {
     Suite *s = suite_create("report");
@@ -2539,6 +2625,8 @@ Suite *suite_report(void)
     tcase_add_test(tc, sweep_charts_zoom_to_the_spread_mark_the_best_and_draw_the_noise);
     tcase_add_test(tc, missing_optional_inputs_give_notes);
     tcase_add_test(tc, malformed_inputs_name_file_and_field_and_write_nothing);
+    tcase_add_test(tc, whatif_section_ranks_the_levers_of_chain3);
+    tcase_add_test(tc, whatif_section_escapes_a_hostile_lever_and_flag);
     tcase_add_test(tc, report_command_errors_and_help);
     tcase_add_test(tc, report_writes_into_no_folder_ptosim_did_not_write);
     tcase_add_test(tc, write_failures_are_named_and_leave_no_partial_page);

@@ -2,6 +2,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "../model/chip/pipe.h"
 #include "../model/engine/chip_engine.h"
@@ -348,15 +350,20 @@ END_TEST
 
 START_TEST(whatif_refuses_outputs_and_bad_counts)
 {
-    const char *out[] = {"whatif", CHAIN3, "-o", "x", NULL};
+    const char *out[] = {"whatif", CHAIN3, "--quiet", NULL};
     run_out r = tu_run(out);
     ck_assert_int_eq(r.status, 2);
-    ck_assert_msg(strncmp(r.err,
-                          "ptosim whatif: takes one GRAPH and none of run's output options (-o, --enable-*, "
-                          "--dump-args, --perfetto), --quiet, --summary-csv or --repeat: whatif writes no files "
-                          "and reads each run's summary; run ptosim run with a row's flags for those\n",
-                          200) == 0,
-                  "%s", r.err);
+    const char *want = "ptosim whatif: takes one GRAPH and none of --perfetto FILE, --quiet, --summary-csv or "
+                       "--repeat: whatif reads each run's summary; run ptosim run with a row's flags for those\n";
+    ck_assert_msg(strncmp(r.err, want, strlen(want)) == 0, "%s", r.err);
+    ck_assert_str_eq(r.out, "");
+    tu_run_free(&r);
+    const char *no_dir[] = {"whatif", CHAIN3, "--enable-dep-gen", NULL};
+    r = tu_run(no_dir);
+    ck_assert_int_eq(r.status, 2);
+    want = "ptosim whatif: --enable-*, --dump-args and --enable-pmu write into the baseline's run folder: give -o "
+           "DIR\n";
+    ck_assert_msg(strncmp(r.err, want, strlen(want)) == 0, "%s", r.err);
     ck_assert_str_eq(r.out, "");
     tu_run_free(&r);
     const char *top[] = {"whatif", CHAIN3, "--top", "65", NULL};
@@ -370,6 +377,136 @@ START_TEST(whatif_refuses_outputs_and_bad_counts)
     ck_assert_msg(strstr(r.err, "has no kernel 'vad' (its kernels: vadd); did you mean vadd?") != NULL, "%s", r.err);
     ck_assert_str_eq(r.out, "");
     tu_run_free(&r);
+}
+END_TEST
+
+/* ---- ptosim whatif -o DIR ---- */
+
+START_TEST(whatif_o_writes_the_baselines_run_folder_and_the_json_ranking)
+{
+    /* DIR holds what `ptosim run -o` of the same graph and options writes, byte for byte (no host timing),
+     * and whatif.json is --json's stdout */
+    const char *dir = tu_tmpdir();
+    char w[4096], b[4096], p[4200], q[4200];
+    snprintf(w, sizeof(w), "%s/w", dir);
+    snprintf(b, sizeof(b), "%s/b", dir);
+    const char *wi[] = {"whatif", CHAIN3, "--top", "1", "--json", "--no-host-timing", "--aicpu-thread-num", "3",
+                        "-o", w, "-j", "2", NULL};
+    run_out r = tu_run(wi);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_str_eq(r.err, "");
+    const char *run[] = {"run", CHAIN3, "--no-host-timing", "--aicpu-thread-num", "3", "-o", b, "--quiet", NULL};
+    run_out rb = tu_run(run);
+    ck_assert_msg(rb.status == 0, "%s", rb.err);
+    tu_run_free(&rb);
+    snprintf(p, sizeof(p), "%s/ptosim_run.json", w);
+    snprintf(q, sizeof(q), "%s/ptosim_run.json", b);
+    char *got = tu_read(p), *want = tu_read(q);
+    ck_assert_ptr_nonnull(got);
+    ck_assert_ptr_nonnull(want);
+    ck_assert_str_eq(got, want);
+    ck_assert_msg(strstr(got, "\"makespan_us\": 35.084") != NULL, "%s", got); /* chain3's hand timeline */
+    free(got);
+    free(want);
+    snprintf(p, sizeof(p), "%s/whatif.json", w);
+    got = tu_read(p);
+    ck_assert_ptr_nonnull(got);
+    ck_assert_str_eq(got, r.out);
+    free(got);
+    tu_run_free(&r);
+    snprintf(p, sizeof(p), "%s/.ptosim-run", w); /* the staging folder went with the commit */
+    ck_assert(!tu_exists(p));
+    /* a later run into the folder takes the ranking of the previous one away */
+    const char *again[] = {"run", CHAIN3, "-o", w, "--quiet", NULL};
+    r = tu_run(again);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    snprintf(p, sizeof(p), "%s/whatif.json", w);
+    ck_assert(!tu_exists(p));
+}
+END_TEST
+
+START_TEST(whatif_o_with_outputs_runs_every_lever_with_them)
+{
+    /* --enable-chip-swimlane goes to the levers' runs too, each into a scratch folder: the figures are those
+     * of `ptosim run ... -o DIR --enable-chip-swimlane 1 FLAGS`; DIR gets the baseline's swimlane */
+    const char *dir = tu_tmpdir();
+    char w[4096], b[4096], p[4200];
+    snprintf(w, sizeof(w), "%s/w", dir);
+    snprintf(b, sizeof(b), "%s/b", dir);
+    const char *wi[] = {"whatif", CHAIN3, "--top", "1", "--max-levers", "1", "--json", "-o", w,
+                        "--enable-chip-swimlane", "1", NULL};
+    run_out r = tu_run(wi);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    char ms[64];
+    const char *run[] = {"run", CHAIN3, "-o", b, "--enable-chip-swimlane", "1", "--kernel-scale", "vadd=0.9", NULL};
+    run_makespan(run, ms, sizeof(ms));
+    char row[256];
+    snprintf(row, sizeof(row), "\"flags\": [\"--kernel-scale\", \"vadd=0.9\"], \"makespan_us\": %s,", ms);
+    ck_assert_msg(strstr(r.out, row) != NULL, "%s", r.out);
+    tu_run_free(&r);
+    snprintf(p, sizeof(p), "%s/dfx_outputs/chip_swimlane_records.json", w);
+    ck_assert(tu_exists(p));
+}
+END_TEST
+
+START_TEST(whatif_o_replaces_a_linked_whatif_json_and_keeps_its_target)
+{
+    /* DIR/whatif.json a link to a file of the user's: renamed over, never written through */
+    const char *dir = tu_tmpdir();
+    char w[4096], p[4200];
+    snprintf(w, sizeof(w), "%s/w", dir);
+    ck_assert_int_eq(mkdir(w, 0755), 0);
+    char *precious = tu_write(dir, "precious", "precious bytes\n");
+    snprintf(p, sizeof(p), "%s/whatif.json", w);
+    ck_assert_int_eq(symlink(precious, p), 0);
+    const char *wi[] = {"whatif", CHAIN3, "--top", "0", "-o", w, NULL};
+    run_out r = tu_run(wi);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    char *keep = tu_read(precious);
+    ck_assert_str_eq(keep, "precious bytes\n");
+    free(keep);
+    struct stat st;
+    ck_assert_int_eq(lstat(p, &st), 0);
+    ck_assert(S_ISREG(st.st_mode));
+    free(precious);
+}
+END_TEST
+
+START_TEST(whatif_o_commits_nothing_when_the_baseline_fails)
+{
+    /* a heap of 1 KiB cannot hold a task's output (HEAP_RING_DEADLOCK, exit 4): nothing ranked; a folder
+     * whatif made goes again, one that held a run keeps it byte for byte */
+    const char *dir = tu_tmpdir();
+    char w[4096], p[4200];
+    snprintf(w, sizeof(w), "%s/w", dir);
+    const char *wi[] = {"whatif", CHAIN3, "--ring-heap", "1024,1024,1024,1024", "--top", "0", "-o", w, NULL};
+    run_out r = tu_run(wi);
+    ck_assert_int_eq(r.status, 4);
+    ck_assert_str_eq(r.out, "");
+    char want[4400];
+    snprintf(want, sizeof(want), "; nothing to rank; nothing was written to %s\n", w);
+    ck_assert_msg(strstr(r.err, want) != NULL, "%s", r.err);
+    tu_run_free(&r);
+    ck_assert(!tu_exists(w));
+    const char *first[] = {"run", CHAIN3, "-o", w, "--quiet", NULL};
+    r = tu_run(first);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    snprintf(p, sizeof(p), "%s/ptosim_run.json", w);
+    char *before = tu_read(p);
+    r = tu_run(wi);
+    ck_assert_int_eq(r.status, 4);
+    snprintf(want, sizeof(want), "; nothing to rank; %s keeps the previous run's outputs\n", w);
+    ck_assert_msg(strstr(r.err, want) != NULL, "%s", r.err);
+    tu_run_free(&r);
+    char *after = tu_read(p);
+    ck_assert_str_eq(after, before);
+    snprintf(p, sizeof(p), "%s/whatif.json", w);
+    ck_assert(!tu_exists(p));
+    free(before);
+    free(after);
 }
 END_TEST
 
@@ -388,6 +525,10 @@ Suite *suite_whatif(void)
     tcase_add_test(tc, every_whatif_figure_is_the_makespan_of_a_run_with_its_flags);
     tcase_add_test(tc, whatif_json_lists_levers_sorted_by_makespan);
     tcase_add_test(tc, whatif_refuses_outputs_and_bad_counts);
+    tcase_add_test(tc, whatif_o_writes_the_baselines_run_folder_and_the_json_ranking);
+    tcase_add_test(tc, whatif_o_with_outputs_runs_every_lever_with_them);
+    tcase_add_test(tc, whatif_o_replaces_a_linked_whatif_json_and_keeps_its_target);
+    tcase_add_test(tc, whatif_o_commits_nothing_when_the_baseline_fails);
     suite_add_tcase(s, tc);
     return s;
 }

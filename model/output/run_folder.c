@@ -368,6 +368,11 @@ void workdir_left(const workdir *w, char *out, size_t n)
         snprintf(out, n, "nothing was written to %s", w->dir);
 }
 
+void workdir_remove_tree(const char *path)
+{
+    remove_tree(path);
+}
+
 void workdir_close(workdir *w)
 {
     if (w->lock_fd >= 0)

@@ -79,4 +79,8 @@ void workdir_abort(workdir *w);
 /* Releases the lock. */
 void workdir_close(workdir *w);
 
+/* rm -rf path, as the staging folder goes: a link is removed, never followed (a scratch folder ptosim made,
+ * such as `ptosim whatif`'s levers' run folders). */
+void workdir_remove_tree(const char *path);
+
 #endif

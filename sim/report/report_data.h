@@ -385,6 +385,30 @@ typedef struct rd_sweep {
 } rd_sweep;
 
 int rd_load_sweep(const char *path, rd_sweep *s, char *err, size_t errlen);
+
+/* ------------------------------------------------------------------ */
+/* whatif.json (`ptosim whatif -o DIR`: the levers ranked)             */
+/* ------------------------------------------------------------------ */
+
+typedef struct rd_lever {
+    char lever[RD_TEXT_MAX]; /* what it is ("vadd 50% faster") */
+    char flags[RD_TEXT_MAX]; /* its `ptosim run` flags as a shell reads them back (a word quoted as needed) */
+    bool ran;                /* makespan_us given (else its run failed: failed says why) */
+    double makespan_us;      /* the lever's makespan */
+    double gain_us;          /* the baseline's minus the lever's (ran only) */
+    char failed[RD_TEXT_MAX];
+} rd_lever;
+
+typedef struct rd_whatif {
+    char graph[RD_NAME_MAX], platform[RD_NAME_MAX];
+    double baseline_us; /* baseline_makespan_us */
+    rd_lever *v;        /* levers, in file order (sorted by makespan, failed last; malloc'd) */
+    int n;
+} rd_whatif;
+
+/* Reads path (a whatif.json). */
+int rd_load_whatif(const char *path, rd_whatif *w, char *err, size_t errlen);
+void rd_whatif_free(rd_whatif *w);
 void rd_sweep_free(rd_sweep *s);
 
 /* A swept knob: one ring column, for the rings in mask, which move together; or the thread count. */

@@ -29,6 +29,7 @@
 #include "report_html_pipes.h"
 #include "report_html_rings.h"
 #include "report_html_roofline.h"
+#include "report_html_whatif.h"
 #include "report_html_sweep.h"
 #include "report_html_swimlane.h"
 
@@ -117,6 +118,8 @@ static void page_head(rep *r)
         fputs("<a href=\"#overhead\">Overhead</a><a href=\"#swimlane\">Swimlane</a>"
               "<a href=\"#rings\">Rings</a><a href=\"#pipes\">Pipes</a><a href=\"#roofline\">Roofline</a>",
               f);
+        if (r->has_whatif)
+            fputs("<a href=\"#whatif\">What would pay</a>", f);
     }
     if (r->has_sweep)
         fputs("<a href=\"#sweep\">Sweep</a>", f);
@@ -437,6 +440,7 @@ static void rep_free(rep *r)
     rd_scopes_free(&r->sc);
     rd_pmu_free(&r->pmu);
     rd_sweep_free(&r->sw);
+    rd_whatif_free(&r->wi);
 }
 
 /* Below DIR nothing is reached through a link (userdir.h): a link there is neither. */
@@ -588,6 +592,13 @@ static int rep_load(rep *r, char *err, size_t errlen)
     if (rc == RD_BAD)
         return EXIT_GRAPH;
     r->has_sweep = rc == RD_OK;
+    if (r->has_run) { /* `ptosim whatif -o DIR`'s ranking beside the baseline's run */
+        snprintf(p, sizeof(p), "%s/whatif.json", r->dir);
+        rc = rd_load_whatif(p, &r->wi, err, errlen);
+        if (rc == RD_BAD)
+            return EXIT_GRAPH;
+        r->has_whatif = rc == RD_OK;
+    }
     snprintf(r->dfx, sizeof(r->dfx), "%s/dfx_outputs", r->dir);
     r->dfx_rel = "dfx_outputs/";
     if (!r->has_run && !r->has_sweep) {
@@ -949,6 +960,8 @@ int htmlrep_write(const char *dir, const char *out, char *err, size_t errlen)
         rh_section_rings(&r);
         rh_section_pipes(&r);
         rh_section_roofline(&r);
+        if (r.has_whatif)
+            rh_section_whatif(&r);
     } else {
         rh_note(
             r.f,

@@ -47,6 +47,8 @@ typedef struct rep {
     rd_pmu pmu;
     bool has_sweep;
     rd_sweep sw;
+    bool has_whatif; /* whatif.json read (`ptosim whatif -o`) */
+    rd_whatif wi;
     bool capture;          /* a runtime capture: the runtime's own files, no ptosim_run.json (run holds what
                             * the page derives from them) */
     char dfx[PATH_MAX];    /* the folder of the DFX files: DIR/dfx_outputs, or DIR for a capture without one */

@@ -423,8 +423,9 @@ static int repeat_runs(const cli_run *o, const char *path, const platform *pl, c
 
 /* Files a run replaces in its work dir: dfx_outputs/ goes whole at the commit
  * (workdir_commit), whatever is in it; these names go too, so a folder never
- * mixes two runs (report.html: a page of the previous run). */
-static const char *const MANAGED[] = {
+ * mixes two runs (report.html: a page of the previous run; whatif.json: `ptosim whatif -o`'s ranking of
+ * the previous run). */
+const char *const run_managed[] = {
     "dfx_outputs/chip_swimlane_records.json",
     "dfx_outputs/deps.json",
     "dfx_outputs/pmu.csv",
@@ -435,7 +436,9 @@ static const char *const MANAGED[] = {
     "dfx_outputs/ptosim_trace.json",
     "ptosim_run.json",
     "report.html",
+    "whatif.json",
 };
+const int run_nmanaged = (int)(sizeof(run_managed) / sizeof(run_managed[0]));
 
 /* The work dir of the run in progress, for on_abort. */
 static workdir *volatile abort_wd;
@@ -765,7 +768,7 @@ static int simulate(const cli_run *o, const platform *pl, const chip_config *cf,
     if (have_wd) {
         /* all or nothing: a file that could not be written leaves the folder as it was */
         int crc = write_failed ? -1
-                               : workdir_commit(&wd, MANAGED, (int)(sizeof(MANAGED) / sizeof(MANAGED[0])),
+                               : workdir_commit(&wd, run_managed, run_nmanaged,
                                                 outputs, nout, err, sizeof(err));
         if (crc != 0 && !write_failed)
             msgtext_print(stderr, "ptosim: %s", err);

@@ -51,6 +51,10 @@ int run_kernel_scale_of(const graph *hdr, const char *kernel_scale, char *name, 
  * printing which NAME the graph has no kernel of. */
 int run_apply_kernel_sets(chip_config *cfg, const graph *hdr, const cli_run *opt);
 
+/* The files a run replaces in its work dir (workdir_commit's old list): a folder never mixes two runs. */
+extern const char *const run_managed[];
+extern const int run_nmanaged;
+
 /* Runs `ptosim run` with the arguments after "run". Returns the exit status. */
 int run_main(int argc, char **argv);
 

@@ -25,7 +25,9 @@
 #include "../../model/base/outfile.h"
 #include "../../model/engine/chip_engine.h"
 #include "../../model/graph/graph_compiled.h"
+#include "../../model/base/userdir.h"
 #include "../../model/graph/graph_source.h"
+#include "../../model/output/run_folder.h"
 #include "../../model/output/run_report.h"
 #include "../../model/runtime/run_config.h"
 #include "../cli/cli.h"
@@ -64,6 +66,9 @@ typedef struct lever {
     char ms[40];      /* the makespan as the run's summary printed it ("35.084"), "" = none */
     double ms_us;     /* ... as a number */
     char why[512];    /* a failed run: its first line on stderr */
+    char odir[4300];     /* its run's -o DIR ("" = none): the baseline's staging folder, or a lever's scratch
+                          * folder (removed once the run ended) */
+    bool scratch;        /* odir is a scratch folder */
 } lever;
 
 static int store_count(const opt_def *d, const char *word, const char *value, void *dest, char *err,
@@ -138,7 +143,7 @@ const opt_table whatif_options = {
 
 static void usage(FILE *f)
 {
-    fputs("usage: ptosim whatif GRAPH [--top N] [--max-levers N] [-j N] [--json] [run options]\n"
+    fputs("usage: ptosim whatif GRAPH [--top N] [--max-levers N] [-j N] [--json] [run options] [-o DIR]\n"
           "\n"
           "Which change would pay: simulates the run, then each lever, and ranks them by makespan. The\n"
           "levers: each of the --top kernels with the most time on cores 10%, 25% and 50% faster\n"
@@ -154,9 +159,15 @@ static void usage(FILE *f)
           f);
     opt_help(&whatif_options, f);
     fputs("\n"
-          "GRAPH may be - (standard input) or a pipe: whatif copies it to a temporary file first. whatif\n"
-          "writes no files, so it takes none of run's output options (-o, --enable-*, --dump-args,\n"
-          "--perfetto), nor --quiet, --summary-csv or --repeat.\n"
+          "GRAPH may be - (standard input) or a pipe: whatif copies it to a temporary file first.\n"
+          "\n"
+          "-o DIR: DIR becomes the baseline's run folder, what `ptosim run GRAPH [run options] -o DIR`\n"
+          "writes (ptosim_run.json, and dfx_outputs/ with --enable-*, --dump-args or --enable-pmu), plus\n"
+          "DIR/whatif.json, the object --json prints; all of it or nothing, once every run ended.\n"
+          "`ptosim report DIR` then shows the ranking. The output options go to every lever's run too\n"
+          "(each into a scratch folder, removed when it ends), as some of them change what is simulated\n"
+          "(the args dump, PMU collection, the swimlane's records). Without -o whatif writes no files and\n"
+          "takes no output option; it never takes --perfetto FILE, --quiet, --summary-csv or --repeat.\n"
           "\n"
           "exit status: 0 ranked (a lever whose run failed is listed as failed); 1 the simulator failed;\n"
           "2 bad command line or platform; 3 a malformed graph; the baseline run's own status when it\n"
@@ -396,17 +407,23 @@ static void finish(lever *l, int st)
     close(l->out);
     close(l->err);
     l->out = l->err = -1;
+    if (l->scratch)
+        workdir_remove_tree(l->odir); /* its files were for its figure only */
 }
 
 /* Starts l's run: argv of `ptosim run` (the run options, then l's flags). Returns 0, or -1 after printing
  * why. */
 static int start(lever *l, const char **base, int nbase, const gcomp *gc, int devnull)
 {
-    const char **av = malloc(((size_t)nbase + WHATIF_WORDS + 1) * sizeof(*av));
+    const char **av = malloc(((size_t)nbase + WHATIF_WORDS + 3) * sizeof(*av));
     int n = 0;
     if (!av) {
         fputs("ptosim whatif: out of memory\n", stderr);
         return -1;
+    }
+    if (l->odir[0]) {
+        av[n++] = "-o";
+        av[n++] = l->odir;
     }
     for (int i = 0; i < nbase; i++)
         av[n++] = base[i];
@@ -534,35 +551,98 @@ static void print_table(const lever *base, const lever **rows, int n, const char
     printf("each row: ptosim run %s [the run options given] FLAGS\n", gshown);
 }
 
-static void print_json(const lever *base, const lever **rows, int n, const char *gname, const char *pname)
+/* The --json object, also DIR/whatif.json: into f. */
+static void print_json(FILE *f, const lever *base, const lever **rows, int n, const char *gname,
+                       const char *pname)
 {
-    fputs("{\"graph\": ", stdout);
-    jsonw_str(stdout, gname);
-    fputs(", \"platform\": ", stdout);
-    jsonw_str(stdout, pname);
-    printf(", \"baseline_makespan_us\": %s, \"levers\": [", base->ms);
+    fputs("{\"graph\": ", f);
+    jsonw_str(f, gname);
+    fputs(", \"platform\": ", f);
+    jsonw_str(f, pname);
+    outfile_printf(f, ", \"baseline_makespan_us\": %s, \"levers\": [", base->ms);
     for (int i = 0; i < n; i++) {
         const lever *l = rows[i];
-        fputs(i ? ",\n  {\"lever\": " : "\n  {\"lever\": ", stdout);
-        jsonw_str(stdout, l->name);
-        fputs(", \"flags\": [", stdout);
+        fputs(i ? ",\n  {\"lever\": " : "\n  {\"lever\": ", f);
+        jsonw_str(f, l->name);
+        fputs(", \"flags\": [", f);
         for (int k = 0; k < l->nwords; k++) {
-            fputs(k ? ", " : "", stdout);
-            jsonw_str(stdout, l->words[k]);
+            fputs(k ? ", " : "", f);
+            jsonw_str(f, l->words[k]);
         }
         if (l->ms[0]) {
             double gain = base->ms_us - l->ms_us;
-            printf("], \"makespan_us\": %s, \"gain_us\": %.3f}", l->ms, gain);
+            outfile_printf(f, "], \"makespan_us\": %s, \"gain_us\": %.3f}", l->ms, gain);
         } else {
-            fputs("], \"makespan_us\": null, \"failed\": ", stdout);
-            jsonw_str(stdout, l->why);
-            fputc('}', stdout);
+            fputs("], \"makespan_us\": null, \"failed\": ", f);
+            jsonw_str(f, l->why);
+            fputc('}', f);
         }
     }
-    puts(n ? "\n]}" : "]}");
+    fputs(n ? "\n]}\n" : "]}\n", f);
 }
 
 /* ---- the command ---- */
+
+/* Takes -o DIR (every spelling, each time given) out of rest, the words every run is given: o is rest parsed,
+ * parsed again each time. Returns 0, or -1 with a message in err. */
+static int strip_work_dir(const char **rest, int *nrest, cli_run *o, char *err, size_t errlen)
+{
+    while (o->work_dir) {
+        int at = -1, drop = 0;
+        for (int i = 0; i < *nrest && at < 0; i++) {
+            size_t len = strlen(rest[i]);
+            if (o->work_dir == rest[i] && i > 0)
+                at = i - 1, drop = 2; /* -o DIR, --work-dir DIR */
+            else if (o->work_dir > rest[i] && o->work_dir <= rest[i] + len)
+                at = i, drop = 1; /* -oDIR, --work-dir=DIR */
+        }
+        if (at < 0) {
+            snprintf(err, errlen, "-o DIR: cannot tell its words apart");
+            return -1;
+        }
+        memmove(rest + at, rest + at + drop, (size_t)(*nrest - at - drop) * sizeof(*rest));
+        *nrest -= drop;
+        if (cli_parse_run_args(*nrest, (char **)rest, o, err, errlen) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* -o DIR: whatif.json beside the baseline's files in the staging folder, then the folder's commit, as
+ * `ptosim run` commits (the files of a previous run or whatif go). Returns 0, or -1 after saying why (DIR is
+ * left as it was, as left says). */
+static int commit_folder(workdir *wd, const workdir_programs *old_programs, const lever *base,
+                         const lever **rows, int n, const char *gname, const char *pname, const char *left)
+{
+    char path[PATH_MAX + 64], err[2 * PATH_MAX + 256];
+    snprintf(path, sizeof(path), "%.4000s/whatif.json", wd->stage);
+    outfile of;
+    FILE *f = outfile_open(&of, path, err, sizeof(err));
+    if (f) {
+        print_json(f, base, rows, n, gname, pname);
+        if (outfile_commit(&of, err, sizeof(err)) != 0)
+            f = NULL;
+    }
+    const char *new_files[3] = {"ptosim_run.json", "whatif.json", "dfx_outputs/"};
+    int nnew = 2, crc = -1;
+    struct stat st;
+    snprintf(path, sizeof(path), "%.4000s/dfx_outputs", wd->stage);
+    if (userdir_stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+        nnew = 3;
+    if (f)
+        crc = workdir_commit(wd, run_managed, run_nmanaged, new_files, nnew, err, sizeof(err));
+    if (crc != 0) {
+        msgtext_print(stderr, "ptosim whatif: %s", err);
+        workdir_abort(wd);
+        workdir_close(wd);
+        if (crc == -1)
+            msgtext_print(stderr, "ptosim whatif: %s", left);
+        return -1;
+    }
+    workdir_drop_programs(wd->dir, old_programs, NULL, 0); /* the folder is this run's now */
+    workdir_close(wd);
+    return 0;
+}
 
 /* The graph compiled once into a private temporary folder, mapped, and its names removed: the mapping lives
  * on in this process and the runs it forks. Returns 0, or an exit status after printing why. */
@@ -620,15 +700,38 @@ int whatif_main(int argc, char **argv)
         msgtext_print(stderr, "ptosim whatif: %s", err);
         return EXIT_USAGE;
     }
-    if (opt.ngraphs != 1 || opt.work_dir || opt.swimlane_level || opt.dep_gen || opt.scope_stats ||
-        opt.dump_level || opt.pmu_given || opt.perfetto || opt.enable_perfetto || opt.quiet || opt.summary_csv ||
-        opt.repeat) {
+    if (opt.ngraphs != 1 || opt.perfetto || opt.quiet || opt.summary_csv || opt.repeat) {
         free(rest);
         msgtext_print(stderr,
-                      "ptosim whatif: takes one GRAPH and none of run's output options (-o, --enable-*, --dump-args, "
-                      "--perfetto), --quiet, --summary-csv or --repeat: whatif writes no files and reads each "
-                      "run's summary; run ptosim run with a row's flags for those");
+                      "ptosim whatif: takes one GRAPH and none of --perfetto FILE, --quiet, --summary-csv "
+                      "or --repeat: whatif reads each run's summary; run ptosim run with a row's flags for "
+                      "those");
         return EXIT_USAGE;
+    }
+    /* the output options, which -o DIR needs, as `ptosim run` takes them (--enable-pmu=0 is off) */
+    bool outputs = opt.swimlane_level || opt.dep_gen || opt.scope_stats || opt.dump_level ||
+                   (opt.pmu_given && (!opt.pmu_value || strcmp(opt.pmu_value, "0") != 0)) ||
+                   opt.enable_perfetto;
+    if (outputs && !opt.work_dir) {
+        free(rest);
+        msgtext_print(stderr, "ptosim whatif: --enable-*, --dump-args and --enable-pmu write into the "
+                              "baseline's run folder: give -o DIR");
+        return EXIT_USAGE;
+    }
+    char wdir[PATH_MAX] = "";
+    if (opt.work_dir) { /* -o DIR is the baseline's alone: the words go from what every run is given */
+        if (strlen(opt.work_dir) >= sizeof(wdir)) {
+            free(rest);
+            msgtext_print(stderr, "ptosim whatif: -o DIR: path too long");
+            return EXIT_USAGE;
+        }
+        snprintf(wdir, sizeof(wdir), "%s", opt.work_dir);
+        if (strip_work_dir(rest, &nrest, &opt, err, sizeof(err)) != 0) {
+            free(rest);
+            msgtext_print(stderr, "ptosim whatif: %s", err);
+            return EXIT_USAGE;
+        }
+        userdir_add(wdir); /* named: nothing below it is written through a link */
     }
     platform plat;
     chip_config cfg;
@@ -707,25 +810,74 @@ int whatif_main(int argc, char **argv)
         fprintf(stderr, "ptosim whatif: %d levers past --max-levers %ld left out\n", n - cap, wo.max_levers);
         n = cap;
     }
+    /* -o DIR: locked from here to the commit; the baseline runs into its staging folder, each lever into a
+     * scratch folder of its own when the output options may change what is simulated */
+    workdir wd;
+    workdir_programs old_programs = {0};
+    char scratch[PATH_MAX] = "", left[PATH_MAX + 64] = "";
+    if (wdir[0]) {
+        int lr = workdir_open(&wd, wdir, err, sizeof(err));
+        if (lr < 0) {
+            msgtext_print(stderr, "ptosim whatif: %s", err);
+            gcomp_close(&gc);
+            free(rest);
+            free(v);
+            return EXIT_INTERNAL;
+        }
+        if (lr > 0)
+            msgtext_print(stderr, "ptosim whatif: warning: %s", err);
+        workdir_left(&wd, left, sizeof(left));
+        workdir_old_programs(wdir, &old_programs);
+        snprintf(v[0].odir, sizeof(v[0].odir), "%s", wd.stage);
+        const char *tmp = getenv("TMPDIR");
+        snprintf(scratch, sizeof(scratch), "%s/ptosim-whatif-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+        if (outputs && !mkdtemp(scratch)) {
+            msgtext_print(stderr, "ptosim whatif: cannot make a temporary folder %s: %s; %s", scratch,
+                          strerror(errno), left);
+            workdir_abort(&wd);
+            workdir_close(&wd);
+            gcomp_close(&gc);
+            free(rest);
+            free(v);
+            return EXIT_INTERNAL;
+        }
+        for (int i = 1; outputs && i < n; i++) {
+            snprintf(v[i].odir, sizeof(v[i].odir), "%.4000s/lever-%d", scratch, i);
+            v[i].scratch = true;
+        }
+        if (!outputs)
+            scratch[0] = '\0';
+    }
     long jobs = wo.jobs ? wo.jobs : sysconf(_SC_NPROCESSORS_ONLN);
     rc = intr_signal() ? intr_signal() : run_all(v, n, jobs < 1 ? 1 : jobs, rest, nrest, &gc);
     gcomp_close(&gc);
     free(rest);
+    if (scratch[0])
+        workdir_remove_tree(scratch);
+    bool ok = rc == 0 && v[0].ms[0];
+    if (wdir[0] && !ok) { /* a failed whatif commits nothing */
+        workdir_abort(&wd);
+        workdir_close(&wd);
+    }
+    const char *sep = left[0] ? "; " : "";
     if (rc > 0) {
         int done = 0;
         for (int i = 0; i < n; i++)
             done += v[i].status >= 0;
-        msgtext_print(stderr, "ptosim whatif: interrupted by %s: %d of %d runs finished; nothing ranked",
-                      intr_name(rc), done, n);
+        msgtext_print(stderr, "ptosim whatif: interrupted by %s: %d of %d runs finished; nothing ranked%s%s",
+                      intr_name(rc), done, n, sep, left);
         free(v);
         return intr_status(rc);
     }
     if (rc < 0) {
+        if (left[0])
+            msgtext_print(stderr, "ptosim whatif: %s", left);
         free(v);
         return EXIT_INTERNAL;
     }
     if (!v[0].ms[0]) {
-        msgtext_print(stderr, "ptosim whatif: the baseline run failed (%s); nothing to rank", v[0].why);
+        msgtext_print(stderr, "ptosim whatif: the baseline run failed (%s); nothing to rank%s%s", v[0].why,
+                      sep, left);
         int st = v[0].status > 0 ? v[0].status : EXIT_INTERNAL;
         free(v);
         return st;
@@ -739,8 +891,13 @@ int whatif_main(int argc, char **argv)
     for (int i = 1; i < n; i++)
         rows[i - 1] = &v[i];
     qsort(rows, (size_t)n - 1, sizeof(*rows), by_makespan);
+    if (wdir[0] && commit_folder(&wd, &old_programs, &v[0], rows, n - 1, graw, plat.name, left) != 0) {
+        free(rows);
+        free(v);
+        return EXIT_INTERNAL;
+    }
     if (wo.json)
-        print_json(&v[0], rows, n - 1, graw, plat.name);
+        print_json(stdout, &v[0], rows, n - 1, graw, plat.name);
     else
         print_table(&v[0], rows, n - 1, gname, pname, shown, &bound);
     free(rows);
