@@ -227,6 +227,82 @@ START_TEST(diff_of_two_task_windows_names_the_window_wait_and_adds_up)
 }
 END_TEST
 
+/* dir's ptosim_run.json's graph.sha256 (a copy the caller frees), NULL when absent. */
+static char *graph_sha(const char *dir)
+{
+    cJSON *j = run_json(dir);
+    const cJSON *h = cJSON_GetObjectItem(cJSON_GetObjectItem(j, "graph"), "sha256");
+    char *s = cJSON_IsString(h) ? strdup(h->valuestring) : NULL;
+    cJSON_Delete(j);
+    return s;
+}
+
+/* The SHA-256 of fan8's text (sha256sum of the file the test writes), of the same text with the cost
+ * 10000 -> 10001 (one byte), and a run of each: a copy of one file under another name, a gzip of it and the
+ * text through a pipe record the same digest; diff says whether the contents are the same. */
+START_TEST(the_graph_sha256_names_its_content)
+{
+    const char *dir = tu_tmpdir();
+    char *g = fan8(dir);
+    char *text = tu_read(g);
+    char *copy = tu_write(dir, "copy.jsonl", text);
+    char *p = strstr(text, "\"ns\": 10000");
+    ck_assert_ptr_nonnull(p);
+    p[strlen("\"ns\": 1000")] = '1';
+    char *other = tu_write(dir, "other.jsonl", text);
+    char cmd[16384];
+    snprintf(cmd, sizeof(cmd), "gzip -c '%s' > '%s/fan8.jsonl.gz'", g, dir);
+    ck_assert_int_eq(system(cmd), 0);
+    char gz[4096];
+    snprintf(gz, sizeof(gz), "%s/fan8.jsonl.gz", dir);
+    const char *graphs[3] = {g, copy, other};
+    const char *name[4] = {"a", "b", "c", "d"};
+    char out[4][4096];
+    for (int i = 0; i < 4; i++) {
+        snprintf(out[i], sizeof(out[i]), "%s/%s", dir, name[i]);
+        const char *args[] = {"run", i < 3 ? graphs[i] : gz, "-o", out[i], "--quiet", NULL};
+        run_out r = tu_run(args);
+        ck_assert_msg(r.status == 0, "%s", r.err);
+        tu_run_free(&r);
+    }
+    char *h[4];
+    for (int i = 0; i < 4; i++)
+        h[i] = graph_sha(out[i]);
+    ck_assert_str_eq(h[0], "ccb57bb854d229a982059deb0f22abcd8c1d3e5ee93ec1123d57deccddf1e5e9");
+    ck_assert_str_eq(h[1], h[0]);
+    ck_assert_str_eq(h[3], h[0]);
+    ck_assert_str_eq(h[2], "956a0fed334e9f2e85d929d4abff3f58403c0fa4d64ede84d0771e437c80999a");
+    /* a pipe: the bytes read */
+    char piped[4096];
+    snprintf(piped, sizeof(piped), "%s/e", dir);
+    snprintf(cmd, sizeof(cmd), "cat '%s' | '%s' run - -o '%s' --quiet", g, PTOSIM_BIN, piped);
+    ck_assert_int_eq(system(cmd), 0);
+    char *hp = graph_sha(piped);
+    ck_assert_str_eq(hp, h[0]);
+    const char *same[] = {"diff", out[0], out[1], NULL};
+    run_out d = tu_run(same);
+    ck_assert_int_eq(d.status, 0);
+    ck_assert_msg(strstr(d.out, "\n  graph content: the same (equal sha256)\n") != NULL, "%s", d.out);
+    tu_run_free(&d);
+    const char *differ[] = {"diff", out[0], out[2], "--json", NULL};
+    d = tu_run(differ);
+    ck_assert_int_eq(d.status, 0);
+    ck_assert_msg(strstr(d.out, "\"graph_same_content\": false") != NULL, "%s", d.out);
+    tu_run_free(&d);
+    const char *differ_t[] = {"diff", out[0], out[2], NULL};
+    d = tu_run(differ_t);
+    ck_assert_msg(strstr(d.out, "\n  graph content: differs (the sha256 differ)\n") != NULL, "%s", d.out);
+    tu_run_free(&d);
+    for (int i = 0; i < 4; i++)
+        free(h[i]);
+    free(hp);
+    free(g);
+    free(copy);
+    free(other);
+    free(text);
+}
+END_TEST
+
 START_TEST(diff_says_what_is_wrong_with_a_folder)
 {
     const char *dir = tu_tmpdir();
@@ -332,6 +408,7 @@ Suite *suite_diff(void)
     tcase_add_test(tc, diff_of_two_task_windows_names_the_window_wait_and_adds_up);
     tcase_add_test(tc, long_chain_parts_are_exact_and_add_up);
     tcase_add_test(tc, diff_says_what_is_wrong_with_a_folder);
+    tcase_add_test(tc, the_graph_sha256_names_its_content);
     suite_add_tcase(s, tc);
     return s;
 }

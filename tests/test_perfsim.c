@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "../sim/perfsim/perfsim.h"
-#include "../sim/perfsim/sha256.h"
+#include "../model/base/sha256.h"
 #include "testutil.h"
 
 #define REAL(name) PTOSIM_SRCDIR "/tests/real/" name

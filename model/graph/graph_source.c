@@ -12,6 +12,7 @@
 #include <zlib.h>
 
 #include "../base/outfile.h"
+#include "../base/sha256.h"
 
 #define GSRC_BUF (256 * 1024) /* zlib's input buffer: a pipe's bytes come in large reads */
 #define GSRC_MAX_ALIASES 64   /* spooled copies named after their source (a run takes at most 64 graphs) */
@@ -236,6 +237,33 @@ static int copy_graph(const char *path, FILE *out, char *err, size_t errlen)
     }
     fclose(in);
     return 0;
+}
+
+int gsrc_sha256(const char *path, char hex[65], char *err, size_t errlen)
+{
+    FILE *in = gsrc_open(path);
+    if (!in) {
+        snprintf(err, errlen, "%s: cannot open graph file: %s", gsrc_name(path), strerror(errno));
+        return -1;
+    }
+    sha256_ctx c;
+    sha256_init(&c);
+    char buf[65536];
+    size_t n;
+    while (!gsrc_stopped() && (n = fread(buf, 1, sizeof(buf), in)) > 0)
+        sha256_update(&c, buf, n);
+    int rc = 0;
+    if (gsrc_stopped()) {
+        snprintf(err, errlen, "%s: interrupted", gsrc_name(path));
+        rc = -1;
+    } else if (ferror(in)) {
+        snprintf(err, errlen, "%s: read error: %s", gsrc_name(path), gsrc_strerror(errno));
+        rc = -1;
+    }
+    fclose(in);
+    if (rc == 0)
+        sha256_hex(&c, hex);
+    return rc;
 }
 
 int gsrc_spool(const char *path, const char *dst, char *err, size_t errlen)

@@ -42,6 +42,11 @@ void gsrc_stop_on(const volatile sig_atomic_t *flag);
 /* Is the flag gsrc_stop_on gave set? */
 bool gsrc_stopped(void);
 
+/* The SHA-256 of the graph at path as a reader reads it (gsrc_open: gzip decompressed, a BOM dropped; a
+ * spooled copy's bytes for a pipe), as 64 lowercase hex digits and a NUL in hex. Returns 0, or -1 with what
+ * failed in err. */
+int gsrc_sha256(const char *path, char hex[65], char *err, size_t errlen);
+
 /* Copies the graph at path (decompressed, without its BOM) to the new file
  * dst, written whole or not at all; gsrc_name(dst) then names path. Returns
  * 0; 1 when path cannot be opened or read, -1 when the copy cannot be

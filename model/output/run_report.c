@@ -371,6 +371,8 @@ int report_write_run(const chip *c, const report_info *ri, const char *path, cha
     jsonw_str(f, ri->version);
     fputs(",\n  \"graph\": {\"file\": ", f);
     jsonw_str(f, ri->graph_path);
+    fputs(", \"sha256\": ", f);
+    jsonw_str(f, ri->graph_sha256);
     fputs(", \"name\": ", f);
     jsonw_str(f, c->orch.g.name);
     outfile_printf(f, ", \"operations\": %ld},\n", c->orch.g.nops);

@@ -35,6 +35,7 @@ bool report_inside_noise(double mean_a, double sigma_a, int na, double mean_b, d
 typedef struct report_info {
     const char *version;       /* ptosim version */
     const char *graph_path;    /* graph file */
+    const char *graph_sha256;  /* SHA-256 of its text as read (gsrc_sha256), NULL = not known */
     const char *const *sg_cfg; /* SimGrid configuration items, "key:value" */
     int nsg_cfg;
     double host_seconds;        /* host time of the simulation, < 0 = not measured */

@@ -343,6 +343,16 @@ static void diff_kernels(const side *s, bool json, FILE *out)
     }
 }
 
+/* Are the two graphs the same content (the SHA-256 each run recorded of its graph's text)? 1 yes, 0 no, -1
+ * unknown (a run an older ptosim wrote records none). */
+static int same_graph(const side *s)
+{
+    const cJSON *ha = get(get(s[0].j, "graph"), "sha256"), *hb = get(get(s[1].j, "graph"), "sha256");
+    if (!cJSON_IsString(ha) || !cJSON_IsString(hb))
+        return -1;
+    return strcmp(ha->valuestring, hb->valuestring) == 0;
+}
+
 static const char *bound_text(const side *s)
 {
     const cJSON *t = get(get(s->j, "bound"), "text");
@@ -479,7 +489,9 @@ static int report(const side *s, bool json, FILE *out)
         }
         fputs(" \"inputs\": {\"graph\": [", out);
         char *x[6] = {text_of(ga), text_of(gb), text_of(tka), text_of(tkb), NULL, NULL};
-        fprintf(out, "%s, %s], \"tasks\": [%s, %s], \"differences\": [", x[0], x[1], x[2], x[3]);
+        int same = same_graph(s);
+        fprintf(out, "%s, %s], \"graph_same_content\": %s, \"tasks\": [%s, %s], \"differences\": [", x[0],
+                x[1], same < 0 ? "null" : same ? "true" : "false", x[2], x[3]);
         for (int i = 0; i < 4; i++)
             free(x[i]);
         bool first = true;
@@ -500,8 +512,14 @@ static int report(const side *s, bool json, FILE *out)
         fprintf(out, "ptosim diff: A %s, B %s\n", s[0].dir, s[1].dir);
         fputs("inputs:\n", out);
         char *x[4] = {text_of(ga), text_of(gb), text_of(tka), text_of(tkb)};
-        if (strcmp(x[0], x[1]) != 0)
+        if (strcmp(x[0], x[1]) != 0) {
             fprintf(out, "  graph: %s -> %s\n", x[0], x[1]);
+            int same = same_graph(s);
+            fputs(same < 0   ? "  graph content: unknown (a run without the graph's sha256: an older ptosim)\n"
+                  : same ? "  graph content: the same (equal sha256)\n"
+                         : "  graph content: differs (the sha256 differ)\n",
+                  out);
+        }
         if (strcmp(x[2], x[3]) != 0)
             fprintf(out, "  tasks: %s -> %s\n", x[2], x[3]);
         for (int i = 0; i < 4; i++)

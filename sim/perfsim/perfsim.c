@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "perfsim_int.h"
-#include "sha256.h"
+#include "../../model/base/sha256.h"
 
 #define ENTRY_HEAD_MAX 256   /* a cache entry's header line: format, kind, key, size, digest */
 

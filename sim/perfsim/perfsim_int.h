@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "sha256.h"
+#include "../../model/base/sha256.h"
 
 #define CACHE_FORMAT "ptosim-perfsim-3" /* bump when the cache's layout or the harness's protocol changes */
 

@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #include "perfsim_int.h"
-#include "sha256.h"
+#include "../../model/base/sha256.h"
 #include "../cli/progress.h"
 #include "../cli/stop_signal.h"
 

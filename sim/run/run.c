@@ -16,6 +16,7 @@
 #include "../../model/engine/chip_engine.h"
 #include "../../model/graph/graph_source.h"
 #include "../../model/base/msg_text.h"
+#include "../../model/base/sha256.h"
 #include "../../model/base/outfile.h"
 #include "../../model/base/int_text.h"
 #include "../../model/base/userdir.h"
@@ -503,10 +504,11 @@ static void abandon_run(chip *c, outfile *binf, workdir *wd, bool have_wd)
 /* Simulates one program, the graph g whose header is read (taken over and
  * closed), and writes its files to work_dir (NULL: none): into a staging
  * folder, moved into place only when every file was written, so the work dir
- * holds one whole run. csv_header: --summary-csv prints its header line.
+ * holds one whole run. src: the path g was opened from (a pipe's spooled copy), read again for the
+ * graph's SHA-256 when ptosim_run.json is written. csv_header: --summary-csv prints its header line.
  * Fills res when given. Returns the exit status. */
 static int simulate(const cli_run *o, const platform *pl, const chip_config *cf, const run_warnings *warn,
-                    graph *g, const char *work_dir, bool csv_header, worker_result *res)
+                    graph *g, const char *src, const char *work_dir, bool csv_header, worker_result *res)
 {
     cli_run opt = *o;
     char graph_path[sizeof(g->path)];
@@ -751,6 +753,17 @@ static int simulate(const cli_run *o, const platform *pl, const chip_config *cf,
                       .repeat = opt.repeat ? &rep : NULL,
                       .warnings = warn ? warn->list : NULL,
                       .nwarnings = warn ? warn->n : 0};
+    char graph_sha[SHA256_HEX];
+    if (out && !write_failed) { /* what diff compares: the graph's content, whatever its name */
+        if (gsrc_sha256(src, graph_sha, err, sizeof(err)) != 0) {
+            msgtext_print(stderr, "ptosim: %s", err);
+            write_failed = 1;
+            if (exit_code == EXIT_OK)
+                exit_code = ri.exit_code = EXIT_INTERNAL;
+        } else {
+            ri.graph_sha256 = graph_sha;
+        }
+    }
     if (out && !write_failed) {
         snprintf(path, sizeof(path), "%s/ptosim_run.json", out);
         if (report_write_run(c, &ri, path, err, sizeof(err)) != 0) {
@@ -928,7 +941,8 @@ static int run_program(const cli_run *opt, const platform *plat, const chip_conf
             if (code == 0)
                 code = run_apply_kernel_sets(&cfg, &g, opt) != EXIT_OK
                            ? EXIT_USAGE
-                           : simulate(opt, &pl, &cfg, warn, &g, work_dir ? dir : NULL, p == 0, &res);
+                           : simulate(opt, &pl, &cfg, warn, &g, opt->graphs[p], work_dir ? dir : NULL, p == 0,
+                                      &res);
         }
         if ((fflush(stdout) != 0 || ferror(stdout)) && code != EXIT_INTERNAL) { /* _exit flushes nothing */
             msgtext_print(stderr, "ptosim: cannot write standard output: %s", strerror(errno));
@@ -1097,10 +1111,11 @@ int run_main_from(int argc, char **argv, const gcomp *gc)
     int code = run_prepare(&opt, &plat, &cfg, &warn);
     if (code != EXIT_OK)
         return code;
-    /* a pipe read more than once (each program is checked before any runs; --repeat reruns the graph)
-     * is copied to a temporary file first, named after the pipe in every message */
+    /* a pipe read more than once (each program is checked before any runs; --repeat reruns the graph;
+     * ptosim_run.json's graph SHA-256 reads it again) is copied to a temporary file first, named after the
+     * pipe in every message */
     char spooled[CLI_MAX_GRAPHS][64];
-    for (int p = 0; p < opt.ngraphs && (opt.ngraphs > 1 || opt.repeat); p++)
+    for (int p = 0; p < opt.ngraphs && (opt.ngraphs > 1 || opt.repeat || opt.work_dir); p++)
         if (gsrc_read_once(opt.graphs[p])) {
             int src = gsrc_spool_temp(opt.graphs[p], spooled[p], sizeof(spooled[p]), err, sizeof(err));
             if (src != 0) {
@@ -1121,7 +1136,7 @@ int run_main_from(int argc, char **argv, const gcomp *gc)
         return EXIT_USAGE;
     }
     cfg.compiled = gc;
-    return simulate(&opt, &plat, &cfg, &warn, &hdr, opt.work_dir, true, NULL);
+    return simulate(&opt, &plat, &cfg, &warn, &hdr, opt.graph, opt.work_dir, true, NULL);
 }
 
 static void validate_usage(void)

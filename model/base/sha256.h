@@ -1,4 +1,4 @@
-/* sha256.h - sha256_: SHA-256 (FIPS 180-4), the digest that binds a Perf-Sim cache entry to its content. */
+/* sha256.h - sha256_: SHA-256 (FIPS 180-4): a Perf-Sim cache entry's binding, the graph a run read. */
 #ifndef PTOSIM_SHA256_H
 #define PTOSIM_SHA256_H
 

@@ -1,4 +1,4 @@
-/* sha256.c - sha256_: SHA-256 (FIPS 180-4), the digest that binds a Perf-Sim cache entry to its content. */
+/* sha256.c - sha256_: SHA-256 (FIPS 180-4): a Perf-Sim cache entry's binding, the graph a run read. */
 /* Written from the standard's section 6.2; its constants are the standard's (4.2.2, 5.3.3). */
 #include "sha256.h"
 
