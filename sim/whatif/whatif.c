@@ -1,7 +1,7 @@
 /* whatif.c - `ptosim whatif`: each lever a `ptosim run` forked from one compiled graph, ranked by makespan. */
-/* The baseline is simulated here once to find the levers (its hottest kernels, its rings, its thread count,
- * what bounds it); then the baseline and every lever run as `ptosim run` would, each a child mapping the graph
- * compiled once (sweep_fork_run), and the makespan each printed is the figure. */
+/* The baseline is simulated here once to find the levers (the kernels on its critical path, its rings, its
+ * thread count, what bounds it); then the baseline and every lever run as `ptosim run` would, each a child
+ * mapping the graph compiled once (sweep_fork_run), and the makespan each printed is the figure. */
 #include "whatif.h"
 
 #include <errno.h>
