@@ -440,6 +440,21 @@ START_TEST(whatif_tries_the_kernels_on_the_critical_path_first)
     ck_assert_msg(strstr(r.out, "\n makespan us ") != NULL, "%s", r.out);
     tu_run_free(&r);
     free(g);
+    /* one 10 us task (18000 cycles at 1.8 GHz), then 100 us of the orchestrator's own code: the run ends with
+     * the orchestrator, no kernel is on the path, and the kernel is tried for its time on cores */
+    g = tu_write(tu_tmpdir(), "orch_ends.jsonl",
+                 "{\"ptosim_graph\": 1, \"name\": \"orch_ends\", \"kernels\": [{\"id\": 0, "
+                 "\"name\": \"vadd\", \"core\": \"aiv\", \"cost\": {\"cycles\": 18000}}]}\n"
+                 "{\"op\": \"submit\", \"kernel\": \"vadd\"}\n"
+                 "{\"op\": \"user_code\", \"ns\": 100000}\n");
+    const char *orch[] = {"whatif", g, "--top", "1", "--max-levers", "1", NULL};
+    r = tu_run(orch);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    want = "\nkernels on the critical path: none (no kernel holds time on it); the most time on cores: vadd "
+           "10.000 us\n";
+    ck_assert_msg(strstr(r.out, want) != NULL, "%s", r.out);
+    tu_run_free(&r);
+    free(g);
 }
 END_TEST
 
