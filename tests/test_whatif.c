@@ -283,7 +283,9 @@ START_TEST(every_whatif_figure_is_the_makespan_of_a_run_with_its_flags)
     /* each row: makespan, gain, %, lever..., then its flags from "--" to the end */
     int rows = 0;
     double last = 0;
-    for (char *line = strchr(strchr(r.out, '\n') + 1, '\n') + 1; *line && strncmp(line, "each row", 8) != 0;
+    char *cols = strstr(r.out, "\n makespan us ");
+    ck_assert_ptr_nonnull(cols);
+    for (char *line = strchr(cols + 1, '\n') + 1; *line && strncmp(line, "each row", 8) != 0;
          line = strchr(line, '\n') + 1) {
         char *nl = strchr(line, '\n');
         *nl = '\0';
@@ -377,6 +379,82 @@ START_TEST(whatif_refuses_outputs_and_bad_counts)
     ck_assert_msg(strstr(r.err, "has no kernel 'vad' (its kernels: vadd); did you mean vadd?") != NULL, "%s", r.err);
     ck_assert_str_eq(r.out, "");
     tu_run_free(&r);
+}
+END_TEST
+
+/* A chain of three 10 us tasks of kernel "chain", then eight independent 5 us tasks of kernel "wide" (all
+ * AIV): wide has the most time on cores, 8 x 5 = 40 us against 3 x 10 = 30 us, but the eight run side by side
+ * on eight cores and end long before the chain, whose three kernels are the makespan's path: 30.000 us of
+ * it. */
+static char *chain_and_wide(const char *dir)
+{
+    char text[4096];
+    int u = snprintf(text, sizeof(text),
+                     "{\"ptosim_graph\": 1, \"name\": \"chainwide\", \"kernels\": [{\"id\": 0, "
+                     "\"name\": \"chain\", \"core\": \"aiv\", \"cost\": {\"ns\": 10000}}, {\"id\": 1, "
+                     "\"name\": \"wide\", \"core\": \"aiv\", \"cost\": {\"ns\": 5000}}], \"tensors\": "
+                     "[{\"name\": \"x\", \"dtype\": \"FLOAT32\", \"shape\": [16]}]}\n");
+    const char *link[4] = {"x", "t0", "t1", "y"};
+    for (int i = 0; i < 3; i++)
+        u += snprintf(text + u, sizeof(text) - (size_t)u,
+                      "{\"op\": \"submit\", \"kernel\": \"chain\", \"args\": [{\"dir\": \"in\", "
+                      "\"tensor\": \"%s\"}, {\"dir\": \"out\", \"tensor\": \"%s\", \"dtype\": \"FLOAT32\", "
+                      "\"shape\": [16]}]}\n",
+                      link[i], link[i + 1]);
+    for (int i = 0; i < 8; i++)
+        u += snprintf(text + u, sizeof(text) - (size_t)u, "{\"op\": \"submit\", \"kernel\": \"wide\"}\n");
+    ck_assert_int_lt(u, (int)sizeof(text));
+    return tu_write(dir, "chainwide.jsonl", text);
+}
+
+START_TEST(whatif_tries_the_kernels_on_the_critical_path_first)
+{
+    char *g = chain_and_wide(tu_tmpdir());
+    /* --top 1: chain, on the path, not wide, the most time on cores */
+    const char *one[] = {"whatif", g, "--top", "1", "--max-levers", "3", "--json", "-j", "2", NULL};
+    run_out r = tu_run(one);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_msg(strstr(r.out, "\"flags\": [\"--kernel-scale\", \"chain=0.5\"]") != NULL, "%s", r.out);
+    ck_assert_msg(strstr(r.out, "\"flags\": [\"--kernel-scale\", \"chain=0.9\"]") != NULL, "%s", r.out);
+    ck_assert_msg(strstr(r.out, "wide=") == NULL, "%s", r.out);
+    ck_assert_msg(strstr(r.out, "\"kernel\": \"wide\"") == NULL, "%s", r.out);
+    ck_assert_msg(strstr(r.out, "\"kernels\": [{\"kernel\": \"chain\", \"critical_path_us\": 30.000, "
+                                "\"core_us\": 30.000}], \"levers\"") != NULL, "%s", r.out);
+    tu_run_free(&r);
+    /* --top 2: chain for its path, then wide for its time on cores, as the second line says */
+    const char *two[] = {"whatif", g, "--top", "2", "-j", "2", NULL};
+    r = tu_run(two);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    const char *second = strchr(r.out, '\n');
+    ck_assert_ptr_nonnull(second);
+    const char *want = "\nkernels on the critical path: chain 30.000 us; then the most time on cores: wide "
+                       "40.000 us\n makespan us ";
+    ck_assert_msg(strncmp(second, want, strlen(want)) == 0, "%s", r.out);
+    ck_assert_msg(strstr(r.out, "--kernel-scale wide=0.5\n") != NULL, "%s", r.out);
+    tu_run_free(&r);
+    /* --top 0: no kernel tried, nothing said of them */
+    const char *none[] = {"whatif", g, "--top", "0", "-j", "2", NULL};
+    r = tu_run(none);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_msg(strstr(r.out, "kernels on") == NULL, "%s", r.out);
+    ck_assert_msg(strstr(r.out, "\n makespan us ") != NULL, "%s", r.out);
+    tu_run_free(&r);
+    free(g);
+    /* one 10 us task (18000 cycles at 1.8 GHz), then 100 us of the orchestrator's own code: the run ends with
+     * the orchestrator, no kernel is on the path, and the kernel is tried for its time on cores */
+    g = tu_write(tu_tmpdir(), "orch_ends.jsonl",
+                 "{\"ptosim_graph\": 1, \"name\": \"orch_ends\", \"kernels\": [{\"id\": 0, "
+                 "\"name\": \"vadd\", \"core\": \"aiv\", \"cost\": {\"cycles\": 18000}}]}\n"
+                 "{\"op\": \"submit\", \"kernel\": \"vadd\"}\n"
+                 "{\"op\": \"user_code\", \"ns\": 100000}\n");
+    const char *orch[] = {"whatif", g, "--top", "1", "--max-levers", "1", NULL};
+    r = tu_run(orch);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    want = "\nkernels on the critical path: none (no kernel holds time on it); the most time on cores: vadd "
+           "10.000 us\n";
+    ck_assert_msg(strstr(r.out, want) != NULL, "%s", r.out);
+    tu_run_free(&r);
+    free(g);
 }
 END_TEST
 
@@ -525,6 +603,7 @@ Suite *suite_whatif(void)
     tcase_add_test(tc, every_whatif_figure_is_the_makespan_of_a_run_with_its_flags);
     tcase_add_test(tc, whatif_json_lists_levers_sorted_by_makespan);
     tcase_add_test(tc, whatif_refuses_outputs_and_bad_counts);
+    tcase_add_test(tc, whatif_tries_the_kernels_on_the_critical_path_first);
     tcase_add_test(tc, whatif_o_writes_the_baselines_run_folder_and_the_json_ranking);
     tcase_add_test(tc, whatif_o_with_outputs_runs_every_lever_with_them);
     tcase_add_test(tc, whatif_o_replaces_a_linked_whatif_json_and_keeps_its_target);

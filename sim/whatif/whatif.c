@@ -1,7 +1,7 @@
 /* whatif.c - `ptosim whatif`: each lever a `ptosim run` forked from one compiled graph, ranked by makespan. */
-/* The baseline is simulated here once to find the levers (its hottest kernels, its rings, its thread count,
- * what bounds it); then the baseline and every lever run as `ptosim run` would, each a child mapping the graph
- * compiled once (sweep_fork_run), and the makespan each printed is the figure. */
+/* The baseline is simulated here once to find the levers (the kernels on its critical path, its rings, its
+ * thread count, what bounds it); then the baseline and every lever run as `ptosim run` would, each a child
+ * mapping the graph compiled once (sweep_fork_run), and the makespan each printed is the figure. */
 #include "whatif.h"
 
 #include <errno.h>
@@ -19,6 +19,7 @@
 #include <unistd.h>
 #include <fcntl.h>
 
+#include "../../model/analysis/makespan_parts.h"
 #include "../../model/base/int_text.h"
 #include "../../model/base/json_writer.h"
 #include "../../model/base/msg_text.h"
@@ -35,13 +36,14 @@
 #include "../run/run.h"
 #include "../sweep/sweep.h"
 
-#define WHATIF_TOP 5          /* kernels tried, by default: the most time on cores */
+#define WHATIF_TOP 5          /* kernels tried, by default: on the critical path, then most time on cores */
 #define WHATIF_MAX_TOP 64     /* --top's ceiling */
 #define WHATIF_MAX_LEVERS 32  /* levers run, by default */
 #define WHATIF_CEIL_LEVERS 1000
 #define WHATIF_ALL (3 * WHATIF_MAX_TOP + 8) /* every lever make_levers can make */
 #define WHATIF_WORDS 4        /* flags of one lever, at most */
 #define WHATIF_OUT_MAX (1 << 20) /* bytes of a run's summary read back */
+#define WHATIF_PICKED_TEXT (WHATIF_MAX_TOP * (GRAPH_NAME_MAX + 32) + 512) /* the kernels tried, said */
 
 /* The factors a kernel is tried at, in millionths, and how the table says them. */
 static const uint32_t SPEEDUPS[] = {900000, 750000, 500000};
@@ -91,8 +93,8 @@ static const opt_def WHATIF_OPTS[] = {
      .min = 0,
      .max = WHATIF_MAX_TOP,
      .meta = "N",
-     .help = "the N kernels with the most time on cores are each tried 10%, 25%\n"
-             "and 50% faster (default 5)",
+     .help = "N kernels are each tried 10%, 25% and 50% faster: those with the most\n"
+             "time on the critical path first, then the most time on cores (default 5)",
      .store = store_count,
      .off = offsetof(whatif_opts, top),
      .missing = "--top needs an integer in [0, 64]"},
@@ -120,8 +122,8 @@ static const opt_def WHATIF_OPTS[] = {
      .missing = "-j, --jobs needs an integer in [1, 1024]"},
     {.name = "json",
      .arg = OPT_FLAG,
-     .help = "print an object for scripts: baseline_makespan_us and levers, a list of\n"
-             "{\"lever\", \"flags\", \"makespan_us\"} sorted by makespan",
+     .help = "print an object for scripts: baseline_makespan_us, the kernels tried and\n"
+             "levers, a list of {\"lever\", \"flags\", \"makespan_us\"} sorted by makespan",
      .store = opt_store_true,
      .off = offsetof(whatif_opts, json)},
     {.name = "seed",
@@ -146,11 +148,12 @@ static void usage(FILE *f)
     fputs("usage: ptosim whatif GRAPH [--top N] [--max-levers N] [-j N] [--json] [run options] [-o DIR]\n"
           "\n"
           "Which change would pay: simulates the run, then each lever, and ranks them by makespan. The\n"
-          "levers: each of the --top kernels with the most time on cores 10%, 25% and 50% faster\n"
-          "(--kernel-scale NAME=0.9, 0.75, 0.5: every task of it); each ring knob doubled on all four\n"
-          "rings (--ring-task-window, --ring-heap, --ring-dep-pool); one more AICPU thread, below 4; and\n"
-          "the platform value the run's bottleneck names (--set: hbm_bw or host_collector_bw doubled,\n"
-          "orch_submit_ns halved, the bottleneck pipe's rate doubled). Each figure is an actual\n"
+          "levers: --top kernels each 10%, 25% and 50% faster (--kernel-scale NAME=0.9, 0.75, 0.5: every\n"
+          "task of it), those with the most time on the critical path first (the kernel parts of the\n"
+          "makespan, as ptosim diff names them), then the most time on cores; each ring knob doubled on\n"
+          "all four rings (--ring-task-window, --ring-heap, --ring-dep-pool); one more AICPU thread, below\n"
+          "4; and the platform value the run's bottleneck names (--set: hbm_bw or host_collector_bw\n"
+          "doubled, orch_submit_ns halved, the bottleneck pipe's rate doubled). Each figure is an actual\n"
           "simulation, `ptosim run GRAPH [run options] FLAGS` with the row's FLAGS, its makespan as that\n"
           "run prints it. Run options (-p, --set, --kernel-set, --kernel-scale, --ring-*,\n"
           "--aicpu-thread-num, --seed, timeouts) set the baseline; a lever's factor or size is the\n"
@@ -198,25 +201,96 @@ static void word(lever *l, const char *fmt, ...)
     va_end(ap);
 }
 
-/* The kernels with the most time on cores of the baseline, most first (ties: lower func id). */
-static int top_kernels(const chip *c, int want, int *out)
+/* A kernel tried, and what picked it. */
+typedef struct picked {
+    int func;
+    char name[GRAPH_NAME_MAX];
+    int64_t path_ns; /* its time on the makespan's path, in ns; 0: picked for its time on cores */
+    ps_t core_ps;    /* its time on cores */
+} picked;
+
+/* The kernels tried, at most want: first those holding time on the path that ended the baseline (its
+ * "kernel" makespan parts: exact, what the makespan is made of, what `ptosim diff` attributes), most first;
+ * then the most time on cores. Ties: the lower func id. *why says why the path named none (NULL when it was
+ * walked). Returns how many, or -1 when out of memory. */
+static int pick_kernels(const chip *c, int want, picked *out, const char **why)
 {
     int n = 0;
+    *why = NULL;
+    mkp_result r;
+    if (c->status != CHIP_DONE) {
+        *why = "the run did not finish";
+    } else if (want > 0) {
+        /* no names given: each kernel's part is "kernel func N", one per func id */
+        if (mkp_compute(&c->mk, c->end_time, c->orch.end_time, NULL, NULL, NULL, &r) != 0)
+            return -1;
+        if (!r.computed)
+            *why = r.why;
+        while (r.computed && n < want) {
+            int best = -1;
+            int64_t best_ns = 0;
+            for (size_t i = 0; i < r.nparts; i++) {
+                unsigned f;
+                int end = 0;
+                if (sscanf(r.parts[i].what, "kernel func %u%n", &f, &end) != 1 || r.parts[i].what[end] ||
+                    f >= GRAPH_MAX_FUNC_ID || r.parts[i].ns <= 0 || !graph_kernel_by_id(&c->orch.g, (int)f))
+                    continue;
+                bool taken = false;
+                for (int j = 0; j < n; j++)
+                    taken |= out[j].func == (int)f;
+                if (!taken && (r.parts[i].ns > best_ns || (r.parts[i].ns == best_ns && (int)f < best)))
+                    best = (int)f, best_ns = r.parts[i].ns;
+            }
+            if (best < 0)
+                break;
+            out[n++] = (picked){.func = best, .path_ns = best_ns};
+        }
+        mkp_result_free(&r);
+    }
     while (n < want) {
         int best = -1;
         for (int f = 0; f < GRAPH_MAX_FUNC_ID; f++) {
             bool taken = false;
             for (int j = 0; j < n; j++)
-                taken |= out[j] == f;
+                taken |= out[j].func == f;
             if (!taken && c->kstats[f].executions && graph_kernel_by_id(&c->orch.g, f) &&
                 (best < 0 || c->kstats[f].core_ps > c->kstats[best].core_ps))
                 best = f;
         }
         if (best < 0)
             break;
-        out[n++] = best;
+        out[n++] = (picked){.func = best};
+    }
+    for (int i = 0; i < n; i++) {
+        snprintf(out[i].name, sizeof(out[i].name), "%s", graph_kernel_by_id(&c->orch.g, out[i].func)->name);
+        out[i].core_ps = c->kstats[out[i].func].core_ps;
     }
     return n;
+}
+
+/* The line that says which kernels were tried and why, into buf: "kernels on the critical path: NAME
+ * 30.000 us, ...; then the most time on cores: NAME 40.000 us, ...". */
+static void picked_text(const picked *k, int nk, const char *why, char *buf, size_t len)
+{
+    size_t u = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < nk && u < len; i++) {
+        bool first_core = !k[i].path_ns && (i == 0 || k[i - 1].path_ns);
+        if (i == 0 && k[i].path_ns)
+            u += (size_t)snprintf(buf + u, len - u, "kernels on the critical path: ");
+        else if (first_core && i == 0)
+            u += (size_t)snprintf(buf + u, len - u,
+                                  "kernels on the critical path: none (%.200s); the most time on cores: ",
+                                  why ? why : "no kernel holds time on it");
+        else if (first_core)
+            u += (size_t)snprintf(buf + u, len - u, "; then the most time on cores: ");
+        else
+            u += (size_t)snprintf(buf + u, len - u, ", ");
+        if (u >= len)
+            break;
+        double us = k[i].path_ns ? (double)k[i].path_ns / 1e3 : (double)k[i].core_ps / 1e6;
+        u += (size_t)snprintf(buf + u, len - u, "%s %.3f us", k[i].name, us);
+    }
 }
 
 /* A platform value v as --set takes it back: shortest of 15 and 17 digits. */
@@ -295,15 +369,14 @@ static void bound_levers(lever *v, int *n, int cap, const chip *c, const platfor
 }
 
 /* Every lever of the baseline c (run with cfg on plat, the user's --kernel-scale factors in cfg), in the
- * order kernels, rings, threads, platform values. Returns how many (at most cap). */
-static int make_levers(const chip *c, const chip_config *cfg, const platform *plat, long top, lever *v,
-                       int cap)
+ * order kernels (the nk picked), rings, threads, platform values. Returns how many (at most cap). */
+static int make_levers(const chip *c, const chip_config *cfg, const platform *plat, const picked *kern,
+                       int nk, lever *v, int cap)
 {
-    int n = 0, funcs[WHATIF_MAX_TOP];
-    int nk = top_kernels(c, (int)top, funcs);
+    int n = 0;
     for (int k = 0; k < nk; k++) {
-        const char *kn = graph_kernel_by_id(&c->orch.g, funcs[k])->name;
-        uint32_t base = cfg->kernel_scale[funcs[k]] ? cfg->kernel_scale[funcs[k]] : 1000000u;
+        const char *kn = kern[k].name;
+        uint32_t base = cfg->kernel_scale[kern[k].func] ? cfg->kernel_scale[kern[k].func] : 1000000u;
         for (size_t s = 0; s < sizeof(SPEEDUPS) / sizeof(SPEEDUPS[0]); s++) {
             char label[256], f[32];
             uint32_t ppm = (uint32_t)pipe_scale(base, SPEEDUPS[s]);
@@ -513,7 +586,7 @@ static int by_makespan(const void *a, const void *b)
 }
 
 static void print_table(const lever *base, const lever **rows, int n, const char *gname, const char *pname,
-                        const char *graph, const report_bound *b)
+                        const char *graph, const report_bound *b, const char *kernels)
 {
     char what[4 * sizeof(b->what)], gshown[4 * PATH_MAX];
     msgtext_escape(what, sizeof(what), b->what);
@@ -522,6 +595,11 @@ static void print_table(const lever *base, const lever **rows, int n, const char
     if (b->kind != REPORT_BOUND_NONE)
         printf(" (bottleneck: %s)", what);
     printf(", %d lever%s\n", n, n == 1 ? "" : "s");
+    if (kernels[0]) {
+        char shown[4 * WHATIF_PICKED_TEXT];
+        msgtext_escape(shown, sizeof(shown), kernels);
+        printf("%s\n", shown);
+    }
     int wide = 40; /* the lever column: as wide as its longest name, so the flags line up */
     for (int i = 0; i < n; i++) {
         char name[4 * sizeof(rows[i]->name)];
@@ -553,13 +631,20 @@ static void print_table(const lever *base, const lever **rows, int n, const char
 
 /* The --json object, also DIR/whatif.json: into f. */
 static void print_json(FILE *f, const lever *base, const lever **rows, int n, const char *gname,
-                       const char *pname)
+                       const char *pname, const picked *kern, int nk)
 {
     fputs("{\"graph\": ", f);
     jsonw_str(f, gname);
     fputs(", \"platform\": ", f);
     jsonw_str(f, pname);
-    outfile_printf(f, ", \"baseline_makespan_us\": %s, \"levers\": [", base->ms);
+    outfile_printf(f, ", \"baseline_makespan_us\": %s, \"kernels\": [", base->ms);
+    for (int i = 0; i < nk; i++) { /* those tried, in the order picked */
+        fputs(i ? ", {\"kernel\": " : "{\"kernel\": ", f);
+        jsonw_str(f, kern[i].name);
+        outfile_printf(f, ", \"critical_path_us\": %.3f, \"core_us\": %.3f}", (double)kern[i].path_ns / 1e3,
+                       (double)kern[i].core_ps / 1e6);
+    }
+    fputs("], \"levers\": [", f);
     for (int i = 0; i < n; i++) {
         const lever *l = rows[i];
         fputs(i ? ",\n  {\"lever\": " : "\n  {\"lever\": ", f);
@@ -612,14 +697,15 @@ static int strip_work_dir(const char **rest, int *nrest, cli_run *o, char *err, 
  * `ptosim run` commits (the files of a previous run or whatif go). Returns 0, or -1 after saying why (DIR is
  * left as it was, as left says). */
 static int commit_folder(workdir *wd, const workdir_programs *old_programs, const lever *base,
-                         const lever **rows, int n, const char *gname, const char *pname, const char *left)
+                         const lever **rows, int n, const char *gname, const char *pname, const picked *kern,
+                         int nk, const char *left)
 {
     char path[PATH_MAX + 64], err[2 * PATH_MAX + 256];
     snprintf(path, sizeof(path), "%.4000s/whatif.json", wd->stage);
     outfile of;
     FILE *f = outfile_open(&of, path, err, sizeof(err));
     if (f) {
-        print_json(f, base, rows, n, gname, pname);
+        print_json(f, base, rows, n, gname, pname, kern, nk);
         if (outfile_commit(&of, err, sizeof(err)) != 0)
             f = NULL;
     }
@@ -773,9 +859,10 @@ int whatif_main(int argc, char **argv)
         free(rest);
         return rc;
     }
-    /* the baseline here, once, for its levers */
+    /* the baseline here, once, for its levers; with its makespan parts, the path its kernels are picked on */
     chip *c = malloc(sizeof(*c));
     cfg.compiled = &gc;
+    cfg.no_makespan_parts = false;
     if (!c || chip_init(c, &plat, &cfg, opt.graph, err, sizeof(err)) != 0) {
         msgtext_print(stderr, "ptosim whatif: %s", c ? err : "out of memory");
         free(c);
@@ -794,13 +881,19 @@ int whatif_main(int argc, char **argv)
     snprintf(graw, sizeof(graw), "%s", c->orch.g.name);
     msgtext_escape(gname, sizeof(gname), c->orch.g.name);
     msgtext_escape(pname, sizeof(pname), plat.name);
-    if (v) {
+    picked kern[WHATIF_MAX_TOP];
+    char ktext[WHATIF_PICKED_TEXT] = "";
+    const char *kwhy = NULL;
+    int nk = v ? pick_kernels(c, (int)wo.top, kern, &kwhy) : -1;
+    if (nk >= 0) {
+        picked_text(kern, nk, kwhy, ktext, sizeof(ktext));
         add(v, &n, 1, "baseline");
-        n += make_levers(c, &cfg, &plat, wo.top, v + 1, WHATIF_ALL);
+        n += make_levers(c, &cfg, &plat, kern, nk, v + 1, WHATIF_ALL);
     }
     chip_free(c);
     free(c);
-    if (!v) {
+    if (nk < 0) {
+        free(v);
         fputs("ptosim whatif: out of memory\n", stderr);
         gcomp_close(&gc);
         free(rest);
@@ -891,15 +984,16 @@ int whatif_main(int argc, char **argv)
     for (int i = 1; i < n; i++)
         rows[i - 1] = &v[i];
     qsort(rows, (size_t)n - 1, sizeof(*rows), by_makespan);
-    if (wdir[0] && commit_folder(&wd, &old_programs, &v[0], rows, n - 1, graw, plat.name, left) != 0) {
+    if (wdir[0] &&
+        commit_folder(&wd, &old_programs, &v[0], rows, n - 1, graw, plat.name, kern, nk, left) != 0) {
         free(rows);
         free(v);
         return EXIT_INTERNAL;
     }
     if (wo.json)
-        print_json(stdout, &v[0], rows, n - 1, graw, plat.name);
+        print_json(stdout, &v[0], rows, n - 1, graw, plat.name, kern, nk);
     else
-        print_table(&v[0], rows, n - 1, gname, pname, shown, &bound);
+        print_table(&v[0], rows, n - 1, gname, pname, shown, &bound, ktext);
     free(rows);
     free(v);
     return EXIT_OK;
