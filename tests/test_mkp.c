@@ -1,4 +1,4 @@
-/* test_mkp.c - the makespan parts' log (model/analysis/makespan_parts) driven directly, against hand-worked sums. */
+/* test_mkp.c - the makespan parts' log (analysis/makespan_parts) driven directly, against hand-worked sums. */
 #include <check.h>
 #include <stdio.h>
 #include <string.h>
