@@ -1,4 +1,4 @@
-/* test_mkp.c - the makespan parts' log (analysis/makespan_parts) driven directly, against hand-worked sums. */
+/* test_mkp.c - the makespan parts' log (analysis/makespan_parts) driven directly, against sums by hand. */
 #include <check.h>
 #include <stdio.h>
 #include <string.h>
@@ -6,7 +6,7 @@
 #include "../model/analysis/makespan_parts.h"
 #include "testutil.h"
 
-#define NS(x) ((ps_t)(x) * PS_PER_NS)
+#define NS(x) ((ps_t)(x)*PS_PER_NS)
 
 static const char *kname_step(int32_t func, void *arg)
 {
@@ -25,12 +25,13 @@ static long long part_of(const mkp_result *r, const char *what)
 
 /*
  * A chain of N tasks, the way the engine logs it, with four task entries reused as a window.
- * Task 0: published at 5 ns (the orchestrator, no waits), ready by its publish at 6, dispatched at 8, starts at 11,
- * ends at 21, completion observed at 22. Task i >= 1: published when task i-1 became ready, ready at task i-1's
- * completion C(i-1), dispatched 2 ns later, starts 3 ns after that, runs 10 ns, completion observed 1 ns after its
- * end: C(i) = 22 + 16 i ns. The makespan is C(N-1) = 16 N + 6 ns: kernel step 10 N, ready to dispatch 2 N,
- * dispatch to start 3 N, end to completion N, publish to ready 1, orchestrator submission 5, the rest 0.
- * A log that kept every task until the end would hold N nodes; this one merges the chain as it goes.
+ * Task 0: published at 5 ns (the orchestrator, no waits), ready by its publish at 6, dispatched at 8, starts
+ * at 11, ends at 21, completion observed at 22. Task i >= 1: published when task i-1 became ready, ready at
+ * task i-1's completion C(i-1), dispatched 2 ns later, starts 3 ns after that, runs 10 ns, completion
+ * observed 1 ns after its end: C(i) = 22 + 16 i ns. The makespan is C(N-1) = 16 N + 6 ns: kernel step 10 N,
+ * ready to dispatch 2 N, dispatch to start 3 N, end to completion N, publish to ready 1, orchestrator
+ * submission 5, the rest 0. A log that kept every task until the end would hold N nodes; this one merges the
+ * chain as it goes.
  */
 START_TEST(a_long_chain_keeps_few_nodes_and_its_parts_are_exact)
 {

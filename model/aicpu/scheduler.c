@@ -372,7 +372,8 @@ static ps_t retire(sched *sc, int ti, int k, const core_slot *s, ps_t t, const u
         return spent;
     }
     account_execution(sc, co, tk, s);
-    mkp_exec(&r->mk, rt_mkp(r, tk->id), tk->kernel_ids[s->subslot], s->dispatch, s->start, s->end, s->dur, s->dump_pre);
+    mkp_exec(&r->mk, rt_mkp(r, tk->id), tk->kernel_ids[s->subslot], s->dispatch, s->start, s->end, s->dur,
+             s->dump_pre);
     if (r->pf) {
         pf_exec x = {.task = s->task_id,
                      .dispatch = s->dispatch,

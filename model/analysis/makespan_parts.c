@@ -348,8 +348,8 @@ int mkp_published(mkp_log *l, mkp_task *k, ps_t t, bool blocked, int res, int ri
     return 0;
 }
 
-/* k's node, made now if it has none (it takes k's reference on the waits); NULL when k keeps nothing or out of
- * memory (the parts then say so). */
+/* k's node, made now if it has none (it takes k's reference on the waits); NULL when k keeps nothing or out
+ * of memory (the parts then say so). */
 static mkp_node *task_node(mkp_log *l, mkp_task *k)
 {
     if (!k)
@@ -506,8 +506,8 @@ int mkp_completed(mkp_log *l, mkp_task *k, ps_t t)
             l->staged_min = PS_NONE;
     }
     mkp_node *n = task_node(l, k);
-    if (k && k->ref && !n)
-        return -1; /* out of memory */
+    if (k && k->ref && !n) /* out of memory */
+        return -1;
     if (!l->have_last || t > l->last_t) { /* first, so a parent only the last held can merge */
         node_release(l, l->last);
         l->last = n;

@@ -1,8 +1,9 @@
 /* makespan_parts.h - mkp_: a run's makespan cut into named parts along the path that ended it. */
-/* Accumulated forward: each task in flight holds a path node, the parts of the path that made it ready; a node
- * held by one child is merged into it, so memory follows the tasks in flight, not the graph's length. The parts
- * are those of a walk back in time from the run's end (docs/explanation/diff-attribution.md): steps a later
- * point could still clip are kept as steps until no clip can reach them. */
+/* Accumulated forward: each task from its ready on holds a path node, the parts of the path that made it
+ * ready; a node held by one child is merged into it, so memory follows the tasks in flight, not the graph's
+ * length. The parts are those of a walk back in time from the run's end
+ * (docs/explanation/diff-attribution.md): steps a later point could still clip are kept as steps until no clip
+ * can reach them. */
 #ifndef PTOSIM_MAKESPAN_PARTS_H
 #define PTOSIM_MAKESPAN_PARTS_H
 
@@ -21,9 +22,9 @@ enum { MKP_BY_NONE = 0, MKP_BY_PRODUCER = 1, MKP_BY_PUBLISH = 2 };
 /* A path node (makespan_parts.c); a task slot holds its own once made. */
 typedef struct mkp_node mkp_node;
 
-/* A task's share of the log, kept in the log's windows beside the task slots. Its path node is made only when the task
- * becomes ready (or runs, or completes, whichever comes first): a window of published tasks waiting for their
- * producers costs these few bytes each, not a node. */
+/* A task's share of the log, in the log's windows beside the task slots. Its path node is made only when the
+ * task becomes ready (or runs, or completes, whichever comes first): a window of published tasks waiting for
+ * their producers costs these few bytes each, not a node. */
 typedef struct mkp_task {
     mkp_node *ref;     /* its node once made, else the orchestrator's waits at its publish; NULL: none kept */
     ps_t pub;          /* its publish */
@@ -66,8 +67,9 @@ static inline mkp_task *mkp_task_of(mkp_log *l, int ring, uint32_t local)
     return ring >= 0 && ring < MKP_RINGS && l->tasks[ring] ? &l->tasks[ring][local & l->tmask[ring]] : NULL;
 }
 
-/* Loggers for the engine. The int ones return 0, or -1 when out of memory; every one ignores a task that keeps
- * nothing (NULL, or ref NULL). One that cannot make a node leaves the parts absent ("out of memory"), never wrong. */
+/* Loggers for the engine. The int ones return 0, or -1 when out of memory; every one ignores a task that
+ * keeps nothing (NULL, or ref NULL). One that cannot make a node leaves the parts absent ("out of memory"),
+ * never wrong. */
 
 /* The task is published at t. `blocked`: the orchestrator is waiting on resource res of ring `ring` since
  * `since`. */

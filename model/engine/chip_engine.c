@@ -477,8 +477,8 @@ static bool ring_doorbells(chip *c, task *tk, ps_t t)
 static void note_ready(chip *c, const task *tk, ps_t t)
 {
     const task *maker = tk->ready_by == TASK_ID_INVALID ? NULL : chip_task(c, tk->ready_by);
-    mkp_ready(&c->mk, rt_mkp(&c->rt, tk->id), tk->ready_by == TASK_ID_INVALID ? MKP_BY_PUBLISH : MKP_BY_PRODUCER,
-              maker ? rt_mkp(&c->rt, maker->id) : NULL, t);
+    int by = tk->ready_by == TASK_ID_INVALID ? MKP_BY_PUBLISH : MKP_BY_PRODUCER;
+    mkp_ready(&c->mk, rt_mkp(&c->rt, tk->id), by, maker ? rt_mkp(&c->rt, maker->id) : NULL, t);
 }
 
 /* A completion by scheduler thread `thread` made tk ready: with local-first
