@@ -42,6 +42,7 @@ int main(void)
     srunner_add_suite(sr, suite_opts());
     srunner_add_suite(sr, suite_links());
     srunner_add_suite(sr, suite_diff());
+    srunner_add_suite(sr, suite_mkp());
     srunner_add_suite(sr, suite_oom());
     srunner_add_suite(sr, suite_docs());
     srunner_run_all(sr, CK_ENV);

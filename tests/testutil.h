@@ -143,6 +143,7 @@ Suite *suite_cli(void);
 Suite *suite_opts(void);
 Suite *suite_links(void);
 Suite *suite_diff(void);
+Suite *suite_mkp(void);
 Suite *suite_oom(void);
 Suite *suite_docs(void);
 Suite *suite_whatif(void);

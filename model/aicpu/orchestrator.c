@@ -1097,7 +1097,8 @@ void orch_on_publish(orch *o, uint64_t task_id, ps_t t)
     tk->published = true;
     tk->ready_by = TASK_ID_INVALID;
     if (tk->shape != SHAPE_ALLOC && /* alloc_tensors completes below, never on a path */
-        mkp_published(&r->mk, &tk->mkp, t, o->blocked, (int)o->res, o->blocked_ring, o->blocked_since) != 0) {
+        mkp_published(&r->mk, rt_mkp(r, tk->id), t, o->blocked, (int)o->res, o->blocked_ring,
+                      o->blocked_since) != 0) {
         rt_error(r, "out of memory for the makespan parts");
         return;
     }

@@ -246,6 +246,12 @@ typedef struct rt {
     RT_FIELDS
 } rt;
 
+/* The makespan parts' share of task id (NULL when the log keeps nothing). */
+static inline mkp_task *rt_mkp(rt *r, uint64_t id)
+{
+    return mkp_task_of(&r->mk, task_id_ring(id), task_id_local(id));
+}
+
 /* The live task with this id, or NULL when retired or never allocated. */
 static inline struct task *rt_task(rt *r, uint64_t id)
 {

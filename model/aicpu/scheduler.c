@@ -372,7 +372,8 @@ static ps_t retire(sched *sc, int ti, int k, const core_slot *s, ps_t t, const u
         return spent;
     }
     account_execution(sc, co, tk, s);
-    mkp_exec(tk->mkp, tk->kernel_ids[s->subslot], s->dispatch, s->start, s->end, s->dur, s->dump_pre);
+    mkp_exec(&r->mk, rt_mkp(r, tk->id), tk->kernel_ids[s->subslot], s->dispatch, s->start, s->end, s->dur,
+             s->dump_pre);
     if (r->pf) {
         pf_exec x = {.task = s->task_id,
                      .dispatch = s->dispatch,
@@ -392,7 +393,7 @@ static ps_t retire(sched *sc, int ti, int k, const core_slot *s, ps_t t, const u
         if (tk->dump) { /* args dump: outputs are captured once every block is done */
             ps_t d = capture(sc, ti, tk, DUMP_AFTER_COMPLETION, t + spent);
             spent += d;
-            mkp_dump_post(tk->mkp, d);
+            mkp_dump_post(&r->mk, rt_mkp(r, tk->id), d);
         }
         ps_t w = walk_cost(sc, tk);
         if (w >= PS_PER_US)

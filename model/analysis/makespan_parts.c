@@ -29,7 +29,7 @@ struct mkp_node {
     mkp_node *parent; /* the path that made it ready (or the orchestrator's waits); the next free node */
     uint32_t refs;    /* its task slot, its children, the log */
     uint8_t by;       /* MKP_BY_* */
-    bool has_exec, final, staged;
+    bool has_exec, final;
     int32_t func;      /* the kernel of its execution that ended last, -1 when none ran */
     int32_t open_part; /* the orchestrator's wait open at its publish, -1 when none */
     ps_t open_from;
@@ -40,8 +40,10 @@ struct mkp_node {
     uint64_t ntasks; /* tasks merged into it */
     mkp_el *el;      /* steps kept, bottom first: el[head .. head + nel) */
     uint32_t head, nel, elcap;
-    mkp_pv *pv; /* the folded parts */
+    int64_t fixed[MKP_P_FIXED]; /* the folded parts: the fixed ones in place, */
+    mkp_pv *pv;                 /* ... the rest (kernels, waits) by part id */
     uint32_t npv, pvcap;
+    bool folded; /* a part holding time was folded (so no cursor may come below fold_hi) */
 };
 
 #define MKP_CHUNK 256
@@ -98,7 +100,26 @@ void mkp_free(mkp_log *l)
         }
         free(c);
     }
+    for (int r = 0; r < MKP_RINGS; r++)
+        free(l->tasks[r]);
     mkp_init(l);
+}
+
+int mkp_windows(mkp_log *l, const uint32_t window[MKP_RINGS])
+{
+    if (l->off)
+        return 0;
+    for (int r = 0; r < MKP_RINGS; r++) {
+        if (!window[r] || (window[r] & (window[r] - 1)))
+            continue; /* not a window (the task ring refuses it first) */
+        /* calloc: untouched entries cost no memory until the ring reaches them */
+        if (!(l->tasks[r] = calloc(window[r], sizeof(mkp_task)))) {
+            inexact(l, "out of memory");
+            return -1;
+        }
+        l->tmask[r] = window[r] - 1;
+    }
+    return 0;
 }
 
 /* A fresh node (one reference). NULL when out of memory. */
@@ -119,7 +140,15 @@ static mkp_node *node_get(mkp_log *l)
     }
     mkp_node *n = l->free;
     l->free = n->parent;
+    /* its arrays stay for reuse: no malloc per task */
+    mkp_el *el = n->el;
+    mkp_pv *pv = n->pv;
+    uint32_t elcap = n->elcap, pvcap = n->pvcap;
     memset(n, 0, sizeof(*n));
+    n->el = el;
+    n->pv = pv;
+    n->elcap = elcap;
+    n->pvcap = pvcap;
     n->refs = 1;
     n->func = -1;
     n->open_part = -1;
@@ -130,12 +159,7 @@ static mkp_node *node_get(mkp_log *l)
 
 static void node_put(mkp_log *l, mkp_node *n)
 {
-    /* a node waits for its ready without arrays: a window of published tasks costs only the nodes */
-    free(n->el);
-    free(n->pv);
-    n->el = NULL;
-    n->pv = NULL;
-    n->elcap = n->pvcap = 0;
+    /* it keeps its arrays for the next (nodes are made from a task's ready on, so few are free at once) */
     n->parent = l->free;
     l->free = n;
     l->live--;
@@ -156,6 +180,11 @@ static int pv_add(mkp_log *l, mkp_node *n, int32_t part, int64_t ns)
 {
     if (!ns)
         return 0;
+    n->folded = true;
+    if (part < MKP_P_FIXED) { /* the common case: no search */
+        n->fixed[part] += ns;
+        return 0;
+    }
     uint32_t i = n->npv;
     while (i > 0 && n->pv[i - 1].part > part)
         i--;
@@ -247,7 +276,7 @@ static int fold_bottom(mkp_log *l, mkp_node *n)
 static int merge_parent(mkp_log *l, mkp_node *n)
 {
     mkp_node *p = n->parent;
-    if (p->npv && p->fold_hi > n->cap)
+    if (p->folded && p->fold_hi > n->cap)
         inexact(l, "internal: a point before a part already folded");
     while (p->nel && p->el[p->head + p->nel - 1].lo >= n->cap)
         p->nel--;
@@ -285,6 +314,9 @@ static int merge_parent(mkp_log *l, mkp_node *n)
         if (pv_add(l, n, p->pv[i].part, p->pv[i].ns) != 0)
             return -1;
     p->npv = 0;
+    for (int i = 0; i < MKP_P_FIXED; i++)
+        n->fixed[i] += p->fixed[i];
+    n->folded |= p->folded;
     n->fold_hi = max_ps(n->fold_hi, p->fold_hi);
     n->cap = min_ps(n->cap, p->cap);
     n->ntasks += p->ntasks;
@@ -293,63 +325,81 @@ static int merge_parent(mkp_log *l, mkp_node *n)
     return fold_bottom(l, n);
 }
 
-int mkp_published(mkp_log *l, mkp_node **slot, ps_t t, bool blocked, int res, int ring, ps_t since)
+int mkp_published(mkp_log *l, mkp_task *k, ps_t t, bool blocked, int res, int ring, ps_t since)
 {
-    if (l->off) /* the task keeps no node: every logger below ignores a NULL one */
+    if (l->off || !k) /* the task keeps nothing: every logger below ignores it */
         return 0;
-    if (*slot) {
-        node_release(l, *slot);
-        *slot = NULL;
-    }
+    if (k->ref)
+        node_release(l, k->ref);
+    *k = (mkp_task){.pub = t, .open_part = -1};
     if (!l->orch && !(l->orch = node_get(l)))
         return -1;
     l->orch->final = true;
-    mkp_node *n = node_get(l);
-    if (!n)
-        return -1;
-    n->pub = t;
-    n->ntasks = 1;
-    n->parent = l->orch;
+    k->ref = l->orch; /* the waits so far, taken by its node when it is made */
     l->orch->refs++;
     if (blocked && since < t) {
         res = res >= 0 && res < MKP_RES_MAX ? res : MKP_RES_MAX - 1;
         ring = ring >= 0 && ring < MKP_RINGS ? ring : 0;
-        n->open_part = PID_WAIT + res * MKP_RINGS + ring;
-        n->open_from = since;
+        k->open_part = (int16_t)(PID_WAIT + res * MKP_RINGS + ring);
+        k->open_from = since;
     }
     if (l->wait_to_max > t) /* the snapshot of the waits would hold time after the publish */
         inexact(l, "internal: a wait ended after a publish it precedes");
-    *slot = n;
     return 0;
 }
 
-void mkp_ready(mkp_log *l, mkp_node *n, int by, mkp_node *maker, ps_t t)
+/* k's node, made now if it has none (it takes k's reference on the waits); NULL when k keeps nothing or out
+ * of memory (the parts then say so). */
+static mkp_node *task_node(mkp_log *l, mkp_task *k)
 {
+    if (!k)
+        return NULL;
+    if (!k->ref || k->has_node)
+        return k->ref;
+    mkp_node *n = node_get(l);
+    if (!n)
+        return NULL;
+    n->pub = k->pub;
+    n->ntasks = 1;
+    n->open_part = k->open_part;
+    n->open_from = k->open_from;
+    n->parent = k->ref;
+    k->ref = n;
+    k->has_node = true;
+    return n;
+}
+
+void mkp_ready(mkp_log *l, mkp_task *k, int by, const mkp_task *maker, ps_t t)
+{
+    mkp_node *n = task_node(l, k);
     if (!n)
         return;
     n->ready = t;
     n->by = (uint8_t)by;
     if (by == MKP_BY_PRODUCER) {
+        mkp_node *m = maker && maker->has_node ? maker->ref : NULL;
         node_release(l, n->parent);
-        n->parent = maker;
-        if (maker)
-            maker->refs++;
+        n->parent = m;
+        if (m)
+            m->refs++;
         else
             inexact(l, "a task on the path left no record");
     }
 }
 
-void mkp_staged(mkp_log *l, mkp_node *n, ps_t t)
+void mkp_staged(mkp_log *l, mkp_task *k, ps_t t)
 {
-    if (!n || n->staged)
+    if (!k || !k->ref || k->staged)
         return;
-    n->staged = true;
+    k->staged = true;
     l->nstaged++;
     l->staged_min = min_ps(l->staged_min, t);
 }
 
-void mkp_exec(mkp_node *n, int32_t func, ps_t dispatch, ps_t start, ps_t end, ps_t idle, ps_t dump_pre)
+void mkp_exec(mkp_log *l, mkp_task *k, int32_t func, ps_t dispatch, ps_t start, ps_t end, ps_t idle,
+              ps_t dump_pre)
 {
+    mkp_node *n = task_node(l, k);
     if (n && (!n->has_exec || end > n->end)) { /* the execution that ended last (the first of equals) */
         n->has_exec = true;
         n->func = func;
@@ -361,8 +411,9 @@ void mkp_exec(mkp_node *n, int32_t func, ps_t dispatch, ps_t start, ps_t end, ps
     }
 }
 
-void mkp_dump_post(mkp_node *n, ps_t spent)
+void mkp_dump_post(mkp_log *l, mkp_task *k, ps_t spent)
 {
+    mkp_node *n = task_node(l, k);
     if (n)
         n->dump_post = spent;
 }
@@ -373,6 +424,8 @@ static int64_t pv_sum(const mkp_node *n)
     int64_t s = 0;
     for (uint32_t i = 0; n && i < n->npv; i++)
         s += n->pv[i].ns;
+    for (int i = 0; n && i < MKP_P_FIXED; i++)
+        s += n->fixed[i];
     return s;
 }
 
@@ -443,15 +496,18 @@ static int finalize(mkp_log *l, mkp_node *n, ps_t t)
     return 0;
 }
 
-int mkp_completed(mkp_log *l, mkp_node *n, ps_t t)
+int mkp_completed(mkp_log *l, mkp_task *k, ps_t t)
 {
     if (l->off)
         return 0;
-    if (n && n->staged) {
-        n->staged = false;
+    if (k && k->staged) {
+        k->staged = false;
         if (--l->nstaged == 0)
             l->staged_min = PS_NONE;
     }
+    mkp_node *n = task_node(l, k);
+    if (k && k->ref && !n) /* out of memory */
+        return -1;
     if (!l->have_last || t > l->last_t) { /* first, so a parent only the last held can merge */
         node_release(l, l->last);
         l->last = n;
@@ -465,10 +521,12 @@ int mkp_completed(mkp_log *l, mkp_node *n, ps_t t)
     return n ? finalize(l, n, t) : 0;
 }
 
-void mkp_task_done(mkp_log *l, mkp_node **slot)
+void mkp_task_done(mkp_log *l, mkp_task *k)
 {
-    node_release(l, *slot);
-    *slot = NULL;
+    if (!k)
+        return;
+    node_release(l, k->ref);
+    *k = (mkp_task){.open_part = -1};
 }
 
 int mkp_wait_add(mkp_log *l, int res, int ring, ps_t from, ps_t to)
@@ -486,6 +544,8 @@ int mkp_wait_add(mkp_log *l, int res, int ring, ps_t from, ps_t to)
             for (uint32_t i = 0; i < l->orch->npv; i++)
                 if (pv_add(l, n, l->orch->pv[i].part, l->orch->pv[i].ns) != 0)
                     return -1;
+            memcpy(n->fixed, l->orch->fixed, sizeof(n->fixed));
+            n->folded = l->orch->folded;
             n->fold_hi = l->orch->fold_hi;
             node_release(l, l->orch);
         }
@@ -575,11 +635,13 @@ int mkp_compute(const mkp_log *l, ps_t makespan, ps_t orch_end, mkp_kernel_name 
                     return -1;
                 }
             }
-            if (n->npv && c < n->fold_hi) {
+            if (n->folded && c < n->fold_hi) {
                 free(w.kern);
                 r->why = "internal: a point before a part already folded";
                 return 0;
             }
+            for (int i = 0; i < MKP_P_FIXED; i++)
+                w.fixed[i] += n->fixed[i];
             for (uint32_t i = 0; i < n->npv; i++)
                 if (walk_add(&w, n->pv[i].part, n->pv[i].ns) != 0) {
                     free(w.kern);
@@ -596,6 +658,10 @@ int mkp_compute(const mkp_log *l, ps_t makespan, ps_t orch_end, mkp_kernel_name 
                 return -1;
             }
             waited += l->orch->pv[i].ns;
+        }
+        for (int i = 0; l->orch && i < MKP_P_FIXED; i++) {
+            w.fixed[i] += l->orch->fixed[i];
+            waited += l->orch->fixed[i];
         }
         w.fixed[MKP_P_ORCH] += ns_of(makespan) - waited;
     }

@@ -152,6 +152,8 @@ static int chip_build(chip *c, const platform *p, const chip_config *cfg, char *
     mkp_init(&c->mk);
     if (cfg->no_makespan_parts)
         mkp_off(&c->mk);
+    if (mkp_windows(&c->mk, cfg->ring_task_window) != 0)
+        goto oom;
     vary_init(&c->vr, cfg->seeded, cfg->seed);
     if (depgen_init(&c->dg, cfg->ring_task_window, cfg->dep_gen, err, errlen) != 0) {
         chip_free(c);
@@ -407,7 +409,7 @@ static void chip_try_early_candidate(chip *c, task *tk, ps_t t)
         return;
     }
     tk->early = EARLY_STAGING;
-    mkp_staged(&c->mk, tk->mkp, t);
+    mkp_staged(&c->mk, rt_mkp(&c->rt, tk->id), t);
     sched_notify_early(&c->sched, t);
 }
 
@@ -475,8 +477,8 @@ static bool ring_doorbells(chip *c, task *tk, ps_t t)
 static void note_ready(chip *c, const task *tk, ps_t t)
 {
     const task *maker = tk->ready_by == TASK_ID_INVALID ? NULL : chip_task(c, tk->ready_by);
-    mkp_ready(&c->mk, tk->mkp, tk->ready_by == TASK_ID_INVALID ? MKP_BY_PUBLISH : MKP_BY_PRODUCER,
-              maker ? maker->mkp : NULL, t);
+    int by = tk->ready_by == TASK_ID_INVALID ? MKP_BY_PUBLISH : MKP_BY_PRODUCER;
+    mkp_ready(&c->mk, rt_mkp(&c->rt, tk->id), by, maker ? rt_mkp(&c->rt, maker->id) : NULL, t);
 }
 
 /* A completion by scheduler thread `thread` made tk ready: with local-first
@@ -530,7 +532,7 @@ static void chip_task_done(chip *c, task *tk, int thread, ps_t t)
 {
     tk->state = TASK_COMPLETED;
     tk->completed_at = t;
-    if (mkp_completed(&c->mk, tk->mkp, t) != 0)
+    if (mkp_completed(&c->mk, rt_mkp(&c->rt, tk->id), t) != 0)
         chip_error(c, "out of memory for the makespan parts");
     c->tasks_completed++;
     if (t > c->last_completion)
@@ -554,7 +556,7 @@ static void chip_task_done(chip *c, task *tk, int thread, ps_t t)
         n = next;
     }
     tk->fanout_head = 0;
-    mkp_task_done(&c->mk, &tk->mkp); /* its consumers made ready hold its node now */
+    mkp_task_done(&c->mk, rt_mkp(&c->rt, tk->id)); /* its consumers made ready hold its node now */
     if (thread >= 0)
         sched_defer_release(&c->sched, thread, tk->id, t);
     else

@@ -98,7 +98,6 @@ typedef struct task {
     int32_t sync_running;       /* sync-start cohort: its gated cores in running slots (rendezvous count) */
     ps_t ready_at;              /* when it became ready */
     uint64_t ready_by;          /* ... by this producer's completion, TASK_ID_INVALID: by its publish */
-    struct mkp_node *mkp;       /* its path node for the makespan parts (analysis/makespan_parts.h) */
     ps_t completed_at;          /* when the completion was observed */
     struct dump_desc *dump;     /* args it will dump (args dump on), NULL = none */
 } task;
