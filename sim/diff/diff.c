@@ -37,8 +37,9 @@ static void usage(FILE *out)
           out);
     opt_help(&diff_options, out);
     fputs("\n"
-          "exit status: 0 printed; 1 out of memory or a write failed; 2 bad command line, or A or B is no\n"
-          "run folder; 3 a malformed ptosim_run.json\n",
+          "exit status: 0 printed; 1 out of memory or a write failed; 2 bad command line, A or B is no run\n"
+          "folder, or -o DIR holds other files; 3 a malformed ptosim_run.json (or, with -o, a file of a run's\n"
+          "dfx_outputs)\n",
           out);
 }
 
@@ -711,6 +712,8 @@ int diff_main(int argc, char **argv)
     size_t n = 0;
     char cannot[1024];
     rc = attribute(s, ms, &v, &n, cannot, sizeof(cannot));
+    if (rc == EXIT_INTERNAL)
+        fputs("ptosim diff: out of memory\n", stderr);
     /* the page first: a refused folder or a failed write leaves stdout empty */
     if (rc == EXIT_OK && a.out) {
         rc = page(s, v, n, ms, cannot, out, err, sizeof(err));
@@ -719,10 +722,10 @@ int diff_main(int argc, char **argv)
     }
     if (rc == EXIT_OK)
         rc = report(s, v, n, ms, cannot, a.json, stdout);
-    if (rc == EXIT_OK && a.out)
+    if (rc == EXIT_OK && a.out) { /* stderr: stdout is the table, or JSON; after it, read together */
+        fflush(stdout);
         msgtext_print(stderr, "ptosim diff: wrote %s/diff.html", out);
-    if (rc == EXIT_INTERNAL && !a.out)
-        fputs("ptosim diff: out of memory\n", stderr);
+    }
     free(v);
     cJSON_Delete(s[0].j);
     cJSON_Delete(s[1].j);
