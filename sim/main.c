@@ -49,7 +49,7 @@ static void usage(FILE *out)
         "(ptosim report --help)\n"
         "  overhead DIR                 the scheduler-overhead model of a swimlane + deps.json (ptosim "
         "overhead --help)\n"
-        "  diff A B [--json]            what differs between two run folders, the makespan change in parts "
+        "  diff A B [--json] [-o DIR]   what differs between two run folders, the makespan change in parts "
         "(ptosim diff --help)\n"
         "  help [COMMAND]               this text, or COMMAND's (the same as ptosim COMMAND --help)\n"
         "  --help, --version\n"
@@ -119,7 +119,7 @@ static const cli_cmd COMMANDS[] = {
      &overhead_options},
     {"whatif", "ptosim whatif GRAPH [--top N] [--max-levers N] [-j N] [--json] [run options] [-o DIR]",
      whatif_main, &whatif_options},
-    {"diff", "ptosim diff A B [--json]", diff_main, &diff_options},
+    {"diff", "ptosim diff A B [--json] [-o DIR]", diff_main, &diff_options},
     {"--version", "ptosim --version", version_main, NULL},
 };
 #define NCOMMANDS (int)(sizeof(COMMANDS) / sizeof(COMMANDS[0]))

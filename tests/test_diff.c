@@ -9,7 +9,7 @@
 
 #include "testutil.h"
 
-#define DIFF_USAGE "usage: ptosim diff A B [--json] (ptosim diff --help)\n"
+#define DIFF_USAGE "usage: ptosim diff A B [--json] [-o DIR] (ptosim diff --help)\n"
 
 /* dir/ptosim_run.json's makespan part named what, in ns (-1 when absent). */
 static long long part_ns(const cJSON *j, const char *what)
@@ -141,17 +141,22 @@ static char *fan8(const char *dir)
     return tu_write(dir, "fan8.jsonl", text);
 }
 
-/* Runs graph with a task window of w on every ring into dir/wW. */
-static char *run_window(const char *dir, const char *graph, int w)
+/* Runs graph with a task window of w on every ring into dir/wW (with extra, one more run option, or NULL). */
+static char *run_window_with(const char *dir, const char *graph, int w, const char *extra)
 {
     char out[4096], win[64];
     snprintf(out, sizeof(out), "%s/w%d", dir, w);
     snprintf(win, sizeof(win), "%d,%d,%d,%d", w, w, w, w);
-    const char *args[] = {"run", graph, "--ring-task-window", win, "-o", out, NULL};
+    const char *args[] = {"run", graph, "--ring-task-window", win, "-o", out, extra, NULL};
     run_out r = tu_run(args);
     ck_assert_msg(r.status == 0, "%s", r.err);
     tu_run_free(&r);
     return strdup(out);
+}
+
+static char *run_window(const char *dir, const char *graph, int w)
+{
+    return run_window_with(dir, graph, w, NULL);
 }
 
 /* The last task (the eighth) is made ready by its publish, so the path is the orchestrator's: 8 submits and
@@ -399,6 +404,302 @@ START_TEST(diff_says_what_is_wrong_with_a_folder)
 }
 END_TEST
 
+/* How many times needle occurs in hay. */
+static int count(const char *hay, const char *needle)
+{
+    int n = 0;
+    for (const char *p = strstr(hay, needle); p; p = strstr(p + 1, needle))
+        n++;
+    return n;
+}
+
+/* One waterfall bar as the page writes it. */
+typedef struct wf_bar {
+    char kind[16], what[256];
+    long long from, to;
+} wf_bar;
+
+/* The page's waterfall bars, in order (at most max). */
+static int wf_bars(const char *page, wf_bar *b, int max)
+{
+    int n = 0;
+    for (const char *p = strstr(page, "<rect class=\"wf\""); p && n < max;
+         p = strstr(p + 1, "<rect class=\"wf\"")) {
+        ck_assert_int_eq(sscanf(p,
+                                "<rect class=\"wf\" data-kind=\"%15[^\"]\" data-what=\"%255[^\"]\" "
+                                "data-from-ns=\"%lld\" data-to-ns=\"%lld\"",
+                                b[n].kind, b[n].what, &b[n].from, &b[n].to),
+                         4);
+        n++;
+    }
+    return n;
+}
+
+/* fan8 with a task window of 4 (A, its swimlane recorded) against 8 (B, none): the page's waterfall starts at
+ * A's makespan, has a bar per part that moved, in the order of diff's table, each as long as that part moved
+ * between the two ptosim_run.json files, and ends at B's makespan; A's swimlane is drawn, B's is named as
+ * missing; stdout keeps the text table. */
+START_TEST(diff_page_draws_the_attribution_as_a_waterfall)
+{
+    const char *dir = tu_tmpdir();
+    char *g = fan8(dir);
+    char *a = run_window_with(dir, g, 4, "--enable-chip-swimlane"), *b = run_window(dir, g, 8);
+    cJSON *ja = run_json(a), *jb = run_json(b);
+    long long ma =
+        (long long)cJSON_GetObjectItem(cJSON_GetObjectItem(ja, "makespan_parts"), "makespan_ns")->valuedouble;
+    long long mb =
+        (long long)cJSON_GetObjectItem(cJSON_GetObjectItem(jb, "makespan_parts"), "makespan_ns")->valuedouble;
+    char out[4096], page_path[8192];
+    snprintf(out, sizeof(out), "%s/page", dir);
+    snprintf(page_path, sizeof(page_path), "%s/diff.html", out);
+    const char *args[] = {"diff", a, b, "-o", out, NULL};
+    run_out r = tu_run(args);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    char want[8192];
+    snprintf(want, sizeof(want), "ptosim diff: wrote %s/diff.html\n", out);
+    ck_assert_str_eq(r.err, want);
+    snprintf(want, sizeof(want), "ptosim diff: A %s, B %s\ninputs:\n", a, b);
+    ck_assert_msg(tu_starts(r.out, want), "%s", r.out);
+    ck_assert_ptr_nonnull(strstr(r.out, "\nattribution (us; the changes add up to "));
+    const char *jargs[] = {"diff", a, b, "--json", NULL};
+    run_out jr = tu_run(jargs);
+    ck_assert_int_eq(jr.status, 0);
+    cJSON *d = cJSON_Parse(jr.out);
+    ck_assert_ptr_nonnull(d);
+    char *page = tu_read(page_path);
+    ck_assert_ptr_nonnull(page);
+    wf_bar bar[32];
+    int n = wf_bars(page, bar, 32);
+    /* A's makespan, the parts that moved in the table's order, B's makespan */
+    ck_assert_str_eq(bar[0].kind, "total");
+    ck_assert_str_eq(bar[0].what, "makespan A");
+    ck_assert_int_eq(bar[0].from, 0);
+    ck_assert_int_eq(bar[0].to, ma);
+    long long at = ma;
+    int k = 1;
+    const cJSON *p;
+    cJSON_ArrayForEach(p, cJSON_GetObjectItem(d, "parts"))
+    {
+        const char *what = cJSON_GetObjectItem(p, "what")->valuestring;
+        long long moved = part_ns(jb, what) - part_ns(ja, what);
+        if (!moved)
+            continue;
+        ck_assert_int_lt(k, n - 1);
+        ck_assert_str_eq(bar[k].kind, "part");
+        ck_assert_str_eq(bar[k].what, what);
+        ck_assert_int_eq(bar[k].from, at);
+        ck_assert_int_eq(bar[k].to - bar[k].from, moved);
+        /* its label: the part's change in us, as the table prints it */
+        snprintf(want, sizeof(want), "<title>%s: %s%lld.%03lld µs</title>", what, moved < 0 ? "-" : "+",
+                 (moved < 0 ? -moved : moved) / 1000, (moved < 0 ? -moved : moved) % 1000);
+        ck_assert_msg(strstr(page, want) != NULL, "no %s", want);
+        at = bar[k].to;
+        k++;
+    }
+    ck_assert_int_eq(k, n - 1);
+    ck_assert_str_eq(bar[1].what, "orchestrator wait: task_window, ring 1"); /* the most moved */
+    ck_assert_int_eq(at, mb); /* the last part ends at B's makespan */
+    ck_assert_str_eq(bar[n - 1].kind, "total");
+    ck_assert_str_eq(bar[n - 1].what, "makespan B");
+    ck_assert_int_eq(bar[n - 1].from, 0);
+    ck_assert_int_eq(bar[n - 1].to, mb);
+    /* A's swimlane (8 executions, the AIV lanes named), B's note */
+    ck_assert_int_eq(count(page, "<svg id=\"a-swimlane-chart\""), 1);
+    ck_assert_int_eq(count(page, "<svg id=\"b-swimlane-chart\""), 0);
+    ck_assert_int_eq(count(page, "<svg id=\"swimlane-chart\""), 0);
+    ck_assert_int_ge(count(page, ">AIV_24</text>"), 1);
+    ck_assert_msg(strstr(page,
+                         "<p class=\"note\" id=\"b-noswimlane\">B has no <code>dfx_outputs/"
+                         "chip_swimlane_records.json</code>: run with <code>--enable-chip-swimlane</code> "
+                         "to see its swimlane.</p>") != NULL,
+                  "%s", page);
+    ck_assert_int_eq(count(page, "id=\"a-noswimlane\""), 0);
+    /* the same page again into the folder: it holds only the earlier page */
+    run_out again = tu_run(args);
+    ck_assert_msg(again.status == 0, "%s", again.err);
+    char *page2 = tu_read(page_path);
+    ck_assert_str_eq(page2, page);
+    free(page2);
+    tu_run_free(&again);
+    free(page);
+    cJSON_Delete(d);
+    tu_run_free(&jr);
+    tu_run_free(&r);
+    cJSON_Delete(ja);
+    cJSON_Delete(jb);
+    free(a);
+    free(b);
+    free(g);
+}
+END_TEST
+
+/* Both runs with their swimlanes: two charts on one time axis, the longer makespan's (A's, a window of 4):
+ * the axis's last tick label is the same in both. */
+START_TEST(diff_page_draws_both_swimlanes_on_one_axis)
+{
+    const char *dir = tu_tmpdir();
+    char *g = fan8(dir);
+    char *a = run_window_with(dir, g, 4, "--enable-chip-swimlane"),
+         *b = run_window_with(dir, g, 8, "--enable-chip-swimlane");
+    char out[4096], page_path[8192];
+    snprintf(out, sizeof(out), "%s/page", dir);
+    snprintf(page_path, sizeof(page_path), "%s/diff.html", out);
+    const char *args[] = {"diff", a, b, "-o", out, NULL};
+    run_out r = tu_run(args);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    char *page = tu_read(page_path);
+    ck_assert_int_eq(count(page, "<svg id=\"a-swimlane-chart\""), 1);
+    ck_assert_int_eq(count(page, "<svg id=\"b-swimlane-chart\""), 1);
+    ck_assert_int_eq(count(page, "noswimlane"), 0);
+    const char *sa = strstr(page, "<svg id=\"a-swimlane-chart\""),
+               *sb = strstr(page, "<svg id=\"b-swimlane-chart\"");
+    ck_assert_msg(sa < sb, "A above B");
+    /* the ticks: 0, 5, ... 40 us for both (A's 43.085 us makespan; B's is shorter) */
+    char *ea = strstr(sa, "</svg>"), *eb = strstr(sb, "</svg>");
+    *ea = *eb = '\0';
+    ck_assert_int_eq(count(sa, "text-anchor=\"middle\">40</text>"), 1);
+    ck_assert_int_eq(count(sb, "text-anchor=\"middle\">40</text>"), 1);
+    ck_assert_int_eq(count(sb, "text-anchor=\"middle\">45</text>"), 0);
+    free(page);
+    tu_run_free(&r);
+    free(a);
+    free(b);
+    free(g);
+}
+END_TEST
+
+/* A kernel named with markup, and a run folder's name too: escaped wherever the page names them, so the page
+ * holds no script element. */
+START_TEST(diff_page_escapes_a_hostile_kernel_name)
+{
+    const char *dir = tu_tmpdir();
+    char *g = fan8(dir);
+    char *text = tu_read(g);
+    /* the kernel's name, in its declaration and its 8 submits */
+    size_t cap = strlen(text) * 4 + 1;
+    char *evil = malloc(cap);
+    ck_assert_ptr_nonnull(evil);
+    evil[0] = '\0';
+    for (const char *q = text; *q;) {
+        if (strncmp(q, "\"work\"", 6) == 0) {
+            strcat(evil, "\"<script>alert(1)</script>&\\\"x'\"");
+            q += 6;
+        } else {
+            strncat(evil, q, 1);
+            q++;
+        }
+    }
+    char *eg = tu_write(dir, "evil.jsonl", evil);
+    char *a = run_window_with(dir, eg, 4, "--enable-chip-swimlane"), *b0 = run_window(dir, eg, 8);
+    char b[8192];
+    snprintf(b, sizeof(b), "%s/<i>b\"'", dir);
+    ck_assert_int_eq(rename(b0, b), 0);
+    free(b0);
+    char out[4096], page_path[8192];
+    snprintf(out, sizeof(out), "%s/page", dir);
+    snprintf(page_path, sizeof(page_path), "%s/diff.html", out);
+    const char *args[] = {"diff", a, b, "-o", out, NULL};
+    run_out r = tu_run(args);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    char *page = tu_read(page_path);
+    ck_assert_int_eq(count(page, "<script"), 0);
+    /* named twice: its part of the attribution (it did not move: no waterfall bar) and its execution totals
+     * (A's swimlane names no kernel without deps.json) */
+    ck_assert_int_eq(count(page, "&lt;script&gt;alert(1)&lt;/script&gt;&amp;&quot;x&#39;"), 2);
+    ck_assert_int_eq(
+        count(page, "<td class=\"l\">kernel &lt;script&gt;alert(1)&lt;/script&gt;&amp;&quot;x&#39;</td>"), 1);
+    /* B's folder: in the title, the line naming A and B, and the heading of its swimlane */
+    ck_assert_int_eq(count(page, "<i>"), 0);
+    ck_assert_int_eq(count(page, "/&lt;i&gt;b&quot;&#39;"), 3);
+    free(page);
+    tu_run_free(&r);
+    free(a);
+    free(eg);
+    free(evil);
+    free(text);
+    free(g);
+}
+END_TEST
+
+/* -o DIR: a link at DIR/diff.html is replaced, never written through; a DIR holding anything else is refused,
+ * and a failed page (B's swimlane malformed) writes nothing: the earlier page stays, stdout is empty. */
+START_TEST(diff_page_folder_rules)
+{
+    const char *dir = tu_tmpdir();
+    char *g = fan8(dir);
+    char *a = run_window_with(dir, g, 4, "--enable-chip-swimlane"), *b = run_window(dir, g, 8);
+    char out[4096], page_path[8192], victim[8192];
+    snprintf(out, sizeof(out), "%s/page", dir);
+    snprintf(page_path, sizeof(page_path), "%s/diff.html", out);
+    ck_assert_int_eq(mkdir(out, 0700), 0);
+    char *v = tu_write(dir, "victim", "keep");
+    snprintf(victim, sizeof(victim), "%s", v);
+    free(v);
+    ck_assert_int_eq(symlink(victim, page_path), 0);
+    const char *args[] = {"diff", a, b, "-o", out, NULL};
+    run_out r = tu_run(args);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    char *kept = tu_read(victim);
+    ck_assert_str_eq(kept, "keep");
+    free(kept);
+    struct stat st;
+    ck_assert_int_eq(lstat(page_path, &st), 0);
+    ck_assert(S_ISREG(st.st_mode));
+    tu_run_free(&r);
+    char *page = tu_read(page_path);
+    /* another file in DIR */
+    char *other = tu_write(out, "notes.txt", "mine");
+    free(other);
+    r = tu_run(args);
+    char want[16384];
+    snprintf(
+        want, sizeof(want),
+        "ptosim diff: %s: holds notes.txt: -o takes a new or empty folder, or one holding only an earlier "
+        "diff.html\n" DIFF_USAGE,
+        out);
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_str_eq(r.err, want);
+    ck_assert_str_eq(r.out, "");
+    char *now = tu_read(page_path);
+    ck_assert_str_eq(now, page);
+    free(now);
+    tu_run_free(&r);
+    snprintf(want, sizeof(want), "%s/notes.txt", out);
+    ck_assert_int_eq(unlink(want), 0);
+    /* DIR a file */
+    char *file = tu_write(dir, "afile", "x");
+    const char *fargs[] = {"diff", a, b, "-o", file, NULL};
+    r = tu_run(fargs);
+    snprintf(want, sizeof(want), "ptosim diff: %s: not a directory\n" DIFF_USAGE, file);
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_str_eq(r.err, want);
+    ck_assert_str_eq(r.out, "");
+    tu_run_free(&r);
+    free(file);
+    /* a malformed swimlane in A: nothing written, the earlier page as it was, no temporary file left */
+    char sl[8192];
+    snprintf(sl, sizeof(sl), "%s/dfx_outputs/chip_swimlane_records.json", a);
+    FILE *f = fopen(sl, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("{\"not\": ", f);
+    ck_assert_int_eq(fclose(f), 0);
+    r = tu_run(args);
+    ck_assert_int_eq(r.status, 3);
+    ck_assert_msg(tu_starts(r.err, "ptosim diff: "), "%s", r.err);
+    ck_assert_str_eq(r.out, "");
+    now = tu_read(page_path);
+    ck_assert_str_eq(now, page);
+    free(now);
+    snprintf(want, sizeof(want), "%s/diff.html.tmp", out);
+    ck_assert(!tu_exists(want));
+    tu_run_free(&r);
+    free(page);
+    free(a);
+    free(b);
+    free(g);
+}
+END_TEST
+
 Suite *suite_diff(void)
 {
     Suite *s = suite_create("diff");
@@ -409,6 +710,10 @@ Suite *suite_diff(void)
     tcase_add_test(tc, long_chain_parts_are_exact_and_add_up);
     tcase_add_test(tc, diff_says_what_is_wrong_with_a_folder);
     tcase_add_test(tc, the_graph_sha256_names_its_content);
+    tcase_add_test(tc, diff_page_draws_the_attribution_as_a_waterfall);
+    tcase_add_test(tc, diff_page_draws_both_swimlanes_on_one_axis);
+    tcase_add_test(tc, diff_page_escapes_a_hostile_kernel_name);
+    tcase_add_test(tc, diff_page_folder_rules);
     suite_add_tcase(s, tc);
     return s;
 }

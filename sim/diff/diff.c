@@ -13,12 +13,15 @@
 #include <sys/stat.h>
 
 #include "../../model/base/msg_text.h"
+#include "../../model/base/outfile.h"
 #include "../../model/base/readall.h"
+#include "../../model/base/userdir.h"
 #include "../cli/cli.h"
+#include "../report/report_html.h"
 
 static void usage(FILE *out)
 {
-    fputs("usage: ptosim diff A B [--json]\n"
+    fputs("usage: ptosim diff A B [--json] [-o DIR]\n"
           "\n"
           "What differs between two run folders (ptosim run -o DIR, a sweep's points/NNNN, a conform work\n"
           "folder): the inputs (graph, task counts, knobs, platform values, kernels added, removed or\n"
@@ -27,18 +30,23 @@ static void usage(FILE *out)
           "dump, orchestrator submission and its waits per ring -- whose changes add up to it exactly; then\n"
           "per-kernel execution totals, ring peaks and the bound of each side.\n"
           "\n"
+          "-o DIR also writes DIR/diff.html: the two runs' swimlanes on one time axis, the attribution as a\n"
+          "waterfall from A's makespan to B's, and the tables; the text (or JSON) still goes to stdout.\n"
+          "\n"
           "options:\n",
           out);
     opt_help(&diff_options, out);
     fputs("\n"
-          "exit status: 0 printed; 1 out of memory or a write failed; 2 bad command line, or A or B is no\n"
-          "run folder; 3 a malformed ptosim_run.json\n",
+          "exit status: 0 printed; 1 out of memory or a write failed; 2 bad command line, A or B is no run\n"
+          "folder, or -o DIR holds other files; 3 a malformed ptosim_run.json (or, with -o, a file of a run's\n"
+          "dfx_outputs)\n",
           out);
 }
 
 typedef struct diff_args {
     const char *dir[2];
     bool json;
+    const char *out; /* -o DIR, or NULL */
 } diff_args;
 
 static int diff_operand(const char *word, void *dest, char *err, size_t errlen)
@@ -58,6 +66,16 @@ static const opt_def DIFF_OPTS[] = {
      .help = "one JSON object on stdout (makespan_delta_us, parts, inputs, kernels, rings, bound)",
      .store = opt_store_true,
      .off = offsetof(diff_args, json)},
+    {.name = "work-dir",
+     .letter = 'o',
+     .arg = OPT_VALUE,
+     .kind = OPT_KIND_DIR,
+     .meta = "DIR",
+     .help = "also write DIR/diff.html (DIR made when missing; one holding anything but an earlier\n"
+             "diff.html is refused): the swimlanes on one time axis, the attribution as a waterfall",
+     .store = opt_store_text,
+     .off = offsetof(diff_args, out),
+     .missing = "%s: missing value (the folder the page goes into)"},
 };
 
 const opt_table diff_options = {
@@ -257,9 +275,9 @@ static void diff_members(const side *s, const char *key, const char *sub, const 
                 char name[256];
                 snprintf(name, sizeof(name), "%s.%s", label, m->string);
                 put_str(out, name);
-                fprintf(out, ", \"a\": %s, \"b\": %s}", ta ? ta : "null", tb ? tb : "null");
+                outfile_printf(out, ", \"a\": %s, \"b\": %s}", ta ? ta : "null", tb ? tb : "null");
             } else {
-                fprintf(out, "  %s %s: %s -> %s\n", label, m->string, ta ? ta : "?", tb ? tb : "?");
+                outfile_printf(out, "  %s %s: %s -> %s\n", label, m->string, ta ? ta : "?", tb ? tb : "?");
             }
             *first = false;
             free(ta);
@@ -300,7 +318,7 @@ static void diff_kernels(const side *s, bool json, FILE *out)
     static const char *const verb[3] = {"added", "removed", "repriced"};
     for (int what = 0; what < 3; what++) {
         if (json)
-            fprintf(out, "%s\"%s\": [", what ? ", " : "", verb[what]);
+            outfile_printf(out, "%s\"%s\": [", what ? ", " : "", verb[what]);
         bool first = true;
         const side *from = &s[what == 1 ? 0 : 1], *to = &s[what == 1 ? 1 : 0];
         const cJSON *k;
@@ -326,15 +344,15 @@ static void diff_kernels(const side *s, bool json, FILE *out)
                 if (what == 2) {
                     fputs("{\"kernel\": ", out);
                     put_str(out, n->valuestring);
-                    fprintf(out, ", \"a_us_per_execution\": %s, \"b_us_per_execution\": %s}", pa, pb);
+                    outfile_printf(out, ", \"a_us_per_execution\": %s, \"b_us_per_execution\": %s}", pa, pb);
                 } else {
                     put_str(out, n->valuestring);
                 }
             } else if (what == 2) {
-                fprintf(out, "  kernel %s re-priced: %s -> %s us per execution (idle memory)\n",
-                        n->valuestring, pa, pb);
+                outfile_printf(out, "  kernel %s re-priced: %s -> %s us per execution (idle memory)\n",
+                               n->valuestring, pa, pb);
             } else {
-                fprintf(out, "  kernel %s %s\n", n->valuestring, verb[what]);
+                outfile_printf(out, "  kernel %s %s\n", n->valuestring, verb[what]);
             }
             first = false;
         }
@@ -377,14 +395,15 @@ static void kernel_totals(const side *s, bool json, FILE *out)
             if (json) {
                 fputs(first ? "{\"kernel\": " : ", {\"kernel\": ", out);
                 put_str(out, n->valuestring);
-                fprintf(out,
-                        ", \"a_core_us\": %.6f, \"b_core_us\": %.6f, \"a_executions\": %.0f, "
-                        "\"b_executions\": %.0f}",
-                        num(ka, "core_time_us"), num(kb, "core_time_us"), num(ka, "executions"),
-                        num(kb, "executions"));
+                outfile_printf(out,
+                               ", \"a_core_us\": %.6f, \"b_core_us\": %.6f, \"a_executions\": %.0f, "
+                               "\"b_executions\": %.0f}",
+                               num(ka, "core_time_us"), num(kb, "core_time_us"), num(ka, "executions"),
+                               num(kb, "executions"));
             } else {
-                fprintf(out, "  %-40s %14.3f %14.3f %+14.3f\n", n->valuestring, num(ka, "core_time_us"),
-                        num(kb, "core_time_us"), num(kb, "core_time_us") - num(ka, "core_time_us"));
+                outfile_printf(out, "  %-40s %14.3f %14.3f %+14.3f\n", n->valuestring,
+                               num(ka, "core_time_us"), num(kb, "core_time_us"),
+                               num(kb, "core_time_us") - num(ka, "core_time_us"));
             }
             first = false;
         }
@@ -402,25 +421,26 @@ static void ring_peaks(const side *s, bool json, FILE *out)
     for (int i = 0; i < n; i++) {
         const cJSON *a = cJSON_GetArrayItem(ra, i), *b = cJSON_GetArrayItem(rb, i);
         if (json)
-            fprintf(out, "%s{\"ring\": %d", i ? ", " : "", i);
+            outfile_printf(out, "%s{\"ring\": %d", i ? ", " : "", i);
         else
-            fprintf(out, "  ring %d:", i);
+            outfile_printf(out, "  ring %d:", i);
         for (size_t p = 0; p < sizeof(RING_PEAKS) / sizeof(RING_PEAKS[0]); p++) {
             double va = num(a, RING_PEAKS[p]), vb = num(b, RING_PEAKS[p]);
             if (json)
-                fprintf(out, ", \"%s\": [%.0f, %.0f]", RING_PEAKS[p], va, vb);
+                outfile_printf(out, ", \"%s\": [%.0f, %.0f]", RING_PEAKS[p], va, vb);
             else
-                fprintf(out, " %s %.0f -> %.0f%s", RING_PEAKS[p], va, vb,
-                        p + 1 < sizeof(RING_PEAKS) / sizeof(RING_PEAKS[0]) ? "," : "\n");
+                outfile_printf(out, " %s %.0f -> %.0f%s", RING_PEAKS[p], va, vb,
+                               p + 1 < sizeof(RING_PEAKS) / sizeof(RING_PEAKS[0]) ? "," : "\n");
         }
         if (json)
             fputs("}", out);
     }
 }
 
-static int report(const side *s, bool json, FILE *out)
+/* The makespans (whole ns) and the parts sorted by how much they moved: *v (the caller frees; NULL with the
+ * reason in cannot when a side has no parts). Returns 0, or an exit status with the message printed. */
+static int attribute(const side *s, int64_t ms[2], dpart **v, size_t *n, char *cannot, size_t cannotlen)
 {
-    int64_t ms[2] = {0, 0};
     const char *why[2];
     const cJSON *parts[2];
     for (int k = 0; k < 2; k++)
@@ -430,33 +450,80 @@ static int report(const side *s, bool json, FILE *out)
         if (!parts[k])
             ms[k] = (int64_t)(num(s[k].j, "makespan_us") * 1000.0);
     size_t na = cJSON_GetArraySize(parts[0]), nb = cJSON_GetArraySize(parts[1]);
-    dpart *v = NULL;
-    size_t n = 0;
-    char cannot[1024] = "";
-    if (parts[0] && parts[1]) {
-        v = calloc(na + nb + 1, sizeof(*v));
-        if (!v)
-            return EXIT_INTERNAL;
-        if (add_parts(parts[0], 0, v, &n) != 0 || add_parts(parts[1], 1, v, &n) != 0) {
-            free(v);
-            msgtext_print(stderr, "ptosim diff: %s: a makespan part without what or ns", s[0].dir);
-            return EXIT_GRAPH;
-        }
-        int64_t sa = 0, sb = 0;
-        for (size_t i = 0; i < n; i++)
-            sa += v[i].a, sb += v[i].b;
-        if (sa != ms[0] || sb != ms[1]) {
-            free(v);
-            msgtext_print(stderr, "ptosim diff: %s: its makespan parts do not add up to its makespan_ns",
-                          sa != ms[0] ? s[0].dir : s[1].dir);
-            return EXIT_GRAPH;
-        }
-        qsort(v, n, sizeof(*v), dpart_cmp);
-    } else {
+    *v = NULL;
+    *n = 0;
+    cannot[0] = '\0';
+    if (!parts[0] || !parts[1]) {
         int k = parts[0] ? 1 : 0;
-        snprintf(cannot, sizeof(cannot), "cannot attribute the makespan change: %s (%s): %s", k ? "B" : "A",
+        snprintf(cannot, cannotlen, "cannot attribute the makespan change: %s (%s): %s", k ? "B" : "A",
                  s[k].dir, why[k]);
+        return 0;
     }
+    *v = calloc(na + nb + 1, sizeof(**v));
+    if (!*v)
+        return EXIT_INTERNAL;
+    if (add_parts(parts[0], 0, *v, n) != 0 || add_parts(parts[1], 1, *v, n) != 0) {
+        free(*v);
+        *v = NULL;
+        msgtext_print(stderr, "ptosim diff: %s: a makespan part without what or ns", s[0].dir);
+        return EXIT_GRAPH;
+    }
+    int64_t sa = 0, sb = 0;
+    for (size_t i = 0; i < *n; i++)
+        sa += (*v)[i].a, sb += (*v)[i].b;
+    if (sa != ms[0] || sb != ms[1]) {
+        free(*v);
+        *v = NULL;
+        msgtext_print(stderr, "ptosim diff: %s: its makespan parts do not add up to its makespan_ns",
+                      sa != ms[0] ? s[0].dir : s[1].dir);
+        return EXIT_GRAPH;
+    }
+    qsort(*v, *n, sizeof(**v), dpart_cmp);
+    return 0;
+}
+
+/* The text table's input lines (what differs: graph, tasks, knobs, platform values, kernels). */
+static void text_inputs(const side *s, FILE *out)
+{
+    const cJSON *ga = get(s[0].j, "graph"), *gb = get(s[1].j, "graph");
+    const cJSON *tka = get(s[0].j, "tasks"), *tkb = get(s[1].j, "tasks");
+    char *x[4] = {text_of(ga), text_of(gb), text_of(tka), text_of(tkb)};
+    if (!x[0] || !x[1] || !x[2] || !x[3])
+        outfile_note_failure(); /* out of memory: the text would say less than the runs */
+    else {
+        if (strcmp(x[0], x[1]) != 0) {
+            outfile_printf(out, "  graph: %s -> %s\n", x[0], x[1]);
+            int same = same_graph(s);
+            fputs(same < 0 ? "  graph content: unknown (a run without the graph's sha256: an older ptosim)\n"
+                  : same   ? "  graph content: the same (equal sha256)\n"
+                           : "  graph content: differs (the sha256 differ)\n",
+                  out);
+        }
+        if (strcmp(x[2], x[3]) != 0)
+            outfile_printf(out, "  tasks: %s -> %s\n", x[2], x[3]);
+    }
+    for (int i = 0; i < 4; i++)
+        free(x[i]);
+    bool first = true;
+    diff_members(s, "config", NULL, "config", false, &first, out);
+    diff_members(s, "platform", "params", "platform", false, &first, out);
+    diff_kernels(s, false, out);
+}
+
+static void text_kernels(const side *s, FILE *out)
+{
+    outfile_printf(out, "  %-40s %14s %14s %14s\n", "kernel", "A", "B", "change");
+    kernel_totals(s, false, out);
+}
+
+static void text_bound(const side *s, FILE *out)
+{
+    outfile_printf(out, "  A: %s\n  B: %s\n", bound_text(&s[0]), bound_text(&s[1]));
+}
+
+static int report(const side *s, const dpart *v, size_t n, const int64_t ms[2], const char *cannot, bool json,
+                  FILE *out)
+{
     char ta[40], tb[40], td[40];
     us_text(ms[0], ta, sizeof(ta));
     us_text(ms[1], tb, sizeof(tb));
@@ -468,8 +535,8 @@ static int report(const side *s, bool json, FILE *out)
         put_str(out, s[0].dir);
         fputs(", \"b\": ", out);
         put_str(out, s[1].dir);
-        fprintf(out, ",\n \"makespan_a_us\": %s, \"makespan_b_us\": %s, \"makespan_delta_us\": %s,\n", ta, tb,
-                td[0] == '+' ? td + 1 : td);
+        outfile_printf(out, ",\n \"makespan_a_us\": %s, \"makespan_b_us\": %s, \"makespan_delta_us\": %s,\n",
+                       ta, tb, td[0] == '+' ? td + 1 : td);
         if (v) {
             fputs(" \"attribution\": null,\n \"parts\": [", out);
             for (size_t i = 0; i < n; i++) {
@@ -479,7 +546,7 @@ static int report(const side *s, bool json, FILE *out)
                 us_text(v[i].b - v[i].a, pd, sizeof(pd));
                 fputs(i ? ",\n  {\"what\": " : "\n  {\"what\": ", out);
                 put_str(out, v[i].what);
-                fprintf(out, ", \"us\": %s, \"a_us\": %s, \"b_us\": %s}", pd, pa, pb);
+                outfile_printf(out, ", \"us\": %s, \"a_us\": %s, \"b_us\": %s}", pd, pa, pb);
             }
             fputs("],\n", out);
         } else {
@@ -490,8 +557,12 @@ static int report(const side *s, bool json, FILE *out)
         fputs(" \"inputs\": {\"graph\": [", out);
         char *x[6] = {text_of(ga), text_of(gb), text_of(tka), text_of(tkb), NULL, NULL};
         int same = same_graph(s);
-        fprintf(out, "%s, %s], \"graph_same_content\": %s, \"tasks\": [%s, %s], \"differences\": [", x[0],
-                x[1], same < 0 ? "null" : same ? "true" : "false", x[2], x[3]);
+        outfile_printf(out, "%s, %s], \"graph_same_content\": %s, \"tasks\": [%s, %s], \"differences\": [",
+                       x[0], x[1],
+                       same < 0 ? "null"
+                       : same   ? "true"
+                                : "false",
+                       x[2], x[3]);
         for (int i = 0; i < 4; i++)
             free(x[i]);
         bool first = true;
@@ -509,54 +580,102 @@ static int report(const side *s, bool json, FILE *out)
         put_str(out, bound_text(&s[1]));
         fputs("}}\n", out);
     } else {
-        fprintf(out, "ptosim diff: A %s, B %s\n", s[0].dir, s[1].dir);
+        outfile_printf(out, "ptosim diff: A %s, B %s\n", s[0].dir, s[1].dir);
         fputs("inputs:\n", out);
-        char *x[4] = {text_of(ga), text_of(gb), text_of(tka), text_of(tkb)};
-        if (strcmp(x[0], x[1]) != 0) {
-            fprintf(out, "  graph: %s -> %s\n", x[0], x[1]);
-            int same = same_graph(s);
-            fputs(same < 0   ? "  graph content: unknown (a run without the graph's sha256: an older ptosim)\n"
-                  : same ? "  graph content: the same (equal sha256)\n"
-                         : "  graph content: differs (the sha256 differ)\n",
-                  out);
-        }
-        if (strcmp(x[2], x[3]) != 0)
-            fprintf(out, "  tasks: %s -> %s\n", x[2], x[3]);
-        for (int i = 0; i < 4; i++)
-            free(x[i]);
-        bool first = true;
-        diff_members(s, "config", NULL, "config", false, &first, out);
-        diff_members(s, "platform", "params", "platform", false, &first, out);
-        diff_kernels(s, false, out);
-        fprintf(out, "makespan: A %s us, B %s us, change %s us\n", ta, tb, td);
+        text_inputs(s, out);
+        outfile_printf(out, "makespan: A %s us, B %s us, change %s us\n", ta, tb, td);
         if (v) {
-            fprintf(out, "attribution (us; the changes add up to %s):\n", td);
-            fprintf(out, "  %-52s %14s %14s %14s\n", "part", "A", "B", "change");
+            outfile_printf(out, "attribution (us; the changes add up to %s):\n", td);
+            outfile_printf(out, "  %-52s %14s %14s %14s\n", "part", "A", "B", "change");
             for (size_t i = 0; i < n; i++) {
                 char pa[40], pb[40], pd[40];
                 us_text(v[i].a, pa, sizeof(pa));
                 us_text(v[i].b, pb, sizeof(pb));
                 delta_text(v[i].b - v[i].a, pd, sizeof(pd));
-                fprintf(out, "  %-52s %14s %14s %14s\n", v[i].what, pa, pb, pd);
+                outfile_printf(out, "  %-52s %14s %14s %14s\n", v[i].what, pa, pb, pd);
             }
-            fprintf(out, "  %-52s %14s %14s %14s\n", "makespan", ta, tb, td);
+            outfile_printf(out, "  %-52s %14s %14s %14s\n", "makespan", ta, tb, td);
         } else {
-            fprintf(out, "%s\n", cannot);
+            outfile_printf(out, "%s\n", cannot);
         }
-        fprintf(out, "kernel execution totals (core time, us):\n  %-40s %14s %14s %14s\n", "kernel", "A", "B",
-                "change");
-        kernel_totals(s, false, out);
+        fputs("kernel execution totals (core time, us):\n", out);
+        text_kernels(s, out);
         fputs("ring peaks (A -> B):\n", out);
         ring_peaks(s, false, out);
-        fprintf(out, "bound:\n  A: %s\n  B: %s\n", bound_text(&s[0]), bound_text(&s[1]));
+        fputs("bound:\n", out);
+        text_bound(s, out);
     }
-    free(v);
     return EXIT_OK;
+}
+
+/* One of the text table's sections, rendered into memory for the page: the text (the caller frees), or NULL
+ * when out of memory or a write failed. */
+static char *text_section(const side *s, void (*draw)(const side *, FILE *))
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&text, &len);
+    if (!m)
+        return NULL;
+    unsigned long failed = outfile_print_failures();
+    draw(s, m);
+    bool bad = ferror(m) != 0;
+    if (fclose(m) != 0 || bad || outfile_print_failures() != failed) {
+        free(text);
+        return NULL;
+    }
+    return text;
+}
+
+static void text_rings(const side *s, FILE *out)
+{
+    ring_peaks(s, false, out);
+}
+
+/* -o DIR: DIR/diff.html, the two swimlanes on one time axis and the attribution as a waterfall. */
+static int page(const side *s, const dpart *v, size_t n, const int64_t ms[2], const char *cannot,
+                const char *out, char *err, size_t errlen)
+{
+    rh_dpart *p = calloc(n + 1, sizeof(*p));
+    char *inputs = text_section(s, text_inputs), *kernels = text_section(s, text_kernels),
+         *rings = text_section(s, text_rings), *bound = text_section(s, text_bound);
+    int rc = EXIT_INTERNAL;
+    if (!p || !inputs || !kernels || !rings || !bound) {
+        snprintf(err, errlen, "out of memory");
+    } else {
+        for (size_t i = 0; i < n; i++)
+            p[i] = (rh_dpart){.what = v[i].what, .a_ns = v[i].a, .b_ns = v[i].b};
+        rh_diff d = {.dir = {s[0].dir, s[1].dir},
+                     .makespan_ns = {ms[0], ms[1]},
+                     .parts = v ? p : NULL,
+                     .nparts = n,
+                     .cannot = cannot,
+                     .inputs = inputs,
+                     .kernels = kernels,
+                     .rings = rings,
+                     .bound = bound};
+        rc = htmlrep_diff_write(&d, out, err, errlen);
+    }
+    free(p);
+    free(inputs);
+    free(kernels);
+    free(rings);
+    free(bound);
+    return rc;
+}
+
+/* A folder as given, without its trailing slashes (into buf). */
+static const char *trimmed(const char *dir, char *buf, size_t n)
+{
+    snprintf(buf, n, "%s", dir);
+    for (size_t k = strlen(buf); k > 1 && buf[k - 1] == '/';)
+        buf[--k] = '\0';
+    return buf;
 }
 
 int diff_main(int argc, char **argv)
 {
-    diff_args a = {{NULL, NULL}, false};
+    diff_args a = {{NULL, NULL}, false, NULL};
     char err[8192];
     int rc = opt_parse(&diff_options, argc, argv, &a, NULL, NULL, err, sizeof(err));
     if (rc == 1) {
@@ -571,6 +690,14 @@ int diff_main(int argc, char **argv)
         fputs("ptosim diff: two run folders needed: ptosim diff A B\n", stderr);
         return EXIT_USAGE;
     }
+    char out[4096];
+    if (a.out) {
+        /* named: nothing below them is read or written through a link */
+        char d[2][4096];
+        for (int k = 0; k < 2; k++)
+            userdir_add(trimmed(a.dir[k], d[k], sizeof(d[k])));
+        userdir_add(trimmed(a.out, out, sizeof(out)));
+    }
     side s[2] = {{0}, {0}};
     for (int k = 0; k < 2; k++) {
         int st = load(a.dir[k], &s[k], err, sizeof(err));
@@ -580,9 +707,26 @@ int diff_main(int argc, char **argv)
             return st;
         }
     }
-    rc = report(s, a.json, stdout);
+    int64_t ms[2];
+    dpart *v = NULL;
+    size_t n = 0;
+    char cannot[1024];
+    rc = attribute(s, ms, &v, &n, cannot, sizeof(cannot));
     if (rc == EXIT_INTERNAL)
         fputs("ptosim diff: out of memory\n", stderr);
+    /* the page first: a refused folder or a failed write leaves stdout empty */
+    if (rc == EXIT_OK && a.out) {
+        rc = page(s, v, n, ms, cannot, out, err, sizeof(err));
+        if (rc != EXIT_OK)
+            msgtext_print(stderr, "ptosim diff: %s", err);
+    }
+    if (rc == EXIT_OK)
+        rc = report(s, v, n, ms, cannot, a.json, stdout);
+    if (rc == EXIT_OK && a.out) { /* stderr: stdout is the table, or JSON; after it, read together */
+        fflush(stdout);
+        msgtext_print(stderr, "ptosim diff: wrote %s/diff.html", out);
+    }
+    free(v);
     cJSON_Delete(s[0].j);
     cJSON_Delete(s[1].j);
     return rc;

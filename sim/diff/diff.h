@@ -6,7 +6,7 @@
 
 extern const opt_table diff_options;
 
-/* `ptosim diff A B [--json]`: argv holds the words after "diff". Returns the exit status. */
+/* `ptosim diff A B [--json] [-o DIR]`: argv holds the words after "diff". Returns the exit status. */
 int diff_main(int argc, char **argv);
 
 #endif

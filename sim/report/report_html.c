@@ -1,6 +1,7 @@
 /* report_html.c - htmlrep_: `ptosim report DIR`: reading a run, the page's head and summary, workers. */
 #include "report_html.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -23,15 +24,16 @@
 #include "../cli/cli.h"
 #include "overhead.h"
 #include "report_data.h"
+#include "report_html_diff.h"
 #include "report_html_draw.h"
 #include "report_html_dump.h"
 #include "report_html_overhead.h"
 #include "report_html_pipes.h"
 #include "report_html_rings.h"
 #include "report_html_roofline.h"
-#include "report_html_whatif.h"
 #include "report_html_sweep.h"
 #include "report_html_swimlane.h"
+#include "report_html_whatif.h"
 
 /* ------------------------------------------------------------------ */
 /* Page head                                                           */
@@ -979,6 +981,136 @@ int htmlrep_write(const char *dir, const char *out, char *err, size_t errlen)
           "nothing else.</footer>\n</body>\n</html>\n",
           r.f);
     rep_free(&r);
+    if (outfile_commit(&of, err, errlen) != 0)
+        return EXIT_INTERNAL;
+    return EXIT_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* `ptosim diff A B -o OUT`'s page                                      */
+/* ------------------------------------------------------------------ */
+
+static const char DIFF_CSS[] =
+    "pre{font-size:12px;background:#f7f8fa;border:1px solid #e3e6ea;padding:6px 10px;"
+    "overflow-x:auto}\n";
+
+/* The page's folder: made when missing; one there may hold only an earlier page (diff.html, and the
+ * temporary file of a write that was killed): the page is never mixed into a run's or someone's folder. */
+static int diff_folder(const char *out, char *err, size_t errlen)
+{
+    struct stat st;
+    if (userdir_stat(out, &st) != 0) {
+        if (errno != ENOENT) {
+            snprintf(err, errlen, "%s: %s", out, userdir_why(errno));
+            return EXIT_USAGE;
+        }
+        return outfile_mkdirs(out, err, errlen) != 0 ? EXIT_INTERNAL : EXIT_OK;
+    }
+    if (!S_ISDIR(st.st_mode)) {
+        snprintf(err, errlen, "%s: not a directory", out);
+        return EXIT_USAGE;
+    }
+    DIR *dp = opendir(out);
+    if (!dp) {
+        snprintf(err, errlen, "%s: %s", out, strerror(errno));
+        return EXIT_USAGE;
+    }
+    char other[NAME_MAX + 1] = ""; /* the first name (in byte order) that is not the page's */
+    struct dirent *e;
+    while ((e = readdir(dp)) != NULL) {
+        const char *n = e->d_name;
+        if (!strcmp(n, ".") || !strcmp(n, "..") || !strcmp(n, "diff.html") || !strcmp(n, "diff.html.tmp"))
+            continue;
+        if (!other[0] || strcmp(n, other) < 0)
+            snprintf(other, sizeof(other), "%s", n);
+    }
+    closedir(dp);
+    if (other[0]) {
+        snprintf(err, errlen,
+                 "%s: holds %s: -o takes a new or empty folder, or one holding only an earlier diff.html",
+                 out, other);
+        return EXIT_USAGE;
+    }
+    return EXIT_OK;
+}
+
+/* One run's swimlane on the page's time axis (span_us), or why it is not drawn. */
+static void diff_swimlane(rep *r, const char *side, double span_us, const char *idp)
+{
+    FILE *f = r->f;
+    rh_hp(f, "<h3>%s: %s (makespan %.3f µs)</h3>\n", side, r->dir, r->run.makespan_us);
+    if (r->sl_rc != RD_OK)
+        rh_hp(
+            f,
+            "<p class=\"note\" id=\"%snoswimlane\">%s has no <code>%schip_swimlane_records.json</code>: run "
+            "with <code>--enable-chip-swimlane</code> to see its swimlane.</p>\n",
+            idp, side, r->dfx_rel);
+    else if (!r->sl.nex || !r->sl.ncores)
+        rh_note(f, "Its swimlane holds no AICore executions (the run ended before any task ran).");
+    else if (rh_swimlane_chart(r, span_us, idp) != 0)
+        rh_note(f, "Out of memory drawing the swimlane.");
+}
+
+int htmlrep_diff_write(const rh_diff *d, const char *out, char *err, size_t errlen)
+{
+    int status = diff_folder(out, err, errlen);
+    if (status != EXIT_OK)
+        return status;
+    rep r[2];
+    memset(r, 0, sizeof(r));
+    for (int k = 0; k < 2 && status == EXIT_OK; k++) {
+        r[k].dir = d->dir[k];
+        status = rep_load(&r[k], err, errlen);
+    }
+    char path[PATH_MAX + 64];
+    if ((size_t)snprintf(path, sizeof(path), "%s/diff.html", out) >= sizeof(path) && status == EXIT_OK) {
+        snprintf(err, errlen, "%.200s...: path too long", out);
+        status = EXIT_USAGE;
+    }
+    outfile of;
+    FILE *f = status == EXIT_OK ? outfile_open(&of, path, err, errlen) : NULL;
+    if (!f) {
+        rep_free(&r[0]);
+        rep_free(&r[1]);
+        return status == EXIT_OK ? EXIT_INTERNAL : status;
+    }
+    r[0].f = r[1].f = f;
+    fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>ptosim diff: ", f);
+    rh_hp(f, "%s vs %s</title>\n<style>\n", d->dir[0], d->dir[1]);
+    fputs(CSS, f); /* constants */
+    fputs(DIFF_CSS, f);
+    fputs("</style>\n</head>\n<body>\n<h1>ptosim diff</h1>\n", f);
+    rh_hp(f, "<p class=\"sub\">A: <code>%s</code> &nbsp; B: <code>%s</code></p>\n", d->dir[0], d->dir[1]);
+    fputs("<nav><a href=\"#waterfall\">Where the change went</a><a href=\"#swimlanes\">Swimlanes</a>"
+          "<a href=\"#inputs\">Inputs</a><a href=\"#kernels\">Kernels</a><a href=\"#rings\">Rings</a>"
+          "<a href=\"#bound\">Bound</a></nav>\n<div class=\"cards\">\n",
+          f);
+    char v[64];
+    for (int k = 0; k < 2; k++) {
+        snprintf(v, sizeof(v), "%.3f µs", (double)d->makespan_ns[k] / 1000);
+        rh_card(f, k ? "makespan B" : "makespan A", NULL, v, NULL);
+    }
+    int64_t dn = d->makespan_ns[1] - d->makespan_ns[0];
+    snprintf(v, sizeof(v), "%+.3f µs", (double)dn / 1000);
+    rh_card(f, "change", dn > 0 ? "bad" : dn < 0 ? "ok" : NULL, v, NULL);
+    fputs("</div>\n", f);
+    rh_diff_waterfall(f, d);
+    double span = r[0].run.makespan_us > r[1].run.makespan_us ? r[0].run.makespan_us : r[1].run.makespan_us;
+    fputs("<section id=\"swimlanes\">\n<h2>Swimlanes</h2>\n", f);
+    rh_hp(
+        f,
+        "<p class=\"sub\">A above B, on one time axis from the launch to %.3f µs (the longer makespan), so a "
+        "bar's place and length compare across the two.</p>\n",
+        span);
+    diff_swimlane(&r[0], "A", span, "a-");
+    diff_swimlane(&r[1], "B", span, "b-");
+    fputs("</section>\n", f);
+    rh_diff_tables(f, d);
+    fputs("<footer>Written by <code>ptosim diff -o</code> from the two run folders; the page loads nothing "
+          "else.</footer>\n</body>\n</html>\n",
+          f);
+    rep_free(&r[0]);
+    rep_free(&r[1]);
     if (outfile_commit(&of, err, errlen) != 0)
         return EXIT_INTERNAL;
     return EXIT_OK;

@@ -5,6 +5,7 @@
 #include <stddef.h>
 
 #include "../cli/opt_table.h"
+#include "report_html_diff.h"
 
 /* `ptosim report`'s options (-h/--help; DIR its operand): its parsing, --help and completion read them. */
 extern const opt_table htmlrep_options;
@@ -19,6 +20,12 @@ extern const opt_table htmlrep_options;
  * input; EXIT_INTERNAL for an I/O error. err gets the message (without the
  * "ptosim report: " prefix). */
 int htmlrep_write(const char *dir, const char *out, char *err, size_t errlen);
+
+/* `ptosim diff A B -o OUT`'s page: OUT/diff.html (OUT made when missing; one holding anything but an earlier
+ * diff.html refused), through a temporary file: the waterfall of d's parts, A's and B's swimlanes (read from
+ * their dfx_outputs/) on one time axis, d's tables. Returns an exit status as htmlrep_write does, err the
+ * message (without the "ptosim diff: " prefix). */
+int htmlrep_diff_write(const rh_diff *d, const char *out, char *err, size_t errlen);
 
 /* `ptosim report DIR`. Returns an exit status. */
 int htmlrep_main(int argc, char **argv);

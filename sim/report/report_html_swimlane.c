@@ -109,14 +109,15 @@ static void swimlane_axis(FILE *f, const rep *r, const lanes *L)
 }
 
 /* Lane backgrounds and labels: every lane is named (lanes are at least SL_MIN_LANE_H high). */
-static void swimlane_lanes(FILE *f, const rep *r, const lanes *L)
+static void swimlane_lanes(FILE *f, const rep *r, const lanes *L, const char *idp)
 {
     const rd_swimlane *sl = &r->sl;
     if (L->cp_y >= 0)
-        rh_hp(f,
-              "<rect id=\"cp-lane-bg\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#fbeaea\"/><text "
-              "class=\"lane\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\">critical path</text>\n",
-              SL_LEFT, L->cp_y, HTMLREP_BINS, CP_LANE_H, SL_LEFT - 5, L->cp_y + CP_LANE_H / 2.0 + 3);
+        rh_hp(
+            f,
+            "<rect id=\"%scp-lane-bg\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#fbeaea\"/><text "
+            "class=\"lane\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\">critical path</text>\n",
+            idp, SL_LEFT, L->cp_y, HTMLREP_BINS, CP_LANE_H, SL_LEFT - 5, L->cp_y + CP_LANE_H / 2.0 + 3);
     for (int c = 0; c < sl->ncores; c++) {
         bool aic = sl->aic[c];
         rh_hp(f,
@@ -161,7 +162,8 @@ static void swimlane_bars(FILE *f, const rep *r, const lanes *L, const unsigned 
 /* The critical path in a lane of its own above the cores: a bar per critical task from its first start to
  * its last end, and connectors along the lane through the waits between them, so no connector crosses a
  * core's lane. Bin mode shades the lane's columns where a critical task ran instead. */
-static void swimlane_path_lane(FILE *f, const rep *r, const lanes *L, const long *gate, bool bars)
+static void swimlane_path_lane(FILE *f, const rep *r, const lanes *L, const long *gate, bool bars,
+                               const char *idp)
 {
     const rd_swimlane *sl = &r->sl;
     double us = 1e6 / (double)sl->clock_hz, yc = L->cp_y + CP_LANE_H / 2.0;
@@ -177,7 +179,7 @@ static void swimlane_path_lane(FILE *f, const rep *r, const lanes *L, const long
             for (size_t b = b0; b < (b1 > b0 ? b1 : b0 + 1) && b < HTMLREP_BINS; b++)
                 col[b] = 1;
         }
-        fputs("<path class=\"cp\" id=\"cp-lane\" d=\"", f);
+        rh_hp(f, "<path class=\"cp\" id=\"%scp-lane\" d=\"", idp);
         for (int b = 0; b < HTMLREP_BINS;) {
             if (!col[b]) {
                 b++;
@@ -192,7 +194,7 @@ static void swimlane_path_lane(FILE *f, const rep *r, const lanes *L, const long
         fputs("\"/>\n", f);
         return;
     }
-    fputs("<g class=\"cp\" id=\"cp-lane\">\n", f);
+    rh_hp(f, "<g class=\"cp\" id=\"%scp-lane\">\n", idp);
     for (size_t i = 0, k = 0; i < r->cp.n; i++) {
         const rd_step *s = &r->cp.v[i];
         if (!s->executed)
@@ -347,6 +349,115 @@ static void path_table(rep *r, uint64_t t0)
     fputs("</table></details>\n", f);
 }
 
+/* Where the axis starts: the launch (sys_cnt_origin_ticks), so the axis ends at the makespan; the first
+ * start when the records have no origin. */
+static uint64_t swimlane_t0(const rep *r)
+{
+    const rd_swimlane *sl = &r->sl;
+    uint64_t lo = UINT64_MAX;
+    for (size_t i = 0; i < sl->nex; i++)
+        if (sl->ex[i].start < lo)
+            lo = sl->ex[i].start;
+    return r->run.origin_ticks && r->run.origin_ticks <= lo ? r->run.origin_ticks : lo;
+}
+
+int rh_swimlane_chart(rep *r, double span_us, const char *idp)
+{
+    FILE *f = r->f;
+    const rd_swimlane *sl = &r->sl;
+    lanes L = {0};
+    /* every lane keeps room for its 9 px label, so a 72-core chip is 792 px of lanes */
+    L.lh = sl->ncores <= 16 ? 18 : sl->ncores <= 32 ? 14 : SL_MIN_LANE_H;
+    L.cp_y = -1;
+    L.y = malloc((size_t)sl->ncores * sizeof(*L.y));
+    if (!L.y)
+        return -1;
+    int y = SL_TOP;
+    if (r->cp.n) {
+        L.cp_y = y;
+        y += CP_LANE_H + 6;
+    }
+    for (int c = 0; c < sl->ncores; c++) {
+        if (c && sl->aic[c] != sl->aic[c - 1])
+            y += 6;
+        L.y[c] = y;
+        y += L.lh;
+    }
+    L.bottom = y;
+    uint64_t hi = 0;
+    for (size_t i = 0; i < sl->nex; i++)
+        if (sl->ex[i].end > hi)
+            hi = sl->ex[i].end;
+    L.t0 = swimlane_t0(r);
+    if (span_us <= 0)
+        span_us = r->run.makespan_us;
+    uint64_t mk = L.t0 + (uint64_t)llround(span_us * (double)sl->clock_hz / 1e6);
+    L.t1 = mk > hi ? mk : hi;
+    if (L.t1 <= L.t0)
+        L.t1 = L.t0 + 1;
+    L.sx = (double)HTMLREP_BINS / (double)(L.t1 - L.t0);
+
+    unsigned char *mark = NULL;
+    long *gate = NULL;
+    size_t ngate = 0;
+    if (mark_critical(r, &mark, &gate, &ngate) != 0) {
+        free(mark);
+        free(gate);
+        free(L.y);
+        return -1;
+    }
+    bool bars = sl->nex <= HTMLREP_MAX_BARS;
+    int h = L.bottom + 44;
+    rh_hp(f,
+          "<svg id=\"%sswimlane-chart\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\" "
+          "aria-label=\"swimlane: executions per core over time\" data-mode=\"%s\">\n",
+          idp, SL_W, h, SL_W, h, bars ? "bars" : "bins");
+    /* legend */
+    int lx = SL_LEFT;
+    rh_hp(f,
+          "<rect class=\"aic\" x=\"%d\" y=\"8\" width=\"14\" height=\"10\"/><text x=\"%d\" y=\"17\">AIC "
+          "(cube)</text>",
+          lx, lx + 18);
+    lx += 100;
+    rh_hp(f,
+          "<rect class=\"aiv\" x=\"%d\" y=\"8\" width=\"14\" height=\"10\"/><text x=\"%d\" y=\"17\">AIV "
+          "(vector)</text>",
+          lx, lx + 18);
+    lx += 110;
+    if (r->cp.n) {
+        rh_hp(f,
+              "<rect class=\"cp\" x=\"%d\" y=\"8\" width=\"14\" height=\"10\"/><text x=\"%d\" "
+              "y=\"17\">critical path</text>",
+              lx, lx + 18);
+        lx += 120;
+    }
+    if (!bars) {
+        static const char *const sh[4] = {"0.3", "0.5", "0.75", "1"};
+        rh_hp(f, "<text x=\"%d\" y=\"17\">busy share of a column:</text>", lx);
+        lx += 150;
+        for (int i = 0; i < 4; i++, lx += 52)
+            rh_hp(f,
+                  "<rect class=\"aic\" fill-opacity=\"%s\" x=\"%d\" y=\"8\" width=\"14\" height=\"10\"/>"
+                  "<text x=\"%d\" y=\"17\">%d%%</text>",
+                  sh[i], lx, lx + 18, 25 * (i + 1));
+    }
+    fputc('\n', f);
+    swimlane_lanes(f, r, &L, idp);
+    swimlane_axis(f, r, &L);
+    if (bars)
+        swimlane_bars(f, r, &L, mark);
+    else if (swimlane_bins(f, r, &L, mark) != 0)
+        fputs("<text x=\"100\" y=\"60\">out of memory</text>", f);
+    if (L.cp_y >= 0)
+        swimlane_path_lane(f, r, &L, gate, bars, idp);
+    rh_hp(f, "<line class=\"axis\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>\n</svg>\n", SL_LEFT,
+          L.bottom + 2, SL_LEFT + HTMLREP_BINS, L.bottom + 2);
+    free(mark);
+    free(gate);
+    free(L.y);
+    return 0;
+}
+
 void rh_section_swimlane(rep *r)
 {
     FILE *f = r->f;
@@ -365,54 +476,7 @@ void rh_section_swimlane(rep *r)
         fputs("</section>\n", f);
         return;
     }
-    lanes L = {0};
-    /* every lane keeps room for its 9 px label, so a 72-core chip is 792 px of lanes */
-    L.lh = sl->ncores <= 16 ? 18 : sl->ncores <= 32 ? 14 : SL_MIN_LANE_H;
-    L.cp_y = -1;
-    L.y = malloc((size_t)sl->ncores * sizeof(*L.y));
-    if (!L.y) {
-        rh_note(f, "Out of memory drawing the swimlane.");
-        fputs("</section>\n", f);
-        return;
-    }
-    int y = SL_TOP;
-    if (r->cp.n) {
-        L.cp_y = y;
-        y += CP_LANE_H + 6;
-    }
-    for (int c = 0; c < sl->ncores; c++) {
-        if (c && sl->aic[c] != sl->aic[c - 1])
-            y += 6;
-        L.y[c] = y;
-        y += L.lh;
-    }
-    L.bottom = y;
-    uint64_t lo = UINT64_MAX, hi = 0;
-    for (size_t i = 0; i < sl->nex; i++) {
-        if (sl->ex[i].start < lo)
-            lo = sl->ex[i].start;
-        if (sl->ex[i].end > hi)
-            hi = sl->ex[i].end;
-    }
-    /* time 0 is the launch (sys_cnt_origin_ticks), so the axis ends at the makespan */
-    L.t0 = r->run.origin_ticks && r->run.origin_ticks <= lo ? r->run.origin_ticks : lo;
-    uint64_t mk = L.t0 + (uint64_t)llround(r->run.makespan_us * (double)sl->clock_hz / 1e6);
-    L.t1 = mk > hi ? mk : hi;
-    if (L.t1 <= L.t0)
-        L.t1 = L.t0 + 1;
-    L.sx = (double)HTMLREP_BINS / (double)(L.t1 - L.t0);
-
-    unsigned char *mark = NULL;
-    long *gate = NULL;
-    size_t ngate = 0;
-    if (mark_critical(r, &mark, &gate, &ngate) != 0) {
-        rh_note(f, "Out of memory drawing the swimlane.");
-        free(mark);
-        free(gate);
-        free(L.y);
-        fputs("</section>\n", f);
-        return;
-    }
+    uint64_t t0 = swimlane_t0(r);
     bool bars = sl->nex <= HTMLREP_MAX_BARS;
     double us = 1e6 / (double)sl->clock_hz;
 
@@ -455,58 +519,11 @@ void rh_section_swimlane(rep *r)
             "(of an SPMD or MIX task, the block its successor waited on). It starts at %.3f µs; in the %.3f "
             "µs from there to its end its tasks ran %.3f µs "
             "(%.1f%%), the rest is waiting between them.</p>\n",
-            r->cp.n, a, b, (double)(first - L.t0) * us, span, ran, span > 0 ? 100 * ran / span : 0);
+            r->cp.n, a, b, (double)(first - t0) * us, span, ran, span > 0 ? 100 * ran / span : 0);
     }
-
-    int h = L.bottom + 44;
-    rh_hp(f,
-          "<svg id=\"swimlane-chart\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\" "
-          "aria-label=\"swimlane: executions per core over time\" data-mode=\"%s\">\n",
-          SL_W, h, SL_W, h, bars ? "bars" : "bins");
-    /* legend */
-    int lx = SL_LEFT;
-    rh_hp(f,
-          "<rect class=\"aic\" x=\"%d\" y=\"8\" width=\"14\" height=\"10\"/><text x=\"%d\" y=\"17\">AIC "
-          "(cube)</text>",
-          lx, lx + 18);
-    lx += 100;
-    rh_hp(f,
-          "<rect class=\"aiv\" x=\"%d\" y=\"8\" width=\"14\" height=\"10\"/><text x=\"%d\" y=\"17\">AIV "
-          "(vector)</text>",
-          lx, lx + 18);
-    lx += 110;
-    if (r->cp.n) {
-        rh_hp(f,
-              "<rect class=\"cp\" x=\"%d\" y=\"8\" width=\"14\" height=\"10\"/><text x=\"%d\" "
-              "y=\"17\">critical path</text>",
-              lx, lx + 18);
-        lx += 120;
-    }
-    if (!bars) {
-        static const char *const sh[4] = {"0.3", "0.5", "0.75", "1"};
-        rh_hp(f, "<text x=\"%d\" y=\"17\">busy share of a column:</text>", lx);
-        lx += 150;
-        for (int i = 0; i < 4; i++, lx += 52)
-            rh_hp(f,
-                  "<rect class=\"aic\" fill-opacity=\"%s\" x=\"%d\" y=\"8\" width=\"14\" height=\"10\"/>"
-                  "<text x=\"%d\" y=\"17\">%d%%</text>",
-                  sh[i], lx, lx + 18, 25 * (i + 1));
-    }
-    fputc('\n', f);
-    swimlane_lanes(f, r, &L);
-    swimlane_axis(f, r, &L);
-    if (bars)
-        swimlane_bars(f, r, &L, mark);
-    else if (swimlane_bins(f, r, &L, mark) != 0)
-        fputs("<text x=\"100\" y=\"60\">out of memory</text>", f);
-    if (L.cp_y >= 0)
-        swimlane_path_lane(f, r, &L, gate, bars);
-    rh_hp(f, "<line class=\"axis\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>\n</svg>\n", SL_LEFT,
-          L.bottom + 2, SL_LEFT + HTMLREP_BINS, L.bottom + 2);
-    if (r->cp.n)
-        path_table(r, L.t0);
-    free(mark);
-    free(gate);
-    free(L.y);
+    if (rh_swimlane_chart(r, 0, "") != 0)
+        rh_note(f, "Out of memory drawing the swimlane.");
+    else if (r->cp.n)
+        path_table(r, t0);
     fputs("</section>\n", f);
 }

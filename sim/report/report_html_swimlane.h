@@ -16,4 +16,10 @@
 /* Writes the section to r->f: a lane per core, the critical path. */
 void rh_section_swimlane(rep *r);
 
+/* The chart alone (r's swimlane holds executions): a lane per core and the critical path's, on an axis from
+ * the launch to span_us (0: the run's makespan; never before its last end), so two runs drawn with one
+ * span share a scale. Its ids begin with idp ("" on a run's page). Returns 0, or -1 out of memory with
+ * nothing written. */
+int rh_swimlane_chart(rep *r, double span_us, const char *idp);
+
 #endif
