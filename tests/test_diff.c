@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "testutil.h"
+#include "../model/graph/graph_source.h"
 
 #define DIFF_USAGE "usage: ptosim diff A B [--json] [-o DIR] (ptosim diff --help)\n"
 
@@ -245,6 +246,43 @@ static char *graph_sha(const char *dir)
 /* The SHA-256 of fan8's text (sha256sum of the file the test writes), of the same text with the cost
  * 10000 -> 10001 (one byte), and a run of each: a copy of one file under another name, a gzip of it and the
  * text through a pipe record the same digest; diff says whether the contents are the same. */
+/* A graph's digest costs SHA-256's time over its text: up to GSRC_HASH_MAX bytes it is made (and equals
+ * sha256sum's), past it not (1, and the run writes null); a changed file is hashed again. */
+START_TEST(a_graph_past_the_hash_cap_is_not_hashed_and_a_changed_one_is_hashed_again)
+{
+    const char *dir = tu_tmpdir();
+    char path[4200], hex[65], err[512], cmd[8600], want[80];
+    snprintf(path, sizeof(path), "%s/big.jsonl", dir);
+    FILE *f = fopen(path, "wb");
+    ck_assert_ptr_nonnull(f);
+    static char block[1 << 16];
+    memset(block, 'x', sizeof(block));
+    for (size_t n = 0; n < GSRC_HASH_MAX; n += sizeof(block))
+        ck_assert_uint_eq(fwrite(block, 1, sizeof(block), f), sizeof(block));
+    fclose(f);
+    ck_assert_int_eq(gsrc_sha256(path, hex, err, sizeof(err)), 0); /* exactly the cap: hashed */
+    snprintf(cmd, sizeof(cmd), "sha256sum '%s' | cut -c1-64", path);
+    FILE *p = popen(cmd, "r");
+    ck_assert_ptr_nonnull(p);
+    ck_assert_ptr_nonnull(fgets(want, sizeof(want), p));
+    pclose(p);
+    want[64] = '\0';
+    ck_assert_str_eq(hex, want);
+    f = fopen(path, "ab"); /* one byte more: past the cap, and a changed file */
+    ck_assert_ptr_nonnull(f);
+    fputc('x', f);
+    fclose(f);
+    ck_assert_int_eq(gsrc_sha256(path, hex, err, sizeof(err)), 1);
+    ck_assert_str_eq(hex, "");
+    f = fopen(path, "wb"); /* a small graph where the big one was: hashed anew, not the memo's answer */
+    ck_assert_ptr_nonnull(f);
+    fputs("abc", f);
+    fclose(f);
+    ck_assert_int_eq(gsrc_sha256(path, hex, err, sizeof(err)), 0);
+    ck_assert_str_eq(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"); /* FIPS 180-2 */
+}
+END_TEST
+
 START_TEST(the_graph_sha256_names_its_content)
 {
     const char *dir = tu_tmpdir();
@@ -710,6 +748,7 @@ Suite *suite_diff(void)
     tcase_add_test(tc, long_chain_parts_are_exact_and_add_up);
     tcase_add_test(tc, diff_says_what_is_wrong_with_a_folder);
     tcase_add_test(tc, the_graph_sha256_names_its_content);
+    tcase_add_test(tc, a_graph_past_the_hash_cap_is_not_hashed_and_a_changed_one_is_hashed_again);
     tcase_add_test(tc, diff_page_draws_the_attribution_as_a_waterfall);
     tcase_add_test(tc, diff_page_draws_both_swimlanes_on_one_axis);
     tcase_add_test(tc, diff_page_escapes_a_hostile_kernel_name);

@@ -42,9 +42,14 @@ void gsrc_stop_on(const volatile sig_atomic_t *flag);
 /* Is the flag gsrc_stop_on gave set? */
 bool gsrc_stopped(void);
 
+/* Graph text hashed at most: SHA-256 runs at about 300 MB/s here, so a larger graph's digest would cost a
+ * run about as much CPU as reading the graph. */
+#define GSRC_HASH_MAX (32ull << 20)
+
 /* The SHA-256 of the graph at path as a reader reads it (gsrc_open: gzip decompressed, a BOM dropped; a
- * spooled copy's bytes for a pipe), as 64 lowercase hex digits and a NUL in hex. Returns 0, or -1 with what
- * failed in err. */
+ * spooled copy's bytes for a pipe), as 64 lowercase hex digits and a NUL in hex. The last digest is kept by
+ * the file's identity (device, inode, size, mtime), so processes forked after it do not hash again. Returns
+ * 0; 1 for a graph past GSRC_HASH_MAX bytes (hex empty: not hashed); or -1 with what failed in err. */
 int gsrc_sha256(const char *path, char hex[65], char *err, size_t errlen);
 
 /* Copies the graph at path (decompressed, without its BOM) to the new file

@@ -494,7 +494,8 @@ static void text_inputs(const side *s, FILE *out)
         if (strcmp(x[0], x[1]) != 0) {
             outfile_printf(out, "  graph: %s -> %s\n", x[0], x[1]);
             int same = same_graph(s);
-            fputs(same < 0 ? "  graph content: unknown (a run without the graph's sha256: an older ptosim)\n"
+            fputs(same < 0 ? "  graph content: unknown (a run without the graph's sha256: a graph over 32 MiB, or "
+                             "an older ptosim)\n"
                   : same   ? "  graph content: the same (equal sha256)\n"
                            : "  graph content: differs (the sha256 differ)\n",
                   out);

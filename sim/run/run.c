@@ -755,13 +755,14 @@ static int simulate(const cli_run *o, const platform *pl, const chip_config *cf,
                       .nwarnings = warn ? warn->n : 0};
     char graph_sha[SHA256_HEX];
     if (out && !write_failed) { /* what diff compares: the graph's content, whatever its name */
-        if (gsrc_sha256(src, graph_sha, err, sizeof(err)) != 0) {
+        int hr = gsrc_sha256(src, graph_sha, err, sizeof(err));
+        if (hr < 0) {
             msgtext_print(stderr, "ptosim: %s", err);
             write_failed = 1;
             if (exit_code == EXIT_OK)
                 exit_code = ri.exit_code = EXIT_INTERNAL;
-        } else {
-            ri.graph_sha256 = graph_sha;
+        } else if (hr == 0) {
+            ri.graph_sha256 = graph_sha; /* past GSRC_HASH_MAX: null, not known */
         }
     }
     if (out && !write_failed) {

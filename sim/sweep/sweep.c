@@ -1055,6 +1055,10 @@ static int check(sweep *s)
         }
         s->graph = s->graph_abs;
     }
+    if (s->point < 0 && !s->gen_kind) { /* the points forked later find its digest made (gsrc_sha256) */
+        char hex[65];
+        (void)gsrc_sha256(s->graph, hex, err, sizeof(err));
+    }
     return 0;
 }
 
