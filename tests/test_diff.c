@@ -336,6 +336,26 @@ START_TEST(the_graph_sha256_names_its_content)
     d = tu_run(differ_t);
     ck_assert_msg(strstr(d.out, "\n  graph content: differs (the sha256 differ)\n") != NULL, "%s", d.out);
     tu_run_free(&d);
+    /* a run whose graph was not hashed (over 32 MiB, or an older ptosim): the content is unknown */
+    char rj[4200];
+    snprintf(rj, sizeof(rj), "%s/ptosim_run.json", out[2]);
+    char *runj = tu_read(rj), *at = strstr(runj, "\"sha256\": \"");
+    ck_assert_ptr_nonnull(at);
+    memcpy(at + 10, "null,", 5); /* "sha256": null, then the digest's rest as a string no reader takes */
+    char *end = strchr(at + 15, '"');
+    ck_assert_ptr_nonnull(end);
+    memmove(at + 15, end + 2, strlen(end + 2) + 1); /* drop the rest of the digest and its "," */
+    FILE *wf = fopen(rj, "w");
+    ck_assert_ptr_nonnull(wf);
+    fputs(runj, wf);
+    fclose(wf);
+    free(runj);
+    d = tu_run(differ_t);
+    ck_assert_int_eq(d.status, 0);
+    ck_assert_msg(strstr(d.out, "\n  graph content: unknown (a run without the graph's sha256: a graph over 32 MiB, "
+                                "or an older ptosim)\n") != NULL,
+                  "%s", d.out);
+    tu_run_free(&d);
     for (int i = 0; i < 4; i++)
         free(h[i]);
     free(hp);
