@@ -222,6 +222,8 @@ START_TEST(diff_of_two_task_windows_names_the_window_wait_and_adds_up)
     run_out t = tu_run(targs);
     ck_assert_int_eq(t.status, 0);
     ck_assert_msg(strstr(t.out, "  config ring_task_window: [4,4,4,4] -> [8,8,8,8]\n") != NULL, "%s", t.out);
+    /* independent tasks: the path holds the task that completed last alone, made ready by its publish */
+    ck_assert_msg(strstr(t.out, "\n  tasks on the path: A 1, B 1\n") != NULL, "%s", t.out);
     tu_run_free(&t);
     cJSON_Delete(d);
     cJSON_Delete(ja);

@@ -596,6 +596,11 @@ static int report(const side *s, const dpart *v, size_t n, const int64_t ms[2], 
                 outfile_printf(out, "  %-52s %14s %14s %14s\n", v[i].what, pa, pb, pd);
             }
             outfile_printf(out, "  %-52s %14s %14s %14s\n", "makespan", ta, tb, td);
+            /* the dependency structure is no part of its own: it decides which tasks the path goes through */
+            const cJSON *pa = get(get(s[0].j, "makespan_parts"), "path_tasks"),
+                        *pb = get(get(s[1].j, "makespan_parts"), "path_tasks");
+            if (cJSON_IsNumber(pa) && cJSON_IsNumber(pb))
+                outfile_printf(out, "  tasks on the path: A %.0f, B %.0f\n", pa->valuedouble, pb->valuedouble);
         } else {
             outfile_printf(out, "%s\n", cannot);
         }
