@@ -725,25 +725,31 @@ static int load_run_json(jctx *c, const cJSON *root, rd_run *r)
     return 0;
 }
 
-int rd_load_run(const char *path, rd_run *r, char *err, size_t errlen)
+int rd_read_json(const char *path, readall_kind kind, cJSON **root, char *err, size_t errlen)
 {
-    memset(r, 0, sizeof(*r));
     char *text;
     size_t len;
-    int rc = rd_slurp(path, READALL_RUN, &text, &len, err, errlen);
+    int rc = rd_slurp(path, kind, &text, &len, err, errlen);
     if (rc != RD_OK)
         return rc;
     jsonl_error je;
-    cJSON *root = jsonl_parse(text, len, &je);
-    if (!root) {
+    *root = jsonl_parse(text, len, &je);
+    if (!*root)
         jsonl_message(err, errlen, path, text, &je, 0);
-        free(text);
-        return RD_BAD;
-    }
+    free(text);
+    return *root ? RD_OK : RD_BAD;
+}
+
+int rd_load_run(const char *path, rd_run *r, char *err, size_t errlen)
+{
+    memset(r, 0, sizeof(*r));
+    cJSON *root;
+    int rc = rd_read_json(path, READALL_RUN, &root, err, errlen);
+    if (rc != RD_OK)
+        return rc;
     jctx c = {path, err, errlen};
     rc = load_run_json(&c, root, r);
     cJSON_Delete(root);
-    free(text);
     if (rc != 0) {
         rd_run_free(r);
         return RD_BAD;

@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <cJSON.h>
+
 #include "../../model/base/readall.h"
 
 /* A file being read: its messages name it (the ptosim_run.json fields and the jscan readers). */
@@ -22,6 +24,10 @@ int rd_bad(char *err, size_t errlen, const char *fmt, ...) __attribute__((format
 
 /* Reads a whole file of kind into a NUL-terminated buffer. RD_ABSENT when it does not exist. */
 int rd_slurp(const char *path, readall_kind kind, char **text, size_t *len, char *err, size_t errlen);
+
+/* Reads the JSON file at path (of kind) whole: its root in *root, which the caller deletes. RD_ABSENT when
+ * it does not exist; RD_BAD with FILE:LINE:COL in err when it is no JSON. */
+int rd_read_json(const char *path, readall_kind kind, cJSON **root, char *err, size_t errlen);
 
 /* Appends one element to a growing array; false when out of memory. */
 bool rd_grow(void **v, size_t *cap, size_t n, size_t size);

@@ -88,19 +88,10 @@ static int load_lever(jctx *c, const cJSON *l, int i, rd_lever *lv)
 int rd_load_whatif(const char *path, rd_whatif *w, char *err, size_t errlen)
 {
     memset(w, 0, sizeof(*w));
-    char *text;
-    size_t len;
-    int rc = rd_slurp(path, READALL_RUN, &text, &len, err, errlen);
+    cJSON *root;
+    int rc = rd_read_json(path, READALL_RUN, &root, err, errlen);
     if (rc != RD_OK)
         return rc;
-    jsonl_error je;
-    cJSON *root = jsonl_parse(text, len, &je);
-    if (!root) {
-        jsonl_message(err, errlen, path, text, &je, 0);
-        free(text);
-        return RD_BAD;
-    }
-    free(text);
     jctx c = {path, err, errlen};
     rc = RD_BAD;
     const cJSON *b = cJSON_GetObjectItemCaseSensitive(root, "baseline_makespan_us"),
