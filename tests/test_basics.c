@@ -835,6 +835,34 @@ START_TEST(wbuf_writes_numbers_and_escapes_as_printf_and_jsonw_would)
 }
 END_TEST
 
+START_TEST(wbuf_milli_writes_thousandths_as_printf_did_with_three_places)
+{
+    /* nanoseconds as microseconds in the Perfetto trace, MB/s as GB/s: printf wrote
+     * "%" PRIu64 ".%03u" (and "%" PRId64 ".%03" PRId64) of v / 1000 and v % 1000 */
+    FILE *t = tmpfile();
+    wbuf w;
+    ck_assert_int_eq(wbuf_open_fd(&w, fileno(t)), 0);
+    const uint64_t u[] = {0, 5, 7, 50, 999, 1000, 1001, 1234567, UINT64_MAX};
+    for (size_t i = 0; i < sizeof(u) / sizeof(u[0]); i++) {
+        wbuf_milli(&w, u[i]);
+        wbuf_char(&w, ' ');
+    }
+    const int64_t s[] = {0, 42, -5, -50, -500, -999, -1000, -1001, -2500, INT64_MIN};
+    for (size_t i = 0; i < sizeof(s) / sizeof(s[0]); i++) {
+        wbuf_milli_i64(&w, s[i]);
+        wbuf_char(&w, ' ');
+    }
+    ck_assert_int_eq(wbuf_close(&w), 0);
+    size_t n;
+    char *got = fd_text(fileno(t), &n);
+    ck_assert_str_eq(got, "0.000 0.005 0.007 0.050 0.999 1.000 1.001 1234.567 18446744073709551.615 "
+                          "0.000 0.042 0.-05 0.-50 0.-500 0.-999 -1.000 -1.-01 -2.-500 "
+                          "-9223372036854775.-808 ");
+    free(got);
+    fclose(t);
+}
+END_TEST
+
 START_TEST(wbuf_keeps_every_byte_across_buffer_boundaries_and_large_puts)
 {
     /* numbers straddle each MiB boundary; a put larger than the buffer goes straight through */
@@ -983,6 +1011,7 @@ Suite *suite_basics(void)
     tcase_add_test(tc, csv_quotes_exactly_the_fields_that_need_it_and_reads_them_back);
     tcase_add_test(tc, vec_lower_bound_finds_the_first_key_not_below_in_a_struct_array);
     tcase_add_test(tc, wbuf_writes_numbers_and_escapes_as_printf_and_jsonw_would);
+    tcase_add_test(tc, wbuf_milli_writes_thousandths_as_printf_did_with_three_places);
     tcase_add_test(tc, wbuf_keeps_every_byte_across_buffer_boundaries_and_large_puts);
     tcase_add_test(tc, wbuf_remembers_the_first_failed_write_until_it_is_closed);
     tcase_add_test(tc, wbuf_appends_a_scratch_file_to_a_file_and_to_a_pipe);

@@ -163,3 +163,21 @@ void wbuf_json_str(wbuf *w, const char *s)
     }
     wbuf_char(w, '"');
 }
+
+void wbuf_milli_i64(wbuf *w, int64_t m)
+{
+    if (m >= 0) {
+        wbuf_milli(w, (uint64_t)m);
+        return;
+    }
+    wbuf_i64(w, m / 1000);
+    int r = (int)-(m % 1000); /* 0..999 */
+    if (r == 0) {
+        wbuf_lit(w, ".000");
+        return;
+    }
+    wbuf_lit(w, ".-");
+    if (r < 10) /* the sign takes one of the three columns */
+        wbuf_char(w, '0');
+    wbuf_u64(w, (uint64_t)r);
+}
