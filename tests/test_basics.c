@@ -863,6 +863,26 @@ START_TEST(wbuf_milli_writes_thousandths_as_printf_did_with_three_places)
 }
 END_TEST
 
+START_TEST(wbuf_hex16_writes_sixteen_lowercase_digits_zeros_in_front)
+{
+    /* the args dump's task ids: printf's "0x%016" PRIx64 */
+    FILE *t = tmpfile();
+    wbuf w;
+    ck_assert_int_eq(wbuf_open_fd(&w, fileno(t)), 0);
+    const uint64_t v[] = {0, 0xa, 0x100000002ull, 0xdeadbeefcafef00dull, UINT64_MAX};
+    for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+        wbuf_hex16(&w, v[i]);
+        wbuf_char(&w, ' ');
+    }
+    ck_assert_int_eq(wbuf_close(&w), 0);
+    size_t n;
+    char *got = fd_text(fileno(t), &n);
+    ck_assert_str_eq(got, "0000000000000000 000000000000000a 0000000100000002 deadbeefcafef00d ffffffffffffffff ");
+    free(got);
+    fclose(t);
+}
+END_TEST
+
 START_TEST(wbuf_keeps_every_byte_across_buffer_boundaries_and_large_puts)
 {
     /* numbers straddle each MiB boundary; a put larger than the buffer goes straight through */
@@ -1012,6 +1032,7 @@ Suite *suite_basics(void)
     tcase_add_test(tc, vec_lower_bound_finds_the_first_key_not_below_in_a_struct_array);
     tcase_add_test(tc, wbuf_writes_numbers_and_escapes_as_printf_and_jsonw_would);
     tcase_add_test(tc, wbuf_milli_writes_thousandths_as_printf_did_with_three_places);
+    tcase_add_test(tc, wbuf_hex16_writes_sixteen_lowercase_digits_zeros_in_front);
     tcase_add_test(tc, wbuf_keeps_every_byte_across_buffer_boundaries_and_large_puts);
     tcase_add_test(tc, wbuf_remembers_the_first_failed_write_until_it_is_closed);
     tcase_add_test(tc, wbuf_appends_a_scratch_file_to_a_file_and_to_a_pipe);

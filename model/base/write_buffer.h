@@ -131,6 +131,15 @@ static inline void wbuf_milli(wbuf *w, uint64_t v)
  * below zero the remainder keeps its sign within the three columns ("0.-05" for -5, "-1.-500", "-2.000"). */
 void wbuf_milli_i64(wbuf *w, int64_t m);
 
+/* v as 16 lowercase hex digits, zeros in front: printf's "%016" PRIx64. */
+static inline void wbuf_hex16(wbuf *w, uint64_t v)
+{
+    char d[16];
+    for (int i = 15; i >= 0; i--, v >>= 4)
+        d[i] = "0123456789abcdef"[v & 15];
+    wbuf_put(w, d, 16);
+}
+
 /* An unsigned integer as a quoted decimal string ("123"), as the runtime writes 64-bit ids. */
 static inline void wbuf_qu64(wbuf *w, uint64_t v)
 {
