@@ -140,6 +140,12 @@ static inline void wbuf_hex16(wbuf *w, uint64_t v)
     wbuf_put(w, d, 16);
 }
 
+/* x as printf's "%.9g" prints it (a float's value in full: nine significant digits, rounded half to
+ * even on its exact value), into out (32 bytes or more), NUL-ended. Returns the length, or 0 for
+ * what is not worked out here (not finite, a bit below 2^-44, or the top binade: the exact value
+ * would not fit 128 bits); the caller then asks printf. */
+size_t wbuf_float9_text(char *out, float x);
+
 /* An unsigned integer as a quoted decimal string ("123"), as the runtime writes 64-bit ids. */
 static inline void wbuf_qu64(wbuf *w, uint64_t v)
 {

@@ -155,7 +155,8 @@ static void put_scalar(wbuf *f, int dt, double v)
             wbuf_str(f, x > 0 ? "\"$Inf\"" : "\"-$Inf\"");
         } else {
             char b[64];
-            snprintf(b, sizeof(b), "%.9g", (double)x); /* the float's shortest exact form: no writer of ours */
+            if (!wbuf_float9_text(b, x)) /* not finite or far from 1: rare, printf's */
+                snprintf(b, sizeof(b), "%.9g", (double)x);
             wbuf_str(f, b);
             if (!strpbrk(b, ".eE"))
                 wbuf_lit(f, ".0");
