@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -835,6 +836,93 @@ START_TEST(wbuf_writes_numbers_and_escapes_as_printf_and_jsonw_would)
 }
 END_TEST
 
+START_TEST(wbuf_milli_writes_thousandths_as_printf_did_with_three_places)
+{
+    /* nanoseconds as microseconds in the Perfetto trace, MB/s as GB/s: printf wrote
+     * "%" PRIu64 ".%03u" (and "%" PRId64 ".%03" PRId64) of v / 1000 and v % 1000 */
+    FILE *t = tmpfile();
+    wbuf w;
+    ck_assert_int_eq(wbuf_open_fd(&w, fileno(t)), 0);
+    const uint64_t u[] = {0, 5, 7, 50, 999, 1000, 1001, 1234567, UINT64_MAX};
+    for (size_t i = 0; i < sizeof(u) / sizeof(u[0]); i++) {
+        wbuf_milli(&w, u[i]);
+        wbuf_char(&w, ' ');
+    }
+    const int64_t s[] = {0, 42, -5, -50, -500, -999, -1000, -1001, -2500, INT64_MIN};
+    for (size_t i = 0; i < sizeof(s) / sizeof(s[0]); i++) {
+        wbuf_milli_i64(&w, s[i]);
+        wbuf_char(&w, ' ');
+    }
+    ck_assert_int_eq(wbuf_close(&w), 0);
+    size_t n;
+    char *got = fd_text(fileno(t), &n);
+    ck_assert_str_eq(got, "0.000 0.005 0.007 0.050 0.999 1.000 1.001 1234.567 18446744073709551.615 "
+                          "0.000 0.042 0.-05 0.-50 0.-500 0.-999 -1.000 -1.-01 -2.-500 "
+                          "-9223372036854775.-808 ");
+    free(got);
+    fclose(t);
+}
+END_TEST
+
+START_TEST(wbuf_hex16_writes_sixteen_lowercase_digits_zeros_in_front)
+{
+    /* the args dump's task ids: printf's "0x%016" PRIx64 */
+    FILE *t = tmpfile();
+    wbuf w;
+    ck_assert_int_eq(wbuf_open_fd(&w, fileno(t)), 0);
+    const uint64_t v[] = {0, 0xa, 0x100000002ull, 0xdeadbeefcafef00dull, UINT64_MAX};
+    for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+        wbuf_hex16(&w, v[i]);
+        wbuf_char(&w, ' ');
+    }
+    ck_assert_int_eq(wbuf_close(&w), 0);
+    size_t n;
+    char *got = fd_text(fileno(t), &n);
+    ck_assert_str_eq(got, "0000000000000000 000000000000000a 0000000100000002 deadbeefcafef00d ffffffffffffffff ");
+    free(got);
+    fclose(t);
+}
+END_TEST
+
+START_TEST(a_float_prints_as_printf_g9_did_rounding_half_to_even_on_its_exact_value)
+{
+    /* the args dump's FLOAT32 scalars: "%.9g" of the float's exact value */
+    static const struct {
+        float x;
+        const char *want;
+    } cases[] = {
+        {0.0f, "0"},
+        {-0.0f, "-0"},
+        {0.5f, "0.5"},
+        {-2.5f, "-2.5"},
+        {0.1f, "0.100000001"},           /* 0.100000001490116...: the tenth digit 4 rounds down */
+        {1.0f / 3, "0.333333343"},       /* 0.333333343267... */
+        {0.001f, "0.00100000005"},       /* 0.00100000004749...: 10^-3, fixed down to 10^-4 */
+        {1e-4f, "9.99999975e-05"},       /* 9.99999974737...e-05: below 10^-4 the exponent form */
+        {0x1p-30f, "9.31322575e-10"},    /* 9.3132257461547851...e-10, exact in 2^-30 */
+        {16777216.0f, "16777216"},       /* 2^24: no point, no zeros */
+        {123456789.0f, "123456792"},     /* the float is 123456792: nine digits, still fixed */
+        {1e9f, "1e+09"},                 /* ten digits before the point: the exponent form */
+        {2097151.875f, "2097151.88"},    /* a tie: 209715187|5, 7 odd, up */
+        {2097151.625f, "2097151.62"},    /* a tie: 209715162|5, 2 even, stays */
+        {1048575.9375f, "1048575.94"},   /* 104857593|75: above the half, up */
+        {999999.9375f, "999999.938"},    /* a tie: 999999937|5, up */
+        {1e38f, "9.99999968e+37"},       /* 99999996802856924650656260769173209088 */
+    };
+    char b[64];
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        size_t n = wbuf_float9_text(b, cases[i].x);
+        ck_assert_msg(n == strlen(cases[i].want) && strcmp(b, cases[i].want) == 0, "%s: got %s",
+                      cases[i].want, n ? b : "(none)");
+    }
+    /* left to printf: bits below 2^-44 (1e-10 is 0x1.b7cdfep-34), the top binade, not finite */
+    ck_assert_uint_eq(wbuf_float9_text(b, 1e-10f), 0);
+    ck_assert_uint_eq(wbuf_float9_text(b, 0x1p127f), 0);
+    ck_assert_uint_eq(wbuf_float9_text(b, INFINITY), 0);
+    ck_assert_uint_eq(wbuf_float9_text(b, NAN), 0);
+}
+END_TEST
+
 START_TEST(wbuf_keeps_every_byte_across_buffer_boundaries_and_large_puts)
 {
     /* numbers straddle each MiB boundary; a put larger than the buffer goes straight through */
@@ -983,6 +1071,9 @@ Suite *suite_basics(void)
     tcase_add_test(tc, csv_quotes_exactly_the_fields_that_need_it_and_reads_them_back);
     tcase_add_test(tc, vec_lower_bound_finds_the_first_key_not_below_in_a_struct_array);
     tcase_add_test(tc, wbuf_writes_numbers_and_escapes_as_printf_and_jsonw_would);
+    tcase_add_test(tc, wbuf_milli_writes_thousandths_as_printf_did_with_three_places);
+    tcase_add_test(tc, wbuf_hex16_writes_sixteen_lowercase_digits_zeros_in_front);
+    tcase_add_test(tc, a_float_prints_as_printf_g9_did_rounding_half_to_even_on_its_exact_value);
     tcase_add_test(tc, wbuf_keeps_every_byte_across_buffer_boundaries_and_large_puts);
     tcase_add_test(tc, wbuf_remembers_the_first_failed_write_until_it_is_closed);
     tcase_add_test(tc, wbuf_appends_a_scratch_file_to_a_file_and_to_a_pipe);

@@ -1,10 +1,13 @@
 /* test_dump.c - args dump: the manifest and payload bytes, level selection, capture points. */
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 
+#include "../model/record/args_dump.h"
 #include "testutil.h"
 
 /* model/README.md §16.5: one AIV add of two 4-element FLOAT32 tensors and a float scalar. */
@@ -121,6 +124,32 @@ START_TEST(the_spec_example_is_reproduced_byte_for_byte)
     float want[12] = {1, 2, 3, 4, 10, 20, 30, 40, 12, 23, 34, 45};
     ck_assert(memcmp(bin, want, sizeof(want)) == 0);
     free(bin);
+}
+END_TEST
+
+START_TEST(a_manifest_that_cannot_be_written_whole_leaves_no_file)
+{
+    /* the file may not grow past 64 bytes: the manifest (its head alone is ~400) is refused by name,
+     * and neither it nor its temporary file is left */
+    argsdump d;
+    ck_assert_int_eq(argsdump_init(&d, 2, DUMP_PAYLOAD_SPARSE, 0), 0);
+    char path[4200], tmp[4300], err[4096], want[4400];
+    snprintf(path, sizeof(path), "%s/args_dump.json", tu_tmpdir());
+    snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+    struct rlimit old, small;
+    getrlimit(RLIMIT_FSIZE, &old);
+    small = old;
+    small.rlim_cur = 64;
+    signal(SIGXFSZ, SIG_IGN);
+    setrlimit(RLIMIT_FSIZE, &small);
+    int rc = argsdump_write_manifest(&d, path, false, err, sizeof(err));
+    setrlimit(RLIMIT_FSIZE, &old);
+    ck_assert_int_eq(rc, -1);
+    snprintf(want, sizeof(want), "%s: write failed: File too large", path);
+    ck_assert_str_eq(err, want);
+    ck_assert(!tu_exists(path));
+    ck_assert(!tu_exists(tmp));
+    argsdump_free(&d);
 }
 END_TEST
 
@@ -776,6 +805,7 @@ Suite *suite_dump(void)
     tcase_add_test(tc, a_park_past_the_backstop_drops_records);
     tcase_add_test(tc, the_pattern_payload_writes_element_indices);
     tcase_add_test(tc, a_dump_is_counted_as_perturbing_the_makespan);
+    tcase_add_test(tc, a_manifest_that_cannot_be_written_whole_leaves_no_file);
     tcase_add_test(tc, a_collector_actor_gone_mid_run_ends_the_run_naming_it_and_commits_nothing);
     suite_add_tcase(s, tc);
     /* 33,024 tasks at level 2: a second here, several under the sanitizers */

@@ -358,6 +358,20 @@ START_TEST(the_critical_path_tool_by_hand)
     ck_assert_int_eq(c.stall, 9);
     ck_assert_int_eq(c.cpm, 20);
     exec_log_free(&l);
+    /* the tie again with Q as task 10 and S as task 9: as strings "9" is the larger, so S is taken
+     * (compared as numbers, Q would be: compute 20, stall 8) */
+    exec_log_init(&l, 0);
+    add(&l, 1, 0, 0, 0, 2, 2, 10, 11);
+    add(&l, 10, 1, 1, 12, 13, 13, 20, 22);
+    add(&l, 9, 2, 1, 12, 14, 14, 20, 21);
+    add(&l, 4, 0, 0, 23, 25, 25, 30, 34);
+    edges(&l, 10, 1, (uint64_t)1);
+    edges(&l, 9, 1, (uint64_t)1);
+    edges(&l, 4, 2, (uint64_t)10, (uint64_t)9);
+    ck_assert_int_eq(cpath_compute(&l, &c), 0);
+    ck_assert_int_eq(c.compute, 19);
+    ck_assert_int_eq(c.stall, 9);
+    exec_log_free(&l);
     exec_log_init(&l, 0);
     add(&l, 1, 0, 0, 0, 1, 1, 10, 11);
     add(&l, 2, 0, 0, 0, 11, 12, 20, 21);

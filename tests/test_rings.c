@@ -889,6 +889,40 @@ START_TEST(ring_occupancy_keeps_each_buckets_range_and_doubles_its_width_past_th
 }
 END_TEST
 
+START_TEST(a_scope_site_is_its_basename_cut_to_31_and_its_line_number)
+{
+    /* scope_stats.jsonl's "site": the file's basename (31 characters at most), ':' and the line as
+     * strtol reads it; a site without a line is "(unknown):0"; the text is cut to the room given */
+    static const struct {
+        const char *site, *want;
+    } cases[] = {
+        {"src/orch/pa.cpp:42", "pa.cpp:42"},
+        {"C:\\work\\win.cpp:7", "win.cpp:7"},
+        {"a:-3", "a:-3"},
+        {"a:12abc", "a:12"},
+        {"a:abc", "a:0"},
+        {"a:99999999999999999999", "a:9223372036854775807"},
+        {"a:-99999999999999999999", "a:-9223372036854775808"},
+        {"0123456789012345678901234567890123456789:5", "0123456789012345678901234567890:5"},
+        {"no line", "(unknown):0"},
+        {"trailing:", "(unknown):0"},
+        {":9", ":9"},
+    };
+    char out[80];
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        scopestats_site(cases[i].site, out, sizeof(out));
+        ck_assert_str_eq(out, cases[i].want);
+    }
+    char small[5] = "xxxx";
+    scopestats_site("dir/pa.cpp:42", small, sizeof(small));
+    ck_assert_str_eq(small, "pa.c");
+    scopestats_site("no line", small, sizeof(small));
+    ck_assert_str_eq(small, "(unk");
+    scopestats_site("dir/pa.cpp:42", small, 0); /* no room: nothing written */
+    ck_assert_str_eq(small, "(unk");
+}
+END_TEST
+
 Suite *suite_rings(void)
 {
     Suite *s = suite_create("rings");
@@ -920,6 +954,7 @@ Suite *suite_rings(void)
     tcase_add_test(tc, scope_stats_samples_every_scope_with_the_runtime_fields);
     tcase_add_test(tc, raising_a_saturated_task_window_shortens_the_makespan);
     tcase_add_test(tc, ring_occupancy_keeps_each_buckets_range_and_doubles_its_width_past_the_last);
+    tcase_add_test(tc, a_scope_site_is_its_basename_cut_to_31_and_its_line_number);
     tcase_set_timeout(tc, 30);
     suite_add_tcase(s, tc);
     return s;

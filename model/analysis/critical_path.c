@@ -19,13 +19,22 @@ const char *cpath_kind_name(cpath_kind k)
     return k < CPATH_KINDS ? names[k] : "?";
 }
 
-/* Compares two task ids as the decimal strings the tool compares. */
+/* v's decimal digits, ended by a NUL, in buf; returns the first. */
+static const char *dec_text(char buf[24], uint64_t v)
+{
+    char *p = buf + 23;
+    *p = '\0';
+    do
+        *--p = (char)('0' + v % 10);
+    while ((v /= 10) != 0);
+    return p;
+}
+
+/* Compares two task ids as the decimal strings the tool compares (no printf: sorts call it). */
 static int cmp_dec(uint64_t a, uint64_t b)
 {
     char x[24], y[24];
-    snprintf(x, sizeof(x), "%llu", (unsigned long long)a);
-    snprintf(y, sizeof(y), "%llu", (unsigned long long)b);
-    return strcmp(x, y);
+    return strcmp(dec_text(x, a), dec_text(y, b));
 }
 
 static const exec_record *sort_x;

@@ -5,6 +5,7 @@
 #include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -162,4 +163,122 @@ void wbuf_json_str(wbuf *w, const char *s)
         }
     }
     wbuf_char(w, '"');
+}
+
+void wbuf_milli_i64(wbuf *w, int64_t m)
+{
+    if (m >= 0) {
+        wbuf_milli(w, (uint64_t)m);
+        return;
+    }
+    wbuf_i64(w, m / 1000);
+    int r = (int)-(m % 1000); /* 0..999 */
+    if (r == 0) {
+        wbuf_lit(w, ".000");
+        return;
+    }
+    wbuf_lit(w, ".-");
+    if (r < 10) /* the sign takes one of the three columns */
+        wbuf_char(w, '0');
+    wbuf_u64(w, (uint64_t)r);
+}
+
+size_t wbuf_float9_text(char *out, float x)
+{
+    if (!isfinite(x))
+        return 0;
+    char *o = out;
+    if (signbit(x))
+        *o++ = '-';
+    if (x == 0) {
+        *o++ = '0';
+        *o = '\0';
+        return (size_t)(o - out);
+    }
+    /* |x| = m * 2^e exactly, m below 2^24 */
+    int ex;
+    float fr = frexpf(fabsf(x), &ex);
+    uint32_t m = (uint32_t)ldexpf(fr, 24);
+    int e = ex - 24;
+    while (e < 0 && !(m & 1)) {
+        m >>= 1;
+        e++;
+    }
+    /* |x| = n / 10^k, n an integer below 2^128 */
+    unsigned __int128 n = m;
+    int k = 0;
+    if (e >= 0) {
+        if (e > 103)
+            return 0;
+        n <<= e;
+    } else {
+        if (-e > 44) /* 5^44 * 2^24 < 2^128 */
+            return 0;
+        for (k = 0; k < -e; k++)
+            n *= 5;
+    }
+    char d[48];
+    int nd = 0;
+    for (; n; n /= 10)
+        d[nd++] = (char)('0' + (int)(n % 10)); /* least significant first */
+    for (int i = 0; i < nd / 2; i++) {
+        char t = d[i];
+        d[i] = d[nd - 1 - i];
+        d[nd - 1 - i] = t;
+    }
+    int X = nd - 1 - k; /* the first digit's power of ten */
+    char s[9];
+    for (int i = 0; i < 9; i++)
+        s[i] = i < nd ? d[i] : '0';
+    if (nd > 9) { /* round to nine digits, half to even on the exact rest */
+        bool rest = false;
+        for (int i = 10; i < nd; i++)
+            rest |= d[i] != '0';
+        if (d[9] > '5' || (d[9] == '5' && (rest || (s[8] - '0') % 2))) {
+            int i = 8;
+            while (i >= 0 && s[i] == '9')
+                s[i--] = '0';
+            if (i >= 0) {
+                s[i]++;
+            } else {
+                s[0] = '1'; /* 999999999.5 -> 1000000000: one more digit before the point */
+                X++;
+            }
+        }
+    }
+    int last = 8; /* %g drops trailing zeros */
+    while (last > 0 && s[last] == '0')
+        last--;
+    if (X < -4 || X >= 9) {
+        *o++ = s[0];
+        if (last > 0) {
+            *o++ = '.';
+            for (int i = 1; i <= last; i++)
+                *o++ = s[i];
+        }
+        *o++ = 'e';
+        *o++ = X < 0 ? '-' : '+';
+        int a = X < 0 ? -X : X;
+        if (a >= 100)
+            *o++ = (char)('0' + a / 100);
+        *o++ = (char)('0' + a / 10 % 10);
+        *o++ = (char)('0' + a % 10);
+    } else if (X >= 0) {
+        for (int i = 0; i <= X; i++)
+            *o++ = s[i];
+        if (last > X) {
+            *o++ = '.';
+            for (int i = X + 1; i <= last; i++)
+                *o++ = s[i];
+        }
+    } else {
+        *o++ = '0';
+        *o++ = '.';
+        for (int i = 0; i < -X - 1; i++)
+            *o++ = '0';
+        for (int i = 0; i <= last; i++)
+            *o++ = s[i];
+    }
+    *o = '\0';
+    return (size_t)(o - out);
 }

@@ -117,6 +117,35 @@ static inline void wbuf_i64(wbuf *w, int64_t v)
     }
 }
 
+/* v thousandths as a decimal with exactly three places ("12.345", "0.007"), as printf's
+ * "%" PRIu64 ".%03u" of v / 1000 and v % 1000 prints it: nanoseconds as microseconds. */
+static inline void wbuf_milli(wbuf *w, uint64_t v)
+{
+    wbuf_u64(w, v / 1000);
+    unsigned r = (unsigned)(v % 1000);
+    char d[4] = {'.', (char)('0' + r / 100), (char)('0' + r / 10 % 10), (char)('0' + r % 10)};
+    wbuf_put(w, d, 4);
+}
+
+/* The same for a signed m, as printf's "%" PRId64 ".%03" PRId64 of m / 1000 and m % 1000 prints it:
+ * below zero the remainder keeps its sign within the three columns ("0.-05" for -5, "-1.-500", "-2.000"). */
+void wbuf_milli_i64(wbuf *w, int64_t m);
+
+/* v as 16 lowercase hex digits, zeros in front: printf's "%016" PRIx64. */
+static inline void wbuf_hex16(wbuf *w, uint64_t v)
+{
+    char d[16];
+    for (int i = 15; i >= 0; i--, v >>= 4)
+        d[i] = "0123456789abcdef"[v & 15];
+    wbuf_put(w, d, 16);
+}
+
+/* x as printf's "%.9g" prints it (a float's value in full: nine significant digits, rounded half to
+ * even on its exact value), into out (32 bytes or more), NUL-ended. Returns the length, or 0 for
+ * what is not worked out here (not finite, a bit below 2^-44, or the top binade: the exact value
+ * would not fit 128 bits); the caller then asks printf. */
+size_t wbuf_float9_text(char *out, float x);
+
 /* An unsigned integer as a quoted decimal string ("123"), as the runtime writes 64-bit ids. */
 static inline void wbuf_qu64(wbuf *w, uint64_t v)
 {

@@ -1,7 +1,7 @@
 /* perfetto_writer.c - pf_: writes ptosim's Perfetto trace of a finished chip (model/README.md §16.8). */
 #include "perfetto_writer.h"
 
-#include <inttypes.h>
+#include <errno.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -9,10 +9,10 @@
 #include <string.h>
 
 #include "../engine/chip_engine.h"
-#include "../base/json_writer.h"
 #include "../base/outfile.h"
-#include "../record/perfetto_trace.h"
 #include "../base/vec.h"
+#include "../base/write_buffer.h"
+#include "../record/perfetto_trace.h"
 
 /* Process ids of the trace, one per group of tracks in the UI; thread ids are
  * unique over the whole file (Perfetto keys threads by tid). */
@@ -29,56 +29,64 @@ enum {
 
 /* Prints simulated time t as microseconds with three decimals: whole
  * nanoseconds, rounded down, so that slices meeting in picoseconds meet in
- * the file too (Perfetto keeps nanoseconds). */
-static void put_us(FILE *f, ps_t t)
+ * the file too (Perfetto keeps nanoseconds). The file is written through a
+ * write_buffer, no printf: it holds millions of numbers. */
+static void put_us(wbuf *f, ps_t t)
 {
-    uint64_t ns = t / PS_PER_NS;
-    jsonw_u64(f, ns / 1000);
-    outfile_printf(f, ".%03u", (unsigned)(ns % 1000));
+    wbuf_milli(f, t / PS_PER_NS);
 }
 
 /* A slice's duration: its end's nanosecond minus its start's. */
-static void put_dur(FILE *f, ps_t start, ps_t end)
+static void put_dur(wbuf *f, ps_t start, ps_t end)
 {
     uint64_t a = start / PS_PER_NS, b = end > start ? end / PS_PER_NS : a;
-    jsonw_u64(f, (b - a) / 1000);
-    outfile_printf(f, ".%03u", (unsigned)((b - a) % 1000));
+    wbuf_milli(f, b - a);
 }
 
 /* Writes s as a JSON string Perfetto's reader accepts: it takes no \u
  * escapes, so other control characters become spaces. */
-static void put_str(FILE *f, const char *s)
+static void put_str(wbuf *f, const char *s)
 {
-    fputc('"', f);
+    wbuf_char(f, '"');
     for (const unsigned char *q = (const unsigned char *)s; *q; q++) {
         if (*q == '"' || *q == '\\') {
-            fputc('\\', f);
-            fputc(*q, f);
+            wbuf_char(f, '\\');
+            wbuf_char(f, (char)*q);
         } else if (*q == '\n') {
-            fputs("\\n", f);
+            wbuf_lit(f, "\\n");
         } else if (*q == '\t') {
-            fputs("\\t", f);
+            wbuf_lit(f, "\\t");
         } else {
-            fputc(*q < 0x20 ? ' ' : *q, f);
+            wbuf_char(f, *q < 0x20 ? ' ' : (char)*q);
         }
     }
-    fputc('"', f);
+    wbuf_char(f, '"');
 }
 
 /* The head of one event: phase, time, process and thread. */
-static void put_head(FILE *f, char ph, ps_t t, int pid, int tid)
+static void put_head(wbuf *f, char ph, ps_t t, int pid, int tid)
 {
-    outfile_printf(f, ",\n{\"ph\":\"%c\",\"ts\":", ph);
+    wbuf_lit(f, ",\n{\"ph\":\"");
+    wbuf_char(f, ph);
+    wbuf_lit(f, "\",\"ts\":");
     put_us(f, t);
-    outfile_printf(f, ",\"pid\":%d,\"tid\":%d", pid, tid);
+    wbuf_lit(f, ",\"pid\":");
+    wbuf_i64(f, pid);
+    wbuf_lit(f, ",\"tid\":");
+    wbuf_i64(f, tid);
 }
 
-static void put_meta(FILE *f, const char *what, int pid, int tid, const char *name)
+static void put_meta(wbuf *f, const char *what, int pid, int tid, const char *name)
 {
-    outfile_printf(f, ",\n{\"ph\":\"M\",\"pid\":%d,\"tid\":%d,\"name\":\"%s\",\"args\":{\"name\":", pid, tid,
-                   what);
+    wbuf_lit(f, ",\n{\"ph\":\"M\",\"pid\":");
+    wbuf_i64(f, pid);
+    wbuf_lit(f, ",\"tid\":");
+    wbuf_i64(f, tid);
+    wbuf_lit(f, ",\"name\":\"");
+    wbuf_str(f, what);
+    wbuf_lit(f, "\",\"args\":{\"name\":");
     put_str(f, name);
-    fputs("}}", f);
+    wbuf_lit(f, "}}");
 }
 
 /* Sort keys: slices of one track by start, the longer first on a tie, so a
@@ -131,36 +139,36 @@ static int cmp_step(const void *a, const void *b)
 }
 
 /* Prints a counter value: plain, or bytes/s as GB/s with three decimals. */
-static void put_value(FILE *f, int64_t v, bool giga)
+static void put_value(wbuf *f, int64_t v, bool giga)
 {
-    if (giga) {
-        int64_t mb = (v + 500000) / 1000000; /* to the nearest MB/s */
-        outfile_printf(f, "%" PRId64 ".%03" PRId64, mb / 1000, mb % 1000);
-    } else {
-        jsonw_i64(f, v);
-    }
+    if (giga)
+        wbuf_milli_i64(f, (v + 500000) / 1000000); /* to the nearest MB/s */
+    else
+        wbuf_i64(f, v);
 }
 
 /* One "C" event: the track's value (and its capacity, when it has one) from t on. */
-static void put_cevent(FILE *f, ps_t t, int pid, const char *name, const char *unit, int64_t v, bool giga,
+static void put_cevent(wbuf *f, ps_t t, int pid, const char *name, const char *unit, int64_t v, bool giga,
                        int64_t cap)
 {
     put_head(f, 'C', t, pid, pid);
-    fputs(",\"name\":", f);
+    wbuf_lit(f, ",\"name\":");
     put_str(f, name);
-    outfile_printf(f, ",\"args\":{\"%s\":", unit);
+    wbuf_lit(f, ",\"args\":{\"");
+    wbuf_str(f, unit);
+    wbuf_lit(f, "\":");
     put_value(f, v, giga);
     if (cap > 0) {
-        fputs(",\"capacity\":", f);
+        wbuf_lit(f, ",\"capacity\":");
         put_value(f, cap, giga);
     }
-    fputs("}}", f);
+    wbuf_lit(f, "}}");
 }
 
 /* Writes one counter track: its value at time 0, then an event wherever the
  * value changes (the steps sorted by time, those at one time summed), up to
  * the horizon. Returns the events written, or -1 when out of memory. */
-static long put_counter(FILE *f, const pf_counter *k, ps_t horizon, int pid, const char *name,
+static long put_counter(wbuf *f, const pf_counter *k, ps_t horizon, int pid, const char *name,
                         const char *unit, bool giga, int64_t cap)
 {
     if (!k->n)
@@ -343,41 +351,48 @@ static int gather_calls(pf_out *o)
 }
 
 /* The AICore slices: one per execution, named by its kernel. */
-static void put_execs(FILE *f, pf_out *o)
+static void put_execs(wbuf *f, pf_out *o)
 {
     const graph *g = &o->c->orch.g;
     for (size_t i = 0; i < o->nxs; i++) {
         const pf_exec *e = &o->ex[o->xs[i].ix];
         const graph_kernel *k = graph_kernel_by_id(g, e->func);
         put_head(f, 'X', e->start, PID_AICORE, TID_AICORE + e->core);
-        fputs(",\"dur\":", f);
+        wbuf_lit(f, ",\"dur\":");
         put_dur(f, e->start, e->end);
-        fputs(",\"name\":", f);
-        if (k)
+        wbuf_lit(f, ",\"name\":");
+        if (k) {
             put_str(f, k->name);
-        else
-            outfile_printf(f, "\"func %d\"", e->func);
-        fputs(",\"cat\":\"aicore\",\"args\":{\"task_id\":", f);
-        jsonw_u64(f, e->task);
-        outfile_printf(f, ",\"func_id\":%d,\"block\":%d,\"site\":", e->func, e->block);
+        } else {
+            wbuf_lit(f, "\"func ");
+            wbuf_i64(f, e->func);
+            wbuf_char(f, '"');
+        }
+        wbuf_lit(f, ",\"cat\":\"aicore\",\"args\":{\"task_id\":");
+        wbuf_u64(f, e->task);
+        wbuf_lit(f, ",\"func_id\":");
+        wbuf_i64(f, e->func);
+        wbuf_lit(f, ",\"block\":");
+        wbuf_i64(f, e->block);
+        wbuf_lit(f, ",\"site\":");
         put_str(f, site_of(o->p, e->task));
-        fputs(",\"dispatch_us\":", f);
+        wbuf_lit(f, ",\"dispatch_us\":");
         put_us(f, e->dispatch);
-        fputs(",\"receive_us\":", f);
+        wbuf_lit(f, ",\"receive_us\":");
         put_us(f, e->receive);
         if (e->finish != PS_NEVER) {
-            fputs(",\"finish_us\":", f);
+            wbuf_lit(f, ",\"finish_us\":");
             put_us(f, e->finish);
         } else {
-            fputs(",\"fin_seen\":false", f);
+            wbuf_lit(f, ",\"fin_seen\":false");
         }
-        fputs("}}", f);
+        wbuf_lit(f, "}}");
         o->events++;
     }
 }
 
 /* The scheduler threads' phases. */
-static int put_phases(FILE *f, pf_out *o)
+static int put_phases(wbuf *f, pf_out *o)
 {
     const pf_trace *p = o->p;
     slice_ref *r = malloc((p->nph + 1) * sizeof(*r));
@@ -391,22 +406,25 @@ static int put_phases(FILE *f, pf_out *o)
     for (size_t i = 0; i < n; i++) {
         const pf_phase *x = &p->ph[r[i].ix];
         put_head(f, 'X', x->start, PID_AICPU, TID_AICPU + x->thread);
-        fputs(",\"dur\":", f);
+        wbuf_lit(f, ",\"dur\":");
         put_dur(f, x->start, x->end);
         if (x->kind == PF_PHASE_DUMP_PARK) {
             static const char *const GATE[3] = {"free buffer", "ready slot", "arena"};
-            outfile_printf(f, ",\"name\":\"dump park\",\"cat\":\"scheduler\",\"args\":{\"gate\":\"%s\"}}",
-                           GATE[x->task_id < 3 ? x->task_id : 2]);
+            wbuf_lit(f, ",\"name\":\"dump park\",\"cat\":\"scheduler\",\"args\":{\"gate\":\"");
+            wbuf_str(f, GATE[x->task_id < 3 ? x->task_id : 2]);
+            wbuf_lit(f, "\"}}");
             o->events++;
             continue;
         }
-        outfile_printf(f, ",\"name\":\"%s\",\"cat\":\"scheduler\",\"args\":{\"tasks\":%u",
-                       swimlane_phase_name(x->kind), x->tasks);
+        wbuf_lit(f, ",\"name\":\"");
+        wbuf_str(f, swimlane_phase_name(x->kind));
+        wbuf_lit(f, "\",\"cat\":\"scheduler\",\"args\":{\"tasks\":");
+        wbuf_u64(f, x->tasks);
         if (x->kind == PH_DUMMY_TASK || x->kind == PH_PREDICATED_SKIP) {
-            fputs(",\"task_id\":", f);
-            jsonw_u64(f, x->task_id);
+            wbuf_lit(f, ",\"task_id\":");
+            wbuf_u64(f, x->task_id);
         }
-        fputs("}}", f);
+        wbuf_lit(f, "}}");
         o->events++;
     }
     free(r);
@@ -414,7 +432,7 @@ static int put_phases(FILE *f, pf_out *o)
 }
 
 /* The orchestrator's calls and, inside them, its waits on ring resources. */
-static int put_calls(FILE *f, pf_out *o)
+static int put_calls(wbuf *f, pf_out *o)
 {
     slice_ref *r = malloc((o->ncalls + 1) * sizeof(*r));
     if (!r)
@@ -428,24 +446,33 @@ static int put_calls(FILE *f, pf_out *o)
     for (size_t i = 0; i < n; i++) {
         const pf_call *x = &o->calls[r[i].ix];
         put_head(f, 'X', x->start, PID_AICPU, tid);
-        fputs(",\"dur\":", f);
+        wbuf_lit(f, ",\"dur\":");
         put_dur(f, x->start, x->end);
         if (x->kind == PF_CALL_WAIT) {
-            outfile_printf(f, ",\"name\":\"wait %s\",\"cat\":\"orchestrator\",\"args\":{\"ring\":%d}}",
-                           orch_resource_name((orch_resource)x->res), x->ring);
+            wbuf_lit(f, ",\"name\":\"wait ");
+            wbuf_str(f, orch_resource_name((orch_resource)x->res));
+            wbuf_lit(f, "\",\"cat\":\"orchestrator\",\"args\":{\"ring\":");
+            wbuf_i64(f, x->ring);
+            wbuf_lit(f, "}}");
         } else if (x->kind <= PF_CALL_ALLOC) {
-            outfile_printf(f, ",\"name\":\"%s\",\"cat\":\"orchestrator\",\"args\":{", CALL_NAMES[x->kind]);
+            wbuf_lit(f, ",\"name\":\"");
+            wbuf_str(f, CALL_NAMES[x->kind]);
+            wbuf_lit(f, "\",\"cat\":\"orchestrator\",\"args\":{");
             if (x->task_id == TASK_ID_INVALID) {
-                fputs("\"unfinished\":true}}", f);
+                wbuf_lit(f, "\"unfinished\":true}}");
             } else {
-                fputs("\"task_id\":", f);
-                jsonw_u64(f, x->task_id);
-                outfile_printf(f, ",\"ring\":%d,\"site\":", x->ring);
+                wbuf_lit(f, "\"task_id\":");
+                wbuf_u64(f, x->task_id);
+                wbuf_lit(f, ",\"ring\":");
+                wbuf_i64(f, x->ring);
+                wbuf_lit(f, ",\"site\":");
                 put_str(f, site_of(o->p, x->task_id));
-                fputs("}}", f);
+                wbuf_lit(f, "}}");
             }
         } else {
-            outfile_printf(f, ",\"name\":\"%s\",\"cat\":\"orchestrator\"}", CALL_NAMES[x->kind]);
+            wbuf_lit(f, ",\"name\":\"");
+            wbuf_str(f, CALL_NAMES[x->kind]);
+            wbuf_lit(f, "\",\"cat\":\"orchestrator\"}");
         }
         o->events++;
     }
@@ -457,7 +484,7 @@ static int put_calls(FILE *f, pf_out *o)
  * core: from inside the producer's last-ending execution to inside the
  * consumer's first-starting one (one nanosecond in from the edge, so the
  * arrow binds to that slice whatever the reader's order of equal times). */
-static void put_flows(FILE *f, pf_out *o)
+static void put_flows(wbuf *f, pf_out *o)
 {
     const pf_trace *p = o->p;
     for (size_t i = 0; i < p->nedges; i++) {
@@ -472,9 +499,13 @@ static void put_flows(FILE *f, pf_out *o)
         ps_t to = y->end / PS_PER_NS - y->start / PS_PER_NS >= 2 ? y->start + PS_PER_NS : y->start;
         o->flows++;
         put_head(f, 's', from, PID_AICORE, TID_AICORE + x->core);
-        outfile_printf(f, ",\"name\":\"dep\",\"cat\":\"dep\",\"id\":%" PRIu64 "}", o->flows);
+        wbuf_lit(f, ",\"name\":\"dep\",\"cat\":\"dep\",\"id\":");
+        wbuf_u64(f, o->flows);
+        wbuf_char(f, '}');
         put_head(f, 'f', to, PID_AICORE, TID_AICORE + y->core);
-        outfile_printf(f, ",\"bp\":\"e\",\"name\":\"dep\",\"cat\":\"dep\",\"id\":%" PRIu64 "}", o->flows);
+        wbuf_lit(f, ",\"bp\":\"e\",\"name\":\"dep\",\"cat\":\"dep\",\"id\":");
+        wbuf_u64(f, o->flows);
+        wbuf_char(f, '}');
         o->events += 2;
     }
 }
@@ -482,7 +513,7 @@ static void put_flows(FILE *f, pf_out *o)
 /* The overhead model's lines (overhead_model.h): per engine whether it is overhead, its
  * ready-undispatched and running counts, and the all / has lines, on the
  * system counter's ticks as the model sees the swimlane. */
-static int put_overhead(FILE *f, pf_out *o, const char **source)
+static int put_overhead(wbuf *f, pf_out *o, const char **source)
 {
     static const char *const ENG[2] = {"aic", "aiv"};
     const chip *c = o->c;
@@ -544,17 +575,28 @@ static int put_overhead(FILE *f, pf_out *o, const char **source)
             if (!want[w])
                 continue;
             put_head(f, 'C', t, PID_OVERHEAD, PID_OVERHEAD);
-            outfile_printf(f, ",\"name\":\"%s\",\"args\":{", NAMES[w]);
+            wbuf_lit(f, ",\"name\":\"");
+            wbuf_str(f, NAMES[w]);
+            wbuf_lit(f, "\",\"args\":{");
             const char *sep = "";
             for (int ty = 0; ty < 2; ty++)
                 if (present[ty]) {
                     int v = w == 0 ? x->overhead[ty] : w == 1 ? x->ready[ty] : x->running[ty];
-                    outfile_printf(f, "%s\"%s\":%d", sep, ENG[ty], v);
+                    wbuf_str(f, sep);
+                    wbuf_char(f, '"');
+                    wbuf_str(f, ENG[ty]);
+                    wbuf_lit(f, "\":");
+                    wbuf_i64(f, v);
                     sep = ",";
                 }
-            if (w == 0)
-                outfile_printf(f, "%s\"all\":%d,\"has\":%d", sep, x->all, x->has);
-            fputs("}}", f);
+            if (w == 0) {
+                wbuf_str(f, sep);
+                wbuf_lit(f, "\"all\":");
+                wbuf_i64(f, x->all);
+                wbuf_lit(f, ",\"has\":");
+                wbuf_i64(f, x->has);
+            }
+            wbuf_lit(f, "}}");
             o->events++;
             emitted++;
         }
@@ -569,7 +611,7 @@ oom:
 
 /* Process and thread names: one group per part of the chip, one track per
  * AICPU thread and per core. */
-static void put_names(FILE *f, pf_out *o)
+static void put_names(wbuf *f, pf_out *o)
 {
     const chip *c = o->c;
     const pf_trace *p = o->p;
@@ -581,17 +623,20 @@ static void put_names(FILE *f, pf_out *o)
     for (int id = PF_CTR_ARENA0; id <= PF_CTR_BACKLOG; id++)
         has[PID_DUMP] |= p->ctr[id].n > 0;
     char name[64];
-    fputs("{\"ph\":\"M\",\"pid\":1,\"tid\":1000,\"name\":\"process_name\",\"args\":{\"name\":\"AICPU\"}}", f);
+    wbuf_lit(f, "{\"ph\":\"M\",\"pid\":1,\"tid\":1000,\"name\":\"process_name\",\"args\":{\"name\":\"AICPU\"}}");
     for (int pid = 1; pid <= 6; pid++) {
         if (!has[pid])
             continue;
         int tid = pid == PID_AICPU ? TID_AICPU : pid == PID_AICORE ? TID_AICORE : pid;
         if (pid > 1)
             put_meta(f, "process_name", pid, tid, PROC[pid - 1]);
-        outfile_printf(f,
-                       ",\n{\"ph\":\"M\",\"pid\":%d,\"tid\":%d,\"name\":\"process_sort_index\",\"args\":{"
-                       "\"sort_index\":%d}}",
-                       pid, tid, pid);
+        wbuf_lit(f, ",\n{\"ph\":\"M\",\"pid\":");
+        wbuf_i64(f, pid);
+        wbuf_lit(f, ",\"tid\":");
+        wbuf_i64(f, tid);
+        wbuf_lit(f, ",\"name\":\"process_sort_index\",\"args\":{\"sort_index\":");
+        wbuf_i64(f, pid);
+        wbuf_lit(f, "}}");
         o->events += 2;
     }
     for (int t = 0; t < c->nsched; t++) {
@@ -609,32 +654,43 @@ static void put_names(FILE *f, pf_out *o)
 }
 
 /* The file's closing metadata: what the trace covers and what it leaves out. */
-static void put_metadata(FILE *f, const pf_out *o, const char *overhead)
+static void put_metadata(wbuf *f, const pf_out *o, const char *overhead)
 {
     const chip *c = o->c;
     const pf_trace *p = o->p;
-    fputs("\n],\n\"metadata\": {\"generator\": \"ptosim\", \"graph\": ", f);
+    wbuf_lit(f, "\n],\n\"metadata\": {\"generator\": \"ptosim\", \"graph\": ");
     put_str(f, c->orch.g.name);
-    fputs(", \"platform\": ", f);
+    wbuf_lit(f, ", \"platform\": ");
     put_str(f, c->plat.name);
-    fputs(", \"time\": \"simulated microseconds from the run's start\", \"makespan_us\": ", f);
+    wbuf_lit(f, ", \"time\": \"simulated microseconds from the run's start\", \"makespan_us\": ");
     put_us(f, c->end_time);
-    fputs(", \"horizon_us\": ", f);
+    wbuf_lit(f, ", \"horizon_us\": ");
     if (p->horizon == PS_NEVER)
-        fputs("null", f);
+        wbuf_lit(f, "null");
     else
         put_us(f, p->horizon);
-    fputs(", \"overhead_lines_end_us\": ", f);
+    wbuf_lit(f, ", \"overhead_lines_end_us\": ");
     if (o->overhead_cut == PS_NEVER)
-        fputs("null", f);
+        wbuf_lit(f, "null");
     else
         put_us(f, o->overhead_cut);
-    outfile_printf(f,
-                   ", \"record_limit\": %zu, \"records\": %zu, \"records_dropped\": %" PRIu64
-                   ", \"complete_before_horizon\": %s,\n  \"events\": %" PRIu64 ", \"flows\": %" PRIu64
-                   ", \"edges_without_flow\": %" PRIu64 ", \"overhead_lines\": \"%s\",\n  \"notes\": ",
-                   p->limit, p->records, p->dropped, p->incomplete ? "false" : "true", o->events, o->flows,
-                   o->flows_missing, overhead);
+    wbuf_lit(f, ", \"record_limit\": ");
+    wbuf_u64(f, p->limit);
+    wbuf_lit(f, ", \"records\": ");
+    wbuf_u64(f, p->records);
+    wbuf_lit(f, ", \"records_dropped\": ");
+    wbuf_u64(f, p->dropped);
+    wbuf_lit(f, ", \"complete_before_horizon\": ");
+    wbuf_str(f, p->incomplete ? "false" : "true");
+    wbuf_lit(f, ",\n  \"events\": ");
+    wbuf_u64(f, o->events);
+    wbuf_lit(f, ", \"flows\": ");
+    wbuf_u64(f, o->flows);
+    wbuf_lit(f, ", \"edges_without_flow\": ");
+    wbuf_u64(f, o->flows_missing);
+    wbuf_lit(f, ", \"overhead_lines\": \"");
+    wbuf_str(f, overhead);
+    wbuf_lit(f, "\",\n  \"notes\": ");
     char note[512];
     snprintf(note, sizeof(note),
              "%s Flows join the last-ending execution of a producer to the first-starting one of its "
@@ -649,7 +705,7 @@ static void put_metadata(FILE *f, const pf_out *o, const char *overhead)
                    "horizon (the run had more executions than the model keeps), on the system counter's "
                    "ticks.");
     put_str(f, note);
-    fputs("}\n}\n", f);
+    wbuf_lit(f, "}\n}\n");
 }
 
 int pf_write(const chip *c, const char *path, char *err, size_t errlen)
@@ -662,13 +718,16 @@ int pf_write(const chip *c, const char *path, char *err, size_t errlen)
     pf_out o = {.c = c, .p = p, .horizon = p->horizon, .overhead_cut = PS_NEVER};
     int rc = -1;
     outfile of;
-    FILE *f = NULL;
+    FILE *file = NULL;
+    wbuf buf = {.fd = -1}, *f = &buf;
     if (gather_execs(&o) != 0 || gather_calls(&o) != 0)
         goto oom;
-    f = outfile_open(&of, path, err, errlen);
-    if (!f)
+    file = outfile_open(&of, path, err, errlen);
+    if (!file)
         goto out;
-    fputs("{\"traceEvents\": [\n", f);
+    if (wbuf_open_fd(f, fileno(file)) != 0) /* nothing went through the stream: the bytes go straight in */
+        goto oom;
+    wbuf_lit(f, "{\"traceEvents\": [\n");
     put_names(f, &o);
     put_execs(f, &o);
     if (put_phases(f, &o) != 0 || put_calls(f, &o) != 0)
@@ -690,14 +749,20 @@ int pf_write(const chip *c, const char *path, char *err, size_t errlen)
     if (put_overhead(f, &o, &overhead) != 0)
         goto oom;
     put_metadata(f, &o, overhead);
-    f = NULL;
+    file = NULL;
+    if (wbuf_close(f) != 0) {
+        snprintf(err, errlen, "%s: write failed: %s", of.path, strerror(errno));
+        outfile_abort(&of);
+        goto out;
+    }
     rc = outfile_commit(&of, err, errlen);
     goto out;
 oom:
     snprintf(err, errlen, "%s: out of memory writing the trace", path);
-    if (f)
+    if (file)
         outfile_abort(&of);
 out:
+    free(buf.buf); /* left by a failure: dropped, never written */
     free(o.ex);
     free(o.xs);
     free(o.an);

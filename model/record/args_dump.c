@@ -2,7 +2,6 @@
 #include "args_dump.h"
 
 #include <errno.h>
-#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +10,7 @@
 #include "../base/dtype.h"
 #include "../base/outfile.h"
 #include "../base/vec.h"
+#include "../base/write_buffer.h"
 
 int argsdump_init(argsdump *d, int level, dump_payload_mode mode, uint64_t arena)
 {
@@ -132,42 +132,46 @@ static int by_manifest_order(const void *a, const void *b)
     return x->role < y->role ? -1 : x->role > y->role;
 }
 
-static void put_ints(FILE *f, const int64_t *v, int n)
+static void put_ints(wbuf *f, const int64_t *v, int n)
 {
-    fputc('[', f);
-    for (int i = 0; i < n; i++)
-        outfile_printf(f, "%s%" PRId64, i ? ", " : "", v[i]);
-    fputc(']', f);
+    wbuf_char(f, '[');
+    for (int i = 0; i < n; i++) {
+        if (i)
+            wbuf_lit(f, ", ");
+        wbuf_i64(f, v[i]);
+    }
+    wbuf_char(f, ']');
 }
 
 /* A scalar's "value" as the writer emits it (model/README.md §16.5). */
-static void put_scalar(FILE *f, int dt, double v)
+static void put_scalar(wbuf *f, int dt, double v)
 {
     switch (dt) {
     case DT_FLOAT32: {
         float x = (float)v;
         if (isnan(x)) {
-            fputs("null", f);
+            wbuf_lit(f, "null");
         } else if (isinf(x)) {
-            fputs(x > 0 ? "\"$Inf\"" : "\"-$Inf\"", f);
+            wbuf_str(f, x > 0 ? "\"$Inf\"" : "\"-$Inf\"");
         } else {
             char b[64];
-            snprintf(b, sizeof(b), "%.9g", (double)x);
-            fputs(b, f);
+            if (!wbuf_float9_text(b, x)) /* not finite or far from 1: rare, printf's */
+                snprintf(b, sizeof(b), "%.9g", (double)x);
+            wbuf_str(f, b);
             if (!strpbrk(b, ".eE"))
-                fputs(".0", f);
+                wbuf_lit(f, ".0");
         }
         return;
     }
     case DT_INT32:
     case DT_INT64:
-        outfile_printf(f, "%" PRId64, (int64_t)v);
+        wbuf_i64(f, (int64_t)v);
         return;
     case DT_UINT32:
-        outfile_printf(f, "%" PRIu64, (uint64_t)(v < 0 ? 0 : v));
+        wbuf_u64(f, (uint64_t)(v < 0 ? 0 : v));
         return;
     case DT_BOOL:
-        fputs(v != 0 ? "true" : "false", f);
+        wbuf_str(f, v != 0 ? "true" : "false");
         return;
     default: { /* the raw 64-bit slot: the element's bytes, zero-extended */
         unsigned char b[8] = {0};
@@ -175,7 +179,7 @@ static void put_scalar(FILE *f, int dt, double v)
         uint64_t raw = 0;
         for (int i = 7; i >= 0; i--)
             raw = raw << 8 | b[i];
-        outfile_printf(f, "%" PRIu64, raw);
+        wbuf_u64(f, raw);
         return;
     }
     }
@@ -204,54 +208,96 @@ int argsdump_write_manifest(const argsdump *d, const char *path, bool bin_writte
     }
     qsort(order, n, sizeof(*order), by_manifest_order);
     outfile of;
-    FILE *f = outfile_open(&of, path, err, errlen);
-    if (!f) {
+    FILE *file = outfile_open(&of, path, err, errlen);
+    if (!file) {
         free(order);
         return -1;
     }
-    outfile_printf(
-        f,
-        "{\n  \"run_dir\": \"args_dump\",\n  \"bin_format\": {\"type\": \"logical_contiguous\", "
-        "\"byte_order\": "
-        "\"little_endian\"},\n  \"dump_args_level\": %d,\n  \"total_args\": %zu,\n  \"before_dispatch\": "
-        "%" PRIu64 ",\n  \"after_completion\": %" PRIu64 ",\n  \"input_args\": %" PRIu64
-        ",\n  \"output_args\": %" PRIu64 ",\n  \"inout_args\": %" PRIu64 ",\n  \"truncated_args\": %" PRIu64
-        ",\n  \"dropped_records\": %" PRIu64
-        ",\n  \"dropped_overwrite\": 0,\n  \"bin_file\": %s,\n  \"args\": [",
-        d->level, n, stage[0], stage[1], role[0], role[1], role[2], truncated, d->dropped,
-        bin_written ? "\"args.bin\"" : "null");
+    /* through a write_buffer, no printf: one record is a dozen numbers, a run has thousands */
+    wbuf buf, *f = &buf;
+    if (wbuf_open_fd(f, fileno(file)) != 0) {
+        free(order);
+        outfile_abort(&of);
+        snprintf(err, errlen, "%s: out of memory", path);
+        return -1;
+    }
+    wbuf_lit(f, "{\n  \"run_dir\": \"args_dump\",\n  \"bin_format\": {\"type\": \"logical_contiguous\", "
+                "\"byte_order\": \"little_endian\"},\n  \"dump_args_level\": ");
+    wbuf_i64(f, d->level);
+    wbuf_lit(f, ",\n  \"total_args\": ");
+    wbuf_u64(f, n);
+    wbuf_lit(f, ",\n  \"before_dispatch\": ");
+    wbuf_u64(f, stage[0]);
+    wbuf_lit(f, ",\n  \"after_completion\": ");
+    wbuf_u64(f, stage[1]);
+    wbuf_lit(f, ",\n  \"input_args\": ");
+    wbuf_u64(f, role[0]);
+    wbuf_lit(f, ",\n  \"output_args\": ");
+    wbuf_u64(f, role[1]);
+    wbuf_lit(f, ",\n  \"inout_args\": ");
+    wbuf_u64(f, role[2]);
+    wbuf_lit(f, ",\n  \"truncated_args\": ");
+    wbuf_u64(f, truncated);
+    wbuf_lit(f, ",\n  \"dropped_records\": ");
+    wbuf_u64(f, d->dropped);
+    wbuf_lit(f, ",\n  \"dropped_overwrite\": 0,\n  \"bin_file\": ");
+    wbuf_str(f, bin_written ? "\"args.bin\"" : "null");
+    wbuf_lit(f, ",\n  \"args\": [");
     for (size_t i = 0; i < n; i++) {
         const dump_rec *r = order[i];
-        outfile_printf(f, "%s\n    {\"task_id\": \"0x%016" PRIx64 "\", \"func_id\": [", i ? "," : "",
-                       r->task_id);
-        for (int k = 0; k < r->nfunc; k++)
-            outfile_printf(f, "%s%" PRId32, k ? ", " : "", r->func[k]);
-        outfile_printf(
-            f,
-            "], \"arg_index\": %u, \"role\": \"%s\", \"stage\": \"%s\", \"kind\": \"%s\", \"dtype\": "
-            "\"%s\", ",
-            r->arg_index, ROLES[r->role], STAGES[r->stage], r->scalar ? "scalar" : "tensor",
-            dtype_name(r->dtype));
-        if (r->scalar) {
-            fputs("\"value\": ", f);
-            put_scalar(f, r->dtype, r->value);
-            fputs(", \"is_contiguous\": true, \"shape\": [], \"strides\": [], \"start_offset\": 0, "
-                  "\"numel\": 1, ",
-                  f);
-        } else {
-            outfile_printf(f, "\"is_contiguous\": %s, \"shape\": ", r->contiguous ? "true" : "false");
-            put_ints(f, r->shape, r->ndim);
-            fputs(", \"strides\": ", f);
-            put_ints(f, r->strides, r->ndim);
-            outfile_printf(f, ", \"start_offset\": %" PRIu64 ", \"numel\": %" PRIu64 ", ", r->start_offset,
-                           r->numel);
+        if (i)
+            wbuf_char(f, ',');
+        wbuf_lit(f, "\n    {\"task_id\": \"0x");
+        wbuf_hex16(f, r->task_id);
+        wbuf_lit(f, "\", \"func_id\": [");
+        for (int k = 0; k < r->nfunc; k++) {
+            if (k)
+                wbuf_lit(f, ", ");
+            wbuf_i64(f, r->func[k]);
         }
-        outfile_printf(f,
-                       "\"bin_offset\": %" PRIu64 ", \"bin_size\": %" PRIu64
-                       ", \"truncated\": %s, \"overwritten\": false}",
-                       r->bin_size ? r->bin_offset : 0, r->bin_size, r->truncated ? "true" : "false");
+        wbuf_lit(f, "], \"arg_index\": ");
+        wbuf_u64(f, r->arg_index);
+        wbuf_lit(f, ", \"role\": \"");
+        wbuf_str(f, ROLES[r->role]);
+        wbuf_lit(f, "\", \"stage\": \"");
+        wbuf_str(f, STAGES[r->stage]);
+        wbuf_lit(f, "\", \"kind\": \"");
+        wbuf_str(f, r->scalar ? "scalar" : "tensor");
+        wbuf_lit(f, "\", \"dtype\": \"");
+        wbuf_str(f, dtype_name(r->dtype));
+        wbuf_lit(f, "\", ");
+        if (r->scalar) {
+            wbuf_lit(f, "\"value\": ");
+            put_scalar(f, r->dtype, r->value);
+            wbuf_lit(f, ", \"is_contiguous\": true, \"shape\": [], \"strides\": [], \"start_offset\": 0, "
+                        "\"numel\": 1, ");
+        } else {
+            wbuf_lit(f, "\"is_contiguous\": ");
+            wbuf_str(f, r->contiguous ? "true" : "false");
+            wbuf_lit(f, ", \"shape\": ");
+            put_ints(f, r->shape, r->ndim);
+            wbuf_lit(f, ", \"strides\": ");
+            put_ints(f, r->strides, r->ndim);
+            wbuf_lit(f, ", \"start_offset\": ");
+            wbuf_u64(f, r->start_offset);
+            wbuf_lit(f, ", \"numel\": ");
+            wbuf_u64(f, r->numel);
+            wbuf_lit(f, ", ");
+        }
+        wbuf_lit(f, "\"bin_offset\": ");
+        wbuf_u64(f, r->bin_size ? r->bin_offset : 0);
+        wbuf_lit(f, ", \"bin_size\": ");
+        wbuf_u64(f, r->bin_size);
+        wbuf_lit(f, ", \"truncated\": ");
+        wbuf_str(f, r->truncated ? "true" : "false");
+        wbuf_lit(f, ", \"overwritten\": false}");
     }
-    fputs(n ? "\n  ]\n}\n" : "]\n}\n", f);
+    wbuf_str(f, n ? "\n  ]\n}\n" : "]\n}\n");
     free(order);
+    if (wbuf_close(f) != 0) {
+        snprintf(err, errlen, "%s: write failed: %s", of.path, strerror(errno));
+        outfile_abort(&of);
+        return -1;
+    }
     return outfile_commit(&of, err, errlen);
 }

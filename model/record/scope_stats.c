@@ -24,21 +24,45 @@ void scopestats_free(scopestats *s)
     memset(s, 0, sizeof(*s));
 }
 
+/* The n bytes at s into out as snprintf's "%.*s" would put them: cut to outlen - 1, ended by a NUL. */
+static void put_cut(char *out, size_t outlen, const char *s, size_t n)
+{
+    if (!outlen)
+        return;
+    if (n > outlen - 1)
+        n = outlen - 1;
+    memcpy(out, s, n);
+    out[n] = '\0';
+}
+
 void scopestats_site(const char *site, char *out, size_t outlen)
 {
+    /* no printf: called once per scope sample */
     const char *colon = strrchr(site, ':');
     if (!colon || !colon[1]) {
-        snprintf(out, outlen, "(unknown):0");
+        put_cut(out, outlen, "(unknown):0", 11);
         return;
     }
     const char *base = site;
     for (const char *p = site; p < colon; p++)
         if (*p == '/' || *p == '\\')
             base = p + 1;
-    int len = (int)(colon - base);
+    size_t len = (size_t)(colon - base);
     if (len > SCOPESTATS_SITE_BASENAME)
         len = SCOPESTATS_SITE_BASENAME;
-    snprintf(out, outlen, "%.*s:%ld", len, base, strtol(colon + 1, NULL, 10));
+    char text[SCOPESTATS_SITE_BASENAME + 2 + 24], digits[24], *d = digits + sizeof(digits);
+    memcpy(text, base, len);
+    text[len++] = ':';
+    long line = strtol(colon + 1, NULL, 10);
+    unsigned long mag = line < 0 ? 0UL - (unsigned long)line : (unsigned long)line;
+    do
+        *--d = (char)('0' + mag % 10);
+    while ((mag /= 10) != 0);
+    if (line < 0)
+        *--d = '-';
+    size_t k = (size_t)(digits + sizeof(digits) - d);
+    memcpy(text + len, d, k);
+    put_cut(out, outlen, text, len + k);
 }
 
 void scopestats_add(scopestats *s, const scope_sample *x)
