@@ -956,24 +956,70 @@ START_TEST(sha256_gives_the_standards_digests)
         {"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
          "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"},
     };
-    char hex[SHA256_HEX];
-    for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+    /* both sets of rounds: the portable ones, then the CPU's SHA extensions where it has them */
+    for (int want = 0; want <= 1; want++) {
+        if (sha256_accel(want) != want) {
+            printf("sha256: this CPU has no SHA extensions; only the portable rounds were checked\n");
+            continue;
+        }
+        char hex[SHA256_HEX];
+        for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+            sha256_ctx c;
+            sha256_init(&c);
+            sha256_update(&c, v[i].msg, strlen(v[i].msg));
+            sha256_hex(&c, hex);
+            ck_assert_str_eq(hex, v[i].hex);
+        }
         sha256_ctx c;
         sha256_init(&c);
-        sha256_update(&c, v[i].msg, strlen(v[i].msg));
+        char a[1000];
+        memset(a, 'a', sizeof(a));
+        for (int i = 0; i < 1000; i++) /* 500,000 bytes in pieces that straddle the 64-byte blocks */
+            sha256_update(&c, a, i % 2 ? 1 : 999);
+        for (int i = 0; i < 500; i++) /* and 500,000 more */
+            sha256_update(&c, a, 1000);
         sha256_hex(&c, hex);
-        ck_assert_str_eq(hex, v[i].hex);
+        ck_assert_str_eq(hex, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
     }
-    sha256_ctx c;
-    sha256_init(&c);
-    char a[1000];
-    memset(a, 'a', sizeof(a));
-    for (int i = 0; i < 1000; i++) /* 500,000 bytes in pieces that straddle the 64-byte blocks */
-        sha256_update(&c, a, i % 2 ? 1 : 999);
-    for (int i = 0; i < 500; i++) /* and 500,000 more */
-        sha256_update(&c, a, 1000);
-    sha256_hex(&c, hex);
-    ck_assert_str_eq(hex, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+    sha256_accel(1); /* the default: the extensions where present */
+}
+END_TEST
+
+/* The two sets of rounds agree on every length from 0 to 300 bytes and on a 1 MiB message given whole,
+ * in one call and in pieces of odd sizes. */
+START_TEST(sha256_the_cpus_rounds_give_the_portable_digests)
+{
+    if (!sha256_accel(1)) {
+        printf("sha256: this CPU has no SHA extensions; the comparison was skipped\n");
+        return;
+    }
+    size_t big = 1 << 20;
+    unsigned char *m = malloc(big);
+    ck_assert_ptr_nonnull(m);
+    uint32_t x = 2463534242u; /* xorshift32: any bytes will do, the same each time */
+    for (size_t i = 0; i < big; i++) {
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        m[i] = (unsigned char)x;
+    }
+    char port[SHA256_HEX], cpu[SHA256_HEX];
+    for (size_t len = 0; len <= 301; len++) {
+        size_t n = len == 301 ? big : len;
+        sha256_ctx c;
+        sha256_accel(0);
+        sha256_init(&c);
+        sha256_update(&c, m, n);
+        sha256_hex(&c, port);
+        sha256_accel(1);
+        sha256_init(&c);
+        for (size_t off = 0, step = 1; off < n; off += step, step = step * 3 % 257 + 1)
+            sha256_update(&c, m + off, step < n - off ? step : n - off);
+        sha256_hex(&c, cpu);
+        ck_assert_msg(strcmp(port, cpu) == 0, "%zu bytes: %s (portable) vs %s (SHA extensions)", n, port, cpu);
+    }
+    sha256_accel(1); /* the default: the extensions where present */
+    free(m);
 }
 END_TEST
 
@@ -1909,6 +1955,7 @@ Suite *suite_perfsim(void)
     tcase_add_test(tc, a_test_files_incores_by_func_id_and_a_table_of_the_graphs_names_give_the_sources);
     tcase_add_test(tc, a_perf_sim_cost_gives_the_kernel_its_time_pipes_and_pmu_counters);
     tcase_add_test(tc, sha256_gives_the_standards_digests);
+    tcase_add_test(tc, sha256_the_cpus_rounds_give_the_portable_digests);
     tcase_add_test(tc, the_cache_is_made_for_its_user_alone_and_refused_when_another_can_write_it);
     tcase_add_test(tc, a_shared_cache_runs_no_swapped_binary_and_takes_no_forged_figures);
     tcase_add_test(tc, a_cache_entry_is_read_only_as_what_its_header_records);

@@ -2,8 +2,16 @@
 /* Written from the standard's section 6.2; its constants are the standard's (4.2.2, 5.3.3). */
 #include "sha256.h"
 
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+
+#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
+#define SHA256_X86 1
+#include <cpuid.h>
+#include <immintrin.h>
+#endif
 
 static const uint32_t K[64] = {
     0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
@@ -56,6 +64,86 @@ static void block(sha256_ctx *c, const unsigned char *p)
     c->h[7] += h;
 }
 
+#ifdef SHA256_X86
+/* The same rounds on the SHA extensions (Intel SDM vol. 2: SHA256RNDS2, SHA256MSG1, SHA256MSG2): a graph's
+ * digest at about 2 GB/s instead of 0.2, so a run with -o pays a few milliseconds for it, not a tenth of its
+ * time. The state lives as {A,B,E,F} and {C,D,G,H}, lane 3 first, as SHA256RNDS2 takes it. */
+__attribute__((target("sha,sse4.1,ssse3"))) static void blocks_ni(uint32_t h[8], const unsigned char *p,
+                                                                    size_t n)
+{
+    const __m128i bswap = _mm_set_epi64x(0x0c0d0e0f08090a0bLL, 0x0405060700010203LL); /* big-endian words */
+    __m128i abef = _mm_set_epi32((int)h[0], (int)h[1], (int)h[4], (int)h[5]);
+    __m128i cdgh = _mm_set_epi32((int)h[2], (int)h[3], (int)h[6], (int)h[7]);
+    for (; n; n--, p += 64) {
+        __m128i abef0 = abef, cdgh0 = cdgh, m[16];
+        for (int j = 0; j < 4; j++)
+            m[j] = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(const void *)(p + 16 * j)), bswap);
+        /* W[t] = s1(W[t-2]) + W[t-7] + s0(W[t-15]) + W[t-16], four at a time: MSG1 adds s0, ALIGNR brings
+         * W[t-7], MSG2 adds s1 */
+        for (int j = 4; j < 16; j++)
+            m[j] = _mm_sha256msg2_epu32(
+                _mm_add_epi32(_mm_sha256msg1_epu32(m[j - 4], m[j - 3]), _mm_alignr_epi8(m[j - 1], m[j - 2], 4)),
+                m[j - 1]);
+        for (int j = 0; j < 16; j++) {
+            __m128i wk = _mm_add_epi32(m[j], _mm_loadu_si128((const __m128i *)(const void *)(K + 4 * j)));
+            /* two rounds make the old {A,B,E,F} the new {C,D,G,H}: the two registers swap roles and back */
+            cdgh = _mm_sha256rnds2_epu32(cdgh, abef, wk);
+            abef = _mm_sha256rnds2_epu32(abef, cdgh, _mm_shuffle_epi32(wk, 0x0e));
+        }
+        abef = _mm_add_epi32(abef, abef0);
+        cdgh = _mm_add_epi32(cdgh, cdgh0);
+    }
+    h[0] = (uint32_t)_mm_extract_epi32(abef, 3);
+    h[1] = (uint32_t)_mm_extract_epi32(abef, 2);
+    h[4] = (uint32_t)_mm_extract_epi32(abef, 1);
+    h[5] = (uint32_t)_mm_extract_epi32(abef, 0);
+    h[2] = (uint32_t)_mm_extract_epi32(cdgh, 3);
+    h[3] = (uint32_t)_mm_extract_epi32(cdgh, 2);
+    h[6] = (uint32_t)_mm_extract_epi32(cdgh, 1);
+    h[7] = (uint32_t)_mm_extract_epi32(cdgh, 0);
+}
+
+/* CPUID: leaf 7's EBX bit 29 is SHA; leaf 1's ECX bits 9 and 19 are SSSE3 and SSE4.1 */
+static bool cpu_has_sha(void)
+{
+    unsigned a, b, c, d;
+    if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & (1u << 9)) || !(c & (1u << 19)))
+        return false;
+    return __get_cpuid_count(7, 0, &a, &b, &c, &d) && (b & (1u << 29));
+}
+#endif
+
+/* -1 not yet asked, 0 the portable rounds, 1 the SHA extensions (atomic: whichever thread hashes first
+ * asks the CPU) */
+static atomic_int accel = -1;
+
+int sha256_accel(int want)
+{
+    int a = atomic_load_explicit(&accel, memory_order_relaxed);
+    if (a < 0 || want >= 0) {
+#ifdef SHA256_X86
+        a = want != 0 && cpu_has_sha();
+#else
+        a = 0;
+#endif
+        atomic_store_explicit(&accel, a, memory_order_relaxed);
+    }
+    return a;
+}
+
+/* n whole blocks */
+static void blocks(sha256_ctx *c, const unsigned char *p, size_t n)
+{
+#ifdef SHA256_X86
+    if (sha256_accel(-1)) {
+        blocks_ni(c->h, p, n);
+        return;
+    }
+#endif
+    for (; n; n--, p += 64)
+        block(c, p);
+}
+
 void sha256_init(sha256_ctx *c)
 {
     static const uint32_t H0[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
@@ -77,11 +165,12 @@ void sha256_update(sha256_ctx *c, const void *data, size_t len)
         len -= n;
         if (c->nbuf < 64)
             return;
-        block(c, c->buf);
+        blocks(c, c->buf, 1);
         c->nbuf = 0;
     }
-    for (; len >= 64; p += 64, len -= 64)
-        block(c, p);
+    blocks(c, p, len / 64);
+    p += len / 64 * 64;
+    len %= 64;
     memcpy(c->buf, p, len);
     c->nbuf = len;
 }

@@ -17,6 +17,10 @@ typedef struct sha256_ctx {
 void sha256_init(sha256_ctx *c);
 void sha256_update(sha256_ctx *c, const void *data, size_t len);
 
+/* Which rounds run: the CPU's SHA extensions where it has them (1), else the portable ones (0). want -1
+ * asks; 0 forces the portable rounds, 1 the extensions where present (the tests compare the two). */
+int sha256_accel(int want);
+
 /* Ends the message and writes its digest as 64 lowercase hex digits. */
 void sha256_hex(sha256_ctx *c, char out[SHA256_HEX]);
 
