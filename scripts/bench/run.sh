@@ -5,7 +5,7 @@
 # ring sweep of the paged-attention case: what a point costs once the graph is compiled, against the simulation
 # alone and against a fresh `ptosim run` (what every point cost before the sweep parsed the graph once).
 # PTOSIM=path measures another binary (e.g. one built from an older commit) on the same graphs;
-# BENCH_SWEEP=0 leaves out the sweep, BENCH_CONFORM=0 the conform case.
+# BENCH_SWEEP=0 leaves out the sweep, BENCH_CONFORM=0 the conform case and the capture path.
 set -eu
 BUILD=${BUILD:-build}
 P=${PTOSIM:-$BUILD/ptosim}
@@ -74,7 +74,8 @@ awkgraph deep_1e5 deep_scopes 100000
 case_ fan_1e6_dfx_off 5 "$D/fan_1e6.jsonl"
 case_ chain_1e6_dfx_off 5 "$D/chain_1e6.jsonl"
 case_ paged_attention_dfx_off 5 "$D/pa_case1.jsonl"
-case_ paged_attention_all_dfx 5 "$D/pa_case1.jsonl" --enable-chip-swimlane 4 --enable-pmu --enable-scope-stats --enable-dep-gen
+case_ paged_attention_all_dfx 5 "$D/pa_case1.jsonl" --enable-chip-swimlane 4 --enable-pmu --enable-scope-stats --enable-dep-gen \
+    --enable-perfetto
 case_ hbm_streams_1e5 3 "$D/hbm_1e5.jsonl"
 case_ deep_scopes_1e5 3 "$D/deep_1e5.jsonl"
 case_ fan_1e7_streamed 1 "$D/fan_1e7.jsonl"
@@ -111,6 +112,39 @@ if [ "${BENCH_CONFORM:-1}" != 0 ]; then
         printf "  %-10s %7s %7s %9s\n", "", "wall_s", "cpu_s", "rss_MiB"
         printf "  %-10s %7.3f %7.3f %9.1f\n", "conform", s, c, r / 1024 }'
     rm -rf "$D/out_conform" # 140 MB of run outputs; the capture is kept for the next bench
+
+    # The capture path a kernel author runs: import the capture, run the graph with every output on (Perfetto
+    # included), report the run; each phase's CPU (the median of 3) against the DFX-off run of the same graph.
+    # phase NAME COMMAND...: 3 runs, "wall rss cpu" per line in $D/phase_NAME
+    phase() {
+        name=$1
+        shift
+        : > "$D/phase_$name"
+        i=0
+        while [ "$i" -lt 3 ]; do
+            "$BUILD/measure" "$@" 2> /dev/null | tail -n 1 >> "$D/phase_$name"
+            i=$((i + 1))
+        done
+    }
+    phase import sh -c 'exec "$0" import "$1" > "$2"' "$P" "$cap/dfx_outputs" "$D/capture_graph.jsonl"
+    phase dfx_off sh -c 'rm -rf "$2" && exec "$0" run "$1" -o "$2" --quiet' "$P" "$D/capture_graph.jsonl" \
+        "$D/out_capture_off"
+    phase all_on sh -c 'rm -rf "$2" && exec "$0" run "$1" -o "$2" --quiet --enable-chip-swimlane 4 --enable-pmu \
+        --enable-scope-stats --enable-dep-gen --enable-perfetto' "$P" "$D/capture_graph.jsonl" "$D/out_capture_on"
+    phase report "$P" report "$D/out_capture_on"
+    for f in import dfx_off all_on report; do
+        sort -n -k3 "$D/phase_$f" | sed -n 2p | sed "s/^/$f /"
+    done | awk '{ w[$1] = $2; r[$1] = $3; c[$1] = $4 } END {
+        printf "\ncapture path: import the capture above, run it with every output on (Perfetto included), report;\n"
+        printf "CPU the median of 3, against the DFX-off run of the same graph\n"
+        printf "  %-10s %7s %7s %9s\n", "", "wall_s", "cpu_s", "rss_MiB"
+        n = split("import all_on report dfx_off", k, " ")
+        for (i = 1; i <= n; i++)
+            printf "  %-10s %7.3f %7.3f %9.1f\n", k[i], w[k[i]], c[k[i]], r[k[i]] / 1024
+        path = c["import"] + c["all_on"] + c["report"]
+        printf "import + all-on + report / DFX-off: %.2fx (target 3x); all-on with Perfetto / DFX-off: %.2fx (target 1.5x)\n",
+            path / c["dfx_off"], c["all_on"] / c["dfx_off"] }'
+    rm -rf "$D/out_capture_off" "$D/out_capture_on" "$D/capture_graph.jsonl"
 fi
 
 [ "${BENCH_SWEEP:-1}" = 0 ] && exit 0
