@@ -21,7 +21,12 @@ endif
 endif
 
 PKG_CFLAGS := $(shell pkg-config --cflags simgrid libcjson zlib 2>/dev/null)
-PKG_LIBS := $(shell pkg-config --libs simgrid libcjson zlib 2>/dev/null)
+PKG_LIBS := $(shell pkg-config --libs libcjson zlib 2>/dev/null)
+# ptosim loads SimGrid when a command first simulates (sim/simgrid/simgrid_load.c), by the soname of the
+# library its headers came with: import, report, gen and diff start without its 30 libraries.
+SIMGRID_LIBS := $(shell pkg-config --libs simgrid 2>/dev/null)
+SIMGRID_SONAME := $(shell objdump -p "$$(pkg-config --variable=libdir simgrid 2>/dev/null)/libsimgrid.so" \
+	2>/dev/null | awk '$$1 == "SONAME" { print $$2 }')
 CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null)
 
@@ -103,11 +108,14 @@ $(BUILD)/lockprobe.so: tests/oom/lockprobe.c
 	$(CC) -std=c11 -O1 -Wall -Wextra -Werror -shared -fPIC -o $@ $< -ldl
 
 $(BUILD)/ptosim: $(MODEL_OBJ) $(SIM_OBJ) $(BUILD)/sim/main.o
-	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(PKG_LIBS) -lm -pthread
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(PKG_LIBS) -ldl -lm -pthread
 
+$(BUILD)/sim/simgrid/simgrid_load.o: CFLAGS_ALL += -DPTOSIM_SIMGRID_LIB='"$(or $(SIMGRID_SONAME),libsimgrid.so)"'
+
+# the tests call SimGrid themselves too (a deadlock made on purpose): linked, as well as loaded
 $(BUILD)/run_tests: $(TEST_OBJ) $(MODEL_OBJ) $(SIM_OBJ) | $(BUILD)/failalloc.so $(BUILD)/nolock.so \
 		$(BUILD)/lockprobe.so
-	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(PKG_LIBS) $(CHECK_LIBS) -lm -pthread
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(PKG_LIBS) $(SIMGRID_LIBS) $(CHECK_LIBS) -ldl -lm -pthread
 
 # model/ must stay free of SimGrid so its tests need no engine, its includes must keep to the layers of
 # model/README.md §0 (scripts/check_layers.sh), every "FILE §N" citation must resolve

@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../sim/simgrid/simgrid_load.h"
 #include "../sim/simgrid/simgrid_run.h"
 #include "testutil.h"
 
@@ -807,6 +808,54 @@ static void blocked_body(void *data, int *finished)
     *finished = 1;
 }
 
+/* SimGrid is loaded when a command first simulates: one that cannot be had is named, with the loader's reason */
+START_TEST(a_simgrid_that_cannot_be_loaded_is_named_with_the_reason)
+{
+    char err[512];
+    ck_assert_int_eq(sgload_open_from("/nonexistent/libsimgrid.so.0", err, sizeof(err)), -1);
+    ck_assert_str_eq(err, "cannot load SimGrid (/nonexistent/libsimgrid.so.0): /nonexistent/libsimgrid.so.0: "
+                          "cannot open shared object file: No such file or directory");
+    ck_assert_int_eq(sgload_open_from("libz.so.1", err, sizeof(err)), -1); /* a library, not SimGrid */
+    ck_assert_str_eq(err, "cannot load SimGrid (libz.so.1): it has no sg_actor_by_pid");
+    ck_assert_int_eq(sgload_open(err, sizeof(err)), 0);
+    ck_assert_int_eq(sgload_open_from("/nonexistent/libsimgrid.so.0", err, sizeof(err)), 0); /* once is all */
+}
+END_TEST
+
+/* What the loader maps, as it says with LD_DEBUG=libs: SimGrid for a run, not for a command that only reads
+ * and writes files. */
+static bool maps_simgrid(const char *const *args)
+{
+    const char *argv[16] = {"/usr/bin/env", "LD_DEBUG=libs"};
+    int n = 2;
+    argv[n++] = PTOSIM_BIN;
+    for (int i = 0; args[i] && n < 15; i++)
+        argv[n++] = args[i];
+    argv[n] = NULL;
+    run_out r = tu_run_prog(argv);
+    ck_assert_msg(r.status == 0, "%s: status %d: %.400s", args[0], r.status, r.err);
+    bool mapped = strstr(r.err, "libsimgrid.so") != NULL;
+    tu_run_free(&r);
+    return mapped;
+}
+
+START_TEST(only_a_command_that_simulates_loads_simgrid)
+{
+    const char *dir = tu_tmpdir();
+    run_out r = tu_run((const char *const[]){"gen", "chain", "--n", "3", NULL});
+    ck_assert_int_eq(r.status, 0);
+    char *g = tu_write(dir, "chain.jsonl", r.out);
+    tu_run_free(&r);
+    char out[1024];
+    snprintf(out, sizeof(out), "%s/run", dir);
+    ck_assert(!maps_simgrid((const char *const[]){"gen", "chain", "--n", "3", NULL}));
+    ck_assert(!maps_simgrid((const char *const[]){"--version", NULL}));
+    ck_assert(maps_simgrid((const char *const[]){"run", g, "-o", out, "--quiet", NULL}));
+    ck_assert(!maps_simgrid((const char *const[]){"report", out, NULL}));
+    free(g);
+}
+END_TEST
+
 START_TEST(simgrid_deadlock_becomes_an_error)
 {
     sgrun_cfg cfg;
@@ -1325,6 +1374,8 @@ Suite *suite_e2e(void)
     tcase_add_test(tc, help_version_params_and_validate);
     tcase_add_test(tc, a2a3sim_platform_has_24_cores);
     tcase_add_test(tc, simgrid_deadlock_becomes_an_error);
+    tcase_add_test(tc, a_simgrid_that_cannot_be_loaded_is_named_with_the_reason);
+    tcase_add_test(tc, only_a_command_that_simulates_loads_simgrid);
     tcase_add_test(tc, dep_gen_and_scope_stats_files_are_written);
     tcase_add_test(tc, a_fatal_run_still_writes_scope_stats_marked_fatal);
     tcase_add_test(tc, ring_sizes_come_from_the_flag_then_run_config_then_the_platform);

@@ -28,6 +28,7 @@
 #include "../cli/cli.h"
 #include "../cli/stop_signal.h"
 #include "../cli/progress.h"
+#include "../simgrid/simgrid_load.h"
 #include "../simgrid/simgrid_run.h"
 
 #ifndef PTOSIM_DATADIR
@@ -888,6 +889,11 @@ static int read_header(const char *path, graph *g)
  * SimGrid engine, which a process can start only once); its accesses to
  * resident tensors and its result come back through log. Returns 0, or -1
  * when the child died without a result. */
+void run_preload_engine(void)
+{
+    (void)sgload_open(NULL, 0);
+}
+
 static int run_program(const cli_run *opt, const platform *plat, const chip_config *base,
                        const run_warnings *warn, worker *w, int p, const char *work_dir)
 {
@@ -897,6 +903,7 @@ static int run_program(const cli_run *opt, const platform *plat, const chip_conf
         msgtext_print(stderr, "ptosim: cannot create a temporary file: %s", strerror(errno));
         return -1;
     }
+    run_preload_engine();
     fflush(stdout);
     fflush(stderr);
     pid_t pid = fork();

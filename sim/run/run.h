@@ -58,6 +58,10 @@ extern const int run_nmanaged;
 /* Runs `ptosim run` with the arguments after "run". Returns the exit status. */
 int run_main(int argc, char **argv);
 
+/* Loads SimGrid now rather than when a run first needs it: a parent about to fork runs calls it, so that no
+ * child loads it again. A failure is left for the runs to report. */
+void run_preload_engine(void);
+
 /* As run_main, with the operations of the graph in argv taken from gc, its
  * compiled form (NULL: read the file; several graphs: gc is not used). The
  * caller makes sure gc was compiled from that graph. */

@@ -3,17 +3,12 @@
 
 #include <inttypes.h>
 #include <math.h>
-#include <simgrid/actor.h>
-#include <simgrid/comm.h>
-#include <simgrid/engine.h>
-#include <simgrid/host.h>
-#include <simgrid/mailbox.h>
-#include <simgrid/semaphore.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../cli/stop_signal.h"
+#include "simgrid_calls.h"
 
 /* One published metadata buffer. */
 typedef struct pub_buf {

@@ -3,21 +3,16 @@
 #include "simgrid_run.h"
 
 #include <errno.h>
-#include <simgrid/actor.h>
-#include <simgrid/engine.h>
-#include <simgrid/host.h>
-#include <simgrid/link.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include <xbt/log.h>
 
 #include "../cli/stop_signal.h"
-
-XBT_LOG_NEW_DEFAULT_CATEGORY(ptosim, "ptosim chip engine");
+#include "simgrid_calls.h"
+#include "simgrid_load.h"
 
 /* Link bandwidths must mean what they say (model/README.md §1.2), and picosecond
  * model times must survive the conversion to seconds (model/README.md §1.3). */
@@ -107,6 +102,11 @@ int sgrun_check_platform(const char *xml_path, char *err, size_t errlen)
     if (pipe(fds) != 0) {
         snprintf(err, errlen, "%s: cannot check the SimGrid platform: %s", xml_path, strerror(errno));
         return -1;
+    }
+    if (sgload_open(err, errlen) != 0) { /* the machine's state, not the file's fault */
+        close(fds[0]);
+        close(fds[1]);
+        return SGRUN_OOM;
     }
     fflush(NULL);
     pid_t pid = fork();
@@ -219,6 +219,8 @@ int sgrun_run(const char *xml_path, double collector_bw, const char *const *user
         snprintf(err, errlen, "%s: cannot read the SimGrid platform file", xml_path);
         return -1;
     }
+    if (sgload_open(err, errlen) != 0)
+        return -1;
     /* quiet unless something is wrong; the user's --log= still wins */
     xbt_log_control_set("root.thres:warning");
     /* simgrid_init installs a SIGINT handler that aborts with a backtrace;

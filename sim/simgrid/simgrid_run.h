@@ -35,7 +35,8 @@ typedef void (*sgrun_body)(void *data, int *finished);
 int sgrun_check_platform(const char *xml_path, char *err, size_t errlen);
 
 /* sgrun_check_platform's return when SimGrid ran out of memory loading a readable file, or crashed loading it
- * without a word on the file (what an allocation it did not check leads to): not the file's fault. */
+ * without a word on the file (what an allocation it did not check leads to), or could not itself be loaded:
+ * not the file's fault. */
 #define SGRUN_OOM (-2)
 
 int sgrun_run(const char *xml_path, double collector_bw, const char *const *user_args, sgrun_body body,

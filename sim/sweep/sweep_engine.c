@@ -54,6 +54,7 @@ static void reset_signals(void)
 
 pid_t sweep_fork_run(int argc, const char **argv, const gcomp *gc, int in, int out, int errfd)
 {
+    run_preload_engine(); /* once here, not once per point */
     fflush(stdout);
     fflush(stderr);
     pid_t parent = getpid();
