@@ -157,6 +157,8 @@ static void doc_same_as_tree(jsonl_doc *doc, const char *text)
         ck_assert_uint_eq(a[i].span, b[i].span);
         ck_assert_uint_eq(a[i].count, b[i].count);
         ck_assert_str_eq(a[i].key ? a[i].key : "(none)", b[i].key ? b[i].key : "(none)");
+        ck_assert_uint_eq(a[i].klen, b[i].klen);
+        ck_assert_uint_eq(a[i].klen, a[i].key ? strlen(a[i].key) : 0);
         if (a[i].type == JSONL_STRING)
             ck_assert_str_eq(a[i].str, b[i].str);
         if (a[i].type == JSONL_NUMBER)
@@ -203,6 +205,19 @@ START_TEST(the_doc_parser_reads_a_line_as_flat_values_in_document_order)
     ck_assert_double_eq(v[v->span - 1].num, 48);
     ck_assert_str_eq(v[1].str, "submit");
     ck_assert_uint_eq(v[1].count, 6);
+    /* each member's key length: "op" 2, "args" 4, "block_num" 9; an array's entries and the top have none */
+    ck_assert_uint_eq(v[0].klen, 0);
+    ck_assert_uint_eq(v[1].klen, 2);
+    ck_assert_uint_eq(args->klen, 4);
+    ck_assert_uint_eq(args[1].klen, 0);
+    ck_assert_uint_eq(args[2].klen, 3); /* "dir" */
+    ck_assert_uint_eq(v[v->span - 1].klen, 9);
+    /* the decoded key's bytes: k, U+00E9 (2 bytes of UTF-8), y */
+    const char *esc = "{\"k\\u00e9y\": 1}";
+    const jsonl_val *e = jsonl_doc_parse(&doc, esc, strlen(esc), NULL);
+    ck_assert_ptr_nonnull(e);
+    ck_assert_str_eq(e[1].key, "k\xc3\xa9y");
+    ck_assert_uint_eq(e[1].klen, 4);
     /* nothing to walk in a scalar or a NULL */
     const jsonl_val *none = NULL;
     k = 0;
@@ -269,6 +284,7 @@ START_TEST(the_line_parser_names_what_a_lenient_reading_would_change_and_where)
         const char *path; /* where */
     } bad[] = {
         {"{\"dup\": 1, \"dup\": 2}", 11, "duplicate key", "dup"},
+        {"{\"a\\u0062\": 1, \"ab\": 2}", 15, "duplicate key", "ab"}, /* the same key, once escaped */
         {"{\"a\": [0, {\"b\": {\"c\": 1, \"c\": 2}}]}", 25, "duplicate key", "a[1].b.c"},
         {"[\"ok\", \"\xff\"]", 8, "invalid UTF-8 in a string", "[1]"},
         {"{\"k\": \"\xc3\"}", 7, "invalid UTF-8 in a string", "k"},

@@ -145,7 +145,7 @@ static void compare_parsers(const char *text, size_t len)
     for (size_t i = 0; i < fresh.nv; i++) {
         const jsonl_val *x = &a[i], *y = &b[i];
         if (x->type != y->type || x->span != y->span || x->count != y->count ||
-            (x->key == NULL) != (y->key == NULL) || (x->key && strcmp(x->key, y->key) != 0) ||
+            (x->key == NULL) != (y->key == NULL) || (x->key && strcmp(x->key, y->key) != 0) || x->klen != y->klen ||
             (x->type == JSONL_STRING && memcmp(x->str, y->str, (size_t)x->count + 1) != 0) ||
             (x->type == JSONL_NUMBER && !same_double(x->num, y->num)))
             abort();
