@@ -182,45 +182,61 @@ static const char *const KEY_NAMES[K_COUNT] = {
     [K_DTYPE] = "dtype", [K_VERSION] = "version", [K_MANUAL_DEP] = "manual_dep", [K_DATA] = "data",
     [K_SCALAR] = "scalar"};
 
-/* The K_ of key, or -1: its first two characters pick the one candidate it can be. */
-static int key_id(const char *key)
+/* Is the key of klen bytes at key the literal lit? (memcmp of a constant length: a few loads, no call) */
+#define KEY_IS(lit) (klen == sizeof(lit) - 1 && memcmp(key, lit, sizeof(lit) - 1) == 0)
+
+/* The K_ of the key of klen bytes at key, or -1: its length and first character pick the one candidate it
+ * can be. */
+static inline int key_id(const char *key, uint32_t klen)
 {
-    int k;
-    char c1 = key[1]; /* key[0] is not NUL past the switch: key[1] exists */
-    switch (key[0]) {
-    case 'a': k = c1 == 'r' ? K_ARGS : K_ALLOW_EARLY_RESOLVE; break;
-    case 'b': k = K_BLOCK_NUM; break;
-    case 'c': k = K_COST; break;
-    case 'd':
-        k = c1 == 'i' ? K_DIR : c1 == 't' ? K_DTYPE : c1 == 'u' ? K_DUMP : c1 == 'a' ? K_DATA : K_DEPS;
-        break;
-    case 'e': k = K_EARLY_RESOLVE; break;
-    case 'i': k = K_ID; break;
-    case 'k': /* kernel or kernels */
-        if (key_eq(key, "kernel"))
-            return K_KERNEL;
-        k = K_KERNELS;
-        break;
-    case 'm': k = c1 == 'o' ? K_MODE : K_MANUAL_DEP; break;
-    case 'n': k = c1 == 's' ? K_NS : K_NAME; break;
-    case 'o': k = c1 == 'p' ? K_OP : K_OFFSET; break;
-    case 'p': k = K_PREDICATE; break;
-    case 's':
-        if (c1 == 't') /* start_offset or strides: key[2] exists */
-            k = key[2] == 'a' ? K_START_OFFSET : K_STRIDES;
-        else
-            k = c1 == 'i' ? K_SITE : c1 == 'y' ? K_SYNC_START : c1 == 'h' ? K_SHAPE : K_SCALAR;
-        break;
-    case 't': /* tensor or tensors */
-        if (key_eq(key, "tensor"))
-            return K_TENSOR;
-        k = K_TENSORS;
-        break;
-    case 'v': k = K_VERSION; break;
-    default: return -1;
+    switch (klen) {
+    case 2:
+        return KEY_IS("op") ? K_OP : KEY_IS("id") ? K_ID : KEY_IS("ns") ? K_NS : -1;
+    case 3:
+        return KEY_IS("dir") ? K_DIR : -1;
+    case 4:
+        switch (key[0]) {
+        case 'a': return KEY_IS("args") ? K_ARGS : -1;
+        case 'c': return KEY_IS("cost") ? K_COST : -1;
+        case 'd': return KEY_IS("deps") ? K_DEPS : KEY_IS("dump") ? K_DUMP : KEY_IS("data") ? K_DATA : -1;
+        case 'm': return KEY_IS("mode") ? K_MODE : -1;
+        case 'n': return KEY_IS("name") ? K_NAME : -1;
+        case 's': return KEY_IS("site") ? K_SITE : -1;
+        default: return -1;
+        }
+    case 5:
+        return KEY_IS("shape") ? K_SHAPE : KEY_IS("dtype") ? K_DTYPE : -1;
+    case 6:
+        switch (key[0]) {
+        case 'k': return KEY_IS("kernel") ? K_KERNEL : -1;
+        case 'o': return KEY_IS("offset") ? K_OFFSET : -1;
+        case 's': return KEY_IS("scalar") ? K_SCALAR : -1;
+        case 't': return KEY_IS("tensor") ? K_TENSOR : -1;
+        default: return -1;
+        }
+    case 7:
+        switch (key[0]) {
+        case 'k': return KEY_IS("kernels") ? K_KERNELS : -1;
+        case 's': return KEY_IS("strides") ? K_STRIDES : -1;
+        case 't': return KEY_IS("tensors") ? K_TENSORS : -1;
+        case 'v': return KEY_IS("version") ? K_VERSION : -1;
+        default: return -1;
+        }
+    case 9:
+        return KEY_IS("block_num") ? K_BLOCK_NUM : KEY_IS("predicate") ? K_PREDICATE : -1;
+    case 10:
+        return KEY_IS("sync_start") ? K_SYNC_START : KEY_IS("manual_dep") ? K_MANUAL_DEP : -1;
+    case 12:
+        return KEY_IS("start_offset") ? K_START_OFFSET : -1;
+    case 13:
+        return KEY_IS("early_resolve") ? K_EARLY_RESOLVE : -1;
+    case 19:
+        return KEY_IS("allow_early_resolve") ? K_ALLOW_EARLY_RESOLVE : -1;
+    default:
+        return -1;
     }
-    return key_eq(key, KEY_NAMES[k]) ? k : -1;
 }
+#undef KEY_IS
 
 /* The members of one object by key: v[k] is the member named KEY_NAMES[k] when bit k of present is set
  * (a doc refuses a key given twice: it is the one jget finds); other: a member the table does not know. */
@@ -237,7 +253,7 @@ static inline void members_of(members *ms, const jsonl_val *obj)
     ms->other = false;
     JSONL_FOREACH(it, obj)
     {
-        int k = key_id(it->key);
+        int k = key_id(it->key, it->klen);
         if (k < 0) {
             ms->other = true;
             continue;
@@ -263,7 +279,7 @@ static inline int members_check(const graph *g, const members *ms, const jsonl_v
     const jsonl_val *it;
     JSONL_FOREACH(it, obj)
     {
-        int k = key_id(it->key);
+        int k = key_id(it->key, it->klen);
         if (k < 0 || !(allowed & KB(k)))
             return failk(g, err, errlen, path, it->key, "unknown field");
     }
