@@ -288,7 +288,7 @@ static inline int members_check(const graph *g, const members *ms, const jsonl_v
 
 /* Reads an integer field v (NULL: not given): a JSON number (every field read here is far below 2^53,
  * where doubles stop being exact). A missing optional field leaves *out unchanged. */
-static int int_val(const graph *g, const jsonl_val *v, const char *path, const char *key, bool required,
+static inline int int_val(const graph *g, const jsonl_val *v, const char *path, const char *key, bool required,
                    int64_t min, int64_t max, int64_t *out, char *err, size_t errlen)
 {
     if (!v) {
@@ -346,7 +346,7 @@ static int get_u64(const graph *g, const jsonl_val *v, const char *field, uint64
 }
 
 /* Reads a boolean field v (NULL: not given, *out unchanged). */
-static int bool_val(const graph *g, const jsonl_val *v, const char *path, const char *key, bool *out,
+static inline int bool_val(const graph *g, const jsonl_val *v, const char *path, const char *key, bool *out,
                     char *err, size_t errlen)
 {
     if (!v)
@@ -365,7 +365,7 @@ static int get_bool(const graph *g, const jsonl_val *obj, const char *key, const
 
 /* Reads a string field v (NULL: not given) of fewer than outlen bytes: *out points at it in the doc (valid
  * until the next line). A missing optional field leaves *out unchanged. */
-static int str_val(const graph *g, const jsonl_val *v, const char *path, const char *key, bool required,
+static inline int str_val(const graph *g, const jsonl_val *v, const char *path, const char *key, bool required,
                    size_t outlen, const char **out, char *err, size_t errlen)
 {
     if (!v) {
@@ -800,7 +800,8 @@ static bool mul_within(uint64_t a, uint64_t b, uint64_t lim, uint64_t *out)
  * them would pass GRAPH_MAX_BYTES. */
 static bool numel_within(const int64_t *shape, int ndim, int dtype, uint64_t *out)
 {
-    uint64_t size = dtype_size(dtype) > 0 ? (uint64_t)dtype_size(dtype) : 1;
+    int ds = dtype_size(dtype);
+    uint64_t size = ds > 0 ? (uint64_t)ds : 1;
     uint64_t n = 1;
     for (int i = 0; i < ndim; i++)
         if (!mul_within(n, (uint64_t)shape[i], GRAPH_MAX_BYTES / size, &n))
@@ -1317,6 +1318,15 @@ static inline void args_path(char *buf, int i)
     buf[7] = '\0';
 }
 
+/* The graph_dir named by the len bytes at s, or -1: the five names have five lengths. */
+static inline int dir_of(const char *s, uint32_t len)
+{
+    static const int by_len[13] = {-1, -1, DIR_IN, DIR_OUT, -1, DIR_INOUT, DIR_NO_DEP, -1, -1, -1, -1, -1,
+                                   DIR_OUT_EXISTING};
+    int d = len < 13 ? by_len[len] : -1;
+    return d >= 0 && memcmp(s, DIR_NAMES[d], len) == 0 ? d : -1;
+}
+
 #define SCALAR_KEYS (KB(K_SCALAR) | KB(K_DTYPE) | KB(K_DUMP))
 #define OUT_KEYS (KB(K_DIR) | KB(K_TENSOR) | KB(K_SHAPE) | KB(K_DTYPE) | KB(K_MANUAL_DEP) | KB(K_DUMP) | KB(K_DATA))
 #define ARG_KEYS (OUT_KEYS | KB(K_OFFSET) | KB(K_START_OFFSET) | KB(K_STRIDES) | KB(K_VERSION))
@@ -1375,10 +1385,7 @@ static int parse_args(graph *g, const jsonl_val *args, graph_op *op, char *err, 
         const char *dir = "";
         if (str_val(g, mget(&ms, K_DIR), path, "dir", true, 32, &dir, err, errlen) != 0)
             return -1;
-        int d = -1;
-        for (int k = 0; k < 5; k++)
-            if (dir[0] == DIR_NAMES[k][0] && key_eq(dir, DIR_NAMES[k]))
-                d = k;
+        int d = dir_of(dir, mget(&ms, K_DIR)->count);
         if (d < 0)
             return failk(g, err, errlen, path, "dir",
                          "unknown direction '%s' (expected in, out, inout, out_existing or no_dep)", dir);
