@@ -8,6 +8,7 @@
 #include "msg_text.h"
 
 #include <assert.h>
+#include <float.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -321,6 +322,66 @@ static bool digit(char c)
     return c >= '0' && c <= '9';
 }
 
+/* The value of the well-formed JSON number [s, end) when it has at most 15 significant digits and a power
+ * of ten of at most 22 either way (0.0883883476, 1.5e3): the digits and the power are exact doubles, so the
+ * one division or multiplication rounds the exact value once, to the double strtod gives (Clinger's fast
+ * path). false for any other, left to strtod; or where doubles are computed wider than double. */
+static bool exact_decimal(const char *s, const char *end, double *out)
+{
+#if FLT_EVAL_METHOD == 0
+    static const double p10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                                   1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+    const char *p = s;
+    bool neg = *p == '-';
+    p += neg;
+    uint64_t m = 0;
+    int sig = 0, scale = 0; /* significant digits in m; value = m * 10^(scale + exponent) */
+    for (; p < end && digit(*p); p++)
+        if (m || *p != '0') {
+            if (++sig > 15)
+                return false;
+            m = m * 10 + (uint64_t)(*p - '0');
+        }
+    if (p < end && *p == '.')
+        for (p++; p < end && digit(*p); p++) {
+            if (m || *p != '0') {
+                if (++sig > 15)
+                    return false;
+                m = m * 10 + (uint64_t)(*p - '0');
+            }
+            scale--;
+        }
+    if (p < end && (*p == 'e' || *p == 'E')) {
+        p++;
+        bool eneg = *p == '-';
+        p += *p == '-' || *p == '+';
+        int x = 0;
+        for (; p < end && digit(*p); p++) {
+            if (x > 1000) /* far beyond any power the fast path takes */
+                return false;
+            x = x * 10 + (*p - '0');
+        }
+        scale += eneg ? -x : x;
+    }
+    double v;
+    if (m == 0)
+        v = 0;
+    else if (scale >= 0 && scale <= 22)
+        v = (double)m * p10[scale];
+    else if (scale < 0 && scale >= -22)
+        v = (double)m / p10[-scale];
+    else
+        return false;
+    *out = neg ? -v : v;
+    return true;
+#else
+    (void)s;
+    (void)end;
+    (void)out;
+    return false;
+#endif
+}
+
 /* A number starting at ps->p into *out: integers of up to 15 digits exactly, without strtod; others
  * through strtod (no locale is set: '.' is the decimal point); beyond a double's range refused. With out
  * NULL the number is only checked: strtod runs only when the number could be out of range. */
@@ -376,7 +437,7 @@ static bool lex_number(parser *ps, double *out)
         d = (double)ip;
         if (neg)
             d = -d;
-    } else {
+    } else if (!exact_decimal(s, ps->p, &d)) {
         char buf[64];
         size_t len = (size_t)(ps->p - s);
         if (len < sizeof(buf)) {
