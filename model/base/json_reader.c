@@ -125,6 +125,14 @@ static inline const char *past_ws(const char *p, const char *end)
     return p;
 }
 
+/* past_ws where one space is usual (after ',' and ':'): that space, then a byte above ' ', one test each. */
+static inline const char *past_ws1(const char *p, const char *end)
+{
+    if (p < end && *p == ' ')
+        p++;
+    return p < end && (unsigned char)*p > ' ' ? p : past_ws(p, end);
+}
+
 static inline void ws(parser *ps)
 {
     ps->p = past_ws(ps->p, ps->end);
@@ -1095,9 +1103,10 @@ after: /* a value was read, p just past it: the next member, the container's end
         d->nv = nv;
         return true;
     }
-    p = past_ws(p, end);
+    if (p < end && (unsigned char)*p <= ' ') /* ',' or the end follows a value at once, mostly */
+        p = past_ws(p, end);
     if (p < end && *p == ',') {
-        p = past_ws(p + 1, end);
+        p = past_ws1(p + 1, end);
         lv->index++;
         if (lv->object)
             goto member;
@@ -1145,12 +1154,13 @@ member: { /* an object's member at p: its key, then its value */
             refuse(ps, key_at, "duplicate key");
             goto fail;
         }
-    p = past_ws(p, end);
+    if (p < end && (unsigned char)*p <= ' ') /* ':' follows a key at once, mostly */
+        p = past_ws(p, end);
     if (p >= end || *p != ':') {
         ps->err = p;
         goto fail;
     }
-    p = past_ws(p + 1, end);
+    p = past_ws1(p + 1, end);
     goto value;
 }
 
