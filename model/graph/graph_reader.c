@@ -409,7 +409,9 @@ static int dims_val(const graph *g, const jsonl_val *v, const char *path, const 
         if (!jsonl_is(it, JSONL_NUMBER))
             return failk(g, err, errlen, path, key, "entries must be integers >= %" PRId64 ", got %s", min,
                          jtype(it));
-        if (it->num != floor(it->num) || it->num < (double)min || it->num > 9.007199254740992e15)
+        /* in [min, 2^53] first (min >= 0): the cast is then defined, and an integer casts back to itself */
+        if (!(it->num >= (double)min && it->num <= 9.007199254740992e15 &&
+              (double)(int64_t)it->num == it->num))
             return failk(g, err, errlen, path, key,
                          "entries must be integers in [%" PRId64 ", 2^53], got %.17g", min, it->num);
         dims[n++] = (int64_t)it->num;
@@ -1140,11 +1142,56 @@ const char *graph_dir_name(graph_dir d)
     return DIR_NAMES[d];
 }
 
-/* Binds (or rebinds) a tensor name to a runtime-created buffer, and a->tensor to its slot. */
-static int bind_output(graph *g, const char *name, graph_arg *a, const char *path, const char *key, char *err,
-                       size_t errlen)
+/* The name_cache entry of the tensor name of len (>= 1) bytes at s: its length and three of its bytes. */
+static inline int *name_entry(graph *g, const char *s, uint32_t len)
 {
-    int slot = strtab_intern(&g->tensor_names, name);
+    uint32_t h = len * 0x9E3779B1u ^ (unsigned char)s[0] ^ (uint32_t)(unsigned char)s[len - 1] << 8 ^
+                 (uint32_t)(unsigned char)s[len >> 1] << 16;
+    return &g->name_cache[(h * 0x9E3779B1u) >> 26];
+}
+
+/* Is slot's name the len bytes at s (which hold no NUL)? Compared a byte at a time: the slot's copy may be
+ * shorter than len. */
+static inline bool slot_is(const graph *g, int slot, const char *s, uint32_t len)
+{
+    const char *k = strtab_key(&g->tensor_names, slot);
+    uint32_t i = 0;
+    while (i < len && k[i] == s[i])
+        i++;
+    return i == len && k[len] == '\0';
+}
+
+/* The slot of the tensor name s (NUL-terminated, len bytes), or -1: strtab_find, through name_cache. */
+static int tensor_find(graph *g, const char *s, uint32_t len)
+{
+    if (len == 0)
+        return strtab_find(&g->tensor_names, s);
+    int *e = name_entry(g, s, len);
+    if (*e > 0 && slot_is(g, *e - 1, s, len))
+        return *e - 1;
+    int slot = strtab_find(&g->tensor_names, s);
+    if (slot >= 0)
+        *e = slot + 1;
+    return slot;
+}
+
+/* strtab_intern of the tensor name s (NUL-terminated, len >= 1 bytes), through name_cache. */
+static int tensor_intern(graph *g, const char *s, uint32_t len)
+{
+    int *e = name_entry(g, s, len);
+    if (*e > 0 && slot_is(g, *e - 1, s, len))
+        return *e - 1;
+    int slot = strtab_intern(&g->tensor_names, s);
+    if (slot >= 0)
+        *e = slot + 1;
+    return slot;
+}
+
+/* Binds (or rebinds) a tensor name (len >= 1 bytes) to a runtime-created buffer, and a->tensor to its slot. */
+static int bind_output(graph *g, const char *name, uint32_t len, graph_arg *a, const char *path, const char *key,
+                       char *err, size_t errlen)
+{
+    int slot = tensor_intern(g, name, len);
     if (slot < 0 || ensure_tensor_slot(g, slot) != 0)
         return failk(g, err, errlen, path, key, "out of memory");
     graph_tensor *gt = &g->tensors[slot];
@@ -1210,7 +1257,7 @@ static int parse_view(graph *g, const members *ms, const char *path, graph_arg *
     const char *name = NULL;
     if (str_val(g, mget(ms, K_TENSOR), path, "tensor", true, GRAPH_NAME_MAX, &name, err, errlen) != 0)
         return -1;
-    int slot = strtab_find(&g->tensor_names, name);
+    int slot = tensor_find(g, name, mget(ms, K_TENSOR)->count);
     if (slot < 0)
         return failk(g, err, errlen, path, "tensor",
                      "unknown tensor '%s' (declare it in the header or create it with an \"out\" arg "
@@ -1324,7 +1371,12 @@ static inline int dir_of(const char *s, uint32_t len)
     static const int by_len[13] = {-1, -1, DIR_IN, DIR_OUT, -1, DIR_INOUT, DIR_NO_DEP, -1, -1, -1, -1, -1,
                                    DIR_OUT_EXISTING};
     int d = len < 13 ? by_len[len] : -1;
-    return d >= 0 && memcmp(s, DIR_NAMES[d], len) == 0 ? d : -1;
+    if (d < 0)
+        return -1;
+    for (uint32_t i = 0; i < len; i++) /* a dozen bytes at most: no call */
+        if (s[i] != DIR_NAMES[d][i])
+            return -1;
+    return d;
 }
 
 #define SCALAR_KEYS (KB(K_SCALAR) | KB(K_DTYPE) | KB(K_DUMP))
@@ -1337,6 +1389,7 @@ static int parse_args(graph *g, const jsonl_val *args, graph_op *op, char *err, 
 {
     size_t data_off[GRAPH_MAX_TENSOR_ARGS];
     const char *out_names[GRAPH_MAX_TENSOR_ARGS]; /* in the doc */
+    uint32_t out_lens[GRAPH_MAX_TENSOR_ARGS];
     int out_slots[GRAPH_MAX_TENSOR_ARGS];
     int nout = 0;
     if (!jsonl_is(args, JSONL_ARRAY))
@@ -1395,6 +1448,7 @@ static int parse_args(graph *g, const jsonl_val *args, graph_op *op, char *err, 
                 return -1;
             if (parse_new_tensor(g, &ms, path, K_TENSOR, a, &out_names[nout], err, errlen) != 0)
                 return -1;
+            out_lens[nout] = mget(&ms, K_TENSOR)->count;
             out_slots[nout++] = op->nargs;
         } else {
             if (mget(&ms, K_DTYPE))
@@ -1432,7 +1486,7 @@ static int parse_args(graph *g, const jsonl_val *args, graph_op *op, char *err, 
             if (strcmp(out_names[j], out_names[k]) == 0)
                 return failk(g, err, errlen, path, "tensor", "output '%s' is created twice by one task",
                              out_names[k]);
-        if (bind_output(g, out_names[k], &op->args[out_slots[k]], path, "tensor", err, errlen) != 0)
+        if (bind_output(g, out_names[k], out_lens[k], &op->args[out_slots[k]], path, "tensor", err, errlen) != 0)
             return -1;
     }
     return 0;
@@ -1443,8 +1497,9 @@ static const graph_kernel *resolve_kernel(graph *g, const jsonl_val *v, const ch
                                           size_t errlen)
 {
     if (jsonl_is(v, JSONL_STRING)) {
-        for (int i = 0; i < g->nkernels; i++)
-            if (g->kernels[i].name[0] == v->str[0] && key_eq(g->kernels[i].name, v->str))
+        /* a name shorter than the array it is in: the bytes compared, its NUL included, are all there */
+        for (int i = 0; i < g->nkernels && v->count < GRAPH_NAME_MAX; i++)
+            if (g->kernels[i].name[0] == v->str[0] && memcmp(g->kernels[i].name, v->str, v->count + 1) == 0)
                 return &g->kernels[i];
         fail(g, err, errlen, field, "unknown kernel '%s' (not in the header's kernel table)", v->str);
         return NULL;
@@ -1731,6 +1786,7 @@ static int parse_op(graph *g, const jsonl_val *line, graph_op *op, char *err, si
     }
     if (kind[0] == 'a' && key_eq(kind, "alloc")) {
         const char *names[GRAPH_MAX_TENSOR_ARGS]; /* in the doc */
+        uint32_t lens[GRAPH_MAX_TENSOR_ARGS];
         if (members_check(g, &ms, line, KB(K_OP) | KB(K_ID) | KB(K_TENSORS), "", err, errlen) != 0)
             return -1;
         op->kind = OP_ALLOC;
@@ -1757,6 +1813,7 @@ static int parse_op(graph *g, const jsonl_val *line, graph_op *op, char *err, si
             a->dir = DIR_OUT;
             if (parse_new_tensor(g, &tm, path, K_NAME, a, &names[op->nargs], err, errlen) != 0)
                 return -1;
+            lens[op->nargs] = mget(&tm, K_NAME)->count;
             op->nargs++;
         }
         for (int k = 0; k < op->nargs; k++) {
@@ -1765,7 +1822,7 @@ static int parse_op(graph *g, const jsonl_val *line, graph_op *op, char *err, si
             for (int j = 0; j < k; j++)
                 if (strcmp(names[j], names[k]) == 0)
                     return failk(g, err, errlen, path, "name", "tensor '%s' is allocated twice", names[k]);
-            if (bind_output(g, names[k], &op->args[k], path, "name", err, errlen) != 0)
+            if (bind_output(g, names[k], lens[k], &op->args[k], path, "name", err, errlen) != 0)
                 return -1;
         }
         g->nsubmits++;
