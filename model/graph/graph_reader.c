@@ -800,7 +800,7 @@ static bool mul_within(uint64_t a, uint64_t b, uint64_t lim, uint64_t *out)
 
 /* Elements of a shape (entries >= 1), or false when the dtype's bytes of
  * them would pass GRAPH_MAX_BYTES. */
-static bool numel_within(const int64_t *shape, int ndim, int dtype, uint64_t *out)
+static inline bool numel_within(const int64_t *shape, int ndim, int dtype, uint64_t *out)
 {
     int ds = dtype_size(dtype);
     uint64_t size = ds > 0 ? (uint64_t)ds : 1;
@@ -829,7 +829,7 @@ static const char *shape_text(const int64_t *shape, int ndim, char *buf, size_t 
 }
 
 /* The shape's elements of dtype into *numel, or a "more than 2^53 bytes" error at path.key. */
-static int checked_numel(const graph *g, const int64_t *shape, int ndim, int dtype, const char *path,
+static inline int checked_numel(const graph *g, const int64_t *shape, int ndim, int dtype, const char *path,
                          const char *key, uint64_t *numel, char *err, size_t errlen)
 {
     if (numel_within(shape, ndim, dtype, numel))
@@ -1236,7 +1236,7 @@ static int parse_new_tensor(graph *g, const members *ms, const char *path, int n
     const jsonl_val *sh = mget(ms, K_SHAPE);
     if (!sh)
         return failk(g, err, errlen, path, "shape", "missing required field");
-    uint64_t numel;
+    uint64_t numel = 0;
     if (dims_val(g, sh, path, "shape", 1, a->shape, &a->ndim, err, errlen) != 0 ||
         checked_numel(g, a->shape, a->ndim, a->dtype, path, "shape", &numel, err, errlen) != 0)
         return -1;
@@ -1277,7 +1277,7 @@ static int parse_view(graph *g, const members *ms, const char *path, graph_arg *
         a->ndim = gt->ndim;
         memcpy(a->shape, gt->shape, sizeof(a->shape));
     }
-    uint64_t view_numel;
+    uint64_t view_numel = 0;
     if (checked_numel(g, a->shape, a->ndim, a->dtype, path, "shape", &view_numel, err, errlen) != 0)
         return -1;
     /* default strides: the buffer's row-major strides when ranks agree;
