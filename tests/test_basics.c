@@ -249,8 +249,8 @@ START_TEST(a_number_with_a_fraction_or_an_exponent_reads_as_strtod_reads_it)
         {"1.5e3", 1500.0},
         {"123.456e-3", 0.123456},
         {"1e22", 1e22},
-        {"1e23", 1e23},                      /* past 10^22: strtod */
-        {"0.000000000000000000000001", 1e-24}, /* past 10^-22 */
+        {"1e23", 1e23},                           /* past 10^22: strtod */
+        {"0.000000000000000000000001", 1e-24},    /* past 10^-22 */
         {"1.234567890123456", 1.234567890123456}, /* 16 digits: strtod */
         {"999999999999999.9", 999999999999999.9},
         {"0.00000000000000000000001e22", 0.1}, /* leading zeros are not significant */
@@ -266,10 +266,10 @@ START_TEST(a_number_with_a_fraction_or_an_exponent_reads_as_strtod_reads_it)
         ck_assert_ptr_nonnull(v);
         ck_assert_int_eq(v->type, JSONL_NUMBER);
         double want = nums[i].want, lib = strtod(nums[i].text, NULL);
-        ck_assert_msg(memcmp(&v->num, &want, sizeof(want)) == 0, "%s: %.17g, want %.17g", nums[i].text, v->num,
-                      want);
-        ck_assert_msg(memcmp(&v->num, &lib, sizeof(lib)) == 0, "%s: %.17g, strtod %.17g", nums[i].text, v->num,
-                      lib);
+        ck_assert_msg(memcmp(&v->num, &want, sizeof(want)) == 0, "%s: %.17g, want %.17g", nums[i].text,
+                      v->num, want);
+        ck_assert_msg(memcmp(&v->num, &lib, sizeof(lib)) == 0, "%s: %.17g, strtod %.17g", nums[i].text,
+                      v->num, lib);
         cJSON *c = jsonl_parse(nums[i].text, strlen(nums[i].text), NULL); /* the tree parser: the same */
         ck_assert_ptr_nonnull(c);
         ck_assert_msg(memcmp(&c->valuedouble, &want, sizeof(want)) == 0, "%s", nums[i].text);

@@ -148,15 +148,16 @@ START_TEST(names_that_share_a_lookup_cache_entry_keep_their_own_tensors)
     const char *dir = tu_tmpdir();
     char *path = tu_write(
         dir, "g.jsonl",
-        HDR "{\"op\": \"submit\", \"kernel\": \"vadd\", \"args\": [{\"dir\": \"out\", \"tensor\": \"axbyc\", "
-            "\"dtype\": \"FLOAT32\", \"shape\": [2]}, {\"dir\": \"out\", \"tensor\": \"ad\", \"dtype\": "
-            "\"FLOAT32\", \"shape\": [5]}]}\n"
-            "{\"op\": \"submit\", \"kernel\": \"vadd\", \"args\": [{\"dir\": \"out\", \"tensor\": \"azbwc\", "
-            "\"dtype\": \"FLOAT32\", \"shape\": [3]}, {\"dir\": \"out\", \"tensor\": \"adt\", \"dtype\": "
-            "\"FLOAT32\", \"shape\": [6]}]}\n"
-            "{\"op\": \"submit\", \"kernel\": \"vadd\", \"args\": [{\"dir\": \"in\", \"tensor\": \"axbyc\"}, "
-            "{\"dir\": \"in\", \"tensor\": \"azbwc\"}, {\"dir\": \"in\", \"tensor\": \"ad\"}, {\"dir\": \"in\", "
-            "\"tensor\": \"adt\"}, {\"dir\": \"in\", \"tensor\": \"axbyc\"}]}\n");
+        HDR
+        "{\"op\": \"submit\", \"kernel\": \"vadd\", \"args\": [{\"dir\": \"out\", \"tensor\": \"axbyc\", "
+        "\"dtype\": \"FLOAT32\", \"shape\": [2]}, {\"dir\": \"out\", \"tensor\": \"ad\", \"dtype\": "
+        "\"FLOAT32\", \"shape\": [5]}]}\n"
+        "{\"op\": \"submit\", \"kernel\": \"vadd\", \"args\": [{\"dir\": \"out\", \"tensor\": \"azbwc\", "
+        "\"dtype\": \"FLOAT32\", \"shape\": [3]}, {\"dir\": \"out\", \"tensor\": \"adt\", \"dtype\": "
+        "\"FLOAT32\", \"shape\": [6]}]}\n"
+        "{\"op\": \"submit\", \"kernel\": \"vadd\", \"args\": [{\"dir\": \"in\", \"tensor\": \"axbyc\"}, "
+        "{\"dir\": \"in\", \"tensor\": \"azbwc\"}, {\"dir\": \"in\", \"tensor\": \"ad\"}, {\"dir\": \"in\", "
+        "\"tensor\": \"adt\"}, {\"dir\": \"in\", \"tensor\": \"axbyc\"}]}\n");
     graph g;
     char err[GRAPH_ERR_MAX];
     graph_op op;

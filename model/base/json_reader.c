@@ -974,9 +974,10 @@ static bool doc_parse_value(parser *ps)
     char *tout = ps->tout;
     jsonl_val *v = d->v;
     size_t nv = d->nv, vcap = d->vcap, vi;
-    const char *key = NULL; /* the key of the value read next (NULL: an array's entry, or the top) */
-    size_t klen = 0;        /* its length */
-    level *lv = NULL;       /* the innermost open container (NULL: none) */
+    const char *key = NULL;  /* the key of the value read next (NULL: an array's entry, or the top) */
+    size_t klen = 0;         /* its length */
+    level *lv = NULL;        /* the innermost open container (NULL: none) */
+    const char *key_at, *kq; /* a member's opening quote, the byte that ended its key's plain run */
 
 /* Appends a value of type t under key at p (out of memory: a failure there, as node()'s). */
 #define PUSH(t)                                                                                              \
@@ -1125,20 +1126,20 @@ after: /* a value was read, p just past it: the next member, the container's end
     ps->err = p;
     goto fail;
 
-member: { /* an object's member at p: its key, then its value */
-    const char *key_at = p, *b = p + 1, *q;
+member: /* an object's member at p: its key, then its value */
+    key_at = p;
     lv->key = NULL; /* a bad key is reported at the object */
     if (p >= end || *p != '"') {
         ps->err = p;
         goto fail;
     }
-    q = plain_run(b, b, end, tout);
-    if (q < end && *q == '"') {
-        klen = (size_t)(q - b);
+    kq = plain_run(p + 1, p + 1, end, tout);
+    if (kq < end && *kq == '"') {
+        klen = (size_t)(kq - (p + 1));
         tout[klen] = '\0';
         key = tout;
         tout += klen + 1;
-        p = q + 1;
+        p = kq + 1;
     } else {
         ps->p = p;
         ps->tout = tout;
@@ -1162,7 +1163,6 @@ member: { /* an object's member at p: its key, then its value */
     }
     p = past_ws1(p + 1, end);
     goto value;
-}
 
 fail:
     d->nv = nv;

@@ -164,14 +164,17 @@ static int check_keys(const graph *g, const jsonl_val *obj, const char *const *a
 
 /* The keys of an op line and of its entries. An object of a line is sorted by key in one walk
  * (members_of) instead of being searched once per field, and its unknown-field test is one mask test. */
+/* clang-format off */
 enum {
     K_OP, K_ID, K_KERNEL, K_KERNELS, K_ARGS, K_DEPS, K_BLOCK_NUM, K_SYNC_START, K_COST, K_PREDICATE,
     K_EARLY_RESOLVE, K_ALLOW_EARLY_RESOLVE, K_DUMP, K_SITE, K_MODE, K_TENSORS, K_NS, K_NAME,
     K_DIR, K_TENSOR, K_SHAPE, K_OFFSET, K_START_OFFSET, K_STRIDES, K_DTYPE, K_VERSION, K_MANUAL_DEP,
     K_DATA, K_SCALAR, K_COUNT
 };
+/* clang-format on */
 #define KB(k) (1u << (k))
 
+/* clang-format off */
 static const char *const KEY_NAMES[K_COUNT] = {
     [K_OP] = "op", [K_ID] = "id", [K_KERNEL] = "kernel", [K_KERNELS] = "kernels", [K_ARGS] = "args",
     [K_DEPS] = "deps", [K_BLOCK_NUM] = "block_num", [K_SYNC_START] = "sync_start", [K_COST] = "cost",
@@ -181,6 +184,7 @@ static const char *const KEY_NAMES[K_COUNT] = {
     [K_SHAPE] = "shape", [K_OFFSET] = "offset", [K_START_OFFSET] = "start_offset", [K_STRIDES] = "strides",
     [K_DTYPE] = "dtype", [K_VERSION] = "version", [K_MANUAL_DEP] = "manual_dep", [K_DATA] = "data",
     [K_SCALAR] = "scalar"};
+/* clang-format on */
 
 /* Is the key of klen bytes at key the literal lit? (memcmp of a constant length: a few loads, no call) */
 #define KEY_IS(lit) (klen == sizeof(lit) - 1 && memcmp(key, lit, sizeof(lit) - 1) == 0)
@@ -196,31 +200,48 @@ static inline int key_id(const char *key, uint32_t klen)
         return KEY_IS("dir") ? K_DIR : -1;
     case 4:
         switch (key[0]) {
-        case 'a': return KEY_IS("args") ? K_ARGS : -1;
-        case 'c': return KEY_IS("cost") ? K_COST : -1;
-        case 'd': return KEY_IS("deps") ? K_DEPS : KEY_IS("dump") ? K_DUMP : KEY_IS("data") ? K_DATA : -1;
-        case 'm': return KEY_IS("mode") ? K_MODE : -1;
-        case 'n': return KEY_IS("name") ? K_NAME : -1;
-        case 's': return KEY_IS("site") ? K_SITE : -1;
-        default: return -1;
+        case 'a':
+            return KEY_IS("args") ? K_ARGS : -1;
+        case 'c':
+            return KEY_IS("cost") ? K_COST : -1;
+        case 'd':
+            return KEY_IS("deps") ? K_DEPS : KEY_IS("dump") ? K_DUMP : KEY_IS("data") ? K_DATA : -1;
+        case 'm':
+            return KEY_IS("mode") ? K_MODE : -1;
+        case 'n':
+            return KEY_IS("name") ? K_NAME : -1;
+        case 's':
+            return KEY_IS("site") ? K_SITE : -1;
+        default:
+            return -1;
         }
     case 5:
         return KEY_IS("shape") ? K_SHAPE : KEY_IS("dtype") ? K_DTYPE : -1;
     case 6:
         switch (key[0]) {
-        case 'k': return KEY_IS("kernel") ? K_KERNEL : -1;
-        case 'o': return KEY_IS("offset") ? K_OFFSET : -1;
-        case 's': return KEY_IS("scalar") ? K_SCALAR : -1;
-        case 't': return KEY_IS("tensor") ? K_TENSOR : -1;
-        default: return -1;
+        case 'k':
+            return KEY_IS("kernel") ? K_KERNEL : -1;
+        case 'o':
+            return KEY_IS("offset") ? K_OFFSET : -1;
+        case 's':
+            return KEY_IS("scalar") ? K_SCALAR : -1;
+        case 't':
+            return KEY_IS("tensor") ? K_TENSOR : -1;
+        default:
+            return -1;
         }
     case 7:
         switch (key[0]) {
-        case 'k': return KEY_IS("kernels") ? K_KERNELS : -1;
-        case 's': return KEY_IS("strides") ? K_STRIDES : -1;
-        case 't': return KEY_IS("tensors") ? K_TENSORS : -1;
-        case 'v': return KEY_IS("version") ? K_VERSION : -1;
-        default: return -1;
+        case 'k':
+            return KEY_IS("kernels") ? K_KERNELS : -1;
+        case 's':
+            return KEY_IS("strides") ? K_STRIDES : -1;
+        case 't':
+            return KEY_IS("tensors") ? K_TENSORS : -1;
+        case 'v':
+            return KEY_IS("version") ? K_VERSION : -1;
+        default:
+            return -1;
         }
     case 9:
         return KEY_IS("block_num") ? K_BLOCK_NUM : KEY_IS("predicate") ? K_PREDICATE : -1;
@@ -288,8 +309,8 @@ static inline int members_check(const graph *g, const members *ms, const jsonl_v
 
 /* Reads an integer field v (NULL: not given): a JSON number (every field read here is far below 2^53,
  * where doubles stop being exact). A missing optional field leaves *out unchanged. */
-static inline int int_val(const graph *g, const jsonl_val *v, const char *path, const char *key, bool required,
-                   int64_t min, int64_t max, int64_t *out, char *err, size_t errlen)
+static inline int int_val(const graph *g, const jsonl_val *v, const char *path, const char *key,
+                          bool required, int64_t min, int64_t max, int64_t *out, char *err, size_t errlen)
 {
     if (!v) {
         if (required)
@@ -347,7 +368,7 @@ static int get_u64(const graph *g, const jsonl_val *v, const char *field, uint64
 
 /* Reads a boolean field v (NULL: not given, *out unchanged). */
 static inline int bool_val(const graph *g, const jsonl_val *v, const char *path, const char *key, bool *out,
-                    char *err, size_t errlen)
+                           char *err, size_t errlen)
 {
     if (!v)
         return 0;
@@ -365,8 +386,8 @@ static int get_bool(const graph *g, const jsonl_val *obj, const char *key, const
 
 /* Reads a string field v (NULL: not given) of fewer than outlen bytes: *out points at it in the doc (valid
  * until the next line). A missing optional field leaves *out unchanged. */
-static inline int str_val(const graph *g, const jsonl_val *v, const char *path, const char *key, bool required,
-                   size_t outlen, const char **out, char *err, size_t errlen)
+static inline int str_val(const graph *g, const jsonl_val *v, const char *path, const char *key,
+                          bool required, size_t outlen, const char **out, char *err, size_t errlen)
 {
     if (!v) {
         if (required)
@@ -830,7 +851,7 @@ static const char *shape_text(const int64_t *shape, int ndim, char *buf, size_t 
 
 /* The shape's elements of dtype into *numel, or a "more than 2^53 bytes" error at path.key. */
 static inline int checked_numel(const graph *g, const int64_t *shape, int ndim, int dtype, const char *path,
-                         const char *key, uint64_t *numel, char *err, size_t errlen)
+                                const char *key, uint64_t *numel, char *err, size_t errlen)
 {
     if (numel_within(shape, ndim, dtype, numel))
         return 0;
@@ -1187,9 +1208,9 @@ static int tensor_intern(graph *g, const char *s, uint32_t len)
     return slot;
 }
 
-/* Binds (or rebinds) a tensor name (len >= 1 bytes) to a runtime-created buffer, and a->tensor to its slot. */
-static int bind_output(graph *g, const char *name, uint32_t len, graph_arg *a, const char *path, const char *key,
-                       char *err, size_t errlen)
+/* Binds (or rebinds) a tensor name (len >= 1 bytes) to a runtime-created buffer, a->tensor to its slot. */
+static int bind_output(graph *g, const char *name, uint32_t len, graph_arg *a, const char *path,
+                       const char *key, char *err, size_t errlen)
 {
     int slot = tensor_intern(g, name, len);
     if (slot < 0 || ensure_tensor_slot(g, slot) != 0)
@@ -1197,9 +1218,9 @@ static int bind_output(graph *g, const char *name, uint32_t len, graph_arg *a, c
     graph_tensor *gt = &g->tensors[slot];
     if (gt->external)
         return failk(g, err, errlen, path, key,
-                    "'%s' is an external tensor from the header; a runtime-created output needs "
-                    "a new name (use out_existing to write into it)",
-                    name);
+                     "'%s' is an external tensor from the header; a runtime-created output needs "
+                     "a new name (use out_existing to write into it)",
+                     name);
     gt->dtype = a->dtype;
     gt->ndim = a->ndim;
     memcpy(gt->shape, a->shape, sizeof(gt->shape));
@@ -1368,8 +1389,8 @@ static inline void args_path(char *buf, int i)
 /* The graph_dir named by the len bytes at s, or -1: the five names have five lengths. */
 static inline int dir_of(const char *s, uint32_t len)
 {
-    static const int by_len[13] = {-1, -1, DIR_IN, DIR_OUT, -1, DIR_INOUT, DIR_NO_DEP, -1, -1, -1, -1, -1,
-                                   DIR_OUT_EXISTING};
+    static const int by_len[13] = {-1, -1, DIR_IN, DIR_OUT, -1, DIR_INOUT,       DIR_NO_DEP,
+                                   -1, -1, -1,     -1,      -1, DIR_OUT_EXISTING};
     int d = len < 13 ? by_len[len] : -1;
     if (d < 0)
         return -1;
@@ -1380,7 +1401,8 @@ static inline int dir_of(const char *s, uint32_t len)
 }
 
 #define SCALAR_KEYS (KB(K_SCALAR) | KB(K_DTYPE) | KB(K_DUMP))
-#define OUT_KEYS (KB(K_DIR) | KB(K_TENSOR) | KB(K_SHAPE) | KB(K_DTYPE) | KB(K_MANUAL_DEP) | KB(K_DUMP) | KB(K_DATA))
+#define OUT_KEYS                                                                                             \
+    (KB(K_DIR) | KB(K_TENSOR) | KB(K_SHAPE) | KB(K_DTYPE) | KB(K_MANUAL_DEP) | KB(K_DUMP) | KB(K_DATA))
 #define ARG_KEYS (OUT_KEYS | KB(K_OFFSET) | KB(K_START_OFFSET) | KB(K_STRIDES) | KB(K_VERSION))
 
 /* Parses the "args" array of a submit/dummy. Output names are bound after
@@ -1417,7 +1439,8 @@ static int parse_args(graph *g, const jsonl_val *args, graph_op *op, char *err, 
             else if (is_bool(v))
                 s->value = jsonl_is(v, JSONL_TRUE) ? 1 : 0;
             else
-                return failk(g, err, errlen, path, "scalar", "must be a number or a boolean, got %s", jtype(v));
+                return failk(g, err, errlen, path, "scalar", "must be a number or a boolean, got %s",
+                             jtype(v));
             s->dtype = is_bool(v) ? DT_BOOL : DT_UINT64;
             if (dtype_val(g, mget(&ms, K_DTYPE), path, "dtype", false, &s->dtype, err, errlen) != 0)
                 return -1;
@@ -1486,7 +1509,8 @@ static int parse_args(graph *g, const jsonl_val *args, graph_op *op, char *err, 
             if (strcmp(out_names[j], out_names[k]) == 0)
                 return failk(g, err, errlen, path, "tensor", "output '%s' is created twice by one task",
                              out_names[k]);
-        if (bind_output(g, out_names[k], out_lens[k], &op->args[out_slots[k]], path, "tensor", err, errlen) != 0)
+        if (bind_output(g, out_names[k], out_lens[k], &op->args[out_slots[k]], path, "tensor", err, errlen) !=
+            0)
             return -1;
     }
     return 0;
@@ -1647,7 +1671,8 @@ static int bind_label(graph *g, const jsonl_val *idv, graph_op *op, char *err, s
 static int parse_task_common(graph *g, const members *ms, graph_op *op, char *err, size_t errlen)
 {
     int64_t bn = 1;
-    if (int_val(g, mget(ms, K_BLOCK_NUM), "", "block_num", false, 1, GRAPH_MAX_BLOCK_NUM, &bn, err, errlen) != 0)
+    if (int_val(g, mget(ms, K_BLOCK_NUM), "", "block_num", false, 1, GRAPH_MAX_BLOCK_NUM, &bn, err, errlen) !=
+        0)
         return -1;
     op->block_num = (int)bn;
     if (bool_val(g, mget(ms, K_SYNC_START), "", "sync_start", &op->sync_start, err, errlen) != 0 ||
@@ -1731,7 +1756,7 @@ static int close_scope(graph *g, char *err, size_t errlen)
 }
 
 #define SUBMIT_KEYS                                                                                          \
-    (KB(K_OP) | KB(K_ID) | KB(K_KERNEL) | KB(K_KERNELS) | KB(K_ARGS) | KB(K_DEPS) | KB(K_BLOCK_NUM) |       \
+    (KB(K_OP) | KB(K_ID) | KB(K_KERNEL) | KB(K_KERNELS) | KB(K_ARGS) | KB(K_DEPS) | KB(K_BLOCK_NUM) |        \
      KB(K_SYNC_START) | KB(K_COST) | KB(K_PREDICATE) | KB(K_EARLY_RESOLVE) | KB(K_ALLOW_EARLY_RESOLVE) |     \
      KB(K_DUMP))
 

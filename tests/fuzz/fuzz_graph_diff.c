@@ -12,9 +12,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../model/graph/graph_reader.h"
 #include "../../model/base/json_reader.h"
 #include "../../model/base/msg_text.h"
+#include "../../model/graph/graph_reader.h"
 #include "fuzzutil.h"
 
 /* The old reader's public functions, renamed so both readers link into one program. */
@@ -145,7 +145,8 @@ static void compare_parsers(const char *text, size_t len)
     for (size_t i = 0; i < fresh.nv; i++) {
         const jsonl_val *x = &a[i], *y = &b[i];
         if (x->type != y->type || x->span != y->span || x->count != y->count ||
-            (x->key == NULL) != (y->key == NULL) || (x->key && strcmp(x->key, y->key) != 0) || x->klen != y->klen ||
+            (x->key == NULL) != (y->key == NULL) || (x->key && strcmp(x->key, y->key) != 0) ||
+            x->klen != y->klen ||
             (x->type == JSONL_STRING && memcmp(x->str, y->str, (size_t)x->count + 1) != 0) ||
             (x->type == JSONL_NUMBER && !same_double(x->num, y->num)))
             abort();
@@ -168,7 +169,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         abort();
     int rn = graph_open(gn, path, e_new, sizeof(e_new));
     int ro = old_graph_open(go, path, e_old, sizeof(e_old));
-    /* the old reader predates the escaping of the bytes a terminal acts on: compare what the new one prints */
+    /* the old reader predates the escaping of bytes a terminal acts on: compare what the new one prints */
     if (ro != 0)
         msgtext_fix(e_old, sizeof(e_old));
     if (rn != ro || (rn != 0 && strcmp(e_new, e_old) != 0)) {
