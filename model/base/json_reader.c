@@ -1,9 +1,9 @@
 /* json_reader.c - jsonl_: the strict JSON reader of every file ptosim reads, and its messages. */
-/* Recursive descent into cJSON nodes or a flat doc: integers without strtod, no locale lookups, duplicate
- * keys, bad UTF-8 and out-of-range numbers refused. Both share the lexing (strings, numbers, white space,
- * the error's place and path); only what a value becomes differs. The lexing is also exported
- * (jsonl_lex_*) for the in-place scanner (sim/json/json_scan.c) and the windowed one (sim/json/json_stream.c), and
- * jsonl_message is every reader's message. */
+/* Recursive descent into cJSON nodes, or one loop into a flat doc: short integers and decimals without
+ * strtod, no locale lookups, duplicate keys, bad UTF-8 and out-of-range numbers refused. Both share the
+ * lexing (strings, numbers, white space, the error's place and path); only what a value becomes differs.
+ * The lexing is also exported (jsonl_lex_*) for the in-place scanner (sim/json/json_scan.c) and the
+ * windowed one (sim/json/json_stream.c), and jsonl_message is every reader's message. */
 #include "json_reader.h"
 #include "msg_text.h"
 
@@ -836,8 +836,8 @@ bool jsonl_lex_cut(const char *s, const char *end, const jsonl_error *e)
     return word && e->at == s && have < strlen(word) && memcmp(s, word, have) == 0;
 }
 
-/* The doc parser: the same grammar as value() and container() above, each value appended to ps->doc
- * instead of linked into a tree. */
+/* The doc parser (doc_parse_value): the same grammar as value() and container() above, each value appended
+ * to ps->doc instead of linked into a tree. */
 
 void jsonl_doc_init(jsonl_doc *d)
 {

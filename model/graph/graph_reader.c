@@ -21,6 +21,7 @@
 #define AUTO_ADDR_ALIGN 0x10000ULL     /* auto-assigned buffers start on 64 KiB */
 #define MAX_SCOPE_DEPTH GRAPH_MAX_SCOPE_DEPTH
 
+/* fail() with its arguments in ap. */
 static int vfail(const graph *g, char *err, size_t errlen, const char *field, const char *fmt, va_list ap)
 {
     char msg[GRAPH_ERR_MAX];
