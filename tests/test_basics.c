@@ -157,6 +157,8 @@ static void doc_same_as_tree(jsonl_doc *doc, const char *text)
         ck_assert_uint_eq(a[i].span, b[i].span);
         ck_assert_uint_eq(a[i].count, b[i].count);
         ck_assert_str_eq(a[i].key ? a[i].key : "(none)", b[i].key ? b[i].key : "(none)");
+        ck_assert_uint_eq(a[i].klen, b[i].klen);
+        ck_assert_uint_eq(a[i].klen, a[i].key ? strlen(a[i].key) : 0);
         if (a[i].type == JSONL_STRING)
             ck_assert_str_eq(a[i].str, b[i].str);
         if (a[i].type == JSONL_NUMBER)
@@ -203,6 +205,19 @@ START_TEST(the_doc_parser_reads_a_line_as_flat_values_in_document_order)
     ck_assert_double_eq(v[v->span - 1].num, 48);
     ck_assert_str_eq(v[1].str, "submit");
     ck_assert_uint_eq(v[1].count, 6);
+    /* each member's key length: "op" 2, "args" 4, "block_num" 9; an array's entries and the top have none */
+    ck_assert_uint_eq(v[0].klen, 0);
+    ck_assert_uint_eq(v[1].klen, 2);
+    ck_assert_uint_eq(args->klen, 4);
+    ck_assert_uint_eq(args[1].klen, 0);
+    ck_assert_uint_eq(args[2].klen, 3); /* "dir" */
+    ck_assert_uint_eq(v[v->span - 1].klen, 9);
+    /* the decoded key's bytes: k, U+00E9 (2 bytes of UTF-8), y */
+    const char *esc = "{\"k\\u00e9y\": 1}";
+    const jsonl_val *e = jsonl_doc_parse(&doc, esc, strlen(esc), NULL);
+    ck_assert_ptr_nonnull(e);
+    ck_assert_str_eq(e[1].key, "k\xc3\xa9y");
+    ck_assert_uint_eq(e[1].klen, 4);
     /* nothing to walk in a scalar or a NULL */
     const jsonl_val *none = NULL;
     k = 0;
@@ -215,6 +230,51 @@ START_TEST(the_doc_parser_reads_a_line_as_flat_values_in_document_order)
         k++;
     }
     ck_assert_int_eq(k, 0);
+    jsonl_doc_free(&doc);
+}
+END_TEST
+
+START_TEST(a_number_with_a_fraction_or_an_exponent_reads_as_strtod_reads_it)
+{
+    /* up to 15 significant digits and 10^22 either way are read without strtod (one correctly rounded
+     * multiplication or division); the rest go to strtod: every one must be strtod's double to the bit */
+    static const struct {
+        const char *text;
+        double want; /* the value, written by hand */
+    } nums[] = {
+        {"0.0883883476", 0.0883883476},
+        {"0.3", 0.3}, /* 3 / 10, not 3 * 0.1 (0.30000000000000004) */
+        {"-0.0", -0.0},
+        {"0e5", 0.0},
+        {"1.5e3", 1500.0},
+        {"123.456e-3", 0.123456},
+        {"1e22", 1e22},
+        {"1e23", 1e23},                           /* past 10^22: strtod */
+        {"0.000000000000000000000001", 1e-24},    /* past 10^-22 */
+        {"1.234567890123456", 1.234567890123456}, /* 16 digits: strtod */
+        {"999999999999999.9", 999999999999999.9},
+        {"0.00000000000000000000001e22", 0.1}, /* leading zeros are not significant */
+        {"5e-324", 5e-324},
+        {"1.7976931348623157e308", 1.7976931348623157e308},
+        {"-2.5E+2", -250.0},
+        {"100000000000000000000000e-2", 1e21}, /* 24 digits */
+    };
+    jsonl_doc doc;
+    jsonl_doc_init(&doc);
+    for (size_t i = 0; i < sizeof(nums) / sizeof(*nums); i++) {
+        const jsonl_val *v = jsonl_doc_parse(&doc, nums[i].text, strlen(nums[i].text), NULL);
+        ck_assert_ptr_nonnull(v);
+        ck_assert_int_eq(v->type, JSONL_NUMBER);
+        double want = nums[i].want, lib = strtod(nums[i].text, NULL);
+        ck_assert_msg(memcmp(&v->num, &want, sizeof(want)) == 0, "%s: %.17g, want %.17g", nums[i].text,
+                      v->num, want);
+        ck_assert_msg(memcmp(&v->num, &lib, sizeof(lib)) == 0, "%s: %.17g, strtod %.17g", nums[i].text,
+                      v->num, lib);
+        cJSON *c = jsonl_parse(nums[i].text, strlen(nums[i].text), NULL); /* the tree parser: the same */
+        ck_assert_ptr_nonnull(c);
+        ck_assert_msg(memcmp(&c->valuedouble, &want, sizeof(want)) == 0, "%s", nums[i].text);
+        cJSON_Delete(c);
+    }
     jsonl_doc_free(&doc);
 }
 END_TEST
@@ -269,6 +329,7 @@ START_TEST(the_line_parser_names_what_a_lenient_reading_would_change_and_where)
         const char *path; /* where */
     } bad[] = {
         {"{\"dup\": 1, \"dup\": 2}", 11, "duplicate key", "dup"},
+        {"{\"a\\u0062\": 1, \"ab\": 2}", 15, "duplicate key", "ab"}, /* the same key, once escaped */
         {"{\"a\": [0, {\"b\": {\"c\": 1, \"c\": 2}}]}", 25, "duplicate key", "a[1].b.c"},
         {"[\"ok\", \"\xff\"]", 8, "invalid UTF-8 in a string", "[1]"},
         {"{\"k\": \"\xc3\"}", 7, "invalid UTF-8 in a string", "k"},
@@ -1056,6 +1117,7 @@ Suite *suite_basics(void)
     tcase_add_test(tc, evq_interleaved_pushes_and_pops_keep_time_then_insertion_order);
     tcase_add_test(tc, the_line_parser_builds_what_cjson_builds);
     tcase_add_test(tc, the_doc_parser_reads_a_line_as_flat_values_in_document_order);
+    tcase_add_test(tc, a_number_with_a_fraction_or_an_exponent_reads_as_strtod_reads_it);
     tcase_add_test(tc, the_line_parser_points_at_the_first_bad_byte);
     tcase_add_test(tc, the_line_parser_names_what_a_lenient_reading_would_change_and_where);
     tcase_add_test(tc, the_scanner_lexes_as_the_parser_and_the_message_says_where);

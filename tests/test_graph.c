@@ -141,6 +141,43 @@ START_TEST(inputs_see_the_binding_before_an_output_rebinds_the_name)
 }
 END_TEST
 
+START_TEST(names_that_share_a_lookup_cache_entry_keep_their_own_tensors)
+{
+    /* the reader finds a loop's names again through a small cache by length and three bytes: "axbyc" and
+     * "azbwc" share an entry, and so do "ad" and "adt" (one the other's prefix); each keeps its tensor */
+    const char *dir = tu_tmpdir();
+    char *path = tu_write(
+        dir, "g.jsonl",
+        HDR
+        "{\"op\": \"submit\", \"kernel\": \"vadd\", \"args\": [{\"dir\": \"out\", \"tensor\": \"axbyc\", "
+        "\"dtype\": \"FLOAT32\", \"shape\": [2]}, {\"dir\": \"out\", \"tensor\": \"ad\", \"dtype\": "
+        "\"FLOAT32\", \"shape\": [5]}]}\n"
+        "{\"op\": \"submit\", \"kernel\": \"vadd\", \"args\": [{\"dir\": \"out\", \"tensor\": \"azbwc\", "
+        "\"dtype\": \"FLOAT32\", \"shape\": [3]}, {\"dir\": \"out\", \"tensor\": \"adt\", \"dtype\": "
+        "\"FLOAT32\", \"shape\": [6]}]}\n"
+        "{\"op\": \"submit\", \"kernel\": \"vadd\", \"args\": [{\"dir\": \"in\", \"tensor\": \"axbyc\"}, "
+        "{\"dir\": \"in\", \"tensor\": \"azbwc\"}, {\"dir\": \"in\", \"tensor\": \"ad\"}, {\"dir\": \"in\", "
+        "\"tensor\": \"adt\"}, {\"dir\": \"in\", \"tensor\": \"axbyc\"}]}\n");
+    graph g;
+    char err[GRAPH_ERR_MAX];
+    graph_op op;
+    ck_assert_int_eq(graph_open(&g, path, err, sizeof(err)), 0);
+    ck_assert_int_eq(graph_next(&g, &op, err, sizeof(err)), 1);
+    ck_assert_int_eq(graph_next(&g, &op, err, sizeof(err)), 1);
+    ck_assert_int_eq(op.args[0].tensor, 3); /* x is slot 0; axbyc 1, ad 2, then azbwc 3 and adt 4 */
+    ck_assert_int_eq(op.args[1].tensor, 4);
+    ck_assert_int_eq(graph_next(&g, &op, err, sizeof(err)), 1);
+    static const int slots[5] = {1, 3, 2, 4, 1}, lens[5] = {2, 3, 5, 6, 2};
+    for (int i = 0; i < 5; i++) {
+        ck_assert_int_eq(op.args[i].tensor, slots[i]);
+        ck_assert_int_eq(op.args[i].shape[0], lens[i]);
+    }
+    ck_assert_str_eq(strtab_key(&g.tensor_names, 3), "azbwc");
+    graph_close(&g);
+    free(path);
+}
+END_TEST
+
 START_TEST(memory_is_bounded_by_distinct_names_not_by_lines)
 {
     const char *dir = tu_tmpdir();
@@ -1347,6 +1384,7 @@ Suite *suite_graph(void)
     tcase_add_test(tc, valid_graph_streams_every_operation);
     tcase_add_test(tc, large_addresses_are_read_from_strings);
     tcase_add_test(tc, inputs_see_the_binding_before_an_output_rebinds_the_name);
+    tcase_add_test(tc, names_that_share_a_lookup_cache_entry_keep_their_own_tensors);
     tcase_add_test(tc, memory_is_bounded_by_distinct_names_not_by_lines);
     tcase_add_test(tc, a_long_line_does_not_keep_its_memory_for_the_lines_after_it);
     tcase_add_test(tc, bad_json_is_rejected_with_its_column);

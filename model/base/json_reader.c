@@ -1,13 +1,14 @@
 /* json_reader.c - jsonl_: the strict JSON reader of every file ptosim reads, and its messages. */
-/* Recursive descent into cJSON nodes or a flat doc: integers without strtod, no locale lookups, duplicate
- * keys, bad UTF-8 and out-of-range numbers refused. Both share the lexing (strings, numbers, white space,
- * the error's place and path); only what a value becomes differs. The lexing is also exported
- * (jsonl_lex_*) for the in-place scanner (sim/json/json_scan.c) and the windowed one (sim/json/json_stream.c), and
- * jsonl_message is every reader's message. */
+/* Recursive descent into cJSON nodes, or one loop into a flat doc: short integers and decimals without
+ * strtod, no locale lookups, duplicate keys, bad UTF-8 and out-of-range numbers refused. Both share the
+ * lexing (strings, numbers, white space, the error's place and path); only what a value becomes differs.
+ * The lexing is also exported (jsonl_lex_*) for the in-place scanner (sim/json/json_scan.c) and the
+ * windowed one (sim/json/json_stream.c), and jsonl_message is every reader's message. */
 #include "json_reader.h"
 #include "msg_text.h"
 
 #include <assert.h>
+#include <float.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -22,6 +23,7 @@ typedef struct level {
     bool object;     /* the container is an object */
     const char *key; /* the member's key (objects; NULL while the key is read) */
     int index;       /* the member's index (arrays) */
+    size_t ci;       /* the container's value in the doc (jsonl_doc_parse) */
 } level;
 
 typedef struct parser {
@@ -115,10 +117,25 @@ static cJSON *node(parser *ps, int type)
     return n;
 }
 
-static void ws(parser *ps)
+/* The first byte from p that is not white space: one test for the byte that ends it (above ' '). */
+static inline const char *past_ws(const char *p, const char *end)
 {
-    while (ps->p < ps->end && (*ps->p == ' ' || *ps->p == '\t' || *ps->p == '\n' || *ps->p == '\r'))
-        ps->p++;
+    while (p < end && (unsigned char)*p <= ' ' && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
+        p++;
+    return p;
+}
+
+/* past_ws where one space is usual (after ',' and ':'): that space, then a byte above ' ', one test each. */
+static inline const char *past_ws1(const char *p, const char *end)
+{
+    if (p < end && *p == ' ')
+        p++;
+    return p < end && (unsigned char)*p > ' ' ? p : past_ws(p, end);
+}
+
+static inline void ws(parser *ps)
+{
+    ps->p = past_ws(ps->p, ps->end);
 }
 
 static int hex4(const char *s, unsigned *out)
@@ -313,6 +330,66 @@ static bool digit(char c)
     return c >= '0' && c <= '9';
 }
 
+/* The value of the well-formed JSON number [s, end) when it has at most 15 significant digits and a power
+ * of ten of at most 22 either way (0.0883883476, 1.5e3): the digits and the power are exact doubles, so the
+ * one division or multiplication rounds the exact value once, to the double strtod gives (Clinger's fast
+ * path). false for any other, left to strtod; or where doubles are computed wider than double. */
+static bool exact_decimal(const char *s, const char *end, double *out)
+{
+#if FLT_EVAL_METHOD == 0
+    static const double p10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                                   1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+    const char *p = s;
+    bool neg = *p == '-';
+    p += neg;
+    uint64_t m = 0;
+    int sig = 0, scale = 0; /* significant digits in m; value = m * 10^(scale + exponent) */
+    for (; p < end && digit(*p); p++)
+        if (m || *p != '0') {
+            if (++sig > 15)
+                return false;
+            m = m * 10 + (uint64_t)(*p - '0');
+        }
+    if (p < end && *p == '.')
+        for (p++; p < end && digit(*p); p++) {
+            if (m || *p != '0') {
+                if (++sig > 15)
+                    return false;
+                m = m * 10 + (uint64_t)(*p - '0');
+            }
+            scale--;
+        }
+    if (p < end && (*p == 'e' || *p == 'E')) {
+        p++;
+        bool eneg = *p == '-';
+        p += *p == '-' || *p == '+';
+        int x = 0;
+        for (; p < end && digit(*p); p++) {
+            if (x > 1000) /* far beyond any power the fast path takes */
+                return false;
+            x = x * 10 + (*p - '0');
+        }
+        scale += eneg ? -x : x;
+    }
+    double v;
+    if (m == 0)
+        v = 0;
+    else if (scale >= 0 && scale <= 22)
+        v = (double)m * p10[scale];
+    else if (scale < 0 && scale >= -22)
+        v = (double)m / p10[-scale];
+    else
+        return false;
+    *out = neg ? -v : v;
+    return true;
+#else
+    (void)s;
+    (void)end;
+    (void)out;
+    return false;
+#endif
+}
+
 /* A number starting at ps->p into *out: integers of up to 15 digits exactly, without strtod; others
  * through strtod (no locale is set: '.' is the decimal point); beyond a double's range refused. With out
  * NULL the number is only checked: strtod runs only when the number could be out of range. */
@@ -368,7 +445,7 @@ static bool lex_number(parser *ps, double *out)
         d = (double)ip;
         if (neg)
             d = -d;
-    } else {
+    } else if (!exact_decimal(s, ps->p, &d)) {
         char buf[64];
         size_t len = (size_t)(ps->p - s);
         if (len < sizeof(buf)) {
@@ -759,8 +836,8 @@ bool jsonl_lex_cut(const char *s, const char *end, const jsonl_error *e)
     return word && e->at == s && have < strlen(word) && memcmp(s, word, have) == 0;
 }
 
-/* The doc parser: the same grammar as value() and container() above, each value appended to ps->doc
- * instead of linked into a tree. */
+/* The doc parser (doc_parse_value): the same grammar as value() and container() above, each value appended
+ * to ps->doc instead of linked into a tree. */
 
 void jsonl_doc_init(jsonl_doc *d)
 {
@@ -795,6 +872,7 @@ static inline size_t doc_push(jsonl_doc *d, jsonl_type t)
         return SIZE_MAX;
     jsonl_val *v = &d->v[d->nv];
     v->key = NULL;
+    v->klen = 0;
     v->num = 0;
     v->span = 1;
     v->count = 0;
@@ -802,22 +880,9 @@ static inline size_t doc_push(jsonl_doc *d, jsonl_type t)
     return d->nv++;
 }
 
-/* doc_push, an out-of-memory failure recorded at the current byte (as node() does). */
-static inline size_t doc_node(parser *ps, jsonl_type t)
-{
-    size_t i = doc_push(ps->doc, t);
-    if (i == SIZE_MAX) {
-        ps->err = ps->p;
-        ps->what = JSONL_OOM;
-    }
-    return i;
-}
-
-/* A string starting at the opening quote, unescaped into doc->text; returns it, or NULL. Most strings
- * (keys, names) hold no escape: their bytes are copied as they are scanned, in one pass; at the first
- * backslash the string is read again from its start by scan_string and unescape, so every error is
- * theirs. */
-static const char *doc_string(parser *ps, size_t *len)
+/* doc_string's general path, from the opening quote at ps->p: every string, escapes and UTF-8 checked, each
+ * error as scan_string and unescape report it. */
+static const char *doc_string_any(parser *ps, size_t *len)
 {
     const char *b = ps->p + 1, *q = b;
     char *out = ps->tout, *o = out;
@@ -862,117 +927,249 @@ static const char *doc_string(parser *ps, size_t *len)
     return out;
 }
 
-static bool doc_value(parser *ps);
-
-static bool doc_container(parser *ps, bool object)
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define ONES8 0x0101010101010101ULL
+/* The high bit of each byte of x (8 bytes of a string, the first in the low byte) that is not plain
+ * printable ASCII: a quote, a backslash, a control byte or a byte >= 0x80. A byte's bit may be wrong only
+ * above (after) a byte that is truly flagged: the lowest bit set is exact. */
+static inline uint64_t unplain8(uint64_t x)
 {
-    if (++ps->depth > MAX_DEPTH) {
-        ps->err = ps->p;
-        return false;
+    uint64_t qt = x ^ (ONES8 * '"'), bs = x ^ (ONES8 * '\\');
+    return (((qt - ONES8) & ~qt) | ((bs - ONES8) & ~bs) | (x - ONES8 * 0x20) | x) & (ONES8 * 0x80);
+}
+#endif
+
+/* The run of plain printable ASCII (STR_PLAIN) of a string from q, copied to out + (q - b) as it is scanned
+ * (b: the string's first byte); returns the first byte that is not plain, or end. Text never runs ahead of
+ * the input (a string's value and NUL fit in its raw bytes and quotes), so the 8 bytes written at a time
+ * stay inside the n + 1 bytes of text while q + 8 <= end. */
+static inline const char *plain_run(const char *b, const char *q, const char *end, char *out)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    while (end - q >= 8) {
+        uint64_t x, m;
+        memcpy(&x, q, 8);
+        memcpy(out + (q - b), &x, 8);
+        if ((m = unplain8(x)) != 0)
+            return q + (__builtin_ctzll(m) >> 3);
+        q += 8;
     }
-    jsonl_doc *d = ps->doc;
-    size_t ci = doc_node(ps, object ? JSONL_OBJECT : JSONL_ARRAY);
-    if (ci == SIZE_MAX)
-        return false;
-    char close = object ? '}' : ']';
-    ps->p++;
-    ws(ps);
-    if (ps->p < ps->end && *ps->p == close) {
-        ps->p++;
-        ps->depth--;
-        return true;
+#endif
+    while (q < end && STR_PLAIN[(unsigned char)*q]) {
+        out[q - b] = *q;
+        q++;
     }
-    uint32_t count = 0;
-    level *lv = &ps->at[ps->depth];
-    lv->object = object;
-    lv->key = NULL;
-    lv->index = 0;
-    for (;;) {
-        const char *key = NULL;
-        if (object) {
-            const char *key_at = ps->p;
-            size_t klen;
-            lv->key = NULL; /* a bad key is reported at the object */
-            if (ps->p >= ps->end || *ps->p != '"') {
-                ps->err = ps->p;
-                return false;
-            }
-            if (!(key = doc_string(ps, &klen)))
-                return false;
-            lv->key = key;
-            /* a second value under one key would be silently dropped by every lookup */
-            for (size_t k = ci + 1; k < d->nv; k += d->v[k].span)
-                if (d->v[k].key[0] == key[0] && same_key(d->v[k].key, key)) {
-                    refuse(ps, key_at, "duplicate key");
-                    return false;
-                }
-            ws(ps);
-            if (ps->p >= ps->end || *ps->p != ':') {
-                ps->err = ps->p;
-                return false;
-            }
-            ps->p++;
-            ws(ps);
-        }
-        size_t vi = d->nv;
-        if (!doc_value(ps))
-            return false;
-        d->v[vi].key = key;
-        count++;
-        ws(ps);
-        if (ps->p < ps->end && *ps->p == ',') {
-            ps->p++;
-            lv->index++;
-            ws(ps);
-            continue;
-        }
-        if (ps->p < ps->end && *ps->p == close) {
-            ps->p++;
-            ps->depth--;
-            d->v[ci].span = (uint32_t)(d->nv - ci); /* nv <= input bytes <= JSONL_DOC_MAX */
-            d->v[ci].count = count;
-            return true;
-        }
-        ps->err = ps->p;
-        return false;
-    }
+    return q;
 }
 
-static bool doc_value(parser *ps)
+/* Parses the one value at ps->p into ps->doc: the grammar of value() and container(), each value appended
+ * to the doc instead of linked into a tree, with the same errors at the same bytes (each level's key and
+ * index kept in ps->at for a message's path, as there). One loop with an explicit stack of open containers
+ * (ps->at), the next byte, the text and the values in locals: a graph line is mostly short keys, strings
+ * and integers, read here without a call. */
+static bool doc_parse_value(parser *ps)
 {
-    if (ps->p >= ps->end) {
-        ps->err = ps->p;
-        return false;
+    jsonl_doc *d = ps->doc;
+    const char *p = ps->p, *const end = ps->end;
+    char *tout = ps->tout;
+    jsonl_val *v = d->v;
+    size_t nv = d->nv, vcap = d->vcap, vi;
+    const char *key = NULL;  /* the key of the value read next (NULL: an array's entry, or the top) */
+    size_t klen = 0;         /* its length */
+    level *lv = NULL;        /* the innermost open container (NULL: none) */
+    const char *key_at, *kq; /* a member's opening quote, the byte that ended its key's plain run */
+
+/* Appends a value of type t under key at p (out of memory: a failure there, as node()'s). */
+#define PUSH(t)                                                                                              \
+    do {                                                                                                     \
+        if (nv == vcap) {                                                                                    \
+            d->nv = nv;                                                                                      \
+            if (!doc_grow(d)) {                                                                              \
+                ps->err = p;                                                                                 \
+                ps->what = JSONL_OOM;                                                                        \
+                goto fail;                                                                                   \
+            }                                                                                                \
+            v = d->v;                                                                                        \
+            vcap = d->vcap;                                                                                  \
+        }                                                                                                    \
+        vi = nv++;                                                                                           \
+        v[vi].key = key;                                                                                     \
+        v[vi].klen = (uint32_t)klen;                                                                         \
+        v[vi].num = 0;                                                                                       \
+        v[vi].span = 1;                                                                                      \
+        v[vi].count = 0;                                                                                     \
+        v[vi].type = (uint8_t)(t);                                                                           \
+    } while (0)
+
+value: /* a value at p */
+    if (p >= end) {
+        ps->err = p;
+        goto fail;
     }
-    size_t i;
-    switch (*ps->p) {
+    switch (*p) {
     case '{':
-        return doc_container(ps, true);
-    case '[':
-        return doc_container(ps, false);
+    case '[': {
+        bool object = *p == '{';
+        if (++ps->depth > MAX_DEPTH) {
+            ps->err = p;
+            goto fail;
+        }
+        PUSH(object ? JSONL_OBJECT : JSONL_ARRAY);
+        lv = &ps->at[ps->depth];
+        lv->object = object;
+        lv->key = NULL;
+        lv->index = 0;
+        lv->ci = vi;
+        p = past_ws(p + 1, end);
+        if (p < end && *p == (object ? '}' : ']')) {
+            p++;
+            ps->depth--;
+            lv = ps->depth ? &ps->at[ps->depth] : NULL;
+            goto after;
+        }
+        if (object)
+            goto member;
+        key = NULL;
+        klen = 0;
+        goto value;
+    }
     case '"': {
+        const char *b = p + 1, *q = plain_run(b, b, end, tout), *str;
         size_t len;
-        const char *s = doc_string(ps, &len);
-        if (!s || (i = doc_node(ps, JSONL_STRING)) == SIZE_MAX)
-            return false;
-        ps->doc->v[i].str = s;
-        ps->doc->v[i].count = (uint32_t)len; /* <= input bytes */
-        return true;
+        if (q < end && *q == '"') {
+            len = (size_t)(q - b);
+            tout[len] = '\0';
+            str = tout;
+            tout += len + 1;
+            p = q + 1;
+        } else {
+            ps->p = p;
+            ps->tout = tout;
+            if (!(str = doc_string_any(ps, &len)))
+                goto fail;
+            p = ps->p;
+            tout = ps->tout;
+        }
+        PUSH(JSONL_STRING);
+        v[vi].str = str;
+        v[vi].count = (uint32_t)len; /* <= input bytes */
+        goto after;
     }
     case 't':
-        return literal(ps, "true", 4) && doc_node(ps, JSONL_TRUE) != SIZE_MAX;
     case 'f':
-        return literal(ps, "false", 5) && doc_node(ps, JSONL_FALSE) != SIZE_MAX;
-    case 'n':
-        return literal(ps, "null", 4) && doc_node(ps, JSONL_NULL) != SIZE_MAX;
+    case 'n': {
+        static const char *const words[3] = {"true", "false", "null"};
+        static const jsonl_type types[3] = {JSONL_TRUE, JSONL_FALSE, JSONL_NULL};
+        int w = *p == 't' ? 0 : *p == 'f' ? 1 : 2;
+        size_t len = w == 1 ? 5 : 4;
+        ps->p = p;
+        if (!literal(ps, words[w], len))
+            goto fail;
+        p += len;
+        PUSH(types[w]);
+        goto after;
+    }
     default: {
+        /* a short integer, the most of a graph's numbers, read here exactly as lex_number reads it */
+        const char *dg = p + (*p == '-'), *q = dg;
+        uint64_t ip = 0;
         double x;
-        if (!lex_number(ps, &x) || (i = doc_node(ps, JSONL_NUMBER)) == SIZE_MAX)
-            return false;
-        ps->doc->v[i].num = x;
+        if (q < end && *q == '0')
+            q++;
+        else
+            while (q < end && (unsigned)(*q - '0') < 10) {
+                ip = ip * 10 + (uint64_t)(*q - '0');
+                q++;
+            }
+        if (q > dg && q - dg <= 15 &&
+            (q == end || (*q != '.' && *q != 'e' && *q != 'E' && (unsigned)(*q - '0') >= 10))) {
+            x = *p == '-' ? -(double)ip : (double)ip;
+            p = q;
+        } else {
+            ps->p = p;
+            if (!lex_number(ps, &x))
+                goto fail;
+            p = ps->p;
+        }
+        PUSH(JSONL_NUMBER);
+        v[vi].num = x;
+        goto after;
+    }
+    }
+
+after: /* a value was read, p just past it: the next member, the container's end, or the top's end */
+    if (!lv) {
+        ps->p = p;
+        ps->tout = tout;
+        d->nv = nv;
         return true;
     }
+    if (p < end && (unsigned char)*p <= ' ') /* ',' or the end follows a value at once, mostly */
+        p = past_ws(p, end);
+    if (p < end && *p == ',') {
+        p = past_ws1(p + 1, end);
+        lv->index++;
+        if (lv->object)
+            goto member;
+        key = NULL;
+        klen = 0;
+        goto value;
     }
+    if (p < end && *p == (lv->object ? '}' : ']')) {
+        p++;
+        v[lv->ci].span = (uint32_t)(nv - lv->ci); /* nv <= input bytes <= JSONL_DOC_MAX */
+        v[lv->ci].count = (uint32_t)lv->index + 1;
+        ps->depth--;
+        lv = ps->depth ? &ps->at[ps->depth] : NULL;
+        goto after;
+    }
+    ps->err = p;
+    goto fail;
+
+member: /* an object's member at p: its key, then its value */
+    key_at = p;
+    lv->key = NULL; /* a bad key is reported at the object */
+    if (p >= end || *p != '"') {
+        ps->err = p;
+        goto fail;
+    }
+    kq = plain_run(p + 1, p + 1, end, tout);
+    if (kq < end && *kq == '"') {
+        klen = (size_t)(kq - (p + 1));
+        tout[klen] = '\0';
+        key = tout;
+        tout += klen + 1;
+        p = kq + 1;
+    } else {
+        ps->p = p;
+        ps->tout = tout;
+        if (!(key = doc_string_any(ps, &klen)))
+            goto fail;
+        p = ps->p;
+        tout = ps->tout;
+    }
+    lv->key = key;
+    /* a second value under one key would be silently dropped by every lookup */
+    for (size_t k = lv->ci + 1; k < nv; k += v[k].span)
+        if (v[k].klen == klen && v[k].key[0] == key[0] && memcmp(v[k].key, key, klen) == 0) {
+            refuse(ps, key_at, "duplicate key");
+            goto fail;
+        }
+    if (p < end && (unsigned char)*p <= ' ') /* ':' follows a key at once, mostly */
+        p = past_ws(p, end);
+    if (p >= end || *p != ':') {
+        ps->err = p;
+        goto fail;
+    }
+    p = past_ws1(p + 1, end);
+    goto value;
+
+fail:
+    d->nv = nv;
+    if (!ps->err)
+        ps->p = p;
+    return false;
+#undef PUSH
 }
 
 const jsonl_val *jsonl_doc_parse(jsonl_doc *d, const char *s, size_t n, jsonl_error *e)
@@ -1005,7 +1202,7 @@ const jsonl_val *jsonl_doc_parse(jsonl_doc *d, const char *s, size_t n, jsonl_er
     ps.doc = d;
     ps.tout = d->text;
     ws(&ps);
-    bool ok = doc_value(&ps);
+    bool ok = doc_parse_value(&ps);
     if (ok) {
         ws(&ps);
         if (ps.p != ps.end) {
@@ -1038,7 +1235,13 @@ static bool doc_from(jsonl_doc *d, const cJSON *c, const char *key)
     size_t i = doc_push(d, t < (int)(sizeof(types) / sizeof(*types)) ? types[t] : JSONL_NULL);
     if (i == SIZE_MAX)
         return false;
-    d->v[i].key = key;
+    if (key) {
+        size_t klen = strlen(key);
+        if (klen > UINT32_MAX)
+            return false;
+        d->v[i].key = key;
+        d->v[i].klen = (uint32_t)klen;
+    }
     if (t == cJSON_Number) {
         d->v[i].num = c->valuedouble;
     } else if (t == cJSON_String) {

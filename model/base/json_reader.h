@@ -52,6 +52,7 @@ typedef struct jsonl_val {
     uint32_t span;  /* values in this one's subtree, itself included: this + span is the next sibling */
     uint32_t count; /* containers: members; strings: bytes */
     uint8_t type;   /* a jsonl_type */
+    uint32_t klen;  /* bytes of key (0 without one) */
 } jsonl_val;
 
 /* A parsed document: its values and the unescaped text of its strings and keys. The caller owns it;

@@ -21,16 +21,37 @@
 #define AUTO_ADDR_ALIGN 0x10000ULL     /* auto-assigned buffers start on 64 KiB */
 #define MAX_SCOPE_DEPTH GRAPH_MAX_SCOPE_DEPTH
 
+/* fail() with its arguments in ap. */
+static int vfail(const graph *g, char *err, size_t errlen, const char *field, const char *fmt, va_list ap)
+{
+    char msg[GRAPH_ERR_MAX];
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    snprintf(err, errlen, "%s:%ld: %s: %s", g->path, g->line, field, msg);
+    msgtext_fix(err, errlen); /* names, keys and values of a graph someone sent: no terminal controls */
+    return -1;
+}
+
 /* Formats "FILE:LINE: field: message" into err and returns -1. */
 static int fail(const graph *g, char *err, size_t errlen, const char *field, const char *fmt, ...)
 {
-    char msg[GRAPH_ERR_MAX];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof(msg), fmt, ap);
+    vfail(g, err, errlen, field, fmt, ap);
     va_end(ap);
-    snprintf(err, errlen, "%s:%ld: %s: %s", g->path, g->line, field, msg);
-    msgtext_fix(err, errlen); /* names, keys and values of a graph someone sent: no terminal controls */
+    return -1;
+}
+
+/* fail() at the field "path.key", or key when path is "": a line's field names are built only for a
+ * message, not for every field read. */
+static int failk(const graph *g, char *err, size_t errlen, const char *path, const char *key, const char *fmt,
+                 ...)
+{
+    char field[256];
+    snprintf(field, sizeof(field), "%s%s%s", path, path[0] ? "." : "", key);
+    va_list ap;
+    va_start(ap, fmt);
+    vfail(g, err, errlen, field, fmt, ap);
+    va_end(ap);
     return -1;
 }
 
@@ -136,39 +157,186 @@ static int check_keys(const graph *g, const jsonl_val *obj, const char *const *a
         for (const char *const *a = allowed; *a && !ok; a++)
             if ((*a)[0] == it->key[0] && (*a)[1] == it->key[1] && key_eq(*a, it->key))
                 ok = 1;
-        if (!ok) {
-            char field[256];
-            snprintf(field, sizeof(field), "%s%s%s", path, path[0] ? "." : "", it->key);
-            return fail(g, err, errlen, field, "unknown field");
-        }
+        if (!ok)
+            return failk(g, err, errlen, path, it->key, "unknown field");
     }
     return 0;
 }
 
-/* Reads an integer field: a JSON number (every field read here is far below
- * 2^53, where doubles stop being exact). A missing optional field leaves *out
- * unchanged. */
-static int get_int(const graph *g, const jsonl_val *obj, const char *key, const char *field, bool required,
-                   int64_t min, int64_t max, int64_t *out, char *err, size_t errlen)
+/* The keys of an op line and of its entries. An object of a line is sorted by key in one walk
+ * (members_of) instead of being searched once per field, and its unknown-field test is one mask test. */
+/* clang-format off */
+enum {
+    K_OP, K_ID, K_KERNEL, K_KERNELS, K_ARGS, K_DEPS, K_BLOCK_NUM, K_SYNC_START, K_COST, K_PREDICATE,
+    K_EARLY_RESOLVE, K_ALLOW_EARLY_RESOLVE, K_DUMP, K_SITE, K_MODE, K_TENSORS, K_NS, K_NAME,
+    K_DIR, K_TENSOR, K_SHAPE, K_OFFSET, K_START_OFFSET, K_STRIDES, K_DTYPE, K_VERSION, K_MANUAL_DEP,
+    K_DATA, K_SCALAR, K_COUNT
+};
+/* clang-format on */
+#define KB(k) (1u << (k))
+
+/* clang-format off */
+static const char *const KEY_NAMES[K_COUNT] = {
+    [K_OP] = "op", [K_ID] = "id", [K_KERNEL] = "kernel", [K_KERNELS] = "kernels", [K_ARGS] = "args",
+    [K_DEPS] = "deps", [K_BLOCK_NUM] = "block_num", [K_SYNC_START] = "sync_start", [K_COST] = "cost",
+    [K_PREDICATE] = "predicate", [K_EARLY_RESOLVE] = "early_resolve",
+    [K_ALLOW_EARLY_RESOLVE] = "allow_early_resolve", [K_DUMP] = "dump", [K_SITE] = "site", [K_MODE] = "mode",
+    [K_TENSORS] = "tensors", [K_NS] = "ns", [K_NAME] = "name", [K_DIR] = "dir", [K_TENSOR] = "tensor",
+    [K_SHAPE] = "shape", [K_OFFSET] = "offset", [K_START_OFFSET] = "start_offset", [K_STRIDES] = "strides",
+    [K_DTYPE] = "dtype", [K_VERSION] = "version", [K_MANUAL_DEP] = "manual_dep", [K_DATA] = "data",
+    [K_SCALAR] = "scalar"};
+/* clang-format on */
+
+/* Is the key of klen bytes at key the literal lit? (memcmp of a constant length: a few loads, no call) */
+#define KEY_IS(lit) (klen == sizeof(lit) - 1 && memcmp(key, lit, sizeof(lit) - 1) == 0)
+
+/* The K_ of the key of klen bytes at key, or -1: its length and first character pick the one candidate it
+ * can be. */
+static inline int key_id(const char *key, uint32_t klen)
 {
-    const jsonl_val *v = jget(obj, key);
+    switch (klen) {
+    case 2:
+        return KEY_IS("op") ? K_OP : KEY_IS("id") ? K_ID : KEY_IS("ns") ? K_NS : -1;
+    case 3:
+        return KEY_IS("dir") ? K_DIR : -1;
+    case 4:
+        switch (key[0]) {
+        case 'a':
+            return KEY_IS("args") ? K_ARGS : -1;
+        case 'c':
+            return KEY_IS("cost") ? K_COST : -1;
+        case 'd':
+            return KEY_IS("deps") ? K_DEPS : KEY_IS("dump") ? K_DUMP : KEY_IS("data") ? K_DATA : -1;
+        case 'm':
+            return KEY_IS("mode") ? K_MODE : -1;
+        case 'n':
+            return KEY_IS("name") ? K_NAME : -1;
+        case 's':
+            return KEY_IS("site") ? K_SITE : -1;
+        default:
+            return -1;
+        }
+    case 5:
+        return KEY_IS("shape") ? K_SHAPE : KEY_IS("dtype") ? K_DTYPE : -1;
+    case 6:
+        switch (key[0]) {
+        case 'k':
+            return KEY_IS("kernel") ? K_KERNEL : -1;
+        case 'o':
+            return KEY_IS("offset") ? K_OFFSET : -1;
+        case 's':
+            return KEY_IS("scalar") ? K_SCALAR : -1;
+        case 't':
+            return KEY_IS("tensor") ? K_TENSOR : -1;
+        default:
+            return -1;
+        }
+    case 7:
+        switch (key[0]) {
+        case 'k':
+            return KEY_IS("kernels") ? K_KERNELS : -1;
+        case 's':
+            return KEY_IS("strides") ? K_STRIDES : -1;
+        case 't':
+            return KEY_IS("tensors") ? K_TENSORS : -1;
+        case 'v':
+            return KEY_IS("version") ? K_VERSION : -1;
+        default:
+            return -1;
+        }
+    case 9:
+        return KEY_IS("block_num") ? K_BLOCK_NUM : KEY_IS("predicate") ? K_PREDICATE : -1;
+    case 10:
+        return KEY_IS("sync_start") ? K_SYNC_START : KEY_IS("manual_dep") ? K_MANUAL_DEP : -1;
+    case 12:
+        return KEY_IS("start_offset") ? K_START_OFFSET : -1;
+    case 13:
+        return KEY_IS("early_resolve") ? K_EARLY_RESOLVE : -1;
+    case 19:
+        return KEY_IS("allow_early_resolve") ? K_ALLOW_EARLY_RESOLVE : -1;
+    default:
+        return -1;
+    }
+}
+#undef KEY_IS
+
+/* The members of one object by key: v[k] is the member named KEY_NAMES[k] when bit k of present is set
+ * (a doc refuses a key given twice: it is the one jget finds); other: a member the table does not know. */
+typedef struct members {
+    const jsonl_val *v[K_COUNT];
+    uint32_t present;
+    bool other;
+} members;
+
+static inline void members_of(members *ms, const jsonl_val *obj)
+{
+    const jsonl_val *it;
+    ms->present = 0;
+    ms->other = false;
+    JSONL_FOREACH(it, obj)
+    {
+        int k = key_id(it->key, it->klen);
+        if (k < 0) {
+            ms->other = true;
+            continue;
+        }
+        ms->v[k] = it;
+        ms->present |= KB(k);
+    }
+}
+
+/* The member k of ms, or NULL. */
+static inline const jsonl_val *mget(const members *ms, int k)
+{
+    return ms->present >> k & 1 ? ms->v[k] : NULL;
+}
+
+/* check_keys for an object sorted into ms: allowed is a mask of KB(K_...) bits. The first member (in
+ * the line's order) that is not allowed is the one named, as check_keys names it. */
+static inline int members_check(const graph *g, const members *ms, const jsonl_val *obj, uint32_t allowed,
+                                const char *path, char *err, size_t errlen)
+{
+    if (!ms->other && !(ms->present & ~allowed))
+        return 0;
+    const jsonl_val *it;
+    JSONL_FOREACH(it, obj)
+    {
+        int k = key_id(it->key, it->klen);
+        if (k < 0 || !(allowed & KB(k)))
+            return failk(g, err, errlen, path, it->key, "unknown field");
+    }
+    return 0;
+}
+
+/* Reads an integer field v (NULL: not given): a JSON number (every field read here is far below 2^53,
+ * where doubles stop being exact). A missing optional field leaves *out unchanged. */
+static inline int int_val(const graph *g, const jsonl_val *v, const char *path, const char *key,
+                          bool required, int64_t min, int64_t max, int64_t *out, char *err, size_t errlen)
+{
     if (!v) {
         if (required)
-            return fail(g, err, errlen, field, "missing required field");
+            return failk(g, err, errlen, path, key, "missing required field");
         return 0;
     }
     if (!jsonl_is(v, JSONL_NUMBER)) /* "1" is not 1: one type per field */
-        return fail(g, err, errlen, field, "must be an integer (a JSON number), got %s", jtype(v));
+        return failk(g, err, errlen, path, key, "must be an integer (a JSON number), got %s", jtype(v));
     double d = v->num;
     if (d != floor(d) || fabs(d) > 9.007199254740992e15)
-        return fail(g, err, errlen, field, "must be an integer, got %.17g", d);
+        return failk(g, err, errlen, path, key, "must be an integer, got %.17g", d);
     int64_t x = (int64_t)d;
     if (x < min)
-        return fail(g, err, errlen, field, "must be >= %" PRId64 ", got %" PRId64, min, x);
+        return failk(g, err, errlen, path, key, "must be >= %" PRId64 ", got %" PRId64, min, x);
     if (x > max)
-        return fail(g, err, errlen, field, "must be <= %" PRId64 ", got %" PRId64, max, x);
+        return failk(g, err, errlen, path, key, "must be <= %" PRId64 ", got %" PRId64, max, x);
     *out = x;
     return 0;
+}
+
+/* int_val of obj's member key, the message at field. */
+static int get_int(const graph *g, const jsonl_val *obj, const char *key, const char *field, bool required,
+                   int64_t min, int64_t max, int64_t *out, char *err, size_t errlen)
+{
+    return int_val(g, jget(obj, key), "", field, required, min, max, out, err, errlen);
 }
 
 /* Reads an unsigned 64-bit value given as a number or as a decimal/0x-hex string. */
@@ -199,15 +367,39 @@ static int get_u64(const graph *g, const jsonl_val *v, const char *field, uint64
     return fail(g, err, errlen, field, "must be an integer or a string, got %s", jtype(v));
 }
 
-static int get_bool(const graph *g, const jsonl_val *obj, const char *key, const char *field, bool *out,
-                    char *err, size_t errlen)
+/* Reads a boolean field v (NULL: not given, *out unchanged). */
+static inline int bool_val(const graph *g, const jsonl_val *v, const char *path, const char *key, bool *out,
+                           char *err, size_t errlen)
 {
-    const jsonl_val *v = jget(obj, key);
     if (!v)
         return 0;
     if (!is_bool(v))
-        return fail(g, err, errlen, field, "must be true or false, got %s", jtype(v));
-    *out = jsonl_is(v, JSONL_TRUE);
+        return failk(g, err, errlen, path, key, "must be true or false, got %s", jtype(v));
+    *out = v->type == JSONL_TRUE;
+    return 0;
+}
+
+static int get_bool(const graph *g, const jsonl_val *obj, const char *key, const char *field, bool *out,
+                    char *err, size_t errlen)
+{
+    return bool_val(g, jget(obj, key), "", field, out, err, errlen);
+}
+
+/* Reads a string field v (NULL: not given) of fewer than outlen bytes: *out points at it in the doc (valid
+ * until the next line). A missing optional field leaves *out unchanged. */
+static inline int str_val(const graph *g, const jsonl_val *v, const char *path, const char *key,
+                          bool required, size_t outlen, const char **out, char *err, size_t errlen)
+{
+    if (!v) {
+        if (required)
+            return failk(g, err, errlen, path, key, "missing required field");
+        return 0;
+    }
+    if (!jsonl_is(v, JSONL_STRING))
+        return failk(g, err, errlen, path, key, "must be a string, got %s", jtype(v));
+    if (v->count >= outlen) /* the doc knows the length */
+        return failk(g, err, errlen, path, key, "longer than %zu characters", outlen - 1);
+    *out = v->str;
     return 0;
 }
 
@@ -216,61 +408,70 @@ static int get_str(const graph *g, const jsonl_val *obj, const char *key, const 
                    char *out, size_t outlen, char *err, size_t errlen)
 {
     const jsonl_val *v = jget(obj, key);
-    if (!v) {
-        if (required)
-            return fail(g, err, errlen, field, "missing required field");
-        return 0;
-    }
-    if (!jsonl_is(v, JSONL_STRING))
-        return fail(g, err, errlen, field, "must be a string, got %s", jtype(v));
-    size_t len = v->count; /* the doc knows the length */
-    if (len >= outlen)
-        return fail(g, err, errlen, field, "longer than %zu characters", outlen - 1);
-    memcpy(out, v->str, len + 1);
+    const char *s = NULL;
+    if (str_val(g, v, "", field, required, outlen, &s, err, errlen) != 0)
+        return -1;
+    if (s)
+        memcpy(out, s, (size_t)v->count + 1);
     return 0;
 }
 
 /* Reads an array of positive (or non-negative) integers. */
-static int get_dims(const graph *g, const jsonl_val *v, const char *field, int64_t min, int64_t *dims,
-                    int *ndim, char *err, size_t errlen)
+static int dims_val(const graph *g, const jsonl_val *v, const char *path, const char *key, int64_t min,
+                    int64_t *dims, int *ndim, char *err, size_t errlen)
 {
     if (!jsonl_is(v, JSONL_ARRAY))
-        return fail(g, err, errlen, field, "must be an array of integers, got %s", jtype(v));
+        return failk(g, err, errlen, path, key, "must be an array of integers, got %s", jtype(v));
     int n = 0;
     const jsonl_val *it;
     JSONL_FOREACH(it, v)
     {
         if (n == GRAPH_MAX_DIMS)
-            return fail(g, err, errlen, field, "more than %d dimensions", GRAPH_MAX_DIMS);
+            return failk(g, err, errlen, path, key, "more than %d dimensions", GRAPH_MAX_DIMS);
         if (!jsonl_is(it, JSONL_NUMBER))
-            return fail(g, err, errlen, field, "entries must be integers >= %" PRId64 ", got %s", min,
-                        jtype(it));
-        if (it->num != floor(it->num) || it->num < (double)min || it->num > 9.007199254740992e15)
-            return fail(g, err, errlen, field, "entries must be integers in [%" PRId64 ", 2^53], got %.17g",
-                        min, it->num);
+            return failk(g, err, errlen, path, key, "entries must be integers >= %" PRId64 ", got %s", min,
+                         jtype(it));
+        /* in [min, 2^53] first (min >= 0): the cast is then defined, and an integer casts back to itself */
+        if (!(it->num >= (double)min && it->num <= 9.007199254740992e15 &&
+              (double)(int64_t)it->num == it->num))
+            return failk(g, err, errlen, path, key,
+                         "entries must be integers in [%" PRId64 ", 2^53], got %.17g", min, it->num);
         dims[n++] = (int64_t)it->num;
     }
     if (n == 0)
-        return fail(g, err, errlen, field, "must have at least one dimension");
+        return failk(g, err, errlen, path, key, "must have at least one dimension");
     *ndim = n;
+    return 0;
+}
+
+static int get_dims(const graph *g, const jsonl_val *v, const char *field, int64_t min, int64_t *dims,
+                    int *ndim, char *err, size_t errlen)
+{
+    return dims_val(g, v, "", field, min, dims, ndim, err, errlen);
+}
+
+/* Reads a dtype field v (NULL: not given, *out unchanged unless required). */
+static int dtype_val(const graph *g, const jsonl_val *v, const char *path, const char *key, bool required,
+                     int *out, char *err, size_t errlen)
+{
+    const char *name = "";
+    if (!v && !required)
+        return 0;
+    if (str_val(g, v, path, key, required, 32, &name, err, errlen) != 0)
+        return -1;
+    int dt = dtype_parse(name); /* "" too: it is not FLOAT32 */
+    if (dt < 0)
+        return failk(g, err, errlen, path, key,
+                     "unknown dtype '%s' (FLOAT32, FLOAT16, BFLOAT16, INT8..INT64, UINT8..UINT64, BOOL)",
+                     name);
+    *out = dt;
     return 0;
 }
 
 static int get_dtype(const graph *g, const jsonl_val *obj, const char *key, const char *field, bool required,
                      int *out, char *err, size_t errlen)
 {
-    char name[32] = "";
-    if (!jget(obj, key) && !required)
-        return 0;
-    if (get_str(g, obj, key, field, required, name, sizeof(name), err, errlen) != 0)
-        return -1;
-    int dt = dtype_parse(name); /* "" too: it is not FLOAT32 */
-    if (dt < 0)
-        return fail(g, err, errlen, field,
-                    "unknown dtype '%s' (FLOAT32, FLOAT16, BFLOAT16, INT8..INT64, UINT8..UINT64, BOOL)",
-                    name);
-    *out = dt;
-    return 0;
+    return dtype_val(g, jget(obj, key), "", field, required, out, err, errlen);
 }
 
 /* Reads a non-negative integer member `key` of obj (if present) into *out,
@@ -621,9 +822,10 @@ static bool mul_within(uint64_t a, uint64_t b, uint64_t lim, uint64_t *out)
 
 /* Elements of a shape (entries >= 1), or false when the dtype's bytes of
  * them would pass GRAPH_MAX_BYTES. */
-static bool numel_within(const int64_t *shape, int ndim, int dtype, uint64_t *out)
+static inline bool numel_within(const int64_t *shape, int ndim, int dtype, uint64_t *out)
 {
-    uint64_t size = dtype_size(dtype) > 0 ? (uint64_t)dtype_size(dtype) : 1;
+    int ds = dtype_size(dtype);
+    uint64_t size = ds > 0 ? (uint64_t)ds : 1;
     uint64_t n = 1;
     for (int i = 0; i < ndim; i++)
         if (!mul_within(n, (uint64_t)shape[i], GRAPH_MAX_BYTES / size, &n))
@@ -648,15 +850,15 @@ static const char *shape_text(const int64_t *shape, int ndim, char *buf, size_t 
     return buf;
 }
 
-/* The shape's elements of dtype into *numel, or a "more than 2^53 bytes" error at field. */
-static int checked_numel(const graph *g, const int64_t *shape, int ndim, int dtype, const char *field,
-                         uint64_t *numel, char *err, size_t errlen)
+/* The shape's elements of dtype into *numel, or a "more than 2^53 bytes" error at path.key. */
+static inline int checked_numel(const graph *g, const int64_t *shape, int ndim, int dtype, const char *path,
+                                const char *key, uint64_t *numel, char *err, size_t errlen)
 {
     if (numel_within(shape, ndim, dtype, numel))
         return 0;
     char sh[160];
-    return fail(g, err, errlen, field, "%s x %s is more than 2^53 bytes (GRAPH_MAX_BYTES)",
-                shape_text(shape, ndim, sh, sizeof(sh)), dtype_name(dtype));
+    return failk(g, err, errlen, path, key, "%s x %s is more than 2^53 bytes (GRAPH_MAX_BYTES)",
+                 shape_text(shape, ndim, sh, sizeof(sh)), dtype_name(dtype));
 }
 
 /* Parses the header line. */
@@ -898,7 +1100,7 @@ static int parse_header(graph *g, const jsonl_val *h, char *err, size_t errlen)
         if (!sh)
             return fail(g, err, errlen, f, "missing required field");
         if (get_dims(g, sh, f, 1, gt->shape, &gt->ndim, err, errlen) != 0 ||
-            checked_numel(g, gt->shape, gt->ndim, gt->dtype, f, &gt->numel, err, errlen) != 0)
+            checked_numel(g, gt->shape, gt->ndim, gt->dtype, "", f, &gt->numel, err, errlen) != 0)
             return -1;
         gt->storage_numel = gt->numel;
         int64_t ver = 0;
@@ -962,18 +1164,64 @@ const char *graph_dir_name(graph_dir d)
     return DIR_NAMES[d];
 }
 
-/* Binds (or rebinds) a tensor name to a runtime-created buffer, and a->tensor to its slot. */
-static int bind_output(graph *g, const char *name, graph_arg *a, const char *field, char *err, size_t errlen)
+/* The name_cache entry of the tensor name of len (>= 1) bytes at s: its length and three of its bytes. */
+static inline int *name_entry(graph *g, const char *s, uint32_t len)
 {
-    int slot = strtab_intern(&g->tensor_names, name);
+    uint32_t h = len * 0x9E3779B1u ^ (unsigned char)s[0] ^ (uint32_t)(unsigned char)s[len - 1] << 8 ^
+                 (uint32_t)(unsigned char)s[len >> 1] << 16;
+    return &g->name_cache[(h * 0x9E3779B1u) >> 26];
+}
+
+/* Is slot's name the len bytes at s (which hold no NUL)? Compared a byte at a time: the slot's copy may be
+ * shorter than len. */
+static inline bool slot_is(const graph *g, int slot, const char *s, uint32_t len)
+{
+    const char *k = strtab_key(&g->tensor_names, slot);
+    uint32_t i = 0;
+    while (i < len && k[i] == s[i])
+        i++;
+    return i == len && k[len] == '\0';
+}
+
+/* The slot of the tensor name s (NUL-terminated, len bytes), or -1: strtab_find, through name_cache. */
+static int tensor_find(graph *g, const char *s, uint32_t len)
+{
+    if (len == 0)
+        return strtab_find(&g->tensor_names, s);
+    int *e = name_entry(g, s, len);
+    if (*e > 0 && slot_is(g, *e - 1, s, len))
+        return *e - 1;
+    int slot = strtab_find(&g->tensor_names, s);
+    if (slot >= 0)
+        *e = slot + 1;
+    return slot;
+}
+
+/* strtab_intern of the tensor name s (NUL-terminated, len >= 1 bytes), through name_cache. */
+static int tensor_intern(graph *g, const char *s, uint32_t len)
+{
+    int *e = name_entry(g, s, len);
+    if (*e > 0 && slot_is(g, *e - 1, s, len))
+        return *e - 1;
+    int slot = strtab_intern(&g->tensor_names, s);
+    if (slot >= 0)
+        *e = slot + 1;
+    return slot;
+}
+
+/* Binds (or rebinds) a tensor name (len >= 1 bytes) to a runtime-created buffer, a->tensor to its slot. */
+static int bind_output(graph *g, const char *name, uint32_t len, graph_arg *a, const char *path,
+                       const char *key, char *err, size_t errlen)
+{
+    int slot = tensor_intern(g, name, len);
     if (slot < 0 || ensure_tensor_slot(g, slot) != 0)
-        return fail(g, err, errlen, field, "out of memory");
+        return failk(g, err, errlen, path, key, "out of memory");
     graph_tensor *gt = &g->tensors[slot];
     if (gt->external)
-        return fail(g, err, errlen, field,
-                    "'%s' is an external tensor from the header; a runtime-created output needs "
-                    "a new name (use out_existing to write into it)",
-                    name);
+        return failk(g, err, errlen, path, key,
+                     "'%s' is an external tensor from the header; a runtime-created output needs "
+                     "a new name (use out_existing to write into it)",
+                     name);
     gt->dtype = a->dtype;
     gt->ndim = a->ndim;
     memcpy(gt->shape, a->shape, sizeof(gt->shape));
@@ -995,27 +1243,24 @@ static uint64_t created_storage_numel(uint64_t numel, int dtype)
     return size ? heap_round_output(numel * size) / size : numel;
 }
 
-/* Parses a runtime-created tensor ({"dir":"out"} arg or an alloc entry); the
- * name is bound by the caller after the whole op is read. */
-static int parse_new_tensor(graph *g, const jsonl_val *o, const char *path, const char *namekey, graph_arg *a,
-                            char *name, char *err, size_t errlen)
+/* Parses a runtime-created tensor ({"dir":"out"} arg or an alloc entry), sorted into ms; its name (member
+ * nk) into *name (in the doc), bound by the caller after the whole op is read. */
+static int parse_new_tensor(graph *g, const members *ms, const char *path, int nk, graph_arg *a,
+                            const char **name, char *err, size_t errlen)
 {
-    char f[160];
-    join_field(f, sizeof(f), path, namekey); /* path is at most "tensors[N]" */
-    if (get_str(g, o, namekey, f, true, name, GRAPH_NAME_MAX, err, errlen) != 0)
+    const char *namekey = KEY_NAMES[nk];
+    if (str_val(g, mget(ms, nk), path, namekey, true, GRAPH_NAME_MAX, name, err, errlen) != 0)
         return -1;
-    if (!name[0])
-        return fail(g, err, errlen, f, "must not be empty");
-    join_field(f, sizeof(f), path, "dtype");
-    if (get_dtype(g, o, "dtype", f, true, &a->dtype, err, errlen) != 0)
+    if (!(*name)[0])
+        return failk(g, err, errlen, path, namekey, "must not be empty");
+    if (dtype_val(g, mget(ms, K_DTYPE), path, "dtype", true, &a->dtype, err, errlen) != 0)
         return -1;
-    join_field(f, sizeof(f), path, "shape");
-    const jsonl_val *sh = jget(o, "shape");
+    const jsonl_val *sh = mget(ms, K_SHAPE);
     if (!sh)
-        return fail(g, err, errlen, f, "missing required field");
-    uint64_t numel;
-    if (get_dims(g, sh, f, 1, a->shape, &a->ndim, err, errlen) != 0 ||
-        checked_numel(g, a->shape, a->ndim, a->dtype, f, &numel, err, errlen) != 0)
+        return failk(g, err, errlen, path, "shape", "missing required field");
+    uint64_t numel = 0;
+    if (dims_val(g, sh, path, "shape", 1, a->shape, &a->ndim, err, errlen) != 0 ||
+        checked_numel(g, a->shape, a->ndim, a->dtype, path, "shape", &numel, err, errlen) != 0)
         return -1;
     int64_t s = 1; /* every partial product is at most numel */
     for (int d = a->ndim - 1; d >= 0; d--) {
@@ -1028,36 +1273,34 @@ static int parse_new_tensor(graph *g, const jsonl_val *o, const char *path, cons
     return 0;
 }
 
-/* Parses a view of an existing tensor into a. */
-static int parse_view(graph *g, const jsonl_val *o, const char *path, graph_arg *a, char *err, size_t errlen)
+/* Parses a view of an existing tensor, sorted into ms, into a. */
+static int parse_view(graph *g, const members *ms, const char *path, graph_arg *a, char *err, size_t errlen)
 {
-    char f[160], name[GRAPH_NAME_MAX];
-    join_field(f, sizeof(f), path, "tensor");
-    if (get_str(g, o, "tensor", f, true, name, sizeof(name), err, errlen) != 0)
+    const char *name = NULL;
+    if (str_val(g, mget(ms, K_TENSOR), path, "tensor", true, GRAPH_NAME_MAX, &name, err, errlen) != 0)
         return -1;
-    int slot = strtab_find(&g->tensor_names, name);
+    int slot = tensor_find(g, name, mget(ms, K_TENSOR)->count);
     if (slot < 0)
-        return fail(g, err, errlen, f,
-                    "unknown tensor '%s' (declare it in the header or create it with an \"out\" arg "
-                    "or an alloc first)",
-                    name);
+        return failk(g, err, errlen, path, "tensor",
+                     "unknown tensor '%s' (declare it in the header or create it with an \"out\" arg "
+                     "or an alloc first)",
+                     name);
     const graph_tensor *gt = &g->tensors[slot];
     a->tensor = slot;
     a->dtype = gt->dtype;
     a->version = gt->version;
     a->buffer_numel = gt->storage_numel;
 
-    const jsonl_val *sh = jget(o, "shape");
-    join_field(f, sizeof(f), path, "shape");
+    const jsonl_val *sh = mget(ms, K_SHAPE);
     if (sh) {
-        if (get_dims(g, sh, f, 1, a->shape, &a->ndim, err, errlen) != 0)
+        if (dims_val(g, sh, path, "shape", 1, a->shape, &a->ndim, err, errlen) != 0)
             return -1;
     } else {
         a->ndim = gt->ndim;
         memcpy(a->shape, gt->shape, sizeof(a->shape));
     }
-    uint64_t view_numel;
-    if (checked_numel(g, a->shape, a->ndim, a->dtype, f, &view_numel, err, errlen) != 0)
+    uint64_t view_numel = 0;
+    if (checked_numel(g, a->shape, a->ndim, a->dtype, path, "shape", &view_numel, err, errlen) != 0)
         return -1;
     /* default strides: the buffer's row-major strides when ranks agree;
      * beyond GRAPH_MAX_BYTES they stop growing, and the view cannot fit */
@@ -1068,30 +1311,30 @@ static int parse_view(graph *g, const jsonl_val *o, const char *path, graph_arg 
         if (!mul_within(s, (uint64_t)base_shape[d], GRAPH_MAX_BYTES, &s))
             s = GRAPH_MAX_BYTES + 1;
     }
-    const jsonl_val *st = jget(o, "strides");
+    const jsonl_val *st = mget(ms, K_STRIDES);
     if (st) {
         int n;
         int64_t tmp[GRAPH_MAX_DIMS];
-        join_field(f, sizeof(f), path, "strides");
-        if (get_dims(g, st, f, 1, tmp, &n, err, errlen) != 0)
+        if (dims_val(g, st, path, "strides", 1, tmp, &n, err, errlen) != 0)
             return -1;
         if (n != a->ndim)
-            return fail(g, err, errlen, f, "has %d entries but the view has %d dimensions", n, a->ndim);
+            return failk(g, err, errlen, path, "strides", "has %d entries but the view has %d dimensions", n,
+                         a->ndim);
         memcpy(a->strides, tmp, sizeof(tmp));
     }
-    const jsonl_val *off = jget(o, "offset");
-    const jsonl_val *so = jget(o, "start_offset");
+    const jsonl_val *off = mget(ms, K_OFFSET);
+    const jsonl_val *so = mget(ms, K_START_OFFSET);
     a->start_offset = 0;
     if (off && so)
         return fail(g, err, errlen, path, "give \"offset\" or \"start_offset\", not both");
     if (off) {
         int n;
         int64_t tmp[GRAPH_MAX_DIMS];
-        join_field(f, sizeof(f), path, "offset");
-        if (get_dims(g, off, f, 0, tmp, &n, err, errlen) != 0)
+        if (dims_val(g, off, path, "offset", 0, tmp, &n, err, errlen) != 0)
             return -1;
         if (n != a->ndim)
-            return fail(g, err, errlen, f, "has %d entries but the view has %d dimensions", n, a->ndim);
+            return failk(g, err, errlen, path, "offset", "has %d entries but the view has %d dimensions", n,
+                         a->ndim);
         for (int d = 0; d < n; d++) {
             uint64_t step;
             if (!mul_within((uint64_t)tmp[d], (uint64_t)a->strides[d], GRAPH_MAX_BYTES, &step) ||
@@ -1101,6 +1344,7 @@ static int parse_view(graph *g, const jsonl_val *o, const char *path, graph_arg 
                             gt->numel);
         }
     } else if (so) {
+        char f[160];
         join_field(f, sizeof(f), path, "start_offset");
         if (!jsonl_is(so, JSONL_NUMBER)) /* an element offset, below 2^53: only addresses may be strings */
             return fail(g, err, errlen, f, "must be a non-negative integer, got %s", jtype(so));
@@ -1124,22 +1368,51 @@ static int parse_view(graph *g, const jsonl_val *o, const char *path, graph_arg 
                     "view reaches element %" PRIu64 " but tensor '%s' has %" PRIu64 " elements", last, name,
                     gt->numel);
     int64_t ver = a->version;
-    join_field(f, sizeof(f), path, "version");
-    if (get_int(g, o, "version", f, false, 0, INT32_MAX, &ver, err, errlen) != 0)
+    if (int_val(g, mget(ms, K_VERSION), path, "version", false, 0, INT32_MAX, &ver, err, errlen) != 0)
         return -1;
     a->version = (int32_t)ver;
     return 0;
 }
 
+/* "args[i]" into buf (32 bytes): index_field's text, the common one-digit index without its loop. */
+static inline void args_path(char *buf, int i)
+{
+    if (i < 0 || i > 9) {
+        index_field(buf, 32, "args", i);
+        return;
+    }
+    memcpy(buf, "args[", 5);
+    buf[5] = (char)('0' + i);
+    buf[6] = ']';
+    buf[7] = '\0';
+}
+
+/* The graph_dir named by the len bytes at s, or -1: the five names have five lengths. */
+static inline int dir_of(const char *s, uint32_t len)
+{
+    static const int by_len[13] = {-1, -1, DIR_IN, DIR_OUT, -1, DIR_INOUT,       DIR_NO_DEP,
+                                   -1, -1, -1,     -1,      -1, DIR_OUT_EXISTING};
+    int d = len < 13 ? by_len[len] : -1;
+    if (d < 0)
+        return -1;
+    for (uint32_t i = 0; i < len; i++) /* a dozen bytes at most: no call */
+        if (s[i] != DIR_NAMES[d][i])
+            return -1;
+    return d;
+}
+
+#define SCALAR_KEYS (KB(K_SCALAR) | KB(K_DTYPE) | KB(K_DUMP))
+#define OUT_KEYS                                                                                             \
+    (KB(K_DIR) | KB(K_TENSOR) | KB(K_SHAPE) | KB(K_DTYPE) | KB(K_MANUAL_DEP) | KB(K_DUMP) | KB(K_DATA))
+#define ARG_KEYS (OUT_KEYS | KB(K_OFFSET) | KB(K_START_OFFSET) | KB(K_STRIDES) | KB(K_VERSION))
+
 /* Parses the "args" array of a submit/dummy. Output names are bound after
  * every arg is read: inputs see the bindings from before this op. */
 static int parse_args(graph *g, const jsonl_val *args, graph_op *op, char *err, size_t errlen)
 {
-    static const char *const tkeys[] = {"dir",   "tensor",  "shape",      "offset", "start_offset", "strides",
-                                        "dtype", "version", "manual_dep", "dump",   "data",         NULL};
     size_t data_off[GRAPH_MAX_TENSOR_ARGS];
-    static const char *const skeys[] = {"scalar", "dtype", "dump", NULL};
-    char out_names[GRAPH_MAX_TENSOR_ARGS][GRAPH_NAME_MAX];
+    const char *out_names[GRAPH_MAX_TENSOR_ARGS]; /* in the doc */
+    uint32_t out_lens[GRAPH_MAX_TENSOR_ARGS];
     int out_slots[GRAPH_MAX_TENSOR_ARGS];
     int nout = 0;
     if (!jsonl_is(args, JSONL_ARRAY))
@@ -1148,81 +1421,72 @@ static int parse_args(graph *g, const jsonl_val *args, graph_op *op, char *err, 
     const jsonl_val *o;
     JSONL_FOREACH(o, args)
     {
-        char path[48], f[96];
-        index_field(path, sizeof(path), "args", i);
+        char path[32];
+        args_path(path, i);
         if (!jsonl_is(o, JSONL_OBJECT))
             return fail(g, err, errlen, path, "must be an object, got %s", jtype(o));
-        if (jget(o, "scalar")) {
-            if (check_keys(g, o, skeys, path, err, errlen) != 0)
+        members ms;
+        members_of(&ms, o);
+        const jsonl_val *v = mget(&ms, K_SCALAR);
+        if (v) {
+            if (members_check(g, &ms, o, SCALAR_KEYS, path, err, errlen) != 0)
                 return -1;
             if (op->nscalars == GRAPH_MAX_SCALAR_ARGS)
                 return fail(g, err, errlen, path, "more than %d scalar args (CORE_MAX_SCALAR_ARGS)",
                             GRAPH_MAX_SCALAR_ARGS);
             graph_scalar *s = &op->scalars[op->nscalars];
-            const jsonl_val *v = jget(o, "scalar");
-            join_field(f, sizeof(f), path, "scalar");
             if (jsonl_is(v, JSONL_NUMBER))
                 s->value = v->num;
             else if (is_bool(v))
                 s->value = jsonl_is(v, JSONL_TRUE) ? 1 : 0;
             else
-                return fail(g, err, errlen, f, "must be a number or a boolean, got %s", jtype(v));
+                return failk(g, err, errlen, path, "scalar", "must be a number or a boolean, got %s",
+                             jtype(v));
             s->dtype = is_bool(v) ? DT_BOOL : DT_UINT64;
-            join_field(f, sizeof(f), path, "dtype");
-            if (get_dtype(g, o, "dtype", f, false, &s->dtype, err, errlen) != 0)
+            if (dtype_val(g, mget(&ms, K_DTYPE), path, "dtype", false, &s->dtype, err, errlen) != 0)
                 return -1;
             s->dump = false;
-            join_field(f, sizeof(f), path, "dump");
-            if (get_bool(g, o, "dump", f, &s->dump, err, errlen) != 0)
+            if (bool_val(g, mget(&ms, K_DUMP), path, "dump", &s->dump, err, errlen) != 0)
                 return -1;
             op->nscalars++;
             i++;
             continue;
         }
-        if (check_keys(g, o, tkeys, path, err, errlen) != 0)
+        if (members_check(g, &ms, o, ARG_KEYS, path, err, errlen) != 0)
             return -1;
         if (op->nargs == GRAPH_MAX_TENSOR_ARGS)
             return fail(g, err, errlen, path, "more than %d tensor args (CORE_MAX_TENSOR_ARGS)",
                         GRAPH_MAX_TENSOR_ARGS);
         graph_arg *a = &op->args[op->nargs];
         memset(a, 0, sizeof(*a));
-        char dir[32] = "";
-        join_field(f, sizeof(f), path, "dir");
-        if (get_str(g, o, "dir", f, true, dir, sizeof(dir), err, errlen) != 0)
+        const char *dir = "";
+        if (str_val(g, mget(&ms, K_DIR), path, "dir", true, 32, &dir, err, errlen) != 0)
             return -1;
-        int d = -1;
-        for (int k = 0; k < 5; k++)
-            if (dir[0] == DIR_NAMES[k][0] && key_eq(dir, DIR_NAMES[k]))
-                d = k;
+        int d = dir_of(dir, mget(&ms, K_DIR)->count);
         if (d < 0)
-            return fail(g, err, errlen, f,
-                        "unknown direction '%s' (expected in, out, inout, out_existing or no_dep)", dir);
+            return failk(g, err, errlen, path, "dir",
+                         "unknown direction '%s' (expected in, out, inout, out_existing or no_dep)", dir);
         a->dir = (graph_dir)d;
         if (a->dir == DIR_OUT) {
-            static const char *const okeys[] = {"dir",        "tensor", "shape", "dtype",
-                                                "manual_dep", "dump",   "data",  NULL};
-            if (check_keys(g, o, okeys, path, err, errlen) != 0)
+            if (members_check(g, &ms, o, OUT_KEYS, path, err, errlen) != 0)
                 return -1;
-            if (parse_new_tensor(g, o, path, "tensor", a, out_names[nout], err, errlen) != 0)
+            if (parse_new_tensor(g, &ms, path, K_TENSOR, a, &out_names[nout], err, errlen) != 0)
                 return -1;
+            out_lens[nout] = mget(&ms, K_TENSOR)->count;
             out_slots[nout++] = op->nargs;
         } else {
-            if (jget(o, "dtype")) {
-                join_field(f, sizeof(f), path, "dtype");
-                return fail(g, err, errlen, f,
-                            "only \"out\" args declare a dtype; a view takes its tensor's");
-            }
-            if (parse_view(g, o, path, a, err, errlen) != 0)
+            if (mget(&ms, K_DTYPE))
+                return failk(g, err, errlen, path, "dtype",
+                             "only \"out\" args declare a dtype; a view takes its tensor's");
+            if (parse_view(g, &ms, path, a, err, errlen) != 0)
                 return -1;
         }
-        join_field(f, sizeof(f), path, "manual_dep");
-        if (get_bool(g, o, "manual_dep", f, &a->manual_dep, err, errlen) != 0)
+        if (bool_val(g, mget(&ms, K_MANUAL_DEP), path, "manual_dep", &a->manual_dep, err, errlen) != 0 ||
+            bool_val(g, mget(&ms, K_DUMP), path, "dump", &a->dump, err, errlen) != 0)
             return -1;
-        join_field(f, sizeof(f), path, "dump");
-        if (get_bool(g, o, "dump", f, &a->dump, err, errlen) != 0)
-            return -1;
-        const jsonl_val *dv = jget(o, "data");
+        const jsonl_val *dv = mget(&ms, K_DATA);
         if (dv) {
+            char f[96];
             join_field(f, sizeof(f), path, "data");
             if (a->dir == DIR_IN || a->dir == DIR_NO_DEP)
                 return fail(
@@ -1240,13 +1504,14 @@ static int parse_args(graph *g, const jsonl_val *args, graph_op *op, char *err, 
     for (int k = 0; k < op->nargs; k++) /* the buffer may have moved while it grew */
         op->args[k].data = op->args[k].ndata ? g->databuf + data_off[k] : NULL;
     for (int k = 0; k < nout; k++) {
-        char f[96], slot[32];
-        index_field(slot, sizeof(slot), "args", out_slots[k]);
-        join_field(f, sizeof(f), slot, "tensor");
+        char path[32];
+        args_path(path, out_slots[k]);
         for (int j = 0; j < k; j++)
             if (strcmp(out_names[j], out_names[k]) == 0)
-                return fail(g, err, errlen, f, "output '%s' is created twice by one task", out_names[k]);
-        if (bind_output(g, out_names[k], &op->args[out_slots[k]], f, err, errlen) != 0)
+                return failk(g, err, errlen, path, "tensor", "output '%s' is created twice by one task",
+                             out_names[k]);
+        if (bind_output(g, out_names[k], out_lens[k], &op->args[out_slots[k]], path, "tensor", err, errlen) !=
+            0)
             return -1;
     }
     return 0;
@@ -1257,8 +1522,9 @@ static const graph_kernel *resolve_kernel(graph *g, const jsonl_val *v, const ch
                                           size_t errlen)
 {
     if (jsonl_is(v, JSONL_STRING)) {
-        for (int i = 0; i < g->nkernels; i++)
-            if (g->kernels[i].name[0] == v->str[0] && key_eq(g->kernels[i].name, v->str))
+        /* a name shorter than the array it is in: the bytes compared, its NUL included, are all there */
+        for (int i = 0; i < g->nkernels && v->count < GRAPH_NAME_MAX; i++)
+            if (g->kernels[i].name[0] == v->str[0] && memcmp(g->kernels[i].name, v->str, v->count + 1) == 0)
                 return &g->kernels[i];
         fail(g, err, errlen, field, "unknown kernel '%s' (not in the header's kernel table)", v->str);
         return NULL;
@@ -1276,10 +1542,10 @@ static const graph_kernel *resolve_kernel(graph *g, const jsonl_val *v, const ch
     return NULL;
 }
 
-static int parse_kernels(graph *g, const jsonl_val *line, graph_op *op, char *err, size_t errlen)
+static int parse_kernels(graph *g, const members *ms, graph_op *op, char *err, size_t errlen)
 {
-    const jsonl_val *one = jget(line, "kernel");
-    const jsonl_val *three = jget(line, "kernels");
+    const jsonl_val *one = mget(ms, K_KERNEL);
+    const jsonl_val *three = mget(ms, K_KERNELS);
     op->kernel_ids[0] = op->kernel_ids[1] = op->kernel_ids[2] = -1;
     if (one && three)
         return fail(g, err, errlen, "kernel", "give \"kernel\" or \"kernels\", not both");
@@ -1322,9 +1588,9 @@ static int parse_kernels(graph *g, const jsonl_val *line, graph_op *op, char *er
     return 0;
 }
 
-static int parse_deps(graph *g, const jsonl_val *line, graph_op *op, char *err, size_t errlen)
+/* Reads the op's "deps" (NULL: none). */
+static int parse_deps(graph *g, const jsonl_val *deps, graph_op *op, char *err, size_t errlen)
 {
-    const jsonl_val *deps = jget(line, "deps");
     op->ndeps = 0;
     op->deps = g->depbuf;
     if (!deps)
@@ -1345,18 +1611,20 @@ static int parse_deps(graph *g, const jsonl_val *line, graph_op *op, char *err, 
     int i = 0;
     JSONL_FOREACH(v, deps)
     {
-        char f[32];
-        index_field(f, sizeof(f), "deps", i);
+        char f[32]; /* "deps[i]", written only for a message */
         graph_dep *d = &op->deps[i];
         if (jsonl_is(v, JSONL_STRING)) {
             d->label = strtab_find(&g->labels, v->str);
-            if (d->label < 0)
+            if (d->label < 0) {
+                index_field(f, sizeof(f), "deps", i);
                 return fail(g, err, errlen, f, "unknown task '%s' (no earlier op has that \"id\")", v->str);
+            }
             d->raw_id = 0;
         } else if (jsonl_is(v, JSONL_NUMBER) && v->num == -1) {
             d->raw_id = UINT64_MAX; /* PTO2TaskId::invalid(): the run ends with code 5, as in the runtime */
             d->label = -1;
         } else if (jsonl_is(v, JSONL_NUMBER)) {
+            index_field(f, sizeof(f), "deps", i);
             if (get_u64(g, v, f, &d->raw_id, err, errlen) != 0)
                 return -1;
             if ((d->raw_id >> 32) > 3)
@@ -1364,6 +1632,7 @@ static int parse_deps(graph *g, const jsonl_val *line, graph_op *op, char *err, 
                             d->raw_id, d->raw_id >> 32);
             d->label = -1;
         } else {
+            index_field(f, sizeof(f), "deps", i);
             return fail(g, err, errlen, f, "must be a task label (string) or a task id, got %s", jtype(v));
         }
         i++;
@@ -1372,15 +1641,15 @@ static int parse_deps(graph *g, const jsonl_val *line, graph_op *op, char *err, 
     return 0;
 }
 
-/* Binds the op's "id" label, after its deps were resolved. */
-static int bind_label(graph *g, const jsonl_val *line, graph_op *op, char *err, size_t errlen)
+/* Binds the op's "id" label (idv, NULL when not given), after its deps were resolved. */
+static int bind_label(graph *g, const jsonl_val *idv, graph_op *op, char *err, size_t errlen)
 {
-    char label[GRAPH_NAME_MAX] = "";
+    const char *label = "";
     op->label = -1;
-    if (get_str(g, line, "id", "id", false, label, sizeof(label), err, errlen) != 0)
+    if (str_val(g, idv, "", "id", false, GRAPH_NAME_MAX, &label, err, errlen) != 0)
         return -1;
     if (!label[0]) {
-        if (jget(line, "id"))
+        if (idv)
             return fail(g, err, errlen, "id", "must not be empty");
         return 0;
     }
@@ -1400,22 +1669,23 @@ static int bind_label(graph *g, const jsonl_val *line, graph_op *op, char *err, 
     return 0;
 }
 
-static int parse_task_common(graph *g, const jsonl_val *line, graph_op *op, char *err, size_t errlen)
+static int parse_task_common(graph *g, const members *ms, graph_op *op, char *err, size_t errlen)
 {
     int64_t bn = 1;
-    if (get_int(g, line, "block_num", "block_num", false, 1, GRAPH_MAX_BLOCK_NUM, &bn, err, errlen) != 0)
+    if (int_val(g, mget(ms, K_BLOCK_NUM), "", "block_num", false, 1, GRAPH_MAX_BLOCK_NUM, &bn, err, errlen) !=
+        0)
         return -1;
     op->block_num = (int)bn;
-    if (get_bool(g, line, "sync_start", "sync_start", &op->sync_start, err, errlen) != 0 ||
-        get_bool(g, line, "early_resolve", "early_resolve", &op->early_resolve, err, errlen) != 0 ||
-        get_bool(g, line, "predicate", "predicate", &op->predicate, err, errlen) != 0 ||
-        get_bool(g, line, "dump", "dump", &op->dump_task, err, errlen) != 0)
+    if (bool_val(g, mget(ms, K_SYNC_START), "", "sync_start", &op->sync_start, err, errlen) != 0 ||
+        bool_val(g, mget(ms, K_EARLY_RESOLVE), "", "early_resolve", &op->early_resolve, err, errlen) != 0 ||
+        bool_val(g, mget(ms, K_PREDICATE), "", "predicate", &op->predicate, err, errlen) != 0 ||
+        bool_val(g, mget(ms, K_DUMP), "", "dump", &op->dump_task, err, errlen) != 0)
         return -1;
     /* allow_early_resolve: the runtime's own name of the flag (Arg::set_allow_early_resolve) */
-    if (jget(line, "allow_early_resolve")) {
-        bool given = jget(line, "early_resolve") != NULL, was = op->early_resolve;
-        if (get_bool(g, line, "allow_early_resolve", "allow_early_resolve", &op->early_resolve, err,
-                     errlen) != 0)
+    const jsonl_val *aer = mget(ms, K_ALLOW_EARLY_RESOLVE);
+    if (aer) {
+        bool given = mget(ms, K_EARLY_RESOLVE) != NULL, was = op->early_resolve;
+        if (bool_val(g, aer, "", "allow_early_resolve", &op->early_resolve, err, errlen) != 0)
             return -1;
         if (given && was != op->early_resolve)
             return fail(
@@ -1424,7 +1694,7 @@ static int parse_task_common(graph *g, const jsonl_val *line, graph_op *op, char
                 "one",
                 op->early_resolve ? "true" : "false", was ? "true" : "false");
     }
-    const jsonl_val *cost = jget(line, "cost");
+    const jsonl_val *cost = mget(ms, K_COST);
     if (cost) {
         /* the pipe form needs one core type: a single kernel, or SPMD of one */
         int core = -1;
@@ -1445,12 +1715,12 @@ static int parse_task_common(graph *g, const jsonl_val *line, graph_op *op, char
             return -1;
         op->has_cost = true;
     }
-    const jsonl_val *args = jget(line, "args");
-    if (parse_deps(g, line, op, err, errlen) != 0)
+    const jsonl_val *args = mget(ms, K_ARGS);
+    if (parse_deps(g, mget(ms, K_DEPS), op, err, errlen) != 0)
         return -1;
     if (args && parse_args(g, args, op, err, errlen) != 0)
         return -1;
-    return bind_label(g, line, op, err, errlen);
+    return bind_label(g, mget(ms, K_ID), op, err, errlen);
 }
 
 /* An op's defaults, before its line is read. */
@@ -1486,24 +1756,32 @@ static int close_scope(graph *g, char *err, size_t errlen)
     return 0;
 }
 
+#define SUBMIT_KEYS                                                                                          \
+    (KB(K_OP) | KB(K_ID) | KB(K_KERNEL) | KB(K_KERNELS) | KB(K_ARGS) | KB(K_DEPS) | KB(K_BLOCK_NUM) |        \
+     KB(K_SYNC_START) | KB(K_COST) | KB(K_PREDICATE) | KB(K_EARLY_RESOLVE) | KB(K_ALLOW_EARLY_RESOLVE) |     \
+     KB(K_DUMP))
+
 static int parse_op(graph *g, const jsonl_val *line, graph_op *op, char *err, size_t errlen)
 {
-    char kind[32] = "";
+    const char *kind = "";
     op_reset(g, op);
     if (!jsonl_is(line, JSONL_OBJECT))
         return fail(g, err, errlen, "op", "each line must be a JSON object, got %s", jtype(line));
-    if (get_str(g, line, "op", "op", true, kind, sizeof(kind), err, errlen) != 0)
+    members ms;
+    members_of(&ms, line);
+    if (str_val(g, mget(&ms, K_OP), "", "op", true, 32, &kind, err, errlen) != 0)
         return -1;
     if (kind[0] == 's' && key_eq(kind, "scope_begin")) {
-        static const char *const keys[] = {"op", "site", "mode", NULL};
-        char mode[16] = "auto";
-        if (check_keys(g, line, keys, "", err, errlen) != 0)
+        const char *mode = "auto", *site = NULL;
+        if (members_check(g, &ms, line, KB(K_OP) | KB(K_SITE) | KB(K_MODE), "", err, errlen) != 0)
             return -1;
         op->kind = OP_SCOPE_BEGIN;
         memcpy(op->site, "(unknown):0", sizeof("(unknown):0"));
-        if (get_str(g, line, "site", "site", false, op->site, sizeof(op->site), err, errlen) != 0 ||
-            get_str(g, line, "mode", "mode", false, mode, sizeof(mode), err, errlen) != 0)
+        if (str_val(g, mget(&ms, K_SITE), "", "site", false, sizeof(op->site), &site, err, errlen) != 0 ||
+            str_val(g, mget(&ms, K_MODE), "", "mode", false, 16, &mode, err, errlen) != 0)
             return -1;
+        if (site)
+            memcpy(op->site, site, strlen(site) + 1); /* shorter than op->site: str_val checked */
         if (strcmp(mode, "manual") == 0)
             op->manual = true;
         else if (strcmp(mode, "auto") != 0)
@@ -1511,41 +1789,34 @@ static int parse_op(graph *g, const jsonl_val *line, graph_op *op, char *err, si
         return open_scope(g, err, errlen);
     }
     if (kind[0] == 's' && key_eq(kind, "scope_end")) {
-        static const char *const keys[] = {"op", NULL};
-        if (check_keys(g, line, keys, "", err, errlen) != 0)
+        if (members_check(g, &ms, line, KB(K_OP), "", err, errlen) != 0)
             return -1;
         op->kind = OP_SCOPE_END;
         return close_scope(g, err, errlen);
     }
     if (kind[0] == 's' && key_eq(kind, "submit")) {
-        static const char *const keys[] = {"op",   "id",        "kernel",        "kernels",
-                                           "args", "deps",      "block_num",     "sync_start",
-                                           "cost", "predicate", "early_resolve", "allow_early_resolve",
-                                           "dump", NULL};
-        if (check_keys(g, line, keys, "", err, errlen) != 0)
+        if (members_check(g, &ms, line, SUBMIT_KEYS, "", err, errlen) != 0)
             return -1;
         op->kind = OP_SUBMIT;
-        if (parse_kernels(g, line, op, err, errlen) != 0)
+        if (parse_kernels(g, &ms, op, err, errlen) != 0)
             return -1;
         g->nsubmits++;
-        return parse_task_common(g, line, op, err, errlen);
+        return parse_task_common(g, &ms, op, err, errlen);
     }
     if (kind[0] == 'd' && key_eq(kind, "dummy")) {
-        static const char *const keys[] = {"op", "id", "args", "deps", NULL};
-        if (check_keys(g, line, keys, "", err, errlen) != 0)
+        if (members_check(g, &ms, line, KB(K_OP) | KB(K_ID) | KB(K_ARGS) | KB(K_DEPS), "", err, errlen) != 0)
             return -1;
         op->kind = OP_DUMMY;
         g->nsubmits++;
-        return parse_task_common(g, line, op, err, errlen);
+        return parse_task_common(g, &ms, op, err, errlen);
     }
     if (kind[0] == 'a' && key_eq(kind, "alloc")) {
-        static const char *const keys[] = {"op", "id", "tensors", NULL};
-        static const char *const tkeys[] = {"name", "dtype", "shape", NULL};
-        char names[GRAPH_MAX_TENSOR_ARGS][GRAPH_NAME_MAX];
-        if (check_keys(g, line, keys, "", err, errlen) != 0)
+        const char *names[GRAPH_MAX_TENSOR_ARGS]; /* in the doc */
+        uint32_t lens[GRAPH_MAX_TENSOR_ARGS];
+        if (members_check(g, &ms, line, KB(K_OP) | KB(K_ID) | KB(K_TENSORS), "", err, errlen) != 0)
             return -1;
         op->kind = OP_ALLOC;
-        const jsonl_val *ts = jget(line, "tensors");
+        const jsonl_val *ts = mget(&ms, K_TENSORS);
         if (!ts)
             return fail(g, err, errlen, "tensors", "missing required field");
         if (!jsonl_is(ts, JSONL_ARRAY) || ts->count == 0)
@@ -1554,39 +1825,41 @@ static int parse_op(graph *g, const jsonl_val *line, graph_op *op, char *err, si
         JSONL_FOREACH(t, ts)
         {
             char path[48];
-            snprintf(path, sizeof(path), "tensors[%d]", op->nargs);
+            index_field(path, sizeof(path), "tensors", op->nargs);
             if (op->nargs == GRAPH_MAX_TENSOR_ARGS)
                 return fail(g, err, errlen, path, "more than %d tensors in one alloc", GRAPH_MAX_TENSOR_ARGS);
             if (!jsonl_is(t, JSONL_OBJECT))
                 return fail(g, err, errlen, path, "must be an object, got %s", jtype(t));
-            if (check_keys(g, t, tkeys, path, err, errlen) != 0)
+            members tm;
+            members_of(&tm, t);
+            if (members_check(g, &tm, t, KB(K_NAME) | KB(K_DTYPE) | KB(K_SHAPE), path, err, errlen) != 0)
                 return -1;
             graph_arg *a = &op->args[op->nargs];
             memset(a, 0, sizeof(*a));
             a->dir = DIR_OUT;
-            if (parse_new_tensor(g, t, path, "name", a, names[op->nargs], err, errlen) != 0)
+            if (parse_new_tensor(g, &tm, path, K_NAME, a, &names[op->nargs], err, errlen) != 0)
                 return -1;
+            lens[op->nargs] = mget(&tm, K_NAME)->count;
             op->nargs++;
         }
         for (int k = 0; k < op->nargs; k++) {
-            char f[48];
-            snprintf(f, sizeof(f), "tensors[%d].name", k);
+            char path[48];
+            index_field(path, sizeof(path), "tensors", k);
             for (int j = 0; j < k; j++)
                 if (strcmp(names[j], names[k]) == 0)
-                    return fail(g, err, errlen, f, "tensor '%s' is allocated twice", names[k]);
-            if (bind_output(g, names[k], &op->args[k], f, err, errlen) != 0)
+                    return failk(g, err, errlen, path, "name", "tensor '%s' is allocated twice", names[k]);
+            if (bind_output(g, names[k], lens[k], &op->args[k], path, "name", err, errlen) != 0)
                 return -1;
         }
         g->nsubmits++;
-        return bind_label(g, line, op, err, errlen);
+        return bind_label(g, mget(&ms, K_ID), op, err, errlen);
     }
     if (kind[0] == 'u' && key_eq(kind, "user_code")) {
-        static const char *const keys[] = {"op", "ns", NULL};
         int64_t ns = 0;
-        if (check_keys(g, line, keys, "", err, errlen) != 0)
+        if (members_check(g, &ms, line, KB(K_OP) | KB(K_NS), "", err, errlen) != 0)
             return -1;
         op->kind = OP_USER_CODE;
-        if (get_int(g, line, "ns", "ns", true, 0, (int64_t)1e15, &ns, err, errlen) != 0)
+        if (int_val(g, mget(&ms, K_NS), "", "ns", true, 0, (int64_t)1e15, &ns, err, errlen) != 0)
             return -1;
         op->user_ns = (uint64_t)ns;
         return 0;

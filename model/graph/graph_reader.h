@@ -166,6 +166,8 @@ typedef struct graph {
     graph_kernel *kernels;                 /* kernel table in header order */
     int func_to_kernel[GRAPH_MAX_FUNC_ID]; /* func_id -> kernels index, -1 = none */
     strtab tensor_names;                   /* tensor name -> slot */
+    int name_cache[64];                    /* slot + 1 of a tensor name by a hash of it, 0 = none (a loop's
+                                            * names found again without the table's hash of every byte) */
     graph_tensor *tensors;                 /* current binding per slot */
     size_t tensors_cap;                    /* allocated entries of tensors */
     int nexternal;                         /* external tensors declared in the header */
