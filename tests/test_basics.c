@@ -836,6 +836,59 @@ START_TEST(wbuf_writes_numbers_and_escapes_as_printf_and_jsonw_would)
 }
 END_TEST
 
+START_TEST(wbuf_dec_writes_decimals_two_digits_a_step_as_printf_would)
+{
+    /* each digit count's first and last value, across the 10^8 and 10^16 steps */
+    FILE *t = tmpfile();
+    wbuf w;
+    ck_assert_int_eq(wbuf_open_fd(&w, fileno(t)), 0);
+    const uint64_t u[] = {0,         9,          10,          99,           100,          999,
+                          1000,      9999,       10000,       99999,        100000,       9999999,
+                          10000000,  99999999,   100000000,   100000001,    1234567890,   9999999999999999u,
+                          10000000000000000u,    10000000000000001u,      UINT64_MAX};
+    const int len[] = {1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 7, 8, 8, 9, 9, 10, 16, 17, 17, 20};
+    for (size_t i = 0; i < sizeof(u) / sizeof(u[0]); i++) {
+        ck_assert_int_eq(wbuf_dec_len(u[i]), len[i]);
+        wbuf_dec(&w, u[i]);
+        wbuf_char(&w, ' ');
+    }
+    const int64_t s[] = {0, 7, -1, -10, -100000000, INT64_MAX, INT64_MIN};
+    for (size_t i = 0; i < sizeof(s) / sizeof(s[0]); i++) {
+        wbuf_sdec(&w, s[i]);
+        wbuf_char(&w, ' ');
+    }
+    wbuf_qdec(&w, 8589934592u);
+    wbuf_qdec(&w, 0);
+    wbuf_char(&w, ' ');
+    const uint64_t m[] = {0, 5, 50, 999, 1000, 1001, 1234567, UINT64_MAX};
+    for (size_t i = 0; i < sizeof(m) / sizeof(m[0]); i++) {
+        wbuf_milli_dec(&w, m[i]);
+        wbuf_char(&w, ' ');
+    }
+    /* a record put together at one room */
+    char *p = wbuf_room(&w, 64);
+    ck_assert_ptr_nonnull(p);
+    p = wbuf_lit_at(p, "[");
+    p = wbuf_sdec_at(p, -42);
+    p = wbuf_lit_at(p, ", ");
+    p = wbuf_milli_at(p, 70);
+    *p++ = ']';
+    wbuf_commit(&w, p);
+    ck_assert_int_eq(wbuf_close(&w), 0);
+    size_t n;
+    char *got = fd_text(fileno(t), &n);
+    ck_assert_str_eq(got, "0 9 10 99 100 999 1000 9999 10000 99999 100000 9999999 10000000 99999999 100000000 "
+                          "100000001 1234567890 9999999999999999 10000000000000000 10000000000000001 "
+                          "18446744073709551615 "
+                          "0 7 -1 -10 -100000000 9223372036854775807 -9223372036854775808 "
+                          "\"8589934592\"\"0\" "
+                          "0.000 0.005 0.050 0.999 1.000 1.001 1234.567 18446744073709551.615 "
+                          "[-42, 0.070]");
+    free(got);
+    fclose(t);
+}
+END_TEST
+
 START_TEST(wbuf_milli_writes_thousandths_as_printf_did_with_three_places)
 {
     /* nanoseconds as microseconds in the Perfetto trace, MB/s as GB/s: printf wrote
@@ -1072,6 +1125,7 @@ Suite *suite_basics(void)
     tcase_add_test(tc, vec_lower_bound_finds_the_first_key_not_below_in_a_struct_array);
     tcase_add_test(tc, wbuf_writes_numbers_and_escapes_as_printf_and_jsonw_would);
     tcase_add_test(tc, wbuf_milli_writes_thousandths_as_printf_did_with_three_places);
+    tcase_add_test(tc, wbuf_dec_writes_decimals_two_digits_a_step_as_printf_would);
     tcase_add_test(tc, wbuf_hex16_writes_sixteen_lowercase_digits_zeros_in_front);
     tcase_add_test(tc, a_float_prints_as_printf_g9_did_rounding_half_to_even_on_its_exact_value);
     tcase_add_test(tc, wbuf_keeps_every_byte_across_buffer_boundaries_and_large_puts);
