@@ -147,62 +147,73 @@ static int pred_add(depgen *d, uint64_t p)
     return 0;
 }
 
-static void put_dims(wbuf *f, const int64_t *v, int n)
+/* The files are written a record at a time at one room (wbuf_room) with the two-digit decimal writers:
+ * deps.json has tens of millions of numbers. A view's text is at most DG_VIEW_MAX bytes with its keys
+ * (each under 32 bytes), a record's fixed text and numbers at most DG_FIXED_MAX; names are added. */
+#define DG_DIMS_MAX (2 + TMAP_MAX_DIMS * 22)
+#define DG_VIEW_MAX (3 * 32 + 2 * DG_DIMS_MAX + 22)
+#define DG_FIXED_MAX 256
+
+/* Writes a string of n bytes at p. */
+static char *bytes_at(char *p, const char *s, size_t n)
 {
-    wbuf_char(f, '[');
+    memcpy(p, s, n);
+    return p + n;
+}
+
+static char *dims_at(char *p, const int64_t *v, int n)
+{
+    *p++ = '[';
     for (int i = 0; i < n; i++) {
         if (i)
-            wbuf_char(f, ',');
-        wbuf_i64(f, v[i]);
+            *p++ = ',';
+        p = wbuf_sdec_at(p, v[i]);
     }
-    wbuf_char(f, ']');
+    *p++ = ']';
+    return p;
 }
 
 /* A view's shape, start offset and strides under the three keys given (each with the text before it). */
-static inline void put_view(wbuf *f, const char *shape_key, const char *start_key, const char *strides_key,
-                     const tmap_view *v)
-{
-    wbuf_str(f, shape_key);
-    put_dims(f, v->shape, v->ndims);
-    wbuf_str(f, start_key);
-    wbuf_qu64(f, v->start);
-    wbuf_str(f, strides_key);
-    put_dims(f, v->strides, v->ndims);
-}
+#define VIEW_AT(p, shape_key, start_key, strides_key, v)                                                     \
+    do {                                                                                                     \
+        (p) = wbuf_lit_at((p), shape_key);                                                                   \
+        (p) = dims_at((p), (v)->shape, (v)->ndims);                                                          \
+        (p) = wbuf_lit_at((p), start_key "\"");                                                              \
+        (p) = wbuf_dec_at((p), (v)->start);                                                                  \
+        (p) = wbuf_lit_at((p), "\"" strides_key);                                                            \
+        (p) = dims_at((p), (v)->strides, (v)->ndims);                                                        \
+    } while (0)
 
-/* Starts an edge object: pred, succ, arg, source, flags. */
-static void edge_head(depgen *d, uint64_t pred, uint64_t succ, int arg, const char *source, bool retain)
+/* Starts an edge object at p: pred, succ, arg, source, flags. */
+static char *edge_head_at(depgen *d, char *p, uint64_t pred, uint64_t succ, int arg, const char *source,
+                          size_t source_len, bool retain)
 {
-    wbuf *f = &d->edges;
-    d->nedges++;
-    if (!d->files)
-        return;
     if (d->nedges > 1)
-        wbuf_char(f, ',');
-    wbuf_lit(f, "{\"pred\":");
-    wbuf_qu64(f, pred);
-    wbuf_lit(f, ",\"succ\":");
-    wbuf_qu64(f, succ);
-    wbuf_lit(f, ",\"arg\":");
-    wbuf_i64(f, arg);
-    wbuf_lit(f, ",\"source\":\"");
-    wbuf_str(f, source);
+        *p++ = ',';
+    p = wbuf_lit_at(p, "{\"pred\":\"");
+    p = wbuf_dec_at(p, pred);
+    p = wbuf_lit_at(p, "\",\"succ\":\"");
+    p = wbuf_dec_at(p, succ);
+    p = wbuf_lit_at(p, "\",\"arg\":");
+    p = wbuf_sdec_at(p, arg);
+    p = wbuf_lit_at(p, ",\"source\":\"");
+    p = bytes_at(p, source, source_len);
     if (retain)
-        wbuf_lit(f, "\",\"flags\":[\"wait\",\"retain\"]");
+        p = wbuf_lit_at(p, "\",\"flags\":[\"wait\",\"retain\"]");
     else
-        wbuf_lit(f, "\",\"flags\":[\"wait\"]");
+        p = wbuf_lit_at(p, "\",\"flags\":[\"wait\"]");
+    return p;
 }
 
-static void consumer_fields(depgen *d, uint64_t tensor_id, const tmap_view *v)
+/* The consumer's fields of an edge at p: its tensor, dtype (named dn, dl bytes) and view. */
+static char *consumer_at(char *p, uint64_t tensor_id, const char *dn, size_t dl, const tmap_view *v)
 {
-    if (!d->files)
-        return;
-    wbuf *f = &d->edges;
-    wbuf_lit(f, ",\"tensor_id\":");
-    wbuf_qu64(f, tensor_id);
-    wbuf_lit(f, ",\"consumer_dtype\":\"");
-    wbuf_str(f, dtype_name(v->dtype));
-    put_view(f, "\",\"consumer_shape\":", ",\"consumer_start_offset\":", ",\"consumer_strides\":", v);
+    p = wbuf_lit_at(p, ",\"tensor_id\":\"");
+    p = wbuf_dec_at(p, tensor_id);
+    p = wbuf_lit_at(p, "\",\"consumer_dtype\":\"");
+    p = bytes_at(p, dn, dl);
+    VIEW_AT(p, "\",\"consumer_shape\":", ",\"consumer_start_offset\":", ",\"consumer_strides\":", v);
+    return p;
 }
 
 /* Lookup visitor: one TensorMap edge per matching writer entry. */
@@ -219,18 +230,23 @@ static int emit_tensormap_edge(void *vctx, const tmap_entry *e, tmap_overlap ov)
     lookup_ctx *x = vctx;
     depgen *d = x->d;
     const tmap_view *cv = &x->t->args[x->arg].v;
-    edge_head(d, e->producer, x->t->id, x->arg, "tensormap", false);
-    if (!d->files)
-        goto done;
-    wbuf *f = &d->edges;
-    if (ov == OV_COVERED)
-        wbuf_lit(f, ",\"overlap\":\"covered\"");
-    else
-        wbuf_lit(f, ",\"overlap\":\"other\"");
-    consumer_fields(d, depgen_tensor_id(e->v.addr, e->v.version), cv);
-    put_view(f, ",\"producer_shape\":", ",\"producer_start_offset\":", ",\"producer_strides\":", &e->v);
-    wbuf_char(f, '}');
-done:
+    d->nedges++;
+    if (d->files) {
+        const char *dn = dtype_name(cv->dtype);
+        size_t dl = strlen(dn);
+        char *p = wbuf_room(&d->edges, DG_FIXED_MAX + 2 * DG_VIEW_MAX + dl);
+        if (p) {
+            p = edge_head_at(d, p, e->producer, x->t->id, x->arg, "tensormap", 9, false);
+            if (ov == OV_COVERED)
+                p = wbuf_lit_at(p, ",\"overlap\":\"covered\"");
+            else
+                p = wbuf_lit_at(p, ",\"overlap\":\"other\"");
+            p = consumer_at(p, depgen_tensor_id(e->v.addr, e->v.version), dn, dl, cv);
+            VIEW_AT(p, ",\"producer_shape\":", ",\"producer_start_offset\":", ",\"producer_strides\":", &e->v);
+            *p++ = '}';
+            wbuf_commit(&d->edges, p);
+        }
+    }
     if (pred_add(d, e->producer) != 0)
         x->oom = 1;
     return (x->inout && ov == OV_COVERED) ? 1 : 0; /* an INOUT that covers a writer replaces it */
@@ -241,65 +257,90 @@ done:
 static int write_task(depgen *d, const depgen_task *t)
 {
     wbuf *f = &d->tasks;
-    if (d->ntasks)
-        wbuf_char(f, ',');
-    wbuf_lit(f, "{\"task_id\":");
-    wbuf_qu64(f, t->id);
-    if (t->manual)
-        wbuf_lit(f, ",\"scope\":\"manual\"");
-    else
-        wbuf_lit(f, ",\"scope\":\"auto\"");
-    if (t->early_dispatch)
-        wbuf_lit(f, ",\"early_dispatch\":true,\"kernel_ids\":[");
-    else
-        wbuf_lit(f, ",\"early_dispatch\":false,\"kernel_ids\":[");
-    for (int k = 0; k < 3; k++) {
-        if (k)
-            wbuf_char(f, ',');
-        wbuf_i64(f, t->kernel_ids[k]);
+    char *p = wbuf_room(f, DG_FIXED_MAX);
+    if (p) {
+        if (d->ntasks)
+            *p++ = ',';
+        p = wbuf_lit_at(p, "{\"task_id\":\"");
+        p = wbuf_dec_at(p, t->id);
+        if (t->manual)
+            p = wbuf_lit_at(p, "\",\"scope\":\"manual\"");
+        else
+            p = wbuf_lit_at(p, "\",\"scope\":\"auto\"");
+        if (t->early_dispatch)
+            p = wbuf_lit_at(p, ",\"early_dispatch\":true,\"kernel_ids\":[");
+        else
+            p = wbuf_lit_at(p, ",\"early_dispatch\":false,\"kernel_ids\":[");
+        for (int k = 0; k < 3; k++) {
+            if (k)
+                *p++ = ',';
+            p = wbuf_sdec_at(p, t->kernel_ids[k]);
+        }
+        p = wbuf_lit_at(p, "],\"block_num\":");
+        p = wbuf_sdec_at(p, t->block_num < 1 ? 1 : t->block_num);
+        p = wbuf_lit_at(p, ",\"args\":[");
+        wbuf_commit(f, p);
     }
-    wbuf_lit(f, "],\"block_num\":");
-    wbuf_i64(f, t->block_num < 1 ? 1 : t->block_num);
-    wbuf_lit(f, ",\"args\":[");
     d->ntasks++;
     for (int i = 0; i < t->nargs; i++) {
         const depgen_arg *a = &t->args[i];
-        if (i)
-            wbuf_char(f, ',');
-        wbuf_lit(f, "{\"idx\":");
-        wbuf_i64(f, i);
-        wbuf_lit(f, ",\"type\":\"");
-        wbuf_str(f, TYPE_NAMES[a->type]);
-        wbuf_char(f, '"');
+        const char *tn = TYPE_NAMES[a->type];
+        size_t tl = strlen(tn);
         if (a->type == 1) {
-            wbuf_char(f, '}');
+            p = wbuf_room(f, DG_FIXED_MAX + tl);
+            if (p) {
+                if (i)
+                    *p++ = ',';
+                p = wbuf_lit_at(p, "{\"idx\":");
+                p = wbuf_sdec_at(p, i);
+                p = wbuf_lit_at(p, ",\"type\":\"");
+                p = bytes_at(p, tn, tl);
+                p = wbuf_lit_at(p, "\"}");
+                wbuf_commit(f, p);
+            }
             continue;
         }
         uint64_t tid = depgen_tensor_id(a->v.addr, a->v.version);
-        wbuf_lit(f, ",\"tensor_id\":");
-        wbuf_qu64(f, tid);
-        wbuf_lit(f, ",\"dtype\":\"");
-        wbuf_str(f, dtype_name(a->v.dtype));
-        put_view(f, "\",\"shape\":", ",\"start_offset\":", ",\"strides\":", &a->v);
-        wbuf_char(f, '}');
+        const char *dn = dtype_name(a->v.dtype);
+        size_t dl = strlen(dn);
+        p = wbuf_room(f, DG_FIXED_MAX + DG_VIEW_MAX + tl + dl);
+        if (p) {
+            if (i)
+                *p++ = ',';
+            p = wbuf_lit_at(p, "{\"idx\":");
+            p = wbuf_sdec_at(p, i);
+            p = wbuf_lit_at(p, ",\"type\":\"");
+            p = bytes_at(p, tn, tl);
+            p = wbuf_lit_at(p, "\",\"tensor_id\":\"");
+            p = wbuf_dec_at(p, tid);
+            p = wbuf_lit_at(p, "\",\"dtype\":\"");
+            p = bytes_at(p, dn, dl);
+            VIEW_AT(p, "\",\"shape\":", ",\"start_offset\":", ",\"strides\":", &a->v);
+            *p++ = '}';
+            wbuf_commit(f, p);
+        }
         int fresh = seen_add(d, tid);
         if (fresh < 0)
             return -1;
         if (fresh) {
             wbuf *tf = &d->tensors;
-            if (d->ntensors)
-                wbuf_char(tf, ',');
-            wbuf_lit(tf, "{\"tensor_id\":");
-            wbuf_qu64(tf, tid);
-            wbuf_lit(tf, ",\"buffer_addr\":");
-            wbuf_qu64(tf, a->v.addr);
-            wbuf_lit(tf, ",\"version\":");
-            wbuf_i64(tf, a->v.version);
-            wbuf_lit(tf, ",\"dtype\":\"");
-            wbuf_str(tf, dtype_name(a->v.dtype));
-            wbuf_lit(tf, "\",\"buffer_numel\":");
-            wbuf_qu64(tf, dtype_size(a->v.dtype) ? a->v.buffer_numel : 0);
-            wbuf_char(tf, '}');
+            p = wbuf_room(tf, DG_FIXED_MAX + dl);
+            if (p) {
+                if (d->ntensors)
+                    *p++ = ',';
+                p = wbuf_lit_at(p, "{\"tensor_id\":\"");
+                p = wbuf_dec_at(p, tid);
+                p = wbuf_lit_at(p, "\",\"buffer_addr\":\"");
+                p = wbuf_dec_at(p, a->v.addr);
+                p = wbuf_lit_at(p, "\",\"version\":");
+                p = wbuf_sdec_at(p, a->v.version);
+                p = wbuf_lit_at(p, ",\"dtype\":\"");
+                p = bytes_at(p, dn, dl);
+                p = wbuf_lit_at(p, "\",\"buffer_numel\":\"");
+                p = wbuf_dec_at(p, dtype_size(a->v.dtype) ? a->v.buffer_numel : 0);
+                p = wbuf_lit_at(p, "\"}");
+                wbuf_commit(tf, p);
+            }
             d->ntensors++;
         }
     }
@@ -317,9 +358,13 @@ int depgen_add(depgen *d, const depgen_task *t)
     for (int i = 0; i < t->ndeps; i++) {
         if (pred_seen(d, t->deps[i]))
             continue;
-        edge_head(d, t->deps[i], t->id, -1, "explicit", true);
-        if (d->files)
-            wbuf_char(&d->edges, '}');
+        d->nedges++;
+        char *p = d->files ? wbuf_room(&d->edges, DG_FIXED_MAX) : NULL;
+        if (p) {
+            p = edge_head_at(d, p, t->deps[i], t->id, -1, "explicit", 8, true);
+            *p++ = '}';
+            wbuf_commit(&d->edges, p);
+        }
         if (pred_add(d, t->deps[i]) != 0)
             return -1;
     }
@@ -330,10 +375,18 @@ int depgen_add(depgen *d, const depgen_task *t)
         if (a->type == 1)
             continue;
         if (a->has_owner && !pred_seen(d, a->owner)) {
-            edge_head(d, a->owner, t->id, i, "creator", true);
-            consumer_fields(d, depgen_tensor_id(a->v.addr, a->v.version), &a->v);
-            if (d->files)
-                wbuf_char(&d->edges, '}');
+            d->nedges++;
+            if (d->files) {
+                const char *dn = dtype_name(a->v.dtype);
+                size_t dl = strlen(dn);
+                char *p = wbuf_room(&d->edges, DG_FIXED_MAX + DG_VIEW_MAX + dl);
+                if (p) {
+                    p = edge_head_at(d, p, a->owner, t->id, i, "creator", 7, true);
+                    p = consumer_at(p, depgen_tensor_id(a->v.addr, a->v.version), dn, dl, &a->v);
+                    *p++ = '}';
+                    wbuf_commit(&d->edges, p);
+                }
+            }
             if (pred_add(d, a->owner) != 0)
                 return -1;
         }
