@@ -7,6 +7,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../base/dtype.h"
 #include "../base/outfile.h"
@@ -184,36 +185,64 @@ static char *dims_at(char *p, const int64_t *v, int n)
         (p) = dims_at((p), (v)->strides, (v)->ndims);                                                        \
     } while (0)
 
-/* Starts an edge object at p: pred, succ, arg, source, flags. */
-static char *edge_head_at(depgen *d, char *p, uint64_t pred, uint64_t succ, int arg, const char *source,
-                          size_t source_len, bool retain)
+/* tensors[] and edges[] come after tasks[], written as the run goes: until the end they wait in scratch
+ * files, packed (a fifth of their text, so the kernel copies less), and are written out by depgen_write.
+ * An edge is a dg_edge, then its consumer's view and its producer's, each packed by pack_view. */
+enum { DG_EXPLICIT, DG_CREATOR, DG_TENSORMAP };
+
+typedef struct dg_edge {
+    uint64_t pred, succ;
+    uint64_t tensor_id;    /* creator, tensormap */
+    int32_t arg;           /* -1 for an explicit edge */
+    uint8_t source;        /* DG_* */
+    uint8_t covered;       /* tensormap: the overlap is "covered" */
+    uint8_t dtype;         /* the consumer's */
+    uint8_t cdims, pdims;  /* ranks of the consumer's and the producer's views (0: none) */
+    uint8_t pad[7];        /* every byte a member: an initializer zeroes them, none goes out unset */
+} dg_edge;
+
+typedef struct dg_tensor {
+    uint64_t id, addr, numel;
+    int32_t version;
+    uint8_t dtype;
+    uint8_t pad[3];
+} dg_tensor;
+
+_Static_assert(sizeof(dg_edge) == 40 && sizeof(dg_tensor) == 32, "kept records have no padding");
+
+#define DG_PACKED_VIEW (8 + 2 * TMAP_MAX_DIMS * 8)
+
+/* A view's start, shape and strides at p; the pointer after them. */
+static char *pack_view(char *p, const tmap_view *v)
 {
-    if (d->nedges > 1)
-        *p++ = ',';
-    p = wbuf_lit_at(p, "{\"pred\":\"");
-    p = wbuf_dec_at(p, pred);
-    p = wbuf_lit_at(p, "\",\"succ\":\"");
-    p = wbuf_dec_at(p, succ);
-    p = wbuf_lit_at(p, "\",\"arg\":");
-    p = wbuf_sdec_at(p, arg);
-    p = wbuf_lit_at(p, ",\"source\":\"");
-    p = bytes_at(p, source, source_len);
-    if (retain)
-        p = wbuf_lit_at(p, "\",\"flags\":[\"wait\",\"retain\"]");
-    else
-        p = wbuf_lit_at(p, "\",\"flags\":[\"wait\"]");
-    return p;
+    size_t n = (size_t)v->ndims * sizeof(int64_t);
+    memcpy(p, &v->start, 8);
+    memcpy(p + 8, v->shape, n);
+    memcpy(p + 8 + n, v->strides, n);
+    return p + 8 + 2 * n;
 }
 
-/* The consumer's fields of an edge at p: its tensor, dtype (named dn, dl bytes) and view. */
-static char *consumer_at(char *p, uint64_t tensor_id, const char *dn, size_t dl, const tmap_view *v)
+static const char *unpack_view(const char *p, tmap_view *v, int ndims, int dtype)
 {
-    p = wbuf_lit_at(p, ",\"tensor_id\":\"");
-    p = wbuf_dec_at(p, tensor_id);
-    p = wbuf_lit_at(p, "\",\"consumer_dtype\":\"");
-    p = bytes_at(p, dn, dl);
-    VIEW_AT(p, "\",\"consumer_shape\":", ",\"consumer_start_offset\":", ",\"consumer_strides\":", v);
-    return p;
+    size_t n = (size_t)ndims * sizeof(int64_t);
+    v->ndims = (uint8_t)ndims;
+    v->dtype = (uint8_t)dtype;
+    memcpy(&v->start, p, 8);
+    memcpy(v->shape, p + 8, n);
+    memcpy(v->strides, p + 8 + n, n);
+    return p + 8 + 2 * n;
+}
+
+/* Keeps one edge: its record and the views it has (c: the consumer's, p: the producer's). */
+static void keep_edge(depgen *d, const dg_edge *e, const tmap_view *c, const tmap_view *p)
+{
+    char rec[sizeof(dg_edge) + 2 * DG_PACKED_VIEW], *q = rec + sizeof(*e);
+    memcpy(rec, e, sizeof(*e));
+    if (c)
+        q = pack_view(q, c);
+    if (p)
+        q = pack_view(q, p);
+    wbuf_put(&d->edges, rec, (size_t)(q - rec));
 }
 
 /* Lookup visitor: one TensorMap edge per matching writer entry. */
@@ -232,20 +261,16 @@ static int emit_tensormap_edge(void *vctx, const tmap_entry *e, tmap_overlap ov)
     const tmap_view *cv = &x->t->args[x->arg].v;
     d->nedges++;
     if (d->files) {
-        const char *dn = dtype_name(cv->dtype);
-        size_t dl = strlen(dn);
-        char *p = wbuf_room(&d->edges, DG_FIXED_MAX + 2 * DG_VIEW_MAX + dl);
-        if (p) {
-            p = edge_head_at(d, p, e->producer, x->t->id, x->arg, "tensormap", 9, false);
-            if (ov == OV_COVERED)
-                p = wbuf_lit_at(p, ",\"overlap\":\"covered\"");
-            else
-                p = wbuf_lit_at(p, ",\"overlap\":\"other\"");
-            p = consumer_at(p, depgen_tensor_id(e->v.addr, e->v.version), dn, dl, cv);
-            VIEW_AT(p, ",\"producer_shape\":", ",\"producer_start_offset\":", ",\"producer_strides\":", &e->v);
-            *p++ = '}';
-            wbuf_commit(&d->edges, p);
-        }
+        dg_edge r = {.pred = e->producer,
+                     .succ = x->t->id,
+                     .tensor_id = depgen_tensor_id(e->v.addr, e->v.version),
+                     .arg = x->arg,
+                     .source = DG_TENSORMAP,
+                     .covered = ov == OV_COVERED,
+                     .dtype = cv->dtype,
+                     .cdims = cv->ndims,
+                     .pdims = e->v.ndims};
+        keep_edge(d, &r, cv, &e->v);
     }
     if (pred_add(d, e->producer) != 0)
         x->oom = 1;
@@ -323,24 +348,12 @@ static int write_task(depgen *d, const depgen_task *t)
         if (fresh < 0)
             return -1;
         if (fresh) {
-            wbuf *tf = &d->tensors;
-            p = wbuf_room(tf, DG_FIXED_MAX + dl);
-            if (p) {
-                if (d->ntensors)
-                    *p++ = ',';
-                p = wbuf_lit_at(p, "{\"tensor_id\":\"");
-                p = wbuf_dec_at(p, tid);
-                p = wbuf_lit_at(p, "\",\"buffer_addr\":\"");
-                p = wbuf_dec_at(p, a->v.addr);
-                p = wbuf_lit_at(p, "\",\"version\":");
-                p = wbuf_sdec_at(p, a->v.version);
-                p = wbuf_lit_at(p, ",\"dtype\":\"");
-                p = bytes_at(p, dn, dl);
-                p = wbuf_lit_at(p, "\",\"buffer_numel\":\"");
-                p = wbuf_dec_at(p, dtype_size(a->v.dtype) ? a->v.buffer_numel : 0);
-                p = wbuf_lit_at(p, "\"}");
-                wbuf_commit(tf, p);
-            }
+            dg_tensor r = {.id = tid,
+                           .addr = a->v.addr,
+                           .numel = dtype_size(a->v.dtype) ? a->v.buffer_numel : 0,
+                           .version = a->v.version,
+                           .dtype = a->v.dtype};
+            wbuf_put(&d->tensors, &r, sizeof(r));
             d->ntensors++;
         }
     }
@@ -359,11 +372,9 @@ int depgen_add(depgen *d, const depgen_task *t)
         if (pred_seen(d, t->deps[i]))
             continue;
         d->nedges++;
-        char *p = d->files ? wbuf_room(&d->edges, DG_FIXED_MAX) : NULL;
-        if (p) {
-            p = edge_head_at(d, p, t->deps[i], t->id, -1, "explicit", 8, true);
-            *p++ = '}';
-            wbuf_commit(&d->edges, p);
+        if (d->files) {
+            dg_edge r = {.pred = t->deps[i], .succ = t->id, .arg = -1, .source = DG_EXPLICIT};
+            keep_edge(d, &r, NULL, NULL);
         }
         if (pred_add(d, t->deps[i]) != 0)
             return -1;
@@ -377,15 +388,14 @@ int depgen_add(depgen *d, const depgen_task *t)
         if (a->has_owner && !pred_seen(d, a->owner)) {
             d->nedges++;
             if (d->files) {
-                const char *dn = dtype_name(a->v.dtype);
-                size_t dl = strlen(dn);
-                char *p = wbuf_room(&d->edges, DG_FIXED_MAX + DG_VIEW_MAX + dl);
-                if (p) {
-                    p = edge_head_at(d, p, a->owner, t->id, i, "creator", 7, true);
-                    p = consumer_at(p, depgen_tensor_id(a->v.addr, a->v.version), dn, dl, &a->v);
-                    *p++ = '}';
-                    wbuf_commit(&d->edges, p);
-                }
+                dg_edge r = {.pred = a->owner,
+                             .succ = t->id,
+                             .tensor_id = depgen_tensor_id(a->v.addr, a->v.version),
+                             .arg = i,
+                             .source = DG_CREATOR,
+                             .dtype = a->v.dtype,
+                             .cdims = a->v.ndims};
+                keep_edge(d, &r, &a->v, NULL);
             }
             if (pred_add(d, a->owner) != 0)
                 return -1;
@@ -405,6 +415,154 @@ int depgen_add(depgen *d, const depgen_task *t)
     return 0;
 }
 
+/* Reads back what a scratch writer holds, a record at a time. */
+typedef struct dg_reader {
+    int fd;
+    off_t off;        /* of the next byte to read from the file */
+    char *buf;        /* WBUF_SIZE bytes */
+    size_t at, have;  /* the unread bytes: buf[at..have) */
+} dg_reader;
+
+/* The next n bytes (n <= WBUF_SIZE), or NULL at the end of the file or on a read error (errno set). */
+static const char *next_bytes(dg_reader *r, size_t n)
+{
+    if (r->have - r->at < n) {
+        memmove(r->buf, r->buf + r->at, r->have - r->at);
+        r->have -= r->at;
+        r->at = 0;
+        while (r->have < n) {
+            ssize_t k = pread(r->fd, r->buf + r->have, WBUF_SIZE - r->have, r->off);
+            if (k < 0 && errno == EINTR)
+                continue;
+            if (k <= 0) {
+                if (k == 0)
+                    errno = EIO; /* shorter than what was kept */
+                return NULL;
+            }
+            r->have += (size_t)k;
+            r->off += k;
+        }
+    }
+    const char *p = r->buf + r->at;
+    r->at += n;
+    return p;
+}
+
+/* Writes tensors[] from the kept records. Returns 0, or -1 with errno set. */
+static int write_tensors(depgen *d, wbuf *w, dg_reader *r)
+{
+    for (uint64_t i = 0; i < d->ntensors; i++) {
+        const char *q = next_bytes(r, sizeof(dg_tensor));
+        if (!q)
+            return -1;
+        dg_tensor t;
+        memcpy(&t, q, sizeof(t));
+        const char *dn = dtype_name(t.dtype);
+        size_t dl = strlen(dn);
+        char *p = wbuf_room(w, DG_FIXED_MAX + dl);
+        if (!p)
+            continue;
+        if (i)
+            *p++ = ',';
+        p = wbuf_lit_at(p, "{\"tensor_id\":\"");
+        p = wbuf_dec_at(p, t.id);
+        p = wbuf_lit_at(p, "\",\"buffer_addr\":\"");
+        p = wbuf_dec_at(p, t.addr);
+        p = wbuf_lit_at(p, "\",\"version\":");
+        p = wbuf_sdec_at(p, t.version);
+        p = wbuf_lit_at(p, ",\"dtype\":\"");
+        p = bytes_at(p, dn, dl);
+        p = wbuf_lit_at(p, "\",\"buffer_numel\":\"");
+        p = wbuf_dec_at(p, t.numel);
+        p = wbuf_lit_at(p, "\"}");
+        wbuf_commit(w, p);
+    }
+    return 0;
+}
+
+/* Writes edges[] from the kept records. Returns 0, or -1 with errno set. */
+static int write_edges(depgen *d, wbuf *w, dg_reader *r)
+{
+    static const char *const SOURCE[3] = {"explicit", "creator", "tensormap"};
+    static const size_t SOURCE_LEN[3] = {8, 7, 9};
+    for (uint64_t i = 0; i < d->nedges; i++) {
+        const char *q = next_bytes(r, sizeof(dg_edge));
+        if (!q)
+            return -1;
+        dg_edge e;
+        memcpy(&e, q, sizeof(e));
+        if (e.source > DG_TENSORMAP || e.cdims > TMAP_MAX_DIMS || e.pdims > TMAP_MAX_DIMS) {
+            errno = EIO; /* not a record kept here */
+            return -1;
+        }
+        size_t vlen = (size_t)(e.cdims ? 8 + 16 * e.cdims : 0) + (e.pdims ? 8 + 16 * e.pdims : 0);
+        tmap_view cv, pv;
+        if (vlen) {
+            const char *v = next_bytes(r, vlen);
+            if (!v)
+                return -1;
+            if (e.cdims)
+                v = unpack_view(v, &cv, e.cdims, e.dtype);
+            if (e.pdims)
+                unpack_view(v, &pv, e.pdims, 0);
+        }
+        const char *dn = dtype_name(e.dtype);
+        size_t dl = e.source == DG_EXPLICIT ? 0 : strlen(dn);
+        char *p = wbuf_room(w, DG_FIXED_MAX + 2 * DG_VIEW_MAX + dl);
+        if (!p)
+            continue;
+        if (i)
+            *p++ = ',';
+        p = wbuf_lit_at(p, "{\"pred\":\"");
+        p = wbuf_dec_at(p, e.pred);
+        p = wbuf_lit_at(p, "\",\"succ\":\"");
+        p = wbuf_dec_at(p, e.succ);
+        p = wbuf_lit_at(p, "\",\"arg\":");
+        p = wbuf_sdec_at(p, e.arg);
+        p = wbuf_lit_at(p, ",\"source\":\"");
+        p = bytes_at(p, SOURCE[e.source], SOURCE_LEN[e.source]);
+        if (e.source != DG_TENSORMAP)
+            p = wbuf_lit_at(p, "\",\"flags\":[\"wait\",\"retain\"]");
+        else if (e.covered)
+            p = wbuf_lit_at(p, "\",\"flags\":[\"wait\"],\"overlap\":\"covered\"");
+        else
+            p = wbuf_lit_at(p, "\",\"flags\":[\"wait\"],\"overlap\":\"other\"");
+        if (e.source != DG_EXPLICIT) {
+            p = wbuf_lit_at(p, ",\"tensor_id\":\"");
+            p = wbuf_dec_at(p, e.tensor_id);
+            p = wbuf_lit_at(p, "\",\"consumer_dtype\":\"");
+            p = bytes_at(p, dn, dl);
+            VIEW_AT(p, "\",\"consumer_shape\":", ",\"consumer_start_offset\":", ",\"consumer_strides\":", &cv);
+        }
+        if (e.source == DG_TENSORMAP)
+            VIEW_AT(p, ",\"producer_shape\":", ",\"producer_start_offset\":", ",\"producer_strides\":", &pv);
+        *p++ = '}';
+        wbuf_commit(w, p);
+    }
+    return 0;
+}
+
+/* Writes tensors[] and edges[] out of their scratch files. Returns 0, or -1 with errno set. */
+static int write_kept(depgen *d, wbuf *w)
+{
+    if (wbuf_flush(&d->tensors) != 0 || wbuf_flush(&d->edges) != 0)
+        return -1;
+    dg_reader r = {.fd = d->tensors.fd, .buf = malloc(WBUF_SIZE)};
+    if (!r.buf)
+        return -1;
+    wbuf_lit(w, "],\"tensors\":[");
+    int rc = write_tensors(d, w, &r);
+    if (rc == 0) {
+        r = (dg_reader){.fd = d->edges.fd, .buf = r.buf};
+        wbuf_lit(w, "],\"edges\":[");
+        rc = write_edges(d, w, &r);
+    }
+    int e = errno;
+    free(r.buf);
+    errno = e;
+    return rc;
+}
+
 int depgen_write(depgen *d, const char *path, char *err, size_t errlen)
 {
     assert(!d->out || strcmp(path, d->out->path) == 0);
@@ -422,12 +580,13 @@ int depgen_write(depgen *d, const char *path, char *err, size_t errlen)
         }
     }
     if (!bad) {
-        wbuf_lit(w, "],\"tensors\":[");
-        bad |= wbuf_append(w, &d->tensors);
-        wbuf_lit(w, "],\"edges\":[");
-        bad |= wbuf_append(w, &d->edges);
+        int kept = write_kept(d, w), why = errno;
         wbuf_lit(w, "]}\n");
         bad |= wbuf_close(w);
+        if (kept != 0) {
+            bad = 1;
+            errno = why;
+        }
     }
     int rc;
     if (bad) {
