@@ -65,6 +65,9 @@ void scopestats_site(const char *site, char *out, size_t outlen)
     put_cut(out, outlen, text, len + k);
 }
 
+/* A sample's text but its site: keys and nine numbers of 20 digits. */
+#define SAMPLE_FIXED_MAX 400
+
 void scopestats_add(scopestats *s, const scope_sample *x)
 {
     if (x->depth >= SCOPESTATS_MAX_DEPTH)
@@ -75,28 +78,33 @@ void scopestats_add(scopestats *s, const scope_sample *x)
     wbuf *w = &s->body;
     wbuf_lit(w, "{\"site\": ");
     wbuf_json_str(w, site);
+    /* the rest at one room: a file of a line per sample (no printf) */
+    char *p = wbuf_room(w, SAMPLE_FIXED_MAX);
+    if (!p)
+        return;
     if (x->begin)
-        wbuf_lit(w, ", \"phase\": \"begin\", \"depth\": ");
+        p = wbuf_lit_at(p, ", \"phase\": \"begin\", \"depth\": ");
     else
-        wbuf_lit(w, ", \"phase\": \"end\", \"depth\": ");
-    wbuf_i64(w, x->depth);
-    wbuf_lit(w, ", \"ring\": ");
-    wbuf_i64(w, x->ring);
-    wbuf_lit(w, ", \"task_window_start\": ");
-    wbuf_u64(w, x->task_window_start);
-    wbuf_lit(w, ", \"task_window_end\": ");
-    wbuf_u64(w, x->task_window_end);
-    wbuf_lit(w, ", \"heap_start\": ");
-    wbuf_u64(w, x->heap_start);
-    wbuf_lit(w, ", \"heap_end\": ");
-    wbuf_u64(w, x->heap_end);
-    wbuf_lit(w, ", \"dep_pool_start\": ");
-    wbuf_u64(w, x->dep_pool_start);
-    wbuf_lit(w, ", \"dep_pool_end\": ");
-    wbuf_u64(w, x->dep_pool_end);
-    wbuf_lit(w, ", \"tensormap\": ");
-    wbuf_u64(w, x->tensormap);
-    wbuf_lit(w, "}\n");
+        p = wbuf_lit_at(p, ", \"phase\": \"end\", \"depth\": ");
+    p = wbuf_sdec_at(p, x->depth);
+    p = wbuf_lit_at(p, ", \"ring\": ");
+    p = wbuf_sdec_at(p, x->ring);
+    p = wbuf_lit_at(p, ", \"task_window_start\": ");
+    p = wbuf_dec_at(p, x->task_window_start);
+    p = wbuf_lit_at(p, ", \"task_window_end\": ");
+    p = wbuf_dec_at(p, x->task_window_end);
+    p = wbuf_lit_at(p, ", \"heap_start\": ");
+    p = wbuf_dec_at(p, x->heap_start);
+    p = wbuf_lit_at(p, ", \"heap_end\": ");
+    p = wbuf_dec_at(p, x->heap_end);
+    p = wbuf_lit_at(p, ", \"dep_pool_start\": ");
+    p = wbuf_dec_at(p, x->dep_pool_start);
+    p = wbuf_lit_at(p, ", \"dep_pool_end\": ");
+    p = wbuf_dec_at(p, x->dep_pool_end);
+    p = wbuf_lit_at(p, ", \"tensormap\": ");
+    p = wbuf_dec_at(p, x->tensormap);
+    p = wbuf_lit_at(p, "}\n");
+    wbuf_commit(w, p);
 }
 
 int scopestats_write(scopestats *s, const char *path, bool fatal, const scope_caps *caps, char *err,
