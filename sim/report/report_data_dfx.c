@@ -712,12 +712,12 @@ static int scope_sample(const char *path, int line, const cJSON *j, rd_sample *s
     if (!cJSON_IsString(ph) || (strcmp(ph->valuestring, "begin") != 0 && strcmp(ph->valuestring, "end") != 0))
         return rd_bad(err, errlen, "%s:%d: phase: missing or not \"begin\" or \"end\"", path, line);
     s->begin = strcmp(ph->valuestring, "begin") == 0;
-    static const char *const res[] = {"task_window", "heap", "dep_pool"};
+    /* the keys spelt out: a line per scope sample, no printf */
+    static const char *const starts[] = {"task_window_start", "heap_start", "dep_pool_start"};
+    static const char *const ends[] = {"task_window_end", "heap_end", "dep_pool_end"};
     uint64_t *dst[] = {&s->task_window, &s->heap, &s->dep_pool};
     for (int r = 0; r < 3; r++) {
-        char k0[32], k1[32];
-        snprintf(k0, sizeof(k0), "%s_start", res[r]);
-        snprintf(k1, sizeof(k1), "%s_end", res[r]);
+        const char *k0 = starts[r], *k1 = ends[r];
         const cJSON *a = cJSON_GetObjectItemCaseSensitive(j, k0),
                     *b = cJSON_GetObjectItemCaseSensitive(j, k1);
         if (!u64_number(a))
