@@ -39,34 +39,40 @@ static int cmp_u64(const void *a, const void *b)
  * LSD radix, a byte at a time, skipping the bytes every key shares (tick
  * counts leave most high bytes alike). The order equals that of a stable
  * comparison sort on the same key, which glibc's qsort (a merge sort at
- * these sizes) gave before, at a fraction of its compares. Falls back to
- * qsort with cmp when out of memory. */
+ * these sizes) gave before, at a fraction of its compares. The passes move
+ * (key, index) pairs, each key read once, and the elements are moved once
+ * at the end. Falls back to qsort with cmp when out of memory. */
+typedef struct rkey {
+    uint64_t k;
+    size_t i;
+} rkey;
+
 static void radix_sort(void *base, size_t n, size_t size, uint64_t (*key)(const void *),
                        int (*cmp)(const void *, const void *))
 {
     if (n < 2)
         return;
-    unsigned char *a = base, *b = malloc(n * size); /* one copy: the keys are read in place */
-    if (!b) {
-        qsort(base, n, size, cmp);
-        return;
-    }
-    /* every byte's counts in one pass over the keys */
-    size_t(*cnt)[256] = calloc(8, sizeof(*cnt));
-    if (!cnt) {
+    unsigned char *a = base, *b = malloc(n * size);
+    rkey *p = malloc(n * sizeof(*p)), *q = malloc(n * sizeof(*q));
+    size_t(*cnt)[256] = calloc(8, sizeof(*cnt)); /* every byte's counts in one pass over the keys */
+    if (!b || !p || !q || !cnt) {
         free(b);
+        free(p);
+        free(q);
+        free(cnt);
         qsort(base, n, size, cmp);
         return;
     }
     uint64_t all_or = 0, all_and = ~(uint64_t)0;
     for (size_t i = 0; i < n; i++) {
         uint64_t k = key(a + i * size);
+        p[i] = (rkey){k, i};
         all_or |= k;
         all_and &= k;
         for (int byte = 0; byte < 8; byte++)
             cnt[byte][(k >> (8 * byte)) & 0xff]++;
     }
-    unsigned char *src = a, *dst = b;
+    bool moved = false;
     for (int byte = 0; byte < 8; byte++) {
         int shift = 8 * byte;
         if ((((all_or ^ all_and) >> shift) & 0xff) == 0)
@@ -78,15 +84,29 @@ static void radix_sort(void *base, size_t n, size_t size, uint64_t (*key)(const 
             at += k;
         }
         for (size_t i = 0; i < n; i++)
-            memcpy(dst + c[(key(src + i * size) >> shift) & 0xff]++ * size, src + i * size, size);
-        unsigned char *t = src; /* the next pass reads what this one wrote */
-        src = dst;
-        dst = t;
+            q[c[(p[i].k >> shift) & 0xff]++] = p[i];
+        rkey *t = p; /* the next pass reads what this one wrote */
+        p = q;
+        q = t;
+        moved = true;
     }
-    if (src != a)
-        memcpy(a, src, n * size);
+    if (moved) {
+        /* fixed sizes copy inline; the sorted pairs say where each element comes from */
+        if (size == 8)
+            for (size_t i = 0; i < n; i++)
+                memcpy(b + i * 8, a + p[i].i * 8, 8);
+        else if (size == 16)
+            for (size_t i = 0; i < n; i++)
+                memcpy(b + i * 16, a + p[i].i * 16, 16);
+        else
+            for (size_t i = 0; i < n; i++)
+                memcpy(b + i * size, a + p[i].i * size, size);
+        memcpy(a, b, n * size);
+    }
     free(cnt);
     free(b);
+    free(p);
+    free(q);
 }
 
 static uint64_t key_i64(const void *p)
@@ -663,6 +683,35 @@ static int cmp_i32(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* k and present from the n signed core ids (an AIV core below zero): the distinct ids per engine, counted
+ * on a flag per id when they span at most 2^16 (a chip's cores), else by sorting them. */
+static void count_cores(int32_t *cores, size_t n, int k[2], bool present[2])
+{
+    int32_t lo = cores[0], hi = cores[0];
+    for (size_t i = 1; i < n; i++) {
+        lo = cores[i] < lo ? cores[i] : lo;
+        hi = cores[i] > hi ? cores[i] : hi;
+    }
+    size_t range = (size_t)((int64_t)hi - lo) + 1;
+    unsigned char *seen = range <= 65536 ? calloc(range, 1) : NULL;
+    if (seen) {
+        for (size_t i = 0; i < n; i++)
+            if (!seen[cores[i] - lo]) {
+                seen[cores[i] - lo] = 1;
+                k[cores[i] < 0]++;
+                present[cores[i] < 0] = true;
+            }
+        free(seen);
+        return;
+    }
+    qsort(cores, n, sizeof(*cores), cmp_i32);
+    for (size_t i = 0; i < n; i++)
+        if (!i || cores[i] != cores[i - 1]) {
+            k[cores[i] < 0]++;
+            present[cores[i] < 0] = true;
+        }
+}
+
 int ohm_steps(const exec_log *l, ohm_step **steps, size_t *n, bool present[2])
 {
     *steps = NULL;
@@ -687,13 +736,8 @@ int ohm_steps(const exec_log *l, ohm_step **steps, size_t *n, bool present[2])
         w0 = l->x[i].start < w0 ? l->x[i].start : w0;
         w1 = l->x[i].end > w1 ? l->x[i].end : w1;
     }
-    qsort(cores, l->nx, sizeof(*cores), cmp_i32);
     int k[2] = {0, 0};
-    for (size_t i = 0; i < l->nx; i++)
-        if (!i || cores[i] != cores[i - 1]) {
-            k[cores[i] < 0]++;
-            present[cores[i] < 0] = true;
-        }
+    count_cores(cores, l->nx, k, present);
     int64_t ov[2] = {0, 0}, all = 0, has = 0;
     if (sweep(l, t, nt, w0, w1, k, present, ov, &all, &has, &times, ready, &nsteps, steps) != 0)
         goto out;
