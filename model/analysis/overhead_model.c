@@ -39,38 +39,35 @@ static int cmp_u64(const void *a, const void *b)
  * LSD radix, a byte at a time, skipping the bytes every key shares (tick
  * counts leave most high bytes alike). The order equals that of a stable
  * comparison sort on the same key, which glibc's qsort (a merge sort at
- * these sizes) gave before, at a fraction of its compares. The passes move
- * (key, index) pairs, each key read once, and the elements are moved once
- * at the end. Falls back to qsort with cmp when out of memory. */
-typedef struct rkey {
-    uint64_t k;
-    size_t i;
-} rkey;
-
+ * these sizes) gave before, at a fraction of its compares. Each key is read
+ * once into an array, the passes move 32-bit indices, and each element moves
+ * once at the end. Falls back to qsort with cmp when out of memory (or past
+ * 2^32 elements). */
 static void radix_sort(void *base, size_t n, size_t size, uint64_t (*key)(const void *),
                        int (*cmp)(const void *, const void *))
 {
     if (n < 2)
         return;
-    unsigned char *a = base, *b = malloc(n * size);
-    rkey *p = malloc(n * sizeof(*p)), *q = malloc(n * sizeof(*q));
-    size_t(*cnt)[256] = calloc(8, sizeof(*cnt)); /* every byte's counts in one pass over the keys */
-    if (!b || !p || !q || !cnt) {
+    unsigned char *a = base, *b = n <= UINT32_MAX ? malloc(n * size) : NULL;
+    uint64_t *k = b ? malloc(n * sizeof(*k)) : NULL;
+    uint32_t *p = k ? malloc(n * sizeof(*p)) : NULL, *q = p ? malloc(n * sizeof(*q)) : NULL;
+    size_t(*cnt)[256] = q ? calloc(8, sizeof(*cnt)) : NULL; /* every byte's counts in one pass */
+    if (!cnt) {
         free(b);
+        free(k);
         free(p);
         free(q);
-        free(cnt);
         qsort(base, n, size, cmp);
         return;
     }
     uint64_t all_or = 0, all_and = ~(uint64_t)0;
     for (size_t i = 0; i < n; i++) {
-        uint64_t k = key(a + i * size);
-        p[i] = (rkey){k, i};
-        all_or |= k;
-        all_and &= k;
+        uint64_t v = k[i] = key(a + i * size);
+        p[i] = (uint32_t)i;
+        all_or |= v;
+        all_and &= v;
         for (int byte = 0; byte < 8; byte++)
-            cnt[byte][(k >> (8 * byte)) & 0xff]++;
+            cnt[byte][(v >> (8 * byte)) & 0xff]++;
     }
     bool moved = false;
     for (int byte = 0; byte < 8; byte++) {
@@ -79,32 +76,33 @@ static void radix_sort(void *base, size_t n, size_t size, uint64_t (*key)(const 
             continue; /* every key has this byte: the pass would keep the order */
         size_t *c = cnt[byte], at = 0;
         for (int d = 0; d < 256; d++) {
-            size_t k = c[d];
+            size_t m = c[d];
             c[d] = at;
-            at += k;
+            at += m;
         }
         for (size_t i = 0; i < n; i++)
-            q[c[(p[i].k >> shift) & 0xff]++] = p[i];
-        rkey *t = p; /* the next pass reads what this one wrote */
+            q[c[(k[p[i]] >> shift) & 0xff]++] = p[i];
+        uint32_t *t = p; /* the next pass reads what this one wrote */
         p = q;
         q = t;
         moved = true;
     }
     if (moved) {
-        /* fixed sizes copy inline; the sorted pairs say where each element comes from */
+        /* fixed sizes copy inline; the sorted indices say where each element comes from */
         if (size == 8)
             for (size_t i = 0; i < n; i++)
-                memcpy(b + i * 8, a + p[i].i * 8, 8);
+                memcpy(b + i * 8, a + (size_t)p[i] * 8, 8);
         else if (size == 16)
             for (size_t i = 0; i < n; i++)
-                memcpy(b + i * 16, a + p[i].i * 16, 16);
+                memcpy(b + i * 16, a + (size_t)p[i] * 16, 16);
         else
             for (size_t i = 0; i < n; i++)
-                memcpy(b + i * size, a + p[i].i * size, size);
+                memcpy(b + i * size, a + (size_t)p[i] * size, size);
         memcpy(a, b, n * size);
     }
     free(cnt);
     free(b);
+    free(k);
     free(p);
     free(q);
 }
