@@ -280,6 +280,40 @@ static char *between(const char *hay, const char *from, const char *to)
 /* Critical path                                                       */
 /* ------------------------------------------------------------------ */
 
+/* Records of the sort test: a two-word key and a tag that tells equal keys apart. */
+typedef struct sort_rec {
+    uint64_t hi, lo;
+    int tag;
+} sort_rec;
+
+static void sort_rec_key(const void *a, uint64_t k[2])
+{
+    const sort_rec *r = a;
+    k[0] = r->hi;
+    k[1] = r->lo;
+}
+
+START_TEST(the_report_sorts_by_a_two_word_key_as_a_stable_sort_would)
+{
+    /* the high word decides, then the low; equal keys keep their order (tags 1, 4, 6); keys differing only
+     * in their top byte (1 << 56) and in their lowest (tags 2, 3) */
+    sort_rec v[] = {
+        {5, 7, 1}, {1ULL << 56, 0, 2}, {0, 1, 3}, {5, 7, 4}, {5, 6, 5}, {5, 7, 6}, {0, 0, 7},
+    };
+    ck_assert_int_eq(rd_sort_by_key(v, 7, sizeof(*v), sort_rec_key), 0);
+    const int want[] = {7, 3, 5, 1, 4, 6, 2};
+    for (int i = 0; i < 7; i++)
+        ck_assert_int_eq(v[i].tag, want[i]);
+    /* keys all alike: nothing moves */
+    sort_rec w[] = {{3, 3, 1}, {3, 3, 2}, {3, 3, 3}};
+    ck_assert_int_eq(rd_sort_by_key(w, 3, sizeof(*w), sort_rec_key), 0);
+    ck_assert(w[0].tag == 1 && w[1].tag == 2 && w[2].tag == 3);
+    /* fewer than two records */
+    ck_assert_int_eq(rd_sort_by_key(w, 1, sizeof(*w), sort_rec_key), 0);
+    ck_assert_int_eq(rd_sort_by_key(NULL, 0, sizeof(*w), sort_rec_key), 0);
+}
+END_TEST
+
 START_TEST(critical_path_of_a_chain_and_a_side_task_is_the_chain)
 {
     const char *dir = fixture(F_SWIMLANE | F_DEPS);
@@ -2613,6 +2647,7 @@ Suite *suite_report(void)
     Suite *s = suite_create("report");
     TCase *tc = tcase_create("report");
     tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, the_report_sorts_by_a_two_word_key_as_a_stable_sort_would);
     tcase_add_test(tc, critical_path_of_a_chain_and_a_side_task_is_the_chain);
     tcase_add_test(tc, critical_path_takes_the_predecessor_that_finished_last);
     tcase_add_test(tc, report_of_a_run_draws_the_critical_path_and_the_numbers);

@@ -374,6 +374,13 @@ static int cmp_edge_succ(const void *a, const void *b)
     return x->pred < y->pred ? -1 : x->pred > y->pred;
 }
 
+static void key_edge_succ(const void *a, uint64_t k[2])
+{
+    const rd_edge *e = a;
+    k[0] = e->succ;
+    k[1] = e->pred;
+}
+
 /* Sorts the edges by successor, then predecessor, and drops repeats: the
  * runtime writes an edge per matched tensor slice, the walk needs each
  * (pred, succ) pair once. */
@@ -381,7 +388,8 @@ static void unique_edges(rd_deps *d)
 {
     if (!d->nedges)
         return;
-    qsort(d->edges, d->nedges, sizeof(*d->edges), cmp_edge_succ);
+    if (rd_sort_by_key(d->edges, d->nedges, sizeof(*d->edges), key_edge_succ) != 0)
+        qsort(d->edges, d->nedges, sizeof(*d->edges), cmp_edge_succ);
     size_t n = 1;
     for (size_t i = 1; i < d->nedges; i++)
         if (d->edges[i].pred != d->edges[n - 1].pred || d->edges[i].succ != d->edges[n - 1].succ)
@@ -399,13 +407,13 @@ typedef struct task_read {
 static int task_member(jctx *c, jscan *s, const char *key, void *arg)
 {
     task_read *st = arg;
-    if (strcmp(key, "task_id") == 0) {
+    if (memcmp(key, "task_id", 8) == 0) { /* key is a char[64], as in edge_member */
         if (!jscan_u64(s, &st->t.id))
             return rd_bad(c->err, c->errlen, "%s: tasks[%zu].task_id: not a decimal task id", c->path, st->i);
         st->has_id = true;
         return RD_OK;
     }
-    if (strcmp(key, "kernel_ids") == 0) {
+    if (memcmp(key, "kernel_ids", 11) == 0) {
         int64_t k[3];
         if (!jscan_eat(s, '[') || !jscan_i64(s, &k[0]) || !jscan_eat(s, ',') || !jscan_i64(s, &k[1]) ||
             !jscan_eat(s, ',') || !jscan_i64(s, &k[2]) || !jscan_eat(s, ']'))
@@ -440,8 +448,9 @@ typedef struct edge_read {
 static int edge_member(jctx *c, jscan *s, const char *key, void *arg)
 {
     edge_read *st = arg;
-    bool is_pred = strcmp(key, "pred") == 0;
-    if (!is_pred && strcmp(key, "succ") != 0)
+    /* key is a char[64]: five bytes compare the word and its end (an edge has a dozen keys) */
+    bool is_pred = memcmp(key, "pred", 5) == 0;
+    if (!is_pred && memcmp(key, "succ", 5) != 0)
         return MEMBER_SKIP;
     if (!jscan_u64(s, is_pred ? &st->e.pred : &st->e.succ))
         return rd_bad(c->err, c->errlen, "%s: edges[%zu].%s: not a decimal task id", c->path, st->i, key);
@@ -546,6 +555,20 @@ static int cmp_node_order(const void *a, const void *b)
     return x->id < y->id ? -1 : x->id > y->id;
 }
 
+/* cmp_node_order's order as a key (SIZE_MAX, not listed, sorts last). */
+static void key_node_order(const void *a, uint64_t k[2])
+{
+    const cp_node *x = *(cp_node *const *)a;
+    k[0] = (uint64_t)x->order;
+    k[1] = x->id;
+}
+
+static void key_u64(const void *a, uint64_t k[2])
+{
+    k[0] = *(const uint64_t *)a;
+    k[1] = 0;
+}
+
 /* The node of id in the sorted table, or NULL (an alloc task: in no file but deps.json's edges). */
 static cp_node *find_node(cp_node *n, size_t nn, uint64_t id)
 {
@@ -568,7 +591,8 @@ int rd_critical_path(const rd_swimlane *sl, const rd_deps *d, rd_path *out)
         ids[i] = sl->ex[i].task;
     for (size_t i = 0; i < d->ntasks; i++)
         ids[sl->nex + i] = d->tasks[i].id;
-    qsort(ids, nids, sizeof(*ids), rd_cmp_u64);
+    if (rd_sort_by_key(ids, nids, sizeof(*ids), key_u64) != 0)
+        qsort(ids, nids, sizeof(*ids), rd_cmp_u64);
     for (size_t i = 0; i < nids; i++)
         if (i == 0 || ids[i] != ids[nn - 1])
             ids[nn++] = ids[i];
@@ -596,7 +620,8 @@ int rd_critical_path(const rd_swimlane *sl, const rd_deps *d, rd_path *out)
     /* finishing times in submission order, so a dummy sees its predecessors' */
     for (size_t i = 0; i < nn; i++)
         byorder[i] = &n[i];
-    qsort(byorder, nn, sizeof(*byorder), cmp_node_order);
+    if (rd_sort_by_key(byorder, nn, sizeof(*byorder), key_node_order) != 0)
+        qsort(byorder, nn, sizeof(*byorder), cmp_node_order);
     for (size_t i = 0; i < nn; i++) {
         cp_node *t = byorder[i];
         if (t->executed) {
