@@ -889,6 +889,50 @@ START_TEST(wbuf_dec_writes_decimals_two_digits_a_step_as_printf_would)
 }
 END_TEST
 
+START_TEST(wbuf_fixed_text_prints_as_printf_f_does_rounding_half_to_even_on_the_exact_value)
+{
+    /* the report's "%.1f" and the like: each case's exact binary value worked out */
+    static const struct {
+        double x;
+        int prec;
+        const char *want;
+    } cases[] = {
+        {0.25, 1, "0.2"},       /* exactly a tie: 2 even stays */
+        {0.35, 1, "0.3"},       /* 0.34999999999999997779...: below the tie */
+        {0.45, 1, "0.5"},       /* 0.45000000000000001110...: above it */
+        {0.5, 0, "0"},          /* a tie: 0 even */
+        {1.5, 0, "2"},          /* a tie: up to even 2 */
+        {2.5, 0, "2"},          /* a tie: 2 even stays */
+        {-0.0, 1, "-0.0"},      /* the sign bit alone */
+        {-0.04, 1, "-0.0"},     /* rounds to zero, keeps its sign */
+        {-7.25, 1, "-7.2"},     /* a tie below zero: 2 even */
+        {123.456, 2, "123.46"}, /* 123.4560000000000030695... */
+        {99.95, 1, "100.0"},    /* 99.9500000000000028421...: the carry reaches the units */
+        {9.9995, 3, "9.999"},   /* 9.99949999999999938893... */
+        {0.0005, 3, "0.001"},   /* 0.000500000000000000010408... */
+        {0.125, 2, "0.12"},     /* a tie: 2 even */
+        {5e-324, 3, "0.000"},   /* the least subnormal */
+        {0.1, 9, "0.100000000"},
+        {1234567.0, 0, "1234567"},
+        {1e18, 3, "1000000000000000000.000"},
+        {0x1p62, 1, "4611686018427387904.0"},
+    };
+    char b[64];
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        size_t n = wbuf_fixed_text(b, cases[i].x, cases[i].prec);
+        ck_assert_msg(n == strlen(cases[i].want) && strcmp(b, cases[i].want) == 0, "%s: got %s", cases[i].want,
+                      n ? b : "(none)");
+    }
+    /* left to printf */
+    ck_assert_uint_eq(wbuf_fixed_text(b, 0x1p63, 1), 0);
+    ck_assert_uint_eq(wbuf_fixed_text(b, -0x1p63, 1), 0);
+    ck_assert_uint_eq(wbuf_fixed_text(b, INFINITY, 1), 0);
+    ck_assert_uint_eq(wbuf_fixed_text(b, NAN, 1), 0);
+    ck_assert_uint_eq(wbuf_fixed_text(b, 1.0, 10), 0);
+    ck_assert_uint_eq(wbuf_fixed_text(b, 1.0, -1), 0);
+}
+END_TEST
+
 START_TEST(wbuf_milli_writes_thousandths_as_printf_did_with_three_places)
 {
     /* nanoseconds as microseconds in the Perfetto trace, MB/s as GB/s: printf wrote
@@ -1126,6 +1170,7 @@ Suite *suite_basics(void)
     tcase_add_test(tc, wbuf_writes_numbers_and_escapes_as_printf_and_jsonw_would);
     tcase_add_test(tc, wbuf_milli_writes_thousandths_as_printf_did_with_three_places);
     tcase_add_test(tc, wbuf_dec_writes_decimals_two_digits_a_step_as_printf_would);
+    tcase_add_test(tc, wbuf_fixed_text_prints_as_printf_f_does_rounding_half_to_even_on_the_exact_value);
     tcase_add_test(tc, wbuf_hex16_writes_sixteen_lowercase_digits_zeros_in_front);
     tcase_add_test(tc, a_float_prints_as_printf_g9_did_rounding_half_to_even_on_its_exact_value);
     tcase_add_test(tc, wbuf_keeps_every_byte_across_buffer_boundaries_and_large_puts);

@@ -291,4 +291,10 @@ static inline void wbuf_milli_dec(wbuf *w, uint64_t v)
         wbuf_commit(w, wbuf_milli_at(p, v));
 }
 
+/* x as printf's "%.*f" prints it with prec decimals (0 to 9: the exact value rounded half to even, a '-'
+ * for any x with its sign bit, -0.0 and what rounds to zero included), into out (32 bytes or more),
+ * NUL-ended. Returns the length, or 0 for what is not worked out here (not finite, |x| of 2^63 or more,
+ * prec out of range); the caller then asks printf. */
+size_t wbuf_fixed_text(char *out, double x, int prec);
+
 #endif
