@@ -17,6 +17,7 @@
 #include "../model/base/outfile.h"
 #include "../sim/report/report_data.h"
 #include "../sim/report/report_html.h"
+#include "../sim/report/report_html_draw.h"
 #include "testutil.h"
 
 /* ------------------------------------------------------------------ */
@@ -311,6 +312,34 @@ START_TEST(the_report_sorts_by_a_two_word_key_as_a_stable_sort_would)
     /* fewer than two records */
     ck_assert_int_eq(rd_sort_by_key(w, 1, sizeof(*w), sort_rec_key), 0);
     ck_assert_int_eq(rd_sort_by_key(NULL, 0, sizeof(*w), sort_rec_key), 0);
+}
+END_TEST
+
+START_TEST(a_name_is_cut_to_its_buffer_as_snprintf_cuts_it)
+{
+    /* rh_put_cut appends as snprintf(b + m, m < n ? n - m : 0, "%s", s) does */
+    char b[8] = "zzzzzzz";
+    size_t m = 0;
+    rh_put_cut(b, sizeof(b), &m, "abc", 3);
+    ck_assert_str_eq(b, "abc");
+    ck_assert_uint_eq(m, 3);
+    rh_put_cut(b, sizeof(b), &m, "defgh", 5); /* 7 bytes and the NUL fit */
+    ck_assert_str_eq(b, "abcdefg");
+    ck_assert_uint_eq(m, 8);
+    rh_put_cut(b, sizeof(b), &m, "x", 1); /* past the end: nothing written, the length still counted */
+    ck_assert_str_eq(b, "abcdefg");
+    ck_assert_uint_eq(m, 9);
+    char z[1] = {'q'};
+    m = 0;
+    rh_put_cut(z, 0, &m, "abc", 3); /* no room at all: not even the NUL */
+    ck_assert_int_eq(z[0], 'q');
+    ck_assert_uint_eq(m, 3);
+    /* the task names the page writes, cut like that */
+    char t[6];
+    rh_task_name(t, sizeof(t), (2ULL << 32) | 12345u);
+    ck_assert_str_eq(t, "r2t12"); /* r2t12345 cut to 5 */
+    rh_task_name(t, sizeof(t), 42);
+    ck_assert_str_eq(t, "t42");
 }
 END_TEST
 
@@ -2648,6 +2677,7 @@ Suite *suite_report(void)
     TCase *tc = tcase_create("report");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, the_report_sorts_by_a_two_word_key_as_a_stable_sort_would);
+    tcase_add_test(tc, a_name_is_cut_to_its_buffer_as_snprintf_cuts_it);
     tcase_add_test(tc, critical_path_of_a_chain_and_a_side_task_is_the_chain);
     tcase_add_test(tc, critical_path_takes_the_predecessor_that_finished_last);
     tcase_add_test(tc, report_of_a_run_draws_the_critical_path_and_the_numbers);
