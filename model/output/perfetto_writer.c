@@ -369,7 +369,8 @@ typedef struct pf_out {
     const chip *c;          /* the run */
     const pf_trace *p;      /* what it collected */
     ps_t horizon;           /* slices starting later are left out */
-    pf_exec *ex;            /* executions: the collected ones, then those the run's end cut short */
+    const pf_exec *ex;      /* executions: the collected ones, then those the run's end cut short */
+    pf_exec *ex_own;        /* ... a copy when the end cut some (else ex is the trace's own) */
     size_t nex;             /* ... how many */
     slice_ref *xs;          /* executions sorted by core and start */
     size_t nxs;             /* ... kept (start <= horizon) */
@@ -393,19 +394,24 @@ static int gather_execs(pf_out *o)
     size_t extra = 0;
     for (int k = 0; k < c->ncores; k++)
         extra += c->cores[k].busy;
-    o->ex = malloc((p->nex + extra + 1) * sizeof(*o->ex));
+    /* the trace's executions are used where they are, copied only to add those the end cut */
+    o->ex = p->ex;
+    o->ex_own = extra ? malloc((p->nex + extra) * sizeof(*o->ex_own)) : NULL;
     o->xs = malloc((p->nex + extra + 1) * sizeof(*o->xs));
     o->an = malloc((p->nex + extra + 1) * sizeof(*o->an));
-    if (!o->ex || !o->xs || !o->an)
+    if ((extra && !o->ex_own) || !o->xs || !o->an)
         return -1;
-    memcpy(o->ex, p->ex, p->nex * sizeof(*p->ex));
+    if (extra) {
+        memcpy(o->ex_own, p->ex, p->nex * sizeof(*p->ex));
+        o->ex = o->ex_own;
+    }
     o->nex = p->nex;
     for (int k = 0; k < c->ncores; k++) {
         const core *co = &c->cores[k];
         if (!co->busy || co->run.start == PS_NEVER || co->run.start >= c->end_time)
             continue;
         const task *tk = chip_task((chip *)c, co->run.task_id);
-        o->ex[o->nex++] = (pf_exec){.task = co->run.task_id,
+        o->ex_own[o->nex++] = (pf_exec){.task = co->run.task_id,
                                     .dispatch = co->run.dispatch,
                                     .receive = co->run.receive,
                                     .start = co->run.start,
@@ -921,7 +927,7 @@ oom:
         outfile_abort(&of);
 out:
     free(buf.buf); /* left by a failure: dropped, never written */
-    free(o.ex);
+    free(o.ex_own);
     free(o.xs);
     free(o.an);
     if (o.an_of.key)
