@@ -879,13 +879,16 @@ int rd_split_row(const char *path, int line, char *rec, char **f, int max, int n
 
 bool rd_parse_u64(const char *s, uint64_t *v)
 {
-    if (!*s || *s < '0' || *s > '9')
+    /* what strtoull took here: digits only, at least one, no overflow (a pmu.csv has ten per row) */
+    if (!*s)
         return false;
-    char *end;
-    errno = 0;
-    unsigned long long x = strtoull(s, &end, 10);
-    if (*end || errno)
-        return false;
+    uint64_t x = 0;
+    for (; *s; s++) {
+        unsigned d = (unsigned)(*s - '0');
+        if (d > 9 || x > (UINT64_MAX - d) / 10)
+            return false;
+        x = x * 10 + d;
+    }
     *v = x;
     return true;
 }
