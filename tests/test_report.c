@@ -343,6 +343,62 @@ START_TEST(a_name_is_cut_to_its_buffer_as_snprintf_cuts_it)
 }
 END_TEST
 
+/* Replaces every dir in page by "DIR" (in place). */
+static void strip_dir(char *page, const char *dir)
+{
+    size_t n = strlen(dir);
+    char *w = page;
+    for (const char *r = page; *r;)
+        if (strncmp(r, dir, n) == 0) {
+            memcpy(w, "DIR", 3);
+            w += 3;
+            r += n;
+        } else {
+            *w++ = *r++;
+        }
+    *w = '\0';
+}
+
+START_TEST(a_capture_reads_the_same_whatever_json_form_its_rows_take)
+{
+    /* the fixture's swimlane and deps.json with their rows in forms the readers' fast paths leave to the
+     * scanner (escaped keys and ids, quoted ids, fractions, non-ASCII text and nesting in values read past,
+     * odd white space): the same page as the plain files give */
+    static const char SWIMLANE_ODD[] =
+        "{\"chip_swimlane_level\": 1, \"metadata\": {\"clock\\u005ffreq_hz\": 50000000, \"num_cores\": 4, "
+        "\"core_types\": [\"aic\", \"aic\", \"aiv\", \"aiv\"], \"x\": {\"a\": [1.5e3, -0.25, \"\\u00e9t\xc3\xa9\"]}},"
+        "\r\n \"aicore_tasks\": [\n"
+        "  [0, \"0\", 1, 1000100, 1000600, 5],\n"
+        "  [ 1 ,2\t,1,1001300,1001800,5 ],\n"
+        "  [2, 1, 1, 1000700, 1001200, 5],\n"
+        "  [3, 3, 1, 1000100, 1001500, 5]\n"
+        " ],\n"
+        " \"aicpu_tasks\": []\n"
+        "}\n";
+    static const char DEPS_ODD[] =
+        "{\"tasks\":[{\"task_id\":\"\\u0030\",\"scope\":\"auto\",\"early_dispatch\":false,\"kernel_ids\":[0,-1,-1],"
+        "\"block_num\":1,\"args\":[{\"shape\":[1e2,2.5],\"name\":\"\xc3\xa9\",\"deep\":[[[[{\"k\":null}]]]]}]},"
+        "{\"task_id\":1,\"scope\":\"auto\",\"early_dispatch\":false,\"kernel_ids\":[ -1 , 1 , -1 ],\"block_num\":1,"
+        "\"args\":[]},"
+        "{\"task_id\":\"2\",\"scope\":\"auto\",\"early_dispatch\":false,\"kernel_ids\":[0,-1,-1],\"block_num\":1,"
+        "\"args\":[]},"
+        "{\"task_id\":\"3\",\"scope\":\"auto\",\"early_dispatch\":false,\"kernel_ids\":[-1,1,-1],\"block_num\":1,"
+        "\"args\":[]}],\"tensors\":[],"
+        "\"edges\":[{\"pre\\u0064\":\"0\",\"succ\":1,\"arg\":0,\"source\":\"tensormap\",\"flags\":[\"wait\"]},"
+        "{\"pred\":\"0\",\"succ\":\"1\",\"arg\":12345678901234567,\"source\":\"tensor\\nmap\",\"flags\":[\"wait\"]},"
+        "{\"pred\":\"1\",\"succ\":\"2\",\"arg\":0,\"source\":\"creator\",\"flags\":[\"wait\",\"retain\"]}]}\n";
+    const char *a = fixture(F_ALL & ~F_SWEEP), *b = fixture(F_ALL & ~F_SWEEP);
+    put(b, "dfx_outputs/chip_swimlane_records.json", SWIMLANE_ODD);
+    put(b, "dfx_outputs/deps.json", DEPS_ODD);
+    char *pa = report_of(a), *pb = report_of(b);
+    strip_dir(pa, a);
+    strip_dir(pb, b);
+    ck_assert_str_eq(pb, pa);
+    free(pa);
+    free(pb);
+}
+END_TEST
+
 START_TEST(critical_path_of_a_chain_and_a_side_task_is_the_chain)
 {
     const char *dir = fixture(F_SWIMLANE | F_DEPS);
@@ -1111,6 +1167,10 @@ static const bad_case BAD[] = {
      "aicore_tasks[0]: not [core_id, task_id, reg_task_id, start, end, receive_to_start] integers"},
     {"dfx_outputs/chip_swimlane_records.json", SL_HEAD "\"aicore_tasks\": [[-1, 1, 1, 5, 6, 0]]}",
      "aicore_tasks[0]: core_id -1 is negative"},
+    {"dfx_outputs/chip_swimlane_records.json", SL_HEAD "\"aicore_tasks\": [[0, -1, 1, 5, 6, 0]]}",
+     "aicore_tasks[0]: not [core_id, task_id, reg_task_id, start, end, receive_to_start] integers"},
+    {"dfx_outputs/chip_swimlane_records.json", SL_HEAD "\"aicore_tasks\": [[0, 1, 1, 5, 6, 0, 7]]}",
+     "aicore_tasks[0]: not [core_id, task_id, reg_task_id, start, end, receive_to_start] integers"},
     {"dfx_outputs/chip_swimlane_records.json", SL_HEAD "\"aicore_tasks\": [[0, 1, 1, 6, 5, 0]]}",
      "aicore_tasks[0]: end 5 before start 6"},
     {"dfx_outputs/chip_swimlane_records.json",
@@ -2678,6 +2738,7 @@ Suite *suite_report(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, the_report_sorts_by_a_two_word_key_as_a_stable_sort_would);
     tcase_add_test(tc, a_name_is_cut_to_its_buffer_as_snprintf_cuts_it);
+    tcase_add_test(tc, a_capture_reads_the_same_whatever_json_form_its_rows_take);
     tcase_add_test(tc, critical_path_of_a_chain_and_a_side_task_is_the_chain);
     tcase_add_test(tc, critical_path_takes_the_predecessor_that_finished_last);
     tcase_add_test(tc, report_of_a_run_draws_the_critical_path_and_the_numbers);

@@ -101,6 +101,199 @@ static bool same_key(const jscan *s, const char *a, const char *b, const char *k
     return (size_t)(s->end - b) >= alen && memcmp(a, b, alen) == 0;
 }
 
+/* Fast paths. A capture's rows have a few shapes: plain ASCII strings, short integers, shallow nesting.
+ * These read such text in a tight loop and leave the scanner alone on anything else, which the jscan
+ * readers then read from the same place: they take only text jscan takes, ending where jscan ends, so
+ * what a report reads and every message it gives for a bad file are jscan's. */
+
+static inline const char *fp_ws(const char *p, const char *end)
+{
+    if (p < end && (unsigned char)*p > ' ') /* most tokens of a capture follow one another */
+        return p;
+    while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
+        p++;
+    return p;
+}
+
+/* A string of printable ASCII without escapes (jsonl_lex_string's plain run): the byte after its closing
+ * quote, or NULL. */
+static const unsigned char FP_PLAIN[256] = {
+    /* 1: printable ASCII but '"' (0x22) and '\\' (0x5C); 0: control bytes, the two, and 0x80-0xFF */
+    ['\x20'] = 1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,                         /* 0x20-0x2F */
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0x30 */
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1,                                   /* 0x50-0x5F */
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0x60 */
+};
+
+static inline const char *fp_string(const char *p, const char *end)
+{
+    if (p >= end || *p != '"')
+        return NULL;
+    p++;
+    for (; p < end && FP_PLAIN[(unsigned char)*p]; p++)
+        ;
+    return p < end && *p == '"' ? p + 1 : NULL;
+}
+
+/* An integer as jsonl_lex_number's short form takes it: -?(0|[1-9][0-9]*) of at most 15 digits, not
+ * followed by a digit, '.', 'e' or 'E'. The byte after it, or NULL; *v its magnitude, *neg its sign. */
+static inline const char *fp_int(const char *p, const char *end, uint64_t *v, bool *neg)
+{
+    *neg = p < end && *p == '-';
+    const char *d = p + *neg, *q = d;
+    if (q < end && *q == '0')
+        q++;
+    else
+        while (q < end && (unsigned)(*q - '0') < 10)
+            q++;
+    if (q == d || q - d > 15 ||
+        (q < end && (*q == '.' || *q == 'e' || *q == 'E' || (unsigned)(*q - '0') < 10)))
+        return NULL;
+    uint64_t x = 0;
+    for (const char *c = d; c < q; c++)
+        x = x * 10 + (uint64_t)(*c - '0');
+    *v = x;
+    return q;
+}
+
+/* What jscan_u64 reads, when it is a short integer or a quoted one of 1 to 20 digits that fits 64 bits:
+ * the byte after it, or NULL. */
+static inline const char *fp_u64(const char *p, const char *end, uint64_t *v)
+{
+    p = fp_ws(p, end);
+    if (p < end && *p == '"') {
+        const char *d = ++p;
+        uint64_t x = 0;
+        for (; p < end && (unsigned)(*p - '0') < 10; p++) {
+            unsigned k = (unsigned)(*p - '0');
+            if (x > (UINT64_MAX - k) / 10)
+                return NULL;
+            x = x * 10 + k;
+        }
+        if (p == d || p - d > 20 || p >= end || *p != '"')
+            return NULL;
+        *v = x;
+        return p + 1;
+    }
+    bool neg;
+    p = p < end && *p >= '0' && *p <= '9' ? fp_int(p, end, v, &neg) : NULL;
+    return p;
+}
+
+#define FP_DEPTH 32 /* deeper values are left to jscan (which refuses past 256) */
+
+/* Skips one value as jscan_skip would, when it is made of the shapes above: the byte after it, or NULL. */
+static const char *fp_value(const char *p, const char *end, int depth)
+{
+    p = fp_ws(p, end);
+    if (p >= end)
+        return NULL;
+    switch (*p) {
+    case '"':
+        return fp_string(p, end);
+    case '{':
+    case '[': {
+        if (depth >= FP_DEPTH)
+            return NULL;
+        bool obj = *p == '{';
+        char close = obj ? '}' : ']';
+        p = fp_ws(p + 1, end);
+        if (p < end && *p == close)
+            return p + 1;
+        for (;;) {
+            if (obj) {
+                p = fp_string(p, end);
+                if (!p)
+                    return NULL;
+                p = fp_ws(p, end);
+                if (p >= end || *p != ':')
+                    return NULL;
+                p++;
+            }
+            p = fp_value(p, end, depth + 1);
+            if (!p)
+                return NULL;
+            p = fp_ws(p, end);
+            if (p >= end)
+                return NULL;
+            if (*p == close)
+                return p + 1;
+            if (*p != ',')
+                return NULL;
+            p = fp_ws(p + 1, end);
+        }
+    }
+    case 't':
+        return end - p >= 4 && memcmp(p, "true", 4) == 0 ? p + 4 : NULL;
+    case 'f':
+        return end - p >= 5 && memcmp(p, "false", 5) == 0 ? p + 5 : NULL;
+    case 'n':
+        return end - p >= 4 && memcmp(p, "null", 4) == 0 ? p + 4 : NULL;
+    default: {
+        uint64_t v;
+        bool neg;
+        return fp_int(p, end, &v, &neg);
+    }
+    }
+}
+
+/* jscan_skip, through fp_value when it can. */
+static bool skip_value(jscan *s)
+{
+    const char *q = fp_value(s->p, s->end, 0);
+    if (q) {
+        s->p = q;
+        return true;
+    }
+    return jscan_skip(s);
+}
+
+/* jscan_u64, through fp_u64 when it can. */
+static bool read_u64(jscan *s, uint64_t *v)
+{
+    const char *q = fp_u64(s->p, s->end, v);
+    if (q) {
+        s->p = q;
+        return true;
+    }
+    return jscan_u64(s, v);
+}
+
+/* A row of at least min and at most max short integers, "[a, b, ...]", none signed where bit i of
+ * unsig is set (jscan_u64 takes no sign): the count read into v and neg, the scanner past the row; 0 (the
+ * scanner left alone) when it is not one. */
+static int fp_row(jscan *s, int min, int max, unsigned unsig, uint64_t *v, bool *neg)
+{
+    const char *p = fp_ws(s->p, s->end), *end = s->end;
+    if (p >= end || *p != '[')
+        return 0;
+    int n = 0;
+    for (p++;;) {
+        p = fp_int(fp_ws(p, end), end, &v[n], &neg[n]);
+        if (!p || (neg[n] && (unsig >> n & 1)))
+            return 0;
+        n++;
+        p = fp_ws(p, end);
+        if (p >= end)
+            return 0;
+        if (*p == ']')
+            break;
+        if (*p != ',' || n == max)
+            return 0;
+        p++;
+    }
+    if (n < min)
+        return 0;
+    s->p = p + 1;
+    return n;
+}
+
+/* The signed value of a short integer fp_row read. */
+static inline int64_t fp_signed(uint64_t v, bool neg)
+{
+    return neg ? -(int64_t)v : (int64_t)v;
+}
+
 /* Reads the members of an object whose '{' is already consumed, each with member. A key given twice is
  * refused as jsonl_parse refuses it: a reader would otherwise take one of the values silently. */
 static int read_members(jctx *c, jscan *s, member_fn *member, void *st)
@@ -113,9 +306,15 @@ static int read_members(jctx *c, jscan *s, member_fn *member, void *st)
     int nk = 0, r;
     while ((r = jscan_next(s, '}', &first)) == 1) {
         jscan_peek(s);
-        const char *at = s->p;
-        if (!jscan_string(s, key, sizeof(key)) || !jscan_eat(s, ':'))
+        const char *at = s->p, *q = fp_string(at, s->end);
+        size_t qlen = q ? (size_t)(q - at) - 2 : 0;
+        if (q && qlen < sizeof(key) && (q = fp_ws(q, s->end)) < s->end && *q == ':') {
+            memcpy(key, at + 1, qlen); /* a plain key, as jscan_string copies it */
+            key[qlen] = '\0';
+            s->p = q + 1;
+        } else if (!jscan_string(s, key, sizeof(key)) || !jscan_eat(s, ':')) {
             return syntax(c, s);
+        }
         /* a hash of the length and the end bytes: enough to tell the keys of one object apart, in a few
          * instructions (the rows of a capture hold millions of keys) */
         size_t klen = strlen(key);
@@ -137,7 +336,7 @@ static int read_members(jctx *c, jscan *s, member_fn *member, void *st)
         }
         int rc = member(c, s, key, st);
         if (rc == MEMBER_SKIP) {
-            if (!jscan_skip(s))
+            if (!skip_value(s))
                 return syntax(c, s);
         } else if (rc != RD_OK) {
             return rc;
@@ -253,15 +452,25 @@ static int metadata_member(jctx *c, jscan *s, const char *key, void *arg)
 static int exec_row(jctx *c, jscan *s, size_t i, row_buf *row)
 {
     int64_t core, reg, r2s = 0;
-    uint64_t task, start, end;
-    if (!jscan_eat(s, '[') || !jscan_i64(s, &core) || !jscan_eat(s, ',') || !jscan_u64(s, &task) ||
-        !jscan_eat(s, ',') || !jscan_i64(s, &reg) || !jscan_eat(s, ',') || !jscan_u64(s, &start) ||
-        !jscan_eat(s, ',') || !jscan_u64(s, &end) || (jscan_eat(s, ',') && !jscan_i64(s, &r2s)) ||
-        !jscan_eat(s, ']'))
+    uint64_t task, start, end, v[6];
+    bool neg[6];
+    int n = fp_row(s, 5, 6, 1u << 1 | 1u << 3 | 1u << 4, v, neg);
+    if (n) {
+        core = fp_signed(v[0], neg[0]);
+        task = v[1];
+        reg = fp_signed(v[2], neg[2]);
+        start = v[3];
+        end = v[4];
+        r2s = n == 6 ? fp_signed(v[5], neg[5]) : 0;
+    } else if (!jscan_eat(s, '[') || !jscan_i64(s, &core) || !jscan_eat(s, ',') || !jscan_u64(s, &task) ||
+               !jscan_eat(s, ',') || !jscan_i64(s, &reg) || !jscan_eat(s, ',') || !jscan_u64(s, &start) ||
+               !jscan_eat(s, ',') || !jscan_u64(s, &end) || (jscan_eat(s, ',') && !jscan_i64(s, &r2s)) ||
+               !jscan_eat(s, ']')) {
         return rd_bad(c->err, c->errlen,
                       "%s: aicore_tasks[%zu]: not [core_id, task_id, reg_task_id, start, end, "
                       "receive_to_start] integers",
                       c->path, i);
+    }
     if (core < 0 || core > INT32_MAX)
         return rd_bad(c->err, c->errlen, "%s: aicore_tasks[%zu]: core_id %" PRId64 " is negative", c->path, i,
                       core);
@@ -281,10 +490,19 @@ static int exec_row(jctx *c, jscan *s, size_t i, row_buf *row)
 static int cpu_row(jctx *c, jscan *s, size_t i, row_buf *row)
 {
     int64_t core, reg;
-    uint64_t dispatch, finish;
-    if (!jscan_eat(s, '[') || !jscan_i64(s, &core) || !jscan_eat(s, ',') || !jscan_i64(s, &reg) ||
-        !jscan_eat(s, ',') || !jscan_u64(s, &dispatch) || !jscan_eat(s, ',') || !jscan_u64(s, &finish) ||
-        !jscan_eat(s, ']') || core < 0 || core > INT32_MAX)
+    uint64_t dispatch, finish, v[4];
+    bool neg[4];
+    if (fp_row(s, 4, 4, 1u << 2 | 1u << 3, v, neg)) {
+        core = fp_signed(v[0], neg[0]);
+        reg = fp_signed(v[1], neg[1]);
+        dispatch = v[2];
+        finish = v[3];
+    } else if (!jscan_eat(s, '[') || !jscan_i64(s, &core) || !jscan_eat(s, ',') || !jscan_i64(s, &reg) ||
+               !jscan_eat(s, ',') || !jscan_u64(s, &dispatch) || !jscan_eat(s, ',') || !jscan_u64(s, &finish) ||
+               !jscan_eat(s, ']')) {
+        core = -1; /* the message below */
+    }
+    if (core < 0 || core > INT32_MAX)
         return rd_bad(
             c->err, c->errlen,
             "%s: aicpu_tasks[%zu]: not [core_id, reg_task_id, dispatch, finish] non-negative integers",
@@ -408,16 +626,22 @@ static int task_member(jctx *c, jscan *s, const char *key, void *arg)
 {
     task_read *st = arg;
     if (memcmp(key, "task_id", 8) == 0) { /* key is a char[64], as in edge_member */
-        if (!jscan_u64(s, &st->t.id))
+        if (!read_u64(s, &st->t.id))
             return rd_bad(c->err, c->errlen, "%s: tasks[%zu].task_id: not a decimal task id", c->path, st->i);
         st->has_id = true;
         return RD_OK;
     }
     if (memcmp(key, "kernel_ids", 11) == 0) {
         int64_t k[3];
-        if (!jscan_eat(s, '[') || !jscan_i64(s, &k[0]) || !jscan_eat(s, ',') || !jscan_i64(s, &k[1]) ||
-            !jscan_eat(s, ',') || !jscan_i64(s, &k[2]) || !jscan_eat(s, ']'))
+        uint64_t v[3];
+        bool neg[3];
+        if (fp_row(s, 3, 3, 0, v, neg)) {
+            for (int j = 0; j < 3; j++)
+                k[j] = fp_signed(v[j], neg[j]);
+        } else if (!jscan_eat(s, '[') || !jscan_i64(s, &k[0]) || !jscan_eat(s, ',') || !jscan_i64(s, &k[1]) ||
+                   !jscan_eat(s, ',') || !jscan_i64(s, &k[2]) || !jscan_eat(s, ']')) {
             return rd_bad(c->err, c->errlen, "%s: tasks[%zu].kernel_ids: not 3 integers", c->path, st->i);
+        }
         for (int j = 0; j < 3; j++)
             st->t.k[j] = k[j] < 0 || k[j] > INT32_MAX ? -1 : (int32_t)k[j];
         return RD_OK;
@@ -452,7 +676,7 @@ static int edge_member(jctx *c, jscan *s, const char *key, void *arg)
     bool is_pred = memcmp(key, "pred", 5) == 0;
     if (!is_pred && memcmp(key, "succ", 5) != 0)
         return MEMBER_SKIP;
-    if (!jscan_u64(s, is_pred ? &st->e.pred : &st->e.succ))
+    if (!read_u64(s, is_pred ? &st->e.pred : &st->e.succ))
         return rd_bad(c->err, c->errlen, "%s: edges[%zu].%s: not a decimal task id", c->path, st->i, key);
     *(is_pred ? &st->has_pred : &st->has_succ) = true;
     return RD_OK;
