@@ -387,9 +387,34 @@ START_TEST(a_capture_reads_the_same_whatever_json_form_its_rows_take)
         "\"edges\":[{\"pre\\u0064\":\"0\",\"succ\":1,\"arg\":0,\"source\":\"tensormap\",\"flags\":[\"wait\"]},"
         "{\"pred\":\"0\",\"succ\":\"1\",\"arg\":12345678901234567,\"source\":\"tensor\\nmap\",\"flags\":[\"wait\"]},"
         "{\"pred\":\"1\",\"succ\":\"2\",\"arg\":0,\"source\":\"creator\",\"flags\":[\"wait\",\"retain\"]}]}\n";
+    /* and the scope samples: keys in another order, a fraction, white space, an escape in the site */
+    static const char SCOPES_ODD[] =
+        "{\"version\": 6, \"fatal\": false, \"dropped\": 0, \"total\": 6, \"task_window_max\": [16, 16, 16, 16], "
+        "\"heap_max\": [1048576, 1048576, 1048576, 1048576], \"dep_pool_max\": [64, 64, 64, 64], "
+        "\"tensormap_max\": 1024}\n"
+        "{\"phase\": \"begin\", \"site\": \"(unknown):0\", \"depth\": 0, \"ring\": 0, \"task_window_start\": 0, "
+        "\"task_window_end\": 0, \"heap_start\": 0, \"heap_end\": 0, \"dep_pool_start\": 0, \"dep_pool_end\": 0, "
+        "\"tensormap\": 0}\n"
+        "{\"site\": \"g.py:1\", \"phase\": \"begin\", \"depth\": 1, \"ring\": 1.0, \"task_window_start\": 0, "
+        "\"task_window_end\": 0, \"heap_start\": 0, \"heap_end\": 0, \"dep_pool_start\": 0, \"dep_pool_end\": 0, "
+        "\"tensormap\": 0}\n"
+        "{\"site\": \"g.py:1\", \"phase\": \"end\", \"depth\": 1, \"ring\": 1, \"task_window_start\": 0, "
+        "\"task_window_end\": 4, \"heap_start\": 0, \"heap_end\": 5.24288e5, \"dep_pool_start\": 0, "
+        "\"dep_pool_end\": 2, \"tensormap\": 0} \n"
+        "\n"
+        "{ \"site\": \"g.py:2\", \"phase\": \"begin\", \"depth\": 3, \"ring\": 3, \"task_window_start\": 0, "
+        "\"task_window_end\": 0, \"heap_start\": 0, \"heap_end\": 0, \"dep_pool_start\": 0, \"dep_pool_end\": 0, "
+        "\"tensormap\": 0}\n"
+        "{\"site\": \"g.py:\\u0032\", \"phase\": \"end\", \"depth\": 3, \"ring\": 3, \"task_window_start\": 0, "
+        "\"task_window_end\": 1, \"heap_start\": 0, \"heap_end\": 1024, \"dep_pool_start\": 0, \"dep_pool_end\": "
+        "0, \"tensormap\": 0}\r\n"
+        "{\"site\": \"(unknown):0\", \"phase\": \"end\", \"depth\": 0, \"ring\": 0, \"task_window_start\": 0, "
+        "\"task_window_end\": 1, \"heap_start\": 0, \"heap_end\": 0, \"dep_pool_start\": 0, \"dep_pool_end\": 0, "
+        "\"tensormap\": 0, \"extra\": [1]}\n";
     const char *a = fixture(F_ALL & ~F_SWEEP), *b = fixture(F_ALL & ~F_SWEEP);
     put(b, "dfx_outputs/chip_swimlane_records.json", SWIMLANE_ODD);
     put(b, "dfx_outputs/deps.json", DEPS_ODD);
+    put(b, "dfx_outputs/scope_stats/scope_stats.jsonl", SCOPES_ODD);
     char *pa = report_of(a), *pb = report_of(b);
     strip_dir(pa, a);
     strip_dir(pb, b);
@@ -1235,6 +1260,17 @@ static const bad_case BAD[] = {
     {"dfx_outputs/scope_stats/scope_stats.jsonl",
      SC_HEAD "{\"ring\": 1, \"phase\": \"end\", \"task_window_start\": 5, \"task_window_end\": 1}\n",
      "scope_stats.jsonl:2: task_window_end: 1 is below task_window_start 5"},
+    /* lines of the form ptosim writes, whose values are wrong: the same messages */
+    {"dfx_outputs/scope_stats/scope_stats.jsonl",
+     SC_HEAD "{\"site\": \"g.py:1\", \"phase\": \"begin\", \"depth\": 4, \"ring\": 4, \"task_window_start\": 0, "
+             "\"task_window_end\": 0, \"heap_start\": 0, \"heap_end\": 0, \"dep_pool_start\": 0, "
+             "\"dep_pool_end\": 0, \"tensormap\": 0}\n",
+     "scope_stats.jsonl:2: ring: missing or not a ring 0-3"},
+    {"dfx_outputs/scope_stats/scope_stats.jsonl",
+     SC_HEAD "{\"site\": \"g.py:1\", \"phase\": \"end\", \"depth\": 1, \"ring\": 1, \"task_window_start\": 0, "
+             "\"task_window_end\": 0, \"heap_start\": 5, \"heap_end\": 0, \"dep_pool_start\": 0, "
+             "\"dep_pool_end\": 0, \"tensormap\": 0}\n",
+     "scope_stats.jsonl:2: heap_end: 0 is below heap_start 5"},
     /* pmu.csv */
     {"dfx_outputs/pmu.csv", "", "pmu.csv:1: no header line (the file is empty)"},
     {"dfx_outputs/pmu.csv",

@@ -981,6 +981,49 @@ static int scope_sample(const char *path, int line, const cJSON *j, rd_sample *s
     return 0;
 }
 
+/* Consumes the literal lit (n bytes) at *p: false when the text there is another. */
+static bool eat_lit(const char **p, const char *lit, size_t n)
+{
+    if (strncmp(*p, lit, n) != 0)
+        return false;
+    *p += n;
+    return true;
+}
+#define EAT(p, lit) eat_lit(&(p), "" lit, sizeof(lit) - 1)
+
+/* A sample line exactly as ptosim and the runtime write it (these keys in this order, a plain site, short
+ * non-negative integers, nothing after the object), with a ring below RD_RINGS and no end below its start:
+ * true with *x filled as scope_sample fills it from the parsed line. Any other line (false) is parsed. */
+static bool fast_sample(const char *l, rd_sample *x)
+{
+    const char *end = l + strlen(l), *p = l;
+    if (!EAT(p, "{\"site\": ") || !(p = fp_string(p, end)))
+        return false;
+    bool begin = EAT(p, ", \"phase\": \"begin\"");
+    if (!begin && !EAT(p, ", \"phase\": \"end\""))
+        return false;
+    uint64_t v[9];
+    bool neg = false;
+    if (!EAT(p, ", \"depth\": ") || !(p = fp_int(p, end, &v[0], &neg)) || neg || !EAT(p, ", \"ring\": ") ||
+        !(p = fp_int(p, end, &v[1], &neg)) || neg || !EAT(p, ", \"task_window_start\": ") ||
+        !(p = fp_int(p, end, &v[2], &neg)) || neg || !EAT(p, ", \"task_window_end\": ") ||
+        !(p = fp_int(p, end, &v[3], &neg)) || neg || !EAT(p, ", \"heap_start\": ") ||
+        !(p = fp_int(p, end, &v[4], &neg)) || neg || !EAT(p, ", \"heap_end\": ") ||
+        !(p = fp_int(p, end, &v[5], &neg)) || neg || !EAT(p, ", \"dep_pool_start\": ") ||
+        !(p = fp_int(p, end, &v[6], &neg)) || neg || !EAT(p, ", \"dep_pool_end\": ") ||
+        !(p = fp_int(p, end, &v[7], &neg)) || neg || !EAT(p, ", \"tensormap\": ") ||
+        !(p = fp_int(p, end, &v[8], &neg)) || neg || !EAT(p, "}") || p != end)
+        return false;
+    if (v[1] >= RD_RINGS || v[3] < v[2] || v[5] < v[4] || v[7] < v[6])
+        return false; /* the parsed line's message */
+    *x = (rd_sample){.ring = (int)v[1],
+                     .begin = begin,
+                     .task_window = v[3] - v[2],
+                     .heap = v[5] - v[4],
+                     .dep_pool = v[7] - v[6]};
+    return true;
+}
+
 int rd_load_scopes(const char *path, rd_scopes *sc, char *err, size_t errlen)
 {
     memset(sc, 0, sizeof(*sc));
@@ -996,6 +1039,15 @@ int rd_load_scopes(const char *path, rd_scopes *sc, char *err, size_t errlen)
         line++;
         if (!l[strspn(l, " \t")])
             continue; /* blank lines are skipped, as scope_stats_plot does */
+        rd_sample fast;
+        if (meta && fast_sample(l, &fast)) { /* a line per sample: most are of one shape */
+            if (!rd_grow((void **)&sc->v, &cap, sc->n, sizeof(*sc->v))) {
+                rc = rd_bad(err, errlen, "%s: out of memory", path);
+                break;
+            }
+            sc->v[sc->n++] = fast;
+            continue;
+        }
         jsonl_error je;
         cJSON *j = jsonl_parse(l, strlen(l), &je);
         if (!j) {
