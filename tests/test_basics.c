@@ -933,6 +933,42 @@ START_TEST(wbuf_fixed_text_prints_as_printf_f_does_rounding_half_to_even_on_the_
 }
 END_TEST
 
+START_TEST(wbuf_reader_reads_back_a_scratch_file_in_records_across_its_buffer)
+{
+    /* records of 3 and 5 bytes, 400,000 of them: 3.2 MB, so reads cross the 1 MiB buffer mid-record */
+    wbuf s;
+    ck_assert_int_eq(wbuf_open_scratch(&s), 0);
+    for (uint32_t i = 0; i < 200000; i++) {
+        char a[3] = {(char)(i & 0xff), (char)(i >> 8 & 0xff), (char)(i >> 16)};
+        wbuf_put(&s, a, 3);
+        wbuf_put(&s, &i, 4);
+        wbuf_char(&s, 'x');
+    }
+    wbuf_reader r;
+    ck_assert_int_eq(wbuf_reader_open(&r, &s), 0);
+    for (uint32_t i = 0; i < 200000; i++) {
+        const char *a = wbuf_reader_next(&r, 3);
+        ck_assert_ptr_nonnull(a);
+        ck_assert_uint_eq((unsigned char)a[0] | (unsigned char)a[1] << 8 | (uint32_t)(unsigned char)a[2] << 16, i);
+        const char *b = wbuf_reader_next(&r, 5);
+        ck_assert_ptr_nonnull(b);
+        uint32_t v;
+        memcpy(&v, b, 4);
+        ck_assert_uint_eq(v, i);
+        ck_assert_int_eq(b[4], 'x');
+    }
+    /* nothing more: the end is an error, EIO */
+    errno = 0;
+    ck_assert_ptr_null(wbuf_reader_next(&r, 1));
+    ck_assert_int_eq(errno, EIO);
+    ck_assert_ptr_null(wbuf_reader_next(&r, WBUF_SIZE + 1)); /* larger than the buffer: refused */
+    ck_assert_int_eq(errno, EINVAL);
+    wbuf_reader_close(&r);
+    wbuf_reader_close(&r); /* closed twice: nothing */
+    ck_assert_int_eq(wbuf_close(&s), 0);
+}
+END_TEST
+
 START_TEST(wbuf_milli_writes_thousandths_as_printf_did_with_three_places)
 {
     /* nanoseconds as microseconds in the Perfetto trace, MB/s as GB/s: printf wrote
@@ -1170,6 +1206,7 @@ Suite *suite_basics(void)
     tcase_add_test(tc, wbuf_writes_numbers_and_escapes_as_printf_and_jsonw_would);
     tcase_add_test(tc, wbuf_milli_writes_thousandths_as_printf_did_with_three_places);
     tcase_add_test(tc, wbuf_dec_writes_decimals_two_digits_a_step_as_printf_would);
+    tcase_add_test(tc, wbuf_reader_reads_back_a_scratch_file_in_records_across_its_buffer);
     tcase_add_test(tc, wbuf_fixed_text_prints_as_printf_f_does_rounding_half_to_even_on_the_exact_value);
     tcase_add_test(tc, wbuf_hex16_writes_sixteen_lowercase_digits_zeros_in_front);
     tcase_add_test(tc, a_float_prints_as_printf_g9_did_rounding_half_to_even_on_its_exact_value);

@@ -326,3 +326,51 @@ size_t wbuf_fixed_text(char *out, double x, int prec)
     *o = '\0';
     return (size_t)(o - out);
 }
+
+int wbuf_reader_open(wbuf_reader *r, wbuf *w)
+{
+    memset(r, 0, sizeof(*r));
+    r->fd = w->fd;
+    if (wbuf_flush(w) != 0)
+        return -1;
+    r->buf = malloc(WBUF_SIZE);
+    if (!r->buf) {
+        errno = ENOMEM;
+        return -1;
+    }
+    return 0;
+}
+
+const char *wbuf_reader_next(wbuf_reader *r, size_t n)
+{
+    if (n > WBUF_SIZE || !r->buf) {
+        errno = EINVAL;
+        return NULL;
+    }
+    if (r->have - r->at < n) {
+        memmove(r->buf, r->buf + r->at, r->have - r->at);
+        r->have -= r->at;
+        r->at = 0;
+        while (r->have < n) {
+            ssize_t k = pread(r->fd, r->buf + r->have, WBUF_SIZE - r->have, (off_t)r->off);
+            if (k < 0 && errno == EINTR)
+                continue;
+            if (k <= 0) {
+                if (k == 0)
+                    errno = EIO; /* shorter than what the caller kept */
+                return NULL;
+            }
+            r->have += (size_t)k;
+            r->off += (uint64_t)k;
+        }
+    }
+    const char *p = r->buf + r->at;
+    r->at += n;
+    return p;
+}
+
+void wbuf_reader_close(wbuf_reader *r)
+{
+    free(r->buf);
+    memset(r, 0, sizeof(*r));
+}

@@ -297,4 +297,23 @@ static inline void wbuf_milli_dec(wbuf *w, uint64_t v)
  * prec out of range); the caller then asks printf. */
 size_t wbuf_fixed_text(char *out, double x, int prec);
 
+/* Reads back, from its start, what a scratch writer holds (packed records kept until the end of a run): a
+ * buffer of WBUF_SIZE bytes over the file, read with pread(2). */
+typedef struct wbuf_reader {
+    int fd;
+    uint64_t off;    /* file offset of the next byte to read */
+    char *buf;       /* WBUF_SIZE bytes */
+    size_t at, have; /* the unread bytes: buf[at..have) */
+} wbuf_reader;
+
+/* Starts reading what the scratch writer w holds (flushed first). Returns 0, or -1 with errno set. */
+int wbuf_reader_open(wbuf_reader *r, wbuf *w);
+
+/* The next n bytes (n at most WBUF_SIZE), valid until the next call; NULL when fewer are left (errno EIO)
+ * or a read failed (its errno). */
+const char *wbuf_reader_next(wbuf_reader *r, size_t n);
+
+/* Frees the buffer (r may be zeroed or closed already). */
+void wbuf_reader_close(wbuf_reader *r);
+
 #endif

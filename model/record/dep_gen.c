@@ -7,7 +7,6 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "../base/dtype.h"
 #include "../base/outfile.h"
@@ -415,44 +414,11 @@ int depgen_add(depgen *d, const depgen_task *t)
     return 0;
 }
 
-/* Reads back what a scratch writer holds, a record at a time. */
-typedef struct dg_reader {
-    int fd;
-    off_t off;        /* of the next byte to read from the file */
-    char *buf;        /* WBUF_SIZE bytes */
-    size_t at, have;  /* the unread bytes: buf[at..have) */
-} dg_reader;
-
-/* The next n bytes (n <= WBUF_SIZE), or NULL at the end of the file or on a read error (errno set). */
-static const char *next_bytes(dg_reader *r, size_t n)
-{
-    if (r->have - r->at < n) {
-        memmove(r->buf, r->buf + r->at, r->have - r->at);
-        r->have -= r->at;
-        r->at = 0;
-        while (r->have < n) {
-            ssize_t k = pread(r->fd, r->buf + r->have, WBUF_SIZE - r->have, r->off);
-            if (k < 0 && errno == EINTR)
-                continue;
-            if (k <= 0) {
-                if (k == 0)
-                    errno = EIO; /* shorter than what was kept */
-                return NULL;
-            }
-            r->have += (size_t)k;
-            r->off += k;
-        }
-    }
-    const char *p = r->buf + r->at;
-    r->at += n;
-    return p;
-}
-
 /* Writes tensors[] from the kept records. Returns 0, or -1 with errno set. */
-static int write_tensors(depgen *d, wbuf *w, dg_reader *r)
+static int write_tensors(depgen *d, wbuf *w, wbuf_reader *r)
 {
     for (uint64_t i = 0; i < d->ntensors; i++) {
-        const char *q = next_bytes(r, sizeof(dg_tensor));
+        const char *q = wbuf_reader_next(r, sizeof(dg_tensor));
         if (!q)
             return -1;
         dg_tensor t;
@@ -481,12 +447,12 @@ static int write_tensors(depgen *d, wbuf *w, dg_reader *r)
 }
 
 /* Writes edges[] from the kept records. Returns 0, or -1 with errno set. */
-static int write_edges(depgen *d, wbuf *w, dg_reader *r)
+static int write_edges(depgen *d, wbuf *w, wbuf_reader *r)
 {
     static const char *const SOURCE[3] = {"explicit", "creator", "tensormap"};
     static const size_t SOURCE_LEN[3] = {8, 7, 9};
     for (uint64_t i = 0; i < d->nedges; i++) {
-        const char *q = next_bytes(r, sizeof(dg_edge));
+        const char *q = wbuf_reader_next(r, sizeof(dg_edge));
         if (!q)
             return -1;
         dg_edge e;
@@ -498,7 +464,7 @@ static int write_edges(depgen *d, wbuf *w, dg_reader *r)
         size_t vlen = (size_t)(e.cdims ? 8 + 16 * e.cdims : 0) + (e.pdims ? 8 + 16 * e.pdims : 0);
         tmap_view cv, pv;
         if (vlen) {
-            const char *v = next_bytes(r, vlen);
+            const char *v = wbuf_reader_next(r, vlen);
             if (!v)
                 return -1;
             if (e.cdims)
@@ -545,21 +511,17 @@ static int write_edges(depgen *d, wbuf *w, dg_reader *r)
 /* Writes tensors[] and edges[] out of their scratch files. Returns 0, or -1 with errno set. */
 static int write_kept(depgen *d, wbuf *w)
 {
-    if (wbuf_flush(&d->tensors) != 0 || wbuf_flush(&d->edges) != 0)
-        return -1;
-    dg_reader r = {.fd = d->tensors.fd, .buf = malloc(WBUF_SIZE)};
-    if (!r.buf)
+    wbuf_reader r;
+    if (wbuf_reader_open(&r, &d->tensors) != 0)
         return -1;
     wbuf_lit(w, "],\"tensors\":[");
     int rc = write_tensors(d, w, &r);
-    if (rc == 0) {
-        r = (dg_reader){.fd = d->edges.fd, .buf = r.buf};
+    wbuf_reader_close(&r);
+    if (rc == 0 && (rc = wbuf_reader_open(&r, &d->edges)) == 0) {
         wbuf_lit(w, "],\"edges\":[");
         rc = write_edges(d, w, &r);
+        wbuf_reader_close(&r);
     }
-    int e = errno;
-    free(r.buf);
-    errno = e;
     return rc;
 }
 
