@@ -54,7 +54,7 @@ static char *dur_at(char *p, ps_t start, ps_t end)
 #define PF_EVENT_MAX 512
 
 /* Writes the n bytes of s escaped as Perfetto's reader accepts them, at p (room for 2 n bytes): it takes
- * no \\u escapes, so other control characters become spaces. */
+ * no \u escapes, so other control characters become spaces. */
 static char *esc_at(char *p, const char *s, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
