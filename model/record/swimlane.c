@@ -94,7 +94,7 @@ static uint64_t tick(const sl_clock *k, ps_t t)
 /* A phase record's longest text: its fixed keys, the longest name, 11 numbers of 20 digits. */
 #define SL_PHASE_MAX 512
 
-/* `, "key": [a, b, c]` at p. */
+/* The three ready-queue depths as "a, b, c" at p. */
 static char *put_depths(char *p, const uint32_t d[3])
 {
     p = wbuf_dec_at(p, d[0]);
