@@ -182,65 +182,91 @@ static inline const char *fp_u64(const char *p, const char *end, uint64_t *v)
 
 #define FP_DEPTH 32 /* deeper values are left to jscan (which refuses past 256) */
 
-/* Skips one value as jscan_skip would, when it is made of the shapes above: the byte after it, or NULL. */
-static const char *fp_value(const char *p, const char *end, int depth)
+/* Skips one value as jscan_skip would, when it is made of the shapes above: the byte after it, or NULL.
+ * One loop, the open containers a bit each (1: an object). */
+static const char *fp_value(const char *p, const char *end)
 {
+    uint32_t open = 0;
+    int depth = 0;
+    uint64_t v;
+    bool neg;
+value:
     p = fp_ws(p, end);
     if (p >= end)
         return NULL;
     switch (*p) {
     case '"':
-        return fp_string(p, end);
+        if (!(p = fp_string(p, end)))
+            return NULL;
+        goto after;
     case '{':
     case '[': {
-        if (depth >= FP_DEPTH)
+        if (depth == FP_DEPTH)
             return NULL;
         bool obj = *p == '{';
-        char close = obj ? '}' : ']';
         p = fp_ws(p + 1, end);
-        if (p < end && *p == close)
-            return p + 1;
-        for (;;) {
-            if (obj) {
-                p = fp_string(p, end);
-                if (!p)
-                    return NULL;
-                p = fp_ws(p, end);
-                if (p >= end || *p != ':')
-                    return NULL;
-                p++;
-            }
-            p = fp_value(p, end, depth + 1);
-            if (!p)
-                return NULL;
-            p = fp_ws(p, end);
-            if (p >= end)
-                return NULL;
-            if (*p == close)
-                return p + 1;
-            if (*p != ',')
-                return NULL;
-            p = fp_ws(p + 1, end);
+        if (p < end && *p == (obj ? '}' : ']')) {
+            p++;
+            goto after;
         }
+        open = open << 1 | obj;
+        depth++;
+        if (obj)
+            goto key;
+        goto value;
     }
     case 't':
-        return end - p >= 4 && memcmp(p, "true", 4) == 0 ? p + 4 : NULL;
+        if (end - p < 4 || memcmp(p, "true", 4) != 0)
+            return NULL;
+        p += 4;
+        goto after;
     case 'f':
-        return end - p >= 5 && memcmp(p, "false", 5) == 0 ? p + 5 : NULL;
+        if (end - p < 5 || memcmp(p, "false", 5) != 0)
+            return NULL;
+        p += 5;
+        goto after;
     case 'n':
-        return end - p >= 4 && memcmp(p, "null", 4) == 0 ? p + 4 : NULL;
-    default: {
-        uint64_t v;
-        bool neg;
-        return fp_int(p, end, &v, &neg);
+        if (end - p < 4 || memcmp(p, "null", 4) != 0)
+            return NULL;
+        p += 4;
+        goto after;
+    default:
+        if (!(p = fp_int(p, end, &v, &neg)))
+            return NULL;
+        goto after;
     }
+key: /* at a member's key, white space skipped */
+    if (!(p = fp_string(p, end)))
+        return NULL;
+    p = fp_ws(p, end);
+    if (p >= end || *p != ':')
+        return NULL;
+    p++;
+    goto value;
+after: /* a value read: the container goes on, or closes */
+    if (!depth)
+        return p;
+    p = fp_ws(p, end);
+    if (p >= end)
+        return NULL;
+    if (*p == (open & 1 ? '}' : ']')) {
+        p++;
+        open >>= 1;
+        depth--;
+        goto after;
     }
+    if (*p != ',')
+        return NULL;
+    p = fp_ws(p + 1, end);
+    if (open & 1)
+        goto key;
+    goto value;
 }
 
 /* jscan_skip, through fp_value when it can. */
 static bool skip_value(jscan *s)
 {
-    const char *q = fp_value(s->p, s->end, 0);
+    const char *q = fp_value(s->p, s->end);
     if (q) {
         s->p = q;
         return true;
