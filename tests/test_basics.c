@@ -897,6 +897,139 @@ START_TEST(wbuf_writes_numbers_and_escapes_as_printf_and_jsonw_would)
 }
 END_TEST
 
+START_TEST(wbuf_dec_writes_decimals_two_digits_a_step_as_printf_would)
+{
+    /* each digit count's first and last value, across the 10^8 and 10^16 steps */
+    FILE *t = tmpfile();
+    wbuf w;
+    ck_assert_int_eq(wbuf_open_fd(&w, fileno(t)), 0);
+    const uint64_t u[] = {0,         9,          10,          99,           100,          999,
+                          1000,      9999,       10000,       99999,        100000,       9999999,
+                          10000000,  99999999,   100000000,   100000001,    1234567890,   9999999999999999u,
+                          10000000000000000u,    10000000000000001u,      UINT64_MAX};
+    const int len[] = {1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 7, 8, 8, 9, 9, 10, 16, 17, 17, 20};
+    for (size_t i = 0; i < sizeof(u) / sizeof(u[0]); i++) {
+        ck_assert_int_eq(wbuf_dec_len(u[i]), len[i]);
+        wbuf_dec(&w, u[i]);
+        wbuf_char(&w, ' ');
+    }
+    const int64_t s[] = {0, 7, -1, -10, -100000000, INT64_MAX, INT64_MIN};
+    for (size_t i = 0; i < sizeof(s) / sizeof(s[0]); i++) {
+        wbuf_sdec(&w, s[i]);
+        wbuf_char(&w, ' ');
+    }
+    wbuf_qdec(&w, 8589934592u);
+    wbuf_qdec(&w, 0);
+    wbuf_char(&w, ' ');
+    const uint64_t m[] = {0, 5, 50, 999, 1000, 1001, 1234567, UINT64_MAX};
+    for (size_t i = 0; i < sizeof(m) / sizeof(m[0]); i++) {
+        wbuf_milli_dec(&w, m[i]);
+        wbuf_char(&w, ' ');
+    }
+    /* a record put together at one room */
+    char *p = wbuf_room(&w, 64);
+    ck_assert_ptr_nonnull(p);
+    p = wbuf_lit_at(p, "[");
+    p = wbuf_sdec_at(p, -42);
+    p = wbuf_lit_at(p, ", ");
+    p = wbuf_milli_at(p, 70);
+    *p++ = ']';
+    wbuf_commit(&w, p);
+    ck_assert_int_eq(wbuf_close(&w), 0);
+    size_t n;
+    char *got = fd_text(fileno(t), &n);
+    ck_assert_str_eq(got, "0 9 10 99 100 999 1000 9999 10000 99999 100000 9999999 10000000 99999999 100000000 "
+                          "100000001 1234567890 9999999999999999 10000000000000000 10000000000000001 "
+                          "18446744073709551615 "
+                          "0 7 -1 -10 -100000000 9223372036854775807 -9223372036854775808 "
+                          "\"8589934592\"\"0\" "
+                          "0.000 0.005 0.050 0.999 1.000 1.001 1234.567 18446744073709551.615 "
+                          "[-42, 0.070]");
+    free(got);
+    fclose(t);
+}
+END_TEST
+
+START_TEST(wbuf_fixed_text_prints_as_printf_f_does_rounding_half_to_even_on_the_exact_value)
+{
+    /* the report's "%.1f" and the like: each case's exact binary value worked out */
+    static const struct {
+        double x;
+        int prec;
+        const char *want;
+    } cases[] = {
+        {0.25, 1, "0.2"},       /* exactly a tie: 2 even stays */
+        {0.35, 1, "0.3"},       /* 0.34999999999999997779...: below the tie */
+        {0.45, 1, "0.5"},       /* 0.45000000000000001110...: above it */
+        {0.5, 0, "0"},          /* a tie: 0 even */
+        {1.5, 0, "2"},          /* a tie: up to even 2 */
+        {2.5, 0, "2"},          /* a tie: 2 even stays */
+        {-0.0, 1, "-0.0"},      /* the sign bit alone */
+        {-0.04, 1, "-0.0"},     /* rounds to zero, keeps its sign */
+        {-7.25, 1, "-7.2"},     /* a tie below zero: 2 even */
+        {123.456, 2, "123.46"}, /* 123.4560000000000030695... */
+        {99.95, 1, "100.0"},    /* 99.9500000000000028421...: the carry reaches the units */
+        {9.9995, 3, "9.999"},   /* 9.99949999999999938893... */
+        {0.0005, 3, "0.001"},   /* 0.000500000000000000010408... */
+        {0.125, 2, "0.12"},     /* a tie: 2 even */
+        {5e-324, 3, "0.000"},   /* the least subnormal */
+        {0.1, 9, "0.100000000"},
+        {1234567.0, 0, "1234567"},
+        {1e18, 3, "1000000000000000000.000"},
+        {0x1p62, 1, "4611686018427387904.0"},
+    };
+    char b[64];
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        size_t n = wbuf_fixed_text(b, cases[i].x, cases[i].prec);
+        ck_assert_msg(n == strlen(cases[i].want) && strcmp(b, cases[i].want) == 0, "%s: got %s", cases[i].want,
+                      n ? b : "(none)");
+    }
+    /* left to printf */
+    ck_assert_uint_eq(wbuf_fixed_text(b, 0x1p63, 1), 0);
+    ck_assert_uint_eq(wbuf_fixed_text(b, -0x1p63, 1), 0);
+    ck_assert_uint_eq(wbuf_fixed_text(b, INFINITY, 1), 0);
+    ck_assert_uint_eq(wbuf_fixed_text(b, NAN, 1), 0);
+    ck_assert_uint_eq(wbuf_fixed_text(b, 1.0, 10), 0);
+    ck_assert_uint_eq(wbuf_fixed_text(b, 1.0, -1), 0);
+}
+END_TEST
+
+START_TEST(wbuf_reader_reads_back_a_scratch_file_in_records_across_its_buffer)
+{
+    /* records of 3 and 5 bytes, 400,000 of them: 3.2 MB, so reads cross the 1 MiB buffer mid-record */
+    wbuf s;
+    ck_assert_int_eq(wbuf_open_scratch(&s), 0);
+    for (uint32_t i = 0; i < 200000; i++) {
+        char a[3] = {(char)(i & 0xff), (char)(i >> 8 & 0xff), (char)(i >> 16)};
+        wbuf_put(&s, a, 3);
+        wbuf_put(&s, &i, 4);
+        wbuf_char(&s, 'x');
+    }
+    wbuf_reader r;
+    ck_assert_int_eq(wbuf_reader_open(&r, &s), 0);
+    for (uint32_t i = 0; i < 200000; i++) {
+        const char *a = wbuf_reader_next(&r, 3);
+        ck_assert_ptr_nonnull(a);
+        ck_assert_uint_eq((unsigned char)a[0] | (unsigned char)a[1] << 8 | (uint32_t)(unsigned char)a[2] << 16, i);
+        const char *b = wbuf_reader_next(&r, 5);
+        ck_assert_ptr_nonnull(b);
+        uint32_t v;
+        memcpy(&v, b, 4);
+        ck_assert_uint_eq(v, i);
+        ck_assert_int_eq(b[4], 'x');
+    }
+    /* nothing more: the end is an error, EIO */
+    errno = 0;
+    ck_assert_ptr_null(wbuf_reader_next(&r, 1));
+    ck_assert_int_eq(errno, EIO);
+    ck_assert_ptr_null(wbuf_reader_next(&r, WBUF_SIZE + 1)); /* larger than the buffer: refused */
+    ck_assert_int_eq(errno, EINVAL);
+    wbuf_reader_close(&r);
+    wbuf_reader_close(&r); /* closed twice: nothing */
+    ck_assert_int_eq(wbuf_close(&s), 0);
+}
+END_TEST
+
 START_TEST(wbuf_milli_writes_thousandths_as_printf_did_with_three_places)
 {
     /* nanoseconds as microseconds in the Perfetto trace, MB/s as GB/s: printf wrote
@@ -1134,6 +1267,9 @@ Suite *suite_basics(void)
     tcase_add_test(tc, vec_lower_bound_finds_the_first_key_not_below_in_a_struct_array);
     tcase_add_test(tc, wbuf_writes_numbers_and_escapes_as_printf_and_jsonw_would);
     tcase_add_test(tc, wbuf_milli_writes_thousandths_as_printf_did_with_three_places);
+    tcase_add_test(tc, wbuf_dec_writes_decimals_two_digits_a_step_as_printf_would);
+    tcase_add_test(tc, wbuf_reader_reads_back_a_scratch_file_in_records_across_its_buffer);
+    tcase_add_test(tc, wbuf_fixed_text_prints_as_printf_f_does_rounding_half_to_even_on_the_exact_value);
     tcase_add_test(tc, wbuf_hex16_writes_sixteen_lowercase_digits_zeros_in_front);
     tcase_add_test(tc, a_float_prints_as_printf_g9_did_rounding_half_to_even_on_its_exact_value);
     tcase_add_test(tc, wbuf_keeps_every_byte_across_buffer_boundaries_and_large_puts);

@@ -97,6 +97,54 @@ START_TEST(overhead_per_engine_all_and_has_by_hand)
 }
 END_TEST
 
+/* The trace's overhead lines (ohm_steps) then ptosim_run.json's figures (ohm_compute) of one log: the second
+ * reuses the first's sweep, and only while the log is unchanged. The log of the test above, then F (6) on
+ * AIC core 0 after E: ready 33, dispatched 36, runs 37-40: [33,36) is AIC overhead and has (AIV has no
+ * work): AIC 5 + 3 = 8, AIV 7, all 3, has 9 + 3 = 12, window 39. */
+START_TEST(the_figures_after_the_steps_are_those_of_the_log_as_it_is_then)
+{
+    exec_log l;
+    exec_log_init(&l, 0);
+    add(&l, 1, 0, 0, 0, 1, 1, 11, 12);
+    add(&l, 2, 1, 1, 15, 15, 16, 20, 21);
+    add(&l, 3, 2, 1, 0, 2, 2, 30, 31);
+    add(&l, 4, 0, 0, 22, 23, 23, 25, 26);
+    add(&l, 5, 0, 0, 28, 29, 29, 33, 34);
+    add(&l, 5, 1, 1, 28, 29, 29, 33, 34);
+    edges(&l, 2, 2, (uint64_t)1, (uint64_t)99);
+    edges(&l, 3, 1, (uint64_t)99);
+    edges(&l, 4, 3, (uint64_t)1, (uint64_t)2, (uint64_t)1);
+    edges(&l, 5, 1, (uint64_t)4);
+    ohm_step *st;
+    size_t n;
+    bool present[2];
+    ohm_result r;
+    ck_assert_int_eq(ohm_steps(&l, &st, &n, present), 0);
+    free(st);
+    ck_assert_int_eq(ohm_compute(&l, MHZ, &r), 0);
+    ck_assert_double_eq_tol(r.window_us, 32, TOL);
+    ck_assert_double_eq_tol(r.eng[0].overhead_us, 5, TOL);
+    ck_assert_double_eq_tol(r.eng[1].overhead_us, 7, TOL);
+    ck_assert_double_eq_tol(r.all_us, 3, TOL);
+    ck_assert_double_eq_tol(r.has_us, 9, TOL);
+    ck_assert_int_eq(r.cp_hops, 3); /* A -> B -> D -> E, from the task table the steps made */
+    ohm_result_free(&r);
+    /* the steps of the log, then a change to it: the figures are the changed log's */
+    ck_assert_int_eq(ohm_steps(&l, &st, &n, present), 0);
+    free(st);
+    add(&l, 6, 0, 0, 36, 37, 37, 40, 41);
+    edges(&l, 6, 1, (uint64_t)5);
+    ck_assert_int_eq(ohm_compute(&l, MHZ, &r), 0);
+    ck_assert_double_eq_tol(r.window_us, 39, TOL);
+    ck_assert_double_eq_tol(r.eng[0].overhead_us, 8, TOL);
+    ck_assert_double_eq_tol(r.eng[1].overhead_us, 7, TOL);
+    ck_assert_double_eq_tol(r.all_us, 3, TOL);
+    ck_assert_double_eq_tol(r.has_us, 12, TOL);
+    ohm_result_free(&r);
+    exec_log_free(&l);
+}
+END_TEST
+
 START_TEST(the_steps_are_the_lines_the_overhead_figures_integrate)
 {
     /* the log of overhead_per_engine_all_and_has_by_hand, as a step function:
@@ -863,6 +911,7 @@ Suite *suite_ohm(void)
     Suite *s = suite_create("ohm");
     TCase *tc = tcase_create("ohm");
     tcase_add_test(tc, overhead_per_engine_all_and_has_by_hand);
+    tcase_add_test(tc, the_figures_after_the_steps_are_those_of_the_log_as_it_is_then);
     tcase_add_test(tc, the_steps_are_the_lines_the_overhead_figures_integrate);
     tcase_add_test(tc, aicore_switch_per_core_split_and_bound_by_hand);
     tcase_add_test(tc, head_and_tail_distributions_by_hand);

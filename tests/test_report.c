@@ -17,6 +17,7 @@
 #include "../model/base/outfile.h"
 #include "../sim/report/report_data.h"
 #include "../sim/report/report_html.h"
+#include "../sim/report/report_html_draw.h"
 #include "testutil.h"
 
 /* ------------------------------------------------------------------ */
@@ -279,6 +280,149 @@ static char *between(const char *hay, const char *from, const char *to)
 /* ------------------------------------------------------------------ */
 /* Critical path                                                       */
 /* ------------------------------------------------------------------ */
+
+/* Records of the sort test: a two-word key and a tag that tells equal keys apart. */
+typedef struct sort_rec {
+    uint64_t hi, lo;
+    int tag;
+} sort_rec;
+
+static void sort_rec_key(const void *a, uint64_t k[2])
+{
+    const sort_rec *r = a;
+    k[0] = r->hi;
+    k[1] = r->lo;
+}
+
+START_TEST(the_report_sorts_by_a_two_word_key_as_a_stable_sort_would)
+{
+    /* the high word decides, then the low; equal keys keep their order (tags 1, 4, 6); keys differing only
+     * in their top byte (1 << 56) and in their lowest (tags 2, 3) */
+    sort_rec v[] = {
+        {5, 7, 1}, {1ULL << 56, 0, 2}, {0, 1, 3}, {5, 7, 4}, {5, 6, 5}, {5, 7, 6}, {0, 0, 7},
+    };
+    ck_assert_int_eq(rd_sort_by_key(v, 7, sizeof(*v), sort_rec_key), 0);
+    const int want[] = {7, 3, 5, 1, 4, 6, 2};
+    for (int i = 0; i < 7; i++)
+        ck_assert_int_eq(v[i].tag, want[i]);
+    /* keys all alike: nothing moves */
+    sort_rec w[] = {{3, 3, 1}, {3, 3, 2}, {3, 3, 3}};
+    ck_assert_int_eq(rd_sort_by_key(w, 3, sizeof(*w), sort_rec_key), 0);
+    ck_assert(w[0].tag == 1 && w[1].tag == 2 && w[2].tag == 3);
+    /* fewer than two records */
+    ck_assert_int_eq(rd_sort_by_key(w, 1, sizeof(*w), sort_rec_key), 0);
+    ck_assert_int_eq(rd_sort_by_key(NULL, 0, sizeof(*w), sort_rec_key), 0);
+}
+END_TEST
+
+START_TEST(a_name_is_cut_to_its_buffer_as_snprintf_cuts_it)
+{
+    /* rh_put_cut appends as snprintf(b + m, m < n ? n - m : 0, "%s", s) does */
+    char b[8] = "zzzzzzz";
+    size_t m = 0;
+    rh_put_cut(b, sizeof(b), &m, "abc", 3);
+    ck_assert_str_eq(b, "abc");
+    ck_assert_uint_eq(m, 3);
+    rh_put_cut(b, sizeof(b), &m, "defgh", 5); /* 7 bytes and the NUL fit */
+    ck_assert_str_eq(b, "abcdefg");
+    ck_assert_uint_eq(m, 8);
+    rh_put_cut(b, sizeof(b), &m, "x", 1); /* past the end: nothing written, the length still counted */
+    ck_assert_str_eq(b, "abcdefg");
+    ck_assert_uint_eq(m, 9);
+    char z[1] = {'q'};
+    m = 0;
+    rh_put_cut(z, 0, &m, "abc", 3); /* no room at all: not even the NUL */
+    ck_assert_int_eq(z[0], 'q');
+    ck_assert_uint_eq(m, 3);
+    /* the task names the page writes, cut like that */
+    char t[6];
+    rh_task_name(t, sizeof(t), (2ULL << 32) | 12345u);
+    ck_assert_str_eq(t, "r2t12"); /* r2t12345 cut to 5 */
+    rh_task_name(t, sizeof(t), 42);
+    ck_assert_str_eq(t, "t42");
+}
+END_TEST
+
+/* Replaces every dir in page by "DIR" (in place). */
+static void strip_dir(char *page, const char *dir)
+{
+    size_t n = strlen(dir);
+    char *w = page;
+    for (const char *r = page; *r;)
+        if (strncmp(r, dir, n) == 0) {
+            memcpy(w, "DIR", 3);
+            w += 3;
+            r += n;
+        } else {
+            *w++ = *r++;
+        }
+    *w = '\0';
+}
+
+START_TEST(a_capture_reads_the_same_whatever_json_form_its_rows_take)
+{
+    /* the fixture's swimlane and deps.json with their rows in forms the readers' fast paths leave to the
+     * scanner (escaped keys and ids, quoted ids, fractions, non-ASCII text and nesting in values read past,
+     * odd white space): the same page as the plain files give */
+    static const char SWIMLANE_ODD[] =
+        "{\"chip_swimlane_level\": 1, \"metadata\": {\"clock\\u005ffreq_hz\": 50000000, \"num_cores\": 4, "
+        "\"core_types\": [\"aic\", \"aic\", \"aiv\", \"aiv\"], \"x\": {\"a\": [1.5e3, -0.25, \"\\u00e9t\xc3\xa9\"]}},"
+        "\r\n \"aicore_tasks\": [\n"
+        "  [0, \"0\", 1, 1000100, 1000600, 5],\n"
+        "  [ 1 ,2\t,1,1001300,1001800,5 ],\n"
+        "  [2, 1, 1, 1000700, 1001200, 5],\n"
+        "  [3, 3, 1, 1000100, 1001500, 5]\n"
+        " ],\n"
+        " \"aicpu_tasks\": []\n"
+        "}\n";
+    static const char DEPS_ODD[] =
+        "{\"tasks\":[{\"task_id\":\"\\u0030\",\"scope\":\"auto\",\"early_dispatch\":false,\"kernel_ids\":[0,-1,-1],"
+        "\"block_num\":1,\"args\":[{\"shape\":[1e2,2.5],\"name\":\"\xc3\xa9\",\"deep\":[[[[{\"k\":null}]]]]}]},"
+        "{\"task_id\":1,\"scope\":\"auto\",\"early_dispatch\":false,\"kernel_ids\":[ -1 , 1 , -1 ],\"block_num\":1,"
+        "\"args\":[]},"
+        "{\"task_id\":\"2\",\"scope\":\"auto\",\"early_dispatch\":false,\"kernel_ids\":[0,-1,-1],\"block_num\":1,"
+        "\"args\":[]},"
+        "{\"task_id\":\"3\",\"scope\":\"auto\",\"early_dispatch\":false,\"kernel_ids\":[-1,1,-1],\"block_num\":1,"
+        "\"args\":[]}],\"tensors\":[],"
+        "\"edges\":[{\"pre\\u0064\":\"0\",\"succ\":1,\"arg\":0,\"source\":\"tensormap\",\"flags\":[\"wait\"]},"
+        "{\"pred\":\"0\",\"succ\":\"1\",\"arg\":12345678901234567,\"source\":\"tensor\\nmap\",\"flags\":[\"wait\"]},"
+        "{\"pred\":\"1\",\"succ\":\"2\",\"arg\":0,\"source\":\"creator\",\"flags\":[\"wait\",\"retain\"]}]}\n";
+    /* and the scope samples: keys in another order, a fraction, white space, an escape in the site */
+    static const char SCOPES_ODD[] =
+        "{\"version\": 6, \"fatal\": false, \"dropped\": 0, \"total\": 6, \"task_window_max\": [16, 16, 16, 16], "
+        "\"heap_max\": [1048576, 1048576, 1048576, 1048576], \"dep_pool_max\": [64, 64, 64, 64], "
+        "\"tensormap_max\": 1024}\n"
+        "{\"phase\": \"begin\", \"site\": \"(unknown):0\", \"depth\": 0, \"ring\": 0, \"task_window_start\": 0, "
+        "\"task_window_end\": 0, \"heap_start\": 0, \"heap_end\": 0, \"dep_pool_start\": 0, \"dep_pool_end\": 0, "
+        "\"tensormap\": 0}\n"
+        "{\"site\": \"g.py:1\", \"phase\": \"begin\", \"depth\": 1, \"ring\": 1.0, \"task_window_start\": 0, "
+        "\"task_window_end\": 0, \"heap_start\": 0, \"heap_end\": 0, \"dep_pool_start\": 0, \"dep_pool_end\": 0, "
+        "\"tensormap\": 0}\n"
+        "{\"site\": \"g.py:1\", \"phase\": \"end\", \"depth\": 1, \"ring\": 1, \"task_window_start\": 0, "
+        "\"task_window_end\": 4, \"heap_start\": 0, \"heap_end\": 5.24288e5, \"dep_pool_start\": 0, "
+        "\"dep_pool_end\": 2, \"tensormap\": 0} \n"
+        "\n"
+        "{ \"site\": \"g.py:2\", \"phase\": \"begin\", \"depth\": 3, \"ring\": 3, \"task_window_start\": 0, "
+        "\"task_window_end\": 0, \"heap_start\": 0, \"heap_end\": 0, \"dep_pool_start\": 0, \"dep_pool_end\": 0, "
+        "\"tensormap\": 0}\n"
+        "{\"site\": \"g.py:\\u0032\", \"phase\": \"end\", \"depth\": 3, \"ring\": 3, \"task_window_start\": 0, "
+        "\"task_window_end\": 1, \"heap_start\": 0, \"heap_end\": 1024, \"dep_pool_start\": 0, \"dep_pool_end\": "
+        "0, \"tensormap\": 0}\r\n"
+        "{\"site\": \"(unknown):0\", \"phase\": \"end\", \"depth\": 0, \"ring\": 0, \"task_window_start\": 0, "
+        "\"task_window_end\": 1, \"heap_start\": 0, \"heap_end\": 0, \"dep_pool_start\": 0, \"dep_pool_end\": 0, "
+        "\"tensormap\": 0, \"extra\": [1]}\n";
+    const char *a = fixture(F_ALL & ~F_SWEEP), *b = fixture(F_ALL & ~F_SWEEP);
+    put(b, "dfx_outputs/chip_swimlane_records.json", SWIMLANE_ODD);
+    put(b, "dfx_outputs/deps.json", DEPS_ODD);
+    put(b, "dfx_outputs/scope_stats/scope_stats.jsonl", SCOPES_ODD);
+    char *pa = report_of(a), *pb = report_of(b);
+    strip_dir(pa, a);
+    strip_dir(pb, b);
+    ck_assert_str_eq(pb, pa);
+    free(pa);
+    free(pb);
+}
+END_TEST
 
 START_TEST(critical_path_of_a_chain_and_a_side_task_is_the_chain)
 {
@@ -1048,6 +1192,10 @@ static const bad_case BAD[] = {
      "aicore_tasks[0]: not [core_id, task_id, reg_task_id, start, end, receive_to_start] integers"},
     {"dfx_outputs/chip_swimlane_records.json", SL_HEAD "\"aicore_tasks\": [[-1, 1, 1, 5, 6, 0]]}",
      "aicore_tasks[0]: core_id -1 is negative"},
+    {"dfx_outputs/chip_swimlane_records.json", SL_HEAD "\"aicore_tasks\": [[0, -1, 1, 5, 6, 0]]}",
+     "aicore_tasks[0]: not [core_id, task_id, reg_task_id, start, end, receive_to_start] integers"},
+    {"dfx_outputs/chip_swimlane_records.json", SL_HEAD "\"aicore_tasks\": [[0, 1, 1, 5, 6, 0, 7]]}",
+     "aicore_tasks[0]: not [core_id, task_id, reg_task_id, start, end, receive_to_start] integers"},
     {"dfx_outputs/chip_swimlane_records.json", SL_HEAD "\"aicore_tasks\": [[0, 1, 1, 6, 5, 0]]}",
      "aicore_tasks[0]: end 5 before start 6"},
     {"dfx_outputs/chip_swimlane_records.json",
@@ -1112,6 +1260,17 @@ static const bad_case BAD[] = {
     {"dfx_outputs/scope_stats/scope_stats.jsonl",
      SC_HEAD "{\"ring\": 1, \"phase\": \"end\", \"task_window_start\": 5, \"task_window_end\": 1}\n",
      "scope_stats.jsonl:2: task_window_end: 1 is below task_window_start 5"},
+    /* lines of the form ptosim writes, whose values are wrong: the same messages */
+    {"dfx_outputs/scope_stats/scope_stats.jsonl",
+     SC_HEAD "{\"site\": \"g.py:1\", \"phase\": \"begin\", \"depth\": 4, \"ring\": 4, \"task_window_start\": 0, "
+             "\"task_window_end\": 0, \"heap_start\": 0, \"heap_end\": 0, \"dep_pool_start\": 0, "
+             "\"dep_pool_end\": 0, \"tensormap\": 0}\n",
+     "scope_stats.jsonl:2: ring: missing or not a ring 0-3"},
+    {"dfx_outputs/scope_stats/scope_stats.jsonl",
+     SC_HEAD "{\"site\": \"g.py:1\", \"phase\": \"end\", \"depth\": 1, \"ring\": 1, \"task_window_start\": 0, "
+             "\"task_window_end\": 0, \"heap_start\": 5, \"heap_end\": 0, \"dep_pool_start\": 0, "
+             "\"dep_pool_end\": 0, \"tensormap\": 0}\n",
+     "scope_stats.jsonl:2: heap_end: 0 is below heap_start 5"},
     /* pmu.csv */
     {"dfx_outputs/pmu.csv", "", "pmu.csv:1: no header line (the file is empty)"},
     {"dfx_outputs/pmu.csv",
@@ -2613,6 +2772,9 @@ Suite *suite_report(void)
     Suite *s = suite_create("report");
     TCase *tc = tcase_create("report");
     tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, the_report_sorts_by_a_two_word_key_as_a_stable_sort_would);
+    tcase_add_test(tc, a_name_is_cut_to_its_buffer_as_snprintf_cuts_it);
+    tcase_add_test(tc, a_capture_reads_the_same_whatever_json_form_its_rows_take);
     tcase_add_test(tc, critical_path_of_a_chain_and_a_side_task_is_the_chain);
     tcase_add_test(tc, critical_path_takes_the_predecessor_that_finished_last);
     tcase_add_test(tc, report_of_a_run_draws_the_critical_path_and_the_numbers);

@@ -42,6 +42,7 @@ typedef struct exec_log {
     size_t ntasks; /* tasks whose edges were added */
     size_t limit;  /* most executions or tasks kept (EXEC_LOG_MAX; 0 = no limit) */
     bool dropped;  /* the limit was passed: nothing is kept */
+    uint64_t stamp; /* new at every change, unique in the process: what the analyses know a log by */
 } exec_log;
 
 /* Empties a log with the given execution limit (0 = none). */

@@ -97,7 +97,9 @@ typedef struct ohm_step {
 /* The model's step function over the window (first start to last end), one
  * step per change, the last at the window's end with nothing running. The
  * caller frees *steps. present[ty] says which engines ran an execution. A
- * dropped or empty log gives no step. Returns 0, or -1 when out of memory. */
+ * dropped or empty log gives no step. Returns 0, or -1 when out of memory.
+ * Its task table and sweep are kept for an ohm_compute of the same log while
+ * the log is unchanged (its stamp): a run's trace, then its ptosim_run.json. */
 int ohm_steps(const exec_log *l, ohm_step **steps, size_t *n, bool present[2]);
 
 /* Computes the model from a log, times on a tick_hz counter. Returns 0, or

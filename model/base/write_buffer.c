@@ -282,3 +282,95 @@ size_t wbuf_float9_text(char *out, float x)
     *o = '\0';
     return (size_t)(o - out);
 }
+
+const char wbuf_digit_pairs[201] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+                                   "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+                                   "8081828384858687888990919293949596979899";
+
+size_t wbuf_fixed_text(char *out, double x, int prec)
+{
+    static const uint32_t P10[10] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000, 1000000000};
+    if (!isfinite(x) || prec < 0 || prec > 9 || fabs(x) >= 0x1p63)
+        return 0;
+    char *o = out;
+    if (signbit(x))
+        *o++ = '-';
+    /* |x| = m * 2^e exactly; q = |x| * 10^prec rounded half to even, worked out in 128 bits */
+    uint64_t scale = P10[prec];
+    unsigned __int128 q = 0;
+    if (x != 0) {
+        int ex;
+        double fr = frexp(fabs(x), &ex);
+        uint64_t m = (uint64_t)ldexp(fr, 53);
+        int e = ex - 53; /* at most 10: |x| < 2^63 */
+        unsigned __int128 num = (unsigned __int128)m * scale; /* below 2^83 */
+        if (e >= 0) {
+            q = num << e;
+        } else if (-e < 128) {
+            int k = -e;
+            q = num >> k;
+            unsigned __int128 rem = num - (q << k), half = (unsigned __int128)1 << (k - 1);
+            if (rem > half || (rem == half && (q & 1)))
+                q++;
+        } /* else below 2^-44 of a unit: q stays 0 */
+    }
+    uint64_t ip = (uint64_t)(q / scale); /* at most 2^63 */
+    uint32_t fp = (uint32_t)(q % scale);
+    o = wbuf_dec_at(o, ip);
+    if (prec) {
+        *o++ = '.';
+        for (int i = prec - 1; i >= 0; i--, fp /= 10)
+            o[i] = (char)('0' + fp % 10);
+        o += prec;
+    }
+    *o = '\0';
+    return (size_t)(o - out);
+}
+
+int wbuf_reader_open(wbuf_reader *r, wbuf *w)
+{
+    memset(r, 0, sizeof(*r));
+    r->fd = w->fd;
+    if (wbuf_flush(w) != 0)
+        return -1;
+    r->buf = malloc(WBUF_SIZE);
+    if (!r->buf) {
+        errno = ENOMEM;
+        return -1;
+    }
+    return 0;
+}
+
+const char *wbuf_reader_next(wbuf_reader *r, size_t n)
+{
+    if (n > WBUF_SIZE || !r->buf) {
+        errno = EINVAL;
+        return NULL;
+    }
+    if (r->have - r->at < n) {
+        memmove(r->buf, r->buf + r->at, r->have - r->at);
+        r->have -= r->at;
+        r->at = 0;
+        while (r->have < n) {
+            ssize_t k = pread(r->fd, r->buf + r->have, WBUF_SIZE - r->have, (off_t)r->off);
+            if (k < 0 && errno == EINTR)
+                continue;
+            if (k <= 0) {
+                if (k == 0)
+                    errno = EIO; /* shorter than what the caller kept */
+                return NULL;
+            }
+            r->have += (size_t)k;
+            r->off += (uint64_t)k;
+        }
+    }
+    const char *p = r->buf + r->at;
+    r->at += n;
+    return p;
+}
+
+void wbuf_reader_close(wbuf_reader *r)
+{
+    free(r->buf);
+    memset(r, 0, sizeof(*r));
+}

@@ -157,4 +157,163 @@ static inline void wbuf_qu64(wbuf *w, uint64_t v)
 /* A JSON string literal (quotes included) with the escapes jsonw_str writes. */
 void wbuf_json_str(wbuf *w, const char *s);
 
+
+/* ---- Decimal two digits a step ----
+ * The text of wbuf_u64, wbuf_i64, wbuf_qu64 and wbuf_milli for a third of the work: digit pairs from a
+ * table, 32-bit arithmetic below 10^8. The *_at forms write at a pointer the caller made room at
+ * (wbuf_room), so a record of many fields checks its room once. */
+
+extern const char wbuf_digit_pairs[201]; /* "00" "01" ... "99" */
+
+/* How many decimal digits v (below 10^8) has. */
+static inline int wbuf_len8(uint32_t v)
+{
+    if (v < 10000)
+        return v < 100 ? 1 + (v >= 10) : 3 + (v >= 1000);
+    return v < 1000000 ? 5 + (v >= 100000) : 7 + (v >= 10000000);
+}
+
+/* How many decimal digits v has (1 for 0, 20 at most). */
+static inline int wbuf_dec_len(uint64_t v)
+{
+    if (v < 100000000u)
+        return wbuf_len8((uint32_t)v);
+    if (v < 10000000000000000u)
+        return 8 + wbuf_len8((uint32_t)(v / 100000000u));
+    return 16 + wbuf_len8((uint32_t)(v / 10000000000000000u));
+}
+
+/* v's digits ending just before end, written back to front (wbuf_dec_len(v) bytes). */
+static inline void wbuf_dec_back(char *end, uint64_t v)
+{
+    while (v >= 100000000u) {
+        uint64_t q = v / 100000000u;
+        uint32_t r = (uint32_t)(v - q * 100000000u), hi = r / 10000, lo = r - hi * 10000;
+        memcpy(end - 2, wbuf_digit_pairs + 2 * (lo % 100), 2);
+        memcpy(end - 4, wbuf_digit_pairs + 2 * (lo / 100), 2);
+        memcpy(end - 6, wbuf_digit_pairs + 2 * (hi % 100), 2);
+        memcpy(end - 8, wbuf_digit_pairs + 2 * (hi / 100), 2);
+        end -= 8;
+        v = q;
+    }
+    uint32_t u = (uint32_t)v;
+    while (u >= 100) {
+        uint32_t q = u / 100;
+        memcpy(end - 2, wbuf_digit_pairs + 2 * (u - q * 100), 2);
+        end -= 2;
+        u = q;
+    }
+    if (u >= 10)
+        memcpy(end - 2, wbuf_digit_pairs + 2 * u, 2);
+    else
+        end[-1] = (char)('0' + u);
+}
+
+/* Room for n bytes at the returned pointer (n at most WBUF_SIZE), flushing if need be; NULL when
+ * nothing can be written (the record is dropped, the failure kept). The caller writes at most n bytes
+ * there and hands the end back with wbuf_commit. */
+static inline char *wbuf_room(wbuf *w, size_t n)
+{
+    return wbuf_reserve(w, n) ? w->p : NULL;
+}
+
+/* Ends what was written since wbuf_room at p. */
+static inline void wbuf_commit(wbuf *w, char *p)
+{
+    w->p = p;
+}
+
+/* The bytes of a string literal at p; the pointer after them. */
+#define wbuf_lit_at(p, s) (memcpy((p), "" s, sizeof(s) - 1), (p) + sizeof(s) - 1)
+
+/* v in decimal at p (20 bytes at most); the pointer after it. */
+static inline char *wbuf_dec_at(char *p, uint64_t v)
+{
+    int n = wbuf_dec_len(v);
+    wbuf_dec_back(p + n, v);
+    return p + n;
+}
+
+/* v in decimal, a '-' first when below zero, at p (20 bytes at most). */
+static inline char *wbuf_sdec_at(char *p, int64_t v)
+{
+    if (v < 0) {
+        *p++ = '-';
+        return wbuf_dec_at(p, (uint64_t)(-(v + 1)) + 1);
+    }
+    return wbuf_dec_at(p, (uint64_t)v);
+}
+
+/* v thousandths with three places, as wbuf_milli writes them, at p (24 bytes at most). */
+static inline char *wbuf_milli_at(char *p, uint64_t v)
+{
+    p = wbuf_dec_at(p, v / 1000);
+    unsigned r = (unsigned)(v % 1000);
+    p[0] = '.';
+    p[1] = (char)('0' + r / 100);
+    memcpy(p + 2, wbuf_digit_pairs + 2 * (r % 100), 2);
+    return p + 4;
+}
+
+/* wbuf_u64's text. */
+static inline void wbuf_dec(wbuf *w, uint64_t v)
+{
+    char *p = wbuf_room(w, 20);
+    if (p)
+        wbuf_commit(w, wbuf_dec_at(p, v));
+}
+
+/* wbuf_i64's text. */
+static inline void wbuf_sdec(wbuf *w, int64_t v)
+{
+    char *p = wbuf_room(w, 21);
+    if (p)
+        wbuf_commit(w, wbuf_sdec_at(p, v));
+}
+
+/* wbuf_qu64's text. */
+static inline void wbuf_qdec(wbuf *w, uint64_t v)
+{
+    char *p = wbuf_room(w, 22);
+    if (p) {
+        *p++ = '"';
+        p = wbuf_dec_at(p, v);
+        *p++ = '"';
+        wbuf_commit(w, p);
+    }
+}
+
+/* wbuf_milli's text. */
+static inline void wbuf_milli_dec(wbuf *w, uint64_t v)
+{
+    char *p = wbuf_room(w, 24);
+    if (p)
+        wbuf_commit(w, wbuf_milli_at(p, v));
+}
+
+/* x as printf's "%.*f" prints it with prec decimals (0 to 9: the exact value rounded half to even, a '-'
+ * for any x with its sign bit, -0.0 and what rounds to zero included), into out (32 bytes or more),
+ * NUL-ended. Returns the length, or 0 for what is not worked out here (not finite, |x| of 2^63 or more,
+ * prec out of range); the caller then asks printf. */
+size_t wbuf_fixed_text(char *out, double x, int prec);
+
+/* Reads back, from its start, what a scratch writer holds (packed records kept until the end of a run): a
+ * buffer of WBUF_SIZE bytes over the file, read with pread(2). */
+typedef struct wbuf_reader {
+    int fd;
+    uint64_t off;    /* file offset of the next byte to read */
+    char *buf;       /* WBUF_SIZE bytes */
+    size_t at, have; /* the unread bytes: buf[at..have) */
+} wbuf_reader;
+
+/* Starts reading what the scratch writer w holds (flushed first). Returns 0, or -1 with errno set. */
+int wbuf_reader_open(wbuf_reader *r, wbuf *w);
+
+/* The next n bytes (n at most WBUF_SIZE), valid until the next call; NULL when fewer are left (errno EIO)
+ * or a read failed (its errno). */
+const char *wbuf_reader_next(wbuf_reader *r, size_t n);
+
+/* Frees the buffer (r may be zeroed or closed already). */
+void wbuf_reader_close(wbuf_reader *r);
+
 #endif

@@ -141,27 +141,31 @@ void pmu_write_row(wbuf *f, int t, const pmu_exec *e, uint64_t bytes_per_req)
 {
     uint32_t v[PMU_SLOTS];
     pmu_counters(t, e, bytes_per_req, v);
-    /* one row per task execution: printf would dominate an all-DFX run */
-    wbuf_i64(f, e->thread_id);
-    wbuf_char(f, ',');
-    wbuf_i64(f, e->core_id);
-    char hex[20] = ",0x";
+    /* one row per task execution, written at one room: printf would dominate an all-DFX run */
+    int nc = pmu_ncolumns(t);
+    char *p = wbuf_room(f, 128 + (size_t)PMU_SLOTS * 12); /* 6 leading fields, the counters, the type */
+    if (!p)
+        return;
+    p = wbuf_sdec_at(p, e->thread_id);
+    *p++ = ',';
+    p = wbuf_sdec_at(p, e->core_id);
+    p = wbuf_lit_at(p, ",0x");
     for (int i = 0; i < 16; i++)
-        hex[3 + i] = "0123456789abcdef"[(e->task_id >> (60 - 4 * i)) & 0xf];
-    hex[19] = ',';
-    wbuf_put(f, hex, sizeof(hex));
-    wbuf_u64(f, e->func_id);
-    wbuf_char(f, ',');
-    wbuf_i64(f, e->core_type);
-    wbuf_char(f, ',');
-    wbuf_u64(f, e->total_cycles);
-    for (int i = 0; i < pmu_ncolumns(t); i++) {
-        wbuf_char(f, ',');
-        wbuf_u64(f, v[i]);
+        *p++ = "0123456789abcdef"[(e->task_id >> (60 - 4 * i)) & 0xf];
+    *p++ = ',';
+    p = wbuf_dec_at(p, e->func_id);
+    *p++ = ',';
+    p = wbuf_sdec_at(p, e->core_type);
+    *p++ = ',';
+    p = wbuf_dec_at(p, e->total_cycles);
+    for (int i = 0; i < nc; i++) {
+        *p++ = ',';
+        p = wbuf_dec_at(p, v[i]);
     }
-    wbuf_char(f, ',');
-    wbuf_i64(f, t);
-    wbuf_char(f, '\n');
+    *p++ = ',';
+    p = wbuf_sdec_at(p, t);
+    *p++ = '\n';
+    wbuf_commit(f, p);
 }
 
 int pmu_log_init(pmu_log *l, int t, uint64_t bytes_per_req, char *err, size_t errlen)

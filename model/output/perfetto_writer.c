@@ -12,6 +12,7 @@
 #include "../base/outfile.h"
 #include "../base/vec.h"
 #include "../base/write_buffer.h"
+#include "../analysis/exec_index.h"
 #include "../record/perfetto_trace.h"
 
 /* Process ids of the trace, one per group of tracks in the UI; thread ids are
@@ -33,47 +34,84 @@ enum {
  * write_buffer, no printf: it holds millions of numbers. */
 static void put_us(wbuf *f, ps_t t)
 {
-    wbuf_milli(f, t / PS_PER_NS);
+    wbuf_milli_dec(f, t / PS_PER_NS);
+}
+
+/* The same at p (24 bytes at most): events are written a room at a time (wbuf_room). */
+static char *us_at(char *p, ps_t t)
+{
+    return wbuf_milli_at(p, t / PS_PER_NS);
 }
 
 /* A slice's duration: its end's nanosecond minus its start's. */
-static void put_dur(wbuf *f, ps_t start, ps_t end)
+static char *dur_at(char *p, ps_t start, ps_t end)
 {
     uint64_t a = start / PS_PER_NS, b = end > start ? end / PS_PER_NS : a;
-    wbuf_milli(f, b - a);
+    return wbuf_milli_at(p, b - a);
 }
 
-/* Writes s as a JSON string Perfetto's reader accepts: it takes no \u
- * escapes, so other control characters become spaces. */
+/* An event's text but its strings is at most this long: its keys and a few numbers of 24 bytes. */
+#define PF_EVENT_MAX 512
+
+/* Writes the n bytes of s escaped as Perfetto's reader accepts them, at p (room for 2 n bytes): it takes
+ * no \u escapes, so other control characters become spaces. */
+static char *esc_at(char *p, const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == '"' || c == '\\') {
+            *p++ = '\\';
+            *p++ = (char)c;
+        } else if (c == '\n') {
+            *p++ = '\\';
+            *p++ = 'n';
+        } else if (c == '\t') {
+            *p++ = '\\';
+            *p++ = 't';
+        } else {
+            *p++ = c < 0x20 ? ' ' : (char)c;
+        }
+    }
+    return p;
+}
+
+/* s as a JSON string (esc_at's escapes) at p, room for 2 n + 2 bytes. */
+static char *str_at(char *p, const char *s, size_t n)
+{
+    *p++ = '"';
+    p = esc_at(p, s, n);
+    *p++ = '"';
+    return p;
+}
+
+/* s as a JSON string, in pieces that fit a room whatever its length. */
 static void put_str(wbuf *f, const char *s)
 {
+    size_t n = strlen(s);
     wbuf_char(f, '"');
-    for (const unsigned char *q = (const unsigned char *)s; *q; q++) {
-        if (*q == '"' || *q == '\\') {
-            wbuf_char(f, '\\');
-            wbuf_char(f, (char)*q);
-        } else if (*q == '\n') {
-            wbuf_lit(f, "\\n");
-        } else if (*q == '\t') {
-            wbuf_lit(f, "\\t");
-        } else {
-            wbuf_char(f, *q < 0x20 ? ' ' : (char)*q);
-        }
+    while (n) {
+        size_t k = n < 4096 ? n : 4096;
+        char *p = wbuf_room(f, 2 * k);
+        if (!p)
+            return;
+        wbuf_commit(f, esc_at(p, s, k));
+        s += k;
+        n -= k;
     }
     wbuf_char(f, '"');
 }
 
-/* The head of one event: phase, time, process and thread. */
-static void put_head(wbuf *f, char ph, ps_t t, int pid, int tid)
+/* The head of one event at p: phase, time, process and thread. */
+static char *head_at(char *p, char ph, ps_t t, int pid, int tid)
 {
-    wbuf_lit(f, ",\n{\"ph\":\"");
-    wbuf_char(f, ph);
-    wbuf_lit(f, "\",\"ts\":");
-    put_us(f, t);
-    wbuf_lit(f, ",\"pid\":");
-    wbuf_i64(f, pid);
-    wbuf_lit(f, ",\"tid\":");
-    wbuf_i64(f, tid);
+    p = wbuf_lit_at(p, ",\n{\"ph\":\"");
+    *p++ = ph;
+    p = wbuf_lit_at(p, "\",\"ts\":");
+    p = us_at(p, t);
+    p = wbuf_lit_at(p, ",\"pid\":");
+    p = wbuf_sdec_at(p, pid);
+    p = wbuf_lit_at(p, ",\"tid\":");
+    return wbuf_sdec_at(p, tid);
 }
 
 static void put_meta(wbuf *f, const char *what, int pid, int tid, const char *name)
@@ -110,6 +148,65 @@ static int cmp_slice(const void *a, const void *b)
     return x->ix < y->ix ? -1 : x->ix > y->ix;
 }
 
+static bool slice_less(const slice_ref *x, const slice_ref *y)
+{
+    if (x->start != y->start)
+        return x->start < y->start;
+    if (x->end != y->end)
+        return x->end > y->end;
+    return x->ix < y->ix;
+}
+
+/* Sorts r[0..n) by cmp_slice, a total order (ix breaks every tie), so the order is qsort's: a counting
+ * sort by track, then an insertion sort that moves a slice only within its track, linear when a track's
+ * slices come nearly in start order as the run records them; past a budget of moves, or out of
+ * memory, qsort. */
+static void sort_slices(slice_ref *r, size_t n)
+{
+    if (n < 2)
+        return;
+    int lo = r[0].track, hi = r[0].track;
+    for (size_t i = 1; i < n; i++) {
+        lo = r[i].track < lo ? r[i].track : lo;
+        hi = r[i].track > hi ? r[i].track : hi;
+    }
+    size_t range = (size_t)((long long)hi - lo) + 1;
+    slice_ref *t = range <= 65536 ? malloc(n * sizeof(*t)) : NULL;
+    size_t *at = t ? calloc(range, sizeof(*at)) : NULL;
+    if (!at) {
+        free(t);
+        qsort(r, n, sizeof(*r), cmp_slice);
+        return;
+    }
+    for (size_t i = 0; i < n; i++)
+        at[r[i].track - lo]++;
+    for (size_t k = 0, sum = 0; k < range; k++) {
+        size_t c = at[k];
+        at[k] = sum;
+        sum += c;
+    }
+    for (size_t i = 0; i < n; i++)
+        t[at[r[i].track - lo]++] = r[i];
+    memcpy(r, t, n * sizeof(*r));
+    free(t);
+    free(at);
+    size_t moves = 0, budget = 8 * n;
+    for (size_t i = 1; i < n; i++) {
+        slice_ref v = r[i];
+        size_t j = i;
+        while (j > 0 && r[j - 1].track == v.track && slice_less(&v, &r[j - 1])) {
+            r[j] = r[j - 1];
+            j--;
+            if (++moves > budget) {
+                r[j] = v;
+                qsort(r, n, sizeof(*r), cmp_slice);
+                return;
+            }
+        }
+        r[j] = v;
+    }
+}
+
 /* One task's ends for the flow arrows: the execution that starts first (a
  * consumer's arrow ends there) and the one that ends last (a producer's
  * arrow starts there). */
@@ -118,81 +215,100 @@ typedef struct anchor {
     size_t first, last; /* indices into the sorted executions */
 } anchor;
 
-static size_t find_anchor(const anchor *a, size_t n, uint64_t task)
-{
-    size_t lo = vec_lower_bound(a, n, sizeof(*a), offsetof(anchor, task), task);
-    return lo < n && a[lo].task == task ? lo : SIZE_MAX;
-}
-
-static int cmp_anchor(const void *a, const void *b)
-{
-    const anchor *x = a, *y = b;
-    if (x->task != y->task)
-        return x->task < y->task ? -1 : 1;
-    return (x->first > y->first) - (x->first < y->first);
-}
-
 static int cmp_step(const void *a, const void *b)
 {
     const pf_step *x = a, *y = b;
     return (x->t > y->t) - (x->t < y->t);
 }
 
-/* Prints a counter value: plain, or bytes/s as GB/s with three decimals. */
-static void put_value(wbuf *f, int64_t v, bool giga)
+/* Sorts steps by time. The order of steps at one time does not matter (they are summed), so an insertion
+ * sort does, linear when they come nearly in order as the run records them; past a budget, qsort. */
+static void sort_steps(pf_step *v, size_t n)
 {
-    if (giga)
-        wbuf_milli_i64(f, (v + 500000) / 1000000); /* to the nearest MB/s */
-    else
-        wbuf_i64(f, v);
+    size_t moves = 0, budget = 8 * n;
+    for (size_t i = 1; i < n; i++) {
+        pf_step x = v[i];
+        size_t j = i;
+        while (j > 0 && v[j - 1].t > x.t) {
+            v[j] = v[j - 1];
+            j--;
+            if (++moves > budget) {
+                v[j] = x;
+                qsort(v, n, sizeof(*v), cmp_step);
+                return;
+            }
+        }
+        v[j] = x;
+    }
+}
+
+/* A counter track's text: each event's after its head, up to the value, and before its capacity. */
+typedef struct ctr_text {
+    char pre[320]; /* ,"name":"NAME","args":{"UNIT": */
+    size_t npre;
+    int pid;
+    bool giga;
+    int64_t cap;
+} ctr_text;
+
+/* Prints a counter value at p: plain, or bytes/s as GB/s with three decimals. */
+static char *value_at(wbuf *f, char *p, int64_t v, bool giga)
+{
+    if (!giga)
+        return wbuf_sdec_at(p, v);
+    wbuf_commit(f, p); /* the signed form is written by its own writer */
+    wbuf_milli_i64(f, (v + 500000) / 1000000); /* to the nearest MB/s */
+    return wbuf_room(f, PF_EVENT_MAX);
 }
 
 /* One "C" event: the track's value (and its capacity, when it has one) from t on. */
-static void put_cevent(wbuf *f, ps_t t, int pid, const char *name, const char *unit, int64_t v, bool giga,
-                       int64_t cap)
+static void put_cevent(wbuf *f, const ctr_text *k, ps_t t, int64_t v)
 {
-    put_head(f, 'C', t, pid, pid);
-    wbuf_lit(f, ",\"name\":");
-    put_str(f, name);
-    wbuf_lit(f, ",\"args\":{\"");
-    wbuf_str(f, unit);
-    wbuf_lit(f, "\":");
-    put_value(f, v, giga);
-    if (cap > 0) {
-        wbuf_lit(f, ",\"capacity\":");
-        put_value(f, cap, giga);
+    char *p = wbuf_room(f, PF_EVENT_MAX + k->npre);
+    if (!p)
+        return;
+    p = head_at(p, 'C', t, k->pid, k->pid);
+    memcpy(p, k->pre, k->npre);
+    p += k->npre;
+    p = value_at(f, p, v, k->giga);
+    if (!p)
+        return;
+    if (k->cap > 0) {
+        p = wbuf_lit_at(p, ",\"capacity\":");
+        p = value_at(f, p, k->cap, k->giga);
+        if (!p)
+            return;
     }
-    wbuf_lit(f, "}}");
+    p = wbuf_lit_at(p, "}}");
+    wbuf_commit(f, p);
 }
 
 /* Writes one counter track: its value at time 0, then an event wherever the
  * value changes (the steps sorted by time, those at one time summed), up to
  * the horizon. Returns the events written, or -1 when out of memory. */
-static long put_counter(wbuf *f, const pf_counter *k, ps_t horizon, int pid, const char *name,
-                        const char *unit, bool giga, int64_t cap)
+static long put_counter(wbuf *f, const pf_counter *c, ps_t horizon, const ctr_text *k)
 {
-    if (!k->n)
+    if (!c->n)
         return 0;
-    pf_step *v = malloc(k->n * sizeof(*v));
+    pf_step *v = malloc(c->n * sizeof(*v));
     if (!v)
         return -1;
-    /* qsort is not stable, but the steps at one time are summed before use */
-    memcpy(v, k->v, k->n * sizeof(*v));
-    qsort(v, k->n, sizeof(*v), cmp_step);
+    memcpy(v, c->v, c->n * sizeof(*v));
+    sort_steps(v, c->n);
     /* steps within one nanosecond (the file's resolution) make one event, at its start */
     size_t i = 0;
     int64_t val = 0;
-    while (i < k->n && v[i].t < PS_PER_NS)
+    while (i < c->n && v[i].t < PS_PER_NS)
         val += v[i++].d;
-    put_cevent(f, 0, pid, name, unit, val, giga, cap);
+    put_cevent(f, k, 0, val);
     long events = 1;
     int64_t shown = val;
-    while (i < k->n && v[i].t <= horizon) {
+    while (i < c->n && v[i].t <= horizon) {
         ps_t t = v[i].t / PS_PER_NS * PS_PER_NS;
-        while (i < k->n && v[i].t / PS_PER_NS * PS_PER_NS == t)
+        while (i < c->n && v[i].t / PS_PER_NS * PS_PER_NS == t)
             val += v[i++].d;
         if (val != shown) {
-            put_cevent(f, t, pid, name, unit, val, giga, cap);
+            put_cevent(f, k, t, val);
             shown = val;
             events++;
         }
@@ -253,12 +369,14 @@ typedef struct pf_out {
     const chip *c;          /* the run */
     const pf_trace *p;      /* what it collected */
     ps_t horizon;           /* slices starting later are left out */
-    pf_exec *ex;            /* executions: the collected ones, then those the run's end cut short */
+    const pf_exec *ex;      /* executions: the collected ones, then those the run's end cut short */
+    pf_exec *ex_own;        /* ... a copy when the end cut some (else ex is the trace's own) */
     size_t nex;             /* ... how many */
     slice_ref *xs;          /* executions sorted by core and start */
     size_t nxs;             /* ... kept (start <= horizon) */
-    anchor *an;             /* per task: its first and last execution, by task id */
+    anchor *an;             /* per task: its first and last execution */
     size_t nan;             /* ... tasks */
+    idmap an_of;            /* task id -> its anchor */
     pf_call *calls;         /* orchestrator slices, with a call and a wait the end cut short */
     size_t ncalls;          /* ... how many */
     uint64_t flows;         /* flow arrows drawn */
@@ -276,19 +394,24 @@ static int gather_execs(pf_out *o)
     size_t extra = 0;
     for (int k = 0; k < c->ncores; k++)
         extra += c->cores[k].busy;
-    o->ex = malloc((p->nex + extra + 1) * sizeof(*o->ex));
+    /* the trace's executions are used where they are, copied only to add those the end cut */
+    o->ex = p->ex;
+    o->ex_own = extra ? malloc((p->nex + extra) * sizeof(*o->ex_own)) : NULL;
     o->xs = malloc((p->nex + extra + 1) * sizeof(*o->xs));
     o->an = malloc((p->nex + extra + 1) * sizeof(*o->an));
-    if (!o->ex || !o->xs || !o->an)
+    if ((extra && !o->ex_own) || !o->xs || !o->an)
         return -1;
-    memcpy(o->ex, p->ex, p->nex * sizeof(*p->ex));
+    if (extra) {
+        memcpy(o->ex_own, p->ex, p->nex * sizeof(*p->ex));
+        o->ex = o->ex_own;
+    }
     o->nex = p->nex;
     for (int k = 0; k < c->ncores; k++) {
         const core *co = &c->cores[k];
         if (!co->busy || co->run.start == PS_NEVER || co->run.start >= c->end_time)
             continue;
         const task *tk = chip_task((chip *)c, co->run.task_id);
-        o->ex[o->nex++] = (pf_exec){.task = co->run.task_id,
+        o->ex_own[o->nex++] = (pf_exec){.task = co->run.task_id,
                                     .dispatch = co->run.dispatch,
                                     .receive = co->run.receive,
                                     .start = co->run.start,
@@ -302,24 +425,25 @@ static int gather_execs(pf_out *o)
     for (size_t i = 0; i < o->nex; i++)
         if (o->ex[i].start <= o->horizon)
             o->xs[o->nxs++] = (slice_ref){o->ex[i].core, o->ex[i].start, o->ex[i].end, i};
-    qsort(o->xs, o->nxs, sizeof(*o->xs), cmp_slice);
-    /* per task: sort (task, position) pairs, then fold */
-    for (size_t i = 0; i < o->nxs; i++)
-        o->an[i] = (anchor){.task = o->ex[o->xs[i].ix].task, .first = i, .last = i};
-    qsort(o->an, o->nxs, sizeof(*o->an), cmp_anchor);
+    sort_slices(o->xs, o->nxs);
+    /* per task, its executions in sorted order: the first to start and the last to end (the earlier
+     * one on a tie) */
+    if (idmap_init(&o->an_of, o->nxs) != 0)
+        return -1;
     size_t n = 0;
     for (size_t i = 0; i < o->nxs; i++) {
-        const pf_exec *e = &o->ex[o->xs[o->an[i].first].ix];
-        if (n && o->an[n - 1].task == o->an[i].task) {
-            anchor *a = &o->an[n - 1];
-            const pf_exec *f = &o->ex[o->xs[a->first].ix], *l = &o->ex[o->xs[a->last].ix];
-            if (e->start < f->start)
-                a->first = o->an[i].first;
-            if (e->end > l->end)
-                a->last = o->an[i].first;
+        const pf_exec *e = &o->ex[o->xs[i].ix];
+        size_t k = idmap_put(&o->an_of, e->task, n);
+        if (k == n) {
+            o->an[n++] = (anchor){.task = e->task, .first = i, .last = i};
             continue;
         }
-        o->an[n++] = o->an[i];
+        anchor *a = &o->an[k];
+        const pf_exec *f = &o->ex[o->xs[a->first].ix], *l = &o->ex[o->xs[a->last].ix];
+        if (e->start < f->start)
+            a->first = i;
+        if (e->end > l->end)
+            a->last = i;
     }
     o->nan = n;
     return 0;
@@ -357,36 +481,48 @@ static void put_execs(wbuf *f, pf_out *o)
     for (size_t i = 0; i < o->nxs; i++) {
         const pf_exec *e = &o->ex[o->xs[i].ix];
         const graph_kernel *k = graph_kernel_by_id(g, e->func);
-        put_head(f, 'X', e->start, PID_AICORE, TID_AICORE + e->core);
-        wbuf_lit(f, ",\"dur\":");
-        put_dur(f, e->start, e->end);
-        wbuf_lit(f, ",\"name\":");
+        char *p = wbuf_room(f, PF_EVENT_MAX);
+        if (!p)
+            return;
+        p = head_at(p, 'X', e->start, PID_AICORE, TID_AICORE + e->core);
+        p = wbuf_lit_at(p, ",\"dur\":");
+        p = dur_at(p, e->start, e->end);
+        p = wbuf_lit_at(p, ",\"name\":");
         if (k) {
+            wbuf_commit(f, p);
             put_str(f, k->name);
+            p = wbuf_room(f, PF_EVENT_MAX);
+            if (!p)
+                return;
         } else {
-            wbuf_lit(f, "\"func ");
-            wbuf_i64(f, e->func);
-            wbuf_char(f, '"');
+            p = wbuf_lit_at(p, "\"func ");
+            p = wbuf_sdec_at(p, e->func);
+            *p++ = '"';
         }
-        wbuf_lit(f, ",\"cat\":\"aicore\",\"args\":{\"task_id\":");
-        wbuf_u64(f, e->task);
-        wbuf_lit(f, ",\"func_id\":");
-        wbuf_i64(f, e->func);
-        wbuf_lit(f, ",\"block\":");
-        wbuf_i64(f, e->block);
-        wbuf_lit(f, ",\"site\":");
+        p = wbuf_lit_at(p, ",\"cat\":\"aicore\",\"args\":{\"task_id\":");
+        p = wbuf_dec_at(p, e->task);
+        p = wbuf_lit_at(p, ",\"func_id\":");
+        p = wbuf_sdec_at(p, e->func);
+        p = wbuf_lit_at(p, ",\"block\":");
+        p = wbuf_sdec_at(p, e->block);
+        p = wbuf_lit_at(p, ",\"site\":");
+        wbuf_commit(f, p);
         put_str(f, site_of(o->p, e->task));
-        wbuf_lit(f, ",\"dispatch_us\":");
-        put_us(f, e->dispatch);
-        wbuf_lit(f, ",\"receive_us\":");
-        put_us(f, e->receive);
+        p = wbuf_room(f, PF_EVENT_MAX);
+        if (!p)
+            return;
+        p = wbuf_lit_at(p, ",\"dispatch_us\":");
+        p = us_at(p, e->dispatch);
+        p = wbuf_lit_at(p, ",\"receive_us\":");
+        p = us_at(p, e->receive);
         if (e->finish != PS_NEVER) {
-            wbuf_lit(f, ",\"finish_us\":");
-            put_us(f, e->finish);
+            p = wbuf_lit_at(p, ",\"finish_us\":");
+            p = us_at(p, e->finish);
         } else {
-            wbuf_lit(f, ",\"fin_seen\":false");
+            p = wbuf_lit_at(p, ",\"fin_seen\":false");
         }
-        wbuf_lit(f, "}}");
+        p = wbuf_lit_at(p, "}}");
+        wbuf_commit(f, p);
         o->events++;
     }
 }
@@ -402,29 +538,38 @@ static int put_phases(wbuf *f, pf_out *o)
     for (size_t i = 0; i < p->nph; i++)
         if (p->ph[i].start <= o->horizon)
             r[n++] = (slice_ref){p->ph[i].thread, p->ph[i].start, p->ph[i].end, i};
-    qsort(r, n, sizeof(*r), cmp_slice);
+    sort_slices(r, n);
     for (size_t i = 0; i < n; i++) {
         const pf_phase *x = &p->ph[r[i].ix];
-        put_head(f, 'X', x->start, PID_AICPU, TID_AICPU + x->thread);
-        wbuf_lit(f, ",\"dur\":");
-        put_dur(f, x->start, x->end);
+        char *q = wbuf_room(f, PF_EVENT_MAX);
+        if (!q)
+            break;
+        q = head_at(q, 'X', x->start, PID_AICPU, TID_AICPU + x->thread);
+        q = wbuf_lit_at(q, ",\"dur\":");
+        q = dur_at(q, x->start, x->end);
         if (x->kind == PF_PHASE_DUMP_PARK) {
             static const char *const GATE[3] = {"free buffer", "ready slot", "arena"};
-            wbuf_lit(f, ",\"name\":\"dump park\",\"cat\":\"scheduler\",\"args\":{\"gate\":\"");
-            wbuf_str(f, GATE[x->task_id < 3 ? x->task_id : 2]);
-            wbuf_lit(f, "\"}}");
+            const char *gate = GATE[x->task_id < 3 ? x->task_id : 2];
+            q = wbuf_lit_at(q, ",\"name\":\"dump park\",\"cat\":\"scheduler\",\"args\":{\"gate\":\"");
+            size_t gl = strlen(gate);
+            memcpy(q, gate, gl);
+            q = wbuf_lit_at(q + gl, "\"}}");
+            wbuf_commit(f, q);
             o->events++;
             continue;
         }
-        wbuf_lit(f, ",\"name\":\"");
-        wbuf_str(f, swimlane_phase_name(x->kind));
-        wbuf_lit(f, "\",\"cat\":\"scheduler\",\"args\":{\"tasks\":");
-        wbuf_u64(f, x->tasks);
+        const char *name = swimlane_phase_name(x->kind); /* a short name of the runtime's */
+        size_t nl = strlen(name);
+        q = wbuf_lit_at(q, ",\"name\":\"");
+        memcpy(q, name, nl);
+        q = wbuf_lit_at(q + nl, "\",\"cat\":\"scheduler\",\"args\":{\"tasks\":");
+        q = wbuf_dec_at(q, x->tasks);
         if (x->kind == PH_DUMMY_TASK || x->kind == PH_PREDICATED_SKIP) {
-            wbuf_lit(f, ",\"task_id\":");
-            wbuf_u64(f, x->task_id);
+            q = wbuf_lit_at(q, ",\"task_id\":");
+            q = wbuf_dec_at(q, x->task_id);
         }
-        wbuf_lit(f, "}}");
+        q = wbuf_lit_at(q, "}}");
+        wbuf_commit(f, q);
         o->events++;
     }
     free(r);
@@ -441,13 +586,17 @@ static int put_calls(wbuf *f, pf_out *o)
     for (size_t i = 0; i < o->ncalls; i++)
         if (o->calls[i].start <= o->horizon)
             r[n++] = (slice_ref){0, o->calls[i].start, o->calls[i].end, i};
-    qsort(r, n, sizeof(*r), cmp_slice);
+    sort_slices(r, n);
     int tid = TID_AICPU + o->c->nsched;
     for (size_t i = 0; i < n; i++) {
         const pf_call *x = &o->calls[r[i].ix];
-        put_head(f, 'X', x->start, PID_AICPU, tid);
-        wbuf_lit(f, ",\"dur\":");
-        put_dur(f, x->start, x->end);
+        char *q = wbuf_room(f, PF_EVENT_MAX);
+        if (!q)
+            break;
+        q = head_at(q, 'X', x->start, PID_AICPU, tid);
+        q = wbuf_lit_at(q, ",\"dur\":");
+        q = dur_at(q, x->start, x->end);
+        wbuf_commit(f, q);
         if (x->kind == PF_CALL_WAIT) {
             wbuf_lit(f, ",\"name\":\"wait ");
             wbuf_str(f, orch_resource_name((orch_resource)x->res));
@@ -460,12 +609,13 @@ static int put_calls(wbuf *f, pf_out *o)
             wbuf_lit(f, "\",\"cat\":\"orchestrator\",\"args\":{");
             if (x->task_id == TASK_ID_INVALID) {
                 wbuf_lit(f, "\"unfinished\":true}}");
-            } else {
-                wbuf_lit(f, "\"task_id\":");
-                wbuf_u64(f, x->task_id);
-                wbuf_lit(f, ",\"ring\":");
-                wbuf_i64(f, x->ring);
-                wbuf_lit(f, ",\"site\":");
+            } else if ((q = wbuf_room(f, PF_EVENT_MAX))) {
+                q = wbuf_lit_at(q, "\"task_id\":");
+                q = wbuf_dec_at(q, x->task_id);
+                q = wbuf_lit_at(q, ",\"ring\":");
+                q = wbuf_sdec_at(q, x->ring);
+                q = wbuf_lit_at(q, ",\"site\":");
+                wbuf_commit(f, q);
                 put_str(f, site_of(o->p, x->task_id));
                 wbuf_lit(f, "}}");
             }
@@ -489,7 +639,7 @@ static void put_flows(wbuf *f, pf_out *o)
     const pf_trace *p = o->p;
     for (size_t i = 0; i < p->nedges; i++) {
         const pf_edge *d = &p->edges[i];
-        size_t a = find_anchor(o->an, o->nan, d->pred), b = find_anchor(o->an, o->nan, d->succ);
+        size_t a = idmap_get(&o->an_of, d->pred), b = idmap_get(&o->an_of, d->succ);
         if (a == SIZE_MAX || b == SIZE_MAX || d->pred == d->succ) {
             o->flows_missing++;
             continue;
@@ -498,15 +648,19 @@ static void put_flows(wbuf *f, pf_out *o)
         ps_t from = x->end / PS_PER_NS - x->start / PS_PER_NS >= 2 ? x->end - PS_PER_NS : x->start;
         ps_t to = y->end / PS_PER_NS - y->start / PS_PER_NS >= 2 ? y->start + PS_PER_NS : y->start;
         o->flows++;
-        put_head(f, 's', from, PID_AICORE, TID_AICORE + x->core);
-        wbuf_lit(f, ",\"name\":\"dep\",\"cat\":\"dep\",\"id\":");
-        wbuf_u64(f, o->flows);
-        wbuf_char(f, '}');
-        put_head(f, 'f', to, PID_AICORE, TID_AICORE + y->core);
-        wbuf_lit(f, ",\"bp\":\"e\",\"name\":\"dep\",\"cat\":\"dep\",\"id\":");
-        wbuf_u64(f, o->flows);
-        wbuf_char(f, '}');
         o->events += 2;
+        char *q = wbuf_room(f, 2 * PF_EVENT_MAX);
+        if (!q)
+            continue;
+        q = head_at(q, 's', from, PID_AICORE, TID_AICORE + x->core);
+        q = wbuf_lit_at(q, ",\"name\":\"dep\",\"cat\":\"dep\",\"id\":");
+        q = wbuf_dec_at(q, o->flows);
+        *q++ = '}';
+        q = head_at(q, 'f', to, PID_AICORE, TID_AICORE + y->core);
+        q = wbuf_lit_at(q, ",\"bp\":\"e\",\"name\":\"dep\",\"cat\":\"dep\",\"id\":");
+        q = wbuf_dec_at(q, o->flows);
+        *q++ = '}';
+        wbuf_commit(f, q);
     }
 }
 
@@ -515,7 +669,6 @@ static void put_flows(wbuf *f, pf_out *o)
  * system counter's ticks as the model sees the swimlane. */
 static int put_overhead(wbuf *f, pf_out *o, const char **source)
 {
-    static const char *const ENG[2] = {"aic", "aiv"};
     const chip *c = o->c;
     uint64_t hz = (uint64_t)c->plat.sys_cnt_freq_hz;
     ohm_step *st;
@@ -574,31 +727,36 @@ static int put_overhead(wbuf *f, pf_out *o, const char **source)
         for (int w = 0; w < 3; w++) {
             if (!want[w])
                 continue;
-            put_head(f, 'C', t, PID_OVERHEAD, PID_OVERHEAD);
-            wbuf_lit(f, ",\"name\":\"");
-            wbuf_str(f, NAMES[w]);
-            wbuf_lit(f, "\",\"args\":{");
-            const char *sep = "";
+            o->events++;
+            emitted++;
+            char *q = wbuf_room(f, PF_EVENT_MAX);
+            if (!q)
+                continue;
+            q = head_at(q, 'C', t, PID_OVERHEAD, PID_OVERHEAD);
+            q = wbuf_lit_at(q, ",\"name\":\"");
+            size_t nl = strlen(NAMES[w]);
+            memcpy(q, NAMES[w], nl);
+            q = wbuf_lit_at(q + nl, "\",\"args\":{");
+            bool sep = false;
             for (int ty = 0; ty < 2; ty++)
                 if (present[ty]) {
                     int v = w == 0 ? x->overhead[ty] : w == 1 ? x->ready[ty] : x->running[ty];
-                    wbuf_str(f, sep);
-                    wbuf_char(f, '"');
-                    wbuf_str(f, ENG[ty]);
-                    wbuf_lit(f, "\":");
-                    wbuf_i64(f, v);
-                    sep = ",";
+                    if (sep)
+                        *q++ = ',';
+                    q = ty ? wbuf_lit_at(q, "\"aiv\":") : wbuf_lit_at(q, "\"aic\":");
+                    q = wbuf_sdec_at(q, v);
+                    sep = true;
                 }
             if (w == 0) {
-                wbuf_str(f, sep);
-                wbuf_lit(f, "\"all\":");
-                wbuf_i64(f, x->all);
-                wbuf_lit(f, ",\"has\":");
-                wbuf_i64(f, x->has);
+                if (sep)
+                    *q++ = ',';
+                q = wbuf_lit_at(q, "\"all\":");
+                q = wbuf_sdec_at(q, x->all);
+                q = wbuf_lit_at(q, ",\"has\":");
+                q = wbuf_sdec_at(q, x->has);
             }
-            wbuf_lit(f, "}}");
-            o->events++;
-            emitted++;
+            q = wbuf_lit_at(q, "}}");
+            wbuf_commit(f, q);
         }
         last = x;
     }
@@ -736,11 +894,17 @@ int pf_write(const chip *c, const char *path, char *err, size_t errlen)
     for (int id = 0; id < PF_CTR_COUNT; id++) {
         char name[64];
         const char *unit;
-        bool giga;
-        int64_t cap;
-        int pid;
-        counter_label(c, id, name, sizeof(name), &unit, &giga, &cap, &pid);
-        long n = put_counter(f, &p->ctr[id], o.horizon, pid, name, unit, giga, cap);
+        ctr_text k;
+        counter_label(c, id, name, sizeof(name), &unit, &k.giga, &k.cap, &k.pid);
+        /* the track's name and unit, escaped once: each event copies them */
+        char *q = wbuf_lit_at(k.pre, ",\"name\":");
+        q = str_at(q, name, strlen(name));
+        q = wbuf_lit_at(q, ",\"args\":{\"");
+        size_t ul = strlen(unit);
+        memcpy(q, unit, ul);
+        q = wbuf_lit_at(q + ul, "\":");
+        k.npre = (size_t)(q - k.pre);
+        long n = put_counter(f, &p->ctr[id], o.horizon, &k);
         if (n < 0)
             goto oom;
         o.events += (uint64_t)n;
@@ -763,9 +927,11 @@ oom:
         outfile_abort(&of);
 out:
     free(buf.buf); /* left by a failure: dropped, never written */
-    free(o.ex);
+    free(o.ex_own);
     free(o.xs);
     free(o.an);
+    if (o.an_of.key)
+        idmap_free(&o.an_of);
     free(o.calls);
     return rc;
 }

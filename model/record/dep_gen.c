@@ -147,62 +147,101 @@ static int pred_add(depgen *d, uint64_t p)
     return 0;
 }
 
-static void put_dims(wbuf *f, const int64_t *v, int n)
+/* The files are written a record at a time at one room (wbuf_room) with the two-digit decimal writers:
+ * deps.json has tens of millions of numbers. A view's text is at most DG_VIEW_MAX bytes with its keys
+ * (each under 32 bytes), a record's fixed text and numbers at most DG_FIXED_MAX; names are added. */
+#define DG_DIMS_MAX (2 + TMAP_MAX_DIMS * 22)
+#define DG_VIEW_MAX (3 * 32 + 2 * DG_DIMS_MAX + 22)
+#define DG_FIXED_MAX 256
+
+/* Writes a string of n bytes at p. */
+static char *bytes_at(char *p, const char *s, size_t n)
 {
-    wbuf_char(f, '[');
+    memcpy(p, s, n);
+    return p + n;
+}
+
+static char *dims_at(char *p, const int64_t *v, int n)
+{
+    *p++ = '[';
     for (int i = 0; i < n; i++) {
         if (i)
-            wbuf_char(f, ',');
-        wbuf_i64(f, v[i]);
+            *p++ = ',';
+        p = wbuf_sdec_at(p, v[i]);
     }
-    wbuf_char(f, ']');
+    *p++ = ']';
+    return p;
 }
 
 /* A view's shape, start offset and strides under the three keys given (each with the text before it). */
-static inline void put_view(wbuf *f, const char *shape_key, const char *start_key, const char *strides_key,
-                     const tmap_view *v)
+#define VIEW_AT(p, shape_key, start_key, strides_key, v)                                                     \
+    do {                                                                                                     \
+        (p) = wbuf_lit_at((p), shape_key);                                                                   \
+        (p) = dims_at((p), (v)->shape, (v)->ndims);                                                          \
+        (p) = wbuf_lit_at((p), start_key "\"");                                                              \
+        (p) = wbuf_dec_at((p), (v)->start);                                                                  \
+        (p) = wbuf_lit_at((p), "\"" strides_key);                                                            \
+        (p) = dims_at((p), (v)->strides, (v)->ndims);                                                        \
+    } while (0)
+
+/* tensors[] and edges[] come after tasks[], written as the run goes: until the end they wait in scratch
+ * files, packed (a fifth of their text, so the kernel copies less), and are written out by depgen_write.
+ * An edge is a dg_edge, then its consumer's view and its producer's, each packed by pack_view. */
+enum { DG_EXPLICIT, DG_CREATOR, DG_TENSORMAP };
+
+typedef struct dg_edge {
+    uint64_t pred, succ;
+    uint64_t tensor_id;    /* creator, tensormap */
+    int32_t arg;           /* -1 for an explicit edge */
+    uint8_t source;        /* DG_* */
+    uint8_t covered;       /* tensormap: the overlap is "covered" */
+    uint8_t dtype;         /* the consumer's */
+    uint8_t cdims, pdims;  /* ranks of the consumer's and the producer's views (0: none) */
+    uint8_t pad[7];        /* every byte a member: an initializer zeroes them, none goes out unset */
+} dg_edge;
+
+typedef struct dg_tensor {
+    uint64_t id, addr, numel;
+    int32_t version;
+    uint8_t dtype;
+    uint8_t pad[3];
+} dg_tensor;
+
+_Static_assert(sizeof(dg_edge) == 40 && sizeof(dg_tensor) == 32, "kept records have no padding");
+
+#define DG_PACKED_VIEW (8 + 2 * TMAP_MAX_DIMS * 8)
+
+/* A view's start, shape and strides at p; the pointer after them. */
+static char *pack_view(char *p, const tmap_view *v)
 {
-    wbuf_str(f, shape_key);
-    put_dims(f, v->shape, v->ndims);
-    wbuf_str(f, start_key);
-    wbuf_qu64(f, v->start);
-    wbuf_str(f, strides_key);
-    put_dims(f, v->strides, v->ndims);
+    size_t n = (size_t)v->ndims * sizeof(int64_t);
+    memcpy(p, &v->start, 8);
+    memcpy(p + 8, v->shape, n);
+    memcpy(p + 8 + n, v->strides, n);
+    return p + 8 + 2 * n;
 }
 
-/* Starts an edge object: pred, succ, arg, source, flags. */
-static void edge_head(depgen *d, uint64_t pred, uint64_t succ, int arg, const char *source, bool retain)
+static const char *unpack_view(const char *p, tmap_view *v, int ndims, int dtype)
 {
-    wbuf *f = &d->edges;
-    d->nedges++;
-    if (!d->files)
-        return;
-    if (d->nedges > 1)
-        wbuf_char(f, ',');
-    wbuf_lit(f, "{\"pred\":");
-    wbuf_qu64(f, pred);
-    wbuf_lit(f, ",\"succ\":");
-    wbuf_qu64(f, succ);
-    wbuf_lit(f, ",\"arg\":");
-    wbuf_i64(f, arg);
-    wbuf_lit(f, ",\"source\":\"");
-    wbuf_str(f, source);
-    if (retain)
-        wbuf_lit(f, "\",\"flags\":[\"wait\",\"retain\"]");
-    else
-        wbuf_lit(f, "\",\"flags\":[\"wait\"]");
+    size_t n = (size_t)ndims * sizeof(int64_t);
+    v->ndims = (uint8_t)ndims;
+    v->dtype = (uint8_t)dtype;
+    memcpy(&v->start, p, 8);
+    memcpy(v->shape, p + 8, n);
+    memcpy(v->strides, p + 8 + n, n);
+    return p + 8 + 2 * n;
 }
 
-static void consumer_fields(depgen *d, uint64_t tensor_id, const tmap_view *v)
+/* Keeps one edge: its record and the views it has (c: the consumer's, p: the producer's). */
+static void keep_edge(depgen *d, const dg_edge *e, const tmap_view *c, const tmap_view *p)
 {
-    if (!d->files)
-        return;
-    wbuf *f = &d->edges;
-    wbuf_lit(f, ",\"tensor_id\":");
-    wbuf_qu64(f, tensor_id);
-    wbuf_lit(f, ",\"consumer_dtype\":\"");
-    wbuf_str(f, dtype_name(v->dtype));
-    put_view(f, "\",\"consumer_shape\":", ",\"consumer_start_offset\":", ",\"consumer_strides\":", v);
+    char rec[sizeof(dg_edge) + 2 * DG_PACKED_VIEW], *q = rec + sizeof(*e);
+    memcpy(rec, e, sizeof(*e));
+    if (c)
+        q = pack_view(q, c);
+    if (p)
+        q = pack_view(q, p);
+    wbuf_put(&d->edges, rec, (size_t)(q - rec));
 }
 
 /* Lookup visitor: one TensorMap edge per matching writer entry. */
@@ -219,18 +258,19 @@ static int emit_tensormap_edge(void *vctx, const tmap_entry *e, tmap_overlap ov)
     lookup_ctx *x = vctx;
     depgen *d = x->d;
     const tmap_view *cv = &x->t->args[x->arg].v;
-    edge_head(d, e->producer, x->t->id, x->arg, "tensormap", false);
-    if (!d->files)
-        goto done;
-    wbuf *f = &d->edges;
-    if (ov == OV_COVERED)
-        wbuf_lit(f, ",\"overlap\":\"covered\"");
-    else
-        wbuf_lit(f, ",\"overlap\":\"other\"");
-    consumer_fields(d, depgen_tensor_id(e->v.addr, e->v.version), cv);
-    put_view(f, ",\"producer_shape\":", ",\"producer_start_offset\":", ",\"producer_strides\":", &e->v);
-    wbuf_char(f, '}');
-done:
+    d->nedges++;
+    if (d->files) {
+        dg_edge r = {.pred = e->producer,
+                     .succ = x->t->id,
+                     .tensor_id = depgen_tensor_id(e->v.addr, e->v.version),
+                     .arg = x->arg,
+                     .source = DG_TENSORMAP,
+                     .covered = ov == OV_COVERED,
+                     .dtype = cv->dtype,
+                     .cdims = cv->ndims,
+                     .pdims = e->v.ndims};
+        keep_edge(d, &r, cv, &e->v);
+    }
     if (pred_add(d, e->producer) != 0)
         x->oom = 1;
     return (x->inout && ov == OV_COVERED) ? 1 : 0; /* an INOUT that covers a writer replaces it */
@@ -241,65 +281,78 @@ done:
 static int write_task(depgen *d, const depgen_task *t)
 {
     wbuf *f = &d->tasks;
-    if (d->ntasks)
-        wbuf_char(f, ',');
-    wbuf_lit(f, "{\"task_id\":");
-    wbuf_qu64(f, t->id);
-    if (t->manual)
-        wbuf_lit(f, ",\"scope\":\"manual\"");
-    else
-        wbuf_lit(f, ",\"scope\":\"auto\"");
-    if (t->early_dispatch)
-        wbuf_lit(f, ",\"early_dispatch\":true,\"kernel_ids\":[");
-    else
-        wbuf_lit(f, ",\"early_dispatch\":false,\"kernel_ids\":[");
-    for (int k = 0; k < 3; k++) {
-        if (k)
-            wbuf_char(f, ',');
-        wbuf_i64(f, t->kernel_ids[k]);
+    char *p = wbuf_room(f, DG_FIXED_MAX);
+    if (p) {
+        if (d->ntasks)
+            *p++ = ',';
+        p = wbuf_lit_at(p, "{\"task_id\":\"");
+        p = wbuf_dec_at(p, t->id);
+        if (t->manual)
+            p = wbuf_lit_at(p, "\",\"scope\":\"manual\"");
+        else
+            p = wbuf_lit_at(p, "\",\"scope\":\"auto\"");
+        if (t->early_dispatch)
+            p = wbuf_lit_at(p, ",\"early_dispatch\":true,\"kernel_ids\":[");
+        else
+            p = wbuf_lit_at(p, ",\"early_dispatch\":false,\"kernel_ids\":[");
+        for (int k = 0; k < 3; k++) {
+            if (k)
+                *p++ = ',';
+            p = wbuf_sdec_at(p, t->kernel_ids[k]);
+        }
+        p = wbuf_lit_at(p, "],\"block_num\":");
+        p = wbuf_sdec_at(p, t->block_num < 1 ? 1 : t->block_num);
+        p = wbuf_lit_at(p, ",\"args\":[");
+        wbuf_commit(f, p);
     }
-    wbuf_lit(f, "],\"block_num\":");
-    wbuf_i64(f, t->block_num < 1 ? 1 : t->block_num);
-    wbuf_lit(f, ",\"args\":[");
     d->ntasks++;
     for (int i = 0; i < t->nargs; i++) {
         const depgen_arg *a = &t->args[i];
-        if (i)
-            wbuf_char(f, ',');
-        wbuf_lit(f, "{\"idx\":");
-        wbuf_i64(f, i);
-        wbuf_lit(f, ",\"type\":\"");
-        wbuf_str(f, TYPE_NAMES[a->type]);
-        wbuf_char(f, '"');
+        const char *tn = TYPE_NAMES[a->type];
+        size_t tl = strlen(tn);
         if (a->type == 1) {
-            wbuf_char(f, '}');
+            p = wbuf_room(f, DG_FIXED_MAX + tl);
+            if (p) {
+                if (i)
+                    *p++ = ',';
+                p = wbuf_lit_at(p, "{\"idx\":");
+                p = wbuf_sdec_at(p, i);
+                p = wbuf_lit_at(p, ",\"type\":\"");
+                p = bytes_at(p, tn, tl);
+                p = wbuf_lit_at(p, "\"}");
+                wbuf_commit(f, p);
+            }
             continue;
         }
         uint64_t tid = depgen_tensor_id(a->v.addr, a->v.version);
-        wbuf_lit(f, ",\"tensor_id\":");
-        wbuf_qu64(f, tid);
-        wbuf_lit(f, ",\"dtype\":\"");
-        wbuf_str(f, dtype_name(a->v.dtype));
-        put_view(f, "\",\"shape\":", ",\"start_offset\":", ",\"strides\":", &a->v);
-        wbuf_char(f, '}');
+        const char *dn = dtype_name(a->v.dtype);
+        size_t dl = strlen(dn);
+        p = wbuf_room(f, DG_FIXED_MAX + DG_VIEW_MAX + tl + dl);
+        if (p) {
+            if (i)
+                *p++ = ',';
+            p = wbuf_lit_at(p, "{\"idx\":");
+            p = wbuf_sdec_at(p, i);
+            p = wbuf_lit_at(p, ",\"type\":\"");
+            p = bytes_at(p, tn, tl);
+            p = wbuf_lit_at(p, "\",\"tensor_id\":\"");
+            p = wbuf_dec_at(p, tid);
+            p = wbuf_lit_at(p, "\",\"dtype\":\"");
+            p = bytes_at(p, dn, dl);
+            VIEW_AT(p, "\",\"shape\":", ",\"start_offset\":", ",\"strides\":", &a->v);
+            *p++ = '}';
+            wbuf_commit(f, p);
+        }
         int fresh = seen_add(d, tid);
         if (fresh < 0)
             return -1;
         if (fresh) {
-            wbuf *tf = &d->tensors;
-            if (d->ntensors)
-                wbuf_char(tf, ',');
-            wbuf_lit(tf, "{\"tensor_id\":");
-            wbuf_qu64(tf, tid);
-            wbuf_lit(tf, ",\"buffer_addr\":");
-            wbuf_qu64(tf, a->v.addr);
-            wbuf_lit(tf, ",\"version\":");
-            wbuf_i64(tf, a->v.version);
-            wbuf_lit(tf, ",\"dtype\":\"");
-            wbuf_str(tf, dtype_name(a->v.dtype));
-            wbuf_lit(tf, "\",\"buffer_numel\":");
-            wbuf_qu64(tf, dtype_size(a->v.dtype) ? a->v.buffer_numel : 0);
-            wbuf_char(tf, '}');
+            dg_tensor r = {.id = tid,
+                           .addr = a->v.addr,
+                           .numel = dtype_size(a->v.dtype) ? a->v.buffer_numel : 0,
+                           .version = a->v.version,
+                           .dtype = a->v.dtype};
+            wbuf_put(&d->tensors, &r, sizeof(r));
             d->ntensors++;
         }
     }
@@ -317,9 +370,11 @@ int depgen_add(depgen *d, const depgen_task *t)
     for (int i = 0; i < t->ndeps; i++) {
         if (pred_seen(d, t->deps[i]))
             continue;
-        edge_head(d, t->deps[i], t->id, -1, "explicit", true);
-        if (d->files)
-            wbuf_char(&d->edges, '}');
+        d->nedges++;
+        if (d->files) {
+            dg_edge r = {.pred = t->deps[i], .succ = t->id, .arg = -1, .source = DG_EXPLICIT};
+            keep_edge(d, &r, NULL, NULL);
+        }
         if (pred_add(d, t->deps[i]) != 0)
             return -1;
     }
@@ -330,10 +385,17 @@ int depgen_add(depgen *d, const depgen_task *t)
         if (a->type == 1)
             continue;
         if (a->has_owner && !pred_seen(d, a->owner)) {
-            edge_head(d, a->owner, t->id, i, "creator", true);
-            consumer_fields(d, depgen_tensor_id(a->v.addr, a->v.version), &a->v);
-            if (d->files)
-                wbuf_char(&d->edges, '}');
+            d->nedges++;
+            if (d->files) {
+                dg_edge r = {.pred = a->owner,
+                             .succ = t->id,
+                             .tensor_id = depgen_tensor_id(a->v.addr, a->v.version),
+                             .arg = i,
+                             .source = DG_CREATOR,
+                             .dtype = a->v.dtype,
+                             .cdims = a->v.ndims};
+                keep_edge(d, &r, &a->v, NULL);
+            }
             if (pred_add(d, a->owner) != 0)
                 return -1;
         }
@@ -350,6 +412,117 @@ int depgen_add(depgen *d, const depgen_task *t)
             return -1;
     }
     return 0;
+}
+
+/* Writes tensors[] from the kept records. Returns 0, or -1 with errno set. */
+static int write_tensors(depgen *d, wbuf *w, wbuf_reader *r)
+{
+    for (uint64_t i = 0; i < d->ntensors; i++) {
+        const char *q = wbuf_reader_next(r, sizeof(dg_tensor));
+        if (!q)
+            return -1;
+        dg_tensor t;
+        memcpy(&t, q, sizeof(t));
+        const char *dn = dtype_name(t.dtype);
+        size_t dl = strlen(dn);
+        char *p = wbuf_room(w, DG_FIXED_MAX + dl);
+        if (!p)
+            continue;
+        if (i)
+            *p++ = ',';
+        p = wbuf_lit_at(p, "{\"tensor_id\":\"");
+        p = wbuf_dec_at(p, t.id);
+        p = wbuf_lit_at(p, "\",\"buffer_addr\":\"");
+        p = wbuf_dec_at(p, t.addr);
+        p = wbuf_lit_at(p, "\",\"version\":");
+        p = wbuf_sdec_at(p, t.version);
+        p = wbuf_lit_at(p, ",\"dtype\":\"");
+        p = bytes_at(p, dn, dl);
+        p = wbuf_lit_at(p, "\",\"buffer_numel\":\"");
+        p = wbuf_dec_at(p, t.numel);
+        p = wbuf_lit_at(p, "\"}");
+        wbuf_commit(w, p);
+    }
+    return 0;
+}
+
+/* Writes edges[] from the kept records. Returns 0, or -1 with errno set. */
+static int write_edges(depgen *d, wbuf *w, wbuf_reader *r)
+{
+    static const char *const SOURCE[3] = {"explicit", "creator", "tensormap"};
+    static const size_t SOURCE_LEN[3] = {8, 7, 9};
+    for (uint64_t i = 0; i < d->nedges; i++) {
+        const char *q = wbuf_reader_next(r, sizeof(dg_edge));
+        if (!q)
+            return -1;
+        dg_edge e;
+        memcpy(&e, q, sizeof(e));
+        if (e.source > DG_TENSORMAP || e.cdims > TMAP_MAX_DIMS || e.pdims > TMAP_MAX_DIMS) {
+            errno = EIO; /* not a record kept here */
+            return -1;
+        }
+        size_t vlen = (size_t)(e.cdims ? 8 + 16 * e.cdims : 0) + (e.pdims ? 8 + 16 * e.pdims : 0);
+        tmap_view cv, pv;
+        if (vlen) {
+            const char *v = wbuf_reader_next(r, vlen);
+            if (!v)
+                return -1;
+            if (e.cdims)
+                v = unpack_view(v, &cv, e.cdims, e.dtype);
+            if (e.pdims)
+                unpack_view(v, &pv, e.pdims, 0);
+        }
+        const char *dn = dtype_name(e.dtype);
+        size_t dl = e.source == DG_EXPLICIT ? 0 : strlen(dn);
+        char *p = wbuf_room(w, DG_FIXED_MAX + 2 * DG_VIEW_MAX + dl);
+        if (!p)
+            continue;
+        if (i)
+            *p++ = ',';
+        p = wbuf_lit_at(p, "{\"pred\":\"");
+        p = wbuf_dec_at(p, e.pred);
+        p = wbuf_lit_at(p, "\",\"succ\":\"");
+        p = wbuf_dec_at(p, e.succ);
+        p = wbuf_lit_at(p, "\",\"arg\":");
+        p = wbuf_sdec_at(p, e.arg);
+        p = wbuf_lit_at(p, ",\"source\":\"");
+        p = bytes_at(p, SOURCE[e.source], SOURCE_LEN[e.source]);
+        if (e.source != DG_TENSORMAP)
+            p = wbuf_lit_at(p, "\",\"flags\":[\"wait\",\"retain\"]");
+        else if (e.covered)
+            p = wbuf_lit_at(p, "\",\"flags\":[\"wait\"],\"overlap\":\"covered\"");
+        else
+            p = wbuf_lit_at(p, "\",\"flags\":[\"wait\"],\"overlap\":\"other\"");
+        if (e.source != DG_EXPLICIT) {
+            p = wbuf_lit_at(p, ",\"tensor_id\":\"");
+            p = wbuf_dec_at(p, e.tensor_id);
+            p = wbuf_lit_at(p, "\",\"consumer_dtype\":\"");
+            p = bytes_at(p, dn, dl);
+            VIEW_AT(p, "\",\"consumer_shape\":", ",\"consumer_start_offset\":", ",\"consumer_strides\":", &cv);
+        }
+        if (e.source == DG_TENSORMAP)
+            VIEW_AT(p, ",\"producer_shape\":", ",\"producer_start_offset\":", ",\"producer_strides\":", &pv);
+        *p++ = '}';
+        wbuf_commit(w, p);
+    }
+    return 0;
+}
+
+/* Writes tensors[] and edges[] out of their scratch files. Returns 0, or -1 with errno set. */
+static int write_kept(depgen *d, wbuf *w)
+{
+    wbuf_reader r;
+    if (wbuf_reader_open(&r, &d->tensors) != 0)
+        return -1;
+    wbuf_lit(w, "],\"tensors\":[");
+    int rc = write_tensors(d, w, &r);
+    wbuf_reader_close(&r);
+    if (rc == 0 && (rc = wbuf_reader_open(&r, &d->edges)) == 0) {
+        wbuf_lit(w, "],\"edges\":[");
+        rc = write_edges(d, w, &r);
+        wbuf_reader_close(&r);
+    }
+    return rc;
 }
 
 int depgen_write(depgen *d, const char *path, char *err, size_t errlen)
@@ -369,12 +542,13 @@ int depgen_write(depgen *d, const char *path, char *err, size_t errlen)
         }
     }
     if (!bad) {
-        wbuf_lit(w, "],\"tensors\":[");
-        bad |= wbuf_append(w, &d->tensors);
-        wbuf_lit(w, "],\"edges\":[");
-        bad |= wbuf_append(w, &d->edges);
+        int kept = write_kept(d, w), why = errno;
         wbuf_lit(w, "]}\n");
         bad |= wbuf_close(w);
+        if (kept != 0) {
+            bad = 1;
+            errno = why;
+        }
     }
     int rc;
     if (bad) {

@@ -65,38 +65,99 @@ void scopestats_site(const char *site, char *out, size_t outlen)
     put_cut(out, outlen, text, len + k);
 }
 
+/* A sample as kept until the file is written (line 1, which comes first, needs the total): the numbers,
+ * then site_len bytes of its site as scopestats_site made it. Packed, it is a third of its line. */
+typedef struct ss_rec {
+    uint64_t heap_start, heap_end, dep_pool_start, dep_pool_end;
+    uint32_t task_window_start, task_window_end, tensormap;
+    int32_t depth, ring;
+    uint8_t begin, site_len;
+    uint8_t pad[2]; /* every byte a member: none goes out unset */
+} ss_rec;
+
+_Static_assert(sizeof(ss_rec) == 56, "a kept sample has no padding");
+
 void scopestats_add(scopestats *s, const scope_sample *x)
 {
     if (x->depth >= SCOPESTATS_MAX_DEPTH)
         return;
-    char site[80];
-    scopestats_site(x->site, site, sizeof(site));
+    char rec[sizeof(ss_rec) + 80], *site = rec + sizeof(ss_rec);
+    scopestats_site(x->site, site, 80);
+    size_t len = strlen(site);
+    ss_rec r = {.heap_start = x->heap_start,
+                .heap_end = x->heap_end,
+                .dep_pool_start = x->dep_pool_start,
+                .dep_pool_end = x->dep_pool_end,
+                .task_window_start = x->task_window_start,
+                .task_window_end = x->task_window_end,
+                .tensormap = x->tensormap,
+                .depth = x->depth,
+                .ring = x->ring,
+                .begin = x->begin,
+                .site_len = (uint8_t)len};
+    memcpy(rec, &r, sizeof(r));
     s->total++;
-    wbuf *w = &s->body;
-    wbuf_lit(w, "{\"site\": ");
-    wbuf_json_str(w, site);
-    if (x->begin)
-        wbuf_lit(w, ", \"phase\": \"begin\", \"depth\": ");
-    else
-        wbuf_lit(w, ", \"phase\": \"end\", \"depth\": ");
-    wbuf_i64(w, x->depth);
-    wbuf_lit(w, ", \"ring\": ");
-    wbuf_i64(w, x->ring);
-    wbuf_lit(w, ", \"task_window_start\": ");
-    wbuf_u64(w, x->task_window_start);
-    wbuf_lit(w, ", \"task_window_end\": ");
-    wbuf_u64(w, x->task_window_end);
-    wbuf_lit(w, ", \"heap_start\": ");
-    wbuf_u64(w, x->heap_start);
-    wbuf_lit(w, ", \"heap_end\": ");
-    wbuf_u64(w, x->heap_end);
-    wbuf_lit(w, ", \"dep_pool_start\": ");
-    wbuf_u64(w, x->dep_pool_start);
-    wbuf_lit(w, ", \"dep_pool_end\": ");
-    wbuf_u64(w, x->dep_pool_end);
-    wbuf_lit(w, ", \"tensormap\": ");
-    wbuf_u64(w, x->tensormap);
-    wbuf_lit(w, "}\n");
+    wbuf_put(&s->body, rec, sizeof(r) + len);
+}
+
+/* A sample's text but its site: keys and nine numbers of 20 digits. */
+#define SAMPLE_FIXED_MAX 400
+
+/* Writes the kept samples as lines to w. Returns 0, or -1 with errno set. */
+static int write_samples(scopestats *s, wbuf *w)
+{
+    wbuf_reader rd;
+    if (wbuf_reader_open(&rd, &s->body) != 0)
+        return -1;
+    int rc = 0;
+    for (uint64_t i = 0; i < s->total && rc == 0; i++) {
+        const char *q = wbuf_reader_next(&rd, sizeof(ss_rec));
+        ss_rec x;
+        char site[81];
+        if (q) {
+            memcpy(&x, q, sizeof(x));
+            q = x.site_len < sizeof(site) ? wbuf_reader_next(&rd, x.site_len) : NULL;
+        }
+        if (!q) {
+            rc = -1;
+            break;
+        }
+        memcpy(site, q, x.site_len);
+        site[x.site_len] = '\0';
+        wbuf_lit(w, "{\"site\": ");
+        wbuf_json_str(w, site);
+        /* the rest at one room: a file of a line per sample (no printf) */
+        char *p = wbuf_room(w, SAMPLE_FIXED_MAX);
+        if (!p)
+            continue;
+        if (x.begin)
+            p = wbuf_lit_at(p, ", \"phase\": \"begin\", \"depth\": ");
+        else
+            p = wbuf_lit_at(p, ", \"phase\": \"end\", \"depth\": ");
+        p = wbuf_sdec_at(p, x.depth);
+        p = wbuf_lit_at(p, ", \"ring\": ");
+        p = wbuf_sdec_at(p, x.ring);
+        p = wbuf_lit_at(p, ", \"task_window_start\": ");
+        p = wbuf_dec_at(p, x.task_window_start);
+        p = wbuf_lit_at(p, ", \"task_window_end\": ");
+        p = wbuf_dec_at(p, x.task_window_end);
+        p = wbuf_lit_at(p, ", \"heap_start\": ");
+        p = wbuf_dec_at(p, x.heap_start);
+        p = wbuf_lit_at(p, ", \"heap_end\": ");
+        p = wbuf_dec_at(p, x.heap_end);
+        p = wbuf_lit_at(p, ", \"dep_pool_start\": ");
+        p = wbuf_dec_at(p, x.dep_pool_start);
+        p = wbuf_lit_at(p, ", \"dep_pool_end\": ");
+        p = wbuf_dec_at(p, x.dep_pool_end);
+        p = wbuf_lit_at(p, ", \"tensormap\": ");
+        p = wbuf_dec_at(p, x.tensormap);
+        p = wbuf_lit_at(p, "}\n");
+        wbuf_commit(w, p);
+    }
+    int e = errno;
+    wbuf_reader_close(&rd);
+    errno = e;
+    return rc;
 }
 
 int scopestats_write(scopestats *s, const char *path, bool fatal, const scope_caps *caps, char *err,
@@ -115,7 +176,17 @@ int scopestats_write(scopestats *s, const char *path, bool fatal, const scope_ca
                    caps->task_window[1], caps->task_window[2], caps->task_window[3], caps->heap[0],
                    caps->heap[1], caps->heap[2], caps->heap[3], caps->dep_pool[0], caps->dep_pool[1],
                    caps->dep_pool[2], caps->dep_pool[3], caps->tensormap);
-    if (wbuf_append_file(f, &s->body) != 0) {
+    wbuf w;
+    int rc = fflush(f) != 0 || wbuf_open_fd(&w, fileno(f)) != 0 ? -1 : 0;
+    if (rc == 0) {
+        rc = write_samples(s, &w);
+        int e = errno;
+        if (wbuf_close(&w) != 0 && rc == 0)
+            rc = -1;
+        else
+            errno = e;
+    }
+    if (rc != 0) {
         int e = errno;
         outfile_abort(&of);
         snprintf(err, errlen, "%s: cannot assemble scope stats: %s", path, strerror(e));

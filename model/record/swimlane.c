@@ -75,49 +75,70 @@ int swimlane_add_orch(swimlane *s, const sl_orch *o)
     return 0;
 }
 
-static uint64_t tick(const swimlane_meta *m, ps_t t)
+/* The system counter the file's times are on. */
+typedef struct sl_clock {
+    uint64_t origin; /* ticks at time 0 */
+    uint64_t hz;     /* ticks per second */
+    ps_t fits;       /* times up to this one: t * hz fits 64 bits */
+} sl_clock;
+
+/* ticks_from_ps from the origin, in 64-bit arithmetic while the product fits (its quotient is the same):
+ * the 128-bit division is a library call, and the file has one per time. */
+static uint64_t tick(const sl_clock *k, ps_t t)
 {
-    return m->origin_ticks + ticks_from_ps(t, m->tick_hz);
+    if (t <= k->fits)
+        return k->origin + t * k->hz / PS_PER_S;
+    return k->origin + ticks_from_ps(t, k->hz);
 }
 
-static void write_depths(wbuf *f, const char *key, const uint32_t d[3])
+/* A phase record's longest text: its fixed keys, the longest name, 11 numbers of 20 digits. */
+#define SL_PHASE_MAX 512
+
+/* The three ready-queue depths as "a, b, c" at p. */
+static char *put_depths(char *p, const uint32_t d[3])
 {
-    wbuf_lit(f, ", \"");
-    wbuf_str(f, key);
-    wbuf_lit(f, "\": [");
-    for (int i = 0; i < 3; i++) {
-        if (i)
-            wbuf_lit(f, ", ");
-        wbuf_u64(f, d[i]);
-    }
-    wbuf_char(f, ']');
+    p = wbuf_dec_at(p, d[0]);
+    p = wbuf_lit_at(p, ", ");
+    p = wbuf_dec_at(p, d[1]);
+    p = wbuf_lit_at(p, ", ");
+    p = wbuf_dec_at(p, d[2]);
+    return p;
 }
 
-static void write_phase(wbuf *f, const swimlane_meta *m, const sl_phase *p)
+static void write_phase(wbuf *f, const sl_clock *k, const sl_phase *ph, bool first)
 {
-    wbuf_lit(f, "{\"kind\": \"");
-    wbuf_str(f, PHASE_NAMES[p->kind]);
-    wbuf_lit(f, "\", \"start_cycles\": ");
-    wbuf_u64(f, tick(m, p->start));
-    wbuf_lit(f, ", \"end_cycles\": ");
-    wbuf_u64(f, tick(m, p->end));
-    wbuf_lit(f, ", \"loop_iter\": ");
-    wbuf_u64(f, p->loop_iter);
-    wbuf_lit(f, ", \"tasks_processed\": ");
-    wbuf_u64(f, p->tasks);
-    if (p->kind == PH_DISPATCH) {
-        wbuf_lit(f, ", \"pop_hit\": ");
-        wbuf_u64(f, p->pop_hit);
-        wbuf_lit(f, ", \"pop_miss\": ");
-        wbuf_u64(f, p->pop_miss);
+    char *p = wbuf_room(f, SL_PHASE_MAX);
+    if (!p)
+        return;
+    p = first ? wbuf_lit_at(p, "\n      {\"kind\": \"") : wbuf_lit_at(p, ",\n      {\"kind\": \"");
+    const char *name = PHASE_NAMES[ph->kind];
+    size_t nl = strlen(name);
+    memcpy(p, name, nl);
+    p += nl;
+    p = wbuf_lit_at(p, "\", \"start_cycles\": ");
+    p = wbuf_dec_at(p, tick(k, ph->start));
+    p = wbuf_lit_at(p, ", \"end_cycles\": ");
+    p = wbuf_dec_at(p, tick(k, ph->end));
+    p = wbuf_lit_at(p, ", \"loop_iter\": ");
+    p = wbuf_dec_at(p, ph->loop_iter);
+    p = wbuf_lit_at(p, ", \"tasks_processed\": ");
+    p = wbuf_dec_at(p, ph->tasks);
+    if (ph->kind == PH_DISPATCH) {
+        p = wbuf_lit_at(p, ", \"pop_hit\": ");
+        p = wbuf_dec_at(p, ph->pop_hit);
+        p = wbuf_lit_at(p, ", \"pop_miss\": ");
+        p = wbuf_dec_at(p, ph->pop_miss);
     }
-    if (p->kind == PH_DUMMY_TASK || p->kind == PH_PREDICATED_SKIP) {
-        wbuf_lit(f, ", \"task_id\": ");
-        wbuf_u64(f, p->task_id);
+    if (ph->kind == PH_DUMMY_TASK || ph->kind == PH_PREDICATED_SKIP) {
+        p = wbuf_lit_at(p, ", \"task_id\": ");
+        p = wbuf_dec_at(p, ph->task_id);
     }
-    write_depths(f, "shared_at_start", p->shared_start);
-    write_depths(f, "shared_at_end", p->shared_end);
-    wbuf_char(f, '}');
+    p = wbuf_lit_at(p, ", \"shared_at_start\": [");
+    p = put_depths(p, ph->shared_start);
+    p = wbuf_lit_at(p, "], \"shared_at_end\": [");
+    p = put_depths(p, ph->shared_end);
+    p = wbuf_lit_at(p, "]}");
+    wbuf_commit(f, p);
 }
 
 int swimlane_write(const swimlane *s, const swimlane_meta *m, const char *path, int *written, char *err,
@@ -167,24 +188,29 @@ int swimlane_write(const swimlane *s, const swimlane_meta *m, const char *path, 
         wbuf_char(f, ']');
     }
     wbuf_lit(f, "\n  },\n  \"aicore_tasks\": [");
+    sl_clock k = {.origin = m->origin_ticks, .hz = m->tick_hz, .fits = m->tick_hz ? UINT64_MAX / m->tick_hz : 0};
     int first = 1;
     for (int c = 0; c < s->ncores; c++)
         for (size_t i = 0; i < s->per_core[c].n; i++) {
             const sl_exec *e = &s->per_core[c].v[i];
-            uint64_t st = tick(m, e->start), rc = tick(m, e->receive);
-            wbuf_str(f, first ? "\n    [" : ",\n    [");
-            wbuf_i64(f, c);
-            wbuf_lit(f, ", ");
-            wbuf_u64(f, e->task_id);
-            wbuf_lit(f, ", ");
-            wbuf_u64(f, e->reg);
-            wbuf_lit(f, ", ");
-            wbuf_u64(f, st);
-            wbuf_lit(f, ", ");
-            wbuf_u64(f, tick(m, e->end));
-            wbuf_lit(f, ", ");
-            wbuf_u64(f, st - rc);
-            wbuf_char(f, ']');
+            uint64_t st = tick(&k, e->start), rc = tick(&k, e->receive);
+            char *p = wbuf_room(f, 160); /* 7 + 5 * 22 + 22 + 1 */
+            if (!p)
+                break;
+            p = first ? wbuf_lit_at(p, "\n    [") : wbuf_lit_at(p, ",\n    [");
+            p = wbuf_sdec_at(p, c);
+            p = wbuf_lit_at(p, ", ");
+            p = wbuf_dec_at(p, e->task_id);
+            p = wbuf_lit_at(p, ", ");
+            p = wbuf_dec_at(p, e->reg);
+            p = wbuf_lit_at(p, ", ");
+            p = wbuf_dec_at(p, st);
+            p = wbuf_lit_at(p, ", ");
+            p = wbuf_dec_at(p, tick(&k, e->end));
+            p = wbuf_lit_at(p, ", ");
+            p = wbuf_dec_at(p, st - rc);
+            *p++ = ']';
+            wbuf_commit(f, p);
             first = 0;
         }
     wbuf_str(f, first ? "],\n  \"aicpu_tasks\": [" : "\n  ],\n  \"aicpu_tasks\": [");
@@ -193,15 +219,19 @@ int swimlane_write(const swimlane *s, const swimlane_meta *m, const char *path, 
         for (int c = 0; c < s->ncores; c++)
             for (size_t i = 0; i < s->per_core[c].n; i++) {
                 const sl_exec *e = &s->per_core[c].v[i];
-                wbuf_str(f, first ? "\n    [" : ",\n    [");
-                wbuf_i64(f, c);
-                wbuf_lit(f, ", ");
-                wbuf_u64(f, e->reg);
-                wbuf_lit(f, ", ");
-                wbuf_u64(f, tick(m, e->dispatch));
-                wbuf_lit(f, ", ");
-                wbuf_u64(f, tick(m, e->finish));
-                wbuf_char(f, ']');
+                char *p = wbuf_room(f, 120); /* 7 + 3 * 22 + 21 + 1 */
+                if (!p)
+                    break;
+                p = first ? wbuf_lit_at(p, "\n    [") : wbuf_lit_at(p, ",\n    [");
+                p = wbuf_sdec_at(p, c);
+                p = wbuf_lit_at(p, ", ");
+                p = wbuf_dec_at(p, e->reg);
+                p = wbuf_lit_at(p, ", ");
+                p = wbuf_dec_at(p, tick(&k, e->dispatch));
+                p = wbuf_lit_at(p, ", ");
+                p = wbuf_dec_at(p, tick(&k, e->finish));
+                *p++ = ']';
+                wbuf_commit(f, p);
                 first = 0;
             }
     wbuf_str(f, first ? "]" : "\n  ]");
@@ -210,10 +240,8 @@ int swimlane_write(const swimlane *s, const swimlane_meta *m, const char *path, 
         for (int t = 0; t < SWIMLANE_THREAD_SLOTS; t++) {
             const sl_thread_lane *l = &s->threads[t];
             wbuf_str(f, t ? ",\n    [" : "\n    [");
-            for (size_t i = 0; i < l->n; i++) {
-                wbuf_str(f, i ? ",\n      " : "\n      ");
-                write_phase(f, m, &l->v[i]);
-            }
+            for (size_t i = 0; i < l->n; i++)
+                write_phase(f, &k, &l->v[i], i == 0);
             wbuf_str(f, l->n ? "\n    ]" : "]");
         }
         wbuf_lit(f, "\n  ]");
@@ -222,15 +250,19 @@ int swimlane_write(const swimlane *s, const swimlane_meta *m, const char *path, 
         wbuf_lit(f, ",\n  \"aicpu_orchestrator_phases\": [\n    [");
         for (size_t i = 0; i < s->norch; i++) {
             const sl_orch *o = &s->orch[i];
-            wbuf_str(f, i ? ",\n      {\"submit_idx\": " : "\n      {\"submit_idx\": ");
-            wbuf_u64(f, o->submit_idx);
-            wbuf_lit(f, ", \"task_id\": ");
-            wbuf_u64(f, o->task_id);
-            wbuf_lit(f, ", \"start_cycles\": ");
-            wbuf_u64(f, tick(m, o->start));
-            wbuf_lit(f, ", \"end_cycles\": ");
-            wbuf_u64(f, tick(m, o->end));
-            wbuf_char(f, '}');
+            char *p = wbuf_room(f, 200); /* 24 + 13 + 18 + 16 + 4 * 20 + 1 */
+            if (!p)
+                break;
+            p = i ? wbuf_lit_at(p, ",\n      {\"submit_idx\": ") : wbuf_lit_at(p, "\n      {\"submit_idx\": ");
+            p = wbuf_dec_at(p, o->submit_idx);
+            p = wbuf_lit_at(p, ", \"task_id\": ");
+            p = wbuf_dec_at(p, o->task_id);
+            p = wbuf_lit_at(p, ", \"start_cycles\": ");
+            p = wbuf_dec_at(p, tick(&k, o->start));
+            p = wbuf_lit_at(p, ", \"end_cycles\": ");
+            p = wbuf_dec_at(p, tick(&k, o->end));
+            *p++ = '}';
+            wbuf_commit(f, p);
         }
         wbuf_lit(f, "\n    ]\n  ]");
     }

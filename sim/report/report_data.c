@@ -7,7 +7,9 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,6 +77,66 @@ int rd_cmp_u64(const void *a, const void *b)
 {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
     return x < y ? -1 : x > y;
+}
+
+int rd_sort_by_key(void *base, size_t n, size_t size, void (*key)(const void *rec, uint64_t k[2]))
+{
+    if (n < 2)
+        return 0;
+    if (n > UINT32_MAX)
+        return -1;
+    unsigned char *a = base, *b = malloc(n * size);
+    uint64_t(*k)[2] = malloc(n * sizeof(*k));
+    uint32_t *p = malloc(n * sizeof(*p)), *q = malloc(n * sizeof(*q));
+    size_t(*cnt)[256] = calloc(16, sizeof(*cnt)); /* every byte's counts in one pass over the keys */
+    if (!b || !k || !p || !q || !cnt) {
+        free(b);
+        free(k);
+        free(p);
+        free(q);
+        free(cnt);
+        return -1;
+    }
+    uint64_t all_or[2] = {0, 0}, all_and[2] = {~(uint64_t)0, ~(uint64_t)0};
+    for (size_t i = 0; i < n; i++) {
+        key(a + i * size, k[i]);
+        p[i] = (uint32_t)i;
+        for (int w = 0; w < 2; w++) {
+            all_or[w] |= k[i][w];
+            all_and[w] &= k[i][w];
+            for (int byte = 0; byte < 8; byte++)
+                cnt[w * 8 + byte][(k[i][w] >> (8 * byte)) & 0xff]++;
+        }
+    }
+    bool moved = false;
+    for (int pass = 0; pass < 16; pass++) { /* the low word's bytes first, least significant first */
+        int w = pass < 8 ? 1 : 0, shift = 8 * (pass % 8);
+        if ((((all_or[w] ^ all_and[w]) >> shift) & 0xff) == 0)
+            continue; /* every key has this byte: the pass would keep the order */
+        size_t *c = cnt[w * 8 + pass % 8], at = 0;
+        for (int d = 0; d < 256; d++) {
+            size_t m = c[d];
+            c[d] = at;
+            at += m;
+        }
+        for (size_t i = 0; i < n; i++)
+            q[c[(k[p[i]][w] >> shift) & 0xff]++] = p[i];
+        uint32_t *t = p;
+        p = q;
+        q = t;
+        moved = true;
+    }
+    if (moved) {
+        for (size_t i = 0; i < n; i++)
+            memcpy(b + i * size, a + (size_t)p[i] * size, size);
+        memcpy(a, b, n * size);
+    }
+    free(b);
+    free(k);
+    free(p);
+    free(q);
+    free(cnt);
+    return 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -817,13 +879,16 @@ int rd_split_row(const char *path, int line, char *rec, char **f, int max, int n
 
 bool rd_parse_u64(const char *s, uint64_t *v)
 {
-    if (!*s || *s < '0' || *s > '9')
+    /* what strtoull took here: digits only, at least one, no overflow (a pmu.csv has ten per row) */
+    if (!*s)
         return false;
-    char *end;
-    errno = 0;
-    unsigned long long x = strtoull(s, &end, 10);
-    if (*end || errno)
-        return false;
+    uint64_t x = 0;
+    for (; *s; s++) {
+        unsigned d = (unsigned)(*s - '0');
+        if (d > 9 || x > (UINT64_MAX - d) / 10)
+            return false;
+        x = x * 10 + d;
+    }
     *v = x;
     return true;
 }

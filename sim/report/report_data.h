@@ -447,4 +447,10 @@ typedef struct rd_point {
  * out of memory. */
 int rd_sweep_curve(const rd_sweep *s, const rd_knob *k, int group, rd_point **out);
 
+/* Sorts n records of size bytes by the 128-bit key that key() gives each (k[0] first, then k[1]), in the
+ * order of a stable sort: glibc's qsort (a merge sort) gave it before, here an LSD radix sort on the bytes
+ * the keys do not all share. Returns 0, or -1 when out of memory or past 2^32 records (nothing moved: the
+ * caller sorts with qsort). */
+int rd_sort_by_key(void *base, size_t n, size_t size, void (*key)(const void *rec, uint64_t k[2]));
+
 #endif

@@ -101,6 +101,225 @@ static bool same_key(const jscan *s, const char *a, const char *b, const char *k
     return (size_t)(s->end - b) >= alen && memcmp(a, b, alen) == 0;
 }
 
+/* Fast paths. A capture's rows have a few shapes: plain ASCII strings, short integers, shallow nesting.
+ * These read such text in a tight loop and leave the scanner alone on anything else, which the jscan
+ * readers then read from the same place: they take only text jscan takes, ending where jscan ends, so
+ * what a report reads and every message it gives for a bad file are jscan's. */
+
+static inline const char *fp_ws(const char *p, const char *end)
+{
+    if (p < end && (unsigned char)*p > ' ') /* most tokens of a capture follow one another */
+        return p;
+    while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
+        p++;
+    return p;
+}
+
+/* A string of printable ASCII without escapes (jsonl_lex_string's plain run): the byte after its closing
+ * quote, or NULL. */
+static const unsigned char FP_PLAIN[256] = {
+    /* 1: printable ASCII but '"' (0x22) and '\\' (0x5C); 0: control bytes, the two, and 0x80-0xFF */
+    ['\x20'] = 1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,                         /* 0x20-0x2F */
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0x30 */
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1,                                   /* 0x50-0x5F */
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0x60 */
+};
+
+static inline const char *fp_string(const char *p, const char *end)
+{
+    if (p >= end || *p != '"')
+        return NULL;
+    p++;
+    for (; p < end && FP_PLAIN[(unsigned char)*p]; p++)
+        ;
+    return p < end && *p == '"' ? p + 1 : NULL;
+}
+
+/* An integer as jsonl_lex_number's short form takes it: -?(0|[1-9][0-9]*) of at most 15 digits, not
+ * followed by a digit, '.', 'e' or 'E'. The byte after it, or NULL; *v its magnitude, *neg its sign. */
+static inline const char *fp_int(const char *p, const char *end, uint64_t *v, bool *neg)
+{
+    *neg = p < end && *p == '-';
+    const char *d = p + *neg, *q = d;
+    if (q < end && *q == '0')
+        q++;
+    else
+        while (q < end && (unsigned)(*q - '0') < 10)
+            q++;
+    if (q == d || q - d > 15 ||
+        (q < end && (*q == '.' || *q == 'e' || *q == 'E' || (unsigned)(*q - '0') < 10)))
+        return NULL;
+    uint64_t x = 0;
+    for (const char *c = d; c < q; c++)
+        x = x * 10 + (uint64_t)(*c - '0');
+    *v = x;
+    return q;
+}
+
+/* What jscan_u64 reads, when it is a short integer or a quoted one of 1 to 20 digits that fits 64 bits:
+ * the byte after it, or NULL. */
+static inline const char *fp_u64(const char *p, const char *end, uint64_t *v)
+{
+    p = fp_ws(p, end);
+    if (p < end && *p == '"') {
+        const char *d = ++p;
+        uint64_t x = 0;
+        for (; p < end && (unsigned)(*p - '0') < 10; p++) {
+            unsigned k = (unsigned)(*p - '0');
+            if (x > (UINT64_MAX - k) / 10)
+                return NULL;
+            x = x * 10 + k;
+        }
+        if (p == d || p - d > 20 || p >= end || *p != '"')
+            return NULL;
+        *v = x;
+        return p + 1;
+    }
+    bool neg;
+    p = p < end && *p >= '0' && *p <= '9' ? fp_int(p, end, v, &neg) : NULL;
+    return p;
+}
+
+#define FP_DEPTH 32 /* deeper values are left to jscan (which refuses past 256) */
+
+/* Skips one value as jscan_skip would, when it is made of the shapes above: the byte after it, or NULL.
+ * One loop, the open containers a bit each (1: an object). */
+static const char *fp_value(const char *p, const char *end)
+{
+    uint32_t open = 0;
+    int depth = 0;
+    uint64_t v;
+    bool neg;
+value:
+    p = fp_ws(p, end);
+    if (p >= end)
+        return NULL;
+    switch (*p) {
+    case '"':
+        if (!(p = fp_string(p, end)))
+            return NULL;
+        goto after;
+    case '{':
+    case '[': {
+        if (depth == FP_DEPTH)
+            return NULL;
+        bool obj = *p == '{';
+        p = fp_ws(p + 1, end);
+        if (p < end && *p == (obj ? '}' : ']')) {
+            p++;
+            goto after;
+        }
+        open = open << 1 | obj;
+        depth++;
+        if (obj)
+            goto key;
+        goto value;
+    }
+    case 't':
+        if (end - p < 4 || memcmp(p, "true", 4) != 0)
+            return NULL;
+        p += 4;
+        goto after;
+    case 'f':
+        if (end - p < 5 || memcmp(p, "false", 5) != 0)
+            return NULL;
+        p += 5;
+        goto after;
+    case 'n':
+        if (end - p < 4 || memcmp(p, "null", 4) != 0)
+            return NULL;
+        p += 4;
+        goto after;
+    default:
+        if (!(p = fp_int(p, end, &v, &neg)))
+            return NULL;
+        goto after;
+    }
+key: /* at a member's key, white space skipped */
+    if (!(p = fp_string(p, end)))
+        return NULL;
+    p = fp_ws(p, end);
+    if (p >= end || *p != ':')
+        return NULL;
+    p++;
+    goto value;
+after: /* a value read: the container goes on, or closes */
+    if (!depth)
+        return p;
+    p = fp_ws(p, end);
+    if (p >= end)
+        return NULL;
+    if (*p == (open & 1 ? '}' : ']')) {
+        p++;
+        open >>= 1;
+        depth--;
+        goto after;
+    }
+    if (*p != ',')
+        return NULL;
+    p = fp_ws(p + 1, end);
+    if (open & 1)
+        goto key;
+    goto value;
+}
+
+/* jscan_skip, through fp_value when it can. */
+static bool skip_value(jscan *s)
+{
+    const char *q = fp_value(s->p, s->end);
+    if (q) {
+        s->p = q;
+        return true;
+    }
+    return jscan_skip(s);
+}
+
+/* jscan_u64, through fp_u64 when it can. */
+static bool read_u64(jscan *s, uint64_t *v)
+{
+    const char *q = fp_u64(s->p, s->end, v);
+    if (q) {
+        s->p = q;
+        return true;
+    }
+    return jscan_u64(s, v);
+}
+
+/* A row of at least min and at most max short integers, "[a, b, ...]", none signed where bit i of
+ * unsig is set (jscan_u64 takes no sign): the count read into v and neg, the scanner past the row; 0 (the
+ * scanner left alone) when it is not one. */
+static int fp_row(jscan *s, int min, int max, unsigned unsig, uint64_t *v, bool *neg)
+{
+    const char *p = fp_ws(s->p, s->end), *end = s->end;
+    if (p >= end || *p != '[')
+        return 0;
+    int n = 0;
+    for (p++;;) {
+        p = fp_int(fp_ws(p, end), end, &v[n], &neg[n]);
+        if (!p || (neg[n] && (unsig >> n & 1)))
+            return 0;
+        n++;
+        p = fp_ws(p, end);
+        if (p >= end)
+            return 0;
+        if (*p == ']')
+            break;
+        if (*p != ',' || n == max)
+            return 0;
+        p++;
+    }
+    if (n < min)
+        return 0;
+    s->p = p + 1;
+    return n;
+}
+
+/* The signed value of a short integer fp_row read. */
+static inline int64_t fp_signed(uint64_t v, bool neg)
+{
+    return neg ? -(int64_t)v : (int64_t)v;
+}
+
 /* Reads the members of an object whose '{' is already consumed, each with member. A key given twice is
  * refused as jsonl_parse refuses it: a reader would otherwise take one of the values silently. */
 static int read_members(jctx *c, jscan *s, member_fn *member, void *st)
@@ -113,9 +332,15 @@ static int read_members(jctx *c, jscan *s, member_fn *member, void *st)
     int nk = 0, r;
     while ((r = jscan_next(s, '}', &first)) == 1) {
         jscan_peek(s);
-        const char *at = s->p;
-        if (!jscan_string(s, key, sizeof(key)) || !jscan_eat(s, ':'))
+        const char *at = s->p, *q = fp_string(at, s->end);
+        size_t qlen = q ? (size_t)(q - at) - 2 : 0;
+        if (q && qlen < sizeof(key) && (q = fp_ws(q, s->end)) < s->end && *q == ':') {
+            memcpy(key, at + 1, qlen); /* a plain key, as jscan_string copies it */
+            key[qlen] = '\0';
+            s->p = q + 1;
+        } else if (!jscan_string(s, key, sizeof(key)) || !jscan_eat(s, ':')) {
             return syntax(c, s);
+        }
         /* a hash of the length and the end bytes: enough to tell the keys of one object apart, in a few
          * instructions (the rows of a capture hold millions of keys) */
         size_t klen = strlen(key);
@@ -137,7 +362,7 @@ static int read_members(jctx *c, jscan *s, member_fn *member, void *st)
         }
         int rc = member(c, s, key, st);
         if (rc == MEMBER_SKIP) {
-            if (!jscan_skip(s))
+            if (!skip_value(s))
                 return syntax(c, s);
         } else if (rc != RD_OK) {
             return rc;
@@ -253,15 +478,25 @@ static int metadata_member(jctx *c, jscan *s, const char *key, void *arg)
 static int exec_row(jctx *c, jscan *s, size_t i, row_buf *row)
 {
     int64_t core, reg, r2s = 0;
-    uint64_t task, start, end;
-    if (!jscan_eat(s, '[') || !jscan_i64(s, &core) || !jscan_eat(s, ',') || !jscan_u64(s, &task) ||
-        !jscan_eat(s, ',') || !jscan_i64(s, &reg) || !jscan_eat(s, ',') || !jscan_u64(s, &start) ||
-        !jscan_eat(s, ',') || !jscan_u64(s, &end) || (jscan_eat(s, ',') && !jscan_i64(s, &r2s)) ||
-        !jscan_eat(s, ']'))
+    uint64_t task, start, end, v[6];
+    bool neg[6];
+    int n = fp_row(s, 5, 6, 1u << 1 | 1u << 3 | 1u << 4, v, neg);
+    if (n) {
+        core = fp_signed(v[0], neg[0]);
+        task = v[1];
+        reg = fp_signed(v[2], neg[2]);
+        start = v[3];
+        end = v[4];
+        r2s = n == 6 ? fp_signed(v[5], neg[5]) : 0;
+    } else if (!jscan_eat(s, '[') || !jscan_i64(s, &core) || !jscan_eat(s, ',') || !jscan_u64(s, &task) ||
+               !jscan_eat(s, ',') || !jscan_i64(s, &reg) || !jscan_eat(s, ',') || !jscan_u64(s, &start) ||
+               !jscan_eat(s, ',') || !jscan_u64(s, &end) || (jscan_eat(s, ',') && !jscan_i64(s, &r2s)) ||
+               !jscan_eat(s, ']')) {
         return rd_bad(c->err, c->errlen,
                       "%s: aicore_tasks[%zu]: not [core_id, task_id, reg_task_id, start, end, "
                       "receive_to_start] integers",
                       c->path, i);
+    }
     if (core < 0 || core > INT32_MAX)
         return rd_bad(c->err, c->errlen, "%s: aicore_tasks[%zu]: core_id %" PRId64 " is negative", c->path, i,
                       core);
@@ -281,10 +516,19 @@ static int exec_row(jctx *c, jscan *s, size_t i, row_buf *row)
 static int cpu_row(jctx *c, jscan *s, size_t i, row_buf *row)
 {
     int64_t core, reg;
-    uint64_t dispatch, finish;
-    if (!jscan_eat(s, '[') || !jscan_i64(s, &core) || !jscan_eat(s, ',') || !jscan_i64(s, &reg) ||
-        !jscan_eat(s, ',') || !jscan_u64(s, &dispatch) || !jscan_eat(s, ',') || !jscan_u64(s, &finish) ||
-        !jscan_eat(s, ']') || core < 0 || core > INT32_MAX)
+    uint64_t dispatch, finish, v[4];
+    bool neg[4];
+    if (fp_row(s, 4, 4, 1u << 2 | 1u << 3, v, neg)) {
+        core = fp_signed(v[0], neg[0]);
+        reg = fp_signed(v[1], neg[1]);
+        dispatch = v[2];
+        finish = v[3];
+    } else if (!jscan_eat(s, '[') || !jscan_i64(s, &core) || !jscan_eat(s, ',') || !jscan_i64(s, &reg) ||
+               !jscan_eat(s, ',') || !jscan_u64(s, &dispatch) || !jscan_eat(s, ',') || !jscan_u64(s, &finish) ||
+               !jscan_eat(s, ']')) {
+        core = -1; /* the message below */
+    }
+    if (core < 0 || core > INT32_MAX)
         return rd_bad(
             c->err, c->errlen,
             "%s: aicpu_tasks[%zu]: not [core_id, reg_task_id, dispatch, finish] non-negative integers",
@@ -374,6 +618,13 @@ static int cmp_edge_succ(const void *a, const void *b)
     return x->pred < y->pred ? -1 : x->pred > y->pred;
 }
 
+static void key_edge_succ(const void *a, uint64_t k[2])
+{
+    const rd_edge *e = a;
+    k[0] = e->succ;
+    k[1] = e->pred;
+}
+
 /* Sorts the edges by successor, then predecessor, and drops repeats: the
  * runtime writes an edge per matched tensor slice, the walk needs each
  * (pred, succ) pair once. */
@@ -381,7 +632,8 @@ static void unique_edges(rd_deps *d)
 {
     if (!d->nedges)
         return;
-    qsort(d->edges, d->nedges, sizeof(*d->edges), cmp_edge_succ);
+    if (rd_sort_by_key(d->edges, d->nedges, sizeof(*d->edges), key_edge_succ) != 0)
+        qsort(d->edges, d->nedges, sizeof(*d->edges), cmp_edge_succ);
     size_t n = 1;
     for (size_t i = 1; i < d->nedges; i++)
         if (d->edges[i].pred != d->edges[n - 1].pred || d->edges[i].succ != d->edges[n - 1].succ)
@@ -399,17 +651,23 @@ typedef struct task_read {
 static int task_member(jctx *c, jscan *s, const char *key, void *arg)
 {
     task_read *st = arg;
-    if (strcmp(key, "task_id") == 0) {
-        if (!jscan_u64(s, &st->t.id))
+    if (memcmp(key, "task_id", 8) == 0) { /* key is a char[64], as in edge_member */
+        if (!read_u64(s, &st->t.id))
             return rd_bad(c->err, c->errlen, "%s: tasks[%zu].task_id: not a decimal task id", c->path, st->i);
         st->has_id = true;
         return RD_OK;
     }
-    if (strcmp(key, "kernel_ids") == 0) {
+    if (memcmp(key, "kernel_ids", 11) == 0) {
         int64_t k[3];
-        if (!jscan_eat(s, '[') || !jscan_i64(s, &k[0]) || !jscan_eat(s, ',') || !jscan_i64(s, &k[1]) ||
-            !jscan_eat(s, ',') || !jscan_i64(s, &k[2]) || !jscan_eat(s, ']'))
+        uint64_t v[3];
+        bool neg[3];
+        if (fp_row(s, 3, 3, 0, v, neg)) {
+            for (int j = 0; j < 3; j++)
+                k[j] = fp_signed(v[j], neg[j]);
+        } else if (!jscan_eat(s, '[') || !jscan_i64(s, &k[0]) || !jscan_eat(s, ',') || !jscan_i64(s, &k[1]) ||
+                   !jscan_eat(s, ',') || !jscan_i64(s, &k[2]) || !jscan_eat(s, ']')) {
             return rd_bad(c->err, c->errlen, "%s: tasks[%zu].kernel_ids: not 3 integers", c->path, st->i);
+        }
         for (int j = 0; j < 3; j++)
             st->t.k[j] = k[j] < 0 || k[j] > INT32_MAX ? -1 : (int32_t)k[j];
         return RD_OK;
@@ -440,10 +698,11 @@ typedef struct edge_read {
 static int edge_member(jctx *c, jscan *s, const char *key, void *arg)
 {
     edge_read *st = arg;
-    bool is_pred = strcmp(key, "pred") == 0;
-    if (!is_pred && strcmp(key, "succ") != 0)
+    /* key is a char[64]: five bytes compare the word and its end (an edge has a dozen keys) */
+    bool is_pred = memcmp(key, "pred", 5) == 0;
+    if (!is_pred && memcmp(key, "succ", 5) != 0)
         return MEMBER_SKIP;
-    if (!jscan_u64(s, is_pred ? &st->e.pred : &st->e.succ))
+    if (!read_u64(s, is_pred ? &st->e.pred : &st->e.succ))
         return rd_bad(c->err, c->errlen, "%s: edges[%zu].%s: not a decimal task id", c->path, st->i, key);
     *(is_pred ? &st->has_pred : &st->has_succ) = true;
     return RD_OK;
@@ -546,6 +805,20 @@ static int cmp_node_order(const void *a, const void *b)
     return x->id < y->id ? -1 : x->id > y->id;
 }
 
+/* cmp_node_order's order as a key (SIZE_MAX, not listed, sorts last). */
+static void key_node_order(const void *a, uint64_t k[2])
+{
+    const cp_node *x = *(cp_node *const *)a;
+    k[0] = (uint64_t)x->order;
+    k[1] = x->id;
+}
+
+static void key_u64(const void *a, uint64_t k[2])
+{
+    k[0] = *(const uint64_t *)a;
+    k[1] = 0;
+}
+
 /* The node of id in the sorted table, or NULL (an alloc task: in no file but deps.json's edges). */
 static cp_node *find_node(cp_node *n, size_t nn, uint64_t id)
 {
@@ -568,7 +841,8 @@ int rd_critical_path(const rd_swimlane *sl, const rd_deps *d, rd_path *out)
         ids[i] = sl->ex[i].task;
     for (size_t i = 0; i < d->ntasks; i++)
         ids[sl->nex + i] = d->tasks[i].id;
-    qsort(ids, nids, sizeof(*ids), rd_cmp_u64);
+    if (rd_sort_by_key(ids, nids, sizeof(*ids), key_u64) != 0)
+        qsort(ids, nids, sizeof(*ids), rd_cmp_u64);
     for (size_t i = 0; i < nids; i++)
         if (i == 0 || ids[i] != ids[nn - 1])
             ids[nn++] = ids[i];
@@ -596,7 +870,8 @@ int rd_critical_path(const rd_swimlane *sl, const rd_deps *d, rd_path *out)
     /* finishing times in submission order, so a dummy sees its predecessors' */
     for (size_t i = 0; i < nn; i++)
         byorder[i] = &n[i];
-    qsort(byorder, nn, sizeof(*byorder), cmp_node_order);
+    if (rd_sort_by_key(byorder, nn, sizeof(*byorder), key_node_order) != 0)
+        qsort(byorder, nn, sizeof(*byorder), cmp_node_order);
     for (size_t i = 0; i < nn; i++) {
         cp_node *t = byorder[i];
         if (t->executed) {
@@ -712,12 +987,12 @@ static int scope_sample(const char *path, int line, const cJSON *j, rd_sample *s
     if (!cJSON_IsString(ph) || (strcmp(ph->valuestring, "begin") != 0 && strcmp(ph->valuestring, "end") != 0))
         return rd_bad(err, errlen, "%s:%d: phase: missing or not \"begin\" or \"end\"", path, line);
     s->begin = strcmp(ph->valuestring, "begin") == 0;
-    static const char *const res[] = {"task_window", "heap", "dep_pool"};
+    /* the keys spelt out: a line per scope sample, no printf */
+    static const char *const starts[] = {"task_window_start", "heap_start", "dep_pool_start"};
+    static const char *const ends[] = {"task_window_end", "heap_end", "dep_pool_end"};
     uint64_t *dst[] = {&s->task_window, &s->heap, &s->dep_pool};
     for (int r = 0; r < 3; r++) {
-        char k0[32], k1[32];
-        snprintf(k0, sizeof(k0), "%s_start", res[r]);
-        snprintf(k1, sizeof(k1), "%s_end", res[r]);
+        const char *k0 = starts[r], *k1 = ends[r];
         const cJSON *a = cJSON_GetObjectItemCaseSensitive(j, k0),
                     *b = cJSON_GetObjectItemCaseSensitive(j, k1);
         if (!u64_number(a))
@@ -730,6 +1005,49 @@ static int scope_sample(const char *path, int line, const cJSON *j, rd_sample *s
         *dst[r] = (uint64_t)b->valuedouble - (uint64_t)a->valuedouble;
     }
     return 0;
+}
+
+/* Consumes the literal lit (n bytes) at *p: false when the text there is another. */
+static bool eat_lit(const char **p, const char *lit, size_t n)
+{
+    if (strncmp(*p, lit, n) != 0)
+        return false;
+    *p += n;
+    return true;
+}
+#define EAT(p, lit) eat_lit(&(p), "" lit, sizeof(lit) - 1)
+
+/* A sample line exactly as ptosim and the runtime write it (these keys in this order, a plain site, short
+ * non-negative integers, nothing after the object), with a ring below RD_RINGS and no end below its start:
+ * true with *x filled as scope_sample fills it from the parsed line. Any other line (false) is parsed. */
+static bool fast_sample(const char *l, rd_sample *x)
+{
+    const char *end = l + strlen(l), *p = l;
+    if (!EAT(p, "{\"site\": ") || !(p = fp_string(p, end)))
+        return false;
+    bool begin = EAT(p, ", \"phase\": \"begin\"");
+    if (!begin && !EAT(p, ", \"phase\": \"end\""))
+        return false;
+    uint64_t v[9];
+    bool neg = false;
+    if (!EAT(p, ", \"depth\": ") || !(p = fp_int(p, end, &v[0], &neg)) || neg || !EAT(p, ", \"ring\": ") ||
+        !(p = fp_int(p, end, &v[1], &neg)) || neg || !EAT(p, ", \"task_window_start\": ") ||
+        !(p = fp_int(p, end, &v[2], &neg)) || neg || !EAT(p, ", \"task_window_end\": ") ||
+        !(p = fp_int(p, end, &v[3], &neg)) || neg || !EAT(p, ", \"heap_start\": ") ||
+        !(p = fp_int(p, end, &v[4], &neg)) || neg || !EAT(p, ", \"heap_end\": ") ||
+        !(p = fp_int(p, end, &v[5], &neg)) || neg || !EAT(p, ", \"dep_pool_start\": ") ||
+        !(p = fp_int(p, end, &v[6], &neg)) || neg || !EAT(p, ", \"dep_pool_end\": ") ||
+        !(p = fp_int(p, end, &v[7], &neg)) || neg || !EAT(p, ", \"tensormap\": ") ||
+        !(p = fp_int(p, end, &v[8], &neg)) || neg || !EAT(p, "}") || p != end)
+        return false;
+    if (v[1] >= RD_RINGS || v[3] < v[2] || v[5] < v[4] || v[7] < v[6])
+        return false; /* the parsed line's message */
+    *x = (rd_sample){.ring = (int)v[1],
+                     .begin = begin,
+                     .task_window = v[3] - v[2],
+                     .heap = v[5] - v[4],
+                     .dep_pool = v[7] - v[6]};
+    return true;
 }
 
 int rd_load_scopes(const char *path, rd_scopes *sc, char *err, size_t errlen)
@@ -747,6 +1065,15 @@ int rd_load_scopes(const char *path, rd_scopes *sc, char *err, size_t errlen)
         line++;
         if (!l[strspn(l, " \t")])
             continue; /* blank lines are skipped, as scope_stats_plot does */
+        rd_sample fast;
+        if (meta && fast_sample(l, &fast)) { /* a line per sample: most are of one shape */
+            if (!rd_grow((void **)&sc->v, &cap, sc->n, sizeof(*sc->v))) {
+                rc = rd_bad(err, errlen, "%s: out of memory", path);
+                break;
+            }
+            sc->v[sc->n++] = fast;
+            continue;
+        }
         jsonl_error je;
         cJSON *j = jsonl_parse(l, strlen(l), &je);
         if (!j) {

@@ -432,6 +432,12 @@ static int cmp_task_id(const void *a, const void *b)
     return x->id < y->id ? -1 : x->id > y->id;
 }
 
+static void key_task_id(const void *a, uint64_t k[2])
+{
+    k[0] = ((const rd_task *)a)->id;
+    k[1] = 0;
+}
+
 static void rep_free(rep *r)
 {
     rd_run_free(&r->run);
@@ -481,6 +487,12 @@ static int cmp_u64_key(const void *a, const void *b)
 {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
     return (x > y) - (x < y);
+}
+
+static void key_u64(const void *a, uint64_t k[2])
+{
+    k[0] = *(const uint64_t *)a;
+    k[1] = 0;
 }
 
 /* A capture's overhead model and critical-path tool: what `ptosim overhead` computes from the swimlane
@@ -562,7 +574,8 @@ static int capture_figures(rep *r, char *err, size_t errlen)
                 busy[sl->aic[x->core] ? 0 : 1] += (double)(x->end - x->start);
             ids[i] = x->task;
         }
-        qsort(ids, sl->nex, sizeof(*ids), cmp_u64_key);
+        if (rd_sort_by_key(ids, sl->nex, sizeof(*ids), key_u64) != 0)
+            qsort(ids, sl->nex, sizeof(*ids), cmp_u64_key);
         for (size_t i = 0; i < sl->nex; i++)
             r->cap_tasks += !i || ids[i] != ids[i - 1];
         free(ids);
@@ -647,7 +660,8 @@ static int rep_load(rep *r, char *err, size_t errlen)
         }
         if (r->deps.ntasks)
             memcpy(r->by_id, r->deps.tasks, r->deps.ntasks * sizeof(*r->by_id));
-        qsort(r->by_id, r->deps.ntasks, sizeof(*r->by_id), cmp_task_id);
+        if (rd_sort_by_key(r->by_id, r->deps.ntasks, sizeof(*r->by_id), key_task_id) != 0)
+            qsort(r->by_id, r->deps.ntasks, sizeof(*r->by_id), cmp_task_id);
         if (r->sl_rc == RD_OK && rd_critical_path(&r->sl, &r->deps, &r->cp) != 0) {
             snprintf(err, errlen, "out of memory");
             return EXIT_INTERNAL;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "../../model/base/outfile.h"
+#include "../../model/base/write_buffer.h"
 #include "../../model/output/run_report.h"
 #include "../../model/base/vec.h"
 #include "report_html_draw.h"
@@ -89,6 +90,7 @@ void rh_hp(FILE *f, const char *fmt, ...)
                 while (*q >= '0' && *q <= '9' && n < 40)
                     spec[n++] = *q++;
         }
+        bool plain = n == 1; /* no flag, width or precision */
         int longs = 0; /* 1 l, 2 ll, 3 z, 4 j, 5 t; h and hh promote to int */
         while (*q && strchr("hlzjt", *q) && n < 48) {
             longs = *q == 'l' ? (longs == 1 ? 2 : 1) : *q == 'z' ? 3 : *q == 'j' ? 4 : *q == 't' ? 5 : longs;
@@ -125,7 +127,16 @@ void rh_hp(FILE *f, const char *fmt, ...)
         }
         case 'd':
         case 'i':
-            if (longs == 1)
+            if (plain) { /* the page's numbers are written without printf: thousands of them */
+                long long v = longs == 1 ? va_arg(ap, long)
+                              : longs == 2 ? va_arg(ap, long long)
+                              : longs == 3 ? (long long)va_arg(ap, ssize_t)
+                              : longs == 4 ? (long long)va_arg(ap, intmax_t)
+                              : longs == 5 ? (long long)va_arg(ap, ptrdiff_t)
+                                           : va_arg(ap, int);
+                char d[24];
+                fwrite(d, 1, (size_t)(wbuf_sdec_at(d, v) - d), f);
+            } else if (longs == 1)
                 outfile_printf(f, spec, va_arg(ap, long));
             else if (longs == 2)
                 outfile_printf(f, spec, va_arg(ap, long long));
@@ -142,7 +153,16 @@ void rh_hp(FILE *f, const char *fmt, ...)
         case 'x':
         case 'X':
         case 'o':
-            if (longs == 1)
+            if (plain && conv == 'u') {
+                unsigned long long v = longs == 1 ? va_arg(ap, unsigned long)
+                                       : longs == 2 ? va_arg(ap, unsigned long long)
+                                       : longs == 3 ? (unsigned long long)va_arg(ap, size_t)
+                                       : longs == 4 ? (unsigned long long)va_arg(ap, uintmax_t)
+                                       : longs == 5 ? (unsigned long long)va_arg(ap, ptrdiff_t)
+                                                    : va_arg(ap, unsigned);
+                char d[24];
+                fwrite(d, 1, (size_t)(wbuf_dec_at(d, v) - d), f);
+            } else if (longs == 1)
                 outfile_printf(f, spec, va_arg(ap, unsigned long));
             else if (longs == 2)
                 outfile_printf(f, spec, va_arg(ap, unsigned long long));
@@ -160,9 +180,19 @@ void rh_hp(FILE *f, const char *fmt, ...)
         case 'e':
         case 'E':
         case 'g':
-        case 'G':
-            outfile_printf(f, spec, va_arg(ap, double));
+        case 'G': {
+            double v = va_arg(ap, double);
+            char d[64];
+            size_t len = 0;
+            /* "%.Nf", the page's usual number, worked out exactly as printf rounds it */
+            if (conv == 'f' && n == 4 && spec[1] == '.' && spec[2] >= '0' && spec[2] <= '9')
+                len = wbuf_fixed_text(d, v, spec[2] - '0');
+            if (len)
+                fwrite(d, 1, len, f);
+            else
+                outfile_printf(f, spec, v);
             break;
+        }
         default: /* a conversion this page does not use (the format attribute has checked the rest) */
             assert(!"hp: unsupported conversion");
             break;
@@ -258,13 +288,31 @@ bool rh_dump_bound(const rd_run *run)
 }
 
 /* The runtime tools' task names: t<local> in ring 0, r<ring>t<local> otherwise. */
+/* Appends the len bytes at s to b (n bytes) from *m on, as snprintf(b + *m, *m < n ? n - *m : 0, "%s", s)
+ * does: cut to fit, NUL-ended; *m grows by len whatever fits. The page names a task or a kernel per
+ * slice: no printf there. */
+void rh_put_cut(char *b, size_t n, size_t *m, const char *s, size_t len)
+{
+    if (*m < n) {
+        size_t k = n - *m - 1 < len ? n - *m - 1 : len;
+        memcpy(b + *m, s, k);
+        b[*m + k] = '\0';
+    }
+    *m += len;
+}
+
 void rh_task_name(char *b, size_t n, uint64_t id)
 {
     unsigned ring = (unsigned)(id >> 32) & 0xff, local = (unsigned)(id & 0xffffffffu);
-    if (ring)
-        snprintf(b, n, "r%ut%u", ring, local);
-    else
-        snprintf(b, n, "t%u", local);
+    char t[32], *p = t;
+    if (ring) {
+        *p++ = 'r';
+        p = wbuf_dec_at(p, ring);
+    }
+    *p++ = 't';
+    p = wbuf_dec_at(p, local);
+    size_t m = 0;
+    rh_put_cut(b, n, &m, t, (size_t)(p - t));
 }
 
 static const char *kernel_name(const rep *r, int func)
@@ -278,10 +326,14 @@ static const char *kernel_name(const rep *r, int func)
 void rh_func_label(const rep *r, char *b, size_t n, int func)
 {
     const char *k = kernel_name(r, func);
-    if (k)
-        snprintf(b, n, "%s", k);
-    else
-        snprintf(b, n, "func %d", func);
+    size_t m = 0;
+    if (k) {
+        rh_put_cut(b, n, &m, k, strlen(k));
+    } else {
+        char t[32], *p = wbuf_lit_at(t, "func ");
+        p = wbuf_sdec_at(p, func);
+        rh_put_cut(b, n, &m, t, (size_t)(p - t));
+    }
 }
 
 static const rd_task *deps_task(const rep *r, uint64_t id)
@@ -313,7 +365,9 @@ void rh_task_kernel(const rep *r, char *b, size_t n, uint64_t id, int core_aic)
         if (k[i] >= 0) {
             char name[RD_NAME_MAX];
             rh_func_label(r, name, sizeof(name), k[i]);
-            m += (size_t)snprintf(b + m, m < n ? n - m : 0, "%s%s", m ? "+" : "", name);
+            if (m)
+                rh_put_cut(b, n, &m, "+", 1);
+            rh_put_cut(b, n, &m, name, strlen(name));
             if (m >= n)
                 return;
         }

@@ -93,6 +93,10 @@ void rh_time_unit(double span_us, double *div, const char **name);
 /* Did the args dump freeze the scheduler threads for most of the run (the host's collector bounds it)? */
 bool rh_dump_bound(const rd_run *run);
 
+/* Appends the len bytes at s to b (n bytes) from *m on, as snprintf(b + *m, *m < n ? n - *m : 0, "%s", s)
+ * does: cut to fit, NUL-ended; *m grows by len whatever fits. */
+void rh_put_cut(char *b, size_t n, size_t *m, const char *s, size_t len);
+
 /* Names: the runtime tools' task name (t<local>, r<ring>t<local>); a func id's kernel label; the kernel a
  * task ran on a core type (core_aic < 0: every active kernel joined with '+'). */
 void rh_task_name(char *b, size_t n, uint64_t id);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "report_html_draw.h"
+#include "../../model/base/write_buffer.h"
 #include "report_html_rings.h"
 
 /* ------------------------------------------------------------------ */
@@ -47,6 +48,20 @@ static void rings_table(rep *r)
         rh_hp(f, "%.3f</td></tr>\n", g->blocked_us);
     }
     fputs("</table>\n", f);
+}
+
+/* "%.1f,%.1f" of (x, y) into b (n bytes), as snprintf writes it: a point per bucket, without printf. */
+static void point_text(char *b, size_t n, double x, double y)
+{
+    char t[80];
+    size_t lx = wbuf_fixed_text(t, x, 1), ly = lx ? wbuf_fixed_text(t + lx + 1, y, 1) : 0;
+    if (!ly) {
+        snprintf(b, n, "%.1f,%.1f", x, y);
+        return;
+    }
+    t[lx] = ',';
+    size_t m = 0;
+    rh_put_cut(b, n, &m, t, lx + 1 + ly);
 }
 
 /* One resource's chart over simulated time (ptosim_run.json ring_occupancy): per ring that held something,
@@ -158,8 +173,8 @@ static void ring_chart(rep *r, int res)
                    x1 = rh_ax_px(&ax, (i + 1) * oc->bucket_us < span_us ? (i + 1) * oc->bucket_us : span_us);
             double y = rh_ax_px(&ay, (double)oc->hi[g][res][i]);
             char a[48], b[48];
-            snprintf(a, sizeof(a), "%.1f,%.1f", x0, y);
-            snprintf(b, sizeof(b), "%.1f,%.1f", lx, ly);
+            point_text(a, sizeof(a), x0, y);
+            point_text(b, sizeof(b), lx, ly);
             if (strcmp(a, b) != 0) /* the step's start, unless the last point was already there */
                 rh_hp(f, "%s%s", i ? " " : "", a);
             rh_hp(f, " %.1f,%.1f", x1, y);
