@@ -162,6 +162,8 @@ typedef struct importer {
     int swim_cores;                    /* the swimlane's metadata.num_cores, 0 = no swimlane */
     imp_kernel *kernels;               /* per func id: its cost in the graph file */
     pipe_set models;                   /* the tasks' distinct pipe forms (most tasks share a few) */
+    imp_arg *arg_pool;                 /* every task's args, when deps.json was read in one pass (else each */
+    imp_edge *edge_pool;               /* ... task's own), and every task's edges likewise */
 } importer;
 
 /* Fails with "DIR/FILE: message" in im->err; returns -1. */
