@@ -158,6 +158,85 @@ static int *task_repeats(const importer *im)
     return rep;
 }
 
+/* kcost_derive's answers by their inputs: a kernel's tasks mostly have the same args, and deriving was most
+ * of an import's pricing. */
+#define MEMO_SLOTS 8192 /* at most half of them used: past that, a task's cost is derived each time */
+
+typedef struct memo_entry {
+    uint64_t hash;
+    bool used, aic;
+    int nargs, block_num, repeat;
+    size_t args;         /* its args: pool[args .. args + nargs) */
+    kcost_status st;     /* what kcost_derive gave */
+    pipe_kernel pk;      /* ... (copied whole: profiles are compared and hashed as bytes) */
+    uint32_t model;      /* pipe_set_put's index of pk, 0 until a single-kernel task asked */
+} memo_entry;
+
+typedef struct derive_memo {
+    memo_entry *slot; /* MEMO_SLOTS */
+    size_t n;
+    kcost_arg *pool;
+    size_t npool, poolcap;
+} derive_memo;
+
+static uint64_t memo_hash(bool aic, const kcost_arg *args, int n, int block_num, int repeat)
+{
+    uint64_t h = ((uint64_t)aic << 48) ^ ((uint64_t)(unsigned)n << 32) ^ (uint64_t)(unsigned)block_num ^
+                 ((uint64_t)(unsigned)repeat << 16);
+    const unsigned char *b = (const unsigned char *)args;
+    for (size_t i = 0; i + 8 <= sizeof(*args) * (size_t)n; i += 8) {
+        uint64_t w;
+        memcpy(&w, b + i, 8);
+        h = (h ^ w) * 0x9E3779B97F4A7C15ull;
+        h ^= h >> 29;
+    }
+    return h;
+}
+
+/* The entry of these inputs: found (true), or the free slot to fill (false; NULL when the memo is full or
+ * its args cannot be kept). */
+static bool memo_find(derive_memo *m, bool aic, const kcost_arg *args, int n, int block_num, int repeat,
+                      memo_entry **out)
+{
+    uint64_t h = memo_hash(aic, args, n, block_num, repeat);
+    size_t i = (size_t)h & (MEMO_SLOTS - 1);
+    for (; m->slot[i].used; i = (i + 1) & (MEMO_SLOTS - 1)) {
+        memo_entry *e = &m->slot[i];
+        if (e->hash == h && e->aic == aic && e->nargs == n && e->block_num == block_num && e->repeat == repeat &&
+            memcmp(m->pool + e->args, args, sizeof(*args) * (size_t)n) == 0) {
+            *out = e;
+            return true;
+        }
+    }
+    *out = NULL;
+    if (m->n >= MEMO_SLOTS / 2)
+        return false;
+    if (m->npool + (size_t)n > m->poolcap) {
+        size_t cap = m->poolcap ? 2 * m->poolcap : 1024;
+        while (cap < m->npool + (size_t)n)
+            cap *= 2;
+        kcost_arg *np = realloc(m->pool, cap * sizeof(*np));
+        if (!np)
+            return false;
+        m->pool = np;
+        m->poolcap = cap;
+    }
+    memo_entry *e = &m->slot[i];
+    e->used = true;
+    e->hash = h;
+    e->aic = aic;
+    e->nargs = n;
+    e->block_num = block_num;
+    e->repeat = repeat;
+    e->args = m->npool;
+    e->model = 0;
+    memcpy(m->pool + m->npool, args, sizeof(*args) * (size_t)n);
+    m->npool += (size_t)n;
+    m->n++;
+    *out = e;
+    return false;
+}
+
 /* Every kernel's cost from the model: the profile most of its tasks' args
  * give (ties: the first seen); a single-kernel task whose own profile
  * differs keeps it as its own cost. */
@@ -165,34 +244,52 @@ static int derive_all(importer *im)
 {
     profile_count *prof = malloc(MAX_PROFILES * sizeof(*prof));
     int *rep = task_repeats(im);
-    if (!prof || !rep) {
+    derive_memo memo = {.slot = calloc(MEMO_SLOTS, sizeof(memo_entry))};
+    if (!prof || !rep || !memo.slot) {
         free(prof);
         free(rep);
+        free(memo.slot);
         return imp_oom(im);
     }
+    int rc = 0;
     kcost_arg args[GRAPH_MAX_TENSOR_ARGS];
     char note[KCOST_NOTE_MAX];
-    for (int f = 0; f < GRAPH_MAX_FUNC_ID; f++) {
+    for (int f = 0; f < GRAPH_MAX_FUNC_ID && rc == 0; f++) {
         imp_kernel *kn = &im->kernels[f];
         if (!kn->used)
             continue;
         int nprof = 0, unknown_first = -1;
         char unknown_note[KCOST_NOTE_MAX] = "";
-        for (size_t i = 0; i < im->nknown; i++) {
+        for (size_t i = 0; i < im->nknown && rc == 0; i++) {
             imp_task *t = &im->tasks[i];
             for (int s = 0; s < 3; s++) {
                 if (t->k[s] != f)
                     continue;
                 int n = model_args(im, t, args);
                 pipe_kernel pk;
-                kcost_status st =
-                    kcost_derive(s == 0, args, n, t->block_num, rep[i], &pk, note, sizeof(note));
+                kcost_status st;
+                memo_entry *me;
+                if (memo_find(&memo, s == 0, args, n, t->block_num, rep[i], &me)) {
+                    st = me->st;
+                    memcpy(&pk, &me->pk, sizeof(pk));
+                    if (st == KCOST_UNKNOWN && unknown_first < 0) /* its note */
+                        kcost_derive(s == 0, args, n, t->block_num, rep[i], &pk, note, sizeof(note));
+                } else {
+                    st = kcost_derive(s == 0, args, n, t->block_num, rep[i], &pk, note, sizeof(note));
+                    if (me) {
+                        me->st = st;
+                        memcpy(&me->pk, &pk, sizeof(pk));
+                    }
+                }
                 if (single_kernel(t)) {
                     t->model_status = st;
-                    if (!(t->model = pipe_set_put(&im->models, &pk))) {
-                        free(prof);
-                        free(rep);
-                        return imp_oom(im);
+                    if (me && me->model) {
+                        t->model = me->model;
+                    } else if (!(t->model = pipe_set_put(&im->models, &pk))) {
+                        rc = imp_oom(im);
+                        break;
+                    } else if (me) {
+                        me->model = t->model;
                     }
                 }
                 if (st == KCOST_UNKNOWN) {
@@ -205,6 +302,8 @@ static int derive_all(importer *im)
                 count_profile(prof, &nprof, &pk, st, i);
             }
         }
+        if (rc != 0)
+            break;
         int best = -1;
         for (int p = 0; p < nprof; p++)
             if (best < 0 || prof[p].n > prof[best].n)
@@ -234,6 +333,10 @@ static int derive_all(importer *im)
     }
     free(prof);
     free(rep);
+    free(memo.slot);
+    free(memo.pool);
+    if (rc != 0)
+        return rc;
     for (size_t i = 0; i < im->nknown; i++) {
         imp_task *t = &im->tasks[i];
         if (!single_kernel(t) || t->model_status == KCOST_UNKNOWN)
@@ -653,15 +756,24 @@ int import_cost_resolve(importer *im, const import_opts *opt)
         if (check_pipe(im, &im->kernels[f].model, who) != 0)
             return -1;
     }
+    /* each distinct profile once: whether the run loads it is a matter of the profile alone */
+    unsigned char *loads = calloc(im->models.n ? im->models.n : 1, 1);
+    if (!loads)
+        return imp_oom(im);
     for (size_t i = 0; i < im->nknown; i++) {
         const imp_task *t = &im->tasks[i];
         int f = t->k[0] >= 0 ? t->k[0] : t->k[1] >= 0 ? t->k[1] : t->k[2];
+        if (t->alloc || !single_kernel(t) || !t->own_cost || !model_priced(im, f) || loads[t->model])
+            continue;
         char who[64];
         snprintf(who, sizeof(who), "task %" PRIu64, t->id);
-        if (!t->alloc && single_kernel(t) && t->own_cost && model_priced(im, f) &&
-            check_pipe(im, imp_task_model(im, t), who) != 0)
+        if (check_pipe(im, imp_task_model(im, t), who) != 0) {
+            free(loads);
             return -1;
+        }
+        loads[t->model] = 1;
     }
+    free(loads);
     if (warn_outliers(im) != 0)
         return -1;
     /* a swimlane time orders of magnitude from the model's estimate is said, never used silently */
