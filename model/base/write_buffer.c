@@ -282,3 +282,19 @@ size_t wbuf_float9_text(char *out, float x)
     *o = '\0';
     return (size_t)(o - out);
 }
+
+void wbuf_fixed0(wbuf *w, double x)
+{
+    if (x >= 0 && !signbit(x) && x < 9223372036854775808.0) {
+        double whole = floor(x), frac = x - whole; /* exact: whole and x are within a factor of two, or whole is 0 */
+        uint64_t v = (uint64_t)whole;
+        if (frac > 0.5 || (frac == 0.5 && (v & 1)))
+            v++;
+        wbuf_u64(w, v);
+        return;
+    }
+    char t[400]; /* -DBL_MAX has 309 digits */
+    int n = snprintf(t, sizeof(t), "%.0f", x);
+    if (n > 0)
+        wbuf_put(w, t, (size_t)n < sizeof(t) ? (size_t)n : sizeof(t) - 1);
+}

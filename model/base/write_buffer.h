@@ -157,4 +157,9 @@ static inline void wbuf_qu64(wbuf *w, uint64_t v)
 /* A JSON string literal (quotes included) with the escapes jsonw_str writes. */
 void wbuf_json_str(wbuf *w, const char *s);
 
+/* x as printf's "%.0f" prints it: the nearest integer, a half to the even one (exact: the fraction of a
+ * double below 2^52 is worked out without rounding); printf itself for what is not in [0, 2^63), -0
+ * and NaN included. */
+void wbuf_fixed0(wbuf *w, double x);
+
 #endif

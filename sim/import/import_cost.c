@@ -22,6 +22,7 @@
 #define KCOST_OUTLIER_RATIO                                                                                  \
     100 /* a task priced this many times its kernel's other tasks' median is said ... */
 #define KCOST_OUTLIER_FLOOR_NS 10000 /* ... when it takes this long: a shorter one holds no run back */
+#define PIPE_TEXT_MAX 4096           /* a pipe form's text: under a thousand bytes */
 
 static bool single_kernel(const imp_task *t)
 {
@@ -517,8 +518,6 @@ static int read_table(importer *im, const char *path)
     return rc;
 }
 
-static void put_pipe(const pipe_kernel *k, FILE *f);
-
 /* A kernel's time from the model on a2a3 (ns), for checking swimlane times. */
 static double model_ns(const pipe_kernel *k)
 {
@@ -543,27 +542,19 @@ static const char *kname(const importer *im, int f, char *buf, size_t len)
     return buf;
 }
 
+static size_t pipe_text(const pipe_kernel *k, char *buf, size_t n);
+
 /* Checks k as the graph loader will (graph_check_cost): the import never
  * writes a cost the run refuses. Returns 0, or -1 naming who in im->err. */
 static int check_pipe(importer *im, const pipe_kernel *k, const char *who)
 {
-    char *text = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
-    if (!f)
-        return imp_oom(im);
-    put_pipe(k, f);
-    if (fclose(f) != 0 || !text) {
-        free(text);
-        return imp_oom(im);
-    }
+    char text[PIPE_TEXT_MAX];
+    size_t len = pipe_text(k, text, sizeof(text));
     /* read back as a graph's reader reads it: by jsonl's rules */
     jsonl_error je;
     cJSON *v = jsonl_parse(text, len, &je);
-    if (!v && je.what == JSONL_OOM) {
-        free(text);
+    if (!v && je.what == JSONL_OOM)
         return imp_oom(im);
-    }
     char err[512];
     if (!v)
         jsonl_message(err, sizeof(err), "the printed cost", text, &je, 0);
@@ -572,7 +563,6 @@ static int check_pipe(importer *im, const pipe_kernel *k, const char *who)
         snprintf(im->err, im->errlen, "the model's cost of %s is one a graph may not hold (%s): %s", who, err,
                  text);
     cJSON_Delete(v);
-    free(text);
     return rc;
 }
 
@@ -792,63 +782,112 @@ int import_cost_resolve(importer *im, const import_opts *opt)
     return 0;
 }
 
-/* A measured profile as the graph file writes it. */
-static void put_measured(const pipe_kernel *k, FILE *f)
+/* printf's "%.6g" of x: the few rates and clocks of a pipe form. */
+static void put_g6(wbuf *w, double x)
 {
-    fprintf(f, "{\"perf_sim\": {\"ghz\": %.6g, \"cycles\": %" PRIu64 ", \"busy\": {",
-            (double)k->measured_hz / 1e9, k->measured_cycles);
+    char t[32];
+    int n = snprintf(t, sizeof(t), "%.6g", x);
+    if (n > 0)
+        wbuf_put(w, t, (size_t)n < sizeof(t) ? (size_t)n : sizeof(t) - 1);
+}
+
+/* A measured profile as the graph file writes it. */
+static void put_measured(const pipe_kernel *k, wbuf *w)
+{
+    wbuf_lit(w, "{\"perf_sim\": {\"ghz\": ");
+    put_g6(w, (double)k->measured_hz / 1e9);
+    wbuf_lit(w, ", \"cycles\": ");
+    wbuf_u64(w, k->measured_cycles);
+    wbuf_lit(w, ", \"busy\": {");
     int n = 0;
     for (int p = 0; p < PIPE_COUNT; p++)
-        if (pipe_on_core((pipe_id)p, k->aic))
-            fprintf(f, "%s\"%s\": %" PRIu64, n++ ? ", " : "", pipe_name((pipe_id)p), k->work.cycles[p]);
-    fputs("}, \"gm_bytes\": {", f);
+        if (pipe_on_core((pipe_id)p, k->aic)) {
+            wbuf_str(w, n++ ? ", \"" : "\"");
+            wbuf_str(w, pipe_name((pipe_id)p));
+            wbuf_lit(w, "\": ");
+            wbuf_u64(w, k->work.cycles[p]);
+        }
+    wbuf_lit(w, "}, \"gm_bytes\": {");
     n = 0;
     for (int p = 0; p < PIPE_COUNT; p++)
-        if (pipe_on_core((pipe_id)p, k->aic) && pipe_is_gm((pipe_id)p))
-            fprintf(f, "%s\"%s\": %" PRIu64, n++ ? ", " : "", pipe_name((pipe_id)p), k->work.bytes[p]);
-    fputs("}}}", f);
+        if (pipe_on_core((pipe_id)p, k->aic) && pipe_is_gm((pipe_id)p)) {
+            wbuf_str(w, n++ ? ", \"" : "\"");
+            wbuf_str(w, pipe_name((pipe_id)p));
+            wbuf_lit(w, "\": ");
+            wbuf_u64(w, k->work.bytes[p]);
+        }
+    wbuf_lit(w, "}}}");
 }
 
 /* A pipe form as the graph file writes it. */
-static void put_pipe(const pipe_kernel *k, FILE *f)
+static void put_pipe(const pipe_kernel *k, wbuf *w)
 {
     if (k->measured) {
-        put_measured(k, f);
+        put_measured(k, w);
         return;
     }
-    fprintf(f, "{\"tiles\": %" PRIu32 ", \"buffers\": %" PRIu32, k->tiles, k->buffers);
-    const pipe_work *w = &k->work;
-    if (k->scalar_given)
-        fprintf(f, ", \"scalar\": %" PRIu64, w->cycles[PIPE_SCALAR]);
+    wbuf_lit(w, "{\"tiles\": ");
+    wbuf_u64(w, k->tiles);
+    wbuf_lit(w, ", \"buffers\": ");
+    wbuf_u64(w, k->buffers);
+    const pipe_work *pw = &k->work;
+    if (k->scalar_given) {
+        wbuf_lit(w, ", \"scalar\": ");
+        wbuf_u64(w, pw->cycles[PIPE_SCALAR]);
+    }
     static const pipe_id order[] = {PIPE_MTE2, PIPE_MTE1, PIPE_CUBE, PIPE_VECTOR, PIPE_MTE3, PIPE_FIXPIPE};
     for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
         pipe_id p = order[i];
-        if (p == PIPE_VECTOR && w->cycles[p] && !w->vec_elems)
-            fprintf(f, ", \"vector\": {\"cycles\": %" PRIu64 "}", w->cycles[p]);
-        else if (p == PIPE_CUBE && w->mnk[0])
-            fprintf(f,
-                    ", \"cube\": {\"m\": %" PRIu64 ", \"n\": %" PRIu64 ", \"k\": %" PRIu64
-                    ", \"dtype\": \"%s\"}",
-                    w->mnk[0], w->mnk[1], w->mnk[2],
-                    w->cube_elem_bytes == 1   ? "INT8"
-                    : w->cube_elem_bytes == 4 ? "FLOAT32"
-                                              : "FLOAT16");
-        else if (p == PIPE_VECTOR && w->vec_elems)
-            fprintf(f, ", \"vector\": {\"elems\": %" PRIu64 ", \"dtype\": \"%s\"}", w->vec_elems,
-                    w->vec_elem_bytes == 1   ? "INT8"
-                    : w->vec_elem_bytes == 2 ? "FLOAT16"
-                    : w->vec_elem_bytes == 4 ? "FLOAT32"
-                                             : "INT64");
-        else if (p != PIPE_CUBE && p != PIPE_VECTOR && w->bytes[p]) {
-            fprintf(f, ", \"%s\": {\"bytes\": %" PRIu64, pipe_name(p), w->bytes[p]);
-            if (p == PIPE_MTE2 && w->mte2_reread)
-                fprintf(f, ", \"reread\": %" PRIu64, w->mte2_reread);
-            if (w->gib_per_s[p] > 0)
-                fprintf(f, ", \"gib_per_s\": %.6g", w->gib_per_s[p]);
-            fputc('}', f);
+        if (p == PIPE_VECTOR && pw->cycles[p] && !pw->vec_elems) {
+            wbuf_lit(w, ", \"vector\": {\"cycles\": ");
+            wbuf_u64(w, pw->cycles[p]);
+            wbuf_char(w, '}');
+        } else if (p == PIPE_CUBE && pw->mnk[0]) {
+            wbuf_lit(w, ", \"cube\": {\"m\": ");
+            wbuf_u64(w, pw->mnk[0]);
+            wbuf_lit(w, ", \"n\": ");
+            wbuf_u64(w, pw->mnk[1]);
+            wbuf_lit(w, ", \"k\": ");
+            wbuf_u64(w, pw->mnk[2]);
+            wbuf_lit(w, ", \"dtype\": \"");
+            wbuf_str(w, pw->cube_elem_bytes == 1 ? "INT8" : pw->cube_elem_bytes == 4 ? "FLOAT32" : "FLOAT16");
+            wbuf_lit(w, "\"}");
+        } else if (p == PIPE_VECTOR && pw->vec_elems) {
+            wbuf_lit(w, ", \"vector\": {\"elems\": ");
+            wbuf_u64(w, pw->vec_elems);
+            wbuf_lit(w, ", \"dtype\": \"");
+            wbuf_str(w, pw->vec_elem_bytes == 1   ? "INT8"
+                        : pw->vec_elem_bytes == 2 ? "FLOAT16"
+                        : pw->vec_elem_bytes == 4 ? "FLOAT32"
+                                                  : "INT64");
+            wbuf_lit(w, "\"}");
+        } else if (p != PIPE_CUBE && p != PIPE_VECTOR && pw->bytes[p]) {
+            wbuf_lit(w, ", \"");
+            wbuf_str(w, pipe_name(p));
+            wbuf_lit(w, "\": {\"bytes\": ");
+            wbuf_u64(w, pw->bytes[p]);
+            if (p == PIPE_MTE2 && pw->mte2_reread) {
+                wbuf_lit(w, ", \"reread\": ");
+                wbuf_u64(w, pw->mte2_reread);
+            }
+            if (pw->gib_per_s[p] > 0) {
+                wbuf_lit(w, ", \"gib_per_s\": ");
+                put_g6(w, pw->gib_per_s[p]);
+            }
+            wbuf_char(w, '}');
         }
     }
-    fputc('}', f);
+    wbuf_char(w, '}');
+}
+
+/* k's text as the graph file writes it into buf (n bytes, PIPE_TEXT_MAX: more than any takes), NUL-ended;
+ * returns its length. */
+static size_t pipe_text(const pipe_kernel *k, char *buf, size_t n)
+{
+    wbuf w = {.buf = buf, .p = buf, .end = buf + n - 1, .fd = -1}; /* never flushed: it has room */
+    put_pipe(k, &w);
+    *w.p = '\0';
+    return (size_t)(w.p - buf);
 }
 
 void import_cost_put_kernel(const importer *im, int func, FILE *f)
@@ -862,13 +901,15 @@ void import_cost_put_kernel(const importer *im, int func, FILE *f)
         fprintf(f, "{\"ns\": %.0f}, \"note\": \"the median of its executions in the capture's swimlane\"",
                 im->func_ns[func]);
     } else {
-        put_pipe(&kn->model, f);
+        char text[PIPE_TEXT_MAX];
+        pipe_text(&kn->model, text, sizeof(text));
+        fputs(text, f);
         fputs(", \"note\": ", f);
         imp_put_str(f, kn->note);
     }
 }
 
-void import_cost_put_task(const importer *im, const imp_task *t, FILE *f)
+void import_cost_put_task(const importer *im, const imp_task *t, wbuf *w, char **texts, size_t ntexts)
 {
     if (t->alloc || !single_kernel(t))
         return; /* MIX tasks run their kernels' costs */
@@ -877,10 +918,22 @@ void import_cost_put_task(const importer *im, const imp_task *t, FILE *f)
     if (kn->table)
         return;
     if (im->costs == IMPORT_COSTS_SWIMLANE && im->func_ns[func] >= 0) {
-        if (t->ns >= 0)
-            fprintf(f, ", \"cost\": {\"ns\": %.0f}", t->ns);
+        if (t->ns >= 0) {
+            wbuf_lit(w, ", \"cost\": {\"ns\": ");
+            wbuf_fixed0(w, t->ns);
+            wbuf_char(w, '}');
+        }
     } else if (t->own_cost) {
-        fputs(", \"cost\": ", f);
-        put_pipe(imp_task_model(im, t), f);
+        wbuf_lit(w, ", \"cost\": ");
+        const char *kept = texts && t->model < ntexts ? texts[t->model] : NULL;
+        if (kept) {
+            wbuf_str(w, kept);
+            return;
+        }
+        char text[PIPE_TEXT_MAX];
+        size_t n = pipe_text(imp_task_model(im, t), text, sizeof(text));
+        wbuf_put(w, text, n);
+        if (texts && t->model < ntexts)
+            texts[t->model] = strdup(text); /* NULL: written again next time */
     }
 }
