@@ -2263,6 +2263,103 @@ static bool get_ring_array(const cJSON *meta, const char *key, uint64_t out[RING
     return true;
 }
 
+/* ---- scope stats: a sample a line ---- */
+
+enum { SK_SITE, SK_PHASE, SK_DEPTH, SK_RING, SK_END, SK_HEAP_END };
+/* the keys past SK_HEAP_END are passed over */
+static const char *const SCOPE_KEYS[] = {"site",           "phase",      "depth",          "ring",
+                                         "task_window_end", "heap_end",  "task_window_start", "heap_start",
+                                         "dep_pool_start", "dep_pool_end", "tensormap"};
+#define SCOPE_LINE_MAX 4096 /* a longer line is read from its tree */
+
+/* An integer of at most 15 digits at p into *v: ILEX_OK; ILEX_BAD for any other value. */
+static int val_int(const ilex *lx, const char *p, const char **after, int64_t *v)
+{
+    bool is_int = false;
+    int r = *p == '-' || (unsigned)(*p - '0') < 10u ? ilex_number(lx, p, after, &is_int, v) : ILEX_BAD;
+    return r == ILEX_OK && !is_int ? ILEX_BAD : r;
+}
+
+/* A sample (a line after the first) from its text as its tree gives it: true with *s filled; false when only
+ * the tree can tell, or it is refused (then the tree's reading says why). text[n] and ILEX_SLACK bytes after
+ * it must be readable. */
+static bool fast_scope_line(ilex_keys *ks, const char *text, size_t n, imp_scope *s)
+{
+    ilex lx;
+    ilex_text(&lx, text, n);
+    const char *p = ilex_ws(text), *ph = NULL, *site = NULL;
+    size_t phn = 0, siten = 0;
+    int64_t depth = -1, ring = -1, end = -1, hend = 0;
+    int r = ILEX_OK, key;
+    ilex_seen seen;
+    ilex_seen_init(&seen);
+    if (*p != '{')
+        return false;
+    p = ilex_ws(p + 1);
+    if (*p == '}')
+        return false;
+    for (;;) {
+        if (!ilex_member_key(&lx, ks, &seen, p, &p, &key, &r))
+            return false;
+        switch (key) {
+        case SK_SITE:
+            r = val_str(&lx, p, &p, &site, &siten);
+            break;
+        case SK_PHASE:
+            r = val_str(&lx, p, &p, &ph, &phn);
+            break;
+        case SK_DEPTH:
+            r = val_int(&lx, p, &p, &depth);
+            break;
+        case SK_RING:
+            r = val_int(&lx, p, &p, &ring);
+            break;
+        case SK_END:
+            r = val_int(&lx, p, &p, &end);
+            break;
+        case SK_HEAP_END:
+            if (*p == 'n') { /* null: none */
+                r = ilex_literal(&lx, p, &p);
+            } else {
+                r = val_int(&lx, p, &p, &hend);
+                if (r == ILEX_OK && hend < 0)
+                    r = ILEX_BAD;
+            }
+            break;
+        default:
+            r = ilex_skip(&lx, p, &p);
+        }
+        if (r != ILEX_OK)
+            return false;
+        const char *after;
+        int m = ilex_member_next(&lx, &p, &after, &r);
+        if (m < 0)
+            return false;
+        if (m == 0) {
+            p = after;
+            break;
+        }
+    }
+    if (ilex_ws(p) != text + n || !ph || depth < 0 || depth > (1 << 20) || ring < 0 ||
+        ring >= RINGS || end < 0)
+        return false;
+    memset(s, 0, sizeof(*s));
+    s->begin = same(ph, phn, "begin");
+    s->depth = (int)depth;
+    s->ring = (int)ring;
+    s->head = (uint64_t)end;
+    s->heap_end = (uint64_t)hend;
+    if (!site) {
+        site = "(unknown):0";
+        siten = strlen(site);
+    }
+    if (siten >= sizeof(s->site))
+        siten = sizeof(s->site) - 1; /* snprintf's "%s" keeps what fits */
+    memcpy(s->site, site, siten);
+    s->site[siten] = '\0';
+    return true;
+}
+
 int import_read_scope_stats(importer *im)
 {
     static const char *const FILE_NAME = "scope_stats/scope_stats.jsonl";
@@ -2271,9 +2368,27 @@ int import_read_scope_stats(importer *im)
         return errno == EFBIG ? -1 : 0; /* optional (scopes are then guessed from the rings), not when too big */
     char *save = NULL;
     long line = 0;
+    ilex_keys keys;
+    ilex_keys_init(&keys, SCOPE_KEYS, (int)(sizeof(SCOPE_KEYS) / sizeof(SCOPE_KEYS[0])));
+    char pad[SCOPE_LINE_MAX + 1 + ILEX_SLACK] = {0}; /* a line with room to read whole words past it */
     for (char *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
         line++;
-        cJSON *r = imp_parse_json(im, FILE_NAME, l, strlen(l), line);
+        size_t n = strlen(l);
+        imp_scope fast;
+        if (line > 1 && n <= SCOPE_LINE_MAX) {
+            memcpy(pad, l, n);
+            pad[n] = '\0';
+            if (fast_scope_line(&keys, pad, n, &fast)) {
+                if (vec_grow((void **)&im->scopes, &im->scopecap, im->nscopes, sizeof(*im->scopes)) != 0) {
+                    free(text);
+                    return imp_oom(im);
+                }
+                fast.line = line;
+                im->scopes[im->nscopes++] = fast;
+                continue;
+            }
+        }
+        cJSON *r = imp_parse_json(im, FILE_NAME, l, n, line);
         if (!r) {
             free(text);
             return -1;
