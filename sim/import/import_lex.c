@@ -15,18 +15,19 @@
 
 #define W ILEX_WS
 #define S ILEX_PLAIN
-#define D (ILEX_PLAIN | ILEX_DIGIT)
+#define D (ILEX_PLAIN | ILEX_DIGIT | ILEX_NUMBER_ON)
+#define N (ILEX_PLAIN | ILEX_NUMBER_ON)
 const unsigned char ilex_class[256] = {
-    ['\t'] = W, ['\n'] = W, ['\r'] = W, [' '] = W | S,
+    [0] = ILEX_NUMBER_ON, ['\t'] = W, ['\n'] = W, ['\r'] = W, [' '] = W | S,
     ['!'] = S, ['#'] = S, ['$'] = S, ['%'] = S, ['&'] = S, ['\''] = S, ['('] = S, [')'] = S, ['*'] = S,
-    ['+'] = S, [','] = S, ['-'] = S, ['.'] = S, ['/'] = S,
+    ['+'] = S, [','] = S, ['-'] = S, ['.'] = N, ['/'] = S,
     ['0'] = D, ['1'] = D, ['2'] = D, ['3'] = D, ['4'] = D, ['5'] = D, ['6'] = D, ['7'] = D, ['8'] = D, ['9'] = D,
     [':'] = S, [';'] = S, ['<'] = S, ['='] = S, ['>'] = S, ['?'] = S, ['@'] = S,
-    ['A'] = S, ['B'] = S, ['C'] = S, ['D'] = S, ['E'] = S, ['F'] = S, ['G'] = S, ['H'] = S, ['I'] = S,
+    ['A'] = S, ['B'] = S, ['C'] = S, ['D'] = S, ['E'] = N, ['F'] = S, ['G'] = S, ['H'] = S, ['I'] = S,
     ['J'] = S, ['K'] = S, ['L'] = S, ['M'] = S, ['N'] = S, ['O'] = S, ['P'] = S, ['Q'] = S, ['R'] = S,
     ['S'] = S, ['T'] = S, ['U'] = S, ['V'] = S, ['W'] = S, ['X'] = S, ['Y'] = S, ['Z'] = S,
     ['['] = S, [']'] = S, ['^'] = S, ['_'] = S, ['`'] = S,
-    ['a'] = S, ['b'] = S, ['c'] = S, ['d'] = S, ['e'] = S, ['f'] = S, ['g'] = S, ['h'] = S, ['i'] = S,
+    ['a'] = S, ['b'] = S, ['c'] = S, ['d'] = S, ['e'] = N, ['f'] = S, ['g'] = S, ['h'] = S, ['i'] = S,
     ['j'] = S, ['k'] = S, ['l'] = S, ['m'] = S, ['n'] = S, ['o'] = S, ['p'] = S, ['q'] = S, ['r'] = S,
     ['s'] = S, ['t'] = S, ['u'] = S, ['v'] = S, ['w'] = S, ['x'] = S, ['y'] = S, ['z'] = S,
     ['{'] = S, ['|'] = S, ['}'] = S, ['~'] = S,
@@ -34,6 +35,7 @@ const unsigned char ilex_class[256] = {
 #undef W
 #undef S
 #undef D
+#undef N
 
 int ilex_open(ilex *lx, const char *path)
 {
@@ -248,7 +250,7 @@ static uint32_t key_hash(const char *s, size_t n)
 
 bool ilex_seen_other(ilex_seen *s, const char *key, size_t n)
 {
-    if (s->members >= ILEX_MEMBERS)
+    if (s->nother + __builtin_popcountll(s->known) >= ILEX_MEMBERS)
         return false;
     uint32_t h = key_hash(key, n);
     for (int i = 0; i < s->nother; i++)
@@ -257,7 +259,6 @@ bool ilex_seen_other(ilex_seen *s, const char *key, size_t n)
     s->hash[s->nother] = h;
     s->key[s->nother] = key;
     s->klen[s->nother++] = n;
-    s->members++;
     return true;
 }
 

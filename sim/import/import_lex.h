@@ -115,19 +115,22 @@ static inline int ilex_key(const ilex_keys *k, const char *s, size_t n)
 /* Is the key at s (after its opening quote; ILEX_SLACK bytes readable past the window) names[i], closed? */
 static inline bool ilex_key_is(const ilex_keys *k, int i, const char *s)
 {
-    uint64_t diff = 0;
-    for (int j = 0; j < 4 && k->mask[i][j]; j++) {
-        uint64_t w;
-        memcpy(&w, s + 8 * j, 8);
-        diff |= (w ^ k->word[i][j]) & k->mask[i][j];
+    uint64_t w0, w1;
+    memcpy(&w0, s, 8);
+    memcpy(&w1, s + 8, 8);
+    uint64_t diff = ((w0 ^ k->word[i][0]) & k->mask[i][0]) | ((w1 ^ k->word[i][1]) & k->mask[i][1]);
+    if (k->len[i] >= 16) { /* the name and its quote take more than two words */
+        uint64_t w2, w3;
+        memcpy(&w2, s + 16, 8);
+        memcpy(&w3, s + 24, 8);
+        diff |= ((w2 ^ k->word[i][2]) & k->mask[i][2]) | ((w3 ^ k->word[i][3]) & k->mask[i][3]);
     }
     return diff == 0;
 }
 
 /* The keys of one object seen so far, for repeats: known keys by bit, others by a hash and their text. */
 typedef struct ilex_seen {
-    uint64_t known; /* bit i: names[i] seen */
-    int members;    /* members so far */
+    uint64_t known; /* bit i: names[i] seen (fewer than ILEX_MEMBERS names: only other keys can pass it) */
     int last;       /* the last key's index, 64 before the first, -1 after an unknown one */
     int nother;     /* keys not in the table */
     uint32_t hash[ILEX_MEMBERS];
@@ -139,7 +142,7 @@ typedef struct ilex_seen {
 static inline void ilex_seen_init(ilex_seen *s)
 {
     s->known = 0;
-    s->members = s->nother = 0;
+    s->nother = 0;
     s->last = 64;
 }
 
@@ -152,10 +155,11 @@ extern const unsigned char ilex_class[256];
 #define ILEX_WS 1    /* space, tab, CR, LF */
 #define ILEX_PLAIN 2 /* printable ASCII but '"' and '\\': a string's byte as it stands */
 #define ILEX_DIGIT 4
+#define ILEX_NUMBER_ON 8 /* a byte a plain integer cannot end before: a digit, '.', 'e', 'E', the window's NUL */
 
 static inline const char *ilex_ws(const char *p)
 {
-    while (ilex_class[(unsigned char)*p] & ILEX_WS)
+    while ((unsigned char)*p <= ' ' && (ilex_class[(unsigned char)*p] & ILEX_WS)) /* one compare past a token */
         p++;
     return p;
 }
@@ -193,33 +197,83 @@ static inline bool ilex_digits8(const char *s, uint64_t *v)
 /* A number that is not an integer of at most 15 digits, or that the window may cut: ilex_number's slow way. */
 int ilex_number_slow(const ilex *lx, const char *p, const char **after, bool *is_int, int64_t *v);
 
+/* The common number: a non-negative integer of at most 15 digits at p, followed by a byte that ends it (not
+ * a digit, '.', 'e' or 'E', nor the NUL after the window's text, which more text may follow): true with *v
+ * and *after; false for anything else (ilex_number then says what it is). */
+static inline __attribute__((always_inline)) bool ilex_uint(const char *p, const char **after, int64_t *v)
+{
+    const char *q = p;
+    uint64_t x = 0;
+    unsigned d;
+    while ((d = (unsigned)(*q - '0')) < 10u) {
+        x = x * 10 + d;
+        q++;
+    }
+    size_t n = (size_t)(q - p);
+    if (n - 1 >= 15 || (ilex_class[(unsigned char)*q] & ILEX_NUMBER_ON) || (*p == '0' && n > 1))
+        return false;
+    *after = q;
+    *v = (int64_t)x;
+    return true;
+}
+
 /* A number at p (a '-' or a digit): ILEX_OK with *after, checked as json_reader lexes numbers. *is_int says
  * whether it is an integer of at most 15 digits other than -0, which a double holds exactly, with its value
  * in *v. */
-static inline int ilex_number(const ilex *lx, const char *p, const char **after, bool *is_int, int64_t *v)
+static inline __attribute__((always_inline)) int ilex_number(const ilex *lx, const char *p, const char **after,
+                                                             bool *is_int, int64_t *v)
 {
     bool neg = *p == '-';
-    const char *d = p + neg, *q = d;
-    uint64_t x = 0;
-    if (*q == '0')
-        q++;
-    else
-        while ((unsigned)(*q - '0') < 10u && q - d < 16) {
-            x = x * 10 + (unsigned)(*q - '0');
-            q++;
-        }
-    char c = *q;
-    if (q == d || q - d > 15 || (unsigned)(c - '0') < 10u || c == '.' || c == 'e' || c == 'E' || c == 0 ||
-        (neg && x == 0))
-        return ilex_number_slow(lx, p, after, is_int, v);
-    *after = q;
-    *is_int = true;
-    *v = neg ? -(int64_t)x : (int64_t)x;
-    return ILEX_OK;
+    if (ilex_uint(p + neg, after, v) && !(neg && *v == 0)) {
+        *is_int = true;
+        if (neg)
+            *v = -*v;
+        return ILEX_OK;
+    }
+    return ilex_number_slow(lx, p, after, is_int, v);
 }
 
 /* A literal at p: ILEX_OK with *after. */
 int ilex_literal(const ilex *lx, const char *p, const char **after);
+
+/* ilex_skip, with the values most members hold taken here: a non-negative integer of at most 15 digits, a
+ * plain string, and an array of these. */
+static inline __attribute__((always_inline)) int ilex_skip_quick(const ilex *lx, const char *p, const char **after)
+{
+    const char *q = p;
+    bool array = *q == '[';
+    if (array) {
+        q = ilex_ws(q + 1);
+        if (*q == ']') {
+            *after = q + 1;
+            return ILEX_OK;
+        }
+    }
+    for (;;) {
+        int64_t v;
+        if (*q == '"') {
+            q = ilex_plain(q + 1);
+            if (*q != '"')
+                break;
+            q++;
+        } else if (!ilex_uint(q, &q, &v)) {
+            break;
+        }
+        if (!array) {
+            *after = q;
+            return ILEX_OK;
+        }
+        q = ilex_ws(q);
+        if (*q == ']') {
+            *after = q + 1;
+            return ILEX_OK;
+        }
+        if (*q != ',')
+            break;
+        q = ilex_ws(q + 1);
+    }
+    return ilex_skip(lx, p, after); /* anything else, or the window may cut it: the whole check */
+}
 
 /* ---- members ---- */
 
@@ -261,15 +315,14 @@ static inline __attribute__((always_inline)) bool ilex_member_key(const ilex *lx
     }
     *r = ILEX_BAD;
     if (i >= 0) {
-        if ((seen->known >> i) & 1 || seen->members >= ILEX_MEMBERS)
+        if ((seen->known >> i) & 1)
             return false;
         seen->known |= (uint64_t)1 << i;
-        seen->members++;
     } else if (!ilex_seen_other(seen, k, (size_t)(q - k))) {
         return false;
     }
     seen->last = i;
-    p = ilex_ws(q + 1);
+    p = q[1] == ':' ? q + 1 : ilex_ws(q + 1);
     if (*p != ':') {
         *r = ilex_stop(lx, p);
         return false;

@@ -917,7 +917,7 @@ static int fast_arg(fast_deps *fd, const ilex *lx, const char *p, const char **a
                 r = val_u64(lx, p, &p, &start_ok, &a.start);
                 break;
             default:
-                r = ilex_skip(lx, p, &p);
+                r = ilex_skip_quick(lx, p, &p);
             }
             if (r != ILEX_OK)
                 return r;
@@ -1059,7 +1059,7 @@ static int fast_task_in(fast_deps *fd, const ilex *lx, const char *p, const char
         }
         case TK_EARLY:
             t->early = *p == 't'; /* cJSON_IsTrue: the literal true only */
-            r = ilex_skip(lx, p, &p);
+            r = ilex_skip_quick(lx, p, &p);
             break;
         case TK_KIDS:
             have_k = true;
@@ -1074,7 +1074,7 @@ static int fast_task_in(fast_deps *fd, const ilex *lx, const char *p, const char
                     r = ILEX_BAD;
                 t->block_num = x >= 1 && x <= 32767 ? (int)x : 1;
             } else {
-                r = ilex_skip(lx, p, &p);
+                r = ilex_skip_quick(lx, p, &p);
             }
             break;
         case TK_ARGS:
@@ -1082,7 +1082,7 @@ static int fast_task_in(fast_deps *fd, const ilex *lx, const char *p, const char
             r = fast_args(fd, lx, p, &p, t);
             break;
         default:
-            r = ilex_skip(lx, p, &p);
+            r = ilex_skip_quick(lx, p, &p);
         }
         if (r != ILEX_OK)
             return r;
@@ -1169,7 +1169,7 @@ static int fast_tensor(void *ctx, const ilex *lx, const char *p, const char **af
             break;
         }
         default:
-            r = ilex_skip(lx, p, &p);
+            r = ilex_skip_quick(lx, p, &p);
         }
         if (r != ILEX_OK)
             return r;
@@ -1237,7 +1237,7 @@ static int fast_edge(void *ctx, const ilex *lx, const char *p, const char **afte
             }
             break;
         default:
-            r = ilex_skip(lx, p, &p);
+            r = ilex_skip_quick(lx, p, &p);
         }
         if (r != ILEX_OK)
             return r;
@@ -1968,7 +1968,7 @@ static int fast_phase(void *ctx, const ilex *lx, const char *p, const char **aft
                 r = val_str(lx, p, &p, &s, &n);
                 drain = same(s, n, "drain_publish");
             } else {
-                r = ilex_skip(lx, p, &p);
+                r = ilex_skip_quick(lx, p, &p);
             }
             if (r != ILEX_OK)
                 return r;
@@ -2327,7 +2327,7 @@ static bool fast_scope_line(ilex_keys *ks, const char *text, size_t n, imp_scope
             }
             break;
         default:
-            r = ilex_skip(&lx, p, &p);
+            r = ilex_skip_quick(&lx, p, &p);
         }
         if (r != ILEX_OK)
             return false;
