@@ -11,6 +11,7 @@
 
 #include "../sim/import/import.h"
 #include "../sim/import/import_lex.h"
+#include "../sim/import/import_state.h"
 #include "../sim/json/json_stream.h"
 #include "testutil.h"
 
@@ -1906,6 +1907,51 @@ START_TEST(the_one_pass_reader_tells_known_keys_in_any_order_and_refuses_repeats
 }
 END_TEST
 
+typedef struct tied {
+    int key;
+    char id;
+} tied;
+
+static int cmp_tied(const void *a, const void *b)
+{
+    const tied *x = a, *y = b;
+    return x->key < y->key ? -1 : x->key > y->key;
+}
+
+#define TIED_AFTER(a, b) ((a)->key > (b)->key)
+IMP_STABLE_SORT(sort_tied, tied, TIED_AFTER)
+
+START_TEST(the_import_sorts_order_ties_as_qsort_did)
+{
+    /* glibc's qsort is a merge sort that keeps the order of equal records: the graph depends on it */
+    tied v[] = {{2, 'a'}, {1, 'b'}, {2, 'c'}, {1, 'd'}, {0, 'e'}, {2, 'f'}, {1, 'g'}};
+    sort_tied(v, sizeof(v) / sizeof(v[0]), cmp_tied);
+    char got[8] = "";
+    for (size_t i = 0; i < 7; i++)
+        got[i] = v[i].id;
+    ck_assert_str_eq(got, "ebdgacf");
+    /* long enough for merges, runs in order and short runs: each key's records keep their order, as a plain
+     * insertion sort (stable by its construction) leaves them */
+    enum { N = 1000 };
+    tied *w = malloc(N * sizeof(*w)), *ref = malloc(N * sizeof(*ref));
+    ck_assert(w && ref);
+    for (int i = 0; i < N; i++)
+        w[i] = (tied){i < 300 ? i / 30 : (i * 7919) % 13, (char)(i % 127)};
+    memcpy(ref, w, N * sizeof(*w));
+    for (int i = 1; i < N; i++)
+        for (int j = i; j > 0 && ref[j - 1].key > ref[j].key; j--) {
+            tied x = ref[j];
+            ref[j] = ref[j - 1];
+            ref[j - 1] = x;
+        }
+    sort_tied(w, N, cmp_tied);
+    for (int i = 0; i < N; i++)
+        ck_assert_msg(w[i].key == ref[i].key && w[i].id == ref[i].id, "record %d", i);
+    free(w);
+    free(ref);
+}
+END_TEST
+
 Suite *suite_import(void)
 {
     Suite *s = suite_create("import");
@@ -1942,6 +1988,7 @@ Suite *suite_import(void)
     tcase_add_test(lex, the_one_pass_reader_reads_integers_a_double_holds_exactly);
     tcase_add_test(lex, the_one_pass_reader_reads_a_file_through_its_window);
     tcase_add_test(lex, the_one_pass_reader_tells_known_keys_in_any_order_and_refuses_repeats);
+    tcase_add_test(lex, the_import_sorts_order_ties_as_qsort_did);
     suite_add_tcase(s, lex);
     TCase *costs = tcase_create("kernel costs");
     tcase_set_timeout(costs, 60);

@@ -124,6 +124,9 @@ static int by_key(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+#define KEY_AFTER(a, b) ((a)->key > (b)->key)
+IMP_STABLE_SORT(sort_keyed, keyed, KEY_AFTER)
+
 /* Per task, how many tasks have its args to the letter and write an existing
  * output (INOUT or OUTPUT_EXISTING): the runtime repeats a task only with
  * other scalars (split-K chunks accumulating into one output), which a
@@ -148,7 +151,7 @@ static int *task_repeats(const importer *im)
         if (!t->alloc && writes)
             v[n++] = (keyed){task_key(t), i};
     }
-    qsort(v, n, sizeof(*v), by_key);
+    sort_keyed(v, n, by_key);
     for (size_t i = 0, j; i < n; i = j) {
         for (j = i + 1; j < n && v[j].key == v[i].key; j++)
             ;

@@ -46,6 +46,9 @@ static int cmp_addr(const void *a, const void *b)
     return x->x < y->x ? -1 : x->x > y->x;
 }
 
+#define ADDR_AFTER(a, b) ((a)->addr != (b)->addr ? (a)->addr > (b)->addr : (a)->x > (b)->x)
+IMP_STABLE_SORT(sort_addr, addr_ix, ADDR_AFTER)
+
 /* Entries of v[0..n) with lo <= addr < hi. */
 static size_t count_in(const addr_ix *v, size_t n, uint64_t lo, uint64_t hi)
 {
@@ -106,7 +109,7 @@ static void locate_heap(importer *im, uint64_t size[RINGS], uint64_t prefix[RING
         for (size_t x = 0; x < im->ntensors; x++)
             if (first_alloc[r] < im->tensors[x].first_use)
                 elig[r][nelig[r]++] = (addr_ix){im->tensors[x].addr, x};
-        qsort(elig[r], nelig[r], sizeof(*elig[r]), cmp_addr);
+        sort_addr(elig[r], nelig[r], cmp_addr);
     }
     /* the base every anchored tensor allows: lo <= base <= hi */
     uint64_t lo = 0, hi = UINT64_MAX;
@@ -647,6 +650,9 @@ static int cmp_creation_qsort(const void *a, const void *b)
     return cmp_creation(a, b, sort_im);
 }
 
+#define CREATION_AFTER(a, b) (cmp_creation((a), (b), sort_im) > 0)
+IMP_STABLE_SORT(sort_creations, creation, CREATION_AFTER)
+
 /* ---- readers ---- */
 
 /* Points every arg at its buffer: the creation its creator edge names, else
@@ -739,6 +745,9 @@ static int cmp_writer(const void *a, const void *b)
     return x->task < y->task ? -1 : x->task > y->task;
 }
 
+#define WRITER_AFTER(a, b) ((a)->addr != (b)->addr ? (a)->addr > (b)->addr : (a)->task > (b)->task)
+IMP_STABLE_SORT(sort_writers, writer_ref, WRITER_AFTER)
+
 /* deps.json does not say which tensors were made with manual_dep (no
  * TensorMap lookup or insert; e.g. the batched paged attention's `out`). A
  * buffer written and then read in auto scopes with overlapping views, yet
@@ -773,11 +782,11 @@ static int infer_manual_dep(importer *im)
         }
     }
     if (nw > 1) /* wr is NULL when nothing writes */
-        qsort(wr, nw, sizeof(*wr), cmp_writer);
+        sort_writers(wr, nw, cmp_writer);
     /* an edge on one record of an address counts for every record of it */
     for (size_t x = 0; x < im->ntensors; x++)
         byaddr[x] = (addr_ix){im->tensors[x].addr, x};
-    qsort(byaddr, im->ntensors, sizeof(*byaddr), cmp_addr);
+    sort_addr(byaddr, im->ntensors, cmp_addr);
     for (size_t i = 0; i < im->ntensors;) {
         size_t j = i;
         bool any = false;
@@ -876,7 +885,7 @@ int import_heap_buffers(importer *im)
     size_reused(im, c, nc, first_of);
     sort_im = im;
     if (nc > 1) /* c is NULL without creations */
-        qsort(c, nc, sizeof(*c), cmp_creation_qsort);
+        sort_creations(c, nc, cmp_creation_qsort);
     /* each task's creations, for the walk's wrap test */
     head = malloc((im->ntasks ? im->ntasks : 1) * sizeof(*head));
     next = malloc((nc ? nc : 1) * sizeof(*next));

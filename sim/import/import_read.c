@@ -1692,11 +1692,25 @@ static int cmp_rec(const void *a, const void *b)
     return x->ns < y->ns ? -1 : x->ns > y->ns;
 }
 
+#define REC_AFTER(a, b) ((a)->key != (b)->key ? (a)->key > (b)->key : (a)->ns > (b)->ns)
+IMP_STABLE_SORT(sort_recs, exec_rec, REC_AFTER)
+
+/* v sorted as qsort with cmp_rec sorts it: a NaN time (a clock of almost no hertz) orders nothing, and only
+ * qsort's own steps then give its order. */
+static void sort_execs(exec_rec *v, size_t n, bool nan)
+{
+    if (nan)
+        qsort(v, n, sizeof(*v), cmp_rec);
+    else
+        sort_recs(v, n, cmp_rec);
+}
+
 /* From m executions (their times, tasks[] indexes and func ids): each task's median execution time, and each
  * func id's median per task (a MIX task's kernels: their executions' median). */
 static int swim_medians(importer *im, const double *dur, const long *task, const int *func, size_t m)
 {
     /* per task: the median of its executions */
+    bool nan = false;
     exec_rec *rec = malloc((m ? m : 1) * sizeof(*rec));
     if (!rec)
         return imp_oom(im);
@@ -1704,8 +1718,9 @@ static int swim_medians(importer *im, const double *dur, const long *task, const
         const imp_task *tk = &im->tasks[task[i]];
         bool mix = (tk->k[0] >= 0) + (tk->k[1] >= 0) + (tk->k[2] >= 0) > 1;
         rec[i] = (exec_rec){.key = (uint64_t)task[i], .func = func[i], .mix = mix, .ns = dur[i]};
+        nan |= isnan(dur[i]);
     }
-    qsort(rec, m, sizeof(*rec), cmp_rec);
+    sort_execs(rec, m, nan);
     exec_rec *per = malloc((m ? m : 1) * sizeof(*per)); /* (func, median) of single-kernel tasks */
     if (!per) {
         free(rec);
@@ -1727,8 +1742,8 @@ static int swim_medians(importer *im, const double *dur, const long *task, const
      * median of those tasks' costs, so that re-importing a rerun changes nothing */
     for (size_t i = 0; i < m; i++)
         rec[i].key = rec[i].mix ? (uint64_t)rec[i].func : UINT64_MAX;
-    qsort(rec, m, sizeof(*rec), cmp_rec);
-    qsort(per, nper, sizeof(*per), cmp_rec);
+    sort_execs(rec, m, nan);
+    sort_execs(per, nper, nan);
     for (int pass = 0; pass < 2; pass++) {
         const exec_rec *v = pass ? per : rec;
         size_t n = pass ? nper : m;
