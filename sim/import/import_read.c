@@ -756,13 +756,15 @@ static inline int val_u64(const ilex *lx, const char *p, const char **after, boo
         const char *q = p + 1;
         uint64_t x = 0, y;
         bool over = false;
-        if (ilex_digits8(q, &x)) { /* ids are long: 16 digits cannot overflow */
+        if (ilex_digits8(q, &x)) { /* ids are long */
             q += 8;
             if (ilex_digits8(q, &y)) {
                 x = x * 100000000u + y;
                 q += 8;
             }
         }
+        while ((unsigned)(*q - '0') < 10u && q - p <= 19) /* 19 digits cannot overflow */
+            x = x * 10 + (unsigned)(*q++ - '0');
         while ((unsigned)(*q - '0') < 10u) {
             over |= __builtin_mul_overflow(x, 10u, &x);
             over |= __builtin_add_overflow(x, (unsigned)(*q - '0'), &x);
@@ -1255,17 +1257,41 @@ static int fast_edge(void *ctx, const ilex *lx, const char *p, const char **afte
     return ILEX_OK;
 }
 
-/* An array at the cursor, each element read by fn. */
+/* An array at the cursor, each element read by fn: straight from the window while it holds them, the
+ * careful way (ilex_next, ilex_value) where the window ends. */
 static bool fast_list(ilex *lx, ilex_fn fn, void *ctx)
 {
     if (!ilex_eat(lx, '['))
         return false;
     bool first = true;
-    int r;
-    while ((r = ilex_next(lx, &first)) == 1)
+    for (;;) {
+        const char *p = ilex_ws(lx->buf + lx->pos), *after;
+        if (*p == ']') {
+            lx->pos = (size_t)(p + 1 - lx->buf);
+            return true;
+        }
+        if (!first && *p == ',') {
+            p = ilex_ws(p + 1);
+        } else if (!first || !*p) { /* the window's end, or bad text */
+            int r = ilex_next(lx, &first);
+            if (r != 1)
+                return r == 0;
+            if (!ilex_value(lx, fn, ctx))
+                return false;
+            continue;
+        }
+        first = false;
+        int r = *p ? fn(ctx, lx, p, &after) : ILEX_MORE;
+        if (r == ILEX_OK) {
+            lx->pos = (size_t)(after - lx->buf);
+            continue;
+        }
+        if (r == ILEX_BAD)
+            return false;
+        lx->pos = (size_t)(p - lx->buf); /* the element again from its start, the window read on */
         if (!ilex_value(lx, fn, ctx))
             return false;
-    return r == 0;
+    }
 }
 
 /* What read_lists does after reading, on what one pass read: tensors indexed, args bound to them, the
@@ -1885,7 +1911,7 @@ typedef struct row_list {
 
 /* What one pass over the swimlane holds until the end of the file. */
 typedef struct fast_swim {
-    ilex_keys phase_keys;
+    ilex_keys phase_keys, submit_keys;
     cJSON *meta;                                    /* metadata, as a tree (it is small) */
     bool phases_array, dispatches_array, execs_array; /* as imp_swim */
     row_list execs, dispatches;
@@ -1896,6 +1922,7 @@ typedef struct fast_swim {
 
 static const char *const PHASE_KEYS[] = {"kind",    "start_cycles", "end_cycles",      "loop_iter",    "tasks_processed",
                                          "pop_hit", "pop_miss",     "shared_at_start", "shared_at_end"};
+static const char *const SUBMIT_KEYS[] = {"submit_idx", "task_id", "start_cycles", "end_cycles"};
 
 /* A row as its tree gives it (cJSON_GetArrayItem also reads an object's members). */
 static void row_from_tree(const cJSON *e, swim_row *row)
@@ -2009,6 +2036,46 @@ static int fast_phase(void *ctx, const ilex *lx, const char *p, const char **aft
     return ILEX_OK;
 }
 
+/* A record only checked: an object's keys told apart by the table ctx (its kind's keys, learnt as they come)
+ * rather than each hashed, its values checked. */
+static int fast_pass(void *ctx, const ilex *lx, const char *p, const char **after)
+{
+    ilex_keys *ks = ctx;
+    if (*p != '{')
+        return ilex_skip(lx, p, after);
+    int r = ILEX_OK, key;
+    ilex_seen seen;
+    ilex_seen_init(&seen);
+    p = ilex_ws(p + 1);
+    if (*p == '}') {
+        *after = p + 1;
+        return ILEX_OK;
+    }
+    for (;;) {
+        if (!ilex_member_key(lx, ks, &seen, p, &p, &key, &r))
+            return r;
+        if ((r = ilex_skip_quick(lx, p, &p)) != ILEX_OK)
+            return r;
+        int m = ilex_member_next(lx, &p, after, &r);
+        if (m <= 0)
+            return m < 0 ? r : ILEX_OK;
+    }
+}
+
+/* Lanes of records at the cursor (an array of arrays; else false, and the reference reads the file), each
+ * record only checked. */
+static bool fast_pass_lanes(ilex *lx, ilex_keys *ks)
+{
+    if (!ilex_eat(lx, '['))
+        return false;
+    bool first = true;
+    int r;
+    while ((r = ilex_next(lx, &first)) == 1)
+        if (!fast_list(lx, fast_pass, ks))
+            return false;
+    return r == 0;
+}
+
 /* aicpu_scheduler_phases at the cursor: lanes of records, each lane an array (else the reference reads the
  * file). */
 static bool fast_lanes(ilex *lx, fast_swim *fs)
@@ -2018,14 +2085,7 @@ static bool fast_lanes(ilex *lx, fast_swim *fs)
     bool first = true;
     int r;
     while ((r = ilex_next(lx, &first)) == 1) {
-        if (!ilex_eat(lx, '['))
-            return false;
-        bool f2 = true;
-        int q;
-        while ((q = ilex_next(lx, &f2)) == 1)
-            if (!ilex_value(lx, fast_phase, fs))
-                return false;
-        if (q != 0)
+        if (!fast_list(lx, fast_phase, fs))
             return false;
         fs->thread++;
     }
@@ -2138,6 +2198,7 @@ static int fast_read_swimlane(importer *im, const char *path)
     fast_swim fs;
     memset(&fs, 0, sizeof(fs));
     ilex_keys_init(&fs.phase_keys, PHASE_KEYS, (int)(sizeof(PHASE_KEYS) / sizeof(PHASE_KEYS[0])));
+    ilex_keys_init(&fs.submit_keys, SUBMIT_KEYS, (int)(sizeof(SUBMIT_KEYS) / sizeof(SUBMIT_KEYS[0])));
     bool ok = ilex_eat(&lx, '{'), first = true;
     jstream_keys seen = {.n = 0};
     char key[64];
@@ -2152,6 +2213,8 @@ static int fast_read_swimlane(importer *im, const char *path)
             ok = fs.dispatches_array = fast_list(&lx, fast_row, &fs.dispatches);
         else if (array && strcmp(key, "aicore_tasks") == 0)
             ok = fs.execs_array = fast_list(&lx, fast_row, &fs.execs);
+        else if (array && strcmp(key, "aicpu_orchestrator_phases") == 0)
+            ok = fast_pass_lanes(&lx, &fs.submit_keys);
         else
             ok = ilex_skip_stream(&lx);
     }
