@@ -36,14 +36,8 @@ static void free_importer(importer *im)
             free(im->tasks[i].args);
         if (!im->edge_pool)
             free(im->tasks[i].edges);
-        free(im->tasks[i].outs);
-        free(im->tasks[i].anchored);
     }
-    for (size_t i = 0; i < im->ntensors; i++) {
-        free(im->tensors[i].creators);
-        free(im->tensors[i].readers);
-        free(im->tensors[i].made);
-    }
+    imp_free_blocks(im); /* outputs, anchors, creators, readers, creations */
     free(im->tid_hash);
     free(im->arg_pool);
     free(im->edge_pool);

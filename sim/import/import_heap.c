@@ -195,8 +195,8 @@ static int add_anchor(importer *im, size_t x, size_t p)
         if (tn->creators[c] == p)
             return 0;
     imp_task *pt = &im->tasks[p];
-    if (vec_grow_from((void **)&tn->creators, &tn->creatorcap, tn->ncreators, sizeof(size_t), 4) != 0 ||
-        vec_grow_from((void **)&pt->anchored, &pt->anchorcap, pt->nanchored, sizeof(int), 4) != 0)
+    if (imp_grow(im, (void **)&tn->creators, &tn->creatorcap, tn->ncreators, sizeof(size_t), 4) != 0 ||
+        imp_grow(im, (void **)&pt->anchored, &pt->anchorcap, pt->nanchored, sizeof(int), 4) != 0)
         return imp_oom(im);
     tn->creators[tn->ncreators++] = p;
     pt->anchored[pt->nanchored++] = (int)x;
@@ -420,12 +420,12 @@ static int add_output(importer *im, size_t p, int tensor, uint64_t bytes, int dt
         im,
         (imp_buf){
             .created = true, .tensor = tensor, .task = p, .bytes = bytes, .dtype = dtype, .numel = numel});
-    if (b < 0 || vec_grow_from((void **)&t->outs, &t->outcap, t->nouts, sizeof(*t->outs), 4) != 0)
+    if (b < 0 || imp_grow(im, (void **)&t->outs, &t->outcap, t->nouts, sizeof(*t->outs), 4) != 0)
         return imp_oom(im);
     t->outs[t->nouts++] = b;
     if (tensor >= 0) {
         imp_tensor *tn = &im->tensors[tensor];
-        if (vec_grow_from((void **)&tn->made, &tn->madecap, tn->nmade, sizeof(*tn->made), 4) != 0)
+        if (imp_grow(im, (void **)&tn->made, &tn->madecap, tn->nmade, sizeof(*tn->made), 4) != 0)
             return imp_oom(im);
         tn->made[tn->nmade++] = b;
     }
@@ -853,7 +853,7 @@ int import_heap_buffers(importer *im)
             for (size_t e = 0; e < t->nedges; e++)
                 named |= t->edges[e].source == 1 && t->edges[e].arg == i;
             if (!t->manual && !named) {
-                if (vec_grow_from((void **)&tn->readers, &tn->readercap, tn->nreaders, sizeof(size_t), 4) !=
+                if (imp_grow(im, (void **)&tn->readers, &tn->readercap, tn->nreaders, sizeof(size_t), 4) !=
                     0)
                     return imp_oom(im);
                 tn->readers[tn->nreaders++] = k << 6 | (size_t)i;

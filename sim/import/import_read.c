@@ -604,9 +604,9 @@ static int read_edges(importer *im, imp_list *edges)
                     seen |= tn->creators[c] == (size_t)p;
                 if (!seen) {
                     imp_task *pt = &im->tasks[p];
-                    if (vec_grow_from((void **)&tn->creators, &tn->creatorcap, tn->ncreators, sizeof(size_t),
+                    if (imp_grow(im, (void **)&tn->creators, &tn->creatorcap, tn->ncreators, sizeof(size_t),
                                       4) != 0 ||
-                        vec_grow_from((void **)&pt->anchored, &pt->anchorcap, pt->nanchored, sizeof(int),
+                        imp_grow(im, (void **)&pt->anchored, &pt->anchorcap, pt->nanchored, sizeof(int),
                                       4) != 0)
                         return imp_oom(im);
                     tn->creators[tn->ncreators++] = (size_t)p;
@@ -1367,8 +1367,8 @@ static int fast_deps_finish(fast_deps *fd)
         if (seen)
             continue;
         imp_task *pt = &im->tasks[e->p];
-        if (vec_grow_from((void **)&tn->creators, &tn->creatorcap, tn->ncreators, sizeof(size_t), 4) != 0 ||
-            vec_grow_from((void **)&pt->anchored, &pt->anchorcap, pt->nanchored, sizeof(int), 4) != 0) {
+        if (imp_grow(im, (void **)&tn->creators, &tn->creatorcap, tn->ncreators, sizeof(size_t), 4) != 0 ||
+            imp_grow(im, (void **)&pt->anchored, &pt->anchorcap, pt->nanchored, sizeof(int), 4) != 0) {
             free(at);
             return -1;
         }
@@ -1403,15 +1403,12 @@ static int fast_deps_finish(fast_deps *fd)
 /* Takes back what a pass that gave up left in the importer: it is as before import_read_deps. */
 static void fast_deps_undo(importer *im, const uint64_t ring_count[RINGS])
 {
-    for (size_t i = 0; i < im->ntasks; i++) {
-        free(im->tasks[i].anchored);
+    for (size_t i = 0; i < im->ntasks; i++) { /* anchors and creators stay in their blocks (imp_grow) */
         if (!im->arg_pool)
             free(im->tasks[i].args);
         if (!im->edge_pool)
             free(im->tasks[i].edges);
     }
-    for (size_t i = 0; i < im->ntensors; i++)
-        free(im->tensors[i].creators);
     for (int r = 0; r < RINGS; r++) {
         free(im->by_local[r]);
         im->by_local[r] = NULL;

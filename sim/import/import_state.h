@@ -166,6 +166,10 @@ typedef struct importer {
     pipe_set models;                   /* the tasks' distinct pipe forms (most tasks share a few) */
     imp_arg *arg_pool;                 /* every task's args, when deps.json was read in one pass (else each */
     imp_edge *edge_pool;               /* ... task's own), and every task's edges likewise */
+    char *block;                       /* the small lists' block being filled (imp_grow) */
+    size_t block_used, block_size;
+    void **blocks; /* every block, freed with the importer */
+    size_t nblocks, blockcap;
 } importer;
 
 /* Defines static void NAME(T *v, size_t n, int (*cmp)(const void *, const void *)): v sorted as glibc's
@@ -240,6 +244,14 @@ static inline const pipe_kernel *imp_task_model(const importer *im, const imp_ta
 {
     return pipe_set_kernel(&im->models, t->model);
 }
+
+/* vec_grow_from for the importer's small lists (a task's outputs, a tensor's creators, ...): room for one
+ * more of elem bytes after len in *buf (*cap of them), from blocks freed with the importer (a malloc and a
+ * free for each of a hundred thousand lists cost more than what they hold). 0, or -1 when out of memory. */
+int imp_grow(importer *im, void **buf, size_t *cap, size_t len, size_t elem, size_t first);
+
+/* Frees the blocks of imp_grow. */
+void imp_free_blocks(importer *im);
 
 /* Appends a buffer; returns its index, or -1 when out of memory. */
 int imp_add_buf(importer *im, imp_buf b);
