@@ -1069,11 +1069,11 @@ static int fast_task_in(fast_deps *fd, const ilex *lx, const char *p, const char
             break;
         case TK_BLOCKS:
             if (*p == '-' || (unsigned)(*p - '0') < 10u) {
-                bool is_int;
-                int64_t x;
+                bool is_int = false;
+                int64_t x = 0;
                 r = ilex_number(lx, p, &p, &is_int, &x);
                 if (r == ILEX_OK && !is_int)
-                    r = ILEX_BAD;
+                    r = ILEX_BAD; /* a fraction: the tree's double decides */
                 t->block_num = x >= 1 && x <= 32767 ? (int)x : 1;
             } else {
                 r = ilex_skip_quick(lx, p, &p);
@@ -1944,12 +1944,16 @@ static int fast_row(void *ctx, const ilex *lx, const char *p, const char **after
             *after = q + 1;
         else
             for (int i = 0;; i++) {
-                if (i < 5) {
+                int64_t x;
+                if (i < 5 && ilex_uint(q, &q, &x)) { /* the usual element: a plain count or id */
+                    row.v[i] = (uint64_t)x;
+                    row.ok |= 1u << i;
+                } else if (i < 5) {
                     bool ok;
                     r = val_u64(lx, q, &q, &ok, &row.v[i]);
                     row.ok |= (unsigned)(r == ILEX_OK && ok) << i;
                 } else {
-                    r = ilex_skip(lx, q, &q);
+                    r = ilex_skip_quick(lx, q, &q);
                 }
                 if (r != ILEX_OK)
                     break;
