@@ -870,9 +870,9 @@ START_TEST(wbuf_fixed0_rounds_to_the_nearest_integer_halves_to_even_as_printf)
     FILE *t = tmpfile();
     wbuf w;
     ck_assert_int_eq(wbuf_open_fd(&w, fileno(t)), 0);
-    const double x[] = {0.0,   0.4,    0.5,   0.5000000000000001, 1.5,  2.5,          960.0, 340.49999999999994,
-                        339.5, 1e-300, 4.5e15, 4503599627370495.5, 9007199254740993.0, 1e18, -0.0,         -1.5,
-                        -0.4,  1e19};
+    const double x[] = {0.0,    0.4,    0.5,   0.5000000000000001, 1.5,  2.5,  960.0,
+                        340.49999999999994, 339.5, 1e-300, 4.5e15, 4503599627370495.5,
+                        9007199254740993.0, 1e18,  -0.0,   -1.5,   -0.4, 1e19};
     for (size_t i = 0; i < sizeof(x) / sizeof(x[0]); i++) {
         wbuf_fixed0(&w, x[i]);
         wbuf_char(&w, ' ');

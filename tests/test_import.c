@@ -1761,7 +1761,8 @@ START_TEST(the_one_pass_reader_takes_plain_json_and_leaves_the_rest)
         int r = ilex_skip(&lx, buf, &after);
         ck_assert_msg(r == cases[i].want, "%s: %d", cases[i].text, r);
         if (r == ILEX_OK)
-            ck_assert_msg((size_t)(after - buf) == cases[i].upto, "%s: %zu", cases[i].text, (size_t)(after - buf));
+            ck_assert_msg((size_t)(after - buf) == cases[i].upto, "%s: %zu", cases[i].text,
+                          (size_t)(after - buf));
         /* the quick skip takes the same values */
         r = ilex_skip_quick(&lx, buf, &after);
         ck_assert_msg(r == cases[i].want, "quick %s: %d", cases[i].text, r);

@@ -286,7 +286,8 @@ size_t wbuf_float9_text(char *out, float x)
 void wbuf_fixed0(wbuf *w, double x)
 {
     if (x >= 0 && !signbit(x) && x < 9223372036854775808.0) {
-        double whole = floor(x), frac = x - whole; /* exact: whole and x are within a factor of two, or whole is 0 */
+        /* exact: whole and x are within a factor of two, or whole is 0 */
+        double whole = floor(x), frac = x - whole;
         uint64_t v = (uint64_t)whole;
         if (frac > 0.5 || (frac == 0.5 && (v & 1)))
             v++;

@@ -206,8 +206,8 @@ static bool memo_find(derive_memo *m, bool aic, const kcost_arg *args, int n, in
     size_t i = (size_t)h & (MEMO_SLOTS - 1);
     for (; m->slot[i].used; i = (i + 1) & (MEMO_SLOTS - 1)) {
         memo_entry *e = &m->slot[i];
-        if (e->hash == h && e->aic == aic && e->nargs == n && e->block_num == block_num && e->repeat == repeat &&
-            memcmp(m->pool + e->args, args, sizeof(*args) * (size_t)n) == 0) {
+        if (e->hash == h && e->aic == aic && e->nargs == n && e->block_num == block_num &&
+            e->repeat == repeat && memcmp(m->pool + e->args, args, sizeof(*args) * (size_t)n) == 0) {
             *out = e;
             return true;
         }

@@ -1,4 +1,4 @@
-/* import_lex.c - ilex_: a capture's JSON read forward in one pass through a bounded window, plain text only. */
+/* import_lex.c - ilex_: a capture's JSON read in one pass through a bounded window, plain text only. */
 #include "import_lex.h"
 
 #include <errno.h>
@@ -13,29 +13,26 @@
 
 #define NUMBER_MAX 63 /* the stream's longest number (json_stream.c) */
 
-#define W ILEX_WS
-#define S ILEX_PLAIN
-#define D (ILEX_PLAIN | ILEX_DIGIT | ILEX_NUMBER_ON)
-#define N (ILEX_PLAIN | ILEX_NUMBER_ON)
+/* Each byte's classes: 1 white space, 2 a plain string byte (printable ASCII but '"' and '\\'), 4 a digit,
+ * 8 a byte a plain integer cannot end before (a digit, '.', 'e', 'E', the NUL after the window's text). */
 const unsigned char ilex_class[256] = {
-    [0] = ILEX_NUMBER_ON, ['\t'] = W, ['\n'] = W, ['\r'] = W, [' '] = W | S,
-    ['!'] = S, ['#'] = S, ['$'] = S, ['%'] = S, ['&'] = S, ['\''] = S, ['('] = S, [')'] = S, ['*'] = S,
-    ['+'] = S, [','] = S, ['-'] = S, ['.'] = N, ['/'] = S,
-    ['0'] = D, ['1'] = D, ['2'] = D, ['3'] = D, ['4'] = D, ['5'] = D, ['6'] = D, ['7'] = D, ['8'] = D, ['9'] = D,
-    [':'] = S, [';'] = S, ['<'] = S, ['='] = S, ['>'] = S, ['?'] = S, ['@'] = S,
-    ['A'] = S, ['B'] = S, ['C'] = S, ['D'] = S, ['E'] = N, ['F'] = S, ['G'] = S, ['H'] = S, ['I'] = S,
-    ['J'] = S, ['K'] = S, ['L'] = S, ['M'] = S, ['N'] = S, ['O'] = S, ['P'] = S, ['Q'] = S, ['R'] = S,
-    ['S'] = S, ['T'] = S, ['U'] = S, ['V'] = S, ['W'] = S, ['X'] = S, ['Y'] = S, ['Z'] = S,
-    ['['] = S, [']'] = S, ['^'] = S, ['_'] = S, ['`'] = S,
-    ['a'] = S, ['b'] = S, ['c'] = S, ['d'] = S, ['e'] = N, ['f'] = S, ['g'] = S, ['h'] = S, ['i'] = S,
-    ['j'] = S, ['k'] = S, ['l'] = S, ['m'] = S, ['n'] = S, ['o'] = S, ['p'] = S, ['q'] = S, ['r'] = S,
-    ['s'] = S, ['t'] = S, ['u'] = S, ['v'] = S, ['w'] = S, ['x'] = S, ['y'] = S, ['z'] = S,
-    ['{'] = S, ['|'] = S, ['}'] = S, ['~'] = S,
+     8,  0,  0,  0,  0,  0,  0,  0,  0,  1,  1,  0,  0,  1,  0,  0, /* 0x00 */
+     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0, /* 0x10 */
+     3,  2,  0,  2,  2,  2,  2,  2,  2,  2,  2,  2,  2,  2, 10,  2, /* 0x20 */
+    14, 14, 14, 14, 14, 14, 14, 14, 14, 14,  2,  2,  2,  2,  2,  2, /* 0x30 */
+     2,  2,  2,  2,  2, 10,  2,  2,  2,  2,  2,  2,  2,  2,  2,  2, /* 0x40 */
+     2,  2,  2,  2,  2,  2,  2,  2,  2,  2,  2,  2,  0,  2,  2,  2, /* 0x50 */
+     2,  2,  2,  2,  2, 10,  2,  2,  2,  2,  2,  2,  2,  2,  2,  2, /* 0x60 */
+     2,  2,  2,  2,  2,  2,  2,  2,  2,  2,  2,  2,  2,  2,  2,  0, /* 0x70 */
+     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0, /* 0x80 */
+     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0, /* 0x90 */
+     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0, /* 0xA0 */
+     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0, /* 0xB0 */
+     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0, /* 0xC0 */
+     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0, /* 0xD0 */
+     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0, /* 0xE0 */
+     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0, /* 0xF0 */
 };
-#undef W
-#undef S
-#undef D
-#undef N
 
 int ilex_open(ilex *lx, const char *path)
 {
@@ -272,7 +269,8 @@ void ilex_keys_init(ilex_keys *k, const char *const *names, int n)
     for (int i = 0; i < n; i++) {
         size_t len = strlen(names[i]);
         k->len[i] = (unsigned char)len;
-        unsigned h = ((unsigned)len * 7u + (unsigned char)names[i][0] * 3u + (unsigned char)names[i][len - 1]) & 127u;
+        unsigned h =
+            ((unsigned)len * 7u + (unsigned char)names[i][0] * 3u + (unsigned char)names[i][len - 1]) & 127u;
         while (k->slot[h] >= 0)
             h = (h + 1) & 127u;
         k->slot[h] = (signed char)i;

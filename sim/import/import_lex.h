@@ -1,4 +1,4 @@
-/* import_lex.h - ilex_: a capture's JSON read forward in one pass through a bounded window, plain text only. */
+/* import_lex.h - ilex_: a capture's JSON read in one pass through a bounded window, plain text only. */
 /* Why: the capture's files are tens of megabytes, and checking a file and then reading it again a value at a
  * time as cJSON trees cost more than all the rest of an import. This reader checks and reads in the same
  * pass, and builds nothing: its caller takes the values it needs straight from the text.
@@ -155,11 +155,11 @@ extern const unsigned char ilex_class[256];
 #define ILEX_WS 1    /* space, tab, CR, LF */
 #define ILEX_PLAIN 2 /* printable ASCII but '"' and '\\': a string's byte as it stands */
 #define ILEX_DIGIT 4
-#define ILEX_NUMBER_ON 8 /* a byte a plain integer cannot end before: a digit, '.', 'e', 'E', the window's NUL */
+#define ILEX_NUMBER_ON 8 /* a byte a plain integer cannot end before: digit, '.', 'e', 'E', window's NUL */
 
 static inline const char *ilex_ws(const char *p)
 {
-    while ((unsigned char)*p <= ' ' && (ilex_class[(unsigned char)*p] & ILEX_WS)) /* one compare past a token */
+    while ((unsigned char)*p <= ' ' && (ilex_class[(unsigned char)*p] & ILEX_WS)) /* one compare: a token */
         p++;
     return p;
 }
@@ -194,7 +194,7 @@ static inline bool ilex_digits8(const char *s, uint64_t *v)
     return true;
 }
 
-/* A number that is not an integer of at most 15 digits, or that the window may cut: ilex_number's slow way. */
+/* A number not an integer of at most 15 digits, or one the window may cut: ilex_number's slow way. */
 int ilex_number_slow(const ilex *lx, const char *p, const char **after, bool *is_int, int64_t *v);
 
 /* The common number: a non-negative integer of at most 15 digits at p, followed by a byte that ends it (not
@@ -220,8 +220,8 @@ static inline __attribute__((always_inline)) bool ilex_uint(const char *p, const
 /* A number at p (a '-' or a digit): ILEX_OK with *after, checked as json_reader lexes numbers. *is_int says
  * whether it is an integer of at most 15 digits other than -0, which a double holds exactly, with its value
  * in *v. */
-static inline __attribute__((always_inline)) int ilex_number(const ilex *lx, const char *p, const char **after,
-                                                             bool *is_int, int64_t *v)
+static inline __attribute__((always_inline)) int ilex_number(const ilex *lx, const char *p,
+                                                             const char **after, bool *is_int, int64_t *v)
 {
     bool neg = *p == '-';
     if (ilex_uint(p + neg, after, v) && !(neg && *v == 0)) {
@@ -238,7 +238,8 @@ int ilex_literal(const ilex *lx, const char *p, const char **after);
 
 /* ilex_skip, with the values most members hold taken here: a non-negative integer of at most 15 digits, a
  * plain string, and an array of these. */
-static inline __attribute__((always_inline)) int ilex_skip_quick(const ilex *lx, const char *p, const char **after)
+static inline __attribute__((always_inline)) int ilex_skip_quick(const ilex *lx, const char *p,
+                                                                 const char **after)
 {
     const char *q = p;
     bool array = *q == '[';
@@ -280,8 +281,9 @@ static inline __attribute__((always_inline)) int ilex_skip_quick(const ilex *lx,
 /* The key at p (its opening quote) of an object walked with ks: its index (-1: not in ks) in *key, and the
  * cursor after the ':' and the white space after it in *at; false (with *r) when the text is not that, or
  * the object repeats a key or has too many. */
-static inline __attribute__((always_inline)) bool ilex_member_key(const ilex *lx, ilex_keys *ks, ilex_seen *seen,
-                                                                  const char *p, const char **at, int *key, int *r)
+static inline __attribute__((always_inline)) bool ilex_member_key(const ilex *lx, ilex_keys *ks,
+                                                                  ilex_seen *seen, const char *p,
+                                                                  const char **at, int *key, int *r)
 {
     if (*p != '"') {
         *r = ilex_stop(lx, p);

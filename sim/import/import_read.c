@@ -735,9 +735,11 @@ typedef struct fast_deps {
 } fast_deps;
 
 enum { TK_ID, TK_SCOPE, TK_EARLY, TK_KIDS, TK_BLOCKS, TK_ARGS };
-static const char *const TASK_KEYS[] = {"task_id", "scope", "early_dispatch", "kernel_ids", "block_num", "args"};
+static const char *const TASK_KEYS[] = {"task_id",    "scope",     "early_dispatch",
+                                        "kernel_ids", "block_num", "args"};
 enum { AK_TYPE, AK_TID, AK_DTYPE, AK_SHAPE, AK_STRIDES, AK_START, AK_IDX };
-static const char *const ARG_KEYS[] = {"type", "tensor_id", "dtype", "shape", "strides", "start_offset", "idx"};
+static const char *const ARG_KEYS[] = {"type",    "tensor_id",    "dtype", "shape",
+                                       "strides", "start_offset", "idx"};
 enum { TN_TID, TN_ADDR, TN_NUMEL, TN_DTYPE, TN_VERSION };
 static const char *const TENSOR_KEYS[] = {"tensor_id", "buffer_addr", "buffer_numel", "dtype", "version"};
 enum { EK_PRED, EK_SUCC, EK_SRC, EK_ARG, EK_TID };
@@ -1221,7 +1223,10 @@ static int fast_edge(void *ctx, const ilex *lx, const char *p, const char **afte
             const char *s;
             size_t n;
             r = val_str(lx, p, &p, &s, &n);
-            e.source = same(s, n, "explicit") ? 0 : same(s, n, "creator") ? 1 : same(s, n, "tensormap") ? 2 : -1;
+            e.source = same(s, n, "explicit")    ? 0
+                       : same(s, n, "creator")   ? 1
+                       : same(s, n, "tensormap") ? 2
+                                                 : -1;
             break;
         }
         case EK_ARG:
@@ -1331,8 +1336,8 @@ static int fast_deps_finish(fast_deps *fd)
         const raw_edge *e = &fd->edges[i];
         int r = imp_ring_of(e->pred);
         uint64_t local = e->pred & 0xFFFFFFFFu;
-        if (r < RINGS && (e->source == 1 || (e->source == 0 && !im->have_stats)) && local + 1 > im->ring_count[r] &&
-            local < (64u << 20))
+        if (r < RINGS && (e->source == 1 || (e->source == 0 && !im->have_stats)) &&
+            local + 1 > im->ring_count[r] && local < (64u << 20))
             im->ring_count[r] = local + 1;
     }
     if (index_tasks(im) != 0)
@@ -1449,7 +1454,8 @@ static int fast_read_deps(importer *im)
     jstream_keys seen = {.n = 0};
     char key[64];
     int r = -1;
-    while (ok && (r = ilex_member(&lx, &first, key, sizeof(key))) == 1 && (ok = jstream_new_key(&seen, key))) {
+    while (ok && (r = ilex_member(&lx, &first, key, sizeof(key))) == 1 &&
+           (ok = jstream_new_key(&seen, key))) {
         if (strcmp(key, "tasks") == 0)
             ok = have_tasks = fast_list(&lx, fast_task, &fd);
         else if (strcmp(key, "tensors") == 0)
@@ -1917,8 +1923,9 @@ typedef struct fast_swim {
     uint64_t thread; /* the lane being read */
 } fast_swim;
 
-static const char *const PHASE_KEYS[] = {"kind",    "start_cycles", "end_cycles",      "loop_iter",    "tasks_processed",
-                                         "pop_hit", "pop_miss",     "shared_at_start", "shared_at_end"};
+static const char *const PHASE_KEYS[] = {"kind",     "start_cycles", "end_cycles",      "loop_iter",
+                                         "tasks_processed", "pop_hit", "pop_miss",   "shared_at_start",
+                                         "shared_at_end"};
 static const char *const SUBMIT_KEYS[] = {"submit_idx", "task_id", "start_cycles", "end_cycles"};
 
 /* A row as its tree gives it (cJSON_GetArrayItem also reads an object's members). */
@@ -2121,7 +2128,8 @@ static int fast_mark_drained(importer *im, fast_swim *fs)
         const swim_row *d = &fs->dispatches.v[i];
         uint64_t th;
         if ((d->ok & 7) == 7 && d->v[0] < (uint64_t)nowner &&
-            get_u64(cJSON_GetArrayItem(owner, (int)d->v[0]), &th) && in_drain(fs->spans, fs->nspans, th, d->v[2]))
+            get_u64(cJSON_GetArrayItem(owner, (int)d->v[0]), &th) &&
+            in_drain(fs->spans, fs->nspans, th, d->v[2]))
             tok[ntok++] = (imp_token){.core = d->v[0], .reg = d->v[1]};
     }
     if (ntok) {
@@ -2204,7 +2212,8 @@ static int fast_read_swimlane(importer *im, const char *path)
     jstream_keys seen = {.n = 0};
     char key[64];
     int r = -1;
-    while (ok && (r = ilex_member(&lx, &first, key, sizeof(key))) == 1 && (ok = jstream_new_key(&seen, key))) {
+    while (ok && (r = ilex_member(&lx, &first, key, sizeof(key))) == 1 &&
+           (ok = jstream_new_key(&seen, key))) {
         bool array = ilex_peek(&lx) == '[';
         if (strcmp(key, "metadata") == 0)
             ok = ilex_value(&lx, fast_meta, &fs);

@@ -81,7 +81,7 @@ cJSON *imp_parse_json(importer *im, const char *file, const char *text, size_t l
 
 #define BLOCK_SIZE ((size_t)1 << 20) /* small lists are carved from blocks of this size */
 
-/* n bytes (16-byte aligned) from the importer's blocks; a request of more than a quarter block gets its own. */
+/* n bytes (16-byte aligned) from the importer's blocks; one past a quarter block gets a block of its own. */
 static void *block_alloc(importer *im, size_t n)
 {
     n = (n + 15) & ~(size_t)15;
