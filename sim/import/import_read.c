@@ -752,7 +752,8 @@ static const char *const EDGE_KEYS[] = {
 
 /* get_u64 of the value at p: ILEX_OK with *ok (and *v when true); ILEX_BAD also when only its tree could
  * tell (a number past 15 digits, a string strtoull might read past a sign or a blank). */
-static inline int val_u64(const ilex *lx, const char *p, const char **after, bool *ok, uint64_t *v)
+static inline __attribute__((always_inline)) int val_u64(const ilex *lx, const char *p, const char **after,
+                                                         bool *ok, uint64_t *v)
 {
     if (*p == '"') {
         const char *q = p + 1;
@@ -803,7 +804,8 @@ static inline int val_u64(const ilex *lx, const char *p, const char **after, boo
 }
 
 /* get_dims of the value at p: ILEX_OK with *ok, and the dims in out[0 .. *n) when true. */
-static inline int val_dims(const ilex *lx, const char *p, const char **after, bool *ok, int64_t *out, int *n)
+static inline __attribute__((always_inline)) int val_dims(const ilex *lx, const char *p, const char **after,
+                                                          bool *ok, int64_t *out, int *n)
 {
     *n = 0;
     *ok = *p == '[';
@@ -816,9 +818,11 @@ static inline int val_dims(const ilex *lx, const char *p, const char **after, bo
     }
     for (int count = 0;; count++) {
         int r;
-        if (*p == '-' || (unsigned)(*p - '0') < 10u) {
+        int64_t x;
+        if (count < GRAPH_MAX_DIMS && ilex_uint(p, &p, &x)) { /* the usual dim */
+            out[(*n)++] = x;
+        } else if (*p == '-' || (unsigned)(*p - '0') < 10u) {
             bool is_int;
-            int64_t x;
             if ((r = ilex_number(lx, p, &p, &is_int, &x)) != ILEX_OK)
                 return r;
             if (!is_int)
