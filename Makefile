@@ -47,6 +47,7 @@ SIM_OBJ := $(SIM_SRC:%.c=$(BUILD)/%.o) $(BUILD)/sim/perfsim/perfsim_harness.o
 # kernels with Perf-Sim too (sim/import/import_cost.c): its binding and the harness text it carries are in it.
 FUZZ_LIB_SRC := $(MODEL_SRC) sim/import/import.c sim/import/import_read.c sim/import/import_graph.c \
 	sim/import/import_state.c sim/import/import_heap.c sim/import/import_cost.c sim/import/import_perfsim.c \
+	sim/import/import_lex.c \
 	sim/perfsim/perfsim.c sim/perfsim/perfsim_price.c sim/cli/stop_signal.c sim/cli/progress.c \
 	$(BUILD)/sim/perfsim/perfsim_harness.c sim/cli/cli.c sim/cli/opt_table.c \
 	sim/report/report_data.c sim/report/report_data_dfx.c sim/report/report_data_sweep.c \

@@ -1058,6 +1058,31 @@ START_TEST(wbuf_milli_writes_thousandths_as_printf_did_with_three_places)
 }
 END_TEST
 
+START_TEST(wbuf_fixed0_rounds_to_the_nearest_integer_halves_to_even_as_printf)
+{
+    /* an imported task's swimlane time: printf wrote "%.0f" */
+    FILE *t = tmpfile();
+    wbuf w;
+    ck_assert_int_eq(wbuf_open_fd(&w, fileno(t)), 0);
+    const double x[] = {0.0,    0.4,    0.5,   0.5000000000000001, 1.5,  2.5,  960.0,
+                        340.49999999999994, 339.5, 1e-300, 4.5e15, 4503599627370495.5,
+                        9007199254740993.0, 1e18,  -0.0,   -1.5,   -0.4, 1e19};
+    for (size_t i = 0; i < sizeof(x) / sizeof(x[0]); i++) {
+        wbuf_fixed0(&w, x[i]);
+        wbuf_char(&w, ' ');
+    }
+    ck_assert_int_eq(wbuf_close(&w), 0);
+    size_t n;
+    char *got = fd_text(fileno(t), &n);
+    /* 4503599627370495.5 is 2^52 - 0.5: a tie, to the even 4503599627370496; 9007199254740993 is no double:
+     * the literal is 2^53 */
+    ck_assert_str_eq(got, "0 0 0 1 2 2 960 340 340 0 4500000000000000 4503599627370496 9007199254740992 "
+                          "1000000000000000000 -0 -2 -0 10000000000000000000 ");
+    free(got);
+    fclose(t);
+}
+END_TEST
+
 START_TEST(wbuf_hex16_writes_sixteen_lowercase_digits_zeros_in_front)
 {
     /* the args dump's task ids: printf's "0x%016" PRIx64 */
@@ -1270,6 +1295,7 @@ Suite *suite_basics(void)
     tcase_add_test(tc, wbuf_dec_writes_decimals_two_digits_a_step_as_printf_would);
     tcase_add_test(tc, wbuf_reader_reads_back_a_scratch_file_in_records_across_its_buffer);
     tcase_add_test(tc, wbuf_fixed_text_prints_as_printf_f_does_rounding_half_to_even_on_the_exact_value);
+    tcase_add_test(tc, wbuf_fixed0_rounds_to_the_nearest_integer_halves_to_even_as_printf);
     tcase_add_test(tc, wbuf_hex16_writes_sixteen_lowercase_digits_zeros_in_front);
     tcase_add_test(tc, a_float_prints_as_printf_g9_did_rounding_half_to_even_on_its_exact_value);
     tcase_add_test(tc, wbuf_keeps_every_byte_across_buffer_boundaries_and_large_puts);

@@ -10,6 +10,8 @@
 #include <unistd.h>
 
 #include "../sim/import/import.h"
+#include "../sim/import/import_lex.h"
+#include "../sim/import/import_state.h"
 #include "../sim/json/json_stream.h"
 #include "testutil.h"
 
@@ -1708,6 +1710,249 @@ START_TEST(an_import_that_succeeds_writes_a_graph_that_validates)
 }
 END_TEST
 
+/* ---- the one-pass reader (sim/import/import_lex.h) ---- */
+
+/* text in a buffer with the slack the reader reads words from */
+static const ilex *lex_text(ilex *lx, char *buf, size_t size, const char *text)
+{
+    size_t n = strlen(text);
+    ck_assert_uint_lt(n + 1 + ILEX_SLACK, size);
+    memset(buf, 0, size);
+    memcpy(buf, text, n);
+    ilex_text(lx, buf, n);
+    return lx;
+}
+
+START_TEST(the_one_pass_reader_takes_plain_json_and_leaves_the_rest)
+{
+    static const struct {
+        const char *text;
+        int want;    /* ILEX_OK or ILEX_BAD */
+        size_t upto; /* OK: the value's length */
+    } cases[] = {
+        {"\"abc\" ", ILEX_OK, 5},
+        {"\"a\\\"b\"", ILEX_BAD, 0},    /* an escape: the reference reads it */
+        {"\"caf\xc3\xa9\"", ILEX_BAD, 0}, /* not ASCII */
+        {"\"a\tb\"", ILEX_BAD, 0},      /* a control character */
+        {"123,", ILEX_OK, 3},
+        {"-0]", ILEX_OK, 2},
+        {"1.5e3}", ILEX_OK, 5},
+        {"[01]", ILEX_BAD, 0}, /* 0, then a digit where a comma belongs */
+        {"1.", ILEX_BAD, 0},
+        {"-", ILEX_BAD, 0},
+        {"true", ILEX_OK, 4},
+        {"tru", ILEX_BAD, 0},
+        {"nul ", ILEX_BAD, 0},
+        {"[1, 2 ,3]", ILEX_OK, 9},
+        {"[\"wait\", \"x\"]", ILEX_OK, 13},
+        {"{\"a\": 1, \"b\": [true, null]}", ILEX_OK, 27},
+        {"{\"a\": 1, \"a\": 2}", ILEX_BAD, 0}, /* a repeated key: jsonl refuses it */
+        {"[1,]", ILEX_BAD, 0},
+        {"{,}", ILEX_BAD, 0},
+        {"[1 2]", ILEX_BAD, 0},
+        {"{\"a\" 1}", ILEX_BAD, 0},
+        {"[1\0]", ILEX_BAD, 0}, /* a NUL inside the text */
+    };
+    char buf[256];
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        ilex lx;
+        lex_text(&lx, buf, sizeof(buf), cases[i].text);
+        const char *after = NULL;
+        int r = ilex_skip(&lx, buf, &after);
+        ck_assert_msg(r == cases[i].want, "%s: %d", cases[i].text, r);
+        if (r == ILEX_OK)
+            ck_assert_msg((size_t)(after - buf) == cases[i].upto, "%s: %zu", cases[i].text,
+                          (size_t)(after - buf));
+        /* the quick skip takes the same values */
+        r = ilex_skip_quick(&lx, buf, &after);
+        ck_assert_msg(r == cases[i].want, "quick %s: %d", cases[i].text, r);
+    }
+    /* at most 48 members, no deeper than 64 */
+    char big[4096] = "{";
+    for (int k = 0; k < 49; k++)
+        snprintf(big + strlen(big), sizeof(big) - strlen(big), "%s\"k%d\": %d", k ? ", " : "", k, k);
+    strcat(big, "}");
+    char text[4096 + 128];
+    ilex lx;
+    const char *after;
+    lex_text(&lx, text, sizeof(text), big);
+    ck_assert_int_eq(ilex_skip(&lx, text, &after), ILEX_BAD);
+    *strrchr(big, ',') = '}';
+    *(strrchr(big, '}') + 1) = '\0';
+    lex_text(&lx, text, sizeof(text), big);
+    ck_assert_int_eq(ilex_skip(&lx, text, &after), ILEX_OK);
+    char deep[256] = "";
+    for (int d = 0; d < 64; d++)
+        strcat(deep, "[");
+    for (int d = 0; d < 64; d++)
+        strcat(deep, "]");
+    lex_text(&lx, text, sizeof(text), deep);
+    ck_assert_int_eq(ilex_skip(&lx, text, &after), ILEX_OK);
+    memmove(deep + 1, deep, strlen(deep) + 1);
+    deep[0] = '[';
+    strcat(deep, "]");
+    lex_text(&lx, text, sizeof(text), deep);
+    ck_assert_int_eq(ilex_skip(&lx, text, &after), ILEX_BAD);
+}
+END_TEST
+
+START_TEST(the_one_pass_reader_reads_integers_a_double_holds_exactly)
+{
+    static const struct {
+        const char *text;
+        bool is_int;
+        int64_t v;
+    } cases[] = {
+        {"0,", true, 0},
+        {"15]", true, 15},
+        {"-1 ", true, -1},
+        {"-0,", false, 0}, /* the tree's -0.0 */
+        {"123456789012345,", true, 123456789012345},
+        {"1234567890123456,", false, 0}, /* past 15 digits: the tree's double decides */
+        {"1.5,", false, 0},
+        {"1e3,", false, 0},
+    };
+    char buf[128];
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        ilex lx;
+        lex_text(&lx, buf, sizeof(buf), cases[i].text);
+        const char *after;
+        bool is_int = !cases[i].is_int;
+        int64_t v = -42;
+        ck_assert_int_eq(ilex_number(&lx, buf, &after, &is_int, &v), ILEX_OK);
+        ck_assert_msg(is_int == cases[i].is_int, "%s", cases[i].text);
+        if (is_int)
+            ck_assert_int_eq(v, cases[i].v);
+        ck_assert_int_eq(after - buf, strcspn(cases[i].text, ",] "));
+    }
+    uint64_t x;
+    ck_assert(ilex_digits8("12345678", &x));
+    ck_assert_uint_eq(x, 12345678);
+    ck_assert(ilex_digits8("00000901", &x));
+    ck_assert_uint_eq(x, 901);
+    ck_assert(!ilex_digits8("1234567a", &x));
+    ck_assert(!ilex_digits8("/2345678", &x));
+    ck_assert(!ilex_digits8("1234567:", &x));
+}
+END_TEST
+
+START_TEST(the_one_pass_reader_reads_a_file_through_its_window)
+{
+    /* a window of 16 bytes: values cut by its end are read again whole; one larger than it grows it */
+    const char *dir = tu_tmpdir();
+    char *path = tu_write(dir, "list.json", "[123456789012, \"abcdefghijklmnopq\", {\"k\": [1, 2, 3]}, 7]");
+    jstream_window = 16;
+    ilex lx;
+    ck_assert_int_eq(ilex_open(&lx, path), 0);
+    ck_assert(ilex_eat(&lx, '['));
+    bool first = true;
+    int n = 0;
+    while (ilex_next(&lx, &first) == 1) {
+        ck_assert(ilex_skip_stream(&lx));
+        n++;
+    }
+    ck_assert_int_eq(n, 4);
+    ck_assert_int_eq(ilex_peek(&lx), 0);
+    ck_assert(!lx.bad);
+    ck_assert_uint_eq(lx.peak, 32); /* the 19-byte string */
+    ilex_close(&lx);
+    jstream_window = JSTREAM_WINDOW;
+    free(path);
+}
+END_TEST
+
+START_TEST(the_one_pass_reader_tells_known_keys_in_any_order_and_refuses_repeats)
+{
+    static const char *const KEYS[] = {"pred", "succ", "consumer_start_offset"};
+    ilex_keys ks;
+    ilex_keys_init(&ks, KEYS, 3);
+    ck_assert_int_eq(ilex_key(&ks, "succ", 4), 1);
+    ck_assert_int_eq(ilex_key(&ks, "suc", 3), -1);
+    /* the same object twice (the second time the keys are guessed from the first), then the keys swapped,
+     * an unknown key, and a repeat */
+    static const struct {
+        const char *text;
+        int keys[4];
+        bool ok;
+    } objs[] = {
+        {"{\"pred\": 1, \"succ\": 2, \"consumer_start_offset\": 3}", {0, 1, 2, -2}, true},
+        {"{\"pred\":1,\"succ\":2,\"consumer_start_offset\":3}", {0, 1, 2, -2}, true},
+        {"{\"consumer_start_offset\": 3, \"x\": 0, \"pred\": 1}", {2, -1, 0, -2}, true},
+        {"{\"pred\": 1, \"x\": 0, \"x\": 1}", {0, -1, -2, -2}, false},
+        {"{\"succ\": 1, \"succ\": 1}", {1, -2, -2, -2}, false},
+        {"{\"consumer_start_offse\": 1}", {-1, -2, -2, -2}, true},
+    };
+    char buf[256];
+    for (size_t i = 0; i < sizeof(objs) / sizeof(objs[0]); i++) {
+        ilex lx;
+        lex_text(&lx, buf, sizeof(buf), objs[i].text);
+        ilex_seen seen;
+        ilex_seen_init(&seen);
+        const char *p = buf + 1, *after;
+        int k = 0, key, r, m;
+        bool ok = true;
+        for (;;) {
+            if (!ilex_member_key(&lx, &ks, &seen, p, &p, &key, &r)) {
+                ok = false;
+                break;
+            }
+            ck_assert_msg(key == objs[i].keys[k], "%s: key %d is %d", objs[i].text, k, key);
+            k++;
+            ck_assert_int_eq(ilex_skip(&lx, p, &p), ILEX_OK);
+            if ((m = ilex_member_next(&lx, &p, &after, &r)) <= 0)
+                break;
+        }
+        ck_assert_msg(ok == objs[i].ok, "%s", objs[i].text);
+        ck_assert_int_eq(k < 4 ? objs[i].keys[k] : -2, ok ? -2 : objs[i].keys[k]);
+    }
+}
+END_TEST
+
+typedef struct tied {
+    int key;
+    char id;
+} tied;
+
+static int cmp_tied(const void *a, const void *b)
+{
+    const tied *x = a, *y = b;
+    return x->key < y->key ? -1 : x->key > y->key;
+}
+
+#define TIED_AFTER(a, b) ((a)->key > (b)->key)
+IMP_STABLE_SORT(sort_tied, tied, TIED_AFTER)
+
+START_TEST(the_import_sorts_order_ties_as_qsort_did)
+{
+    /* glibc's qsort is a merge sort that keeps the order of equal records: the graph depends on it */
+    tied v[] = {{2, 'a'}, {1, 'b'}, {2, 'c'}, {1, 'd'}, {0, 'e'}, {2, 'f'}, {1, 'g'}};
+    sort_tied(v, sizeof(v) / sizeof(v[0]), cmp_tied);
+    char got[8] = "";
+    for (size_t i = 0; i < 7; i++)
+        got[i] = v[i].id;
+    ck_assert_str_eq(got, "ebdgacf");
+    /* long enough for merges, runs in order and short runs: each key's records keep their order, as a plain
+     * insertion sort (stable by its construction) leaves them */
+    enum { N = 1000 };
+    tied *w = malloc(N * sizeof(*w)), *ref = malloc(N * sizeof(*ref));
+    ck_assert(w && ref);
+    for (int i = 0; i < N; i++)
+        w[i] = (tied){i < 300 ? i / 30 : (i * 7919) % 13, (char)(i % 127)};
+    memcpy(ref, w, N * sizeof(*w));
+    for (int i = 1; i < N; i++)
+        for (int j = i; j > 0 && ref[j - 1].key > ref[j].key; j--) {
+            tied x = ref[j];
+            ref[j] = ref[j - 1];
+            ref[j - 1] = x;
+        }
+    sort_tied(w, N, cmp_tied);
+    for (int i = 0; i < N; i++)
+        ck_assert_msg(w[i].key == ref[i].key && w[i].id == ref[i].id, "record %d", i);
+    free(w);
+    free(ref);
+}
+END_TEST
+
 Suite *suite_import(void)
 {
     Suite *s = suite_create("import");
@@ -1739,6 +1984,13 @@ Suite *suite_import(void)
     tcase_add_test(conf, import_notes_what_it_inferred_and_caps_them);
     tcase_add_test(conf, a_wrapping_heap_ring_round_trips);
     suite_add_tcase(s, conf);
+    TCase *lex = tcase_create("one-pass reader");
+    tcase_add_test(lex, the_one_pass_reader_takes_plain_json_and_leaves_the_rest);
+    tcase_add_test(lex, the_one_pass_reader_reads_integers_a_double_holds_exactly);
+    tcase_add_test(lex, the_one_pass_reader_reads_a_file_through_its_window);
+    tcase_add_test(lex, the_one_pass_reader_tells_known_keys_in_any_order_and_refuses_repeats);
+    tcase_add_test(lex, the_import_sorts_order_ties_as_qsort_did);
+    suite_add_tcase(s, lex);
     TCase *costs = tcase_create("kernel costs");
     tcase_set_timeout(costs, 60);
     tcase_add_test(costs, a_simulator_capture_gets_the_models_costs_by_default);

@@ -373,4 +373,19 @@ void wbuf_reader_close(wbuf_reader *r)
 {
     free(r->buf);
     memset(r, 0, sizeof(*r));
+void wbuf_fixed0(wbuf *w, double x)
+{
+    if (x >= 0 && !signbit(x) && x < 9223372036854775808.0) {
+        /* exact: whole and x are within a factor of two, or whole is 0 */
+        double whole = floor(x), frac = x - whole;
+        uint64_t v = (uint64_t)whole;
+        if (frac > 0.5 || (frac == 0.5 && (v & 1)))
+            v++;
+        wbuf_u64(w, v);
+        return;
+    }
+    char t[400]; /* -DBL_MAX has 309 digits */
+    int n = snprintf(t, sizeof(t), "%.0f", x);
+    if (n > 0)
+        wbuf_put(w, t, (size_t)n < sizeof(t) ? (size_t)n : sizeof(t) - 1);
 }

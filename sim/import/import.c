@@ -32,17 +32,15 @@
 static void free_importer(importer *im)
 {
     for (size_t i = 0; i < im->ntasks; i++) {
-        free(im->tasks[i].args);
-        free(im->tasks[i].edges);
-        free(im->tasks[i].outs);
-        free(im->tasks[i].anchored);
+        if (!im->arg_pool)
+            free(im->tasks[i].args);
+        if (!im->edge_pool)
+            free(im->tasks[i].edges);
     }
-    for (size_t i = 0; i < im->ntensors; i++) {
-        free(im->tensors[i].creators);
-        free(im->tensors[i].readers);
-        free(im->tensors[i].made);
-    }
+    imp_free_blocks(im); /* outputs, anchors, creators, readers, creations */
     free(im->tid_hash);
+    free(im->arg_pool);
+    free(im->edge_pool);
     pipe_set_free(&im->models);
     if (im->kernels)
         for (int f = 0; f < GRAPH_MAX_FUNC_ID; f++)

@@ -22,6 +22,7 @@
 #define KCOST_OUTLIER_RATIO                                                                                  \
     100 /* a task priced this many times its kernel's other tasks' median is said ... */
 #define KCOST_OUTLIER_FLOOR_NS 10000 /* ... when it takes this long: a shorter one holds no run back */
+#define PIPE_TEXT_MAX 4096           /* a pipe form's text: under a thousand bytes */
 
 static bool single_kernel(const imp_task *t)
 {
@@ -123,6 +124,9 @@ static int by_key(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+#define KEY_AFTER(a, b) ((a)->key > (b)->key)
+IMP_STABLE_SORT(sort_keyed, keyed, KEY_AFTER)
+
 /* Per task, how many tasks have its args to the letter and write an existing
  * output (INOUT or OUTPUT_EXISTING): the runtime repeats a task only with
  * other scalars (split-K chunks accumulating into one output), which a
@@ -147,7 +151,7 @@ static int *task_repeats(const importer *im)
         if (!t->alloc && writes)
             v[n++] = (keyed){task_key(t), i};
     }
-    qsort(v, n, sizeof(*v), by_key);
+    sort_keyed(v, n, by_key);
     for (size_t i = 0, j; i < n; i = j) {
         for (j = i + 1; j < n && v[j].key == v[i].key; j++)
             ;
@@ -158,6 +162,85 @@ static int *task_repeats(const importer *im)
     return rep;
 }
 
+/* kcost_derive's answers by their inputs: a kernel's tasks mostly have the same args, and deriving was most
+ * of an import's pricing. */
+#define MEMO_SLOTS 8192 /* at most half of them used: past that, a task's cost is derived each time */
+
+typedef struct memo_entry {
+    uint64_t hash;
+    bool used, aic;
+    int nargs, block_num, repeat;
+    size_t args;         /* its args: pool[args .. args + nargs) */
+    kcost_status st;     /* what kcost_derive gave */
+    pipe_kernel pk;      /* ... (copied whole: profiles are compared and hashed as bytes) */
+    uint32_t model;      /* pipe_set_put's index of pk, 0 until a single-kernel task asked */
+} memo_entry;
+
+typedef struct derive_memo {
+    memo_entry *slot; /* MEMO_SLOTS */
+    size_t n;
+    kcost_arg *pool;
+    size_t npool, poolcap;
+} derive_memo;
+
+static uint64_t memo_hash(bool aic, const kcost_arg *args, int n, int block_num, int repeat)
+{
+    uint64_t h = ((uint64_t)aic << 48) ^ ((uint64_t)(unsigned)n << 32) ^ (uint64_t)(unsigned)block_num ^
+                 ((uint64_t)(unsigned)repeat << 16);
+    const unsigned char *b = (const unsigned char *)args;
+    for (size_t i = 0; i + 8 <= sizeof(*args) * (size_t)n; i += 8) {
+        uint64_t w;
+        memcpy(&w, b + i, 8);
+        h = (h ^ w) * 0x9E3779B97F4A7C15ull;
+        h ^= h >> 29;
+    }
+    return h;
+}
+
+/* The entry of these inputs: found (true), or the free slot to fill (false; NULL when the memo is full or
+ * its args cannot be kept). */
+static bool memo_find(derive_memo *m, bool aic, const kcost_arg *args, int n, int block_num, int repeat,
+                      memo_entry **out)
+{
+    uint64_t h = memo_hash(aic, args, n, block_num, repeat);
+    size_t i = (size_t)h & (MEMO_SLOTS - 1);
+    for (; m->slot[i].used; i = (i + 1) & (MEMO_SLOTS - 1)) {
+        memo_entry *e = &m->slot[i];
+        if (e->hash == h && e->aic == aic && e->nargs == n && e->block_num == block_num &&
+            e->repeat == repeat && memcmp(m->pool + e->args, args, sizeof(*args) * (size_t)n) == 0) {
+            *out = e;
+            return true;
+        }
+    }
+    *out = NULL;
+    if (m->n >= MEMO_SLOTS / 2)
+        return false;
+    if (m->npool + (size_t)n > m->poolcap) {
+        size_t cap = m->poolcap ? 2 * m->poolcap : 1024;
+        while (cap < m->npool + (size_t)n)
+            cap *= 2;
+        kcost_arg *np = realloc(m->pool, cap * sizeof(*np));
+        if (!np)
+            return false;
+        m->pool = np;
+        m->poolcap = cap;
+    }
+    memo_entry *e = &m->slot[i];
+    e->used = true;
+    e->hash = h;
+    e->aic = aic;
+    e->nargs = n;
+    e->block_num = block_num;
+    e->repeat = repeat;
+    e->args = m->npool;
+    e->model = 0;
+    memcpy(m->pool + m->npool, args, sizeof(*args) * (size_t)n);
+    m->npool += (size_t)n;
+    m->n++;
+    *out = e;
+    return false;
+}
+
 /* Every kernel's cost from the model: the profile most of its tasks' args
  * give (ties: the first seen); a single-kernel task whose own profile
  * differs keeps it as its own cost. */
@@ -165,34 +248,52 @@ static int derive_all(importer *im)
 {
     profile_count *prof = malloc(MAX_PROFILES * sizeof(*prof));
     int *rep = task_repeats(im);
-    if (!prof || !rep) {
+    derive_memo memo = {.slot = calloc(MEMO_SLOTS, sizeof(memo_entry))};
+    if (!prof || !rep || !memo.slot) {
         free(prof);
         free(rep);
+        free(memo.slot);
         return imp_oom(im);
     }
+    int rc = 0;
     kcost_arg args[GRAPH_MAX_TENSOR_ARGS];
     char note[KCOST_NOTE_MAX];
-    for (int f = 0; f < GRAPH_MAX_FUNC_ID; f++) {
+    for (int f = 0; f < GRAPH_MAX_FUNC_ID && rc == 0; f++) {
         imp_kernel *kn = &im->kernels[f];
         if (!kn->used)
             continue;
         int nprof = 0, unknown_first = -1;
         char unknown_note[KCOST_NOTE_MAX] = "";
-        for (size_t i = 0; i < im->nknown; i++) {
+        for (size_t i = 0; i < im->nknown && rc == 0; i++) {
             imp_task *t = &im->tasks[i];
             for (int s = 0; s < 3; s++) {
                 if (t->k[s] != f)
                     continue;
                 int n = model_args(im, t, args);
                 pipe_kernel pk;
-                kcost_status st =
-                    kcost_derive(s == 0, args, n, t->block_num, rep[i], &pk, note, sizeof(note));
+                kcost_status st;
+                memo_entry *me;
+                if (memo_find(&memo, s == 0, args, n, t->block_num, rep[i], &me)) {
+                    st = me->st;
+                    memcpy(&pk, &me->pk, sizeof(pk));
+                    if (st == KCOST_UNKNOWN && unknown_first < 0) /* its note */
+                        kcost_derive(s == 0, args, n, t->block_num, rep[i], &pk, note, sizeof(note));
+                } else {
+                    st = kcost_derive(s == 0, args, n, t->block_num, rep[i], &pk, note, sizeof(note));
+                    if (me) {
+                        me->st = st;
+                        memcpy(&me->pk, &pk, sizeof(pk));
+                    }
+                }
                 if (single_kernel(t)) {
                     t->model_status = st;
-                    if (!(t->model = pipe_set_put(&im->models, &pk))) {
-                        free(prof);
-                        free(rep);
-                        return imp_oom(im);
+                    if (me && me->model) {
+                        t->model = me->model;
+                    } else if (!(t->model = pipe_set_put(&im->models, &pk))) {
+                        rc = imp_oom(im);
+                        break;
+                    } else if (me) {
+                        me->model = t->model;
                     }
                 }
                 if (st == KCOST_UNKNOWN) {
@@ -205,6 +306,8 @@ static int derive_all(importer *im)
                 count_profile(prof, &nprof, &pk, st, i);
             }
         }
+        if (rc != 0)
+            break;
         int best = -1;
         for (int p = 0; p < nprof; p++)
             if (best < 0 || prof[p].n > prof[best].n)
@@ -234,6 +337,10 @@ static int derive_all(importer *im)
     }
     free(prof);
     free(rep);
+    free(memo.slot);
+    free(memo.pool);
+    if (rc != 0)
+        return rc;
     for (size_t i = 0; i < im->nknown; i++) {
         imp_task *t = &im->tasks[i];
         if (!single_kernel(t) || t->model_status == KCOST_UNKNOWN)
@@ -414,8 +521,6 @@ static int read_table(importer *im, const char *path)
     return rc;
 }
 
-static void put_pipe(const pipe_kernel *k, FILE *f);
-
 /* A kernel's time from the model on a2a3 (ns), for checking swimlane times. */
 static double model_ns(const pipe_kernel *k)
 {
@@ -440,27 +545,19 @@ static const char *kname(const importer *im, int f, char *buf, size_t len)
     return buf;
 }
 
+static size_t pipe_text(const pipe_kernel *k, char *buf, size_t n);
+
 /* Checks k as the graph loader will (graph_check_cost): the import never
  * writes a cost the run refuses. Returns 0, or -1 naming who in im->err. */
 static int check_pipe(importer *im, const pipe_kernel *k, const char *who)
 {
-    char *text = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
-    if (!f)
-        return imp_oom(im);
-    put_pipe(k, f);
-    if (fclose(f) != 0 || !text) {
-        free(text);
-        return imp_oom(im);
-    }
+    char text[PIPE_TEXT_MAX];
+    size_t len = pipe_text(k, text, sizeof(text));
     /* read back as a graph's reader reads it: by jsonl's rules */
     jsonl_error je;
     cJSON *v = jsonl_parse(text, len, &je);
-    if (!v && je.what == JSONL_OOM) {
-        free(text);
+    if (!v && je.what == JSONL_OOM)
         return imp_oom(im);
-    }
     char err[512];
     if (!v)
         jsonl_message(err, sizeof(err), "the printed cost", text, &je, 0);
@@ -469,7 +566,6 @@ static int check_pipe(importer *im, const pipe_kernel *k, const char *who)
         snprintf(im->err, im->errlen, "the model's cost of %s is one a graph may not hold (%s): %s", who, err,
                  text);
     cJSON_Delete(v);
-    free(text);
     return rc;
 }
 
@@ -653,15 +749,24 @@ int import_cost_resolve(importer *im, const import_opts *opt)
         if (check_pipe(im, &im->kernels[f].model, who) != 0)
             return -1;
     }
+    /* each distinct profile once: whether the run loads it is a matter of the profile alone */
+    unsigned char *loads = calloc(im->models.n ? im->models.n : 1, 1);
+    if (!loads)
+        return imp_oom(im);
     for (size_t i = 0; i < im->nknown; i++) {
         const imp_task *t = &im->tasks[i];
         int f = t->k[0] >= 0 ? t->k[0] : t->k[1] >= 0 ? t->k[1] : t->k[2];
+        if (t->alloc || !single_kernel(t) || !t->own_cost || !model_priced(im, f) || loads[t->model])
+            continue;
         char who[64];
         snprintf(who, sizeof(who), "task %" PRIu64, t->id);
-        if (!t->alloc && single_kernel(t) && t->own_cost && model_priced(im, f) &&
-            check_pipe(im, imp_task_model(im, t), who) != 0)
+        if (check_pipe(im, imp_task_model(im, t), who) != 0) {
+            free(loads);
             return -1;
+        }
+        loads[t->model] = 1;
     }
+    free(loads);
     if (warn_outliers(im) != 0)
         return -1;
     /* a swimlane time orders of magnitude from the model's estimate is said, never used silently */
@@ -680,63 +785,112 @@ int import_cost_resolve(importer *im, const import_opts *opt)
     return 0;
 }
 
-/* A measured profile as the graph file writes it. */
-static void put_measured(const pipe_kernel *k, FILE *f)
+/* printf's "%.6g" of x: the few rates and clocks of a pipe form. */
+static void put_g6(wbuf *w, double x)
 {
-    fprintf(f, "{\"perf_sim\": {\"ghz\": %.6g, \"cycles\": %" PRIu64 ", \"busy\": {",
-            (double)k->measured_hz / 1e9, k->measured_cycles);
+    char t[32];
+    int n = snprintf(t, sizeof(t), "%.6g", x);
+    if (n > 0)
+        wbuf_put(w, t, (size_t)n < sizeof(t) ? (size_t)n : sizeof(t) - 1);
+}
+
+/* A measured profile as the graph file writes it. */
+static void put_measured(const pipe_kernel *k, wbuf *w)
+{
+    wbuf_lit(w, "{\"perf_sim\": {\"ghz\": ");
+    put_g6(w, (double)k->measured_hz / 1e9);
+    wbuf_lit(w, ", \"cycles\": ");
+    wbuf_u64(w, k->measured_cycles);
+    wbuf_lit(w, ", \"busy\": {");
     int n = 0;
     for (int p = 0; p < PIPE_COUNT; p++)
-        if (pipe_on_core((pipe_id)p, k->aic))
-            fprintf(f, "%s\"%s\": %" PRIu64, n++ ? ", " : "", pipe_name((pipe_id)p), k->work.cycles[p]);
-    fputs("}, \"gm_bytes\": {", f);
+        if (pipe_on_core((pipe_id)p, k->aic)) {
+            wbuf_str(w, n++ ? ", \"" : "\"");
+            wbuf_str(w, pipe_name((pipe_id)p));
+            wbuf_lit(w, "\": ");
+            wbuf_u64(w, k->work.cycles[p]);
+        }
+    wbuf_lit(w, "}, \"gm_bytes\": {");
     n = 0;
     for (int p = 0; p < PIPE_COUNT; p++)
-        if (pipe_on_core((pipe_id)p, k->aic) && pipe_is_gm((pipe_id)p))
-            fprintf(f, "%s\"%s\": %" PRIu64, n++ ? ", " : "", pipe_name((pipe_id)p), k->work.bytes[p]);
-    fputs("}}}", f);
+        if (pipe_on_core((pipe_id)p, k->aic) && pipe_is_gm((pipe_id)p)) {
+            wbuf_str(w, n++ ? ", \"" : "\"");
+            wbuf_str(w, pipe_name((pipe_id)p));
+            wbuf_lit(w, "\": ");
+            wbuf_u64(w, k->work.bytes[p]);
+        }
+    wbuf_lit(w, "}}}");
 }
 
 /* A pipe form as the graph file writes it. */
-static void put_pipe(const pipe_kernel *k, FILE *f)
+static void put_pipe(const pipe_kernel *k, wbuf *w)
 {
     if (k->measured) {
-        put_measured(k, f);
+        put_measured(k, w);
         return;
     }
-    fprintf(f, "{\"tiles\": %" PRIu32 ", \"buffers\": %" PRIu32, k->tiles, k->buffers);
-    const pipe_work *w = &k->work;
-    if (k->scalar_given)
-        fprintf(f, ", \"scalar\": %" PRIu64, w->cycles[PIPE_SCALAR]);
+    wbuf_lit(w, "{\"tiles\": ");
+    wbuf_u64(w, k->tiles);
+    wbuf_lit(w, ", \"buffers\": ");
+    wbuf_u64(w, k->buffers);
+    const pipe_work *pw = &k->work;
+    if (k->scalar_given) {
+        wbuf_lit(w, ", \"scalar\": ");
+        wbuf_u64(w, pw->cycles[PIPE_SCALAR]);
+    }
     static const pipe_id order[] = {PIPE_MTE2, PIPE_MTE1, PIPE_CUBE, PIPE_VECTOR, PIPE_MTE3, PIPE_FIXPIPE};
     for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
         pipe_id p = order[i];
-        if (p == PIPE_VECTOR && w->cycles[p] && !w->vec_elems)
-            fprintf(f, ", \"vector\": {\"cycles\": %" PRIu64 "}", w->cycles[p]);
-        else if (p == PIPE_CUBE && w->mnk[0])
-            fprintf(f,
-                    ", \"cube\": {\"m\": %" PRIu64 ", \"n\": %" PRIu64 ", \"k\": %" PRIu64
-                    ", \"dtype\": \"%s\"}",
-                    w->mnk[0], w->mnk[1], w->mnk[2],
-                    w->cube_elem_bytes == 1   ? "INT8"
-                    : w->cube_elem_bytes == 4 ? "FLOAT32"
-                                              : "FLOAT16");
-        else if (p == PIPE_VECTOR && w->vec_elems)
-            fprintf(f, ", \"vector\": {\"elems\": %" PRIu64 ", \"dtype\": \"%s\"}", w->vec_elems,
-                    w->vec_elem_bytes == 1   ? "INT8"
-                    : w->vec_elem_bytes == 2 ? "FLOAT16"
-                    : w->vec_elem_bytes == 4 ? "FLOAT32"
-                                             : "INT64");
-        else if (p != PIPE_CUBE && p != PIPE_VECTOR && w->bytes[p]) {
-            fprintf(f, ", \"%s\": {\"bytes\": %" PRIu64, pipe_name(p), w->bytes[p]);
-            if (p == PIPE_MTE2 && w->mte2_reread)
-                fprintf(f, ", \"reread\": %" PRIu64, w->mte2_reread);
-            if (w->gib_per_s[p] > 0)
-                fprintf(f, ", \"gib_per_s\": %.6g", w->gib_per_s[p]);
-            fputc('}', f);
+        if (p == PIPE_VECTOR && pw->cycles[p] && !pw->vec_elems) {
+            wbuf_lit(w, ", \"vector\": {\"cycles\": ");
+            wbuf_u64(w, pw->cycles[p]);
+            wbuf_char(w, '}');
+        } else if (p == PIPE_CUBE && pw->mnk[0]) {
+            wbuf_lit(w, ", \"cube\": {\"m\": ");
+            wbuf_u64(w, pw->mnk[0]);
+            wbuf_lit(w, ", \"n\": ");
+            wbuf_u64(w, pw->mnk[1]);
+            wbuf_lit(w, ", \"k\": ");
+            wbuf_u64(w, pw->mnk[2]);
+            wbuf_lit(w, ", \"dtype\": \"");
+            wbuf_str(w, pw->cube_elem_bytes == 1 ? "INT8" : pw->cube_elem_bytes == 4 ? "FLOAT32" : "FLOAT16");
+            wbuf_lit(w, "\"}");
+        } else if (p == PIPE_VECTOR && pw->vec_elems) {
+            wbuf_lit(w, ", \"vector\": {\"elems\": ");
+            wbuf_u64(w, pw->vec_elems);
+            wbuf_lit(w, ", \"dtype\": \"");
+            wbuf_str(w, pw->vec_elem_bytes == 1   ? "INT8"
+                        : pw->vec_elem_bytes == 2 ? "FLOAT16"
+                        : pw->vec_elem_bytes == 4 ? "FLOAT32"
+                                                  : "INT64");
+            wbuf_lit(w, "\"}");
+        } else if (p != PIPE_CUBE && p != PIPE_VECTOR && pw->bytes[p]) {
+            wbuf_lit(w, ", \"");
+            wbuf_str(w, pipe_name(p));
+            wbuf_lit(w, "\": {\"bytes\": ");
+            wbuf_u64(w, pw->bytes[p]);
+            if (p == PIPE_MTE2 && pw->mte2_reread) {
+                wbuf_lit(w, ", \"reread\": ");
+                wbuf_u64(w, pw->mte2_reread);
+            }
+            if (pw->gib_per_s[p] > 0) {
+                wbuf_lit(w, ", \"gib_per_s\": ");
+                put_g6(w, pw->gib_per_s[p]);
+            }
+            wbuf_char(w, '}');
         }
     }
-    fputc('}', f);
+    wbuf_char(w, '}');
+}
+
+/* k's text as the graph file writes it into buf (n bytes, PIPE_TEXT_MAX: more than any takes), NUL-ended;
+ * returns its length. */
+static size_t pipe_text(const pipe_kernel *k, char *buf, size_t n)
+{
+    wbuf w = {.buf = buf, .p = buf, .end = buf + n - 1, .fd = -1}; /* never flushed: it has room */
+    put_pipe(k, &w);
+    *w.p = '\0';
+    return (size_t)(w.p - buf);
 }
 
 void import_cost_put_kernel(const importer *im, int func, FILE *f)
@@ -750,13 +904,15 @@ void import_cost_put_kernel(const importer *im, int func, FILE *f)
         fprintf(f, "{\"ns\": %.0f}, \"note\": \"the median of its executions in the capture's swimlane\"",
                 im->func_ns[func]);
     } else {
-        put_pipe(&kn->model, f);
+        char text[PIPE_TEXT_MAX];
+        pipe_text(&kn->model, text, sizeof(text));
+        fputs(text, f);
         fputs(", \"note\": ", f);
         imp_put_str(f, kn->note);
     }
 }
 
-void import_cost_put_task(const importer *im, const imp_task *t, FILE *f)
+void import_cost_put_task(const importer *im, const imp_task *t, wbuf *w, char **texts, size_t ntexts)
 {
     if (t->alloc || !single_kernel(t))
         return; /* MIX tasks run their kernels' costs */
@@ -765,10 +921,22 @@ void import_cost_put_task(const importer *im, const imp_task *t, FILE *f)
     if (kn->table)
         return;
     if (im->costs == IMPORT_COSTS_SWIMLANE && im->func_ns[func] >= 0) {
-        if (t->ns >= 0)
-            fprintf(f, ", \"cost\": {\"ns\": %.0f}", t->ns);
+        if (t->ns >= 0) {
+            wbuf_lit(w, ", \"cost\": {\"ns\": ");
+            wbuf_fixed0(w, t->ns);
+            wbuf_char(w, '}');
+        }
     } else if (t->own_cost) {
-        fputs(", \"cost\": ", f);
-        put_pipe(imp_task_model(im, t), f);
+        wbuf_lit(w, ", \"cost\": ");
+        const char *kept = texts && t->model < ntexts ? texts[t->model] : NULL;
+        if (kept) {
+            wbuf_str(w, kept);
+            return;
+        }
+        char text[PIPE_TEXT_MAX];
+        size_t n = pipe_text(imp_task_model(im, t), text, sizeof(text));
+        wbuf_put(w, text, n);
+        if (texts && t->model < ntexts)
+            texts[t->model] = strdup(text); /* NULL: written again next time */
     }
 }

@@ -11,6 +11,7 @@
 
 #include "../../model/base/dtype.h"
 #include "../../model/base/outfile.h"
+#include "../../model/base/write_buffer.h"
 #include "../../model/base/vec.h"
 #include "../../model/chip/ring_rule.h"
 #include "import_cost.h"
@@ -251,186 +252,241 @@ int import_graph_assign_modes(importer *im)
 
 /* ---- writing ---- */
 
-static void put_dims(FILE *f, const int64_t *v, int n)
+/* The ops' lines are made in a buffer handed to the stream a piece at a time: a fputs or printf per field
+ * was a sixth of an import. The buffer has no descriptor: room is made before each part of a line (the
+ * largest, an arg, is well under PART_ROOM), so it never flushes by itself. */
+#define GRAPH_CHUNK (256 * 1024)
+#define PART_ROOM 4096
+
+typedef struct gout {
+    wbuf w;           /* over a buffer of ours, fd -1 */
+    FILE *f;
+    char **pipe_text; /* per pipe form of importer.models: its text, once written (NULL: none kept) */
+} gout;
+
+/* Hands what is buffered to the stream. */
+static void gout_drain(gout *g)
 {
-    fputc('[', f);
-    for (int i = 0; i < n; i++) {
-        if (i)
-            fputs(", ", f);
-        outfile_put_i64(f, v[i]);
-    }
-    fputc(']', f);
+    if (g->w.p > g->w.buf)
+        fwrite(g->w.buf, 1, (size_t)(g->w.p - g->w.buf), g->f);
+    g->w.p = g->w.buf;
 }
 
-/* x in decimal at out, NUL-terminated; returns the end (the NUL). The names are written for every arg of
- * every task: snprintf was a twentieth of an import. */
-static char *put_dec(char *out, uint64_t x)
+/* Room for a part of a line. */
+static void gout_room(gout *g)
 {
-    char d[24];
-    int k = 0;
-    do
-        d[k++] = (char)('0' + x % 10);
-    while ((x /= 10) != 0);
-    while (k > 0)
-        *out++ = d[--k];
-    *out = '\0';
-    return out;
+    if ((size_t)(g->w.end - g->w.p) < PART_ROOM)
+        gout_drain(g);
+}
+
+static void put_dims(wbuf *w, const int64_t *v, int n)
+{
+    wbuf_char(w, '[');
+    for (int i = 0; i < n; i++) {
+        if (i)
+            wbuf_lit(w, ", ");
+        wbuf_i64(w, v[i]);
+    }
+    wbuf_char(w, ']');
 }
 
 /* A buffer's name: e<k> for external tensors, o<task>_<slot> for outputs. */
-static void buf_name(const importer *im, int b, char *out, size_t len)
+static void put_buf_name(wbuf *w, const importer *im, int b)
 {
     const imp_buf *bf = &im->bufs[b];
-    assert(len >= 48); /* "o" + 20 digits + "_" + 20 digits */
-    (void)len;
     if (!bf->created) {
         assert(bf->tensor >= 0);
-        out[0] = 'e';
-        put_dec(out + 1, (uint64_t)bf->tensor);
+        wbuf_char(w, 'e');
+        wbuf_u64(w, (uint64_t)bf->tensor);
         return;
     }
     const imp_task *t = &im->tasks[bf->task];
     size_t slot = 0;
     while (slot < t->nouts && t->outs[slot] != b)
         slot++;
-    out[0] = 'o';
-    char *p = put_dec(out + 1, t->id);
-    *p++ = '_';
-    put_dec(p, slot);
+    wbuf_char(w, 'o');
+    wbuf_u64(w, t->id);
+    wbuf_char(w, '_');
+    wbuf_u64(w, slot);
 }
 
-/* "key": "name" (names are the importer's own: e<k>, o<task>_<slot>, no escapes). */
-static void put_key_name(FILE *f, const char *key, const char *name)
-{
-    fputc('"', f);
-    fputs(key, f);
-    fputs("\": \"", f);
-    fputs(name, f);
-    fputc('"', f);
-}
-
-/* dtype and shape of a created buffer: its tensor record, or bytes. */
-static void put_new_tensor(const importer *im, int b, const char *key, FILE *f)
+/* dtype and shape of a created buffer: its tensor record, or bytes; "key": "name" first (names are the
+ * importer's own: no escapes). */
+static void put_new_tensor(wbuf *w, const importer *im, int b, const char *key)
 {
     const imp_buf *bf = &im->bufs[b];
-    char name[64];
-    buf_name(im, b, name, sizeof(name));
     /* as its readers see it (a reused address may hold another dtype each time); when nobody read it,
      * only its heap size is known */
-    put_key_name(f, key, name);
-    fputs(", \"dtype\": \"", f);
-    fputs(bf->tensor >= 0 ? dtype_name(bf->dtype) : "INT8", f);
-    fputs("\", \"shape\": [", f);
-    outfile_put_u64(f, bf->tensor >= 0 ? (bf->numel ? bf->numel : 1) : bf->bytes);
-    fputc(']', f);
+    wbuf_char(w, '"');
+    wbuf_str(w, key);
+    wbuf_lit(w, "\": \"");
+    put_buf_name(w, im, b);
+    wbuf_lit(w, "\", \"dtype\": \"");
+    wbuf_str(w, bf->tensor >= 0 ? dtype_name(bf->dtype) : "INT8");
+    wbuf_lit(w, "\", \"shape\": [");
+    wbuf_u64(w, bf->tensor >= 0 ? (bf->numel ? bf->numel : 1) : bf->bytes);
+    wbuf_char(w, ']');
 }
 
-static void put_task(const importer *im, const imp_task *t, FILE *f)
+/* s as a JSON string, escaped as imp_put_str escapes it. */
+static void put_str(wbuf *w, const char *s)
 {
-    if (t->alloc) {
-        fputs("{\"op\": \"alloc\", \"id\": \"t", f);
-        outfile_put_u64(f, t->id);
-        fputs("\", \"tensors\": [", f);
-        for (size_t o = 0; o < t->nouts; o++) {
-            fputs(o ? ", {" : "{", f);
-            put_new_tensor(im, t->outs[o], "name", f);
-            fputc('}', f);
+    wbuf_char(w, '"');
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\') {
+            wbuf_char(w, '\\');
+            wbuf_char(w, (char)c);
+        } else if (c < 0x20) {
+            char esc[6] = {'\\', 'u', '0', '0', "0123456789abcdef"[c >> 4], "0123456789abcdef"[c & 15]};
+            wbuf_put(w, esc, 6);
+        } else {
+            wbuf_char(w, (char)c);
         }
-        fputs("]}\n", f);
+    }
+    wbuf_char(w, '"');
+}
+
+static void put_task(gout *g, const importer *im, const imp_task *t)
+{
+    wbuf *w = &g->w;
+    gout_room(g);
+    if (t->alloc) {
+        wbuf_lit(w, "{\"op\": \"alloc\", \"id\": \"t");
+        wbuf_u64(w, t->id);
+        wbuf_lit(w, "\", \"tensors\": [");
+        for (size_t o = 0; o < t->nouts; o++) {
+            gout_room(g);
+            wbuf_str(w, o ? ", {" : "{");
+            put_new_tensor(w, im, t->outs[o], "name");
+            wbuf_char(w, '}');
+        }
+        wbuf_lit(w, "]}\n");
         return;
     }
     bool dummy = t->k[0] < 0 && t->k[1] < 0 && t->k[2] < 0;
-    fputs(dummy ? "{\"op\": \"dummy\", \"id\": \"t" : "{\"op\": \"submit\", \"id\": \"t", f);
-    outfile_put_u64(f, t->id);
-    fputc('"', f);
+    if (dummy)
+        wbuf_lit(w, "{\"op\": \"dummy\", \"id\": \"t");
+    else
+        wbuf_lit(w, "{\"op\": \"submit\", \"id\": \"t");
+    wbuf_u64(w, t->id);
+    wbuf_char(w, '"');
     if (!dummy) {
-        fputs(", \"kernels\": [", f);
+        wbuf_lit(w, ", \"kernels\": [");
         for (int s = 0; s < 3; s++) {
             if (s)
-                fputs(", ", f);
+                wbuf_lit(w, ", ");
             if (t->k[s] >= 0)
-                outfile_put_i64(f, t->k[s]);
+                wbuf_i64(w, t->k[s]);
             else
-                fputs("null", f);
+                wbuf_lit(w, "null");
         }
-        fputc(']', f);
-        if (t->block_num > 1)
-            outfile_printf(f, ", \"block_num\": %d", t->block_num);
+        wbuf_char(w, ']');
+        if (t->block_num > 1) {
+            wbuf_lit(w, ", \"block_num\": ");
+            wbuf_i64(w, t->block_num);
+        }
         if (t->sync && t->block_num > 1)
-            fputs(", \"sync_start\": true", f);
+            wbuf_lit(w, ", \"sync_start\": true");
         if (t->early)
-            fputs(", \"early_resolve\": true", f);
-        import_cost_put_task(im, t, f);
+            wbuf_lit(w, ", \"early_resolve\": true");
+        import_cost_put_task(im, t, w, g->pipe_text, im->models.n);
     }
-    fputs(", \"args\": [", f);
+    wbuf_lit(w, ", \"args\": [");
     size_t slot = 0;
     for (int a = 0; a < t->nargs; a++) {
         const imp_arg *ia = &t->args[a];
-        fputs(a ? ", " : "", f);
+        gout_room(g);
+        if (a)
+            wbuf_lit(w, ", ");
         if (ia->type == A_OUT) {
-            fputs("{\"dir\": \"out\", ", f);
-            put_new_tensor(im, t->outs[slot++], "tensor", f);
-            fputc('}', f);
+            wbuf_lit(w, "{\"dir\": \"out\", ");
+            put_new_tensor(w, im, t->outs[slot++], "tensor");
+            wbuf_char(w, '}');
             continue;
         }
-        char name[64];
-        buf_name(im, ia->buf, name, sizeof(name));
-        fputs("{\"dir\": \"", f);
-        fputs(DIRS[ia->type], f);
-        fputs("\", ", f);
-        put_key_name(f, "tensor", name);
-        fputs(", \"shape\": ", f);
-        put_dims(f, ia->shape, ia->ndim);
-        fputs(", \"strides\": ", f);
-        put_dims(f, ia->strides, ia->ndim);
-        fputs(", \"start_offset\": ", f);
-        outfile_put_u64(f, ia->start);
+        wbuf_lit(w, "{\"dir\": \"");
+        wbuf_str(w, DIRS[ia->type]);
+        wbuf_lit(w, "\", \"tensor\": \"");
+        put_buf_name(w, im, ia->buf);
+        wbuf_lit(w, "\", \"shape\": ");
+        put_dims(w, ia->shape, ia->ndim);
+        wbuf_lit(w, ", \"strides\": ");
+        put_dims(w, ia->strides, ia->ndim);
+        wbuf_lit(w, ", \"start_offset\": ");
+        wbuf_u64(w, ia->start);
         const imp_buf *bf = &im->bufs[ia->buf];
         int base_version = bf->created ? 0 : im->tensors[bf->tensor].version;
-        if (im->tensors[ia->tensor].version != base_version)
-            outfile_printf(f, ", \"version\": %d", im->tensors[ia->tensor].version);
+        if (im->tensors[ia->tensor].version != base_version) {
+            wbuf_lit(w, ", \"version\": ");
+            wbuf_i64(w, im->tensors[ia->tensor].version);
+        }
         if (ia->manual_dep)
-            fputs(", \"manual_dep\": true", f);
-        fputc('}', f);
+            wbuf_lit(w, ", \"manual_dep\": true");
+        wbuf_char(w, '}');
     }
-    fputc(']', f);
+    wbuf_char(w, ']');
     bool first = true;
     for (size_t e = 0; e < t->nedges; e++) {
         const imp_edge *ed = &t->edges[e];
         if (ed->source != 0)
             continue;
-        fputs(first ? ", \"deps\": [" : ", ", f);
+        if ((size_t)(w->end - w->p) < 64)
+            gout_drain(g);
+        if (first)
+            wbuf_lit(w, ", \"deps\": [");
+        else
+            wbuf_lit(w, ", ");
         first = false;
         if (ed->pred != SIZE_MAX) {
-            fputs("\"t", f);
-            outfile_put_u64(f, ed->pred_id);
-            fputc('"', f);
+            wbuf_lit(w, "\"t");
+            wbuf_u64(w, ed->pred_id);
+            wbuf_char(w, '"');
         } else { /* an id no task had: the runtime counts it as retired */
-            outfile_put_u64(f, ed->pred_id);
+            wbuf_u64(w, ed->pred_id);
         }
     }
     if (!first)
-        fputc(']', f);
-    fputs("}\n", f);
+        wbuf_char(w, ']');
+    wbuf_lit(w, "}\n");
 }
 
 void import_graph_put_ops(const importer *im, FILE *f)
 {
+    char spare[2 * PART_ROOM]; /* when the heap has no room for GRAPH_CHUNK */
+    char *buf = malloc(GRAPH_CHUNK);
+    size_t size = buf ? GRAPH_CHUNK : sizeof(spare);
+    gout g = {.w = {.buf = buf ? buf : spare, .fd = -1}, .f = f};
+    g.w.p = g.w.buf;
+    g.w.end = g.w.buf + size;
+    g.pipe_text = calloc(im->models.n ? im->models.n : 1, sizeof(*g.pipe_text));
     for (size_t i = 0; i < im->nops; i++) {
         const imp_op *op = &im->ops[i];
         if (op->kind == OP_TASK) {
-            put_task(im, &im->tasks[op->task], f);
-        } else if (op->kind == OP_END) {
-            fputs("{\"op\": \"scope_end\"}\n", f);
+            put_task(&g, im, &im->tasks[op->task]);
+            continue;
+        }
+        gout_room(&g);
+        if (op->kind == OP_END) {
+            wbuf_lit(&g.w, "{\"op\": \"scope_end\"}\n");
         } else {
-            fputs("{\"op\": \"scope_begin\"", f);
+            wbuf_lit(&g.w, "{\"op\": \"scope_begin\"");
             if (op->site) {
-                fputs(", \"site\": ", f);
-                imp_put_str(f, op->site);
+                wbuf_lit(&g.w, ", \"site\": ");
+                put_str(&g.w, op->site);
             }
-            fputs(op->manual ? ", \"mode\": \"manual\"}\n" : "}\n", f);
+            if (op->manual)
+                wbuf_lit(&g.w, ", \"mode\": \"manual\"}\n");
+            else
+                wbuf_lit(&g.w, "}\n");
         }
     }
+    gout_drain(&g);
+    if (g.pipe_text)
+        for (size_t i = 0; i < im->models.n; i++)
+            free(g.pipe_text[i]);
+    free(g.pipe_text);
+    free(buf);
 }
 
 /* The capture's ring sizes as the program's run_config, or as runtime_env when RunConfig could not have

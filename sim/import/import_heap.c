@@ -46,6 +46,9 @@ static int cmp_addr(const void *a, const void *b)
     return x->x < y->x ? -1 : x->x > y->x;
 }
 
+#define ADDR_AFTER(a, b) ((a)->addr != (b)->addr ? (a)->addr > (b)->addr : (a)->x > (b)->x)
+IMP_STABLE_SORT(sort_addr, addr_ix, ADDR_AFTER)
+
 /* Entries of v[0..n) with lo <= addr < hi. */
 static size_t count_in(const addr_ix *v, size_t n, uint64_t lo, uint64_t hi)
 {
@@ -106,7 +109,7 @@ static void locate_heap(importer *im, uint64_t size[RINGS], uint64_t prefix[RING
         for (size_t x = 0; x < im->ntensors; x++)
             if (first_alloc[r] < im->tensors[x].first_use)
                 elig[r][nelig[r]++] = (addr_ix){im->tensors[x].addr, x};
-        qsort(elig[r], nelig[r], sizeof(*elig[r]), cmp_addr);
+        sort_addr(elig[r], nelig[r], cmp_addr);
     }
     /* the base every anchored tensor allows: lo <= base <= hi */
     uint64_t lo = 0, hi = UINT64_MAX;
@@ -192,8 +195,8 @@ static int add_anchor(importer *im, size_t x, size_t p)
         if (tn->creators[c] == p)
             return 0;
     imp_task *pt = &im->tasks[p];
-    if (vec_grow_from((void **)&tn->creators, &tn->creatorcap, tn->ncreators, sizeof(size_t), 4) != 0 ||
-        vec_grow_from((void **)&pt->anchored, &pt->anchorcap, pt->nanchored, sizeof(int), 4) != 0)
+    if (imp_grow(im, (void **)&tn->creators, &tn->creatorcap, tn->ncreators, sizeof(size_t), 4) != 0 ||
+        imp_grow(im, (void **)&pt->anchored, &pt->anchorcap, pt->nanchored, sizeof(int), 4) != 0)
         return imp_oom(im);
     tn->creators[tn->ncreators++] = p;
     pt->anchored[pt->nanchored++] = (int)x;
@@ -417,12 +420,12 @@ static int add_output(importer *im, size_t p, int tensor, uint64_t bytes, int dt
         im,
         (imp_buf){
             .created = true, .tensor = tensor, .task = p, .bytes = bytes, .dtype = dtype, .numel = numel});
-    if (b < 0 || vec_grow_from((void **)&t->outs, &t->outcap, t->nouts, sizeof(*t->outs), 4) != 0)
+    if (b < 0 || imp_grow(im, (void **)&t->outs, &t->outcap, t->nouts, sizeof(*t->outs), 4) != 0)
         return imp_oom(im);
     t->outs[t->nouts++] = b;
     if (tensor >= 0) {
         imp_tensor *tn = &im->tensors[tensor];
-        if (vec_grow_from((void **)&tn->made, &tn->madecap, tn->nmade, sizeof(*tn->made), 4) != 0)
+        if (imp_grow(im, (void **)&tn->made, &tn->madecap, tn->nmade, sizeof(*tn->made), 4) != 0)
             return imp_oom(im);
         tn->made[tn->nmade++] = b;
     }
@@ -647,6 +650,9 @@ static int cmp_creation_qsort(const void *a, const void *b)
     return cmp_creation(a, b, sort_im);
 }
 
+#define CREATION_AFTER(a, b) (cmp_creation((a), (b), sort_im) > 0)
+IMP_STABLE_SORT(sort_creations, creation, CREATION_AFTER)
+
 /* ---- readers ---- */
 
 /* Points every arg at its buffer: the creation its creator edge names, else
@@ -739,6 +745,9 @@ static int cmp_writer(const void *a, const void *b)
     return x->task < y->task ? -1 : x->task > y->task;
 }
 
+#define WRITER_AFTER(a, b) ((a)->addr != (b)->addr ? (a)->addr > (b)->addr : (a)->task > (b)->task)
+IMP_STABLE_SORT(sort_writers, writer_ref, WRITER_AFTER)
+
 /* deps.json does not say which tensors were made with manual_dep (no
  * TensorMap lookup or insert; e.g. the batched paged attention's `out`). A
  * buffer written and then read in auto scopes with overlapping views, yet
@@ -773,11 +782,11 @@ static int infer_manual_dep(importer *im)
         }
     }
     if (nw > 1) /* wr is NULL when nothing writes */
-        qsort(wr, nw, sizeof(*wr), cmp_writer);
+        sort_writers(wr, nw, cmp_writer);
     /* an edge on one record of an address counts for every record of it */
     for (size_t x = 0; x < im->ntensors; x++)
         byaddr[x] = (addr_ix){im->tensors[x].addr, x};
-    qsort(byaddr, im->ntensors, sizeof(*byaddr), cmp_addr);
+    sort_addr(byaddr, im->ntensors, cmp_addr);
     for (size_t i = 0; i < im->ntensors;) {
         size_t j = i;
         bool any = false;
@@ -844,7 +853,7 @@ int import_heap_buffers(importer *im)
             for (size_t e = 0; e < t->nedges; e++)
                 named |= t->edges[e].source == 1 && t->edges[e].arg == i;
             if (!t->manual && !named) {
-                if (vec_grow_from((void **)&tn->readers, &tn->readercap, tn->nreaders, sizeof(size_t), 4) !=
+                if (imp_grow(im, (void **)&tn->readers, &tn->readercap, tn->nreaders, sizeof(size_t), 4) !=
                     0)
                     return imp_oom(im);
                 tn->readers[tn->nreaders++] = k << 6 | (size_t)i;
@@ -876,7 +885,7 @@ int import_heap_buffers(importer *im)
     size_reused(im, c, nc, first_of);
     sort_im = im;
     if (nc > 1) /* c is NULL without creations */
-        qsort(c, nc, sizeof(*c), cmp_creation_qsort);
+        sort_creations(c, nc, cmp_creation_qsort);
     /* each task's creations, for the walk's wrap test */
     head = malloc((im->ntasks ? im->ntasks : 1) * sizeof(*head));
     next = malloc((nc ? nc : 1) * sizeof(*next));

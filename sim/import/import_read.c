@@ -1,6 +1,8 @@
 /* import_read.c - import_read_: the capture's files read: deps.json, swimlane, scope stats, name map. */
 /* Tasks, args and edges from deps.json, kernel times and sync-start drains from the swimlane, scope samples
- * and ring sizes from scope stats, kernel names from the name map; the large lists read a value at a time
+ * and ring sizes from scope stats, kernel names from the name map. deps.json and the swimlane are read in one
+ * pass that checks as it reads (import_lex.h); a file that pass does not take, or whose content it would
+ * refuse, is read the reference way, whose messages name the fault: its large lists a value at a time
  * (sim/json/json_stream.h) or from a tree, through one list type. */
 #include "import_read.h"
 
@@ -22,6 +24,7 @@
 #include "../../model/base/vec.h"
 #include "../json/json_span.h"
 #include "../json/json_stream.h"
+#include "import_lex.h"
 #include "import_state.h"
 
 /* Is v a JSON number holding an integer in [lo, hi]? (Before any cast of a
@@ -601,9 +604,9 @@ static int read_edges(importer *im, imp_list *edges)
                     seen |= tn->creators[c] == (size_t)p;
                 if (!seen) {
                     imp_task *pt = &im->tasks[p];
-                    if (vec_grow_from((void **)&tn->creators, &tn->creatorcap, tn->ncreators, sizeof(size_t),
+                    if (imp_grow(im, (void **)&tn->creators, &tn->creatorcap, tn->ncreators, sizeof(size_t),
                                       4) != 0 ||
-                        vec_grow_from((void **)&pt->anchored, &pt->anchorcap, pt->nanchored, sizeof(int),
+                        imp_grow(im, (void **)&pt->anchored, &pt->anchorcap, pt->nanchored, sizeof(int),
                                       4) != 0)
                         return imp_oom(im);
                     tn->creators[tn->ncreators++] = (size_t)p;
@@ -702,8 +705,789 @@ static int read_deps_stream(importer *im)
     return rc;
 }
 
+/* ---- deps.json in one pass (import_lex.h) ---- */
+
+/* An edge as deps.json gives it, held until the tasks are indexed. */
+typedef struct raw_edge {
+    uint64_t pred, succ, tid;
+    long p, s;   /* tasks[] indexes of pred and succ, once found */
+    int32_t arg; /* -1: absent or null */
+    int ti;      /* the tensor a creator or tensormap edge names, once found (-1: none) */
+    int8_t source;
+    bool tid_ok;
+} raw_edge;
+
+/* What one pass over deps.json holds until the end of the file: the tasks are the importer's already. */
+typedef struct fast_deps {
+    importer *im;
+    ilex_keys task_keys, arg_keys, tensor_keys, edge_keys;
+    imp_arg *args; /* every task's args in file order (t->pos: its first, until the end) */
+    uint64_t *tids; /* ... and the tensor id each names */
+    size_t nargs, argcap;
+    imp_tensor *tensors;
+    size_t ntensors, tensorcap;
+    raw_edge *edges;
+    size_t nedges, edgecap;
+    const char *dt_text; /* the last dtype read, and its value: most args repeat it */
+    size_t dt_len;
+    char dt_buf[16];
+    int dt;
+} fast_deps;
+
+enum { TK_ID, TK_SCOPE, TK_EARLY, TK_KIDS, TK_BLOCKS, TK_ARGS };
+static const char *const TASK_KEYS[] = {"task_id",    "scope",     "early_dispatch",
+                                        "kernel_ids", "block_num", "args"};
+enum { AK_TYPE, AK_TID, AK_DTYPE, AK_SHAPE, AK_STRIDES, AK_START, AK_IDX };
+static const char *const ARG_KEYS[] = {"type",    "tensor_id",    "dtype", "shape",
+                                       "strides", "start_offset", "idx"};
+enum { TN_TID, TN_ADDR, TN_NUMEL, TN_DTYPE, TN_VERSION };
+static const char *const TENSOR_KEYS[] = {"tensor_id", "buffer_addr", "buffer_numel", "dtype", "version"};
+enum { EK_PRED, EK_SUCC, EK_SRC, EK_ARG, EK_TID };
+/* the keys past EK_TID are passed over: known, so that telling them from repeats costs no hashing */
+static const char *const EDGE_KEYS[] = {
+    "pred",           "succ",           "source",         "arg",
+    "tensor_id",      "flags",          "overlap",        "consumer_dtype",
+    "consumer_shape", "consumer_start_offset", "consumer_strides", "producer_shape",
+    "producer_start_offset", "producer_strides"};
+
+/* get_u64 of the value at p: ILEX_OK with *ok (and *v when true); ILEX_BAD also when only its tree could
+ * tell (a number past 15 digits, a string strtoull might read past a sign or a blank). */
+static inline __attribute__((always_inline)) int val_u64(const ilex *lx, const char *p, const char **after,
+                                                         bool *ok, uint64_t *v)
+{
+    if (*p == '"') {
+        const char *q = p + 1;
+        uint64_t x = 0, y;
+        bool over = false;
+        if (ilex_digits8(q, &x)) { /* ids are long */
+            q += 8;
+            if (ilex_digits8(q, &y)) {
+                x = x * 100000000u + y;
+                q += 8;
+            }
+        }
+        while ((unsigned)(*q - '0') < 10u && q - p <= 19) /* 19 digits cannot overflow */
+            x = x * 10 + (unsigned)(*q++ - '0');
+        while ((unsigned)(*q - '0') < 10u) {
+            over |= __builtin_mul_overflow(x, 10u, &x);
+            over |= __builtin_add_overflow(x, (unsigned)(*q - '0'), &x);
+            q++;
+        }
+        if (*q == '"' && q > p + 1) {
+            *ok = !over; /* strtoull's ERANGE */
+            *v = x;
+            *after = q + 1;
+            return ILEX_OK;
+        }
+        char c0 = p[1];
+        q = ilex_plain(q);
+        if (*q != '"')
+            return ilex_stop(lx, q);
+        if (c0 == ' ' || c0 == '+')
+            return ILEX_BAD;
+        *ok = false; /* empty, signed, or text after the digits */
+        *after = q + 1;
+        return ILEX_OK;
+    }
+    if (*p == '-' || (unsigned)(*p - '0') < 10u) {
+        bool is_int;
+        int64_t x;
+        int r = ilex_number(lx, p, after, &is_int, &x);
+        if (r != ILEX_OK || !is_int)
+            return r == ILEX_OK ? ILEX_BAD : r;
+        *ok = x >= 0;
+        *v = (uint64_t)x;
+        return ILEX_OK;
+    }
+    *ok = false;
+    return ilex_skip(lx, p, after);
+}
+
+/* get_dims of the value at p: ILEX_OK with *ok, and the dims in out[0 .. *n) when true. */
+static inline __attribute__((always_inline)) int val_dims(const ilex *lx, const char *p, const char **after,
+                                                          bool *ok, int64_t *out, int *n)
+{
+    *n = 0;
+    *ok = *p == '[';
+    if (!*ok)
+        return ilex_skip(lx, p, after);
+    p = ilex_ws(p + 1);
+    if (*p == ']') {
+        *after = p + 1;
+        return ILEX_OK;
+    }
+    for (int count = 0;; count++) {
+        int r;
+        int64_t x;
+        if (count < GRAPH_MAX_DIMS && ilex_uint(p, &p, &x)) { /* the usual dim */
+            out[(*n)++] = x;
+        } else if (*p == '-' || (unsigned)(*p - '0') < 10u) {
+            bool is_int;
+            if ((r = ilex_number(lx, p, &p, &is_int, &x)) != ILEX_OK)
+                return r;
+            if (!is_int)
+                return ILEX_BAD; /* a fraction: the tree's double decides */
+            if (x < 0 || count >= GRAPH_MAX_DIMS)
+                *ok = false;
+            else
+                out[(*n)++] = x;
+        } else {
+            *ok = false;
+            if ((r = ilex_skip(lx, p, &p)) != ILEX_OK)
+                return r;
+        }
+        p = ilex_ws(p);
+        if (*p == ',') {
+            p = ilex_ws(p + 1);
+            continue;
+        }
+        if (*p == ']') {
+            *after = p + 1;
+            return ILEX_OK;
+        }
+        return ilex_stop(lx, p);
+    }
+}
+
+/* A plain string at p: its text [*s, *s + *n), ILEX_OK; anything else gives *s NULL, skipped. */
+static inline int val_str(const ilex *lx, const char *p, const char **after, const char **s, size_t *n)
+{
+    *s = NULL;
+    *n = 0;
+    if (*p != '"')
+        return ilex_skip(lx, p, after);
+    const char *q = ilex_plain(p + 1);
+    if (*q != '"')
+        return ilex_stop(lx, q);
+    *s = p + 1;
+    *n = (size_t)(q - p - 1);
+    *after = q + 1;
+    return ILEX_OK;
+}
+
+/* dtype_parse of a string's text (-1 when s is NULL). */
+static int fast_dtype(fast_deps *fd, const char *s, size_t n)
+{
+    if (!s || n >= sizeof(fd->dt_buf))
+        return -1;
+    if (fd->dt_text && n == fd->dt_len && memcmp(s, fd->dt_buf, n) == 0)
+        return fd->dt;
+    memcpy(fd->dt_buf, s, n);
+    fd->dt_buf[n] = '\0';
+    fd->dt_text = fd->dt_buf;
+    fd->dt_len = n;
+    return fd->dt = dtype_parse(fd->dt_buf);
+}
+
+static bool same(const char *s, size_t n, const char *lit)
+{
+    return s && strlen(lit) == n && memcmp(s, lit, n) == 0;
+}
+
+/* One element of a task's args, appended to fd->args (read_task's rules). */
+static int fast_arg(fast_deps *fd, const ilex *lx, const char *p, const char **after, imp_task *t)
+{
+    if (*p != '{')
+        return ILEX_BAD; /* read_task fails on it */
+    imp_arg a;
+    memset(&a, 0, sizeof(a));
+    a.tensor = -1;
+    a.buf = -1;
+    const char *ts = NULL, *ds = NULL;
+    size_t tn = 0, dn = 0;
+    uint64_t tid = 0;
+    bool tid_ok = false, start_ok = false, shape_ok = false, strides_ok = false;
+    int nd_shape = 0, nd_strides = 0, r = ILEX_OK, key;
+    ilex_seen seen;
+    ilex_seen_init(&seen);
+    p = ilex_ws(p + 1);
+    if (*p != '}')
+        for (;;) {
+            if (!ilex_member_key(lx, &fd->arg_keys, &seen, p, &p, &key, &r))
+                return r;
+            switch (key) {
+            case AK_TYPE:
+                r = val_str(lx, p, &p, &ts, &tn);
+                break;
+            case AK_TID:
+                r = val_u64(lx, p, &p, &tid_ok, &tid);
+                break;
+            case AK_DTYPE:
+                r = val_str(lx, p, &p, &ds, &dn);
+                break;
+            case AK_SHAPE:
+                r = val_dims(lx, p, &p, &shape_ok, a.shape, &nd_shape);
+                break;
+            case AK_STRIDES:
+                r = val_dims(lx, p, &p, &strides_ok, a.strides, &nd_strides);
+                break;
+            case AK_START:
+                r = val_u64(lx, p, &p, &start_ok, &a.start);
+                break;
+            default:
+                r = ilex_skip_quick(lx, p, &p);
+            }
+            if (r != ILEX_OK)
+                return r;
+            int m = ilex_member_next(lx, &p, after, &r);
+            if (m < 0)
+                return r;
+            if (m == 0)
+                break;
+        }
+    else
+        *after = p + 1;
+    a.type = same(ts, tn, "INPUT")             ? A_IN
+             : same(ts, tn, "OUTPUT")          ? A_OUT
+             : same(ts, tn, "INOUT")           ? A_INOUT
+             : same(ts, tn, "OUTPUT_EXISTING") ? A_OUT_EXISTING
+                                               : A_NO_DEP;
+    if (a.type == A_OUT) { /* nothing else of it is read */
+        memset(&a, 0, sizeof(a));
+        a.type = A_OUT;
+        a.tensor = -1;
+        a.buf = -1;
+        t->nslots++;
+    } else {
+        if (!tid_ok || !shape_ok || !strides_ok || nd_shape != nd_strides || !start_ok)
+            return ILEX_BAD;
+        a.ndim = nd_shape;
+        a.dtype = fast_dtype(fd, ds, dn); /* < 0: the tensor's, once tensors are known */
+    }
+    if (fd->nargs == fd->argcap) {
+        size_t cap = fd->argcap ? 2 * fd->argcap : 1024;
+        imp_arg *na = realloc(fd->args, cap * sizeof(*na));
+        uint64_t *nt = na ? realloc(fd->tids, cap * sizeof(*nt)) : NULL;
+        if (na)
+            fd->args = na;
+        if (!nt)
+            return ILEX_BAD;
+        fd->tids = nt;
+        fd->argcap = cap;
+    }
+    fd->tids[fd->nargs] = tid;
+    fd->args[fd->nargs++] = a;
+    t->nargs++;
+    return ILEX_OK;
+}
+
+/* A task's kernel_ids (read_task's rules): exactly three, each a func id, or -1 when it is no number. */
+static int fast_kernel_ids(const ilex *lx, const char *p, const char **after, int32_t k[3])
+{
+    if (*p != '[')
+        return ILEX_BAD;
+    p = ilex_ws(p + 1);
+    if (*p == ']')
+        return ILEX_BAD;
+    for (int n = 0;; n++) {
+        int r;
+        if (n == 3)
+            return ILEX_BAD;
+        if (*p == '-' || (unsigned)(*p - '0') < 10u) {
+            bool is_int;
+            int64_t x;
+            if ((r = ilex_number(lx, p, &p, &is_int, &x)) != ILEX_OK)
+                return r;
+            if (!is_int || x >= GRAPH_MAX_FUNC_ID)
+                return ILEX_BAD;
+            k[n] = x >= 0 ? (int32_t)x : -1;
+        } else {
+            k[n] = -1;
+            if ((r = ilex_skip(lx, p, &p)) != ILEX_OK)
+                return r;
+        }
+        p = ilex_ws(p);
+        if (*p == ',') {
+            p = ilex_ws(p + 1);
+            continue;
+        }
+        if (*p == ']' && n == 2) {
+            *after = p + 1;
+            return ILEX_OK;
+        }
+        return *p == ']' ? ILEX_BAD : ilex_stop(lx, p);
+    }
+}
+
+/* A task's args (read_task's rules). */
+static int fast_args(fast_deps *fd, const ilex *lx, const char *p, const char **after, imp_task *t)
+{
+    if (*p != '[')
+        return ILEX_BAD;
+    p = ilex_ws(p + 1);
+    if (*p == ']') {
+        *after = p + 1;
+        return ILEX_OK;
+    }
+    for (;;) {
+        int r;
+        if (t->nargs == GRAPH_MAX_TENSOR_ARGS)
+            return ILEX_BAD;
+        if ((r = fast_arg(fd, lx, p, &p, t)) != ILEX_OK)
+            return r;
+        p = ilex_ws(p);
+        if (*p == ',') {
+            p = ilex_ws(p + 1);
+            continue;
+        }
+        if (*p == ']') {
+            *after = p + 1;
+            return ILEX_OK;
+        }
+        return ilex_stop(lx, p);
+    }
+}
+
+/* One element of tasks (read_task's rules), appended to the importer's tasks. */
+static int fast_task_in(fast_deps *fd, const ilex *lx, const char *p, const char **after, imp_task *t)
+{
+    if (*p != '{')
+        return ILEX_BAD;
+    bool have_id = false, id_ok = false, have_k = false, have_args = false;
+    int r = ILEX_OK, key;
+    ilex_seen seen;
+    ilex_seen_init(&seen);
+    p = ilex_ws(p + 1);
+    if (*p == '}')
+        return ILEX_BAD;
+    for (;;) {
+        if (!ilex_member_key(lx, &fd->task_keys, &seen, p, &p, &key, &r))
+            return r;
+        switch (key) {
+        case TK_ID:
+            have_id = true;
+            r = val_u64(lx, p, &p, &id_ok, &t->id);
+            break;
+        case TK_SCOPE: {
+            const char *s;
+            size_t n;
+            r = val_str(lx, p, &p, &s, &n);
+            t->manual = same(s, n, "manual");
+            break;
+        }
+        case TK_EARLY:
+            t->early = *p == 't'; /* cJSON_IsTrue: the literal true only */
+            r = ilex_skip_quick(lx, p, &p);
+            break;
+        case TK_KIDS:
+            have_k = true;
+            r = fast_kernel_ids(lx, p, &p, t->k);
+            break;
+        case TK_BLOCKS:
+            if (*p == '-' || (unsigned)(*p - '0') < 10u) {
+                bool is_int = false;
+                int64_t x = 0;
+                r = ilex_number(lx, p, &p, &is_int, &x);
+                if (r == ILEX_OK && !is_int)
+                    r = ILEX_BAD; /* a fraction: the tree's double decides */
+                t->block_num = x >= 1 && x <= 32767 ? (int)x : 1;
+            } else {
+                r = ilex_skip_quick(lx, p, &p);
+            }
+            break;
+        case TK_ARGS:
+            have_args = true;
+            r = fast_args(fd, lx, p, &p, t);
+            break;
+        default:
+            r = ilex_skip_quick(lx, p, &p);
+        }
+        if (r != ILEX_OK)
+            return r;
+        int m = ilex_member_next(lx, &p, after, &r);
+        if (m < 0)
+            return r;
+        if (m == 0)
+            break;
+    }
+    return have_id && id_ok && have_k && have_args && imp_ring_of(t->id) < RINGS ? ILEX_OK : ILEX_BAD;
+}
+
+static int fast_task(void *ctx, const ilex *lx, const char *p, const char **after)
+{
+    fast_deps *fd = ctx;
+    importer *im = fd->im;
+    size_t arg0 = fd->nargs;
+    imp_task t;
+    memset(&t, 0, sizeof(t));
+    t.ns = -1;
+    t.block_num = 1;
+    t.k[0] = t.k[1] = t.k[2] = -1;
+    int r = fast_task_in(fd, lx, p, after, &t);
+    if (r != ILEX_OK) {
+        fd->nargs = arg0; /* a value read again from its start, or given up */
+        return r;
+    }
+    imp_task *nt = add_task(im);
+    if (!nt)
+        return ILEX_BAD;
+    t.ring = imp_ring_of(t.id);
+    t.local = (uint32_t)t.id;
+    t.pos = arg0; /* its first arg, until the args stop moving */
+    *nt = t;
+    return ILEX_OK;
+}
+
+/* One element of tensors (read_tensor's rules). */
+static int fast_tensor(void *ctx, const ilex *lx, const char *p, const char **after)
+{
+    fast_deps *fd = ctx;
+    if (*p != '{')
+        return ILEX_BAD;
+    imp_tensor t;
+    memset(&t, 0, sizeof(t));
+    t.dtype = -1;
+    bool ok[3] = {false, false, false};
+    int r = ILEX_OK, key;
+    ilex_seen seen;
+    ilex_seen_init(&seen);
+    p = ilex_ws(p + 1);
+    if (*p == '}')
+        return ILEX_BAD;
+    for (;;) {
+        if (!ilex_member_key(lx, &fd->tensor_keys, &seen, p, &p, &key, &r))
+            return r;
+        switch (key) {
+        case TN_TID:
+            r = val_u64(lx, p, &p, &ok[0], &t.tid);
+            break;
+        case TN_ADDR:
+            r = val_u64(lx, p, &p, &ok[1], &t.addr);
+            break;
+        case TN_NUMEL:
+            r = val_u64(lx, p, &p, &ok[2], &t.numel);
+            break;
+        case TN_DTYPE: {
+            const char *s;
+            size_t n;
+            r = val_str(lx, p, &p, &s, &n);
+            t.dtype = fast_dtype(fd, s, n);
+            break;
+        }
+        case TN_VERSION: {
+            bool is_int = false;
+            int64_t x = -1;
+            if (*p == '-' || (unsigned)(*p - '0') < 10u)
+                r = ilex_number(lx, p, &p, &is_int, &x);
+            else
+                r = ILEX_BAD;
+            if (r == ILEX_OK && (!is_int || x < 0 || x > INT32_MAX))
+                r = ILEX_BAD;
+            t.version = (int)x;
+            break;
+        }
+        default:
+            r = ilex_skip_quick(lx, p, &p);
+        }
+        if (r != ILEX_OK)
+            return r;
+        int m = ilex_member_next(lx, &p, after, &r);
+        if (m < 0)
+            return r;
+        if (m == 0)
+            break;
+    }
+    if (!ok[0] || !ok[1] || !ok[2] || t.dtype < 0)
+        return ILEX_BAD;
+    t.first_use = SIZE_MAX;
+    if (vec_grow((void **)&fd->tensors, &fd->tensorcap, fd->ntensors, sizeof(*fd->tensors)) != 0)
+        return ILEX_BAD;
+    fd->tensors[fd->ntensors++] = t;
+    return ILEX_OK;
+}
+
+/* One element of edges (edge_in_tree's reading; every edge read_edges would refuse is refused). */
+static int fast_edge(void *ctx, const ilex *lx, const char *p, const char **after)
+{
+    fast_deps *fd = ctx;
+    if (*p != '{')
+        return ILEX_BAD;
+    raw_edge e = {.arg = -1, .source = -1, .ti = -1};
+    bool pred_ok = false, succ_ok = false;
+    int r = ILEX_OK, key;
+    ilex_seen seen;
+    ilex_seen_init(&seen);
+    p = ilex_ws(p + 1);
+    if (*p == '}')
+        return ILEX_BAD;
+    for (;;) {
+        if (!ilex_member_key(lx, &fd->edge_keys, &seen, p, &p, &key, &r))
+            return r;
+        switch (key) {
+        case EK_PRED:
+            r = val_u64(lx, p, &p, &pred_ok, &e.pred);
+            break;
+        case EK_SUCC:
+            r = val_u64(lx, p, &p, &succ_ok, &e.succ);
+            break;
+        case EK_TID:
+            r = val_u64(lx, p, &p, &e.tid_ok, &e.tid);
+            break;
+        case EK_SRC: {
+            const char *s;
+            size_t n;
+            r = val_str(lx, p, &p, &s, &n);
+            e.source = same(s, n, "explicit")    ? 0
+                       : same(s, n, "creator")   ? 1
+                       : same(s, n, "tensormap") ? 2
+                                                 : -1;
+            break;
+        }
+        case EK_ARG:
+            if (*p == 'n') {
+                r = ilex_literal(lx, p, &p);
+            } else if (*p == '-' || (unsigned)(*p - '0') < 10u) {
+                bool is_int;
+                int64_t x = 0;
+                r = ilex_number(lx, p, &p, &is_int, &x);
+                if (r == ILEX_OK && (!is_int || x < -1 || x > INT32_MAX))
+                    r = ILEX_BAD; /* edges[i].arg: must be an argument index */
+                e.arg = (int32_t)x;
+            } else {
+                r = ILEX_BAD;
+            }
+            break;
+        default:
+            r = ilex_skip_quick(lx, p, &p);
+        }
+        if (r != ILEX_OK)
+            return r;
+        int m = ilex_member_next(lx, &p, after, &r);
+        if (m < 0)
+            return r;
+        if (m == 0)
+            break;
+    }
+    if (!pred_ok || !succ_ok || e.source < 0)
+        return ILEX_BAD; /* read_edges fails on it */
+    if (vec_grow((void **)&fd->edges, &fd->edgecap, fd->nedges, sizeof(*fd->edges)) != 0)
+        return ILEX_BAD;
+    fd->edges[fd->nedges++] = e;
+    return ILEX_OK;
+}
+
+/* An array at the cursor, each element read by fn: straight from the window while it holds them, the
+ * careful way (ilex_next, ilex_value) where the window ends. */
+static bool fast_list(ilex *lx, ilex_fn fn, void *ctx)
+{
+    if (!ilex_eat(lx, '['))
+        return false;
+    bool first = true;
+    for (;;) {
+        const char *p = ilex_ws(lx->buf + lx->pos), *after;
+        if (*p == ']') {
+            lx->pos = (size_t)(p + 1 - lx->buf);
+            return true;
+        }
+        if (!first && *p == ',') {
+            p = ilex_ws(p + 1);
+        } else if (!first || !*p) { /* the window's end, or bad text */
+            int r = ilex_next(lx, &first);
+            if (r != 1)
+                return r == 0;
+            if (!ilex_value(lx, fn, ctx))
+                return false;
+            continue;
+        }
+        first = false;
+        int r = *p ? fn(ctx, lx, p, &after) : ILEX_MORE;
+        if (r == ILEX_OK) {
+            lx->pos = (size_t)(after - lx->buf);
+            continue;
+        }
+        if (r == ILEX_BAD)
+            return false;
+        lx->pos = (size_t)(p - lx->buf); /* the element again from its start, the window read on */
+        if (!ilex_value(lx, fn, ctx))
+            return false;
+    }
+}
+
+/* What read_lists does after reading, on what one pass read: tensors indexed, args bound to them, the
+ * rings counted and indexed, edges checked and given to their tasks. -1 when read_lists would fail. */
+static int fast_deps_finish(fast_deps *fd)
+{
+    importer *im = fd->im;
+    if (!fd->tensors && !(fd->tensors = calloc(1, sizeof(*fd->tensors))))
+        return -1;
+    im->tensors = fd->tensors;
+    im->ntensors = fd->ntensors;
+    fd->tensors = NULL;
+    if (hash_tensors(im) != 0)
+        return -1;
+    if (!fd->args && !(fd->args = calloc(1, sizeof(*fd->args))))
+        return -1;
+    for (size_t i = 0; i < fd->nargs; i++) {
+        imp_arg *a = &fd->args[i];
+        if (a->type == A_OUT)
+            continue;
+        long ti = find_tensor(im, fd->tids[i]);
+        if (ti < 0)
+            return -1;
+        a->tensor = (int)ti;
+        if (a->dtype < 0)
+            a->dtype = im->tensors[ti].dtype;
+    }
+    im->arg_pool = fd->args;
+    fd->args = NULL;
+    for (size_t i = 0; i < im->ntasks; i++) {
+        im->tasks[i].args = im->arg_pool + im->tasks[i].pos;
+        im->tasks[i].pos = 0;
+    }
+    im->nknown = im->ntasks;
+    /* count_edge_preds */
+    for (size_t i = 0; i < fd->nedges; i++) {
+        const raw_edge *e = &fd->edges[i];
+        int r = imp_ring_of(e->pred);
+        uint64_t local = e->pred & 0xFFFFFFFFu;
+        if (r < RINGS && (e->source == 1 || (e->source == 0 && !im->have_stats)) &&
+            local + 1 > im->ring_count[r] && local < (64u << 20))
+            im->ring_count[r] = local + 1;
+    }
+    if (index_tasks(im) != 0)
+        return -1;
+    /* read_edges */
+    size_t *at = calloc(im->nknown + 1, sizeof(*at));
+    if (!at)
+        return -1;
+    for (size_t i = 0; i < fd->nedges; i++) {
+        raw_edge *e = &fd->edges[i];
+        e->s = imp_find_task(im, e->succ);
+        if (e->s < 0 || (size_t)e->s >= im->nknown) {
+            free(at);
+            return -1;
+        }
+        e->p = imp_find_task(im, e->pred);
+        at[e->s]++;
+        if (e->source == 0)
+            continue;
+        if (e->p < 0) {
+            free(at);
+            return -1;
+        }
+        long ti = e->tid_ok ? find_tensor(im, e->tid) : -1;
+        e->ti = ti < 0 ? -1 : (int)ti;
+        if (e->source != 1 || ti < 0)
+            continue;
+        imp_tensor *tn = &im->tensors[ti];
+        bool seen = false;
+        for (size_t c = 0; c < tn->ncreators; c++)
+            seen |= tn->creators[c] == (size_t)e->p;
+        if (seen)
+            continue;
+        imp_task *pt = &im->tasks[e->p];
+        if (imp_grow(im, (void **)&tn->creators, &tn->creatorcap, tn->ncreators, sizeof(size_t), 4) != 0 ||
+            imp_grow(im, (void **)&pt->anchored, &pt->anchorcap, pt->nanchored, sizeof(int), 4) != 0) {
+            free(at);
+            return -1;
+        }
+        tn->creators[tn->ncreators++] = (size_t)e->p;
+        pt->anchored[pt->nanchored++] = (int)ti;
+    }
+    if (!(im->edge_pool = malloc((fd->nedges ? fd->nedges : 1) * sizeof(*im->edge_pool)))) {
+        free(at);
+        return -1;
+    }
+    size_t off = 0;
+    for (size_t t = 0; t < im->nknown; t++) { /* each task's edges in file order, side by side */
+        size_t n = at[t];
+        im->tasks[t].edges = im->edge_pool + off;
+        im->tasks[t].nedges = 0;
+        im->tasks[t].edgecap = n;
+        off += n;
+    }
+    for (size_t i = 0; i < fd->nedges; i++) {
+        const raw_edge *e = &fd->edges[i];
+        imp_task *t = &im->tasks[e->s];
+        t->edges[t->nedges++] = (imp_edge){.pred = e->p < 0 ? SIZE_MAX : (size_t)e->p,
+                                           .pred_id = e->pred,
+                                           .arg = e->arg,
+                                           .source = e->source,
+                                           .tensor = e->source != 0 ? e->ti : -1};
+    }
+    free(at);
+    return 0;
+}
+
+/* Takes back what a pass that gave up left in the importer: it is as before import_read_deps. */
+static void fast_deps_undo(importer *im, const uint64_t ring_count[RINGS])
+{
+    for (size_t i = 0; i < im->ntasks; i++) { /* anchors and creators stay in their blocks (imp_grow) */
+        if (!im->arg_pool)
+            free(im->tasks[i].args);
+        if (!im->edge_pool)
+            free(im->tasks[i].edges);
+    }
+    for (int r = 0; r < RINGS; r++) {
+        free(im->by_local[r]);
+        im->by_local[r] = NULL;
+    }
+    free(im->tasks);
+    free(im->tensors);
+    free(im->tid_hash);
+    free(im->arg_pool);
+    free(im->edge_pool);
+    im->tasks = NULL;
+    im->tensors = NULL;
+    im->tid_hash = NULL;
+    im->arg_pool = NULL;
+    im->edge_pool = NULL;
+    im->ntasks = im->taskcap = im->nknown = im->ntensors = 0;
+    im->tid_mask = 0;
+    memcpy(im->ring_count, ring_count, sizeof(im->ring_count));
+}
+
+/* import_read_deps in one pass over the file, checking it as it reads (import_lex.h): 1 when read, 0 when
+ * the file is not one this reads, or read_lists would refuse it (the importer then is as it was, and the
+ * reference reading names the fault). */
+static int fast_read_deps(importer *im)
+{
+    char path[PATH_MAX];
+    snprintf(path, sizeof(path), "%s/deps.json", im->dir);
+    ilex lx;
+    if (ilex_open(&lx, path) != 0)
+        return 0;
+    fast_deps fd = {.im = im};
+    ilex_keys_init(&fd.task_keys, TASK_KEYS, (int)(sizeof(TASK_KEYS) / sizeof(TASK_KEYS[0])));
+    ilex_keys_init(&fd.arg_keys, ARG_KEYS, (int)(sizeof(ARG_KEYS) / sizeof(ARG_KEYS[0])));
+    ilex_keys_init(&fd.tensor_keys, TENSOR_KEYS, (int)(sizeof(TENSOR_KEYS) / sizeof(TENSOR_KEYS[0])));
+    ilex_keys_init(&fd.edge_keys, EDGE_KEYS, (int)(sizeof(EDGE_KEYS) / sizeof(EDGE_KEYS[0])));
+    uint64_t ring_count[RINGS];
+    memcpy(ring_count, im->ring_count, sizeof(ring_count));
+    bool ok = ilex_eat(&lx, '{'), first = true, have_tasks = false, have_edges = false;
+    jstream_keys seen = {.n = 0};
+    char key[64];
+    int r = -1;
+    while (ok && (r = ilex_member(&lx, &first, key, sizeof(key))) == 1 &&
+           (ok = jstream_new_key(&seen, key))) {
+        if (strcmp(key, "tasks") == 0)
+            ok = have_tasks = fast_list(&lx, fast_task, &fd);
+        else if (strcmp(key, "tensors") == 0)
+            ok = fast_list(&lx, fast_tensor, &fd);
+        else if (strcmp(key, "edges") == 0)
+            ok = have_edges = fast_list(&lx, fast_edge, &fd);
+        else
+            ok = ilex_skip_stream(&lx);
+    }
+    ok = ok && r == 0 && ilex_peek(&lx) == 0 && !lx.bad && have_tasks && have_edges;
+    if (lx.peak > im->peak_window)
+        im->peak_window = lx.peak;
+    ilex_close(&lx);
+    if (ok && fast_deps_finish(&fd) != 0)
+        ok = false;
+    if (!ok)
+        fast_deps_undo(im, ring_count);
+    free(fd.args);
+    free(fd.tids);
+    free(fd.tensors);
+    free(fd.edges);
+    return ok;
+}
+
 int import_read_deps(importer *im)
 {
+    if (fast_read_deps(im))
+        return 0;
     int st = read_deps_stream(im);
     if (st != 0)
         return st > 0 ? 0 : -1;
@@ -941,6 +1725,75 @@ static int cmp_rec(const void *a, const void *b)
     return x->ns < y->ns ? -1 : x->ns > y->ns;
 }
 
+#define REC_AFTER(a, b) ((a)->key != (b)->key ? (a)->key > (b)->key : (a)->ns > (b)->ns)
+IMP_STABLE_SORT(sort_recs, exec_rec, REC_AFTER)
+
+/* v sorted as qsort with cmp_rec sorts it: a NaN time (a clock of almost no hertz) orders nothing, and only
+ * qsort's own steps then give its order. */
+static void sort_execs(exec_rec *v, size_t n, bool nan)
+{
+    if (nan)
+        qsort(v, n, sizeof(*v), cmp_rec);
+    else
+        sort_recs(v, n, cmp_rec);
+}
+
+/* From m executions (their times, tasks[] indexes and func ids): each task's median execution time, and each
+ * func id's median per task (a MIX task's kernels: their executions' median). */
+static int swim_medians(importer *im, const double *dur, const long *task, const int *func, size_t m)
+{
+    /* per task: the median of its executions */
+    bool nan = false;
+    exec_rec *rec = malloc((m ? m : 1) * sizeof(*rec));
+    if (!rec)
+        return imp_oom(im);
+    for (size_t i = 0; i < m; i++) {
+        const imp_task *tk = &im->tasks[task[i]];
+        bool mix = (tk->k[0] >= 0) + (tk->k[1] >= 0) + (tk->k[2] >= 0) > 1;
+        rec[i] = (exec_rec){.key = (uint64_t)task[i], .func = func[i], .mix = mix, .ns = dur[i]};
+        nan |= isnan(dur[i]);
+    }
+    sort_execs(rec, m, nan);
+    exec_rec *per = malloc((m ? m : 1) * sizeof(*per)); /* (func, median) of single-kernel tasks */
+    if (!per) {
+        free(rec);
+        return imp_oom(im);
+    }
+    size_t nper = 0;
+    for (size_t i = 0; i < m;) {
+        size_t j = i;
+        while (j < m && rec[j].key == rec[i].key)
+            j++;
+        imp_task *tk = &im->tasks[rec[i].key];
+        tk->ns = rec[i + (j - i) / 2].ns;
+        if (!rec[i].mix)
+            per[nper++] = (exec_rec){.key = (uint64_t)rec[i].func, .ns = tk->ns};
+        i = j;
+    }
+    /* per func: a MIX task runs its kernels' costs, so their executions' median;
+     * a kernel only single-kernel tasks run (each with its own cost) takes the
+     * median of those tasks' costs, so that re-importing a rerun changes nothing */
+    for (size_t i = 0; i < m; i++)
+        rec[i].key = rec[i].mix ? (uint64_t)rec[i].func : UINT64_MAX;
+    sort_execs(rec, m, nan);
+    sort_execs(per, nper, nan);
+    for (int pass = 0; pass < 2; pass++) {
+        const exec_rec *v = pass ? per : rec;
+        size_t n = pass ? nper : m;
+        for (size_t i = 0; i < n && v[i].key != UINT64_MAX;) {
+            size_t j = i;
+            while (j < n && v[j].key == v[i].key)
+                j++;
+            if (im->func_ns[v[i].key] < 0)
+                im->func_ns[v[i].key] = v[i + (j - i) / 2].ns;
+            i = j;
+        }
+    }
+    free(per);
+    free(rec);
+    return 0;
+}
+
 /* Median execution times from the swimlane's parts, per task and per func id; tasks placed by a sync-start
  * drain are marked sync_start. */
 static int swim_times(importer *im, imp_swim *sw)
@@ -1017,57 +1870,9 @@ static int swim_times(importer *im, imp_swim *sw)
         free(dur), free(task), free(func);
         return rc;
     }
-    /* per task: the median of its executions */
-    exec_rec *rec = malloc((m ? m : 1) * sizeof(*rec));
-    if (!rec) {
-        free(dur), free(task), free(func);
-        return imp_oom(im);
-    }
-    for (size_t i = 0; i < m; i++) {
-        const imp_task *tk = &im->tasks[task[i]];
-        bool mix = (tk->k[0] >= 0) + (tk->k[1] >= 0) + (tk->k[2] >= 0) > 1;
-        rec[i] = (exec_rec){.key = (uint64_t)task[i], .func = func[i], .mix = mix, .ns = dur[i]};
-    }
-    qsort(rec, m, sizeof(*rec), cmp_rec);
-    exec_rec *per = malloc((m ? m : 1) * sizeof(*per)); /* (func, median) of single-kernel tasks */
-    if (!per) {
-        free(rec), free(dur), free(task), free(func);
-        return imp_oom(im);
-    }
-    size_t nper = 0;
-    for (size_t i = 0; i < m;) {
-        size_t j = i;
-        while (j < m && rec[j].key == rec[i].key)
-            j++;
-        imp_task *tk = &im->tasks[rec[i].key];
-        tk->ns = rec[i + (j - i) / 2].ns;
-        if (!rec[i].mix)
-            per[nper++] = (exec_rec){.key = (uint64_t)rec[i].func, .ns = tk->ns};
-        i = j;
-    }
-    /* per func: a MIX task runs its kernels' costs, so their executions' median;
-     * a kernel only single-kernel tasks run (each with its own cost) takes the
-     * median of those tasks' costs, so that re-importing a rerun changes nothing */
-    for (size_t i = 0; i < m; i++)
-        rec[i].key = rec[i].mix ? (uint64_t)rec[i].func : UINT64_MAX;
-    qsort(rec, m, sizeof(*rec), cmp_rec);
-    qsort(per, nper, sizeof(*per), cmp_rec);
-    for (int pass = 0; pass < 2; pass++) {
-        const exec_rec *v = pass ? per : rec;
-        size_t n = pass ? nper : m;
-        for (size_t i = 0; i < n && v[i].key != UINT64_MAX;) {
-            size_t j = i;
-            while (j < n && v[j].key == v[i].key)
-                j++;
-            if (im->func_ns[v[i].key] < 0)
-                im->func_ns[v[i].key] = v[i + (j - i) / 2].ns;
-            i = j;
-        }
-    }
-    free(per);
-    free(rec);
+    rc = swim_medians(im, dur, task, func, m);
     free(dur), free(task), free(func);
-    return 0;
+    return rc;
 }
 
 /* import_read_swimlane a value at a time: as read_deps_stream. */
@@ -1098,6 +1903,347 @@ static int read_swimlane_stream(importer *im, const char *path)
     return rc;
 }
 
+/* ---- the swimlane in one pass (import_lex.h) ---- */
+
+/* A row of aicore_tasks or aicpu_tasks: its first five elements as get_u64 reads them. */
+typedef struct swim_row {
+    uint64_t v[5];
+    unsigned ok; /* bit i: v[i] was read */
+} swim_row;
+
+typedef struct row_list {
+    swim_row *v;
+    size_t n, cap;
+} row_list;
+
+/* What one pass over the swimlane holds until the end of the file. */
+typedef struct fast_swim {
+    ilex_keys phase_keys, submit_keys;
+    cJSON *meta;                                    /* metadata, as a tree (it is small) */
+    bool phases_array, dispatches_array, execs_array; /* as imp_swim */
+    row_list execs, dispatches;
+    imp_span *spans; /* drain_publish records, in file order */
+    size_t nspans, spancap;
+    uint64_t thread; /* the lane being read */
+} fast_swim;
+
+static const char *const PHASE_KEYS[] = {"kind",     "start_cycles", "end_cycles",      "loop_iter",
+                                         "tasks_processed", "pop_hit", "pop_miss",   "shared_at_start",
+                                         "shared_at_end"};
+static const char *const SUBMIT_KEYS[] = {"submit_idx", "task_id", "start_cycles", "end_cycles"};
+
+/* A row as its tree gives it (cJSON_GetArrayItem also reads an object's members). */
+static void row_from_tree(const cJSON *e, swim_row *row)
+{
+    row->ok = 0;
+    for (int i = 0; i < 5; i++)
+        if (get_u64(cJSON_GetArrayItem(e, i), &row->v[i]))
+            row->ok |= 1u << i;
+}
+
+/* One row of aicore_tasks or aicpu_tasks (ctx: its row_list): a plain array from its text, any other from
+ * its tree. */
+static int fast_row(void *ctx, const ilex *lx, const char *p, const char **after)
+{
+    row_list *rl = ctx;
+    swim_row row = {.ok = 0};
+    int r = ILEX_BAD;
+    if (*p == '[') {
+        const char *q = ilex_ws(p + 1);
+        r = ILEX_OK;
+        if (*q == ']')
+            *after = q + 1;
+        else
+            for (int i = 0;; i++) {
+                int64_t x;
+                if (i < 5 && ilex_uint(q, &q, &x)) { /* the usual element: a plain count or id */
+                    row.v[i] = (uint64_t)x;
+                    row.ok |= 1u << i;
+                } else if (i < 5) {
+                    bool ok;
+                    r = val_u64(lx, q, &q, &ok, &row.v[i]);
+                    row.ok |= (unsigned)(r == ILEX_OK && ok) << i;
+                } else {
+                    r = ilex_skip_quick(lx, q, &q);
+                }
+                if (r != ILEX_OK)
+                    break;
+                q = ilex_ws(q);
+                if (*q == ',') {
+                    q = ilex_ws(q + 1);
+                    continue;
+                }
+                if (*q == ']')
+                    *after = q + 1;
+                else
+                    r = ilex_stop(lx, q);
+                break;
+            }
+    }
+    if (r == ILEX_MORE)
+        return r;
+    if (r == ILEX_BAD) {
+        if ((r = ilex_skip(lx, p, after)) != ILEX_OK)
+            return r;
+        cJSON *e = jsonl_parse(p, (size_t)(*after - p), NULL);
+        if (!e)
+            return ILEX_BAD;
+        row_from_tree(e, &row);
+        cJSON_Delete(e);
+    }
+    if (vec_grow((void **)&rl->v, &rl->cap, rl->n, sizeof(*rl->v)) != 0)
+        return ILEX_BAD;
+    rl->v[rl->n++] = row;
+    return ILEX_OK;
+}
+
+/* One record of a scheduler lane: a drain_publish one (kind says so) is read from its tree as mark_drained
+ * reads it, into a span of the lane; the others are only checked. */
+static int fast_phase(void *ctx, const ilex *lx, const char *p, const char **after)
+{
+    fast_swim *fs = ctx;
+    if (*p != '{')
+        return ilex_skip(lx, p, after); /* it has no kind */
+    const char *at = p;
+    bool drain = false;
+    int r = ILEX_OK, key;
+    ilex_seen seen;
+    ilex_seen_init(&seen);
+    p = ilex_ws(p + 1);
+    if (*p == '}')
+        *after = p + 1;
+    else
+        for (;;) {
+            if (!ilex_member_key(lx, &fs->phase_keys, &seen, p, &p, &key, &r))
+                return r;
+            if (key == 0) {
+                const char *s;
+                size_t n;
+                r = val_str(lx, p, &p, &s, &n);
+                drain = same(s, n, "drain_publish");
+            } else {
+                r = ilex_skip_quick(lx, p, &p);
+            }
+            if (r != ILEX_OK)
+                return r;
+            int m = ilex_member_next(lx, &p, after, &r);
+            if (m < 0)
+                return r;
+            if (m == 0)
+                break;
+        }
+    if (!drain)
+        return ILEX_OK;
+    cJSON *x = jsonl_parse(at, (size_t)(*after - at), NULL);
+    if (!x)
+        return ILEX_BAD;
+    imp_span s = {.thread = fs->thread};
+    bool ok = get_u64(cJSON_GetObjectItemCaseSensitive(x, "start_cycles"), &s.start) &&
+              get_u64(cJSON_GetObjectItemCaseSensitive(x, "end_cycles"), &s.end);
+    cJSON_Delete(x);
+    if (ok && vec_grow((void **)&fs->spans, &fs->spancap, fs->nspans, sizeof(*fs->spans)) != 0)
+        return ILEX_BAD;
+    if (ok)
+        fs->spans[fs->nspans++] = s;
+    return ILEX_OK;
+}
+
+/* A record only checked: an object's keys told apart by the table ctx (its kind's keys, learnt as they come)
+ * rather than each hashed, its values checked. */
+static int fast_pass(void *ctx, const ilex *lx, const char *p, const char **after)
+{
+    ilex_keys *ks = ctx;
+    if (*p != '{')
+        return ilex_skip(lx, p, after);
+    int r = ILEX_OK, key;
+    ilex_seen seen;
+    ilex_seen_init(&seen);
+    p = ilex_ws(p + 1);
+    if (*p == '}') {
+        *after = p + 1;
+        return ILEX_OK;
+    }
+    for (;;) {
+        if (!ilex_member_key(lx, ks, &seen, p, &p, &key, &r))
+            return r;
+        if ((r = ilex_skip_quick(lx, p, &p)) != ILEX_OK)
+            return r;
+        int m = ilex_member_next(lx, &p, after, &r);
+        if (m <= 0)
+            return m < 0 ? r : ILEX_OK;
+    }
+}
+
+/* Lanes of records at the cursor (an array of arrays; else false, and the reference reads the file), each
+ * record only checked. */
+static bool fast_pass_lanes(ilex *lx, ilex_keys *ks)
+{
+    if (!ilex_eat(lx, '['))
+        return false;
+    bool first = true;
+    int r;
+    while ((r = ilex_next(lx, &first)) == 1)
+        if (!fast_list(lx, fast_pass, ks))
+            return false;
+    return r == 0;
+}
+
+/* aicpu_scheduler_phases at the cursor: lanes of records, each lane an array (else the reference reads the
+ * file). */
+static bool fast_lanes(ilex *lx, fast_swim *fs)
+{
+    if (!ilex_eat(lx, '['))
+        return false;
+    bool first = true;
+    int r;
+    while ((r = ilex_next(lx, &first)) == 1) {
+        if (!fast_list(lx, fast_phase, fs))
+            return false;
+        fs->thread++;
+    }
+    return r == 0;
+}
+
+/* metadata: its tree. */
+static int fast_meta(void *ctx, const ilex *lx, const char *p, const char **after)
+{
+    fast_swim *fs = ctx;
+    int r = ilex_skip(lx, p, after);
+    if (r != ILEX_OK)
+        return r;
+    cJSON_Delete(fs->meta);
+    fs->meta = jsonl_parse(p, (size_t)(*after - p), NULL);
+    return fs->meta ? ILEX_OK : ILEX_BAD;
+}
+
+/* mark_drained on what one pass read. */
+static int fast_mark_drained(importer *im, fast_swim *fs)
+{
+    const cJSON *owner = cJSON_GetObjectItemCaseSensitive(fs->meta, "core_to_thread");
+    if (!fs->phases_array || !fs->dispatches_array || !cJSON_IsArray(owner) || !fs->nspans)
+        return 0;
+    qsort(fs->spans, fs->nspans, sizeof(*fs->spans), cmp_span);
+    int nowner = cJSON_GetArraySize(owner);
+    imp_token *tok = malloc((fs->dispatches.n ? fs->dispatches.n : 1) * sizeof(*tok));
+    if (!tok)
+        return imp_oom(im);
+    size_t ntok = 0;
+    for (size_t i = 0; i < fs->dispatches.n; i++) {
+        const swim_row *d = &fs->dispatches.v[i];
+        uint64_t th;
+        if ((d->ok & 7) == 7 && d->v[0] < (uint64_t)nowner &&
+            get_u64(cJSON_GetArrayItem(owner, (int)d->v[0]), &th) &&
+            in_drain(fs->spans, fs->nspans, th, d->v[2]))
+            tok[ntok++] = (imp_token){.core = d->v[0], .reg = d->v[1]};
+    }
+    if (ntok) {
+        qsort(tok, ntok, sizeof(*tok), cmp_token);
+        for (size_t i = 0; i < fs->execs.n; i++) {
+            const swim_row *e = &fs->execs.v[i];
+            imp_token t = {.core = e->v[0], .reg = e->v[2]};
+            long ti;
+            if ((e->ok & 7) == 7 && bsearch(&t, tok, ntok, sizeof(*tok), cmp_token) &&
+                (ti = imp_find_task(im, e->v[1])) >= 0)
+                im->tasks[ti].sync = true;
+        }
+    }
+    free(tok);
+    return 0;
+}
+
+/* swim_times on what one pass read: 0, or -1 with its message. */
+static int fast_swim_times(importer *im, fast_swim *fs)
+{
+    const cJSON *meta = fs->meta;
+    const cJSON *ncores = cJSON_GetObjectItemCaseSensitive(meta, "num_cores");
+    im->swim_cores = cJSON_IsNumber(ncores) && ncores->valuedouble > 0 && ncores->valuedouble < 1e6
+                         ? (int)ncores->valuedouble
+                         : -1;
+    const cJSON *hz = cJSON_GetObjectItemCaseSensitive(meta, "clock_freq_hz"),
+                *types = cJSON_GetObjectItemCaseSensitive(meta, "core_types");
+    if (!cJSON_IsNumber(hz) || hz->valuedouble <= 0 || !fs->execs_array)
+        return imp_fail(im, "chip_swimlane_records.json", "needs metadata.clock_freq_hz and aicore_tasks");
+    if (fast_mark_drained(im, fs) != 0)
+        return -1;
+    double ns_per_tick = 1e9 / hz->valuedouble;
+    size_t n = fs->execs.n;
+    double *dur = malloc((n ? n : 1) * sizeof(*dur));
+    long *task = malloc((n ? n : 1) * sizeof(*task));
+    int *func = malloc((n ? n : 1) * sizeof(*func));
+    int ntypes = cJSON_GetArraySize(types);
+    bool *is_aiv = calloc(ntypes > 0 ? (size_t)ntypes : 1, sizeof(*is_aiv));
+    if (!dur || !task || !func || !is_aiv) {
+        free(dur), free(task), free(func), free(is_aiv);
+        return imp_oom(im);
+    }
+    const cJSON *ct;
+    int ci = 0;
+    cJSON_ArrayForEach(ct, types) is_aiv[ci++] = cJSON_IsString(ct) && strcmp(ct->valuestring, "aiv") == 0;
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++) {
+        const swim_row *e = &fs->execs.v[i];
+        uint64_t core = e->v[0], id = e->v[1], start = e->v[3], end = e->v[4];
+        if ((e->ok & 0x1b) != 0x1b || end < start)
+            continue;
+        long t = imp_find_task(im, id);
+        if (t < 0 || (size_t)t >= im->nknown)
+            continue;
+        bool aiv = core < (uint64_t)ntypes && is_aiv[core];
+        const imp_task *tk = &im->tasks[t];
+        dur[m] = (double)(end - start) * ns_per_tick;
+        task[m] = t;
+        func[m] = aiv ? (tk->k[1] >= 0 ? tk->k[1] : tk->k[2]) : tk->k[0];
+        m++;
+    }
+    free(is_aiv);
+    int rc = swim_medians(im, dur, task, func, m);
+    free(dur), free(task), free(func);
+    return rc;
+}
+
+/* import_read_swimlane in one pass over the file, checking it as it reads: 1 when read, -1 on a failure
+ * (with its message), 0 when the file is not one this reads (the reference reading then reads it). */
+static int fast_read_swimlane(importer *im, const char *path)
+{
+    ilex lx;
+    if (ilex_open(&lx, path) != 0)
+        return 0;
+    fast_swim fs;
+    memset(&fs, 0, sizeof(fs));
+    ilex_keys_init(&fs.phase_keys, PHASE_KEYS, (int)(sizeof(PHASE_KEYS) / sizeof(PHASE_KEYS[0])));
+    ilex_keys_init(&fs.submit_keys, SUBMIT_KEYS, (int)(sizeof(SUBMIT_KEYS) / sizeof(SUBMIT_KEYS[0])));
+    bool ok = ilex_eat(&lx, '{'), first = true;
+    jstream_keys seen = {.n = 0};
+    char key[64];
+    int r = -1;
+    while (ok && (r = ilex_member(&lx, &first, key, sizeof(key))) == 1 &&
+           (ok = jstream_new_key(&seen, key))) {
+        bool array = ilex_peek(&lx) == '[';
+        if (strcmp(key, "metadata") == 0)
+            ok = ilex_value(&lx, fast_meta, &fs);
+        else if (array && strcmp(key, "aicpu_scheduler_phases") == 0)
+            ok = fs.phases_array = fast_lanes(&lx, &fs);
+        else if (array && strcmp(key, "aicpu_tasks") == 0)
+            ok = fs.dispatches_array = fast_list(&lx, fast_row, &fs.dispatches);
+        else if (array && strcmp(key, "aicore_tasks") == 0)
+            ok = fs.execs_array = fast_list(&lx, fast_row, &fs.execs);
+        else if (array && strcmp(key, "aicpu_orchestrator_phases") == 0)
+            ok = fast_pass_lanes(&lx, &fs.submit_keys);
+        else
+            ok = ilex_skip_stream(&lx);
+    }
+    ok = ok && r == 0 && ilex_peek(&lx) == 0 && !lx.bad;
+    if (lx.peak > im->peak_window)
+        im->peak_window = lx.peak;
+    ilex_close(&lx);
+    int rc = ok ? (fast_swim_times(im, &fs) == 0 ? 1 : -1) : 0;
+    cJSON_Delete(fs.meta);
+    free(fs.execs.v);
+    free(fs.dispatches.v);
+    free(fs.spans);
+    return rc;
+}
+
 /* Median execution times from the swimlane, per task and per func id; tasks
  * placed by a sync-start drain are marked sync_start. */
 int import_read_swimlane(importer *im)
@@ -1106,7 +2252,9 @@ int import_read_swimlane(importer *im)
     snprintf(path, sizeof(path), "%s/chip_swimlane_records.json", im->dir);
     if (access(path, F_OK) != 0)
         return 0; /* optional */
-    int st = read_swimlane_stream(im, path);
+    int st = fast_read_swimlane(im, path);
+    if (st == 0)
+        st = read_swimlane_stream(im, path);
     if (st != 0)
         return st > 0 ? 0 : -1;
     size_t len;
@@ -1207,6 +2355,103 @@ static bool get_ring_array(const cJSON *meta, const char *key, uint64_t out[RING
     return true;
 }
 
+/* ---- scope stats: a sample a line ---- */
+
+enum { SK_SITE, SK_PHASE, SK_DEPTH, SK_RING, SK_END, SK_HEAP_END };
+/* the keys past SK_HEAP_END are passed over */
+static const char *const SCOPE_KEYS[] = {"site",           "phase",      "depth",          "ring",
+                                         "task_window_end", "heap_end",  "task_window_start", "heap_start",
+                                         "dep_pool_start", "dep_pool_end", "tensormap"};
+#define SCOPE_LINE_MAX 4096 /* a longer line is read from its tree */
+
+/* An integer of at most 15 digits at p into *v: ILEX_OK; ILEX_BAD for any other value. */
+static int val_int(const ilex *lx, const char *p, const char **after, int64_t *v)
+{
+    bool is_int = false;
+    int r = *p == '-' || (unsigned)(*p - '0') < 10u ? ilex_number(lx, p, after, &is_int, v) : ILEX_BAD;
+    return r == ILEX_OK && !is_int ? ILEX_BAD : r;
+}
+
+/* A sample (a line after the first) from its text as its tree gives it: true with *s filled; false when only
+ * the tree can tell, or it is refused (then the tree's reading says why). text[n] and ILEX_SLACK bytes after
+ * it must be readable. */
+static bool fast_scope_line(ilex_keys *ks, const char *text, size_t n, imp_scope *s)
+{
+    ilex lx;
+    ilex_text(&lx, text, n);
+    const char *p = ilex_ws(text), *ph = NULL, *site = NULL;
+    size_t phn = 0, siten = 0;
+    int64_t depth = -1, ring = -1, end = -1, hend = 0;
+    int r = ILEX_OK, key;
+    ilex_seen seen;
+    ilex_seen_init(&seen);
+    if (*p != '{')
+        return false;
+    p = ilex_ws(p + 1);
+    if (*p == '}')
+        return false;
+    for (;;) {
+        if (!ilex_member_key(&lx, ks, &seen, p, &p, &key, &r))
+            return false;
+        switch (key) {
+        case SK_SITE:
+            r = val_str(&lx, p, &p, &site, &siten);
+            break;
+        case SK_PHASE:
+            r = val_str(&lx, p, &p, &ph, &phn);
+            break;
+        case SK_DEPTH:
+            r = val_int(&lx, p, &p, &depth);
+            break;
+        case SK_RING:
+            r = val_int(&lx, p, &p, &ring);
+            break;
+        case SK_END:
+            r = val_int(&lx, p, &p, &end);
+            break;
+        case SK_HEAP_END:
+            if (*p == 'n') { /* null: none */
+                r = ilex_literal(&lx, p, &p);
+            } else {
+                r = val_int(&lx, p, &p, &hend);
+                if (r == ILEX_OK && hend < 0)
+                    r = ILEX_BAD;
+            }
+            break;
+        default:
+            r = ilex_skip_quick(&lx, p, &p);
+        }
+        if (r != ILEX_OK)
+            return false;
+        const char *after;
+        int m = ilex_member_next(&lx, &p, &after, &r);
+        if (m < 0)
+            return false;
+        if (m == 0) {
+            p = after;
+            break;
+        }
+    }
+    if (ilex_ws(p) != text + n || !ph || depth < 0 || depth > (1 << 20) || ring < 0 ||
+        ring >= RINGS || end < 0)
+        return false;
+    memset(s, 0, sizeof(*s));
+    s->begin = same(ph, phn, "begin");
+    s->depth = (int)depth;
+    s->ring = (int)ring;
+    s->head = (uint64_t)end;
+    s->heap_end = (uint64_t)hend;
+    if (!site) {
+        site = "(unknown):0";
+        siten = strlen(site);
+    }
+    if (siten >= sizeof(s->site))
+        siten = sizeof(s->site) - 1; /* snprintf's "%s" keeps what fits */
+    memcpy(s->site, site, siten);
+    s->site[siten] = '\0';
+    return true;
+}
+
 int import_read_scope_stats(importer *im)
 {
     static const char *const FILE_NAME = "scope_stats/scope_stats.jsonl";
@@ -1215,9 +2460,27 @@ int import_read_scope_stats(importer *im)
         return errno == EFBIG ? -1 : 0; /* optional (scopes are then guessed from the rings), not when too big */
     char *save = NULL;
     long line = 0;
+    ilex_keys keys;
+    ilex_keys_init(&keys, SCOPE_KEYS, (int)(sizeof(SCOPE_KEYS) / sizeof(SCOPE_KEYS[0])));
+    char pad[SCOPE_LINE_MAX + 1 + ILEX_SLACK] = {0}; /* a line with room to read whole words past it */
     for (char *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
         line++;
-        cJSON *r = imp_parse_json(im, FILE_NAME, l, strlen(l), line);
+        size_t n = strlen(l);
+        imp_scope fast;
+        if (line > 1 && n <= SCOPE_LINE_MAX) {
+            memcpy(pad, l, n);
+            pad[n] = '\0';
+            if (fast_scope_line(&keys, pad, n, &fast)) {
+                if (vec_grow((void **)&im->scopes, &im->scopecap, im->nscopes, sizeof(*im->scopes)) != 0) {
+                    free(text);
+                    return imp_oom(im);
+                }
+                fast.line = line;
+                im->scopes[im->nscopes++] = fast;
+                continue;
+            }
+        }
+        cJSON *r = imp_parse_json(im, FILE_NAME, l, n, line);
         if (!r) {
             free(text);
             return -1;

@@ -6,6 +6,8 @@
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "../../model/base/json_reader.h"
 #include "../../model/base/outfile.h"
@@ -75,6 +77,59 @@ cJSON *imp_parse_json(importer *im, const char *file, const char *text, size_t l
     snprintf(path, sizeof(path), "%s/%s", im->dir, file);
     jsonl_message(im->err, im->errlen, path, text, &je, line);
     return NULL;
+}
+
+#define BLOCK_SIZE ((size_t)1 << 20) /* small lists are carved from blocks of this size */
+
+/* n bytes (16-byte aligned) from the importer's blocks; one past a quarter block gets a block of its own. */
+static void *block_alloc(importer *im, size_t n)
+{
+    n = (n + 15) & ~(size_t)15;
+    bool own = n > BLOCK_SIZE / 4;
+    if (!own && im->block && im->block_used + n <= im->block_size) {
+        void *p = im->block + im->block_used;
+        im->block_used += n;
+        return p;
+    }
+    if (vec_grow((void **)&im->blocks, &im->blockcap, im->nblocks, sizeof(*im->blocks)) != 0)
+        return NULL;
+    char *b = malloc(own ? n : BLOCK_SIZE);
+    if (!b)
+        return NULL;
+    im->blocks[im->nblocks++] = b;
+    if (own)
+        return b;
+    im->block = b;
+    im->block_size = BLOCK_SIZE;
+    im->block_used = n;
+    return b;
+}
+
+int imp_grow(importer *im, void **buf, size_t *cap, size_t len, size_t elem, size_t first)
+{
+    if (len < *cap)
+        return 0;
+    size_t ncap = *cap ? *cap * 2 : first;
+    if (ncap > SIZE_MAX / 2 / elem)
+        return -1;
+    void *nb = block_alloc(im, ncap * elem);
+    if (!nb)
+        return -1;
+    if (len)
+        memcpy(nb, *buf, len * elem); /* the old list stays in its block, freed with the rest */
+    *buf = nb;
+    *cap = ncap;
+    return 0;
+}
+
+void imp_free_blocks(importer *im)
+{
+    for (size_t i = 0; i < im->nblocks; i++)
+        free(im->blocks[i]);
+    free(im->blocks);
+    im->blocks = NULL;
+    im->block = NULL;
+    im->nblocks = im->blockcap = im->block_used = im->block_size = 0;
 }
 
 int imp_add_buf(importer *im, imp_buf b)

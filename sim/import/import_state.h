@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "../../model/base/readall.h"
 #include "../../model/graph/graph_reader.h"
@@ -162,7 +164,71 @@ typedef struct importer {
     int swim_cores;                    /* the swimlane's metadata.num_cores, 0 = no swimlane */
     imp_kernel *kernels;               /* per func id: its cost in the graph file */
     pipe_set models;                   /* the tasks' distinct pipe forms (most tasks share a few) */
+    imp_arg *arg_pool;                 /* every task's args, when deps.json was read in one pass (else each */
+    imp_edge *edge_pool;               /* ... task's own), and every task's edges likewise */
+    char *block;                       /* the small lists' block being filled (imp_grow) */
+    size_t block_used, block_size;
+    void **blocks; /* every block, freed with the importer */
+    size_t nblocks, blockcap;
 } importer;
+
+/* Defines static void NAME(T *v, size_t n, int (*cmp)(const void *, const void *)): v sorted as glibc's
+ * qsort(v, n, sizeof(T), cmp) sorts it, where a comes after b exactly when AFTER(a, b) (cmp(a, b) > 0) and
+ * AFTER orders the records (no NaN): glibc's qsort is a merge sort, which keeps equal records in their order,
+ * and so is this one (runs already in order kept as they are, short ones by insertion), without a call per
+ * comparison; qsort itself when its buffer cannot be had (as glibc's then sorts in place). The sorts of an
+ * import's tens of thousands of records were a tenth of it. */
+#define IMP_STABLE_SORT(NAME, T, AFTER)                                                                     \
+    static void NAME##_into(T *v, T *out, size_t n, bool into);                                            \
+    /* v[0..n) sorted, into out (into) or in place (out is then the scratch) */                            \
+    static void NAME##_into(T *v, T *out, size_t n, bool into)                                             \
+    {                                                                                                      \
+        if (n <= 12) {                                                                                     \
+            T *d = into ? out : v;                                                                         \
+            if (into)                                                                                      \
+                memcpy(out, v, n * sizeof(*v));                                                            \
+            for (size_t i = 1; i < n; i++) {                                                               \
+                T x = d[i];                                                                                \
+                size_t j = i;                                                                              \
+                for (; j > 0 && AFTER(&d[j - 1], &x); j--)                                                 \
+                    d[j] = d[j - 1];                                                                       \
+                d[j] = x;                                                                                  \
+            }                                                                                              \
+            return;                                                                                        \
+        }                                                                                                  \
+        size_t n1 = n / 2, n2 = n - n1;                                                                    \
+        /* the halves sorted where the merge reads them: the other buffer */                               \
+        NAME##_into(v, out, n1, !into);                                                                    \
+        NAME##_into(v + n1, out + n1, n2, !into);                                                          \
+        const T *b1 = into ? v : out, *b2 = b1 + n1;                                                       \
+        T *t = into ? out : v;                                                                             \
+        if (!AFTER(&b1[n1 - 1], &b2[0])) { /* in order already */                                          \
+            memcpy(t, b1, n * sizeof(*t));                                                                 \
+            return;                                                                                        \
+        }                                                                                                  \
+        while (n1 > 0 && n2 > 0) {                                                                         \
+            if (!(AFTER(b1, b2))) {                                                                        \
+                *t++ = *b1++;                                                                              \
+                n1--;                                                                                      \
+            } else {                                                                                       \
+                *t++ = *b2++;                                                                              \
+                n2--;                                                                                      \
+            }                                                                                              \
+        }                                                                                                  \
+        memcpy(t, n1 ? b1 : b2, (n1 ? n1 : n2) * sizeof(*t));                                              \
+    }                                                                                                      \
+    static void NAME(T *v, size_t n, int (*cmp)(const void *, const void *))                               \
+    {                                                                                                      \
+        if (n <= 1)                                                                                        \
+            return;                                                                                        \
+        T *tmp = malloc(n * sizeof(*tmp));                                                                 \
+        if (!tmp) {                                                                                        \
+            qsort(v, n, sizeof(*v), cmp);                                                                  \
+            return;                                                                                        \
+        }                                                                                                  \
+        NAME##_into(v, tmp, n, false);                                                                     \
+        free(tmp);                                                                                         \
+    }
 
 /* Fails with "DIR/FILE: message" in im->err; returns -1. */
 int imp_fail(importer *im, const char *file, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -178,6 +244,14 @@ static inline const pipe_kernel *imp_task_model(const importer *im, const imp_ta
 {
     return pipe_set_kernel(&im->models, t->model);
 }
+
+/* vec_grow_from for the importer's small lists (a task's outputs, a tensor's creators, ...): room for one
+ * more of elem bytes after len in *buf (*cap of them), from blocks freed with the importer (a malloc and a
+ * free for each of a hundred thousand lists cost more than what they hold). 0, or -1 when out of memory. */
+int imp_grow(importer *im, void **buf, size_t *cap, size_t len, size_t elem, size_t first);
+
+/* Frees the blocks of imp_grow. */
+void imp_free_blocks(importer *im);
 
 /* Appends a buffer; returns its index, or -1 when out of memory. */
 int imp_add_buf(importer *im, imp_buf b);
