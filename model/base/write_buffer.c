@@ -373,6 +373,8 @@ void wbuf_reader_close(wbuf_reader *r)
 {
     free(r->buf);
     memset(r, 0, sizeof(*r));
+}
+
 void wbuf_fixed0(wbuf *w, double x)
 {
     if (x >= 0 && !signbit(x) && x < 9223372036854775808.0) {

@@ -315,6 +315,7 @@ const char *wbuf_reader_next(wbuf_reader *r, size_t n);
 
 /* Frees the buffer (r may be zeroed or closed already). */
 void wbuf_reader_close(wbuf_reader *r);
+
 /* x as printf's "%.0f" prints it: the nearest integer, a half to the even one (exact: the fraction of a
  * double below 2^52 is worked out without rounding); printf itself for what is not in [0, 2^63), -0
  * and NaN included. */
