@@ -41,6 +41,22 @@ static int fail(const graph *g, char *err, size_t errlen, const char *field, con
     return -1;
 }
 
+/* f = "a.b" as snprintf(f, n, "%.*s.%.*s", amax, a, bmax, b) makes it, without printf: a cost's field names
+ * are made for every op that carries one (an imported graph's every task), and printf costs a run more
+ * than the join. amax and bmax bound a and b (SIZE_MAX: no bound). */
+static void field_join(char *f, size_t n, const char *a, size_t amax, const char *b, size_t bmax)
+{
+    size_t k = 0;
+    for (size_t i = 0; a[i] && i < amax && k + 1 < n; i++)
+        f[k++] = a[i];
+    if (k + 1 < n)
+        f[k++] = '.';
+    for (size_t i = 0; b[i] && i < bmax && k + 1 < n; i++)
+        f[k++] = b[i];
+    if (n)
+        f[k] = '\0';
+}
+
 /* fail() at the field "path.key", or key when path is "": a line's field names are built only for a
  * message, not for every field read. */
 static int failk(const graph *g, char *err, size_t errlen, const char *path, const char *key, const char *fmt,
@@ -483,7 +499,7 @@ static int get_count(const graph *g, const jsonl_val *obj, const char *key, cons
     if (!x)
         return 0;
     char f[256];
-    snprintf(f, sizeof(f), "%s.%s", parent, key);
+    field_join(f, sizeof(f), parent, SIZE_MAX, key, SIZE_MAX);
     if (!jsonl_is(x, JSONL_NUMBER) || x->num != floor(x->num))
         return fail(g, err, errlen, f, "must be an integer, got %s", jtype(x));
     if (x->num < 0)
@@ -537,7 +553,7 @@ static int get_pipe_entry(const graph *g, const jsonl_val *v, pipe_id p, const c
             return fail(g, err, errlen, field, "give all of m, n and k (one m x n x k multiply per tile)");
         int dt = DT_FLOAT16;
         char f[300];
-        snprintf(f, sizeof(f), "%.200s.dtype", field);
+        field_join(f, sizeof(f), field, 200, "dtype", SIZE_MAX);
         if (get_dtype(g, v, "dtype", f, false, &dt, err, errlen) != 0)
             return -1;
         if (dt != DT_FLOAT16 && dt != DT_BFLOAT16 && dt != DT_INT8 && dt != DT_FLOAT32)
@@ -549,7 +565,7 @@ static int get_pipe_entry(const graph *g, const jsonl_val *v, pipe_id p, const c
             return -1;
         int dt = DT_FLOAT16;
         char f[300];
-        snprintf(f, sizeof(f), "%.200s.dtype", field);
+        field_join(f, sizeof(f), field, 200, "dtype", SIZE_MAX);
         if (get_dtype(g, v, "dtype", f, false, &dt, err, errlen) != 0)
             return -1;
         if (dtype_size(dt) < 1)
@@ -563,7 +579,7 @@ static int get_pipe_entry(const graph *g, const jsonl_val *v, pipe_id p, const c
         const jsonl_val *x = jget(v, "gib_per_s");
         if (x) {
             char f[300];
-            snprintf(f, sizeof(f), "%.200s.gib_per_s", field);
+            field_join(f, sizeof(f), field, 200, "gib_per_s", SIZE_MAX);
             if (!jsonl_is(x, JSONL_NUMBER))
                 return fail(g, err, errlen, f, "must be a number (GiB/s), got %s", jtype(x));
             if (!(x->num >= 0.001 && x->num <= 1e6))
@@ -606,7 +622,7 @@ static int get_pipe_cost(const graph *g, const jsonl_val *v, const char *field, 
         const jsonl_val *x = jget(v, pipe_name((pipe_id)p));
         if (!x)
             continue;
-        snprintf(f, sizeof(f), "%s.%s", field, pipe_name((pipe_id)p));
+        field_join(f, sizeof(f), field, SIZE_MAX, pipe_name((pipe_id)p), SIZE_MAX);
         if (!pipe_on_core((pipe_id)p, pk->aic))
             return fail(g, err, errlen, f, "the %s has no %s pipe (its pipes: %s)", pk->aic ? "AIC" : "AIV",
                         pipe_name((pipe_id)p),
@@ -647,7 +663,7 @@ static int get_measured_cost(const graph *g, const jsonl_val *v, const char *fie
 {
     static const char *const keys[] = {"ghz", "cycles", "busy", "gm_bytes", NULL};
     char f[256], sub[512];
-    snprintf(f, sizeof(f), "%.200s.perf_sim", field);
+    field_join(f, sizeof(f), field, 200, "perf_sim", SIZE_MAX);
     if (!jsonl_is(v, JSONL_OBJECT))
         return fail(g, err, errlen, f, "must be an object, got %s", jtype(v));
     if (check_keys(g, v, keys, f, err, errlen) != 0)
@@ -658,7 +674,7 @@ static int get_measured_cost(const graph *g, const jsonl_val *v, const char *fie
     pk->tiles = pk->buffers = 1;
     pk->scalar_given = true;
     const jsonl_val *ghz = jget(v, "ghz");
-    snprintf(sub, sizeof(sub), "%s.ghz", f);
+    field_join(sub, sizeof(sub), f, SIZE_MAX, "ghz", SIZE_MAX);
     if (!ghz || !jsonl_is(ghz, JSONL_NUMBER))
         return fail(g, err, errlen, sub, "must be the clock Perf-Sim counts at, in GHz (1.85), got %s",
                     ghz ? jtype(ghz) : "nothing");
@@ -666,7 +682,7 @@ static int get_measured_cost(const graph *g, const jsonl_val *v, const char *fie
         return fail(g, err, errlen, sub, "must be in [0.001, 100] GHz, got %.17g", ghz->num);
     pk->measured_hz = (uint64_t)(ghz->num * 1e9 + 0.5);
     if (!jget(v, "cycles")) {
-        snprintf(sub, sizeof(sub), "%s.cycles", f);
+        field_join(sub, sizeof(sub), f, SIZE_MAX, "cycles", SIZE_MAX);
         return fail(g, err, errlen, sub, "missing (the kernel's end-to-end cycles)");
     }
     if (get_count(g, v, "cycles", f, GRAPH_MAX_PIPE_CYCLES, &pk->measured_cycles, err, errlen) != 0)
@@ -677,7 +693,7 @@ static int get_measured_cost(const graph *g, const jsonl_val *v, const char *fie
         if (!o)
             continue;
         char gf[300];
-        snprintf(gf, sizeof(gf), "%.250s.%s", f, groups[i]);
+        field_join(gf, sizeof(gf), f, 250, groups[i], SIZE_MAX);
         if (!jsonl_is(o, JSONL_OBJECT))
             return fail(g, err, errlen, gf, "must be an object of pipe names, got %s", jtype(o));
         const jsonl_val *x;
@@ -686,7 +702,7 @@ static int get_measured_cost(const graph *g, const jsonl_val *v, const char *fie
             int p = 0;
             while (p < PIPE_COUNT && strcmp(x->key, pipe_name((pipe_id)p)) != 0)
                 p++;
-            snprintf(sub, sizeof(sub), "%.300s.%.150s", gf, x->key);
+            field_join(sub, sizeof(sub), gf, 300, x->key, 150);
             if (p == PIPE_COUNT || !pipe_on_core((pipe_id)p, pk->aic))
                 return fail(g, err, errlen, sub, "the %s has no such pipe (its pipes: %s)",
                             pk->aic ? "AIC" : "AIV",
@@ -733,7 +749,7 @@ static int get_cost(const graph *g, const jsonl_val *v, const char *field, bool 
         if (!x)
             continue;
         char sub[256];
-        snprintf(sub, sizeof(sub), "%s.%s", field, keys[i]);
+        field_join(sub, sizeof(sub), field, SIZE_MAX, keys[i], SIZE_MAX);
         if (!jsonl_is(x, JSONL_NUMBER) || x->num != floor(x->num))
             return fail(g, err, errlen, sub, "must be an integer, got %s", jtype(x));
         if (x->num < 0)
