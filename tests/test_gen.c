@@ -2,16 +2,19 @@
 /* Also determinism, parameter errors, and why generators open scopes. */
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../model/engine/chip_engine.h"
+#include "../sim/gen/gen.h"
+#include "../sim/gen/gen_int.h"
 #include "depcmp.h"
 #include "testutil.h"
 
 /* Runs `ptosim gen ARGS...` (NULL-terminated) and returns its stdout, failing on any error. */
-static char *gen(const char *first, ...)
+static char *gen_graph(const char *first, ...)
 {
     const char *args[32] = {"gen", first};
     int n = 2;
@@ -172,16 +175,17 @@ END_TEST
 
 START_TEST(synthetic_kinds_have_their_task_counts)
 {
-    check_kind(gen("chain", "--n", "50", NULL), 50, 0);
-    check_kind(gen("fan", "--n", "200", "--cost-ns", "2000", NULL), 200, 0);
-    check_kind(gen("forkjoin", "--width", "5", "--stages", "3", NULL), 3 * (5 + 2), 0);
-    check_kind(gen("random", NULL), 100, 0);
-    check_kind(gen("random", "--n", "300", "--fat", "0.7", "--jump", "3", "--density", "0.2", NULL), 300, 0);
+    check_kind(gen_graph("chain", "--n", "50", NULL), 50, 0);
+    check_kind(gen_graph("fan", "--n", "200", "--cost-ns", "2000", NULL), 200, 0);
+    check_kind(gen_graph("forkjoin", "--width", "5", "--stages", "3", NULL), 3 * (5 + 2), 0);
+    check_kind(gen_graph("random", NULL), 100, 0);
+    check_kind(gen_graph("random", "--n", "300", "--fat", "0.7", "--jump", "3", "--density", "0.2", NULL),
+               300, 0);
     /* a scope per loop body: one per task for chain and fan, per stage and worker for forkjoin */
-    char *t = gen("chain", "--n", "7", NULL);
+    char *t = gen_graph("chain", "--n", "7", NULL);
     ck_assert_int_eq(count(t, "scope_begin"), 7);
     free(t);
-    t = gen("forkjoin", "--width", "5", "--stages", "3", NULL);
+    t = gen_graph("forkjoin", "--width", "5", "--stages", "3", NULL);
     ck_assert_int_eq(count(t, "scope_begin"), 3 * (1 + 5));
     free(t);
 }
@@ -191,12 +195,12 @@ START_TEST(chain_is_a_chain_and_fan_has_no_edges)
 {
     /* 10 tasks of 10 us: in a chain they run one after another (more than 100 us), as a fan side
      * by side on 10 AIV cores (the orchestrator's 10 submits plus one task, well under 40 us) */
-    char *t = gen("chain", "--n", "10", NULL);
+    char *t = gen_graph("chain", "--n", "10", NULL);
     chip *c = runs(t, 10, 10);
     ck_assert_uint_gt(c->end_time, (ps_t)100 * 1000 * PS_PER_NS);
     tu_chip_free(c);
     free(t);
-    t = gen("fan", "--n", "10", NULL);
+    t = gen_graph("fan", "--n", "10", NULL);
     c = runs(t, 10, 10);
     ck_assert_uint_lt(c->end_time, (ps_t)40 * 1000 * PS_PER_NS);
     tu_chip_free(c);
@@ -207,7 +211,7 @@ END_TEST
 START_TEST(granularity_mirrors_make_traces)
 {
     /* --k 48 is grain_right.jsonl but for the name, description and scope site: same makespan */
-    char *t = gen("granularity", "--k", "48", "--total-us", "4800", NULL);
+    char *t = gen_graph("granularity", "--k", "48", "--total-us", "4800", NULL);
     ck_assert_int_eq(count(t, SUBMIT), 48);
     ck_assert_int_eq(count(t, "scope_begin"), 1);
     chip *c = runs(t, 48, 48);
@@ -219,7 +223,7 @@ START_TEST(granularity_mirrors_make_traces)
     free(ref);
     free(t);
     /* 10 rows in 4 tasks: 3, 3, 2, 2; the longer two override the kernel's 2-row cost */
-    t = gen("granularity", "--k", "4", "--total-us", "10", NULL);
+    t = gen_graph("granularity", "--k", "4", "--total-us", "10", NULL);
     ck_assert_int_eq(count(t, "\"cost\": {\"cycles\": 5400}"), 2);
     ck_assert_int_eq(count(t, "\"shape\": [2, 256]"), 4); /* two tasks, in and out */
     check_kind(t, 4, 0);
@@ -229,7 +233,7 @@ END_TEST
 START_TEST(bgemm_defaults_are_benchmark_bgemm_case0)
 {
     /* test_benchmark_bgemm.py Case0: 500 pairs over grid_k 2 = 250 groups, each a scope of 2 x (gemm, add) */
-    char *t = gen("bgemm", NULL);
+    char *t = gen_graph("bgemm", NULL);
     ck_assert_int_eq(count(t, "scope_begin"), 250);
     ck_assert_int_eq(count(t, "\"kernel\": \"gemm_tile\""), 500);
     ck_assert_int_eq(count(t, "\"kernel\": \"tile_add\""), 500);
@@ -246,8 +250,9 @@ START_TEST(bgemm_defaults_are_benchmark_bgemm_case0)
     ck_assert_int_eq(count(t, "\"shape\": [65536], \"offset\": [65536]"), 2 + 2);
     check_kind(t, 1000, 0);
     /* 7 pairs over grid_k 3: 2 groups (the last pair is dropped, as the test's // does) */
-    check_kind(gen("bgemm", "--matmul-add-task-num", "7", "--grid-k", "3", "--incore-data-size", "16", NULL),
-               2 * 3 * 2, 0);
+    check_kind(
+        gen_graph("bgemm", "--matmul-add-task-num", "7", "--grid-k", "3", "--incore-data-size", "16", NULL),
+        2 * 3 * 2, 0);
 }
 END_TEST
 
@@ -267,8 +272,8 @@ START_TEST(paged_attention_variants_have_their_task_counts)
     /* B=1, H=16 (q_loop 1), 2 KV blocks: plain is 1 alloc + 2 blocks x 4 */
     const char *shape[] = {"--batch", "1", "--heads", "16", "--block-size", "128", "--context", "256"};
 #define PA(var, u)                                                                                           \
-    gen("paged_attention", shape[0], shape[1], shape[2], shape[3], shape[4], shape[5], shape[6], shape[7],   \
-        "--variant", var, "--unroll", u, NULL)
+    gen_graph("paged_attention", shape[0], shape[1], shape[2], shape[3], shape[4], shape[5], shape[6],       \
+              shape[7], "--variant", var, "--unroll", u, NULL)
     char *t = PA("plain", "64");
     ck_assert_int_eq(count(t, "scope_begin"), 1 + 2);
     check_kind(t, 8, 1);
@@ -300,13 +305,13 @@ START_TEST(paged_attention_variants_have_their_task_counts)
     free(t);
 #undef PA
     /* batch with 17 batches: chunks of 16 and 1 (256 and 16 query rows), each 2 blocks x 4 tasks */
-    t = gen("paged_attention", "--variant", "batch", "--batch", "17", "--context", "256", NULL);
+    t = gen_graph("paged_attention", "--variant", "batch", "--batch", "17", "--context", "256", NULL);
     ck_assert_int_eq(count(t, "scope_begin"), 2 * (1 + 2));
     ck_assert_int_eq(count(t, "\"tensor\": \"sij\", \"dtype\": \"FLOAT32\", \"shape\": [256, 128]"), 2);
     ck_assert_int_eq(count(t, "\"tensor\": \"sij\", \"dtype\": \"FLOAT32\", \"shape\": [16, 128]"), 2);
     check_kind(t, 2 * 2 * 4, 2);
     /* H=200: q_tile 128, q_loop 2, the second tile 72 rows; C=300 with BS 128: 3 blocks */
-    t = gen("paged_attention", "--batch", "2", "--heads", "200", "--context", "300", NULL);
+    t = gen_graph("paged_attention", "--batch", "2", "--heads", "200", "--context", "300", NULL);
     ck_assert_int_eq(count(t, "\"shape\": [72, 128], \"offset\": [128, 0]"), 2 * 3);
     check_kind(t, 2 * 2 * 3 * 4, 2 * 2);
 }
@@ -355,8 +360,8 @@ START_TEST(paged_attention_plain_edges_by_hand)
 {
     /* B=2, H=16 (q_loop 1), C = 2 x BS: per batch QK0 SF0 PV0 UP0 QK1 SF1 PV1 UP1 (task i = 8b + 4bn + k);
      * the allocs are not in deps.json */
-    char *t = gen("paged_attention", "--batch", "2", "--heads", "16", "--block-size", "128", "--context",
-                  "256", NULL);
+    char *t = gen_graph("paged_attention", "--batch", "2", "--heads", "16", "--block-size", "128",
+                        "--context", "256", NULL);
     const char *dir = tu_tmpdir();
     char *path = tu_write(dir, "pa.jsonl", t);
     const char *args[] = {"run", path, "-o", dir, "--enable-dep-gen", "--quiet", NULL};
@@ -427,7 +432,7 @@ START_TEST(decode_layer_fa_fused_has_the_harvested_structure)
      * up, 17 silu, 85 down_proj, 5 down_cast_residual), out_consolidate; copy_out. Executions:
      * 5 + 1 + 1 + 40 + 1 + 8 + 1 + 8 + 1 + 1 + 1 + 16 + 3 + 24 x 3 + 48 + 1 + 1 = 209 in the auto part,
      * 333 in the manual scope, 1 out_consolidate: 543 a layer, plus copy_hidden and copy_out */
-    char *t = gen("decode_layer", NULL);
+    char *t = gen_graph("decode_layer", NULL);
     ck_assert_int_eq(count(t, "\"mode\": \"manual\""), 1);
     ck_assert_int_eq(count(t, "\"kernel\": \"q_proj\", \"block_num\": 40"), 1);
     ck_assert_int_eq(count(t, "\"kernel\": \"rope_qkv\", \"block_num\": 16"), 1);
@@ -445,7 +450,7 @@ START_TEST(decode_layer_fa_fused_has_the_harvested_structure)
     tu_chip_free(c);
     free(t);
     /* two layers: the 1088 AICore tasks of the runtime's StressBatch16Seq3500 at that commit */
-    t = gen("decode_layer", "--layers", "2", NULL);
+    t = gen_graph("decode_layer", "--layers", "2", NULL);
     c = runs(t, 2 + 2 * 353, 2 + 2 * 353 + 1 + 2 * 2);
     ck_assert_uint_eq(c->executions, 1088);
     tu_chip_free(c);
@@ -459,7 +464,7 @@ START_TEST(decode_layer_qwen3_variant_has_the_example_structure)
      * x_gamma0, copy_out) + 265 in it; 1 + 12 dummies; 3 allocs. Executions: 8 outside; in the layer
      * 8 seeds and projections (75 blocks), the MIX attention (24 x 3), 26 + 24 out_proj units, 5 casts,
      * the reduce, 5 x 2 SPMD gate/up tasks of 6 blocks, 110 late gate/up, 17 silu, 85 down, dcr (5) */
-    char *t = gen("decode_layer", "--variant", "qwen3_14b_decode", NULL);
+    char *t = gen_graph("decode_layer", "--variant", "qwen3_14b_decode", NULL);
     ck_assert_int_eq(count(t, "\"op\": \"dummy\""), 13);
     ck_assert_int_eq(count(t, ALLOC), 3);
     ck_assert_int_eq(count(t, "\"mode\": \"manual\""), 2);
@@ -488,16 +493,17 @@ END_TEST
 
 START_TEST(output_is_deterministic)
 {
-    char *a = gen("random", "--n", "200", NULL), *b = gen("random", "--n=200", "--seed", "1", NULL);
-    char *c = gen("random", "--n", "200", "--seed", "2", NULL);
+    char *a = gen_graph("random", "--n", "200", NULL),
+         *b = gen_graph("random", "--n=200", "--seed", "1", NULL);
+    char *c = gen_graph("random", "--n", "200", "--seed", "2", NULL);
     ck_assert_str_eq(a, b);
     ck_assert_str_ne(a, c);
     ck_assert_int_eq(count(c, SUBMIT), 200);
     free(a);
     free(b);
     free(c);
-    a = gen("decode_layer", "--seq", "1000", NULL);
-    b = gen("decode_layer", "--seq", "1000", NULL);
+    a = gen_graph("decode_layer", "--seq", "1000", NULL);
+    b = gen_graph("decode_layer", "--seq", "1000", NULL);
     ck_assert_str_eq(a, b);
     /* the description records every parameter, so a file says how to make it again */
     ck_assert_msg(strstr(a, "\"description\": \"ptosim gen decode_layer --batch 16 --seq 1000 --layers 1 "
@@ -599,7 +605,7 @@ START_TEST(a_flat_graph_longer_than_the_window_deadlocks)
 {
     /* the same fan without its scopes: 100 tasks at depth 0 are reclaimed only when orchestration ends,
      * so with 64 slots the runtime's scope pre-check stops the 64th submit (code 1); scoped, it runs */
-    char *t = gen("fan", "--n", "100", "--cost-ns", "1000", NULL);
+    char *t = gen_graph("fan", "--n", "100", "--cost-ns", "1000", NULL);
     char *flat = malloc(strlen(t) + 1), *w = flat;
     for (char *line = t; *line;) {
         char *nl = strchr(line, '\n');
@@ -632,6 +638,81 @@ START_TEST(a_flat_graph_longer_than_the_window_deadlocks)
 }
 END_TEST
 
+START_TEST(gen_cat_writes_text_as_snprintf_cuts_it)
+{
+    /* the labels and costs the generators build without printf: the text, its would-be length, the cut */
+    char b[16];
+    size_t n = gen_cat_int(b, sizeof(b), gen_cat(b, sizeof(b), 0, "out"), 26);
+    ck_assert_str_eq(b, "out26");
+    ck_assert_uint_eq(n, 5);
+    n = gen_cat_int(b, sizeof(b),
+                    gen_cat(b, sizeof(b), gen_cat_int(b, sizeof(b), gen_cat(b, sizeof(b), 0, "t"), 0), "_"),
+                    9);
+    ck_assert_str_eq(b, "t0_9");
+    ck_assert_uint_eq(n, 4);
+    n = gen_cat_int(b, sizeof(b), 0, -7);
+    ck_assert_str_eq(b, "-7");
+    ck_assert_uint_eq(n, 2);
+    /* the extremes: 20 characters each, cut to 15 as snprintf into 16 bytes cuts them */
+    n = gen_cat_int(b, sizeof(b), 0, INT64_MIN);
+    ck_assert_str_eq(b, "-92233720368547");
+    ck_assert_uint_eq(n, 20);
+    n = gen_cat_int(b, sizeof(b), 0, INT64_MAX);
+    ck_assert_str_eq(b, "922337203685477");
+    ck_assert_uint_eq(n, 19);
+    /* past the end: nothing more is written, the length still counts */
+    n = gen_cat(b, sizeof(b), n, "xyz");
+    ck_assert_str_eq(b, "922337203685477");
+    ck_assert_uint_eq(n, 22);
+    /* one byte: only the NUL; a string that just fits */
+    char one[1] = {'q'};
+    ck_assert_uint_eq(gen_cat(one, 1, 0, "ab"), 2);
+    ck_assert_int_eq(one[0], '\0');
+    char four[4];
+    ck_assert_uint_eq(gen_cat_int(four, 4, gen_cat(four, 4, 0, "a"), 99), 3);
+    ck_assert_str_eq(four, "a99");
+    ck_assert_uint_eq(gen_cat_int(four, 4, 0, 1000), 4);
+    ck_assert_str_eq(four, "100");
+    ck_assert_uint_eq(gen_cat_int(four, 4, 0, 0), 1);
+    ck_assert_str_eq(four, "0");
+}
+END_TEST
+
+START_TEST(gen_write_puts_the_graph_through_the_stream_s_descriptor)
+{
+    /* a sweep writes each graph to a file through gen_write: the bytes of `ptosim gen`, after what the
+     * stream held */
+    const char *want =
+        "pre\n"
+        "{\"ptosim_graph\": 1, \"name\": \"gen_chain\", \"description\": \"ptosim gen chain --n 1 "
+        "--cost-ns 5\", \"kernels\": [{\"id\": 0, \"name\": \"step\", \"core\": \"aiv\", \"cost\": "
+        "{\"ns\": 5}}], \"tensors\": [{\"name\": \"x\", \"dtype\": \"FLOAT32\", \"shape\": [64]}]}\n"
+        "{\"op\": \"scope_begin\", \"site\": \"gen_chain:1\"}\n"
+        "{\"op\": \"submit\", \"kernel\": \"step\", \"args\": [{\"dir\": \"in\", \"tensor\": \"x\"}, "
+        "{\"dir\": \"out\", \"tensor\": \"h\", \"dtype\": \"FLOAT32\", \"shape\": [64]}]}\n"
+        "{\"op\": \"scope_end\"}\n";
+    char *av[] = {"chain", "--n", "1", "--cost-ns", "5", NULL}, err[600] = "";
+    FILE *f = tmpfile();
+    ck_assert_ptr_nonnull(f);
+    fputs("pre\n", f);
+    ck_assert_int_eq(gen_write(5, av, f, err, sizeof(err)), 0);
+    ck_assert_str_eq(err, "");
+    rewind(f);
+    char got[1024];
+    size_t n = fread(got, 1, sizeof(got) - 1, f);
+    got[n] = '\0';
+    fclose(f);
+    ck_assert_str_eq(got, want);
+    /* a stream without a descriptor cannot take it: said, not dropped */
+    char mem[64];
+    f = fmemopen(mem, sizeof(mem), "w");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_int_eq(gen_write(5, av, f, err, sizeof(err)), 1);
+    ck_assert_str_eq(err, "ptosim gen: chain: writing the graph failed: Bad file descriptor");
+    fclose(f);
+}
+END_TEST
+
 Suite *suite_gen(void)
 {
     Suite *s = suite_create("gen");
@@ -654,6 +735,8 @@ Suite *suite_gen(void)
     tcase_add_test(tc, output_is_deterministic);
     tcase_add_test(tc, bad_parameters_are_named);
     tcase_add_test(tc, a_flat_graph_longer_than_the_window_deadlocks);
+    tcase_add_test(tc, gen_cat_writes_text_as_snprintf_cuts_it);
+    tcase_add_test(tc, gen_write_puts_the_graph_through_the_stream_s_descriptor);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -61,71 +61,97 @@ int64_t gen_max64(int64_t a, int64_t b)
 /* JSON emission: every line is written as soon as it is known         */
 /* ------------------------------------------------------------------ */
 
-void gen_put(gen *g, const char *s)
+size_t gen_cat(char *buf, size_t n, size_t at, const char *s)
 {
-    fputs(s, g->f);
+    size_t len = strlen(s);
+    if (n && at < n) {
+        size_t k = len < n - 1 - at ? len : n - 1 - at;
+        memcpy(buf + at, s, k);
+        buf[at + k] = '\0';
+    }
+    return at + len;
 }
 
-void gen_putf(gen *g, const char *fmt, ...)
+size_t gen_cat_int(char *buf, size_t n, size_t at, int64_t x)
 {
-    va_list ap;
-    va_start(ap, fmt);
-    vfprintf(g->f, fmt, ap);
-    va_end(ap);
+    char d[24];
+    *wbuf_sdec_at(d, x) = '\0';
+    return gen_cat(buf, n, at, d);
 }
 
 /* Separator before the next item of the current list. */
 void gen_sep(gen *g)
 {
     if (g->nitems++)
-        gen_put(g, ", ");
+        gen_lit(g, ", ");
 }
 
 void gen_put_dims(gen *g, int nd, const int64_t *d)
 {
-    gen_put(g, "[");
-    for (int i = 0; i < nd; i++)
-        gen_putf(g, "%s%" PRId64, i ? ", " : "", d[i]);
-    gen_put(g, "]");
+    gen_lit(g, "[");
+    for (int i = 0; i < nd; i++) {
+        if (i)
+            gen_lit(g, ", ");
+        gen_int(g, d[i]);
+    }
+    gen_lit(g, "]");
 }
 
-/* The parameter value as `ptosim gen` would print it back. */
+/* The parameter value as `ptosim gen` would print it back (once per graph: printf's %.15g stays). */
 static void put_value(gen *g, const opt_def *p, const gen_val *v)
 {
-    if (p->id == PT_INT)
-        gen_putf(g, "%" PRId64, v->i);
-    else if (p->id == PT_REAL)
-        gen_putf(g, "%.15g", v->r);
-    else
+    if (p->id == PT_INT) {
+        gen_int(g, v->i);
+    } else if (p->id == PT_REAL) {
+        char t[40];
+        snprintf(t, sizeof(t), "%.15g", v->r);
+        gen_put(g, t);
+    } else {
         gen_put(g, v->s);
+    }
 }
 
 /* Header up to the kernel list; the description records the full command. */
 void gen_hdr_begin(gen *g, const char *orchestrator)
 {
     const opt_table *t = &g->kd->opts;
-    gen_putf(g, "{\"ptosim_graph\": 1, \"name\": \"gen_%s\", \"description\": \"ptosim gen %s", t->cmd,
-             t->cmd);
+    gen_lit(g, "{\"ptosim_graph\": 1, \"name\": \"gen_");
+    gen_put(g, t->cmd);
+    gen_lit(g, "\", \"description\": \"ptosim gen ");
+    gen_put(g, t->cmd);
     for (int i = 0; i < t->nopts; i++) {
-        gen_putf(g, " --%s ", t->opts[i].name);
+        gen_lit(g, " --");
+        gen_put(g, t->opts[i].name);
+        gen_lit(g, " ");
         put_value(g, &t->opts[i], &g->v[i]);
     }
-    gen_put(g, "\"");
-    if (orchestrator)
-        gen_putf(g, ", \"orchestrator\": \"%s\"", orchestrator);
-    gen_put(g, ", \"kernels\": [");
+    gen_lit(g, "\"");
+    if (orchestrator) {
+        gen_lit(g, ", \"orchestrator\": \"");
+        gen_put(g, orchestrator);
+        gen_lit(g, "\"");
+    }
+    gen_lit(g, ", \"kernels\": [");
     g->nitems = 0;
 }
 
 void gen_hdr_kernel(gen *g, int id, const char *name, const char *core, const char *cost)
 {
     gen_sep(g);
-    gen_putf(g, "{\"id\": %d, \"name\": \"%s\", \"core\": \"%s\", \"cost\": %s}", id, name, core, cost);
+    gen_lit(g, "{\"id\": ");
+    gen_int(g, id);
+    gen_lit(g, ", \"name\": \"");
+    gen_put(g, name);
+    gen_lit(g, "\", \"core\": \"");
+    gen_put(g, core);
+    gen_lit(g, "\", \"cost\": ");
+    gen_put(g, cost);
+    gen_lit(g, "}");
 }
 
 void gen_hdr_tensors(gen *g)
 {
-    gen_put(g, "], \"tensors\": [");
+    gen_lit(g, "], \"tensors\": [");
     g->nitems = 0;
 }
 
@@ -134,52 +160,82 @@ void gen_hdr_tensor(gen *g, const char *name, const char *dtype, int64_t s0, int
 {
     int64_t d[2] = {s0, s1};
     gen_sep(g);
-    gen_putf(g, "{\"name\": \"%s\", \"dtype\": \"%s\", \"shape\": ", name, dtype);
+    gen_lit(g, "{\"name\": \"");
+    gen_put(g, name);
+    gen_lit(g, "\", \"dtype\": \"");
+    gen_put(g, dtype);
+    gen_lit(g, "\", \"shape\": ");
     gen_put_dims(g, s1 ? 2 : 1, d);
-    gen_put(g, "}");
+    gen_lit(g, "}");
 }
 
 void gen_hdr_end(gen *g)
 {
-    gen_put(g, "]}\n");
+    gen_lit(g, "]}\n");
 }
 
 void gen_scope_begin(gen *g, int site, bool manual)
 {
-    gen_putf(g, "{\"op\": \"scope_begin\", \"site\": \"gen_%s:%d\"%s}\n", g->kd->opts.cmd, site,
-             manual ? ", \"mode\": \"manual\"" : "");
+    gen_lit(g, "{\"op\": \"scope_begin\", \"site\": \"gen_");
+    gen_put(g, g->kd->opts.cmd);
+    gen_lit(g, ":");
+    gen_int(g, site);
+    if (manual)
+        gen_lit(g, "\", \"mode\": \"manual\"}\n");
+    else
+        gen_lit(g, "\"}\n");
 }
 
 void gen_scope_end(gen *g)
 {
-    gen_put(g, "{\"op\": \"scope_end\"}\n");
+    gen_lit(g, "{\"op\": \"scope_end\"}\n");
 }
 
 /* Opens a submit of one kernel; label may be NULL. Finish with gen_op_end. */
 void gen_submit(gen *g, const char *label, const char *kernel)
 {
-    gen_put(g, "{\"op\": \"submit\"");
-    if (label)
-        gen_putf(g, ", \"id\": \"%s\"", label);
-    gen_putf(g, ", \"kernel\": \"%s\"", kernel);
+    gen_lit(g, "{\"op\": \"submit\"");
+    if (label) {
+        gen_lit(g, ", \"id\": \"");
+        gen_put(g, label);
+        gen_lit(g, "\"");
+    }
+    gen_lit(g, ", \"kernel\": \"");
+    gen_put(g, kernel);
+    gen_lit(g, "\"");
 }
 
 /* Opens a MIX submit: one AIC kernel and the same AIV kernel on both AIV slots. */
 void gen_submit_mix(gen *g, const char *aic, const char *aiv, int block_num)
 {
-    gen_putf(g, "{\"op\": \"submit\", \"kernels\": [\"%s\", \"%s\", \"%s\"]", aic, aiv, aiv);
-    if (block_num > 1)
-        gen_putf(g, ", \"block_num\": %d", block_num);
+    gen_lit(g, "{\"op\": \"submit\", \"kernels\": [\"");
+    gen_put(g, aic);
+    gen_lit(g, "\", \"");
+    gen_put(g, aiv);
+    gen_lit(g, "\", \"");
+    gen_put(g, aiv);
+    gen_lit(g, "\"]");
+    gen_block_num(g, block_num);
+}
+
+/* ", \"block_num\": N" when N > 1. */
+void gen_block_num(gen *g, int64_t block_num)
+{
+    if (block_num > 1) {
+        gen_lit(g, ", \"block_num\": ");
+        gen_int(g, block_num);
+    }
 }
 
 void gen_op_cost(gen *g, const char *cost)
 {
-    gen_putf(g, ", \"cost\": %s", cost);
+    gen_lit(g, ", \"cost\": ");
+    gen_put(g, cost);
 }
 
 void gen_op_end(gen *g)
 {
-    gen_put(g, "}\n");
+    gen_lit(g, "}\n");
 }
 
 gview gen_v1(int64_t s0, int64_t o0)
@@ -194,27 +250,31 @@ gview gen_v2(int64_t s0, int64_t s1, int64_t o0, int64_t o1)
 
 void gen_args_begin(gen *g)
 {
-    gen_put(g, ", \"args\": [");
+    gen_lit(g, ", \"args\": [");
     g->nitems = 0;
 }
 
 void gen_args_end(gen *g)
 {
-    gen_put(g, "]");
+    gen_lit(g, "]");
 }
 
 /* A tensor argument (in, inout, out_existing) on a view, or the whole tensor when v is NULL. */
 void gen_arg(gen *g, const char *dir, const char *tensor, const gview *v)
 {
     gen_sep(g);
-    gen_putf(g, "{\"dir\": \"%s\", \"tensor\": \"%s\"", dir, tensor);
+    gen_lit(g, "{\"dir\": \"");
+    gen_put(g, dir);
+    gen_lit(g, "\", \"tensor\": \"");
+    gen_put(g, tensor);
+    gen_lit(g, "\"");
     if (v && v->nd) {
-        gen_put(g, ", \"shape\": ");
+        gen_lit(g, ", \"shape\": ");
         gen_put_dims(g, v->nd, v->shape);
-        gen_put(g, ", \"offset\": ");
+        gen_lit(g, ", \"offset\": ");
         gen_put_dims(g, v->nd, v->off);
     }
-    gen_put(g, "}");
+    gen_lit(g, "}");
 }
 
 /* An `out` argument: a new runtime buffer of one (s1 == 0) or two dimensions. */
@@ -222,41 +282,54 @@ void gen_arg_out(gen *g, const char *tensor, const char *dtype, int64_t s0, int6
 {
     int64_t d[2] = {s0, s1};
     gen_sep(g);
-    gen_putf(g, "{\"dir\": \"out\", \"tensor\": \"%s\", \"dtype\": \"%s\", \"shape\": ", tensor, dtype);
+    gen_lit(g, "{\"dir\": \"out\", \"tensor\": \"");
+    gen_put(g, tensor);
+    gen_lit(g, "\", \"dtype\": \"");
+    gen_put(g, dtype);
+    gen_lit(g, "\", \"shape\": ");
     gen_put_dims(g, s1 ? 2 : 1, d);
-    gen_put(g, "}");
+    gen_lit(g, "}");
 }
 
 /* A scalar argument; value is its JSON text, dtype NULL for the default (UINT64). */
 void gen_arg_scalar(gen *g, const char *value, const char *dtype)
 {
     gen_sep(g);
-    gen_putf(g, "{\"scalar\": %s", value);
-    if (dtype)
-        gen_putf(g, ", \"dtype\": \"%s\"", dtype);
-    gen_put(g, "}");
+    gen_lit(g, "{\"scalar\": ");
+    gen_put(g, value);
+    if (dtype) {
+        gen_lit(g, ", \"dtype\": \"");
+        gen_put(g, dtype);
+        gen_lit(g, "\"");
+    }
+    gen_lit(g, "}");
 }
 
 /* A scalar argument given as an integer (UINT64). */
 void gen_arg_int(gen *g, int64_t x)
 {
-    char t[32];
-    snprintf(t, sizeof(t), "%" PRId64, x);
-    gen_arg_scalar(g, t, NULL);
+    gen_sep(g);
+    gen_lit(g, "{\"scalar\": ");
+    gen_int(g, x);
+    gen_lit(g, "}");
 }
 
 /* Explicit deps are written as they are decided: the first opens the list. */
 void gen_dep(gen *g, int *ndeps, const char *label)
 {
-    gen_put(g, *ndeps ? ", " : ", \"deps\": [");
-    gen_putf(g, "\"%s\"", label);
+    if (*ndeps)
+        gen_lit(g, ", \"");
+    else
+        gen_lit(g, ", \"deps\": [\"");
+    gen_put(g, label);
+    gen_lit(g, "\"");
     (*ndeps)++;
 }
 
 void gen_deps_end(gen *g, int ndeps)
 {
     if (ndeps)
-        gen_put(g, "]");
+        gen_lit(g, "]");
 }
 
 /* A task's whole list of explicit deps: n labels (const char *). */
@@ -287,11 +360,22 @@ void gen_cost_mm(char *buf, int64_t m, int64_t n, int64_t k, int64_t reps, int i
     int64_t mt = gen_ceil_div(m, tm), nt = gen_ceil_div(n, tn), kt = gen_ceil_div(k, tk);
     int64_t tiles = tm * tn * tk * reps;
     int64_t fix = gen_ceil_div(m * n * out_bytes * reps, tiles);
-    snprintf(buf, COST_MAX,
-             "{\"tiles\": %" PRId64 ", \"buffers\": 2, \"mte2\": {\"bytes\": %" PRId64
-             "}, \"mte1\": {\"bytes\": %" PRId64 "}, \"cube\": {\"m\": %" PRId64 ", \"n\": %" PRId64
-             ", \"k\": %" PRId64 ", \"dtype\": \"%s\"}, \"fixpipe\": {\"bytes\": %" PRId64 "}}",
-             tiles, (mt + nt) * kt * in_bytes, (mt + nt) * kt * in_bytes, mt, nt, kt, dtype, fix);
+    size_t at = gen_cat_int(buf, COST_MAX, gen_cat(buf, COST_MAX, 0, "{\"tiles\": "), tiles);
+    at = gen_cat(buf, COST_MAX, at, ", \"buffers\": 2, \"mte2\": {\"bytes\": ");
+    at = gen_cat_int(buf, COST_MAX, at, (mt + nt) * kt * in_bytes);
+    at = gen_cat(buf, COST_MAX, at, "}, \"mte1\": {\"bytes\": ");
+    at = gen_cat_int(buf, COST_MAX, at, (mt + nt) * kt * in_bytes);
+    at = gen_cat(buf, COST_MAX, at, "}, \"cube\": {\"m\": ");
+    at = gen_cat_int(buf, COST_MAX, at, mt);
+    at = gen_cat(buf, COST_MAX, at, ", \"n\": ");
+    at = gen_cat_int(buf, COST_MAX, at, nt);
+    at = gen_cat(buf, COST_MAX, at, ", \"k\": ");
+    at = gen_cat_int(buf, COST_MAX, at, kt);
+    at = gen_cat(buf, COST_MAX, at, ", \"dtype\": \"");
+    at = gen_cat(buf, COST_MAX, at, dtype);
+    at = gen_cat(buf, COST_MAX, at, "\"}, \"fixpipe\": {\"bytes\": ");
+    at = gen_cat_int(buf, COST_MAX, at, fix);
+    gen_cat(buf, COST_MAX, at, "}}");
 }
 
 /* A vector pass over elems elements on the AIV that reads in_bytes and
@@ -304,21 +388,26 @@ void gen_cost_vec(char *buf, int64_t elems, int64_t in_bytes, int64_t out_bytes,
     /* per-tile rounding may still need one more */
     while (2 * (gen_ceil_div(in_bytes, tiles) + gen_ceil_div(out_bytes, tiles)) > (int64_t)PIPE_UB_BYTES)
         tiles++;
-    int n = snprintf(buf, COST_MAX, "{\"tiles\": %" PRId64 ", \"buffers\": 2", tiles);
-    if (in_bytes)
-        n += snprintf(buf + n, COST_MAX - n, ", \"mte2\": {\"bytes\": %" PRId64 "}",
-                      gen_ceil_div(in_bytes, tiles));
-    n += snprintf(buf + n, COST_MAX - n, ", \"vector\": {\"elems\": %" PRId64 ", \"dtype\": \"%s\"}",
-                  gen_ceil_div(elems, tiles), dtype);
-    if (out_bytes)
-        n += snprintf(buf + n, COST_MAX - n, ", \"mte3\": {\"bytes\": %" PRId64 "}",
-                      gen_ceil_div(out_bytes, tiles));
-    snprintf(buf + n, COST_MAX - n, "}");
+    size_t n = gen_cat_int(buf, COST_MAX, gen_cat(buf, COST_MAX, 0, "{\"tiles\": "), tiles);
+    n = gen_cat(buf, COST_MAX, n, ", \"buffers\": 2");
+    if (in_bytes) {
+        n = gen_cat(buf, COST_MAX, n, ", \"mte2\": {\"bytes\": ");
+        n = gen_cat(buf, COST_MAX, gen_cat_int(buf, COST_MAX, n, gen_ceil_div(in_bytes, tiles)), "}");
+    }
+    n = gen_cat(buf, COST_MAX, n, ", \"vector\": {\"elems\": ");
+    n = gen_cat_int(buf, COST_MAX, n, gen_ceil_div(elems, tiles));
+    n = gen_cat(buf, COST_MAX, n, ", \"dtype\": \"");
+    n = gen_cat(buf, COST_MAX, gen_cat(buf, COST_MAX, n, dtype), "\"}");
+    if (out_bytes) {
+        n = gen_cat(buf, COST_MAX, n, ", \"mte3\": {\"bytes\": ");
+        n = gen_cat(buf, COST_MAX, gen_cat_int(buf, COST_MAX, n, gen_ceil_div(out_bytes, tiles)), "}");
+    }
+    gen_cat(buf, COST_MAX, n, "}");
 }
 
 void gen_cost_ns(char *buf, int64_t ns)
 {
-    snprintf(buf, COST_MAX, "{\"ns\": %" PRId64 "}", ns);
+    gen_cat(buf, COST_MAX, gen_cat_int(buf, COST_MAX, gen_cat(buf, COST_MAX, 0, "{\"ns\": "), ns), "}");
 }
 
 /* ------------------------------------------------------------------ */
@@ -722,6 +811,17 @@ int gen_check(int argc, char **argv, char *err, size_t errlen)
     return rc == 1 ? EXIT_USAGE : rc; /* no help in a sweep's parameters: the sweep takes --help itself */
 }
 
+/* Writes kind k's graph of v to f: through a write_buffer on f's descriptor (whatever f holds is
+ * flushed first), so no line costs a printf. Returns 0, or -1 with errno set when a write failed. */
+static int emit_to(const gen_kind *k, const gen_val *v, FILE *f)
+{
+    gen g = {.kd = k, .v = v};
+    if (fflush(f) != 0 || wbuf_open_fd(&g.w, fileno(f)) != 0)
+        return -1;
+    k->emit(&g);
+    return wbuf_close(&g.w);
+}
+
 int gen_write(int argc, char **argv, FILE *f, char *err, size_t errlen)
 {
     const gen_kind *k;
@@ -729,9 +829,7 @@ int gen_write(int argc, char **argv, FILE *f, char *err, size_t errlen)
     int rc = gen_parse(argc, argv, &k, v, err, errlen);
     if (rc != 0)
         return rc == 1 ? EXIT_USAGE : rc;
-    gen g = {.f = f, .kd = k, .v = v};
-    k->emit(&g);
-    if (fflush(f) != 0 || ferror(f)) {
+    if (emit_to(k, v, f) != 0) {
         snprintf(err, errlen, "ptosim gen: %s: writing the graph failed: %s", k->opts.cmd, strerror(errno));
         return EXIT_INTERNAL;
     }
@@ -770,11 +868,7 @@ int gen_main(int argc, char **argv)
         fprintf(stderr, "%s\n", err);
         return rc;
     }
-    static char buf[1 << 16];
-    setvbuf(stdout, buf, _IOFBF, sizeof(buf));
-    gen g = {.f = stdout, .kd = k, .v = v};
-    k->emit(&g);
-    if (fflush(stdout) != 0 || ferror(stdout)) {
+    if (emit_to(k, v, stdout) != 0) {
         fprintf(stderr, "ptosim gen: %s: writing the graph failed: %s\n", k->opts.cmd, strerror(errno));
         return EXIT_INTERNAL;
     }

@@ -23,7 +23,8 @@ int gen_main(int argc, char **argv);
  * ("ptosim gen: KIND: --PARAM: what is wrong") in err. */
 int gen_check(int argc, char **argv, char *err, size_t errlen);
 
-/* Writes the graph of those arguments to f (the bytes gen_main writes).
+/* Writes the graph of those arguments to f (the bytes gen_main writes) through f's descriptor, after
+ * flushing what f holds; a stream without one (fmemopen) fails with EBADF.
  * Returns 0, or an EXIT_* status with the message in err. */
 int gen_write(int argc, char **argv, FILE *f, char *err, size_t errlen);
 

@@ -142,17 +142,23 @@ static void qw_kernels(gen *g, int64_t seq, int64_t acn)
 static void qw_submit(gen *g, const char *label, const char *kernel, int block_num, bool early)
 {
     gen_submit(g, label, kernel);
-    if (block_num > 1)
-        gen_putf(g, ", \"block_num\": %d", block_num);
+    gen_block_num(g, block_num);
     if (early)
-        gen_put(g, ", \"early_resolve\": true");
+        gen_lit(g, ", \"early_resolve\": true");
 }
 
 /* A whole-tensor view reshaped to [16, 40, 128] (ChipTensor::reshape). */
 static void qw_heads(gen *g, const char *dir, const char *tensor)
 {
     gen_sep(g);
-    gen_putf(g, "{\"dir\": \"%s\", \"tensor\": \"%s\", \"shape\": [%d, 40, %d]}", dir, tensor, QW_B, QW_HD);
+    static const int64_t shape[3] = {QW_B, 40, QW_HD};
+    gen_lit(g, "{\"dir\": \"");
+    gen_put(g, dir);
+    gen_lit(g, "\", \"tensor\": \"");
+    gen_put(g, tensor);
+    gen_lit(g, "\", \"shape\": ");
+    gen_put_dims(g, 3, shape);
+    gen_lit(g, "}");
 }
 
 /* What both variants share: the same model, so the same inputs, copies and MLP tail. */
@@ -216,7 +222,7 @@ static void dl_copy_out(gen *g, int64_t L)
 /* The label what<i>: most tasks of the manual scopes are numbered so. */
 static void label_num(char *buf, size_t n, const char *what, int i)
 {
-    snprintf(buf, n, "%s%d", what, i);
+    gen_cat_int(buf, n, gen_cat(buf, n, 0, what), i);
 }
 
 /* Explicit deps on what<lo> .. what<hi - 1>. */
@@ -236,7 +242,7 @@ static void dl_out_label(char *buf, size_t n, int u, int direct)
     if (u < direct)
         label_num(buf, n, "out", u);
     else
-        snprintf(buf, n, "out_direct");
+        gen_cat(buf, n, 0, "out_direct");
 }
 
 /* The label of gate_tids[t] or up_tids[t] (t = column tile x 5 + K split) in qwen3_14b_decode:
@@ -246,7 +252,9 @@ static void qw_gu_label(char *buf, size_t n, const char *what, int t)
     if (t / QW_GU_SPLITS < QW_GU_SPMD_N)
         label_num(buf, n, what, t % QW_GU_SPLITS);
     else
-        snprintf(buf, n, "%s%d_%d", what, t / QW_GU_SPLITS, t % QW_GU_SPLITS);
+        gen_cat_int(buf, n,
+                    gen_cat(buf, n, gen_cat_int(buf, n, gen_cat(buf, n, 0, what), t / QW_GU_SPLITS), "_"),
+                    t % QW_GU_SPLITS);
 }
 
 /* One out_proj unit u: 512 output columns (u / 5) x 1024 of K (u % 5). Its deps follow. */
@@ -442,10 +450,15 @@ static void qw_layer_manual(gen *g, int64_t i, int64_t acn, const char *prev_nor
     }
 
     /* attention: one MIX task, all blocks started together */
-    gen_putf(g,
-             "{\"op\": \"submit\", \"id\": \"attn\", \"kernels\": [\"%s\", \"%s\", \"%s\"], \"block_num\": "
-             "%" PRId64 ", \"sync_start\": true, \"early_resolve\": true",
-             QW_KERNELS[11], QW_KERNELS[12], QW_KERNELS[12], acn);
+    gen_lit(g, "{\"op\": \"submit\", \"id\": \"attn\", \"kernels\": [\"");
+    gen_put(g, QW_KERNELS[11]);
+    gen_lit(g, "\", \"");
+    gen_put(g, QW_KERNELS[12]);
+    gen_lit(g, "\", \"");
+    gen_put(g, QW_KERNELS[12]);
+    gen_lit(g, "\"], \"block_num\": ");
+    gen_int(g, acn);
+    gen_lit(g, ", \"sync_start\": true, \"early_resolve\": true");
     gen_args_begin(g);
     qw_heads(g, "inout", "attn_out");
     qw_heads(g, "inout", "q_tnd_flat");
@@ -496,9 +509,15 @@ static void qw_layer_manual(gen *g, int64_t i, int64_t acn, const char *prev_nor
 
     /* gate and up: per K split two fences and an SPMD task each over the first 6 column tiles */
     for (int k = 0; k < QW_GU_SPLITS; k++) {
-        for (int gu = 0; gu < 2; gu++)
-            gen_putf(g, "{\"op\": \"dummy\", \"id\": \"%s_late%d\", \"deps\": [\"cast%d\"]}\n",
-                     gu ? "up" : "gate", k, k);
+        for (int gu = 0; gu < 2; gu++) {
+            gen_lit(g, "{\"op\": \"dummy\", \"id\": \"");
+            gen_put(g, gu ? "up" : "gate");
+            gen_lit(g, "_late");
+            gen_int(g, k);
+            gen_lit(g, "\", \"deps\": [\"cast");
+            gen_int(g, k);
+            gen_lit(g, "\"]}\n");
+        }
         for (int gu = 0; gu < 2; gu++) {
             label_num(l, sizeof(l), gu ? "up" : "gate", k);
             dl_gate_up(g, l, QW_KERNELS[(k ? 23 + 2 * (k - 1) : 21) + gu], QW_GU_SPMD_N, gu, k, hbase, -1);
@@ -513,7 +532,8 @@ static void qw_layer_manual(gen *g, int64_t i, int64_t acn, const char *prev_nor
                 const char *what = gu ? "up" : "gate";
                 qw_gu_label(l, sizeof(l), what, n * QW_GU_SPLITS + k);
                 dl_gate_up(g, l, gu ? "up_proj_4" : "gate_proj_4", 1, gu, k, hbase, n);
-                snprintf(l2, sizeof(l2), "%s_late%d", what, k);
+                gen_cat_int(l2, sizeof(l2),
+                            gen_cat(l2, sizeof(l2), gen_cat(l2, sizeof(l2), 0, what), "_late"), k);
                 gen_deps_of(g, 1, l2);
                 gen_op_end(g);
             }
@@ -529,8 +549,13 @@ static void qw_alloc(gen *g, int n, const char *const *names, const char *const 
     gen_put(g, "{\"op\": \"alloc\", \"tensors\": [");
     for (int k = 0; k < n; k++) {
         int64_t d[2] = {s0[k], s1[k]};
-        gen_putf(g, "%s{\"name\": \"%s\", \"dtype\": \"%s\", \"shape\": ", k ? ", " : "", names[k],
-                 dtypes[k]);
+        if (k)
+            gen_lit(g, ", ");
+        gen_lit(g, "{\"name\": \"");
+        gen_put(g, names[k]);
+        gen_lit(g, "\", \"dtype\": \"");
+        gen_put(g, dtypes[k]);
+        gen_lit(g, "\", \"shape\": ");
         gen_put_dims(g, s1[k] ? 2 : 1, d);
         gen_put(g, "}");
     }

@@ -10,6 +10,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "../../model/base/write_buffer.h"
+
 #define GEN_ERR_MAX 512
 
 /* A parsed value. */
@@ -19,9 +21,9 @@ typedef struct gen_val {
     const char *s; /* PT_CHOICE, PT_TEXT */
 } gen_val;
 
-/* Output state: the stream and the list being written. */
+/* Output state: the writer and the list being written. */
 typedef struct gen {
-    FILE *f;                   /* where the graph goes */
+    wbuf w;                    /* where the graph goes: the project's writers, no printf per record */
     int nitems;                /* items written in the current JSON list */
     const struct gen_kind *kd; /* what is generated */
     const gen_val *v;          /* its parameter values */
@@ -39,8 +41,24 @@ int64_t gen_min64(int64_t a, int64_t b);
 int64_t gen_max64(int64_t a, int64_t b);
 
 /* JSON emission (gen.c): every line is written as soon as it is known */
-void gen_put(gen *g, const char *s);
-void gen_putf(gen *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static inline void gen_put(gen *g, const char *s)
+{
+    wbuf_str(&g->w, s);
+}
+
+/* A string literal, its length known when compiling. */
+#define gen_lit(g, s) wbuf_lit(&(g)->w, s)
+
+/* An integer in decimal, as printf's "%" PRId64. */
+static inline void gen_int(gen *g, int64_t x)
+{
+    wbuf_sdec(&g->w, x);
+}
+
+/* Text into buf[n] from its byte at, NUL-ended and cut as snprintf cuts it: s, or x in decimal. Return
+ * the length the whole text would have (at + what is added), so calls chain. */
+size_t gen_cat(char *buf, size_t n, size_t at, const char *s);
+size_t gen_cat_int(char *buf, size_t n, size_t at, int64_t x);
 void gen_sep(gen *g);
 void gen_put_dims(gen *g, int nd, const int64_t *d);
 void gen_hdr_begin(gen *g, const char *orchestrator);
@@ -52,6 +70,7 @@ void gen_scope_begin(gen *g, int site, bool manual);
 void gen_scope_end(gen *g);
 void gen_submit(gen *g, const char *label, const char *kernel);
 void gen_submit_mix(gen *g, const char *aic, const char *aiv, int block_num);
+void gen_block_num(gen *g, int64_t block_num);
 void gen_op_cost(gen *g, const char *cost);
 void gen_op_end(gen *g);
 gview gen_v1(int64_t s0, int64_t o0);

@@ -65,10 +65,10 @@ void gen_emit_bgemm(gen *g)
     gen_hdr_tensor(g, "B", "FLOAT32", groups * gk * ge, 0);
     gen_hdr_tensor(g, "C", "FLOAT32", groups * ge, 0);
     gen_sep(g);
-    gen_putf(g,
-             "{\"name\": \"config\", \"dtype\": \"INT64\", \"shape\": [4], \"data\": [%" PRId64 ", %" PRId64
-             ", %" PRId64 ", %" PRId64 "]}",
-             t, gk, groups, loop);
+    int64_t config[4] = {t, gk, groups, loop};
+    gen_lit(g, "{\"name\": \"config\", \"dtype\": \"INT64\", \"shape\": [4], \"data\": ");
+    gen_put_dims(g, 4, config);
+    gen_lit(g, "}");
     gen_hdr_end(g);
     for (int64_t gi = 0; gi < groups; gi++) {
         gview cv = gen_v1(ge, gi * ge);
@@ -185,14 +185,21 @@ static void pa_costs(const pa_dims *p, int64_t rows, int64_t nblk, char *qk, cha
 /* An alloc of the accumulators oi [rows, D], li and mi [rows], labelled when label is not NULL. */
 static void pa_alloc(gen *g, const char *label, int64_t rows, int64_t d)
 {
-    gen_put(g, "{\"op\": \"alloc\"");
-    if (label)
-        gen_putf(g, ", \"id\": \"%s\"", label);
-    gen_putf(g,
-             ", \"tensors\": [{\"name\": \"oi\", \"dtype\": \"FLOAT32\", \"shape\": [%" PRId64 ", %" PRId64
-             "]}, {\"name\": \"li\", \"dtype\": \"FLOAT32\", \"shape\": [%" PRId64
-             "]}, {\"name\": \"mi\", \"dtype\": \"FLOAT32\", \"shape\": [%" PRId64 "]}]}\n",
-             rows, d, rows, rows);
+    gen_lit(g, "{\"op\": \"alloc\"");
+    if (label) {
+        gen_lit(g, ", \"id\": \"");
+        gen_put(g, label);
+        gen_lit(g, "\"");
+    }
+    gen_lit(g, ", \"tensors\": [{\"name\": \"oi\", \"dtype\": \"FLOAT32\", \"shape\": [");
+    gen_int(g, rows);
+    gen_lit(g, ", ");
+    gen_int(g, d);
+    gen_lit(g, "]}, {\"name\": \"li\", \"dtype\": \"FLOAT32\", \"shape\": [");
+    gen_int(g, rows);
+    gen_lit(g, "]}, {\"name\": \"mi\", \"dtype\": \"FLOAT32\", \"shape\": [");
+    gen_int(g, rows);
+    gen_lit(g, "]}]}\n");
 }
 
 /* One block's QK, SF and PV of the plain and manual variants; manual labels
@@ -464,6 +471,7 @@ void gen_emit_pa(gen *g)
         tbl = malloc((size_t)(p.b * p.nb) * sizeof(*tbl));
         if (!tbl || pa_parse_table(v[PA_BT].s, p.b * p.nb, tbl, err, sizeof(err)) != 0) {
             fprintf(stderr, "ptosim gen: paged_attention: %s\n", tbl ? err : "out of memory");
+            wbuf_close(&g->w); /* nothing written yet: the header comes after */
             exit(EXIT_INTERNAL);
         }
         p.tbl = tbl;

@@ -128,6 +128,13 @@ int gen_check_grain(const gen_val *v, char *err, size_t len)
     return 0;
 }
 
+/* A flat cost of that many cycles into buf[COST_MAX]. */
+static void grain_cost(char *buf, int64_t cycles)
+{
+    gen_cat(buf, COST_MAX, gen_cat_int(buf, COST_MAX, gen_cat(buf, COST_MAX, 0, "{\"cycles\": "), cycles),
+            "}");
+}
+
 /* scripts/make_traces.py granularity(): silu over x[rows, 256] into y, one
  * row = 1 us (1800 cycles); rows not divisible by k go one each to the first
  * tasks, which then override the kernel's cost. */
@@ -135,7 +142,7 @@ void gen_emit_granularity(gen *g)
 {
     int64_t k = g->v[0].i, rows = g->v[1].i, base = rows / k, extra = rows % k;
     char cost[COST_MAX];
-    snprintf(cost, sizeof(cost), "{\"cycles\": %" PRId64 "}", 1800 * base);
+    grain_cost(cost, 1800 * base);
     gen_hdr_begin(g, NULL);
     gen_hdr_kernel(g, 0, "silu", "aiv", cost);
     gen_hdr_tensors(g);
@@ -153,7 +160,7 @@ void gen_emit_granularity(gen *g)
         gen_arg(g, "out_existing", "y", &view);
         gen_args_end(g);
         if (r != base) {
-            snprintf(cost, sizeof(cost), "{\"cycles\": %" PRId64 "}", 1800 * r);
+            grain_cost(cost, 1800 * r);
             gen_op_cost(g, cost);
         }
         gen_op_end(g);
@@ -199,6 +206,12 @@ static int64_t around(uint64_t *rng, int64_t x, double perc)
     return gen_max64(1, (int64_t)((double)x * (1.0 + r / 100.0)));
 }
 
+/* A task's label: t<level modulo jump + 1>_<index in its level> (both below 2^63). */
+static void rd_label(char *buf, size_t n, int64_t lvl, uint64_t j)
+{
+    gen_cat_int(buf, n, gen_cat(buf, n, gen_cat_int(buf, n, gen_cat(buf, n, 0, "t"), lvl), "_"), (int64_t)j);
+}
+
 void gen_emit_random(gen *g)
 {
     const gen_val *v = g->v;
@@ -211,6 +224,7 @@ void gen_emit_random(gen *g)
     int64_t *widths = calloc((size_t)jump + 1, sizeof(*widths));
     if (!widths) {
         fprintf(stderr, "ptosim gen: random: out of memory\n");
+        wbuf_close(&g->w); /* nothing written yet: the header comes after */
         exit(EXIT_INTERNAL);
     }
     char cost[COST_MAX], label[48];
@@ -229,7 +243,7 @@ void gen_emit_random(gen *g)
         for (int64_t j = 0; j < w; j++) {
             bool aic = rng_next(&rng) >> 63;
             int64_t ns = 1000 + (int64_t)rng_below(&rng, 49001); /* 1-50 us */
-            snprintf(label, sizeof(label), "t%" PRId64 "_%" PRId64, lv % (jump + 1), j);
+            rd_label(label, sizeof(label), lv % (jump + 1), (uint64_t)j);
             gen_submit(g, label, aic ? "rand_aic" : "rand_aiv");
             int nd = 0;
             for (int64_t back = 1; back <= jump && back <= lv && dens > 0; back++) {
@@ -243,13 +257,13 @@ void gen_emit_random(gen *g)
                     }
                     if (k >= pw)
                         break;
-                    snprintf(label, sizeof(label), "t%" PRId64 "_%" PRId64, pl % (jump + 1), k);
+                    rd_label(label, sizeof(label), pl % (jump + 1), (uint64_t)k);
                     gen_dep(g, &nd, label);
                 }
             }
             if (lv > 0 && nd == 0) { /* at least one parent, in the level above */
                 int64_t pl = lv - 1;
-                snprintf(label, sizeof(label), "t%" PRId64 "_%" PRIu64, pl % (jump + 1),
+                rd_label(label, sizeof(label), pl % (jump + 1),
                          rng_below(&rng, (uint64_t)widths[pl % (jump + 1)]));
                 gen_dep(g, &nd, label);
             }
