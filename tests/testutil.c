@@ -1,15 +1,43 @@
 /* testutil.c - temp dirs, files, child processes and JSON helpers for the tests. */
+#define _XOPEN_SOURCE 700 /* nftw */
 #include "testutil.h"
 
 #include "../model/engine/chip_engine.h"
 
 #include <fcntl.h>
+#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+/* The temporary folders this process made, removed when it exits: a test runs in a process of its own, so
+ * its folders go with it (make check made some 20,000 of them, none removed). Each remembers its maker: a
+ * test's forked children, and the tests forked from a runner that made one, leave it alone. */
+static struct {
+    char path[64];
+    pid_t pid;
+} *made;
+static size_t nmade, capmade;
+
+static int rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+{
+    (void)sb;
+    (void)ftw;
+    if (flag == FTW_DP)
+        chmod(path, 0700); /* a folder a test made unreadable or unwritable */
+    remove(path);          /* a link is removed, never followed (FTW_PHYS) */
+    return 0;
+}
+
+static void remove_made(void)
+{
+    for (size_t i = 0; i < nmade; i++)
+        if (made[i].pid == getpid())
+            nftw(made[i].path, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
 
 const char *tu_tmpdir(void)
 {
@@ -18,6 +46,20 @@ const char *tu_tmpdir(void)
     char *p = buf[next++ % 16];
     snprintf(p, 64, "/tmp/ptosim-test-XXXXXX");
     ck_assert_msg(mkdtemp(p) != NULL, "mkdtemp failed");
+    if (getenv("PTOSIM_KEEP_TEST_DIRS"))
+        return p;
+    if (nmade == capmade) {
+        size_t cap = capmade ? 2 * capmade : 16;
+        void *m = realloc(made, cap * sizeof(*made));
+        if (!m)
+            return p; /* kept: the test goes on */
+        made = m;
+        capmade = cap;
+    }
+    if (!nmade)
+        atexit(remove_made);
+    snprintf(made[nmade].path, sizeof(made[nmade].path), "%s", p);
+    made[nmade++].pid = getpid();
     return p;
 }
 
