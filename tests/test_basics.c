@@ -903,10 +903,27 @@ START_TEST(wbuf_dec_writes_decimals_two_digits_a_step_as_printf_would)
     FILE *t = tmpfile();
     wbuf w;
     ck_assert_int_eq(wbuf_open_fd(&w, fileno(t)), 0);
-    const uint64_t u[] = {0,         9,          10,          99,           100,          999,
-                          1000,      9999,       10000,       99999,        100000,       9999999,
-                          10000000,  99999999,   100000000,   100000001,    1234567890,   9999999999999999u,
-                          10000000000000000u,    10000000000000001u,      UINT64_MAX};
+    const uint64_t u[] = {0,
+                          9,
+                          10,
+                          99,
+                          100,
+                          999,
+                          1000,
+                          9999,
+                          10000,
+                          99999,
+                          100000,
+                          9999999,
+                          10000000,
+                          99999999,
+                          100000000,
+                          100000001,
+                          1234567890,
+                          9999999999999999u,
+                          10000000000000000u,
+                          10000000000000001u,
+                          UINT64_MAX};
     const int len[] = {1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 7, 8, 8, 9, 9, 10, 16, 17, 17, 20};
     for (size_t i = 0; i < sizeof(u) / sizeof(u[0]); i++) {
         ck_assert_int_eq(wbuf_dec_len(u[i]), len[i]);
@@ -938,13 +955,14 @@ START_TEST(wbuf_dec_writes_decimals_two_digits_a_step_as_printf_would)
     ck_assert_int_eq(wbuf_close(&w), 0);
     size_t n;
     char *got = fd_text(fileno(t), &n);
-    ck_assert_str_eq(got, "0 9 10 99 100 999 1000 9999 10000 99999 100000 9999999 10000000 99999999 100000000 "
-                          "100000001 1234567890 9999999999999999 10000000000000000 10000000000000001 "
-                          "18446744073709551615 "
-                          "0 7 -1 -10 -100000000 9223372036854775807 -9223372036854775808 "
-                          "\"8589934592\"\"0\" "
-                          "0.000 0.005 0.050 0.999 1.000 1.001 1234.567 18446744073709551.615 "
-                          "[-42, 0.070]");
+    ck_assert_str_eq(got,
+                     "0 9 10 99 100 999 1000 9999 10000 99999 100000 9999999 10000000 99999999 100000000 "
+                     "100000001 1234567890 9999999999999999 10000000000000000 10000000000000001 "
+                     "18446744073709551615 "
+                     "0 7 -1 -10 -100000000 9223372036854775807 -9223372036854775808 "
+                     "\"8589934592\"\"0\" "
+                     "0.000 0.005 0.050 0.999 1.000 1.001 1234.567 18446744073709551.615 "
+                     "[-42, 0.070]");
     free(got);
     fclose(t);
 }
@@ -981,8 +999,8 @@ START_TEST(wbuf_fixed_text_prints_as_printf_f_does_rounding_half_to_even_on_the_
     char b[64];
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         size_t n = wbuf_fixed_text(b, cases[i].x, cases[i].prec);
-        ck_assert_msg(n == strlen(cases[i].want) && strcmp(b, cases[i].want) == 0, "%s: got %s", cases[i].want,
-                      n ? b : "(none)");
+        ck_assert_msg(n == strlen(cases[i].want) && strcmp(b, cases[i].want) == 0, "%s: got %s",
+                      cases[i].want, n ? b : "(none)");
     }
     /* left to printf */
     ck_assert_uint_eq(wbuf_fixed_text(b, 0x1p63, 1), 0);
@@ -1010,7 +1028,8 @@ START_TEST(wbuf_reader_reads_back_a_scratch_file_in_records_across_its_buffer)
     for (uint32_t i = 0; i < 200000; i++) {
         const char *a = wbuf_reader_next(&r, 3);
         ck_assert_ptr_nonnull(a);
-        ck_assert_uint_eq((unsigned char)a[0] | (unsigned char)a[1] << 8 | (uint32_t)(unsigned char)a[2] << 16, i);
+        ck_assert_uint_eq(
+            (unsigned char)a[0] | (unsigned char)a[1] << 8 | (uint32_t)(unsigned char)a[2] << 16, i);
         const char *b = wbuf_reader_next(&r, 5);
         ck_assert_ptr_nonnull(b);
         uint32_t v;
@@ -1064,9 +1083,24 @@ START_TEST(wbuf_fixed0_rounds_to_the_nearest_integer_halves_to_even_as_printf)
     FILE *t = tmpfile();
     wbuf w;
     ck_assert_int_eq(wbuf_open_fd(&w, fileno(t)), 0);
-    const double x[] = {0.0,    0.4,    0.5,   0.5000000000000001, 1.5,  2.5,  960.0,
-                        340.49999999999994, 339.5, 1e-300, 4.5e15, 4503599627370495.5,
-                        9007199254740993.0, 1e18,  -0.0,   -1.5,   -0.4, 1e19};
+    const double x[] = {0.0,
+                        0.4,
+                        0.5,
+                        0.5000000000000001,
+                        1.5,
+                        2.5,
+                        960.0,
+                        340.49999999999994,
+                        339.5,
+                        1e-300,
+                        4.5e15,
+                        4503599627370495.5,
+                        9007199254740993.0,
+                        1e18,
+                        -0.0,
+                        -1.5,
+                        -0.4,
+                        1e19};
     for (size_t i = 0; i < sizeof(x) / sizeof(x[0]); i++) {
         wbuf_fixed0(&w, x[i]);
         wbuf_char(&w, ' ');

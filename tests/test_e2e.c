@@ -808,7 +808,8 @@ static void blocked_body(void *data, int *finished)
     *finished = 1;
 }
 
-/* SimGrid is loaded when a command first simulates: one that cannot be had is named, with the loader's reason */
+/* SimGrid is loaded when a command first simulates: one that cannot be had is named, with the loader's reason
+ */
 START_TEST(a_simgrid_that_cannot_be_loaded_is_named_with_the_reason)
 {
     char err[512];

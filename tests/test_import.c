@@ -1731,9 +1731,9 @@ START_TEST(the_one_pass_reader_takes_plain_json_and_leaves_the_rest)
         size_t upto; /* OK: the value's length */
     } cases[] = {
         {"\"abc\" ", ILEX_OK, 5},
-        {"\"a\\\"b\"", ILEX_BAD, 0},    /* an escape: the reference reads it */
+        {"\"a\\\"b\"", ILEX_BAD, 0},      /* an escape: the reference reads it */
         {"\"caf\xc3\xa9\"", ILEX_BAD, 0}, /* not ASCII */
-        {"\"a\tb\"", ILEX_BAD, 0},      /* a control character */
+        {"\"a\tb\"", ILEX_BAD, 0},        /* a control character */
         {"123,", ILEX_OK, 3},
         {"-0]", ILEX_OK, 2},
         {"1.5e3}", ILEX_OK, 5},

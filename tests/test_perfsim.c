@@ -1016,7 +1016,8 @@ START_TEST(sha256_the_cpus_rounds_give_the_portable_digests)
         for (size_t off = 0, step = 1; off < n; off += step, step = step * 3 % 257 + 1)
             sha256_update(&c, m + off, step < n - off ? step : n - off);
         sha256_hex(&c, cpu);
-        ck_assert_msg(strcmp(port, cpu) == 0, "%zu bytes: %s (portable) vs %s (SHA extensions)", n, port, cpu);
+        ck_assert_msg(strcmp(port, cpu) == 0, "%zu bytes: %s (portable) vs %s (SHA extensions)", n, port,
+                      cpu);
     }
     sha256_accel(1); /* the default: the extensions where present */
     free(m);

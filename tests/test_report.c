@@ -366,7 +366,8 @@ START_TEST(a_capture_reads_the_same_whatever_json_form_its_rows_take)
      * odd white space): the same page as the plain files give */
     static const char SWIMLANE_ODD[] =
         "{\"chip_swimlane_level\": 1, \"metadata\": {\"clock\\u005ffreq_hz\": 50000000, \"num_cores\": 4, "
-        "\"core_types\": [\"aic\", \"aic\", \"aiv\", \"aiv\"], \"x\": {\"a\": [1.5e3, -0.25, \"\\u00e9t\xc3\xa9\"]}},"
+        "\"core_types\": [\"aic\", \"aic\", \"aiv\", \"aiv\"], \"x\": {\"a\": [1.5e3, -0.25, "
+        "\"\\u00e9t\xc3\xa9\"]}},"
         "\r\n \"aicore_tasks\": [\n"
         "  [0, \"0\", 1, 1000100, 1000600, 5],\n"
         "  [ 1 ,2\t,1,1001300,1001800,5 ],\n"
@@ -375,41 +376,57 @@ START_TEST(a_capture_reads_the_same_whatever_json_form_its_rows_take)
         " ],\n"
         " \"aicpu_tasks\": []\n"
         "}\n";
-    static const char DEPS_ODD[] =
-        "{\"tasks\":[{\"task_id\":\"\\u0030\",\"scope\":\"auto\",\"early_dispatch\":false,\"kernel_ids\":[0,-1,-1],"
-        "\"block_num\":1,\"args\":[{\"shape\":[1e2,2.5],\"name\":\"\xc3\xa9\",\"deep\":[[[[{\"k\":null}]]]]}]},"
-        "{\"task_id\":1,\"scope\":\"auto\",\"early_dispatch\":false,\"kernel_ids\":[ -1 , 1 , -1 ],\"block_num\":1,"
-        "\"args\":[]},"
-        "{\"task_id\":\"2\",\"scope\":\"auto\",\"early_dispatch\":false,\"kernel_ids\":[0,-1,-1],\"block_num\":1,"
-        "\"args\":[]},"
-        "{\"task_id\":\"3\",\"scope\":\"auto\",\"early_dispatch\":false,\"kernel_ids\":[-1,1,-1],\"block_num\":1,"
-        "\"args\":[]}],\"tensors\":[],"
-        "\"edges\":[{\"pre\\u0064\":\"0\",\"succ\":1,\"arg\":0,\"source\":\"tensormap\",\"flags\":[\"wait\"]},"
-        "{\"pred\":\"0\",\"succ\":\"1\",\"arg\":12345678901234567,\"source\":\"tensor\\nmap\",\"flags\":[\"wait\"]},"
-        "{\"pred\":\"1\",\"succ\":\"2\",\"arg\":0,\"source\":\"creator\",\"flags\":[\"wait\",\"retain\"]}]}\n";
+    static const char DEPS_ODD[] = "{\"tasks\":[{\"task_id\":\"\\u0030\",\"scope\":\"auto\",\"early_"
+                                   "dispatch\":false,\"kernel_ids\":[0,-1,-1],"
+                                   "\"block_num\":1,\"args\":[{\"shape\":[1e2,2.5],\"name\":\"\xc3\xa9\","
+                                   "\"deep\":[[[[{\"k\":null}]]]]}]},"
+                                   "{\"task_id\":1,\"scope\":\"auto\",\"early_dispatch\":false,\"kernel_"
+                                   "ids\":[ -1 , 1 , -1 ],\"block_num\":1,"
+                                   "\"args\":[]},"
+                                   "{\"task_id\":\"2\",\"scope\":\"auto\",\"early_dispatch\":false,\"kernel_"
+                                   "ids\":[0,-1,-1],\"block_num\":1,"
+                                   "\"args\":[]},"
+                                   "{\"task_id\":\"3\",\"scope\":\"auto\",\"early_dispatch\":false,\"kernel_"
+                                   "ids\":[-1,1,-1],\"block_num\":1,"
+                                   "\"args\":[]}],\"tensors\":[],"
+                                   "\"edges\":[{\"pre\\u0064\":\"0\",\"succ\":1,\"arg\":0,\"source\":"
+                                   "\"tensormap\",\"flags\":[\"wait\"]},"
+                                   "{\"pred\":\"0\",\"succ\":\"1\",\"arg\":12345678901234567,\"source\":"
+                                   "\"tensor\\nmap\",\"flags\":[\"wait\"]},"
+                                   "{\"pred\":\"1\",\"succ\":\"2\",\"arg\":0,\"source\":\"creator\","
+                                   "\"flags\":[\"wait\",\"retain\"]}]}\n";
     /* and the scope samples: keys in another order, a fraction, white space, an escape in the site */
     static const char SCOPES_ODD[] =
-        "{\"version\": 6, \"fatal\": false, \"dropped\": 0, \"total\": 6, \"task_window_max\": [16, 16, 16, 16], "
+        "{\"version\": 6, \"fatal\": false, \"dropped\": 0, \"total\": 6, \"task_window_max\": [16, 16, 16, "
+        "16], "
         "\"heap_max\": [1048576, 1048576, 1048576, 1048576], \"dep_pool_max\": [64, 64, 64, 64], "
         "\"tensormap_max\": 1024}\n"
-        "{\"phase\": \"begin\", \"site\": \"(unknown):0\", \"depth\": 0, \"ring\": 0, \"task_window_start\": 0, "
-        "\"task_window_end\": 0, \"heap_start\": 0, \"heap_end\": 0, \"dep_pool_start\": 0, \"dep_pool_end\": 0, "
+        "{\"phase\": \"begin\", \"site\": \"(unknown):0\", \"depth\": 0, \"ring\": 0, \"task_window_start\": "
+        "0, "
+        "\"task_window_end\": 0, \"heap_start\": 0, \"heap_end\": 0, \"dep_pool_start\": 0, "
+        "\"dep_pool_end\": 0, "
         "\"tensormap\": 0}\n"
         "{\"site\": \"g.py:1\", \"phase\": \"begin\", \"depth\": 1, \"ring\": 1.0, \"task_window_start\": 0, "
-        "\"task_window_end\": 0, \"heap_start\": 0, \"heap_end\": 0, \"dep_pool_start\": 0, \"dep_pool_end\": 0, "
+        "\"task_window_end\": 0, \"heap_start\": 0, \"heap_end\": 0, \"dep_pool_start\": 0, "
+        "\"dep_pool_end\": 0, "
         "\"tensormap\": 0}\n"
         "{\"site\": \"g.py:1\", \"phase\": \"end\", \"depth\": 1, \"ring\": 1, \"task_window_start\": 0, "
         "\"task_window_end\": 4, \"heap_start\": 0, \"heap_end\": 5.24288e5, \"dep_pool_start\": 0, "
         "\"dep_pool_end\": 2, \"tensormap\": 0} \n"
         "\n"
         "{ \"site\": \"g.py:2\", \"phase\": \"begin\", \"depth\": 3, \"ring\": 3, \"task_window_start\": 0, "
-        "\"task_window_end\": 0, \"heap_start\": 0, \"heap_end\": 0, \"dep_pool_start\": 0, \"dep_pool_end\": 0, "
+        "\"task_window_end\": 0, \"heap_start\": 0, \"heap_end\": 0, \"dep_pool_start\": 0, "
+        "\"dep_pool_end\": 0, "
         "\"tensormap\": 0}\n"
-        "{\"site\": \"g.py:\\u0032\", \"phase\": \"end\", \"depth\": 3, \"ring\": 3, \"task_window_start\": 0, "
-        "\"task_window_end\": 1, \"heap_start\": 0, \"heap_end\": 1024, \"dep_pool_start\": 0, \"dep_pool_end\": "
+        "{\"site\": \"g.py:\\u0032\", \"phase\": \"end\", \"depth\": 3, \"ring\": 3, \"task_window_start\": "
+        "0, "
+        "\"task_window_end\": 1, \"heap_start\": 0, \"heap_end\": 1024, \"dep_pool_start\": 0, "
+        "\"dep_pool_end\": "
         "0, \"tensormap\": 0}\r\n"
-        "{\"site\": \"(unknown):0\", \"phase\": \"end\", \"depth\": 0, \"ring\": 0, \"task_window_start\": 0, "
-        "\"task_window_end\": 1, \"heap_start\": 0, \"heap_end\": 0, \"dep_pool_start\": 0, \"dep_pool_end\": 0, "
+        "{\"site\": \"(unknown):0\", \"phase\": \"end\", \"depth\": 0, \"ring\": 0, \"task_window_start\": "
+        "0, "
+        "\"task_window_end\": 1, \"heap_start\": 0, \"heap_end\": 0, \"dep_pool_start\": 0, "
+        "\"dep_pool_end\": 0, "
         "\"tensormap\": 0, \"extra\": [1]}\n";
     const char *a = fixture(F_ALL & ~F_SWEEP), *b = fixture(F_ALL & ~F_SWEEP);
     put(b, "dfx_outputs/chip_swimlane_records.json", SWIMLANE_ODD);
@@ -1004,8 +1021,9 @@ typedef struct bad_case {
 static const bad_case BAD[] = {
     /* whatif.json (ptosim whatif -o): a JSON error at its line and column, then a field */
     {"whatif.json", "{\"graph\": \"g\",\n \"levers\": [}", "whatif.json:2:13: json: not valid JSON"},
-    {"whatif.json", "{\"graph\": \"g\", \"platform\": \"p\", \"baseline_makespan_us\": 1, \"levers\": [{\"lever\": "
-                    "\"x\", \"flags\": [1]}]}",
+    {"whatif.json",
+     "{\"graph\": \"g\", \"platform\": \"p\", \"baseline_makespan_us\": 1, \"levers\": [{\"lever\": "
+     "\"x\", \"flags\": [1]}]}",
      "whatif.json: levers[0].flags[0]: not a string"},
     {"whatif.json", "{\"graph\": \"g\", \"platform\": \"p\", \"baseline_makespan_us\": 0, \"levers\": []}",
      "whatif.json: baseline_makespan_us: missing or not a positive number"},
@@ -1262,14 +1280,16 @@ static const bad_case BAD[] = {
      "scope_stats.jsonl:2: task_window_end: 1 is below task_window_start 5"},
     /* lines of the form ptosim writes, whose values are wrong: the same messages */
     {"dfx_outputs/scope_stats/scope_stats.jsonl",
-     SC_HEAD "{\"site\": \"g.py:1\", \"phase\": \"begin\", \"depth\": 4, \"ring\": 4, \"task_window_start\": 0, "
-             "\"task_window_end\": 0, \"heap_start\": 0, \"heap_end\": 0, \"dep_pool_start\": 0, "
-             "\"dep_pool_end\": 0, \"tensormap\": 0}\n",
+     SC_HEAD
+     "{\"site\": \"g.py:1\", \"phase\": \"begin\", \"depth\": 4, \"ring\": 4, \"task_window_start\": 0, "
+     "\"task_window_end\": 0, \"heap_start\": 0, \"heap_end\": 0, \"dep_pool_start\": 0, "
+     "\"dep_pool_end\": 0, \"tensormap\": 0}\n",
      "scope_stats.jsonl:2: ring: missing or not a ring 0-3"},
     {"dfx_outputs/scope_stats/scope_stats.jsonl",
-     SC_HEAD "{\"site\": \"g.py:1\", \"phase\": \"end\", \"depth\": 1, \"ring\": 1, \"task_window_start\": 0, "
-             "\"task_window_end\": 0, \"heap_start\": 5, \"heap_end\": 0, \"dep_pool_start\": 0, "
-             "\"dep_pool_end\": 0, \"tensormap\": 0}\n",
+     SC_HEAD
+     "{\"site\": \"g.py:1\", \"phase\": \"end\", \"depth\": 1, \"ring\": 1, \"task_window_start\": 0, "
+     "\"task_window_end\": 0, \"heap_start\": 5, \"heap_end\": 0, \"dep_pool_start\": 0, "
+     "\"dep_pool_end\": 0, \"tensormap\": 0}\n",
      "scope_stats.jsonl:2: heap_end: 0 is below heap_start 5"},
     /* pmu.csv */
     {"dfx_outputs/pmu.csv", "", "pmu.csv:1: no header line (the file is empty)"},

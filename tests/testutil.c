@@ -19,7 +19,7 @@
 static struct {
     char path[64];
     pid_t pid;
-} *made;
+} * made;
 static size_t nmade, capmade;
 
 static int rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)

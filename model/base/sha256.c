@@ -69,7 +69,7 @@ static void block(sha256_ctx *c, const unsigned char *p)
  * digest at about 2 GB/s instead of 0.2, so a run with -o pays a few milliseconds for it, not a tenth of its
  * time. The state lives as {A,B,E,F} and {C,D,G,H}, lane 3 first, as SHA256RNDS2 takes it. */
 __attribute__((target("sha,sse4.1,ssse3"))) static void blocks_ni(uint32_t h[8], const unsigned char *p,
-                                                                    size_t n)
+                                                                  size_t n)
 {
     const __m128i bswap = _mm_set_epi64x(0x0c0d0e0f08090a0bLL, 0x0405060700010203LL); /* big-endian words */
     __m128i abef = _mm_set_epi32((int)h[0], (int)h[1], (int)h[4], (int)h[5]);
@@ -81,9 +81,9 @@ __attribute__((target("sha,sse4.1,ssse3"))) static void blocks_ni(uint32_t h[8],
         /* W[t] = s1(W[t-2]) + W[t-7] + s0(W[t-15]) + W[t-16], four at a time: MSG1 adds s0, ALIGNR brings
          * W[t-7], MSG2 adds s1 */
         for (int j = 4; j < 16; j++)
-            m[j] = _mm_sha256msg2_epu32(
-                _mm_add_epi32(_mm_sha256msg1_epu32(m[j - 4], m[j - 3]), _mm_alignr_epi8(m[j - 1], m[j - 2], 4)),
-                m[j - 1]);
+            m[j] = _mm_sha256msg2_epu32(_mm_add_epi32(_mm_sha256msg1_epu32(m[j - 4], m[j - 3]),
+                                                      _mm_alignr_epi8(m[j - 1], m[j - 2], 4)),
+                                        m[j - 1]);
         for (int j = 0; j < 16; j++) {
             __m128i wk = _mm_add_epi32(m[j], _mm_loadu_si128((const __m128i *)(const void *)(K + 4 * j)));
             /* two rounds make the old {A,B,E,F} the new {C,D,G,H}: the two registers swap roles and back */

@@ -283,13 +283,15 @@ size_t wbuf_float9_text(char *out, float x)
     return (size_t)(o - out);
 }
 
-const char wbuf_digit_pairs[201] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-                                   "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-                                   "8081828384858687888990919293949596979899";
+const char wbuf_digit_pairs[201] =
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
 
 size_t wbuf_fixed_text(char *out, double x, int prec)
 {
-    static const uint32_t P10[10] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000, 1000000000};
+    static const uint32_t P10[10] = {1,      10,      100,      1000,      10000,
+                                     100000, 1000000, 10000000, 100000000, 1000000000};
     if (!isfinite(x) || prec < 0 || prec > 9 || fabs(x) >= 0x1p63)
         return 0;
     char *o = out;
@@ -302,7 +304,7 @@ size_t wbuf_fixed_text(char *out, double x, int prec)
         int ex;
         double fr = frexp(fabs(x), &ex);
         uint64_t m = (uint64_t)ldexp(fr, 53);
-        int e = ex - 53; /* at most 10: |x| < 2^63 */
+        int e = ex - 53;                                      /* at most 10: |x| < 2^63 */
         unsigned __int128 num = (unsigned __int128)m * scale; /* below 2^83 */
         if (e >= 0) {
             q = num << e;

@@ -157,7 +157,6 @@ static inline void wbuf_qu64(wbuf *w, uint64_t v)
 /* A JSON string literal (quotes included) with the escapes jsonw_str writes. */
 void wbuf_json_str(wbuf *w, const char *s);
 
-
 /* ---- Decimal two digits a step ----
  * The text of wbuf_u64, wbuf_i64, wbuf_qu64 and wbuf_milli for a third of the work: digit pairs from a
  * table, 32-bit arithmetic below 10^8. The *_at forms write at a pointer the caller made room at

@@ -8,11 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../engine/chip_engine.h"
+#include "../analysis/exec_index.h"
 #include "../base/outfile.h"
 #include "../base/vec.h"
 #include "../base/write_buffer.h"
-#include "../analysis/exec_index.h"
+#include "../engine/chip_engine.h"
 #include "../record/perfetto_trace.h"
 
 /* Process ids of the trace, one per group of tracks in the UI; thread ids are
@@ -256,7 +256,7 @@ static char *value_at(wbuf *f, char *p, int64_t v, bool giga)
 {
     if (!giga)
         return wbuf_sdec_at(p, v);
-    wbuf_commit(f, p); /* the signed form is written by its own writer */
+    wbuf_commit(f, p);                         /* the signed form is written by its own writer */
     wbuf_milli_i64(f, (v + 500000) / 1000000); /* to the nearest MB/s */
     return wbuf_room(f, PF_EVENT_MAX);
 }
@@ -412,14 +412,14 @@ static int gather_execs(pf_out *o)
             continue;
         const task *tk = chip_task((chip *)c, co->run.task_id);
         o->ex_own[o->nex++] = (pf_exec){.task = co->run.task_id,
-                                    .dispatch = co->run.dispatch,
-                                    .receive = co->run.receive,
-                                    .start = co->run.start,
-                                    .end = co->run.end < c->end_time ? co->run.end : c->end_time,
-                                    .finish = PS_NEVER,
-                                    .core = k,
-                                    .func = tk ? tk->kernel_ids[co->run.subslot] : -1,
-                                    .block = co->run.block};
+                                        .dispatch = co->run.dispatch,
+                                        .receive = co->run.receive,
+                                        .start = co->run.start,
+                                        .end = co->run.end < c->end_time ? co->run.end : c->end_time,
+                                        .finish = PS_NEVER,
+                                        .core = k,
+                                        .func = tk ? tk->kernel_ids[co->run.subslot] : -1,
+                                        .block = co->run.block};
     }
     o->nxs = 0;
     for (size_t i = 0; i < o->nex; i++)

@@ -191,13 +191,13 @@ enum { DG_EXPLICIT, DG_CREATOR, DG_TENSORMAP };
 
 typedef struct dg_edge {
     uint64_t pred, succ;
-    uint64_t tensor_id;    /* creator, tensormap */
-    int32_t arg;           /* -1 for an explicit edge */
-    uint8_t source;        /* DG_* */
-    uint8_t covered;       /* tensormap: the overlap is "covered" */
-    uint8_t dtype;         /* the consumer's */
-    uint8_t cdims, pdims;  /* ranks of the consumer's and the producer's views (0: none) */
-    uint8_t pad[7];        /* every byte a member: an initializer zeroes them, none goes out unset */
+    uint64_t tensor_id;   /* creator, tensormap */
+    int32_t arg;          /* -1 for an explicit edge */
+    uint8_t source;       /* DG_* */
+    uint8_t covered;      /* tensormap: the overlap is "covered" */
+    uint8_t dtype;        /* the consumer's */
+    uint8_t cdims, pdims; /* ranks of the consumer's and the producer's views (0: none) */
+    uint8_t pad[7];       /* every byte a member: an initializer zeroes them, none goes out unset */
 } dg_edge;
 
 typedef struct dg_tensor {
@@ -498,7 +498,8 @@ static int write_edges(depgen *d, wbuf *w, wbuf_reader *r)
             p = wbuf_dec_at(p, e.tensor_id);
             p = wbuf_lit_at(p, "\",\"consumer_dtype\":\"");
             p = bytes_at(p, dn, dl);
-            VIEW_AT(p, "\",\"consumer_shape\":", ",\"consumer_start_offset\":", ",\"consumer_strides\":", &cv);
+            VIEW_AT(p,
+                    "\",\"consumer_shape\":", ",\"consumer_start_offset\":", ",\"consumer_strides\":", &cv);
         }
         if (e.source == DG_TENSORMAP)
             VIEW_AT(p, ",\"producer_shape\":", ",\"producer_start_offset\":", ",\"producer_strides\":", &pv);

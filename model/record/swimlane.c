@@ -188,7 +188,8 @@ int swimlane_write(const swimlane *s, const swimlane_meta *m, const char *path, 
         wbuf_char(f, ']');
     }
     wbuf_lit(f, "\n  },\n  \"aicore_tasks\": [");
-    sl_clock k = {.origin = m->origin_ticks, .hz = m->tick_hz, .fits = m->tick_hz ? UINT64_MAX / m->tick_hz : 0};
+    sl_clock k = {
+        .origin = m->origin_ticks, .hz = m->tick_hz, .fits = m->tick_hz ? UINT64_MAX / m->tick_hz : 0};
     int first = 1;
     for (int c = 0; c < s->ncores; c++)
         for (size_t i = 0; i < s->per_core[c].n; i++) {
@@ -253,7 +254,8 @@ int swimlane_write(const swimlane *s, const swimlane_meta *m, const char *path, 
             char *p = wbuf_room(f, 200); /* 24 + 13 + 18 + 16 + 4 * 20 + 1 */
             if (!p)
                 break;
-            p = i ? wbuf_lit_at(p, ",\n      {\"submit_idx\": ") : wbuf_lit_at(p, "\n      {\"submit_idx\": ");
+            p = i ? wbuf_lit_at(p, ",\n      {\"submit_idx\": ")
+                  : wbuf_lit_at(p, "\n      {\"submit_idx\": ");
             p = wbuf_dec_at(p, o->submit_idx);
             p = wbuf_lit_at(p, ", \"task_id\": ");
             p = wbuf_dec_at(p, o->task_id);

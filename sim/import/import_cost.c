@@ -170,10 +170,10 @@ typedef struct memo_entry {
     uint64_t hash;
     bool used, aic;
     int nargs, block_num, repeat;
-    size_t args;         /* its args: pool[args .. args + nargs) */
-    kcost_status st;     /* what kcost_derive gave */
-    pipe_kernel pk;      /* ... (copied whole: profiles are compared and hashed as bytes) */
-    uint32_t model;      /* pipe_set_put's index of pk, 0 until a single-kernel task asked */
+    size_t args;     /* its args: pool[args .. args + nargs) */
+    kcost_status st; /* what kcost_derive gave */
+    pipe_kernel pk;  /* ... (copied whole: profiles are compared and hashed as bytes) */
+    uint32_t model;  /* pipe_set_put's index of pk, 0 until a single-kernel task asked */
 } memo_entry;
 
 typedef struct derive_memo {

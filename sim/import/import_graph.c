@@ -11,8 +11,8 @@
 
 #include "../../model/base/dtype.h"
 #include "../../model/base/outfile.h"
-#include "../../model/base/write_buffer.h"
 #include "../../model/base/vec.h"
+#include "../../model/base/write_buffer.h"
 #include "../../model/chip/ring_rule.h"
 #include "import_cost.h"
 #include "import_state.h"
@@ -259,7 +259,7 @@ int import_graph_assign_modes(importer *im)
 #define PART_ROOM 4096
 
 typedef struct gout {
-    wbuf w;           /* over a buffer of ours, fd -1 */
+    wbuf w; /* over a buffer of ours, fd -1 */
     FILE *f;
     char **pipe_text; /* per pipe form of importer.models: its text, once written (NULL: none kept) */
 } gout;

@@ -853,8 +853,7 @@ int import_heap_buffers(importer *im)
             for (size_t e = 0; e < t->nedges; e++)
                 named |= t->edges[e].source == 1 && t->edges[e].arg == i;
             if (!t->manual && !named) {
-                if (imp_grow(im, (void **)&tn->readers, &tn->readercap, tn->nreaders, sizeof(size_t), 4) !=
-                    0)
+                if (imp_grow(im, (void **)&tn->readers, &tn->readercap, tn->nreaders, sizeof(size_t), 4) != 0)
                     return imp_oom(im);
                 tn->readers[tn->nreaders++] = k << 6 | (size_t)i;
             }

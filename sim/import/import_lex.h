@@ -85,12 +85,12 @@ bool ilex_skip_stream(ilex *lx);
  * first and last bytes. */
 typedef struct ilex_keys {
     const char *const *names;
-    int n;                     /* at most 64, each at most 30 bytes */
-    unsigned char len[64];     /* strlen(names[i]) */
-    signed char slot[128];     /* open addressing: index into names, -1 empty */
-    signed char next[65][2];   /* the keys seen after key i (next[64]: first in an object), -1 none */
-    uint64_t word[64][4];      /* names[i] and its closing quote, zero-padded */
-    uint64_t mask[64][4];      /* ... the bytes of it that count */
+    int n;                   /* at most 64, each at most 30 bytes */
+    unsigned char len[64];   /* strlen(names[i]) */
+    signed char slot[128];   /* open addressing: index into names, -1 empty */
+    signed char next[65][2]; /* the keys seen after key i (next[64]: first in an object), -1 none */
+    uint64_t word[64][4];    /* names[i] and its closing quote, zero-padded */
+    uint64_t mask[64][4];    /* ... the bytes of it that count */
 } ilex_keys;
 
 /* Builds k over names[0..n) once (n <= 64, distinct non-empty names of at most 30 bytes). */

@@ -605,9 +605,9 @@ static int read_edges(importer *im, imp_list *edges)
                 if (!seen) {
                     imp_task *pt = &im->tasks[p];
                     if (imp_grow(im, (void **)&tn->creators, &tn->creatorcap, tn->ncreators, sizeof(size_t),
-                                      4) != 0 ||
-                        imp_grow(im, (void **)&pt->anchored, &pt->anchorcap, pt->nanchored, sizeof(int),
-                                      4) != 0)
+                                 4) != 0 ||
+                        imp_grow(im, (void **)&pt->anchored, &pt->anchorcap, pt->nanchored, sizeof(int), 4) !=
+                            0)
                         return imp_oom(im);
                     tn->creators[tn->ncreators++] = (size_t)p;
                     pt->anchored[pt->nanchored++] = (int)ti;
@@ -721,7 +721,7 @@ typedef struct raw_edge {
 typedef struct fast_deps {
     importer *im;
     ilex_keys task_keys, arg_keys, tensor_keys, edge_keys;
-    imp_arg *args; /* every task's args in file order (t->pos: its first, until the end) */
+    imp_arg *args;  /* every task's args in file order (t->pos: its first, until the end) */
     uint64_t *tids; /* ... and the tensor id each names */
     size_t nargs, argcap;
     imp_tensor *tensors;
@@ -744,11 +744,20 @@ enum { TN_TID, TN_ADDR, TN_NUMEL, TN_DTYPE, TN_VERSION };
 static const char *const TENSOR_KEYS[] = {"tensor_id", "buffer_addr", "buffer_numel", "dtype", "version"};
 enum { EK_PRED, EK_SUCC, EK_SRC, EK_ARG, EK_TID };
 /* the keys past EK_TID are passed over: known, so that telling them from repeats costs no hashing */
-static const char *const EDGE_KEYS[] = {
-    "pred",           "succ",           "source",         "arg",
-    "tensor_id",      "flags",          "overlap",        "consumer_dtype",
-    "consumer_shape", "consumer_start_offset", "consumer_strides", "producer_shape",
-    "producer_start_offset", "producer_strides"};
+static const char *const EDGE_KEYS[] = {"pred",
+                                        "succ",
+                                        "source",
+                                        "arg",
+                                        "tensor_id",
+                                        "flags",
+                                        "overlap",
+                                        "consumer_dtype",
+                                        "consumer_shape",
+                                        "consumer_start_offset",
+                                        "consumer_strides",
+                                        "producer_shape",
+                                        "producer_start_offset",
+                                        "producer_strides"};
 
 /* get_u64 of the value at p: ILEX_OK with *ok (and *v when true); ILEX_BAD also when only its tree could
  * tell (a number past 15 digits, a string strtoull might read past a sign or a blank). */
@@ -1919,7 +1928,7 @@ typedef struct row_list {
 /* What one pass over the swimlane holds until the end of the file. */
 typedef struct fast_swim {
     ilex_keys phase_keys, submit_keys;
-    cJSON *meta;                                    /* metadata, as a tree (it is small) */
+    cJSON *meta;                                      /* metadata, as a tree (it is small) */
     bool phases_array, dispatches_array, execs_array; /* as imp_swim */
     row_list execs, dispatches;
     imp_span *spans; /* drain_publish records, in file order */
@@ -1927,9 +1936,9 @@ typedef struct fast_swim {
     uint64_t thread; /* the lane being read */
 } fast_swim;
 
-static const char *const PHASE_KEYS[] = {"kind",     "start_cycles", "end_cycles",      "loop_iter",
-                                         "tasks_processed", "pop_hit", "pop_miss",   "shared_at_start",
-                                         "shared_at_end"};
+static const char *const PHASE_KEYS[] = {"kind",      "start_cycles",    "end_cycles",
+                                         "loop_iter", "tasks_processed", "pop_hit",
+                                         "pop_miss",  "shared_at_start", "shared_at_end"};
 static const char *const SUBMIT_KEYS[] = {"submit_idx", "task_id", "start_cycles", "end_cycles"};
 
 /* A row as its tree gives it (cJSON_GetArrayItem also reads an object's members). */
@@ -2359,9 +2368,17 @@ static bool get_ring_array(const cJSON *meta, const char *key, uint64_t out[RING
 
 enum { SK_SITE, SK_PHASE, SK_DEPTH, SK_RING, SK_END, SK_HEAP_END };
 /* the keys past SK_HEAP_END are passed over */
-static const char *const SCOPE_KEYS[] = {"site",           "phase",      "depth",          "ring",
-                                         "task_window_end", "heap_end",  "task_window_start", "heap_start",
-                                         "dep_pool_start", "dep_pool_end", "tensormap"};
+static const char *const SCOPE_KEYS[] = {"site",
+                                         "phase",
+                                         "depth",
+                                         "ring",
+                                         "task_window_end",
+                                         "heap_end",
+                                         "task_window_start",
+                                         "heap_start",
+                                         "dep_pool_start",
+                                         "dep_pool_end",
+                                         "tensormap"};
 #define SCOPE_LINE_MAX 4096 /* a longer line is read from its tree */
 
 /* An integer of at most 15 digits at p into *v: ILEX_OK; ILEX_BAD for any other value. */
@@ -2432,8 +2449,8 @@ static bool fast_scope_line(ilex_keys *ks, const char *text, size_t n, imp_scope
             break;
         }
     }
-    if (ilex_ws(p) != text + n || !ph || depth < 0 || depth > (1 << 20) || ring < 0 ||
-        ring >= RINGS || end < 0)
+    if (ilex_ws(p) != text + n || !ph || depth < 0 || depth > (1 << 20) || ring < 0 || ring >= RINGS ||
+        end < 0)
         return false;
     memset(s, 0, sizeof(*s));
     s->begin = same(ph, phn, "begin");

@@ -178,56 +178,56 @@ typedef struct importer {
  * and so is this one (runs already in order kept as they are, short ones by insertion), without a call per
  * comparison; qsort itself when its buffer cannot be had (as glibc's then sorts in place). The sorts of an
  * import's tens of thousands of records were a tenth of it. */
-#define IMP_STABLE_SORT(NAME, T, AFTER)                                                                     \
-    static void NAME##_into(T *v, T *out, size_t n, bool into);                                            \
-    /* v[0..n) sorted, into out (into) or in place (out is then the scratch) */                            \
-    static void NAME##_into(T *v, T *out, size_t n, bool into)                                             \
-    {                                                                                                      \
-        if (n <= 12) {                                                                                     \
-            T *d = into ? out : v;                                                                         \
-            if (into)                                                                                      \
-                memcpy(out, v, n * sizeof(*v));                                                            \
-            for (size_t i = 1; i < n; i++) {                                                               \
-                T x = d[i];                                                                                \
-                size_t j = i;                                                                              \
-                for (; j > 0 && AFTER(&d[j - 1], &x); j--)                                                 \
-                    d[j] = d[j - 1];                                                                       \
-                d[j] = x;                                                                                  \
-            }                                                                                              \
-            return;                                                                                        \
-        }                                                                                                  \
-        size_t n1 = n / 2, n2 = n - n1;                                                                    \
-        /* the halves sorted where the merge reads them: the other buffer */                               \
-        NAME##_into(v, out, n1, !into);                                                                    \
-        NAME##_into(v + n1, out + n1, n2, !into);                                                          \
-        const T *b1 = into ? v : out, *b2 = b1 + n1;                                                       \
-        T *t = into ? out : v;                                                                             \
-        if (!AFTER(&b1[n1 - 1], &b2[0])) { /* in order already */                                          \
-            memcpy(t, b1, n * sizeof(*t));                                                                 \
-            return;                                                                                        \
-        }                                                                                                  \
-        while (n1 > 0 && n2 > 0) {                                                                         \
-            if (!(AFTER(b1, b2))) {                                                                        \
-                *t++ = *b1++;                                                                              \
-                n1--;                                                                                      \
-            } else {                                                                                       \
-                *t++ = *b2++;                                                                              \
-                n2--;                                                                                      \
-            }                                                                                              \
-        }                                                                                                  \
-        memcpy(t, n1 ? b1 : b2, (n1 ? n1 : n2) * sizeof(*t));                                              \
-    }                                                                                                      \
-    static void NAME(T *v, size_t n, int (*cmp)(const void *, const void *))                               \
-    {                                                                                                      \
-        if (n <= 1)                                                                                        \
-            return;                                                                                        \
-        T *tmp = malloc(n * sizeof(*tmp));                                                                 \
-        if (!tmp) {                                                                                        \
-            qsort(v, n, sizeof(*v), cmp);                                                                  \
-            return;                                                                                        \
-        }                                                                                                  \
-        NAME##_into(v, tmp, n, false);                                                                     \
-        free(tmp);                                                                                         \
+#define IMP_STABLE_SORT(NAME, T, AFTER)                                                                      \
+    static void NAME##_into(T *v, T *out, size_t n, bool into);                                              \
+    /* v[0..n) sorted, into out (into) or in place (out is then the scratch) */                              \
+    static void NAME##_into(T *v, T *out, size_t n, bool into)                                               \
+    {                                                                                                        \
+        if (n <= 12) {                                                                                       \
+            T *d = into ? out : v;                                                                           \
+            if (into)                                                                                        \
+                memcpy(out, v, n * sizeof(*v));                                                              \
+            for (size_t i = 1; i < n; i++) {                                                                 \
+                T x = d[i];                                                                                  \
+                size_t j = i;                                                                                \
+                for (; j > 0 && AFTER(&d[j - 1], &x); j--)                                                   \
+                    d[j] = d[j - 1];                                                                         \
+                d[j] = x;                                                                                    \
+            }                                                                                                \
+            return;                                                                                          \
+        }                                                                                                    \
+        size_t n1 = n / 2, n2 = n - n1;                                                                      \
+        /* the halves sorted where the merge reads them: the other buffer */                                 \
+        NAME##_into(v, out, n1, !into);                                                                      \
+        NAME##_into(v + n1, out + n1, n2, !into);                                                            \
+        const T *b1 = into ? v : out, *b2 = b1 + n1;                                                         \
+        T *t = into ? out : v;                                                                               \
+        if (!AFTER(&b1[n1 - 1], &b2[0])) { /* in order already */                                            \
+            memcpy(t, b1, n * sizeof(*t));                                                                   \
+            return;                                                                                          \
+        }                                                                                                    \
+        while (n1 > 0 && n2 > 0) {                                                                           \
+            if (!(AFTER(b1, b2))) {                                                                          \
+                *t++ = *b1++;                                                                                \
+                n1--;                                                                                        \
+            } else {                                                                                         \
+                *t++ = *b2++;                                                                                \
+                n2--;                                                                                        \
+            }                                                                                                \
+        }                                                                                                    \
+        memcpy(t, n1 ? b1 : b2, (n1 ? n1 : n2) * sizeof(*t));                                                \
+    }                                                                                                        \
+    static void NAME(T *v, size_t n, int (*cmp)(const void *, const void *))                                 \
+    {                                                                                                        \
+        if (n <= 1)                                                                                          \
+            return;                                                                                          \
+        T *tmp = malloc(n * sizeof(*tmp));                                                                   \
+        if (!tmp) {                                                                                          \
+            qsort(v, n, sizeof(*v), cmp);                                                                    \
+            return;                                                                                          \
+        }                                                                                                    \
+        NAME##_into(v, tmp, n, false);                                                                       \
+        free(tmp);                                                                                           \
     }
 
 /* Fails with "DIR/FILE: message" in im->err; returns -1. */

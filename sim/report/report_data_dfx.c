@@ -119,10 +119,102 @@ static inline const char *fp_ws(const char *p, const char *end)
  * quote, or NULL. */
 static const unsigned char FP_PLAIN[256] = {
     /* 1: printable ASCII but '"' (0x22) and '\\' (0x5C); 0: control bytes, the two, and 0x80-0xFF */
-    ['\x20'] = 1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,                         /* 0x20-0x2F */
-    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0x30 */
-    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1,                                   /* 0x50-0x5F */
-    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0x60 */
+    ['\x20'] = 1,
+    1,
+    0,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1, /* 0x20-0x2F */
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1, /* 0x30 */
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    0,
+    1,
+    1,
+    1, /* 0x50-0x5F */
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1, /* 0x60 */
 };
 
 static inline const char *fp_string(const char *p, const char *end)
@@ -524,8 +616,8 @@ static int cpu_row(jctx *c, jscan *s, size_t i, row_buf *row)
         dispatch = v[2];
         finish = v[3];
     } else if (!jscan_eat(s, '[') || !jscan_i64(s, &core) || !jscan_eat(s, ',') || !jscan_i64(s, &reg) ||
-               !jscan_eat(s, ',') || !jscan_u64(s, &dispatch) || !jscan_eat(s, ',') || !jscan_u64(s, &finish) ||
-               !jscan_eat(s, ']')) {
+               !jscan_eat(s, ',') || !jscan_u64(s, &dispatch) || !jscan_eat(s, ',') ||
+               !jscan_u64(s, &finish) || !jscan_eat(s, ']')) {
         core = -1; /* the message below */
     }
     if (core < 0 || core > INT32_MAX)

@@ -10,9 +10,9 @@
 #include <string.h>
 
 #include "../../model/base/outfile.h"
+#include "../../model/base/vec.h"
 #include "../../model/base/write_buffer.h"
 #include "../../model/output/run_report.h"
-#include "../../model/base/vec.h"
 #include "report_html_draw.h"
 
 /* ------------------------------------------------------------------ */
@@ -128,7 +128,7 @@ void rh_hp(FILE *f, const char *fmt, ...)
         case 'd':
         case 'i':
             if (plain) { /* the page's numbers are written without printf: thousands of them */
-                long long v = longs == 1 ? va_arg(ap, long)
+                long long v = longs == 1   ? va_arg(ap, long)
                               : longs == 2 ? va_arg(ap, long long)
                               : longs == 3 ? (long long)va_arg(ap, ssize_t)
                               : longs == 4 ? (long long)va_arg(ap, intmax_t)
@@ -154,7 +154,7 @@ void rh_hp(FILE *f, const char *fmt, ...)
         case 'X':
         case 'o':
             if (plain && conv == 'u') {
-                unsigned long long v = longs == 1 ? va_arg(ap, unsigned long)
+                unsigned long long v = longs == 1   ? va_arg(ap, unsigned long)
                                        : longs == 2 ? va_arg(ap, unsigned long long)
                                        : longs == 3 ? (unsigned long long)va_arg(ap, size_t)
                                        : longs == 4 ? (unsigned long long)va_arg(ap, uintmax_t)

@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "report_html_draw.h"
 #include "../../model/base/write_buffer.h"
+#include "report_html_draw.h"
 #include "report_html_rings.h"
 
 /* ------------------------------------------------------------------ */

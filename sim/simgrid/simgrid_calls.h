@@ -13,38 +13,38 @@
 #include <xbt/log.h>
 
 /* Every SimGrid function ptosim calls (called through the pointers sgload_open loads). */
-#define SGLOAD_FUNCS(X)                                                                                       \
-    X(sg_actor_by_pid)                                                                                        \
-    X(sg_actor_daemonize)                                                                                     \
-    X(sg_actor_get_pid)                                                                                       \
-    X(sg_actor_init)                                                                                          \
-    X(sg_actor_on_exit)                                                                                       \
-    X(sg_actor_self)                                                                                          \
-    X(sg_actor_self_get_data)                                                                                 \
-    X(sg_actor_set_data)                                                                                      \
-    X(sg_actor_sleep_for)                                                                                     \
-    X(sg_actor_sleep_until)                                                                                   \
-    X(sg_actor_start_)                                                                                        \
-    X(sg_comm_wait)                                                                                           \
-    X(sg_host_by_name)                                                                                        \
-    X(sg_host_get_name)                                                                                       \
-    X(sg_host_is_on)                                                                                          \
-    X(sg_link_by_name)                                                                                        \
-    X(sg_link_count)                                                                                          \
-    X(sg_link_get_name)                                                                                       \
-    X(sg_link_list)                                                                                           \
-    X(sg_link_set_bandwidth)                                                                                  \
-    X(sg_mailbox_by_name)                                                                                     \
-    X(sg_mailbox_get_async)                                                                                   \
-    X(sg_mailbox_put_async)                                                                                   \
-    X(sg_sem_acquire)                                                                                         \
-    X(sg_sem_acquire_timeout)                                                                                 \
-    X(sg_sem_init)                                                                                            \
-    X(sg_sem_release)                                                                                         \
-    X(simgrid_get_clock)                                                                                      \
-    X(simgrid_init)                                                                                           \
-    X(simgrid_load_platform)                                                                                  \
-    X(simgrid_run)                                                                                            \
+#define SGLOAD_FUNCS(X)                                                                                      \
+    X(sg_actor_by_pid)                                                                                       \
+    X(sg_actor_daemonize)                                                                                    \
+    X(sg_actor_get_pid)                                                                                      \
+    X(sg_actor_init)                                                                                         \
+    X(sg_actor_on_exit)                                                                                      \
+    X(sg_actor_self)                                                                                         \
+    X(sg_actor_self_get_data)                                                                                \
+    X(sg_actor_set_data)                                                                                     \
+    X(sg_actor_sleep_for)                                                                                    \
+    X(sg_actor_sleep_until)                                                                                  \
+    X(sg_actor_start_)                                                                                       \
+    X(sg_comm_wait)                                                                                          \
+    X(sg_host_by_name)                                                                                       \
+    X(sg_host_get_name)                                                                                      \
+    X(sg_host_is_on)                                                                                         \
+    X(sg_link_by_name)                                                                                       \
+    X(sg_link_count)                                                                                         \
+    X(sg_link_get_name)                                                                                      \
+    X(sg_link_list)                                                                                          \
+    X(sg_link_set_bandwidth)                                                                                 \
+    X(sg_mailbox_by_name)                                                                                    \
+    X(sg_mailbox_get_async)                                                                                  \
+    X(sg_mailbox_put_async)                                                                                  \
+    X(sg_sem_acquire)                                                                                        \
+    X(sg_sem_acquire_timeout)                                                                                \
+    X(sg_sem_init)                                                                                           \
+    X(sg_sem_release)                                                                                        \
+    X(simgrid_get_clock)                                                                                     \
+    X(simgrid_init)                                                                                          \
+    X(simgrid_load_platform)                                                                                 \
+    X(simgrid_run)                                                                                           \
     X(xbt_log_control_set)
 
 #define SGLOAD_EXTERN(f) extern __typeof__(f) *sgload_##f;
@@ -62,7 +62,8 @@ SGLOAD_FUNCS(SGLOAD_EXTERN)
 #define sg_actor_sleep_for (*sgload_sg_actor_sleep_for)
 #define sg_actor_sleep_until (*sgload_sg_actor_sleep_until)
 /* actor.h's sg_actor_start is an inline wrapper of sg_actor_start_ */
-#define sg_actor_start(a, code, argc, argv) (*sgload_sg_actor_start_)(a, code, argc, (const char *const *)(argv))
+#define sg_actor_start(a, code, argc, argv)                                                                  \
+    (*sgload_sg_actor_start_)(a, code, argc, (const char *const *)(argv))
 #define sg_comm_wait (*sgload_sg_comm_wait)
 #define sg_host_by_name (*sgload_sg_host_by_name)
 #define sg_host_get_name (*sgload_sg_host_get_name)

@@ -8,7 +8,8 @@
 #include "simgrid_calls.h"
 
 #ifndef PTOSIM_SIMGRID_LIB
-#define PTOSIM_SIMGRID_LIB "libsimgrid.so" /* the Makefile names the soname it linked the headers' library by */
+#define PTOSIM_SIMGRID_LIB                                                                                   \
+    "libsimgrid.so" /* the Makefile names the soname it linked the headers' library by */
 #endif
 
 #define SGLOAD_DEFINE(f) __typeof__(f) *sgload_##f;
@@ -29,13 +30,13 @@ int sgload_open_from(const char *name, char *err, size_t errlen)
         return -1;
     }
     void *sym;
-#define SGLOAD_RESOLVE(f)                                                                                     \
-    if (!(sym = dlsym(h, #f))) {                                                                              \
-        if (err)                                                                                              \
-            snprintf(err, errlen, "cannot load SimGrid (%s): it has no %s", name, #f);                        \
-        dlclose(h);                                                                                           \
-        return -1;                                                                                            \
-    }                                                                                                         \
+#define SGLOAD_RESOLVE(f)                                                                                    \
+    if (!(sym = dlsym(h, #f))) {                                                                             \
+        if (err)                                                                                             \
+            snprintf(err, errlen, "cannot load SimGrid (%s): it has no %s", name, #f);                       \
+        dlclose(h);                                                                                          \
+        return -1;                                                                                           \
+    }                                                                                                        \
     memcpy(&sgload_##f, &sym, sizeof(sym));
     SGLOAD_FUNCS(SGLOAD_RESOLVE)
 #undef SGLOAD_RESOLVE

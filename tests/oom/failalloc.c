@@ -159,7 +159,7 @@ static bool should_fail(void *caller)
         const char *base = strrchr(di.dli_fname, '/');
         base = base ? base + 1 : di.dli_fname;
         if (strncmp(base, "ld-linux", 8) == 0) { /* the loader's memory for a dlopen'd library's thread-local
-                                                   * data, set aside at process start for a linked one */
+                                                  * data, set aside at process start for a linked one */
             busy = 0;
             return false;
         }
