@@ -24,6 +24,7 @@ PKG_CFLAGS := $(shell pkg-config --cflags simgrid libcjson zlib 2>/dev/null)
 PKG_LIBS := $(shell pkg-config --libs libcjson zlib 2>/dev/null)
 # ptosim loads SimGrid when a command first simulates (sim/simgrid/simgrid_load.c), by the soname of the
 # library its headers came with: import, report, gen and diff start without its 30 libraries.
+comma := ,
 SIMGRID_LIBS := $(shell pkg-config --libs simgrid 2>/dev/null)
 SIMGRID_SONAME := $(shell objdump -p "$$(pkg-config --variable=libdir simgrid 2>/dev/null)/libsimgrid.so" \
 	2>/dev/null | awk '$$1 == "SONAME" { print $$2 }')
@@ -108,8 +109,10 @@ $(BUILD)/lockprobe.so: tests/oom/lockprobe.c
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 -O1 -Wall -Wextra -Werror -shared -fPIC -o $@ $< -ldl
 
+# The sanitized build links SimGrid as well: LeakSanitizer's exit-time tracer can crash on the thread-local
+# data of a dlopen'd library, so there SimGrid is loaded with the program and dlopen only finds it.
 $(BUILD)/ptosim: $(MODEL_OBJ) $(SIM_OBJ) $(BUILD)/sim/main.o
-	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(PKG_LIBS) -ldl -lm -pthread
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(PKG_LIBS) $(if $(SAN),-Wl$(comma)--no-as-needed $(SIMGRID_LIBS)) -ldl -lm -pthread
 
 $(BUILD)/sim/simgrid/simgrid_load.o: CFLAGS_ALL += -DPTOSIM_SIMGRID_LIB='"$(or $(SIMGRID_SONAME),libsimgrid.so)"'
 

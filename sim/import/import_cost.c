@@ -207,7 +207,7 @@ static bool memo_find(derive_memo *m, bool aic, const kcost_arg *args, int n, in
     for (; m->slot[i].used; i = (i + 1) & (MEMO_SLOTS - 1)) {
         memo_entry *e = &m->slot[i];
         if (e->hash == h && e->aic == aic && e->nargs == n && e->block_num == block_num &&
-            e->repeat == repeat && memcmp(m->pool + e->args, args, sizeof(*args) * (size_t)n) == 0) {
+            e->repeat == repeat && (n == 0 || memcmp(m->pool + e->args, args, sizeof(*args) * (size_t)n) == 0)) {
             *out = e;
             return true;
         }
@@ -234,7 +234,8 @@ static bool memo_find(derive_memo *m, bool aic, const kcost_arg *args, int n, in
     e->repeat = repeat;
     e->args = m->npool;
     e->model = 0;
-    memcpy(m->pool + m->npool, args, sizeof(*args) * (size_t)n);
+    if (n) /* a task without args leaves the pool as it is (it may not exist yet) */
+        memcpy(m->pool + m->npool, args, sizeof(*args) * (size_t)n);
     m->npool += (size_t)n;
     m->n++;
     *out = e;
