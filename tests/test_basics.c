@@ -927,20 +927,20 @@ START_TEST(wbuf_dec_writes_decimals_two_digits_a_step_as_printf_would)
     const int len[] = {1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 7, 8, 8, 9, 9, 10, 16, 17, 17, 20};
     for (size_t i = 0; i < sizeof(u) / sizeof(u[0]); i++) {
         ck_assert_int_eq(wbuf_dec_len(u[i]), len[i]);
-        wbuf_dec(&w, u[i]);
+        wbuf_u64(&w, u[i]);
         wbuf_char(&w, ' ');
     }
     const int64_t s[] = {0, 7, -1, -10, -100000000, INT64_MAX, INT64_MIN};
     for (size_t i = 0; i < sizeof(s) / sizeof(s[0]); i++) {
-        wbuf_sdec(&w, s[i]);
+        wbuf_i64(&w, s[i]);
         wbuf_char(&w, ' ');
     }
-    wbuf_qdec(&w, 8589934592u);
-    wbuf_qdec(&w, 0);
+    wbuf_qu64(&w, 8589934592u);
+    wbuf_qu64(&w, 0);
     wbuf_char(&w, ' ');
     const uint64_t m[] = {0, 5, 50, 999, 1000, 1001, 1234567, UINT64_MAX};
     for (size_t i = 0; i < sizeof(m) / sizeof(m[0]); i++) {
-        wbuf_milli_dec(&w, m[i]);
+        wbuf_milli(&w, m[i]);
         wbuf_char(&w, ' ');
     }
     /* a record put together at one room */

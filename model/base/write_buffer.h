@@ -82,49 +82,35 @@ static inline void wbuf_char(wbuf *w, char c)
     *w->p++ = c;
 }
 
-/* How many decimal digits v has. */
-static inline int wbuf_ndigits(uint64_t v)
-{
-    int n = 1;
-    while (v >= 10000) {
-        v /= 10000;
-        n += 4;
-    }
-    return n + (v >= 10) + (v >= 100) + (v >= 1000);
-}
+/* The two-digit decimal writers below (wbuf_dec_at and its kin), which the number writers here use. */
+static inline char *wbuf_room(wbuf *w, size_t n);
+static inline void wbuf_commit(wbuf *w, char *p);
+static inline char *wbuf_dec_at(char *p, uint64_t v);
+static inline char *wbuf_sdec_at(char *p, int64_t v);
+static inline char *wbuf_milli_at(char *p, uint64_t v);
 
-/* v in decimal, written in place: a copy through a temporary made glibc's memcpy a tenth of a deps.json. */
+/* v in decimal, written in place (20 bytes at most). */
 static inline void wbuf_u64(wbuf *w, uint64_t v)
 {
-    int n = wbuf_ndigits(v);
-    if (!wbuf_reserve(w, (size_t)n))
-        return;
-    char *q = w->p + n;
-    w->p = q;
-    do {
-        *--q = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
+    char *p = wbuf_room(w, 20);
+    if (p)
+        wbuf_commit(w, wbuf_dec_at(p, v));
 }
 
 static inline void wbuf_i64(wbuf *w, int64_t v)
 {
-    if (v < 0) {
-        wbuf_char(w, '-');
-        wbuf_u64(w, (uint64_t)(-(v + 1)) + 1);
-    } else {
-        wbuf_u64(w, (uint64_t)v);
-    }
+    char *p = wbuf_room(w, 21);
+    if (p)
+        wbuf_commit(w, wbuf_sdec_at(p, v));
 }
 
 /* v thousandths as a decimal with exactly three places ("12.345", "0.007"), as printf's
  * "%" PRIu64 ".%03u" of v / 1000 and v % 1000 prints it: nanoseconds as microseconds. */
 static inline void wbuf_milli(wbuf *w, uint64_t v)
 {
-    wbuf_u64(w, v / 1000);
-    unsigned r = (unsigned)(v % 1000);
-    char d[4] = {'.', (char)('0' + r / 100), (char)('0' + r / 10 % 10), (char)('0' + r % 10)};
-    wbuf_put(w, d, 4);
+    char *p = wbuf_room(w, 24);
+    if (p)
+        wbuf_commit(w, wbuf_milli_at(p, v));
 }
 
 /* The same for a signed m, as printf's "%" PRId64 ".%03" PRId64 of m / 1000 and m % 1000 prints it:
@@ -149,9 +135,13 @@ size_t wbuf_float9_text(char *out, float x);
 /* An unsigned integer as a quoted decimal string ("123"), as the runtime writes 64-bit ids. */
 static inline void wbuf_qu64(wbuf *w, uint64_t v)
 {
-    wbuf_char(w, '"');
-    wbuf_u64(w, v);
-    wbuf_char(w, '"');
+    char *p = wbuf_room(w, 22);
+    if (p) {
+        *p++ = '"';
+        p = wbuf_dec_at(p, v);
+        *p++ = '"';
+        wbuf_commit(w, p);
+    }
 }
 
 /* A JSON string literal (quotes included) with the escapes jsonw_str writes. */
@@ -252,42 +242,6 @@ static inline char *wbuf_milli_at(char *p, uint64_t v)
     p[1] = (char)('0' + r / 100);
     memcpy(p + 2, wbuf_digit_pairs + 2 * (r % 100), 2);
     return p + 4;
-}
-
-/* wbuf_u64's text. */
-static inline void wbuf_dec(wbuf *w, uint64_t v)
-{
-    char *p = wbuf_room(w, 20);
-    if (p)
-        wbuf_commit(w, wbuf_dec_at(p, v));
-}
-
-/* wbuf_i64's text. */
-static inline void wbuf_sdec(wbuf *w, int64_t v)
-{
-    char *p = wbuf_room(w, 21);
-    if (p)
-        wbuf_commit(w, wbuf_sdec_at(p, v));
-}
-
-/* wbuf_qu64's text. */
-static inline void wbuf_qdec(wbuf *w, uint64_t v)
-{
-    char *p = wbuf_room(w, 22);
-    if (p) {
-        *p++ = '"';
-        p = wbuf_dec_at(p, v);
-        *p++ = '"';
-        wbuf_commit(w, p);
-    }
-}
-
-/* wbuf_milli's text. */
-static inline void wbuf_milli_dec(wbuf *w, uint64_t v)
-{
-    char *p = wbuf_room(w, 24);
-    if (p)
-        wbuf_commit(w, wbuf_milli_at(p, v));
 }
 
 /* x as printf's "%.*f" prints it with prec decimals (0 to 9: the exact value rounded half to even, a '-'

@@ -34,7 +34,7 @@ enum {
  * write_buffer, no printf: it holds millions of numbers. */
 static void put_us(wbuf *f, ps_t t)
 {
-    wbuf_milli_dec(f, t / PS_PER_NS);
+    wbuf_milli(f, t / PS_PER_NS);
 }
 
 /* The same at p (24 bytes at most): events are written a room at a time (wbuf_room). */

@@ -52,7 +52,7 @@ static inline void gen_put(gen *g, const char *s)
 /* An integer in decimal, as printf's "%" PRId64. */
 static inline void gen_int(gen *g, int64_t x)
 {
-    wbuf_sdec(&g->w, x);
+    wbuf_i64(&g->w, x);
 }
 
 /* Text into buf[n] from its byte at, NUL-ended and cut as snprintf cuts it: s, or x in decimal. Return
