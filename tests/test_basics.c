@@ -1296,6 +1296,33 @@ START_TEST(vec_lower_bound_finds_the_first_key_not_below_in_a_struct_array)
 }
 END_TEST
 
+START_TEST(vec_zalloc_gives_zeroed_slots_already_writable)
+{
+    /* a hash table's slots: zero, and (large) in memory before the first probe, so that reading a slot
+     * and then filling it is not a fault on the shared zero page followed by a copy-on-write fault */
+    size_t n = 1 << 18, pg = (size_t)sysconf(_SC_PAGESIZE);
+    uint64_t *t = vec_zalloc(n, sizeof(*t));
+    ck_assert_ptr_nonnull(t);
+    for (size_t i = 0; i < n; i += 4096)
+        ck_assert_uint_eq(t[i], 0);
+    uintptr_t a = ((uintptr_t)t + pg - 1) & ~(uintptr_t)(pg - 1), e = ((uintptr_t)(t + n)) & ~(uintptr_t)(pg - 1);
+    size_t np = (e - a) / pg, resident = 0;
+    unsigned char *v = malloc(np);
+    ck_assert_ptr_nonnull(v);
+    ck_assert_int_eq(mincore((void *)a, e - a, v), 0);
+    for (size_t i = 0; i < np; i++)
+        resident += v[i] & 1;
+    ck_assert_uint_eq(resident, np); /* a plain calloc: only the pages read above, mapped to the zero page */
+    free(v);
+    free(t);
+    ck_assert_ptr_null(vec_zalloc(SIZE_MAX / 8 + 1, 8)); /* n * elem past SIZE_MAX */
+    uint16_t *small = vec_zalloc(3, sizeof(*small));
+    ck_assert_ptr_nonnull(small);
+    ck_assert_uint_eq(small[0] | small[1] | small[2], 0);
+    free(small);
+}
+END_TEST
+
 Suite *suite_basics(void)
 {
     Suite *s = suite_create("basics");
@@ -1324,6 +1351,7 @@ Suite *suite_basics(void)
     tcase_add_test(tc, lookup_visits_newest_first_and_skips_retired_writers);
     tcase_add_test(tc, csv_quotes_exactly_the_fields_that_need_it_and_reads_them_back);
     tcase_add_test(tc, vec_lower_bound_finds_the_first_key_not_below_in_a_struct_array);
+    tcase_add_test(tc, vec_zalloc_gives_zeroed_slots_already_writable);
     tcase_add_test(tc, wbuf_writes_numbers_and_escapes_as_printf_and_jsonw_would);
     tcase_add_test(tc, wbuf_milli_writes_thousandths_as_printf_did_with_three_places);
     tcase_add_test(tc, wbuf_dec_writes_decimals_two_digits_a_step_as_printf_would);

@@ -1,6 +1,8 @@
 /* string_table.c - strtab_: open-addressing string table with FNV-1a hashing. */
 #include "string_table.h"
 
+#include "vec.h"
+
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,7 +52,7 @@ int strtab_find(const strtab *t, const char *s)
 
 static int rehash(strtab *t, size_t nb)
 {
-    int *ni = calloc(nb, sizeof(*ni));
+    int *ni = vec_zalloc(nb, sizeof(*ni));
     if (!ni)
         return -1;
     for (size_t s = 0; s < t->count; s++) {

@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 /* vec_grow starting at first items: for the many short lists of one record each (a task's edges), where
  * 64 slots apiece would cost more than the records. */
@@ -77,6 +78,25 @@ static inline size_t vec_lower_bound(const void *base, size_t n, size_t stride, 
             hi = mid;
     }
     return lo;
+}
+
+/* A zeroed array of n items of elem bytes that will be written all over (a hash table's slots). calloc's
+ * fresh pages are the kernel's shared zero page until written, so probing a slot before filling it cost
+ * two faults a page, the second a copy that also interrupts the other thread's CPU to flush its TLB. A
+ * large one is made writable at once instead (MADV_POPULATE_WRITE; a kernel without it keeps the faults).
+ * Returns NULL when out of memory or n * elem overflows. */
+static inline void *vec_zalloc(size_t n, size_t elem)
+{
+    if (elem && n > SIZE_MAX / elem)
+        return NULL;
+    char *p = calloc(n, elem);
+    const size_t pg = 4096;
+    if (p && n * elem >= 16 * pg) {
+        uintptr_t a = ((uintptr_t)p + pg - 1) & ~(uintptr_t)(pg - 1), e = ((uintptr_t)p + n * elem) & ~(uintptr_t)(pg - 1);
+        if (e > a)
+            (void)madvise((void *)a, e - a, MADV_POPULATE_WRITE);
+    }
+    return p;
 }
 
 #endif

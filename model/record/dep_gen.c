@@ -10,6 +10,7 @@
 
 #include "../base/dtype.h"
 #include "../base/outfile.h"
+#include "../base/vec.h"
 
 static const char *const TYPE_NAMES[] = {"INPUT", "OUTPUT", "INOUT", "OUTPUT_EXISTING", "UNKNOWN"};
 
@@ -98,7 +99,7 @@ static int seen_add(depgen *d, uint64_t id)
     }
     if ((d->nseen + 1) * 2 > d->seen_cap) {
         size_t ncap = d->seen_cap ? d->seen_cap * 2 : 1024;
-        uint64_t *ns = calloc(ncap, sizeof(*ns));
+        uint64_t *ns = vec_zalloc(ncap, sizeof(*ns));
         if (!ns)
             return -1;
         for (size_t i = 0; i < d->seen_cap; i++)
