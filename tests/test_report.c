@@ -441,6 +441,41 @@ START_TEST(a_capture_reads_the_same_whatever_json_form_its_rows_take)
 }
 END_TEST
 
+START_TEST(a_bad_byte_anywhere_in_a_long_string_gets_the_scanners_message)
+{
+    /* strings are read eight bytes a step: a byte the scanner refuses, at every place in and after the
+     * steps, still gets its message at its column, and the bytes it takes (DEL, UTF-8, escapes) still read */
+    static const char PRE[] = "{\"tasks\":[{\"task_id\":\"0\",\"n\":\"";
+    static const struct {
+        const char *bytes, *msg; /* msg NULL: the page is written */
+        size_t col;              /* the column's offset from the first of the bytes */
+    } CASES[] = {
+        {"\x01", "not valid JSON", 0},        {"\x1f", "not valid JSON", 0},
+        {"\x80", "invalid UTF-8 in a string", 0}, {"\xff", "invalid UTF-8 in a string", 0},
+        {"\\x", "not valid JSON", 1},         {"\x7f", NULL, 0},
+        {" ", NULL, 0},                       {"\xc3\xa9", NULL, 0},
+        {"\\u0041", NULL, 0},                 {"\\\"", NULL, 0},
+    };
+    const char *dir = fixture(F_RUN);
+    for (size_t c = 0; c < sizeof(CASES) / sizeof(CASES[0]); c++)
+        for (size_t k = 0; k < 20; k++) {
+            char text[256], err[8192], want[256];
+            snprintf(text, sizeof(text), "%s%.*s%sAAA\"}],\"edges\":[]}", PRE, (int)k, "AAAAAAAAAAAAAAAAAAAA",
+                     CASES[c].bytes);
+            put(dir, "dfx_outputs/deps.json", text);
+            int st = htmlrep_write(dir, dir, err, sizeof(err));
+            if (!CASES[c].msg) {
+                ck_assert_msg(st == 0, "case %zu at %zu: status %d, %s", c, k, st, err);
+                continue;
+            }
+            snprintf(want, sizeof(want), "deps.json:1:%zu: json: %s", sizeof(PRE) - 1 + k + CASES[c].col + 1,
+                     CASES[c].msg);
+            ck_assert_msg(st == 3 && strstr(err, want), "case %zu at %zu: status %d, got \"%s\", expected \"%s\"",
+                          c, k, st, err, want);
+        }
+}
+END_TEST
+
 START_TEST(critical_path_of_a_chain_and_a_side_task_is_the_chain)
 {
     const char *dir = fixture(F_SWIMLANE | F_DEPS);
@@ -2795,6 +2830,7 @@ Suite *suite_report(void)
     tcase_add_test(tc, the_report_sorts_by_a_two_word_key_as_a_stable_sort_would);
     tcase_add_test(tc, a_name_is_cut_to_its_buffer_as_snprintf_cuts_it);
     tcase_add_test(tc, a_capture_reads_the_same_whatever_json_form_its_rows_take);
+    tcase_add_test(tc, a_bad_byte_anywhere_in_a_long_string_gets_the_scanners_message);
     tcase_add_test(tc, critical_path_of_a_chain_and_a_side_task_is_the_chain);
     tcase_add_test(tc, critical_path_takes_the_predecessor_that_finished_last);
     tcase_add_test(tc, report_of_a_run_draws_the_critical_path_and_the_numbers);

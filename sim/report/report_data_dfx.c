@@ -217,11 +217,28 @@ static const unsigned char FP_PLAIN[256] = {
     1, /* 0x60 */
 };
 
+/* Bit 7 of each byte of the 8 at p that FP_PLAIN refuses (a control byte, '"', '\\', 0x80-0xFF); bits above
+ * the lowest one may be set for bytes that are plain (a borrow), the lowest one is exact. */
+static inline uint64_t fp_unplain8(const char *p)
+{
+    const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
+    uint64_t x, q = ones * '"', b = ones * '\\';
+    memcpy(&x, p, 8);
+    uint64_t ctl = (x - ones * 0x20) & ~x, quo = ((x ^ q) - ones) & ~(x ^ q), bsl = ((x ^ b) - ones) & ~(x ^ b);
+    return (ctl | quo | bsl | x) & highs;
+}
+
 static inline const char *fp_string(const char *p, const char *end)
 {
     if (p >= end || *p != '"')
         return NULL;
     p++;
+    /* eight bytes a step: a capture's strings are names and decimal ids, tens of millions of them */
+    for (uint64_t m; end - p >= 8; p += 8)
+        if ((m = fp_unplain8(p)) != 0) {
+            p += __builtin_ctzll(m) / 8;
+            return *p == '"' ? p + 1 : NULL;
+        }
     for (; p < end && FP_PLAIN[(unsigned char)*p]; p++)
         ;
     return p < end && *p == '"' ? p + 1 : NULL;
@@ -425,17 +442,19 @@ static int read_members(jctx *c, jscan *s, member_fn *member, void *st)
     while ((r = jscan_next(s, '}', &first)) == 1) {
         jscan_peek(s);
         const char *at = s->p, *q = fp_string(at, s->end);
-        size_t qlen = q ? (size_t)(q - at) - 2 : 0;
+        size_t qlen = q ? (size_t)(q - at) - 2 : 0, klen;
         if (q && qlen < sizeof(key) && (q = fp_ws(q, s->end)) < s->end && *q == ':') {
             memcpy(key, at + 1, qlen); /* a plain key, as jscan_string copies it */
             key[qlen] = '\0';
+            klen = qlen;
             s->p = q + 1;
         } else if (!jscan_string(s, key, sizeof(key)) || !jscan_eat(s, ':')) {
             return syntax(c, s);
+        } else {
+            klen = strlen(key);
         }
         /* a hash of the length and the end bytes: enough to tell the keys of one object apart, in a few
          * instructions (the rows of a capture hold millions of keys) */
-        size_t klen = strlen(key);
         uint32_t h = ((uint32_t)klen * 0x9E3779B1u) ^ ((uint32_t)(unsigned char)key[0] * 0x85EBCA6Bu) ^
                      ((uint32_t)(unsigned char)key[klen ? klen - 1 : 0] * 0xC2B2AE35u);
         h ^= h >> 16;
