@@ -406,6 +406,26 @@ START_TEST(a_checked_value_is_passed_over_by_its_brackets)
     ck_assert_int_eq(pass_end("[[1,2],[3]"), -1); /* never past the text's end */
     ck_assert_int_eq(pass_end("\"open\\"), -1);
     ck_assert_int_eq(pass_end(""), -1);
+    /* strings are passed eight bytes a step: an escaped quote or a non-ASCII byte at every place in and
+     * after a step, and the key of a span likewise */
+    static const char *const KEYS[] = {"a"};
+    for (int k = 0; k < 20; k++) {
+        char t[64];
+        jspan m[1];
+        snprintf(t, sizeof(t), "\"%.*s\\\"AAA\",", k, "AAAAAAAAAAAAAAAAAAAA");
+        ck_assert_int_eq(pass_end(t), k + 7);
+        snprintf(t, sizeof(t), "\"%.*s\xc3\xa9\x01" "AA\",", k, "AAAAAAAAAAAAAAAAAAAA");
+        ck_assert_int_eq(pass_end(t), k + 7);
+        snprintf(t, sizeof(t), "{\"%.*s\xc3\xa9\":1,\"a\":2}", k, "AAAAAAAAAAAAAAAAAAAA");
+        ck_assert(jspan_members(t, strlen(t), KEYS, 1, m));
+        ck_assert(m[0].p && m[0].n == 1 && m[0].p[0] == '2');
+        snprintf(t, sizeof(t), "{\"%.*s\\u0061\":1,\"a\":2}", k, "AAAAAAAAAAAAAAAAAAAA");
+        ck_assert(!jspan_members(t, strlen(t), KEYS, 1, m)); /* an escape in a key: the tree decides */
+        snprintf(t, sizeof(t), "{\"%.*s\xc3\\u0061\":1}", k, "AAAAAAAAAAAAAAAAAAAA");
+        ck_assert(!jspan_members(t, strlen(t), KEYS, 1, m)); /* and after a non-ASCII byte */
+        snprintf(t, sizeof(t), "{\"%.*s", k, "AAAAAAAAAAAAAAAAAAAA");
+        ck_assert(!jspan_members(t, strlen(t), KEYS, 1, m)); /* a key never closed */
+    }
 }
 END_TEST
 

@@ -754,9 +754,7 @@ const char *jsonl_lex_string(const char *s, const char *end, char *out, size_t n
 {
     assert(s < end && *s == '"');
     /* printable ASCII up to the closing quote, the most of strings, without a parser */
-    const char *p = s + 1;
-    while (p < end && STR_PLAIN[(unsigned char)*p])
-        p++;
+    const char *p = jsonl_plain_end(s + 1, end);
     if (p < end && *p == '"') {
         if (n) {
             size_t len = (size_t)(p - s - 1);
@@ -927,17 +925,6 @@ static const char *doc_string_any(parser *ps, size_t *len)
     return out;
 }
 
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-#define ONES8 0x0101010101010101ULL
-/* The high bit of each byte of x (8 bytes of a string, the first in the low byte) that is not plain
- * printable ASCII: a quote, a backslash, a control byte or a byte >= 0x80. A byte's bit may be wrong only
- * above (after) a byte that is truly flagged: the lowest bit set is exact. */
-static inline uint64_t unplain8(uint64_t x)
-{
-    uint64_t qt = x ^ (ONES8 * '"'), bs = x ^ (ONES8 * '\\');
-    return (((qt - ONES8) & ~qt) | ((bs - ONES8) & ~bs) | (x - ONES8 * 0x20) | x) & (ONES8 * 0x80);
-}
-#endif
 
 /* The run of plain printable ASCII (STR_PLAIN) of a string from q, copied to out + (q - b) as it is scanned
  * (b: the string's first byte); returns the first byte that is not plain, or end. Text never runs ahead of
@@ -950,7 +937,7 @@ static inline const char *plain_run(const char *b, const char *q, const char *en
         uint64_t x, m;
         memcpy(&x, q, 8);
         memcpy(out + (q - b), &x, 8);
-        if ((m = unplain8(x)) != 0)
+        if ((m = jsonl_unplain8(x)) != 0)
             return q + (__builtin_ctzll(m) >> 3);
         q += 8;
     }

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #define JSONL_PATH_MAX 256 /* longest field path kept for a message */
 
@@ -113,6 +114,36 @@ void jsonl_message(char *buf, size_t n, const char *file, const char *s, const j
  * sim/json/json_stream.c), so that every reader takes the same strings, numbers and literals. Each reads the
  * token at s (s < end) and returns the byte after it, or NULL with e (may be NULL; its path "") saying
  * where and why. */
+
+/* The high bit of each byte of x (8 bytes of a string, the first in the low byte) that a string does not
+ * hold as itself: a quote, a backslash, a control byte or a byte >= 0x80. A byte's bit may be wrong only
+ * above (after) a byte that is truly flagged: the lowest bit set is exact. */
+static inline uint64_t jsonl_unplain8(uint64_t x)
+{
+    const uint64_t ones = 0x0101010101010101ULL;
+    uint64_t qt = x ^ (ones * '"'), bs = x ^ (ones * '\\');
+    return (((qt - ones) & ~qt) | ((bs - ones) & ~bs) | (x - ones * 0x20) | x) & (ones * 0x80);
+}
+
+/* The first byte from p on that a string does not hold as itself (jsonl_unplain8's), or end: eight bytes a
+ * step, for the readers that pass over a capture's tens of millions of names and decimal ids. */
+static inline const char *jsonl_plain_end(const char *p, const char *end)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    for (; end - p >= 8; p += 8) {
+        uint64_t x, m;
+        memcpy(&x, p, 8);
+        if ((m = jsonl_unplain8(x)) != 0)
+            return p + (__builtin_ctzll(m) >> 3);
+    }
+#endif
+    for (; p < end; p++) {
+        unsigned char c = (unsigned char)*p;
+        if (c < 0x20 || c >= 0x80 || c == '"' || c == '\\')
+            break;
+    }
+    return p;
+}
 
 /* A string, its opening quote at s: the escapes, UTF-8 and U+0000 checked as jsonl_parse does. With n > 0
  * its value (escapes decoded to UTF-8, as jsonl_parse does) into out: at most n - 1 bytes kept (the rest

@@ -33,13 +33,6 @@ void jscan_error(const jscan *s, jsonl_error *e)
     e->path[0] = '\0';
 }
 
-int jscan_peek(jscan *s)
-{
-    while (s->p < s->end && (*s->p == ' ' || *s->p == '\t' || *s->p == '\n' || *s->p == '\r'))
-        s->p++;
-    return s->p < s->end ? (unsigned char)*s->p : 0;
-}
-
 bool jscan_eat(jscan *s, char c)
 {
     if (jscan_peek(s) != (unsigned char)c)
@@ -194,8 +187,12 @@ bool jscan_pass(jscan *s)
     do {
         char ch = *p++;
         if (ch == '"') {
-            while (p < s->end && *p != '"')
+            for (;;) { /* to the closing quote, an escape's two bytes at a time */
+                p = jsonl_plain_end(p, s->end);
+                if (p >= s->end || *p == '"')
+                    break;
                 p += *p == '\\' && p + 1 < s->end ? 2 : 1;
+            }
             if (p >= s->end)
                 return false;
             p++;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../model/base/json_reader.h"
 #include "json_scan.h"
 
 static bool is_ws(char c)
@@ -27,9 +28,12 @@ bool jspan_members(const char *text, size_t len, const char *const *keys, int nk
         /* the key in place: a string without escapes */
         if (!jscan_eat(&s, '"'))
             return false;
-        const char *key = s.p, *q = memchr(key, '"', (size_t)(s.end - key));
-        if (!q || memchr(key, '\\', (size_t)(q - key)))
+        const char *key = s.p, *q = jsonl_plain_end(key, s.end);
+        if (q == s.end || *q == '\\')
             return false;
+        if (*q != '"') /* a control or non-ASCII byte: the quote further on, no escape before it */
+            if (!(q = memchr(q, '"', (size_t)(s.end - q))) || memchr(key, '\\', (size_t)(q - key)))
+                return false;
         size_t klen = (size_t)(q - key);
         s.p = q + 1;
         if (!jscan_eat(&s, ':'))
