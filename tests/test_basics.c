@@ -968,6 +968,78 @@ START_TEST(wbuf_dec_writes_decimals_two_digits_a_step_as_printf_would)
 }
 END_TEST
 
+/* One number written by wbuf_dec_at (sdec for a signed one) into a buffer of '#', checked against
+ * snprintf and for bytes stored past its digits (none: callers' rooms count digits). */
+static void check_dec_at(uint64_t u, int64_t s, bool is_signed)
+{
+    char want[32], buf[40];
+    int n = is_signed ? snprintf(want, sizeof want, "%" PRId64, s)
+                      : snprintf(want, sizeof want, "%" PRIu64, u);
+    memset(buf, '#', sizeof buf);
+    char *end = is_signed ? wbuf_sdec_at(buf + 4, s) : wbuf_dec_at(buf + 4, u);
+    if (end - (buf + 4) != n || memcmp(buf + 4, want, (size_t)n) != 0)
+        ck_abort_msg("%s: got %.*s", want, (int)(end - (buf + 4)), buf + 4);
+    for (int i = 0; i < (int)sizeof buf; i++)
+        if ((i < 4 || i >= 4 + n) && buf[i] != '#')
+            ck_abort_msg("%s: byte %d written", want, i - 4);
+}
+
+START_TEST(wbuf_dec_at_writes_every_length_as_printf_and_nothing_past_it)
+{
+    /* the eight-digit step: zeros in front, every digit of a lane in place */
+    char b[9] = "########";
+    ck_assert_ptr_eq(wbuf_dec8z_at(b, 12345678), b + 8);
+    ck_assert_str_eq(b, "12345678");
+    wbuf_dec8z_at(b, 0);
+    ck_assert_str_eq(b, "00000000");
+    wbuf_dec8z_at(b, 99999999);
+    ck_assert_str_eq(b, "99999999");
+    wbuf_dec8z_at(b, 10000001);
+    ck_assert_str_eq(b, "10000001");
+    wbuf_dec8z_at(b, 9990);
+    ck_assert_str_eq(b, "00009990");
+    wbuf_dec8z_at(b, 40960100);
+    ck_assert_str_eq(b, "40960100");
+    /* every 97th value below 10^8 against "%08u" (the whole range was checked once, off line) */
+    for (uint32_t v = 0; v < 100000000u; v += 97) {
+        char want[16], got[8];
+        wbuf_dec8z_at(got, v);
+        snprintf(want, sizeof want, "%08u", (unsigned)v);
+        if (memcmp(got, want, 8) != 0)
+            ck_abort_msg("%s: got %.8s", want, got);
+    }
+    /* 0, every power of ten and its neighbours, the ends of both types */
+    check_dec_at(0, 0, false);
+    check_dec_at(UINT64_MAX, 0, false);
+    check_dec_at(UINT64_MAX - 1, 0, false);
+    check_dec_at(0, INT64_MIN, true);
+    check_dec_at(0, INT64_MIN + 1, true);
+    check_dec_at(0, INT64_MAX, true);
+    check_dec_at(0, 0, true);
+    check_dec_at(0, -1, true);
+    uint64_t p10 = 1;
+    for (int k = 0; k < 20; k++, p10 *= 10) {
+        for (int d = -1; d <= 1; d++) {
+            check_dec_at(p10 + (uint64_t)d, 0, false);
+            if (p10 + (uint64_t)d <= (uint64_t)INT64_MAX) {
+                check_dec_at(0, (int64_t)(p10 + (uint64_t)d), true);
+                check_dec_at(0, -(int64_t)(p10 + (uint64_t)d), true);
+            }
+        }
+    }
+    /* pseudo-random values of every length (xorshift, a fixed seed) */
+    uint64_t x = 88172645463325252u;
+    for (int i = 0; i < 1000000; i++) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        uint64_t u = x >> (i % 64);
+        check_dec_at(u, 0, false);
+        check_dec_at(0, (int64_t)u, true);
+    }
+}
+END_TEST
+
 START_TEST(wbuf_fixed_text_prints_as_printf_f_does_rounding_half_to_even_on_the_exact_value)
 {
     /* the report's "%.1f" and the like: each case's exact binary value worked out */
@@ -1327,6 +1399,7 @@ Suite *suite_basics(void)
     tcase_add_test(tc, wbuf_writes_numbers_and_escapes_as_printf_and_jsonw_would);
     tcase_add_test(tc, wbuf_milli_writes_thousandths_as_printf_did_with_three_places);
     tcase_add_test(tc, wbuf_dec_writes_decimals_two_digits_a_step_as_printf_would);
+    tcase_add_test(tc, wbuf_dec_at_writes_every_length_as_printf_and_nothing_past_it);
     tcase_add_test(tc, wbuf_reader_reads_back_a_scratch_file_in_records_across_its_buffer);
     tcase_add_test(tc, wbuf_fixed_text_prints_as_printf_f_does_rounding_half_to_even_on_the_exact_value);
     tcase_add_test(tc, wbuf_fixed0_rounds_to_the_nearest_integer_halves_to_even_as_printf);
