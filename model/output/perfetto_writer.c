@@ -351,14 +351,14 @@ static void counter_label(const chip *c, int id, char *name, size_t len, const c
     }
 }
 
-/* The scope site of a task, "" when unknown. */
-static const char *site_of(const pf_trace *p, uint64_t task)
+/* The slot of a task's scope site in the trace's sites, -1 when unknown. */
+static int site_slot(const pf_trace *p, uint64_t task)
 {
     int r = task_id_ring(task);
     uint32_t local = task_id_local(task);
     if (r >= PF_RINGS || local >= p->site_cap[r] || !p->site_of[r][local])
-        return "";
-    return strtab_key(&p->sites, p->site_of[r][local] - 1);
+        return -1;
+    return (int)p->site_of[r][local] - 1;
 }
 
 static const char *const CALL_NAMES[PF_CALL_KIND_COUNT] = {"submit",    "dummy",     "alloc",
@@ -383,7 +383,64 @@ typedef struct pf_out {
     uint64_t flows_missing; /* edges with an end not on a core (dummy, alloc, past the horizon) */
     uint64_t events;        /* events written */
     ps_t overhead_cut; /* the overhead lines stop here, having used their share (PS_NEVER: they do not) */
+    char *quoted;      /* the kernels' names, then the scope sites, each a JSON string (see quote_names) */
+    size_t *qoff;      /* ... string i is quoted[qoff[i]..qoff[i + 1]), empty when left to put_str */
 } pf_out;
+
+/* A string quote_names keeps quoted is this long at most: longer ones are escaped where they go. */
+#define PF_QUOTED_MAX 1024
+
+/* Escapes and quotes once the strings every execution names, its kernel's and its site: tens of
+ * thousands of events repeat a few of them. Returns 0, or -1 when out of memory. */
+static int quote_names(pf_out *o)
+{
+    const graph *g = &o->c->orch.g;
+    const strtab *t = &o->p->sites;
+    size_t nk = g->nkernels > 0 ? (size_t)g->nkernels : 0, n = nk + t->count, len = 0;
+    o->qoff = malloc((n + 1) * sizeof(*o->qoff));
+    if (!o->qoff)
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        size_t l = strlen(i < nk ? g->kernels[i].name : strtab_key(t, (int)(i - nk)));
+        len += 2 * l + 2 <= PF_QUOTED_MAX ? 2 * l + 2 : 0;
+    }
+    o->quoted = malloc(len + 1);
+    if (!o->quoted)
+        return -1;
+    char *q = o->quoted;
+    for (size_t i = 0; i < n; i++) {
+        const char *s = i < nk ? g->kernels[i].name : strtab_key(t, (int)(i - nk));
+        size_t l = strlen(s);
+        o->qoff[i] = (size_t)(q - o->quoted);
+        if (2 * l + 2 <= PF_QUOTED_MAX)
+            q = str_at(q, s, l);
+    }
+    o->qoff[n] = (size_t)(q - o->quoted);
+    return 0;
+}
+
+/* String i of quote_names (-1: none, written "") at p, room for PF_QUOTED_MAX bytes there; one it left
+ * out (s) is written by put_str, and the room made again: NULL when there is none. */
+static char *quoted_at(wbuf *f, char *p, const pf_out *o, int i, const char *s)
+{
+    if (i < 0)
+        return wbuf_lit_at(p, "\"\"");
+    size_t a = o->qoff[i], n = o->qoff[i + 1] - a;
+    if (n) {
+        memcpy(p, o->quoted + a, n);
+        return p + n;
+    }
+    wbuf_commit(f, p);
+    put_str(f, s);
+    return wbuf_room(f, PF_EVENT_MAX + PF_QUOTED_MAX);
+}
+
+/* A task's site (quoted_at), with the room it leaves. */
+static char *site_at(wbuf *f, char *p, const pf_out *o, uint64_t task)
+{
+    int slot = site_slot(o->p, task), nk = o->c->orch.g.nkernels > 0 ? o->c->orch.g.nkernels : 0;
+    return quoted_at(f, p, o, slot < 0 ? -1 : nk + slot, slot < 0 ? "" : strtab_key(&o->p->sites, slot));
+}
 
 /* Gathers the executions (those still on a core at the run's end are cut
  * there), sorts them, and indexes each task's first and last. */
@@ -481,7 +538,7 @@ static void put_execs(wbuf *f, pf_out *o)
     for (size_t i = 0; i < o->nxs; i++) {
         const pf_exec *e = &o->ex[o->xs[i].ix];
         const graph_kernel *k = graph_kernel_by_id(g, e->func);
-        char *p = wbuf_room(f, PF_EVENT_MAX);
+        char *p = wbuf_room(f, PF_EVENT_MAX + 2 * PF_QUOTED_MAX); /* the text, its kernel's name, its site */
         if (!p)
             return;
         p = head_at(p, 'X', e->start, PID_AICORE, TID_AICORE + e->core);
@@ -489,9 +546,7 @@ static void put_execs(wbuf *f, pf_out *o)
         p = dur_at(p, e->start, e->end);
         p = wbuf_lit_at(p, ",\"name\":");
         if (k) {
-            wbuf_commit(f, p);
-            put_str(f, k->name);
-            p = wbuf_room(f, PF_EVENT_MAX);
+            p = quoted_at(f, p, o, (int)(k - g->kernels), k->name);
             if (!p)
                 return;
         } else {
@@ -506,9 +561,7 @@ static void put_execs(wbuf *f, pf_out *o)
         p = wbuf_lit_at(p, ",\"block\":");
         p = wbuf_sdec_at(p, e->block);
         p = wbuf_lit_at(p, ",\"site\":");
-        wbuf_commit(f, p);
-        put_str(f, site_of(o->p, e->task));
-        p = wbuf_room(f, PF_EVENT_MAX);
+        p = site_at(f, p, o, e->task);
         if (!p)
             return;
         p = wbuf_lit_at(p, ",\"dispatch_us\":");
@@ -609,15 +662,15 @@ static int put_calls(wbuf *f, pf_out *o)
             wbuf_lit(f, "\",\"cat\":\"orchestrator\",\"args\":{");
             if (x->task_id == TASK_ID_INVALID) {
                 wbuf_lit(f, "\"unfinished\":true}}");
-            } else if ((q = wbuf_room(f, PF_EVENT_MAX))) {
+            } else if ((q = wbuf_room(f, PF_EVENT_MAX + PF_QUOTED_MAX))) {
                 q = wbuf_lit_at(q, "\"task_id\":");
                 q = wbuf_dec_at(q, x->task_id);
                 q = wbuf_lit_at(q, ",\"ring\":");
                 q = wbuf_sdec_at(q, x->ring);
                 q = wbuf_lit_at(q, ",\"site\":");
-                wbuf_commit(f, q);
-                put_str(f, site_of(o->p, x->task_id));
-                wbuf_lit(f, "}}");
+                q = site_at(f, q, o, x->task_id);
+                if (q)
+                    wbuf_commit(f, wbuf_lit_at(q, "}}"));
             }
         } else {
             wbuf_lit(f, ",\"name\":\"");
@@ -878,7 +931,7 @@ int pf_write(const chip *c, const char *path, char *err, size_t errlen)
     outfile of;
     FILE *file = NULL;
     wbuf buf = {.fd = -1}, *f = &buf;
-    if (gather_execs(&o) != 0 || gather_calls(&o) != 0)
+    if (gather_execs(&o) != 0 || gather_calls(&o) != 0 || quote_names(&o) != 0)
         goto oom;
     file = outfile_open(&of, path, err, errlen);
     if (!file)
@@ -933,5 +986,7 @@ out:
     if (o.an_of.key)
         idmap_free(&o.an_of);
     free(o.calls);
+    free(o.quoted);
+    free(o.qoff);
     return rc;
 }
