@@ -101,17 +101,31 @@ static void put_str(wbuf *f, const char *s)
     wbuf_char(f, '"');
 }
 
-/* The head of one event at p: phase, time, process and thread. */
-static char *head_at(char *p, char ph, ps_t t, int pid, int tid)
+/* An event's process and thread as text, kept for the next event: events come a track at a time. */
+typedef struct track_text {
+    int pid, tid;  /* whose text it is (pid 0: nobody's yet) */
+    size_t n;      /* its length */
+    char text[48]; /* ,"pid":P,"tid":T (36 bytes at most), zeros after it */
+} track_text;
+
+/* The head of one event at p: phase, time, process and thread (room for 96 bytes). */
+static char *head_at(char *p, track_text *k, char ph, ps_t t, int pid, int tid)
 {
     p = wbuf_lit_at(p, ",\n{\"ph\":\"");
     *p++ = ph;
     p = wbuf_lit_at(p, "\",\"ts\":");
     p = us_at(p, t);
-    p = wbuf_lit_at(p, ",\"pid\":");
-    p = wbuf_sdec_at(p, pid);
-    p = wbuf_lit_at(p, ",\"tid\":");
-    return wbuf_sdec_at(p, tid);
+    if (pid != k->pid || tid != k->tid) {
+        char *q = wbuf_lit_at(k->text, ",\"pid\":");
+        q = wbuf_sdec_at(q, pid);
+        q = wbuf_lit_at(q, ",\"tid\":");
+        q = wbuf_sdec_at(q, tid);
+        k->n = (size_t)(q - k->text);
+        k->pid = pid;
+        k->tid = tid;
+    }
+    memcpy(p, k->text, sizeof(k->text)); /* all of it, a copy of known size: the room holds it */
+    return p + k->n;
 }
 
 static void put_meta(wbuf *f, const char *what, int pid, int tid, const char *name)
@@ -262,12 +276,12 @@ static char *value_at(wbuf *f, char *p, int64_t v, bool giga)
 }
 
 /* One "C" event: the track's value (and its capacity, when it has one) from t on. */
-static void put_cevent(wbuf *f, const ctr_text *k, ps_t t, int64_t v)
+static void put_cevent(wbuf *f, track_text *tt, const ctr_text *k, ps_t t, int64_t v)
 {
     char *p = wbuf_room(f, PF_EVENT_MAX + k->npre);
     if (!p)
         return;
-    p = head_at(p, 'C', t, k->pid, k->pid);
+    p = head_at(p, tt, 'C', t, k->pid, k->pid);
     memcpy(p, k->pre, k->npre);
     p += k->npre;
     p = value_at(f, p, v, k->giga);
@@ -286,7 +300,7 @@ static void put_cevent(wbuf *f, const ctr_text *k, ps_t t, int64_t v)
 /* Writes one counter track: its value at time 0, then an event wherever the
  * value changes (the steps sorted by time, those at one time summed), up to
  * the horizon. Returns the events written, or -1 when out of memory. */
-static long put_counter(wbuf *f, const pf_counter *c, ps_t horizon, const ctr_text *k)
+static long put_counter(wbuf *f, track_text *tt, const pf_counter *c, ps_t horizon, const ctr_text *k)
 {
     if (!c->n)
         return 0;
@@ -300,7 +314,7 @@ static long put_counter(wbuf *f, const pf_counter *c, ps_t horizon, const ctr_te
     int64_t val = 0;
     while (i < c->n && v[i].t < PS_PER_NS)
         val += v[i++].d;
-    put_cevent(f, k, 0, val);
+    put_cevent(f, tt, k, 0, val);
     long events = 1;
     int64_t shown = val;
     while (i < c->n && v[i].t <= horizon) {
@@ -308,7 +322,7 @@ static long put_counter(wbuf *f, const pf_counter *c, ps_t horizon, const ctr_te
         while (i < c->n && v[i].t / PS_PER_NS * PS_PER_NS == t)
             val += v[i++].d;
         if (val != shown) {
-            put_cevent(f, k, t, val);
+            put_cevent(f, tt, k, t, val);
             shown = val;
             events++;
         }
@@ -385,6 +399,7 @@ typedef struct pf_out {
     ps_t overhead_cut; /* the overhead lines stop here, having used their share (PS_NEVER: they do not) */
     char *quoted;      /* the kernels' names, then the scope sites, each a JSON string (see quote_names) */
     size_t *qoff;      /* ... string i is quoted[qoff[i]..qoff[i + 1]), empty when left to put_str */
+    track_text track;  /* the last event's process and thread */
 } pf_out;
 
 /* A string quote_names keeps quoted is this long at most: longer ones are escaped where they go. */
@@ -541,7 +556,7 @@ static void put_execs(wbuf *f, pf_out *o)
         char *p = wbuf_room(f, PF_EVENT_MAX + 2 * PF_QUOTED_MAX); /* the text, its kernel's name, its site */
         if (!p)
             return;
-        p = head_at(p, 'X', e->start, PID_AICORE, TID_AICORE + e->core);
+        p = head_at(p, &o->track, 'X', e->start, PID_AICORE, TID_AICORE + e->core);
         p = wbuf_lit_at(p, ",\"dur\":");
         p = dur_at(p, e->start, e->end);
         p = wbuf_lit_at(p, ",\"name\":");
@@ -597,7 +612,7 @@ static int put_phases(wbuf *f, pf_out *o)
         char *q = wbuf_room(f, PF_EVENT_MAX);
         if (!q)
             break;
-        q = head_at(q, 'X', x->start, PID_AICPU, TID_AICPU + x->thread);
+        q = head_at(q, &o->track, 'X', x->start, PID_AICPU, TID_AICPU + x->thread);
         q = wbuf_lit_at(q, ",\"dur\":");
         q = dur_at(q, x->start, x->end);
         if (x->kind == PF_PHASE_DUMP_PARK) {
@@ -646,7 +661,7 @@ static int put_calls(wbuf *f, pf_out *o)
         char *q = wbuf_room(f, PF_EVENT_MAX);
         if (!q)
             break;
-        q = head_at(q, 'X', x->start, PID_AICPU, tid);
+        q = head_at(q, &o->track, 'X', x->start, PID_AICPU, tid);
         q = wbuf_lit_at(q, ",\"dur\":");
         q = dur_at(q, x->start, x->end);
         wbuf_commit(f, q);
@@ -705,11 +720,11 @@ static void put_flows(wbuf *f, pf_out *o)
         char *q = wbuf_room(f, 2 * PF_EVENT_MAX);
         if (!q)
             continue;
-        q = head_at(q, 's', from, PID_AICORE, TID_AICORE + x->core);
+        q = head_at(q, &o->track, 's', from, PID_AICORE, TID_AICORE + x->core);
         q = wbuf_lit_at(q, ",\"name\":\"dep\",\"cat\":\"dep\",\"id\":");
         q = wbuf_dec_at(q, o->flows);
         *q++ = '}';
-        q = head_at(q, 'f', to, PID_AICORE, TID_AICORE + y->core);
+        q = head_at(q, &o->track, 'f', to, PID_AICORE, TID_AICORE + y->core);
         q = wbuf_lit_at(q, ",\"bp\":\"e\",\"name\":\"dep\",\"cat\":\"dep\",\"id\":");
         q = wbuf_dec_at(q, o->flows);
         *q++ = '}';
@@ -785,7 +800,7 @@ static int put_overhead(wbuf *f, pf_out *o, const char **source)
             char *q = wbuf_room(f, PF_EVENT_MAX);
             if (!q)
                 continue;
-            q = head_at(q, 'C', t, PID_OVERHEAD, PID_OVERHEAD);
+            q = head_at(q, &o->track, 'C', t, PID_OVERHEAD, PID_OVERHEAD);
             q = wbuf_lit_at(q, ",\"name\":\"");
             size_t nl = strlen(NAMES[w]);
             memcpy(q, NAMES[w], nl);
@@ -957,7 +972,7 @@ int pf_write(const chip *c, const char *path, char *err, size_t errlen)
         memcpy(q, unit, ul);
         q = wbuf_lit_at(q + ul, "\":");
         k.npre = (size_t)(q - k.pre);
-        long n = put_counter(f, &p->ctr[id], o.horizon, &k);
+        long n = put_counter(f, &o.track, &p->ctr[id], o.horizon, &k);
         if (n < 0)
             goto oom;
         o.events += (uint64_t)n;
