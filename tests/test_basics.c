@@ -1209,6 +1209,37 @@ START_TEST(wbuf_hex16_writes_sixteen_lowercase_digits_zeros_in_front)
 }
 END_TEST
 
+START_TEST(wbuf_hex16_at_writes_every_digit_in_every_place_as_printf_and_nothing_past_it)
+{
+    char b[20];
+    memset(b, '#', sizeof b);
+    ck_assert_ptr_eq(wbuf_hex16_at(b, 0x0123456789abcdefull), b + 16);
+    ck_assert_int_eq(memcmp(b, "0123456789abcdef####", 20), 0);
+    wbuf_hex16_at(b, 0xfedcba9876543210ull);
+    ck_assert_int_eq(memcmp(b, "fedcba9876543210####", 20), 0);
+    wbuf_hex16_at(b, 0x9a9a9a9aa9a9a9a9ull); /* 9 and a: either side of the letters' step */
+    ck_assert_int_eq(memcmp(b, "9a9a9a9aa9a9a9a9####", 20), 0);
+    /* each digit value in each of the 16 places, then pseudo-random values, against printf */
+    uint64_t x = 88172645463325252u;
+    for (int i = 0; i < 16 * 16 + 1000000; i++) {
+        uint64_t v;
+        if (i < 256) {
+            v = (uint64_t)(i % 16) << (4 * (i / 16));
+        } else {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            v = x;
+        }
+        char want[20];
+        snprintf(want, sizeof want, "%016" PRIx64, v);
+        wbuf_hex16_at(b, v);
+        if (memcmp(b, want, 16) != 0)
+            ck_abort_msg("%s: got %.16s", want, b);
+    }
+}
+END_TEST
+
 START_TEST(a_float_prints_as_printf_g9_did_rounding_half_to_even_on_its_exact_value)
 {
     /* the args dump's FLOAT32 scalars: "%.9g" of the float's exact value */
@@ -1404,6 +1435,7 @@ Suite *suite_basics(void)
     tcase_add_test(tc, wbuf_fixed_text_prints_as_printf_f_does_rounding_half_to_even_on_the_exact_value);
     tcase_add_test(tc, wbuf_fixed0_rounds_to_the_nearest_integer_halves_to_even_as_printf);
     tcase_add_test(tc, wbuf_hex16_writes_sixteen_lowercase_digits_zeros_in_front);
+    tcase_add_test(tc, wbuf_hex16_at_writes_every_digit_in_every_place_as_printf_and_nothing_past_it);
     tcase_add_test(tc, a_float_prints_as_printf_g9_did_rounding_half_to_even_on_its_exact_value);
     tcase_add_test(tc, wbuf_keeps_every_byte_across_buffer_boundaries_and_large_puts);
     tcase_add_test(tc, wbuf_remembers_the_first_failed_write_until_it_is_closed);

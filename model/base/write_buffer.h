@@ -117,12 +117,40 @@ static inline void wbuf_milli(wbuf *w, uint64_t v)
  * below zero the remainder keeps its sign within the three columns ("0.-05" for -5, "-1.-500", "-2.000"). */
 void wbuf_milli_i64(wbuf *w, int64_t m);
 
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/* The 8 hex digits of h (32 bits) as text, the first in the lowest byte: its nibbles spread a byte
+ * apiece, put in reading order, then '0' added, and 'a' - '0' - 10 more to those of 10 and up. */
+static inline uint64_t wbuf_hex8_text(uint64_t h)
+{
+    uint64_t x = (h | h << 16) & 0x0000FFFF0000FFFFu;
+    x = (x | x << 8) & 0x00FF00FF00FF00FFu;
+    x = __builtin_bswap64((x | x << 4) & 0x0F0F0F0F0F0F0F0Fu);
+    uint64_t ten = ((x + 0x0606060606060606u) >> 4) & 0x0101010101010101u;
+    return x + 0x3030303030303030u + ten * ('a' - '0' - 10);
+}
+
+/* v as 16 lowercase hex digits, zeros in front (printf's "%016" PRIx64), at p; the pointer after them. */
+static inline char *wbuf_hex16_at(char *p, uint64_t v)
+{
+    uint64_t hi = wbuf_hex8_text(v >> 32), lo = wbuf_hex8_text(v & 0xFFFFFFFFu);
+    memcpy(p, &hi, 8);
+    memcpy(p + 8, &lo, 8);
+    return p + 16;
+}
+#else
+static inline char *wbuf_hex16_at(char *p, uint64_t v)
+{
+    for (int i = 15; i >= 0; i--, v >>= 4)
+        p[i] = "0123456789abcdef"[v & 15];
+    return p + 16;
+}
+#endif
+
 /* v as 16 lowercase hex digits, zeros in front: printf's "%016" PRIx64. */
 static inline void wbuf_hex16(wbuf *w, uint64_t v)
 {
     char d[16];
-    for (int i = 15; i >= 0; i--, v >>= 4)
-        d[i] = "0123456789abcdef"[v & 15];
+    wbuf_hex16_at(d, v);
     wbuf_put(w, d, 16);
 }
 
