@@ -36,6 +36,31 @@ uint64_t depgen_tensor_id(uint64_t addr, int32_t version)
     return h;
 }
 
+/* The text of recent tensor ids (20 digits, most of them) and of views' dims (a few shapes and strides
+ * over and over), kept where their value hashes to: copying one back is a fraction of writing it. A dims
+ * text kept is DG_DIMS_TEXT bytes at most, and copied whole (a room counts 22 bytes a number). */
+#define DG_ID_MEMO 256
+#define DG_VIEW_MEMO 64
+#define DG_DIMS_TEXT 32
+
+typedef struct dg_id_text {
+    uint64_t id;
+    uint32_t len; /* 0: empty */
+    char text[20];
+} dg_id_text;
+
+typedef struct dg_view_text {
+    int64_t shape[TMAP_MAX_DIMS], strides[TMAP_MAX_DIMS];
+    uint8_t n;          /* dims */
+    uint8_t slen, tlen; /* lengths of the texts (slen 0: empty) */
+    char stext[DG_DIMS_TEXT], ttext[DG_DIMS_TEXT];
+} dg_view_text;
+
+struct dg_memo {
+    dg_id_text id[DG_ID_MEMO];
+    dg_view_text view[DG_VIEW_MEMO];
+};
+
 int depgen_init(depgen *d, const uint32_t window[TMAP_RINGS], bool files, char *err, size_t errlen)
 {
     memset(d, 0, sizeof(*d));
@@ -48,7 +73,7 @@ int depgen_init(depgen *d, const uint32_t window[TMAP_RINGS], bool files, char *
             return -1;
         }
     }
-    if (tmap_init(&d->logical, 0, window, true) != 0) {
+    if ((files && !(d->memo = calloc(1, sizeof(*d->memo)))) || tmap_init(&d->logical, 0, window, true) != 0) {
         snprintf(err, errlen, "out of memory for deps.json");
         depgen_free(d);
         return -1;
@@ -91,6 +116,7 @@ void depgen_free(depgen *d)
     wbuf_close(&d->edges);
     free(d->seen);
     free(d->preds);
+    free(d->memo);
     if (d->logical.pool)
         tmap_free(&d->logical);
     memset(d, 0, sizeof(*d));
@@ -181,15 +207,74 @@ static char *dims_at(char *p, const int64_t *v, int n)
     return p;
 }
 
+/* A tensor id in decimal at p (20 bytes stored); the pointer after it. */
+static char *id_at(struct dg_memo *m, char *p, uint64_t id)
+{
+    dg_id_text *c = &m->id[id % DG_ID_MEMO];
+    if (!c->len || c->id != id) {
+        c->id = id;
+        c->len = (uint32_t)(wbuf_dec_at(c->text, id) - c->text);
+    }
+    memcpy(p, c->text, sizeof(c->text));
+    return p + c->len;
+}
+
+/* Keeps the texts of v's dims in c, or leaves c empty when one is too long to keep. */
+__attribute__((noinline)) static void view_keep(dg_view_text *c, const tmap_view *v)
+{
+    char s[2 + TMAP_MAX_DIMS * 21], t[2 + TMAP_MAX_DIMS * 21];
+    size_t sl = (size_t)(dims_at(s, v->shape, v->ndims) - s);
+    size_t tl = (size_t)(dims_at(t, v->strides, v->ndims) - t);
+    c->slen = 0;
+    if (sl > DG_DIMS_TEXT || tl > DG_DIMS_TEXT)
+        return;
+    memcpy(c->shape, v->shape, sizeof(c->shape));
+    memcpy(c->strides, v->strides, sizeof(c->strides));
+    c->n = v->ndims;
+    c->slen = (uint8_t)sl;
+    c->tlen = (uint8_t)tl;
+    memcpy(c->stext, s, sl);
+    memcpy(c->ttext, t, tl);
+}
+
+/* The texts of v's shape and strides from the memo (kept there first if need be); NULL when too long. */
+static const dg_view_text *view_text(struct dg_memo *m, const tmap_view *v)
+{
+    int n = v->ndims;
+    uint64_t h = (uint64_t)n;
+    for (int i = 0; i < n; i++) {
+        h = (h + (uint64_t)v->shape[i]) * 0x9E3779B97F4A7C15u;
+        h = (h + (uint64_t)v->strides[i]) * 0x9E3779B97F4A7C15u;
+    }
+    dg_view_text *c = &m->view[h >> 58];
+    int i = 0;
+    if (c->slen && c->n == n)
+        while (i < n && c->shape[i] == v->shape[i] && c->strides[i] == v->strides[i])
+            i++;
+    if (!c->slen || c->n != n || i < n)
+        view_keep(c, v);
+    return c->slen ? c : NULL;
+}
+
+/* Dims at p: a text of the memo's (x: its length; all DG_DIMS_TEXT bytes copied), or written out. */
+static char *dims_text_at(char *p, const char *x, uint8_t len, const int64_t *v, int n)
+{
+    if (!len)
+        return dims_at(p, v, n);
+    memcpy(p, x, DG_DIMS_TEXT);
+    return p + len;
+}
+
 /* A view's shape, start offset and strides under the three keys given (each with the text before it). */
-#define VIEW_AT(p, shape_key, start_key, strides_key, v)                                                     \
+#define VIEW_AT(m, p, shape_key, start_key, strides_key, v)                                                  \
     do {                                                                                                     \
+        const dg_view_text *vt_ = view_text((m), (v));                                                       \
         (p) = wbuf_lit_at((p), shape_key);                                                                   \
-        (p) = dims_at((p), (v)->shape, (v)->ndims);                                                          \
+        (p) = dims_text_at((p), vt_ ? vt_->stext : NULL, vt_ ? vt_->slen : 0, (v)->shape, (v)->ndims);       \
         (p) = wbuf_lit_at((p), start_key "\"");                                                              \
         (p) = wbuf_dec_at((p), (v)->start);                                                                  \
         (p) = wbuf_lit_at((p), "\"" strides_key);                                                            \
-        (p) = dims_at((p), (v)->strides, (v)->ndims);                                                        \
+        (p) = dims_text_at((p), vt_ ? vt_->ttext : NULL, vt_ ? vt_->tlen : 0, (v)->strides, (v)->ndims);     \
     } while (0)
 
 /* tensors[] and edges[] come after tasks[], written as the run goes: until the end they wait in scratch
@@ -344,10 +429,10 @@ static int write_task(depgen *d, const depgen_task *t)
             p = wbuf_lit_at(p, ",\"type\":\"");
             p = bytes_at(p, tn, tl);
             p = wbuf_lit_at(p, "\",\"tensor_id\":\"");
-            p = wbuf_dec_at(p, tid);
+            p = id_at(d->memo, p, tid);
             p = wbuf_lit_at(p, "\",\"dtype\":\"");
             p = bytes_at(p, dn, dl);
-            VIEW_AT(p, "\",\"shape\":", ",\"start_offset\":", ",\"strides\":", &a->v);
+            VIEW_AT(d->memo, p, "\",\"shape\":", ",\"start_offset\":", ",\"strides\":", &a->v);
             *p++ = '}';
             wbuf_commit(f, p);
         }
@@ -439,7 +524,7 @@ static int write_tensors(depgen *d, wbuf *w, wbuf_reader *r)
         if (i)
             *p++ = ',';
         p = wbuf_lit_at(p, "{\"tensor_id\":\"");
-        p = wbuf_dec_at(p, t.id);
+        p = wbuf_dec_at(p, t.id); /* each once: the memo would not have it */
         p = wbuf_lit_at(p, "\",\"buffer_addr\":\"");
         p = wbuf_dec_at(p, t.addr);
         p = wbuf_lit_at(p, "\",\"version\":");
@@ -503,14 +588,15 @@ static int write_edges(depgen *d, wbuf *w, wbuf_reader *r)
             p = wbuf_lit_at(p, "\",\"flags\":[\"wait\"],\"overlap\":\"other\"");
         if (e.source != DG_EXPLICIT) {
             p = wbuf_lit_at(p, ",\"tensor_id\":\"");
-            p = wbuf_dec_at(p, e.tensor_id);
+            p = id_at(d->memo, p, e.tensor_id);
             p = wbuf_lit_at(p, "\",\"consumer_dtype\":\"");
             p = bytes_at(p, dn, dl);
-            VIEW_AT(p,
+            VIEW_AT(d->memo, p,
                     "\",\"consumer_shape\":", ",\"consumer_start_offset\":", ",\"consumer_strides\":", &cv);
         }
         if (e.source == DG_TENSORMAP)
-            VIEW_AT(p, ",\"producer_shape\":", ",\"producer_start_offset\":", ",\"producer_strides\":", &pv);
+            VIEW_AT(d->memo, p,
+                    ",\"producer_shape\":", ",\"producer_start_offset\":", ",\"producer_strides\":", &pv);
         *p++ = '}';
         wbuf_commit(w, p);
     }
