@@ -1240,6 +1240,41 @@ START_TEST(wbuf_hex16_at_writes_every_digit_in_every_place_as_printf_and_nothing
 }
 END_TEST
 
+START_TEST(wbuf_json_str_writes_runs_between_escapes_as_they_are)
+{
+    /* escapes first, last, side by side and none at all; a run longer than the buffer */
+    FILE *t = tmpfile();
+    wbuf w;
+    ck_assert_int_eq(wbuf_open_fd(&w, fileno(t)), 0);
+    wbuf_json_str(&w, "");
+    wbuf_json_str(&w, "\"x\r");
+    wbuf_json_str(&w, "\\\\\x1f\x7f" "ab");
+    wbuf_json_str(&w, "plain text");
+    size_t big = WBUF_SIZE + 100;
+    char *s = malloc(big + 1);
+    ck_assert_ptr_nonnull(s);
+    for (size_t i = 0; i < big; i++)
+        s[i] = (char)('a' + i % 26);
+    s[big] = '\0';
+    s[big / 2] = '\n';
+    wbuf_json_str(&w, s);
+    ck_assert_int_eq(wbuf_close(&w), 0);
+    size_t n;
+    char *got = fd_text(fileno(t), &n);
+    const char *head = "\"\"\"\\\"x\\r\"\"\\\\\\\\\\u001f\x7f" "ab\"\"plain text\"\"";
+    size_t hl = strlen(head);
+    ck_assert_uint_eq(n, hl + big + 1 + 1);
+    ck_assert_int_eq(memcmp(got, head, hl), 0);
+    ck_assert_int_eq(memcmp(got + hl, s, big / 2), 0);
+    ck_assert_int_eq(memcmp(got + hl + big / 2, "\\n", 2), 0);
+    ck_assert_int_eq(memcmp(got + hl + big / 2 + 2, s + big / 2 + 1, big - big / 2 - 1), 0);
+    ck_assert_int_eq(got[n - 1], '"');
+    free(got);
+    free(s);
+    fclose(t);
+}
+END_TEST
+
 START_TEST(a_float_prints_as_printf_g9_did_rounding_half_to_even_on_its_exact_value)
 {
     /* the args dump's FLOAT32 scalars: "%.9g" of the float's exact value */
@@ -1435,6 +1470,7 @@ Suite *suite_basics(void)
     tcase_add_test(tc, wbuf_fixed_text_prints_as_printf_f_does_rounding_half_to_even_on_the_exact_value);
     tcase_add_test(tc, wbuf_fixed0_rounds_to_the_nearest_integer_halves_to_even_as_printf);
     tcase_add_test(tc, wbuf_hex16_writes_sixteen_lowercase_digits_zeros_in_front);
+    tcase_add_test(tc, wbuf_json_str_writes_runs_between_escapes_as_they_are);
     tcase_add_test(tc, wbuf_hex16_at_writes_every_digit_in_every_place_as_printf_and_nothing_past_it);
     tcase_add_test(tc, a_float_prints_as_printf_g9_did_rounding_half_to_even_on_its_exact_value);
     tcase_add_test(tc, wbuf_keeps_every_byte_across_buffer_boundaries_and_large_puts);
