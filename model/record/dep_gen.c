@@ -56,10 +56,42 @@ typedef struct dg_view_text {
     char stext[DG_DIMS_TEXT], ttext[DG_DIMS_TEXT];
 } dg_view_text;
 
+/* An argument type's or a dtype's name, padded: copied whole (a room counts its length and more). */
+typedef struct dg_name {
+    uint8_t len; /* 0: not kept yet; UINT8_MAX: too long to keep (strlen each time) */
+    char text[23];
+} dg_name;
+
 struct dg_memo {
     dg_id_text id[DG_ID_MEMO];
     dg_view_text view[DG_VIEW_MEMO];
+    dg_name type[sizeof(TYPE_NAMES) / sizeof(TYPE_NAMES[0])], dtype[256]; /* by TYPE_NAMES index, by dtype */
 };
+
+/* The length of the name s, kept in c the first time. */
+__attribute__((noinline)) static size_t name_keep(dg_name *c, const char *s)
+{
+    size_t n = strlen(s);
+    c->len = n < sizeof(c->text) ? (uint8_t)n : UINT8_MAX;
+    if (c->len != UINT8_MAX)
+        memcpy(c->text, s, n);
+    return n;
+}
+
+static size_t name_len(dg_name *c, const char *s)
+{
+    return c->len && c->len != UINT8_MAX ? c->len : name_keep(c, s);
+}
+
+/* The name s (its length n from name_len) at p: copied from c whole when kept there. */
+static char *name_at(char *p, const dg_name *c, const char *s, size_t n)
+{
+    if (c->len && c->len != UINT8_MAX)
+        memcpy(p, c->text, sizeof(c->text));
+    else
+        memcpy(p, s, n);
+    return p + n;
+}
 
 int depgen_init(depgen *d, const uint32_t window[TMAP_RINGS], bool files, char *err, size_t errlen)
 {
@@ -187,13 +219,6 @@ static int pred_add(depgen *d, uint64_t p)
 #define DG_DIMS_MAX (2 + TMAP_MAX_DIMS * 22)
 #define DG_VIEW_MAX (3 * 32 + 2 * DG_DIMS_MAX + 22)
 #define DG_FIXED_MAX 256
-
-/* Writes a string of n bytes at p. */
-static char *bytes_at(char *p, const char *s, size_t n)
-{
-    memcpy(p, s, n);
-    return p + n;
-}
 
 static char *dims_at(char *p, const int64_t *v, int n)
 {
@@ -402,7 +427,8 @@ static int write_task(depgen *d, const depgen_task *t)
     for (int i = 0; i < t->nargs; i++) {
         const depgen_arg *a = &t->args[i];
         const char *tn = TYPE_NAMES[a->type];
-        size_t tl = strlen(tn);
+        dg_name *tc = &d->memo->type[a->type];
+        size_t tl = name_len(tc, tn);
         if (a->type == 1) {
             p = wbuf_room(f, DG_FIXED_MAX + tl);
             if (p) {
@@ -411,7 +437,7 @@ static int write_task(depgen *d, const depgen_task *t)
                 p = wbuf_lit_at(p, "{\"idx\":");
                 p = wbuf_sdec_at(p, i);
                 p = wbuf_lit_at(p, ",\"type\":\"");
-                p = bytes_at(p, tn, tl);
+                p = name_at(p, tc, tn, tl);
                 p = wbuf_lit_at(p, "\"}");
                 wbuf_commit(f, p);
             }
@@ -419,7 +445,8 @@ static int write_task(depgen *d, const depgen_task *t)
         }
         uint64_t tid = depgen_tensor_id(a->v.addr, a->v.version);
         const char *dn = dtype_name(a->v.dtype);
-        size_t dl = strlen(dn);
+        dg_name *dc = &d->memo->dtype[a->v.dtype];
+        size_t dl = name_len(dc, dn);
         p = wbuf_room(f, DG_FIXED_MAX + DG_VIEW_MAX + tl + dl);
         if (p) {
             if (i)
@@ -427,11 +454,11 @@ static int write_task(depgen *d, const depgen_task *t)
             p = wbuf_lit_at(p, "{\"idx\":");
             p = wbuf_sdec_at(p, i);
             p = wbuf_lit_at(p, ",\"type\":\"");
-            p = bytes_at(p, tn, tl);
+            p = name_at(p, tc, tn, tl);
             p = wbuf_lit_at(p, "\",\"tensor_id\":\"");
             p = id_at(d->memo, p, tid);
             p = wbuf_lit_at(p, "\",\"dtype\":\"");
-            p = bytes_at(p, dn, dl);
+            p = name_at(p, dc, dn, dl);
             VIEW_AT(d->memo, p, "\",\"shape\":", ",\"start_offset\":", ",\"strides\":", &a->v);
             *p++ = '}';
             wbuf_commit(f, p);
@@ -517,7 +544,8 @@ static int write_tensors(depgen *d, wbuf *w, wbuf_reader *r)
         dg_tensor t;
         memcpy(&t, q, sizeof(t));
         const char *dn = dtype_name(t.dtype);
-        size_t dl = strlen(dn);
+        dg_name *dc = &d->memo->dtype[t.dtype];
+        size_t dl = name_len(dc, dn);
         char *p = wbuf_room(w, DG_FIXED_MAX + dl);
         if (!p)
             continue;
@@ -530,7 +558,7 @@ static int write_tensors(depgen *d, wbuf *w, wbuf_reader *r)
         p = wbuf_lit_at(p, "\",\"version\":");
         p = wbuf_sdec_at(p, t.version);
         p = wbuf_lit_at(p, ",\"dtype\":\"");
-        p = bytes_at(p, dn, dl);
+        p = name_at(p, dc, dn, dl);
         p = wbuf_lit_at(p, "\",\"buffer_numel\":\"");
         p = wbuf_dec_at(p, t.numel);
         p = wbuf_lit_at(p, "\"}");
@@ -542,7 +570,7 @@ static int write_tensors(depgen *d, wbuf *w, wbuf_reader *r)
 /* Writes edges[] from the kept records. Returns 0, or -1 with errno set. */
 static int write_edges(depgen *d, wbuf *w, wbuf_reader *r)
 {
-    static const char *const SOURCE[3] = {"explicit", "creator", "tensormap"};
+    static const char SOURCE[3][16] = {"explicit", "creator", "tensormap"}; /* padded: copied whole */
     static const size_t SOURCE_LEN[3] = {8, 7, 9};
     for (uint64_t i = 0; i < d->nedges; i++) {
         const char *q = wbuf_reader_next(r, sizeof(dg_edge));
@@ -566,7 +594,8 @@ static int write_edges(depgen *d, wbuf *w, wbuf_reader *r)
                 unpack_view(v, &pv, e.pdims, 0);
         }
         const char *dn = dtype_name(e.dtype);
-        size_t dl = e.source == DG_EXPLICIT ? 0 : strlen(dn);
+        dg_name *dc = &d->memo->dtype[e.dtype];
+        size_t dl = e.source == DG_EXPLICIT ? 0 : name_len(dc, dn);
         char *p = wbuf_room(w, DG_FIXED_MAX + 2 * DG_VIEW_MAX + dl);
         if (!p)
             continue;
@@ -579,7 +608,8 @@ static int write_edges(depgen *d, wbuf *w, wbuf_reader *r)
         p = wbuf_lit_at(p, "\",\"arg\":");
         p = wbuf_sdec_at(p, e.arg);
         p = wbuf_lit_at(p, ",\"source\":\"");
-        p = bytes_at(p, SOURCE[e.source], SOURCE_LEN[e.source]);
+        memcpy(p, SOURCE[e.source], sizeof(SOURCE[0]));
+        p += SOURCE_LEN[e.source];
         if (e.source != DG_TENSORMAP)
             p = wbuf_lit_at(p, "\",\"flags\":[\"wait\",\"retain\"]");
         else if (e.covered)
@@ -590,7 +620,7 @@ static int write_edges(depgen *d, wbuf *w, wbuf_reader *r)
             p = wbuf_lit_at(p, ",\"tensor_id\":\"");
             p = id_at(d->memo, p, e.tensor_id);
             p = wbuf_lit_at(p, "\",\"consumer_dtype\":\"");
-            p = bytes_at(p, dn, dl);
+            p = name_at(p, dc, dn, dl);
             VIEW_AT(d->memo, p,
                     "\",\"consumer_shape\":", ",\"consumer_start_offset\":", ",\"consumer_strides\":", &cv);
         }
