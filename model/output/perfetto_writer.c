@@ -607,6 +607,7 @@ static int put_phases(wbuf *f, pf_out *o)
         if (p->ph[i].start <= o->horizon)
             r[n++] = (slice_ref){p->ph[i].thread, p->ph[i].start, p->ph[i].end, i};
     sort_slices(r, n);
+    uint8_t name_len[256] = {0}; /* by kind: its name's length + 1, once known */
     for (size_t i = 0; i < n; i++) {
         const pf_phase *x = &p->ph[r[i].ix];
         char *q = wbuf_room(f, PF_EVENT_MAX);
@@ -627,7 +628,9 @@ static int put_phases(wbuf *f, pf_out *o)
             continue;
         }
         const char *name = swimlane_phase_name(x->kind); /* a short name of the runtime's */
-        size_t nl = strlen(name);
+        if (!name_len[x->kind])
+            name_len[x->kind] = (uint8_t)(strlen(name) + 1);
+        size_t nl = name_len[x->kind] - 1u;
         q = wbuf_lit_at(q, ",\"name\":\"");
         memcpy(q, name, nl);
         q = wbuf_lit_at(q + nl, "\",\"cat\":\"scheduler\",\"args\":{\"tasks\":");
@@ -791,6 +794,8 @@ static int put_overhead(wbuf *f, pf_out *o, const char **source)
             rn |= x->running[ty] != last->running[ty];
         }
         static const char *const NAMES[3] = {"overhead", "ready undispatched", "running"};
+        static const size_t NAME_LEN[3] = {sizeof("overhead") - 1, sizeof("ready undispatched") - 1,
+                                           sizeof("running") - 1};
         bool want[3] = {ov, rd, rn};
         for (int w = 0; w < 3; w++) {
             if (!want[w])
@@ -802,7 +807,7 @@ static int put_overhead(wbuf *f, pf_out *o, const char **source)
                 continue;
             q = head_at(q, &o->track, 'C', t, PID_OVERHEAD, PID_OVERHEAD);
             q = wbuf_lit_at(q, ",\"name\":\"");
-            size_t nl = strlen(NAMES[w]);
+            size_t nl = NAME_LEN[w];
             memcpy(q, NAMES[w], nl);
             q = wbuf_lit_at(q + nl, "\",\"args\":{");
             bool sep = false;
