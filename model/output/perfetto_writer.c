@@ -103,7 +103,7 @@ static void put_str(wbuf *f, const char *s)
 
 /* An event's process and thread as text, kept for the next event: events come a track at a time. */
 typedef struct track_text {
-    int pid, tid;  /* whose text it is (pid 0: nobody's yet) */
+    int pid, tid;  /* whose text it is (none while n is 0) */
     size_t n;      /* its length */
     char text[48]; /* ,"pid":P,"tid":T (36 bytes at most), zeros after it */
 } track_text;
@@ -115,7 +115,7 @@ static char *head_at(char *p, track_text *k, char ph, ps_t t, int pid, int tid)
     *p++ = ph;
     p = wbuf_lit_at(p, "\",\"ts\":");
     p = us_at(p, t);
-    if (pid != k->pid || tid != k->tid) {
+    if (!k->n || pid != k->pid || tid != k->tid) {
         char *q = wbuf_lit_at(k->text, ",\"pid\":");
         q = wbuf_sdec_at(q, pid);
         q = wbuf_lit_at(q, ",\"tid\":");
