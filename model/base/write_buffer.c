@@ -347,7 +347,7 @@ int wbuf_reader_open(wbuf_reader *r, wbuf *w)
     return 0;
 }
 
-const char *wbuf_reader_next(wbuf_reader *r, size_t n)
+const char *wbuf_reader_more(wbuf_reader *r, size_t n)
 {
     if (n > WBUF_SIZE || !r->buf) {
         errno = EINVAL;

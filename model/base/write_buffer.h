@@ -337,9 +337,19 @@ typedef struct wbuf_reader {
 /* Starts reading what the scratch writer w holds (flushed first). Returns 0, or -1 with errno set. */
 int wbuf_reader_open(wbuf_reader *r, wbuf *w);
 
+/* wbuf_reader_next when the buffer holds fewer than n bytes: reads more. */
+const char *wbuf_reader_more(wbuf_reader *r, size_t n);
+
 /* The next n bytes (n at most WBUF_SIZE), valid until the next call; NULL when fewer are left (errno EIO)
  * or a read failed (its errno). */
-const char *wbuf_reader_next(wbuf_reader *r, size_t n);
+static inline const char *wbuf_reader_next(wbuf_reader *r, size_t n)
+{
+    if (!r->buf || r->have - r->at < n)
+        return wbuf_reader_more(r, n);
+    const char *p = r->buf + r->at; /* a record at a time: no call while the buffer has it */
+    r->at += n;
+    return p;
+}
 
 /* Frees the buffer (r may be zeroed or closed already). */
 void wbuf_reader_close(wbuf_reader *r);
