@@ -968,6 +968,78 @@ START_TEST(wbuf_dec_writes_decimals_two_digits_a_step_as_printf_would)
 }
 END_TEST
 
+/* One number written by wbuf_dec_at (sdec for a signed one) into a buffer of '#', checked against
+ * snprintf and for bytes stored past its digits (none: callers' rooms count digits). */
+static void check_dec_at(uint64_t u, int64_t s, bool is_signed)
+{
+    char want[32], buf[40];
+    int n = is_signed ? snprintf(want, sizeof want, "%" PRId64, s)
+                      : snprintf(want, sizeof want, "%" PRIu64, u);
+    memset(buf, '#', sizeof buf);
+    char *end = is_signed ? wbuf_sdec_at(buf + 4, s) : wbuf_dec_at(buf + 4, u);
+    if (end - (buf + 4) != n || memcmp(buf + 4, want, (size_t)n) != 0)
+        ck_abort_msg("%s: got %.*s", want, (int)(end - (buf + 4)), buf + 4);
+    for (int i = 0; i < (int)sizeof buf; i++)
+        if ((i < 4 || i >= 4 + n) && buf[i] != '#')
+            ck_abort_msg("%s: byte %d written", want, i - 4);
+}
+
+START_TEST(wbuf_dec_at_writes_every_length_as_printf_and_nothing_past_it)
+{
+    /* the eight-digit step: zeros in front, every digit of a lane in place */
+    char b[9] = "########";
+    ck_assert_ptr_eq(wbuf_dec8z_at(b, 12345678), b + 8);
+    ck_assert_str_eq(b, "12345678");
+    wbuf_dec8z_at(b, 0);
+    ck_assert_str_eq(b, "00000000");
+    wbuf_dec8z_at(b, 99999999);
+    ck_assert_str_eq(b, "99999999");
+    wbuf_dec8z_at(b, 10000001);
+    ck_assert_str_eq(b, "10000001");
+    wbuf_dec8z_at(b, 9990);
+    ck_assert_str_eq(b, "00009990");
+    wbuf_dec8z_at(b, 40960100);
+    ck_assert_str_eq(b, "40960100");
+    /* every 97th value below 10^8 against "%08u" (the whole range was checked once, off line) */
+    for (uint32_t v = 0; v < 100000000u; v += 97) {
+        char want[16], got[8];
+        wbuf_dec8z_at(got, v);
+        snprintf(want, sizeof want, "%08u", (unsigned)v);
+        if (memcmp(got, want, 8) != 0)
+            ck_abort_msg("%s: got %.8s", want, got);
+    }
+    /* 0, every power of ten and its neighbours, the ends of both types */
+    check_dec_at(0, 0, false);
+    check_dec_at(UINT64_MAX, 0, false);
+    check_dec_at(UINT64_MAX - 1, 0, false);
+    check_dec_at(0, INT64_MIN, true);
+    check_dec_at(0, INT64_MIN + 1, true);
+    check_dec_at(0, INT64_MAX, true);
+    check_dec_at(0, 0, true);
+    check_dec_at(0, -1, true);
+    uint64_t p10 = 1;
+    for (int k = 0; k < 20; k++, p10 *= 10) {
+        for (int d = -1; d <= 1; d++) {
+            check_dec_at(p10 + (uint64_t)d, 0, false);
+            if (p10 + (uint64_t)d <= (uint64_t)INT64_MAX) {
+                check_dec_at(0, (int64_t)(p10 + (uint64_t)d), true);
+                check_dec_at(0, -(int64_t)(p10 + (uint64_t)d), true);
+            }
+        }
+    }
+    /* pseudo-random values of every length (xorshift, a fixed seed) */
+    uint64_t x = 88172645463325252u;
+    for (int i = 0; i < 1000000; i++) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        uint64_t u = x >> (i % 64);
+        check_dec_at(u, 0, false);
+        check_dec_at(0, (int64_t)u, true);
+    }
+}
+END_TEST
+
 START_TEST(wbuf_fixed_text_prints_as_printf_f_does_rounding_half_to_even_on_the_exact_value)
 {
     /* the report's "%.1f" and the like: each case's exact binary value worked out */
@@ -1133,6 +1205,72 @@ START_TEST(wbuf_hex16_writes_sixteen_lowercase_digits_zeros_in_front)
     char *got = fd_text(fileno(t), &n);
     ck_assert_str_eq(got, "0000000000000000 000000000000000a 0000000100000002 deadbeefcafef00d ffffffffffffffff ");
     free(got);
+    fclose(t);
+}
+END_TEST
+
+START_TEST(wbuf_hex16_at_writes_every_digit_in_every_place_as_printf_and_nothing_past_it)
+{
+    char b[20];
+    memset(b, '#', sizeof b);
+    ck_assert_ptr_eq(wbuf_hex16_at(b, 0x0123456789abcdefull), b + 16);
+    ck_assert_int_eq(memcmp(b, "0123456789abcdef####", 20), 0);
+    wbuf_hex16_at(b, 0xfedcba9876543210ull);
+    ck_assert_int_eq(memcmp(b, "fedcba9876543210####", 20), 0);
+    wbuf_hex16_at(b, 0x9a9a9a9aa9a9a9a9ull); /* 9 and a: either side of the letters' step */
+    ck_assert_int_eq(memcmp(b, "9a9a9a9aa9a9a9a9####", 20), 0);
+    /* each digit value in each of the 16 places, then pseudo-random values, against printf */
+    uint64_t x = 88172645463325252u;
+    for (int i = 0; i < 16 * 16 + 1000000; i++) {
+        uint64_t v;
+        if (i < 256) {
+            v = (uint64_t)(i % 16) << (4 * (i / 16));
+        } else {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            v = x;
+        }
+        char want[20];
+        snprintf(want, sizeof want, "%016" PRIx64, v);
+        wbuf_hex16_at(b, v);
+        if (memcmp(b, want, 16) != 0)
+            ck_abort_msg("%s: got %.16s", want, b);
+    }
+}
+END_TEST
+
+START_TEST(wbuf_json_str_writes_runs_between_escapes_as_they_are)
+{
+    /* escapes first, last, side by side and none at all; a run longer than the buffer */
+    FILE *t = tmpfile();
+    wbuf w;
+    ck_assert_int_eq(wbuf_open_fd(&w, fileno(t)), 0);
+    wbuf_json_str(&w, "");
+    wbuf_json_str(&w, "\"x\r");
+    wbuf_json_str(&w, "\\\\\x1f\x7f" "ab");
+    wbuf_json_str(&w, "plain text");
+    size_t big = WBUF_SIZE + 100;
+    char *s = malloc(big + 1);
+    ck_assert_ptr_nonnull(s);
+    for (size_t i = 0; i < big; i++)
+        s[i] = (char)('a' + i % 26);
+    s[big] = '\0';
+    s[big / 2] = '\n';
+    wbuf_json_str(&w, s);
+    ck_assert_int_eq(wbuf_close(&w), 0);
+    size_t n;
+    char *got = fd_text(fileno(t), &n);
+    const char *head = "\"\"\"\\\"x\\r\"\"\\\\\\\\\\u001f\x7f" "ab\"\"plain text\"\"";
+    size_t hl = strlen(head);
+    ck_assert_uint_eq(n, hl + big + 1 + 1);
+    ck_assert_int_eq(memcmp(got, head, hl), 0);
+    ck_assert_int_eq(memcmp(got + hl, s, big / 2), 0);
+    ck_assert_int_eq(memcmp(got + hl + big / 2, "\\n", 2), 0);
+    ck_assert_int_eq(memcmp(got + hl + big / 2 + 2, s + big / 2 + 1, big - big / 2 - 1), 0);
+    ck_assert_int_eq(got[n - 1], '"');
+    free(got);
+    free(s);
     fclose(t);
 }
 END_TEST
@@ -1355,10 +1493,13 @@ Suite *suite_basics(void)
     tcase_add_test(tc, wbuf_writes_numbers_and_escapes_as_printf_and_jsonw_would);
     tcase_add_test(tc, wbuf_milli_writes_thousandths_as_printf_did_with_three_places);
     tcase_add_test(tc, wbuf_dec_writes_decimals_two_digits_a_step_as_printf_would);
+    tcase_add_test(tc, wbuf_dec_at_writes_every_length_as_printf_and_nothing_past_it);
     tcase_add_test(tc, wbuf_reader_reads_back_a_scratch_file_in_records_across_its_buffer);
     tcase_add_test(tc, wbuf_fixed_text_prints_as_printf_f_does_rounding_half_to_even_on_the_exact_value);
     tcase_add_test(tc, wbuf_fixed0_rounds_to_the_nearest_integer_halves_to_even_as_printf);
     tcase_add_test(tc, wbuf_hex16_writes_sixteen_lowercase_digits_zeros_in_front);
+    tcase_add_test(tc, wbuf_json_str_writes_runs_between_escapes_as_they_are);
+    tcase_add_test(tc, wbuf_hex16_at_writes_every_digit_in_every_place_as_printf_and_nothing_past_it);
     tcase_add_test(tc, a_float_prints_as_printf_g9_did_rounding_half_to_even_on_its_exact_value);
     tcase_add_test(tc, wbuf_keeps_every_byte_across_buffer_boundaries_and_large_puts);
     tcase_add_test(tc, wbuf_remembers_the_first_failed_write_until_it_is_closed);

@@ -1,8 +1,11 @@
 /* test_deps.c - dependency inference and deps.json: the spec's example, overlaps, INOUT readers, scopes. */
 /* The scopes are manual ones. */
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../model/base/dtype.h"
 #include "../model/engine/chip_engine.h"
 #include "testutil.h"
 
@@ -88,6 +91,71 @@ static const char *EXAMPLE =
     "{\"op\": \"submit\", \"kernel\": \"scale\", \"args\": [{\"dir\": \"in\", \"tensor\": \"Y\"}, {\"dir\": "
     "\"out\", "
     "\"tensor\": \"o\", \"dtype\": \"FLOAT32\", \"shape\": [16384]}]}\n";
+
+/* The expected text of a dims array, as cJSON reads it back: compared value by value. */
+static void assert_dims(const cJSON *a, const int64_t *v, int n, const char *what, int task)
+{
+    ck_assert_msg(cJSON_GetArraySize(a) == n, "task %d %s: %d dims", task, what, cJSON_GetArraySize(a));
+    for (int i = 0; i < n; i++)
+        ck_assert_msg(cJSON_GetArrayItem(a, i)->valuedouble == (double)v[i], "task %d %s[%d]: %.0f, not %lld",
+                      task, what, i, cJSON_GetArrayItem(a, i)->valuedouble, (long long)v[i]);
+}
+
+START_TEST(every_view_and_tensor_id_is_written_as_it_is_whatever_came_before)
+{
+    /* 1200 tasks of one INPUT each: 300 tensors, each named four times and far apart, and 72 views of two
+     * dims (9 shapes, 8 strides, spread so that views with one of them alike are kept in one place now and
+     * then), each met again after others took its place; every 50th view has five dims too long to keep */
+    depgen d;
+    char err[256], path[4200];
+    const uint32_t window[TMAP_RINGS] = {1024, 1024, 1024, 1024};
+    ck_assert_int_eq(depgen_init(&d, window, true, err, sizeof(err)), 0);
+    depgen_arg a[1200];
+    memset(a, 0, sizeof(a));
+    for (int k = 0; k < 1200; k++) {
+        tmap_view *v = &a[k].v;
+        v->addr = 0x10000u * (uint64_t)(k % 300 + 1);
+        v->buffer_numel = 1u << 20;
+        v->start = (uint64_t)k;
+        v->dtype = DT_FLOAT32;
+        if (k % 50 == 49) {
+            const int64_t big[5] = {1000000000001, 1000000000002, 1000000000003, 1000000000004, 5};
+            v->ndims = 5;
+            memcpy(v->shape, big, sizeof(big));
+            memcpy(v->strides, big, sizeof(big));
+            v->strides[4] = k;
+        } else {
+            v->ndims = 2;
+            v->shape[0] = k % 9 * (k % 9) * 31 + 1;
+            v->shape[1] = 7;
+            v->strides[0] = 7 + k / 9 % 8 * (k / 9 % 8) * 17;
+            v->strides[1] = 1;
+        }
+        depgen_task t = {
+            .id = (uint64_t)k, .kernel_ids = {0, -1, -1}, .block_num = 1, .nargs = 1, .args = &a[k]};
+        ck_assert_int_eq(depgen_add(&d, &t), 0);
+    }
+    snprintf(path, sizeof(path), "%s/deps.json", tu_tmpdir());
+    ck_assert_msg(depgen_write(&d, path, err, sizeof(err)) == 0, "%s", err);
+    depgen_free(&d);
+    cJSON *j = tu_json_file(path);
+    const cJSON *tasks = cJSON_GetObjectItem(j, "tasks");
+    ck_assert_int_eq(cJSON_GetArraySize(tasks), 1200);
+    for (int k = 0; k < 1200; k++) {
+        const cJSON *x = cJSON_GetArrayItem(cJSON_GetObjectItem(cJSON_GetArrayItem(tasks, k), "args"), 0);
+        char id[24], start[24];
+        snprintf(id, sizeof(id), "%" PRIu64, depgen_tensor_id(a[k].v.addr, 0));
+        snprintf(start, sizeof(start), "%d", k);
+        ck_assert_str_eq(cJSON_GetObjectItem(x, "tensor_id")->valuestring, id);
+        ck_assert_str_eq(cJSON_GetObjectItem(x, "start_offset")->valuestring, start);
+        assert_dims(cJSON_GetObjectItem(x, "shape"), a[k].v.shape, a[k].v.ndims, "shape", k);
+        assert_dims(cJSON_GetObjectItem(x, "strides"), a[k].v.strides, a[k].v.ndims, "strides", k);
+    }
+    ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItem(j, "tensors")), 300);
+    ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItem(j, "edges")), 0);
+    cJSON_Delete(j);
+}
+END_TEST
 
 START_TEST(the_spec_example_gives_exactly_its_edges)
 {
@@ -497,6 +565,7 @@ Suite *suite_deps(void)
     tcase_add_test(tc, edges_to_retired_producers_stay_in_deps_json_but_do_not_wait);
     tcase_add_test(tc, false_predicate_retires_like_a_dummy);
     tcase_add_test(tc, created_storage_is_aligned_so_a_partial_row_layout_keeps_the_older_writer);
+    tcase_add_test(tc, every_view_and_tensor_id_is_written_as_it_is_whatever_came_before);
     tcase_set_timeout(tc, 30);
     suite_add_tcase(s, tc);
     return s;

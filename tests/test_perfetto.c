@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/resource.h>
 
+#include "../model/base/string_table.h"
 #include "../model/engine/chip_engine.h"
 #include "../model/output/perfetto_writer.h"
 #include "testutil.h"
@@ -632,6 +633,55 @@ START_TEST(a_blocked_orchestrator_shows_its_wait_inside_its_submit)
 }
 END_TEST
 
+START_TEST(every_site_is_escaped_once_and_a_long_one_where_it_goes)
+{
+    /* the writer quotes each site once; one longer than it keeps (here 600 bytes with a quote and a
+     * backslash, put in by hand: a graph's sites are shorter) is escaped in each event that names it */
+    static const char *const G =
+        "{\"ptosim_graph\": 1, \"name\": \"w\", \"kernels\": [{\"id\": 0, \"name\": \"v\", \"core\": "
+        "\"aiv\", \"cost\": {\"ns\": 2000}}]}\n"
+        "{\"op\": \"scope_begin\", \"site\": \"w\\\"q.cpp:1\"}\n{\"op\": \"submit\", \"kernel\": \"v\"}\n"
+        "{\"op\": \"submit\", \"kernel\": \"v\"}\n{\"op\": \"scope_end\"}\n";
+    trace_limit = PF_MAX_RECORDS;
+    chip *c = tu_chip(G, NULL, 0, trace_on);
+    char big[601];
+    for (int i = 0; i < 600; i++)
+        big[i] = i == 7 ? '"' : i == 300 ? '\\' : (char)('a' + i % 26);
+    big[600] = '\0';
+    int slot = strtab_intern(&c->pf->sites, big);
+    ck_assert_int_ge(slot, 0);
+    ck_assert_uint_gt(c->pf->site_cap[1], 1);
+    c->pf->site_of[1][1] = slot + 1; /* the second task's */
+    char path[4200], err[4096];
+    snprintf(path, sizeof(path), "%s/trace.json", tu_tmpdir());
+    ck_assert_msg(pf_write(c, path, err, sizeof(err)) == 0, "%s", err);
+    cJSON *j = tu_json_file(path);
+    assert_valid_trace(j);
+    const cJSON *x[16];
+    int n = pick(j, 'X', 2, 0, x, 16), calls = 0, seconds = 0;
+    ck_assert_int_eq(n, 2);
+    for (int i = 0; i < n; i++) {
+        bool second = arg(x[i], "task_id") == (long long)task_make_id(1, 1);
+        ck_assert_str_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(x[i], "args"), "site")->valuestring,
+                         second ? big : "w\"q.cpp:1");
+        seconds += second;
+    }
+    ck_assert_int_eq(seconds, 1);
+    n = pick(j, 'X', 1, 0, x, 16);
+    for (int i = 0; i < n; i++) {
+        const cJSON *a = cJSON_GetObjectItem(x[i], "args"), *site = cJSON_GetObjectItem(a, "site");
+        if (!site)
+            continue;
+        bool second = arg(x[i], "task_id") == (long long)task_make_id(1, 1);
+        ck_assert_str_eq(site->valuestring, second ? big : "w\"q.cpp:1");
+        calls++;
+    }
+    ck_assert_int_eq(calls, 2); /* the two submits */
+    tu_chip_free(c);
+    cJSON_Delete(j);
+}
+END_TEST
+
 START_TEST(a_deadlocked_run_ends_with_its_unfinished_submit_and_wait)
 {
     /* a 64 KiB heap holds a's 64 KiB output: b's alloc blocks at 874 ns,
@@ -883,6 +933,7 @@ Suite *suite_perfetto(void)
     tcase_add_test(tc, traces_of_the_shipped_graphs_are_valid);
     tcase_add_test(tc, a_blocked_orchestrator_shows_its_wait_inside_its_submit);
     tcase_add_test(tc, a_deadlocked_run_ends_with_its_unfinished_submit_and_wait);
+    tcase_add_test(tc, every_site_is_escaped_once_and_a_long_one_where_it_goes);
     tcase_add_test(tc, a_failed_write_leaves_no_file);
     tcase_add_test(tc, perfetto_options_refuse_what_they_cannot_write);
     tcase_add_test(tc, an_unwritable_trace_file_is_exit_1_with_the_reason);

@@ -136,7 +136,14 @@ void wbuf_json_str(wbuf *w, const char *s)
 {
     assert(s);
     wbuf_char(w, '"');
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+    const unsigned char *run = (const unsigned char *)s; /* bytes not yet written, none to escape */
+    for (const unsigned char *p = run;; p++) {
+        if (*p >= 0x20 && *p != '"' && *p != '\\')
+            continue;
+        wbuf_put(w, run, (size_t)(p - run)); /* a run at once, not a byte at a time */
+        run = p + 1;
+        if (!*p)
+            break;
         switch (*p) {
         case '"':
             wbuf_lit(w, "\\\"");
@@ -153,13 +160,10 @@ void wbuf_json_str(wbuf *w, const char *s)
         case '\t':
             wbuf_lit(w, "\\t");
             break;
-        default:
-            if (*p < 0x20) {
-                char esc[7] = {'\\', 'u', '0', '0', "0123456789abcdef"[*p >> 4], "0123456789abcdef"[*p & 15], 0};
-                wbuf_put(w, esc, 6);
-            } else {
-                wbuf_char(w, (char)*p);
-            }
+        default: { /* the other control characters */
+            char esc[7] = {'\\', 'u', '0', '0', "0123456789abcdef"[*p >> 4], "0123456789abcdef"[*p & 15], 0};
+            wbuf_put(w, esc, 6);
+        }
         }
     }
     wbuf_char(w, '"');
@@ -343,7 +347,7 @@ int wbuf_reader_open(wbuf_reader *r, wbuf *w)
     return 0;
 }
 
-const char *wbuf_reader_next(wbuf_reader *r, size_t n)
+const char *wbuf_reader_more(wbuf_reader *r, size_t n)
 {
     if (n > WBUF_SIZE || !r->buf) {
         errno = EINVAL;

@@ -150,8 +150,7 @@ void pmu_write_row(wbuf *f, int t, const pmu_exec *e, uint64_t bytes_per_req)
     *p++ = ',';
     p = wbuf_sdec_at(p, e->core_id);
     p = wbuf_lit_at(p, ",0x");
-    for (int i = 0; i < 16; i++)
-        *p++ = "0123456789abcdef"[(e->task_id >> (60 - 4 * i)) & 0xf];
+    p = wbuf_hex16_at(p, e->task_id);
     *p++ = ',';
     p = wbuf_dec_at(p, e->func_id);
     *p++ = ',';

@@ -101,17 +101,31 @@ static void put_str(wbuf *f, const char *s)
     wbuf_char(f, '"');
 }
 
-/* The head of one event at p: phase, time, process and thread. */
-static char *head_at(char *p, char ph, ps_t t, int pid, int tid)
+/* An event's process and thread as text, kept for the next event: events come a track at a time. */
+typedef struct track_text {
+    int pid, tid;  /* whose text it is (none while n is 0) */
+    size_t n;      /* its length */
+    char text[48]; /* ,"pid":P,"tid":T (36 bytes at most), zeros after it */
+} track_text;
+
+/* The head of one event at p: phase, time, process and thread (room for 96 bytes). */
+static char *head_at(char *p, track_text *k, char ph, ps_t t, int pid, int tid)
 {
     p = wbuf_lit_at(p, ",\n{\"ph\":\"");
     *p++ = ph;
     p = wbuf_lit_at(p, "\",\"ts\":");
     p = us_at(p, t);
-    p = wbuf_lit_at(p, ",\"pid\":");
-    p = wbuf_sdec_at(p, pid);
-    p = wbuf_lit_at(p, ",\"tid\":");
-    return wbuf_sdec_at(p, tid);
+    if (!k->n || pid != k->pid || tid != k->tid) {
+        char *q = wbuf_lit_at(k->text, ",\"pid\":");
+        q = wbuf_sdec_at(q, pid);
+        q = wbuf_lit_at(q, ",\"tid\":");
+        q = wbuf_sdec_at(q, tid);
+        k->n = (size_t)(q - k->text);
+        k->pid = pid;
+        k->tid = tid;
+    }
+    memcpy(p, k->text, sizeof(k->text)); /* all of it, a copy of known size: the room holds it */
+    return p + k->n;
 }
 
 static void put_meta(wbuf *f, const char *what, int pid, int tid, const char *name)
@@ -262,12 +276,12 @@ static char *value_at(wbuf *f, char *p, int64_t v, bool giga)
 }
 
 /* One "C" event: the track's value (and its capacity, when it has one) from t on. */
-static void put_cevent(wbuf *f, const ctr_text *k, ps_t t, int64_t v)
+static void put_cevent(wbuf *f, track_text *tt, const ctr_text *k, ps_t t, int64_t v)
 {
     char *p = wbuf_room(f, PF_EVENT_MAX + k->npre);
     if (!p)
         return;
-    p = head_at(p, 'C', t, k->pid, k->pid);
+    p = head_at(p, tt, 'C', t, k->pid, k->pid);
     memcpy(p, k->pre, k->npre);
     p += k->npre;
     p = value_at(f, p, v, k->giga);
@@ -286,7 +300,7 @@ static void put_cevent(wbuf *f, const ctr_text *k, ps_t t, int64_t v)
 /* Writes one counter track: its value at time 0, then an event wherever the
  * value changes (the steps sorted by time, those at one time summed), up to
  * the horizon. Returns the events written, or -1 when out of memory. */
-static long put_counter(wbuf *f, const pf_counter *c, ps_t horizon, const ctr_text *k)
+static long put_counter(wbuf *f, track_text *tt, const pf_counter *c, ps_t horizon, const ctr_text *k)
 {
     if (!c->n)
         return 0;
@@ -300,7 +314,7 @@ static long put_counter(wbuf *f, const pf_counter *c, ps_t horizon, const ctr_te
     int64_t val = 0;
     while (i < c->n && v[i].t < PS_PER_NS)
         val += v[i++].d;
-    put_cevent(f, k, 0, val);
+    put_cevent(f, tt, k, 0, val);
     long events = 1;
     int64_t shown = val;
     while (i < c->n && v[i].t <= horizon) {
@@ -308,7 +322,7 @@ static long put_counter(wbuf *f, const pf_counter *c, ps_t horizon, const ctr_te
         while (i < c->n && v[i].t / PS_PER_NS * PS_PER_NS == t)
             val += v[i++].d;
         if (val != shown) {
-            put_cevent(f, k, t, val);
+            put_cevent(f, tt, k, t, val);
             shown = val;
             events++;
         }
@@ -351,14 +365,14 @@ static void counter_label(const chip *c, int id, char *name, size_t len, const c
     }
 }
 
-/* The scope site of a task, "" when unknown. */
-static const char *site_of(const pf_trace *p, uint64_t task)
+/* The slot of a task's scope site in the trace's sites, -1 when unknown. */
+static int site_slot(const pf_trace *p, uint64_t task)
 {
     int r = task_id_ring(task);
     uint32_t local = task_id_local(task);
     if (r >= PF_RINGS || local >= p->site_cap[r] || !p->site_of[r][local])
-        return "";
-    return strtab_key(&p->sites, p->site_of[r][local] - 1);
+        return -1;
+    return (int)p->site_of[r][local] - 1;
 }
 
 static const char *const CALL_NAMES[PF_CALL_KIND_COUNT] = {"submit",    "dummy",     "alloc",
@@ -383,7 +397,65 @@ typedef struct pf_out {
     uint64_t flows_missing; /* edges with an end not on a core (dummy, alloc, past the horizon) */
     uint64_t events;        /* events written */
     ps_t overhead_cut; /* the overhead lines stop here, having used their share (PS_NEVER: they do not) */
+    char *quoted;      /* the kernels' names, then the scope sites, each a JSON string (see quote_names) */
+    size_t *qoff;      /* ... string i is quoted[qoff[i]..qoff[i + 1]), empty when left to put_str */
+    track_text track;  /* the last event's process and thread */
 } pf_out;
+
+/* A string quote_names keeps quoted is this long at most: longer ones are escaped where they go. */
+#define PF_QUOTED_MAX 1024
+
+/* Escapes and quotes once the strings every execution names, its kernel's and its site: tens of
+ * thousands of events repeat a few of them. Returns 0, or -1 when out of memory. */
+static int quote_names(pf_out *o)
+{
+    const graph *g = &o->c->orch.g;
+    const strtab *t = &o->p->sites;
+    size_t nk = g->nkernels > 0 ? (size_t)g->nkernels : 0, n = nk + t->count, len = 0;
+    o->qoff = malloc((n + 1) * sizeof(*o->qoff));
+    if (!o->qoff)
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        size_t l = strlen(i < nk ? g->kernels[i].name : strtab_key(t, (int)(i - nk)));
+        len += 2 * l + 2 <= PF_QUOTED_MAX ? 2 * l + 2 : 0;
+    }
+    o->quoted = malloc(len + 1);
+    if (!o->quoted)
+        return -1;
+    char *q = o->quoted;
+    for (size_t i = 0; i < n; i++) {
+        const char *s = i < nk ? g->kernels[i].name : strtab_key(t, (int)(i - nk));
+        size_t l = strlen(s);
+        o->qoff[i] = (size_t)(q - o->quoted);
+        if (2 * l + 2 <= PF_QUOTED_MAX)
+            q = str_at(q, s, l);
+    }
+    o->qoff[n] = (size_t)(q - o->quoted);
+    return 0;
+}
+
+/* String i of quote_names (-1: none, written "") at p, room for PF_QUOTED_MAX bytes there; one it left
+ * out (s) is written by put_str, and the room made again: NULL when there is none. */
+static char *quoted_at(wbuf *f, char *p, const pf_out *o, int i, const char *s)
+{
+    if (i < 0)
+        return wbuf_lit_at(p, "\"\"");
+    size_t a = o->qoff[i], n = o->qoff[i + 1] - a;
+    if (n) {
+        memcpy(p, o->quoted + a, n);
+        return p + n;
+    }
+    wbuf_commit(f, p);
+    put_str(f, s);
+    return wbuf_room(f, PF_EVENT_MAX + PF_QUOTED_MAX);
+}
+
+/* A task's site (quoted_at), with the room it leaves. */
+static char *site_at(wbuf *f, char *p, const pf_out *o, uint64_t task)
+{
+    int slot = site_slot(o->p, task), nk = o->c->orch.g.nkernels > 0 ? o->c->orch.g.nkernels : 0;
+    return quoted_at(f, p, o, slot < 0 ? -1 : nk + slot, slot < 0 ? "" : strtab_key(&o->p->sites, slot));
+}
 
 /* Gathers the executions (those still on a core at the run's end are cut
  * there), sorts them, and indexes each task's first and last. */
@@ -481,17 +553,15 @@ static void put_execs(wbuf *f, pf_out *o)
     for (size_t i = 0; i < o->nxs; i++) {
         const pf_exec *e = &o->ex[o->xs[i].ix];
         const graph_kernel *k = graph_kernel_by_id(g, e->func);
-        char *p = wbuf_room(f, PF_EVENT_MAX);
+        char *p = wbuf_room(f, PF_EVENT_MAX + 2 * PF_QUOTED_MAX); /* the text, its kernel's name, its site */
         if (!p)
             return;
-        p = head_at(p, 'X', e->start, PID_AICORE, TID_AICORE + e->core);
+        p = head_at(p, &o->track, 'X', e->start, PID_AICORE, TID_AICORE + e->core);
         p = wbuf_lit_at(p, ",\"dur\":");
         p = dur_at(p, e->start, e->end);
         p = wbuf_lit_at(p, ",\"name\":");
         if (k) {
-            wbuf_commit(f, p);
-            put_str(f, k->name);
-            p = wbuf_room(f, PF_EVENT_MAX);
+            p = quoted_at(f, p, o, (int)(k - g->kernels), k->name);
             if (!p)
                 return;
         } else {
@@ -506,9 +576,7 @@ static void put_execs(wbuf *f, pf_out *o)
         p = wbuf_lit_at(p, ",\"block\":");
         p = wbuf_sdec_at(p, e->block);
         p = wbuf_lit_at(p, ",\"site\":");
-        wbuf_commit(f, p);
-        put_str(f, site_of(o->p, e->task));
-        p = wbuf_room(f, PF_EVENT_MAX);
+        p = site_at(f, p, o, e->task);
         if (!p)
             return;
         p = wbuf_lit_at(p, ",\"dispatch_us\":");
@@ -539,12 +607,13 @@ static int put_phases(wbuf *f, pf_out *o)
         if (p->ph[i].start <= o->horizon)
             r[n++] = (slice_ref){p->ph[i].thread, p->ph[i].start, p->ph[i].end, i};
     sort_slices(r, n);
+    uint8_t name_len[256] = {0}; /* by kind: its name's length + 1, once known */
     for (size_t i = 0; i < n; i++) {
         const pf_phase *x = &p->ph[r[i].ix];
         char *q = wbuf_room(f, PF_EVENT_MAX);
         if (!q)
             break;
-        q = head_at(q, 'X', x->start, PID_AICPU, TID_AICPU + x->thread);
+        q = head_at(q, &o->track, 'X', x->start, PID_AICPU, TID_AICPU + x->thread);
         q = wbuf_lit_at(q, ",\"dur\":");
         q = dur_at(q, x->start, x->end);
         if (x->kind == PF_PHASE_DUMP_PARK) {
@@ -559,7 +628,9 @@ static int put_phases(wbuf *f, pf_out *o)
             continue;
         }
         const char *name = swimlane_phase_name(x->kind); /* a short name of the runtime's */
-        size_t nl = strlen(name);
+        if (!name_len[x->kind])
+            name_len[x->kind] = (uint8_t)(strlen(name) + 1);
+        size_t nl = name_len[x->kind] - 1u;
         q = wbuf_lit_at(q, ",\"name\":\"");
         memcpy(q, name, nl);
         q = wbuf_lit_at(q + nl, "\",\"cat\":\"scheduler\",\"args\":{\"tasks\":");
@@ -593,7 +664,7 @@ static int put_calls(wbuf *f, pf_out *o)
         char *q = wbuf_room(f, PF_EVENT_MAX);
         if (!q)
             break;
-        q = head_at(q, 'X', x->start, PID_AICPU, tid);
+        q = head_at(q, &o->track, 'X', x->start, PID_AICPU, tid);
         q = wbuf_lit_at(q, ",\"dur\":");
         q = dur_at(q, x->start, x->end);
         wbuf_commit(f, q);
@@ -609,15 +680,15 @@ static int put_calls(wbuf *f, pf_out *o)
             wbuf_lit(f, "\",\"cat\":\"orchestrator\",\"args\":{");
             if (x->task_id == TASK_ID_INVALID) {
                 wbuf_lit(f, "\"unfinished\":true}}");
-            } else if ((q = wbuf_room(f, PF_EVENT_MAX))) {
+            } else if ((q = wbuf_room(f, PF_EVENT_MAX + PF_QUOTED_MAX))) {
                 q = wbuf_lit_at(q, "\"task_id\":");
                 q = wbuf_dec_at(q, x->task_id);
                 q = wbuf_lit_at(q, ",\"ring\":");
                 q = wbuf_sdec_at(q, x->ring);
                 q = wbuf_lit_at(q, ",\"site\":");
-                wbuf_commit(f, q);
-                put_str(f, site_of(o->p, x->task_id));
-                wbuf_lit(f, "}}");
+                q = site_at(f, q, o, x->task_id);
+                if (q)
+                    wbuf_commit(f, wbuf_lit_at(q, "}}"));
             }
         } else {
             wbuf_lit(f, ",\"name\":\"");
@@ -652,11 +723,11 @@ static void put_flows(wbuf *f, pf_out *o)
         char *q = wbuf_room(f, 2 * PF_EVENT_MAX);
         if (!q)
             continue;
-        q = head_at(q, 's', from, PID_AICORE, TID_AICORE + x->core);
+        q = head_at(q, &o->track, 's', from, PID_AICORE, TID_AICORE + x->core);
         q = wbuf_lit_at(q, ",\"name\":\"dep\",\"cat\":\"dep\",\"id\":");
         q = wbuf_dec_at(q, o->flows);
         *q++ = '}';
-        q = head_at(q, 'f', to, PID_AICORE, TID_AICORE + y->core);
+        q = head_at(q, &o->track, 'f', to, PID_AICORE, TID_AICORE + y->core);
         q = wbuf_lit_at(q, ",\"bp\":\"e\",\"name\":\"dep\",\"cat\":\"dep\",\"id\":");
         q = wbuf_dec_at(q, o->flows);
         *q++ = '}';
@@ -723,6 +794,8 @@ static int put_overhead(wbuf *f, pf_out *o, const char **source)
             rn |= x->running[ty] != last->running[ty];
         }
         static const char *const NAMES[3] = {"overhead", "ready undispatched", "running"};
+        static const size_t NAME_LEN[3] = {sizeof("overhead") - 1, sizeof("ready undispatched") - 1,
+                                           sizeof("running") - 1};
         bool want[3] = {ov, rd, rn};
         for (int w = 0; w < 3; w++) {
             if (!want[w])
@@ -732,9 +805,9 @@ static int put_overhead(wbuf *f, pf_out *o, const char **source)
             char *q = wbuf_room(f, PF_EVENT_MAX);
             if (!q)
                 continue;
-            q = head_at(q, 'C', t, PID_OVERHEAD, PID_OVERHEAD);
+            q = head_at(q, &o->track, 'C', t, PID_OVERHEAD, PID_OVERHEAD);
             q = wbuf_lit_at(q, ",\"name\":\"");
-            size_t nl = strlen(NAMES[w]);
+            size_t nl = NAME_LEN[w];
             memcpy(q, NAMES[w], nl);
             q = wbuf_lit_at(q + nl, "\",\"args\":{");
             bool sep = false;
@@ -878,7 +951,7 @@ int pf_write(const chip *c, const char *path, char *err, size_t errlen)
     outfile of;
     FILE *file = NULL;
     wbuf buf = {.fd = -1}, *f = &buf;
-    if (gather_execs(&o) != 0 || gather_calls(&o) != 0)
+    if (gather_execs(&o) != 0 || gather_calls(&o) != 0 || quote_names(&o) != 0)
         goto oom;
     file = outfile_open(&of, path, err, errlen);
     if (!file)
@@ -904,7 +977,7 @@ int pf_write(const chip *c, const char *path, char *err, size_t errlen)
         memcpy(q, unit, ul);
         q = wbuf_lit_at(q + ul, "\":");
         k.npre = (size_t)(q - k.pre);
-        long n = put_counter(f, &p->ctr[id], o.horizon, &k);
+        long n = put_counter(f, &o.track, &p->ctr[id], o.horizon, &k);
         if (n < 0)
             goto oom;
         o.events += (uint64_t)n;
@@ -933,5 +1006,7 @@ out:
     if (o.an_of.key)
         idmap_free(&o.an_of);
     free(o.calls);
+    free(o.quoted);
+    free(o.qoff);
     return rc;
 }

@@ -14,19 +14,84 @@
 
 static const char *const TYPE_NAMES[] = {"INPUT", "OUTPUT", "INOUT", "OUTPUT_EXISTING", "UNKNOWN"};
 
+/* One FNV-1a step: byte b into h. */
+#define FNV_STEP(h, b) ((h) = ((h) ^ ((b) & 0xFF)) * 0x100000001b3ULL)
+
 uint64_t depgen_tensor_id(uint64_t addr, int32_t version)
 {
+    /* the 12 steps written out: a loop took twice the instructions, once per argument and edge */
     uint64_t h = 0xcbf29ce484222325ULL;
     uint32_t ver = (uint32_t)version;
-    for (int i = 0; i < 8; i++) {
-        h ^= (addr >> (8 * i)) & 0xFF;
-        h *= 0x100000001b3ULL;
-    }
-    for (int i = 0; i < 4; i++) {
-        h ^= (ver >> (8 * i)) & 0xFF;
-        h *= 0x100000001b3ULL;
-    }
+    FNV_STEP(h, addr);
+    FNV_STEP(h, addr >> 8);
+    FNV_STEP(h, addr >> 16);
+    FNV_STEP(h, addr >> 24);
+    FNV_STEP(h, addr >> 32);
+    FNV_STEP(h, addr >> 40);
+    FNV_STEP(h, addr >> 48);
+    FNV_STEP(h, addr >> 56);
+    FNV_STEP(h, ver);
+    FNV_STEP(h, ver >> 8);
+    FNV_STEP(h, ver >> 16);
+    FNV_STEP(h, ver >> 24);
     return h;
+}
+
+/* The text of recent tensor ids (20 digits, most of them) and of views' dims (a few shapes and strides
+ * over and over), kept where their value hashes to: copying one back is a fraction of writing it. A dims
+ * text kept is DG_DIMS_TEXT bytes at most, and copied whole (a room counts 22 bytes a number). */
+#define DG_ID_MEMO 256
+#define DG_VIEW_MEMO 64
+#define DG_DIMS_TEXT 32
+
+typedef struct dg_id_text {
+    uint64_t id;
+    uint32_t len; /* 0: empty */
+    char text[20];
+} dg_id_text;
+
+typedef struct dg_view_text {
+    int64_t shape[TMAP_MAX_DIMS], strides[TMAP_MAX_DIMS];
+    uint8_t n;          /* dims */
+    uint8_t slen, tlen; /* lengths of the texts (slen 0: empty) */
+    char stext[DG_DIMS_TEXT], ttext[DG_DIMS_TEXT];
+} dg_view_text;
+
+/* An argument type's or a dtype's name, padded: copied whole (a room counts its length and more). */
+typedef struct dg_name {
+    uint8_t len; /* 0: not kept yet; UINT8_MAX: too long to keep (strlen each time) */
+    char text[23];
+} dg_name;
+
+struct dg_memo {
+    dg_id_text id[DG_ID_MEMO];
+    dg_view_text view[DG_VIEW_MEMO];
+    dg_name type[sizeof(TYPE_NAMES) / sizeof(TYPE_NAMES[0])], dtype[256]; /* by TYPE_NAMES index, by dtype */
+};
+
+/* The length of the name s, kept in c the first time. */
+__attribute__((noinline)) static size_t name_keep(dg_name *c, const char *s)
+{
+    size_t n = strlen(s);
+    c->len = n < sizeof(c->text) ? (uint8_t)n : UINT8_MAX;
+    if (c->len != UINT8_MAX)
+        memcpy(c->text, s, n);
+    return n;
+}
+
+static size_t name_len(dg_name *c, const char *s)
+{
+    return c->len && c->len != UINT8_MAX ? c->len : name_keep(c, s);
+}
+
+/* The name s (its length n from name_len) at p: copied from c whole when kept there. */
+static char *name_at(char *p, const dg_name *c, const char *s, size_t n)
+{
+    if (c->len && c->len != UINT8_MAX)
+        memcpy(p, c->text, sizeof(c->text));
+    else
+        memcpy(p, s, n);
+    return p + n;
 }
 
 int depgen_init(depgen *d, const uint32_t window[TMAP_RINGS], bool files, char *err, size_t errlen)
@@ -41,7 +106,7 @@ int depgen_init(depgen *d, const uint32_t window[TMAP_RINGS], bool files, char *
             return -1;
         }
     }
-    if (tmap_init(&d->logical, 0, window, true) != 0) {
+    if ((files && !(d->memo = calloc(1, sizeof(*d->memo)))) || tmap_init(&d->logical, 0, window, true) != 0) {
         snprintf(err, errlen, "out of memory for deps.json");
         depgen_free(d);
         return -1;
@@ -84,6 +149,7 @@ void depgen_free(depgen *d)
     wbuf_close(&d->edges);
     free(d->seen);
     free(d->preds);
+    free(d->memo);
     if (d->logical.pool)
         tmap_free(&d->logical);
     memset(d, 0, sizeof(*d));
@@ -155,13 +221,6 @@ static int pred_add(depgen *d, uint64_t p)
 #define DG_VIEW_MAX (3 * 32 + 2 * DG_DIMS_MAX + 22)
 #define DG_FIXED_MAX 256
 
-/* Writes a string of n bytes at p. */
-static char *bytes_at(char *p, const char *s, size_t n)
-{
-    memcpy(p, s, n);
-    return p + n;
-}
-
 static char *dims_at(char *p, const int64_t *v, int n)
 {
     *p++ = '[';
@@ -174,15 +233,74 @@ static char *dims_at(char *p, const int64_t *v, int n)
     return p;
 }
 
+/* A tensor id in decimal at p (20 bytes stored); the pointer after it. */
+static char *id_at(struct dg_memo *m, char *p, uint64_t id)
+{
+    dg_id_text *c = &m->id[id % DG_ID_MEMO];
+    if (!c->len || c->id != id) {
+        c->id = id;
+        c->len = (uint32_t)(wbuf_dec_at(c->text, id) - c->text);
+    }
+    memcpy(p, c->text, sizeof(c->text));
+    return p + c->len;
+}
+
+/* Keeps the texts of v's dims in c, or leaves c empty when one is too long to keep. */
+__attribute__((noinline)) static void view_keep(dg_view_text *c, const tmap_view *v)
+{
+    char s[2 + TMAP_MAX_DIMS * 21], t[2 + TMAP_MAX_DIMS * 21];
+    size_t sl = (size_t)(dims_at(s, v->shape, v->ndims) - s);
+    size_t tl = (size_t)(dims_at(t, v->strides, v->ndims) - t);
+    c->slen = 0;
+    if (sl > DG_DIMS_TEXT || tl > DG_DIMS_TEXT)
+        return;
+    memcpy(c->shape, v->shape, sizeof(c->shape));
+    memcpy(c->strides, v->strides, sizeof(c->strides));
+    c->n = v->ndims;
+    c->slen = (uint8_t)sl;
+    c->tlen = (uint8_t)tl;
+    memcpy(c->stext, s, sl);
+    memcpy(c->ttext, t, tl);
+}
+
+/* The texts of v's shape and strides from the memo (kept there first if need be); NULL when too long. */
+static const dg_view_text *view_text(struct dg_memo *m, const tmap_view *v)
+{
+    int n = v->ndims;
+    uint64_t h = (uint64_t)n;
+    for (int i = 0; i < n; i++) {
+        h = (h + (uint64_t)v->shape[i]) * 0x9E3779B97F4A7C15u;
+        h = (h + (uint64_t)v->strides[i]) * 0x9E3779B97F4A7C15u;
+    }
+    dg_view_text *c = &m->view[h >> 58];
+    int i = 0;
+    if (c->slen && c->n == n)
+        while (i < n && c->shape[i] == v->shape[i] && c->strides[i] == v->strides[i])
+            i++;
+    if (!c->slen || c->n != n || i < n)
+        view_keep(c, v);
+    return c->slen ? c : NULL;
+}
+
+/* Dims at p: a text of the memo's (x: its length; all DG_DIMS_TEXT bytes copied), or written out. */
+static char *dims_text_at(char *p, const char *x, uint8_t len, const int64_t *v, int n)
+{
+    if (!len)
+        return dims_at(p, v, n);
+    memcpy(p, x, DG_DIMS_TEXT);
+    return p + len;
+}
+
 /* A view's shape, start offset and strides under the three keys given (each with the text before it). */
-#define VIEW_AT(p, shape_key, start_key, strides_key, v)                                                     \
+#define VIEW_AT(m, p, shape_key, start_key, strides_key, v)                                                  \
     do {                                                                                                     \
+        const dg_view_text *vt_ = view_text((m), (v));                                                       \
         (p) = wbuf_lit_at((p), shape_key);                                                                   \
-        (p) = dims_at((p), (v)->shape, (v)->ndims);                                                          \
+        (p) = dims_text_at((p), vt_ ? vt_->stext : NULL, vt_ ? vt_->slen : 0, (v)->shape, (v)->ndims);       \
         (p) = wbuf_lit_at((p), start_key "\"");                                                              \
         (p) = wbuf_dec_at((p), (v)->start);                                                                  \
         (p) = wbuf_lit_at((p), "\"" strides_key);                                                            \
-        (p) = dims_at((p), (v)->strides, (v)->ndims);                                                        \
+        (p) = dims_text_at((p), vt_ ? vt_->ttext : NULL, vt_ ? vt_->tlen : 0, (v)->strides, (v)->ndims);     \
     } while (0)
 
 /* tensors[] and edges[] come after tasks[], written as the run goes: until the end they wait in scratch
@@ -310,7 +428,8 @@ static int write_task(depgen *d, const depgen_task *t)
     for (int i = 0; i < t->nargs; i++) {
         const depgen_arg *a = &t->args[i];
         const char *tn = TYPE_NAMES[a->type];
-        size_t tl = strlen(tn);
+        dg_name *tc = &d->memo->type[a->type];
+        size_t tl = name_len(tc, tn);
         if (a->type == 1) {
             p = wbuf_room(f, DG_FIXED_MAX + tl);
             if (p) {
@@ -319,7 +438,7 @@ static int write_task(depgen *d, const depgen_task *t)
                 p = wbuf_lit_at(p, "{\"idx\":");
                 p = wbuf_sdec_at(p, i);
                 p = wbuf_lit_at(p, ",\"type\":\"");
-                p = bytes_at(p, tn, tl);
+                p = name_at(p, tc, tn, tl);
                 p = wbuf_lit_at(p, "\"}");
                 wbuf_commit(f, p);
             }
@@ -327,7 +446,8 @@ static int write_task(depgen *d, const depgen_task *t)
         }
         uint64_t tid = depgen_tensor_id(a->v.addr, a->v.version);
         const char *dn = dtype_name(a->v.dtype);
-        size_t dl = strlen(dn);
+        dg_name *dc = &d->memo->dtype[a->v.dtype];
+        size_t dl = name_len(dc, dn);
         p = wbuf_room(f, DG_FIXED_MAX + DG_VIEW_MAX + tl + dl);
         if (p) {
             if (i)
@@ -335,12 +455,12 @@ static int write_task(depgen *d, const depgen_task *t)
             p = wbuf_lit_at(p, "{\"idx\":");
             p = wbuf_sdec_at(p, i);
             p = wbuf_lit_at(p, ",\"type\":\"");
-            p = bytes_at(p, tn, tl);
+            p = name_at(p, tc, tn, tl);
             p = wbuf_lit_at(p, "\",\"tensor_id\":\"");
-            p = wbuf_dec_at(p, tid);
+            p = id_at(d->memo, p, tid);
             p = wbuf_lit_at(p, "\",\"dtype\":\"");
-            p = bytes_at(p, dn, dl);
-            VIEW_AT(p, "\",\"shape\":", ",\"start_offset\":", ",\"strides\":", &a->v);
+            p = name_at(p, dc, dn, dl);
+            VIEW_AT(d->memo, p, "\",\"shape\":", ",\"start_offset\":", ",\"strides\":", &a->v);
             *p++ = '}';
             wbuf_commit(f, p);
         }
@@ -425,20 +545,21 @@ static int write_tensors(depgen *d, wbuf *w, wbuf_reader *r)
         dg_tensor t;
         memcpy(&t, q, sizeof(t));
         const char *dn = dtype_name(t.dtype);
-        size_t dl = strlen(dn);
+        dg_name *dc = &d->memo->dtype[t.dtype];
+        size_t dl = name_len(dc, dn);
         char *p = wbuf_room(w, DG_FIXED_MAX + dl);
         if (!p)
             continue;
         if (i)
             *p++ = ',';
         p = wbuf_lit_at(p, "{\"tensor_id\":\"");
-        p = wbuf_dec_at(p, t.id);
+        p = wbuf_dec_at(p, t.id); /* each once: the memo would not have it */
         p = wbuf_lit_at(p, "\",\"buffer_addr\":\"");
         p = wbuf_dec_at(p, t.addr);
         p = wbuf_lit_at(p, "\",\"version\":");
         p = wbuf_sdec_at(p, t.version);
         p = wbuf_lit_at(p, ",\"dtype\":\"");
-        p = bytes_at(p, dn, dl);
+        p = name_at(p, dc, dn, dl);
         p = wbuf_lit_at(p, "\",\"buffer_numel\":\"");
         p = wbuf_dec_at(p, t.numel);
         p = wbuf_lit_at(p, "\"}");
@@ -450,7 +571,7 @@ static int write_tensors(depgen *d, wbuf *w, wbuf_reader *r)
 /* Writes edges[] from the kept records. Returns 0, or -1 with errno set. */
 static int write_edges(depgen *d, wbuf *w, wbuf_reader *r)
 {
-    static const char *const SOURCE[3] = {"explicit", "creator", "tensormap"};
+    static const char SOURCE[3][16] = {"explicit", "creator", "tensormap"}; /* padded: copied whole */
     static const size_t SOURCE_LEN[3] = {8, 7, 9};
     for (uint64_t i = 0; i < d->nedges; i++) {
         const char *q = wbuf_reader_next(r, sizeof(dg_edge));
@@ -474,7 +595,8 @@ static int write_edges(depgen *d, wbuf *w, wbuf_reader *r)
                 unpack_view(v, &pv, e.pdims, 0);
         }
         const char *dn = dtype_name(e.dtype);
-        size_t dl = e.source == DG_EXPLICIT ? 0 : strlen(dn);
+        dg_name *dc = &d->memo->dtype[e.dtype];
+        size_t dl = e.source == DG_EXPLICIT ? 0 : name_len(dc, dn);
         char *p = wbuf_room(w, DG_FIXED_MAX + 2 * DG_VIEW_MAX + dl);
         if (!p)
             continue;
@@ -487,7 +609,8 @@ static int write_edges(depgen *d, wbuf *w, wbuf_reader *r)
         p = wbuf_lit_at(p, "\",\"arg\":");
         p = wbuf_sdec_at(p, e.arg);
         p = wbuf_lit_at(p, ",\"source\":\"");
-        p = bytes_at(p, SOURCE[e.source], SOURCE_LEN[e.source]);
+        memcpy(p, SOURCE[e.source], sizeof(SOURCE[0]));
+        p += SOURCE_LEN[e.source];
         if (e.source != DG_TENSORMAP)
             p = wbuf_lit_at(p, "\",\"flags\":[\"wait\",\"retain\"]");
         else if (e.covered)
@@ -496,14 +619,15 @@ static int write_edges(depgen *d, wbuf *w, wbuf_reader *r)
             p = wbuf_lit_at(p, "\",\"flags\":[\"wait\"],\"overlap\":\"other\"");
         if (e.source != DG_EXPLICIT) {
             p = wbuf_lit_at(p, ",\"tensor_id\":\"");
-            p = wbuf_dec_at(p, e.tensor_id);
+            p = id_at(d->memo, p, e.tensor_id);
             p = wbuf_lit_at(p, "\",\"consumer_dtype\":\"");
-            p = bytes_at(p, dn, dl);
-            VIEW_AT(p,
+            p = name_at(p, dc, dn, dl);
+            VIEW_AT(d->memo, p,
                     "\",\"consumer_shape\":", ",\"consumer_start_offset\":", ",\"consumer_strides\":", &cv);
         }
         if (e.source == DG_TENSORMAP)
-            VIEW_AT(p, ",\"producer_shape\":", ",\"producer_start_offset\":", ",\"producer_strides\":", &pv);
+            VIEW_AT(d->memo, p,
+                    ",\"producer_shape\":", ",\"producer_start_offset\":", ",\"producer_strides\":", &pv);
         *p++ = '}';
         wbuf_commit(w, p);
     }

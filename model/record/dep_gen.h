@@ -44,6 +44,7 @@ typedef struct depgen {
     tmap logical;    /* the replay's TensorMap: nothing ever retires */
     uint64_t *preds; /* scratch: producers of the current task */
     size_t npreds, preds_cap;
+    struct dg_memo *memo; /* files: the text of recent tensor ids and dims, copied when they come again */
 } depgen;
 
 /* FNV-1a 64 over the address (8 bytes LE) then the version (4 bytes LE). */

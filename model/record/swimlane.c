@@ -10,7 +10,7 @@
 #include "../base/vec.h"
 #include "../base/write_buffer.h"
 
-static const char *const PHASE_NAMES[PH_KIND_COUNT] = {
+static const char PHASE_NAMES[PH_KIND_COUNT][24] = { /* under 24 bytes, padded: write_phase copies one whole */
     "complete", "async_poll", "dispatch",      "release",       "dummy",      "early_dispatch",
     "drain",    "resolve",    "drain_prepare", "drain_publish", "dummy_task", "predicated_skip",
 };
@@ -105,16 +105,15 @@ static char *put_depths(char *p, const uint32_t d[3])
     return p;
 }
 
-static void write_phase(wbuf *f, const sl_clock *k, const sl_phase *ph, bool first)
+/* A phase record at one room; nlen: the lengths of PHASE_NAMES, worked out once a file. */
+static void write_phase(wbuf *f, const sl_clock *k, const sl_phase *ph, bool first, const uint8_t *nlen)
 {
     char *p = wbuf_room(f, SL_PHASE_MAX);
     if (!p)
         return;
     p = first ? wbuf_lit_at(p, "\n      {\"kind\": \"") : wbuf_lit_at(p, ",\n      {\"kind\": \"");
-    const char *name = PHASE_NAMES[ph->kind];
-    size_t nl = strlen(name);
-    memcpy(p, name, nl);
-    p += nl;
+    memcpy(p, PHASE_NAMES[ph->kind], sizeof(PHASE_NAMES[0]));
+    p += nlen[ph->kind];
     p = wbuf_lit_at(p, "\", \"start_cycles\": ");
     p = wbuf_dec_at(p, tick(k, ph->start));
     p = wbuf_lit_at(p, ", \"end_cycles\": ");
@@ -237,12 +236,15 @@ int swimlane_write(const swimlane *s, const swimlane_meta *m, const char *path, 
             }
     wbuf_str(f, first ? "]" : "\n  ]");
     if (s->level >= 3) {
+        uint8_t nlen[PH_KIND_COUNT];
+        for (int i = 0; i < PH_KIND_COUNT; i++)
+            nlen[i] = (uint8_t)strlen(PHASE_NAMES[i]);
         wbuf_lit(f, ",\n  \"aicpu_scheduler_phases\": [");
         for (int t = 0; t < SWIMLANE_THREAD_SLOTS; t++) {
             const sl_thread_lane *l = &s->threads[t];
             wbuf_str(f, t ? ",\n    [" : "\n    [");
             for (size_t i = 0; i < l->n; i++)
-                write_phase(f, &k, &l->v[i], i == 0);
+                write_phase(f, &k, &l->v[i], i == 0, nlen);
             wbuf_str(f, l->n ? "\n    ]" : "]");
         }
         wbuf_lit(f, "\n  ]");
