@@ -980,18 +980,75 @@ void cf_digest_free(cf_digest *g)
     memset(g, 0, sizeof(*g));
 }
 
-/* Adds v's text without the white space outside its strings, then a separator no byte is (0x100; absent:
- * 0x1ff), so that equal hashes mean texts jspan_same_text finds the same. False on an escape, which may
- * write one value two ways. */
+/* The digests' hash: eight bytes a step (a word mixed in, then its high bits folded down, so that every
+ * byte reaches every bit of what follows). Each step is one-to-one in its word. */
+static inline uint64_t mix_word(uint64_t x, uint64_t w)
+{
+    x = (x ^ w) * 0x9e3779b97f4a7c15ULL;
+    return x ^ (x >> 29);
+}
+
+/* A text fed to the hash a byte at a time, a word mixed in at every eighth: the bytes so far in w (nb of
+ * them, the first lowest). */
+typedef struct cf_hasher {
+    uint64_t x, w;
+    unsigned nb;
+} cf_hasher;
+
+static inline void hasher_byte(cf_hasher *s, unsigned char c)
+{
+    s->w |= (uint64_t)c << (8 * s->nb);
+    if (++s->nb == 8) {
+        s->x = mix_word(s->x, s->w);
+        s->w = 0;
+        s->nb = 0;
+    }
+}
+
+/* Does the word hold white space or a backslash? (Each byte compared with the four; a zero byte of the
+ * differences marks one.) */
+static inline bool word_has_ws_bs(uint64_t x)
+{
+    const uint64_t ones = 0x0101010101010101ULL, high = ones * 0x80;
+    uint64_t a = x ^ (ones * ' '), b = x ^ (ones * '\\'), c = x ^ (ones * '\n'), d = x ^ (ones * '\t'),
+             e = x ^ (ones * '\r');
+#define CF_ZERO_BYTE(v) (((v)-ones) & ~(v)&high)
+    return (CF_ZERO_BYTE(a) | CF_ZERO_BYTE(b) | CF_ZERO_BYTE(c) | CF_ZERO_BYTE(d) | CF_ZERO_BYTE(e)) != 0;
+#undef CF_ZERO_BYTE
+}
+
+/* The number of '"' bytes in the word (exactly: each byte's difference tested on its own). */
+static inline unsigned quote_bytes(uint64_t x)
+{
+    const uint64_t low = 0x7f7f7f7f7f7f7f7fULL, t = x ^ 0x2222222222222222ULL;
+    return (unsigned)__builtin_popcountll(~(((t & low) + low) | t) & ~low);
+}
+
+/* Adds v's text without the white space outside its strings, then its end (absent: a mark of its own), so
+ * that equal hashes mean texts jspan_same_text finds the same (a checked text holds no NUL byte, so a
+ * value's last bytes and their count tell it). False on an escape, which may write one value two ways. */
 static bool hash_span(uint64_t *h, jspan v)
 {
-    uint64_t x = *h;
     if (!v.p) {
-        *h = (x ^ 0x1ff) * FNV_PRIME;
+        *h = mix_word(*h, 0x1ff);
         return true;
     }
-    bool in_str = false;
-    for (size_t i = 0; i < v.n; i++) {
+    cf_hasher s = {*h, 0, 0};
+    size_t i = 0;
+    unsigned quotes = 0;
+    /* the words without white space or a backslash, the most of a compact text, as they are */
+    while (v.n - i >= 8) {
+        uint64_t w;
+        memcpy(&w, v.p + i, 8);
+        if (word_has_ws_bs(w))
+            break;
+        s.x = mix_word(s.x, w);
+        quotes += quote_bytes(w);
+        i += 8;
+    }
+    /* the rest a byte at a time, the strings followed */
+    bool in_str = quotes & 1;
+    for (; i < v.n; i++) {
         unsigned char c = (unsigned char)v.p[i];
         if (!in_str && (c == ' ' || c == '\t' || c == '\n' || c == '\r'))
             continue;
@@ -999,19 +1056,17 @@ static bool hash_span(uint64_t *h, jspan v)
             return false;
         if (c == '"')
             in_str = !in_str;
-        x = (x ^ c) * FNV_PRIME;
+        hasher_byte(&s, c);
     }
-    *h = (x ^ 0x100) * FNV_PRIME;
+    s.x = mix_word(s.x, s.w);
+    *h = mix_word(s.x, 0x100 + s.nb);
     return true;
 }
 
-/* Adds a whole number (a count, a T<n> or -1) as its eight bytes. */
+/* Adds a whole number (a count, a T<n> or -1). */
 static void hash_int(uint64_t *h, int64_t v)
 {
-    uint64_t x = *h, u = (uint64_t)v;
-    for (int b = 0; b < 8; b++, u >>= 8)
-        x = (x ^ (u & 0xff)) * FNV_PRIME;
-    *h = x;
+    *h = mix_word(mix_word(*h, (uint64_t)v), 0x200);
 }
 
 /* Appends v to a growing array (*a, *n, *cap). False when out of memory. */
