@@ -400,27 +400,28 @@ typedef struct cf_task_spans {
     char id[CF_FAST_ARGS][CF_VALUE_MAX]; /* the arg's id key, "" when it has no tensor_id */
 } cf_task_spans;
 
-/* Reads a task element's spans; false when the trees must compare it. */
+/* One arg of a task (jspan_each_fn): its spans and its id key. */
+static bool arg_spans(const char *item, size_t avail, size_t *used, void *arg)
+{
+    cf_task_spans *x = arg;
+    if (x->nargs == CF_FAST_ARGS || !jspan_object_at(item, avail, ARG_SPAN_KEYS, ARG_NSPANS, x->arg[x->nargs], used))
+        return false;
+    jspan id = x->arg[x->nargs][A_TID];
+    if (id.p && !span_id(id, x->id[x->nargs]))
+        return false;
+    if (!id.p)
+        x->id[x->nargs][0] = '\0';
+    x->nargs++;
+    return true;
+}
+
+/* Reads a task element's spans, its args as the walk meets them; false when the trees must compare it. */
 static bool task_spans(const char *text, size_t len, cf_task_spans *x)
 {
     static const char *const KEYS[TASK_NSPANS] = {"task_id", "scope", "early_dispatch", "kernel_ids",
                                                   "block_num", "args"};
-    if (!jspan_members(text, len, KEYS, TASK_NSPANS, x->f) || !x->f[5].p || x->f[5].p[0] != '[')
-        return false;
     x->nargs = 0;
-    const char *at = x->f[5].p;
-    jspan a;
-    while (jspan_next(x->f[5], &at, &a)) {
-        if (x->nargs == CF_FAST_ARGS || !jspan_members(a.p, a.n, ARG_SPAN_KEYS, ARG_NSPANS, x->arg[x->nargs]))
-            return false;
-        jspan id = x->arg[x->nargs][A_TID];
-        if (id.p && !span_id(id, x->id[x->nargs]))
-            return false;
-        if (!id.p)
-            x->id[x->nargs][0] = '\0';
-        x->nargs++;
-    }
-    return true;
+    return jspan_members_each(text, len, KEYS, TASK_NSPANS, x->f, 5, arg_spans, x) && x->f[5].p;
 }
 
 /* Numbers a task's tensor ids in t as number_elem does. */
@@ -1045,6 +1046,15 @@ static bool hash_span(uint64_t *h, jspan v)
         s.x = mix_word(s.x, w);
         quotes += quote_bytes(w);
         i += 8;
+    }
+    if (v.n - i < 8) { /* the last bytes as one word (the rest of it zero: no text byte is) */
+        uint64_t w = 0;
+        for (size_t k = i; k < v.n; k++)
+            w |= (uint64_t)(unsigned char)v.p[k] << (8 * (k - i));
+        if (!word_has_ws_bs(w)) {
+            *h = mix_word(mix_word(s.x, w), 0x100 + (v.n - i));
+            return true;
+        }
     }
     /* the rest a byte at a time, the strings followed */
     bool in_str = quotes & 1;

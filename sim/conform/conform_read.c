@@ -21,6 +21,7 @@
 #include "../../model/base/readall.h"
 #include "../../model/base/string_table.h"
 #include "../json/json_scan.h"
+#include "../json/json_span.h"
 #include "../json/json_stream.h"
 #include "conform_int.h"
 
@@ -349,39 +350,32 @@ void cf_stream_done(jstream *js)
     jstream_close(js);
 }
 
-/* The jscan s at the value of the first member named key of the object at s (text checked already). */
-static bool find_member(jscan *s, const char *key)
+/* An item of a task's args (jspan_each_fn): an object, passed over. */
+static bool arg_is_object(const char *item, size_t avail, size_t *used, void *arg)
 {
-    if (!jscan_eat(s, '{'))
+    (void)arg;
+    jscan s;
+    jscan_init(&s, item, avail);
+    if (jscan_peek(&s) != '{' || !jscan_pass(&s))
         return false;
-    bool first = true;
-    char k[64];
-    while (jscan_member(s, &first, k, sizeof(k)) == 1) {
-        if (strcmp(k, key) == 0)
-            return true;
-        if (!jscan_pass(s))
-            return false;
-    }
-    return false;
+    *used = jscan_offset(&s);
+    return true;
 }
 
-/* Is text (checked by the stream) an element of list l shaped as check_deps requires? */
+/* Is text (checked by the stream) an element of list l shaped as check_deps requires? (Its first member of
+ * each name, as cJSON_GetObjectItemCaseSensitive finds it; the checked text has no escape in a key.) */
 static bool deps_elem_ok(int l, const char *text, size_t len)
 {
-    jscan s;
-    jscan_init(&s, text, len);
-    if (l == CF_EDGES)
+    static const char *const ADDR[] = {"buffer_addr"}, *const ARGS[] = {"args"};
+    jspan v;
+    if (l == CF_EDGES) {
+        jscan s;
+        jscan_init(&s, text, len);
         return jscan_peek(&s) == '{';
+    }
     if (l == CF_TENSORS)
-        return find_member(&s, "buffer_addr");
-    if (!find_member(&s, "args") || !jscan_eat(&s, '['))
-        return false;
-    bool first = true;
-    int r;
-    while ((r = jscan_next(&s, ']', &first)) == 1)
-        if (jscan_peek(&s) != '{' || !jscan_pass(&s))
-            return false;
-    return r == 0;
+        return jspan_members(text, len, ADDR, 1, &v) && v.p;
+    return jspan_members_each(text, len, ARGS, 1, &v, 0, arg_is_object, NULL) && v.p;
 }
 
 /* Checks deps.json as cf_dfx_load does, finding its lists. False for anything the stream refuses. */
@@ -461,6 +455,19 @@ static bool sscope_check(cf_sdfx *d)
 /* The number of elements of the array text (checked by the stream). */
 static int array_len(const char *text, size_t len)
 {
+    /* a row of numbers (no string or container inside): its commas tell, without walking its items */
+    int commas = 0;
+    bool empty = true;
+    size_t i = 1;
+    for (; i + 1 < len; i++) {
+        char c = text[i];
+        if (c == '"' || c == '[' || c == '{')
+            break;
+        commas += c == ',';
+        empty = empty && (c == ' ' || c == '\t' || c == '\n' || c == '\r');
+    }
+    if (i + 1 >= len && len >= 2)
+        return empty ? 0 : commas + 1;
     jscan s;
     jscan_init(&s, text, len);
     jscan_eat(&s, '[');

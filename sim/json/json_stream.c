@@ -186,8 +186,17 @@ static __attribute__((noinline)) int refused(const chk *c, char kind)
     return !c->eof && jsonl_lex_cut(s, c->end, &e) ? CHK_MORE : CHK_BAD;
 }
 
-static int chk_string(chk *c)
+/* A string; *plain says it had no escape (nor any byte but printable ASCII). The plain ones, nearly every
+ * string of a capture, are lexed here without a call: what jsonl_lex_string takes first. */
+static inline int chk_string_plain(chk *c, bool *plain)
 {
+    const char *q = jsonl_plain_end(c->p + 1, c->end);
+    if (q < c->end && *q == '"') {
+        c->p = q + 1;
+        *plain = true;
+        return CHK_OK;
+    }
+    *plain = false;
     const char *after = jsonl_lex_string(c->p, c->end, NULL, 0, NULL);
     if (!after)
         return refused(c, '"');
@@ -195,9 +204,29 @@ static int chk_string(chk *c)
     return CHK_OK;
 }
 
-/* A number that ends at c->end may go on: the caller looks at the byte after it (chk_ws, jstream_value). */
-static int chk_number(chk *c)
+static inline int chk_string(chk *c)
 {
+    bool plain;
+    return chk_string_plain(c, &plain);
+}
+
+/* Does b end a number or literal? */
+static inline bool is_delim(char b);
+
+/* A number that ends at c->end may go on: the caller looks at the byte after it (chk_ws, jstream_value). */
+static inline int chk_number(chk *c)
+{
+    /* a short integer without a leading zero and followed by a delimiter, the most of a capture's numbers:
+     * one jsonl_lex_number takes whole, taken here without a call */
+    const char *p = c->p + (*c->p == '-'), *d = p;
+    if (p < c->end && *p >= '1' && *p <= '9') {
+        while (p < c->end && (unsigned)(*p - '0') < 10)
+            p++;
+        if (p < c->end && p - d <= 15 && *p != '.' && *p != 'e' && *p != 'E' && is_delim(*p)) {
+            c->p = p;
+            return CHK_OK;
+        }
+    }
     const char *after = jsonl_lex_number(c->p, c->end, NULL, NULL);
     if (!after)
         return refused(c, '0');
@@ -216,8 +245,10 @@ static int chk_literal(chk *c)
     return CHK_OK;
 }
 
-static int chk_ws(chk *c)
+static inline int chk_ws(chk *c)
 {
+    if (c->p < c->end && !is_ws((unsigned char)*c->p)) /* compact text: no white space, no loop */
+        return CHK_OK;
     while (c->p < c->end && is_ws((unsigned char)*c->p))
         c->p++;
     return c->p < c->end ? CHK_OK : short_of(c);
@@ -251,13 +282,14 @@ static int chk_value(chk *c, int depth)
                 if (*c->p != '"')
                     return CHK_BAD;
                 const char *k = c->p + 1;
-                if ((r = chk_string(c)) != CHK_OK)
+                bool plain;
+                if ((r = chk_string_plain(c, &plain)) != CHK_OK)
                     return r;
                 size_t kl = (size_t)(c->p - 1 - k);
-                if (memchr(k, '\\', kl) || nkeys == KEYS_MAX)
+                if ((!plain && memchr(k, '\\', kl)) || nkeys == KEYS_MAX)
                     return CHK_BAD;
                 for (size_t i = 0; i < nkeys; i++)
-                    if (klen[i] == kl && memcmp(key[i], k, kl) == 0)
+                    if (klen[i] == kl && key[i][0] == k[0] && memcmp(key[i], k, kl) == 0)
                         return CHK_BAD; /* a repeated key (jsonl refuses it, cJSON takes the first) */
                 key[nkeys] = k;
                 klen[nkeys++] = kl;
@@ -268,7 +300,10 @@ static int chk_value(chk *c, int depth)
                 if ((r = chk_ws(c)) != CHK_OK)
                     return r;
             }
-            if ((r = chk_value(c, depth + 1)) != CHK_OK || (r = chk_ws(c)) != CHK_OK)
+            /* a string or number item without the call (chk_value's first steps) */
+            char v = *c->p;
+            r = v == '"' ? chk_string(c) : v == '-' || (v >= '0' && v <= '9') ? chk_number(c) : chk_value(c, depth + 1);
+            if (r != CHK_OK || (r = chk_ws(c)) != CHK_OK)
                 return r;
             if (*c->p == close) {
                 c->p++;
@@ -297,8 +332,7 @@ bool jstream_check(const char *text, size_t len)
     return c.p == c.end;
 }
 
-/* Does b end a number or literal? */
-static bool is_delim(char b)
+static inline bool is_delim(char b)
 {
     switch (b) {
     case ' ':
