@@ -307,6 +307,21 @@ START_TEST(equal_sides_are_told_by_their_digests)
     ck_assert_msg(compare(real, dfx(moved, SCOPE, SWIM), &out) == 0, "%s", out);
     free(out);
     ck_assert_int_eq(conform_walked(), 0);
+    /* white space between tokens and members in another order: the same digests (a value's hash skips
+     * white space outside its strings, whether it comes before, inside or after its first eight bytes) */
+    char *w1 = subst(sd, "\"shape\":[3,5],\"start_offset\":\"0\",\"strides\":[5,1]",
+                     "\"strides\":\t[5,\n1], \"start_offset\" : \"0\",\"shape\":[ 3,5 ]"),
+         *w2 = subst(w1, "\"consumer_shape\":[4,8]", "\"consumer_shape\":[4 ,\r\n  8]"),
+         *w3 = subst(w2, "\"flags\":[\"wait\",\"retain\"]", "\"flags\":[\"wait\",       \"retain\"   ]");
+    ck_assert_msg(compare(real, dfx(w3, SCOPE, SWIM), &out) == 0, "%s", out);
+    free(out);
+    ck_assert_int_eq(conform_walked(), 0);
+    /* a space inside a string is text: the digests differ, the walk names it */
+    char *w4 = subst(sd, "\"type\":\"INOUT\"", "\"type\":\"INOUT \"");
+    ck_assert_int_eq(compare(real, dfx(w4, SCOPE, SWIM), &out), 1);
+    ck_assert_int_eq(conform_walked(), 1);
+    free(out);
+    free(w1), free(w2), free(w3), free(w4);
     /* the same values written another way: the digests differ, the walk finds them equal */
     char *rw = sim_deps_rewritten();
     ck_assert_msg(compare(real, dfx(rw, SCOPE, SWIM), &out) == 0, "%s", out);

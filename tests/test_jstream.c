@@ -397,6 +397,86 @@ static long pass_end(const char *text)
     return jscan_pass(&s) ? (long)jscan_offset(&s) : -1;
 }
 
+/* A container's string and number items are lexed inline (a plain string, a short integer followed by a
+ * delimiter); whatever falls outside those goes to the lexer, which decides as at the top level. */
+START_TEST(items_inside_containers_are_checked_as_at_the_top)
+{
+    static const char *const OK[] = {
+        "[123456789012345, -123456789012345]",   /* 15 digits: inline */
+        "[1234567890123456,-1234567890123456]",  /* 16: the lexer's */
+        "{\"a\":-0,\"b\":0,\"c\":10}",           /* zero and -0: the lexer's */
+        "[1.5,2e3,3E-1,-4.25]",                  /* fractions and exponents: the lexer's */
+        "{\"ab\":1,\"ac\":2,\"b\":\"x\"}",         /* keys of one length and first byte */
+        "{\"\xc3\xa9\":1,\"e\":\"\xc3\xa9\"}",        /* non-ASCII key and string: the lexer's */
+        "[\"a\\\"b\",\"\\u0041\"]",                  /* escapes in items */
+        "[ 1 , \"x\" ,\n\t2\r]",                  /* white space around items */
+    };
+    for (size_t i = 0; i < sizeof(OK) / sizeof(OK[0]); i++)
+        ck_assert_msg(jstream_check(OK[i], strlen(OK[i])), "refused: %s", OK[i]);
+    static const char *const BAD[] = {
+        "[01]", "[-]", "[1.]", "[-01]", "[1x]", "[1\"\"]", "[1 2]", "{\"a\":1,\"a\":2}",
+        "{\"ab\":1,\"ab\":2}", "{\"a\\u0062\":1}", "[\"tab\there\"]", "[\"\xff\"]", "{\"\xc3\xa9\":1,\"\xc3\xa9\":2}",
+        "[1234567890123456789012345678901234567890123456789012345678901234]", /* 64 characters */
+    };
+    for (size_t i = 0; i < sizeof(BAD) / sizeof(BAD[0]); i++)
+        ck_assert_msg(!jstream_check(BAD[i], strlen(BAD[i])), "accepted: %s", BAD[i]);
+}
+END_TEST
+
+/* The args of a test task, collected by their callback: each one's "k" span. */
+typedef struct each_seen {
+    int n;
+    jspan k[4];
+} each_seen;
+
+static bool each_k(const char *item, size_t avail, size_t *used, void *arg)
+{
+    static const char *const K[] = {"k"};
+    each_seen *w = arg;
+    return w->n < 4 && jspan_object_at(item, avail, K, 1, &w->k[w->n++], used);
+}
+
+START_TEST(an_array_member_is_walked_item_by_item)
+{
+    static const char *const KEYS[] = {"id", "args", "z"};
+    const char *t = "{\"id\":7, \"args\" : [ {\"k\":\"a\"} , {\"j\":1,\"k\":[1, 2]},{}],\"z\":\"}\",\"args\":[5]}";
+    jspan m[3];
+    each_seen w = {0};
+    ck_assert(jspan_members_each(t, strlen(t), KEYS, 3, m, 1, each_k, &w));
+    ck_assert_int_eq(w.n, 3); /* the first "args" only */
+    ck_assert(w.k[0].n == 3 && strncmp(w.k[0].p, "\"a\"", 3) == 0);
+    ck_assert(w.k[1].n == 6 && strncmp(w.k[1].p, "[1, 2]", 6) == 0);
+    ck_assert_ptr_null(w.k[2].p);
+    ck_assert(m[0].n == 1 && m[0].p[0] == '7');
+    ck_assert(m[1].n == 36 && m[1].p[0] == '[' && m[1].p[35] == ']'); /* the whole array, as jspan_members gives */
+    ck_assert(m[2].n == 3 && strncmp(m[2].p, "\"}\"", 3) == 0);
+    jspan plain[3];
+    ck_assert(jspan_members(t, strlen(t), KEYS, 3, plain));
+    for (int k = 0; k < 3; k++)
+        ck_assert(plain[k].p == m[k].p && plain[k].n == m[k].n);
+    /* an empty array: no item; not an array, or an item the callback refuses: false */
+    w.n = 0;
+    ck_assert(jspan_members_each("{\"args\":[ ]}", 13, KEYS, 3, m, 1, each_k, &w) && w.n == 0);
+    ck_assert(m[1].n == 3);
+    ck_assert(!jspan_members_each("{\"args\":{}}", 12, KEYS, 3, m, 1, each_k, &w));
+    ck_assert(!jspan_members_each("{\"args\":[1]}", 12, KEYS, 3, m, 1, each_k, &w));
+    ck_assert(!jspan_members_each("{\"args\":[{}", 11, KEYS, 3, m, 1, each_k, &w)); /* never past the end */
+    /* an object that does not end the text: its length */
+    static const char *const K[] = {"k"};
+    size_t used = 0;
+    ck_assert(jspan_object_at("{\"k\": 1} ,{\"k\":2}", 18, K, 1, m, &used));
+    ck_assert_int_eq((int)used, 8);
+    ck_assert(m[0].n == 1 && m[0].p[0] == '1');
+    ck_assert(jspan_object_at("{}]", 3, K, 1, m, &used) && used == 2 && !m[0].p);
+    ck_assert(!jspan_object_at("{\"k\":1", 7, K, 1, m, &used));
+    /* keys found in any order (the search starts after the last one found) */
+    static const char *const ABC[] = {"a", "b", "c"};
+    const char *r = "{\"c\":3,\"b\":2,\"a\":1,\"c\":4}";
+    ck_assert(jspan_members(r, strlen(r), ABC, 3, m));
+    ck_assert(m[0].p[0] == '1' && m[1].p[0] == '2' && m[2].p[0] == '3');
+}
+END_TEST
+
 START_TEST(a_checked_value_is_passed_over_by_its_brackets)
 {
     ck_assert_int_eq(pass_end("{\"a\":[1,{\"b\":\"]}\"}],\"c\":2} tail"), 26);
@@ -512,6 +592,8 @@ Suite *suite_jstream(void)
     tcase_add_test(tc, lines_are_read_with_or_without_a_last_newline);
     tcase_add_test(tc, a_checked_value_is_passed_over_by_its_brackets);
     tcase_add_test(tc, spans_give_members_and_say_only_what_they_know);
+    tcase_add_test(tc, items_inside_containers_are_checked_as_at_the_top);
+    tcase_add_test(tc, an_array_member_is_walked_item_by_item);
     suite_add_tcase(s, tc);
     return s;
 }
