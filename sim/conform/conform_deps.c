@@ -1006,16 +1006,12 @@ static inline void hasher_byte(cf_hasher *s, unsigned char c)
     }
 }
 
-/* Does the word hold white space or a backslash? (Each byte compared with the four; a zero byte of the
- * differences marks one.) */
+/* Does the word hold a byte below '!' (white space, or what no checked text holds outside a string: the
+ * byte path then decides) or a backslash? */
 static inline bool word_has_ws_bs(uint64_t x)
 {
-    const uint64_t ones = 0x0101010101010101ULL, high = ones * 0x80;
-    uint64_t a = x ^ (ones * ' '), b = x ^ (ones * '\\'), c = x ^ (ones * '\n'), d = x ^ (ones * '\t'),
-             e = x ^ (ones * '\r');
-#define CF_ZERO_BYTE(v) (((v)-ones) & ~(v)&high)
-    return (CF_ZERO_BYTE(a) | CF_ZERO_BYTE(b) | CF_ZERO_BYTE(c) | CF_ZERO_BYTE(d) | CF_ZERO_BYTE(e)) != 0;
-#undef CF_ZERO_BYTE
+    const uint64_t ones = 0x0101010101010101ULL, high = ones * 0x80, bs = x ^ (ones * '\\');
+    return (((x - ones * '!') & ~x) | ((bs - ones) & ~bs)) & high;
 }
 
 /* The number of '"' bytes in the word (exactly: each byte's difference tested on its own). */
@@ -1027,8 +1023,10 @@ static inline unsigned quote_bytes(uint64_t x)
 
 /* Adds v's text without the white space outside its strings, then its end (absent: a mark of its own), so
  * that equal hashes mean texts jspan_same_text finds the same (a checked text holds no NUL byte, so a
- * value's last bytes and their count tell it). False on an escape, which may write one value two ways. */
-static bool hash_span(uint64_t *h, jspan v)
+ * value's last bytes and their count tell it). v lies in a text that starts at lo (its last bytes are read
+ * as one word when eight bytes of that text end there). False on an escape, which may write one value two
+ * ways. */
+static inline bool hash_span(uint64_t *h, jspan v, const char *lo)
 {
     if (!v.p) {
         *h = mix_word(*h, 0x1ff);
@@ -1047,12 +1045,19 @@ static bool hash_span(uint64_t *h, jspan v)
         quotes += quote_bytes(w);
         i += 8;
     }
-    if (v.n - i < 8) { /* the last bytes as one word (the rest of it zero: no text byte is) */
+    size_t t = v.n - i;
+    if (t < 8) { /* the last t bytes as one word, the rest of it zero (no text byte is) */
         uint64_t w = 0;
-        for (size_t k = i; k < v.n; k++)
-            w |= (uint64_t)(unsigned char)v.p[k] << (8 * (k - i));
-        if (!word_has_ws_bs(w)) {
-            *h = mix_word(mix_word(s.x, w), 0x100 + (v.n - i));
+        if (t && (size_t)(v.p - lo) + v.n >= 8) {
+            memcpy(&w, v.p + v.n - 8, 8);
+            w >>= 8 * (8 - t);
+        } else {
+            for (size_t k = 0; k < t; k++)
+                w |= (uint64_t)(unsigned char)v.p[i + k] << (8 * k);
+        }
+        /* the zero bytes above them tested as letters */
+        if (!t || !word_has_ws_bs(w | 0x4141414141414141ULL << (8 * t))) {
+            *h = mix_word(mix_word(s.x, w), 0x100 + t);
             return true;
         }
     }
@@ -1135,12 +1140,12 @@ static bool task_digest(const char *text, size_t len, void *arg)
     uint64_t h = FNV_BASIS;
     bool ok = task_spans(text, len, sp);
     for (int k = 0; ok && k < TASK_NSPANS - 1; k++)
-        ok = hash_span(&h, sp->f[k]);
+        ok = hash_span(&h, sp->f[k], text);
     hash_int(&h, sp->nargs);
     for (int a = 0; ok && a < sp->nargs; a++) { /* each id numbered as number_spans numbers them */
         int no = sp->arg[a][A_TID].p ? strtab_intern(w->t, sp->id[a]) : -1;
         for (int k = 0; ok && k < A_TID; k++)
-            ok = hash_span(&h, sp->arg[a][k]);
+            ok = hash_span(&h, sp->arg[a][k], text);
         ok = ok && (no >= 0 || !sp->arg[a][A_TID].p);
         hash_int(&h, no);
     }
@@ -1205,7 +1210,7 @@ static bool edge_digest(const char *text, size_t len, void *arg)
     if (ok && f[TID].p && (local = strtab_intern(&q->ids, id)) < 0)
         ok = false;
     for (int k = 0; ok && k < EDGE_NKEYS; k++)
-        ok = k == TID || hash_span(&h, f[k]);
+        ok = k == TID || hash_span(&h, f[k], text);
     return ok && pending_push(q, h, local);
 }
 
@@ -1229,7 +1234,7 @@ static bool tensor_digest(const char *text, size_t len, void *arg)
     if (ok && f[0].p && (local = strtab_intern(&w->q->ids, id)) < 0)
         ok = false;
     for (int k = 1; ok && k < 4; k++)
-        ok = hash_span(&h, f[k]);
+        ok = hash_span(&h, f[k], text);
     /* cf_get_u64: a decimal string, or a whole number (jspan_compact: at most 9 digits) */
     if (ok && f[4].p && f[4].p[0] == '"')
         ok = jspan_string(f[4], v, sizeof(v)) && jspan_u64_text(v, &addr);
