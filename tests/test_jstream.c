@@ -420,6 +420,23 @@ START_TEST(items_inside_containers_are_checked_as_at_the_top)
     };
     for (size_t i = 0; i < sizeof(BAD) / sizeof(BAD[0]); i++)
         ck_assert_msg(!jstream_check(BAD[i], strlen(BAD[i])), "accepted: %s", BAD[i]);
+    /* repeated keys, among 48 (the most an object may have): each key k0..k47 repeated at the end is
+     * refused, 48 distinct ones are not; the empty key likewise */
+    char obj[48 * 16 + 32];
+    size_t len = 0;
+    for (int i = 0; i < 48; i++)
+        len += (size_t)snprintf(obj + len, sizeof(obj) - len, "%s\"k%d\":%d", i ? "," : "{", i, i);
+    snprintf(obj + len, sizeof(obj) - len, "}");
+    ck_assert(jstream_check(obj, strlen(obj)));
+    for (int r = 0; r < 47; r++) {
+        len = 0;
+        for (int i = 0; i < 47; i++)
+            len += (size_t)snprintf(obj + len, sizeof(obj) - len, "%s\"k%d\":%d", i ? "," : "{", i, i);
+        snprintf(obj + len, sizeof(obj) - len, ",\"k%d\":0}", r);
+        ck_assert_msg(!jstream_check(obj, strlen(obj)), "accepted: %s", obj);
+    }
+    ck_assert(!jstream_check("{\"\":1,\"a\":2,\"\":3}", 15));
+    ck_assert(jstream_check("{\"\":1,\"a\":2}", 12));
 }
 END_TEST
 

@@ -277,6 +277,7 @@ static int chk_value(chk *c, int depth)
         }
         const char *key[KEYS_MAX]; /* the object's keys so far, raw: without escapes, raw is decoded */
         size_t klen[KEYS_MAX], nkeys = 0;
+        uint64_t seen = 0;
         for (;;) {
             if (b == '{') {
                 if (*c->p != '"')
@@ -288,9 +289,14 @@ static int chk_value(chk *c, int depth)
                 size_t kl = (size_t)(c->p - 1 - k);
                 if ((!plain && memchr(k, '\\', kl)) || nkeys == KEYS_MAX)
                     return CHK_BAD;
-                for (size_t i = 0; i < nkeys; i++)
-                    if (klen[i] == kl && key[i][0] == k[0] && memcmp(key[i], k, kl) == 0)
-                        return CHK_BAD; /* a repeated key (jsonl refuses it, cJSON takes the first) */
+                /* a repeated key (jsonl refuses it, cJSON takes the first): looked for among the keys so far
+                 * only when one of them had the same length and end bytes (a bit of seen) */
+                unsigned bit = ((unsigned)kl * 31u + (unsigned char)k[0] * 7u + (kl ? (unsigned char)k[kl - 1] : 0u)) & 63u;
+                if (seen >> bit & 1)
+                    for (size_t i = 0; i < nkeys; i++)
+                        if (klen[i] == kl && memcmp(key[i], k, kl) == 0)
+                            return CHK_BAD;
+                seen |= 1ULL << bit;
                 key[nkeys] = k;
                 klen[nkeys++] = kl;
                 if ((r = chk_ws(c)) != CHK_OK)
