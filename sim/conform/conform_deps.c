@@ -1014,11 +1014,35 @@ static inline bool word_has_ws_bs(uint64_t x)
     return (((x - ones * '!') & ~x) | ((bs - ones) & ~bs)) & high;
 }
 
-/* The number of '"' bytes in the word (exactly: each byte's difference tested on its own). */
-static inline unsigned quote_bytes(uint64_t x)
+/* 1 when the word holds an odd number of '"' bytes (each byte's difference tested on its own, exactly;
+ * the flags folded together, no popcount call). */
+static inline unsigned quote_parity(uint64_t x)
 {
     const uint64_t low = 0x7f7f7f7f7f7f7f7fULL, t = x ^ 0x2222222222222222ULL;
-    return (unsigned)__builtin_popcountll(~(((t & low) + low) | t) & ~low);
+    uint64_t m = ~(((t & low) + low) | t) & ~low;
+    m ^= m >> 32;
+    m ^= m >> 16;
+    m ^= m >> 8;
+    return (unsigned)(m >> 7) & 1;
+}
+
+/* hash_span's way for a text with white space or an escape: a byte at a time from i on (in_str: i is inside
+ * a string), the strings followed. */
+static __attribute__((noinline)) bool hash_bytes(uint64_t *h, cf_hasher s, jspan v, size_t i, bool in_str)
+{
+    for (; i < v.n; i++) {
+        unsigned char c = (unsigned char)v.p[i];
+        if (!in_str && (c == ' ' || c == '\t' || c == '\n' || c == '\r'))
+            continue;
+        if (c == '\\')
+            return false;
+        if (c == '"')
+            in_str = !in_str;
+        hasher_byte(&s, c);
+    }
+    s.x = mix_word(s.x, s.w);
+    *h = mix_word(s.x, 0x100 + s.nb);
+    return true;
 }
 
 /* Adds v's text without the white space outside its strings, then its end (absent: a mark of its own), so
@@ -1042,7 +1066,7 @@ static inline bool hash_span(uint64_t *h, jspan v, const char *lo)
         if (word_has_ws_bs(w))
             break;
         s.x = mix_word(s.x, w);
-        quotes += quote_bytes(w);
+        quotes ^= quote_parity(w);
         i += 8;
     }
     size_t t = v.n - i;
@@ -1061,21 +1085,7 @@ static inline bool hash_span(uint64_t *h, jspan v, const char *lo)
             return true;
         }
     }
-    /* the rest a byte at a time, the strings followed */
-    bool in_str = quotes & 1;
-    for (; i < v.n; i++) {
-        unsigned char c = (unsigned char)v.p[i];
-        if (!in_str && (c == ' ' || c == '\t' || c == '\n' || c == '\r'))
-            continue;
-        if (c == '\\')
-            return false;
-        if (c == '"')
-            in_str = !in_str;
-        hasher_byte(&s, c);
-    }
-    s.x = mix_word(s.x, s.w);
-    *h = mix_word(s.x, 0x100 + s.nb);
-    return true;
+    return hash_bytes(h, s, v, i, quotes);
 }
 
 /* Adds a whole number (a count, a T<n> or -1). */

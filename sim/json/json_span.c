@@ -3,6 +3,7 @@
 #include "json_span.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -55,13 +56,40 @@ static bool each_item(jscan *s, jspan_each_fn each, void *arg)
     }
 }
 
+#define KLEN_HELD 32 /* the wanted keys whose lengths a call keeps */
+
+/* Are a[0..n) and b[0..n) the same bytes? Eight at a time, the last eight overlapping. */
+static inline bool same_bytes(const char *a, const char *b, size_t n)
+{
+    uint64_t x, y;
+    if (n >= 8) {
+        for (size_t i = 0; i + 8 < n; i += 8) {
+            memcpy(&x, a + i, 8);
+            memcpy(&y, b + i, 8);
+            if (x != y)
+                return false;
+        }
+        memcpy(&x, a + n - 8, 8);
+        memcpy(&y, b + n - 8, 8);
+        return x == y;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (a[i] != b[i])
+            return false;
+    return true;
+}
+
 /* jspan_members of the object at the start of text[0..len), which may go on after it (*used: up to its
  * closing brace); with each, the first member named keys[each_key] walked by each_item. */
 static bool members(const char *text, size_t len, const char *const *keys, int nkeys, jspan *out, size_t *used,
                     int each_key, jspan_each_fn each, void *arg)
 {
-    for (int k = 0; k < nkeys; k++)
+    size_t kls[KLEN_HELD]; /* the keys' lengths, SIZE_MAX until needed */
+    for (int k = 0; k < nkeys; k++) {
         out[k] = (jspan){NULL, 0};
+        if (k < KLEN_HELD)
+            kls[k] = SIZE_MAX;
+    }
     jscan s;
     jscan_init(&s, text, len);
     if (!jscan_eat(&s, '{'))
@@ -89,12 +117,12 @@ static bool members(const char *text, size_t len, const char *const *keys, int n
             int k = next + j < nkeys ? next + j : next + j - nkeys;
             if (out[k].p || keys[k][0] != key[0])
                 continue;
-            /* byte by byte up to the wanted key's NUL, no strlen: text that was not checked may hold a NUL
-             * inside a key, which then matches nothing */
-            size_t i = 0;
-            while (i < klen && keys[k][i] && keys[k][i] == key[i])
-                i++;
-            if (i == klen && !keys[k][klen]) {
+            /* the wanted key's length first (taken once a call), then its bytes: text that was not checked
+             * may hold a NUL inside a key, which then matches nothing */
+            size_t wl = k < KLEN_HELD ? kls[k] : strlen(keys[k]);
+            if (k < KLEN_HELD && wl == SIZE_MAX)
+                wl = kls[k] = strlen(keys[k]);
+            if (wl == klen && same_bytes(keys[k], key, klen)) {
                 found = k;
                 break;
             }
