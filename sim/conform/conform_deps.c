@@ -1322,6 +1322,78 @@ void cf_digest_side(const cf_sdfx *d, bool split, cf_digest *g)
     strtab_free(&t);
 }
 
+/* ---- a side's digest made while its check reads deps.json: no second reading ---- */
+
+struct cf_digester {
+    bool ok;          /* every element so far digested */
+    strtab t;         /* the side's numbering: the tasks' ids (the first the walk numbers) */
+    cf_task_spans sp; /* scratch of a task */
+    cf_task_walk tw;  /* the tasks */
+    cf_rest_job rj;   /* the edges' and tensors' hashes and ids, the tensors' addresses */
+    cf_tensor_walk ten;
+    cf_digest g;      /* the tasks' hashes */
+};
+
+cf_digester *cf_digester_new(void)
+{
+    cf_digester *w = calloc(1, sizeof(*w));
+    if (!w)
+        return NULL;
+    w->ok = true;
+    strtab_init(&w->t);
+    strtab_init(&w->rj.eq.ids);
+    strtab_init(&w->rj.tq.ids);
+    w->tw = (cf_task_walk){&w->t, &w->sp, &w->g, 0};
+    w->ten = (cf_tensor_walk){&w->rj.tq, &w->rj.g, 0, 0};
+    return w;
+}
+
+void cf_digester_elem(cf_digester *w, int list, const char *text, size_t len)
+{
+    if (!w || !w->ok)
+        return;
+    if (list == CF_TASKS)
+        w->ok = task_digest(text, len, &w->tw);
+    else if (list == CF_EDGES)
+        w->ok = edge_digest(text, len, &w->rj.eq);
+    else
+        w->ok = tensor_digest(text, len, &w->ten);
+}
+
+void cf_digester_free(cf_digester *w)
+{
+    if (!w)
+        return;
+    strtab_free(&w->t);
+    pending_free(&w->rj.eq);
+    pending_free(&w->rj.tq);
+    cf_digest_free(&w->g);
+    cf_digest_free(&w->rj.g);
+    free(w);
+}
+
+void cf_digester_end(cf_digester *w, cf_digest *g)
+{
+    memset(g, 0, sizeof(*g));
+    if (!w)
+        return;
+    if (w->ok) { /* as cf_digest_side finishes: the tasks' ids, then the edges', then the tensors' */
+        *g = w->g;
+        memset(&w->g, 0, sizeof(w->g));
+        g->addr = w->rj.g.addr;
+        w->rj.g.addr = NULL;
+        g->nedges = w->rj.eq.n;
+        g->ntens = w->rj.tq.n;
+        g->ok = (g->edges = digest_number(&w->rj.eq, &w->t)) != NULL &&
+                (g->tens = digest_number(&w->rj.tq, &w->t)) != NULL;
+        if (g->ok && g->nedges)
+            qsort(g->edges, g->nedges, sizeof(*g->edges), cmp_u64);
+        g->ids = w->t.count;
+        g->err[0] = '\0';
+    }
+    cf_digester_free(w);
+}
+
 /* Would cf_scmp_deps find nothing? True only when both digests are whole and agree, and every runtime-created
  * tensor's real address less its offset in ptosim's arena is one base (cmp_tensor). */
 bool cf_digests_agree(const cf_digest *r, const cf_digest *s, const cf_arena *arena)

@@ -378,8 +378,9 @@ static bool deps_elem_ok(int l, const char *text, size_t len)
     return jspan_members_each(text, len, ARGS, 1, &v, 0, arg_is_object, NULL) && v.p;
 }
 
-/* Checks deps.json as cf_dfx_load does, finding its lists. False for anything the stream refuses. */
-static bool sdeps_check(cf_sdfx *d)
+/* Checks deps.json as cf_dfx_load does, finding its lists, each element checked handed to w (NULL: none).
+ * False for anything the stream refuses. */
+static bool sdeps_check(cf_sdfx *d, cf_digester *w)
 {
     jstream js;
     if (jstream_open(&js, d->deps_path) != 0)
@@ -409,6 +410,8 @@ static bool sdeps_check(cf_sdfx *d)
         int q = -1;
         while (ok && (q = jstream_next(&js, ']', &f2)) == 1) {
             ok = jstream_value(&js, &t, &n) && deps_elem_ok(l, t, n);
+            if (ok)
+                cf_digester_elem(w, l, t, n);
             L->n++;
         }
         ok = ok && q == 0;
@@ -736,12 +739,16 @@ static bool check_rest(cf_sdfx *d)
 typedef struct cf_check_job {
     cf_sdfx *d;
     bool ok;
+    void (*then)(void *); /* called after a check that passed, on the same thread */
+    void *arg;
 } cf_check_job;
 
 static void *check_main(void *arg)
 {
     cf_check_job *j = arg;
     j->ok = check_rest(j->d);
+    if (j->ok && j->then)
+        j->then(j->arg);
     return NULL;
 }
 
@@ -757,11 +764,12 @@ bool cf_thread_start(pthread_t *t, void *(*fn)(void *), void *arg)
     return started;
 }
 
-/* cf_sdfx_load; with split, the scope stats and the swimlane on a second thread while this one checks
- * deps.json (each writes its own fields of d). */
-int cf_sdfx_load_split(cf_sdfx *d, const char *dir, bool real, bool split)
+int cf_sdfx_load_with(cf_sdfx *d, const char *dir, bool real, bool split, cf_digest *g, void (*then)(void *),
+                      void *arg)
 {
     memset(d, 0, sizeof(*d));
+    if (g)
+        memset(g, 0, sizeof(*g));
     strtab_init(&d->items[0]);
     strtab_init(&d->items[1]);
     struct stat st;
@@ -774,19 +782,34 @@ int cf_sdfx_load_split(cf_sdfx *d, const char *dir, bool real, bool split)
     for (int k = 0; k < 3; k++)
         if (stat(paths[k], &d->st[k]) != 0)
             d->st[k].st_size = -1;
-    cf_check_job cj = {d, false};
+    cf_check_job cj = {d, false, then, arg};
     pthread_t t;
     bool started = split && cf_thread_start(&t, check_main, &cj);
     bool ok = true;
-    if (is_file(d->deps_path))
-        ok = d->has_deps = sdeps_check(d);
-    else if (real)
+    if (is_file(d->deps_path)) {
+        cf_digester *w = g ? cf_digester_new() : NULL;
+        ok = d->has_deps = sdeps_check(d, w);
+        if (ok && g)
+            cf_digester_end(w, g);
+        else
+            cf_digester_free(w);
+    } else if (real) {
         ok = false;
+    }
     if (started)
         pthread_join(t, NULL);
     else if (ok)
         check_main(&cj);
+    if (!(ok && cj.ok) && g)
+        cf_digest_free(g);
     return ok && cj.ok ? 0 : -1;
+}
+
+/* cf_sdfx_load; with split, the scope stats and the swimlane on a second thread while this one checks
+ * deps.json (each writes its own fields of d). */
+int cf_sdfx_load_split(cf_sdfx *d, const char *dir, bool real, bool split)
+{
+    return cf_sdfx_load_with(d, dir, real, split, NULL, NULL, NULL);
 }
 
 /* Checks what of dir's three files exists, as cf_dfx_load does. Returns 0, or -1 when cf_dfx_load would fail
