@@ -223,6 +223,51 @@ START_TEST(a_trusted_reading_finds_where_values_end)
 }
 END_TEST
 
+/* The members of an object the check gives are the spans jspan_members finds, also for an object the
+ * window cuts (checked again after more is read) and for one holding more members than asked for. */
+START_TEST(the_check_gives_an_objects_members)
+{
+    jstream_window = 16;
+    char *path = file_of("[{\"a\": \"x y\" , \"bb\":[1, {\"c\": 2}],\"\":-1.5e3}, [1], {}, "
+                         "{\"k\": {\"n\": true}, \"z\": null}, 7]");
+    jstream js;
+    ck_assert_int_eq(jstream_open(&js, path), 0);
+    ck_assert(jstream_eat(&js, '['));
+    bool first = true;
+    const char *t;
+    size_t len, nm;
+    jstream_mspan m[4];
+    ck_assert_int_eq(jstream_next(&js, ']', &first), 1);
+    ck_assert(jstream_value_members(&js, &t, &len, m, 4, &nm));
+    ck_assert_int_eq((int)nm, 3);
+    ck_assert(m[0].klen == 1 && m[0].key[0] == 'a' && m[0].vlen == 5 && memcmp(m[0].v, "\"x y\"", 5) == 0);
+    ck_assert(m[1].klen == 2 && memcmp(m[1].key, "bb", 2) == 0 && m[1].vlen == 13 &&
+              memcmp(m[1].v, "[1, {\"c\": 2}]", 13) == 0);
+    ck_assert(m[2].klen == 0 && m[2].vlen == 6 && memcmp(m[2].v, "-1.5e3", 6) == 0);
+    static const char *const KEYS[] = {"a", "bb"};
+    jspan f[2];
+    ck_assert(jspan_members(t, len, KEYS, 2, f));
+    for (int k = 0; k < 2; k++)
+        ck_assert(f[k].p == m[k].v && f[k].n == m[k].vlen);
+    ck_assert_int_eq(jstream_next(&js, ']', &first), 1); /* an array: no members */
+    ck_assert(jstream_value_members(&js, &t, &len, m, 4, &nm));
+    ck_assert(nm == SIZE_MAX);
+    ck_assert_int_eq(jstream_next(&js, ']', &first), 1); /* an empty object: none */
+    ck_assert(jstream_value_members(&js, &t, &len, m, 4, &nm));
+    ck_assert_int_eq((int)nm, 0);
+    ck_assert_int_eq(jstream_next(&js, ']', &first), 1); /* more members than room: not given */
+    ck_assert(jstream_value_members(&js, &t, &len, m, 1, &nm));
+    ck_assert(nm == SIZE_MAX);
+    ck_assert_int_eq(jstream_next(&js, ']', &first), 1);
+    ck_assert(jstream_value_members(&js, &t, &len, m, 4, &nm));
+    ck_assert(nm == SIZE_MAX && len == 1 && t[0] == '7');
+    ck_assert_int_eq(jstream_next(&js, ']', &first), 0);
+    jstream_close(&js);
+    free(path);
+    jstream_window = JSTREAM_WINDOW;
+}
+END_TEST
+
 START_TEST(lines_are_read_with_or_without_a_last_newline)
 {
     jstream_window = 16;
@@ -486,6 +531,13 @@ START_TEST(an_array_member_is_walked_item_by_item)
     ck_assert(m[0].n == 1 && m[0].p[0] == '1');
     ck_assert(jspan_object_at("{}]", 3, K, 1, m, &used) && used == 2 && !m[0].p);
     ck_assert(!jspan_object_at("{\"k\":1", 7, K, 1, m, &used));
+    /* an array span's items alone */
+    w.n = 0;
+    const char *arr = "[{\"k\":1}, {\"k\":\"b\"}]";
+    ck_assert(jspan_items((jspan){arr, strlen(arr)}, each_k, &w) && w.n == 2);
+    ck_assert(w.k[1].n == 3 && strncmp(w.k[1].p, "\"b\"", 3) == 0);
+    ck_assert(!jspan_items((jspan){"{}", 2}, each_k, &w));
+    ck_assert(!jspan_items((jspan){NULL, 0}, each_k, &w));
     /* keys found in any order (the search starts after the last one found) */
     static const char *const ABC[] = {"a", "b", "c"};
     const char *r = "{\"c\":3,\"b\":2,\"a\":1,\"c\":4}";
@@ -607,6 +659,7 @@ Suite *suite_jstream(void)
     tcase_add_test(tc, what_the_lexer_refuses_the_stream_refuses);
     tcase_add_test(tc, a_nul_byte_is_no_end_of_the_text);
     tcase_add_test(tc, lines_are_read_with_or_without_a_last_newline);
+    tcase_add_test(tc, the_check_gives_an_objects_members);
     tcase_add_test(tc, a_checked_value_is_passed_over_by_its_brackets);
     tcase_add_test(tc, spans_give_members_and_say_only_what_they_know);
     tcase_add_test(tc, items_inside_containers_are_checked_as_at_the_top);

@@ -415,13 +415,40 @@ static bool arg_spans(const char *item, size_t avail, size_t *used, void *arg)
     return true;
 }
 
+static const char *const TASK_SPAN_KEYS[TASK_NSPANS] = {"task_id", "scope", "early_dispatch", "kernel_ids",
+                                                         "block_num", "args"};
+
 /* Reads a task element's spans, its args as the walk meets them; false when the trees must compare it. */
 static bool task_spans(const char *text, size_t len, cf_task_spans *x)
 {
-    static const char *const KEYS[TASK_NSPANS] = {"task_id", "scope", "early_dispatch", "kernel_ids",
-                                                  "block_num", "args"};
     x->nargs = 0;
-    return jspan_members_each(text, len, KEYS, TASK_NSPANS, x->f, 5, arg_spans, x) && x->f[5].p;
+    return jspan_members_each(text, len, TASK_SPAN_KEYS, TASK_NSPANS, x->f, 5, arg_spans, x) && x->f[5].p;
+}
+
+/* The spans of keys among the members the check gave (checked text: no repeated key, no escape, no NUL in a
+ * key, so the first member named so is the only one). */
+static void spans_of(const jstream_mspan *m, size_t nm, const char *const *keys, int nkeys, jspan *out)
+{
+    for (int k = 0; k < nkeys; k++)
+        out[k] = (jspan){NULL, 0};
+    int next = 0;
+    for (size_t i = 0; i < nm; i++)
+        for (int j = 0; j < nkeys; j++) {
+            int k = next + j < nkeys ? next + j : next + j - nkeys;
+            if (keys[k][0] == m[i].key[0] && strncmp(keys[k], m[i].key, m[i].klen) == 0 && !keys[k][m[i].klen]) {
+                out[k] = (jspan){m[i].v, m[i].vlen};
+                next = k + 1 < nkeys ? k + 1 : 0;
+                break;
+            }
+        }
+}
+
+/* task_spans from the members the check gave. */
+static bool task_spans_of(const jstream_mspan *m, size_t nm, cf_task_spans *x)
+{
+    x->nargs = 0;
+    spans_of(m, nm, TASK_SPAN_KEYS, TASK_NSPANS, x->f);
+    return jspan_items(x->f[5], arg_spans, x);
 }
 
 /* Numbers a task's tensor ids in t as number_elem does. */
@@ -1142,13 +1169,21 @@ typedef struct cf_task_walk {
     size_t cap;         /* of g->tasks */
 } cf_task_walk;
 
+/* The members the check gave of the element being digested (cf_digester_elem), or none (m NULL): read
+ * from its text then. */
+typedef struct cf_given {
+    const jstream_mspan *m;
+    size_t n;
+} cf_given;
+static _Thread_local cf_given given;
+
 /* A task: its ids numbered, a hash of what task_same_spans compares. */
 static bool task_digest(const char *text, size_t len, void *arg)
 {
     cf_task_walk *w = arg;
     cf_task_spans *sp = w->sp;
     uint64_t h = FNV_BASIS;
-    bool ok = task_spans(text, len, sp);
+    bool ok = given.m ? task_spans_of(given.m, given.n, sp) : task_spans(text, len, sp);
     for (int k = 0; ok && k < TASK_NSPANS - 1; k++)
         ok = hash_span(&h, sp->f[k], text);
     hash_int(&h, sp->nargs);
@@ -1216,7 +1251,9 @@ static bool edge_digest(const char *text, size_t len, void *arg)
     char id[CF_VALUE_MAX];
     int local = -1;
     uint64_t h = FNV_BASIS;
-    bool ok = jspan_members(text, len, EDGE_KEYS, EDGE_NKEYS, f) && (!f[TID].p || span_id(f[TID], id));
+    bool ok = given.m ? (spans_of(given.m, given.n, EDGE_KEYS, EDGE_NKEYS, f), true)
+                      : jspan_members(text, len, EDGE_KEYS, EDGE_NKEYS, f);
+    ok = ok && (!f[TID].p || span_id(f[TID], id));
     if (ok && f[TID].p && (local = strtab_intern(&q->ids, id)) < 0)
         ok = false;
     for (int k = 0; ok && k < EDGE_NKEYS; k++)
@@ -1240,7 +1277,8 @@ static bool tensor_digest(const char *text, size_t len, void *arg)
     char id[CF_VALUE_MAX], v[CF_VALUE_MAX];
     uint64_t h = FNV_BASIS, addr = 0;
     int local = -1;
-    bool ok = jspan_members(text, len, KEYS, 5, f) && (!f[0].p || span_id(f[0], id));
+    bool ok = given.m ? (spans_of(given.m, given.n, KEYS, 5, f), true) : jspan_members(text, len, KEYS, 5, f);
+    ok = ok && (!f[0].p || span_id(f[0], id));
     if (ok && f[0].p && (local = strtab_intern(&w->q->ids, id)) < 0)
         ok = false;
     for (int k = 1; ok && k < 4; k++)
@@ -1348,16 +1386,18 @@ cf_digester *cf_digester_new(void)
     return w;
 }
 
-void cf_digester_elem(cf_digester *w, int list, const char *text, size_t len)
+void cf_digester_elem(cf_digester *w, int list, const char *text, size_t len, const jstream_mspan *m, size_t nm)
 {
     if (!w || !w->ok)
         return;
+    given = (cf_given){nm == SIZE_MAX ? NULL : m, nm};
     if (list == CF_TASKS)
         w->ok = task_digest(text, len, &w->tw);
     else if (list == CF_EDGES)
         w->ok = edge_digest(text, len, &w->rj.eq);
     else
         w->ok = tensor_digest(text, len, &w->ten);
+    given = (cf_given){NULL, 0};
 }
 
 void cf_digester_free(cf_digester *w)

@@ -171,11 +171,12 @@ int cf_scmp_deps(FILE *report, long *diffs, const cf_sdfx *r, const cf_sdfx *s, 
 int cf_cmp_str(const void *a, const void *b);
 
 /* A side's digest made as its check reads deps.json (cf_sdfx_load_with): new (NULL when out of memory, which
- * leaves the side without a digest), each element checked handed over in file order, then the digest made
+ * leaves the side without a digest), each element checked handed over in file order (with the members the
+ * check gave, nm SIZE_MAX: none), then the digest made
  * (g->ok when whole, as cf_digest_side makes it) and the digester freed; or freed without a digest. */
 typedef struct cf_digester cf_digester;
 cf_digester *cf_digester_new(void);
-void cf_digester_elem(cf_digester *w, int list, const char *text, size_t len);
+void cf_digester_elem(cf_digester *w, int list, const char *text, size_t len, const jstream_mspan *m, size_t nm);
 void cf_digester_end(cf_digester *w, cf_digest *g);
 void cf_digester_free(cf_digester *w);
 

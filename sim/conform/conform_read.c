@@ -409,9 +409,11 @@ static bool sdeps_check(cf_sdfx *d, cf_digester *w)
         bool f2 = true;
         int q = -1;
         while (ok && (q = jstream_next(&js, ']', &f2)) == 1) {
-            ok = jstream_value(&js, &t, &n) && deps_elem_ok(l, t, n);
+            jstream_mspan m[48]; /* an object has at most that many (json_stream.h) */
+            size_t nm;
+            ok = jstream_value_members(&js, &t, &n, m, 48, &nm) && deps_elem_ok(l, t, n);
             if (ok)
-                cf_digester_elem(w, l, t, n);
+                cf_digester_elem(w, l, t, n, m, nm);
             L->n++;
         }
         ok = ok && q == 0;

@@ -153,6 +153,15 @@ bool jspan_members_each(const char *text, size_t len, const char *const *keys, i
     return members(text, len, keys, nkeys, out, NULL, each_key, each, arg);
 }
 
+bool jspan_items(jspan arr, jspan_each_fn each, void *arg)
+{
+    if (!arr.p)
+        return false;
+    jscan s;
+    jscan_init(&s, arr.p, arr.n);
+    return each_item(&s, each, arg);
+}
+
 bool jspan_object_at(const char *text, size_t len, const char *const *keys, int nkeys, jspan *out, size_t *used)
 {
     return members(text, len, keys, nkeys, out, used, -1, NULL, NULL);

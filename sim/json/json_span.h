@@ -35,6 +35,10 @@ typedef bool (*jspan_each_fn)(const char *item, size_t avail, size_t *used, void
 bool jspan_members_each(const char *text, size_t len, const char *const *keys, int nkeys, jspan *out,
                         int each_key, jspan_each_fn each, void *arg);
 
+/* Hands each item of the array arr to each (as jspan_members_each does its member's); false when arr is no
+ * array or each refuses an item. */
+bool jspan_items(jspan arr, jspan_each_fn each, void *arg);
+
 /* jspan_members of an object at the start of text[0..len) that need not end the text: *used is its length
  * (to its closing brace). For jspan_each_fn. */
 bool jspan_object_at(const char *text, size_t len, const char *const *keys, int nkeys, jspan *out, size_t *used);

@@ -157,6 +157,8 @@ bool jstream_eat(jstream *js, char c)
 typedef struct chk {
     const char *p, *end; /* cursor, end of the text held */
     bool eof;            /* end is the end of the file */
+    jstream_mspan *m;    /* NULL, or where the members of a value that is an object go */
+    size_t mmax, mn;     /* room in m, members seen */
 } chk;
 
 /* CHK_MORE when the text ran out and more may follow, else CHK_BAD. */
@@ -307,9 +309,14 @@ static int chk_value(chk *c, int depth)
                     return r;
             }
             /* a string or number item without the call (chk_value's first steps) */
-            char v = *c->p;
+            const char *vs = c->p;
+            char v = *vs;
             r = v == '"' ? chk_string(c) : v == '-' || (v >= '0' && v <= '9') ? chk_number(c) : chk_value(c, depth + 1);
-            if (r != CHK_OK || (r = chk_ws(c)) != CHK_OK)
+            if (r != CHK_OK)
+                return r;
+            if (b == '{' && depth == 0 && c->m && c->mn++ < c->mmax) /* a member of the value itself */
+                c->m[c->mn - 1] = (jstream_mspan){key[nkeys - 1], klen[nkeys - 1], vs, (size_t)(c->p - vs)};
+            if ((r = chk_ws(c)) != CHK_OK)
                 return r;
             if (*c->p == close) {
                 c->p++;
@@ -328,7 +335,7 @@ static int chk_value(chk *c, int depth)
 
 bool jstream_check(const char *text, size_t len)
 {
-    chk c = {text, text + len, true};
+    chk c = {text, text + len, true, NULL, 0, 0};
     while (c.p < c.end && is_ws((unsigned char)*c.p))
         c.p++;
     if (chk_value(&c, 0) != CHK_OK)
@@ -412,12 +419,20 @@ void jstream_trust(jstream *js)
 
 bool jstream_value(jstream *js, const char **text, size_t *len)
 {
+    return jstream_value_members(js, text, len, NULL, 0, NULL);
+}
+
+bool jstream_value_members(jstream *js, const char **text, size_t *len, jstream_mspan *m, size_t max,
+                           size_t *n)
+{
+    if (n)
+        *n = SIZE_MAX;
     if (!jstream_peek(js)) {
         js->bad = true;
         return false;
     }
     for (;;) {
-        chk c = {js->buf + js->pos, js->buf + js->len, js->eof};
+        chk c = {js->buf + js->pos, js->buf + js->len, js->eof, js->trusted ? NULL : m, max, 0};
         int r = js->trusted ? skim_value(&c) : chk_value(&c, 0);
         if (r == CHK_OK) {
             /* a number at the end of the held text may go on: read on until a byte follows it */
@@ -427,6 +442,8 @@ bool jstream_value(jstream *js, const char **text, size_t *len)
                 *text = js->buf + js->pos;
                 *len = (size_t)(c.p - *text);
                 js->pos = (size_t)(c.p - js->buf);
+                if (n && c.m && **text == '{' && c.mn <= max)
+                    *n = c.mn;
                 return true;
             }
         }
@@ -450,7 +467,7 @@ static bool skip_depth(jstream *js, int depth)
         return false;
     }
     for (;;) {
-        chk k = {js->buf + js->pos, js->buf + js->len, js->eof};
+        chk k = {js->buf + js->pos, js->buf + js->len, js->eof, NULL, 0, 0};
         int r = js->trusted ? skim_value(&k) : chk_value(&k, depth);
         if (r == CHK_OK && (k.p < k.end || js->eof)) {
             js->pos = (size_t)(k.p - js->buf);

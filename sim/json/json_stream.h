@@ -67,6 +67,21 @@ bool jstream_eat(jstream *js, char c);
  * is not a value by the rules above. */
 bool jstream_value(jstream *js, const char **text, size_t *len);
 
+/* A member of an object as the check saw it: its key (raw: a checked key has no escape) and its value's
+ * text, both in the window. */
+typedef struct jstream_mspan {
+    const char *key;
+    size_t klen;
+    const char *v;
+    size_t vlen;
+} jstream_mspan;
+
+/* jstream_value that also gives, when the value is an object, its members in order into m[0..*n) (each the
+ * span jspan_members would give it): *n is SIZE_MAX when they are not given (the value is no object, it has
+ * more than max members, or the stream is trusted, which checks nothing). */
+bool jstream_value_members(jstream *js, const char **text, size_t *len, jstream_mspan *m, size_t max,
+                           size_t *n);
+
 /* Checks and skips the next value of any size by the rules above, holding at most about a window (a
  * container larger than half a window is walked item by item). False (js->bad) when it breaks them. */
 bool jstream_skip(jstream *js);
