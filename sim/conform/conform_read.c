@@ -364,7 +364,7 @@ static bool arg_is_object(const char *item, size_t avail, size_t *used, void *ar
 
 /* Is text (checked by the stream) an element of list l shaped as check_deps requires? (Its first member of
  * each name, as cJSON_GetObjectItemCaseSensitive finds it; the checked text has no escape in a key.) */
-static bool deps_elem_ok(int l, const char *text, size_t len)
+static bool deps_elem_ok(int l, const char *text, size_t len, const jstream_mspan *m, size_t nm)
 {
     static const char *const ADDR[] = {"buffer_addr"}, *const ARGS[] = {"args"};
     jspan v;
@@ -372,6 +372,14 @@ static bool deps_elem_ok(int l, const char *text, size_t len)
         jscan s;
         jscan_init(&s, text, len);
         return jscan_peek(&s) == '{';
+    }
+    if (nm != SIZE_MAX) { /* the members the check gave: no escape, no repeat in a checked key */
+        const char *want = l == CF_TENSORS ? ADDR[0] : ARGS[0];
+        size_t wl = strlen(want);
+        for (size_t i = 0; i < nm; i++)
+            if (m[i].klen == wl && memcmp(m[i].key, want, wl) == 0)
+                return l == CF_TENSORS || jspan_items((jspan){m[i].v, m[i].vlen}, arg_is_object, NULL);
+        return false;
     }
     if (l == CF_TENSORS)
         return jspan_members(text, len, ADDR, 1, &v) && v.p;
@@ -411,7 +419,7 @@ static bool sdeps_check(cf_sdfx *d, cf_digester *w)
         while (ok && (q = jstream_next(&js, ']', &f2)) == 1) {
             jstream_mspan m[48]; /* an object has at most that many (json_stream.h) */
             size_t nm;
-            ok = jstream_value_members(&js, &t, &n, m, 48, &nm) && deps_elem_ok(l, t, n);
+            ok = jstream_value_members(&js, &t, &n, m, 48, &nm) && deps_elem_ok(l, t, n, m, nm);
             if (ok)
                 cf_digester_elem(w, l, t, n, m, nm);
             L->n++;
