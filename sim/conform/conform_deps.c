@@ -1162,20 +1162,20 @@ static void digest_walk(const cf_sdfx *d, int l, cf_digest *g, bool (*each)(cons
     cf_stream_done(&js);
 }
 
-typedef struct cf_task_walk {
-    strtab *t;          /* the side's numbering */
-    cf_task_spans *sp;  /* scratch */
-    cf_digest *g;       /* tasks, ntasks */
-    size_t cap;         /* of g->tasks */
-} cf_task_walk;
-
 /* The members the check gave of the element being digested (cf_digester_elem), or none (m NULL): read
  * from its text then. */
 typedef struct cf_given {
     const jstream_mspan *m;
     size_t n;
 } cf_given;
-static _Thread_local cf_given given;
+
+typedef struct cf_task_walk {
+    strtab *t;          /* the side's numbering */
+    cf_task_spans *sp;  /* scratch */
+    cf_digest *g;       /* tasks, ntasks */
+    size_t cap;         /* of g->tasks */
+    cf_given given;     /* the element's members, when the check gave them */
+} cf_task_walk;
 
 /* A task: its ids numbered, a hash of what task_same_spans compares. */
 static bool task_digest(const char *text, size_t len, void *arg)
@@ -1183,7 +1183,7 @@ static bool task_digest(const char *text, size_t len, void *arg)
     cf_task_walk *w = arg;
     cf_task_spans *sp = w->sp;
     uint64_t h = FNV_BASIS;
-    bool ok = given.m ? task_spans_of(given.m, given.n, sp) : task_spans(text, len, sp);
+    bool ok = w->given.m ? task_spans_of(w->given.m, w->given.n, sp) : task_spans(text, len, sp);
     for (int k = 0; ok && k < TASK_NSPANS - 1; k++)
         ok = hash_span(&h, sp->f[k], text);
     hash_int(&h, sp->nargs);
@@ -1200,7 +1200,7 @@ static bool task_digest(const char *text, size_t len, void *arg)
 /* The tasks of d, numbered into t. */
 static void digest_tasks(const cf_sdfx *d, strtab *t, cf_digest *g)
 {
-    cf_task_walk w = {t, malloc(sizeof(cf_task_spans)), g, 0};
+    cf_task_walk w = {t, malloc(sizeof(cf_task_spans)), g, 0, {NULL, 0}};
     g->ok = w.sp != NULL;
     digest_walk(d, CF_TASKS, g, task_digest, &w);
     free(w.sp);
@@ -1215,6 +1215,7 @@ typedef struct cf_pending {
     int *local;   /* per element: the id's slot in ids, -1 when absent */
     size_t n, cap; /* elements, allocated */
     strtab ids;   /* the list's ids */
+    cf_given given; /* the element's members, when the check gave them */
 } cf_pending;
 
 static bool pending_push(cf_pending *q, uint64_t h, int local)
@@ -1251,8 +1252,8 @@ static bool edge_digest(const char *text, size_t len, void *arg)
     char id[CF_VALUE_MAX];
     int local = -1;
     uint64_t h = FNV_BASIS;
-    bool ok = given.m ? (spans_of(given.m, given.n, EDGE_KEYS, EDGE_NKEYS, f), true)
-                      : jspan_members(text, len, EDGE_KEYS, EDGE_NKEYS, f);
+    bool ok = q->given.m ? (spans_of(q->given.m, q->given.n, EDGE_KEYS, EDGE_NKEYS, f), true)
+                         : jspan_members(text, len, EDGE_KEYS, EDGE_NKEYS, f);
     ok = ok && (!f[TID].p || span_id(f[TID], id));
     if (ok && f[TID].p && (local = strtab_intern(&q->ids, id)) < 0)
         ok = false;
@@ -1265,6 +1266,7 @@ typedef struct cf_tensor_walk {
     cf_pending *q;  /* the hashes and ids */
     cf_digest *g;   /* addr */
     size_t n, cap;  /* of g->addr */
+    cf_given given; /* the element's members, when the check gave them */
 } cf_tensor_walk;
 
 /* A tensor: a hash of what cmp_tensor compares but the tensor (aside) and the address, which is kept as it
@@ -1277,7 +1279,8 @@ static bool tensor_digest(const char *text, size_t len, void *arg)
     char id[CF_VALUE_MAX], v[CF_VALUE_MAX];
     uint64_t h = FNV_BASIS, addr = 0;
     int local = -1;
-    bool ok = given.m ? (spans_of(given.m, given.n, KEYS, 5, f), true) : jspan_members(text, len, KEYS, 5, f);
+    bool ok = w->given.m ? (spans_of(w->given.m, w->given.n, KEYS, 5, f), true)
+                         : jspan_members(text, len, KEYS, 5, f);
     ok = ok && (!f[0].p || span_id(f[0], id));
     if (ok && f[0].p && (local = strtab_intern(&w->q->ids, id)) < 0)
         ok = false;
@@ -1323,7 +1326,7 @@ static void *rest_main(void *arg)
     cf_rest_job *j = arg;
     j->g.ok = true;
     digest_walk(j->d, CF_EDGES, &j->g, edge_digest, &j->eq);
-    cf_tensor_walk tw = {&j->tq, &j->g, 0, 0};
+    cf_tensor_walk tw = {&j->tq, &j->g, 0, 0, {NULL, 0}};
     digest_walk(j->d, CF_TENSORS, &j->g, tensor_digest, &tw);
     return NULL;
 }
@@ -1381,8 +1384,8 @@ cf_digester *cf_digester_new(void)
     strtab_init(&w->t);
     strtab_init(&w->rj.eq.ids);
     strtab_init(&w->rj.tq.ids);
-    w->tw = (cf_task_walk){&w->t, &w->sp, &w->g, 0};
-    w->ten = (cf_tensor_walk){&w->rj.tq, &w->rj.g, 0, 0};
+    w->tw = (cf_task_walk){&w->t, &w->sp, &w->g, 0, {NULL, 0}};
+    w->ten = (cf_tensor_walk){&w->rj.tq, &w->rj.g, 0, 0, {NULL, 0}};
     return w;
 }
 
@@ -1390,14 +1393,14 @@ void cf_digester_elem(cf_digester *w, int list, const char *text, size_t len, co
 {
     if (!w || !w->ok)
         return;
-    given = (cf_given){nm == SIZE_MAX ? NULL : m, nm};
+    cf_given given = {nm == SIZE_MAX ? NULL : m, nm};
+    w->tw.given = w->rj.eq.given = w->ten.given = given;
     if (list == CF_TASKS)
         w->ok = task_digest(text, len, &w->tw);
     else if (list == CF_EDGES)
         w->ok = edge_digest(text, len, &w->rj.eq);
     else
         w->ok = tensor_digest(text, len, &w->ten);
-    given = (cf_given){NULL, 0};
 }
 
 void cf_digester_free(cf_digester *w)
