@@ -236,19 +236,24 @@ START_TEST(the_check_gives_an_objects_members)
     bool first = true;
     const char *t;
     size_t len, nm;
-    jstream_mspan m[4];
+    jstream_mspan m[6];
     ck_assert_int_eq(jstream_next(&js, ']', &first), 1);
-    ck_assert(jstream_value_members(&js, &t, &len, m, 4, &nm));
-    ck_assert_int_eq((int)nm, 3);
-    ck_assert(m[0].klen == 1 && m[0].key[0] == 'a' && m[0].vlen == 5 && memcmp(m[0].v, "\"x y\"", 5) == 0);
-    ck_assert(m[1].klen == 2 && memcmp(m[1].key, "bb", 2) == 0 && m[1].vlen == 13 &&
-              memcmp(m[1].v, "[1, {\"c\": 2}]", 13) == 0);
-    ck_assert(m[2].klen == 0 && m[2].vlen == 6 && memcmp(m[2].v, "-1.5e3", 6) == 0);
+    ck_assert(jstream_value_members(&js, &t, &len, m, 6, &nm));
+    /* a; bb's items (1: no object; {"c": 2}: an object, its member c); bb; "" */
+    ck_assert_int_eq((int)nm, 6);
+    ck_assert(m[0].depth == 0 && m[0].klen == 1 && m[0].key[0] == 'a' && m[0].vlen == 5 &&
+              memcmp(m[0].v, "\"x y\"", 5) == 0);
+    ck_assert(m[1].depth == 1 && !m[1].key && m[1].klen == 0 && m[1].v[0] == '1');
+    ck_assert(m[2].depth == 1 && !m[2].key && m[2].klen == 1 && m[2].v[0] == '{');
+    ck_assert(m[3].depth == 2 && m[3].klen == 1 && m[3].key[0] == 'c' && m[3].vlen == 1 && m[3].v[0] == '2');
+    ck_assert(m[4].depth == 0 && m[4].klen == 2 && memcmp(m[4].key, "bb", 2) == 0 && m[4].vlen == 13 &&
+              memcmp(m[4].v, "[1, {\"c\": 2}]", 13) == 0);
+    ck_assert(m[5].depth == 0 && m[5].klen == 0 && m[5].vlen == 6 && memcmp(m[5].v, "-1.5e3", 6) == 0);
     static const char *const KEYS[] = {"a", "bb"};
     jspan f[2];
     ck_assert(jspan_members(t, len, KEYS, 2, f));
-    for (int k = 0; k < 2; k++)
-        ck_assert(f[k].p == m[k].v && f[k].n == m[k].vlen);
+    ck_assert(f[0].p == m[0].v && f[0].n == m[0].vlen);
+    ck_assert(f[1].p == m[4].v && f[1].n == m[4].vlen);
     ck_assert_int_eq(jstream_next(&js, ']', &first), 1); /* an array: no members */
     ck_assert(jstream_value_members(&js, &t, &len, m, 4, &nm));
     ck_assert(nm == SIZE_MAX);
@@ -258,6 +263,8 @@ START_TEST(the_check_gives_an_objects_members)
     ck_assert_int_eq(jstream_next(&js, ']', &first), 1); /* more members than room: not given */
     ck_assert(jstream_value_members(&js, &t, &len, m, 1, &nm));
     ck_assert(nm == SIZE_MAX);
+    /* an object inside a member's object, deeper than an item's: no entry of its own */
+    ck_assert(m[0].depth == 0 && m[0].klen == 1 && m[0].key[0] == 'k');
     ck_assert_int_eq(jstream_next(&js, ']', &first), 1);
     ck_assert(jstream_value_members(&js, &t, &len, m, 4, &nm));
     ck_assert(nm == SIZE_MAX && len == 1 && t[0] == '7');

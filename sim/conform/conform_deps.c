@@ -425,15 +425,16 @@ static bool task_spans(const char *text, size_t len, cf_task_spans *x)
     return jspan_members_each(text, len, TASK_SPAN_KEYS, TASK_NSPANS, x->f, 5, arg_spans, x) && x->f[5].p;
 }
 
-/* The spans of keys among the members the check gave (checked text: no repeated key, no escape, no NUL in a
- * key, so the first member named so is the only one). */
-static void spans_of(const jstream_mspan *m, size_t nm, const char *const *keys, int nkeys, jspan *out)
+/* The spans of keys among the members of depth the check gave (checked text: no repeated key, no escape, no
+ * NUL in a key, so the first member named so is the only one). */
+static void spans_of_depth(const jstream_mspan *m, size_t nm, int depth, const char *const *keys, int nkeys,
+                           jspan *out)
 {
     for (int k = 0; k < nkeys; k++)
         out[k] = (jspan){NULL, 0};
     int next = 0;
     for (size_t i = 0; i < nm; i++)
-        for (int j = 0; j < nkeys; j++) {
+        for (int j = 0; m[i].depth == depth && j < nkeys; j++) {
             int k = next + j < nkeys ? next + j : next + j - nkeys;
             if (keys[k][0] == m[i].key[0] && strncmp(keys[k], m[i].key, m[i].klen) == 0 && !keys[k][m[i].klen]) {
                 out[k] = (jspan){m[i].v, m[i].vlen};
@@ -443,12 +444,42 @@ static void spans_of(const jstream_mspan *m, size_t nm, const char *const *keys,
         }
 }
 
-/* task_spans from the members the check gave. */
+/* The spans of keys among the value's own members the check gave. */
+static void spans_of(const jstream_mspan *m, size_t nm, const char *const *keys, int nkeys, jspan *out)
+{
+    spans_of_depth(m, nm, 0, keys, nkeys, out);
+}
+
+/* task_spans from what the check gave: the args' spans from the marks and members of the items before the
+ * args member (json_stream.h). */
 static bool task_spans_of(const jstream_mspan *m, size_t nm, cf_task_spans *x)
 {
     x->nargs = 0;
     spans_of(m, nm, TASK_SPAN_KEYS, TASK_NSPANS, x->f);
-    return jspan_items(x->f[5], arg_spans, x);
+    if (!x->f[5].p || x->f[5].p[0] != '[')
+        return false;
+    size_t at = 0; /* the args member's entry */
+    while (m[at].depth != 0 || m[at].v != x->f[5].p)
+        at++;
+    size_t from = at; /* its items: the entries back to the member before it */
+    while (from > 0 && m[from - 1].depth != 0)
+        from--;
+    for (size_t i = from; i < at;) {
+        if (m[i].klen != 1 || x->nargs == CF_FAST_ARGS) /* an item that is no object, or too many */
+            return false;
+        size_t end = i + 1;
+        while (end < at && m[end].depth == 2)
+            end++;
+        spans_of_depth(m + i + 1, end - i - 1, 2, ARG_SPAN_KEYS, ARG_NSPANS, x->arg[x->nargs]);
+        jspan id = x->arg[x->nargs][A_TID];
+        if (id.p && !span_id(id, x->id[x->nargs]))
+            return false;
+        if (!id.p)
+            x->id[x->nargs][0] = '\0';
+        x->nargs++;
+        i = end;
+    }
+    return true;
 }
 
 /* Numbers a task's tensor ids in t as number_elem does. */

@@ -376,9 +376,21 @@ static bool deps_elem_ok(int l, const char *text, size_t len, const jstream_mspa
     if (nm != SIZE_MAX) { /* the members the check gave: no escape, no repeat in a checked key */
         const char *want = l == CF_TENSORS ? ADDR[0] : ARGS[0];
         size_t wl = strlen(want);
-        for (size_t i = 0; i < nm; i++)
-            if (m[i].klen == wl && memcmp(m[i].key, want, wl) == 0)
-                return l == CF_TENSORS || jspan_items((jspan){m[i].v, m[i].vlen}, arg_is_object, NULL);
+        for (size_t i = 0, from = 0; i < nm; i++) {
+            if (m[i].depth != 0)
+                continue;
+            if (m[i].klen == wl && memcmp(m[i].key, want, wl) == 0) {
+                if (l == CF_TENSORS)
+                    return true;
+                if (m[i].v[0] != '[')
+                    return false;
+                for (size_t k = from; k < i; k++) /* its items' marks: each an object */
+                    if (m[k].depth == 1 && m[k].klen != 1)
+                        return false;
+                return true;
+            }
+            from = i + 1;
+        }
         return false;
     }
     if (l == CF_TENSORS)
@@ -417,9 +429,9 @@ static bool sdeps_check(cf_sdfx *d, cf_digester *w)
         bool f2 = true;
         int q = -1;
         while (ok && (q = jstream_next(&js, ']', &f2)) == 1) {
-            jstream_mspan m[48]; /* an object has at most that many (json_stream.h) */
+            jstream_mspan m[1024]; /* a task's members and its args' (more: read from the text) */
             size_t nm;
-            ok = jstream_value_members(&js, &t, &n, m, 48, &nm) && deps_elem_ok(l, t, n, m, nm);
+            ok = jstream_value_members(&js, &t, &n, m, 1024, &nm) && deps_elem_ok(l, t, n, m, nm);
             if (ok)
                 cf_digester_elem(w, l, t, n, m, nm);
             L->n++;

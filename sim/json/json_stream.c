@@ -159,6 +159,7 @@ typedef struct chk {
     bool eof;            /* end is the end of the file */
     jstream_mspan *m;    /* NULL, or where the members of a value that is an object go */
     size_t mmax, mn;     /* room in m, members seen */
+    bool item2;          /* the value about to be checked is an object item of an array member */
 } chk;
 
 /* CHK_MORE when the text ran out and more may follow, else CHK_BAD. */
@@ -273,6 +274,10 @@ static int chk_value(chk *c, int depth)
         int r = chk_ws(c);
         if (r != CHK_OK)
             return r;
+        /* what goes into c->m: the members of the value itself (depth 0), each item of an array that is one
+         * of their values (a mark), and the members of such an item that is an object */
+        bool rec = c->m && b == '{' && (depth == 0 || (depth == 2 && c->item2)), items = c->m && b == '[' && depth == 1;
+        c->item2 = false;
         if (*c->p == close) {
             c->p++;
             return CHK_OK;
@@ -311,11 +316,16 @@ static int chk_value(chk *c, int depth)
             /* a string or number item without the call (chk_value's first steps) */
             const char *vs = c->p;
             char v = *vs;
+            if (items && c->mn++ < c->mmax) {
+                c->m[c->mn - 1] = (jstream_mspan){NULL, v == '{', vs, 0, 1};
+                c->item2 = v == '{';
+            }
             r = v == '"' ? chk_string(c) : v == '-' || (v >= '0' && v <= '9') ? chk_number(c) : chk_value(c, depth + 1);
             if (r != CHK_OK)
                 return r;
-            if (b == '{' && depth == 0 && c->m && c->mn++ < c->mmax) /* a member of the value itself */
-                c->m[c->mn - 1] = (jstream_mspan){key[nkeys - 1], klen[nkeys - 1], vs, (size_t)(c->p - vs)};
+            if (rec && c->mn++ < c->mmax)
+                c->m[c->mn - 1] =
+                    (jstream_mspan){key[nkeys - 1], klen[nkeys - 1], vs, (size_t)(c->p - vs), depth};
             if ((r = chk_ws(c)) != CHK_OK)
                 return r;
             if (*c->p == close) {
@@ -335,7 +345,7 @@ static int chk_value(chk *c, int depth)
 
 bool jstream_check(const char *text, size_t len)
 {
-    chk c = {text, text + len, true, NULL, 0, 0};
+    chk c = {text, text + len, true, NULL, 0, 0, false};
     while (c.p < c.end && is_ws((unsigned char)*c.p))
         c.p++;
     if (chk_value(&c, 0) != CHK_OK)
@@ -432,7 +442,7 @@ bool jstream_value_members(jstream *js, const char **text, size_t *len, jstream_
         return false;
     }
     for (;;) {
-        chk c = {js->buf + js->pos, js->buf + js->len, js->eof, js->trusted ? NULL : m, max, 0};
+        chk c = {js->buf + js->pos, js->buf + js->len, js->eof, js->trusted ? NULL : m, max, 0, false};
         int r = js->trusted ? skim_value(&c) : chk_value(&c, 0);
         if (r == CHK_OK) {
             /* a number at the end of the held text may go on: read on until a byte follows it */
@@ -467,7 +477,7 @@ static bool skip_depth(jstream *js, int depth)
         return false;
     }
     for (;;) {
-        chk k = {js->buf + js->pos, js->buf + js->len, js->eof, NULL, 0, 0};
+        chk k = {js->buf + js->pos, js->buf + js->len, js->eof, NULL, 0, 0, false};
         int r = js->trusted ? skim_value(&k) : chk_value(&k, depth);
         if (r == CHK_OK && (k.p < k.end || js->eof)) {
             js->pos = (size_t)(k.p - js->buf);
