@@ -610,6 +610,37 @@ static size_t layout_of(const char *text, size_t len, char *sig)
     return n + kind_len;
 }
 
+/* layout_of from the members the check gave of the record (nm SIZE_MAX: none, read from the text then). */
+static size_t layout_given(const char *text, size_t len, const jstream_mspan *m, size_t nm, char *sig)
+{
+    if (nm == SIZE_MAX)
+        return layout_of(text, len, sig);
+    if (memchr(text, '\\', len))
+        return 0;
+    size_t n = 0, kind_len = 0;
+    const char *kind = NULL;
+    for (size_t i = 0; i < nm; i++) {
+        if (m[i].depth != 0)
+            continue;
+        size_t kl = m[i].klen;
+        if (n + kl + 1 >= CF_LAYOUT_MAX)
+            return 0;
+        memcpy(sig + n, m[i].key, kl);
+        sig[n + kl] = '\0';
+        n += kl + 1;
+        if (!kind && kl == 4 && memcmp(m[i].key, "kind", 4) == 0) {
+            kind = m[i].v;
+            kind_len = m[i].vlen;
+        }
+    }
+    if (n + 1 + kind_len > CF_LAYOUT_MAX)
+        return 0;
+    sig[n++] = '\1';
+    if (kind_len)
+        memcpy(sig + n, kind, kind_len);
+    return n + kind_len;
+}
+
 /* Is sig[0..n) a layout seen before (and remembered)? */
 static bool layout_seen(cf_layouts *l, const char *sig, size_t n)
 {
@@ -653,11 +684,12 @@ static bool sphase_lanes(cf_sdfx *d, jstream *js, int k, cf_layouts *lay)
         int q;
         while ((q = jstream_next(js, ']', &f2)) == 1) {
             const char *t;
-            size_t n;
-            if (jstream_peek(js) != '{' || !jstream_value(js, &t, &n))
+            size_t n, nm;
+            jstream_mspan m[64];
+            if (jstream_peek(js) != '{' || !jstream_value_members(js, &t, &n, m, 64, &nm))
                 return false;
             char sig[CF_LAYOUT_MAX];
-            size_t sl = layout_of(t, n, sig);
+            size_t sl = layout_given(t, n, m, nm, sig);
             if (sl && layout_seen(lay, sig, sl))
                 continue;
             char item[1024];

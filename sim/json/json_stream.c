@@ -133,14 +133,16 @@ int jstream_peek(jstream *js)
             return 0;
         if (js->pos >= js->len)
             return 0;
-        int c = (unsigned char)js->buf[js->pos];
-        if (c == 0) { /* no JSON text holds a NUL: it is not the end (0), so the text is bad */
-            js->bad = true;
-            return 0;
+        /* the white space held, without a fill per byte (a pretty-printed file has lines of it) */
+        for (; js->pos < js->len; js->pos++) {
+            int c = (unsigned char)js->buf[js->pos];
+            if (c == 0) { /* no JSON text holds a NUL: it is not the end (0), so the text is bad */
+                js->bad = true;
+                return 0;
+            }
+            if (!is_ws(c))
+                return c;
         }
-        if (!is_ws(c))
-            return c;
-        js->pos++;
     }
 }
 
