@@ -425,10 +425,29 @@ static bool task_spans(const char *text, size_t len, cf_task_spans *x)
     return jspan_members_each(text, len, TASK_SPAN_KEYS, TASK_NSPANS, x->f, 5, arg_spans, x) && x->f[5].p;
 }
 
-/* The spans of keys among the members of depth the check gave (checked text: no repeated key, no escape, no
- * NUL in a key, so the first member named so is the only one). */
-static void spans_of_depth(const jstream_mspan *m, size_t nm, int depth, const char *const *keys, int nkeys,
-                           jspan *out)
+static const char *const TENSOR_SPAN_KEYS[] = {"tensor_id", "version", "dtype", "buffer_numel", "buffer_addr"};
+
+/* The lengths of the keys the digest looks for, taken once (cf_digester_new). */
+typedef struct cf_keylens {
+    size_t task[TASK_NSPANS], arg[ARG_NSPANS], edge[EDGE_NKEYS], tensor[5];
+} cf_keylens;
+
+static void keylens_init(cf_keylens *l)
+{
+    for (int k = 0; k < TASK_NSPANS; k++)
+        l->task[k] = strlen(TASK_SPAN_KEYS[k]);
+    for (int k = 0; k < ARG_NSPANS; k++)
+        l->arg[k] = strlen(ARG_SPAN_KEYS[k]);
+    for (int k = 0; k < EDGE_NKEYS; k++)
+        l->edge[k] = strlen(EDGE_KEYS[k]);
+    for (int k = 0; k < 5; k++)
+        l->tensor[k] = strlen(TENSOR_SPAN_KEYS[k]);
+}
+
+/* The spans of keys (lens: their lengths) among the members of depth the check gave (checked text: no
+ * repeated key, no escape, so the first member named so is the only one). */
+static void spans_of_depth(const jstream_mspan *m, size_t nm, int depth, const char *const *keys,
+                           const size_t *lens, int nkeys, jspan *out)
 {
     for (int k = 0; k < nkeys; k++)
         out[k] = (jspan){NULL, 0};
@@ -436,7 +455,7 @@ static void spans_of_depth(const jstream_mspan *m, size_t nm, int depth, const c
     for (size_t i = 0; i < nm; i++)
         for (int j = 0; m[i].depth == depth && j < nkeys; j++) {
             int k = next + j < nkeys ? next + j : next + j - nkeys;
-            if (keys[k][0] == m[i].key[0] && strncmp(keys[k], m[i].key, m[i].klen) == 0 && !keys[k][m[i].klen]) {
+            if (lens[k] == m[i].klen && keys[k][0] == m[i].key[0] && memcmp(keys[k], m[i].key, m[i].klen) == 0) {
                 out[k] = (jspan){m[i].v, m[i].vlen};
                 next = k + 1 < nkeys ? k + 1 : 0;
                 break;
@@ -444,18 +463,12 @@ static void spans_of_depth(const jstream_mspan *m, size_t nm, int depth, const c
         }
 }
 
-/* The spans of keys among the value's own members the check gave. */
-static void spans_of(const jstream_mspan *m, size_t nm, const char *const *keys, int nkeys, jspan *out)
-{
-    spans_of_depth(m, nm, 0, keys, nkeys, out);
-}
-
 /* task_spans from what the check gave: the args' spans from the marks and members of the items before the
  * args member (json_stream.h). */
-static bool task_spans_of(const jstream_mspan *m, size_t nm, cf_task_spans *x)
+static bool task_spans_of(const jstream_mspan *m, size_t nm, const cf_keylens *kl, cf_task_spans *x)
 {
     x->nargs = 0;
-    spans_of(m, nm, TASK_SPAN_KEYS, TASK_NSPANS, x->f);
+    spans_of_depth(m, nm, 0, TASK_SPAN_KEYS, kl->task, TASK_NSPANS, x->f);
     if (!x->f[5].p || x->f[5].p[0] != '[')
         return false;
     size_t at = 0; /* the args member's entry */
@@ -470,7 +483,7 @@ static bool task_spans_of(const jstream_mspan *m, size_t nm, cf_task_spans *x)
         size_t end = i + 1;
         while (end < at && m[end].depth == 2)
             end++;
-        spans_of_depth(m + i + 1, end - i - 1, 2, ARG_SPAN_KEYS, ARG_NSPANS, x->arg[x->nargs]);
+        spans_of_depth(m + i + 1, end - i - 1, 2, ARG_SPAN_KEYS, kl->arg, ARG_NSPANS, x->arg[x->nargs]);
         jspan id = x->arg[x->nargs][A_TID];
         if (id.p && !span_id(id, x->id[x->nargs]))
             return false;
@@ -1198,6 +1211,7 @@ static void digest_walk(const cf_sdfx *d, int l, cf_digest *g, bool (*each)(cons
 typedef struct cf_given {
     const jstream_mspan *m;
     size_t n;
+    const cf_keylens *kl; /* the keys' lengths */
 } cf_given;
 
 typedef struct cf_task_walk {
@@ -1214,7 +1228,7 @@ static bool task_digest(const char *text, size_t len, void *arg)
     cf_task_walk *w = arg;
     cf_task_spans *sp = w->sp;
     uint64_t h = FNV_BASIS;
-    bool ok = w->given.m ? task_spans_of(w->given.m, w->given.n, sp) : task_spans(text, len, sp);
+    bool ok = w->given.m ? task_spans_of(w->given.m, w->given.n, w->given.kl, sp) : task_spans(text, len, sp);
     for (int k = 0; ok && k < TASK_NSPANS - 1; k++)
         ok = hash_span(&h, sp->f[k], text);
     hash_int(&h, sp->nargs);
@@ -1231,7 +1245,7 @@ static bool task_digest(const char *text, size_t len, void *arg)
 /* The tasks of d, numbered into t. */
 static void digest_tasks(const cf_sdfx *d, strtab *t, cf_digest *g)
 {
-    cf_task_walk w = {t, malloc(sizeof(cf_task_spans)), g, 0, {NULL, 0}};
+    cf_task_walk w = {t, malloc(sizeof(cf_task_spans)), g, 0, {NULL, 0, NULL}};
     g->ok = w.sp != NULL;
     digest_walk(d, CF_TASKS, g, task_digest, &w);
     free(w.sp);
@@ -1283,7 +1297,8 @@ static bool edge_digest(const char *text, size_t len, void *arg)
     char id[CF_VALUE_MAX];
     int local = -1;
     uint64_t h = FNV_BASIS;
-    bool ok = q->given.m ? (spans_of(q->given.m, q->given.n, EDGE_KEYS, EDGE_NKEYS, f), true)
+    bool ok = q->given.m ? (spans_of_depth(q->given.m, q->given.n, 0, EDGE_KEYS, q->given.kl->edge, EDGE_NKEYS, f),
+                            true)
                          : jspan_members(text, len, EDGE_KEYS, EDGE_NKEYS, f);
     ok = ok && (!f[TID].p || span_id(f[TID], id));
     if (ok && f[TID].p && (local = strtab_intern(&q->ids, id)) < 0)
@@ -1304,13 +1319,13 @@ typedef struct cf_tensor_walk {
  * is (whether it is in ptosim's arena is the comparison's to say). */
 static bool tensor_digest(const char *text, size_t len, void *arg)
 {
-    static const char *const KEYS[] = {"tensor_id", "version", "dtype", "buffer_numel", "buffer_addr"};
+    const char *const *KEYS = TENSOR_SPAN_KEYS;
     cf_tensor_walk *w = arg;
     jspan f[5];
     char id[CF_VALUE_MAX], v[CF_VALUE_MAX];
     uint64_t h = FNV_BASIS, addr = 0;
     int local = -1;
-    bool ok = w->given.m ? (spans_of(w->given.m, w->given.n, KEYS, 5, f), true)
+    bool ok = w->given.m ? (spans_of_depth(w->given.m, w->given.n, 0, KEYS, w->given.kl->tensor, 5, f), true)
                          : jspan_members(text, len, KEYS, 5, f);
     ok = ok && (!f[0].p || span_id(f[0], id));
     if (ok && f[0].p && (local = strtab_intern(&w->q->ids, id)) < 0)
@@ -1357,7 +1372,7 @@ static void *rest_main(void *arg)
     cf_rest_job *j = arg;
     j->g.ok = true;
     digest_walk(j->d, CF_EDGES, &j->g, edge_digest, &j->eq);
-    cf_tensor_walk tw = {&j->tq, &j->g, 0, 0, {NULL, 0}};
+    cf_tensor_walk tw = {&j->tq, &j->g, 0, 0, {NULL, 0, NULL}};
     digest_walk(j->d, CF_TENSORS, &j->g, tensor_digest, &tw);
     return NULL;
 }
@@ -1404,6 +1419,7 @@ struct cf_digester {
     cf_rest_job rj;   /* the edges' and tensors' hashes and ids, the tensors' addresses */
     cf_tensor_walk ten;
     cf_digest g;      /* the tasks' hashes */
+    cf_keylens kl;    /* the keys' lengths */
 };
 
 cf_digester *cf_digester_new(void)
@@ -1415,8 +1431,9 @@ cf_digester *cf_digester_new(void)
     strtab_init(&w->t);
     strtab_init(&w->rj.eq.ids);
     strtab_init(&w->rj.tq.ids);
-    w->tw = (cf_task_walk){&w->t, &w->sp, &w->g, 0, {NULL, 0}};
-    w->ten = (cf_tensor_walk){&w->rj.tq, &w->rj.g, 0, 0, {NULL, 0}};
+    keylens_init(&w->kl);
+    w->tw = (cf_task_walk){&w->t, &w->sp, &w->g, 0, {NULL, 0, &w->kl}};
+    w->ten = (cf_tensor_walk){&w->rj.tq, &w->rj.g, 0, 0, {NULL, 0, &w->kl}};
     return w;
 }
 
@@ -1424,7 +1441,7 @@ void cf_digester_elem(cf_digester *w, int list, const char *text, size_t len, co
 {
     if (!w || !w->ok)
         return;
-    cf_given given = {nm == SIZE_MAX ? NULL : m, nm};
+    cf_given given = {nm == SIZE_MAX ? NULL : m, nm, &w->kl};
     w->tw.given = w->rj.eq.given = w->ten.given = given;
     if (list == CF_TASKS)
         w->ok = task_digest(text, len, &w->tw);
