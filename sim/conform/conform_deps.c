@@ -1117,22 +1117,13 @@ static inline bool word_has_ws_bs(uint64_t x)
     return (((x - ones * '!') & ~x) | ((bs - ones) & ~bs)) & high;
 }
 
-/* 1 when the word holds an odd number of '"' bytes (each byte's difference tested on its own, exactly;
- * the flags folded together, no popcount call). */
-static inline unsigned quote_parity(uint64_t x)
+/* hash_span's way for a text with white space or an escape: a byte at a time from i on (the words before it
+ * hold neither: their quotes say whether i is inside a string), the strings followed. */
+static __attribute__((noinline)) bool hash_bytes(uint64_t *h, cf_hasher s, jspan v, size_t i)
 {
-    const uint64_t low = 0x7f7f7f7f7f7f7f7fULL, t = x ^ 0x2222222222222222ULL;
-    uint64_t m = ~(((t & low) + low) | t) & ~low;
-    m ^= m >> 32;
-    m ^= m >> 16;
-    m ^= m >> 8;
-    return (unsigned)(m >> 7) & 1;
-}
-
-/* hash_span's way for a text with white space or an escape: a byte at a time from i on (in_str: i is inside
- * a string), the strings followed. */
-static __attribute__((noinline)) bool hash_bytes(uint64_t *h, cf_hasher s, jspan v, size_t i, bool in_str)
-{
+    bool in_str = false;
+    for (size_t k = 0; k < i; k++)
+        in_str ^= v.p[k] == '"';
     for (; i < v.n; i++) {
         unsigned char c = (unsigned char)v.p[i];
         if (!in_str && (c == ' ' || c == '\t' || c == '\n' || c == '\r'))
@@ -1153,7 +1144,7 @@ static __attribute__((noinline)) bool hash_bytes(uint64_t *h, cf_hasher s, jspan
  * value's last bytes and their count tell it). v lies in a text that starts at lo (its last bytes are read
  * as one word when eight bytes of that text end there). False on an escape, which may write one value two
  * ways. */
-static inline bool hash_span(uint64_t *h, jspan v, const char *lo)
+static inline __attribute__((always_inline)) bool hash_span(uint64_t *h, jspan v, const char *lo)
 {
     if (!v.p) {
         *h = mix_word(*h, 0x1ff);
@@ -1161,7 +1152,6 @@ static inline bool hash_span(uint64_t *h, jspan v, const char *lo)
     }
     cf_hasher s = {*h, 0, 0};
     size_t i = 0;
-    unsigned quotes = 0;
     /* the words without white space or a backslash, the most of a compact text, as they are */
     while (v.n - i >= 8) {
         uint64_t w;
@@ -1169,7 +1159,6 @@ static inline bool hash_span(uint64_t *h, jspan v, const char *lo)
         if (word_has_ws_bs(w))
             break;
         s.x = mix_word(s.x, w);
-        quotes ^= quote_parity(w);
         i += 8;
     }
     size_t t = v.n - i;
@@ -1188,7 +1177,7 @@ static inline bool hash_span(uint64_t *h, jspan v, const char *lo)
             return true;
         }
     }
-    return hash_bytes(h, s, v, i, quotes);
+    return hash_bytes(h, s, v, i);
 }
 
 /* Adds a whole number (a count, a T<n> or -1). */
