@@ -307,6 +307,21 @@ START_TEST(equal_sides_are_told_by_their_digests)
     ck_assert_msg(compare(real, dfx(moved, SCOPE, SWIM), &out) == 0, "%s", out);
     free(out);
     ck_assert_int_eq(conform_walked(), 0);
+    /* white space between tokens and members in another order: the same digests (a value's hash skips
+     * white space outside its strings, whether it comes before, inside or after its first eight bytes) */
+    char *w1 = subst(sd, "\"shape\":[3,5],\"start_offset\":\"0\",\"strides\":[5,1]",
+                     "\"strides\":\t[5,\n1], \"start_offset\" : \"0\",\"shape\":[ 3,5 ]"),
+         *w2 = subst(w1, "\"consumer_shape\":[4,8]", "\"consumer_shape\":[4 ,\r\n  8]"),
+         *w3 = subst(w2, "\"flags\":[\"wait\",\"retain\"]", "\"flags\":[\"wait\",       \"retain\"   ]");
+    ck_assert_msg(compare(real, dfx(w3, SCOPE, SWIM), &out) == 0, "%s", out);
+    free(out);
+    ck_assert_int_eq(conform_walked(), 0);
+    /* a space inside a string is text: the digests differ, the walk names it */
+    char *w4 = subst(sd, "\"type\":\"INOUT\"", "\"type\":\"INOUT \"");
+    ck_assert_int_eq(compare(real, dfx(w4, SCOPE, SWIM), &out), 1);
+    ck_assert_int_eq(conform_walked(), 1);
+    free(out);
+    free(w1), free(w2), free(w3), free(w4);
     /* the same values written another way: the digests differ, the walk finds them equal */
     char *rw = sim_deps_rewritten();
     ck_assert_msg(compare(real, dfx(rw, SCOPE, SWIM), &out) == 0, "%s", out);
@@ -554,6 +569,22 @@ START_TEST(retirement_counters_and_times_are_not_compared)
                          "recorded only in ptosim\n"),
                   "%s", out);
     free(out);
+    /* the peaks of values written otherwise, in a record whose compared values are the same text (read
+     * without a tree): task_window_start -1.25 (3 + 1.25 live), heap_start 1e3 (2048 - 1000), a
+     * dep_pool_start that is a string (no number: 0 live), tensormap 3.25 */
+    char *p1 = subst(SCOPE,
+                     "\"task_window_start\": 0, \"task_window_end\": 3, \"heap_start\": 0, \"heap_end\": 2048, "
+                     "\"dep_pool_start\": 1, \"dep_pool_end\": 6, \"tensormap\": 2}",
+                     "\"task_window_start\": -1.25, \"task_window_end\": 3, \"heap_start\": 1e3, \"heap_end\": "
+                     "2048, \"dep_pool_start\": \"1\", \"dep_pool_end\": 6, \"tensormap\": 3.25}");
+    ck_assert_int_eq(compare(real, dfx(sd, p1, SWIM), &out), 0);
+    ck_assert_msg(strstr(out,
+                         "scope_stats.jsonl: (not compared) ring 1 peak live: task_window real 3, ptosim 4; "
+                         "heap real 2048, ptosim 1048; dep_pool real 5, ptosim 0\n"),
+                  "%s", out);
+    ck_assert_msg(strstr(out, "scope_stats.jsonl: (not compared) tensormap peak: real 2, ptosim 3\n"), "%s", out);
+    free(out);
+    free(p1);
     free(a), free(m), free(t1), free(t2), free(t3), free(w), free(rd), free(sd);
 }
 END_TEST

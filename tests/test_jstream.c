@@ -223,6 +223,58 @@ START_TEST(a_trusted_reading_finds_where_values_end)
 }
 END_TEST
 
+/* The members of an object the check gives are the spans jspan_members finds, also for an object the
+ * window cuts (checked again after more is read) and for one holding more members than asked for. */
+START_TEST(the_check_gives_an_objects_members)
+{
+    jstream_window = 16;
+    char *path = file_of("[{\"a\": \"x y\" , \"bb\":[1, {\"c\": 2}],\"\":-1.5e3}, [1], {}, "
+                         "{\"k\": {\"n\": true}, \"z\": null}, 7]");
+    jstream js;
+    ck_assert_int_eq(jstream_open(&js, path), 0);
+    ck_assert(jstream_eat(&js, '['));
+    bool first = true;
+    const char *t;
+    size_t len, nm;
+    jstream_mspan m[6];
+    ck_assert_int_eq(jstream_next(&js, ']', &first), 1);
+    ck_assert(jstream_value_members(&js, &t, &len, m, 6, &nm));
+    /* a; bb's items (1: no object; {"c": 2}: an object, its member c); bb; "" */
+    ck_assert_int_eq((int)nm, 6);
+    ck_assert(m[0].depth == 0 && m[0].klen == 1 && m[0].key[0] == 'a' && m[0].vlen == 5 &&
+              memcmp(m[0].v, "\"x y\"", 5) == 0);
+    ck_assert(m[1].depth == 1 && !m[1].key && m[1].klen == 0 && m[1].v[0] == '1');
+    ck_assert(m[2].depth == 1 && !m[2].key && m[2].klen == 1 && m[2].v[0] == '{');
+    ck_assert(m[3].depth == 2 && m[3].klen == 1 && m[3].key[0] == 'c' && m[3].vlen == 1 && m[3].v[0] == '2');
+    ck_assert(m[4].depth == 0 && m[4].klen == 2 && memcmp(m[4].key, "bb", 2) == 0 && m[4].vlen == 13 &&
+              memcmp(m[4].v, "[1, {\"c\": 2}]", 13) == 0);
+    ck_assert(m[5].depth == 0 && m[5].klen == 0 && m[5].vlen == 6 && memcmp(m[5].v, "-1.5e3", 6) == 0);
+    static const char *const KEYS[] = {"a", "bb"};
+    jspan f[2];
+    ck_assert(jspan_members(t, len, KEYS, 2, f));
+    ck_assert(f[0].p == m[0].v && f[0].n == m[0].vlen);
+    ck_assert(f[1].p == m[4].v && f[1].n == m[4].vlen);
+    ck_assert_int_eq(jstream_next(&js, ']', &first), 1); /* an array: no members */
+    ck_assert(jstream_value_members(&js, &t, &len, m, 4, &nm));
+    ck_assert(nm == SIZE_MAX);
+    ck_assert_int_eq(jstream_next(&js, ']', &first), 1); /* an empty object: none */
+    ck_assert(jstream_value_members(&js, &t, &len, m, 4, &nm));
+    ck_assert_int_eq((int)nm, 0);
+    ck_assert_int_eq(jstream_next(&js, ']', &first), 1); /* more members than room: not given */
+    ck_assert(jstream_value_members(&js, &t, &len, m, 1, &nm));
+    ck_assert(nm == SIZE_MAX);
+    /* an object inside a member's object, deeper than an item's: no entry of its own */
+    ck_assert(m[0].depth == 0 && m[0].klen == 1 && m[0].key[0] == 'k');
+    ck_assert_int_eq(jstream_next(&js, ']', &first), 1);
+    ck_assert(jstream_value_members(&js, &t, &len, m, 4, &nm));
+    ck_assert(nm == SIZE_MAX && len == 1 && t[0] == '7');
+    ck_assert_int_eq(jstream_next(&js, ']', &first), 0);
+    jstream_close(&js);
+    free(path);
+    jstream_window = JSTREAM_WINDOW;
+}
+END_TEST
+
 START_TEST(lines_are_read_with_or_without_a_last_newline)
 {
     jstream_window = 16;
@@ -397,6 +449,110 @@ static long pass_end(const char *text)
     return jscan_pass(&s) ? (long)jscan_offset(&s) : -1;
 }
 
+/* A container's string and number items are lexed inline (a plain string, a short integer followed by a
+ * delimiter); whatever falls outside those goes to the lexer, which decides as at the top level. */
+START_TEST(items_inside_containers_are_checked_as_at_the_top)
+{
+    static const char *const OK[] = {
+        "[123456789012345, -123456789012345]",   /* 15 digits: inline */
+        "[1234567890123456,-1234567890123456]",  /* 16: the lexer's */
+        "{\"a\":-0,\"b\":0,\"c\":10}",           /* zero and -0: the lexer's */
+        "[1.5,2e3,3E-1,-4.25]",                  /* fractions and exponents: the lexer's */
+        "{\"ab\":1,\"ac\":2,\"b\":\"x\"}",         /* keys of one length and first byte */
+        "{\"\xc3\xa9\":1,\"e\":\"\xc3\xa9\"}",        /* non-ASCII key and string: the lexer's */
+        "[\"a\\\"b\",\"\\u0041\"]",                  /* escapes in items */
+        "[ 1 , \"x\" ,\n\t2\r]",                  /* white space around items */
+    };
+    for (size_t i = 0; i < sizeof(OK) / sizeof(OK[0]); i++)
+        ck_assert_msg(jstream_check(OK[i], strlen(OK[i])), "refused: %s", OK[i]);
+    static const char *const BAD[] = {
+        "[01]", "[-]", "[1.]", "[-01]", "[1x]", "[1\"\"]", "[1 2]", "{\"a\":1,\"a\":2}",
+        "{\"ab\":1,\"ab\":2}", "{\"a\\u0062\":1}", "[\"tab\there\"]", "[\"\xff\"]", "{\"\xc3\xa9\":1,\"\xc3\xa9\":2}",
+        "[1234567890123456789012345678901234567890123456789012345678901234]", /* 64 characters */
+    };
+    for (size_t i = 0; i < sizeof(BAD) / sizeof(BAD[0]); i++)
+        ck_assert_msg(!jstream_check(BAD[i], strlen(BAD[i])), "accepted: %s", BAD[i]);
+    /* repeated keys, among 48 (the most an object may have): each key k0..k47 repeated at the end is
+     * refused, 48 distinct ones are not; the empty key likewise */
+    char obj[48 * 16 + 32];
+    size_t len = 0;
+    for (int i = 0; i < 48; i++)
+        len += (size_t)snprintf(obj + len, sizeof(obj) - len, "%s\"k%d\":%d", i ? "," : "{", i, i);
+    snprintf(obj + len, sizeof(obj) - len, "}");
+    ck_assert(jstream_check(obj, strlen(obj)));
+    for (int r = 0; r < 47; r++) {
+        len = 0;
+        for (int i = 0; i < 47; i++)
+            len += (size_t)snprintf(obj + len, sizeof(obj) - len, "%s\"k%d\":%d", i ? "," : "{", i, i);
+        snprintf(obj + len, sizeof(obj) - len, ",\"k%d\":0}", r);
+        ck_assert_msg(!jstream_check(obj, strlen(obj)), "accepted: %s", obj);
+    }
+    ck_assert(!jstream_check("{\"\":1,\"a\":2,\"\":3}", 15));
+    ck_assert(jstream_check("{\"\":1,\"a\":2}", 12));
+}
+END_TEST
+
+/* The args of a test task, collected by their callback: each one's "k" span. */
+typedef struct each_seen {
+    int n;
+    jspan k[4];
+} each_seen;
+
+static bool each_k(const char *item, size_t avail, size_t *used, void *arg)
+{
+    static const char *const K[] = {"k"};
+    each_seen *w = arg;
+    return w->n < 4 && jspan_object_at(item, avail, K, 1, &w->k[w->n++], used);
+}
+
+START_TEST(an_array_member_is_walked_item_by_item)
+{
+    static const char *const KEYS[] = {"id", "args", "z"};
+    const char *t = "{\"id\":7, \"args\" : [ {\"k\":\"a\"} , {\"j\":1,\"k\":[1, 2]},{}],\"z\":\"}\",\"args\":[5]}";
+    jspan m[3];
+    each_seen w = {0};
+    ck_assert(jspan_members_each(t, strlen(t), KEYS, 3, m, 1, each_k, &w));
+    ck_assert_int_eq(w.n, 3); /* the first "args" only */
+    ck_assert(w.k[0].n == 3 && strncmp(w.k[0].p, "\"a\"", 3) == 0);
+    ck_assert(w.k[1].n == 6 && strncmp(w.k[1].p, "[1, 2]", 6) == 0);
+    ck_assert_ptr_null(w.k[2].p);
+    ck_assert(m[0].n == 1 && m[0].p[0] == '7');
+    ck_assert(m[1].n == 36 && m[1].p[0] == '[' && m[1].p[35] == ']'); /* the whole array, as jspan_members gives */
+    ck_assert(m[2].n == 3 && strncmp(m[2].p, "\"}\"", 3) == 0);
+    jspan plain[3];
+    ck_assert(jspan_members(t, strlen(t), KEYS, 3, plain));
+    for (int k = 0; k < 3; k++)
+        ck_assert(plain[k].p == m[k].p && plain[k].n == m[k].n);
+    /* an empty array: no item; not an array, or an item the callback refuses: false */
+    w.n = 0;
+    ck_assert(jspan_members_each("{\"args\":[ ]}", 13, KEYS, 3, m, 1, each_k, &w) && w.n == 0);
+    ck_assert(m[1].n == 3);
+    ck_assert(!jspan_members_each("{\"args\":{}}", 12, KEYS, 3, m, 1, each_k, &w));
+    ck_assert(!jspan_members_each("{\"args\":[1]}", 12, KEYS, 3, m, 1, each_k, &w));
+    ck_assert(!jspan_members_each("{\"args\":[{}", 11, KEYS, 3, m, 1, each_k, &w)); /* never past the end */
+    /* an object that does not end the text: its length */
+    static const char *const K[] = {"k"};
+    size_t used = 0;
+    ck_assert(jspan_object_at("{\"k\": 1} ,{\"k\":2}", 18, K, 1, m, &used));
+    ck_assert_int_eq((int)used, 8);
+    ck_assert(m[0].n == 1 && m[0].p[0] == '1');
+    ck_assert(jspan_object_at("{}]", 3, K, 1, m, &used) && used == 2 && !m[0].p);
+    ck_assert(!jspan_object_at("{\"k\":1", 7, K, 1, m, &used));
+    /* an array span's items alone */
+    w.n = 0;
+    const char *arr = "[{\"k\":1}, {\"k\":\"b\"}]";
+    ck_assert(jspan_items((jspan){arr, strlen(arr)}, each_k, &w) && w.n == 2);
+    ck_assert(w.k[1].n == 3 && strncmp(w.k[1].p, "\"b\"", 3) == 0);
+    ck_assert(!jspan_items((jspan){"{}", 2}, each_k, &w));
+    ck_assert(!jspan_items((jspan){NULL, 0}, each_k, &w));
+    /* keys found in any order (the search starts after the last one found) */
+    static const char *const ABC[] = {"a", "b", "c"};
+    const char *r = "{\"c\":3,\"b\":2,\"a\":1,\"c\":4}";
+    ck_assert(jspan_members(r, strlen(r), ABC, 3, m));
+    ck_assert(m[0].p[0] == '1' && m[1].p[0] == '2' && m[2].p[0] == '3');
+}
+END_TEST
+
 START_TEST(a_checked_value_is_passed_over_by_its_brackets)
 {
     ck_assert_int_eq(pass_end("{\"a\":[1,{\"b\":\"]}\"}],\"c\":2} tail"), 26);
@@ -510,8 +666,11 @@ Suite *suite_jstream(void)
     tcase_add_test(tc, what_the_lexer_refuses_the_stream_refuses);
     tcase_add_test(tc, a_nul_byte_is_no_end_of_the_text);
     tcase_add_test(tc, lines_are_read_with_or_without_a_last_newline);
+    tcase_add_test(tc, the_check_gives_an_objects_members);
     tcase_add_test(tc, a_checked_value_is_passed_over_by_its_brackets);
     tcase_add_test(tc, spans_give_members_and_say_only_what_they_know);
+    tcase_add_test(tc, items_inside_containers_are_checked_as_at_the_top);
+    tcase_add_test(tc, an_array_member_is_walked_item_by_item);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -203,11 +203,12 @@ typedef struct cf_capjob {
 
 static void capjob_run(cf_capjob *j)
 {
-    j->loaded = cf_sdfx_load(&j->s, j->dir, true);
-    if (j->loaded == 0) {
-        j->dig = (cf_digest_job){.d = &j->s, .done = true};
-        cf_digest_side(&j->s, false, &j->dig.g);
-    }
+    /* split: the scope stats and swimlane on a thread of their own, so that the two cores share the capture's
+     * reading with the import, not one core alone; deps.json digested as it is checked */
+    j->loaded = cf_sdfx_load_with(&j->s, j->dir, true, true, &j->dig.g, NULL, NULL);
+    j->dig.d = &j->s;
+    j->dig.started = false;
+    j->dig.done = true;
 }
 
 static void *capjob_main(void *arg)

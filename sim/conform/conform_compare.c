@@ -444,10 +444,9 @@ static void tail_compare(cf_tail *c)
     more(&c->fw);
 }
 
-static void *tail_main(void *arg)
+static void tail_then(void *arg)
 {
     tail_compare(arg);
-    return NULL;
 }
 
 /* The comparison of the two folders; real: the capture as read_capture checked it (taken over), with its
@@ -469,30 +468,33 @@ long cf_compare_with(cf_sdfx *real, cf_digest_job *rjob, const char *real_dir, c
             cf_sdfx_free(real);
         rl = cf_sdfx_load(&r, real_dir, true);
     }
-    int sl = rl == 0 ? cf_sdfx_load_split(&s, sim_dir, false, true) : -1;
-    if ((rl != 0 || sl != 0) && rjob)
-        cf_digest_free(cf_digest_join(rjob));
-    if (rl != 0 || sl != 0) {
-        cf_sdfx_free(&r);
-        if (rl == 0)
-            cf_sdfx_free(&s);
-        return compare_trees(real_dir, sim_dir, report, err, errlen);
-    }
     long total = -1, dd = 0;
     cf_file fd = {report, "deps.json", 0, NULL, false};
-    /* the scope stats and swimlane beside deps.json, into a report of their own when one can be had */
+    /* the scope stats and swimlane beside deps.json, into a report of their own when one can be had: compared
+     * on the thread that checks ptosim's, as soon as that check passed, while this one checks and digests
+     * ptosim's deps.json */
     cf_tail tl = {.fs = {report, "scope_stats.jsonl", 0, NULL, false},
                   .fw = {report, "chip_swimlane_records.json", 0, NULL, false},
                   .r = &r,
                   .s = &s};
     char *tail_text = NULL;
     size_t tail_len = 0;
-    FILE *tail_out = open_memstream(&tail_text, &tail_len);
-    pthread_t tt;
-    bool tail_started = false, tail_done = false;
-    if (tail_out) {
+    FILE *tail_out = rl == 0 ? open_memstream(&tail_text, &tail_len) : NULL;
+    if (tail_out)
         tl.fs.out = tl.fw.out = tail_out;
-        tail_started = cf_thread_start(&tt, tail_main, &tl);
+    cf_digest sg;
+    memset(&sg, 0, sizeof(sg));
+    int sl = rl == 0 ? cf_sdfx_load_with(&s, sim_dir, false, true, &sg, tail_out ? tail_then : NULL, &tl) : -1;
+    if ((rl != 0 || sl != 0) && rjob)
+        cf_digest_free(cf_digest_join(rjob));
+    if (rl != 0 || sl != 0) {
+        if (tail_out)
+            fclose(tail_out);
+        free(tail_text);
+        cf_sdfx_free(&r);
+        if (rl == 0)
+            cf_sdfx_free(&s);
+        return compare_trees(real_dir, sim_dir, report, err, errlen);
     }
     cf_digest_job own;
     if (!s.has_deps) {
@@ -502,34 +504,25 @@ long cf_compare_with(cf_sdfx *real, cf_digest_job *rjob, const char *real_dir, c
     } else {
         cf_arena arena;
         cf_sim_arena(s.scope_header, sim_dir, &arena, report);
-        /* each side's digest on a thread of its own (the capture's may be made already, then ptosim's uses
-         * two); the walk in step only when they do not agree */
-        bool split = rjob != NULL;
+        /* ptosim's digest made as its check read it; the capture's made already, or now on a thread of its
+         * own; the walk in step only when they do not agree */
         if (!rjob) {
             cf_digest_start(&own, &r);
             rjob = &own;
         }
-        cf_digest sg;
-        cf_digest_side(&s, split, &sg);
         cf_digest *rg = cf_digest_join(rjob);
         bool agree = cf_digests_agree(rg, &sg, &arena);
         cf_digest_free(rg);
-        cf_digest_free(&sg);
         atomic_store(&cf_walked, !agree);
         if (!agree && cf_scmp_deps(report, &dd, &r, &s, &arena, err, errlen) != 0)
             goto out;
         fd.diffs = dd;
     }
     more(&fd);
-    if (tail_started)
-        pthread_join(tt, NULL);
-    else
+    if (!tail_out) /* no report of its own: compared here, after deps.json's lines */
         tail_compare(&tl);
-    tail_done = true;
-    if (tail_out) {
-        if (fflush(tail_out) == 0 && tail_len)
-            fwrite(tail_text, 1, tail_len, report);
-    }
+    else if (fflush(tail_out) == 0 && tail_len)
+        fwrite(tail_text, 1, tail_len, report);
     if (tl.rc != 0) {
         cf_fail(err, errlen, "%s", tl.err);
         goto out;
@@ -538,8 +531,7 @@ long cf_compare_with(cf_sdfx *real, cf_digest_job *rjob, const char *real_dir, c
                     (long[3]){r.lists[CF_TASKS].n, r.lists[CF_EDGES].n, r.lists[CF_TENSORS].n},
                     r.has_scope ? (long)r.scope_n - 1 : -1, r.has_swim);
 out:
-    if (tail_started && !tail_done)
-        pthread_join(tt, NULL);
+    cf_digest_free(&sg);
     if (tail_out)
         fclose(tail_out);
     free(tail_text);

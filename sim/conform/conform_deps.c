@@ -400,25 +400,129 @@ typedef struct cf_task_spans {
     char id[CF_FAST_ARGS][CF_VALUE_MAX]; /* the arg's id key, "" when it has no tensor_id */
 } cf_task_spans;
 
-/* Reads a task element's spans; false when the trees must compare it. */
+/* One arg of a task (jspan_each_fn): its spans and its id key. */
+static bool arg_spans(const char *item, size_t avail, size_t *used, void *arg)
+{
+    cf_task_spans *x = arg;
+    if (x->nargs == CF_FAST_ARGS || !jspan_object_at(item, avail, ARG_SPAN_KEYS, ARG_NSPANS, x->arg[x->nargs], used))
+        return false;
+    jspan id = x->arg[x->nargs][A_TID];
+    if (id.p && !span_id(id, x->id[x->nargs]))
+        return false;
+    if (!id.p)
+        x->id[x->nargs][0] = '\0';
+    x->nargs++;
+    return true;
+}
+
+static const char *const TASK_SPAN_KEYS[TASK_NSPANS] = {"task_id", "scope", "early_dispatch", "kernel_ids",
+                                                         "block_num", "args"};
+
+/* Reads a task element's spans, its args as the walk meets them; false when the trees must compare it. */
 static bool task_spans(const char *text, size_t len, cf_task_spans *x)
 {
-    static const char *const KEYS[TASK_NSPANS] = {"task_id", "scope", "early_dispatch", "kernel_ids",
-                                                  "block_num", "args"};
-    if (!jspan_members(text, len, KEYS, TASK_NSPANS, x->f) || !x->f[5].p || x->f[5].p[0] != '[')
-        return false;
     x->nargs = 0;
-    const char *at = x->f[5].p;
-    jspan a;
-    while (jspan_next(x->f[5], &at, &a)) {
-        if (x->nargs == CF_FAST_ARGS || !jspan_members(a.p, a.n, ARG_SPAN_KEYS, ARG_NSPANS, x->arg[x->nargs]))
+    return jspan_members_each(text, len, TASK_SPAN_KEYS, TASK_NSPANS, x->f, 5, arg_spans, x) && x->f[5].p;
+}
+
+static const char *const TENSOR_SPAN_KEYS[] = {"tensor_id", "version", "dtype", "buffer_numel", "buffer_addr"};
+
+/* The lengths of the keys the digest looks for, taken once (cf_digester_new). */
+typedef struct cf_keylens {
+    size_t task[TASK_NSPANS], arg[ARG_NSPANS], edge[EDGE_NKEYS], tensor[5];
+} cf_keylens;
+
+static void keylens_init(cf_keylens *l)
+{
+    for (int k = 0; k < TASK_NSPANS; k++)
+        l->task[k] = strlen(TASK_SPAN_KEYS[k]);
+    for (int k = 0; k < ARG_NSPANS; k++)
+        l->arg[k] = strlen(ARG_SPAN_KEYS[k]);
+    for (int k = 0; k < EDGE_NKEYS; k++)
+        l->edge[k] = strlen(EDGE_KEYS[k]);
+    for (int k = 0; k < 5; k++)
+        l->tensor[k] = strlen(TENSOR_SPAN_KEYS[k]);
+}
+
+/* Are a[0..n) and b[0..n) the same bytes? Eight (or four) at a time, the last ones overlapping. */
+static inline bool same_key(const char *a, const char *b, size_t n)
+{
+    if (n >= 8) {
+        uint64_t x, y;
+        for (size_t i = 0; i + 8 < n; i += 8) {
+            memcpy(&x, a + i, 8);
+            memcpy(&y, b + i, 8);
+            if (x != y)
+                return false;
+        }
+        memcpy(&x, a + n - 8, 8);
+        memcpy(&y, b + n - 8, 8);
+        return x == y;
+    }
+    if (n >= 4) {
+        uint32_t x, y, u, v;
+        memcpy(&x, a, 4);
+        memcpy(&y, b, 4);
+        memcpy(&u, a + n - 4, 4);
+        memcpy(&v, b + n - 4, 4);
+        return x == y && u == v;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (a[i] != b[i])
             return false;
+    return true;
+}
+
+/* The spans of keys (lens: their lengths) among the members of depth the check gave (checked text: no
+ * repeated key, no escape, so the first member named so is the only one). */
+static void spans_of_depth(const jstream_mspan *m, size_t nm, int depth, const char *const *keys,
+                           const size_t *lens, int nkeys, jspan *out)
+{
+    for (int k = 0; k < nkeys; k++)
+        out[k] = (jspan){NULL, 0};
+    int next = 0;
+    for (size_t i = 0; i < nm; i++) {
+        if (m[i].depth != depth)
+            continue;
+        for (int j = 0; j < nkeys; j++) {
+            int k = next + j < nkeys ? next + j : next + j - nkeys;
+            if (lens[k] == m[i].klen && keys[k][0] == m[i].key[0] && same_key(keys[k], m[i].key, m[i].klen)) {
+                out[k] = (jspan){m[i].v, m[i].vlen};
+                next = k + 1 < nkeys ? k + 1 : 0;
+                break;
+            }
+        }
+    }
+}
+
+/* task_spans from what the check gave: the args' spans from the marks and members of the items before the
+ * args member (json_stream.h). */
+static bool task_spans_of(const jstream_mspan *m, size_t nm, const cf_keylens *kl, cf_task_spans *x)
+{
+    x->nargs = 0;
+    spans_of_depth(m, nm, 0, TASK_SPAN_KEYS, kl->task, TASK_NSPANS, x->f);
+    if (!x->f[5].p || x->f[5].p[0] != '[')
+        return false;
+    size_t at = 0; /* the args member's entry */
+    while (m[at].depth != 0 || m[at].v != x->f[5].p)
+        at++;
+    size_t from = at; /* its items: the entries back to the member before it */
+    while (from > 0 && m[from - 1].depth != 0)
+        from--;
+    for (size_t i = from; i < at;) {
+        if (m[i].klen != 1 || x->nargs == CF_FAST_ARGS) /* an item that is no object, or too many */
+            return false;
+        size_t end = i + 1;
+        while (end < at && m[end].depth == 2)
+            end++;
+        spans_of_depth(m + i + 1, end - i - 1, 2, ARG_SPAN_KEYS, kl->arg, ARG_NSPANS, x->arg[x->nargs]);
         jspan id = x->arg[x->nargs][A_TID];
         if (id.p && !span_id(id, x->id[x->nargs]))
             return false;
         if (!id.p)
             x->id[x->nargs][0] = '\0';
         x->nargs++;
+        i = end;
     }
     return true;
 }
@@ -980,18 +1084,47 @@ void cf_digest_free(cf_digest *g)
     memset(g, 0, sizeof(*g));
 }
 
-/* Adds v's text without the white space outside its strings, then a separator no byte is (0x100; absent:
- * 0x1ff), so that equal hashes mean texts jspan_same_text finds the same. False on an escape, which may
- * write one value two ways. */
-static bool hash_span(uint64_t *h, jspan v)
+/* The digests' hash: eight bytes a step (a word mixed in, then its high bits folded down, so that every
+ * byte reaches every bit of what follows). Each step is one-to-one in its word. */
+static inline uint64_t mix_word(uint64_t x, uint64_t w)
 {
-    uint64_t x = *h;
-    if (!v.p) {
-        *h = (x ^ 0x1ff) * FNV_PRIME;
-        return true;
+    x = (x ^ w) * 0x9e3779b97f4a7c15ULL;
+    return x ^ (x >> 29);
+}
+
+/* A text fed to the hash a byte at a time, a word mixed in at every eighth: the bytes so far in w (nb of
+ * them, the first lowest). */
+typedef struct cf_hasher {
+    uint64_t x, w;
+    unsigned nb;
+} cf_hasher;
+
+static inline void hasher_byte(cf_hasher *s, unsigned char c)
+{
+    s->w |= (uint64_t)c << (8 * s->nb);
+    if (++s->nb == 8) {
+        s->x = mix_word(s->x, s->w);
+        s->w = 0;
+        s->nb = 0;
     }
+}
+
+/* Does the word hold a byte below '!' (white space, or what no checked text holds outside a string: the
+ * byte path then decides) or a backslash? */
+static inline bool word_has_ws_bs(uint64_t x)
+{
+    const uint64_t ones = 0x0101010101010101ULL, high = ones * 0x80, bs = x ^ (ones * '\\');
+    return (((x - ones * '!') & ~x) | ((bs - ones) & ~bs)) & high;
+}
+
+/* hash_span's way for a text with white space or an escape: a byte at a time from i on (the words before it
+ * hold neither: their quotes say whether i is inside a string), the strings followed. */
+static __attribute__((noinline)) bool hash_bytes(uint64_t *h, cf_hasher s, jspan v, size_t i)
+{
     bool in_str = false;
-    for (size_t i = 0; i < v.n; i++) {
+    for (size_t k = 0; k < i; k++)
+        in_str ^= v.p[k] == '"';
+    for (; i < v.n; i++) {
         unsigned char c = (unsigned char)v.p[i];
         if (!in_str && (c == ' ' || c == '\t' || c == '\n' || c == '\r'))
             continue;
@@ -999,19 +1132,58 @@ static bool hash_span(uint64_t *h, jspan v)
             return false;
         if (c == '"')
             in_str = !in_str;
-        x = (x ^ c) * FNV_PRIME;
+        hasher_byte(&s, c);
     }
-    *h = (x ^ 0x100) * FNV_PRIME;
+    s.x = mix_word(s.x, s.w);
+    *h = mix_word(s.x, 0x100 + s.nb);
     return true;
 }
 
-/* Adds a whole number (a count, a T<n> or -1) as its eight bytes. */
+/* Adds v's text without the white space outside its strings, then its end (absent: a mark of its own), so
+ * that equal hashes mean texts jspan_same_text finds the same (a checked text holds no NUL byte, so a
+ * value's last bytes and their count tell it). v lies in a text that starts at lo (its last bytes are read
+ * as one word when eight bytes of that text end there). False on an escape, which may write one value two
+ * ways. */
+static inline __attribute__((always_inline)) bool hash_span(uint64_t *h, jspan v, const char *lo)
+{
+    if (!v.p) {
+        *h = mix_word(*h, 0x1ff);
+        return true;
+    }
+    cf_hasher s = {*h, 0, 0};
+    size_t i = 0;
+    /* the words without white space or a backslash, the most of a compact text, as they are */
+    while (v.n - i >= 8) {
+        uint64_t w;
+        memcpy(&w, v.p + i, 8);
+        if (word_has_ws_bs(w))
+            break;
+        s.x = mix_word(s.x, w);
+        i += 8;
+    }
+    size_t t = v.n - i;
+    if (t < 8) { /* the last t bytes as one word, the rest of it zero (no text byte is) */
+        uint64_t w = 0;
+        if (t && (size_t)(v.p - lo) + v.n >= 8) {
+            memcpy(&w, v.p + v.n - 8, 8);
+            w >>= 8 * (8 - t);
+        } else {
+            for (size_t k = 0; k < t; k++)
+                w |= (uint64_t)(unsigned char)v.p[i + k] << (8 * k);
+        }
+        /* the zero bytes above them tested as letters */
+        if (!t || !word_has_ws_bs(w | 0x4141414141414141ULL << (8 * t))) {
+            *h = mix_word(mix_word(s.x, w), 0x100 + t);
+            return true;
+        }
+    }
+    return hash_bytes(h, s, v, i);
+}
+
+/* Adds a whole number (a count, a T<n> or -1). */
 static void hash_int(uint64_t *h, int64_t v)
 {
-    uint64_t x = *h, u = (uint64_t)v;
-    for (int b = 0; b < 8; b++, u >>= 8)
-        x = (x ^ (u & 0xff)) * FNV_PRIME;
-    *h = x;
+    *h = mix_word(mix_word(*h, (uint64_t)v), 0x200);
 }
 
 /* Appends v to a growing array (*a, *n, *cap). False when out of memory. */
@@ -1055,11 +1227,20 @@ static void digest_walk(const cf_sdfx *d, int l, cf_digest *g, bool (*each)(cons
     cf_stream_done(&js);
 }
 
+/* The members the check gave of the element being digested (cf_digester_elem), or none (m NULL): read
+ * from its text then. */
+typedef struct cf_given {
+    const jstream_mspan *m;
+    size_t n;
+    const cf_keylens *kl; /* the keys' lengths */
+} cf_given;
+
 typedef struct cf_task_walk {
     strtab *t;          /* the side's numbering */
     cf_task_spans *sp;  /* scratch */
     cf_digest *g;       /* tasks, ntasks */
     size_t cap;         /* of g->tasks */
+    cf_given given;     /* the element's members, when the check gave them */
 } cf_task_walk;
 
 /* A task: its ids numbered, a hash of what task_same_spans compares. */
@@ -1068,14 +1249,14 @@ static bool task_digest(const char *text, size_t len, void *arg)
     cf_task_walk *w = arg;
     cf_task_spans *sp = w->sp;
     uint64_t h = FNV_BASIS;
-    bool ok = task_spans(text, len, sp);
+    bool ok = w->given.m ? task_spans_of(w->given.m, w->given.n, w->given.kl, sp) : task_spans(text, len, sp);
     for (int k = 0; ok && k < TASK_NSPANS - 1; k++)
-        ok = hash_span(&h, sp->f[k]);
+        ok = hash_span(&h, sp->f[k], text);
     hash_int(&h, sp->nargs);
     for (int a = 0; ok && a < sp->nargs; a++) { /* each id numbered as number_spans numbers them */
         int no = sp->arg[a][A_TID].p ? strtab_intern(w->t, sp->id[a]) : -1;
         for (int k = 0; ok && k < A_TID; k++)
-            ok = hash_span(&h, sp->arg[a][k]);
+            ok = hash_span(&h, sp->arg[a][k], text);
         ok = ok && (no >= 0 || !sp->arg[a][A_TID].p);
         hash_int(&h, no);
     }
@@ -1085,7 +1266,7 @@ static bool task_digest(const char *text, size_t len, void *arg)
 /* The tasks of d, numbered into t. */
 static void digest_tasks(const cf_sdfx *d, strtab *t, cf_digest *g)
 {
-    cf_task_walk w = {t, malloc(sizeof(cf_task_spans)), g, 0};
+    cf_task_walk w = {t, malloc(sizeof(cf_task_spans)), g, 0, {NULL, 0, NULL}};
     g->ok = w.sp != NULL;
     digest_walk(d, CF_TASKS, g, task_digest, &w);
     free(w.sp);
@@ -1100,6 +1281,7 @@ typedef struct cf_pending {
     int *local;   /* per element: the id's slot in ids, -1 when absent */
     size_t n, cap; /* elements, allocated */
     strtab ids;   /* the list's ids */
+    cf_given given; /* the element's members, when the check gave them */
 } cf_pending;
 
 static bool pending_push(cf_pending *q, uint64_t h, int local)
@@ -1136,11 +1318,14 @@ static bool edge_digest(const char *text, size_t len, void *arg)
     char id[CF_VALUE_MAX];
     int local = -1;
     uint64_t h = FNV_BASIS;
-    bool ok = jspan_members(text, len, EDGE_KEYS, EDGE_NKEYS, f) && (!f[TID].p || span_id(f[TID], id));
+    bool ok = q->given.m ? (spans_of_depth(q->given.m, q->given.n, 0, EDGE_KEYS, q->given.kl->edge, EDGE_NKEYS, f),
+                            true)
+                         : jspan_members(text, len, EDGE_KEYS, EDGE_NKEYS, f);
+    ok = ok && (!f[TID].p || span_id(f[TID], id));
     if (ok && f[TID].p && (local = strtab_intern(&q->ids, id)) < 0)
         ok = false;
     for (int k = 0; ok && k < EDGE_NKEYS; k++)
-        ok = k == TID || hash_span(&h, f[k]);
+        ok = k == TID || hash_span(&h, f[k], text);
     return ok && pending_push(q, h, local);
 }
 
@@ -1148,23 +1333,26 @@ typedef struct cf_tensor_walk {
     cf_pending *q;  /* the hashes and ids */
     cf_digest *g;   /* addr */
     size_t n, cap;  /* of g->addr */
+    cf_given given; /* the element's members, when the check gave them */
 } cf_tensor_walk;
 
 /* A tensor: a hash of what cmp_tensor compares but the tensor (aside) and the address, which is kept as it
  * is (whether it is in ptosim's arena is the comparison's to say). */
 static bool tensor_digest(const char *text, size_t len, void *arg)
 {
-    static const char *const KEYS[] = {"tensor_id", "version", "dtype", "buffer_numel", "buffer_addr"};
+    const char *const *KEYS = TENSOR_SPAN_KEYS;
     cf_tensor_walk *w = arg;
     jspan f[5];
     char id[CF_VALUE_MAX], v[CF_VALUE_MAX];
     uint64_t h = FNV_BASIS, addr = 0;
     int local = -1;
-    bool ok = jspan_members(text, len, KEYS, 5, f) && (!f[0].p || span_id(f[0], id));
+    bool ok = w->given.m ? (spans_of_depth(w->given.m, w->given.n, 0, KEYS, w->given.kl->tensor, 5, f), true)
+                         : jspan_members(text, len, KEYS, 5, f);
+    ok = ok && (!f[0].p || span_id(f[0], id));
     if (ok && f[0].p && (local = strtab_intern(&w->q->ids, id)) < 0)
         ok = false;
     for (int k = 1; ok && k < 4; k++)
-        ok = hash_span(&h, f[k]);
+        ok = hash_span(&h, f[k], text);
     /* cf_get_u64: a decimal string, or a whole number (jspan_compact: at most 9 digits) */
     if (ok && f[4].p && f[4].p[0] == '"')
         ok = jspan_string(f[4], v, sizeof(v)) && jspan_u64_text(v, &addr);
@@ -1205,7 +1393,7 @@ static void *rest_main(void *arg)
     cf_rest_job *j = arg;
     j->g.ok = true;
     digest_walk(j->d, CF_EDGES, &j->g, edge_digest, &j->eq);
-    cf_tensor_walk tw = {&j->tq, &j->g, 0, 0};
+    cf_tensor_walk tw = {&j->tq, &j->g, 0, 0, {NULL, 0, NULL}};
     digest_walk(j->d, CF_TENSORS, &j->g, tensor_digest, &tw);
     return NULL;
 }
@@ -1240,6 +1428,82 @@ void cf_digest_side(const cf_sdfx *d, bool split, cf_digest *g)
     pending_free(&rj.tq);
     g->ids = t.count;
     strtab_free(&t);
+}
+
+/* ---- a side's digest made while its check reads deps.json: no second reading ---- */
+
+struct cf_digester {
+    bool ok;          /* every element so far digested */
+    strtab t;         /* the side's numbering: the tasks' ids (the first the walk numbers) */
+    cf_task_spans sp; /* scratch of a task */
+    cf_task_walk tw;  /* the tasks */
+    cf_rest_job rj;   /* the edges' and tensors' hashes and ids, the tensors' addresses */
+    cf_tensor_walk ten;
+    cf_digest g;      /* the tasks' hashes */
+    cf_keylens kl;    /* the keys' lengths */
+};
+
+cf_digester *cf_digester_new(void)
+{
+    cf_digester *w = calloc(1, sizeof(*w));
+    if (!w)
+        return NULL;
+    w->ok = true;
+    strtab_init(&w->t);
+    strtab_init(&w->rj.eq.ids);
+    strtab_init(&w->rj.tq.ids);
+    keylens_init(&w->kl);
+    w->tw = (cf_task_walk){&w->t, &w->sp, &w->g, 0, {NULL, 0, &w->kl}};
+    w->ten = (cf_tensor_walk){&w->rj.tq, &w->rj.g, 0, 0, {NULL, 0, &w->kl}};
+    return w;
+}
+
+void cf_digester_elem(cf_digester *w, int list, const char *text, size_t len, const jstream_mspan *m, size_t nm)
+{
+    if (!w || !w->ok)
+        return;
+    cf_given given = {nm == SIZE_MAX ? NULL : m, nm, &w->kl};
+    w->tw.given = w->rj.eq.given = w->ten.given = given;
+    if (list == CF_TASKS)
+        w->ok = task_digest(text, len, &w->tw);
+    else if (list == CF_EDGES)
+        w->ok = edge_digest(text, len, &w->rj.eq);
+    else
+        w->ok = tensor_digest(text, len, &w->ten);
+}
+
+void cf_digester_free(cf_digester *w)
+{
+    if (!w)
+        return;
+    strtab_free(&w->t);
+    pending_free(&w->rj.eq);
+    pending_free(&w->rj.tq);
+    cf_digest_free(&w->g);
+    cf_digest_free(&w->rj.g);
+    free(w);
+}
+
+void cf_digester_end(cf_digester *w, cf_digest *g)
+{
+    memset(g, 0, sizeof(*g));
+    if (!w)
+        return;
+    if (w->ok) { /* as cf_digest_side finishes: the tasks' ids, then the edges', then the tensors' */
+        *g = w->g;
+        memset(&w->g, 0, sizeof(w->g));
+        g->addr = w->rj.g.addr;
+        w->rj.g.addr = NULL;
+        g->nedges = w->rj.eq.n;
+        g->ntens = w->rj.tq.n;
+        g->ok = (g->edges = digest_number(&w->rj.eq, &w->t)) != NULL &&
+                (g->tens = digest_number(&w->rj.tq, &w->t)) != NULL;
+        if (g->ok && g->nedges)
+            qsort(g->edges, g->nedges, sizeof(*g->edges), cmp_u64);
+        g->ids = w->t.count;
+        g->err[0] = '\0';
+    }
+    cf_digester_free(w);
 }
 
 /* Would cf_scmp_deps find nothing? True only when both digests are whole and agree, and every runtime-created

@@ -170,6 +170,22 @@ int cf_scmp_deps(FILE *report, long *diffs, const cf_sdfx *r, const cf_sdfx *s, 
                  char *err, size_t errlen);
 int cf_cmp_str(const void *a, const void *b);
 
+/* A side's digest made as its check reads deps.json (cf_sdfx_load_with): new (NULL when out of memory, which
+ * leaves the side without a digest), each element checked handed over in file order (with the members the
+ * check gave, nm SIZE_MAX: none), then the digest made
+ * (g->ok when whole, as cf_digest_side makes it) and the digester freed; or freed without a digest. */
+typedef struct cf_digester cf_digester;
+cf_digester *cf_digester_new(void);
+void cf_digester_elem(cf_digester *w, int list, const char *text, size_t len, const jstream_mspan *m, size_t nm);
+void cf_digester_end(cf_digester *w, cf_digest *g);
+void cf_digester_free(cf_digester *w);
+
+/* cf_sdfx_load_split that also makes deps.json's digest into g as it checks it (g->ok when whole and the
+ * check passed; NULL: none), and with then, calls then(arg) once the scope stats and swimlane passed their
+ * check, on the thread that checked them (before this returns). */
+int cf_sdfx_load_with(cf_sdfx *d, const char *dir, bool real, bool split, cf_digest *g, void (*then)(void *),
+                      void *arg);
+
 /* One side's digest: made (split: two threads), on a thread of its own and joined, compared, freed. */
 void cf_digest_side(const cf_sdfx *d, bool split, cf_digest *g);
 void cf_digest_start(cf_digest_job *j, const cf_sdfx *d);

@@ -21,6 +21,7 @@
 #include "../../model/base/readall.h"
 #include "../../model/base/string_table.h"
 #include "../json/json_scan.h"
+#include "../json/json_span.h"
 #include "../json/json_stream.h"
 #include "conform_int.h"
 
@@ -349,43 +350,57 @@ void cf_stream_done(jstream *js)
     jstream_close(js);
 }
 
-/* The jscan s at the value of the first member named key of the object at s (text checked already). */
-static bool find_member(jscan *s, const char *key)
+/* An item of a task's args (jspan_each_fn): an object, passed over. */
+static bool arg_is_object(const char *item, size_t avail, size_t *used, void *arg)
 {
-    if (!jscan_eat(s, '{'))
-        return false;
-    bool first = true;
-    char k[64];
-    while (jscan_member(s, &first, k, sizeof(k)) == 1) {
-        if (strcmp(k, key) == 0)
-            return true;
-        if (!jscan_pass(s))
-            return false;
-    }
-    return false;
-}
-
-/* Is text (checked by the stream) an element of list l shaped as check_deps requires? */
-static bool deps_elem_ok(int l, const char *text, size_t len)
-{
+    (void)arg;
     jscan s;
-    jscan_init(&s, text, len);
-    if (l == CF_EDGES)
-        return jscan_peek(&s) == '{';
-    if (l == CF_TENSORS)
-        return find_member(&s, "buffer_addr");
-    if (!find_member(&s, "args") || !jscan_eat(&s, '['))
+    jscan_init(&s, item, avail);
+    if (jscan_peek(&s) != '{' || !jscan_pass(&s))
         return false;
-    bool first = true;
-    int r;
-    while ((r = jscan_next(&s, ']', &first)) == 1)
-        if (jscan_peek(&s) != '{' || !jscan_pass(&s))
-            return false;
-    return r == 0;
+    *used = jscan_offset(&s);
+    return true;
 }
 
-/* Checks deps.json as cf_dfx_load does, finding its lists. False for anything the stream refuses. */
-static bool sdeps_check(cf_sdfx *d)
+/* Is text (checked by the stream) an element of list l shaped as check_deps requires? (Its first member of
+ * each name, as cJSON_GetObjectItemCaseSensitive finds it; the checked text has no escape in a key.) */
+static bool deps_elem_ok(int l, const char *text, size_t len, const jstream_mspan *m, size_t nm)
+{
+    static const char *const ADDR[] = {"buffer_addr"}, *const ARGS[] = {"args"};
+    jspan v;
+    if (l == CF_EDGES) {
+        jscan s;
+        jscan_init(&s, text, len);
+        return jscan_peek(&s) == '{';
+    }
+    if (nm != SIZE_MAX) { /* the members the check gave: no escape, no repeat in a checked key */
+        const char *want = l == CF_TENSORS ? ADDR[0] : ARGS[0];
+        size_t wl = strlen(want);
+        for (size_t i = 0, from = 0; i < nm; i++) {
+            if (m[i].depth != 0)
+                continue;
+            if (m[i].klen == wl && memcmp(m[i].key, want, wl) == 0) {
+                if (l == CF_TENSORS)
+                    return true;
+                if (m[i].v[0] != '[')
+                    return false;
+                for (size_t k = from; k < i; k++) /* its items' marks: each an object */
+                    if (m[k].depth == 1 && m[k].klen != 1)
+                        return false;
+                return true;
+            }
+            from = i + 1;
+        }
+        return false;
+    }
+    if (l == CF_TENSORS)
+        return jspan_members(text, len, ADDR, 1, &v) && v.p;
+    return jspan_members_each(text, len, ARGS, 1, &v, 0, arg_is_object, NULL) && v.p;
+}
+
+/* Checks deps.json as cf_dfx_load does, finding its lists, each element checked handed to w (NULL: none).
+ * False for anything the stream refuses. */
+static bool sdeps_check(cf_sdfx *d, cf_digester *w)
 {
     jstream js;
     if (jstream_open(&js, d->deps_path) != 0)
@@ -414,7 +429,11 @@ static bool sdeps_check(cf_sdfx *d)
         bool f2 = true;
         int q = -1;
         while (ok && (q = jstream_next(&js, ']', &f2)) == 1) {
-            ok = jstream_value(&js, &t, &n) && deps_elem_ok(l, t, n);
+            jstream_mspan m[1024]; /* a task's members and its args' (more: read from the text) */
+            size_t nm;
+            ok = jstream_value_members(&js, &t, &n, m, 1024, &nm) && deps_elem_ok(l, t, n, m, nm);
+            if (ok)
+                cf_digester_elem(w, l, t, n, m, nm);
             L->n++;
         }
         ok = ok && q == 0;
@@ -461,6 +480,19 @@ static bool sscope_check(cf_sdfx *d)
 /* The number of elements of the array text (checked by the stream). */
 static int array_len(const char *text, size_t len)
 {
+    /* a row of numbers (no string or container inside): its commas tell, without walking its items */
+    int commas = 0;
+    bool empty = true;
+    size_t i = 1;
+    for (; i + 1 < len; i++) {
+        char c = text[i];
+        if (c == '"' || c == '[' || c == '{')
+            break;
+        commas += c == ',';
+        empty = empty && (c == ' ' || c == '\t' || c == '\n' || c == '\r');
+    }
+    if (i + 1 >= len && len >= 2)
+        return empty ? 0 : commas + 1;
     jscan s;
     jscan_init(&s, text, len);
     jscan_eat(&s, '[');
@@ -578,6 +610,37 @@ static size_t layout_of(const char *text, size_t len, char *sig)
     return n + kind_len;
 }
 
+/* layout_of from the members the check gave of the record (nm SIZE_MAX: none, read from the text then). */
+static size_t layout_given(const char *text, size_t len, const jstream_mspan *m, size_t nm, char *sig)
+{
+    if (nm == SIZE_MAX)
+        return layout_of(text, len, sig);
+    if (memchr(text, '\\', len))
+        return 0;
+    size_t n = 0, kind_len = 0;
+    const char *kind = NULL;
+    for (size_t i = 0; i < nm; i++) {
+        if (m[i].depth != 0)
+            continue;
+        size_t kl = m[i].klen;
+        if (n + kl + 1 >= CF_LAYOUT_MAX)
+            return 0;
+        memcpy(sig + n, m[i].key, kl);
+        sig[n + kl] = '\0';
+        n += kl + 1;
+        if (!kind && kl == 4 && memcmp(m[i].key, "kind", 4) == 0) {
+            kind = m[i].v;
+            kind_len = m[i].vlen;
+        }
+    }
+    if (n + 1 + kind_len > CF_LAYOUT_MAX)
+        return 0;
+    sig[n++] = '\1';
+    if (kind_len)
+        memcpy(sig + n, kind, kind_len);
+    return n + kind_len;
+}
+
 /* Is sig[0..n) a layout seen before (and remembered)? */
 static bool layout_seen(cf_layouts *l, const char *sig, size_t n)
 {
@@ -621,11 +684,12 @@ static bool sphase_lanes(cf_sdfx *d, jstream *js, int k, cf_layouts *lay)
         int q;
         while ((q = jstream_next(js, ']', &f2)) == 1) {
             const char *t;
-            size_t n;
-            if (jstream_peek(js) != '{' || !jstream_value(js, &t, &n))
+            size_t n, nm;
+            jstream_mspan m[64];
+            if (jstream_peek(js) != '{' || !jstream_value_members(js, &t, &n, m, 64, &nm))
                 return false;
             char sig[CF_LAYOUT_MAX];
-            size_t sl = layout_of(t, n, sig);
+            size_t sl = layout_given(t, n, m, nm, sig);
             if (sl && layout_seen(lay, sig, sl))
                 continue;
             char item[1024];
@@ -729,12 +793,16 @@ static bool check_rest(cf_sdfx *d)
 typedef struct cf_check_job {
     cf_sdfx *d;
     bool ok;
+    void (*then)(void *); /* called after a check that passed, on the same thread */
+    void *arg;
 } cf_check_job;
 
 static void *check_main(void *arg)
 {
     cf_check_job *j = arg;
     j->ok = check_rest(j->d);
+    if (j->ok && j->then)
+        j->then(j->arg);
     return NULL;
 }
 
@@ -750,11 +818,12 @@ bool cf_thread_start(pthread_t *t, void *(*fn)(void *), void *arg)
     return started;
 }
 
-/* cf_sdfx_load; with split, the scope stats and the swimlane on a second thread while this one checks
- * deps.json (each writes its own fields of d). */
-int cf_sdfx_load_split(cf_sdfx *d, const char *dir, bool real, bool split)
+int cf_sdfx_load_with(cf_sdfx *d, const char *dir, bool real, bool split, cf_digest *g, void (*then)(void *),
+                      void *arg)
 {
     memset(d, 0, sizeof(*d));
+    if (g)
+        memset(g, 0, sizeof(*g));
     strtab_init(&d->items[0]);
     strtab_init(&d->items[1]);
     struct stat st;
@@ -767,19 +836,34 @@ int cf_sdfx_load_split(cf_sdfx *d, const char *dir, bool real, bool split)
     for (int k = 0; k < 3; k++)
         if (stat(paths[k], &d->st[k]) != 0)
             d->st[k].st_size = -1;
-    cf_check_job cj = {d, false};
+    cf_check_job cj = {d, false, then, arg};
     pthread_t t;
     bool started = split && cf_thread_start(&t, check_main, &cj);
     bool ok = true;
-    if (is_file(d->deps_path))
-        ok = d->has_deps = sdeps_check(d);
-    else if (real)
+    if (is_file(d->deps_path)) {
+        cf_digester *w = g ? cf_digester_new() : NULL;
+        ok = d->has_deps = sdeps_check(d, w);
+        if (ok && g)
+            cf_digester_end(w, g);
+        else
+            cf_digester_free(w);
+    } else if (real) {
         ok = false;
+    }
     if (started)
         pthread_join(t, NULL);
     else if (ok)
         check_main(&cj);
+    if (!(ok && cj.ok) && g)
+        cf_digest_free(g);
     return ok && cj.ok ? 0 : -1;
+}
+
+/* cf_sdfx_load; with split, the scope stats and the swimlane on a second thread while this one checks
+ * deps.json (each writes its own fields of d). */
+int cf_sdfx_load_split(cf_sdfx *d, const char *dir, bool real, bool split)
+{
+    return cf_sdfx_load_with(d, dir, real, split, NULL, NULL, NULL);
 }
 
 /* Checks what of dir's three files exists, as cf_dfx_load does. Returns 0, or -1 when cf_dfx_load would fail

@@ -8,7 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../model/base/json_reader.h"
 #include "../../model/base/string_table.h"
+#include "../json/json_span.h"
 #include "../json/json_stream.h"
 #include "conform_int.h"
 
@@ -328,7 +330,125 @@ static cJSON *next_record(jstream *js, int *lineno, bool *end, const char *path,
     return NULL;
 }
 
-/* The streaming cf_cmp_scope: the headers, then the records in step; the peaks of each whole file. */
+/* The next non-blank line of a scope-stats stream: true with its text (valid until the next call on js);
+ * false at the end, or on a read failure (its message in err). */
+static bool next_line(jstream *js, int *lineno, bool *end, const char *path, char *err, size_t errlen,
+                      const char **t, size_t *n)
+{
+    while (!*end) {
+        if (!jstream_line(js, t, n)) {
+            *end = true;
+            if (js->err)
+                cf_fail(err, errlen, "%s: cannot read: %s", path, strerror(js->err));
+            return false;
+        }
+        ++*lineno;
+        size_t k = 0;
+        while (k < *n && ((*t)[k] == ' ' || (*t)[k] == '\t' || (*t)[k] == '\r'))
+            k++;
+        if (k < *n)
+            return true;
+    }
+    return false;
+}
+
+/* A record's tree (next_record's, with its messages). */
+static cJSON *record_tree(const char *t, size_t n, int lineno, const char *path, char *err, size_t errlen)
+{
+    cJSON *rec = cf_tree(t, n);
+    if (!rec && jstream_check(t, n))
+        cf_fail(err, errlen, "out of memory");
+    else if (!rec)
+        cf_fail(err, errlen, "%s:%d: changed while conform read it", path, lineno);
+    return rec;
+}
+
+/* RECORD_KEYS, then the rest peaks_add reads. */
+enum { SP_TENSORMAP = 6, SP_TW_START, SP_HEAP_START, SP_DP_START, SP_DP_END, SP_N };
+static const char *const SPAN_KEYS[SP_N] = {"site",    "phase",      "depth",          "ring",
+                                            "task_window_end", "heap_end", "tensormap", "task_window_start",
+                                            "heap_start",      "dep_pool_start",        "dep_pool_end"};
+enum { SP_RING = 3, SP_TW_END = 4, SP_HEAP_END = 5 };
+
+/* One record as read: its text, its spans when the text is checked (jstream_check: what jsonl_parse reads
+ * alike), its tree once one is needed. */
+typedef struct cf_rec {
+    const char *t;
+    size_t n;
+    int lineno;
+    bool spans;
+    jspan f[SP_N];
+    cJSON *tree;
+} cf_rec;
+
+/* Does v start as a number does (cJSON_IsNumber of a checked text's value)? */
+static bool is_num(jspan v)
+{
+    return v.p && (v.p[0] == '-' || (v.p[0] >= '0' && v.p[0] <= '9'));
+}
+
+/* A number value as jsonl_parse holds it (valuedouble); false when it is not read whole. */
+static bool span_num(jspan v, double *d)
+{
+    return jsonl_lex_number(v.p, v.p + v.n, d, NULL) == v.p + v.n;
+}
+
+/* peaks_add of a record's spans (checked text); false, nothing added, when a number is not read whole (the
+ * tree then says). */
+static bool peaks_add_spans(cf_peaks *p, const jspan *f)
+{
+    static const int K[8] = {SP_TENSORMAP, SP_RING,       SP_TW_START, SP_TW_END,
+                             SP_HEAP_START, SP_HEAP_END, SP_DP_START, SP_DP_END};
+    double v[8] = {0};
+    bool num[8];
+    for (int k = 0; k < 8; k++)
+        if ((num[k] = is_num(f[K[k]])) && !span_num(f[K[k]], &v[k]))
+            return false;
+    if (num[0] && v[0] > p->tensormap)
+        p->tensormap = v[0];
+    /* ring->valueint: the value saturated to int, as jsonl_parse stores it */
+    int r = v[1] >= 2147483647.0 ? 2147483647 : v[1] <= -2147483648.0 ? -2147483647 - 1 : (int)v[1];
+    if (!num[1] || r < 0 || r >= CF_RING_COUNT)
+        return true;
+    double tw = num[2] && num[3] ? v[3] - v[2] : 0, hp = num[4] && num[5] ? v[5] - v[4] : 0,
+           dp = num[6] && num[7] ? v[7] - v[6] : 0;
+    p->seen[r] = true;
+    if (tw > p->task_window[r])
+        p->task_window[r] = tw;
+    if (hp > p->heap[r])
+        p->heap[r] = hp;
+    if (dp > p->dep_pool[r])
+        p->dep_pool[r] = dp;
+    return true;
+}
+
+/* The tree of a record, parsed now if it was not; NULL with err set. */
+static cJSON *rec_tree(cf_rec *x, const char *path, char *err, size_t errlen)
+{
+    if (!x->tree)
+        x->tree = record_tree(x->t, x->n, x->lineno, path, err, errlen);
+    return x->tree;
+}
+
+/* Reads the next record of js into x (x->t NULL at the end); a text the stream does not take is parsed at
+ * once (its message, as next_record's, in err). */
+static void rec_read(cf_rec *x, jstream *js, int *lineno, bool *end, const char *path, char *err, size_t errlen)
+{
+    x->t = NULL;
+    x->tree = NULL;
+    x->spans = false;
+    if (!next_line(js, lineno, end, path, err, errlen, &x->t, &x->n)) {
+        x->t = NULL;
+        return;
+    }
+    x->lineno = *lineno;
+    x->spans = jstream_check(x->t, x->n) && jspan_members(x->t, x->n, SPAN_KEYS, SP_N, x->f);
+    if (!x->spans)
+        rec_tree(x, path, err, errlen);
+}
+
+/* The streaming cf_cmp_scope: the headers, then the records in step; the peaks of each whole file. A pair
+ * of records whose compared values have the same text, and the peaks of plain numbers, need no tree. */
 int cf_scmp_scope(cf_file *f, const cf_sdfx *r, const cf_sdfx *s, char *err, size_t errlen)
 {
     for (size_t k = 0; k < sizeof(HEADER_KEYS) / sizeof(HEADER_KEYS[0]); k++)
@@ -351,24 +471,38 @@ int cf_scmp_scope(cf_file *f, const cf_sdfx *r, const cf_sdfx *s, char *err, siz
     cJSON_Delete(next_record(&a, &la, &ea, r->scope_path, err, errlen)); /* the headers */
     cJSON_Delete(next_record(&b, &lb, &eb, s->scope_path, err, errlen));
     for (;;) {
-        cJSON *x = next_record(&a, &la, &ea, r->scope_path, err, errlen);
-        cJSON *y = next_record(&b, &lb, &eb, s->scope_path, err, errlen);
-        if (err[0]) {
-            cJSON_Delete(x);
-            cJSON_Delete(y);
-            rc = -1;
+        cf_rec x, y;
+        rec_read(&x, &a, &la, &ea, r->scope_path, err, errlen);
+        rec_read(&y, &b, &lb, &eb, s->scope_path, err, errlen);
+        bool stop = err[0] != '\0' || (!x.t && !y.t);
+        if (!stop && x.t && y.t) {
+            size_t k = 0;
+            while (x.spans && y.spans && k < sizeof(RECORD_KEYS) / sizeof(RECORD_KEYS[0]) &&
+                   jspan_same_text(x.f[k], y.f[k]))
+                k++;
+            if (k < sizeof(RECORD_KEYS) / sizeof(RECORD_KEYS[0])) { /* the trees say what differs */
+                if (!rec_tree(&x, r->scope_path, err, errlen) || !rec_tree(&y, s->scope_path, err, errlen))
+                    stop = true;
+                else
+                    cmp_record(f, la, x.tree, y.tree);
+            }
+        }
+        for (int q = 0; !stop && q < 2; q++) {
+            cf_rec *z = q ? &y : &x;
+            cf_peaks *p = q ? &ps : &pr;
+            if (!z->t || (z->spans && !z->tree && peaks_add_spans(p, z->f)))
+                continue;
+            if (!rec_tree(z, q ? s->scope_path : r->scope_path, err, errlen))
+                stop = true;
+            else
+                peaks_add(p, z->tree);
+        }
+        cJSON_Delete(x.tree);
+        cJSON_Delete(y.tree);
+        if (stop) {
+            rc = err[0] ? -1 : 0;
             break;
         }
-        if (!x && !y)
-            break;
-        if (x && y)
-            cmp_record(f, la, x, y);
-        if (x)
-            peaks_add(&pr, x);
-        if (y)
-            peaks_add(&ps, y);
-        cJSON_Delete(x);
-        cJSON_Delete(y);
     }
     cf_stream_done(&a);
     cf_stream_done(&b);

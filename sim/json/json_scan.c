@@ -33,14 +33,6 @@ void jscan_error(const jscan *s, jsonl_error *e)
     e->path[0] = '\0';
 }
 
-bool jscan_eat(jscan *s, char c)
-{
-    if (jscan_peek(s) != (unsigned char)c)
-        return false;
-    s->p++;
-    return true;
-}
-
 size_t jscan_offset(const jscan *s)
 {
     return (size_t)(s->p - s->base);

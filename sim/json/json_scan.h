@@ -32,7 +32,14 @@ static inline int jscan_peek(jscan *s)
 }
 
 /* Consumes c after white space; false (nothing consumed) when the next character is another. */
-bool jscan_eat(jscan *s, char c);
+static inline bool jscan_eat(jscan *s, char c)
+{
+    /* inline: called around every token of a capture's deps.json, as jscan_peek */
+    if (jscan_peek(s) != (unsigned char)c)
+        return false;
+    s->p++;
+    return true;
+}
 
 /* Skips one value of any type, checking its syntax (strings, nesting, literals, numbers). */
 bool jscan_skip(jscan *s);

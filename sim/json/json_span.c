@@ -3,6 +3,7 @@
 #include "json_span.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,17 +15,88 @@ static bool is_ws(char c)
     return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
 
-bool jspan_members(const char *text, size_t len, const char *const *keys, int nkeys, jspan *out)
+/* Past the value at s's cursor (checked text): a plain string or a number without a call, else jscan_pass. */
+static inline bool pass_value(jscan *s)
 {
-    for (int k = 0; k < nkeys; k++)
+    const char *p = s->p;
+    if (p < s->end && *p == '"') {
+        const char *q = jsonl_plain_end(p + 1, s->end);
+        if (q < s->end && *q == '"') {
+            s->p = q + 1;
+            return true;
+        }
+    } else if (p < s->end && (*p == '-' || (*p >= '0' && *p <= '9'))) {
+        while (p < s->end && *p != ',' && *p != ']' && *p != '}' && *p != ' ' && *p != '\t' && *p != '\n' &&
+               *p != '\r')
+            p++;
+        s->p = p;
+        return true;
+    }
+    return jscan_pass(s);
+}
+
+/* The items of the array at s's cursor, each handed to each (the items' spans found once, not passed over
+ * first); false when it is not an array or each refuses an item. */
+static bool each_item(jscan *s, jspan_each_fn each, void *arg)
+{
+    if (!jscan_eat(s, '['))
+        return false;
+    if (jscan_eat(s, ']'))
+        return true;
+    for (;;) {
+        jscan_peek(s);
+        size_t used = 0;
+        if (!each(s->p, (size_t)(s->end - s->p), &used, arg))
+            return false;
+        s->p += used;
+        if (jscan_eat(s, ']'))
+            return true;
+        if (!jscan_eat(s, ','))
+            return false;
+    }
+}
+
+#define KLEN_HELD 32 /* the wanted keys whose lengths a call keeps */
+
+/* Are a[0..n) and b[0..n) the same bytes? Eight at a time, the last eight overlapping. */
+static inline bool same_bytes(const char *a, const char *b, size_t n)
+{
+    uint64_t x, y;
+    if (n >= 8) {
+        for (size_t i = 0; i + 8 < n; i += 8) {
+            memcpy(&x, a + i, 8);
+            memcpy(&y, b + i, 8);
+            if (x != y)
+                return false;
+        }
+        memcpy(&x, a + n - 8, 8);
+        memcpy(&y, b + n - 8, 8);
+        return x == y;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (a[i] != b[i])
+            return false;
+    return true;
+}
+
+/* jspan_members of the object at the start of text[0..len), which may go on after it (*used: up to its
+ * closing brace); with each, the first member named keys[each_key] walked by each_item. */
+static bool members(const char *text, size_t len, const char *const *keys, int nkeys, jspan *out, size_t *used,
+                    int each_key, jspan_each_fn each, void *arg)
+{
+    size_t kls[KLEN_HELD]; /* the keys' lengths, SIZE_MAX until needed */
+    for (int k = 0; k < nkeys; k++) {
         out[k] = (jspan){NULL, 0};
+        if (k < KLEN_HELD)
+            kls[k] = SIZE_MAX;
+    }
     jscan s;
     jscan_init(&s, text, len);
     if (!jscan_eat(&s, '{'))
         return false;
-    if (jscan_eat(&s, '}'))
-        return true;
-    for (;;) {
+    int next = 0; /* where the search for a key starts: after the last one found (members come in order) */
+    bool closed = jscan_eat(&s, '}');
+    while (!closed) {
         /* the key in place: a string without escapes */
         if (!jscan_eat(&s, '"'))
             return false;
@@ -40,19 +112,59 @@ bool jspan_members(const char *text, size_t len, const char *const *keys, int nk
             return false;
         jscan_peek(&s);
         const char *v = s.p;
-        if (!jscan_pass(&s))
-            return false;
-        for (int k = 0; k < nkeys; k++)
-            /* the key's own length first: text that was not checked may hold a NUL inside a key */
-            if (!out[k].p && keys[k][0] == key[0] && strlen(keys[k]) == klen && memcmp(keys[k], key, klen) == 0) {
-                out[k] = (jspan){v, (size_t)(s.p - v)};
+        int found = -1;
+        for (int j = 0; j < nkeys; j++) {
+            int k = next + j < nkeys ? next + j : next + j - nkeys;
+            if (out[k].p || keys[k][0] != key[0])
+                continue;
+            /* the wanted key's length first (taken once a call), then its bytes: text that was not checked
+             * may hold a NUL inside a key, which then matches nothing */
+            size_t wl = k < KLEN_HELD ? kls[k] : strlen(keys[k]);
+            if (k < KLEN_HELD && wl == SIZE_MAX)
+                wl = kls[k] = strlen(keys[k]);
+            if (wl == klen && same_bytes(keys[k], key, klen)) {
+                found = k;
                 break;
             }
-        if (jscan_eat(&s, '}'))
-            return true;
-        if (!jscan_eat(&s, ','))
+        }
+        if (!((found >= 0 && found == each_key && each) ? each_item(&s, each, arg) : pass_value(&s)))
+            return false;
+        if (found >= 0) {
+            out[found] = (jspan){v, (size_t)(s.p - v)};
+            next = found + 1 < nkeys ? found + 1 : 0;
+        }
+        closed = jscan_eat(&s, '}');
+        if (!closed && !jscan_eat(&s, ','))
             return false;
     }
+    if (used)
+        *used = (size_t)(s.p - text);
+    return true;
+}
+
+bool jspan_members(const char *text, size_t len, const char *const *keys, int nkeys, jspan *out)
+{
+    return members(text, len, keys, nkeys, out, NULL, -1, NULL, NULL);
+}
+
+bool jspan_members_each(const char *text, size_t len, const char *const *keys, int nkeys, jspan *out,
+                        int each_key, jspan_each_fn each, void *arg)
+{
+    return members(text, len, keys, nkeys, out, NULL, each_key, each, arg);
+}
+
+bool jspan_items(jspan arr, jspan_each_fn each, void *arg)
+{
+    if (!arr.p)
+        return false;
+    jscan s;
+    jscan_init(&s, arr.p, arr.n);
+    return each_item(&s, each, arg);
+}
+
+bool jspan_object_at(const char *text, size_t len, const char *const *keys, int nkeys, jspan *out, size_t *used)
+{
+    return members(text, len, keys, nkeys, out, used, -1, NULL, NULL);
 }
 
 bool jspan_same_text(jspan a, jspan b)

@@ -22,8 +22,26 @@ typedef struct jspan {
  * (jstream_value, jstream_check): values are passed over, not checked again. On text that was not (conform
  * imports a capture while it is being checked, and throws the import away if the check fails), it reads
  * nothing outside text[0..len) and its spans mean nothing. False when the text is not an object, or a key
- * holds an escape (the caller's tree path decides then). */
+ * holds an escape (the caller's tree path decides then). The keys are distinct. */
 bool jspan_members(const char *text, size_t len, const char *const *keys, int nkeys, jspan *out);
+
+/* An item of an array walked by jspan_members_each: its text starts at item (avail bytes from there to the
+ * end of the whole text); it sets *used to the item's length, or returns false to stop the walk. */
+typedef bool (*jspan_each_fn)(const char *item, size_t avail, size_t *used, void *arg);
+
+/* jspan_members that hands each item of the first member named keys[each_key] (an array; false when it is
+ * not one) to each as it goes, instead of passing over the array first: an array of objects (a task's
+ * args) is walked once. */
+bool jspan_members_each(const char *text, size_t len, const char *const *keys, int nkeys, jspan *out,
+                        int each_key, jspan_each_fn each, void *arg);
+
+/* Hands each item of the array arr to each (as jspan_members_each does its member's); false when arr is no
+ * array or each refuses an item. */
+bool jspan_items(jspan arr, jspan_each_fn each, void *arg);
+
+/* jspan_members of an object at the start of text[0..len) that need not end the text: *used is its length
+ * (to its closing brace). For jspan_each_fn. */
+bool jspan_object_at(const char *text, size_t len, const char *const *keys, int nkeys, jspan *out, size_t *used);
 
 /* Are a and b the same text apart from white space outside strings? True means equal JSON values (what
  * cJSON_Compare calls equal); false means only that the texts differ (1.0 and 1 are equal values). Two

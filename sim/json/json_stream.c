@@ -133,14 +133,16 @@ int jstream_peek(jstream *js)
             return 0;
         if (js->pos >= js->len)
             return 0;
-        int c = (unsigned char)js->buf[js->pos];
-        if (c == 0) { /* no JSON text holds a NUL: it is not the end (0), so the text is bad */
-            js->bad = true;
-            return 0;
+        /* the white space held, without a fill per byte (a pretty-printed file has lines of it) */
+        for (; js->pos < js->len; js->pos++) {
+            int c = (unsigned char)js->buf[js->pos];
+            if (c == 0) { /* no JSON text holds a NUL: it is not the end (0), so the text is bad */
+                js->bad = true;
+                return 0;
+            }
+            if (!is_ws(c))
+                return c;
         }
-        if (!is_ws(c))
-            return c;
-        js->pos++;
     }
 }
 
@@ -157,6 +159,9 @@ bool jstream_eat(jstream *js, char c)
 typedef struct chk {
     const char *p, *end; /* cursor, end of the text held */
     bool eof;            /* end is the end of the file */
+    jstream_mspan *m;    /* NULL, or where the members of a value that is an object go */
+    size_t mmax, mn;     /* room in m, members seen */
+    bool item2;          /* the value about to be checked is an object item of an array member */
 } chk;
 
 /* CHK_MORE when the text ran out and more may follow, else CHK_BAD. */
@@ -186,8 +191,17 @@ static __attribute__((noinline)) int refused(const chk *c, char kind)
     return !c->eof && jsonl_lex_cut(s, c->end, &e) ? CHK_MORE : CHK_BAD;
 }
 
-static int chk_string(chk *c)
+/* A string; *plain says it had no escape (nor any byte but printable ASCII). The plain ones, nearly every
+ * string of a capture, are lexed here without a call: what jsonl_lex_string takes first. */
+static inline int chk_string_plain(chk *c, bool *plain)
 {
+    const char *q = jsonl_plain_end(c->p + 1, c->end);
+    if (q < c->end && *q == '"') {
+        c->p = q + 1;
+        *plain = true;
+        return CHK_OK;
+    }
+    *plain = false;
     const char *after = jsonl_lex_string(c->p, c->end, NULL, 0, NULL);
     if (!after)
         return refused(c, '"');
@@ -195,9 +209,29 @@ static int chk_string(chk *c)
     return CHK_OK;
 }
 
-/* A number that ends at c->end may go on: the caller looks at the byte after it (chk_ws, jstream_value). */
-static int chk_number(chk *c)
+static inline int chk_string(chk *c)
 {
+    bool plain;
+    return chk_string_plain(c, &plain);
+}
+
+/* Does b end a number or literal? */
+static inline bool is_delim(char b);
+
+/* A number that ends at c->end may go on: the caller looks at the byte after it (chk_ws, jstream_value). */
+static inline int chk_number(chk *c)
+{
+    /* a short integer without a leading zero and followed by a delimiter, the most of a capture's numbers:
+     * one jsonl_lex_number takes whole, taken here without a call */
+    const char *p = c->p + (*c->p == '-'), *d = p;
+    if (p < c->end && *p >= '1' && *p <= '9') {
+        while (p < c->end && (unsigned)(*p - '0') < 10)
+            p++;
+        if (p < c->end && p - d <= 15 && *p != '.' && *p != 'e' && *p != 'E' && is_delim(*p)) {
+            c->p = p;
+            return CHK_OK;
+        }
+    }
     const char *after = jsonl_lex_number(c->p, c->end, NULL, NULL);
     if (!after)
         return refused(c, '0');
@@ -216,8 +250,10 @@ static int chk_literal(chk *c)
     return CHK_OK;
 }
 
-static int chk_ws(chk *c)
+static inline int chk_ws(chk *c)
 {
+    if (c->p < c->end && !is_ws((unsigned char)*c->p)) /* compact text: no white space, no loop */
+        return CHK_OK;
     while (c->p < c->end && is_ws((unsigned char)*c->p))
         c->p++;
     return c->p < c->end ? CHK_OK : short_of(c);
@@ -240,25 +276,36 @@ static int chk_value(chk *c, int depth)
         int r = chk_ws(c);
         if (r != CHK_OK)
             return r;
+        /* what goes into c->m: the members of the value itself (depth 0), each item of an array that is one
+         * of their values (a mark), and the members of such an item that is an object */
+        bool rec = c->m && b == '{' && (depth == 0 || (depth == 2 && c->item2)), items = c->m && b == '[' && depth == 1;
+        c->item2 = false;
         if (*c->p == close) {
             c->p++;
             return CHK_OK;
         }
         const char *key[KEYS_MAX]; /* the object's keys so far, raw: without escapes, raw is decoded */
         size_t klen[KEYS_MAX], nkeys = 0;
+        uint64_t seen = 0;
         for (;;) {
             if (b == '{') {
                 if (*c->p != '"')
                     return CHK_BAD;
                 const char *k = c->p + 1;
-                if ((r = chk_string(c)) != CHK_OK)
+                bool plain;
+                if ((r = chk_string_plain(c, &plain)) != CHK_OK)
                     return r;
                 size_t kl = (size_t)(c->p - 1 - k);
-                if (memchr(k, '\\', kl) || nkeys == KEYS_MAX)
+                if ((!plain && memchr(k, '\\', kl)) || nkeys == KEYS_MAX)
                     return CHK_BAD;
-                for (size_t i = 0; i < nkeys; i++)
-                    if (klen[i] == kl && memcmp(key[i], k, kl) == 0)
-                        return CHK_BAD; /* a repeated key (jsonl refuses it, cJSON takes the first) */
+                /* a repeated key (jsonl refuses it, cJSON takes the first): looked for among the keys so far
+                 * only when one of them had the same length and end bytes (a bit of seen) */
+                unsigned bit = ((unsigned)kl * 31u + (unsigned char)k[0] * 7u + (kl ? (unsigned char)k[kl - 1] : 0u)) & 63u;
+                if (seen >> bit & 1)
+                    for (size_t i = 0; i < nkeys; i++)
+                        if (klen[i] == kl && memcmp(key[i], k, kl) == 0)
+                            return CHK_BAD;
+                seen |= 1ULL << bit;
                 key[nkeys] = k;
                 klen[nkeys++] = kl;
                 if ((r = chk_ws(c)) != CHK_OK)
@@ -268,7 +315,20 @@ static int chk_value(chk *c, int depth)
                 if ((r = chk_ws(c)) != CHK_OK)
                     return r;
             }
-            if ((r = chk_value(c, depth + 1)) != CHK_OK || (r = chk_ws(c)) != CHK_OK)
+            /* a string or number item without the call (chk_value's first steps) */
+            const char *vs = c->p;
+            char v = *vs;
+            if (items && c->mn++ < c->mmax) {
+                c->m[c->mn - 1] = (jstream_mspan){NULL, v == '{', vs, 0, 1};
+                c->item2 = v == '{';
+            }
+            r = v == '"' ? chk_string(c) : v == '-' || (v >= '0' && v <= '9') ? chk_number(c) : chk_value(c, depth + 1);
+            if (r != CHK_OK)
+                return r;
+            if (rec && c->mn++ < c->mmax)
+                c->m[c->mn - 1] =
+                    (jstream_mspan){key[nkeys - 1], klen[nkeys - 1], vs, (size_t)(c->p - vs), depth};
+            if ((r = chk_ws(c)) != CHK_OK)
                 return r;
             if (*c->p == close) {
                 c->p++;
@@ -287,7 +347,7 @@ static int chk_value(chk *c, int depth)
 
 bool jstream_check(const char *text, size_t len)
 {
-    chk c = {text, text + len, true};
+    chk c = {text, text + len, true, NULL, 0, 0, false};
     while (c.p < c.end && is_ws((unsigned char)*c.p))
         c.p++;
     if (chk_value(&c, 0) != CHK_OK)
@@ -297,8 +357,7 @@ bool jstream_check(const char *text, size_t len)
     return c.p == c.end;
 }
 
-/* Does b end a number or literal? */
-static bool is_delim(char b)
+static inline bool is_delim(char b)
 {
     switch (b) {
     case ' ':
@@ -372,12 +431,20 @@ void jstream_trust(jstream *js)
 
 bool jstream_value(jstream *js, const char **text, size_t *len)
 {
+    return jstream_value_members(js, text, len, NULL, 0, NULL);
+}
+
+bool jstream_value_members(jstream *js, const char **text, size_t *len, jstream_mspan *m, size_t max,
+                           size_t *n)
+{
+    if (n)
+        *n = SIZE_MAX;
     if (!jstream_peek(js)) {
         js->bad = true;
         return false;
     }
     for (;;) {
-        chk c = {js->buf + js->pos, js->buf + js->len, js->eof};
+        chk c = {js->buf + js->pos, js->buf + js->len, js->eof, js->trusted ? NULL : m, max, 0, false};
         int r = js->trusted ? skim_value(&c) : chk_value(&c, 0);
         if (r == CHK_OK) {
             /* a number at the end of the held text may go on: read on until a byte follows it */
@@ -387,6 +454,8 @@ bool jstream_value(jstream *js, const char **text, size_t *len)
                 *text = js->buf + js->pos;
                 *len = (size_t)(c.p - *text);
                 js->pos = (size_t)(c.p - js->buf);
+                if (n && c.m && **text == '{' && c.mn <= max)
+                    *n = c.mn;
                 return true;
             }
         }
@@ -410,7 +479,7 @@ static bool skip_depth(jstream *js, int depth)
         return false;
     }
     for (;;) {
-        chk k = {js->buf + js->pos, js->buf + js->len, js->eof};
+        chk k = {js->buf + js->pos, js->buf + js->len, js->eof, NULL, 0, 0, false};
         int r = js->trusted ? skim_value(&k) : chk_value(&k, depth);
         if (r == CHK_OK && (k.p < k.end || js->eof)) {
             js->pos = (size_t)(k.p - js->buf);

@@ -67,6 +67,25 @@ bool jstream_eat(jstream *js, char c);
  * is not a value by the rules above. */
 bool jstream_value(jstream *js, const char **text, size_t *len);
 
+/* A member of an object as the check saw it: its key (raw: a checked key has no escape) and its value's
+ * text, both in the window; or (depth 1, key NULL) the mark of an item of an array, klen 1 when the item is
+ * an object. */
+typedef struct jstream_mspan {
+    const char *key;
+    size_t klen;
+    const char *v;
+    size_t vlen;
+    int depth; /* 0: a member of the value; 1: an item's mark; 2: a member of that item (an object) */
+} jstream_mspan;
+
+/* jstream_value that also gives, when the value is an object, what its check saw into m[0..*n), in text
+ * order: its members (depth 0, each the span jspan_members would give it), and for a member whose value is
+ * an array, before that member, a mark per item (depth 1) each followed by the members of the item when it
+ * is an object (depth 2). *n is SIZE_MAX when they are not given (the value is no object, they need more
+ * than max entries, or the stream is trusted, which checks nothing). */
+bool jstream_value_members(jstream *js, const char **text, size_t *len, jstream_mspan *m, size_t max,
+                           size_t *n);
+
 /* Checks and skips the next value of any size by the rules above, holding at most about a window (a
  * container larger than half a window is walked item by item). False (js->bad) when it breaks them. */
 bool jstream_skip(jstream *js);
