@@ -444,35 +444,6 @@ static void keylens_init(cf_keylens *l)
         l->tensor[k] = strlen(TENSOR_SPAN_KEYS[k]);
 }
 
-/* Are a[0..n) and b[0..n) the same bytes? Eight (or four) at a time, the last ones overlapping. */
-static inline bool same_key(const char *a, const char *b, size_t n)
-{
-    if (n >= 8) {
-        uint64_t x, y;
-        for (size_t i = 0; i + 8 < n; i += 8) {
-            memcpy(&x, a + i, 8);
-            memcpy(&y, b + i, 8);
-            if (x != y)
-                return false;
-        }
-        memcpy(&x, a + n - 8, 8);
-        memcpy(&y, b + n - 8, 8);
-        return x == y;
-    }
-    if (n >= 4) {
-        uint32_t x, y, u, v;
-        memcpy(&x, a, 4);
-        memcpy(&y, b, 4);
-        memcpy(&u, a + n - 4, 4);
-        memcpy(&v, b + n - 4, 4);
-        return x == y && u == v;
-    }
-    for (size_t i = 0; i < n; i++)
-        if (a[i] != b[i])
-            return false;
-    return true;
-}
-
 /* The spans of keys (lens: their lengths) among the members of depth the check gave (checked text: no
  * repeated key, no escape, so the first member named so is the only one). */
 static void spans_of_depth(const jstream_mspan *m, size_t nm, int depth, const char *const *keys,
@@ -486,7 +457,7 @@ static void spans_of_depth(const jstream_mspan *m, size_t nm, int depth, const c
             continue;
         for (int j = 0; j < nkeys; j++) {
             int k = next + j < nkeys ? next + j : next + j - nkeys;
-            if (lens[k] == m[i].klen && keys[k][0] == m[i].key[0] && same_key(keys[k], m[i].key, m[i].klen)) {
+            if (lens[k] == m[i].klen && keys[k][0] == m[i].key[0] && jspan_same_bytes(keys[k], m[i].key, m[i].klen)) {
                 out[k] = (jspan){m[i].v, m[i].vlen};
                 next = k + 1 < nkeys ? k + 1 : 0;
                 break;

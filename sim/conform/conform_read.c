@@ -565,6 +565,17 @@ typedef struct cf_layouts {
     char sig[CF_LAYOUTS][CF_LAYOUT_MAX]; /* keys, each ending in a NUL, then \1 and the kind's text */
 } cf_layouts;
 
+/* Ends a layout of n bytes of keys in sig with \1 and the kind's text: its length, 0 when it does not fit. */
+static size_t layout_end(char *sig, size_t n, const char *kind, size_t kind_len)
+{
+    if (n + 1 + kind_len > CF_LAYOUT_MAX)
+        return 0;
+    sig[n++] = '\1';
+    if (kind_len)
+        memcpy(sig + n, kind, kind_len);
+    return n + kind_len;
+}
+
 /* The layout of a phase record (text checked by the stream) into sig: its length, 0 when it has none to
  * remember (an escape, or longer than CF_LAYOUT_MAX). Keys and strings hold no control characters, so NUL
  * and \1 delimit. */
@@ -602,12 +613,7 @@ static size_t layout_of(const char *text, size_t len, char *sig)
         if (more && !jscan_eat(&s, ','))
             return 0;
     }
-    if (n + 1 + kind_len > CF_LAYOUT_MAX)
-        return 0;
-    sig[n++] = '\1';
-    if (kind_len)
-        memcpy(sig + n, kind, kind_len);
-    return n + kind_len;
+    return layout_end(sig, n, kind, kind_len);
 }
 
 /* layout_of from the members the check gave of the record (nm SIZE_MAX: none, read from the text then). */
@@ -633,12 +639,7 @@ static size_t layout_given(const char *text, size_t len, const jstream_mspan *m,
             kind_len = m[i].vlen;
         }
     }
-    if (n + 1 + kind_len > CF_LAYOUT_MAX)
-        return 0;
-    sig[n++] = '\1';
-    if (kind_len)
-        memcpy(sig + n, kind, kind_len);
-    return n + kind_len;
+    return layout_end(sig, n, kind, kind_len);
 }
 
 /* Is sig[0..n) a layout seen before (and remembered)? */

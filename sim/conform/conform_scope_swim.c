@@ -37,6 +37,18 @@ static double live(const cJSON *rec, const char *start, const char *end)
     return cJSON_IsNumber(a) && cJSON_IsNumber(b) ? b->valuedouble - a->valuedouble : 0;
 }
 
+/* A record's live task window, heap and dep pool on ring r, kept where they are the ring's peak so far. */
+static void ring_peaks(cf_peaks *p, int r, double tw, double hp, double dp)
+{
+    p->seen[r] = true;
+    if (tw > p->task_window[r])
+        p->task_window[r] = tw;
+    if (hp > p->heap[r])
+        p->heap[r] = hp;
+    if (dp > p->dep_pool[r])
+        p->dep_pool[r] = dp;
+}
+
 /* Adds one record to the peaks. */
 static void peaks_add(cf_peaks *p, const cJSON *rec)
 {
@@ -48,15 +60,8 @@ static void peaks_add(cf_peaks *p, const cJSON *rec)
         if (!cJSON_IsNumber(ring) || ring->valueint < 0 || ring->valueint >= CF_RING_COUNT)
             return;
         int r = ring->valueint;
-        double tw = live(rec, "task_window_start", "task_window_end"),
-               hp = live(rec, "heap_start", "heap_end"), dp = live(rec, "dep_pool_start", "dep_pool_end");
-        p->seen[r] = true;
-        if (tw > p->task_window[r])
-            p->task_window[r] = tw;
-        if (hp > p->heap[r])
-            p->heap[r] = hp;
-        if (dp > p->dep_pool[r])
-            p->dep_pool[r] = dp;
+        ring_peaks(p, r, live(rec, "task_window_start", "task_window_end"), live(rec, "heap_start", "heap_end"),
+                   live(rec, "dep_pool_start", "dep_pool_end"));
     }
 }
 
@@ -410,15 +415,8 @@ static bool peaks_add_spans(cf_peaks *p, const jspan *f)
     int r = v[1] >= 2147483647.0 ? 2147483647 : v[1] <= -2147483648.0 ? -2147483647 - 1 : (int)v[1];
     if (!num[1] || r < 0 || r >= CF_RING_COUNT)
         return true;
-    double tw = num[2] && num[3] ? v[3] - v[2] : 0, hp = num[4] && num[5] ? v[5] - v[4] : 0,
-           dp = num[6] && num[7] ? v[7] - v[6] : 0;
-    p->seen[r] = true;
-    if (tw > p->task_window[r])
-        p->task_window[r] = tw;
-    if (hp > p->heap[r])
-        p->heap[r] = hp;
-    if (dp > p->dep_pool[r])
-        p->dep_pool[r] = dp;
+    ring_peaks(p, r, num[2] && num[3] ? v[3] - v[2] : 0, num[4] && num[5] ? v[5] - v[4] : 0,
+               num[6] && num[7] ? v[7] - v[6] : 0);
     return true;
 }
 

@@ -58,27 +58,6 @@ static bool each_item(jscan *s, jspan_each_fn each, void *arg)
 
 #define KLEN_HELD 32 /* the wanted keys whose lengths a call keeps */
 
-/* Are a[0..n) and b[0..n) the same bytes? Eight at a time, the last eight overlapping. */
-static inline bool same_bytes(const char *a, const char *b, size_t n)
-{
-    uint64_t x, y;
-    if (n >= 8) {
-        for (size_t i = 0; i + 8 < n; i += 8) {
-            memcpy(&x, a + i, 8);
-            memcpy(&y, b + i, 8);
-            if (x != y)
-                return false;
-        }
-        memcpy(&x, a + n - 8, 8);
-        memcpy(&y, b + n - 8, 8);
-        return x == y;
-    }
-    for (size_t i = 0; i < n; i++)
-        if (a[i] != b[i])
-            return false;
-    return true;
-}
-
 /* jspan_members of the object at the start of text[0..len), which may go on after it (*used: up to its
  * closing brace); with each, the first member named keys[each_key] walked by each_item. */
 static bool members(const char *text, size_t len, const char *const *keys, int nkeys, jspan *out, size_t *used,
@@ -122,7 +101,7 @@ static bool members(const char *text, size_t len, const char *const *keys, int n
             size_t wl = k < KLEN_HELD ? kls[k] : strlen(keys[k]);
             if (k < KLEN_HELD && wl == SIZE_MAX)
                 wl = kls[k] = strlen(keys[k]);
-            if (wl == klen && same_bytes(keys[k], key, klen)) {
+            if (wl == klen && jspan_same_bytes(keys[k], key, klen)) {
                 found = k;
                 break;
             }

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /* Why: conform compares a capture's 146,000 edges and 65,000 tasks with ptosim's; a cJSON tree per
  * element cost more than reading the file. Nearly every compared value is a plain string or integer
@@ -16,6 +17,35 @@ typedef struct jspan {
     const char *p;
     size_t n;
 } jspan;
+
+/* Are a[0..n) and b[0..n) the same bytes? Eight (or four) at a time, the last ones overlapping. */
+static inline bool jspan_same_bytes(const char *a, const char *b, size_t n)
+{
+    if (n >= 8) {
+        uint64_t x, y;
+        for (size_t i = 0; i + 8 < n; i += 8) {
+            memcpy(&x, a + i, 8);
+            memcpy(&y, b + i, 8);
+            if (x != y)
+                return false;
+        }
+        memcpy(&x, a + n - 8, 8);
+        memcpy(&y, b + n - 8, 8);
+        return x == y;
+    }
+    if (n >= 4) {
+        uint32_t x, y, u, v;
+        memcpy(&x, a, 4);
+        memcpy(&y, b, 4);
+        memcpy(&u, a + n - 4, 4);
+        memcpy(&v, b + n - 4, 4);
+        return x == y && u == v;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (a[i] != b[i])
+            return false;
+    return true;
+}
 
 /* Fills out[k] with the value of the first member named keys[k] of the object text[0..len) (the member
  * cJSON_GetObjectItemCaseSensitive finds), or an absent span. The text must have been checked before
