@@ -162,19 +162,12 @@ bool jscan_skip(jscan *s)
     return skip_depth(s, 0);
 }
 
-bool jscan_pass(jscan *s)
+bool jscan_pass_slow(jscan *s)
 {
     int c = jscan_peek(s);
-    if (!c)
-        return false;
+    if (!c || (c != '[' && c != '{' && c != '"'))
+        return jscan_pass(s); /* a number or a literal: the inline way */
     const char *p = s->p;
-    if (c != '[' && c != '{' && c != '"') { /* a number or a literal: up to the next delimiter */
-        while (p < s->end && *p != ',' && *p != ']' && *p != '}' && *p != ' ' && *p != '\t' && *p != '\n' &&
-               *p != '\r')
-            p++;
-        s->p = p;
-        return true;
-    }
     long depth = 0;
     do {
         char ch = *p++;

@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../../model/base/json_reader.h"
+
 /* Why a scanner: a 65,536-task capture has an 84 MB deps.json; as a cJSON
  * tree it would take about ten times that. The scanner reads the few fields
  * the report needs and skips the rest, in the memory of the text alone. */
@@ -44,10 +46,34 @@ static inline bool jscan_eat(jscan *s, char c)
 /* Skips one value of any type, checking its syntax (strings, nesting, literals, numbers). */
 bool jscan_skip(jscan *s);
 
+/* jscan_pass of a container or a string that is not plain: by its brackets and strings. */
+bool jscan_pass_slow(jscan *s);
+
 /* Skips one value of text checked before (jstream_value, jstream_check): finds its end by its brackets and
  * strings alone, several times faster than jscan_skip. Never reads outside the text; false when the value
- * does not end inside it. */
-bool jscan_pass(jscan *s);
+ * does not end inside it. Inline for the values most members hold, a plain string or a number. */
+static inline bool jscan_pass(jscan *s)
+{
+    int c = jscan_peek(s);
+    if (!c)
+        return false;
+    const char *p = s->p;
+    if (c == '"') {
+        const char *q = jsonl_plain_end(p + 1, s->end);
+        if (q < s->end && *q == '"') {
+            s->p = q + 1;
+            return true;
+        }
+        return jscan_pass_slow(s);
+    }
+    if (c == '[' || c == '{')
+        return jscan_pass_slow(s);
+    /* a number or a literal: up to the next delimiter */
+    while (p < s->end && *p != ',' && *p != ']' && *p != '}' && *p != ' ' && *p != '\t' && *p != '\n' && *p != '\r')
+        p++;
+    s->p = p;
+    return true;
+}
 
 /* Reads a string into buf (at most n - 1 bytes kept, the rest dropped); escapes
  * are decoded to UTF-8 (jsonl_lex_string). False when the next value is not a

@@ -15,26 +15,6 @@ static bool is_ws(char c)
     return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
 
-/* Past the value at s's cursor (checked text): a plain string or a number without a call, else jscan_pass. */
-static inline bool pass_value(jscan *s)
-{
-    const char *p = s->p;
-    if (p < s->end && *p == '"') {
-        const char *q = jsonl_plain_end(p + 1, s->end);
-        if (q < s->end && *q == '"') {
-            s->p = q + 1;
-            return true;
-        }
-    } else if (p < s->end && (*p == '-' || (*p >= '0' && *p <= '9'))) {
-        while (p < s->end && *p != ',' && *p != ']' && *p != '}' && *p != ' ' && *p != '\t' && *p != '\n' &&
-               *p != '\r')
-            p++;
-        s->p = p;
-        return true;
-    }
-    return jscan_pass(s);
-}
-
 /* The items of the array at s's cursor, each handed to each (the items' spans found once, not passed over
  * first); false when it is not an array or each refuses an item. */
 static bool each_item(jscan *s, jspan_each_fn each, void *arg)
@@ -106,7 +86,7 @@ static bool members(const char *text, size_t len, const char *const *keys, int n
                 break;
             }
         }
-        if (!((found >= 0 && found == each_key && each) ? each_item(&s, each, arg) : pass_value(&s)))
+        if (!((found >= 0 && found == each_key && each) ? each_item(&s, each, arg) : jscan_pass(&s)))
             return false;
         if (found >= 0) {
             out[found] = (jspan){v, (size_t)(s.p - v)};

@@ -300,7 +300,7 @@ static int chk_value(chk *c, int depth)
                     return CHK_BAD;
                 /* a repeated key (jsonl refuses it, cJSON takes the first): looked for among the keys so far
                  * only when one of them had the same length and end bytes (a bit of seen) */
-                unsigned bit = ((unsigned)kl * 31u + (unsigned char)k[0] * 7u + (kl ? (unsigned char)k[kl - 1] : 0u)) & 63u;
+                unsigned bit = jsonl_key_hash(k, kl) & 63u;
                 if (seen >> bit & 1)
                     for (size_t i = 0; i < nkeys; i++)
                         if (klen[i] == kl && memcmp(key[i], k, kl) == 0)

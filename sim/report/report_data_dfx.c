@@ -334,11 +334,7 @@ static int read_members(jctx *c, jscan *s, member_fn *member, void *st)
         } else {
             klen = strlen(key);
         }
-        /* a hash of the length and the end bytes: enough to tell the keys of one object apart, in a few
-         * instructions (the rows of a capture hold millions of keys) */
-        uint32_t h = ((uint32_t)klen * 0x9E3779B1u) ^ ((uint32_t)(unsigned char)key[0] * 0x85EBCA6Bu) ^
-                     ((uint32_t)(unsigned char)key[klen ? klen - 1 : 0] * 0xC2B2AE35u);
-        h ^= h >> 16;
+        uint32_t h = jsonl_key_hash(key, klen); /* the rows of a capture hold millions of keys */
         if (seen >> (h & 63) & 1)
             for (int i = 0; i < nk; i++)
                 if (kh[i] == h && same_key(s, kat[i], at, key, klen)) {
