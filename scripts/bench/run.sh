@@ -115,23 +115,25 @@ if [ "${BENCH_CONFORM:-1}" != 0 ]; then
 
     # The capture path a kernel author runs: import the capture, run the graph with every output on (Perfetto
     # included), report the run; each phase's CPU (the median of 3) against the DFX-off run of the same graph.
-    # phase NAME COMMAND...: 3 runs, "wall rss cpu" per line in $D/phase_NAME
+    # phase NAME OUT COMMAND...: 3 runs, "wall rss cpu" per line in $D/phase_NAME; the folder OUT (- for
+    # none) is removed before each run, outside what is measured (deleting 200 MB of outputs is not the run's)
     phase() {
         name=$1
-        shift
+        out=$2
+        shift 2
         : > "$D/phase_$name"
         i=0
         while [ "$i" -lt 3 ]; do
+            [ "$out" = - ] || rm -rf "$out"
             "$BUILD/measure" "$@" 2> /dev/null | tail -n 1 >> "$D/phase_$name"
             i=$((i + 1))
         done
     }
-    phase import sh -c 'exec "$0" import "$1" > "$2"' "$P" "$cap/dfx_outputs" "$D/capture_graph.jsonl"
-    phase dfx_off sh -c 'rm -rf "$2" && exec "$0" run "$1" -o "$2" --quiet' "$P" "$D/capture_graph.jsonl" \
-        "$D/out_capture_off"
-    phase all_on sh -c 'rm -rf "$2" && exec "$0" run "$1" -o "$2" --quiet --enable-chip-swimlane 4 --enable-pmu \
-        --enable-scope-stats --enable-dep-gen --enable-perfetto' "$P" "$D/capture_graph.jsonl" "$D/out_capture_on"
-    phase report "$P" report "$D/out_capture_on"
+    phase import - sh -c 'exec "$0" import "$1" > "$2"' "$P" "$cap/dfx_outputs" "$D/capture_graph.jsonl"
+    phase dfx_off "$D/out_capture_off" "$P" run "$D/capture_graph.jsonl" -o "$D/out_capture_off" --quiet
+    phase all_on "$D/out_capture_on" "$P" run "$D/capture_graph.jsonl" -o "$D/out_capture_on" --quiet \
+        --enable-chip-swimlane 4 --enable-pmu --enable-scope-stats --enable-dep-gen --enable-perfetto
+    phase report - "$P" report "$D/out_capture_on"
     for f in import dfx_off all_on report; do
         sort -n -k3 "$D/phase_$f" | sed -n 2p | sed "s/^/$f /"
     done | awk '{ w[$1] = $2; r[$1] = $3; c[$1] = $4 } END {
