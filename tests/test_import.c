@@ -90,6 +90,55 @@ START_TEST(without_scope_stats_the_scopes_follow_the_rings)
 }
 END_TEST
 
+/* scope_stats.jsonl is read a window at a time: its lines are what strtok gives of the whole file -- empty lines
+ * are not counted, a line longer than the 64 KiB window is read whole, and the text ends at a NUL */
+START_TEST(scope_stats_lines_are_counted_past_the_window)
+{
+    const char *dir = tu_tmpdir();
+    const char *args[] = {"import", dir, NULL};
+    char sub[4200], want[8400];
+    free(tu_write(dir, "deps.json", "{\"tasks\": [], \"tensors\": [], \"edges\": []}"));
+    snprintf(sub, sizeof(sub), "%s/scope_stats", dir);
+    ck_assert_int_eq(mkdir(sub, 0777), 0);
+    const size_t site = 70000; /* past the window: read after it grew */
+    char *text = malloc(site + 400);
+    ck_assert_ptr_nonnull(text);
+    int n = snprintf(text, 400, "{\"version\": 1}\n\n\n{\"phase\": \"begin\", \"depth\": 1, \"ring\": 0, "
+                                "\"task_window_end\": 0, \"site\": \"");
+    memset(text + n, 'a', site);
+    snprintf(text + n + site, 400,
+             "\"}\n\n\n\n{\"phase\": \"begin\", \"depth\": 1, \"ring\": 9, \"task_window_end\": 0}\n");
+    free(tu_write(sub, "scope_stats.jsonl", text));
+    free(text);
+    run_out r = tu_run(args);
+    ck_assert_int_eq(r.status, 3);
+    snprintf(want, sizeof(want),
+             "ptosim import: %s/scope_stats/scope_stats.jsonl: line 3: needs phase, depth, ring (0..3) and "
+             "task_window_end (integers, as is heap_end when given)\n",
+             dir);
+    ck_assert_str_eq(r.err, want);
+    ck_assert_str_eq(r.out, "");
+    tu_run_free(&r);
+    /* the bad sample after the NUL is never read */
+    snprintf(want, sizeof(want), "%s/scope_stats.jsonl", sub);
+    static const char NUL_TEXT[] = "{\"version\": 1}\n{\"phase\": \"begin\", \"depth\": 1, \"ring\": 0, "
+                                   "\"task_window_end\": 0}\n{\"phase\": \"end\", \"depth\": 1, \"ring\": 0, "
+                                   "\"task_window_end\": 0}\n\0{\"phase\": \"begin\", \"depth\": 1, \"ring\": 9, "
+                                   "\"task_window_end\": 0}\n";
+    FILE *f = fopen(want, "w");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_uint_eq(fwrite(NUL_TEXT, 1, sizeof(NUL_TEXT) - 1, f), sizeof(NUL_TEXT) - 1);
+    ck_assert_int_eq(fclose(f), 0);
+    r = tu_run(args);
+    ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
+    ck_assert_ptr_nonnull(strstr(r.out, "{\"op\": \"scope_begin\", \"site\": \"(unknown):0\"}\n"
+                                        "{\"op\": \"scope_end\"}"));
+    tu_run_free(&r);
+    unlink(want);
+    rmdir(sub);
+}
+END_TEST
+
 START_TEST(import_errors_name_the_file)
 {
     const char *dir = tu_tmpdir();
@@ -1961,6 +2010,7 @@ Suite *suite_import(void)
     tcase_add_test(tc, a_capture_round_trips_through_import);
     tcase_add_test(tc, without_scope_stats_the_scopes_follow_the_rings);
     tcase_add_test(tc, import_errors_name_the_file);
+    tcase_add_test(tc, scope_stats_lines_are_counted_past_the_window);
     tcase_add_test(tc, a_large_capture_is_read_through_a_window_and_reads_as_whole);
     tcase_add_test(tc, a_capture_that_changed_since_it_was_checked_is_named);
     suite_add_tcase(s, tc);
