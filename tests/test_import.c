@@ -1988,6 +1988,24 @@ START_TEST(the_one_pass_reader_reads_integers_a_double_holds_exactly)
 }
 END_TEST
 
+/* ilex_ws: the one space after ':' or ',' taken at once, any other run of space, tab, CR and LF walked */
+START_TEST(the_one_pass_reader_skips_white_space)
+{
+    static const struct {
+        const char *text;
+        size_t skipped;
+    } cases[] = {
+        {"x", 0},     {" x", 1},     {"  x", 2},   {" \n  \"k\"", 4}, {"\t\r\n 1", 4},
+        {" ", 1},     {"", 0},       {" \x01", 1}, {" \x7f", 1},      {"\n", 1},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        char buf[16] = {0}; /* the NUL after the text: no white space */
+        memcpy(buf, cases[i].text, strlen(cases[i].text));
+        ck_assert_msg((size_t)(ilex_ws(buf) - buf) == cases[i].skipped, "case %zu", i);
+    }
+}
+END_TEST
+
 START_TEST(the_one_pass_reader_reads_a_file_through_its_window)
 {
     /* a window of 16 bytes: values cut by its end are read again whole; one larger than it grows it */
@@ -2140,6 +2158,7 @@ Suite *suite_import(void)
     TCase *lex = tcase_create("one-pass reader");
     tcase_add_test(lex, the_one_pass_reader_takes_plain_json_and_leaves_the_rest);
     tcase_add_test(lex, the_one_pass_reader_reads_integers_a_double_holds_exactly);
+    tcase_add_test(lex, the_one_pass_reader_skips_white_space);
     tcase_add_test(lex, the_one_pass_reader_reads_a_file_through_its_window);
     tcase_add_test(lex, the_one_pass_reader_tells_known_keys_in_any_order_and_refuses_repeats);
     tcase_add_test(lex, the_import_sorts_order_ties_as_qsort_did);
