@@ -1,12 +1,14 @@
 /* test_import.c - `ptosim import`: a capture round-trips through a graph file; bad captures are named. */
 /* The real captures of sync-start early dispatch come out as the runtime ran them. */
 #include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "../sim/import/import.h"
@@ -87,6 +89,55 @@ START_TEST(without_scope_stats_the_scopes_follow_the_rings)
 {
     round_trip(TRACE("forkjoin.jsonl"), false);
     round_trip(TRACE("default.jsonl"), false);
+}
+END_TEST
+
+/* scope_stats.jsonl is read a window at a time: its lines are what strtok gives of the whole file -- empty lines
+ * are not counted, a line longer than the 64 KiB window is read whole, and the text ends at a NUL */
+START_TEST(scope_stats_lines_are_counted_past_the_window)
+{
+    const char *dir = tu_tmpdir();
+    const char *args[] = {"import", dir, NULL};
+    char sub[4200], want[8400];
+    free(tu_write(dir, "deps.json", "{\"tasks\": [], \"tensors\": [], \"edges\": []}"));
+    snprintf(sub, sizeof(sub), "%s/scope_stats", dir);
+    ck_assert_int_eq(mkdir(sub, 0777), 0);
+    const size_t site = 70000; /* past the window: read after it grew */
+    char *text = malloc(site + 400);
+    ck_assert_ptr_nonnull(text);
+    int n = snprintf(text, 400, "{\"version\": 1}\n\n\n{\"phase\": \"begin\", \"depth\": 1, \"ring\": 0, "
+                                "\"task_window_end\": 0, \"site\": \"");
+    memset(text + n, 'a', site);
+    snprintf(text + n + site, 400,
+             "\"}\n\n\n\n{\"phase\": \"begin\", \"depth\": 1, \"ring\": 9, \"task_window_end\": 0}\n");
+    free(tu_write(sub, "scope_stats.jsonl", text));
+    free(text);
+    run_out r = tu_run(args);
+    ck_assert_int_eq(r.status, 3);
+    snprintf(want, sizeof(want),
+             "ptosim import: %s/scope_stats/scope_stats.jsonl: line 3: needs phase, depth, ring (0..3) and "
+             "task_window_end (integers, as is heap_end when given)\n",
+             dir);
+    ck_assert_str_eq(r.err, want);
+    ck_assert_str_eq(r.out, "");
+    tu_run_free(&r);
+    /* the bad sample after the NUL is never read */
+    snprintf(want, sizeof(want), "%s/scope_stats.jsonl", sub);
+    static const char NUL_TEXT[] = "{\"version\": 1}\n{\"phase\": \"begin\", \"depth\": 1, \"ring\": 0, "
+                                   "\"task_window_end\": 0}\n{\"phase\": \"end\", \"depth\": 1, \"ring\": 0, "
+                                   "\"task_window_end\": 0}\n\0{\"phase\": \"begin\", \"depth\": 1, \"ring\": 9, "
+                                   "\"task_window_end\": 0}\n";
+    FILE *f = fopen(want, "w");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_uint_eq(fwrite(NUL_TEXT, 1, sizeof(NUL_TEXT) - 1, f), sizeof(NUL_TEXT) - 1);
+    ck_assert_int_eq(fclose(f), 0);
+    r = tu_run(args);
+    ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
+    ck_assert_ptr_nonnull(strstr(r.out, "{\"op\": \"scope_begin\", \"site\": \"(unknown):0\"}\n"
+                                        "{\"op\": \"scope_end\"}"));
+    tu_run_free(&r);
+    unlink(want);
+    rmdir(sub);
 }
 END_TEST
 
@@ -1710,6 +1761,107 @@ START_TEST(an_import_that_succeeds_writes_a_graph_that_validates)
 }
 END_TEST
 
+/* ptosim import of dir with stdout on fd (closed here; when rd >= 0 it is a pipe's write end, and what comes
+ * out of rd is read into *out while ptosim runs, else *out is ""). Stderr into *err; the exit status. */
+static int import_to_fd(const char *dir, int fd, int rd, char **out, char **err)
+{
+    char errp[] = "/tmp/ptosim-ie-XXXXXX";
+    int fe = mkstemp(errp);
+    ck_assert_int_ge(fe, 0);
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        dup2(fd, 1);
+        dup2(fe, 2);
+        if (rd >= 0)
+            close(rd);
+        execl(PTOSIM_BIN, PTOSIM_BIN, "import", dir, (char *)NULL);
+        _exit(127);
+    }
+    close(fd);
+    size_t n = 0, cap = 1 << 12;
+    char *o = malloc(cap + 1);
+    ck_assert_ptr_nonnull(o);
+    while (rd >= 0) { /* 4 KiB at a time: the writer meets a full pipe */
+        ssize_t got = read(rd, o + n, cap - n);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0)
+            break;
+        n += (size_t)got;
+        if (n == cap) {
+            o = realloc(o, 2 * cap + 1);
+            ck_assert_ptr_nonnull(o);
+            cap *= 2;
+        }
+    }
+    if (rd >= 0)
+        close(rd);
+    o[n] = '\0';
+    *out = o;
+    int st = 0;
+    ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+    close(fe);
+    *err = tu_read(errp);
+    unlink(errp);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/* The graph is copied from the file it was checked in to stdout by the kernel (sendfile) where it can, by
+ * read and write where it cannot: the same bytes into a file, into a pipe read slower than it is written (the
+ * graph is 4.5 pipe buffers), after what a file opened to append holds; on a full device the failure is said
+ * once, and the status is 1. */
+START_TEST(the_graph_reaches_a_file_a_pipe_or_a_full_device_whole)
+{
+    const char *dir = tu_tmpdir(), *cap = REAL("paums_unroll_case2");
+    const char *args[] = {"import", cap, NULL};
+    run_out ref = tu_run(args); /* stdout a file of its own */
+    ck_assert_msg(ref.status == 0, "%s", ref.err);
+    size_t len = strlen(ref.out);
+    ck_assert_uint_gt(len, 4 * 65536);
+    char *g = tu_write(dir, "ref.jsonl", ref.out);
+    const char *val[] = {"validate", g, NULL};
+    run_out r = tu_run(val);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    tu_run_free(&r);
+    free(g);
+    char *out, *err;
+    int p[2];
+    ck_assert_int_eq(pipe(p), 0);
+    ck_assert_int_eq(import_to_fd(cap, p[1], p[0], &out, &err), 0);
+    ck_assert_str_eq(err, ref.err);
+    ck_assert_uint_eq(strlen(out), len);
+    ck_assert_msg(strcmp(out, ref.out) == 0, "the graph through a pipe differs");
+    free(out);
+    free(err);
+    /* appended after what the file holds */
+    char *path = tu_write(dir, "append.jsonl", "{\"kept\": 1}\n");
+    int fd = open(path, O_WRONLY | O_APPEND);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(import_to_fd(cap, fd, -1, &out, &err), 0);
+    free(out);
+    free(err);
+    char *got = tu_read(path);
+    ck_assert_uint_eq(strlen(got), strlen("{\"kept\": 1}\n") + len);
+    ck_assert_int_eq(strncmp(got, "{\"kept\": 1}\n", strlen("{\"kept\": 1}\n")), 0);
+    ck_assert_msg(strcmp(got + strlen("{\"kept\": 1}\n"), ref.out) == 0, "the appended graph differs");
+    free(got);
+    free(path);
+    /* no room: said once, status 1 */
+    fd = open("/dev/full", O_WRONLY);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(import_to_fd(cap, fd, -1, &out, &err), 1);
+    char want[8192];
+    snprintf(want, sizeof(want), "%sptosim: cannot write standard output: No space left on device\n", ref.err);
+    ck_assert_str_eq(err, want);
+    free(out);
+    free(err);
+    tu_run_free(&ref);
+}
+END_TEST
+
 /* ---- the one-pass reader (sim/import/import_lex.h) ---- */
 
 /* text in a buffer with the slack the reader reads words from */
@@ -1833,6 +1985,24 @@ START_TEST(the_one_pass_reader_reads_integers_a_double_holds_exactly)
     ck_assert(!ilex_digits8("1234567a", &x));
     ck_assert(!ilex_digits8("/2345678", &x));
     ck_assert(!ilex_digits8("1234567:", &x));
+}
+END_TEST
+
+/* ilex_ws: the one space after ':' or ',' taken at once, any other run of space, tab, CR and LF walked */
+START_TEST(the_one_pass_reader_skips_white_space)
+{
+    static const struct {
+        const char *text;
+        size_t skipped;
+    } cases[] = {
+        {"x", 0},     {" x", 1},     {"  x", 2},   {" \n  \"k\"", 4}, {"\t\r\n 1", 4},
+        {" ", 1},     {"", 0},       {" \x01", 1}, {" \x7f", 1},      {"\n", 1},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        char buf[16] = {0}; /* the NUL after the text: no white space */
+        memcpy(buf, cases[i].text, strlen(cases[i].text));
+        ck_assert_msg((size_t)(ilex_ws(buf) - buf) == cases[i].skipped, "case %zu", i);
+    }
 }
 END_TEST
 
@@ -1961,6 +2131,7 @@ Suite *suite_import(void)
     tcase_add_test(tc, a_capture_round_trips_through_import);
     tcase_add_test(tc, without_scope_stats_the_scopes_follow_the_rings);
     tcase_add_test(tc, import_errors_name_the_file);
+    tcase_add_test(tc, scope_stats_lines_are_counted_past_the_window);
     tcase_add_test(tc, a_large_capture_is_read_through_a_window_and_reads_as_whole);
     tcase_add_test(tc, a_capture_that_changed_since_it_was_checked_is_named);
     suite_add_tcase(s, tc);
@@ -1987,6 +2158,7 @@ Suite *suite_import(void)
     TCase *lex = tcase_create("one-pass reader");
     tcase_add_test(lex, the_one_pass_reader_takes_plain_json_and_leaves_the_rest);
     tcase_add_test(lex, the_one_pass_reader_reads_integers_a_double_holds_exactly);
+    tcase_add_test(lex, the_one_pass_reader_skips_white_space);
     tcase_add_test(lex, the_one_pass_reader_reads_a_file_through_its_window);
     tcase_add_test(lex, the_one_pass_reader_tells_known_keys_in_any_order_and_refuses_repeats);
     tcase_add_test(lex, the_import_sorts_order_ties_as_qsort_did);
@@ -2004,6 +2176,7 @@ Suite *suite_import(void)
     tcase_add_test(costs, a_device_or_a_fifo_in_a_capture_is_refused_not_read);
     tcase_add_test(costs, a_file_past_its_kinds_cap_is_refused_before_it_is_read);
     tcase_add_test(costs, an_import_that_succeeds_writes_a_graph_that_validates);
+    tcase_add_test(costs, the_graph_reaches_a_file_a_pipe_or_a_full_device_whole);
     tcase_add_test(costs, every_fixture_imports_with_the_models_costs);
     suite_add_tcase(s, costs);
     return s;

@@ -159,6 +159,8 @@ extern const unsigned char ilex_class[256];
 
 static inline const char *ilex_ws(const char *p)
 {
+    if (*p == ' ' && (unsigned char)p[1] > ' ') /* the one space a writer puts after ':' and ',' */
+        return p + 1;
     while ((unsigned char)*p <= ' ' && (ilex_class[(unsigned char)*p] & ILEX_WS)) /* one compare: a token */
         p++;
     return p;

@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../../model/base/dtype.h"
@@ -2469,84 +2470,157 @@ static bool fast_scope_line(ilex_keys *ks, const char *text, size_t n, imp_scope
     return true;
 }
 
-int import_read_scope_stats(importer *im)
+#define SCOPE_FILE "scope_stats/scope_stats.jsonl"
+
+/* One line of scope_stats.jsonl, l[n] == '\0' (line counts the lines that are not empty, as strtok's tokens
+ * are): 0, or -1 with the error said. pad is the fast reading's copy of it. */
+static int scope_stats_line(importer *im, ilex_keys *keys, char *pad, const char *l, size_t n, long line)
 {
-    static const char *const FILE_NAME = "scope_stats/scope_stats.jsonl";
-    char *text = imp_slurp(im, FILE_NAME, READALL_RECORDS, NULL);
-    if (!text)
-        return errno == EFBIG ? -1 : 0; /* optional (scopes are then guessed from the rings), not when too big */
-    char *save = NULL;
-    long line = 0;
+    static const char *const FILE_NAME = SCOPE_FILE;
+    imp_scope fast;
+    if (line > 1 && n <= SCOPE_LINE_MAX) {
+        memcpy(pad, l, n);
+        pad[n] = '\0';
+        if (fast_scope_line(keys, pad, n, &fast)) {
+            if (vec_grow((void **)&im->scopes, &im->scopecap, im->nscopes, sizeof(*im->scopes)) != 0)
+                return imp_oom(im);
+            fast.line = line;
+            im->scopes[im->nscopes++] = fast;
+            return 0;
+        }
+    }
+    cJSON *r = imp_parse_json(im, FILE_NAME, l, n, line);
+    if (!r)
+        return -1;
+    if (line == 1) {
+        const cJSON *fatal = cJSON_GetObjectItemCaseSensitive(r, "fatal"),
+                    *dropped = cJSON_GetObjectItemCaseSensitive(r, "dropped");
+        static const char *const KEYS[3] = {"task_window_max", "heap_max", "dep_pool_max"};
+        for (int k = 0; k < 3; k++)
+            if (!get_ring_array(r, KEYS[k], im->cap[k]))
+                memset(im->cap[k], 0, sizeof(im->cap[k]));
+        /* samples of a fatal run or with some dropped are tried, and scopes
+         * guessed from the rings if they do not fit */
+        im->stats_suspect = cJSON_IsTrue(fatal) || (cJSON_IsNumber(dropped) && dropped->valuedouble > 0);
+        cJSON_Delete(r);
+        return 0;
+    }
+    const cJSON *ph = cJSON_GetObjectItemCaseSensitive(r, "phase"),
+                *depth = cJSON_GetObjectItemCaseSensitive(r, "depth"),
+                *ring = cJSON_GetObjectItemCaseSensitive(r, "ring"),
+                *end = cJSON_GetObjectItemCaseSensitive(r, "task_window_end"),
+                *hend = cJSON_GetObjectItemCaseSensitive(r, "heap_end"),
+                *site = cJSON_GetObjectItemCaseSensitive(r, "site");
+    /* ranges first: the casts below are undefined past them */
+    if (!cJSON_IsString(ph) || !int_in(depth, 0, 1 << 20) || !int_in(ring, 0, RINGS - 1) ||
+        !int_in(end, 0, 9007199254740992.0) || (hend && !cJSON_IsNull(hend) && !int_in(hend, 0, 1.8e19))) {
+        cJSON_Delete(r);
+        return imp_fail(im, FILE_NAME,
+                        "line %ld: needs phase, depth, ring (0..3) and task_window_end (integers, as is "
+                        "heap_end when given)",
+                        line);
+    }
+    if (vec_grow((void **)&im->scopes, &im->scopecap, im->nscopes, sizeof(*im->scopes)) != 0) {
+        cJSON_Delete(r);
+        return imp_oom(im);
+    }
+    imp_scope *s = &im->scopes[im->nscopes++];
+    s->begin = strcmp(ph->valuestring, "begin") == 0;
+    s->depth = (int)depth->valuedouble;
+    s->ring = (int)ring->valuedouble;
+    s->head = (uint64_t)end->valuedouble;
+    s->heap_end = cJSON_IsNumber(hend) ? (uint64_t)hend->valuedouble : 0;
+    s->line = line;
+    snprintf(s->site, sizeof(s->site), "%s", cJSON_IsString(site) ? site->valuestring : "(unknown):0");
+    cJSON_Delete(r);
+    return 0;
+}
+
+/* The lines of f (or of text, n bytes, when f is NULL) given to scope_stats_line through a window, as strtok
+ * splits a file read whole: the lines that are not empty, up to the first NUL. 0, -1 with the error said, or
+ * 1 when f cannot be read to its end (readall's failures but the cap's) or grows past the cap. */
+static int scope_stats_lines(importer *im, FILE *f, char *text, size_t n)
+{
     ilex_keys keys;
     ilex_keys_init(&keys, SCOPE_KEYS, (int)(sizeof(SCOPE_KEYS) / sizeof(SCOPE_KEYS[0])));
     char pad[SCOPE_LINE_MAX + 1 + ILEX_SLACK] = {0}; /* a line with room to read whole words past it */
-    for (char *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
-        line++;
-        size_t n = strlen(l);
-        imp_scope fast;
-        if (line > 1 && n <= SCOPE_LINE_MAX) {
-            memcpy(pad, l, n);
-            pad[n] = '\0';
-            if (fast_scope_line(&keys, pad, n, &fast)) {
-                if (vec_grow((void **)&im->scopes, &im->scopecap, im->nscopes, sizeof(*im->scopes)) != 0) {
-                    free(text);
-                    return imp_oom(im);
+    size_t cap = f ? (size_t)1 << 16 : n, len = f ? 0 : n, pos = 0;
+    uint64_t total = 0;
+    char *buf = f ? malloc(cap + 1) : text;
+    bool eof = !f;
+    long line = 0;
+    int rc = buf ? 0 : 1;
+    while (rc == 0) {
+        char *s = buf + pos, *end = buf + len, *nl = memchr(s, '\n', (size_t)(end - s));
+        if (!nl && !eof) { /* the window ends inside a line: keep it, read on */
+            memmove(buf, s, (size_t)(end - s));
+            len -= pos;
+            pos = 0;
+            if (len == cap) {
+                char *nb = cap < SIZE_MAX / 4 ? realloc(buf, 2 * cap + 1) : NULL;
+                if (!nb) {
+                    rc = 1; /* readall's ENOMEM */
+                    break;
                 }
-                fast.line = line;
-                im->scopes[im->nscopes++] = fast;
-                continue;
+                buf = nb;
+                cap *= 2;
             }
-        }
-        cJSON *r = imp_parse_json(im, FILE_NAME, l, n, line);
-        if (!r) {
-            free(text);
-            return -1;
-        }
-        if (line == 1) {
-            const cJSON *fatal = cJSON_GetObjectItemCaseSensitive(r, "fatal"),
-                        *dropped = cJSON_GetObjectItemCaseSensitive(r, "dropped");
-            static const char *const KEYS[3] = {"task_window_max", "heap_max", "dep_pool_max"};
-            for (int k = 0; k < 3; k++)
-                if (!get_ring_array(r, KEYS[k], im->cap[k]))
-                    memset(im->cap[k], 0, sizeof(im->cap[k]));
-            /* samples of a fatal run or with some dropped are tried, and scopes
-             * guessed from the rings if they do not fit */
-            im->stats_suspect = cJSON_IsTrue(fatal) || (cJSON_IsNumber(dropped) && dropped->valuedouble > 0);
-            cJSON_Delete(r);
+            size_t got = fread(buf + len, 1, cap - len, f);
+            total += got;
+            len += got;
+            if (got == 0 && ferror(f))
+                rc = 1; /* readall's EIO */
+            else if (total > readall_cap(READALL_RECORDS))
+                rc = 1; /* grown past the cap while read: readall refuses it */
+            eof = got == 0;
             continue;
         }
-        const cJSON *ph = cJSON_GetObjectItemCaseSensitive(r, "phase"),
-                    *depth = cJSON_GetObjectItemCaseSensitive(r, "depth"),
-                    *ring = cJSON_GetObjectItemCaseSensitive(r, "ring"),
-                    *end = cJSON_GetObjectItemCaseSensitive(r, "task_window_end"),
-                    *hend = cJSON_GetObjectItemCaseSensitive(r, "heap_end"),
-                    *site = cJSON_GetObjectItemCaseSensitive(r, "site");
-        /* ranges first: the casts below are undefined past them */
-        if (!cJSON_IsString(ph) || !int_in(depth, 0, 1 << 20) || !int_in(ring, 0, RINGS - 1) ||
-            !int_in(end, 0, 9007199254740992.0) || (hend && !cJSON_IsNull(hend) && !int_in(hend, 0, 1.8e19))) {
-            cJSON_Delete(r);
-            free(text);
-            return imp_fail(im, FILE_NAME,
-                            "line %ld: needs phase, depth, ring (0..3) and task_window_end (integers, as is "
-                            "heap_end when given)",
-                            line);
+        char *e = nl ? nl : end, *z = memchr(s, '\0', (size_t)(e - s));
+        if (z) /* strtok's text ends at a NUL */
+            e = z;
+        if (e > s) {
+            *e = '\0';
+            rc = scope_stats_line(im, &keys, pad, s, (size_t)(e - s), ++line);
         }
-        if (vec_grow((void **)&im->scopes, &im->scopecap, im->nscopes, sizeof(*im->scopes)) != 0) {
-            cJSON_Delete(r);
-            free(text);
-            return imp_oom(im);
-        }
-        imp_scope *s = &im->scopes[im->nscopes++];
-        s->begin = strcmp(ph->valuestring, "begin") == 0;
-        s->depth = (int)depth->valuedouble;
-        s->ring = (int)ring->valuedouble;
-        s->head = (uint64_t)end->valuedouble;
-        s->heap_end = cJSON_IsNumber(hend) ? (uint64_t)hend->valuedouble : 0;
-        s->line = line;
-        snprintf(s->site, sizeof(s->site), "%s", cJSON_IsString(site) ? site->valuestring : "(unknown):0");
-        cJSON_Delete(r);
+        if (z || !nl)
+            break;
+        pos = (size_t)(nl + 1 - buf);
     }
-    free(text);
+    if (f)
+        free(buf);
+    return rc;
+}
+
+/* Read a window at a time: a whole 8 MB file cost its pages, and freeing it raised malloc's mmap threshold
+ * past the deps arrays read next, which then were copied each time they doubled. */
+int import_read_scope_stats(importer *im)
+{
+    static const char *const FILE_NAME = SCOPE_FILE;
+    char path[PATH_MAX];
+    snprintf(path, sizeof(path), "%s/%s", im->dir, FILE_NAME);
+    FILE *f = readall_open(path);
+    if (!f)
+        return 0; /* optional (scopes are then guessed from the rings) */
+    struct stat st;
+    bool sized = fstat(fileno(f), &st) == 0 && (unsigned long long)st.st_size <= readall_cap(READALL_RECORDS);
+    bool suspect = im->stats_suspect;
+    uint64_t caps[3][RINGS];
+    memcpy(caps, im->cap, sizeof(caps));
+    int rc = sized ? scope_stats_lines(im, f, NULL, 0) : 1;
+    fclose(f);
+    if (rc == 1) { /* as it was, and read whole: readall says why it cannot be (too big: an error) */
+        im->nscopes = 0;
+        im->stats_suspect = suspect;
+        memcpy(im->cap, caps, sizeof(caps));
+        size_t n;
+        char *text = imp_slurp(im, FILE_NAME, READALL_RECORDS, &n);
+        if (!text)
+            return errno == EFBIG ? -1 : 0; /* not when too big */
+        rc = scope_stats_lines(im, NULL, text, n);
+        free(text);
+    }
+    if (rc != 0)
+        return -1;
     im->have_stats = im->nscopes > 0;
     if (im->have_stats) /* every ring's last sample counts all it handed out */
         for (size_t i = 0; i < im->nscopes; i++)
