@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "../model/engine/chip_engine.h"
+#include "../model/analysis/exec_index.h"
 #include "../model/analysis/overhead_model.h"
 #include "../sim/cli/cli.h"
 #include "../sim/report/overhead.h"
@@ -906,6 +907,38 @@ START_TEST(a_scheduler_injected_share_above_100_percent_is_explained_where_print
 }
 END_TEST
 
+/* The task-id map the analyses and the Perfetto writer share: every key finds the index put first, keys
+ * that share a home slot (task ids of two rings, 0 and UINT64_MAX among them) are told apart, a second put
+ * keeps the first index, and an absent key is SIZE_MAX. */
+START_TEST(the_id_map_finds_each_key_it_was_given)
+{
+    idmap m;
+    ck_assert_int_eq(idmap_init(&m, 1000), 0);
+    ck_assert_uint_eq(m.mask + 1, 2048); /* 16, doubled while under twice the entries */
+    ck_assert_uint_eq(idmap_get(&m, 42), SIZE_MAX);
+    for (uint64_t i = 0; i < 500; i++) { /* ring 1's and ring 2's local ids 0..499 */
+        ck_assert_uint_eq(idmap_put(&m, (1ull << 32) | i, (size_t)i), (size_t)i);
+        ck_assert_uint_eq(idmap_put(&m, (2ull << 32) | i, (size_t)(500 + i)), (size_t)(500 + i));
+    }
+    ck_assert_uint_eq(idmap_put(&m, 0, 7), 7);
+    ck_assert_uint_eq(idmap_put(&m, UINT64_MAX, 8), 8);
+    ck_assert_uint_eq(idmap_put(&m, (1ull << 32) | 3, 999), 3); /* there already: its first index */
+    for (uint64_t i = 0; i < 500; i++) {
+        ck_assert_uint_eq(idmap_get(&m, (1ull << 32) | i), (size_t)i);
+        ck_assert_uint_eq(idmap_get(&m, (2ull << 32) | i), (size_t)(500 + i));
+        ck_assert_uint_eq(idmap_get(&m, (3ull << 32) | i), SIZE_MAX);
+    }
+    ck_assert_uint_eq(idmap_get(&m, 0), 7);
+    ck_assert_uint_eq(idmap_get(&m, UINT64_MAX), 8);
+    size_t used = 0;
+    for (size_t i = 0; i <= m.mask; i++)
+        used += m.val[i] != SIZE_MAX;
+    ck_assert_uint_eq(used, 1002);
+    idmap_free(&m);
+    ck_assert_ptr_null(m.key);
+}
+END_TEST
+
 Suite *suite_ohm(void)
 {
     Suite *s = suite_create("ohm");
@@ -925,6 +958,7 @@ Suite *suite_ohm(void)
     tcase_add_test(tc, a_run_and_its_own_files_give_the_same_figures);
     tcase_add_test(tc, overhead_command_reports_and_rejects_bad_input);
     tcase_add_test(tc, a_scheduler_injected_share_above_100_percent_is_explained_where_printed);
+    tcase_add_test(tc, the_id_map_finds_each_key_it_was_given);
     suite_add_tcase(s, tc);
     return s;
 }
