@@ -114,18 +114,25 @@ if [ "${BENCH_CONFORM:-1}" != 0 ]; then
     rm -rf "$D/out_conform" # 140 MB of run outputs; the capture is kept for the next bench
 
     # The capture path a kernel author runs: import the capture, run the graph with every output on (Perfetto
-    # included), report the run; each phase's CPU (the median of 3) against the DFX-off run of the same graph.
-    # phase NAME OUT COMMAND...: 3 runs, "wall rss cpu" per line in $D/phase_NAME; the folder OUT (- for
-    # none) is removed before each run, outside what is measured (deleting 200 MB of outputs is not the run's)
+    # included), report the run; each phase's CPU (the median of 5, after one run not counted) against the
+    # DFX-off run of the same graph. The machines move a run's CPU by tens of percent, so each phase also
+    # shows its least and most.
+    # phase NAME OUT COMMAND...: 1 + 5 runs, "wall rss cpu" per counted line in $D/phase_NAME; the folder OUT
+    # (- for none) is removed before each run, outside what is measured (deleting 200 MB of outputs is not the
+    # run's); the first run warms the files a phase reads and is not counted
     phase() {
         name=$1
         out=$2
         shift 2
         : > "$D/phase_$name"
         i=0
-        while [ "$i" -lt 3 ]; do
+        while [ "$i" -lt 6 ]; do
             [ "$out" = - ] || rm -rf "$out"
-            "$BUILD/measure" "$@" 2> /dev/null | tail -n 1 >> "$D/phase_$name"
+            if [ "$i" = 0 ]; then
+                "$BUILD/measure" "$@" > /dev/null 2>&1
+            else
+                "$BUILD/measure" "$@" 2> /dev/null | tail -n 1 >> "$D/phase_$name"
+            fi
             i=$((i + 1))
         done
     }
@@ -135,14 +142,16 @@ if [ "${BENCH_CONFORM:-1}" != 0 ]; then
         --enable-chip-swimlane 4 --enable-pmu --enable-scope-stats --enable-dep-gen --enable-perfetto
     phase report - "$P" report "$D/out_capture_on"
     for f in import dfx_off all_on report; do
-        sort -n -k3 "$D/phase_$f" | sed -n 2p | sed "s/^/$f /"
-    done | awk '{ w[$1] = $2; r[$1] = $3; c[$1] = $4 } END {
+        printf '%s %s %s %s\n' "$f" "$(sort -n -k3 "$D/phase_$f" | sed -n 3p)" \
+            "$(sort -n -k3 "$D/phase_$f" | head -n 1 | cut -d' ' -f3)" \
+            "$(sort -n -k3 "$D/phase_$f" | tail -n 1 | cut -d' ' -f3)"
+    done | awk '{ w[$1] = $2; r[$1] = $3; c[$1] = $4; lo[$1] = $5; hi[$1] = $6 } END {
         printf "\ncapture path: import the capture above, run it with every output on (Perfetto included), report;\n"
-        printf "CPU the median of 3, against the DFX-off run of the same graph\n"
-        printf "  %-10s %7s %7s %9s\n", "", "wall_s", "cpu_s", "rss_MiB"
+        printf "CPU the median of 5 (and the least and most of the 5), against the DFX-off run of the same graph\n"
+        printf "  %-10s %7s %7s %7s %7s %9s\n", "", "wall_s", "cpu_s", "cpu_min", "cpu_max", "rss_MiB"
         n = split("import all_on report dfx_off", k, " ")
         for (i = 1; i <= n; i++)
-            printf "  %-10s %7.3f %7.3f %9.1f\n", k[i], w[k[i]], c[k[i]], r[k[i]] / 1024
+            printf "  %-10s %7.3f %7.3f %7.3f %7.3f %9.1f\n", k[i], w[k[i]], c[k[i]], lo[k[i]], hi[k[i]], r[k[i]] / 1024
         path = c["import"] + c["all_on"] + c["report"]
         printf "import + all-on + report / DFX-off: %.2fx (target 3x); all-on with Perfetto / DFX-off: %.2fx (target 1.5x)\n",
             path / c["dfx_off"], c["all_on"] / c["dfx_off"] }'
