@@ -1281,6 +1281,14 @@ static const bad_case BAD[] = {
      "deps.json: edges[0].pred: not a decimal task id"},
     {"dfx_outputs/deps.json", "{\"tasks\": [], \"edges\": [{\"pred\": \"1\"}]}",
      "deps.json: edges[0].succ: missing"},
+    /* compact rows, as ptosim writes them: a member without its ',', a ',' before '}', a ',' first */
+    {"dfx_outputs/deps.json",
+     "{\"tasks\":[{\"task_id\":\"1\",\"scope\":\"auto\"}],\"edges\":[{\"pred\":\"1\"\"succ\":\"2\"}]}",
+     "deps.json:1:63: json: not valid JSON"},
+    {"dfx_outputs/deps.json", "{\"tasks\":[{\"task_id\":\"1\",}],\"edges\":[]}",
+     "deps.json:1:26: json: not valid JSON"},
+    {"dfx_outputs/deps.json", "{\"tasks\":[{,\"task_id\":\"1\"}],\"edges\":[]}",
+     "deps.json:1:12: json: not valid JSON"},
     /* scope_stats.jsonl */
     {"dfx_outputs/scope_stats/scope_stats.jsonl", "",
      "scope_stats.jsonl:1: no metadata line (the file is empty)"},

@@ -310,6 +310,37 @@ static inline int64_t fp_signed(uint64_t v, bool neg)
     return neg ? -(int64_t)v : (int64_t)v;
 }
 
+/* jscan_next(s, '}', first), inline for what a capture's rows hold: the ',' or '}' right at the cursor, or the
+ * first member's key. Anything else is jscan_next's to read (white space) or refuse. */
+static inline int next_member(jscan *s, bool *first)
+{
+    if (s->p < s->end) {
+        if (*s->p == '}') {
+            s->p++;
+            return 0;
+        }
+        if (*first ? *s->p == '"' : *s->p == ',') {
+            s->p += !*first;
+            *first = false;
+            return 1;
+        }
+    }
+    return jscan_next(s, '}', first);
+}
+
+/* The n (< 64) bytes of a key at src into key[64]: eight bytes a step where the text goes on that far (the
+ * bytes copied past n are overwritten or past the NUL the caller puts at key[n]), else memcpy. */
+static inline void key_copy(char *key, const char *src, size_t n, const char *end)
+{
+    size_t whole = (n + 7) & ~(size_t)7; /* at most 64: n < 64 */
+    if ((size_t)(end - src) < whole) {
+        memcpy(key, src, n);
+        return;
+    }
+    for (size_t i = 0; i < whole; i += 8)
+        memcpy(key + i, src + i, 8);
+}
+
 /* Reads the members of an object whose '{' is already consumed, each with member. A key given twice is
  * refused as jsonl_parse refuses it: a reader would otherwise take one of the values silently. */
 static int read_members(jctx *c, jscan *s, member_fn *member, void *st)
@@ -320,12 +351,12 @@ static int read_members(jctx *c, jscan *s, member_fn *member, void *st)
     uint32_t kh[MEMBERS_KEPT];     /* their hashes */
     uint64_t seen = 0;             /* a bit per hash: most keys differ there, and nothing is compared */
     int nk = 0, r;
-    while ((r = jscan_next(s, '}', &first)) == 1) {
+    while ((r = next_member(s, &first)) == 1) {
         jscan_peek(s);
         const char *at = s->p, *q = fp_string(at, s->end);
         size_t qlen = q ? (size_t)(q - at) - 2 : 0, klen;
         if (q && qlen < sizeof(key) && (q = fp_ws(q, s->end)) < s->end && *q == ':') {
-            memcpy(key, at + 1, qlen); /* a plain key, as jscan_string copies it */
+            key_copy(key, at + 1, qlen, s->end); /* a plain key, as jscan_string copies it */
             key[qlen] = '\0';
             klen = qlen;
             s->p = q + 1;
