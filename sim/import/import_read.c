@@ -2476,7 +2476,6 @@ static bool fast_scope_line(ilex_keys *ks, const char *text, size_t n, imp_scope
  * are): 0, or -1 with the error said. pad is the fast reading's copy of it. */
 static int scope_stats_line(importer *im, ilex_keys *keys, char *pad, const char *l, size_t n, long line)
 {
-    static const char *const FILE_NAME = SCOPE_FILE;
     imp_scope fast;
     if (line > 1 && n <= SCOPE_LINE_MAX) {
         memcpy(pad, l, n);
@@ -2489,7 +2488,7 @@ static int scope_stats_line(importer *im, ilex_keys *keys, char *pad, const char
             return 0;
         }
     }
-    cJSON *r = imp_parse_json(im, FILE_NAME, l, n, line);
+    cJSON *r = imp_parse_json(im, SCOPE_FILE, l, n, line);
     if (!r)
         return -1;
     if (line == 1) {
@@ -2515,7 +2514,7 @@ static int scope_stats_line(importer *im, ilex_keys *keys, char *pad, const char
     if (!cJSON_IsString(ph) || !int_in(depth, 0, 1 << 20) || !int_in(ring, 0, RINGS - 1) ||
         !int_in(end, 0, 9007199254740992.0) || (hend && !cJSON_IsNull(hend) && !int_in(hend, 0, 1.8e19))) {
         cJSON_Delete(r);
-        return imp_fail(im, FILE_NAME,
+        return imp_fail(im, SCOPE_FILE,
                         "line %ld: needs phase, depth, ring (0..3) and task_window_end (integers, as is "
                         "heap_end when given)",
                         line);
@@ -2595,9 +2594,8 @@ static int scope_stats_lines(importer *im, FILE *f, char *text, size_t n)
  * past the deps arrays read next, which then were copied each time they doubled. */
 int import_read_scope_stats(importer *im)
 {
-    static const char *const FILE_NAME = SCOPE_FILE;
     char path[PATH_MAX];
-    snprintf(path, sizeof(path), "%s/%s", im->dir, FILE_NAME);
+    snprintf(path, sizeof(path), "%s/%s", im->dir, SCOPE_FILE);
     FILE *f = readall_open(path);
     if (!f)
         return 0; /* optional (scopes are then guessed from the rings) */
@@ -2613,7 +2611,7 @@ int import_read_scope_stats(importer *im)
         im->stats_suspect = suspect;
         memcpy(im->cap, caps, sizeof(caps));
         size_t n;
-        char *text = imp_slurp(im, FILE_NAME, READALL_RECORDS, &n);
+        char *text = imp_slurp(im, SCOPE_FILE, READALL_RECORDS, &n);
         if (!text)
             return errno == EFBIG ? -1 : 0; /* not when too big */
         rc = scope_stats_lines(im, NULL, text, n);
